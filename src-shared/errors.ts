@@ -1,0 +1,150 @@
+// The one error-code registry of the API (DESIGN section 4).
+//
+// Envelope routes answer `{code, message, data: null}` with the HTTP status of the code's class.
+// The candlestick routes are the spec's exception: HTTP 200 always, body `{code, message}`,
+// 6000-6999 client errors, 7000-7999 server errors. `/fapi/v1/complete_price` uses the spec's
+// 7000 (invalid parameter), 7001 (pair not found) and 7002 (internal).
+//
+// Codes are stable: never renumber one, only add.
+
+export type ErrorClass =
+  | 'validation'
+  | 'not_found'
+  | 'auth'
+  | 'forbidden'
+  | 'order_rejected'
+  | 'rate_limit'
+  | 'internal'
+  | 'klines'
+  | 'price';
+
+export interface ErrorDef {
+  readonly code: number;
+  /** HTTP status the envelope is sent with. */
+  readonly http: number;
+  readonly cls: ErrorClass;
+  /** Default message; a route may send a more precise one with the same code. */
+  readonly message: string;
+}
+
+function def(code: number, http: number, cls: ErrorClass, message: string): ErrorDef {
+  return { code, http, cls, message };
+}
+
+export const Errors = {
+  // 1000-1099: the request itself is malformed (HTTP 400)
+  BAD_REQUEST: def(1000, 400, 'validation', 'Malformed request'),
+  INVALID_PARAMETER: def(1001, 400, 'validation', 'Invalid parameter'),
+  MISSING_PARAMETER: def(1002, 400, 'validation', 'Missing required parameter'),
+  UNKNOWN_PARAMETER: def(1003, 400, 'validation', 'Unknown parameter'),
+  INVALID_JSON: def(1004, 400, 'validation', 'Request body is not valid JSON'),
+  BODY_TOO_LARGE: def(1005, 400, 'validation', 'Request body is too large'),
+  UNSUPPORTED_MEDIA_TYPE: def(1006, 400, 'validation', 'Content-Type must be application/json'),
+
+  // 1100-1199: the thing asked for does not exist (HTTP 404)
+  ROUTE_NOT_FOUND: def(1100, 404, 'not_found', 'No such route'),
+  SYMBOL_NOT_FOUND: def(1101, 404, 'not_found', 'Unknown symbol'),
+  ORDER_NOT_FOUND: def(1102, 404, 'not_found', 'Order not found'),
+  POSITION_NOT_FOUND: def(1103, 404, 'not_found', 'Position not found'),
+  ACCOUNT_NOT_FOUND: def(1104, 404, 'not_found', 'Account not found'),
+  METHOD_NOT_ALLOWED: def(1105, 404, 'not_found', 'Method not allowed on this route'),
+
+  // 2000-2099: authentication (HTTP 401)
+  API_KEY_MISSING: def(2001, 401, 'auth', 'Missing X-API-KEY header'),
+  API_KEY_UNKNOWN: def(2002, 401, 'auth', 'Unknown API key'),
+  SIGNATURE_MISSING: def(2003, 401, 'auth', 'Missing signature parameter'),
+  SIGNATURE_INVALID: def(2004, 401, 'auth', 'Signature does not match'),
+  TIMESTAMP_MISSING: def(2005, 401, 'auth', 'Missing or malformed timestamp parameter'),
+  TIMESTAMP_STALE: def(2006, 401, 'auth', 'Timestamp is older than recv_window'),
+  TIMESTAMP_IN_FUTURE: def(2007, 401, 'auth', 'Timestamp is more than 1000 ms ahead of server time'),
+  RECV_WINDOW_INVALID: def(2008, 401, 'auth', 'recv_window must be an integer from 1 to 60000'),
+  SIGNATURE_NOT_LAST: def(2009, 401, 'auth', 'signature must be the last query parameter'),
+  TOKEN_INVALID: def(2010, 401, 'auth', 'Login token is invalid or already used'),
+
+  // 2100-2199: authenticated but not allowed (HTTP 403)
+  IP_NOT_WHITELISTED: def(2101, 403, 'forbidden', 'Caller IP is not on the bot whitelist'),
+  LOOPBACK_ONLY: def(2102, 403, 'forbidden', 'This route answers loopback callers only'),
+
+  // 3000-3099: order and position rejections (HTTP 400)
+  SYMBOL_NOT_TRADING: def(3001, 400, 'order_rejected', 'Symbol is not trading'),
+  MARKET_NOT_ALLOWED: def(3002, 400, 'order_rejected', 'Market orders are not allowed on this symbol'),
+  PRICE_OFF_TICK: def(3003, 400, 'order_rejected', 'Price is not a multiple of the tick size'),
+  QTY_OFF_STEP: def(3004, 400, 'order_rejected', 'Quantity is not a multiple of the step size'),
+  QTY_BELOW_MIN: def(3005, 400, 'order_rejected', 'Quantity is below the minimum'),
+  QTY_ABOVE_MAX: def(3006, 400, 'order_rejected', 'Quantity is above the maximum'),
+  NOTIONAL_BELOW_MIN: def(3007, 400, 'order_rejected', 'Order notional is below the minimum'),
+  PRICE_OUTSIDE_BAND: def(3008, 400, 'order_rejected', 'Price is outside the price-protection band'),
+  INSUFFICIENT_MARGIN: def(3009, 400, 'order_rejected', 'Insufficient available margin'),
+  REDUCE_ONLY_REJECTED: def(3010, 400, 'order_rejected', 'Reduce-only order would not reduce a position'),
+  DUPLICATE_CLIENT_ORDER_ID: def(3011, 400, 'order_rejected', 'client_order_id is already used by a live order'),
+  POSITION_SIDE_MISMATCH: def(3012, 400, 'order_rejected', 'position_side does not fit the account position mode'),
+  LEVERAGE_INVALID: def(3013, 400, 'order_rejected', 'Leverage is outside the allowed range'),
+  MARGIN_MODE_CHANGE_REFUSED: def(3014, 400, 'order_rejected', 'Margin mode cannot change while a position or open order exists'),
+  POSITION_MODE_CHANGE_REFUSED: def(3015, 400, 'order_rejected', 'Position mode cannot change while a position or open order exists'),
+  PRICE_REQUIRED: def(3016, 400, 'order_rejected', 'price is required for limit orders'),
+  PRICE_NOT_ALLOWED: def(3017, 400, 'order_rejected', 'price must not be sent with market orders'),
+  NO_POSITION_TO_CLOSE: def(3018, 400, 'order_rejected', 'No position to close'),
+  ORDER_NOT_CANCELLABLE: def(3019, 400, 'order_rejected', 'Order is no longer open'),
+  NO_LIQUIDITY: def(3020, 400, 'order_rejected', 'No liquidity within the price-protection band'),
+  TOO_MANY_OPEN_ORDERS: def(3021, 400, 'order_rejected', 'Too many open orders'),
+
+  // 4290: rate limits (HTTP 429)
+  RATE_LIMITED: def(4290, 429, 'rate_limit', 'Too many requests'),
+
+  // 5000-5099: the service failed (HTTP 500)
+  INTERNAL: def(5000, 500, 'internal', 'Internal error'),
+  SERVICE_UNAVAILABLE: def(5001, 500, 'internal', 'Service is starting or shutting down'),
+
+  // 6000-6999 / 7000-7999: candlestick routes (HTTP 200 always)
+  KLINES_INVALID_PARAMETER: def(6000, 200, 'klines', 'Invalid parameter'),
+  KLINES_INVALID_INTERVAL: def(6001, 200, 'klines', 'Invalid interval'),
+  KLINES_SYMBOL_NOT_FOUND: def(6002, 200, 'klines', 'Unknown symbol'),
+  KLINES_TIME_RANGE_RULE: def(
+    6003,
+    200,
+    'klines',
+    'start_time and end_time must be given together and never with limit',
+  ),
+  KLINES_LIMIT_OUT_OF_RANGE: def(6004, 200, 'klines', 'limit must be an integer from 1 to 1500'),
+  KLINES_TOO_MANY_SYMBOLS: def(6005, 200, 'klines', 'At most 20 symbols per batch'),
+  KLINES_MISSING_PARAMETER: def(6006, 200, 'klines', 'Missing required parameter'),
+  KLINES_INTERNAL: def(7000, 200, 'klines', 'Internal error'),
+
+  // complete_price (spec codes; HTTP status by class)
+  PRICE_INVALID_PARAMETER: def(7000, 400, 'price', 'Invalid parameter'),
+  PRICE_PAIR_NOT_FOUND: def(7001, 404, 'price', 'Trading pair not found'),
+  PRICE_INTERNAL: def(7002, 500, 'price', 'Internal error'),
+} as const;
+
+export type ErrorName = keyof typeof Errors;
+
+/** The success envelope's message. */
+export const SUCCESS_MESSAGE = 'success';
+
+export interface Envelope<T> {
+  code: number;
+  message: string;
+  data: T;
+}
+
+/** An error the API layer turns into an envelope. Thrown by services and routes. */
+export class ApiError extends Error {
+  readonly def: ErrorDef;
+  readonly detail: string;
+  constructor(def: ErrorDef, detail?: string) {
+    super(detail ?? def.message);
+    this.def = def;
+    this.detail = detail ?? def.message;
+  }
+  get code(): number {
+    return this.def.code;
+  }
+  get http(): number {
+    return this.def.http;
+  }
+}
+
+export function errorByCode(code: number): ErrorDef | undefined {
+  for (const d of Object.values(Errors)) if (d.code === code && d.cls !== 'price') return d;
+  return undefined;
+}
