@@ -1,0 +1,42 @@
+// Pair logos drawn by the service itself, so the app shows no remote content.
+import type { FastifyInstance } from 'fastify';
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import type { Venue } from '../../venue.ts';
+
+function hue(name: string): number {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) % 360;
+  return h;
+}
+
+export function logoSvg(base: string): string {
+  const label = base.replace(/^1000/, '').slice(0, 3);
+  const size = label.length > 2 ? 11 : 14;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32">` +
+    `<circle cx="16" cy="16" r="16" fill="hsl(${hue(base)},55%,42%)"/>` +
+    `<text x="16" y="20.5" text-anchor="middle" font-family="sans-serif" font-weight="700" font-size="${size}" fill="#fff">${label}</text>` +
+    `</svg>`
+  );
+}
+
+export default async function logoRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+  const { venue } = opts;
+  app.get<{ Params: { file: string } }>(
+    '/logos/:file',
+    {
+      schema: {
+        tags: ['market data'],
+        summary: 'Logo of a pair\'s base asset (SVG)',
+        params: { type: 'object', required: ['file'], properties: { file: { type: 'string', pattern: '^[A-Za-z0-9]{1,20}\\.svg$' } } },
+      },
+    },
+    async (req, reply) => {
+      const base = req.params.file.slice(0, -4).toUpperCase();
+      if (!venue.symbols.all().some((s) => s.baseAsset === base)) {
+        throw new ApiError(Errors.SYMBOL_NOT_FOUND, `No pair has base asset '${base}'`);
+      }
+      return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(logoSvg(base));
+    },
+  );
+}

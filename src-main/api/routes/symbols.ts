@@ -1,0 +1,149 @@
+// Trading-pair configuration routes: /api/v1/symbols, /api/v1/symbols/{symbol}, /fapi/v1/symbols.
+import type { FastifyInstance } from 'fastify';
+import type { FuturesSymbol, GeneralSymbol } from '../../../src-shared/types.ts';
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import type { SymbolRow, SymbolTag } from '../../store/symbols-repo.ts';
+import type { Venue } from '../../venue.ts';
+import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import { symbolParam, tagParam } from '../schemas.ts';
+
+const generalRef = { $ref: 'GeneralSymbol#' };
+const futuresRef = { $ref: 'FuturesSymbol#' };
+
+export function toGeneralSymbol(r: SymbolRow): GeneralSymbol {
+  return {
+    id: r.id,
+    symbol: r.symbol,
+    base_asset: r.baseAsset,
+    quote_asset: r.quoteAsset,
+    status: r.status as GeneralSymbol['status'],
+    allow_market: r.allowMarket,
+    price_precision: r.pricePrecision,
+    qty_precision: r.qtyPrecision,
+    quote_precision: r.quotePrecision,
+    tick_size: r.tickSize,
+    step_size: r.stepSize,
+    min_qty: r.minQty,
+    max_qty: r.maxQty,
+    min_quote: r.minNotional,
+    maker_fee_rate: r.makerFeeRate,
+    taker_fee_rate: r.takerFeeRate,
+    logo: r.logo,
+    sort_order: r.sortOrder,
+    is_default: r.isDefault,
+    is_hot: r.isHot,
+    is_gainer: r.isGainer,
+    is_new: r.isNew,
+    created_at: r.createdAt,
+    updated_at: r.updatedAt,
+  };
+}
+
+export function toFuturesSymbol(r: SymbolRow): FuturesSymbol {
+  return {
+    symbol: r.symbol,
+    base_asset: r.baseAsset,
+    quote_asset: r.quoteAsset,
+    margin_asset: r.marginAsset,
+    contract_type: r.contractType as FuturesSymbol['contract_type'],
+    status: r.status === 1 ? 1 : 2,
+    max_leverage: r.maxLeverage,
+    maintenance_margin_rate: r.maintenanceMarginRate,
+    maker_fee_rate: r.makerFeeRate,
+    taker_fee_rate: r.takerFeeRate,
+    price_precision: r.pricePrecision,
+    price_step: r.tickSize,
+    qty_precision: r.qtyPrecision,
+    qty_step: r.stepSize,
+    min_qty: r.minQty,
+    max_qty: r.maxQty,
+    min_notional: r.minNotional,
+    market_price_protect_ratio: r.marketPriceProtectRatio,
+    price_merges: r.priceMerges,
+    logo: r.logo,
+  };
+}
+
+export default async function symbolRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+  const { venue } = opts;
+
+  app.get<{ Querystring: { status?: number; tag?: SymbolTag } }>(
+    '/api/v1/symbols',
+    {
+      schema: {
+        tags: ['market data'],
+        summary: 'Trading pairs, general list',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            status: { type: 'integer', enum: [1, 2, 3], description: '1=trading, 2=paused, 3=delisted' },
+            tag: tagParam,
+          },
+        },
+        response: { 200: envelopeSchema({ type: 'array', items: generalRef }), ...standardErrors() },
+      },
+    },
+    async (req) => {
+      const { status, tag } = req.query;
+      const rows = venue.symbols
+        .all()
+        .filter((r) => (status === undefined || r.status === status) && (tag === undefined || r.tags.includes(tag)));
+      return ok(rows.map(toGeneralSymbol));
+    },
+  );
+
+  app.get<{ Params: { symbol: string } }>(
+    '/api/v1/symbols/:symbol',
+    {
+      schema: {
+        tags: ['market data'],
+        summary: 'One trading pair, general record',
+        params: { type: 'object', required: ['symbol'], properties: { symbol: symbolParam } },
+        response: { 200: envelopeSchema(generalRef), ...standardErrors() },
+      },
+    },
+    async (req) => {
+      const name = req.params.symbol.toUpperCase();
+      const row = venue.symbols.get(name);
+      if (!row) throw new ApiError(Errors.SYMBOL_NOT_FOUND, `Unknown symbol '${name}'`);
+      return ok(toGeneralSymbol(row));
+    },
+  );
+
+  app.get<{ Querystring: { symbols?: string; tag?: SymbolTag } }>(
+    '/fapi/v1/symbols',
+    {
+      schema: {
+        tags: ['market data'],
+        summary: 'Trading pairs, futures configuration',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            symbols: {
+              type: 'string',
+              pattern: '^[A-Za-z0-9]{2,30}(,[A-Za-z0-9]{2,30})*$',
+              description: 'Comma-separated trading pairs (unknown names are an error 1101)',
+            },
+            tag: tagParam,
+          },
+        },
+        response: { 200: envelopeSchema({ type: 'array', items: futuresRef }), ...standardErrors() },
+      },
+    },
+    async (req) => {
+      const { symbols, tag } = req.query;
+      let rows = venue.symbols.all();
+      if (symbols !== undefined) {
+        const wanted = [...new Set(symbols.split(',').map((s) => s.toUpperCase()))];
+        const unknown = wanted.filter((s) => !venue.symbols.get(s));
+        if (unknown.length > 0) throw new ApiError(Errors.SYMBOL_NOT_FOUND, `Unknown symbol(s): ${unknown.join(', ')}`);
+        const set = new Set(wanted);
+        rows = rows.filter((r) => set.has(r.symbol));
+      }
+      if (tag !== undefined) rows = rows.filter((r) => r.tags.includes(tag));
+      return ok(rows.map(toFuturesSymbol));
+    },
+  );
+}

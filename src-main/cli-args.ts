@@ -1,0 +1,106 @@
+// Command-line options of the headless service (`npm run serve -- ...`) and the desktop app.
+import { parseFixed } from '../src-shared/decimal.ts';
+import { USDT_DECIMALS } from './store/accounts-repo.ts';
+
+export interface AccountSpec {
+  apiKey: string;
+  apiSecret: string;
+  /** 1e-8 USDT units. */
+  balance: bigint;
+}
+
+export interface CliOptions {
+  host: string;
+  port: number;
+  dataDir?: string;
+  seed?: number;
+  speed?: number;
+  accounts: AccountSpec[];
+  help: boolean;
+}
+
+export const DEFAULT_PAPER_BALANCE = 10_000n * 10n ** BigInt(USDT_DECIMALS);
+
+export const USAGE = `Usage: npm run serve -- [options]
+
+  --host H                 interface to listen on (default 127.0.0.1)
+  --port N                 port, 0 picks a free one (default 8787)
+  --data-dir DIR           folder of the database (default: the OS user-data folder)
+  --seed N                 seed of the simulated market (default: kept from the first start, else 1)
+  --speed X                market clock speed factor, 0.1 to 10000 (default 1)
+  --account KEY:SECRET[:BALANCE]
+                           create or update a paper account with this API key, secret and USDT
+                           balance (default 10000); may repeat
+  --help                   this text`;
+
+export class CliError extends Error {}
+
+const KEY_RE = /^[A-Za-z0-9_-]{8,128}$/;
+
+export function parseAccount(spec: string): AccountSpec {
+  const parts = spec.split(':');
+  if (parts.length < 2 || parts.length > 3) throw new CliError(`--account wants KEY:SECRET[:BALANCE], got '${spec}'`);
+  const [apiKey, apiSecret, balanceText] = parts;
+  if (!KEY_RE.test(apiKey)) throw new CliError('--account KEY must be 8 to 128 letters, digits, _ or -');
+  if (!KEY_RE.test(apiSecret)) throw new CliError('--account SECRET must be 8 to 128 letters, digits, _ or -');
+  let balance = DEFAULT_PAPER_BALANCE;
+  if (balanceText !== undefined) {
+    const r = parseFixed(balanceText, USDT_DECIMALS);
+    if (!r.ok) throw new CliError(`--account BALANCE must be a non-negative decimal with at most ${USDT_DECIMALS} decimals, got '${balanceText}'`);
+    balance = r.value;
+  }
+  return { apiKey, apiSecret, balance };
+}
+
+export function parseCli(argv: readonly string[]): CliOptions {
+  const out: CliOptions = { host: '127.0.0.1', port: 8787, accounts: [], help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const takeValue = (): string => {
+      if (eq > 0) return arg.slice(eq + 1);
+      const v = argv[++i];
+      if (v === undefined) throw new CliError(`${name} needs a value`);
+      return v;
+    };
+    switch (name) {
+      case '--host':
+        out.host = takeValue();
+        break;
+      case '--port': {
+        const v = takeValue();
+        const n = Number(v);
+        if (!/^\d+$/.test(v) || n > 65535) throw new CliError(`--port must be an integer from 0 to 65535, got '${v}'`);
+        out.port = n;
+        break;
+      }
+      case '--data-dir':
+        out.dataDir = takeValue();
+        break;
+      case '--seed': {
+        const v = takeValue();
+        if (!/^\d{1,15}$/.test(v)) throw new CliError(`--seed must be a non-negative integer, got '${v}'`);
+        out.seed = Number(v);
+        break;
+      }
+      case '--speed': {
+        const v = takeValue();
+        const n = Number(v);
+        if (!Number.isFinite(n) || n < 0.1 || n > 10_000) throw new CliError(`--speed must be a number from 0.1 to 10000, got '${v}'`);
+        out.speed = n;
+        break;
+      }
+      case '--account':
+        out.accounts.push(parseAccount(takeValue()));
+        break;
+      case '--help':
+      case '-h':
+        out.help = true;
+        break;
+      default:
+        throw new CliError(`unknown option '${arg}'\n\n${USAGE}`);
+    }
+  }
+  return out;
+}

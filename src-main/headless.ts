@@ -1,0 +1,56 @@
+// Headless entry: the full service without a window, serving the web UI at '/'.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CliError, parseCli, USAGE } from './cli-args.ts';
+import { defaultDataDir } from './paths.ts';
+import { startService } from './service.ts';
+
+async function main(): Promise<void> {
+  let opts;
+  try {
+    opts = parseCli(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof CliError) {
+      console.error(`perpdesk: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (opts.help) {
+    console.log(USAGE);
+    return;
+  }
+  const here = dirname(fileURLToPath(import.meta.url));
+  const service = await startService({
+    host: opts.host,
+    port: opts.port,
+    dataDir: opts.dataDir ?? defaultDataDir(),
+    seed: opts.seed,
+    speed: opts.speed,
+    accounts: opts.accounts,
+    uiDir: process.env.PERPDESK_UI_DIR ?? join(here, '../renderer'),
+    logger: true,
+  });
+  console.log(`perpdesk is listening on ${service.url} (API docs: ${service.url}/docs)`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`perpdesk: ${signal}, closing`);
+    service.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error('perpdesk: error while closing', err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error('perpdesk: failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

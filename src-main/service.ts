@@ -1,0 +1,68 @@
+// startService: the one way the venue starts, used by the Electron main and the headless entry.
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './api/app.ts';
+import type { AccountSpec } from './cli-args.ts';
+import { openVenue, type Venue } from './venue.ts';
+
+export interface ServiceOptions {
+  /** Interface to listen on; 127.0.0.1 unless told otherwise. */
+  host?: string;
+  /** Port; 0 picks a free one. */
+  port?: number;
+  /** Folder of the SQLite database ('./data' style path, or ':memory:'). */
+  dataDir: string;
+  seed?: number;
+  speed?: number;
+  /** Paper accounts to create or update (--account). */
+  accounts?: readonly AccountSpec[];
+  /** Built renderer folder to serve at '/'. */
+  uiDir?: string;
+  logger?: boolean;
+}
+
+export interface ServiceHandle {
+  /** http://HOST:PORT */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly app: FastifyInstance;
+  readonly venue: Venue;
+  close(): Promise<void>;
+}
+
+export async function startService(opts: ServiceOptions): Promise<ServiceHandle> {
+  const venue = openVenue({ dataDir: opts.dataDir, seed: opts.seed, speed: opts.speed });
+  for (const a of opts.accounts ?? []) {
+    venue.accounts.upsert({ apiKey: a.apiKey, apiSecret: a.apiSecret, kind: 'user', balance: a.balance }, Date.now());
+  }
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({ venue, uiDir: opts.uiDir, logger: opts.logger });
+    await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+  } catch (err) {
+    venue.close();
+    throw err;
+  }
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? 0);
+  const host = opts.host ?? '127.0.0.1';
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${urlHost}:${port}`,
+    host,
+    port,
+    app,
+    venue,
+    close() {
+      closing ??= (async () => {
+        try {
+          await app.close();
+        } finally {
+          venue.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,104 @@
+// Paper accounts: API key and secret, USDT wallet. Money is a bigint count of 1e-8 USDT
+// (USDT_DECIMALS) so that sums are exact; the wire shows decimal strings.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { transaction } from './database.ts';
+
+export const USDT_DECIMALS = 8;
+
+export type AccountKind = 'user' | 'local' | 'house';
+
+export interface Account {
+  id: number;
+  apiKey: string;
+  apiSecret: string;
+  kind: AccountKind;
+  walletBalance: bigint;
+  totalDeposits: bigint;
+  positionMode: 'hedge' | 'one_way';
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface Row {
+  id: bigint;
+  api_key: string;
+  api_secret: string;
+  kind: AccountKind;
+  wallet_balance: bigint;
+  total_deposits: bigint;
+  position_mode: 'hedge' | 'one_way';
+  created_at: bigint;
+  updated_at: bigint;
+}
+
+function fromRow(r: Row): Account {
+  return {
+    id: Number(r.id),
+    apiKey: r.api_key,
+    apiSecret: r.api_secret,
+    kind: r.kind,
+    walletBalance: r.wallet_balance,
+    totalDeposits: r.total_deposits,
+    positionMode: r.position_mode,
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+export class AccountsRepo {
+  private readonly db: DatabaseSync;
+  private readonly byKeyStmt: StatementSync;
+  private readonly byIdStmt: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+    this.byKeyStmt = db.prepare('SELECT * FROM accounts WHERE api_key = ?');
+    this.byIdStmt = db.prepare('SELECT * FROM accounts WHERE id = ?');
+    this.byKeyStmt.setReadBigInts(true);
+    this.byIdStmt.setReadBigInts(true);
+  }
+
+  byKey(apiKey: string): Account | undefined {
+    const r = this.byKeyStmt.get(apiKey) as Row | undefined;
+    return r ? fromRow(r) : undefined;
+  }
+
+  byId(id: number): Account | undefined {
+    const r = this.byIdStmt.get(id) as Row | undefined;
+    return r ? fromRow(r) : undefined;
+  }
+
+  firstOfKind(kind: AccountKind): Account | undefined {
+    const stmt = this.db.prepare('SELECT * FROM accounts WHERE kind = ? ORDER BY id LIMIT 1');
+    stmt.setReadBigInts(true);
+    const r = stmt.get(kind) as Row | undefined;
+    return r ? fromRow(r) : undefined;
+  }
+
+  /**
+   * Creates the account with this key, or updates its secret and sets its wallet to `balance`
+   * (a paper top-up or reset: the difference is booked as a deposit so accounting still adds up).
+   */
+  upsert(a: { apiKey: string; apiSecret: string; kind: AccountKind; balance: bigint }, now: number): Account {
+    return transaction(this.db, () => {
+      const existing = this.byKey(a.apiKey);
+      if (!existing) {
+        this.db
+          .prepare(
+            `INSERT INTO accounts (api_key, api_secret, kind, wallet_balance, total_deposits, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(a.apiKey, a.apiSecret, a.kind, a.balance, a.balance, now, now);
+      } else {
+        const delta = a.balance - existing.walletBalance;
+        this.db
+          .prepare(
+            `UPDATE accounts SET api_secret = ?, wallet_balance = ?, total_deposits = total_deposits + ?, updated_at = ?
+             WHERE id = ?`,
+          )
+          .run(a.apiSecret, a.balance, delta, now, existing.id);
+      }
+      return this.byKey(a.apiKey)!;
+    });
+  }
+}

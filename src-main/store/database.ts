@@ -1,0 +1,71 @@
+// Opens the venue's SQLite database (node:sqlite, WAL) and brings its schema up to date.
+//
+// Migrations are an ordered list; each runs once, inside a transaction, and bumps
+// `PRAGMA user_version`. A database written by a newer build (user_version above the
+// newest migration here) is refused rather than silently misread.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { MIGRATIONS } from './migrations.ts';
+
+export type Database = DatabaseSync;
+
+export interface OpenOptions {
+  /** Folder that holds `perpdesk.db`; `':memory:'` for an in-memory database (tests). */
+  dataDir: string;
+}
+
+export function openDatabase(opts: OpenOptions): DatabaseSync {
+  let file = ':memory:';
+  if (opts.dataDir !== ':memory:') {
+    mkdirSync(opts.dataDir, { recursive: true });
+    file = join(opts.dataDir, 'perpdesk.db');
+  }
+  const db = new DatabaseSync(file);
+  db.exec('PRAGMA journal_mode = WAL');
+  // NORMAL keeps every commit durable against a process crash (kill -9); only an OS crash
+  // or power loss can lose the last commits, which is the usual WAL trade-off.
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+export function schemaVersion(db: DatabaseSync): number {
+  const row = db.prepare('PRAGMA user_version').get() as { user_version: number };
+  return row.user_version;
+}
+
+export function migrate(db: DatabaseSync): void {
+  const current = schemaVersion(db);
+  if (current > MIGRATIONS.length) {
+    throw new Error(
+      `database schema version ${current} is newer than this build knows (${MIGRATIONS.length}); refusing to open it`,
+    );
+  }
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(MIGRATIONS[v]);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+}
+
+/** Runs `fn` in one transaction; nothing of it stays when it throws. */
+export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const out = fn();
+    db.exec('COMMIT');
+    return out;
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { CliError, DEFAULT_PAPER_BALANCE, parseCli } from '../../src-main/cli-args.ts';
+
+describe('command line', () => {
+  it('has safe defaults', () => {
+    const o = parseCli([]);
+    expect(o.host).toBe('127.0.0.1');
+    expect(o.port).toBe(8787);
+    expect(o.accounts).toEqual([]);
+    expect(o.dataDir).toBeUndefined();
+  });
+
+  it('parses every option, both spellings', () => {
+    const o = parseCli([
+      '--host', '0.0.0.0', '--port=0', '--data-dir', '/tmp/x', '--seed', '7', '--speed=250',
+      '--account', 'botkey001:botsecret001:2500.5', '--account=second01:second02',
+    ]);
+    expect(o).toMatchObject({ host: '0.0.0.0', port: 0, dataDir: '/tmp/x', seed: 7, speed: 250 });
+    expect(o.accounts).toEqual([
+      { apiKey: 'botkey001', apiSecret: 'botsecret001', balance: 2500_50000000n },
+      { apiKey: 'second01', apiSecret: 'second02', balance: DEFAULT_PAPER_BALANCE },
+    ]);
+  });
+
+  it.each([
+    [['--port', '70000'], /--port/],
+    [['--port', 'abc'], /--port/],
+    [['--speed', '0'], /--speed/],
+    [['--speed', '20000'], /--speed/],
+    [['--seed', '-1'], /--seed/],
+    [['--account', 'nocolon'], /KEY:SECRET/],
+    [['--account', 'short:secret0001'], /KEY must be/],
+    [['--account', 'keykeykey:secret0001:-5'], /BALANCE/],
+    [['--account', 'keykeykey:secret0001:1.123456789'], /BALANCE/],
+    [['--bogus'], /unknown option/],
+    [['--port'], /needs a value/],
+  ])('rejects %j', (argv, msg) => {
+    expect(() => parseCli(argv as string[])).toThrow(CliError);
+    expect(() => parseCli(argv as string[])).toThrow(msg);
+  });
+});
