@@ -1,0 +1,25 @@
+import { test, expect, _electron as electron } from 'playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+// @ts-expect-error plain ESM helper shared with the npm scripts
+import { findElectronBinary } from '../scripts/electron-binary.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const binary = findElectronBinary() as { path: string | null; reason: string | null };
+
+test('the desktop app opens a window listing the symbols', async () => {
+  test.skip(!binary.path, `Electron binary unavailable: ${binary.reason}`);
+  const userData = mkdtempSync(join(tmpdir(), 'perpdesk-electron-'));
+  const app = await electron.launch({
+    executablePath: binary.path!,
+    args: [root, `--user-data-dir=${userData}`],
+  });
+  const win = await app.firstWindow();
+  await expect(win.getByTestId('symbol-table')).toBeVisible();
+  await expect(win.getByTestId('symbol-row-BTCUSDT')).toBeVisible();
+  const exposed = await win.evaluate(() => Object.keys((window as unknown as { perpdesk: object }).perpdesk).sort());
+  expect(exposed).toEqual(['apiKey', 'apiSecret', 'baseUrl', 'desktop']);
+  await app.close();
+});

@@ -1,0 +1,32 @@
+import { defineConfig } from 'playwright/test';
+
+export const CHROMIUM_ARGS = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-gpu',
+];
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: '../test-results/e2e-artifacts',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? '../test-results/playwright.json' }]],
+  use: {
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    launchOptions: {
+      executablePath: process.env.PERPDESK_CHROMIUM ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    },
+    screenshot: 'only-on-failure',
+    trace: 'off',
+  },
+});
