@@ -26,14 +26,14 @@ describe('storage', () => {
       seed: 42,
       accounts: [{ apiKey: 'restartkey1', apiSecret: 'restartsecret1', balance: 123_45000000n }],
     });
-    const before = await (await fetch(`${first.url}/api/v1/symbols`)).json();
+    const before = (await (await fetch(`${first.url}/api/v1/symbols`)).json()) as any;
     // a change made while running must survive too
     first.venue.symbols.setStatus('SOLUSDT', 2, 1_700_000_000_000);
     await first.close();
 
     const second = await startService({ dataDir, port: 0 });
     try {
-      const after = await (await fetch(`${second.url}/api/v1/symbols`)).json();
+      const after = (await (await fetch(`${second.url}/api/v1/symbols`)).json()) as any;
       expect(after.data.length).toBe(before.data.length);
       const sol = after.data.find((s: { symbol: string }) => s.symbol === 'SOLUSDT');
       expect(sol.status).toBe(2);
