@@ -19,7 +19,7 @@ test('the desktop app opens a window listing the symbols', async () => {
   const win = await app.firstWindow();
   await expect(win.getByTestId('symbol-table')).toBeVisible();
   await expect(win.getByTestId('symbol-row-BTCUSDT')).toBeVisible();
-  const exposed = await win.evaluate(() => Object.keys((window as unknown as { perpdesk: object }).perpdesk).sort());
+  const exposed = await win.evaluate(() => Object.keys((globalThis as unknown as { perpdesk: object }).perpdesk).sort());
   expect(exposed).toEqual(['apiKey', 'apiSecret', 'baseUrl', 'desktop']);
   await app.close();
 });

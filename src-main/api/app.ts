@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { Errors } from '../../src-shared/errors.ts';
 import type { Venue } from '../venue.ts';
 import { installErrorHandling } from './error-handler.ts';
@@ -37,7 +37,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Errors raised before routing (a malformed URL, a bad content type) get the envelope too.
     frameworkErrors(err, _req, reply) {
       const def = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? Errors.UNSUPPORTED_MEDIA_TYPE : Errors.BAD_REQUEST;
-      reply.code(def.http).send({ code: def.code, message: `${def.message}: ${err.message}`, data: null });
+      (reply as unknown as FastifyReply).code(def.http).send({ code: def.code, message: `${def.message}: ${err.message}`, data: null });
     },
   });
 
