@@ -7,6 +7,8 @@ import { AccountsRepo } from './store/accounts-repo.ts';
 import { openDatabase } from './store/database.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
+import { TradingRepo } from './store/trading-repo.ts';
+import { Exchange } from './trading/exchange.ts';
 
 export interface VenueOptions {
   /** Folder of the SQLite database, or ':memory:'. */
@@ -23,6 +25,9 @@ export interface Venue {
   readonly settings: SettingsRepo;
   readonly accounts: AccountsRepo;
   readonly clock: VirtualClock;
+  readonly trading: TradingRepo;
+  /** The sequencer of every state-changing command (orders, cancels, settings, deposits). */
+  readonly exchange: Exchange;
   readonly seed: number;
   close(): void;
 }
@@ -42,6 +47,9 @@ export function openVenue(opts: VenueOptions): Venue {
 
   const clock = new VirtualClock({ start: settings.getNumber('market_time') ?? wall(), speed: opts.speed ?? 1, wall });
 
+  const trading = new TradingRepo(db);
+  const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock });
+
   let closed = false;
   return {
     db,
@@ -49,6 +57,8 @@ export function openVenue(opts: VenueOptions): Venue {
     settings,
     accounts,
     clock,
+    trading,
+    exchange,
     seed,
     close() {
       if (closed) return;

@@ -54,4 +54,107 @@ export const MIGRATIONS: readonly string[] = [
     updated_at INTEGER NOT NULL
   );
   `,
+  // 2: trading: user orders, fills, positions, closed positions, per-pair account settings.
+  // Money columns are integer counts of 1e-8 USDT; prices/quantities integer ticks/lots.
+  `
+  CREATE TABLE orders (
+    id INTEGER PRIMARY KEY,
+    client_order_id TEXT NOT NULL,
+    account_id INTEGER NOT NULL REFERENCES accounts(id),
+    symbol TEXT NOT NULL,
+    side INTEGER NOT NULL,
+    type INTEGER NOT NULL,
+    tif INTEGER NOT NULL,
+    price_ticks INTEGER NOT NULL,
+    qty_lots INTEGER NOT NULL,
+    filled_lots INTEGER NOT NULL,
+    filled_quote INTEGER NOT NULL,
+    status INTEGER NOT NULL,
+    leverage INTEGER NOT NULL,
+    margin_mode INTEGER NOT NULL,
+    position_side INTEGER NOT NULL,
+    position_action INTEGER NOT NULL,
+    reduce_only INTEGER NOT NULL,
+    frozen INTEGER NOT NULL,
+    total_fee INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX orders_open ON orders(account_id, status) WHERE status IN (1, 2);
+  CREATE INDEX orders_account ON orders(account_id, id);
+  -- One row per account side of a trade; both sides of a user-vs-user trade share the trade id.
+  CREATE TABLE trades (
+    id INTEGER NOT NULL,
+    order_id INTEGER NOT NULL,
+    account_id INTEGER NOT NULL,
+    symbol TEXT NOT NULL,
+    side INTEGER NOT NULL,
+    position_side INTEGER NOT NULL,
+    price_ticks INTEGER NOT NULL,
+    qty_lots INTEGER NOT NULL,
+    quote INTEGER NOT NULL,
+    fee INTEGER NOT NULL,
+    fee_rate TEXT NOT NULL,
+    role INTEGER NOT NULL,
+    is_close INTEGER NOT NULL,
+    realized_pnl INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, id)
+  ) WITHOUT ROWID;
+  CREATE TABLE positions (
+    id INTEGER PRIMARY KEY,
+    account_id INTEGER NOT NULL,
+    symbol TEXT NOT NULL,
+    side INTEGER NOT NULL,
+    qty_lots INTEGER NOT NULL,
+    cost INTEGER NOT NULL,
+    margin_mode INTEGER NOT NULL,
+    leverage INTEGER NOT NULL,
+    isolated_margin INTEGER NOT NULL,
+    realized_pnl INTEGER NOT NULL,
+    open_fee INTEGER NOT NULL,
+    close_fee INTEGER NOT NULL,
+    funding_fee INTEGER NOT NULL,
+    open_qty_total INTEGER NOT NULL,
+    close_qty_total INTEGER NOT NULL,
+    open_amount INTEGER NOT NULL,
+    close_amount INTEGER NOT NULL,
+    tp_price INTEGER,
+    tp_trigger INTEGER,
+    sl_price INTEGER,
+    sl_trigger INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (account_id, symbol, side)
+  );
+  CREATE TABLE closed_positions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    position_id INTEGER NOT NULL,
+    account_id INTEGER NOT NULL,
+    symbol TEXT NOT NULL,
+    position_side INTEGER NOT NULL,
+    margin_mode INTEGER NOT NULL,
+    leverage INTEGER NOT NULL,
+    open_quantity INTEGER NOT NULL,
+    close_quantity INTEGER NOT NULL,
+    open_amount INTEGER NOT NULL,
+    close_amount INTEGER NOT NULL,
+    open_fee INTEGER NOT NULL,
+    close_fee INTEGER NOT NULL,
+    total_funding_fee INTEGER NOT NULL,
+    realized_pnl INTEGER NOT NULL,
+    close_type INTEGER NOT NULL,
+    opened_at INTEGER NOT NULL,
+    closed_at INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX closed_positions_account ON closed_positions(account_id, closed_at, id);
+  CREATE TABLE account_pair_settings (
+    account_id INTEGER NOT NULL,
+    symbol TEXT NOT NULL,
+    leverage INTEGER NOT NULL,
+    margin_mode INTEGER NOT NULL,
+    PRIMARY KEY (account_id, symbol)
+  );
+  `,
 ];

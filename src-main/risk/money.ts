@@ -1,0 +1,146 @@
+// Exact money arithmetic of one trading pair.
+//
+// Invariants and limits
+// - Money (wallets, margins, fees, PnL, notionals) is a bigint count of 1e-8 USDT ("units").
+//   Every balance change is a sum of such integers, so accounting identities hold exactly.
+// - A notional priceTicks x qtyLots is exact in units when the tick's and the step's decimals
+//   add up to at most 8 (true for every listed pair; `SymbolMath` refuses a pair otherwise).
+// - Fees round half up to 1e-8 USDT. Prices derived from sums (entry price, break-even) are
+//   floats for display and risk thresholds only; they never feed back into balances.
+import { createScale, type StepScale } from '../../src-shared/decimal.ts';
+
+export const MONEY_DECIMALS = 8;
+export const MONEY_SCALE = 100_000_000n;
+
+export interface PairFilters {
+  symbol: string;
+  tickSize: string;
+  stepSize: string;
+  pricePrecision: number;
+  qtyPrecision: number;
+  makerFeeRate: string;
+  takerFeeRate: string;
+}
+
+/** A decimal rate such as "0.0005" as an exact fraction num/den. */
+export interface Rate {
+  num: bigint;
+  den: bigint;
+  /** The same rate as a float, for estimates. */
+  value: number;
+}
+
+export function parseRate(text: string): Rate {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) throw new Error(`bad rate '${text}'`);
+  const frac = m[2] ?? '';
+  return { num: BigInt(m[1] + frac), den: 10n ** BigInt(frac.length), value: Number(text) };
+}
+
+/** round(a * r) half up, for a >= 0 or < 0 (symmetric: half away from zero). */
+export function mulRate(a: bigint, r: Rate): bigint {
+  const p = a * r.num;
+  const neg = p < 0n;
+  const abs = neg ? -p : p;
+  const q = (abs * 2n + r.den) / (2n * r.den);
+  return neg ? -q : q;
+}
+
+/** floor(a * num / den) for a >= 0 (exact proportional split). */
+export function mulDivFloor(a: bigint, num: bigint, den: bigint): bigint {
+  return (a * num) / den;
+}
+
+/** ceil(a / b) for a >= 0, b > 0. */
+export function ceilDiv(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b;
+}
+
+export function unitsToNumber(u: bigint): number {
+  return Number(u) / 1e8;
+}
+
+export function formatMoney(u: bigint, decimals = MONEY_DECIMALS): string {
+  const neg = u < 0n;
+  let abs = neg ? -u : u;
+  if (decimals < MONEY_DECIMALS) {
+    const div = 10n ** BigInt(MONEY_DECIMALS - decimals);
+    abs = (abs + div / 2n) / div;
+  }
+  const s = abs.toString().padStart(decimals + 1, '0');
+  const int = s.slice(0, s.length - decimals);
+  const frac = decimals > 0 ? `.${s.slice(s.length - decimals)}` : '';
+  return `${neg && abs !== 0n ? '-' : ''}${int}${frac}`;
+}
+
+export class SymbolMath {
+  readonly symbol: string;
+  readonly price: StepScale;
+  readonly qty: StepScale;
+  readonly maker: Rate;
+  readonly taker: Rate;
+  /** units per (tick x lot). */
+  private readonly k: bigint;
+  readonly tickValue: number;
+  readonly lotValue: number;
+
+  constructor(f: PairFilters) {
+    this.symbol = f.symbol;
+    this.price = createScale(f.tickSize, Math.max(f.pricePrecision, 0));
+    this.qty = createScale(f.stepSize, Math.max(f.qtyPrecision, 0));
+    const nd = this.price.stepDecimals + this.qty.stepDecimals;
+    if (nd > MONEY_DECIMALS) {
+      throw new Error(`${f.symbol}: tick and step decimals (${nd}) exceed the money precision (${MONEY_DECIMALS})`);
+    }
+    this.k = BigInt(this.price.stepUnits) * BigInt(this.qty.stepUnits) * 10n ** BigInt(MONEY_DECIMALS - nd);
+    this.maker = parseRate(f.makerFeeRate);
+    this.taker = parseRate(f.takerFeeRate);
+    this.tickValue = Number(f.tickSize);
+    this.lotValue = Number(f.stepSize);
+  }
+
+  /** Exact notional of priceTicks x qtyLots, in units. */
+  notional(priceTicks: number, qtyLots: number): bigint {
+    return BigInt(priceTicks) * BigInt(qtyLots) * this.k;
+  }
+
+  fee(notional: bigint, maker: boolean): bigint {
+    return mulRate(notional, maker ? this.maker : this.taker);
+  }
+
+  priceOf(ticks: number): number {
+    return Number(this.price.fromUnits(ticks));
+  }
+
+  qtyOf(lots: number): number {
+    return Number(this.qty.fromUnits(lots));
+  }
+
+  /** Nearest tick at or below a float price (bids, long liquidation). */
+  ticksFloor(price: number): number {
+    return Math.floor(price / this.tickValue + 1e-9);
+  }
+
+  /** Nearest tick at or above a float price. */
+  ticksCeil(price: number): number {
+    return Math.ceil(price / this.tickValue - 1e-9);
+  }
+
+  ticksRound(price: number): number {
+    return Math.round(price / this.tickValue);
+  }
+
+  formatPrice(ticks: number): string {
+    return this.price.fromUnits(ticks);
+  }
+
+  formatQty(lots: number): string {
+    return this.qty.fromUnits(lots);
+  }
+
+  /** A float price shown at the pair's price precision. */
+  roundPrice(price: number): number {
+    const p = 10 ** this.price.precision;
+    return Math.round(price * p) / p;
+  }
+}

@@ -1,0 +1,340 @@
+// SQLite persistence of user trading state: orders, fills, positions, closed positions,
+// per-pair account settings and wallets. The exchange calls these inside one transaction per
+// command, so an acknowledged change is on disk before the answer and a failed command leaves
+// nothing behind.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { PositionState } from '../risk/position.ts';
+
+export interface OrderRow {
+  id: number;
+  clientOrderId: string;
+  accountId: number;
+  symbol: string;
+  side: number;
+  type: number;
+  tif: number;
+  priceTicks: number;
+  qtyLots: number;
+  filledLots: number;
+  filledQuote: bigint;
+  status: number;
+  leverage: number;
+  marginMode: number;
+  positionSide: number;
+  positionAction: number;
+  reduceOnly: boolean;
+  frozen: bigint;
+  totalFee: bigint;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface TradeRow {
+  id: number;
+  orderId: number;
+  accountId: number;
+  symbol: string;
+  side: number;
+  positionSide: number;
+  priceTicks: number;
+  qtyLots: number;
+  quote: bigint;
+  fee: bigint;
+  feeRate: string;
+  role: number;
+  isClose: boolean;
+  realizedPnl: bigint;
+  createdAt: number;
+}
+
+export interface ClosedPositionRow {
+  id: number;
+  positionId: number;
+  accountId: number;
+  symbol: string;
+  positionSide: number;
+  marginMode: number;
+  leverage: number;
+  openQuantity: number;
+  closeQuantity: number;
+  openAmount: bigint;
+  closeAmount: bigint;
+  openFee: bigint;
+  closeFee: bigint;
+  totalFundingFee: bigint;
+  realizedPnl: bigint;
+  closeType: number;
+  openedAt: number;
+  closedAt: number;
+  createdAt: number;
+}
+
+type Raw = Record<string, bigint | string | null>;
+const n = (v: unknown): number => Number(v as bigint);
+
+function orderFromRaw(r: Raw): OrderRow {
+  return {
+    id: n(r.id), clientOrderId: r.client_order_id as string, accountId: n(r.account_id), symbol: r.symbol as string,
+    side: n(r.side), type: n(r.type), tif: n(r.tif), priceTicks: n(r.price_ticks), qtyLots: n(r.qty_lots),
+    filledLots: n(r.filled_lots), filledQuote: r.filled_quote as bigint, status: n(r.status), leverage: n(r.leverage),
+    marginMode: n(r.margin_mode), positionSide: n(r.position_side), positionAction: n(r.position_action),
+    reduceOnly: n(r.reduce_only) === 1, frozen: r.frozen as bigint, totalFee: r.total_fee as bigint,
+    createdAt: n(r.created_at), updatedAt: n(r.updated_at),
+  };
+}
+
+function tradeFromRaw(r: Raw): TradeRow {
+  return {
+    id: n(r.id), orderId: n(r.order_id), accountId: n(r.account_id), symbol: r.symbol as string, side: n(r.side),
+    positionSide: n(r.position_side), priceTicks: n(r.price_ticks), qtyLots: n(r.qty_lots), quote: r.quote as bigint,
+    fee: r.fee as bigint, feeRate: r.fee_rate as string, role: n(r.role), isClose: n(r.is_close) === 1,
+    realizedPnl: r.realized_pnl as bigint, createdAt: n(r.created_at),
+  };
+}
+
+function positionFromRaw(r: Raw): PositionState {
+  return {
+    id: n(r.id), accountId: n(r.account_id), symbol: r.symbol as string, side: n(r.side) as 1 | 2, qty: n(r.qty_lots),
+    cost: r.cost as bigint, marginMode: n(r.margin_mode) as 1 | 2, leverage: n(r.leverage),
+    isolatedMargin: r.isolated_margin as bigint, realizedPnl: r.realized_pnl as bigint, openFee: r.open_fee as bigint,
+    closeFee: r.close_fee as bigint, fundingFee: r.funding_fee as bigint, openQtyTotal: n(r.open_qty_total),
+    closeQtyTotal: n(r.close_qty_total), openAmount: r.open_amount as bigint, closeAmount: r.close_amount as bigint,
+    tpTicks: r.tp_price === null ? 0 : n(r.tp_price), tpTrigger: (r.tp_trigger === null ? 1 : n(r.tp_trigger)) as 1 | 2,
+    slTicks: r.sl_price === null ? 0 : n(r.sl_price), slTrigger: (r.sl_trigger === null ? 1 : n(r.sl_trigger)) as 1 | 2,
+    createdAt: n(r.created_at), updatedAt: n(r.updated_at),
+  };
+}
+
+function closedFromRaw(r: Raw): ClosedPositionRow {
+  return {
+    id: n(r.id), positionId: n(r.position_id), accountId: n(r.account_id), symbol: r.symbol as string,
+    positionSide: n(r.position_side), marginMode: n(r.margin_mode), leverage: n(r.leverage),
+    openQuantity: n(r.open_quantity), closeQuantity: n(r.close_quantity), openAmount: r.open_amount as bigint,
+    closeAmount: r.close_amount as bigint, openFee: r.open_fee as bigint, closeFee: r.close_fee as bigint,
+    totalFundingFee: r.total_funding_fee as bigint, realizedPnl: r.realized_pnl as bigint, closeType: n(r.close_type),
+    openedAt: n(r.opened_at), closedAt: n(r.closed_at), createdAt: n(r.created_at),
+  };
+}
+
+export interface TradeQuery {
+  accountId: number;
+  symbol?: string;
+  side?: number;
+  startTime?: number;
+  endTime?: number;
+  /** Only trades with id below this (cursor pagination, newest first). */
+  beforeId?: number;
+  limit: number;
+}
+
+export interface ClosedQuery {
+  accountId: number;
+  symbol?: string;
+  positionSide?: number;
+  marginMode?: number;
+  closeType?: number;
+  startTime?: number;
+  endTime?: number;
+  beforeId?: number;
+  limit: number;
+}
+
+export class TradingRepo {
+  private readonly db: DatabaseSync;
+  private readonly s: Record<string, StatementSync>;
+  private inTx = false;
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+    const prep = (sql: string) => {
+      const st = db.prepare(sql);
+      st.setReadBigInts(true);
+      return st;
+    };
+    this.s = {
+      upsertOrder: prep(`INSERT INTO orders (id, client_order_id, account_id, symbol, side, type, tif, price_ticks, qty_lots,
+        filled_lots, filled_quote, status, leverage, margin_mode, position_side, position_action, reduce_only, frozen,
+        total_fee, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+        ON CONFLICT(id) DO UPDATE SET qty_lots = excluded.qty_lots, price_ticks = excluded.price_ticks,
+        filled_lots = excluded.filled_lots, filled_quote = excluded.filled_quote, status = excluded.status,
+        frozen = excluded.frozen, total_fee = excluded.total_fee, updated_at = excluded.updated_at`),
+      insertTrade: prep(`INSERT INTO trades (id, order_id, account_id, symbol, side, position_side, price_ticks, qty_lots,
+        quote, fee, fee_rate, role, is_close, realized_pnl, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+      upsertPosition: prep(`INSERT INTO positions (id, account_id, symbol, side, qty_lots, cost, margin_mode, leverage,
+        isolated_margin, realized_pnl, open_fee, close_fee, funding_fee, open_qty_total, close_qty_total, open_amount,
+        close_amount, tp_price, tp_trigger, sl_price, sl_trigger, created_at, updated_at)
+        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+        ON CONFLICT(id) DO UPDATE SET qty_lots = excluded.qty_lots, cost = excluded.cost, margin_mode = excluded.margin_mode,
+        leverage = excluded.leverage, isolated_margin = excluded.isolated_margin, realized_pnl = excluded.realized_pnl,
+        open_fee = excluded.open_fee, close_fee = excluded.close_fee, funding_fee = excluded.funding_fee,
+        open_qty_total = excluded.open_qty_total, close_qty_total = excluded.close_qty_total,
+        open_amount = excluded.open_amount, close_amount = excluded.close_amount, tp_price = excluded.tp_price,
+        tp_trigger = excluded.tp_trigger, sl_price = excluded.sl_price, sl_trigger = excluded.sl_trigger,
+        updated_at = excluded.updated_at`),
+      deletePosition: prep('DELETE FROM positions WHERE id = ?'),
+      insertClosed: prep(`INSERT INTO closed_positions (position_id, account_id, symbol, position_side, margin_mode, leverage,
+        open_quantity, close_quantity, open_amount, close_amount, open_fee, close_fee, total_funding_fee, realized_pnl,
+        close_type, opened_at, closed_at, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+      setWallet: prep('UPDATE accounts SET wallet_balance = ?, updated_at = ? WHERE id = ?'),
+      addDeposit: prep('UPDATE accounts SET wallet_balance = wallet_balance + ?, total_deposits = total_deposits + ?, updated_at = ? WHERE id = ?'),
+      setPositionMode: prep('UPDATE accounts SET position_mode = ?, updated_at = ? WHERE id = ?'),
+      upsertPairSetting: prep(`INSERT INTO account_pair_settings (account_id, symbol, leverage, margin_mode) VALUES (?,?,?,?)
+        ON CONFLICT(account_id, symbol) DO UPDATE SET leverage = excluded.leverage, margin_mode = excluded.margin_mode`),
+      openOrders: prep('SELECT * FROM orders WHERE status IN (1, 2) ORDER BY id'),
+      allPositions: prep('SELECT * FROM positions ORDER BY id'),
+      pairSettings: prep('SELECT * FROM account_pair_settings'),
+      orderById: prep('SELECT * FROM orders WHERE id = ?'),
+      closedById: prep('SELECT * FROM closed_positions WHERE position_id = ? AND account_id = ?'),
+      maxIds: prep(`SELECT (SELECT COALESCE(MAX(id), 0) FROM orders) AS o, (SELECT COALESCE(MAX(id), 0) FROM trades) AS t,
+        (SELECT COALESCE(MAX(id), 0) FROM positions) AS p, (SELECT COALESCE(MAX(position_id), 0) FROM closed_positions) AS cp`),
+    };
+  }
+
+  /** Runs fn in one transaction (nested calls join the outer one). */
+  tx<T>(fn: () => T): T {
+    if (this.inTx) return fn();
+    this.db.exec('BEGIN IMMEDIATE');
+    this.inTx = true;
+    try {
+      const out = fn();
+      this.db.exec('COMMIT');
+      return out;
+    } catch (err) {
+      this.db.exec('ROLLBACK');
+      throw err;
+    } finally {
+      this.inTx = false;
+    }
+  }
+
+  saveOrder(o: OrderRow): void {
+    this.s.upsertOrder.run(
+      o.id, o.clientOrderId, o.accountId, o.symbol, o.side, o.type, o.tif, o.priceTicks, o.qtyLots, o.filledLots,
+      o.filledQuote, o.status, o.leverage, o.marginMode, o.positionSide, o.positionAction, o.reduceOnly ? 1 : 0,
+      o.frozen, o.totalFee, o.createdAt, o.updatedAt,
+    );
+  }
+
+  insertTrade(t: TradeRow): void {
+    this.s.insertTrade.run(
+      t.id, t.orderId, t.accountId, t.symbol, t.side, t.positionSide, t.priceTicks, t.qtyLots, t.quote, t.fee,
+      t.feeRate, t.role, t.isClose ? 1 : 0, t.realizedPnl, t.createdAt,
+    );
+  }
+
+  savePosition(p: PositionState): void {
+    this.s.upsertPosition.run(
+      p.id, p.accountId, p.symbol, p.side, p.qty, p.cost, p.marginMode, p.leverage, p.isolatedMargin, p.realizedPnl,
+      p.openFee, p.closeFee, p.fundingFee, p.openQtyTotal, p.closeQtyTotal, p.openAmount, p.closeAmount,
+      p.tpTicks || null, p.tpTicks ? p.tpTrigger : null, p.slTicks || null, p.slTicks ? p.slTrigger : null,
+      p.createdAt, p.updatedAt,
+    );
+  }
+
+  deletePosition(id: number): void {
+    this.s.deletePosition.run(id);
+  }
+
+  insertClosed(p: PositionState, closeType: number, closedAt: number): number {
+    const res = this.s.insertClosed.run(
+      p.id, p.accountId, p.symbol, p.side, p.marginMode, p.leverage, p.openQtyTotal, p.closeQtyTotal, p.openAmount,
+      p.closeAmount, p.openFee, p.closeFee, p.fundingFee, p.realizedPnl, closeType, p.createdAt, closedAt, closedAt,
+    );
+    return Number(res.lastInsertRowid);
+  }
+
+  setWallet(accountId: number, wallet: bigint, now: number): void {
+    this.s.setWallet.run(wallet, now, accountId);
+  }
+
+  addDeposit(accountId: number, amount: bigint, now: number): void {
+    this.s.addDeposit.run(amount, amount, now, accountId);
+  }
+
+  setPositionMode(accountId: number, mode: 'hedge' | 'one_way', now: number): void {
+    this.s.setPositionMode.run(mode, now, accountId);
+  }
+
+  savePairSetting(accountId: number, symbol: string, leverage: number, marginMode: number): void {
+    this.s.upsertPairSetting.run(accountId, symbol, leverage, marginMode);
+  }
+
+  loadOpenOrders(): OrderRow[] {
+    return (this.s.openOrders.all() as Raw[]).map(orderFromRaw);
+  }
+
+  loadPositions(): PositionState[] {
+    return (this.s.allPositions.all() as Raw[]).map(positionFromRaw);
+  }
+
+  loadPairSettings(): Array<{ accountId: number; symbol: string; leverage: number; marginMode: number }> {
+    return (this.s.pairSettings.all() as Raw[]).map((r) => ({
+      accountId: n(r.account_id), symbol: r.symbol as string, leverage: n(r.leverage), marginMode: n(r.margin_mode),
+    }));
+  }
+
+  order(id: number): OrderRow | undefined {
+    const r = this.s.orderById.get(id) as Raw | undefined;
+    return r ? orderFromRaw(r) : undefined;
+  }
+
+  maxIds(): { order: number; trade: number; position: number } {
+    const r = this.s.maxIds.get() as Raw;
+    return { order: n(r.o), trade: n(r.t), position: Math.max(n(r.p), n(r.cp)) };
+  }
+
+  /** Trades of an account, newest first. */
+  trades(q: TradeQuery): TradeRow[] {
+    const where = ['account_id = ?'];
+    const args: Array<number | string> = [q.accountId];
+    if (q.symbol !== undefined) (where.push('symbol = ?'), args.push(q.symbol));
+    if (q.side !== undefined) (where.push('side = ?'), args.push(q.side));
+    if (q.startTime !== undefined) (where.push('created_at >= ?'), args.push(q.startTime));
+    if (q.endTime !== undefined) (where.push('created_at <= ?'), args.push(q.endTime));
+    if (q.beforeId !== undefined) (where.push('id < ?'), args.push(q.beforeId));
+    const st = this.db.prepare(`SELECT * FROM trades WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`);
+    st.setReadBigInts(true);
+    return (st.all(...args, q.limit) as Raw[]).map(tradeFromRaw);
+  }
+
+  /** Orders of an account (all statuses), newest first. */
+  orders(q: { accountId: number; symbol?: string; status?: number; beforeId?: number; limit: number }): OrderRow[] {
+    const where = ['account_id = ?'];
+    const args: Array<number | string> = [q.accountId];
+    if (q.symbol !== undefined) (where.push('symbol = ?'), args.push(q.symbol));
+    if (q.status !== undefined) (where.push('status = ?'), args.push(q.status));
+    if (q.beforeId !== undefined) (where.push('id < ?'), args.push(q.beforeId));
+    const st = this.db.prepare(`SELECT * FROM orders WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`);
+    st.setReadBigInts(true);
+    return (st.all(...args, q.limit) as Raw[]).map(orderFromRaw);
+  }
+
+  /** Closed positions of an account, newest close first. */
+  closedPositions(q: ClosedQuery): ClosedPositionRow[] {
+    const where = ['account_id = ?'];
+    const args: Array<number | string> = [q.accountId];
+    if (q.symbol !== undefined) (where.push('symbol = ?'), args.push(q.symbol));
+    if (q.positionSide !== undefined) (where.push('position_side = ?'), args.push(q.positionSide));
+    if (q.marginMode !== undefined) (where.push('margin_mode = ?'), args.push(q.marginMode));
+    if (q.closeType !== undefined) (where.push('close_type = ?'), args.push(q.closeType));
+    if (q.startTime !== undefined) (where.push('closed_at >= ?'), args.push(q.startTime));
+    if (q.endTime !== undefined) (where.push('closed_at <= ?'), args.push(q.endTime));
+    if (q.beforeId !== undefined) (where.push('id < ?'), args.push(q.beforeId));
+    const st = this.db.prepare(`SELECT * FROM closed_positions WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`);
+    st.setReadBigInts(true);
+    return (st.all(...args, q.limit) as Raw[]).map(closedFromRaw);
+  }
+
+  closedPosition(accountId: number, positionId: number): ClosedPositionRow | undefined {
+    const r = this.s.closedById.get(positionId, accountId) as Raw | undefined;
+    return r ? closedFromRaw(r) : undefined;
+  }
+
+  /** Sums for the accounting identity (tests, audits). */
+  accountTotals(accountId: number): { fees: bigint; realized: bigint } {
+    const st = this.db.prepare('SELECT COALESCE(SUM(fee), 0) AS f, COALESCE(SUM(realized_pnl), 0) AS r FROM trades WHERE account_id = ?');
+    st.setReadBigInts(true);
+    const r = st.get(accountId) as Raw;
+    return { fees: r.f as bigint, realized: r.r as bigint };
+  }
+}

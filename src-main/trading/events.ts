@@ -1,0 +1,69 @@
+// What the exchange announces after each command, in order, for the WebSocket hub, candles
+// and the simulator. Listeners run synchronously after the command's state is stored; a
+// throwing listener is isolated (logged) and never breaks the exchange.
+
+export interface TradeEvent {
+  symbol: string;
+  tradeId: number;
+  priceTicks: number;
+  qtyLots: number;
+  /** 1 buy, 2 sell: the taker's side. */
+  takerSide: number;
+  /** Market time, ms. */
+  time: number;
+}
+
+export interface LevelEvent {
+  symbol: string;
+  updateId: number;
+  /** 1 bid, 2 ask. */
+  side: number;
+  priceTicks: number;
+  totalLots: number;
+}
+
+export interface AccountEvent {
+  accountId: number;
+  kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding';
+  /** The record as the API shows it (order record, trade record, position record, balance summary, ...). */
+  data: unknown;
+}
+
+export interface ExchangeListeners {
+  trade: (e: TradeEvent) => void;
+  level: (e: LevelEvent) => void;
+  account: (e: AccountEvent) => void;
+}
+
+export class EventBus {
+  private readonly listeners: { [K in keyof ExchangeListeners]: Array<ExchangeListeners[K]> } = {
+    trade: [],
+    level: [],
+    account: [],
+  };
+  onError: (err: unknown) => void = (err) => console.error('perpdesk: event listener failed', err);
+
+  on<K extends keyof ExchangeListeners>(kind: K, fn: ExchangeListeners[K]): () => void {
+    const list = this.listeners[kind] as Array<ExchangeListeners[K]>;
+    list.push(fn);
+    return () => {
+      const i = list.indexOf(fn);
+      if (i >= 0) list.splice(i, 1);
+    };
+  }
+
+  emit<K extends keyof ExchangeListeners>(kind: K, e: Parameters<ExchangeListeners[K]>[0]): void {
+    const list = this.listeners[kind] as Array<(x: typeof e) => void>;
+    for (let i = 0; i < list.length; i++) {
+      try {
+        list[i](e);
+      } catch (err) {
+        this.onError(err);
+      }
+    }
+  }
+
+  has(kind: keyof ExchangeListeners): boolean {
+    return this.listeners[kind].length > 0;
+  }
+}
