@@ -247,8 +247,9 @@ export class TradingRepo {
     this.s.setWallet.run(wallet, now, accountId);
   }
 
-  addDeposit(accountId: number, amount: bigint, now: number): void {
-    this.s.addDeposit.run(amount, amount, now, accountId);
+  /** Adds `amount` to the wallet and `deposit` (default: the same amount) to total deposits. */
+  addDeposit(accountId: number, amount: bigint, now: number, deposit: bigint = amount): void {
+    this.s.addDeposit.run(amount, deposit, now, accountId);
   }
 
   setPositionMode(accountId: number, mode: 'hedge' | 'one_way', now: number): void {

@@ -16,10 +16,12 @@ import type { OrderRecord, PlacementResult, PositionRecord, TradeRecord } from '
 import { createBook, RecordingSink, type EngineEvent, type OrderBook } from '../engine/index.ts';
 import { CancelReason, ExpireReason, RejectReason } from '../engine/types.ts';
 import type { VirtualClock } from '../market/clock.ts';
-import { liquidationPrice } from '../risk/liquidation-price.ts';
+import { rankForAdl, type AdlCandidate } from '../risk/adl.ts';
+import { bankruptcyPrice, liquidationPrice } from '../risk/liquidation-price.ts';
 import { breakEvenPrice, estimatedClosingFee, maintenanceMargin } from '../risk/margin.ts';
 import { formatMoney, MONEY_SCALE, SymbolMath, unitsToNumber } from '../risk/money.ts';
 import { applyClose, applyOpen, entryPrice, newPosition, type HedgeSide, type PositionState } from '../risk/position.ts';
+import { parseFixed } from '../../src-shared/decimal.ts';
 import { bracketFor, maxNotionalFor } from '../risk/tiers.ts';
 import type { Account, AccountsRepo } from '../store/accounts-repo.ts';
 import type { SettingsRepo } from '../store/settings-repo.ts';
@@ -31,6 +33,8 @@ import { EventBus } from './events.ts';
 export const HOUSE_ACCOUNT = 2 ** 40;
 export const DEFAULT_LEVERAGE = 20;
 export const DEFAULT_MARGIN_MODE = 2; // cross
+/** The insurance fund a new venue starts with: 1,000,000 USDT. */
+export const INITIAL_INSURANCE_FUND = 1_000_000n * 100_000_000n;
 const ID_BLOCK = 100_000;
 
 export interface OrderInput {
@@ -131,6 +135,9 @@ export class Exchange {
   private pendingAccountEvents: Array<{ accountId: number; kind: 'order' | 'fill' | 'position' | 'balance'; data: unknown }> = [];
   private trimQueue = new Set<PositionState>();
   private fatal: unknown = null;
+  /** Insurance fund, 1e-8 USDT; absorbs what liquidations cannot pay. */
+  private insurance = 0n;
+  private checkingRisk = false;
 
   constructor(deps: ExchangeDeps) {
     this.deps = deps;
@@ -162,6 +169,9 @@ export class Exchange {
     this.nextPositionId = max.position + 1;
     this.idHwm = Math.max(this.nextOrderId, this.nextTradeId);
     this.reserveIds();
+    const fund = settings.get('insurance_fund');
+    this.insurance = fund === undefined ? INITIAL_INSURANCE_FUND : BigInt(fund);
+    if (fund === undefined) settings.set('insurance_fund', String(this.insurance));
 
     for (const s of repo.loadPairSettings()) {
       this.account(s.accountId)?.pairs.set(s.symbol, { leverage: s.leverage, marginMode: s.marginMode });
@@ -354,6 +364,7 @@ export class Exchange {
     if (p.index !== undefined && p.index > 0) pair.indexPrice = p.index;
     if (p.fundingRate !== undefined) pair.fundingRate = p.fundingRate;
     if (p.nextFundingTime !== undefined) pair.nextFundingTime = p.nextFundingTime;
+    if (p.mark !== undefined) this.checkRisk(pair);
   }
 
   // ------------------------------------------------------------------ orders
@@ -805,6 +816,370 @@ export class Exchange {
       const remaining = o.qtyLots - o.filledLots;
       if (remaining > p.qty) pair.book.trimOrder(o.id, p.qty);
     }
+  }
+
+  // ------------------------------------------------------------------ funding
+
+  /**
+   * Settles funding on every position open on `symbol` now: payment = mark x |qty| x rate,
+   * longs pay shorts when rate > 0. The house is the counterparty of every payment.
+   */
+  settleFunding(symbol: string, rate: number, mark: number, time: number): number {
+    this.checkHealthy();
+    const pair = this.requirePair(symbol);
+    let settled = 0;
+    const notes: Array<{ accountId: number; data: unknown }> = [];
+    for (const a of this.accounts.values()) {
+      for (const p of a.positions.values()) {
+        if (p.symbol !== symbol || p.qty === 0) continue;
+        const base = p.qty * pair.math.lotValue;
+        const amount = BigInt(Math.round(mark * base * Math.abs(rate) * 1e8));
+        if (amount === 0n) continue;
+        // > 0: this position pays
+        const pays = (rate > 0) === (p.side === 1) ? amount : -amount;
+        a.wallet -= pays;
+        p.fundingFee += pays;
+        if (p.marginMode === 1) {
+          p.isolatedMargin -= pays;
+          if (p.isolatedMargin < 0n) p.isolatedMargin = 0n;
+        }
+        p.updatedAt = time;
+        this.dirtyPositions.add(p);
+        this.dirtyWallets.add(a);
+        settled++;
+        notes.push({
+          accountId: a.id,
+          data: { symbol, position_side: p.side, funding_rate: rate, mark_price: mark, amount: formatMoney(-pays), time },
+        });
+      }
+    }
+    this.flush();
+    for (const n of notes) this.events.emit('account', { accountId: n.accountId, kind: 'funding', data: n.data });
+    this.checkRisk(pair);
+    return settled;
+  }
+
+  // ------------------------------------------------------------------ liquidation, TP/SL
+
+  insuranceFund(): bigint {
+    return this.insurance;
+  }
+
+  /** Liquidations, then take-profit / stop-loss triggers, for the pair's current prices. */
+  checkRisk(pair: PairState): void {
+    if (this.checkingRisk || this.fatal) return;
+    this.checkingRisk = true;
+    try {
+      for (const a of [...this.accounts.values()]) {
+        if (a.positions.size === 0) continue;
+        this.liquidateIfNeeded(a, pair);
+      }
+      this.checkTriggers(pair);
+    } finally {
+      this.checkingRisk = false;
+    }
+  }
+
+  private liquidateIfNeeded(a: AccountLive, pair: PairState): void {
+    // isolated positions on this pair
+    for (const p of [...a.positions.values()]) {
+      if (p.symbol !== pair.row.symbol || p.qty === 0 || p.marginMode !== 1) continue;
+      const notional = p.qty * pair.math.lotValue * pair.markPrice;
+      const equity = unitsToNumber(p.isolatedMargin) + this.upnl(p, pair);
+      if (maintenanceMargin(pair.row.brackets, notional) >= equity) this.liquidate(a, [p], unitsToNumber(p.isolatedMargin));
+    }
+    // cross: the whole cross account
+    let hasCrossHere = false;
+    for (const p of a.positions.values()) if (p.symbol === pair.row.symbol && p.qty > 0 && p.marginMode === 2) hasCrossHere = true;
+    if (!hasCrossHere) return;
+    const t = this.crossTotals(a);
+    const equity = unitsToNumber(a.wallet) - t.isolated + t.upnl;
+    if (t.mm > 0 && t.mm >= equity) {
+      const cross = [...a.positions.values()].filter((p) => p.qty > 0 && p.marginMode === 2);
+      this.liquidate(a, cross, unitsToNumber(a.wallet) - t.isolated);
+    }
+  }
+
+  /**
+   * Liquidates `positions` of an account: cancels the orders that could add to them, closes each
+   * with an IOC market order (close type 4), and closes any remainder at the bankruptcy price
+   * against the insurance fund (close type 6); when the fund cannot cover, opposite positions are
+   * deleveraged in ADL order (close type 5).
+   */
+  private liquidate(a: AccountLive, positions: PositionState[], wallet: number): void {
+    const symbols = new Set(positions.map((p) => p.symbol));
+    const crossAll = positions.some((p) => p.marginMode === 2);
+    for (const o of [...a.orders.values()]) {
+      if (crossAll || symbols.has(o.symbol)) {
+        const pair = this.pairs.get(o.symbol)!;
+        pair.book.cancel(o.id);
+        this.drain(pair, null);
+      }
+    }
+    const time = this.now();
+    for (const p of positions) {
+      if (p.qty === 0) continue;
+      const pair = this.pairs.get(p.symbol)!;
+      const qtyBefore = p.qty;
+      const entry = entryPrice(p, pair.math.lotValue);
+      const s = p.side === 1 ? 1 : -1;
+      const bp = bankruptcyPrice(s, p.qty * pair.math.lotValue, entry, p.marginMode === 1 ? unitsToNumber(p.isolatedMargin) : Math.max(0, wallet / positions.length));
+      this.events.emit('account', {
+        accountId: a.id,
+        kind: 'liquidation',
+        data: { symbol: p.symbol, position_side: p.side, quantity: p.qty * pair.math.lotValue, mark_price: pair.markPrice, bankruptcy_price: bp, time },
+      });
+      // 1. IOC close in the market
+      const id = this.takeOrderId();
+      const order: LiveOrder = {
+        id, clientOrderId: `liq-${id}`, accountId: a.id, symbol: p.symbol, side: p.side === 1 ? 2 : 1, type: 2, tif: 2,
+        priceTicks: 0, qtyLots: p.qty, filledLots: 0, filledQuote: 0n, status: 1, leverage: p.leverage,
+        marginMode: p.marginMode, positionSide: a.mode === 'hedge' ? p.side : 1, positionAction: 2, reduceOnly: true,
+        frozen: 0n, totalFee: 0n, createdAt: time, updatedAt: time, isBot: false, engineAccount: a.id, closeType: 4,
+      };
+      this.orders.set(id, order);
+      a.orders.set(id, order);
+      a.clientIds.set(order.clientOrderId, id);
+      // the IOC may trade only down to the bankruptcy price
+      const bpTicks = Math.max(1, s === 1 ? pair.math.ticksCeil(bp) : pair.math.ticksFloor(bp));
+      if (bp > 0 && bpTicks < 2_147_483_647) pair.book.placeLimit(id, a.id, order.side, bpTicks, p.qty, 2, 1, p.qty);
+      else pair.book.placeMarket(id, a.id, order.side, p.qty, Math.max(1, pair.math.ticksRound(pair.markPrice)), 1, p.qty);
+      this.drain(pair, null);
+      this.dirtyOrders.add(order);
+      // 2. the rest at the bankruptcy price against the fund, or by ADL
+      const live = a.positions.get(posKey(p.symbol, p.side));
+      if (live && live.qty > 0) this.closeAtBankruptcy(a, pair, live, Math.max(bp, pair.math.tickValue), time);
+      if (qtyBefore > 0) this.trimQueue.add(p);
+    }
+    // a wallet below zero is covered by the fund
+    if (a.wallet < 0n) {
+      this.insurance += a.wallet;
+      a.wallet = 0n;
+      this.dirtyWallets.add(a);
+    }
+    this.deps.settings.set('insurance_fund', String(this.insurance));
+    this.flush();
+  }
+
+  /** Closes the rest of a liquidated position at its bankruptcy price (close type 6). */
+  private closeAtBankruptcy(a: AccountLive, pair: PairState, p: PositionState, bp: number, time: number): void {
+    const s = p.side === 1 ? 1 : -1;
+    const lots = p.qty;
+    const bpTicks = Math.max(1, pair.math.ticksRound(bp));
+    const notional = pair.math.notional(bpTicks, lots);
+    // The fund takes the position over at BP and closes it at mark: it wins or loses the gap.
+    const markTicks = Math.max(1, pair.math.ticksRound(pair.markPrice));
+    const fundPnl = BigInt(s) * (pair.math.notional(markTicks, lots) - notional);
+    if (this.insurance + fundPnl < 0n) {
+      this.autoDeleverage(a, pair, p, bpTicks, time);
+      return;
+    }
+    this.insurance += fundPnl;
+    const pnl = this.closeLots(a, pair, p, lots, notional, 0n, time, 6);
+    a.wallet += pnl;
+    this.dirtyWallets.add(a);
+    this.recordSyntheticTrade(a, pair, p, bpTicks, lots, notional, pnl, time);
+  }
+
+  /** The fund cannot cover: reduce profitable opposite positions at the bankruptcy price (ADL). */
+  private autoDeleverage(a: AccountLive, pair: PairState, p: PositionState, bpTicks: number, time: number): void {
+    const opposite: Array<AdlCandidate & { acct: AccountLive; pos: PositionState }> = [];
+    for (const other of this.accounts.values()) {
+      if (other === a) continue;
+      for (const q of other.positions.values()) {
+        if (q.symbol !== p.symbol || q.side === p.side || q.qty === 0) continue;
+        const qEntry = entryPrice(q, pair.math.lotValue);
+        const qs = q.side === 1 ? 1 : -1;
+        const margin = q.marginMode === 1 ? unitsToNumber(q.isolatedMargin) : (q.qty * pair.math.lotValue * qEntry) / q.leverage;
+        opposite.push({
+          id: String(q.id).padStart(16, '0'), side: qs, qty: q.qty * pair.math.lotValue, entry: qEntry, mark: pair.markPrice,
+          bankruptcy: bankruptcyPrice(qs, q.qty * pair.math.lotValue, qEntry, margin), acct: other, pos: q,
+        });
+      }
+    }
+    let rest = p.qty;
+    for (const c of rankForAdl(opposite)) {
+      if (rest === 0) break;
+      const lots = Math.min(rest, c.pos.qty);
+      const notional = pair.math.notional(bpTicks, lots);
+      const pnl = this.closeLots(c.acct, pair, c.pos, lots, notional, 0n, time, 5);
+      c.acct.wallet += pnl;
+      this.dirtyWallets.add(c.acct);
+      this.recordSyntheticTrade(c.acct, pair, c.pos, bpTicks, lots, notional, pnl, time);
+      const own = this.closeLots(a, pair, p, lots, notional, 0n, time, 6);
+      a.wallet += own;
+      this.dirtyWallets.add(a);
+      this.recordSyntheticTrade(a, pair, p, bpTicks, lots, notional, own, time);
+      rest -= lots;
+    }
+    if (rest > 0) {
+      // nobody left to deleverage: the fund takes the remainder whatever it costs
+      const notional = pair.math.notional(bpTicks, rest);
+      const markTicks = Math.max(1, pair.math.ticksRound(pair.markPrice));
+      this.insurance += BigInt(p.side === 1 ? 1 : -1) * (pair.math.notional(markTicks, rest) - notional);
+      const own = this.closeLots(a, pair, p, rest, notional, 0n, time, 6);
+      a.wallet += own;
+      this.dirtyWallets.add(a);
+      this.recordSyntheticTrade(a, pair, p, bpTicks, rest, notional, own, time);
+    }
+  }
+
+  /** A fill that did not come from the book (bankruptcy close, ADL): recorded like any fill. */
+  private recordSyntheticTrade(a: AccountLive, pair: PairState, p: PositionState, priceTicks: number, lots: number, notional: bigint, pnl: bigint, time: number): void {
+    const trade: TradeRow = {
+      id: this.takeTradeId(), orderId: 0, accountId: a.id, symbol: pair.row.symbol, side: p.side === 1 ? 2 : 1,
+      positionSide: p.side, priceTicks, qtyLots: lots, quote: notional, fee: 0n, feeRate: '0', role: 2, isClose: true,
+      realizedPnl: pnl, createdAt: time,
+    };
+    this.dirtyTrades.push(trade);
+    this.pendingAccountEvents.push({ accountId: a.id, kind: 'fill', data: trade });
+  }
+
+  /**
+   * Sets, changes or removes (price null) the take-profit and stop-loss of a position. A trigger
+   * watches the mark price (1, default) or the last price (2); when it fires the whole position
+   * closes with a market order (close type 2 take profit, 3 stop loss).
+   */
+  setTpSl(
+    accountId: number,
+    symbol: string,
+    positionSide: number,
+    tp: { price: string | null; trigger: 1 | 2 } | undefined,
+    sl: { price: string | null; trigger: 1 | 2 } | undefined,
+  ): PositionRecord {
+    const a = this.requireAccount(accountId);
+    const pair = this.requirePair(symbol);
+    const p = a.mode === 'hedge'
+      ? a.positions.get(posKey(symbol, positionSide))
+      : a.positions.get(posKey(symbol, 1)) ?? a.positions.get(posKey(symbol, 2));
+    if (!p || p.qty === 0) reject(Errors.POSITION_NOT_FOUND, `No ${positionSide === 1 ? 'long' : 'short'} position on ${symbol}`);
+    const parse = (label: string, price: string): number => {
+      const r = pair.math.price.toUnits(price);
+      if (!r.ok) {
+        if (r.reason === 'off_step') reject(Errors.PRICE_OFF_TICK, `${label} ${price} is not a multiple of the tick ${pair.row.tickSize}`);
+        reject(Errors.INVALID_PARAMETER, `${label} must be a positive decimal string`);
+      }
+      return r.value;
+    };
+    const mark = pair.markPrice;
+    const long = p.side === 1;
+    let tpTicks = p.tpTicks;
+    let slTicks = p.slTicks;
+    if (tp) tpTicks = tp.price === null ? 0 : parse('take_profit_price', tp.price);
+    if (sl) slTicks = sl.price === null ? 0 : parse('stop_loss_price', sl.price);
+    const px = (t: number) => t * pair.math.tickValue;
+    if (tpTicks && (long ? px(tpTicks) <= mark : px(tpTicks) >= mark)) {
+      reject(Errors.INVALID_PARAMETER, `A ${long ? 'long' : 'short'}'s take-profit must be ${long ? 'above' : 'below'} the mark price ${pair.math.roundPrice(mark)}`);
+    }
+    if (slTicks && (long ? px(slTicks) >= mark : px(slTicks) <= mark)) {
+      reject(Errors.INVALID_PARAMETER, `A ${long ? 'long' : 'short'}'s stop-loss must be ${long ? 'below' : 'above'} the mark price ${pair.math.roundPrice(mark)}`);
+    }
+    p.tpTicks = tpTicks;
+    p.slTicks = slTicks;
+    if (tp) p.tpTrigger = tp.trigger;
+    if (sl) p.slTrigger = sl.trigger;
+    p.updatedAt = this.now();
+    this.dirtyPositions.add(p);
+    this.flush();
+    return this.positionRecord(a, p);
+  }
+
+  /** The take-profit / stop-loss of a position as decimal strings (null when unset). */
+  tpsl(accountId: number, symbol: string, positionSide: number): { take_profit_price: string | null; stop_loss_price: string | null } {
+    const a = this.requireAccount(accountId);
+    const pair = this.requirePair(symbol);
+    const p = a.mode === 'hedge'
+      ? a.positions.get(posKey(symbol, positionSide))
+      : a.positions.get(posKey(symbol, 1)) ?? a.positions.get(posKey(symbol, 2));
+    return {
+      take_profit_price: p && p.tpTicks ? pair.math.formatPrice(p.tpTicks) : null,
+      stop_loss_price: p && p.slTicks ? pair.math.formatPrice(p.slTicks) : null,
+    };
+  }
+
+  private checkTriggers(pair: PairState): void {
+    const last = pair.lastPriceTicks * pair.math.tickValue;
+    const mark = pair.markPrice;
+    for (const a of [...this.accounts.values()]) {
+      for (const p of [...a.positions.values()]) {
+        if (p.symbol !== pair.row.symbol || p.qty === 0 || (!p.tpTicks && !p.slTicks)) continue;
+        const long = p.side === 1;
+        const tpPx = p.tpTicks * pair.math.tickValue;
+        const slPx = p.slTicks * pair.math.tickValue;
+        const tpRef = p.tpTrigger === 2 ? last : mark;
+        const slRef = p.slTrigger === 2 ? last : mark;
+        let closeType = 0;
+        if (p.tpTicks && (long ? tpRef >= tpPx : tpRef <= tpPx)) closeType = 2;
+        else if (p.slTicks && (long ? slRef <= slPx : slRef >= slPx)) closeType = 3;
+        if (closeType) this.closeByMarket(a, pair, p, closeType);
+      }
+    }
+  }
+
+  /** Closes a whole position with a reduce-only market order carrying `closeType`. */
+  private closeByMarket(a: AccountLive, pair: PairState, p: PositionState, closeType: number): void {
+    const time = this.now();
+    const id = this.takeOrderId();
+    const order: LiveOrder = {
+      id, clientOrderId: `${closeType === 2 ? 'tp' : closeType === 3 ? 'sl' : 'close'}-${id}`, accountId: a.id,
+      symbol: p.symbol, side: p.side === 1 ? 2 : 1, type: 2, tif: 2, priceTicks: 0, qtyLots: p.qty, filledLots: 0,
+      filledQuote: 0n, status: 1, leverage: p.leverage, marginMode: p.marginMode, positionSide: a.mode === 'hedge' ? p.side : 1,
+      positionAction: 2, reduceOnly: true, frozen: 0n, totalFee: 0n, createdAt: time, updatedAt: time, isBot: false,
+      engineAccount: a.id, closeType,
+    };
+    // the trigger is spent whether or not the market fills all of it
+    p.tpTicks = 0;
+    p.slTicks = 0;
+    this.dirtyPositions.add(p);
+    this.orders.set(id, order);
+    a.orders.set(id, order);
+    a.clientIds.set(order.clientOrderId, id);
+    pair.book.placeMarket(id, a.id, order.side, p.qty, Math.max(1, pair.math.ticksRound(pair.markPrice)), 1, p.qty);
+    this.drain(pair, null);
+    this.dirtyOrders.add(order);
+    this.flush();
+  }
+
+  // ------------------------------------------------------------------ paper account reset
+
+  /**
+   * Paper reset: cancels every open order, closes every position at the mark price (close type 1,
+   * no fee) and sets the wallet to `balance` units; the difference is booked as a deposit.
+   */
+  resetAccount(accountId: number, balance: bigint): AccountSummary {
+    const a = this.requireAccount(accountId);
+    if (balance < 0n) reject(Errors.INVALID_PARAMETER, 'balance must not be negative');
+    for (const o of [...a.orders.values()]) {
+      const pair = this.pairs.get(o.symbol)!;
+      pair.book.cancel(o.id);
+      this.drain(pair, null);
+    }
+    const time = this.now();
+    for (const p of [...a.positions.values()]) {
+      if (p.qty === 0) continue;
+      const pair = this.pairs.get(p.symbol)!;
+      const ticks = Math.max(1, pair.math.ticksRound(pair.markPrice));
+      const notional = pair.math.notional(ticks, p.qty);
+      const lots = p.qty;
+      const pnl = this.closeLots(a, pair, p, lots, notional, 0n, time, 1);
+      a.wallet += pnl;
+      this.recordSyntheticTrade(a, pair, p, ticks, lots, notional, pnl, time);
+    }
+    const delta = balance - a.wallet;
+    a.wallet = balance;
+    a.deposits += delta;
+    this.dirtyWallets.add(a);
+    this.flush();
+    if (delta !== 0n) this.deps.repo.tx(() => this.deps.repo.addDeposit(a.id, 0n, time, delta));
+    this.emitBalance(a);
+    return this.summary(accountId);
+  }
+
+  /** Parses a USDT amount (decimal string, at most 8 decimals) into units. */
+  static parseUsdt(text: string): bigint {
+    const r = parseFixed(text, 8);
+    if (!r.ok) reject(Errors.INVALID_PARAMETER, `'${text}' is not a USDT amount with at most 8 decimals`);
+    return r.value;
   }
 
   // ------------------------------------------------------------------ store and announce

@@ -1,0 +1,325 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, Errors } from '../../src-shared/errors.ts';
+import { HOUSE_ACCOUNT, INITIAL_INSURANCE_FUND, type OrderInput } from '../../src-main/trading/exchange.ts';
+import { openVenue, type Venue } from '../../src-main/venue.ts';
+
+const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
+const USDT = 100_000_000n;
+const venues: Venue[] = [];
+const dirs: string[] = [];
+
+function venue(dataDir = ':memory:'): Venue {
+  const v = openVenue({ dataDir, wall: () => T0 });
+  venues.push(v);
+  return v;
+}
+afterEach(() => {
+  for (const v of venues.splice(0)) v.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function user(v: Venue, key: string, balance = 10_000n * USDT): number {
+  return v.accounts.upsert({ apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, T0).id;
+}
+
+const btc = (o: Partial<OrderInput> & Pick<OrderInput, 'side' | 'position_side' | 'position_action'>): OrderInput => ({
+  symbol: 'BTCUSDT',
+  type: 1,
+  qty: '0.010',
+  ...o,
+});
+
+/** A bot (house) limit order resting or crossing at `price`. */
+function bot(v: Venue, side: 1 | 2, price: string, qty: string, account = HOUSE_ACCOUNT) {
+  return v.exchange.placeBotOrder(
+    { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty, time_in_force: 1 },
+    account,
+  );
+}
+
+function expectApiError(fn: () => unknown, def: { code: number }): ApiError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe(def.code);
+    return err as ApiError;
+  }
+  throw new Error(`expected error ${def.code}`);
+}
+
+/** deposits = wallet + fees paid - realized PnL + funding paid, exactly, per account. */
+function checkIdentity(v: Venue, accountId: number): void {
+  const acct = v.accounts.byId(accountId)!;
+  const totals = v.trading.accountTotals(accountId);
+  const funding = v.db.prepare('SELECT COALESCE(SUM(funding_fee), 0) AS f FROM positions WHERE account_id = ?');
+  funding.setReadBigInts(true);
+  const closedFunding = v.db.prepare('SELECT COALESCE(SUM(total_funding_fee), 0) AS f FROM closed_positions WHERE account_id = ?');
+  closedFunding.setReadBigInts(true);
+  const paid = (funding.get(accountId) as { f: bigint }).f + (closedFunding.get(accountId) as { f: bigint }).f;
+  expect(v.exchange.walletOf(accountId)).toBe(acct.walletBalance);
+  expect(acct.totalDeposits).toBe(acct.walletBalance + totals.fees - totals.realized + paid);
+}
+
+describe('placing and filling', () => {
+  it('a resting user bid filled by a bot sell opens a long with the maker fee, exactly', () => {
+    const v = venue();
+    const u = user(v, 'alice0001');
+    const r = v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0' }));
+    expect(r).toEqual({ order_id: r.order_id, client_order_id: `web-${r.order_id}`, status: 1, filled_qty: '0.000', filled_quote: '0.00000000' });
+    // 0.010 BTC at 95,000 = 950 USDT notional; 20x -> 47.5 margin + 0.475 taker fee estimate frozen
+    expect(v.exchange.summary(u).frozen_margin).toBe('47.97500000');
+    bot(v, 2, '95000.0', '0.004');
+    const open = v.exchange.openOrders(u);
+    expect(open).toHaveLength(1);
+    expect(open[0]).toMatchObject({ status: 2, filled_qty: '0.004', filled_quote: '380.00000000', avg_price: '95000.0', total_fee: '0.07600000' });
+    const [pos] = v.exchange.positions(u);
+    expect(pos).toMatchObject({ symbol: 'BTCUSDT', position_side: 1, quantity: 0.004, entry_price: 95000, open_fee: 0.076 });
+    // 380 x 0.0002 maker fee
+    expect(v.exchange.walletOf(u)).toBe(10_000n * USDT - 7_600_000n);
+    // frozen shrinks in proportion: 6/10 of 47.975
+    expect(v.exchange.summary(u).frozen_margin).toBe('28.78500000');
+    checkIdentity(v, u);
+  });
+
+  it('a market order takes liquidity with the taker fee and closes with realized PnL and a history record', () => {
+    const v = venue();
+    const u = user(v, 'bob000001');
+    bot(v, 2, '96000.0', '0.100');
+    const r = v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
+    expect(r).toMatchObject({ status: 3, filled_qty: '0.100', filled_quote: '9600.00000000' });
+    // 9600 x 0.0005 = 4.8 taker fee
+    expect(v.exchange.walletOf(u)).toBe(10_000n * USDT - 480_000_000n);
+    bot(v, 1, '97000.0', '1.000');
+    v.exchange.setPrices('BTCUSDT', { mark: 97000 });
+    const c = v.exchange.placeOrder(u, btc({ side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.100' }));
+    expect(c.status).toBe(3);
+    expect(v.exchange.positions(u)).toEqual([]);
+    // +100 PnL, -4.85 close fee
+    expect(v.exchange.walletOf(u)).toBe(10_000n * USDT - 480_000_000n + 100n * USDT - 485_000_000n);
+    const [closed] = v.trading.closedPositions({ accountId: u, limit: 10 });
+    expect(closed).toMatchObject({ closeType: 1, openQuantity: 100, closeQuantity: 100, realizedPnl: 100n * USDT, openFee: 480_000_000n, closeFee: 485_000_000n });
+    const trades = v.trading.trades({ accountId: u, limit: 10 });
+    expect(trades.map((t) => [t.role, t.isClose, t.realizedPnl])).toEqual([
+      [2, true, 100n * USDT],
+      [2, false, 0n],
+    ]);
+    checkIdentity(v, u);
+  });
+
+  it('two users trading with each other both get a position, a fill each, and one shared trade id', () => {
+    const v = venue();
+    const a = user(v, 'carol0001');
+    const b = user(v, 'dave00001');
+    v.exchange.placeOrder(a, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0' }));
+    v.exchange.placeOrder(b, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' }));
+    const ta = v.trading.trades({ accountId: a, limit: 5 });
+    const tb = v.trading.trades({ accountId: b, limit: 5 });
+    expect(ta).toHaveLength(1);
+    expect(tb).toHaveLength(1);
+    expect(ta[0].id).toBe(tb[0].id);
+    expect([ta[0].role, tb[0].role]).toEqual([1, 2]);
+    expect(v.exchange.positions(a)[0].position_side).toBe(2);
+    expect(v.exchange.positions(b)[0].position_side).toBe(1);
+    checkIdentity(v, a);
+    checkIdentity(v, b);
+  });
+});
+
+describe('rejections change nothing', () => {
+  it.each([
+    ['off tick', btc({ side: 1, position_side: 1, position_action: 1, price: '95000.05' }), Errors.PRICE_OFF_TICK],
+    ['off step', btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '0.0105' }), Errors.QTY_OFF_STEP],
+    ['below min qty', btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '0.000' }), Errors.INVALID_PARAMETER],
+    ['above max qty', btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '1001' }), Errors.QTY_ABOVE_MAX],
+    ['below min notional', btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '0.001' }), Errors.NOTIONAL_BELOW_MIN],
+    ['outside band', btc({ side: 1, position_side: 1, position_action: 1, price: '110000.0' }), Errors.PRICE_OUTSIDE_BAND],
+    ['side mismatch', btc({ side: 2, position_side: 1, position_action: 1, price: '95000.0' }), Errors.POSITION_SIDE_MISMATCH],
+    ['close without position', btc({ side: 2, position_side: 1, position_action: 2, price: '97000.0' }), Errors.NO_POSITION_TO_CLOSE],
+    ['price missing', btc({ side: 1, position_side: 1, position_action: 1 }), Errors.PRICE_REQUIRED],
+    ['insufficient margin', btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '5.000' }), Errors.INSUFFICIENT_MARGIN],
+    ['not trading', { ...btc({ side: 1, position_side: 1, position_action: 1, price: '2.5000' }), symbol: 'FTTUSDT' }, Errors.SYMBOL_NOT_TRADING],
+  ])('%s', (_name, input, def) => {
+    const v = venue();
+    const u = user(v, 'erin00001');
+    const before = v.exchange.summary(u);
+    const depth = v.exchange.pair('BTCUSDT')!.book.snapshot();
+    const err = expectApiError(() => v.exchange.placeOrder(u, input as OrderInput), def);
+    expect(err.message.length).toBeGreaterThan(5);
+    expect(v.exchange.summary(u)).toEqual(before);
+    expect(v.exchange.openOrders(u)).toEqual([]);
+    expect(v.exchange.pair('BTCUSDT')!.book.snapshot()).toEqual(depth);
+    expect((v.db.prepare('SELECT COUNT(*) AS n FROM orders').get() as { n: number }).n).toBe(0);
+  });
+
+  it('a duplicate client_order_id of a live order is refused; after cancel it may be reused', () => {
+    const v = venue();
+    const u = user(v, 'fred00001');
+    const o = btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', client_order_id: 'my-1' });
+    v.exchange.placeOrder(u, o);
+    expectApiError(() => v.exchange.placeOrder(u, o), Errors.DUPLICATE_CLIENT_ORDER_ID);
+    const c = v.exchange.cancelOrder(u, { clientOrderId: 'my-1' });
+    expect(c.status).toBe(4);
+    expect(v.exchange.summary(u).frozen_margin).toBe('0.00000000');
+    expect(v.exchange.placeOrder(u, o).status).toBe(1);
+  });
+});
+
+describe('reduce-only and position modes', () => {
+  it('a resting close order is trimmed when the position shrinks and cancelled when it is gone', () => {
+    const v = venue();
+    const u = user(v, 'gina00001');
+    bot(v, 2, '96000.0', '0.050');
+    v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' }));
+    const resting = v.exchange.placeOrder(u, btc({ side: 2, position_side: 1, position_action: 2, price: '99000.0', qty: '0.050' }));
+    bot(v, 1, '96000.0', '1.000');
+    v.exchange.placeOrder(u, btc({ side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.030' }));
+    const [o] = v.exchange.openOrders(u);
+    expect(o.id).toBe(resting.order_id);
+    expect(o.qty).toBe('0.020');
+    v.exchange.placeOrder(u, btc({ side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.020' }));
+    expect(v.exchange.openOrders(u)).toEqual([]);
+    expect(v.trading.order(Number(resting.order_id))!.status).toBe(4);
+    checkIdentity(v, u);
+  });
+
+  it('one-way mode nets: a sell larger than the long closes it and opens a short', () => {
+    const v = venue();
+    const u = user(v, 'hank00001');
+    v.exchange.setPositionMode(u, 'one_way');
+    bot(v, 2, '96000.0', '0.030');
+    v.exchange.placeOrder(u, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.030' });
+    bot(v, 1, '96500.0', '1.000');
+    v.exchange.placeOrder(u, { symbol: 'BTCUSDT', side: 2, position_side: 1, position_action: 1, type: 2, qty: '0.050' });
+    const ps = v.exchange.positions(u);
+    expect(ps).toHaveLength(1);
+    expect(ps[0]).toMatchObject({ position_side: 2, quantity: 0.02, entry_price: 96500 });
+    const [closed] = v.trading.closedPositions({ accountId: u, limit: 5 });
+    expect(closed.realizedPnl).toBe(15n * USDT); // 0.03 x 500
+    checkIdentity(v, u);
+  });
+
+  it('position mode and margin mode cannot change while something is open', () => {
+    const v = venue();
+    const u = user(v, 'ivan00001');
+    v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0' }));
+    expectApiError(() => v.exchange.setPositionMode(u, 'one_way'), Errors.POSITION_MODE_CHANGE_REFUSED);
+    expectApiError(() => v.exchange.setMarginMode(u, 'BTCUSDT', 1), Errors.MARGIN_MODE_CHANGE_REFUSED);
+    expect(v.exchange.setMarginMode(u, 'ETHUSDT', 1)).toEqual({ symbol: 'ETHUSDT', margin_mode: 1 });
+    expectApiError(() => v.exchange.setLeverage(u, 'BTCUSDT', 126), Errors.LEVERAGE_INVALID);
+  });
+});
+
+describe('funding, liquidation, take-profit / stop-loss', () => {
+  it('funding: longs pay shorts when the rate is positive, on wallet and position', () => {
+    const v = venue();
+    const l = user(v, 'long00001');
+    const s = user(v, 'short0001');
+    v.exchange.placeOrder(s, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.100' }));
+    v.exchange.placeOrder(l, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
+    const wl = v.exchange.walletOf(l);
+    const ws = v.exchange.walletOf(s);
+    expect(v.exchange.settleFunding('BTCUSDT', 0.0001, 96000, T0)).toBe(2);
+    // 96000 x 0.1 x 0.0001 = 0.96
+    expect(v.exchange.walletOf(l)).toBe(wl - 96_000_000n);
+    expect(v.exchange.walletOf(s)).toBe(ws + 96_000_000n);
+    expect(v.exchange.positions(l)[0].total_funding_fee).toBe(0.96);
+    expect(v.exchange.positions(s)[0].total_funding_fee).toBe(-0.96);
+    checkIdentity(v, l);
+    checkIdentity(v, s);
+  });
+
+  it('an isolated 20x long is liquidated when the mark reaches its liquidation price (close type 4)', () => {
+    const v = venue();
+    const u = user(v, 'liqd00001');
+    v.exchange.setMarginMode(u, 'BTCUSDT', 1);
+    bot(v, 2, '96000.0', '1.000');
+    v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
+    const [pos] = v.exchange.positions(u);
+    expect(pos.margin).toBe(480); // 9600 / 20
+    const lp = pos.liquidation_price;
+    expect(lp).toBeGreaterThan(91_000);
+    expect(lp).toBeLessThan(92_000);
+    // the house bids under the liquidation price
+    bot(v, 1, (Math.floor(lp) - 50).toFixed(1), '1.000');
+    v.exchange.setPrices('BTCUSDT', { mark: lp + 20 });
+    expect(v.exchange.positions(u)).toHaveLength(1);
+    v.exchange.setPrices('BTCUSDT', { mark: lp - 1 });
+    expect(v.exchange.positions(u)).toEqual([]);
+    const [closed] = v.trading.closedPositions({ accountId: u, limit: 5 });
+    expect(closed.closeType).toBe(4);
+    expect(v.trading.closedPositions({ accountId: u, closeType: 4, limit: 5 })).toHaveLength(1);
+    expect(v.exchange.walletOf(u)).toBeGreaterThanOrEqual(0n);
+    checkIdentity(v, u);
+  });
+
+  it('with no bids the liquidated remainder closes at the bankruptcy price against the insurance fund (close type 6)', () => {
+    const v = venue();
+    const u = user(v, 'bank00001');
+    v.exchange.setMarginMode(u, 'BTCUSDT', 1);
+    bot(v, 2, '96000.0', '1.000');
+    v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
+    const fund = v.exchange.insuranceFund();
+    expect(fund).toBe(INITIAL_INSURANCE_FUND);
+    v.exchange.setPrices('BTCUSDT', { mark: 90_000 });
+    expect(v.exchange.positions(u)).toEqual([]);
+    const [closed] = v.trading.closedPositions({ accountId: u, limit: 5 });
+    expect(closed.closeType).toBe(6);
+    // the whole isolated margin is lost at the bankruptcy price 91,200 (96,000 - 480/0.1)
+    expect(closed.realizedPnl).toBe(-480n * USDT);
+    // the fund took the long over at 91,200 and marked it at 90,000
+    expect(v.exchange.insuranceFund()).toBe(fund - 120n * USDT);
+    checkIdentity(v, u);
+  });
+
+  it('a stop-loss on the mark closes the position with close type 3', () => {
+    const v = venue();
+    const u = user(v, 'stop00001');
+    bot(v, 2, '96000.0', '1.000');
+    v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' }));
+    v.exchange.setPrices('BTCUSDT', { mark: 96000 });
+    expectApiError(() => v.exchange.setTpSl(u, 'BTCUSDT', 1, undefined, { price: '97000.0', trigger: 1 }), Errors.INVALID_PARAMETER);
+    v.exchange.setTpSl(u, 'BTCUSDT', 1, { price: '99000.0', trigger: 1 }, { price: '95000.0', trigger: 1 });
+    expect(v.exchange.tpsl(u, 'BTCUSDT', 1)).toEqual({ take_profit_price: '99000.0', stop_loss_price: '95000.0' });
+    bot(v, 1, '94900.0', '1.000');
+    v.exchange.setPrices('BTCUSDT', { mark: 95500 });
+    expect(v.exchange.positions(u)).toHaveLength(1);
+    v.exchange.setPrices('BTCUSDT', { mark: 94990 });
+    expect(v.exchange.positions(u)).toEqual([]);
+    expect(v.trading.closedPositions({ accountId: u, limit: 5 })[0].closeType).toBe(3);
+    checkIdentity(v, u);
+  });
+});
+
+describe('durability', () => {
+  it('a restart restores open orders into the book, positions and wallets', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-ex-'));
+    dirs.push(dir);
+    const v1 = venue(dir);
+    const u = user(v1, 'rest00001');
+    bot(v1, 2, '96000.0', '1.000');
+    v1.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.020' }));
+    const resting = v1.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95500.0', qty: '0.030' }));
+    const before = { orders: v1.exchange.openOrders(u), positions: v1.exchange.positions(u), wallet: v1.exchange.walletOf(u), frozen: v1.exchange.summary(u).frozen_margin };
+    v1.close();
+    venues.splice(venues.indexOf(v1), 1);
+
+    const v2 = venue(dir);
+    expect(v2.exchange.openOrders(u)).toEqual(before.orders);
+    expect(v2.exchange.positions(u)).toEqual(before.positions);
+    expect(v2.exchange.walletOf(u)).toBe(before.wallet);
+    expect(v2.exchange.summary(u).frozen_margin).toBe(before.frozen);
+    const book = v2.exchange.pair('BTCUSDT')!.book;
+    expect(book.getOrder(Number(resting.order_id))?.remainingLots).toBe(30);
+    // ids continue without reuse
+    const next = v2.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95400.0' }));
+    expect(Number(next.order_id)).toBeGreaterThan(Number(resting.order_id));
+    // and the restored order still trades
+    bot(v2, 2, '95500.0', '0.030');
+    expect(v2.exchange.positions(u)[0].quantity).toBeCloseTo(0.05, 10);
+    checkIdentity(v2, u);
+  });
+});
