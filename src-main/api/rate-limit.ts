@@ -1,0 +1,138 @@
+// Rate limits per caller IP (every /api and /fapi request) and per API key (signed routes).
+//
+// A fixed window per bucket, started by the bucket's first request: the simplest limiter
+// whose answer a client can predict from the error alone ("limit N per W s", Retry-After =
+// time until its window ends). Its known weakness, up to 2N requests across a window
+// boundary, is acceptable for a local venue whose limits guard against runaway bots, not
+// against attackers. Two small maps cost a Map lookup per request and no timers; stale
+// buckets are swept at most once per window, on a request, so memory follows the number of
+// callers seen in the last window.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Errors } from '../../src-shared/errors.ts';
+import { sendError } from './error-handler.ts';
+
+export interface WindowLimit {
+  /** Requests allowed per window. */
+  max: number;
+  /** Window length, ms. */
+  windowMs: number;
+}
+
+export interface RateLimitOptions {
+  /** Every /api and /fapi request, keyed by caller IP; `false` turns it off. */
+  perIp?: WindowLimit | false;
+  /** Signed requests, keyed by API key (counted once the key is known); `false` turns it off. */
+  perKey?: WindowLimit | false;
+}
+
+export const DEFAULT_RATE_LIMITS: { perIp: WindowLimit; perKey: WindowLimit } = {
+  perIp: { max: 6000, windowMs: 10_000 },
+  perKey: { max: 3000, windowMs: 10_000 },
+};
+
+export interface ResolvedRateLimits {
+  perIp: WindowLimit | null;
+  perKey: WindowLimit | null;
+}
+
+/** Fills in the defaults; `false` (the whole option or one dimension) means no limit. */
+export function resolveRateLimits(opt: RateLimitOptions | false | undefined): ResolvedRateLimits {
+  if (opt === false) return { perIp: null, perKey: null };
+  const pick = (v: WindowLimit | false | undefined, d: WindowLimit, name: string): WindowLimit | null => {
+    if (v === false) return null;
+    const l = v ?? d;
+    if (!Number.isSafeInteger(l.max) || l.max < 1 || !Number.isSafeInteger(l.windowMs) || l.windowMs < 1) {
+      throw new RangeError(`rate limit ${name} wants positive integers max and windowMs, got ${JSON.stringify(l)}`);
+    }
+    return l;
+  };
+  return {
+    perIp: pick(opt?.perIp, DEFAULT_RATE_LIMITS.perIp, 'perIp'),
+    perKey: pick(opt?.perKey, DEFAULT_RATE_LIMITS.perKey, 'perKey'),
+  };
+}
+
+interface Bucket {
+  start: number;
+  count: number;
+}
+
+export class FixedWindowLimiter {
+  readonly limit: WindowLimit;
+  private readonly now: () => number;
+  private readonly buckets = new Map<string, Bucket>();
+  private lastSweep: number;
+
+  constructor(limit: WindowLimit, now: () => number) {
+    this.limit = limit;
+    this.now = now;
+    this.lastSweep = now();
+  }
+
+  /** Counts one request of `id`: 0 when allowed, else the ms until its window ends (>= 1). */
+  hit(id: string): number {
+    const now = this.now();
+    const { max, windowMs } = this.limit;
+    if (now - this.lastSweep >= windowMs) this.sweep(now);
+    const b = this.buckets.get(id);
+    if (b === undefined) {
+      this.buckets.set(id, { start: now, count: 1 });
+      return 0;
+    }
+    // A clock that steps back (an injected one) keeps the current window.
+    if (now - b.start >= windowMs) {
+      b.start = now;
+      b.count = 1;
+      return 0;
+    }
+    if (b.count >= max) return Math.max(1, b.start + windowMs - now);
+    b.count++;
+    return 0;
+  }
+
+  /** Buckets currently held (for tests and diagnostics). */
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  private sweep(now: number): void {
+    this.lastSweep = now;
+    const w = this.limit.windowMs;
+    for (const [id, b] of this.buckets) if (now - b.start >= w) this.buckets.delete(id);
+  }
+}
+
+function describeWindow(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/** "Too many requests: limit 6000 per 10 s per IP" */
+export function limitMessage(limit: WindowLimit, per: 'IP' | 'API key'): string {
+  return `${Errors.RATE_LIMITED.message}: limit ${limit.max} per ${describeWindow(limit.windowMs)} per ${per}`;
+}
+
+/** Answers 429 / 4290 (in the route's error style) with Retry-After in whole seconds. */
+export function sendRateLimited(reply: FastifyReply, limit: WindowLimit, per: 'IP' | 'API key', waitMs: number): void {
+  reply.header('retry-after', String(Math.max(1, Math.ceil(waitMs / 1000))));
+  sendError(reply, Errors.RATE_LIMITED, limitMessage(limit, per));
+}
+
+function isLimitedPath(url: string): boolean {
+  // Market data, user data and bot routes; not /docs, /logos, /openapi.json, /admin or the UI.
+  return url.startsWith('/fapi/') || url.startsWith('/api/');
+}
+
+/**
+ * Installs the per-IP limit on `app` (an onRequest hook, so a flood is turned away before
+ * its body is read). Nothing is installed when `limit` is null.
+ */
+export function installIpRateLimit(app: FastifyInstance, limit: WindowLimit | null, now: () => number): void {
+  if (limit === null) return;
+  const limiter = new FixedWindowLimiter(limit, now);
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!isLimitedPath(req.url)) return done();
+    const wait = limiter.hit(req.ip);
+    if (wait === 0) return done();
+    sendRateLimited(reply, limit, 'IP', wait);
+  });
+}

@@ -1,0 +1,23 @@
+// Keeps the JSON request body exactly as sent, because a signature covers those bytes and
+// not whatever JSON.stringify would make of the parsed value (key order, spacing, number
+// spelling). Parsing itself stays Fastify's own parser, with its prototype-poisoning guard;
+// its errors (empty or malformed body) reach the error handler as INVALID_JSON (1004).
+import type { FastifyInstance } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The raw request body of an application/json request; undefined for other requests. */
+    rawBody: string | undefined;
+  }
+}
+
+/** Replaces the application/json parser of `app` (call before routes are registered). */
+export function installRawBody(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.decorateRequest('rawBody', undefined);
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    req.rawBody = body as string;
+    parseJson(req, body as string, done);
+  });
+}

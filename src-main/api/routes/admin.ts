@@ -1,0 +1,284 @@
+// Administration of a local venue: paper accounts and the bot whitelist (loopback callers
+// only), the caller's own whitelist status (public, for the UI's bot panel) and the signed
+// paper deposit.
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { parseFixed, formatFixed } from '../../../src-shared/decimal.ts';
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import { CliError, parseAccount } from '../../cli-args.ts';
+import { USDT_DECIMALS, type Account } from '../../store/accounts-repo.ts';
+import { parseIpList } from '../../store/whitelist.ts';
+import type { Venue } from '../../venue.ts';
+import { signedQuerystring, type AuthServices } from '../auth.ts';
+import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+
+const UNIT = 10n ** BigInt(USDT_DECIMALS);
+/** Largest balance an admin may set, and largest single deposit: 1e9 USDT. */
+export const MAX_SET_BALANCE = 1_000_000_000n * UNIT;
+export const MAX_DEPOSIT = 1_000_000_000n * UNIT;
+/**
+ * Ceiling of a wallet and of an account's total deposits: 1e10 USDT, i.e. 1e18 units, well
+ * inside SQLite's signed 64-bit integer (9.2e18), so a row can never overflow.
+ */
+export const MAX_WALLET = 10_000_000_000n * UNIT;
+
+const usdt = (units: bigint): string => formatFixed(units, USDT_DECIMALS);
+
+const CREDENTIAL_RULE = '8 to 128 letters, digits, _ or -';
+
+const accountSchema = {
+  type: 'object',
+  required: ['user_id', 'api_key', 'api_secret', 'balance'],
+  properties: {
+    user_id: { type: 'string', description: 'Account (user) id' },
+    api_key: { type: 'string', description: 'API key (X-API-KEY header)' },
+    api_secret: { type: 'string', description: 'API secret (HMAC key of signatures)' },
+    balance: { type: 'string', description: 'USDT wallet balance, 8 decimals' },
+  },
+} as const;
+
+const FIELD_OF: Record<string, string> = { KEY: 'api_key', SECRET: 'api_secret', BALANCE: 'balance' };
+
+/**
+ * Checks key, secret and balance text with the rules of the CLI's --account (one home for
+ * them). ':' is --account's separator and never legal in any of the three, so it is swapped
+ * for another illegal character to keep the fields apart; the CLI's message is reworded for
+ * the body fields.
+ */
+function checkAccountFields(apiKey: string, apiSecret: string, balance: string | undefined): { balance: bigint } {
+  const clean = (s: string): string => s.replaceAll(':', '!');
+  const spec = `${clean(apiKey)}:${clean(apiSecret)}` + (balance === undefined ? '' : `:${clean(balance)}`);
+  try {
+    return parseAccount(spec);
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    const m = /^--account (KEY|SECRET|BALANCE) (.*?)(?:, got '.*')?$/s.exec(err.message);
+    if (m === null) throw new ApiError(Errors.INVALID_PARAMETER, `Invalid account: ${err.message}`);
+    const field = FIELD_OF[m[1]];
+    const detail = m[2].replace('non-negative decimal', 'positive decimal string');
+    throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${field}': ${detail}`);
+  }
+}
+
+function newKey(): string {
+  return `user_${randomBytes(12).toString('hex')}`;
+}
+
+function newSecret(): string {
+  return randomBytes(32).toString('hex');
+}
+
+function accountView(a: Account): { user_id: string; api_key: string; api_secret: string; balance: string } {
+  return { user_id: String(a.id), api_key: a.apiKey, api_secret: a.apiSecret, balance: usdt(a.walletBalance) };
+}
+
+function badAmount(detail: string, text: string): ApiError {
+  const shown = text.length > 40 ? text.slice(0, 40) + '...' : text;
+  return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'amount': ${detail}, got ${JSON.stringify(shown)}`);
+}
+
+/** A deposit amount in 1e-8 USDT: positive, at most 8 decimals, at most MAX_DEPOSIT. */
+export function parseDepositAmount(text: string): bigint {
+  const r = parseFixed(text, USDT_DECIMALS);
+  if (!r.ok) {
+    switch (r.reason) {
+      case 'negative':
+      case 'zero':
+        throw badAmount('must be greater than 0', text);
+      case 'off_step':
+        throw badAmount(`at most ${USDT_DECIMALS} decimals`, text);
+      default:
+        throw badAmount('must be a positive decimal string such as "250.5"', text);
+    }
+  }
+  if (r.value > MAX_DEPOSIT) throw badAmount(`at most ${usdt(MAX_DEPOSIT)} USDT per deposit`, text);
+  return r.value;
+}
+
+export default async function adminRoutes(app: FastifyInstance, opts: { venue: Venue; auth: AuthServices }): Promise<void> {
+  const { venue, auth } = opts;
+
+  app.post<{ Body: { api_key?: string; api_secret?: string; balance?: string } }>(
+    '/admin/v1/accounts',
+    {
+      config: { auth: 'loopback' },
+      // `curl -X POST .../admin/v1/accounts` with no body at all means "all defaults".
+      preValidation: (req, _reply, done) => {
+        if (req.body === undefined || req.body === null) req.body = {};
+        done();
+      },
+      schema: {
+        tags: ['admin'],
+        summary: 'Create or update a paper account (loopback only)',
+        description:
+          'Creates the account with `api_key`, or updates the existing one. Key and secret follow the rules of the ' +
+          `CLI's --account (${CREDENTIAL_RULE}). A missing key creates a new account with a generated key; a missing ` +
+          'secret is generated for a new account and kept for an existing one. `balance` sets the wallet (the ' +
+          'difference is booked as a deposit); it defaults to 10000 for a new account and leaves an existing one ' +
+          `unchanged. Answers 403 / 2102 to callers that are not on this machine.`,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            api_key: { type: 'string', maxLength: 200, description: `API key, ${CREDENTIAL_RULE}` },
+            api_secret: { type: 'string', maxLength: 200, description: `API secret, ${CREDENTIAL_RULE}` },
+            balance: {
+              type: 'string',
+              maxLength: 40,
+              description: `USDT balance to set: decimal string, > 0, at most ${USDT_DECIMALS} decimals and ${usdt(MAX_SET_BALANCE)}`,
+            },
+          },
+        },
+        response: { 200: envelopeSchema(accountSchema), ...standardErrors(403) },
+      },
+    },
+    async (req) => {
+      const body = req.body;
+      let apiKey = body.api_key;
+      if (apiKey === undefined) {
+        do apiKey = newKey();
+        while (venue.accounts.byKey(apiKey) !== undefined);
+      }
+      // A placeholder that passes the rules stands in for an omitted secret during the check.
+      const checked = checkAccountFields(apiKey, body.api_secret ?? 'placeholder', body.balance);
+      const existing = body.api_key === undefined ? undefined : venue.accounts.byKey(apiKey);
+      const balance = body.balance !== undefined ? checked.balance : (existing?.walletBalance ?? checked.balance);
+      if (body.balance !== undefined && balance > MAX_SET_BALANCE) {
+        throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'balance': at most ${usdt(MAX_SET_BALANCE)} USDT`);
+      }
+      if (existing !== undefined && existing.totalDeposits + (balance - existing.walletBalance) > MAX_WALLET) {
+        throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'balance': total deposits would exceed ${usdt(MAX_WALLET)} USDT`);
+      }
+      const apiSecret = body.api_secret ?? existing?.apiSecret ?? newSecret();
+      const a = venue.accounts.upsert({ apiKey, apiSecret, kind: 'user', balance }, auth.now());
+      auth.accounts.invalidate(apiKey);
+      // The exchange keeps live wallets in memory; a balance set here must reach it.
+      venue.exchange.reloadAccount(a.id);
+      return ok(accountView(a));
+    },
+  );
+
+  const ipsSchema = {
+    type: 'object',
+    required: ['ips'],
+    properties: {
+      ips: { type: 'array', items: { type: 'string' }, description: 'IP literals; loopback entries first, always present' },
+    },
+  } as const;
+
+  app.get(
+    '/admin/v1/whitelist',
+    {
+      config: { auth: 'loopback' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Bot IP whitelist (loopback only)',
+        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        response: { 200: envelopeSchema(ipsSchema), ...standardErrors(403) },
+      },
+    },
+    async () => ok({ ips: auth.whitelist.list() }),
+  );
+
+  app.put<{ Body: { ips: string[] } }>(
+    '/admin/v1/whitelist',
+    {
+      config: { auth: 'loopback' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Replace the bot IP whitelist (loopback only)',
+        description:
+          'IPv4 or IPv6 literals (no ranges, no zone ids). Loopback entries (127.0.0.1, ::1, ::ffff:127.0.0.1) are ' +
+          'always kept, whatever the list says, so local bots cannot be locked out. An IPv4 entry also admits its ' +
+          'IPv4-mapped IPv6 form. Answers the stored list.',
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['ips'],
+          properties: {
+            ips: { type: 'array', maxItems: 256, items: { type: 'string', maxLength: 64 }, description: 'IP literals' },
+          },
+        },
+        response: { 200: envelopeSchema(ipsSchema), ...standardErrors(403) },
+      },
+    },
+    async (req) => {
+      const r = parseIpList(req.body.ips);
+      if (!r.ok) {
+        throw new ApiError(
+          Errors.INVALID_PARAMETER,
+          `Invalid body parameter 'ips': ${JSON.stringify(r.bad)} is not an IPv4 or IPv6 address`,
+        );
+      }
+      return ok({ ips: auth.whitelist.replace(r.ips) });
+    },
+  );
+
+  app.get(
+    '/fapi/v1/bot/whitelist/status',
+    {
+      schema: {
+        tags: ['bot'],
+        summary: "Whether the caller's IP may use the bot routes",
+        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        response: {
+          200: envelopeSchema({
+            type: 'object',
+            required: ['ip', 'whitelisted'],
+            properties: {
+              ip: { type: 'string', description: 'Caller IP as the service sees it' },
+              whitelisted: { type: 'boolean', description: 'Whether that IP is on the bot whitelist' },
+            },
+          }),
+          ...standardErrors(),
+        },
+      },
+    },
+    async (req) => ok({ ip: req.ip, whitelisted: auth.whitelist.has(req.ip) }),
+  );
+
+  app.post<{ Body: { amount: string } }>(
+    '/fapi/v1/account/deposit',
+    {
+      config: { auth: 'signed' },
+      schema: {
+        tags: ['account'],
+        summary: 'Paper deposit (signed)',
+        description:
+          'Adds `amount` USDT to the wallet and to total deposits. `amount`: decimal string, > 0, at most ' +
+          `${USDT_DECIMALS} decimals and ${usdt(MAX_DEPOSIT)} per deposit; the wallet may not exceed ${usdt(MAX_WALLET)}. ` +
+          'Answers the new wallet balance.',
+        querystring: signedQuerystring(),
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['amount'],
+          properties: { amount: { type: 'string', maxLength: 40, description: 'USDT to add, e.g. "250.5"' } },
+        },
+        response: {
+          200: envelopeSchema({
+            type: 'object',
+            required: ['balance'],
+            properties: { balance: { type: 'string', description: 'USDT wallet balance after the deposit, 8 decimals' } },
+          }),
+          ...standardErrors(401),
+        },
+      },
+    },
+    async (req) => {
+      const amount = parseDepositAmount(req.body.amount);
+      const account = req.account!;
+      // The row is current: the exchange stores every wallet change before it answers.
+      const fresh = venue.accounts.byId(account.id);
+      if (fresh === undefined) throw new ApiError(Errors.ACCOUNT_NOT_FOUND);
+      if (fresh.walletBalance + amount > MAX_WALLET || fresh.totalDeposits + amount > MAX_WALLET) {
+        throw badAmount(`the wallet and total deposits may not exceed ${usdt(MAX_WALLET)} USDT`, req.body.amount);
+      }
+      // Through the exchange (the venue's one sequencer): it owns the live wallet, stores the
+      // change and announces the new balance on the user channel.
+      const summary = venue.exchange.deposit(account.id, amount);
+      auth.accounts.invalidate(account.apiKey);
+      return ok({ balance: summary.wallet_balance });
+    },
+  );
+}
