@@ -1,0 +1,743 @@
+// Local order book that follows the spec's accurate-mode rules (spec/api.md, Events).
+//
+// Invariants:
+// - Each side is a sorted array, best price first, with no zero-quantity level and no two
+//   levels at the same numeric price. Updates use binary search + splice (O(log n) search,
+//   O(n) memmove) so a book of a few thousand levels is never re-sorted.
+// - While 'live', `lastUpdateId` is the `u` of the last applied delta (or the snapshot id)
+//   and the book equals the venue's book at that id, as long as the feed keeps its rules.
+// - Level tuples handed out by the views are immutable: an update replaces a tuple, never
+//   changes one, so a view taken earlier stays a consistent picture.
+// - The book never does I/O itself: deltas and snapshot pushes are handed to it, REST
+//   snapshots come from an injected `fetchSnapshot`, and time comes from an injected
+//   `Scheduler`, so it runs the same over our WebSocket client, another feed, or a test.
+//
+// Limits:
+// - Prices and quantities are kept as the wire's decimal strings; ordering uses
+//   `Number(price)`, exact for any price with up to 15 significant digits.
+// - Ids are JS numbers: exact up to 2^53 (Binance's ids are about 2^43).
+// - Periodic verification compares only as many levels as the REST snapshot carries, so a
+//   divergence deeper than the snapshot's depth goes unnoticed.
+// - While syncing or resyncing the views keep showing the previous content; `state` says
+//   whether it can be trusted.
+
+// The input types below are what the book accepts. They accept the wire records of
+// src-shared/types.ts (DepthSnapshot, DepthUpdateEvent, DepthSnapshotEvent) as they are,
+// and are lenient enough for other feeds (tests, Binance data).
+
+/** One price level: `[price, quantity]`, both decimal strings; read-only once in the book. */
+export type PriceLevel = readonly [price: string, qty: string];
+
+/** REST snapshot: `data` of `GET /fapi/v1/depth?symbol=X&with_id=true`. */
+export interface DepthSnapshot {
+  /** Bid levels (any order; the book sorts them). */
+  readonly bids: readonly PriceLevel[];
+  /** Ask levels (any order; the book sorts them). */
+  readonly asks: readonly PriceLevel[];
+  /** Update id after the last change the snapshot includes. */
+  readonly id: number;
+}
+
+/** Push of the snapshot channel `depth@{symbol},{level}`. The spec allows the id as `u` or `id`. */
+export interface DepthPush {
+  /** Event type; our server sends `'depth'`. Not checked. */
+  readonly e?: string;
+  /** Event time, ms. */
+  readonly E?: number;
+  /** Symbol. */
+  readonly s?: string;
+  /** Update id after the last change the push includes. */
+  readonly u?: number;
+  /** Same as `u`, for feeds that name it `id`. */
+  readonly id?: number;
+  readonly bids: readonly PriceLevel[];
+  readonly asks: readonly PriceLevel[];
+}
+
+/** Delta of the `depth_update@{symbol}` channel. Quantities are absolute; `"0"` deletes the level. */
+export interface DepthUpdate {
+  /** Event type; our server sends `'depthUpdate'` (Binance's name). Not checked. */
+  readonly e?: string;
+  /** Event time, ms. */
+  readonly E?: number;
+  /** Symbol. */
+  readonly s?: string;
+  /** First update id in the event. */
+  readonly U: number;
+  /** Last update id in the event. */
+  readonly u: number;
+  /** `u` of the previous event; required when `continuity` is `'pu'`. */
+  readonly pu?: number;
+  /** Bid changes. */
+  readonly b: readonly PriceLevel[];
+  /** Ask changes. */
+  readonly a: readonly PriceLevel[];
+}
+
+/**
+ * - `syncing`: never synchronised yet; deltas are buffered.
+ * - `live`: accurate mode, every delta applied in order.
+ * - `resyncing`: was live, re-initialising after a gap, a reconnect or a failed verification.
+ * - `simple`: snapshots cannot be fetched; the book is replaced by each `depth@` push and
+ *   the book keeps trying to return to accurate mode.
+ */
+export type BookState = 'syncing' | 'live' | 'resyncing' | 'simple';
+
+/**
+ * How consecutive deltas are checked.
+ * - `'id'` (our spec): ids rise by one per change; the first applied event has
+ *   `U <= lastUpdateId+1 <= u`; then `U > lastUpdateId+1` is a gap.
+ * - `'pu'` (Binance USD-M feeds, whose ids are shared across symbols and so skip): the first
+ *   applied event has `U <= lastUpdateId <= u`; then each event's `pu` must equal the
+ *   previous `u`. Exists so that Binance-format data can be replayed through this book.
+ */
+export type Continuity = 'id' | 'pu';
+
+/** Timers and clock, injectable so that tests are deterministic. */
+export interface Scheduler {
+  /** Current time, ms. */
+  now(): number;
+  /** Run `fn` once after `ms`; returns a handle for `clearTimeout`. */
+  setTimeout(fn: () => void, ms: number): unknown;
+  /** Cancel a handle from `setTimeout`; unknown or spent handles are ignored. */
+  clearTimeout(handle: unknown): void;
+}
+
+/** The real clock and timers of the host (Node or browser). */
+export const systemScheduler: Scheduler = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
+};
+
+/** Options of {@link LocalOrderBook}. Every timing is in ms of the injected scheduler. */
+export interface LocalOrderBookOptions {
+  /** When set, events whose `s` names another symbol are ignored. */
+  symbol?: string;
+  /**
+   * Fetches a REST snapshot (e.g. `GET /fapi/v1/depth?symbol=X&with_id=true`'s `data`).
+   * Without it the book initialises from the first `depth@` push after `start()`.
+   */
+  fetchSnapshot?: () => Promise<DepthSnapshot>;
+  /** Continuity rule; default `'id'` (our spec). `'pu'` is for Binance-format feeds. */
+  continuity?: Continuity;
+  /** Verify against a REST snapshot when no delta arrived for this long; 0 disables. Default 30000. */
+  verifyIdleMs?: number;
+  /** Retries after a failed or unusable snapshot before falling back to simple mode. Default 3. */
+  snapshotRetries?: number;
+  /** First retry delay; doubles per retry. Default 500. */
+  retryBaseMs?: number;
+  /** Upper bound of the retry delay. Default 10000. */
+  retryMaxMs?: number;
+  /** In simple mode, try a REST snapshot again this often. Default 30000. */
+  recoverAfterMs?: number;
+  /** Most deltas kept while not live; the oldest are dropped beyond it. Default 10000. */
+  maxBuffer?: number;
+  /** Clock and timers; default {@link systemScheduler}. */
+  scheduler?: Scheduler;
+  /** Receives fetch failures and listener exceptions; default `console.error`. */
+  onError?: (error: unknown) => void;
+}
+
+/** One row of a grouped (ladder) view. */
+export interface GroupedLevel {
+  /** Group price, a multiple of the step, written with the step's decimals. */
+  readonly price: string;
+  /** Sum of the quantities in the group (exact decimal). */
+  readonly qty: string;
+  /** Cumulative quantity from the best group to this one (exact decimal). */
+  readonly total: string;
+}
+
+/** Grouped view of both sides, best group first. */
+export interface GroupedBook {
+  readonly bids: readonly GroupedLevel[];
+  readonly asks: readonly GroupedLevel[];
+}
+
+type StepResult = 'applied' | 'stale' | 'gap';
+
+/** One side of the book, best first. Keys are `-price` for bids so both sides sort ascending. */
+class BookSide {
+  readonly desc: boolean;
+  keys: number[] = [];
+  levels: PriceLevel[] = [];
+
+  constructor(desc: boolean) {
+    this.desc = desc;
+  }
+
+  /** Index of the first key >= k. */
+  lowerBound(k: number): number {
+    const keys = this.keys;
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid] < k) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  set(price: string, qty: string): void {
+    const p = Number(price);
+    const q = Number(qty);
+    // A malformed pair cannot be placed anywhere; skipping it keeps the book ordered.
+    if (!Number.isFinite(p) || !(q >= 0)) return;
+    const k = this.desc ? -p : p;
+    const i = this.lowerBound(k);
+    const found = i < this.keys.length && this.keys[i] === k;
+    if (q === 0) {
+      if (found) {
+        this.keys.splice(i, 1);
+        this.levels.splice(i, 1);
+      }
+    } else if (found) {
+      this.levels[i] = [this.levels[i][0], qty];
+    } else {
+      this.keys.splice(i, 0, k);
+      this.levels.splice(i, 0, [price, qty]);
+    }
+  }
+
+  load(levels: readonly PriceLevel[]): void {
+    const rows: { k: number; level: PriceLevel }[] = [];
+    for (const [price, qty] of levels) {
+      const p = Number(price);
+      const q = Number(qty);
+      if (!Number.isFinite(p) || !(q > 0)) continue;
+      rows.push({ k: this.desc ? -p : p, level: [price, qty] });
+    }
+    rows.sort((x, y) => x.k - y.k);
+    const keys: number[] = [];
+    const out: PriceLevel[] = [];
+    for (const r of rows) {
+      // Duplicate price in one snapshot: the later row wins, as it would as a delta.
+      if (keys.length > 0 && keys[keys.length - 1] === r.k) out[out.length - 1] = r.level;
+      else {
+        keys.push(r.k);
+        out.push(r.level);
+      }
+    }
+    this.keys = keys;
+    this.levels = out;
+  }
+
+  /** True when this side's best `other.keys.length` levels equal `other`'s levels numerically. */
+  startsWith(other: BookSide): boolean {
+    const n = other.keys.length;
+    if (this.keys.length < n) return false;
+    for (let i = 0; i < n; i++) {
+      if (this.keys[i] !== other.keys[i]) return false;
+      if (Number(this.levels[i][1]) !== Number(other.levels[i][1])) return false;
+    }
+    return true;
+  }
+}
+
+/**
+ * Local copy of one symbol's order book, kept by the spec's accurate-mode rules.
+ *
+ * Use: subscribe to `depth_update@{symbol}` (and `depth@{symbol},{level}` for the push
+ * snapshot or the simple-mode fallback), route the pushes to {@link handleDelta} and
+ * {@link handleSnapshotPush}, call {@link start} once the subscription is acknowledged, and
+ * {@link onReconnect} after each WebSocket reconnect (once the channels are re-subscribed).
+ *
+ * @example
+ * ```ts
+ * const book = new LocalOrderBook({ symbol: 'BTCUSDT', fetchSnapshot: () => rest.depth('BTCUSDT') });
+ * ws.on('depth_update@BTCUSDT', (d) => book.handleDelta(d as DepthUpdate));
+ * ws.on('depth@BTCUSDT,20', (d) => book.handleSnapshotPush(d as DepthPush));
+ * ws.onReconnect(() => book.onReconnect());
+ * await ws.subscribe(['depth_update@BTCUSDT', 'depth@BTCUSDT,20']);
+ * book.start();
+ * book.onUpdate(() => render(book.grouped('0.5', 20)));
+ * ```
+ */
+export class LocalOrderBook {
+  readonly #symbol: string | undefined;
+  readonly #fetch: (() => Promise<DepthSnapshot>) | undefined;
+  readonly #continuity: Continuity;
+  readonly #verifyIdleMs: number;
+  readonly #snapshotRetries: number;
+  readonly #retryBaseMs: number;
+  readonly #retryMaxMs: number;
+  readonly #recoverAfterMs: number;
+  readonly #maxBuffer: number;
+  readonly #sched: Scheduler;
+  readonly #onError: (error: unknown) => void;
+
+  #bids = new BookSide(true);
+  #asks = new BookSide(false);
+  #state: BookState = 'syncing';
+  #lastUpdateId = -1;
+  #resyncCount = 0;
+  #buffer: DepthUpdate[] = [];
+  /** No delta applied since the last snapshot: the bracketing rule applies to the next one. */
+  #awaitingFirst = true;
+  #started = false;
+  #disposed = false;
+  #everLive = false;
+  /** Failed or unusable snapshots in the current initialisation. */
+  #attempts = 0;
+  /** Bumped on every fetch and every reset; a fetch result with an older token is ignored. */
+  #fetchToken = 0;
+  #retryTimer: unknown = undefined;
+  #recoverTimer: unknown = undefined;
+  #verifyTimer: unknown = undefined;
+  #lastActivityAt = 0;
+  readonly #updateListeners = new Set<(book: LocalOrderBook) => void>();
+  readonly #stateListeners = new Set<(state: BookState, previous: BookState) => void>();
+
+  constructor(options: LocalOrderBookOptions = {}) {
+    this.#symbol = options.symbol;
+    this.#fetch = options.fetchSnapshot;
+    this.#continuity = options.continuity ?? 'id';
+    this.#verifyIdleMs = options.verifyIdleMs ?? 30_000;
+    this.#snapshotRetries = options.snapshotRetries ?? 3;
+    this.#retryBaseMs = options.retryBaseMs ?? 500;
+    this.#retryMaxMs = options.retryMaxMs ?? 10_000;
+    this.#recoverAfterMs = options.recoverAfterMs ?? 30_000;
+    this.#maxBuffer = options.maxBuffer ?? 10_000;
+    this.#sched = options.scheduler ?? systemScheduler;
+    this.#onError = options.onError ?? ((e) => console.error(e));
+  }
+
+  /** Current state; see {@link BookState}. */
+  get state(): BookState {
+    return this.#state;
+  }
+
+  /** Id of the book's content: the last applied `u`, the snapshot id, or -1 before any snapshot. */
+  get lastUpdateId(): number {
+    return this.#lastUpdateId;
+  }
+
+  /** Re-initialisations started after a gap, a reconnect or a failed verification. */
+  get resyncCount(): number {
+    return this.#resyncCount;
+  }
+
+  /** Deltas waiting for a snapshot. */
+  get bufferedCount(): number {
+    return this.#buffer.length;
+  }
+
+  /**
+   * Starts initialisation: fetches a REST snapshot, or, without `fetchSnapshot`, waits for
+   * the next `depth@` push. Call it after the `depth_update@` subscription is acknowledged,
+   * so that the snapshot is not older than the first buffered delta. Calling it again is a no-op.
+   */
+  start(): void {
+    if (this.#started || this.#disposed) return;
+    this.#started = true;
+    this.#requestSnapshot();
+  }
+
+  /** Repeats the full initialisation; call after the WebSocket reconnected and re-subscribed. */
+  onReconnect(): void {
+    if (this.#disposed) return;
+    // Deltas from the old connection say nothing about what the new one will deliver.
+    this.#buffer = [];
+    if (!this.#started) return;
+    this.#reinit();
+  }
+
+  /** Stops all timers, ignores pending fetches and drops listeners. */
+  dispose(): void {
+    this.#disposed = true;
+    this.#fetchToken++;
+    this.#clearTimers();
+    this.#updateListeners.clear();
+    this.#stateListeners.clear();
+    this.#buffer = [];
+  }
+
+  /** Hands one `depth_update@` delta to the book (in arrival order). */
+  handleDelta(event: DepthUpdate): void {
+    if (this.#disposed) return;
+    if (this.#symbol !== undefined && event.s !== undefined && event.s !== this.#symbol) return;
+    if (!Number.isFinite(event.U) || !Number.isFinite(event.u) || event.u < event.U) return;
+    this.#lastActivityAt = this.#sched.now();
+    if (this.#state !== 'live') {
+      if (this.#buffer.length >= this.#maxBuffer) this.#buffer.shift();
+      this.#buffer.push(event);
+      return;
+    }
+    const r = this.#step(event);
+    if (r === 'applied') this.#emitUpdate();
+    else if (r === 'gap') {
+      this.#buffer = [event];
+      this.#reinit();
+    }
+  }
+
+  /**
+   * Hands one `depth@` push to the book. It initialises the book when the book has no
+   * `fetchSnapshot`, and replaces the whole book in simple mode; otherwise it is ignored.
+   */
+  handleSnapshotPush(push: DepthPush): void {
+    if (this.#disposed) return;
+    if (this.#symbol !== undefined && push.s !== undefined && push.s !== this.#symbol) return;
+    const id = push.u ?? push.id;
+    if (id === undefined || !Number.isFinite(id)) return;
+    if (this.#state === 'simple') {
+      this.#bids.load(push.bids);
+      this.#asks.load(push.asks);
+      this.#lastUpdateId = id;
+      this.#emitUpdate();
+    } else if (this.#fetch === undefined && this.#started && this.#state !== 'live') {
+      this.#install(push.bids, push.asks, id);
+    }
+  }
+
+  /** Registers a listener called after every change of the book's content; returns its remover. */
+  onUpdate(listener: (book: LocalOrderBook) => void): () => void {
+    this.#updateListeners.add(listener);
+    return () => this.#updateListeners.delete(listener);
+  }
+
+  /** Registers a listener called on every state change; returns its remover. */
+  onStateChange(listener: (state: BookState, previous: BookState) => void): () => void {
+    this.#stateListeners.add(listener);
+    return () => this.#stateListeners.delete(listener);
+  }
+
+  /** Best `n` bid levels (all when `n` is omitted), highest price first. */
+  bids(n?: number): readonly PriceLevel[] {
+    return this.#bids.levels.slice(0, n);
+  }
+
+  /** Best `n` ask levels (all when `n` is omitted), lowest price first. */
+  asks(n?: number): readonly PriceLevel[] {
+    return this.#asks.levels.slice(0, n);
+  }
+
+  /** Highest bid, or undefined when there is none. */
+  bestBid(): PriceLevel | undefined {
+    return this.#bids.levels[0];
+  }
+
+  /** Lowest ask, or undefined when there is none. */
+  bestAsk(): PriceLevel | undefined {
+    return this.#asks.levels[0];
+  }
+
+  /**
+   * Levels grouped by a price step (a decimal string such as `"0.5"` or `"10"`), best `n`
+   * groups per side with cumulative sizes, for a ladder. Bids round down to the step, asks
+   * up, so a group never mixes prices from across the spread. Sums are exact decimals.
+   * Only the levels needed for `n` groups are read.
+   */
+  grouped(step: string, n = 20): GroupedBook {
+    const s = parseDecimal(step);
+    if (s === null || s.units <= 0n) throw new RangeError(`grouped: invalid step ${JSON.stringify(step)}`);
+    return { bids: groupSide(this.#bids.levels, s, n, false), asks: groupSide(this.#asks.levels, s, n, true) };
+  }
+
+  // ---- internals ----
+
+  /** Continuity check and application of one delta against the current book. */
+  #step(ev: DepthUpdate): StepResult {
+    const last = this.#lastUpdateId;
+    if (this.#continuity === 'id') {
+      if (ev.u <= last) return 'stale';
+      if (ev.U > last + 1) return 'gap';
+    } else if (this.#awaitingFirst) {
+      if (ev.u < last) return 'stale';
+      if (ev.U > last) return 'gap';
+    } else {
+      if (ev.u <= last) return 'stale';
+      if (ev.pu !== last) return 'gap';
+    }
+    for (const [p, q] of ev.b) this.#bids.set(p, q);
+    for (const [p, q] of ev.a) this.#asks.set(p, q);
+    this.#lastUpdateId = ev.u;
+    this.#awaitingFirst = false;
+    return 'applied';
+  }
+
+  /** Throws away the current synchronisation and starts a new one (gap, reconnect, verification). */
+  #reinit(): void {
+    this.#resyncCount++;
+    this.#fetchToken++;
+    this.#clearTimers();
+    this.#attempts = 0;
+    // In simple mode the pushes keep the book useful while we try again.
+    if (this.#state !== 'simple') this.#setState(this.#everLive ? 'resyncing' : 'syncing');
+    this.#requestSnapshot();
+  }
+
+  #requestSnapshot(): void {
+    const fetch = this.#fetch;
+    if (fetch === undefined) return; // the next depth@ push is the snapshot
+    const token = ++this.#fetchToken;
+    let p: Promise<DepthSnapshot>;
+    try {
+      p = Promise.resolve(fetch());
+    } catch (e) {
+      p = Promise.reject(e);
+    }
+    p.then(
+      (snap) => {
+        if (token !== this.#fetchToken || this.#disposed) return;
+        if (!isSnapshot(snap)) {
+          this.#report(new Error('fetchSnapshot returned no valid snapshot'));
+          this.#snapshotUnusable();
+          return;
+        }
+        this.#install(snap.bids, snap.asks, snap.id);
+      },
+      (err: unknown) => {
+        if (token !== this.#fetchToken || this.#disposed) return;
+        this.#report(err);
+        this.#snapshotUnusable();
+      },
+    );
+  }
+
+  /**
+   * Loads a snapshot and replays the buffered deltas on it. When the snapshot is older than
+   * the first buffered delta (a gap before anything was applied) the previous content is
+   * restored and the snapshot counts as unusable.
+   */
+  #install(bids: readonly PriceLevel[], asks: readonly PriceLevel[], id: number): void {
+    const prev = { bids: this.#bids, asks: this.#asks, id: this.#lastUpdateId, first: this.#awaitingFirst };
+    this.#bids = new BookSide(true);
+    this.#asks = new BookSide(false);
+    this.#bids.load(bids);
+    this.#asks.load(asks);
+    this.#lastUpdateId = id;
+    this.#awaitingFirst = true;
+    const pending = this.#buffer;
+    this.#buffer = [];
+    for (let i = 0; i < pending.length; i++) {
+      const r = this.#step(pending[i]);
+      if (r !== 'gap') continue;
+      this.#buffer = pending.slice(i);
+      if (this.#awaitingFirst) {
+        this.#bids = prev.bids;
+        this.#asks = prev.asks;
+        this.#lastUpdateId = prev.id;
+        this.#awaitingFirst = prev.first;
+        this.#snapshotUnusable();
+      } else {
+        // A gap inside the buffer itself: the feed lost events after the snapshot.
+        this.#emitUpdate();
+        this.#reinit();
+      }
+      return;
+    }
+    this.#attempts = 0;
+    this.#everLive = true;
+    this.#clearTimers();
+    this.#lastActivityAt = this.#sched.now();
+    this.#setState('live');
+    this.#armVerify();
+    this.#emitUpdate();
+  }
+
+  /** A snapshot fetch failed or its snapshot could not be joined to the deltas. */
+  #snapshotUnusable(): void {
+    if (this.#fetch === undefined) return; // push source: the next push is the next try
+    if (this.#state === 'simple') {
+      this.#recoverTimer = this.#sched.setTimeout(() => {
+        this.#recoverTimer = undefined;
+        this.#requestSnapshot();
+      }, this.#recoverAfterMs);
+      return;
+    }
+    this.#attempts++;
+    if (this.#attempts > this.#snapshotRetries) {
+      this.#attempts = 0;
+      this.#setState('simple');
+      this.#snapshotUnusable();
+      return;
+    }
+    const delay = Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (this.#attempts - 1));
+    this.#retryTimer = this.#sched.setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.#requestSnapshot();
+    }, delay);
+  }
+
+  #armVerify(): void {
+    if (this.#fetch === undefined || this.#verifyIdleMs <= 0 || this.#verifyTimer !== undefined) return;
+    this.#verifyTimer = this.#sched.setTimeout(() => this.#verifyTick(), this.#verifyIdleMs);
+  }
+
+  /**
+   * Re-arms itself instead of being reset on every delta, so a busy feed costs no timer churn.
+   */
+  #verifyTick(): void {
+    this.#verifyTimer = undefined;
+    if (this.#state !== 'live' || this.#disposed) return;
+    const idle = this.#sched.now() - this.#lastActivityAt;
+    if (idle < this.#verifyIdleMs) {
+      this.#verifyTimer = this.#sched.setTimeout(() => this.#verifyTick(), this.#verifyIdleMs - idle);
+      return;
+    }
+    const fetch = this.#fetch;
+    if (fetch === undefined) return;
+    const token = ++this.#fetchToken;
+    let p: Promise<DepthSnapshot>;
+    try {
+      p = Promise.resolve(fetch());
+    } catch (e) {
+      p = Promise.reject(e);
+    }
+    p.then(
+      (snap) => {
+        if (token !== this.#fetchToken || this.#disposed || this.#state !== 'live') return;
+        this.#lastActivityAt = this.#sched.now();
+        if (isSnapshot(snap)) this.#verify(snap);
+        else this.#report(new Error('fetchSnapshot returned no valid snapshot'));
+        this.#armVerify();
+      },
+      (err: unknown) => {
+        if (token !== this.#fetchToken || this.#disposed || this.#state !== 'live') return;
+        this.#lastActivityAt = this.#sched.now();
+        this.#report(err);
+        this.#armVerify();
+      },
+    );
+  }
+
+  /**
+   * Same id: the books must be equal, else the snapshot replaces the book. A newer snapshot
+   * means deltas were lost: it re-initialises the book directly (deltas still in flight are
+   * then stale or bracket it). An older one (deltas arrived during the fetch) proves nothing.
+   */
+  #verify(snap: DepthSnapshot): void {
+    if (snap.id < this.#lastUpdateId) return;
+    if (snap.id === this.#lastUpdateId) {
+      const bids = new BookSide(true);
+      const asks = new BookSide(false);
+      bids.load(snap.bids);
+      asks.load(snap.asks);
+      if (this.#bids.startsWith(bids) && this.#asks.startsWith(asks)) return;
+    }
+    this.#resyncCount++;
+    this.#buffer = [];
+    this.#install(snap.bids, snap.asks, snap.id);
+  }
+
+  #clearTimers(): void {
+    for (const t of [this.#retryTimer, this.#recoverTimer, this.#verifyTimer]) {
+      if (t !== undefined) this.#sched.clearTimeout(t);
+    }
+    this.#retryTimer = this.#recoverTimer = this.#verifyTimer = undefined;
+  }
+
+  #setState(next: BookState): void {
+    const prev = this.#state;
+    if (prev === next) return;
+    this.#state = next;
+    for (const l of [...this.#stateListeners]) {
+      try {
+        l(next, prev);
+      } catch (e) {
+        this.#report(e);
+      }
+    }
+  }
+
+  #emitUpdate(): void {
+    for (const l of [...this.#updateListeners]) {
+      try {
+        l(this);
+      } catch (e) {
+        this.#report(e);
+      }
+    }
+  }
+
+  #report(error: unknown): void {
+    try {
+      this.#onError(error);
+    } catch {
+      // An error reporter that throws must not break the book.
+    }
+  }
+}
+
+function isSnapshot(x: unknown): x is DepthSnapshot {
+  if (typeof x !== 'object' || x === null) return false;
+  const s = x as Partial<DepthSnapshot>;
+  return Array.isArray(s.bids) && Array.isArray(s.asks) && typeof s.id === 'number' && Number.isFinite(s.id);
+}
+
+// ---- exact decimal helpers for the grouped view ----
+
+interface Dec {
+  units: bigint;
+  scale: number;
+}
+
+const DECIMAL = /^(\d*)(?:\.(\d*))?$/;
+
+function parseDecimal(s: string): Dec | null {
+  const m = DECIMAL.exec(s);
+  if (m === null || (m[1] === '' && (m[2] ?? '') === '')) return null;
+  const frac = m[2] ?? '';
+  return { units: BigInt((m[1] || '0') + frac), scale: frac.length };
+}
+
+function rescale(d: Dec, scale: number): bigint {
+  return d.units * 10n ** BigInt(scale - d.scale);
+}
+
+function formatDecimal(units: bigint, scale: number): string {
+  const neg = units < 0n;
+  const digits = (neg ? -units : units).toString().padStart(scale + 1, '0');
+  const out = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return neg ? `-${out}` : out;
+}
+
+function addDec(acc: Dec, x: Dec): void {
+  if (x.scale > acc.scale) {
+    acc.units = rescale(acc, x.scale);
+    acc.scale = x.scale;
+  }
+  acc.units += rescale(x, acc.scale);
+}
+
+function sameDec(x: Dec, y: Dec): boolean {
+  const scale = Math.max(x.scale, y.scale);
+  return rescale(x, scale) === rescale(y, scale);
+}
+
+function groupSide(levels: readonly PriceLevel[], step: Dec, n: number, roundUp: boolean): GroupedLevel[] {
+  const out: GroupedLevel[] = [];
+  if (n <= 0) return out;
+  let key: Dec | null = null;
+  let qty: Dec = { units: 0n, scale: 0 };
+  const total: Dec = { units: 0n, scale: 0 };
+  const flush = (k: Dec): void => {
+    addDec(total, qty);
+    // `k` is a multiple of the step, so it is exact at the step's own scale.
+    const price = formatDecimal(k.units / 10n ** BigInt(k.scale - step.scale), step.scale);
+    out.push({ price, qty: formatDecimal(qty.units, qty.scale), total: formatDecimal(total.units, total.scale) });
+  };
+  for (const [p, q] of levels) {
+    const price = parseDecimal(p);
+    const size = parseDecimal(q);
+    if (price === null || size === null) continue;
+    const scale = Math.max(price.scale, step.scale);
+    const units = rescale(price, scale);
+    const stepUnits = rescale(step, scale);
+    let g = (units / stepUnits) * stepUnits;
+    if (roundUp && g < units) g += stepUnits;
+    const group: Dec = { units: g, scale };
+    if (key === null || !sameDec(key, group)) {
+      if (key !== null) flush(key);
+      if (out.length >= n) return out;
+      key = group;
+      qty = { units: 0n, scale: 0 };
+    }
+    addDec(qty, size);
+  }
+  if (key !== null && out.length < n) flush(key);
+  return out;
+}

@@ -1,0 +1,599 @@
+// WebSocket client for the venue's `/ws` protocol (DESIGN section 4).
+//
+// Protocol: client messages `{"method","params","id"}` (SUBSCRIBE, UNSUBSCRIBE,
+// LIST_SUBSCRIPTIONS, LOGIN, PING); answers `{"id","result"}` or `{"id","error":{code,message}}`;
+// pushes `{"stream","data"}`.
+//
+// Invariants:
+// - The client remembers the acknowledged subscriptions and the last accepted LOGIN (params
+//   or a function that signs them afresh).
+//   After every reconnect it sends LOGIN first, waits for its answer, then re-subscribes,
+//   waits, and only then sends queued requests and fires `onReconnect`, so a listener (e.g.
+//   `LocalOrderBook.onReconnect`) runs when the channels are live again.
+// - Requests made while disconnected are queued; requests in flight when a connection drops
+//   are re-sent on the next one (all methods are idempotent). Every request still ends within
+//   its timeout. PING is fire-and-forget; any incoming message counts as liveness.
+// - Reconnect delays grow exponentially with jitter and reset once a connection is restored.
+// - After `close()` the client never reconnects and every pending request is rejected.
+//
+// Limits: text frames of JSON only; a stream handler sees `data` as sent, unvalidated.
+
+import type { Scheduler } from './local-order-book.ts';
+import { systemScheduler } from './local-order-book.ts';
+
+/**
+ * The part of the WHATWG WebSocket the client uses. Node 24's global `WebSocket`, the
+ * browser's, and the `ws` package's class all fit. Handlers take `any` because each of those
+ * declares its own event types.
+ */
+export interface WebSocketLike {
+  readonly readyState: number;
+  binaryType?: string;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: any) => void) | null;
+  onmessage: ((event: any) => void) | null;
+  onclose: ((event: any) => void) | null;
+  onerror: ((event: any) => void) | null;
+}
+
+/** Constructor of a {@link WebSocketLike}. */
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+/**
+ * - `idle`: created, `connect()` not called yet.
+ * - `connecting`: first connection attempt.
+ * - `open`: socket open (re-login and re-subscription may still be running).
+ * - `reconnecting`: lost the connection; waiting for the backoff or reconnecting.
+ * - `closed`: `close()` was called; final.
+ */
+export type WsState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+/** Options of {@link WsClient}. Timings are in ms of the injected scheduler. */
+export interface WsClientOptions {
+  /** Full URL of the endpoint, e.g. `ws://127.0.0.1:8080/ws`. */
+  url: string;
+  /** WebSocket implementation; default `globalThis.WebSocket`. */
+  WebSocket?: WebSocketConstructor;
+  /** A request without an answer for this long is rejected. Default 10000. */
+  requestTimeoutMs?: number;
+  /** Delay before the first reconnect attempt; doubles per failed attempt. Default 250. */
+  reconnectBaseMs?: number;
+  /** Upper bound of the reconnect delay. Default 30000. */
+  reconnectMaxMs?: number;
+  /** Share of each delay that is random, 0..1: delay x (1 - jitter + jitter x random()). Default 0.5. */
+  reconnectJitter?: number;
+  /** Random source in [0, 1) for the jitter; default `Math.random`. */
+  random?: () => number;
+  /** Send `{"method":"PING","id":n}` this often; 0 (default) disables pings. */
+  pingIntervalMs?: number;
+  /** With pings on: no message at all for this long drops the connection. Default 2 x pingIntervalMs. */
+  pingTimeoutMs?: number;
+  /** Clock and timers; default the host's. */
+  scheduler?: Scheduler;
+}
+
+/** Why a request failed: the server's error answer, no answer in time, or the client closed. */
+export type WsRequestErrorKind = 'server' | 'timeout' | 'closed';
+
+/** Rejection of a {@link WsClient} request. */
+export class WsRequestError extends Error {
+  /** What went wrong; see {@link WsRequestErrorKind}. */
+  readonly kind: WsRequestErrorKind;
+  /** The server's error code when `kind` is `'server'`. */
+  readonly code: number | undefined;
+  /** The request's method. */
+  readonly method: string;
+
+  constructor(kind: WsRequestErrorKind, method: string, message: string, code?: number) {
+    super(message);
+    this.name = 'WsRequestError';
+    this.kind = kind;
+    this.method = method;
+    this.code = code;
+  }
+}
+
+/**
+ * LOGIN params, or a function that builds them (sync or async) each time LOGIN is sent. Our
+ * server's LOGIN is signed with a timestamp that expires after `recv_window`, so a client that
+ * must survive reconnects passes a function that signs afresh.
+ */
+export type LoginParamsSource = object | (() => object | Promise<object>);
+
+/** Passed to `onClose` listeners. */
+export interface WsCloseInfo {
+  /** Close code from the socket (1006 when it failed without one). */
+  readonly code: number;
+  readonly reason: string;
+  /** False only after `close()`. */
+  readonly willReconnect: boolean;
+}
+
+interface Pending {
+  readonly id: number;
+  readonly method: string;
+  readonly params: unknown;
+  readonly resolve: (result: unknown) => void;
+  readonly reject: (error: WsRequestError) => void;
+  timer: unknown;
+  sent: boolean;
+  /** Re-send on the next connection when the current one drops before the answer. */
+  readonly requeue: boolean;
+}
+
+type Listener<A extends unknown[]> = (...args: A) => void;
+
+/**
+ * Client of the venue's WebSocket endpoint with request/answer matching, stream routing,
+ * automatic reconnect, re-login and re-subscription.
+ *
+ * @example
+ * ```ts
+ * const ws = new WsClient({ url: 'ws://127.0.0.1:8080/ws' });
+ * ws.on('depth_update@BTCUSDT', (data) => book.handleDelta(data as DepthUpdate));
+ * ws.onReconnect(() => book.onReconnect());
+ * ws.connect();
+ * await ws.subscribe(['depth_update@BTCUSDT']);
+ * ```
+ */
+export class WsClient {
+  readonly #url: string;
+  readonly #Ctor: WebSocketConstructor | undefined;
+  readonly #timeoutMs: number;
+  readonly #baseMs: number;
+  readonly #maxMs: number;
+  readonly #jitter: number;
+  readonly #random: () => number;
+  readonly #pingMs: number;
+  readonly #pingTimeoutMs: number;
+  readonly #sched: Scheduler;
+
+  #state: WsState = 'idle';
+  #ws: WebSocketLike | null = null;
+  /** Requests, sent or queued, by id. */
+  readonly #pending = new Map<number, Pending>();
+  /** Ids waiting to be sent, oldest first. */
+  #queue: number[] = [];
+  #nextId = 1;
+  /** The current socket finished re-login/re-subscription: queued requests may go. */
+  #ready = false;
+  #everReady = false;
+  /** Failed attempts since the last restored connection; drives the backoff. */
+  #attempt = 0;
+  #reconnectTimer: unknown = undefined;
+  #pingTimer: unknown = undefined;
+  #lastMessageAt = 0;
+  readonly #subs = new Set<string>();
+  #login: LoginParamsSource | undefined = undefined;
+  #readyWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
+
+  readonly #streamHandlers = new Map<string, Set<Listener<[unknown, string]>>>();
+  readonly #messageHandlers = new Set<Listener<[unknown]>>();
+  readonly #openListeners = new Set<Listener<[{ reconnect: boolean }]>>();
+  readonly #reconnectListeners = new Set<Listener<[]>>();
+  readonly #closeListeners = new Set<Listener<[WsCloseInfo]>>();
+  readonly #stateListeners = new Set<Listener<[WsState, WsState]>>();
+  readonly #errorListeners = new Set<Listener<[unknown]>>();
+
+  constructor(options: WsClientOptions) {
+    this.#url = options.url;
+    this.#Ctor = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+    this.#timeoutMs = options.requestTimeoutMs ?? 10_000;
+    this.#baseMs = options.reconnectBaseMs ?? 250;
+    this.#maxMs = options.reconnectMaxMs ?? 30_000;
+    this.#jitter = Math.min(1, Math.max(0, options.reconnectJitter ?? 0.5));
+    this.#random = options.random ?? Math.random;
+    this.#pingMs = options.pingIntervalMs ?? 0;
+    this.#pingTimeoutMs = options.pingTimeoutMs ?? 2 * this.#pingMs;
+    this.#sched = options.scheduler ?? systemScheduler;
+  }
+
+  /** Current connection state. */
+  get state(): WsState {
+    return this.#state;
+  }
+
+  /** Streams acknowledged by the server and not unsubscribed since; restored after reconnect. */
+  get subscriptions(): readonly string[] {
+    return [...this.#subs];
+  }
+
+  /** Opens the connection (and keeps it open until `close()`). Only acts in state `idle`. */
+  connect(): void {
+    if (this.#state !== 'idle') return;
+    this.#openSocket();
+  }
+
+  /**
+   * Resolves once a connection is open and restored (immediately if it is); rejects when
+   * the client is closed first.
+   */
+  whenReady(): Promise<void> {
+    if (this.#state === 'closed') return Promise.reject(new Error('WsClient is closed'));
+    if (this.#ready) return Promise.resolve();
+    return new Promise((resolve, reject) => this.#readyWaiters.push({ resolve, reject }));
+  }
+
+  /** Stops for good: no more reconnects, pending requests rejected with kind `'closed'`. */
+  close(code = 1000, reason = ''): void {
+    if (this.#state === 'closed') return;
+    this.#setState('closed');
+    this.#clearTimer('reconnect');
+    this.#clearTimer('ping');
+    for (const p of [...this.#pending.values()]) this.#fail(p, new WsRequestError('closed', p.method, 'WsClient closed'));
+    this.#queue = [];
+    this.#ready = false;
+    const waiters = this.#readyWaiters;
+    this.#readyWaiters = [];
+    for (const w of waiters) w.reject(new Error('WsClient is closed'));
+    const ws = this.#ws;
+    if (ws !== null) {
+      this.#detach(ws);
+      try {
+        ws.close(code, reason);
+      } catch (e) {
+        this.#emitError(e);
+      }
+    }
+    this.#emit(this.#closeListeners, { code, reason, willReconnect: false });
+  }
+
+  /** Subscribes to streams; resolves with the server's result once acknowledged. */
+  async subscribe(streams: readonly string[]): Promise<unknown> {
+    const result = await this.#request('SUBSCRIBE', [...streams], true);
+    for (const s of streams) this.#subs.add(s);
+    return result;
+  }
+
+  /** Unsubscribes; the streams are forgotten at once, so a reconnect will not restore them. */
+  unsubscribe(streams: readonly string[]): Promise<unknown> {
+    for (const s of streams) this.#subs.delete(s);
+    return this.#request('UNSUBSCRIBE', [...streams], true);
+  }
+
+  /** Asks the server for this connection's subscriptions; resolves with its result as sent. */
+  listSubscriptions(): Promise<unknown> {
+    return this.#request('LIST_SUBSCRIPTIONS', undefined, true);
+  }
+
+  /**
+   * Sends `LOGIN` with the params as given (or as the function builds them). Once accepted,
+   * LOGIN is sent again after every reconnect, before the re-subscription, with params from
+   * the same source: pass a function when the params expire (signed with a timestamp).
+   * A request re-sent because its connection dropped before the answer reuses its params.
+   */
+  async login(params: LoginParamsSource): Promise<unknown> {
+    const result = await this.#request('LOGIN', await loginParams(params), true);
+    this.#login = params;
+    return result;
+  }
+
+  /** Routes pushes of one stream (`data` and the stream name) to `handler`; returns its remover. */
+  on(stream: string, handler: (data: unknown, stream: string) => void): () => void {
+    let set = this.#streamHandlers.get(stream);
+    if (set === undefined) this.#streamHandlers.set(stream, (set = new Set()));
+    set.add(handler);
+    return () => {
+      set.delete(handler);
+      if (set.size === 0 && this.#streamHandlers.get(stream) === set) this.#streamHandlers.delete(stream);
+    };
+  }
+
+  /** Receives every parsed incoming message (answers and pushes); returns its remover. */
+  onMessage(handler: (message: unknown) => void): () => void {
+    return add(this.#messageHandlers, handler);
+  }
+
+  /** Called each time a socket opens, before re-login and re-subscription. */
+  onOpen(listener: (info: { reconnect: boolean }) => void): () => void {
+    return add(this.#openListeners, listener);
+  }
+
+  /** Called after a reconnect once re-login and re-subscription have been answered. */
+  onReconnect(listener: () => void): () => void {
+    return add(this.#reconnectListeners, listener);
+  }
+
+  /** Called each time a connection ends or an attempt fails. */
+  onClose(listener: (info: WsCloseInfo) => void): () => void {
+    return add(this.#closeListeners, listener);
+  }
+
+  /** Called on every state change. */
+  onStateChange(listener: (state: WsState, previous: WsState) => void): () => void {
+    return add(this.#stateListeners, listener);
+  }
+
+  /** Receives socket errors, unparsable messages, failed re-login/re-subscription, listener exceptions. */
+  onError(listener: (error: unknown) => void): () => void {
+    return add(this.#errorListeners, listener);
+  }
+
+  // ---- internals ----
+
+  #openSocket(): void {
+    this.#setState(this.#everReady || this.#attempt > 0 ? 'reconnecting' : 'connecting');
+    const Ctor = this.#Ctor;
+    let ws: WebSocketLike;
+    try {
+      if (Ctor === undefined) throw new Error('No WebSocket implementation: pass options.WebSocket');
+      ws = new Ctor(this.#url);
+    } catch (e) {
+      this.#emitError(e);
+      this.#scheduleReconnect(1006, String(e));
+      return;
+    }
+    this.#ws = ws;
+    try {
+      ws.binaryType = 'arraybuffer';
+    } catch {
+      // Not every implementation lets it be set; text frames do not need it.
+    }
+    ws.onopen = () => {
+      if (this.#ws !== ws) return;
+      this.#lastMessageAt = this.#sched.now();
+      this.#setState('open');
+      this.#emit(this.#openListeners, { reconnect: this.#everReady });
+      void this.#restore(ws);
+    };
+    ws.onmessage = (ev: { data: unknown }) => {
+      if (this.#ws === ws) this.#handleMessage(ev.data);
+    };
+    // The close event that follows says what happened; the error event itself carries
+    // nothing useful, so it is not logged unless someone listens.
+    ws.onerror = (ev: unknown) => {
+      if (this.#ws === ws && this.#errorListeners.size > 0) this.#emitError(ev);
+    };
+    ws.onclose = (ev: { code?: number; reason?: string }) => {
+      if (this.#ws === ws) this.#lost(ev.code ?? 1006, ev.reason ?? '');
+    };
+  }
+
+  /** Re-login, re-subscribe, then release the queue. Aborts quietly if the socket changes. */
+  async #restore(ws: WebSocketLike): Promise<void> {
+    const isReconnect = this.#everReady;
+    if (this.#login !== undefined) {
+      try {
+        const params = await loginParams(this.#login);
+        if (this.#ws !== ws) return;
+        await this.#request('LOGIN', params, false);
+      } catch (e) {
+        if (this.#ws !== ws) return;
+        if (e instanceof WsRequestError && e.kind === 'server') this.#login = undefined;
+        this.#emitError(e);
+      }
+    }
+    if (this.#subs.size > 0) {
+      try {
+        await this.#request('SUBSCRIBE', [...this.#subs], false);
+      } catch (e) {
+        if (this.#ws !== ws) return;
+        this.#emitError(e);
+      }
+    }
+    if (this.#ws !== ws || this.#state !== 'open') return;
+    this.#ready = true;
+    this.#everReady = true;
+    this.#attempt = 0;
+    const queue = this.#queue;
+    this.#queue = [];
+    for (const id of queue) {
+      const p = this.#pending.get(id);
+      if (p !== undefined) this.#send(p);
+    }
+    this.#schedulePing();
+    const waiters = this.#readyWaiters;
+    this.#readyWaiters = [];
+    for (const w of waiters) w.resolve();
+    if (isReconnect) this.#emit(this.#reconnectListeners);
+  }
+
+  /**
+   * `internal` requests (re-login, re-subscription) go out at once on an open socket and are
+   * never re-sent; the others wait for a restored connection.
+   */
+  #request(method: string, params: unknown, userRequest: boolean): Promise<unknown> {
+    if (this.#state === 'closed') return Promise.reject(new WsRequestError('closed', method, 'WsClient closed'));
+    return new Promise((resolve, reject) => {
+      const p: Pending = {
+        id: this.#nextId++,
+        method,
+        params,
+        resolve,
+        reject,
+        timer: undefined,
+        sent: false,
+        requeue: userRequest,
+      };
+      p.timer = this.#sched.setTimeout(() => {
+        p.timer = undefined;
+        this.#fail(p, new WsRequestError('timeout', method, `${method} got no answer in ${this.#timeoutMs} ms`));
+      }, this.#timeoutMs);
+      this.#pending.set(p.id, p);
+      if (!userRequest || this.#ready) this.#send(p);
+      else this.#queue.push(p.id);
+    });
+  }
+
+  #send(p: Pending): void {
+    const ws = this.#ws;
+    if (ws === null) {
+      this.#queue.push(p.id);
+      return;
+    }
+    const msg = p.params === undefined ? { method: p.method, id: p.id } : { method: p.method, params: p.params, id: p.id };
+    try {
+      ws.send(JSON.stringify(msg));
+      p.sent = true;
+    } catch (e) {
+      // The socket is going down; its close event re-queues or fails the request.
+      p.sent = true;
+      this.#emitError(e);
+    }
+  }
+
+  #fail(p: Pending, error: WsRequestError): void {
+    if (!this.#pending.delete(p.id)) return;
+    if (p.timer !== undefined) this.#sched.clearTimeout(p.timer);
+    p.reject(error);
+  }
+
+  #handleMessage(raw: unknown): void {
+    this.#lastMessageAt = this.#sched.now();
+    let text: string;
+    if (typeof raw === 'string') text = raw;
+    else if (raw instanceof ArrayBuffer) text = new TextDecoder().decode(new Uint8Array(raw));
+    else if (ArrayBuffer.isView(raw)) text = new TextDecoder().decode(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength));
+    else {
+      this.#emitError(new Error('WsClient: unsupported message payload'));
+      return;
+    }
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      this.#emitError(new Error(`WsClient: message is not JSON: ${text.slice(0, 200)}`));
+      return;
+    }
+    if (typeof msg === 'object' && msg !== null) {
+      const m = msg as { id?: unknown; result?: unknown; error?: unknown; stream?: unknown; data?: unknown };
+      if (typeof m.id === 'number' && ('result' in m || 'error' in m)) {
+        const p = this.#pending.get(m.id);
+        if (p !== undefined) {
+          this.#pending.delete(p.id);
+          if (p.timer !== undefined) this.#sched.clearTimeout(p.timer);
+          if (m.error !== undefined && m.error !== null) {
+            const err = m.error as { code?: unknown; message?: unknown };
+            const code = typeof err.code === 'number' ? err.code : undefined;
+            const text = typeof err.message === 'string' ? err.message : `${p.method} failed`;
+            p.reject(new WsRequestError('server', p.method, text, code));
+          } else p.resolve(m.result);
+        }
+      } else if (typeof m.stream === 'string') {
+        const handlers = this.#streamHandlers.get(m.stream);
+        if (handlers !== undefined) this.#emit(handlers, m.data, m.stream);
+      }
+    }
+    this.#emit(this.#messageHandlers, msg);
+  }
+
+  /** The current socket is gone (closed, failed, or declared dead). */
+  #lost(code: number, reason: string): void {
+    const ws = this.#ws;
+    if (ws !== null) this.#detach(ws);
+    this.#ws = null;
+    this.#ready = false;
+    this.#clearTimer('ping');
+    const requeue: number[] = [];
+    for (const p of [...this.#pending.values()]) {
+      if (!p.sent) continue;
+      if (p.requeue) {
+        p.sent = false;
+        requeue.push(p.id);
+      } else this.#fail(p, new WsRequestError('closed', p.method, 'connection lost'));
+    }
+    // Requests that were in flight are older than the ones still queued.
+    this.#queue = [...requeue, ...this.#queue];
+    if (this.#state === 'closed') return;
+    this.#scheduleReconnect(code, reason);
+  }
+
+  #scheduleReconnect(code: number, reason: string): void {
+    const raw = Math.min(this.#maxMs, this.#baseMs * 2 ** this.#attempt);
+    const delay = Math.round(raw * (1 - this.#jitter + this.#jitter * this.#random()));
+    this.#attempt++;
+    this.#setState('reconnecting');
+    this.#clearTimer('reconnect');
+    this.#reconnectTimer = this.#sched.setTimeout(() => {
+      this.#reconnectTimer = undefined;
+      if (this.#state !== 'closed') this.#openSocket();
+    }, delay);
+    this.#emit(this.#closeListeners, { code, reason, willReconnect: true });
+  }
+
+  #schedulePing(): void {
+    if (this.#pingMs <= 0) return;
+    this.#clearTimer('ping');
+    this.#pingTimer = this.#sched.setTimeout(() => {
+      this.#pingTimer = undefined;
+      const ws = this.#ws;
+      if (ws === null || !this.#ready) return;
+      if (this.#sched.now() - this.#lastMessageAt >= this.#pingTimeoutMs) {
+        // A half-open TCP connection may take minutes to report its close; do not wait for it.
+        try {
+          ws.close(4000, 'ping timeout');
+        } catch {
+          // already closing
+        }
+        this.#lost(4000, 'ping timeout');
+        return;
+      }
+      try {
+        ws.send(JSON.stringify({ method: 'PING', id: this.#nextId++ }));
+      } catch (e) {
+        this.#emitError(e);
+      }
+      this.#schedulePing();
+    }, this.#pingMs);
+  }
+
+  /** Keeps no-op handlers: the `ws` package throws on an 'error' event nobody listens to. */
+  #detach(ws: WebSocketLike): void {
+    const noop = (): void => {};
+    ws.onopen = noop;
+    ws.onmessage = noop;
+    ws.onclose = noop;
+    ws.onerror = noop;
+    if (this.#ws === ws) this.#ws = null;
+  }
+
+  #clearTimer(which: 'reconnect' | 'ping'): void {
+    const t = which === 'reconnect' ? this.#reconnectTimer : this.#pingTimer;
+    if (t !== undefined) this.#sched.clearTimeout(t);
+    if (which === 'reconnect') this.#reconnectTimer = undefined;
+    else this.#pingTimer = undefined;
+  }
+
+  #setState(next: WsState): void {
+    const prev = this.#state;
+    if (prev === next) return;
+    this.#state = next;
+    this.#emit(this.#stateListeners, next, prev);
+  }
+
+  #emit<A extends unknown[]>(listeners: Set<Listener<A>>, ...args: A): void {
+    for (const l of [...listeners]) {
+      try {
+        l(...args);
+      } catch (e) {
+        this.#emitError(e);
+      }
+    }
+  }
+
+  #emitError(error: unknown): void {
+    if (this.#errorListeners.size === 0) {
+      console.error(error);
+      return;
+    }
+    for (const l of [...this.#errorListeners]) {
+      try {
+        l(error);
+      } catch (e) {
+        console.error(e);
+      }
+    }
+  }
+}
+
+function loginParams(source: LoginParamsSource): Promise<object> {
+  if (typeof source !== 'function') return Promise.resolve(source);
+  const build = source as () => object | Promise<object>;
+  return Promise.resolve().then(build);
+}
+
+function add<T>(set: Set<T>, item: T): () => void {
+  set.add(item);
+  return () => set.delete(item);
+}
