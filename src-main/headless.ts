@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     logger: true,
   });
   console.log(`perpdesk is listening on ${service.url} (API docs: ${service.url}/docs)`);
+  console.log(`Open the trading screen (one-time login link): ${service.loginUrl}`);
 
   let stopping = false;
   const stop = (signal: string) => {

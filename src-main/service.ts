@@ -1,7 +1,10 @@
 // startService: the one way the venue starts, used by the Electron main and the headless entry.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './api/app.ts';
+import type { RateLimitOptions } from './api/rate-limit.ts';
 import type { AccountSpec } from './cli-args.ts';
+import { newLoginToken, type LoginToken } from './api/routes/session.ts';
+import { ensureLocalAccount } from './local-account.ts';
 import { openVenue, type Venue } from './venue.ts';
 
 export interface ServiceOptions {
@@ -18,6 +21,8 @@ export interface ServiceOptions {
   /** Built renderer folder to serve at '/'. */
   uiDir?: string;
   logger?: boolean;
+  /** Rate limits (README, Rate limits); false turns them off (benchmarks). */
+  rateLimit?: RateLimitOptions | false;
 }
 
 export interface ServiceHandle {
@@ -27,6 +32,8 @@ export interface ServiceHandle {
   readonly port: number;
   readonly app: FastifyInstance;
   readonly venue: Venue;
+  /** The one-time browser login URL (`/#token=...`) for the local account. */
+  readonly loginUrl: string;
   close(): Promise<void>;
 }
 
@@ -35,9 +42,11 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
   for (const a of opts.accounts ?? []) {
     venue.accounts.upsert({ apiKey: a.apiKey, apiSecret: a.apiSecret, kind: 'user', balance: a.balance }, Date.now());
   }
+  const local = ensureLocalAccount(venue);
+  const loginToken: LoginToken = newLoginToken(local.id);
   let app: FastifyInstance;
   try {
-    app = await buildApp({ venue, uiDir: opts.uiDir, logger: opts.logger });
+    app = await buildApp({ venue, uiDir: opts.uiDir, logger: opts.logger, loginToken, rateLimit: opts.rateLimit });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   } catch (err) {
     venue.close();
@@ -54,6 +63,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     port,
     app,
     venue,
+    loginUrl: `http://${urlHost}:${port}/#token=${loginToken.value}`,
     close() {
       closing ??= (async () => {
         try {

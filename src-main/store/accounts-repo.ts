@@ -75,6 +75,12 @@ export class AccountsRepo {
     return r ? fromRow(r) : undefined;
   }
 
+  /** Replaces an account's API key and secret (the old key stops working at once). */
+  rotateKey(id: number, apiKey: string, apiSecret: string, now: number): Account | undefined {
+    this.db.prepare('UPDATE accounts SET api_key = ?, api_secret = ?, updated_at = ? WHERE id = ?').run(apiKey, apiSecret, now, id);
+    return this.byId(id);
+  }
+
   /**
    * Creates the account with this key, or updates its secret and sets its wallet to `balance`
    * (a paper top-up or reset: the difference is booked as a deposit so accounting still adds up).

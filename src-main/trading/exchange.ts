@@ -290,9 +290,8 @@ export class Exchange {
     return out.sort((x, y) => x.id - y.id);
   }
 
-  setLeverage(accountId: number, symbol: string, leverage: number): { symbol: string; leverage: number; max_notional: string } {
-    const a = this.requireAccount(accountId);
-    const pair = this.requirePair(symbol);
+  private checkLeverage(a: AccountLive, pair: PairState, leverage: number): number {
+    const symbol = pair.row.symbol;
     if (!Number.isInteger(leverage) || leverage < 1 || leverage > pair.row.maxLeverage) {
       reject(Errors.LEVERAGE_INVALID, `leverage must be an integer from 1 to ${pair.row.maxLeverage} on ${symbol}`);
     }
@@ -303,16 +302,34 @@ export class Exchange {
         reject(Errors.LEVERAGE_INVALID, `a ${leverage}x position on ${symbol} may hold at most ${maxNotional} USDT notional; the position holds ${notional.toFixed(2)}`);
       }
     }
-    const cur = this.pairSetting(accountId, symbol);
-    a.pairs.set(symbol, { leverage, marginMode: cur.marginMode });
+    return maxNotional;
+  }
+
+  private checkMarginModeChange(a: AccountLive, symbol: string, marginMode: number): void {
+    if (marginMode !== 1 && marginMode !== 2) reject(Errors.INVALID_PARAMETER, 'margin_mode must be 1 (isolated) or 2 (cross)');
+    if (this.positionsOf(a, symbol).length > 0 || this.openOrdersOf(a, symbol).length > 0) {
+      reject(Errors.MARGIN_MODE_CHANGE_REFUSED, `Margin mode of ${symbol} cannot change while a position or open order exists`);
+    }
+  }
+
+  private applyPairSetting(a: AccountLive, symbol: string, leverage: number, marginMode: number): void {
+    a.pairs.set(symbol, { leverage, marginMode });
     this.deps.repo.tx(() => {
-      this.deps.repo.savePairSetting(accountId, symbol, leverage, cur.marginMode);
+      this.deps.repo.savePairSetting(a.id, symbol, leverage, marginMode);
       // positions take the new leverage (isolated margin stays as allocated)
       for (const p of this.positionsOf(a, symbol)) {
+        if (p.leverage === leverage) continue;
         p.leverage = leverage;
         this.deps.repo.savePosition(p);
       }
     });
+  }
+
+  setLeverage(accountId: number, symbol: string, leverage: number): { symbol: string; leverage: number; max_notional: string } {
+    const a = this.requireAccount(accountId);
+    const pair = this.requirePair(symbol);
+    const maxNotional = this.checkLeverage(a, pair, leverage);
+    this.applyPairSetting(a, symbol, leverage, this.pairSetting(accountId, symbol).marginMode);
     return { symbol, leverage, max_notional: String(maxNotional) };
   }
 
@@ -322,11 +339,8 @@ export class Exchange {
     if (marginMode !== 1 && marginMode !== 2) reject(Errors.INVALID_PARAMETER, 'margin_mode must be 1 (isolated) or 2 (cross)');
     const cur = this.pairSetting(accountId, symbol);
     if (cur.marginMode !== marginMode) {
-      if (this.positionsOf(a, symbol).length > 0 || this.openOrdersOf(a, symbol).length > 0) {
-        reject(Errors.MARGIN_MODE_CHANGE_REFUSED, `Margin mode of ${symbol} cannot change while a position or open order exists`);
-      }
-      a.pairs.set(symbol, { leverage: cur.leverage, marginMode });
-      this.deps.repo.tx(() => this.deps.repo.savePairSetting(accountId, symbol, cur.leverage, marginMode));
+      this.checkMarginModeChange(a, symbol, marginMode);
+      this.applyPairSetting(a, symbol, cur.leverage, marginMode);
     }
     return { symbol, margin_mode: marginMode };
   }
@@ -444,6 +458,9 @@ export class Exchange {
           `In hedge mode ${action === 1 ? 'opening' : 'closing'} a ${positionSide === 1 ? 'long' : 'short'} is a ${expectedSide === 1 ? 'buy' : 'sell'} (side ${expectedSide})`,
         );
       }
+      if (action === 1 && input.reduce_only === true) {
+        reject(Errors.REDUCE_ONLY_REJECTED, 'In hedge mode an order that opens (position_action 1) cannot be reduce-only; close with position_action 2');
+      }
       if (action === 2) reduceOnly = true;
     } else if (positionSide !== 1) {
       reject(Errors.POSITION_SIDE_MISMATCH, 'In one-way mode position_side is 1');
@@ -456,16 +473,23 @@ export class Exchange {
     let maxFill = -1;
     let clientOrderId = input.client_order_id ?? '';
     const id = this.takeOrderId();
-    if (clientOrderId === '') clientOrderId = `${isBot ? 'bot' : 'web'}-${id}`;
+    // Generated ids contain a '.', which client-chosen ids may not, so they never collide.
+    if (clientOrderId === '') clientOrderId = `${isBot ? 'bot' : 'web'}.${id}`;
 
+    // Settings the order asks for are checked now and applied only once the order is accepted,
+    // so a rejected order leaves them as they were.
+    let applySettings: (() => void) | null = null;
     if (a) {
-      if (input.margin_mode !== undefined) this.setMarginMode(a.id, row.symbol, input.margin_mode);
-      if (input.leverage !== undefined && input.leverage !== this.pairSetting(a.id, row.symbol).leverage) {
-        this.setLeverage(a.id, row.symbol, input.leverage);
+      const current = this.pairSetting(a.id, row.symbol);
+      leverage = input.leverage ?? current.leverage;
+      marginMode = input.margin_mode ?? current.marginMode;
+      if (marginMode !== current.marginMode) this.checkMarginModeChange(a, row.symbol, marginMode);
+      if (leverage !== current.leverage) this.checkLeverage(a, pair, leverage);
+      if (leverage !== current.leverage || marginMode !== current.marginMode) {
+        const lev = leverage;
+        const mm = marginMode;
+        applySettings = () => this.applyPairSetting(a, row.symbol, lev, mm);
       }
-      const setting = this.pairSetting(a.id, row.symbol);
-      leverage = setting.leverage;
-      marginMode = setting.marginMode;
       if (a.clientIds.has(clientOrderId)) {
         reject(Errors.DUPLICATE_CLIENT_ORDER_ID, `client_order_id '${clientOrderId}' is already used by live order ${a.clientIds.get(clientOrderId)}`);
       }
@@ -502,6 +526,7 @@ export class Exchange {
       }
     }
 
+    applySettings?.();
     const now = this.now();
     const order: LiveOrder = {
       id, clientOrderId, accountId: a?.id ?? 0, symbol: row.symbol, side: input.side, type: input.type, tif,
@@ -563,7 +588,10 @@ export class Exchange {
     let id = by.orderId;
     if (id === undefined && by.clientOrderId !== undefined) id = a.clientIds.get(by.clientOrderId);
     const o = id === undefined ? undefined : a.orders.get(id);
-    if (!o || (by.symbol !== undefined && o.symbol !== by.symbol)) {
+    if (o && by.symbol !== undefined && o.symbol !== by.symbol) {
+      reject(Errors.ORDER_NOT_FOUND, `No open order ${o.id} on ${by.symbol}`);
+    }
+    if (!o) {
       const stored = id === undefined ? undefined : this.deps.repo.order(id);
       if (stored && stored.accountId === accountId) reject(Errors.ORDER_NOT_CANCELLABLE, `Order ${id} is no longer open (status ${stored.status})`);
       reject(Errors.ORDER_NOT_FOUND, by.orderId !== undefined ? `No open order ${by.orderId}` : `No open order with client_order_id '${by.clientOrderId}'`);

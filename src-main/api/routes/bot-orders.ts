@@ -1,0 +1,85 @@
+// Bot routes: placement (the spec's POST /fapi/v1/bot/orders), cancel and cached open orders.
+// Callers must be on the IP whitelist (403 / 2101 otherwise, checked before anything is
+// parsed into a command). Bot orders belong to the house account: no margin, never stored;
+// only their fills against users reach the users' ledgers.
+import type { FastifyInstance } from 'fastify';
+import type { BotOrderInput } from '../../trading/exchange.ts';
+import type { Venue } from '../../venue.ts';
+import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import { botOrderBodySchema, idField, listedSymbol, ref, strictJsonBody, symbolField } from '../trading-schemas.ts';
+
+export default async function botOrderRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+  const { venue } = opts;
+  const ex = venue.exchange;
+  const errors = standardErrors(403);
+
+  app.post<{ Body: BotOrderInput }>(
+    '/fapi/v1/bot/orders',
+    {
+      config: { auth: 'bot' },
+      preValidation: strictJsonBody(botOrderBodySchema),
+      schema: {
+        tags: ['bot'],
+        summary: 'Bot order placement (IP whitelist)',
+        description:
+          'Sends the order straight to the matching engine: no margin frozen, nothing written to the database. ' +
+          'need_cache (default false) keeps the order in the in-memory order cache, so that GET ' +
+          '/fapi/v1/bot/openOrders lists it; an order can be cancelled by id either way while it rests. Same ' +
+          'answer as POST /fapi/v1/orders. Callers not on the whitelist get 403 / 2101.',
+        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        body: botOrderBodySchema,
+        response: { 200: envelopeSchema(ref('PlacementResult')), ...errors },
+      },
+    },
+    async (req) => {
+      const body = req.body;
+      body.symbol = body.symbol.toUpperCase();
+      return ok(ex.placeBotOrder(body));
+    },
+  );
+
+  app.delete<{ Querystring: { symbol: string; order_id: number } }>(
+    '/fapi/v1/bot/order',
+    {
+      config: { auth: 'bot' },
+      schema: {
+        tags: ['bot'],
+        summary: 'Cancel a resting bot order (IP whitelist)',
+        description: 'Cached or not. 1102 when no bot order with this id rests on the pair.',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['symbol', 'order_id'],
+          properties: { symbol: symbolField, order_id: idField('Order ID') },
+        },
+        response: {
+          200: envelopeSchema({
+            type: 'object',
+            required: ['order_id', 'status'],
+            properties: {
+              order_id: { type: 'string', description: 'Order ID' },
+              status: { type: 'integer', enum: [4], description: '4=CANCELED' },
+            },
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (req) => ok(ex.cancelBotOrder(listedSymbol(venue, req.query.symbol), req.query.order_id)),
+  );
+
+  app.get<{ Querystring: { symbol?: string } }>(
+    '/fapi/v1/bot/openOrders',
+    {
+      config: { auth: 'bot' },
+      schema: {
+        tags: ['bot'],
+        summary: 'Cached bot orders still open (IP whitelist)',
+        description: 'Bot orders placed with need_cache true that still rest, oldest first; `symbol` filters.',
+        querystring: { type: 'object', additionalProperties: false, properties: { symbol: symbolField } },
+        response: { 200: envelopeSchema({ type: 'array', items: ref('OrderRecord') }), ...errors },
+      },
+    },
+    async (req) => ok(ex.botOrders(req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol))),
+  );
+}

@@ -1,0 +1,204 @@
+// Signed order routes (DESIGN section 4 extensions plus the spec's openOrders and myTrades):
+// place, cancel one, cancel all, open orders, order history, trade history.
+//
+// Handlers stay thin: the schema validates shapes, the exchange applies business rules and
+// state changes (throwing ApiError), TradingRepo answers history. The user is always the
+// signed account; no route takes a user id from its input.
+import type { FastifyInstance } from 'fastify';
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import type { OrderInput } from '../../trading/exchange.ts';
+import type { Venue } from '../../venue.ts';
+import { signedQuerystring } from '../auth.ts';
+import { page } from '../cursor.ts';
+import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import {
+  accountIdOf,
+  checkTimeRange,
+  clientOrderIdField,
+  cursorField,
+  cursorPageSchema,
+  idField,
+  listedSymbol,
+  orderBodySchema,
+  orderStatusField,
+  pageLimit,
+  ref,
+  sideField,
+  strictJsonBody,
+  symbolField,
+  timeField,
+} from '../trading-schemas.ts';
+
+const signedErrors = () => standardErrors(401);
+
+export default async function orderRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+  const { venue } = opts;
+  const ex = venue.exchange;
+
+  app.post<{ Body: OrderInput }>(
+    '/fapi/v1/orders',
+    {
+      config: { auth: 'signed' },
+      preValidation: strictJsonBody(orderBodySchema),
+      schema: {
+        tags: ['trading'],
+        summary: 'Place an order (signed; extension)',
+        description:
+          'General order placement: validated, margined (initial margin + taker fee frozen) and stored before the ' +
+          'answer. The body has the fields of POST /fapi/v1/bot/orders except need_cache. Hedge mode (default): ' +
+          'open long = buy/long/open, close long = sell/long/close, open short = sell/short/open, close short = ' +
+          'buy/short/close; a close is reduce-only. One-way mode: position_side 1; position_action 2 is reduce-only. ' +
+          'Rejections: 3001-3021 (see the error registry). leverage / margin_mode, when given, change the pair ' +
+          'setting first (as POST /fapi/v1/leverage and /fapi/v1/marginType would). Values must have their JSON ' +
+          'types: "side": "1" is refused (1001).',
+        querystring: signedQuerystring(),
+        body: orderBodySchema,
+        response: { 200: envelopeSchema(ref('PlacementResult')), ...signedErrors() },
+      },
+    },
+    async (req) => {
+      const body = req.body;
+      body.symbol = body.symbol.toUpperCase();
+      return ok(ex.placeOrder(accountIdOf(req), body));
+    },
+  );
+
+  app.delete<{ Querystring: { symbol: string; order_id?: number; client_order_id?: string } }>(
+    '/fapi/v1/order',
+    {
+      config: { auth: 'signed' },
+      schema: {
+        tags: ['trading'],
+        summary: 'Cancel one open order (signed; extension)',
+        description:
+          'Give exactly one of order_id and client_order_id. Answers the cancelled order (status 4). An order of ' +
+          'yours that is no longer open is 3019; an unknown order, or one of another user, is 1102.',
+        querystring: signedQuerystring(
+          { symbol: symbolField, order_id: idField('Order ID'), client_order_id: clientOrderIdField },
+          ['symbol'],
+        ),
+        response: { 200: envelopeSchema(ref('OrderRecord')), ...signedErrors() },
+      },
+    },
+    async (req) => {
+      const { order_id: orderId, client_order_id: clientOrderId } = req.query;
+      if (orderId === undefined && clientOrderId === undefined) {
+        throw new ApiError(Errors.MISSING_PARAMETER, "Missing required query parameter: one of 'order_id' or 'client_order_id'");
+      }
+      if (orderId !== undefined && clientOrderId !== undefined) {
+        throw new ApiError(Errors.INVALID_PARAMETER, "Invalid query parameters: give 'order_id' or 'client_order_id', not both");
+      }
+      const symbol = listedSymbol(venue, req.query.symbol);
+      return ok(ex.cancelOrder(accountIdOf(req), { symbol, orderId, clientOrderId }));
+    },
+  );
+
+  app.delete<{ Querystring: { symbol: string } }>(
+    '/fapi/v1/allOpenOrders',
+    {
+      config: { auth: 'signed' },
+      schema: {
+        tags: ['trading'],
+        summary: 'Cancel all open orders on a pair (signed; extension)',
+        querystring: signedQuerystring({ symbol: symbolField }, ['symbol']),
+        response: {
+          200: envelopeSchema({
+            type: 'object',
+            required: ['symbol', 'cancelled'],
+            properties: {
+              symbol: { type: 'string', description: 'Trading pair' },
+              cancelled: { type: 'integer', description: 'How many orders were cancelled' },
+            },
+          }),
+          ...signedErrors(),
+        },
+      },
+    },
+    async (req) => {
+      const symbol = listedSymbol(venue, req.query.symbol);
+      return ok({ symbol, cancelled: ex.cancelAll(accountIdOf(req), symbol) });
+    },
+  );
+
+  app.get<{ Querystring: { symbol?: string } }>(
+    '/fapi/v1/openOrders',
+    {
+      config: { auth: 'signed' },
+      schema: {
+        tags: ['trading'],
+        summary: 'Open orders (signed)',
+        description: 'Your open orders (status 1 or 2), oldest first; `symbol` filters.',
+        querystring: signedQuerystring({ symbol: symbolField }),
+        response: { 200: envelopeSchema({ type: 'array', items: ref('OrderRecord') }), ...signedErrors() },
+      },
+    },
+    async (req) => {
+      const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
+      return ok(ex.openOrders(accountIdOf(req), symbol));
+    },
+  );
+
+  app.get<{ Querystring: { symbol?: string; status?: number; cursor?: string; limit: number } }>(
+    '/fapi/v1/allOrders',
+    {
+      config: { auth: 'signed' },
+      schema: {
+        tags: ['trading'],
+        summary: 'Order history (signed; extension)',
+        description:
+          'All your orders, every status, newest first, paged like myTrades: pass next_cursor back (with the same ' +
+          'filters) until has_more is false; next_cursor is "" on the last page.',
+        querystring: signedQuerystring({
+          symbol: symbolField,
+          status: orderStatusField,
+          cursor: cursorField,
+          limit: pageLimit(100, 500),
+        }),
+        response: { 200: envelopeSchema(cursorPageSchema('OrderRecord')), ...signedErrors() },
+      },
+    },
+    async (req) => {
+      const { status, cursor, limit } = req.query;
+      const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
+      const accountId = accountIdOf(req);
+      const p = page('orders', cursor, limit, (beforeId, n) => venue.trading.orders({ accountId, symbol, status, beforeId, limit: n }));
+      return ok({ has_more: p.hasMore, next_cursor: p.nextCursor, items: p.rows.map((o) => ex.orderRecord(o)) });
+    },
+  );
+
+  app.get<{
+    Querystring: { symbol?: string; side?: number; start_time?: number; end_time?: number; cursor?: string; limit: number };
+  }>(
+    '/fapi/v1/myTrades',
+    {
+      config: { auth: 'signed' },
+      schema: {
+        tags: ['trading'],
+        summary: 'Trade records (signed)',
+        description:
+          'Your fills, newest first. Filters: symbol, side, start_time / end_time (inclusive, ms, market clock). ' +
+          'Cursor paging: pass next_cursor back with the same filters until has_more is false; next_cursor is "" ' +
+          'on the last page. A cursor that is not a next_cursor of this list is 1001.',
+        querystring: signedQuerystring({
+          symbol: symbolField,
+          side: sideField,
+          start_time: timeField('From this time, ms (inclusive)'),
+          end_time: timeField('Up to this time, ms (inclusive)'),
+          cursor: cursorField,
+          limit: pageLimit(100, 500),
+        }),
+        response: { 200: envelopeSchema(cursorPageSchema('TradeRecord')), ...signedErrors() },
+      },
+    },
+    async (req) => {
+      const { side, start_time: startTime, end_time: endTime, cursor, limit } = req.query;
+      checkTimeRange(startTime, endTime, ['start_time', 'end_time']);
+      const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
+      const accountId = accountIdOf(req);
+      const p = page('trades', cursor, limit, (beforeId, n) =>
+        venue.trading.trades({ accountId, symbol, side, startTime, endTime, beforeId, limit: n }),
+      );
+      return ok({ has_more: p.hasMore, next_cursor: p.nextCursor, items: p.rows.map((t) => ex.tradeRecord(t)) });
+    },
+  );
+}

@@ -1,0 +1,376 @@
+// JSON schemas of the trading routes (orders, trades, positions, account, bot orders): the
+// records they answer, the parameters and bodies they accept, the strict-body check and the
+// few request checks the routes share (signed account, listed symbol, time range).
+//
+// Record schemas list their properties in the spec's field order, built from the *_FIELDS
+// arrays of src-shared/types.ts: the response serialiser writes keys in schema order, so the
+// wire order follows the spec by construction. They are registered once on the root instance
+// (tradingSchemas) and referenced by $id, so OpenAPI shows each record once.
+//
+// Bodies: the app's validator coerces types (querystrings need it: every value arrives as
+// text), which would let a JSON body say "side": "1" or "qty": 0.5 and be read as something
+// else. strictJsonBody() refuses those before validation: a JSON body's values must already
+// have their declared JSON types.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, Errors } from '../../src-shared/errors.ts';
+import {
+  CLOSED_POSITION_RECORD_FIELDS,
+  ORDER_RECORD_FIELDS,
+  PLACEMENT_RESULT_FIELDS,
+  POSITION_RECORD_FIELDS,
+  TRADE_RECORD_FIELDS,
+} from '../../src-shared/types.ts';
+import type { Venue } from '../venue.ts';
+
+// ---------------------------------------------------------------- parameters
+
+/** Largest integer id or time a parameter may carry. */
+const MAX_INT = Number.MAX_SAFE_INTEGER;
+
+export const symbolField = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9]{2,30}$',
+  description: 'Trading pair, e.g. BTCUSDT (case-insensitive)',
+} as const;
+
+/** A positive wire decimal: no sign, no exponent, no leading zeros (src-shared/decimal.ts grammar). */
+export const decimalField = (description: string) =>
+  ({ type: 'string', minLength: 1, maxLength: 40, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description }) as const;
+
+export const clientOrderIdField = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 36,
+  pattern: '^[A-Za-z0-9_-]{1,36}$',
+  description: 'Client order ID: 1 to 36 letters, digits, _ or -; unique among your live orders. Generated when absent.',
+} as const;
+
+export const idField = (description: string) => ({ type: 'integer', minimum: 1, maximum: MAX_INT, description }) as const;
+export const timeField = (description: string) => ({ type: 'integer', minimum: 0, maximum: MAX_INT, description }) as const;
+
+export const sideField = { type: 'integer', enum: [1, 2], description: '1=buy, 2=sell' } as const;
+export const positionSideField = { type: 'integer', enum: [1, 2], description: '1=long, 2=short' } as const;
+export const marginModeField = { type: 'integer', enum: [1, 2], description: '1=isolated, 2=cross' } as const;
+export const orderStatusField = {
+  type: 'integer',
+  enum: [1, 2, 3, 4, 5, 6],
+  description: '1=NEW, 2=PARTIALLY_FILLED, 3=FILLED, 4=CANCELED, 5=REJECTED, 6=EXPIRED',
+} as const;
+export const closeTypeField = {
+  type: 'integer',
+  enum: [1, 2, 3, 4, 5, 6],
+  description: '1=user close, 2=take profit, 3=stop loss, 4=liquidation, 5=ADL, 6=bankruptcy',
+} as const;
+export const leverageField = {
+  type: 'integer',
+  minimum: 1,
+  maximum: 1000,
+  description: "Leverage, 1 to the pair's max_leverage (see /fapi/v1/symbols); above it the answer is 3013",
+} as const;
+
+export const cursorField = {
+  type: 'string',
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9_-]*$',
+  description: 'Opaque cursor: the next_cursor of the previous page (empty or absent = first page)',
+} as const;
+
+export const pageLimit = (def: number, max: number) =>
+  ({ type: 'integer', minimum: 1, maximum: max, default: def, description: `Page size, default ${def}, max ${max}` }) as const;
+
+// ---------------------------------------------------------------- bodies
+
+const orderBodyProperties = {
+  symbol: symbolField,
+  side: sideField,
+  position_side: { type: 'integer', enum: [1, 2], description: '1=long, 2=short (1 in one-way mode)' },
+  position_action: { type: 'integer', enum: [1, 2], description: '1=open, 2=close' },
+  type: { type: 'integer', enum: [1, 2], description: '1=limit, 2=market' },
+  price: decimalField('Limit price, on the tick; required for limit orders, refused for market orders'),
+  qty: decimalField('Contract quantity, on the step, within min_qty..max_qty'),
+  leverage: leverageField,
+  margin_mode: marginModeField,
+  time_in_force: { type: 'integer', enum: [1, 2, 3, 4], description: '1=GTC (default), 2=IOC, 3=FOK, 4=GTX (maker only)' },
+  reduce_only: { type: 'boolean', description: 'Reduce only' },
+  client_order_id: clientOrderIdField,
+} as const;
+
+const orderRequired = ['symbol', 'side', 'position_side', 'position_action', 'type', 'qty'] as const;
+
+export const orderBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: orderRequired,
+  properties: orderBodyProperties,
+} as const;
+
+export const botOrderBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: orderRequired,
+  properties: {
+    ...orderBodyProperties,
+    need_cache: {
+      type: 'boolean',
+      default: false,
+      description: 'Keep the order in the in-memory order cache (listed and cancellable); default false',
+    },
+  },
+} as const;
+
+interface FlatBodySchema {
+  properties: Record<string, { type?: string }>;
+}
+
+function jsonTypeOk(value: unknown, type: string | undefined): boolean {
+  switch (type) {
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    default:
+      return true;
+  }
+}
+
+/**
+ * preValidation hook of a route whose body is a flat JSON object: refuses a non-JSON content
+ * type (1006), a missing body (1002), a body that is not an object, and any value whose JSON
+ * type differs from the schema's (1001), before the coercing validator sees it. Unknown fields
+ * are left to the schema (1003).
+ */
+export function strictJsonBody(schema: FlatBodySchema) {
+  const props = schema.properties;
+  return async function checkJsonBody(req: FastifyRequest): Promise<void> {
+    const body = req.body as unknown;
+    const ctype = req.headers['content-type'];
+    if (ctype === undefined && (body === undefined || body === null)) {
+      throw new ApiError(Errors.MISSING_PARAMETER, 'Missing request body: a JSON object is required');
+    }
+    if (typeof ctype !== 'string' || !/^application\/json\s*(;|$)/i.test(ctype)) {
+      throw new ApiError(Errors.UNSUPPORTED_MEDIA_TYPE, `${Errors.UNSUPPORTED_MEDIA_TYPE.message} (got ${JSON.stringify(String(ctype ?? ''))})`);
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new ApiError(Errors.INVALID_PARAMETER, 'Invalid body: must be a JSON object');
+    }
+    for (const key of Object.keys(body)) {
+      const p = Object.hasOwn(props, key) ? props[key] : undefined;
+      if (p === undefined) continue;
+      const value = (body as Record<string, unknown>)[key];
+      if (!jsonTypeOk(value, p.type)) {
+        throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': must be a JSON ${p.type}`);
+      }
+    }
+  };
+}
+
+// ---------------------------------------------------------------- request checks shared by the trading routes
+
+/** The signed account's id (the auth hook guarantees one on signed routes). */
+export function accountIdOf(req: FastifyRequest): number {
+  const a = req.account;
+  if (a === null) throw new ApiError(Errors.API_KEY_MISSING);
+  return a.id;
+}
+
+/** A symbol filter or parameter: upper-cased, and it must be listed (1101 otherwise). */
+export function listedSymbol(venue: Venue, symbol: string): string {
+  const s = symbol.toUpperCase();
+  if (!venue.exchange.pair(s)) throw new ApiError(Errors.SYMBOL_NOT_FOUND, `Unknown symbol '${s}'`);
+  return s;
+}
+
+export function checkTimeRange(start: number | undefined, end: number | undefined, names: [string, string]): void {
+  if (start !== undefined && end !== undefined && start > end) {
+    throw new ApiError(Errors.INVALID_PARAMETER, `Invalid query parameters: ${names[0]} ${start} is after ${names[1]} ${end}`);
+  }
+}
+
+// ---------------------------------------------------------------- records
+
+const str = (description: string) => ({ type: 'string', description }) as const;
+const int = (description: string) => ({ type: 'integer', description }) as const;
+const num = (description: string) => ({ type: 'number', description }) as const;
+
+/** An object schema whose properties follow `order` exactly (all required). */
+function ordered(id: string, description: string, order: readonly string[], props: Record<string, object>): object {
+  const properties: Record<string, object> = {};
+  for (const k of order) {
+    const p = props[k];
+    if (p === undefined) throw new Error(`schema ${id}: no property ${k}`);
+    properties[k] = p;
+  }
+  if (Object.keys(props).length !== order.length) throw new Error(`schema ${id}: properties differ from the field list`);
+  return { $id: id, type: 'object', description, required: [...order], properties };
+}
+
+export const orderRecordSchema = ordered('OrderRecord', 'An order (spec field order, then updated_at and user_id)', ORDER_RECORD_FIELDS, {
+  id: str('Order ID'),
+  client_order_id: str('Client order ID'),
+  symbol: str('Trading pair'),
+  side: sideField,
+  type: { type: 'integer', enum: [1, 2], description: '1=limit, 2=market' },
+  status: orderStatusField,
+  price: str('Order price ("0" decimals for market orders)'),
+  qty: str('Order quantity'),
+  filled_qty: str('Filled quantity'),
+  filled_quote: str('Filled amount, USDT'),
+  avg_price: str('Average fill price'),
+  total_fee: str('Accumulated fee, USDT'),
+  fee_asset: str('Fee asset'),
+  leverage: int('Leverage'),
+  margin_mode: marginModeField,
+  position_action: { type: 'integer', enum: [1, 2], description: '1=open, 2=close' },
+  position_side: positionSideField,
+  created_at: int('Creation time, ms'),
+  updated_at: int('Update time, ms'),
+  user_id: str('User ID'),
+});
+
+export const placementResultSchema = ordered('PlacementResult', 'Order placement result', PLACEMENT_RESULT_FIELDS, {
+  order_id: str('Order ID'),
+  client_order_id: str('Client order ID'),
+  status: orderStatusField,
+  filled_qty: str('Filled quantity'),
+  filled_quote: str('Filled amount, USDT'),
+});
+
+export const tradeRecordSchema = ordered('TradeRecord', 'A fill of one of your orders', TRADE_RECORD_FIELDS, {
+  id: str('Trade ID'),
+  order_id: str('Order ID'),
+  symbol: str('Trading pair'),
+  side: sideField,
+  position_side: positionSideField,
+  price: str('Trade price'),
+  qty: str('Trade quantity'),
+  quote_qty: str('Trade amount, USDT'),
+  fee: str('Fee, USDT (notional x fee_rate)'),
+  fee_asset: str('Fee asset'),
+  fee_rate: str("Fee rate: the pair's maker or taker rate"),
+  role: { type: 'integer', enum: [1, 2], description: '1=maker, 2=taker' },
+  is_close: { type: 'boolean', description: 'Whether the trade closes a position' },
+  realized_pnl: str('Realized price PnL of the closing part, USDT (fees apart)'),
+  created_at: int('Trade time (market clock), ms'),
+});
+
+export const positionRecordSchema = ordered('PositionRecord', 'A current position; numbers are JSON numbers', POSITION_RECORD_FIELDS, {
+  id: str('Position ID'),
+  user_id: int('User ID'),
+  symbol: str('Trading pair'),
+  position_side: positionSideField,
+  margin_mode: marginModeField,
+  leverage: int('Leverage'),
+  quantity: num('Position quantity'),
+  entry_price: num('Average entry price'),
+  mark_price: num('Mark price'),
+  liquidation_price: num('Liquidation price (0 when none)'),
+  break_even_price: num('Break-even price'),
+  maintenance_margin_rate: num('Tier maintenance margin rate'),
+  margin: num('Isolated: position margin; cross: initial margin used'),
+  margin_ratio: num('Margin ratio'),
+  unrealized_pnl: num('Unrealized PnL at mark'),
+  realized_pnl: num('Accumulated realized PnL'),
+  total_funding_fee: num('Accumulated funding fee; positive=paid, negative=received'),
+  open_fee: num('Accumulated opening fee'),
+  close_fee: num('Accumulated closing fee'),
+  created_at: int('Creation time, ms'),
+  updated_at: int('Update time, ms'),
+});
+
+const closedProps = (positionId: object): Record<string, object> => ({
+  id: int('Primary key ID'),
+  position_id: positionId,
+  user_id: int('User ID'),
+  symbol: str('Trading pair'),
+  position_side: positionSideField,
+  margin_mode: marginModeField,
+  leverage: int('Leverage'),
+  open_quantity: num('Total opening quantity'),
+  close_quantity: num('Total closing quantity'),
+  entry_price: num('Average entry price = open_amount / open_quantity'),
+  exit_price: num('Average exit price = close_amount / close_quantity'),
+  open_amount: num('Total opening amount, USDT'),
+  close_amount: num('Total closing amount, USDT'),
+  open_fee: num('Total opening fee'),
+  close_fee: num('Total closing fee'),
+  total_funding_fee: num('Total funding fee; positive=paid'),
+  realized_pnl: num('Realized price PnL (fees and funding apart)'),
+  close_type: closeTypeField,
+  opened_at: int('Open time, ms'),
+  closed_at: int('Close time, ms'),
+  created_at: int('Creation time, ms'),
+});
+
+/** In the history list position_id is an integer (the spec's sample)... */
+export const closedPositionSchema = ordered(
+  'ClosedPositionRecord',
+  'A closed position (history list; position_id is an integer)',
+  CLOSED_POSITION_RECORD_FIELDS,
+  closedProps(int('Related position ID')),
+);
+
+/** ...and in the detail route a string (the spec says so). */
+export const closedPositionDetailSchema = ordered(
+  'ClosedPositionDetail',
+  'A closed position (detail route; position_id is a string)',
+  CLOSED_POSITION_RECORD_FIELDS,
+  closedProps(str('Related position ID')),
+);
+
+export const accountSummarySchema = {
+  $id: 'AccountSummary',
+  type: 'object',
+  description: 'USDT balance and margin of the account (money as decimal strings, 8 decimals)',
+  required: [
+    'user_id', 'asset', 'wallet_balance', 'available_balance', 'frozen_margin', 'position_margin',
+    'unrealized_pnl', 'margin_balance', 'total_deposits', 'position_mode',
+  ],
+  properties: {
+    user_id: int('User ID'),
+    asset: str('Margin asset (USDT)'),
+    wallet_balance: str('Deposits + realized PnL - fees - funding'),
+    available_balance: str('What new orders may use'),
+    frozen_margin: str('Margin and fees held by open orders'),
+    position_margin: str('Initial margin of cross positions + isolated margin'),
+    unrealized_pnl: str('Unrealized PnL of all positions at mark'),
+    margin_balance: str('wallet_balance + unrealized_pnl'),
+    total_deposits: str('Sum of paper deposits'),
+    position_mode: { type: 'string', enum: ['hedge', 'one_way'], description: 'Position mode' },
+  },
+} as const;
+
+export const ref = (id: string) => ({ $ref: `${id}#` }) as const;
+
+/** Cursor page of myTrades / allOrders. */
+export const cursorPageSchema = (itemId: string) => ({
+  type: 'object',
+  required: ['has_more', 'next_cursor', 'items'],
+  properties: {
+    has_more: { type: 'boolean', description: 'Whether a further page exists' },
+    next_cursor: { type: 'string', description: 'Cursor of the next page; empty on the last page' },
+    items: { type: 'array', items: ref(itemId) },
+  },
+});
+
+/**
+ * Registers the record schemas on the root instance (skip-override, like fastify-plugin), so
+ * every route plugin can $ref them and OpenAPI lists them as components.
+ */
+export async function tradingSchemas(app: FastifyInstance): Promise<void> {
+  for (const s of [
+    orderRecordSchema,
+    placementResultSchema,
+    tradeRecordSchema,
+    positionRecordSchema,
+    closedPositionSchema,
+    closedPositionDetailSchema,
+    accountSummarySchema,
+  ]) {
+    app.addSchema(s);
+  }
+}
+(tradingSchemas as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;

@@ -1,0 +1,121 @@
+// Account routes through inject: balance summary, leverage, margin mode and position mode,
+// with the exchange's refusals (3013, 3014, 3015) reaching the client and changing nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Errors } from '../../src-shared/errors.ts';
+import { makeApp, type TestApp } from '../helpers/app.ts';
+import { dataOf, makeAccount, orderBody, plain, signed, type Creds } from '../helpers/signed.ts';
+
+let t: TestApp;
+let a: Creds;
+
+const get = (path: string, query?: Record<string, string>) => signed(t.app, a, 'GET', path, { query });
+const post = (path: string, json: unknown) => signed(t.app, a, 'POST', path, { json });
+
+function expectError(r: { status: number; body: any }, def: { code: number; http: number }): void {
+  expect({ status: r.status, code: r.body?.code, data: r.body?.data }).toEqual({ status: def.http, code: def.code, data: null });
+}
+
+beforeAll(async () => {
+  t = await makeApp();
+  a = makeAccount(t.venue, 'acct', 100_000);
+});
+afterAll(() => t.close());
+
+describe('account summary', () => {
+  it('a fresh account: everything in the wallet, nothing held', async () => {
+    expect(dataOf(await get('/fapi/v1/account'))).toStrictEqual({
+      user_id: a.id,
+      asset: 'USDT',
+      wallet_balance: '100000.00000000',
+      available_balance: '100000.00000000',
+      frozen_margin: '0.00000000',
+      position_margin: '0.00000000',
+      unrealized_pnl: '0.00000000',
+      margin_balance: '100000.00000000',
+      total_deposits: '100000.00000000',
+      position_mode: 'hedge',
+    });
+  });
+
+  it('answers only signed requests', async () => {
+    const r = await t.app.inject({ url: '/fapi/v1/account' });
+    expect([r.statusCode, JSON.parse(r.body).code]).toEqual([401, Errors.API_KEY_MISSING.code]);
+    const forged = await signed(t.app, { ...a, apiSecret: 'not-the-secret' }, 'GET', '/fapi/v1/account');
+    expectError(forged, Errors.SIGNATURE_INVALID);
+  });
+});
+
+describe('leverage', () => {
+  it('defaults: 20x cross, and the pair maximum', async () => {
+    expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'BTCUSDT' }))).toStrictEqual({ symbol: 'BTCUSDT', leverage: 20, margin_mode: 2, max_leverage: 125 });
+    expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'hypeusdt' }))).toStrictEqual({ symbol: 'HYPEUSDT', leverage: 20, margin_mode: 2, max_leverage: 20 });
+    expectError(await get('/fapi/v1/leverage', { symbol: 'NOPEUSDT' }), Errors.SYMBOL_NOT_FOUND);
+  });
+
+  it('set to 50x: the tier cap comes back, new orders use it', async () => {
+    expect(dataOf(await post('/fapi/v1/leverage', { symbol: 'BTCUSDT', leverage: 50 }))).toStrictEqual({
+      symbol: 'BTCUSDT', leverage: 50, max_notional: '12000000',
+    });
+    expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'BTCUSDT' })).leverage).toBe(50);
+    dataOf(await post('/fapi/v1/orders', orderBody({ client_order_id: 'lev-50' })));
+    const [o] = dataOf(await get('/fapi/v1/openOrders'));
+    expect(o.leverage).toBe(50);
+    // 950 / 50 + 950 x 0.0005
+    expect(dataOf(await get('/fapi/v1/account')).frozen_margin).toBe('19.47500000');
+  });
+
+  it('out of range is 3013 and changes nothing', async () => {
+    expectError(await post('/fapi/v1/leverage', { symbol: 'BTCUSDT', leverage: 126 }), Errors.LEVERAGE_INVALID);
+    expectError(await post('/fapi/v1/leverage', { symbol: 'HYPEUSDT', leverage: 21 }), Errors.LEVERAGE_INVALID);
+    expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'BTCUSDT' })).leverage).toBe(50);
+    expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'HYPEUSDT' })).leverage).toBe(20);
+  });
+
+  it('a position too large for the tier of a higher leverage is 3013', async () => {
+    const u = makeAccount(t.venue, 'lev-pos');
+    dataOf(await plain(t.app, 'POST', '/fapi/v1/bot/orders', {
+      json: { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '0.600', need_cache: true },
+    }));
+    dataOf(await signed(t.app, u, 'POST', '/fapi/v1/orders', { json: orderBody({ type: 2, price: undefined, qty: '0.600' }) }));
+    // 0.6 x 96000 = 57600 USDT > 50000, the 125x tier cap
+    expectError(await signed(t.app, u, 'POST', '/fapi/v1/leverage', { json: { symbol: 'BTCUSDT', leverage: 125 } }), Errors.LEVERAGE_INVALID);
+    expect(dataOf(await signed(t.app, u, 'POST', '/fapi/v1/leverage', { json: { symbol: 'BTCUSDT', leverage: 100 } })).leverage).toBe(100);
+    const [p] = dataOf(await signed(t.app, u, 'GET', '/fapi/v1/position/list'));
+    expect([p.leverage, p.quantity]).toEqual([100, 0.6]);
+  });
+});
+
+describe('margin mode', () => {
+  it('cannot change while an order is open on the pair (3014); the same mode is a no-op', async () => {
+    expectError(await post('/fapi/v1/marginType', { symbol: 'BTCUSDT', margin_mode: 1 }), Errors.MARGIN_MODE_CHANGE_REFUSED);
+    expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'BTCUSDT' })).margin_mode).toBe(2);
+    expect(dataOf(await post('/fapi/v1/marginType', { symbol: 'BTCUSDT', margin_mode: 2 }))).toStrictEqual({ symbol: 'BTCUSDT', margin_mode: 2 });
+  });
+
+  it('changes on a quiet pair and new orders carry it', async () => {
+    expect(dataOf(await post('/fapi/v1/marginType', { symbol: 'ethusdt', margin_mode: 1 }))).toStrictEqual({ symbol: 'ETHUSDT', margin_mode: 1 });
+    expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'ETHUSDT' }))).toMatchObject({ margin_mode: 1, leverage: 20 });
+    dataOf(await post('/fapi/v1/orders', orderBody({ symbol: 'ETHUSDT', price: '3300.00', qty: '0.010', client_order_id: 'eth-iso' })));
+    const eth = dataOf(await get('/fapi/v1/openOrders', { symbol: 'ETHUSDT' }));
+    expect(eth.map((o: any) => o.margin_mode)).toEqual([1]);
+  });
+});
+
+describe('position mode', () => {
+  it('cannot change while orders are open (3015)', async () => {
+    expectError(await post('/fapi/v1/positionMode', { position_mode: 'one_way' }), Errors.POSITION_MODE_CHANGE_REFUSED);
+    expect(dataOf(await get('/fapi/v1/account')).position_mode).toBe('hedge');
+  });
+
+  it('one-way once nothing is open: position_side must be 1, a close needs a position', async () => {
+    dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/allOpenOrders', { query: { symbol: 'BTCUSDT' } }));
+    dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/allOpenOrders', { query: { symbol: 'ETHUSDT' } }));
+    expect(dataOf(await post('/fapi/v1/positionMode', { position_mode: 'one_way' }))).toStrictEqual({ position_mode: 'one_way' });
+    expect(dataOf(await get('/fapi/v1/account')).position_mode).toBe('one_way');
+    expectError(await post('/fapi/v1/orders', orderBody({ side: 2, position_side: 2 })), Errors.POSITION_SIDE_MISMATCH);
+    expectError(await post('/fapi/v1/orders', orderBody({ side: 2, position_action: 2 })), Errors.NO_POSITION_TO_CLOSE);
+    // a sell opens a short in one-way mode, with position_side 1
+    expect(dataOf(await post('/fapi/v1/orders', orderBody({ side: 2, price: '99000.0' }))).status).toBe(1);
+    expectError(await post('/fapi/v1/positionMode', { position_mode: 'hedge' }), Errors.POSITION_MODE_CHANGE_REFUSED);
+  });
+});
