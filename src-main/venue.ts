@@ -2,6 +2,7 @@
 // it never reaches into SQLite or the engine by itself.
 import type { DatabaseSync } from 'node:sqlite';
 import { VirtualClock } from './market/clock.ts';
+import { KlineService } from './market/kline-service.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
 import { openDatabase } from './store/database.ts';
@@ -28,6 +29,8 @@ export interface Venue {
   readonly trading: TradingRepo;
   /** The sequencer of every state-changing command (orders, cancels, settings, deposits). */
   readonly exchange: Exchange;
+  /** Candles of every pair: klines routes and the kline stream. */
+  readonly klines: KlineService;
   readonly seed: number;
   close(): void;
 }
@@ -49,6 +52,10 @@ export function openVenue(opts: VenueOptions): Venue {
 
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock });
+  const klines = new KlineService({ db, symbols, clock, exchange });
+  // Market time is saved every few seconds, so a crash restarts the clock close to where it was.
+  const saveTimer = setInterval(() => settings.set('market_time', String(clock.now())), 5_000);
+  saveTimer.unref();
 
   let closed = false;
   return {
@@ -59,10 +66,13 @@ export function openVenue(opts: VenueOptions): Venue {
     clock,
     trading,
     exchange,
+    klines,
     seed,
     close() {
       if (closed) return;
       closed = true;
+      clearInterval(saveTimer);
+      klines.close();
       settings.set('market_time', String(clock.now()));
       db.close();
     },

@@ -157,4 +157,24 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, symbol)
   );
   `,
+  // 3: candles (klines), upserted by (symbol, interval, open_time). Prices in integer ticks,
+  // volumes in integer lots; quote volumes are exact tick x lot sums that can pass 2^63 on a
+  // month of a small-tick pair, so they are decimal integer strings.
+  `
+  CREATE TABLE candles (
+    symbol TEXT NOT NULL,
+    interval TEXT NOT NULL,
+    open_time INTEGER NOT NULL,
+    open INTEGER NOT NULL,
+    high INTEGER NOT NULL,
+    low INTEGER NOT NULL,
+    close INTEGER NOT NULL,
+    volume INTEGER NOT NULL,
+    quote_volume TEXT NOT NULL,
+    trades INTEGER NOT NULL,
+    taker_buy_volume INTEGER NOT NULL,
+    taker_buy_quote_volume TEXT NOT NULL,
+    PRIMARY KEY (symbol, interval, open_time)
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -1,0 +1,253 @@
+// Candlestick routes: GET /fapi/v1/klines and GET /fapi/v1/klines/batch (spec: Candlestick,
+// Errors, Limits). The spec's exception to the envelope: success is a bare array (or object),
+// every error is HTTP 200 with {code, message}: 6000 invalid parameter, 6001 invalid interval,
+// 6002 unknown symbol, 6003 start_time/end_time not together or with limit, 6004 limit outside
+// 1..1500, 6005 more than 20 symbols, 6006 missing parameter, 7000 internal.
+// Bodies come from KlineService.klinesBody as ready UTF-8 JSON bytes (closed candles are
+// serialised once and cached), so the response schemas below document the shape but never
+// serialise a success; they serialise only the error object.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import { INTERVALS, type Interval } from '../../../src-shared/intervals.ts';
+import { KLINES_DEFAULT_LIMIT, KLINES_MAX_LIMIT, type KlineService } from '../../market/kline-service.ts';
+import type { Venue } from '../../venue.ts';
+
+export const KLINES_MAX_SYMBOLS = 20;
+const MAX_TIME = 8_640_000_000_000_000;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const candleSchema = {
+  type: 'array',
+  description:
+    'Candlestick, 12 elements in this order: [openTime, closeTime, open, high, low, close, volume, quoteVolume, trades, ' +
+    'takerBuyBaseVolume, takerBuyQuoteVolume, isClosed]. Prices at the pair\'s price precision, volumes at its quantity ' +
+    'precision, turnovers at its quote precision. UTC intervals; closeTime = next openTime - 1; 1w opens Monday 00:00, ' +
+    '1M on the 1st of the month. A period without trades has a candle whose open = high = low = close = previous close.',
+  minItems: 12,
+  maxItems: 12,
+  prefixItems: [
+    { type: 'integer', description: '0 openTime: open timestamp, ms' },
+    { type: 'integer', description: '1 closeTime: close timestamp, ms (next open time - 1)' },
+    { type: 'string', description: '2 open: first trade price (previous close when no trade)' },
+    { type: 'string', description: '3 high: highest trade price' },
+    { type: 'string', description: '4 low: lowest trade price' },
+    { type: 'string', description: '5 close: last trade price' },
+    { type: 'string', description: '6 volume: base-asset quantity traded' },
+    { type: 'string', description: '7 quoteVolume: turnover, sum of price x quantity' },
+    { type: 'integer', description: '8 trades: number of trades' },
+    { type: 'string', description: '9 takerBuyBaseVolume: quantity bought by takers' },
+    { type: 'string', description: '10 takerBuyQuoteVolume: turnover bought by takers' },
+    { type: 'boolean', description: '11 isClosed: false only on the current (newest) candle' },
+  ],
+  items: false,
+} as const;
+
+const candlesSchema = {
+  type: 'array',
+  description: 'Candlesticks, newest first; the first one is the current unclosed candle (isClosed false) when the pair has traded.',
+  items: candleSchema,
+} as const;
+
+const klinesErrorSchema = {
+  type: 'object',
+  description:
+    'Error (HTTP 200 too): 6000 invalid parameter, 6001 invalid interval, 6002 unknown symbol, 6003 start_time/end_time ' +
+    'not together or combined with limit, 6004 limit outside 1..1500, 6005 more than 20 symbols, 6006 missing parameter, ' +
+    '7000 internal error.',
+  required: ['code', 'message'],
+  additionalProperties: false,
+  properties: {
+    code: { type: 'integer', description: '6000-6999 client errors, 7000-7999 server errors' },
+    message: { type: 'string' },
+  },
+} as const;
+
+const intervalParam = {
+  type: 'string',
+  enum: [...INTERVALS],
+  description: 'Candle interval (6001 when it is not one of these)',
+} as const;
+
+const limitParam = {
+  type: 'integer',
+  minimum: 1,
+  maximum: KLINES_MAX_LIMIT,
+  description: `Latest N candles, the current one included; default ${KLINES_DEFAULT_LIMIT}, 1..${KLINES_MAX_LIMIT} (6004 otherwise)`,
+} as const;
+
+interface KlinesQuery {
+  symbol: string;
+  interval: Interval;
+  start_time?: number;
+  end_time?: number;
+  limit?: number;
+}
+
+interface BatchQuery {
+  symbols: string;
+  interval: Interval;
+  limit?: number;
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+function shown(v: unknown): string {
+  const s = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  return s.length > 40 ? `${s.slice(0, 40)}...` : s;
+}
+
+/** Schema failures in the klines codes: the spec's 6001 and 6004 are about one parameter each. */
+function validationError(err: FastifyError, query: Record<string, unknown>): ApiError {
+  const first = (err.validation ?? [])[0] as AjvError | undefined;
+  if (!first) return new ApiError(Errors.KLINES_INVALID_PARAMETER, err.message);
+  if (first.keyword === 'required') {
+    return new ApiError(Errors.KLINES_MISSING_PARAMETER, `Missing required parameter '${String(first.params.missingProperty)}'`);
+  }
+  if (first.keyword === 'additionalProperties') {
+    return new ApiError(Errors.KLINES_INVALID_PARAMETER, `Unknown parameter '${shown(first.params.additionalProperty)}'`);
+  }
+  const field = first.instancePath.replace(/^\//, '');
+  if (field === 'interval') {
+    return new ApiError(Errors.KLINES_INVALID_INTERVAL, `Invalid interval '${shown(query.interval)}': must be one of ${INTERVALS.join(', ')}`);
+  }
+  if (field === 'limit') {
+    return new ApiError(Errors.KLINES_LIMIT_OUT_OF_RANGE, `limit must be an integer from 1 to ${KLINES_MAX_LIMIT} (got '${shown(query.limit)}')`);
+  }
+  return new ApiError(Errors.KLINES_INVALID_PARAMETER, `Invalid parameter '${field}': ${first.message ?? 'invalid value'}`);
+}
+
+export default async function klinesRoutes(app: FastifyInstance, opts: { venue: Venue; klines?: KlineService }): Promise<void> {
+  const { venue } = opts;
+  // Looked up per request so the venue may attach its service after the routes are registered.
+  const service = (): KlineService => {
+    const s = opts.klines ?? venue.klines;
+    if (!s) throw new ApiError(Errors.KLINES_INTERNAL, 'Candles are not available on this venue');
+    return s;
+  };
+
+  app.get<{ Querystring: KlinesQuery }>(
+    '/fapi/v1/klines',
+    {
+      config: { errorStyle: 'klines' },
+      attachValidation: true,
+      schema: {
+        tags: ['market data'],
+        summary: 'Candlesticks of one pair',
+        description:
+          'Two modes: symbol + interval [+ limit] returns the latest `limit` candles (default 500, max 1500); symbol + ' +
+          'interval + start_time + end_time returns every candle overlapping [start_time, end_time]. The time-range mode ' +
+          'answers at most 1500 candles: a range whose span of existing candles is wider is refused with 6000 (never ' +
+          'truncated). Newest first, the current unclosed candle included. Errors are HTTP 200 with {code, message}. ' +
+          "1s candles are kept for 24 hours of market time; other intervals are kept.",
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['symbol', 'interval'],
+          properties: {
+            symbol: { type: 'string', maxLength: 40, description: 'Trading pair, e.g. BTCUSDT (case-insensitive; 6002 when unknown)' },
+            interval: intervalParam,
+            start_time: {
+              type: 'integer',
+              minimum: 0,
+              maximum: MAX_TIME,
+              description: 'ms; together with end_time, never with limit (6003)',
+            },
+            end_time: {
+              type: 'integer',
+              minimum: 0,
+              maximum: MAX_TIME,
+              description: 'ms, inclusive; together with start_time, never with limit (6003)',
+            },
+            limit: limitParam,
+          },
+        },
+        response: { 200: { description: 'Candlesticks, or an error object', anyOf: [candlesSchema, klinesErrorSchema] } },
+      },
+    },
+    async (req, reply) => {
+      if (req.validationError) throw validationError(req.validationError as FastifyError, req.query as unknown as Record<string, unknown>);
+      const q = req.query;
+      const hasStart = q.start_time !== undefined;
+      if (hasStart !== (q.end_time !== undefined)) {
+        throw new ApiError(Errors.KLINES_TIME_RANGE_RULE, 'start_time and end_time must be given together');
+      }
+      if (hasStart && q.limit !== undefined) {
+        throw new ApiError(Errors.KLINES_TIME_RANGE_RULE, 'limit cannot be combined with start_time and end_time');
+      }
+      const symbol = q.symbol.toUpperCase();
+      if (!venue.symbols.get(symbol)) throw new ApiError(Errors.KLINES_SYMBOL_NOT_FOUND, `Unknown symbol '${shown(q.symbol)}'`);
+      const body = service().klinesBody(
+        symbol,
+        q.interval,
+        hasStart ? { startTime: q.start_time!, endTime: q.end_time! } : { limit: q.limit ?? KLINES_DEFAULT_LIMIT },
+      );
+      return reply.type(JSON_TYPE).send(body);
+    },
+  );
+
+  app.get<{ Querystring: BatchQuery }>(
+    '/fapi/v1/klines/batch',
+    {
+      config: { errorStyle: 'klines' },
+      attachValidation: true,
+      schema: {
+        tags: ['market data'],
+        summary: 'Candlesticks of up to 20 pairs',
+        description:
+          'The latest `limit` candles (default 500, max 1500) of each pair, as an object keyed by pair name in the order ' +
+          'asked (a repeated name appears once). Each value is the same newest-first array as /fapi/v1/klines, current ' +
+          'unclosed candle included. Errors are HTTP 200 with {code, message}.',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['symbols', 'interval'],
+          properties: {
+            symbols: {
+              type: 'string',
+              maxLength: 1000,
+              description: `Comma-separated trading pairs, at most ${KLINES_MAX_SYMBOLS} (6005); any unknown pair is 6002`,
+            },
+            interval: intervalParam,
+            limit: limitParam,
+          },
+        },
+        response: {
+          200: {
+            description: 'Candlesticks per pair, or an error object',
+            anyOf: [
+              { type: 'object', description: 'Pair name -> candlesticks, newest first', additionalProperties: candlesSchema },
+              klinesErrorSchema,
+            ],
+          },
+        },
+      },
+    },
+    async (req, reply) => {
+      if (req.validationError) throw validationError(req.validationError as FastifyError, req.query as unknown as Record<string, unknown>);
+      const q = req.query;
+      const names: string[] = [];
+      const seen = new Set<string>();
+      for (const part of q.symbols.split(',')) {
+        if (part === '') throw new ApiError(Errors.KLINES_INVALID_PARAMETER, "symbols holds an empty name (use 'A,B,C')");
+        const name = part.toUpperCase();
+        if (!seen.has(name)) {
+          seen.add(name);
+          names.push(name);
+        }
+      }
+      if (names.length > KLINES_MAX_SYMBOLS) {
+        throw new ApiError(Errors.KLINES_TOO_MANY_SYMBOLS, `At most ${KLINES_MAX_SYMBOLS} symbols per batch, got ${names.length}`);
+      }
+      const unknown = names.filter((s) => !venue.symbols.get(s));
+      if (unknown.length > 0) {
+        throw new ApiError(Errors.KLINES_SYMBOL_NOT_FOUND, `Unknown symbol(s): ${unknown.map(shown).join(', ')}`);
+      }
+      return reply.type(JSON_TYPE).send(service().klinesBatchBody(names, q.interval, q.limit ?? KLINES_DEFAULT_LIMIT));
+    },
+  );
+}

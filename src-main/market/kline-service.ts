@@ -1,0 +1,599 @@
+// Klines of the venue: every symbol's candles in all 16 intervals, built from its trades, kept in
+// SQLite and served from memory (DESIGN 4 "Klines", DESIGN 6 "1,500 candles in under 1 ms").
+//
+// Invariants and choices:
+//   - One CandleBuilder per symbol, fed by recordTrade() (the exchange's trade events, and the
+//     simulator directly when it fast-forwards history) and moved by advanceTo() (a timer on the
+//     market clock, and every klines read). Time per symbol never steps back: a trade or advance
+//     stamped before the symbol's latest time counts at that latest time.
+//   - Closed candles are collected and written in one transaction per advance (or when
+//     `flushAt` of them are waiting, for long fast-forwards between advances), upserted by
+//     (symbol, interval, open_time). The current candles are written as checkpoints (every
+//     `checkpointMs` of timer time and on close()), so a restart continues them.
+//   - Memory: per (symbol, interval) a ring of the newest `ringSize` (1,500) closed candles with
+//     their wire JSON cached on first use, loaded from SQLite on the first read of that pair.
+//     "Latest N" reads never touch SQLite after that; a closed candle is formatted once, and the
+//     closed part of a read stays cached as bytes until the next close of that pair.
+//   - Gaps: when time jumps over more than `ringSize` periods of an interval (a restart after a
+//     long stop, clock.advance, a burst at 10,000x), the candle that was open closes as it was,
+//     only the newest `ringSize` zero-trade candles before the new time are emitted (carrying its
+//     close), and older ones are left out, a hole like an exchange outage. So a jump emits at
+//     most ringSize + 1 candles per interval, and a "latest 1500" read is still contiguous.
+//   - Retention: '1s' candles older than 24 h of market time are deleted (hourly); other
+//     intervals are kept. Configurable.
+//   - Time-range reads cover at most 1,500 candle periods between the oldest and the newest
+//     candle that exist; a wider range is refused (6000), never truncated.
+// Hot path: recordTrade() is a Map lookup, a compare and CandleBuilder.trade(); it allocates only
+// when a candle closes (the builder's Candle) or a listener wants the closed list.
+import type { DatabaseSync } from 'node:sqlite';
+import type { Side } from '../../src-shared/enums.ts';
+import { ApiError, Errors } from '../../src-shared/errors.ts';
+import {
+  INTERVAL_MS,
+  INTERVALS,
+  isInterval,
+  nextOpenTime,
+  openTimeOf,
+  previousOpenTime,
+  type Interval,
+} from '../../src-shared/intervals.ts';
+import { CandlesRepo } from '../store/candles-repo.ts';
+import type { SymbolsRepo } from '../store/symbols-repo.ts';
+import type { EventBus } from '../trading/events.ts';
+import { CandleBuilder, klineFormatter, type Candle, type KlineTuple } from './candles.ts';
+
+export const KLINES_MAX_LIMIT = 1500;
+export const KLINES_DEFAULT_LIMIT = 500;
+
+export interface KlineServiceDeps {
+  db: DatabaseSync;
+  symbols: SymbolsRepo;
+  /** Market clock (VirtualClock). */
+  clock: { now(): number };
+  /** When given, every trade of the exchange is recorded as it happens. */
+  exchange?: { events: EventBus };
+}
+
+export interface KlineServiceOptions {
+  /** Closed candles kept in memory per (symbol, interval); also the most zero-trade candles emitted for a gap. Default 1500. */
+  ringSize?: number;
+  /** Wall ms between timer advances to the market clock; 0 = no timer (tests and benches call advanceTo). Default 250. */
+  tickMs?: number;
+  /** Wall ms between checkpoints of the current candles (with the timer). Default 10,000. */
+  checkpointMs?: number;
+  /** Market ms each interval is kept (0 = forever); older candles are deleted. Default { '1s': 24 h }. */
+  retention?: Partial<Record<Interval, number>>;
+  /** Waiting closed candles that force a write before the next advance. Default 20,000. */
+  flushAt?: number;
+}
+
+/** Latest `limit` candles (default 500), or every candle overlapping [startTime, endTime]. */
+export type KlineQuery = { limit?: number } | { startTime: number; endTime: number };
+
+/**
+ * Called after each change of a symbol's candles: a trade (every current candle changed) or an
+ * advance that closed candles. `closed` lists the candles closed by this change, ascending per
+ * interval (usually empty; a fresh array when not). Read current candles with current() /
+ * currentKline(); listeners are expected to throttle.
+ */
+export type CandleListener = (symbol: string, closed: readonly Candle[]) => void;
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const EMPTY: readonly Candle[] = Object.freeze([]);
+const CLOSE_BRACKET = Buffer.from(']');
+const CLOSE_BRACE = Buffer.from('}');
+const EMPTY_OBJECT = Buffer.from('{}');
+const INTERVAL_INDEX: Readonly<Record<Interval, number>> = Object.fromEntries(INTERVALS.map((i, k) => [i, k])) as Record<
+  Interval,
+  number
+>;
+
+/** Periods of `interval` from aligned open time `from` to aligned open time `to` (to >= from), counted up to `cap`. */
+function periodsBetween(interval: Interval, from: number, to: number, cap: number): number {
+  if (interval !== '1M') return Math.min(cap, Math.round((to - from) / INTERVAL_MS[interval]));
+  let n = 0;
+  for (let t = from; t < to && n < cap; t = nextOpenTime(interval, t)) n++;
+  return n;
+}
+
+/** The newest closed candles of one (symbol, interval), ascending, with their wire JSON cached. */
+class Ring {
+  readonly cap: number;
+  candles: Candle[] = [];
+  json: Array<string | undefined> = [];
+  /** Closed parts of recent reads as bytes, by (from, to); emptied whenever a candle is added. */
+  readonly bytes = new Map<number, Buffer>();
+  start = 0;
+  size = 0;
+  loaded = false;
+  /** Holds every stored candle older than the current one (nothing was ever evicted or left in SQLite). */
+  complete = false;
+
+  constructor(cap: number) {
+    this.cap = cap;
+  }
+
+  load(ascending: readonly Candle[]): void {
+    this.candles = new Array(this.cap);
+    this.json = new Array(this.cap);
+    this.start = 0;
+    this.size = 0;
+    this.loaded = true;
+    this.bytes.clear();
+    this.complete = ascending.length < this.cap;
+    for (const c of ascending) this.push(c);
+  }
+
+  push(c: Candle): void {
+    if (!this.loaded) return; // SQLite has it; load() reads it from there
+    let k: number;
+    if (this.size < this.cap) {
+      k = this.start + this.size;
+      if (k >= this.cap) k -= this.cap;
+      this.size++;
+    } else {
+      k = this.start;
+      this.start = k + 1 === this.cap ? 0 : k + 1;
+      this.complete = false;
+    }
+    this.candles[k] = c;
+    this.json[k] = undefined;
+    if (this.bytes.size > 0) this.bytes.clear();
+  }
+
+  /** Slot of the i-th oldest candle. */
+  slot(i: number): number {
+    const k = this.start + i;
+    return k >= this.cap ? k - this.cap : k;
+  }
+
+  at(i: number): Candle {
+    return this.candles[this.slot(i)];
+  }
+
+  /** First index whose open time is >= t (size when none). */
+  lowerBound(t: number): number {
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.at(mid).openTime < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** One symbol's builder, rings and bookkeeping. */
+class SymbolCandles {
+  readonly symbol: string;
+  builder!: CandleBuilder;
+  readonly rings: Ring[];
+  readonly format: (c: Candle, isClosed: boolean) => KlineTuple;
+  /** Latest market time seen (trade or advance). */
+  lastTime = Number.NEGATIVE_INFINITY;
+  /** Time from which a jump may span more than ringSize periods of some interval (see skipAhead). */
+  horizon = Number.NEGATIVE_INFINITY;
+  /** Current candles changed since the last checkpoint. */
+  dirty = false;
+
+  constructor(symbol: string, format: (c: Candle, isClosed: boolean) => KlineTuple, ringSize: number) {
+    this.symbol = symbol;
+    this.format = format;
+    this.rings = INTERVALS.map(() => new Ring(ringSize));
+  }
+}
+
+/** Where a read's closed candles come from: ring indices [from, to) or rows from SQLite. */
+interface Selection {
+  st: SymbolCandles;
+  ring: Ring;
+  current: Candle | undefined;
+  from: number;
+  to: number;
+  rows: Candle[] | null;
+}
+
+export class KlineService {
+  private readonly symbols: SymbolsRepo;
+  private readonly clock: { now(): number };
+  private readonly db: DatabaseSync;
+  readonly repo: CandlesRepo;
+  private readonly ringSize: number;
+  private readonly flushAt: number;
+  private readonly retention: Array<[Interval, number]>;
+  private readonly states = new Map<string, SymbolCandles>();
+  private pendingSymbols: string[] = [];
+  private pendingCandles: Candle[] = [];
+  private listeners: CandleListener[] = [];
+  private nextPruneAt = Number.NEGATIVE_INFINITY;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private stopped = false;
+  /**
+   * Whether reads and the timer move candles to the market clock. A simulator that feeds
+   * history with recordTrade() in chunks (yielding between them) turns it off meanwhile, so the
+   * clock's "now" does not overtake the history being written, and calls advanceTo() itself.
+   */
+  autoAdvance = true;
+
+  constructor(deps: KlineServiceDeps, options: KlineServiceOptions = {}) {
+    this.db = deps.db;
+    this.symbols = deps.symbols;
+    this.clock = deps.clock;
+    this.repo = new CandlesRepo(deps.db);
+    this.ringSize = options.ringSize ?? KLINES_MAX_LIMIT;
+    if (!Number.isSafeInteger(this.ringSize) || this.ringSize < 1) throw new RangeError('ringSize must be a positive integer');
+    this.flushAt = options.flushAt ?? 20_000;
+    const retention = { '1s': DAY, ...options.retention } as Partial<Record<Interval, number>>;
+    this.retention = (Object.entries(retention) as Array<[Interval, number]>).filter(([, ms]) => ms > 0);
+
+    for (const row of this.symbols.all()) this.stateFor(row.symbol);
+    if (deps.exchange) {
+      this.unsubscribe = deps.exchange.events.on('trade', (e) =>
+        this.recordTrade(e.symbol, e.time, e.priceTicks, e.qtyLots, e.takerSide),
+      );
+    }
+    const tickMs = options.tickMs ?? 250;
+    if (tickMs > 0) {
+      const every = Math.max(1, Math.round((options.checkpointMs ?? 10_000) / tickMs));
+      let ticks = 0;
+      this.timer = setInterval(() => {
+        try {
+          if (this.autoAdvance) this.advanceTo(this.clock.now());
+          if (++ticks % every === 0) this.checkpoint();
+        } catch (err) {
+          console.error('perpdesk: kline timer failed', err);
+        }
+      }, tickMs);
+      this.timer.unref?.();
+    }
+  }
+
+  // ------------------------------------------------------------------ writing
+
+  /**
+   * Records one trade: time in market ms, price in ticks, quantity in lots, the taker's side
+   * (1 buy, 2 sell). Times must not go back; an earlier one counts at the symbol's latest time.
+   */
+  recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number): void {
+    const st = this.states.get(symbol) ?? this.stateFor(symbol);
+    if (!Number.isSafeInteger(time)) throw new RangeError(`trade time must be an integer ms, got ${time}`);
+    if (takerSide !== 1 && takerSide !== 2) throw new RangeError(`takerSide must be 1 or 2, got ${takerSide}`);
+    const t = time < st.lastTime ? st.lastTime : time;
+    const before = this.pendingCandles.length;
+    if (t >= st.horizon) this.skipAhead(st, t);
+    st.builder.trade(t, priceTicks, qtyLots, takerSide as Side);
+    st.lastTime = t;
+    st.dirty = true;
+    if (this.listeners.length > 0) this.notify(symbol, before);
+    if (this.pendingCandles.length >= this.flushAt) this.flush();
+  }
+
+  /** Moves every symbol's candles to market time t (closing what ended) and writes the closed ones. */
+  advanceTo(t: number): void {
+    if (!Number.isSafeInteger(t)) throw new RangeError(`advanceTo needs an integer ms, got ${t}`);
+    for (const st of this.states.values()) {
+      // A delisted pair's candles stand still.
+      if (this.symbols.get(st.symbol)?.status === 3) continue;
+      this.advanceState(st, t);
+    }
+    this.flush();
+    if (t >= this.nextPruneAt) this.prune(t);
+  }
+
+  /** Writes the closed candles collected so far (one transaction). */
+  flush(): void {
+    const n = this.pendingCandles.length;
+    if (n === 0 || this.stopped) return;
+    // Inside someone else's transaction a rollback would take our rows along: write later.
+    if (this.db.isTransaction) return;
+    try {
+      this.repo.writeMany(this.pendingSymbols, this.pendingCandles, n);
+    } catch (err) {
+      // Market data, not acknowledged user data: the rings still serve them; keep going.
+      console.error(`perpdesk: writing ${n} candles failed`, err);
+    }
+    this.pendingSymbols.length = 0;
+    this.pendingCandles.length = 0;
+  }
+
+  /** Writes the closed candles and every changed current candle, so a restart continues them. */
+  checkpoint(): void {
+    this.flush();
+    if (this.stopped || this.db.isTransaction) return;
+    const syms: string[] = [];
+    const candles: Candle[] = [];
+    for (const st of this.states.values()) {
+      if (!st.dirty) continue;
+      st.dirty = false;
+      for (const c of st.builder.currentAll()) {
+        syms.push(st.symbol);
+        candles.push(c);
+      }
+    }
+    try {
+      this.repo.writeMany(syms, candles);
+    } catch (err) {
+      console.error('perpdesk: candle checkpoint failed', err);
+    }
+  }
+
+  /** Stops the timer and the trade subscription, writes everything. Call before the database closes. */
+  close(): void {
+    if (this.stopped) return;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    this.checkpoint();
+    this.stopped = true;
+  }
+
+  onCandle(listener: CandleListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  // ------------------------------------------------------------------ reading
+
+  /** The current (unclosed) candle of (symbol, interval); undefined before the symbol's first trade. */
+  current(symbol: string, interval: Interval): Candle | undefined {
+    return this.states.get(symbol)?.builder.current(interval);
+  }
+
+  /** The current candle in wire form (isClosed false). */
+  currentKline(symbol: string, interval: Interval): KlineTuple | undefined {
+    const st = this.states.get(symbol);
+    const c = st?.builder.current(interval);
+    return c === undefined ? undefined : st!.format(c, false);
+  }
+
+  /** Candles in wire form, newest first, the current unclosed one included. Throws ApiError (klines codes). */
+  klines(symbol: string, interval: Interval, query: KlineQuery = {}): KlineTuple[] {
+    const sel = this.select(symbol, interval, query);
+    const { st, ring, current, rows } = sel;
+    const out: KlineTuple[] = [];
+    if (current) out.push(st.format(current, false));
+    if (rows) for (let i = rows.length - 1; i >= 0; i--) out.push(st.format(rows[i], true));
+    else for (let i = sel.to - 1; i >= sel.from; i--) out.push(st.format(ring.at(i), true));
+    return out;
+  }
+
+  /** klines() as the JSON text of the response body. */
+  klinesJson(symbol: string, interval: Interval, query: KlineQuery = {}): string {
+    return this.klinesBody(symbol, interval, query).toString('utf8');
+  }
+
+  /**
+   * klines() as the UTF-8 bytes of the response body. The closed part of a read is kept as bytes
+   * until the next candle of that (symbol, interval) closes, so a repeated read costs one
+   * serialised current candle and one copy.
+   */
+  klinesBody(symbol: string, interval: Interval, query: KlineQuery = {}): Buffer {
+    const sel = this.select(symbol, interval, query);
+    const closed = this.closedBytes(sel);
+    const head = sel.current
+      ? '[' + JSON.stringify(sel.st.format(sel.current, false)) + (closed.length > 0 ? ',' : '')
+      : '[';
+    return Buffer.concat([Buffer.from(head), closed, CLOSE_BRACKET]);
+  }
+
+  /** Batch form: `{"SYM":[...],...}` in the given order (latest `limit` per symbol), as UTF-8 bytes. */
+  klinesBatchBody(symbols: readonly string[], interval: Interval, limit = KLINES_DEFAULT_LIMIT): Buffer {
+    const parts: Buffer[] = [];
+    for (let i = 0; i < symbols.length; i++) {
+      parts.push(Buffer.from((i === 0 ? '{' : ',') + JSON.stringify(symbols[i]) + ':'));
+      parts.push(this.klinesBody(symbols[i], interval, { limit }));
+    }
+    parts.push(symbols.length === 0 ? EMPTY_OBJECT : CLOSE_BRACE);
+    return Buffer.concat(parts);
+  }
+
+  /** JSON of a selection's closed candles, newest first, comma-separated, no brackets. */
+  private closedBytes(sel: Selection): Buffer {
+    const { st, ring, rows } = sel;
+    if (rows) {
+      let s = '';
+      for (let i = rows.length - 1; i >= 0; i--) s += (i === rows.length - 1 ? '' : ',') + JSON.stringify(st.format(rows[i], true));
+      return Buffer.from(s);
+    }
+    const key = sel.from * (ring.cap + 1) + sel.to;
+    const hit = ring.bytes.get(key);
+    if (hit) return hit;
+    const { candles, json } = ring;
+    let s = '';
+    for (let i = sel.to - 1; i >= sel.from; i--) {
+      const k = ring.slot(i);
+      let j = json[k];
+      if (j === undefined) j = json[k] = JSON.stringify(st.format(candles[k], true));
+      s += i === sel.to - 1 ? j : ',' + j;
+    }
+    const bytes = Buffer.from(s);
+    if (ring.bytes.size >= 4) ring.bytes.clear();
+    ring.bytes.set(key, bytes);
+    return bytes;
+  }
+
+  private select(symbol: string, interval: Interval, query: KlineQuery): Selection {
+    if (!isInterval(interval)) throw new ApiError(Errors.KLINES_INVALID_INTERVAL, `Invalid interval '${String(interval)}'`);
+    const st = this.states.get(symbol) ?? this.stateFor(symbol);
+    if (this.autoAdvance && this.symbols.get(symbol)?.status !== 3) this.advanceState(st, this.clock.now());
+    const idx = INTERVAL_INDEX[interval];
+    const current = st.builder.current(interval);
+    const ring = st.rings[idx];
+    if (!ring.loaded) {
+      this.flush();
+      ring.load(this.repo.latest(symbol, interval, current ? current.openTime : Number.MAX_SAFE_INTEGER, this.ringSize));
+    }
+
+    if ('startTime' in query) {
+      return this.selectRange(st, ring, interval, current, query.startTime, query.endTime);
+    }
+    const limit = query.limit ?? KLINES_DEFAULT_LIMIT;
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > KLINES_MAX_LIMIT) {
+      throw new ApiError(Errors.KLINES_LIMIT_OUT_OF_RANGE);
+    }
+    const closedWanted = current ? limit - 1 : limit;
+    return { st, ring, current, from: Math.max(0, ring.size - closedWanted), to: ring.size, rows: null };
+  }
+
+  private selectRange(
+    st: SymbolCandles,
+    ring: Ring,
+    interval: Interval,
+    current: Candle | undefined,
+    startTime: number,
+    endTime: number,
+  ): Selection {
+    const none: Selection = { st, ring, current: undefined, from: 0, to: 0, rows: null };
+    if (!Number.isSafeInteger(startTime) || !Number.isSafeInteger(endTime) || startTime < 0 || endTime < 0) {
+      throw new ApiError(Errors.KLINES_INVALID_PARAMETER, 'start_time and end_time must be non-negative integers (ms)');
+    }
+    if (startTime > endTime) throw new ApiError(Errors.KLINES_INVALID_PARAMETER, 'start_time must not be after end_time');
+    let lo: number;
+    let hi: number;
+    try {
+      lo = openTimeOf(interval, startTime);
+      hi = openTimeOf(interval, endTime);
+    } catch {
+      throw new ApiError(Errors.KLINES_INVALID_PARAMETER, 'start_time or end_time is out of range');
+    }
+    // Only the span that holds candles counts against the limit.
+    let oldest: number | undefined;
+    if (ring.complete) oldest = ring.size > 0 ? ring.at(0).openTime : current?.openTime;
+    else {
+      this.flush();
+      oldest = this.repo.oldestOpen(st.symbol, interval);
+    }
+    const newest = current ? current.openTime : ring.size > 0 ? ring.at(ring.size - 1).openTime : undefined;
+    if (oldest === undefined || newest === undefined) return none;
+    const effLo = Math.max(lo, openTimeOf(interval, oldest));
+    const effHi = Math.min(hi, newest);
+    if (effLo > effHi) return none;
+    const periods = periodsBetween(interval, effLo, effHi, KLINES_MAX_LIMIT + 1) + 1;
+    if (periods > KLINES_MAX_LIMIT) {
+      throw new ApiError(
+        Errors.KLINES_INVALID_PARAMETER,
+        `The range spans more than ${KLINES_MAX_LIMIT} ${interval} candles; narrow start_time/end_time or use limit`,
+      );
+    }
+    const cur = current && current.openTime <= effHi ? current : undefined;
+    const closedHi = current ? Math.min(effHi, current.openTime - 1) : effHi;
+    if (ring.complete || (ring.size > 0 && ring.at(0).openTime <= effLo)) {
+      return { st, ring, current: cur, from: ring.lowerBound(effLo), to: ring.lowerBound(closedHi + 1), rows: null };
+    }
+    return { st, ring, current: cur, from: 0, to: 0, rows: this.repo.range(st.symbol, interval, effLo, closedHi) };
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private stateFor(symbol: string): SymbolCandles {
+    let st = this.states.get(symbol);
+    if (st) return st;
+    const row = this.symbols.get(symbol);
+    if (!row) throw new ApiError(Errors.KLINES_SYMBOL_NOT_FOUND, `Unknown symbol '${symbol}'`);
+    const format = klineFormatter({
+      tickSize: row.tickSize,
+      stepSize: row.stepSize,
+      pricePrecision: row.pricePrecision,
+      qtyPrecision: row.qtyPrecision,
+      quotePrecision: row.quotePrecision,
+    });
+    st = new SymbolCandles(symbol, format, this.ringSize);
+    st.builder = this.newBuilder(st);
+    const stored: Candle[] = [];
+    for (const interval of INTERVALS) {
+      const c = this.repo.newest(symbol, interval);
+      if (c) {
+        stored.push(c);
+        if (c.openTime > st.lastTime) st.lastTime = c.openTime;
+      }
+    }
+    st.builder.restore(stored);
+    this.states.set(symbol, st);
+    return st;
+  }
+
+  private newBuilder(st: SymbolCandles): CandleBuilder {
+    return new CandleBuilder({ onClose: (c) => this.candleClosed(st, c) });
+  }
+
+  /** A candle closed: queued for SQLite and appended to its ring. */
+  private candleClosed(st: SymbolCandles, c: Candle): void {
+    this.pendingSymbols.push(st.symbol);
+    this.pendingCandles.push(c);
+    st.rings[INTERVAL_INDEX[c.interval]].push(c);
+  }
+
+  private advanceState(st: SymbolCandles, time: number): void {
+    const t = time < st.lastTime ? st.lastTime : time;
+    const before = this.pendingCandles.length;
+    if (t >= st.horizon) this.skipAhead(st, t);
+    st.builder.advanceTo(t);
+    st.lastTime = t;
+    if (this.pendingCandles.length > before) {
+      st.dirty = true;
+      if (this.listeners.length > 0) this.notify(st.symbol, before);
+    }
+  }
+
+  /**
+   * Before moving a symbol to time t: any interval whose open candle is more than ringSize
+   * periods behind t closes that candle as it is and restarts from a zero-trade candle ringSize
+   * periods before t (see the gap rule at the top). Runs when t passes `horizon`, the time from
+   * which the finest interval (1s, so every interval) could need more than ringSize candles.
+   */
+  private skipAhead(st: SymbolCandles, t: number): void {
+    const K = this.ringSize;
+    let rebuild = false;
+    const live = st.builder.currentAll();
+    for (let i = 0; i < live.length; i++) {
+      const c = live[i];
+      const target = openTimeOf(c.interval, t);
+      if (target <= c.openTime || periodsBetween(c.interval, c.openTime, target, K + 1) <= K) continue;
+      rebuild = true;
+      this.candleClosed(st, c);
+      let s = target;
+      if (c.interval === '1M') for (let k = 0; k < K; k++) s = previousOpenTime('1M', s);
+      else s = target - K * INTERVAL_MS[c.interval];
+      live[i] = {
+        interval: c.interval, openTime: s, open: c.close, high: c.close, low: c.close, close: c.close,
+        volume: 0, quoteVolume: 0n, trades: 0, takerBuyVolume: 0, takerBuyQuoteVolume: 0n,
+      };
+    }
+    if (rebuild) {
+      st.builder = this.newBuilder(st);
+      st.builder.restore(live);
+      st.dirty = true;
+    }
+    st.horizon = Math.floor(t / 1000) * 1000 + (K + 1) * 1000;
+  }
+
+  private notify(symbol: string, before: number): void {
+    const closed = this.pendingCandles.length > before ? this.pendingCandles.slice(before) : EMPTY;
+    for (const l of this.listeners) {
+      try {
+        l(symbol, closed);
+      } catch (err) {
+        console.error('perpdesk: candle listener failed', err);
+      }
+    }
+  }
+
+  private prune(t: number): void {
+    this.nextPruneAt = t + HOUR;
+    if (this.retention.length === 0 || this.db.isTransaction) return;
+    try {
+      for (const st of this.states.values()) {
+        for (const [interval, ms] of this.retention) this.repo.prune(st.symbol, interval, t - ms);
+      }
+    } catch (err) {
+      console.error('perpdesk: pruning candles failed', err);
+    }
+  }
+}

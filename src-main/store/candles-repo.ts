@@ -1,0 +1,137 @@
+// Candles in SQLite, keyed by (symbol, interval, open_time); a write is an upsert, so a candle
+// written while open and again when closed (or re-emitted after a restore) keeps one row.
+//
+// Rows hold integers (ticks, lots) and the two quote volumes as decimal integer strings (exact
+// past 2^63). writeMany() is the batch path: one transaction for a whole flush, one prepared
+// statement, no per-row allocation besides the two String() calls. Reads return ascending
+// candles. The repository knows nothing about which candle is the current one: callers bound
+// their reads by open time.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { Candle } from '../market/candles.ts';
+import type { Interval } from '../../src-shared/intervals.ts';
+
+interface Row {
+  interval: string;
+  open_time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  quote_volume: string;
+  trades: number;
+  taker_buy_volume: number;
+  taker_buy_quote_volume: string;
+}
+
+const COLUMNS =
+  'interval, open_time, open, high, low, close, volume, quote_volume, trades, taker_buy_volume, taker_buy_quote_volume';
+
+function fromRow(r: Row): Candle {
+  return {
+    interval: r.interval as Interval,
+    openTime: r.open_time,
+    open: r.open,
+    high: r.high,
+    low: r.low,
+    close: r.close,
+    volume: r.volume,
+    quoteVolume: BigInt(r.quote_volume),
+    trades: r.trades,
+    takerBuyVolume: r.taker_buy_volume,
+    takerBuyQuoteVolume: BigInt(r.taker_buy_quote_volume),
+  };
+}
+
+export class CandlesRepo {
+  private readonly db: DatabaseSync;
+  private readonly upsert: StatementSync;
+  private readonly newestStmt: StatementSync;
+  private readonly latestStmt: StatementSync;
+  private readonly rangeStmt: StatementSync;
+  private readonly oldestStmt: StatementSync;
+  private readonly pruneStmt: StatementSync;
+  private readonly countStmt: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+    this.upsert = db.prepare(
+      `INSERT INTO candles (symbol, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (symbol, interval, open_time) DO UPDATE SET
+         open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close,
+         volume = excluded.volume, quote_volume = excluded.quote_volume, trades = excluded.trades,
+         taker_buy_volume = excluded.taker_buy_volume, taker_buy_quote_volume = excluded.taker_buy_quote_volume`,
+    );
+    this.newestStmt = db.prepare(
+      `SELECT ${COLUMNS} FROM candles WHERE symbol = ? AND interval = ? ORDER BY open_time DESC LIMIT 1`,
+    );
+    this.latestStmt = db.prepare(
+      `SELECT ${COLUMNS} FROM candles WHERE symbol = ? AND interval = ? AND open_time < ? ORDER BY open_time DESC LIMIT ?`,
+    );
+    this.rangeStmt = db.prepare(
+      `SELECT ${COLUMNS} FROM candles WHERE symbol = ? AND interval = ? AND open_time >= ? AND open_time <= ? ORDER BY open_time`,
+    );
+    this.oldestStmt = db.prepare('SELECT MIN(open_time) AS t FROM candles WHERE symbol = ? AND interval = ?');
+    this.pruneStmt = db.prepare('DELETE FROM candles WHERE symbol = ? AND interval = ? AND open_time < ?');
+    this.countStmt = db.prepare('SELECT COUNT(*) AS n FROM candles WHERE symbol = ? AND interval = ?');
+  }
+
+  /**
+   * Upserts candles[0 .. n-1] (symbols[i] is the symbol of candles[i]) in one transaction, or
+   * inside the caller's transaction when one is open.
+   */
+  writeMany(symbols: readonly string[], candles: readonly Candle[], n = candles.length): void {
+    if (n === 0) return;
+    const own = !this.db.isTransaction;
+    if (own) this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const stmt = this.upsert;
+      for (let i = 0; i < n; i++) {
+        const c = candles[i];
+        stmt.run(
+          symbols[i], c.interval, c.openTime, c.open, c.high, c.low, c.close, c.volume, String(c.quoteVolume),
+          c.trades, c.takerBuyVolume, String(c.takerBuyQuoteVolume),
+        );
+      }
+      if (own) this.db.exec('COMMIT');
+    } catch (err) {
+      if (own) this.db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  /** The newest stored candle of (symbol, interval), closed or not. */
+  newest(symbol: string, interval: Interval): Candle | undefined {
+    const r = this.newestStmt.get(symbol, interval) as Row | undefined;
+    return r === undefined ? undefined : fromRow(r);
+  }
+
+  /** Up to `limit` newest candles with open time below `beforeOpen`, ascending. */
+  latest(symbol: string, interval: Interval, beforeOpen: number, limit: number): Candle[] {
+    const rows = this.latestStmt.all(symbol, interval, beforeOpen, limit) as unknown as Row[];
+    const out: Candle[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) out[rows.length - 1 - i] = fromRow(rows[i]);
+    return out;
+  }
+
+  /** Candles with fromOpen <= open time <= toOpen, ascending. */
+  range(symbol: string, interval: Interval, fromOpen: number, toOpen: number): Candle[] {
+    const rows = this.rangeStmt.all(symbol, interval, fromOpen, toOpen) as unknown as Row[];
+    return rows.map(fromRow);
+  }
+
+  /** Open time of the oldest stored candle, or undefined. */
+  oldestOpen(symbol: string, interval: Interval): number | undefined {
+    const r = this.oldestStmt.get(symbol, interval) as { t: number | null } | undefined;
+    return r?.t ?? undefined;
+  }
+
+  count(symbol: string, interval: Interval): number {
+    return (this.countStmt.get(symbol, interval) as { n: number }).n;
+  }
+
+  /** Deletes the candles with open time below `beforeOpen`; returns how many. */
+  prune(symbol: string, interval: Interval, beforeOpen: number): number {
+    return Number(this.pruneStmt.run(symbol, interval, beforeOpen).changes);
+  }
+}

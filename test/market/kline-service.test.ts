@@ -1,0 +1,312 @@
+// KlineService: candles from recorded trades, served newest first, stored, restored, gap rule.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { aggregateRun } from '../../src-main/market/candle-aggregate.ts';
+import type { Candle, KlineTuple } from '../../src-main/market/candles.ts';
+import { KlineService, type KlineServiceOptions } from '../../src-main/market/kline-service.ts';
+import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { ApiError } from '../../src-shared/errors.ts';
+import { nextOpenTime, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
+
+const T0 = Date.parse('2025-03-03T00:00:00Z'); // a Monday
+
+interface Trade {
+  time: number;
+  price: number; // ticks of 0.1
+  qty: number; // lots of 0.001
+  side: 1 | 2;
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Trades from `from`, 0-4 s apart (several in one ms now and then), prices random-walking around 96,000. */
+function makeTrades(seed: number, from: number, n: number): Trade[] {
+  const rnd = mulberry32(seed);
+  const out: Trade[] = [];
+  let t = from;
+  let p = 960_000;
+  for (let i = 0; i < n; i++) {
+    if (rnd() > 0.15) t += Math.floor(rnd() * 4000);
+    p += Math.floor(rnd() * 41) - 20;
+    out.push({ time: t, price: p, qty: 1 + Math.floor(rnd() * 2500), side: rnd() < 0.5 ? 1 : 2 });
+  }
+  return out;
+}
+
+// ---- independent reference: bucket the trades, format with BTCUSDT's precisions by hand ----------
+
+const price = (ticks: number): string => `${Math.floor(ticks / 10)}.${ticks % 10}`;
+const qty = (lots: number): string => `${Math.floor(lots / 1000)}.${String(lots % 1000).padStart(3, '0')}`;
+/** tick x lot units are 1e-4 USDT; the wire has 8 decimals. */
+const quote = (units: bigint): string => {
+  const s = units.toString().padStart(5, '0');
+  return `${s.slice(0, -4)}.${s.slice(-4)}0000`;
+};
+
+/** Expected wire candles, oldest first, from the first trade's candle to the one containing `now`. */
+function reference(interval: Interval, trades: readonly Trade[], now: number): KlineTuple[] {
+  const out: KlineTuple[] = [];
+  let k = 0;
+  let prevClose = 0;
+  const last = openTimeOf(interval, now);
+  for (let open = openTimeOf(interval, trades[0].time); open <= last; open = nextOpenTime(interval, open)) {
+    const next = nextOpenTime(interval, open);
+    const inside: Trade[] = [];
+    while (k < trades.length && trades[k].time < next) inside.push(trades[k++]);
+    const closed = open !== last;
+    if (inside.length === 0) {
+      const c = price(prevClose);
+      out.push([open, next - 1, c, c, c, c, '0.000', quote(0n), 0, '0.000', quote(0n), closed]);
+      continue;
+    }
+    const buys = inside.filter((t) => t.side === 1);
+    const q = (ts: Trade[]) => ts.reduce((s, t) => s + BigInt(t.price) * BigInt(t.qty), 0n);
+    out.push([
+      open,
+      next - 1,
+      price(inside[0].price),
+      price(Math.max(...inside.map((t) => t.price))),
+      price(Math.min(...inside.map((t) => t.price))),
+      price(inside[inside.length - 1].price),
+      qty(inside.reduce((s, t) => s + t.qty, 0)),
+      quote(q(inside)),
+      inside.length,
+      qty(buys.reduce((s, t) => s + t.qty, 0)),
+      quote(q(buys)),
+      closed,
+    ]);
+    prevClose = inside[inside.length - 1].price;
+  }
+  return out;
+}
+
+// ---- fixtures ------------------------------------------------------------------------------------
+
+const dirs: string[] = [];
+const open: Array<{ svc: KlineService; venue: Venue }> = [];
+afterEach(() => {
+  for (const o of open.splice(0)) {
+    o.svc.close();
+    o.venue.close();
+  }
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+interface Fixture {
+  venue: Venue;
+  svc: KlineService;
+  clock: { t: number; now(): number };
+}
+
+function start(dataDir = ':memory:', options: KlineServiceOptions = {}, t = T0): Fixture {
+  const venue = openVenue({ dataDir, wall: () => T0 });
+  const clock = { t, now: () => clock.t };
+  const svc = new KlineService({ db: venue.db, symbols: venue.symbols, clock }, { tickMs: 0, ...options });
+  open.push({ svc, venue });
+  return { venue, svc, clock };
+}
+
+function stop(f: Fixture): void {
+  const i = open.findIndex((o) => o.svc === f.svc);
+  open.splice(i, 1);
+  f.svc.close();
+  f.venue.close();
+}
+
+function feed(f: Fixture, trades: readonly Trade[]): void {
+  for (const t of trades) f.svc.recordTrade('BTCUSDT', t.time, t.price, t.qty, t.side);
+}
+
+/** Stored candles as the builder's records, ascending. */
+function stored(f: Fixture, interval: Interval): Candle[] {
+  return f.svc.repo.range('BTCUSDT', interval, 0, Number.MAX_SAFE_INTEGER);
+}
+
+// ---- tests ---------------------------------------------------------------------------------------
+
+describe('KlineService', () => {
+  it('serves the exact aggregate of the recorded trades, newest first, current candle last to close', () => {
+    const f = start();
+    const trades = makeTrades(1, T0 + 123, 4000); // about 1.6 h
+    feed(f, trades);
+    const now = trades[trades.length - 1].time + 90_000;
+    f.clock.t = now;
+    for (const interval of ['1s', '1m', '5m', '15m', '1h', '1d', '1w', '1M'] as const) {
+      const want = reference(interval, trades, now).reverse().slice(0, 1500);
+      const got = f.svc.klines('BTCUSDT', interval, { limit: 1500 });
+      expect(got.length, interval).toBe(want.length);
+      expect(got, interval).toEqual(want);
+      // JSON text and tuples are the same candles
+      expect(JSON.parse(f.svc.klinesJson('BTCUSDT', interval, { limit: 1500 }))).toEqual(want);
+    }
+    expect(f.svc.klines('BTCUSDT', '1m', { limit: 3 })).toEqual(reference('1m', trades, now).reverse().slice(0, 3));
+    expect(f.svc.klines('BTCUSDT', '1m').length).toBe(Math.min(500, reference('1m', trades, now).length));
+    expect(f.svc.klines('ETHUSDT', '1m')).toEqual([]);
+    // the cached bytes of the closed part follow new closes
+    const more = [...trades, { time: now + 125_000, price: 961_234, qty: 3, side: 2 as const }];
+    feed(f, more.slice(-1));
+    f.clock.t = now + 190_000;
+    expect(JSON.parse(f.svc.klinesJson('BTCUSDT', '1m', { limit: 1500 }))).toEqual(reference('1m', more, f.clock.t).reverse());
+    expect(JSON.parse(f.svc.klinesBatchBody(['ETHUSDT', 'BTCUSDT'], '1m', 2).toString())).toEqual({
+      ETHUSDT: [],
+      BTCUSDT: reference('1m', more, f.clock.t).reverse().slice(0, 2),
+    });
+  });
+
+  it('coarse stored candles equal the aggregate of the fine ones', () => {
+    const f = start();
+    const trades = makeTrades(2, T0 + 5_000, 6000);
+    feed(f, trades);
+    // the timer's small steps (a jump of more than 1500 s would leave a hole in the 1s candles)
+    const end = openTimeOf('1h', trades[trades.length - 1].time) + 2 * 3_600_000;
+    for (let t = trades[trades.length - 1].time; t < end; t += 600_000) f.svc.advanceTo(t);
+    f.svc.advanceTo(end);
+    const pairs: Array<[Interval, Interval]> = [
+      ['1s', '1m'],
+      ['1m', '5m'],
+      ['1m', '1h'],
+      ['5m', '1h'],
+      ['15m', '1h'],
+    ];
+    for (const [fine, coarse] of pairs) {
+      const want = aggregateRun(coarse, stored(f, fine));
+      const got = stored(f, coarse);
+      expect(got.length, `${fine}->${coarse}`).toBeGreaterThan(1);
+      expect(got, `${fine}->${coarse}`).toEqual(want);
+    }
+  });
+
+  it('writes closed candles in batches on advance, and a restart continues the current candles', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-klines-'));
+    dirs.push(dir);
+    const trades = makeTrades(3, T0 + 1_000, 3000);
+    const half = trades.findIndex((t) => t.time >= T0 + 30 * 60_000);
+    const end = trades[trades.length - 1].time;
+
+    const a = start(dir);
+    feed(a, trades.slice(0, half));
+    expect(stored(a, '1m')).toEqual([]); // nothing written before the advance
+    a.clock.t = trades[half].time;
+    a.svc.advanceTo(a.clock.t);
+    expect(stored(a, '1m').length).toBe(30);
+    const before = a.svc.klines('BTCUSDT', '1h', { limit: 10 });
+    stop(a);
+
+    const b = start(dir, {}, a.clock.t);
+    expect(b.svc.klines('BTCUSDT', '1h', { limit: 10 })).toEqual(before);
+    feed(b, trades.slice(half));
+    b.clock.t = end + 5_000;
+    for (const interval of ['1s', '1m', '1h', '1d'] as const) {
+      expect(b.svc.klines('BTCUSDT', interval, { limit: 1500 }), interval).toEqual(
+        reference(interval, trades, b.clock.t).reverse().slice(0, 1500),
+      );
+    }
+  });
+
+  it('answers time ranges from memory and from SQLite alike, and refuses ranges over 1500 candles', () => {
+    const trades = makeTrades(4, T0 + 2_000, 3000);
+    const now = trades[trades.length - 1].time + 1_000;
+    const big = start(':memory:');
+    const small = start(':memory:', { ringSize: 20 }); // most ranges miss the ring: SQLite path
+    for (const f of [big, small]) {
+      feed(f, trades);
+      f.clock.t = now;
+      f.svc.advanceTo(now);
+    }
+    const all = reference('1m', trades, now).reverse();
+    const ranges: Array<[number, number]> = [
+      [T0 + 10 * 60_000 + 30_000, T0 + 25 * 60_000 + 1], // starts mid-candle, ends just inside one
+      [0, T0 + 3 * 60_000], // before the first candle
+      [T0 + 40 * 60_000, now + 86_400_000], // through the current candle into the future
+      [now + 60_000, now + 120_000], // only the future
+    ];
+    for (const [s, e] of ranges) {
+      const want = all.filter((k) => k[0] <= e && k[1] >= s);
+      expect(big.svc.klines('BTCUSDT', '1m', { startTime: s, endTime: e }), `${s}..${e}`).toEqual(want);
+      expect(small.svc.klines('BTCUSDT', '1m', { startTime: s, endTime: e }), `${s}..${e} sqlite`).toEqual(want);
+    }
+    const tooWide = () => big.svc.klines('BTCUSDT', '1s', { startTime: 0, endTime: now });
+    expect(tooWide).toThrow(ApiError);
+    try {
+      tooWide();
+    } catch (err) {
+      expect((err as ApiError).def.code).toBe(6000);
+    }
+    // 1500 one-second periods are fine
+    const last1500 = big.svc.klines('BTCUSDT', '1s', { startTime: openTimeOf('1s', now) - 1499_000, endTime: now });
+    expect(last1500.length).toBe(1500);
+  });
+
+  it('after a long gap emits at most 1500 zero candles per interval, carrying the last close', () => {
+    const f = start(':memory:', { retention: { '1s': 0 } }); // keep 1s candles for this test
+    f.svc.recordTrade('BTCUSDT', T0 + 500, 960_005, 7, 1);
+    const later = T0 + 10 * 86_400_000 + 1_234; // 10 days on
+    f.clock.t = later;
+    f.svc.advanceTo(later);
+
+    const s1 = stored(f, '1s');
+    expect(s1.length).toBe(1 + 1500);
+    expect(s1[0]).toMatchObject({ openTime: T0, trades: 1, volume: 7, close: 960_005 });
+    expect(s1[1].openTime).toBe(openTimeOf('1s', later) - 1500_000);
+    expect(s1.slice(1).every((c) => c.trades === 0 && c.open === 960_005 && c.close === 960_005)).toBe(true);
+    // 10 days of hours is only 240 periods: all of them, contiguous
+    const h = stored(f, '1h');
+    expect(h.length).toBe(240);
+    expect(h.every((c, i) => c.openTime === T0 + i * 3_600_000)).toBe(true);
+    // latest-N reads are contiguous and end in the current candle
+    const k = f.svc.klines('BTCUSDT', '1m', { limit: 1500 });
+    expect(k.length).toBe(1500);
+    expect(k[0][0]).toBe(openTimeOf('1m', later));
+    expect(k[0][11]).toBe(false);
+    expect(k.every((c, i) => i === 0 || (c[0] === k[i - 1][0] - 60_000 && c[11] === true))).toBe(true);
+    // trading continues from the carried price
+    f.svc.recordTrade('BTCUSDT', later + 10, 960_100, 1, 2);
+    expect(f.svc.current('BTCUSDT', '1d')).toMatchObject({ open: 960_100, trades: 1 });
+  });
+
+  it('never steps back in time, and tells listeners about trades and closes', () => {
+    const f = start();
+    const seen: Array<{ symbol: string; closed: string[] }> = [];
+    const off = f.svc.onCandle((symbol, closed) => seen.push({ symbol, closed: closed.map((c) => `${c.interval}@${c.openTime}`) }));
+    f.svc.recordTrade('BTCUSDT', T0 + 61_000, 960_000, 1, 1);
+    f.svc.recordTrade('BTCUSDT', T0 + 1_000, 961_000, 2, 2); // late: counts at T0 + 61 s
+    expect(f.svc.current('BTCUSDT', '1m')).toMatchObject({ openTime: T0 + 60_000, trades: 2, close: 961_000 });
+    expect(seen).toEqual([
+      { symbol: 'BTCUSDT', closed: [] },
+      { symbol: 'BTCUSDT', closed: [] },
+    ]);
+    f.svc.advanceTo(T0 + 120_000);
+    expect(seen[2].closed).toContain(`1m@${T0 + 60_000}`);
+    expect(seen[2].closed).toContain(`1s@${T0 + 61_000}`);
+    off();
+    f.svc.advanceTo(T0 + 180_000);
+    expect(seen.length).toBe(3);
+    expect(f.svc.currentKline('BTCUSDT', '1m')).toEqual([
+      T0 + 180_000, T0 + 239_999, '96100.0', '96100.0', '96100.0', '96100.0', '0.000', '0.00000000', 0, '0.000', '0.00000000', false,
+    ]);
+    expect(() => f.svc.recordTrade('NOPEUSDT', T0, 1, 1, 1)).toThrow(ApiError);
+  });
+
+  it('deletes 1s candles older than 24 h of market time, keeps the other intervals', () => {
+    const f = start();
+    f.svc.recordTrade('BTCUSDT', T0 + 500, 960_005, 7, 1);
+    for (let t = T0; t <= T0 + 26 * 3_600_000; t += 1_000_000) f.svc.advanceTo(t);
+    const last = T0 + 26 * 3_600_000;
+    f.svc.advanceTo(last);
+    const s1 = stored(f, '1s');
+    expect(s1.length).toBeGreaterThan(1000);
+    expect(s1[0].openTime).toBeGreaterThanOrEqual(last - 86_400_000 - 3_600_000); // pruned hourly
+    expect(stored(f, '1m')[0]).toMatchObject({ openTime: T0, trades: 1 });
+  });
+});
