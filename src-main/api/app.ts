@@ -6,18 +6,38 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { Errors } from '../../src-shared/errors.ts';
 import type { Venue } from '../venue.ts';
+import { installAuth } from './auth.ts';
 import { installErrorHandling } from './error-handler.ts';
 import { API_DESCRIPTION } from './openapi-description.ts';
+import type { RateLimitOptions } from './rate-limit.ts';
+import accountRoutes from './routes/account.ts';
+import adminRoutes from './routes/admin.ts';
+import klinesRoutes from './routes/klines.ts';
+import depthRoutes from './routes/depth.ts';
+import botOrderRoutes from './routes/bot-orders.ts';
 import logoRoutes from './routes/logos.ts';
+import orderRoutes from './routes/orders.ts';
+import positionRoutes from './routes/positions.ts';
 import symbolRoutes from './routes/symbols.ts';
 import timeRoutes from './routes/time.ts';
+import sessionRoutes, { type LoginToken } from './routes/session.ts';
+import tpslRoutes from './routes/tpsl.ts';
+import paperRoutes from './routes/paper.ts';
 import { futuresSymbolSchema, generalSymbolSchema } from './schemas.ts';
+import { tradingSchemas } from './trading-schemas.ts';
+import { installWebSocket } from './ws/ws-route.ts';
 
 export interface AppOptions {
   venue: Venue;
   /** Folder of the built renderer (index.html); when missing, `/` explains how to build it. */
   uiDir?: string;
   logger?: boolean;
+  /** Wall clock for signature timestamps and rate-limit windows (tests); Date.now by default. */
+  now?: () => number;
+  /** Per-IP and per-key limits (see rate-limit.ts); defaults when absent, none when false. */
+  rateLimit?: RateLimitOptions | false;
+  /** One-time browser login token (see routes/session.ts). */
+  loginToken?: LoginToken;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -42,6 +62,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   installErrorHandling(app);
+  const auth = installAuth(app, { venue: opts.venue, now: opts.now, rateLimit: opts.rateLimit });
   app.addSchema(generalSymbolSchema);
   app.addSchema(futuresSymbolSchema);
 
@@ -52,7 +73,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       servers: [],
       tags: [
         { name: 'market data', description: 'Public market data: symbols, time, klines, depth, prices' },
+        { name: 'trading', description: 'Signed order placement, cancels, open orders, trades' },
+        { name: 'positions', description: 'Signed current positions, take-profit/stop-loss, position history' },
+        { name: 'account', description: 'Signed account summary, leverage, margin and position modes, paper wallet; browser login' },
+        { name: 'bot', description: 'Bot orders: IP whitelist instead of signatures, no margin, never stored' },
+        { name: 'admin', description: 'Loopback-only administration: paper accounts, bot whitelist' },
+        { name: 'simulator', description: 'The simulated market: clock speed, pause, seed' },
       ],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'Plus timestamp, recv_window and signature (last) in the query: see the description above' },
+        },
+      },
     },
     refResolver: {
       buildLocalReference(json, _baseUri, _fragment, i) {
@@ -64,9 +96,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const venue = opts.venue;
+  // before every other route: @fastify/websocket only intercepts upgrades of routes added after it
+  await installWebSocket(app, { venue, auth });
   await app.register(symbolRoutes, { venue });
+  await app.register(klinesRoutes, { venue });
   await app.register(timeRoutes, { venue });
   await app.register(logoRoutes, { venue });
+  await app.register(depthRoutes, { venue });
+  await app.register(sessionRoutes, { venue, token: opts.loginToken });
+  await app.register(tpslRoutes, { venue });
+  await app.register(adminRoutes, { venue, auth });
+  await app.register(paperRoutes, { venue, auth });
+  await app.register(tradingSchemas);
+  await app.register(orderRoutes, { venue });
+  await app.register(positionRoutes, { venue });
+  await app.register(accountRoutes, { venue });
+  await app.register(botOrderRoutes, { venue });
 
   if (opts.uiDir && existsSync(opts.uiDir)) {
     await app.register(fastifyStatic, { root: opts.uiDir, prefix: '/', wildcard: false, index: ['index.html'] });

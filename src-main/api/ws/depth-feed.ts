@@ -1,0 +1,109 @@
+// Per-symbol windowing of the book's level changes for `depth_update@{symbol}`, and the
+// wire form of depth levels shared with `GET /fapi/v1/depth` and `depth@{symbol},{level}`.
+//
+// Invariants (the spec's accurate-mode rules depend on them):
+// - The book's update id rises by exactly 1 per level change, and every change is announced
+//   synchronously by the exchange ('level' events). A window started at id S sees S+1, S+2, ...
+//   with no hole, so consecutive windows are contiguous: the next U is the previous u + 1.
+// - A window keeps, per changed level, only its last total: applying the window's pairs to
+//   the book at U-1 gives exactly the book at u (a level changed and restored shows its
+//   total again, a level added and removed shows 0).
+// - A window is only recorded while someone listens (start()/stop()); while stopped, ids go by
+//   unrecorded and the next start() continues from the book's id at that moment.
+//
+// Limits: a window holds one Map entry per distinct level changed in it; the hub takes it
+// every 100 ms, so memory follows the book's change rate, not its size.
+import type { Level } from '../../engine/types.ts';
+import type { SymbolMath } from '../../risk/money.ts';
+import type { PriceLevel } from '../../../src-shared/types.ts';
+
+/** `[price, qty]` decimal-string pairs, in the order given. */
+export function toPriceLevels(math: SymbolMath, levels: readonly Level[]): PriceLevel[] {
+  const out: PriceLevel[] = new Array(levels.length);
+  for (let i = 0; i < levels.length; i++) out[i] = [math.formatPrice(levels[i][0]), math.formatQty(levels[i][1])];
+  return out;
+}
+
+/** One closed window: update ids U..u (contiguous), the final totals of the levels it changed. */
+export interface DepthWindowTake {
+  /** First update id in the window. */
+  readonly U: number;
+  /** Last update id in the window. */
+  readonly u: number;
+  /** The id this window continues from (U - 1): the previous window's u. */
+  readonly pu: number;
+  /** Changed bid levels, best (highest) first, [ticks, final lots]; 0 lots = removed. */
+  readonly bids: Level[];
+  /** Changed ask levels, best (lowest) first. */
+  readonly asks: Level[];
+}
+
+export class DepthWindow {
+  private active = false;
+  /** Last id already handed out (or the book's id when recording started). */
+  private prevU = 0;
+  private firstU = 0;
+  private lastU = 0;
+  private readonly bids = new Map<number, number>();
+  private readonly asks = new Map<number, number>();
+
+  get recording(): boolean {
+    return this.active;
+  }
+
+  /** Starts recording after `bookUpdateId` (the book's current id). No-op when recording. */
+  start(bookUpdateId: number): void {
+    if (this.active) return;
+    this.active = true;
+    this.prevU = bookUpdateId;
+    this.firstU = 0;
+    this.lastU = 0;
+    this.bids.clear();
+    this.asks.clear();
+  }
+
+  stop(): void {
+    this.active = false;
+    this.bids.clear();
+    this.asks.clear();
+  }
+
+  /** One level change of the book (side 1 bid, 2 ask). */
+  add(updateId: number, side: number, priceTicks: number, totalLots: number): void {
+    if (!this.active || updateId <= this.prevU) return;
+    if (this.firstU === 0) this.firstU = updateId;
+    this.lastU = updateId;
+    (side === 1 ? this.bids : this.asks).set(priceTicks, totalLots);
+  }
+
+  /** True when changes are waiting. */
+  get pending(): boolean {
+    return this.firstU !== 0;
+  }
+
+  /** Closes the current window and returns it, or null when nothing changed since the last take. */
+  take(): DepthWindowTake | null {
+    if (!this.active || this.firstU === 0) return null;
+    const out: DepthWindowTake = {
+      U: this.firstU,
+      u: this.lastU,
+      pu: this.prevU,
+      bids: sorted(this.bids, true),
+      asks: sorted(this.asks, false),
+    };
+    this.prevU = this.lastU;
+    this.firstU = 0;
+    this.lastU = 0;
+    this.bids.clear();
+    this.asks.clear();
+    return out;
+  }
+}
+
+function sorted(m: Map<number, number>, desc: boolean): Level[] {
+  const out: Level[] = [];
+  for (const [p, q] of m) out.push([p, q]);
+  if (desc) out.sort((x, y) => y[0] - x[0]);
+  else out.sort((x, y) => x[0] - y[0]);
+  return out;
+}

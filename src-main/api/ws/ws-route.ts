@@ -1,0 +1,100 @@
+// The /ws endpoint: registers @fastify/websocket on the root instance, the route, and the hub
+// (hub.ts holds the protocol). Call installWebSocket before any other route is registered:
+// @fastify/websocket only intercepts upgrades on routes added after it.
+//
+// Limits: a client message may be at most MAX_MESSAGE_BYTES (64 KiB; a longer one closes the
+// connection with 1009, by `ws`); no per-message compression. A plain GET /ws (no upgrade)
+// answers the envelope error 1000. On app close the hub stops its timer and closes every
+// connection with 1001; connections that have not finished the close handshake within
+// CLOSE_GRACE_MS are terminated, so shutdown never waits on a slow peer.
+import fastifyWebsocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import { Errors } from '../../../src-shared/errors.ts';
+import type { Venue } from '../../venue.ts';
+import type { AuthServices } from '../auth.ts';
+import { sendError } from '../error-handler.ts';
+import { STREAM_PATTERNS } from './channels.ts';
+import { DEFAULT_HUB_LIMITS, Hub, METHODS, type HubLimits, type KlineSource } from './hub.ts';
+
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+const CLOSE_GRACE_MS = 1000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The WebSocket hub of /ws (stats, limits, test hooks). */
+    wsHub: Hub;
+  }
+}
+
+export interface WebSocketOptions {
+  venue: Venue;
+  auth: AuthServices;
+  limits?: Partial<HubLimits>;
+  klines?: KlineSource;
+}
+
+const DESCRIPTION = `
+WebSocket endpoint (connect with \`Upgrade: websocket\`; a plain GET answers error 1000).
+
+Client messages are JSON text: \`{"method":"SUBSCRIBE","params":["depth_update@BTCUSDT"],"id":1}\`.
+Methods: ${METHODS.join(', ')}. Answers: \`{"id":1,"result":...}\` or \`{"id":1,"error":{"code","message"}}\`
+(id null when the message could not be read). Pushes: \`{"stream":NAME,"data":{...}}\`.
+
+Streams (${STREAM_PATTERNS}):
+- \`depth@{symbol},{level}\` (level 5, 10, 20, 50, 100), every 200 ms when the book changed, and once to each new
+  subscriber: \`{e:"depth",E,s,u,bids,asks}\`, u = update id after the last change included.
+- \`depth_update@{symbol}\`, every 100 ms when the book changed: \`{e:"depthUpdate",E,s,U,u,pu,b,a}\`; U..u are the
+  update ids in the event (contiguous: each U is the previous u + 1), pu = U - 1 = the previous event's u,
+  b/a the final quantity of each changed level in the window ("0" = removed), best first.
+- \`trade@{symbol}\`, every 100 ms when trades happened: data is an ARRAY, oldest first, of
+  \`{e:"trade",E,s,t,p,q,T,S,m}\` (t trade id, T trade time, S taker side 1 buy / 2 sell, m buyer is maker).
+- \`price@{symbol}\`, every 1 s: \`{e:"price",E,s,i,m,l,r,T}\` (index, mark, last price, funding rate, next funding time).
+- \`kline@{symbol},{interval}\`: the current candle \`{e:"kline",E,s,i,k}\` (k: the 12-field candle array of
+  /fapi/v1/klines) on change, at most every 250 ms.
+- \`user\` (after LOGIN): \`{kind, data}\` for the account's orders, fills, positions and balance.
+
+E is market time, ms. LOGIN params: \`{"api_key","timestamp","recv_window"?,"signature"}\`, signature =
+lowercase hex HMAC-SHA256(secret, "api_key={api_key}&timestamp={timestamp}" + "&recv_window={recv_window}" when sent),
+time rules as signed REST. Errors: 1004 not JSON; 1000 malformed message (not an object, bad id, bad params, binary
+frame); 1105 unknown method; 1100 unknown channel; 1101 unknown symbol; 1001 bad depth level / interval / name;
+4290 more than ${DEFAULT_HUB_LIMITS.maxSubscriptions} streams on a connection; 2001-2008 LOGIN failures (2001 also:
+'user' before LOGIN); 5001 kline streams unavailable.
+Connections: server ping every ${DEFAULT_HUB_LIMITS.pingIntervalMs / 1000} s; closed with 1001 after
+${DEFAULT_HUB_LIMITS.idleTimeoutMs / 1000} s without any client message or pong; closed with 1008 when more than
+${DEFAULT_HUB_LIMITS.maxBufferedBytes / 1024 / 1024} MiB of pushes are unsent (slow consumer) or after more than
+${DEFAULT_HUB_LIMITS.maxMessagesPerSecond} client messages in one second; messages over ${MAX_MESSAGE_BYTES / 1024} KiB
+close it with 1009.
+`;
+
+export async function installWebSocket(app: FastifyInstance, opts: WebSocketOptions): Promise<Hub> {
+  const { venue } = opts;
+  // Like the klines routes, the candle service is looked up when needed: the venue may attach
+  // it after the app is built.
+  const klines = opts.klines ?? ((): KlineSource | undefined => (venue as Venue & { klines?: KlineSource }).klines);
+  const hub = new Hub({ venue, accounts: opts.auth.accounts, now: opts.auth.now, limits: opts.limits, klines });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false },
+    // Resets and aborted handshakes are routine for a WebSocket server: drop the socket quietly.
+    errorHandler(_err, socket) {
+      socket.terminate();
+    },
+    async preClose() {
+      hub.close();
+      const wss = app.websocketServer;
+      const deadline = Date.now() + CLOSE_GRACE_MS;
+      while (wss.clients.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      for (const c of wss.clients) c.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  });
+  app.decorate('wsHub', hub);
+  app.route({
+    method: 'GET',
+    url: '/ws',
+    schema: { tags: ['streams'], summary: 'WebSocket streams and requests', description: DESCRIPTION },
+    handler: async (_req, reply) =>
+      sendError(reply, Errors.BAD_REQUEST, 'GET /ws is the WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket)'),
+    wsHandler: (socket, req) => hub.attach(socket, req.ip),
+  });
+  return hub;
+}

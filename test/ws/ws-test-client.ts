@@ -1,0 +1,94 @@
+// A small `ws` client for the /ws tests: records every message, answers requests by id, waits
+// for pushes with a bounded timeout.
+import WebSocket from 'ws';
+
+export interface Closed {
+  code: number;
+  reason: string;
+}
+
+export class TestClient {
+  readonly ws: WebSocket;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly messages: any[] = [];
+  readonly closed: Promise<Closed>;
+  private nextId = 1;
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(ws: WebSocket) {
+    this.ws = ws;
+    ws.on('message', (data) => {
+      this.messages.push(JSON.parse(String(data)));
+      for (const w of [...this.waiters]) w();
+    });
+    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+    ws.on('error', () => {});
+  }
+
+  static open(url: string): Promise<TestClient> {
+    const ws = new WebSocket(url);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve(new TestClient(ws)));
+      ws.once('error', reject);
+    });
+  }
+
+  sendRaw(text: string | Buffer, binary = false): void {
+    this.ws.send(text, { binary });
+  }
+
+  /** Sends `{method, params, id}` and resolves with the answer carrying that id. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async request(method: string, params?: unknown, id: number | string = this.nextId++): Promise<any> {
+    const msg = params === undefined ? { method, id } : { method, params, id };
+    this.ws.send(JSON.stringify(msg));
+    return this.waitFor((m) => m.id === id && ('result' in m || 'error' in m));
+  }
+
+  /** The first message (already received or future) matching `pred`, within `ms`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  waitFor(pred: (m: any) => boolean, ms = 3000, from = 0): Promise<any> {
+    return new Promise((resolve, reject) => {
+      let i = from;
+      const check = (): boolean => {
+        for (; i < this.messages.length; i++) {
+          if (pred(this.messages[i])) {
+            resolve(this.messages[i]);
+            return true;
+          }
+        }
+        return false;
+      };
+      if (check()) return;
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new Error(`no matching message within ${ms} ms`));
+      }, ms);
+      const waiter = (): void => {
+        if (check()) {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+        }
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  pushes(stream: string): any[] {
+    return this.messages.filter((m) => m.stream === stream);
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+}
+
+/** Resolves when `cond()` holds, polling every 5 ms, or rejects after `ms`. */
+export async function until(cond: () => boolean, ms = 3000, what = 'condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
