@@ -1,0 +1,61 @@
+// Commands as plain objects, for the service's sequencer and command log, for tests and for
+// replay. applyCommand() maps one onto the book's primitive methods (which the hot path may
+// call directly to avoid the object).
+
+import type { BookCommands } from './types.ts';
+
+export type Command =
+  | {
+      kind: 'limit';
+      orderId: number;
+      account: number;
+      side: number;
+      priceTicks: number;
+      qtyLots: number;
+      /** Default GTC. */
+      tif?: number;
+      flags?: number;
+      /** Reduce-only cap from the risk layer; -1 or absent = none. */
+      maxFillLots?: number;
+      /** 0 or absent = the book's default. */
+      stp?: number;
+    }
+  | {
+      kind: 'market';
+      orderId: number;
+      account: number;
+      side: number;
+      qtyLots: number;
+      /** Reference price for the protection band (mark). */
+      refPriceTicks: number;
+      flags?: number;
+      maxFillLots?: number;
+      stp?: number;
+    }
+  | { kind: 'cancel'; orderId: number; account?: number }
+  | { kind: 'cancelAll'; account: number }
+  | { kind: 'amend'; orderId: number; priceTicks: number; qtyLots: number; account?: number; maxFillLots?: number }
+  | { kind: 'trim'; orderId: number; capLots: number };
+
+export function applyCommand(book: BookCommands, c: Command): void {
+  switch (c.kind) {
+    case 'limit':
+      book.placeLimit(c.orderId, c.account, c.side, c.priceTicks, c.qtyLots, c.tif ?? 1, c.flags ?? 0, c.maxFillLots ?? -1, c.stp ?? 0);
+      return;
+    case 'market':
+      book.placeMarket(c.orderId, c.account, c.side, c.qtyLots, c.refPriceTicks, c.flags ?? 0, c.maxFillLots ?? -1, c.stp ?? 0);
+      return;
+    case 'cancel':
+      book.cancel(c.orderId, c.account ?? -1);
+      return;
+    case 'cancelAll':
+      book.cancelAll(c.account);
+      return;
+    case 'amend':
+      book.amend(c.orderId, c.priceTicks, c.qtyLots, c.account ?? -1, c.maxFillLots ?? -1);
+      return;
+    case 'trim':
+      book.trimOrder(c.orderId, c.capLots);
+      return;
+  }
+}

@@ -1,0 +1,1071 @@
+// The matching engine: one limit order book per symbol, commands in, events out.
+//
+// Pure, synchronous, deterministic: no I/O, no clock, no randomness, no ids invented (order and
+// account ids come from the caller). Bad input never throws: every command either emits
+// onAccepted/onAmended/... or exactly one onRejected with a RejectReason, and a rejected
+// command changes nothing. (Only programming errors throw: bad config, a re-entrant call from
+// inside a sink callback, an invalid grouping step.)
+//
+// Units and limits
+// - Prices are integer ticks in [1, 2^31-1]; quantities integer lots in [1, 2^44] per order;
+//   level totals are exact while they stay below 2^53 (>= 512 maximal orders per level).
+// - Order and account ids are safe integers >= 0. Duplicate detection covers live orders only:
+//   the caller must not reuse the id of a finished order if it wants ids to stay unique.
+// - Impact notional is in tick*lot units (price ticks x lots): convert a quote notional N with
+//   N / (tickSize * lotSize).
+//
+// Matching rules
+// - Price-time priority, FIFO within a level. Trades print at the maker's price.
+// - GTC rests; IOC fills what it can, the rest expires; FOK fills completely or expires whole
+//   with the book untouched; GTX (post-only) expires whole if any part would take.
+// - Market orders are IOC limited to the band: a buy sweeps up to floor(ref*(1+band)), a sell
+//   down to max(1, ceil(ref*(1-band))), ref being the reference price given with the command
+//   (the service passes mark); the remainder expires (MarketBand, or MarketNoLiquidity when the
+//   opposite side is empty).
+// - Reduce-only / risk cap: maxFillLots >= 0 caps what the order may ever fill; the order's
+//   quantity is trimmed to it at entry (onAccepted reports the trimmed quantity) and a cap of 0
+//   is rejected (NothingToReduce). While it rests, trimOrder(id, cap) lowers its remaining
+//   quantity (priority kept) or cancels it when cap is 0; a cap >= remaining is a silent no-op.
+//   The cap is per order: the risk layer keeps the sum over an account's reduce-only orders
+//   within the position.
+// - Self-trade prevention by the taker's mode (default ExpireTaker, like Binance): ExpireTaker
+//   stops the taker at the first own resting order and expires its remainder; ExpireMaker
+//   expires each own resting order met and keeps matching; ExpireBoth expires both. A FOK order
+//   counts only what it could fill under its mode, so a FOK that fails touches nothing.
+// - Amend(id, price, qty) takes the new TOTAL quantity (as Binance: filled part included).
+//   Same price and smaller quantity: priority kept. Same price and larger quantity: moves to
+//   the back of its level (priority lost). New price: the order leaves the book and re-enters
+//   as a taker with its own time in force and STP mode (it may trade; a GTX that would take
+//   expires), then rests at the back of the new level. New total <= filled is rejected.
+//
+// Events (see EngineSink): per command, first the order events in the order they happen
+// (accepted, then per match: trade, maker filled/partially filled, taker filled/partially
+// filled; expiries and cancels where they happen), then the command's level changes. Each level
+// whose total differs after the command from before it gets exactly one onLevelChanged carrying
+// the next update id (+1 each, no gaps), its side, price and new total (0 = gone), bids first
+// (best to worst), then asks (best to worst). The depth feed's U/u and the snapshot id use
+// these ids.
+//
+// Data structures (all typed arrays, reused; the hot path allocates nothing):
+// - order-pool.ts: one 64-byte record (a cache line) per order, intrusive FIFO links per level
+//   and per account;
+// - level-pool.ts: level slots (price, total, FIFO head/tail, count);
+// - price-ladder.ts: per side, sorted keys with the best at the end, gallop search from the top
+//   behind a small price -> level cache, lazy removal of levels emptied below the top (a cancel
+//   never shifts the array);
+// - order-index.ts: id -> slot (O(1) cancel), the newest ids direct-mapped in a sliding window,
+//   the rest in id-table.ts (open addressing); account-table.ts: per-account lists and counts
+//   (direct-mapped for account ids below 2^20).
+// Nothing grows with the depth of a level: entry appends at the tail, cancel unlinks by slot,
+// a fill removes the head. Growth (doubling a pool, compacting a ladder) is amortized O(1).
+// One exception, by necessity: a FOK pre-check sums level totals, but walks the crossed orders
+// one by one when the taker's own account rests orders on the other side (STP decides what
+// could fill).
+
+import { AccountTable } from './account-table.ts';
+import { LevelPool } from './level-pool.ts';
+import { OrderIndex } from './order-index.ts';
+import {
+  F_ACCOUNT,
+  F_ID,
+  F_QTY,
+  F_REM,
+  I_ACCOUNT_NEXT,
+  I_ACCOUNT_PREV,
+  I_ACCOUNT_SLOT,
+  I_LEVEL,
+  I_META,
+  I_NEXT,
+  I_PREV,
+  I_PRICE,
+  OrderPool,
+  metaFlags,
+  metaSide,
+  metaStp,
+  metaTif,
+  packMeta,
+} from './order-pool.ts';
+import { CACHE_SIZE, PriceLadder } from './price-ladder.ts';
+import {
+  CancelReason,
+  CommandKind,
+  ExpireReason,
+  KNOWN_FLAGS,
+  MAX_BAND_PPM,
+  MAX_PRICE_TICKS,
+  MAX_QTY_LOTS,
+  OrderFlag,
+  OrderType,
+  RejectReason,
+  StpMode,
+} from './types.ts';
+import type { BookCommands, BookConfig, DepthView, EngineSink, Level, OrderView, Side, TimeInForce } from './types.ts';
+
+const BUY = 1;
+const LIMIT = OrderType.Limit;
+const MARKET = OrderType.Market;
+const GTC = 1;
+const IOC = 2;
+const FOK = 3;
+const GTX = 4;
+const EXPIRE_TAKER = StpMode.ExpireTaker;
+const EXPIRE_MAKER = StpMode.ExpireMaker;
+const EXPIRE_BOTH = StpMode.ExpireBoth;
+const PPM = 1_000_000;
+
+function isId(x: number): boolean {
+  if (typeof x !== 'number') return false;
+  if ((x | 0) === x) return x >= 0;
+  return x > 0 && x <= Number.MAX_SAFE_INTEGER && Math.floor(x) === x;
+}
+function isPrice(x: number): boolean {
+  return typeof x === 'number' && x >= 1 && x <= MAX_PRICE_TICKS && (x | 0) === x;
+}
+function isQty(x: number): boolean {
+  if (typeof x !== 'number') return false;
+  if ((x | 0) === x) return x >= 1;
+  return x > 0 && x <= MAX_QTY_LOTS && Math.floor(x) === x;
+}
+function isCap(x: number): boolean {
+  return x === -1 || (typeof x === 'number' && x >= 0 && x <= MAX_QTY_LOTS && Math.floor(x) === x);
+}
+function isTif(x: number): boolean {
+  return x === GTC || x === IOC || x === FOK || x === GTX;
+}
+function isStp(x: number): boolean {
+  return x === 0 || x === EXPIRE_TAKER || x === EXPIRE_MAKER || x === EXPIRE_BOTH;
+}
+function isFlags(x: number): boolean {
+  return typeof x === 'number' && (x | 0) === x && (x & ~KNOWN_FLAGS) === 0;
+}
+
+export class OrderBook implements BookCommands {
+  readonly symbol: string;
+  readonly bandPpm: number;
+  readonly defaultStp: number;
+  private readonly sink: EngineSink;
+  private readonly orders: OrderPool;
+  private readonly levels: LevelPool;
+  private readonly bids: PriceLadder;
+  private readonly asks: PriceLadder;
+  private readonly ids: OrderIndex;
+  private readonly accounts: AccountTable;
+  private lastUpdateId = 0;
+  /** Levels touched by the current command, reported and cleared at its end. */
+  private dirtyList: Int32Array;
+  private dirtyN = 0;
+  /** Levels taken out of a ladder during the command, freed at its end. */
+  private retired: Int32Array;
+  private retiredN = 0;
+  private busy = false;
+  /** Set by sweep() when STP expired the taker. */
+  private takerGone = false;
+
+  constructor(config: BookConfig, sink: EngineSink) {
+    const band = config.bandPpm;
+    if (!Number.isInteger(band) || band < 0 || band > MAX_BAND_PPM) {
+      throw new RangeError(`bandPpm must be an integer in [0, ${MAX_BAND_PPM}], got ${band}`);
+    }
+    const stp = config.defaultStp ?? StpMode.ExpireTaker;
+    if (stp !== EXPIRE_TAKER && stp !== EXPIRE_MAKER && stp !== EXPIRE_BOTH) {
+      throw new RangeError(`defaultStp must be 1, 2 or 3, got ${stp}`);
+    }
+    this.symbol = config.symbol ?? '';
+    this.bandPpm = band;
+    this.defaultStp = stp;
+    this.sink = sink;
+    const orderCap = config.initialOrderCapacity ?? 1024;
+    const levelCap = config.initialLevelCapacity ?? 256;
+    this.orders = new OrderPool(orderCap);
+    this.levels = new LevelPool(levelCap);
+    this.bids = new PriceLadder(levelCap);
+    this.asks = new PriceLadder(levelCap);
+    this.ids = new OrderIndex(config.idWindow ?? 65_536, orderCap);
+    this.accounts = new AccountTable();
+    this.dirtyList = new Int32Array(64);
+    this.retired = new Int32Array(64);
+  }
+
+  // ---------------------------------------------------------------- commands
+
+  placeLimit(
+    orderId: number,
+    account: number,
+    side: number,
+    priceTicks: number,
+    qtyLots: number,
+    tif: number,
+    flags = 0,
+    maxFillLots = -1,
+    stp = 0,
+  ): void {
+    this.begin();
+    const reason = !isId(orderId)
+      ? RejectReason.InvalidOrderId
+      : !isId(account)
+        ? RejectReason.InvalidAccount
+        : side !== 1 && side !== 2
+          ? RejectReason.InvalidSide
+          : !isPrice(priceTicks)
+            ? RejectReason.InvalidPrice
+            : !isQty(qtyLots)
+              ? RejectReason.InvalidQuantity
+              : !isTif(tif)
+                ? RejectReason.InvalidTimeInForce
+                : !isFlags(flags)
+                  ? RejectReason.InvalidFlags
+                  : !isStp(stp)
+                    ? RejectReason.InvalidStpMode
+                    : !isCap(maxFillLots)
+                      ? RejectReason.InvalidCap
+                      : this.ids.get(orderId) !== -1
+                        ? RejectReason.DuplicateOrderId
+                        : maxFillLots === 0
+                          ? RejectReason.NothingToReduce
+                          : 0;
+    if (reason !== 0) {
+      this.sink.onRejected(CommandKind.Limit, orderId, account, reason);
+      this.busy = false;
+      return;
+    }
+    const qty = maxFillLots > 0 && maxFillLots < qtyLots ? maxFillLots : qtyLots;
+    this.sink.onAccepted(orderId, account, side, LIMIT, tif, priceTicks, qty, flags);
+    this.enter(orderId, account, side, LIMIT, tif, priceTicks, qty, qty, flags, stp === 0 ? this.defaultStp : stp);
+    this.end();
+  }
+
+  placeMarket(
+    orderId: number,
+    account: number,
+    side: number,
+    qtyLots: number,
+    refPriceTicks: number,
+    flags = 0,
+    maxFillLots = -1,
+    stp = 0,
+  ): void {
+    this.begin();
+    const reason = !isId(orderId)
+      ? RejectReason.InvalidOrderId
+      : !isId(account)
+        ? RejectReason.InvalidAccount
+        : side !== 1 && side !== 2
+          ? RejectReason.InvalidSide
+          : !isQty(qtyLots)
+            ? RejectReason.InvalidQuantity
+            : !isPrice(refPriceTicks)
+              ? RejectReason.InvalidReferencePrice
+              : !isFlags(flags)
+                ? RejectReason.InvalidFlags
+                : !isStp(stp)
+                  ? RejectReason.InvalidStpMode
+                  : !isCap(maxFillLots)
+                    ? RejectReason.InvalidCap
+                    : this.ids.get(orderId) !== -1
+                      ? RejectReason.DuplicateOrderId
+                      : maxFillLots === 0
+                        ? RejectReason.NothingToReduce
+                        : 0;
+    if (reason !== 0) {
+      this.sink.onRejected(CommandKind.Market, orderId, account, reason);
+      this.busy = false;
+      return;
+    }
+    const qty = maxFillLots > 0 && maxFillLots < qtyLots ? maxFillLots : qtyLots;
+    this.sink.onAccepted(orderId, account, side, MARKET, IOC, 0, qty, flags);
+    const bound = bandLimit(side, refPriceTicks, this.bandPpm);
+    this.enter(orderId, account, side, MARKET, IOC, bound, qty, qty, flags, stp === 0 ? this.defaultStp : stp);
+    this.end();
+  }
+
+  /** Cancel one resting order; with account >= 0 the order must belong to it. */
+  cancel(orderId: number, account = -1): void {
+    this.begin();
+    const reason = !isId(orderId)
+      ? RejectReason.InvalidOrderId
+      : account !== -1 && !isId(account)
+        ? RejectReason.InvalidAccount
+        : 0;
+    const n = reason === 0 ? this.ids.get(orderId) : -1;
+    const F = this.orders.f64;
+    if (reason !== 0 || n === -1 || (account !== -1 && F[(n << 3) + F_ACCOUNT] !== account)) {
+      this.sink.onRejected(CommandKind.Cancel, orderId, account, reason !== 0 ? reason : RejectReason.UnknownOrder);
+      this.busy = false;
+      return;
+    }
+    const rem = F[(n << 3) + F_REM];
+    const acct = F[(n << 3) + F_ACCOUNT];
+    this.unlinkFromLevel(n);
+    this.sink.onCancelled(orderId, acct, rem, CancelReason.User);
+    this.dropOrder(n);
+    this.end();
+  }
+
+  /** Cancel every resting order of the account, oldest entry first; returns how many. */
+  cancelAll(account: number): number {
+    this.begin();
+    if (!isId(account)) {
+      this.sink.onRejected(CommandKind.CancelAll, -1, account, RejectReason.InvalidAccount);
+      this.busy = false;
+      return 0;
+    }
+    const a = this.accounts.find(account);
+    let count = 0;
+    if (a !== -1) {
+      const F = this.orders.f64;
+      const I = this.orders.i32;
+      let n = this.accounts.head[a];
+      while (n !== -1) {
+        const next = I[(n << 4) + I_ACCOUNT_NEXT];
+        const rem = F[(n << 3) + F_REM];
+        this.unlinkFromLevel(n);
+        this.sink.onCancelled(F[(n << 3) + F_ID], account, rem, CancelReason.CancelAll);
+        this.dropOrder(n);
+        count++;
+        n = next;
+      }
+    }
+    this.end();
+    return count;
+  }
+
+  /**
+   * Change price and/or total quantity (see the header for priority rules). maxFillLots, as on
+   * placement, caps the new remaining quantity (reduce-only).
+   */
+  amend(orderId: number, priceTicks: number, qtyLots: number, account = -1, maxFillLots = -1): void {
+    this.begin();
+    let reason: number = !isId(orderId)
+      ? RejectReason.InvalidOrderId
+      : account !== -1 && !isId(account)
+        ? RejectReason.InvalidAccount
+        : !isPrice(priceTicks)
+          ? RejectReason.InvalidPrice
+          : !isQty(qtyLots)
+            ? RejectReason.InvalidQuantity
+            : !isCap(maxFillLots)
+              ? RejectReason.InvalidCap
+              : 0;
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    const n = reason === 0 ? this.ids.get(orderId) : -1;
+    const fb = n << 3;
+    const ib = n << 4;
+    if (reason === 0 && (n === -1 || (account !== -1 && F[fb + F_ACCOUNT] !== account))) reason = RejectReason.UnknownOrder;
+    let filled = 0;
+    let newRem = 0;
+    if (reason === 0) {
+      filled = F[fb + F_QTY] - F[fb + F_REM];
+      newRem = qtyLots - filled;
+      if (qtyLots <= filled) reason = RejectReason.AmendQtyNotAboveFilled;
+      else if (maxFillLots === 0) reason = RejectReason.NothingToReduce;
+      else {
+        if (maxFillLots > 0 && newRem > maxFillLots) newRem = maxFillLots;
+        if (priceTicks === I[ib + I_PRICE] && newRem === F[fb + F_REM]) reason = RejectReason.AmendNoChange;
+      }
+    }
+    if (reason !== 0) {
+      this.sink.onRejected(CommandKind.Amend, orderId, account, reason);
+      this.busy = false;
+      return;
+    }
+    const acct = F[fb + F_ACCOUNT];
+    const oldRem = F[fb + F_REM];
+    const newQty = filled + newRem;
+    if (priceTicks === I[ib + I_PRICE]) {
+      const L = I[ib + I_LEVEL];
+      this.touch(L);
+      this.levels.total[L] += newRem - oldRem;
+      F[fb + F_REM] = newRem;
+      F[fb + F_QTY] = newQty;
+      const kept = newRem < oldRem;
+      if (!kept) this.requeue(n);
+      this.sink.onAmended(orderId, acct, priceTicks, newQty, newRem, kept);
+    } else {
+      const meta = I[ib + I_META];
+      this.unlinkFromLevel(n);
+      this.dropOrder(n);
+      this.sink.onAmended(orderId, acct, priceTicks, newQty, newRem, false);
+      this.enter(orderId, acct, metaSide(meta), LIMIT, metaTif(meta), priceTicks, newQty, newRem, metaFlags(meta), metaStp(meta));
+    }
+    this.end();
+  }
+
+  /**
+   * Risk-layer trim: cap a resting order's remaining quantity (priority kept); cap 0 cancels it
+   * (CancelReason.ReduceOnly); a cap at or above the remaining quantity changes nothing and
+   * emits nothing.
+   */
+  trimOrder(orderId: number, capLots: number): void {
+    this.begin();
+    const reason = !isId(orderId)
+      ? RejectReason.InvalidOrderId
+      : capLots === -1 || !isCap(capLots)
+        ? RejectReason.InvalidCap
+        : 0;
+    const n = reason === 0 ? this.ids.get(orderId) : -1;
+    if (reason !== 0 || n === -1) {
+      this.sink.onRejected(CommandKind.Trim, orderId, -1, reason !== 0 ? reason : RejectReason.UnknownOrder);
+      this.busy = false;
+      return;
+    }
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    const fb = n << 3;
+    const rem = F[fb + F_REM];
+    if (capLots < rem) {
+      const acct = F[fb + F_ACCOUNT];
+      if (capLots === 0) {
+        this.unlinkFromLevel(n);
+        this.sink.onCancelled(orderId, acct, rem, CancelReason.ReduceOnly);
+        this.dropOrder(n);
+      } else {
+        const L = I[(n << 4) + I_LEVEL];
+        this.touch(L);
+        this.levels.total[L] -= rem - capLots;
+        F[fb + F_REM] = capLots;
+        F[fb + F_QTY] -= rem - capLots;
+        this.sink.onAmended(orderId, acct, I[(n << 4) + I_PRICE], F[fb + F_QTY], capLots, true);
+      }
+    }
+    this.end();
+  }
+
+  // ---------------------------------------------------------------- matching
+
+  private begin(): void {
+    if (this.busy) throw new Error('OrderBook: re-entrant command (from a sink callback?) or a sink threw earlier');
+    this.busy = true;
+  }
+
+  private end(): void {
+    this.flush();
+    this.busy = false;
+  }
+
+  /** Match a new (or re-priced) order, then rest or expire what is left. */
+  private enter(
+    id: number,
+    acct: number,
+    side: number,
+    type: number,
+    tif: number,
+    price: number,
+    qty: number,
+    rem: number,
+    flags: number,
+    stp: number,
+  ): void {
+    const buy = side === BUY;
+    const opp = buy ? this.asks : this.bids;
+    const limitKey = buy ? -price : price;
+    if (opp.n > 0 && opp.keys[opp.n - 1] >= limitKey) {
+      if (tif === GTX) {
+        this.sink.onExpired(id, acct, rem, ExpireReason.PostOnly);
+        return;
+      }
+      if (tif === FOK && !this.canFill(acct, side, opp, limitKey, rem, stp)) {
+        this.sink.onExpired(id, acct, rem, ExpireReason.FillOrKill);
+        return;
+      }
+      rem = this.sweep(id, acct, side, opp, limitKey, qty, rem, stp);
+      if (rem === 0 || this.takerGone) return;
+    } else if (tif === FOK) {
+      this.sink.onExpired(id, acct, rem, ExpireReason.FillOrKill);
+      return;
+    }
+    if (type === MARKET) {
+      this.sink.onExpired(id, acct, rem, opp.n > 0 ? ExpireReason.MarketBand : ExpireReason.MarketNoLiquidity);
+      return;
+    }
+    if (tif === IOC) {
+      this.sink.onExpired(id, acct, rem, ExpireReason.ImmediateOrCancel);
+      return;
+    }
+    this.rest(id, acct, side, price, qty, rem, packMeta(side, tif, stp, flags));
+  }
+
+  /** Take liquidity from opp while it crosses limitKey; returns the taker's remaining lots. */
+  private sweep(
+    takerId: number,
+    takerAcct: number,
+    takerSide: number,
+    opp: PriceLadder,
+    limitKey: number,
+    qty: number,
+    rem: number,
+    stp: number,
+  ): number {
+    const sink = this.sink;
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    const lv = this.levels;
+    const lvPrice = lv.price;
+    const lvTotal = lv.total;
+    const lvHead = lv.head;
+    const lvTail = lv.tail;
+    const lvCount = lv.count;
+    this.takerGone = false;
+    while (opp.n > 0) {
+      const top = opp.n - 1;
+      if (opp.keys[top] < limitKey) break;
+      const L = opp.slots[top];
+      const price = lvPrice[L];
+      this.touch(L);
+      let stopped = false;
+      // The maker at hand is always the level's head: everything before it was removed.
+      let m = lvHead[L];
+      while (m !== -1) {
+        const mb = m << 3;
+        const mAcct = F[mb + F_ACCOUNT];
+        const mRem = F[mb + F_REM];
+        if (mAcct === takerAcct) {
+          if (stp === EXPIRE_TAKER) {
+            stopped = true;
+            break;
+          }
+          const next = I[(m << 4) + I_NEXT];
+          lvTotal[L] -= mRem;
+          lvCount[L]--;
+          lvHead[L] = next;
+          if (next === -1) lvTail[L] = -1;
+          sink.onExpired(F[mb + F_ID], mAcct, mRem, ExpireReason.SelfTrade);
+          this.dropOrder(m);
+          m = next;
+          if (stp === EXPIRE_BOTH) {
+            stopped = true;
+            break;
+          }
+          continue;
+        }
+        const q = rem < mRem ? rem : mRem;
+        const mLeft = mRem - q;
+        const mId = F[mb + F_ID];
+        rem -= q;
+        lvTotal[L] -= q;
+        sink.onTrade(mId, mAcct, takerId, takerAcct, price, q, takerSide);
+        if (mLeft === 0) {
+          sink.onFilled(mId, mAcct, F[mb + F_QTY]);
+          const next = I[(m << 4) + I_NEXT];
+          lvCount[L]--;
+          lvHead[L] = next;
+          if (next === -1) lvTail[L] = -1;
+          this.dropOrder(m);
+          m = next;
+        } else {
+          F[mb + F_REM] = mLeft;
+          sink.onPartiallyFilled(mId, mAcct, F[mb + F_QTY] - mLeft, mLeft);
+        }
+        if (rem === 0) {
+          sink.onFilled(takerId, takerAcct, qty);
+          break;
+        }
+        sink.onPartiallyFilled(takerId, takerAcct, qty - rem, rem);
+      }
+      if (lvCount[L] === 0) {
+        opp.n = top;
+        lv.inLadder[L] = 0;
+        this.retire(L);
+        this.popEmptyTops(opp);
+      }
+      if (stopped) {
+        sink.onExpired(takerId, takerAcct, rem, ExpireReason.SelfTrade);
+        this.takerGone = true;
+        return rem;
+      }
+      if (rem === 0) return 0;
+    }
+    return rem;
+  }
+
+  /** Could a FOK taker fill `need` lots under its STP mode? Reads only. */
+  private canFill(acct: number, side: number, opp: PriceLadder, limitKey: number, need: number, stp: number): boolean {
+    const a = this.accounts.find(acct);
+    const selfOpposite = a !== -1 && (side === BUY ? this.accounts.countSell[a] : this.accounts.countBuy[a]) > 0;
+    const lv = this.levels;
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    for (let i = opp.n - 1; i >= 0; i--) {
+      if (opp.keys[i] < limitKey) return false;
+      const L = opp.slots[i];
+      if (!selfOpposite) {
+        need -= lv.total[L];
+        if (need <= 0) return true;
+        continue;
+      }
+      for (let m = lv.head[L]; m !== -1; m = I[(m << 4) + I_NEXT]) {
+        if (F[(m << 3) + F_ACCOUNT] === acct) {
+          if (stp === EXPIRE_MAKER) continue;
+          return false;
+        }
+        need -= F[(m << 3) + F_REM];
+        if (need <= 0) return true;
+      }
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------- book upkeep
+
+  private rest(id: number, acct: number, side: number, price: number, qty: number, rem: number, meta: number): void {
+    const o = this.orders;
+    const n = o.alloc();
+    const F = o.f64;
+    const I = o.i32;
+    const fb = n << 3;
+    const ib = n << 4;
+    F[fb + F_ID] = id;
+    F[fb + F_ACCOUNT] = acct;
+    F[fb + F_QTY] = qty;
+    F[fb + F_REM] = rem;
+    I[ib + I_PRICE] = price;
+    I[ib + I_META] = meta;
+    this.ids.set(id, n);
+    const ac = this.accounts;
+    const a = ac.slotOf(acct);
+    I[ib + I_ACCOUNT_SLOT] = a;
+    // Append to the account's list.
+    const at = ac.tail[a];
+    I[ib + I_ACCOUNT_NEXT] = -1;
+    I[ib + I_ACCOUNT_PREV] = at;
+    if (at === -1) ac.head[a] = n;
+    else I[(at << 4) + I_ACCOUNT_NEXT] = n;
+    ac.tail[a] = n;
+    if (side === BUY) ac.countBuy[a]++;
+    else ac.countSell[a]++;
+
+    const ladder = side === BUY ? this.bids : this.asks;
+    const ci = price & (CACHE_SIZE - 1);
+    let L = ladder.cache[ci];
+    const lv = this.levels;
+    let fresh = false;
+    if (L === -1 || lv.inLadder[L] === 0 || lv.price[L] !== price || lv.side[L] !== side) {
+      const key = side === BUY ? price : -price;
+      const idx = ladder.search(key);
+      if (idx >= 0) {
+        L = ladder.slots[idx];
+      } else {
+        L = lv.alloc(price, side);
+        lv.inLadder[L] = 1;
+        ladder.insertAt(-idx - 1, key, L);
+        fresh = true;
+      }
+      ladder.cache[ci] = L;
+    }
+    // An existing level with no orders is a lazily emptied one (the top is never empty).
+    if (!fresh && lv.count[L] === 0) ladder.empties--;
+    this.touch(L);
+    I[ib + I_LEVEL] = L;
+    // Append to the level's FIFO.
+    const t = lv.tail[L];
+    I[ib + I_NEXT] = -1;
+    I[ib + I_PREV] = t;
+    if (t === -1) lv.head[L] = n;
+    else I[(t << 4) + I_NEXT] = n;
+    lv.tail[L] = n;
+    lv.count[L]++;
+    lv.total[L] += rem;
+  }
+
+  private accountUnlink(n: number, a: number): void {
+    const I = this.orders.i32;
+    const ac = this.accounts;
+    const p = I[(n << 4) + I_ACCOUNT_PREV];
+    const x = I[(n << 4) + I_ACCOUNT_NEXT];
+    if (p === -1) ac.head[a] = x;
+    else I[(p << 4) + I_ACCOUNT_NEXT] = x;
+    if (x === -1) ac.tail[a] = p;
+    else I[(x << 4) + I_ACCOUNT_PREV] = p;
+  }
+
+  /** Move a resting order to the back of its level and of its account's list. */
+  private requeue(n: number): void {
+    const I = this.orders.i32;
+    const lv = this.levels;
+    const ib = n << 4;
+    const L = I[ib + I_LEVEL];
+    if (lv.tail[L] !== n) {
+      const x = I[ib + I_NEXT]; // exists: n is not the tail
+      if (lv.head[L] === n) lv.head[L] = x;
+      else {
+        const p = I[ib + I_PREV];
+        I[(p << 4) + I_NEXT] = x;
+        I[(x << 4) + I_PREV] = p;
+      }
+      const t = lv.tail[L];
+      I[ib + I_NEXT] = -1;
+      I[ib + I_PREV] = t;
+      I[(t << 4) + I_NEXT] = n;
+      lv.tail[L] = n;
+    }
+    const a = I[ib + I_ACCOUNT_SLOT];
+    const ac = this.accounts;
+    if (ac.tail[a] !== n) {
+      this.accountUnlink(n, a);
+      const at = ac.tail[a];
+      I[ib + I_ACCOUNT_NEXT] = -1;
+      I[ib + I_ACCOUNT_PREV] = at;
+      if (at === -1) ac.head[a] = n;
+      else I[(at << 4) + I_ACCOUNT_NEXT] = n;
+      ac.tail[a] = n;
+    }
+  }
+
+  /** Take a resting order out of its level (the order slot itself stays live). */
+  private unlinkFromLevel(n: number): void {
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    const lv = this.levels;
+    const ib = n << 4;
+    const L = I[ib + I_LEVEL];
+    this.touch(L);
+    const x = I[ib + I_NEXT];
+    if (lv.head[L] === n) {
+      lv.head[L] = x;
+      if (x === -1) lv.tail[L] = -1;
+    } else {
+      const p = I[ib + I_PREV];
+      I[(p << 4) + I_NEXT] = x;
+      if (x === -1) lv.tail[L] = p;
+      else I[(x << 4) + I_PREV] = p;
+    }
+    lv.total[L] -= F[(n << 3) + F_REM];
+    if (--lv.count[L] === 0) {
+      const ladder = metaSide(I[ib + I_META]) === BUY ? this.bids : this.asks;
+      if (ladder.slots[ladder.n - 1] === L) {
+        ladder.n--;
+        lv.inLadder[L] = 0;
+        this.retire(L);
+        this.popEmptyTops(ladder);
+      } else {
+        ladder.empties++;
+      }
+    }
+  }
+
+  /** Forget a resting order already out of its level: id table, account list, slot. */
+  private dropOrder(n: number): void {
+    const o = this.orders;
+    const I = o.i32;
+    this.ids.delete(o.f64[(n << 3) + F_ID]);
+    const a = I[(n << 4) + I_ACCOUNT_SLOT];
+    this.accountUnlink(n, a);
+    if (metaSide(I[(n << 4) + I_META]) === BUY) this.accounts.countBuy[a]--;
+    else this.accounts.countSell[a]--;
+    o.free(n);
+  }
+
+  /** Keep "the top level is non-empty": drop lazily emptied levels that surfaced. */
+  private popEmptyTops(ladder: PriceLadder): void {
+    const count = this.levels.count;
+    while (ladder.n > 0) {
+      const L = ladder.slots[ladder.n - 1];
+      if (count[L] !== 0) return;
+      ladder.n--;
+      ladder.empties--;
+      this.levels.inLadder[L] = 0;
+      this.retire(L);
+    }
+  }
+
+  private touch(L: number): void {
+    const lv = this.levels;
+    if (lv.dirty[L] !== 0) return;
+    lv.dirty[L] = 1;
+    lv.before[L] = lv.total[L];
+    if (this.dirtyN === this.dirtyList.length) {
+      const d = new Int32Array(this.dirtyN * 2);
+      d.set(this.dirtyList);
+      this.dirtyList = d;
+    }
+    this.dirtyList[this.dirtyN++] = L;
+  }
+
+  private retire(L: number): void {
+    if (this.retiredN === this.retired.length) {
+      const d = new Int32Array(this.retiredN * 2);
+      d.set(this.retired);
+      this.retired = d;
+    }
+    this.retired[this.retiredN++] = L;
+  }
+
+  /** End of command: report level changes in canonical order, then recycle level slots. */
+  private flush(): void {
+    const n = this.dirtyN;
+    if (n === 1) {
+      const L = this.dirtyList[0];
+      const lv = this.levels;
+      lv.dirty[L] = 0;
+      const t = lv.total[L];
+      if (t !== lv.before[L]) this.sink.onLevelChanged(++this.lastUpdateId, lv.side[L], lv.price[L], t);
+      this.dirtyN = 0;
+    } else if (n !== 0) {
+      const d = this.dirtyList;
+      const lv = this.levels;
+      const side = lv.side;
+      const price = lv.price;
+      // Insertion sort: bids before asks, each best first. Sweeps touch levels already in this
+      // order, so this is linear in practice.
+      for (let i = 1; i < n; i++) {
+        const x = d[i];
+        const xs = side[x];
+        const xp = price[x];
+        let j = i - 1;
+        while (j >= 0) {
+          const y = d[j];
+          const ys = side[y];
+          const after = ys > xs || (ys === xs && (xs === BUY ? price[y] < xp : price[y] > xp));
+          if (!after) break;
+          d[j + 1] = y;
+          j--;
+        }
+        d[j + 1] = x;
+      }
+      const sink = this.sink;
+      const total = lv.total;
+      for (let i = 0; i < n; i++) {
+        const L = d[i];
+        lv.dirty[L] = 0;
+        const t = total[L];
+        if (t !== lv.before[L]) sink.onLevelChanged(++this.lastUpdateId, side[L], price[L], t);
+      }
+      this.dirtyN = 0;
+    }
+    if (this.retiredN !== 0) {
+      for (let i = 0; i < this.retiredN; i++) this.levels.free(this.retired[i]);
+      this.retiredN = 0;
+    }
+    if (this.bids.empties > 64) this.maybeCompact(this.bids);
+    if (this.asks.empties > 64) this.maybeCompact(this.asks);
+  }
+
+  private maybeCompact(ladder: PriceLadder): void {
+    if (ladder.empties * 2 <= ladder.n) return;
+    const lv = this.levels;
+    ladder.compact(
+      (L) => lv.count[L] === 0,
+      (L) => {
+        lv.inLadder[L] = 0;
+        lv.free(L);
+      },
+    );
+  }
+
+  // ---------------------------------------------------------------- read views
+
+  /** Update id after the last level change (0 before any). */
+  get updateId(): number {
+    return this.lastUpdateId;
+  }
+
+  /** Number of live resting orders. */
+  get orderCount(): number {
+    return this.ids.size;
+  }
+
+  /** Best bid price in ticks, 0 when there is no bid. */
+  bestBid(): number {
+    const b = this.bids;
+    return b.n > 0 ? this.levels.price[b.slots[b.n - 1]] : 0;
+  }
+
+  /** Best ask price in ticks, 0 when there is no ask. */
+  bestAsk(): number {
+    const a = this.asks;
+    return a.n > 0 ? this.levels.price[a.slots[a.n - 1]] : 0;
+  }
+
+  /** Number of non-empty levels on a side. */
+  levelCount(side: Side): number {
+    const l = side === BUY ? this.bids : this.asks;
+    return l.n - l.empties;
+  }
+
+  /**
+   * Best `n` levels of a side, best first, as [price, total]. With stepTicks > 1, levels are
+   * grouped like exchanges' price_merges: bids down to floor(p/step)*step, asks up to
+   * ceil(p/step)*step, and `n` counts groups.
+   */
+  topLevels(side: Side, n = Number.POSITIVE_INFINITY, stepTicks = 1): Level[] {
+    if (!Number.isInteger(stepTicks) || stepTicks < 1) throw new RangeError(`stepTicks must be an integer >= 1, got ${stepTicks}`);
+    const ladder = side === BUY ? this.bids : this.asks;
+    const lv = this.levels;
+    const out: Level[] = [];
+    if (n <= 0) return out;
+    for (let i = ladder.n - 1; i >= 0; i--) {
+      const L = ladder.slots[i];
+      if (lv.count[L] === 0) continue;
+      const p = lv.price[L];
+      const g = stepTicks === 1 ? p : side === BUY ? Math.floor(p / stepTicks) * stepTicks : Math.ceil(p / stepTicks) * stepTicks;
+      const last = out.length - 1;
+      if (last >= 0 && out[last][0] === g) {
+        out[last][1] += lv.total[L];
+      } else {
+        if (out.length >= n) break;
+        out.push([g, lv.total[L]]);
+      }
+    }
+    return out;
+  }
+
+  /** Top `n` levels (or groups of stepTicks) of both sides with the update id they reflect. */
+  depth(n = Number.POSITIVE_INFINITY, stepTicks = 1): DepthView {
+    return {
+      updateId: this.lastUpdateId,
+      bids: this.topLevels(1, n, stepTicks),
+      asks: this.topLevels(2, n, stepTicks),
+    };
+  }
+
+  /** The whole book, every level, with its update id. */
+  snapshot(): DepthView {
+    return this.depth();
+  }
+
+  /**
+   * Average fill price (ticks, fractional) of a market sell of `notional` tick*lot units
+   * against the bids (impact bid), or null when the bids cannot absorb it.
+   */
+  impactBid(notional: number): number | null {
+    return this.impact(this.bids, notional);
+  }
+
+  /** Same against the asks: the average price a market buy of `notional` would pay. */
+  impactAsk(notional: number): number | null {
+    return this.impact(this.asks, notional);
+  }
+
+  private impact(ladder: PriceLadder, notional: number): number | null {
+    if (!(notional > 0) || !Number.isFinite(notional)) return null;
+    const lv = this.levels;
+    let left = notional;
+    let lots = 0;
+    for (let i = ladder.n - 1; i >= 0; i--) {
+      const L = ladder.slots[i];
+      const total = lv.total[L];
+      if (total === 0) continue;
+      const p = lv.price[L];
+      const levelNotional = p * total;
+      if (levelNotional >= left) {
+        lots += left / p;
+        return notional / lots;
+      }
+      lots += total;
+      left -= levelNotional;
+    }
+    return null;
+  }
+
+  /** A live order, or null. */
+  getOrder(orderId: number): OrderView | null {
+    if (!isId(orderId)) return null;
+    const n = this.ids.get(orderId);
+    if (n === -1) return null;
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    const fb = n << 3;
+    const meta = I[(n << 4) + I_META];
+    const flags = metaFlags(meta);
+    return {
+      orderId,
+      account: F[fb + F_ACCOUNT],
+      side: metaSide(meta) as Side,
+      priceTicks: I[(n << 4) + I_PRICE],
+      qtyLots: F[fb + F_QTY],
+      remainingLots: F[fb + F_REM],
+      filledLots: F[fb + F_QTY] - F[fb + F_REM],
+      tif: metaTif(meta) as TimeInForce,
+      flags,
+      reduceOnly: (flags & OrderFlag.ReduceOnly) !== 0,
+    };
+  }
+
+  /** Ids of the account's resting orders, in the order they (re)entered the book. */
+  openOrderIds(account: number): number[] {
+    const out: number[] = [];
+    if (!isId(account)) return out;
+    const a = this.accounts.find(account);
+    if (a === -1) return out;
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    for (let n = this.accounts.head[a]; n !== -1; n = I[(n << 4) + I_ACCOUNT_NEXT]) out.push(F[(n << 3) + F_ID]);
+    return out;
+  }
+
+  /** Ids queued at one price level, front (next to fill) first. */
+  levelOrderIds(side: Side, priceTicks: number): number[] {
+    const out: number[] = [];
+    if (!isPrice(priceTicks)) return out;
+    const ladder = side === BUY ? this.bids : this.asks;
+    const idx = ladder.search(side === BUY ? priceTicks : -priceTicks);
+    if (idx < 0) return out;
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    for (let n = this.levels.head[ladder.slots[idx]]; n !== -1; n = I[(n << 4) + I_NEXT]) out.push(F[(n << 3) + F_ID]);
+    return out;
+  }
+
+  /**
+   * Full consistency check of the internal structures (O(book)); returns the problems found.
+   * For tests and debugging, never called by the engine itself.
+   */
+  audit(): string[] {
+    const problems: string[] = [];
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    const lv = this.levels;
+    let orders = 0;
+    for (const side of [1, 2] as const) {
+      const ladder = side === BUY ? this.bids : this.asks;
+      let empties = 0;
+      for (let i = 0; i < ladder.n; i++) {
+        const L = ladder.slots[i];
+        const key = ladder.keys[i];
+        if (i > 0 && ladder.keys[i - 1] >= key) problems.push(`side ${side}: keys not ascending at ${i}`);
+        if (lv.side[L] !== side || (side === BUY ? lv.price[L] : -lv.price[L]) !== key) problems.push(`side ${side}: level ${L} key mismatch`);
+        if (lv.inLadder[L] !== 1) problems.push(`side ${side}: level ${lv.price[L]} in the ladder but not flagged`);
+        if (lv.count[L] === 0) {
+          empties++;
+          if (i === ladder.n - 1) problems.push(`side ${side}: empty top level`);
+        }
+        let sum = 0;
+        let count = 0;
+        let prev = -1;
+        for (let m = lv.head[L]; m !== -1; m = I[(m << 4) + I_NEXT]) {
+          const id = F[(m << 3) + F_ID];
+          const rem = F[(m << 3) + F_REM];
+          if (prev !== -1 && I[(m << 4) + I_PREV] !== prev) problems.push(`order ${id}: broken prev link`);
+          if (I[(m << 4) + I_LEVEL] !== L || I[(m << 4) + I_PRICE] !== lv.price[L] || metaSide(I[(m << 4) + I_META]) !== side) problems.push(`order ${id}: wrong level`);
+          if (!(rem > 0) || rem > F[(m << 3) + F_QTY]) problems.push(`order ${id}: bad remaining ${rem}`);
+          if (this.ids.get(id) !== m) problems.push(`order ${id}: id table mismatch`);
+          sum += rem;
+          count++;
+          prev = m;
+        }
+        if (lv.tail[L] !== prev) problems.push(`level ${lv.price[L]}: bad tail`);
+        if (sum !== lv.total[L]) problems.push(`level ${lv.price[L]}: total ${lv.total[L]} != sum ${sum}`);
+        if (count !== lv.count[L]) problems.push(`level ${lv.price[L]}: count ${lv.count[L]} != ${count}`);
+        orders += count;
+      }
+      if (empties !== ladder.empties) problems.push(`side ${side}: empties ${ladder.empties} != ${empties}`);
+    }
+    if (orders !== this.ids.size) problems.push(`orders in levels ${orders} != id table ${this.ids.size}`);
+    const bb = this.bestBid();
+    const ba = this.bestAsk();
+    if (bb !== 0 && ba !== 0 && bb >= ba) problems.push(`crossed: ${bb} >= ${ba}`);
+    return problems;
+  }
+}
+
+/** The price a market order may not sweep beyond (integer math is exact: ref < 2^31, factor <= 2^21). */
+export function bandLimit(side: number, refPriceTicks: number, bandPpm: number): number {
+  if (side === BUY) return Math.floor((refPriceTicks * (PPM + bandPpm)) / PPM);
+  const p = Math.ceil((refPriceTicks * (PPM - bandPpm)) / PPM);
+  return p < 1 ? 1 : p;
+}
+
+/** Convenience factory for the service layer. */
+export function createBook(config: BookConfig, sink: EngineSink): OrderBook {
+  return new OrderBook(config, sink);
+}

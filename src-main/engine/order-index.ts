@@ -1,0 +1,107 @@
+// Order id -> order slot, tuned for ids handed out by a counter.
+//
+// Ids in the window [lo, lo + W) live in a direct-mapped ring (cell id & (W-1) holds slot + 1,
+// 0 = none): the newest ids, which most commands touch, sit next to each other, so look-ups hit
+// cache and cost no hashing. Every other id lives in an IdTable (hash). The window slides up
+// when a new id lands in [lo + W, lo + 2W): the cells it leaves are scanned once and their live
+// entries move to the hash, so sliding costs O(1) amortized per id the window passes. An id
+// further ahead goes to the hash, unless the ring is empty, in which case the window jumps to it
+// (O(1)). So odd id patterns (random, sparse, strided) cost hash speed and bounded memory, never
+// more. On the bench's deep book (336k resting orders) this cut the mixed stream's time by about
+// a third against hashing every id (hashing scatters the hot newest ids over many megabytes).
+//
+// Invariants: an id is in at most one of ring and hash; the ring holds only ids inside
+// [lo, lo + W) (other cells are 0); the hash may also hold ids the window has since reached
+// (they went there while far ahead), so an empty ring cell falls back to the hash; every id in
+// the hash is <= hashMax, so that fallback is free for ids newer than anything hashed;
+// ids are safe integers >= 0 (id & (W-1) is exact for them: ToInt32 keeps the low 32 bits).
+
+import { IdTable } from './id-table.ts';
+
+export class OrderIndex {
+  private readonly ring: Int32Array;
+  private readonly mask: number;
+  private readonly width: number;
+  private lo = 0;
+  private inRing = 0;
+  private readonly hash: IdTable;
+  /** No id above this was ever put in the hash, so a new id's duplicate check needs no probe. */
+  private hashMax = -1;
+
+  /** windowSize: a power of two >= 16 (ring memory is 4 bytes per id of window). */
+  constructor(windowSize: number, hashCapacity: number) {
+    if (!Number.isInteger(Math.log2(windowSize)) || windowSize < 16) throw new RangeError(`id window must be a power of two >= 16, got ${windowSize}`);
+    this.ring = new Int32Array(windowSize);
+    this.mask = windowSize - 1;
+    this.width = windowSize;
+    this.hash = new IdTable(hashCapacity);
+  }
+
+  get size(): number {
+    return this.inRing + this.hash.size;
+  }
+
+  /** The slot for id, or -1. */
+  get(id: number): number {
+    const off = id - this.lo;
+    if (off >= 0 && off < this.width) {
+      const v = this.ring[id & this.mask];
+      if (v !== 0) return v - 1;
+    }
+    return id > this.hashMax ? -1 : this.hash.get(id);
+  }
+
+  /** Insert an id that is not present. */
+  set(id: number, slot: number): void {
+    let off = id - this.lo;
+    if (off >= this.width) {
+      if (off < 2 * this.width) {
+        this.slide(id - this.width + 1);
+        off = id - this.lo;
+      } else if (this.inRing === 0) {
+        this.lo = id;
+        off = 0;
+      }
+    }
+    if (off >= 0 && off < this.width) {
+      this.ring[id & this.mask] = slot + 1;
+      this.inRing++;
+    } else {
+      this.toHash(id, slot);
+    }
+  }
+
+  private toHash(id: number, slot: number): void {
+    if (id > this.hashMax) this.hashMax = id;
+    this.hash.set(id, slot);
+  }
+
+  delete(id: number): boolean {
+    const off = id - this.lo;
+    if (off >= 0 && off < this.width) {
+      const c = id & this.mask;
+      if (this.ring[c] !== 0) {
+        this.ring[c] = 0;
+        this.inRing--;
+        return true;
+      }
+    }
+    return id > this.hashMax ? false : this.hash.delete(id);
+  }
+
+  /** Move the window's bottom up to newLo (< lo + W), handing live entries below it to the hash. */
+  private slide(newLo: number): void {
+    const ring = this.ring;
+    const mask = this.mask;
+    for (let id = this.lo; id < newLo && this.inRing > 0; id++) {
+      const c = id & mask;
+      const v = ring[c];
+      if (v !== 0) {
+        ring[c] = 0;
+        this.inRing--;
+        this.toHash(id, v - 1);
+      }
+    }
+    this.lo = newLo;
+  }
+}

@@ -1,0 +1,55 @@
+// Turns engine events into plain objects, in order: for tests, determinism checks (JSON of the
+// list is byte-stable) and the service layer, which can drain it after each command.
+// Allocates per event by design; use CountingSink or a custom sink where that matters.
+
+import type { EngineSink } from './types.ts';
+
+export type EngineEvent =
+  | { type: 'accepted'; orderId: number; account: number; side: number; orderType: number; tif: number; priceTicks: number; qtyLots: number; flags: number }
+  | { type: 'rejected'; command: number; orderId: number; account: number; reason: number }
+  | { type: 'trade'; makerId: number; makerAccount: number; takerId: number; takerAccount: number; priceTicks: number; qtyLots: number; takerSide: number }
+  | { type: 'partiallyFilled'; orderId: number; account: number; filledLots: number; remainingLots: number }
+  | { type: 'filled'; orderId: number; account: number; filledLots: number }
+  | { type: 'amended'; orderId: number; account: number; priceTicks: number; qtyLots: number; remainingLots: number; priorityKept: boolean }
+  | { type: 'cancelled'; orderId: number; account: number; remainingLots: number; reason: number }
+  | { type: 'expired'; orderId: number; account: number; remainingLots: number; reason: number }
+  | { type: 'level'; updateId: number; side: number; priceTicks: number; totalLots: number };
+
+export class RecordingSink implements EngineSink {
+  events: EngineEvent[] = [];
+
+  /** The events recorded since the last take(), and forget them. */
+  take(): EngineEvent[] {
+    const e = this.events;
+    this.events = [];
+    return e;
+  }
+
+  onAccepted(orderId: number, account: number, side: number, orderType: number, tif: number, priceTicks: number, qtyLots: number, flags: number): void {
+    this.events.push({ type: 'accepted', orderId, account, side, orderType, tif, priceTicks, qtyLots, flags });
+  }
+  onRejected(command: number, orderId: number, account: number, reason: number): void {
+    this.events.push({ type: 'rejected', command, orderId, account, reason });
+  }
+  onTrade(makerId: number, makerAccount: number, takerId: number, takerAccount: number, priceTicks: number, qtyLots: number, takerSide: number): void {
+    this.events.push({ type: 'trade', makerId, makerAccount, takerId, takerAccount, priceTicks, qtyLots, takerSide });
+  }
+  onPartiallyFilled(orderId: number, account: number, filledLots: number, remainingLots: number): void {
+    this.events.push({ type: 'partiallyFilled', orderId, account, filledLots, remainingLots });
+  }
+  onFilled(orderId: number, account: number, filledLots: number): void {
+    this.events.push({ type: 'filled', orderId, account, filledLots });
+  }
+  onAmended(orderId: number, account: number, priceTicks: number, qtyLots: number, remainingLots: number, priorityKept: boolean): void {
+    this.events.push({ type: 'amended', orderId, account, priceTicks, qtyLots, remainingLots, priorityKept });
+  }
+  onCancelled(orderId: number, account: number, remainingLots: number, reason: number): void {
+    this.events.push({ type: 'cancelled', orderId, account, remainingLots, reason });
+  }
+  onExpired(orderId: number, account: number, remainingLots: number, reason: number): void {
+    this.events.push({ type: 'expired', orderId, account, remainingLots, reason });
+  }
+  onLevelChanged(updateId: number, side: number, priceTicks: number, totalLots: number): void {
+    this.events.push({ type: 'level', updateId, side, priceTicks, totalLots });
+  }
+}

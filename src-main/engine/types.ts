@@ -1,0 +1,154 @@
+// Engine vocabulary: numeric codes, limits, the event sink contract and the book's command API.
+//
+// Every code here is part of the engine's contract with the risk and service layers; codes are
+// stable (never renumber, only add). All numbers crossing this boundary are integers: prices in
+// ticks, quantities in lots, order and account ids as given by the caller.
+
+/** Order side; the same numbers as the API (1 buy, 2 sell). */
+export const Side = { Buy: 1, Sell: 2 } as const;
+export type Side = (typeof Side)[keyof typeof Side];
+
+/** Order type; the same numbers as the API (1 limit, 2 market). */
+export const OrderType = { Limit: 1, Market: 2 } as const;
+export type OrderType = (typeof OrderType)[keyof typeof OrderType];
+
+/** Time in force; the same numbers as the API. GTX is post-only: it expires if any part would take. */
+export const TimeInForce = { GTC: 1, IOC: 2, FOK: 3, GTX: 4 } as const;
+export type TimeInForce = (typeof TimeInForce)[keyof typeof TimeInForce];
+
+/**
+ * Self-trade prevention, decided by the taker's mode when it meets a resting order of the same
+ * account. 0 on a command means "the book's default" (ExpireTaker unless configured otherwise).
+ */
+export const StpMode = { BookDefault: 0, ExpireTaker: 1, ExpireMaker: 2, ExpireBoth: 3 } as const;
+export type StpMode = (typeof StpMode)[keyof typeof StpMode];
+
+/** Order flag bits. Reduce-only is recorded for look-ups; its cap is the command's maxFillLots. */
+export const OrderFlag = { ReduceOnly: 1 } as const;
+export const KNOWN_FLAGS = OrderFlag.ReduceOnly;
+
+/** Which command a rejection answers. */
+export const CommandKind = { Limit: 1, Market: 2, Cancel: 3, CancelAll: 4, Amend: 5, Trim: 6 } as const;
+export type CommandKind = (typeof CommandKind)[keyof typeof CommandKind];
+
+export const RejectReason = {
+  InvalidOrderId: 1, // not a safe integer >= 0
+  InvalidAccount: 2, // not a safe integer >= 0
+  InvalidSide: 3,
+  InvalidPrice: 4, // not an integer in [1, MAX_PRICE_TICKS]
+  InvalidQuantity: 5, // not an integer in [1, MAX_QTY_LOTS]
+  InvalidTimeInForce: 6,
+  InvalidStpMode: 7,
+  InvalidFlags: 8,
+  InvalidReferencePrice: 9, // market order without a usable reference price
+  InvalidCap: 10, // maxFillLots / trim cap not -1 or an integer in [0, MAX_QTY_LOTS]
+  DuplicateOrderId: 11, // the id belongs to a live order of this book
+  UnknownOrder: 12, // no live order with that id (or it belongs to another account)
+  NothingToReduce: 13, // cap 0 on placement or amendment: a reduce-only order with no position
+  AmendNoChange: 14,
+  AmendQtyNotAboveFilled: 15, // new total quantity <= quantity already filled
+} as const;
+export type RejectReason = (typeof RejectReason)[keyof typeof RejectReason];
+
+export const ExpireReason = {
+  ImmediateOrCancel: 1, // IOC remainder
+  FillOrKill: 2, // FOK could not fill whole; the book is untouched
+  PostOnly: 3, // GTX would have taken
+  MarketBand: 4, // market remainder: the next level lies outside the protection band
+  MarketNoLiquidity: 5, // market remainder: the opposite side is empty
+  SelfTrade: 6, // self-trade prevention (taker or maker, see the order id)
+} as const;
+export type ExpireReason = (typeof ExpireReason)[keyof typeof ExpireReason];
+
+export const CancelReason = {
+  User: 1, // cancel(orderId)
+  CancelAll: 2, // cancelAll(account)
+  ReduceOnly: 3, // trimOrder(orderId, 0): the position it reduced is gone
+} as const;
+export type CancelReason = (typeof CancelReason)[keyof typeof CancelReason];
+
+/** Prices are stored in Int32 slots (asks as negated keys), so 2^31 - 1 is the ceiling. */
+export const MAX_PRICE_TICKS = 2_147_483_647;
+/**
+ * Per-order ceiling. Quantities live in Float64 (exact to 2^53); 2^44 per order keeps a level
+ * total exact for 512 maximal orders, and real venues sit many orders of magnitude below.
+ */
+export const MAX_QTY_LOTS = 17_592_186_044_416; // 2^44
+/** Band is parts per million of the reference price; 1,000,000 = 100%. */
+export const MAX_BAND_PPM = 1_000_000;
+
+/**
+ * Where the engine reports what happened, one call per event, primitives only, so nothing is
+ * allocated per event. Calls arrive in order; a command's level changes come last, after its
+ * order and trade events. A sink must not call back into the book and must not throw (a
+ * re-entrant call throws; a throwing sink leaves the book unusable).
+ */
+export interface EngineSink {
+  /** A new order passed validation (status NEW). qtyLots is after the reduce-only cap. Market: price 0, tif IOC. */
+  onAccepted(orderId: number, account: number, side: number, orderType: number, tif: number, priceTicks: number, qtyLots: number, flags: number): void;
+  /** A command was refused; nothing changed. orderId/account echo the command (-1 when it had none). */
+  onRejected(command: number, orderId: number, account: number, reason: number): void;
+  /** One match. The maker's side is the opposite of takerSide. */
+  onTrade(makerId: number, makerAccount: number, takerId: number, takerAccount: number, priceTicks: number, qtyLots: number, takerSide: number): void;
+  /** After a trade: the order has filledLots in total and remainingLots still open. */
+  onPartiallyFilled(orderId: number, account: number, filledLots: number, remainingLots: number): void;
+  /** After a trade: the order is complete with filledLots in total. */
+  onFilled(orderId: number, account: number, filledLots: number): void;
+  /** Price or quantity changed (amend or trim). qtyLots is the new total (filled + remaining). */
+  onAmended(orderId: number, account: number, priceTicks: number, qtyLots: number, remainingLots: number, priorityKept: boolean): void;
+  onCancelled(orderId: number, account: number, remainingLots: number, reason: number): void;
+  onExpired(orderId: number, account: number, remainingLots: number, reason: number): void;
+  /** A price level's total changed; totalLots 0 means the level is gone. updateId rises by exactly 1 per call. */
+  onLevelChanged(updateId: number, side: number, priceTicks: number, totalLots: number): void;
+}
+
+/** The command surface shared by the engine and the reference book (tests drive both through it). */
+export interface BookCommands {
+  placeLimit(orderId: number, account: number, side: number, priceTicks: number, qtyLots: number, tif: number, flags?: number, maxFillLots?: number, stp?: number): void;
+  placeMarket(orderId: number, account: number, side: number, qtyLots: number, refPriceTicks: number, flags?: number, maxFillLots?: number, stp?: number): void;
+  cancel(orderId: number, account?: number): void;
+  cancelAll(account: number): number;
+  amend(orderId: number, priceTicks: number, qtyLots: number, account?: number, maxFillLots?: number): void;
+  trimOrder(orderId: number, capLots: number): void;
+}
+
+export interface BookConfig {
+  /** Informational; the engine keeps one book per symbol and never reads it. */
+  readonly symbol?: string;
+  /** Market-order protection band around the command's reference price, parts per million. */
+  readonly bandPpm: number;
+  /** STP mode for commands that pass 0 (default ExpireTaker, as Binance). */
+  readonly defaultStp?: StpMode;
+  /** Pre-sized capacities; both grow by doubling when exceeded. */
+  readonly initialOrderCapacity?: number;
+  readonly initialLevelCapacity?: number;
+  /**
+   * How many of the newest order ids are indexed directly (a power of two, default 65,536, 4
+   * bytes each); older or out-of-pattern ids go to a hash table. See order-index.ts.
+   */
+  readonly idWindow?: number;
+}
+
+/** [priceTicks, totalLots] */
+export type Level = [number, number];
+
+export interface DepthView {
+  /** Update id after the last level change included. */
+  readonly updateId: number;
+  readonly bids: Level[];
+  readonly asks: Level[];
+}
+
+export interface OrderView {
+  readonly orderId: number;
+  readonly account: number;
+  readonly side: Side;
+  readonly priceTicks: number;
+  /** Total quantity: filled + remaining (changed by amend and trim). */
+  readonly qtyLots: number;
+  readonly remainingLots: number;
+  readonly filledLots: number;
+  readonly tif: TimeInForce;
+  readonly flags: number;
+  readonly reduceOnly: boolean;
+}
