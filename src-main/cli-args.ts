@@ -16,6 +16,8 @@ export interface CliOptions {
   seed?: number;
   speed?: number;
   accounts: AccountSpec[];
+  /** false with --no-sim: a quiet venue whose book holds only what clients place. */
+  simulate: boolean;
   help: boolean;
 }
 
@@ -31,6 +33,7 @@ export const USAGE = `Usage: npm run serve -- [options]
   --account KEY:SECRET[:BALANCE]
                            create or update a paper account with this API key, secret and USDT
                            balance (default 10000); may repeat
+  --no-sim                 no simulated market: the book holds only what clients place
   --help                   this text`;
 
 export class CliError extends Error {}
@@ -53,7 +56,7 @@ export function parseAccount(spec: string): AccountSpec {
 }
 
 export function parseCli(argv: readonly string[]): CliOptions {
-  const out: CliOptions = { host: '127.0.0.1', port: 8787, accounts: [], help: false };
+  const out: CliOptions = { host: '127.0.0.1', port: 8787, accounts: [], simulate: true, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.indexOf('=');
@@ -93,6 +96,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
       }
       case '--account':
         out.accounts.push(parseAccount(takeValue()));
+        break;
+      case '--no-sim':
+        out.simulate = false;
         break;
       case '--help':
       case '-h':

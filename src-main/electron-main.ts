@@ -29,6 +29,7 @@ async function boot(): Promise<void> {
     dataDir: app.getPath('userData'),
     uiDir: join(here, '../renderer'),
     port: 0,
+    onProgress: (line) => console.log(line),
   });
   const local = ensureLocalAccount(service.venue);
   const bootstrap = { baseUrl: service.url, apiKey: local.apiKey, apiSecret: local.apiSecret };

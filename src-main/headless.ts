@@ -28,6 +28,8 @@ async function main(): Promise<void> {
     seed: opts.seed,
     speed: opts.speed,
     accounts: opts.accounts,
+    simulate: opts.simulate,
+    onProgress: (line) => console.log(line),
     uiDir: process.env.PERPDESK_UI_DIR ?? join(here, '../renderer'),
     logger: true,
   });

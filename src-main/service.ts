@@ -5,6 +5,7 @@ import type { RateLimitOptions } from './api/rate-limit.ts';
 import type { AccountSpec } from './cli-args.ts';
 import { newLoginToken, type LoginToken } from './api/routes/session.ts';
 import { ensureLocalAccount } from './local-account.ts';
+import { SimDriver } from './market/sim/driver.ts';
 import { openVenue, type Venue } from './venue.ts';
 
 export interface ServiceOptions {
@@ -21,6 +22,10 @@ export interface ServiceOptions {
   /** Built renderer folder to serve at '/'. */
   uiDir?: string;
   logger?: boolean;
+  /** Run the simulated market (default true). */
+  simulate?: boolean;
+  /** Progress lines while the first start builds the simulated history. */
+  onProgress?: (line: string) => void;
   /** Rate limits (README, Rate limits); false turns them off (benchmarks). */
   rateLimit?: RateLimitOptions | false;
 }
@@ -38,7 +43,13 @@ export interface ServiceHandle {
 }
 
 export async function startService(opts: ServiceOptions): Promise<ServiceHandle> {
-  const venue = openVenue({ dataDir: opts.dataDir, seed: opts.seed, speed: opts.speed });
+  const venue = openVenue({
+    dataDir: opts.dataDir,
+    seed: opts.seed,
+    speed: opts.speed,
+    simulate: opts.simulate ?? true,
+    onHistoryProgress: (p) => opts.onProgress?.(`perpdesk: building simulated history ${p.done}/${p.total} ${p.symbol}`),
+  });
   for (const a of opts.accounts ?? []) {
     venue.accounts.upsert({ apiKey: a.apiKey, apiSecret: a.apiSecret, kind: 'user', balance: a.balance }, Date.now());
   }
@@ -52,6 +63,8 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     venue.close();
     throw err;
   }
+  const driver = venue.sim ? new SimDriver(venue.sim, venue.clock, { onTick: (t) => venue.klines.advanceTo(t) }) : null;
+  driver?.start();
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? 0);
   const host = opts.host ?? '127.0.0.1';
@@ -66,6 +79,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     loginUrl: `http://${urlHost}:${port}/#token=${loginToken.value}`,
     close() {
       closing ??= (async () => {
+        driver?.stop();
         try {
           await app.close();
         } finally {

@@ -3,6 +3,9 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { VirtualClock } from './market/clock.ts';
 import { KlineService } from './market/kline-service.ts';
+import { fastForwardHistorySync, type HistoryProgress } from './market/sim/history.ts';
+import { HistoryCandleWriter, lastStoredPrices, pairsWithoutHistory } from './market/sim/history-writer.ts';
+import { Simulator } from './market/sim/simulator.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
 import { openDatabase } from './store/database.ts';
@@ -18,6 +21,9 @@ export interface VenueOptions {
   speed?: number;
   /** Wall clock source (tests). */
   wall?: () => number;
+  /** Run the simulated market (history on first start, then live market makers and takers). */
+  simulate?: boolean;
+  onHistoryProgress?: (p: HistoryProgress) => void;
 }
 
 export interface Venue {
@@ -31,6 +37,8 @@ export interface Venue {
   readonly exchange: Exchange;
   /** Candles of every pair: klines routes and the kline stream. */
   readonly klines: KlineService;
+  /** The simulated market, when running (see VenueOptions.simulate). */
+  readonly sim: Simulator | null;
   readonly seed: number;
   close(): void;
 }
@@ -52,7 +60,22 @@ export function openVenue(opts: VenueOptions): Venue {
 
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock });
+  let startStates;
+  if (opts.simulate) {
+    startStates = lastStoredPrices(db, exchange.pairs.values());
+    const fresh = pairsWithoutHistory(db, exchange.pairs.values());
+    if (fresh.length > 0) {
+      clock.pause(); // the market does not move while its past is being built
+      const writer = new HistoryCandleWriter(db);
+      const h = fastForwardHistorySync({ pairs: fresh, seed, end: clock.now(), recorder: writer, onProgress: opts.onHistoryProgress });
+      writer.finish();
+      for (const [sym, st] of h.states) startStates.set(sym, st);
+      clock.resume();
+    }
+  }
   const klines = new KlineService({ db, symbols, clock, exchange });
+  const sim = opts.simulate ? new Simulator({ exchange, clock, seed, startStates }) : null;
+  if (sim) klines.autoAdvance = false; // candles follow the simulation's time (the driver's onTick)
   // Market time is saved every few seconds, so a crash restarts the clock close to where it was.
   const saveTimer = setInterval(() => settings.set('market_time', String(clock.now())), 5_000);
   saveTimer.unref();
@@ -67,11 +90,13 @@ export function openVenue(opts: VenueOptions): Venue {
     trading,
     exchange,
     klines,
+    sim,
     seed,
     close() {
       if (closed) return;
       closed = true;
       clearInterval(saveTimer);
+      sim?.dispose();
       klines.close();
       settings.set('market_time', String(clock.now()));
       db.close();

@@ -74,6 +74,8 @@ export interface PairState {
   lastPriceTicks: number;
   fundingRate: number;
   nextFundingTime: number;
+  /** Market time of the last mark/index update, ms (0 before the first). */
+  priceTime: number;
 }
 
 interface AccountLive {
@@ -156,7 +158,7 @@ export class Exchange {
     this.pairs.set(row.symbol, {
       row, math, book, sink, bandRatio,
       markPrice: initial, indexPrice: initial, lastPriceTicks: math.ticksRound(initial),
-      fundingRate: 0.0001, nextFundingTime: 0,
+      fundingRate: 0.0001, nextFundingTime: 0, priceTime: 0,
     });
   }
 
@@ -378,6 +380,7 @@ export class Exchange {
     if (p.index !== undefined && p.index > 0) pair.indexPrice = p.index;
     if (p.fundingRate !== undefined) pair.fundingRate = p.fundingRate;
     if (p.nextFundingTime !== undefined) pair.nextFundingTime = p.nextFundingTime;
+    pair.priceTime = this.now();
     if (p.mark !== undefined) this.checkRisk(pair);
   }
 

@@ -24,6 +24,7 @@ describe('storage', () => {
       dataDir,
       port: 0,
       seed: 42,
+      simulate: false,
       accounts: [{ apiKey: 'restartkey1', apiSecret: 'restartsecret1', balance: 123_45000000n }],
     });
     const before = (await (await fetch(`${first.url}/api/v1/symbols`)).json()) as any;
@@ -31,7 +32,7 @@ describe('storage', () => {
     first.venue.symbols.setStatus('SOLUSDT', 2, 1_700_000_000_000);
     await first.close();
 
-    const second = await startService({ dataDir, port: 0 });
+    const second = await startService({ dataDir, port: 0, simulate: false });
     try {
       const after = (await (await fetch(`${second.url}/api/v1/symbols`)).json()) as any;
       expect(after.data.length).toBe(before.data.length);
@@ -69,9 +70,9 @@ describe('storage', () => {
 
   it('--account on an existing key updates the secret and books the balance change as a deposit', async () => {
     const dataDir = tempDir();
-    const a = await startService({ dataDir, port: 0, accounts: [{ apiKey: 'keykeykey1', apiSecret: 'secret0001', balance: 100_00000000n }] });
+    const a = await startService({ dataDir, port: 0, simulate: false, accounts: [{ apiKey: 'keykeykey1', apiSecret: 'secret0001', balance: 100_00000000n }] });
     await a.close();
-    const b = await startService({ dataDir, port: 0, accounts: [{ apiKey: 'keykeykey1', apiSecret: 'secret0002', balance: 250_00000000n }] });
+    const b = await startService({ dataDir, port: 0, simulate: false, accounts: [{ apiKey: 'keykeykey1', apiSecret: 'secret0002', balance: 250_00000000n }] });
     try {
       const acct = b.venue.accounts.byKey('keykeykey1')!;
       expect(acct.apiSecret).toBe('secret0002');

@@ -1,0 +1,88 @@
+// Price records: index, mark and last price with the funding rate, per pair.
+import type { FastifyInstance } from 'fastify';
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import type { PriceRecord } from '../../../src-shared/types.ts';
+import { nextFundingTime } from '../../risk/funding.ts';
+import type { PairState } from '../../trading/exchange.ts';
+import type { Venue } from '../../venue.ts';
+import { envelopeSchema, errorEnvelopeSchema, ok } from '../envelope.ts';
+
+const priceRecordSchema = {
+  type: 'object',
+  required: ['symbol', 'index_price', 'mark_price', 'last_price', 'funding_rate', 'next_funding_time', 'price_precision', 'qty_precision', 'timestamp'],
+  properties: {
+    symbol: { type: 'string', description: 'Trading pair' },
+    index_price: { type: 'string', description: 'Index price (weighted average across the synthetic venues)' },
+    mark_price: { type: 'string', description: 'Mark price, used for unrealized PnL and liquidation' },
+    last_price: { type: 'string', description: 'Latest trade price' },
+    funding_rate: { type: 'string', description: 'Current funding rate, 6 decimals; positive means longs pay shorts' },
+    next_funding_time: { type: 'integer', description: 'Next funding settlement (00:00, 08:00, 16:00 UTC of market time), ms' },
+    price_precision: { type: 'integer', description: 'Price precision' },
+    qty_precision: { type: 'integer', description: 'Quantity precision' },
+    timestamp: { type: 'integer', description: 'Market time of the price data, ms (of the response for complete_price)' },
+  },
+} as const;
+
+function record(pair: PairState, timestamp: number, now: number): PriceRecord {
+  const m = pair.math;
+  const p = m.price.precision;
+  return {
+    symbol: pair.row.symbol,
+    index_price: pair.indexPrice.toFixed(p),
+    mark_price: pair.markPrice.toFixed(p),
+    last_price: m.formatPrice(pair.lastPriceTicks),
+    funding_rate: pair.fundingRate.toFixed(6),
+    next_funding_time: pair.nextFundingTime > 0 ? pair.nextFundingTime : nextFundingTime(now),
+    price_precision: pair.row.pricePrecision,
+    qty_precision: pair.row.qtyPrecision,
+    timestamp,
+  };
+}
+
+export default async function priceRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+  const { venue } = opts;
+  const listed = () => [...venue.exchange.pairs.values()].filter((p) => p.row.status !== 3);
+
+  app.get(
+    '/fapi/v1/prices',
+    {
+      schema: {
+        tags: ['market data'],
+        summary: 'Price records of every listed pair',
+        description: '`timestamp` is the market time of each pair\'s last price update. Delisted pairs are left out.',
+        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        response: { 200: envelopeSchema({ type: 'array', items: priceRecordSchema }), 400: errorEnvelopeSchema, 500: errorEnvelopeSchema },
+      },
+    },
+    async () => {
+      const now = venue.clock.now();
+      return ok(listed().map((p) => record(p, p.priceTime || now, now)));
+    },
+  );
+
+  app.get<{ Querystring: { symbol: string } }>(
+    '/fapi/v1/complete_price',
+    {
+      config: { errorStyle: 'price' },
+      schema: {
+        tags: ['market data'],
+        summary: 'Price record of one pair',
+        description: 'Errors: 7000 invalid parameter (HTTP 400), 7001 trading pair not found (404), 7002 internal error (500).',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['symbol'],
+          properties: { symbol: { type: 'string', pattern: '^[A-Za-z0-9]{2,30}$', description: 'Trading pair' } },
+        },
+        response: { 200: envelopeSchema(priceRecordSchema), 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 500: errorEnvelopeSchema },
+      },
+    },
+    async (req) => {
+      const name = req.query.symbol.toUpperCase();
+      const pair = venue.exchange.pair(name);
+      if (!pair || pair.row.status === 3) throw new ApiError(Errors.PRICE_PAIR_NOT_FOUND, `Trading pair '${name}' not found`);
+      const now = venue.clock.now();
+      return ok(record(pair, now, now));
+    },
+  );
+}

@@ -1,0 +1,122 @@
+// The wall-clock loop of the simulated market: every `intervalMs` of wall time it steps the
+// simulator up to the virtual clock's market time. Speed and pause live in the VirtualClock
+// only: a paused clock stands still, so ticks find nothing to do; a faster clock gives each tick
+// more steps. The timer is unref'd (it never keeps the process alive) and stop() is final.
+//
+// Work per tick is bounded, whatever the speed:
+// - up to maxStepsPerTick steps (default 400 = 100 s of market time at 250 ms steps) the market
+//   is simulated in full, step by step, and the run is reproducible (at 50 ms ticks that covers
+//   speeds up to about 2,000x);
+// - a tick that would need more (a faster clock, or a tick delayed by a busy process) samples the
+//   span instead: `overloadSamples` live steps spread evenly over it, each landing on the last
+//   step of a second (where the simulator makes sure the second trades), joined by skips
+//   (simulator.skipTo: exact price moves, no flow in between). Prices, index, mark and funding
+//   stay continuous and every candle still gets trades, at a sparser rhythm. Reproducibility
+//   ends at the first such tick (counted in stats.overloadTicks).
+// onTick(time) runs after every tick with the time the simulation has stamped up to: the candle
+// service advances to it (never to the raw clock, which runs a tick ahead of the simulation).
+// A throwing tick is reported and the loop goes on.
+import type { VirtualClock } from '../clock.ts';
+import type { Simulator } from './simulator.ts';
+
+export interface DriverOptions {
+  /** Wall ms between ticks (default 50). */
+  intervalMs?: number;
+  /** Most steps of full simulation per tick (default 400). */
+  maxStepsPerTick?: number;
+  /** Live steps per tick when a tick falls behind (default 40). */
+  overloadSamples?: number;
+  onTick?: (simTime: number) => void;
+  onError?: (err: unknown) => void;
+}
+
+export interface DriverStats {
+  ticks: number;
+  steps: number;
+  overloadTicks: number;
+  /** Market ms covered by skips. */
+  skippedMs: number;
+}
+
+export class SimDriver {
+  readonly sim: Simulator;
+  private readonly clock: VirtualClock;
+  private readonly intervalMs: number;
+  private readonly maxSteps: number;
+  private readonly samples: number;
+  private readonly onTick?: (simTime: number) => void;
+  private readonly onError: (err: unknown) => void;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private stopped = false;
+  readonly stats: DriverStats = { ticks: 0, steps: 0, overloadTicks: 0, skippedMs: 0 };
+
+  constructor(sim: Simulator, clock: VirtualClock, opts: DriverOptions = {}) {
+    this.sim = sim;
+    this.clock = clock;
+    this.intervalMs = opts.intervalMs ?? 50;
+    this.maxSteps = opts.maxStepsPerTick ?? 400;
+    this.samples = opts.overloadSamples ?? 40;
+    if (!(this.intervalMs >= 1) || !(this.maxSteps >= 1) || !(this.samples >= 1)) throw new RangeError('driver intervals and limits must be >= 1');
+    this.onTick = opts.onTick;
+    this.onError = opts.onError ?? ((err) => console.error('perpdesk: simulator tick failed', err));
+  }
+
+  get running(): boolean {
+    return this.timer !== null;
+  }
+
+  start(): void {
+    if (this.stopped) throw new Error('the driver was stopped');
+    if (this.timer) return;
+    this.timer = setInterval(() => this.tick(), this.intervalMs);
+    this.timer.unref?.();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One tick: catch up with the clock. Returns the live steps run. */
+  tick(): number {
+    let n = 0;
+    try {
+      const sim = this.sim;
+      const target = this.clock.now();
+      const step = sim.stepMs;
+      const need = Math.floor((target - sim.time) / step);
+      if (need <= this.maxSteps) {
+        n = sim.runUntil(target);
+      } else {
+        this.stats.overloadTicks++;
+        const from = sim.time;
+        const span = target - from;
+        for (let i = 1; i <= this.samples; i++) {
+          // the live step ends a second: t + step is a multiple of 1000
+          const goal = Math.floor((from + (span * i) / this.samples) / 1000) * 1000 - step;
+          if (goal - step > sim.time) {
+            const before = sim.time;
+            sim.skipTo(goal - step);
+            this.stats.skippedMs += sim.time - before;
+          }
+          if (sim.time + step <= target) {
+            sim.step();
+            n++;
+          }
+        }
+        if (sim.time + step <= target) {
+          const before = sim.time;
+          sim.skipTo(target);
+          this.stats.skippedMs += sim.time - before;
+        }
+      }
+      this.stats.steps += n;
+      this.stats.ticks++;
+      this.onTick?.(sim.stampTime);
+    } catch (err) {
+      this.onError(err);
+    }
+    return n;
+  }
+}

@@ -1,0 +1,88 @@
+// Per-symbol settings of the simulated market, with defaults by symbol class.
+//
+// Classes: BTC is the calmest and deepest; ETH next; the other default majors ("large caps");
+// meme-tagged pairs are the wildest; everything else is an alt. Every figure can be overridden
+// per symbol (SimulatorOptions.params). Volatility is the annualized volatility of the latent
+// price's diffusion (jumps come on top); intensities are per second of market time.
+import type { SymbolRow } from '../../store/symbols-repo.ts';
+
+export interface SymbolSimParams {
+  /** Annualized volatility of the diffusion, e.g. 0.45 = 45 %/year (its long-run average). */
+  volatility: number;
+  /** Average number of price jumps per day. */
+  jumpsPerDay: number;
+  /** Laplace scale of a jump's log size (0.004 = a typical jump of 0.4 %). */
+  jumpScale: number;
+  /** Average taker orders per second at normal volatility (more when volatile). */
+  takerRate: number;
+  /** Median notional of a taker order, USDT (sizes are Pareto: heavy right tail). */
+  takerMedianNotional: number;
+  /** Price levels the market maker quotes on each side. */
+  makerLevels: number;
+  /** Notional the market maker shows on each side, USDT (deeper levels hold more). */
+  makerDepthNotional: number;
+  /** Half-spread floor of the market maker, as a fraction of price (0.0001 = 1 bp). */
+  makerBaseHalfSpread: number;
+  /** Standard deviation of a venue's basis to the latent price, as a fraction (0.0002 = 2 bp). */
+  venueBasis: number;
+}
+
+export type SymbolClass = 'btc' | 'eth' | 'major' | 'alt' | 'meme';
+
+export function symbolClass(row: Pick<SymbolRow, 'symbol' | 'baseAsset' | 'isDefault' | 'tags'>): SymbolClass {
+  if (row.baseAsset === 'BTC') return 'btc';
+  if (row.baseAsset === 'ETH') return 'eth';
+  if (row.tags.includes('meme')) return 'meme';
+  if (row.isDefault) return 'major';
+  return 'alt';
+}
+
+const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
+  btc: {
+    volatility: 0.45, jumpsPerDay: 2, jumpScale: 0.003, takerRate: 1.6, takerMedianNotional: 4000,
+    makerLevels: 10, makerDepthNotional: 900_000, makerBaseHalfSpread: 0.00005, venueBasis: 0.00015,
+  },
+  eth: {
+    volatility: 0.6, jumpsPerDay: 2.5, jumpScale: 0.004, takerRate: 1.4, takerMedianNotional: 2500,
+    makerLevels: 10, makerDepthNotional: 500_000, makerBaseHalfSpread: 0.00006, venueBasis: 0.0002,
+  },
+  major: {
+    volatility: 0.75, jumpsPerDay: 3, jumpScale: 0.005, takerRate: 1.1, takerMedianNotional: 900,
+    makerLevels: 8, makerDepthNotional: 150_000, makerBaseHalfSpread: 0.0001, venueBasis: 0.0003,
+  },
+  alt: {
+    volatility: 1.0, jumpsPerDay: 4, jumpScale: 0.008, takerRate: 1.0, takerMedianNotional: 500,
+    makerLevels: 8, makerDepthNotional: 80_000, makerBaseHalfSpread: 0.0002, venueBasis: 0.0004,
+  },
+  meme: {
+    volatility: 1.3, jumpsPerDay: 6, jumpScale: 0.012, takerRate: 1.1, takerMedianNotional: 400,
+    makerLevels: 8, makerDepthNotional: 60_000, makerBaseHalfSpread: 0.0003, venueBasis: 0.0006,
+  },
+};
+
+const LIMITS: Record<keyof SymbolSimParams, [number, number]> = {
+  volatility: [0.01, 5],
+  jumpsPerDay: [0, 200],
+  jumpScale: [0, 0.1],
+  takerRate: [0.05, 50],
+  takerMedianNotional: [1, 1e8],
+  makerLevels: [2, 50],
+  makerDepthNotional: [100, 1e10],
+  makerBaseHalfSpread: [0, 0.01],
+  venueBasis: [0, 0.01],
+};
+
+/** Defaults of the row's class with `override` applied; throws RangeError on a value out of range. */
+export function paramsFor(row: SymbolRow, override: Partial<SymbolSimParams> = {}): SymbolSimParams {
+  const p: SymbolSimParams = { ...BY_CLASS[symbolClass(row)] };
+  for (const [k, v] of Object.entries(override) as Array<[keyof SymbolSimParams, number | undefined]>) {
+    if (v === undefined) continue;
+    const lim = LIMITS[k];
+    if (lim === undefined) throw new RangeError(`unknown simulator setting '${k}'`);
+    if (!Number.isFinite(v) || v < lim[0] || v > lim[1]) throw new RangeError(`${row.symbol}: ${k} must be from ${lim[0]} to ${lim[1]}, got ${v}`);
+    p[k] = k === 'makerLevels' ? Math.round(v) : v;
+  }
+  return p;
+}
+
+export const MS_PER_YEAR = 365 * 24 * 3600 * 1000;

@@ -1,0 +1,359 @@
+// The simulated market: every trading pair (status 1) gets a latent price, an index from
+// synthetic venues, a house market maker, taker flow and a price feed, all advanced together in
+// fixed steps of market time.
+//
+// Determinism: the state after step k depends only on the seed, the start time, the settings and
+// the external commands sent in between; never on wall time or on how a driver groups steps.
+// - step() always advances exactly stepMs (a divisor of 1000); step times are multiples of it;
+// - random draws come from streams named (seed, start, symbol, component) (rng.ts);
+// - symbols are stepped in catalogue order, each in the same order of work: price -> venues ->
+//   takers (against the quotes the last step left) -> maker (books its fills, refills, follows
+//   the index) -> price feed -> setPrices -> funding (at multiples of 8 h);
+// - the exchange's clock reads the step's time while the step runs (market-time.ts), so every
+//   order and trade of the step carries it. The one exception keeps trade times non-decreasing:
+//   when someone else traded at a later market time (a user order between driver ticks, while the
+//   simulation lags the clock by less than a tick), the step's orders carry that later time.
+// Overload: skipTo(t) jumps a gap in one coarse move (price process exact over the gap, no taker
+// flow inside it, funding settled at every instant crossed); the driver uses it only for a tick
+// too far behind the clock (its overload sampling), which ends reproducibility for that run.
+// Limits: the pairs are the exchange's trading pairs when the simulator is built (a pair listed
+// later needs a new simulator); a pair paused while running is left alone until it trades again.
+// Errors: rejections by the exchange are counted inside the maker and takers; anything else that
+// throws inside a symbol's step is reported to onError and the other symbols go on.
+import type { VirtualClock } from '../clock.ts';
+import { isFundingInstant, fundingTimesBetween } from '../../risk/funding.ts';
+import { HOUSE_ACCOUNT, type Exchange, type PairState } from '../../trading/exchange.ts';
+import type { TradeEvent } from '../../trading/events.ts';
+import { DEFAULT_VENUES, IndexVenues, type VenueSpec, type VenueView } from './index-venues.ts';
+import { MarketMaker } from './market-maker.ts';
+import { runAt } from './market-time.ts';
+import { niceNear, PairLimits } from './order-sizing.ts';
+import { paramsFor, type SymbolSimParams } from './params.ts';
+import { PriceFeed } from './price-feed.ts';
+import { PriceProcess, type ProcessState } from './price-process.ts';
+import { Rng } from './rng.ts';
+import { TakerFlow } from './taker-flow.ts';
+
+export const DEFAULT_STEP_MS = 250;
+// House engine accounts (>= HOUSE_ACCOUNT: bot orders, no margin). Each party has its own, because
+// self-trade prevention stops orders of one account meeting each other: the takers must reach the
+// maker, and bots on the bot route (engine account HOUSE_ACCOUNT) must reach both.
+export const TAKER_ACCOUNT = HOUSE_ACCOUNT + 1;
+export const MAKER_ACCOUNT = HOUSE_ACCOUNT + 2;
+/** The maker's half-spread grows with the volatility over this horizon. */
+const SPREAD_HORIZON_S = 10;
+const SPREAD_VOL_K = 0.6;
+const SPACING_SHARE = 0.6;
+const SPACING_HYSTERESIS = 1.9;
+
+export interface SimulatorOptions {
+  exchange: Exchange;
+  clock: VirtualClock;
+  seed: number;
+  /** Market time the simulation starts from (rounded down to a step); default clock.now(). */
+  start?: number;
+  /** Step length in ms of market time; must divide 1000. Default 250. */
+  stepMs?: number;
+  /** Per-symbol overrides of the class defaults (params.ts). */
+  params?: Readonly<Record<string, Partial<SymbolSimParams>>>;
+  /** Where each symbol's price (and variance) starts, e.g. the end of the history fast-forward. */
+  startStates?: ReadonlyMap<string, ProcessState>;
+  makerAccount?: number;
+  takerAccount?: number;
+  venues?: readonly VenueSpec[];
+  /** Outages per venue per day (default 3). */
+  outagesPerDay?: number;
+  onError?: (err: unknown, symbol: string) => void;
+}
+
+export interface SymbolSim {
+  readonly symbol: string;
+  readonly pair: PairState;
+  readonly params: SymbolSimParams;
+  readonly process: PriceProcess;
+  readonly venues: IndexVenues;
+  readonly maker: MarketMaker;
+  readonly takers: TakerFlow;
+  readonly feed: PriceFeed;
+  readonly limits: PairLimits;
+  /** Maker grid step in ticks. */
+  spacing: number;
+  /** Maker half-spread, fraction of price. */
+  halfSpread: number;
+  lastTradeTime: number;
+  trades: number;
+  fundingSettlements: number;
+  active: boolean;
+}
+
+export interface SimSymbolView {
+  symbol: string;
+  volatility: number;
+  current_volatility: number;
+  jumps_per_day: number;
+  taker_rate: number;
+  taker_median_notional: number;
+  maker_levels: number;
+  maker_depth_notional: number;
+  index_price: number;
+  mark_price: number;
+  funding_rate: number;
+  venues: Array<Pick<VenueView, 'name' | 'weight' | 'up'>>;
+}
+
+export interface SimStats {
+  steps: number;
+  skips: number;
+  skippedMs: number;
+  trades: number;
+  takerOrders: number;
+  makerOrders: number;
+  rejected: number;
+  errors: number;
+}
+
+export class Simulator {
+  readonly seed: number;
+  readonly stepMs: number;
+  readonly startTime: number;
+  readonly symbols: SymbolSim[] = [];
+  private readonly bySymbol = new Map<string, SymbolSim>();
+  private readonly ex: Exchange;
+  private readonly clock: VirtualClock;
+  private readonly onError: (err: unknown, symbol: string) => void;
+  private _time: number;
+  /** Latest market time any trade was stamped with (ours or anyone's). */
+  private lastStamp = Number.NEGATIVE_INFINITY;
+  private readonly stats0 = { steps: 0, skips: 0, skippedMs: 0, trades: 0, errors: 0 };
+  private readonly unsubscribe: () => void;
+  private disposed = false;
+
+  constructor(opts: SimulatorOptions) {
+    const stepMs = opts.stepMs ?? DEFAULT_STEP_MS;
+    if (!Number.isInteger(stepMs) || stepMs < 1 || 1000 % stepMs !== 0) throw new RangeError('stepMs must be an integer divisor of 1000');
+    this.seed = opts.seed;
+    this.stepMs = stepMs;
+    this.ex = opts.exchange;
+    this.clock = opts.clock;
+    this.onError = opts.onError ?? ((err, symbol) => console.error(`perpdesk: simulator step failed on ${symbol}`, err));
+    const start = opts.start ?? opts.clock.now();
+    this._time = Math.floor(start / stepMs) * stepMs;
+    this.startTime = this._time;
+    const makerAccount = opts.makerAccount ?? MAKER_ACCOUNT;
+    const takerAccount = opts.takerAccount ?? TAKER_ACCOUNT;
+    if (makerAccount === takerAccount) throw new RangeError('the maker and the takers need different engine accounts');
+
+    for (const pair of this.ex.pairs.values()) {
+      const row = pair.row;
+      if (row.status !== 1) continue;
+      const params = paramsFor(row, opts.params?.[row.symbol]);
+      const stream = (name: string) => Rng.stream(opts.seed, this.startTime, row.symbol, name);
+      const limits = new PairLimits(pair);
+      const st = opts.startStates?.get(row.symbol) ?? { price: pair.markPrice };
+      const process = new PriceProcess(params, st, stream('price'), { min: limits.tick * 1000, max: limits.tick * 1.5e9 });
+      const venues = new IndexVenues(stream('venues'), process.logPrice, params.venueBasis, opts.venues ?? DEFAULT_VENUES, opts.outagesPerDay);
+      const maker = new MarketMaker(this.ex, pair, limits, stream('maker'), makerAccount, params.makerLevels, params.makerDepthNotional);
+      const takers = new TakerFlow(this.ex, pair, limits, stream('taker'), takerAccount, params.takerRate, params.takerMedianNotional);
+      const feed = new PriceFeed(pair, this._time);
+      const s: SymbolSim = {
+        symbol: row.symbol, pair, params, process, venues, maker, takers, feed, limits,
+        spacing: 0, halfSpread: params.makerBaseHalfSpread, lastTradeTime: Number.NEGATIVE_INFINITY, trades: 0,
+        fundingSettlements: 0, active: true,
+      };
+      this.symbols.push(s);
+      this.bySymbol.set(row.symbol, s);
+      const p = process.price;
+      this.ex.setPrices(row.symbol, { mark: p, index: p, fundingRate: feed.rate, nextFundingTime: feed.nextFunding });
+    }
+    this.unsubscribe = this.ex.events.on('trade', (e: TradeEvent) => this.onTrade(e));
+    // the opening quotes, so the first step's takers find a book
+    runAt(this.clock, this._time, () => {
+      for (const s of this.symbols) this.guard(s, () => this.refreshMaker(s, s.process.price));
+    });
+  }
+
+  /** Market time the simulation has reached (the last step's time). */
+  get time(): number {
+    return this._time;
+  }
+
+  /** The time the next step's orders and trades will carry at least (>= time). */
+  get stampTime(): number {
+    return Math.max(this._time, this.lastStamp);
+  }
+
+  symbol(name: string): SymbolSim | undefined {
+    return this.bySymbol.get(name);
+  }
+
+  private onTrade(e: TradeEvent): void {
+    if (e.time > this.lastStamp) this.lastStamp = e.time;
+    const s = this.bySymbol.get(e.symbol);
+    if (s) {
+      s.lastTradeTime = e.time;
+      s.trades++;
+    }
+    this.stats0.trades++;
+  }
+
+  /** Advances exactly one step. */
+  step(): void {
+    if (this.disposed) throw new Error('simulator is disposed');
+    const t = this._time + this.stepMs;
+    runAt(this.clock, Math.max(t, this.lastStamp), () => {
+      for (const s of this.symbols) this.guard(s, () => this.stepSymbol(s, t));
+    });
+    this._time = t;
+    this.stats0.steps++;
+  }
+
+  /** Steps while the next step's time is <= target, at most maxSteps; returns the steps done. */
+  runUntil(target: number, maxSteps = Number.POSITIVE_INFINITY): number {
+    let n = 0;
+    while (n < maxSteps && this._time + this.stepMs <= target) {
+      this.step();
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Jumps to target (rounded down to a step) in one move: the latent prices move by the whole gap,
+   * venues resynchronise, makers requote, funding is settled at each instant passed. No taker flow
+   * happens inside the gap. For overload only: a run that skips is no longer reproducible.
+   */
+  skipTo(target: number): void {
+    const to = Math.floor(target / this.stepMs) * this.stepMs;
+    if (to <= this._time) return;
+    const gap = to - this._time;
+    const from = this._time;
+    runAt(this.clock, Math.max(to, this.lastStamp), () => {
+      for (const s of this.symbols) {
+        this.guard(s, () => {
+          if (!this.checkActive(s)) return;
+          s.process.advance(gap);
+          s.venues.resync(s.process.logPrice);
+          const index = s.venues.update(to, gap, s.process.logPrice);
+          // prices first (the maker's new quotes are checked against the band around mark), then
+          // the quotes, then the feed again with the new book
+          s.feed.update(to, index, this.lastPrice(s));
+          this.publish(s);
+          this.refreshMaker(s, index);
+          s.feed.update(to, index, this.lastPrice(s));
+          this.publish(s);
+          // the prices at the instants inside the gap are unknown: settle them at the gap's end prices
+          for (const ft of fundingTimesBetween(from, to)) this.settle(s, ft);
+        });
+      }
+    });
+    this._time = to;
+    this.stats0.skips++;
+    this.stats0.skippedMs += gap;
+  }
+
+  private guard(s: SymbolSim, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.stats0.errors++;
+      this.onError(err, s.symbol);
+    }
+  }
+
+  /** A pair paused or delisted while running: pull the maker's quotes and leave it alone. */
+  private checkActive(s: SymbolSim): boolean {
+    const trading = s.pair.row.status === 1;
+    if (!trading && s.active) s.maker.cancelAll();
+    s.active = trading;
+    return trading;
+  }
+
+  private lastPrice(s: SymbolSim): number {
+    return s.pair.lastPriceTicks * s.limits.tick;
+  }
+
+  private refreshMaker(s: SymbolSim, index: number): void {
+    const v = s.process.variance;
+    s.halfSpread = s.params.makerBaseHalfSpread + SPREAD_VOL_K * Math.sqrt(v * SPREAD_HORIZON_S);
+    const raw = (SPACING_SHARE * s.halfSpread * index) / s.limits.tick;
+    if (s.spacing === 0 || raw > s.spacing * SPACING_HYSTERESIS || raw < s.spacing / SPACING_HYSTERESIS) s.spacing = niceNear(raw);
+    s.maker.quote(index, s.halfSpread, s.spacing);
+  }
+
+  private stepSymbol(s: SymbolSim, t: number): void {
+    if (!this.checkActive(s)) return;
+    const dt = this.stepMs;
+    s.process.advance(dt);
+    const index = s.venues.update(t, dt, s.process.logPrice);
+
+    // takers first, against the quotes as the last step left them; then the maker books its
+    // fills, refills and follows the new index, so every step ends with a full book
+    const f = Math.min(3, Math.max(0.5, Math.sqrt(s.process.variance / s.process.meanVariance)));
+    const n = s.takers.arrivals(dt, f);
+    const cap = 0.5 * s.params.makerDepthNotional;
+    for (let i = 0; i < n; i++) s.takers.send(index, s.halfSpread, s.spacing, cap);
+    // the last step of each second: make sure the second saw a trade
+    if ((t + dt) % 1000 === 0 && Math.floor(s.lastTradeTime / 1000) < Math.floor(t / 1000)) {
+      if (!s.takers.send(index, s.halfSpread, s.spacing, cap)) s.takers.send(index, s.halfSpread, s.spacing, cap, s.pair.book.bestAsk() > 0 ? 1 : 2);
+    }
+    this.refreshMaker(s, index);
+
+    s.feed.update(t, index, this.lastPrice(s));
+    this.publish(s);
+    if (isFundingInstant(t)) this.settle(s, t);
+  }
+
+  private publish(s: SymbolSim): void {
+    const f = s.feed;
+    this.ex.setPrices(s.symbol, { mark: f.mark, index: f.index, fundingRate: f.rate, nextFundingTime: f.nextFunding });
+  }
+
+  private settle(s: SymbolSim, t: number): void {
+    const rate = s.feed.settle(t);
+    s.fundingSettlements++;
+    this.ex.settleFunding(s.symbol, rate, s.feed.mark, t);
+    this.ex.setPrices(s.symbol, { fundingRate: s.feed.rate, nextFundingTime: s.feed.nextFunding });
+  }
+
+  get stats(): SimStats {
+    let takerOrders = 0;
+    let makerOrders = 0;
+    let rejected = 0;
+    for (const s of this.symbols) {
+      takerOrders += s.takers.stats.orders;
+      makerOrders += s.maker.stats.placed;
+      rejected += s.takers.stats.rejected + s.maker.stats.rejected;
+    }
+    return { ...this.stats0, takerOrders, makerOrders, rejected };
+  }
+
+  view(): SimSymbolView[] {
+    return this.symbols.map((s) => ({
+      symbol: s.symbol,
+      volatility: s.params.volatility,
+      current_volatility: round(s.process.annualVol, 4),
+      jumps_per_day: s.params.jumpsPerDay,
+      taker_rate: s.params.takerRate,
+      taker_median_notional: s.params.takerMedianNotional,
+      maker_levels: s.params.makerLevels,
+      maker_depth_notional: s.params.makerDepthNotional,
+      index_price: s.pair.math.roundPrice(s.feed.index || s.process.price),
+      mark_price: s.pair.math.roundPrice(s.pair.markPrice),
+      funding_rate: s.feed.rate,
+      venues: s.venues.view().map((v) => ({ name: v.name, weight: v.weight, up: v.up })),
+    }));
+  }
+
+  /** Stops listening to the exchange; with cancelQuotes, also pulls the makers' orders. */
+  dispose(cancelQuotes = false): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.unsubscribe();
+    if (cancelQuotes) for (const s of this.symbols) this.guard(s, () => s.maker.cancelAll());
+  }
+}
+
+function round(x: number, d: number): number {
+  const p = 10 ** d;
+  return Math.round(x * p) / p;
+}

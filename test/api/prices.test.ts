@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRICE_RECORD_FIELDS } from '../../src-shared/types.ts';
+import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
+import { getJson, makeApp, type TestApp } from '../helpers/app.ts';
+
+const T0 = Date.UTC(2026, 2, 3, 5, 30, 0);
+let t: TestApp;
+beforeAll(async () => {
+  t = await makeApp({ wall: () => T0 });
+  t.venue.exchange.setPrices('BTCUSDT', { mark: 96123.456, index: 96100.04, fundingRate: 0.000125, nextFundingTime: Date.UTC(2026, 2, 3, 8) });
+  // one trade so that last price is a traded price
+  for (const [side, acct] of [[2, HOUSE_ACCOUNT], [1, HOUSE_ACCOUNT + 1]] as const) {
+    t.venue.exchange.placeBotOrder({ symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price: '96050.5', qty: '0.010' }, acct);
+  }
+});
+afterAll(() => t.close());
+
+describe('GET /fapi/v1/complete_price', () => {
+  it('answers one price record with every field and the spec types', async () => {
+    const r = await getJson(t.app, '/fapi/v1/complete_price?symbol=btcusdt');
+    expect(r.status).toBe(200);
+    expect(r.body.code).toBe(0);
+    const p = r.body.data;
+    expect(Object.keys(p)).toEqual([...PRICE_RECORD_FIELDS]);
+    expect(p).toEqual({
+      symbol: 'BTCUSDT',
+      index_price: '96100.0',
+      mark_price: '96123.5',
+      last_price: '96050.5',
+      funding_rate: '0.000125',
+      next_funding_time: Date.UTC(2026, 2, 3, 8),
+      price_precision: 1,
+      qty_precision: 3,
+      timestamp: T0,
+    });
+  });
+
+  it.each([
+    ['/fapi/v1/complete_price', 400, 7000],
+    ['/fapi/v1/complete_price?symbol=', 400, 7000],
+    ['/fapi/v1/complete_price?symbol=BTC-USDT', 400, 7000],
+    ['/fapi/v1/complete_price?symbol=BTCUSDT&x=1', 400, 7000],
+    ['/fapi/v1/complete_price?symbol=NOPEUSDT', 404, 7001],
+    ['/fapi/v1/complete_price?symbol=LUNA2USDT', 404, 7001],
+  ])('%s -> %i / %i', async (url, status, code) => {
+    const r = await getJson(t.app, url);
+    expect(r.status).toBe(status);
+    expect(r.body.code).toBe(code);
+    expect(r.body.data).toBeNull();
+  });
+});
+
+describe('GET /fapi/v1/prices', () => {
+  it('lists every listed pair, delisted ones left out', async () => {
+    const r = await getJson(t.app, '/fapi/v1/prices');
+    expect(r.status).toBe(200);
+    const names = r.body.data.map((p: { symbol: string }) => p.symbol);
+    expect(names).toContain('BTCUSDT');
+    expect(names).toContain('FTTUSDT');
+    expect(names).not.toContain('LUNA2USDT');
+    for (const p of r.body.data) {
+      expect(Object.keys(p)).toEqual([...PRICE_RECORD_FIELDS]);
+      expect(p.funding_rate).toMatch(/^-?\d+\.\d{6}$/);
+      expect(Number.isInteger(p.next_funding_time)).toBe(true);
+      // the next settlement is at 00:00, 08:00 or 16:00 UTC
+      expect(p.next_funding_time % (8 * 3600_000)).toBe(0);
+      expect(p.next_funding_time).toBeGreaterThan(T0);
+    }
+    const eth = r.body.data.find((p: { symbol: string }) => p.symbol === 'ETHUSDT');
+    expect(eth.mark_price).toBe('3400.00');
+  });
+});
