@@ -982,14 +982,19 @@ export class Exchange {
       if (live && live.qty > 0) this.closeAtBankruptcy(a, pair, live, Math.max(bp, pair.math.tickValue), time);
       if (qtyBefore > 0) this.trimQueue.add(p);
     }
-    // a wallet below zero is covered by the fund
+    // A wallet below zero is covered by the fund. The cover is booked as a deposit from the
+    // fund, so the account's identity (deposits = wallet + fees - PnL + funding) still holds.
+    let cover = 0n;
     if (a.wallet < 0n) {
-      this.insurance += a.wallet;
+      cover = -a.wallet;
+      this.insurance -= cover;
       a.wallet = 0n;
+      a.deposits += cover;
       this.dirtyWallets.add(a);
     }
     this.deps.settings.set('insurance_fund', String(this.insurance));
     this.flush();
+    if (cover > 0n) this.deps.repo.tx(() => this.deps.repo.addDeposit(a.id, 0n, time, cover));
   }
 
   /** Closes the rest of a liquidated position at its bankruptcy price (close type 6). */
