@@ -45,7 +45,13 @@ async function main(): Promise<void> {
     // refused while something is open from an earlier run: keep whatever mode it is in
     if (!(err instanceof PerpdeskApiError && err.code === 3015)) throw err;
   });
-  log(`quoting ${symbol} at ${url}: ${pair.min_qty} each side, ${spreadTicks} ticks from the mid`);
+  const step = Number(pair.qty_step);
+  // the smallest size that clears both the minimum quantity and the minimum notional, plus 10%
+  const sizeFor = (price: number) => {
+    const lots = Math.max(Number(pair.min_qty), (Number(pair.min_notional) * 1.1) / price) / step;
+    return (Math.ceil(lots) * step).toFixed(pair.qty_precision);
+  };
+  log(`quoting ${symbol} at ${url}: the minimum size each side, ${spreadTicks} ticks from the mid`);
 
   ws.on(`depth_update@${symbol}`, (d) => book.handleDelta(d as DepthUpdate));
   ws.on(`depth@${symbol},20`, (d) => book.handleSnapshotPush(d as DepthPush));
@@ -78,7 +84,7 @@ async function main(): Promise<void> {
       try {
         await rest.placeOrder({
           symbol, side, position_side: 1, position_action: 1, type: 1, time_in_force: 4,
-          price: price.toFixed(decimals), qty: pair.min_qty,
+          price: price.toFixed(decimals), qty: sizeFor(price),
         });
       } catch (err) {
         log(`quote ${side === 1 ? 'bid' : 'ask'} refused:`, err instanceof Error ? err.message : err);
