@@ -7,12 +7,14 @@
 // prefix: it re-sorts its book on every command). A second stream first fills the book with
 // 300,000 resting orders and then runs the same kind of mix (the deep-book case).
 //
-// Method. Throughput: whole replays on fresh books after warm-up, reported per wall second and
-// per CPU second of this process (the machine is shared; CPU time is what contention disturbs
-// least); ours is the median of several runs. Latency: every 8th op is timed on its own with
-// process.hrtime.bigint(), minus the median cost of an empty pair of hrtime calls measured just
-// before (for ours in a separate replay; for the slow books inside their single replay, where
-// the sampling overhead is negligible next to their per-op cost).
+// Method, the same harness for every book. Throughput: whole replays on fresh books through a
+// plain loop (no timer inside), after warm-up, reported per wall second and per CPU second of
+// this process (the machine is shared; CPU time is what contention disturbs least); ours is the
+// median of several runs, the slow books get one timed run each. Latency: a separate replay on a
+// fresh book in which every 8th op is timed on its own with process.hrtime.bigint(), minus the
+// median cost of an empty pair of hrtime calls measured just before. For the slow books that
+// sampled replay comes first and doubles as their warm-up; the reference book's sampled replay
+// runs against a time budget and its throughput run then replays the same prefix.
 
 import { Side as NobSide, OrderBook as NobBook } from 'nodejs-order-book';
 import type { LimitOrderOptions } from 'nodejs-order-book';
@@ -25,7 +27,7 @@ import type { Stream } from './engine-stream.ts';
 const MIXED = 1_000_000;
 const DEEP_PREFILL = 300_000;
 /** The reference book gets a time budget instead of the whole stream. */
-const REF_BUDGET_MS = 5_000;
+const REF_BUDGET_MS = 4_000;
 const SAMPLE_EVERY = 8;
 const CONFIG = { symbol: 'BENCH', bandPpm: 50_000, initialOrderCapacity: 1 << 16 };
 
@@ -49,6 +51,16 @@ function oneOurs(book: OrderBook, s: Stream, i: number): void {
   else book.placeLimit(s.id[i], s.account[i], s.side[i], s.price[i], s.qty[i], s.tif[i]);
 }
 
+function replayRef(book: ReferenceBook, s: Stream, from: number, to: number): void {
+  const { op, id, account, side, price, qty, tif } = s;
+  for (let i = from; i < to; i++) {
+    const k = op[i];
+    if (k === Op.Cancel) book.cancel(id[i]);
+    else if (k === Op.Market) book.placeMarket(id[i], account[i], side[i], qty[i], price[i]);
+    else book.placeLimit(id[i], account[i], side[i], price[i], qty[i], tif[i]);
+  }
+}
+
 function oneRef(book: ReferenceBook, s: Stream, i: number): void {
   const k = s.op[i];
   if (k === Op.Cancel) book.cancel(s.id[i]);
@@ -59,6 +71,17 @@ function oneRef(book: ReferenceBook, s: Stream, i: number): void {
 /** nodejs-order-book wants string ids; they are made before timing. It has no price band: its market orders sweep until filled. */
 const NOB_GTC = 'GTC' as LimitOrderOptions['timeInForce'];
 const NOB_IOC = 'IOC' as LimitOrderOptions['timeInForce'];
+
+function replayNob(book: NobBook, s: Stream, ids: string[], from: number, to: number): void {
+  const { op, side, price, qty, tif } = s;
+  for (let i = from; i < to; i++) {
+    const k = op[i];
+    const sd = side[i] === 1 ? NobSide.BUY : NobSide.SELL;
+    if (k === Op.Cancel) book.cancel(ids[i]);
+    else if (k === Op.Market) book.market({ side: sd, size: qty[i] });
+    else book.limit({ id: ids[i], side: sd, price: price[i], size: qty[i], timeInForce: tif[i] === 2 ? NOB_IOC : NOB_GTC });
+  }
+}
 
 function oneNob(book: NobBook, s: Stream, ids: string[], i: number): void {
   const k = s.op[i];
@@ -166,7 +189,7 @@ function main(): void {
   const overhead = timerOverheadNs();
   console.log(`engine bench, node ${process.version}; streams: ${MIXED} mixed ops (seed 42); deep: ${DEEP_PREFILL} resting orders then ${MIXED} mixed ops (seed 43)`);
   console.log(
-    `throughput: whole replays after warm-up (ours: median of runs); latency: every ${SAMPLE_EVERY}th op timed alone with process.hrtime.bigint(), minus the empty-timer cost (${overhead} ns)\n`,
+    `same harness for every book. throughput: plain replays on fresh books after warm-up (ours: median of runs); latency: a separate replay with every ${SAMPLE_EVERY}th op timed alone with process.hrtime.bigint(), minus the empty-timer cost (${overhead} ns)\n`,
   );
 
   for (let w = 0; w < 3; w++) replayOurs(new OrderBook(CONFIG, new CountingSink()), shallow, 0, MIXED);
@@ -185,34 +208,37 @@ function main(): void {
     sampled(DEEP_PREFILL, deep.length, (i) => oneOurs(b, deep, i), dpLat);
   }
 
-  // nodejs-order-book over the same full stream (one replay after a short warm-up).
+  // nodejs-order-book over the same full stream: the sampled replay (latency, and warm-up), then
+  // the timed plain replay on a fresh book.
   const ids = Array.from(shallow.id, (x) => String(x));
-  {
-    const warm = new NobBook();
-    for (let i = 0; i < 30_000; i++) oneNob(warm, shallow, ids, i);
-  }
   const nobLat = new LatencySampler(MIXED, overhead);
+  {
+    const b = new NobBook();
+    sampled(0, MIXED, (i) => oneNob(b, shallow, ids, i), nobLat);
+  }
   const nobBook = new NobBook();
-  const nob = timed(MIXED, () => sampled(0, MIXED, (i) => oneNob(nobBook, shallow, ids, i), nobLat));
+  const nob = timed(MIXED, () => replayNob(nobBook, shallow, ids, 0, MIXED));
 
-  // Reference book: the prefix that fits its time budget, then ours on the same prefix.
-  const ref = new ReferenceBook(CONFIG, new CountingSink());
+  // Reference book: the sampled replay runs to its time budget, which fixes the prefix; then a
+  // plain timed replay of that prefix on a fresh reference book, and ours on the same prefix.
   const refLat = new LatencySampler(MIXED, overhead);
   let refOps = 0;
-  const refTiming = timed(0, () => {
+  {
+    const b = new ReferenceBook(CONFIG, new CountingSink());
     const deadline = now() + BigInt(REF_BUDGET_MS) * 1_000_000n;
     while (refOps < MIXED && (refOps & 63 || now() < deadline)) {
       const i = refOps++;
       if (i % SAMPLE_EVERY === 0) {
         const t0 = now();
-        oneRef(ref, shallow, i);
+        oneRef(b, shallow, i);
         refLat.add(Number(now() - t0));
       } else {
-        oneRef(ref, shallow, i);
+        oneRef(b, shallow, i);
       }
     }
-  });
-  refTiming.ops = refOps;
+  }
+  const refBook = new ReferenceBook(CONFIG, new CountingSink());
+  const refTiming = timed(refOps, () => replayRef(refBook, shallow, 0, refOps));
   const oursRefPrefix = oursRuns(shallow, 0, refOps, 9).median;
 
   const ev = sh.sink;

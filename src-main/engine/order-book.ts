@@ -53,8 +53,9 @@
 // - price-ladder.ts: per side, sorted keys with the best at the end, gallop search from the top
 //   behind a small price -> level cache, lazy removal of levels emptied below the top (a cancel
 //   never shifts the array);
-// - order-index.ts: id -> slot (O(1) cancel), the newest ids direct-mapped in a sliding window,
-//   the rest in id-table.ts (open addressing); account-table.ts: per-account lists and counts
+// - order-index.ts: id -> slot (O(1) cancel), the newest ids direct-mapped in a sliding window
+//   (which doubles, up to maxIdWindow, while many orders outlive it), the rest in id-table.ts
+//   (open addressing); account-table.ts: per-account lists and counts
 //   (direct-mapped for account ids below 2^20).
 // Nothing grows with the depth of a level: entry appends at the tail, cancel unlinks by slot,
 // a fill removes the head. Growth (doubling a pool, compacting a ladder) is amortized O(1).
@@ -180,7 +181,8 @@ export class OrderBook implements BookCommands {
     this.levels = new LevelPool(levelCap);
     this.bids = new PriceLadder(levelCap);
     this.asks = new PriceLadder(levelCap);
-    this.ids = new OrderIndex(config.idWindow ?? 65_536, orderCap);
+    const idWindow = config.idWindow ?? 65_536;
+    this.ids = new OrderIndex(idWindow, orderCap, config.maxIdWindow ?? (config.idWindow === undefined ? 1 << 20 : idWindow));
     this.accounts = new AccountTable();
     this.dirtyList = new Int32Array(64);
     this.retired = new Int32Array(64);
@@ -230,7 +232,15 @@ export class OrderBook implements BookCommands {
     }
     const qty = maxFillLots > 0 && maxFillLots < qtyLots ? maxFillLots : qtyLots;
     this.sink.onAccepted(orderId, account, side, LIMIT, tif, priceTicks, qty, flags);
-    this.enter(orderId, account, side, LIMIT, tif, priceTicks, qty, qty, flags, stp === 0 ? this.defaultStp : stp);
+    const st = stp === 0 ? this.defaultStp : stp;
+    // The common case, a GTC or GTX order that does not cross, goes straight to rest(), which is
+    // where enter() would send it.
+    const opp = side === BUY ? this.asks : this.bids;
+    if ((tif === GTC || tif === GTX) && (opp.n === 0 || opp.keys[opp.n - 1] < (side === BUY ? -priceTicks : priceTicks))) {
+      this.rest(orderId, account, side, priceTicks, qty, qty, packMeta(side, tif, st, flags));
+    } else {
+      this.enter(orderId, account, side, LIMIT, tif, priceTicks, qty, qty, flags, st);
+    }
     this.end();
   }
 
@@ -439,7 +449,19 @@ export class OrderBook implements BookCommands {
   }
 
   private end(): void {
-    this.flush();
+    if (this.dirtyN === 1 && this.retiredN === 0) {
+      // One level touched and none retired (a resting order, most cancels): report it here and
+      // leave flush() (sorting, recycling) to the rest.
+      const L = this.dirtyList[0];
+      const lv = this.levels;
+      lv.dirty[L] = 0;
+      this.dirtyN = 0;
+      const t = lv.total[L];
+      if (t !== lv.before[L]) this.sink.onLevelChanged(++this.lastUpdateId, lv.side[L], lv.price[L], t);
+      if (this.bids.empties > 64 || this.asks.empties > 64) this.flush();
+    } else {
+      this.flush();
+    }
     this.busy = false;
   }
 
@@ -747,7 +769,7 @@ export class OrderBook implements BookCommands {
   private dropOrder(n: number): void {
     const o = this.orders;
     const I = o.i32;
-    this.ids.delete(o.f64[(n << 3) + F_ID]);
+    this.ids.deleteLive(o.f64[(n << 3) + F_ID]);
     const a = I[(n << 4) + I_ACCOUNT_SLOT];
     this.accountUnlink(n, a);
     if (metaSide(I[(n << 4) + I_META]) === BUY) this.accounts.countBuy[a]--;

@@ -10,6 +10,12 @@
 // more. On the bench's deep book (336k resting orders) this cut the mixed stream's time by about
 // a third against hashing every id (hashing scatters the hot newest ids over many megabytes).
 //
+// The window may grow (up to maxWindow, doubling): when it has handed more than W/64 live ids to
+// the hash within one window's worth of sliding, long-lived orders are common (a deep book) and each
+// would cost a hash insert and a hash delete; doubling costs one O(W) re-placement and 4 bytes per
+// id. With maxWindow == windowSize (this class's default) the window is fixed; the book's default
+// is 2^20 (see BookConfig.maxIdWindow).
+//
 // Invariants: an id is in at most one of ring and hash; the ring holds only ids inside
 // [lo, lo + W) (other cells are 0); the hash may also hold ids the window has since reached
 // (they went there while far ahead), so an empty ring cell falls back to the hash; every id in
@@ -19,22 +25,36 @@
 import { IdTable } from './id-table.ts';
 
 export class OrderIndex {
-  private readonly ring: Int32Array;
-  private readonly mask: number;
-  private readonly width: number;
+  private ring: Int32Array;
+  private mask: number;
+  private width: number;
+  private readonly maxWidth: number;
   private lo = 0;
   private inRing = 0;
   private readonly hash: IdTable;
   /** No id above this was ever put in the hash, so a new id's duplicate check needs no probe. */
   private hashMax = -1;
+  /** Ids the window passed and live entries it handed to the hash, since the last growth check. */
+  private slid = 0;
+  private moved = 0;
 
-  /** windowSize: a power of two >= 16 (ring memory is 4 bytes per id of window). */
-  constructor(windowSize: number, hashCapacity: number) {
+  /**
+   * windowSize: a power of two >= 16 (ring memory is 4 bytes per id of window); maxWindow: the
+   * power of two the window may grow to (default windowSize: fixed).
+   */
+  constructor(windowSize: number, hashCapacity: number, maxWindow = windowSize) {
     if (!Number.isInteger(Math.log2(windowSize)) || windowSize < 16) throw new RangeError(`id window must be a power of two >= 16, got ${windowSize}`);
+    if (!Number.isInteger(Math.log2(maxWindow)) || maxWindow < windowSize) throw new RangeError(`max id window must be a power of two >= the window, got ${maxWindow}`);
     this.ring = new Int32Array(windowSize);
     this.mask = windowSize - 1;
     this.width = windowSize;
+    this.maxWidth = maxWindow;
     this.hash = new IdTable(hashCapacity);
+  }
+
+  /** Current window size (for tests and diagnostics). */
+  get window(): number {
+    return this.width;
   }
 
   get size(): number {
@@ -89,6 +109,19 @@ export class OrderIndex {
     return id > this.hashMax ? false : this.hash.delete(id);
   }
 
+  /**
+   * Remove an id known to be present. Ids above hashMax can only sit in the ring, so the common
+   * case is one blind store: no load of the (often uncached) cell to test first.
+   */
+  deleteLive(id: number): void {
+    if (id > this.hashMax) {
+      this.ring[id & this.mask] = 0;
+      this.inRing--;
+    } else {
+      this.delete(id);
+    }
+  }
+
   /** Move the window's bottom up to newLo (< lo + W), handing live entries below it to the hash. */
   private slide(newLo: number): void {
     const ring = this.ring;
@@ -99,9 +132,36 @@ export class OrderIndex {
       if (v !== 0) {
         ring[c] = 0;
         this.inRing--;
+        this.moved++;
         this.toHash(id, v - 1);
       }
     }
+    this.slid += newLo - this.lo;
     this.lo = newLo;
+    if (this.moved * 64 > this.width && this.width < this.maxWidth) {
+      this.grow();
+      this.slid = 0;
+      this.moved = 0;
+    } else if (this.slid >= this.width) {
+      this.slid = 0;
+      this.moved = 0;
+    }
+  }
+
+  /** Double the window in place: same lo, every ring entry re-placed (its id is implied by its cell). */
+  private grow(): void {
+    const old = this.ring;
+    const oldMask = this.mask;
+    const width = this.width * 2;
+    const ring = new Int32Array(width);
+    const mask = width - 1;
+    const lo = this.lo;
+    for (let c = 0; c <= oldMask; c++) {
+      const v = old[c];
+      if (v !== 0) ring[(lo + ((c - lo) & oldMask)) & mask] = v;
+    }
+    this.ring = ring;
+    this.mask = mask;
+    this.width = width;
   }
 }

@@ -127,6 +127,12 @@ export interface BookConfig {
    * bytes each); older or out-of-pattern ids go to a hash table. See order-index.ts.
    */
   readonly idWindow?: number;
+  /**
+   * The power of two the id window may double up to when many orders outlive it (a deep book),
+   * sparing them the hash. Default 2^20 (4 MB, used only when needed) when idWindow is not
+   * given; when idWindow is given, the default is idWindow itself (a fixed window).
+   */
+  readonly maxIdWindow?: number;
 }
 
 /** [priceTicks, totalLots] */

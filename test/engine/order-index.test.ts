@@ -8,7 +8,12 @@ import { OrderIndex } from '../../src-main/engine/order-index.ts';
 type Op = { kind: 'set' | 'delete' | 'get'; id: number };
 
 function check(ops: Op[], window: number): void {
-  const index = new OrderIndex(window, 4);
+  run(ops, window, window);
+}
+
+/** Replays ops on an index and a Map side by side; returns the index for inspection. */
+function run(ops: Op[], window: number, maxWindow: number): OrderIndex {
+  const index = new OrderIndex(window, 4, maxWindow);
   const model = new Map<number, number>();
   let slot = 0;
   for (const op of ops) {
@@ -23,6 +28,7 @@ function check(ops: Op[], window: number): void {
     expect(index.size).toBe(model.size);
   }
   for (const [id, s] of model) expect(index.get(id)).toBe(s);
+  return index;
 }
 
 describe('OrderIndex', () => {
@@ -54,5 +60,35 @@ describe('OrderIndex', () => {
   it('rejects a window that is not a power of two', () => {
     expect(() => new OrderIndex(100, 4)).toThrow(RangeError);
     expect(() => new OrderIndex(8, 4)).toThrow(RangeError);
+    expect(() => new OrderIndex(64, 4, 32)).toThrow(RangeError);
+    expect(() => new OrderIndex(64, 4, 100)).toThrow(RangeError);
+  });
+
+  it('grows the window when many ids outlive it, keeping every entry (ring and hash) reachable', () => {
+    // Every 5th id stays live for good: far more than W/64 of the ids the window passes.
+    const ops: Op[] = [];
+    for (let i = 1; i <= 3000; i++) {
+      ops.push({ kind: 'set', id: i });
+      if (i % 5 !== 0 && i > 3) ops.push({ kind: 'delete', id: i - 3 });
+      if (i % 11 === 0) ops.push({ kind: 'get', id: i - 200 > 0 ? i - 200 : 1 });
+    }
+    for (let i = 5; i <= 3000; i += 95) ops.push({ kind: 'delete', id: i });
+    expect(run(ops, 16, 256).window).toBe(256);
+    expect(run(ops, 16, 16).window).toBe(16);
+  });
+
+  it('matches a Map on mixed id patterns while growing', () => {
+    const id = fc.oneof(
+      { arbitrary: fc.integer({ min: 0, max: 300 }), weight: 6 },
+      { arbitrary: fc.integer({ min: 0, max: 5_000 }), weight: 2 },
+      { arbitrary: fc.constantFrom(2 ** 32 - 3, 2 ** 32 + 5, 2 ** 40 + 3, Number.MAX_SAFE_INTEGER - 1), weight: 1 },
+    );
+    const op = fc.record({ kind: fc.constantFrom('set' as const, 'set' as const, 'set' as const, 'delete' as const, 'get' as const), id });
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 50, maxLength: 400, size: 'max' }), (ops) => {
+        run(ops, 16, 128);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
