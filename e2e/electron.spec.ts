@@ -9,7 +9,7 @@ import { findElectronBinary } from '../scripts/electron-binary.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const binary = findElectronBinary() as { path: string | null; reason: string | null };
 
-test('the desktop app opens a window listing the symbols', async () => {
+test('the desktop app opens the trading screen logged in as the local account', async () => {
   test.skip(!binary.path, `Electron binary unavailable: ${binary.reason}`);
   const userData = mkdtempSync(join(tmpdir(), 'perpdesk-electron-'));
   const app = await electron.launch({
@@ -17,7 +17,11 @@ test('the desktop app opens a window listing the symbols', async () => {
     args: [root, `--user-data-dir=${userData}`],
   });
   const win = await app.firstWindow();
-  await expect(win.getByTestId('symbol-table')).toBeVisible();
+  await expect(win.getByTestId('symbol-button')).toContainText('USDT');
+  await expect(win.getByTestId('ladder')).toBeVisible();
+  // The preload's credentials log the screen in: the account summary shows a balance.
+  await expect(win.getByTestId('account-compact')).toBeVisible();
+  await win.getByTestId('symbol-button').click();
   await expect(win.getByTestId('symbol-row-BTCUSDT')).toBeVisible();
   const exposed = await win.evaluate(() => Object.keys((globalThis as unknown as { perpdesk: object }).perpdesk).sort());
   expect(exposed).toEqual(['apiKey', 'apiSecret', 'baseUrl', 'desktop']);

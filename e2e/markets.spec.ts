@@ -1,33 +1,42 @@
 import { test, expect } from './support/fixtures.ts';
-import { MarketsPage } from './pages/markets-page.ts';
+import { TradingPage } from './pages/trading-page.ts';
 
-test('the page loads and lists the symbols from the API', async ({ page, service }) => {
+test('the symbol picker lists every symbol from the API', async ({ page, service }) => {
   const res = await fetch(`${service.url}/api/v1/symbols`);
   const api = (await res.json()) as { data: Array<{ symbol: string }> };
   expect(api.data.length).toBeGreaterThanOrEqual(6);
 
-  const markets = new MarketsPage(page);
-  await markets.open(service.url);
-  await expect(markets.table).toBeVisible();
-  await expect(markets.rows()).toHaveCount(api.data.length);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await screen.topbar.symbolButton.click();
+  await expect(screen.picker.table).toBeVisible();
+  await expect(screen.picker.rows()).toHaveCount(api.data.length);
   for (const s of ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT', 'XRPUSDT', 'DOGEUSDT']) {
-    await expect(markets.row(s)).toBeVisible();
+    await expect(screen.picker.row(s)).toBeVisible();
   }
-  await expect(markets.row('BTCUSDT')).toContainText('125x');
-  await page.screenshot({ path: test.info().outputPath('markets.png'), fullPage: true });
+  await expect(screen.picker.row('BTCUSDT')).toContainText('125x');
+  await page.screenshot({ path: test.info().outputPath('symbol-picker.png') });
 });
 
-test('search and tag filters narrow the list', async ({ page, service }) => {
-  const markets = new MarketsPage(page);
-  await markets.open(service.url);
-  await markets.search.fill('btc');
-  await expect(markets.rows()).toHaveCount(1);
-  await expect(markets.row('BTCUSDT')).toBeVisible();
-  await markets.search.fill('');
+test('search and tag filters narrow the list, and picking a pair switches the screen', async ({ page, service }) => {
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await expect(screen.topbar.symbolButton).toContainText('BTCUSDT');
+  await page.keyboard.press('/');
+  await expect(screen.picker.search).toBeFocused();
+  await screen.picker.search.fill('eth');
+  await expect(screen.picker.rows()).toHaveCount(1);
+  await expect(screen.picker.row('ETHUSDT')).toBeVisible();
+  await screen.picker.search.fill('');
 
   const meme = (await (await fetch(`${service.url}/fapi/v1/symbols?tag=meme`)).json()) as { data: unknown[] };
-  await markets.filterTag('Meme');
-  await expect(markets.rows()).toHaveCount(meme.data.length);
-  await expect(markets.row('DOGEUSDT')).toBeVisible();
-  await expect(markets.row('BTCUSDT')).toHaveCount(0);
+  await screen.picker.filterTag('Meme');
+  await expect(screen.picker.rows()).toHaveCount(meme.data.length);
+  await expect(screen.picker.row('DOGEUSDT')).toBeVisible();
+  await expect(screen.picker.row('BTCUSDT')).toHaveCount(0);
+
+  await screen.picker.row('DOGEUSDT').click();
+  await expect(screen.picker.dialog).toBeHidden();
+  await expect(screen.topbar.symbolButton).toContainText('DOGEUSDT');
+  await expect(screen.ladder.root).toHaveAttribute('data-step', '0.00001');
 });

@@ -1,6 +1,8 @@
 // Starts the built headless service (out/main/headless.js) as a real process on 127.0.0.1,
-// port 0, with a fresh data folder, and reads its URL from the ready line.
+// port 0, with a fresh data folder and a paper account (--account KEY:SECRET:BALANCE), and
+// reads its URL and one-time login link from its output.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,26 +10,55 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+export interface PaperAccount {
+  apiKey: string;
+  apiSecret: string;
+  /** USDT, as given to --account. */
+  balance: string;
+}
+
 export interface RunningService {
   url: string;
+  /** `http://127.0.0.1:PORT/#token=...`, the one-time browser login of the local account; null when not printed. */
+  loginUrl: string | null;
+  /** The paper account created with --account. */
+  account: PaperAccount;
   dataDir: string;
   process: ChildProcess;
   output: () => string;
-  stop(): Promise<void>;
+  /** Stops the service; the data folder is deleted unless `keepData`. */
+  stop(keepData?: boolean): Promise<void>;
 }
 
-export async function startHeadless(args: string[] = []): Promise<RunningService> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-e2e-'));
-  const child = spawn(process.execPath, [join(root, 'out/main/headless.js'), '--port', '0', '--data-dir', dataDir, ...args], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export interface StartOptions {
+  args?: string[];
+  /** Balance of the --account paper account (default 100000). */
+  balance?: string;
+  /** Reuse this data folder (a restart) instead of a fresh one. */
+  dataDir?: string;
+}
+
+export async function startHeadless(opts: StartOptions = {}): Promise<RunningService> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'perpdesk-e2e-'));
+  const account: PaperAccount = {
+    apiKey: `e2e_${randomBytes(8).toString('hex')}`,
+    apiSecret: randomBytes(24).toString('hex'),
+    balance: opts.balance ?? '100000',
+  };
+  const args = [
+    join(root, 'out/main/headless.js'),
+    '--port', '0',
+    '--data-dir', dataDir,
+    '--account', `${account.apiKey}:${account.apiSecret}:${account.balance}`,
+    ...(opts.args ?? []),
+  ];
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start in 30 s:\n${out}`)), 30_000);
     const onData = (b: Buffer) => {
       out += b.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out) ?? /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);
@@ -40,18 +71,24 @@ export async function startHeadless(args: string[] = []): Promise<RunningService
       reject(new Error(`service exited with ${code}:\n${out}`));
     });
   });
+  // The login line follows the listening line; give it a moment to arrive.
+  const deadline = Date.now() + 2000;
+  while (!/#token=/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const login = /(http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/.exec(out);
   return {
     url,
+    loginUrl: login ? login[1] : null,
+    account,
     dataDir,
     process: child,
     output: () => out,
-    async stop() {
+    async stop(keepData = false) {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

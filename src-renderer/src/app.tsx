@@ -1,22 +1,46 @@
-import { SymbolList } from './features/symbols/symbol-list.tsx';
-import { createSymbolsStore } from './features/symbols/symbols-store.ts';
-import { api, baseUrl } from './lib/connection.ts';
-
-const symbolsStore = createSymbolsStore(api);
+// The trading screen: top bar; chart, depth ladder, recent trades and order entry; the
+// bottom tabs; overlays (symbol picker, help, settings, bot orders, TP/SL) and toasts.
+import { useEffect } from 'react';
+import { AccountPanel } from './features/account/account-panel.tsx';
+import { BotPanel } from './features/bot-panel/bot-panel.tsx';
+import { BottomTabs } from './layout/bottom-tabs.tsx';
+import { ChartPanel } from './features/chart/chart-panel.tsx';
+import { HelpOverlay } from './features/help/help-overlay.tsx';
+import { installHotkeys } from './features/help/hotkeys.ts';
+import { Ladder } from './features/ladder/ladder.tsx';
+import { OrderEntry } from './features/order-entry/order-entry.tsx';
+import { SettingsPanel } from './features/settings/settings-panel.tsx';
+import { Toasts } from './features/toasts/toasts.tsx';
+import { Topbar } from './features/topbar/topbar.tsx';
+import { RecentTrades } from './features/trades/recent-trades.tsx';
+import { useServices } from './lib/use-services.ts';
 
 export function App() {
+  const services = useServices();
+  useEffect(() => installHotkeys(services), [services]);
   return (
     <div className="app">
-      <header className="topbar">
-        <span className="brand">perpdesk</span>
-        <span className="muted">local perpetual futures</span>
-        <a className="docs-link" href={`${baseUrl()}/docs`} target="_blank" rel="noreferrer">
-          API docs
-        </a>
-      </header>
-      <main className="content">
-        <SymbolList store={symbolsStore} baseUrl={baseUrl()} />
+      <Topbar />
+      <main className="chart-area">
+        <ChartPanel />
       </main>
+      <section className="book-area">
+        <Ladder />
+      </section>
+      <section className="trades-area">
+        <RecentTrades />
+      </section>
+      <aside className="form-area">
+        <OrderEntry />
+        <AccountPanel compact />
+      </aside>
+      <section className="bottom-area">
+        <BottomTabs />
+      </section>
+      <HelpOverlay />
+      <SettingsPanel />
+      <BotPanel />
+      <Toasts />
     </div>
   );
 }

@@ -1,10 +1,19 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
+import { createServices } from './lib/services.ts';
+import { ServicesContext } from './lib/use-services.ts';
 import './styles.css';
+
+const services = createServices();
+services.start();
+// For e2e tests and the console: the live stores and SDK clients of this page.
+(window as unknown as { __perpdesk?: unknown }).__perpdesk = services;
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <ServicesContext value={services}>
+      <App />
+    </ServicesContext>
   </StrictMode>,
 );

@@ -1,15 +1,48 @@
 // REST client of the perpdesk API for bots and the renderer (Node 24 and browsers).
-// Public routes need no credentials; signed routes will use `apiKey`/`apiSecret`.
+//
+// - Public routes need no credentials. Signed routes (DESIGN section 4) add `timestamp` and
+//   `recv_window`, then `signature` last: lowercase hex HMAC-SHA256(secret, query + raw body),
+//   and send the key in the X-API-KEY header. The body is serialised once and the exact text
+//   that was signed is the text that is sent.
+// - Envelope routes resolve with `data` and throw `PerpdeskApiError` (the API's code and
+//   message) on any non-zero code; the klines routes (bare arrays, HTTP 200 errors) too.
+// - `request()` is the one place that talks HTTP; it never throws for an API error and hands
+//   back the raw exchange (URL, bodies, status), for tools that show what went over the wire.
+// - Timestamps come from the injected clock plus `timeOffsetMs`; `syncTime()` sets the offset
+//   from `GET /fapi/v1/time` for machines whose clock is not the server's.
 import type { Envelope } from '../errors.ts';
-import type { FuturesSymbol, GeneralSymbol } from '../types.ts';
+import type {
+  BotOrderRequest,
+  Candle,
+  ClosedPositionRecord,
+  DepthSnapshot,
+  FuturesSymbol,
+  GeneralSymbol,
+  KlinesBatch,
+  MyTradesPage,
+  OrderRecord,
+  OrderRequest,
+  PlacementResult,
+  PositionHistoryPage,
+  PositionHistoryQuery,
+  PositionRecord,
+  PriceRecord,
+  MyTradesQuery,
+} from '../types.ts';
+import type { MarginMode, OrderStatus, PositionSide } from '../enums.ts';
+import { buildSignedQuery, serializeQuery } from '../sign.ts';
 
 export interface RestClientOptions {
   /** e.g. http://127.0.0.1:8787 */
   baseUrl: string;
   apiKey?: string;
   apiSecret?: string;
+  /** `recv_window` sent with signed requests, ms (server default 5000, max 60000). */
+  recvWindow?: number;
   /** Injected fetch (defaults to the global one). */
   fetch?: typeof fetch;
+  /** Wall clock for signature timestamps, ms; default Date.now. */
+  now?: () => number;
 }
 
 /** An error answer of the API: `code` is from the error registry (README, Errors). */
@@ -27,31 +60,214 @@ export class PerpdeskApiError extends Error {
 export type Query = Record<string, string | number | boolean | undefined>;
 
 export function toQueryString(params: Query): string {
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(params)) {
-    if (v === undefined) continue;
-    parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
-  }
-  return parts.join('&');
+  return serializeQuery(params);
 }
+
+/** How a route is authorised: none, HMAC-signed, or by IP (bot, loopback admin routes). */
+export type AuthKind = 'public' | 'signed';
+
+export interface RequestOptions {
+  query?: Query;
+  /** JSON body; serialised once, and that exact text is signed and sent. */
+  body?: unknown;
+  auth?: AuthKind;
+}
+
+/** One HTTP exchange as it went over the wire. */
+export interface RawExchange {
+  method: string;
+  /** Full URL including the signed query string. */
+  url: string;
+  /** The body text as sent, if any. */
+  requestBody: string | undefined;
+  /** HTTP status; 0 when the request never got an answer (`networkError` says why). */
+  status: number;
+  /** The answer's text. */
+  text: string;
+  /** The answer parsed as JSON; undefined when it is not JSON. */
+  json: unknown;
+  /** Round-trip time, ms. */
+  elapsedMs: number;
+  networkError?: string;
+}
+
+/** A cursor page of `allOrders` (same shape as myTrades). */
+export interface OrdersPage {
+  has_more: boolean;
+  next_cursor: string;
+  items: OrderRecord[];
+}
+
+export interface AllOrdersQuery {
+  symbol?: string;
+  status?: OrderStatus;
+  cursor?: string;
+  limit?: number;
+}
+
+/** Balance and margin summary of `GET /fapi/v1/account` (money as 8-decimal strings). */
+export interface AccountSummary {
+  user_id: number;
+  asset: string;
+  wallet_balance: string;
+  available_balance: string;
+  frozen_margin: string;
+  position_margin: string;
+  unrealized_pnl: string;
+  margin_balance: string;
+  total_deposits: string;
+  position_mode: 'hedge' | 'one_way';
+}
+
+/** Body of `POST /fapi/v1/position/tpsl`: a string sets, null removes, absent keeps. */
+export interface TpSlRequest {
+  symbol: string;
+  position_side: PositionSide;
+  take_profit_price?: string | null;
+  stop_loss_price?: string | null;
+  /** 1 mark price (default), 2 last price. */
+  working_type?: 1 | 2;
+}
+
+/** Answer of the TP/SL route: the position plus its triggers. */
+export type TpSlResult = PositionRecord & {
+  take_profit_price: string | null;
+  stop_loss_price: string | null;
+  working_type: number;
+};
+
+export interface LeverageSetting {
+  symbol: string;
+  leverage: number;
+  /** Answered by the GET route. */
+  margin_mode?: MarginMode;
+  /** The pair's maximum leverage (GET route). */
+  max_leverage?: number;
+  /** Largest position notional allowed at this leverage, USDT (POST route). */
+  max_notional?: string;
+}
+
+/** `GET /api/v1/sim`: the simulator of a local venue. */
+export interface SimState {
+  seed: number;
+  speed: number;
+  paused: boolean;
+  market_time: number;
+  [extra: string]: unknown;
+}
+
+export interface KlinesOptions {
+  /** Latest N candles (default 500, max 1500); never together with a time range. */
+  limit?: number;
+  /** Time range, ms, both ends inclusive; start_time and end_time go together. */
+  startTime?: number;
+  endTime?: number;
+}
+
+/** Filters of `GET /fapi/v1/position/history` (camelCase, as the spec names them). */
+export type PositionHistoryFilter = PositionHistoryQuery;
 
 export class RestClient {
   readonly baseUrl: string;
   protected readonly opts: RestClientOptions;
   private readonly fetchFn: typeof fetch;
+  private readonly now: () => number;
+  private apiKey: string | undefined;
+  private apiSecret: string | undefined;
+  /** Added to the local clock for signature timestamps (server minus local), ms. */
+  timeOffsetMs = 0;
 
   constructor(opts: RestClientOptions) {
     this.opts = opts;
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.fetchFn = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.now = opts.now ?? Date.now;
+    this.apiKey = opts.apiKey;
+    this.apiSecret = opts.apiSecret;
   }
 
-  /** GET a public envelope route and return its `data`; throws PerpdeskApiError on a non-zero code. */
-  async getPublic<T>(path: string, query: Query = {}): Promise<T> {
-    const qs = toQueryString(query);
-    const res = await this.fetchFn(`${this.baseUrl}${path}${qs ? `?${qs}` : ''}`);
-    return unwrap<T>(res);
+  /** Whether signed routes can be called. */
+  get hasCredentials(): boolean {
+    return Boolean(this.apiKey && this.apiSecret);
   }
+
+  /** The API key in use (undefined without credentials). */
+  get key(): string | undefined {
+    return this.apiKey;
+  }
+
+  /** Replaces (or, with undefined, removes) the credentials of signed requests. */
+  setCredentials(apiKey: string | undefined, apiSecret: string | undefined): void {
+    this.apiKey = apiKey;
+    this.apiSecret = apiSecret;
+  }
+
+  /** Sets `timeOffsetMs` from the server's wall clock (half the round trip is credited). */
+  async syncTime(): Promise<number> {
+    const t0 = this.now();
+    const t = await this.time();
+    const t1 = this.now();
+    this.timeOffsetMs = Math.round(t.server_time - (t0 + t1) / 2);
+    return this.timeOffsetMs;
+  }
+
+  /** A timestamp for a signed request, ms. */
+  timestamp(): number {
+    return Math.round(this.now() + this.timeOffsetMs);
+  }
+
+  /**
+   * Sends one request and returns the raw exchange; never throws for an HTTP or API error
+   * (a network failure gives status 0). Signed requests throw only when no credentials are set.
+   */
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<RawExchange> {
+    const bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const headers: Record<string, string> = {};
+    if (bodyText !== undefined) headers['Content-Type'] = 'application/json';
+    let qs: string;
+    if (options.auth === 'signed') {
+      if (!this.apiKey || !this.apiSecret) throw new PerpdeskApiError(-1, 'No API key: log in first', 0);
+      const params: Query = { ...(options.query ?? {}), timestamp: this.timestamp() };
+      if (this.opts.recvWindow !== undefined) params.recv_window = this.opts.recvWindow;
+      qs = buildSignedQuery(params, this.apiSecret, bodyText);
+      headers['X-API-KEY'] = this.apiKey;
+    } else {
+      qs = serializeQuery(options.query ?? {});
+    }
+    const url = `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+    const started = this.now();
+    const out: RawExchange = { method, url, requestBody: bodyText, status: 0, text: '', json: undefined, elapsedMs: 0 };
+    try {
+      const res = await this.fetchFn(url, { method, headers, body: bodyText });
+      out.status = res.status;
+      out.text = await res.text();
+      try {
+        out.json = JSON.parse(out.text);
+      } catch {
+        out.json = undefined;
+      }
+    } catch (err) {
+      out.networkError = err instanceof Error ? err.message : String(err);
+    }
+    out.elapsedMs = this.now() - started;
+    return out;
+  }
+
+  /** Sends an envelope request and returns its `data`; throws PerpdeskApiError otherwise. */
+  async call<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    return unwrap<T>(await this.request(method, path, options));
+  }
+
+  /** GET a public envelope route and return its `data`. */
+  getPublic<T>(path: string, query: Query = {}): Promise<T> {
+    return this.call<T>('GET', path, { query });
+  }
+
+  private signed<T>(method: string, path: string, query?: Query, body?: unknown): Promise<T> {
+    return this.call<T>(method, path, { query, body, auth: 'signed' });
+  }
+
+  // ------------------------------------------------------------------ market data (public)
 
   /** Trading pairs, general records (`GET /api/v1/symbols`). */
   generalSymbols(filter: { status?: 1 | 2 | 3; tag?: 'new' | 'meme' | 'innovation' } = {}): Promise<GeneralSymbol[]> {
@@ -67,19 +283,218 @@ export class RestClient {
   time(): Promise<{ server_time: number; market_time: number; speed: number; paused: boolean }> {
     return this.getPublic('/fapi/v1/time');
   }
+
+  /**
+   * Candles, newest first, the current one included (`GET /fapi/v1/klines`). Either the
+   * latest `limit` or a time range; never both.
+   */
+  async klines(symbol: string, interval: string, opts: KlinesOptions = {}): Promise<Candle[]> {
+    const query: Query = { symbol, interval };
+    if (opts.startTime !== undefined || opts.endTime !== undefined) {
+      query.start_time = opts.startTime;
+      query.end_time = opts.endTime;
+    } else if (opts.limit !== undefined) query.limit = opts.limit;
+    return unwrapBare<Candle[]>(await this.request('GET', '/fapi/v1/klines', { query }), Array.isArray);
+  }
+
+  /** Candles of several pairs at once (`GET /fapi/v1/klines/batch`, at most 20 symbols). */
+  async klinesBatch(symbols: readonly string[], interval: string, limit?: number): Promise<KlinesBatch> {
+    const query: Query = { symbols: symbols.join(','), interval, limit };
+    return unwrapBare<KlinesBatch>(
+      await this.request('GET', '/fapi/v1/klines/batch', { query }),
+      (x) => typeof x === 'object' && x !== null && !('code' in x),
+    );
+  }
+
+  /** Order-book snapshot with its update id (`GET /fapi/v1/depth?with_id=true`). */
+  depth(symbol: string, limit?: number): Promise<DepthSnapshot> {
+    return this.getPublic('/fapi/v1/depth', { symbol, with_id: true, limit });
+  }
+
+  /** Index, mark and last price plus funding of every pair (`GET /fapi/v1/prices`). */
+  prices(): Promise<PriceRecord[]> {
+    return this.getPublic('/fapi/v1/prices');
+  }
+
+  /** One pair's price record (`GET /fapi/v1/complete_price`). */
+  completePrice(symbol: string): Promise<PriceRecord> {
+    return this.getPublic('/fapi/v1/complete_price', { symbol });
+  }
+
+  // ------------------------------------------------------------------ session (browser login)
+
+  /** Trades the one-time login token the service printed for the local account's credentials. */
+  session(token: string): Promise<{ user_id: number; api_key: string; api_secret: string }> {
+    return this.call('POST', '/api/v1/session', { body: { token } });
+  }
+
+  // ------------------------------------------------------------------ orders (signed)
+
+  /** Places an order (`POST /fapi/v1/orders`): margin is frozen and the order is stored. */
+  placeOrder(order: OrderRequest): Promise<PlacementResult> {
+    return this.signed('POST', '/fapi/v1/orders', undefined, order);
+  }
+
+  /** Cancels one open order (`DELETE /fapi/v1/order`). */
+  cancelOrder(symbol: string, orderId: string | number): Promise<OrderRecord> {
+    return this.signed('DELETE', '/fapi/v1/order', { symbol, order_id: String(orderId) });
+  }
+
+  /** Cancels every open order on a symbol (`DELETE /fapi/v1/allOpenOrders`). */
+  cancelAllOrders(symbol: string): Promise<{ symbol: string; cancelled: number }> {
+    return this.signed('DELETE', '/fapi/v1/allOpenOrders', { symbol });
+  }
+
+  /** Open orders, all symbols or one (`GET /fapi/v1/openOrders`). */
+  openOrders(symbol?: string): Promise<OrderRecord[]> {
+    return this.signed('GET', '/fapi/v1/openOrders', { symbol });
+  }
+
+  /** Order history, newest first, by cursor (`GET /fapi/v1/allOrders`). */
+  allOrders(query: AllOrdersQuery = {}): Promise<OrdersPage> {
+    return this.signed('GET', '/fapi/v1/allOrders', { ...query });
+  }
+
+  /** Fills, newest first, by cursor (`GET /fapi/v1/myTrades`). */
+  myTrades(query: MyTradesQuery = {}): Promise<MyTradesPage> {
+    return this.signed('GET', '/fapi/v1/myTrades', { ...query });
+  }
+
+  // ------------------------------------------------------------------ positions and account (signed)
+
+  /** Current positions with live PnL and risk (`GET /fapi/v1/position/list`). */
+  positions(): Promise<PositionRecord[]> {
+    return this.signed('GET', '/fapi/v1/position/list');
+  }
+
+  /** Sets, changes or removes a position's take-profit / stop-loss (`POST /fapi/v1/position/tpsl`). */
+  setTpSl(body: TpSlRequest): Promise<TpSlResult> {
+    return this.signed('POST', '/fapi/v1/position/tpsl', undefined, body);
+  }
+
+  /** Closed positions, newest first, by cursor (`GET /fapi/v1/position/history`; camelCase filters). */
+  positionHistory(query: PositionHistoryFilter = {}): Promise<PositionHistoryPage> {
+    return this.signed('GET', '/fapi/v1/position/history', { ...query });
+  }
+
+  /** One closed position (`GET /fapi/v1/position/history/detail`). */
+  positionHistoryDetail(positionId: number): Promise<ClosedPositionRecord> {
+    return this.signed('GET', '/fapi/v1/position/history/detail', { position_id: positionId });
+  }
+
+  /** Balance and margin summary (`GET /fapi/v1/account`). */
+  account(): Promise<AccountSummary> {
+    return this.signed('GET', '/fapi/v1/account');
+  }
+
+  /** Leverage (and margin mode) of a symbol for this account (`GET /fapi/v1/leverage`). */
+  leverage(symbol: string): Promise<LeverageSetting> {
+    return this.signed('GET', '/fapi/v1/leverage', { symbol });
+  }
+
+  /** Sets the leverage of a symbol (`POST /fapi/v1/leverage`). */
+  setLeverage(symbol: string, leverage: number): Promise<LeverageSetting> {
+    return this.signed('POST', '/fapi/v1/leverage', undefined, { symbol, leverage });
+  }
+
+  /** Sets the margin mode of a symbol, 1 isolated or 2 cross (`POST /fapi/v1/marginType`). */
+  setMarginMode(symbol: string, marginMode: MarginMode): Promise<{ symbol: string; margin_mode: MarginMode }> {
+    return this.signed('POST', '/fapi/v1/marginType', undefined, { symbol, margin_mode: marginMode });
+  }
+
+  /** Switches between hedge and one-way mode (`POST /fapi/v1/positionMode`). */
+  setPositionMode(mode: 'hedge' | 'one_way'): Promise<{ position_mode: 'hedge' | 'one_way' }> {
+    return this.signed('POST', '/fapi/v1/positionMode', undefined, { position_mode: mode });
+  }
+
+  /** Paper reset: cancels orders, closes positions, sets the wallet (`POST /fapi/v1/account/reset`). */
+  resetAccount(balance?: string): Promise<AccountSummary> {
+    return this.signed('POST', '/fapi/v1/account/reset', undefined, balance === undefined ? {} : { balance });
+  }
+
+  /** Paper deposit (`POST /fapi/v1/account/deposit`); answers the new wallet balance. */
+  deposit(amount: string): Promise<{ balance: string }> {
+    return this.signed('POST', '/fapi/v1/account/deposit', undefined, { amount });
+  }
+
+  /**
+   * New API key and secret for this account (`POST /fapi/v1/account/apiKey/regenerate`).
+   * The old pair stops working; the client switches to the new one.
+   */
+  async regenerateApiKey(): Promise<{ api_key: string; api_secret: string }> {
+    const r = await this.signed<{ api_key: string; api_secret: string }>('POST', '/fapi/v1/account/apiKey/regenerate');
+    this.setCredentials(r.api_key, r.api_secret);
+    return r;
+  }
+
+  // ------------------------------------------------------------------ bots (IP whitelist)
+
+  /** Bot order straight to the matching engine, no margin, not stored (`POST /fapi/v1/bot/orders`). */
+  placeBotOrder(order: BotOrderRequest): Promise<PlacementResult> {
+    return this.call('POST', '/fapi/v1/bot/orders', { body: order });
+  }
+
+  /** Cancels a cached bot order (`DELETE /fapi/v1/bot/order`). */
+  cancelBotOrder(symbol: string, orderId: string | number): Promise<{ order_id: string; status: OrderStatus }> {
+    return this.call('DELETE', '/fapi/v1/bot/order', { query: { symbol, order_id: String(orderId) } });
+  }
+
+  /** Bot orders kept in the order cache (`need_cache: true`) (`GET /fapi/v1/bot/openOrders`). */
+  botOpenOrders(symbol?: string): Promise<OrderRecord[]> {
+    return this.call('GET', '/fapi/v1/bot/openOrders', { query: { symbol } });
+  }
+
+  /** Whether this caller's IP may use the bot routes (`GET /fapi/v1/bot/whitelist/status`). */
+  whitelistStatus(): Promise<{ ip: string; whitelisted: boolean }> {
+    return this.getPublic('/fapi/v1/bot/whitelist/status');
+  }
+
+  // ------------------------------------------------------------------ local administration (loopback only)
+
+  /** The bot IP whitelist (`GET /admin/v1/whitelist`). */
+  whitelist(): Promise<{ ips: string[] }> {
+    return this.getPublic('/admin/v1/whitelist');
+  }
+
+  /** Replaces the bot IP whitelist (`PUT /admin/v1/whitelist`); loopback entries always stay. */
+  setWhitelist(ips: readonly string[]): Promise<{ ips: string[] }> {
+    return this.call('PUT', '/admin/v1/whitelist', { body: { ips } });
+  }
+
+  /** The simulator's seed, speed and clock (`GET /api/v1/sim`). */
+  sim(): Promise<SimState> {
+    return this.getPublic('/api/v1/sim');
+  }
+
+  /** Changes the simulator's speed or pauses it (`POST /api/v1/sim`). */
+  setSim(change: { speed?: number; paused?: boolean }): Promise<SimState> {
+    return this.call('POST', '/api/v1/sim', { body: change });
+  }
 }
 
-async function unwrap<T>(res: Response): Promise<T> {
-  let body: unknown;
-  try {
-    body = await res.json();
-  } catch {
-    throw new PerpdeskApiError(-1, `HTTP ${res.status}: the answer is not JSON`, res.status);
-  }
-  const env = body as Envelope<T>;
+function networkFailure(x: RawExchange): PerpdeskApiError {
+  return new PerpdeskApiError(-1, `Cannot reach the service: ${x.networkError ?? 'no answer'}`, 0);
+}
+
+/** `data` of an envelope answer, or the API's error as PerpdeskApiError. */
+export function unwrap<T>(x: RawExchange): T {
+  if (x.networkError !== undefined) throw networkFailure(x);
+  const env = x.json as Envelope<T> | undefined;
   if (typeof env !== 'object' || env === null || typeof env.code !== 'number') {
-    throw new PerpdeskApiError(-1, `HTTP ${res.status}: the answer is not an envelope`, res.status);
+    throw new PerpdeskApiError(-1, `HTTP ${x.status}: the answer is not an envelope`, x.status);
   }
-  if (env.code !== 0) throw new PerpdeskApiError(env.code, env.message, res.status);
+  if (env.code !== 0) throw new PerpdeskApiError(env.code, env.message, x.status);
   return env.data;
+}
+
+/** A bare success body (klines), or the route's `{code, message}` error as PerpdeskApiError. */
+function unwrapBare<T>(x: RawExchange, isSuccess: (body: unknown) => boolean): T {
+  if (x.networkError !== undefined) throw networkFailure(x);
+  const body = x.json;
+  if (body !== undefined && isSuccess(body)) return body as T;
+  const err = body as { code?: unknown; message?: unknown } | undefined;
+  if (typeof err === 'object' && err !== null && typeof err.code === 'number') {
+    throw new PerpdeskApiError(err.code, typeof err.message === 'string' ? err.message : 'error', x.status);
+  }
+  throw new PerpdeskApiError(-1, `HTTP ${x.status}: unexpected answer`, x.status);
 }

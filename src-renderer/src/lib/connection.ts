@@ -1,7 +1,5 @@
-// Where the renderer's API lives: Electron's preload hands over the base URL (and the local
-// account's credentials); in a browser the UI is served by the service itself.
-import { RestClient } from '../../../src-shared/sdk/rest-client.ts';
-
+// Where the renderer's API lives: Electron's preload hands over the base URL and the local
+// account's credentials; in a browser the UI is served by the service itself.
 export interface DesktopBootstrap {
   baseUrl: string;
   apiKey: string;
@@ -15,8 +13,17 @@ declare global {
   }
 }
 
-export function baseUrl(): string {
-  return window.perpdesk?.baseUrl ?? window.location.origin;
+export function desktopBootstrap(): DesktopBootstrap | null {
+  const b = window.perpdesk;
+  return b && typeof b.baseUrl === 'string' ? b : null;
 }
 
-export const api = new RestClient({ baseUrl: baseUrl() });
+export function baseUrl(): string {
+  return desktopBootstrap()?.baseUrl ?? window.location.origin;
+}
+
+/** The WebSocket endpoint of the same service (`/ws`). */
+export function wsUrl(): string {
+  const u = new URL(baseUrl());
+  return `${u.protocol === 'https:' ? 'wss:' : 'ws:'}//${u.host}/ws`;
+}

@@ -1,4 +1,6 @@
-// The symbol catalogue as the screen sees it, read from the public API.
+// The symbol catalogue as the screen sees it, read from the public API. Every price and
+// quantity on screen is formatted with the decimals kept here (price_precision and
+// qty_precision of /fapi/v1/symbols).
 import { createStore } from 'zustand/vanilla';
 import type { FuturesSymbol, GeneralSymbol } from '../../../../src-shared/types.ts';
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
@@ -10,12 +12,16 @@ export interface SymbolEntry {
   general: GeneralSymbol;
   futures: FuturesSymbol;
   tags: SymbolTag[];
+  /** Decimals of prices and quantities on screen. */
+  priceDecimals: number;
+  qtyDecimals: number;
 }
 
 export interface SymbolsState {
   status: 'idle' | 'loading' | 'ready' | 'error';
   error: string | null;
   entries: SymbolEntry[];
+  bySymbol: Record<string, SymbolEntry>;
   actions: {
     load(): Promise<void>;
   };
@@ -26,6 +32,7 @@ export function createSymbolsStore(api: RestClient) {
     status: 'idle',
     error: null,
     entries: [],
+    bySymbol: {},
     actions: {
       async load() {
         set({ status: 'loading', error: null });
@@ -36,15 +43,20 @@ export function createSymbolsStore(api: RestClient) {
             api.futuresSymbols(),
             ...SYMBOL_TAGS.map((tag) => api.futuresSymbols({ tag })),
           ]);
-          const bySymbol = new Map(futures.map((f) => [f.symbol, f]));
-          const entries = general
-            .filter((g) => bySymbol.has(g.symbol))
-            .map((g) => ({
-              general: g,
-              futures: bySymbol.get(g.symbol)!,
-              tags: SYMBOL_TAGS.filter((_, i) => tagged[i].some((f) => f.symbol === g.symbol)),
-            }));
-          set({ status: 'ready', entries });
+          const byFutures = new Map(futures.map((f) => [f.symbol, f]));
+          const entries: SymbolEntry[] = general
+            .filter((g) => byFutures.has(g.symbol))
+            .map((g) => {
+              const f = byFutures.get(g.symbol)!;
+              return {
+                general: g,
+                futures: f,
+                tags: SYMBOL_TAGS.filter((_, i) => tagged[i].some((t) => t.symbol === g.symbol)),
+                priceDecimals: f.price_precision,
+                qtyDecimals: f.qty_precision,
+              };
+            });
+          set({ status: 'ready', entries, bySymbol: Object.fromEntries(entries.map((e) => [e.general.symbol, e])) });
         } catch (err) {
           set({ status: 'error', error: err instanceof Error ? err.message : String(err) });
         }

@@ -1,0 +1,57 @@
+import { test, expect } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+import { onTick } from './support/prices.ts';
+
+/** Pauses or resumes the simulator (loopback admin route), so that nothing trades our level away. */
+async function setPaused(url: string, paused: boolean): Promise<void> {
+  await fetch(`${url}/api/v1/sim`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ paused }) });
+}
+
+test('a bot order from the panel appears in the ladder and can be cancelled from the panel', async ({ page, service, market }) => {
+  const symbol = 'SOLUSDT';
+  await market.ensureBook(symbol);
+  await setPaused(service.url, true);
+  test.info().annotations.push({ type: 'note', description: 'simulator paused for this test' });
+  const s = await market.symbol(symbol);
+  const d = await market.api.depth(symbol, 5);
+  const price = onTick(Number(d.asks[0][0]) + 2 * Number(s.price_step), s.price_step);
+
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await screen.selectSymbol(symbol);
+  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  const existing = screen.ladder.row('ask', price);
+  const before = (await existing.count()) > 0 ? Number(await existing.getAttribute('data-qty')) : 0;
+
+  const panel = await screen.openBotPanel();
+  await expect(panel.getByTestId('whitelist-status')).toContainText('is on the bot whitelist');
+  await expect(panel.getByRole('combobox', { name: 'symbol', exact: true })).toHaveValue(symbol);
+  await panel.getByRole('combobox', { name: 'side', exact: true }).selectOption('2');
+  await panel.getByRole('combobox', { name: 'position_side' }).selectOption('2');
+  await panel.getByRole('textbox', { name: 'price', exact: true }).fill(price);
+  await panel.getByRole('textbox', { name: 'qty', exact: true }).fill('12.34');
+  await panel.getByRole('textbox', { name: 'client_order_id' }).fill('e2e-bot-1');
+  await expect(panel.getByRole('checkbox', { name: 'need_cache' })).toBeChecked();
+  await panel.getByRole('button', { name: 'Send bot order' }).click();
+
+  await expect(panel.getByTestId('bot-request')).toContainText('"client_order_id": "e2e-bot-1"');
+  await expect(panel.getByTestId('bot-request')).toContainText('"need_cache": true');
+  await expect(panel.getByTestId('bot-response')).toContainText('"code": 0');
+  const answer = JSON.parse((await panel.getByTestId('bot-response').textContent())!) as { data: { order_id: string } };
+  const orderRow = panel.getByTestId(`bot-order-row-${answer.data.order_id}`);
+  await expect(orderRow).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('bot-panel.png') });
+
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(screen.ladder.row('ask', price)).toHaveAttribute('data-qty', String(Number((before + 12.34).toFixed(2)).toFixed(2)));
+
+  await screen.openBotPanel();
+  await orderRow.getByRole('button', { name: `Cancel bot order ${answer.data.order_id}` }).click();
+  await expect(orderRow).toBeHidden();
+  await expect(panel.getByTestId('bot-response')).toContainText('"status": 4');
+});
+
+test.afterEach(async ({ service }) => {
+  await setPaused(service.url, false);
+});

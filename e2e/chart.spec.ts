@@ -1,0 +1,83 @@
+import { test, expect } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+import { BotMarket } from './support/bot-market.ts';
+import { startHeadless, type RunningService } from './support/service.ts';
+
+test('the chart shows candles, switches intervals by click and by key, and shows the OHLC legend', async ({ page, service, market }) => {
+  await market.ensureBook('BTCUSDT');
+  await market.take('BTCUSDT', 1, 1);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  const chart = screen.chart;
+  await expect(chart.box).toHaveAttribute('data-status', 'ready');
+  await expect(chart.box).toHaveAttribute('data-interval', '1m');
+  await expect.poll(() => chart.candles()).toBeGreaterThan(0);
+  await expect(chart.legend).toContainText(/O [\d,.]+/);
+  await expect(chart.legend).toContainText(/C [\d,.]+/);
+  await page.screenshot({ path: test.info().outputPath('main-screen-chart.png') });
+
+  // The REST answer for the same interval has as many candles as the chart shows (up to 500).
+  const rest = (await (await fetch(`${service.url}/fapi/v1/klines?symbol=BTCUSDT&interval=5m&limit=500`)).json()) as unknown[];
+  await chart.interval('5m').click();
+  await expect(chart.box).toHaveAttribute('data-interval', '5m');
+  await expect(chart.box).toHaveAttribute('data-status', 'ready');
+  await expect.poll(() => chart.candles()).toBeGreaterThanOrEqual(rest.length);
+
+  // Keys 1-9 pick intervals: 4 is 1h.
+  await page.locator('body').press('4');
+  await expect(chart.interval('1h')).toHaveAttribute('aria-selected', 'true');
+  await expect(chart.box).toHaveAttribute('data-interval', '1h');
+  await expect(chart.box).toHaveAttribute('data-status', 'ready');
+  await expect.poll(() => chart.candles()).toBeGreaterThan(0);
+
+  // Every interval of the spec is offered.
+  for (const iv of ['1s', '1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '3d', '1w', '1M']) {
+    await expect(chart.interval(iv)).toBeVisible();
+  }
+});
+
+test('older candles load when the chart is scrolled to the left', async ({ page }) => {
+  // History longer than one page: a service of its own runs its market clock 500x until a
+  // thousand one-second candles exist, then restarts on the same data at normal speed.
+  const fast = await startHeadless({ args: ['--speed', '500'] });
+  let slow: RunningService | null = null;
+  try {
+    const market = new BotMarket(fast.url);
+    await market.ensureBook('BTCUSDT');
+    await market.take('BTCUSDT', 1, 1); // candles start at the first trade
+    const count = async (url: string): Promise<number> =>
+      ((await (await fetch(`${url}/fapi/v1/klines?symbol=BTCUSDT&interval=1s&limit=1500`)).json()) as unknown[]).length;
+    await expect.poll(() => count(fast.url), { timeout: 20_000 }).toBeGreaterThanOrEqual(1200);
+    await fast.stop(true);
+    slow = await startHeadless({ dataDir: fast.dataDir });
+    expect(await count(slow.url)).toBeGreaterThanOrEqual(1200);
+
+    const screen = new TradingPage(page);
+    await screen.open(slow.url);
+    const chart = screen.chart;
+    await chart.interval('1s').click();
+    await expect(chart.box).toHaveAttribute('data-interval', '1s');
+    await expect(chart.box).toHaveAttribute('data-status', 'ready');
+    const oldest = await chart.oldest();
+    expect(oldest).toBeGreaterThan(0);
+    // Drag the chart to the right: the view moves into the past until older candles are needed.
+    const box = (await chart.box.boundingBox())!;
+    await expect
+      .poll(
+        async () => {
+          await page.mouse.move(box.x + 40, box.y + box.height / 2);
+          await page.mouse.down();
+          await page.mouse.move(box.x + box.width - 90, box.y + box.height / 2, { steps: 3 });
+          await page.mouse.up();
+          return chart.oldest();
+        },
+        { timeout: 30_000, intervals: [50] },
+      )
+      .toBeLessThan(oldest);
+    // The page before the oldest one: up to 500 more one-second candles (at least 100 exist).
+    expect(oldest - (await chart.oldest())).toBeGreaterThanOrEqual(100_000);
+  } finally {
+    await slow?.stop(true);
+    await fast.stop(); // deletes the shared data folder
+  }
+});

@@ -1,0 +1,67 @@
+import { test, expect } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+import { onTick } from './support/prices.ts';
+import type { DepthSnapshot } from '../src-shared/types.ts';
+
+async function depth(url: string, symbol: string): Promise<DepthSnapshot> {
+  const r = (await (await fetch(`${url}/fapi/v1/depth?symbol=${symbol}&with_id=true&limit=50`)).json()) as { data: DepthSnapshot };
+  return r.data;
+}
+
+/** Pauses or resumes the simulator when the service has one (loopback admin route). */
+async function setPaused(url: string, paused: boolean): Promise<void> {
+  await fetch(`${url}/api/v1/sim`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ paused }) });
+}
+
+test('the ladder follows the book and matches the REST depth', async ({ page, service, market }) => {
+  const symbol = 'ETHUSDT';
+  await market.ensureBook(symbol, 15);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await screen.selectSymbol(symbol);
+  const ladder = screen.ladder;
+  await expect(ladder.root).toHaveAttribute('data-sync', 'live');
+  await expect(ladder.bids.first()).toBeVisible();
+
+  // A new level appears as soon as it rests.
+  const s = await market.symbol(symbol);
+  const d0 = await depth(service.url, symbol);
+  const price = onTick(Number(d0.bids[0][0]) - 3 * Number(s.price_step), s.price_step);
+  await market.api.placeBotOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty: '0.777', need_cache: true });
+  await expect(ladder.row('bid', price)).toBeVisible();
+
+  // With the market quiet (the simulator paused until the test ends), the ladder at the
+  // finest grouping equals the REST snapshot of the same update id.
+  await setPaused(service.url, true);
+  await expect(ladder.grouping).toHaveValue(s.price_merges[0]);
+  await expect
+    .poll(
+      async () => {
+        const rest = await depth(service.url, symbol);
+        const id = await ladder.updateId();
+        if (id !== rest.id) return `ladder at ${id}, REST at ${rest.id}`;
+        const bids = await ladder.levels('bid');
+        const asks = await ladder.levels('ask');
+        const same = (ui: Array<[string, string]>, api: Array<[string, string]>): boolean =>
+          ui.length > 0 && ui.every(([p, q], i) => api[i] !== undefined && Number(api[i][0]) === Number(p) && Number(api[i][1]) === Number(q));
+        return same(bids, rest.bids) && same(asks, rest.asks) ? 'equal' : `differ at id ${id}`;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe('equal');
+
+  // Grouping by a coarser price_merges step sums the levels into fewer rows.
+  const fine = await ladder.bids.count();
+  await ladder.grouping.selectOption(s.price_merges[s.price_merges.length - 1]);
+  await expect(ladder.root).toHaveAttribute('data-step', s.price_merges[s.price_merges.length - 1]);
+  await expect.poll(() => ladder.bids.count()).toBeLessThanOrEqual(fine);
+
+  // Clicking a level puts its price into the order form.
+  const askPrice = (await ladder.asks.first().getAttribute('data-price'))!;
+  await ladder.row('ask', askPrice).click();
+  await expect(screen.form.price).toHaveValue(askPrice);
+});
+
+test.afterEach(async ({ service }) => {
+  await setPaused(service.url, false);
+});

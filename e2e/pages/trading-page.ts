@@ -1,0 +1,220 @@
+// Page model of the trading screen: role and test-id locators only, grouped by area.
+import type { Locator, Page } from 'playwright/test';
+
+export interface Credentials {
+  apiKey: string;
+  apiSecret: string;
+}
+
+export class TradingPage {
+  readonly page: Page;
+  readonly topbar: Topbar;
+  readonly picker: SymbolPicker;
+  readonly chart: ChartArea;
+  readonly ladder: LadderArea;
+  readonly form: OrderForm;
+  readonly tabs: BottomTabs;
+
+  constructor(page: Page) {
+    this.page = page;
+    this.topbar = new Topbar(page);
+    this.picker = new SymbolPicker(page);
+    this.chart = new ChartArea(page);
+    this.ladder = new LadderArea(page);
+    this.form = new OrderForm(page);
+    this.tabs = new BottomTabs(page);
+  }
+
+  /** Opens the screen without credentials (view only). */
+  async open(baseUrl: string): Promise<void> {
+    await this.page.goto(`${baseUrl}/`);
+  }
+
+  /** Opens the screen logged in as `creds`: the credentials go where the login link would put them (sessionStorage). */
+  async openAs(baseUrl: string, creds: Credentials, symbol?: string): Promise<void> {
+    await this.page.addInitScript(
+      ([key, secret, base, sym]) => {
+        sessionStorage.setItem('perpdesk.credentials', JSON.stringify({ apiKey: key, apiSecret: secret, baseUrl: base }));
+        if (sym) localStorage.setItem('perpdesk.workspace', JSON.stringify({ symbol: sym, interval: '1m' }));
+      },
+      [creds.apiKey, creds.apiSecret, baseUrl, symbol ?? ''] as const,
+    );
+    await this.page.goto(`${baseUrl}/`);
+  }
+
+  async selectSymbol(symbol: string): Promise<void> {
+    await this.topbar.symbolButton.click();
+    await this.picker.search.fill(symbol);
+    await this.picker.row(symbol).click();
+  }
+
+  /** Opens the settings drawer. */
+  settings(): Locator {
+    return this.page.getByRole('dialog', { name: 'Settings' });
+  }
+
+  async openSettings(): Promise<Locator> {
+    await this.page.getByRole('button', { name: 'Settings' }).click();
+    return this.settings();
+  }
+
+  botPanel(): Locator {
+    return this.page.getByRole('dialog', { name: 'Bot orders' });
+  }
+
+  async openBotPanel(): Promise<Locator> {
+    await this.page.getByRole('button', { name: 'Bots' }).click();
+    return this.botPanel();
+  }
+
+  toast(kind: 'fill' | 'error' | 'success' | 'liquidation' | 'funding'): Locator {
+    return this.page.getByTestId(`toast-${kind}`);
+  }
+}
+
+export class Topbar {
+  readonly symbolButton: Locator;
+  readonly lastPrice: Locator;
+  readonly markPrice: Locator;
+  readonly fundingRate: Locator;
+  readonly fundingCountdown: Locator;
+  readonly connection: Locator;
+  constructor(page: Page) {
+    this.symbolButton = page.getByTestId('symbol-button');
+    this.lastPrice = page.getByTestId('last-price');
+    this.markPrice = page.getByTestId('mark-price');
+    this.fundingRate = page.getByTestId('funding-rate');
+    this.fundingCountdown = page.getByTestId('funding-countdown');
+    this.connection = page.getByTestId('connection-status');
+  }
+}
+
+export class SymbolPicker {
+  readonly dialog: Locator;
+  readonly search: Locator;
+  readonly table: Locator;
+  constructor(page: Page) {
+    this.dialog = page.getByRole('dialog', { name: 'Markets' });
+    this.search = this.dialog.getByRole('searchbox', { name: 'Search pairs' });
+    this.table = page.getByTestId('symbol-table');
+  }
+  row(symbol: string): Locator {
+    return this.table.getByTestId(`symbol-row-${symbol}`);
+  }
+  rows(): Locator {
+    return this.table.locator('tbody tr');
+  }
+  async filterTag(name: 'All' | 'New' | 'Meme' | 'Innovation'): Promise<void> {
+    await this.dialog.getByRole('tab', { name }).click();
+  }
+}
+
+export class ChartArea {
+  readonly box: Locator;
+  readonly legend: Locator;
+  constructor(page: Page) {
+    this.box = page.getByTestId('chart');
+    this.legend = page.getByTestId('chart-legend');
+  }
+  interval(iv: string): Locator {
+    return this.box.page().getByRole('tablist', { name: 'Chart interval' }).getByRole('tab', { name: iv, exact: true });
+  }
+  async candles(): Promise<number> {
+    return Number(await this.box.getAttribute('data-candles'));
+  }
+  /** Open time of the oldest candle loaded, ms. */
+  async oldest(): Promise<number> {
+    return Number(await this.box.getAttribute('data-oldest'));
+  }
+  async lines(): Promise<string[]> {
+    return ((await this.box.getAttribute('data-lines')) ?? '').split(' ').filter(Boolean);
+  }
+}
+
+export class LadderArea {
+  readonly root: Locator;
+  readonly asks: Locator;
+  readonly bids: Locator;
+  readonly grouping: Locator;
+  constructor(page: Page) {
+    this.root = page.getByTestId('ladder');
+    this.asks = page.getByTestId('ladder-ask-row');
+    this.bids = page.getByTestId('ladder-bid-row');
+    this.grouping = page.getByRole('combobox', { name: 'Grouping' });
+  }
+  /** The rows shown, best first: [price, qty] as the data attributes carry them. */
+  async levels(side: 'ask' | 'bid'): Promise<Array<[string, string]>> {
+    const rows = side === 'ask' ? this.asks : this.bids;
+    const out = await rows.evaluateAll((els) => els.map((e) => [e.getAttribute('data-price') ?? '', e.getAttribute('data-qty') ?? ''] as [string, string]));
+    return out;
+  }
+  async updateId(): Promise<number> {
+    return Number(await this.root.getAttribute('data-update-id'));
+  }
+  row(side: 'ask' | 'bid', price: string): Locator {
+    return (side === 'ask' ? this.asks : this.bids).and(this.root.page().locator(`[data-price="${price}"]`));
+  }
+}
+
+export class OrderForm {
+  readonly root: Locator;
+  readonly price: Locator;
+  readonly size: Locator;
+  readonly error: Locator;
+  readonly notice: Locator;
+  readonly preview: Locator;
+  constructor(page: Page) {
+    this.root = page.getByTestId('order-entry');
+    this.price = this.root.getByRole('textbox', { name: 'Price' });
+    this.size = this.root.getByRole('textbox', { name: 'Size', exact: true });
+    this.error = page.getByTestId('order-error');
+    this.notice = page.getByTestId('order-notice');
+    this.preview = page.getByTestId('order-preview');
+  }
+  tab(name: 'Open' | 'Close'): Locator {
+    return this.root.getByRole('tablist', { name: 'Open or close' }).getByRole('tab', { name });
+  }
+  type(name: 'Limit' | 'Market'): Locator {
+    return this.root.getByRole('tablist', { name: 'Order type' }).getByRole('tab', { name });
+  }
+  button(name: 'Open long' | 'Open short' | 'Close long' | 'Close short'): Locator {
+    return this.root.getByRole('button', { name });
+  }
+  async limit(side: 'Open long' | 'Open short' | 'Close long' | 'Close short', price: string, qty: string): Promise<void> {
+    await this.type('Limit').click();
+    await this.price.fill(price);
+    await this.size.fill(qty);
+    await this.button(side).click();
+  }
+  async market(side: 'Open long' | 'Open short' | 'Close long' | 'Close short', qty: string): Promise<void> {
+    await this.type('Market').click();
+    await this.size.fill(qty);
+    await this.button(side).click();
+  }
+}
+
+export class BottomTabs {
+  readonly page: Page;
+  readonly positions: Locator;
+  readonly openOrders: Locator;
+  readonly positionHistory: Locator;
+  readonly orderHistory: Locator;
+  readonly tradeHistory: Locator;
+  constructor(page: Page) {
+    this.page = page;
+    this.positions = page.getByTestId('positions-table');
+    this.openOrders = page.getByTestId('open-orders-table');
+    this.positionHistory = page.getByTestId('position-history-table');
+    this.orderHistory = page.getByTestId('order-history-table');
+    this.tradeHistory = page.getByTestId('trade-history-table');
+  }
+  async show(name: 'Positions' | 'Open orders' | 'Order history' | 'Trade history' | 'Position history' | 'Account'): Promise<void> {
+    await this.page.getByRole('tablist', { name: 'Account views' }).getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+  }
+  position(symbol: string, side: 1 | 2): Locator {
+    return this.page.getByTestId(`position-row-${symbol}-${side}`);
+  }
+  order(id: string): Locator {
+    return this.page.getByTestId(`order-row-${id}`);
+  }
+}

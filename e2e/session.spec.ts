@@ -1,0 +1,60 @@
+import { test, expect } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+
+test('without credentials the screen shows market data and says how to log in', async ({ page, service, market }) => {
+  await market.ensureBook('BTCUSDT');
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await expect(screen.ladder.bids.first()).toBeVisible();
+  await expect(page.getByTestId('login-hint').first()).toContainText('#token=');
+  await expect(screen.form.button('Open long')).toBeDisabled();
+});
+
+test('the one-time login link logs the browser in, and settings show the API key', async ({ page, service }) => {
+  test.skip(service.loginUrl === null, 'the service printed no login link');
+  const screen = new TradingPage(page);
+  await page.goto(service.loginUrl!);
+  await expect(page.getByTestId('account-compact')).toBeVisible();
+  // The token is used once and leaves the address bar.
+  await expect.poll(() => new URL(page.url()).hash).toBe('');
+  const settings = await screen.openSettings();
+  await expect(settings.getByTestId('api-key')).toHaveText(/^\S{8,}$/);
+  await expect(settings.getByTestId('api-secret')).not.toContainText(/[0-9a-f]{16}/);
+  await settings.getByRole('button', { name: 'Show' }).click();
+  await expect(settings.getByTestId('api-secret')).toHaveText(/^\S{8,}$/);
+  await expect(settings.getByTestId('api-address')).toHaveText(service.url);
+
+  // A second use of the same link is refused and says so.
+  const other = await page.context().newPage();
+  await other.goto(service.loginUrl!);
+  await expect(other.getByTestId('login-hint').first()).toBeVisible();
+  await other.close();
+});
+
+test('settings show the API key of the paper account', async ({ page, service }) => {
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, service.account);
+  await expect(page.getByTestId('wallet-balance')).toHaveText('100,000.00');
+  const settings = await screen.openSettings();
+  await expect(settings.getByTestId('api-key')).toHaveText(service.account.apiKey);
+  await settings.getByRole('button', { name: 'Show' }).click();
+  await expect(settings.getByTestId('api-secret')).toHaveText(service.account.apiSecret);
+  await page.screenshot({ path: test.info().outputPath('settings.png') });
+});
+
+test('keyboard: ? shows the shortcuts, B and S pick a side, Esc closes', async ({ page, service }) => {
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, service.account);
+  await expect(screen.topbar.symbolButton).toContainText('USDT');
+  await page.locator('body').press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help).toContainText('Search pairs');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+  await page.locator('body').press('b');
+  await expect(screen.form.size).toBeFocused();
+  await expect(screen.form.button('Open long')).toHaveClass(/focused/);
+  await page.keyboard.press('Escape');
+  await page.locator('body').press('s');
+  await expect(screen.form.button('Open short')).toHaveClass(/focused/);
+});

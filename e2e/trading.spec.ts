@@ -1,0 +1,126 @@
+import { test, expect } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+import { onTick } from './support/prices.ts';
+import { PerpdeskApiError } from '../src-shared/sdk/rest-client.ts';
+
+test('a limit order appears in open orders, on the chart, and can be cancelled', async ({ page, service, trader, market }) => {
+  const symbol = 'ETHUSDT';
+  await market.ensureBook(symbol);
+  const s = await market.symbol(symbol);
+  const price = onTick((await market.mid(symbol)) * 0.98, s.price_step);
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(screen.topbar.symbolButton).toContainText(symbol);
+
+  await screen.form.limit('Open long', price, '0.050');
+  await expect(screen.form.notice).toContainText('placed');
+  await screen.tabs.show('Open orders');
+  const row = screen.tabs.openOrders.locator('tbody tr').filter({ hasText: symbol });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Open long');
+  await expect(row).toContainText(Number(price).toLocaleString('en-US', { minimumFractionDigits: s.price_precision }));
+  const [order] = await trader.api.openOrders(symbol);
+  expect(order.price).toBe(price);
+  await expect.poll(() => screen.chart.lines()).toContain(`order:${order.id}`);
+
+  await row.getByRole('button', { name: `Cancel order ${order.id}` }).click();
+  await expect(row).toHaveCount(0);
+  await expect.poll(async () => (await trader.api.openOrders(symbol)).length).toBe(0);
+  await expect.poll(() => screen.chart.lines()).not.toContain(`order:${order.id}`);
+  await screen.tabs.show('Order history');
+  await expect(page.getByTestId(`order-history-row-${order.id}`)).toContainText('Canceled');
+});
+
+/** Opens a long of 0.010 BTC at market from the form and returns its positions row. */
+async function openLong(screen: TradingPage, symbol: string) {
+  await screen.form.market('Open long', '0.010');
+  await expect(screen.form.notice).toContainText('filled');
+  const row = screen.tabs.position(symbol, 1);
+  await expect(row).toBeVisible();
+  await expect(row.getByTestId('position-size')).toHaveText('0.010');
+  return row;
+}
+
+test('a market order opens a position whose PnL moves with the mark price', async ({ page, service, trader, market }) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  const row = await openLong(screen, symbol);
+  await expect(screen.toast('fill').first()).toContainText(`Bought 0.010 ${symbol}`);
+  await page.screenshot({ path: test.info().outputPath('main-screen-position.png') });
+
+  // Unrealized PnL is marked to the mark price, which the simulator moves.
+  const pnl = row.getByTestId('position-pnl');
+  const first = await pnl.getAttribute('data-pnl');
+  await expect.poll(() => pnl.getAttribute('data-pnl'), { timeout: 30_000 }).not.toBe(first);
+});
+
+test('TP/SL can be set on a position, and closing it records a user close', async ({ page, service, trader, market }) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  const s = await market.symbol(symbol);
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  const row = await openLong(screen, symbol);
+
+  // TP/SL: set both, see them in the row and as chart lines.
+  const [pos] = (await trader.api.positions()).filter((p) => p.symbol === symbol);
+  const tp = onTick(pos.mark_price * 1.2, s.price_step);
+  const sl = onTick(pos.mark_price * 0.8, s.price_step);
+  await row.getByRole('button', { name: `TP/SL ${symbol} long` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Take profit / stop loss' });
+  await dialog.getByRole('textbox', { name: 'Take profit price' }).fill(tp);
+  await dialog.getByRole('textbox', { name: 'Stop loss price' }).fill(sl);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  const fmtPx = (x: string): string => Number(x).toLocaleString('en-US', { minimumFractionDigits: s.price_precision });
+  await expect(row).toContainText(`${fmtPx(tp)} / ${fmtPx(sl)}`);
+  await expect.poll(() => screen.chart.lines()).toEqual(expect.arrayContaining([`tp:${symbol}:1`, `sl:${symbol}:1`, `entry:${symbol}:1`]));
+
+  // A take-profit on the wrong side of the mark is refused with the API's message.
+  await row.getByRole('button', { name: `TP/SL ${symbol} long` }).click();
+  await dialog.getByRole('textbox', { name: 'Take profit price' }).fill(onTick(pos.mark_price * 0.5, s.price_step));
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('take-profit must be above the mark price');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  // Close at market: the position goes, and the history shows a user close (close type 1).
+  await row.getByRole('button', { name: `Close ${symbol} long` }).click();
+  await expect(row).toBeHidden();
+  await screen.tabs.show('Position history');
+  const closed = screen.tabs.positionHistory.locator('tbody tr').first();
+  await expect(closed).toHaveAttribute('data-close-type', '1');
+  await expect(closed.getByTestId('close-type')).toHaveText('User close');
+  await expect(closed).toContainText(symbol);
+  const history = await trader.api.positionHistory({ symbol, closeType: 1 });
+  expect(history.list.length).toBe(1);
+});
+
+test('a rejected order shows the API message', async ({ page, service, trader, market }) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol);
+  const s = await market.symbol(symbol);
+  const price = onTick((await market.mid(symbol)) * 0.99, s.price_step);
+  // The same order, straight to the API, says what the screen must show.
+  const body = { symbol, side: 1 as const, position_side: 1 as const, position_action: 1 as const, type: 1 as const, price, qty: s.min_qty, time_in_force: 1 as const };
+  const expected = await trader.api.placeOrder(body).then(
+    () => null,
+    (e: unknown) => (e instanceof PerpdeskApiError ? e : null),
+  );
+  expect(expected, 'the API refuses a minimum-quantity BTC order below the minimum notional').not.toBeNull();
+
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  await screen.form.limit('Open long', price, s.min_qty);
+  await expect(screen.form.error).toContainText(expected!.message);
+  await expect(screen.form.error).toContainText(`(${expected!.code})`);
+  await page.screenshot({ path: test.info().outputPath('rejected-order.png') });
+
+  // Esc clears the form and its message.
+  await page.locator('body').press('Escape');
+  await expect(screen.form.error).toBeHidden();
+  await expect(screen.form.size).toHaveValue('');
+});

@@ -1,0 +1,59 @@
+// Account summary: margin balance, wallet, unrealized PnL, available, position and order
+// margin, deposits and position mode. Compact in the order column, full in the bottom tab.
+import { fmt, fmtSigned, num } from '../../lib/format.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { LoginHint } from '../order-entry/order-entry.tsx';
+import './account.css';
+
+export function AccountPanel({ compact = false }: { compact?: boolean }) {
+  const s = useServices();
+  const a = useSel(s.account, (x) => x.summary);
+  const error = useSel(s.account, (x) => x.error);
+  const session = useSel(s.session, (x) => x.status);
+  const key = useSel(s.session, (x) => x.apiKey);
+  if (session !== 'ready') return compact ? null : <LoginHint />;
+  const upnl = num(a?.unrealized_pnl);
+  const rows: Array<[string, string, string?, string?]> = [
+    ['Margin balance', fmt(a?.margin_balance, 2), undefined, 'margin-balance'],
+    ['Wallet balance', fmt(a?.wallet_balance, 2), undefined, 'wallet-balance'],
+    ['Unrealized PnL', fmtSigned(upnl, 2), upnl > 0 ? 'up' : upnl < 0 ? 'down' : undefined, 'unrealized-pnl'],
+    ['Available', fmt(a?.available_balance, 2)],
+    ['Position margin', fmt(a?.position_margin, 2)],
+    ['Order margin', fmt(a?.frozen_margin, 2)],
+  ];
+  if (!compact) {
+    rows.push(['Total deposits', fmt(a?.total_deposits, 2)]);
+    rows.push(['Position mode', a?.position_mode === 'one_way' ? 'One-way' : 'Hedge']);
+    rows.push(['API key', key ?? '—']);
+  }
+  return (
+    <section className={compact ? 'account compact' : 'account'} data-testid={compact ? 'account-compact' : 'account-summary'} aria-label="Account">
+      {compact && (
+        <div className="panel-title">
+          <span>Account</span>
+          <span className="muted small">USDT</span>
+        </div>
+      )}
+      <dl>
+        {rows.map(([label, value, cls, id]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd className={cls} data-testid={id}>
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {error && <p className="error small">{error}</p>}
+      {!compact && (
+        <p className="muted small">
+          Paper account on this machine. Reset the balance or regenerate the API key in{' '}
+          <button className="link" onClick={() => s.workspace.getState().actions.open('settings')}>
+            Settings
+          </button>
+          .
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,216 @@
+// Bot orders: a form for every field of POST /fapi/v1/bot/orders (need_cache included), this
+// machine's whitelist status, the raw request and answer of the last call, and the cached bot
+// orders with cancel.
+import { useEffect } from 'react';
+import { fmt, fmtDateTime } from '../../lib/format.ts';
+import { poll } from '../../lib/frame.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { useDecimals } from '../../lib/use-symbol.ts';
+import { Drawer } from '../../layout/drawer.tsx';
+import { directionName, sideClass, STATUS_NAMES } from '../orders/order-labels.ts';
+import type { BotForm } from './bot-store.ts';
+import './bot-panel.css';
+
+export function BotPanel() {
+  const s = useServices();
+  const open = useSel(s.workspace, (w) => w.overlay === 'bots');
+  if (!open) return null;
+  return (
+    <Drawer title="Bot orders" wide testId="bot-panel" onClose={() => s.workspace.getState().actions.close()}>
+      <BotPanelBody />
+    </Drawer>
+  );
+}
+
+function BotPanelBody() {
+  const s = useServices();
+  const st = useSel(s.bots, (x) => x);
+  const entries = useSel(s.symbols, (x) => x.entries);
+  const decimals = useDecimals();
+  const f = st.form;
+  const set = (change: Partial<BotForm>): void => st.actions.set(change);
+
+  useEffect(() => {
+    st.actions.set({ symbol: s.workspace.getState().symbol });
+    void st.actions.refreshWhitelist();
+    return poll(() => st.actions.refreshCached(), 2000);
+  }, [st.actions, s.workspace]);
+
+  const body = st.actions.body();
+  const last = st.last;
+  return (
+    <div className="bot-panel">
+      <div className={`wl-status ${st.whitelist?.whitelisted ? 'ok' : 'bad'}`} data-testid="whitelist-status">
+        {st.whitelist ? (
+          <>
+            This machine ({st.whitelist.ip}) is <b>{st.whitelist.whitelisted ? 'on' : 'not on'}</b> the bot whitelist.
+          </>
+        ) : (
+          (st.whitelistError ?? 'Checking the whitelist…')
+        )}
+        <button className="link" onClick={() => s.workspace.getState().actions.open('settings')}>
+          Edit whitelist
+        </button>
+      </div>
+      <form
+        className="bot-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void st.actions.submit();
+        }}
+      >
+        <label>
+          <span>symbol</span>
+          <select aria-label="symbol" value={f.symbol} onChange={(e) => set({ symbol: e.target.value })}>
+            {entries.map((e) => (
+              <option key={e.general.symbol}>{e.general.symbol}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>side</span>
+          <select aria-label="side" value={f.side} onChange={(e) => set({ side: Number(e.target.value) as 1 | 2 })}>
+            <option value={1}>1 buy</option>
+            <option value={2}>2 sell</option>
+          </select>
+        </label>
+        <label>
+          <span>position_side</span>
+          <select aria-label="position_side" value={f.position_side} onChange={(e) => set({ position_side: Number(e.target.value) as 1 | 2 })}>
+            <option value={1}>1 long</option>
+            <option value={2}>2 short</option>
+          </select>
+        </label>
+        <label>
+          <span>position_action</span>
+          <select aria-label="position_action" value={f.position_action} onChange={(e) => set({ position_action: Number(e.target.value) as 1 | 2 })}>
+            <option value={1}>1 open</option>
+            <option value={2}>2 close</option>
+          </select>
+        </label>
+        <label>
+          <span>type</span>
+          <select aria-label="type" value={f.type} onChange={(e) => set({ type: Number(e.target.value) as 1 | 2 })}>
+            <option value={1}>1 limit</option>
+            <option value={2}>2 market</option>
+          </select>
+        </label>
+        <label>
+          <span>price</span>
+          <input aria-label="price" inputMode="decimal" value={f.price} placeholder={f.type === 1 ? 'required for limit' : 'omit for market'} onChange={(e) => set({ price: e.target.value })} />
+        </label>
+        <label>
+          <span>qty</span>
+          <input aria-label="qty" inputMode="decimal" value={f.qty} onChange={(e) => set({ qty: e.target.value })} />
+        </label>
+        <label>
+          <span>leverage</span>
+          <input aria-label="leverage" inputMode="numeric" value={f.leverage} placeholder="omit" onChange={(e) => set({ leverage: e.target.value })} />
+        </label>
+        <label>
+          <span>margin_mode</span>
+          <select aria-label="margin_mode" value={f.margin_mode} onChange={(e) => set({ margin_mode: Number(e.target.value) as 0 | 1 | 2 })}>
+            <option value={0}>omit</option>
+            <option value={1}>1 isolated</option>
+            <option value={2}>2 cross</option>
+          </select>
+        </label>
+        <label>
+          <span>time_in_force</span>
+          <select aria-label="time_in_force" value={f.time_in_force} onChange={(e) => set({ time_in_force: Number(e.target.value) as BotForm['time_in_force'] })}>
+            <option value={0}>omit</option>
+            <option value={1}>1 GTC</option>
+            <option value={2}>2 IOC</option>
+            <option value={3}>3 FOK</option>
+            <option value={4}>4 GTX</option>
+          </select>
+        </label>
+        <label>
+          <span>client_order_id</span>
+          <input aria-label="client_order_id" value={f.client_order_id} placeholder="omit" onChange={(e) => set({ client_order_id: e.target.value })} />
+        </label>
+        <label className="check">
+          <input type="checkbox" aria-label="reduce_only" checked={f.reduce_only} onChange={(e) => set({ reduce_only: e.target.checked })} />
+          <span>reduce_only</span>
+        </label>
+        <label className="check">
+          <input type="checkbox" aria-label="need_cache" checked={f.need_cache} onChange={(e) => set({ need_cache: e.target.checked })} />
+          <span>need_cache</span>
+        </label>
+        <button type="submit" className="primary send" disabled={st.sending}>
+          {st.sending ? 'Sending…' : 'Send bot order'}
+        </button>
+      </form>
+
+      <div className="raw">
+        <div>
+          <h4>Request</h4>
+          <pre data-testid="bot-request">
+            {last ? `${last.method} ${last.url.replace(s.api.baseUrl, '')}\n\n${pretty(last.requestBody)}` : `POST /fapi/v1/bot/orders\n\n${JSON.stringify(body, null, 2)}`}
+          </pre>
+        </div>
+        <div>
+          <h4>
+            Response{' '}
+            {last && (
+              <span className={last.status === 200 && (last.json as { code?: number })?.code === 0 ? 'up' : 'down'}>
+                HTTP {last.status || 'failed'} · {last.elapsedMs} ms
+              </span>
+            )}
+          </h4>
+          <pre data-testid="bot-response">{last ? (last.networkError ?? pretty(last.text)) : '—'}</pre>
+        </div>
+      </div>
+
+      <h4>Cached bot orders</h4>
+      {st.cachedError && <p className="error small">{st.cachedError}</p>}
+      <table className="grid dense" data-testid="bot-orders-table">
+        <thead>
+          <tr>
+            <th>Time</th>
+            <th>ID</th>
+            <th>Symbol</th>
+            <th>Direction</th>
+            <th className="num">Price</th>
+            <th className="num">Qty</th>
+            <th className="num">Filled</th>
+            <th>Status</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {st.cached.map((o) => {
+            const { pd, qd } = decimals(o.symbol);
+            return (
+              <tr key={o.id} data-testid={`bot-order-row-${o.id}`}>
+                <td className="dim">{fmtDateTime(o.created_at)}</td>
+                <td className="dim">{o.id}</td>
+                <td className="sym">{o.symbol}</td>
+                <td className={sideClass(o.side)}>{directionName(o)}</td>
+                <td className="num">{o.type === 1 ? fmt(o.price, pd) : 'Market'}</td>
+                <td className="num">{fmt(o.qty, qd)}</td>
+                <td className="num">{fmt(o.filled_qty, qd)}</td>
+                <td>{STATUS_NAMES[o.status]}</td>
+                <td className="num">
+                  <button className="btn-small" onClick={() => void st.actions.cancel(o)} aria-label={`Cancel bot order ${o.id}`}>
+                    Cancel
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {st.cached.length === 0 && <p className="empty">No cached bot orders.</p>}
+    </div>
+  );
+}
+
+function pretty(text: string | undefined): string {
+  if (text === undefined || text === '') return '';
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,124 @@
+// The bot-order panel: a form for every field of POST /fapi/v1/bot/orders, the raw request
+// and answer of the last call, this machine's whitelist status and the cached bot orders
+// (need_cache: true) with cancel. Bot routes are authorised by IP, not by key, so the panel
+// works whether or not the screen is logged in.
+import { createStore } from 'zustand/vanilla';
+import type { RawExchange, RestClient } from '../../../../src-shared/sdk/rest-client.ts';
+import { unwrap } from '../../../../src-shared/sdk/rest-client.ts';
+import type { BotOrderRequest, OrderRecord } from '../../../../src-shared/types.ts';
+import { errorText } from '../../lib/frame.ts';
+
+/** The form as typed; '' or 0 means "leave the field out of the body". */
+export interface BotForm {
+  symbol: string;
+  side: 1 | 2;
+  position_side: 1 | 2;
+  position_action: 1 | 2;
+  type: 1 | 2;
+  price: string;
+  qty: string;
+  leverage: string;
+  margin_mode: 0 | 1 | 2;
+  time_in_force: 0 | 1 | 2 | 3 | 4;
+  reduce_only: boolean;
+  client_order_id: string;
+  need_cache: boolean;
+}
+
+export interface BotState {
+  form: BotForm;
+  whitelist: { ip: string; whitelisted: boolean } | null;
+  whitelistError: string | null;
+  last: RawExchange | null;
+  sending: boolean;
+  cached: readonly OrderRecord[];
+  cachedError: string | null;
+  actions: {
+    set(change: Partial<BotForm>): void;
+    /** The body that `submit` would send. */
+    body(): BotOrderRequest;
+    submit(): Promise<RawExchange>;
+    cancel(order: OrderRecord): Promise<RawExchange>;
+    refreshWhitelist(): Promise<void>;
+    refreshCached(): Promise<void>;
+  };
+}
+
+/** The request body in the spec's field order, leaving out what the form leaves empty. */
+export function botBody(f: BotForm): BotOrderRequest {
+  const price = f.price.trim();
+  const body: BotOrderRequest = {
+    symbol: f.symbol,
+    side: f.side,
+    position_side: f.position_side,
+    position_action: f.position_action,
+    type: f.type,
+    ...(price !== '' ? { price } : {}),
+    qty: f.qty.trim(),
+  };
+  if (f.leverage.trim() !== '') body.leverage = Number(f.leverage);
+  if (f.margin_mode !== 0) body.margin_mode = f.margin_mode;
+  if (f.time_in_force !== 0) body.time_in_force = f.time_in_force;
+  if (f.reduce_only) body.reduce_only = true;
+  if (f.client_order_id.trim() !== '') body.client_order_id = f.client_order_id.trim();
+  body.need_cache = f.need_cache;
+  return body;
+}
+
+export function createBotStore(api: RestClient, initialSymbol: string) {
+  return createStore<BotState>()((set, get) => ({
+    form: {
+      symbol: initialSymbol,
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: '',
+      qty: '',
+      leverage: '',
+      margin_mode: 0,
+      time_in_force: 1,
+      reduce_only: false,
+      client_order_id: '',
+      need_cache: true,
+    },
+    whitelist: null,
+    whitelistError: null,
+    last: null,
+    sending: false,
+    cached: [],
+    cachedError: null,
+    actions: {
+      set: (change) => set({ form: { ...get().form, ...change } }),
+      body: () => botBody(get().form),
+      async submit() {
+        set({ sending: true });
+        const x = await api.request('POST', '/fapi/v1/bot/orders', { body: botBody(get().form) });
+        set({ sending: false, last: x });
+        void get().actions.refreshCached();
+        return x;
+      },
+      async cancel(order) {
+        const x = await api.request('DELETE', '/fapi/v1/bot/order', { query: { symbol: order.symbol, order_id: order.id } });
+        set({ last: x });
+        await get().actions.refreshCached();
+        return x;
+      },
+      async refreshWhitelist() {
+        try {
+          set({ whitelist: await api.whitelistStatus(), whitelistError: null });
+        } catch (e) {
+          set({ whitelistError: errorText(e) });
+        }
+      },
+      async refreshCached() {
+        try {
+          const x = await api.request('GET', '/fapi/v1/bot/openOrders');
+          set({ cached: unwrap<OrderRecord[]>(x), cachedError: null });
+        } catch (e) {
+          set({ cachedError: errorText(e) });
+        }
+      },
+    },
+  }));
+}

@@ -1,0 +1,211 @@
+// Feeds a ChartModel: the latest candles over REST (`limit`), the live candle from
+// `kline@{symbol},{interval}`, and older candles by time range (start_time/end_time, never
+// with limit) when the view nears the left edge. A switch of symbol or interval bumps a
+// generation number; answers and pushes of an older generation are dropped, so a slow
+// request can never paint the previous pair's candles. Pushes that arrive before the REST
+// answer are kept (the latest one) and applied after it.
+//
+// The kline stream carries only the current candle, throttled: when it rolls over to a new
+// candle, the final state of the previous one (and, at high simulator speeds, whole candles in
+// between) never came over the stream. On every roll-over the feed fetches the range from the
+// last candle it has up to the new one over REST and appends it in order before the push, so
+// the chart has no holes and every closed candle shows its final values.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
+import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
+import { INTERVAL_MS, previousOpenTime, type Interval } from '../../../../src-shared/intervals.ts';
+import type { Candle } from '../../../../src-shared/types.ts';
+import { errorText } from '../../lib/frame.ts';
+import type { ChartModel } from './chart-model.ts';
+
+/** Candles loaded first, and per step back in history. */
+export const INITIAL_CANDLES = 500;
+export const OLDER_CANDLES = 500;
+
+export interface ChartFeedState {
+  symbol: string;
+  interval: Interval | null;
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  error: string | null;
+  loadingOlder: boolean;
+  /** No candles exist before the oldest one loaded. */
+  exhausted: boolean;
+  candles: number;
+  /** Open time of the oldest candle loaded, ms (0 when none). */
+  oldest: number;
+}
+
+const IDLE: ChartFeedState = {
+  symbol: '',
+  interval: null,
+  status: 'idle',
+  error: null,
+  loadingOlder: false,
+  exhausted: false,
+  candles: 0,
+  oldest: 0,
+};
+
+/** A feed state that never changes, for views rendered before their feed exists. */
+export const idleFeedState: StoreApi<ChartFeedState> = createStore<ChartFeedState>()(() => IDLE);
+
+/** `kline@` push: the current candle of the stream's symbol and interval. */
+interface KlinePush {
+  s?: string;
+  i?: string;
+  k: Candle;
+}
+
+export class ChartFeed {
+  readonly state: StoreApi<ChartFeedState>;
+  private readonly api: RestClient;
+  private readonly ws: WsClient;
+  private readonly model: ChartModel;
+  private generation = 0;
+  private stream: string | null = null;
+  private off: (() => void) | null = null;
+  private offReconnect: (() => void) | null = null;
+  private pending: Candle | null = null;
+  /** A roll-over gap is being fetched; the newest push waits here meanwhile. */
+  private filling = false;
+  private afterFill: Candle | null = null;
+
+  constructor(api: RestClient, ws: WsClient, model: ChartModel) {
+    this.api = api;
+    this.ws = ws;
+    this.model = model;
+    this.state = createStore<ChartFeedState>()(() => ({ ...IDLE }));
+    // Candles may have moved on while disconnected: reload the latest ones.
+    this.offReconnect = ws.onReconnect(() => {
+      const s = this.state.getState();
+      if (s.interval !== null) void this.load(s.symbol, s.interval, this.generation);
+    });
+  }
+
+  /** Shows `symbol` at `interval`: subscribes to its kline stream and loads the latest candles. */
+  show(symbol: string, interval: Interval): void {
+    const s = this.state.getState();
+    if (s.symbol === symbol && s.interval === interval && s.status !== 'error') return;
+    const gen = ++this.generation;
+    this.pending = null;
+    this.afterFill = null;
+    this.filling = false;
+    this.state.setState({ symbol, interval, status: 'loading', error: null, loadingOlder: false, exhausted: false, candles: 0, oldest: 0 });
+    const name = `kline@${symbol},${interval}`;
+    if (this.stream !== name) {
+      if (this.stream !== null) void this.ws.unsubscribe([this.stream]).catch(() => {});
+      this.off?.();
+      this.stream = name;
+      this.off = this.ws.on(name, (d) => {
+        if (this.stream === name) this.onPush(d as KlinePush);
+      });
+      void this.ws.subscribe([name]).catch(() => {});
+    }
+    void this.load(symbol, interval, gen);
+  }
+
+  /** The model dropped its oldest bars: they can be loaded again. */
+  trimmed(): void {
+    this.state.setState({ exhausted: false, oldest: this.model.oldestOpenTime ?? 0, candles: this.model.size });
+  }
+
+  /** Loads the next older page, unless one is loading or history is exhausted. */
+  async loadOlder(): Promise<void> {
+    const s = this.state.getState();
+    const oldest = this.model.oldestOpenTime;
+    if (s.status !== 'ready' || s.loadingOlder || s.exhausted || s.interval === null || oldest === undefined) return;
+    const gen = this.generation;
+    this.state.setState({ loadingOlder: true });
+    try {
+      const start = stepsBack(s.interval, oldest, OLDER_CANDLES);
+      const older = await this.api.klines(s.symbol, s.interval, { startTime: start, endTime: oldest - 1 });
+      if (gen !== this.generation) return;
+      const added = this.model.prepend(older.slice().reverse());
+      this.state.setState({ loadingOlder: false, exhausted: added === 0, candles: this.model.size, oldest: this.model.oldestOpenTime ?? 0 });
+    } catch (err) {
+      if (gen === this.generation) this.state.setState({ loadingOlder: false, error: errorText(err) });
+    }
+  }
+
+  dispose(): void {
+    this.generation++;
+    this.off?.();
+    this.offReconnect?.();
+    if (this.stream !== null) void this.ws.unsubscribe([this.stream]).catch(() => {});
+    this.stream = null;
+  }
+
+  private async load(symbol: string, interval: Interval, gen: number): Promise<void> {
+    try {
+      const candles = await this.api.klines(symbol, interval, { limit: INITIAL_CANDLES });
+      if (gen !== this.generation) return;
+      this.model.setCandles(candles.slice().reverse());
+      this.state.setState({
+        status: 'ready',
+        error: null,
+        candles: this.model.size,
+        oldest: this.model.oldestOpenTime ?? 0,
+        exhausted: candles.length < INITIAL_CANDLES,
+      });
+      const p = this.pending;
+      this.pending = null;
+      if (p !== null) this.apply(p);
+    } catch (err) {
+      if (gen === this.generation) this.state.setState({ status: 'error', error: errorText(err) });
+    }
+  }
+
+  private onPush(d: KlinePush): void {
+    if (!Array.isArray(d?.k)) return;
+    if (this.state.getState().status !== 'ready') {
+      this.pending = d.k;
+      return;
+    }
+    this.apply(d.k);
+  }
+
+  private apply(k: Candle): void {
+    const last = this.model.newestOpenTime;
+    if (this.filling) {
+      if (this.afterFill === null || k[0] >= this.afterFill[0]) this.afterFill = k;
+      return;
+    }
+    if (last === undefined || k[0] <= last) {
+      this.model.update(k);
+      this.state.setState({ candles: this.model.size });
+      return;
+    }
+    void this.fillGap(last, k);
+  }
+
+  /** Fetches [last, k's open) over REST, appends it, then `k` and whatever pushed meanwhile. */
+  private async fillGap(last: number, k: Candle): Promise<void> {
+    const s = this.state.getState();
+    if (s.interval === null) return;
+    const gen = this.generation;
+    this.filling = true;
+    try {
+      const missed = await this.api.klines(s.symbol, s.interval, { startTime: last, endTime: k[0] - 1 });
+      if (gen !== this.generation) return;
+      for (const c of missed.slice().reverse()) this.model.update(c);
+    } catch {
+      // The push itself is still right; a hole is better than a frozen chart.
+    } finally {
+      if (gen === this.generation) this.filling = false;
+    }
+    if (gen !== this.generation) return;
+    this.model.update(k);
+    this.state.setState({ candles: this.model.size });
+    const next = this.afterFill;
+    this.afterFill = null;
+    if (next !== null) this.apply(next);
+  }
+}
+
+/** Open time `n` candles before `openTime` (calendar months for 1M). */
+export function stepsBack(interval: Interval, openTime: number, n: number): number {
+  if (interval !== '1M') return openTime - n * INTERVAL_MS[interval];
+  let t = openTime;
+  for (let i = 0; i < n; i++) t = previousOpenTime('1M', t);
+  return t;
+}

@@ -1,0 +1,299 @@
+// The chart: a small class that owns one lightweight-charts instance outside React. It creates
+// the chart (candles + a volume histogram on its own scale at the bottom), takes whole data
+// sets, live updates (`series.update`, so a push costs one bar, not a redraw of the set),
+// older history prepended, and a set of horizontal price lines diffed by id; `dispose()`
+// removes everything. React only hands it a container and reads its legend callbacks.
+//
+// Times: candles carry ms open times; the chart gets seconds (UTC). Candles given to it must
+// be ascending by open time; an update older than the last bar is ignored (lightweight-charts
+// would throw on it).
+//
+// Size: live updates only append, and a fast simulator appends many bars per second, so while
+// the view follows the newest bar the model keeps at most MAX_BARS (dropping the oldest in
+// one setData every TRIM_SLACK bars); scrolled back, nothing is dropped. `onTrimmed` tells the
+// feed that older bars may be loaded again.
+import {
+  CandlestickSeries,
+  ColorType,
+  CrosshairMode,
+  HistogramSeries,
+  LineStyle,
+  createChart,
+  type CandlestickData,
+  type HistogramData,
+  type IChartApi,
+  type IPriceLine,
+  type ISeriesApi,
+  type LogicalRange,
+  type MouseEventParams,
+  type Time,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import type { Candle } from '../../../../src-shared/types.ts';
+
+export const CHART_COLORS = {
+  background: '#0e1216',
+  text: '#848e9c',
+  grid: '#181d23',
+  border: '#232a31',
+  up: '#2ebd85',
+  down: '#f6465d',
+  upVolume: 'rgba(46, 189, 133, 0.45)',
+  downVolume: 'rgba(246, 70, 93, 0.45)',
+} as const;
+
+export interface PriceLineSpec {
+  /** Stable identity (e.g. `order:123`, `entry:BTCUSDT:1`), so unchanged lines are kept. */
+  id: string;
+  price: number;
+  color: string;
+  title: string;
+  style?: 'solid' | 'dashed' | 'dotted';
+}
+
+/** What the legend shows: the bar under the crosshair, or the latest one. */
+export interface LegendBar {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  /** Whether this is the latest bar (no crosshair over the chart). */
+  latest: boolean;
+}
+
+/** Bars kept while the view follows the newest bar; older ones are dropped (and reloadable). */
+export const MAX_BARS = 3000;
+const TRIM_SLACK = 500;
+
+export interface ChartModelOptions {
+  onLegend?: (bar: LegendBar | null) => void;
+  /** Called when the view nears the oldest loaded bar (scrolling left). */
+  onNeedOlder?: () => void;
+  /** Bars from the left edge at which `onNeedOlder` fires. */
+  olderThreshold?: number;
+  /** The oldest bars were dropped to bound memory and drawing cost. */
+  onTrimmed?: () => void;
+}
+
+const STYLE: Record<NonNullable<PriceLineSpec['style']>, LineStyle> = {
+  solid: LineStyle.Solid,
+  dashed: LineStyle.Dashed,
+  dotted: LineStyle.Dotted,
+};
+
+const toSec = (ms: number): UTCTimestamp => Math.floor(ms / 1000) as UTCTimestamp;
+
+function bar(c: Candle): CandlestickData<Time> {
+  return { time: toSec(c[0]), open: Number(c[2]), high: Number(c[3]), low: Number(c[4]), close: Number(c[5]) };
+}
+
+function volumeBar(c: Candle): HistogramData<Time> {
+  return { time: toSec(c[0]), value: Number(c[6]), color: Number(c[5]) >= Number(c[2]) ? CHART_COLORS.upVolume : CHART_COLORS.downVolume };
+}
+
+export class ChartModel {
+  readonly chart: IChartApi;
+  private readonly candles: ISeriesApi<'Candlestick'>;
+  private readonly volume: ISeriesApi<'Histogram'>;
+  private readonly opts: ChartModelOptions;
+  private readonly lines = new Map<string, { spec: PriceLineSpec; line: IPriceLine }>();
+  /** Ascending by open time; the model's own copy, so legends and prepends need no feed. */
+  private data: Candle[] = [];
+  private disposed = false;
+  private readonly onCrosshair = (p: MouseEventParams<Time>): void => this.crosshair(p);
+  private readonly onRange = (r: LogicalRange | null): void => this.rangeChanged(r);
+
+  constructor(container: HTMLElement, opts: ChartModelOptions = {}) {
+    this.opts = opts;
+    this.chart = createChart(container, {
+      autoSize: true,
+      layout: {
+        background: { type: ColorType.Solid, color: CHART_COLORS.background },
+        textColor: CHART_COLORS.text,
+        fontSize: 11,
+        fontFamily: "'JetBrains Mono', 'SFMono-Regular', Menlo, Consolas, monospace",
+        attributionLogo: false,
+      },
+      grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
+      crosshair: { mode: CrosshairMode.Normal },
+      rightPriceScale: { borderColor: CHART_COLORS.border, scaleMargins: { top: 0.08, bottom: 0.24 } },
+      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: false, rightOffset: 6, barSpacing: 7 },
+      localization: { locale: 'en-US' },
+    });
+    this.candles = this.chart.addSeries(CandlestickSeries, {
+      upColor: CHART_COLORS.up,
+      downColor: CHART_COLORS.down,
+      borderUpColor: CHART_COLORS.up,
+      borderDownColor: CHART_COLORS.down,
+      wickUpColor: CHART_COLORS.up,
+      wickDownColor: CHART_COLORS.down,
+    });
+    this.volume = this.chart.addSeries(HistogramSeries, {
+      priceScaleId: 'volume',
+      priceFormat: { type: 'volume' },
+      lastValueVisible: false,
+      priceLineVisible: false,
+    });
+    this.chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+    this.chart.subscribeCrosshairMove(this.onCrosshair);
+    this.chart.timeScale().subscribeVisibleLogicalRangeChange(this.onRange);
+  }
+
+  /** Price precision and tick of the symbol; `seconds` shows seconds on the time axis (1s bars). */
+  configure(priceDecimals: number, tick: number, seconds: boolean): void {
+    this.candles.applyOptions({ priceFormat: { type: 'price', precision: priceDecimals, minMove: tick > 0 ? tick : 10 ** -priceDecimals } });
+    this.chart.applyOptions({ timeScale: { secondsVisible: seconds } });
+  }
+
+  /** Replaces all bars (ascending by open time) and scrolls to the newest. */
+  setCandles(candles: readonly Candle[]): void {
+    this.data = candles.slice();
+    this.candles.setData(this.data.map(bar));
+    this.volume.setData(this.data.map(volumeBar));
+    this.chart.timeScale().scrollToRealTime();
+    this.emitLatest();
+  }
+
+  /** Adds older bars (ascending, all older than the first one shown) without moving the view. */
+  prepend(older: readonly Candle[]): number {
+    const first = this.data.length > 0 ? this.data[0][0] : Infinity;
+    const fresh = older.filter((c) => c[0] < first);
+    if (fresh.length === 0) return 0;
+    const range = this.chart.timeScale().getVisibleLogicalRange();
+    this.data = fresh.concat(this.data);
+    this.candles.setData(this.data.map(bar));
+    this.volume.setData(this.data.map(volumeBar));
+    // Logical indexes count from the first bar: shift the view by what was added.
+    if (range !== null) this.chart.timeScale().setVisibleLogicalRange({ from: range.from + fresh.length, to: range.to + fresh.length });
+    return fresh.length;
+  }
+
+  /** Applies the current (or a new) candle. */
+  update(c: Candle): void {
+    const n = this.data.length;
+    if (n > 0 && c[0] < this.data[n - 1][0]) return;
+    if (n > 0 && c[0] === this.data[n - 1][0]) this.data[n - 1] = c;
+    else this.data.push(c);
+    this.candles.update(bar(c));
+    this.volume.update(volumeBar(c));
+    if (this.data.length > MAX_BARS + TRIM_SLACK) this.trim();
+    if (!this.hovering) this.emitLatest();
+  }
+
+  /** Drops the oldest bars down to MAX_BARS, only while the newest bar is in view. */
+  private trim(): void {
+    const range = this.chart.timeScale().getVisibleLogicalRange();
+    if (range === null || range.to < this.data.length - 2) return;
+    const drop = this.data.length - MAX_BARS;
+    this.data = this.data.slice(drop);
+    this.candles.setData(this.data.map(bar));
+    this.volume.setData(this.data.map(volumeBar));
+    // The view was on the newest bar: keep following it (a fixed logical range would not).
+    this.chart.timeScale().scrollToRealTime();
+    this.opts.onTrimmed?.();
+  }
+
+  /** Open time (ms) of the newest bar, or undefined when empty. */
+  get newestOpenTime(): number | undefined {
+    return this.data[this.data.length - 1]?.[0];
+  }
+
+  /** Open time (ms) of the oldest bar, or undefined when empty. */
+  get oldestOpenTime(): number | undefined {
+    return this.data[0]?.[0];
+  }
+
+  get size(): number {
+    return this.data.length;
+  }
+
+  /** Shows exactly these price lines: new ones are created, changed ones updated, others removed. */
+  setPriceLines(specs: readonly PriceLineSpec[]): void {
+    const keep = new Set<string>();
+    for (const spec of specs) {
+      if (!(spec.price > 0)) continue;
+      keep.add(spec.id);
+      const cur = this.lines.get(spec.id);
+      const options = {
+        price: spec.price,
+        color: spec.color,
+        title: spec.title,
+        lineWidth: 1 as const,
+        lineStyle: STYLE[spec.style ?? 'solid'],
+        axisLabelVisible: true,
+      };
+      if (cur === undefined) this.lines.set(spec.id, { spec, line: this.candles.createPriceLine(options) });
+      else if (cur.spec.price !== spec.price || cur.spec.title !== spec.title || cur.spec.color !== spec.color || cur.spec.style !== spec.style) {
+        cur.line.applyOptions(options);
+        cur.spec = spec;
+      }
+    }
+    for (const [id, l] of this.lines) {
+      if (keep.has(id)) continue;
+      this.candles.removePriceLine(l.line);
+      this.lines.delete(id);
+    }
+  }
+
+  /** Ids of the price lines shown (tests, debugging). */
+  priceLineIds(): string[] {
+    return [...this.lines.keys()];
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.chart.unsubscribeCrosshairMove(this.onCrosshair);
+    this.chart.timeScale().unsubscribeVisibleLogicalRangeChange(this.onRange);
+    this.lines.clear();
+    this.chart.remove();
+  }
+
+  // ---- internals
+
+  private hovering = false;
+
+  private crosshair(p: MouseEventParams<Time>): void {
+    const d = p.time === undefined ? undefined : (p.seriesData.get(this.candles) as CandlestickData<Time> | undefined);
+    if (d === undefined || d.open === undefined) {
+      this.hovering = false;
+      this.emitLatest();
+      return;
+    }
+    this.hovering = true;
+    const v = p.seriesData.get(this.volume) as HistogramData<Time> | undefined;
+    this.opts.onLegend?.({
+      time: (d.time as number) * 1000,
+      open: d.open,
+      high: d.high,
+      low: d.low,
+      close: d.close,
+      volume: v?.value ?? 0,
+      latest: false,
+    });
+  }
+
+  private emitLatest(): void {
+    const c = this.data[this.data.length - 1];
+    if (c === undefined) {
+      this.opts.onLegend?.(null);
+      return;
+    }
+    this.opts.onLegend?.({
+      time: c[0],
+      open: Number(c[2]),
+      high: Number(c[3]),
+      low: Number(c[4]),
+      close: Number(c[5]),
+      volume: Number(c[6]),
+      latest: true,
+    });
+  }
+
+  private rangeChanged(r: LogicalRange | null): void {
+    if (r === null || this.data.length === 0) return;
+    if (r.from < (this.opts.olderThreshold ?? 15)) this.opts.onNeedOlder?.();
+  }
+}

@@ -1,0 +1,153 @@
+// The chart panel: the interval bar (every interval of the spec), the OHLC / volume legend of
+// the bar under the crosshair, and the chart itself, which ChartModel owns outside React.
+// Price lines: the current pair's position entry, liquidation, take-profit and stop-loss,
+// and its open orders.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
+import { fmt, fmtCompact, fmtDateTime, fmtPct } from '../../lib/format.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { useSymbolView } from '../../lib/use-symbol.ts';
+import { positionKey } from '../positions/positions-store.ts';
+import { ChartFeed, idleFeedState } from './chart-feed.ts';
+import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
+import './chart.css';
+
+/** Shortcut keys 1-9 pick these intervals. */
+export const HOTKEY_INTERVALS: readonly Interval[] = ['1m', '5m', '15m', '1h', '4h', '1d', '1w', '1M', '1s'];
+
+export function ChartPanel() {
+  const s = useServices();
+  const { symbol, entry, pd, qd } = useSymbolView();
+  const interval = useSel(s.workspace, (w) => w.interval);
+  const box = useRef<HTMLDivElement>(null);
+  const [parts, setParts] = useState<{ model: ChartModel; feed: ChartFeed } | null>(null);
+  const [legend, setLegend] = useState<LegendBar | null>(null);
+
+  useEffect(() => {
+    let feed: ChartFeed | null = null;
+    const model = new ChartModel(box.current!, {
+      onLegend: setLegend,
+      onNeedOlder: () => void feed?.loadOlder(),
+      onTrimmed: () => feed?.trimmed(),
+    });
+    feed = new ChartFeed(s.api, s.ws, model);
+    setParts({ model, feed });
+    return () => {
+      feed?.dispose();
+      model.dispose();
+    };
+  }, [s]);
+
+  useEffect(() => {
+    if (!parts || !entry) return;
+    parts.model.configure(pd, Number(entry.futures.price_step), interval === '1s');
+    parts.feed.show(symbol, interval);
+  }, [parts, symbol, interval, pd, entry]);
+
+  const lines = usePriceLines(symbol, pd, qd);
+  useEffect(() => parts?.model.setPriceLines(lines), [parts, lines]);
+
+  const feedState = useSel(parts?.feed.state ?? idleFeedState, (x) => x);
+  const change = legend && legend.open > 0 ? (legend.close - legend.open) / legend.open : NaN;
+  const cls = legend ? (legend.close >= legend.open ? 'up' : 'down') : '';
+
+  return (
+    <div className="chart-panel">
+      <div className="chart-toolbar" role="tablist" aria-label="Chart interval">
+        {INTERVALS.map((iv) => {
+          const key = HOTKEY_INTERVALS.indexOf(iv);
+          return (
+            <button
+              key={iv}
+              role="tab"
+              aria-selected={iv === interval}
+              className={iv === interval ? 'iv active' : 'iv'}
+              data-testid={`interval-${iv}`}
+              title={key >= 0 ? `${iv} (key ${key + 1})` : iv}
+              onClick={() => s.workspace.getState().actions.setInterval(iv)}
+            >
+              {iv}
+            </button>
+          );
+        })}
+        <span className="chart-status">
+          {feedState.loadingOlder && 'loading history…'}
+          {feedState.status === 'loading' && 'loading…'}
+          {feedState.status === 'error' && <span className="down">{feedState.error}</span>}
+        </span>
+      </div>
+      <div className="chart-legend" data-testid="chart-legend">
+        <span className="legend-sym">
+          {symbol} · {interval}
+        </span>
+        {legend && (
+          <>
+            <span className="legend-time">{fmtDateTime(legend.time).slice(5, interval === '1s' ? 19 : 16)}</span>
+            <span>
+              O <b className={cls}>{fmt(legend.open, pd)}</b>
+            </span>
+            <span>
+              H <b className={cls}>{fmt(legend.high, pd)}</b>
+            </span>
+            <span>
+              L <b className={cls}>{fmt(legend.low, pd)}</b>
+            </span>
+            <span>
+              C <b className={cls}>{fmt(legend.close, pd)}</b>
+            </span>
+            <span>
+              <b className={cls}>{fmtPct(change, 2, true)}</b>
+            </span>
+            <span>
+              V <b>{fmtCompact(legend.volume, Math.min(qd, 3))}</b>
+            </span>
+          </>
+        )}
+      </div>
+      <div
+        className="chart-box"
+        ref={box}
+        data-testid="chart"
+        data-symbol={feedState.symbol ?? ''}
+        data-interval={feedState.interval ?? ''}
+        data-status={feedState.status ?? 'idle'}
+        data-candles={feedState.candles ?? 0}
+        data-oldest={feedState.oldest}
+        data-lines={lines.map((l) => l.id).join(' ')}
+      />
+    </div>
+  );
+}
+
+function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] {
+  const s = useServices();
+  const positions = useSel(s.positions, (x) => x.positions);
+  const tpsl = useSel(s.positions, (x) => x.tpsl);
+  const orders = useSel(s.orders, (x) => x.orders);
+  return useMemo(() => {
+    const out: PriceLineSpec[] = [];
+    for (const p of positions) {
+      if (p.symbol !== symbol) continue;
+      const side = p.position_side === 2 ? 'Short' : 'Long';
+      const k = `${p.symbol}:${p.position_side}`;
+      out.push({ id: `entry:${k}`, price: p.entry_price, color: '#f0b90b', title: `${side} ${fmt(Math.abs(p.quantity), qd)}`, style: 'solid' });
+      out.push({ id: `liq:${k}`, price: p.liquidation_price, color: '#ff8c3a', title: 'Liq.', style: 'dashed' });
+      const t = tpsl[positionKey(p.symbol, p.position_side)];
+      if (t?.takeProfit) out.push({ id: `tp:${k}`, price: Number(t.takeProfit), color: '#2ebd85', title: 'TP', style: 'dashed' });
+      if (t?.stopLoss) out.push({ id: `sl:${k}`, price: Number(t.stopLoss), color: '#f6465d', title: 'SL', style: 'dashed' });
+    }
+    for (const o of orders) {
+      if (o.symbol !== symbol || o.type !== 1) continue;
+      const left = Number(o.qty) - Number(o.filled_qty);
+      out.push({
+        id: `order:${o.id}`,
+        price: Number(o.price),
+        color: o.side === 1 ? '#2ebd85' : '#f6465d',
+        title: `${o.side === 1 ? 'Buy' : 'Sell'} ${fmt(left, qd)}`,
+        style: 'dotted',
+      });
+    }
+    void pd;
+    return out;
+  }, [positions, tpsl, orders, symbol, pd, qd]);
+}

@@ -1,0 +1,87 @@
+// Global keyboard shortcuts (see shortcuts.ts). Keys typed into a field are left alone, except
+// Esc, which leaves the field and clears the form; modifier chords (Ctrl, Alt, Meta) are never
+// taken, so the browser's and the OS's own shortcuts keep working.
+import type { Services } from '../../lib/services.ts';
+import { HOTKEY_INTERVALS } from '../chart/chart-panel.tsx';
+
+function typing(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el || !el.tagName) return false;
+  const tag = el.tagName;
+  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
+}
+
+export function installHotkeys(s: Services): () => void {
+  const onKey = (e: KeyboardEvent): void => {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    const ws = s.workspace.getState();
+    if (e.key === 'Escape') {
+      if (typing(e.target)) (e.target as HTMLElement).blur();
+      if (ws.overlay !== null) ws.actions.close();
+      else s.orderForm.getState().actions.reset();
+      return;
+    }
+    if (typing(e.target)) return;
+    // Overlays own the keyboard, except for closing (above) and help.
+    if (ws.overlay !== null && ws.overlay !== 'help' && e.key !== '?') return;
+    const form = s.orderForm.getState().actions;
+    let handled = true;
+    switch (e.key) {
+      case '?':
+        if (ws.overlay === 'help') ws.actions.close();
+        else ws.actions.open('help');
+        break;
+      case '/':
+        ws.actions.open('symbols');
+        break;
+      case 'b':
+        form.focusSide(1);
+        break;
+      case 's':
+        form.focusSide(2);
+        break;
+      case 'B':
+        ws.actions.open('bots');
+        break;
+      case 'l':
+      case 'L':
+        form.set({ type: 1 });
+        break;
+      case 'm':
+      case 'M':
+        form.set({ type: 2 });
+        break;
+      case 'o':
+        form.set({ action: 'open', pct: 0 });
+        break;
+      case 'c':
+      case 'C':
+        form.set({ action: 'close', pct: 0 });
+        break;
+      case 'O':
+        ws.actions.setTab('open-orders');
+        break;
+      case 'p':
+      case 'P':
+        ws.actions.setTab('positions');
+        break;
+      case ',':
+        ws.actions.open('settings');
+        break;
+      case '[':
+      case ']': {
+        const merges = s.symbols.getState().bySymbol[ws.symbol]?.futures.price_merges ?? [];
+        const i = merges.indexOf(s.book.getState().step);
+        const j = Math.max(0, Math.min(merges.length - 1, i + (e.key === ']' ? 1 : -1)));
+        if (merges[j]) s.book.getState().actions.setStep(merges[j]);
+        break;
+      }
+      default:
+        if (/^[1-9]$/.test(e.key)) ws.actions.setInterval(HOTKEY_INTERVALS[Number(e.key) - 1]);
+        else handled = false;
+    }
+    if (handled) e.preventDefault();
+  };
+  window.addEventListener('keydown', onKey);
+  return () => window.removeEventListener('keydown', onKey);
+}

@@ -1,0 +1,17 @@
+// The keyboard shortcuts, one table for the handler's documentation and the help overlay.
+export const SHORTCUTS: ReadonlyArray<readonly [keys: string, action: string]> = [
+  ['B', 'Buy side: focus the size field for open long (close short in Close)'],
+  ['S', 'Sell side: focus the size field for open short (close long in Close)'],
+  ['Enter', 'In the order form after B / S: send that side'],
+  ['Esc', 'Clear the order form / close the open panel'],
+  ['L / M', 'Limit / market order'],
+  ['O / C', 'Open / close tab of the order form'],
+  ['/', 'Search pairs'],
+  ['1 … 9', 'Chart interval: 1m 5m 15m 1h 4h 1d 1w 1M 1s'],
+  ['[ / ]', 'Order book grouping: finer / coarser'],
+  ['P', 'Positions tab'],
+  ['Shift+O', 'Open orders tab'],
+  ['Shift+B', 'Bot orders panel'],
+  [',', 'Settings'],
+  ['?', 'This help'],
+];

@@ -1,0 +1,73 @@
+// The three history lists, each a paged store over its signed route.
+import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
+import type { CloseType, MarginMode, OrderStatus, PositionSide, Side } from '../../../../src-shared/enums.ts';
+import type { ClosedPositionRecord, OrderRecord, TradeRecord } from '../../../../src-shared/types.ts';
+import { createPagedStore } from './paged-store.ts';
+
+export interface OrderHistoryFilters {
+  symbol: string;
+  status: OrderStatus | 0;
+}
+
+export interface TradeHistoryFilters {
+  symbol: string;
+  side: Side | 0;
+  /** ms, 0 = open. */
+  startTime: number;
+  endTime: number;
+}
+
+export interface PositionHistoryFilters {
+  symbol: string;
+  positionSide: PositionSide | 0;
+  marginMode: MarginMode | 0;
+  closeType: CloseType | 0;
+  startTime: number;
+  endTime: number;
+}
+
+const opt = <T,>(v: T | 0 | ''): T | undefined => (v === 0 || v === '' ? undefined : v);
+
+export function createHistoryStores(api: RestClient) {
+  return {
+    orders: createPagedStore<OrderRecord, OrderHistoryFilters>(
+      async (f, cursor, limit) => {
+        const r = await api.allOrders({ symbol: opt(f.symbol), status: opt(f.status), cursor: cursor || undefined, limit });
+        return { items: r.items, nextCursor: r.next_cursor, hasMore: r.has_more };
+      },
+      { symbol: '', status: 0 },
+    ),
+    trades: createPagedStore<TradeRecord, TradeHistoryFilters>(
+      async (f, cursor, limit) => {
+        const r = await api.myTrades({
+          symbol: opt(f.symbol),
+          side: opt(f.side),
+          start_time: opt(f.startTime),
+          end_time: opt(f.endTime),
+          cursor: cursor || undefined,
+          limit,
+        });
+        return { items: r.items, nextCursor: r.next_cursor, hasMore: r.has_more };
+      },
+      { symbol: '', side: 0, startTime: 0, endTime: 0 },
+    ),
+    positions: createPagedStore<ClosedPositionRecord, PositionHistoryFilters>(
+      async (f, cursor, limit) => {
+        const r = await api.positionHistory({
+          symbol: opt(f.symbol),
+          positionSide: opt(f.positionSide),
+          marginMode: opt(f.marginMode),
+          closeType: opt(f.closeType),
+          startTime: opt(f.startTime),
+          endTime: opt(f.endTime),
+          cursor: cursor || undefined,
+          limit,
+        });
+        return { items: r.list, nextCursor: r.next_cursor, hasMore: r.next_cursor !== '' };
+      },
+      { symbol: '', positionSide: 0, marginMode: 0, closeType: 0, startTime: 0, endTime: 0 },
+    ),
+  };
+}
+
+export type HistoryStores = ReturnType<typeof createHistoryStores>;

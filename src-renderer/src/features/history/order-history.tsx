@@ -1,0 +1,66 @@
+// Order history: every order of the account, newest first, filtered by pair and status.
+import { useEffect } from 'react';
+import type { OrderStatus } from '../../../../src-shared/enums.ts';
+import { fmt, fmtDateTime } from '../../lib/format.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { useDecimals } from '../../lib/use-symbol.ts';
+import { directionName, sideClass, STATUS_NAMES, TYPE_NAMES } from '../orders/order-labels.ts';
+import { Pager, Select, SymbolFilter } from './history-controls.tsx';
+
+const STATUS_OPTIONS: ReadonlyArray<readonly [OrderStatus | 0, string]> = [[0, 'All'], ...([1, 2, 3, 4, 5, 6] as const).map((v) => [v, STATUS_NAMES[v]] as const)];
+
+export function OrderHistory() {
+  const s = useServices();
+  const st = useSel(s.history.orders, (x) => x);
+  const fills = useSel(s.userFeed, (u) => u.fills);
+  const decimals = useDecimals();
+  useEffect(() => void st.actions.reload(), [fills, st.actions]);
+  return (
+    <>
+      <div className="table-tools">
+        <SymbolFilter value={st.filters.symbol} onChange={(symbol) => void st.actions.load({ symbol })} />
+        <Select label="Status" value={st.filters.status} options={STATUS_OPTIONS} onChange={(status) => void st.actions.load({ status })} />
+        <Pager page={st.page} hasMore={st.hasMore} loading={st.loading} onPrev={() => void st.actions.prev()} onNext={() => void st.actions.next()} onReload={() => void st.actions.reload()} />
+      </div>
+      {st.error && <p className="error">{st.error}</p>}
+      <table className="grid dense" data-testid="order-history-table">
+        <thead>
+          <tr>
+            <th>Time</th>
+            <th>Symbol</th>
+            <th>Type</th>
+            <th>Direction</th>
+            <th className="num">Price</th>
+            <th className="num">Avg price</th>
+            <th className="num">Amount</th>
+            <th className="num">Filled</th>
+            <th className="num">Fee</th>
+            <th>Status</th>
+            <th>Client ID</th>
+          </tr>
+        </thead>
+        <tbody>
+          {st.items.map((o) => {
+            const { pd, qd } = decimals(o.symbol);
+            return (
+              <tr key={o.id} data-testid={`order-history-row-${o.id}`}>
+                <td className="dim">{fmtDateTime(o.created_at)}</td>
+                <td className="sym">{o.symbol}</td>
+                <td>{TYPE_NAMES[o.type]}</td>
+                <td className={sideClass(o.side)}>{directionName(o)}</td>
+                <td className="num">{o.type === 1 ? fmt(o.price, pd) : 'Market'}</td>
+                <td className="num">{Number(o.avg_price) > 0 ? fmt(o.avg_price, pd) : '—'}</td>
+                <td className="num">{fmt(o.qty, qd)}</td>
+                <td className="num">{fmt(o.filled_qty, qd)}</td>
+                <td className="num">{fmt(o.total_fee, 4)}</td>
+                <td>{STATUS_NAMES[o.status] ?? o.status}</td>
+                <td className="dim">{o.client_order_id}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {st.loaded && st.items.length === 0 && <p className="empty">No orders.</p>}
+    </>
+  );
+}

@@ -1,0 +1,72 @@
+// A cursor-paged list with filters (order history, trade history, position history). Pages
+// are fetched newest first; the cursors of the pages already seen are kept so "previous" is a
+// re-fetch of a known page, not a guess. A filter change restarts at the first page.
+import { createStore } from 'zustand/vanilla';
+import { errorText } from '../../lib/frame.ts';
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string;
+  hasMore: boolean;
+}
+
+export interface PagedState<T, F> {
+  filters: F;
+  items: readonly T[];
+  /** 0-based index of the page shown. */
+  page: number;
+  hasMore: boolean;
+  loading: boolean;
+  loaded: boolean;
+  error: string | null;
+  actions: {
+    load(change?: Partial<F>): Promise<void>;
+    next(): Promise<void>;
+    prev(): Promise<void>;
+    reload(): Promise<void>;
+  };
+}
+
+export function createPagedStore<T, F extends object>(fetchPage: (filters: F, cursor: string, limit: number) => Promise<Page<T>>, initial: F, limit = 20) {
+  // cursors[i] is the cursor of page i ('' for the first).
+  let cursors: string[] = [''];
+  let generation = 0;
+  return createStore<PagedState<T, F>>()((set, get) => {
+    const show = async (page: number): Promise<void> => {
+      const gen = ++generation;
+      set({ loading: true, error: null });
+      try {
+        const r = await fetchPage(get().filters, cursors[page] ?? '', limit);
+        if (gen !== generation) return;
+        cursors = cursors.slice(0, page + 1);
+        if (r.hasMore && r.nextCursor !== '') cursors.push(r.nextCursor);
+        set({ items: r.items, page, hasMore: r.hasMore && r.nextCursor !== '', loading: false, loaded: true });
+      } catch (err) {
+        if (gen === generation) set({ loading: false, error: errorText(err) });
+      }
+    };
+    return {
+      filters: initial,
+      items: [],
+      page: 0,
+      hasMore: false,
+      loading: false,
+      loaded: false,
+      error: null,
+      actions: {
+        async load(change) {
+          if (change) set({ filters: { ...get().filters, ...change } });
+          cursors = [''];
+          await show(0);
+        },
+        async next() {
+          if (get().hasMore) await show(get().page + 1);
+        },
+        async prev() {
+          if (get().page > 0) await show(get().page - 1);
+        },
+        reload: () => show(get().page),
+      },
+    };
+  });
+}

@@ -1,0 +1,148 @@
+// Depth ladder: asks above, bids below, grouped by one of the pair's price_merges, with size
+// and cumulative-total bars, the last trade and mark price in the middle with the spread, and
+// a flash on the level of the last trade. Clicking a level puts its price in the order form.
+import { memo, useMemo } from 'react';
+import type { GroupedLevel } from '../../../../src-shared/sdk/local-order-book.ts';
+import { decimalsOf, fmt, fmtPct } from '../../lib/format.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { useSymbolView } from '../../lib/use-symbol.ts';
+import './ladder.css';
+
+/** Rows per side rendered: enough for a tall window; the column clips the rest. */
+const ROWS = 28;
+
+export function Ladder() {
+  const s = useServices();
+  const { symbol, entry, pd, qd } = useSymbolView();
+  const book = useSel(s.book, (b) => b);
+  const lastTrade = useSel(s.trades, (t) => t.trades[0]);
+  const mark = useSel(s.tickers, (t) => t.tickers[symbol]?.mark);
+  const step = book.step;
+  const stepDecimals = step ? Math.max(decimalsOf(step), 0) : pd;
+  const priceDecimals = Math.min(pd, stepDecimals);
+
+  const asks = book.asks.slice(0, ROWS);
+  const bids = book.bids.slice(0, ROWS);
+  const maxTotal = Math.max(Number(asks[asks.length - 1]?.total ?? 0), Number(bids[bids.length - 1]?.total ?? 0));
+  const spread = book.bestAsk - book.bestBid;
+  const mid = (book.bestAsk + book.bestBid) / 2;
+
+  const flash = useMemo(() => {
+    if (!lastTrade || !step) return null;
+    const st = Number(step);
+    // Bid groups round down, ask groups round up (LocalOrderBook.grouped).
+    const down = Math.floor(lastTrade.price / st + 1e-9) * st;
+    const up = Math.ceil(lastTrade.price / st - 1e-9) * st;
+    return { id: lastTrade.id, side: lastTrade.side, down, up };
+  }, [lastTrade, step]);
+
+  const pick = (price: string): void => s.orderForm.getState().actions.pickPrice(price);
+  const bidQty = bids.reduce((a, l) => a + Number(l.qty), 0);
+  const askQty = asks.reduce((a, l) => a + Number(l.qty), 0);
+  const bidShare = bidQty + askQty > 0 ? bidQty / (bidQty + askQty) : 0.5;
+
+  return (
+    <div className="ladder panel-fill" data-testid="ladder" data-sync={book.sync} data-update-id={book.updateId} data-step={step}>
+      <div className="panel-title">
+        <span>Order book</span>
+        <select
+          aria-label="Grouping"
+          className="mini-select"
+          value={step}
+          onChange={(e) => s.book.getState().actions.setStep(e.target.value)}
+        >
+          {(entry?.futures.price_merges ?? []).map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="ladder-head">
+        <span>Price ({entry?.general.quote_asset ?? 'USDT'})</span>
+        <span className="num">Size ({entry?.general.base_asset ?? ''})</span>
+        <span className="num">Total</span>
+      </div>
+      <div className="ladder-side asks" data-testid="ladder-asks">
+        {asks.map((l) => (
+          <Row
+            key={flash && flash.side === 1 && near(Number(l.price), flash.up) ? `${l.price}:${flash.id}` : l.price}
+            level={l}
+            side="ask"
+            pd={priceDecimals}
+            qd={qd}
+            maxTotal={maxTotal}
+            flash={flash !== null && flash.side === 1 && near(Number(l.price), flash.up)}
+            onPick={pick}
+          />
+        ))}
+      </div>
+      <div className="ladder-mid" data-testid="ladder-mid">
+        <span className={`mid-last ${lastTrade ? (lastTrade.side === 1 ? 'up' : 'down') : ''}`}>
+          {lastTrade ? fmt(lastTrade.price, pd) : fmt(mid, pd)}
+          {lastTrade && <span className="arrow">{lastTrade.side === 1 ? '↑' : '↓'}</span>}
+        </span>
+        <span className="mid-mark" title="Mark price">
+          {fmt(mark, pd)}
+        </span>
+        <span className="mid-spread" data-testid="spread" title="Spread">
+          {Number.isFinite(spread) ? `${fmt(spread, pd)} · ${fmtPct(spread / mid, 3)}` : book.sync === 'idle' || book.sync === 'syncing' ? 'syncing…' : '—'}
+        </span>
+      </div>
+      <div className="ladder-side bids" data-testid="ladder-bids">
+        {bids.map((l) => (
+          <Row
+            key={flash && flash.side === 2 && near(Number(l.price), flash.down) ? `${l.price}:${flash.id}` : l.price}
+            level={l}
+            side="bid"
+            pd={priceDecimals}
+            qd={qd}
+            maxTotal={maxTotal}
+            flash={flash !== null && flash.side === 2 && near(Number(l.price), flash.down)}
+            onPick={pick}
+          />
+        ))}
+      </div>
+      <div className="ladder-ratio" title="Share of bids and asks among the levels shown">
+        <span className="up">B {fmt(bidShare * 100, 0)}%</span>
+        <div className="ratio-bar">
+          <div className="ratio-bid" style={{ width: `${bidShare * 100}%` }} />
+        </div>
+        <span className="down">{fmt((1 - bidShare) * 100, 0)}% S</span>
+      </div>
+    </div>
+  );
+}
+
+function near(a: number, b: number): boolean {
+  return Math.abs(a - b) <= Math.abs(b) * 1e-12 + 1e-12;
+}
+
+const Row = memo(function Row(props: {
+  level: GroupedLevel;
+  side: 'ask' | 'bid';
+  pd: number;
+  qd: number;
+  maxTotal: number;
+  flash: boolean;
+  onPick: (price: string) => void;
+}) {
+  const { level, side, pd, qd, maxTotal, flash, onPick } = props;
+  const totalW = maxTotal > 0 ? (Number(level.total) / maxTotal) * 100 : 0;
+  const sizeW = maxTotal > 0 ? (Number(level.qty) / maxTotal) * 100 : 0;
+  return (
+    <div
+      className={`ladder-row ${side}${flash ? ' flash' : ''}`}
+      data-testid={`ladder-${side}-row`}
+      data-price={level.price}
+      data-qty={level.qty}
+      style={{ '--total': `${totalW}%`, '--size': `${sizeW}%` } as React.CSSProperties}
+      onClick={() => onPick(level.price)}
+      title={`Click to use ${level.price} in the order form`}
+    >
+      <span className="price">{fmt(level.price, pd)}</span>
+      <span className="num">{fmt(level.qty, qd)}</span>
+      <span className="num dim">{fmt(level.total, qd)}</span>
+    </div>
+  );
+});

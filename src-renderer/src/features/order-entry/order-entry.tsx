@@ -1,0 +1,416 @@
+// Order entry: open or close, limit or market, time in force, reduce-only, leverage (up to the
+// pair's maximum) and margin mode, size as a quantity or a share of available margin (or of
+// the position, when closing), and a preview of cost, margin, fee and estimated liquidation
+// price for each side. A refused order shows the API's own message.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { OrderRequest } from '../../../../src-shared/types.ts';
+import type { TimeInForce } from '../../../../src-shared/enums.ts';
+import { fmt, fmtSigned, num, toStep } from '../../lib/format.ts';
+import { errorText } from '../../lib/frame.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { useSymbolView } from '../../lib/use-symbol.ts';
+import { LeverageEditor } from './leverage-editor.tsx';
+import { maxOpenQty, preview, type Preview } from './preview.ts';
+import './order-entry.css';
+
+const TIF_NAMES: Record<TimeInForce, string> = { 1: 'GTC', 2: 'IOC', 3: 'FOK', 4: 'GTX' };
+const TIF_TITLES: Record<TimeInForce, string> = {
+  1: 'Good till cancelled: rests until filled or cancelled',
+  2: 'Immediate or cancel: fills what it can, the rest expires',
+  3: 'Fill or kill: fills completely or expires',
+  4: 'Post only: expires if any part would take liquidity',
+};
+
+export function OrderEntry() {
+  const s = useServices();
+  const { symbol, entry, pd, qd } = useSymbolView();
+  const f = useSel(s.orderForm, (x) => x);
+  const a = f.actions;
+  const session = useSel(s.session, (x) => x.status);
+  const summary = useSel(s.account, (x) => x.summary);
+  const setting = useSel(s.account, (x) => x.settings[symbol]);
+  const positions = useSel(s.positions, (x) => x.positions);
+  const bestBid = useSel(s.book, (b) => b.bestBid);
+  const bestAsk = useSel(s.book, (b) => b.bestAsk);
+  const last = useSel(s.tickers, (t) => t.tickers[symbol]?.last);
+  const [editLeverage, setEditLeverage] = useState(false);
+  const [settingError, setSettingError] = useState<string | null>(null);
+  const sizeInput = useRef<HTMLInputElement>(null);
+  const loggedIn = session === 'ready';
+  const oneWay = summary?.position_mode === 'one_way';
+
+  useEffect(() => {
+    setSettingError(null);
+    if (loggedIn) s.account.getState().actions.loadSetting(symbol).catch((e: unknown) => setSettingError(errorText(e)));
+  }, [s, symbol, loggedIn]);
+
+  useEffect(() => {
+    if (f.focus) sizeInput.current?.focus();
+  }, [f.focus]);
+
+  // A new pair has other steps: drop what was typed for the old one.
+  const prevSymbol = useRef(symbol);
+  useEffect(() => {
+    if (prevSymbol.current !== symbol) a.reset();
+    prevSymbol.current = symbol;
+  }, [symbol, a]);
+
+  const fut = entry?.futures;
+  const leverage = setting?.leverage ?? 20;
+  const maxLeverage = setting?.maxLeverage ?? fut?.max_leverage ?? 125;
+  const marginMode = setting?.marginMode ?? 2;
+  const available = num(summary?.available_balance);
+  const takerFee = num(fut?.taker_fee_rate);
+  const makerFee = num(fut?.maker_fee_rate);
+  const mmr = num(fut?.maintenance_margin_rate);
+  const limitPrice = num(f.price);
+  const refPrice = (side: 1 | 2): number => {
+    if (f.type === 1 && limitPrice > 0) return limitPrice;
+    const book = side === 1 ? bestAsk : bestBid;
+    return book > 0 ? book : (last ?? NaN);
+  };
+  const positionOf = (long: boolean) => {
+    const p = positions.find((x) => x.symbol === symbol && (oneWay ? (long ? x.quantity > 0 : x.quantity < 0) : x.position_side === (long ? 1 : 2)));
+    return p ? { qty: Math.abs(p.quantity), entry: p.entry_price, margin: p.margin } : null;
+  };
+
+  /** The quantity each side would send, as a decimal string on the step. */
+  const qtyFor = (side: 1 | 2): string => {
+    if (f.sizeMode === 'qty') return f.qty.trim();
+    if (!fut || f.pct <= 0) return '';
+    if (f.action === 'close') {
+      const p = positionOf(side === 2);
+      return p ? toStep((p.qty * f.pct) / 100, fut.qty_step) : '';
+    }
+    const max = maxOpenQty(available, refPrice(side), leverage, takerFee);
+    return toStep((max * f.pct) / 100, fut.qty_step);
+  };
+
+  const previews = useMemo(() => {
+    const mk = (side: 1 | 2): Preview & { max: number; qty: string } => {
+      const price = refPrice(side);
+      const qty = qtyFor(side);
+      const taker = f.type === 2 || (side === 1 ? price >= bestAsk : price <= bestBid);
+      const p = preview({
+        side,
+        action: f.action,
+        price,
+        qty: num(qty),
+        taker,
+        leverage,
+        marginMode,
+        makerFee,
+        takerFee,
+        mmr,
+        available,
+        position: f.action === 'open' ? positionOf(side === 1) : positionOf(side === 2),
+      });
+      const max = f.action === 'open' ? maxOpenQty(available, price, leverage, takerFee) : (positionOf(side === 2)?.qty ?? 0);
+      return { ...p, max, qty };
+    };
+    return { buy: mk(1), sell: mk(2) };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [f.action, f.type, f.price, f.qty, f.pct, f.sizeMode, bestBid, bestAsk, last, leverage, marginMode, available, positions, fut]);
+
+  const submit = async (side: 1 | 2): Promise<unknown> => {
+    if (!fut) return;
+    const open = f.action === 'open';
+    const long = open ? side === 1 : side === 2;
+    const qty = qtyFor(side);
+    // Only what the API cannot say better is checked here: that something was typed at all.
+    if (f.type === 1 && f.price.trim() === '') return a.fail('Enter a limit price (or click a price in the order book).');
+    if (qty === '' || !(num(qty) > 0)) return a.fail(f.sizeMode === 'pct' ? 'The percentage gives no whole quantity step: raise it.' : 'Enter a size.');
+    const order: OrderRequest = {
+      symbol,
+      side,
+      position_side: oneWay ? 1 : long ? 1 : 2,
+      position_action: open ? 1 : 2,
+      type: f.type,
+      qty,
+    };
+    if (f.type === 1) {
+      order.price = f.price.trim();
+      order.time_in_force = f.tif;
+    }
+    if (open) {
+      order.leverage = leverage;
+      order.margin_mode = marginMode;
+      if (f.reduceOnly) order.reduce_only = true;
+    }
+    await a.submit(order);
+  };
+
+  const onKeyDown = (e: React.KeyboardEvent): void => {
+    if (e.key === 'Enter' && f.focus) {
+      e.preventDefault();
+      void submit(f.focus.side);
+    }
+  };
+
+  const setMode = async (mode: 1 | 2): Promise<void> => {
+    setSettingError(null);
+    try {
+      await s.account.getState().actions.setMarginMode(symbol, mode);
+    } catch (e) {
+      setSettingError(errorText(e));
+    }
+  };
+
+  const buyLabel = f.action === 'open' ? 'Open long' : 'Close short';
+  const sellLabel = f.action === 'open' ? 'Open short' : 'Close long';
+  const base = entry?.general.base_asset ?? '';
+  const quote = entry?.general.quote_asset ?? 'USDT';
+
+  return (
+    <div className="order-entry" data-testid="order-entry" onKeyDown={onKeyDown}>
+      <div className="oe-tabs" role="tablist" aria-label="Open or close">
+        {(['open', 'close'] as const).map((act) => (
+          <button key={act} role="tab" aria-selected={f.action === act} className={f.action === act ? 'active' : ''} onClick={() => a.set({ action: act, pct: 0 })}>
+            {act === 'open' ? 'Open' : 'Close'}
+          </button>
+        ))}
+      </div>
+
+      <div className="oe-settings">
+        <div className="seg" role="group" aria-label="Margin mode">
+          {([2, 1] as const).map((m) => (
+            <button key={m} className={marginMode === m ? 'active' : ''} aria-pressed={marginMode === m} disabled={!loggedIn} onClick={() => void setMode(m)}>
+              {m === 2 ? 'Cross' : 'Isolated'}
+            </button>
+          ))}
+        </div>
+        <button className="lev-button" data-testid="leverage-button" disabled={!loggedIn} onClick={() => setEditLeverage((v) => !v)} title={`Leverage, up to ${maxLeverage}x`}>
+          {leverage}x
+        </button>
+      </div>
+      {editLeverage && (
+        <LeverageEditor
+          symbol={symbol}
+          current={leverage}
+          max={maxLeverage}
+          onDone={(err) => {
+            setSettingError(err);
+            if (err === null) setEditLeverage(false);
+          }}
+          onCancel={() => setEditLeverage(false)}
+        />
+      )}
+      {settingError && (
+        <p className="oe-error" role="alert">
+          {settingError}
+        </p>
+      )}
+
+      <div className="oe-types" role="tablist" aria-label="Order type">
+        {([1, 2] as const).map((t) => (
+          <button key={t} role="tab" aria-selected={f.type === t} className={f.type === t ? 'active' : ''} onClick={() => a.set({ type: t })} disabled={t === 2 && entry?.general.allow_market === false}>
+            {t === 1 ? 'Limit' : 'Market'}
+          </button>
+        ))}
+        <span className="avail" title="Available margin">
+          Avail <b data-testid="available-balance">{fmt(summary?.available_balance, 2)}</b> {quote}
+        </span>
+      </div>
+
+      <label className="field">
+        <span className="field-label">Price</span>
+        {f.type === 1 ? (
+          <input
+            aria-label="Price"
+            inputMode="decimal"
+            value={f.price}
+            placeholder={fmt(last, pd)}
+            onChange={(e) => a.set({ price: e.target.value })}
+          />
+        ) : (
+          <input aria-label="Price" disabled value="Market price" readOnly />
+        )}
+        <span className="unit">
+          {f.type === 1 && (
+            <button className="link" type="button" tabIndex={-1} onClick={() => last && a.set({ price: last.toFixed(pd) })}>
+              Last
+            </button>
+          )}
+          {quote}
+        </span>
+      </label>
+
+      <label className="field">
+        <span className="field-label">Size</span>
+        {f.sizeMode === 'qty' ? (
+          <input ref={sizeInput} aria-label="Size" inputMode="decimal" value={f.qty} placeholder={`min ${fut?.min_qty ?? ''}`} onChange={(e) => a.set({ qty: e.target.value })} />
+        ) : (
+          <input
+            ref={sizeInput}
+            aria-label="Size"
+            inputMode="numeric"
+            value={f.pct === 0 ? '' : String(f.pct)}
+            placeholder={f.action === 'open' ? '% of available margin' : '% of position'}
+            onChange={(e) => a.set({ pct: Math.max(0, Math.min(100, Number(e.target.value.replace(/[^\d.]/g, '')) || 0)) })}
+          />
+        )}
+        <span className="unit">
+          <button
+            className="link"
+            type="button"
+            aria-label="Size unit"
+            title="Switch between a quantity and a percentage"
+            onClick={() => a.set({ sizeMode: f.sizeMode === 'qty' ? 'pct' : 'qty' })}
+          >
+            {f.sizeMode === 'qty' ? base : '%'} ⇄
+          </button>
+        </span>
+      </label>
+
+      <div className="pct-row">
+        <input
+          type="range"
+          min={0}
+          max={100}
+          step={1}
+          aria-label="Size percentage"
+          value={f.sizeMode === 'pct' ? f.pct : 0}
+          onChange={(e) => a.set({ sizeMode: 'pct', pct: Number(e.target.value) })}
+        />
+        <div className="pct-marks">
+          {[25, 50, 75, 100].map((p) => (
+            <button key={p} type="button" onClick={() => a.set({ sizeMode: 'pct', pct: p })} className={f.sizeMode === 'pct' && f.pct === p ? 'active' : ''}>
+              {p}%
+            </button>
+          ))}
+        </div>
+      </div>
+      {f.sizeMode === 'pct' && (
+        <div className="pct-qty muted">
+          ≈ <b>{previews.buy.qty || '0'}</b> {base} {buyLabel.toLowerCase()} · <b>{previews.sell.qty || '0'}</b> {base} {sellLabel.toLowerCase()}
+        </div>
+      )}
+
+      <div className="oe-options">
+        {f.type === 1 && (
+          <label className="inline">
+            <span>TIF</span>
+            <select aria-label="Time in force" value={f.tif} onChange={(e) => a.set({ tif: Number(e.target.value) as TimeInForce })}>
+              {([1, 2, 3, 4] as const).map((t) => (
+                <option key={t} value={t} title={TIF_TITLES[t]}>
+                  {TIF_NAMES[t]}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {f.action === 'open' && (
+          <label className="inline check">
+            <input type="checkbox" checked={f.reduceOnly} onChange={(e) => a.set({ reduceOnly: e.target.checked })} />
+            <span>Reduce-only</span>
+          </label>
+        )}
+      </div>
+
+      <div className="oe-buttons">
+        <button
+          className={`buy${f.focus?.side === 1 ? ' focused' : ''}`}
+          disabled={!loggedIn || f.submitting !== null}
+          onClick={() => void submit(1)}
+          title="B"
+        >
+          {f.submitting === 1 ? 'Sending…' : buyLabel}
+        </button>
+        <button
+          className={`sell${f.focus?.side === 2 ? ' focused' : ''}`}
+          disabled={!loggedIn || f.submitting !== null}
+          onClick={() => void submit(2)}
+          title="S"
+        >
+          {f.submitting === 2 ? 'Sending…' : sellLabel}
+        </button>
+      </div>
+
+      <div className="oe-preview" data-testid="order-preview">
+        <PreviewColumn p={previews.buy} action={f.action} pd={pd} qd={qd} base={base} />
+        <PreviewColumn p={previews.sell} action={f.action} pd={pd} qd={qd} base={base} />
+      </div>
+
+      {f.error && (
+        <div className="oe-error" role="alert" data-testid="order-error">
+          {f.errorCode !== null ? (
+            <>
+              <b>Order refused</b>
+              {f.errorCode > 0 && <span className="code"> ({f.errorCode})</span>}: {f.error}
+            </>
+          ) : (
+            f.error
+          )}
+        </div>
+      )}
+      {f.notice && (
+        <div className="oe-notice" role="status" data-testid="order-notice">
+          {f.notice}
+        </div>
+      )}
+      {!loggedIn && session !== 'checking' && <LoginHint />}
+    </div>
+  );
+}
+
+function PreviewColumn({ p, action, pd, qd, base }: { p: Preview & { max: number; qty: string }; action: 'open' | 'close'; pd: number; qd: number; base: string }) {
+  return (
+    <dl>
+      {action === 'open' ? (
+        <>
+          <div>
+            <dt>Cost</dt>
+            <dd>{fmt(p.cost, 2)}</dd>
+          </div>
+          <div>
+            <dt>Margin</dt>
+            <dd>{fmt(p.margin, 2)}</dd>
+          </div>
+          <div>
+            <dt>Fee (est.)</dt>
+            <dd>{fmt(p.fee, 4)}</dd>
+          </div>
+          <div>
+            <dt>Est. liq. price</dt>
+            <dd>{p.qty ? fmt(p.liquidation, pd) : '—'}</dd>
+          </div>
+          <div>
+            <dt>Max</dt>
+            <dd>
+              {fmt(p.max, qd)} {base}
+            </dd>
+          </div>
+        </>
+      ) : (
+        <>
+          <div>
+            <dt>Position</dt>
+            <dd>
+              {fmt(p.max, qd)} {base}
+            </dd>
+          </div>
+          <div>
+            <dt>Fee (est.)</dt>
+            <dd>{fmt(p.fee, 4)}</dd>
+          </div>
+          <div>
+            <dt>Est. PnL</dt>
+            <dd className={p.pnl > 0 ? 'up' : p.pnl < 0 ? 'down' : ''}>{fmtSigned(p.pnl, 2)}</dd>
+          </div>
+        </>
+      )}
+    </dl>
+  );
+}
+
+export function LoginHint() {
+  const s = useServices();
+  const error = useSel(s.session, (x) => x.error);
+  return (
+    <div className="login-hint" data-testid="login-hint">
+      {error && <p className="down">{error}</p>}
+      <b>View only.</b> To trade, open the login link the service printed when it started
+      (<code>http://127.0.0.1:PORT/#token=…</code>), or use the desktop app.
+    </div>
+  );
+}

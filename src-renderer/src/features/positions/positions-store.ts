@@ -1,0 +1,99 @@
+// Open positions and their take-profit / stop-loss triggers. Records come from
+// GET /fapi/v1/position/list and the user channel's 'position' events (the service sends the
+// account's whole list; a single record is accepted too); a record with quantity 0 means the
+// position closed. The triggers are what POST /fapi/v1/position/tpsl
+// last answered (the position record itself does not carry them).
+import { createStore } from 'zustand/vanilla';
+import type { PositionRecord } from '../../../../src-shared/types.ts';
+import type { RestClient, TpSlRequest } from '../../../../src-shared/sdk/rest-client.ts';
+
+export interface TpSl {
+  takeProfit: string | null;
+  stopLoss: string | null;
+  workingType: number;
+}
+
+export interface PositionsState {
+  positions: readonly PositionRecord[];
+  tpsl: Record<string, TpSl>;
+  loaded: boolean;
+  actions: {
+    refresh(): Promise<void>;
+    /** The whole list (REST, or a user-channel snapshot); records missing from it are closed. */
+    replace(list: readonly PositionRecord[]): void;
+    apply(record: PositionRecord): void;
+    setTpSl(body: TpSlRequest): Promise<void>;
+    clear(): void;
+  };
+}
+
+export const positionKey = (symbol: string, side: number): string => `${symbol}:${side}`;
+
+function sortPositions(list: PositionRecord[]): PositionRecord[] {
+  return list.sort((a, b) => a.symbol.localeCompare(b.symbol) || a.position_side - b.position_side);
+}
+
+/** Triggers carried by a record, when the server adds them to it. */
+function triggersOf(r: PositionRecord): TpSl | null {
+  const x = r as PositionRecord & { take_profit_price?: string | null; stop_loss_price?: string | null; working_type?: number };
+  if (x.take_profit_price === undefined && x.stop_loss_price === undefined) return null;
+  return { takeProfit: x.take_profit_price ?? null, stopLoss: x.stop_loss_price ?? null, workingType: x.working_type ?? 1 };
+}
+
+export function createPositionsStore(api: RestClient) {
+  return createStore<PositionsState>()((set, get) => ({
+    positions: [],
+    tpsl: {},
+    loaded: false,
+    actions: {
+      async refresh() {
+        get().actions.replace(await api.positions());
+      },
+      replace(list) {
+        const tpsl = { ...get().tpsl };
+        const live = new Set<string>();
+        for (const p of list) {
+          const k = positionKey(p.symbol, p.position_side);
+          live.add(k);
+          const t = triggersOf(p);
+          if (t) tpsl[k] = t;
+        }
+        for (const k of Object.keys(tpsl)) if (!live.has(k)) delete tpsl[k];
+        set({ positions: sortPositions(list.filter((p) => p.quantity !== 0)), tpsl, loaded: true });
+      },
+      apply(record) {
+        const k = positionKey(record.symbol, record.position_side);
+        const rest = get().positions.filter((p) => positionKey(p.symbol, p.position_side) !== k);
+        const tpsl = { ...get().tpsl };
+        if (record.quantity === 0) delete tpsl[k];
+        else {
+          const t = triggersOf(record);
+          if (t) tpsl[k] = t;
+        }
+        set({ positions: record.quantity === 0 ? rest : sortPositions([...rest, record]), tpsl });
+      },
+      async setTpSl(body) {
+        const r = await api.setTpSl(body);
+        const k = positionKey(body.symbol, body.position_side);
+        set({ tpsl: { ...get().tpsl, [k]: { takeProfit: r.take_profit_price, stopLoss: r.stop_loss_price, workingType: r.working_type } } });
+        const { take_profit_price: _tp, stop_loss_price: _sl, working_type: _wt, ...record } = r;
+        get().actions.apply(record as PositionRecord);
+      },
+      clear: () => set({ positions: [], tpsl: {}, loaded: false }),
+    },
+  }));
+}
+
+/** Live unrealized PnL at `mark` (the record's own mark when none is given). */
+export function livePnl(p: PositionRecord, mark?: number): number {
+  const m = mark !== undefined && mark > 0 ? mark : p.mark_price;
+  // In one-way mode a short is a negative quantity on side 1; in hedge mode the side says it.
+  const sign = p.position_side === 2 ? -1 : 1;
+  return (m - p.entry_price) * p.quantity * sign;
+}
+
+/** Return on the initial margin (entry notional / leverage). */
+export function roe(p: PositionRecord, pnl: number): number {
+  const im = (Math.abs(p.quantity) * p.entry_price) / Math.max(1, p.leverage);
+  return im > 0 ? pnl / im : NaN;
+}

@@ -1,0 +1,219 @@
+// Settings: the API key and secret (show, copy, regenerate), the local API address for
+// external bots, the bot whitelist, the simulator (speed, pause, seed) and the paper balance.
+import { useEffect, useState } from 'react';
+import { fmtDateTime } from '../../lib/format.ts';
+import { wsUrl } from '../../lib/connection.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { Drawer } from '../../layout/drawer.tsx';
+import './settings.css';
+
+const SPEEDS = [1, 10, 60, 600, 3600];
+
+export function SettingsPanel() {
+  const s = useServices();
+  const open = useSel(s.workspace, (w) => w.overlay === 'settings');
+  if (!open) return null;
+  return (
+    <Drawer title="Settings" testId="settings-panel" onClose={() => s.workspace.getState().actions.close()}>
+      <SettingsBody />
+    </Drawer>
+  );
+}
+
+function SettingsBody() {
+  const s = useServices();
+  const st = useSel(s.settings, (x) => x);
+  const session = useSel(s.session, (x) => x);
+  const [reveal, setReveal] = useState(false);
+  const [confirmRegen, setConfirmRegen] = useState(false);
+  const [balance, setBalance] = useState('10000');
+  const [ipsText, setIpsText] = useState('');
+  const [speed, setSpeed] = useState('');
+
+  useEffect(() => {
+    void st.actions.load();
+    const h = setInterval(() => void st.actions.refreshSim(), 2000);
+    return () => clearInterval(h);
+  }, [st.actions]);
+  useEffect(() => {
+    if (st.ips) setIpsText(st.ips.join('\n'));
+  }, [st.ips]);
+  useEffect(() => {
+    if (st.sim) setSpeed(String(st.sim.speed));
+  }, [st.sim?.speed]);
+
+  const copy = (text: string, what: string): void => {
+    void navigator.clipboard?.writeText(text).then(
+      () => s.toasts.getState().actions.push({ kind: 'success', title: `${what} copied` }),
+      () => s.toasts.getState().actions.push({ kind: 'error', title: `Could not copy the ${what.toLowerCase()}` }),
+    );
+  };
+  const regenerate = async (): Promise<void> => {
+    setConfirmRegen(false);
+    const r = await st.actions.regenerate();
+    if (r) s.session.getState().actions.replace(r.api_key, r.api_secret);
+  };
+  const reset = async (): Promise<void> => {
+    const r = await st.actions.reset(balance);
+    if (r) {
+      s.account.getState().actions.apply(r);
+      await Promise.all([s.positions.getState().actions.refresh(), s.orders.getState().actions.refresh()]).catch(() => {});
+    }
+  };
+
+  return (
+    <div className="settings">
+      {st.message && (
+        <p className={st.message.ok ? 'ok-text' : 'oe-error'} role={st.message.ok ? 'status' : 'alert'}>
+          {st.message.text}
+        </p>
+      )}
+
+      <section>
+        <h3>API key</h3>
+        {session.status === 'ready' ? (
+          <>
+            <div className="kv">
+              <span>Key</span>
+              <code data-testid="api-key">{session.apiKey}</code>
+              <button className="btn-small" onClick={() => copy(session.apiKey ?? '', 'API key')}>
+                Copy
+              </button>
+            </div>
+            <div className="kv">
+              <span>Secret</span>
+              <code data-testid="api-secret">{reveal ? session.apiSecret : '•'.repeat(24)}</code>
+              <button className="btn-small" onClick={() => setReveal((v) => !v)}>
+                {reveal ? 'Hide' : 'Show'}
+              </button>
+              <button className="btn-small" onClick={() => copy(session.apiSecret ?? '', 'API secret')}>
+                Copy
+              </button>
+            </div>
+            {confirmRegen ? (
+              <div className="confirm">
+                <span>The current key stops working at once (bots using it too). Continue?</span>
+                <button className="btn-small danger" disabled={st.busy} onClick={() => void regenerate()}>
+                  Regenerate
+                </button>
+                <button className="btn-small" onClick={() => setConfirmRegen(false)}>
+                  Cancel
+                </button>
+              </div>
+            ) : (
+              <button className="btn-small" onClick={() => setConfirmRegen(true)}>
+                Regenerate key and secret…
+              </button>
+            )}
+            <p className="muted small">
+              Logged in {session.source === 'desktop' ? 'as the desktop account' : session.source === 'token' ? 'with the login link' : 'for this browser tab'}.
+              {session.source !== 'desktop' && (
+                <>
+                  {' '}
+                  <button className="link" onClick={() => s.session.getState().actions.logout()}>
+                    Log out
+                  </button>
+                </>
+              )}
+            </p>
+          </>
+        ) : (
+          <p className="muted">Not logged in. Open the login link the service printed when it started.</p>
+        )}
+      </section>
+
+      <section>
+        <h3>Local API for bots</h3>
+        <div className="kv">
+          <span>REST</span>
+          <code data-testid="api-address">{s.api.baseUrl}</code>
+          <button className="btn-small" onClick={() => copy(s.api.baseUrl, 'Address')}>
+            Copy
+          </button>
+        </div>
+        <div className="kv">
+          <span>WebSocket</span>
+          <code>{wsUrl()}</code>
+        </div>
+        <p className="muted small">
+          Signed requests: header X-API-KEY, query timestamp and signature (HMAC-SHA256 of the query plus the raw body). Reference:{' '}
+          <a href={`${s.api.baseUrl}/docs`} target="_blank" rel="noreferrer">
+            /docs
+          </a>
+          .
+        </p>
+      </section>
+
+      <section>
+        <h3>Bot whitelist</h3>
+        {st.ipsError ? (
+          <p className="error small">{st.ipsError}</p>
+        ) : (
+          <>
+            <textarea aria-label="Whitelisted IPs" rows={4} value={ipsText} onChange={(e) => setIpsText(e.target.value)} spellCheck={false} />
+            <p className="muted small">One IP per line. Loopback addresses always stay on the list.</p>
+            <button
+              className="btn-small"
+              disabled={st.busy}
+              onClick={() =>
+                void st.actions.saveWhitelist(
+                  ipsText
+                    .split(/[\s,]+/)
+                    .map((x) => x.trim())
+                    .filter(Boolean),
+                )
+              }
+            >
+              Save whitelist
+            </button>
+          </>
+        )}
+      </section>
+
+      <section>
+        <h3>Simulator</h3>
+        {st.simError && <p className="error small">{st.simError}</p>}
+        {st.sim && (
+          <>
+            <div className="kv">
+              <span>Seed</span>
+              <code data-testid="sim-seed">{st.sim.seed}</code>
+            </div>
+            <div className="kv">
+              <span>Market time</span>
+              <code>{fmtDateTime(st.sim.market_time)} UTC</code>
+            </div>
+            <div className="kv">
+              <span>Speed</span>
+              <input aria-label="Simulator speed" className="short" value={speed} onChange={(e) => setSpeed(e.target.value)} />
+              <button className="btn-small" onClick={() => void st.actions.setSim({ speed: Number(speed) })}>
+                Set
+              </button>
+              {SPEEDS.map((x) => (
+                <button key={x} className={`btn-small ${st.sim?.speed === x ? 'active' : ''}`} onClick={() => void st.actions.setSim({ speed: x })}>
+                  {x}x
+                </button>
+              ))}
+            </div>
+            <button className="btn-small" data-testid="sim-pause" onClick={() => void st.actions.setSim({ paused: !st.sim?.paused })}>
+              {st.sim.paused ? '▶ Resume' : '❚❚ Pause'}
+            </button>
+          </>
+        )}
+      </section>
+
+      <section>
+        <h3>Paper account</h3>
+        <div className="kv">
+          <span>Balance</span>
+          <input aria-label="Reset balance" className="short" value={balance} onChange={(e) => setBalance(e.target.value)} />
+          <span className="muted">USDT</span>
+          <button className="btn-small danger" disabled={st.busy || session.status !== 'ready'} onClick={() => void reset()}>
+            Reset account
+          </button>
+        </div>
+        <p className="muted small">Cancels every open order, closes every position at the mark price and sets the wallet to this balance.</p>
+      </section>
+    </div>
+  );
+}

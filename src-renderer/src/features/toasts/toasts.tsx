@@ -1,0 +1,47 @@
+// Toasts in the bottom-right corner; hover pauses a toast's timer.
+import { useEffect, useRef } from 'react';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import type { Toast } from './toasts-store.ts';
+import './toasts.css';
+
+export function Toasts() {
+  const s = useServices();
+  const toasts = useSel(s.toasts, (x) => x.toasts);
+  return (
+    <div className="toasts" aria-live="polite" data-testid="toasts">
+      {toasts.map((t) => (
+        <ToastView key={t.id} t={t} onDone={() => s.toasts.getState().actions.dismiss(t.id)} />
+      ))}
+    </div>
+  );
+}
+
+function ToastView({ t, onDone }: { t: Toast; onDone: () => void }) {
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const done = useRef(onDone);
+  done.current = onDone;
+  const arm = (): void => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => done.current(), t.ttl);
+  };
+  useEffect(() => {
+    arm();
+    return () => clearTimeout(timer.current);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [t.rev]);
+  return (
+    <div
+      className={`toast ${t.kind}`}
+      role={t.kind === 'error' || t.kind === 'liquidation' ? 'alert' : 'status'}
+      data-testid={`toast-${t.kind}`}
+      onMouseEnter={() => clearTimeout(timer.current)}
+      onMouseLeave={arm}
+    >
+      <div className="toast-title">{t.title}</div>
+      {t.body && <div className="toast-body">{t.body}</div>}
+      <button className="toast-close" aria-label="Dismiss" onClick={onDone}>
+        ✕
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+// The pair picker: search, tag filters (new / meme / innovation), every pair with its last
+// price, 24 h change and volume, funding and maximum leverage. Arrow keys move, Enter picks,
+// Esc closes.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { fmt, fmtCompact, fmtPct } from '../../lib/format.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { change24 } from './ticker-store.ts';
+
+type TagFilter = 'all' | 'new' | 'meme' | 'innovation';
+const STATUS_NAME: Record<number, string> = { 1: 'Trading', 2: 'Paused', 3: 'Delisted' };
+
+export function SymbolPicker() {
+  const s = useServices();
+  const { status, error, entries } = useSel(s.symbols, (x) => x);
+  const tickers = useSel(s.tickers, (x) => x.tickers);
+  const current = useSel(s.workspace, (w) => w.symbol);
+  const [query, setQuery] = useState('');
+  const [tag, setTag] = useState<TagFilter>('all');
+  const [active, setActive] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => input.current?.focus(), []);
+  useEffect(() => {
+    const away = (e: MouseEvent): void => {
+      const t = e.target as Node;
+      if (panel.current && !panel.current.contains(t) && !(t as Element).closest?.('.symbol-button')) s.workspace.getState().actions.close();
+    };
+    document.addEventListener('mousedown', away);
+    return () => document.removeEventListener('mousedown', away);
+  }, [s]);
+
+  const shown = useMemo(() => {
+    const q = query.trim().toUpperCase();
+    return entries.filter((e) => (q === '' || e.general.symbol.includes(q) || e.general.base_asset.includes(q)) && (tag === 'all' || e.tags.includes(tag)));
+  }, [entries, query, tag]);
+  useEffect(() => setActive(0), [query, tag]);
+
+  const pick = (symbol: string): void => s.workspace.getState().actions.setSymbol(symbol);
+  const onKey = (e: React.KeyboardEvent): void => {
+    if (e.key === 'ArrowDown') {
+      setActive((i) => Math.min(shown.length - 1, i + 1));
+      e.preventDefault();
+    } else if (e.key === 'ArrowUp') {
+      setActive((i) => Math.max(0, i - 1));
+      e.preventDefault();
+    } else if (e.key === 'Enter' && shown[active]) {
+      pick(shown[active].general.symbol);
+      e.preventDefault();
+    } else if (e.key === 'Escape') {
+      s.workspace.getState().actions.close();
+      e.preventDefault();
+    }
+  };
+
+  return (
+    <div className="symbol-picker" role="dialog" aria-label="Markets" ref={panel} onKeyDown={onKey}>
+      <div className="picker-head">
+        <input
+          ref={input}
+          className="search"
+          type="search"
+          placeholder="Search pairs"
+          aria-label="Search pairs"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+        <div className="tabs" role="tablist" aria-label="Tag filter">
+          {(['all', 'new', 'meme', 'innovation'] as const).map((t) => (
+            <button key={t} role="tab" aria-selected={tag === t} className={tag === t ? 'tab active' : 'tab'} onClick={() => setTag(t)}>
+              {t === 'all' ? 'All' : t[0].toUpperCase() + t.slice(1)}
+            </button>
+          ))}
+        </div>
+      </div>
+      {status === 'loading' && <p className="muted pad">Loading markets…</p>}
+      {status === 'error' && (
+        <p role="alert" className="error pad">
+          Could not load markets: {error} <button onClick={() => void s.symbols.getState().actions.load()}>Retry</button>
+        </p>
+      )}
+      {status === 'ready' && (
+        <div className="picker-scroll">
+          <table className="grid picker-table" data-testid="symbol-table">
+            <thead>
+              <tr>
+                <th scope="col">Pair</th>
+                <th scope="col" className="num">Last</th>
+                <th scope="col" className="num">24h change</th>
+                <th scope="col" className="num">24h volume</th>
+                <th scope="col" className="num">Funding</th>
+                <th scope="col" className="num">Max leverage</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((e, i) => {
+                const sym = e.general.symbol;
+                const t = tickers[sym];
+                const ch = change24(t);
+                return (
+                  <tr
+                    key={sym}
+                    data-testid={`symbol-row-${sym}`}
+                    className={`${i === active ? 'active' : ''} ${sym === current ? 'current' : ''}`}
+                    onMouseEnter={() => setActive(i)}
+                    onClick={() => pick(sym)}
+                    aria-selected={i === active}
+                  >
+                    <td>
+                      <img className="logo" src={`${s.api.baseUrl}${e.general.logo}`} alt="" width={16} height={16} />
+                      <span className="sym">{sym}</span>
+                      {e.tags.map((t) => (
+                        <span key={t} className={`badge ${t}`}>
+                          {t}
+                        </span>
+                      ))}
+                      {e.general.is_hot && <span className="badge hot">hot</span>}
+                      {e.general.status !== 1 && <span className="badge paused">{STATUS_NAME[e.general.status]}</span>}
+                    </td>
+                    <td className="num">{fmt(t?.last, e.priceDecimals)}</td>
+                    <td className={`num ${ch > 0 ? 'up' : ch < 0 ? 'down' : ''}`}>{fmtPct(ch, 2, true)}</td>
+                    <td className="num">{fmtCompact(t?.quoteVolume24)}</td>
+                    <td className="num">{fmtPct(t?.fundingRate, 4)}</td>
+                    <td className="num">{e.futures.max_leverage}x</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {shown.length === 0 && <p className="muted pad">No pair matches “{query}”.</p>}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+// Recent trades of the current pair: price coloured by the taker's side, size, time. Only the
+// rows that fit are rendered; rows carry no animation, because under a fast market every row
+// is new on every frame and an entrance effect would repaint the whole list continuously.
+import { memo } from 'react';
+import { fmt, fmtTime } from '../../lib/format.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { useSymbolView } from '../../lib/use-symbol.ts';
+import type { RecentTrade } from './trades-store.ts';
+import './trades.css';
+
+/** Rows rendered: more than fit in the column at any usual window height. */
+const SHOWN = 40;
+
+export function RecentTrades() {
+  const s = useServices();
+  const { entry, pd, qd } = useSymbolView();
+  const trades = useSel(s.trades, (t) => t.trades);
+  return (
+    <div className="trades panel-fill" data-testid="trades">
+      <div className="panel-title">
+        <span>Trades</span>
+      </div>
+      <div className="trades-head">
+        <span>Price</span>
+        <span className="num">Size ({entry?.general.base_asset ?? ''})</span>
+        <span className="num">Time</span>
+      </div>
+      <div className="trades-list">
+        {trades.length === 0 && <p className="muted pad">Waiting for trades…</p>}
+        {trades.slice(0, SHOWN).map((t) => (
+          <TradeRow key={t.id} t={t} pd={pd} qd={qd} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+const TradeRow = memo(function TradeRow({ t, pd, qd }: { t: RecentTrade; pd: number; qd: number }) {
+  return (
+    <div className={`trade-row ${t.side === 1 ? 'buy' : 'sell'}`} data-testid="trade-row">
+      <span className={t.side === 1 ? 'up' : 'down'}>{fmt(t.price, pd)}</span>
+      <span className="num">{fmt(t.qty, qd)}</span>
+      <span className="num dim">{fmtTime(t.time)}</span>
+    </div>
+  );
+});

@@ -1,0 +1,53 @@
+// Follows `trade@{symbol}` for the current symbol: recent trades for the tape and the ladder's
+// last-trade flash, and the last price for the ticker. Writes once per frame.
+import type { StoreApi } from 'zustand/vanilla';
+import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
+import { frameBatcher } from '../../lib/frame.ts';
+import type { WorkspaceState } from '../../lib/workspace-store.ts';
+import type { TickerState } from '../topbar/ticker-store.ts';
+import type { RecentTrade, TradePush, TradesState } from './trades-store.ts';
+
+export function startTradesFeed(deps: {
+  ws: WsClient;
+  workspace: StoreApi<WorkspaceState>;
+  store: StoreApi<TradesState>;
+  tickers: StoreApi<TickerState>;
+}): () => void {
+  const { ws, workspace, store, tickers } = deps;
+  let pending: RecentTrade[] = [];
+  let stream: string | null = null;
+  let off: (() => void) | null = null;
+  const flush = frameBatcher(() => {
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
+    store.getState().actions.add(batch);
+    tickers.getState().actions.applyLast(store.getState().symbol, batch[batch.length - 1].price);
+  });
+
+  const follow = (symbol: string): void => {
+    const next = `trade@${symbol}`;
+    if (next === stream) return;
+    if (stream !== null) void ws.unsubscribe([stream]).catch(() => {});
+    off?.();
+    pending = [];
+    store.getState().actions.reset(symbol);
+    stream = next;
+    off = ws.on(next, (data) => {
+      const list = (Array.isArray(data) ? data : [data]) as TradePush[];
+      for (const t of list) {
+        if (t.s !== undefined && t.s !== symbol) continue;
+        pending.push({ id: t.t, price: Number(t.p), qty: Number(t.q), time: t.T, side: t.S === 2 ? 2 : 1 });
+      }
+      flush.schedule();
+    });
+    void ws.subscribe([next]).catch(() => {});
+  };
+  follow(workspace.getState().symbol);
+  const unsub = workspace.subscribe((s) => follow(s.symbol));
+  return () => {
+    unsub();
+    off?.();
+    flush.cancel();
+  };
+}

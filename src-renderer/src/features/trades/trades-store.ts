@@ -1,0 +1,48 @@
+// Recent trades of the current symbol, newest first, as pushed by `trade@{symbol}`.
+import { createStore } from 'zustand/vanilla';
+
+export interface RecentTrade {
+  id: number;
+  price: number;
+  qty: number;
+  time: number;
+  /** Taker side: 1 buy, 2 sell. */
+  side: 1 | 2;
+}
+
+/** One element of a `trade@` push (the push's data is an array of these). */
+export interface TradePush {
+  t: number;
+  p: string;
+  q: string;
+  T: number;
+  S: 1 | 2;
+  s: string;
+}
+
+export const MAX_TRADES = 60;
+
+export interface TradesState {
+  symbol: string;
+  trades: readonly RecentTrade[];
+  actions: {
+    reset(symbol: string): void;
+    add(batch: readonly RecentTrade[]): void;
+  };
+}
+
+export function createTradesStore() {
+  return createStore<TradesState>()((set, get) => ({
+    symbol: '',
+    trades: [],
+    actions: {
+      reset: (symbol) => set({ symbol, trades: [] }),
+      add(batch) {
+        if (batch.length === 0) return;
+        // Pushes list trades oldest first; the view wants the newest first.
+        const fresh = batch.slice().reverse();
+        set({ trades: fresh.concat(get().trades).slice(0, MAX_TRADES) });
+      },
+    },
+  }));
+}

@@ -1,0 +1,58 @@
+// The bottom tabs: positions, open orders, order / trade / position history, account.
+import { AccountPanel } from '../features/account/account-panel.tsx';
+import { OrderHistory } from '../features/history/order-history.tsx';
+import { PositionHistory } from '../features/history/position-history.tsx';
+import { TradeHistory } from '../features/history/trade-history.tsx';
+import { LoginHint } from '../features/order-entry/order-entry.tsx';
+import { OpenOrdersTable } from '../features/orders/open-orders-table.tsx';
+import { PositionsTable } from '../features/positions/positions-table.tsx';
+import { useServices, useSel } from '../lib/use-services.ts';
+import type { BottomTab } from '../lib/workspace-store.ts';
+import './bottom-tabs.css';
+
+const TABS: ReadonlyArray<readonly [BottomTab, string]> = [
+  ['positions', 'Positions'],
+  ['open-orders', 'Open orders'],
+  ['order-history', 'Order history'],
+  ['trade-history', 'Trade history'],
+  ['position-history', 'Position history'],
+  ['account', 'Account'],
+];
+
+export function BottomTabs() {
+  const s = useServices();
+  const tab = useSel(s.workspace, (w) => w.tab);
+  const nPositions = useSel(s.positions, (x) => x.positions.length);
+  const nOrders = useSel(s.orders, (x) => x.orders.length);
+  const session = useSel(s.session, (x) => x.status);
+  const count = (t: BottomTab): string => (t === 'positions' ? ` (${nPositions})` : t === 'open-orders' ? ` (${nOrders})` : '');
+  return (
+    <div className="bottom-tabs">
+      <div className="tab-bar" role="tablist" aria-label="Account views">
+        {TABS.map(([t, name]) => (
+          <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'active' : ''} onClick={() => s.workspace.getState().actions.setTab(t)}>
+            {name}
+            {session === 'ready' && count(t)}
+          </button>
+        ))}
+      </div>
+      <div className="tab-body" role="tabpanel">
+        {session !== 'ready' ? (
+          session === 'checking' ? null : <LoginHint />
+        ) : tab === 'positions' ? (
+          <PositionsTable />
+        ) : tab === 'open-orders' ? (
+          <OpenOrdersTable />
+        ) : tab === 'order-history' ? (
+          <OrderHistory />
+        ) : tab === 'trade-history' ? (
+          <TradeHistory />
+        ) : tab === 'position-history' ? (
+          <PositionHistory />
+        ) : (
+          <AccountPanel />
+        )}
+      </div>
+    </div>
+  );
+}

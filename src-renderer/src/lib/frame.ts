@@ -1,0 +1,48 @@
+// Coalesces bursts of feed messages into at most one store write per animation frame, so a
+// 100 ms depth feed and a busy trade feed never cost more than one render each per frame.
+export function frameBatcher(flush: () => void): { schedule(): void; cancel(): void } {
+  let handle = 0;
+  const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (fn: FrameRequestCallback) => setTimeout(() => fn(0), 16) as unknown as number;
+  const caf = typeof cancelAnimationFrame === 'function' ? cancelAnimationFrame : (h: number) => clearTimeout(h);
+  return {
+    schedule() {
+      if (handle !== 0) return;
+      handle = raf(() => {
+        handle = 0;
+        flush();
+      });
+    },
+    cancel() {
+      if (handle !== 0) caf(handle);
+      handle = 0;
+    },
+  };
+}
+
+/**
+ * Runs `task` now and then every `ms` (never two at once); errors go to `onError`. Returns the
+ * stopper.
+ */
+export function poll(task: () => Promise<unknown>, ms: number, onError: (e: unknown) => void = () => {}): () => void {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const run = async (): Promise<void> => {
+    if (stopped) return;
+    try {
+      await task();
+    } catch (e) {
+      onError(e);
+    }
+    if (!stopped) timer = setTimeout(() => void run(), ms);
+  };
+  void run();
+  return () => {
+    stopped = true;
+    if (timer !== undefined) clearTimeout(timer);
+  };
+}
+
+/** The message of anything thrown. */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,101 @@
+// Everything the screen runs on, created once: the SDK clients, every store, and the feeds
+// that write into the stores from the WebSocket and REST, outside React. Views only read
+// stores and call store actions.
+import { RestClient } from '../../../src-shared/sdk/rest-client.ts';
+import { WsClient } from '../../../src-shared/sdk/ws-client.ts';
+import { createAccountStore } from '../features/account/account-store.ts';
+import { createBotStore } from '../features/bot-panel/bot-store.ts';
+import { startBookFeed, type BookFeed } from '../features/ladder/book-feed.ts';
+import { createBookStore } from '../features/ladder/book-store.ts';
+import { createHistoryStores } from '../features/history/history-stores.ts';
+import { createOrderFormStore } from '../features/order-entry/order-form-store.ts';
+import { createOpenOrdersStore } from '../features/orders/open-orders-store.ts';
+import { createPositionsStore } from '../features/positions/positions-store.ts';
+import { createSettingsStore } from '../features/settings/settings-store.ts';
+import { createSymbolsStore } from '../features/symbols/symbols-store.ts';
+import { createToastsStore } from '../features/toasts/toasts-store.ts';
+import { startTickerFeed } from '../features/topbar/ticker-feed.ts';
+import { createTickerStore } from '../features/topbar/ticker-store.ts';
+import { startTradesFeed } from '../features/trades/trades-feed.ts';
+import { createTradesStore } from '../features/trades/trades-store.ts';
+import { baseUrl, wsUrl } from './connection.ts';
+import { createMarketClock } from './market-clock.ts';
+import { poll } from './frame.ts';
+import { createSessionStore } from './session-store.ts';
+import { startUserFeed } from './user-feed.ts';
+import { createWorkspaceStore } from './workspace-store.ts';
+import { createStore } from 'zustand/vanilla';
+import type { WsState } from '../../../src-shared/sdk/ws-client.ts';
+
+export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) {
+  const api = new RestClient({ baseUrl: opts.baseUrl ?? baseUrl(), recvWindow: 10_000 });
+  const ws = new WsClient({ url: opts.wsUrl ?? wsUrl(), pingIntervalMs: 15_000, pingTimeoutMs: 45_000 });
+  ws.onError(() => {});
+  const connection = createStore<{ state: WsState }>()(() => ({ state: 'idle' }));
+  ws.onStateChange((state) => connection.setState({ state }));
+
+  const session = createSessionStore(api);
+  const workspace = createWorkspaceStore();
+  const symbols = createSymbolsStore(api);
+  const clock = createMarketClock(api);
+  const tickers = createTickerStore();
+  const book = createBookStore();
+  const trades = createTradesStore();
+  const account = createAccountStore(api);
+  const positions = createPositionsStore(api);
+  const orders = createOpenOrdersStore(api);
+  const toasts = createToastsStore();
+  const orderForm = createOrderFormStore(api);
+  const history = createHistoryStores(api);
+  const bots = createBotStore(api, workspace.getState().symbol);
+  const settings = createSettingsStore(api);
+
+  let bookFeed: BookFeed | null = null;
+  let user: ReturnType<typeof startUserFeed> | null = null;
+  const stops: Array<() => void> = [];
+
+  return {
+    api,
+    ws,
+    connection,
+    session,
+    workspace,
+    symbols,
+    clock,
+    tickers,
+    book,
+    trades,
+    account,
+    positions,
+    orders,
+    toasts,
+    orderForm,
+    history,
+    bots,
+    settings,
+    get userFeed() {
+      return user!.state;
+    },
+    /** The live local order book (tests, tools). */
+    currentBook: () => bookFeed?.current() ?? null,
+    /** Starts the connections and feeds; returns when the session is known. */
+    start(): void {
+      ws.connect();
+      void symbols.getState().actions.load();
+      stops.push(poll(() => clock.getState().actions.sync(), 5000));
+      stops.push(startTickerFeed({ api, ws, symbols, workspace, tickers }));
+      stops.push(startTradesFeed({ ws, workspace, store: trades, tickers }));
+      bookFeed = startBookFeed({ api, ws, workspace, symbols, store: book });
+      stops.push(() => bookFeed?.stop());
+      user = startUserFeed({ api, wsUrl: opts.wsUrl ?? wsUrl(), session, symbols, account, positions, orders, toasts });
+      stops.push(() => user?.stop());
+      void session.getState().actions.bootstrap();
+    },
+    stop(): void {
+      stops.splice(0).forEach((s) => s());
+      ws.close();
+    },
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,121 @@
+// Who the screen trades as. Sources, in order: Electron's preload (the desktop account), the
+// credentials kept in sessionStorage for this tab, a one-time `#token=...` in the URL (the
+// service prints that URL; the token is traded once with POST /api/v1/session and the hash is
+// stripped so a reload or a shared screenshot does not carry it). Without any, the screen
+// still shows market data and says how to log in.
+import { createStore } from 'zustand/vanilla';
+import type { RestClient } from '../../../src-shared/sdk/rest-client.ts';
+import { desktopBootstrap } from './connection.ts';
+
+export const CREDENTIALS_KEY = 'perpdesk.credentials';
+
+export type SessionSource = 'desktop' | 'token' | 'session';
+
+export interface SessionState {
+  status: 'checking' | 'anonymous' | 'ready';
+  apiKey: string | null;
+  apiSecret: string | null;
+  source: SessionSource | null;
+  /** Why the last login attempt failed (shown next to the login hint). */
+  error: string | null;
+  actions: {
+    bootstrap(): Promise<void>;
+    /** New credentials (regenerated key); kept for this tab unless they came from the desktop. */
+    replace(apiKey: string, apiSecret: string): void;
+    logout(): void;
+    /** The service no longer knows the key (e.g. a new data folder): forget it and say why. */
+    expire(message: string): void;
+  };
+}
+
+interface Stored {
+  apiKey: string;
+  apiSecret: string;
+  baseUrl: string;
+}
+
+function readStored(baseUrl: string): Stored | null {
+  try {
+    const raw = sessionStorage.getItem(CREDENTIALS_KEY);
+    if (!raw) return null;
+    const s = JSON.parse(raw) as Partial<Stored>;
+    if (typeof s.apiKey !== 'string' || typeof s.apiSecret !== 'string') return null;
+    if (s.baseUrl !== undefined && s.baseUrl !== baseUrl) return null;
+    return { apiKey: s.apiKey, apiSecret: s.apiSecret, baseUrl };
+  } catch {
+    return null;
+  }
+}
+
+function writeStored(s: Stored | null): void {
+  try {
+    if (s === null) sessionStorage.removeItem(CREDENTIALS_KEY);
+    else sessionStorage.setItem(CREDENTIALS_KEY, JSON.stringify(s));
+  } catch {
+    // Storage may be disabled; the session then lasts as long as the page.
+  }
+}
+
+/** The token of a `#token=...` hash, or null. */
+export function tokenFromHash(hash: string): string | null {
+  const m = /(?:^#|&)token=([^&]+)/.exec(hash);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+export function createSessionStore(api: RestClient) {
+  return createStore<SessionState>()((set, get) => {
+    const accept = (apiKey: string, apiSecret: string, source: SessionSource): void => {
+      api.setCredentials(apiKey, apiSecret);
+      set({ status: 'ready', apiKey, apiSecret, source, error: null });
+    };
+    return {
+      status: 'checking',
+      apiKey: null,
+      apiSecret: null,
+      source: null,
+      error: null,
+      actions: {
+        async bootstrap() {
+          const desk = desktopBootstrap();
+          if (desk && desk.apiKey && desk.apiSecret) {
+            accept(desk.apiKey, desk.apiSecret, 'desktop');
+            return;
+          }
+          const token = tokenFromHash(window.location.hash);
+          if (token !== null) {
+            history.replaceState(null, '', window.location.pathname + window.location.search);
+            try {
+              const r = await api.session(token);
+              writeStored({ apiKey: r.api_key, apiSecret: r.api_secret, baseUrl: api.baseUrl });
+              accept(r.api_key, r.api_secret, 'token');
+              return;
+            } catch (err) {
+              set({ error: `The login link did not work: ${err instanceof Error ? err.message : String(err)}` });
+            }
+          }
+          const stored = readStored(api.baseUrl);
+          if (stored) {
+            accept(stored.apiKey, stored.apiSecret, 'session');
+            return;
+          }
+          api.setCredentials(undefined, undefined);
+          set({ status: 'anonymous', apiKey: null, apiSecret: null, source: null });
+        },
+        replace(apiKey, apiSecret) {
+          const source = get().source ?? 'session';
+          if (source !== 'desktop') writeStored({ apiKey, apiSecret, baseUrl: api.baseUrl });
+          accept(apiKey, apiSecret, source);
+        },
+        logout() {
+          writeStored(null);
+          api.setCredentials(undefined, undefined);
+          set({ status: 'anonymous', apiKey: null, apiSecret: null, source: null, error: null });
+        },
+        expire(message) {
+          get().actions.logout();
+          set({ error: message });
+        },
+      },
+    };
+  });
+}

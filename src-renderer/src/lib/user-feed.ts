@@ -1,0 +1,199 @@
+// The account's live data: a WebSocket of its own, logged in with the API key (LOGIN params
+// {api_key, timestamp, recv_window, signature}, signature = HMAC-SHA256(secret,
+// "api_key=..&timestamp=..&recv_window=..")), subscribed to `user`, dispatching order, fill,
+// position, balance, liquidation and funding events into the stores and toasts. It is a
+// separate connection from the market data on purpose: a LOGIN replayed after a reconnect may
+// be refused as stale, and a refused `user` subscription must not take the market streams
+// down with it. After each reconnect it logs in afresh and reloads everything over REST,
+// which also covers events missed while disconnected. A slow REST refresh backs it up.
+import type { StoreApi } from 'zustand/vanilla';
+import { hmacSha256Hex } from '../../../src-shared/sign.ts';
+import { PerpdeskApiError, type RestClient } from '../../../src-shared/sdk/rest-client.ts';
+import { WsClient } from '../../../src-shared/sdk/ws-client.ts';
+import type { OrderRecord, PositionRecord, TradeRecord } from '../../../src-shared/types.ts';
+import type { AccountState } from '../features/account/account-store.ts';
+import type { OpenOrdersState } from '../features/orders/open-orders-store.ts';
+import type { PositionsState } from '../features/positions/positions-store.ts';
+import type { SymbolsState } from '../features/symbols/symbols-store.ts';
+import type { ToastsState } from '../features/toasts/toasts-store.ts';
+import { createStore } from 'zustand/vanilla';
+import { fmt, fmtSigned } from './format.ts';
+import { errorText, poll } from './frame.ts';
+import type { SessionState } from './session-store.ts';
+
+export interface UserEvent {
+  kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding';
+  data: unknown;
+}
+
+export interface UserFeedState {
+  status: 'off' | 'connecting' | 'live' | 'error';
+  error: string | null;
+  /** Bumped on every fill, so history views know to reload. */
+  fills: number;
+}
+
+const LOGIN_RECV_WINDOW = 60_000;
+
+export function loginParams(apiKey: string, apiSecret: string, timestamp: number): Record<string, unknown> {
+  const payload = `api_key=${apiKey}&timestamp=${timestamp}&recv_window=${LOGIN_RECV_WINDOW}`;
+  return { api_key: apiKey, timestamp, recv_window: LOGIN_RECV_WINDOW, signature: hmacSha256Hex(apiSecret, payload) };
+}
+
+export function startUserFeed(deps: {
+  api: RestClient;
+  wsUrl: string;
+  session: StoreApi<SessionState>;
+  symbols: StoreApi<SymbolsState>;
+  account: StoreApi<AccountState>;
+  positions: StoreApi<PositionsState>;
+  orders: StoreApi<OpenOrdersState>;
+  toasts: StoreApi<ToastsState>;
+}): { state: StoreApi<UserFeedState>; stop(): void } {
+  const { api, session, account, positions, orders, toasts, symbols } = deps;
+  const state = createStore<UserFeedState>()(() => ({ status: 'off', error: null, fills: 0 }));
+  let ws: WsClient | null = null;
+  let stopPoll: (() => void) | null = null;
+  let key: string | null = null;
+
+  const decimals = (symbol: string): { p: number; q: number } => {
+    const e = symbols.getState().bySymbol[symbol];
+    return { p: e?.priceDecimals ?? 2, q: e?.qtyDecimals ?? 3 };
+  };
+
+  const refreshAll = async (): Promise<void> => {
+    try {
+      await Promise.all([positions.getState().actions.refresh(), orders.getState().actions.refresh()]);
+    } catch (err) {
+      // 2002: the key is unknown here (the service was reset); keeping it would only fail again.
+      if (err instanceof PerpdeskApiError && err.code === 2002 && session.getState().source !== 'desktop') {
+        session.getState().actions.expire(`The saved API key is not known to this service (${err.message}). Log in again.`);
+        return;
+      }
+      throw err;
+    }
+    await account.getState().actions.refresh();
+  };
+
+  // The fills of one order arrive one by one; they are summed into one toast per order.
+  const fillSums = new Map<string, { qty: number; quote: number; fee: number; pnl: number; at: number }>();
+  const fillToast = (t: TradeRecord): void => {
+    const d = decimals(t.symbol);
+    const now = Date.now();
+    for (const [k, v] of fillSums) if (now - v.at > 10_000) fillSums.delete(k);
+    const sum = fillSums.get(t.order_id) ?? { qty: 0, quote: 0, fee: 0, pnl: 0, at: now };
+    sum.qty += Number(t.qty);
+    sum.quote += Number(t.quote_qty);
+    sum.fee += Number(t.fee);
+    sum.pnl += Number(t.realized_pnl);
+    sum.at = now;
+    fillSums.set(t.order_id, sum);
+    const avg = sum.qty > 0 ? sum.quote / sum.qty : Number(t.price);
+    toasts.getState().actions.push({
+      key: `fill:${t.order_id}`,
+      kind: 'fill',
+      title: `${t.side === 1 ? 'Bought' : 'Sold'} ${fmt(sum.qty, d.q)} ${t.symbol} @ ${fmt(avg, d.p)}`,
+      body: `${t.is_close ? 'Close' : 'Open'} ${t.position_side === 1 ? 'long' : 'short'} · ${t.role === 1 ? 'maker' : 'taker'} · fee ${fmt(sum.fee, 4)} ${t.fee_asset}${t.is_close ? ` · PnL ${fmtSigned(sum.pnl, 2)}` : ''}`,
+    });
+  };
+
+  const onEvent = (e: UserEvent): void => {
+    switch (e.kind) {
+      case 'order':
+        orders.getState().actions.apply(e.data as OrderRecord);
+        break;
+      case 'position':
+        if (Array.isArray(e.data)) positions.getState().actions.replace(e.data as PositionRecord[]);
+        else positions.getState().actions.apply(e.data as PositionRecord);
+        break;
+      case 'balance':
+        account.getState().actions.apply(e.data as Record<string, string>);
+        break;
+      case 'fill': {
+        const t = e.data as TradeRecord;
+        state.setState({ fills: state.getState().fills + 1 });
+        fillToast(t);
+        break;
+      }
+      case 'liquidation': {
+        // {symbol, position_side, quantity, mark_price, bankruptcy_price, time}
+        const x = e.data as { symbol?: string; position_side?: number; quantity?: number; mark_price?: number; bankruptcy_price?: number };
+        const d = decimals(x.symbol ?? '');
+        toasts.getState().actions.push({
+          kind: 'liquidation',
+          title: `Liquidation: ${x.symbol ?? ''} ${x.position_side === 2 ? 'short' : 'long'} ${x.quantity !== undefined ? fmt(x.quantity, d.q) : ''}`,
+          body: `Mark ${fmt(x.mark_price, d.p)} reached the liquidation price; closing at up to the bankruptcy price ${fmt(x.bankruptcy_price, d.p)}.`,
+        });
+        void refreshAll().catch(() => {});
+        break;
+      }
+      case 'funding': {
+        // {symbol, position_side, funding_rate, mark_price, amount, time}; amount > 0 = received
+        const x = e.data as { symbol?: string; position_side?: number; funding_rate?: number | string; amount?: string | number };
+        const amount = Number(x.amount);
+        toasts.getState().actions.push({
+          kind: 'funding',
+          title: `Funding ${x.symbol ?? ''} ${x.position_side === 2 ? 'short' : 'long'}: ${Number.isFinite(amount) ? `${amount >= 0 ? 'received' : 'paid'} ${fmt(Math.abs(amount), 4)} USDT` : 'settled'}`,
+          body: x.funding_rate !== undefined ? `Rate ${fmtSigned(Number(x.funding_rate) * 100, 4)}%` : undefined,
+        });
+        break;
+      }
+    }
+  };
+
+  const connect = (apiKey: string, apiSecret: string): void => {
+    disconnect();
+    key = apiKey;
+    state.setState({ status: 'connecting', error: null });
+    const client = new WsClient({ url: deps.wsUrl, pingIntervalMs: 15_000, pingTimeoutMs: 45_000 });
+    ws = client;
+    client.onError(() => {});
+    client.on('user', (data) => onEvent(data as UserEvent));
+    const login = async (): Promise<void> => {
+      try {
+        await client.login(loginParams(apiKey, apiSecret, api.timestamp()));
+        await client.subscribe(['user']);
+        if (ws === client) state.setState({ status: 'live', error: null });
+      } catch (err) {
+        if (ws === client) state.setState({ status: 'error', error: errorText(err) });
+      }
+      await refreshAll().catch(() => {});
+    };
+    client.onReconnect(() => void login());
+    client.onStateChange((s) => {
+      if (ws === client && s === 'reconnecting') state.setState({ status: 'connecting' });
+    });
+    client.connect();
+    void login();
+    stopPoll = poll(refreshAll, 5000);
+  };
+
+  const disconnect = (): void => {
+    stopPoll?.();
+    stopPoll = null;
+    ws?.close();
+    ws = null;
+    key = null;
+    state.setState({ status: 'off', error: null });
+  };
+
+  const follow = (s: SessionState): void => {
+    if (s.status === 'ready' && s.apiKey && s.apiSecret) {
+      if (s.apiKey !== key) connect(s.apiKey, s.apiSecret);
+    } else if (key !== null) {
+      disconnect();
+      account.getState().actions.clear();
+      positions.getState().actions.clear();
+      orders.getState().actions.clear();
+    }
+  };
+  follow(session.getState());
+  const unsub = session.subscribe(follow);
+  return {
+    state,
+    stop() {
+      unsub();
+      disconnect();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// Display formatting: fixed decimals with grouping, signs, steps.
+import { describe, expect, it } from 'vitest';
+import { decimalsOf, fmt, fmtCountdown, fmtPct, fmtSigned, toStep } from '../../src-renderer/src/lib/format.ts';
+
+describe('format', () => {
+  it('writes exactly the decimals asked, grouped, and never -0', () => {
+    expect(fmt('96000.1', 1)).toBe('96,000.1');
+    expect(fmt(0.000123456, 7)).toBe('0.0001235');
+    expect(fmt(-0.0001, 2)).toBe('0.00');
+    expect(fmt(undefined, 2)).toBe('—');
+    expect(fmt('abc', 2)).toBe('—');
+  });
+
+  it('signs positive values and percentages', () => {
+    expect(fmtSigned(1.5, 2)).toBe('+1.50');
+    expect(fmtSigned(-1.5, 2)).toBe('-1.50');
+    expect(fmtSigned(0.001, 2)).toBe('0.00');
+    expect(fmtPct(0.0001, 4)).toBe('0.0100%');
+    expect(fmtPct(0.0123, 2, true)).toBe('+1.23%');
+  });
+
+  it('counts down in hours, minutes and seconds', () => {
+    expect(fmtCountdown(8 * 3600_000 - 1)).toBe('07:59:59');
+    expect(fmtCountdown(-5)).toBe('00:00:00');
+  });
+
+  it('rounds quantities down to the step, written with its decimals', () => {
+    expect(decimalsOf('0.001')).toBe(3);
+    expect(decimalsOf('0.10')).toBe(1);
+    expect(decimalsOf('1')).toBe(0);
+    expect(toStep(0.30000000000000004, '0.1')).toBe('0.3');
+    expect(toStep(1.23456, '0.001')).toBe('1.234');
+    expect(toStep(1234.9, '1')).toBe('1234');
+    expect(toStep(0.0004, '0.001')).toBe('');
+    expect(toStep(1.2345, '0.5', 'round')).toBe('1.0');
+  });
+});
