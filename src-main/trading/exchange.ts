@@ -1133,6 +1133,24 @@ export class Exchange {
     };
   }
 
+  /** Take-profit / stop-loss of every open position of an account. */
+  tpslList(accountId: number): Array<{ symbol: string; position_side: number; take_profit_price: string | null; stop_loss_price: string | null; working_type: number }> {
+    const a = this.requireAccount(accountId);
+    const out = [];
+    for (const p of [...a.positions.values()].sort((x, y) => x.id - y.id)) {
+      if (p.qty === 0) continue;
+      const m = this.pairs.get(p.symbol)!.math;
+      out.push({
+        symbol: p.symbol,
+        position_side: p.side,
+        take_profit_price: p.tpTicks ? m.formatPrice(p.tpTicks) : null,
+        stop_loss_price: p.slTicks ? m.formatPrice(p.slTicks) : null,
+        working_type: p.tpTicks ? p.tpTrigger : p.slTicks ? p.slTrigger : 1,
+      });
+    }
+    return out;
+  }
+
   private checkTriggers(pair: PairState): void {
     const last = pair.lastPriceTicks * pair.math.tickValue;
     const mark = pair.markPrice;

@@ -368,6 +368,11 @@ export class RestClient {
   }
 
   /** Sets, changes or removes a position's take-profit / stop-loss (`POST /fapi/v1/position/tpsl`). */
+  /** Take-profit / stop-loss of every open position (`GET /fapi/v1/position/tpsl`). */
+  tpslList(): Promise<Array<{ symbol: string; position_side: 1 | 2; take_profit_price: string | null; stop_loss_price: string | null; working_type: 1 | 2 }>> {
+    return this.signed('GET', '/fapi/v1/position/tpsl');
+  }
+
   setTpSl(body: TpSlRequest): Promise<TpSlResult> {
     return this.signed('POST', '/fapi/v1/position/tpsl', undefined, body);
   }

@@ -1,8 +1,8 @@
 // Open positions and their take-profit / stop-loss triggers. Records come from
 // GET /fapi/v1/position/list and the user channel's 'position' events (the service sends the
 // account's whole list; a single record is accepted too); a record with quantity 0 means the
-// position closed. The triggers are what POST /fapi/v1/position/tpsl
-// last answered (the position record itself does not carry them).
+// position closed. The triggers come from GET /fapi/v1/position/tpsl on refresh and from what
+// POST /fapi/v1/position/tpsl answers (the spec's position record does not carry them).
 import { createStore } from 'zustand/vanilla';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import type { RestClient, TpSlRequest } from '../../../../src-shared/sdk/rest-client.ts';
@@ -47,7 +47,15 @@ export function createPositionsStore(api: RestClient) {
     loaded: false,
     actions: {
       async refresh() {
-        get().actions.replace(await api.positions());
+        const [list, triggers] = await Promise.all([api.positions(), api.tpslList()]);
+        get().actions.replace(list);
+        const tpsl = { ...get().tpsl };
+        for (const t of triggers) {
+          const k = positionKey(t.symbol, t.position_side);
+          if (t.take_profit_price === null && t.stop_loss_price === null) delete tpsl[k];
+          else tpsl[k] = { takeProfit: t.take_profit_price, stopLoss: t.stop_loss_price, workingType: t.working_type };
+        }
+        set({ tpsl });
       },
       replace(list) {
         const tpsl = { ...get().tpsl };
