@@ -19,6 +19,7 @@
 //      ratios to the hello-world baseline (and klines to the constant body).
 // The DESIGN 6 budget is "1,500 candles answered in under 1 ms of server time".
 
+import { simBench } from './sim.bench.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -201,16 +202,6 @@ function liveRate(): { service: number; builder: number } {
   return { service, builder };
 }
 
-// ------------------------------------------------------------------ simulator (to be added)
-
-/**
- * The simulator's sustained trades per second through the exchange (and so into the kline
- * service) belongs here; the simulator's helper adds it. Return null while it is not measured.
- */
-function simulatorTradesPerSecond(_venue: Venue): number | null {
-  return null;
-}
-
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
@@ -336,8 +327,9 @@ async function main(): Promise<void> {
     console.log(`budget (DESIGN 6): 1,500 candles in under 1 ms of server time: p99 ${p99.toFixed(3)} ms -> ${p99 < 1 ? 'met' : 'NOT met'}`);
     console.log(`klines vs the constant body of the same bytes: x${(k.rps / same.rps).toFixed(3)} req/s`);
 
-    const sim = simulatorTradesPerSecond(venue);
-    console.log(sim === null ? 'simulator sustained trades/s: not measured yet' : `simulator sustained trades/s: ${Math.round(sim)}`);
+    console.log('');
+    console.log('simulator (bench/sim.bench.ts): sustained trades per second at high speed, against a bare exchange in the same run');
+    for (const line of await simBench()) console.log(`  ${line}`);
   } finally {
     await hello.close();
     await app.close();
