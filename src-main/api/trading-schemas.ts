@@ -11,7 +11,7 @@
 // text), which would let a JSON body say "side": "1" or "qty": 0.5 and be read as something
 // else. strictJsonBody() refuses those before validation: a JSON body's values must already
 // have their declared JSON types.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, preValidationHookHandler } from 'fastify';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import {
   CLOSED_POSITION_RECORD_FIELDS,
@@ -122,6 +122,8 @@ interface FlatBodySchema {
   properties: Record<string, { type?: string }>;
 }
 
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+
 function jsonTypeOk(value: unknown, type: string | undefined): boolean {
   switch (type) {
     case 'integer':
@@ -142,29 +144,36 @@ function jsonTypeOk(value: unknown, type: string | undefined): boolean {
  * type (1006), a missing body (1002), a body that is not an object, and any value whose JSON
  * type differs from the schema's (1001), before the coercing validator sees it. Unknown fields
  * are left to the schema (1003).
+ *
+ * A callback hook, not an async one: it runs on every order placement, and an async hook
+ * costs a promise and a microtask turn per request for a check that never waits.
  */
-export function strictJsonBody(schema: FlatBodySchema) {
+export function strictJsonBody(schema: FlatBodySchema): preValidationHookHandler {
   const props = schema.properties;
-  return async function checkJsonBody(req: FastifyRequest): Promise<void> {
+  function bodyError(req: FastifyRequest): ApiError | undefined {
     const body = req.body as unknown;
     const ctype = req.headers['content-type'];
     if (ctype === undefined && (body === undefined || body === null)) {
-      throw new ApiError(Errors.MISSING_PARAMETER, 'Missing request body: a JSON object is required');
+      return new ApiError(Errors.MISSING_PARAMETER, 'Missing request body: a JSON object is required');
     }
-    if (typeof ctype !== 'string' || !/^application\/json\s*(;|$)/i.test(ctype)) {
-      throw new ApiError(Errors.UNSUPPORTED_MEDIA_TYPE, `${Errors.UNSUPPORTED_MEDIA_TYPE.message} (got ${JSON.stringify(String(ctype ?? ''))})`);
+    if (typeof ctype !== 'string' || !JSON_CONTENT_TYPE.test(ctype)) {
+      return new ApiError(Errors.UNSUPPORTED_MEDIA_TYPE, `${Errors.UNSUPPORTED_MEDIA_TYPE.message} (got ${JSON.stringify(String(ctype ?? ''))})`);
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new ApiError(Errors.INVALID_PARAMETER, 'Invalid body: must be a JSON object');
+      return new ApiError(Errors.INVALID_PARAMETER, 'Invalid body: must be a JSON object');
     }
     for (const key of Object.keys(body)) {
       const p = Object.hasOwn(props, key) ? props[key] : undefined;
       if (p === undefined) continue;
       const value = (body as Record<string, unknown>)[key];
       if (!jsonTypeOk(value, p.type)) {
-        throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': must be a JSON ${p.type}`);
+        return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': must be a JSON ${p.type}`);
       }
     }
+    return undefined;
+  }
+  return function checkJsonBody(req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    done(bodyError(req));
   };
 }
 
