@@ -323,3 +323,46 @@ describe('durability', () => {
     checkIdentity(v2, u);
   });
 });
+
+describe('auto-deleveraging', () => {
+  it('when the insurance fund cannot cover, the most profitable opposite position is reduced at the bankruptcy price (close type 5)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-adl-'));
+    dirs.push(dir);
+    const v0 = venue(dir);
+    v0.settings.set('insurance_fund', '0'); // an empty fund
+    v0.close();
+    venues.splice(venues.indexOf(v0), 1);
+
+    const v = venue(dir);
+    expect(v.exchange.insuranceFund()).toBe(0n);
+    const loser = user(v, 'adlloser1');
+    const big = user(v, 'adlbig001');
+    const small = user(v, 'adlsmall1');
+    v.exchange.setMarginMode(loser, 'BTCUSDT', 1);
+    // two shorts opened against the house at 96,000, then the loser's long against the shorts
+    v.exchange.placeOrder(big, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.060' }));
+    v.exchange.placeOrder(small, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.040' }));
+    v.exchange.setLeverage(big, 'BTCUSDT', 50); // more levered: ranks first
+    v.exchange.placeOrder(loser, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' }));
+    expect(v.exchange.positions(loser)[0].quantity).toBeCloseTo(0.05, 10);
+
+    // a second buyer takes the rest, so both shorts are fully open
+    const other = user(v, 'adlother1');
+    v.exchange.placeOrder(other, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' }));
+    expect(v.exchange.positions(big)[0].quantity).toBeCloseTo(0.06, 10);
+    expect(v.exchange.positions(small)[0].quantity).toBeCloseTo(0.04, 10);
+    // the mark gaps far below the bankruptcy price (91,200) with no bids: the fund would lose
+    v.exchange.setPrices('BTCUSDT', { mark: 88_000 });
+    expect(v.exchange.positions(loser)).toEqual([]);
+    expect(v.trading.closedPositions({ accountId: loser, limit: 5 })[0].closeType).toBe(6);
+    // only the more levered short (ranked first) was reduced, by the loser's 0.050, at 91,200
+    const adl = v.trading.trades({ accountId: big, limit: 5 })[0];
+    expect(adl).toMatchObject({ priceTicks: 912_000, qtyLots: 50, isClose: true, fee: 0n });
+    expect(v.exchange.positions(big)[0].quantity).toBeCloseTo(0.01, 10);
+    expect(v.exchange.positions(small)[0].quantity).toBeCloseTo(0.04, 10);
+    expect(v.trading.trades({ accountId: small, limit: 5 }).filter((x) => x.isClose)).toEqual([]);
+    // the fund was not touched
+    expect(v.exchange.insuranceFund()).toBe(0n);
+    for (const id of [loser, big, small, other]) checkIdentity(v, id);
+  });
+});
