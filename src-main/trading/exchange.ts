@@ -61,6 +61,8 @@ interface LiveOrder extends OrderRow {
   engineAccount: number;
   /** Close type written when this order flattens a position (1 user, 2 TP, 3 SL, 4 liquidation). */
   closeType: number;
+  /** A bot order kept in the order cache (need_cache): listed, cancellable, announced. */
+  cached?: boolean;
 }
 
 export interface PairState {
@@ -535,7 +537,7 @@ export class Exchange {
       id, clientOrderId, accountId: a?.id ?? 0, symbol: row.symbol, side: input.side, type: input.type, tif,
       priceTicks, qtyLots, filledLots: 0, filledQuote: 0n, status: 1, leverage, marginMode, positionSide,
       positionAction: action, reduceOnly, frozen, totalFee: 0n, createdAt: now, updatedAt: now, isBot,
-      engineAccount: a ? a.id : engineAccount, closeType: 1,
+      engineAccount: a ? a.id : engineAccount, closeType: 1, cached: isBot && track,
     };
     if (track) {
       this.orders.set(id, order);
@@ -1239,7 +1241,7 @@ export class Exchange {
   // ------------------------------------------------------------------ store and announce
 
   private queueAccountEvent(o: LiveOrder, kind: 'order', _data: null): void {
-    if (o.isBot && !this.orders.has(o.id) && o.status === 1) return;
+    if (o.isBot && !o.cached) return; // fire-and-forget bot orders are not announced
     this.pendingAccountEvents.push({ accountId: o.isBot ? 0 : o.accountId, kind, data: o });
   }
 

@@ -419,3 +419,23 @@ describe('connection management', () => {
     expect(await other.request('PING', undefined, 'still-here')).toEqual({ id: 'still-here', result: 'PONG' });
   });
 });
+
+describe('bot stream', () => {
+  it('announces cached bot orders (need_cache) to whitelisted connections, and nothing of uncached ones', async () => {
+    const c = await client();
+    expect(await c.request('SUBSCRIBE', ['bot'])).toMatchObject({ result: null });
+    const from = c.messages.length;
+    venue.exchange.placeBotOrder({ symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '3000.00', qty: '0.100' }, HOUSE_ACCOUNT);
+    const cached = venue.exchange.placeBotOrder(
+      { symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '3001.00', qty: '0.100', need_cache: true },
+      HOUSE_ACCOUNT,
+    );
+    const push = await c.waitFor((m) => m.stream === 'bot', 3000, from);
+    expect(push.data.kind).toBe('order');
+    expect(push.data.data).toMatchObject({ id: cached.order_id, symbol: 'ETHUSDT', price: '3001.00', status: 1 });
+    venue.exchange.cancelBotOrder('ETHUSDT', Number(cached.order_id));
+    const cancelled = await c.waitFor((m) => m.stream === 'bot' && m.data.data.status === 4, 3000, from);
+    expect(cancelled.data.data.id).toBe(cached.order_id);
+    expect(c.pushes('bot').every((m) => m.data.data.id === cached.order_id)).toBe(true);
+  });
+});

@@ -105,6 +105,8 @@ export interface HubOptions {
   venue: Venue;
   /** API key look-up for LOGIN (auth.ts's AccountCache). */
   accounts: { byKey(apiKey: string): Account | undefined };
+  /** The bot whitelist: who may subscribe to the `bot` stream (cached bot orders). */
+  whitelist?: { has(ip: string): boolean };
   /** Wall clock for LOGIN timestamps (the signed-REST clock) and liveness, ms; Date.now by default. */
   now?: () => number;
   /** Event time `E` of pushes; market time (venue.clock) by default. */
@@ -225,11 +227,15 @@ export class Hub {
   private ticks = 0;
   private lastPingAt: number;
   private closed = false;
+  private readonly whitelist: { has(ip: string): boolean } | null;
+  /** Connections on the `bot` stream: the house account's (engine account 0 events) cached bot orders. */
+  private readonly botConns = new Set<Conn>();
   readonly stats: HubStats = { connections: 0, pushes: 0, pushBytes: 0, messages: 0, slowConsumersClosed: 0, idleClosed: 0 };
 
   constructor(opts: HubOptions) {
     this.venue = opts.venue;
     this.accounts = opts.accounts;
+    this.whitelist = opts.whitelist ?? null;
     this.now = opts.now ?? Date.now;
     this.eventTime = opts.eventTime ?? (() => opts.venue.clock.now());
     this.limits = { ...DEFAULT_HUB_LIMITS, ...opts.limits };
@@ -389,6 +395,9 @@ export class Hub {
       if (p.channel.kind === 'user' && conn.accountId === null) {
         return errorReply(id, Errors.API_KEY_MISSING, "Subscribe to 'user' after a successful LOGIN");
       }
+      if (p.channel.kind === 'bot' && !(this.whitelist?.has(conn.ip) ?? false)) {
+        return errorReply(id, Errors.IP_NOT_WHITELISTED, `The 'bot' stream is for IPs on the bot whitelist; ${conn.ip} is not`);
+      }
       if (p.channel.kind === 'kline' && this.klineSource === null && this.klineLookup() === undefined) {
         return errorReply(id, Errors.SERVICE_UNAVAILABLE, 'kline streams are not available on this service');
       }
@@ -490,6 +499,12 @@ export class Hub {
       this.addUser(conn);
       return;
     }
+    if (channel.kind === 'bot') {
+      if (this.botConns.has(conn)) return;
+      this.botConns.add(conn);
+      this.accountListenerAdded();
+      return;
+    }
     let s = this.streams.get(name);
     if (s === undefined) {
       s = new Stream(name, channel);
@@ -526,6 +541,10 @@ export class Hub {
       this.removeUser(conn);
       return;
     }
+    if (name === 'bot') {
+      if (this.botConns.delete(conn)) this.accountListenerRemoved();
+      return;
+    }
     const s = this.streams.get(name);
     if (s === undefined) return;
     s.subs.delete(conn);
@@ -533,7 +552,7 @@ export class Hub {
     if (s.subs.size > 0) return;
     this.streams.delete(name);
     const ch = s.channel;
-    if (ch.kind === 'user') return;
+    if (ch.kind === 'user' || ch.kind === 'bot') return;
     const f = this.feeds.get(ch.symbol);
     if (f === undefined) return;
     switch (ch.kind) {
@@ -566,8 +585,19 @@ export class Hub {
     if (set === undefined) this.users.set(id, (set = new Set()));
     if (set.has(conn)) return;
     set.add(conn);
+    this.accountListenerAdded();
+  }
+
+  private accountListenerAdded(): void {
     if (this.userSubscribers++ === 0 && !this.closed) {
       this.offAccount = this.venue.exchange.events.on('account', (e) => this.onAccount(e));
+    }
+  }
+
+  private accountListenerRemoved(): void {
+    if (--this.userSubscribers === 0) {
+      this.offAccount?.();
+      this.offAccount = null;
     }
   }
 
@@ -577,10 +607,7 @@ export class Hub {
     const set = this.users.get(id);
     if (set === undefined || !set.delete(conn)) return;
     if (set.size === 0) this.users.delete(id);
-    if (--this.userSubscribers === 0) {
-      this.offAccount?.();
-      this.offAccount = null;
-    }
+    this.accountListenerRemoved();
   }
 
   // ------------------------------------------------------------------ exchange events
@@ -596,6 +623,13 @@ export class Hub {
   }
 
   private onAccount(e: AccountEvent): void {
+    if (e.accountId === 0) {
+      // the house: cached bot orders (user accounts have ids >= 1)
+      if (this.botConns.size === 0) return;
+      const buf = this.serialise('bot', { kind: e.kind, data: e.data });
+      for (const conn of this.botConns) this.push(conn, 'bot', buf);
+      return;
+    }
     const set = this.users.get(e.accountId);
     if (set === undefined) return;
     const buf = this.serialise('user', { kind: e.kind, data: e.data });

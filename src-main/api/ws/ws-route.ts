@@ -71,7 +71,7 @@ export async function installWebSocket(app: FastifyInstance, opts: WebSocketOpti
   // Like the klines routes, the candle service is looked up when needed: the venue may attach
   // it after the app is built.
   const klines = opts.klines ?? ((): KlineSource | undefined => (venue as Venue & { klines?: KlineSource }).klines);
-  const hub = new Hub({ venue, accounts: opts.auth.accounts, now: opts.auth.now, limits: opts.limits, klines });
+  const hub = new Hub({ venue, accounts: opts.auth.accounts, whitelist: opts.auth.whitelist, now: opts.auth.now, limits: opts.limits, klines });
   await app.register(fastifyWebsocket, {
     options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false },
     // Resets and aborted handshakes are routine for a WebSocket server: drop the socket quietly.
