@@ -76,7 +76,7 @@ function cpuMeter(extra: () => Record<string, number> = () => ({})): (m: Msg) =>
 async function perpdeskServer(): Promise<void> {
   const { startService } = await import('../src-main/service.ts');
   const { HOUSE_ACCOUNT } = await import('../src-main/trading/exchange.ts');
-  const svc = await startService({ dataDir: ':memory:', host: '127.0.0.1', port: 0, rateLimit: false });
+  const svc = await startService({ dataDir: ':memory:', host: '127.0.0.1', port: 0, rateLimit: false, simulate: false });
   const ex = svc.venue.exchange;
   const hub = svc.app.wsHub;
   let seed = 42;
