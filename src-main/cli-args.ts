@@ -18,6 +18,9 @@ export interface CliOptions {
   accounts: AccountSpec[];
   /** false with --no-sim: a quiet venue whose book holds only what clients place. */
   simulate: boolean;
+  /** --volatility / --intensity: multipliers of the simulated market's defaults. */
+  simVolatility?: number;
+  simIntensity?: number;
   help: boolean;
 }
 
@@ -33,6 +36,8 @@ export const USAGE = `Usage: npm run serve -- [options]
   --account KEY:SECRET[:BALANCE]
                            create or update a paper account with this API key, secret and USDT
                            balance (default 10000); may repeat
+  --volatility X           multiply every pair's simulated volatility by X (0.1 to 10, default 1)
+  --intensity X            multiply how often simulated takers trade by X (0.1 to 10, default 1)
   --no-sim                 no simulated market: the book holds only what clients place
   --help                   this text`;
 
@@ -97,6 +102,15 @@ export function parseCli(argv: readonly string[]): CliOptions {
       case '--account':
         out.accounts.push(parseAccount(takeValue()));
         break;
+      case '--volatility':
+      case '--intensity': {
+        const v = takeValue();
+        const n = Number(v);
+        if (!/^\d+(\.\d+)?$/.test(v) || n < 0.1 || n > 10) throw new CliError(`${name} must be a number from 0.1 to 10, got '${v}'`);
+        if (name === '--volatility') out.simVolatility = n;
+        else out.simIntensity = n;
+        break;
+      }
       case '--no-sim':
         out.simulate = false;
         break;

@@ -29,6 +29,8 @@ async function main(): Promise<void> {
     speed: opts.speed,
     accounts: opts.accounts,
     simulate: opts.simulate,
+    simVolatility: opts.simVolatility,
+    simIntensity: opts.simIntensity,
     onProgress: (line) => console.log(line),
     uiDir: process.env.PERPDESK_UI_DIR ?? join(here, '../renderer'),
     logger: true,

@@ -24,6 +24,9 @@ export interface ServiceOptions {
   logger?: boolean;
   /** Run the simulated market (default true). */
   simulate?: boolean;
+  /** Volatility and taker-intensity multipliers of the simulated market (0.1 to 10). */
+  simVolatility?: number;
+  simIntensity?: number;
   /** Progress lines while the first start builds the simulated history. */
   onProgress?: (line: string) => void;
   /** Rate limits (README, Rate limits); false turns them off (benchmarks). */
@@ -48,6 +51,8 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     seed: opts.seed,
     speed: opts.speed,
     simulate: opts.simulate ?? true,
+    simVolatility: opts.simVolatility,
+    simIntensity: opts.simIntensity,
     onHistoryProgress: (p) => opts.onProgress?.(`perpdesk: building simulated history ${p.done}/${p.total} ${p.symbol}`),
   });
   for (const a of opts.accounts ?? []) {

@@ -5,6 +5,7 @@ import { VirtualClock } from './market/clock.ts';
 import { KlineService } from './market/kline-service.ts';
 import { fastForwardHistorySync, type HistoryProgress } from './market/sim/history.ts';
 import { HistoryCandleWriter, lastStoredPrices, pairsWithoutHistory } from './market/sim/history-writer.ts';
+import { paramsFor, type SymbolSimParams } from './market/sim/params.ts';
 import { Simulator } from './market/sim/simulator.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
@@ -23,6 +24,10 @@ export interface VenueOptions {
   wall?: () => number;
   /** Run the simulated market (history on first start, then live market makers and takers). */
   simulate?: boolean;
+  /** Multiplies every pair's default volatility (0.1 to 10; 1 = the defaults). */
+  simVolatility?: number;
+  /** Multiplies every pair's taker arrival rate (0.1 to 10; 1 = the defaults). */
+  simIntensity?: number;
   onHistoryProgress?: (p: HistoryProgress) => void;
 }
 
@@ -74,7 +79,18 @@ export function openVenue(opts: VenueOptions): Venue {
     }
   }
   const klines = new KlineService({ db, symbols, clock, exchange });
-  const sim = opts.simulate ? new Simulator({ exchange, clock, seed, startStates }) : null;
+  let params: Record<string, Partial<SymbolSimParams>> | undefined;
+  if (opts.simVolatility !== undefined || opts.simIntensity !== undefined) {
+    params = {};
+    for (const row of symbols.all()) {
+      const d = paramsFor(row);
+      params[row.symbol] = {
+        volatility: Math.min(5, Math.max(0.01, d.volatility * (opts.simVolatility ?? 1))),
+        takerRate: Math.min(50, Math.max(0.05, d.takerRate * (opts.simIntensity ?? 1))),
+      };
+    }
+  }
+  const sim = opts.simulate ? new Simulator({ exchange, clock, seed, startStates, params }) : null;
   if (sim) klines.autoAdvance = false; // candles follow the simulation's time (the driver's onTick)
   // Market time is saved every few seconds, so a crash restarts the clock close to where it was.
   const saveTimer = setInterval(() => settings.set('market_time', String(clock.now())), 5_000);

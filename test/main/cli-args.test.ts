@@ -17,6 +17,7 @@ describe('command line', () => {
     ]);
     expect(o).toMatchObject({ host: '0.0.0.0', port: 0, dataDir: '/tmp/x', seed: 7, speed: 250, simulate: true });
     expect(parseCli(['--no-sim']).simulate).toBe(false);
+    expect(parseCli(['--volatility', '2.5', '--intensity=0.5'])).toMatchObject({ simVolatility: 2.5, simIntensity: 0.5 });
     expect(o.accounts).toEqual([
       { apiKey: 'botkey001', apiSecret: 'botsecret001', balance: 2500_50000000n },
       { apiKey: 'second01', apiSecret: 'second02', balance: DEFAULT_PAPER_BALANCE },
@@ -34,6 +35,9 @@ describe('command line', () => {
     [['--account', 'keykeykey:secret0001:-5'], /BALANCE/],
     [['--account', 'keykeykey:secret0001:1.123456789'], /BALANCE/],
     [['--bogus'], /unknown option/],
+    [['--volatility', '0'], /--volatility/],
+    [['--intensity', '11'], /--intensity/],
+    [['--intensity', '1e1'], /--intensity/],
     [['--port'], /needs a value/],
   ])('rejects %j', (argv, msg) => {
     expect(() => parseCli(argv as string[])).toThrow(CliError);
