@@ -3,6 +3,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { VirtualClock } from './market/clock.ts';
 import { KlineService } from './market/kline-service.ts';
+import { RecentTrades } from './market/recent-trades.ts';
 import { fastForwardHistorySync, type HistoryProgress } from './market/sim/history.ts';
 import { HistoryCandleWriter, lastStoredPrices, pairsWithoutHistory } from './market/sim/history-writer.ts';
 import { paramsFor, type SymbolSimParams } from './market/sim/params.ts';
@@ -42,6 +43,8 @@ export interface Venue {
   readonly exchange: Exchange;
   /** Candles of every pair: klines routes and the kline stream. */
   readonly klines: KlineService;
+  /** The last trades of every pair (GET /fapi/v1/trades). */
+  readonly recentTrades: RecentTrades;
   /** The simulated market, when running (see VenueOptions.simulate). */
   readonly sim: Simulator | null;
   readonly seed: number;
@@ -65,6 +68,7 @@ export function openVenue(opts: VenueOptions): Venue {
 
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock });
+  const recentTrades = new RecentTrades(exchange.events);
   let startStates;
   if (opts.simulate) {
     startStates = lastStoredPrices(db, exchange.pairs.values());
@@ -106,6 +110,7 @@ export function openVenue(opts: VenueOptions): Venue {
     trading,
     exchange,
     klines,
+    recentTrades,
     sim,
     seed,
     close() {
@@ -113,6 +118,7 @@ export function openVenue(opts: VenueOptions): Venue {
       closed = true;
       clearInterval(saveTimer);
       sim?.dispose();
+      recentTrades.close();
       klines.close();
       settings.set('market_time', String(clock.now()));
       db.close();

@@ -25,6 +25,7 @@ import tpslRoutes from './routes/tpsl.ts';
 import paperRoutes from './routes/paper.ts';
 import simRoutes from './routes/sim.ts';
 import priceRoutes from './routes/prices.ts';
+import tradeRoutes from './routes/trades.ts';
 import { futuresSymbolSchema, generalSymbolSchema } from './schemas.ts';
 import { tradingSchemas } from './trading-schemas.ts';
 import { installWebSocket } from './ws/ws-route.ts';
@@ -106,6 +107,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(logoRoutes, { venue });
   await app.register(depthRoutes, { venue });
   await app.register(priceRoutes, { venue });
+  await app.register(tradeRoutes, { venue });
   await app.register(sessionRoutes, { venue, token: opts.loginToken });
   await app.register(tpslRoutes, { venue });
   await app.register(adminRoutes, { venue, auth });

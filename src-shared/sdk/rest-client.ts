@@ -312,6 +312,11 @@ export class RestClient {
   }
 
   /** Index, mark and last price plus funding of every pair (`GET /fapi/v1/prices`). */
+  /** Recent public trades of a pair, newest first (`GET /fapi/v1/trades`; limit max 500). */
+  recentTrades(symbol: string, limit?: number): Promise<Array<{ id: string; price: string; qty: string; quote_qty: string; time: number; taker_side: 1 | 2; is_buyer_maker: boolean }>> {
+    return this.getPublic('/fapi/v1/trades', { symbol, limit });
+  }
+
   prices(): Promise<PriceRecord[]> {
     return this.getPublic('/fapi/v1/prices');
   }

@@ -84,7 +84,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       void symbols.getState().actions.load();
       stops.push(poll(() => clock.getState().actions.sync(), 5000));
       stops.push(startTickerFeed({ api, ws, symbols, workspace, tickers }));
-      stops.push(startTradesFeed({ ws, workspace, store: trades, tickers }));
+      stops.push(startTradesFeed({ api, ws, workspace, store: trades, tickers }));
       bookFeed = startBookFeed({ api, ws, workspace, symbols, store: book });
       stops.push(() => bookFeed?.stop());
       user = startUserFeed({ api, wsUrl: opts.wsUrl ?? wsUrl(), session, symbols, account, positions, orders, toasts });

@@ -1,6 +1,7 @@
 // Follows `trade@{symbol}` for the current symbol: recent trades for the tape and the ladder's
 // last-trade flash, and the last price for the ticker. Writes once per frame.
 import type { StoreApi } from 'zustand/vanilla';
+import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
 import { frameBatcher } from '../../lib/frame.ts';
 import type { WorkspaceState } from '../../lib/workspace-store.ts';
@@ -8,12 +9,13 @@ import type { TickerState } from '../topbar/ticker-store.ts';
 import type { RecentTrade, TradePush, TradesState } from './trades-store.ts';
 
 export function startTradesFeed(deps: {
+  api?: RestClient;
   ws: WsClient;
   workspace: StoreApi<WorkspaceState>;
   store: StoreApi<TradesState>;
   tickers: StoreApi<TickerState>;
 }): () => void {
-  const { ws, workspace, store, tickers } = deps;
+  const { api, ws, workspace, store, tickers } = deps;
   let pending: RecentTrade[] = [];
   let stream: string | null = null;
   let off: (() => void) | null = null;
@@ -42,6 +44,18 @@ export function startTradesFeed(deps: {
       flush.schedule();
     });
     void ws.subscribe([next]).catch(() => {});
+    // the tape starts with the pair's latest trades instead of empty
+    if (api) {
+      void api
+        .recentTrades(symbol, 60)
+        .then((list) => {
+          if (store.getState().symbol !== symbol) return;
+          store.getState().actions.add(
+            list.reverse().map((t) => ({ id: Number(t.id), price: Number(t.price), qty: Number(t.qty), time: t.time, side: t.taker_side })),
+          );
+        })
+        .catch(() => {});
+    }
   };
   follow(workspace.getState().symbol);
   const unsub = workspace.subscribe((s) => follow(s.symbol));

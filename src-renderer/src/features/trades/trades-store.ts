@@ -27,6 +27,7 @@ export interface TradesState {
   trades: readonly RecentTrade[];
   actions: {
     reset(symbol: string): void;
+    /** Adds trades oldest first; trades already listed (by id) are skipped. */
     add(batch: readonly RecentTrade[]): void;
   };
 }
@@ -39,9 +40,13 @@ export function createTradesStore() {
       reset: (symbol) => set({ symbol, trades: [] }),
       add(batch) {
         if (batch.length === 0) return;
-        // Pushes list trades oldest first; the view wants the newest first.
-        const fresh = batch.slice().reverse();
-        set({ trades: fresh.concat(get().trades).slice(0, MAX_TRADES) });
+        // Pushes list trades oldest first; the view wants the newest first. The REST seed and the
+        // stream may overlap, so ids already shown are skipped and the list is kept by id.
+        const seen = new Set(get().trades.map((t) => t.id));
+        const fresh = batch.filter((t) => !seen.has(t.id));
+        if (fresh.length === 0) return;
+        const merged = fresh.concat(get().trades).sort((a, b) => b.id - a.id);
+        set({ trades: merged.slice(0, MAX_TRADES) });
       },
     },
   }));
