@@ -42,6 +42,7 @@ export function startBookFeed(deps: {
     const bb = book.bestBid();
     const ba = book.bestAsk();
     store.setState({
+      rowsStep: step,
       bids: g.bids,
       asks: g.asks,
       bestBid: bb ? Number(bb[0]) : NaN,
@@ -66,7 +67,7 @@ export function startBookFeed(deps: {
       onError: () => {},
     });
     book = b;
-    store.setState({ symbol: next, sync: 'syncing', step: defaultStep(next), bids: [], asks: [], bestBid: NaN, bestAsk: NaN, updateId: -1 });
+    store.setState({ symbol: next, sync: 'syncing', step: defaultStep(next), rowsStep: '', bids: [], asks: [], bestBid: NaN, bestAsk: NaN, updateId: -1 });
     streams = [`depth_update@${next}`, `depth@${next},20`];
     offs.push(ws.on(streams[0], (d) => b.handleDelta(d as DepthUpdate)));
     offs.push(ws.on(streams[1], (d) => b.handleSnapshotPush(d as DepthPush)));

@@ -10,6 +10,8 @@ export interface BookViewState {
   sync: BookState | 'idle';
   /** Grouping step (one of price_merges); '' until the symbol is known. */
   step: string;
+  /** The step the shown rows are grouped by: trails `step` until the next frame regroups. */
+  rowsStep: string;
   bids: readonly GroupedLevel[];
   asks: readonly GroupedLevel[];
   bestBid: number;
@@ -26,6 +28,7 @@ export function createBookStore() {
     symbol: '',
     sync: 'idle',
     step: '',
+    rowsStep: '',
     bids: [],
     asks: [],
     bestBid: NaN,

@@ -42,7 +42,7 @@ export function Ladder() {
   const bidShare = bidQty + askQty > 0 ? bidQty / (bidQty + askQty) : 0.5;
 
   return (
-    <div className="ladder panel-fill" data-testid="ladder" data-sync={book.sync} data-update-id={book.updateId} data-step={step}>
+    <div className="ladder panel-fill" data-testid="ladder" data-sync={book.sync} data-update-id={book.updateId} data-step={book.rowsStep}>
       <div className="panel-title">
         <span>Order book</span>
         <select
