@@ -121,6 +121,7 @@ export function openVenue(opts: VenueOptions): Venue {
       recentTrades.close();
       klines.close();
       settings.set('market_time', String(clock.now()));
+      trading.group.commitNow();
       db.close();
     },
   };

@@ -43,6 +43,23 @@ export interface AppOptions {
   loginToken?: LoginToken;
 }
 
+/**
+ * No answer leaves before the writes made ahead of it are committed (group commit: the turn's
+ * commands share one SQLite commit, store/group-commit.ts). When that commit fails, the answer
+ * becomes error 5000 and the exchange refuses further commands.
+ */
+function installDurableAnswers(app: FastifyInstance, venue: Venue): void {
+  const group = venue.trading.group;
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (!group.pending) return done(null, payload);
+    group.whenDurable((err) => {
+      if (err === null) return done(null, payload);
+      reply.code(Errors.INTERNAL.http);
+      done(null, JSON.stringify({ code: Errors.INTERNAL.code, message: 'Storing the command failed; the venue must restart', data: null }));
+    });
+  });
+}
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ? { level: 'warn' } : false,
@@ -65,6 +82,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   installErrorHandling(app);
+  installDurableAnswers(app, opts.venue);
   const auth = installAuth(app, { venue: opts.venue, now: opts.now, rateLimit: opts.rateLimit });
   app.addSchema(generalSymbolSchema);
   app.addSchema(futuresSymbolSchema);

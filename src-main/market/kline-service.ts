@@ -38,6 +38,7 @@ import {
   type Interval,
 } from '../../src-shared/intervals.ts';
 import { CandlesRepo } from '../store/candles-repo.ts';
+import { groupCommitOf } from '../store/group-commit.ts';
 import type { SymbolsRepo } from '../store/symbols-repo.ts';
 import type { EventBus } from '../trading/events.ts';
 import { CandleBuilder, klineFormatter, type Candle, type KlineTuple } from './candles.ts';
@@ -287,8 +288,8 @@ export class KlineService {
   flush(): void {
     const n = this.pendingCandles.length;
     if (n === 0 || this.stopped) return;
-    // Inside someone else's transaction a rollback would take our rows along: write later.
-    if (this.db.isTransaction) return;
+    // Inside someone else's unit a rollback would take our rows along: write later.
+    if (groupCommitOf(this.db).inUnit) return;
     try {
       this.repo.writeMany(this.pendingSymbols, this.pendingCandles, n);
     } catch (err) {
@@ -302,7 +303,7 @@ export class KlineService {
   /** Writes the closed candles and every changed current candle, so a restart continues them. */
   checkpoint(): void {
     this.flush();
-    if (this.stopped || this.db.isTransaction) return;
+    if (this.stopped || groupCommitOf(this.db).inUnit) return;
     const syms: string[] = [];
     const candles: Candle[] = [];
     for (const st of this.states.values()) {
@@ -587,7 +588,7 @@ export class KlineService {
 
   private prune(t: number): void {
     this.nextPruneAt = t + HOUR;
-    if (this.retention.length === 0 || this.db.isTransaction) return;
+    if (this.retention.length === 0 || groupCommitOf(this.db).inUnit) return;
     try {
       for (const st of this.states.values()) {
         for (const [interval, ms] of this.retention) this.repo.prune(st.symbol, interval, t - ms);

@@ -9,6 +9,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Candle } from '../market/candles.ts';
 import type { Interval } from '../../src-shared/intervals.ts';
+import { transaction } from './database.ts';
 
 interface Row {
   interval: string;
@@ -77,14 +78,12 @@ export class CandlesRepo {
   }
 
   /**
-   * Upserts candles[0 .. n-1] (symbols[i] is the symbol of candles[i]) in one transaction, or
-   * inside the caller's transaction when one is open.
+   * Upserts candles[0 .. n-1] (symbols[i] is the symbol of candles[i]) as one unit of the
+   * connection's group commit (a nested call joins the caller's unit).
    */
   writeMany(symbols: readonly string[], candles: readonly Candle[], n = candles.length): void {
     if (n === 0) return;
-    const own = !this.db.isTransaction;
-    if (own) this.db.exec('BEGIN IMMEDIATE');
-    try {
+    transaction(this.db, () => {
       const stmt = this.upsert;
       for (let i = 0; i < n; i++) {
         const c = candles[i];
@@ -93,11 +92,7 @@ export class CandlesRepo {
           c.trades, c.takerBuyVolume, String(c.takerBuyQuoteVolume),
         );
       }
-      if (own) this.db.exec('COMMIT');
-    } catch (err) {
-      if (own) this.db.exec('ROLLBACK');
-      throw err;
-    }
+    });
   }
 
   /** The newest stored candle of (symbol, interval), closed or not. */

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { groupCommitOf } from './group-commit.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 export type Database = DatabaseSync;
@@ -57,15 +58,11 @@ export function migrate(db: DatabaseSync): void {
   }
 }
 
-/** Runs `fn` in one transaction; nothing of it stays when it throws. */
+/**
+ * Runs `fn` as one all-or-nothing unit of the connection's group commit (group-commit.ts):
+ * nothing of it stays when it throws; it is on disk by the end of the event-loop turn (answers
+ * wait for that through `groupCommitOf(db).whenDurable`).
+ */
 export function transaction<T>(db: DatabaseSync, fn: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
-  try {
-    const out = fn();
-    db.exec('COMMIT');
-    return out;
-  } catch (err) {
-    db.exec('ROLLBACK');
-    throw err;
-  }
+  return groupCommitOf(db).unit(fn);
 }

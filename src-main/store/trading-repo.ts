@@ -1,9 +1,10 @@
 // SQLite persistence of user trading state: orders, fills, positions, closed positions,
-// per-pair account settings and wallets. The exchange calls these inside one transaction per
-// command, so an acknowledged change is on disk before the answer and a failed command leaves
-// nothing behind.
+// per-pair account settings and wallets. The exchange calls these inside one unit per command
+// (tx: a savepoint of the turn's group commit), so a failed command leaves nothing behind, and
+// answers wait for the commit (group.whenDurable), so an acknowledged change is on disk.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { PositionState } from '../risk/position.ts';
+import { groupCommitOf, type GroupCommit } from './group-commit.ts';
 
 export interface OrderRow {
   id: number;
@@ -142,10 +143,12 @@ export interface ClosedQuery {
 export class TradingRepo {
   private readonly db: DatabaseSync;
   private readonly s: Record<string, StatementSync>;
-  private inTx = false;
+  /** The connection's group commit: answers wait for `group.whenDurable`. */
+  readonly group: GroupCommit;
 
   constructor(db: DatabaseSync) {
     this.db = db;
+    this.group = groupCommitOf(db);
     const prep = (sql: string) => {
       const st = db.prepare(sql);
       st.setReadBigInts(true);
@@ -190,21 +193,12 @@ export class TradingRepo {
     };
   }
 
-  /** Runs fn in one transaction (nested calls join the outer one). */
+  /**
+   * Runs fn as one all-or-nothing unit of the connection's group commit (nested calls join the
+   * outer one); it is committed by the end of the event-loop turn (see `group`).
+   */
   tx<T>(fn: () => T): T {
-    if (this.inTx) return fn();
-    this.db.exec('BEGIN IMMEDIATE');
-    this.inTx = true;
-    try {
-      const out = fn();
-      this.db.exec('COMMIT');
-      return out;
-    } catch (err) {
-      this.db.exec('ROLLBACK');
-      throw err;
-    } finally {
-      this.inTx = false;
-    }
+    return this.group.unit(fn);
   }
 
   saveOrder(o: OrderRow): void {

@@ -27,7 +27,7 @@ import type { Account, AccountsRepo } from '../store/accounts-repo.ts';
 import type { SettingsRepo } from '../store/settings-repo.ts';
 import type { SymbolRow, SymbolsRepo } from '../store/symbols-repo.ts';
 import type { OrderRow, TradeRow, TradingRepo } from '../store/trading-repo.ts';
-import { EventBus } from './events.ts';
+import { EventBus, type AccountEvent } from './events.ts';
 
 /** Engine account of bot orders sent through the bot route (the house market maker). */
 export const HOUSE_ACCOUNT = 2 ** 40;
@@ -145,6 +145,11 @@ export class Exchange {
 
   constructor(deps: ExchangeDeps) {
     this.deps = deps;
+    // A failed group commit loses the turn's writes: memory is ahead of the disk, so refuse
+    // every further command (the waiting answers get the error).
+    deps.repo.group.onFailure((err) => {
+      this.fatal = err;
+    });
     for (const row of deps.symbols.all()) this.addPair(row);
     this.restore();
   }
@@ -887,7 +892,7 @@ export class Exchange {
       }
     }
     this.flush();
-    for (const n of notes) this.events.emit('account', { accountId: n.accountId, kind: 'funding', data: n.data });
+    for (const n of notes) this.announce({ accountId: n.accountId, kind: 'funding', data: n.data });
     this.checkRisk(pair);
     return settled;
   }
@@ -957,7 +962,7 @@ export class Exchange {
       const entry = entryPrice(p, pair.math.lotValue);
       const s = p.side === 1 ? 1 : -1;
       const bp = bankruptcyPrice(s, p.qty * pair.math.lotValue, entry, p.marginMode === 1 ? unitsToNumber(p.isolatedMargin) : Math.max(0, wallet / positions.length));
-      this.events.emit('account', {
+      this.announce({
         accountId: a.id,
         kind: 'liquidation',
         data: { symbol: p.symbol, position_side: p.side, quantity: p.qty * pair.math.lotValue, mark_price: pair.markPrice, bankruptcy_price: bp, time },
@@ -1280,25 +1285,38 @@ export class Exchange {
       }
     }
     if (!this.events.has('account')) return;
+    // Records are taken now (the state this command left); they go out once the commit that
+    // stores them succeeded, so no push announces what a crash could still take back.
+    const out: AccountEvent[] = [];
     const seen = new Set<unknown>();
     for (const ev of events) {
       if (ev.kind === 'order') {
         if (seen.has(ev.data)) continue;
         seen.add(ev.data);
-        this.events.emit('account', { accountId: ev.accountId, kind: 'order', data: this.orderRecord(ev.data as LiveOrder) });
+        out.push({ accountId: ev.accountId, kind: 'order', data: this.orderRecord(ev.data as LiveOrder) });
       } else if (ev.kind === 'fill') {
-        this.events.emit('account', { accountId: ev.accountId, kind: 'fill', data: this.tradeRecord(ev.data as TradeRow) });
+        out.push({ accountId: ev.accountId, kind: 'fill', data: this.tradeRecord(ev.data as TradeRow) });
       }
     }
     const touched = new Set<number>();
     for (const p of positions) touched.add(p.accountId);
     for (const c of closed) touched.add(c.p.accountId);
-    for (const id of touched) this.events.emit('account', { accountId: id, kind: 'position', data: this.positions(id) });
-    for (const a of wallets) this.emitBalance(a);
+    for (const id of touched) out.push({ accountId: id, kind: 'position', data: this.positions(id) });
+    for (const a of wallets) out.push({ accountId: a.id, kind: 'balance', data: this.summary(a.id) });
+    if (out.length > 0) this.deps.repo.group.afterCommit(() => this.emitAll(out));
+  }
+
+  private emitAll(out: AccountEvent[]): void {
+    for (const ev of out) this.events.emit('account', ev);
+  }
+
+  /** Announces a private event once everything written before it is committed. */
+  private announce(ev: AccountEvent): void {
+    if (this.events.has('account')) this.deps.repo.group.afterCommit(() => this.events.emit('account', ev));
   }
 
   private emitBalance(a: AccountLive): void {
-    if (this.events.has('account')) this.events.emit('account', { accountId: a.id, kind: 'balance', data: this.summary(a.id) });
+    if (this.events.has('account')) this.announce({ accountId: a.id, kind: 'balance', data: this.summary(a.id) });
   }
 
   // ------------------------------------------------------------------ views

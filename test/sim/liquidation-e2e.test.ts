@@ -45,6 +45,9 @@ describe('liquidation in the simulated market', () => {
       marks.push(ex.pair('BTCUSDT')!.markPrice);
     }
     expect(ex.positions(u)).toEqual([]);
+    // private events go out once the turn's group commit has stored what they announce
+    expect(liquidations).toHaveLength(0);
+    venue.trading.group.commitNow();
     expect(liquidations).toHaveLength(1);
     const at = (liquidations[0].data as { mark_price: number }).mark_price;
     // liquidated at the first mark at or below the liquidation price, not before, not later

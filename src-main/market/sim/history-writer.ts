@@ -13,6 +13,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { INTERVALS } from '../../../src-shared/intervals.ts';
 import { CandlesRepo } from '../../store/candles-repo.ts';
+import { groupCommitOf, type GroupCommit } from '../../store/group-commit.ts';
 import { CandleBuilder, type Candle } from '../candles.ts';
 import type { PairState } from '../../trading/exchange.ts';
 import type { TradeRecorder } from './history.ts';
@@ -23,6 +24,7 @@ const HISTORY_INTERVALS = INTERVALS.filter((i) => i !== '1s');
 
 export class HistoryCandleWriter implements TradeRecorder {
   private readonly repo: CandlesRepo;
+  private readonly group: GroupCommit;
   private readonly builders = new Map<string, CandleBuilder>();
   private readonly symbols: string[] = [];
   private readonly candles: Candle[] = [];
@@ -31,6 +33,7 @@ export class HistoryCandleWriter implements TradeRecorder {
 
   constructor(db: DatabaseSync) {
     this.repo = new CandlesRepo(db);
+    this.group = groupCommitOf(db);
   }
 
   recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number): void {
@@ -69,6 +72,9 @@ export class HistoryCandleWriter implements TradeRecorder {
     const n = this.candles.length;
     if (n === 0) return;
     this.repo.writeMany(this.symbols, this.candles, n);
+    // The build runs synchronously, past any end of turn: commit each batch, so one huge
+    // transaction does not pile up in the WAL.
+    this.group.commitNow();
     this.written += n;
     this.symbols.length = 0;
     this.candles.length = 0;

@@ -1,0 +1,128 @@
+// Group commit: the units of one event-loop turn share one SQLite commit; a unit that throws
+// leaves nothing; durability waiters and after-commit callbacks run only after a successful
+// commit; a failed commit is reported to waiters and failure listeners and drops the batch.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src-main/store/database.ts';
+import { groupCommitOf } from '../../src-main/store/group-commit.ts';
+
+const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+let dirs: string[] = [];
+let dbs: DatabaseSync[] = [];
+afterEach(() => {
+  for (const d of dbs) if (d.isOpen) d.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+  dbs = [];
+});
+
+function fileDb(): { db: DatabaseSync; reader: () => DatabaseSync } {
+  const dir = mkdtempSync(join(tmpdir(), 'perpdesk-gc-'));
+  dirs.push(dir);
+  const db = openDatabase({ dataDir: dir });
+  db.exec('CREATE TABLE t (v INTEGER NOT NULL)');
+  dbs.push(db);
+  return {
+    db,
+    reader: () => {
+      const r = new DatabaseSync(join(dir, 'perpdesk.db'));
+      dbs.push(r);
+      return r;
+    },
+  };
+}
+
+const count = (db: DatabaseSync): number => (db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
+
+describe('group commit', () => {
+  it('units of one turn share one commit, invisible to another connection until then', async () => {
+    const { db, reader } = fileDb();
+    const g = groupCommitOf(db);
+    const other = reader();
+    const commits0 = g.commits;
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    for (let i = 0; i < 50; i++) g.unit(() => insert.run(i));
+    expect(g.pending).toBe(true);
+    expect(count(db)).toBe(50); // the writer sees its own batch
+    expect(count(other)).toBe(0);
+    await nextTurn();
+    expect(g.pending).toBe(false);
+    expect(g.commits - commits0).toBe(1);
+    expect(count(other)).toBe(50);
+  });
+
+  it('a unit that throws leaves nothing; the units around it stay', async () => {
+    const { db, reader } = fileDb();
+    const g = groupCommitOf(db);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    g.unit(() => insert.run(1));
+    expect(() =>
+      g.unit(() => {
+        insert.run(2);
+        insert.run(null); // NOT NULL: throws after one row of this unit is written
+      }),
+    ).toThrow();
+    g.unit(() => insert.run(3));
+    await nextTurn();
+    expect(reader().prepare('SELECT v FROM t ORDER BY v').all().map((r) => (r as { v: number }).v)).toEqual([1, 3]);
+  });
+
+  it('nested units join the outer one and share its fate', () => {
+    const { db } = fileDb();
+    const g = groupCommitOf(db);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    expect(() =>
+      g.unit(() => {
+        g.unit(() => insert.run(1));
+        expect(g.inUnit).toBe(true);
+        throw new Error('outer fails');
+      }),
+    ).toThrow('outer fails');
+    g.commitNow();
+    expect(count(db)).toBe(0);
+  });
+
+  it('whenDurable and afterCommit run at once with no batch open, else after the commit, in order', async () => {
+    const { db } = fileDb();
+    const g = groupCommitOf(db);
+    const seen: string[] = [];
+    g.whenDurable(() => seen.push('idle-durable'));
+    g.afterCommit(() => seen.push('idle-after'));
+    expect(seen).toEqual(['idle-durable', 'idle-after']);
+    g.unit(() => db.prepare('INSERT INTO t (v) VALUES (1)').run());
+    g.afterCommit(() => seen.push('after-1'));
+    g.whenDurable((err) => seen.push(`durable ${err === null ? 'ok' : 'failed'}`));
+    g.afterCommit(() => seen.push('after-2'));
+    expect(seen).toHaveLength(2);
+    await g.durable();
+    expect(seen.slice(2)).toEqual(['after-1', 'after-2', 'durable ok']);
+  });
+
+  it('a failed commit reaches waiters and failure listeners, drops after-commit callbacks and the rows', async () => {
+    const { db, reader } = fileDb();
+    // A deferred foreign key is checked at COMMIT: the way to make a commit itself fail.
+    db.exec('CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (pid INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)');
+    const g = groupCommitOf(db);
+    const failures: string[] = [];
+    g.onFailure((e) => failures.push(e.message));
+    let announced = false;
+    g.unit(() => db.prepare('INSERT INTO t (v) VALUES (7)').run());
+    g.unit(() => db.prepare('INSERT INTO child (pid) VALUES (42)').run());
+    g.afterCommit(() => {
+      announced = true;
+    });
+    await expect(g.durable()).rejects.toThrow(/FOREIGN KEY/i);
+    expect(failures).toHaveLength(1);
+    expect(announced).toBe(false);
+    expect(db.isTransaction).toBe(false);
+    expect(count(reader())).toBe(0);
+    // the connection still works for the next batch
+    g.unit(() => db.prepare('INSERT INTO t (v) VALUES (8)').run());
+    await g.durable();
+    expect(count(reader())).toBe(1);
+  });
+});
