@@ -1,6 +1,7 @@
 // Paper accounts: API key and secret, USDT wallet. Money is a bigint count of 1e-8 USDT
 // (USDT_DECIMALS) so that sums are exact; the wire shows decimal strings.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { groupCommitOf } from './group-commit.ts';
 import { transaction } from './database.ts';
 
 export const USDT_DECIMALS = 8;
@@ -58,17 +59,22 @@ export class AccountsRepo {
     this.byIdStmt.setReadBigInts(true);
   }
 
+  // Reads run the turn's deferred writes first (group-commit.ts): the wallet columns are written
+  // by the exchange once per turn, and a reader must see the latest.
   byKey(apiKey: string): Account | undefined {
+    groupCommitOf(this.db).sync();
     const r = this.byKeyStmt.get(apiKey) as Row | undefined;
     return r ? fromRow(r) : undefined;
   }
 
   byId(id: number): Account | undefined {
+    groupCommitOf(this.db).sync();
     const r = this.byIdStmt.get(id) as Row | undefined;
     return r ? fromRow(r) : undefined;
   }
 
   firstOfKind(kind: AccountKind): Account | undefined {
+    groupCommitOf(this.db).sync();
     const stmt = this.db.prepare('SELECT * FROM accounts WHERE kind = ? ORDER BY id LIMIT 1');
     stmt.setReadBigInts(true);
     const r = stmt.get(kind) as Row | undefined;

@@ -12,6 +12,10 @@
 //     commit failed. Answers and private pushes wait for it, so nothing is acknowledged before
 //     it is on disk (DESIGN 7: "group commit is fine");
 //   - `afterCommit(fn)` runs fn after a successful commit (dropped when it fails), in order;
+//   - `defer(fn)` runs fn once just before the commit, inside the batch: a writer that
+//     coalesces a whole turn (a row changed by ten commands is written once); `sync()` runs the
+//     deferred writers now, so a reader of this connection sees every change made so far; a
+//     deferred writer that throws fails the whole batch;
 //   - a failed COMMIT rolls the batch back and tells the `onFailure` listeners (the exchange then
 //     refuses further commands: its memory is ahead of the disk).
 // One GroupCommit per connection (`groupCommitOf(db)`); every writer of that connection goes
@@ -26,6 +30,7 @@ export class GroupCommit {
   private scheduled = false;
   private waiters: Waiter[] = [];
   private after: Array<() => void> = [];
+  private deferred: Array<() => void> = [];
   private readonly failureListeners: Array<(err: Error) => void> = [];
   /** Units running (a nested unit joins its outer one). */
   private depth = 0;
@@ -85,6 +90,20 @@ export class GroupCommit {
     else this.after.push(fn);
   }
 
+  /** Runs fn just before this batch commits (opens a batch when none is open). */
+  defer(fn: () => void): void {
+    if (!this.open) this.begin();
+    this.deferred.push(fn);
+  }
+
+  /** Runs the deferred writers now (inside the open batch): reads see every change so far. */
+  sync(): void {
+    if (this.deferred.length === 0) return;
+    const writers = this.deferred;
+    this.deferred = [];
+    for (const fn of writers) fn();
+  }
+
   onFailure(fn: (err: Error) => void): void {
     this.failureListeners.push(fn);
   }
@@ -92,24 +111,32 @@ export class GroupCommit {
   /** Commits the open batch now (no-op when none is open). */
   commitNow(): void {
     if (!this.open) return;
+    let failure: Error | null = null;
+    try {
+      this.sync(); // still open: the writers may run units of their own
+    } catch (err) {
+      failure = err instanceof Error ? err : new Error(String(err));
+    }
     const waiters = this.waiters;
     const after = this.after;
     this.waiters = [];
     this.after = [];
+    this.deferred = [];
     this.open = false;
-    let failure: Error | null = null;
-    try {
-      this.db.exec('COMMIT');
-      this.commits++;
-    } catch (err) {
-      failure = err instanceof Error ? err : new Error(String(err));
+    if (failure === null) {
+      try {
+        this.db.exec('COMMIT');
+        this.commits++;
+      } catch (err) {
+        failure = err instanceof Error ? err : new Error(String(err));
+      }
+    }
+    if (failure !== null) {
       try {
         if (this.db.isTransaction) this.db.exec('ROLLBACK');
       } catch {
         // the connection is unusable; the failure below already stops the exchange
       }
-    }
-    if (failure !== null) {
       for (const l of this.failureListeners) l(failure);
       for (const w of waiters) w(failure);
       return;

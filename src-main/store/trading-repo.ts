@@ -269,6 +269,7 @@ export class TradingRepo {
   }
 
   order(id: number): OrderRow | undefined {
+    this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const r = this.s.orderById.get(id) as Raw | undefined;
     return r ? orderFromRaw(r) : undefined;
   }
@@ -280,6 +281,7 @@ export class TradingRepo {
 
   /** Trades of an account, newest first. */
   trades(q: TradeQuery): TradeRow[] {
+    this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const where = ['account_id = ?'];
     const args: Array<number | string> = [q.accountId];
     if (q.symbol !== undefined) (where.push('symbol = ?'), args.push(q.symbol));
@@ -294,6 +296,7 @@ export class TradingRepo {
 
   /** Orders of an account (all statuses), newest first. */
   orders(q: { accountId: number; symbol?: string; status?: number; beforeId?: number; limit: number }): OrderRow[] {
+    this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const where = ['account_id = ?'];
     const args: Array<number | string> = [q.accountId];
     if (q.symbol !== undefined) (where.push('symbol = ?'), args.push(q.symbol));
@@ -306,6 +309,7 @@ export class TradingRepo {
 
   /** Closed positions of an account, newest close first. */
   closedPositions(q: ClosedQuery): ClosedPositionRow[] {
+    this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const where = ['account_id = ?'];
     const args: Array<number | string> = [q.accountId];
     if (q.symbol !== undefined) (where.push('symbol = ?'), args.push(q.symbol));
@@ -321,12 +325,14 @@ export class TradingRepo {
   }
 
   closedPosition(accountId: number, positionId: number): ClosedPositionRow | undefined {
+    this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const r = this.s.closedById.get(positionId, accountId) as Raw | undefined;
     return r ? closedFromRaw(r) : undefined;
   }
 
   /** Sums for the accounting identity (tests, audits). */
   accountTotals(accountId: number): { fees: bigint; realized: bigint } {
+    this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const st = this.db.prepare('SELECT COALESCE(SUM(fee), 0) AS f, COALESCE(SUM(realized_pnl), 0) AS r FROM trades WHERE account_id = ?');
     st.setReadBigInts(true);
     const r = st.get(accountId) as Raw;

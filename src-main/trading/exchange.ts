@@ -119,6 +119,18 @@ function reject(def: (typeof Errors)[keyof typeof Errors], message?: string): ne
   throw new ApiError(def, message);
 }
 
+interface TurnWrites {
+  orders: Set<LiveOrder>;
+  trades: TradeRow[];
+  positions: Set<PositionState>;
+  closed: Array<{ p: PositionState; closeType: number }>;
+  wallets: Set<AccountLive>;
+}
+
+function emptyTurn(): TurnWrites {
+  return { orders: new Set(), trades: [], positions: new Set(), closed: [], wallets: new Set() };
+}
+
 export class Exchange {
   readonly events = new EventBus();
   readonly pairs = new Map<string, PairState>();
@@ -138,6 +150,9 @@ export class Exchange {
   private dirtyWallets = new Set<AccountLive>();
   private pendingAccountEvents: Array<{ accountId: number; kind: 'order' | 'fill' | 'position' | 'balance'; data: unknown }> = [];
   private trimQueue = new Set<PositionState>();
+  /** Changes of this event-loop turn not yet written (see flush / writeTurn). */
+  private turn = emptyTurn();
+  private turnScheduled = false;
   private fatal: unknown = null;
   /** Insurance fund, 1e-8 USDT; absorbs what liquidations cannot pay. */
   private insurance = 0n;
@@ -1250,8 +1265,12 @@ export class Exchange {
     this.pendingAccountEvents.push({ accountId: o.isBot ? 0 : o.accountId, kind, data: o });
   }
 
+  /**
+   * Ends a command: its changes join the turn's write set, which the group commit writes once,
+   * just before the turn's commit (a wallet or an order changed by many commands of one turn is
+   * written once); a failed write fails that commit, whose listener stops the exchange.
+   */
   private flush(): void {
-    const { repo } = this.deps;
     const orders = this.dirtyOrders;
     const trades = this.dirtyTrades;
     const positions = this.dirtyPositions;
@@ -1264,24 +1283,16 @@ export class Exchange {
     this.closedPositions = [];
     this.dirtyWallets = new Set();
     this.pendingAccountEvents = [];
-    const now = this.now();
     if (orders.size + trades.length + positions.size + closed.length + wallets.size > 0) {
-      try {
-        repo.tx(() => {
-          for (const o of orders) repo.saveOrder(o);
-          for (const t of trades) repo.insertTrade(t);
-          for (const p of positions) {
-            if (p.qty > 0) repo.savePosition(p);
-            else repo.deletePosition(p.id);
-          }
-          for (const c of closed) repo.insertClosed(c.p, c.closeType, c.p.updatedAt);
-          for (const a of wallets) repo.setWallet(a.id, a.wallet, now);
-        });
-      } catch (err) {
-        // Memory is ahead of the disk now: refuse every further command so nothing builds on
-        // state that a restart would not restore.
-        this.fatal = err;
-        throw new ApiError(Errors.INTERNAL, 'Storing the command failed; the venue must restart');
+      const turn = this.turn;
+      for (const o of orders) turn.orders.add(o);
+      for (const t of trades) turn.trades.push(t);
+      for (const p of positions) turn.positions.add(p);
+      for (const c of closed) turn.closed.push(c);
+      for (const a of wallets) turn.wallets.add(a);
+      if (!this.turnScheduled) {
+        this.turnScheduled = true;
+        this.deps.repo.group.defer(this.writeTurn);
       }
     }
     if (!this.events.has('account')) return;
@@ -1305,6 +1316,25 @@ export class Exchange {
     for (const a of wallets) out.push({ accountId: a.id, kind: 'balance', data: this.summary(a.id) });
     if (out.length > 0) this.deps.repo.group.afterCommit(() => this.emitAll(out));
   }
+
+  /** Writes the turn's changes (run by the group commit inside its transaction). */
+  private readonly writeTurn = (): void => {
+    const { repo } = this.deps;
+    const t = this.turn;
+    this.turn = emptyTurn();
+    this.turnScheduled = false;
+    const now = this.now();
+    for (const o of t.orders) repo.saveOrder(o);
+    for (const tr of t.trades) repo.insertTrade(tr);
+    // in first-change order: a flat position is deleted before a new one takes its (account,
+    // symbol, side) key
+    for (const p of t.positions) {
+      if (p.qty > 0) repo.savePosition(p);
+      else repo.deletePosition(p.id);
+    }
+    for (const c of t.closed) repo.insertClosed(c.p, c.closeType, c.p.updatedAt);
+    for (const a of t.wallets) repo.setWallet(a.id, a.wallet, now);
+  };
 
   private emitAll(out: AccountEvent[]): void {
     for (const ev of out) this.events.emit('account', ev);

@@ -125,4 +125,41 @@ describe('group commit', () => {
     await g.durable();
     expect(count(reader())).toBe(1);
   });
+
+  it('a deferred writer runs once, just before the commit; sync() runs it early for readers', async () => {
+    const { db, reader } = fileDb();
+    const g = groupCommitOf(db);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    let pending: number[] = [];
+    let runs = 0;
+    const writer = (): void => {
+      runs++;
+      for (const v of pending) insert.run(v);
+      pending = [];
+    };
+    pending.push(1, 2);
+    g.defer(writer);
+    expect(g.pending).toBe(true); // a deferred write opens the batch: answers wait for it
+    expect(count(db)).toBe(0);
+    g.sync();
+    expect(count(db)).toBe(2);
+    expect(runs).toBe(1);
+    pending.push(3);
+    g.defer(writer);
+    await g.durable();
+    expect(runs).toBe(2);
+    expect(count(reader())).toBe(3);
+  });
+
+  it('a deferred writer that throws fails the whole batch', async () => {
+    const { db, reader } = fileDb();
+    const g = groupCommitOf(db);
+    g.unit(() => db.prepare('INSERT INTO t (v) VALUES (1)').run());
+    g.defer(() => {
+      throw new Error('disk says no');
+    });
+    await expect(g.durable()).rejects.toThrow('disk says no');
+    expect(db.isTransaction).toBe(false);
+    expect(count(reader())).toBe(0);
+  });
 });
