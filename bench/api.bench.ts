@@ -187,12 +187,17 @@ async function main(): Promise<void> {
     if (kind === 'hello') return { kind, r: await load({ ...base, kind, url: helloUrl }) };
     if (kind === 'post') return { kind, r: await load({ ...base, kind: 'bot', url: refUrl, symbol: SYMBOL, askTicks: PA, bidTicks: PB }) };
     if (kind === 'signed') {
+      const commits0 = svc.venue.trading.group.commits;
       const r = await load({ ...base, kind, url: svc.url, symbol: SYMBOL, accounts: ACCOUNTS, priceTicks: P });
       const left = ex.openOrders(accountIds[0], SYMBOL).length + ex.openOrders(accountIds[1], SYMBOL).length;
       const pos = accountIds.map((id) => ex.positions(id).find((p) => p.symbol === SYMBOL)?.quantity ?? 0);
       // cancelled so that the bot phase's takers meet only the seed
       for (const id of accountIds) ex.cancelAll(id, SYMBOL);
-      notes.push(`signed: ${r.responses} answers (${statuses(r)}); open orders left ${left}; positions A ${f(pos[0], 3)} long, B ${f(pos[1], 3)} short`);
+      const commits = svc.venue.trading.group.commits - commits0;
+      notes.push(
+        `signed: ${r.responses} answers (${statuses(r)}); open orders left ${left}; positions A ${f(pos[0], 3)} long, B ${f(pos[1], 3)} short; ` +
+          `${commits} SQLite commits (group commit: ${f(r.responses / Math.max(1, commits), 1)} answers per commit, warm-up included)`,
+      );
       return { kind, r };
     }
     // The bot orders' counterparty: deep resting liquidity of a second engine account, topped

@@ -65,7 +65,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     app = await buildApp({ venue, uiDir: opts.uiDir, logger: opts.logger, loginToken, rateLimit: opts.rateLimit });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   } catch (err) {
-    venue.close();
+    await venue.close();
     throw err;
   }
   const driver = venue.sim ? new SimDriver(venue.sim, venue.clock, { onTick: (t) => venue.klines.advanceTo(t) }) : null;
@@ -88,7 +88,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
         try {
           await app.close();
         } finally {
-          venue.close();
+          await venue.close();
         }
       })();
       return closing;

@@ -10,7 +10,8 @@ import { paramsFor, type SymbolSimParams } from './market/sim/params.ts';
 import { Simulator } from './market/sim/simulator.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
-import { openDatabase } from './store/database.ts';
+import { Checkpointer } from './store/checkpointer.ts';
+import { databaseFile, openDatabase } from './store/database.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
@@ -48,12 +49,15 @@ export interface Venue {
   /** The simulated market, when running (see VenueOptions.simulate). */
   readonly sim: Simulator | null;
   readonly seed: number;
-  close(): void;
+  /** Closes the venue at once; the promise settles when the checkpoint worker is gone too. */
+  close(): Promise<void>;
 }
 
 export function openVenue(opts: VenueOptions): Venue {
   const wall = opts.wall ?? Date.now;
   const db = openDatabase({ dataDir: opts.dataDir });
+  // WAL checkpoints in a worker thread, so no placement stalls on one (store/checkpointer.ts)
+  const checkpointer = opts.dataDir === ':memory:' ? null : new Checkpointer(db, { file: databaseFile(opts.dataDir) });
   const symbols = new SymbolsRepo(db);
   const settings = new SettingsRepo(db);
   const accounts = new AccountsRepo(db);
@@ -101,6 +105,7 @@ export function openVenue(opts: VenueOptions): Venue {
   saveTimer.unref();
 
   let closed = false;
+  let closing: Promise<void> = Promise.resolve();
   return {
     db,
     symbols,
@@ -114,7 +119,7 @@ export function openVenue(opts: VenueOptions): Venue {
     sim,
     seed,
     close() {
-      if (closed) return;
+      if (closed) return closing;
       closed = true;
       clearInterval(saveTimer);
       sim?.dispose();
@@ -123,6 +128,9 @@ export function openVenue(opts: VenueOptions): Venue {
       settings.set('market_time', String(clock.now()));
       trading.group.commitNow();
       db.close();
+      // its last round and close make it the file's last connection
+      closing = checkpointer === null ? Promise.resolve() : checkpointer.stop();
+      return closing;
     },
   };
 }

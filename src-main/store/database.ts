@@ -16,19 +16,22 @@ export interface OpenOptions {
   dataDir: string;
 }
 
+/** The database file of a data folder (`':memory:'` stays in memory). */
+export function databaseFile(dataDir: string): string {
+  return dataDir === ':memory:' ? ':memory:' : join(dataDir, 'perpdesk.db');
+}
+
 export function openDatabase(opts: OpenOptions): DatabaseSync {
-  let file = ':memory:';
-  if (opts.dataDir !== ':memory:') {
-    mkdirSync(opts.dataDir, { recursive: true });
-    file = join(opts.dataDir, 'perpdesk.db');
-  }
+  const file = databaseFile(opts.dataDir);
+  if (file !== ':memory:') mkdirSync(opts.dataDir, { recursive: true });
   const db = new DatabaseSync(file);
+  // first: another connection (a closing venue's checkpoint worker) may hold the file briefly
+  db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA journal_mode = WAL');
   // NORMAL keeps every commit durable against a process crash (kill -9); only an OS crash
   // or power loss can lose the last commits, which is the usual WAL trade-off.
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
-  db.exec('PRAGMA busy_timeout = 5000');
   migrate(db);
   return db;
 }
