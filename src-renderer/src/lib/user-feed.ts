@@ -151,7 +151,8 @@ export function startUserFeed(deps: {
     client.on('user', (data) => onEvent(data as UserEvent));
     const login = async (): Promise<void> => {
       try {
-        await client.login(loginParams(apiKey, apiSecret, api.timestamp()));
+        // a function: the client signs afresh for its own re-login after a reconnect
+        await client.login(() => loginParams(apiKey, apiSecret, api.timestamp()));
         await client.subscribe(['user']);
         if (ws === client) state.setState({ status: 'live', error: null });
       } catch (err) {
