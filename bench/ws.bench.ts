@@ -1,8 +1,12 @@
 // WebSocket fan-out benchmark (not a test). Run: node_modules/.bin/node bench/ws.bench.ts
-//   [--clients 2000] [--stream depth_update@BTCUSDT] [--seconds 10] [--ops 500]
+//   [--clients 2000] [--stream depth_update@BTCUSDT] [--seconds 20] [--ops 500] [--client-procs 1]
 //
-// Three processes so that the clients do not distort the server's CPU figure: this one
-// orchestrates, one child is the server, one child holds every client (`ws`).
+// Separate processes so that the clients do not distort the server's CPU figure: this one
+// orchestrates, one child is the server, --client-procs children hold the clients. The
+// clients are raw TCP sockets with a hand-made handshake and a minimal frame reader
+// (ws-load.ts) rather than `ws` clients: 2,000 full `ws` clients parsing every message in one
+// process cost more CPU than the server under test and their queueing showed up as fan-out
+// latency. Both servers are measured with the very same client code.
 //
 // Phase 0  perpdesk service on 127.0.0.1 (startService, in-memory venue) with a continuous random
 //          bot-order flow on BTCUSDT (--ops commands/s: resting orders, crossing orders from a
@@ -14,18 +18,21 @@
 //          clients, each message turned into a Buffer once and sent to every client as a text
 //          frame (the ws README's broadcast).
 //
-// Measured over --seconds (after a 2 s warm-up) per phase:
+// Measured over --seconds (after a 2 s warm-up) per phase (20 s: p99 over ~200 messages, not the
+// second worst of 100):
 // - fan-out latency: per message, receipt time at the client minus the server's stamp E (ms,
 //   one machine, one clock); "last client" = the slowest of the N receipts of that message.
 //   p50/p99 over messages. The perpdesk E is the market clock, which equals the wall clock on a
 //   fresh venue at speed 1.
-// - server CPU: process.cpuUsage() delta in the server child / wall time.
+// - server CPU: process.cpuUsage() delta in the server child / wall time (and its user/system
+//   split: on loopback the kernel's per-write cost, receive path included, dominates).
 // - messages/s: frames received by all clients per second.
 // Ratios: perpdesk / baseline CPU (net of the bot flow measured in phase 0, and raw), latency.
 // Budget (DESIGN section 6): last-client p99 < 50 ms at 10 Hz; CPU within 1.5x the baseline.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import WebSocket, { WebSocketServer } from 'ws';
+import { LoadClients } from './ws-load.ts';
 
 type Msg = Record<string, unknown> & { type: string };
 
@@ -37,8 +44,9 @@ function arg(name: string, dflt: string): string {
 const role = process.argv[2] === '--role' ? process.argv[3] : 'main';
 const N = Number(arg('clients', '2000'));
 const STREAM = arg('stream', 'depth_update@BTCUSDT');
-const SECONDS = Number(arg('seconds', '10'));
+const SECONDS = Number(arg('seconds', '20'));
 const OPS = Number(arg('ops', '500'));
+const CLIENT_PROCS = Math.max(1, Number(arg('client-procs', '1')));
 const WARMUP_MS = 2000;
 const TICK_MS = 100;
 
@@ -66,7 +74,7 @@ function cpuMeter(extra: () => Record<string, number> = () => ({})): (m: Msg) =>
       const x1 = extra();
       const delta: Record<string, number> = {};
       for (const k of Object.keys(x1)) delta[k] = x1[k] - (x0[k] ?? 0);
-      send({ type: 'measured', cpuMs: (d.user + d.system) / 1000, wallMs: performance.now() - t0, fanout: pct(fanoutMs), ...delta });
+      send({ type: 'measured', cpuMs: (d.user + d.system) / 1000, userMs: d.user / 1000, sysMs: d.system / 1000, wallMs: performance.now() - t0, fanout: pct(fanoutMs), ...delta });
     }
   };
 }
@@ -191,92 +199,80 @@ async function bareServer(): Promise<void> {
   send({ type: 'ready', url: `ws://127.0.0.1:${port}/ws` });
 }
 
-// ------------------------------------------------------------------ clients child
+// ------------------------------------------------------------------ clients children
 
+/** One of CLIENT_PROCS processes holding a share of the clients (ws-load.ts: raw sockets, minimal frame reader). */
 async function clients(): Promise<void> {
-  let sockets: WebSocket[] = [];
-  let measuring = false;
-  /** Per message (keyed by E): receipts and the latest receipt latency. */
-  let perMessage = new Map<number, { n: number; max: number }>();
-  let all: number[] = [];
-  let frames = 0;
-  let samples: string[] = [];
-  const eKey = '"E":';
+  const load = new LoadClients();
   let cpu0 = process.cpuUsage();
   let t0 = performance.now();
-
-  /** Reads E straight from the bytes: decoding every frame would make the clients the bottleneck. */
-  function onMessage(data: WebSocket.RawData): void {
-    const now = Date.now();
-    if (!measuring) return;
-    const buf = data as Buffer;
-    const i = buf.indexOf(eKey);
-    if (i < 0 || buf[2] !== 0x73 /* {"s(tream) */) return;
-    let E = 0;
-    for (let k = i + eKey.length; k < buf.length; k++) {
-      const c = buf[k];
-      if (c < 48 || c > 57) break;
-      E = E * 10 + (c - 48);
-    }
-    frames++;
-    const lat = now - E;
-    all.push(lat);
-    const m = perMessage.get(E);
-    if (m === undefined) {
-      perMessage.set(E, { n: 1, max: lat });
-      if (samples.length < 300) samples.push(buf.toString('utf8'));
-    } else {
-      m.n++;
-      if (lat > m.max) m.max = lat;
-    }
-  }
-
-  async function connect(url: string): Promise<void> {
-    sockets = [];
-    const open = (): Promise<WebSocket> =>
-      new Promise((resolve, reject) => {
-        const ws = new WebSocket(url, { perMessageDeflate: false });
-        ws.once('open', () => {
-          ws.once('message', () => resolve(ws)); // the SUBSCRIBE answer
-          ws.send(JSON.stringify({ method: 'SUBSCRIBE', params: [STREAM], id: 1 }));
-        });
-        ws.once('error', reject);
-      });
-    for (let i = 0; i < N; i += 100) {
-      const batch = await Promise.all(Array.from({ length: Math.min(100, N - i) }, open));
-      for (const ws of batch) {
-        ws.on('message', onMessage);
-        ws.on('error', () => {});
-        sockets.push(ws);
-      }
-    }
-  }
-
   process.on('message', async (m: Msg) => {
     if (m.type === 'connect') {
-      await connect(m.url as string);
-      send({ type: 'connected', n: sockets.length });
+      try {
+        await load.connect(m.url as string, STREAM, m.n as number);
+      } catch (err) {
+        console.error('ws.bench: a client could not connect:', err);
+        process.exit(1);
+      }
+      send({ type: 'connected', n: load.size });
     } else if (m.type === 'measure-start') {
       cpu0 = process.cpuUsage();
       t0 = performance.now();
-      perMessage = new Map();
-      all = [];
-      frames = 0;
-      samples = [];
-      measuring = true;
+      load.start();
     } else if (m.type === 'measure-stop') {
-      measuring = false;
-      const complete = [...perMessage.values()].filter((x) => x.n === sockets.length).map((x) => x.max);
-      const closedEarly = sockets.filter((s) => s.readyState !== WebSocket.OPEN).length;
+      const r = load.stop();
       const d = process.cpuUsage(cpu0);
-      send({ type: 'measured', clientCpu: (100 * (d.user + d.system)) / 1000 / (performance.now() - t0), frames, lastClient: pct(complete), anyClient: pct(all), messages: perMessage.size, complete: complete.length, closedEarly, samples });
+      send({ type: 'measured', clientCpu: (100 * (d.user + d.system)) / 1000 / (performance.now() - t0), ...r, errors: load.errors });
     } else if (m.type === 'disconnect') {
-      for (const s of sockets) s.terminate();
-      sockets = [];
+      load.close();
       send({ type: 'disconnected' });
     } else if (m.type === 'exit') process.exit(0);
   });
   send({ type: 'ready' });
+}
+
+/** The clients' reports of one phase merged: per message the receipts of every process. */
+function mergeClients(parts: Msg[]): Msg {
+  const perMessage = new Map<number, { n: number; max: number }>();
+  const histogram: number[] = [];
+  let frames = 0;
+  let closedEarly = 0;
+  let clientCpu = 0;
+  const errors: string[] = [];
+  for (const p of parts) {
+    for (const [E, n, max] of p.perMessage as Array<[number, number, number]>) {
+      const m = perMessage.get(E);
+      if (m === undefined) perMessage.set(E, { n, max });
+      else {
+        m.n += n;
+        if (max > m.max) m.max = max;
+      }
+    }
+    (p.histogram as number[]).forEach((c, i) => (histogram[i] = (histogram[i] ?? 0) + c));
+    frames += p.frames as number;
+    closedEarly += p.closedEarly as number;
+    clientCpu += p.clientCpu as number;
+    errors.push(...(p.errors as string[]));
+  }
+  const complete = [...perMessage.values()].filter((x) => x.n === N).map((x) => x.max);
+  return { type: 'measured', clientCpu, frames, lastClient: pct(complete), anyClient: pctHistogram(histogram), messages: perMessage.size, complete: complete.length, closedEarly, errors, samples: parts[0].samples };
+}
+
+function pctHistogram(h: number[]): { p50: number; p99: number; max: number } {
+  const total = h.reduce((a, b) => a + (b ?? 0), 0);
+  if (total === 0) return { p50: NaN, p99: NaN, max: NaN };
+  const at = (q: number): number => {
+    const want = Math.min(total - 1, Math.floor(q * total));
+    let seen = 0;
+    for (let i = 0; i < h.length; i++) {
+      seen += h[i] ?? 0;
+      if (seen > want) return i;
+    }
+    return h.length - 1;
+  };
+  let max = 0;
+  for (let i = 0; i < h.length; i++) if ((h[i] ?? 0) > 0) max = i;
+  return { p50: at(0.5), p99: at(0.99), max };
 }
 
 function pct(xs: number[]): { p50: number; p99: number; max: number } {
@@ -296,13 +292,20 @@ interface Child {
 
 let finished = false;
 
+const spawned: ChildProcess[] = [];
+
+/** Ends the run: no child may outlive the orchestrator (they hold sockets and the output). */
+function fail(message: string): never {
+  console.error(message);
+  for (const p of spawned) p.kill('SIGKILL');
+  process.exit(1);
+}
+
 function spawn(r: string): Child {
   const proc = fork(new URL(import.meta.url).pathname, ['--role', r, ...process.argv.slice(2)], { stdio: 'inherit' });
+  spawned.push(proc);
   proc.on('exit', (code) => {
-    if (code !== 0 && !finished) {
-      console.error(`ws.bench: the ${r} process exited with code ${code}`);
-      process.exit(1);
-    }
+    if (code !== 0 && !finished) fail(`ws.bench: the ${r} process exited with code ${code}`);
   });
   const queue: Msg[] = [];
   const waiters: Array<{ type: string; resolve: (m: Msg) => void }> = [];
@@ -329,35 +332,52 @@ interface PhaseResult {
   clients: Msg;
 }
 
-async function measure(server: Child, cl: Child): Promise<PhaseResult> {
+/** The client processes as one: a message goes to each, an answer is awaited from each. */
+interface ClientGroup {
+  send(m: Msg): void;
+  all(type: string): Promise<Msg[]>;
+  connect(url: string): Promise<void>;
+}
+
+function clientGroup(procs: Child[]): ClientGroup {
+  const g: ClientGroup = {
+    send: (m) => procs.forEach((p) => p.send(m)),
+    all: (type) => Promise.all(procs.map((p) => p.next(type))),
+    async connect(url) {
+      // connections are opened one process after the other (each in batches of 100)
+      for (let i = 0; i < procs.length; i++) {
+        const n = Math.floor((N * (i + 1)) / procs.length) - Math.floor((N * i) / procs.length);
+        procs[i].send({ type: 'connect', url, n });
+        await procs[i].next('connected');
+      }
+    },
+  };
+  return g;
+}
+
+async function measure(server: Child, cl: ClientGroup): Promise<PhaseResult> {
   await sleep(WARMUP_MS);
   server.send({ type: 'measure-start' });
   cl.send({ type: 'measure-start' });
   await sleep(SECONDS * 1000);
   server.send({ type: 'measure-stop' });
   cl.send({ type: 'measure-stop' });
-  return { server: await server.next('measured'), clients: await cl.next('measured') };
+  return { server: await server.next('measured'), clients: mergeClients(await cl.all('measured')) };
 }
 
 async function main(): Promise<void> {
-  const children: Child[] = [];
   const watchdog = setTimeout(
-    () => {
-      console.error('ws.bench: took too long, giving up');
-      for (const c of children) c.proc.kill('SIGKILL');
-      process.exit(1);
-    },
+    () => fail('ws.bench: took too long, giving up'),
     (4 * (SECONDS + 5) + 120) * 1000,
   );
   console.log(`ws.bench: ${N} clients on '${STREAM}', ${SECONDS} s per phase, bot flow ${OPS} commands/s, node ${process.version}`);
 
-  const cl = spawn('clients');
-  children.push(cl);
-  await cl.next('ready');
+  const procs = Array.from({ length: CLIENT_PROCS }, () => spawn('clients'));
+  const cl = clientGroup(procs);
+  await cl.all('ready');
 
   // phase 0 and 1: perpdesk
   const pd = spawn('perpdesk');
-  children.push(pd);
   const pdUrl = (await pd.next('ready')).url as string;
   await sleep(WARMUP_MS);
   pd.send({ type: 'measure-start' });
@@ -366,27 +386,24 @@ async function main(): Promise<void> {
   const idle = await pd.next('measured');
 
   let t = performance.now();
-  cl.send({ type: 'connect', url: pdUrl });
-  await cl.next('connected');
+  await cl.connect(pdUrl);
   console.log(`  perpdesk: ${N} clients connected and subscribed in ${Math.round(performance.now() - t)} ms`);
   const a = await measure(pd, cl);
   cl.send({ type: 'disconnect' });
-  await cl.next('disconnected');
+  await cl.all('disconnected');
   pd.send({ type: 'exit' });
   await new Promise((r) => pd.proc.once('exit', r));
 
   // phase 2: bare ws replaying phase 1's payloads
   const bare = spawn('bare');
-  children.push(bare);
   const bareUrl = (await bare.next('ready')).url as string;
   bare.send({ type: 'payloads', payloads: a.clients.samples as string[] });
   t = performance.now();
-  cl.send({ type: 'connect', url: bareUrl });
-  await cl.next('connected');
+  await cl.connect(bareUrl);
   console.log(`  baseline: ${N} clients connected in ${Math.round(performance.now() - t)} ms`);
   const b = await measure(bare, cl);
   cl.send({ type: 'disconnect' });
-  await cl.next('disconnected');
+  await cl.all('disconnected');
   bare.send({ type: 'exit' });
   finished = true;
   cl.send({ type: 'exit' });
@@ -419,16 +436,22 @@ async function main(): Promise<void> {
   const fo = (m: Msg): { p50: number; p99: number; max: number } => m.fanout as { p50: number; p99: number; max: number };
   const f2 = (x: number): string => x.toFixed(2);
   console.log(`  server fan-out time per tick (build + send to all ${N}): perpdesk p50 ${f2(fo(a.server).p50)} / p99 ${f2(fo(a.server).p99)} ms, bare p50 ${f2(fo(b.server).p50)} / p99 ${f2(fo(b.server).p99)} ms`);
-  console.log(`  client process CPU (all ${N} clients): ${(a.clients.clientCpu as number).toFixed(0)}% during perpdesk, ${(b.clients.clientCpu as number).toFixed(0)}% during bare: receipt latency includes its queueing`);
+  const split = (m: Msg): string => `${(100 * (m.userMs as number) / (m.wallMs as number)).toFixed(1)}% user + ${(100 * (m.sysMs as number) / (m.wallMs as number)).toFixed(1)}% system`;
+  console.log(`  server CPU split: perpdesk ${split(a.server)}, bare ${split(b.server)}`);
+  console.log(`  client CPU (all ${N} clients, ${CLIENT_PROCS} process${CLIENT_PROCS > 1 ? 'es' : ''}): ${(a.clients.clientCpu as number).toFixed(0)}% during perpdesk, ${(b.clients.clientCpu as number).toFixed(0)}% during bare: receipt latency includes its queueing`);
   console.log(`  serialisations per push: perpdesk ${(a.server.messages as number)} messages for ${a.server.pushes as number} pushes (${((a.server.pushes as number) / Math.max(1, a.server.messages as number)).toFixed(0)} pushes per serialisation)`);
   if ((a.clients.closedEarly as number) > 0 || (b.clients.closedEarly as number) > 0) {
     console.log(`  WARNING: connections closed during the run: perpdesk ${a.clients.closedEarly as number}, bare ${b.clients.closedEarly as number}`);
+  }
+  const errs = [...(a.clients.errors as string[]), ...(b.clients.errors as string[])];
+  if (errs.length > 0) {
+    console.log(`  ERROR: protocol violations seen by the clients: ${[...new Set(errs)].join(', ')}`);
+    process.exit(1);
   }
   process.exit(0);
 }
 
 const roles: Record<string, () => Promise<void>> = { main, perpdesk: perpdeskServer, bare: bareServer, clients };
-roles[role]().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// a child whose orchestrator is gone ends too
+if (role !== 'main') process.on('disconnect', () => process.exit(1));
+roles[role]().catch((err) => (role === 'main' ? fail(String(err?.stack ?? err)) : (console.error(err), process.exit(1))));
