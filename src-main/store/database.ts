@@ -31,6 +31,9 @@ export function openDatabase(opts: OpenOptions): DatabaseSync {
   // NORMAL keeps every commit durable against a process crash (kill -9); only an OS crash
   // or power loss can lose the last commits, which is the usual WAL trade-off.
   db.exec('PRAGMA synchronous = NORMAL');
+  // The WAL is reused from its start after each full checkpoint; past 16 MB (the history build
+  // grows it to ~40 MB) it is cut back to that size when that happens.
+  db.exec('PRAGMA journal_size_limit = 16777216');
   db.exec('PRAGMA foreign_keys = ON');
   migrate(db);
   return db;
