@@ -14,8 +14,9 @@
 //   - `afterCommit(fn)` runs fn after a successful commit (dropped when it fails), in order;
 //   - `defer(fn)` runs fn once just before the commit, inside the batch: a writer that
 //     coalesces a whole turn (a row changed by ten commands is written once); `sync()` runs the
-//     deferred writers now, so a reader of this connection sees every change made so far; a
-//     deferred writer that throws fails the whole batch;
+//     deferred writers now, so a reader of this connection sees every change made so far (not
+//     inside a unit: a unit syncs as it starts, and deferred writes never run inside one, so a
+//     unit's rollback cannot take them along); a deferred writer that throws fails the batch;
 //   - a failed COMMIT rolls the batch back and tells the `onFailure` listeners (the exchange then
 //     refuses further commands: its memory is ahead of the disk).
 // One GroupCommit per connection (`groupCommitOf(db)`); every writer of that connection goes
@@ -56,6 +57,9 @@ export class GroupCommit {
   /** Runs fn as one all-or-nothing unit of the current batch. Nested units join the outer one. */
   unit<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
+    // Deferred writes go first, outside the savepoint: a unit that rolls back must not take
+    // them along (their owner has already let go of them).
+    this.sync();
     if (!this.open) this.begin();
     const s = this.statements();
     s.savepoint.run();
@@ -98,7 +102,9 @@ export class GroupCommit {
 
   /** Runs the deferred writers now (inside the open batch): reads see every change so far. */
   sync(): void {
-    if (this.deferred.length === 0) return;
+    // Inside a unit the deferred writes would share its fate (see unit()): they wait, and a
+    // reader there sees everything written before the unit began.
+    if (this.deferred.length === 0 || this.depth > 0) return;
     const writers = this.deferred;
     this.deferred = [];
     for (const fn of writers) fn();
@@ -110,7 +116,7 @@ export class GroupCommit {
 
   /** Commits the open batch now (no-op when none is open). */
   commitNow(): void {
-    if (!this.open) return;
+    if (!this.open || this.depth > 0) return; // inside a unit: the scheduled commit takes it
     let failure: Error | null = null;
     try {
       this.sync(); // still open: the writers may run units of their own

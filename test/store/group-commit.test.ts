@@ -162,4 +162,27 @@ describe('group commit', () => {
     expect(db.isTransaction).toBe(false);
     expect(count(reader())).toBe(0);
   });
+
+  it('a unit that rolls back never takes deferred writes along, even when it reads inside', async () => {
+    const { db, reader } = fileDb();
+    const g = groupCommitOf(db);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    let pending = [1, 2];
+    const writer = (): void => {
+      for (const v of pending) insert.run(v);
+      pending = [];
+    };
+    g.defer(writer);
+    expect(() =>
+      g.unit(() => {
+        g.sync(); // a reader inside the unit (e.g. an account lookup)
+        insert.run(99);
+        throw new Error('validation failed');
+      }),
+    ).toThrow('validation failed');
+    pending.push(3);
+    g.defer(writer);
+    await g.durable();
+    expect(reader().prepare('SELECT v FROM t ORDER BY v').all().map((r) => (r as { v: number }).v)).toEqual([1, 2, 3]);
+  });
 });
