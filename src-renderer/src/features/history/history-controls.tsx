@@ -1,5 +1,32 @@
-// Shared pieces of the history tabs: the pager, the symbol filter and date filters (UTC days).
+// Shared pieces of the history tabs: the paged list that reloads on fills, the tool row (filters
+// and pager) with the error line, the symbol filter and date filters (UTC days).
+import { useEffect, type ReactNode } from 'react';
+import type { StoreApi } from 'zustand/vanilla';
 import { useServices, useSel } from '../../lib/use-services.ts';
+import type { PagedState } from './paged-store.ts';
+
+/** A history tab's paged list, reloaded whenever one of the account's fills arrives. */
+export function usePagedHistory<T, F>(store: StoreApi<PagedState<T, F>>): PagedState<T, F> {
+  const s = useServices();
+  const st = useSel(store, (x) => x);
+  const fills = useSel(s.userFeed, (u) => u.fills);
+  useEffect(() => void st.actions.reload(), [fills, st.actions]);
+  return st;
+}
+
+/** The tool row above a history table: the tab's filters (children), the pager, the error line. */
+export function HistoryTools<T, F extends { symbol: string }>({ st, children }: { st: PagedState<T, F>; children: ReactNode }) {
+  return (
+    <>
+      <div className="table-tools">
+        <SymbolFilter value={st.filters.symbol} onChange={(symbol) => void st.actions.load({ symbol } as Partial<F>)} />
+        {children}
+        <Pager page={st.page} hasMore={st.hasMore} loading={st.loading} onPrev={() => void st.actions.prev()} onNext={() => void st.actions.next()} onReload={() => void st.actions.reload()} />
+      </div>
+      {st.error && <p className="error">{st.error}</p>}
+    </>
+  );
+}
 
 export function Pager(props: { page: number; hasMore: boolean; loading: boolean; onPrev: () => void; onNext: () => void; onReload: () => void }) {
   return (

@@ -1,28 +1,22 @@
 // Order history: every order of the account, newest first, filtered by pair and status.
-import { useEffect } from 'react';
 import type { OrderStatus } from '../../../../src-shared/enums.ts';
 import { fmt, fmtDateTime } from '../../lib/format.ts';
-import { useServices, useSel } from '../../lib/use-services.ts';
+import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { directionName, sideClass, STATUS_NAMES, TYPE_NAMES } from '../orders/order-labels.ts';
-import { Pager, Select, SymbolFilter } from './history-controls.tsx';
+import { HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
 const STATUS_OPTIONS: ReadonlyArray<readonly [OrderStatus | 0, string]> = [[0, 'All'], ...([1, 2, 3, 4, 5, 6] as const).map((v) => [v, STATUS_NAMES[v]] as const)];
 
 export function OrderHistory() {
   const s = useServices();
-  const st = useSel(s.history.orders, (x) => x);
-  const fills = useSel(s.userFeed, (u) => u.fills);
+  const st = usePagedHistory(s.history.orders);
   const decimals = useDecimals();
-  useEffect(() => void st.actions.reload(), [fills, st.actions]);
   return (
     <>
-      <div className="table-tools">
-        <SymbolFilter value={st.filters.symbol} onChange={(symbol) => void st.actions.load({ symbol })} />
+      <HistoryTools st={st}>
         <Select label="Status" value={st.filters.status} options={STATUS_OPTIONS} onChange={(status) => void st.actions.load({ status })} />
-        <Pager page={st.page} hasMore={st.hasMore} loading={st.loading} onPrev={() => void st.actions.prev()} onNext={() => void st.actions.next()} onReload={() => void st.actions.reload()} />
-      </div>
-      {st.error && <p className="error">{st.error}</p>}
+      </HistoryTools>
       <table className="grid dense" data-testid="order-history-table">
         <thead>
           <tr>

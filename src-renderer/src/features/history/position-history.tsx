@@ -1,11 +1,10 @@
 // Position history: closed positions, newest first, with the spec's filters (pair, position
 // side, margin mode, close type, close time) and close types by name.
-import { useEffect } from 'react';
 import type { CloseType, MarginMode, PositionSide } from '../../../../src-shared/enums.ts';
 import { fmt, fmtDateTime, fmtSigned } from '../../lib/format.ts';
-import { useServices, useSel } from '../../lib/use-services.ts';
+import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { DayFilter, Pager, Select, SymbolFilter } from './history-controls.tsx';
+import { DayFilter, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
 export const CLOSE_TYPE_NAMES: Record<number, string> = {
   1: 'User close',
@@ -30,22 +29,17 @@ const MODES: ReadonlyArray<readonly [MarginMode | 0, string]> = [
 
 export function PositionHistory() {
   const s = useServices();
-  const st = useSel(s.history.positions, (x) => x);
-  const fills = useSel(s.userFeed, (u) => u.fills);
+  const st = usePagedHistory(s.history.positions);
   const decimals = useDecimals();
-  useEffect(() => void st.actions.reload(), [fills, st.actions]);
   return (
     <>
-      <div className="table-tools">
-        <SymbolFilter value={st.filters.symbol} onChange={(symbol) => void st.actions.load({ symbol })} />
+      <HistoryTools st={st}>
         <Select label="Side" value={st.filters.positionSide} options={SIDES} onChange={(positionSide) => void st.actions.load({ positionSide })} />
         <Select label="Margin" value={st.filters.marginMode} options={MODES} onChange={(marginMode) => void st.actions.load({ marginMode })} />
         <Select label="Close type" value={st.filters.closeType} options={CLOSE_TYPES} onChange={(closeType) => void st.actions.load({ closeType })} />
         <DayFilter label="From" value={st.filters.startTime} onChange={(startTime) => void st.actions.load({ startTime })} />
         <DayFilter label="To" end value={st.filters.endTime} onChange={(endTime) => void st.actions.load({ endTime })} />
-        <Pager page={st.page} hasMore={st.hasMore} loading={st.loading} onPrev={() => void st.actions.prev()} onNext={() => void st.actions.next()} onReload={() => void st.actions.reload()} />
-      </div>
-      {st.error && <p className="error">{st.error}</p>}
+      </HistoryTools>
       <table className="grid dense" data-testid="position-history-table">
         <thead>
           <tr>

@@ -1,11 +1,10 @@
 // Trade history: the account's fills, newest first, filtered by pair, side and UTC days.
-import { useEffect } from 'react';
 import type { Side } from '../../../../src-shared/enums.ts';
 import { fmt, fmtDateTime, fmtSigned } from '../../lib/format.ts';
-import { useServices, useSel } from '../../lib/use-services.ts';
+import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { sideClass } from '../orders/order-labels.ts';
-import { DayFilter, Pager, Select, SymbolFilter } from './history-controls.tsx';
+import { DayFilter, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
 const SIDES: ReadonlyArray<readonly [Side | 0, string]> = [
   [0, 'All'],
@@ -15,20 +14,15 @@ const SIDES: ReadonlyArray<readonly [Side | 0, string]> = [
 
 export function TradeHistory() {
   const s = useServices();
-  const st = useSel(s.history.trades, (x) => x);
-  const fills = useSel(s.userFeed, (u) => u.fills);
+  const st = usePagedHistory(s.history.trades);
   const decimals = useDecimals();
-  useEffect(() => void st.actions.reload(), [fills, st.actions]);
   return (
     <>
-      <div className="table-tools">
-        <SymbolFilter value={st.filters.symbol} onChange={(symbol) => void st.actions.load({ symbol })} />
+      <HistoryTools st={st}>
         <Select label="Side" value={st.filters.side} options={SIDES} onChange={(side) => void st.actions.load({ side })} />
         <DayFilter label="From" value={st.filters.startTime} onChange={(startTime) => void st.actions.load({ startTime })} />
         <DayFilter label="To" end value={st.filters.endTime} onChange={(endTime) => void st.actions.load({ endTime })} />
-        <Pager page={st.page} hasMore={st.hasMore} loading={st.loading} onPrev={() => void st.actions.prev()} onNext={() => void st.actions.next()} onReload={() => void st.actions.reload()} />
-      </div>
-      {st.error && <p className="error">{st.error}</p>}
+      </HistoryTools>
       <table className="grid dense" data-testid="trade-history-table">
         <thead>
           <tr>
