@@ -10,51 +10,10 @@ import {
   type DepthSnapshot,
   type DepthUpdate,
   type PriceLevel,
-  type Scheduler,
 } from '../../src-shared/sdk/local-order-book.ts';
+import { ManualScheduler } from '../helpers/manual-scheduler.ts';
 import type { DepthSnapshot as RestDepth, DepthSnapshotEvent, DepthUpdateEvent } from '../../src-shared/types.ts';
 
-/** Timers that only run when the test advances time. */
-class ManualScheduler implements Scheduler {
-  t = 0;
-  #seq = 0;
-  readonly timers = new Map<number, { at: number; ms: number; fn: () => void }>();
-  now(): number {
-    return this.t;
-  }
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = ++this.#seq;
-    this.timers.set(id, { at: this.t + ms, ms, fn });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-  /** Delays of the timers still pending, in creation order. */
-  delays(): number[] {
-    return [...this.timers.values()].map((x) => x.ms);
-  }
-  advance(ms: number): void {
-    const end = this.t + ms;
-    for (;;) {
-      let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const e of this.timers) if (e[1].at <= end && (next === undefined || e[1].at < next[1].at)) next = e;
-      if (next === undefined) break;
-      this.timers.delete(next[0]);
-      this.t = next[1].at;
-      next[1].fn();
-    }
-    this.t = end;
-  }
-  /** Runs the earliest pending timer; false when there is none. */
-  fireNext(): boolean {
-    let best: { at: number } | undefined;
-    for (const e of this.timers.values()) if (best === undefined || e.at < best.at) best = e;
-    if (best === undefined) return false;
-    this.advance(best.at - this.t);
-    return true;
-  }
-}
 
 interface Deferred {
   resolve: (s: DepthSnapshot) => void;

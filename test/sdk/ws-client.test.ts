@@ -5,28 +5,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import type { AddressInfo } from 'node:net';
-import type { Scheduler } from '../../src-shared/sdk/local-order-book.ts';
+import { ManualScheduler as SharedScheduler } from '../helpers/manual-scheduler.ts';
 import { WsClient, WsRequestError, type WebSocketConstructor, type WsCloseInfo } from '../../src-shared/sdk/ws-client.ts';
 
-class ManualScheduler implements Scheduler {
-  t = 0;
-  #seq = 0;
-  readonly timers = new Map<number, { at: number; ms: number; fn: () => void }>();
-  now(): number {
-    return this.t;
-  }
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = ++this.#seq;
-    this.timers.set(id, { at: this.t + ms, ms, fn });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-  /** Pending timers with exactly this delay. */
-  withDelay(ms: number): number[] {
-    return [...this.timers].filter(([, x]) => x.ms === ms).map(([id]) => id);
-  }
+class ManualScheduler extends SharedScheduler {
   /** Delays of pending timers shorter than `limit` (excludes request timeouts). */
   shortDelays(limit = TIMEOUT): number[] {
     return [...this.timers.values()].filter((x) => x.ms < limit).map((x) => x.ms);
@@ -35,10 +17,7 @@ class ManualScheduler implements Scheduler {
   fire(ms: number): void {
     const ids = this.withDelay(ms);
     expect(ids).toHaveLength(1);
-    const timer = this.timers.get(ids[0])!;
-    this.timers.delete(ids[0]);
-    this.t = Math.max(this.t, timer.at);
-    timer.fn();
+    this.fireId(ids[0]);
   }
 }
 
