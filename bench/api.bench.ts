@@ -10,6 +10,8 @@
 //     bare Fastify hello-world app (GET / -> {"hello":"world"}), the baseline, plus a bare app
 //     whose POST /fapi/v1/bot/orders answers a constant envelope (no schema, no hooks), a
 //     reference row only: what the framework alone costs for a POST with the same JSON body;
+//     and, below the framework, a bare node:http server that reads that body, JSON.parses it
+//     and answers the same constant: the floor of any POST route in Node on this machine;
 //   - each load run is autocannon in a forked child (the load generator must not share the
 //     servers' event loop), 50 connections, a warm-up then a bounded measured run;
 //   - order: hello, POST reference, then per round signed, bot, hello. Each signed/bot run's
@@ -48,6 +50,7 @@
 // Targets (issue, DESIGN 6): signed >= 0.6x hello-world req/s with p99 < 5 ms; bot >= 0.8x.
 
 import { fork } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,7 +114,7 @@ function load(job: ClientJob): Promise<Measured> {
   });
 }
 
-type Kind = 'hello' | 'post' | 'signed' | 'bot';
+type Kind = 'hello' | 'post' | 'rawpost' | 'signed' | 'bot';
 
 interface Run {
   kind: Kind;
@@ -171,6 +174,24 @@ async function main(): Promise<void> {
   };
   const helloUrl = await urlOf(hello);
   const refUrl = await urlOf(ref);
+  // Reference below the framework: node:http alone, body read and parsed, constant answer.
+  const constantText = JSON.stringify(constant);
+  const raw = createServer((req, res) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => {
+      JSON.parse(text);
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      res.end(constantText);
+    });
+  });
+  const rawUrl = await new Promise<string>((resolve) =>
+    raw.listen(0, '127.0.0.1', () => {
+      const a = raw.address();
+      resolve(`http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`);
+    }),
+  );
 
   const ex = svc.venue.exchange;
   const book = ex.pairs.get(SYMBOL)!.book;
@@ -181,11 +202,13 @@ async function main(): Promise<void> {
   const notes: string[] = [];
 
   async function phase(kind: Kind): Promise<Run> {
-    const warmup = warmed.has(kind) ? 0.5 : kind === 'hello' || kind === 'post' ? 1 : WARMUP;
+    const warmup = warmed.has(kind) ? 0.5 : kind === 'hello' || kind === 'post' || kind === 'rawpost' ? 1 : WARMUP;
     warmed.add(kind);
     const base = { connections: CONNECTIONS, seconds: SECONDS, warmup };
     if (kind === 'hello') return { kind, r: await load({ ...base, kind, url: helloUrl }) };
-    if (kind === 'post') return { kind, r: await load({ ...base, kind: 'bot', url: refUrl, symbol: SYMBOL, askTicks: PA, bidTicks: PB }) };
+    if (kind === 'post' || kind === 'rawpost') {
+      return { kind, r: await load({ ...base, kind: 'bot', url: kind === 'post' ? refUrl : rawUrl, symbol: SYMBOL, askTicks: PA, bidTicks: PB }) };
+    }
     if (kind === 'signed') {
       const commits0 = svc.venue.trading.group.commits;
       const r = await load({ ...base, kind, url: svc.url, symbol: SYMBOL, accounts: ACCOUNTS, priceTicks: P });
@@ -228,6 +251,7 @@ async function main(): Promise<void> {
     else {
       runs.push(await phase('hello'));
       runs.push(await phase('post'));
+      runs.push(await phase('rawpost'));
       for (let i = 0; i < ROUNDS; i++) {
         runs.push(await phase('signed'));
         runs.push(await phase('bot'));
@@ -237,6 +261,7 @@ async function main(): Promise<void> {
   } finally {
     await hello.close();
     await ref.close();
+    await new Promise((resolve) => raw.close(resolve));
     await svc.close();
     if (!memory) rmSync(dataDir, { recursive: true, force: true });
     clearTimeout(watchdog);
@@ -267,11 +292,11 @@ async function main(): Promise<void> {
     let ratio = 1;
     let cpuRatio = 1;
     let v = '';
-    if (kind === 'post') {
+    if (kind === 'post' || kind === 'rawpost') {
       const h = helloAround(i);
       ratio = r.rps / h.rps;
       cpuRatio = h.cpu / r.cpuPerReq;
-      v = '(reference: no exchange, no auth, no schema)';
+      v = kind === 'post' ? '(reference: no exchange, no auth, no schema)' : '(reference: no framework at all)';
     } else if (kind !== 'hello') {
       const h = helloAround(i);
       ratio = r.rps / h.rps;
@@ -282,7 +307,14 @@ async function main(): Promise<void> {
       summary[kind].cpuRatios.push(cpuRatio);
       summary[kind].p99s.push(r.lat.p99);
     }
-    const name = kind === 'hello' ? 'fastify hello-world (baseline)' : kind === 'post' ? 'fastify POST, same JSON body' : TARGETS[kind].name;
+    const name =
+      kind === 'hello'
+        ? 'fastify hello-world (baseline)'
+        : kind === 'post'
+          ? 'fastify POST, same JSON body'
+          : kind === 'rawpost'
+            ? 'node:http POST, same body'
+            : TARGETS[kind].name;
     console.log(
       `  ${name.padEnd(30)} ${Math.round(r.rps).toString().padStart(6)}  ${f(ratio, 3).padStart(6)}  ` +
         `${f(r.lat.p50).padStart(6)}  ${f(r.lat.p99).padStart(6)} ${f(r.lat.max, 1).padStart(7)}  ` +
@@ -309,6 +341,16 @@ async function main(): Promise<void> {
       console.log(
         `  ${TARGETS[kind].name.padEnd(30)} x${f(ratio, 3)} req/s, p99 ${f(p99)} ms, ${s.errors} errors, cpu ratio x${f(mean(s.cpuRatios), 3)}  ` +
           verdict(kind, ratio, p99, s.errors),
+      );
+    }
+    // The floors the targets sit against: what a POST of this body costs with no work at all.
+    for (const k of ['post', 'rawpost'] as const) {
+      const i = runs.findIndex((r) => r.kind === k);
+      if (i < 0) continue;
+      const h = helloAround(i);
+      console.log(
+        `  floor: ${(k === 'post' ? 'fastify POST, no work' : 'node:http POST, no work').padEnd(23)} x${f(runs[i].r.rps / h.rps, 3)} req/s, cpu ratio x${f(h.cpu / runs[i].r.cpuPerReq, 3)}` +
+          ' (no route doing real work can beat its own floor)',
       );
     }
   }
