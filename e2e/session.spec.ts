@@ -24,11 +24,18 @@ test('the one-time login link logs the browser in, and settings show the API key
   await expect(settings.getByTestId('api-secret')).toHaveText(/^\S{8,}$/);
   await expect(settings.getByTestId('api-address')).toHaveText(service.url);
 
-  // A second use of the same link is refused and says so.
-  const other = await page.context().newPage();
+  // Another tab of the same browser, opened at the plain address, is logged in too.
+  const tab = await page.context().newPage();
+  await tab.goto(`${service.url}/`);
+  await expect(tab.getByTestId('account-compact')).toBeVisible();
+  await tab.close();
+
+  // A second use of the same link, from a browser that never logged in, is refused and says so.
+  const fresh = await page.context().browser()!.newContext();
+  const other = await fresh.newPage();
   await other.goto(service.loginUrl!);
-  await expect(other.getByTestId('login-hint').first()).toBeVisible();
-  await other.close();
+  await expect(other.getByTestId('login-hint').first()).toContainText('did not work');
+  await fresh.close();
 });
 
 test('settings show the API key of the paper account', async ({ page, service }) => {

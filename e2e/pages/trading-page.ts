@@ -30,11 +30,11 @@ export class TradingPage {
     await this.page.goto(`${baseUrl}/`);
   }
 
-  /** Opens the screen logged in as `creds`: the credentials go where the login link would put them (sessionStorage). */
+  /** Opens the screen logged in as `creds`: the credentials go where the login link would put them (localStorage). */
   async openAs(baseUrl: string, creds: Credentials, symbol?: string): Promise<void> {
     await this.page.addInitScript(
       ([key, secret, base, sym]) => {
-        sessionStorage.setItem('perpdesk.credentials', JSON.stringify({ apiKey: key, apiSecret: secret, baseUrl: base }));
+        localStorage.setItem('perpdesk.credentials', JSON.stringify({ apiKey: key, apiSecret: secret, baseUrl: base }));
         if (sym) localStorage.setItem('perpdesk.workspace', JSON.stringify({ symbol: sym, interval: '1m' }));
       },
       [creds.apiKey, creds.apiSecret, baseUrl, symbol ?? ''] as const,

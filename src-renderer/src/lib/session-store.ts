@@ -1,8 +1,9 @@
-// Who the screen trades as. Sources, in order: Electron's preload (the desktop account), the
-// credentials kept in sessionStorage for this tab, a one-time `#token=...` in the URL (the
-// service prints that URL; the token is traded once with POST /api/v1/session and the hash is
-// stripped so a reload or a shared screenshot does not carry it). Without any, the screen
-// still shows market data and says how to log in.
+// Who the screen trades as. Sources, in order: Electron's preload (the desktop account), a
+// one-time `#token=...` in the URL (the service prints that URL; the token is traded once with
+// POST /api/v1/session and the hash is stripped so a reload or a shared screenshot does not
+// carry it), the credentials a login link stored earlier in this browser (localStorage, per
+// service address: other tabs, a closed and reopened tab and a browser restart stay logged in,
+// as with a cookie). Without any, the screen still shows market data and says how to log in.
 import { createStore } from 'zustand/vanilla';
 import type { RestClient } from '../../../src-shared/sdk/rest-client.ts';
 import { desktopBootstrap } from './connection.ts';
@@ -20,7 +21,7 @@ export interface SessionState {
   error: string | null;
   actions: {
     bootstrap(): Promise<void>;
-    /** New credentials (regenerated key); kept for this tab unless they came from the desktop. */
+    /** New credentials (regenerated key); stored for this browser unless they came from the desktop. */
     replace(apiKey: string, apiSecret: string): void;
     logout(): void;
     /** The service no longer knows the key (e.g. a new data folder): forget it and say why. */
@@ -36,7 +37,7 @@ interface Stored {
 
 function readStored(baseUrl: string): Stored | null {
   try {
-    const raw = sessionStorage.getItem(CREDENTIALS_KEY);
+    const raw = localStorage.getItem(CREDENTIALS_KEY);
     if (!raw) return null;
     const s = JSON.parse(raw) as Partial<Stored>;
     if (typeof s.apiKey !== 'string' || typeof s.apiSecret !== 'string') return null;
@@ -49,8 +50,8 @@ function readStored(baseUrl: string): Stored | null {
 
 function writeStored(s: Stored | null): void {
   try {
-    if (s === null) sessionStorage.removeItem(CREDENTIALS_KEY);
-    else sessionStorage.setItem(CREDENTIALS_KEY, JSON.stringify(s));
+    if (s === null) localStorage.removeItem(CREDENTIALS_KEY);
+    else localStorage.setItem(CREDENTIALS_KEY, JSON.stringify(s));
   } catch {
     // Storage may be disabled; the session then lasts as long as the page.
   }

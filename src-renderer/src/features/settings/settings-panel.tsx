@@ -106,7 +106,7 @@ function SettingsBody() {
               </button>
             )}
             <p className="muted small">
-              Logged in {session.source === 'desktop' ? 'as the desktop account' : session.source === 'token' ? 'with the login link' : 'for this browser tab'}.
+              Logged in {session.source === 'desktop' ? 'as the desktop account' : session.source === 'token' ? 'with the login link' : 'in this browser (a login link used earlier)'}.
               {session.source !== 'desktop' && (
                 <>
                   {' '}
