@@ -55,6 +55,21 @@ test('a market order opens a position whose PnL moves with the mark price', asyn
   const pnl = row.getByTestId('position-pnl');
   const first = await pnl.getAttribute('data-pnl');
   await expect.poll(() => pnl.getAttribute('data-pnl'), { timeout: 30_000 }).not.toBe(first);
+
+  // The account panel shows the same unrealized PnL as the position row at every moment, at
+  // the same live mark (not the server's summary of a few seconds ago). Both texts are read in
+  // one evaluation, so no render falls between them; the mark moves within these 3 s.
+  const texts = (): Promise<[string, string]> =>
+    page.evaluate(() => {
+      const text = (sel: string): string => document.querySelector(sel)?.textContent ?? '';
+      return [text('[data-testid="account-compact"] [data-testid="unrealized-pnl"]'), text('[data-testid="position-pnl"]').split(' ')[0]];
+    });
+  for (let i = 0; i < 6; i++) {
+    const [account, row] = await texts();
+    expect(account).not.toBe('');
+    expect(account).toBe(row);
+    await page.waitForTimeout(500);
+  }
 });
 
 test('TP/SL can be set on a position, and closing it records a user close', async ({ page, service, trader, market }) => {

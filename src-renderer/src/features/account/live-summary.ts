@@ -1,0 +1,32 @@
+// The account summary at live mark prices (a pure function, no DOM: unit-tested under Node).
+import { MarginMode } from '../../../../src-shared/enums.ts';
+import type { AccountSummary } from '../../../../src-shared/sdk/rest-client.ts';
+import type { PositionRecord } from '../../../../src-shared/types.ts';
+import { livePnl } from '../positions/positions-store.ts';
+
+/**
+ * The summary at live mark prices. The server's summary is as of its last push or refresh (up to
+ * a few seconds old), while the positions table moves with every mark; this recomputes what
+ * depends on the mark the way the server does (exchange.ts summary()): unrealized PnL over all
+ * positions, margin balance = wallet + unrealized PnL, available = wallet + cross unrealized PnL
+ * - position margin - order margin (never below 0). Wallet, margins and deposits stay the
+ * server's. Without positions the summary is returned as it is.
+ */
+export function liveSummary(summary: AccountSummary, positions: readonly PositionRecord[], markOf: (symbol: string) => number | undefined): AccountSummary {
+  if (positions.length === 0) return summary;
+  let upnl = 0;
+  let cross = 0;
+  for (const p of positions) {
+    const pnl = livePnl(p, markOf(p.symbol));
+    upnl += pnl;
+    if (p.margin_mode === MarginMode.CROSS) cross += pnl;
+  }
+  const wallet = Number(summary.wallet_balance);
+  const available = Math.max(0, wallet + cross - Number(summary.position_margin) - Number(summary.frozen_margin));
+  return {
+    ...summary,
+    unrealized_pnl: upnl.toFixed(8),
+    margin_balance: (wallet + upnl).toFixed(8),
+    available_balance: available.toFixed(8),
+  };
+}

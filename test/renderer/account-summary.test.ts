@@ -1,0 +1,63 @@
+// The account panel's summary at live marks: worked by hand against the server's formula
+// (exchange.ts summary(): available = wallet + cross uPnL - position margin - order margin).
+import { describe, expect, it } from 'vitest';
+import type { AccountSummary } from '../../src-shared/sdk/rest-client.ts';
+import type { PositionRecord } from '../../src-shared/types.ts';
+import { liveSummary } from '../../src-renderer/src/features/account/live-summary.ts';
+
+const summary: AccountSummary = {
+  user_id: 7,
+  asset: 'USDT',
+  wallet_balance: '10000.00000000',
+  available_balance: '8000.00000000',
+  frozen_margin: '500.00000000',
+  position_margin: '1500.00000000',
+  unrealized_pnl: '0.00000000',
+  margin_balance: '10000.00000000',
+  total_deposits: '10000.00000000',
+  position_mode: 'hedge',
+};
+
+function position(p: Partial<PositionRecord>): PositionRecord {
+  return {
+    id: '1', user_id: 7, symbol: 'BTCUSDT', position_side: 1, margin_mode: 2, leverage: 20, quantity: 1, entry_price: 60_000,
+    mark_price: 60_000, liquidation_price: 0, break_even_price: 0, maintenance_margin_rate: 0.005, margin: 0, margin_ratio: 0,
+    unrealized_pnl: 0, realized_pnl: 0, total_funding_fee: 0, open_fee: 0, close_fee: 0, created_at: 0, updated_at: 0,
+    ...p,
+  };
+}
+
+describe('liveSummary', () => {
+  it('recomputes unrealized PnL, margin balance and available at the live marks', () => {
+    const positions = [
+      position({ symbol: 'BTCUSDT', position_side: 1, margin_mode: 2, quantity: 0.5, entry_price: 60_000 }), // cross long
+      position({ symbol: 'ETHUSDT', position_side: 2, margin_mode: 1, quantity: 2, entry_price: 3_000 }), // isolated short
+    ];
+    const marks: Record<string, number> = { BTCUSDT: 60_400, ETHUSDT: 3_100 };
+    const s = liveSummary(summary, positions, (sym) => marks[sym]);
+    // cross long: (60,400 - 60,000) x 0.5 = +200; isolated short: (3,000 - 3,100) x 2 = -200
+    expect(Number(s.unrealized_pnl)).toBeCloseTo(0, 8);
+    expect(Number(s.margin_balance)).toBeCloseTo(10_000, 8);
+    // only the cross PnL counts towards available: 10,000 + 200 - 1,500 - 500
+    expect(Number(s.available_balance)).toBeCloseTo(8_200, 8);
+    // what does not depend on the mark stays the server's
+    expect(s.wallet_balance).toBe(summary.wallet_balance);
+    expect(s.position_margin).toBe(summary.position_margin);
+  });
+
+  it("falls back to a position's own mark when no live mark is known", () => {
+    const s = liveSummary(summary, [position({ quantity: 1, entry_price: 60_000, mark_price: 59_000 })], () => NaN);
+    expect(Number(s.unrealized_pnl)).toBeCloseTo(-1_000, 8);
+    expect(Number(s.margin_balance)).toBeCloseTo(9_000, 8);
+  });
+
+  it('never shows a negative available balance', () => {
+    const s = liveSummary(summary, [position({ quantity: 1, entry_price: 60_000 })], () => 50_000);
+    expect(Number(s.available_balance)).toBe(0);
+    expect(Number(s.unrealized_pnl)).toBeCloseTo(-10_000, 8);
+  });
+
+  it('leaves the summary as it is without positions', () => {
+    expect(liveSummary(summary, [], () => 1)).toBe(summary);
+  });
+});
