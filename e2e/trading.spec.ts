@@ -61,7 +61,8 @@ test('a market order opens a position whose PnL moves with the mark price', asyn
   // one evaluation, so no render falls between them; the mark moves within these 3 s.
   const texts = (): Promise<[string, string]> =>
     page.evaluate(() => {
-      const text = (sel: string): string => document.querySelector(sel)?.textContent ?? '';
+      const doc = (globalThis as unknown as { document: { querySelector(sel: string): { textContent: string | null } | null } }).document;
+      const text = (sel: string): string => doc.querySelector(sel)?.textContent ?? '';
       return [text('[data-testid="account-compact"] [data-testid="unrealized-pnl"]'), text('[data-testid="position-pnl"]').split(' ')[0]];
     });
   for (let i = 0; i < 6; i++) {

@@ -3,16 +3,13 @@
 import { fmt, fmtSigned, num } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { LoginHint } from '../order-entry/order-entry.tsx';
-import { liveSummary } from './live-summary.ts';
+import { useLiveSummary } from './use-live-summary.ts';
 import './account.css';
 
 export function AccountPanel({ compact = false }: { compact?: boolean }) {
   const s = useServices();
-  const server = useSel(s.account, (x) => x.summary);
-  const positions = useSel(s.positions, (x) => x.positions);
-  const tickers = useSel(s.tickers, (x) => x.tickers);
   // at live marks, so that it agrees with the positions table between the server's updates
-  const a = server === null ? null : liveSummary(server, positions, (symbol) => tickers[symbol]?.mark);
+  const a = useLiveSummary();
   const error = useSel(s.account, (x) => x.error);
   const session = useSel(s.session, (x) => x.status);
   const key = useSel(s.session, (x) => x.apiKey);

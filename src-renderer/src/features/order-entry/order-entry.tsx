@@ -9,6 +9,7 @@ import { fmt, fmtSigned, num, toStep } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
+import { useLiveSummary } from '../account/use-live-summary.ts';
 import { LeverageEditor } from './leverage-editor.tsx';
 import { maxOpenQty, preview, type Preview } from './preview.ts';
 import './order-entry.css';
@@ -27,7 +28,8 @@ export function OrderEntry() {
   const f = useSel(s.orderForm, (x) => x);
   const a = f.actions;
   const session = useSel(s.session, (x) => x.status);
-  const summary = useSel(s.account, (x) => x.summary);
+  // available at live marks (cross PnL counts), as the account panel shows it
+  const summary = useLiveSummary();
   const setting = useSel(s.account, (x) => x.settings[symbol]);
   const positions = useSel(s.positions, (x) => x.positions);
   const bestBid = useSel(s.book, (b) => b.bestBid);
