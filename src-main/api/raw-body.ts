@@ -18,6 +18,23 @@ export function installRawBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     req.rawBody = body as string;
-    parseJson(req, body as string, done);
+    parseJson(req, body as string, (err, value) => (err ? done(explained(err, body as string), undefined) : done(null, value)));
   });
+}
+
+/**
+ * Fastify's parser says only "Body is not valid JSON"; on that (rare) path the body is parsed
+ * again to say why: where the syntax breaks, or that it is valid JSON holding a `__proto__` or
+ * `constructor.prototype` key, which is refused (prototype poisoning).
+ */
+function explained(err: Error, body: string): Error {
+  if ((err as { code?: string }).code !== 'FST_ERR_CTP_INVALID_JSON_BODY') return err;
+  let why: string;
+  try {
+    JSON.parse(body);
+    why = 'Body is valid JSON but holds a __proto__ or constructor.prototype key, which is refused';
+  } catch (e) {
+    why = `Body is not valid JSON: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  return Object.assign(new Error(why), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 });
 }

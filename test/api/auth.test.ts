@@ -281,9 +281,14 @@ describe('signed requests: each failure has its own code', () => {
     expectError(await call(signedUrl({ bogus: 1, timestamp: T0 })), Errors.UNKNOWN_PARAMETER, /'bogus'/);
   });
 
-  it('answers 1004 for malformed JSON on a signed route', async () => {
+  it('answers 1004 for malformed JSON on a signed route, saying where it breaks', async () => {
     const body = '{"x":';
-    expectError(await call(signedUrl({ timestamp: T0 }, SECRET, body), { body }), Errors.INVALID_JSON);
+    expectError(await call(signedUrl({ timestamp: T0 }, SECRET, body), { body }), Errors.INVALID_JSON, /^Body is not valid JSON: .*JSON/);
+  });
+
+  it('answers 1004 for a __proto__ key, saying the JSON itself is valid', async () => {
+    const body = '{"__proto__":{"admin":true}}';
+    expectError(await call(signedUrl({ timestamp: T0 }, SECRET, body), { body }), Errors.INVALID_JSON, /valid JSON but holds a __proto__/);
   });
 
   it('validates the body schema after a good signature', async () => {
