@@ -61,3 +61,16 @@ describe('liveSummary', () => {
     expect(liveSummary(summary, [], () => 1)).toBe(summary);
   });
 });
+
+describe('liveSummary display', () => {
+  it('shows the same cents as the position row at a rounding boundary (no double rounding)', async () => {
+    const { fmtSigned, num } = await import('../../src-renderer/src/lib/format.ts');
+    const { livePnl } = await import('../../src-renderer/src/features/positions/positions-store.ts');
+    const p = position({ quantity: 0.05, entry_price: 95_810 });
+    // marks whose PnL lies within a hair of a half cent, e.g. (95,769.1 - 95,810) x 0.05 = -2.045
+    for (const mark of [95_769.1, 95_769.3, 95_830.1, 95_810.1, 95_789.9]) {
+      const s = liveSummary(summary, [p], () => mark);
+      expect(fmtSigned(num(s.unrealized_pnl), 2)).toBe(fmtSigned(livePnl(p, mark), 2));
+    }
+  });
+});

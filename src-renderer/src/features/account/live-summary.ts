@@ -23,10 +23,12 @@ export function liveSummary(summary: AccountSummary, positions: readonly Positio
   }
   const wallet = Number(summary.wallet_balance);
   const available = Math.max(0, wallet + cross - Number(summary.position_margin) - Number(summary.frozen_margin));
+  // Full precision (String, not toFixed): rounding here and again on display could show a
+  // cent other than the positions table, which rounds the same number once.
   return {
     ...summary,
-    unrealized_pnl: upnl.toFixed(8),
-    margin_balance: (wallet + upnl).toFixed(8),
-    available_balance: available.toFixed(8),
+    unrealized_pnl: String(upnl),
+    margin_balance: String(wallet + upnl),
+    available_balance: String(available),
   };
 }
