@@ -58,19 +58,27 @@ test('a market order opens a position whose PnL moves with the mark price', asyn
 
   // The account panel shows the same unrealized PnL as the position row at every moment, at
   // the same live mark (not the server's summary of a few seconds ago). Both texts are read in
-  // one evaluation, so no render falls between them; the mark moves within these 3 s.
+  // one evaluation, so no render falls between them; sampled until the PnL took 3 values.
   const texts = (): Promise<[string, string]> =>
     page.evaluate(() => {
       const doc = (globalThis as unknown as { document: { querySelector(sel: string): { textContent: string | null } | null } }).document;
       const text = (sel: string): string => doc.querySelector(sel)?.textContent ?? '';
       return [text('[data-testid="account-compact"] [data-testid="unrealized-pnl"]'), text('[data-testid="position-pnl"]').split(' ')[0]];
     });
-  for (let i = 0; i < 6; i++) {
-    const [account, row] = await texts();
-    expect(account).not.toBe('');
-    expect(account).toBe(row);
-    await page.waitForTimeout(500);
-  }
+  const seen = new Set<string>();
+  const mismatches: string[] = [];
+  await expect
+    .poll(
+      async () => {
+        const [account, row] = await texts();
+        if (account !== row || account === '') mismatches.push(`account ${account} vs position ${row}`);
+        seen.add(row);
+        return seen.size;
+      },
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThanOrEqual(3);
+  expect(mismatches).toEqual([]);
 });
 
 test('TP/SL can be set on a position, and closing it records a user close', async ({ page, service, trader, market }) => {
