@@ -19,8 +19,8 @@ export interface PaperAccount {
 
 export interface RunningService {
   url: string;
-  /** `http://127.0.0.1:PORT/#token=...`, the one-time browser login of the local account; null when not printed. */
-  loginUrl: string | null;
+  /** `http://127.0.0.1:PORT/#token=...`, the one-time browser login the service prints at start (the fixture fails without it). */
+  loginUrl: string;
   /** The paper account created with --account. */
   account: PaperAccount;
   dataDir: string;
@@ -54,14 +54,16 @@ export async function startHeadless(opts: StartOptions = {}): Promise<RunningSer
   ];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start in 30 s:\n${out}`)), 30_000);
+  // Ready when both lines are out: "listening on URL" and the one-time login link after it.
+  const [url, loginUrl] = await new Promise<[string, string]>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not print its address and login link in 30 s:\n${out}`)), 30_000);
     const onData = (b: Buffer) => {
       out += b.toString();
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out) ?? /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      const login = /(http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/.exec(out);
+      if (m && login) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve([m[1], login[1]]);
       }
     };
     child.stdout!.on('data', onData);
@@ -71,13 +73,9 @@ export async function startHeadless(opts: StartOptions = {}): Promise<RunningSer
       reject(new Error(`service exited with ${code}:\n${out}`));
     });
   });
-  // The login line follows the listening line; give it a moment to arrive.
-  const deadline = Date.now() + 2000;
-  while (!/#token=/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  const login = /(http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+)/.exec(out);
   return {
     url,
-    loginUrl: login ? login[1] : null,
+    loginUrl,
     account,
     dataDir,
     process: child,
