@@ -267,14 +267,17 @@ describe('streams', () => {
 describe('kline streams', () => {
   it('are refused while the venue has no candle service, then follow it once attached', async () => {
     const c = await client();
-    let svc = (venue as Venue & { klines?: KlineService }).klines;
-    if (svc === undefined) {
-      expect((await c.request('SUBSCRIBE', ['kline@ETHUSDT,1m'])).error.code).toBe(5001);
-      // attached after the app was built, as the venue may do
-      svc = klines = new KlineService({ db: venue.db, symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange }, { tickMs: 0 });
-      const source: KlineSource = klines;
-      Object.assign(venue, { klines: source });
-    }
+    // The hub looks the candle service up when a client subscribes: take the venue's away...
+    const own = venue.klines;
+    Object.assign(venue, { klines: undefined });
+    const refused = await c.request('SUBSCRIBE', ['kline@ETHUSDT,1m']);
+    expect(refused.error.code).toBe(5001);
+    expect(refused.result).toBeUndefined();
+    // ...and attach one after the app was built, as the venue may do.
+    own.close();
+    const svc = (klines = new KlineService({ db: venue.db, symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange }, { tickMs: 0 }));
+    const source: KlineSource = svc;
+    Object.assign(venue, { klines: source });
     expect((await c.request('SUBSCRIBE', ['kline@ETHUSDT,1m'])).result).toBeNull();
     bot(2, '3399.00', '0.300', 'ETHUSDT');
     venue.exchange.placeBotOrder({ symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.300' }, HOUSE_ACCOUNT + 1);
