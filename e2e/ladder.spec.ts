@@ -50,11 +50,46 @@ test('the ladder follows the book and matches the REST depth', async ({ page, se
     )
     .toBe('equal');
 
-  // Grouping by a coarser price_merges step sums the levels into fewer rows.
-  const fine = await ladder.bids.count();
-  await ladder.grouping.selectOption(s.price_merges[s.price_merges.length - 1]);
-  await expect(ladder.root).toHaveAttribute('data-step', s.price_merges[s.price_merges.length - 1]);
-  await expect.poll(() => ladder.bids.count()).toBeLessThanOrEqual(fine);
+  // Grouping by the coarsest price_merges step: each row is the sum of the REST levels in its
+  // bucket (bids down to a multiple of the step, asks up), computed here in integer ticks.
+  const step = s.price_merges[s.price_merges.length - 1];
+  await ladder.grouping.selectOption(step);
+  await expect(ladder.root).toHaveAttribute('data-step', step);
+  const tick = Number(s.price_step);
+  const stepTicks = Math.round(Number(step) / tick);
+  expect(stepTicks).toBeGreaterThan(1);
+  const grouped = (levels: Array<[string, string]>, side: 'bid' | 'ask'): Array<[number, number]> => {
+    const out: Array<[number, number]> = [];
+    for (const [p, q] of levels) {
+      const t = Math.round(Number(p) / tick);
+      const g = (side === 'bid' ? Math.floor(t / stepTicks) : Math.ceil(t / stepTicks)) * stepTicks;
+      const last = out[out.length - 1];
+      if (last !== undefined && last[0] === g) last[1] += Number(q);
+      else out.push([g, Number(q)]);
+    }
+    return out;
+  };
+  await expect
+    .poll(
+      async () => {
+        const rest = (await (await fetch(`${service.url}/fapi/v1/depth?symbol=${symbol}&with_id=true&limit=1000`)).json()) as { data: DepthSnapshot };
+        for (const side of ['bid', 'ask'] as const) {
+          const want = grouped(side === 'bid' ? rest.data.bids : rest.data.asks, side);
+          const ui = await ladder.levels(side);
+          if (ui.length === 0) return `no ${side} rows`;
+          for (let i = 0; i < ui.length; i++) {
+            const [p, q] = ui[i];
+            const w = want[i];
+            if (w === undefined || Math.round(Number(p) / tick) !== w[0] || Math.abs(Number(q) - w[1]) > 1e-9) {
+              return `${side} row ${i}: ${p} ${q}, expected ${w ? `${w[0] * tick} ${w[1]}` : 'none'}`;
+            }
+          }
+        }
+        return 'equal';
+      },
+      { timeout: 20_000 },
+    )
+    .toBe('equal');
 
   // Clicking a level puts its price into the order form.
   const askPrice = (await ladder.asks.first().getAttribute('data-price'))!;
