@@ -1,4 +1,5 @@
 import { test, expect } from './support/fixtures.ts';
+import { Errors } from '../src-shared/errors.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { onTick } from './support/prices.ts';
 import { PerpdeskApiError } from '../src-shared/sdk/rest-client.ts';
@@ -135,6 +136,7 @@ test('a rejected order shows the API message', async ({ page, service, trader, m
     (e: unknown) => (e instanceof PerpdeskApiError ? e : null),
   );
   expect(expected, 'the API refuses a minimum-quantity BTC order below the minimum notional').not.toBeNull();
+  expect(expected!.code).toBe(Errors.NOTIONAL_BELOW_MIN.code);
 
   const screen = new TradingPage(page);
   await screen.openAs(service.url, trader, symbol);

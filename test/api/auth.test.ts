@@ -297,12 +297,23 @@ describe('signed requests: each failure has its own code', () => {
   });
 
   it('every auth failure is an envelope with a distinct code', async () => {
-    const codes = [
-      Errors.API_KEY_MISSING, Errors.API_KEY_UNKNOWN, Errors.SIGNATURE_MISSING, Errors.SIGNATURE_INVALID,
-      Errors.TIMESTAMP_MISSING, Errors.TIMESTAMP_STALE, Errors.TIMESTAMP_IN_FUTURE, Errors.RECV_WINDOW_INVALID,
-      Errors.SIGNATURE_NOT_LAST,
-    ].map((d) => d.code);
-    expect(codes).toEqual([2001, 2002, 2003, 2004, 2005, 2006, 2007, 2008, 2009]);
+    const failures: Array<[string, Promise<Answer>]> = [
+      ['no key', call(signedUrl({ timestamp: T0 }), { key: null })],
+      ['unknown key', call(signedUrl({ timestamp: T0 }), { key: 'nobody_00001' })],
+      ['no signature', call(`/fapi/v1/test/signed?timestamp=${T0}`)],
+      ['bad signature', call(signedUrl({ timestamp: T0 }, 'not_the_secret_01'))],
+      ['no timestamp', call(signedUrl({}))],
+      ['stale', call(signedUrl({ timestamp: T0 - 10_000 }))],
+      ['future', call(signedUrl({ timestamp: T0 + 5_000 }))],
+      ['bad recv_window', call(signedUrl({ timestamp: T0, recv_window: 0 }))],
+      ['signature not last', call(signedUrl({ timestamp: T0 }) + '&n=1')],
+    ];
+    const answers = await Promise.all(failures.map(([, a]) => a));
+    for (const a of answers) {
+      expect(a.body.data).toBeNull();
+      expect(a.body.message.length).toBeGreaterThan(10);
+    }
+    expect(answers.map((a) => a.body.code)).toEqual([2001, 2002, 2003, 2004, 2005, 2006, 2007, 2008, 2009]);
   });
 });
 

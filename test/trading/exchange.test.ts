@@ -240,14 +240,15 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
     v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
     const [pos] = v.exchange.positions(u);
     expect(pos.margin).toBe(480); // 9600 / 20
-    const lp = pos.liquidation_price;
-    expect(lp).toBeGreaterThan(91_000);
-    expect(lp).toBeLessThan(92_000);
+    // worked by hand (reference/exchange.md, isolated long, MMR 0.4%, cum 0):
+    // LP = (margin - qty x entry) / (qty x MMR - qty) = (480 - 9,600) / (0.1 x 0.004 - 0.1) = 91,566.27,
+    // shown on the 0.1 tick
+    expect(pos.liquidation_price).toBe(91_566.3);
     // the house bids under the liquidation price
-    bot(v, 1, (Math.floor(lp) - 50).toFixed(1), '1.000');
-    v.exchange.setPrices('BTCUSDT', { mark: lp + 20 });
+    bot(v, 1, '91500.0', '1.000');
+    v.exchange.setPrices('BTCUSDT', { mark: 91_570 });
     expect(v.exchange.positions(u)).toHaveLength(1);
-    v.exchange.setPrices('BTCUSDT', { mark: lp - 1 });
+    v.exchange.setPrices('BTCUSDT', { mark: 91_560 });
     expect(v.exchange.positions(u)).toEqual([]);
     const [closed] = v.trading.closedPositions({ accountId: u, limit: 5 });
     expect(closed.closeType).toBe(4);
