@@ -77,11 +77,17 @@ export class Checkpointer {
     if (this.stopped) return Promise.resolve();
     this.stopped = true;
     return new Promise((resolve) => {
-      const done = (): void => resolve();
+      // Held (ref) while stopping: an awaited close must not be cut short by the process
+      // running out of other work before the worker's last round and exit.
+      this.worker.ref();
+      // a worker that does not answer in time is terminated (the last close checkpoints anyway)
+      const timer = setTimeout(() => void this.worker.terminate().then(done, done), 2_000);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
       this.worker.once('exit', done);
       this.worker.postMessage('stop');
-      // a worker that does not answer in time is terminated (the last close checkpoints anyway)
-      setTimeout(() => void this.worker.terminate().then(done, done), 2_000).unref();
     });
   }
 }

@@ -1,5 +1,6 @@
 // The background checkpointer: the venue's connection no longer checkpoints on commit, a worker
 // thread copies the WAL into the database file, and everything committed survives its stop.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,5 +48,20 @@ describe('checkpointer', () => {
     const again = new DatabaseSync(file, { readOnly: true });
     expect((again.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(3000);
     again.close();
+  });
+
+  it("an awaited venue close finishes even when nothing else keeps the process alive", () => {
+    dir = mkdtempSync(join(tmpdir(), 'perpdesk-ckpt-'));
+    // A fresh process whose only remaining work is the close: the checkpointer's worker must hold
+    // the process until its last round is done, or the code after the await never runs.
+    const script = `
+      const { openVenue } = await import(${JSON.stringify(new URL('../../src-main/venue.ts', import.meta.url).href)});
+      const venue = openVenue({ dataDir: ${JSON.stringify(dir)}, simulate: false });
+      await venue.close();
+      console.log('closed');
+    `;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stdout.trim().split('\n').pop()).toBe('closed');
+    expect(r.status).toBe(0);
   });
 });
