@@ -258,6 +258,19 @@ export class Exchange {
     };
   }
 
+  /**
+   * Creates a paper account or updates an existing one (secret, and the wallet set to `balance`
+   * with the difference booked as a deposit), in SQLite and in the live state alike: an account
+   * the exchange has loaded (open orders or positions, restored at start) keeps its wallet in
+   * memory, so the store alone would leave the two apart. The CLI's --account and the admin
+   * route go through here.
+   */
+  upsertAccount(spec: { apiKey: string; apiSecret: string; kind: 'user' | 'local'; balance: bigint }, now: number): Account {
+    const a = this.deps.accounts.upsert(spec, now);
+    this.reloadAccount(a.id);
+    return a;
+  }
+
   /** Called after an account is created or its wallet changed outside the exchange (CLI, admin). */
   reloadAccount(id: number): void {
     const row = this.deps.accounts.byId(id);

@@ -82,4 +82,30 @@ describe('storage', () => {
       await b.close();
     }
   });
+
+  it('--account on an account with an open position sets the live wallet and the stored one alike', async () => {
+    const dataDir = tempDir();
+    const spec = { apiKey: 'livekey0001', apiSecret: 'livesecret01', balance: 10_000_00000000n };
+    const a = await startService({ dataDir, port: 0, simulate: false, accounts: [spec] });
+    const id = a.venue.accounts.byKey(spec.apiKey)!.id;
+    // a house ask to take, then a market buy: the position stays open, the taker fee leaves the wallet
+    a.venue.exchange.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '1.000', need_cache: true });
+    a.venue.exchange.placeOrder(id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' });
+    const fee = 480_000_000n; // 9,600 x 0.0005 = 4.8 USDT, in 1e-8 units
+    expect(a.venue.exchange.walletOf(id)).toBe(spec.balance - fee);
+    await a.close();
+
+    // the restart restores the position (the account is loaded at start), then --account applies
+    const b = await startService({ dataDir, port: 0, simulate: false, accounts: [spec] });
+    try {
+      expect(b.venue.exchange.positions(id)).toHaveLength(1);
+      const stored = b.venue.accounts.byKey(spec.apiKey)!;
+      expect(stored.walletBalance).toBe(spec.balance);
+      expect(stored.totalDeposits).toBe(spec.balance + fee);
+      expect(b.venue.exchange.walletOf(id)).toBe(spec.balance);
+      expect(b.venue.exchange.summary(id)).toMatchObject({ wallet_balance: '10000.00000000', total_deposits: '10004.80000000' });
+    } finally {
+      await b.close();
+    }
+  });
 });

@@ -150,10 +150,8 @@ export default async function adminRoutes(app: FastifyInstance, opts: { venue: V
         throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'balance': total deposits would exceed ${usdt(MAX_WALLET)} USDT`);
       }
       const apiSecret = body.api_secret ?? existing?.apiSecret ?? newSecret();
-      const a = venue.accounts.upsert({ apiKey, apiSecret, kind: 'user', balance }, auth.now());
+      const a = venue.exchange.upsertAccount({ apiKey, apiSecret, kind: 'user', balance }, auth.now());
       auth.accounts.invalidate(apiKey);
-      // The exchange keeps live wallets in memory; a balance set here must reach it.
-      venue.exchange.reloadAccount(a.id);
       return ok(accountView(a));
     },
   );
