@@ -993,7 +993,7 @@ export class Exchange {
       this.announce({
         accountId: a.id,
         kind: 'liquidation',
-        data: { symbol: p.symbol, position_side: p.side, quantity: p.qty * pair.math.lotValue, mark_price: pair.markPrice, bankruptcy_price: bp, time },
+        data: { symbol: p.symbol, position_side: p.side, quantity: pair.math.qtyOf(p.qty), mark_price: pair.markPrice, bankruptcy_price: bp, time },
       });
       // 1. IOC close in the market
       const id = this.takeOrderId();
@@ -1486,7 +1486,9 @@ export class Exchange {
     const acct = typeof a === 'number' ? this.requireAccount(a) : a;
     const pair = this.pairs.get(p.symbol)!;
     const m = pair.math;
-    const qty = p.qty * m.lotValue;
+    // exact decimal (lots x step in floating point gives 0.35000000000000003, which a bot
+    // sending it back as a quantity would have refused as off-step)
+    const qty = m.qtyOf(p.qty);
     const entry = entryPrice(p, m.lotValue);
     const mark = pair.markPrice;
     const notional = qty * mark;
@@ -1522,7 +1524,7 @@ export class Exchange {
       leverage: p.leverage,
       quantity: qty,
       entry_price: r8(entry),
-      mark_price: mark,
+      mark_price: r8(mark),
       liquidation_price: Math.max(0, m.roundPrice(lp)),
       break_even_price: r8(bep),
       maintenance_margin_rate: bracket.mmr,

@@ -118,6 +118,15 @@ describe('current position and its closed record', () => {
     expect(trades.map((x: any) => x.realized_pnl)).toEqual(['4.20000000', '6.80000000']);
   });
 
+  it('quantities are exact decimals: 0.35 SOL is 0.35, and sending it back closes the position', async () => {
+    const c = makeAccount(t.venue, 'pos-exact');
+    await open(c, 'SOLUSDT', 1, '185.00', '0.35');
+    const [p] = dataOf(await signed(t.app, c, 'GET', '/fapi/v1/position/list'));
+    expect(p.quantity).toBe(0.35); // lots x step in floating point would give 0.35000000000000003
+    await close(c, 'SOLUSDT', 1, '185.00', String(p.quantity));
+    expect(dataOf(await signed(t.app, c, 'GET', '/fapi/v1/position/list'))).toEqual([]);
+  });
+
   it("another user sees no position and no history of a's, and the detail answers 1103", async () => {
     await open(a, 'BTCUSDT', 2, '96500.0', '0.002'); // a live short for a
     expect(dataOf(await signed(t.app, a, 'GET', '/fapi/v1/position/list'))).toHaveLength(1);
