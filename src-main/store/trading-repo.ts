@@ -274,6 +274,19 @@ export class TradingRepo {
     return r ? orderFromRaw(r) : undefined;
   }
 
+  /**
+   * The account's newest order with this client id, open or not. Only error paths ask (a cancel
+   * of an order that is no longer live), so it walks the account's orders (orders_account)
+   * rather than keeping an index every placement would pay for.
+   */
+  orderByClientId(accountId: number, clientOrderId: string): OrderRow | undefined {
+    this.group.sync();
+    const st = this.db.prepare('SELECT * FROM orders WHERE account_id = ? AND client_order_id = ? ORDER BY id DESC LIMIT 1');
+    st.setReadBigInts(true);
+    const r = st.get(accountId, clientOrderId) as Raw | undefined;
+    return r ? orderFromRaw(r) : undefined;
+  }
+
   maxIds(): { order: number; trade: number; position: number } {
     const r = this.s.maxIds.get() as Raw;
     return { order: n(r.o), trade: n(r.t), position: Math.max(n(r.p), n(r.cp)) };

@@ -444,6 +444,30 @@ export class Exchange {
     const tif = isMarket ? 2 : (input.time_in_force ?? 1);
     if (![1, 2, 3, 4].includes(tif)) reject(Errors.INVALID_PARAMETER, 'time_in_force must be 1 GTC, 2 IOC, 3 FOK or 4 GTX');
 
+    // position side and action, before quantity and price: an order whose side does not fit its
+    // position is told so, not that its price is outside the band for that (wrong) side
+    const mode = a?.mode ?? 'hedge';
+    let positionSide = input.position_side;
+    const action = input.position_action;
+    if (positionSide !== 1 && positionSide !== 2) reject(Errors.INVALID_PARAMETER, 'position_side must be 1 (long) or 2 (short)');
+    if (action !== 1 && action !== 2) reject(Errors.INVALID_PARAMETER, 'position_action must be 1 (open) or 2 (close)');
+    let reduceOnly = input.reduce_only === true || (mode === 'one_way' && action === 2);
+    if (mode === 'hedge') {
+      const expectedSide = (positionSide === 1) === (action === 1) ? 1 : 2;
+      if (input.side !== expectedSide) {
+        reject(
+          Errors.POSITION_SIDE_MISMATCH,
+          `In hedge mode ${action === 1 ? 'opening' : 'closing'} a ${positionSide === 1 ? 'long' : 'short'} is a ${expectedSide === 1 ? 'buy' : 'sell'} (side ${expectedSide})`,
+        );
+      }
+      if (action === 1 && input.reduce_only === true) {
+        reject(Errors.REDUCE_ONLY_REJECTED, 'In hedge mode an order that opens (position_action 1) cannot be reduce-only; close with position_action 2');
+      }
+      if (action === 2) reduceOnly = true;
+    } else if (positionSide !== 1) {
+      reject(Errors.POSITION_SIDE_MISMATCH, 'In one-way mode position_side is 1');
+    }
+
     // quantity
     const q = math.qty.toUnits(input.qty);
     if (!q.ok) {
@@ -481,29 +505,6 @@ export class Exchange {
     }
     const refTicks = Math.max(1, math.ticksRound(pair.markPrice));
 
-    // position side and action
-    const mode = a?.mode ?? 'hedge';
-    let positionSide = input.position_side;
-    const action = input.position_action;
-    if (positionSide !== 1 && positionSide !== 2) reject(Errors.INVALID_PARAMETER, 'position_side must be 1 (long) or 2 (short)');
-    if (action !== 1 && action !== 2) reject(Errors.INVALID_PARAMETER, 'position_action must be 1 (open) or 2 (close)');
-    let reduceOnly = input.reduce_only === true || (mode === 'one_way' && action === 2);
-    if (mode === 'hedge') {
-      const expectedSide = (positionSide === 1) === (action === 1) ? 1 : 2;
-      if (input.side !== expectedSide) {
-        reject(
-          Errors.POSITION_SIDE_MISMATCH,
-          `In hedge mode ${action === 1 ? 'opening' : 'closing'} a ${positionSide === 1 ? 'long' : 'short'} is a ${expectedSide === 1 ? 'buy' : 'sell'} (side ${expectedSide})`,
-        );
-      }
-      if (action === 1 && input.reduce_only === true) {
-        reject(Errors.REDUCE_ONLY_REJECTED, 'In hedge mode an order that opens (position_action 1) cannot be reduce-only; close with position_action 2');
-      }
-      if (action === 2) reduceOnly = true;
-    } else if (positionSide !== 1) {
-      reject(Errors.POSITION_SIDE_MISMATCH, 'In one-way mode position_side is 1');
-    }
-
     // account side: settings, client id, reduce-only cap, margin
     let leverage = input.leverage ?? 0;
     let marginMode = input.margin_mode ?? 0;
@@ -512,7 +513,7 @@ export class Exchange {
     let clientOrderId = input.client_order_id ?? '';
     const id = this.takeOrderId();
     // Generated ids contain a '.', which client-chosen ids may not, so they never collide.
-    if (clientOrderId === '') clientOrderId = `${isBot ? 'bot' : 'web'}.${id}`;
+    if (clientOrderId === '') clientOrderId = `${isBot ? 'bot' : 'api'}.${id}`;
 
     // Settings the order asks for are checked now and applied only once the order is accepted,
     // so a rejected order leaves them as they were.
@@ -630,8 +631,13 @@ export class Exchange {
       reject(Errors.ORDER_NOT_FOUND, `No open order ${o.id} on ${by.symbol}`);
     }
     if (!o) {
-      const stored = id === undefined ? undefined : this.deps.repo.order(id);
-      if (stored && stored.accountId === accountId) reject(Errors.ORDER_NOT_CANCELLABLE, `Order ${id} is no longer open (status ${stored.status})`);
+      // a finished order of this account, found by id or by client id alike, is 3019
+      const stored =
+        id !== undefined ? this.deps.repo.order(id) : by.clientOrderId !== undefined ? this.deps.repo.orderByClientId(accountId, by.clientOrderId) : undefined;
+      if (stored && stored.accountId === accountId) {
+        const which = by.orderId !== undefined ? `Order ${stored.id}` : `Order ${stored.id} (client_order_id '${by.clientOrderId}')`;
+        reject(Errors.ORDER_NOT_CANCELLABLE, `${which} is no longer open (status ${stored.status})`);
+      }
       reject(Errors.ORDER_NOT_FOUND, by.orderId !== undefined ? `No open order ${by.orderId}` : `No open order with client_order_id '${by.clientOrderId}'`);
     }
     const pair = this.requirePair(o.symbol);

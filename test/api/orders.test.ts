@@ -84,8 +84,13 @@ describe('placement, open orders, cancels', () => {
 
     // cancelling again: the order is ours but no longer open
     expectError(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: Number(o1.order_id) } }), Errors.ORDER_NOT_CANCELLABLE);
-    expectError(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', client_order_id: 'k-2' } }), Errors.ORDER_NOT_FOUND);
+    // the same by client_order_id (the same answer, whichever id names the order)
+    const again = await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', client_order_id: 'k-2' } });
+    expectError(again, Errors.ORDER_NOT_CANCELLABLE);
+    expect(again.body.message).toBe(`Order ${c2.id} (client_order_id 'k-2') is no longer open (status 4)`);
+    // ids that name no order of this account are 1102
     expectError(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: 999_999 } }), Errors.ORDER_NOT_FOUND);
+    expectError(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', client_order_id: 'never-used' } }), Errors.ORDER_NOT_FOUND);
 
     const open = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/openOrders'));
     expect(open.map((o: any) => o.client_order_id)).toEqual(['c-1', 'k-3']);
@@ -305,6 +310,8 @@ describe('every order rejection reaches the client with its code and status', ()
     ['close with no position', { side: 2, position_action: 2 }, Errors.NO_POSITION_TO_CLOSE],
     ['duplicate client_order_id', { client_order_id: 'dup-1' }, Errors.DUPLICATE_CLIENT_ORDER_ID],
     ['sell to open a long (hedge)', { side: 2 }, Errors.POSITION_SIDE_MISMATCH],
+    // the side mismatch is told before the band the (wrong) side would have had
+    ['sell to open a long, below the sell band', { side: 2, price: '91100.0' }, Errors.POSITION_SIDE_MISMATCH],
     ['sell to close a short', { side: 2, position_side: 2, position_action: 2 }, Errors.POSITION_SIDE_MISMATCH],
     ['leverage above the max', { leverage: 126 }, Errors.LEVERAGE_INVALID],
     ['leverage above a small max', { symbol: 'HYPEUSDT', price: '25.000', qty: '1.00', leverage: 21 }, Errors.LEVERAGE_INVALID],

@@ -69,7 +69,7 @@ describe('placing and filling', () => {
     const v = venue();
     const u = user(v, 'alice0001');
     const r = v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0' }));
-    expect(r).toEqual({ order_id: r.order_id, client_order_id: `web.${r.order_id}`, status: 1, filled_qty: '0.000', filled_quote: '0.00000000' });
+    expect(r).toEqual({ order_id: r.order_id, client_order_id: `api.${r.order_id}`, status: 1, filled_qty: '0.000', filled_quote: '0.00000000' });
     // 0.010 BTC at 95,000 = 950 USDT notional; 20x -> 47.5 margin + 0.475 taker fee estimate frozen
     expect(v.exchange.summary(u).frozen_margin).toBe('47.97500000');
     bot(v, 2, '95000.0', '0.004');

@@ -72,7 +72,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
         summary: 'Cancel one open order (signed; extension)',
         description:
           'Give exactly one of order_id and client_order_id. Answers the cancelled order (status 4). An order of ' +
-          'yours that is no longer open is 3019; an unknown order, or one of another user, is 1102.',
+          'yours that is no longer open is 3019 (named by either id); an unknown order, or one of another user, is 1102.',
         querystring: signedQuerystring(
           { symbol: symbolField, order_id: idField('Order ID'), client_order_id: clientOrderIdField },
           ['symbol'],
