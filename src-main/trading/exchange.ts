@@ -351,6 +351,7 @@ export class Exchange {
 
   private applyPairSetting(a: AccountLive, symbol: string, leverage: number, marginMode: number): void {
     a.pairs.set(symbol, { leverage, marginMode });
+    let repriced = false;
     this.deps.repo.tx(() => {
       this.deps.repo.savePairSetting(a.id, symbol, leverage, marginMode);
       // positions take the new leverage (isolated margin stays as allocated)
@@ -358,8 +359,14 @@ export class Exchange {
         if (p.leverage === leverage) continue;
         p.leverage = leverage;
         this.deps.repo.savePosition(p);
+        repriced = true;
       }
     });
+    // a cross position's margin, and so the account's available balance, follow the leverage
+    if (repriced && this.events.has('account')) {
+      this.announce({ accountId: a.id, kind: 'position', data: this.positions(a.id) });
+      this.emitBalance(a);
+    }
   }
 
   setLeverage(accountId: number, symbol: string, leverage: number): { symbol: string; leverage: number; max_notional: string } {
@@ -1332,7 +1339,13 @@ export class Exchange {
     for (const p of positions) touched.add(p.accountId);
     for (const c of closed) touched.add(c.p.accountId);
     for (const id of touched) out.push({ accountId: id, kind: 'position', data: this.positions(id) });
-    for (const a of wallets) out.push({ accountId: a.id, kind: 'balance', data: this.summary(a.id) });
+    // The summary moves with the wallet, and also with the order margin an order freezes or
+    // frees and the position margin a fill changes: one balance push per account concerned.
+    const balances = new Set<number>();
+    for (const a of wallets) balances.add(a.id);
+    for (const ev of events) if (ev.kind === 'order' && ev.accountId > 0) balances.add(ev.accountId);
+    for (const id of touched) balances.add(id);
+    for (const id of balances) if (this.accounts.has(id)) out.push({ accountId: id, kind: 'balance', data: this.summary(id) });
     if (out.length > 0) this.deps.repo.group.afterCommit(() => this.emitAll(out));
   }
 

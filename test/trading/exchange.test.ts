@@ -129,6 +129,39 @@ describe('placing and filling', () => {
   });
 });
 
+describe('account pushes', () => {
+  it('a resting order, its cancel and a leverage change each push a balance with the new margins', async () => {
+    const v = venue();
+    const u = user(v, 'push00001');
+    const pushes: Array<{ kind: string; data: any }> = [];
+    const off = v.exchange.events.on('account', (e) => {
+      if (e.accountId === u) pushes.push({ kind: e.kind, data: e.data });
+    });
+    const balances = (): any[] => pushes.filter((p) => p.kind === 'balance').map((p) => p.data);
+
+    // a bid of 0.010 at 95,000 at 20x freezes 950 / 20 = 47.5 margin plus 950 x 0.0005 = 0.475,
+    // the fee reserved at the taker rate
+    const o = v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0' }));
+    await v.trading.group.durable();
+    expect(balances().at(-1)).toMatchObject({ frozen_margin: '47.97500000', wallet_balance: '10000.00000000' });
+    v.exchange.cancelOrder(u, { orderId: Number(o.order_id) });
+    await v.trading.group.durable();
+    expect(balances().at(-1)).toMatchObject({ frozen_margin: '0.00000000', available_balance: '10000.00000000' });
+
+    // a taker buy opens a cross long; raising the leverage lowers its margin: both pushed at once
+    bot(v, 2, '96000.0', '1.000');
+    v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
+    await v.trading.group.durable();
+    const before = Number(balances().at(-1).position_margin);
+    pushes.length = 0;
+    v.exchange.setLeverage(u, 'BTCUSDT', 40);
+    await v.trading.group.durable();
+    expect(pushes.find((p) => p.kind === 'position')?.data[0]).toMatchObject({ leverage: 40 });
+    expect(Number(balances().at(-1).position_margin)).toBeCloseTo(before / 2, 6);
+    off();
+  });
+});
+
 describe('rejections change nothing', () => {
   it.each([
     ['off tick', btc({ side: 1, position_side: 1, position_action: 1, price: '95000.05' }), Errors.PRICE_OFF_TICK],
