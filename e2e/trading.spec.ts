@@ -30,6 +30,15 @@ test('a limit order appears in open orders, on the chart, and can be cancelled',
   await expect.poll(() => screen.chart.lines()).not.toContain(`order:${order.id}`);
   await screen.tabs.show('Order history');
   await expect(page.getByTestId(`order-history-row-${order.id}`)).toContainText('Canceled');
+
+  // With the tab open, an order placed elsewhere (a bot on the same account) and its cancel
+  // show up without switching tabs.
+  const other = await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty: '0.050', time_in_force: 1 });
+  const otherRow = page.getByTestId(`order-history-row-${other.order_id}`);
+  await expect(otherRow).toBeVisible();
+  await expect(otherRow).not.toContainText('Canceled');
+  await trader.api.cancelAllOrders(symbol);
+  await expect(otherRow).toContainText('Canceled');
 });
 
 /** Opens a long of 0.010 BTC at market from the form and returns its positions row. */

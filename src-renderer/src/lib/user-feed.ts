@@ -31,6 +31,8 @@ export interface UserFeedState {
   error: string | null;
   /** Bumped on every fill, so history views know to reload. */
   fills: number;
+  /** Bumped on every order event (placed, changed, cancelled, filled), for the order history. */
+  orders: number;
 }
 
 const LOGIN_RECV_WINDOW = 60_000;
@@ -51,7 +53,7 @@ export function startUserFeed(deps: {
   toasts: StoreApi<ToastsState>;
 }): { state: StoreApi<UserFeedState>; stop(): void } {
   const { api, session, account, positions, orders, toasts, symbols } = deps;
-  const state = createStore<UserFeedState>()(() => ({ status: 'off', error: null, fills: 0 }));
+  const state = createStore<UserFeedState>()(() => ({ status: 'off', error: null, fills: 0, orders: 0 }));
   let ws: WsClient | null = null;
   let stopPoll: (() => void) | null = null;
   let key: string | null = null;
@@ -101,6 +103,7 @@ export function startUserFeed(deps: {
     switch (e.kind) {
       case 'order':
         orders.getState().actions.apply(e.data as OrderRecord);
+        state.setState({ orders: state.getState().orders + 1 });
         break;
       case 'position':
         if (Array.isArray(e.data)) positions.getState().actions.replace(e.data as PositionRecord[]);

@@ -1,16 +1,32 @@
-// Shared pieces of the history tabs: the paged list that reloads on fills, the tool row (filters
+// Shared pieces of the history tabs: the paged list that reloads on account events, the tool row (filters
 // and pager) with the error line, the symbol filter and date filters (UTC days).
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import type { PagedState } from './paged-store.ts';
 
-/** A history tab's paged list, reloaded whenever one of the account's fills arrives. */
-export function usePagedHistory<T, F>(store: StoreApi<PagedState<T, F>>): PagedState<T, F> {
+/** How long a burst of account events is gathered into one reload, ms. */
+const RELOAD_DEBOUNCE_MS = 250;
+
+/**
+ * A history tab's paged list, reloaded when the account's `trigger` events arrive: fills (trade
+ * and position history) or every order event (order history: new, changed and cancelled orders
+ * too). A burst (a bot's flow) is one reload, at most every RELOAD_DEBOUNCE_MS.
+ */
+export function usePagedHistory<T, F>(store: StoreApi<PagedState<T, F>>, trigger: 'fills' | 'orders' = 'fills'): PagedState<T, F> {
   const s = useServices();
   const st = useSel(store, (x) => x);
-  const fills = useSel(s.userFeed, (u) => u.fills);
-  useEffect(() => void st.actions.reload(), [fills, st.actions]);
+  const bumps = useSel(s.userFeed, (u) => u[trigger]);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      void st.actions.reload();
+      return;
+    }
+    const t = setTimeout(() => void st.actions.reload(), RELOAD_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [bumps, st.actions]);
   return st;
 }
 

@@ -10,7 +10,7 @@ const STATUS_OPTIONS: ReadonlyArray<readonly [OrderStatus | 0, string]> = [[0, '
 
 export function OrderHistory() {
   const s = useServices();
-  const st = usePagedHistory(s.history.orders);
+  const st = usePagedHistory(s.history.orders, 'orders');
   const decimals = useDecimals();
   return (
     <>
