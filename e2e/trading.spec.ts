@@ -91,6 +91,18 @@ test('a market order opens a position whose PnL moves with the mark price', asyn
   expect(mismatches).toEqual([]);
 });
 
+test('at 1280x720 the Close buttons of a position stay in view', async ({ page, service, trader, market }) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  const row = await openLong(screen, symbol);
+  await expect(row.getByRole('button', { name: `Close ${symbol} long` })).toBeInViewport({ ratio: 1 });
+  await expect(page.getByRole('button', { name: 'Close all' })).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: test.info().outputPath('positions-1280.png') });
+});
+
 test('TP/SL can be set on a position, and closing it records a user close', async ({ page, service, trader, market }) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);

@@ -59,7 +59,7 @@ export function OpenOrdersTable() {
             <th className="num">Filled</th>
             <th className="num">Margin</th>
             <th>Client ID</th>
-            <th className="num">
+            <th className="num actions">
               <button className="btn-small" disabled={orders.length === 0 || busy !== null} onClick={() => void cancelAll()}>
                 Cancel all
               </button>
@@ -82,7 +82,7 @@ export function OpenOrdersTable() {
                   {o.margin_mode === 1 ? 'Iso' : 'Cross'} {o.leverage}x
                 </td>
                 <td className="dim">{o.client_order_id}</td>
-                <td className="num">
+                <td className="num actions">
                   <button className="btn-small" disabled={busy !== null} onClick={() => void cancel(o)} aria-label={`Cancel order ${o.id}`}>
                     {busy === o.id ? '…' : 'Cancel'}
                   </button>

@@ -64,7 +64,7 @@ export function PositionsTable() {
             <th className="num">Margin</th>
             <th className="num">PnL (ROE)</th>
             <th className="num">TP / SL</th>
-            <th className="num">
+            <th className="num actions">
               <button className="btn-small" disabled={positions.length === 0 || busy !== null} onClick={() => void closeAll()}>
                 Close all
               </button>
@@ -108,7 +108,7 @@ export function PositionsTable() {
                     ✎
                   </button>
                 </td>
-                <td className="num">
+                <td className="num actions">
                   <button className="btn-small" disabled={busy !== null} onClick={() => void close(p)} aria-label={`Close ${p.symbol} ${long ? 'long' : 'short'}`}>
                     {busy === k ? '…' : 'Close'}
                   </button>
