@@ -144,14 +144,20 @@ export class ChartModel {
   /** Price precision and tick of the symbol; `seconds` shows seconds on the time axis (1s bars). */
   configure(priceDecimals: number, tick: number, seconds: boolean): void {
     this.candles.applyOptions({ priceFormat: { type: 'price', precision: priceDecimals, minMove: tick > 0 ? tick : 10 ** -priceDecimals } });
-    this.chart.applyOptions({ timeScale: { secondsVisible: seconds } });
+    // the axis and crosshair labels group thousands like every other price on the screen
+    const grouped = new Intl.NumberFormat('en-US', { minimumFractionDigits: priceDecimals, maximumFractionDigits: priceDecimals });
+    this.chart.applyOptions({ timeScale: { secondsVisible: seconds }, localization: { locale: 'en-US', priceFormatter: (p: number) => grouped.format(p) } });
   }
 
-  /** Replaces all bars (ascending by open time) and scrolls to the newest. */
+  /**
+   * Replaces all bars (ascending by open time) and shows the newest at the default zoom: a new
+   * symbol or interval starts from a fresh view, not from the previous one's zoom and scroll.
+   */
   setCandles(candles: readonly Candle[]): void {
     this.data = candles.slice();
     this.candles.setData(this.data.map(bar));
     this.volume.setData(this.data.map(volumeBar));
+    this.chart.timeScale().resetTimeScale();
     this.chart.timeScale().scrollToRealTime();
     this.emitLatest();
   }

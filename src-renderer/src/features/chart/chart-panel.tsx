@@ -104,6 +104,12 @@ export function ChartPanel() {
           </>
         )}
       </div>
+      {feedState.status === 'ready' && feedState.candles === 0 && (
+        <div className="chart-empty" data-testid="chart-empty">
+          <b>No trades on {symbol} yet</b>
+          {entry && entry.general.status !== 1 && <span>{entry.general.status === 2 ? 'Trading on this pair is paused.' : 'This pair is delisted.'}</span>}
+        </div>
+      )}
       <div
         className="chart-box"
         ref={box}

@@ -39,6 +39,11 @@ export function Topbar() {
           {entry && <img className="logo" src={`${s.api.baseUrl}${entry.general.logo}`} alt="" width={20} height={20} />}
           <span className="symbol-name">{symbol}</span>
           <span className="symbol-kind">Perp</span>
+          {entry && entry.general.status !== 1 && (
+            <span className="symbol-status" data-testid="symbol-status" title="No new orders are accepted on this pair">
+              {entry.general.status === 2 ? 'Trading paused' : 'Delisted'}
+            </span>
+          )}
           <span className="caret">▾</span>
         </button>
         {overlay === 'symbols' && <SymbolPicker />}
