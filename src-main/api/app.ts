@@ -3,12 +3,13 @@ import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type preValidationHookHandler } from 'fastify';
 import { Errors } from '../../src-shared/errors.ts';
 import type { Venue } from '../venue.ts';
-import { installAuth } from './auth.ts';
+import { API_KEY_SCHEME, installAuth } from './auth.ts';
 import { installErrorHandling } from './error-handler.ts';
 import { API_DESCRIPTION } from './openapi-description.ts';
+import { STRICT_BODY, bodyTypeError, type FlatBodySchema } from './trading-schemas.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
 import accountRoutes from './routes/account.ts';
 import adminRoutes from './routes/admin.ts';
@@ -60,6 +61,29 @@ function installDurableAnswers(app: FastifyInstance, venue: Venue): void {
   });
 }
 
+/**
+ * The validator coerces types, which querystrings need (every value arrives as text) but which
+ * would let a JSON body say `"amount": 10` or `"speed": "5"` and be read as something else.
+ * Every route whose body schema is an object gets a preValidation check (after the auth hook and
+ * the route's own) that each value of a declared property already has its JSON type, else 1001:
+ * the same rule (bodyTypeError) as the trading routes' strictJsonBody, whose routes it skips.
+ */
+function installStrictBodyTypes(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const body = (route.schema as { body?: { type?: unknown; properties?: FlatBodySchema['properties'] } } | undefined)?.body;
+    if (body?.type !== 'object' || body.properties === undefined) return;
+    const props = body.properties;
+    const existing = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+    if (existing.some((h) => STRICT_BODY in h)) return;
+    const check: preValidationHookHandler = (req, _reply, done) => {
+      const b = req.body;
+      if (typeof b !== 'object' || b === null || Array.isArray(b)) return done();
+      done(bodyTypeError(b as Record<string, unknown>, props));
+    };
+    route.preValidation = [...existing, check];
+  });
+}
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ? { level: 'warn' } : false,
@@ -84,6 +108,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app);
   installDurableAnswers(app, opts.venue);
   const auth = installAuth(app, { venue: opts.venue, now: opts.now, rateLimit: opts.rateLimit });
+  installStrictBodyTypes(app);
   app.addSchema(generalSymbolSchema);
   app.addSchema(futuresSymbolSchema);
 
@@ -100,10 +125,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         { name: 'bot', description: 'Bot orders: IP whitelist instead of signatures, no margin, never stored' },
         { name: 'admin', description: 'Loopback-only administration: paper accounts, bot whitelist' },
         { name: 'simulator', description: 'The simulated market: clock speed, pause, seed' },
+        { name: 'streams', description: 'The WebSocket endpoint /ws' },
       ],
       components: {
         securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'Plus timestamp, recv_window and signature (last) in the query: see the description above' },
+          [API_KEY_SCHEME]: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-KEY',
+            description:
+              'Your API key, in the X-API-KEY header of every signed route (the operations marked with this scheme). ' +
+              'The key alone is not enough: the query also carries timestamp (wall-clock ms), optionally recv_window, ' +
+              'and signature as its LAST parameter = lowercase hex HMAC-SHA256(secret, the query string before ' +
+              "'&signature=' + the raw body). See Signed requests in the description above.",
+          },
         },
       },
     },

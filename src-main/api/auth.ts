@@ -8,7 +8,8 @@
 // default 5000, 1 to 60000) and `signature`, which must be the last parameter:
 // lowercase hex HMAC-SHA256(secret, P), where P is the raw query string as sent, up to and
 // without `&signature=...`, followed directly by the raw body if any. Accepted when
-// `timestamp < now + 1000` and `now - timestamp <= recv_window`.
+// `timestamp < now + 1000` and `now - timestamp <= recv_window`, where now is the WALL clock
+// (Date.now unless a test injects one), not the market clock.
 //
 // The check runs as the route's first preValidation hook: after the body is parsed (the raw
 // JSON text is kept by raw-body.ts) and before schema validation, so an unsigned request
@@ -48,6 +49,9 @@ declare module 'fastify' {
     account: Account | null;
   }
 }
+
+/** Name of the OpenAPI security scheme of signed routes (components.securitySchemes, app.ts). */
+export const API_KEY_SCHEME = 'apiKey';
 
 export const DEFAULT_RECV_WINDOW = 5000;
 export const MAX_RECV_WINDOW = 60_000;
@@ -112,6 +116,33 @@ export function signedQuerystring(properties: Record<string, object> = {}, requi
     required: [...required, 'timestamp', 'signature'],
     properties: { ...properties, ...signedParams },
   };
+}
+
+/** Below this a timestamp is taken for seconds: 1e11 ms is March 1973, 1e11 s is year 5138. */
+const SECONDS_BELOW = 1e11;
+
+/**
+ * The freshness rule of signed requests and WebSocket LOGIN (`timestamp < now + MAX_CLOCK_AHEAD`
+ * and `now - timestamp <= recvWindow`, wall-clock ms): null when fresh, else the 2006 or 2007
+ * answer. A stale timestamp that looks like seconds says so: that is the usual cause, and the
+ * bare distance (decades of ms) does not tell it. (Microseconds have 16 digits and are already
+ * refused as malformed, 2005, by the 15-digit rule.)
+ */
+export function timestampError(timestamp: number, now: number, recvWindow: number): { def: ErrorDef; message: string } | null {
+  if (timestamp >= now + MAX_CLOCK_AHEAD) {
+    return {
+      def: Errors.TIMESTAMP_IN_FUTURE,
+      message: `timestamp ${timestamp} is ${timestamp - now} ms ahead of server time ${now}; it must be less than ${MAX_CLOCK_AHEAD} ms ahead`,
+    };
+  }
+  if (now - timestamp > recvWindow) {
+    const unit = timestamp < SECONDS_BELOW && now >= SECONDS_BELOW ? '. timestamp is in milliseconds; this one looks like seconds' : '';
+    return {
+      def: Errors.TIMESTAMP_STALE,
+      message: `timestamp ${timestamp} is ${now - timestamp} ms behind server time ${now}, more than recv_window ${recvWindow} ms${unit}`,
+    };
+  }
+  return null;
 }
 
 export interface AuthOptions {
@@ -208,20 +239,8 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServic
     }
     const timestamp = Number(ts);
     const t = now();
-    if (timestamp >= t + MAX_CLOCK_AHEAD) {
-      return fail(
-        reply,
-        Errors.TIMESTAMP_IN_FUTURE,
-        `timestamp ${timestamp} is ${timestamp - t} ms ahead of server time ${t}; it must be less than ${MAX_CLOCK_AHEAD} ms ahead`,
-      );
-    }
-    if (t - timestamp > recvWindow) {
-      return fail(
-        reply,
-        Errors.TIMESTAMP_STALE,
-        `timestamp ${timestamp} is ${t - timestamp} ms behind server time ${t}, more than recv_window ${recvWindow} ms`,
-      );
-    }
+    const late = timestampError(timestamp, t, recvWindow);
+    if (late !== null) return fail(reply, late.def, late.message);
 
     const body = req.rawBody ?? (typeof req.body === 'string' ? req.body : undefined);
     const h = createHmac('sha256', account.apiSecret).update(signed);
@@ -266,6 +285,9 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServic
     if (hook === undefined) throw new Error(`route ${route.method} ${route.url}: unknown auth mode '${String(mode)}'`);
     const existing = route.preValidation;
     route.preValidation = existing === undefined ? [hook] : [hook, ...(Array.isArray(existing) ? existing : [existing])];
+    // OpenAPI: a signed operation names the key scheme, so generated clients send X-API-KEY.
+    // (The schema's other keys are the route's own; `security` is for the document only.)
+    if (mode === 'signed') route.schema = { ...route.schema, security: [{ [API_KEY_SCHEME]: [] }] } as typeof route.schema;
   });
 
   return { accounts, whitelist, now };

@@ -9,10 +9,26 @@ on error (6000-6999 client errors, 6001 invalid interval; 7000-7999 server error
 \`/fapi/v1/complete_price\` uses 7000 invalid parameter, 7001 pair not found, 7002 internal.
 
 **Error registry** (every other route; HTTP status by class):
-1000-1006 malformed request (400) · 1100-1105 not found (404) · 2001-2010 authentication (401) ·
+1000-1006 malformed request (400) · 1100-1104 not found (404) · 1105 method not allowed on an
+existing path (405, with an \`Allow\` header) · 2001-2010 authentication (401) ·
 2101-2102 forbidden (403) · 3001-3021 order rejected (400) · 4290 rate limited (429) ·
 5000-5001 internal (500). The full table is in the README.
 
+**Signed requests** (operations marked with the \`apiKey\` security scheme): header
+\`X-API-KEY\`; query \`timestamp\` (ms, wall clock), optional \`recv_window\` (ms, default 5000,
+max 60000) and \`signature\`, which must be the LAST query parameter: lowercase hex
+HMAC-SHA256(secret, P), P = the query string exactly as sent up to (without) \`&signature=...\`,
+followed directly by the raw request body if any. Accepted when \`timestamp < now + 1000\` and
+\`now - timestamp <= recv_window\`, now = the wall clock (\`server_time\` of \`GET /fapi/v1/time\`).
+
 **Numbers.** Prices and quantities are decimal strings, except in the position routes, which
-use JSON numbers. Timestamps are integers in ms.
+use JSON numbers. JSON bodies must use the declared JSON types (a decimal field refuses a JSON
+number with 1001). Timestamps are integers in ms.
+
+**Two clocks.** Every time of the trading records (order created_at / updated_at, trade times,
+position times, price timestamps, kline open/close times, the \`E\`/\`T\` of pushes) is MARKET
+time: the venue's virtual clock, not the wall clock. It runs at the simulator's speed (once it
+has run faster than 1x it stays ahead of the wall clock), stands still while paused, and after
+a restart continues from where it stopped. Take "now" for start_time / end_time filters from
+\`market_time\` of \`GET /fapi/v1/time\`; sign requests with its \`server_time\` (wall clock).
 `;

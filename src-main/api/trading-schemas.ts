@@ -118,7 +118,7 @@ export const botOrderBodySchema = {
   },
 } as const;
 
-interface FlatBodySchema {
+export interface FlatBodySchema {
   properties: Record<string, { type?: string }>;
 }
 
@@ -162,19 +162,30 @@ export function strictJsonBody(schema: FlatBodySchema): preValidationHookHandler
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       return new ApiError(Errors.INVALID_PARAMETER, 'Invalid body: must be a JSON object');
     }
-    for (const key of Object.keys(body)) {
-      const p = Object.hasOwn(props, key) ? props[key] : undefined;
-      if (p === undefined) continue;
-      const value = (body as Record<string, unknown>)[key];
-      if (!jsonTypeOk(value, p.type)) {
-        return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': must be a JSON ${p.type}`);
-      }
-    }
-    return undefined;
+    return bodyTypeError(body as Record<string, unknown>, props);
   }
-  return function checkJsonBody(req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const hook = function checkJsonBody(req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
     done(bodyError(req));
   };
+  return Object.assign(hook, { [STRICT_BODY]: true });
+}
+
+/** Marks the hooks strictJsonBody makes, so that app.ts's all-routes body check skips their routes. */
+export const STRICT_BODY = Symbol('strictJsonBody');
+
+/**
+ * The first value of a flat JSON object whose JSON type differs from its declared property's
+ * (1001), or undefined: the coercing validator would otherwise read `"amount": 10` as "10".
+ */
+export function bodyTypeError(body: Record<string, unknown>, props: FlatBodySchema['properties']): ApiError | undefined {
+  for (const key of Object.keys(body)) {
+    const p = Object.hasOwn(props, key) ? props[key] : undefined;
+    if (p === undefined) continue;
+    if (!jsonTypeOk(body[key], p.type)) {
+      return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': must be a JSON ${p.type}`);
+    }
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------- request checks shared by the trading routes

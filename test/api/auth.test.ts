@@ -228,6 +228,14 @@ describe('signed requests: each failure has its own code', () => {
     expectError(await call(signedUrl({ timestamp: T0 - 20_001, recv_window: 20000 })), Errors.TIMESTAMP_STALE, /recv_window 20000/);
   });
 
+  it('2006 for a timestamp in seconds says that timestamp is in milliseconds', async () => {
+    const r = await call(signedUrl({ timestamp: Math.floor(T0 / 1000) }));
+    expectError(r, Errors.TIMESTAMP_STALE, /ms behind server time/);
+    expect(r.body.message).toMatch(/timestamp is in milliseconds; this one looks like seconds/);
+    // a merely stale timestamp in ms gets no such hint
+    expect((await call(signedUrl({ timestamp: T0 - 5001 }))).body.message).not.toMatch(/seconds/);
+  });
+
   it('follows the injected clock', async () => {
     const url = signedUrl({ timestamp: T0 });
     expect((await call(url)).body.code).toBe(0);

@@ -314,11 +314,35 @@ describe('LOGIN and the user channel', () => {
     ['a stale timestamp for its recv_window', () => loginParams(A, Date.now() - 30_000, { recv_window: 20_000 }), 2006],
     ['a timestamp from the future', () => loginParams(A, Date.now() + 60_000), 2007],
     ['a recv_window above 60000', () => loginParams(A, Date.now(), { recv_window: 60_001 }), 2008],
+    // the shape rules of a REST body: unknown parameter 1003, wrong JSON type 1001 (even when signed right)
+    ['an unknown parameter', () => ({ ...loginParams(A), extra: 1 }), 1003],
+    ['a string timestamp', () => {
+      const p = loginParams(A);
+      return { ...p, timestamp: String(p.timestamp) };
+    }, 1001],
+    ['a string recv_window', () => {
+      const p = loginParams(A, Date.now(), { recv_window: 5000 });
+      return { ...p, recv_window: '5000' };
+    }, 1001],
+    ['a fractional timestamp', () => ({ ...loginParams(A), timestamp: 1.5 }), 1001],
+    ['a numeric api_key', () => ({ ...loginParams(A), api_key: 12345678 }), 1001],
   ])('refuses %s', async (_what, params, code) => {
     const c = await client();
     const r = await c.request('LOGIN', params());
     expect(r.error.code).toBe(code);
     expect((await c.request('SUBSCRIBE', ['user'])).error.code).toBe(2001);
+  });
+
+  it('names the unknown or mistyped parameter, and says a timestamp in seconds should be in ms', async () => {
+    const c = await client();
+    expect((await c.request('LOGIN', { ...loginParams(A), extra: 1 })).error.message).toMatch(/Unknown LOGIN parameter 'extra'/);
+    const p = loginParams(A);
+    expect((await c.request('LOGIN', { ...p, timestamp: String(p.timestamp) })).error.message).toBe(
+      "Invalid LOGIN parameter 'timestamp': must be a JSON integer",
+    );
+    const secs = await c.request('LOGIN', loginParams(A, Math.floor(Date.now() / 1000)));
+    expect(secs.error.code).toBe(2006);
+    expect(secs.error.message).toMatch(/timestamp is in milliseconds; this one looks like seconds/);
   });
 
   it('accepts the signed params as an object or in an array, with recv_window', async () => {

@@ -76,6 +76,9 @@ export default async function simRoutes(app: FastifyInstance, opts: SimRouteOpti
       schema: {
         tags: ['simulator'],
         summary: 'Simulated market: seed, clock and per-symbol settings',
+        description:
+          'Public: any caller may read it (no signature, no loopback rule, so no 403); only POST /api/v1/sim, which ' +
+          'changes the clock, is loopback-only.',
         querystring: { type: 'object', additionalProperties: false, properties: {} },
         response: { 200: envelopeSchema(simSchema), ...standardErrors() },
       },

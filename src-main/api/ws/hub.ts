@@ -56,7 +56,7 @@ import type { Account } from '../../store/accounts-repo.ts';
 import type { PairState } from '../../trading/exchange.ts';
 import type { AccountEvent, LevelEvent, TradeEvent } from '../../trading/events.ts';
 import type { Venue } from '../../venue.ts';
-import { DEFAULT_RECV_WINDOW, MAX_CLOCK_AHEAD, MAX_RECV_WINDOW } from '../auth.ts';
+import { DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW, timestampError } from '../auth.ts';
 import { parseStream, type Channel } from './channels.ts';
 import { DepthWindow, toPriceLevels } from './depth-feed.ts';
 import { rawSocket, textFrame, type TextFrame } from './frame.ts';
@@ -222,6 +222,8 @@ function errorReply(id: number | string | null, def: ErrorDef, message?: string)
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
+/** LOGIN parameters and their JSON types; any other key is refused (1003), as on REST. */
+const LOGIN_PARAMS = { api_key: 'string', timestamp: 'integer', recv_window: 'integer', signature: 'string' } as const;
 const DIGITS = /^\d{1,15}$/;
 
 export class Hub {
@@ -453,8 +455,10 @@ export class Hub {
    * LOGIN params: `{api_key, timestamp, recv_window?, signature}` (or an array holding that
    * object). Signed text: `api_key={api_key}&timestamp={timestamp}`, followed by
    * `&recv_window={recv_window}` when given; signature = lowercase hex HMAC-SHA256(secret,
-   * text). Time rules as signed REST requests: accepted when timestamp < now + 1000 and
-   * now - timestamp <= recv_window (default 5000, 1..60000). A failed LOGIN leaves an earlier
+   * text). Parameter rules as a REST body: no other keys (1003), timestamp and recv_window JSON
+   * integers, api_key and signature strings (1001). Time rules as signed REST requests
+   * (wall clock): accepted when timestamp < now + 1000 and now - timestamp <= recv_window
+   * (default 5000, 1..60000). A failed LOGIN leaves an earlier
    * login in place; a successful one replaces it (the user stream follows the new account).
    */
   private login(conn: Conn, id: number | string, params: unknown): Reply {
@@ -462,31 +466,37 @@ export class Hub {
     if (typeof p !== 'object' || p === null || Array.isArray(p)) {
       return errorReply(id, Errors.BAD_REQUEST, 'LOGIN takes "params": {"api_key","timestamp","recv_window"?,"signature"}');
     }
+    // The same shape rules as a REST body: unknown parameters 1003, wrong JSON types 1001.
+    for (const key of Object.keys(p)) {
+      const type = Object.hasOwn(LOGIN_PARAMS, key) ? LOGIN_PARAMS[key as keyof typeof LOGIN_PARAMS] : undefined;
+      if (type === undefined) {
+        return errorReply(id, Errors.UNKNOWN_PARAMETER, `Unknown LOGIN parameter '${key.slice(0, 32)}'; LOGIN params are ${Object.keys(LOGIN_PARAMS).join(', ')}`);
+      }
+      const v = p[key];
+      if (type === 'integer' ? !(typeof v === 'number' && Number.isInteger(v)) : typeof v !== 'string') {
+        return errorReply(id, Errors.INVALID_PARAMETER, `Invalid LOGIN parameter '${key}': must be a JSON ${type}`);
+      }
+    }
     const apiKey = p.api_key;
     if (typeof apiKey !== 'string' || apiKey === '') return errorReply(id, Errors.API_KEY_MISSING, 'LOGIN params need api_key');
     const account = apiKey.length <= 256 ? this.accounts.byKey(apiKey) : undefined;
     if (account === undefined) return errorReply(id, Errors.API_KEY_UNKNOWN);
     const signature = p.signature;
     if (typeof signature !== 'string' || signature === '') return errorReply(id, Errors.SIGNATURE_MISSING, 'LOGIN params need signature');
-    const tsText = typeof p.timestamp === 'number' ? String(p.timestamp) : p.timestamp;
-    if (typeof tsText !== 'string' || !DIGITS.test(tsText)) {
-      return errorReply(id, Errors.TIMESTAMP_MISSING, 'LOGIN params need timestamp: an integer of ms');
+    // Both are JSON integers here (checked above); the signed text spells them as JSON does.
+    const tsText = p.timestamp === undefined ? undefined : String(p.timestamp);
+    if (tsText === undefined || !DIGITS.test(tsText)) {
+      return errorReply(id, Errors.TIMESTAMP_MISSING, 'LOGIN params need timestamp: a non-negative integer of ms');
     }
     let rwText: string | undefined;
     let recvWindow = DEFAULT_RECV_WINDOW;
     if (p.recv_window !== undefined) {
-      rwText = typeof p.recv_window === 'number' ? String(p.recv_window) : typeof p.recv_window === 'string' ? p.recv_window : '';
+      rwText = String(p.recv_window);
       recvWindow = DIGITS.test(rwText) ? Number(rwText) : NaN;
       if (!(recvWindow >= 1 && recvWindow <= MAX_RECV_WINDOW)) return errorReply(id, Errors.RECV_WINDOW_INVALID);
     }
-    const timestamp = Number(tsText);
-    const t = this.now();
-    if (timestamp >= t + MAX_CLOCK_AHEAD) {
-      return errorReply(id, Errors.TIMESTAMP_IN_FUTURE, `timestamp ${timestamp} is ${timestamp - t} ms ahead of server time ${t}; it must be less than ${MAX_CLOCK_AHEAD} ms ahead`);
-    }
-    if (t - timestamp > recvWindow) {
-      return errorReply(id, Errors.TIMESTAMP_STALE, `timestamp ${timestamp} is ${t - timestamp} ms behind server time ${t}, more than recv_window ${recvWindow} ms`);
-    }
+    const late = timestampError(Number(tsText), this.now(), recvWindow);
+    if (late !== null) return errorReply(id, late.def, late.message);
     const payload = `api_key=${apiKey}&timestamp=${tsText}` + (rwText === undefined ? '' : `&recv_window=${rwText}`);
     const expected = createHmac('sha256', account.apiSecret).update(payload).digest('hex');
     if (!HEX64.test(signature) || !timingSafeEqual(Buffer.from(signature, 'latin1'), Buffer.from(expected, 'latin1'))) {

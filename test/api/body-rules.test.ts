@@ -1,0 +1,97 @@
+// Body rules shared by every route: a JSON body's values must already have their declared JSON
+// types (a decimal string field refuses a JSON number, 1001, on every route, not only the
+// trading ones); an empty JSON body and an oversized body answer clear messages.
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src-main/api/app.ts';
+import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { Errors } from '../../src-shared/errors.ts';
+import { buildSignedQuery } from '../../src-shared/sign.ts';
+
+const T0 = 1_700_000_000_000;
+const KEY = 'bodyrules_key_1';
+const SECRET = 'bodyrules_secret_1';
+const U = 100_000_000n;
+let app: FastifyInstance;
+let venue: Venue;
+let accountId: number;
+
+beforeAll(async () => {
+  venue = openVenue({ dataDir: ':memory:' });
+  accountId = venue.accounts.upsert({ apiKey: KEY, apiSecret: SECRET, kind: 'user', balance: 1000n * U }, T0).id;
+  app = await buildApp({ venue, now: () => T0, rateLimit: false });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app.close();
+  venue.close();
+});
+
+/** A signed POST of `body` (raw text; undefined: no body and no content type). */
+async function signedPost(path: string, body: string | undefined) {
+  const r = await app.inject({
+    method: 'POST',
+    url: `${path}?${buildSignedQuery({ timestamp: T0 }, SECRET, body)}`,
+    headers: body === undefined ? { 'x-api-key': KEY } : { 'x-api-key': KEY, 'content-type': 'application/json' },
+    payload: body,
+  });
+  return { status: r.statusCode, body: JSON.parse(r.body) as { code: number; message: string; data: unknown } };
+}
+
+const wallet = () => venue.accounts.byId(accountId)!.walletBalance;
+
+describe('JSON types of body values', () => {
+  it('POST /fapi/v1/account/deposit refuses {"amount":10} (a JSON number) with 1001 and takes "10"', async () => {
+    const before = wallet();
+    const r = await signedPost('/fapi/v1/account/deposit', '{"amount":10}');
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ code: Errors.INVALID_PARAMETER.code, message: "Invalid body parameter 'amount': must be a JSON string", data: null });
+    expect(wallet()).toBe(before);
+    const good = await signedPost('/fapi/v1/account/deposit', '{"amount":"10"}');
+    expect(good.body.code).toBe(0);
+    expect(wallet()).toBe(before + 10n * U);
+  });
+
+  it('answers exactly as the order route does for a number in a decimal field', async () => {
+    const order = await signedPost(
+      '/fapi/v1/orders',
+      '{"symbol":"BTCUSDT","side":1,"position_side":1,"position_action":1,"type":2,"qty":0.002}',
+    );
+    expect(order.body).toEqual({ code: 1001, message: "Invalid body parameter 'qty': must be a JSON string", data: null });
+  });
+
+  it('POST /fapi/v1/account/reset refuses a numeric balance', async () => {
+    const before = wallet();
+    const r = await signedPost('/fapi/v1/account/reset', '{"balance":5000}');
+    expect(r.body.code).toBe(Errors.INVALID_PARAMETER.code);
+    expect(r.body.message).toContain("'balance'");
+    expect(wallet()).toBe(before);
+  });
+
+  it('POST /admin/v1/accounts refuses a numeric balance', async () => {
+    const r = await app.inject({ method: 'POST', url: '/admin/v1/accounts', payload: { api_key: 'numeric_bal_1', balance: 25000 } });
+    expect(r.json()).toMatchObject({ code: 1001, message: "Invalid body parameter 'balance': must be a JSON string" });
+    expect(venue.accounts.byKey('numeric_bal_1')).toBeUndefined();
+  });
+});
+
+describe('empty and oversized bodies', () => {
+  it('an empty body sent as JSON: 1004, worded like the missing body (1002) of the same route', async () => {
+    const empty = await signedPost('/fapi/v1/orders', '');
+    expect(empty.status).toBe(400);
+    expect(empty.body.code).toBe(Errors.INVALID_JSON.code);
+    expect(empty.body.message).toMatch(/^Missing request body: Content-Type is application\/json but the body is empty/);
+    expect(empty.body.message).not.toMatch(/Body cannot be empty/);
+    const missing = await signedPost('/fapi/v1/orders', undefined);
+    expect(missing.body.code).toBe(Errors.MISSING_PARAMETER.code);
+    expect(missing.body.message).toMatch(/^Missing request body: /);
+  });
+
+  it('a body over the limit: 1005 stating the limit', async () => {
+    const big = JSON.stringify({ amount: '1', pad: 'x'.repeat(70_000) });
+    const r = await app.inject({ method: 'POST', url: '/fapi/v1/account/deposit', headers: { 'content-type': 'application/json' }, payload: big });
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toEqual({ code: Errors.BODY_TOO_LARGE.code, message: 'Request body is too large: the limit is 65536 bytes (64 KiB)', data: null });
+  });
+});

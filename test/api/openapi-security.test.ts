@@ -1,0 +1,89 @@
+// The OpenAPI document tells clients how to authenticate: every signed operation carries the
+// apiKey (X-API-KEY) security requirement and no other does; every 403 a route gives is listed.
+// "Signed" is found by asking each documented operation, unsigned and from a remote IP: a
+// signed route answers 2001, loopback and bot routes 2102 / 2101 (no route acts on the probe).
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src-main/api/app.ts';
+import simRoutes from '../../src-main/api/routes/sim.ts';
+import { Simulator } from '../../src-main/market/sim/simulator.ts';
+import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { Errors } from '../../src-shared/errors.ts';
+
+let venue: Venue;
+let app: FastifyInstance;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let doc: any;
+/** "METHOD /path" -> error code of the unsigned remote probe (0 when it succeeded). */
+const probe = new Map<string, number>();
+
+const SAMPLE: Record<string, string> = { symbol: 'BTCUSDT', file: 'BTC.svg' };
+
+beforeAll(async () => {
+  venue = openVenue({ dataDir: ':memory:' });
+  app = await buildApp({ venue, rateLimit: false });
+  await app.register(simRoutes, { venue, sim: new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 1 }) });
+  await app.ready();
+  const r = await app.inject({ method: 'GET', url: '/openapi.json' });
+  expect(r.statusCode).toBe(200);
+  doc = r.json();
+  for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
+    const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => SAMPLE[name] ?? 'x');
+    for (const method of Object.keys(ops)) {
+      if (path === '/ws') continue; // the WebSocket endpoint (a plain GET is error 1000)
+      const a = await app.inject({ method: method.toUpperCase() as 'GET', url, remoteAddress: '192.0.2.7' });
+      // non-JSON answers (the logo SVG) are public successes
+      const json = String(a.headers['content-type']).startsWith('application/json');
+      probe.set(`${method.toUpperCase()} ${path}`, json ? (JSON.parse(a.body) as { code: number }).code : 0);
+    }
+  }
+});
+
+afterAll(async () => {
+  await app.close();
+  venue.close();
+});
+
+const op = (method: string, path: string) => doc.paths[path]?.[method.toLowerCase()];
+
+describe('/openapi.json security', () => {
+  it('declares the X-API-KEY scheme and says where the signature goes', () => {
+    const s = doc.components.securitySchemes.apiKey;
+    expect(s).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-KEY' });
+    expect(s.description).toMatch(/signature/);
+    expect(s.description).toMatch(/query/);
+    expect(s.description).toMatch(/LAST/);
+  });
+
+  it('marks the signed routes named in the review and not a public one', () => {
+    for (const [m, p] of [['POST', '/fapi/v1/orders'], ['GET', '/fapi/v1/openOrders'], ['GET', '/fapi/v1/position/list']]) {
+      expect(op(m, p)?.security, `${m} ${p}`).toEqual([{ apiKey: [] }]);
+    }
+    expect(op('GET', '/fapi/v1/depth')).toBeDefined();
+    expect(op('GET', '/fapi/v1/depth').security).toBeUndefined();
+  });
+
+  it('every operation that demands a key carries security, and no other does', () => {
+    const signed = [...probe].filter(([, code]) => code === Errors.API_KEY_MISSING.code).map(([k]) => k);
+    expect(signed.length).toBeGreaterThanOrEqual(15);
+    for (const [key, code] of probe) {
+      const [m, p] = key.split(' ');
+      if (code === Errors.API_KEY_MISSING.code) expect(op(m, p).security, key).toEqual([{ apiKey: [] }]);
+      else expect(op(m, p).security, key).toBeUndefined();
+    }
+  });
+
+  it('every operation that refused the remote caller with 403 documents 403', () => {
+    const forbidden = [...probe].filter(([, code]) => code === Errors.LOOPBACK_ONLY.code || code === Errors.IP_NOT_WHITELISTED.code);
+    expect(forbidden.map(([k]) => k)).toContain('POST /api/v1/sim');
+    for (const [key] of forbidden) {
+      const [m, p] = key.split(' ');
+      expect(Object.keys(op(m, p).responses), key).toContain('403');
+    }
+  });
+
+  it('GET /api/v1/sim is public: it answers a remote caller, so it documents no 403', () => {
+    expect(probe.get('GET /api/v1/sim')).toBe(0);
+    expect(Object.keys(op('GET', '/api/v1/sim').responses)).not.toContain('403');
+  });
+});
