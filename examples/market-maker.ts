@@ -1,15 +1,32 @@
-// A small market maker on perpdesk's public API, written only with the SDK in src-shared/sdk.
+// A small market maker on perpdesk's public API, written only with the SDK (src-shared/sdk).
 //
 // It keeps an exact local order book (LocalOrderBook over the WebSocket, accurate mode), quotes
-// one bid and one ask around the mid every few seconds with signed orders, and logs its fills
-// from the private `user` channel. One-way position mode, so buys and sells net out.
+// one post-only bid and one post-only ask around the mid every few seconds with signed orders,
+// and logs its fills from the private `user` channel. It quotes only while the book is 'live':
+// when the WebSocket drops the book leaves 'live' at once and the quotes are pulled.
 //
-// Run against a service (`npm run serve -- --account mmbotkey01:mmbotsecret01:50000`):
+// Position mode: it asks for one-way mode (buys and sells net into one position). The venue
+// refuses the switch (3015) while the account has a position or an open order; it then runs in
+// the account's hedge mode, where a bid opens a long or closes a short and an ask opens a
+// short or closes a long (closing first, so the two sides still net out). It reads the mode
+// the account really has (GET /fapi/v1/account) and logs it.
+//
+// Run against a service (`npm run serve -- --account mmbotkey01:mmbotsecret01:50000`, which
+// listens on 127.0.0.1:8787; pass --url for another address):
 //   npm run example:mm -- --key mmbotkey01 --secret mmbotsecret01 [--url http://127.0.0.1:8787]
 //                         [--symbol BTCUSDT] [--spread-ticks 20] [--every 3] [--duration 60]
-import { hmacSha256Hex } from '../src-shared/sign.ts';
-import { LocalOrderBook, WsClient, type DepthPush, type DepthUpdate } from '../src-shared/sdk/index.ts';
-import { PerpdeskApiError, RestClient } from '../src-shared/sdk/rest-client.ts';
+import {
+  LocalOrderBook,
+  PerpdeskApiError,
+  RestClient,
+  WsClient,
+  hmacSha256Hex,
+  type DepthPush,
+  type DepthUpdate,
+  type OrderRequest,
+  type PositionRecord,
+  type TradeRecord,
+} from '../src-shared/sdk/index.ts';
 
 function arg(name: string, fallback?: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,7 +39,7 @@ function arg(name: string, fallback?: string): string {
   return v;
 }
 
-const url = arg('url', 'http://127.0.0.1:8787');
+const url = arg('url', 'http://127.0.0.1:8787').replace(/\/+$/, '');
 const key = arg('key');
 const secret = arg('secret');
 const symbol = arg('symbol', 'BTCUSDT').toUpperCase();
@@ -36,34 +53,72 @@ const rest = new RestClient({ baseUrl: url, apiKey: key, apiSecret: secret, recv
 const ws = new WsClient({ url: `${url.replace(/^http/, 'ws')}/ws` });
 const book = new LocalOrderBook({ symbol, fetchSnapshot: () => rest.depth(symbol, 100) });
 
+type Mode = 'hedge' | 'one_way';
+type Quote = Pick<OrderRequest, 'side' | 'position_side' | 'position_action'>;
+
+/**
+ * The order fields of a bid (side 1) or an ask (side 2). One-way: position_side 1, open; a
+ * fill first reduces the opposite net position. Hedge: the side must match the position it
+ * opens or closes; close the opposite position when it can take the whole quote, else open.
+ */
+function quoteFor(mode: Mode, side: 1 | 2, lots: number, step: number, positions: readonly PositionRecord[]): Quote {
+  if (mode === 'one_way') return { side, position_side: 1, position_action: 1 };
+  const opposite = side === 1 ? 2 : 1;
+  const held = positions.find((p) => p.symbol === symbol && p.position_side === opposite)?.quantity ?? 0;
+  if (Math.round(held / step) >= lots) return { side, position_side: opposite, position_action: 2 };
+  return { side, position_side: side, position_action: 1 };
+}
+
+/** Switches to one-way mode when the account allows it; answers the mode the account has. */
+async function settleMode(): Promise<Mode> {
+  const before = (await rest.account()).position_mode;
+  if (before !== 'one_way') {
+    try {
+      await rest.setPositionMode('one_way');
+    } catch (err) {
+      if (!(err instanceof PerpdeskApiError && err.code === 3015)) throw err;
+      log(`one-way mode refused (${err.message}): staying in hedge mode`);
+    }
+  }
+  return (await rest.account()).position_mode;
+}
+
 async function main(): Promise<void> {
   await rest.syncTime();
   const [pair] = await rest.futuresSymbols({ symbols: [symbol] });
+  if (pair === undefined) throw new Error(`${symbol} is not listed at ${url}`);
   const tick = Number(pair.price_step);
   const decimals = pair.price_precision;
-  await rest.setPositionMode('one_way').catch((err: unknown) => {
-    // refused while something is open from an earlier run: keep whatever mode it is in
-    if (!(err instanceof PerpdeskApiError && err.code === 3015)) throw err;
-  });
   const step = Number(pair.qty_step);
   // the smallest size that clears both the minimum quantity and the minimum notional, plus 10%
-  const sizeFor = (price: number) => {
-    const lots = Math.max(Number(pair.min_qty), (Number(pair.min_notional) * 1.1) / price) / step;
-    return (Math.ceil(lots) * step).toFixed(pair.qty_precision);
-  };
+  const lotsFor = (price: number) => Math.ceil(Math.max(Number(pair.min_qty), (Number(pair.min_notional) * 1.1) / price) / step);
+  const mode = await settleMode();
+  log(
+    mode === 'one_way'
+      ? `position mode: one-way (bid = buy, ask = sell, one net position on ${symbol})`
+      : `position mode: hedge (bid = open long or close short, ask = open short or close long)`,
+  );
   log(`quoting ${symbol} at ${url}: the minimum size each side, ${spreadTicks} ticks from the mid`);
 
+  const fills = { buy: 0, sell: 0 };
   ws.on(`depth_update@${symbol}`, (d) => book.handleDelta(d as DepthUpdate));
   ws.on(`depth@${symbol},20`, (d) => book.handleSnapshotPush(d as DepthPush));
   ws.on('user', (msg) => {
-    const m = msg as { kind: string; data: Record<string, unknown> };
-    if (m.kind === 'fill') {
-      const t = m.data;
-      log(`FILL ${t.side === 1 ? 'buy ' : 'sell'} ${t.qty} @ ${t.price} fee ${t.fee} pnl ${t.realized_pnl} (${t.role === 1 ? 'maker' : 'taker'})`);
-    }
+    const m = msg as { kind: string; data: TradeRecord };
+    if (m.kind !== 'fill' || m.data.symbol !== symbol) return;
+    const t = m.data;
+    fills[t.side === 1 ? 'buy' : 'sell']++;
+    const what = `${t.is_close ? 'close' : 'open'} ${t.position_side === 1 ? 'long' : 'short'}`;
+    log(`FILL ${t.side === 1 ? 'buy ' : 'sell'} ${t.qty} @ ${t.price} (${what}) fee ${t.fee} pnl ${t.realized_pnl} (${t.role === 1 ? 'maker' : 'taker'})`);
   });
-  ws.onReconnect(() => book.onReconnect());
+  book.followConnection(ws);
   book.onStateChange((s) => log(`local book: ${s} (resyncs ${book.resyncCount})`));
+  ws.onStateChange((s) => log(`websocket: ${s}`));
+  // Socket error events carry nothing the state log does not say; real errors (a refused
+  // re-login, a failed re-subscription) are logged.
+  ws.onError((e) => {
+    if (e instanceof Error) log('websocket error:', e.message);
+  });
   ws.connect();
   await ws.login(() => {
     const timestamp = rest.timestamp();
@@ -72,19 +127,33 @@ async function main(): Promise<void> {
   await ws.subscribe([`depth_update@${symbol}`, `depth@${symbol},20`, 'user']);
   book.start();
 
+  let quoting = false;
   const quote = async () => {
     const bid = book.bestBid();
     const ask = book.bestAsk();
-    if (book.state !== 'live' || !bid || !ask) return;
+    if (book.state !== 'live' || !bid || !ask) {
+      // Prices from a book that is not live may be stale: do not leave quotes resting on them.
+      if (quoting) {
+        quoting = false;
+        await rest.cancelAllOrders(symbol).then(
+          () => log('book not live: quotes pulled'),
+          (err: unknown) => log('book not live; pulling quotes failed:', err instanceof Error ? err.message : err),
+        );
+      }
+      return;
+    }
     const mid = (Number(bid[0]) + Number(ask[0])) / 2;
     const buy = (Math.floor(mid / tick) - spreadTicks) * tick;
     const sell = (Math.ceil(mid / tick) + spreadTicks) * tick;
     await rest.cancelAllOrders(symbol);
+    const positions = mode === 'hedge' ? await rest.positions() : [];
+    quoting = true;
     for (const [side, price] of [[1, buy], [2, sell]] as const) {
+      const lots = lotsFor(price);
       try {
         await rest.placeOrder({
-          symbol, side, position_side: 1, position_action: 1, type: 1, time_in_force: 4,
-          price: price.toFixed(decimals), qty: sizeFor(price),
+          symbol, ...quoteFor(mode, side, lots, step, positions), type: 1, time_in_force: 4,
+          price: price.toFixed(decimals), qty: (lots * step).toFixed(pair.qty_precision),
         });
       } catch (err) {
         log(`quote ${side === 1 ? 'bid' : 'ask'} refused:`, err instanceof Error ? err.message : err);
@@ -92,15 +161,21 @@ async function main(): Promise<void> {
     }
     log(`mid ${mid.toFixed(decimals)}  bid ${buy.toFixed(decimals)}  ask ${sell.toFixed(decimals)}`);
   };
-  const timer = setInterval(() => void quote().catch((err: unknown) => log('quote failed:', err)), everySec * 1000);
+  const timer = setInterval(() => void quote().catch((err: unknown) => log('quote failed:', err instanceof Error ? err.message : err)), everySec * 1000);
 
   const stop = async () => {
     clearInterval(timer);
     await rest.cancelAllOrders(symbol).catch(() => undefined);
-    ws.close();
     book.dispose();
+    ws.close();
     const acct = await rest.account().catch(() => null);
-    if (acct) log(`stopped; wallet ${acct.wallet_balance} USDT, unrealized ${acct.unrealized_pnl}`);
+    const held = await rest.positions().catch(() => []);
+    const pos = held
+      .filter((p) => p.symbol === symbol)
+      .map((p) => `${p.position_side === 1 ? 'long' : 'short'} ${p.quantity}`)
+      .join(', ');
+    log(`stopped (${mode}); fills: ${fills.buy} buys, ${fills.sell} sells; ${symbol} position: ${pos || 'none'}`);
+    if (acct) log(`wallet ${acct.wallet_balance} USDT, unrealized ${acct.unrealized_pnl}`);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());
@@ -109,6 +184,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error('market-maker:', err instanceof Error ? err.message : err);
+  if (err instanceof PerpdeskApiError && err.status === 0 && err.code === -1) {
+    // RestClient's network failure (no HTTP answer at all)
+    console.error(
+      `market-maker: cannot reach perpdesk at ${url} (${err.message}).\n` +
+        `  Start the service (npm run serve -- --account KEY:SECRET:50000), or pass the address of a running one with\n` +
+        `  --url http://127.0.0.1:PORT (the port \`npm run serve\` printed; the default is 8787).`,
+    );
+  } else console.error('market-maker:', err instanceof Error ? err.message : err);
   process.exit(1);
 });

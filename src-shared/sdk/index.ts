@@ -1,5 +1,46 @@
 // Client SDK entry point: everything a bot or the renderer imports from the SDK.
-// Re-exports only; each module documents its own invariants.
+// Re-exports only; each module documents its own invariants. A bot needs nothing outside
+// this file: the clients, their option and error types, the wire records they take and
+// answer, the enums those records use, and the signing helpers.
 
 export * from './local-order-book.ts';
+export * from './rest-client.ts';
 export * from './ws-client.ts';
+
+// The REST depth record is not re-exported: the book's own `DepthSnapshot` (above) has the
+// same name and accepts it as it is.
+export type {
+  BotOrderRequest,
+  Candle,
+  ClosedPositionRecord,
+  DepthSnapshotEvent,
+  DepthUpdateEvent,
+  Envelope,
+  FuturesSymbol,
+  GeneralSymbol,
+  KlinesBatch,
+  MyTradesPage,
+  MyTradesQuery,
+  OrderRecord,
+  OrderRequest,
+  PlacementResult,
+  PositionHistoryPage,
+  PositionHistoryQuery,
+  PositionRecord,
+  PriceRecord,
+  TradeRecord,
+} from '../types.ts';
+export { CandleIndex } from '../types.ts';
+export {
+  CloseType,
+  MarginMode,
+  OrderStatus,
+  OrderType,
+  PositionAction,
+  PositionMode,
+  PositionSide,
+  Side,
+  TimeInForce,
+  TradeRole,
+} from '../enums.ts';
+export { buildSignedQuery, hmacSha256Hex } from '../sign.ts';

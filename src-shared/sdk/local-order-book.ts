@@ -20,6 +20,10 @@
 //   divergence deeper than the snapshot's depth goes unnoticed.
 // - While syncing or resyncing the views keep showing the previous content; `state` says
 //   whether it can be trusted.
+// - 'live' needs a connected feed: once told the connection dropped (`onDisconnect`, or
+//   `followConnection` on a WsClient) the book leaves 'live' at once, fetches nothing, and
+//   only re-initialises after `onReconnect`, so it never calls a book live that no delta can
+//   reach.
 
 // The input types below are what the book accepts. They accept the wire records of
 // src-shared/types.ts (DepthSnapshot, DepthUpdateEvent, DepthSnapshotEvent) as they are,
@@ -77,7 +81,8 @@ export interface DepthUpdate {
 /**
  * - `syncing`: never synchronised yet; deltas are buffered.
  * - `live`: accurate mode, every delta applied in order.
- * - `resyncing`: was live, re-initialising after a gap, a reconnect or a failed verification.
+ * - `resyncing`: was live, re-initialising after a gap, a lost connection (until it is back
+ *   and a new snapshot is joined), a reconnect or a failed verification.
  * - `simple`: snapshots cannot be fetched; the book is replaced by each `depth@` push and
  *   the book keeps trying to return to accurate mode.
  */
@@ -109,6 +114,18 @@ export const systemScheduler: Scheduler = {
   setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
 };
+
+/**
+ * What {@link LocalOrderBook.followConnection} needs of a connection; {@link WsClient} fits.
+ * `state` values other than 'reconnecting' and 'closed' count as up.
+ */
+export interface ConnectionEvents {
+  readonly state: string;
+  /** Registers a state listener; returns its remover. */
+  onStateChange(listener: (state: string, previous: string) => void): () => void;
+  /** Resolves once the connection is open and its subscriptions are restored; rejects when closed for good. */
+  whenReady(): Promise<void>;
+}
 
 /** Options of {@link LocalOrderBook}. Every timing is in ms of the injected scheduler. */
 export interface LocalOrderBookOptions {
@@ -242,14 +259,15 @@ class BookSide {
  * Use: subscribe to `depth_update@{symbol}` (and `depth@{symbol},{level}` for the push
  * snapshot or the simple-mode fallback), route the pushes to {@link handleDelta} and
  * {@link handleSnapshotPush}, call {@link start} once the subscription is acknowledged, and
- * {@link onReconnect} after each WebSocket reconnect (once the channels are re-subscribed).
+ * let {@link followConnection} tell the book when the WebSocket drops and when it is back
+ * (or call {@link onDisconnect} and {@link onReconnect} yourself).
  *
  * @example
  * ```ts
  * const book = new LocalOrderBook({ symbol: 'BTCUSDT', fetchSnapshot: () => rest.depth('BTCUSDT') });
  * ws.on('depth_update@BTCUSDT', (d) => book.handleDelta(d as DepthUpdate));
  * ws.on('depth@BTCUSDT,20', (d) => book.handleSnapshotPush(d as DepthPush));
- * ws.onReconnect(() => book.onReconnect());
+ * book.followConnection(ws);
  * await ws.subscribe(['depth_update@BTCUSDT', 'depth@BTCUSDT,20']);
  * book.start();
  * book.onUpdate(() => render(book.grouped('0.5', 20)));
@@ -279,6 +297,8 @@ export class LocalOrderBook {
   #started = false;
   #disposed = false;
   #everLive = false;
+  /** False between `onDisconnect` and `onReconnect`: no snapshot is fetched meanwhile. */
+  #connected = true;
   /** Failed or unusable snapshots in the current initialisation. */
   #attempts = 0;
   /** Bumped on every fetch and every reset; a fetch result with an older token is ignored. */
@@ -338,10 +358,63 @@ export class LocalOrderBook {
   /** Repeats the full initialisation; call after the WebSocket reconnected and re-subscribed. */
   onReconnect(): void {
     if (this.#disposed) return;
+    this.#connected = true;
     // Deltas from the old connection say nothing about what the new one will deliver.
     this.#buffer = [];
     if (!this.#started) return;
     this.#reinit();
+  }
+
+  /**
+   * The feed's connection dropped: no delta can arrive until {@link onReconnect}. A 'live' or
+   * 'simple' book goes to 'resyncing' at once ('syncing' if it was never live); its content
+   * stays visible but is no longer current. Pending snapshot fetches, retries and
+   * verification stop until the reconnect.
+   * Calling it again while disconnected is a no-op.
+   */
+  onDisconnect(): void {
+    if (this.#disposed || !this.#connected) return;
+    this.#connected = false;
+    this.#buffer = [];
+    this.#fetchToken++;
+    this.#clearTimers();
+    this.#attempts = 0;
+    if (this.#state === 'live' || this.#state === 'simple') this.#setState(this.#everLive ? 'resyncing' : 'syncing');
+  }
+
+  /**
+   * Follows a connection (e.g. a {@link WsClient}): when it starts reconnecting or closes the
+   * book leaves 'live' ({@link onDisconnect}); once it is ready again, with the channels
+   * re-subscribed, the book re-initialises ({@link onReconnect}). Covers a first connection
+   * that failed too, which `WsClient.onReconnect` does not report. Use it instead of wiring
+   * `onReconnect` by hand, not besides it. Returns a remover.
+   */
+  followConnection(conn: ConnectionEvents): () => void {
+    let active = true;
+    let waiting = false;
+    const lost = (): void => {
+      if (!active) return;
+      this.onDisconnect();
+      if (waiting) return;
+      waiting = true;
+      conn.whenReady().then(
+        () => {
+          waiting = false;
+          if (active) this.onReconnect();
+        },
+        () => {
+          waiting = false; // closed for good: the book stays out of 'live'
+        },
+      );
+    };
+    const off = conn.onStateChange((state) => {
+      if (state === 'reconnecting' || state === 'closed') lost();
+    });
+    if (conn.state === 'reconnecting' || conn.state === 'closed') lost();
+    return () => {
+      active = false;
+      off();
+    };
   }
 
   /** Stops all timers, ignores pending fetches and drops listeners. */
@@ -387,7 +460,7 @@ export class LocalOrderBook {
       this.#asks.load(push.asks);
       this.#lastUpdateId = id;
       this.#emitUpdate();
-    } else if (this.#fetch === undefined && this.#started && this.#state !== 'live') {
+    } else if (this.#fetch === undefined && this.#started && this.#connected && this.#state !== 'live') {
       this.#install(push.bids, push.asks, id);
     }
   }
@@ -472,6 +545,7 @@ export class LocalOrderBook {
   #requestSnapshot(): void {
     const fetch = this.#fetch;
     if (fetch === undefined) return; // the next depth@ push is the snapshot
+    if (!this.#connected) return; // onReconnect starts it
     const token = ++this.#fetchToken;
     let p: Promise<DepthSnapshot>;
     try {

@@ -164,6 +164,12 @@ export interface KlinesOptions {
   endTime?: number;
 }
 
+/**
+ * One order of yours: by the venue's id, or by the `client_order_id` you placed it with
+ * (exactly one of the two, as `DELETE /fapi/v1/order` requires).
+ */
+export type OrderRef = { orderId: string | number; clientOrderId?: never } | { clientOrderId: string; orderId?: never };
+
 /** Filters of `GET /fapi/v1/position/history` (camelCase, as the spec names them). */
 export type PositionHistoryFilter = PositionHistoryQuery;
 
@@ -311,12 +317,12 @@ export class RestClient {
     return this.getPublic('/fapi/v1/depth', { symbol, with_id: true, limit });
   }
 
-  /** Index, mark and last price plus funding of every pair (`GET /fapi/v1/prices`). */
   /** Recent public trades of a pair, newest first (`GET /fapi/v1/trades`; limit max 500). */
   recentTrades(symbol: string, limit?: number): Promise<Array<{ id: string; price: string; qty: string; quote_qty: string; time: number; taker_side: 1 | 2; is_buyer_maker: boolean }>> {
     return this.getPublic('/fapi/v1/trades', { symbol, limit });
   }
 
+  /** Index, mark and last price plus funding of every pair (`GET /fapi/v1/prices`). */
   prices(): Promise<PriceRecord[]> {
     return this.getPublic('/fapi/v1/prices');
   }
@@ -340,9 +346,16 @@ export class RestClient {
     return this.signed('POST', '/fapi/v1/orders', undefined, order);
   }
 
-  /** Cancels one open order (`DELETE /fapi/v1/order`). */
-  cancelOrder(symbol: string, orderId: string | number): Promise<OrderRecord> {
-    return this.signed('DELETE', '/fapi/v1/order', { symbol, order_id: String(orderId) });
+  /**
+   * Cancels one open order (`DELETE /fapi/v1/order`), named by the venue's order id (a bare
+   * id, or `{ orderId }`) or by the `client_order_id` it was placed with (`{ clientOrderId }`).
+   * Answers the cancelled order (status 4).
+   */
+  cancelOrder(symbol: string, order: string | number | OrderRef): Promise<OrderRecord> {
+    const ref: OrderRef = typeof order === 'object' ? order : { orderId: order };
+    const query: Query =
+      ref.clientOrderId !== undefined ? { symbol, client_order_id: ref.clientOrderId } : { symbol, order_id: String(ref.orderId) };
+    return this.signed('DELETE', '/fapi/v1/order', query);
   }
 
   /** Cancels every open order on a symbol (`DELETE /fapi/v1/allOpenOrders`). */
@@ -372,12 +385,12 @@ export class RestClient {
     return this.signed('GET', '/fapi/v1/position/list');
   }
 
-  /** Sets, changes or removes a position's take-profit / stop-loss (`POST /fapi/v1/position/tpsl`). */
   /** Take-profit / stop-loss of every open position (`GET /fapi/v1/position/tpsl`). */
   tpslList(): Promise<Array<{ symbol: string; position_side: 1 | 2; take_profit_price: string | null; stop_loss_price: string | null; working_type: 1 | 2 }>> {
     return this.signed('GET', '/fapi/v1/position/tpsl');
   }
 
+  /** Sets, changes or removes a position's take-profit / stop-loss (`POST /fapi/v1/position/tpsl`). */
   setTpSl(body: TpSlRequest): Promise<TpSlResult> {
     return this.signed('POST', '/fapi/v1/position/tpsl', undefined, body);
   }

@@ -77,6 +77,25 @@ describe('RestClient', () => {
     expect(page.has_more).toBe(false);
   });
 
+  it('cancels by client_order_id ({ clientOrderId }) as well as by id ({ orderId } or the bare id)', async () => {
+    const api = client();
+    const order = { symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '1000.00', qty: '0.100' } as const;
+    const a = await api.placeOrder({ ...order, client_order_id: 'mm-bid-1' });
+    const b = await api.placeOrder({ ...order, client_order_id: 'mm-bid-2' });
+    sent.length = 0;
+    const byClient = await api.cancelOrder('ETHUSDT', { clientOrderId: 'mm-bid-1' });
+    expect(byClient.id).toBe(a.order_id);
+    expect(byClient.client_order_id).toBe('mm-bid-1');
+    expect(byClient.status).toBe(4);
+    const q = new URL(sent[0].url).searchParams;
+    expect(q.get('client_order_id')).toBe('mm-bid-1');
+    expect(q.has('order_id')).toBe(false);
+    expect((await api.openOrders('ETHUSDT')).map((o) => o.id)).toEqual([b.order_id]);
+    expect((await api.cancelOrder('ETHUSDT', { orderId: b.order_id })).status).toBe(4);
+    const err = await api.cancelOrder('ETHUSDT', { clientOrderId: 'never-placed' }).catch((e: unknown) => e);
+    expect((err as PerpdeskApiError).code).toBe(1102);
+  });
+
   it('reads klines as a bare array and their HTTP 200 errors as PerpdeskApiError', async () => {
     const api = client({});
     const err = await api.klines('BTCUSDT', '7m').catch((e: unknown) => e);

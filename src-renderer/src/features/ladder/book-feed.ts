@@ -73,7 +73,8 @@ export function startBookFeed(deps: {
     offs.push(ws.on(streams[1], (d) => b.handleSnapshotPush(d as DepthPush)));
     offs.push(b.onUpdate(() => publish.schedule()));
     offs.push(b.onStateChange(() => publish.schedule()));
-    offs.push(ws.onReconnect(() => b.onReconnect()));
+    // out of live the moment the socket drops; re-initialised once it is back and re-subscribed
+    offs.push(b.followConnection(ws));
     ws.subscribe(streams).then(
       () => {
         if (book === b) b.start();
