@@ -64,7 +64,7 @@ describe('POST /admin/v1/accounts', () => {
     expect(d.api_secret).toMatch(/^[A-Za-z0-9_-]{8,128}$/);
     expect(d.balance).toBe('10000.00000000');
     const a = venue.accounts.byKey(d.api_key)!;
-    expect(String(a.id)).toBe(d.user_id);
+    expect(d.user_id).toBe(a.id); // an integer, as in GET /fapi/v1/account
     expect(a.apiSecret).toBe(d.api_secret);
     expect(a.kind).toBe('user');
     expect(a.walletBalance).toBe(10_000n * U);

@@ -30,7 +30,7 @@ const accountSchema = {
   type: 'object',
   required: ['user_id', 'api_key', 'api_secret', 'balance'],
   properties: {
-    user_id: { type: 'string', description: 'Account (user) id' },
+    user_id: { type: 'integer', description: 'Account (user) id, as user_id of GET /fapi/v1/account' },
     api_key: { type: 'string', description: 'API key (X-API-KEY header)' },
     api_secret: { type: 'string', description: 'API secret (HMAC key of signatures)' },
     balance: { type: 'string', description: 'USDT wallet balance, 8 decimals' },
@@ -68,8 +68,8 @@ function newSecret(): string {
   return randomBytes(32).toString('hex');
 }
 
-function accountView(a: Account): { user_id: string; api_key: string; api_secret: string; balance: string } {
-  return { user_id: String(a.id), api_key: a.apiKey, api_secret: a.apiSecret, balance: usdt(a.walletBalance) };
+function accountView(a: Account): { user_id: number; api_key: string; api_secret: string; balance: string } {
+  return { user_id: a.id, api_key: a.apiKey, api_secret: a.apiSecret, balance: usdt(a.walletBalance) };
 }
 
 function badAmount(detail: string, text: string): ApiError {
