@@ -131,6 +131,9 @@ test('TP/SL can be set on a position, and closing it records a user close', asyn
   await dialog.getByRole('textbox', { name: 'Take profit price' }).fill(onTick(pos.mark_price * 0.5, s.price_step));
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByRole('alert')).toContainText('take-profit must be above the mark price');
+  // correcting the field takes the stale refusal away
+  await dialog.getByRole('textbox', { name: 'Take profit price' }).fill(tp);
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 
   // Close at market: the position goes, and the history shows a user close (close type 1).

@@ -3,7 +3,7 @@
 // when it refuses (e.g. a take-profit on the wrong side of the mark).
 import { useEffect, useRef, useState } from 'react';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
-import { fmtSigned, num } from '../../lib/format.ts';
+import { fmt, fmtSigned, num } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
@@ -64,13 +64,13 @@ export function TpSlDialog({ position: p, onClose }: { position: PositionRecord;
           TP / SL · {p.symbol} <span className={long ? 'up' : 'down'}>{long ? 'Long' : 'Short'}</span>
         </h3>
         <p className="muted small">
-          Entry {p.entry_price.toFixed(pd)} · Mark {Number(mark).toFixed(pd)} · the whole position closes at market when the trigger is reached.
+          Entry {fmt(p.entry_price, pd)} · Mark {fmt(mark, pd)} · the whole position closes at market when the trigger is reached.
         </p>
         <label className="field">
           <span className="field-label">Take profit</span>
-          <input ref={first} aria-label="Take profit price" inputMode="decimal" value={tp} placeholder={long ? 'above mark' : 'below mark'} onChange={(e) => setTp(e.target.value)} />
+          <input ref={first} aria-label="Take profit price" inputMode="decimal" value={tp} placeholder={long ? 'above mark' : 'below mark'} onChange={(e) => (setTp(e.target.value), setError(null))} />
           <span className="unit">
-            <button type="button" className="link" onClick={() => setTp('')}>
+            <button type="button" className="link" onClick={() => (setTp(''), setError(null))}>
               clear
             </button>
           </span>
@@ -80,9 +80,9 @@ export function TpSlDialog({ position: p, onClose }: { position: PositionRecord;
         </p>
         <label className="field">
           <span className="field-label">Stop loss</span>
-          <input aria-label="Stop loss price" inputMode="decimal" value={sl} placeholder={long ? 'below mark' : 'above mark'} onChange={(e) => setSl(e.target.value)} />
+          <input aria-label="Stop loss price" inputMode="decimal" value={sl} placeholder={long ? 'below mark' : 'above mark'} onChange={(e) => (setSl(e.target.value), setError(null))} />
           <span className="unit">
-            <button type="button" className="link" onClick={() => setSl('')}>
+            <button type="button" className="link" onClick={() => (setSl(''), setError(null))}>
               clear
             </button>
           </span>
@@ -93,7 +93,7 @@ export function TpSlDialog({ position: p, onClose }: { position: PositionRecord;
         <div className="seg" role="group" aria-label="Trigger price">
           <span className="muted small">Trigger on</span>
           {([1, 2] as const).map((w) => (
-            <button key={w} type="button" className={working === w ? 'active' : ''} aria-pressed={working === w} onClick={() => setWorking(w)}>
+            <button key={w} type="button" className={working === w ? 'active' : ''} aria-pressed={working === w} onClick={() => (setWorking(w), setError(null))}>
               {w === 1 ? 'Mark price' : 'Last price'}
             </button>
           ))}
