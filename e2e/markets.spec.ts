@@ -41,16 +41,21 @@ test('search and tag filters narrow the list, and picking a pair switches the sc
   await expect(screen.ladder.root).toHaveAttribute('data-step', '0.00001');
 });
 
-test('a paused pair says so in the top bar, and its empty chart says there are no trades', async ({ page, service }) => {
+test('a paused pair says so in the top bar, the chart and the order form', async ({ page, service, trader }) => {
   const general = (await (await fetch(`${service.url}/api/v1/symbols/FTTUSDT`)).json()) as { data: { status: number } };
   expect(general.data.status).toBe(2); // the catalogue ships FTTUSDT paused
   const screen = new TradingPage(page);
-  await screen.open(service.url);
+  await screen.openAs(service.url, trader);
   await screen.selectSymbol('FTTUSDT');
   await expect(page.getByTestId('symbol-status')).toHaveText('Trading paused');
   await expect(page.getByTestId('chart-empty')).toContainText('No trades on FTTUSDT yet');
-  // a trading pair shows neither
+  // the order form refuses before the API would (3001)
+  await expect(screen.form.button('Open long')).toBeDisabled();
+  await expect(page.getByTestId('order-halted')).toContainText('FTTUSDT is paused');
+  // a trading pair shows none of it
   await screen.selectSymbol('BTCUSDT');
   await expect(page.getByTestId('symbol-status')).toHaveCount(0);
   await expect(page.getByTestId('chart-empty')).toHaveCount(0);
+  await expect(page.getByTestId('order-halted')).toHaveCount(0);
+  await expect(screen.form.button('Open long')).toBeEnabled();
 });

@@ -1,8 +1,10 @@
 // Global keyboard shortcuts (see shortcuts.ts). Keys typed into a field are left alone, except
 // Esc, which leaves the field and clears the form; modifier chords (Ctrl, Alt, Meta) are never
-// taken, so the browser's and the OS's own shortcuts keep working.
+// taken, so the browser's and the OS's own shortcuts keep working. While an overlay is open
+// (help included) only Esc and "?" act (overlay-keys.ts).
 import type { Services } from '../../lib/services.ts';
 import { HOTKEY_INTERVALS } from '../chart/chart-panel.tsx';
+import { overlayAllows } from './overlay-keys.ts';
 
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -22,8 +24,8 @@ export function installHotkeys(s: Services): () => void {
       return;
     }
     if (typing(e.target)) return;
-    // Overlays own the keyboard, except for closing (above) and help.
-    if (ws.overlay !== null && ws.overlay !== 'help' && e.key !== '?') return;
+    // Overlays own the keyboard, except for closing (above) and toggling help.
+    if (!overlayAllows(ws.overlay, e.key)) return;
     const form = s.orderForm.getState().actions;
     let handled = true;
     switch (e.key) {
@@ -52,11 +54,11 @@ export function installHotkeys(s: Services): () => void {
         form.set({ type: 2 });
         break;
       case 'o':
-        form.set({ action: 'open', pct: 0 });
+        form.setAction('open');
         break;
       case 'c':
       case 'C':
-        form.set({ action: 'close', pct: 0 });
+        form.setAction('close');
         break;
       case 'O':
         ws.actions.setTab('open-orders');

@@ -2,7 +2,7 @@
 export const SHORTCUTS: ReadonlyArray<readonly [keys: string, action: string]> = [
   ['B', 'Buy side: focus the size field for open long (close short in Close)'],
   ['S', 'Sell side: focus the size field for open short (close long in Close)'],
-  ['Enter', 'In the order form after B / S: send that side'],
+  ['Enter', 'In the order form after B / S: send that side once (then B / S again for another order)'],
   ['Esc', 'Clear the order form / close the open panel'],
   ['L / M', 'Limit / market order'],
   ['O / C', 'Open / close tab of the order form'],

@@ -1,18 +1,27 @@
-// Order entry: open or close, limit or market, time in force, reduce-only, leverage (up to the
-// pair's maximum) and margin mode, size as a quantity or a share of available margin (or of
-// the position, when closing), and a preview of cost, margin, fee and estimated liquidation
-// price for each side. A refused order shows the API's own message.
-import { useEffect, useMemo, useRef, useState } from 'react';
+// Order entry: open or close, limit or market, time in force, reduce-only (where it means
+// something: one-way mode; close orders are always reduce-only), leverage (up to the pair's
+// maximum) and margin mode, size as a quantity or a share of available margin (or of the
+// position, when closing; capped at the pair's max_qty), and a preview of cost, margin, fee
+// and estimated liquidation price for each side. Prices and sizes may carry thousands
+// separators; what is still not a number is refused here, not sent. A refused order shows the
+// API's own message. Keyboard: B / S arm a side and focus the size, Enter sends it once, Enter
+// with nothing armed says how; after each request the focus leaves the form so the global
+// shortcuts work again.
+import { useEffect, useRef, useState } from 'react';
 import type { OrderRequest } from '../../../../src-shared/types.ts';
 import type { TimeInForce } from '../../../../src-shared/enums.ts';
-import { fmt, fmtSigned, num, toStep } from '../../lib/format.ts';
+import { fmt, fmtSigned, num } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { useLiveSummary } from '../account/use-live-summary.ts';
+import { parseDecimalInput } from './decimal-input.ts';
 import { LeverageEditor } from './leverage-editor.tsx';
-import { maxOpenQty, preview, type Preview } from './preview.ts';
+import { crossBacking, maxOpenQty, preview, type BackingPosition, type Preview } from './preview.ts';
+import { capOf, pctQty } from './size.ts';
 import './order-entry.css';
+
+const NOT_A_NUMBER = 'use digits and a decimal point, e.g. 90000.5 (thousands separators are fine)';
 
 const TIF_NAMES: Record<TimeInForce, string> = { 1: 'GTC', 2: 'IOC', 3: 'FOK', 4: 'GTX' };
 const TIF_TITLES: Record<TimeInForce, string> = {
@@ -35,10 +44,14 @@ export function OrderEntry() {
   const bestBid = useSel(s.book, (b) => b.bestBid);
   const bestAsk = useSel(s.book, (b) => b.bestAsk);
   const last = useSel(s.tickers, (t) => t.tickers[symbol]?.last);
+  const tickers = useSel(s.tickers, (t) => t.tickers);
   const [editLeverage, setEditLeverage] = useState(false);
   const [settingError, setSettingError] = useState<string | null>(null);
   const sizeInput = useRef<HTMLInputElement>(null);
+  const root = useRef<HTMLDivElement>(null);
   const loggedIn = session === 'ready';
+  // a paused or delisted pair takes no new orders (the API would answer 3001)
+  const halted = entry !== undefined && entry.general.status !== 1;
   const oneWay = summary?.position_mode === 'one_way';
 
   useEffect(() => {
@@ -49,6 +62,13 @@ export function OrderEntry() {
   useEffect(() => {
     if (f.focus) sizeInput.current?.focus();
   }, [f.focus]);
+
+  // After each request the focus leaves the form (a field or the button clicked), so "/",
+  // "1"-"9" and B / S act as shortcuts again and a stray Enter sends nothing.
+  useEffect(() => {
+    const el = document.activeElement;
+    if (f.sent > 0 && el instanceof HTMLElement && root.current?.contains(el)) el.blur();
+  }, [f.sent]);
 
   // A new pair has other steps: drop what was typed for the old one.
   const prevSymbol = useRef(symbol);
@@ -65,9 +85,13 @@ export function OrderEntry() {
   const takerFee = num(fut?.taker_fee_rate);
   const makerFee = num(fut?.maker_fee_rate);
   const mmr = num(fut?.maintenance_margin_rate);
-  const limitPrice = num(f.price);
+  const priceIn = parseDecimalInput(f.price);
+  const qtyIn = parseDecimalInput(f.qty);
+  const maxQty = fut?.max_qty ?? '';
   const refPrice = (side: 1 | 2): number => {
-    if (f.type === 1 && limitPrice > 0) return limitPrice;
+    if (f.type === 1 && priceIn.kind === 'ok') return priceIn.n;
+    // a price that is not a number estimates nothing (never the market price in its place)
+    if (f.type === 1 && priceIn.kind === 'invalid') return NaN;
     const book = side === 1 ? bestAsk : bestBid;
     return book > 0 ? book : (last ?? NaN);
   };
@@ -76,51 +100,63 @@ export function OrderEntry() {
     return p ? { qty: Math.abs(p.quantity), entry: p.entry_price, margin: p.margin } : null;
   };
 
-  /** The quantity each side would send, as a decimal string on the step. */
-  const qtyFor = (side: 1 | 2): string => {
-    if (f.sizeMode === 'qty') return f.qty.trim();
-    if (!fut || f.pct <= 0) return '';
-    if (f.action === 'close') {
-      const p = positionOf(side === 2);
-      return p ? toStep((p.qty * f.pct) / 100, fut.qty_step) : '';
-    }
-    const max = maxOpenQty(available, refPrice(side), leverage, takerFee);
-    return toStep((max * f.pct) / 100, fut.qty_step);
+  /** What one order of `side` could carry at most: the largest open (or the position), capped at max_qty. */
+  const maxFor = (side: 1 | 2): number => {
+    const whole = f.action === 'open' ? maxOpenQty(available, refPrice(side), leverage, takerFee) : (positionOf(side === 2)?.qty ?? 0);
+    return Math.min(whole, capOf(maxQty));
   };
 
-  const previews = useMemo(() => {
-    const mk = (side: 1 | 2): Preview & { max: number; qty: string } => {
-      const price = refPrice(side);
-      const qty = qtyFor(side);
-      const taker = f.type === 2 || (side === 1 ? price >= bestAsk : price <= bestBid);
-      const p = preview({
-        side,
-        action: f.action,
-        price,
-        qty: num(qty),
-        taker,
-        leverage,
-        marginMode,
-        makerFee,
-        takerFee,
-        mmr,
-        available,
-        position: f.action === 'open' ? positionOf(side === 1) : positionOf(side === 2),
-      });
-      const max = f.action === 'open' ? maxOpenQty(available, price, leverage, takerFee) : (positionOf(side === 2)?.qty ?? 0);
-      return { ...p, max, qty };
-    };
-    return { buy: mk(1), sell: mk(2) };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [f.action, f.type, f.price, f.qty, f.pct, f.sizeMode, bestBid, bestAsk, last, leverage, marginMode, available, positions, fut]);
+  /** The quantity each side would send, as a decimal string ('' when none or not a number). */
+  const qtyFor = (side: 1 | 2): string => {
+    if (f.sizeMode === 'qty') return qtyIn.kind === 'ok' ? qtyIn.value : '';
+    if (!fut || f.pct <= 0) return '';
+    const whole = f.action === 'open' ? maxOpenQty(available, refPrice(side), leverage, takerFee) : (positionOf(side === 2)?.qty ?? 0);
+    return pctQty({ pct: f.pct, base: whole, qtyStep: fut.qty_step, maxQty });
+  };
+
+  // The cross wallet that backs a new cross position of this pair and side (the reference
+  // formula's WB - TMM1 + UPNL1), from the server's wallet and the live marks.
+  const backingFor = (long: boolean): number => {
+    const wallet = num(summary?.wallet_balance);
+    if (!Number.isFinite(wallet)) return available;
+    const isThis = (p: BackingPosition): boolean => p.symbol === symbol && (oneWay ? true : p.position_side === (long ? 1 : 2));
+    return crossBacking(wallet, positions, isThis, (sym) => tickers[sym]?.mark);
+  };
+
+  const mk = (side: 1 | 2): Preview & { max: number; qty: string } => {
+    const price = refPrice(side);
+    const qty = qtyFor(side);
+    const taker = f.type === 2 || (side === 1 ? price >= bestAsk : price <= bestBid);
+    const p = preview({
+      side,
+      action: f.action,
+      price,
+      qty: num(qty),
+      taker,
+      leverage,
+      marginMode,
+      makerFee,
+      takerFee,
+      mmr,
+      available,
+      crossBacking: f.action === 'open' ? backingFor(side === 1) : undefined,
+      position: f.action === 'open' ? positionOf(side === 1) : positionOf(side === 2),
+    });
+    return { ...p, max: maxFor(side), qty };
+  };
+  const previews = { buy: mk(1), sell: mk(2) };
 
   const submit = async (side: 1 | 2): Promise<unknown> => {
-    if (!fut) return;
+    if (!fut || halted) return;
     const open = f.action === 'open';
     const long = open ? side === 1 : side === 2;
     const qty = qtyFor(side);
-    // Only what the API cannot say better is checked here: that something was typed at all.
-    if (f.type === 1 && f.price.trim() === '') return a.fail('Enter a limit price (or click a price in the order book).');
+    // Only what the API cannot say better is checked here: that something was typed at all,
+    // and that it is a number (the API would answer with its pattern, not with what to do).
+    if (f.type === 1 && priceIn.kind === 'empty') return a.fail('Enter a limit price (or click a price in the order book).');
+    if (f.type === 1 && priceIn.kind === 'invalid') return a.fail(`Price "${priceIn.text}" is not a number: ${NOT_A_NUMBER}.`);
+    if (f.type === 1 && priceIn.kind === 'ok' && !(priceIn.n > 0)) return a.fail('Enter a limit price above 0.');
+    if (f.sizeMode === 'qty' && qtyIn.kind === 'invalid') return a.fail(`Size "${qtyIn.text}" is not a number: ${NOT_A_NUMBER}.`);
     if (qty === '' || !(num(qty) > 0)) return a.fail(f.sizeMode === 'pct' ? 'The percentage gives no whole quantity step: raise it.' : 'Enter a size.');
     const order: OrderRequest = {
       symbol,
@@ -130,23 +166,29 @@ export function OrderEntry() {
       type: f.type,
       qty,
     };
-    if (f.type === 1) {
-      order.price = f.price.trim();
+    if (f.type === 1 && priceIn.kind === 'ok') {
+      order.price = priceIn.value;
       order.time_in_force = f.tif;
     }
     if (open) {
       order.leverage = leverage;
       order.margin_mode = marginMode;
-      if (f.reduceOnly) order.reduce_only = true;
+      // hedge mode refuses a reduce-only open (3010) and makes every close reduce-only
+      if (oneWay && f.reduceOnly) order.reduce_only = true;
     }
-    await a.submit(order);
+    await a.submit(order, { pd, qd });
   };
 
+  // Enter in the price or size field sends the side armed with B / S, once; with nothing
+  // armed it says how. Buttons, the checkbox and the select keep their own Enter.
   const onKeyDown = (e: React.KeyboardEvent): void => {
-    if (e.key === 'Enter' && f.focus) {
-      e.preventDefault();
-      void submit(f.focus.side);
-    }
+    if (e.key !== 'Enter') return;
+    const t = e.target;
+    if (!(t instanceof HTMLInputElement) || t.type !== 'text') return;
+    e.preventDefault();
+    if (f.submitting !== null) return;
+    if (f.focus) void submit(f.focus.side);
+    else a.showHint();
   };
 
   const setMode = async (mode: 1 | 2): Promise<void> => {
@@ -162,12 +204,14 @@ export function OrderEntry() {
   const sellLabel = f.action === 'open' ? 'Open short' : 'Close long';
   const base = entry?.general.base_asset ?? '';
   const quote = entry?.general.quote_asset ?? 'USDT';
+  const pctMode = f.sizeMode === 'pct';
+  const pctOf = f.action === 'open' ? '% of available margin' : '% of position';
 
   return (
-    <div className="order-entry" data-testid="order-entry" onKeyDown={onKeyDown}>
+    <div className="order-entry" data-testid="order-entry" data-size-mode={f.sizeMode} onKeyDown={onKeyDown} ref={root}>
       <div className="oe-tabs" role="tablist" aria-label="Open or close">
         {(['open', 'close'] as const).map((act) => (
-          <button key={act} role="tab" aria-selected={f.action === act} className={f.action === act ? 'active' : ''} onClick={() => a.set({ action: act, pct: 0 })}>
+          <button key={act} role="tab" aria-selected={f.action === act} className={f.action === act ? 'active' : ''} onClick={() => a.setAction(act)}>
             {act === 'open' ? 'Open' : 'Close'}
           </button>
         ))}
@@ -221,6 +265,7 @@ export function OrderEntry() {
             aria-label="Price"
             inputMode="decimal"
             value={f.price}
+            aria-invalid={priceIn.kind === 'invalid'}
             placeholder={fmt(last, pd)}
             onChange={(e) => a.set({ price: e.target.value })}
           />
@@ -237,32 +282,52 @@ export function OrderEntry() {
         </span>
       </label>
 
-      <label className="field">
-        <span className="field-label">Size</span>
+      {priceIn.kind === 'invalid' && f.type === 1 && (
+        <p className="warn-text" data-testid="price-invalid">
+          Not a price: {NOT_A_NUMBER}.
+        </p>
+      )}
+
+      <label className={`field${pctMode ? ' pct-active' : ''}`}>
+        <span className="field-label">{pctMode ? 'Size %' : 'Size'}</span>
         {f.sizeMode === 'qty' ? (
-          <input ref={sizeInput} aria-label="Size" inputMode="decimal" value={f.qty} placeholder={`min ${fut?.min_qty ?? ''}`} onChange={(e) => a.set({ qty: e.target.value })} />
+          <input
+            ref={sizeInput}
+            aria-label="Size"
+            inputMode="decimal"
+            value={f.qty}
+            aria-invalid={qtyIn.kind === 'invalid'}
+            placeholder={`min ${fut?.min_qty ?? ''}`}
+            onChange={(e) => a.set({ qty: e.target.value })}
+          />
         ) : (
           <input
             ref={sizeInput}
             aria-label="Size"
+            aria-description={pctOf}
             inputMode="numeric"
             value={f.pct === 0 ? '' : String(f.pct)}
-            placeholder={f.action === 'open' ? '% of available margin' : '% of position'}
+            placeholder={pctOf}
             onChange={(e) => a.set({ pct: Math.max(0, Math.min(100, Number(e.target.value.replace(/[^\d.]/g, '')) || 0)) })}
           />
         )}
         <span className="unit">
           <button
-            className="link"
+            className={`link${pctMode ? ' pct-on' : ''}`}
             type="button"
             aria-label="Size unit"
-            title="Switch between a quantity and a percentage"
+            title={pctMode ? `Size is a percentage (${pctOf}): click for a quantity in ${base}` : 'Switch between a quantity and a percentage'}
             onClick={() => a.set({ sizeMode: f.sizeMode === 'qty' ? 'pct' : 'qty' })}
           >
             {f.sizeMode === 'qty' ? base : '%'} ⇄
           </button>
         </span>
       </label>
+      {qtyIn.kind === 'invalid' && f.sizeMode === 'qty' && (
+        <p className="warn-text" data-testid="size-invalid">
+          Not a size: {NOT_A_NUMBER}.
+        </p>
+      )}
 
       <div className="pct-row">
         <input
@@ -282,9 +347,13 @@ export function OrderEntry() {
           ))}
         </div>
       </div>
-      {f.sizeMode === 'pct' && (
-        <div className="pct-qty muted">
-          ≈ <b>{previews.buy.qty || '0'}</b> {base} {buyLabel.toLowerCase()} · <b>{previews.sell.qty || '0'}</b> {base} {sellLabel.toLowerCase()}
+      {pctMode && (
+        <div className="pct-qty" data-testid="pct-qty">
+          <span className="pct-badge">{f.pct}% {pctOf.slice(2)}</span> ≈ <b>{previews.buy.qty || '0'}</b> {base} {buyLabel.toLowerCase()} · <b>{previews.sell.qty || '0'}</b> {base}{' '}
+          {sellLabel.toLowerCase()}
+          {fut && capOf(maxQty) < Infinity && (previews.buy.qty === toMax(maxQty, fut.qty_step) || previews.sell.qty === toMax(maxQty, fut.qty_step)) && (
+            <span className="warn-text"> (capped at the pair's maximum of {maxQty} {base} per order)</span>
+          )}
         </div>
       )}
 
@@ -301,30 +370,42 @@ export function OrderEntry() {
             </select>
           </label>
         )}
-        {f.action === 'open' && (
-          <label className="inline check">
+        {f.action === 'open' && oneWay && (
+          <label className="inline check" title="Only reduces the net position; never opens or flips it">
             <input type="checkbox" checked={f.reduceOnly} onChange={(e) => a.set({ reduceOnly: e.target.checked })} />
             <span>Reduce-only</span>
           </label>
         )}
+        {f.action === 'close' && (
+          <span className="muted small" data-testid="close-reduce-only">
+            Close orders are always reduce-only: they only shrink the position.
+          </span>
+        )}
       </div>
 
+      {halted && (
+        <p className="oe-halted warn small" data-testid="order-halted">
+          {symbol} is {entry?.general.status === 2 ? 'paused' : 'delisted'}: it takes no new orders (open orders can still be cancelled).
+        </p>
+      )}
       <div className="oe-buttons">
         <button
           className={`buy${f.focus?.side === 1 ? ' focused' : ''}`}
-          disabled={!loggedIn || f.submitting !== null}
+          disabled={!loggedIn || halted || f.submitting !== null}
           onClick={() => void submit(1)}
           title="B"
         >
           {f.submitting === 1 ? 'Sending…' : buyLabel}
+          {pctMode && f.submitting !== 1 && <span className="pct-tag"> · {f.pct}%</span>}
         </button>
         <button
           className={`sell${f.focus?.side === 2 ? ' focused' : ''}`}
-          disabled={!loggedIn || f.submitting !== null}
+          disabled={!loggedIn || halted || f.submitting !== null}
           onClick={() => void submit(2)}
           title="S"
         >
           {f.submitting === 2 ? 'Sending…' : sellLabel}
+          {pctMode && f.submitting !== 2 && <span className="pct-tag"> · {f.pct}%</span>}
         </button>
       </div>
 
@@ -346,8 +427,13 @@ export function OrderEntry() {
         </div>
       )}
       {f.notice && (
-        <div className="oe-notice" role="status" data-testid="order-notice">
+        <div className={`oe-notice ${f.noticeKind}`} role="status" data-testid="order-notice" data-kind={f.noticeKind}>
           {f.notice}
+        </div>
+      )}
+      {f.hint && (
+        <div className="oe-hint" role="status" data-testid="order-hint">
+          {f.hint}
         </div>
       )}
       {!loggedIn && session !== 'checking' && <LoginHint />}
@@ -374,7 +460,7 @@ function PreviewColumn({ p, action, pd, qd, base }: { p: Preview & { max: number
           </div>
           <div>
             <dt>Est. liq. price</dt>
-            <dd>{p.qty ? fmt(p.liquidation, pd) : '—'}</dd>
+            <dd title={p.qty && !Number.isFinite(p.liquidation) ? 'No liquidation within a 100% price move against the position' : undefined}>{p.qty ? fmt(p.liquidation, pd) : '—'}</dd>
           </div>
           <div>
             <dt>Max</dt>
@@ -403,6 +489,11 @@ function PreviewColumn({ p, action, pd, qd, base }: { p: Preview & { max: number
       )}
     </dl>
   );
+}
+
+/** max_qty written on the step, as pctQty() writes a capped quantity. */
+function toMax(maxQty: string, step: string): string {
+  return pctQty({ pct: 100, base: Infinity, qtyStep: step, maxQty });
 }
 
 export function LoginHint() {

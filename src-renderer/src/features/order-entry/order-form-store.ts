@@ -1,16 +1,23 @@
-// The order form: what the trader typed, and the last answer. Submitting builds the API's
-// order body (hedge mode: open long = buy/long/open, open short = sell/short/open, close long
-// = sell/long/close, close short = buy/short/close; one-way mode always uses position_side 1)
-// and keeps the API's own message when the order is refused.
+// The order form: what the trader typed, the side the keyboard armed, and the last answer.
+// Submitting builds the API's order body (hedge mode: open long = buy/long/open, open short =
+// sell/short/open, close long = sell/long/close, close short = buy/short/close; one-way mode
+// always uses position_side 1) and keeps the API's own message when the order is refused.
+// Invariants: the size is a base quantity unless a % control was used since the last reset
+// (Esc, a symbol change or an Open/Close switch put it back to the quantity, so a typed "5"
+// never means 5% by surprise); a side armed with B / S is disarmed by each request that goes
+// out, so one Enter sends one order; a notice clears on the next action or after `noticeMs`.
 import { createStore } from 'zustand/vanilla';
 import type { OrderRequest, PlacementResult } from '../../../../src-shared/types.ts';
 import type { TimeInForce } from '../../../../src-shared/enums.ts';
 import { PerpdeskApiError, type RestClient } from '../../../../src-shared/sdk/rest-client.ts';
-import { errorText } from '../../lib/frame.ts';
+import { placementNotice } from './placement-notice.ts';
 
 export type FormAction = 'open' | 'close';
 export type FormType = 1 | 2;
 export type SizeMode = 'qty' | 'pct';
+
+/** What Enter in the form says when no side is armed. */
+export const ENTER_HINT = 'Press B to open long or S to open short (in Close: B closes short, S closes long), then Enter; or click a button.';
 
 export interface OrderFormState {
   action: FormAction;
@@ -23,76 +30,122 @@ export interface OrderFormState {
   tif: TimeInForce;
   reduceOnly: boolean;
   submitting: 1 | 2 | null;
-  /** The API's message of the last refused request. */
+  /** The API's message of the last refused request, or the form's own. */
   error: string | null;
   errorCode: number | null;
-  /** What the last accepted order did. */
+  /** What the last accepted order did; 'warn' when it ended without doing what was asked. */
   notice: string | null;
-  /** Which side the keyboard last asked for (B / S); the view focuses the size field. */
+  noticeKind: 'ok' | 'warn';
+  /** A short help line (Enter with no side armed). */
+  hint: string | null;
+  /** The side the keyboard armed (B / S); the view focuses the size field. */
   focus: { side: 1 | 2; seq: number } | null;
+  /** Counts the requests that went out: the view moves the focus off the form after each. */
+  sent: number;
   actions: {
-    set(change: Partial<Pick<OrderFormState, 'action' | 'type' | 'price' | 'qty' | 'sizeMode' | 'pct' | 'tif' | 'reduceOnly'>>): void;
+    set(change: Partial<Pick<OrderFormState, 'type' | 'price' | 'qty' | 'sizeMode' | 'pct' | 'tif' | 'reduceOnly'>>): void;
+    /** The Open / Close switch: the size goes back to a quantity. */
+    setAction(action: FormAction): void;
     /** A price picked on the ladder or chart: switches to a limit order at that price. */
     pickPrice(price: string): void;
     focusSide(side: 1 | 2): void;
-    /** Esc: clears what was typed and any message. */
+    /** Esc or a new symbol: clears what was typed, the armed side and any message. */
     reset(): void;
     clearMessages(): void;
     /** A message of the form itself (nothing sent). */
     fail(message: string): void;
-    submit(order: OrderRequest): Promise<PlacementResult | null>;
+    /** Enter with no side armed. */
+    showHint(message?: string): void;
+    /** Sends; `pd` / `qd` are the pair's display decimals for the notice. */
+    submit(order: OrderRequest, display?: { pd: number; qd: number }): Promise<PlacementResult | null>;
   };
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  1: 'placed',
-  2: 'partially filled',
-  3: 'filled',
-  4: 'canceled',
-  5: 'rejected',
-  6: 'expired',
+export interface OrderFormOptions {
+  /** How long a notice stays, ms (default 8000). */
+  noticeMs?: number;
+  /** Timer (tests inject one); returns its canceller. */
+  schedule?: (fn: () => void, ms: number) => () => void;
+}
+
+const defaultSchedule = (fn: () => void, ms: number): (() => void) => {
+  const h = setTimeout(fn, ms);
+  return () => clearTimeout(h);
 };
 
-export function createOrderFormStore(api: RestClient) {
+// lib/frame.ts's errorText, inlined: frame.ts needs DOM types, and this store is unit-tested
+// under the Node type-check
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+const NO_MESSAGES = { error: null, errorCode: null, notice: null, hint: null } as const;
+
+export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {}) {
+  const noticeMs = opts.noticeMs ?? 8000;
+  const schedule = opts.schedule ?? defaultSchedule;
   let seq = 0;
-  return createStore<OrderFormState>()((set, get) => ({
-    action: 'open',
-    type: 1,
-    price: '',
-    qty: '',
-    sizeMode: 'qty',
-    pct: 0,
-    tif: 1,
-    reduceOnly: false,
-    submitting: null,
-    error: null,
-    errorCode: null,
-    notice: null,
-    focus: null,
-    actions: {
-      set: (change) => set({ ...change, error: null, errorCode: null }),
-      pickPrice: (price) => set({ price, type: 1, error: null, errorCode: null }),
-      focusSide: (side) => set({ focus: { side, seq: ++seq } }),
-      reset: () => set({ price: '', qty: '', pct: 0, error: null, errorCode: null, notice: null, focus: null }),
-      clearMessages: () => set({ error: null, errorCode: null, notice: null }),
-      fail: (message) => set({ error: message, errorCode: null, notice: null }),
-      async submit(order) {
-        if (get().submitting !== null) return null;
-        set({ submitting: order.side, error: null, errorCode: null, notice: null });
-        try {
-          const r = await api.placeOrder(order);
-          const what = `${order.position_action === 1 ? 'Open' : 'Close'} ${order.position_side === 2 ? 'short' : 'long'}`;
-          set({
-            submitting: null,
-            notice: `${what} ${order.qty} ${order.symbol}: ${STATUS_TEXT[r.status] ?? `status ${r.status}`}${Number(r.filled_qty) > 0 ? `, filled ${r.filled_qty}` : ''}`,
-            qty: get().sizeMode === 'qty' ? get().qty : '',
-          });
-          return r;
-        } catch (err) {
-          set({ submitting: null, error: errorText(err), errorCode: err instanceof PerpdeskApiError ? err.code : null });
-          return null;
-        }
+  let cancelNotice: (() => void) | null = null;
+  const dropTimer = (): void => {
+    cancelNotice?.();
+    cancelNotice = null;
+  };
+  return createStore<OrderFormState>()((set, get) => {
+    /** Every user action clears the messages (and the notice's timer with them). */
+    const act = (change: Partial<OrderFormState>): void => {
+      dropTimer();
+      set({ ...NO_MESSAGES, ...change });
+    };
+    return {
+      action: 'open',
+      type: 1,
+      price: '',
+      qty: '',
+      sizeMode: 'qty',
+      pct: 0,
+      tif: 1,
+      reduceOnly: false,
+      submitting: null,
+      error: null,
+      errorCode: null,
+      notice: null,
+      noticeKind: 'ok',
+      hint: null,
+      focus: null,
+      sent: 0,
+      actions: {
+        set: (change) => act(change),
+        setAction: (action) => act({ action, sizeMode: 'qty', pct: 0 }),
+        pickPrice: (price) => act({ price, type: 1 }),
+        focusSide: (side) => act({ focus: { side, seq: ++seq } }),
+        reset: () => act({ price: '', qty: '', pct: 0, sizeMode: 'qty', focus: null }),
+        clearMessages: () => act({}),
+        fail: (message) => act({ error: message }),
+        showHint: (message = ENTER_HINT) => act({ hint: message }),
+        async submit(order, display = { pd: 2, qd: 3 }) {
+          if (get().submitting !== null) return null;
+          act({ submitting: order.side });
+          try {
+            const r = await api.placeOrder(order);
+            const n = placementNotice(order, r, display.pd, display.qd);
+            set({
+              submitting: null,
+              focus: null,
+              sent: get().sent + 1,
+              notice: n.text,
+              noticeKind: n.kind,
+              qty: get().sizeMode === 'qty' ? get().qty : '',
+            });
+            dropTimer();
+            cancelNotice = schedule(() => {
+              cancelNotice = null;
+              set({ notice: null });
+            }, noticeMs);
+            return r;
+          } catch (err) {
+            set({ submitting: null, focus: null, sent: get().sent + 1, error: errorText(err), errorCode: err instanceof PerpdeskApiError ? err.code : null });
+            return null;
+          }
+        },
       },
-    },
-  }));
+    };
+  });
 }

@@ -2,8 +2,15 @@
 // estimated liquidation price of the resulting position and, for a close, the estimated
 // realized PnL. Pure functions of the form and market state; estimates only (the server's
 // figures rule): the first maintenance tier (the pair's maintenance_margin_rate, no
-// maintenance amount), and for cross margin the available balance as the wallet that backs
-// the position (other positions' maintenance and PnL are left out).
+// maintenance amount). Cross margin follows the reference formula (exchange.md, "Liquidation
+// price"): WB - TMM1 + UPNL1 = the wallet less isolated margins, less the other cross
+// positions' maintenance (their own rate, no amount), plus their unrealized PnL at the live
+// mark, less this order's fee (crossBacking()).
+// A liquidation price more than 100% away from the entry is shown as none (NaN): a long can
+// never lose more than 100% of its entry, so a short is held to the same range; otherwise a
+// small short backed by a large cross wallet shows a liquidation price of millions while
+// the same long shows none.
+import type { PositionRecord } from '../../../../src-shared/types.ts';
 
 export interface PreviewInput {
   side: 1 | 2;
@@ -19,6 +26,11 @@ export interface PreviewInput {
   takerFee: number;
   mmr: number;
   available: number;
+  /**
+   * Cross margin: WB - TMM1 + UPNL1 of the reference formula (crossBacking()); the available
+   * balance stands in when it is not given.
+   */
+  crossBacking?: number;
   /** The position this order adds to or closes, if any. */
   position?: { qty: number; entry: number; margin: number } | null;
 }
@@ -33,17 +45,49 @@ export interface Preview {
   pnl: number;
 }
 
+/** Largest adverse move, as a share of the entry, for which a liquidation price is shown. */
+export const LIQUIDATION_RANGE = 1;
+
 /**
  * Liquidation price of one position (DESIGN section 5): s = +1 long / -1 short,
  * LP = (WB + cum - s x Q x EP) / (Q x MMR - s x Q), `cum` being the tier's maintenance amount
- * (0 in the first tier); NaN when it does not exist (never liquidates, or nonsense input).
+ * (0 in the first tier); NaN when there is none within LIQUIDATION_RANGE of the entry (a long
+ * at or below 0, a short at or above twice the entry) or the input is nonsense.
  */
 export function liquidationPrice(long: boolean, qty: number, entry: number, walletBacking: number, mmr: number, cum = 0): number {
   const s = long ? 1 : -1;
   const denom = qty * mmr - s * qty;
   if (!(qty > 0) || !(entry > 0) || denom === 0) return NaN;
   const lp = (walletBacking + cum - s * qty * entry) / denom;
-  return lp > 0 && Number.isFinite(lp) ? lp : NaN;
+  if (!(lp > 0) || !Number.isFinite(lp)) return NaN;
+  return Math.abs(lp - entry) >= LIQUIDATION_RANGE * entry ? NaN : lp;
+}
+
+/** The fields of a position record that crossBacking() reads. */
+export type BackingPosition = Pick<PositionRecord, 'symbol' | 'position_side' | 'margin_mode' | 'quantity' | 'entry_price' | 'mark_price' | 'maintenance_margin_rate' | 'margin'>;
+
+/**
+ * WB - TMM1 + UPNL1 for a cross position: the wallet less every isolated position's margin,
+ * less the maintenance of the other cross positions, plus their unrealized PnL at `markOf`
+ * (the record's mark when the live one is unknown). `isThis` picks the position the order
+ * adds to, which the formula counts through its own quantity instead.
+ */
+export function crossBacking(wallet: number, positions: readonly BackingPosition[], isThis: (p: BackingPosition) => boolean, markOf: (symbol: string) => number | undefined): number {
+  let backing = wallet;
+  for (const p of positions) {
+    if (p.quantity === 0) continue;
+    if (p.margin_mode === 1) {
+      backing -= p.margin;
+      continue;
+    }
+    if (isThis(p)) continue;
+    const live = markOf(p.symbol);
+    const mark = live !== undefined && live > 0 ? live : p.mark_price;
+    // one-way: a short is a negative quantity on side 1; hedge: side 2 is short
+    const sign = p.position_side === 2 ? -1 : 1;
+    backing += (mark - p.entry_price) * p.quantity * sign - Math.abs(p.quantity) * mark * p.maintenance_margin_rate;
+  }
+  return backing;
 }
 
 export function preview(i: PreviewInput): Preview {
@@ -61,7 +105,8 @@ export function preview(i: PreviewInput): Preview {
   const p = i.position;
   const totalQty = qty + (p ? Math.abs(p.qty) : 0);
   const entry = totalQty > 0 ? (notional + (p ? Math.abs(p.qty) * p.entry : 0)) / totalQty : 0;
-  const backing = i.marginMode === 1 ? margin + (p ? p.margin : 0) : i.available;
+  // the opening fee leaves the cross wallet; an isolated position keeps its margin
+  const backing = i.marginMode === 1 ? margin + (p ? p.margin : 0) : (i.crossBacking ?? i.available) - fee;
   const liquidation = qty > 0 && i.price > 0 ? liquidationPrice(long, totalQty, entry, backing, i.mmr) : NaN;
   return { notional, margin, fee, cost: margin + fee, liquidation, pnl: NaN };
 }

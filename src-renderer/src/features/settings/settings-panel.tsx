@@ -1,7 +1,12 @@
 // Settings: the API key and secret (show, copy, regenerate), the local API address for
 // external bots, the bot whitelist, the simulator (speed, pause, seed) and the paper balance.
+// The two destructive actions (regenerating the key, resetting the paper account) each ask
+// for a confirmation that says what will happen; the reset amount is pre-filled with the
+// account's total deposits (the summary's total_deposits) and always sent explicitly, so the
+// wallet ends at the amount the confirmation names (never the server's default).
 import { useEffect, useState } from 'react';
-import { fmtDateTime } from '../../lib/format.ts';
+import { fmt, fmtDateTime } from '../../lib/format.ts';
+import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 import { wsUrl } from '../../lib/connection.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
@@ -24,9 +29,11 @@ function SettingsBody() {
   const s = useServices();
   const st = useSel(s.settings, (x) => x);
   const session = useSel(s.session, (x) => x);
+  const deposits = useSel(s.account, (x) => x.summary?.total_deposits);
   const [reveal, setReveal] = useState(false);
   const [confirmRegen, setConfirmRegen] = useState(false);
-  const [balance, setBalance] = useState('10000');
+  const [confirmReset, setConfirmReset] = useState(false);
+  const [balance, setBalance] = useState<string | null>(null);
   const [ipsText, setIpsText] = useState('');
   const [speed, setSpeed] = useState('');
 
@@ -53,8 +60,15 @@ function SettingsBody() {
     const r = await st.actions.regenerate();
     if (r) s.session.getState().actions.replace(r.api_key, r.api_secret);
   };
+  // The amount shown: what the trader typed, else the total deposits once they are known.
+  const depositsText = deposits !== undefined && Number(deposits) > 0 ? fmt(deposits, 2).replace(/,/g, '') : '';
+  const amountText = balance ?? depositsText;
+  const amount = parseDecimalInput(amountText);
+  const amountOk = amount.kind === 'ok';
   const reset = async (): Promise<void> => {
-    const r = await st.actions.reset(balance);
+    setConfirmReset(false);
+    if (amount.kind !== 'ok') return;
+    const r = await st.actions.reset(amount.value);
     if (r) {
       s.account.getState().actions.apply(r);
       await Promise.all([s.positions.getState().actions.refresh(), s.orders.getState().actions.refresh()]).catch(() => {});
@@ -106,7 +120,7 @@ function SettingsBody() {
               </button>
             )}
             <p className="muted small">
-              Logged in {session.source === 'desktop' ? 'as the desktop account' : session.source === 'token' ? 'with the login link' : 'in this browser (a login link used earlier)'}.
+              Logged in {session.source === 'desktop' ? 'as the desktop account' : session.source === 'token' ? 'with the login link' : 'on this browser (with a login link used earlier)'}.
               {session.source !== 'desktop' && (
                 <>
                   {' '}
@@ -206,13 +220,42 @@ function SettingsBody() {
         <h3>Paper account</h3>
         <div className="kv">
           <span>Balance</span>
-          <input aria-label="Reset balance" className="short" value={balance} onChange={(e) => setBalance(e.target.value)} />
+          <input
+            aria-label="Reset balance"
+            className="short"
+            value={amountText}
+            placeholder="USDT"
+            aria-invalid={amount.kind === 'invalid'}
+            onChange={(e) => {
+              setBalance(e.target.value);
+              setConfirmReset(false);
+            }}
+          />
           <span className="muted">USDT</span>
-          <button className="btn-small danger" disabled={st.busy || session.status !== 'ready'} onClick={() => void reset()}>
-            Reset account
-          </button>
+          {!confirmReset && (
+            <button className="btn-small danger" disabled={st.busy || session.status !== 'ready' || !amountOk} onClick={() => setConfirmReset(true)}>
+              Reset account…
+            </button>
+          )}
         </div>
-        <p className="muted small">Cancels every open order, closes every position at the mark price and sets the wallet to this balance.</p>
+        {confirmReset && amount.kind === 'ok' && (
+          <div className="confirm" data-testid="reset-confirm">
+            <span>
+              Cancel every open order, close every position at the mark price and set the wallet to <b>{fmt(amount.n, 2)} USDT</b>? This cannot be undone.
+            </span>
+            <button className="btn-small danger" disabled={st.busy} onClick={() => void reset()}>
+              Reset
+            </button>
+            <button className="btn-small" onClick={() => setConfirmReset(false)}>
+              Cancel
+            </button>
+          </div>
+        )}
+        {amount.kind === 'invalid' && <p className="error small">Not an amount: use digits and a decimal point, e.g. 10000.</p>}
+        <p className="muted small">
+          Cancels every open order, closes every position at the mark price and sets the wallet to this balance
+          {depositsText !== '' && balance === null ? ` (pre-filled with the account's total deposits, ${fmt(deposits, 2)} USDT)` : ''}.
+        </p>
       </section>
     </div>
   );

@@ -3,6 +3,7 @@
 // (regenerating it swaps the screen's own credentials at once).
 import { createStore } from 'zustand/vanilla';
 import type { AccountSummary, RestClient, SimState } from '../../../../src-shared/sdk/rest-client.ts';
+import { fmt } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 
 export interface SettingsState {
@@ -75,7 +76,7 @@ export function createSettingsStore(api: RestClient) {
             set({ simError: errorText(e) });
           }
         },
-        reset: (balance) => run('Reset', () => api.resetAccount(balance.trim() === '' ? undefined : balance.trim()), (r) => `Paper account reset: wallet ${r.wallet_balance} USDT`),
+        reset: (balance) => run('Reset', () => api.resetAccount(balance.trim() === '' ? undefined : balance.trim()), (r) => `Paper account reset: wallet ${fmt(r.wallet_balance, 2)} USDT`),
         regenerate: () => run('Regenerate', () => api.regenerateApiKey(), () => 'New API key and secret issued; the old ones no longer work'),
       },
     };

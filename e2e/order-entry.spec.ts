@@ -1,0 +1,279 @@
+// The order form as a trader uses it from the keyboard and the mouse: the leverage field
+// takes typing as typed, a % size never survives a reset, reduce-only shows only where it
+// means something, prices may carry thousands separators, Enter sends one order (and says
+// how when nothing is armed), shortcuts stay quiet behind the help overlay, outcomes read
+// naturally (warnings for expired orders), and the paper reset asks first.
+import type { Locator, Page } from 'playwright/test';
+import { test, expect } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+import { onTick } from './support/prices.ts';
+
+/** What this spec reads beyond the shared page model. */
+class FormExtras {
+  readonly page: Page;
+  readonly screen: TradingPage;
+  readonly hint: Locator;
+  readonly pctQty: Locator;
+  readonly pct: (p: 25 | 50 | 75 | 100) => Locator;
+  readonly leverageButton: Locator;
+  readonly leverage: Locator;
+  constructor(page: Page, screen: TradingPage) {
+    this.page = page;
+    this.screen = screen;
+    const root = screen.form.root;
+    this.hint = page.getByTestId('order-hint');
+    this.pctQty = page.getByTestId('pct-qty');
+    this.pct = (p) => root.getByRole('button', { name: `${p}%`, exact: true });
+    this.leverageButton = page.getByTestId('leverage-button');
+    this.leverage = root.getByRole('group', { name: 'Leverage' });
+  }
+  /** 'pct' or 'qty', as the size field's unit button shows it ("% ⇄" or "BTC ⇄"). */
+  async sizeMode(): Promise<'pct' | 'qty'> {
+    const unit = await this.screen.form.root.getByRole('button', { name: 'Size unit' }).textContent();
+    return unit?.trim().startsWith('%') ? 'pct' : 'qty';
+  }
+  reduceOnly(): Locator {
+    return this.screen.form.root.getByRole('checkbox', { name: 'Reduce-only' });
+  }
+  /** Focus on nothing in particular: where the global shortcuts act. */
+  async bodyFocused(): Promise<boolean> {
+    return this.page.evaluate(() => {
+      const doc = (globalThis as unknown as { document: { activeElement: unknown; body: unknown } }).document;
+      return doc.activeElement === doc.body || doc.activeElement === null;
+    });
+  }
+}
+
+test('the leverage field takes typing as typed: cleared stays empty, 50 means 50', async ({ page, service, trader }) => {
+  const symbol = 'BTCUSDT';
+  const screen = new TradingPage(page);
+  const x = new FormExtras(page, screen);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(x.leverageButton).toHaveText(/^\d+x$/);
+  await x.leverageButton.click();
+  const field = x.leverage.getByRole('textbox', { name: 'Leverage value' });
+  const confirm = x.leverage.getByRole('button', { name: /^Confirm/ });
+  const before = await field.inputValue();
+  await field.click();
+  await field.press('End');
+  for (let i = 0; i < before.length; i++) await field.press('Backspace');
+  await expect(field).toHaveValue('');
+  await expect(confirm).toBeDisabled();
+  await field.pressSequentially('50');
+  await expect(field).toHaveValue('50');
+  await expect(confirm).toHaveText('Confirm 50x');
+  // out of range is said, not clamped
+  await field.pressSequentially('0');
+  await expect(x.leverage.getByTestId('leverage-invalid')).toContainText('1x to 125x');
+  await expect(confirm).toBeDisabled();
+  await field.press('Backspace');
+  await confirm.click();
+  await expect(x.leverageButton).toHaveText('50x');
+  await expect.poll(async () => (await trader.api.leverage(symbol)).leverage).toBe(50);
+});
+
+test('a % size goes back to the base quantity on Esc, the Open/Close switch and a symbol change; % is capped at max_qty', async ({ page, service, trader, market }) => {
+  const symbol = 'BTCUSDT';
+  const s = await market.symbol(symbol);
+  const screen = new TradingPage(page);
+  const x = new FormExtras(page, screen);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(screen.form.button('Open long')).toBeEnabled();
+
+  await x.pct(25).click();
+  expect(await x.sizeMode()).toBe('pct');
+  await expect(screen.form.button('Open long')).toContainText('25%');
+  await page.locator('body').press('Escape');
+  await expect.poll(() => x.sizeMode()).toBe('qty');
+  await expect(screen.form.button('Open long')).not.toContainText('%');
+
+  await x.pct(50).click();
+  await screen.form.tab('Close').click();
+  await expect.poll(() => x.sizeMode()).toBe('qty');
+  await screen.form.tab('Open').click();
+
+  // B then "5" is 5 BTC after any of them
+  await x.pct(25).click();
+  await screen.selectSymbol('ETHUSDT');
+  await expect(screen.topbar.symbolButton).toContainText('ETHUSDT');
+  await expect.poll(() => x.sizeMode()).toBe('qty');
+  await page.locator('body').press('b');
+  await expect(screen.form.size).toBeFocused();
+  await page.keyboard.type('5');
+  await expect(screen.form.size).toHaveValue('5');
+  expect(await x.sizeMode()).toBe('qty');
+
+  // At price 1, 25% of what 10,000 USDT opens is far above max_qty: the order carries max_qty.
+  await page.locator('body').press('Escape');
+  await screen.selectSymbol(symbol);
+  await expect(screen.topbar.symbolButton).toContainText(symbol);
+  await screen.form.type('Limit').click();
+  await screen.form.price.fill('1');
+  await x.pct(25).click();
+  const decimals = s.qty_step.includes('.') ? s.qty_step.split('.')[1].length : 0;
+  await expect(x.pctQty).toContainText(`${Number(s.max_qty).toFixed(decimals)} BTC open long`);
+  await expect(x.pctQty).toContainText('capped');
+});
+
+test('reduce-only shows only where it means something', async ({ page, service, trader }) => {
+  const screen = new TradingPage(page);
+  const x = new FormExtras(page, screen);
+  // hedge mode: an open is never reduce-only (3010), a close always is
+  await screen.openAs(service.url, trader, 'BTCUSDT');
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  await expect(x.reduceOnly()).toHaveCount(0);
+  await screen.form.tab('Close').click();
+  await expect(x.reduceOnly()).toHaveCount(0);
+  await expect(page.getByTestId('close-reduce-only')).toContainText('always reduce-only');
+
+  // one-way mode: an open order may be reduce-only
+  await trader.api.setPositionMode('one_way');
+  await page.reload();
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  await expect(x.reduceOnly()).toBeVisible();
+});
+
+test('a price with thousands separators is sent without them; one that is not a number is refused here', async ({ page, service, trader, market }) => {
+  const symbol = 'ETHUSDT';
+  await market.ensureBook(symbol);
+  const s = await market.symbol(symbol);
+  const price = onTick((await market.mid(symbol)) * 0.98, s.price_step);
+  const shown = Number(price).toLocaleString('en-US', { minimumFractionDigits: s.price_precision });
+  expect(shown).toContain(',');
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+
+  await screen.form.type('Limit').click();
+  await screen.form.price.fill(shown.replace(/^(\d+),/, '$1x,'));
+  await screen.form.size.fill('0.050');
+  await expect(page.getByTestId('price-invalid')).toBeVisible();
+  await screen.form.button('Open long').click();
+  await expect(screen.form.error).toContainText('is not a number');
+  await expect(screen.form.error).not.toContainText('^');
+  expect(await trader.api.openOrders(symbol)).toEqual([]);
+
+  await screen.form.limit('Open long', shown, '0.050');
+  await expect(screen.form.notice).toContainText('placed');
+  const [order] = await trader.api.openOrders(symbol);
+  expect(Number(order.price)).toBe(Number(price));
+});
+
+test('Enter sends the armed side once, says how when nothing is armed, and hands the keyboard back', async ({ page, service, trader, market }) => {
+  const symbol = 'ETHUSDT';
+  await market.ensureBook(symbol);
+  const s = await market.symbol(symbol);
+  const price = onTick((await market.mid(symbol)) * 0.98, s.price_step);
+  const screen = new TradingPage(page);
+  const x = new FormExtras(page, screen);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  await screen.form.type('Limit').click();
+  await screen.form.price.fill(price);
+
+  // nothing armed: a hint, nothing sent
+  await screen.form.size.fill('0.050');
+  await screen.form.size.press('Enter');
+  await expect(x.hint).toContainText('Press B to open long or S to open short');
+  expect(await trader.api.openOrders(symbol)).toEqual([]);
+
+  // B arms, Enter sends once, the focus leaves the form
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  await page.keyboard.press('b');
+  await expect(screen.form.size).toBeFocused();
+  await expect(x.hint).toBeHidden();
+  await page.keyboard.press('Enter');
+  await expect(screen.form.notice).toContainText('placed');
+  await expect.poll(() => x.bodyFocused()).toBe(true);
+  await expect.poll(async () => (await trader.api.openOrders(symbol)).length).toBe(1);
+
+  // a second Enter sends nothing more; digits are shortcuts again (chart interval), not size
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('5');
+  await expect(screen.chart.interval('4h')).toHaveAttribute('aria-selected', 'true');
+  await expect(screen.form.size).toHaveValue('0.050');
+  await screen.form.size.press('Enter');
+  await expect(x.hint).toBeVisible();
+  expect((await trader.api.openOrders(symbol)).length).toBe(1);
+});
+
+test('behind the help overlay only ? and Esc act', async ({ page, service, trader }) => {
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, 'BTCUSDT');
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  await page.keyboard.press('1');
+  await expect(screen.chart.interval('1m')).toHaveAttribute('aria-selected', 'true');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await page.keyboard.press('?');
+  await expect(help).toBeVisible();
+  await page.keyboard.press('3');
+  await page.keyboard.press('b');
+  await page.keyboard.press('m');
+  // "?" still toggles: the keys before it reached the handler and were ignored
+  await page.keyboard.press('?');
+  await expect(help).toBeHidden();
+  await expect(screen.chart.interval('1m')).toHaveAttribute('aria-selected', 'true');
+  await expect(screen.form.size).not.toBeFocused();
+  await expect(screen.form.type('Limit')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('?');
+  await expect(help).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+  await page.keyboard.press('3');
+  await expect(screen.chart.interval('15m')).toHaveAttribute('aria-selected', 'true');
+});
+
+test('a market fill reads naturally; an expired post-only order is a warning with the reason, gone on the next action', async ({ page, service, trader, market }) => {
+  const symbol = 'ETHUSDT';
+  await market.ensureBook(symbol, 10);
+  const s = await market.symbol(symbol);
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+
+  await screen.form.market('Open long', '0.050');
+  await expect(screen.form.notice).toHaveText(/^Open long 0\.050 ETHUSDT: filled 0\.050 at [\d,]+\.\d+$/);
+  await expect(screen.form.notice).toHaveAttribute('data-kind', 'ok');
+
+  // a post-only buy above the best ask would take liquidity: it expires
+  const ask = Number((await trader.api.depth(symbol, 5)).asks[0][0]);
+  await screen.form.type('Limit').click();
+  await screen.form.root.getByRole('combobox', { name: 'Time in force' }).selectOption('4');
+  await screen.form.price.fill(onTick(ask * 1.002, s.price_step));
+  await screen.form.size.fill('0.050');
+  await screen.form.button('Open long').click();
+  await expect(screen.form.notice).toHaveAttribute('data-kind', 'warn');
+  await expect(screen.form.notice).toContainText('Post-only order expired: it would have taken liquidity');
+  await page.screenshot({ path: test.info().outputPath('post-only-expired.png') });
+  await screen.form.size.fill('0.060');
+  await expect(screen.form.notice).toBeHidden();
+});
+
+test('resetting the paper account asks first, names the amount, and reports it formatted', async ({ page, service, trader, market }) => {
+  const symbol = 'ETHUSDT';
+  await market.ensureBook(symbol);
+  const s = await market.symbol(symbol);
+  const price = onTick((await market.mid(symbol)) * 0.97, s.price_step);
+  await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty: '0.050', time_in_force: 1 });
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  const settings = await screen.openSettings();
+  await expect(settings).toContainText('Logged in on this browser');
+  const amount = settings.getByRole('textbox', { name: 'Reset balance' });
+  await expect(amount).toHaveValue('10000.00');
+
+  await settings.getByRole('button', { name: 'Reset account…' }).click();
+  const confirm = settings.getByTestId('reset-confirm');
+  await expect(confirm).toContainText('set the wallet to 10,000.00 USDT');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  expect((await trader.api.openOrders(symbol)).length).toBe(1);
+
+  await amount.fill('25,000');
+  await settings.getByRole('button', { name: 'Reset account…' }).click();
+  await expect(confirm).toContainText('25,000.00 USDT');
+  await confirm.getByRole('button', { name: 'Reset', exact: true }).click();
+  await expect(settings.getByRole('status')).toHaveText('Paper account reset: wallet 25,000.00 USDT');
+  expect(await trader.api.openOrders(symbol)).toEqual([]);
+  expect(Number((await trader.api.account()).wallet_balance)).toBe(25_000);
+});

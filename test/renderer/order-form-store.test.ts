@@ -1,0 +1,99 @@
+// The order form's store: the size goes back to a base quantity on every reset, a side armed
+// with B / S sends once, Enter with nothing armed gets a hint, and a notice goes away on the
+// next action or when its (injected) timer fires.
+import { describe, expect, it } from 'vitest';
+import type { RestClient } from '../../src-shared/sdk/rest-client.ts';
+import { PerpdeskApiError } from '../../src-shared/sdk/rest-client.ts';
+import type { OrderRequest, PlacementResult } from '../../src-shared/types.ts';
+import { createOrderFormStore, ENTER_HINT } from '../../src-renderer/src/features/order-entry/order-form-store.ts';
+
+const order: OrderRequest = { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' };
+
+function setup(answer: (o: OrderRequest) => Promise<PlacementResult> = async () => ({ order_id: '1', client_order_id: 'c', status: 3, filled_qty: '0.050', filled_quote: '4790.5' })) {
+  const sent: OrderRequest[] = [];
+  const timers: Array<{ fn: () => void; ms: number; cancelled: boolean }> = [];
+  const api = { placeOrder: (o: OrderRequest) => (sent.push(o), answer(o)) } as unknown as RestClient;
+  const store = createOrderFormStore(api, {
+    schedule: (fn, ms) => {
+      const t = { fn, ms, cancelled: false };
+      timers.push(t);
+      return () => void (t.cancelled = true);
+    },
+  });
+  return { store, a: store.getState().actions, sent, timers };
+}
+
+describe('size mode', () => {
+  it('Esc (reset) puts a % size back to the base quantity', () => {
+    const { store, a } = setup();
+    a.set({ sizeMode: 'pct', pct: 25 });
+    a.reset();
+    expect(store.getState()).toMatchObject({ sizeMode: 'qty', pct: 0 });
+  });
+
+  it('the Open / Close switch does too', () => {
+    const { store, a } = setup();
+    a.set({ sizeMode: 'pct', pct: 50 });
+    a.setAction('close');
+    expect(store.getState()).toMatchObject({ action: 'close', sizeMode: 'qty', pct: 0 });
+    a.set({ sizeMode: 'pct', pct: 75 });
+    a.setAction('open');
+    expect(store.getState()).toMatchObject({ action: 'open', sizeMode: 'qty', pct: 0 });
+  });
+});
+
+describe('keyboard arming', () => {
+  it('a send disarms the side armed with B / S, so the next Enter has nothing to send', async () => {
+    const { store, a } = setup();
+    a.focusSide(1);
+    expect(store.getState().focus?.side).toBe(1);
+    await a.submit(order, { pd: 1, qd: 3 });
+    expect(store.getState().focus).toBeNull();
+    expect(store.getState().sent).toBe(1);
+  });
+
+  it('a refused request disarms too, and counts as sent (the view moves the focus off the form)', async () => {
+    const { store, a } = setup(async () => {
+      throw new PerpdeskApiError(3006, 'qty above max', 400);
+    });
+    a.focusSide(2);
+    await a.submit(order);
+    expect(store.getState()).toMatchObject({ focus: null, sent: 1, errorCode: 3006 });
+  });
+
+  it('a hint for Enter with nothing armed, cleared by the next action', () => {
+    const { store, a } = setup();
+    a.showHint();
+    expect(store.getState().hint).toBe(ENTER_HINT);
+    a.focusSide(1);
+    expect(store.getState().hint).toBeNull();
+    a.fail('Enter a size.');
+    expect(store.getState()).toMatchObject({ error: 'Enter a size.', focus: { side: 1 } });
+  });
+});
+
+describe('notice', () => {
+  it('reads naturally, and clears when its timer fires (8 s by default)', async () => {
+    const { store, a, timers } = setup();
+    await a.submit(order, { pd: 1, qd: 3 });
+    expect(store.getState()).toMatchObject({ notice: 'Open long 0.050 BTCUSDT: filled 0.050 at 95,810.0', noticeKind: 'ok' });
+    expect(timers.map((t) => t.ms)).toEqual([8000]);
+    timers[0].fn();
+    expect(store.getState().notice).toBeNull();
+  });
+
+  it('an expired post-only order is a warning', async () => {
+    const { store, a } = setup(async () => ({ order_id: '1', client_order_id: 'c', status: 6, filled_qty: '0', filled_quote: '0' }));
+    await a.submit({ ...order, type: 1, price: '95000.0', time_in_force: 4 });
+    expect(store.getState().noticeKind).toBe('warn');
+    expect(store.getState().notice).toContain('Post-only order expired: it would have taken liquidity');
+  });
+
+  it('clears on the next action, and that action stops its timer', async () => {
+    const { store, a, timers } = setup();
+    await a.submit(order);
+    a.set({ qty: '0.1' });
+    expect(store.getState().notice).toBeNull();
+    expect(timers[0].cancelled).toBe(true);
+  });
+});
