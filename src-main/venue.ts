@@ -11,6 +11,7 @@ import { Simulator } from './market/sim/simulator.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
 import { Checkpointer } from './store/checkpointer.ts';
+import { lockDataFolder, type DataLock } from './store/data-lock.ts';
 import { databaseFile, openDatabase } from './store/database.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
@@ -54,6 +55,17 @@ export interface Venue {
 }
 
 export function openVenue(opts: VenueOptions): Venue {
+  // one venue per data folder (store/data-lock.ts), taken before the database is touched
+  const lock = opts.dataDir === ':memory:' ? null : lockDataFolder(opts.dataDir);
+  try {
+    return buildVenue(opts, lock);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}
+
+function buildVenue(opts: VenueOptions, lock: DataLock | null): Venue {
   const wall = opts.wall ?? Date.now;
   const db = openDatabase({ dataDir: opts.dataDir });
   // WAL checkpoints in a worker thread, so no placement stalls on one (store/checkpointer.ts)
@@ -128,7 +140,10 @@ export function openVenue(opts: VenueOptions): Venue {
       settings.set('market_time', String(clock.now()));
       trading.group.commitNow();
       db.close();
-      // its last round and close make it the file's last connection
+      // the folder is free once this venue's state is committed and its connection closed (a
+      // checkpoint still running in the worker is safe alongside a next venue's connection)
+      lock?.release();
+      // the worker's last round and close make it the file's last connection
       closing = checkpointer === null ? Promise.resolve() : checkpointer.stop();
       return closing;
     },
