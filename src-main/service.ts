@@ -62,7 +62,9 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
   const loginToken: LoginToken = newLoginToken(local.id);
   let app: FastifyInstance;
   try {
-    app = await buildApp({ venue, uiDir: opts.uiDir, logger: opts.logger, loginToken, rateLimit: opts.rateLimit });
+    const bind = opts.host ?? '127.0.0.1';
+    const loopback = bind === '127.0.0.1' || bind === '::1' || bind === 'localhost';
+    app = await buildApp({ venue, uiDir: opts.uiDir, logger: opts.logger, loginToken, rateLimit: opts.rateLimit, loopbackHostsOnly: loopback });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   } catch (err) {
     await venue.close();

@@ -64,6 +64,7 @@ export const Errors = {
   // 2100-2199: authenticated but not allowed (HTTP 403)
   IP_NOT_WHITELISTED: def(2101, 403, 'forbidden', 'Caller IP is not on the bot whitelist'),
   LOOPBACK_ONLY: def(2102, 403, 'forbidden', 'This route answers loopback callers only'),
+  HOST_NOT_ALLOWED: def(2103, 403, 'forbidden', 'The Host header names another site (DNS rebinding guard)'),
 
   // 3000-3099: order and position rejections (HTTP 400)
   SYMBOL_NOT_TRADING: def(3001, 400, 'order_rejected', 'Symbol is not trading'),

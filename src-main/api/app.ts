@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type preValidationHoo
 import { Errors } from '../../src-shared/errors.ts';
 import type { Venue } from '../venue.ts';
 import { API_KEY_SCHEME, installAuth } from './auth.ts';
+import { installBrowserGuards } from './browser-guards.ts';
 import { installErrorHandling } from './error-handler.ts';
 import { API_DESCRIPTION } from './openapi-description.ts';
 import { STRICT_BODY, bodyTypeError, type FlatBodySchema } from './trading-schemas.ts';
@@ -42,6 +43,11 @@ export interface AppOptions {
   rateLimit?: RateLimitOptions | false;
   /** One-time browser login token (see routes/session.ts). */
   loginToken?: LoginToken;
+  /**
+   * Accept only loopback names in the Host header (DNS rebinding guard, browser-guards.ts);
+   * true by default, false for a service bound beyond loopback on purpose.
+   */
+  loopbackHostsOnly?: boolean;
 }
 
 /**
@@ -106,6 +112,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   installErrorHandling(app);
+  installBrowserGuards(app, { loopbackHostsOnly: opts.loopbackHostsOnly ?? true });
   installDurableAnswers(app, opts.venue);
   const auth = installAuth(app, { venue: opts.venue, now: opts.now, rateLimit: opts.rateLimit });
   installStrictBodyTypes(app);

@@ -1,0 +1,68 @@
+// The browser guards: a Host naming another site is refused while the service listens on
+// loopback (DNS rebinding), and HTML answers may not be framed by other sites.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src-main/api/app.ts';
+import { hostName, isLoopbackHost } from '../../src-main/api/browser-guards.ts';
+import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { Errors } from '../../src-shared/errors.ts';
+
+let venue: Venue;
+let app: Awaited<ReturnType<typeof buildApp>>;
+let open: Awaited<ReturnType<typeof buildApp>>;
+
+beforeAll(async () => {
+  venue = openVenue({ dataDir: ':memory:' });
+  app = await buildApp({ venue, rateLimit: false });
+  open = await buildApp({ venue, rateLimit: false, loopbackHostsOnly: false });
+});
+afterAll(async () => {
+  await app.close();
+  await open.close();
+  venue.close();
+});
+
+describe('Host header (DNS rebinding)', () => {
+  it('names: the port goes, IPv6 brackets stay, case does not matter', () => {
+    expect(hostName('127.0.0.1:8787')).toBe('127.0.0.1');
+    expect(hostName('LocalHost:80')).toBe('localhost');
+    expect(hostName('[::1]:8787')).toBe('[::1]');
+    expect(isLoopbackHost('[::1]')).toBe(true);
+    expect(isLoopbackHost('127.0.0.1.evil.example:8787')).toBe(false);
+    expect(isLoopbackHost('localhost.evil.example')).toBe(false);
+  });
+
+  it('loopback names pass, another site is 403 / 2103 and changes nothing', async () => {
+    for (const host of ['127.0.0.1:8787', 'localhost:5173', '[::1]:8787']) {
+      const r = await app.inject({ method: 'GET', url: '/fapi/v1/time', headers: { host } });
+      expect(r.statusCode, host).toBe(200);
+    }
+    const before = venue.accounts.byKey('rebindkey01');
+    const r = await app.inject({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      headers: { host: 'evil.example:8787', 'content-type': 'application/json' },
+      payload: JSON.stringify({ api_key: 'rebindkey01', api_secret: 'rebindsecret01' }),
+    });
+    expect(r.statusCode).toBe(403);
+    expect(r.json()).toMatchObject({ code: Errors.HOST_NOT_ALLOWED.code, data: null });
+    expect(r.json().message).toContain("'evil.example:8787'");
+    expect(before).toBeUndefined();
+    expect(venue.accounts.byKey('rebindkey01')).toBeUndefined();
+  });
+
+  it('a service bound beyond loopback on purpose accepts its LAN name', async () => {
+    const r = await open.inject({ method: 'GET', url: '/fapi/v1/time', headers: { host: '192.168.1.20:8787' } });
+    expect(r.statusCode).toBe(200);
+  });
+});
+
+describe('framing', () => {
+  it('HTML pages refuse to be framed; JSON answers carry no such header', async () => {
+    const docs = await app.inject({ method: 'GET', url: '/docs/' });
+    expect(String(docs.headers['content-type'])).toMatch(/^text\/html/);
+    expect(docs.headers['x-frame-options']).toBe('DENY');
+    expect(docs.headers['content-security-policy']).toBe("frame-ancestors 'none'");
+    const json = await app.inject({ method: 'GET', url: '/fapi/v1/time' });
+    expect(json.headers['x-frame-options']).toBeUndefined();
+  });
+});
