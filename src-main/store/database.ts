@@ -3,7 +3,7 @@
 // Migrations are an ordered list; each runs once, inside a transaction, and bumps
 // `PRAGMA user_version`. A database written by a newer build (user_version above the
 // newest migration here) is refused rather than silently misread.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { groupCommitOf } from './group-commit.ts';
@@ -23,8 +23,11 @@ export function databaseFile(dataDir: string): string {
 
 export function openDatabase(opts: OpenOptions): DatabaseSync {
   const file = databaseFile(opts.dataDir);
-  if (file !== ':memory:') mkdirSync(opts.dataDir, { recursive: true });
+  // The file holds API secrets: the folder (when created here) and the file are the user's only
+  // (SQLite gives the -wal and -shm files the database file's mode).
+  if (file !== ':memory:') mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const db = new DatabaseSync(file);
+  if (file !== ':memory:' && process.platform !== 'win32') chmodSync(file, 0o600);
   // first: another connection (a closing venue's checkpoint worker) may hold the file briefly
   db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA journal_mode = WAL');

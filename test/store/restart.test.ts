@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -106,6 +106,18 @@ describe('storage', () => {
       expect(b.venue.exchange.summary(id)).toMatchObject({ wallet_balance: '10000.00000000', total_deposits: '10004.80000000' });
     } finally {
       await b.close();
+    }
+  });
+
+  it.skipIf(process.platform === 'win32')('the data folder and database file are private to the user (they hold API secrets)', async () => {
+    const dataDir = join(tempDir(), 'fresh');
+    const v = await startService({ dataDir, port: 0, simulate: false });
+    try {
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dataDir, 'perpdesk.db')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dataDir, 'perpdesk.db-wal')).mode & 0o777).toBe(0o600);
+    } finally {
+      await v.close();
     }
   });
 });
