@@ -1,89 +1,241 @@
 // Electron main: one window onto the service this process hosts. The renderer loads the UI
-// from the service itself and talks to it only through the public API.
-import { readFileSync, writeFileSync } from 'node:fs';
+// from the service itself and talks to it only through the public API. This file only wires
+// Electron to the decisions made in src-main/desktop/ (pure, unit-tested): which options and
+// folders (desktop-args, paths), which port (port-choice), which URLs and permissions
+// (url-policy, permissions), who gets the credentials (bootstrap), the menu (menu-template), the
+// window's placement (window-state), the service's lifetime (service-slot) and sleep
+// (sleep-guard). Invariants kept here:
+// - a start that fails, or an error before the window is shown, ends in an error box naming the
+//   data folder and exit(1): never a windowless process holding the single-instance lock;
+// - every quit path closes the service (also one still starting) and exits within 5 s;
+// - every webContents gets the navigation guards, whoever creates it.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, Menu, screen, shell } from 'electron';
-import { ensureLocalAccount } from './local-account.ts';
+import { app, BrowserWindow, dialog, ipcMain, Menu, powerMonitor, screen, session, shell, type MessageBoxOptions, type WebContents } from 'electron';
+import { SHORTCUTS } from '../src-shared/shortcuts.ts';
+import { bootstrapFor, type DesktopBootstrap } from './desktop/bootstrap.ts';
+import { appendLog, formatLogEntry } from './desktop/crash-log.ts';
+import { debounce } from './desktop/debounce.ts';
+import { planStartup, portRequestOf, type StartupPlan } from './desktop/desktop-args.ts';
+import { readJsonFile, writeJsonFile } from './desktop/json-file.ts';
+import { buildMenuTemplate } from './desktop/menu-template.ts';
+import { permissionAllowed } from './desktop/permissions.ts';
+import {
+  addressInUseError,
+  choosePort,
+  fallbackNotice,
+  isAddressInUse,
+  LAST_PORT_FILE,
+  parseSavedPort,
+  rememberPort,
+  type PortChoice,
+} from './desktop/port-choice.ts';
+import { isPortFree } from './desktop/port-probe.ts';
+import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
+import { shortcutsText } from './desktop/shortcuts-text.ts';
+import { SleepGuard } from './desktop/sleep-guard.ts';
+import { startupErrorBox } from './desktop/startup-error.ts';
+import { navigationAction, redirectAction, windowOpenAction } from './desktop/url-policy.ts';
+import { clampWindowState, matchingBounds, parseWindowState } from './desktop/window-state.ts';
+import { windowBaseUrl } from './desktop/window-url.ts';
 import { startService, type ServiceHandle } from './service.ts';
 
+type RunPlan = Extract<StartupPlan, { kind: 'run' }>;
+
 const here = import.meta.dirname;
-let service: ServiceHandle | null = null;
+const slot = new ServiceSlot<ServiceHandle>({ onCloseError: (err) => logError('closing the service failed', err) });
 let win: BrowserWindow | null = null;
+let windowShown = false;
+/** Origin the window's pages come from; null until the service listens. */
+let baseUrl: string | null = null;
+let dataDir: string | null = null;
+let startFailed = false;
+let exiting: Promise<void> | null = null;
 
-if (!app.requestSingleInstanceLock()) {
-  app.quit();
-} else {
-  app.on('second-instance', () => {
-    if (win) {
-      if (win.isMinimized()) win.restore();
-      win.focus();
-    }
-  });
-  app.whenReady().then(boot, (err: unknown) => {
-    console.error('perpdesk: failed to start', err);
-    app.exit(1);
-  });
-}
-
-interface WindowState {
-  x?: number;
-  y?: number;
-  width: number;
-  height: number;
-  maximized: boolean;
-}
-
-/** The window's last size and position, when it still fits on a connected display. */
-function loadWindowState(file: string): WindowState {
-  const fallback: WindowState = { width: 1440, height: 900, maximized: false };
+function logError(what: string, err: unknown): string | null {
+  console.error(`perpdesk: ${what}:`, err);
+  let dir: string;
   try {
-    const s = JSON.parse(readFileSync(file, 'utf8')) as WindowState;
-    if (!(s.width >= 800 && s.height >= 500)) return fallback;
-    if (s.x !== undefined && s.y !== undefined) {
-      const visible = screen.getAllDisplays().some((d) => {
-        const a = d.workArea;
-        return s.x! < a.x + a.width - 100 && s.x! + s.width > a.x + 100 && s.y! >= a.y - 20 && s.y! < a.y + a.height - 100;
-      });
-      if (!visible) return { ...s, x: undefined, y: undefined };
-    }
-    return s;
+    dir = app.getPath('logs');
   } catch {
-    return fallback;
+    return null;
   }
+  return appendLog(dir, formatLogEntry(new Date(), what, err));
 }
 
-async function boot(): Promise<void> {
-  service = await startService({
-    dataDir: app.getPath('userData'),
-    uiDir: join(here, '../renderer'),
-    port: 0,
-    onProgress: (line) => console.log(line),
+/** Closes the service (bounded by its timeout) and exits; every quit path ends here, once. */
+function closeAndExit(urgent: boolean): void {
+  const result = urgent ? slot.shutdownNow() : slot.shutdown();
+  exiting ??= result.then((r) => {
+    if (r === 'timeout') logError('closing the service took too long', new Error('exited without waiting for the service'));
+    app.exit(exitCodeAfter(r, startFailed));
   });
-  const local = ensureLocalAccount(service.venue);
-  const bootstrap = { baseUrl: service.url, apiKey: local.apiKey, apiSecret: local.apiSecret };
-  ipcMain.on('perpdesk:bootstrap', (event) => {
-    // Only our own window, showing our own service, gets the credentials.
-    event.returnValue = event.sender.getURL().startsWith(service!.url) ? bootstrap : null;
-  });
+}
 
-  Menu.setApplicationMenu(
-    Menu.buildFromTemplate([
-      { role: 'fileMenu' },
-      { role: 'editMenu' },
-      { role: 'viewMenu' },
-      { role: 'windowMenu' },
-    ]),
+function failStartup(what: string, err: unknown): void {
+  if (err instanceof QuitDuringStart) return; // the user quit while starting: not a failure
+  if (startFailed) {
+    logError(`${what} (while failing)`, err);
+    return;
+  }
+  startFailed = true;
+  const box = startupErrorBox(err, { dataDir, logFile: logError(what, err) });
+  dialog.showErrorBox(box.title, box.content); // before 'ready' on Linux this goes to stderr
+  if (win && !win.isDestroyed()) win.destroy();
+  closeAndExit(false);
+}
+
+function onProcessError(what: string, err: unknown): void {
+  // With no window yet, nobody would ever see the error: fail the start. Later, log and go on.
+  if (!windowShown) failStartup(what, err);
+  else logError(what, err);
+}
+
+function openExternal(url: string): void {
+  shell.openExternal(url).catch((err: unknown) => logError(`could not open ${url}`, err));
+}
+
+function guardContents(contents: WebContents): void {
+  contents.setWindowOpenHandler(({ url }) => {
+    if (windowOpenAction(url) === 'open-external') openExternal(url);
+    return { action: 'deny' };
+  });
+  contents.on('will-navigate', (e) => {
+    const action = navigationAction(e.url, baseUrl, true);
+    if (action === 'allow') return;
+    e.preventDefault();
+    if (action === 'open-external') openExternal(e.url);
+  });
+  // subframes (the app has none): only the service itself, never an external open
+  contents.on('will-frame-navigate', (e) => {
+    if (!e.isMainFrame && navigationAction(e.url, baseUrl, false) !== 'allow') e.preventDefault();
+  });
+  contents.on('will-redirect', (e) => {
+    if (redirectAction(e.url, baseUrl) !== 'allow') e.preventDefault();
+  });
+  contents.on('will-attach-webview', (e) => e.preventDefault());
+}
+
+function installSessionPolicy(): void {
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_wc, permission, callback, details) => {
+    callback(permissionAllowed({ permission, requester: details.requestingUrl, isMainFrame: details.isMainFrame }, baseUrl));
+  });
+  ses.setPermissionCheckHandler((_wc, permission, requestingOrigin, details) =>
+    permissionAllowed({ permission, requester: requestingOrigin, isMainFrame: details.isMainFrame }, baseUrl),
   );
+}
 
-  const stateFile = join(app.getPath('userData'), 'window-state.json');
-  const state = loadWindowState(stateFile);
-  win = new BrowserWindow({
-    x: state.x,
-    y: state.y,
-    width: state.width,
-    height: state.height,
-    minWidth: 1024,
-    minHeight: 640,
+function installBootstrapHandler(): void {
+  // Synchronous on purpose: the renderer reads window.perpdesk synchronously at start
+  // (connection.ts desktopBootstrap()); the answer is computed afresh at every page load.
+  ipcMain.on('perpdesk:bootstrap', (event) => {
+    let answer: DesktopBootstrap | null = null;
+    try {
+      const frame = event.senderFrame;
+      const own = win !== null && !win.isDestroyed() && event.sender === win.webContents && frame !== null && frame.parent === null;
+      answer = bootstrapFor(
+        { frameUrl: frame?.url ?? '', fromOwnWindowMainFrame: own },
+        {
+          baseUrl,
+          readCredentials: () => {
+            const a = slot.current?.venue.accounts.firstOfKind('local');
+            return a && { apiKey: a.apiKey, apiSecret: a.apiSecret };
+          },
+        },
+      );
+    } catch (err) {
+      logError('answering the window for its credentials failed', err);
+    }
+    event.returnValue = answer;
+  });
+}
+
+function setMenu(plan: RunPlan): void {
+  const template = buildMenuTemplate(
+    { platform: process.platform, isPackaged: app.isPackaged },
+    {
+      openApiDocs: () => {
+        if (baseUrl) openExternal(`${baseUrl}/docs`);
+      },
+      showShortcuts: () => {
+        const opts: MessageBoxOptions = {
+          type: 'info',
+          title: 'Keyboard shortcuts',
+          message: 'Keyboard shortcuts of the trading screen (also: press ? in the window)',
+          detail: shortcutsText(SHORTCUTS),
+        };
+        void (win && !win.isDestroyed() ? dialog.showMessageBox(win, opts) : dialog.showMessageBox(opts));
+      },
+      openDataFolder: () => {
+        const dir = plan.dirs.dataDir === ':memory:' ? plan.dirs.userData : plan.dirs.dataDir;
+        void shell.openPath(dir).then((error) => {
+          if (error) logError(`could not open ${dir}`, new Error(error));
+        });
+      },
+    },
+  );
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
+async function startOnChosenPort(plan: RunPlan): Promise<{ service: ServiceHandle; choice: PortChoice }> {
+  const o = plan.options;
+  const portFile = join(plan.dirs.userData, LAST_PORT_FILE);
+  const request = portRequestOf(plan, parseSavedPort(readJsonFile(portFile)));
+  let choice = await choosePort(request, (p) => isPortFree(o.host, p));
+  const start = (port: number) =>
+    slot.start(() =>
+      startService({
+        host: o.host,
+        port,
+        dataDir: plan.dirs.dataDir,
+        seed: o.seed,
+        speed: o.speed,
+        accounts: o.accounts,
+        simulate: o.simulate,
+        simVolatility: o.simVolatility,
+        simIntensity: o.simIntensity,
+        uiDir: join(here, '../renderer'),
+        onProgress: (line) => console.log(line),
+      }),
+    );
+  let service: ServiceHandle;
+  try {
+    service = await start(choice.port);
+  } catch (err) {
+    if (!isAddressInUse(err)) throw err;
+    // taken between the probe and the listen: a preferred port falls back, an explicit one is an error
+    if (request.kind === 'explicit') throw addressInUseError(o.host, choice.port);
+    choice = { port: 0, fellBack: true, busy: [...choice.busy, choice.port] };
+    service = await start(0);
+  }
+  if (plan.dirs.dataDir !== ':memory:' && rememberPort(request, service.port)) {
+    try {
+      writeJsonFile(portFile, { port: service.port });
+    } catch (err) {
+      logError('could not remember the port', err);
+    }
+  }
+  return { service, choice };
+}
+
+/** The window, hidden until its first paint; `load` then shows it (or fails the start). */
+function createWindow(plan: RunPlan): { window: BrowserWindow; load(url: string): void } {
+  const stateFile = join(plan.dirs.userData, 'window-state.json');
+  const saved = parseWindowState(readJsonFile(stateFile));
+  const match = matchingBounds(saved);
+  const display = match ? screen.getDisplayMatching(match) : screen.getPrimaryDisplay();
+  const place = clampWindowState(saved, display.workArea);
+  const w = new BrowserWindow({
+    x: place.x,
+    y: place.y,
+    width: place.width,
+    height: place.height,
+    minWidth: place.minWidth,
+    minHeight: place.minHeight,
+    // an explicit `fullscreen: false` would disable the fullscreen button on macOS
+    ...(place.fullscreen ? { fullscreen: true } : {}),
+    show: false, // shown once painted, already maximized or fullscreen: no visible jump
     backgroundColor: '#0b0e11',
     title: 'perpdesk',
     webPreferences: {
@@ -92,41 +244,133 @@ async function boot(): Promise<void> {
       sandbox: true,
       nodeIntegration: false,
       webSecurity: true,
+      webviewTag: false,
     },
   });
-  if (state.maximized) win.maximize();
-  win.on('close', () => {
-    if (!win) return;
-    const b = win.getNormalBounds();
+  if (place.maximized && !place.fullscreen) w.maximize();
+
+  const save = debounce(() => {
+    if (w.isDestroyed()) return;
     try {
-      writeFileSync(stateFile, JSON.stringify({ ...b, maximized: win.isMaximized() }));
+      writeJsonFile(stateFile, { ...w.getNormalBounds(), maximized: w.isMaximized(), fullscreen: w.isFullScreen() });
     } catch (err) {
-      console.error('perpdesk: could not save the window state', err);
+      logError('could not save the window state', err);
     }
+  }, 500);
+  const changed = (): void => save.trigger();
+  w.on('resize', changed);
+  w.on('move', changed);
+  w.on('maximize', changed);
+  w.on('unmaximize', changed);
+  w.on('enter-full-screen', changed);
+  w.on('leave-full-screen', changed);
+  w.on('close', () => save.flush());
+  w.on('closed', () => {
+    save.cancel();
+    if (win === w) win = null;
   });
-  // External links open in the system browser; the window never navigates away.
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('http:') || url.startsWith('https:')) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  win.webContents.on('will-navigate', (e, url) => {
-    if (!url.startsWith(service!.url)) {
-      e.preventDefault();
-      void shell.openExternal(url);
-    }
-  });
-  await win.loadURL(`${service.url}/`);
+  // Windows ends the session: the process may be killed right after this handler
+  w.on('session-end', () => closeAndExit(true));
+  const show = (): void => {
+    if (w.isDestroyed() || w.isVisible()) return;
+    w.show();
+    windowShown = true;
+  };
+  w.once('ready-to-show', show);
+  const load = (url: string): void => {
+    w.loadURL(`${url}/`).then(show, (err: unknown) => {
+      if (w.isDestroyed() || slot.shuttingDown) return; // closed while loading: a quit, not a failure
+      failStartup('the window could not load the trading screen', err);
+    });
+  };
+  return { window: w, load };
 }
 
-app.on('window-all-closed', () => {
-  app.quit();
-});
+async function boot(plan: RunPlan): Promise<void> {
+  installSessionPolicy();
+  installBootstrapHandler();
+  setMenu(plan);
+  // Linux and macOS are shutting down: commit now, the process may not get another turn
+  powerMonitor.on('shutdown', () => closeAndExit(true));
 
-app.on('will-quit', (e) => {
-  if (service) {
-    e.preventDefault();
-    const s = service;
-    service = null;
-    s.close().finally(() => app.exit(0));
+  const { service, choice } = await startOnChosenPort(plan);
+  baseUrl = windowBaseUrl(service.host, service.port);
+  console.log(`perpdesk is listening on ${service.url} (API docs: ${service.url}/docs)`);
+
+  const sleep = new SleepGuard(service.venue.clock);
+  powerMonitor.on('suspend', () => {
+    if (slot.current) sleep.suspend(Date.now());
+  });
+  powerMonitor.on('resume', () => sleep.resume());
+  setInterval(() => sleep.tick(Date.now()), 5_000).unref();
+
+  const created = createWindow(plan);
+  win = created.window;
+  created.load(baseUrl);
+  if (choice.fellBack) {
+    const detail = fallbackNotice(choice, baseUrl);
+    console.log(`perpdesk: ${detail}`);
+    const opts: MessageBoxOptions = { type: 'info', title: 'perpdesk', message: 'The usual port is in use', detail };
+    // once the window is on screen: a dialog on a hidden parent may never be seen
+    created.window.once('show', () => void dialog.showMessageBox(created.window, opts));
   }
+}
+
+function run(plan: RunPlan): void {
+  dataDir = plan.dirs.dataDir;
+  if (plan.ignored.length > 0) console.log(`perpdesk: left to Electron: ${plan.ignored.join(' ')}`);
+  try {
+    // before 'ready': Chromium's profile, the logs and the single-instance lock follow it
+    mkdirSync(plan.dirs.userData, { recursive: true });
+    app.setPath('userData', plan.dirs.userData);
+    app.setPath('sessionData', plan.dirs.userData); // the screen's localStorage, explicitly with it
+  } catch (err) {
+    failStartup('the data folder could not be created', err);
+    return;
+  }
+  // One instance per data folder (the lock lives in userData): a second launch shows the first.
+  if (!app.requestSingleInstanceLock()) {
+    console.log('perpdesk is already running on this data folder; its window is brought to the front.');
+    app.exit(0);
+    return;
+  }
+  app.on('second-instance', () => {
+    if (win && !win.isDestroyed()) {
+      if (win.isMinimized()) win.restore();
+      win.show();
+      win.focus();
+    }
+  });
+  app.enableSandbox();
+  app.on('web-contents-created', (_e, contents) => guardContents(contents));
+  app.on('window-all-closed', () => app.quit());
+  app.on('will-quit', (e) => {
+    // app.exit() (closeAndExit) ends the process without coming back here
+    e.preventDefault();
+    closeAndExit(false);
+  });
+  app
+    .whenReady()
+    .then(() => boot(plan))
+    .catch((err: unknown) => failStartup('failed to start', err));
+}
+
+process.on('uncaughtException', (err) => onProcessError('uncaught exception', err));
+process.on('unhandledRejection', (reason) => onProcessError('unhandled promise rejection', reason));
+
+const startup = planStartup({
+  argv: process.argv,
+  defaultApp: process.defaultApp === true,
+  cwd: process.cwd(),
+  env: process.env,
+  platform: process.platform,
 });
+if (startup.kind === 'help') {
+  console.log(startup.text);
+  app.exit(0);
+} else if (startup.kind === 'error') {
+  dialog.showErrorBox('perpdesk: bad command line', startup.message);
+  app.exit(2);
+} else {
+  run(startup);
+}

@@ -1,7 +1,12 @@
-// Where the app keeps its data when no --data-dir is given: the OS user-data folder, the
-// same place Electron's app.getPath('userData') points to for an app named perpdesk.
+// Where the app keeps its data. Without --data-dir: the OS user-data folder, the same place
+// Electron's app.getPath('userData') defaults to for an app named perpdesk, so the headless
+// service and the desktop app share one venue by default. The desktop sets Electron's userData
+// to the data folder explicitly (desktopDataDirs) before the app is ready: a later change of
+// the app's name or productName cannot then move the data, and Chromium's own files (the
+// screen's localStorage), the window state and the single-instance lock live with the database
+// they belong to, one set per data folder.
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const APP_NAME = 'perpdesk';
 
@@ -9,4 +14,31 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: N
   if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), APP_NAME);
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', APP_NAME);
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), APP_NAME);
+}
+
+export interface DesktopDataDirs {
+  /** The venue's folder (absolute), or ':memory:'. */
+  dataDir: string;
+  /** Electron's userData (absolute): Chromium's profile, window-state.json, last-port.json. */
+  userData: string;
+}
+
+/**
+ * The desktop's folders: --data-dir, else Chromium's --user-data-dir (test launchers isolate a
+ * run with it), else the default. userData follows the data folder unless --user-data-dir names
+ * its own, or the venue is in memory (then the default profile is used).
+ */
+export function desktopDataDirs(o: {
+  dataDir?: string;
+  userDataDir?: string;
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+}): DesktopDataDirs {
+  const fallback = defaultDataDir(o.env ?? process.env, o.platform ?? process.platform);
+  const explicitProfile = o.userDataDir !== undefined ? resolve(o.cwd, o.userDataDir) : undefined;
+  const chosen = o.dataDir ?? explicitProfile ?? fallback;
+  if (chosen === ':memory:') return { dataDir: chosen, userData: explicitProfile ?? fallback };
+  const dataDir = resolve(o.cwd, chosen);
+  return { dataDir, userData: explicitProfile ?? dataDir };
 }

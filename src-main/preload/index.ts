@@ -1,5 +1,9 @@
 // Sandboxed preload: hands the renderer only the service's base URL and the local account's
-// credentials, nothing of Node or Electron.
+// credentials, nothing of Node or Electron. It runs at every page load (a reload included) and
+// asks the main process each time, so a regenerated API key reaches the next load. The request
+// is synchronous because the renderer reads window.perpdesk synchronously as it starts. When
+// the main process refuses (not the app's own window and service), nothing is exposed and the
+// screen behaves as in a browser.
 import { contextBridge, ipcRenderer } from 'electron';
 
 interface Bootstrap {
@@ -8,6 +12,16 @@ interface Bootstrap {
   apiSecret: string;
 }
 
-const boot = ipcRenderer.sendSync('perpdesk:bootstrap') as Bootstrap;
+function isBootstrap(v: unknown): v is Bootstrap {
+  if (typeof v !== 'object' || v === null) return false;
+  const b = v as Record<string, unknown>;
+  return typeof b.baseUrl === 'string' && typeof b.apiKey === 'string' && typeof b.apiSecret === 'string';
+}
 
-contextBridge.exposeInMainWorld('perpdesk', Object.freeze({ ...boot, desktop: true }));
+const boot: unknown = ipcRenderer.sendSync('perpdesk:bootstrap');
+if (isBootstrap(boot)) {
+  contextBridge.exposeInMainWorld(
+    'perpdesk',
+    Object.freeze({ baseUrl: boot.baseUrl, apiKey: boot.apiKey, apiSecret: boot.apiSecret, desktop: true }),
+  );
+}

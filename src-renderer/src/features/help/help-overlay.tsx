@@ -1,6 +1,6 @@
 // The `?` overlay: every keyboard shortcut.
 import { useServices, useSel } from '../../lib/use-services.ts';
-import { SHORTCUTS } from './shortcuts.ts';
+import { SHORTCUTS } from '../../../../src-shared/shortcuts.ts';
 
 export function HelpOverlay() {
   const s = useServices();

@@ -1,4 +1,5 @@
-// The keyboard shortcuts, one table for the handler's documentation and the help overlay.
+// The keyboard shortcuts of the trading screen, one table for the in-app help overlay and the
+// desktop app's Help menu (the main process shows it too, so it lives in src-shared).
 export const SHORTCUTS: ReadonlyArray<readonly [keys: string, action: string]> = [
   ['B', 'Buy side: focus the size field for open long (close short in Close)'],
   ['S', 'Sell side: focus the size field for open short (close long in Close)'],

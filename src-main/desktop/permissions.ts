@@ -1,0 +1,21 @@
+// Web permissions of the app's session: deny by default. The trading screen needs none except
+// writing to the clipboard (settings' "copy" buttons: navigator.clipboard.writeText), and that
+// only for the service's own pages in the main frame. Camera, microphone, geolocation,
+// notifications, USB/HID/serial, openExternal and the rest are refused, so a compromised or
+// injected page gets nothing beyond what a plain web page in a locked-down browser would.
+import { isOwnOrigin } from './origin.ts';
+
+/** Permissions the app's own pages are granted. */
+export const GRANTED_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write']);
+
+export interface PermissionQuery {
+  permission: string;
+  /** The origin or URL asking (requestingOrigin of a check, requestingUrl of a request). */
+  requester: string;
+  /** false when the request comes from a subframe; unknown counts as a subframe. */
+  isMainFrame: boolean;
+}
+
+export function permissionAllowed(q: PermissionQuery, serviceOrigin: string | null): boolean {
+  return GRANTED_PERMISSIONS.has(q.permission) && q.isMainFrame && isOwnOrigin(q.requester, serviceOrigin);
+}

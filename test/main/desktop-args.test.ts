@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { USAGE } from '../../src-main/cli-args.ts';
+import { PERPDESK_OPTIONS, planStartup, portRequestOf, splitDesktopArgv } from '../../src-main/desktop/desktop-args.ts';
+import { defaultDataDir, desktopDataDirs } from '../../src-main/paths.ts';
+
+const env = { XDG_CONFIG_HOME: '/home/u/.config' };
+const plan = (argv: string[], defaultApp = true) =>
+  planStartup({ argv: ['/opt/electron', ...argv], defaultApp, cwd: '/work', env, platform: 'linux' });
+
+describe('splitDesktopArgv', () => {
+  it('skips the executable and the app folder, and leaves Electron switches alone', () => {
+    const s = splitDesktopArgv(['/opt/electron', '--inspect=0', '/app', '--port', '9000', '--enable-logging', '--seed=7'], true);
+    expect(s.own).toEqual(['--port', '9000', '--seed=7']);
+    expect(s.ignored).toEqual(['--inspect=0', '--enable-logging']);
+    expect(s.portGiven).toBe(true);
+  });
+
+  it('keeps the first word in a packaged app (no app folder) and ignores stray words', () => {
+    const s = splitDesktopArgv(['/opt/perpdesk', 'stray', '--no-sim'], false);
+    expect(s.own).toEqual(['--no-sim']);
+    expect(s.ignored).toEqual(['stray']);
+  });
+
+  it('takes a value with its option whatever it looks like', () => {
+    expect(splitDesktopArgv(['e', '--data-dir', '-odd-name', '--account', 'k0000001:s0000001'], false).own).toEqual([
+      '--data-dir',
+      '-odd-name',
+      '--account',
+      'k0000001:s0000001',
+    ]);
+  });
+
+  it('notes Chromium --user-data-dir (Playwright isolates launches with it)', () => {
+    const s = splitDesktopArgv(['e', '/app', '--user-data-dir=/tmp/pd'], true);
+    expect(s.userDataDir).toBe('/tmp/pd');
+    expect(s.own).toEqual([]);
+  });
+
+  it('does not count a value spelled --port as an explicit port', () => {
+    expect(splitDesktopArgv(['e', '--host', '--port'], false).portGiven).toBe(false);
+  });
+
+  it('knows every option of cli-args USAGE', () => {
+    const inUsage = new Set(USAGE.match(/--[a-z][a-z-]*/g));
+    expect(inUsage.size).toBeGreaterThan(5);
+    for (const o of inUsage) expect(PERPDESK_OPTIONS, o).toContain(o);
+  });
+});
+
+describe('planStartup', () => {
+  it('honours the same options as the headless service', () => {
+    const p = plan(['/app', '--port', '9000', '--data-dir', 'data', '--seed', '7', '--speed', '50', '--account', 'botkey001:botsecret001:500', '--no-sim']);
+    expect(p.kind).toBe('run');
+    if (p.kind !== 'run') return;
+    expect(p.options).toMatchObject({ port: 9000, seed: 7, speed: 50, simulate: false });
+    expect(p.options.accounts.map((a) => a.apiKey)).toEqual(['botkey001']);
+    expect(p.port).toEqual({ kind: 'explicit', port: 9000 });
+    expect(p.dirs).toEqual({ dataDir: '/work/data', userData: '/work/data' });
+  });
+
+  it('prefers the remembered port when none is given', () => {
+    const p = plan(['/app']);
+    if (p.kind !== 'run') throw new Error(p.kind);
+    expect(p.port).toEqual({ kind: 'preferred' });
+    expect(portRequestOf(p, 41234)).toEqual({ kind: 'preferred', saved: 41234 });
+    expect(portRequestOf(p, null)).toEqual({ kind: 'preferred', saved: null });
+    expect(p.dirs.dataDir).toBe('/home/u/.config/perpdesk');
+  });
+
+  it('turns a bad option into an error naming it, and --help into the usage', () => {
+    const bad = plan(['/app', '--port', 'abc']);
+    expect(bad).toMatchObject({ kind: 'error' });
+    if (bad.kind === 'error') expect(bad.message).toMatch(/--port/);
+    const outOfRange = plan(['/app', '--speed', '0']);
+    expect(outOfRange.kind).toBe('error');
+    const help = plan(['/app', '--help']);
+    expect(help.kind).toBe('help');
+    if (help.kind === 'help') expect(help.text).toMatch(/npm start -- \[options\]/);
+  });
+
+  it('does not fail on switches meant for Chromium', () => {
+    expect(plan(['/app', '--no-sandbox', '--remote-debugging-port=0', '--ozone-platform=wayland']).kind).toBe('run');
+  });
+});
+
+describe('desktopDataDirs', () => {
+  it('uses the OS folder by default, for the venue and the profile alike', () => {
+    expect(desktopDataDirs({ cwd: '/w', env, platform: 'linux' })).toEqual({ dataDir: '/home/u/.config/perpdesk', userData: '/home/u/.config/perpdesk' });
+    expect(defaultDataDir(env, 'linux')).toBe('/home/u/.config/perpdesk');
+  });
+
+  it('resolves --data-dir against the working folder', () => {
+    expect(desktopDataDirs({ dataDir: 'd', cwd: '/w', env, platform: 'linux' })).toEqual({ dataDir: '/w/d', userData: '/w/d' });
+  });
+
+  it('takes Chromium --user-data-dir as the data folder when --data-dir is absent', () => {
+    expect(desktopDataDirs({ userDataDir: '/tmp/pd', cwd: '/w', env, platform: 'linux' })).toEqual({ dataDir: '/tmp/pd', userData: '/tmp/pd' });
+    expect(desktopDataDirs({ dataDir: '/d', userDataDir: '/tmp/pd', cwd: '/w', env, platform: 'linux' })).toEqual({ dataDir: '/d', userData: '/tmp/pd' });
+  });
+
+  it('keeps an in-memory venue in memory, with the default profile', () => {
+    expect(desktopDataDirs({ dataDir: ':memory:', cwd: '/w', env, platform: 'linux' })).toEqual({ dataDir: ':memory:', userData: '/home/u/.config/perpdesk' });
+  });
+});
