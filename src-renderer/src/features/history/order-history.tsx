@@ -1,7 +1,7 @@
 // Order history: every order of the account, newest first, filtered by pair and status.
 import type { OrderStatus } from '../../../../src-shared/enums.ts';
 import { fmt, fmtDateTime } from '../../lib/format.ts';
-import { useServices } from '../../lib/use-services.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { directionName, sideClass, STATUS_NAMES, TYPE_NAMES } from '../orders/order-labels.ts';
 import { HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
@@ -12,6 +12,8 @@ export function OrderHistory() {
   const s = useServices();
   const st = usePagedHistory(s.history.orders, 'orders');
   const decimals = useDecimals();
+  // one-way orders all carry position_side 1: named by their side, not as "Open long"
+  const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   return (
     <>
       <HistoryTools st={st}>
@@ -41,7 +43,7 @@ export function OrderHistory() {
                 <td className="dim">{fmtDateTime(o.created_at)}</td>
                 <td className="sym">{o.symbol}</td>
                 <td>{TYPE_NAMES[o.type]}</td>
-                <td className={sideClass(o.side)}>{directionName(o)}</td>
+                <td className={sideClass(o.side)}>{directionName(o, oneWay)}</td>
                 <td className="num">{o.type === 1 ? fmt(o.price, pd) : 'Market'}</td>
                 <td className="num">{Number(o.avg_price) > 0 ? fmt(o.avg_price, pd) : '—'}</td>
                 <td className="num">{fmt(o.qty, qd)}</td>

@@ -3,17 +3,25 @@
 // the reason for one that ended without doing what was asked (a post-only order that would
 // have taken liquidity, an IOC / FOK / market order that found too little, a cancel or a
 // rejection). The average fill price is filled_quote / filled_qty, shown with the pair's
-// decimals. Pure: no clock, no DOM.
+// decimals. In one-way mode the order is named by its side ("Sell 20 BTCUSDT", "Sell 4
+// BTCUSDT (reduce-only)"): it may reduce, close or flip the net position, and "Open long"
+// would be wrong for all three. The caller says the mode; without it, a request only one-way
+// mode accepts (reduce-only, or a side that does not fit its position side in hedge mode) is
+// named as one-way. Pure: no clock, no DOM.
 import type { OrderRequest, PlacementResult } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
+import { directionName, oneWayOnly } from '../orders/order-labels.ts';
 
 export interface PlacementNotice {
   kind: 'ok' | 'warn';
   text: string;
 }
 
-export function placementNotice(order: OrderRequest, r: PlacementResult, pd: number, qd: number): PlacementNotice {
-  const what = `${order.position_action === 1 ? 'Open' : 'Close'} ${order.position_side === 2 ? 'short' : 'long'} ${order.qty} ${order.symbol}`;
+export function placementNotice(order: OrderRequest, r: PlacementResult, pd: number, qd: number, oneWay?: boolean): PlacementNotice {
+  const what =
+    (oneWay ?? oneWayOnly(order))
+      ? `${order.side === 1 ? 'Buy' : 'Sell'} ${order.qty} ${order.symbol}${order.position_action === 2 ? ' (close)' : order.reduce_only === true ? ' (reduce-only)' : ''}`
+      : `${directionName(order)} ${order.qty} ${order.symbol}`;
   const filled = Number(r.filled_qty);
   const fills = filled > 0 ? `filled ${fmt(filled, qd)} at ${fmt(Number(r.filled_quote) / filled, pd)}` : '';
   const tif = order.type === 2 ? 'market' : (order.time_in_force ?? 1);

@@ -1,10 +1,12 @@
-// Open orders with cancel and cancel-all; optionally only the current pair.
-import { useState } from 'react';
+// Open orders with cancel and cancel-all (which asks first, naming how many orders it
+// cancels); optionally only the current pair.
+import { useRef, useState } from 'react';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtDateTime } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
+import { ConfirmBar } from './confirm-bar.tsx';
 import { directionName, sideClass, TYPE_NAMES } from './order-labels.ts';
 
 export function OpenOrdersTable() {
@@ -15,7 +17,10 @@ export function OpenOrdersTable() {
   const decimals = useDecimals();
   const [onlyCurrent, setOnlyCurrent] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
+  const [confirmAll, setConfirmAll] = useState(false);
+  const cancelAllButton = useRef<HTMLButtonElement>(null);
   const orders = onlyCurrent ? all.filter((o) => o.symbol === symbol) : all;
+  const n = orders.length;
 
   const cancel = async (o: OrderRecord): Promise<void> => {
     setBusy(o.id);
@@ -28,6 +33,7 @@ export function OpenOrdersTable() {
     }
   };
   const cancelAll = async (): Promise<void> => {
+    setConfirmAll(false);
     setBusy('all');
     try {
       const n = await s.orders.getState().actions.cancelAll(onlyCurrent ? symbol : undefined);
@@ -47,6 +53,20 @@ export function OpenOrdersTable() {
           <span>{symbol} only</span>
         </label>
       </div>
+      {confirmAll && n > 0 && (
+        <ConfirmBar
+          testId="cancel-all-confirm"
+          text={`Cancel ${n} open order${n === 1 ? '' : 's'}${onlyCurrent ? ` on ${symbol}` : ''}?`}
+          action={`Cancel ${n} order${n === 1 ? '' : 's'}`}
+          dismiss="Keep orders"
+          busy={busy !== null}
+          onConfirm={() => void cancelAll()}
+          onCancel={() => {
+            setConfirmAll(false);
+            cancelAllButton.current?.focus();
+          }}
+        />
+      )}
       <table className="grid dense" data-testid="open-orders-table">
         <thead>
           <tr>
@@ -60,8 +80,14 @@ export function OpenOrdersTable() {
             <th className="num">Margin</th>
             <th>Client ID</th>
             <th className="num actions">
-              <button className="btn-small" disabled={orders.length === 0 || busy !== null} onClick={() => void cancelAll()}>
-                Cancel all
+              <button
+                ref={cancelAllButton}
+                className="btn-small"
+                disabled={orders.length === 0 || busy !== null}
+                aria-expanded={confirmAll}
+                onClick={() => setConfirmAll(true)}
+              >
+                {busy === 'all' ? '…' : 'Cancel all…'}
               </button>
             </th>
           </tr>

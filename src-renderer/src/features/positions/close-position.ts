@@ -1,18 +1,20 @@
-// Closing a position at market: a close order (position_action 2) of the whole quantity on
-// the opposite side. In one-way mode the net position uses position_side 1 and the sign of
-// the quantity tells the direction.
+// Closing a position at market: a close order (position_action 2, which the server makes
+// reduce-only) of the whole size on the opposite side. Hedge mode names the position side
+// being closed; one-way mode only accepts position_side 1 and reduces the net position the
+// sell (of a long) or the buy (of a short) is against, so the side is what matters there.
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { OrderRequest, PlacementResult, PositionRecord } from '../../../../src-shared/types.ts';
+import { positionDirection } from './position-direction.ts';
 
 export function closeOrder(p: PositionRecord, qtyDecimals: number, oneWay: boolean): OrderRequest {
-  const long = oneWay ? p.quantity > 0 : p.position_side === 1;
+  const d = positionDirection(p);
   return {
     symbol: p.symbol,
-    side: long ? 2 : 1,
-    position_side: oneWay ? 1 : p.position_side,
+    side: d.long ? 2 : 1,
+    position_side: oneWay ? 1 : d.long ? 1 : 2,
     position_action: 2,
     type: 2,
-    qty: Math.abs(p.quantity).toFixed(qtyDecimals),
+    qty: d.size.toFixed(qtyDecimals),
   };
 }
 

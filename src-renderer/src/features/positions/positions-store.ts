@@ -6,6 +6,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import type { RestClient, TpSlRequest } from '../../../../src-shared/sdk/rest-client.ts';
+import { positionDirection } from './position-direction.ts';
 
 export interface TpSl {
   takeProfit: string | null;
@@ -95,9 +96,8 @@ export function createPositionsStore(api: RestClient) {
 /** Live unrealized PnL at `mark` (the record's own mark when none is given). */
 export function livePnl(p: PositionRecord, mark?: number): number {
   const m = mark !== undefined && mark > 0 ? mark : p.mark_price;
-  // In one-way mode a short is a negative quantity on side 1; in hedge mode the side says it.
-  const sign = p.position_side === 2 ? -1 : 1;
-  return (m - p.entry_price) * p.quantity * sign;
+  const d = positionDirection(p);
+  return (m - p.entry_price) * d.size * d.sign;
 }
 
 /** Return on the initial margin (entry notional / leverage). */

@@ -1,12 +1,16 @@
 // Open positions with live PnL and ROE (at the latest mark price), margin ratio, liquidation
-// price, TP/SL (editable), and close / close-all at market.
-import { useState } from 'react';
+// price, TP/SL (editable), and close / close-all at market. Long or short comes from
+// positionDirection() (a one-way short is side 2, never read from the mode alone). Close all
+// asks first, naming how many positions it closes.
+import { useRef, useState } from 'react';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtPct, fmtSigned } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
+import { ConfirmBar } from '../orders/confirm-bar.tsx';
 import { closePosition } from './close-position.ts';
+import { positionDirection } from './position-direction.ts';
 import { livePnl, positionKey, roe } from './positions-store.ts';
 import { TpSlDialog } from './tpsl-dialog.tsx';
 import './positions.css';
@@ -20,6 +24,15 @@ export function PositionsTable() {
   const decimals = useDecimals();
   const [editing, setEditing] = useState<PositionRecord | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [confirmAll, setConfirmAll] = useState(false);
+  const closeAllButton = useRef<HTMLButtonElement>(null);
+
+  const editTpSl = (p: PositionRecord): void => {
+    setEditing(p);
+    // the dialog is an overlay: the global shortcuts stay inert while it is open
+    s.workspace.getState().actions.open('tpsl');
+  };
+  const overlay = useSel(s.workspace, (w) => w.overlay);
 
   const fail = (what: string, e: unknown): void => {
     s.toasts.getState().actions.push({ kind: 'error', title: what, body: errorText(e) });
@@ -37,6 +50,7 @@ export function PositionsTable() {
     }
   };
   const closeAll = async (): Promise<void> => {
+    setConfirmAll(false);
     setBusy('all');
     for (const p of positions) {
       try {
@@ -49,8 +63,22 @@ export function PositionsTable() {
     setBusy(null);
   };
 
+  const n = positions.length;
   return (
     <>
+      {confirmAll && n > 0 && (
+        <ConfirmBar
+          testId="close-all-confirm"
+          text={`Close ${n} position${n === 1 ? '' : 's'} at market?`}
+          action={`Close ${n} position${n === 1 ? '' : 's'}`}
+          busy={busy !== null}
+          onConfirm={() => void closeAll()}
+          onCancel={() => {
+            setConfirmAll(false);
+            closeAllButton.current?.focus();
+          }}
+        />
+      )}
       <table className="grid dense" data-testid="positions-table">
         <thead>
           <tr>
@@ -65,8 +93,14 @@ export function PositionsTable() {
             <th className="num">PnL (ROE)</th>
             <th className="num">TP / SL</th>
             <th className="num actions">
-              <button className="btn-small" disabled={positions.length === 0 || busy !== null} onClick={() => void closeAll()}>
-                Close all
+              <button
+                ref={closeAllButton}
+                className="btn-small"
+                disabled={positions.length === 0 || busy !== null}
+                aria-expanded={confirmAll}
+                onClick={() => setConfirmAll(true)}
+              >
+                {busy === 'all' ? '…' : 'Close all…'}
               </button>
             </th>
           </tr>
@@ -78,10 +112,10 @@ export function PositionsTable() {
             const mark = tickers[p.symbol]?.mark;
             const pnl = livePnl(p, mark);
             const r = roe(p, pnl);
-            const long = oneWay ? p.quantity > 0 : p.position_side === 1;
+            const { long, name, size } = positionDirection(p);
             const t = tpsl[k];
             return (
-              <tr key={k} data-testid={`position-row-${p.symbol}-${p.position_side}`}>
+              <tr key={k} data-testid={`position-row-${p.symbol}-${p.position_side}`} data-direction={name}>
                 <td>
                   <span className={`side-bar ${long ? 'long' : 'short'}`} />
                   <span className="sym">{p.symbol}</span>
@@ -91,7 +125,7 @@ export function PositionsTable() {
                   </span>
                 </td>
                 <td className={`num ${long ? 'up' : 'down'}`} data-testid="position-size">
-                  {fmt(Math.abs(p.quantity), qd)}
+                  {fmt(size, qd)}
                 </td>
                 <td className="num">{fmt(p.entry_price, pd)}</td>
                 <td className="num">{fmt(p.break_even_price, pd)}</td>
@@ -104,12 +138,12 @@ export function PositionsTable() {
                 </td>
                 <td className="num">
                   <span className="up">{t?.takeProfit ? fmt(t.takeProfit, pd) : '—'}</span> / <span className="down">{t?.stopLoss ? fmt(t.stopLoss, pd) : '—'}</span>
-                  <button className="btn-small ghost" onClick={() => setEditing(p)} aria-label={`TP/SL ${p.symbol} ${long ? 'long' : 'short'}`}>
+                  <button className="btn-small ghost" onClick={() => editTpSl(p)} aria-label={`TP/SL ${p.symbol} ${name}`}>
                     ✎
                   </button>
                 </td>
                 <td className="num actions">
-                  <button className="btn-small" disabled={busy !== null} onClick={() => void close(p)} aria-label={`Close ${p.symbol} ${long ? 'long' : 'short'}`}>
+                  <button className="btn-small" disabled={busy !== null} onClick={() => void close(p)} aria-label={`Close ${p.symbol} ${name}`}>
                     {busy === k ? '…' : 'Close'}
                   </button>
                 </td>
@@ -119,7 +153,15 @@ export function PositionsTable() {
         </tbody>
       </table>
       {positions.length === 0 && <p className="empty">No open positions.</p>}
-      {editing && <TpSlDialog position={editing} onClose={() => setEditing(null)} />}
+      {editing && overlay === 'tpsl' && (
+        <TpSlDialog
+          position={editing}
+          onClose={() => {
+            setEditing(null);
+            s.workspace.getState().actions.close();
+          }}
+        />
+      )}
     </>
   );
 }

@@ -1,19 +1,29 @@
 // Take-profit / stop-loss of one position: set, change or remove each trigger, watched on
 // the mark or the last price. Shows the PnL each trigger would realise; the API's message
-// when it refuses (e.g. a take-profit on the wrong side of the mark).
+// when it refuses (e.g. a take-profit on the wrong side of the mark). Prices may carry
+// thousands separators (sent without them); what is still not a number is refused here.
+// The dialog owns the keyboard while open: the caller registers it as the workspace's 'tpsl'
+// overlay (so the global shortcuts are inert even with the focus outside it), keys pressed in
+// it never reach the global handler, Tab / Shift+Tab cycle inside it, Esc closes it from
+// anywhere in it, and Enter saves only from the price fields (buttons keep their own Enter).
 import { useEffect, useRef, useState } from 'react';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
-import { fmt, fmtSigned, num } from '../../lib/format.ts';
+import { fmt, fmtSigned } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
+import { trapTab } from './focus-trap.ts';
+import { positionDirection } from './position-direction.ts';
 import { positionKey } from './positions-store.ts';
+import { triggerPnl, triggerPrices } from './tpsl-input.ts';
 
-export function TpSlDialog({ position: p, onClose }: { position: PositionRecord; onClose: () => void }) {
+export function TpSlDialog({ position, onClose }: { position: PositionRecord; onClose: () => void }) {
   const s = useServices();
+  const key = positionKey(position.symbol, position.position_side);
+  // the live record (entry and size move with fills); the one clicked once it is gone
+  const p = useSel(s.positions, (x) => x.positions.find((r) => positionKey(r.symbol, r.position_side) === key)) ?? position;
   const { pd } = useDecimals()(p.symbol);
-  const current = useSel(s.positions, (x) => x.tpsl[positionKey(p.symbol, p.position_side)]);
-  const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
+  const current = useSel(s.positions, (x) => x.tpsl[key]);
   const mark = useSel(s.tickers, (x) => x.tickers[p.symbol]?.mark ?? p.mark_price);
   const [tp, setTp] = useState(current?.takeProfit ?? '');
   const [sl, setSl] = useState(current?.stopLoss ?? '');
@@ -21,23 +31,46 @@ export function TpSlDialog({ position: p, onClose }: { position: PositionRecord;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const first = useRef<HTMLInputElement>(null);
-  useEffect(() => first.current?.focus(), []);
-  const long = oneWay ? p.quantity > 0 : p.position_side === 1;
-  const qty = Math.abs(p.quantity);
-  const pnlAt = (price: string): number => (num(price) > 0 ? (num(price) - p.entry_price) * qty * (long ? 1 : -1) : NaN);
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const before = document.activeElement;
+    first.current?.focus();
+    // focus that leaves the dialog some other way (a script, a click outside that lands on a
+    // focusable element before the backdrop closes it) is brought back
+    const onFocusIn = (e: FocusEvent): void => {
+      if (box.current && e.target instanceof Node && !box.current.contains(e.target)) first.current?.focus();
+    };
+    document.addEventListener('focusin', onFocusIn);
+    return () => {
+      document.removeEventListener('focusin', onFocusIn);
+      if (before instanceof HTMLElement && before.isConnected) before.focus();
+    };
+  }, []);
+
+  const d = positionDirection(p);
+  const pnlAt = (price: string): number => triggerPnl(price, p.entry_price, d);
+  const tpPnl = pnlAt(tp);
+  const slPnl = pnlAt(sl);
 
   const save = async (): Promise<void> => {
+    if (busy) return;
+    const prices = triggerPrices(tp, sl);
+    if (!prices.ok) {
+      setError(prices.error);
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
       await s.positions.getState().actions.setTpSl({
         symbol: p.symbol,
         position_side: p.position_side,
-        take_profit_price: tp.trim() === '' ? null : tp.trim(),
-        stop_loss_price: sl.trim() === '' ? null : sl.trim(),
+        take_profit_price: prices.take_profit_price,
+        stop_loss_price: prices.stop_loss_price,
         working_type: working,
       });
-      s.toasts.getState().actions.push({ kind: 'success', title: `TP/SL saved for ${p.symbol} ${long ? 'long' : 'short'}` });
+      s.toasts.getState().actions.push({ kind: 'success', title: `TP/SL saved for ${p.symbol} ${d.name}` });
       onClose();
     } catch (e) {
       setError(errorText(e));
@@ -49,26 +82,38 @@ export function TpSlDialog({ position: p, onClose }: { position: PositionRecord;
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
+        ref={box}
         className="modal"
         role="dialog"
+        aria-modal="true"
         aria-label="Take profit / stop loss"
+        tabIndex={-1}
         onKeyDown={(e) => {
+          // no key pressed here reaches the global shortcuts
+          e.stopPropagation();
           if (e.key === 'Escape') {
-            e.stopPropagation();
+            e.preventDefault();
             onClose();
+          } else if (e.key === 'Tab') {
+            if (box.current) trapTab(box.current, e);
+          } else if (e.key === 'Enter' && e.target instanceof HTMLInputElement) {
+            e.preventDefault();
+            void save();
           }
-          if (e.key === 'Enter') void save();
         }}
       >
         <h3>
-          TP / SL · {p.symbol} <span className={long ? 'up' : 'down'}>{long ? 'Long' : 'Short'}</span>
+          TP / SL · {p.symbol}{' '}
+          <span className={d.long ? 'up' : 'down'} data-testid="tpsl-direction">
+            {d.long ? 'Long' : 'Short'}
+          </span>
         </h3>
         <p className="muted small">
           Entry {fmt(p.entry_price, pd)} · Mark {fmt(mark, pd)} · the whole position closes at market when the trigger is reached.
         </p>
         <label className="field">
           <span className="field-label">Take profit</span>
-          <input ref={first} aria-label="Take profit price" inputMode="decimal" value={tp} placeholder={long ? 'above mark' : 'below mark'} onChange={(e) => (setTp(e.target.value), setError(null))} />
+          <input ref={first} aria-label="Take profit price" inputMode="decimal" value={tp} placeholder={d.long ? 'above mark' : 'below mark'} onChange={(e) => (setTp(e.target.value), setError(null))} />
           <span className="unit">
             <button type="button" className="link" onClick={() => (setTp(''), setError(null))}>
               clear
@@ -76,11 +121,15 @@ export function TpSlDialog({ position: p, onClose }: { position: PositionRecord;
           </span>
         </label>
         <p className="est">
-          Est. PnL <b className={pnlAt(tp) >= 0 ? 'up' : 'down'}>{fmtSigned(pnlAt(tp), 2)}</b> USDT
+          Est. PnL{' '}
+          <b className={tpPnl >= 0 ? 'up' : 'down'} data-testid="tp-pnl">
+            {fmtSigned(tpPnl, 2)}
+          </b>{' '}
+          USDT
         </p>
         <label className="field">
           <span className="field-label">Stop loss</span>
-          <input aria-label="Stop loss price" inputMode="decimal" value={sl} placeholder={long ? 'below mark' : 'above mark'} onChange={(e) => (setSl(e.target.value), setError(null))} />
+          <input aria-label="Stop loss price" inputMode="decimal" value={sl} placeholder={d.long ? 'below mark' : 'above mark'} onChange={(e) => (setSl(e.target.value), setError(null))} />
           <span className="unit">
             <button type="button" className="link" onClick={() => (setSl(''), setError(null))}>
               clear
@@ -88,7 +137,11 @@ export function TpSlDialog({ position: p, onClose }: { position: PositionRecord;
           </span>
         </label>
         <p className="est">
-          Est. PnL <b className={pnlAt(sl) >= 0 ? 'up' : 'down'}>{fmtSigned(pnlAt(sl), 2)}</b> USDT
+          Est. PnL{' '}
+          <b className={slPnl >= 0 ? 'up' : 'down'} data-testid="sl-pnl">
+            {fmtSigned(slPnl, 2)}
+          </b>{' '}
+          USDT
         </p>
         <div className="seg" role="group" aria-label="Trigger price">
           <span className="muted small">Trigger on</span>

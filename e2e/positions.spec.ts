@@ -1,0 +1,227 @@
+// Positions and open orders: one-way shorts read as shorts and close from their row; the
+// TP/SL dialog owns the keyboard (shortcuts inert, focus trapped, Esc closes, Enter saves only
+// from a field) and takes thousands separators; Close all / Cancel all ask first.
+import type { Locator, Page } from 'playwright/test';
+import { test, expect, type Trader } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+import { onTick } from './support/prices.ts';
+
+/** Page model of the positions tab, its TP/SL dialog and the bulk-action confirmations. */
+class PositionsArea {
+  readonly page: Page;
+  readonly table: Locator;
+  readonly closeAll: Locator;
+  readonly closeAllConfirm: Locator;
+  readonly cancelAll: Locator;
+  readonly cancelAllConfirm: Locator;
+  readonly dialog: Locator;
+  readonly takeProfit: Locator;
+  readonly stopLoss: Locator;
+  constructor(page: Page) {
+    this.page = page;
+    this.table = page.getByTestId('positions-table');
+    this.closeAll = page.getByRole('button', { name: 'Close all' });
+    this.closeAllConfirm = page.getByTestId('close-all-confirm');
+    this.cancelAll = page.getByRole('button', { name: 'Cancel all' });
+    this.cancelAllConfirm = page.getByTestId('cancel-all-confirm');
+    this.dialog = page.getByRole('dialog', { name: 'Take profit / stop loss' });
+    this.takeProfit = this.dialog.getByRole('textbox', { name: 'Take profit price' });
+    this.stopLoss = this.dialog.getByRole('textbox', { name: 'Stop loss price' });
+  }
+  row(symbol: string, side: 1 | 2): Locator {
+    return this.page.getByTestId(`position-row-${symbol}-${side}`);
+  }
+  /** How many elements inside the dialog have the focus (1 while it is trapped there). */
+  focusedInDialog(): Locator {
+    return this.dialog.locator(':focus');
+  }
+}
+
+const fmtPx = (x: string, decimals: number): string => Number(x).toLocaleString('en-US', { minimumFractionDigits: decimals });
+
+async function marketOrder(trader: Trader, symbol: string, side: 1 | 2, qty: string): Promise<void> {
+  await trader.api.placeOrder({ symbol, side, position_side: side, position_action: 1, type: 2, qty });
+}
+
+test('one-way mode: a flipped long reads as a short of the right size and closes from its row', async ({ page, service, trader, market }) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  await trader.api.setPositionMode('one_way');
+  const screen = new TradingPage(page);
+  const area = new PositionsArea(page);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  // the form knows the mode (reduce-only only exists in one-way)
+  await expect(screen.form.root.getByRole('checkbox', { name: 'Reduce-only' })).toBeVisible();
+
+  await screen.form.market('Open long', '0.010');
+  await expect(screen.form.notice).toContainText('filled');
+  await expect(area.row(symbol, 1)).toContainText('Long');
+  // a larger sell flips it: the net position is a short of 0.020
+  await screen.form.market('Open short', '0.030');
+  await expect(screen.form.notice).toContainText(`Sell 0.030 ${symbol}: filled`);
+  // what the API sends for a one-way short: side 2, positive quantity
+  await expect.poll(async () => (await trader.api.positions()).map((p) => [p.symbol, p.position_side, p.quantity])).toEqual([[symbol, 2, 0.02]]);
+  const row = area.row(symbol, 2);
+  await expect(row).toHaveAttribute('data-direction', 'short');
+  await expect(row).toContainText('Short');
+  await expect(row).not.toContainText('Long');
+  await expect(row.getByTestId('position-size')).toHaveText('0.020');
+  await expect(area.row(symbol, 1)).toHaveCount(0);
+
+  await row.getByRole('button', { name: `Close ${symbol} short` }).click();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByTestId('toast-error')).toHaveCount(0);
+  await expect.poll(async () => (await trader.api.positions()).length).toBe(0);
+
+  // order history names one-way orders by side, never "Open long" / "Close long"
+  await screen.tabs.show('Order history');
+  const history = screen.tabs.orderHistory.locator('tbody tr');
+  await expect(history).toHaveCount(3);
+  await expect(screen.tabs.orderHistory).not.toContainText('long');
+  await expect(history.first()).toContainText('Buy (close)');
+  await expect(history.nth(1)).toContainText('Sell');
+});
+
+test('the TP/SL dialog owns the keyboard: shortcuts inert, focus trapped, Esc closes, Enter saves only from a field', async ({ page, service, trader, market }) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  await marketOrder(trader, symbol, 1, '0.010');
+  const s = await market.symbol(symbol);
+  const screen = new TradingPage(page);
+  const area = new PositionsArea(page);
+  await screen.openAs(service.url, trader, symbol);
+  const row = area.row(symbol, 1);
+  await expect(row).toBeVisible();
+  await expect(screen.chart.box).toHaveAttribute('data-interval', '1m');
+  const edit = row.getByRole('button', { name: `TP/SL ${symbol} long` });
+
+  await edit.click();
+  await expect(area.takeProfit).toBeFocused();
+  // from a button inside the dialog and from the dialog itself (a click on its text), "3" and
+  // "b" do nothing behind it
+  await area.dialog.getByRole('button', { name: 'Mark price' }).focus();
+  await page.keyboard.press('3');
+  await page.keyboard.press('b');
+  await area.dialog.getByRole('heading').click();
+  await page.keyboard.press('3');
+  await page.keyboard.press('b');
+  await expect(screen.chart.box).toHaveAttribute('data-interval', '1m');
+  await expect(screen.form.size).not.toBeFocused();
+
+  // Tab and Shift+Tab cycle inside: more Tabs than the dialog has stops never leave it
+  await area.takeProfit.focus();
+  for (let i = 0; i < 10; i++) {
+    await page.keyboard.press('Tab');
+    await expect(area.focusedInDialog()).toHaveCount(1);
+  }
+  await area.takeProfit.focus();
+  await page.keyboard.press('Shift+Tab');
+  await expect(area.dialog.getByRole('button', { name: 'Save' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(area.takeProfit).toBeFocused();
+  // Esc from a button (after tabbing around) closes it
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Escape');
+  await expect(area.dialog).toBeHidden();
+
+  // Enter on the focused Cancel button cancels: nothing saved
+  const [pos] = await trader.api.positions();
+  const tp = onTick(pos.mark_price * 1.2, s.price_step);
+  await edit.click();
+  await area.takeProfit.fill(tp);
+  await area.dialog.getByRole('button', { name: 'Cancel' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(area.dialog).toBeHidden();
+  expect((await trader.api.tpslList()).filter((t) => t.take_profit_price !== null)).toEqual([]);
+
+  // Enter in a field saves
+  await edit.click();
+  await area.takeProfit.fill(tp);
+  await area.takeProfit.press('Enter');
+  await expect(area.dialog).toBeHidden();
+  await expect.poll(async () => (await trader.api.tpslList()).map((t) => t.take_profit_price)).toEqual([tp]);
+
+  // with the dialog gone the same keys act again (the checks above could fail)
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('3');
+  await expect(screen.chart.box).toHaveAttribute('data-interval', '15m');
+  await page.keyboard.press('b');
+  await expect(screen.form.size).toBeFocused();
+});
+
+test('TP/SL prices take thousands separators; a non-number is refused in the dialog', async ({ page, service, trader, market }) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  await marketOrder(trader, symbol, 1, '0.010');
+  const s = await market.symbol(symbol);
+  const [pos] = await trader.api.positions();
+  const tp = onTick(pos.mark_price * 1.2, s.price_step);
+  const screen = new TradingPage(page);
+  const area = new PositionsArea(page);
+  await screen.openAs(service.url, trader, symbol);
+  const row = area.row(symbol, 1);
+  await row.getByRole('button', { name: `TP/SL ${symbol} long` }).click();
+
+  await area.takeProfit.fill(fmtPx(tp, s.price_precision));
+  expect(await area.takeProfit.inputValue()).toContain(',');
+  await expect(area.dialog.getByTestId('tp-pnl')).toHaveText(/^\+\d/);
+  await area.stopLoss.fill('12,34.5');
+  await expect(area.dialog.getByTestId('sl-pnl')).toHaveText('—');
+  await area.dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(area.dialog.getByRole('alert')).toContainText('Stop loss "12,34.5" is not a price');
+  expect((await trader.api.tpslList()).filter((t) => t.take_profit_price !== null)).toEqual([]);
+
+  await area.stopLoss.fill('');
+  await area.dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(area.dialog).toBeHidden();
+  await expect.poll(async () => (await trader.api.tpslList()).map((t) => t.take_profit_price)).toEqual([tp]);
+  await expect(row).toContainText(fmtPx(tp, s.price_precision));
+});
+
+test('Close all and Cancel all ask first, by mouse and by keyboard', async ({ page, service, trader, market }) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  const s = await market.symbol(symbol);
+  await marketOrder(trader, symbol, 1, '0.010');
+  await marketOrder(trader, symbol, 2, '0.020');
+  const mid = await market.mid(symbol);
+  for (const f of [0.9, 0.91]) {
+    await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 1, price: onTick(mid * f, s.price_step), qty: '0.010', time_in_force: 1 });
+  }
+  const screen = new TradingPage(page);
+  const area = new PositionsArea(page);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(area.row(symbol, 1)).toBeVisible();
+  await expect(area.row(symbol, 2)).toBeVisible();
+
+  // a click only asks; Esc backs out and nothing closed
+  await area.closeAll.click();
+  await expect(area.closeAllConfirm).toContainText('Close 2 positions at market?');
+  await expect(area.closeAllConfirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(area.closeAllConfirm).toHaveCount(0);
+  await expect(area.closeAll).toBeFocused();
+  expect(await trader.api.positions()).toHaveLength(2);
+
+  // keyboard: Enter asks, Tab reaches the action, Enter closes both
+  await page.keyboard.press('Enter');
+  await expect(area.closeAllConfirm).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(area.closeAllConfirm.getByRole('button', { name: 'Close 2 positions' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => (await trader.api.positions()).length).toBe(0);
+  await expect(area.table.locator('tbody tr')).toHaveCount(0);
+
+  await screen.tabs.show('Open orders');
+  await expect(screen.tabs.openOrders.locator('tbody tr')).toHaveCount(2);
+  await area.cancelAll.click();
+  await expect(area.cancelAllConfirm).toContainText('Cancel 2 open orders?');
+  await area.cancelAllConfirm.getByRole('button', { name: 'Keep orders' }).click();
+  await expect(area.cancelAllConfirm).toHaveCount(0);
+  expect(await trader.api.openOrders(symbol)).toHaveLength(2);
+  await area.cancelAll.click();
+  await area.cancelAllConfirm.getByRole('button', { name: 'Cancel 2 orders' }).click();
+  await expect.poll(async () => (await trader.api.openOrders(symbol)).length).toBe(0);
+  await expect(screen.tabs.openOrders.locator('tbody tr')).toHaveCount(0);
+});
