@@ -143,7 +143,7 @@ export interface LeverageSetting {
   margin_mode?: MarginMode;
   /** The pair's maximum leverage (GET route). */
   max_leverage?: number;
-  /** Largest position notional allowed at this leverage, USDT (POST route). */
+  /** Largest position notional allowed at this leverage, USDT (both routes). */
   max_notional?: string;
 }
 

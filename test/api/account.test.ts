@@ -47,8 +47,14 @@ describe('account summary', () => {
 
 describe('leverage', () => {
   it('defaults: 20x cross, and the pair maximum', async () => {
-    expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'BTCUSDT' }))).toStrictEqual({ symbol: 'BTCUSDT', leverage: 20, margin_mode: 2, max_leverage: 125 });
-    expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'hypeusdt' }))).toStrictEqual({ symbol: 'HYPEUSDT', leverage: 20, margin_mode: 2, max_leverage: 20 });
+    // max_notional: the tier cap at that leverage (BTCUSDT's table: 20x -> 100,000,000; HYPEUSDT's
+    // first tier, 20x, caps at 5,000)
+    expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'BTCUSDT' }))).toStrictEqual({
+      symbol: 'BTCUSDT', leverage: 20, margin_mode: 2, max_leverage: 125, max_notional: '100000000',
+    });
+    expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'hypeusdt' }))).toStrictEqual({
+      symbol: 'HYPEUSDT', leverage: 20, margin_mode: 2, max_leverage: 20, max_notional: '5000',
+    });
     expectError(await get('/fapi/v1/leverage', { symbol: 'NOPEUSDT' }), Errors.SYMBOL_NOT_FOUND);
   });
 

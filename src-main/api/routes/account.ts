@@ -3,6 +3,7 @@
 // refuses it (3013 / 3014 / 3015) when open positions or orders forbid it.
 import type { FastifyInstance } from 'fastify';
 import type { Venue } from '../../venue.ts';
+import { maxNotionalFor } from '../../risk/tiers.ts';
 import { signedQuerystring } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import {
@@ -70,11 +71,12 @@ export default async function accountRoutes(app: FastifyInstance, opts: { venue:
         querystring: signedQuerystring({ symbol: symbolField }, ['symbol']),
         response: {
           200: envelopeSchema(
-            obj(['symbol', 'leverage', 'margin_mode', 'max_leverage'], {
+            obj(['symbol', 'leverage', 'margin_mode', 'max_leverage', 'max_notional'], {
               symbol: { type: 'string', description: 'Trading pair' },
               leverage: { type: 'integer', description: 'Leverage of new orders and positions' },
               margin_mode: marginModeField,
               max_leverage: { type: 'integer', description: "The pair's maximum leverage" },
+              max_notional: { type: 'string', description: 'Largest position notional allowed at this leverage (its tier), USDT' },
             }),
           ),
           ...errors,
@@ -84,7 +86,8 @@ export default async function accountRoutes(app: FastifyInstance, opts: { venue:
     async (req) => {
       const symbol = listedSymbol(venue, req.query.symbol);
       const s = ex.pairSetting(accountIdOf(req), symbol);
-      return ok({ symbol, leverage: s.leverage, margin_mode: s.marginMode, max_leverage: ex.pair(symbol)!.row.maxLeverage });
+      const row = ex.pair(symbol)!.row;
+      return ok({ symbol, leverage: s.leverage, margin_mode: s.marginMode, max_leverage: row.maxLeverage, max_notional: String(maxNotionalFor(row.brackets, s.leverage)) });
     },
   );
 

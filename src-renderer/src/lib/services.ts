@@ -8,6 +8,7 @@ import { createBotStore } from '../features/bot-panel/bot-store.ts';
 import { startBookFeed, type BookFeed } from '../features/ladder/book-feed.ts';
 import { createBookStore } from '../features/ladder/book-store.ts';
 import { createHistoryStores } from '../features/history/history-stores.ts';
+import { createNotionalCapsStore } from '../features/order-entry/notional-caps-store.ts';
 import { createOrderFormStore } from '../features/order-entry/order-form-store.ts';
 import { createOpenOrdersStore } from '../features/orders/open-orders-store.ts';
 import { createPositionsStore } from '../features/positions/positions-store.ts';
@@ -31,8 +32,16 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   const api = new RestClient({ baseUrl: opts.baseUrl ?? baseUrl(), recvWindow: 10_000 });
   const ws = new WsClient({ url: opts.wsUrl ?? wsUrl(), pingIntervalMs: 15_000, pingTimeoutMs: 45_000 });
   ws.onError(() => {});
-  const connection = createStore<{ state: WsState }>()(() => ({ state: 'idle' }));
-  ws.onStateChange((state) => connection.setState({ state }));
+  // downSince: wall time the market connection was lost (null while open or before the
+  // first connect), so the top bar can escalate a drop that lasts (connection-status.ts)
+  const connection = createStore<{ state: WsState; downSince: number | null }>()(() => ({ state: 'idle', downSince: null }));
+  ws.onStateChange((state, previous) => {
+    const down = state === 'reconnecting' || state === 'closed';
+    const downSince = down ? (connection.getState().downSince ?? Date.now()) : null;
+    connection.setState({ state, downSince });
+    // a "Not sent" error of the order form no longer holds once the service answers again
+    if (state === 'open' && previous !== 'open') orderForm.getState().actions.connectionRestored();
+  });
 
   const session = createSessionStore(api);
   const workspace = createWorkspaceStore();
@@ -46,9 +55,14 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   const orders = createOpenOrdersStore(api);
   const toasts = createToastsStore();
   const orderForm = createOrderFormStore(api);
+  const notionalCaps = createNotionalCapsStore(api);
   const history = createHistoryStores(api);
   const bots = createBotStore(api, workspace.getState().symbol);
-  const settings = createSettingsStore(api);
+  // a speed or pause change moves the market clock at once: re-sync it right after
+  const settings = createSettingsStore(api, {
+    afterSim: () => clock.getState().actions.sync(),
+    afterPositionMode: () => account.getState().actions.refresh(),
+  });
 
   let bookFeed: BookFeed | null = null;
   let user: ReturnType<typeof startUserFeed> | null = null;
@@ -70,6 +84,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
     orders,
     toasts,
     orderForm,
+    notionalCaps,
     history,
     bots,
     settings,

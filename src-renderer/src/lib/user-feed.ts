@@ -5,7 +5,9 @@
 // separate connection from the market data on purpose: a LOGIN replayed after a reconnect may
 // be refused as stale, and a refused `user` subscription must not take the market streams
 // down with it. After each reconnect it logs in afresh and reloads everything over REST,
-// which also covers events missed while disconnected. A slow REST refresh backs it up.
+// which also covers events missed while disconnected. A slow REST refresh backs it up; when
+// it fails (the service cannot be reached) `refreshError` says so, so the screen can show
+// that the account figures are stale instead of letting them look live.
 import type { StoreApi } from 'zustand/vanilla';
 import { hmacSha256Hex } from '../../../src-shared/sign.ts';
 import { PerpdeskApiError, type RestClient } from '../../../src-shared/sdk/rest-client.ts';
@@ -33,6 +35,8 @@ export interface UserFeedState {
   fills: number;
   /** Bumped on every order event (placed, changed, cancelled, filled), for the order history. */
   orders: number;
+  /** Why the last REST refresh of the account failed; null once one succeeds. */
+  refreshError: string | null;
 }
 
 const LOGIN_RECV_WINDOW = 60_000;
@@ -53,7 +57,7 @@ export function startUserFeed(deps: {
   toasts: StoreApi<ToastsState>;
 }): { state: StoreApi<UserFeedState>; stop(): void } {
   const { api, session, account, positions, orders, toasts, symbols } = deps;
-  const state = createStore<UserFeedState>()(() => ({ status: 'off', error: null, fills: 0, orders: 0 }));
+  const state = createStore<UserFeedState>()(() => ({ status: 'off', error: null, fills: 0, orders: 0, refreshError: null }));
   let ws: WsClient | null = null;
   let stopPoll: (() => void) | null = null;
   let key: string | null = null;
@@ -64,6 +68,16 @@ export function startUserFeed(deps: {
   };
 
   const refreshAll = async (): Promise<void> => {
+    try {
+      await refreshLists();
+    } catch (err) {
+      if (state.getState().refreshError === null) state.setState({ refreshError: errorText(err) });
+      throw err;
+    }
+    if (state.getState().refreshError !== null) state.setState({ refreshError: null });
+  };
+
+  const refreshLists = async (): Promise<void> => {
     try {
       await Promise.all([positions.getState().actions.refresh(), orders.getState().actions.refresh()]);
     } catch (err) {
@@ -178,7 +192,7 @@ export function startUserFeed(deps: {
     ws?.close();
     ws = null;
     key = null;
-    state.setState({ status: 'off', error: null });
+    state.setState({ status: 'off', error: null, refreshError: null });
   };
 
   const follow = (s: SessionState): void => {

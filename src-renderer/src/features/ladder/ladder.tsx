@@ -1,9 +1,12 @@
 // Depth ladder: asks above, bids below, grouped by one of the pair's price_merges, with size
 // and cumulative-total bars, the last trade and mark price in the middle with the spread, and
 // a flash on the level of the last trade. Clicking a level puts its price in the order form.
+// While the book is not live (first sync, a resync after a gap, the market connection lost)
+// the levels are dimmed behind a "Reconnecting…" / "Syncing…" veil: they may be stale.
 import { memo, useMemo } from 'react';
 import type { GroupedLevel } from '../../../../src-shared/sdk/local-order-book.ts';
 import { decimalsOf, fmt, fmtPct } from '../../lib/format.ts';
+import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import './ladder.css';
@@ -17,6 +20,10 @@ export function Ladder() {
   const book = useSel(s.book, (b) => b);
   const lastTrade = useSel(s.trades, (t) => t.trades[0]);
   const mark = useSel(s.tickers, (t) => t.tickers[symbol]?.mark);
+  const down = useSel(s.connection, (c) => marketDown(c.state));
+  // 'simple' is a book without update ids: as live as this feed gets
+  const stale = down || (book.sync !== 'live' && book.sync !== 'simple');
+  const veil = down || book.sync === 'resyncing' ? 'Reconnecting…' : 'Syncing…';
   const step = book.step;
   const stepDecimals = step ? Math.max(decimalsOf(step), 0) : pd;
   const priceDecimals = Math.min(pd, stepDecimals);
@@ -42,7 +49,19 @@ export function Ladder() {
   const bidShare = bidQty + askQty > 0 ? bidQty / (bidQty + askQty) : 0.5;
 
   return (
-    <div className="ladder panel-fill" data-testid="ladder" data-sync={book.sync} data-update-id={book.updateId} data-step={book.rowsStep}>
+    <div
+      className={`ladder panel-fill${stale ? ' stale' : ''}`}
+      data-testid="ladder"
+      data-sync={book.sync}
+      data-stale={stale}
+      data-update-id={book.updateId}
+      data-step={book.rowsStep}
+    >
+      {stale && (
+        <div className="ladder-veil" role="status" data-testid="ladder-veil">
+          {veil}
+        </div>
+      )}
       <div className="panel-title">
         <span>Order book</span>
         <select

@@ -1,6 +1,8 @@
 // Leverage of the pair: a slider and a field from 1x to the pair's maximum, confirmed with
 // POST /fapi/v1/leverage; the API's message is handed back when it refuses. The field keeps
 // the text as typed (leverage-input.ts): confirm is enabled only for a whole number in range.
+// The POST goes through the notional-caps queue (its answer names the leverage's notional cap,
+// which Max and % sizes respect); the account store then re-reads the setting.
 import { useState } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices } from '../../lib/use-services.ts';
@@ -19,7 +21,8 @@ export function LeverageEditor(props: { symbol: string; current: number; max: nu
     if (value === null || busy) return;
     setBusy(true);
     try {
-      await s.account.getState().actions.setLeverage(props.symbol, value);
+      await s.notionalCaps.getState().actions.setLeverage(props.symbol, value);
+      await s.account.getState().actions.loadSetting(props.symbol);
       props.onDone(null);
     } catch (e) {
       props.onDone(errorText(e));

@@ -6,18 +6,27 @@
 // separators; what is still not a number is refused here, not sent. A refused order shows the
 // API's own message. Keyboard: B / S arm a side and focus the size, Enter sends it once, Enter
 // with nothing armed says how; after each request the focus leaves the form so the global
-// shortcuts work again.
+// shortcuts work again. B / S select the whole size so typing replaces it (the size a send
+// used stays, as after a click, ready to repeat with Enter or to be typed over).
+// Max and % sizes respect the leverage's notional cap (notional-cap.ts) with the side's
+// position and open orders counted. With the market connection lost the buttons are
+// disabled (prices on screen are stale); in Close, a side with no position is disabled and
+// says so.
 import { useEffect, useRef, useState } from 'react';
 import type { OrderRequest } from '../../../../src-shared/types.ts';
 import type { TimeInForce } from '../../../../src-shared/enums.ts';
-import { fmt, fmtSigned, num } from '../../lib/format.ts';
+import { fmt, fmtSigned, num, toStep } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
+import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { useLiveSummary } from '../account/use-live-summary.ts';
 import { parseDecimalInput } from './decimal-input.ts';
+import { positionDirection } from '../positions/position-direction.ts';
 import { LeverageEditor } from './leverage-editor.tsx';
 import { crossBacking, maxOpenQty, preview, type BackingPosition, type Preview } from './preview.ts';
+import { notionalRoomQty, sideNotional } from './notional-cap.ts';
+import { capKey } from './notional-caps-store.ts';
 import { capOf, pctQty } from './size.ts';
 import './order-entry.css';
 
@@ -41,12 +50,14 @@ export function OrderEntry() {
   const summary = useLiveSummary();
   const setting = useSel(s.account, (x) => x.settings[symbol]);
   const positions = useSel(s.positions, (x) => x.positions);
+  const positionsLoaded = useSel(s.positions, (x) => x.loaded);
+  const openOrders = useSel(s.orders, (x) => x.orders);
+  const down = useSel(s.connection, (c) => marketDown(c.state));
   const bestBid = useSel(s.book, (b) => b.bestBid);
   const bestAsk = useSel(s.book, (b) => b.bestAsk);
   const last = useSel(s.tickers, (t) => t.tickers[symbol]?.last);
   const tickers = useSel(s.tickers, (t) => t.tickers);
   const [editLeverage, setEditLeverage] = useState(false);
-  const [settingError, setSettingError] = useState<string | null>(null);
   const sizeInput = useRef<HTMLInputElement>(null);
   const root = useRef<HTMLDivElement>(null);
   const loggedIn = session === 'ready';
@@ -55,12 +66,14 @@ export function OrderEntry() {
   const oneWay = summary?.position_mode === 'one_way';
 
   useEffect(() => {
-    setSettingError(null);
-    if (loggedIn) s.account.getState().actions.loadSetting(symbol).catch((e: unknown) => setSettingError(errorText(e)));
+    if (loggedIn) s.account.getState().actions.loadSetting(symbol).catch((e: unknown) => s.orderForm.getState().actions.settingFailed(errorText(e)));
   }, [s, symbol, loggedIn]);
 
+  // B / S: the whole size is selected, so what is typed replaces the last size
   useEffect(() => {
-    if (f.focus) sizeInput.current?.focus();
+    if (!f.focus) return;
+    sizeInput.current?.focus();
+    sizeInput.current?.select();
   }, [f.focus]);
 
   // After each request the focus leaves the form (a field or the button clicked), so "/",
@@ -79,6 +92,11 @@ export function OrderEntry() {
 
   const fut = entry?.futures;
   const leverage = setting?.leverage ?? 20;
+  const maxNotional = useSel(s.notionalCaps, (x) => x.caps[capKey(symbol, leverage)]);
+  // the cap of the leverage in force (once per pair and leverage)
+  useEffect(() => {
+    if (loggedIn && setting !== undefined) void s.notionalCaps.getState().actions.probe(symbol);
+  }, [s, symbol, loggedIn, setting?.leverage]);
   const maxLeverage = setting?.maxLeverage ?? fut?.max_leverage ?? 125;
   const marginMode = setting?.marginMode ?? 2;
   const available = num(summary?.available_balance);
@@ -95,22 +113,35 @@ export function OrderEntry() {
     const book = side === 1 ? bestAsk : bestBid;
     return book > 0 ? book : (last ?? NaN);
   };
+  // long or short from the record: a one-way short is position_side 2 with a positive quantity
   const positionOf = (long: boolean) => {
-    const p = positions.find((x) => x.symbol === symbol && (oneWay ? (long ? x.quantity > 0 : x.quantity < 0) : x.position_side === (long ? 1 : 2)));
-    return p ? { qty: Math.abs(p.quantity), entry: p.entry_price, margin: p.margin } : null;
+    const p = positions.find((x) => x.symbol === symbol && positionDirection(x).long === long);
+    return p ? { qty: positionDirection(p).size, entry: p.entry_price, margin: p.margin } : null;
   };
 
-  /** What one order of `side` could carry at most: the largest open (or the position), capped at max_qty. */
+  /**
+   * The largest open of `side`: what the available margin buys at the leverage, within the
+   * room the leverage's notional cap leaves beside the side's position and open orders.
+   */
+  const openableQty = (side: 1 | 2): number => {
+    const price = refPrice(side);
+    const existing = sideNotional({ symbol, positionSide: side, oneWay, positions, orders: openOrders, mark: tickers[symbol]?.mark });
+    return Math.min(maxOpenQty(available, price, leverage, takerFee), notionalRoomQty(maxNotional, existing, price));
+  };
+
+  /** What one order of `side` could carry at most: the largest open (or the position), capped at max_qty, on the step. */
   const maxFor = (side: 1 | 2): number => {
-    const whole = f.action === 'open' ? maxOpenQty(available, refPrice(side), leverage, takerFee) : (positionOf(side === 2)?.qty ?? 0);
-    return Math.min(whole, capOf(maxQty));
+    const whole = f.action === 'open' ? openableQty(side) : (positionOf(side === 2)?.qty ?? 0);
+    const cap = Math.min(whole, capOf(maxQty));
+    // floored to the step: a rounded-up Max would be refused
+    return fut && Number.isFinite(cap) ? Number(toStep(cap, fut.qty_step) || 0) : cap;
   };
 
   /** The quantity each side would send, as a decimal string ('' when none or not a number). */
   const qtyFor = (side: 1 | 2): string => {
     if (f.sizeMode === 'qty') return qtyIn.kind === 'ok' ? qtyIn.value : '';
     if (!fut || f.pct <= 0) return '';
-    const whole = f.action === 'open' ? maxOpenQty(available, refPrice(side), leverage, takerFee) : (positionOf(side === 2)?.qty ?? 0);
+    const whole = f.action === 'open' ? openableQty(side) : (positionOf(side === 2)?.qty ?? 0);
     return pctQty({ pct: f.pct, base: whole, qtyStep: fut.qty_step, maxQty });
   };
 
@@ -146,8 +177,16 @@ export function OrderEntry() {
   };
   const previews = { buy: mk(1), sell: mk(2) };
 
+  // Close: a side with no position has nothing to close (the venue would refuse it)
+  const nothingToClose = (side: 1 | 2): string | null =>
+    f.action === 'close' && loggedIn && positionsLoaded && positionOf(side === 2) === null ? `No ${side === 1 ? 'short' : 'long'} to close` : null;
+  const noClose = { buy: nothingToClose(1), sell: nothingToClose(2) };
+
   const submit = async (side: 1 | 2): Promise<unknown> => {
     if (!fut || halted) return;
+    if (down) return a.fail('Not sent: the market connection is lost; orders are disabled until it is back.');
+    const none = side === 1 ? noClose.buy : noClose.sell;
+    if (none !== null) return a.fail(`${none}.`);
     const open = f.action === 'open';
     const long = open ? side === 1 : side === 2;
     const qty = qtyFor(side);
@@ -176,7 +215,7 @@ export function OrderEntry() {
       // hedge mode refuses a reduce-only open (3010) and makes every close reduce-only
       if (oneWay && f.reduceOnly) order.reduce_only = true;
     }
-    await a.submit(order, { pd, qd });
+    await a.submit(order, { pd, qd, oneWay });
   };
 
   // Enter in the price or size field sends the side armed with B / S, once; with nothing
@@ -192,11 +231,11 @@ export function OrderEntry() {
   };
 
   const setMode = async (mode: 1 | 2): Promise<void> => {
-    setSettingError(null);
+    a.clearMessages();
     try {
       await s.account.getState().actions.setMarginMode(symbol, mode);
     } catch (e) {
-      setSettingError(errorText(e));
+      a.settingFailed(errorText(e));
     }
   };
 
@@ -235,15 +274,16 @@ export function OrderEntry() {
           current={leverage}
           max={maxLeverage}
           onDone={(err) => {
-            setSettingError(err);
-            if (err === null) setEditLeverage(false);
+            if (err !== null) return a.settingFailed(err);
+            a.clearMessages();
+            setEditLeverage(false);
           }}
           onCancel={() => setEditLeverage(false)}
         />
       )}
-      {settingError && (
-        <p className="oe-error" role="alert">
-          {settingError}
+      {f.settingError && (
+        <p className="oe-error" role="alert" data-testid="setting-error">
+          {f.settingError}
         </p>
       )}
 
@@ -388,10 +428,15 @@ export function OrderEntry() {
           {symbol} is {entry?.general.status === 2 ? 'paused' : 'delisted'}: it takes no new orders (open orders can still be cancelled).
         </p>
       )}
+      {down && loggedIn && (
+        <p className="oe-down small" data-testid="order-disconnected" role="status">
+          Market connection lost: orders are disabled until it is back (prices on screen are stale).
+        </p>
+      )}
       <div className="oe-buttons">
         <button
           className={`buy${f.focus?.side === 1 ? ' focused' : ''}`}
-          disabled={!loggedIn || halted || f.submitting !== null}
+          disabled={!loggedIn || halted || down || noClose.buy !== null || f.submitting !== null}
           onClick={() => void submit(1)}
           title="B"
         >
@@ -400,7 +445,7 @@ export function OrderEntry() {
         </button>
         <button
           className={`sell${f.focus?.side === 2 ? ' focused' : ''}`}
-          disabled={!loggedIn || halted || f.submitting !== null}
+          disabled={!loggedIn || halted || down || noClose.sell !== null || f.submitting !== null}
           onClick={() => void submit(2)}
           title="S"
         >
@@ -409,6 +454,11 @@ export function OrderEntry() {
         </button>
       </div>
 
+      {(noClose.buy !== null || noClose.sell !== null) && (
+        <p className="muted small oe-noclose" data-testid="nothing-to-close">
+          {noClose.buy !== null && noClose.sell !== null ? 'No position to close on this pair.' : (noClose.buy ?? noClose.sell)}
+        </p>
+      )}
       <div className="oe-preview" data-testid="order-preview">
         <PreviewColumn p={previews.buy} action={f.action} pd={pd} qd={qd} base={base} />
         <PreviewColumn p={previews.sell} action={f.action} pd={pd} qd={qd} base={base} />

@@ -6,10 +6,14 @@
 // (Esc, a symbol change or an Open/Close switch put it back to the quantity, so a typed "5"
 // never means 5% by surprise); a side armed with B / S is disarmed by each request that goes
 // out, so one Enter sends one order; a notice clears on the next action or after `noticeMs`.
+// A refused margin-mode or leverage change (settingError) clears the same way: on Esc, on the
+// next action or after `noticeMs`. A request that never reached the service is not called a
+// refusal ("Not sent: ..."), and it goes away once the connection is back (connectionRestored).
 import { createStore } from 'zustand/vanilla';
 import type { OrderRequest, PlacementResult } from '../../../../src-shared/types.ts';
 import type { TimeInForce } from '../../../../src-shared/enums.ts';
 import { PerpdeskApiError, type RestClient } from '../../../../src-shared/sdk/rest-client.ts';
+import { isNetworkFailure, NOT_SENT_TEXT } from '../../lib/network-failure.ts';
 import { placementNotice } from './placement-notice.ts';
 
 export type FormAction = 'open' | 'close';
@@ -33,6 +37,10 @@ export interface OrderFormState {
   /** The API's message of the last refused request, or the form's own. */
   error: string | null;
   errorCode: number | null;
+  /** The last error is a request that never reached the service (cleared when it is back). */
+  notSent: boolean;
+  /** A refused leverage or margin-mode change (or its load failing). */
+  settingError: string | null;
   /** What the last accepted order did; 'warn' when it ended without doing what was asked. */
   notice: string | null;
   noticeKind: 'ok' | 'warn';
@@ -56,8 +64,12 @@ export interface OrderFormState {
     fail(message: string): void;
     /** Enter with no side armed. */
     showHint(message?: string): void;
+    /** A leverage or margin-mode change was refused: shown until the next action or `noticeMs`. */
+    settingFailed(message: string): void;
+    /** The connection is back: a "Not sent" error no longer says anything true. */
+    connectionRestored(): void;
     /** Sends; `pd` / `qd` are the pair's display decimals for the notice. */
-    submit(order: OrderRequest, display?: { pd: number; qd: number }): Promise<PlacementResult | null>;
+    submit(order: OrderRequest, display?: { pd: number; qd: number; oneWay?: boolean }): Promise<PlacementResult | null>;
   };
 }
 
@@ -77,16 +89,19 @@ const defaultSchedule = (fn: () => void, ms: number): (() => void) => {
 // under the Node type-check
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-const NO_MESSAGES = { error: null, errorCode: null, notice: null, hint: null } as const;
+const NO_MESSAGES = { error: null, errorCode: null, notSent: false, notice: null, hint: null, settingError: null } as const;
 
 export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {}) {
   const noticeMs = opts.noticeMs ?? 8000;
   const schedule = opts.schedule ?? defaultSchedule;
   let seq = 0;
   let cancelNotice: (() => void) | null = null;
+  let cancelSetting: (() => void) | null = null;
   const dropTimer = (): void => {
     cancelNotice?.();
     cancelNotice = null;
+    cancelSetting?.();
+    cancelSetting = null;
   };
   return createStore<OrderFormState>()((set, get) => {
     /** Every user action clears the messages (and the notice's timer with them). */
@@ -106,6 +121,8 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
       submitting: null,
       error: null,
       errorCode: null,
+      notSent: false,
+      settingError: null,
       notice: null,
       noticeKind: 'ok',
       hint: null,
@@ -120,12 +137,23 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
         clearMessages: () => act({}),
         fail: (message) => act({ error: message }),
         showHint: (message = ENTER_HINT) => act({ hint: message }),
+        settingFailed(message) {
+          cancelSetting?.();
+          set({ settingError: message });
+          cancelSetting = schedule(() => {
+            cancelSetting = null;
+            set({ settingError: null });
+          }, noticeMs);
+        },
+        connectionRestored() {
+          if (get().notSent) set({ error: null, errorCode: null, notSent: false });
+        },
         async submit(order, display = { pd: 2, qd: 3 }) {
           if (get().submitting !== null) return null;
           act({ submitting: order.side });
           try {
             const r = await api.placeOrder(order);
-            const n = placementNotice(order, r, display.pd, display.qd);
+            const n = placementNotice(order, r, display.pd, display.qd, display.oneWay);
             set({
               submitting: null,
               focus: null,
@@ -141,7 +169,15 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
             }, noticeMs);
             return r;
           } catch (err) {
-            set({ submitting: null, focus: null, sent: get().sent + 1, error: errorText(err), errorCode: err instanceof PerpdeskApiError ? err.code : null });
+            const down = isNetworkFailure(err);
+            set({
+              submitting: null,
+              focus: null,
+              sent: get().sent + 1,
+              error: down ? NOT_SENT_TEXT : errorText(err),
+              errorCode: !down && err instanceof PerpdeskApiError ? err.code : null,
+              notSent: down,
+            });
             return null;
           }
         },

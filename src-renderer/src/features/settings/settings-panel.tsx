@@ -4,11 +4,16 @@
 // for a confirmation that says what will happen; the reset amount is pre-filled with the
 // account's total deposits (the summary's total_deposits) and always sent explicitly, so the
 // wallet ends at the amount the confirmation names (never the server's default).
+// The speed field is checked here (sim-speed.ts) and Enter applies it; its error stays until
+// the next edit (the 2 s simulator refresh does not clear it). The position mode (hedge /
+// one-way) switches here; the venue's reason is shown when it refuses (3015 while a position
+// or an open order exists).
 import { useEffect, useState } from 'react';
 import { fmt, fmtDateTime } from '../../lib/format.ts';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 import { wsUrl } from '../../lib/connection.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
+import { parseSimSpeed } from './sim-speed.ts';
 import { Drawer } from '../../layout/drawer.tsx';
 import './settings.css';
 
@@ -36,6 +41,8 @@ function SettingsBody() {
   const [balance, setBalance] = useState<string | null>(null);
   const [ipsText, setIpsText] = useState('');
   const [speed, setSpeed] = useState('');
+  const [speedError, setSpeedError] = useState<string | null>(null);
+  const positionMode = useSel(s.account, (x) => x.summary?.position_mode);
 
   useEffect(() => {
     void st.actions.load();
@@ -48,6 +55,23 @@ function SettingsBody() {
   useEffect(() => {
     if (st.sim) setSpeed(String(st.sim.speed));
   }, [st.sim?.speed]);
+
+  const applySpeed = async (value?: number): Promise<void> => {
+    let v = value;
+    if (v === undefined) {
+      const p = parseSimSpeed(speed);
+      if (!p.ok) return setSpeedError(p.reason);
+      v = p.value;
+    }
+    const err = await st.actions.setSim({ speed: v });
+    setSpeedError(err === null ? null : `Speed not changed: ${err}`);
+    // the field shows the speed in force again (also when it did not change)
+    if (err === null) setSpeed(String(v));
+  };
+  const togglePause = async (): Promise<void> => {
+    const err = await st.actions.setSim({ paused: !st.sim?.paused });
+    setSpeedError(err === null ? null : `Not changed: ${err}`);
+  };
 
   const copy = (text: string, what: string): void => {
     void navigator.clipboard?.writeText(text).then(
@@ -199,22 +223,69 @@ function SettingsBody() {
             </div>
             <div className="kv">
               <span>Speed</span>
-              <input aria-label="Simulator speed" className="short" value={speed} onChange={(e) => setSpeed(e.target.value)} />
-              <button className="btn-small" onClick={() => void st.actions.setSim({ speed: Number(speed) })}>
+              <input
+                aria-label="Simulator speed"
+                className="short"
+                value={speed}
+                aria-invalid={speedError !== null}
+                onChange={(e) => {
+                  setSpeed(e.target.value);
+                  setSpeedError(null);
+                }}
+                onKeyDown={(e) => {
+                  if (e.key !== 'Enter') return;
+                  e.preventDefault();
+                  void applySpeed();
+                }}
+              />
+              <button className="btn-small" onClick={() => void applySpeed()}>
                 Set
               </button>
               {SPEEDS.map((x) => (
-                <button key={x} className={`btn-small ${st.sim?.speed === x ? 'active' : ''}`} onClick={() => void st.actions.setSim({ speed: x })}>
+                <button key={x} className={`btn-small ${st.sim?.speed === x ? 'active' : ''}`} onClick={() => void applySpeed(x)}>
                   {x}x
                 </button>
               ))}
             </div>
-            <button className="btn-small" data-testid="sim-pause" onClick={() => void st.actions.setSim({ paused: !st.sim?.paused })}>
+            {speedError && (
+              <p className="error small" role="alert" data-testid="sim-speed-error">
+                {speedError}
+              </p>
+            )}
+            <button className="btn-small" data-testid="sim-pause" onClick={() => void togglePause()}>
               {st.sim.paused ? '▶ Resume' : '❚❚ Pause'}
             </button>
           </>
         )}
       </section>
+
+      {session.status === 'ready' && (
+        <section>
+          <h3>Position mode</h3>
+          <div className="seg" role="group" aria-label="Position mode">
+            {(['hedge', 'one_way'] as const).map((m) => (
+              <button
+                key={m}
+                className={positionMode === m ? 'active' : ''}
+                aria-pressed={positionMode === m}
+                disabled={st.busy || positionMode === undefined}
+                onClick={() => positionMode !== m && void st.actions.setPositionMode(m)}
+              >
+                {m === 'hedge' ? 'Hedge' : 'One-way'}
+              </button>
+            ))}
+          </div>
+          {st.modeMessage && (
+            <p className={st.modeMessage.ok ? 'ok-text' : 'oe-error'} role={st.modeMessage.ok ? 'status' : 'alert'} data-testid="position-mode-message">
+              {st.modeMessage.text}
+            </p>
+          )}
+          <p className="muted small">
+            Hedge: a long and a short per pair, each closed on its own. One-way: one net position per pair; a sell reduces a long. The mode can only change with no open position
+            and no open order.
+          </p>
+        </section>
+      )}
 
       <section>
         <h3>Paper account</h3>

@@ -1,8 +1,11 @@
 // Settings of the local venue as the screen manages them: the bot whitelist (loopback-only
 // admin route), the simulator (speed, pause, seed), the paper balance reset and the API key
-// (regenerating it swaps the screen's own credentials at once).
+// (regenerating it swaps the screen's own credentials at once) and the position mode (hedge
+// or one-way; the venue refuses the switch with 3015 while a position or order is open, and
+// that reason is shown). A refused speed change is handed back to the panel, which keeps it
+// until the next edit: the 2 s refresh only clears a failed refresh (simError).
 import { createStore } from 'zustand/vanilla';
-import type { AccountSummary, RestClient, SimState } from '../../../../src-shared/sdk/rest-client.ts';
+import { PerpdeskApiError, type AccountSummary, type RestClient, type SimState } from '../../../../src-shared/sdk/rest-client.ts';
 import { fmt } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 
@@ -13,19 +16,36 @@ export interface SettingsState {
   simError: string | null;
   /** Result line of the last action (reset, regenerate, whitelist save). */
   message: { ok: boolean; text: string } | null;
+  /** Result line of the last position-mode switch, shown in its section. */
+  modeMessage: { ok: boolean; text: string } | null;
   busy: boolean;
   actions: {
     load(): Promise<void>;
     /** Re-reads the simulator (its market time moves). */
     refreshSim(): Promise<void>;
     saveWhitelist(ips: readonly string[]): Promise<void>;
-    setSim(change: { speed?: number; paused?: boolean }): Promise<void>;
+    /** Applies a speed or pause change; the error text when it was refused, else null. */
+    setSim(change: { speed?: number; paused?: boolean }): Promise<string | null>;
+    /** Switches hedge / one-way; true when done (the message says why not). */
+    setPositionMode(mode: 'hedge' | 'one_way'): Promise<boolean>;
     reset(balance: string): Promise<AccountSummary | null>;
     regenerate(): Promise<{ api_key: string; api_secret: string } | null>;
   };
 }
 
-export function createSettingsStore(api: RestClient) {
+export interface SettingsOptions {
+  /** Runs after an accepted simulator change (re-syncs the market clock). */
+  afterSim?: () => Promise<unknown> | void;
+  /** Runs after the position mode changed (reloads the account). */
+  afterPositionMode?: () => Promise<unknown> | void;
+}
+
+/** The message of a refused request with its code, e.g. "(3015) Position mode cannot ...". */
+function refusal(e: unknown): string {
+  return e instanceof PerpdeskApiError && e.code > 0 ? `(${e.code}) ${e.message}` : errorText(e);
+}
+
+export function createSettingsStore(api: RestClient, opts: SettingsOptions = {}) {
   return createStore<SettingsState>()((set) => {
     const run = async <T,>(what: string, fn: () => Promise<T>, okText: (r: T) => string): Promise<T | null> => {
       set({ busy: true, message: null });
@@ -34,7 +54,7 @@ export function createSettingsStore(api: RestClient) {
         set({ busy: false, message: { ok: true, text: okText(r) } });
         return r;
       } catch (e) {
-        set({ busy: false, message: { ok: false, text: `${what}: ${errorText(e)}` } });
+        set({ busy: false, message: { ok: false, text: `${what}: ${refusal(e)}` } });
         return null;
       }
     };
@@ -44,6 +64,7 @@ export function createSettingsStore(api: RestClient) {
       sim: null,
       simError: null,
       message: null,
+      modeMessage: null,
       busy: false,
       actions: {
         async load() {
@@ -73,8 +94,22 @@ export function createSettingsStore(api: RestClient) {
           try {
             set({ sim: await api.setSim(change), simError: null });
           } catch (e) {
-            set({ simError: errorText(e) });
+            return refusal(e);
           }
+          await Promise.resolve(opts.afterSim?.()).catch(() => {});
+          return null;
+        },
+        async setPositionMode(mode) {
+          set({ busy: true, modeMessage: null });
+          try {
+            const r = await api.setPositionMode(mode);
+            set({ busy: false, modeMessage: { ok: true, text: `Position mode is now ${r.position_mode === 'hedge' ? 'hedge (a long and a short per pair)' : 'one-way (one net position per pair)'}` } });
+          } catch (e) {
+            set({ busy: false, modeMessage: { ok: false, text: `Position mode not changed: ${refusal(e)}` } });
+            return false;
+          }
+          await Promise.resolve(opts.afterPositionMode?.()).catch(() => {});
+          return true;
         },
         reset: (balance) => run('Reset', () => api.resetAccount(balance.trim() === '' ? undefined : balance.trim()), (r) => `Paper account reset: wallet ${fmt(r.wallet_balance, 2)} USDT`),
         regenerate: () => run('Regenerate', () => api.regenerateApiKey(), () => 'New API key and secret issued; the old ones no longer work'),

@@ -1,7 +1,13 @@
 // Top bar: symbol picker, last / mark / index price, 24 h change, high, low and volume,
 // funding rate with the countdown to the next settlement, connection and login status.
+// A market connection lost for more than a few seconds is a loud "Disconnected —
+// reconnecting…" and the prices are dimmed (they are stale); a paused market clock says
+// "Market paused" (connection-status.ts). The funding stat comes right after the prices so
+// that on a narrow window the 24 h statistics are the ones left out, each as a whole: the
+// stats row wraps and only its first line shows, so nothing is cut mid-number.
 import { useEffect, useRef, useState } from 'react';
 import { fmt, fmtCompact, fmtCountdown, fmtPct, fmtSigned } from '../../lib/format.ts';
+import { connectionView, marketDown } from '../../lib/connection-status.ts';
 import { marketNow } from '../../lib/market-clock.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
@@ -15,6 +21,7 @@ export function Topbar() {
   const t = useSel(s.tickers, (x) => x.tickers[symbol]);
   const overlay = useSel(s.workspace, (w) => w.overlay);
   const dir = useDirection(t?.last);
+  const down = useSel(s.connection, (c) => marketDown(c.state));
   const ch = change24(t);
   const chClass = ch > 0 ? 'up' : ch < 0 ? 'down' : '';
 
@@ -23,7 +30,7 @@ export function Topbar() {
   }, [t?.last, pd, symbol]);
 
   return (
-    <header className="topbar" data-testid="topbar">
+    <header className={`topbar${down ? ' stale' : ''}`} data-testid="topbar">
       <span className="brand" aria-label="perpdesk">
         <span className="brand-mark">◆</span>perpdesk
       </span>
@@ -54,16 +61,7 @@ export function Topbar() {
       <dl className="stats">
         <Stat label="Mark" testId="mark-price" value={fmt(t?.mark, pd)} />
         <Stat label="Index" testId="index-price" value={fmt(t?.index, pd)} />
-        <Stat
-          label="24h change"
-          testId="change-24h"
-          value={`${fmtSigned(t ? t.last - t.open24 : NaN, pd)} ${fmtPct(ch, 2, true)}`}
-          className={chClass}
-        />
-        <Stat label="24h high" value={fmt(t?.high24, pd)} />
-        <Stat label="24h low" value={fmt(t?.low24, pd)} />
-        <Stat label={`24h vol (${entry?.general.quote_asset ?? 'USDT'})`} value={fmtCompact(t?.quoteVolume24)} />
-        <div className="stat">
+        <div className="stat funding">
           <dt>Funding / countdown</dt>
           <dd>
             <span data-testid="funding-rate" className={t && t.fundingRate < 0 ? 'down' : 'accent'}>
@@ -73,6 +71,15 @@ export function Topbar() {
             <Countdown to={t?.nextFundingTime ?? 0} />
           </dd>
         </div>
+        <Stat
+          label="24h change"
+          testId="change-24h"
+          value={`${fmtSigned(t ? t.last - t.open24 : NaN, pd)} ${fmtPct(ch, 2, true)}`}
+          className={chClass}
+        />
+        <Stat label="24h high" value={fmt(t?.high24, pd)} />
+        <Stat label="24h low" value={fmt(t?.low24, pd)} />
+        <Stat label={`24h vol (${entry?.general.quote_asset ?? 'USDT'})`} value={fmtCompact(t?.quoteVolume24)} />
       </dl>
       <div className="topbar-right">
         <ConnectionStatus />
@@ -132,17 +139,44 @@ function Countdown({ to }: { to: number }) {
 function ConnectionStatus() {
   const s = useServices();
   const ws = useSel(s.connection, (c) => c.state);
+  const downSince = useSel(s.connection, (c) => c.downSince);
+  const paused = useSel(s.clock, (c) => c.paused);
   const session = useSel(s.session, (x) => x.status);
   const user = useSel(s.userFeed, (u) => u.status);
-  const [label, cls] =
-    ws === 'open' ? ['Live', 'ok'] : ws === 'reconnecting' ? ['Reconnecting', 'warn'] : ws === 'closed' ? ['Offline', 'bad'] : ['Connecting', 'warn'];
+  const accountStale = useSel(s.userFeed, (u) => u.refreshError !== null);
+  // re-evaluated each second while down, so a lasting drop escalates without a new event
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (downSince === null) return;
+    setNow(Date.now());
+    const h = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(h);
+  }, [downSince]);
+  const v = connectionView(ws, downSince, paused, now);
   const account =
     session === 'ready' ? (user === 'live' ? 'Account live' : user === 'error' ? 'Account feed failed' : 'Account connecting') : session === 'anonymous' ? 'Not logged in' : '';
+  const title = v.down
+    ? `Market data: ${v.label}. Prices, PnL, the account and the order book on screen are stale until the connection is back; orders are disabled. ${account}`
+    : paused && ws === 'open'
+      ? 'The simulator is paused (Settings): market time stands still, no trades and no funding until it resumes.'
+      : `Market data: ${v.label}. ${account}`;
   return (
-    <div className="conn" data-testid="connection-status" data-state={ws} title={`Market data: ${label}. ${account}`}>
-      <span className={`dot ${cls}`} />
-      <span>{label}</span>
+    <div
+      className={`conn${v.prominent ? ` conn-alert ${v.tone}` : ''}`}
+      data-testid="connection-status"
+      data-state={ws}
+      data-paused={paused}
+      role={v.prominent ? 'alert' : undefined}
+      title={title}
+    >
+      <span className={`dot ${v.tone}`} />
+      <span>{v.label}</span>
       {session === 'anonymous' && <span className="conn-login">· view only</span>}
+      {session === 'ready' && accountStale && (
+        <span className="conn-stale" data-testid="account-stale" title="The account could not be refreshed: balances, positions and orders on screen may be out of date">
+          · account not updating
+        </span>
+      )}
     </div>
   );
 }

@@ -1,0 +1,118 @@
+// The order form when the keyboard and the connection misbehave: B / S select the size so
+// typing replaces the last one (a "1" after a sent "2" sends 1, not 21); an order that cannot
+// reach the service says "Not sent" (never "Order refused"); a market connection lost for
+// more than a few seconds is a prominent "Disconnected — reconnecting…" in the top bar, the
+// order buttons are disabled and the ladder is veiled, and everything comes back (the "Not
+// sent" line cleared) once the connection does. The connection is cut from inside the page:
+// an init script wraps WebSocket so that the test can close the live sockets and send new
+// ones to a refused port, then let them through again (the shared service keeps running).
+import type { Page } from 'playwright/test';
+import { test, expect } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+import { onTick } from './support/prices.ts';
+
+/** A switch for the page's WebSockets; install() must run before the page loads. */
+class SocketSwitch {
+  readonly page: Page;
+  constructor(page: Page) {
+    this.page = page;
+  }
+  async install(): Promise<void> {
+    await this.page.addInitScript(() => {
+      const w = globalThis as unknown as { WebSocket: new (url: string | URL, p?: string | string[]) => { close(): void; addEventListener(t: string, f: () => void): void }; __wsSwitch: unknown };
+      const Native = w.WebSocket;
+      const live = new Set<{ close(): void }>();
+      const sw = { blocked: false };
+      w.__wsSwitch = {
+        cut() {
+          sw.blocked = true;
+          for (const s of live) s.close();
+        },
+        restore() {
+          sw.blocked = false;
+        },
+      };
+      w.WebSocket = class extends (Native as unknown as new (url: string | URL, p?: string | string[]) => object) {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          // a refused address stands for a stopped service: the socket never opens
+          super(sw.blocked ? 'ws://127.0.0.1:1/ws' : url, protocols);
+          if (!sw.blocked) {
+            live.add(this as unknown as { close(): void });
+            (this as unknown as { addEventListener(t: string, f: () => void): void }).addEventListener('close', () => live.delete(this as unknown as { close(): void }));
+          }
+        }
+      } as unknown as typeof w.WebSocket;
+    });
+  }
+  async cut(): Promise<void> {
+    await this.page.evaluate(() => (globalThis as unknown as { __wsSwitch: { cut(): void } }).__wsSwitch.cut());
+  }
+  async restore(): Promise<void> {
+    await this.page.evaluate(() => (globalThis as unknown as { __wsSwitch: { restore(): void } }).__wsSwitch.restore());
+  }
+}
+
+test('B then typing replaces the last size: after sending 2, B + "1" + Enter sends 1', async ({ page, service, trader, market }) => {
+  const symbol = 'ETHUSDT';
+  await market.ensureBook(symbol);
+  const s = await market.symbol(symbol);
+  const price = onTick((await market.mid(symbol)) * 0.9, s.price_step);
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  await screen.form.type('Limit').click();
+  await screen.form.price.fill(price);
+  const qtys = async (): Promise<number[]> => (await trader.api.openOrders(symbol)).map((o) => Number(o.qty)).sort((a, b) => a - b);
+
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  await page.keyboard.press('b');
+  await expect(screen.form.size).toBeFocused();
+  await page.keyboard.type('2');
+  await page.keyboard.press('Enter');
+  await expect(screen.form.notice).toContainText('placed');
+  await expect.poll(qtys).toEqual([2]);
+
+  await page.keyboard.press('b');
+  await expect(screen.form.size).toBeFocused();
+  await page.keyboard.type('1');
+  await expect(screen.form.size).toHaveValue('1');
+  await page.keyboard.press('Enter');
+  await expect.poll(qtys).toEqual([1, 2]);
+});
+
+test('a lost connection: "Not sent" (not refused), a loud top bar, disabled buttons, a veiled ladder; all back on reconnect', async ({ page, service, trader, market }) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol);
+  const screen = new TradingPage(page);
+  const sockets = new SocketSwitch(page);
+  await sockets.install();
+  await screen.openAs(service.url, trader, symbol);
+  const buy = screen.form.button('Open long');
+  const sell = screen.form.button('Open short');
+  await expect(buy).toBeEnabled();
+  await expect(screen.topbar.connection).toHaveAttribute('data-state', 'open');
+
+  // the order request never reaches the service
+  await page.route('**/fapi/v1/order**', (route) => route.abort('connectionrefused'));
+  await screen.form.market('Open long', '0.001');
+  await expect(screen.form.error).toContainText('Not sent: the service cannot be reached');
+  await expect(screen.form.error).not.toContainText('refused');
+  await page.unroute('**/fapi/v1/order**');
+
+  // the market connection goes: quiet at first, loud after a few seconds
+  await sockets.cut();
+  await expect(screen.topbar.connection).toHaveAttribute('data-state', 'reconnecting');
+  await expect(buy).toBeDisabled();
+  await expect(sell).toBeDisabled();
+  await expect(page.getByTestId('order-disconnected')).toBeVisible();
+  await expect(screen.topbar.connection).toContainText('Disconnected — reconnecting…', { timeout: 10_000 });
+  await expect(screen.ladder.root).toHaveAttribute('data-stale', 'true');
+  await expect(page.getByTestId('ladder-veil')).toHaveText('Reconnecting…');
+
+  // back: live again, buttons on, the "Not sent" line gone
+  await sockets.restore();
+  await expect(screen.topbar.connection).toHaveText(/Live/, { timeout: 40_000 });
+  await expect(buy).toBeEnabled();
+  await expect(screen.form.error).toBeHidden();
+  await expect(screen.ladder.root).toHaveAttribute('data-stale', 'false', { timeout: 15_000 });
+});

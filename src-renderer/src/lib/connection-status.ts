@@ -1,0 +1,34 @@
+// What the top bar says about the market connection and the market clock. A short drop
+// (a reconnect that succeeds within `graceMs`) stays a quiet "Reconnecting"; a drop that
+// lasts becomes a prominent "Disconnected — reconnecting…", because by then every price,
+// PnL and the book on screen is stale. A paused market clock (the simulator paused from
+// Settings) is said too, else frozen trades and a frozen funding countdown look like a
+// fault. Pure: the view hands in the states and the wall clock.
+import type { WsState } from '../../../src-shared/sdk/ws-client.ts';
+
+export const DISCONNECTED_GRACE_MS = 3000;
+
+export interface ConnectionView {
+  label: string;
+  /** Dot colour / banner style. */
+  tone: 'ok' | 'warn' | 'bad';
+  /** The loud banner: the data on screen is not live. */
+  prominent: boolean;
+  /** Whether the market connection is down (orders are not offered). */
+  down: boolean;
+}
+
+export function connectionView(ws: WsState, downSince: number | null, paused: boolean, now: number, graceMs = DISCONNECTED_GRACE_MS): ConnectionView {
+  if (ws === 'open') return paused ? { label: 'Market paused', tone: 'warn', prominent: true, down: false } : { label: 'Live', tone: 'ok', prominent: false, down: false };
+  if (ws === 'reconnecting' || ws === 'closed') {
+    const long = ws === 'closed' || (downSince !== null && now - downSince >= graceMs);
+    if (!long) return { label: 'Reconnecting', tone: 'warn', prominent: false, down: true };
+    return { label: ws === 'closed' ? 'Disconnected' : 'Disconnected — reconnecting…', tone: 'bad', prominent: true, down: true };
+  }
+  return { label: 'Connecting', tone: 'warn', prominent: false, down: false };
+}
+
+/** Whether the market connection is lost (it was open or tried, and is not now). */
+export function marketDown(ws: WsState): boolean {
+  return ws === 'reconnecting' || ws === 'closed';
+}

@@ -1,0 +1,162 @@
+// Fixes of the order form's logic: a request that never reached the service is "Not sent"
+// (not "refused") and clears when the connection is back; a refused leverage / margin-mode
+// change clears on Esc, on the next action or on its timer; the notional cap of the chosen
+// leverage bounds Max and % sizes (worked values: BTCUSDT 125x caps a side at 50 000 USDT).
+import { describe, expect, it } from 'vitest';
+import { PerpdeskApiError, type RestClient } from '../../src-shared/sdk/rest-client.ts';
+import type { OrderRequest } from '../../src-shared/types.ts';
+import { createOrderFormStore } from '../../src-renderer/src/features/order-entry/order-form-store.ts';
+import { notionalRoomQty, sideNotional } from '../../src-renderer/src/features/order-entry/notional-cap.ts';
+import { capKey, createNotionalCapsStore } from '../../src-renderer/src/features/order-entry/notional-caps-store.ts';
+import { maxOpenQty } from '../../src-renderer/src/features/order-entry/preview.ts';
+import { pctQty } from '../../src-renderer/src/features/order-entry/size.ts';
+import { isNetworkFailure, NOT_SENT_TEXT } from '../../src-renderer/src/lib/network-failure.ts';
+
+const order: OrderRequest = { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '1' };
+
+function setup(fail: unknown) {
+  const timers: Array<{ fn: () => void; ms: number; cancelled: boolean }> = [];
+  const api = {
+    placeOrder: async () => {
+      throw fail;
+    },
+  } as unknown as RestClient;
+  const store = createOrderFormStore(api, {
+    schedule: (fn, ms) => {
+      const t = { fn, ms, cancelled: false };
+      timers.push(t);
+      return () => void (t.cancelled = true);
+    },
+  });
+  return { store, a: store.getState().actions, timers };
+}
+
+describe('a request that never reached the service', () => {
+  it('is recognised from the SDK error (code -1, status 0) and a fetch TypeError, not from a refusal', () => {
+    expect(isNetworkFailure(new PerpdeskApiError(-1, 'Cannot reach the service: Failed to fetch', 0))).toBe(true);
+    expect(isNetworkFailure(new TypeError('Failed to fetch'))).toBe(true);
+    expect(isNetworkFailure(new PerpdeskApiError(-1, 'HTTP 502: the answer is not an envelope', 502))).toBe(false);
+    expect(isNetworkFailure(new PerpdeskApiError(3013, 'At 125x ...', 400))).toBe(false);
+  });
+
+  it('says "Not sent", with no refusal code, and clears once the connection is back', async () => {
+    const { store, a } = setup(new PerpdeskApiError(-1, 'Cannot reach the service: Failed to fetch', 0));
+    await a.submit(order);
+    expect(store.getState()).toMatchObject({ error: NOT_SENT_TEXT, errorCode: null, notSent: true });
+    expect(store.getState().error).toMatch(/^Not sent: the service cannot be reached/);
+    a.connectionRestored();
+    expect(store.getState()).toMatchObject({ error: null, notSent: false });
+  });
+
+  it('a real refusal keeps its code and survives a reconnect', async () => {
+    const { store, a } = setup(new PerpdeskApiError(3013, 'At 125x the position may hold at most 50000 USDT notional', 400));
+    await a.submit(order);
+    a.connectionRestored();
+    expect(store.getState()).toMatchObject({ errorCode: 3013, notSent: false });
+    expect(store.getState().error).toContain('50000');
+  });
+});
+
+describe('a refused margin-mode or leverage change', () => {
+  const msg = 'Margin mode of BTCUSDT cannot change while a position or open order exists';
+  it('clears on Esc (reset)', () => {
+    const { store, a } = setup(null);
+    a.settingFailed(msg);
+    expect(store.getState().settingError).toBe(msg);
+    a.reset();
+    expect(store.getState().settingError).toBeNull();
+  });
+  it('clears on the next action (typing a size)', () => {
+    const { store, a } = setup(null);
+    a.settingFailed(msg);
+    a.set({ qty: '1' });
+    expect(store.getState().settingError).toBeNull();
+  });
+  it('clears when its timer fires, and a newer one is not cleared by the older timer', () => {
+    const { store, a, timers } = setup(null);
+    a.settingFailed(msg);
+    a.settingFailed('second');
+    expect(timers[0].cancelled).toBe(true);
+    expect(timers[1].ms).toBe(8000);
+    timers[1].fn();
+    expect(store.getState().settingError).toBeNull();
+  });
+});
+
+describe('the notional cap of the leverage', () => {
+  it('BTCUSDT at 125x (cap 50 000 USDT), 10 000 USDT available at 95 000: Max is the cap, not the margin', () => {
+    // by margin alone: 10000 x 125 / (95000 x (1 + 125 x 0.0005)) = 12.3839 BTC
+    const byMargin = maxOpenQty(10_000, 95_000, 125, 0.0005);
+    expect(byMargin).toBeCloseTo(12.3839, 3);
+    // the cap leaves 50000 / 95000 = 0.52631 BTC
+    const room = notionalRoomQty(50_000, 0, 95_000);
+    expect(room).toBeCloseTo(0.526315, 5);
+    expect(pctQty({ pct: 100, base: Math.min(byMargin, room), qtyStep: '0.001', maxQty: '1000' })).toBe('0.526');
+    expect(pctQty({ pct: 50, base: Math.min(byMargin, room), qtyStep: '0.001', maxQty: '1000' })).toBe('0.263');
+  });
+
+  it("counts the side's position at the mark and its open non-reduce-only orders at their price", () => {
+    const positions = [
+      { symbol: 'BTCUSDT', position_side: 1 as const, quantity: 0.2, mark_price: 90_000 },
+      { symbol: 'BTCUSDT', position_side: 2 as const, quantity: 0.3, mark_price: 90_000 },
+      { symbol: 'ETHUSDT', position_side: 1 as const, quantity: 5, mark_price: 3000 },
+    ];
+    const orders = [
+      { symbol: 'BTCUSDT', position_side: 1 as const, position_action: 1 as const, price: '94000', qty: '0.1', filled_qty: '0.05' },
+      { symbol: 'BTCUSDT', position_side: 1 as const, position_action: 2 as const, price: '99000', qty: '0.2', filled_qty: '0' },
+      { symbol: 'BTCUSDT', position_side: 2 as const, position_action: 1 as const, price: '96000', qty: '0.1', filled_qty: '0' },
+    ];
+    // long: 0.2 x 95000 (live mark) + 0.05 x 94000 = 19000 + 4700
+    const long = sideNotional({ symbol: 'BTCUSDT', positionSide: 1, oneWay: false, positions, orders, mark: 95_000 });
+    expect(long).toBeCloseTo(23_700, 6);
+    // room at 125x for a buy at 95000: (50000 - 23700) / 95000 = 0.27684 BTC
+    expect(notionalRoomQty(50_000, long, 95_000)).toBeCloseTo(0.276842, 5);
+    // short: 0.3 x 95000 + 0.1 x 96000
+    expect(sideNotional({ symbol: 'BTCUSDT', positionSide: 2, oneWay: false, positions, orders, mark: 95_000 })).toBeCloseTo(38_100, 6);
+    // without a live mark the record's mark counts: 0.2 x 90000 + 4700
+    expect(sideNotional({ symbol: 'BTCUSDT', positionSide: 1, oneWay: false, positions, orders, mark: undefined })).toBeCloseTo(22_700, 6);
+  });
+
+  it('one-way mode counts the whole net position', () => {
+    const positions = [{ symbol: 'BTCUSDT', position_side: 1 as const, quantity: -0.4, mark_price: 100_000 }];
+    expect(sideNotional({ symbol: 'BTCUSDT', positionSide: 2, oneWay: true, positions, orders: [], mark: 100_000 })).toBe(40_000);
+  });
+
+  it('a side at or over its cap has no room; an unknown cap or price caps nothing', () => {
+    expect(notionalRoomQty(50_000, 50_000, 95_000)).toBe(0);
+    expect(notionalRoomQty(50_000, 61_000, 95_000)).toBe(0);
+    expect(notionalRoomQty(undefined, 0, 95_000)).toBe(Infinity);
+    expect(notionalRoomQty(50_000, 0, NaN)).toBe(Infinity);
+    // never above the cap by float rounding: room x price stays <= cap
+    expect(notionalRoomQty(50_000, 12_345.67, 97_531.1) * 97_531.1 + 12_345.67).toBeLessThanOrEqual(50_000);
+  });
+});
+
+describe('learning the cap of a leverage', () => {
+  it('reads max_notional of the GET answer, with no POST', async () => {
+    let posts = 0;
+    const caps = createNotionalCapsStore({
+      leverage: async () => ({ symbol: 'BTCUSDT', leverage: 125, max_notional: '50000' }),
+      setLeverage: async () => (posts++, { symbol: 'BTCUSDT', leverage: 125, max_notional: '1' }),
+    });
+    await caps.getState().actions.probe('BTCUSDT');
+    expect(caps.getState().caps[capKey('BTCUSDT', 125)]).toBe(50_000);
+    expect(posts).toBe(0);
+  });
+
+  it('a change records the cap its POST answer names; reads and changes run in order', async () => {
+    let inForce = 125;
+    const caps = createNotionalCapsStore({
+      leverage: async () => ({ symbol: 'BTCUSDT', leverage: inForce, max_notional: inForce === 125 ? '50000' : '600000' }),
+      setLeverage: async (_s: string, lev: number) => {
+        inForce = lev;
+        return { symbol: 'BTCUSDT', leverage: lev, max_notional: lev === 125 ? '50000' : '600000' };
+      },
+    });
+    const probe = caps.getState().actions.probe('BTCUSDT');
+    const change = caps.getState().actions.setLeverage('BTCUSDT', 100);
+    await Promise.all([probe, change]);
+    expect(inForce).toBe(100);
+    expect(caps.getState().caps).toEqual({ 'BTCUSDT@125': 50_000, 'BTCUSDT@100': 600_000 });
+  });
+});
