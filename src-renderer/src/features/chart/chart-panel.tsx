@@ -142,14 +142,23 @@ function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] 
       if (t?.takeProfit) out.push({ id: `tp:${k}`, price: Number(t.takeProfit), color: '#2ebd85', title: 'TP', style: 'dashed' });
       if (t?.stopLoss) out.push({ id: `sl:${k}`, price: Number(t.stopLoss), color: '#f6465d', title: 'SL', style: 'dashed' });
     }
+    // One line per side and price: several orders there (a grid bot's) would stack identical
+    // labels on the axis; the line sums them and says how many.
+    const groups = new Map<string, { ids: string[]; side: number; text: string; left: number }>();
     for (const o of orders) {
       if (o.symbol !== symbol || o.type !== 1) continue;
-      const left = Number(o.qty) - Number(o.filled_qty);
+      const k = `${o.side}:${o.price}`;
+      const g = groups.get(k) ?? { ids: [], side: o.side, text: o.price, left: 0 };
+      g.ids.push(o.id);
+      g.left += Number(o.qty) - Number(o.filled_qty);
+      groups.set(k, g);
+    }
+    for (const g of groups.values()) {
       out.push({
-        id: `order:${o.id}`,
-        price: Number(o.price),
-        color: o.side === 1 ? '#2ebd85' : '#f6465d',
-        title: `${o.side === 1 ? 'Buy' : 'Sell'} ${fmt(left, qd)}`,
+        id: g.ids.length === 1 ? `order:${g.ids[0]}` : `orders:${g.side}:${g.text}`,
+        price: Number(g.text),
+        color: g.side === 1 ? '#2ebd85' : '#f6465d',
+        title: `${g.side === 1 ? 'Buy' : 'Sell'} ${fmt(g.left, qd)}${g.ids.length > 1 ? ` (${g.ids.length} orders)` : ''}`,
         style: 'dotted',
       });
     }
