@@ -52,6 +52,32 @@ test('a bot order from the panel appears in the ladder and can be cancelled from
   await expect(panel.getByTestId('bot-response')).toContainText('"status": 4');
 });
 
+test('a resting bot order sent without need_cache can be cancelled from the answer', async ({ page, service, market }) => {
+  const symbol = 'SOLUSDT';
+  await market.ensureBook(symbol);
+  await setPaused(service.url, true);
+  const s = await market.symbol(symbol);
+  const d = await market.api.depth(symbol, 5);
+  const price = onTick(Number(d.asks[0][0]) + 3 * Number(s.price_step), s.price_step);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await screen.selectSymbol(symbol);
+  const panel = await screen.openBotPanel();
+  await panel.getByRole('combobox', { name: 'side', exact: true }).selectOption('2');
+  await panel.getByRole('combobox', { name: 'position_side' }).selectOption('2');
+  await panel.getByRole('textbox', { name: 'price', exact: true }).fill(price);
+  await panel.getByRole('textbox', { name: 'qty', exact: true }).fill('1.00');
+  await panel.getByRole('checkbox', { name: 'need_cache' }).uncheck();
+  await panel.getByRole('button', { name: 'Send bot order' }).click();
+  await expect(panel.getByTestId('bot-response')).toContainText('"status": 1');
+  const answer = JSON.parse((await panel.getByTestId('bot-response').textContent())!) as { data: { order_id: string } };
+  // not cached, so not in the table; the answer offers the cancel
+  await expect(panel.getByTestId(`bot-order-row-${answer.data.order_id}`)).toHaveCount(0);
+  await panel.getByRole('button', { name: `Cancel order ${answer.data.order_id}` }).click();
+  await expect(panel.getByTestId('bot-response')).toContainText('"status": 4');
+  await expect(panel.getByRole('button', { name: `Cancel order ${answer.data.order_id}` })).toHaveCount(0);
+});
+
 test.afterEach(async ({ service }) => {
   await setPaused(service.url, false);
 });

@@ -8,6 +8,7 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { Drawer } from '../../layout/drawer.tsx';
 import { directionName, sideClass, STATUS_NAMES } from '../orders/order-labels.ts';
+import type { RawExchange } from '../../../../src-shared/sdk/rest-client.ts';
 import type { BotForm } from './bot-store.ts';
 import './bot-panel.css';
 
@@ -159,6 +160,18 @@ function BotPanelBody() {
             )}
           </h4>
           <pre data-testid="bot-response">{last ? (last.networkError ?? pretty(last.text)) : '—'}</pre>
+          {restingFrom(last) && (
+            // a resting order sent without need_cache is not in the table below: cancel it here
+            <button
+              className="btn-small"
+              onClick={() => {
+                const r = restingFrom(last)!;
+                void st.actions.cancel({ symbol: r.symbol, id: r.orderId });
+              }}
+            >
+              Cancel order {restingFrom(last)!.orderId}
+            </button>
+          )}
         </div>
       </div>
 
@@ -213,4 +226,18 @@ function pretty(text: string | undefined): string {
   } catch {
     return text;
   }
+}
+
+/** The order a bot placement answer left resting (status 1 new, 2 partially filled), if any. */
+function restingFrom(last: RawExchange | null): { symbol: string; orderId: string } | null {
+  if (last === null || last.method !== 'POST' || !last.url.includes('/fapi/v1/bot/orders')) return null;
+  const data = (last.json as { code?: number; data?: { order_id?: string; status?: number } } | null)?.data;
+  let body: { symbol?: unknown } | undefined;
+  try {
+    body = JSON.parse(last.requestBody ?? '') as { symbol?: unknown };
+  } catch {
+    body = undefined;
+  }
+  if (!data || (data.status !== 1 && data.status !== 2) || typeof data.order_id !== 'string' || typeof body?.symbol !== 'string') return null;
+  return { symbol: body.symbol, orderId: data.order_id };
 }

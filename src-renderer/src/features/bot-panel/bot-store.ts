@@ -38,7 +38,7 @@ export interface BotState {
     /** The body that `submit` would send. */
     body(): BotOrderRequest;
     submit(): Promise<RawExchange>;
-    cancel(order: OrderRecord): Promise<RawExchange>;
+    cancel(order: Pick<OrderRecord, 'symbol' | 'id'>): Promise<RawExchange>;
     refreshWhitelist(): Promise<void>;
     refreshCached(): Promise<void>;
   };
