@@ -3,46 +3,10 @@
 // means something, prices may carry thousands separators, Enter sends one order (and says
 // how when nothing is armed), shortcuts stay quiet behind the help overlay, outcomes read
 // naturally (warnings for expired orders), and the paper reset asks first.
-import type { Locator, Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { FormExtras } from './pages/form-extras.ts';
 import { onTick } from './support/prices.ts';
-
-/** What this spec reads beyond the shared page model. */
-class FormExtras {
-  readonly page: Page;
-  readonly screen: TradingPage;
-  readonly hint: Locator;
-  readonly pctQty: Locator;
-  readonly pct: (p: 25 | 50 | 75 | 100) => Locator;
-  readonly leverageButton: Locator;
-  readonly leverage: Locator;
-  constructor(page: Page, screen: TradingPage) {
-    this.page = page;
-    this.screen = screen;
-    const root = screen.form.root;
-    this.hint = page.getByTestId('order-hint');
-    this.pctQty = page.getByTestId('pct-qty');
-    this.pct = (p) => root.getByRole('button', { name: `${p}%`, exact: true });
-    this.leverageButton = page.getByTestId('leverage-button');
-    this.leverage = root.getByRole('group', { name: 'Leverage' });
-  }
-  /** 'pct' or 'qty', as the size field's unit button shows it ("% ⇄" or "BTC ⇄"). */
-  async sizeMode(): Promise<'pct' | 'qty'> {
-    const unit = await this.screen.form.root.getByRole('button', { name: 'Size unit' }).textContent();
-    return unit?.trim().startsWith('%') ? 'pct' : 'qty';
-  }
-  reduceOnly(): Locator {
-    return this.screen.form.root.getByRole('checkbox', { name: 'Reduce-only' });
-  }
-  /** Focus on nothing in particular: where the global shortcuts act. */
-  async bodyFocused(): Promise<boolean> {
-    return this.page.evaluate(() => {
-      const doc = (globalThis as unknown as { document: { activeElement: unknown; body: unknown } }).document;
-      return doc.activeElement === doc.body || doc.activeElement === null;
-    });
-  }
-}
 
 test('the leverage field takes typing as typed: cleared stays empty, 50 means 50', async ({ page, service, trader }) => {
   const symbol = 'BTCUSDT';

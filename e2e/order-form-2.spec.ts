@@ -6,51 +6,10 @@
 // sent" line cleared) once the connection does. The connection is cut from inside the page:
 // an init script wraps WebSocket so that the test can close the live sockets and send new
 // ones to a refused port, then let them through again (the shared service keeps running).
-import type { Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { SocketSwitch } from './support/socket-switch.ts';
 import { onTick } from './support/prices.ts';
-
-/** A switch for the page's WebSockets; install() must run before the page loads. */
-class SocketSwitch {
-  readonly page: Page;
-  constructor(page: Page) {
-    this.page = page;
-  }
-  async install(): Promise<void> {
-    await this.page.addInitScript(() => {
-      const w = globalThis as unknown as { WebSocket: new (url: string | URL, p?: string | string[]) => { close(): void; addEventListener(t: string, f: () => void): void }; __wsSwitch: unknown };
-      const Native = w.WebSocket;
-      const live = new Set<{ close(): void }>();
-      const sw = { blocked: false };
-      w.__wsSwitch = {
-        cut() {
-          sw.blocked = true;
-          for (const s of live) s.close();
-        },
-        restore() {
-          sw.blocked = false;
-        },
-      };
-      w.WebSocket = class extends (Native as unknown as new (url: string | URL, p?: string | string[]) => object) {
-        constructor(url: string | URL, protocols?: string | string[]) {
-          // a refused address stands for a stopped service: the socket never opens
-          super(sw.blocked ? 'ws://127.0.0.1:1/ws' : url, protocols);
-          if (!sw.blocked) {
-            live.add(this as unknown as { close(): void });
-            (this as unknown as { addEventListener(t: string, f: () => void): void }).addEventListener('close', () => live.delete(this as unknown as { close(): void }));
-          }
-        }
-      } as unknown as typeof w.WebSocket;
-    });
-  }
-  async cut(): Promise<void> {
-    await this.page.evaluate(() => (globalThis as unknown as { __wsSwitch: { cut(): void } }).__wsSwitch.cut());
-  }
-  async restore(): Promise<void> {
-    await this.page.evaluate(() => (globalThis as unknown as { __wsSwitch: { restore(): void } }).__wsSwitch.restore());
-  }
-}
 
 test('B then typing replaces the last size: after sending 2, B + "1" + Enter sends 1', async ({ page, service, trader, market }) => {
   const symbol = 'ETHUSDT';

@@ -1,41 +1,10 @@
 // Positions and open orders: one-way shorts read as shorts and close from their row; the
 // TP/SL dialog owns the keyboard (shortcuts inert, focus trapped, Esc closes, Enter saves only
 // from a field) and takes thousands separators; Close all / Cancel all ask first.
-import type { Locator, Page } from 'playwright/test';
 import { test, expect, type Trader } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { PositionsArea } from './pages/positions-area.ts';
 import { onTick } from './support/prices.ts';
-
-/** Page model of the positions tab, its TP/SL dialog and the bulk-action confirmations. */
-class PositionsArea {
-  readonly page: Page;
-  readonly table: Locator;
-  readonly closeAll: Locator;
-  readonly closeAllConfirm: Locator;
-  readonly cancelAll: Locator;
-  readonly cancelAllConfirm: Locator;
-  readonly dialog: Locator;
-  readonly takeProfit: Locator;
-  readonly stopLoss: Locator;
-  constructor(page: Page) {
-    this.page = page;
-    this.table = page.getByTestId('positions-table');
-    this.closeAll = page.getByRole('button', { name: 'Close all' });
-    this.closeAllConfirm = page.getByTestId('close-all-confirm');
-    this.cancelAll = page.getByRole('button', { name: 'Cancel all' });
-    this.cancelAllConfirm = page.getByTestId('cancel-all-confirm');
-    this.dialog = page.getByRole('dialog', { name: 'Take profit / stop loss' });
-    this.takeProfit = this.dialog.getByRole('textbox', { name: 'Take profit price' });
-    this.stopLoss = this.dialog.getByRole('textbox', { name: 'Stop loss price' });
-  }
-  row(symbol: string, side: 1 | 2): Locator {
-    return this.page.getByTestId(`position-row-${symbol}-${side}`);
-  }
-  /** How many elements inside the dialog have the focus (1 while it is trapped there). */
-  focusedInDialog(): Locator {
-    return this.dialog.locator(':focus');
-  }
-}
 
 const fmtPx = (x: string, decimals: number): string => Number(x).toLocaleString('en-US', { minimumFractionDigits: decimals });
 

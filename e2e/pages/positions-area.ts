@@ -1,0 +1,32 @@
+// Page model of the positions tab, its TP/SL dialog and the bulk-action confirmations.
+import type { Locator, Page } from 'playwright/test';
+
+export class PositionsArea {
+  readonly page: Page;
+  readonly table: Locator;
+  readonly closeAll: Locator;
+  readonly closeAllConfirm: Locator;
+  readonly cancelAll: Locator;
+  readonly cancelAllConfirm: Locator;
+  readonly dialog: Locator;
+  readonly takeProfit: Locator;
+  readonly stopLoss: Locator;
+  constructor(page: Page) {
+    this.page = page;
+    this.table = page.getByTestId('positions-table');
+    this.closeAll = page.getByRole('button', { name: 'Close all' });
+    this.closeAllConfirm = page.getByTestId('close-all-confirm');
+    this.cancelAll = page.getByRole('button', { name: 'Cancel all' });
+    this.cancelAllConfirm = page.getByTestId('cancel-all-confirm');
+    this.dialog = page.getByRole('dialog', { name: 'Take profit / stop loss' });
+    this.takeProfit = this.dialog.getByRole('textbox', { name: 'Take profit price' });
+    this.stopLoss = this.dialog.getByRole('textbox', { name: 'Stop loss price' });
+  }
+  row(symbol: string, side: 1 | 2): Locator {
+    return this.page.getByTestId(`position-row-${symbol}-${side}`);
+  }
+  /** How many elements inside the dialog have the focus (1 while it is trapped there). */
+  focusedInDialog(): Locator {
+    return this.dialog.locator(':focus');
+  }
+}
