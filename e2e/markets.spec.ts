@@ -59,3 +59,22 @@ test('a paused pair says so in the top bar, the chart and the order form', async
   await expect(page.getByTestId('order-halted')).toHaveCount(0);
   await expect(screen.form.button('Open long')).toBeEnabled();
 });
+
+test('the picker sorts by a clicked column and starts its cursor on the current pair', async ({ page, service }) => {
+  const futures = (await (await fetch(`${service.url}/fapi/v1/symbols`)).json()) as { data: Array<{ symbol: string; max_leverage: number }> };
+  const lev = new Map(futures.data.map((f) => [f.symbol, f.max_leverage]));
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await screen.selectSymbol('ETHUSDT');
+  await screen.topbar.symbolButton.click();
+  await expect(screen.picker.row('ETHUSDT')).toHaveAttribute('aria-selected', 'true');
+
+  await screen.picker.sortBy('Max leverage');
+  await expect(screen.picker.table.locator('th[aria-sort="descending"]')).toContainText('Max leverage');
+  const down = (await screen.picker.symbols()).map((sym) => lev.get(sym)!);
+  expect(down).toEqual([...down].sort((a, b) => b - a));
+  expect(new Set(down).size).toBeGreaterThan(1); // the order is not trivially constant
+  await screen.picker.sortBy('Max leverage');
+  const up = (await screen.picker.symbols()).map((sym) => lev.get(sym)!);
+  expect(up).toEqual([...up].sort((a, b) => a - b));
+});

@@ -107,6 +107,15 @@ export class SymbolPicker {
   async filterTag(name: 'All' | 'New' | 'Meme' | 'Innovation'): Promise<void> {
     await this.dialog.getByRole('tab', { name }).click();
   }
+  /** Clicks a column header (sorts by it; again: the other way). */
+  async sortBy(column: string): Promise<void> {
+    await this.table.getByRole('button', { name: column, exact: false }).first().click();
+  }
+  /** The listed pairs, top to bottom. */
+  async symbols(): Promise<string[]> {
+    const ids = await this.rows().evaluateAll((els) => els.map((e) => e.getAttribute('data-testid') ?? ''));
+    return ids.map((id) => id.replace('symbol-row-', ''));
+  }
 }
 
 export class ChartArea {

@@ -1,12 +1,22 @@
 // The pair picker: search, tag filters (new / meme / innovation), every pair with its last
-// price, 24 h change and volume, funding and maximum leverage. Arrow keys move, Enter picks,
-// Esc closes.
+// price, 24 h change and volume, funding and maximum leverage; a click on a column header sorts
+// by it (again: the other way). The cursor starts on the current pair; arrow keys move, Enter
+// picks, Esc closes.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fmt, fmtCompact, fmtPct } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
+import { nextSort, sortEntries, type SortKey, type SortSpec } from './symbol-sort.ts';
 import { change24 } from './ticker-store.ts';
 
 type TagFilter = 'all' | 'new' | 'meme' | 'innovation';
+const COLUMNS: ReadonlyArray<readonly [SortKey, string]> = [
+  ['pair', 'Pair'],
+  ['last', 'Last'],
+  ['change', '24h change'],
+  ['volume', '24h volume'],
+  ['funding', 'Funding'],
+  ['leverage', 'Max leverage'],
+];
 const STATUS_NAME: Record<number, string> = { 1: 'Trading', 2: 'Paused', 3: 'Delisted' };
 
 export function SymbolPicker() {
@@ -30,11 +40,22 @@ export function SymbolPicker() {
     return () => document.removeEventListener('mousedown', away);
   }, [s]);
 
+  const [sort, setSort] = useState<SortSpec | null>(null);
+  // The order is taken from the figures of the moment the sort was chosen: rows that moved on
+  // every price tick would jump under the cursor.
+  const sortTickers = useMemo(() => tickers, [sort]);
   const shown = useMemo(() => {
     const q = query.trim().toUpperCase();
-    return entries.filter((e) => (q === '' || e.general.symbol.includes(q) || e.general.base_asset.includes(q)) && (tag === 'all' || e.tags.includes(tag)));
-  }, [entries, query, tag]);
-  useEffect(() => setActive(0), [query, tag]);
+    const hits = entries.filter((e) => (q === '' || e.general.symbol.includes(q) || e.general.base_asset.includes(q)) && (tag === 'all' || e.tags.includes(tag)));
+    return sortEntries(hits, sort, sortTickers);
+  }, [entries, query, tag, sort, sortTickers]);
+  // the cursor starts on the current pair; a new search or filter starts it at the top
+  const searched = useRef(false);
+  useEffect(() => {
+    const at = searched.current ? -1 : shown.findIndex((e) => e.general.symbol === current);
+    setActive(at >= 0 ? at : 0);
+    searched.current = query !== '' || tag !== 'all';
+  }, [query, tag, sort]);
 
   const pick = (symbol: string): void => s.workspace.getState().actions.setSymbol(symbol);
   const onKey = (e: React.KeyboardEvent): void => {
@@ -84,12 +105,19 @@ export function SymbolPicker() {
           <table className="grid picker-table" data-testid="symbol-table">
             <thead>
               <tr>
-                <th scope="col">Pair</th>
-                <th scope="col" className="num">Last</th>
-                <th scope="col" className="num">24h change</th>
-                <th scope="col" className="num">24h volume</th>
-                <th scope="col" className="num">Funding</th>
-                <th scope="col" className="num">Max leverage</th>
+                {COLUMNS.map(([key, label]) => (
+                  <th
+                    key={key}
+                    scope="col"
+                    className={key === 'pair' ? 'sortable' : 'num sortable'}
+                    aria-sort={sort?.key === key ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}
+                  >
+                    <button type="button" className="th-sort" onClick={() => setSort((cur) => nextSort(cur, key))}>
+                      {label}
+                      {sort?.key === key && <span aria-hidden="true">{sort.dir === 1 ? ' ▲' : ' ▼'}</span>}
+                    </button>
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
