@@ -39,6 +39,13 @@ test('a limit order appears in open orders, on the chart, and can be cancelled',
   await expect(otherRow).not.toContainText('Canceled');
   await trader.api.cancelAllOrders(symbol);
   await expect(otherRow).toContainText('Canceled');
+
+  // A filter that hides everything says so and offers to clear itself.
+  await page.getByRole('combobox', { name: 'Symbol filter' }).selectOption('DOGEUSDT');
+  await expect(page.getByTestId('history-empty')).toContainText('No orders match these filters');
+  await page.getByTestId('history-empty').getByRole('button', { name: 'Clear filters' }).click();
+  await expect(otherRow).toBeVisible();
+  await expect(page.getByTestId('history-empty')).toHaveCount(0);
 });
 
 /** Opens a long of 0.010 BTC at market from the form and returns its positions row. */

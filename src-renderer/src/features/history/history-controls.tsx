@@ -114,3 +114,24 @@ export function Select<T extends number>(props: { label: string; value: T; optio
     </label>
   );
 }
+
+/** Whether any filter differs from what the tab opens with. */
+export function filtersActive<T, F>(st: PagedState<T, F>): boolean {
+  return JSON.stringify(st.filters) !== JSON.stringify(st.defaults);
+}
+
+/** The empty list: says when the filters are why, and offers to clear them. */
+export function EmptyHistory<T, F>({ st, what }: { st: PagedState<T, F>; what: string }) {
+  if (!st.loaded || st.items.length > 0) return null;
+  const active = filtersActive(st);
+  return (
+    <p className="empty" data-testid="history-empty">
+      {active ? `No ${what} match these filters. ` : `No ${what}.`}
+      {active && (
+        <button className="link" onClick={() => void st.actions.load(st.defaults)}>
+          Clear filters
+        </button>
+      )}
+    </p>
+  );
+}

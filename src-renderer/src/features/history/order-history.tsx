@@ -4,7 +4,7 @@ import { fmt, fmtDateTime } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { directionName, sideClass, STATUS_NAMES, TYPE_NAMES } from '../orders/order-labels.ts';
-import { HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
+import { EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
 const STATUS_OPTIONS: ReadonlyArray<readonly [OrderStatus | 0, string]> = [[0, 'All'], ...([1, 2, 3, 4, 5, 6] as const).map((v) => [v, STATUS_NAMES[v]] as const)];
 
@@ -56,7 +56,7 @@ export function OrderHistory() {
           })}
         </tbody>
       </table>
-      {st.loaded && st.items.length === 0 && <p className="empty">No orders.</p>}
+      <EmptyHistory st={st} what="orders" />
     </>
   );
 }

@@ -12,6 +12,8 @@ export interface Page<T> {
 
 export interface PagedState<T, F> {
   filters: F;
+  /** The filters a tab opens with (what "Clear filters" goes back to). */
+  defaults: F;
   items: readonly T[];
   /** 0-based index of the page shown. */
   page: number;
@@ -47,6 +49,7 @@ export function createPagedStore<T, F extends object>(fetchPage: (filters: F, cu
     };
     return {
       filters: initial,
+      defaults: initial,
       items: [],
       page: 0,
       hasMore: false,

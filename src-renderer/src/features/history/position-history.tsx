@@ -4,7 +4,7 @@ import type { CloseType, MarginMode, PositionSide } from '../../../../src-shared
 import { fmt, fmtDateTime, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { DayFilter, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
+import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
 export const CLOSE_TYPE_NAMES: Record<number, string> = {
   1: 'User close',
@@ -83,7 +83,7 @@ export function PositionHistory() {
           })}
         </tbody>
       </table>
-      {st.loaded && st.items.length === 0 && <p className="empty">No closed positions.</p>}
+      <EmptyHistory st={st} what="closed positions" />
     </>
   );
 }

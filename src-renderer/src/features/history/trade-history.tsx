@@ -4,7 +4,7 @@ import { fmt, fmtDateTime, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { sideClass } from '../orders/order-labels.ts';
-import { DayFilter, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
+import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
 const SIDES: ReadonlyArray<readonly [Side | 0, string]> = [
   [0, 'All'],
@@ -63,7 +63,7 @@ export function TradeHistory() {
           })}
         </tbody>
       </table>
-      {st.loaded && st.items.length === 0 && <p className="empty">No trades.</p>}
+      <EmptyHistory st={st} what="trades" />
     </>
   );
 }
