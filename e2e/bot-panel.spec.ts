@@ -76,6 +76,11 @@ test('a resting bot order sent without need_cache can be cancelled from the answ
   await panel.getByRole('button', { name: `Cancel order ${answer.data.order_id}` }).click();
   await expect(panel.getByTestId('bot-response')).toContainText('"status": 4');
   await expect(panel.getByRole('button', { name: `Cancel order ${answer.data.order_id}` })).toHaveCount(0);
+  // the request pane shows the last call until the form is edited, then the new draft
+  await expect(panel.getByTestId('bot-request')).toContainText('DELETE /fapi/v1/bot/order');
+  await panel.getByRole('textbox', { name: 'qty', exact: true }).fill('2.00');
+  await expect(panel.getByTestId('bot-request')).toContainText('"qty": "2.00"');
+  await expect(panel.getByRole('heading', { name: 'Request (as it will be sent)' })).toBeVisible();
 });
 
 test.afterEach(async ({ service }) => {

@@ -145,9 +145,9 @@ function BotPanelBody() {
 
       <div className="raw">
         <div>
-          <h4>Request</h4>
+          <h4>{last && !st.edited ? 'Last request' : 'Request (as it will be sent)'}</h4>
           <pre data-testid="bot-request">
-            {last ? `${last.method} ${last.url.replace(s.api.baseUrl, '')}\n\n${pretty(last.requestBody)}` : `POST /fapi/v1/bot/orders\n\n${JSON.stringify(body, null, 2)}`}
+            {last && !st.edited ? `${last.method} ${last.url.replace(s.api.baseUrl, '')}\n\n${pretty(last.requestBody)}` : `POST /fapi/v1/bot/orders\n\n${JSON.stringify(body, null, 2)}`}
           </pre>
         </div>
         <div>

@@ -30,6 +30,8 @@ export interface BotState {
   whitelist: { ip: string; whitelisted: boolean } | null;
   whitelistError: string | null;
   last: RawExchange | null;
+  /** The form changed since the last request: the request pane shows the draft again. */
+  edited: boolean;
   sending: boolean;
   cached: readonly OrderRecord[];
   cachedError: string | null;
@@ -85,22 +87,23 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
     whitelist: null,
     whitelistError: null,
     last: null,
+    edited: false,
     sending: false,
     cached: [],
     cachedError: null,
     actions: {
-      set: (change) => set({ form: { ...get().form, ...change } }),
+      set: (change) => set({ form: { ...get().form, ...change }, edited: true }),
       body: () => botBody(get().form),
       async submit() {
         set({ sending: true });
         const x = await api.request('POST', '/fapi/v1/bot/orders', { body: botBody(get().form) });
-        set({ sending: false, last: x });
+        set({ sending: false, last: x, edited: false });
         void get().actions.refreshCached();
         return x;
       },
       async cancel(order) {
         const x = await api.request('DELETE', '/fapi/v1/bot/order', { query: { symbol: order.symbol, order_id: order.id } });
-        set({ last: x });
+        set({ last: x, edited: false });
         await get().actions.refreshCached();
         return x;
       },
