@@ -67,6 +67,8 @@ test('a lost connection: "Not sent" (not refused), a loud top bar, disabled butt
   await expect(screen.topbar.connection).toContainText('Disconnected — reconnecting…', { timeout: 10_000 });
   await expect(screen.ladder.root).toHaveAttribute('data-stale', 'true');
   await expect(page.getByTestId('ladder-veil')).toHaveText('Reconnecting…');
+  // the account figures are dimmed as stale too
+  await expect(page.getByTestId('account-compact')).toHaveAttribute('data-stale', 'true');
 
   // back: live again, buttons on, the "Not sent" line gone
   await sockets.restore();
@@ -74,4 +76,5 @@ test('a lost connection: "Not sent" (not refused), a loud top bar, disabled butt
   await expect(buy).toBeEnabled();
   await expect(screen.form.error).toBeHidden();
   await expect(screen.ladder.root).toHaveAttribute('data-stale', 'false', { timeout: 15_000 });
+  await expect(page.getByTestId('account-compact')).not.toHaveAttribute('data-stale', 'true');
 });

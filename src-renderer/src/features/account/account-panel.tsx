@@ -1,6 +1,7 @@
 // Account summary: margin balance, wallet, unrealized PnL, available, position and order
 // margin, deposits and position mode. Compact in the order column, full in the bottom tab.
 import { fmt, fmtSigned, num } from '../../lib/format.ts';
+import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { LoginHint } from '../order-entry/order-entry.tsx';
 import { useLiveSummary } from './use-live-summary.ts';
@@ -8,6 +9,7 @@ import './account.css';
 
 export function AccountPanel({ compact = false }: { compact?: boolean }) {
   const s = useServices();
+  const down = useSel(s.connection, (c) => marketDown(c.state));
   // at live marks, so that it agrees with the positions table between the server's updates
   const a = useLiveSummary();
   const error = useSel(s.account, (x) => x.error);
@@ -29,7 +31,12 @@ export function AccountPanel({ compact = false }: { compact?: boolean }) {
     rows.push(['API key', key ?? '—']);
   }
   return (
-    <section className={compact ? 'account compact' : 'account'} data-testid={compact ? 'account-compact' : 'account-summary'} aria-label="Account">
+    <section
+      className={`${compact ? 'account compact' : 'account'}${down ? ' stale' : ''}`}
+      data-testid={compact ? 'account-compact' : 'account-summary'}
+      data-stale={down ? 'true' : undefined}
+      aria-label="Account"
+    >
       {compact && (
         <div className="panel-title">
           <span>Account</span>

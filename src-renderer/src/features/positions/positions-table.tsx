@@ -6,6 +6,7 @@ import { useRef, useState } from 'react';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtPct, fmtSigned } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
+import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { ConfirmBar } from '../orders/confirm-bar.tsx';
@@ -17,6 +18,7 @@ import './positions.css';
 
 export function PositionsTable() {
   const s = useServices();
+  const down = useSel(s.connection, (c) => marketDown(c.state));
   const positions = useSel(s.positions, (x) => x.positions);
   const tpsl = useSel(s.positions, (x) => x.tpsl);
   const tickers = useSel(s.tickers, (x) => x.tickers);
@@ -79,7 +81,12 @@ export function PositionsTable() {
           }}
         />
       )}
-      <table className="grid dense" data-testid="positions-table">
+      {down && positions.length > 0 && (
+        <p className="stale-note" data-testid="positions-stale">
+          Mark prices and PnL as of the last update: the connection to the service is down.
+        </p>
+      )}
+      <table className={down ? 'grid dense stale' : 'grid dense'} data-testid="positions-table">
         <thead>
           <tr>
             <th>Symbol</th>
