@@ -31,6 +31,14 @@ export function isLoopbackHost(host: string | undefined): boolean {
 }
 
 export function installBrowserGuards(app: FastifyInstance, opts: { loopbackHostsOnly: boolean }): void {
+  // A WebSocket upgrade answered over HTTP instead (refused here, before @fastify/websocket's
+  // own hooks ran) owns a socket that Node has detached from its HTTP parser: nothing else
+  // would ever close it, and server.close() would wait for it forever. Close it once the
+  // answer is out. (An upgrade that succeeds is hijacked and never reaches onResponse.)
+  app.addHook('onResponse', (req, _reply, done) => {
+    if (req.headers.upgrade !== undefined) req.raw.socket?.destroy();
+    done();
+  });
   if (opts.loopbackHostsOnly) {
     app.addHook('onRequest', (req, reply, done) => {
       const host = req.headers.host;

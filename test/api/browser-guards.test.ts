@@ -1,5 +1,6 @@
 // The browser guards: a Host naming another site is refused while the service listens on
 // loopback (DNS rebinding), and HTML answers may not be framed by other sites.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
 import { hostName, isLoopbackHost } from '../../src-main/api/browser-guards.ts';
@@ -64,5 +65,31 @@ describe('framing', () => {
     expect(docs.headers['content-security-policy']).toBe("frame-ancestors 'none'");
     const json = await app.inject({ method: 'GET', url: '/fapi/v1/time' });
     expect(json.headers['x-frame-options']).toBeUndefined();
+  });
+});
+
+describe('a refused WebSocket upgrade', () => {
+  it('gets its 403 and its socket closed, so the server can still shut down', async () => {
+    const v = openVenue({ dataDir: ':memory:' });
+    const server = await buildApp({ venue: v, rateLimit: false });
+    await server.listen({ host: '127.0.0.1', port: 0 });
+    const port = (server.server.address() as { port: number }).port;
+    const answer = await new Promise<{ head: string; closed: boolean }>((resolve) => {
+      const sock = connect(port, '127.0.0.1', () => {
+        sock.write(
+          'GET /ws HTTP/1.1\r\nHost: evil.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+            'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+        );
+      });
+      let data = '';
+      sock.on('data', (d) => (data += String(d)));
+      // the server must end the connection itself; the client never does
+      const timer = setTimeout(() => (sock.destroy(), resolve({ head: data.split('\r\n')[0], closed: false })), 3000);
+      sock.on('close', () => (clearTimeout(timer), resolve({ head: data.split('\r\n')[0], closed: true })));
+    });
+    expect(answer.head).toBe('HTTP/1.1 403 Forbidden');
+    expect(answer.closed).toBe(true);
+    await server.close();
+    v.close();
   });
 });
