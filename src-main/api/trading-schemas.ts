@@ -119,13 +119,23 @@ export const botOrderBodySchema = {
 } as const;
 
 export interface FlatBodySchema {
-  properties: Record<string, { type?: string }>;
+  properties: Record<string, { type?: string | readonly string[]; anyOf?: ReadonlyArray<{ type?: string }> }>;
+}
+
+/** The JSON types a property declares: its `type` (one or a list) or the types of its `anyOf`. */
+function declaredTypes(p: FlatBodySchema['properties'][string]): readonly string[] | undefined {
+  if (typeof p.type === 'string') return [p.type];
+  if (Array.isArray(p.type)) return p.type;
+  if (p.anyOf !== undefined && p.anyOf.every((a) => typeof a.type === 'string')) return p.anyOf.map((a) => a.type as string);
+  return undefined;
 }
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
 function jsonTypeOk(value: unknown, type: string | undefined): boolean {
   switch (type) {
+    case 'null':
+      return value === null;
     case 'integer':
       return typeof value === 'number' && Number.isInteger(value);
     case 'number':
@@ -181,8 +191,9 @@ export function bodyTypeError(body: Record<string, unknown>, props: FlatBodySche
   for (const key of Object.keys(body)) {
     const p = Object.hasOwn(props, key) ? props[key] : undefined;
     if (p === undefined) continue;
-    if (!jsonTypeOk(body[key], p.type)) {
-      return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': must be a JSON ${p.type}`);
+    const types = declaredTypes(p);
+    if (types !== undefined && !types.some((t) => jsonTypeOk(body[key], t))) {
+      return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': must be a JSON ${types.join(' or ')}`);
     }
   }
   return undefined;

@@ -43,4 +43,14 @@ describe('take-profit / stop-loss routes', () => {
     expect(r.status).toBe(400);
     expect(r.body.code).toBe(code);
   });
+
+  it('a price sent as a JSON number or boolean is refused, not converted (string or null only)', async () => {
+    const u = makeAccount(t.venue, 'tpsl-types');
+    for (const value of [200000, true]) {
+      const r = await signed(t.app, u, 'POST', '/fapi/v1/position/tpsl', { json: { symbol: 'BTCUSDT', position_side: 1, take_profit_price: value } });
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ code: 1001, message: "Invalid body parameter 'take_profit_price': must be a JSON string or null" });
+    }
+    expect(dataOf(await signed(t.app, u, 'GET', '/fapi/v1/position/tpsl'))).toEqual([]); // nothing stored
+  });
 });
