@@ -16,6 +16,9 @@ export function installRawBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.decorateRequest('rawBody', undefined);
   app.removeContentTypeParser('application/json');
+  // Every body of this API is JSON: without Fastify's default text/plain parser a text body is
+  // 1006 (content type) on every route, not a schema error about an unnamed '' parameter.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     req.rawBody = body as string;
     parseJson(req, body as string, (err, value) => (err ? done(explained(err, body as string), undefined) : done(null, value)));

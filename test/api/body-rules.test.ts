@@ -95,3 +95,24 @@ describe('empty and oversized bodies', () => {
     expect(r.json()).toEqual({ code: Errors.BODY_TOO_LARGE.code, message: 'Request body is too large: the limit is 65536 bytes (64 KiB)', data: null });
   });
 });
+
+describe('content type', () => {
+  it('a text/plain body is 1006 on every route that takes a body, never a schema error', async () => {
+    for (const [method, url] of [
+      ['POST', '/admin/v1/accounts'],
+      ['PUT', '/admin/v1/whitelist'],
+      ['POST', '/api/v1/session'],
+      ['POST', '/fapi/v1/bot/orders'],
+    ] as const) {
+      const r = await app.inject({ method, url, headers: { 'content-type': 'text/plain' }, payload: '{"speed": 5}' });
+      expect({ url, status: r.statusCode, code: r.json().code }).toEqual({ url, status: Errors.UNSUPPORTED_MEDIA_TYPE.http, code: Errors.UNSUPPORTED_MEDIA_TYPE.code });
+    }
+    const signedText = await app.inject({
+      method: 'POST',
+      url: `/fapi/v1/account/deposit?${buildSignedQuery({ timestamp: T0 }, SECRET, '{"amount":"10"}')}`,
+      headers: { 'x-api-key': KEY, 'content-type': 'text/plain' },
+      payload: '{"amount":"10"}',
+    });
+    expect(signedText.json().code).toBe(Errors.UNSUPPORTED_MEDIA_TYPE.code);
+  });
+});
