@@ -127,6 +127,15 @@ async function main(): Promise<void> {
   await ws.subscribe([`depth_update@${symbol}`, `depth@${symbol},20`, 'user']);
   book.start();
 
+  // Our quotes carry client ids with this prefix, so pulling them never touches orders the
+  // account placed otherwise (by hand on the screen, by another bot).
+  const tag = `mm-${process.pid.toString(36)}-`;
+  let quoteNo = 0;
+  const pullQuotes = async (): Promise<void> => {
+    const mine = (await rest.openOrders(symbol)).filter((o) => o.client_order_id.startsWith(tag));
+    await Promise.all(mine.map((o) => rest.cancelOrder(symbol, { orderId: o.id }).catch(() => undefined)));
+  };
+
   let quoting = false;
   const quote = async () => {
     const bid = book.bestBid();
@@ -135,7 +144,7 @@ async function main(): Promise<void> {
       // Prices from a book that is not live may be stale: do not leave quotes resting on them.
       if (quoting) {
         quoting = false;
-        await rest.cancelAllOrders(symbol).then(
+        await pullQuotes().then(
           () => log('book not live: quotes pulled'),
           (err: unknown) => log('book not live; pulling quotes failed:', err instanceof Error ? err.message : err),
         );
@@ -145,7 +154,7 @@ async function main(): Promise<void> {
     const mid = (Number(bid[0]) + Number(ask[0])) / 2;
     const buy = (Math.floor(mid / tick) - spreadTicks) * tick;
     const sell = (Math.ceil(mid / tick) + spreadTicks) * tick;
-    await rest.cancelAllOrders(symbol);
+    await pullQuotes();
     const positions = mode === 'hedge' ? await rest.positions() : [];
     quoting = true;
     for (const [side, price] of [[1, buy], [2, sell]] as const) {
@@ -154,6 +163,7 @@ async function main(): Promise<void> {
         await rest.placeOrder({
           symbol, ...quoteFor(mode, side, lots, step, positions), type: 1, time_in_force: 4,
           price: price.toFixed(decimals), qty: (lots * step).toFixed(pair.qty_precision),
+          client_order_id: `${tag}${++quoteNo}`,
         });
       } catch (err) {
         log(`quote ${side === 1 ? 'bid' : 'ask'} refused:`, err instanceof Error ? err.message : err);
@@ -165,7 +175,7 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     clearInterval(timer);
-    await rest.cancelAllOrders(symbol).catch(() => undefined);
+    await pullQuotes().catch(() => undefined);
     book.dispose();
     ws.close();
     const acct = await rest.account().catch(() => null);
