@@ -342,7 +342,7 @@ describe('every order rejection reaches the client with its code and status', ()
     try {
       const v = openVenue({ dataDir: dir });
       v.db.prepare("UPDATE symbols SET allow_market = 0, min_qty = '1.00' WHERE symbol = 'SOLUSDT'").run();
-      v.close();
+      await v.close();
       const t2 = await makeApp({ dataDir: dir });
       try {
         const u = makeAccount(t2.venue, 'cfg');

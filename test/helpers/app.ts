@@ -18,7 +18,7 @@ export async function makeApp(opts: Partial<VenueOptions> = {}): Promise<TestApp
     venue,
     async close() {
       await app.close();
-      venue.close();
+      await venue.close();
     },
   };
 }

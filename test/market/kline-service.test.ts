@@ -95,10 +95,11 @@ function reference(interval: Interval, trades: readonly Trade[], now: number): K
 
 const dirs: string[] = [];
 const open: Array<{ svc: KlineService; venue: Venue }> = [];
-afterEach(() => {
+afterEach(async () => {
+  // a venue's close resolves once its checkpoint worker is gone: only then is the folder quiet
   for (const o of open.splice(0)) {
     o.svc.close();
-    o.venue.close();
+    await o.venue.close();
   }
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });

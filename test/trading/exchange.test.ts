@@ -16,8 +16,9 @@ function venue(dataDir = ':memory:'): Venue {
   venues.push(v);
   return v;
 }
-afterEach(() => {
-  for (const v of venues.splice(0)) v.close();
+afterEach(async () => {
+  // a venue's close resolves once its checkpoint worker is gone: only then is the folder quiet
+  for (const v of venues.splice(0)) await v.close();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -338,8 +339,7 @@ describe('durability', () => {
     v1.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.020' }));
     const resting = v1.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95500.0', qty: '0.030' }));
     const before = { orders: v1.exchange.openOrders(u), positions: v1.exchange.positions(u), wallet: v1.exchange.walletOf(u), frozen: v1.exchange.summary(u).frozen_margin };
-    v1.close();
-    venues.splice(venues.indexOf(v1), 1);
+    v1.close(); // stays listed: afterEach awaits its worker before the folder goes
 
     const v2 = venue(dir);
     expect(v2.exchange.openOrders(u)).toEqual(before.orders);
@@ -364,8 +364,7 @@ describe('auto-deleveraging', () => {
     dirs.push(dir);
     const v0 = venue(dir);
     v0.settings.set('insurance_fund', '0'); // an empty fund
-    v0.close();
-    venues.splice(venues.indexOf(v0), 1);
+    v0.close(); // stays listed: afterEach awaits its worker before the folder goes
 
     const v = venue(dir);
     expect(v.exchange.insuranceFund()).toBe(0n);
