@@ -71,19 +71,33 @@ export class OrderIndex {
     return id > this.hashMax ? -1 : this.hash.get(id);
   }
 
-  /** Insert an id that is not present. */
+  /** Insert an id that is not present. The common case (inside the window) is one store. */
   set(id: number, slot: number): void {
-    let off = id - this.lo;
-    if (off >= this.width) {
-      if (off < 2 * this.width) {
-        this.slide(id - this.width + 1);
-        off = id - this.lo;
-      } else if (this.inRing === 0) {
-        this.lo = id;
-        off = 0;
-      }
-    }
+    const off = id - this.lo;
     if (off >= 0 && off < this.width) {
+      this.ring[id & this.mask] = slot + 1;
+      this.inRing++;
+    } else {
+      this.setOutside(id, slot, off);
+    }
+  }
+
+  /**
+   * An id outside the window: just ahead of it, the window slides up by a step of W/16 beyond
+   * what the id needs (so sliding runs once per W/16 new ids, not once per id); far ahead with
+   * the ring empty, the window jumps to it; otherwise the id goes to the hash.
+   */
+  private setOutside(id: number, slot: number, off: number): void {
+    const w = this.width;
+    if (off >= w && off < 2 * w) {
+      const need = id - w + 1;
+      // Slide to need + W/16, but never past id itself (it must land inside the window).
+      const step = w >> 4;
+      this.slide(need + step <= id ? need + step : id);
+      this.ring[id & this.mask] = slot + 1;
+      this.inRing++;
+    } else if (off >= w && this.inRing === 0) {
+      this.lo = id;
       this.ring[id & this.mask] = slot + 1;
       this.inRing++;
     } else {

@@ -14,18 +14,25 @@
 // The views are replaced when the pool doubles: callers re-read f64/i32 after alloc(), never
 // across it. -1 is the null link everywhere.
 
-export const F_ID = 0;
-export const F_ACCOUNT = 1;
-export const F_QTY = 2;
-export const F_REM = 3;
-export const I_PRICE = 8;
-export const I_NEXT = 9;
-export const I_PREV = 10;
-export const I_LEVEL = 11;
-export const I_ACCOUNT_NEXT = 12;
-export const I_ACCOUNT_PREV = 13;
-export const I_ACCOUNT_SLOT = 14;
-export const I_META = 15;
+const F_ID = 0;
+const F_ACCOUNT = 1;
+const F_QTY = 2;
+const F_REM = 3;
+const I_PRICE = 8;
+const I_NEXT = 9;
+const I_PREV = 10;
+const I_LEVEL = 11;
+const I_ACCOUNT_NEXT = 12;
+const I_ACCOUNT_PREV = 13;
+const I_ACCOUNT_SLOT = 14;
+const I_META = 15;
+
+/**
+ * The record layout, for the book. Users destructure it into module-level constants: V8 folds
+ * those into the code, while an imported (or exported) binding is read through a cell, with a
+ * hole check, at every use (measured: about a tenth of the hot functions' code).
+ */
+export const OrderLayout = { F_ID, F_ACCOUNT, F_QTY, F_REM, I_PRICE, I_NEXT, I_PREV, I_LEVEL, I_ACCOUNT_NEXT, I_ACCOUNT_PREV, I_ACCOUNT_SLOT, I_META } as const;
 
 export const packMeta = (side: number, tif: number, stp: number, flags: number): number => side | (tif << 2) | (stp << 5) | (flags << 8);
 export const metaSide = (m: number): number => m & 3;
