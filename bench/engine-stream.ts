@@ -6,8 +6,12 @@ export const Op = { RestingLimit: 1, CrossingLimit: 2, Market: 3, Cancel: 4 } as
 export interface Stream {
   readonly length: number;
   readonly op: Uint8Array;
-  /** Order id (for cancels: the id to cancel). */
-  readonly id: Float64Array;
+  /**
+   * Order id (for cancels: the id to cancel). Int32, like the service's ids (a counter): read from a
+   * Float64Array, each id would reach the books as a heap number until the replay loop is
+   * optimized, which no caller of the service ever sends.
+   */
+  readonly id: Int32Array;
   readonly account: Int32Array;
   readonly side: Uint8Array;
   /** Limit price, or the market order's reference price. */
@@ -46,7 +50,7 @@ export function makeStream(o: StreamOptions): Stream {
   const s = {
     length: n,
     op: new Uint8Array(n),
-    id: new Float64Array(n),
+    id: new Int32Array(n),
     account: new Int32Array(n),
     side: new Uint8Array(n),
     price: new Int32Array(n),
@@ -58,7 +62,7 @@ export function makeStream(o: StreamOptions): Stream {
   let mid = o.startMid ?? 1_000_000;
   let nextId = 1;
   // Ring of recently placed ids: cancels pick from it (some are already gone, as in real traffic).
-  const recent = new Float64Array(1024);
+  const recent = new Int32Array(1024);
   let recentN = 0;
 
   for (let i = 0; i < n; i++) {

@@ -1,4 +1,6 @@
-// Matching-engine benchmark (not a test). Run: node_modules/.bin/node bench/engine.bench.ts
+// Matching-engine benchmark (not a test). Run: npm run bench:engine, which bundles this file and
+// the engine into plain JavaScript first and runs that, as the app runs the engine (see
+// scripts/bench-built.mjs: under Node's type stripping every typed-array access pays a check).
 //
 // One seeded stream of 1,000,000 mixed commands (~70% resting limits within 50 ticks of a
 // drifting mid, 10% crossing limits, 10% market orders, 10% cancels of recent ids; see
@@ -188,6 +190,11 @@ function main(): void {
   const deep = makeStream({ seed: 43, mixed: MIXED, prefill: DEEP_PREFILL, prefillSpread: 2000 });
   const overhead = timerOverheadNs();
   console.log(`engine bench, node ${process.version}; streams: ${MIXED} mixed ops (seed 42); deep: ${DEEP_PREFILL} resting orders then ${MIXED} mixed ops (seed 43)`);
+  console.log(
+    import.meta.url.endsWith('.ts')
+      ? 'code: TypeScript under Node type stripping, which slows typed-array access for the whole process (npm run bench:engine measures the bundled code instead)'
+      : 'code: bundled JavaScript (scripts/bench-built.mjs), as the app runs it',
+  );
   console.log(
     `same harness for every book. throughput: plain replays on fresh books after warm-up (ours: median of runs); latency: a separate replay with every ${SAMPLE_EVERY}th op timed alone with process.hrtime.bigint(), minus the empty-timer cost (${overhead} ns)\n`,
   );

@@ -181,29 +181,26 @@ export class OrderBook implements BookCommands {
     stp = 0,
   ): void {
     this.begin();
-    const reason = !isId(orderId)
-      ? RejectReason.InvalidOrderId
-      : !isId(account)
-        ? RejectReason.InvalidAccount
-        : side !== 1 && side !== 2
-          ? RejectReason.InvalidSide
-          : !isPrice(priceTicks)
-            ? RejectReason.InvalidPrice
-            : !isQty(qtyLots)
-              ? RejectReason.InvalidQuantity
-              : !isTif(tif)
-                ? RejectReason.InvalidTimeInForce
-                : !isFlags(flags)
-                  ? RejectReason.InvalidFlags
-                  : !isStp(stp)
-                    ? RejectReason.InvalidStpMode
-                    : !isCap(maxFillLots)
-                      ? RejectReason.InvalidCap
-                      : this.ids.get(orderId) !== -1
-                        ? RejectReason.DuplicateOrderId
-                        : maxFillLots === 0
-                          ? RejectReason.NothingToReduce
-                          : 0;
+    // The common case first: int32 ids, price and quantity in range, no options. These checks
+    // alone decide it; anything else goes through limitReason(), which names what is wrong.
+    const reason =
+      flags === 0 &&
+      stp === 0 &&
+      maxFillLots === -1 &&
+      (orderId | 0) === orderId &&
+      orderId >= 0 &&
+      (account | 0) === account &&
+      account >= 0 &&
+      (side === 1 || side === 2) &&
+      (priceTicks | 0) === priceTicks &&
+      priceTicks >= 1 &&
+      (qtyLots | 0) === qtyLots &&
+      qtyLots >= 1 &&
+      isTif(tif)
+        ? this.ids.get(orderId) !== -1
+          ? RejectReason.DuplicateOrderId
+          : 0
+        : this.limitReason(orderId, account, side, priceTicks, qtyLots, tif, flags, maxFillLots, stp);
     if (reason !== 0) {
       this.sink.onRejected(CommandKind.Limit, orderId, account, reason);
       this.busy = false;
@@ -229,6 +226,33 @@ export class OrderBook implements BookCommands {
     this.end();
   }
 
+  /** Why a limit order is refused (0: it is not), checking every parameter in turn. */
+  private limitReason(orderId: number, account: number, side: number, priceTicks: number, qtyLots: number, tif: number, flags: number, maxFillLots: number, stp: number): number {
+    return !isId(orderId)
+      ? RejectReason.InvalidOrderId
+      : !isId(account)
+        ? RejectReason.InvalidAccount
+        : side !== 1 && side !== 2
+          ? RejectReason.InvalidSide
+          : !isPrice(priceTicks)
+            ? RejectReason.InvalidPrice
+            : !isQty(qtyLots)
+              ? RejectReason.InvalidQuantity
+              : !isTif(tif)
+                ? RejectReason.InvalidTimeInForce
+                : !isFlags(flags)
+                  ? RejectReason.InvalidFlags
+                  : !isStp(stp)
+                    ? RejectReason.InvalidStpMode
+                    : !isCap(maxFillLots)
+                      ? RejectReason.InvalidCap
+                      : this.ids.get(orderId) !== -1
+                        ? RejectReason.DuplicateOrderId
+                        : maxFillLots === 0
+                          ? RejectReason.NothingToReduce
+                          : 0;
+  }
+
   placeMarket(
     orderId: number,
     account: number,
@@ -240,7 +264,39 @@ export class OrderBook implements BookCommands {
     stp = 0,
   ): void {
     this.begin();
-    const reason = !isId(orderId)
+    // The common case first, as in placeLimit().
+    const reason =
+      flags === 0 &&
+      stp === 0 &&
+      maxFillLots === -1 &&
+      (orderId | 0) === orderId &&
+      orderId >= 0 &&
+      (account | 0) === account &&
+      account >= 0 &&
+      (side === 1 || side === 2) &&
+      (qtyLots | 0) === qtyLots &&
+      qtyLots >= 1 &&
+      (refPriceTicks | 0) === refPriceTicks &&
+      refPriceTicks >= 1
+        ? this.ids.get(orderId) !== -1
+          ? RejectReason.DuplicateOrderId
+          : 0
+        : this.marketReason(orderId, account, side, qtyLots, refPriceTicks, flags, maxFillLots, stp);
+    if (reason !== 0) {
+      this.sink.onRejected(CommandKind.Market, orderId, account, reason);
+      this.busy = false;
+      return;
+    }
+    const qty = maxFillLots > 0 && maxFillLots < qtyLots ? maxFillLots : qtyLots;
+    this.sink.onAccepted(orderId, account, side, MARKET, IOC, 0, qty, flags);
+    const bound = bandLimit(side, refPriceTicks, this.bandPpm);
+    this.enter(orderId, account, side, MARKET, IOC, bound, qty, qty, flags, stp === 0 ? this.defaultStp : stp);
+    this.end();
+  }
+
+  /** Why a market order is refused (0: it is not), checking every parameter in turn. */
+  private marketReason(orderId: number, account: number, side: number, qtyLots: number, refPriceTicks: number, flags: number, maxFillLots: number, stp: number): number {
+    return !isId(orderId)
       ? RejectReason.InvalidOrderId
       : !isId(account)
         ? RejectReason.InvalidAccount
@@ -261,16 +317,6 @@ export class OrderBook implements BookCommands {
                       : maxFillLots === 0
                         ? RejectReason.NothingToReduce
                         : 0;
-    if (reason !== 0) {
-      this.sink.onRejected(CommandKind.Market, orderId, account, reason);
-      this.busy = false;
-      return;
-    }
-    const qty = maxFillLots > 0 && maxFillLots < qtyLots ? maxFillLots : qtyLots;
-    this.sink.onAccepted(orderId, account, side, MARKET, IOC, 0, qty, flags);
-    const bound = bandLimit(side, refPriceTicks, this.bandPpm);
-    this.enter(orderId, account, side, MARKET, IOC, bound, qty, qty, flags, stp === 0 ? this.defaultStp : stp);
-    this.end();
   }
 
   /** Cancel one resting order; with account >= 0 the order must belong to it. */
