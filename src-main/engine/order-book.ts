@@ -64,6 +64,7 @@
 // could fill).
 
 import { AccountTable } from './account-table.ts';
+import * as levelModule from './level-pool.ts';
 import { LevelPool } from './level-pool.ts';
 import { OrderIndex } from './order-index.ts';
 import * as poolModule from './order-pool.ts';
@@ -78,6 +79,7 @@ import type { BookCommands, BookConfig, DepthView, EngineSink, Level, OrderView,
 // the hot functions' machine code).
 const { OrderLayout, metaFlags, metaSide, metaStp, metaTif, packMeta } = poolModule;
 const { CACHE_SIZE } = ladderModule;
+const { LF_TOTAL, LF_BEFORE, LI_PRICE, LI_HEAD, LI_TAIL, LI_COUNT, LI_SIDE, LI_DIRTY, LI_IN_LADDER } = levelModule.LevelLayout;
 const { CancelReason, CommandKind, ExpireReason, KNOWN_FLAGS, MAX_BAND_PPM, MAX_PRICE_TICKS, MAX_QTY_LOTS, OrderFlag, OrderType, RejectReason, StpMode } = typesModule;
 const { F_ID, F_ACCOUNT, F_QTY, F_REM, I_PRICE, I_NEXT, I_PREV, I_LEVEL, I_ACCOUNT_NEXT, I_ACCOUNT_PREV, I_ACCOUNT_SLOT, I_META } = OrderLayout;
 
@@ -215,8 +217,7 @@ export class OrderBook implements BookCommands {
     if ((tif === GTC || tif === GTX) && (opp.n === 0 || opp.keys[opp.n - 1] < (side === BUY ? -priceTicks : priceTicks))) {
       // Nothing else is touched by this command: the level change is reported right here.
       const L = this.rest(orderId, account, side, priceTicks, qty, qty, packMeta(side, tif, st, flags), false);
-      const lv = this.levels;
-      this.sink.onLevelChanged(++this.lastUpdateId, side, priceTicks, lv.total[L]);
+      this.sink.onLevelChanged(++this.lastUpdateId, side, priceTicks, this.levels.f64[(L << 3) + LF_TOTAL]);
       if (this.bids.empties > 64 || this.asks.empties > 64) this.flush();
       this.busy = false;
       return;
@@ -416,7 +417,7 @@ export class OrderBook implements BookCommands {
     if (priceTicks === I[ib + I_PRICE]) {
       const L = I[ib + I_LEVEL];
       this.touch(L);
-      this.levels.total[L] += newRem - oldRem;
+      this.levels.f64[(L << 3) + LF_TOTAL] += newRem - oldRem;
       F[fb + F_REM] = newRem;
       F[fb + F_QTY] = newQty;
       const kept = newRem < oldRem;
@@ -463,7 +464,7 @@ export class OrderBook implements BookCommands {
       } else {
         const L = I[(n << 4) + I_LEVEL];
         this.touch(L);
-        this.levels.total[L] -= rem - capLots;
+        this.levels.f64[(L << 3) + LF_TOTAL] -= rem - capLots;
         F[fb + F_REM] = capLots;
         F[fb + F_QTY] -= rem - capLots;
         this.sink.onAmended(orderId, acct, I[(n << 4) + I_PRICE], F[fb + F_QTY], capLots, true);
@@ -485,10 +486,12 @@ export class OrderBook implements BookCommands {
       // leave flush() (sorting, recycling) to the rest.
       const L = this.dirtyList[0];
       const lv = this.levels;
-      lv.dirty[L] = 0;
+      const LF = lv.f64;
+      const LI = lv.i32;
+      LI[(L << 4) + LI_DIRTY] = 0;
       this.dirtyN = 0;
-      const t = lv.total[L];
-      if (t !== lv.before[L]) this.sink.onLevelChanged(++this.lastUpdateId, lv.side[L], lv.price[L], t);
+      const t = LF[(L << 3) + LF_TOTAL];
+      if (t !== LF[(L << 3) + LF_BEFORE]) this.sink.onLevelChanged(++this.lastUpdateId, LI[(L << 4) + LI_SIDE], LI[(L << 4) + LI_PRICE], t);
       if (this.bids.empties > 64 || this.asks.empties > 64) this.flush();
     } else {
       this.flush();
@@ -553,21 +556,18 @@ export class OrderBook implements BookCommands {
     const F = this.orders.f64;
     const I = this.orders.i32;
     const lv = this.levels;
-    const lvPrice = lv.price;
-    const lvTotal = lv.total;
-    const lvHead = lv.head;
-    const lvTail = lv.tail;
-    const lvCount = lv.count;
+    const LF = lv.f64;
+    const LI = lv.i32;
     this.takerGone = false;
     while (opp.n > 0) {
       const top = opp.n - 1;
       if (opp.keys[top] < limitKey) break;
       const L = opp.slots[top];
-      const price = lvPrice[L];
+      const price = LI[(L << 4) + LI_PRICE];
       this.touch(L);
       let stopped = false;
       // The maker at hand is always the level's head: everything before it was removed.
-      let m = lvHead[L];
+      let m = LI[(L << 4) + LI_HEAD];
       while (m !== -1) {
         const mb = m << 3;
         const mAcct = F[mb + F_ACCOUNT];
@@ -578,10 +578,10 @@ export class OrderBook implements BookCommands {
             break;
           }
           const next = I[(m << 4) + I_NEXT];
-          lvTotal[L] -= mRem;
-          lvCount[L]--;
-          lvHead[L] = next;
-          if (next === -1) lvTail[L] = -1;
+          LF[(L << 3) + LF_TOTAL] -= mRem;
+          LI[(L << 4) + LI_COUNT]--;
+          LI[(L << 4) + LI_HEAD] = next;
+          if (next === -1) LI[(L << 4) + LI_TAIL] = -1;
           sink.onExpired(F[mb + F_ID], mAcct, mRem, ExpireReason.SelfTrade);
           this.dropOrder(m);
           m = next;
@@ -595,14 +595,14 @@ export class OrderBook implements BookCommands {
         const mLeft = mRem - q;
         const mId = F[mb + F_ID];
         rem -= q;
-        lvTotal[L] -= q;
+        LF[(L << 3) + LF_TOTAL] -= q;
         sink.onTrade(mId, mAcct, takerId, takerAcct, price, q, takerSide);
         if (mLeft === 0) {
           sink.onFilled(mId, mAcct, F[mb + F_QTY]);
           const next = I[(m << 4) + I_NEXT];
-          lvCount[L]--;
-          lvHead[L] = next;
-          if (next === -1) lvTail[L] = -1;
+          LI[(L << 4) + LI_COUNT]--;
+          LI[(L << 4) + LI_HEAD] = next;
+          if (next === -1) LI[(L << 4) + LI_TAIL] = -1;
           this.dropOrder(m);
           m = next;
         } else {
@@ -615,9 +615,9 @@ export class OrderBook implements BookCommands {
         }
         sink.onPartiallyFilled(takerId, takerAcct, qty - rem, rem);
       }
-      if (lvCount[L] === 0) {
+      if (LI[(L << 4) + LI_COUNT] === 0) {
         opp.n = top;
-        lv.inLadder[L] = 0;
+        LI[(L << 4) + LI_IN_LADDER] = 0;
         this.retire(L);
         this.popEmptyTops(opp);
       }
@@ -636,17 +636,19 @@ export class OrderBook implements BookCommands {
     const a = this.accounts.find(acct);
     const selfOpposite = a !== -1 && (side === BUY ? this.accounts.countSell[a] : this.accounts.countBuy[a]) > 0;
     const lv = this.levels;
+    const LF = lv.f64;
+    const LI = lv.i32;
     const F = this.orders.f64;
     const I = this.orders.i32;
     for (let i = opp.n - 1; i >= 0; i--) {
       if (opp.keys[i] < limitKey) return false;
       const L = opp.slots[i];
       if (!selfOpposite) {
-        need -= lv.total[L];
+        need -= LF[(L << 3) + LF_TOTAL];
         if (need <= 0) return true;
         continue;
       }
-      for (let m = lv.head[L]; m !== -1; m = I[(m << 4) + I_NEXT]) {
+      for (let m = LI[(L << 4) + LI_HEAD]; m !== -1; m = I[(m << 4) + I_NEXT]) {
         if (F[(m << 3) + F_ACCOUNT] === acct) {
           if (stp === EXPIRE_MAKER) continue;
           return false;
@@ -691,34 +693,46 @@ export class OrderBook implements BookCommands {
     const ladder = side === BUY ? this.bids : this.asks;
     const ci = price & (CACHE_SIZE - 1);
     let L = ladder.cache[ci];
-    const lv = this.levels;
-    let fresh = false;
-    if (L === -1 || lv.inLadder[L] === 0 || lv.price[L] !== price || lv.side[L] !== side) {
-      const key = side === BUY ? price : -price;
-      const idx = ladder.search(key);
-      if (idx >= 0) {
-        L = ladder.slots[idx];
-      } else {
-        L = lv.alloc(price, side);
-        lv.inLadder[L] = 1;
-        ladder.insertAt(-idx - 1, key, L);
-        fresh = true;
-      }
+    let LI = this.levels.i32;
+    if (L === -1 || LI[(L << 4) + LI_IN_LADDER] === 0 || LI[(L << 4) + LI_PRICE] !== price || LI[(L << 4) + LI_SIDE] !== side) {
+      L = this.levelAt(ladder, side, price);
       ladder.cache[ci] = L;
+      LI = this.levels.i32; // the pool may have grown
+    } else if (LI[(L << 4) + LI_COUNT] === 0) {
+      // A lazily emptied level, back in use (the top is never empty).
+      ladder.empties--;
     }
-    // An existing level with no orders is a lazily emptied one (the top is never empty).
-    if (!fresh && lv.count[L] === 0) ladder.empties--;
+    const LF = this.levels.f64;
     if (track) this.touch(L);
     I[ib + I_LEVEL] = L;
     // Append to the level's FIFO.
-    const t = lv.tail[L];
+    const t = LI[(L << 4) + LI_TAIL];
     I[ib + I_NEXT] = -1;
     I[ib + I_PREV] = t;
-    if (t === -1) lv.head[L] = n;
+    if (t === -1) LI[(L << 4) + LI_HEAD] = n;
     else I[(t << 4) + I_NEXT] = n;
-    lv.tail[L] = n;
-    lv.count[L]++;
-    lv.total[L] += rem;
+    LI[(L << 4) + LI_TAIL] = n;
+    LI[(L << 4) + LI_COUNT]++;
+    LF[(L << 3) + LF_TOTAL] += rem;
+    return L;
+  }
+
+  /**
+   * The ladder's level at price, found (a lazily emptied one leaves the empties count) or
+   * created; for rest() when its cache misses. May grow the level pool.
+   */
+  private levelAt(ladder: PriceLadder, side: number, price: number): number {
+    const lv = this.levels;
+    const key = side === BUY ? price : -price;
+    const idx = ladder.search(key);
+    if (idx >= 0) {
+      const L = ladder.slots[idx];
+      if (lv.i32[(L << 4) + LI_COUNT] === 0) ladder.empties--;
+      return L;
+    }
+    const L = lv.alloc(price, side);
+    lv.i32[(L << 4) + LI_IN_LADDER] = 1;
+    ladder.insertAt(-idx - 1, key, L);
     return L;
   }
 
@@ -737,21 +751,22 @@ export class OrderBook implements BookCommands {
   private requeue(n: number): void {
     const I = this.orders.i32;
     const lv = this.levels;
+    const LI = lv.i32;
     const ib = n << 4;
     const L = I[ib + I_LEVEL];
-    if (lv.tail[L] !== n) {
+    if (LI[(L << 4) + LI_TAIL] !== n) {
       const x = I[ib + I_NEXT]; // exists: n is not the tail
-      if (lv.head[L] === n) lv.head[L] = x;
+      if (LI[(L << 4) + LI_HEAD] === n) LI[(L << 4) + LI_HEAD] = x;
       else {
         const p = I[ib + I_PREV];
         I[(p << 4) + I_NEXT] = x;
         I[(x << 4) + I_PREV] = p;
       }
-      const t = lv.tail[L];
+      const t = LI[(L << 4) + LI_TAIL];
       I[ib + I_NEXT] = -1;
       I[ib + I_PREV] = t;
       I[(t << 4) + I_NEXT] = n;
-      lv.tail[L] = n;
+      LI[(L << 4) + LI_TAIL] = n;
     }
     const a = I[ib + I_ACCOUNT_SLOT];
     const ac = this.accounts;
@@ -771,25 +786,27 @@ export class OrderBook implements BookCommands {
     const F = this.orders.f64;
     const I = this.orders.i32;
     const lv = this.levels;
+    const LF = lv.f64;
+    const LI = lv.i32;
     const ib = n << 4;
     const L = I[ib + I_LEVEL];
     this.touch(L);
     const x = I[ib + I_NEXT];
-    if (lv.head[L] === n) {
-      lv.head[L] = x;
-      if (x === -1) lv.tail[L] = -1;
+    if (LI[(L << 4) + LI_HEAD] === n) {
+      LI[(L << 4) + LI_HEAD] = x;
+      if (x === -1) LI[(L << 4) + LI_TAIL] = -1;
     } else {
       const p = I[ib + I_PREV];
       I[(p << 4) + I_NEXT] = x;
-      if (x === -1) lv.tail[L] = p;
+      if (x === -1) LI[(L << 4) + LI_TAIL] = p;
       else I[(x << 4) + I_PREV] = p;
     }
-    lv.total[L] -= F[(n << 3) + F_REM];
-    if (--lv.count[L] === 0) {
+    LF[(L << 3) + LF_TOTAL] -= F[(n << 3) + F_REM];
+    if (--LI[(L << 4) + LI_COUNT] === 0) {
       const ladder = metaSide(I[ib + I_META]) === BUY ? this.bids : this.asks;
       if (ladder.slots[ladder.n - 1] === L) {
         ladder.n--;
-        lv.inLadder[L] = 0;
+        LI[(L << 4) + LI_IN_LADDER] = 0;
         this.retire(L);
         this.popEmptyTops(ladder);
       } else {
@@ -812,22 +829,24 @@ export class OrderBook implements BookCommands {
 
   /** Keep "the top level is non-empty": drop lazily emptied levels that surfaced. */
   private popEmptyTops(ladder: PriceLadder): void {
-    const count = this.levels.count;
+    const LI = this.levels.i32;
     while (ladder.n > 0) {
       const L = ladder.slots[ladder.n - 1];
-      if (count[L] !== 0) return;
+      if (LI[(L << 4) + LI_COUNT] !== 0) return;
       ladder.n--;
       ladder.empties--;
-      this.levels.inLadder[L] = 0;
+      LI[(L << 4) + LI_IN_LADDER] = 0;
       this.retire(L);
     }
   }
 
   private touch(L: number): void {
     const lv = this.levels;
-    if (lv.dirty[L] !== 0) return;
-    lv.dirty[L] = 1;
-    lv.before[L] = lv.total[L];
+    const LF = lv.f64;
+    const LI = lv.i32;
+    if (LI[(L << 4) + LI_DIRTY] !== 0) return;
+    LI[(L << 4) + LI_DIRTY] = 1;
+    LF[(L << 3) + LF_BEFORE] = LF[(L << 3) + LF_TOTAL];
     if (this.dirtyN === this.dirtyList.length) {
       const d = new Int32Array(this.dirtyN * 2);
       d.set(this.dirtyList);
@@ -851,26 +870,28 @@ export class OrderBook implements BookCommands {
     if (n === 1) {
       const L = this.dirtyList[0];
       const lv = this.levels;
-      lv.dirty[L] = 0;
-      const t = lv.total[L];
-      if (t !== lv.before[L]) this.sink.onLevelChanged(++this.lastUpdateId, lv.side[L], lv.price[L], t);
+      const LF = lv.f64;
+      const LI = lv.i32;
+      LI[(L << 4) + LI_DIRTY] = 0;
+      const t = LF[(L << 3) + LF_TOTAL];
+      if (t !== LF[(L << 3) + LF_BEFORE]) this.sink.onLevelChanged(++this.lastUpdateId, LI[(L << 4) + LI_SIDE], LI[(L << 4) + LI_PRICE], t);
       this.dirtyN = 0;
     } else if (n !== 0) {
       const d = this.dirtyList;
       const lv = this.levels;
-      const side = lv.side;
-      const price = lv.price;
+      const LF = lv.f64;
+      const LI = lv.i32;
       // Insertion sort: bids before asks, each best first. Sweeps touch levels already in this
       // order, so this is linear in practice.
       for (let i = 1; i < n; i++) {
         const x = d[i];
-        const xs = side[x];
-        const xp = price[x];
+        const xs = LI[(x << 4) + LI_SIDE];
+        const xp = LI[(x << 4) + LI_PRICE];
         let j = i - 1;
         while (j >= 0) {
           const y = d[j];
-          const ys = side[y];
-          const after = ys > xs || (ys === xs && (xs === BUY ? price[y] < xp : price[y] > xp));
+          const ys = LI[(y << 4) + LI_SIDE];
+          const after = ys > xs || (ys === xs && (xs === BUY ? LI[(y << 4) + LI_PRICE] < xp : LI[(y << 4) + LI_PRICE] > xp));
           if (!after) break;
           d[j + 1] = y;
           j--;
@@ -878,12 +899,11 @@ export class OrderBook implements BookCommands {
         d[j + 1] = x;
       }
       const sink = this.sink;
-      const total = lv.total;
       for (let i = 0; i < n; i++) {
         const L = d[i];
-        lv.dirty[L] = 0;
-        const t = total[L];
-        if (t !== lv.before[L]) sink.onLevelChanged(++this.lastUpdateId, side[L], price[L], t);
+        LI[(L << 4) + LI_DIRTY] = 0;
+        const t = LF[(L << 3) + LF_TOTAL];
+        if (t !== LF[(L << 3) + LF_BEFORE]) sink.onLevelChanged(++this.lastUpdateId, LI[(L << 4) + LI_SIDE], LI[(L << 4) + LI_PRICE], t);
       }
       this.dirtyN = 0;
     }
@@ -898,10 +918,11 @@ export class OrderBook implements BookCommands {
   private maybeCompact(ladder: PriceLadder): void {
     if (ladder.empties * 2 <= ladder.n) return;
     const lv = this.levels;
+    const LI = lv.i32;
     ladder.compact(
-      (L) => lv.count[L] === 0,
+      (L) => LI[(L << 4) + LI_COUNT] === 0,
       (L) => {
-        lv.inLadder[L] = 0;
+        LI[(L << 4) + LI_IN_LADDER] = 0;
         lv.free(L);
       },
     );
@@ -922,13 +943,13 @@ export class OrderBook implements BookCommands {
   /** Best bid price in ticks, 0 when there is no bid. */
   bestBid(): number {
     const b = this.bids;
-    return b.n > 0 ? this.levels.price[b.slots[b.n - 1]] : 0;
+    return b.n > 0 ? this.levels.i32[(b.slots[b.n - 1] << 4) + LI_PRICE] : 0;
   }
 
   /** Best ask price in ticks, 0 when there is no ask. */
   bestAsk(): number {
     const a = this.asks;
-    return a.n > 0 ? this.levels.price[a.slots[a.n - 1]] : 0;
+    return a.n > 0 ? this.levels.i32[(a.slots[a.n - 1] << 4) + LI_PRICE] : 0;
   }
 
   /** Number of non-empty levels on a side. */
@@ -946,19 +967,21 @@ export class OrderBook implements BookCommands {
     if (!Number.isInteger(stepTicks) || stepTicks < 1) throw new RangeError(`stepTicks must be an integer >= 1, got ${stepTicks}`);
     const ladder = side === BUY ? this.bids : this.asks;
     const lv = this.levels;
+    const LF = lv.f64;
+    const LI = lv.i32;
     const out: Level[] = [];
     if (n <= 0) return out;
     for (let i = ladder.n - 1; i >= 0; i--) {
       const L = ladder.slots[i];
-      if (lv.count[L] === 0) continue;
-      const p = lv.price[L];
+      if (LI[(L << 4) + LI_COUNT] === 0) continue;
+      const p = LI[(L << 4) + LI_PRICE];
       const g = stepTicks === 1 ? p : side === BUY ? Math.floor(p / stepTicks) * stepTicks : Math.ceil(p / stepTicks) * stepTicks;
       const last = out.length - 1;
       if (last >= 0 && out[last][0] === g) {
-        out[last][1] += lv.total[L];
+        out[last][1] += LF[(L << 3) + LF_TOTAL];
       } else {
         if (out.length >= n) break;
-        out.push([g, lv.total[L]]);
+        out.push([g, LF[(L << 3) + LF_TOTAL]]);
       }
     }
     return out;
@@ -994,13 +1017,15 @@ export class OrderBook implements BookCommands {
   private impact(ladder: PriceLadder, notional: number): number | null {
     if (!(notional > 0) || !Number.isFinite(notional)) return null;
     const lv = this.levels;
+    const LF = lv.f64;
+    const LI = lv.i32;
     let left = notional;
     let lots = 0;
     for (let i = ladder.n - 1; i >= 0; i--) {
       const L = ladder.slots[i];
-      const total = lv.total[L];
+      const total = LF[(L << 3) + LF_TOTAL];
       if (total === 0) continue;
-      const p = lv.price[L];
+      const p = LI[(L << 4) + LI_PRICE];
       const levelNotional = p * total;
       if (levelNotional >= left) {
         lots += left / p;
@@ -1057,7 +1082,7 @@ export class OrderBook implements BookCommands {
     if (idx < 0) return out;
     const F = this.orders.f64;
     const I = this.orders.i32;
-    for (let n = this.levels.head[ladder.slots[idx]]; n !== -1; n = I[(n << 4) + I_NEXT]) out.push(F[(n << 3) + F_ID]);
+    for (let n = this.levels.i32[(ladder.slots[idx] << 4) + LI_HEAD]; n !== -1; n = I[(n << 4) + I_NEXT]) out.push(F[(n << 3) + F_ID]);
     return out;
   }
 
@@ -1070,6 +1095,8 @@ export class OrderBook implements BookCommands {
     const F = this.orders.f64;
     const I = this.orders.i32;
     const lv = this.levels;
+    const LF = lv.f64;
+    const LI = lv.i32;
     let orders = 0;
     for (const side of [1, 2] as const) {
       const ladder = side === BUY ? this.bids : this.asks;
@@ -1078,29 +1105,29 @@ export class OrderBook implements BookCommands {
         const L = ladder.slots[i];
         const key = ladder.keys[i];
         if (i > 0 && ladder.keys[i - 1] >= key) problems.push(`side ${side}: keys not ascending at ${i}`);
-        if (lv.side[L] !== side || (side === BUY ? lv.price[L] : -lv.price[L]) !== key) problems.push(`side ${side}: level ${L} key mismatch`);
-        if (lv.inLadder[L] !== 1) problems.push(`side ${side}: level ${lv.price[L]} in the ladder but not flagged`);
-        if (lv.count[L] === 0) {
+        if (LI[(L << 4) + LI_SIDE] !== side || (side === BUY ? LI[(L << 4) + LI_PRICE] : -LI[(L << 4) + LI_PRICE]) !== key) problems.push(`side ${side}: level ${L} key mismatch`);
+        if (LI[(L << 4) + LI_IN_LADDER] !== 1) problems.push(`side ${side}: level ${LI[(L << 4) + LI_PRICE]} in the ladder but not flagged`);
+        if (LI[(L << 4) + LI_COUNT] === 0) {
           empties++;
           if (i === ladder.n - 1) problems.push(`side ${side}: empty top level`);
         }
         let sum = 0;
         let count = 0;
         let prev = -1;
-        for (let m = lv.head[L]; m !== -1; m = I[(m << 4) + I_NEXT]) {
+        for (let m = LI[(L << 4) + LI_HEAD]; m !== -1; m = I[(m << 4) + I_NEXT]) {
           const id = F[(m << 3) + F_ID];
           const rem = F[(m << 3) + F_REM];
           if (prev !== -1 && I[(m << 4) + I_PREV] !== prev) problems.push(`order ${id}: broken prev link`);
-          if (I[(m << 4) + I_LEVEL] !== L || I[(m << 4) + I_PRICE] !== lv.price[L] || metaSide(I[(m << 4) + I_META]) !== side) problems.push(`order ${id}: wrong level`);
+          if (I[(m << 4) + I_LEVEL] !== L || I[(m << 4) + I_PRICE] !== LI[(L << 4) + LI_PRICE] || metaSide(I[(m << 4) + I_META]) !== side) problems.push(`order ${id}: wrong level`);
           if (!(rem > 0) || rem > F[(m << 3) + F_QTY]) problems.push(`order ${id}: bad remaining ${rem}`);
           if (this.ids.get(id) !== m) problems.push(`order ${id}: id table mismatch`);
           sum += rem;
           count++;
           prev = m;
         }
-        if (lv.tail[L] !== prev) problems.push(`level ${lv.price[L]}: bad tail`);
-        if (sum !== lv.total[L]) problems.push(`level ${lv.price[L]}: total ${lv.total[L]} != sum ${sum}`);
-        if (count !== lv.count[L]) problems.push(`level ${lv.price[L]}: count ${lv.count[L]} != ${count}`);
+        if (LI[(L << 4) + LI_TAIL] !== prev) problems.push(`level ${LI[(L << 4) + LI_PRICE]}: bad tail`);
+        if (sum !== LF[(L << 3) + LF_TOTAL]) problems.push(`level ${LI[(L << 4) + LI_PRICE]}: total ${LF[(L << 3) + LF_TOTAL]} != sum ${sum}`);
+        if (count !== LI[(L << 4) + LI_COUNT]) problems.push(`level ${LI[(L << 4) + LI_PRICE]}: count ${LI[(L << 4) + LI_COUNT]} != ${count}`);
         orders += count;
       }
       if (empties !== ladder.empties) problems.push(`side ${side}: empties ${ladder.empties} != ${empties}`);
