@@ -1,34 +1,40 @@
 // Accounts that have (or had) orders on this book: id -> slot, each slot heading the list of
 // the account's resting orders in the order they (re)entered the book, with per-side counts.
 //
-// Invariants: an account's list holds exactly its live orders; countBuy/countSell match the
-// list. Slots are kept for the book's lifetime (the set of accounts on a venue is bounded).
-// Account ids below DIRECT_LIMIT (database-style ids) are found through a direct array, larger
-// ones through the hash table; either way no allocation after the first order.
+// Layout: i32[4a + A_*] holds the slot's head and tail (order slots, -1 = none) and its buy and
+// sell counts, so one typed array reaches every field (as in order-pool.ts and level-pool.ts).
+//
+// Invariants: an account's list holds exactly its live orders; the counts match the list. Slots
+// are kept for the book's lifetime (the set of accounts on a venue is bounded). Account ids below
+// DIRECT_LIMIT (database-style ids) are found through a direct array, larger ones through the
+// hash table; either way no allocation after the first order.
 
 import { IdTable } from './id-table.ts';
 import { grownF64, grownI32 } from './typed-arrays.ts';
 
 const DIRECT_LIMIT = 1 << 20;
+const A_HEAD = 0;
+const A_TAIL = 1;
+const A_COUNT_BUY = 2;
+const A_COUNT_SELL = 3;
+
+/** The record layout, for the book (which destructures it into module-level constants, see order-pool.ts). */
+export const AccountLayout = { A_HEAD, A_TAIL, A_COUNT_BUY, A_COUNT_SELL } as const;
 
 export class AccountTable {
   private readonly index = new IdTable(64);
   /** direct[account] = slot + 1 (0: none) for account < DIRECT_LIMIT. */
   private direct: Int32Array = new Int32Array(1024);
+  /** Account id of each slot. */
   id: Float64Array;
-  head: Int32Array;
-  tail: Int32Array;
-  countBuy: Int32Array;
-  countSell: Int32Array;
+  /** Records, 4 int32 per slot (see the layout above); re-read after slotOf(), which may grow it. */
+  i32: Int32Array;
   private used = 0;
 
   constructor() {
     const cap = 64;
     this.id = new Float64Array(cap);
-    this.head = new Int32Array(cap);
-    this.tail = new Int32Array(cap);
-    this.countBuy = new Int32Array(cap);
-    this.countSell = new Int32Array(cap);
+    this.i32 = new Int32Array(cap * 4);
   }
 
   /** Slot of the account, or -1 if it never had an order here. */
@@ -37,17 +43,18 @@ export class AccountTable {
     return account < DIRECT_LIMIT ? -1 : this.index.get(account);
   }
 
-  /** Slot of the account, created on first use; re-read the arrays afterwards. */
+  /** Slot of the account, created on first use; re-read i32 afterwards. */
   slotOf(account: number): number {
     const s = this.find(account);
     if (s !== -1) return s;
     if (this.used === this.id.length) this.grow();
     const n = this.used++;
     this.id[n] = account;
-    this.head[n] = -1;
-    this.tail[n] = -1;
-    this.countBuy[n] = 0;
-    this.countSell[n] = 0;
+    const I = this.i32;
+    I[(n << 2) + A_HEAD] = -1;
+    I[(n << 2) + A_TAIL] = -1;
+    I[(n << 2) + A_COUNT_BUY] = 0;
+    I[(n << 2) + A_COUNT_SELL] = 0;
     if (account < DIRECT_LIMIT) {
       if (account >= this.direct.length) {
         let cap = this.direct.length * 2;
@@ -64,9 +71,6 @@ export class AccountTable {
   private grow(): void {
     const cap = this.id.length * 2;
     this.id = grownF64(this.id, cap);
-    this.head = grownI32(this.head, cap);
-    this.tail = grownI32(this.tail, cap);
-    this.countBuy = grownI32(this.countBuy, cap);
-    this.countSell = grownI32(this.countSell, cap);
+    this.i32 = grownI32(this.i32, cap * 4);
   }
 }

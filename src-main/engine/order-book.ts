@@ -63,6 +63,7 @@
 // one by one when the taker's own account rests orders on the other side (STP decides what
 // could fill).
 
+import * as accountModule from './account-table.ts';
 import { AccountTable } from './account-table.ts';
 import * as levelModule from './level-pool.ts';
 import { LevelPool } from './level-pool.ts';
@@ -79,6 +80,7 @@ import type { BookCommands, BookConfig, DepthView, EngineSink, Level, OrderView,
 // the hot functions' machine code).
 const { OrderLayout, metaFlags, metaSide, metaStp, metaTif, packMeta } = poolModule;
 const { CACHE_SIZE } = ladderModule;
+const { A_HEAD, A_TAIL, A_COUNT_BUY, A_COUNT_SELL } = accountModule.AccountLayout;
 const { LF_TOTAL, LF_BEFORE, LI_PRICE, LI_HEAD, LI_TAIL, LI_COUNT, LI_SIDE, LI_DIRTY, LI_IN_LADDER } = levelModule.LevelLayout;
 const { CancelReason, CommandKind, ExpireReason, KNOWN_FLAGS, MAX_BAND_PPM, MAX_PRICE_TICKS, MAX_QTY_LOTS, OrderFlag, OrderType, RejectReason, StpMode } = typesModule;
 const { F_ID, F_ACCOUNT, F_QTY, F_REM, I_PRICE, I_NEXT, I_PREV, I_LEVEL, I_ACCOUNT_NEXT, I_ACCOUNT_PREV, I_ACCOUNT_SLOT, I_META } = OrderLayout;
@@ -356,7 +358,7 @@ export class OrderBook implements BookCommands {
     if (a !== -1) {
       const F = this.orders.f64;
       const I = this.orders.i32;
-      let n = this.accounts.head[a];
+      let n = this.accounts.i32[(a << 2) + A_HEAD];
       while (n !== -1) {
         const next = I[(n << 4) + I_ACCOUNT_NEXT];
         const rem = F[(n << 3) + F_REM];
@@ -634,7 +636,7 @@ export class OrderBook implements BookCommands {
   /** Could a FOK taker fill `need` lots under its STP mode? Reads only. */
   private canFill(acct: number, side: number, opp: PriceLadder, limitKey: number, need: number, stp: number): boolean {
     const a = this.accounts.find(acct);
-    const selfOpposite = a !== -1 && (side === BUY ? this.accounts.countSell[a] : this.accounts.countBuy[a]) > 0;
+    const selfOpposite = a !== -1 && (side === BUY ? this.accounts.i32[(a << 2) + A_COUNT_SELL] : this.accounts.i32[(a << 2) + A_COUNT_BUY]) > 0;
     const lv = this.levels;
     const LF = lv.f64;
     const LI = lv.i32;
@@ -679,16 +681,17 @@ export class OrderBook implements BookCommands {
     this.ids.set(id, n);
     const ac = this.accounts;
     const a = ac.slotOf(acct);
+    const AI = ac.i32;
     I[ib + I_ACCOUNT_SLOT] = a;
     // Append to the account's list.
-    const at = ac.tail[a];
+    const at = AI[(a << 2) + A_TAIL];
     I[ib + I_ACCOUNT_NEXT] = -1;
     I[ib + I_ACCOUNT_PREV] = at;
-    if (at === -1) ac.head[a] = n;
+    if (at === -1) AI[(a << 2) + A_HEAD] = n;
     else I[(at << 4) + I_ACCOUNT_NEXT] = n;
-    ac.tail[a] = n;
-    if (side === BUY) ac.countBuy[a]++;
-    else ac.countSell[a]++;
+    AI[(a << 2) + A_TAIL] = n;
+    if (side === BUY) AI[(a << 2) + A_COUNT_BUY]++;
+    else AI[(a << 2) + A_COUNT_SELL]++;
 
     const ladder = side === BUY ? this.bids : this.asks;
     const ci = price & (CACHE_SIZE - 1);
@@ -739,11 +742,12 @@ export class OrderBook implements BookCommands {
   private accountUnlink(n: number, a: number): void {
     const I = this.orders.i32;
     const ac = this.accounts;
+    const AI = ac.i32;
     const p = I[(n << 4) + I_ACCOUNT_PREV];
     const x = I[(n << 4) + I_ACCOUNT_NEXT];
-    if (p === -1) ac.head[a] = x;
+    if (p === -1) AI[(a << 2) + A_HEAD] = x;
     else I[(p << 4) + I_ACCOUNT_NEXT] = x;
-    if (x === -1) ac.tail[a] = p;
+    if (x === -1) AI[(a << 2) + A_TAIL] = p;
     else I[(x << 4) + I_ACCOUNT_PREV] = p;
   }
 
@@ -770,14 +774,15 @@ export class OrderBook implements BookCommands {
     }
     const a = I[ib + I_ACCOUNT_SLOT];
     const ac = this.accounts;
-    if (ac.tail[a] !== n) {
+    const AI = ac.i32;
+    if (AI[(a << 2) + A_TAIL] !== n) {
       this.accountUnlink(n, a);
-      const at = ac.tail[a];
+      const at = AI[(a << 2) + A_TAIL];
       I[ib + I_ACCOUNT_NEXT] = -1;
       I[ib + I_ACCOUNT_PREV] = at;
-      if (at === -1) ac.head[a] = n;
+      if (at === -1) AI[(a << 2) + A_HEAD] = n;
       else I[(at << 4) + I_ACCOUNT_NEXT] = n;
-      ac.tail[a] = n;
+      AI[(a << 2) + A_TAIL] = n;
     }
   }
 
@@ -822,8 +827,8 @@ export class OrderBook implements BookCommands {
     this.ids.deleteLive(o.f64[(n << 3) + F_ID]);
     const a = I[(n << 4) + I_ACCOUNT_SLOT];
     this.accountUnlink(n, a);
-    if (metaSide(I[(n << 4) + I_META]) === BUY) this.accounts.countBuy[a]--;
-    else this.accounts.countSell[a]--;
+    if (metaSide(I[(n << 4) + I_META]) === BUY) this.accounts.i32[(a << 2) + A_COUNT_BUY]--;
+    else this.accounts.i32[(a << 2) + A_COUNT_SELL]--;
     o.free(n);
   }
 
@@ -1069,7 +1074,7 @@ export class OrderBook implements BookCommands {
     if (a === -1) return out;
     const F = this.orders.f64;
     const I = this.orders.i32;
-    for (let n = this.accounts.head[a]; n !== -1; n = I[(n << 4) + I_ACCOUNT_NEXT]) out.push(F[(n << 3) + F_ID]);
+    for (let n = this.accounts.i32[(a << 2) + A_HEAD]; n !== -1; n = I[(n << 4) + I_ACCOUNT_NEXT]) out.push(F[(n << 3) + F_ID]);
     return out;
   }
 
