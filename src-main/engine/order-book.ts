@@ -141,7 +141,7 @@ export class OrderBook implements BookCommands {
   /** Levels taken out of a ladder during the command, freed at its end. */
   private retired: Int32Array;
   private retiredN = 0;
-  private busy = false;
+  private busy = 0;
   /** Set by sweep() when STP expired the taker. */
   private takerGone = false;
 
@@ -207,7 +207,7 @@ export class OrderBook implements BookCommands {
         : this.limitReason(orderId, account, side, priceTicks, qtyLots, tif, flags, maxFillLots, stp);
     if (reason !== 0) {
       this.sink.onRejected(CommandKind.Limit, orderId, account, reason);
-      this.busy = false;
+      this.busy = 0;
       return;
     }
     const qty = maxFillLots > 0 && maxFillLots < qtyLots ? maxFillLots : qtyLots;
@@ -221,7 +221,7 @@ export class OrderBook implements BookCommands {
       const L = this.rest(orderId, account, side, priceTicks, qty, qty, packMeta(side, tif, st, flags), false);
       this.sink.onLevelChanged(++this.lastUpdateId, side, priceTicks, this.levels.f64[(L << 3) + LF_TOTAL]);
       if (this.bids.empties > 64 || this.asks.empties > 64) this.flush();
-      this.busy = false;
+      this.busy = 0;
       return;
     } else {
       this.enter(orderId, account, side, LIMIT, tif, priceTicks, qty, qty, flags, st);
@@ -287,7 +287,7 @@ export class OrderBook implements BookCommands {
         : this.marketReason(orderId, account, side, qtyLots, refPriceTicks, flags, maxFillLots, stp);
     if (reason !== 0) {
       this.sink.onRejected(CommandKind.Market, orderId, account, reason);
-      this.busy = false;
+      this.busy = 0;
       return;
     }
     const qty = maxFillLots > 0 && maxFillLots < qtyLots ? maxFillLots : qtyLots;
@@ -334,7 +334,7 @@ export class OrderBook implements BookCommands {
     const F = this.orders.f64;
     if (reason !== 0 || n === -1 || (account !== -1 && F[(n << 3) + F_ACCOUNT] !== account)) {
       this.sink.onRejected(CommandKind.Cancel, orderId, account, reason !== 0 ? reason : RejectReason.UnknownOrder);
-      this.busy = false;
+      this.busy = 0;
       return;
     }
     const rem = F[(n << 3) + F_REM];
@@ -350,7 +350,7 @@ export class OrderBook implements BookCommands {
     this.begin();
     if (!isId(account)) {
       this.sink.onRejected(CommandKind.CancelAll, -1, account, RejectReason.InvalidAccount);
-      this.busy = false;
+      this.busy = 0;
       return 0;
     }
     const a = this.accounts.find(account);
@@ -410,7 +410,7 @@ export class OrderBook implements BookCommands {
     }
     if (reason !== 0) {
       this.sink.onRejected(CommandKind.Amend, orderId, account, reason);
-      this.busy = false;
+      this.busy = 0;
       return;
     }
     const acct = F[fb + F_ACCOUNT];
@@ -450,7 +450,7 @@ export class OrderBook implements BookCommands {
     const n = reason === 0 ? this.ids.get(orderId) : -1;
     if (reason !== 0 || n === -1) {
       this.sink.onRejected(CommandKind.Trim, orderId, -1, reason !== 0 ? reason : RejectReason.UnknownOrder);
-      this.busy = false;
+      this.busy = 0;
       return;
     }
     const F = this.orders.f64;
@@ -478,8 +478,8 @@ export class OrderBook implements BookCommands {
   // ---------------------------------------------------------------- matching
 
   private begin(): void {
-    if (this.busy) throw new Error('OrderBook: re-entrant command (from a sink callback?) or a sink threw earlier');
-    this.busy = true;
+    if (this.busy !== 0) throw new Error('OrderBook: re-entrant command (from a sink callback?) or a sink threw earlier');
+    this.busy = 1;
   }
 
   private end(): void {
@@ -498,7 +498,7 @@ export class OrderBook implements BookCommands {
     } else {
       this.flush();
     }
-    this.busy = false;
+    this.busy = 0;
   }
 
   /** Match a new (or re-priced) order, then rest or expire what is left. */
