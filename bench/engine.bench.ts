@@ -11,8 +11,11 @@
 //
 // Method, the same harness for every book. Throughput: whole replays on fresh books through a
 // plain loop (no timer inside), after warm-up, reported per wall second and per CPU second of
-// this process (the machine is shared; CPU time is what contention disturbs least); ours is the
-// median of several runs, the slow books get one timed run each. Latency: a separate replay on a
+// the main thread (the machine is shared; CPU time is what contention disturbs least, and V8's
+// helper threads collecting one book's garbage are not charged to another); ours is the
+// median of several runs, the slow books get one timed run each. nodejs-order-book's run is timed
+// in ten slices with one of our shallow runs after each, so the ratio compares the two over the
+// same stretch of time (a full collection precedes each timed piece). Latency: a separate replay on a
 // fresh book in which every 8th op is timed on its own with process.hrtime.bigint(), minus the
 // median cost of an empty pair of hrtime calls measured just before. For the slow books that
 // sampled replay comes first and doubles as their warm-up; the reference book's sampled replay
@@ -32,6 +35,8 @@ const DEEP_PREFILL = 300_000;
 /** The reference book gets a time budget instead of the whole stream. */
 const REF_BUDGET_MS = 4_000;
 const SAMPLE_EVERY = 8;
+/** nodejs-order-book's timed replay is cut in this many slices, each followed by our runs. */
+const SLICES = 10;
 /**
  * Our book sized for the stream, as a venue sizes its books for the load it expects: room for
  * the peak of resting orders (77k on the shallow stream) and an id window covering the stream's
@@ -114,12 +119,23 @@ interface Timing {
 const perWall = (t: Timing): number => (t.ops / t.wallMs) * 1e3;
 const perCpu = (t: Timing): number => (t.ops / t.cpuMs) * 1e3;
 
+/** Present when node runs with --expose-gc (npm run bench:engine does): a full collection before each timed replay, so that no book's garbage is collected inside another's timing. */
+const collect = (globalThis as { gc?: () => void }).gc;
+
+/**
+ * CPU time of this thread only (Node >= 23.9): the books run here, while V8's helper threads
+ * (concurrent marking and sweeping of one book's garbage) would otherwise be charged to whichever
+ * book happens to run next.
+ */
+const threadCpu = (prev?: NodeJS.CpuUsage): NodeJS.CpuUsage => process.threadCpuUsage(prev);
+
 function timed(ops: number, f: () => void): Timing {
-  const c0 = process.cpuUsage();
+  collect?.();
+  const c0 = threadCpu();
   const t0 = now();
   f();
   const wallMs = Number(now() - t0) / 1e6;
-  const c = process.cpuUsage(c0);
+  const c = threadCpu(c0);
   return { ops, wallMs, cpuMs: (c.user + c.system) / 1e3 };
 }
 
@@ -205,12 +221,10 @@ function main(): void {
       : 'code: bundled JavaScript (scripts/bench-built.mjs), as the app runs it',
   );
   console.log(
-    `same harness for every book. throughput: plain replays on fresh books after warm-up (ours: median of runs); latency: a separate replay with every ${SAMPLE_EVERY}th op timed alone with process.hrtime.bigint(), minus the empty-timer cost (${overhead} ns)\n`,
+    `same harness for every book. throughput: plain replays on fresh books after warm-up (ours: median of runs, shallow ones interleaved with slices of nodejs-order-book's); latency: a separate replay with every ${SAMPLE_EVERY}th op timed alone with process.hrtime.bigint(), minus the empty-timer cost (${overhead} ns)\n`,
   );
 
   for (let w = 0; w < 3; w++) replayOurs(new OrderBook(CONFIG, new CountingSink()), shallow, 0, MIXED);
-  const sh = oursRuns(shallow, 0, MIXED, 5);
-  const shDefault = oursRuns(shallow, 0, MIXED, 5, DEFAULT_CONFIG);
   const shLat = new LatencySampler(MIXED, overhead);
   {
     const b = new OrderBook(CONFIG, new CountingSink());
@@ -226,7 +240,9 @@ function main(): void {
   }
 
   // nodejs-order-book over the same full stream: the sampled replay (latency, and warm-up), then
-  // the timed plain replay on a fresh book.
+  // the timed plain replay on a fresh book, in SLICES slices. After each slice come one of our
+  // runs with the sized book and one with the default sizes, so that both books are measured
+  // over the same seconds of a shared machine (its load drifts over a run).
   const ids = Array.from(shallow.id, (x) => String(x));
   const nobLat = new LatencySampler(MIXED, overhead);
   {
@@ -234,7 +250,26 @@ function main(): void {
     sampled(0, MIXED, (i) => oneNob(b, shallow, ids, i), nobLat);
   }
   const nobBook = new NobBook();
-  const nob = timed(MIXED, () => replayNob(nobBook, shallow, ids, 0, MIXED));
+  const nob: Timing = { ops: MIXED, wallMs: 0, cpuMs: 0 };
+  const shAll: Timing[] = [];
+  const shDefaultAll: Timing[] = [];
+  let shSink = new CountingSink();
+  let shBook = new OrderBook(CONFIG, shSink);
+  for (let k = 0; k < SLICES; k++) {
+    const from = Math.floor((k * MIXED) / SLICES);
+    const to = Math.floor(((k + 1) * MIXED) / SLICES);
+    const t = timed(to - from, () => replayNob(nobBook, shallow, ids, from, to));
+    nob.wallMs += t.wallMs;
+    nob.cpuMs += t.cpuMs;
+    shSink = new CountingSink();
+    const b = new OrderBook(CONFIG, shSink);
+    shBook = b;
+    shAll.push(timed(MIXED, () => replayOurs(b, shallow, 0, MIXED)));
+    const d = new OrderBook(DEFAULT_CONFIG, new CountingSink());
+    shDefaultAll.push(timed(MIXED, () => replayOurs(d, shallow, 0, MIXED)));
+  }
+  const sh = { median: median(shAll, perCpu), all: shAll, sink: shSink, book: shBook };
+  const shDefault = { median: median(shDefaultAll, perCpu), all: shDefaultAll };
 
   // Reference book: the sampled replay runs to its time budget, which fixes the prefix; then a
   // plain timed replay of that prefix on a fresh reference book, and ours on the same prefix.
