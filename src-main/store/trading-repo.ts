@@ -275,15 +275,19 @@ export class TradingRepo {
   }
 
   /**
-   * The account's newest order with this client id, open or not. Only error paths ask (a cancel
+   * The account's newest order with this client id (on that symbol, when one is given), open or
+   * not. Only error paths ask (a cancel
    * of an order that is no longer live), so it walks the account's orders (orders_account)
    * rather than keeping an index every placement would pay for.
    */
-  orderByClientId(accountId: number, clientOrderId: string): OrderRow | undefined {
+  orderByClientId(accountId: number, clientOrderId: string, symbol?: string): OrderRow | undefined {
     this.group.sync();
-    const st = this.db.prepare('SELECT * FROM orders WHERE account_id = ? AND client_order_id = ? ORDER BY id DESC LIMIT 1');
+    const st =
+      symbol === undefined
+        ? this.db.prepare('SELECT * FROM orders WHERE account_id = ? AND client_order_id = ? ORDER BY id DESC LIMIT 1')
+        : this.db.prepare('SELECT * FROM orders WHERE account_id = ? AND client_order_id = ? AND symbol = ? ORDER BY id DESC LIMIT 1');
     st.setReadBigInts(true);
-    const r = st.get(accountId, clientOrderId) as Raw | undefined;
+    const r = (symbol === undefined ? st.get(accountId, clientOrderId) : st.get(accountId, clientOrderId, symbol)) as Raw | undefined;
     return r ? orderFromRaw(r) : undefined;
   }
 

@@ -638,10 +638,11 @@ export class Exchange {
       reject(Errors.ORDER_NOT_FOUND, `No open order ${o.id} on ${by.symbol}`);
     }
     if (!o) {
-      // a finished order of this account, found by id or by client id alike, is 3019
+      // a finished order of this account (on the symbol named, if one is), found by id or by
+      // client id alike, is 3019
       const stored =
-        id !== undefined ? this.deps.repo.order(id) : by.clientOrderId !== undefined ? this.deps.repo.orderByClientId(accountId, by.clientOrderId) : undefined;
-      if (stored && stored.accountId === accountId) {
+        id !== undefined ? this.deps.repo.order(id) : by.clientOrderId !== undefined ? this.deps.repo.orderByClientId(accountId, by.clientOrderId, by.symbol) : undefined;
+      if (stored && stored.accountId === accountId && (by.symbol === undefined || stored.symbol === by.symbol)) {
         const which = by.orderId !== undefined ? `Order ${stored.id}` : `Order ${stored.id} (client_order_id '${by.clientOrderId}')`;
         reject(Errors.ORDER_NOT_CANCELLABLE, `${which} is no longer open (status ${stored.status})`);
       }

@@ -71,6 +71,21 @@ describe('placement, open orders, cancels', () => {
     expect(open.map((o: any) => o.client_order_id)).toEqual(['c-1']);
   });
 
+  it('a finished order named on another symbol is 1102 there, 3019 on its own symbol', async () => {
+    // The same client id on two symbols: one order cancelled on ETHUSDT, the other still open on BTCUSDT.
+    const eth = dataOf(await place(t, a, { symbol: 'ETHUSDT', price: '3300.00', qty: '0.010', client_order_id: 'twin' }));
+    dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'ETHUSDT', order_id: Number(eth.order_id) } }));
+    const onEth = await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'ETHUSDT', client_order_id: 'twin' } });
+    expectError(onEth, Errors.ORDER_NOT_CANCELLABLE);
+    // named on a symbol where no order of that client id ever was: not found, by either id
+    expectError(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'SOLUSDT', client_order_id: 'twin' } }), Errors.ORDER_NOT_FOUND);
+    expectError(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: Number(eth.order_id) } }), Errors.ORDER_NOT_FOUND);
+    // a live order with that client id on BTCUSDT is cancelled there, not mistaken for the ETH one
+    const btc = dataOf(await place(t, a, { price: '94000.0', client_order_id: 'twin' }));
+    const c = dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', client_order_id: 'twin' } }));
+    expect(c).toMatchObject({ id: btc.order_id, status: 4 });
+  });
+
   it('cancels by order_id and by client_order_id, then cancels all', async () => {
     const o1 = dataOf(await place(t, a, { price: '94000.0', client_order_id: 'k-1' }));
     dataOf(await place(t, a, { price: '94100.0', client_order_id: 'k-2' }));
