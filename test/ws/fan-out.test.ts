@@ -2,6 +2,7 @@
 // itself frames for the same payload at every length class; over a real connection the raw
 // writes arrive intact and in order with what `ws` sends on the same socket; a tick with
 // several messages for one connection reaches its socket as one write.
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as wsModule from 'ws';
@@ -47,8 +48,11 @@ describe('textFrame', () => {
 
 describe('rawSocket', () => {
   it('refuses a connection without a stream or with an extension', () => {
-    expect(rawSocket({ extensions: '' } as never)).toBeNull();
-    expect(rawSocket({ _socket: {}, extensions: '' } as never)).toBeNull();
+    const stream = new PassThrough();
+    expect(rawSocket({ extensions: '' } as never, undefined)).toBeNull();
+    expect(rawSocket({ extensions: '' } as never, {})).toBeNull();
+    expect(rawSocket({ extensions: 'permessage-deflate' } as never, stream)).toBeNull();
+    expect(rawSocket({ extensions: '' } as never, stream)).toBe(stream);
   });
 });
 
@@ -79,7 +83,7 @@ describe('fan-out over a real connection', () => {
     // the server side of every connection has a raw stream (so pushes bypass ws's framing)
     const servers = [...app.websocketServer.clients];
     expect(servers.length).toBeGreaterThan(0);
-    for (const s of servers) expect(rawSocket(s)).not.toBeNull();
+    for (const s of servers) expect(app.wsHub.rawStreamOf(s)).not.toBeNull();
 
     const hub = app.wsHub;
     const server = servers[0];
@@ -109,7 +113,7 @@ describe('fan-out over a real connection', () => {
     await c.request('SUBSCRIBE', ['depth_update@SOLUSDT', 'trade@SOLUSDT']);
     // the server side of this connection: the one subscribed last (every other test client is idle)
     const server = [...app.websocketServer.clients].at(-1)!;
-    const raw = rawSocket(server)! as unknown as {
+    const raw = app.wsHub.rawStreamOf(server)! as unknown as {
       _write: (...a: unknown[]) => void;
       _writev: (chunks: unknown[], cb: unknown) => void;
     };

@@ -41,13 +41,12 @@ export function textFrame(text: string): TextFrame {
 }
 
 /**
- * The stream under an open `ws` connection, when pre-framed bytes may be written to it: a
- * Duplex (a net.Socket on a real server) and no extension negotiated. Null otherwise; the
+ * The stream under an open `ws` connection, when pre-framed bytes may be written to it: the
+ * upgraded request's socket (the stream `ws` itself writes to: an HTTP upgrade hands `ws` the
+ * request's own socket), when it is a Duplex and no extension was negotiated. Null otherwise; the
  * caller then sends through `ws`.
  */
-export function rawSocket(socket: WebSocket): Duplex | null {
-  // `_socket` is ws's own field for the upgraded socket (set by setSocket, never replaced).
-  const raw = (socket as unknown as { _socket?: unknown })._socket;
-  if (!(raw instanceof Duplex) || socket.extensions !== '') return null;
-  return raw;
+export function rawSocket(socket: WebSocket, upgraded: unknown): Duplex | null {
+  if (!(upgraded instanceof Duplex) || socket.extensions !== '') return null;
+  return upgraded;
 }

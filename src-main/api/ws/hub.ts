@@ -159,9 +159,9 @@ class Conn {
   /** The batched flush that last corked `raw` (Hub.flushTick). */
   corkedIn = 0;
 
-  constructor(socket: WebSocket, ip: string, now: number) {
+  constructor(socket: WebSocket, ip: string, now: number, upgraded: unknown) {
     this.socket = socket;
-    this.raw = rawSocket(socket);
+    this.raw = rawSocket(socket, upgraded);
     this.ip = ip;
     this.lastSeen = now;
   }
@@ -280,15 +280,24 @@ export class Hub {
     return this.conns.size;
   }
 
+  /** The stream pushes are written to for this connection (null: they go through `ws`); for tests and diagnostics. */
+  rawStreamOf(socket: WebSocket): Duplex | null {
+    for (const c of this.conns) if (c.socket === socket) return c.raw;
+    return null;
+  }
+
   // ------------------------------------------------------------------ connections
 
-  /** Takes over a freshly upgraded socket. */
-  attach(socket: WebSocket, ip: string): void {
+  /**
+   * Takes over a freshly upgraded socket. `upgraded` is the upgraded request's socket (the stream `ws` writes to):
+   * pushes are written to it pre-framed; anything else (none given) sends through `ws`.
+   */
+  attach(socket: WebSocket, ip: string, upgraded?: unknown): void {
     if (this.closed) {
       socket.close(CloseCode.GoingAway, 'server shutting down');
       return;
     }
-    const conn = new Conn(socket, ip, this.now());
+    const conn = new Conn(socket, ip, this.now(), upgraded);
     this.conns.add(conn);
     this.stats.connections = this.conns.size;
     socket.on('message', (data: RawData, isBinary: boolean) => this.onMessage(conn, data, isBinary));

@@ -95,7 +95,7 @@ export async function installWebSocket(app: FastifyInstance, opts: WebSocketOpti
     schema: { tags: ['streams'], summary: 'WebSocket streams and requests', description: DESCRIPTION },
     handler: async (_req, reply) =>
       sendError(reply, Errors.BAD_REQUEST, 'GET /ws is the WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket)'),
-    wsHandler: (socket, req) => hub.attach(socket, req.ip),
+    wsHandler: (socket, req) => hub.attach(socket, req.ip, req.raw.socket),
   });
   return hub;
 }
