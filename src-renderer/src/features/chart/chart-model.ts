@@ -30,6 +30,7 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import type { Candle } from '../../../../src-shared/types.ts';
+import { DEFAULT_BAR_SPACING, DEFAULT_RIGHT_OFFSET, initialBarSpacing, rightOffsetFor } from './bar-spacing.ts';
 
 export const CHART_COLORS = {
   background: '#0e1216',
@@ -119,7 +120,7 @@ export class ChartModel {
       grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
       crosshair: { mode: CrosshairMode.Normal },
       rightPriceScale: { borderColor: CHART_COLORS.border, scaleMargins: { top: 0.08, bottom: 0.24 } },
-      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: false, rightOffset: 6, barSpacing: 7 },
+      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: false, rightOffset: DEFAULT_RIGHT_OFFSET, barSpacing: DEFAULT_BAR_SPACING },
       localization: { locale: 'en-US' },
     });
     this.candles = this.chart.addSeries(CandlestickSeries, {
@@ -157,8 +158,12 @@ export class ChartModel {
     this.data = candles.slice();
     this.candles.setData(this.data.map(bar));
     this.volume.setData(this.data.map(volumeBar));
-    this.chart.timeScale().resetTimeScale();
-    this.chart.timeScale().scrollToRealTime();
+    const ts = this.chart.timeScale();
+    // a short history is spread out rather than left as a sliver at the right edge
+    const spacing = initialBarSpacing(this.data.length, ts.width());
+    ts.applyOptions({ barSpacing: spacing, rightOffset: rightOffsetFor(spacing) });
+    ts.resetTimeScale();
+    ts.scrollToRealTime();
     this.emitLatest();
   }
 
