@@ -37,6 +37,11 @@ export class AccountTable {
     this.i32 = new Int32Array(cap * 4);
   }
 
+  /** Number of account slots in use (slots 0 .. size-1). */
+  get size(): number {
+    return this.used;
+  }
+
   /** Slot of the account, or -1 if it never had an order here. */
   find(account: number): number {
     if (account < this.direct.length) return this.direct[account] - 1;

@@ -187,17 +187,22 @@ export class OrderBook implements BookCommands {
     this.begin();
     // The common case first: int32 ids, price and quantity in range, no options. These checks
     // alone decide it; anything else goes through limitReason(), which names what is wrong.
+    // (typeof before `| 0`: a BigInt, a Symbol or an object whose valueOf throws would throw.)
     const reason =
       flags === 0 &&
       stp === 0 &&
       maxFillLots === -1 &&
+      typeof orderId === 'number' &&
       (orderId | 0) === orderId &&
       orderId >= 0 &&
+      typeof account === 'number' &&
       (account | 0) === account &&
       account >= 0 &&
       (side === 1 || side === 2) &&
+      typeof priceTicks === 'number' &&
       (priceTicks | 0) === priceTicks &&
       priceTicks >= 1 &&
+      typeof qtyLots === 'number' &&
       (qtyLots | 0) === qtyLots &&
       qtyLots >= 1 &&
       isTif(tif)
@@ -272,13 +277,17 @@ export class OrderBook implements BookCommands {
       flags === 0 &&
       stp === 0 &&
       maxFillLots === -1 &&
+      typeof orderId === 'number' &&
       (orderId | 0) === orderId &&
       orderId >= 0 &&
+      typeof account === 'number' &&
       (account | 0) === account &&
       account >= 0 &&
       (side === 1 || side === 2) &&
+      typeof qtyLots === 'number' &&
       (qtyLots | 0) === qtyLots &&
       qtyLots >= 1 &&
+      typeof refPriceTicks === 'number' &&
       (refPriceTicks | 0) === refPriceTicks &&
       refPriceTicks >= 1
         ? this.ids.get(orderId) !== -1
@@ -1138,6 +1147,32 @@ export class OrderBook implements BookCommands {
       if (empties !== ladder.empties) problems.push(`side ${side}: empties ${ladder.empties} != ${empties}`);
     }
     if (orders !== this.ids.size) problems.push(`orders in levels ${orders} != id table ${this.ids.size}`);
+    // Every account's list: linked both ways, its orders' own, matching its counts; together
+    // they hold every resting order exactly once.
+    const ac = this.accounts;
+    const AI = ac.i32;
+    let listed = 0;
+    for (let a = 0; a < ac.size; a++) {
+      let buys = 0;
+      let sells = 0;
+      let prev = -1;
+      for (let n = AI[(a << 2) + A_HEAD]; n !== -1; n = I[(n << 4) + I_ACCOUNT_NEXT]) {
+        const id = F[(n << 3) + F_ID];
+        if (I[(n << 4) + I_ACCOUNT_PREV] !== prev) problems.push(`account ${ac.id[a]}: broken prev link at order ${id}`);
+        if (I[(n << 4) + I_ACCOUNT_SLOT] !== a || F[(n << 3) + F_ACCOUNT] !== ac.id[a]) problems.push(`order ${id}: in the list of account ${ac.id[a]}, not its own`);
+        if (this.ids.get(id) !== n) problems.push(`order ${id}: in an account list but not live`);
+        if (metaSide(I[(n << 4) + I_META]) === BUY) buys++;
+        else sells++;
+        prev = n;
+        if (++listed > orders) break; // a cycle
+      }
+      if (AI[(a << 2) + A_TAIL] !== prev) problems.push(`account ${ac.id[a]}: bad tail`);
+      if (AI[(a << 2) + A_COUNT_BUY] !== buys || AI[(a << 2) + A_COUNT_SELL] !== sells) {
+        problems.push(`account ${ac.id[a]}: counts ${AI[(a << 2) + A_COUNT_BUY]}/${AI[(a << 2) + A_COUNT_SELL]} != listed ${buys}/${sells}`);
+      }
+      if (ac.find(ac.id[a]) !== a) problems.push(`account ${ac.id[a]}: not found at its slot`);
+    }
+    if (listed !== orders) problems.push(`orders in account lists ${listed} != orders in levels ${orders}`);
     const bb = this.bestBid();
     const ba = this.bestAsk();
     if (bb !== 0 && ba !== 0 && bb >= ba) problems.push(`crossed: ${bb} >= ${ba}`);

@@ -16,6 +16,10 @@ const ACCOUNTS = [1, 2, 3];
 
 interface Domain {
   ids: number;
+  /** Accounts drawn from (default ACCOUNTS). */
+  accounts?: number[];
+  /** Commands run (and checked) before each random sequence. */
+  setup?: Command[];
   minPrice: number;
   maxPrice: number;
   maxQty: number;
@@ -25,7 +29,8 @@ interface Domain {
 
 function commandArb(d: Domain): fc.Arbitrary<Command> {
   const id = fc.integer({ min: 1, max: d.ids });
-  const account = fc.constantFrom(...ACCOUNTS);
+  const accounts = d.accounts ?? ACCOUNTS;
+  const account = fc.constantFrom(...accounts);
   const side = fc.constantFrom(1, 2);
   const price = d.prices ? fc.constantFrom(...d.prices) : fc.integer({ min: d.minPrice, max: d.maxPrice });
   const qty = fc.integer({ min: 1, max: d.maxQty });
@@ -111,15 +116,16 @@ function stepArb(d: Domain): fc.Arbitrary<Step> {
 }
 
 /** The command to run: when picked, its order id becomes one of the live orders (same for both books). */
-function resolve(step: Step, book: OrderBook): Command {
+function resolve(step: Step, book: OrderBook, accounts: number[]): Command {
   const c = step.command;
   if (step.pick === null || (c.kind !== 'cancel' && c.kind !== 'amend' && c.kind !== 'trim')) return c;
-  const live = ACCOUNTS.flatMap((a) => book.openOrderIds(a));
+  const live = accounts.flatMap((a) => book.openOrderIds(a));
   if (live.length === 0) return c;
   return { ...c, orderId: live[step.pick % live.length] };
 }
 
-function runAgainstReference(config: fc.Arbitrary<ConstructorParameters<typeof OrderBook>[0]>, d: Domain, maxLength: number, numRuns: number): void {
+/** endOnFailure: report the first failing run as it is (no shrinking: a corrupted book can loop while shrinking). */
+function runAgainstReference(config: fc.Arbitrary<ConstructorParameters<typeof OrderBook>[0]>, d: Domain, maxLength: number, numRuns: number, endOnFailure = false): void {
   fc.assert(
     fc.property(config, fc.array(stepArb(d), { minLength: Math.floor(maxLength / 2), maxLength, size: 'max' }), (cfg, steps) => {
       const s1 = new RecordingSink();
@@ -127,18 +133,20 @@ function runAgainstReference(config: fc.Arbitrary<ConstructorParameters<typeof O
       const book = new OrderBook(cfg, s1);
       const ref = new ReferenceBook(cfg, s2);
       const ledger = new Ledger();
-      for (const step of steps) {
-        const c = resolve(step, book);
+      const accounts = d.accounts ?? ACCOUNTS;
+      const setup: Step[] = (d.setup ?? []).map((command) => ({ command, pick: null }));
+      for (const step of [...setup, ...steps]) {
+        const c = resolve(step, book, accounts);
         applyCommand(book, c);
         applyCommand(ref, c);
         const events = s1.take();
         expect(events).toEqual(s2.take());
         ledger.apply(events);
-        expectSameState(book, ref, ACCOUNTS);
+        expectSameState(book, ref, accounts);
         ledger.checkAgainst(book);
       }
     }),
-    { numRuns },
+    { numRuns, endOnFailure },
   );
 }
 
@@ -149,6 +157,31 @@ describe('engine vs reference book (fast-check)', () => {
 
   it('agrees on a wide price range (lazy level removal and compaction)', () => {
     runAgainstReference(configArb, { ids: 400, minPrice: 1, maxPrice: 300, maxQty: 6 }, 300, 12);
+  });
+
+  it('agrees on a busy book of many accounts (order, level and account tables grow mid-run)', () => {
+    // 100 accounts, half of them above 2^20 (the account table's hash path), on 400 prices: a run
+    // rests well over 16 orders on over 16 levels (the pools' smallest size) for over 64
+    // accounts (the account table's first size).
+    const accounts = [...Array.from({ length: 50 }, (_, i) => i + 1), ...Array.from({ length: 50 }, (_, i) => 2 ** 20 + 7 * i)];
+    const small = fc.record({
+      bandPpm: fc.constantFrom(50_000, 1_000_000),
+      defaultStp: fc.constantFrom(1 as const, 2 as const, 3 as const),
+      initialOrderCapacity: fc.constant(1),
+      initialLevelCapacity: fc.constant(1),
+      idWindow: fc.constantFrom(16, 65_536),
+    });
+    // Every account first rests one order (buys below 60, sells above 340, ids above the random
+    // ones), so that the tables have grown before the random commands start.
+    const setup: Command[] = accounts.map((account, i) => ({
+      kind: 'limit',
+      orderId: 10_000 + i,
+      account,
+      side: i % 2 === 0 ? 1 : 2,
+      priceTicks: i % 2 === 0 ? 1 + (i % 59) : 341 + (i % 59),
+      qtyLots: 1 + (i % 5),
+    }));
+    runAgainstReference(small, { ids: 800, accounts, minPrice: 1, maxPrice: 400, maxQty: 6, setup }, 300, 5, true);
   });
 
   it('agrees when prices collide in the price -> level cache (equal modulo 1024)', () => {

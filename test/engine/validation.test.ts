@@ -35,6 +35,14 @@ const EDGE: unknown[] = [
   null,
   undefined,
   true,
+  // never coerced: `| 0` on these would throw (and leave the book refusing every later command)
+  1n,
+  Symbol('x'),
+  {
+    valueOf(): number {
+      throw new Error('valueOf called');
+    },
+  },
 ];
 
 type Args = unknown[];
@@ -75,14 +83,18 @@ function compare(kind: 'limit' | 'market', base: Args, positions: number): { acc
   let rejected = 0;
   for (const args of variants(base, positions)) {
     const { ours, ref, oursSink, refSink } = books();
-    expect(() => call(ours, kind, args), `${kind}(${args.map(String).join(', ')}) threw`).not.toThrow();
+    const label = `${kind}(${args.map((x) => (typeof x === 'object' && x !== null ? 'object' : String(x))).join(', ')})`;
+    expect(() => call(ours, kind, args), `${label} threw`).not.toThrow();
     call(ref, kind, args);
     const a: EngineEvent[] = oursSink.take();
     const b: EngineEvent[] = refSink.take();
-    expect(a, `${kind}(${args.map(String).join(', ')})`).toEqual(b);
+    expect(a, label).toEqual(b);
     if (a[0]?.type === 'accepted') accepted++;
     else rejected++;
     expect(ours.audit()).toEqual([]);
+    // the book still takes commands after any input
+    ours.placeLimit(999, 5, 1, 10, 1, 1);
+    expect(oursSink.take()[0]).toMatchObject({ type: 'accepted', orderId: 999 });
   }
   return { accepted, rejected };
 }
