@@ -123,8 +123,9 @@ export interface BookConfig {
   readonly initialOrderCapacity?: number;
   readonly initialLevelCapacity?: number;
   /**
-   * How many of the newest order ids are indexed directly (a power of two, default 65,536, 4
-   * bytes each); older or out-of-pattern ids go to a hash table. See order-index.ts.
+   * The direct id window: a power of two W (default 65,536, 4 bytes each) covering the newest
+   * ids (after a slide, the newest 15/16 W at least); older or out-of-pattern ids go to a hash
+   * table. See order-index.ts.
    */
   readonly idWindow?: number;
   /**
