@@ -121,6 +121,33 @@ function isTif(x: number): boolean {
 function isStp(x: number): boolean {
   return x === 0 || x === EXPIRE_TAKER || x === EXPIRE_MAKER || x === EXPIRE_BOTH;
 }
+/**
+ * The common case of an order's parameters, decided by these checks alone: int32 id, account,
+ * price and quantity in range, a valid side, no flags, STP mode or cap. Whatever passes passes
+ * the full chain too (int32 >= 0 is an id, int32 >= 1 a price and a quantity); whatever fails
+ * goes through the full chain, which names the reason. typeof comes before `| 0`, which would
+ * throw on a BigInt, a Symbol or an object whose valueOf throws.
+ */
+function isPlain(orderId: number, account: number, side: number, price: number, qty: number, flags: number, maxFillLots: number, stp: number): boolean {
+  return (
+    flags === 0 &&
+    stp === 0 &&
+    maxFillLots === -1 &&
+    typeof orderId === 'number' &&
+    (orderId | 0) === orderId &&
+    orderId >= 0 &&
+    typeof account === 'number' &&
+    (account | 0) === account &&
+    account >= 0 &&
+    (side === 1 || side === 2) &&
+    typeof price === 'number' &&
+    (price | 0) === price &&
+    price >= 1 &&
+    typeof qty === 'number' &&
+    (qty | 0) === qty &&
+    qty >= 1
+  );
+}
 function isFlags(x: number): boolean {
   return typeof x === 'number' && (x | 0) === x && (x & ~KNOWN_FLAGS) === 0;
 }
@@ -187,27 +214,10 @@ export class OrderBook implements BookCommands {
     stp = 0,
   ): void {
     this.begin();
-    // The common case first: int32 ids, price and quantity in range, no options. These checks
-    // alone decide it; anything else goes through limitReason(), which names what is wrong.
-    // (typeof before `| 0`: a BigInt, a Symbol or an object whose valueOf throws would throw.)
+    // The common case first (see isPlain); anything else goes through limitReason(), which
+    // names what is wrong.
     const reason =
-      flags === 0 &&
-      stp === 0 &&
-      maxFillLots === -1 &&
-      typeof orderId === 'number' &&
-      (orderId | 0) === orderId &&
-      orderId >= 0 &&
-      typeof account === 'number' &&
-      (account | 0) === account &&
-      account >= 0 &&
-      (side === 1 || side === 2) &&
-      typeof priceTicks === 'number' &&
-      (priceTicks | 0) === priceTicks &&
-      priceTicks >= 1 &&
-      typeof qtyLots === 'number' &&
-      (qtyLots | 0) === qtyLots &&
-      qtyLots >= 1 &&
-      isTif(tif)
+      isPlain(orderId, account, side, priceTicks, qtyLots, flags, maxFillLots, stp) && isTif(tif)
         ? this.ids.get(orderId) !== -1
           ? RejectReason.DuplicateOrderId
           : 0
@@ -274,24 +284,9 @@ export class OrderBook implements BookCommands {
     stp = 0,
   ): void {
     this.begin();
-    // The common case first, as in placeLimit().
+    // The common case first (see isPlain), as in placeLimit().
     const reason =
-      flags === 0 &&
-      stp === 0 &&
-      maxFillLots === -1 &&
-      typeof orderId === 'number' &&
-      (orderId | 0) === orderId &&
-      orderId >= 0 &&
-      typeof account === 'number' &&
-      (account | 0) === account &&
-      account >= 0 &&
-      (side === 1 || side === 2) &&
-      typeof qtyLots === 'number' &&
-      (qtyLots | 0) === qtyLots &&
-      qtyLots >= 1 &&
-      typeof refPriceTicks === 'number' &&
-      (refPriceTicks | 0) === refPriceTicks &&
-      refPriceTicks >= 1
+      isPlain(orderId, account, side, refPriceTicks, qtyLots, flags, maxFillLots, stp)
         ? this.ids.get(orderId) !== -1
           ? RejectReason.DuplicateOrderId
           : 0
