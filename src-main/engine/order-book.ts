@@ -240,9 +240,8 @@ export class OrderBook implements BookCommands {
       if (this.bids.empties > 64 || this.asks.empties > 64) this.flush();
       this.busy = 0;
       return;
-    } else {
-      this.enter(orderId, account, side, LIMIT, tif, priceTicks, qty, qty, flags, st);
     }
+    this.enter(orderId, account, side, LIMIT, tif, priceTicks, qty, qty, flags, st);
     this.end();
   }
 
