@@ -38,6 +38,6 @@ await build({
   output: { file, format: 'esm', sourcemap: false },
   logLevel: 'warn',
 });
-// --expose-gc only makes gc() callable: a bench may collect between timed runs.
+// --expose-gc only makes gc() callable: a bench may collect between (or within) timed runs.
 const run = spawnSync(process.execPath, ['--expose-gc', file, ...args], { stdio: 'inherit' });
 process.exit(run.status ?? 1);
