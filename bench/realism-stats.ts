@@ -1,0 +1,157 @@
+// Statistics of the realism report (npm run realism), shared by its live side, its real-data
+// side and the simulator's property tests. Pure functions of arrays; NaN when the input is too
+// short to say anything (the report prints NaN as "n/a" and counts the target as missed).
+
+export function mean(xs: ArrayLike<number>): number {
+  if (xs.length === 0) return NaN;
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i];
+  return s / xs.length;
+}
+
+export function variance(xs: ArrayLike<number>): number {
+  if (xs.length < 2) return NaN;
+  const m = mean(xs);
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += (xs[i] - m) ** 2;
+  return s / (xs.length - 1);
+}
+
+/** Coefficient of variation: standard deviation over mean. */
+export function cv(xs: ArrayLike<number>): number {
+  return Math.sqrt(variance(xs)) / mean(xs);
+}
+
+/** The q-quantile (0..1) by the nearest-rank rule. */
+export function quantile(xs: ArrayLike<number>, q: number): number {
+  if (xs.length === 0) return NaN;
+  const s = Float64Array.from(xs).sort();
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+}
+
+export function median(xs: ArrayLike<number>): number {
+  return quantile(xs, 0.5);
+}
+
+/** Pearson correlation of two equally long series. */
+export function corr(x: ArrayLike<number>, y: ArrayLike<number>): number {
+  const n = Math.min(x.length, y.length);
+  if (n < 3) return NaN;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += x[i];
+    my += y[i];
+  }
+  mx /= n;
+  my /= n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    const a = x[i] - mx;
+    const b = y[i] - my;
+    sxy += a * b;
+    sxx += a * a;
+    syy += b * b;
+  }
+  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : NaN;
+}
+
+/** Sample autocorrelation at `lag` (the usual biased estimator: one mean, one variance). */
+export function autocorr(xs: ArrayLike<number>, lag: number): number {
+  const n = xs.length;
+  if (n <= lag + 2) return NaN;
+  const m = mean(xs);
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    const d = xs[i] - m;
+    den += d * d;
+    if (i + lag < n) num += d * (xs[i + lag] - m);
+  }
+  return den > 0 ? num / den : NaN;
+}
+
+/** Excess kurtosis. */
+export function kurtosis(xs: ArrayLike<number>): number {
+  const n = xs.length;
+  if (n < 4) return NaN;
+  const m = mean(xs);
+  let m2 = 0;
+  let m4 = 0;
+  for (let i = 0; i < n; i++) {
+    const d = (xs[i] - m) ** 2;
+    m2 += d;
+    m4 += d * d;
+  }
+  m2 /= n;
+  m4 /= n;
+  return m4 / (m2 * m2) - 3;
+}
+
+/**
+ * Hill estimator of a power-law tail index from the k largest values: k / sum(log(x_(i) / x_(k+1))).
+ * A Pareto(alpha) sample gives about alpha, with a relative error near 1 / sqrt(k).
+ */
+export function hill(xs: ArrayLike<number>, k: number): number {
+  const pos = Float64Array.from(xs).filter((x) => x > 0).sort();
+  const n = pos.length;
+  if (k < 2 || n <= k) return NaN;
+  const xk = pos[n - k - 1];
+  let s = 0;
+  for (let i = n - k; i < n; i++) s += Math.log(pos[i] / xk);
+  return s > 0 ? k / s : NaN;
+}
+
+/** Hill with k = the top 10 % (at least 10 values). */
+export function tailIndex(xs: ArrayLike<number>): number {
+  return hill(xs, Math.max(10, Math.floor(xs.length / 10)));
+}
+
+/**
+ * Variance ratio of log prices sampled every step: Var(q-step returns) / (q x Var(1-step
+ * returns)), with overlapping q-step returns (Lo and MacKinlay 1988). 1 for a random walk; below
+ * 1 when returns mean-revert (bid-ask bounce), above when they trend.
+ */
+export function varianceRatio(logPrices: ArrayLike<number>, q: number): number {
+  const n = logPrices.length;
+  if (n < q + 3) return NaN;
+  const r1: number[] = [];
+  for (let i = 1; i < n; i++) r1.push(logPrices[i] - logPrices[i - 1]);
+  const rq: number[] = [];
+  for (let i = q; i < n; i++) rq.push(logPrices[i] - logPrices[i - q]);
+  const m = mean(r1);
+  let v1 = 0;
+  for (const r of r1) v1 += (r - m) ** 2;
+  v1 /= r1.length;
+  let vq = 0;
+  for (const r of rq) vq += (r - q * m) ** 2;
+  vq /= rq.length;
+  return v1 > 0 ? vq / (q * v1) : NaN;
+}
+
+/** Counts of event times (ms) per bucket of `bucketMs` over [from, to). */
+export function countsPer(times: ArrayLike<number>, from: number, to: number, bucketMs: number): number[] {
+  const n = Math.floor((to - from) / bucketMs);
+  const out = new Array<number>(Math.max(0, n)).fill(0);
+  for (let i = 0; i < times.length; i++) {
+    const b = Math.floor((times[i] - from) / bucketMs);
+    if (b >= 0 && b < n) out[b]++;
+  }
+  return out;
+}
+
+/** Mean of `values` by UTC hour of `times` (ms), divided by the mean over all hours (24 entries). */
+export function hourProfile(times: ArrayLike<number>, values: ArrayLike<number>): number[] {
+  const sum = new Array<number>(24).fill(0);
+  const cnt = new Array<number>(24).fill(0);
+  for (let i = 0; i < times.length; i++) {
+    const h = new Date(times[i]).getUTCHours();
+    sum[h] += values[i];
+    cnt[h]++;
+  }
+  const per = sum.map((s, h) => (cnt[h] > 0 ? s / cnt[h] : NaN));
+  const m = mean(per.filter((x) => Number.isFinite(x)));
+  return per.map((x) => x / m);
+}
