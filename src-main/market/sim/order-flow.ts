@@ -1,0 +1,162 @@
+// The taker flow of one symbol: orders that take liquidity, from an engine account of their own
+// (self-trade prevention never stops them against the house liquidity).
+//
+// Population of processes:
+// - arrivals: a Hawkes process (hawkes.ts) whose baseline is rate x activity(t) (UTC hour and
+//   weekday, activity-profile.ts) x a slow activity factor (minute-scale swings) x the
+//   volatility factor the simulator passes; branching ratio `branching`, so the long-run mean is
+//   rate x the factors (the baseline is scaled by 1 - branching);
+// - sign: parent orders split into same-sign children (metaorders.ts), so signs are persistent,
+//   tilted by a slow herding bias, herdBias x tanh(x) with x an Ornstein-Uhlenbeck process of
+//   half-life herdHalfLifeS (the minute-to-minute persistence of the taker imbalance);
+// - size: log-normal body, Pareto tail of index 1.5, round lots (trade-size.ts), limited only by
+//   `capNotional` (what the house book can absorb);
+// - kind: market orders (IOC limits through the band edge where market orders are not allowed);
+// - arbitrage: when the fair price has moved through resting quotes, an IOC at the fair price's
+//   touch takes (part of) the stale liquidity before it is withdrawn: the informed side of the
+//   flow, which makes the taker imbalance of a minute follow its return.
+import type { Exchange, PairState } from '../../trading/exchange.ts';
+import { activity } from './activity-profile.ts';
+import { ActivityFactor, Hawkes } from './hawkes.ts';
+import { Metaorders } from './metaorders.ts';
+import type { PairLimits } from './order-sizing.ts';
+import type { Rng } from './rng.ts';
+import { TradeSizes } from './trade-size.ts';
+
+export interface FlowSettings {
+  /** Mean taker orders per second at activity 1 and normal volatility. */
+  rate: number;
+  /** Median notional of a taker order, USDT. */
+  medianNotional: number;
+  /** Hawkes branching ratio and decay rate (per second). */
+  branching: number;
+  beta: number;
+  /** Slow activity factor: standard deviation of its log and half-life in seconds. */
+  activitySd: number;
+  activityHalfLifeS: number;
+  /** Metaorders: parents running at once, Pareto index of their length, share of orders from parents. */
+  parents: number;
+  parentAlpha: number;
+  parentShare: number;
+  /** Pareto tail index of sizes, log-normal sigma of the body, share of round lots. */
+  sizeAlpha: number;
+  sizeSigma: number;
+  roundShare: number;
+  /** Herding: largest tilt of signs towards one side, and the half-life of its driver, seconds. */
+  herdBias: number;
+  herdHalfLifeS: number;
+  /** Chance per step that stale quotes through the fair price are taken rather than only withdrawn. */
+  arbChance: number;
+}
+
+export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional'> = {
+  branching: 0.6, beta: 2, activitySd: 0.7, activityHalfLifeS: 120,
+  parents: 3, parentAlpha: 1.5, parentShare: 0.9,
+  sizeAlpha: 1.4, sizeSigma: 0.6, roundShare: 0.3,
+  herdBias: 0.25, herdHalfLifeS: 180,
+  arbChance: 0.25,
+};
+
+export interface FlowStats {
+  orders: number;
+  traded: number;
+  rejected: number;
+  arbs: number;
+}
+
+export class OrderFlow {
+  readonly stats: FlowStats = { orders: 0, traded: 0, rejected: 0, arbs: 0 };
+  readonly hawkes: Hawkes;
+  readonly activity: ActivityFactor;
+  readonly signs: Metaorders;
+  readonly sizes: TradeSizes;
+  /** The herding driver: unit-variance OU. */
+  readonly herd: ActivityFactor;
+  private readonly ex: Exchange;
+  private readonly pair: PairState;
+  private readonly limits: PairLimits;
+  private readonly rng: Rng;
+  private readonly account: number;
+  private readonly cfg: FlowSettings;
+  private readonly zeroQty: string;
+
+  constructor(ex: Exchange, pair: PairState, limits: PairLimits, rng: Rng, account: number, cfg: FlowSettings) {
+    this.ex = ex;
+    this.pair = pair;
+    this.limits = limits;
+    this.rng = rng;
+    this.account = account;
+    this.cfg = cfg;
+    this.hawkes = new Hawkes(rng, cfg.branching, cfg.beta);
+    this.activity = new ActivityFactor(rng, cfg.activitySd, cfg.activityHalfLifeS);
+    this.signs = new Metaorders(rng, cfg.parents, cfg.parentAlpha, cfg.parentShare);
+    this.sizes = new TradeSizes(rng, cfg.medianNotional, cfg.sizeAlpha, cfg.sizeSigma, cfg.roundShare);
+    this.herd = new ActivityFactor(rng, 1, cfg.herdHalfLifeS);
+    this.zeroQty = pair.math.formatQty(0);
+  }
+
+  /** Taker orders arriving in the step of dtMs ending at market time t, at volatility factor f. */
+  arrivals(t: number, dtMs: number, f: number): number {
+    const a = this.activity.advance(dtMs);
+    this.herd.advance(dtMs);
+    const mu = this.cfg.rate * (1 - this.cfg.branching) * activity(t) * a * f;
+    return this.hawkes.step(dtMs, mu);
+  }
+
+  /** Sends one taker order of at most capNotional; returns true when it traded. */
+  send(capNotional: number, forceSide = 0): boolean {
+    const book = this.pair.book;
+    const side: 1 | 2 = forceSide === 1 || forceSide === 2 ? forceSide : this.signs.next(this.cfg.herdBias * Math.tanh(this.herd.log)) === 1 ? 1 : 2;
+    const opposite = side === 1 ? book.bestAsk() : book.bestBid();
+    if (opposite === 0) return false;
+    const px = opposite * this.limits.tick;
+    const notional = Math.min(this.sizes.quantity(px) * px, Math.max(capNotional, 0));
+    return this.take(side, this.limits.lotsFor(notional, opposite), 0);
+  }
+
+  /**
+   * Arbitrage of stale quotes: asks at or below bidTarget (bids at or above askTarget) sit through
+   * the fair price; with chance arbChance an IOC takes up to maxLots of them at that price.
+   */
+  arbitrage(bidTarget: number, askTarget: number, maxLots: number): void {
+    const book = this.pair.book;
+    const ask = book.bestAsk();
+    const bid = book.bestBid();
+    if (ask > 0 && ask <= bidTarget && this.rng.next() < this.cfg.arbChance) {
+      this.stats.arbs++;
+      this.take(1, Math.max(this.limits.floorLots(bidTarget), maxLots), bidTarget);
+    }
+    if (bid > 0 && bid >= askTarget && this.rng.next() < this.cfg.arbChance) {
+      this.stats.arbs++;
+      this.take(2, Math.max(this.limits.floorLots(askTarget), maxLots), askTarget);
+    }
+  }
+
+  /** A market order (limitTicks 0) or an IOC limit; true when it traded. */
+  private take(side: 1 | 2, lots: number, limitTicks: number): boolean {
+    const math = this.pair.math;
+    const base = { symbol: this.pair.row.symbol, side, position_side: side, position_action: 1, qty: math.formatQty(lots) };
+    this.stats.orders++;
+    try {
+      let r;
+      if (limitTicks === 0 && this.pair.row.allowMarket) {
+        r = this.ex.placeBotOrder({ ...base, type: 2 }, this.account);
+      } else {
+        let px = limitTicks;
+        if (px === 0) {
+          // no market orders on this pair: an IOC limit at the edge of the price band
+          const mark = this.pair.markPrice;
+          const tick = this.limits.tick;
+          px = side === 1 ? Math.floor((mark * (1 + 0.9 * this.limits.band)) / tick) : Math.max(1, Math.ceil((mark * (1 - 0.9 * this.limits.band)) / tick));
+        }
+        r = this.ex.placeBotOrder({ ...base, type: 1, price: math.formatPrice(px), time_in_force: 2 }, this.account);
+      }
+      const traded = r.status === 2 || r.status === 3 || (r.status === 6 && r.filled_qty !== this.zeroQty);
+      if (traded) this.stats.traded++;
+      return traded;
+    } catch {
+      this.stats.rejected++;
+      return false;
+    }
+  }
+}

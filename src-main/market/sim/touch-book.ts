@@ -1,0 +1,146 @@
+// The book at the touch: a crowd of liquidity providers quoting one tick apart around the fair
+// price, with queue-reactive order flow after Huang, Lehalle and Rosenbaum (2015, "Simulating and
+// analyzing order book data: the queue-reactive model", JASA 110).
+//
+// Prices: the ladder of each side is `levels` prices one tick apart, its best at the fair
+// price's bid (ceil(fair) - 1) and ask (bid + 1): a one-tick spread straddling the fair price.
+// When the fair price (the index) moves, quotes through it or behind the ladder are cancelled
+// and the new prices are quoted: the quotes follow the index (takers do not have to push them).
+// Queue-reactive dynamics, per side, at the best price, with x = queue / typical queue:
+//   limit orders arrive at rate limitRate / (1 + x)   (a long queue attracts fewer),
+//   cancellations at rate cancelRate x                  (each order may leave),
+//   market orders come from the taker flow (order-flow.ts) and eat the queue FIFO.
+// A best queue that empties (eaten or cancelled) while the fair price stays leaves that price:
+// the best moves one tick away and the spread is two ticks until a limit order re-forms the
+// queue (rate refillRate, the "insert in the spread" event of the model), so the spread is one
+// tick most of the time and wider right after a burst of market orders. A best price that is new
+// (the fair price moved) is quoted at once.
+// Deeper ladder levels are kept filled, sized up with the distance (weights 1 + 0.25 i).
+// Sizes are in lots of the pair, never below its minimum order; all orders are GTC on the crowd's
+// own engine account (house-orders.ts).
+import type { Exchange, PairState } from '../../trading/exchange.ts';
+import { HouseOrders, type HouseOrder } from './house-orders.ts';
+import type { PairLimits } from './order-sizing.ts';
+import type { Rng } from './rng.ts';
+
+export interface TouchSettings {
+  /** Price levels quoted one tick apart on each side. */
+  levels: number;
+  /** Typical notional at the best price of a side, USDT. */
+  queueNotional: number;
+  /** Limit orders per second joining an empty best queue. */
+  limitRate: number;
+  /** Cancellations per second of a best queue at its typical size. */
+  cancelRate: number;
+  /** Rate (per second) at which an emptied best price is quoted again. */
+  refillRate: number;
+}
+
+export const DEFAULT_TOUCH: TouchSettings = { levels: 3, queueNotional: 20_000, limitRate: 4, cancelRate: 2, refillRate: 12 };
+
+export class TouchBook {
+  readonly house: HouseOrders;
+  private readonly rng: Rng;
+  private readonly limits: PairLimits;
+  private readonly cfg: TouchSettings;
+  /** Ladder targets of the last step (ticks). */
+  bidTarget = 0;
+  askTarget = 0;
+
+  constructor(ex: Exchange, pair: PairState, limits: PairLimits, rng: Rng, account: number, cfg: TouchSettings) {
+    if (!(Number.isInteger(cfg.levels) && cfg.levels >= 1)) throw new RangeError('touch levels must be an integer >= 1');
+    this.house = new HouseOrders(ex, pair, account);
+    this.rng = rng;
+    this.limits = limits;
+    this.cfg = cfg;
+  }
+
+  /** The ladder targets for a fair price in ticks (a real number). */
+  static targets(fairTicks: number): [number, number] {
+    const bid = Math.max(1, Math.ceil(fairTicks) - 1);
+    return [bid, bid + 1];
+  }
+
+  /** Lots of a typical best queue at priceTicks. */
+  queueLots(priceTicks: number): number {
+    return this.limits.lotsFor(this.cfg.queueNotional, priceTicks);
+  }
+
+  /** One step of dtMs at market time `time` around fairTicks; [lo, hi] the prices traded at since the last step. */
+  step(time: number, dtMs: number, fairTicks: number, lo: number, hi: number): void {
+    const h = this.house;
+    h.sync(lo, hi);
+    const [bidT, askT] = TouchBook.targets(fairTicks);
+    const moved = bidT !== this.bidTarget;
+    this.bidTarget = bidT;
+    this.askTarget = askT;
+    const L = this.cfg.levels;
+    // stale quotes: through the fair price, or left behind the ladder by a move
+    const bidQ = new Map<number, HouseOrder[]>();
+    const askQ = new Map<number, HouseOrder[]>();
+    for (const o of [...h.orders.values()]) {
+      if (o.side === 1) {
+        if (o.price > bidT || o.price <= bidT - L) h.cancel(o);
+        else push(bidQ, o);
+      } else {
+        if (o.price < askT || o.price >= askT + L) h.cancel(o);
+        else push(askQ, o);
+      }
+    }
+    const dt = dtMs / 1000;
+    this.side(1, bidT, bidQ, dt, time, moved);
+    this.side(2, askT, askQ, dt, time, moved);
+  }
+
+  private side(side: 1 | 2, best: number, queues: Map<number, HouseOrder[]>, dt: number, time: number, moved: boolean): void {
+    const h = this.house;
+    const dir = side === 1 ? -1 : 1;
+    const typical = this.queueLots(best);
+    const bestQ = queues.get(best);
+    if (bestQ === undefined || bestQ.length === 0) {
+      // a new best price is quoted at once; an emptied one re-forms at the refill rate
+      if (moved || this.rng.next() < 1 - Math.exp(-this.cfg.refillRate * dt)) this.add(side, best, typical * this.rng.between(0.4, 1.2), time);
+    } else {
+      let q = 0;
+      for (const o of bestQ) q += o.lots;
+      const x = q / typical;
+      let nl = poisson(this.rng, (this.cfg.limitRate * dt) / (1 + x));
+      let nc = poisson(this.rng, this.cfg.cancelRate * dt * x);
+      while (nl-- > 0) this.add(side, best, typical * 0.5 * this.rng.exp(), time);
+      // the back of the queue cancels first (the newest orders)
+      while (nc-- > 0 && bestQ.length > 0) h.cancel(bestQ.pop()!);
+    }
+    for (let i = 1; i < this.cfg.levels; i++) {
+      const p = best + dir * i;
+      if (p < 1) break;
+      const qs = queues.get(p);
+      if (qs === undefined || qs.length === 0) this.add(side, p, typical * (1 + 0.25 * i) * this.rng.between(0.5, 1.5), time);
+    }
+  }
+
+  private add(side: 1 | 2, price: number, lots: number, time: number): void {
+    const n = Math.max(this.limits.floorLots(price), Math.min(this.limits.maxLots, Math.round(lots)));
+    this.house.place(side, price, n, time);
+  }
+}
+
+function push(m: Map<number, HouseOrder[]>, o: HouseOrder): void {
+  const l = m.get(o.price);
+  if (l) l.push(o);
+  else m.set(o.price, [o]);
+}
+
+/** Poisson draw by inversion (small means only: the rates here are a few per step). */
+export function poisson(rng: Rng, mean: number): number {
+  if (!(mean > 0)) return 0;
+  let k = 0;
+  let p = Math.exp(-mean);
+  let s = p;
+  const u = rng.next();
+  while (u > s && k < 1000) {
+    k++;
+    p *= mean / k;
+    s += p;
+  }
+  return k;
+}
