@@ -10,7 +10,8 @@ afterEach(() => {
 
 function setup(speed = 1) {
   const tv = testVenue({ seed: 31, speed });
-  const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 31 });
+  // 250 ms steps (the default is 100 ms): the step counts below are written for them
+  const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 31, stepMs: 250 });
   const seen: number[] = [];
   const driver = new SimDriver(sim, tv.venue.clock, { onTick: (t) => seen.push(t) });
   return { tv, sim, driver, seen, clock: tv.venue.clock };
@@ -71,7 +72,7 @@ describe('simulator driver', () => {
     vi.useFakeTimers();
     const tv = testVenue({ seed: 32 });
     try {
-      const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 32 });
+      const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 32, stepMs: 250 });
       const errors: unknown[] = [];
       const driver = new SimDriver(sim, tv.venue.clock, { intervalMs: 50, onError: (e) => errors.push(e) });
       driver.start();

@@ -1,7 +1,7 @@
 // The live market: depth on both sides at every step, trades in every second, legal house orders,
 // and the maker's inventory equal to what the takers did.
 import { describe, expect, it } from 'vitest';
-import { MAKER_ACCOUNT, Simulator } from '../../src-main/market/sim/simulator.ts';
+import { MAKER_ACCOUNT, Simulator, TAKER_ACCOUNT } from '../../src-main/market/sim/simulator.ts';
 import { T0, testVenue, tradingSymbols } from './helpers.ts';
 
 describe('simulated market', () => {
@@ -68,18 +68,33 @@ describe('simulated market', () => {
     }
   });
 
-  it("tracks the maker's fills: its inventory is the mirror of the takers' net buying", () => {
+  // The crowd at the touch now takes most taker flow, so the maker (quoting further out) is
+  // filled by a sweep through its levels; its inventory must book exactly the lots it lost.
+  it("tracks the maker's fills: its inventory is the mirror of the lots taken from its quotes", () => {
     const tv = testVenue({ seed: 13 });
     try {
       const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 13 });
-      sim.runUntil(T0 + 120_000);
-      for (const s of sim.symbols) {
-        // every trade here is a taker order against the maker (no users), so this is exact
-        let net = 0;
-        for (const t of tv.trades) if (t.symbol === s.symbol) net += t.takerSide === 1 ? t.qtyLots : -t.qtyLots;
+      sim.runUntil(T0 + 20_000);
+      for (const symbol of ['BTCUSDT', 'SOLUSDT']) {
+        const s = sim.symbol(symbol)!;
+        const book = s.pair.book;
+        const before = s.maker.inventory;
+        const rem = new Map(book.openOrderIds(MAKER_ACCOUNT).map((id) => [id, book.getOrder(id)!]));
+        // a sell that reaches the maker's third bid level
+        const bids = [...rem.values()].filter((o) => o.side === 1).sort((x, y) => y.priceTicks - x.priceTicks);
+        const floor = bids[2].priceTicks;
+        let lots = 0;
+        for (const l of book.depth(2000).bids) if (l[0] >= floor) lots += l[1];
+        tv.venue.exchange.placeBotOrder(
+          { symbol, side: 2, position_side: 2, position_action: 1, type: 1, price: s.pair.math.formatPrice(floor), qty: s.pair.math.formatQty(lots), time_in_force: 2 },
+          TAKER_ACCOUNT,
+        );
+        let lost = 0;
+        for (const [id, o] of rem) lost += o.remainingLots - (book.getOrder(id)?.remainingLots ?? 0);
+        expect(lost).toBeGreaterThan(0);
+        s.maker.sync();
         expect(s.maker.stats.hedges).toBe(0);
-        expect(net).not.toBe(0);
-        expect(s.maker.inventory).toBe(-net);
+        expect(s.maker.inventory - before).toBe(lost);
       }
     } finally {
       tv.close();
@@ -89,11 +104,17 @@ describe('simulated market', () => {
   it('the maker widens with volatility and leans its quotes against its inventory', () => {
     const tv = testVenue({ seed: 15 });
     try {
-      const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 15 });
+      // the maker's old 0.6 bp floor (it now quotes behind the crowd, from 10 bp): with the wider
+      // floor a doubling of the volatility moves its quotes less than their dead band
+      const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 15, params: { ETHUSDT: { makerBaseHalfSpread: 0.00006 } } });
       sim.runUntil(T0 + 5_000);
       const eth = sim.symbol('ETHUSDT')!;
       const book = eth.pair.book;
-      const spreadTicks = () => book.bestAsk() - book.bestBid();
+      // the maker's own quotes (the crowd's touch is inside them)
+      const own = () => book.openOrderIds(MAKER_ACCOUNT).map((id) => book.getOrder(id)!);
+      const makerBid = () => Math.max(...own().filter((o) => o.side === 1).map((o) => o.priceTicks));
+      const makerAsk = () => Math.min(...own().filter((o) => o.side === 2).map((o) => o.priceTicks));
+      const spreadTicks = () => makerAsk() - makerBid();
       const fair = 3400;
       const calm = eth.halfSpread;
       eth.maker.quote(fair, calm, eth.spacing);
@@ -106,7 +127,7 @@ describe('simulated market', () => {
       expect(spreadTicks()).toBeGreaterThan(calmSpread);
 
       // long inventory at its limit: quotes shift down (cheaper asks, lower bids); short: up
-      const mid = () => (book.bestBid() + book.bestAsk()) / 2;
+      const mid = () => (makerBid() + makerAsk()) / 2;
       eth.maker.inventory = 0;
       eth.maker.quote(fair, calm, eth.spacing);
       const flatMid = mid();

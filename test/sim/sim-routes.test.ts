@@ -34,7 +34,7 @@ describe('/api/v1/sim', () => {
     const body = r.json();
     expect(body.code).toBe(0);
     const d = body.data;
-    expect(d).toMatchObject({ seed: 99, speed: 1, paused: false, market_time: T0, sim_time: T0 + 2000, step_ms: 250 });
+    expect(d).toMatchObject({ seed: 99, speed: 1, paused: false, market_time: T0, sim_time: T0 + 2000, step_ms: 100 });
     expect(d.symbols.map((s: { symbol: string }) => s.symbol)).toEqual(tradingSymbols(tv.venue));
     const btc = d.symbols.find((s: { symbol: string }) => s.symbol === 'BTCUSDT');
     const doge = d.symbols.find((s: { symbol: string }) => s.symbol === 'DOGEUSDT');

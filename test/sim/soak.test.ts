@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { SimDriver } from '../../src-main/market/sim/driver.ts';
-import { MAKER_ACCOUNT, Simulator, TAKER_ACCOUNT } from '../../src-main/market/sim/simulator.ts';
+import { LIQUIDITY_ACCOUNT, MAKER_ACCOUNT, Simulator, TAKER_ACCOUNT } from '../../src-main/market/sim/simulator.ts';
 import { openVenue } from '../../src-main/venue.ts';
 import { T0 } from './helpers.ts';
 
@@ -21,6 +21,7 @@ function heapMb(): number {
 }
 
 describe('simulator soak', () => {
+  // the richer market (crowd, deep book, tens of trades a second) needs more than the default 30 s here
   it(`runs 2 h of market time at 1000x with heap growth under ${HEAP_BOUND_MB} MB and no error`, () => {
     let wall = T0;
     const venue = openVenue({ dataDir: ':memory:', seed: 77, speed: 1000, wall: () => wall });
@@ -45,9 +46,13 @@ describe('simulator soak', () => {
       expect(trades - trades0).toBeGreaterThan(7200 * sim.symbols.length);
       expect(growth).toBeLessThan(HEAP_BOUND_MB);
       for (const s of sim.symbols) {
-        // the book holds the maker's quotes and nothing else; the maker's records match the book
+        // the book holds the maker's and the crowd's quotes and nothing else, each matching its records
         expect(s.pair.book.openOrderIds(MAKER_ACCOUNT).sort()).toEqual(s.maker.orderIds().sort());
-        expect(s.pair.book.orderCount).toBe(2 * s.params.makerLevels);
+        const crowd = [...s.touch.house.orders.keys(), ...s.deep.house.orders.keys()];
+        expect(s.pair.book.openOrderIds(LIQUIDITY_ACCOUNT).sort()).toEqual(crowd.sort());
+        expect(s.pair.book.orderCount).toBe(2 * s.params.makerLevels + crowd.length);
+        // the deep book stays near its configured size (a leak would grow it)
+        expect(s.deep.counts[0]).toBeLessThan(3 * s.params.deepOrders + 10);
         expect(s.pair.book.openOrderIds(TAKER_ACCOUNT)).toEqual([]);
         expect(s.pair.book.audit()).toEqual([]);
       }
@@ -55,5 +60,5 @@ describe('simulator soak', () => {
     } finally {
       venue.close();
     }
-  });
+  }, 180_000);
 });

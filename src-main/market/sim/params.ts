@@ -13,15 +13,20 @@ export interface SymbolSimParams {
   jumpsPerDay: number;
   /** Laplace scale of a jump's log size (0.004 = a typical jump of 0.4 %). */
   jumpScale: number;
-  /** Average taker orders per second at normal volatility (more when volatile). */
+  /** Average taker orders per second at activity 1 (the day's mean hour) and normal volatility. */
   takerRate: number;
-  /** Median notional of a taker order, USDT (sizes are Pareto: heavy right tail). */
+  /** Median notional of a taker order, USDT (sizes have a Pareto tail of index 1.5). */
   takerMedianNotional: number;
+  /** Typical notional of the best queue of each side (the touch crowd), USDT. */
+  touchQueueNotional: number;
+  /** Resting orders of the deep book per side, and the median notional of one. */
+  deepOrders: number;
+  deepOrderNotional: number;
   /** Price levels the market maker quotes on each side. */
   makerLevels: number;
-  /** Notional the market maker shows on each side, USDT (deeper levels hold more). */
+  /** Notional the house market maker (the deep-book supplier behind the crowd) shows on each side, USDT. */
   makerDepthNotional: number;
-  /** Half-spread floor of the market maker, as a fraction of price (0.0001 = 1 bp). */
+  /** Half-spread floor of the house market maker, as a fraction of price (0.0001 = 1 bp); the touch is the crowd's. */
   makerBaseHalfSpread: number;
   /** Standard deviation of a venue's basis to the latent price, as a fraction (0.0002 = 2 bp). */
   venueBasis: number;
@@ -37,26 +42,35 @@ export function symbolClass(row: Pick<SymbolRow, 'symbol' | 'baseAsset' | 'isDef
   return 'alt';
 }
 
+// Calibration (docs/realism.md): BTCUSDT and ETHUSDT follow Binance USD-M's order of magnitude
+// (tens of trades a second, a median trade of a few hundred USDT, a one-tick spread, depth out past
+// 1 %); smaller classes trade less and show less depth. The tick of each pair comes from the
+// catalogue; the touch is one tick wide on every pair.
 const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
   btc: {
-    volatility: 0.45, jumpsPerDay: 2, jumpScale: 0.003, takerRate: 1.6, takerMedianNotional: 4000,
-    makerLevels: 10, makerDepthNotional: 900_000, makerBaseHalfSpread: 0.00005, venueBasis: 0.00015,
+    volatility: 0.45, jumpsPerDay: 2, jumpScale: 0.003, takerRate: 20, takerMedianNotional: 600,
+    touchQueueNotional: 150_000, deepOrders: 150, deepOrderNotional: 6_000,
+    makerLevels: 10, makerDepthNotional: 900_000, makerBaseHalfSpread: 0.0008, venueBasis: 0.00015,
   },
   eth: {
-    volatility: 0.6, jumpsPerDay: 2.5, jumpScale: 0.004, takerRate: 1.4, takerMedianNotional: 2500,
-    makerLevels: 10, makerDepthNotional: 500_000, makerBaseHalfSpread: 0.00006, venueBasis: 0.0002,
+    volatility: 0.6, jumpsPerDay: 2.5, jumpScale: 0.004, takerRate: 18, takerMedianNotional: 400,
+    touchQueueNotional: 80_000, deepOrders: 150, deepOrderNotional: 3_000,
+    makerLevels: 10, makerDepthNotional: 500_000, makerBaseHalfSpread: 0.001, venueBasis: 0.0002,
   },
   major: {
-    volatility: 0.75, jumpsPerDay: 3, jumpScale: 0.005, takerRate: 1.1, takerMedianNotional: 900,
-    makerLevels: 8, makerDepthNotional: 150_000, makerBaseHalfSpread: 0.0001, venueBasis: 0.0003,
+    volatility: 0.75, jumpsPerDay: 3, jumpScale: 0.005, takerRate: 5, takerMedianNotional: 300,
+    touchQueueNotional: 20_000, deepOrders: 100, deepOrderNotional: 1_200,
+    makerLevels: 8, makerDepthNotional: 150_000, makerBaseHalfSpread: 0.0015, venueBasis: 0.0003,
   },
   alt: {
-    volatility: 1.0, jumpsPerDay: 4, jumpScale: 0.008, takerRate: 1.0, takerMedianNotional: 500,
-    makerLevels: 8, makerDepthNotional: 80_000, makerBaseHalfSpread: 0.0002, venueBasis: 0.0004,
+    volatility: 1.0, jumpsPerDay: 4, jumpScale: 0.008, takerRate: 2.5, takerMedianNotional: 200,
+    touchQueueNotional: 8_000, deepOrders: 80, deepOrderNotional: 600,
+    makerLevels: 8, makerDepthNotional: 80_000, makerBaseHalfSpread: 0.002, venueBasis: 0.0004,
   },
   meme: {
-    volatility: 1.3, jumpsPerDay: 6, jumpScale: 0.012, takerRate: 1.1, takerMedianNotional: 400,
-    makerLevels: 8, makerDepthNotional: 60_000, makerBaseHalfSpread: 0.0003, venueBasis: 0.0006,
+    volatility: 1.3, jumpsPerDay: 6, jumpScale: 0.012, takerRate: 3, takerMedianNotional: 200,
+    touchQueueNotional: 8_000, deepOrders: 80, deepOrderNotional: 500,
+    makerLevels: 8, makerDepthNotional: 60_000, makerBaseHalfSpread: 0.0025, venueBasis: 0.0006,
   },
 };
 
@@ -66,6 +80,9 @@ const LIMITS: Record<keyof SymbolSimParams, [number, number]> = {
   jumpScale: [0, 0.1],
   takerRate: [0.05, 50],
   takerMedianNotional: [1, 1e8],
+  touchQueueNotional: [1, 1e10],
+  deepOrders: [0, 400],
+  deepOrderNotional: [1, 1e9],
   makerLevels: [2, 50],
   makerDepthNotional: [100, 1e10],
   makerBaseHalfSpread: [0, 0.01],
@@ -80,7 +97,7 @@ export function paramsFor(row: SymbolRow, override: Partial<SymbolSimParams> = {
     const lim = LIMITS[k];
     if (lim === undefined) throw new RangeError(`unknown simulator setting '${k}'`);
     if (!Number.isFinite(v) || v < lim[0] || v > lim[1]) throw new RangeError(`${row.symbol}: ${k} must be from ${lim[0]} to ${lim[1]}, got ${v}`);
-    p[k] = k === 'makerLevels' ? Math.round(v) : v;
+    p[k] = k === 'makerLevels' || k === 'deepOrders' ? Math.round(v) : v;
   }
   return p;
 }

@@ -1,14 +1,17 @@
 // The simulated market: every trading pair (status 1) gets a latent price, an index from
-// synthetic venues, a house market maker, taker flow and a price feed, all advanced together in
-// fixed steps of market time.
+// synthetic venues, a population of order-flow processes (docs/realism.md: a queue-reactive crowd
+// at the touch, a power-law deep book, the house market maker behind them, Hawkes taker arrivals
+// with persistent signs and Pareto sizes, arbitrage of stale quotes) and a price feed, all
+// advanced together in fixed steps of market time.
 //
 // Determinism: the state after step k depends only on the seed, the start time, the settings and
 // the external commands sent in between; never on wall time or on how a driver groups steps.
 // - step() always advances exactly stepMs (a divisor of 1000); step times are multiples of it;
 // - random draws come from streams named (seed, start, symbol, component) (rng.ts);
 // - symbols are stepped in catalogue order, each in the same order of work: price -> venues ->
-//   takers (against the quotes the last step left) -> maker (books its fills, refills, follows
-//   the index) -> price feed -> setPrices -> funding (at multiples of 8 h);
+//   arbitrage of quotes the index moved through -> deep book -> touch crowd (both follow the
+//   index) -> takers -> maker (books its fills, refills, follows the index) -> price feed ->
+//   setPrices -> funding (at multiples of 8 h);
 // - the exchange's clock reads the step's time while the step runs (market-time.ts), so every
 //   order and trade of the step carries it. The one exception keeps trade times non-decreasing:
 //   when someone else traded at a later market time (a user order between driver ticks, while the
@@ -32,14 +35,21 @@ import { paramsFor, type SymbolSimParams } from './params.ts';
 import { PriceFeed } from './price-feed.ts';
 import { PriceProcess, type ProcessState } from './price-process.ts';
 import { Rng } from './rng.ts';
-import { TakerFlow } from './taker-flow.ts';
+import { DEFAULT_DEEP, DeepBook } from './deep-book.ts';
+import { DEFAULT_FLOW, OrderFlow } from './order-flow.ts';
+import { DEFAULT_TOUCH, TouchBook } from './touch-book.ts';
 
-export const DEFAULT_STEP_MS = 250;
+/** 100 ms: the book can change ten times a second (Binance's depth stream is 100 ms). */
+export const DEFAULT_STEP_MS = 100;
 // House engine accounts (>= HOUSE_ACCOUNT: bot orders, no margin). Each party has its own, because
 // self-trade prevention stops orders of one account meeting each other: the takers must reach the
 // maker, and bots on the bot route (engine account HOUSE_ACCOUNT) must reach both.
 export const TAKER_ACCOUNT = HOUSE_ACCOUNT + 1;
 export const MAKER_ACCOUNT = HOUSE_ACCOUNT + 2;
+/** The crowd of liquidity providers: the touch and the deep book. */
+export const LIQUIDITY_ACCOUNT = HOUSE_ACCOUNT + 3;
+/** Arbitrage takes at most this many typical best queues of stale quotes at once. */
+const ARB_QUEUES = 1;
 /** The maker's half-spread grows with the volatility over this horizon. */
 const SPREAD_HORIZON_S = 10;
 const SPREAD_VOL_K = 0.6;
@@ -52,7 +62,7 @@ export interface SimulatorOptions {
   seed: number;
   /** Market time the simulation starts from (rounded down to a step); default clock.now(). */
   start?: number;
-  /** Step length in ms of market time; must divide 1000. Default 250. */
+  /** Step length in ms of market time; must divide 1000. Default 100. */
   stepMs?: number;
   /** Per-symbol overrides of the class defaults (params.ts). */
   params?: Readonly<Record<string, Partial<SymbolSimParams>>>;
@@ -60,6 +70,7 @@ export interface SimulatorOptions {
   startStates?: ReadonlyMap<string, ProcessState>;
   makerAccount?: number;
   takerAccount?: number;
+  liquidityAccount?: number;
   venues?: readonly VenueSpec[];
   /** Outages per venue per day (default 3). */
   outagesPerDay?: number;
@@ -73,7 +84,9 @@ export interface SymbolSim {
   readonly process: PriceProcess;
   readonly venues: IndexVenues;
   readonly maker: MarketMaker;
-  readonly takers: TakerFlow;
+  readonly takers: OrderFlow;
+  readonly touch: TouchBook;
+  readonly deep: DeepBook;
   readonly feed: PriceFeed;
   readonly limits: PairLimits;
   /** Maker grid step in ticks. */
@@ -82,6 +95,9 @@ export interface SymbolSim {
   halfSpread: number;
   lastTradeTime: number;
   trades: number;
+  /** Lowest and highest price (ticks) traded at since the crowd last looked for its fills. */
+  tradeLo: number;
+  tradeHi: number;
   fundingSettlements: number;
   active: boolean;
 }
@@ -141,7 +157,8 @@ export class Simulator {
     this.startTime = this._time;
     const makerAccount = opts.makerAccount ?? MAKER_ACCOUNT;
     const takerAccount = opts.takerAccount ?? TAKER_ACCOUNT;
-    if (makerAccount === takerAccount) throw new RangeError('the maker and the takers need different engine accounts');
+    const liquidityAccount = opts.liquidityAccount ?? LIQUIDITY_ACCOUNT;
+    if (new Set([makerAccount, takerAccount, liquidityAccount]).size !== 3) throw new RangeError('the maker, the takers and the crowd need different engine accounts');
 
     for (const pair of this.ex.pairs.values()) {
       const row = pair.row;
@@ -153,11 +170,14 @@ export class Simulator {
       const process = new PriceProcess(params, st, stream('price'), { min: limits.tick * 1000, max: limits.tick * 1.5e9 });
       const venues = new IndexVenues(stream('venues'), process.logPrice, params.venueBasis, opts.venues ?? DEFAULT_VENUES, opts.outagesPerDay);
       const maker = new MarketMaker(this.ex, pair, limits, stream('maker'), makerAccount, params.makerLevels, params.makerDepthNotional);
-      const takers = new TakerFlow(this.ex, pair, limits, stream('taker'), takerAccount, params.takerRate, params.takerMedianNotional);
+      const takers = new OrderFlow(this.ex, pair, limits, stream('flow'), takerAccount, { ...DEFAULT_FLOW, rate: params.takerRate, medianNotional: params.takerMedianNotional });
+      const touch = new TouchBook(this.ex, pair, limits, stream('touch'), liquidityAccount, { ...DEFAULT_TOUCH, queueNotional: params.touchQueueNotional });
+      const deep = new DeepBook(this.ex, pair, limits, stream('deep'), liquidityAccount, { ...DEFAULT_DEEP, orders: params.deepOrders, orderNotional: params.deepOrderNotional });
       const feed = new PriceFeed(pair, this._time);
       const s: SymbolSim = {
-        symbol: row.symbol, pair, params, process, venues, maker, takers, feed, limits,
+        symbol: row.symbol, pair, params, process, venues, maker, takers, touch, deep, feed, limits,
         spacing: 0, halfSpread: params.makerBaseHalfSpread, lastTradeTime: Number.NEGATIVE_INFINITY, trades: 0,
+        tradeLo: Number.POSITIVE_INFINITY, tradeHi: Number.NEGATIVE_INFINITY,
         fundingSettlements: 0, active: true,
       };
       this.symbols.push(s);
@@ -168,7 +188,12 @@ export class Simulator {
     this.unsubscribe = this.ex.events.on('trade', (e: TradeEvent) => this.onTrade(e));
     // the opening quotes, so the first step's takers find a book
     runAt(this.clock, this._time, () => {
-      for (const s of this.symbols) this.guard(s, () => this.refreshMaker(s, s.process.price));
+      for (const s of this.symbols) {
+        this.guard(s, () => {
+          this.refreshCrowd(s, s.process.price, 0);
+          this.refreshMaker(s, s.process.price);
+        });
+      }
     });
   }
 
@@ -192,6 +217,8 @@ export class Simulator {
     if (s) {
       s.lastTradeTime = e.time;
       s.trades++;
+      if (e.priceTicks < s.tradeLo) s.tradeLo = e.priceTicks;
+      if (e.priceTicks > s.tradeHi) s.tradeHi = e.priceTicks;
     }
     this.stats0.trades++;
   }
@@ -238,6 +265,7 @@ export class Simulator {
           // the quotes, then the feed again with the new book
           s.feed.update(to, index, this.lastPrice(s));
           this.publish(s);
+          this.refreshCrowd(s, index, 0);
           this.refreshMaker(s, index);
           s.feed.update(to, index, this.lastPrice(s));
           this.publish(s);
@@ -263,7 +291,11 @@ export class Simulator {
   /** A pair paused or delisted while running: pull the maker's quotes and leave it alone. */
   private checkActive(s: SymbolSim): boolean {
     const trading = s.pair.row.status === 1;
-    if (!trading && s.active) s.maker.cancelAll();
+    if (!trading && s.active) {
+      s.maker.cancelAll();
+      s.touch.house.cancelAll();
+      s.deep.house.cancelAll();
+    }
     s.active = trading;
     return trading;
   }
@@ -280,21 +312,36 @@ export class Simulator {
     s.maker.quote(index, s.halfSpread, s.spacing);
   }
 
+  /** Arbitrage of stale quotes, then the deep book and the touch around `index` (dtMs 0: the opening book). */
+  private refreshCrowd(s: SymbolSim, index: number, dtMs: number): void {
+    const fair = index / s.limits.tick;
+    const [bidT, askT] = TouchBook.targets(fair);
+    const time = this._time + dtMs;
+    if (dtMs > 0) s.takers.arbitrage(bidT, askT, ARB_QUEUES * s.touch.queueLots(bidT));
+    const lo = s.tradeLo;
+    const hi = s.tradeHi;
+    s.tradeLo = Number.POSITIVE_INFINITY;
+    s.tradeHi = Number.NEGATIVE_INFINITY;
+    s.deep.step(time, dtMs, bidT, askT, DEFAULT_TOUCH.levels, lo, hi);
+    s.touch.step(time, dtMs, fair, lo, hi);
+  }
+
   private stepSymbol(s: SymbolSim, t: number): void {
     if (!this.checkActive(s)) return;
     const dt = this.stepMs;
     s.process.advance(dt);
     const index = s.venues.update(t, dt, s.process.logPrice);
 
-    // takers first, against the quotes as the last step left them; then the maker books its
-    // fills, refills and follows the new index, so every step ends with a full book
+    // the crowd follows the index (stale quotes it moved through are taken or withdrawn), then
+    // the takers meet the fresh book; the maker books its fills, refills and follows the index
+    this.refreshCrowd(s, index, dt);
     const f = Math.min(3, Math.max(0.5, Math.sqrt(s.process.variance / s.process.meanVariance)));
-    const n = s.takers.arrivals(dt, f);
+    const n = s.takers.arrivals(t, dt, f);
     const cap = 0.5 * s.params.makerDepthNotional;
-    for (let i = 0; i < n; i++) s.takers.send(index, s.halfSpread, s.spacing, cap);
+    for (let i = 0; i < n; i++) s.takers.send(cap);
     // the last step of each second: make sure the second saw a trade
     if ((t + dt) % 1000 === 0 && Math.floor(s.lastTradeTime / 1000) < Math.floor(t / 1000)) {
-      if (!s.takers.send(index, s.halfSpread, s.spacing, cap)) s.takers.send(index, s.halfSpread, s.spacing, cap, s.pair.book.bestAsk() > 0 ? 1 : 2);
+      if (!s.takers.send(cap)) s.takers.send(cap, s.pair.book.bestAsk() > 0 ? 1 : 2);
     }
     this.refreshMaker(s, index);
 
@@ -321,8 +368,8 @@ export class Simulator {
     let rejected = 0;
     for (const s of this.symbols) {
       takerOrders += s.takers.stats.orders;
-      makerOrders += s.maker.stats.placed;
-      rejected += s.takers.stats.rejected + s.maker.stats.rejected;
+      makerOrders += s.maker.stats.placed + s.touch.house.stats.placed + s.deep.house.stats.placed;
+      rejected += s.takers.stats.rejected + s.maker.stats.rejected + s.touch.house.stats.rejected + s.deep.house.stats.rejected;
     }
     return { ...this.stats0, takerOrders, makerOrders, rejected };
   }
@@ -349,7 +396,15 @@ export class Simulator {
     if (this.disposed) return;
     this.disposed = true;
     this.unsubscribe();
-    if (cancelQuotes) for (const s of this.symbols) this.guard(s, () => s.maker.cancelAll());
+    if (cancelQuotes) {
+      for (const s of this.symbols) {
+        this.guard(s, () => {
+          s.maker.cancelAll();
+          s.touch.house.cancelAll();
+          s.deep.house.cancelAll();
+        });
+      }
+    }
   }
 }
 
