@@ -172,12 +172,13 @@ export class CandleBuilder {
   }
 
   /** Records one trade at ts (ms): price in ticks, qty in lots, the taker's side (Side.BUY/SELL). */
-  trade(ts: number, price: number, qty: number, takerSide: Side): void {
+  trade(ts: number, price: number, qty: number, takerSide: Side, count = 1): void {
     if (!(ts >= this.clock) || !Number.isSafeInteger(ts)) {
       throw new RangeError(`trade at ${ts} is before the builder's time ${this.clock}`);
     }
     checkPositiveInt('price', price);
     checkPositiveInt('qty', qty);
+    checkPositiveInt('count', count);
     this.clock = ts;
     const pq = price * qty;
     // A Number product <= 2^52 is exact (the true product is below 2^53); larger ones go BigInt.
@@ -196,7 +197,7 @@ export class CandleBuilder {
       else if (price < s.low) s.low = price;
       s.close = price;
       s.volume += qty;
-      s.trades++;
+      s.trades += count;
       if (small) {
         s.quoteLo += pq;
         if (s.quoteLo >= SPILL) {

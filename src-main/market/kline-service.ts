@@ -257,15 +257,16 @@ export class KlineService {
   /**
    * Records one trade: time in market ms, price in ticks, quantity in lots, the taker's side
    * (1 buy, 2 sell). Times must not go back; an earlier one counts at the symbol's latest time.
+   * `count` > 1: a record standing for that many trades at one price (the simulated history).
    */
-  recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number): void {
+  recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number, count = 1): void {
     const st = this.states.get(symbol) ?? this.stateFor(symbol);
     if (!Number.isSafeInteger(time)) throw new RangeError(`trade time must be an integer ms, got ${time}`);
     if (takerSide !== 1 && takerSide !== 2) throw new RangeError(`takerSide must be 1 or 2, got ${takerSide}`);
     const t = time < st.lastTime ? st.lastTime : time;
     const before = this.pendingCandles.length;
     if (t >= st.horizon) this.skipAhead(st, t);
-    st.builder.trade(t, priceTicks, qtyLots, takerSide as Side);
+    st.builder.trade(t, priceTicks, qtyLots, takerSide as Side, count);
     st.lastTime = t;
     st.dirty = true;
     if (this.listeners.length > 0) this.notify(symbol, before);

@@ -7,6 +7,8 @@ import { fastForwardHistory, fastForwardHistorySync, type HistoryProgress, type 
 import { HistoryCandleWriter, lastStoredPrices, pairsWithoutHistory } from '../../src-main/market/sim/history-writer.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
 import { T0, testVenue, tradingSymbols } from './helpers.ts';
+import { HOURLY } from '../../src-main/market/sim/activity-profile.ts';
+import { corr, cv, hourProfile, mean } from '../../bench/realism-stats.ts';
 
 const DAY = 86_400_000;
 const END = T0 + 12 * 3_600_000 + 34_567; // not on a minute
@@ -19,7 +21,8 @@ class MinuteRecorder implements TradeRecorder {
   hash = 0x811c9dc5;
   last = new Map<string, { time: number; price: number }>();
   trades = 0;
-  recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number): void {
+  // count: a record stands for that many trades (the history draws trade counts, not single trades)
+  recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number, count = 1): void {
     let b = this.builders.get(symbol);
     if (!b) {
       const list: Candle[] = [];
@@ -27,12 +30,12 @@ class MinuteRecorder implements TradeRecorder {
       b = new CandleBuilder({ intervals: ['1m'], onClose: (c) => list.push(c) });
       this.builders.set(symbol, b);
     }
-    b.trade(time, priceTicks, qtyLots, takerSide === 1 ? 1 : 2);
-    for (const x of [symbol.length, time % 4294967296, Math.floor(time / 4294967296), priceTicks, qtyLots, takerSide]) {
+    b.trade(time, priceTicks, qtyLots, takerSide === 1 ? 1 : 2, count);
+    for (const x of [symbol.length, time % 4294967296, Math.floor(time / 4294967296), priceTicks, qtyLots, takerSide, count]) {
       this.hash = Math.imul(this.hash ^ (x | 0), 16777619) >>> 0;
     }
     this.last.set(symbol, { time, price: priceTicks });
-    this.trades++;
+    this.trades += count;
   }
   advanceTo(time: number): void {
     for (const b of this.builders.values()) b.advanceTo(time);
@@ -75,6 +78,33 @@ describe('history fast-forward', () => {
         const first = list[0];
         expect(first.open).not.toBe(last.price);
       }
+    } finally {
+      tv.close();
+    }
+  });
+
+  it('draws trade counts from the live intensity: they vary by minute, follow the UTC hour profile, and the taker imbalance follows the return', async () => {
+    const tv = testVenue();
+    try {
+      const pairs = [...tv.venue.exchange.pairs.values()].filter((p) => p.row.symbol === 'BTCUSDT');
+      const r = new MinuteRecorder();
+      await fastForwardHistory({ pairs, seed: 8, end: END, recorder: r, days: 14 });
+      const list = r.candles.get('BTCUSDT')!;
+      const counts = list.map((c) => c.trades);
+      // over-dispersed, not the constant of a fixed rhythm
+      expect(cv(counts)).toBeGreaterThan(0.3);
+      expect(cv(counts)).toBeLessThan(1.5);
+      // the mean rate is takerRate (20 a second at activity 1) within the volatility factor's range
+      expect(mean(counts) / 60).toBeGreaterThan(10);
+      expect(mean(counts) / 60).toBeLessThan(40);
+      // the hour profile of counts correlates with the activity profile
+      const prof = hourProfile(list.map((c) => c.openTime), counts);
+      expect(corr(prof, HOURLY)).toBeGreaterThan(0.7);
+      // taker imbalance signed with the return
+      const ret = list.map((c) => Math.log(c.close / c.open));
+      const imb = list.map((c) => (2 * c.takerBuyVolume - c.volume) / c.volume);
+      expect(corr(ret, imb)).toBeGreaterThan(0.15);
+      expect(corr(ret, imb)).toBeLessThan(0.7);
     } finally {
       tv.close();
     }

@@ -36,7 +36,7 @@ export class HistoryCandleWriter implements TradeRecorder {
     this.group = groupCommitOf(db);
   }
 
-  recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number): void {
+  recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number, count = 1): void {
     let b = this.builders.get(symbol);
     if (b === undefined) {
       b = new CandleBuilder({
@@ -49,7 +49,7 @@ export class HistoryCandleWriter implements TradeRecorder {
       });
       this.builders.set(symbol, b);
     }
-    b.trade(time, priceTicks, qtyLots, takerSide === 1 ? 1 : 2);
+    b.trade(time, priceTicks, qtyLots, takerSide === 1 ? 1 : 2, count);
   }
 
   advanceTo(time: number): void {

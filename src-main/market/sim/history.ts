@@ -1,32 +1,47 @@
 // History fast-forward: on a venue's first start (no stored candles) every trading pair gets
 // `days` (default 30) of past trades, so the chart has history the moment the venue opens.
 //
-// The book is bypassed: the latent price process (price-process.ts, same model and settings as
-// the live market) runs in 15 s steps and each step becomes two synthetic trades fed straight
-// into the candle service (recordTrade): one at the step's high or low, drawn from the exact
-// distribution of a Brownian bridge's maximum (minimum), and one at the step's end price, so 1m
-// candles get real wicks. Trade sizes follow the symbol's taker flow (rate x median notional,
-// more when volatile, log-normal noise); the taker side follows the price move.
+// The book is bypassed, the model is the live market's at candle level: the latent price process
+// (price-process.ts, same model and settings) runs in 15 s steps, and each step's trades are
+// drawn from the live taker flow's intensity (order-flow.ts): takerRate x the UTC hour and
+// weekday profile (activity-profile.ts) x the slow activity factor x the volatility factor, with
+// the over-dispersion of its Hawkes clustering (variance mean / (1 - n)^2), so trade counts vary
+// from minute to minute as live ones do. A step becomes two records fed straight into the candle
+// service (recordTrade with a count): the majority side's trades at the step's high or low (the
+// exact distribution of a Brownian bridge's maximum or minimum, so 1m candles get real wicks),
+// the minority side's at the step's end price. The taker imbalance of a step follows its
+// standardized return (the informed flow of the live market), a slow herding tilt and noise;
+// volume is the count times the mean taker size, with log-normal noise.
 // Anchoring: the path is generated forward and then shifted so that it ends exactly at the
 // pair's current price (its mark, the catalogue's initial price on a first start); the live
 // simulation continues from there, with the variance state the history ended in.
 // Deterministic: streams Rng.stream(seed, 'history', symbol); the same seed, end time and
 // settings give the same trades, whether built with fastForwardHistory (async, yields to the
 // event loop between symbols) or fastForwardHistorySync. Trades are at or after start and before `end`; times ascend.
-// Cost: O(days x 5,760) per symbol, a Float64Array of the path (about 1.4 MB for 30 days) alive
-// while one symbol is built.
+// Cost: O(days x 5,760) per symbol (two records a step, whatever the trade count), a Float64Array
+// of the path (about 1.4 MB for 30 days) alive while one symbol is built.
 import type { PairState } from '../../trading/exchange.ts';
+import { activity } from './activity-profile.ts';
+import { ActivityFactor } from './hawkes.ts';
+import { DEFAULT_FLOW } from './order-flow.ts';
 import { PairLimits } from './order-sizing.ts';
 import { paramsFor, type SymbolSimParams } from './params.ts';
 import { PriceProcess, type ProcessState } from './price-process.ts';
 import { Rng } from './rng.ts';
+import { logMedian } from './trade-size.ts';
 
 export const HISTORY_STEP_MS = 15_000;
 export const DAY_MS = 86_400_000;
+/** Weight of a step's standardized return and of noise in its taker imbalance (before tanh). */
+const IMB_RETURN = 0.15;
+const IMB_NOISE = 0.3;
+/** Mean over median of the taker size law (log-normal sigma 0.6 x Pareto 1.4), from its definition. */
+const MEAN_OVER_MEDIAN = meanOverMedian(DEFAULT_FLOW.sizeSigma, DEFAULT_FLOW.sizeAlpha);
 
 /** Where the trades go: the KlineService has this shape. */
 export interface TradeRecorder {
-  recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number): void;
+  /** count > 1: one record standing for that many trades at one price. */
+  recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number, count?: number): void;
   advanceTo?(time: number): void;
 }
 
@@ -136,8 +151,12 @@ function buildSymbol(
   const shift = Math.log(anchor) - path[steps];
   const dt = HISTORY_STEP_MS / 1000;
   const meanV = process.meanVariance;
-  // a synthetic trade stands for half a step of taker flow
-  const flowNotional = params.takerRate * (dt / 2) * params.takerMedianNotional * 1.6;
+  const flow = DEFAULT_FLOW;
+  const act = new ActivityFactor(rng, flow.activitySd, flow.activityHalfLifeS);
+  const herd = new ActivityFactor(rng, 1, flow.herdHalfLifeS);
+  const fano = 1 / (1 - flow.branching) ** 2;
+  // mean over median of a taker size (log-normal body x Pareto tail), for the volume of a count
+  const meanSize = params.takerMedianNotional * MEAN_OVER_MEDIAN;
   const tickOf = (logp: number) => Math.max(1, Math.round(Math.exp(logp + shift) / limits.tick));
   let trades = 0;
   for (let k = 0; k < steps; k++) {
@@ -149,16 +168,31 @@ function buildSymbol(
     const up = rng.next() < 0.5;
     const u = 1 - rng.next();
     const ext = up ? (r + Math.sqrt(r * r - 2 * v * Math.log(u))) / 2 : (r - Math.sqrt(r * r - 2 * v * Math.log(u))) / 2;
-    const scale = Math.sqrt(Math.exp(hs[k]) / meanV);
+    const f = Math.min(3, Math.max(0.5, Math.sqrt(Math.exp(hs[k]) / meanV)));
+    const m = params.takerRate * activity(s0) * act.advance(HISTORY_STEP_MS) * f * dt;
+    herd.advance(HISTORY_STEP_MS);
+    const n = Math.max(2, Math.round(m + Math.sqrt(m * fano) * rng.normal()));
+    // the step's buy share: its standardized return, the herding tilt, noise
+    const imb = Math.tanh(IMB_RETURN * (r / Math.sqrt(v)) + 2 * flow.herdBias * Math.tanh(herd.log) + IMB_NOISE * rng.normal());
+    const buy = 0.5 + 0.5 * imb;
+    const nBuy = Math.min(n - 1, Math.max(1, Math.round(n * buy)));
     const t1 = s0 + 2_000 + rng.int(6_000);
     const t2 = s0 + 9_000 + rng.int(5_999);
     const p1 = tickOf(a + ext);
     const p2 = tickOf(b);
-    const q1 = limits.lotsFor(flowNotional * scale * Math.exp(0.7 * rng.normal() - 0.245), p1);
-    const q2 = limits.lotsFor(flowNotional * scale * Math.exp(0.7 * rng.normal() - 0.245), p2);
-    recorder.recordTrade(symbol, t1, p1, q1, up ? 1 : 2);
-    recorder.recordTrade(symbol, t2, p2, q2, p2 >= p1 ? 1 : 2);
-    trades += 2;
+    const notional = n * meanSize * Math.exp(0.5 * rng.normal() - 0.125);
+    const major = imb >= 0 ? 1 : 2;
+    const nMajor = major === 1 ? nBuy : n - nBuy;
+    const share = major === 1 ? buy : 1 - buy;
+    recorder.recordTrade(symbol, t1, p1, limits.lotsFor(notional * share, p1), major, nMajor);
+    recorder.recordTrade(symbol, t2, p2, limits.lotsFor(notional * (1 - share), p2), major === 1 ? 2 : 1, n - nMajor);
+    trades += n;
   }
   return { state: { price: Math.exp(path[steps] + shift), h: process.h }, trades };
+}
+
+/** Mean over median of e^(sigma Z) x P, P Pareto(1, alpha > 1): e^(sigma^2/2) alpha/(alpha-1) over the median (numeric). */
+function meanOverMedian(sigma: number, alpha: number): number {
+  const mean = Math.exp((sigma * sigma) / 2) * (alpha / (alpha - 1));
+  return mean / Math.exp(logMedian(sigma, alpha));
 }

@@ -43,7 +43,7 @@ export class TradeSizes {
 }
 
 /** The median of sigma Z + E / alpha (Z standard normal, E Exp(1)): bisection on its CDF. */
-function logMedian(sigma: number, alpha: number): number {
+export function logMedian(sigma: number, alpha: number): number {
   const cdf = (c: number): number => {
     // P(sigma Z + E/alpha <= c) = integral over e of Phi((c - e/alpha) / sigma) e^-e, midpoint rule
     const n = 400;
