@@ -5,7 +5,7 @@
 // and only CPU time is measured (performance.now around each tick):
 //   1. baseline, same run: the bare exchange, market orders against a resting ladder through
 //      placeBotOrder (the path the simulator's takers use): trades per CPU second;
-//   2. the driver at 100x, 1000x, 2000x and 10,000x (50 ms ticks), with the venue's KlineService
+//   2. the driver at 1x, 100x, 1000x, 2000x and 10,000x (50 ms ticks), with the venue's KlineService
 //      recording every trade and advanced by the driver (candles are part of the live cost): CPU
 //      share of one core, tick p50/p99, sustained trades per wall second, and that as a ratio to
 //      the baseline's trades/s;
@@ -109,10 +109,10 @@ async function history(): Promise<{ writerMs: number; builderMs: number; trades:
   const writerMs = performance.now() - t;
   const builders = new Map<string, CandleBuilder>();
   const bare: TradeRecorder = {
-    recordTrade(symbol, time, p, q, side) {
+    recordTrade(symbol, time, p, q, side, count) {
       let b = builders.get(symbol);
       if (!b) builders.set(symbol, (b = new CandleBuilder({ intervals: INTERVALS.filter((i) => i !== '1s'), onClose: () => {} })));
-      b.trade(time, p, q, side === 1 ? 1 : 2);
+      b.trade(time, p, q, side === 1 ? 1 : 2, count);
     },
   };
   t = performance.now();
@@ -132,6 +132,7 @@ export async function simBench(): Promise<string[]> {
       `(a 1000x clock needs ${((1000 / cap.marketSecondsPerCpuSecond) * 100).toFixed(0)} % of a core)`,
   );
   for (const [speed, ticks] of [
+    [1, 400],
     [100, 200],
     [1000, 200],
     [2000, 200],

@@ -4,9 +4,10 @@
 // more steps. The timer is unref'd (it never keeps the process alive) and stop() is final.
 //
 // Work per tick is bounded, whatever the speed:
-// - up to maxStepsPerTick steps (default 1,000 = 100 s of market time at 100 ms steps) the market
+// - up to maxStepsPerTick steps (default 2,000 = 200 s of market time at 100 ms steps) the market
 //   is simulated in full, step by step, and the run is reproducible (at 50 ms ticks that covers
-//   speeds up to about 2,000x);
+//   speeds up to about 4,000x when the CPU keeps up, and a stall of up to 2 s of wall time at
+//   100x);
 // - a tick that would need more (a faster clock, or a tick delayed by a busy process) samples the
 //   span instead: `overloadSamples` live steps spread evenly over it, each landing on the last
 //   step of a second (where the simulator makes sure the second trades), joined by skips
@@ -22,7 +23,7 @@ import type { Simulator } from './simulator.ts';
 export interface DriverOptions {
   /** Wall ms between ticks (default 50). */
   intervalMs?: number;
-  /** Most steps of full simulation per tick (default 1,000). */
+  /** Most steps of full simulation per tick (default 2,000). */
   maxStepsPerTick?: number;
   /** Live steps per tick when a tick falls behind (default 40). */
   overloadSamples?: number;
@@ -54,7 +55,7 @@ export class SimDriver {
     this.sim = sim;
     this.clock = clock;
     this.intervalMs = opts.intervalMs ?? 50;
-    this.maxSteps = opts.maxStepsPerTick ?? 1000;
+    this.maxSteps = opts.maxStepsPerTick ?? 2000;
     this.samples = opts.overloadSamples ?? 40;
     if (!(this.intervalMs >= 1) || !(this.maxSteps >= 1) || !(this.samples >= 1)) throw new RangeError('driver intervals and limits must be >= 1');
     this.onTick = opts.onTick;

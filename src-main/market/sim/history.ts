@@ -11,6 +11,7 @@
 // exact distribution of a Brownian bridge's maximum or minimum, so 1m candles get real wicks),
 // the minority side's at the step's end price. The taker imbalance of a step follows its
 // standardized return (the informed flow of the live market), a slow herding tilt and noise;
+// half of the count scales with the step's absolute return (volume follows volatility);
 // volume is the count times the mean taker size, with log-normal noise.
 // Anchoring: the path is generated forward and then shifted so that it ends exactly at the
 // pair's current price (its mark, the catalogue's initial price on a first start); the live
@@ -35,6 +36,9 @@ export const DAY_MS = 86_400_000;
 /** Weight of a step's standardized return and of noise in its taker imbalance (before tanh). */
 const IMB_RETURN = 0.15;
 const IMB_NOISE = 0.3;
+/** Share of a step's trade count that scales with its absolute standardized return. */
+const VOL_LINK = 0.5;
+const SQRT_HALF_PI = Math.sqrt(Math.PI / 2);
 /** Mean over median of the taker size law (log-normal sigma 0.6 x Pareto 1.4), from its definition. */
 const MEAN_OVER_MEDIAN = meanOverMedian(DEFAULT_FLOW.sizeSigma, DEFAULT_FLOW.sizeAlpha);
 
@@ -169,7 +173,10 @@ function buildSymbol(
     const u = 1 - rng.next();
     const ext = up ? (r + Math.sqrt(r * r - 2 * v * Math.log(u))) / 2 : (r - Math.sqrt(r * r - 2 * v * Math.log(u))) / 2;
     const f = Math.min(3, Math.max(0.5, Math.sqrt(Math.exp(hs[k]) / meanV)));
-    const m = params.takerRate * activity(s0) * act.advance(HISTORY_STEP_MS) * f * dt;
+    // trading follows the step's own move too (the live market's arbitrage of stale quotes
+    // trades more when the price moves): weight VOL_LINK on |z| sqrt(pi/2), whose mean is 1
+    const z = Math.abs(r) / Math.sqrt(v);
+    const m = params.takerRate * activity(s0) * act.advance(HISTORY_STEP_MS) * f * dt * (1 - VOL_LINK + VOL_LINK * z * SQRT_HALF_PI);
     herd.advance(HISTORY_STEP_MS);
     const n = Math.max(2, Math.round(m + Math.sqrt(m * fano) * rng.normal()));
     // the step's buy share: its standardized return, the herding tilt, noise

@@ -54,7 +54,7 @@ export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional'> = {
   parents: 3, parentAlpha: 1.5, parentShare: 0.9,
   sizeAlpha: 1.4, sizeSigma: 0.6, roundShare: 0.3,
   herdBias: 0.25, herdHalfLifeS: 180,
-  arbChance: 0.25,
+  arbChance: 0.35,
 };
 
 export interface FlowStats {
