@@ -6,7 +6,7 @@
 //   2. reads the history's BTCUSDT 1m candles through GET /fapi/v1/klines;
 //   3. live at speed 1 for REALISM_SECONDS (default 60) of wall time: the trade@ and depth_update@
 //      streams over WebSocket and a GET /fapi/v1/depth?limit=1000 snapshot every 250 ms;
-//   4. live at speed REALISM_FAST (default 100) for REALISM_FAST_SECONDS (default 60): the same,
+//   4. live at speed REALISM_FAST (default 100) for REALISM_FAST_SECONDS (default 120): the same,
 //      plus the 1m candles of the live span (per-minute statistics need many minutes) and the
 //      simulator's own count of skipped steps (a fast market must still run every step);
 //   5. at speed REALISM_VR_SPEED (default 2000) for REALISM_VR_SECONDS (default 60): only the 1m
@@ -35,7 +35,7 @@ const SYMBOL = 'BTCUSDT';
 const SEEDS = (process.env.REALISM_SEEDS ?? '1,2').split(',').map(Number);
 const SLOW_S = Number(process.env.REALISM_SECONDS ?? 60);
 const FAST = Number(process.env.REALISM_FAST ?? 100);
-const FAST_S = Number(process.env.REALISM_FAST_SECONDS ?? 60);
+const FAST_S = Number(process.env.REALISM_FAST_SECONDS ?? 120);
 const VR_SPEED = Number(process.env.REALISM_VR_SPEED ?? 2000);
 const VR_S = Number(process.env.REALISM_VR_SECONDS ?? 60);
 const MIN = 60_000;

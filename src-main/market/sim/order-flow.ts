@@ -53,8 +53,8 @@ export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional'> = {
   branching: 0.6, beta: 2, activitySd: 0.7, activityHalfLifeS: 120,
   parents: 3, parentAlpha: 1.5, parentShare: 0.9,
   sizeAlpha: 1.4, sizeSigma: 0.6, roundShare: 0.3,
-  herdBias: 0.25, herdHalfLifeS: 180,
-  arbChance: 0.35,
+  herdBias: 0.35, herdHalfLifeS: 180,
+  arbChance: 0.5,
 };
 
 export interface FlowStats {
@@ -70,6 +70,7 @@ export class OrderFlow {
   readonly activity: ActivityFactor;
   readonly signs: Metaorders;
   readonly sizes: TradeSizes;
+  private readonly arbSize: TradeSizes;
   /** The herding driver: unit-variance OU. */
   readonly herd: ActivityFactor;
   private readonly ex: Exchange;
@@ -92,6 +93,7 @@ export class OrderFlow {
     this.signs = new Metaorders(rng, cfg.parents, cfg.parentAlpha, cfg.parentShare);
     this.sizes = new TradeSizes(rng, cfg.medianNotional, cfg.sizeAlpha, cfg.sizeSigma, cfg.roundShare);
     this.herd = new ActivityFactor(rng, 1, cfg.herdHalfLifeS);
+    this.arbSize = new TradeSizes(rng, 1, cfg.sizeAlpha, cfg.sizeSigma, 0);
     this.zeroQty = pair.math.formatQty(0);
   }
 
@@ -116,7 +118,8 @@ export class OrderFlow {
 
   /**
    * Arbitrage of stale quotes: asks at or below bidTarget (bids at or above askTarget) sit through
-   * the fair price; with chance arbChance an IOC takes up to maxLots of them at that price.
+   * the fair price; with chance arbChance an IOC takes up to maxLots x a size multiplier of
+   * median 1 (the taker size law: most arbitrage is small, some very large) at that price.
    */
   arbitrage(bidTarget: number, askTarget: number, maxLots: number): void {
     const book = this.pair.book;
@@ -124,11 +127,11 @@ export class OrderFlow {
     const bid = book.bestBid();
     if (ask > 0 && ask <= bidTarget && this.rng.next() < this.cfg.arbChance) {
       this.stats.arbs++;
-      this.take(1, Math.max(this.limits.floorLots(bidTarget), maxLots), bidTarget);
+      this.take(1, Math.max(this.limits.floorLots(bidTarget), Math.round(maxLots * this.arbSize.notional())), bidTarget);
     }
     if (bid > 0 && bid >= askTarget && this.rng.next() < this.cfg.arbChance) {
       this.stats.arbs++;
-      this.take(2, Math.max(this.limits.floorLots(askTarget), maxLots), askTarget);
+      this.take(2, Math.max(this.limits.floorLots(askTarget), Math.round(maxLots * this.arbSize.notional())), askTarget);
     }
   }
 

@@ -16,12 +16,16 @@
 // tick most of the time and wider right after a burst of market orders. A best price that is new
 // (the fair price moved) is quoted at once.
 // Deeper ladder levels are kept filled, sized up with the distance (weights 1 + 0.25 i).
+// Order sizes are heavy-tailed like taker sizes (log-normal body x Pareto tail of index 1.5,
+// median 1; limit order sizes are power-law distributed too, Maslov and Mills 2001), so a taker
+// that meets a large resting order prints a large trade.
 // Sizes are in lots of the pair, never below its minimum order; all orders are GTC on the crowd's
 // own engine account (house-orders.ts).
 import type { Exchange, PairState } from '../../trading/exchange.ts';
 import { HouseOrders, type HouseOrder } from './house-orders.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';
+import { TradeSizes } from './trade-size.ts';
 
 export interface TouchSettings {
   /** Price levels quoted one tick apart on each side. */
@@ -43,6 +47,8 @@ export class TouchBook {
   private readonly rng: Rng;
   private readonly limits: PairLimits;
   private readonly cfg: TouchSettings;
+  /** Multipliers of median 1 for order sizes. */
+  private readonly sizes: TradeSizes;
   /** Ladder targets of the last step (ticks). */
   bidTarget = 0;
   askTarget = 0;
@@ -53,6 +59,7 @@ export class TouchBook {
     this.rng = rng;
     this.limits = limits;
     this.cfg = cfg;
+    this.sizes = new TradeSizes(rng, 1, 1.5, 0.6, 0);
   }
 
   /** The ladder targets for a fair price in ticks (a real number). */
@@ -99,14 +106,14 @@ export class TouchBook {
     const bestQ = queues.get(best);
     if (bestQ === undefined || bestQ.length === 0) {
       // a new best price is quoted at once; an emptied one re-forms at the refill rate
-      if (moved || this.rng.next() < 1 - Math.exp(-this.cfg.refillRate * dt)) this.add(side, best, typical * this.rng.between(0.4, 1.2), time);
+      if (moved || this.rng.next() < 1 - Math.exp(-this.cfg.refillRate * dt)) this.add(side, best, typical * 0.6 * this.sizes.notional(), time);
     } else {
       let q = 0;
       for (const o of bestQ) q += o.lots;
       const x = q / typical;
       let nl = poisson(this.rng, (this.cfg.limitRate * dt) / (1 + x));
       let nc = poisson(this.rng, this.cfg.cancelRate * dt * x);
-      while (nl-- > 0) this.add(side, best, typical * 0.5 * this.rng.exp(), time);
+      while (nl-- > 0) this.add(side, best, typical * 0.4 * this.sizes.notional(), time);
       // the back of the queue cancels first (the newest orders)
       while (nc-- > 0 && bestQ.length > 0) h.cancel(bestQ.pop()!);
     }
@@ -114,7 +121,7 @@ export class TouchBook {
       const p = best + dir * i;
       if (p < 1) break;
       const qs = queues.get(p);
-      if (qs === undefined || qs.length === 0) this.add(side, p, typical * (1 + 0.25 * i) * this.rng.between(0.5, 1.5), time);
+      if (qs === undefined || qs.length === 0) this.add(side, p, typical * 0.8 * (1 + 0.25 * i) * this.sizes.notional(), time);
     }
   }
 
