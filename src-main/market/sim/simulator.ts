@@ -48,8 +48,8 @@ export const TAKER_ACCOUNT = HOUSE_ACCOUNT + 1;
 export const MAKER_ACCOUNT = HOUSE_ACCOUNT + 2;
 /** The crowd of liquidity providers: the touch and the deep book. */
 export const LIQUIDITY_ACCOUNT = HOUSE_ACCOUNT + 3;
-/** Arbitrage takes at most this many typical best queues of stale quotes at once. */
-const ARB_QUEUES = 1;
+/** Median size of an arbitrage, in typical best queues (sizes follow the taker law around it). */
+const ARB_QUEUES = 0.2;
 /** The maker's half-spread grows with the volatility over this horizon. */
 const SPREAD_HORIZON_S = 10;
 const SPREAD_VOL_K = 0.6;
