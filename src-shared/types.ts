@@ -359,6 +359,22 @@ export interface MyTradesPage {
   items: TradeRecord[];
 }
 
+// ---------------------------------------------------------------- account
+
+/** Balance and margin summary of `GET /fapi/v1/account` (money as 8-decimal strings). */
+export interface AccountSummary {
+  user_id: number;
+  asset: 'USDT';
+  wallet_balance: string;
+  available_balance: string;
+  frozen_margin: string;
+  position_margin: string;
+  unrealized_pnl: string;
+  margin_balance: string;
+  total_deposits: string;
+  position_mode: 'hedge' | 'one_way';
+}
+
 // ---------------------------------------------------------------- positions
 
 /** A current position. Numeric fields are JSON numbers, as the spec says. */
