@@ -83,6 +83,8 @@ export class SymbolMath {
   private readonly k: bigint;
   readonly tickValue: number;
   readonly lotValue: number;
+  /** The step (base units per lot) as an exact fraction. */
+  private readonly lot: Rate;
 
   constructor(f: PairFilters) {
     this.symbol = f.symbol;
@@ -97,11 +99,21 @@ export class SymbolMath {
     this.taker = parseRate(f.takerFeeRate);
     this.tickValue = Number(f.tickSize);
     this.lotValue = Number(f.stepSize);
+    this.lot = parseRate(f.stepSize);
   }
 
   /** Exact notional of priceTicks x qtyLots, in units. */
   notional(priceTicks: number, qtyLots: number): bigint {
     return BigInt(priceTicks) * BigInt(qtyLots) * this.k;
+  }
+
+  /**
+   * Value of `lots` at a float price (the mark), in units: the price is first rounded to 1e-8
+   * USDT, then the product is exact and rounded once, half up. Margin and PnL at the mark go
+   * through here so that sums of them are sums of integers.
+   */
+  valueAt(price: number, lots: number): bigint {
+    return mulRate(BigInt(Math.round(price * 1e8)) * BigInt(lots), this.lot);
   }
 
   fee(notional: bigint, maker: boolean): bigint {
