@@ -17,6 +17,7 @@ import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
 import { Exchange } from './trading/exchange.ts';
+import { wireRecords } from './api/records.ts';
 
 export interface VenueOptions {
   /** Folder of the SQLite database, or ':memory:'. */
@@ -83,7 +84,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): Venue {
   const clock = new VirtualClock({ start: settings.getNumber('market_time') ?? wall(), speed: opts.speed ?? 1, wall });
 
   const trading = new TradingRepo(db);
-  const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock });
+  const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock, records: wireRecords });
   const recentTrades = new RecentTrades(exchange.events);
   let startStates;
   if (opts.simulate) {

@@ -1,6 +1,7 @@
 // Paper accounts: API key and secret, USDT wallet. Money is a bigint count of 1e-8 USDT
 // (USDT_DECIMALS) so that sums are exact; the wire shows decimal strings.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { AccountsPort } from '../trading/ports.ts';
 import { groupCommitOf } from './group-commit.ts';
 import { transaction } from './database.ts';
 
@@ -46,7 +47,7 @@ function fromRow(r: Row): Account {
   };
 }
 
-export class AccountsRepo {
+export class AccountsRepo implements AccountsPort {
   private readonly db: DatabaseSync;
   private readonly byKeyStmt: StatementSync;
   private readonly byIdStmt: StatementSync;

@@ -2,6 +2,7 @@
 // repository keeps an in-memory copy that is replaced whenever a row changes.
 import type { DatabaseSync } from 'node:sqlite';
 import type { Bracket } from '../risk/tiers.ts';
+import type { SymbolsPort } from '../trading/ports.ts';
 import { transaction } from './database.ts';
 
 /** A maintenance tier as stored (JSON); an infinite cap is stored as null. */
@@ -125,7 +126,7 @@ function fromDb(r: DbRow): SymbolRow {
 
 export type NewSymbol = Omit<SymbolRow, 'id' | 'createdAt' | 'updatedAt'>;
 
-export class SymbolsRepo {
+export class SymbolsRepo implements SymbolsPort {
   private readonly db: DatabaseSync;
   private cache: SymbolRow[] | null = null;
   private bySymbol = new Map<string, SymbolRow>();

@@ -163,7 +163,7 @@ export class Simulator {
       this.symbols.push(s);
       this.bySymbol.set(row.symbol, s);
       const p = process.price;
-      this.ex.setPrices(row.symbol, { mark: p, index: p, fundingRate: feed.rate, nextFundingTime: feed.nextFunding });
+      this.ex.execute({ kind: 'prices', symbol: row.symbol, mark: p, index: p, fundingRate: feed.rate, nextFundingTime: feed.nextFunding });
     }
     this.unsubscribe = this.ex.events.on('trade', (e: TradeEvent) => this.onTrade(e));
     // the opening quotes, so the first step's takers find a book
@@ -305,14 +305,14 @@ export class Simulator {
 
   private publish(s: SymbolSim): void {
     const f = s.feed;
-    this.ex.setPrices(s.symbol, { mark: f.mark, index: f.index, fundingRate: f.rate, nextFundingTime: f.nextFunding });
+    this.ex.execute({ kind: 'prices', symbol: s.symbol, mark: f.mark, index: f.index, fundingRate: f.rate, nextFundingTime: f.nextFunding });
   }
 
   private settle(s: SymbolSim, t: number): void {
     const rate = s.feed.settle(t);
     s.fundingSettlements++;
     this.ex.settleFunding(s.symbol, rate, s.feed.mark, t);
-    this.ex.setPrices(s.symbol, { fundingRate: s.feed.rate, nextFundingTime: s.feed.nextFunding });
+    this.ex.execute({ kind: 'prices', symbol: s.symbol, fundingRate: s.feed.rate, nextFundingTime: s.feed.nextFunding });
   }
 
   get stats(): SimStats {
