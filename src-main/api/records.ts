@@ -8,6 +8,7 @@
 // from the step's exact decimal text; money is 1e-8 USDT units / 1e8, which IEEE division
 // rounds to the double nearest the exact decimal (the same double JSON.parse of the decimal
 // gives). Average prices are ratios of those, rounded to 8 decimals: display values only.
+import { PositionSide } from '../../src-shared/enums.ts';
 import type { AccountSummary, ClosedPositionRecord, OrderRecord, PositionRecord, TradeRecord } from '../../src-shared/types.ts';
 import { breakEvenPrice, estimatedClosingFee } from '../risk/margin.ts';
 import { formatMoney, unitsToNumber, type SymbolMath } from '../risk/money.ts';
@@ -108,7 +109,7 @@ export function positionRecord(pair: PairState, p: PositionState, risk: Position
   const entry = entryPrice(p, m.lotValue);
   const mark = pair.markPrice;
   const bracket = bracketFor(pair.row.brackets, qty * mark);
-  const s = p.side === 1 ? 1 : -1;
+  const s = p.side === PositionSide.LONG ? 1 : -1;
   const feesPaid = unitsToNumber(p.openFee + p.closeFee);
   const bep = breakEvenPrice(s, qty, entry, feesPaid, estimatedClosingFee(qty, entry, m.taker.value));
   return {

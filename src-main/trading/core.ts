@@ -10,7 +10,8 @@
 // - Ids never repeat, across crashes too: they are handed out from blocks whose end is stored
 //   (settings 'id_hwm') before the first id of the block is used.
 import { ApiError, Errors } from '../../src-shared/errors.ts';
-import { MarginMode, PositionMode } from '../../src-shared/enums.ts';
+import { CloseType, MarginMode, PositionMode, TimeInForce } from '../../src-shared/enums.ts';
+import { OrderFlag } from '../engine/types.ts';
 import type { PositionState } from '../risk/position.ts';
 import { EventBus } from './events.ts';
 import { createPairState, type PairState } from './pair-state.ts';
@@ -110,12 +111,12 @@ export class TradingCore {
       const a = this.account(o.accountId);
       const pair = this.pairs.get(o.symbol);
       if (!a || !pair) continue;
-      const live: LiveOrder = { ...o, isBot: false, engineAccount: o.accountId, closeType: 1 };
+      const live: LiveOrder = { ...o, isBot: false, engineAccount: o.accountId, closeType: CloseType.USER };
       this.orders.set(o.id, live);
       a.orders.set(o.id, live);
       a.clientIds.set(o.clientOrderId, o.id);
       a.frozen += o.frozen;
-      pair.book.placeLimit(o.id, o.accountId, o.side, o.priceTicks, o.qtyLots - o.filledLots, 1, o.reduceOnly ? 1 : 0);
+      pair.book.placeLimit(o.id, o.accountId, o.side, o.priceTicks, o.qtyLots - o.filledLots, TimeInForce.GTC, o.reduceOnly ? OrderFlag.ReduceOnly : 0);
     }
     for (const pair of this.pairs.values()) pair.sink.take();
   }

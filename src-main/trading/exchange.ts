@@ -17,7 +17,7 @@
 // users touch the ledger (on the user's side). Money is bigint 1e-8 USDT (risk/money.ts).
 // The exchange depends only on its ports (ports.ts): SQLite or memory-store.ts behind them.
 import { Errors } from '../../src-shared/errors.ts';
-import type { PositionMode } from '../../src-shared/enums.ts';
+import { CloseType, type PositionMode } from '../../src-shared/enums.ts';
 import type { AccountSummary, OrderRecord, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import { setLeverage, setMarginMode, setPositionMode } from './account-settings.ts';
@@ -143,7 +143,7 @@ export class Exchange {
       const ticks = Math.max(1, pair.math.ticksRound(pair.markPrice));
       const notional = pair.math.notional(ticks, p.qty);
       const lots = p.qty;
-      const pnl = closeLots(core, a, p, lots, notional, 0n, time, 1);
+      const pnl = closeLots(core, a, p, lots, notional, 0n, time, CloseType.USER);
       a.wallet += pnl;
       recordSyntheticTrade(core, a, pair, p, ticks, lots, notional, pnl, time);
     }

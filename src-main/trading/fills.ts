@@ -11,7 +11,7 @@
 //   shrink); at zero the book cancels it.
 // - Bot orders never touch the ledger: only their counterparties' fills are booked.
 import { ApiError, Errors } from '../../src-shared/errors.ts';
-import { OrderStatus, PositionMode, PositionSide, Side, TradeRole } from '../../src-shared/enums.ts';
+import { OrderStatus, OrderType, PositionAction, PositionMode, PositionSide, Side, TimeInForce, TradeRole } from '../../src-shared/enums.ts';
 import type { EngineEvent } from '../engine/index.ts';
 import { RejectReason } from '../engine/types.ts';
 import { applyClose, applyOpen, newPosition, type HedgeSide, type PositionState } from '../risk/position.ts';
@@ -249,9 +249,9 @@ export function recordSyntheticTrade(core: TradingCore, a: AccountLive, pair: Pa
  */
 export function venueCloseOrder(core: TradingCore, a: AccountLive, p: PositionState, clientOrderId: string, id: number, closeType: number, time: number): LiveOrder {
   const order: LiveOrder = {
-    id, clientOrderId, accountId: a.id, symbol: p.symbol, side: p.side === PositionSide.LONG ? Side.SELL : Side.BUY, type: 2, tif: 2,
+    id, clientOrderId, accountId: a.id, symbol: p.symbol, side: p.side === PositionSide.LONG ? Side.SELL : Side.BUY, type: OrderType.MARKET, tif: TimeInForce.IOC,
     priceTicks: 0, qtyLots: p.qty, filledLots: 0, filledQuote: 0n, status: OrderStatus.NEW, leverage: p.leverage,
-    marginMode: p.marginMode, positionSide: a.mode === PositionMode.HEDGE ? p.side : PositionSide.LONG, positionAction: 2, reduceOnly: true,
+    marginMode: p.marginMode, positionSide: a.mode === PositionMode.HEDGE ? p.side : PositionSide.LONG, positionAction: PositionAction.CLOSE, reduceOnly: true,
     frozen: 0n, totalFee: 0n, createdAt: time, updatedAt: time, isBot: false, engineAccount: a.id, closeType,
   };
   core.orders.set(id, order);

@@ -13,7 +13,8 @@
 //   balance is stored with the same commit.
 // - checkRisk does not re-enter itself (a liquidation's trades move no mark) and does nothing
 //   once a store write has failed.
-import { CloseType, MarginMode, PositionSide } from '../../src-shared/enums.ts';
+import { CloseType, MarginMode, PositionSide, TimeInForce } from '../../src-shared/enums.ts';
+import { MAX_PRICE_TICKS, OrderFlag } from '../engine/types.ts';
 import { rankForAdl, type AdlCandidate } from '../risk/adl.ts';
 import { bankruptcyPrice } from '../risk/liquidation-price.ts';
 import { maintenanceMarginUnits } from '../risk/margin.ts';
@@ -90,8 +91,8 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
     const order = venueCloseOrder(core, a, p, `liq-${id}`, id, CloseType.LIQUIDATION, time);
     // the IOC may trade only down to the bankruptcy price
     const bpTicks = Math.max(1, s === 1 ? pair.math.ticksCeil(bp) : pair.math.ticksFloor(bp));
-    if (bp > 0 && bpTicks < 2_147_483_647) pair.book.placeLimit(id, a.id, order.side, bpTicks, p.qty, 2, 1, p.qty);
-    else pair.book.placeMarket(id, a.id, order.side, p.qty, Math.max(1, pair.math.ticksRound(pair.markPrice)), 1, p.qty);
+    if (bp > 0 && bpTicks < MAX_PRICE_TICKS) pair.book.placeLimit(id, a.id, order.side, bpTicks, p.qty, TimeInForce.IOC, OrderFlag.ReduceOnly, p.qty);
+    else pair.book.placeMarket(id, a.id, order.side, p.qty, Math.max(1, pair.math.ticksRound(pair.markPrice)), OrderFlag.ReduceOnly, p.qty);
     drain(core, pair, null);
     w.order(order);
     // 2. the rest at the bankruptcy price against the fund, or by ADL

@@ -9,6 +9,7 @@
 //   otherwise, like the SQLite group commit). afterCommit runs at once when nothing is pending.
 // - Reads run the queued writers first, so they see every change made so far.
 // - Rows are copies: the store never shares an object with the exchange's live state.
+import { OrderStatus } from '../../src-shared/enums.ts';
 import type { PositionState } from '../risk/position.ts';
 import type { SymbolRow } from '../store/symbols-repo.ts';
 import type {
@@ -243,7 +244,7 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
 
   loadOpenOrders(): OrderState[] {
     this.group.sync();
-    return [...this.orders.values()].filter((o) => o.status === 1 || o.status === 2).sort((x, y) => x.id - y.id).map((o) => ({ ...o }));
+    return [...this.orders.values()].filter((o) => o.status === OrderStatus.NEW || o.status === OrderStatus.PARTIALLY_FILLED).sort((x, y) => x.id - y.id).map((o) => ({ ...o }));
   }
 
   loadPositions(): PositionState[] {

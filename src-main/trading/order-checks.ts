@@ -10,6 +10,7 @@
 //   side (settings, client id, reduce-only cap, notional, leverage cap, margin).
 import { Errors } from '../../src-shared/errors.ts';
 import { MarginMode, OrderType, PositionAction, PositionMode, PositionSide, Side, SymbolStatus, TimeInForce } from '../../src-shared/enums.ts';
+import { MAX_PRICE_TICKS } from '../engine/types.ts';
 import type { OrderInput } from './commands.ts';
 import { formatMoney, unitsToNumber } from '../risk/money.ts';
 import { ceilDiv } from '../risk/money.ts';
@@ -102,7 +103,7 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
       reject(Errors.INVALID_PARAMETER, `price must be a positive decimal string (got '${input.price}')`);
     }
     priceTicks = pr.value;
-    if (priceTicks > 2_147_483_647) reject(Errors.INVALID_PARAMETER, `price ${input.price} is out of range`);
+    if (priceTicks > MAX_PRICE_TICKS) reject(Errors.INVALID_PARAMETER, `price ${input.price} is out of range`);
     const mark = pair.markPrice;
     const hi = mark * (1 + pair.bandRatio);
     const lo = mark * (1 - pair.bandRatio);

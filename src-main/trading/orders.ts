@@ -8,7 +8,8 @@
 //   live for this command alone ('untracked') and are never stored or announced.
 // - Every command ends with the turn writer's flush: its changes are one group-commit unit.
 import { Errors } from '../../src-shared/errors.ts';
-import { MarginMode, OrderStatus, PositionMode } from '../../src-shared/enums.ts';
+import { CloseType, MarginMode, OrderStatus, PositionMode } from '../../src-shared/enums.ts';
+import { OrderFlag } from '../engine/types.ts';
 import type { OrderRecord, PlacementResult } from '../../src-shared/types.ts';
 import type { BotOrderInput, OrderInput } from './commands.ts';
 import { formatMoney } from '../risk/money.ts';
@@ -75,13 +76,13 @@ function newOrder(
     id, clientOrderId, accountId, symbol: input.symbol, side: input.side, type: input.type, tif,
     priceTicks, qtyLots, filledLots: 0, filledQuote: 0n, status: OrderStatus.NEW, leverage, marginMode, positionSide,
     positionAction: action, reduceOnly, frozen, totalFee: 0n, createdAt: now, updatedAt: now, isBot,
-    engineAccount, closeType: 1, cached,
+    engineAccount, closeType: CloseType.USER, cached,
   };
 }
 
 function submit(core: TradingCore, o: LiveOrder, isMarket: boolean, refTicks: number, maxFill: number, untracked: LiveOrder | null): void {
   const pair = core.pairs.get(o.symbol)!;
-  const flags = o.reduceOnly ? 1 : 0;
+  const flags = o.reduceOnly ? OrderFlag.ReduceOnly : 0;
   if (isMarket) pair.book.placeMarket(o.id, o.engineAccount, o.side, o.qtyLots, refTicks, flags, maxFill);
   else pair.book.placeLimit(o.id, o.engineAccount, o.side, o.priceTicks, o.qtyLots, o.tif, flags, maxFill);
   drain(core, pair, untracked);

@@ -9,11 +9,16 @@
 import { Errors } from '../../src-shared/errors.ts';
 import { CloseType, PositionMode, PositionSide } from '../../src-shared/enums.ts';
 import type { PositionRecord } from '../../src-shared/types.ts';
+import { OrderFlag } from '../engine/types.ts';
 import type { PositionState } from '../risk/position.ts';
 import { posKey, reject, type AccountLive, type TradingCore } from './core.ts';
 import { drain, venueCloseOrder } from './fills.ts';
 import type { PairState } from './pair-state.ts';
 import { positionRecord } from './views.ts';
+
+/** What a trigger watches (the wire's working_type): the mark price or the last trade price. */
+const TRIGGER_MARK = 1;
+const TRIGGER_LAST = 2;
 
 export type TriggerSpec = { price: string | null; trigger: 1 | 2 } | undefined;
 
@@ -89,7 +94,7 @@ export function tpslList(core: TradingCore, a: AccountLive): TpSlEntry[] {
       position_side: p.side,
       take_profit_price: p.tpTicks ? m.formatPrice(p.tpTicks) : null,
       stop_loss_price: p.slTicks ? m.formatPrice(p.slTicks) : null,
-      working_type: p.tpTicks ? p.tpTrigger : p.slTicks ? p.slTrigger : 1,
+      working_type: p.tpTicks ? p.tpTrigger : p.slTicks ? p.slTrigger : TRIGGER_MARK,
     });
   }
   return out;
@@ -105,8 +110,8 @@ export function checkTriggers(core: TradingCore, pair: PairState): void {
       const long = p.side === PositionSide.LONG;
       const tpPx = p.tpTicks * pair.math.tickValue;
       const slPx = p.slTicks * pair.math.tickValue;
-      const tpRef = p.tpTrigger === 2 ? last : mark;
-      const slRef = p.slTrigger === 2 ? last : mark;
+      const tpRef = p.tpTrigger === TRIGGER_LAST ? last : mark;
+      const slRef = p.slTrigger === TRIGGER_LAST ? last : mark;
       let closeType = 0;
       if (p.tpTicks && (long ? tpRef >= tpPx : tpRef <= tpPx)) closeType = CloseType.TAKE_PROFIT;
       else if (p.slTicks && (long ? slRef <= slPx : slRef >= slPx)) closeType = CloseType.STOP_LOSS;
@@ -125,7 +130,7 @@ function closeByMarket(core: TradingCore, a: AccountLive, pair: PairState, p: Po
   p.slTicks = 0;
   core.writer.position(p);
   const order = venueCloseOrder(core, a, p, `${prefix}-${id}`, id, closeType, time);
-  pair.book.placeMarket(id, a.id, order.side, p.qty, Math.max(1, pair.math.ticksRound(pair.markPrice)), 1, p.qty);
+  pair.book.placeMarket(id, a.id, order.side, p.qty, Math.max(1, pair.math.ticksRound(pair.markPrice)), OrderFlag.ReduceOnly, p.qty);
   drain(core, pair, null);
   core.writer.order(order);
   core.writer.flush();
