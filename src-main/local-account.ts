@@ -8,13 +8,16 @@ import type { Venue } from './venue.ts';
 export function ensureLocalAccount(venue: Venue, now = Date.now()): Account {
   const existing = venue.accounts.firstOfKind('local');
   if (existing) return existing;
-  return venue.accounts.upsert(
-    {
+  // through the exchange, the venue's one sequencer of account changes
+  const { id } = venue.exchange.execute({
+    kind: 'upsertAccount',
+    spec: {
       apiKey: `local_${randomBytes(12).toString('hex')}`,
       apiSecret: randomBytes(32).toString('hex'),
       kind: 'local',
       balance: DEFAULT_PAPER_BALANCE,
     },
     now,
-  );
+  });
+  return venue.accounts.byId(id)!;
 }

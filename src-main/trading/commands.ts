@@ -36,8 +36,6 @@ export type Command =
   | { kind: 'prices'; symbol: string; mark?: number; index?: number; fundingRate?: number; nextFundingTime?: number }
   | { kind: 'funding'; symbol: string; rate: number; mark: number; time: number };
 
-export type CommandKind = Command['kind'];
-
 /** What each command answers. */
 export interface CommandResults {
   place: PlacementResult;

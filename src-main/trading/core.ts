@@ -20,8 +20,8 @@ import { TurnWriter } from './turn-writer.ts';
 
 /** Engine account of bot orders sent through the bot route (the house market maker). */
 export const HOUSE_ACCOUNT = 2 ** 40;
-export const DEFAULT_LEVERAGE = 20;
-export const DEFAULT_MARGIN_MODE: MarginMode = MarginMode.CROSS;
+const DEFAULT_LEVERAGE = 20;
+const DEFAULT_MARGIN_MODE: MarginMode = MarginMode.CROSS;
 /** The insurance fund a new venue starts with: 1,000,000 USDT. */
 export const INITIAL_INSURANCE_FUND = 1_000_000n * 100_000_000n;
 const ID_BLOCK = 100_000;

@@ -34,7 +34,7 @@ import type { AccountSpec, AccountState, ExchangeDeps } from './ports.ts';
 import { setTpSl, tpslList, tpslOf, type TpSlEntry, type TriggerSpec } from './tpsl.ts';
 import { orderRecord, positionRecords, summaryRecord } from './views.ts';
 
-export { DEFAULT_LEVERAGE, DEFAULT_MARGIN_MODE, HOUSE_ACCOUNT, INITIAL_INSURANCE_FUND } from './core.ts';
+export { HOUSE_ACCOUNT, INITIAL_INSURANCE_FUND } from './core.ts';
 export type { PairState } from './pair-state.ts';
 export type { ExchangeDeps } from './ports.ts';
 export type { BotOrderInput, Command, OrderInput, ResultOf } from './commands.ts';

@@ -30,11 +30,6 @@ export function upnlUnits(p: PositionState, pair: PairState): bigint {
   return p.side === PositionSide.LONG ? d : -d;
 }
 
-/** Initial margin of a cross position at the mark: value / leverage, rounded up. */
-export function crossMargin(p: PositionState, pair: PairState): bigint {
-  return ceilDiv(markValue(p, pair), BigInt(p.leverage));
-}
-
 export interface CrossTotals {
   /** Unrealized PnL of the cross positions. */
   upnl: bigint;
