@@ -31,6 +31,7 @@ import tradeRoutes from './routes/trades.ts';
 import { futuresSymbolSchema, generalSymbolSchema } from './schemas.ts';
 import { tradingSchemas } from './trading-schemas.ts';
 import { installWebSocket } from './ws/ws-route.ts';
+import binanceApi from './binance/index.ts';
 
 export interface AppOptions {
   venue: Venue;
@@ -178,6 +179,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(positionRoutes, { venue });
   await app.register(accountRoutes, { venue });
   await app.register(botOrderRoutes, { venue });
+  await app.register(binanceApi, { prefix: '/binance', venue, auth, rateLimit: opts.rateLimit });
 
   if (opts.uiDir && existsSync(opts.uiDir)) {
     await app.register(fastifyStatic, { root: opts.uiDir, prefix: '/', wildcard: false, index: ['index.html'] });
