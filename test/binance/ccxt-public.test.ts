@@ -104,7 +104,7 @@ describe('ccxt binanceusdm, public REST', () => {
     await expect(ex.fapiPublicGetDepth({ symbol: 'NOPEUSDT' })).rejects.toThrow(/-1121/);
     const r = await fetch(`${svc.base}/binance/fapi/v1/nothing`);
     expect(r.status).toBe(404);
-    const body = await r.json();
+    const body: any = await r.json();
     expect(typeof body.code).toBe('number');
     expect(typeof body.msg).toBe('string');
     expect(body.data).toBeUndefined();
