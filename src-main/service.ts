@@ -56,7 +56,11 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     onHistoryProgress: (p) => opts.onProgress?.(`perpdesk: building simulated history ${p.done}/${p.total} ${p.symbol}`),
   });
   for (const a of opts.accounts ?? []) {
-    venue.exchange.execute({ kind: 'upsertAccount', spec: { apiKey: a.apiKey, apiSecret: a.apiSecret, kind: 'user', balance: a.balance }, now: Date.now() });
+    const row = venue.exchange.execute({ kind: 'upsertAccount', spec: { apiKey: a.apiKey, apiSecret: a.apiSecret, kind: 'user', balance: a.balance }, now: Date.now() });
+    // the mode is the account's, on every surface; refused (3015) while it holds positions or orders
+    if (a.positionMode !== undefined && venue.exchange.summary(row.id).position_mode !== a.positionMode) {
+      venue.exchange.execute({ kind: 'setPositionMode', accountId: row.id, mode: a.positionMode });
+    }
   }
   const local = ensureLocalAccount(venue);
   const loginToken: LoginToken = newLoginToken(local.id);
