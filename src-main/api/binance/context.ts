@@ -6,10 +6,12 @@ import type { AuthServices } from '../auth.ts';
 import { BinanceError, MSG } from './errors.ts';
 import { Params, queryOf } from './params.ts';
 import type { PairState } from '../../trading/pair-state.ts';
+import type { ListenKeys } from './listen-keys.ts';
 
 export interface BinanceContext {
   venue: Venue;
   auth: AuthServices;
+  listenKeys: ListenKeys;
 }
 
 /** The request body as text (the facade's form parser keeps it raw); '' when none. */

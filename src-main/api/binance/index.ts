@@ -15,6 +15,8 @@ import type { BinanceContext } from './context.ts';
 import { binanceErrorOf, BinanceError, MSG } from './errors.ts';
 import { registerMarket } from './market.ts';
 import { registerTrading } from './trading.ts';
+import { ListenKeys } from './listen-keys.ts';
+import { registerStreams } from './ws.ts';
 
 export interface BinanceApiOptions {
   venue: Venue;
@@ -28,7 +30,7 @@ export function sendBinanceError(reply: FastifyReply, e: BinanceError, retryAfte
 }
 
 export default async function binanceApi(app: FastifyInstance, opts: BinanceApiOptions): Promise<void> {
-  const ctx: BinanceContext = { venue: opts.venue, auth: opts.auth };
+  const ctx: BinanceContext = { venue: opts.venue, auth: opts.auth, listenKeys: new ListenKeys(opts.auth.now) };
 
   // Binance's own documentation describes these routes; the native OpenAPI document stays native
   app.addHook('onRoute', (route) => {
@@ -60,5 +62,6 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   });
 
   registerMarket(app, ctx);
-  registerTrading(app, ctx);
+  const streams = registerStreams(app, ctx);
+  registerTrading(app, ctx, streams);
 }

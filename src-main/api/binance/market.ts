@@ -115,7 +115,7 @@ function rolling24h(ctx: BinanceContext, pair: PairState, now: number): Ticker24
   return t;
 }
 
-function ticker24(ctx: BinanceContext, pair: PairState, now: number): Record<string, unknown> {
+export function ticker24(ctx: BinanceContext, pair: PairState, now: number): Record<string, unknown> {
   const m = pair.math;
   const p = pair.row.pricePrecision;
   const t = rolling24h(ctx, pair, now);
@@ -141,7 +141,7 @@ function ticker24(ctx: BinanceContext, pair: PairState, now: number): Record<str
   };
 }
 
-function bookTicker(pair: PairState, time: number): Record<string, unknown> {
+export function bookTicker(pair: PairState, time: number): Record<string, unknown> {
   const v = pair.book.depth(1);
   const m = pair.math;
   const bid = v.bids[0];
@@ -157,7 +157,7 @@ function bookTicker(pair: PairState, time: number): Record<string, unknown> {
   };
 }
 
-function premiumIndex(pair: PairState, now: number): Record<string, unknown> {
+export function premiumIndex(pair: PairState, now: number): Record<string, unknown> {
   const p = pair.row.pricePrecision;
   return {
     symbol: pair.row.symbol,

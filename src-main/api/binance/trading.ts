@@ -7,7 +7,6 @@
 // no-op margin-type and position-mode changes are -4046 / -4059 (native answers success); a
 // post-only order that would take is -5022 and a FOK that cannot fill -5021 (native keeps an
 // EXPIRED record of each, visible in allOrders); reduceOnly in hedge mode is -1106.
-import { randomBytes } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../src-shared/errors.ts';
@@ -21,12 +20,12 @@ import { BinanceError, MSG, fromNative, positionSideMessage, illegal, invalidVal
 import { queryOf, type Params } from './params.ts';
 import { binanceOrder, binancePosition, binanceTrade, usdtAsset, type Mode } from './records.ts';
 import { verifySigned, accountByKey } from './signing.ts';
+import type { BinanceStreams } from './ws.ts';
 
 /** Binance's client order id characters (reference a.5). */
 const CLIENT_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
 /** Ids of this form are the native generated ones (api.<order id>): a client may not take one. */
 const RESERVED_CLIENT_ID = /^(api|bot)\.\d+$/;
-const LISTEN_KEY_MS = 60 * 60 * 1000;
 const HISTORY_PAGE = 500;
 
 interface Signed {
@@ -35,7 +34,7 @@ interface Signed {
   mode: Mode;
 }
 
-export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void {
+export function registerTrading(app: FastifyInstance, ctx: BinanceContext, streams?: BinanceStreams): void {
   const { venue } = ctx;
   const ex = venue.exchange;
 
@@ -361,6 +360,7 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     const text = s.q.required('leverage');
     const leverage = s.q.requiredInt('leverage', 1, 1000);
     const r = run({ kind: 'setLeverage', accountId: s.account.id, symbol, leverage }, { leverage: text });
+    streams?.configUpdate(s.account.id, symbol, r.leverage);
     return { leverage: r.leverage, maxNotionalValue: r.max_notional, symbol: r.symbol };
   });
 
@@ -449,28 +449,15 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
 
   // ---------------------------------------------------------------- listenKey (API key only)
 
-  const listenKeys = new Map<number, { key: string; expires: number }>();
-  const keyFor = (req: FastifyRequest, create: boolean) => {
-    const account = accountByKey(ctx.auth, req);
-    let k = listenKeys.get(account.id);
-    const now = ctx.auth.now();
-    if (k !== undefined && k.expires <= now) {
-      listenKeys.delete(account.id);
-      k = undefined;
-    }
-    if (k === undefined) {
-      if (!create) throw new BinanceError(-1125, MSG.LISTEN_KEY);
-      k = { key: randomBytes(32).toString('base64url').slice(0, 64), expires: 0 };
-      listenKeys.set(account.id, k);
-    }
-    k.expires = now + LISTEN_KEY_MS;
-    return { account, k };
-  };
-  app.post('/fapi/v1/listenKey', async (req) => ({ listenKey: keyFor(req, true).k.key }));
-  app.put('/fapi/v1/listenKey', async (req) => ({ listenKey: keyFor(req, false).k.key }));
+  const keys = ctx.listenKeys;
+  app.post('/fapi/v1/listenKey', async (req) => ({ listenKey: keys.open(accountByKey(ctx.auth, req).id) }));
+  app.put('/fapi/v1/listenKey', async (req) => {
+    const key = keys.keepAlive(accountByKey(ctx.auth, req).id);
+    if (key === undefined) throw new BinanceError(-1125, MSG.LISTEN_KEY);
+    return { listenKey: key };
+  });
   app.delete('/fapi/v1/listenKey', async (req) => {
-    const { account } = keyFor(req, false);
-    listenKeys.delete(account.id);
+    if (!keys.close(accountByKey(ctx.auth, req).id)) throw new BinanceError(-1125, MSG.LISTEN_KEY);
     return {};
   });
 }
