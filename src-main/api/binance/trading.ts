@@ -18,7 +18,7 @@ import type { Command } from '../../trading/exchange.ts';
 import { bodyText, listedPairs, pairOf, paramsOf, type BinanceContext } from './context.ts';
 import { BinanceError, MSG, fromNative, positionSideMessage, illegal, invalidValue, mandatory, notRequired, type ErrorContext } from './errors.ts';
 import { queryOf, type Params } from './params.ts';
-import { binanceOrder, binancePosition, binanceTrade, usdtAsset, type Mode } from './records.ts';
+import { binanceOrder, binancePosition, binanceTrade, STATUS, TIF, usdtAsset, type Mode } from './records.ts';
 import { verifySigned, accountByKey } from './signing.ts';
 import type { BinanceStreams } from './ws.ts';
 
@@ -38,19 +38,25 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
   const { venue } = ctx;
   const ex = venue.exchange;
 
-  const signed = (req: FastifyRequest): Signed => {
+  const signed = (req: FastifyRequest, live = true): Signed => {
     const account = verifySigned(ctx.auth, req, queryOf(req.url), bodyText(req));
-    // the live mode (the cached account row may predate a change made through the native route)
-    const mode = ex.summary(account.id).position_mode;
+    // The live mode; the cached account row may predate a change made through the native
+    // POST /fapi/v1/positionMode, which does not invalidate the cache. Order placement, the hot
+    // route, takes the cached one (a stale one makes the core refuse, and run() then names the
+    // live mode).
+    const mode = live ? ex.summary(account.id).position_mode : account.positionMode;
     return { account, q: paramsOf(req), mode };
   };
 
   /** Runs a native command, its errors in Binance's terms. */
-  const run = <C extends Command>(c: C, ectx: ErrorContext) => {
+  const run = <C extends Command>(c: C, ectx: ErrorContext, s?: Signed) => {
     try {
       return ex.execute(c);
     } catch (err) {
-      throw err instanceof ApiError ? fromNative(err, ectx) : err;
+      if (!(err instanceof ApiError)) throw err;
+      // the account row the mode came from is a cached snapshot: the refusal names the live mode
+      if (s !== undefined && err.def.code === 3012) ectx = { ...ectx, positionMode: ex.summary(s.account.id).position_mode };
+      throw fromNative(err, ectx);
     }
   };
 
@@ -69,7 +75,7 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
   // ---------------------------------------------------------------- orders
 
   app.post('/fapi/v1/order', async (req) => {
-    const s = signed(req);
+    const s = signed(req, false);
     const q = s.q;
     const pair = pairOf(ctx, q.required('symbol'));
     const symbol = pair.row.symbol;
@@ -107,17 +113,30 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
     }
     const ps = q.oneOf('positionSide', ['BOTH', 'LONG', 'SHORT'], new BinanceError(-4006, 'Position side is invalid.')) ?? 'BOTH';
     const reduceOnly = q.bool('reduceOnly');
-    let positionSide: number = PositionSide.LONG;
-    let action: number = PositionAction.OPEN;
-    if (s.mode === 'hedge') {
-      if (ps === 'BOTH') throw new BinanceError(-4061, positionSideMessage('hedge'));
-      if (reduceOnly === true) throw notRequired('reduceOnly');
-      positionSide = ps === 'LONG' ? PositionSide.LONG : PositionSide.SHORT;
-      action = (ps === 'LONG') === (side === Side.BUY) ? PositionAction.OPEN : PositionAction.CLOSE;
-    } else {
+    const translate = (mode: Mode): { positionSide: number; action: number } => {
+      if (mode === 'hedge') {
+        if (ps === 'BOTH') throw new BinanceError(-4061, positionSideMessage('hedge'));
+        if (reduceOnly === true) throw notRequired('reduceOnly');
+        const open = (ps === 'LONG') === (side === Side.BUY);
+        return { positionSide: ps === 'LONG' ? PositionSide.LONG : PositionSide.SHORT, action: open ? PositionAction.OPEN : PositionAction.CLOSE };
+      }
       if (ps !== 'BOTH') throw new BinanceError(-4061, positionSideMessage('one_way'));
-      if (reduceOnly === true) action = PositionAction.CLOSE;
+      return { positionSide: PositionSide.LONG, action: reduceOnly === true ? PositionAction.CLOSE : PositionAction.OPEN };
+    };
+    let t: { positionSide: number; action: number };
+    try {
+      t = translate(s.mode);
+    } catch (err) {
+      // refused in the cached mode: decide again in the live one
+      const live = ex.summary(s.account.id).position_mode;
+      if (!(err instanceof BinanceError) || live === s.mode) throw err;
+      s.mode = live;
+      t = translate(live);
     }
+    const { positionSide, action } = t;
+    // the market time the command runs at: the order's creation time (no view of a live order by id
+    // exists, and reading the stored row would flush the turn's coalesced writes on every order)
+    const time = venue.clock.now();
     const result = run(
       {
         kind: 'place',
@@ -135,19 +154,43 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
         },
       },
       { side: sideName, positionMode: s.mode },
+      s,
     );
     if (result.status === OrderStatus.EXPIRED && Number(result.filled_qty) === 0) {
       if (tif === TimeInForce.GTX) throw new BinanceError(-5022, MSG.POST_ONLY);
       if (tif === TimeInForce.FOK) throw new BinanceError(-5021, MSG.FOK);
     }
-    const o = venue.trading.order(Number(result.order_id))!;
-    const rec = orderOf(s, o);
-    if (respType === 'ACK') {
-      // the acknowledgement: the order as accepted, before any fill
-      const m = pair.math;
-      return { ...rec, status: 'NEW', avgPrice: '0', executedQty: m.formatQty(0), cumQty: m.formatQty(0), cumQuote: '0', updateTime: o.createdAt };
-    }
-    return rec;
+    const m = pair.math;
+    const ack = respType === 'ACK';
+    const filled = ack ? m.formatQty(0) : result.filled_qty;
+    const quote = ack ? '0' : result.filled_quote;
+    return {
+      orderId: Number(result.order_id),
+      symbol,
+      // ACK: the order as accepted, before any fill; RESULT: as the command left it
+      status: ack ? 'NEW' : STATUS[result.status],
+      clientOrderId: result.client_order_id,
+      price: market ? '0' : m.formatPrice(m.price.mustToUnits(price!)),
+      avgPrice: Number(filled) > 0 ? new Decimal(quote).div(filled).toFixed(m.price.precision) : '0',
+      origQty: m.formatQty(m.qty.mustToUnits(quantity)),
+      executedQty: filled,
+      cumQty: filled,
+      cumQuote: quote,
+      timeInForce: market ? 'GTC' : TIF[tif],
+      type: typeName,
+      reduceOnly: s.mode === 'one_way' && reduceOnly === true,
+      closePosition: false,
+      side: sideName,
+      positionSide: ps,
+      stopPrice: '0',
+      workingType: 'CONTRACT_PRICE',
+      priceProtect: false,
+      origType: typeName,
+      priceMatch: 'NONE',
+      selfTradePreventionMode: 'NONE',
+      goodTillDate: 0,
+      updateTime: time,
+    };
   });
 
   app.get('/fapi/v1/order', async (req) => {
