@@ -12,7 +12,7 @@ import type { Account } from '../../store/accounts-repo.ts';
 import type { AuthServices } from '../auth.ts';
 import { MAX_CLOCK_AHEAD, MAX_RECV_WINDOW } from '../auth.ts';
 import { BinanceError, MSG, illegal, mandatory } from './errors.ts';
-import { withoutSignature } from './params.ts';
+import { withoutSignature, type Params } from './params.ts';
 
 export const BINANCE_DEFAULT_RECV_WINDOW = 5000;
 const DIGITS = /^\d{1,15}$/;
@@ -28,17 +28,16 @@ export function accountByKey(auth: AuthServices, req: FastifyRequest): Account {
 }
 
 /** Verifies a signed request; answers its account or throws the Binance error. */
-export function verifySigned(auth: AuthServices, req: FastifyRequest, query: string, body: string): Account {
+export function verifySigned(auth: AuthServices, req: FastifyRequest, query: string, body: string, params: Params): Account {
   const account = accountByKey(auth, req);
   const q = withoutSignature(query);
   const b = withoutSignature(body);
-  const params = new URLSearchParams(q.rest + (q.rest && b.rest ? '&' : '') + b.rest);
-  const ts = params.get('timestamp');
-  if (ts === null || ts === '') throw mandatory('timestamp');
+  const ts = params.str('timestamp');
+  if (ts === undefined) throw mandatory('timestamp');
   if (!DIGITS.test(ts)) throw illegal('timestamp');
-  const rw = params.get('recvWindow');
+  const rw = params.str('recvWindow');
   let recvWindow = BINANCE_DEFAULT_RECV_WINDOW;
-  if (rw !== null && rw !== '') {
+  if (rw !== undefined) {
     if (!DIGITS.test(rw)) throw illegal('recvWindow');
     recvWindow = Number(rw);
     if (recvWindow > MAX_RECV_WINDOW) throw new BinanceError(-1131, MSG.RECV_WINDOW);

@@ -39,13 +39,14 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
   const ex = venue.exchange;
 
   const signed = (req: FastifyRequest, live = true): Signed => {
-    const account = verifySigned(ctx.auth, req, queryOf(req.url), bodyText(req));
+    const q = paramsOf(req);
+    const account = verifySigned(ctx.auth, req, queryOf(req.url), bodyText(req), q);
     // The live mode; the cached account row may predate a change made through the native
     // POST /fapi/v1/positionMode, which does not invalidate the cache. Order placement, the hot
     // route, takes the cached one (a stale one makes the core refuse, and run() then names the
     // live mode).
     const mode = live ? ex.summary(account.id).position_mode : account.positionMode;
-    return { account, q: paramsOf(req), mode };
+    return { account, q, mode };
   };
 
   /** Runs a native command, its errors in Binance's terms. */
@@ -171,7 +172,8 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
       status: ack ? 'NEW' : STATUS[result.status],
       clientOrderId: result.client_order_id,
       price: market ? '0' : m.formatPrice(m.price.mustToUnits(price!)),
-      avgPrice: Number(filled) > 0 ? new Decimal(quote).div(filled).toFixed(m.price.precision) : '0',
+      // a display value, as the native record's avg_price
+      avgPrice: Number(filled) > 0 ? (Number(quote) / Number(filled)).toFixed(m.price.precision) : '0',
       origQty: m.formatQty(m.qty.mustToUnits(quantity)),
       executedQty: filled,
       cumQty: filled,

@@ -58,13 +58,14 @@ export class BinanceStreams {
   private readonly fast: NodeJS.Timeout;
   private readonly slow: NodeJS.Timeout;
   private flushing = false;
+  /** The exchange builds account records only while someone listens: only while a user stream is open. */
+  private offAccount: (() => void) | null = null;
 
   constructor(ctx: BinanceContext) {
     this.ctx = ctx;
     const ev = ctx.venue.exchange.events;
     this.offs.push(ev.on('level', (e) => this.windows.get(e.symbol)?.add(e.updateId, e.side, e.priceTicks, e.totalLots)));
     this.offs.push(ev.on('trade', (e) => this.onTrade(e.symbol, e.tradeId, e.priceTicks, e.qtyLots, e.takerSide, e.time)));
-    this.offs.push(ev.on('account', (e) => this.onAccount(e)));
     this.offs.push(ctx.venue.klines.onCandle((symbol, closed) => this.onCandle(symbol, closed.length > 0)));
     this.fast = setInterval(() => this.tick100(), 100);
     this.slow = setInterval(() => this.tick1000(), 1000);
@@ -76,6 +77,8 @@ export class BinanceStreams {
     clearInterval(this.fast);
     clearInterval(this.slow);
     for (const off of this.offs) off();
+    this.offAccount?.();
+    this.offAccount = null;
     for (const c of this.conns) c.socket.close(1001);
     this.conns.clear();
   }
@@ -103,8 +106,18 @@ export class BinanceStreams {
     }
     for (const n of names) if (n !== key && parse(n) !== null) this.subscribe(conn, n);
     this.conns.add(conn);
+    if (conn.accountId !== null && this.offAccount === null) {
+      this.offAccount = this.ctx.venue.exchange.events.on('account', (e) => this.onAccount(e));
+    }
     socket.on('message', (data, isBinary) => this.onMessage(conn, isBinary ? '' : String(data)));
-    socket.on('close', () => this.conns.delete(conn));
+    socket.on('close', () => {
+      this.conns.delete(conn);
+      if (conn.accountId !== null && this.userConns(conn.accountId).length === 0) this.forgetAccount(conn.accountId);
+      if (this.offAccount !== null && ![...this.conns].some((c) => c.accountId !== null)) {
+        this.offAccount();
+        this.offAccount = null;
+      }
+    });
     socket.on('error', () => socket.terminate());
   }
 
@@ -418,6 +431,12 @@ export class BinanceStreams {
       const m = fills.length > 0 ? 'ORDER' : events.some((e) => e.kind === 'funding') ? 'FUNDING_FEE' : 'DEPOSIT';
       send({ e: 'ACCOUNT_UPDATE', E: now, T: now, a: { m, B, P } });
     }
+  }
+
+  /** An account without a stream: what was sent to it no longer describes what its next stream has seen. */
+  private forgetAccount(accountId: number): void {
+    this.sentPositions.delete(accountId);
+    this.sentWallet.delete(accountId);
   }
 
   private forget(orderId: number): void {
