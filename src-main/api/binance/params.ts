@@ -57,11 +57,11 @@ export class Params {
     throw invalidValue(name, "Send 'true' or 'false'.");
   }
 
-  /** One of `values` (exact text), or `error` (Binance's own code for that enum). */
-  oneOf<T extends string>(name: string, values: readonly T[], error?: BinanceError): T | undefined {
+  /** One of `values` (exact text), or the error `refuse` makes (Binance's own code for that enum; built only when needed). */
+  oneOf<T extends string>(name: string, values: readonly T[], refuse?: () => BinanceError): T | undefined {
     const v = this.str(name);
     if (v === undefined) return undefined;
-    if (!(values as readonly string[]).includes(v)) throw error ?? invalidValue(name, `It must be one of ${values.join(', ')}.`);
+    if (!(values as readonly string[]).includes(v)) throw refuse?.() ?? invalidValue(name, `It must be one of ${values.join(', ')}.`);
     return v as T;
   }
 }

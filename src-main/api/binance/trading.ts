@@ -112,7 +112,7 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
     if (cid !== undefined && RESERVED_CLIENT_ID.test(cid)) {
       throw invalidValue('newClientOrderId', "Ids of the form api.<n> and bot.<n> are the venue's generated ids.");
     }
-    const ps = q.oneOf('positionSide', ['BOTH', 'LONG', 'SHORT'], new BinanceError(-4006, 'Position side is invalid.')) ?? 'BOTH';
+    const ps = q.oneOf('positionSide', ['BOTH', 'LONG', 'SHORT'], () => new BinanceError(-4006, 'Position side is invalid.')) ?? 'BOTH';
     const reduceOnly = q.bool('reduceOnly');
     const translate = (mode: Mode): { positionSide: number; action: number } => {
       if (mode === 'hedge') {
