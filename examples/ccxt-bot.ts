@@ -4,9 +4,10 @@
 //
 // It reads the book, sets 5x leverage, quotes a post-only bid 0.5% under the mid, watches its
 // orders on the user stream, takes 0.002 BTC at market, prints the position and the balance,
-// then cancels what is left and closes the position (one-way account, as Binance's default).
+// then cancels what is left and closes the position, in one-way mode (Binance's default; the bot
+// switches a hedge-mode account first).
 //
-//   npm run serve -- --port 8787 --account k1234567:s1234567:10000:one_way
+//   npm run serve -- --port 8787 --account k1234567:s1234567:10000
 //   npm run example:ccxt -- --key k1234567 --secret s1234567 [--url http://127.0.0.1:8787]
 import { parseArgs } from 'node:util';
 import ccxt from 'ccxt';
@@ -24,6 +25,9 @@ ex.exceptions.exact = { ...ex.exceptions.exact, ...(ex.exceptions as any).linear
 await ex.loadHttpProxyAgent(); // ccxt pro in Node, before any ws:// URL
 
 await ex.loadMarkets();
+// Binance's default is one-way; a perpdesk account is hedge unless created with :one_way
+// (refused while the account holds a position or an open order)
+if ((await ex.fetchPositionMode(SYMBOL)).hedged) await ex.setPositionMode(false);
 const book = await ex.fetchOrderBook(SYMBOL, 5);
 const mid = (Number(book.bids[0][0]) + Number(book.asks[0][0])) / 2;
 console.log(`${SYMBOL} bid ${book.bids[0][0]} ask ${book.asks[0][0]} (book id ${book.nonce})`);
