@@ -236,6 +236,14 @@ describe('signed routes, field lists', () => {
     const pr = await call('GET', '/fapi/v3/positionRisk');
     expect(pr.body.length).toBeGreaterThan(0);
     expect(sorted(Object.keys(pr.body[0]))).toEqual(sorted(POSITION_V3_FIELDS));
+    // an open order's figures on its entry: remaining x price, and its margin at the pair's leverage
+    const rest = await call('POST', '/fapi/v1/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.010', price: (mid - 100).toFixed(1), timeInForce: 'GTC' });
+    const withOrder = (await call('GET', '/fapi/v3/positionRisk', { symbol: 'BTCUSDT' })).body[0];
+    const lev = venue.exchange.pairSetting(c.id, 'BTCUSDT').leverage;
+    expect(Number(withOrder.bidNotional)).toBeCloseTo(0.01 * (mid - 100), 6);
+    expect(Number(withOrder.askNotional)).toBe(0);
+    expect(Number(withOrder.openOrderInitialMargin)).toBeCloseTo((0.01 * (mid - 100)) / lev, 6);
+    await call('DELETE', '/fapi/v1/order', { symbol: 'BTCUSDT', orderId: rest.body.orderId });
     const v2 = await call('GET', '/fapi/v2/positionRisk', { symbol: 'ETHUSDT' });
     expect(v2.body).toHaveLength(1);
     expect(v2.body[0]).toMatchObject({ symbol: 'ETHUSDT', positionSide: 'BOTH', positionAmt: expect.stringMatching(/^0(\.0+)?$/), marginType: 'cross' });

@@ -79,7 +79,15 @@ export function binanceTrade(m: SymbolMath, t: TradeState, mode: Mode): Record<s
 const dec = (x: number, places: number) => new Decimal(x).toFixed(places);
 
 /** A positionRisk entry (v3 fields; v2 adds leverage, marginType, isAutoAddMargin, maxNotionalValue). */
-export function binancePosition(pair: PairState, p: PositionRecord | undefined, mode: Mode, side: number, setting: { leverage: number; marginMode: number }, maxNotional: number, v2: boolean): Record<string, unknown> {
+/** Open orders' figures of one position entry (remaining quantity x price). */
+export interface OrderFigures {
+  bidNotional: number;
+  askNotional: number;
+  /** Initial margin of the orders that would open or add to this position. */
+  initialMargin: number;
+}
+
+export function binancePosition(pair: PairState, p: PositionRecord | undefined, mode: Mode, side: number, setting: { leverage: number; marginMode: number }, maxNotional: number, v2: boolean, orders: OrderFigures): Record<string, unknown> {
   const r = pair.row;
   const pp = r.pricePrecision;
   const sign = p !== undefined && p.position_side === PositionSide.SHORT ? -1 : 1;
@@ -106,10 +114,10 @@ export function binancePosition(pair: PairState, p: PositionRecord | undefined, 
     initialMargin: dec(initial, 8),
     maintMargin: dec(Math.max(0, notional * bracket.mmr - bracket.cum), 8),
     positionInitialMargin: dec(initial, 8),
-    openOrderInitialMargin: '0',
+    openOrderInitialMargin: dec(orders.initialMargin, 8),
     adl: 0,
-    bidNotional: '0',
-    askNotional: '0',
+    bidNotional: dec(orders.bidNotional, 8),
+    askNotional: dec(orders.askNotional, 8),
     updateTime: p?.updated_at ?? 0,
   };
   if (v2) {

@@ -307,13 +307,27 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
       const setting = ex.pairSetting(s.account.id, pair.row.symbol);
       const maxNotional = maxNotionalFor(pair.row.brackets, setting.leverage);
       const mine = records.filter((p) => p.symbol === pair.row.symbol);
+      const orders = ex.openOrders(s.account.id, pair.row.symbol);
+      // remaining quantity x limit price of the open orders of an entry (one-way: all of the pair's)
+      const figures = (side: number | null) => {
+        const f = { bidNotional: 0, askNotional: 0, initialMargin: 0 };
+        for (const o of orders) {
+          if (side !== null && o.position_side !== side) continue;
+          const n = (Number(o.qty) - Number(o.filled_qty)) * Number(o.price);
+          if (o.side === Side.BUY) f.bidNotional += n;
+          else f.askNotional += n;
+          if (o.position_action === PositionAction.OPEN) f.initialMargin += n / o.leverage;
+        }
+        return f;
+      };
       if (s.mode === 'one_way') {
         const p = mine[0];
-        if (p !== undefined || v2) out.push(binancePosition(pair, p, s.mode, PositionSide.LONG, setting, maxNotional, v2));
+        if (p !== undefined || v2 || orders.length > 0) out.push(binancePosition(pair, p, s.mode, PositionSide.LONG, setting, maxNotional, v2, figures(null)));
       } else {
         for (const side of [PositionSide.LONG, PositionSide.SHORT]) {
           const p = mine.find((x) => x.position_side === side);
-          if (p !== undefined || v2) out.push(binancePosition(pair, p, s.mode, side, setting, maxNotional, v2));
+          const f = figures(side);
+          if (p !== undefined || v2 || f.bidNotional + f.askNotional > 0) out.push(binancePosition(pair, p, s.mode, side, setting, maxNotional, v2, f));
         }
       }
     }
