@@ -515,6 +515,23 @@ export class KlineService {
         if (c.openTime > st.lastTime) st.lastTime = c.openTime;
       }
     }
+    // An interval with nothing stored while others have candles (1s after the history build,
+    // which skips it) opens now at the latest price with no trades: every interval has its
+    // current candle from the start, not only from the pair's next trade.
+    if (stored.length > 0 && stored.length < INTERVALS.length) {
+      const have = new Set(stored.map((c) => c.interval));
+      const now = Math.max(st.lastTime, this.clock.now());
+      const price = stored[0].close; // the finest interval's close: the last trade's price
+      for (const interval of INTERVALS) {
+        if (have.has(interval)) continue;
+        const openTime = openTimeOf(interval, now);
+        stored.push({
+          interval, openTime, open: price, high: price, low: price, close: price,
+          volume: 0, quoteVolume: 0n, trades: 0, takerBuyVolume: 0, takerBuyQuoteVolume: 0n,
+        });
+        if (openTime > st.lastTime) st.lastTime = openTime;
+      }
+    }
     st.builder.restore(stored);
     this.states.set(symbol, st);
     return st;
