@@ -40,6 +40,10 @@ export const Errors = {
   INVALID_JSON: def(1004, 400, 'validation', 'Request body is not valid JSON'),
   BODY_TOO_LARGE: def(1005, 400, 'validation', 'Request body is too large'),
   UNSUPPORTED_MEDIA_TYPE: def(1006, 400, 'validation', 'Content-Type must be application/json'),
+  // refused before routing, with the HTTP status that names the cause
+  URI_TOO_LONG: def(1007, 414, 'validation', 'Request URL is too long'),
+  HEADERS_TOO_LARGE: def(1008, 431, 'validation', 'Request headers are too large'),
+  REQUEST_TIMEOUT: def(1009, 408, 'validation', 'The request did not arrive in time'),
 
   // 1100-1199: the thing asked for does not exist (HTTP 404)
   ROUTE_NOT_FOUND: def(1100, 404, 'not_found', 'No such route'),

@@ -8,7 +8,7 @@ import { Errors } from '../../src-shared/errors.ts';
 import type { Venue } from '../venue.ts';
 import { API_KEY_SCHEME, installAuth } from './auth.ts';
 import { installBrowserGuards } from './browser-guards.ts';
-import { installErrorHandling } from './error-handler.ts';
+import { answerClientError, clip, installErrorHandling, installUrlLimit } from './error-handler.ts';
 import { API_DESCRIPTION } from './openapi-description.ts';
 import { STRICT_BODY, bodyTypeError, type FlatBodySchema } from './trading-schemas.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
@@ -106,11 +106,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     // Errors raised before routing (a malformed URL, a bad content type) get the envelope too.
     frameworkErrors(err, _req, reply) {
-      const def = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? Errors.UNSUPPORTED_MEDIA_TYPE : Errors.BAD_REQUEST;
-      (reply as unknown as FastifyReply).code(def.http).send({ code: def.code, message: `${def.message}: ${err.message}`, data: null });
+      const def =
+        err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? Errors.UNSUPPORTED_MEDIA_TYPE
+        : err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? Errors.URI_TOO_LONG
+        : Errors.BAD_REQUEST;
+      // (find-my-way's limit on one path parameter, 100 characters by default)
+      const why = def === Errors.URI_TOO_LONG ? 'a path parameter is longer than 100 characters' : clip(err.message);
+      (reply as unknown as FastifyReply).code(def.http).send({ code: def.code, message: `${def.message}: ${why}`, data: null });
     },
+    // and what Node's HTTP parser refuses (oversized headers, timeouts, not HTTP)
+    clientErrorHandler: answerClientError,
   });
 
+  installUrlLimit(app);
   installErrorHandling(app);
   installBrowserGuards(app, { loopbackHostsOnly: opts.loopbackHostsOnly ?? true });
   installDurableAnswers(app, opts.venue);
@@ -168,7 +176,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(depthRoutes, { venue });
   await app.register(priceRoutes, { venue });
   await app.register(tradeRoutes, { venue });
-  await app.register(sessionRoutes, { venue, token: opts.loginToken });
+  await app.register(sessionRoutes, { venue, token: opts.loginToken, now: opts.now });
   await app.register(tpslRoutes, { venue });
   await app.register(adminRoutes, { venue, auth });
   await app.register(paperRoutes, { venue, auth });

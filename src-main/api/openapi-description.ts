@@ -9,7 +9,8 @@ on error (6000-6999 client errors, 6001 invalid interval; 7000-7999 server error
 \`/fapi/v1/complete_price\` uses 7000 invalid parameter, 7001 pair not found, 7002 internal.
 
 **Error registry** (every other route; HTTP status by class):
-1000-1006 malformed request (400) · 1100-1104 not found (404) · 1105 method not allowed on an
+1000-1006 malformed request (400) · 1007 URL too long (414) · 1008 headers too large (431) ·
+1009 request timeout (408) · 1100-1104 not found (404) · 1105 method not allowed on an
 existing path (405, with an \`Allow\` header) · 2001-2010 authentication (401) ·
 2101-2103 forbidden (403; 2103 a Host header naming another site while the service listens on loopback) ·
 3001-3021 order rejected (400) · 4290 rate limited (429) ·
