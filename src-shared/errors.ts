@@ -99,6 +99,7 @@ export const Errors = {
   // 5000-5099: the service failed (HTTP 500)
   INTERNAL: def(5000, 500, 'internal', 'Internal error'),
   SERVICE_UNAVAILABLE: def(5001, 500, 'internal', 'Service is starting or shutting down'),
+  STORAGE_FULL: def(5002, 503, 'internal', 'The disk of the data folder is nearly full; changes are refused until there is room'),
 
   // 6000-6999 / 7000-7999: candlestick routes (HTTP 200 always)
   KLINES_INVALID_PARAMETER: def(6000, 200, 'klines', 'Invalid parameter'),

@@ -5,10 +5,11 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type preValidationHookHandler } from 'fastify';
 import { Errors } from '../../src-shared/errors.ts';
+import { diskSpaceOf } from '../store/disk-space.ts';
 import type { Venue } from '../venue.ts';
 import { API_KEY_SCHEME, installAuth } from './auth.ts';
 import { installBrowserGuards } from './browser-guards.ts';
-import { answerClientError, clip, installErrorHandling, installUrlLimit } from './error-handler.ts';
+import { answerClientError, clip, installErrorHandling, installUrlLimit, sendError } from './error-handler.ts';
 import { API_DESCRIPTION } from './openapi-description.ts';
 import { STRICT_BODY, bodyTypeError, type FlatBodySchema } from './trading-schemas.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
@@ -68,6 +69,29 @@ function installDurableAnswers(app: FastifyInstance, venue: Venue): void {
 }
 
 /**
+ * While the data folder's disk is nearly full (store/disk-space.ts), every change is refused
+ * (503 / 5002, the free space in the message) before it reaches a route; reads go on, and so
+ * does the browser login, which writes nothing. It ends by itself once there is room.
+ */
+function installDiskGuard(app: FastifyInstance, venue: Venue): void {
+  const disk = diskSpaceOf(venue.db);
+  if (disk === undefined) return;
+  const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+  app.addHook('onRequest', (req, reply, done) => {
+    const m = req.method;
+    if (m === 'GET' || m === 'HEAD' || m === 'OPTIONS' || req.url.startsWith('/api/v1/session')) return done();
+    const low = disk.low();
+    if (low === null) return done();
+    sendError(
+      reply,
+      Errors.STORAGE_FULL,
+      `${Errors.STORAGE_FULL.message}: ${mib(low.free)} free on the disk of ${low.dir}, below the ${mib(low.reserve)} ` +
+        'perpdesk keeps in reserve. Free some space and retry; reads still work',
+    );
+  });
+}
+
+/**
  * The validator coerces types, which querystrings need (every value arrives as text) but which
  * would let a JSON body say `"amount": 10` or `"speed": "5"` and be read as something else.
  * Every route whose body schema is an object gets a preValidation check (after the auth hook and
@@ -122,6 +146,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app);
   installBrowserGuards(app, { loopbackHostsOnly: opts.loopbackHostsOnly ?? true });
   installDurableAnswers(app, opts.venue);
+  installDiskGuard(app, opts.venue);
   const auth = installAuth(app, { venue: opts.venue, now: opts.now, rateLimit: opts.rateLimit });
   installStrictBodyTypes(app);
   app.addSchema(generalSymbolSchema);

@@ -18,6 +18,7 @@ import { randomInt } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { guardDiskSpace } from './disk-space.ts';
 import { groupCommitOf } from './group-commit.ts';
 import { MIGRATIONS } from './migrations.ts';
 
@@ -68,6 +69,7 @@ export function openDatabase(opts: OpenOptions): DatabaseSync {
   db.exec('PRAGMA foreign_keys = ON');
   migrate(db);
   stampId(db);
+  if (file !== ':memory:') guardDiskSpace(db, file);
   return db;
 }
 

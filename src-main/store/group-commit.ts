@@ -18,7 +18,8 @@
 //     inside a unit: a unit syncs as it starts, and deferred writes never run inside one, so a
 //     unit's rollback cannot take them along); a deferred writer that throws fails the batch;
 //   - `everyMs(ms, fn)` runs fn inside a batch just before its commit when `ms` have passed since
-//     it last ran (the database id stamp of database.ts);
+//     it last ran (the database id stamp of database.ts); `beforeCommit(fn)` runs fn before every
+//     COMMIT (the disk-space guard, which frees its reserve file when the disk is full);
 //   - a failed COMMIT rolls the batch back and tells the `onFailure` listeners (the exchange then
 //     refuses further commands: its memory is ahead of the disk). SQLite itself rolls back a
 //     COMMIT that fails for a full disk, so such a batch cannot be held and retried; the API
@@ -42,6 +43,7 @@ export class GroupCommit {
   private depth = 0;
   private stmts: { savepoint: StatementSync; release: StatementSync; rollbackTo: StatementSync } | null = null;
   private periodic: { ms: number; fn: () => void; last: number } | null = null;
+  private readonly beforeCommitFns: Array<() => void> = [];
   /** Batches committed and units run (for tests and benchmarks). */
   commits = 0;
   units = 0;
@@ -116,6 +118,11 @@ export class GroupCommit {
     for (const fn of writers) fn();
   }
 
+  /** Runs fn just before every COMMIT (outside any unit; it must not throw). */
+  beforeCommit(fn: () => void): void {
+    this.beforeCommitFns.push(fn);
+  }
+
   /** Runs fn in the next batch, and again in a batch at least `ms` after each run. */
   everyMs(ms: number, fn: () => void): void {
     this.periodic = { ms, fn, last: Number.NEGATIVE_INFINITY };
@@ -139,6 +146,7 @@ export class GroupCommit {
           p.fn();
         }
       }
+      for (const fn of this.beforeCommitFns) fn();
     } catch (err) {
       failure = err instanceof Error ? err : new Error(String(err));
     }
