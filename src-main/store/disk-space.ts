@@ -56,8 +56,8 @@ export class DiskSpace {
     this.ballast = opts.ballastBytes ?? 16 * 1024 * 1024;
     this.emergency = opts.emergencyBytes ?? 4 * 1024 * 1024;
     this.every = opts.checkEveryMs ?? 200;
+    // the reserve file is written on the first tick, not in the way of the start (16 MiB)
     this.refresh();
-    this.keepBallast();
     groupCommitOf(db).beforeCommit(() => this.beforeCommit());
     this.timer = setInterval(() => {
       if (!db.isOpen) {
