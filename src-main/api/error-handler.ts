@@ -117,8 +117,9 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((req, reply) => {
-    const path = clip(req.url.split('?')[0]);
-    const allowed = allowedMethods(app, req.method, path);
+    const full = req.url.split('?')[0];
+    const allowed = allowedMethods(app, req.method, full);
+    const path = clip(full);
     if (allowed.length > 0) {
       // Allow names every method; the message leaves out HEAD beside GET (it comes with it).
       const shown = allowed.includes('GET') ? allowed.filter((m) => m !== 'HEAD') : allowed;
