@@ -125,10 +125,10 @@ describe('every answer is the envelope', () => {
 
 describe('an oversized upload hears its 1005', () => {
   /** POSTs `size` bytes in 64 KiB writes without Expect: 100-continue, as most clients do. */
-  function upload(size: number): Promise<{ status: number; body: any } | { error: string }> {
+  function upload(size: number, path = '/fapi/v1/orders', headers: Record<string, string> = {}): Promise<{ status: number; body: any } | { error: string }> {
     return new Promise((resolve) => {
       const req = request(
-        { host: '127.0.0.1', port, method: 'POST', path: '/fapi/v1/orders', headers: { 'content-type': 'application/json', 'content-length': size } },
+        { host: '127.0.0.1', port, method: 'POST', path, headers: { 'content-type': 'application/json', ...headers, 'content-length': size } },
         (res) => {
           let b = '';
           res.on('data', (d) => (b += d));
@@ -157,6 +157,19 @@ describe('an oversized upload hears its 1005', () => {
     for (let i = 0; i < 10; i++) {
       const r = await upload(5_000_000);
       expect(r, JSON.stringify(r)).toMatchObject({ status: Errors.BODY_TOO_LARGE.http, body: { code: Errors.BODY_TOO_LARGE.code, data: null } });
+    }
+  }, 60_000);
+
+  it('a large body refused for another reason is answered too: content type, Host, no route', async () => {
+    const cases: Array<[string, Record<string, string>, number]> = [
+      ['/fapi/v1/orders', { 'content-type': 'text/xml' }, Errors.UNSUPPORTED_MEDIA_TYPE.code],
+      ['/fapi/v1/orders', { host: 'evil.example' }, Errors.HOST_NOT_ALLOWED.code],
+      ['/admin/v1/accounts', {}, Errors.BODY_TOO_LARGE.code],
+      ['/no/such/route', {}, Errors.BODY_TOO_LARGE.code],
+    ];
+    for (const [path, headers, code] of cases) {
+      const r = await upload(5_000_000, path, headers);
+      expect(r, `${path} ${JSON.stringify(headers)}: ${JSON.stringify(r)}`).toMatchObject({ body: { code, data: null } });
     }
   }, 60_000);
 });
