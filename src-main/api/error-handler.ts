@@ -69,10 +69,13 @@ export function installErrorHandling(app: FastifyInstance): void {
     for (const s of draining) s.destroy();
     done();
   });
+  // a body still arriving as the answer goes out is read to its end after it (raw-body.ts)
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (!req.raw.complete) drainRefusedBody(req, reply, draining);
+    done(null, payload);
+  });
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const style = styleOf(req);
-    // a body still arriving as it is refused is read to its end after the answer (raw-body.ts)
-    if (!req.raw.complete && reply.getHeader('connection') === 'close') drainRefusedBody(req, reply, draining);
     if (err instanceof ApiError) return sendError(reply, err.def, err.detail);
 
     if (err.validation) {

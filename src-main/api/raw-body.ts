@@ -3,10 +3,11 @@
 // spelling). Parsing itself stays Fastify's own parser, with its prototype-poisoning guard;
 // its errors (empty or malformed body) reach the error handler as INVALID_JSON (1004).
 //
-// A body refused while it is still arriving (too large, 1005) is read to its end and dropped
-// after the answer, within DRAIN_LIMIT_BYTES and DRAIN_LIMIT_MS: closing a socket with unread
-// input makes the kernel send a reset, and the client, still writing, then sees EPIPE or
-// ECONNRESET instead of the answer.
+// A body still arriving when the answer goes out (too large, 1005, or refused before it was
+// read) is read to its end and dropped after the answer, within DRAIN_LIMIT_BYTES and
+// DRAIN_LIMIT_MS: closing a socket with unread input makes the kernel send a reset, and the
+// client, still writing, then sees EPIPE or ECONNRESET instead of the answer; waiting for a
+// client that stopped sending would hold the socket (and the server's close) for ever.
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -54,7 +55,8 @@ export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 export const DRAIN_LIMIT_MS = 10_000;
 
 /**
- * Called as a request whose body is still arriving is refused: the answer goes out at once and
+ * Called as any answer goes out to a request whose body is still arriving (a body too large, a
+ * Host, content type or route refused before the body was read): the answer goes out at once and
  * the connection stays open while the rest of the body is read and dropped, so the client
  * finishes its upload and reads the answer; the connection is then reusable. Past either limit
  * the socket is closed. (Fastify marks such an answer `Connection: close`, which would make
@@ -66,7 +68,10 @@ export function drainRefusedBody(req: FastifyRequest, reply: FastifyReply, drain
   const socket = raw.socket as Socket | null;
   // (an injected request has a stand-in socket and its whole body at once)
   if (raw.complete || raw.destroyed || typeof socket?.destroy !== 'function') return;
-  reply.header('connection', 'keep-alive');
+  const h = raw.headers;
+  if (h['transfer-encoding'] === undefined && !(Number(h['content-length']) > 0)) return; // no body
+  // Fastify's "close" after a body error, not the client's own wish
+  if (reply.getHeader('connection') === 'close' && !/close/i.test(String(h.connection ?? ''))) reply.header('connection', 'keep-alive');
   draining.add(socket);
   let seen = 0;
   const stop = (): void => {
