@@ -30,7 +30,15 @@ function whyNot(): string | null {
   if (!add.ok) return `this machine does not allow creating a network namespace: ${add.err}`;
   const lo = ip('-n', NS, 'link', 'set', 'lo', 'up');
   const addr = ip('-n', NS, 'addr', 'add', `${REMOTE}/32`, 'dev', 'lo');
-  if (!lo.ok || !addr.ok) return `cannot set up the namespace's addresses: ${lo.err} ${addr.err}`;
+  if (!lo.ok || !addr.ok) {
+    ip('netns', 'del', NS);
+    return `cannot set up the namespace's addresses: ${lo.err} ${addr.err}`;
+  }
+  const exec = ip('netns', 'exec', NS, 'true');
+  if (!exec.ok) {
+    ip('netns', 'del', NS);
+    return `cannot run a process in a network namespace here: ${exec.err}`;
+  }
   return null;
 }
 
