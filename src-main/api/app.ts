@@ -10,7 +10,7 @@ import { API_KEY_SCHEME, installAuth } from './auth.ts';
 import { installBrowserGuards } from './browser-guards.ts';
 import { installErrorHandling } from './error-handler.ts';
 import { API_DESCRIPTION } from './openapi-description.ts';
-import { STRICT_BODY, bodyTypeError, type FlatBodySchema } from './trading-schemas.ts';
+import { STRICT_BODY, bodyTypeError, installStrictQueryNumbers, type FlatBodySchema } from './trading-schemas.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
 import accountRoutes from './routes/account.ts';
 import adminRoutes from './routes/admin.ts';
@@ -116,6 +116,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installDurableAnswers(app, opts.venue);
   const auth = installAuth(app, { venue: opts.venue, now: opts.now, rateLimit: opts.rateLimit });
   installStrictBodyTypes(app);
+  installStrictQueryNumbers(app);
   app.addSchema(generalSymbolSchema);
   app.addSchema(futuresSymbolSchema);
 

@@ -25,7 +25,9 @@ import type {
   HookHandlerDoneFunction,
   preValidationHookHandler,
 } from 'fastify';
+import { Type, type TObject, type TOptional, type TProperties } from 'typebox';
 import { Errors, type ErrorDef } from '../../src-shared/errors.ts';
+import type { Defaulted } from './schemas.ts';
 import type { Account, AccountsRepo } from '../store/accounts-repo.ts';
 import { BotWhitelist, isLoopbackIp } from '../store/whitelist.ts';
 import type { Venue } from '../venue.ts';
@@ -90,32 +92,34 @@ export class AccountCache {
 }
 
 const signedParams = {
-  timestamp: { type: 'integer', minimum: 0, description: 'Request time, ms (wall clock; see GET /fapi/v1/time)' },
-  recv_window: {
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_RECV_WINDOW,
-    description: `How long after timestamp the request stays valid, ms (default ${DEFAULT_RECV_WINDOW}, max ${MAX_RECV_WINDOW})`,
-  },
-  signature: {
-    type: 'string',
+  timestamp: Type.Integer({ minimum: 0, description: 'Request time, ms (wall clock; see GET /fapi/v1/time)' }),
+  recv_window: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_RECV_WINDOW,
+      description: `How long after timestamp the request stays valid, ms (default ${DEFAULT_RECV_WINDOW}, max ${MAX_RECV_WINDOW})`,
+    }),
+  ),
+  signature: Type.String({
     pattern: '^[0-9a-f]{64}$',
     description:
       'Lowercase hex HMAC-SHA256(secret, query string without signature + raw body); must be the last parameter',
-  },
-} as const;
+  }),
+};
 
 /**
  * Querystring schema of a signed route: `properties` plus timestamp, recv_window and
- * signature, nothing else allowed.
+ * signature, nothing else allowed. The properties named in `required` are required, the
+ * others optional, in the schema and in the static type the route's request gets (a
+ * parameter with a default is always present once validated: see trading-schemas.ts defaulted).
  */
-export function signedQuerystring(properties: Record<string, object> = {}, required: readonly string[] = []): object {
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: [...required, 'timestamp', 'signature'],
-    properties: { ...properties, ...signedParams },
-  };
+export function signedQuerystring<P extends TProperties = {}, R extends keyof P & string = never>(
+  properties: P = {} as P,
+  required: readonly R[] = [],
+): TObject<{ [K in keyof P]: K extends R ? P[K] : P[K] extends Defaulted ? P[K] : TOptional<P[K]> } & typeof signedParams> {
+  const props: TProperties = {};
+  for (const [k, v] of Object.entries(properties)) props[k] = (required as readonly string[]).includes(k) ? v : Type.Optional(v);
+  return Type.Object({ ...props, ...signedParams }, { additionalProperties: false }) as never;
 }
 
 /** Below this a timestamp is taken for seconds: 1e11 ms is March 1973, 1e11 s is year 5138. */

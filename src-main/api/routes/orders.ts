@@ -4,13 +4,13 @@
 // Handlers stay thin: the schema validates shapes, the exchange applies business rules and
 // state changes (throwing ApiError), TradingRepo answers history. The user is always the
 // signed account; no route takes a user id from its input.
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { OrderInput } from '../../trading/exchange.ts';
 import type { Venue } from '../../venue.ts';
 import { signedQuerystring } from '../auth.ts';
 import { page } from '../cursor.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import type { ApiInstance } from '../schemas.ts';
 import {
   accountIdOf,
   checkTimeRange,
@@ -20,22 +20,24 @@ import {
   idField,
   listedSymbol,
   orderBodySchema,
+  orderRecordRef,
   orderStatusField,
   pageLimit,
-  ref,
+  placementResultRef,
   sideField,
   strictJsonBody,
   symbolField,
   timeField,
+  tradeRecordRef,
 } from '../trading-schemas.ts';
 
 const signedErrors = () => standardErrors(401);
 
-export default async function orderRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
   const ex = venue.exchange;
 
-  app.post<{ Body: OrderInput }>(
+  app.post(
     '/fapi/v1/orders',
     {
       config: { auth: 'signed' },
@@ -53,7 +55,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
           'types: "side": "1" is refused (1001).',
         querystring: signedQuerystring(),
         body: orderBodySchema,
-        response: { 200: envelopeSchema(ref('PlacementResult')), ...signedErrors() },
+        response: { 200: envelopeSchema(placementResultRef), ...signedErrors() },
       },
     },
     async (req) => {
@@ -63,7 +65,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
     },
   );
 
-  app.delete<{ Querystring: { symbol: string; order_id?: number; client_order_id?: string } }>(
+  app.delete(
     '/fapi/v1/order',
     {
       config: { auth: 'signed' },
@@ -77,7 +79,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
           { symbol: symbolField, order_id: idField('Order ID'), client_order_id: clientOrderIdField },
           ['symbol'],
         ),
-        response: { 200: envelopeSchema(ref('OrderRecord')), ...signedErrors() },
+        response: { 200: envelopeSchema(orderRecordRef), ...signedErrors() },
       },
     },
     async (req) => {
@@ -93,7 +95,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
     },
   );
 
-  app.delete<{ Querystring: { symbol: string } }>(
+  app.delete(
     '/fapi/v1/allOpenOrders',
     {
       config: { auth: 'signed' },
@@ -102,14 +104,12 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
         summary: 'Cancel all open orders on a pair (signed; extension)',
         querystring: signedQuerystring({ symbol: symbolField }, ['symbol']),
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            required: ['symbol', 'cancelled'],
-            properties: {
-              symbol: { type: 'string', description: 'Trading pair' },
-              cancelled: { type: 'integer', description: 'How many orders were cancelled' },
-            },
-          }),
+          200: envelopeSchema(
+            Type.Object({
+              symbol: Type.String({ description: 'Trading pair' }),
+              cancelled: Type.Integer({ description: 'How many orders were cancelled' }),
+            }),
+          ),
           ...signedErrors(),
         },
       },
@@ -120,7 +120,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
     },
   );
 
-  app.get<{ Querystring: { symbol?: string } }>(
+  app.get(
     '/fapi/v1/openOrders',
     {
       config: { auth: 'signed' },
@@ -129,7 +129,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
         summary: 'Open orders (signed)',
         description: 'Your open orders (status 1 or 2), oldest first; `symbol` filters.',
         querystring: signedQuerystring({ symbol: symbolField }),
-        response: { 200: envelopeSchema({ type: 'array', items: ref('OrderRecord') }), ...signedErrors() },
+        response: { 200: envelopeSchema(Type.Array(orderRecordRef)), ...signedErrors() },
       },
     },
     async (req) => {
@@ -138,7 +138,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
     },
   );
 
-  app.get<{ Querystring: { symbol?: string; status?: number; cursor?: string; limit: number } }>(
+  app.get(
     '/fapi/v1/allOrders',
     {
       config: { auth: 'signed' },
@@ -154,7 +154,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
           cursor: cursorField,
           limit: pageLimit(100, 500),
         }),
-        response: { 200: envelopeSchema(cursorPageSchema('OrderRecord')), ...signedErrors() },
+        response: { 200: envelopeSchema(cursorPageSchema(orderRecordRef)), ...signedErrors() },
       },
     },
     async (req) => {
@@ -166,9 +166,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
     },
   );
 
-  app.get<{
-    Querystring: { symbol?: string; side?: number; start_time?: number; end_time?: number; cursor?: string; limit: number };
-  }>(
+  app.get(
     '/fapi/v1/myTrades',
     {
       config: { auth: 'signed' },
@@ -187,7 +185,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
           cursor: cursorField,
           limit: pageLimit(100, 500),
         }),
-        response: { 200: envelopeSchema(cursorPageSchema('TradeRecord')), ...signedErrors() },
+        response: { 200: envelopeSchema(cursorPageSchema(tradeRecordRef)), ...signedErrors() },
       },
     },
     async (req) => {

@@ -1,19 +1,20 @@
 // Paper-trading conveniences of a signed account: reset the wallet, rotate the API key.
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { DEFAULT_PAPER_BALANCE } from '../../cli-args.ts';
 import { Exchange } from '../../trading/exchange.ts';
 import type { Venue } from '../../venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import type { ApiInstance } from '../schemas.ts';
 
 const MAX_BALANCE = 1_000_000_000n * 100_000_000n;
 
-export default async function paperRoutes(app: FastifyInstance, opts: { venue: Venue; auth: AuthServices }): Promise<void> {
+export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue; auth: AuthServices }): Promise<void> {
   const { venue, auth } = opts;
 
-  app.post<{ Body: { balance?: string } }>(
+  app.post(
     '/fapi/v1/account/reset',
     {
       config: { auth: 'signed' },
@@ -24,12 +25,11 @@ export default async function paperRoutes(app: FastifyInstance, opts: { venue: V
           'Cancels every open order, closes every position at the mark price (close type 1, no fee) and sets the ' +
           'wallet to `balance` USDT (default 10000). The difference is booked as a deposit, so accounting still adds up.',
         querystring: signedQuerystring(),
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { balance: { type: 'string', pattern: '^\\d{1,10}(\\.\\d{1,8})?$', description: 'USDT, at most 8 decimals' } },
-        },
-        response: { 200: envelopeSchema({ type: 'object', additionalProperties: true }), ...standardErrors(401) },
+        body: Type.Object(
+          { balance: Type.Optional(Type.String({ pattern: '^\\d{1,10}(\\.\\d{1,8})?$', description: 'USDT, at most 8 decimals' })) },
+          { additionalProperties: false },
+        ),
+        response: { 200: envelopeSchema(Type.Object({}, { additionalProperties: true })), ...standardErrors(401) },
       },
     },
     async (req) => {
@@ -49,11 +49,7 @@ export default async function paperRoutes(app: FastifyInstance, opts: { venue: V
         description: 'The old key stops working at once; open WebSocket logins stay until they reconnect.',
         querystring: signedQuerystring(),
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            required: ['api_key', 'api_secret'],
-            properties: { api_key: { type: 'string' }, api_secret: { type: 'string' } },
-          }),
+          200: envelopeSchema(Type.Object({ api_key: Type.String(), api_secret: Type.String() })),
           ...standardErrors(401),
         },
       },

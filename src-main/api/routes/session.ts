@@ -2,10 +2,12 @@
 // `http://HOST:PORT/#token=...` at start; the page trades that token once for the local
 // account's credentials. No unauthenticated route ever hands out credentials.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import { noQuery, type ApiInstance } from '../schemas.ts';
+import { strictJsonBody } from '../trading-schemas.ts';
 
 export interface LoginToken {
   /** The token; undefined once used. */
@@ -17,29 +19,27 @@ export function newLoginToken(accountId: number): LoginToken {
   return { value: randomBytes(24).toString('base64url'), accountId };
 }
 
-export default async function sessionRoutes(app: FastifyInstance, opts: { venue: Venue; token?: LoginToken }): Promise<void> {
+const sessionBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 128, description: 'The one-time login token' }) },
+  { additionalProperties: false },
+);
+
+export default async function sessionRoutes(app: ApiInstance, opts: { venue: Venue; token?: LoginToken }): Promise<void> {
   const { venue, token } = opts;
-  app.post<{ Body: { token: string } }>(
+  app.post(
     '/api/v1/session',
     {
+      preValidation: strictJsonBody(sessionBody),
       schema: {
         tags: ['account'],
         summary: 'Trade the one-time login token for the local account\'s API key and secret',
         description:
           'The service prints a URL `http://HOST:PORT/#token=...` when it starts. The token works once; ' +
           'a used, wrong or missing token answers 2010. Restart the service for a new token.',
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['token'],
-          properties: { token: { type: 'string', minLength: 1, maxLength: 128 } },
-        },
+        querystring: noQuery,
+        body: sessionBody,
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            required: ['user_id', 'api_key', 'api_secret'],
-            properties: { user_id: { type: 'integer' }, api_key: { type: 'string' }, api_secret: { type: 'string' } },
-          }),
+          200: envelopeSchema(Type.Object({ user_id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() })),
           ...standardErrors(401),
         },
       },
