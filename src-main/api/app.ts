@@ -103,7 +103,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         allErrors: false,
       },
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // maxParamLength: a path parameter of any length reaches its schema, which refuses it by
+    // name (1001); the router's own limit (100) answered a bare "malformed request". No route
+    // has a regexp parameter, so the limit guards nothing here; Node caps the URL (16 KiB).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
     // Errors raised before routing (a malformed URL, a bad content type) get the envelope too.
     frameworkErrors(err, _req, reply) {
       const def = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? Errors.UNSUPPORTED_MEDIA_TYPE : Errors.BAD_REQUEST;

@@ -8,8 +8,14 @@ import type { Venue } from '../../venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import type { ApiInstance } from '../schemas.ts';
+import { strictJsonBody } from '../trading-schemas.ts';
 
 const MAX_BALANCE = 1_000_000_000n * 100_000_000n;
+
+const resetBody = Type.Object(
+  { balance: Type.Optional(Type.String({ pattern: '^\\d{1,10}(\\.\\d{1,8})?$', description: 'USDT, at most 8 decimals' })) },
+  { additionalProperties: false },
+);
 
 export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue; auth: AuthServices }): Promise<void> {
   const { venue, auth } = opts;
@@ -18,22 +24,21 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
     '/fapi/v1/account/reset',
     {
       config: { auth: 'signed' },
+      preValidation: strictJsonBody(resetBody),
       schema: {
         tags: ['account'],
         summary: 'Reset the paper account (signed)',
         description:
           'Cancels every open order, closes every position at the mark price (close type 1, no fee) and sets the ' +
-          'wallet to `balance` USDT (default 10000). The difference is booked as a deposit, so accounting still adds up.',
+          'wallet to `balance` USDT (default 10000). The difference is booked as a deposit, so accounting still adds up. ' +
+          'The body is required: `{}` resets to the default balance.',
         querystring: signedQuerystring(),
-        body: Type.Object(
-          { balance: Type.Optional(Type.String({ pattern: '^\\d{1,10}(\\.\\d{1,8})?$', description: 'USDT, at most 8 decimals' })) },
-          { additionalProperties: false },
-        ),
+        body: resetBody,
         response: { 200: envelopeSchema(Type.Object({}, { additionalProperties: true })), ...standardErrors(401) },
       },
     },
     async (req) => {
-      const balance = req.body?.balance === undefined ? DEFAULT_PAPER_BALANCE : Exchange.parseUsdt(req.body.balance);
+      const balance = req.body.balance === undefined ? DEFAULT_PAPER_BALANCE : Exchange.parseUsdt(req.body.balance);
       if (balance > MAX_BALANCE) throw new ApiError(Errors.INVALID_PARAMETER, 'balance must be at most 1000000000 USDT');
       return ok(venue.exchange.resetAccount(req.account!.id, balance));
     },

@@ -7,8 +7,12 @@ import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { intEnum, type ApiInstance } from '../schemas.ts';
 import { defaulted, strictJsonBody, symbolField } from '../trading-schemas.ts';
 
+// One schema with a type list, not anyOf [string, null]: the coercing validator would take ""
+// for the null branch (and remove the trigger); here "" is a string and fails the pattern.
 const priceOrNull = Type.Optional(
-  Type.Union([Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,12})?$' }), Type.Null()], {
+  Type.Unsafe<string | null>({
+    type: ['string', 'null'],
+    pattern: '^\\d{1,12}(\\.\\d{1,12})?$',
     description: 'Trigger price (decimal string); null removes it; absent leaves it unchanged',
   }),
 );
