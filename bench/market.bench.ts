@@ -35,6 +35,7 @@ import { KlineService } from '../src-main/market/kline-service.ts';
 import { toNewSymbol } from '../src-main/market/seed-catalogue.ts';
 import { openVenue, type Venue } from '../src-main/venue.ts';
 import { INTERVALS } from '../src-shared/intervals.ts';
+import { mulberry32 } from '../test/helpers/seeded-random.ts';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -110,17 +111,6 @@ function quantile(xs: number[], q: number): number {
 }
 
 // ------------------------------------------------------------------ history
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface TradeStream {
   time: Float64Array;

@@ -9,6 +9,7 @@ import { KlineService, type KlineServiceOptions } from '../../src-main/market/kl
 import { openVenue, type Venue } from '../../src-main/venue.ts';
 import { ApiError } from '../../src-shared/errors.ts';
 import { nextOpenTime, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
+import { mulberry32 } from '../helpers/seeded-random.ts';
 
 const T0 = Date.parse('2025-03-03T00:00:00Z'); // a Monday
 
@@ -17,17 +18,6 @@ interface Trade {
   price: number; // ticks of 0.1
   qty: number; // lots of 0.001
   side: 1 | 2;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Trades from `from`, 0-4 s apart (several in one ms now and then), prices random-walking around 96,000. */

@@ -13,6 +13,7 @@ import { HOUSE_ACCOUNT, type PairState } from '../../src-main/trading/exchange.t
 import { LocalOrderBook, type DepthSnapshot, type DepthUpdate } from '../../src-shared/sdk/local-order-book.ts';
 import { WsClient, type WebSocketConstructor } from '../../src-shared/sdk/ws-client.ts';
 import { until } from './ws-test-client.ts';
+import { mulberry32 } from '../helpers/seeded-random.ts';
 
 const SYMBOL = 'BTCUSDT';
 const STREAM = `depth_update@${SYMBOL}`;
@@ -29,17 +30,6 @@ let snapshots = 0;
 const errors: unknown[] = [];
 
 // ------------------------------------------------------------------ seeded order flow
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rnd = mulberry32(20261125);
 const int = (n: number): number => Math.floor(rnd() * n);
