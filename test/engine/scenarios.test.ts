@@ -2,7 +2,7 @@
 // the exact events those emit and the resulting L2 book (and, where priority matters, queues).
 // One table, two implementations (as exchange-core's shared test base): every scenario runs
 // against the engine (OrderBook) and against the naive ReferenceBook, so the two agree on each
-// rule written down here, not only on the random streams of property.test.ts.
+// rule written down here, not only on the random streams of matches-reference-book.test.ts.
 
 import { describe, expect, it } from 'vitest';
 import { applyCommand } from '../../src-main/engine/commands.ts';
