@@ -17,7 +17,7 @@ export interface RestClientOptions {
   now?: () => number;
 }
 
-/** An error answer of the API: `code` is from the error registry (README, Errors). */
+/** An error answer of the API: `code` is from the error registry (docs/api.md, Errors). */
 export class PerpdeskApiError extends Error {
   readonly code: number;
   readonly status: number;
