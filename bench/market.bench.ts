@@ -27,7 +27,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error autocannon 9 ships no type declarations (no @types/autocannon installed)
 import autocannonUntyped from 'autocannon';
-import Fastify from 'fastify';
 import { buildApp } from '../src-main/api/app.ts';
 import { DEFAULT_CATALOGUE } from '../src-main/market/catalogue.ts';
 import { CandleBuilder } from '../src-main/market/candles.ts';
@@ -36,6 +35,8 @@ import { toNewSymbol } from '../src-main/market/seed-catalogue.ts';
 import { openVenue, type Venue } from '../src-main/venue.ts';
 import { INTERVALS } from '../src-shared/intervals.ts';
 import { mulberry32 } from '../test/helpers/seeded-random.ts';
+import { helloWorld, listenLocal } from './lib/servers.ts';
+import { quantile } from './lib/stats.ts';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -104,11 +105,6 @@ const staticBody = (() => {
   let body: Buffer = Buffer.alloc(0);
   return { get: () => body, set: (b: Buffer) => void (body = b) };
 })();
-function quantile(xs: number[], q: number): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-}
 
 // ------------------------------------------------------------------ history
 
@@ -223,16 +219,11 @@ async function main(): Promise<void> {
     if (t0 !== undefined && req.url.startsWith('/fapi/v1/klines')) samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
     return payload;
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const addr = app.server.address();
-  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  const url = await listenLocal(app);
 
-  const hello = Fastify({ logger: false });
-  hello.get('/', async () => ({ hello: 'world' }));
+  const hello = helloWorld();
   hello.get('/same-bytes', async (_req, reply) => reply.type('application/json; charset=utf-8').send(staticBody.get()));
-  await hello.listen({ host: '127.0.0.1', port: 0 });
-  const haddr = hello.server.address();
-  const helloUrl = `http://127.0.0.1:${typeof haddr === 'object' && haddr ? haddr.port : 0}/`;
+  const helloUrl = `${await listenLocal(hello)}/`;
 
   try {
     // ---- history

@@ -1,7 +1,7 @@
 // Seeded command streams for the engine benchmark, stored as parallel typed arrays so that
 // replaying a stream allocates nothing and every book under test sees exactly the same ops.
 
-import { mulberry32 } from '../test/helpers/seeded-random.ts';
+import { mulberry32 } from '../../test/helpers/seeded-random.ts';
 
 export const Op = { RestingLimit: 1, CrossingLimit: 2, Market: 3, Cancel: 4 } as const;
 
