@@ -13,6 +13,9 @@ import { rawSocket, type TextFrame } from './frame.ts';
 /** `WebSocket.OPEN`. */
 export const WS_OPEN = 1;
 
+/** Close codes the hub uses. */
+export const CloseCode = { GoingAway: 1001, Policy: 1008 } as const;
+
 export class Conn {
   readonly socket: WebSocket;
   /** The TCP socket under `socket`, for pre-framed pushes; null: pushes go through `ws`. */

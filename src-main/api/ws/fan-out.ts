@@ -11,7 +11,7 @@
 // - A connection whose unsent bytes exceed `maxBufferedBytes` when a push is due is closed
 //   (1008 "slow consumer", through the hub's drop) and gets nothing more.
 import type { Duplex } from 'node:stream';
-import { WS_OPEN, type Conn, type Stream } from './conn.ts';
+import { CloseCode, WS_OPEN, type Conn, type Stream } from './conn.ts';
 import { textFrame, type TextFrame } from './frame.ts';
 
 export interface HubStats {
@@ -32,9 +32,6 @@ export interface Due {
   readonly stream: string;
   readonly frame: TextFrame;
 }
-
-/** Close code of a slow consumer (policy violation). */
-const POLICY = 1008;
 
 export class FanOut {
   private readonly stats: HubStats;
@@ -136,7 +133,7 @@ export class FanOut {
     const unsent = raw !== null ? raw.writableLength : socket.bufferedAmount;
     if (unsent > this.limits.maxBufferedBytes) {
       this.stats.slowConsumersClosed++;
-      this.drop(conn, POLICY, `slow consumer: more than ${this.limits.maxBufferedBytes} bytes unsent`);
+      this.drop(conn, CloseCode.Policy, `slow consumer: more than ${this.limits.maxBufferedBytes} bytes unsent`);
       return;
     }
     if (this.skip !== null && this.skip(conn, stream)) return;

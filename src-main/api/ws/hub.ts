@@ -53,8 +53,8 @@ import type { Candle } from '../../../src-shared/types.ts';
 import type { Interval } from '../../../src-shared/intervals.ts';
 import type { Account } from '../../store/accounts-repo.ts';
 import type { Venue } from '../../venue.ts';
-import { Conn, WS_OPEN, type Stream, type SymbolFeed } from './conn.ts';
-import { FanOut, type HubStats } from './fan-out.ts';
+import { CloseCode, Conn, WS_OPEN, type Stream, type SymbolFeed } from './conn.ts';
+import { FanOut, type Due, type HubStats } from './fan-out.ts';
 import { checkLogin } from './login.ts';
 import { depthSnapshotPayload, depthUpdatePayload, klinePayload, pricePayload, tradesPayload } from './payloads.ts';
 import { errorReply, parseRequest, unknownMethod, type Reply } from './protocol.ts';
@@ -91,8 +91,7 @@ export const DEFAULT_HUB_LIMITS: Readonly<HubLimits> = Object.freeze({
   maxMessagesPerSecond: 100,
 });
 
-/** Close codes the hub uses. */
-export const CloseCode = { GoingAway: 1001, Policy: 1008 } as const;
+export { CloseCode } from './conn.ts';
 
 /**
  * What the kline channel needs from the candle service (market/kline-service.ts's KlineService
@@ -293,7 +292,7 @@ export class Hub {
       const priceDue = n % PRICE_EVERY === 0;
       const out = this.out;
       out.beginTick();
-      let due;
+      let due: Due[];
       try {
         for (const f of feeds.values()) {
           // A failing stream must not stop the others, nor the timer (a throw here would be uncaught).
