@@ -8,6 +8,7 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPriceLevels } from '../../src-main/api/ws/depth-feed.ts';
+import { dropNextPushes } from '../../src-main/api/ws/test-hooks.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { HOUSE_ACCOUNT, type PairState } from '../../src-main/trading/exchange.ts';
 import { LocalOrderBook, type DepthSnapshot, type DepthUpdate } from '../../src-shared/sdk/local-order-book.ts';
@@ -165,7 +166,7 @@ describe('depth_update + REST snapshot keep a local book equal to the venue', ()
 
     // 2. one depth_update push is lost for this client: the next event reveals the gap,
     //    the book fetches a new snapshot and rejoins
-    expect(svc.app.wsHub.dropNextPushes(STREAM, 1)).toBe(1);
+    expect(dropNextPushes(svc.app.wsHub, STREAM, 1)).toBe(1);
     await drive(1200);
     await checkpoint('after a dropped event');
     expect(book.resyncCount).toBe(1);

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
 import type { Hub, KlineSource } from '../../src-main/api/ws/hub.ts';
+import { publish } from '../../src-main/api/ws/test-hooks.ts';
 import { KlineService } from '../../src-main/market/kline-service.ts';
 import { HOUSE_ACCOUNT, type BotOrderInput } from '../../src-main/trading/exchange.ts';
 import { openVenue, type Venue } from '../../src-main/venue.ts';
@@ -431,7 +432,7 @@ describe('connection management', () => {
     const blob = 'x'.repeat(512 * 1024);
     try {
       for (let i = 0; i < 100 && hub.stats.slowConsumersClosed === before; i++) {
-        hub.publish('price@BNBUSDT', { blob, i });
+        publish(hub, 'price@BNBUSDT', { blob, i });
         await new Promise((r) => setImmediate(r));
       }
     } finally {
