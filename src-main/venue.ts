@@ -1,7 +1,7 @@
 // The venue: everything behind the API, wired once per service. Transport code receives it;
 // it never reaches into SQLite or the engine by itself.
 import type { DatabaseSync } from 'node:sqlite';
-import { VirtualClock } from './market/clock.ts';
+import { VirtualClock } from './core/clock.ts';
 import { KlineService } from './market/kline-service.ts';
 import { RecentTrades } from './market/recent-trades.ts';
 import { fastForwardHistorySync, type HistoryProgress } from './market/sim/history.ts';

@@ -7,7 +7,7 @@
 // candles. The repository knows nothing about which candle is the current one: callers bound
 // their reads by open time.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { Candle } from '../market/candles.ts';
+import type { Candle } from '../core/candle.ts';
 import type { Interval } from '../../src-shared/intervals.ts';
 import { transaction } from './database.ts';
 

@@ -52,7 +52,7 @@ import { formatNumber } from '../../../src-shared/decimal.ts';
 import type { Interval } from '../../../src-shared/intervals.ts';
 import type { Candle, DepthSnapshotEvent, DepthUpdateEvent } from '../../../src-shared/types.ts';
 import { DEPTH_SNAPSHOT_EVENT, DEPTH_UPDATE_EVENT } from '../../../src-shared/types.ts';
-import type { Account } from '../../store/accounts-repo.ts';
+import type { Account } from '../../core/account.ts';
 import type { PairState } from '../../trading/exchange.ts';
 import type { AccountEvent, LevelEvent, TradeEvent } from '../../trading/events.ts';
 import type { Venue } from '../../venue.ts';
