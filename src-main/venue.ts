@@ -10,6 +10,7 @@ import { paramsFor, type SymbolSimParams } from './market/sim/params.ts';
 import { Simulator } from './market/sim/simulator.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
+import { CandlesRepo } from './store/candles-repo.ts';
 import { Checkpointer } from './store/checkpointer.ts';
 import { lockDataFolder, type DataLock } from './store/data-lock.ts';
 import { databaseFile, openDatabase } from './store/database.ts';
@@ -85,20 +86,21 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): Venue {
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock });
   const recentTrades = new RecentTrades(exchange.events);
+  const candles = new CandlesRepo(db);
   let startStates;
   if (opts.simulate) {
-    startStates = lastStoredPrices(db, exchange.pairs.values());
-    const fresh = pairsWithoutHistory(db, exchange.pairs.values());
+    startStates = lastStoredPrices(candles, exchange.pairs.values());
+    const fresh = pairsWithoutHistory(candles, exchange.pairs.values());
     if (fresh.length > 0) {
       clock.pause(); // the market does not move while its past is being built
-      const writer = new HistoryCandleWriter(db);
+      const writer = new HistoryCandleWriter(candles);
       const h = fastForwardHistorySync({ pairs: fresh, seed, end: clock.now(), recorder: writer, onProgress: opts.onHistoryProgress });
       writer.finish();
       for (const [sym, st] of h.states) startStates.set(sym, st);
       clock.resume();
     }
   }
-  const klines = new KlineService({ db, symbols, clock, exchange });
+  const klines = new KlineService({ candles, symbols, clock, exchange });
   let params: Record<string, Partial<SymbolSimParams>> | undefined;
   if (opts.simVolatility !== undefined || opts.simIntensity !== undefined) {
     params = {};
