@@ -3,11 +3,9 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { VirtualClock } from './core/clock.ts';
 import { KlineService } from './market/kline-service.ts';
+import { openMarketSource, type MarketSource } from './market/market-source.ts';
 import { RecentTrades } from './market/recent-trades.ts';
-import { fastForwardHistorySync, type HistoryProgress } from './market/sim/history.ts';
-import { HistoryCandleWriter, lastStoredPrices, pairsWithoutHistory } from './market/sim/history-writer.ts';
-import { paramsFor, type SymbolSimParams } from './market/sim/params.ts';
-import { Simulator } from './market/sim/simulator.ts';
+import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
 import { CandlesRepo } from './store/candles-repo.ts';
@@ -48,8 +46,8 @@ export interface Venue {
   readonly klines: KlineService;
   /** The last trades of every pair (GET /fapi/v1/trades). */
   readonly recentTrades: RecentTrades;
-  /** The simulated market, when running (see VenueOptions.simulate). */
-  readonly sim: Simulator | null;
+  /** What moves the market (the simulator), when running (see VenueOptions.simulate). */
+  readonly market: MarketSource | null;
   readonly seed: number;
   /** Closes the venue at once; the promise settles when the checkpoint worker is gone too. */
   close(): Promise<void>;
@@ -87,33 +85,21 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): Venue {
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock });
   const recentTrades = new RecentTrades(exchange.events);
   const candles = new CandlesRepo(db);
-  let startStates;
-  if (opts.simulate) {
-    startStates = lastStoredPrices(candles, exchange.pairs.values());
-    const fresh = pairsWithoutHistory(candles, exchange.pairs.values());
-    if (fresh.length > 0) {
-      clock.pause(); // the market does not move while its past is being built
-      const writer = new HistoryCandleWriter(candles);
-      const h = fastForwardHistorySync({ pairs: fresh, seed, end: clock.now(), recorder: writer, onProgress: opts.onHistoryProgress });
-      writer.finish();
-      for (const [sym, st] of h.states) startStates.set(sym, st);
-      clock.resume();
-    }
-  }
-  const klines = new KlineService({ candles, symbols, clock, exchange });
-  let params: Record<string, Partial<SymbolSimParams>> | undefined;
-  if (opts.simVolatility !== undefined || opts.simIntensity !== undefined) {
-    params = {};
-    for (const row of symbols.all()) {
-      const d = paramsFor(row);
-      params[row.symbol] = {
-        volatility: Math.min(5, Math.max(0.01, d.volatility * (opts.simVolatility ?? 1))),
-        takerRate: Math.min(50, Math.max(0.05, d.takerRate * (opts.simIntensity ?? 1))),
-      };
-    }
-  }
-  const sim = opts.simulate ? new Simulator({ exchange, clock, seed, startStates, params }) : null;
-  if (sim) klines.autoAdvance = false; // candles follow the simulation's time (the driver's onTick)
+  const openKlines = () => new KlineService({ candles, symbols, clock, exchange });
+  const { market, klines } = opts.simulate
+    ? openMarketSource({
+        kind: 'simulator',
+        exchange,
+        clock,
+        seed,
+        candles,
+        symbols,
+        volatility: opts.simVolatility,
+        intensity: opts.simIntensity,
+        onHistoryProgress: opts.onHistoryProgress,
+        openKlines,
+      })
+    : { market: null, klines: openKlines() };
   // Market time is saved every few seconds, so a crash restarts the clock close to where it was.
   const saveTimer = setInterval(() => settings.set('market_time', String(clock.now())), 5_000);
   saveTimer.unref();
@@ -130,13 +116,13 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): Venue {
     exchange,
     klines,
     recentTrades,
-    sim,
+    market,
     seed,
     close() {
       if (closed) return closing;
       closed = true;
       clearInterval(saveTimer);
-      sim?.dispose();
+      market?.dispose();
       recentTrades.close();
       klines.close();
       settings.set('market_time', String(clock.now()));

@@ -172,7 +172,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(tpslRoutes, { venue });
   await app.register(adminRoutes, { venue, auth });
   await app.register(paperRoutes, { venue, auth });
-  if (venue.sim) await app.register(simRoutes, { venue, sim: venue.sim });
+  if (venue.market) await app.register(simRoutes, { market: venue.market });
   await app.register(tradingSchemas);
   await app.register(orderRoutes, { venue });
   await app.register(positionRoutes, { venue });
