@@ -34,7 +34,7 @@ import { CandleBuilder } from '../src-main/market/candles.ts';
 import { KlineService } from '../src-main/market/kline-service.ts';
 import { toNewSymbol } from '../src-main/market/seed-catalogue.ts';
 import { CandlesRepo } from '../src-main/store/candles-repo.ts';
-import { openVenue, type Venue } from '../src-main/venue.ts';
+import { openVenue, type LocalVenue as Venue } from '../src-main/venue.ts';
 import { INTERVALS } from '../src-shared/intervals.ts';
 
 interface AutocannonResult {

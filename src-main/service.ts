@@ -5,7 +5,7 @@ import type { RateLimitOptions } from './api/rate-limit.ts';
 import type { AccountSpec } from './cli-args.ts';
 import { newLoginToken, type LoginToken } from './api/routes/session.ts';
 import { ensureLocalAccount } from './local-account.ts';
-import { openVenue, type Venue } from './venue.ts';
+import { openVenue, type LocalVenue } from './venue.ts';
 
 export interface ServiceOptions {
   /** Interface to listen on; 127.0.0.1 unless told otherwise. */
@@ -38,7 +38,7 @@ export interface ServiceHandle {
   readonly host: string;
   readonly port: number;
   readonly app: FastifyInstance;
-  readonly venue: Venue;
+  readonly venue: LocalVenue;
   /** The one-time browser login URL (`/#token=...`) for the local account. */
   readonly loginUrl: string;
   close(): Promise<void>;

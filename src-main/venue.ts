@@ -1,9 +1,14 @@
-// The venue: everything behind the API, wired once per service. Transport code receives it;
-// it never reaches into SQLite or the engine by itself.
+// The venue: everything behind the API, wired once per service. Transport code receives it and
+// sees services only (the exchange, accounts, klines, the market source, read views of the
+// catalogue and the trade history); the database and the repositories stay with the entry
+// points (LocalVenue: tests, benches and diagnostics).
 import type { DatabaseSync } from 'node:sqlite';
+import { AccountService } from './accounts/account-service.ts';
+import { BotWhitelist } from './accounts/whitelist.ts';
 import { VirtualClock } from './core/clock.ts';
 import { KlineService } from './market/kline-service.ts';
 import { openMarketSource, type MarketSource } from './market/market-source.ts';
+import type { SymbolCatalogue } from './market/ports.ts';
 import { RecentTrades } from './market/recent-trades.ts';
 import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
@@ -12,6 +17,7 @@ import { CandlesRepo } from './store/candles-repo.ts';
 import { Checkpointer } from './store/checkpointer.ts';
 import { lockDataFolder, type DataLock } from './store/data-lock.ts';
 import { databaseFile, openDatabase } from './store/database.ts';
+import type { GroupCommit } from './store/group-commit.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
@@ -33,15 +39,24 @@ export interface VenueOptions {
   onHistoryProgress?: (p: HistoryProgress) => void;
 }
 
+/** Stored trade history of accounts, read side (the exchange writes it). */
+export type TradeHistory = Pick<TradingRepo, 'orders' | 'trades' | 'closedPositions' | 'closedPosition'>;
+
+/** Commit timing: whether accepted writes are still on their way to disk, and when they land. */
+export type Durability = Pick<GroupCommit, 'pending' | 'whenDurable'>;
+
 export interface Venue {
-  readonly db: DatabaseSync;
-  readonly symbols: SymbolsRepo;
-  readonly settings: SettingsRepo;
-  readonly accounts: AccountsRepo;
   readonly clock: VirtualClock;
-  readonly trading: TradingRepo;
   /** The sequencer of every state-changing command (orders, cancels, settings, deposits). */
   readonly exchange: Exchange;
+  /** Paper accounts: look-ups, the local account, key rotation. */
+  readonly accounts: AccountService;
+  /** IPs that may use the bot endpoints. */
+  readonly whitelist: BotWhitelist;
+  /** The pair catalogue, read side. */
+  readonly symbols: SymbolCatalogue;
+  readonly trading: TradeHistory;
+  readonly durability: Durability;
   /** Candles of every pair: klines routes and the kline stream. */
   readonly klines: KlineService;
   /** The last trades of every pair (GET /fapi/v1/trades). */
@@ -53,7 +68,18 @@ export interface Venue {
   close(): Promise<void>;
 }
 
-export function openVenue(opts: VenueOptions): Venue {
+/**
+ * What openVenue() returns: the Venue and the storage behind it, for the entry points, tests,
+ * benches and diagnostics. The transport is handed the Venue (buildApp takes nothing wider).
+ */
+export interface LocalVenue extends Venue {
+  readonly db: DatabaseSync;
+  readonly settings: SettingsRepo;
+  readonly symbols: SymbolsRepo;
+  readonly trading: TradingRepo;
+}
+
+export function openVenue(opts: VenueOptions): LocalVenue {
   // one venue per data folder (store/data-lock.ts), taken before the database is touched
   const lock = opts.dataDir === ':memory:' ? null : lockDataFolder(opts.dataDir);
   try {
@@ -64,7 +90,7 @@ export function openVenue(opts: VenueOptions): Venue {
   }
 }
 
-function buildVenue(opts: VenueOptions, lock: DataLock | null): Venue {
+function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   const wall = opts.wall ?? Date.now;
   const db = openDatabase({ dataDir: opts.dataDir });
   // WAL checkpoints in a worker thread, so no placement stalls on one (store/checkpointer.ts)
@@ -108,12 +134,14 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): Venue {
   let closing: Promise<void> = Promise.resolve();
   return {
     db,
-    symbols,
     settings,
-    accounts,
     clock,
-    trading,
     exchange,
+    accounts: new AccountService(accounts),
+    whitelist: new BotWhitelist(settings),
+    symbols,
+    trading,
+    durability: trading.group,
     klines,
     recentTrades,
     market,

@@ -56,7 +56,7 @@ export interface AppOptions {
  * becomes error 5000 and the exchange refuses further commands.
  */
 function installDurableAnswers(app: FastifyInstance, venue: Venue): void {
-  const group = venue.trading.group;
+  const group = venue.durability;
   app.addHook('onSend', (_req, reply, payload, done) => {
     if (!group.pending) return done(null, payload);
     group.whenDurable((err) => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KlineService } from '../../src-main/market/kline-service.ts';
 import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
-import type { Venue } from '../../src-main/venue.ts';
+import type { LocalVenue as Venue } from '../../src-main/venue.ts';
 import { nextOpenTime, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
 import { getJson, makeApp, type TestApp } from '../helpers/app.ts';
 

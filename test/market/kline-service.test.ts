@@ -7,7 +7,7 @@ import { aggregateRun } from '../../src-main/market/candle-aggregate.ts';
 import type { Candle, KlineTuple } from '../../src-main/market/candles.ts';
 import { KlineService, type KlineServiceOptions } from '../../src-main/market/kline-service.ts';
 import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { ApiError } from '../../src-shared/errors.ts';
 import { nextOpenTime, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
 

@@ -8,7 +8,7 @@ import type { Hub, KlineSource } from '../../src-main/api/ws/hub.ts';
 import { KlineService } from '../../src-main/market/kline-service.ts';
 import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
 import { HOUSE_ACCOUNT, type BotOrderInput } from '../../src-main/trading/exchange.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { hmacSha256Hex } from '../../src-shared/sign.ts';
 import { TestClient, until } from './ws-test-client.ts';
 
