@@ -1,12 +1,13 @@
 // Paper accounts in SQLite: API key and secret, USDT wallet (core/account.ts). The accounts
 // service (accounts/account-service.ts) reads and writes them through its port, AccountStore.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { USDT_DECIMALS, type Account, type AccountKind } from '../core/account.ts';
+import type { Account, AccountKind } from '../core/account.ts';
 import { groupCommitOf } from './group-commit.ts';
 import { transaction } from './database.ts';
 
-// The record and its money unit are core's (core/account.ts); the store keeps them.
-export { USDT_DECIMALS, type Account, type AccountKind };
+// The record is core's (core/account.ts). Re-exported for the exchange, which imports it from
+// here until its trading ports take it from core (h12-core); then this line goes.
+export type { Account };
 
 interface Row {
   id: bigint;

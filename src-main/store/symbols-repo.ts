@@ -4,8 +4,9 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { MaintenanceBracket, NewSymbol, SymbolRow, SymbolTag } from '../core/symbol.ts';
 import { transaction } from './database.ts';
 
-// The record types are core's (core/symbol.ts): trading, market and transport read them too.
-export type { MaintenanceBracket, NewSymbol, SymbolRow, SymbolTag };
+// The record is core's (core/symbol.ts). Re-exported for the exchange, which imports it from
+// here until its trading ports take it from core (h12-core); then this line goes.
+export type { SymbolRow };
 
 interface DbRow {
   id: number;
