@@ -32,7 +32,8 @@ import { DEFAULT_CATALOGUE } from '../src-main/market/catalogue.ts';
 import { CandleBuilder } from '../src-main/market/candles.ts';
 import { KlineService } from '../src-main/market/kline-service.ts';
 import { toNewSymbol } from '../src-main/market/seed-catalogue.ts';
-import { openVenue, type Venue } from '../src-main/venue.ts';
+import { CandlesRepo } from '../src-main/store/candles-repo.ts';
+import { openVenue, type LocalVenue as Venue } from '../src-main/venue.ts';
 import { INTERVALS } from '../src-shared/intervals.ts';
 import { mulberry32 } from '../test/helpers/seeded-random.ts';
 import { helloWorld, listenLocal } from './lib/servers.ts';
@@ -153,7 +154,7 @@ function fillHistory(klines: KlineService, symbol: string, now: number, gapMs: n
 function liveRate(): { service: number; builder: number } {
   const dir = mkdtempSync(join(tmpdir(), 'perpdesk-bench-live-'));
   const v = openVenue({ dataDir: dir });
-  const svc = new KlineService({ db: v.db, symbols: v.symbols, clock: v.clock }, { tickMs: 0 });
+  const svc = new KlineService({ candles: new CandlesRepo(v.db), symbols: v.symbols, clock: v.clock }, { tickMs: 0 });
   const from = v.clock.now();
   const n = 100_000;
   const s = makeStream(from, n, 0.2, 7);
@@ -208,7 +209,7 @@ async function main(): Promise<void> {
 
   const venue = openVenue({ dataDir });
   const own = (venue as Venue & { klines?: KlineService }).klines;
-  const klines = own ?? new KlineService({ db: venue.db, symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange });
+  const klines = own ?? new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange });
   if (!own) Object.assign(venue, { klines });
   const app = await buildApp({ venue, rateLimit: false });
   app.addHook('onRequest', async (req) => {

@@ -5,8 +5,7 @@ import type { RateLimitOptions } from './api/rate-limit.ts';
 import type { AccountSpec } from './cli-args.ts';
 import { newLoginToken, type LoginToken } from './api/routes/session.ts';
 import { ensureLocalAccount } from './local-account.ts';
-import { SimDriver } from './market/sim/driver.ts';
-import { openVenue, type Venue } from './venue.ts';
+import { openVenue, type LocalVenue } from './venue.ts';
 
 export interface ServiceOptions {
   /** Interface to listen on; 127.0.0.1 unless told otherwise. */
@@ -39,7 +38,7 @@ export interface ServiceHandle {
   readonly host: string;
   readonly port: number;
   readonly app: FastifyInstance;
-  readonly venue: Venue;
+  readonly venue: LocalVenue;
   /** The one-time browser login URL (`/#token=...`) for the local account. */
   readonly loginUrl: string;
   close(): Promise<void>;
@@ -70,8 +69,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     await venue.close();
     throw err;
   }
-  const driver = venue.sim ? new SimDriver(venue.sim, venue.clock, { onTick: (t) => venue.klines.advanceTo(t) }) : null;
-  driver?.start();
+  venue.market?.start();
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? 0);
   const host = opts.host ?? '127.0.0.1';
@@ -86,7 +84,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     loginUrl: `http://${urlHost}:${port}/#token=${loginToken.value}`,
     close() {
       closing ??= (async () => {
-        driver?.stop();
+        venue.market?.stop();
         try {
           await app.close();
         } finally {

@@ -56,7 +56,7 @@ export interface AppOptions {
  * becomes error 5000 and the exchange refuses further commands.
  */
 function installDurableAnswers(app: FastifyInstance, venue: Venue): void {
-  const group = venue.trading.group;
+  const group = venue.durability;
   app.addHook('onSend', (_req, reply, payload, done) => {
     if (!group.pending) return done(null, payload);
     group.whenDurable((err) => {
@@ -172,7 +172,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(tpslRoutes, { venue });
   await app.register(adminRoutes, { venue, auth });
   await app.register(paperRoutes, { venue, auth });
-  if (venue.sim) await app.register(simRoutes, { venue, sim: venue.sim });
+  if (venue.market) await app.register(simRoutes, { market: venue.market });
   await app.register(tradingSchemas);
   await app.register(orderRoutes, { venue });
   await app.register(positionRoutes, { venue });

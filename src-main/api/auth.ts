@@ -25,8 +25,9 @@ import type {
   preValidationHookHandler,
 } from 'fastify';
 import { Errors, type ErrorDef } from '../../src-shared/errors.ts';
-import type { Account, AccountsRepo } from '../store/accounts-repo.ts';
-import { BotWhitelist, isLoopbackIp } from '../store/whitelist.ts';
+import type { AccountService } from '../accounts/account-service.ts';
+import { isLoopbackIp, type BotWhitelist } from '../accounts/whitelist.ts';
+import type { Account } from '../core/account.ts';
 import type { Venue } from '../venue.ts';
 import { sendError } from './error-handler.ts';
 import { FixedWindowLimiter, installIpRateLimit, resolveRateLimits, sendRateLimited, type RateLimitOptions } from './rate-limit.ts';
@@ -63,10 +64,10 @@ export { DEFAULT_RECV_WINDOW, MAX_CLOCK_AHEAD, MAX_RECV_WINDOW, timestampError }
  * keys are never cached, so a new account is found at once.
  */
 export class AccountCache {
-  private readonly repo: AccountsRepo;
+  private readonly repo: Pick<AccountService, 'byKey'>;
   private readonly byKeyMap = new Map<string, Account>();
 
-  constructor(repo: AccountsRepo) {
+  constructor(repo: Pick<AccountService, 'byKey'>) {
     this.repo = repo;
   }
 
@@ -159,7 +160,7 @@ function hasSignatureParam(query: string): boolean {
 export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServices {
   const now = opts.now ?? Date.now;
   const accounts = new AccountCache(opts.venue.accounts);
-  const whitelist = new BotWhitelist(opts.venue.settings);
+  const whitelist = opts.venue.whitelist;
   const limits = resolveRateLimits(opts.rateLimit);
   const keyLimiter = limits.perKey ? new FixedWindowLimiter(limits.perKey, now) : null;
 

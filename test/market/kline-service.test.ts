@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { aggregateRun } from '../../src-main/market/candle-aggregate.ts';
 import type { Candle, KlineTuple } from '../../src-main/market/candles.ts';
 import { KlineService, type KlineServiceOptions } from '../../src-main/market/kline-service.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { ApiError } from '../../src-shared/errors.ts';
 import { nextOpenTime, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
 import { mulberry32 } from '../helpers/seeded-random.ts';
@@ -103,7 +104,7 @@ interface Fixture {
 function start(dataDir = ':memory:', options: KlineServiceOptions = {}, t = T0): Fixture {
   const venue = openVenue({ dataDir, wall: () => T0 });
   const clock = { t, now: () => clock.t };
-  const svc = new KlineService({ db: venue.db, symbols: venue.symbols, clock }, { tickMs: 0, ...options });
+  const svc = new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock }, { tickMs: 0, ...options });
   open.push({ svc, venue });
   return { venue, svc, clock };
 }

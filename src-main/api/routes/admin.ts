@@ -1,13 +1,12 @@
 // Administration of a local venue: paper accounts and the bot whitelist (loopback callers
 // only), the caller's own whitelist status (public, for the UI's bot panel) and the signed
 // paper deposit.
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { parseFixed, formatFixed } from '../../../src-shared/decimal.ts';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import { CliError, parseAccount } from '../../cli-args.ts';
-import { USDT_DECIMALS, type Account } from '../../store/accounts-repo.ts';
-import { parseIpList } from '../../store/whitelist.ts';
+import { AccountFieldError, checkAccountFields as checkFields, CREDENTIAL_RULE, newApiKey, newApiSecret } from '../../accounts/credentials.ts';
+import { parseIpList } from '../../accounts/whitelist.ts';
+import { USDT_DECIMALS, type Account } from '../../core/account.ts';
 import type { Venue } from '../../venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
@@ -24,8 +23,6 @@ export const MAX_WALLET = 10_000_000_000n * UNIT;
 
 const usdt = (units: bigint): string => formatFixed(units, USDT_DECIMALS);
 
-const CREDENTIAL_RULE = '8 to 128 letters, digits, _ or -';
-
 const accountSchema = {
   type: 'object',
   required: ['user_id', 'api_key', 'api_secret', 'balance'],
@@ -40,32 +37,25 @@ const accountSchema = {
 const FIELD_OF: Record<string, string> = { KEY: 'api_key', SECRET: 'api_secret', BALANCE: 'balance' };
 
 /**
- * Checks key, secret and balance text with the rules of the CLI's --account (one home for
- * them). ':' is --account's separator and never legal in any of the three, so it is swapped
- * for another illegal character to keep the fields apart; the CLI's message is reworded for
- * the body fields.
+ * Checks key, secret and balance text with the rules of the CLI's --account (one home for them:
+ * accounts/credentials.ts), worded for the body fields.
  */
 function checkAccountFields(apiKey: string, apiSecret: string, balance: string | undefined): { balance: bigint } {
-  const clean = (s: string): string => s.replaceAll(':', '!');
-  const spec = `${clean(apiKey)}:${clean(apiSecret)}` + (balance === undefined ? '' : `:${clean(balance)}`);
   try {
-    return parseAccount(spec);
+    return checkFields(apiKey, apiSecret, balance);
   } catch (err) {
-    if (!(err instanceof CliError)) throw err;
-    const m = /^--account (KEY|SECRET|BALANCE) (.*?)(?:, got '.*')?$/s.exec(err.message);
-    if (m === null) throw new ApiError(Errors.INVALID_PARAMETER, `Invalid account: ${err.message}`);
-    const field = FIELD_OF[m[1]];
-    const detail = m[2].replace('non-negative decimal', 'positive decimal string');
-    throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${field}': ${detail}`);
+    if (!(err instanceof AccountFieldError)) throw err;
+    const detail = err.detail.replace('non-negative decimal', 'positive decimal string');
+    throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${FIELD_OF[err.field]}': ${detail}`);
   }
 }
 
 function newKey(): string {
-  return `user_${randomBytes(12).toString('hex')}`;
+  return newApiKey('user');
 }
 
 function newSecret(): string {
-  return randomBytes(32).toString('hex');
+  return newApiSecret();
 }
 
 function accountView(a: Account): { user_id: number; api_key: string; api_secret: string; balance: string } {

@@ -1,8 +1,7 @@
 // Paper-trading conveniences of a signed account: reset the wallet, rotate the API key.
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import { DEFAULT_PAPER_BALANCE } from '../../cli-args.ts';
+import { DEFAULT_PAPER_BALANCE } from '../../accounts/credentials.ts';
 import { Exchange } from '../../trading/exchange.ts';
 import type { Venue } from '../../venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
@@ -60,12 +59,10 @@ export default async function paperRoutes(app: FastifyInstance, opts: { venue: V
     },
     async (req) => {
       const old = req.account!;
-      const prefix = old.kind === 'local' ? 'local' : 'key';
-      const apiKey = `${prefix}_${randomBytes(12).toString('hex')}`;
-      const apiSecret = randomBytes(32).toString('hex');
-      venue.accounts.rotateKey(old.id, apiKey, apiSecret, Date.now());
+      const fresh = venue.accounts.rotateKey(old.id, Date.now());
+      if (fresh === undefined) throw new ApiError(Errors.ACCOUNT_NOT_FOUND);
       auth.accounts.invalidate(old.apiKey);
-      return ok({ api_key: apiKey, api_secret: apiSecret });
+      return ok({ api_key: fresh.apiKey, api_secret: fresh.apiSecret });
     },
   );
 }

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FuturesSymbol, GeneralSymbol } from '../../../src-shared/types.ts';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { SymbolRow, SymbolTag } from '../../store/symbols-repo.ts';
+import type { SymbolRow, SymbolTag } from '../../core/symbol.ts';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { symbolParam, tagParam } from '../schemas.ts';

@@ -11,7 +11,7 @@
 // to the connection is the hub's business.
 import { Errors } from '../../../src-shared/errors.ts';
 import { loginPayload } from '../../../src-shared/sign.ts';
-import type { Account } from '../../store/accounts-repo.ts';
+import type { Account } from '../../core/account.ts';
 import { verifySignature } from '../signature.ts';
 import { errorReply, type Reply, type RequestId } from './protocol.ts';
 
