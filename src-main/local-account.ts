@@ -1,8 +1,17 @@
 // The desktop's own paper account, created on first run; the preload hands its credentials
 // to the renderer so the trading screen signs requests like any bot.
+import { DEFAULT_PAPER_BALANCE, newApiKey, newApiSecret } from './accounts/credentials.ts';
 import type { Account } from './core/account.ts';
 import type { Venue } from './venue.ts';
 
 export function ensureLocalAccount(venue: Venue, now = Date.now()): Account {
-  return venue.accounts.ensureLocal(now);
+  const existing = venue.accounts.firstOfKind('local');
+  if (existing) return existing;
+  // through the exchange, the venue's one sequencer of account changes
+  const { id } = venue.exchange.execute({
+    kind: 'upsertAccount',
+    spec: { apiKey: newApiKey('local'), apiSecret: newApiSecret(), kind: 'local', balance: DEFAULT_PAPER_BALANCE },
+    now,
+  });
+  return venue.accounts.byId(id)!;
 }

@@ -55,7 +55,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     onHistoryProgress: (p) => opts.onProgress?.(`perpdesk: building simulated history ${p.done}/${p.total} ${p.symbol}`),
   });
   for (const a of opts.accounts ?? []) {
-    venue.exchange.upsertAccount({ apiKey: a.apiKey, apiSecret: a.apiSecret, kind: 'user', balance: a.balance }, Date.now());
+    venue.exchange.execute({ kind: 'upsertAccount', spec: { apiKey: a.apiKey, apiSecret: a.apiSecret, kind: 'user', balance: a.balance }, now: Date.now() });
   }
   const local = ensureLocalAccount(venue);
   const loginToken: LoginToken = newLoginToken(local.id);

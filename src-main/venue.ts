@@ -22,6 +22,7 @@ import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
 import { Exchange } from './trading/exchange.ts';
+import { wireRecords } from './api/records.ts';
 
 export interface VenueOptions {
   /** Folder of the SQLite database, or ':memory:'. */
@@ -108,7 +109,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   const clock = new VirtualClock({ start: settings.getNumber('market_time') ?? wall(), speed: opts.speed ?? 1, wall });
 
   const trading = new TradingRepo(db);
-  const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock });
+  const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock, records: wireRecords });
   const recentTrades = new RecentTrades(exchange.events);
   const candles = new CandlesRepo(db);
   const openKlines = () => new KlineService({ candles, symbols, clock, exchange });

@@ -4,7 +4,7 @@
 // which holds wallets in memory. Keys are never held by the exchange (it addresses accounts by
 // id), so rotating one here cannot leave it behind.
 import type { Account, AccountKind } from '../core/account.ts';
-import { DEFAULT_PAPER_BALANCE, newApiKey, newApiSecret } from './credentials.ts';
+import { newApiKey, newApiSecret } from './credentials.ts';
 import type { AccountStore } from './ports.ts';
 
 export class AccountService {
@@ -33,13 +33,6 @@ export class AccountService {
    */
   upsert(a: { apiKey: string; apiSecret: string; kind: AccountKind; balance: bigint }, now: number): Account {
     return this.store.upsert(a, now);
-  }
-
-  /** The desktop's own paper account, created with fresh credentials on first call. */
-  ensureLocal(now: number): Account {
-    const existing = this.store.firstOfKind('local');
-    if (existing) return existing;
-    return this.store.upsert({ apiKey: newApiKey('local'), apiSecret: newApiSecret(), kind: 'local', balance: DEFAULT_PAPER_BALANCE }, now);
   }
 
   /**

@@ -2,12 +2,10 @@
 // service (accounts/account-service.ts) reads and writes them through its port, AccountStore.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Account, AccountKind } from '../core/account.ts';
+import type { AccountsPort } from '../trading/ports.ts';
 import { groupCommitOf } from './group-commit.ts';
 import { transaction } from './database.ts';
 
-// The record is core's (core/account.ts). Re-exported for the exchange, which imports it from
-// here until its trading ports take it from core (h12-core); then this line goes.
-export type { Account };
 
 interface Row {
   id: bigint;
@@ -35,7 +33,7 @@ function fromRow(r: Row): Account {
   };
 }
 
-export class AccountsRepo {
+export class AccountsRepo implements AccountsPort {
   private readonly db: DatabaseSync;
   private readonly byKeyStmt: StatementSync;
   private readonly byIdStmt: StatementSync;

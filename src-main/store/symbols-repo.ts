@@ -2,11 +2,9 @@
 // repository keeps an in-memory copy that is replaced whenever a row changes.
 import type { DatabaseSync } from 'node:sqlite';
 import type { MaintenanceBracket, NewSymbol, SymbolRow, SymbolTag } from '../core/symbol.ts';
+import type { SymbolsPort } from '../trading/ports.ts';
 import { transaction } from './database.ts';
 
-// The record is core's (core/symbol.ts). Re-exported for the exchange, which imports it from
-// here until its trading ports take it from core (h12-core); then this line goes.
-export type { SymbolRow };
 
 interface DbRow {
   id: number;
@@ -86,7 +84,7 @@ function fromDb(r: DbRow): SymbolRow {
 }
 
 
-export class SymbolsRepo {
+export class SymbolsRepo implements SymbolsPort {
   private readonly db: DatabaseSync;
   private cache: SymbolRow[] | null = null;
   private bySymbol = new Map<string, SymbolRow>();

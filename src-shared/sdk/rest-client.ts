@@ -12,6 +12,7 @@
 //   from `GET /fapi/v1/time` for machines whose clock is not the server's.
 import type { Envelope } from '../errors.ts';
 import type {
+  AccountSummary,
   BotOrderRequest,
   Candle,
   ClosedPositionRecord,
@@ -53,19 +54,7 @@ export interface AllOrdersQuery {
   limit?: number;
 }
 
-/** Balance and margin summary of `GET /fapi/v1/account` (money as 8-decimal strings). */
-export interface AccountSummary {
-  user_id: number;
-  asset: string;
-  wallet_balance: string;
-  available_balance: string;
-  frozen_margin: string;
-  position_margin: string;
-  unrealized_pnl: string;
-  margin_balance: string;
-  total_deposits: string;
-  position_mode: 'hedge' | 'one_way';
-}
+export type { AccountSummary };
 
 /** Body of `POST /fapi/v1/position/tpsl`: a string sets, null removes, absent keeps. */
 export interface TpSlRequest {

@@ -56,17 +56,7 @@ const PACKAGES: ReadonlyArray<[RegExp, readonly Layer[]]> = [
  * Imports that break a rule today, each with the branch that removes it. Paths are relative to
  * the repository root; the lead drops the entries when those branches are merged.
  */
-const ALLOWED: ReadonlyArray<{ from: string; to: string; why: string }> = [
-  // h12-core: the exchange reads its clock type from core/clock.ts (market/clock.ts re-exports it)
-  { from: 'src-main/trading/exchange.ts', to: 'src-main/market/clock.ts', why: 'h12-core' },
-  // h12-core: the exchange takes its repositories through trading ports, not the SQLite classes
-  { from: 'src-main/trading/exchange.ts', to: 'src-main/store/accounts-repo.ts', why: 'h12-core' },
-  { from: 'src-main/trading/exchange.ts', to: 'src-main/store/settings-repo.ts', why: 'h12-core' },
-  { from: 'src-main/trading/exchange.ts', to: 'src-main/store/symbols-repo.ts', why: 'h12-core' },
-  { from: 'src-main/trading/exchange.ts', to: 'src-main/store/trading-repo.ts', why: 'h12-core' },
-  // h12-core: the trading records (ClosedPositionRow ...) move to the trading ports
-  { from: 'src-main/api/records.ts', to: 'src-main/store/trading-repo.ts', why: 'h12-core' },
-];
+const ALLOWED: ReadonlyArray<{ from: string; to: string; why: string }> = [];
 
 interface ImportRef {
   /** The module specifier as written. */

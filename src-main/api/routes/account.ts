@@ -116,7 +116,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: { venue:
         },
       },
     },
-    async (req) => ok(ex.setLeverage(accountIdOf(req), listedSymbol(venue, req.body.symbol), req.body.leverage)),
+    async (req) => ok(ex.execute({ kind: 'setLeverage', accountId: accountIdOf(req), symbol: listedSymbol(venue, req.body.symbol), leverage: req.body.leverage })),
   );
 
   app.post<{ Body: { symbol: string; margin_mode: number } }>(
@@ -138,7 +138,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: { venue:
         },
       },
     },
-    async (req) => ok(ex.setMarginMode(accountIdOf(req), listedSymbol(venue, req.body.symbol), req.body.margin_mode)),
+    async (req) => ok(ex.execute({ kind: 'setMarginMode', accountId: accountIdOf(req), symbol: listedSymbol(venue, req.body.symbol), marginMode: req.body.margin_mode })),
   );
 
   app.post<{ Body: { position_mode: 'hedge' | 'one_way' } }>(
@@ -158,6 +158,6 @@ export default async function accountRoutes(app: FastifyInstance, opts: { venue:
         },
       },
     },
-    async (req) => ok(ex.setPositionMode(accountIdOf(req), req.body.position_mode)),
+    async (req) => ok(ex.execute({ kind: 'setPositionMode', accountId: accountIdOf(req), mode: req.body.position_mode })),
   );
 }

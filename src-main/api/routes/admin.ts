@@ -140,9 +140,9 @@ export default async function adminRoutes(app: FastifyInstance, opts: { venue: V
         throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'balance': total deposits would exceed ${usdt(MAX_WALLET)} USDT`);
       }
       const apiSecret = body.api_secret ?? existing?.apiSecret ?? newSecret();
-      const a = venue.exchange.upsertAccount({ apiKey, apiSecret, kind: 'user', balance }, auth.now());
+      const { id } = venue.exchange.execute({ kind: 'upsertAccount', spec: { apiKey, apiSecret, kind: 'user', balance }, now: auth.now() });
       auth.accounts.invalidate(apiKey);
-      return ok(accountView(a));
+      return ok(accountView(venue.accounts.byId(id)!));
     },
   );
 
@@ -264,7 +264,7 @@ export default async function adminRoutes(app: FastifyInstance, opts: { venue: V
       }
       // Through the exchange (the venue's one sequencer): it owns the live wallet, stores the
       // change and announces the new balance on the user channel.
-      const summary = venue.exchange.deposit(account.id, amount);
+      const summary = venue.exchange.execute({ kind: 'deposit', accountId: account.id, amount });
       auth.accounts.invalidate(account.apiKey);
       return ok({ balance: summary.wallet_balance });
     },

@@ -34,7 +34,7 @@ export default async function botOrderRoutes(app: FastifyInstance, opts: { venue
     async (req) => {
       const body = req.body;
       body.symbol = body.symbol.toUpperCase();
-      return ok(ex.placeBotOrder(body));
+      return ok(ex.execute({ kind: 'placeBot', input: body }));
     },
   );
 
@@ -65,7 +65,7 @@ export default async function botOrderRoutes(app: FastifyInstance, opts: { venue
         },
       },
     },
-    async (req) => ok(ex.cancelBotOrder(listedSymbol(venue, req.query.symbol), req.query.order_id)),
+    async (req) => ok(ex.execute({ kind: 'cancelBot', symbol: listedSymbol(venue, req.query.symbol), orderId: req.query.order_id })),
   );
 
   app.get<{ Querystring: { symbol?: string } }>(

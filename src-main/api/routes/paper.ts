@@ -34,7 +34,7 @@ export default async function paperRoutes(app: FastifyInstance, opts: { venue: V
     async (req) => {
       const balance = req.body?.balance === undefined ? DEFAULT_PAPER_BALANCE : Exchange.parseUsdt(req.body.balance);
       if (balance > MAX_BALANCE) throw new ApiError(Errors.INVALID_PARAMETER, 'balance must be at most 1000000000 USDT');
-      return ok(venue.exchange.resetAccount(req.account!.id, balance));
+      return ok(venue.exchange.execute({ kind: 'reset', accountId: req.account!.id, balance }));
     },
   );
 

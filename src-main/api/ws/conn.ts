@@ -4,7 +4,7 @@
 // its streams exists), fan-out.ts writes to Conn sockets.
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import type { PairState } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import type { TradeEvent } from '../../trading/events.ts';
 import type { Channel } from './channels.ts';
 import { DepthWindow } from './depth-feed.ts';

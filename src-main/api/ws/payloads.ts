@@ -5,7 +5,7 @@ import { formatNumber } from '../../../src-shared/decimal.ts';
 import type { Interval } from '../../../src-shared/intervals.ts';
 import type { Candle, DepthSnapshotEvent, DepthUpdateEvent } from '../../../src-shared/types.ts';
 import { DEPTH_SNAPSHOT_EVENT, DEPTH_UPDATE_EVENT } from '../../../src-shared/types.ts';
-import type { PairState } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import type { TradeEvent } from '../../trading/events.ts';
 import type { DepthChannelLevel } from '../../../src-shared/types.ts';
 import { toPriceLevels, type DepthWindowTake } from './depth-feed.ts';

@@ -13,7 +13,7 @@
 import { INTERVALS } from '../../../src-shared/intervals.ts';
 import { CandleBuilder, type Candle } from '../candles.ts';
 import type { CandleStore } from '../ports.ts';
-import type { PairState } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import type { TradeRecorder } from './history.ts';
 import type { ProcessState } from './price-process.ts';
 
