@@ -8,7 +8,6 @@ export interface AccountStore {
   /** The oldest account of this kind. */
   firstOfKind(kind: AccountKind): Account | undefined;
   /** Replaces key and secret; the old key stops working at once. */
-  rotateKey(id: number, apiKey: string, apiSecret: string, now: number): Account | undefined;
   /** Creates the account with this key, or updates its secret and sets its wallet to `balance`. */
   upsert(a: { apiKey: string; apiSecret: string; kind: AccountKind; balance: bigint }, now: number): Account;
 }

@@ -163,6 +163,15 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
     return { ...a };
   }
 
+  rotateKey(id: number, apiKey: string, apiSecret: string, _now: number): MemoryAccount | undefined {
+    this.group.sync();
+    const a = this.accounts.get(id);
+    if (!a) return undefined;
+    a.apiKey = apiKey;
+    a.apiSecret = apiSecret;
+    return { ...a };
+  }
+
   // ---------------------------------------------------------------- trading store port
 
   tx<T>(fn: () => T): T {

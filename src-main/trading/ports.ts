@@ -97,6 +97,8 @@ export interface AccountsPort {
   byId(id: number): AccountState | undefined;
   /** Creates the account with this key, or sets its secret and its wallet to `balance` (the difference booked as a deposit). */
   upsert(spec: AccountSpec, now: number): AccountState;
+  /** Replaces the account's key and secret; undefined when there is no such account. */
+  rotateKey(id: number, apiKey: string, apiSecret: string, now: number): AccountState | undefined;
 }
 
 export interface SettingsPort {

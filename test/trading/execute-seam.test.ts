@@ -71,6 +71,14 @@ describe('routes go through execute()', () => {
     expect(await commandsOf(() => signed(t.app, u, 'POST', '/fapi/v1/positionMode', { json: { position_mode: 'one_way' } }))).toEqual([
       { kind: 'setPositionMode', accountId: u.id, mode: 'one_way' },
     ]);
+    // key rotation: one rotateKey command carrying the fresh credentials it answers
+    const rotated = await commandsOf(async () => {
+      const fresh: { api_key: string; api_secret: string } = dataOf(await signed(t.app, u, 'POST', '/fapi/v1/account/apiKey/regenerate'));
+      expect(fresh.api_key).not.toBe(u.apiKey);
+      u.apiKey = fresh.api_key;
+      u.apiSecret = fresh.api_secret;
+    });
+    expect(rotated).toEqual([{ kind: 'rotateKey', accountId: u.id, apiKey: u.apiKey, apiSecret: u.apiSecret, now: expect.any(Number) }]);
     // reads send no command
     expect(await commandsOf(() => signed(t.app, u, 'GET', '/fapi/v1/account'))).toEqual([]);
     expect(await commandsOf(() => signed(t.app, u, 'GET', '/fapi/v1/openOrders'))).toEqual([]);

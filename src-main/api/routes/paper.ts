@@ -1,7 +1,7 @@
 // Paper-trading conveniences of a signed account: reset the wallet, rotate the API key.
 import type { FastifyInstance } from 'fastify';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import { DEFAULT_PAPER_BALANCE } from '../../accounts/credentials.ts';
+import { DEFAULT_PAPER_BALANCE, newApiKey, newApiSecret } from '../../accounts/credentials.ts';
 import { Exchange } from '../../trading/exchange.ts';
 import type { Venue } from '../../venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
@@ -59,8 +59,8 @@ export default async function paperRoutes(app: FastifyInstance, opts: { venue: V
     },
     async (req) => {
       const old = req.account!;
-      const fresh = venue.accounts.rotateKey(old.id, Date.now());
-      if (fresh === undefined) throw new ApiError(Errors.ACCOUNT_NOT_FOUND);
+      const kind = old.kind === 'local' ? 'local' : 'key';
+      const fresh = venue.exchange.execute({ kind: 'rotateKey', accountId: old.id, apiKey: newApiKey(kind), apiSecret: newApiSecret(), now: Date.now() });
       auth.accounts.invalidate(old.apiKey);
       return ok({ api_key: fresh.apiKey, api_secret: fresh.apiSecret });
     },
