@@ -1,0 +1,222 @@
+// `npm run data -- COMMAND ...`: market data from Binance's public archive into a data folder.
+//
+//   import PATH...   files (.zip or .csv) or folders of them, in the archive's own layout
+//   list             the stored datasets
+//   delete ID        removes one dataset
+//
+// The command opens the data folder itself (the folder lock, store/data-lock.ts, keeps a
+// running venue and the command apart); exit code 0 when every file went in (or was already
+// there), 1 when any was refused, 2 on bad usage.
+
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DataFolderInUseError, lockDataFolder } from '../store/data-lock.ts';
+import { openDatabase } from '../store/database.ts';
+import { groupCommitOf } from '../store/group-commit.ts';
+import { DatasetsRepo } from '../store/datasets-repo.ts';
+import { defaultDataDir } from '../paths.ts';
+import { DatasetService, type ImportResult } from './dataset-service.ts';
+import type { DatasetRecord } from './dataset-store.ts';
+
+export const DATA_USAGE = `Usage: npm run data -- COMMAND [options]
+
+Commands:
+  import PATH...        import Binance archive files (.zip or .csv, with or without header;
+                        folders are searched for them). Symbol, market, kind and interval come
+                        from the archive's names and folders (spot/, futures/um/, futures/cm/,
+                        then daily|monthly/KIND/SYMBOL[/INTERVAL]/SYMBOL-...-DATE.zip) or from:
+    --symbol SYMBOL       e.g. BTCUSDT
+    --market MARKET       spot, um or cm
+    --kind KIND           klines, markPriceKlines, indexPriceKlines, premiumIndexKlines,
+                          fundingRate, aggTrades, trades, bookTicker, bookDepth
+    --interval INTERVAL   candle interval of the klines kinds (1m, 1h, ...)
+  list                  list the stored datasets
+  delete ID             delete a stored dataset
+
+Options:
+  --data-dir DIR        the data folder (default: the OS user-data folder, as for serve)
+  -h, --help            this text`;
+
+export interface DataCliOptions {
+  command: 'import' | 'list' | 'delete' | 'help';
+  paths: string[];
+  dataDir?: string;
+  symbol?: string;
+  market?: string;
+  kind?: string;
+  interval?: string;
+}
+
+export class DataCliError extends Error {}
+
+export function parseDataCli(argv: readonly string[]): DataCliOptions {
+  const out: DataCliOptions = { command: 'help', paths: [] };
+  let command: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new DataCliError(`${a} needs a value`);
+      return v;
+    };
+    switch (a) {
+      case '-h':
+      case '--help':
+        return { ...out, command: 'help' };
+      case '--data-dir':
+        out.dataDir = value();
+        break;
+      case '--symbol':
+        out.symbol = value().toUpperCase();
+        break;
+      case '--market':
+        out.market = value();
+        break;
+      case '--kind':
+        out.kind = value();
+        break;
+      case '--interval':
+        out.interval = value();
+        break;
+      default:
+        if (a.startsWith('-')) throw new DataCliError(`unknown option ${a}`);
+        if (command === undefined) command = a;
+        else out.paths.push(a);
+    }
+  }
+  if (command === undefined) return out;
+  if (command !== 'import' && command !== 'list' && command !== 'delete') throw new DataCliError(`unknown command ${command}`);
+  out.command = command;
+  if (command === 'import' && out.paths.length === 0) throw new DataCliError('import needs at least one file or folder');
+  if (command === 'delete' && (out.paths.length !== 1 || !/^\d+$/.test(out.paths[0]))) throw new DataCliError('delete needs one dataset id');
+  return out;
+}
+
+/** Files to import under the given paths: .zip and .csv files, folders searched, sorted. */
+export function expandPaths(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (p: string): void => {
+    const st = statSync(p);
+    if (st.isDirectory()) {
+      for (const name of readdirSync(p).sort()) walk(join(p, name));
+    } else if (/\.(zip|csv)$/i.test(p)) out.push(p);
+  };
+  for (const p of paths) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      throw new DataCliError(`${p}: no such file or folder`);
+    }
+    if (st.isDirectory()) walk(p);
+    else out.push(p);
+  }
+  return out;
+}
+
+export function describeDataset(d: DatasetRecord): string {
+  const span = d.firstTime === null ? 'empty' : `${new Date(d.firstTime).toISOString()} .. ${new Date(d.lastTime!).toISOString()}`;
+  return `${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${d.rows} rows\t${span}\t${d.files} file(s)\tspecs ${d.specsSource} (tick ${d.specs.tickSize}, step ${d.specs.stepSize})`;
+}
+
+export function describeResult(r: ImportResult): string {
+  if (!r.ok) return `refused   ${r.error}`;
+  const what = r.key === null ? '' : ` -> dataset ${r.datasetId} (${r.key.market} ${r.key.symbol} ${r.key.kind}${r.key.interval ? ' ' + r.key.interval : ''})`;
+  if (r.status === 'unchanged') return `unchanged ${r.file}${what}: already imported (${r.rows} rows)`;
+  return `imported  ${r.file}${what}: ${r.rows} rows, ${r.added} new, ${r.gaps} gap(s), checksum ${r.checksum === 'verified' ? 'verified' : 'none beside the file'}`;
+}
+
+export async function runDataCli(argv: readonly string[], out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  let opts: DataCliOptions;
+  try {
+    opts = parseDataCli(argv);
+  } catch (e) {
+    err(`perpdesk data: ${(e as Error).message}\n\n${DATA_USAGE}`);
+    return 2;
+  }
+  if (opts.command === 'help') {
+    out(DATA_USAGE);
+    return 0;
+  }
+  let files: string[] = [];
+  if (opts.command === 'import') {
+    try {
+      files = expandPaths(opts.paths);
+    } catch (e) {
+      err(`perpdesk data: ${(e as Error).message}`);
+      return 2;
+    }
+    if (files.length === 0) {
+      err('perpdesk data: no .zip or .csv files under the given paths');
+      return 2;
+    }
+  }
+  const dataDir = resolve(opts.dataDir ?? defaultDataDir());
+  let lock;
+  try {
+    lock = lockDataFolder(dataDir);
+  } catch (e) {
+    if (e instanceof DataFolderInUseError) {
+      err(`perpdesk data: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+  const db = openDatabase({ dataDir });
+  try {
+    const service = new DatasetService(new DatasetsRepo(db));
+    switch (opts.command) {
+      case 'list': {
+        const all = service.list();
+        if (all.length === 0) out(`No datasets in ${dataDir}.`);
+        for (const d of all) {
+          out(describeDataset(d));
+          for (const g of service.gaps(d.id)) out(`\tgap ${new Date(g.start).toISOString()} .. ${new Date(g.end).toISOString()}: ${g.detail}`);
+        }
+        return 0;
+      }
+      case 'delete':
+        try {
+          service.delete(Number(opts.paths[0]));
+        } catch (e) {
+          err(`perpdesk data: ${(e as Error).message}`);
+          return 1;
+        }
+        out(`Deleted dataset ${opts.paths[0]}.`);
+        return 0;
+      default: {
+        let failed = 0;
+        let i = 0;
+        for (const f of files) {
+          i++;
+          const [r] = await service.importFiles([f], {
+            symbol: opts.symbol,
+            market: opts.market,
+            kind: opts.kind,
+            interval: opts.interval,
+            onProgress: (p) => err(`  [${i}/${files.length}] ${p.file}: ${p.rows} rows, ${(p.bytes / 1e6).toFixed(1)} MB read`),
+          });
+          if (!r.ok) failed++;
+          out(describeResult(r));
+        }
+        out(`${files.length - failed} of ${files.length} file(s) in ${dataDir}${failed > 0 ? `; ${failed} refused` : ''}.`);
+        return failed > 0 ? 1 : 0;
+      }
+    }
+  } finally {
+    groupCommitOf(db).commitNow();
+    db.close();
+    lock.release();
+  }
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);
+if (isMain) {
+  runDataCli(process.argv.slice(2), (l) => console.log(l), (l) => console.error(l)).then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      console.error('perpdesk data: failed:', e instanceof Error ? e.message : e);
+      process.exit(1);
+    },
+  );
+}
