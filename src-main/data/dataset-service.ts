@@ -258,7 +258,7 @@ export class DatasetService {
     };
     // trades
     const builder = new BlockBuilder(key.kind === 'aggTrades');
-    let prevTrade: { id: number; last: number; timeUs: number } | null = null;
+    let prevTrade: { id: number; timeUs: number } | null = null;
     const flushBlock = (): void => {
       if (builder.count === 0) return;
       const r = builder.range();
@@ -303,7 +303,7 @@ export class DatasetService {
           // Ids count every trade (aggregate) of the series: a jump is data missing from the file.
           if (row.id !== prevTrade.id + 1) gaps.push(tradeGap(key.kind, prevTrade, row));
         }
-        prevTrade = { id: row.id, last: row.last, timeUs: row.timeUs };
+        prevTrade = { id: row.id, timeUs: row.timeUs };
         if (row.priceDp > priceDp) priceDp = row.priceDp;
         if (row.qtyDp > qtyDp) qtyDp = row.qtyDp;
         if (row.auxDp > quoteDp) quoteDp = row.auxDp;
@@ -546,14 +546,10 @@ function candleGap(interval: Interval, expected: number, actual: number): Omit<G
   return { start: expected, end: actual, detail: `${n} ${interval} candle${n === 1 ? '' : 's'} missing` };
 }
 
-function tradeGap(kind: string, prev: { id: number; last: number; timeUs: number }, row: TradeRow): Omit<Gap, 'fileId'> {
+function tradeGap(kind: string, prev: { id: number; timeUs: number }, row: TradeRow): Omit<Gap, 'fileId'> {
   const prevMs = Math.floor(prev.timeUs / 1000);
   const ms = Math.floor(row.timeUs / 1000);
-  const detail =
-    row.id !== prev.id + 1
-      ? `${kind} ids ${prev.id + 1}..${row.id - 1} missing`
-      : `trade ids ${prev.last + 1}..${row.aux - 1} missing between aggregate trades ${prev.id} and ${row.id}`;
-  return { start: prevMs + 1, end: Math.max(ms, prevMs + 1), detail };
+  return { start: prevMs + 1, end: Math.max(ms, prevMs + 1), detail: `${kind} ids ${prev.id + 1}..${row.id - 1} missing` };
 }
 
 function formatSpan(ms: number): string {

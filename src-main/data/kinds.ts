@@ -43,9 +43,7 @@ export function isKind(s: unknown): s is Kind {
 
 /** Which kinds exist in which market of the archive. */
 export function kindInMarket(kind: Kind, market: Market): boolean {
-  if (market === 'spot') return kind === 'klines' || kind === 'aggTrades' || kind === 'trades';
-  if (kind === 'bookTicker' || kind === 'bookDepth') return true;
-  return true;
+  return market !== 'spot' || kind === 'klines' || kind === 'aggTrades' || kind === 'trades';
 }
 
 export interface DatasetKey {
