@@ -8,8 +8,7 @@
 // running venue and the command apart); exit code 0 when every file went in (or was already
 // there), 1 when any was refused, 2 on bad usage.
 
-import { readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { DataFolderInUseError, lockDataFolder } from '../store/data-lock.ts';
 import { openDatabase } from '../store/database.ts';
 import { groupCommitOf } from '../store/group-commit.ts';
@@ -17,6 +16,7 @@ import { DatasetsRepo } from '../store/datasets-repo.ts';
 import { defaultDataDir } from '../paths.ts';
 import { DatasetService, type ImportResult } from './dataset-service.ts';
 import type { DatasetRecord } from './dataset-store.ts';
+import { expandPaths } from './expand-paths.ts';
 
 export const DATA_USAGE = `Usage: npm run data -- COMMAND [options]
 
@@ -89,28 +89,6 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
   out.command = command;
   if (command === 'import' && out.paths.length === 0) throw new DataCliError('import needs at least one file or folder');
   if (command === 'delete' && (out.paths.length !== 1 || !/^\d+$/.test(out.paths[0]))) throw new DataCliError('delete needs one dataset id');
-  return out;
-}
-
-/** Files to import under the given paths: .zip and .csv files, folders searched, sorted. */
-export function expandPaths(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  const walk = (p: string): void => {
-    const st = statSync(p);
-    if (st.isDirectory()) {
-      for (const name of readdirSync(p).sort()) walk(join(p, name));
-    } else if (/\.(zip|csv)$/i.test(p)) out.push(p);
-  };
-  for (const p of paths) {
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      throw new DataCliError(`${p}: no such file or folder`);
-    }
-    if (st.isDirectory()) walk(p);
-    else out.push(p);
-  }
   return out;
 }
 
