@@ -7,6 +7,7 @@ import { newLoginToken, type LoginToken } from './api/routes/session.ts';
 import { ensureLocalAccount } from './local-account.ts';
 import { SimDriver } from './market/sim/driver.ts';
 import { openVenue, type Venue } from './venue.ts';
+import { removeServiceFile, writeServiceFile } from './service-file.ts';
 
 export interface ServiceOptions {
   /** Interface to listen on; 127.0.0.1 unless told otherwise. */
@@ -77,6 +78,8 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
   const host = opts.host ?? '127.0.0.1';
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | null = null;
+  // where this venue listens, for `npm run data` run on the same folder (service-file.ts)
+  writeServiceFile(opts.dataDir, `http://${urlHost}:${port}`);
   return {
     url: `http://${urlHost}:${port}`,
     host,
@@ -87,6 +90,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     close() {
       closing ??= (async () => {
         driver?.stop();
+        removeServiceFile(opts.dataDir);
         try {
           await app.close();
         } finally {

@@ -17,6 +17,7 @@ import { defaultDataDir } from '../paths.ts';
 import { DatasetService, type ImportResult } from './dataset-service.ts';
 import type { DatasetRecord } from './dataset-store.ts';
 import { expandPaths } from './expand-paths.ts';
+import { readServiceFile } from '../service-file.ts';
 
 export const DATA_USAGE = `Usage: npm run data -- COMMAND [options]
 
@@ -116,10 +117,12 @@ export async function runDataCli(argv: readonly string[], out: (line: string) =>
     out(DATA_USAGE);
     return 0;
   }
+  // `npm run` starts scripts in the package folder; paths are the user's, relative to where they ran it.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
   let files: string[] = [];
   if (opts.command === 'import') {
     try {
-      files = expandPaths(opts.paths);
+      files = expandPaths(opts.paths.map((p) => resolve(cwd, p)));
     } catch (e) {
       err(`perpdesk data: ${(e as Error).message}`);
       return 2;
@@ -129,16 +132,19 @@ export async function runDataCli(argv: readonly string[], out: (line: string) =>
       return 2;
     }
   }
-  const dataDir = resolve(opts.dataDir ?? defaultDataDir());
+  const dataDir = resolve(cwd, opts.dataDir ?? defaultDataDir());
   let lock;
   try {
     lock = lockDataFolder(dataDir);
   } catch (e) {
-    if (e instanceof DataFolderInUseError) {
+    if (!(e instanceof DataFolderInUseError)) throw e;
+    // A venue holds the folder: the work goes through its API (the same service code).
+    const running = readServiceFile(dataDir);
+    if (running === null) {
       err(`perpdesk data: ${e.message}`);
       return 1;
     }
-    throw e;
+    return runThroughService(running.url, opts, files, out, err);
   }
   const db = openDatabase({ dataDir });
   try {
@@ -185,6 +191,90 @@ export async function runDataCli(argv: readonly string[], out: (line: string) =>
     groupCommitOf(db).commitNow();
     db.close();
     lock.release();
+  }
+}
+
+/** The API's view of an import result, back in the service's shape (for describeResult). */
+function fromView(v: Record<string, unknown>, key: ImportResult['key']): ImportResult {
+  return {
+    file: String(v.file),
+    ok: v.ok === true,
+    status: v.status as ImportResult['status'],
+    datasetId: (v.dataset_id as number | null) ?? null,
+    key,
+    rows: Number(v.rows),
+    added: Number(v.added),
+    gaps: Number(v.gaps),
+    checksum: v.checksum === 'verified' ? 'verified' : 'none',
+    sha256: null,
+    error: (v.error as string | null) ?? null,
+    errorRow: (v.error_row as number | null) ?? null,
+  };
+}
+
+async function call(url: string, init?: RequestInit): Promise<{ code: number; message: string; data: any }> {
+  const r = await fetch(url, init);
+  const body = (await r.json()) as { code: number; message: string; data: any };
+  return body;
+}
+
+/** Runs the command through the venue that holds the data folder, one request per file. */
+async function runThroughService(
+  base: string,
+  opts: DataCliOptions,
+  files: readonly string[],
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
+  out(`A perpdesk service is running on this data folder (${base}); the work goes through it.`);
+  try {
+    if (opts.command === 'list') {
+      const r = await call(`${base}/api/v1/datasets`);
+      if (r.code !== 0) throw new Error(r.message);
+      if (r.data.length === 0) out('No datasets.');
+      for (const d of r.data) {
+        out(`${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${d.rows} rows\t${d.first_time === null ? 'empty' : `${new Date(d.first_time).toISOString()} .. ${new Date(d.last_time).toISOString()}`}\t${d.files} file(s)\tspecs ${d.specs.source} (tick ${d.specs.tick_size}, step ${d.specs.step_size})`);
+        for (const g of d.gaps) out(`\tgap ${new Date(g.start_time).toISOString()} .. ${new Date(g.end_time).toISOString()}: ${g.detail}`);
+      }
+      return 0;
+    }
+    if (opts.command === 'delete') {
+      const r = await call(`${base}/api/v1/datasets/${opts.paths[0]}`, { method: 'DELETE' });
+      if (r.code !== 0) {
+        err(`perpdesk data: ${r.message}`);
+        return 1;
+      }
+      out(`Deleted dataset ${opts.paths[0]}.`);
+      return 0;
+    }
+    let failed = 0;
+    const datasets = new Map<number, ImportResult['key']>();
+    for (const f of files) {
+      const r = await call(`${base}/api/v1/datasets/import`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ paths: [resolve(f)], symbol: opts.symbol, market: opts.market, kind: opts.kind, interval: opts.interval }),
+      });
+      if (r.code !== 0) {
+        failed++;
+        out(`refused   ${f}: ${r.message}`);
+        continue;
+      }
+      const v = r.data.results[0] as Record<string, unknown>;
+      const id = v.dataset_id as number | null;
+      if (id !== null && !datasets.has(id)) {
+        const d = await call(`${base}/api/v1/datasets/${id}`);
+        datasets.set(id, d.code === 0 ? { market: d.data.market, symbol: d.data.symbol, kind: d.data.kind, interval: d.data.interval } : null);
+      }
+      const res = fromView(v, id === null ? null : (datasets.get(id) ?? null));
+      if (!res.ok) failed++;
+      out(describeResult(res));
+    }
+    out(`${files.length - failed} of ${files.length} file(s) through ${base}${failed > 0 ? `; ${failed} refused` : ''}.`);
+    return failed > 0 ? 1 : 0;
+  } catch (e) {
+    err(`perpdesk data: the service at ${base} did not answer: ${(e as Error).message}`);
+    return 1;
   }
 }
 
