@@ -8,7 +8,7 @@
 // running venue and the command apart); exit code 0 when every file went in (or was already
 // there), 1 when any was refused, 2 on bad usage.
 
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DataFolderInUseError, lockDataFolder } from '../store/data-lock.ts';
 import { openDatabase } from '../store/database.ts';
 import { groupCommitOf } from '../store/group-commit.ts';
@@ -16,6 +16,7 @@ import { DatasetsRepo } from '../store/datasets-repo.ts';
 import { defaultDataDir } from '../paths.ts';
 import { DatasetService, type ImportResult } from './dataset-service.ts';
 import type { DatasetRecord } from './dataset-store.ts';
+import { DEFAULT_BASE_URL, download, parseKinds, planDownload } from './download.ts';
 import { expandPaths } from './expand-paths.ts';
 import { readServiceFile } from '../service-file.ts';
 
@@ -31,6 +32,15 @@ Commands:
     --kind KIND           klines, markPriceKlines, indexPriceKlines, premiumIndexKlines,
                           fundingRate, aggTrades, trades, bookTicker, bookDepth
     --interval INTERVAL   candle interval of the klines kinds (1m, 1h, ...)
+  download              fetch files from the archive, verify each against its .CHECKSUM, then
+                        import them (a second run fetches only what is missing):
+    --symbol SYMBOL --market MARKET
+    --kinds LIST          e.g. klines:1m,aggTrades,fundingRate,markPriceKlines:1m
+    --from DATE --to DATE YYYY-MM-DD, inclusive (whole months go as one monthly file)
+    --base-url URL        the archive (default ${DEFAULT_BASE_URL})
+    --out DIR             where the zips go (default DATA_DIR/downloads)
+    --concurrency N       requests at once, 1 to 16 (default 4)
+    --no-import           fetch only
   list                  list the stored datasets
   delete ID             delete a stored dataset
 
@@ -39,8 +49,15 @@ Options:
   -h, --help            this text`;
 
 export interface DataCliOptions {
-  command: 'import' | 'list' | 'delete' | 'help';
+  command: 'import' | 'download' | 'list' | 'delete' | 'help';
   paths: string[];
+  kinds?: string;
+  from?: string;
+  to?: string;
+  baseUrl?: string;
+  out?: string;
+  concurrency?: number;
+  noImport?: boolean;
   dataDir?: string;
   symbol?: string;
   market?: string;
@@ -76,6 +93,30 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
       case '--kind':
         out.kind = value();
         break;
+      case '--kinds':
+        out.kinds = value();
+        break;
+      case '--from':
+        out.from = value();
+        break;
+      case '--to':
+        out.to = value();
+        break;
+      case '--base-url':
+        out.baseUrl = value();
+        break;
+      case '--out':
+        out.out = value();
+        break;
+      case '--concurrency': {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 16) throw new DataCliError(`--concurrency must be 1 to 16 (got '${v}')`);
+        out.concurrency = Number(v);
+        break;
+      }
+      case '--no-import':
+        out.noImport = true;
+        break;
       case '--interval':
         out.interval = value();
         break;
@@ -86,9 +127,14 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
     }
   }
   if (command === undefined) return out;
-  if (command !== 'import' && command !== 'list' && command !== 'delete') throw new DataCliError(`unknown command ${command}`);
+  if (command !== 'import' && command !== 'download' && command !== 'list' && command !== 'delete') throw new DataCliError(`unknown command ${command}`);
   out.command = command;
   if (command === 'import' && out.paths.length === 0) throw new DataCliError('import needs at least one file or folder');
+  if (command === 'download') {
+    const missing = ['symbol', 'market', 'kinds', 'from', 'to'].filter((k) => out[k as keyof DataCliOptions] === undefined);
+    if (missing.length > 0) throw new DataCliError(`download needs ${missing.map((m) => '--' + m).join(', ')}`);
+    if (out.paths.length > 0) throw new DataCliError('download takes no paths (use --out for the folder)');
+  }
   if (command === 'delete' && (out.paths.length !== 1 || !/^\d+$/.test(out.paths[0]))) throw new DataCliError('delete needs one dataset id');
   return out;
 }
@@ -133,6 +179,43 @@ export async function runDataCli(argv: readonly string[], out: (line: string) =>
     }
   }
   const dataDir = resolve(cwd, opts.dataDir ?? defaultDataDir());
+  let downloadFailed = 0;
+  if (opts.command === 'download') {
+    let plan;
+    try {
+      plan = planDownload({ symbol: opts.symbol!, market: opts.market!, kinds: parseKinds(opts.kinds!), from: opts.from!, to: opts.to! });
+    } catch (e) {
+      err(`perpdesk data: ${(e as Error).message}`);
+      return 2;
+    }
+    const dir = resolve(cwd, opts.out ?? join(dataDir, 'downloads'));
+    out(`Fetching ${plan.length} file(s) from ${opts.baseUrl ?? DEFAULT_BASE_URL} into ${dir}`);
+    let results;
+    try {
+      results = await download(plan, {
+        baseUrl: opts.baseUrl,
+        dir,
+        concurrency: opts.concurrency,
+        onProgress: (p) =>
+          err(`  ${p.filesDone}/${p.filesTotal} files, ${(p.bytes / 1e6).toFixed(1)} MB, ${(p.rate / 1e6).toFixed(2)} MB/s, ETA ${p.etaSeconds === null ? '?' : `${Math.ceil(p.etaSeconds)} s`}`),
+      });
+    } catch (e) {
+      err(`perpdesk data: ${(e as Error).message}`);
+      return 1;
+    }
+    for (const r of results) {
+      if (r.status === 'downloaded') out(`fetched   ${r.file} (${r.bytes} bytes, checksum verified)`);
+      else if (r.status === 'present') out(`had       ${r.file} (checksum verified, not fetched again)`);
+      else if (r.status === 'missing') out(`missing   ${r.error}`);
+      else out(`failed    ${r.error}`);
+    }
+    downloadFailed = results.filter((r) => r.status === 'missing' || r.status === 'failed').length;
+    const had = results.filter((r) => r.status === 'downloaded' || r.status === 'present');
+    out(`${had.length} of ${results.length} file(s) in ${dir}${downloadFailed > 0 ? `; ${downloadFailed} not had` : ''}.`);
+    if (opts.noImport || had.length === 0) return downloadFailed > 0 ? 1 : 0;
+    files = had.map((r) => r.path);
+    opts = { ...opts, command: 'import' };
+  }
   let lock;
   try {
     lock = lockDataFolder(dataDir);
@@ -144,7 +227,8 @@ export async function runDataCli(argv: readonly string[], out: (line: string) =>
       err(`perpdesk data: ${e.message}`);
       return 1;
     }
-    return runThroughService(running.url, opts, files, out, err);
+    const code = await runThroughService(running.url, opts, files, out, err);
+    return downloadFailed > 0 ? 1 : code;
   }
   const db = openDatabase({ dataDir });
   try {
@@ -184,7 +268,7 @@ export async function runDataCli(argv: readonly string[], out: (line: string) =>
           out(describeResult(r));
         }
         out(`${files.length - failed} of ${files.length} file(s) in ${dataDir}${failed > 0 ? `; ${failed} refused` : ''}.`);
-        return failed > 0 ? 1 : 0;
+        return failed > 0 || downloadFailed > 0 ? 1 : 0;
       }
     }
   } finally {
