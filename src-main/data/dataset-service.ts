@@ -24,7 +24,7 @@ import { toNewSymbol } from '../market/seed-catalogue.ts';
 import { generateBrackets } from '../risk/tiers.ts';
 import { resolveKey, type KeyOptions } from './archive-path.ts';
 import type { ContractSpecs, DatasetRecord, DatasetStore, FileSummary, Gap, SpecsSource, StoredCandle } from './dataset-store.ts';
-import { DecimalReader } from './decimal-field.ts';
+import { DecimalReader, rescale } from './decimal-field.ts';
 import { FileRefused, readLines, verifiedHash } from './file-source.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 import { makeRowParser, RowError, type CandleRow, type TradeRow } from './rows.ts';
@@ -94,7 +94,8 @@ const CANDLE_BATCH = 2048;
 const EVENT_BATCH = 4096;
 const PROGRESS_EVERY_ROWS = 65_536;
 
-const pow10 = (n: number): bigint => 10n ** BigInt(n);
+const POW10N = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i));
+const pow10 = (n: number): bigint => POW10N[n];
 
 /** The built-in catalogue's specs: it lists USD-M perpetuals, so only `um` datasets use it. */
 function catalogueSpecs(key: DatasetKey): ContractSpecs | undefined {
@@ -249,7 +250,6 @@ export class DatasetService {
     const store = this.store;
 
     // candles
-    const dec = new DecimalReader();
     let candles: StoredCandle[] = [];
     let prevOpen: number | null = null;
     const flushCandles = (): void => {
@@ -287,12 +287,9 @@ export class DatasetService {
           if (row.openTime !== expected) gaps.push(candleGap(interval, expected, row.openTime));
         }
         prevOpen = row.openTime;
-        for (let i = 0; i < 8; i++) {
-          dec.read(row.values[i], true, true);
-          if (i < 4) priceDp = Math.max(priceDp, dec.dp);
-          else if (i === 4 || i === 6) qtyDp = Math.max(qtyDp, dec.dp);
-          else quoteDp = Math.max(quoteDp, dec.dp);
-        }
+        if (row.priceDp > priceDp) priceDp = row.priceDp;
+        if (row.qtyDp > qtyDp) qtyDp = row.qtyDp;
+        if (row.quoteDp > quoteDp) quoteDp = row.quoteDp;
         firstKey ??= row.openTime;
         lastKey = row.openTime;
         candles.push({ openTime: row.openTime, closeTime: row.closeTime, values: row.values, count: row.count });
@@ -433,14 +430,17 @@ export class DatasetService {
     const vd = d.qtyDp;
     const qd = d.quoteDp;
     const signed = d.kind === 'premiumIndexKlines';
+    const dec = new DecimalReader();
     const units = (s: string, dp: number, what: string, negative = false): number => {
-      const r = parseFixed(s, dp, { allowZero: true, allowNegative: negative });
-      if (!r.ok || r.value > BigInt(Number.MAX_SAFE_INTEGER) || r.value < -BigInt(Number.MAX_SAFE_INTEGER)) {
-        throw new DatasetError('invalid', `stored ${what} ${s} does not fit 2^53 units at ${dp} decimals`);
-      }
-      return Number(r.value);
+      const m = dec.read(s, negative);
+      const v = Number.isNaN(m) || dec.dp > dp ? Number.NaN : rescale(m, dec.dp, dp);
+      if (Number.isNaN(v)) throw new DatasetError('invalid', `stored ${what} ${s} does not fit 2^53 units at ${dp} decimals`);
+      return v;
     };
     const big = (s: string): bigint => {
+      // most quote volumes fit a double's integers exactly; the rest go through the exact parser
+      const m = dec.read(s);
+      if (!Number.isNaN(m) && dec.dp <= qd) return BigInt(m) * pow10(qd - dec.dp);
       const r = parseFixed(s, qd, { allowZero: true });
       if (!r.ok) throw new DatasetError('invalid', `stored quote volume ${s} is not a decimal of at most ${qd} places`);
       return r.value;

@@ -33,6 +33,10 @@ export interface CandleRow {
   /** open, high, low, close, volume, quote_volume, taker_buy_volume, taker_buy_quote_volume. */
   values: string[];
   count: number;
+  /** Most decimals among the four prices, the two volumes and the two quote volumes. */
+  priceDp: number;
+  qtyDp: number;
+  quoteDp: number;
 }
 
 export interface TradeRow {
@@ -87,6 +91,8 @@ function headersOf(key: DatasetKey): readonly string[][] {
 
 const CANDLE_VALUE_NAMES = ['open', 'high', 'low', 'close', 'volume', 'quote_volume', 'taker_buy_volume', 'taker_buy_quote_volume'];
 const CANDLE_VALUE_COLUMNS = [1, 2, 3, 4, 5, 7, 9, 10];
+
+const POW10 = Array.from({ length: 40 }, (_, i) => 10 ** i);
 
 const BOOK_DEPTH_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
@@ -149,8 +155,9 @@ function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
   const interval = key.interval as Interval;
   const signed = key.kind === 'premiumIndexKlines';
   let prevOpen = Number.NEGATIVE_INFINITY;
-  const row: CandleRow = { openTime: 0, closeTime: 0, values: [], count: 0 };
+  const row: CandleRow = { openTime: 0, closeTime: 0, values: [], count: 0, priceDp: 0, qtyDp: 0, quoteDp: 0 };
   const nums = new Float64Array(8);
+  const dps = new Uint8Array(8);
   return (f, lineNo) => {
     const openUs = timeMicros(f[0]);
     need(Number.isSafeInteger(openUs) && openUs % 1000 === 0, lineNo, 'open_time is not a whole ms or µs timestamp:', f[0]);
@@ -166,7 +173,9 @@ function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
       const s = f[CANDLE_VALUE_COLUMNS[i]];
       const m = dec.read(s, signed && i < 4, true);
       need(!Number.isNaN(m), lineNo, `${CANDLE_VALUE_NAMES[i]} is not a ${signed && i < 4 ? '' : 'non-negative '}decimal:`, s);
-      nums[i] = Number(s);
+      // for the order checks only: division by a power of ten keeps the order of the values
+      nums[i] = m / POW10[dec.dp];
+      dps[i] = dec.dp;
       values[i] = s;
     }
     const count = readInt(f[8]);
@@ -181,6 +190,9 @@ function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
     row.closeTime = closeTime;
     row.values = values;
     row.count = count;
+    row.priceDp = Math.max(dps[0], dps[1], dps[2], dps[3]);
+    row.qtyDp = Math.max(dps[4], dps[6]);
+    row.quoteDp = Math.max(dps[5], dps[7]);
     sink.candle!(row, lineNo);
   };
 }

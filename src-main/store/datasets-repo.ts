@@ -80,19 +80,9 @@ interface FileRow {
   imported_at: number;
 }
 
-interface CandleRowDb {
-  open_time: number;
-  close_time: number;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-  volume: string;
-  quote_volume: string;
-  count: number;
-  taker_buy_volume: string;
-  taker_buy_quote_volume: string;
-}
+const CANDLE_COLUMNS =
+  'c.open_time, c.close_time, c.open, c.high, c.low, c.close, c.volume, c.quote_volume, c.count, c.taker_buy_volume, c.taker_buy_quote_volume';
+type CandleArray = [number, number, string, string, string, string, string, string, number, string, string];
 
 export class DatasetsRepo implements DatasetStore {
   private readonly db: DatabaseSync;
@@ -134,11 +124,11 @@ export class DatasetsRepo implements DatasetStore {
       gaps: p('SELECT file_id, start_time, end_time, detail FROM dataset_gaps WHERE dataset_id = ? ORDER BY start_time, end_time'),
       staged: p("SELECT id FROM dataset_files WHERE state = 'staging'"),
       candlesAsc: p(
-        `SELECT c.* FROM dataset_candles c JOIN dataset_files f ON f.id = c.file_id AND f.state = 'done'
+        `SELECT ${CANDLE_COLUMNS} FROM dataset_candles c JOIN dataset_files f ON f.id = c.file_id AND f.state = 'done'
          WHERE c.dataset_id = ? AND c.open_time BETWEEN ? AND ? ORDER BY c.open_time LIMIT ?`,
       ),
       candlesDesc: p(
-        `SELECT c.* FROM dataset_candles c JOIN dataset_files f ON f.id = c.file_id AND f.state = 'done'
+        `SELECT ${CANDLE_COLUMNS} FROM dataset_candles c JOIN dataset_files f ON f.id = c.file_id AND f.state = 'done'
          WHERE c.dataset_id = ? AND c.open_time BETWEEN ? AND ? ORDER BY c.open_time DESC LIMIT ?`,
       ),
       candleTimes: p(
@@ -150,6 +140,10 @@ export class DatasetsRepo implements DatasetStore {
          WHERE b.dataset_id = ? AND b.last_time >= ? ORDER BY b.first_id`,
       ),
     };
+    // candle reads are the bulk path (a month of 1m for one coarse page): rows as arrays
+    this.s.candlesAsc.setReturnArrays(true);
+    this.s.candlesDesc.setReturnArrays(true);
+    this.s.candleTimes.setReturnArrays(true);
   }
 
   list(): DatasetRecord[] {
@@ -295,18 +289,18 @@ export class DatasetsRepo implements DatasetStore {
   }
 
   candles(datasetId: number, from: number, to: number, limit: number, newest: boolean): StoredCandle[] {
-    const rows = (newest ? this.s.candlesDesc : this.s.candlesAsc).all(datasetId, from, to, limit) as unknown as CandleRowDb[];
+    const rows = (newest ? this.s.candlesDesc : this.s.candlesAsc).all(datasetId, from, to, limit) as unknown as CandleArray[];
     if (newest) rows.reverse();
-    return rows.map((r) => ({
-      openTime: r.open_time,
-      closeTime: r.close_time,
-      values: [r.open, r.high, r.low, r.close, r.volume, r.quote_volume, r.taker_buy_volume, r.taker_buy_quote_volume],
-      count: r.count,
-    }));
+    const out: StoredCandle[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      out[i] = { openTime: r[0], closeTime: r[1], values: [r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[10]], count: r[8] };
+    }
+    return out;
   }
 
   candleTimes(datasetId: number): number[] {
-    return (this.s.candleTimes.all(datasetId) as { open_time: number }[]).map((r) => r.open_time);
+    return (this.s.candleTimes.all(datasetId) as unknown as [number][]).map((r) => r[0]);
   }
 
   *tradeBlocks(datasetId: number, fromUs: number): Iterable<Uint8Array> {
