@@ -30,7 +30,8 @@ Commands:
     --symbol SYMBOL       e.g. BTCUSDT
     --market MARKET       spot, um or cm
     --kind KIND           klines, markPriceKlines, indexPriceKlines, premiumIndexKlines,
-                          fundingRate, aggTrades, trades, bookTicker, bookDepth
+                          fundingRate, aggTrades, trades, bookTicker, bookDepth,
+                          depth (L2 snapshots + diff-depth stream: JSON lines or CSV)
     --interval INTERVAL   candle interval of the klines kinds (1m, 1h, ...)
   download              fetch files from the archive, verify each against its .CHECKSUM, then
                         import them (a second run fetches only what is missing):

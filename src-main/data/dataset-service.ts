@@ -27,6 +27,7 @@ import type { ContractSpecs, DatasetRecord, DatasetStore, FileSummary, Gap, Spec
 import { DecimalReader, rescale } from './decimal-field.ts';
 import { FileRefused, readLines, verifiedHash } from './file-source.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
+import { makeDepthParser, depthData } from './depth-rows.ts';
 import { makeRowParser, RowError, type CandleRow, type TradeRow } from './rows.ts';
 import { BlockBuilder, decodeBlock, newColumns, type TradeColumns } from './trade-codec.ts';
 
@@ -280,7 +281,7 @@ export class DatasetService {
     };
 
     const interval = key.interval as Interval;
-    const parser = makeRowParser(key, {
+    const parser = key.kind === 'depth' ? null : makeRowParser(key, {
       candle(row: CandleRow) {
         if (prevOpen !== null) {
           const expected = nextOpenTime(interval, prevOpen);
@@ -330,27 +331,55 @@ export class DatasetService {
       },
     });
 
+    let lastDepthMs = 0;
+    const depth =
+      key.kind === 'depth'
+        ? makeDepthParser(key.symbol, {
+            depth(ev) {
+              const ms = Math.floor(ev.timeUs / 1000);
+              firstKey ??= ev.timeUs;
+              lastKey = ev.timeUs;
+              firstTime ??= ms;
+              lastTime = ms;
+              if (ev.kind === 'diff') lastDepthMs = ms;
+              // one row per event: the update id keeps snapshots and diffs of one ms apart
+              events.push({ time: ev.timeUs, seq: ev.u * 2 + (ev.kind === 'diff' ? 1 : 0), data: depthData(ev) });
+              if (events.length >= EVENT_BATCH) flushEvents();
+            },
+            brokenStream(prevU, ev) {
+              const ms = Math.floor(ev.timeUs / 1000);
+              const why = ev.pu >= 0 ? `pu ${ev.pu}` : `U ${ev.U}`;
+              gaps.push({ start: lastDepthMs + 1, end: Math.max(ms, lastDepthMs + 1), detail: `diff-depth stream broken: ${why} after u ${prevU} (events lost; resync from a snapshot)` });
+            },
+          })
+        : null;
+    const reader = (depth ?? parser)!;
+
     let bytes = 0;
     let lineNo = 0;
     let nextReport = PROGRESS_EVERY_ROWS;
     for await (const lines of readLines(path, (n) => (bytes += n))) {
-      for (let i = 0; i < lines.length; i++) parser.line(lines[i], ++lineNo);
-      if (onProgress !== undefined && parser.rows >= nextReport) {
-        nextReport = parser.rows + PROGRESS_EVERY_ROWS;
-        onProgress({ file, bytes, rows: parser.rows });
+      for (let i = 0; i < lines.length; i++) reader.line(lines[i], ++lineNo);
+      if (onProgress !== undefined && reader.rows >= nextReport) {
+        nextReport = reader.rows + PROGRESS_EVERY_ROWS;
+        onProgress({ file, bytes, rows: reader.rows });
       }
     }
-    if (parser.rows === 0) throw new RowError(Math.max(1, lineNo), 'the file has no data rows');
+    depth?.end();
+    if (reader.rows === 0) {
+      const others = depth === null ? [] : [...depth.otherSymbols];
+      throw new RowError(Math.max(1, lineNo), others.length > 0 ? `the file has no rows of ${key.symbol} (it has ${others.join(', ')})` : 'the file has no data rows');
+    }
     flushCandles();
     flushBlock();
     flushEvents();
-    onProgress?.({ file, bytes, rows: parser.rows });
+    onProgress?.({ file, bytes, rows: reader.rows });
     if (storage === 'candles') {
       firstTime = firstKey;
       lastTime = lastKey;
     }
     return {
-      read: parser.rows,
+      read: reader.rows,
       // Candle gaps are all found over the stored series (crossGaps), so a later file that fills
       // one removes it; the file's own count is still reported.
       fileGaps: gaps.length,

@@ -20,6 +20,9 @@ export const KINDS = [
   'trades',
   'bookTicker',
   'bookDepth',
+  // L2 order book: REST snapshots + the diff-depth stream, as recorded by third-party tools (the
+  // archive publishes none); depth-rows.ts reads their layouts
+  'depth',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -43,7 +46,7 @@ export function isKind(s: unknown): s is Kind {
 
 /** Which kinds exist in which market of the archive. */
 export function kindInMarket(kind: Kind, market: Market): boolean {
-  return market !== 'spot' || kind === 'klines' || kind === 'aggTrades' || kind === 'trades';
+  return market !== 'spot' || kind === 'klines' || kind === 'aggTrades' || kind === 'trades' || kind === 'depth';
 }
 
 export interface DatasetKey {
