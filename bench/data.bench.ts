@@ -91,7 +91,8 @@ function* aggTradesDay(day: number, count: number, firstId: number): Generator<s
   let price = 9_400_000;
   let tradeId = firstId * 3;
   let t = Date.parse('2025-01-01T00:00:00Z') + day * 86_400_000;
-  const step = Math.max(1, Math.floor(86_000_000 / count));
+  // a mean step that ends each day before the next day's file begins
+  const step = Math.max(1, Math.floor(80_000_000 / count));
   let seed = day + 7;
   const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let i = 0; i < count; i++) {

@@ -72,7 +72,8 @@ describe('against a local archive', () => {
       setTimeout(() => {
         if (dropNext.delete(url)) {
           res.writeHead(200, { 'content-length': body.length });
-          res.write(body.subarray(0, body.length >> 1), () => res.destroy());
+          // let the first half reach the client before the connection goes
+          res.write(body.subarray(0, body.length >> 1), () => setTimeout(() => res.destroy(), 150));
           return;
         }
         if (range !== null) {
