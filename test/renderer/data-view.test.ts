@@ -19,5 +19,6 @@ describe('Data dialog helpers', () => {
     expect(resultLine({ ...base, ok: true, status: 'imported' })).toBe('f.zip: 1,440 rows (1,440 new), 1 gap, checksum verified');
     expect(resultLine({ ...base, ok: true, status: 'unchanged' })).toBe('f.zip: already imported, nothing changed');
     expect(resultLine({ ...base, ok: false, status: 'refused', error: 'row 5: bad' })).toBe('f.zip: refused — row 5: bad');
+    expect(resultLine({ ...base, ok: false, status: 'refused', error: 'f.zip: row 5: bad' })).toBe('f.zip: refused — row 5: bad');
   });
 });

@@ -59,7 +59,11 @@ export function datasetSpan(d: Pick<DatasetView, 'first_time' | 'last_time'>): s
 }
 
 export function resultLine(r: ImportResultView): string {
-  if (!r.ok) return `${r.file}: refused — ${r.error ?? 'unknown reason'}`;
+  if (!r.ok) {
+    const why = r.error ?? 'unknown reason';
+    // the service's message names the file too
+    return `${r.file}: refused — ${why.startsWith(`${r.file}: `) ? why.slice(r.file.length + 2) : why}`;
+  }
   if (r.status === 'unchanged') return `${r.file}: already imported, nothing changed`;
   const gaps = r.gaps === 0 ? 'no gaps' : `${r.gaps} gap${r.gaps === 1 ? '' : 's'}`;
   return `${r.file}: ${r.rows.toLocaleString('en-US')} rows (${r.added.toLocaleString('en-US')} new), ${gaps}, checksum ${r.checksum === 'verified' ? 'verified' : 'not given'}`;
