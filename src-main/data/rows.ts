@@ -167,7 +167,7 @@ function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
     const closeUs = timeMicros(f[6]);
     need(Number.isSafeInteger(closeUs), lineNo, 'close_time is not an integer:', f[6]);
     const closeTime = Math.floor(closeUs / 1000);
-    need(closeTime >= openTime && closeTime <= closeTimeOf(interval, openTime), lineNo, `close_time is not inside the ${interval} candle:`, f[6]);
+    need(closeTime >= openTime && closeTime <= closeTimeOf(interval, openTime), lineNo, `close_time is not inside the ${interval} candle (are these ${interval} candles?):`, f[6]);
     const values: string[] = new Array(8);
     for (let i = 0; i < 8; i++) {
       const s = f[CANDLE_VALUE_COLUMNS[i]];
