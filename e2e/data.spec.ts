@@ -37,6 +37,17 @@ test('import an archive zip from the Data dialog, see it listed with its gap, an
   await expect(row).toContainText('2023-03-24 00:00 → 2023-03-24 23:00 UTC');
   await expect(row).toContainText('23');
   await expect(row).toContainText('1 (hover)');
+  // the outage day in the chart: 23 hours drawn, the missing 13:00 hour left empty
+  await row.getByRole('button', { name: /Chart dataset/ }).click();
+  const chart = panel.getByTestId('dataset-chart');
+  await expect(chart).toHaveAttribute('data-bars', '23');
+  await expect(chart).toHaveAttribute('data-holes', '1');
+  await expect(chart).toContainText('23 candles (newest 1,500 at most), 1 gap left empty');
+  await chart.getByRole('combobox', { name: 'Chart interval' }).selectOption('4h');
+  await expect(chart).toHaveAttribute('data-bars', '6');
+  await expect(chart).toHaveAttribute('data-holes', '0');
+  await chart.getByRole('combobox', { name: 'Chart interval' }).selectOption('1h');
+  await expect(chart).toHaveAttribute('data-holes', '1');
   await page.screenshot({ path: test.info().outputPath('data-dialog.png') });
 
   await row.getByRole('button', { name: /Delete dataset/ }).click();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { datasetSpan, datasetTitle, resultLine, uploadType, uploadUrl } from '../../src-renderer/src/features/data/data-view.ts';
+import { chartItems, datasetSpan, datasetTitle, MAX_HOLE_SLOTS, readableIntervals, resultLine, uploadType, uploadUrl, type KlineRow } from '../../src-renderer/src/features/data/data-view.ts';
 
 describe('Data dialog helpers', () => {
   it('the upload address names the file and the chosen market', () => {
@@ -20,5 +20,34 @@ describe('Data dialog helpers', () => {
     expect(resultLine({ ...base, ok: true, status: 'unchanged' })).toBe('f.zip: already imported, nothing changed');
     expect(resultLine({ ...base, ok: false, status: 'refused', error: 'row 5: bad' })).toBe('f.zip: refused — row 5: bad');
     expect(resultLine({ ...base, ok: false, status: 'refused', error: 'f.zip: row 5: bad' })).toBe('f.zip: refused — row 5: bad');
+  });
+});
+
+describe('a dataset in the chart', () => {
+  const H = 3_600_000;
+  const noon = Date.parse('2023-03-24T12:00:00Z');
+  const row = (t: number, o: string): KlineRow => [t, t + H - 1, o, o, o, o, '0', '0', 0, '0', '0', true];
+
+  it('a missing hour is one empty slot between the bars; rows come newest first', () => {
+    const { items, holes } = chartItems([row(noon + 3 * H, '4'), row(noon + 2 * H, '3'), row(noon, '1')], '1h');
+    expect(items).toEqual([
+      { time: noon / 1000, open: 1, high: 1, low: 1, close: 1 },
+      { time: (noon + H) / 1000 },
+      { time: (noon + 2 * H) / 1000, open: 3, high: 3, low: 3, close: 3 },
+      { time: (noon + 3 * H) / 1000, open: 4, high: 4, low: 4, close: 4 },
+    ]);
+    expect(holes).toBe(1);
+    expect(chartItems([row(noon, '1'), row(noon + H, '2')], '1h')).toEqual({ items: expect.any(Array), holes: 0 });
+  });
+
+  it('a very long gap is drawn with a bounded number of slots', () => {
+    const { items } = chartItems([row(0, '1'), row(10_000 * H, '2')], '1h');
+    expect(items).toHaveLength(MAX_HOLE_SLOTS + 2);
+  });
+
+  it('the intervals a dataset can be read at', () => {
+    expect(readableIntervals('1h')).toEqual(['1h', '2h', '4h', '6h', '8h', '12h', '1d', '3d', '1w', '1M']);
+    expect(readableIntervals('1d')).toEqual(['1d', '3d', '1w', '1M']);
+    expect(readableIntervals('')).toEqual([]);
   });
 });

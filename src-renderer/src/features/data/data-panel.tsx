@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
+import { DatasetChart } from './dataset-chart.tsx';
 import { datasetSpan, datasetTitle, resultLine, uploadType, uploadUrl, type DatasetView, type ImportResultView } from './data-view.ts';
 import './data.css';
 
@@ -35,6 +36,7 @@ function DataBody() {
   const [upload, setUpload] = useState<Upload | null>(null);
   const [results, setResults] = useState<ImportResultView[]>([]);
   const [confirm, setConfirm] = useState<number | null>(null);
+  const [charted, setCharted] = useState<number | null>(null);
   const picker = useRef<HTMLInputElement>(null);
 
   const load = useCallback(async (): Promise<void> => {
@@ -91,6 +93,7 @@ function DataBody() {
 
   const remove = async (id: number): Promise<void> => {
     setConfirm(null);
+    if (charted === id) setCharted(null);
     try {
       const r = await fetch(`${base}/api/v1/datasets/${id}`, { method: 'DELETE' });
       const body = (await r.json()) as { code: number; message: string };
@@ -183,6 +186,13 @@ function DataBody() {
                     tick {d.specs.tick_size} · step {d.specs.step_size} ({d.specs.source})
                   </td>
                   <td>
+                    {d.interval !== '' && (
+                      <>
+                        <button aria-label={`Chart dataset ${d.id}`} aria-pressed={charted === d.id} onClick={() => setCharted(charted === d.id ? null : d.id)}>
+                          Chart
+                        </button>{' '}
+                      </>
+                    )}
                     {confirm === d.id ? (
                       <>
                         <button className="danger" onClick={() => void remove(d.id)}>
@@ -201,6 +211,7 @@ function DataBody() {
             </tbody>
           </table>
         )}
+        {list?.find((d) => d.id === charted) && <DatasetChart key={charted} dataset={list.find((d) => d.id === charted)!} baseUrl={base} />}
       </section>
     </div>
   );
