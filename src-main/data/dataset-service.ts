@@ -260,6 +260,7 @@ export class DatasetService {
     // trades
     const builder = new BlockBuilder(key.kind === 'aggTrades');
     let prevTrade: { id: number; timeUs: number } | null = null;
+    let firstTrade: { id: number; timeUs: number } | null = null;
     const flushBlock = (): void => {
       if (builder.count === 0) return;
       const r = builder.range();
@@ -302,6 +303,7 @@ export class DatasetService {
           if (row.id !== prevTrade.id + 1) gaps.push(tradeGap(key.kind, prevTrade, row));
         }
         prevTrade = { id: row.id, timeUs: row.timeUs };
+        firstTrade ??= prevTrade;
         if (row.priceDp > priceDp) priceDp = row.priceDp;
         if (row.qtyDp > qtyDp) qtyDp = row.qtyDp;
         if (row.auxDp > quoteDp) quoteDp = row.auxDp;
@@ -377,6 +379,20 @@ export class DatasetService {
     if (storage === 'candles') {
       firstTime = firstKey;
       lastTime = lastKey;
+    }
+    // (assigned in the row callbacks, which the compiler's narrowing does not follow)
+    const first = firstTrade as { timeUs: number } | null;
+    const last = prevTrade as { timeUs: number } | null;
+    if (storage === 'trades' && firstKey !== null && lastKey !== null && first !== null && last !== null) {
+      // the stored series is read in id order as time order: this file must fit between its neighbours
+      const n = store.tradeNeighbours(datasetId, firstKey, lastKey);
+      const lastUs = last.timeUs;
+      if (n.beforeUs !== null && first.timeUs < n.beforeUs) {
+        throw new Error(`its first trade (id ${firstKey}) is earlier than stored trades with lower ids; nothing of this file was imported`);
+      }
+      if (n.afterUs !== null && lastUs > n.afterUs) {
+        throw new Error(`its last trade (id ${lastKey}) is later than stored trades with higher ids; nothing of this file was imported`);
+      }
     }
     return {
       read: reader.rows,

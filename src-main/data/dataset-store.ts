@@ -98,6 +98,11 @@ export interface DatasetStore {
   stageTradeBlock(datasetId: number, fileId: number, meta: TradeBlockMeta, data: Uint8Array): void;
   /** Events (time µs, seq, data); an already stored (time, seq) is skipped. Returns how many were new. */
   stageEvents(datasetId: number, fileId: number, rows: readonly { time: number; seq: number; data: string }[]): number;
+  /**
+   * Times (µs) of the committed trades next to ids [firstId, lastId]: the last trade before
+   * firstId and the first after lastId (null where there is none).
+   */
+  tradeNeighbours(datasetId: number, firstId: number, lastId: number): { beforeUs: number | null; afterUs: number | null };
   /** A committed trade block of this dataset overlapping ids [firstId, lastId], if any: its file name. */
   tradeOverlap(datasetId: number, firstId: number, lastId: number): string | undefined;
   /**

@@ -115,6 +115,14 @@ export class DatasetsRepo implements DatasetStore {
         `SELECT f.name FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'
          WHERE b.dataset_id = ? AND b.first_id <= ? AND b.last_id >= ? LIMIT 1`,
       ),
+      before: p(
+        `SELECT b.last_time AS t FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'
+         WHERE b.dataset_id = ? AND b.last_id < ? ORDER BY b.first_id DESC LIMIT 1`,
+      ),
+      after: p(
+        `SELECT b.first_time AS t FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'
+         WHERE b.dataset_id = ? AND b.first_id > ? ORDER BY b.first_id LIMIT 1`,
+      ),
       commit: p(
         `UPDATE dataset_files SET state = 'done', rows = ?, first_key = ?, last_key = ?, first_time = ?, last_time = ?,
            price_dp = ?, qty_dp = ?, quote_dp = ? WHERE id = ? AND state = 'staging'`,
@@ -241,6 +249,12 @@ export class DatasetsRepo implements DatasetStore {
   tradeOverlap(datasetId: number, firstId: number, lastId: number): string | undefined {
     const r = this.s.overlap.get(datasetId, lastId, firstId) as { name: string } | undefined;
     return r?.name;
+  }
+
+  tradeNeighbours(datasetId: number, firstId: number, lastId: number): { beforeUs: number | null; afterUs: number | null } {
+    const b = this.s.before.get(datasetId, firstId) as { t: number } | undefined;
+    const a = this.s.after.get(datasetId, lastId) as { t: number } | undefined;
+    return { beforeUs: b?.t ?? null, afterUs: a?.t ?? null };
   }
 
   commitFile(datasetId: number, fileId: number, sum: FileSummary, crossGaps: () => Omit<Gap, 'fileId'>[], now: number): void {

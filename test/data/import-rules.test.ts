@@ -213,6 +213,24 @@ describe('trades', () => {
     expect(service.get(ra.datasetId!).rows).toBe(148);
   });
 
+  it('a file whose trades do not fit the stored ones in time (by id) is refused', async () => {
+    const a = aggTradesCsv(50, { firstId: 1000, startMs: Date.parse('2025-01-08T00:00:00Z') });
+    const za = writeArchiveZip(root, { market: 'um', kind: 'aggTrades', symbol: 'BTCUSDT', date: '2025-01-08', csv: a.csv });
+    // higher ids, earlier times
+    const b = aggTradesCsv(50, { firstId: 2000, startMs: Date.parse('2025-01-06T00:00:00Z') });
+    const zb = writeArchiveZip(root, { market: 'um', kind: 'aggTrades', symbol: 'BTCUSDT', date: '2025-01-06', csv: b.csv });
+    const [ra, rb] = await service.importFiles([za.zip, zb.zip]);
+    expect(ra.status).toBe('imported');
+    expect(rb.ok).toBe(false);
+    expect(rb.error).toMatch(/its first trade \(id 2000\) is earlier than stored trades with lower ids/);
+    // lower ids, later times
+    const c = aggTradesCsv(50, { firstId: 100, startMs: Date.parse('2025-01-09T00:00:00Z') });
+    const zc = writeArchiveZip(root, { market: 'um', kind: 'aggTrades', symbol: 'BTCUSDT', date: '2025-01-09', csv: c.csv });
+    const [rc] = await service.importFiles([zc.zip]);
+    expect(rc.error).toMatch(/its last trade \(id 149\) is later than stored trades with higher ids/);
+    expect(service.get(ra.datasetId!).rows).toBe(50);
+  });
+
   it('a bad trade row deep in a file leaves nothing behind (blocks already staged are removed)', async () => {
     const { rows } = aggTradesCsv(30_000);
     rows[25_000][6] = 'maybe';
