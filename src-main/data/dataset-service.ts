@@ -440,11 +440,18 @@ export class DatasetService {
    * in [startTime, endTime]; otherwise the newest `limit`. Coarse periods without any stored
    * candle (an outage) are absent: a gap stays a gap.
    */
-  klines(id: number, interval: Interval, q: { startTime?: number; endTime?: number; limit: number }): ArchiveKline[] {
+  klines(id: number, interval: Interval, q: { startTime?: number; endTime?: number; limit: number; refuseWider?: boolean }): ArchiveKline[] {
     const d = this.get(id);
     if (storageOf(d.kind) !== 'candles') throw new DatasetError('invalid', `Dataset ${id} holds ${d.kind}, not candles`);
     const fine = d.interval as Interval;
     if (d.firstTime === null || d.lastTime === null) return [];
+    if (q.startTime !== undefined && q.refuseWider === true) {
+      // decided before reading: the range cut to the data's span, in periods of the interval
+      const span = Math.min(q.endTime ?? d.lastTime, d.lastTime) - Math.max(q.startTime, d.firstTime);
+      if (span / INTERVAL_MS[interval] >= q.limit) {
+        throw new DatasetError('invalid', `The range holds more than ${q.limit} ${interval} candles of this dataset; narrow it`);
+      }
+    }
     if (interval === fine) {
       const from = q.startTime ?? Number.MIN_SAFE_INTEGER;
       const to = q.endTime ?? Number.MAX_SAFE_INTEGER;

@@ -299,7 +299,8 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
           "At the dataset's own interval the stored candles are answered as imported (Binance's strings verbatim); at a " +
           'coarser interval that its candles tile they are aggregated from them, equal to what Binance publishes. A period ' +
           'with no stored candle (an outage, a missing day) is absent: gaps are never filled. Modes and errors as ' +
-          '/fapi/v1/klines: limit (default 500, 1..1500) or start_time + end_time (at most 1500 candles, else 6000); errors ' +
+          '/fapi/v1/klines: limit (default 500, 1..1500) or start_time + end_time (where the range, cut to the dataset\'s ' +
+          'span, covers at most 1500 periods of the interval, else 6000); errors ' +
           'are HTTP 200 with {code, message}: 6000 invalid parameter (also a dataset that holds no candles or an interval ' +
           'that cannot be built from it), 6001 invalid interval, 6002 unknown dataset, 6003 time-range rule, 6004 limit.',
         params: idParams,
@@ -349,7 +350,7 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
         rows = service().klines(
           req.params.id,
           q.interval,
-          hasStart ? { startTime: q.start_time, endTime: q.end_time, limit: DATASET_KLINES_MAX_LIMIT + 1 } : { limit: q.limit ?? DATASET_KLINES_DEFAULT_LIMIT },
+          hasStart ? { startTime: q.start_time, endTime: q.end_time, limit: DATASET_KLINES_MAX_LIMIT, refuseWider: true } : { limit: q.limit ?? DATASET_KLINES_DEFAULT_LIMIT },
         );
       } catch (err) {
         if (err instanceof DatasetError) {
