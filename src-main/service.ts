@@ -6,6 +6,7 @@ import type { AccountSpec } from './cli-args.ts';
 import { newLoginToken, type LoginToken } from './api/routes/session.ts';
 import { ensureLocalAccount } from './local-account.ts';
 import { openVenue, type LocalVenue } from './venue.ts';
+import { removeServiceFile, writeServiceFile } from './service-file.ts';
 
 export interface ServiceOptions {
   /** Interface to listen on; 127.0.0.1 unless told otherwise. */
@@ -75,6 +76,8 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
   const host = opts.host ?? '127.0.0.1';
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | null = null;
+  // where this venue listens, for `npm run data` run on the same folder (service-file.ts)
+  writeServiceFile(opts.dataDir, `http://${urlHost}:${port}`);
   return {
     url: `http://${urlHost}:${port}`,
     host,
@@ -85,6 +88,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     close() {
       closing ??= (async () => {
         venue.market?.stop();
+        removeServiceFile(opts.dataDir);
         try {
           await app.close();
         } finally {

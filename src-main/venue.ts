@@ -1,11 +1,12 @@
 // The venue: everything behind the API, wired once per service. Transport code receives it and
-// sees services only (the exchange, accounts, klines, the market source, read views of the
+// sees services only (the exchange, accounts, klines, datasets, the market source, read views of the
 // catalogue and the trade history); the database and the repositories stay with the entry
 // points (LocalVenue: tests, benches and diagnostics).
 import type { DatabaseSync } from 'node:sqlite';
 import { AccountService } from './accounts/account-service.ts';
 import { BotWhitelist } from './accounts/whitelist.ts';
 import { VirtualClock } from './core/clock.ts';
+import { DatasetService } from './data/dataset-service.ts';
 import { KlineService } from './market/kline-service.ts';
 import { openMarketSource, type MarketSource } from './market/market-source.ts';
 import type { SymbolCatalogue } from './market/ports.ts';
@@ -14,6 +15,7 @@ import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
 import { CandlesRepo } from './store/candles-repo.ts';
+import { DatasetsRepo } from './store/datasets-repo.ts';
 import { Checkpointer } from './store/checkpointer.ts';
 import { lockDataFolder, type DataLock } from './store/data-lock.ts';
 import { databaseFile, openDatabase } from './store/database.ts';
@@ -62,6 +64,8 @@ export interface Venue {
   readonly klines: KlineService;
   /** The last trades of every pair (GET /fapi/v1/trades). */
   readonly recentTrades: RecentTrades;
+  /** Imported market data: the dataset catalogue, its candles and trades (docs/data.md). */
+  readonly datasets: DatasetService;
   /** What moves the market (the simulator), when running (see VenueOptions.simulate). */
   readonly market: MarketSource | null;
   readonly seed: number;
@@ -145,6 +149,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     durability: trading.group,
     klines,
     recentTrades,
+    datasets: new DatasetService(new DatasetsRepo(db)),
     market,
     seed,
     close() {

@@ -10,11 +10,12 @@
 //   store    src-main/store/               store, core, engine, risk, shared
 //                                          + type-only imports of a service's port file
 //                                            (ports.ts, or a file under ports/, in accounts/,
-//                                            trading/ or market/): the adapters implement them
+//                                            trading/, market/ or data/): the adapters implement them
 //   accounts src-main/accounts/            accounts, core, engine, risk, shared
 //   trading  src-main/trading/             trading, core, engine, risk, shared
 //   market   src-main/market/              market, trading, core, engine, risk, shared
-//   api      src-main/api/                 api, accounts, trading, market, core, engine, risk,
+//   data     src-main/data/                data, market, trading, core, engine, risk, shared
+//   api      src-main/api/                 api, accounts, trading, market, data, core, engine, risk,
 //                                          shared + type-only src-main/venue.ts (the Venue
 //                                          interface it is handed)
 //   entry    every other file of src-main/ (venue.ts, service.ts, headless.ts, electron-main.ts,
@@ -28,7 +29,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-type Layer = 'shared' | 'engine' | 'risk' | 'core' | 'store' | 'accounts' | 'trading' | 'market' | 'api' | 'entry';
+type Layer = 'shared' | 'engine' | 'risk' | 'core' | 'store' | 'accounts' | 'trading' | 'market' | 'data' | 'api' | 'entry';
 
 const MAY_IMPORT: Record<Layer, readonly Layer[] | 'any'> = {
   shared: ['shared'],
@@ -39,11 +40,12 @@ const MAY_IMPORT: Record<Layer, readonly Layer[] | 'any'> = {
   accounts: ['accounts', 'core', 'engine', 'risk', 'shared'],
   trading: ['trading', 'core', 'engine', 'risk', 'shared'],
   market: ['market', 'trading', 'core', 'engine', 'risk', 'shared'],
-  api: ['api', 'accounts', 'trading', 'market', 'core', 'engine', 'risk', 'shared'],
+  data: ['data', 'market', 'trading', 'core', 'engine', 'risk', 'shared'],
+  api: ['api', 'accounts', 'trading', 'market', 'data', 'core', 'engine', 'risk', 'shared'],
   entry: 'any',
 };
 
-const SERVICES: readonly Layer[] = ['accounts', 'trading', 'market'];
+const SERVICES: readonly Layer[] = ['accounts', 'trading', 'market', 'data'];
 
 /** Which layers may import each package (by name or prefix); packages not listed are free. */
 const PACKAGES: ReadonlyArray<[RegExp, readonly Layer[]]> = [
@@ -116,6 +118,7 @@ function layerOf(path: string): Layer | null {
     case 'accounts':
     case 'trading':
     case 'market':
+    case 'data':
     case 'api':
       return top;
     default:
