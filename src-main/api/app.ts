@@ -17,6 +17,7 @@ import adminRoutes from './routes/admin.ts';
 import klinesRoutes from './routes/klines.ts';
 import depthRoutes from './routes/depth.ts';
 import botOrderRoutes from './routes/bot-orders.ts';
+import datasetRoutes from './routes/datasets.ts';
 import logoRoutes from './routes/logos.ts';
 import orderRoutes from './routes/orders.ts';
 import positionRoutes from './routes/positions.ts';
@@ -56,7 +57,7 @@ export interface AppOptions {
  * becomes error 5000 and the exchange refuses further commands.
  */
 function installDurableAnswers(app: FastifyInstance, venue: Venue): void {
-  const group = venue.trading.group;
+  const group = venue.durability;
   app.addHook('onSend', (_req, reply, payload, done) => {
     if (!group.pending) return done(null, payload);
     group.whenDurable((err) => {
@@ -137,6 +138,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         { name: 'admin', description: 'Loopback-only administration: paper accounts, bot whitelist' },
         { name: 'simulator', description: 'The simulated market: clock speed, pause, seed' },
         { name: 'streams', description: 'The WebSocket endpoint /ws' },
+        { name: 'datasets', description: "Imported market data (Binance's public archive): catalogue, candles, trades; import and delete loopback only" },
       ],
       components: {
         securitySchemes: {
@@ -176,12 +178,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(tpslRoutes, { venue });
   await app.register(adminRoutes, { venue, auth });
   await app.register(paperRoutes, { venue, auth });
-  if (venue.sim) await app.register(simRoutes, { venue, sim: venue.sim });
+  if (venue.market) await app.register(simRoutes, { market: venue.market });
   await app.register(tradingSchemas);
   await app.register(orderRoutes, { venue });
   await app.register(positionRoutes, { venue });
   await app.register(accountRoutes, { venue });
   await app.register(botOrderRoutes, { venue });
+  await app.register(datasetRoutes, { venue });
 
   if (opts.uiDir && existsSync(opts.uiDir)) {
     await app.register(fastifyStatic, { root: opts.uiDir, prefix: '/', wildcard: false, index: ['index.html'] });

@@ -44,6 +44,7 @@ import {
   type MyTradesPage,
   type OrderRecord,
   type OrderRequest,
+  type AccountSummary,
   type PlacementResult,
   type PositionRecord,
   type TradeRecord,
@@ -454,7 +455,7 @@ export const closedPositionDetailSchema = ordered(
 export const accountSummarySchema = Type.Object(
   {
     user_id: int('User ID'),
-    asset: str('Margin asset (USDT)'),
+    asset: Type.Literal('USDT', { description: 'Margin asset' }),
     wallet_balance: str('Deposits + realized PnL - fees - funding'),
     available_balance: str('What new orders may use'),
     frozen_margin: str('Margin and fees held by open orders'),
@@ -473,6 +474,7 @@ export type AccountSummaryWire = Static<typeof accountSummarySchema>;
 // position schemas each narrow position_id (integer in the list, string in the detail).
 agree<typeof orderRecordSchema, OrderRecord>(true);
 agree<typeof placementResultSchema, PlacementResult>(true);
+agree<typeof accountSummarySchema, AccountSummary>(true);
 agree<typeof tradeRecordSchema, TradeRecord>(true);
 agree<typeof positionRecordSchema, PositionRecord>(true);
 agree<typeof closedPositionSchema, ClosedPositionRecord & { position_id: number }>(true);

@@ -1,7 +1,8 @@
 // Key/value settings of a venue (seed, market time, whitelist, ...).
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { SettingsPort } from '../trading/ports.ts';
 
-export class SettingsRepo {
+export class SettingsRepo implements SettingsPort {
   private readonly getStmt: StatementSync;
   private readonly setStmt: StatementSync;
 

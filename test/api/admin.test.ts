@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
 import { ok } from '../../src-main/api/envelope.ts';
-import { BotWhitelist } from '../../src-main/store/whitelist.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { BotWhitelist } from '../../src-main/accounts/whitelist.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { Errors } from '../../src-shared/errors.ts';
 import { buildSignedQuery } from '../../src-shared/sign.ts';
 

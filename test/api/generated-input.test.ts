@@ -15,8 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
 import { STRICT_INTEGER } from '../../src-main/api/schemas.ts';
 import simRoutes from '../../src-main/api/routes/sim.ts';
+import { SimulatedMarket } from '../../src-main/market/sim/simulated-market.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { hmacSha256Hex } from '../../src-shared/sign.ts';
 import { makeAccount, type Creds } from '../helpers/signed.ts';
 
@@ -376,7 +377,7 @@ beforeAll(async () => {
   venue = openVenue({ dataDir: ':memory:' });
   app = await buildApp({ venue, rateLimit: false });
   // the simulator's routes exist only with a simulator; it is never started here
-  await app.register(simRoutes, { venue, sim: new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 7 }) });
+  await app.register(simRoutes, { market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 7 }), venue.clock) });
   await app.ready();
   who = makeAccount(venue, 'fuzz');
   ops = operations(JSON.parse((await app.inject({ url: '/openapi.json' })).body));

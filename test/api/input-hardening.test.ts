@@ -5,8 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
 import simRoutes from '../../src-main/api/routes/sim.ts';
+import { SimulatedMarket } from '../../src-main/market/sim/simulated-market.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { Errors } from '../../src-shared/errors.ts';
 import { makeAccount, signed, type Creds } from '../helpers/signed.ts';
 
@@ -17,7 +18,7 @@ let who: Creds;
 beforeAll(async () => {
   venue = openVenue({ dataDir: ':memory:' });
   app = await buildApp({ venue, rateLimit: false });
-  await app.register(simRoutes, { venue, sim: new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 3 }) });
+  await app.register(simRoutes, { market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 3 }), venue.clock) });
   await app.ready();
   who = makeAccount(venue, 'hardening');
 });

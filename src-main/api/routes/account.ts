@@ -103,7 +103,7 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
         },
       },
     },
-    async (req) => ok(ex.setLeverage(accountIdOf(req), listedSymbol(venue, req.body.symbol), req.body.leverage)),
+    async (req) => ok(ex.execute({ kind: 'setLeverage', accountId: accountIdOf(req), symbol: listedSymbol(venue, req.body.symbol), leverage: req.body.leverage })),
   );
 
   app.post(
@@ -125,7 +125,7 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
         },
       },
     },
-    async (req) => ok(ex.setMarginMode(accountIdOf(req), listedSymbol(venue, req.body.symbol), req.body.margin_mode)),
+    async (req) => ok(ex.execute({ kind: 'setMarginMode', accountId: accountIdOf(req), symbol: listedSymbol(venue, req.body.symbol), marginMode: req.body.margin_mode })),
   );
 
   app.post(
@@ -145,6 +145,6 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
         },
       },
     },
-    async (req) => ok(ex.setPositionMode(accountIdOf(req), req.body.position_mode)),
+    async (req) => ok(ex.execute({ kind: 'setPositionMode', accountId: accountIdOf(req), mode: req.body.position_mode })),
   );
 }

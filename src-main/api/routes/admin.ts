@@ -1,13 +1,12 @@
 // Administration of a local venue: paper accounts and the bot whitelist (loopback callers
 // only), the caller's own whitelist status (public, for the UI's bot panel) and the signed
 // paper deposit.
-import { randomBytes } from 'node:crypto';
 import { Type } from 'typebox';
 import { parseFixed, formatFixed } from '../../../src-shared/decimal.ts';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import { CliError, parseAccount } from '../../cli-args.ts';
-import { USDT_DECIMALS, type Account } from '../../store/accounts-repo.ts';
-import { parseIpList } from '../../store/whitelist.ts';
+import { AccountFieldError, checkAccountFields as checkFields, CREDENTIAL_RULE, newApiKey, newApiSecret } from '../../accounts/credentials.ts';
+import { parseIpList } from '../../accounts/whitelist.ts';
+import { USDT_DECIMALS, type Account } from '../../core/account.ts';
 import type { Venue } from '../../venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
@@ -25,8 +24,6 @@ export const MAX_DEPOSIT = 1_000_000_000n * UNIT;
 export const MAX_WALLET = 10_000_000_000n * UNIT;
 
 const usdt = (units: bigint): string => formatFixed(units, USDT_DECIMALS);
-
-const CREDENTIAL_RULE = '8 to 128 letters, digits, _ or -';
 
 const accountSchema = Type.Object({
   user_id: Type.Integer({ description: 'Account (user) id, as user_id of GET /fapi/v1/account' }),
@@ -62,32 +59,25 @@ const depositBody = Type.Object(
 const FIELD_OF: Record<string, string> = { KEY: 'api_key', SECRET: 'api_secret', BALANCE: 'balance' };
 
 /**
- * Checks key, secret and balance text with the rules of the CLI's --account (one home for
- * them). ':' is --account's separator and never legal in any of the three, so it is swapped
- * for another illegal character to keep the fields apart; the CLI's message is reworded for
- * the body fields.
+ * Checks key, secret and balance text with the rules of the CLI's --account (one home for them:
+ * accounts/credentials.ts), worded for the body fields.
  */
 function checkAccountFields(apiKey: string, apiSecret: string, balance: string | undefined): { balance: bigint } {
-  const clean = (s: string): string => s.replaceAll(':', '!');
-  const spec = `${clean(apiKey)}:${clean(apiSecret)}` + (balance === undefined ? '' : `:${clean(balance)}`);
   try {
-    return parseAccount(spec);
+    return checkFields(apiKey, apiSecret, balance);
   } catch (err) {
-    if (!(err instanceof CliError)) throw err;
-    const m = /^--account (KEY|SECRET|BALANCE) (.*?)(?:, got '.*')?$/s.exec(err.message);
-    if (m === null) throw new ApiError(Errors.INVALID_PARAMETER, `Invalid account: ${err.message}`);
-    const field = FIELD_OF[m[1]];
-    const detail = m[2].replace('non-negative decimal', 'positive decimal string');
-    throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${field}': ${detail}`);
+    if (!(err instanceof AccountFieldError)) throw err;
+    const detail = err.detail.replace('non-negative decimal', 'positive decimal string');
+    throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${FIELD_OF[err.field]}': ${detail}`);
   }
 }
 
 function newKey(): string {
-  return `user_${randomBytes(12).toString('hex')}`;
+  return newApiKey('user');
 }
 
 function newSecret(): string {
-  return randomBytes(32).toString('hex');
+  return newApiSecret();
 }
 
 function accountView(a: Account): { user_id: number; api_key: string; api_secret: string; balance: string } {
@@ -159,9 +149,9 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
         throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'balance': total deposits would exceed ${usdt(MAX_WALLET)} USDT`);
       }
       const apiSecret = body.api_secret ?? existing?.apiSecret ?? newSecret();
-      const a = venue.exchange.upsertAccount({ apiKey, apiSecret, kind: 'user', balance }, auth.now());
+      const { id } = venue.exchange.execute({ kind: 'upsertAccount', spec: { apiKey, apiSecret, kind: 'user', balance }, now: auth.now() });
       auth.accounts.invalidate(apiKey);
-      return ok(accountView(a));
+      return ok(accountView(venue.accounts.byId(id)!));
     },
   );
 
@@ -264,7 +254,7 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
       }
       // Through the exchange (the venue's one sequencer): it owns the live wallet, stores the
       // change and announces the new balance on the user channel.
-      const summary = venue.exchange.deposit(account.id, amount);
+      const summary = venue.exchange.execute({ kind: 'deposit', accountId: account.id, amount });
       auth.accounts.invalidate(account.apiKey);
       return ok({ balance: summary.wallet_balance });
     },

@@ -7,6 +7,7 @@
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import type { Venue } from '../../venue.ts';
+import { orderRecord, tradeRecord } from '../records.ts';
 import { signedQuerystring } from '../auth.ts';
 import { page } from '../cursor.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
@@ -61,7 +62,7 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
     async (req) => {
       const body = req.body;
       body.symbol = body.symbol.toUpperCase();
-      return ok(ex.placeOrder(accountIdOf(req), body));
+      return ok(ex.execute({ kind: 'place', accountId: accountIdOf(req), input: body }));
     },
   );
 
@@ -91,7 +92,7 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
         throw new ApiError(Errors.INVALID_PARAMETER, "Invalid query parameters: give 'order_id' or 'client_order_id', not both");
       }
       const symbol = listedSymbol(venue, req.query.symbol);
-      return ok(ex.cancelOrder(accountIdOf(req), { symbol, orderId, clientOrderId }));
+      return ok(ex.execute({ kind: 'cancel', accountId: accountIdOf(req), symbol, orderId, clientOrderId }));
     },
   );
 
@@ -116,7 +117,7 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
     },
     async (req) => {
       const symbol = listedSymbol(venue, req.query.symbol);
-      return ok({ symbol, cancelled: ex.cancelAll(accountIdOf(req), symbol) });
+      return ok({ symbol, cancelled: ex.execute({ kind: 'cancelAll', accountId: accountIdOf(req), symbol }) });
     },
   );
 
@@ -162,7 +163,7 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
       const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
       const accountId = accountIdOf(req);
       const p = page('orders', cursor, limit, (beforeId, n) => venue.trading.orders({ accountId, symbol, status, beforeId, limit: n }));
-      return ok({ has_more: p.hasMore, next_cursor: p.nextCursor, items: p.rows.map((o) => ex.orderRecord(o)) });
+      return ok({ has_more: p.hasMore, next_cursor: p.nextCursor, items: p.rows.map((o) => orderRecord(ex.pair(o.symbol)!.math, o)) });
     },
   );
 
@@ -196,7 +197,7 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
       const p = page('trades', cursor, limit, (beforeId, n) =>
         venue.trading.trades({ accountId, symbol, side, startTime, endTime, beforeId, limit: n }),
       );
-      return ok({ has_more: p.hasMore, next_cursor: p.nextCursor, items: p.rows.map((t) => ex.tradeRecord(t)) });
+      return ok({ has_more: p.hasMore, next_cursor: p.nextCursor, items: p.rows.map((t) => tradeRecord(ex.pair(t.symbol)!.math, t)) });
     },
   );
 }

@@ -1,8 +1,7 @@
 // Paper-trading conveniences of a signed account: reset the wallet, rotate the API key.
-import { randomBytes } from 'node:crypto';
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import { DEFAULT_PAPER_BALANCE } from '../../cli-args.ts';
+import { DEFAULT_PAPER_BALANCE, newApiKey, newApiSecret } from '../../accounts/credentials.ts';
 import { Exchange } from '../../trading/exchange.ts';
 import type { Venue } from '../../venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
@@ -40,7 +39,7 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
     async (req) => {
       const balance = req.body.balance === undefined ? DEFAULT_PAPER_BALANCE : Exchange.parseUsdt(req.body.balance);
       if (balance > MAX_BALANCE) throw new ApiError(Errors.INVALID_PARAMETER, 'balance must be at most 1000000000 USDT');
-      return ok(venue.exchange.resetAccount(req.account!.id, balance));
+      return ok(venue.exchange.execute({ kind: 'reset', accountId: req.account!.id, balance }));
     },
   );
 
@@ -61,12 +60,10 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
     },
     async (req) => {
       const old = req.account!;
-      const prefix = old.kind === 'local' ? 'local' : 'key';
-      const apiKey = `${prefix}_${randomBytes(12).toString('hex')}`;
-      const apiSecret = randomBytes(32).toString('hex');
-      venue.accounts.rotateKey(old.id, apiKey, apiSecret, Date.now());
+      const kind = old.kind === 'local' ? 'local' : 'key';
+      const fresh = venue.exchange.execute({ kind: 'rotateKey', accountId: old.id, apiKey: newApiKey(kind), apiSecret: newApiSecret(), now: Date.now() });
       auth.accounts.invalidate(old.apiKey);
-      return ok({ api_key: apiKey, api_secret: apiSecret });
+      return ok({ api_key: fresh.apiKey, api_secret: fresh.apiSecret });
     },
   );
 }

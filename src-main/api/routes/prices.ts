@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { PRICE_RECORD_FIELDS, type PriceRecord } from '../../../src-shared/types.ts';
 import { nextFundingTime } from '../../risk/funding.ts';
-import type { PairState } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, errorEnvelopeSchema, ok } from '../envelope.ts';
 import { agree, noQuery, type ApiInstance } from '../schemas.ts';

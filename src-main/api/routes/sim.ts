@@ -1,10 +1,10 @@
 // Control of the simulated market: GET /api/v1/sim (public: seed, clock, per-symbol settings)
-// and POST /api/v1/sim (loopback only: speed and pause). Speed and pause act on the venue's
-// VirtualClock, the one source of market time; the simulator driver follows it on its next tick.
+// and POST /api/v1/sim (loopback only: speed and pause). Both talk to the venue's MarketSource;
+// speed and pause act on the market clock it follows, the one source of market time, and the
+// source catches up on its next tick.
 import { Type } from 'typebox';
-import { MAX_SPEED, MIN_SPEED } from '../../market/clock.ts';
-import type { Simulator } from '../../market/sim/simulator.ts';
-import type { Venue } from '../../venue.ts';
+import { MAX_SPEED, MIN_SPEED } from '../../core/clock.ts';
+import type { MarketSource } from '../../market/market-source.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
 import { strictJsonBody } from '../trading-schemas.ts';
@@ -49,20 +49,19 @@ const simBody = Type.Object(
 );
 
 export interface SimRouteOptions {
-  venue: Venue;
-  sim: Simulator;
+  market: MarketSource;
 }
 
 export default async function simRoutes(app: ApiInstance, opts: SimRouteOptions): Promise<void> {
-  const { venue, sim } = opts;
+  const { market } = opts;
   const view = () => ({
-    seed: sim.seed,
-    speed: venue.clock.speed,
-    paused: venue.clock.paused,
-    market_time: venue.clock.now(),
-    sim_time: sim.time,
-    step_ms: sim.stepMs,
-    symbols: sim.view(),
+    seed: market.seed,
+    speed: market.speed,
+    paused: market.paused,
+    market_time: market.now(),
+    sim_time: market.time,
+    step_ms: market.stepMs,
+    symbols: market.view(),
   });
 
   app.get(
@@ -101,9 +100,9 @@ export default async function simRoutes(app: ApiInstance, opts: SimRouteOptions)
     },
     async (req) => {
       const { speed, paused } = req.body;
-      if (speed !== undefined) venue.clock.setSpeed(speed);
-      if (paused === true) venue.clock.pause();
-      else if (paused === false) venue.clock.resume();
+      if (speed !== undefined) market.setSpeed(speed);
+      if (paused === true) market.pause();
+      else if (paused === false) market.resume();
       return ok(view());
     },
   );

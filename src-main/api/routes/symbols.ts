@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { FuturesSymbol, GeneralSymbol } from '../../../src-shared/types.ts';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { SymbolRow } from '../../store/symbols-repo.ts';
+import type { SymbolRow } from '../../core/symbol.ts';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { futuresSymbolRef, generalSymbolRef, intEnum, noQuery, symbolParam, tagParam, type ApiInstance } from '../schemas.ts';

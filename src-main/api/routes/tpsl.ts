@@ -52,13 +52,14 @@ export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue 
       const b = req.body;
       const wt = b.working_type ?? 1;
       const symbol = b.symbol.toUpperCase();
-      const rec = venue.exchange.setTpSl(
-        req.account!.id,
+      const rec = venue.exchange.execute({
+        kind: 'setTpSl',
+        accountId: req.account!.id,
         symbol,
-        b.position_side,
-        b.take_profit_price === undefined ? undefined : { price: b.take_profit_price, trigger: wt },
-        b.stop_loss_price === undefined ? undefined : { price: b.stop_loss_price, trigger: wt },
-      );
+        positionSide: b.position_side,
+        tp: b.take_profit_price === undefined ? undefined : { price: b.take_profit_price, trigger: wt },
+        sl: b.stop_loss_price === undefined ? undefined : { price: b.stop_loss_price, trigger: wt },
+      });
       const t = venue.exchange.tpsl(req.account!.id, symbol, b.position_side);
       return ok({ ...rec, take_profit_price: t.take_profit_price, stop_loss_price: t.stop_loss_price, working_type: wt });
     },
