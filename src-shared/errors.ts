@@ -52,6 +52,7 @@ export const Errors = {
   POSITION_NOT_FOUND: def(1103, 404, 'not_found', 'Position not found'),
   ACCOUNT_NOT_FOUND: def(1104, 404, 'not_found', 'Account not found'),
   METHOD_NOT_ALLOWED: def(1105, 405, 'not_found', 'Method not allowed on this route'),
+  DATASET_NOT_FOUND: def(1106, 404, 'not_found', 'Dataset not found'),
 
   // 2000-2099: authentication (HTTP 401)
   API_KEY_MISSING: def(2001, 401, 'auth', 'Missing X-API-KEY header'),

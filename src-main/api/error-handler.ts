@@ -42,7 +42,7 @@ interface AjvError {
 function describeValidation(err: FastifyError): { kind: 'unknown' | 'missing' | 'invalid'; message: string } {
   const v = (err.validation ?? []) as AjvError[];
   const first = v[0];
-  const where = err.validationContext === 'body' ? 'body' : 'query';
+  const where = err.validationContext === 'body' ? 'body' : err.validationContext === 'params' ? 'path' : 'query';
   if (!first) return { kind: 'invalid', message: err.message };
   const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
   if (first.keyword === 'additionalProperties') {
@@ -56,6 +56,8 @@ function describeValidation(err: FastifyError): { kind: 'unknown' | 'missing' | 
     const allowed = (first.params.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ');
     return { kind: 'invalid', message: `Invalid ${where} parameter '${field}': must be one of ${allowed}` };
   }
+  // A rule on the whole object (minProperties: "at least one field") names no parameter.
+  if (field === '') return { kind: 'invalid', message: `Invalid ${where}: ${first.message ?? 'invalid value'}` };
   return { kind: 'invalid', message: `Invalid ${where} parameter '${field}': ${first.message ?? 'invalid value'}` };
 }
 

@@ -27,6 +27,13 @@ followed directly by the raw request body if any. Accepted when \`timestamp < no
 use JSON numbers. JSON bodies must use the declared JSON types (a decimal field refuses a JSON
 number with 1001). Timestamps are integers in ms.
 
+**Input rules.** An integer in the query or the path is written \`^-?(0|[1-9][0-9]*)$\`: no
+\`+\`, exponent, hex, blanks, leading zeros, fraction, \`Infinity\` or \`NaN\`; it must be a safe
+integer (|n| <= 2^53 - 1) within the parameter's documented range, else 1001 naming it. In a
+JSON body an integer is a safe integer and a number is finite (\`1e309\` is 1001). An
+undeclared query parameter or body field is 1003 on every route. A route that declares a
+body requires a JSON object (none 1002, \`null\` or a non-object 1001; send \`{}\` for defaults).
+
 **Two clocks.** Every time of the trading records (order created_at / updated_at, trade times,
 position times, price timestamps, kline open/close times, the \`E\`/\`T\` of pushes) is MARKET
 time: the venue's virtual clock, not the wall clock. It runs at the simulator's speed (once it

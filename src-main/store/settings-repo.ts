@@ -4,9 +4,10 @@
 // command's rows or not at all, and a background write (market time) goes through the same
 // commit path (and its disk-space check) as the rest.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { SettingsPort } from '../trading/ports.ts';
 import { transaction } from './database.ts';
 
-export class SettingsRepo {
+export class SettingsRepo implements SettingsPort {
   private readonly getStmt: StatementSync;
   private readonly setStmt: StatementSync;
   private readonly db: DatabaseSync;

@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Candle } from '../../src-main/market/candles.ts';
 import { KlineService } from '../../src-main/market/kline-service.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { INTERVALS, openTimeOf } from '../../src-shared/intervals.ts';
 
 const T = Date.parse('2025-03-03T10:17:42.250Z');
@@ -38,7 +39,7 @@ describe('1s klines right after a start', () => {
     venue = openVenue({ dataDir: ':memory:', wall: () => T });
     storedHistory(venue);
     let now = T;
-    svc = new KlineService({ db: venue.db, symbols: venue.symbols, clock: { now: () => now } }, { tickMs: 0 });
+    svc = new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: { now: () => now } }, { tickMs: 0 });
 
     const first = svc.klines('BTCUSDT', '1s', { limit: 5 });
     expect(first).toHaveLength(1);
@@ -60,7 +61,7 @@ describe('1s klines right after a start', () => {
 
   it('a venue with no candles at all has no price to show: still []', () => {
     venue = openVenue({ dataDir: ':memory:', wall: () => T });
-    svc = new KlineService({ db: venue.db, symbols: venue.symbols, clock: { now: () => T } }, { tickMs: 0 });
+    svc = new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: { now: () => T } }, { tickMs: 0 });
     expect(svc.klines('BTCUSDT', '1s', { limit: 5 })).toEqual([]);
   });
 });

@@ -6,10 +6,12 @@
 // not on this machine whatever --host says (a remote attempt does not use it up), and it expires
 // LOGIN_TOKEN_TTL_MS after the start (2010, "expired"; a restart prints a new link).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import { noQuery, type ApiInstance } from '../schemas.ts';
+import { strictJsonBody } from '../trading-schemas.ts';
 
 /** How long the printed login link works: 15 minutes (wall clock) from the start. */
 export const LOGIN_TOKEN_TTL_MS = 15 * 60_000;
@@ -26,16 +28,22 @@ export function newLoginToken(accountId: number, now = Date.now(), ttlMs = LOGIN
   return { value: randomBytes(24).toString('base64url'), accountId, expiresAt: now + ttlMs };
 }
 
+const sessionBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 128, description: 'The one-time login token' }) },
+  { additionalProperties: false },
+);
+
 export default async function sessionRoutes(
-  app: FastifyInstance,
+  app: ApiInstance,
   opts: { venue: Venue; token?: LoginToken; now?: () => number },
 ): Promise<void> {
   const { venue, token } = opts;
   const now = opts.now ?? Date.now;
-  app.post<{ Body: { token: string } }>(
+  app.post(
     '/api/v1/session',
     {
       config: { auth: 'loopback' },
+      preValidation: strictJsonBody(sessionBody),
       schema: {
         tags: ['account'],
         summary: 'Trade the one-time login token for the local account\'s API key and secret',
@@ -44,18 +52,10 @@ export default async function sessionRoutes(
           `for ${LOGIN_TOKEN_TTL_MS / 60_000} minutes after the start, and only from this machine (loopback caller, ` +
           'whatever --host is; others get 403 / 2102 and the token stays unused). A used, expired, wrong or ' +
           'missing token answers 2010. Restart the service for a new token.',
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['token'],
-          properties: { token: { type: 'string', minLength: 1, maxLength: 128 } },
-        },
+        querystring: noQuery,
+        body: sessionBody,
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            required: ['user_id', 'api_key', 'api_secret'],
-            properties: { user_id: { type: 'integer' }, api_key: { type: 'string' }, api_secret: { type: 'string' } },
-          }),
+          200: envelopeSchema(Type.Object({ user_id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() })),
           ...standardErrors(401, 403),
         },
       },

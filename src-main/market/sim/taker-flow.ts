@@ -9,7 +9,8 @@
 // above), so the flow leans against the maker's inventory skew and keeps last near index.
 // Kind: 70 % market orders, 30 % IOC limits 0-2 grid steps through the best price (kept inside
 // the price band around mark); a pair that forbids market orders gets only IOC limits.
-import type { Exchange, PairState } from '../../trading/exchange.ts';
+import type { Exchange } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';
 
@@ -88,16 +89,16 @@ export class TakerFlow {
     try {
       let r;
       if (useMarket) {
-        r = this.ex.placeBotOrder({ ...base, type: 2 }, this.account);
+        r = this.ex.execute({ kind: 'placeBot', input: { ...base, type: 2 }, engineAccount: this.account });
       } else {
         const mark = this.pair.markPrice;
         const bandTicks = side === 1 ? Math.floor((mark * (1 + 0.9 * this.limits.band)) / tick) : Math.ceil((mark * (1 - 0.9 * this.limits.band)) / tick);
         let px = side === 1 ? opposite + through : opposite - through;
         px = side === 1 ? Math.min(px, bandTicks) : Math.max(px, bandTicks, 1);
         if ((side === 1 && px < opposite) || (side === 2 && px > opposite)) {
-          r = this.ex.placeBotOrder({ ...base, type: 2 }, this.account); // the band is inside the spread: a market order stops at it
+          r = this.ex.execute({ kind: 'placeBot', input: { ...base, type: 2 }, engineAccount: this.account }); // the band is inside the spread: a market order stops at it
         } else {
-          r = this.ex.placeBotOrder({ ...base, type: 1, price: math.formatPrice(px), time_in_force: 2 }, this.account);
+          r = this.ex.execute({ kind: 'placeBot', input: { ...base, type: 1, price: math.formatPrice(px), time_in_force: 2 }, engineAccount: this.account });
         }
       }
       const traded = r.status === 2 || r.status === 3 || (r.status === 6 && r.filled_qty !== this.zeroQty);
