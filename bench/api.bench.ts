@@ -63,7 +63,8 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { startService } from '../src-main/service.ts';
 import { HOUSE_ACCOUNT } from '../src-main/trading/exchange.ts';
-import { runClient, type ClientJob, type ClientResult } from './api-client.ts';
+import { runClient, type ClientJob, type ClientResult } from './lib/api-client.ts';
+import { helloWorld, listenLocal } from './lib/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -167,19 +168,13 @@ async function main(): Promise<void> {
     rateLimit: false,
     accounts: ACCOUNTS.map((a) => ({ ...a, balance: BALANCE })),
   });
-  const hello = Fastify({ logger: false });
-  hello.get('/', async () => ({ hello: 'world' }));
+  const hello = helloWorld();
   // Reference, not a target: the bare framework cost of a POST with the bot orders' JSON body.
   const ref = Fastify({ logger: false });
   const constant = { code: 0, message: 'success', data: { order_id: '1000001', client_order_id: 'bot.1000001', status: 3, filled_qty: '0.002', filled_quote: '192.02000000' } };
   ref.post('/fapi/v1/bot/orders', async () => constant);
-  const urlOf = async (app: typeof hello): Promise<string> => {
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const a = app.server.address();
-    return `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
-  };
-  const helloUrl = await urlOf(hello);
-  const refUrl = await urlOf(ref);
+  const helloUrl = await listenLocal(hello);
+  const refUrl = await listenLocal(ref);
   // Reference below the framework: node:http alone, body read and parsed, constant answer.
   const constantText = JSON.stringify(constant);
   const raw = createServer((req, res) => {

@@ -1,6 +1,7 @@
 // Command-line options of the headless service (`npm run serve -- ...`) and the desktop app.
-import { parseFixed } from '../src-shared/decimal.ts';
-import { USDT_DECIMALS } from './store/accounts-repo.ts';
+import { AccountFieldError, checkAccountFields, DEFAULT_PAPER_BALANCE } from './accounts/credentials.ts';
+
+export { DEFAULT_PAPER_BALANCE };
 
 export interface AccountSpec {
   apiKey: string;
@@ -26,8 +27,6 @@ export interface CliOptions {
   help: boolean;
 }
 
-export const DEFAULT_PAPER_BALANCE = 10_000n * 10n ** BigInt(USDT_DECIMALS);
-
 export const USAGE = `Usage: npm run serve -- [options]
 
   --host H                 interface to listen on (default 127.0.0.1)
@@ -46,20 +45,18 @@ export const USAGE = `Usage: npm run serve -- [options]
 
 export class CliError extends Error {}
 
-const KEY_RE = /^[A-Za-z0-9_-]{8,128}$/;
-
 export function parseAccount(spec: string): AccountSpec {
   const parts = spec.split(':');
   if (parts.length < 2 || parts.length > 4) throw new CliError(`--account wants KEY:SECRET[:BALANCE[:MODE]], got '${spec}'`);
   const [apiKey, apiSecret, balanceText, mode] = parts;
   if (mode !== undefined && mode !== 'hedge' && mode !== 'one_way') throw new CliError(`--account MODE must be hedge or one_way, got '${mode}'`);
-  if (!KEY_RE.test(apiKey)) throw new CliError('--account KEY must be 8 to 128 letters, digits, _ or -');
-  if (!KEY_RE.test(apiSecret)) throw new CliError('--account SECRET must be 8 to 128 letters, digits, _ or -');
-  let balance = DEFAULT_PAPER_BALANCE;
-  if (balanceText !== undefined && !(balanceText === '' && mode !== undefined)) {
-    const r = parseFixed(balanceText, USDT_DECIMALS);
-    if (!r.ok) throw new CliError(`--account BALANCE must be a non-negative decimal with at most ${USDT_DECIMALS} decimals, got '${balanceText}'`);
-    balance = r.value;
+  let balance: bigint;
+  try {
+    // an empty BALANCE before a MODE (KEY:SECRET::one_way) means the default balance
+    balance = checkAccountFields(apiKey, apiSecret, balanceText === '' && mode !== undefined ? undefined : balanceText).balance;
+  } catch (err) {
+    if (!(err instanceof AccountFieldError)) throw err;
+    throw new CliError(`--account ${err.field} ${err.detail}` + (err.got === undefined ? '' : `, got '${err.got}'`));
   }
   return mode === undefined ? { apiKey, apiSecret, balance } : { apiKey, apiSecret, balance, positionMode: mode };
 }

@@ -5,8 +5,8 @@ import type { RateLimitOptions } from './api/rate-limit.ts';
 import type { AccountSpec } from './cli-args.ts';
 import { newLoginToken, type LoginToken } from './api/routes/session.ts';
 import { ensureLocalAccount } from './local-account.ts';
-import { SimDriver } from './market/sim/driver.ts';
-import { openVenue, type Venue } from './venue.ts';
+import { openVenue, type LocalVenue } from './venue.ts';
+import { removeServiceFile, writeServiceFile } from './service-file.ts';
 
 export interface ServiceOptions {
   /** Interface to listen on; 127.0.0.1 unless told otherwise. */
@@ -39,7 +39,7 @@ export interface ServiceHandle {
   readonly host: string;
   readonly port: number;
   readonly app: FastifyInstance;
-  readonly venue: Venue;
+  readonly venue: LocalVenue;
   /** The one-time browser login URL (`/#token=...`) for the local account. */
   readonly loginUrl: string;
   close(): Promise<void>;
@@ -74,13 +74,14 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     await venue.close();
     throw err;
   }
-  const driver = venue.sim ? new SimDriver(venue.sim, venue.clock, { onTick: (t) => venue.klines.advanceTo(t) }) : null;
-  driver?.start();
+  venue.market?.start();
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? 0);
   const host = opts.host ?? '127.0.0.1';
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | null = null;
+  // where this venue listens, for `npm run data` run on the same folder (service-file.ts)
+  writeServiceFile(opts.dataDir, `http://${urlHost}:${port}`);
   return {
     url: `http://${urlHost}:${port}`,
     host,
@@ -90,7 +91,8 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     loginUrl: `http://${urlHost}:${port}/#token=${loginToken.value}`,
     close() {
       closing ??= (async () => {
-        driver?.stop();
+        venue.market?.stop();
+        removeServiceFile(opts.dataDir);
         try {
           await app.close();
         } finally {

@@ -14,7 +14,7 @@ import { breakEvenPrice, estimatedClosingFee } from '../risk/margin.ts';
 import { formatMoney, unitsToNumber, type SymbolMath } from '../risk/money.ts';
 import { entryPrice, type PositionState } from '../risk/position.ts';
 import { bracketFor } from '../risk/tiers.ts';
-import type { ClosedPositionRow } from '../store/trading-repo.ts';
+import type { ClosedPositionRow } from '../trading/ports.ts';
 import type { PairState } from '../trading/pair-state.ts';
 import type { AccountMoney, OrderState, PositionRisk, RecordFormat, TradeState } from '../trading/ports.ts';
 

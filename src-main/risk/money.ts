@@ -85,6 +85,9 @@ export class SymbolMath {
   readonly lotValue: number;
   /** The step (base units per lot) as an exact fraction. */
   private readonly lot: Rate;
+  /** valueAt's last price and that price in units x the step's numerator (marks repeat). */
+  private lastPrice = Number.NaN;
+  private lastScaled = 0n;
 
   constructor(f: PairFilters) {
     this.symbol = f.symbol;
@@ -113,7 +116,13 @@ export class SymbolMath {
    * through here so that sums of them are sums of integers.
    */
   valueAt(price: number, lots: number): bigint {
-    return mulRate(BigInt(Math.round(price * 1e8)) * BigInt(lots), this.lot);
+    if (price !== this.lastPrice) {
+      this.lastScaled = BigInt(Math.round(price * 1e8)) * this.lot.num;
+      this.lastPrice = price;
+    }
+    const p = this.lastScaled * BigInt(lots);
+    const den = this.lot.den;
+    return p < 0n ? -((-p * 2n + den) / (2n * den)) : (p * 2n + den) / (2n * den);
   }
 
   fee(notional: bigint, maker: boolean): bigint {

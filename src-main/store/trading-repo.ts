@@ -4,7 +4,7 @@
 // answers wait for the commit (group.whenDurable), so an acknowledged change is on disk.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { PositionState } from '../risk/position.ts';
-import type { OrderState, TradeState, TradingStorePort } from '../trading/ports.ts';
+import type { OrderState, TradeState, TradingStorePort, ClosedPositionRow } from '../trading/ports.ts';
 import { groupCommitOf, type GroupCommit } from './group-commit.ts';
 
 /** An order row: the trading service's order state (its port type). */
@@ -12,28 +12,6 @@ export type OrderRow = OrderState;
 
 /** A trade row: the trading service's fill (its port type). */
 export type TradeRow = TradeState;
-
-export interface ClosedPositionRow {
-  id: number;
-  positionId: number;
-  accountId: number;
-  symbol: string;
-  positionSide: number;
-  marginMode: number;
-  leverage: number;
-  openQuantity: number;
-  closeQuantity: number;
-  openAmount: bigint;
-  closeAmount: bigint;
-  openFee: bigint;
-  closeFee: bigint;
-  totalFundingFee: bigint;
-  realizedPnl: bigint;
-  closeType: number;
-  openedAt: number;
-  closedAt: number;
-  createdAt: number;
-}
 
 type Raw = Record<string, bigint | string | null>;
 const n = (v: unknown): number => Number(v as bigint);

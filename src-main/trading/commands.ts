@@ -33,6 +33,7 @@ export type Command =
   | { kind: 'deposit'; accountId: number; amount: bigint }
   | { kind: 'reset'; accountId: number; balance: bigint }
   | { kind: 'upsertAccount'; spec: AccountSpec; now: number }
+  | { kind: 'rotateKey'; accountId: number; apiKey: string; apiSecret: string; now: number }
   | { kind: 'prices'; symbol: string; mark?: number; index?: number; fundingRate?: number; nextFundingTime?: number }
   | { kind: 'funding'; symbol: string; rate: number; mark: number; time: number };
 
@@ -51,6 +52,8 @@ export interface CommandResults {
   deposit: AccountSummary;
   reset: AccountSummary;
   upsertAccount: AccountState;
+  /** The new key and secret (the old key stops working at once). */
+  rotateKey: { apiKey: string; apiSecret: string };
   prices: void;
   /** How many positions paid or received funding. */
   funding: number;

@@ -35,7 +35,6 @@ import { setTpSl, tpslList, tpslOf, type TpSlEntry, type TriggerSpec } from './t
 import { orderRecord, positionRecords, summaryRecord } from './views.ts';
 
 export { HOUSE_ACCOUNT, INITIAL_INSURANCE_FUND } from './core.ts';
-export type { PairState } from './pair-state.ts';
 export type { ExchangeDeps } from './ports.ts';
 export type { BotOrderInput, Command, OrderInput, ResultOf } from './commands.ts';
 
@@ -86,6 +85,13 @@ export class Exchange {
         return this.reset(core.requireAccount(c.accountId), c.balance);
       case 'upsertAccount':
         return this.upsert(c.spec, c.now);
+      case 'rotateKey': {
+        // the exchange addresses accounts by id and holds no keys; the command still passes the
+        // sequencer so a command log orders it with the account's orders
+        core.requireAccount(c.accountId);
+        if (core.deps.accounts.rotateKey(c.accountId, c.apiKey, c.apiSecret, c.now) === undefined) reject(Errors.ACCOUNT_NOT_FOUND);
+        return { apiKey: c.apiKey, apiSecret: c.apiSecret };
+      }
       case 'prices':
         return this.prices(c);
       case 'funding':

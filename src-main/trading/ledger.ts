@@ -35,14 +35,17 @@ export interface CrossTotals {
   upnl: bigint;
   /** Initial margin of the cross positions at the mark. */
   im: bigint;
-  /** Maintenance margin of the cross positions. */
+  /** Maintenance margin of the cross positions (0 unless asked for). */
   mm: bigint;
   /** Margin allocated to isolated positions. */
   isolated: bigint;
 }
 
-/** Totals of an account's cross positions (all but `except`) and its isolated margin. */
-export function crossTotals(core: TradingCore, a: AccountLive, except?: PositionState): CrossTotals {
+/**
+ * Totals of an account's cross positions (all but `except`) and its isolated margin; the
+ * maintenance margin only when `withMaintenance` (the available balance does not need it).
+ */
+export function crossTotals(core: TradingCore, a: AccountLive, except?: PositionState, withMaintenance = true): CrossTotals {
   let upnl = 0n;
   let im = 0n;
   let mm = 0n;
@@ -58,20 +61,20 @@ export function crossTotals(core: TradingCore, a: AccountLive, except?: Position
     const value = markValue(p, pair);
     upnl += p.side === PositionSide.LONG ? value - p.cost : p.cost - value;
     im += ceilDiv(value, BigInt(p.leverage));
-    mm += maintenanceMarginUnits(pair.row.brackets, value);
+    if (withMaintenance) mm += maintenanceMarginUnits(pair.row.brackets, value);
   }
   return { upnl, im, mm, isolated };
 }
 
 /** Available balance, units (may be negative): what new orders may use. */
 export function available(core: TradingCore, a: AccountLive): bigint {
-  const t = crossTotals(core, a);
+  const t = crossTotals(core, a, undefined, false);
   return a.wallet + t.upnl - t.im - t.isolated - a.frozen;
 }
 
 /** The figures of an account's balance summary. */
 export function accountMoney(core: TradingCore, a: AccountLive): AccountMoney {
-  const t = crossTotals(core, a);
+  const t = crossTotals(core, a, undefined, false);
   let isoUpnl = 0n;
   for (const p of a.positions.values()) {
     if (p.qty > 0 && p.marginMode === MarginMode.ISOLATED) isoUpnl += upnlUnits(p, core.pairs.get(p.symbol)!);

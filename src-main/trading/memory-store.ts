@@ -11,7 +11,7 @@
 // - Rows are copies: the store never shares an object with the exchange's live state.
 import { OrderStatus } from '../../src-shared/enums.ts';
 import type { PositionState } from '../risk/position.ts';
-import type { SymbolRow } from '../store/symbols-repo.ts';
+import type { SymbolRow } from '../core/symbol.ts';
 import type {
   AccountsPort,
   AccountSpec,
@@ -160,6 +160,15 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
       a.totalDeposits += spec.balance - a.walletBalance;
       a.walletBalance = spec.balance;
     }
+    return { ...a };
+  }
+
+  rotateKey(id: number, apiKey: string, apiSecret: string, _now: number): MemoryAccount | undefined {
+    this.group.sync();
+    const a = this.accounts.get(id);
+    if (!a) return undefined;
+    a.apiKey = apiKey;
+    a.apiSecret = apiSecret;
     return { ...a };
   }
 

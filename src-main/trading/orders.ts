@@ -16,7 +16,7 @@ import { formatMoney } from '../risk/money.ts';
 import { applyPairSetting } from './account-settings.ts';
 import { HOUSE_ACCOUNT, openOrdersOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
 import { drain } from './fills.ts';
-import { checkAccountSide, checkShape } from './order-checks.ts';
+import { checkAccountSide, checkShape, type CheckedShape } from './order-checks.ts';
 import { orderRecord } from './views.ts';
 
 /** General placement (signed users): validated, margined, stored before the answer. */
@@ -30,7 +30,7 @@ export function placeUserOrder(core: TradingCore, a: AccountLive, input: OrderIn
   const c = checkAccountSide(core, a, pair, input, s, clientOrderId);
   // settings the order asked for apply only now that it is accepted
   if (c.settingsChange) applyPairSetting(core, a, pair.row.symbol, c.leverage, c.marginMode);
-  const order = newOrder(core, id, clientOrderId, a.id, input, s.tif, s.positionSide, s.action, s.reduceOnly, s.qtyLots, s.priceTicks, c.leverage, c.marginMode, c.frozen, false, a.id, false);
+  const order = newOrder(core, id, clientOrderId, a.id, input, s, c.leverage, c.marginMode, c.frozen, false, a.id, false);
   core.orders.set(id, order);
   a.orders.set(id, order);
   a.clientIds.set(clientOrderId, id);
@@ -56,10 +56,7 @@ export function placeBotOrder(core: TradingCore, input: BotOrderInput, engineAcc
       }
     }
   }
-  const order = newOrder(
-    core, id, clientOrderId, 0, input, s.tif, s.positionSide, s.action, s.reduceOnly, s.qtyLots, s.priceTicks,
-    input.leverage ?? 1, input.margin_mode ?? MarginMode.CROSS, 0n, true, engineAccount, track,
-  );
+  const order = newOrder(core, id, clientOrderId, 0, input, s, input.leverage ?? 1, input.margin_mode ?? MarginMode.CROSS, 0n, true, engineAccount, track);
   if (track) core.orders.set(id, order);
   submit(core, order, s.isMarket, s.refTicks, -1, track ? null : order);
   core.writer.flush();
@@ -67,16 +64,15 @@ export function placeBotOrder(core: TradingCore, input: BotOrderInput, engineAcc
 }
 
 function newOrder(
-  core: TradingCore, id: number, clientOrderId: string, accountId: number, input: OrderInput, tif: number, positionSide: number,
-  action: number, reduceOnly: boolean, qtyLots: number, priceTicks: number, leverage: number, marginMode: number, frozen: bigint,
-  isBot: boolean, engineAccount: number, cached: boolean,
+  core: TradingCore, id: number, clientOrderId: string, accountId: number, input: OrderInput, s: CheckedShape,
+  leverage: number, marginMode: number, frozen: bigint, isBot: boolean, engineAccount: number, cached: boolean,
 ): LiveOrder {
   const now = core.now();
   return {
-    id, clientOrderId, accountId, symbol: input.symbol, side: input.side, type: input.type, tif,
-    priceTicks, qtyLots, filledLots: 0, filledQuote: 0n, status: OrderStatus.NEW, leverage, marginMode, positionSide,
-    positionAction: action, reduceOnly, frozen, totalFee: 0n, createdAt: now, updatedAt: now, isBot,
-    engineAccount, closeType: CloseType.USER, cached,
+    id, clientOrderId, accountId, symbol: input.symbol, side: input.side, type: input.type, tif: s.tif,
+    priceTicks: s.priceTicks, qtyLots: s.qtyLots, filledLots: 0, filledQuote: 0n, status: OrderStatus.NEW, leverage, marginMode,
+    positionSide: s.positionSide, positionAction: s.action, reduceOnly: s.reduceOnly, frozen, totalFee: 0n, createdAt: now,
+    updatedAt: now, isBot, engineAccount, closeType: CloseType.USER, cached,
   };
 }
 

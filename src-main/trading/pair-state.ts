@@ -7,7 +7,7 @@
 // and risk thresholds); money derived from them is rounded to 1e-8 USDT where it is booked.
 import { createBook, RecordingSink, type OrderBook } from '../engine/index.ts';
 import { SymbolMath } from '../risk/money.ts';
-import type { SymbolRow } from '../store/symbols-repo.ts';
+import type { SymbolRow } from '../core/symbol.ts';
 
 export interface PairState {
   row: SymbolRow;

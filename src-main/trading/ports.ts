@@ -13,7 +13,7 @@
 import type { AccountSummary, OrderRecord, PositionRecord, TradeRecord } from '../../src-shared/types.ts';
 import type { SymbolMath } from '../risk/money.ts';
 import type { PositionState } from '../risk/position.ts';
-import type { SymbolRow } from '../store/symbols-repo.ts';
+import type { SymbolRow } from '../core/symbol.ts';
 import type { PairState } from './pair-state.ts';
 
 /** An order as the exchange keeps and stores it (ticks, lots, 1e-8 USDT units). */
@@ -97,6 +97,8 @@ export interface AccountsPort {
   byId(id: number): AccountState | undefined;
   /** Creates the account with this key, or sets its secret and its wallet to `balance` (the difference booked as a deposit). */
   upsert(spec: AccountSpec, now: number): AccountState;
+  /** Replaces the account's key and secret; undefined when there is no such account. */
+  rotateKey(id: number, apiKey: string, apiSecret: string, now: number): AccountState | undefined;
 }
 
 export interface SettingsPort {
@@ -167,4 +169,27 @@ export interface ExchangeDeps {
   repo: TradingStorePort;
   clock: Clock;
   records: RecordFormat;
+}
+
+/** A closed position as stored (the history routes format it, api/records.ts). */
+export interface ClosedPositionRow {
+  id: number;
+  positionId: number;
+  accountId: number;
+  symbol: string;
+  positionSide: number;
+  marginMode: number;
+  leverage: number;
+  openQuantity: number;
+  closeQuantity: number;
+  openAmount: bigint;
+  closeAmount: bigint;
+  openFee: bigint;
+  closeFee: bigint;
+  totalFundingFee: bigint;
+  realizedPnl: bigint;
+  closeType: number;
+  openedAt: number;
+  closedAt: number;
+  createdAt: number;
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import ccxt from 'ccxt';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src-main/api/app.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import type { Creds } from '../helpers/signed.ts';
 
 export interface Service {

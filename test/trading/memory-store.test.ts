@@ -7,7 +7,7 @@ import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { wireRecords } from '../../src-main/api/records.ts';
 import { DEFAULT_CATALOGUE } from '../../src-main/market/catalogue.ts';
 import { toNewSymbol } from '../../src-main/market/seed-catalogue.ts';
-import type { SymbolRow } from '../../src-main/store/symbols-repo.ts';
+import type { SymbolRow } from '../../src-main/core/symbol.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
 import { Exchange, HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { MemorySettings, MemorySymbols, MemoryTradingStore } from '../../src-main/trading/memory-store.ts';

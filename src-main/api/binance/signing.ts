@@ -8,7 +8,7 @@
 // both surfaces.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Account } from '../../store/accounts-repo.ts';
+import type { Account } from '../../core/account.ts';
 import type { AuthServices } from '../auth.ts';
 import { MAX_CLOCK_AHEAD, MAX_RECV_WINDOW } from '../auth.ts';
 import { BinanceError, MSG, illegal, mandatory } from './errors.ts';

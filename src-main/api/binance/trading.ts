@@ -11,7 +11,7 @@ import { Decimal } from 'decimal.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../src-shared/errors.ts';
 import { MarginMode, OrderStatus, OrderType, PositionAction, PositionSide, Side, TimeInForce } from '../../../src-shared/enums.ts';
-import type { Account } from '../../store/accounts-repo.ts';
+import type { Account } from '../../core/account.ts';
 import { maxNotionalFor } from '../../risk/tiers.ts';
 import type { OrderState, TradeState } from '../../trading/ports.ts';
 import type { Command } from '../../trading/exchange.ts';

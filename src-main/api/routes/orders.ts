@@ -4,14 +4,14 @@
 // Handlers stay thin: the schema validates shapes, the exchange applies business rules and
 // state changes (throwing ApiError), TradingRepo answers history. The user is always the
 // signed account; no route takes a user id from its input.
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { OrderInput } from '../../trading/exchange.ts';
-import { orderRecord, tradeRecord } from '../records.ts';
 import type { Venue } from '../../venue.ts';
+import { orderRecord, tradeRecord } from '../records.ts';
 import { signedQuerystring } from '../auth.ts';
 import { page } from '../cursor.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import type { ApiInstance } from '../schemas.ts';
 import {
   accountIdOf,
   checkTimeRange,
@@ -21,22 +21,24 @@ import {
   idField,
   listedSymbol,
   orderBodySchema,
+  orderRecordRef,
   orderStatusField,
   pageLimit,
-  ref,
+  placementResultRef,
   sideField,
   strictJsonBody,
   symbolField,
   timeField,
+  tradeRecordRef,
 } from '../trading-schemas.ts';
 
 const signedErrors = () => standardErrors(401);
 
-export default async function orderRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
   const ex = venue.exchange;
 
-  app.post<{ Body: OrderInput }>(
+  app.post(
     '/fapi/v1/orders',
     {
       config: { auth: 'signed' },
@@ -54,7 +56,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
           'types: "side": "1" is refused (1001).',
         querystring: signedQuerystring(),
         body: orderBodySchema,
-        response: { 200: envelopeSchema(ref('PlacementResult')), ...signedErrors() },
+        response: { 200: envelopeSchema(placementResultRef), ...signedErrors() },
       },
     },
     async (req) => {
@@ -64,7 +66,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
     },
   );
 
-  app.delete<{ Querystring: { symbol: string; order_id?: number; client_order_id?: string } }>(
+  app.delete(
     '/fapi/v1/order',
     {
       config: { auth: 'signed' },
@@ -78,7 +80,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
           { symbol: symbolField, order_id: idField('Order ID'), client_order_id: clientOrderIdField },
           ['symbol'],
         ),
-        response: { 200: envelopeSchema(ref('OrderRecord')), ...signedErrors() },
+        response: { 200: envelopeSchema(orderRecordRef), ...signedErrors() },
       },
     },
     async (req) => {
@@ -94,7 +96,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
     },
   );
 
-  app.delete<{ Querystring: { symbol: string } }>(
+  app.delete(
     '/fapi/v1/allOpenOrders',
     {
       config: { auth: 'signed' },
@@ -103,14 +105,12 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
         summary: 'Cancel all open orders on a pair (signed; extension)',
         querystring: signedQuerystring({ symbol: symbolField }, ['symbol']),
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            required: ['symbol', 'cancelled'],
-            properties: {
-              symbol: { type: 'string', description: 'Trading pair' },
-              cancelled: { type: 'integer', description: 'How many orders were cancelled' },
-            },
-          }),
+          200: envelopeSchema(
+            Type.Object({
+              symbol: Type.String({ description: 'Trading pair' }),
+              cancelled: Type.Integer({ description: 'How many orders were cancelled' }),
+            }),
+          ),
           ...signedErrors(),
         },
       },
@@ -121,7 +121,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
     },
   );
 
-  app.get<{ Querystring: { symbol?: string } }>(
+  app.get(
     '/fapi/v1/openOrders',
     {
       config: { auth: 'signed' },
@@ -130,7 +130,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
         summary: 'Open orders (signed)',
         description: 'Your open orders (status 1 or 2), oldest first; `symbol` filters.',
         querystring: signedQuerystring({ symbol: symbolField }),
-        response: { 200: envelopeSchema({ type: 'array', items: ref('OrderRecord') }), ...signedErrors() },
+        response: { 200: envelopeSchema(Type.Array(orderRecordRef)), ...signedErrors() },
       },
     },
     async (req) => {
@@ -139,7 +139,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
     },
   );
 
-  app.get<{ Querystring: { symbol?: string; status?: number; cursor?: string; limit: number } }>(
+  app.get(
     '/fapi/v1/allOrders',
     {
       config: { auth: 'signed' },
@@ -155,7 +155,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
           cursor: cursorField,
           limit: pageLimit(100, 500),
         }),
-        response: { 200: envelopeSchema(cursorPageSchema('OrderRecord')), ...signedErrors() },
+        response: { 200: envelopeSchema(cursorPageSchema(orderRecordRef)), ...signedErrors() },
       },
     },
     async (req) => {
@@ -167,9 +167,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
     },
   );
 
-  app.get<{
-    Querystring: { symbol?: string; side?: number; start_time?: number; end_time?: number; cursor?: string; limit: number };
-  }>(
+  app.get(
     '/fapi/v1/myTrades',
     {
       config: { auth: 'signed' },
@@ -188,7 +186,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
           cursor: cursorField,
           limit: pageLimit(100, 500),
         }),
-        response: { 200: envelopeSchema(cursorPageSchema('TradeRecord')), ...signedErrors() },
+        response: { 200: envelopeSchema(cursorPageSchema(tradeRecordRef)), ...signedErrors() },
       },
     },
     async (req) => {

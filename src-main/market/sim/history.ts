@@ -15,7 +15,7 @@
 // event loop between symbols) or fastForwardHistorySync. Trades are at or after start and before `end`; times ascend.
 // Cost: O(days x 5,760) per symbol, a Float64Array of the path (about 1.4 MB for 30 days) alive
 // while one symbol is built.
-import type { PairState } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import { PairLimits } from './order-sizing.ts';
 import { paramsFor, type SymbolSimParams } from './params.ts';
 import { PriceProcess, type ProcessState } from './price-process.ts';

@@ -16,7 +16,8 @@
 // Orders the exchange rejects (price band right after a jump, a paused pair) are counted and
 // retried on the next refresh (after a growing pause when every order of a refresh failed); they
 // never throw out of here.
-import type { Exchange, PairState } from '../../trading/exchange.ts';
+import type { Exchange } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';
 

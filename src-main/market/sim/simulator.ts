@@ -20,9 +20,10 @@
 // later needs a new simulator); a pair paused while running is left alone until it trades again.
 // Errors: rejections by the exchange are counted inside the maker and takers; anything else that
 // throws inside a symbol's step is reported to onError and the other symbols go on.
-import type { VirtualClock } from '../clock.ts';
+import type { VirtualClock } from '../../core/clock.ts';
 import { isFundingInstant, fundingTimesBetween } from '../../risk/funding.ts';
-import { HOUSE_ACCOUNT, type Exchange, type PairState } from '../../trading/exchange.ts';
+import { HOUSE_ACCOUNT, type Exchange } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import type { TradeEvent } from '../../trading/events.ts';
 import { DEFAULT_VENUES, IndexVenues, type VenueSpec, type VenueView } from './index-venues.ts';
 import { MarketMaker } from './market-maker.ts';

@@ -9,7 +9,8 @@
 // above), so the flow leans against the maker's inventory skew and keeps last near index.
 // Kind: 70 % market orders, 30 % IOC limits 0-2 grid steps through the best price (kept inside
 // the price band around mark); a pair that forbids market orders gets only IOC limits.
-import type { Exchange, PairState } from '../../trading/exchange.ts';
+import type { Exchange } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';
 

@@ -8,7 +8,8 @@
 // to whole ms.
 // @ts-expect-error autocannon 9 ships no type declarations (no @types/autocannon installed)
 import autocannonUntyped from 'autocannon';
-import { buildSignedQuery, hmacSha256Hex } from '../src-shared/sign.ts';
+import { buildSignedQuery, hmacSha256Hex } from '../../src-shared/sign.ts';
+import { quantileSorted } from './stats.ts';
 
 export type ClientJob = {
   url: string;
@@ -179,10 +180,6 @@ function run(job: ClientJob, seconds: number, onLatency: ((ms: number) => void) 
   });
 }
 
-function quantile(sorted: Float64Array, q: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
-
 /** Warm-up, then the measured run (`onMeasuring` fires as it starts). */
 export async function runClient(job: ClientJob, onMeasuring: () => void): Promise<ClientResult> {
   const ignore = (): void => {};
@@ -241,7 +238,7 @@ export async function runClient(job: ClientJob, onMeasuring: () => void): Promis
   return {
     rps: count / job.seconds,
     responses: count,
-    lat: { p50: quantile(sorted, 0.5), p90: quantile(sorted, 0.9), p99: quantile(sorted, 0.99), max: sorted[count - 1] ?? NaN },
+    lat: { p50: quantileSorted(sorted, 0.5), p90: quantileSorted(sorted, 0.9), p99: quantileSorted(sorted, 0.99), max: sorted[count - 1] ?? NaN },
     non2xx: r.non2xx,
     errors: r.errors,
     timeouts: r.timeouts,
