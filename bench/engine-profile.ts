@@ -2,7 +2,7 @@
 // Run: node_modules/.bin/node --cpu-prof --cpu-prof-dir=/tmp/prof bench/engine-profile.ts
 import { CountingSink } from '../src-main/engine/counting-sink.ts';
 import { OrderBook } from '../src-main/engine/order-book.ts';
-import { Op, makeStream } from './engine-stream.ts';
+import { Op, makeStream } from './lib/engine-stream.ts';
 
 const s = makeStream({ seed: 42, mixed: 1_000_000 });
 const runs = Number(process.argv[2] ?? 8);

@@ -4,7 +4,7 @@
 //
 // One seeded stream of 1,000,000 mixed commands (~70% resting limits within 50 ticks of a
 // drifting mid, 10% crossing limits, 10% market orders, 10% cancels of recent ids; see
-// engine-stream.ts) is replayed, in this one process, by our engine (every event delivered to a
+// lib/engine-stream.ts) is replayed, in this one process, by our engine (every event delivered to a
 // counting sink), by nodejs-order-book (same full stream) and by the naive reference book (a
 // prefix: it re-sorts its book on every command). A second stream first fills the book with
 // 300,000 resting orders and then runs the same kind of mix (the deep-book case).
@@ -32,8 +32,8 @@ import type { LimitOrderOptions } from 'nodejs-order-book';
 import { CountingSink } from '../src-main/engine/counting-sink.ts';
 import { OrderBook } from '../src-main/engine/order-book.ts';
 import { ReferenceBook } from '../src-main/engine/reference-book.ts';
-import { Op, makeStream } from './engine-stream.ts';
-import type { Stream } from './engine-stream.ts';
+import { Op, makeStream } from './lib/engine-stream.ts';
+import type { Stream } from './lib/engine-stream.ts';
 
 const MIXED = 1_000_000;
 const DEEP_PREFILL = 300_000;

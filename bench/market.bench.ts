@@ -27,14 +27,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error autocannon 9 ships no type declarations (no @types/autocannon installed)
 import autocannonUntyped from 'autocannon';
-import Fastify from 'fastify';
 import { buildApp } from '../src-main/api/app.ts';
 import { DEFAULT_CATALOGUE } from '../src-main/market/catalogue.ts';
 import { CandleBuilder } from '../src-main/market/candles.ts';
 import { KlineService } from '../src-main/market/kline-service.ts';
 import { toNewSymbol } from '../src-main/market/seed-catalogue.ts';
-import { openVenue, type Venue } from '../src-main/venue.ts';
+import { CandlesRepo } from '../src-main/store/candles-repo.ts';
+import { openVenue, type LocalVenue as Venue } from '../src-main/venue.ts';
 import { INTERVALS } from '../src-shared/intervals.ts';
+import { mulberry32 } from '../test/helpers/seeded-random.ts';
+import { helloWorld, listenLocal } from './lib/servers.ts';
+import { quantile } from './lib/stats.ts';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -103,24 +106,8 @@ const staticBody = (() => {
   let body: Buffer = Buffer.alloc(0);
   return { get: () => body, set: (b: Buffer) => void (body = b) };
 })();
-function quantile(xs: number[], q: number): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-}
 
 // ------------------------------------------------------------------ history
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface TradeStream {
   time: Float64Array;
@@ -167,7 +154,7 @@ function fillHistory(klines: KlineService, symbol: string, now: number, gapMs: n
 function liveRate(): { service: number; builder: number } {
   const dir = mkdtempSync(join(tmpdir(), 'perpdesk-bench-live-'));
   const v = openVenue({ dataDir: dir });
-  const svc = new KlineService({ db: v.db, symbols: v.symbols, clock: v.clock }, { tickMs: 0 });
+  const svc = new KlineService({ candles: new CandlesRepo(v.db), symbols: v.symbols, clock: v.clock }, { tickMs: 0 });
   const from = v.clock.now();
   const n = 100_000;
   const s = makeStream(from, n, 0.2, 7);
@@ -222,7 +209,7 @@ async function main(): Promise<void> {
 
   const venue = openVenue({ dataDir });
   const own = (venue as Venue & { klines?: KlineService }).klines;
-  const klines = own ?? new KlineService({ db: venue.db, symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange });
+  const klines = own ?? new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange });
   if (!own) Object.assign(venue, { klines });
   const app = await buildApp({ venue, rateLimit: false });
   app.addHook('onRequest', async (req) => {
@@ -233,16 +220,11 @@ async function main(): Promise<void> {
     if (t0 !== undefined && req.url.startsWith('/fapi/v1/klines')) samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
     return payload;
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const addr = app.server.address();
-  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  const url = await listenLocal(app);
 
-  const hello = Fastify({ logger: false });
-  hello.get('/', async () => ({ hello: 'world' }));
+  const hello = helloWorld();
   hello.get('/same-bytes', async (_req, reply) => reply.type('application/json; charset=utf-8').send(staticBody.get()));
-  await hello.listen({ host: '127.0.0.1', port: 0 });
-  const haddr = hello.server.address();
-  const helloUrl = `http://127.0.0.1:${typeof haddr === 'object' && haddr ? haddr.port : 0}/`;
+  const helloUrl = `${await listenLocal(hello)}/`;
 
   try {
     // ---- history

@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { SimulatedMarket } from '../src-main/market/sim/simulated-market.ts';
 import { startService, type ServiceHandle } from '../src-main/service.ts';
 import * as S from './realism-stats.ts';
 
@@ -316,7 +317,7 @@ async function liveSide(seed: number, realProfile: number[]): Promise<Live> {
   const dir = mkdtempSync(join(tmpdir(), 'perpdesk-realism-'));
   const svc = await startService({ dataDir: dir, seed, speed: 1, port: 0, logger: false, rateLimit: false });
   try {
-    const sim = svc.venue.sim!;
+    const sim = (svc.venue.market as SimulatedMarket).sim;
     const pair = svc.venue.exchange.pairs.get(SYMBOL)!;
     const tick = pair.math.tickValue;
     const t0 = sim.time;

@@ -20,6 +20,7 @@ import { fastForwardHistory, type TradeRecorder } from '../src-main/market/sim/h
 import { HistoryCandleWriter } from '../src-main/market/sim/history-writer.ts';
 import { Simulator } from '../src-main/market/sim/simulator.ts';
 import { HOUSE_ACCOUNT } from '../src-main/trading/exchange.ts';
+import { CandlesRepo } from '../src-main/store/candles-repo.ts';
 import { openVenue } from '../src-main/venue.ts';
 
 const T0 = Date.UTC(2025, 0, 6);
@@ -102,7 +103,7 @@ function capacity(): { marketSecondsPerCpuSecond: number; symbols: number } {
 async function history(): Promise<{ writerMs: number; builderMs: number; trades: number; candles: number }> {
   const venue = openVenue({ dataDir: ':memory:', seed: 7, wall: () => T0 });
   const pairs = [...venue.exchange.pairs.values()];
-  const writer = new HistoryCandleWriter(venue.db);
+  const writer = new HistoryCandleWriter(new CandlesRepo(venue.db));
   let t = performance.now();
   const r = await fastForwardHistory({ pairs, seed: 7, end: T0, recorder: writer });
   writer.finish();

@@ -19,6 +19,7 @@ import { CHROMIUM_ARGS } from '../e2e/playwright.config.ts';
 import { BotMarket } from '../e2e/support/bot-market.ts';
 import { startHeadless } from '../e2e/support/service.ts';
 import { RestClient } from '../src-shared/sdk/rest-client.ts';
+import { quantileSorted } from './lib/stats.ts';
 
 const PHASE_MS = Number(process.env.UI_BENCH_PHASE_MS ?? 10_000);
 const WARMUP_MS = 3_000;
@@ -78,7 +79,7 @@ const RECORDER = `async (ms) => {
 async function record(page: Page, name: string, ms: number): Promise<PhaseResult> {
   const r = (await page.evaluate(`(${RECORDER})(${ms})`)) as { frames: number[]; depth: number; trades: number; legendChanges: number };
   const sorted = [...r.frames].sort((a, b) => a - b);
-  const pct = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+  const pct = (p: number): number => quantileSorted(sorted, p);
   return {
     name,
     frames: r.frames.length,

@@ -4,7 +4,7 @@
 // Separate processes so that the clients do not distort the server's CPU figure: this one
 // orchestrates, one child is the server, --client-procs children hold the clients. The
 // clients are raw TCP sockets with a hand-made handshake and a minimal frame reader
-// (ws-load.ts) rather than `ws` clients: 2,000 full `ws` clients parsing every message in one
+// (lib/ws-load.ts) rather than `ws` clients: 2,000 full `ws` clients parsing every message in one
 // process cost more CPU than the server under test and their queueing showed up as fan-out
 // latency. Both servers are measured with the very same client code.
 //
@@ -32,7 +32,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import WebSocket, { WebSocketServer } from 'ws';
-import { LoadClients } from './ws-load.ts';
+import { quantileSorted } from './lib/stats.ts';
+import { LoadClients } from './lib/ws-load.ts';
 
 type Msg = Record<string, unknown> & { type: string };
 
@@ -201,7 +202,7 @@ async function bareServer(): Promise<void> {
 
 // ------------------------------------------------------------------ clients children
 
-/** One of CLIENT_PROCS processes holding a share of the clients (ws-load.ts: raw sockets, minimal frame reader). */
+/** One of CLIENT_PROCS processes holding a share of the clients (lib/ws-load.ts: raw sockets, minimal frame reader). */
 async function clients(): Promise<void> {
   const load = new LoadClients();
   let cpu0 = process.cpuUsage();
@@ -278,8 +279,7 @@ function pctHistogram(h: number[]): { p50: number; p99: number; max: number } {
 function pct(xs: number[]): { p50: number; p99: number; max: number } {
   if (xs.length === 0) return { p50: NaN, p99: NaN, max: NaN };
   const s = Float64Array.from(xs).sort();
-  const at = (q: number): number => s[Math.min(s.length - 1, Math.floor(q * s.length))];
-  return { p50: at(0.5), p99: at(0.99), max: s[s.length - 1] };
+  return { p50: quantileSorted(s, 0.5), p99: quantileSorted(s, 0.99), max: s[s.length - 1] };
 }
 
 // ------------------------------------------------------------------ orchestrator

@@ -1,12 +1,15 @@
 // Command-line options of the headless service (`npm run serve -- ...`) and the desktop app.
-import { parseFixed } from '../src-shared/decimal.ts';
-import { USDT_DECIMALS } from './store/accounts-repo.ts';
+import { AccountFieldError, checkAccountFields, DEFAULT_PAPER_BALANCE } from './accounts/credentials.ts';
+
+export { DEFAULT_PAPER_BALANCE };
 
 export interface AccountSpec {
   apiKey: string;
   apiSecret: string;
   /** 1e-8 USDT units. */
   balance: bigint;
+  /** Position mode to put the account in (hedge is the default of a new account); absent: unchanged. */
+  positionMode?: 'hedge' | 'one_way';
 }
 
 export interface CliOptions {
@@ -24,8 +27,6 @@ export interface CliOptions {
   help: boolean;
 }
 
-export const DEFAULT_PAPER_BALANCE = 10_000n * 10n ** BigInt(USDT_DECIMALS);
-
 export const USAGE = `Usage: npm run serve -- [options]
 
   --host H                 interface to listen on (default 127.0.0.1)
@@ -33,9 +34,10 @@ export const USAGE = `Usage: npm run serve -- [options]
   --data-dir DIR           folder of the database (default: the OS user-data folder)
   --seed N                 seed of the simulated market (default: kept from the first start, else 1)
   --speed X                market clock speed factor, 0.1 to 10000 (default 1)
-  --account KEY:SECRET[:BALANCE]
+  --account KEY:SECRET[:BALANCE[:MODE]]
                            create or update a paper account with this API key, secret and USDT
-                           balance (default 10000); may repeat
+                           balance (default 10000), MODE hedge (default) or one_way (what Binance
+                           bots expect, see docs/binance.md); may repeat
   --volatility X           multiply every pair's simulated volatility by X (0.1 to 10, default 1)
   --intensity X            multiply how often simulated takers trade by X (0.1 to 10, default 1)
   --no-sim                 no simulated market: the book holds only what clients place
@@ -43,21 +45,20 @@ export const USAGE = `Usage: npm run serve -- [options]
 
 export class CliError extends Error {}
 
-const KEY_RE = /^[A-Za-z0-9_-]{8,128}$/;
-
 export function parseAccount(spec: string): AccountSpec {
   const parts = spec.split(':');
-  if (parts.length < 2 || parts.length > 3) throw new CliError(`--account wants KEY:SECRET[:BALANCE], got '${spec}'`);
-  const [apiKey, apiSecret, balanceText] = parts;
-  if (!KEY_RE.test(apiKey)) throw new CliError('--account KEY must be 8 to 128 letters, digits, _ or -');
-  if (!KEY_RE.test(apiSecret)) throw new CliError('--account SECRET must be 8 to 128 letters, digits, _ or -');
-  let balance = DEFAULT_PAPER_BALANCE;
-  if (balanceText !== undefined) {
-    const r = parseFixed(balanceText, USDT_DECIMALS);
-    if (!r.ok) throw new CliError(`--account BALANCE must be a non-negative decimal with at most ${USDT_DECIMALS} decimals, got '${balanceText}'`);
-    balance = r.value;
+  if (parts.length < 2 || parts.length > 4) throw new CliError(`--account wants KEY:SECRET[:BALANCE[:MODE]], got '${spec}'`);
+  const [apiKey, apiSecret, balanceText, mode] = parts;
+  if (mode !== undefined && mode !== 'hedge' && mode !== 'one_way') throw new CliError(`--account MODE must be hedge or one_way, got '${mode}'`);
+  let balance: bigint;
+  try {
+    // an empty BALANCE before a MODE (KEY:SECRET::one_way) means the default balance
+    balance = checkAccountFields(apiKey, apiSecret, balanceText === '' && mode !== undefined ? undefined : balanceText).balance;
+  } catch (err) {
+    if (!(err instanceof AccountFieldError)) throw err;
+    throw new CliError(`--account ${err.field} ${err.detail}` + (err.got === undefined ? '' : `, got '${err.got}'`));
   }
-  return { apiKey, apiSecret, balance };
+  return mode === undefined ? { apiKey, apiSecret, balance } : { apiKey, apiSecret, balance, positionMode: mode };
 }
 
 export function parseCli(argv: readonly string[]): CliOptions {

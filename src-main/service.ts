@@ -5,8 +5,8 @@ import type { RateLimitOptions } from './api/rate-limit.ts';
 import type { AccountSpec } from './cli-args.ts';
 import { newLoginToken, type LoginToken } from './api/routes/session.ts';
 import { ensureLocalAccount } from './local-account.ts';
-import { SimDriver } from './market/sim/driver.ts';
-import { openVenue, type Venue } from './venue.ts';
+import { openVenue, type LocalVenue } from './venue.ts';
+import { removeServiceFile, writeServiceFile } from './service-file.ts';
 
 export interface ServiceOptions {
   /** Interface to listen on; 127.0.0.1 unless told otherwise. */
@@ -39,7 +39,7 @@ export interface ServiceHandle {
   readonly host: string;
   readonly port: number;
   readonly app: FastifyInstance;
-  readonly venue: Venue;
+  readonly venue: LocalVenue;
   /** The one-time browser login URL (`/#token=...`) for the local account. */
   readonly loginUrl: string;
   close(): Promise<void>;
@@ -56,7 +56,11 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     onHistoryProgress: (p) => opts.onProgress?.(`perpdesk: building simulated history ${p.done}/${p.total} ${p.symbol}`),
   });
   for (const a of opts.accounts ?? []) {
-    venue.exchange.upsertAccount({ apiKey: a.apiKey, apiSecret: a.apiSecret, kind: 'user', balance: a.balance }, Date.now());
+    const row = venue.exchange.execute({ kind: 'upsertAccount', spec: { apiKey: a.apiKey, apiSecret: a.apiSecret, kind: 'user', balance: a.balance }, now: Date.now() });
+    // the mode is the account's, on every surface; refused (3015) while it holds positions or orders
+    if (a.positionMode !== undefined && venue.exchange.summary(row.id).position_mode !== a.positionMode) {
+      venue.exchange.execute({ kind: 'setPositionMode', accountId: row.id, mode: a.positionMode });
+    }
   }
   const local = ensureLocalAccount(venue);
   const loginToken: LoginToken = newLoginToken(local.id);
@@ -70,13 +74,14 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     await venue.close();
     throw err;
   }
-  const driver = venue.sim ? new SimDriver(venue.sim, venue.clock, { onTick: (t) => venue.klines.advanceTo(t) }) : null;
-  driver?.start();
+  venue.market?.start();
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? 0);
   const host = opts.host ?? '127.0.0.1';
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | null = null;
+  // where this venue listens, for `npm run data` run on the same folder (service-file.ts)
+  writeServiceFile(opts.dataDir, `http://${urlHost}:${port}`);
   return {
     url: `http://${urlHost}:${port}`,
     host,
@@ -86,7 +91,8 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     loginUrl: `http://${urlHost}:${port}/#token=${loginToken.value}`,
     close() {
       closing ??= (async () => {
-        driver?.stop();
+        venue.market?.stop();
+        removeServiceFile(opts.dataDir);
         try {
           await app.close();
         } finally {

@@ -1,22 +1,31 @@
-// The venue: everything behind the API, wired once per service. Transport code receives it;
-// it never reaches into SQLite or the engine by itself.
+// The venue: everything behind the API, wired once per service. Transport code receives it and
+// sees services only (the exchange, accounts, klines, datasets, the market source, read views of the
+// catalogue and the trade history); the database and the repositories stay with the entry
+// points (LocalVenue: tests, benches and diagnostics).
 import type { DatabaseSync } from 'node:sqlite';
-import { VirtualClock } from './market/clock.ts';
+import { AccountService } from './accounts/account-service.ts';
+import { BotWhitelist } from './accounts/whitelist.ts';
+import { VirtualClock } from './core/clock.ts';
+import { DatasetService } from './data/dataset-service.ts';
 import { KlineService } from './market/kline-service.ts';
+import { openMarketSource, type MarketSource } from './market/market-source.ts';
+import type { SymbolCatalogue } from './market/ports.ts';
 import { RecentTrades } from './market/recent-trades.ts';
-import { fastForwardHistorySync, type HistoryProgress } from './market/sim/history.ts';
-import { HistoryCandleWriter, lastStoredPrices, pairsWithoutHistory } from './market/sim/history-writer.ts';
-import { paramsFor, type SymbolSimParams } from './market/sim/params.ts';
-import { Simulator } from './market/sim/simulator.ts';
+import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
+import { CandlesRepo } from './store/candles-repo.ts';
+import { DatasetsRepo } from './store/datasets-repo.ts';
+import { diskSpaceOf, type DiskSpace } from './store/disk-space.ts';
 import { Checkpointer } from './store/checkpointer.ts';
 import { lockDataFolder, type DataLock } from './store/data-lock.ts';
 import { databaseFile, openDatabase } from './store/database.ts';
+import type { GroupCommit } from './store/group-commit.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
 import { Exchange } from './trading/exchange.ts';
+import { wireRecords } from './api/records.ts';
 
 export interface VenueOptions {
   /** Folder of the SQLite database, or ':memory:'. */
@@ -34,27 +43,51 @@ export interface VenueOptions {
   onHistoryProgress?: (p: HistoryProgress) => void;
 }
 
+/** Stored trade history of accounts, read side (the exchange writes it). */
+export type TradeHistory = Pick<TradingRepo, 'order' | 'orderByClientId' | 'orders' | 'trades' | 'closedPositions' | 'closedPosition'>;
+
+/** Commit timing: whether accepted writes are still on their way to disk, and when they land. */
+export type Durability = Pick<GroupCommit, 'pending' | 'whenDurable'>;
+
 export interface Venue {
-  readonly db: DatabaseSync;
-  readonly symbols: SymbolsRepo;
-  readonly settings: SettingsRepo;
-  readonly accounts: AccountsRepo;
   readonly clock: VirtualClock;
-  readonly trading: TradingRepo;
   /** The sequencer of every state-changing command (orders, cancels, settings, deposits). */
   readonly exchange: Exchange;
+  /** Paper accounts: look-ups, the local account, key rotation. */
+  readonly accounts: AccountService;
+  /** IPs that may use the bot endpoints. */
+  readonly whitelist: BotWhitelist;
+  /** The pair catalogue, read side. */
+  readonly symbols: SymbolCatalogue;
+  readonly trading: TradeHistory;
+  readonly durability: Durability;
+  /** The data folder's free-space guard (store/disk-space.ts); undefined for an in-memory venue. */
+  readonly disk: Pick<DiskSpace, 'low'> | undefined;
   /** Candles of every pair: klines routes and the kline stream. */
   readonly klines: KlineService;
   /** The last trades of every pair (GET /fapi/v1/trades). */
   readonly recentTrades: RecentTrades;
-  /** The simulated market, when running (see VenueOptions.simulate). */
-  readonly sim: Simulator | null;
+  /** Imported market data: the dataset catalogue, its candles and trades (docs/data.md). */
+  readonly datasets: DatasetService;
+  /** What moves the market (the simulator), when running (see VenueOptions.simulate). */
+  readonly market: MarketSource | null;
   readonly seed: number;
   /** Closes the venue at once; the promise settles when the checkpoint worker is gone too. */
   close(): Promise<void>;
 }
 
-export function openVenue(opts: VenueOptions): Venue {
+/**
+ * What openVenue() returns: the Venue and the storage behind it, for the entry points, tests,
+ * benches and diagnostics. The transport is handed the Venue (buildApp takes nothing wider).
+ */
+export interface LocalVenue extends Venue {
+  readonly db: DatabaseSync;
+  readonly settings: SettingsRepo;
+  readonly symbols: SymbolsRepo;
+  readonly trading: TradingRepo;
+}
+
+export function openVenue(opts: VenueOptions): LocalVenue {
   // one venue per data folder (store/data-lock.ts), taken before the database is touched
   const lock = opts.dataDir === ':memory:' ? null : lockDataFolder(opts.dataDir);
   try {
@@ -65,7 +98,7 @@ export function openVenue(opts: VenueOptions): Venue {
   }
 }
 
-function buildVenue(opts: VenueOptions, lock: DataLock | null): Venue {
+function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   const wall = opts.wall ?? Date.now;
   const db = openDatabase({ dataDir: opts.dataDir });
   // WAL checkpoints in a worker thread, so no placement stalls on one (store/checkpointer.ts)
@@ -83,35 +116,24 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): Venue {
   const clock = new VirtualClock({ start: settings.getNumber('market_time') ?? wall(), speed: opts.speed ?? 1, wall });
 
   const trading = new TradingRepo(db);
-  const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock });
+  const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock, records: wireRecords });
   const recentTrades = new RecentTrades(exchange.events);
-  let startStates;
-  if (opts.simulate) {
-    startStates = lastStoredPrices(db, exchange.pairs.values());
-    const fresh = pairsWithoutHistory(db, exchange.pairs.values());
-    if (fresh.length > 0) {
-      clock.pause(); // the market does not move while its past is being built
-      const writer = new HistoryCandleWriter(db);
-      const h = fastForwardHistorySync({ pairs: fresh, seed, end: clock.now(), recorder: writer, onProgress: opts.onHistoryProgress });
-      writer.finish();
-      for (const [sym, st] of h.states) startStates.set(sym, st);
-      clock.resume();
-    }
-  }
-  const klines = new KlineService({ db, symbols, clock, exchange });
-  let params: Record<string, Partial<SymbolSimParams>> | undefined;
-  if (opts.simVolatility !== undefined || opts.simIntensity !== undefined) {
-    params = {};
-    for (const row of symbols.all()) {
-      const d = paramsFor(row);
-      params[row.symbol] = {
-        volatility: Math.min(5, Math.max(0.01, d.volatility * (opts.simVolatility ?? 1))),
-        takerRate: Math.min(50, Math.max(0.05, d.takerRate * (opts.simIntensity ?? 1))),
-      };
-    }
-  }
-  const sim = opts.simulate ? new Simulator({ exchange, clock, seed, startStates, params }) : null;
-  if (sim) klines.autoAdvance = false; // candles follow the simulation's time (the driver's onTick)
+  const candles = new CandlesRepo(db);
+  const openKlines = () => new KlineService({ candles, symbols, clock, exchange });
+  const { market, klines } = opts.simulate
+    ? openMarketSource({
+        kind: 'simulator',
+        exchange,
+        clock,
+        seed,
+        candles,
+        symbols,
+        volatility: opts.simVolatility,
+        intensity: opts.simIntensity,
+        onHistoryProgress: opts.onHistoryProgress,
+        openKlines,
+      })
+    : { market: null, klines: openKlines() };
   // Market time is saved every few seconds, so a crash restarts the clock close to where it was.
   const saveTimer = setInterval(() => settings.set('market_time', String(clock.now())), 5_000);
   saveTimer.unref();
@@ -120,21 +142,26 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): Venue {
   let closing: Promise<void> = Promise.resolve();
   return {
     db,
-    symbols,
     settings,
-    accounts,
     clock,
-    trading,
     exchange,
+    accounts: new AccountService(accounts),
+    whitelist: new BotWhitelist(settings),
+    symbols,
+    trading,
+    durability: trading.group,
+    // looked up per call: the guard of a connection can be replaced (tests, a folder moved)
+    disk: opts.dataDir === ':memory:' ? undefined : { low: () => diskSpaceOf(db)?.low() ?? null },
     klines,
     recentTrades,
-    sim,
+    datasets: new DatasetService(new DatasetsRepo(db)),
+    market,
     seed,
     close() {
       if (closed) return closing;
       closed = true;
       clearInterval(saveTimer);
-      sim?.dispose();
+      market?.dispose();
       recentTrades.close();
       klines.close();
       settings.set('market_time', String(clock.now()));

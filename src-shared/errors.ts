@@ -40,6 +40,10 @@ export const Errors = {
   INVALID_JSON: def(1004, 400, 'validation', 'Request body is not valid JSON'),
   BODY_TOO_LARGE: def(1005, 400, 'validation', 'Request body is too large'),
   UNSUPPORTED_MEDIA_TYPE: def(1006, 400, 'validation', 'Content-Type must be application/json'),
+  // refused before routing, with the HTTP status that names the cause
+  URI_TOO_LONG: def(1007, 414, 'validation', 'Request URL is too long'),
+  HEADERS_TOO_LARGE: def(1008, 431, 'validation', 'Request headers are too large'),
+  REQUEST_TIMEOUT: def(1009, 408, 'validation', 'The request did not arrive in time'),
 
   // 1100-1199: the thing asked for does not exist (HTTP 404)
   ROUTE_NOT_FOUND: def(1100, 404, 'not_found', 'No such route'),
@@ -48,6 +52,7 @@ export const Errors = {
   POSITION_NOT_FOUND: def(1103, 404, 'not_found', 'Position not found'),
   ACCOUNT_NOT_FOUND: def(1104, 404, 'not_found', 'Account not found'),
   METHOD_NOT_ALLOWED: def(1105, 405, 'not_found', 'Method not allowed on this route'),
+  DATASET_NOT_FOUND: def(1106, 404, 'not_found', 'Dataset not found'),
 
   // 2000-2099: authentication (HTTP 401)
   API_KEY_MISSING: def(2001, 401, 'auth', 'Missing X-API-KEY header'),
@@ -95,6 +100,7 @@ export const Errors = {
   // 5000-5099: the service failed (HTTP 500)
   INTERNAL: def(5000, 500, 'internal', 'Internal error'),
   SERVICE_UNAVAILABLE: def(5001, 500, 'internal', 'Service is starting or shutting down'),
+  STORAGE_FULL: def(5002, 503, 'internal', 'The disk of the data folder is nearly full; changes are refused until there is room'),
 
   // 6000-6999 / 7000-7999: candlestick routes (HTTP 200 always)
   KLINES_INVALID_PARAMETER: def(6000, 200, 'klines', 'Invalid parameter'),

@@ -194,6 +194,14 @@ export function signRequest(input: SignRequestInput): string {
   return hmacSha256Hex(input.secret, signaturePayload(input.query, input.body));
 }
 
+/**
+ * The signed text of a WebSocket LOGIN: `api_key={apiKey}&timestamp={timestamp}`, then
+ * `&recv_window={recvWindow}` when one is sent; numbers spelt as JSON spells them.
+ */
+export function loginPayload(apiKey: string, timestamp: number | string, recvWindow?: number | string): string {
+  return `api_key=${apiKey}&timestamp=${timestamp}` + (recvWindow === undefined ? '' : `&recv_window=${recvWindow}`);
+}
+
 /** Values `buildSignedQuery` can serialise; undefined entries are left out. */
 export type QueryParams = Record<string, string | number | boolean | undefined>;
 

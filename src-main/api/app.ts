@@ -8,15 +8,16 @@ import { Errors } from '../../src-shared/errors.ts';
 import type { Venue } from '../venue.ts';
 import { API_KEY_SCHEME, installAuth } from './auth.ts';
 import { installBrowserGuards } from './browser-guards.ts';
-import { installErrorHandling } from './error-handler.ts';
+import { answerClientError, clip, installErrorHandling, installUrlLimit, sendError } from './error-handler.ts';
 import { API_DESCRIPTION } from './openapi-description.ts';
-import { STRICT_BODY, bodyTypeError, type FlatBodySchema } from './trading-schemas.ts';
+import { STRICT_BODY, bodyTypeError, installStrictQueryNumbers, type FlatBodySchema } from './trading-schemas.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
 import accountRoutes from './routes/account.ts';
 import adminRoutes from './routes/admin.ts';
 import klinesRoutes from './routes/klines.ts';
 import depthRoutes from './routes/depth.ts';
 import botOrderRoutes from './routes/bot-orders.ts';
+import datasetRoutes from './routes/datasets.ts';
 import logoRoutes from './routes/logos.ts';
 import orderRoutes from './routes/orders.ts';
 import positionRoutes from './routes/positions.ts';
@@ -31,6 +32,7 @@ import tradeRoutes from './routes/trades.ts';
 import { futuresSymbolSchema, generalSymbolSchema } from './schemas.ts';
 import { tradingSchemas } from './trading-schemas.ts';
 import { installWebSocket } from './ws/ws-route.ts';
+import binanceApi from './binance/index.ts';
 
 export interface AppOptions {
   venue: Venue;
@@ -56,7 +58,7 @@ export interface AppOptions {
  * becomes error 5000 and the exchange refuses further commands.
  */
 function installDurableAnswers(app: FastifyInstance, venue: Venue): void {
-  const group = venue.trading.group;
+  const group = venue.durability;
   app.addHook('onSend', (_req, reply, payload, done) => {
     if (!group.pending) return done(null, payload);
     group.whenDurable((err) => {
@@ -64,6 +66,29 @@ function installDurableAnswers(app: FastifyInstance, venue: Venue): void {
       reply.code(Errors.INTERNAL.http);
       done(null, JSON.stringify({ code: Errors.INTERNAL.code, message: 'Storing the command failed; the venue must restart', data: null }));
     });
+  });
+}
+
+/**
+ * While the data folder's disk is nearly full (store/disk-space.ts), every change is refused
+ * (503 / 5002, the free space in the message) before it reaches a route; reads go on, and so
+ * does the browser login, which writes nothing. It ends by itself once there is room.
+ */
+function installDiskGuard(app: FastifyInstance, venue: Venue): void {
+  const disk = venue.disk;
+  if (disk === undefined) return;
+  const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+  app.addHook('onRequest', (req, reply, done) => {
+    const m = req.method;
+    if (m === 'GET' || m === 'HEAD' || m === 'OPTIONS' || req.url.startsWith('/api/v1/session')) return done();
+    const low = disk.low();
+    if (low === null) return done();
+    sendError(
+      reply,
+      Errors.STORAGE_FULL,
+      `${Errors.STORAGE_FULL.message}: ${mib(low.free)} free on the disk of ${low.dir}, below the ${mib(low.reserve)} ` +
+        'perpdesk keeps in reserve. Free some space and retry; reads still work',
+    );
   });
 }
 
@@ -103,19 +128,33 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         allErrors: false,
       },
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // maxParamLength: a path parameter of any length reaches its schema, which refuses it by
+    // name (1001); the router's own limit (100) answered a bare "malformed request". No route
+    // has a regexp parameter, so the limit guards nothing here; Node caps the URL (16 KiB).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
     // Errors raised before routing (a malformed URL, a bad content type) get the envelope too.
     frameworkErrors(err, _req, reply) {
-      const def = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? Errors.UNSUPPORTED_MEDIA_TYPE : Errors.BAD_REQUEST;
-      (reply as unknown as FastifyReply).code(def.http).send({ code: def.code, message: `${def.message}: ${err.message}`, data: null });
+      const def =
+        err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? Errors.UNSUPPORTED_MEDIA_TYPE
+        : err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? Errors.URI_TOO_LONG
+        : Errors.BAD_REQUEST;
+      // (the router's limit on one path parameter, maxParamLength above; the URL limit of
+      // installUrlLimit, 8192 characters, answers first)
+      const why = def === Errors.URI_TOO_LONG ? 'a path parameter is longer than 16384 characters' : clip(err.message);
+      (reply as unknown as FastifyReply).code(def.http).send({ code: def.code, message: `${def.message}: ${why}`, data: null });
     },
+    // and what Node's HTTP parser refuses (oversized headers, timeouts, not HTTP)
+    clientErrorHandler: answerClientError,
   });
 
+  installUrlLimit(app);
   installErrorHandling(app);
   installBrowserGuards(app, { loopbackHostsOnly: opts.loopbackHostsOnly ?? true });
   installDurableAnswers(app, opts.venue);
+  installDiskGuard(app, opts.venue);
   const auth = installAuth(app, { venue: opts.venue, now: opts.now, rateLimit: opts.rateLimit });
   installStrictBodyTypes(app);
+  installStrictQueryNumbers(app);
   app.addSchema(generalSymbolSchema);
   app.addSchema(futuresSymbolSchema);
 
@@ -133,6 +172,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         { name: 'admin', description: 'Loopback-only administration: paper accounts, bot whitelist' },
         { name: 'simulator', description: 'The simulated market: clock speed, pause, seed' },
         { name: 'streams', description: 'The WebSocket endpoint /ws' },
+        { name: 'datasets', description: "Imported market data (Binance's public archive): catalogue, candles, trades; import and delete loopback only" },
       ],
       components: {
         securitySchemes: {
@@ -168,16 +208,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(depthRoutes, { venue });
   await app.register(priceRoutes, { venue });
   await app.register(tradeRoutes, { venue });
-  await app.register(sessionRoutes, { venue, token: opts.loginToken });
+  await app.register(sessionRoutes, { venue, token: opts.loginToken, now: opts.now });
   await app.register(tpslRoutes, { venue });
   await app.register(adminRoutes, { venue, auth });
   await app.register(paperRoutes, { venue, auth });
-  if (venue.sim) await app.register(simRoutes, { venue, sim: venue.sim });
+  if (venue.market) await app.register(simRoutes, { market: venue.market });
   await app.register(tradingSchemas);
   await app.register(orderRoutes, { venue });
   await app.register(positionRoutes, { venue });
   await app.register(accountRoutes, { venue });
   await app.register(botOrderRoutes, { venue });
+  await app.register(datasetRoutes, { venue });
+  await app.register(binanceApi, { prefix: '/binance', venue, auth, rateLimit: opts.rateLimit });
 
   if (opts.uiDir && existsSync(opts.uiDir)) {
     await app.register(fastifyStatic, { root: opts.uiDir, prefix: '/', wildcard: false, index: ['index.html'] });

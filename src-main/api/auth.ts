@@ -17,7 +17,6 @@
 // cheapest and most basic (who are you, is the request well formed) to freshness and last
 // authenticity, each with its own registry code. Errors are sent straight from the hook
 // without an exception, so a flood of bad requests costs no stack traces.
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type {
   FastifyInstance,
   FastifyReply,
@@ -25,13 +24,17 @@ import type {
   HookHandlerDoneFunction,
   preValidationHookHandler,
 } from 'fastify';
+import { Type, type TObject, type TOptional, type TProperties } from 'typebox';
 import { Errors, type ErrorDef } from '../../src-shared/errors.ts';
-import type { Account, AccountsRepo } from '../store/accounts-repo.ts';
-import { BotWhitelist, isLoopbackIp } from '../store/whitelist.ts';
+import type { AccountService } from '../accounts/account-service.ts';
+import { isLoopbackIp, type BotWhitelist } from '../accounts/whitelist.ts';
+import type { Account } from '../core/account.ts';
+import type { Defaulted } from './schemas.ts';
 import type { Venue } from '../venue.ts';
 import { sendError } from './error-handler.ts';
 import { FixedWindowLimiter, installIpRateLimit, resolveRateLimits, sendRateLimited, type RateLimitOptions } from './rate-limit.ts';
 import { installRawBody } from './raw-body.ts';
+import { DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW, verifySignature } from './signature.ts';
 
 export type AuthMode = 'none' | 'signed' | 'bot' | 'loopback';
 
@@ -53,10 +56,8 @@ declare module 'fastify' {
 /** Name of the OpenAPI security scheme of signed routes (components.securitySchemes, app.ts). */
 export const API_KEY_SCHEME = 'apiKey';
 
-export const DEFAULT_RECV_WINDOW = 5000;
-export const MAX_RECV_WINDOW = 60_000;
-/** How far ahead of the server clock a timestamp may be (exclusive), ms. */
-export const MAX_CLOCK_AHEAD = 1000;
+// The time rules live with the verifier (signature.ts), shared with the WebSocket LOGIN.
+export { DEFAULT_RECV_WINDOW, MAX_CLOCK_AHEAD, MAX_RECV_WINDOW, timestampError } from './signature.ts';
 
 /**
  * Accounts by API key, in memory: the signed-request check runs on every order, and an
@@ -65,10 +66,10 @@ export const MAX_CLOCK_AHEAD = 1000;
  * keys are never cached, so a new account is found at once.
  */
 export class AccountCache {
-  private readonly repo: AccountsRepo;
+  private readonly repo: Pick<AccountService, 'byKey'>;
   private readonly byKeyMap = new Map<string, Account>();
 
-  constructor(repo: AccountsRepo) {
+  constructor(repo: Pick<AccountService, 'byKey'>) {
     this.repo = repo;
   }
 
@@ -90,59 +91,34 @@ export class AccountCache {
 }
 
 const signedParams = {
-  timestamp: { type: 'integer', minimum: 0, description: 'Request time, ms (wall clock; see GET /fapi/v1/time)' },
-  recv_window: {
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_RECV_WINDOW,
-    description: `How long after timestamp the request stays valid, ms (default ${DEFAULT_RECV_WINDOW}, max ${MAX_RECV_WINDOW})`,
-  },
-  signature: {
-    type: 'string',
+  timestamp: Type.Integer({ minimum: 0, description: 'Request time, ms (wall clock; see GET /fapi/v1/time)' }),
+  recv_window: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_RECV_WINDOW,
+      description: `How long after timestamp the request stays valid, ms (default ${DEFAULT_RECV_WINDOW}, max ${MAX_RECV_WINDOW})`,
+    }),
+  ),
+  signature: Type.String({
     pattern: '^[0-9a-f]{64}$',
     description:
       'Lowercase hex HMAC-SHA256(secret, query string without signature + raw body); must be the last parameter',
-  },
-} as const;
+  }),
+};
 
 /**
  * Querystring schema of a signed route: `properties` plus timestamp, recv_window and
- * signature, nothing else allowed.
+ * signature, nothing else allowed. The properties named in `required` are required, the
+ * others optional, in the schema and in the static type the route's request gets (a
+ * parameter with a default is always present once validated: see trading-schemas.ts defaulted).
  */
-export function signedQuerystring(properties: Record<string, object> = {}, required: readonly string[] = []): object {
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: [...required, 'timestamp', 'signature'],
-    properties: { ...properties, ...signedParams },
-  };
-}
-
-/** Below this a timestamp is taken for seconds: 1e11 ms is March 1973, 1e11 s is year 5138. */
-const SECONDS_BELOW = 1e11;
-
-/**
- * The freshness rule of signed requests and WebSocket LOGIN (`timestamp < now + MAX_CLOCK_AHEAD`
- * and `now - timestamp <= recvWindow`, wall-clock ms): null when fresh, else the 2006 or 2007
- * answer. A stale timestamp that looks like seconds says so: that is the usual cause, and the
- * bare distance (decades of ms) does not tell it. (Microseconds have 16 digits and are already
- * refused as malformed, 2005, by the 15-digit rule.)
- */
-export function timestampError(timestamp: number, now: number, recvWindow: number): { def: ErrorDef; message: string } | null {
-  if (timestamp >= now + MAX_CLOCK_AHEAD) {
-    return {
-      def: Errors.TIMESTAMP_IN_FUTURE,
-      message: `timestamp ${timestamp} is ${timestamp - now} ms ahead of server time ${now}; it must be less than ${MAX_CLOCK_AHEAD} ms ahead`,
-    };
-  }
-  if (now - timestamp > recvWindow) {
-    const unit = timestamp < SECONDS_BELOW && now >= SECONDS_BELOW ? '. timestamp is in milliseconds; this one looks like seconds' : '';
-    return {
-      def: Errors.TIMESTAMP_STALE,
-      message: `timestamp ${timestamp} is ${now - timestamp} ms behind server time ${now}, more than recv_window ${recvWindow} ms${unit}`,
-    };
-  }
-  return null;
+export function signedQuerystring<P extends TProperties = {}, R extends keyof P & string = never>(
+  properties: P = {} as P,
+  required: readonly R[] = [],
+): TObject<{ [K in keyof P]: K extends R ? P[K] : P[K] extends Defaulted ? P[K] : TOptional<P[K]> } & typeof signedParams> {
+  const props: TProperties = {};
+  for (const [k, v] of Object.entries(properties)) props[k] = (required as readonly string[]).includes(k) ? v : Type.Optional(v);
+  return Type.Object({ ...props, ...signedParams }, { additionalProperties: false }) as never;
 }
 
 export interface AuthOptions {
@@ -169,8 +145,6 @@ function quote(text: string): string {
   return JSON.stringify(text.length > 40 ? text.slice(0, 40) + '...' : text);
 }
 
-const DIGITS = /^\d{1,15}$/;
-
 /** Whether `query` holds a parameter named exactly `signature` (with or without a value). */
 function hasSignatureParam(query: string): boolean {
   return (
@@ -190,7 +164,7 @@ function hasSignatureParam(query: string): boolean {
 export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServices {
   const now = opts.now ?? Date.now;
   const accounts = new AccountCache(opts.venue.accounts);
-  const whitelist = new BotWhitelist(opts.venue.settings);
+  const whitelist = opts.venue.whitelist;
   const limits = resolveRateLimits(opts.rateLimit);
   const keyLimiter = limits.perKey ? new FixedWindowLimiter(limits.perKey, now) : null;
 
@@ -225,37 +199,29 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServic
 
     const q = req.query as Record<string, unknown>;
     const ts = q.timestamp;
-    if (ts === undefined) return fail(reply, Errors.TIMESTAMP_MISSING, 'Missing timestamp parameter (ms)');
-    if (typeof ts !== 'string' || !DIGITS.test(ts)) {
-      return fail(reply, Errors.TIMESTAMP_MISSING, `Malformed timestamp ${Array.isArray(ts) ? '(given twice)' : quote(String(ts))}: must be an integer of ms, given once`);
-    }
     const rw = q.recv_window;
-    let recvWindow = DEFAULT_RECV_WINDOW;
-    if (rw !== undefined) {
-      recvWindow = typeof rw === 'string' && DIGITS.test(rw) ? Number(rw) : NaN;
-      if (!(recvWindow >= 1 && recvWindow <= MAX_RECV_WINDOW)) {
-        return fail(reply, Errors.RECV_WINDOW_INVALID, `${Errors.RECV_WINDOW_INVALID.message}, got ${Array.isArray(rw) ? 'it twice' : quote(String(rw))}`);
-      }
-    }
-    const timestamp = Number(ts);
-    const t = now();
-    const late = timestampError(timestamp, t, recvWindow);
-    if (late !== null) return fail(reply, late.def, late.message);
-
     const body = req.rawBody ?? (typeof req.body === 'string' ? req.body : undefined);
-    const h = createHmac('sha256', account.apiSecret).update(signed);
-    if (body !== undefined) h.update(body);
-    const expected = h.digest('hex');
-    // The length of a valid signature is public; only equal-length texts are compared, and
-    // in constant time. latin1 maps each char of the URL text to one byte.
-    if (signature.length !== expected.length || !timingSafeEqual(Buffer.from(signature, 'latin1'), Buffer.from(expected, 'latin1'))) {
-      const what = body === undefined || body === '' ? 'no body' : `the ${Buffer.byteLength(body)}-byte raw body`;
-      return fail(
-        reply,
-        Errors.SIGNATURE_INVALID,
-        `${Errors.SIGNATURE_INVALID.message}: expected 64 lowercase hex chars of HMAC-SHA256(secret, ` +
-          `the ${signed.length}-char query string before '&signature=' + ${what})`,
-      );
+    const bad = verifySignature({ secret: account.apiSecret, timestamp: ts, recvWindow: rw, signed, body, signature, now: now() });
+    if (bad !== null) {
+      switch (bad.check) {
+        case 'timestamp-missing':
+          return fail(reply, bad.def, 'Missing timestamp parameter (ms)');
+        case 'timestamp-malformed':
+          return fail(reply, bad.def, `Malformed timestamp ${Array.isArray(ts) ? '(given twice)' : quote(String(ts))}: must be an integer of ms, given once`);
+        case 'recv-window':
+          return fail(reply, bad.def, `${bad.def.message}, got ${Array.isArray(rw) ? 'it twice' : quote(String(rw))}`);
+        case 'time':
+          return fail(reply, bad.def, bad.message);
+        case 'signature': {
+          const what = body === undefined || body === '' ? 'no body' : `the ${Buffer.byteLength(body)}-byte raw body`;
+          return fail(
+            reply,
+            bad.def,
+            `${bad.def.message}: expected 64 lowercase hex chars of HMAC-SHA256(secret, ` +
+              `the ${signed.length}-char query string before '&signature=' + ${what})`,
+          );
+        }
+      }
     }
     req.account = account;
     done();

@@ -4,8 +4,9 @@
 //   with "its" server, which is then ours; its requests reach the loopback-only admin and
 //   simulator routes and the bot routes (no signature). They carry that site's name in the Host
 //   header, so while the service listens on loopback only the loopback names are accepted
-//   (127.0.0.1, localhost, [::1], any port): 403 / 2103 otherwise. A service bound elsewhere on
-//   purpose (--host) accepts every Host, as its callers use its LAN name.
+//   (127.0.0.1, localhost, [::1], any port), parsed strictly: 403 / 2103 otherwise, also for a
+//   malformed Host. A service bound elsewhere on purpose (--host) accepts every Host, as its
+//   callers use its LAN name.
 // - Framing: no page of the service may be framed by another site (click-jacking of the trading
 //   screen, whose browser login persists): every HTML answer says so (X-Frame-Options and CSP
 //   frame-ancestors). JSON answers are left as they are.
@@ -13,21 +14,32 @@ import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../src-shared/errors.ts';
 import { sendError } from './error-handler.ts';
 
-const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** The host name of a Host header value, without the port ("[::1]:80" -> "[::1]"). */
-export function hostName(host: string): string {
-  if (host.startsWith('[')) {
-    const end = host.indexOf(']');
-    return end < 0 ? host : host.slice(0, end + 1);
-  }
-  const colon = host.indexOf(':');
-  return (colon < 0 ? host : host.slice(0, colon)).toLowerCase();
+/**
+ * A Host value parsed strictly (RFC 9110 / RFC 3986: `host [":" port]`): an IPv6 literal in
+ * brackets, else a name or IPv4 made of letters, digits, '.' and '-'; the port, when present,
+ * 1 to 5 digits and at most 65535. null for anything else, e.g. `127.0.0.1:80.evil.example`
+ * or `[::1].evil.example`, which a split at the first ':' or ']' would take for loopback.
+ */
+export function parseHost(host: string): { name: string; port: number | null } | null {
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(host);
+  if (m === null) return null;
+  const port = m[2] === undefined ? null : Number(m[2]);
+  if (port !== null && port > 65535) return null;
+  return { name: m[1].toLowerCase(), port };
+}
+
+/** The host name of a Host header value, without the port ("[::1]:80" -> "[::1]"); null when malformed. */
+export function hostName(host: string): string | null {
+  return parseHost(host)?.name ?? null;
 }
 
 export function isLoopbackHost(host: string | undefined): boolean {
   // HTTP/1.0 clients may send none; a browser always does
-  return host === undefined || LOOPBACK_NAMES.has(hostName(host));
+  if (host === undefined) return true;
+  const name = hostName(host);
+  return name !== null && LOOPBACK_NAMES.has(name);
 }
 
 export function installBrowserGuards(app: FastifyInstance, opts: { loopbackHostsOnly: boolean }): void {

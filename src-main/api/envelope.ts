@@ -1,4 +1,5 @@
-// Envelope helpers and the JSON schema of the envelope, shared by every envelope route.
+// Envelope helpers and the schema of the envelope, shared by every envelope route.
+import { Type, type TSchema } from 'typebox';
 import { SUCCESS_MESSAGE, type Envelope } from '../../src-shared/errors.ts';
 
 export function ok<T>(data: T): Envelope<T> {
@@ -6,34 +7,30 @@ export function ok<T>(data: T): Envelope<T> {
 }
 
 /** Response schema of a successful envelope whose `data` follows `dataSchema`. */
-export function envelopeSchema(dataSchema: object, description?: string): object {
-  return {
-    type: 'object',
-    description,
-    required: ['code', 'message', 'data'],
-    properties: {
-      code: { type: 'integer', description: '0 on success' },
-      message: { type: 'string' },
+export function envelopeSchema<T extends TSchema>(dataSchema: T, description?: string) {
+  return Type.Object(
+    {
+      code: Type.Integer({ description: '0 on success' }),
+      message: Type.String(),
       data: dataSchema,
     },
-  };
+    description === undefined ? {} : { description },
+  );
 }
 
 /** Response schema of an error envelope (any non-zero code of the registry). */
-export const errorEnvelopeSchema = {
-  type: 'object',
-  description: 'Error envelope; `code` is from the error registry (see README, Errors)',
-  required: ['code', 'message', 'data'],
-  properties: {
-    code: { type: 'integer' },
-    message: { type: 'string' },
-    data: { type: 'null' },
+export const errorEnvelopeSchema = Type.Object(
+  {
+    code: Type.Integer(),
+    message: Type.String(),
+    data: Type.Null(),
   },
-} as const;
+  { description: 'Error envelope; `code` is from the error registry (see README, Errors)' },
+);
 
 /** The error responses every envelope route may give, for OpenAPI. */
-export function standardErrors(...statuses: number[]): Record<number, object> {
-  const out: Record<number, object> = {};
+export function standardErrors(...statuses: number[]): Record<number, typeof errorEnvelopeSchema> {
+  const out: Record<number, typeof errorEnvelopeSchema> = {};
   for (const s of [400, 404, 429, 500, ...statuses]) out[s] = errorEnvelopeSchema;
   return out;
 }

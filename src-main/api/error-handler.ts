@@ -6,8 +6,16 @@
 // A URL no route matches is 404 / 1100, unless the path exists for other methods: then it is
 // HTTP 405 / 1105 with an `Allow` header (the router is asked with the concrete URL, so
 // parametric routes count).
+//
+// What is refused before a request reaches Fastify's routing is the envelope too: a URL longer
+// than MAX_URL_LENGTH is 414 / 1007, request headers beyond Node's limit 431 / 1008, a request
+// that does not arrive in time 408 / 1009, anything that is not HTTP/1.1 400 / 1000
+// (answerClientError, Node's 'clientError'). Client text echoed in a message is clipped.
+import { STATUS_CODES, maxHeaderSize } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, Errors, type ErrorDef } from '../../src-shared/errors.ts';
+import { drainRefusedBody } from './raw-body.ts';
 
 export type ErrorStyle = 'envelope' | 'klines' | 'price';
 
@@ -34,7 +42,7 @@ interface AjvError {
 function describeValidation(err: FastifyError): { kind: 'unknown' | 'missing' | 'invalid'; message: string } {
   const v = (err.validation ?? []) as AjvError[];
   const first = v[0];
-  const where = err.validationContext === 'body' ? 'body' : 'query';
+  const where = err.validationContext === 'body' ? 'body' : err.validationContext === 'params' ? 'path' : 'query';
   if (!first) return { kind: 'invalid', message: err.message };
   const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
   if (first.keyword === 'additionalProperties') {
@@ -48,6 +56,8 @@ function describeValidation(err: FastifyError): { kind: 'unknown' | 'missing' | 
     const allowed = (first.params.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ');
     return { kind: 'invalid', message: `Invalid ${where} parameter '${field}': must be one of ${allowed}` };
   }
+  // A rule on the whole object (minProperties: "at least one field") names no parameter.
+  if (field === '') return { kind: 'invalid', message: `Invalid ${where}: ${first.message ?? 'invalid value'}` };
   return { kind: 'invalid', message: `Invalid ${where} parameter '${field}': ${first.message ?? 'invalid value'}` };
 }
 
@@ -56,6 +66,16 @@ function styleOf(req: FastifyRequest): ErrorStyle {
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
+  const draining = new Set<Socket>();
+  app.addHook('preClose', (done) => {
+    for (const s of draining) s.destroy();
+    done();
+  });
+  // a body still arriving as the answer goes out is read to its end after it (raw-body.ts)
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (!req.raw.complete) drainRefusedBody(req, reply, draining);
+    done(null, payload);
+  });
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const style = styleOf(req);
     if (err instanceof ApiError) return sendError(reply, err.def, err.detail);
@@ -102,8 +122,9 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split('?')[0];
-    const allowed = allowedMethods(app, req.method, path);
+    const full = req.url.split('?')[0];
+    const allowed = allowedMethods(app, req.method, full);
+    const path = clip(full);
     if (allowed.length > 0) {
       // Allow names every method; the message leaves out HEAD beside GET (it comes with it).
       const shown = allowed.includes('GET') ? allowed.filter((m) => m !== 'HEAD') : allowed;
@@ -140,4 +161,64 @@ export const EMPTY_JSON_BODY_MESSAGE =
 export function bodyTooLargeMessage(limit: number): string {
   const kib = limit % 1024 === 0 ? ` (${limit / 1024} KiB)` : '';
   return `${Errors.BODY_TOO_LARGE.message}: the limit is ${limit} bytes${kib}`;
+}
+
+/** Client text echoed in a message is cut to this many characters. */
+const ECHO_LIMIT = 200;
+
+export function clip(text: string): string {
+  return text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}...` : text;
+}
+
+/** The longest request URL (path and query) served, characters; beyond it 414 / 1007. */
+export const MAX_URL_LENGTH = 8192;
+
+/** Refuses a URL over MAX_URL_LENGTH first thing (onRequest), before any route or guard sees it. */
+export function installUrlLimit(app: FastifyInstance): void {
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.url.length <= MAX_URL_LENGTH) return done();
+    sendError(reply, Errors.URI_TOO_LONG, `${Errors.URI_TOO_LONG.message}: ${req.url.length} characters, the limit is ${MAX_URL_LENGTH}`);
+  });
+}
+
+/** How long a socket refused by answerClientError may still send before it is closed, ms. */
+const CLIENT_ERROR_LINGER_MS = 2000;
+const answered = new WeakSet<Socket>();
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser refused (oversized headers, a
+ * timeout, bytes that are not HTTP/1.1) gets the envelope with the status that names the cause,
+ * then the socket closes. Input still arriving is read and dropped for a moment first, so the
+ * client is not reset before it reads the answer.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
+  answered.add(socket);
+  let def: ErrorDef;
+  let message: string;
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    def = Errors.HEADERS_TOO_LARGE;
+    message = `${def.message}: the request line and headers may hold ${maxHeaderSize} bytes in all`;
+  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    def = Errors.REQUEST_TIMEOUT;
+    message = def.message;
+  } else {
+    def = Errors.BAD_REQUEST;
+    message = `${def.message}: not a valid HTTP/1.1 request (${err.code ?? 'parse error'})`;
+  }
+  const body = JSON.stringify({ code: def.code, message, data: null });
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(
+    `HTTP/1.1 ${def.http} ${STATUS_CODES[def.http]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  socket.resume();
+  socket.setTimeout(0);
+  const timer = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.once('end', () => socket.destroy());
 }

@@ -9,11 +9,12 @@ on error (6000-6999 client errors, 6001 invalid interval; 7000-7999 server error
 \`/fapi/v1/complete_price\` uses 7000 invalid parameter, 7001 pair not found, 7002 internal.
 
 **Error registry** (every other route; HTTP status by class):
-1000-1006 malformed request (400) · 1100-1104 not found (404) · 1105 method not allowed on an
+1000-1006 malformed request (400) · 1007 URL too long (414) · 1008 headers too large (431) ·
+1009 request timeout (408) · 1100-1104 not found (404) · 1105 method not allowed on an
 existing path (405, with an \`Allow\` header) · 2001-2010 authentication (401) ·
 2101-2103 forbidden (403; 2103 a Host header naming another site while the service listens on loopback) ·
 3001-3021 order rejected (400) · 4290 rate limited (429) ·
-5000-5001 internal (500). The full table is in the README.
+5000-5001 internal (500) · 5002 the data folder's disk is nearly full, changes refused (503). The full table is in the README.
 
 **Signed requests** (operations marked with the \`apiKey\` security scheme): header
 \`X-API-KEY\`; query \`timestamp\` (ms, wall clock), optional \`recv_window\` (ms, default 5000,
@@ -25,6 +26,13 @@ followed directly by the raw request body if any. Accepted when \`timestamp < no
 **Numbers.** Prices and quantities are decimal strings, except in the position routes, which
 use JSON numbers. JSON bodies must use the declared JSON types (a decimal field refuses a JSON
 number with 1001). Timestamps are integers in ms.
+
+**Input rules.** An integer in the query or the path is written \`^-?(0|[1-9][0-9]*)$\`: no
+\`+\`, exponent, hex, blanks, leading zeros, fraction, \`Infinity\` or \`NaN\`; it must be a safe
+integer (|n| <= 2^53 - 1) within the parameter's documented range, else 1001 naming it. In a
+JSON body an integer is a safe integer and a number is finite (\`1e309\` is 1001). An
+undeclared query parameter or body field is 1003 on every route. A route that declares a
+body requires a JSON object (none 1002, \`null\` or a non-object 1001; send \`{}\` for defaults).
 
 **Two clocks.** Every time of the trading records (order created_at / updated_at, trade times,
 position times, price timestamps, kline open/close times, the \`E\`/\`T\` of pushes) is MARKET

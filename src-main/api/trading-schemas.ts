@@ -11,7 +11,27 @@
 // text), which would let a JSON body say "side": "1" or "qty": 0.5 and be read as something
 // else. strictJsonBody() refuses those before validation: a JSON body's values must already
 // have their declared JSON types.
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, preValidationHookHandler } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  preValidationHookHandler,
+} from 'fastify';
+import { Type, type Static, type TSchema } from 'typebox';
+import type {
+  CloseType,
+  MarginMode,
+  OrderStatus,
+  OrderType,
+  PositionAction,
+  PositionMode,
+  PositionSide,
+  Side,
+  TimeInForce,
+  TradeRole,
+} from '../../src-shared/enums.ts';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import {
   CLOSED_POSITION_RECORD_FIELDS,
@@ -19,111 +39,131 @@ import {
   PLACEMENT_RESULT_FIELDS,
   POSITION_RECORD_FIELDS,
   TRADE_RECORD_FIELDS,
+  type BotOrderRequest,
+  type ClosedPositionRecord,
+  type MyTradesPage,
+  type OrderRecord,
+  type OrderRequest,
+  type AccountSummary,
+  type PlacementResult,
+  type PositionRecord,
+  type TradeRecord,
 } from '../../src-shared/types.ts';
 import type { Venue } from '../venue.ts';
+import { agree, intEnum, type Defaulted, ordered, ref, STRICT_INTEGER, STRICT_INTEGER_TEXT, strEnum } from './schemas.ts';
+
+export { ref } from './schemas.ts';
 
 // ---------------------------------------------------------------- parameters
 
 /** Largest integer id or time a parameter may carry. */
 const MAX_INT = Number.MAX_SAFE_INTEGER;
 
-export const symbolField = {
-  type: 'string',
+/**
+ * A parameter with a default: optional in the schema (and in OpenAPI), but always present
+ * once validated (the validator fills the default in), so its static type is not optional.
+ */
+export function defaulted<S extends TSchema>(schema: S): S & Defaulted {
+  return Type.Optional(schema) as unknown as S & Defaulted;
+}
+
+export const symbolField = Type.String({
   pattern: '^[A-Za-z0-9]{2,30}$',
   description: 'Trading pair, e.g. BTCUSDT (case-insensitive)',
-} as const;
+});
 
 /** A positive wire decimal: no sign, no exponent, no leading zeros (src-shared/decimal.ts grammar). */
 export const decimalField = (description: string) =>
-  ({ type: 'string', minLength: 1, maxLength: 40, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description }) as const;
+  Type.String({ minLength: 1, maxLength: 40, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description });
 
-export const clientOrderIdField = {
-  type: 'string',
+export const clientOrderIdField = Type.String({
   minLength: 1,
   maxLength: 36,
   pattern: '^[A-Za-z0-9_-]{1,36}$',
   description: 'Client order ID: 1 to 36 letters, digits, _ or -; unique among your live orders. Generated when absent.',
-} as const;
+});
 
-export const idField = (description: string) => ({ type: 'integer', minimum: 1, maximum: MAX_INT, description }) as const;
-export const timeField = (description: string) => ({ type: 'integer', minimum: 0, maximum: MAX_INT, description }) as const;
+export const idField = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_INT, description });
+export const timeField = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_INT, description });
 
-export const sideField = { type: 'integer', enum: [1, 2], description: '1=buy, 2=sell' } as const;
-export const positionSideField = { type: 'integer', enum: [1, 2], description: '1=long, 2=short' } as const;
-export const marginModeField = { type: 'integer', enum: [1, 2], description: '1=isolated, 2=cross' } as const;
-export const orderStatusField = {
-  type: 'integer',
-  enum: [1, 2, 3, 4, 5, 6],
-  description: '1=NEW, 2=PARTIALLY_FILLED, 3=FILLED, 4=CANCELED, 5=REJECTED, 6=EXPIRED',
-} as const;
-export const closeTypeField = {
-  type: 'integer',
-  enum: [1, 2, 3, 4, 5, 6],
-  description: '1=user close, 2=take profit, 3=stop loss, 4=liquidation, 5=ADL, 6=bankruptcy',
-} as const;
-export const leverageField = {
-  type: 'integer',
+export const sideField = intEnum([1, 2] as const satisfies readonly Side[], '1=buy, 2=sell');
+export const positionSideField = intEnum([1, 2] as const satisfies readonly PositionSide[], '1=long, 2=short');
+export const marginModeField = intEnum([1, 2] as const satisfies readonly MarginMode[], '1=isolated, 2=cross');
+export const orderTypeField = intEnum([1, 2] as const satisfies readonly OrderType[], '1=limit, 2=market');
+export const positionActionField = intEnum([1, 2] as const satisfies readonly PositionAction[], '1=open, 2=close');
+export const orderStatusField = intEnum(
+  [1, 2, 3, 4, 5, 6] as const satisfies readonly OrderStatus[],
+  '1=NEW, 2=PARTIALLY_FILLED, 3=FILLED, 4=CANCELED, 5=REJECTED, 6=EXPIRED',
+);
+export const closeTypeField = intEnum(
+  [1, 2, 3, 4, 5, 6] as const satisfies readonly CloseType[],
+  '1=user close, 2=take profit, 3=stop loss, 4=liquidation, 5=ADL, 6=bankruptcy',
+);
+export const leverageField = Type.Integer({
   minimum: 1,
   maximum: 1000,
   description: "Leverage, 1 to the pair's max_leverage (see /fapi/v1/symbols); above it the answer is 3013",
-} as const;
+});
+export const positionModeField = strEnum(['hedge', 'one_way'] as const satisfies readonly PositionMode[], 'hedge (default) or one_way');
 
-export const cursorField = {
-  type: 'string',
+export const cursorField = Type.String({
   maxLength: 64,
   pattern: '^[A-Za-z0-9_-]*$',
   description: 'Opaque cursor: the next_cursor of the previous page (empty or absent = first page)',
-} as const;
+});
 
 export const pageLimit = (def: number, max: number) =>
-  ({ type: 'integer', minimum: 1, maximum: max, default: def, description: `Page size, default ${def}, max ${max}` }) as const;
+  defaulted(Type.Integer({ minimum: 1, maximum: max, default: def, description: `Page size, default ${def}, max ${max}` }));
 
 // ---------------------------------------------------------------- bodies
 
 const orderBodyProperties = {
   symbol: symbolField,
   side: sideField,
-  position_side: { type: 'integer', enum: [1, 2], description: '1=long, 2=short (1 in one-way mode)' },
-  position_action: { type: 'integer', enum: [1, 2], description: '1=open, 2=close' },
-  type: { type: 'integer', enum: [1, 2], description: '1=limit, 2=market' },
-  price: decimalField('Limit price, on the tick; required for limit orders, refused for market orders'),
+  position_side: intEnum([1, 2] as const satisfies readonly PositionSide[], '1=long, 2=short (1 in one-way mode)'),
+  position_action: positionActionField,
+  type: orderTypeField,
+  price: Type.Optional(decimalField('Limit price, on the tick; required for limit orders, refused for market orders')),
   qty: decimalField('Contract quantity, on the step, within min_qty..max_qty'),
-  leverage: leverageField,
-  margin_mode: marginModeField,
-  time_in_force: { type: 'integer', enum: [1, 2, 3, 4], description: '1=GTC (default), 2=IOC, 3=FOK, 4=GTX (maker only)' },
-  reduce_only: { type: 'boolean', description: 'Reduce only' },
-  client_order_id: clientOrderIdField,
-} as const;
+  leverage: Type.Optional(leverageField),
+  margin_mode: Type.Optional(marginModeField),
+  time_in_force: Type.Optional(
+    intEnum([1, 2, 3, 4] as const satisfies readonly TimeInForce[], '1=GTC (default), 2=IOC, 3=FOK, 4=GTX (maker only)'),
+  ),
+  reduce_only: Type.Optional(Type.Boolean({ description: 'Reduce only' })),
+  client_order_id: Type.Optional(clientOrderIdField),
+};
 
-const orderRequired = ['symbol', 'side', 'position_side', 'position_action', 'type', 'qty'] as const;
+export const orderBodySchema = Type.Object(orderBodyProperties, { additionalProperties: false });
 
-export const orderBodySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: orderRequired,
-  properties: orderBodyProperties,
-} as const;
-
-export const botOrderBodySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: orderRequired,
-  properties: {
+export const botOrderBodySchema = Type.Object(
+  {
     ...orderBodyProperties,
-    need_cache: {
-      type: 'boolean',
-      default: false,
-      description: 'Keep the order in the in-memory order cache (listed and cancellable); default false',
-    },
+    need_cache: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'Keep the order in the in-memory order cache (listed and cancellable); default false',
+      }),
+    ),
   },
-} as const;
+  { additionalProperties: false },
+);
+
+agree<typeof orderBodySchema, OrderRequest>(true);
+agree<typeof botOrderBodySchema, BotOrderRequest>(true);
 
 export interface FlatBodySchema {
-  properties: Record<string, { type?: string | readonly string[]; anyOf?: ReadonlyArray<{ type?: string }> }>;
+  properties: Readonly<Record<string, object>>;
+}
+
+interface PropertyTypes {
+  type?: string | readonly string[];
+  anyOf?: ReadonlyArray<{ type?: string }>;
 }
 
 /** The JSON types a property declares: its `type` (one or a list) or the types of its `anyOf`. */
-function declaredTypes(p: FlatBodySchema['properties'][string]): readonly string[] | undefined {
+function declaredTypes(schema: object): readonly string[] | undefined {
+  const p = schema as PropertyTypes;
   if (typeof p.type === 'string') return [p.type];
   if (Array.isArray(p.type)) return p.type;
   if (p.anyOf !== undefined && p.anyOf.every((a) => typeof a.type === 'string')) return p.anyOf.map((a) => a.type as string);
@@ -137,9 +177,10 @@ function jsonTypeOk(value: unknown, type: string | undefined): boolean {
     case 'null':
       return value === null;
     case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
+      // JSON.parse reads 1e309 as Infinity and 1e300 as an integer; neither is one an API takes.
+      return typeof value === 'number' && Number.isSafeInteger(value);
     case 'number':
-      return typeof value === 'number';
+      return typeof value === 'number' && Number.isFinite(value);
     case 'string':
       return typeof value === 'string';
     case 'boolean':
@@ -193,10 +234,81 @@ export function bodyTypeError(body: Record<string, unknown>, props: FlatBodySche
     if (p === undefined) continue;
     const types = declaredTypes(p);
     if (types !== undefined && !types.some((t) => jsonTypeOk(body[key], t))) {
+      const v = body[key];
+      if (typeof v === 'number' && types.some((t) => t === 'integer' || t === 'number')) {
+        const what = types.includes('integer') ? 'a safe integer (|n| <= 2^53 - 1)' : 'a finite number';
+        return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': must be ${what}`);
+      }
       return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': must be a JSON ${types.join(' or ')}`);
     }
   }
   return undefined;
+}
+
+// ---------------------------------------------------------------- query numbers
+
+/** A decimal query number: the integer syntax with an optional fraction. */
+const STRICT_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+
+/**
+ * The validator would coerce any text JavaScript reads as a number ("0x10", "1e1", "+5",
+ * " 1 ", "Infinity", "1e309"), so every query parameter declared integer (or number) is
+ * checked against the strict syntax first (schemas.ts STRICT_INTEGER; integers must also be
+ * safe integers). A failure is a validation error of that parameter, answered in the route's
+ * error style (1001, 6000-range or 7000); on a route that attaches validation errors (klines)
+ * it is attached for the handler to word, as the validator's own would be.
+ */
+export function installStrictQueryNumbers(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const props = (route.schema as { querystring?: { properties?: Record<string, object> } } | undefined)?.querystring?.properties;
+    if (props === undefined) return;
+    const checked: Array<[name: string, integer: boolean]> = [];
+    for (const [name, p] of Object.entries(props)) {
+      const types = declaredTypes(p) ?? [];
+      if (types.includes('integer')) checked.push([name, true]);
+      else if (types.includes('number')) checked.push([name, false]);
+    }
+    if (checked.length === 0) return;
+    const attach = route.attachValidation === true;
+    const check: preValidationHookHandler = (req, _reply, done) => {
+      const q = req.query as Record<string, unknown> | undefined;
+      if (q === undefined || q === null) return done();
+      for (const [name, integer] of checked) {
+        const v = q[name];
+        if (typeof v !== 'string') continue;
+        const err = integer ? integerTextError(v) : numberTextError(v);
+        if (err === undefined) continue;
+        const e = queryValidationError(name, err);
+        if (!attach) return done(e);
+        (req as { validationError?: Error }).validationError = e;
+        return done();
+      }
+      done();
+    };
+    const existing = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+    route.preValidation = [...existing, check];
+  });
+}
+
+function integerTextError(v: string): string | undefined {
+  if (!STRICT_INTEGER.test(v)) return `must be an integer written as ${STRICT_INTEGER_TEXT} (no sign '+', exponent, hex, blanks or leading zeros)`;
+  if (!Number.isSafeInteger(Number(v))) return 'must be a safe integer (|n| <= 2^53 - 1)';
+  return undefined;
+}
+
+function numberTextError(v: string): string | undefined {
+  if (!STRICT_NUMBER.test(v) || !Number.isFinite(Number(v))) return 'must be a finite decimal number such as 12 or 0.5';
+  return undefined;
+}
+
+/** An error shaped as the validator's own, so the error handler and the klines routes word it alike. */
+function queryValidationError(name: string, message: string): FastifyError {
+  const e = new Error(`querystring/${name} ${message}`) as FastifyError & { validation: unknown[]; validationContext: string };
+  e.statusCode = 400;
+  e.code = 'FST_ERR_VALIDATION';
+  e.validation = [{ keyword: 'type', instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, params: { type: 'integer' }, message }];
+  e.validationContext = 'querystring';
+  return e;
 }
 
 // ---------------------------------------------------------------- request checks shared by the trading routes
@@ -223,28 +335,16 @@ export function checkTimeRange(start: number | undefined, end: number | undefine
 
 // ---------------------------------------------------------------- records
 
-const str = (description: string) => ({ type: 'string', description }) as const;
-const int = (description: string) => ({ type: 'integer', description }) as const;
-const num = (description: string) => ({ type: 'number', description }) as const;
-
-/** An object schema whose properties follow `order` exactly (all required). */
-function ordered(id: string, description: string, order: readonly string[], props: Record<string, object>): object {
-  const properties: Record<string, object> = {};
-  for (const k of order) {
-    const p = props[k];
-    if (p === undefined) throw new Error(`schema ${id}: no property ${k}`);
-    properties[k] = p;
-  }
-  if (Object.keys(props).length !== order.length) throw new Error(`schema ${id}: properties differ from the field list`);
-  return { $id: id, type: 'object', description, required: [...order], properties };
-}
+const str = (description: string) => Type.String({ description });
+const int = (description: string) => Type.Integer({ description });
+const num = (description: string) => Type.Number({ description });
 
 export const orderRecordSchema = ordered('OrderRecord', 'An order (spec field order, then updated_at and user_id)', ORDER_RECORD_FIELDS, {
   id: str('Order ID'),
   client_order_id: str('Client order ID'),
   symbol: str('Trading pair'),
   side: sideField,
-  type: { type: 'integer', enum: [1, 2], description: '1=limit, 2=market' },
+  type: orderTypeField,
   status: orderStatusField,
   price: str('Order price ("0" decimals for market orders)'),
   qty: str('Order quantity'),
@@ -255,7 +355,7 @@ export const orderRecordSchema = ordered('OrderRecord', 'An order (spec field or
   fee_asset: str('Fee asset'),
   leverage: int('Leverage'),
   margin_mode: marginModeField,
-  position_action: { type: 'integer', enum: [1, 2], description: '1=open, 2=close' },
+  position_action: positionActionField,
   position_side: positionSideField,
   created_at: int('Creation time, ms'),
   updated_at: int('Update time, ms'),
@@ -282,8 +382,8 @@ export const tradeRecordSchema = ordered('TradeRecord', 'A fill of one of your o
   fee: str('Fee, USDT (notional x fee_rate)'),
   fee_asset: str('Fee asset'),
   fee_rate: str("Fee rate: the pair's maker or taker rate"),
-  role: { type: 'integer', enum: [1, 2], description: '1=maker, 2=taker' },
-  is_close: { type: 'boolean', description: 'Whether the trade closes a position' },
+  role: intEnum([1, 2] as const satisfies readonly TradeRole[], '1=maker, 2=taker'),
+  is_close: Type.Boolean({ description: 'Whether the trade closes a position' }),
   realized_pnl: str('Realized price PnL of the closing part, USDT (fees apart)'),
   created_at: int('Trade time (market clock), ms'),
 });
@@ -312,7 +412,7 @@ export const positionRecordSchema = ordered('PositionRecord', 'A current positio
   updated_at: int('Update time, ms'),
 });
 
-const closedProps = (positionId: object): Record<string, object> => ({
+const closedProps = <P extends TSchema>(positionId: P) => ({
   id: int('Primary key ID'),
   position_id: positionId,
   user_id: int('User ID'),
@@ -352,17 +452,10 @@ export const closedPositionDetailSchema = ordered(
   closedProps(str('Related position ID')),
 );
 
-export const accountSummarySchema = {
-  $id: 'AccountSummary',
-  type: 'object',
-  description: 'USDT balance and margin of the account (money as decimal strings, 8 decimals)',
-  required: [
-    'user_id', 'asset', 'wallet_balance', 'available_balance', 'frozen_margin', 'position_margin',
-    'unrealized_pnl', 'margin_balance', 'total_deposits', 'position_mode',
-  ],
-  properties: {
+export const accountSummarySchema = Type.Object(
+  {
     user_id: int('User ID'),
-    asset: str('Margin asset (USDT)'),
+    asset: Type.Literal('USDT', { description: 'Margin asset' }),
     wallet_balance: str('Deposits + realized PnL - fees - funding'),
     available_balance: str('What new orders may use'),
     frozen_margin: str('Margin and fees held by open orders'),
@@ -370,22 +463,41 @@ export const accountSummarySchema = {
     unrealized_pnl: str('Unrealized PnL of all positions at mark'),
     margin_balance: str('wallet_balance + unrealized_pnl'),
     total_deposits: str('Sum of paper deposits'),
-    position_mode: { type: 'string', enum: ['hedge', 'one_way'], description: 'Position mode' },
+    position_mode: strEnum(['hedge', 'one_way'] as const satisfies readonly PositionMode[], 'Position mode'),
   },
-} as const;
+  { $id: 'AccountSummary', description: 'USDT balance and margin of the account (money as decimal strings, 8 decimals)' },
+);
 
-export const ref = (id: string) => ({ $ref: `${id}#` }) as const;
+export type AccountSummaryWire = Static<typeof accountSummarySchema>;
+
+// The records the routes answer are the shared wire types, field for field. The two closed
+// position schemas each narrow position_id (integer in the list, string in the detail).
+agree<typeof orderRecordSchema, OrderRecord>(true);
+agree<typeof placementResultSchema, PlacementResult>(true);
+agree<typeof accountSummarySchema, AccountSummary>(true);
+agree<typeof tradeRecordSchema, TradeRecord>(true);
+agree<typeof positionRecordSchema, PositionRecord>(true);
+agree<typeof closedPositionSchema, ClosedPositionRecord & { position_id: number }>(true);
+agree<typeof closedPositionDetailSchema, ClosedPositionRecord & { position_id: string }>(true);
+
+export const orderRecordRef = ref<OrderRecord>('OrderRecord');
+export const placementResultRef = ref<PlacementResult>('PlacementResult');
+export const tradeRecordRef = ref<TradeRecord>('TradeRecord');
+export const positionRecordRef = ref<PositionRecord>('PositionRecord');
+// records.ts builds both forms as the shared ClosedPositionRecord (position_id string | number).
+export const closedPositionRef = ref<ClosedPositionRecord>('ClosedPositionRecord');
+export const closedPositionDetailRef = ref<ClosedPositionRecord>('ClosedPositionDetail');
+export const accountSummaryRef = ref<AccountSummaryWire>('AccountSummary');
 
 /** Cursor page of myTrades / allOrders. */
-export const cursorPageSchema = (itemId: string) => ({
-  type: 'object',
-  required: ['has_more', 'next_cursor', 'items'],
-  properties: {
-    has_more: { type: 'boolean', description: 'Whether a further page exists' },
-    next_cursor: { type: 'string', description: 'Cursor of the next page; empty on the last page' },
-    items: { type: 'array', items: ref(itemId) },
-  },
-});
+export const cursorPageSchema = <T extends TSchema>(item: T) =>
+  Type.Object({
+    has_more: Type.Boolean({ description: 'Whether a further page exists' }),
+    next_cursor: Type.String({ description: 'Cursor of the next page; empty on the last page' }),
+    items: Type.Array(item),
+  });
+
+agree<ReturnType<typeof cursorPageSchema<typeof tradeRecordRef>>, MyTradesPage>(true);
 
 /**
  * Registers the record schemas on the root instance (skip-override, like fastify-plugin), so

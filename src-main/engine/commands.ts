@@ -1,6 +1,6 @@
-// Commands as plain objects, for the service's sequencer and command log, for tests and for
-// replay. applyCommand() maps one onto the book's primitive methods (which the hot path may
-// call directly to avoid the object).
+// One book's commands as plain objects, for tests, property runs and replays of a book.
+// applyCommand() maps one onto the book's primitive methods, which the exchange calls directly
+// (the venue's own command objects, with accounts and wire fields, are trading/commands.ts).
 
 import type { BookCommands } from './types.ts';
 

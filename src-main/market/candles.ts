@@ -22,28 +22,10 @@ import type { Interval } from '../../src-shared/intervals.ts';
 import { createScale, formatFixed, notionalDecimals, rescaleFixed } from '../../src-shared/decimal.ts';
 import type { Candle as KlineTuple } from '../../src-shared/types.ts';
 import { Side } from '../../src-shared/enums.ts';
+import type { Candle } from '../core/candle.ts';
 
-export type { KlineTuple };
-
-
-export interface Candle {
-  readonly interval: Interval;
-  readonly openTime: number;
-  /** Ticks. */
-  readonly open: number;
-  readonly high: number;
-  readonly low: number;
-  readonly close: number;
-  /** Lots. */
-  readonly volume: number;
-  /** Sum of price x qty in tick x lot units, exact. */
-  readonly quoteVolume: bigint;
-  readonly trades: number;
-  /** Lots bought by takers. */
-  readonly takerBuyVolume: number;
-  /** Tick x lot units bought by takers. */
-  readonly takerBuyQuoteVolume: bigint;
-}
+// Candle is defined in core (below the store, which keeps candles); the builder's users import it here.
+export type { Candle, KlineTuple };
 
 export type CandleSink = (candle: Candle) => void;
 

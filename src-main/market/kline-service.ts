@@ -1,5 +1,6 @@
 // Klines of the venue: every symbol's candles in all 16 intervals, built from its trades, kept in
-// SQLite and served from memory (DESIGN 4 "Klines", DESIGN 6 "1,500 candles in under 1 ms").
+// a CandleStore (market/ports.ts; SQLite in a venue) and served from memory (DESIGN 4 "Klines",
+// DESIGN 6 "1,500 candles in under 1 ms").
 //
 // Invariants and choices:
 //   - One CandleBuilder per symbol, fed by recordTrade() (the exchange's trade events, and the
@@ -25,7 +26,6 @@
 //     candle that exist; a wider range is refused (6000), never truncated.
 // Hot path: recordTrade() is a Map lookup, a compare and CandleBuilder.trade(); it allocates only
 // when a candle closes (the builder's Candle) or a listener wants the closed list.
-import type { DatabaseSync } from 'node:sqlite';
 import type { Side } from '../../src-shared/enums.ts';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import {
@@ -37,18 +37,17 @@ import {
   previousOpenTime,
   type Interval,
 } from '../../src-shared/intervals.ts';
-import { CandlesRepo } from '../store/candles-repo.ts';
-import { groupCommitOf } from '../store/group-commit.ts';
-import type { SymbolsRepo } from '../store/symbols-repo.ts';
 import type { EventBus } from '../trading/events.ts';
 import { CandleBuilder, klineFormatter, type Candle, type KlineTuple } from './candles.ts';
+import type { CandleStore, SymbolCatalogue } from './ports.ts';
 
 export const KLINES_MAX_LIMIT = 1500;
 export const KLINES_DEFAULT_LIMIT = 500;
 
 export interface KlineServiceDeps {
-  db: DatabaseSync;
-  symbols: SymbolsRepo;
+  /** Where closed and checkpointed candles go, and where reads past the rings come from. */
+  candles: CandleStore;
+  symbols: SymbolCatalogue;
   /** Market clock (VirtualClock). */
   clock: { now(): number };
   /** When given, every trade of the exchange is recorded as it happens. */
@@ -197,10 +196,9 @@ interface Selection {
 }
 
 export class KlineService {
-  private readonly symbols: SymbolsRepo;
+  private readonly symbols: SymbolCatalogue;
   private readonly clock: { now(): number };
-  private readonly db: DatabaseSync;
-  readonly repo: CandlesRepo;
+  readonly repo: CandleStore;
   private readonly ringSize: number;
   private readonly flushAt: number;
   private readonly retention: Array<[Interval, number]>;
@@ -220,10 +218,9 @@ export class KlineService {
   autoAdvance = true;
 
   constructor(deps: KlineServiceDeps, options: KlineServiceOptions = {}) {
-    this.db = deps.db;
     this.symbols = deps.symbols;
     this.clock = deps.clock;
-    this.repo = new CandlesRepo(deps.db);
+    this.repo = deps.candles;
     this.ringSize = options.ringSize ?? KLINES_MAX_LIMIT;
     if (!Number.isSafeInteger(this.ringSize) || this.ringSize < 1) throw new RangeError('ringSize must be a positive integer');
     this.flushAt = options.flushAt ?? 20_000;
@@ -290,7 +287,7 @@ export class KlineService {
     const n = this.pendingCandles.length;
     if (n === 0 || this.stopped) return;
     // Inside someone else's unit a rollback would take our rows along: write later.
-    if (groupCommitOf(this.db).inUnit) return;
+    if (this.repo.inUnit) return;
     try {
       this.repo.writeMany(this.pendingSymbols, this.pendingCandles, n);
     } catch (err) {
@@ -304,7 +301,7 @@ export class KlineService {
   /** Writes the closed candles and every changed current candle, so a restart continues them. */
   checkpoint(): void {
     this.flush();
-    if (this.stopped || groupCommitOf(this.db).inUnit) return;
+    if (this.stopped || this.repo.inUnit) return;
     const syms: string[] = [];
     const candles: Candle[] = [];
     for (const st of this.states.values()) {
@@ -516,6 +513,23 @@ export class KlineService {
         if (c.openTime > st.lastTime) st.lastTime = c.openTime;
       }
     }
+    // An interval with nothing stored while others have candles (1s after the history build,
+    // which skips it) opens now at the latest price with no trades: every interval has its
+    // current candle from the start, not only from the pair's next trade.
+    if (stored.length > 0 && stored.length < INTERVALS.length) {
+      const have = new Set(stored.map((c) => c.interval));
+      const now = Math.max(st.lastTime, this.clock.now());
+      const price = stored[0].close; // the finest interval's close: the last trade's price
+      for (const interval of INTERVALS) {
+        if (have.has(interval)) continue;
+        const openTime = openTimeOf(interval, now);
+        stored.push({
+          interval, openTime, open: price, high: price, low: price, close: price,
+          volume: 0, quoteVolume: 0n, trades: 0, takerBuyVolume: 0, takerBuyQuoteVolume: 0n,
+        });
+        if (openTime > st.lastTime) st.lastTime = openTime;
+      }
+    }
     st.builder.restore(stored);
     this.states.set(symbol, st);
     return st;
@@ -589,7 +603,7 @@ export class KlineService {
 
   private prune(t: number): void {
     this.nextPruneAt = t + HOUR;
-    if (this.retention.length === 0 || groupCommitOf(this.db).inUnit) return;
+    if (this.retention.length === 0 || this.repo.inUnit) return;
     try {
       for (const st of this.states.values()) {
         for (const [interval, ms] of this.retention) this.repo.prune(st.symbol, interval, t - ms);

@@ -1,8 +1,9 @@
 // Turns the default catalogue into stored pairs: precisions from the tick and step sizes,
 // maintenance tiers from the risk module, logos served by the service itself (no remote content).
 import { BTCUSDT_BRACKETS, generateBrackets } from '../risk/tiers.ts';
-import type { NewSymbol, SymbolsRepo } from '../store/symbols-repo.ts';
+import type { NewSymbol } from '../core/symbol.ts';
 import { DEFAULT_CATALOGUE, type CatalogueEntry } from './catalogue.ts';
+import type { CatalogueStore } from './ports.ts';
 
 export function decimalsOf(step: string): number {
   const dot = step.indexOf('.');
@@ -46,7 +47,7 @@ export function toNewSymbol(e: CatalogueEntry, sortOrder: number): NewSymbol {
 }
 
 /** Lists every default pair that the store does not have yet. Returns how many were added. */
-export function seedCatalogue(repo: SymbolsRepo, now: number): number {
+export function seedCatalogue(repo: CatalogueStore, now: number): number {
   return repo.insertMissing(
     DEFAULT_CATALOGUE.map((e, i) => toNewSymbol(e, (i + 1) * 10)),
     now,

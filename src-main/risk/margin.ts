@@ -3,7 +3,7 @@
 // Units: prices in USDT per base unit, quantities in base units, amounts in USDT, rates
 // and ratios as fractions (0.004 = 0.40%). Quantities are taken as magnitudes (|Q|); the
 // direction is the separate side s = +1 long, -1 short.
-// Limits: float64 throughout. These produce prices, ratios and thresholds for display and
+// Limits: float64 throughout (except maintenanceMarginUnits, bigint). These produce prices, ratios and thresholds for display and
 // triggers; exact money accounting (balances, fees, realized PnL) is done elsewhere in
 // decimal, so callers must not book these results as money without rounding them.
 
@@ -37,6 +37,18 @@ export function maintenanceMarginAt(notionalValue: number, mmr: number, cum: num
 export function maintenanceMargin(brackets: readonly Bracket[], notionalValue: number): number {
   const b = bracketFor(brackets, notionalValue);
   return maintenanceMarginAt(notionalValue, b.mmr, b.cum);
+}
+
+/**
+ * Maintenance margin in 1e-8 USDT units of a notional in units: notional x MMR rounded half up,
+ * minus cum. Exact apart from that one rounding (MMRs have at most 6 decimals, cum is exact in
+ * micro-USDT: tiers.ts), so cross totals are sums of integers.
+ */
+export function maintenanceMarginUnits(brackets: readonly Bracket[], notionalUnits: bigint): bigint {
+  const b = bracketFor(brackets, Number(notionalUnits) / 1e8);
+  const ppm = BigInt(Math.round(b.mmr * 1_000_000));
+  const cum = BigInt(Math.round(b.cum * 1e8));
+  return (notionalUnits * ppm + 500_000n) / 1_000_000n - cum;
 }
 
 /**

@@ -83,6 +83,11 @@ export class SymbolMath {
   private readonly k: bigint;
   readonly tickValue: number;
   readonly lotValue: number;
+  /** The step (base units per lot) as an exact fraction. */
+  private readonly lot: Rate;
+  /** valueAt's last price and that price in units x the step's numerator (marks repeat). */
+  private lastPrice = Number.NaN;
+  private lastScaled = 0n;
 
   constructor(f: PairFilters) {
     this.symbol = f.symbol;
@@ -97,11 +102,27 @@ export class SymbolMath {
     this.taker = parseRate(f.takerFeeRate);
     this.tickValue = Number(f.tickSize);
     this.lotValue = Number(f.stepSize);
+    this.lot = parseRate(f.stepSize);
   }
 
   /** Exact notional of priceTicks x qtyLots, in units. */
   notional(priceTicks: number, qtyLots: number): bigint {
     return BigInt(priceTicks) * BigInt(qtyLots) * this.k;
+  }
+
+  /**
+   * Value of `lots` at a float price (the mark), in units: the price is first rounded to 1e-8
+   * USDT, then the product is exact and rounded once, half up. Margin and PnL at the mark go
+   * through here so that sums of them are sums of integers.
+   */
+  valueAt(price: number, lots: number): bigint {
+    if (price !== this.lastPrice) {
+      this.lastScaled = BigInt(Math.round(price * 1e8)) * this.lot.num;
+      this.lastPrice = price;
+    }
+    const p = this.lastScaled * BigInt(lots);
+    const den = this.lot.den;
+    return p < 0n ? -((-p * 2n + den) / (2n * den)) : (p * 2n + den) / (2n * den);
   }
 
   fee(notional: bigint, maker: boolean): bigint {

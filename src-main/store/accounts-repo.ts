@@ -1,24 +1,11 @@
-// Paper accounts: API key and secret, USDT wallet. Money is a bigint count of 1e-8 USDT
-// (USDT_DECIMALS) so that sums are exact; the wire shows decimal strings.
+// Paper accounts in SQLite: API key and secret, USDT wallet (core/account.ts). The accounts
+// service (accounts/account-service.ts) reads and writes them through its port, AccountStore.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { Account, AccountKind } from '../core/account.ts';
+import type { AccountsPort } from '../trading/ports.ts';
 import { groupCommitOf } from './group-commit.ts';
 import { transaction } from './database.ts';
 
-export const USDT_DECIMALS = 8;
-
-export type AccountKind = 'user' | 'local' | 'house';
-
-export interface Account {
-  id: number;
-  apiKey: string;
-  apiSecret: string;
-  kind: AccountKind;
-  walletBalance: bigint;
-  totalDeposits: bigint;
-  positionMode: 'hedge' | 'one_way';
-  createdAt: number;
-  updatedAt: number;
-}
 
 interface Row {
   id: bigint;
@@ -46,7 +33,7 @@ function fromRow(r: Row): Account {
   };
 }
 
-export class AccountsRepo {
+export class AccountsRepo implements AccountsPort {
   private readonly db: DatabaseSync;
   private readonly byKeyStmt: StatementSync;
   private readonly byIdStmt: StatementSync;

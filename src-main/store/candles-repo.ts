@@ -5,11 +5,13 @@
 // past 2^63). writeMany() is the batch path: one transaction for a whole flush, one prepared
 // statement, no per-row allocation besides the two String() calls. Reads return ascending
 // candles. The repository knows nothing about which candle is the current one: callers bound
-// their reads by open time.
+// their reads by open time. It is the SQLite side of the market's CandleStore port.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { Candle } from '../market/candles.ts';
+import type { Candle } from '../core/candle.ts';
+import type { CandleStore } from '../market/ports.ts';
 import type { Interval } from '../../src-shared/intervals.ts';
 import { transaction } from './database.ts';
+import { groupCommitOf } from './group-commit.ts';
 
 interface Row {
   interval: string;
@@ -44,7 +46,7 @@ function fromRow(r: Row): Candle {
   };
 }
 
-export class CandlesRepo {
+export class CandlesRepo implements CandleStore {
   private readonly db: DatabaseSync;
   private readonly upsert: StatementSync;
   private readonly newestStmt: StatementSync;
@@ -128,5 +130,15 @@ export class CandlesRepo {
   /** Deletes the candles with open time below `beforeOpen`; returns how many. */
   prune(symbol: string, interval: Interval, beforeOpen: number): number {
     return Number(this.pruneStmt.run(symbol, interval, beforeOpen).changes);
+  }
+
+  /** Whether the connection's group commit has a unit open (another caller's writes in flight). */
+  get inUnit(): boolean {
+    return groupCommitOf(this.db).inUnit;
+  }
+
+  /** Commits the connection's open group-commit transaction now. */
+  commitNow(): void {
+    groupCommitOf(this.db).commitNow();
   }
 }

@@ -3,11 +3,37 @@
 // Migrations are an ordered list; each runs once, inside a transaction, and bumps
 // `PRAGMA user_version`. A database written by a newer build (user_version above the
 // newest migration here) is refused rather than silently misread.
-import { chmodSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+//
+// Before anything is written, an existing database is checked (checkDatabase), read-only: a
+// file that is not SQLite or is shorter than its header says (truncated), a WAL whose header
+// does not fit the database, a WAL from another database, a failed quick_check after an unclean
+// stop (a WAL left behind) and a newer schema all refuse the start with DatabaseRefusedError,
+// naming the file and what to do; the file is left as it was. "Another database": every
+// database carries a random id in its header (PRAGMA application_id), set at creation, and the
+// group commit writes it again at least once a second while writing (ID_STAMP_MS), so every
+// WAL that saw a second of writes holds page 1 with its database's id; the id SQLite reads
+// through the WAL must then equal the one in the main file. (A WAL without page 1, written in
+// a database's first second, cannot be told apart this way; quick_check still runs on it.)
+import { randomInt } from 'node:crypto';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { guardDiskSpace } from './disk-space.ts';
 import { groupCommitOf } from './group-commit.ts';
 import { MIGRATIONS } from './migrations.ts';
+
+/** A database perpdesk will not open, with why and what to do; the file was not changed. */
+export class DatabaseRefusedError extends Error {
+  readonly file: string;
+  constructor(file: string, message: string) {
+    super(message);
+    this.name = 'DatabaseRefusedError';
+    this.file = file;
+  }
+}
+
+/** The group commit rewrites the database id (page 1) this often while writing, ms. */
+export const ID_STAMP_MS = 1000;
 
 export type Database = DatabaseSync;
 
@@ -25,7 +51,10 @@ export function openDatabase(opts: OpenOptions): DatabaseSync {
   const file = databaseFile(opts.dataDir);
   // The file holds API secrets: the folder (when created here) and the file are the user's only
   // (SQLite gives the -wal and -shm files the database file's mode).
-  if (file !== ':memory:') mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  if (file !== ':memory:') {
+    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+    checkDatabase(file);
+  }
   const db = new DatabaseSync(file);
   if (file !== ':memory:' && process.platform !== 'win32') chmodSync(file, 0o600);
   // first: another connection (a closing venue's checkpoint worker) may hold the file briefly
@@ -39,7 +68,129 @@ export function openDatabase(opts: OpenOptions): DatabaseSync {
   db.exec('PRAGMA journal_size_limit = 16777216');
   db.exec('PRAGMA foreign_keys = ON');
   migrate(db);
+  stampId(db);
+  if (file !== ':memory:') guardDiskSpace(db, file);
   return db;
+}
+
+/** Gives a database without an id one, and has the group commit rewrite it while writing. */
+function stampId(db: DatabaseSync): void {
+  let id = (db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id;
+  if (id === 0) {
+    id = randomInt(1, 2 ** 31);
+    db.exec(`PRAGMA application_id = ${id}`);
+  }
+  const stamp = db.prepare(`PRAGMA application_id = ${id}`);
+  groupCommitOf(db).everyMs(ID_STAMP_MS, () => stamp.run());
+}
+
+/** What to do with a refused database, for the messages below. */
+function whatToDo(file: string): string {
+  return (
+    `perpdesk has not changed it. Keep a copy of it; to start over, move ${file} ` +
+    `(with ${file}-wal and ${file}-shm if present) out of ${dirname(file)}, or start with another --data-dir`
+  );
+}
+
+function refuse(file: string, why: string): never {
+  throw new DatabaseRefusedError(file, `The database ${file} cannot be opened: ${why}. ${whatToDo(file)}.`);
+}
+
+function readHead(path: string, n: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const got = readSync(fd, buf, 0, n, 0);
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * Refuses (DatabaseRefusedError) a database that is damaged, comes with another database's
+ * WAL, or was written by a newer build; reads only. A missing or empty file passes (a new
+ * database).
+ */
+export function checkDatabase(file: string): void {
+  if (!existsSync(file)) return;
+  const size = statSync(file).size;
+  if (size === 0) return;
+  const head = readHead(file, 100);
+  if (head.length < 100 || !head.subarray(0, 16).equals(SQLITE_MAGIC)) {
+    refuse(file, 'it is not an SQLite database (its header is missing or damaged)');
+  }
+  const raw = head.readUInt16BE(16);
+  const pageSize = raw === 1 ? 65536 : raw;
+  // the header's page count is valid when its version-valid-for number equals the change counter
+  const pages = head.readUInt32BE(92) === head.readUInt32BE(24) ? head.readUInt32BE(28) : 0;
+  if (size % pageSize !== 0 || size < pages * pageSize) {
+    refuse(file, `it is truncated (${size} bytes, its header says ${pages} pages of ${pageSize} bytes)`);
+  }
+  const fileId = head.readInt32BE(68);
+
+  const wal = `${file}-wal`;
+  const walSize = existsSync(wal) ? statSync(wal).size : 0;
+  if (walSize > 0) {
+    const wh = readHead(wal, 32);
+    const magic = wh.length === 32 ? wh.readUInt32BE(0) : 0;
+    if (magic !== 0x377f0682 && magic !== 0x377f0683) refuse(file, `its WAL ${wal} is not an SQLite WAL`);
+    if (wh.readUInt32BE(8) !== pageSize) refuse(file, `its WAL ${wal} belongs to another database (page size ${wh.readUInt32BE(8)}, not ${pageSize})`);
+  }
+
+  // a read-only connection still creates the -wal and -shm files when missing: removed again
+  const shm = `${file}-shm`;
+  const created = [wal, shm].filter((f) => !existsSync(f));
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(file, { readOnly: true });
+  } catch (err) {
+    removeCreated(created);
+    refuse(file, `SQLite cannot open it (${(err as Error).message})`);
+  }
+  try {
+    let version: number;
+    let seenId: number;
+    try {
+      version = schemaVersion(db);
+      seenId = (db.prepare('PRAGMA application_id').get() as { application_id: number }).application_id;
+      if (walSize > 0) {
+        // a WAL left behind: the last stop was not clean (or the WAL came from elsewhere)
+        const rows = db.prepare('PRAGMA quick_check(5)').all() as Array<{ quick_check: string }>;
+        const problems = rows.map((r) => r.quick_check).filter((m) => m !== 'ok');
+        if (problems.length > 0) refuse(file, `its integrity check failed (${problems.join('; ')})`);
+      }
+    } catch (err) {
+      if (err instanceof DatabaseRefusedError) throw err;
+      refuse(file, `it is damaged (${(err as Error).message})`);
+    }
+    if (fileId !== 0 && seenId !== fileId) {
+      refuse(file, `its WAL ${wal} belongs to another database (database id ${seenId} in the WAL, ${fileId} in the file)`);
+    }
+    if (version > MIGRATIONS.length) {
+      throw new DatabaseRefusedError(
+        file,
+        `The database ${file} has schema version ${version}, newer than this build knows (${MIGRATIONS.length}): ` +
+          `a newer perpdesk wrote it. Run that newer perpdesk on it, or start this one with another --data-dir; ` +
+          `perpdesk has not changed it.`,
+      );
+    }
+  } finally {
+    db.close();
+    removeCreated(created);
+  }
+}
+
+function removeCreated(paths: readonly string[]): void {
+  for (const f of paths) {
+    try {
+      if (statSync(f).size === 0 || f.endsWith('-shm')) unlinkSync(f);
+    } catch {
+      // not there
+    }
+  }
 }
 
 export function schemaVersion(db: DatabaseSync): number {

@@ -17,8 +17,14 @@
 //     deferred writers now, so a reader of this connection sees every change made so far (not
 //     inside a unit: a unit syncs as it starts, and deferred writes never run inside one, so a
 //     unit's rollback cannot take them along); a deferred writer that throws fails the batch;
+//   - `everyMs(ms, fn)` runs fn inside a batch just before its commit when `ms` have passed since
+//     it last ran (the database id stamp of database.ts); `beforeCommit(fn)` runs fn before every
+//     COMMIT (the disk-space guard, which frees its reserve file when the disk is full);
 //   - a failed COMMIT rolls the batch back and tells the `onFailure` listeners (the exchange then
-//     refuses further commands: its memory is ahead of the disk).
+//     refuses further commands: its memory is ahead of the disk). SQLite itself rolls back a
+//     COMMIT that fails for a full disk, so such a batch cannot be held and retried; the API
+//     refuses writes while the disk is nearly full instead (store/disk-space.ts), so that a
+//     commit failing is the exception.
 // One GroupCommit per connection (`groupCommitOf(db)`); every writer of that connection goes
 // through it, since SQLite has one transaction per connection.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -36,6 +42,8 @@ export class GroupCommit {
   /** Units running (a nested unit joins its outer one). */
   private depth = 0;
   private stmts: { savepoint: StatementSync; release: StatementSync; rollbackTo: StatementSync } | null = null;
+  private periodic: { ms: number; fn: () => void; last: number } | null = null;
+  private readonly beforeCommitFns: Array<() => void> = [];
   /** Batches committed and units run (for tests and benchmarks). */
   commits = 0;
   units = 0;
@@ -110,6 +118,16 @@ export class GroupCommit {
     for (const fn of writers) fn();
   }
 
+  /** Runs fn just before every COMMIT (outside any unit; it must not throw). */
+  beforeCommit(fn: () => void): void {
+    this.beforeCommitFns.push(fn);
+  }
+
+  /** Runs fn in the next batch, and again in a batch at least `ms` after each run. */
+  everyMs(ms: number, fn: () => void): void {
+    this.periodic = { ms, fn, last: Number.NEGATIVE_INFINITY };
+  }
+
   onFailure(fn: (err: Error) => void): void {
     this.failureListeners.push(fn);
   }
@@ -120,6 +138,15 @@ export class GroupCommit {
     let failure: Error | null = null;
     try {
       this.sync(); // still open: the writers may run units of their own
+      const p = this.periodic;
+      if (p !== null) {
+        const now = Date.now();
+        if (now - p.last >= p.ms) {
+          p.last = now;
+          p.fn();
+        }
+      }
+      for (const fn of this.beforeCommitFns) fn();
     } catch (err) {
       failure = err instanceof Error ? err : new Error(String(err));
     }

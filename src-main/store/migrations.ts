@@ -177,4 +177,91 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (symbol, interval, open_time)
   ) WITHOUT ROWID;
   `,
+  // 4: imported market data (issue 15). A dataset is one (market, symbol, kind, interval) series
+  // of Binance archive files; interval is '' except for the candle kinds. A file's rows are
+  // written while its dataset_files row is 'staging' and become visible in one step when it turns
+  // 'done' (readers join on it); a failed or interrupted file's rows are deleted. Candle values
+  // are the archive's decimal strings verbatim; trades are varint blocks (data/trade-codec.ts);
+  // other kinds are time-keyed rows of their validated columns. Times: candles ms, the rest µs.
+  `
+  CREATE TABLE datasets (
+    id INTEGER PRIMARY KEY,
+    market TEXT NOT NULL CHECK (market IN ('spot', 'um', 'cm')),
+    symbol TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    interval TEXT NOT NULL,
+    specs TEXT NOT NULL,
+    specs_source TEXT NOT NULL CHECK (specs_source IN ('catalogue', 'inferred', 'edited')),
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    UNIQUE (market, symbol, kind, interval)
+  );
+  CREATE TABLE dataset_files (
+    id INTEGER PRIMARY KEY,
+    dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('staging', 'done')),
+    rows INTEGER NOT NULL DEFAULT 0,
+    first_key INTEGER,
+    last_key INTEGER,
+    first_time INTEGER,
+    last_time INTEGER,
+    price_dp INTEGER NOT NULL DEFAULT 0,
+    qty_dp INTEGER NOT NULL DEFAULT 0,
+    quote_dp INTEGER NOT NULL DEFAULT 0,
+    imported_at INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX dataset_files_done ON dataset_files(dataset_id, sha256) WHERE state = 'done';
+  CREATE TABLE dataset_candles (
+    dataset_id INTEGER NOT NULL,
+    open_time INTEGER NOT NULL,
+    file_id INTEGER NOT NULL,
+    close_time INTEGER NOT NULL,
+    open TEXT NOT NULL,
+    high TEXT NOT NULL,
+    low TEXT NOT NULL,
+    close TEXT NOT NULL,
+    volume TEXT NOT NULL,
+    quote_volume TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    taker_buy_volume TEXT NOT NULL,
+    taker_buy_quote_volume TEXT NOT NULL,
+    PRIMARY KEY (dataset_id, open_time)
+  ) WITHOUT ROWID;
+  CREATE INDEX dataset_candles_file ON dataset_candles(file_id);
+  CREATE TABLE dataset_trade_blocks (
+    id INTEGER PRIMARY KEY,
+    dataset_id INTEGER NOT NULL,
+    file_id INTEGER NOT NULL,
+    first_id INTEGER NOT NULL,
+    last_id INTEGER NOT NULL,
+    first_time INTEGER NOT NULL,
+    last_time INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    data BLOB NOT NULL
+  );
+  CREATE INDEX dataset_trade_blocks_id ON dataset_trade_blocks(dataset_id, first_id);
+  CREATE INDEX dataset_trade_blocks_time ON dataset_trade_blocks(dataset_id, last_time);
+  CREATE INDEX dataset_trade_blocks_file ON dataset_trade_blocks(file_id);
+  CREATE TABLE dataset_events (
+    dataset_id INTEGER NOT NULL,
+    time INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    file_id INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (dataset_id, time, seq)
+  ) WITHOUT ROWID;
+  CREATE INDEX dataset_events_file ON dataset_events(file_id);
+  -- Missing data: [start_time, end_time) in ms; file_id set for a gap inside one file, NULL for
+  -- gaps found across the dataset (recomputed on every import).
+  CREATE TABLE dataset_gaps (
+    dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+    file_id INTEGER,
+    start_time INTEGER NOT NULL,
+    end_time INTEGER NOT NULL,
+    detail TEXT NOT NULL
+  );
+  CREATE INDEX dataset_gaps_dataset ON dataset_gaps(dataset_id, start_time);
+  `,
 ];

@@ -1,11 +1,19 @@
-// Key/value settings of a venue (seed, market time, whitelist, ...).
+// Key/value settings of a venue (seed, market time, whitelist, insurance fund, id blocks, ...).
+// A write joins the connection's group commit (store/group-commit.ts) like every other write: a
+// setting changed by a command (the insurance fund by a liquidation) is committed with that
+// command's rows or not at all, and a background write (market time) goes through the same
+// commit path (and its disk-space check) as the rest.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { SettingsPort } from '../trading/ports.ts';
+import { transaction } from './database.ts';
 
-export class SettingsRepo {
+export class SettingsRepo implements SettingsPort {
   private readonly getStmt: StatementSync;
   private readonly setStmt: StatementSync;
+  private readonly db: DatabaseSync;
 
   constructor(db: DatabaseSync) {
+    this.db = db;
     this.getStmt = db.prepare('SELECT value FROM settings WHERE key = ?');
     this.setStmt = db.prepare(
       'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
@@ -25,6 +33,6 @@ export class SettingsRepo {
   }
 
   set(key: string, value: string): void {
-    this.setStmt.run(key, value);
+    transaction(this.db, () => this.setStmt.run(key, value));
   }
 }

@@ -1,50 +1,10 @@
 // Trading-pair catalogue in SQLite. The catalogue is small and read on every request, so the
 // repository keeps an in-memory copy that is replaced whenever a row changes.
 import type { DatabaseSync } from 'node:sqlite';
-import type { Bracket } from '../risk/tiers.ts';
+import type { MaintenanceBracket, NewSymbol, SymbolRow, SymbolTag } from '../core/symbol.ts';
+import type { SymbolsPort } from '../trading/ports.ts';
 import { transaction } from './database.ts';
 
-/** A maintenance tier as stored (JSON); an infinite cap is stored as null. */
-export type MaintenanceBracket = Bracket;
-
-export type SymbolTag = 'new' | 'meme' | 'innovation';
-
-export interface SymbolRow {
-  id: number;
-  symbol: string;
-  baseAsset: string;
-  quoteAsset: string;
-  marginAsset: string;
-  contractType: number;
-  /** 1 trading, 2 paused, 3 delisted (the /api/v1 meaning). */
-  status: number;
-  allowMarket: boolean;
-  pricePrecision: number;
-  qtyPrecision: number;
-  quotePrecision: number;
-  tickSize: string;
-  stepSize: string;
-  minQty: string;
-  maxQty: string;
-  minNotional: string;
-  makerFeeRate: string;
-  takerFeeRate: string;
-  maxLeverage: number;
-  maintenanceMarginRate: string;
-  brackets: readonly MaintenanceBracket[];
-  marketPriceProtectRatio: string;
-  priceMerges: string[];
-  logo: string;
-  sortOrder: number;
-  isDefault: boolean;
-  isHot: boolean;
-  isGainer: boolean;
-  isNew: boolean;
-  tags: SymbolTag[];
-  initialPrice: string;
-  createdAt: number;
-  updatedAt: number;
-}
 
 interface DbRow {
   id: number;
@@ -123,9 +83,8 @@ function fromDb(r: DbRow): SymbolRow {
   };
 }
 
-export type NewSymbol = Omit<SymbolRow, 'id' | 'createdAt' | 'updatedAt'>;
 
-export class SymbolsRepo {
+export class SymbolsRepo implements SymbolsPort {
   private readonly db: DatabaseSync;
   private cache: SymbolRow[] | null = null;
   private bySymbol = new Map<string, SymbolRow>();

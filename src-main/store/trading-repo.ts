@@ -4,71 +4,14 @@
 // answers wait for the commit (group.whenDurable), so an acknowledged change is on disk.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { PositionState } from '../risk/position.ts';
+import type { OrderState, TradeState, TradingStorePort, ClosedPositionRow } from '../trading/ports.ts';
 import { groupCommitOf, type GroupCommit } from './group-commit.ts';
 
-export interface OrderRow {
-  id: number;
-  clientOrderId: string;
-  accountId: number;
-  symbol: string;
-  side: number;
-  type: number;
-  tif: number;
-  priceTicks: number;
-  qtyLots: number;
-  filledLots: number;
-  filledQuote: bigint;
-  status: number;
-  leverage: number;
-  marginMode: number;
-  positionSide: number;
-  positionAction: number;
-  reduceOnly: boolean;
-  frozen: bigint;
-  totalFee: bigint;
-  createdAt: number;
-  updatedAt: number;
-}
+/** An order row: the trading service's order state (its port type). */
+export type OrderRow = OrderState;
 
-export interface TradeRow {
-  id: number;
-  orderId: number;
-  accountId: number;
-  symbol: string;
-  side: number;
-  positionSide: number;
-  priceTicks: number;
-  qtyLots: number;
-  quote: bigint;
-  fee: bigint;
-  feeRate: string;
-  role: number;
-  isClose: boolean;
-  realizedPnl: bigint;
-  createdAt: number;
-}
-
-export interface ClosedPositionRow {
-  id: number;
-  positionId: number;
-  accountId: number;
-  symbol: string;
-  positionSide: number;
-  marginMode: number;
-  leverage: number;
-  openQuantity: number;
-  closeQuantity: number;
-  openAmount: bigint;
-  closeAmount: bigint;
-  openFee: bigint;
-  closeFee: bigint;
-  totalFundingFee: bigint;
-  realizedPnl: bigint;
-  closeType: number;
-  openedAt: number;
-  closedAt: number;
-  createdAt: number;
-}
+/** A trade row: the trading service's fill (its port type). */
+export type TradeRow = TradeState;
 
 type Raw = Record<string, bigint | string | null>;
 const n = (v: unknown): number => Number(v as bigint);
@@ -140,7 +83,7 @@ export interface ClosedQuery {
   limit: number;
 }
 
-export class TradingRepo {
+export class TradingRepo implements TradingStorePort {
   private readonly db: DatabaseSync;
   private readonly s: Record<string, StatementSync>;
   /** The connection's group commit: answers wait for `group.whenDurable`. */

@@ -5,6 +5,7 @@ import { AccountPanel } from './features/account/account-panel.tsx';
 import { BotPanel } from './features/bot-panel/bot-panel.tsx';
 import { BottomTabs } from './layout/bottom-tabs.tsx';
 import { ChartPanel } from './features/chart/chart-panel.tsx';
+import { DataPanel } from './features/data/data-panel.tsx';
 import { HelpOverlay } from './features/help/help-overlay.tsx';
 import { installHotkeys } from './features/help/hotkeys.ts';
 import { Ladder } from './features/ladder/ladder.tsx';
@@ -40,6 +41,7 @@ export function App() {
       <HelpOverlay />
       <SettingsPanel />
       <BotPanel />
+      <DataPanel />
       <Toasts />
     </div>
   );

@@ -25,233 +25,23 @@
 //   only re-initialises after `onReconnect`, so it never calls a book live that no delta can
 //   reach.
 
-// The input types below are what the book accepts. They accept the wire records of
-// src-shared/types.ts (DepthSnapshot, DepthUpdateEvent, DepthSnapshotEvent) as they are,
-// and are lenient enough for other feeds (tests, Binance data).
+import { BookSide } from './book-side.ts';
+import { isSnapshot } from './depth-types.ts';
+import type {
+  BookState, ConnectionEvents, Continuity, DepthPush, DepthSnapshot, DepthUpdate, GroupedBook, LocalOrderBookOptions, PriceLevel,
+} from './depth-types.ts';
+import { groupSide, parseStep } from './grouped-view.ts';
+import { systemScheduler, type Scheduler } from './scheduler.ts';
 
-/** One price level: `[price, quantity]`, both decimal strings; read-only once in the book. */
-export type PriceLevel = readonly [price: string, qty: string];
-
-/** REST snapshot: `data` of `GET /fapi/v1/depth?symbol=X&with_id=true`. */
-export interface DepthSnapshot {
-  /** Bid levels (any order; the book sorts them). */
-  readonly bids: readonly PriceLevel[];
-  /** Ask levels (any order; the book sorts them). */
-  readonly asks: readonly PriceLevel[];
-  /** Update id after the last change the snapshot includes. */
-  readonly id: number;
-}
-
-/** Push of the snapshot channel `depth@{symbol},{level}`. The spec allows the id as `u` or `id`. */
-export interface DepthPush {
-  /** Event type; our server sends `'depth'`. Not checked. */
-  readonly e?: string;
-  /** Event time, ms. */
-  readonly E?: number;
-  /** Symbol. */
-  readonly s?: string;
-  /** Update id after the last change the push includes. */
-  readonly u?: number;
-  /** Same as `u`, for feeds that name it `id`. */
-  readonly id?: number;
-  readonly bids: readonly PriceLevel[];
-  readonly asks: readonly PriceLevel[];
-}
-
-/** Delta of the `depth_update@{symbol}` channel. Quantities are absolute; `"0"` deletes the level. */
-export interface DepthUpdate {
-  /** Event type; our server sends `'depthUpdate'` (Binance's name). Not checked. */
-  readonly e?: string;
-  /** Event time, ms. */
-  readonly E?: number;
-  /** Symbol. */
-  readonly s?: string;
-  /** First update id in the event. */
-  readonly U: number;
-  /** Last update id in the event. */
-  readonly u: number;
-  /** `u` of the previous event; required when `continuity` is `'pu'`. */
-  readonly pu?: number;
-  /** Bid changes. */
-  readonly b: readonly PriceLevel[];
-  /** Ask changes. */
-  readonly a: readonly PriceLevel[];
-}
-
-/**
- * - `syncing`: never synchronised yet; deltas are buffered.
- * - `live`: accurate mode, every delta applied in order.
- * - `resyncing`: was live, re-initialising after a gap, a lost connection (until it is back
- *   and a new snapshot is joined), a reconnect or a failed verification.
- * - `simple`: snapshots cannot be fetched; the book is replaced by each `depth@` push and
- *   the book keeps trying to return to accurate mode.
- */
-export type BookState = 'syncing' | 'live' | 'resyncing' | 'simple';
-
-/**
- * How consecutive deltas are checked.
- * - `'id'` (our spec): ids rise by one per change; the first applied event has
- *   `U <= lastUpdateId+1 <= u`; then `U > lastUpdateId+1` is a gap.
- * - `'pu'` (Binance USD-M feeds, whose ids are shared across symbols and so skip): the first
- *   applied event has `U <= lastUpdateId <= u`; then each event's `pu` must equal the
- *   previous `u`. Exists so that Binance-format data can be replayed through this book.
- */
-export type Continuity = 'id' | 'pu';
-
-/** Timers and clock, injectable so that tests are deterministic. */
-export interface Scheduler {
-  /** Current time, ms. */
-  now(): number;
-  /** Run `fn` once after `ms`; returns a handle for `clearTimeout`. */
-  setTimeout(fn: () => void, ms: number): unknown;
-  /** Cancel a handle from `setTimeout`; unknown or spent handles are ignored. */
-  clearTimeout(handle: unknown): void;
-}
-
-/** The real clock and timers of the host (Node or browser). */
-export const systemScheduler: Scheduler = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>),
-};
-
-/**
- * What {@link LocalOrderBook.followConnection} needs of a connection; {@link WsClient} fits.
- * `state` values other than 'reconnecting' and 'closed' count as up.
- */
-export interface ConnectionEvents {
-  readonly state: string;
-  /** Registers a state listener; returns its remover. */
-  onStateChange(listener: (state: string, previous: string) => void): () => void;
-  /** Resolves once the connection is open and its subscriptions are restored; rejects when closed for good. */
-  whenReady(): Promise<void>;
-}
-
-/** Options of {@link LocalOrderBook}. Every timing is in ms of the injected scheduler. */
-export interface LocalOrderBookOptions {
-  /** When set, events whose `s` names another symbol are ignored. */
-  symbol?: string;
-  /**
-   * Fetches a REST snapshot (e.g. `GET /fapi/v1/depth?symbol=X&with_id=true`'s `data`).
-   * Without it the book initialises from the first `depth@` push after `start()`.
-   */
-  fetchSnapshot?: () => Promise<DepthSnapshot>;
-  /** Continuity rule; default `'id'` (our spec). `'pu'` is for Binance-format feeds. */
-  continuity?: Continuity;
-  /** Verify against a REST snapshot when no delta arrived for this long; 0 disables. Default 30000. */
-  verifyIdleMs?: number;
-  /** Retries after a failed or unusable snapshot before falling back to simple mode. Default 3. */
-  snapshotRetries?: number;
-  /** First retry delay; doubles per retry. Default 500. */
-  retryBaseMs?: number;
-  /** Upper bound of the retry delay. Default 10000. */
-  retryMaxMs?: number;
-  /** In simple mode, try a REST snapshot again this often. Default 30000. */
-  recoverAfterMs?: number;
-  /** Most deltas kept while not live; the oldest are dropped beyond it. Default 10000. */
-  maxBuffer?: number;
-  /** Clock and timers; default {@link systemScheduler}. */
-  scheduler?: Scheduler;
-  /** Receives fetch failures and listener exceptions; default `console.error`. */
-  onError?: (error: unknown) => void;
-}
-
-/** One row of a grouped (ladder) view. */
-export interface GroupedLevel {
-  /** Group price, a multiple of the step, written with the step's decimals. */
-  readonly price: string;
-  /** Sum of the quantities in the group (exact decimal). */
-  readonly qty: string;
-  /** Cumulative quantity from the best group to this one (exact decimal). */
-  readonly total: string;
-}
-
-/** Grouped view of both sides, best group first. */
-export interface GroupedBook {
-  readonly bids: readonly GroupedLevel[];
-  readonly asks: readonly GroupedLevel[];
-}
+// The book's input and output types live in depth-types.ts, the scheduler in scheduler.ts; both
+// stay exported from here (and so from the SDK) as before the split.
+export type {
+  BookState, ConnectionEvents, Continuity, DepthPush, DepthSnapshot, DepthUpdate, GroupedBook, GroupedLevel, LocalOrderBookOptions,
+  PriceLevel,
+} from './depth-types.ts';
+export { systemScheduler, type Scheduler } from './scheduler.ts';
 
 type StepResult = 'applied' | 'stale' | 'gap';
-
-/** One side of the book, best first. Keys are `-price` for bids so both sides sort ascending. */
-class BookSide {
-  readonly desc: boolean;
-  keys: number[] = [];
-  levels: PriceLevel[] = [];
-
-  constructor(desc: boolean) {
-    this.desc = desc;
-  }
-
-  /** Index of the first key >= k. */
-  lowerBound(k: number): number {
-    const keys = this.keys;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid] < k) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  set(price: string, qty: string): void {
-    const p = Number(price);
-    const q = Number(qty);
-    // A malformed pair cannot be placed anywhere; skipping it keeps the book ordered.
-    if (!Number.isFinite(p) || !(q >= 0)) return;
-    const k = this.desc ? -p : p;
-    const i = this.lowerBound(k);
-    const found = i < this.keys.length && this.keys[i] === k;
-    if (q === 0) {
-      if (found) {
-        this.keys.splice(i, 1);
-        this.levels.splice(i, 1);
-      }
-    } else if (found) {
-      this.levels[i] = [this.levels[i][0], qty];
-    } else {
-      this.keys.splice(i, 0, k);
-      this.levels.splice(i, 0, [price, qty]);
-    }
-  }
-
-  load(levels: readonly PriceLevel[]): void {
-    const rows: { k: number; level: PriceLevel }[] = [];
-    for (const [price, qty] of levels) {
-      const p = Number(price);
-      const q = Number(qty);
-      if (!Number.isFinite(p) || !(q > 0)) continue;
-      rows.push({ k: this.desc ? -p : p, level: [price, qty] });
-    }
-    rows.sort((x, y) => x.k - y.k);
-    const keys: number[] = [];
-    const out: PriceLevel[] = [];
-    for (const r of rows) {
-      // Duplicate price in one snapshot: the later row wins, as it would as a delta.
-      if (keys.length > 0 && keys[keys.length - 1] === r.k) out[out.length - 1] = r.level;
-      else {
-        keys.push(r.k);
-        out.push(r.level);
-      }
-    }
-    this.keys = keys;
-    this.levels = out;
-  }
-
-  /** True when this side's best `other.keys.length` levels equal `other`'s levels numerically. */
-  startsWith(other: BookSide): boolean {
-    const n = other.keys.length;
-    if (this.keys.length < n) return false;
-    for (let i = 0; i < n; i++) {
-      if (this.keys[i] !== other.keys[i]) return false;
-      if (Number(this.levels[i][1]) !== Number(other.levels[i][1])) return false;
-    }
-    return true;
-  }
-}
 
 /**
  * Local copy of one symbol's order book, kept by the spec's accurate-mode rules.
@@ -504,8 +294,7 @@ export class LocalOrderBook {
    * Only the levels needed for `n` groups are read.
    */
   grouped(step: string, n = 20): GroupedBook {
-    const s = parseDecimal(step);
-    if (s === null || s.units <= 0n) throw new RangeError(`grouped: invalid step ${JSON.stringify(step)}`);
+    const s = parseStep(step);
     return { bids: groupSide(this.#bids.levels, s, n, false), asks: groupSide(this.#asks.levels, s, n, true) };
   }
 
@@ -547,13 +336,7 @@ export class LocalOrderBook {
     if (fetch === undefined) return; // the next depth@ push is the snapshot
     if (!this.#connected) return; // onReconnect starts it
     const token = ++this.#fetchToken;
-    let p: Promise<DepthSnapshot>;
-    try {
-      p = Promise.resolve(fetch());
-    } catch (e) {
-      p = Promise.reject(e);
-    }
-    p.then(
+    fetchOnce(fetch).then(
       (snap) => {
         if (token !== this.#fetchToken || this.#disposed) return;
         if (!isSnapshot(snap)) {
@@ -655,13 +438,7 @@ export class LocalOrderBook {
     const fetch = this.#fetch;
     if (fetch === undefined) return;
     const token = ++this.#fetchToken;
-    let p: Promise<DepthSnapshot>;
-    try {
-      p = Promise.resolve(fetch());
-    } catch (e) {
-      p = Promise.reject(e);
-    }
-    p.then(
+    fetchOnce(fetch).then(
       (snap) => {
         if (token !== this.#fetchToken || this.#disposed || this.#state !== 'live') return;
         this.#lastActivityAt = this.#sched.now();
@@ -736,82 +513,11 @@ export class LocalOrderBook {
   }
 }
 
-function isSnapshot(x: unknown): x is DepthSnapshot {
-  if (typeof x !== 'object' || x === null) return false;
-  const s = x as Partial<DepthSnapshot>;
-  return Array.isArray(s.bids) && Array.isArray(s.asks) && typeof s.id === 'number' && Number.isFinite(s.id);
-}
-
-// ---- exact decimal helpers for the grouped view ----
-
-interface Dec {
-  units: bigint;
-  scale: number;
-}
-
-const DECIMAL = /^(\d*)(?:\.(\d*))?$/;
-
-function parseDecimal(s: string): Dec | null {
-  const m = DECIMAL.exec(s);
-  if (m === null || (m[1] === '' && (m[2] ?? '') === '')) return null;
-  const frac = m[2] ?? '';
-  return { units: BigInt((m[1] || '0') + frac), scale: frac.length };
-}
-
-function rescale(d: Dec, scale: number): bigint {
-  return d.units * 10n ** BigInt(scale - d.scale);
-}
-
-function formatDecimal(units: bigint, scale: number): string {
-  const neg = units < 0n;
-  const digits = (neg ? -units : units).toString().padStart(scale + 1, '0');
-  const out = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-  return neg ? `-${out}` : out;
-}
-
-function addDec(acc: Dec, x: Dec): void {
-  if (x.scale > acc.scale) {
-    acc.units = rescale(acc, x.scale);
-    acc.scale = x.scale;
+/** One call of `fetchSnapshot`, a synchronous throw included, as a promise. */
+function fetchOnce(fetch: () => Promise<DepthSnapshot>): Promise<DepthSnapshot> {
+  try {
+    return Promise.resolve(fetch());
+  } catch (e) {
+    return Promise.reject(e);
   }
-  acc.units += rescale(x, acc.scale);
-}
-
-function sameDec(x: Dec, y: Dec): boolean {
-  const scale = Math.max(x.scale, y.scale);
-  return rescale(x, scale) === rescale(y, scale);
-}
-
-function groupSide(levels: readonly PriceLevel[], step: Dec, n: number, roundUp: boolean): GroupedLevel[] {
-  const out: GroupedLevel[] = [];
-  if (n <= 0) return out;
-  let key: Dec | null = null;
-  let qty: Dec = { units: 0n, scale: 0 };
-  const total: Dec = { units: 0n, scale: 0 };
-  const flush = (k: Dec): void => {
-    addDec(total, qty);
-    // `k` is a multiple of the step, so it is exact at the step's own scale.
-    const price = formatDecimal(k.units / 10n ** BigInt(k.scale - step.scale), step.scale);
-    out.push({ price, qty: formatDecimal(qty.units, qty.scale), total: formatDecimal(total.units, total.scale) });
-  };
-  for (const [p, q] of levels) {
-    const price = parseDecimal(p);
-    const size = parseDecimal(q);
-    if (price === null || size === null) continue;
-    const scale = Math.max(price.scale, step.scale);
-    const units = rescale(price, scale);
-    const stepUnits = rescale(step, scale);
-    let g = (units / stepUnits) * stepUnits;
-    if (roundUp && g < units) g += stepUnits;
-    const group: Dec = { units: g, scale };
-    if (key === null || !sameDec(key, group)) {
-      if (key !== null) flush(key);
-      if (out.length >= n) return out;
-      key = group;
-      qty = { units: 0n, scale: 0 };
-    }
-    addDec(qty, size);
-  }
-  if (key !== null && out.length < n) flush(key);
-  return out;
 }

@@ -12,6 +12,7 @@
 //   from `GET /fapi/v1/time` for machines whose clock is not the server's.
 import type { Envelope } from '../errors.ts';
 import type {
+  AccountSummary,
   BotOrderRequest,
   Candle,
   ClosedPositionRecord,
@@ -31,65 +32,13 @@ import type {
 } from '../types.ts';
 import type { MarginMode, OrderStatus, PositionSide } from '../enums.ts';
 import { buildSignedQuery, serializeQuery } from '../sign.ts';
+import { PerpdeskApiError } from './rest-request.ts';
+import type { Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
 
-export interface RestClientOptions {
-  /** e.g. http://127.0.0.1:8787 */
-  baseUrl: string;
-  apiKey?: string;
-  apiSecret?: string;
-  /** `recv_window` sent with signed requests, ms (server default 5000, max 60000). */
-  recvWindow?: number;
-  /** Injected fetch (defaults to the global one). */
-  fetch?: typeof fetch;
-  /** Wall clock for signature timestamps, ms; default Date.now. */
-  now?: () => number;
-}
-
-/** An error answer of the API: `code` is from the error registry (README, Errors). */
-export class PerpdeskApiError extends Error {
-  readonly code: number;
-  readonly status: number;
-  constructor(code: number, message: string, status: number) {
-    super(message);
-    this.name = 'PerpdeskApiError';
-    this.code = code;
-    this.status = status;
-  }
-}
-
-export type Query = Record<string, string | number | boolean | undefined>;
-
-export function toQueryString(params: Query): string {
-  return serializeQuery(params);
-}
-
-/** How a route is authorised: none, HMAC-signed, or by IP (bot, loopback admin routes). */
-export type AuthKind = 'public' | 'signed';
-
-export interface RequestOptions {
-  query?: Query;
-  /** JSON body; serialised once, and that exact text is signed and sent. */
-  body?: unknown;
-  auth?: AuthKind;
-}
-
-/** One HTTP exchange as it went over the wire. */
-export interface RawExchange {
-  method: string;
-  /** Full URL including the signed query string. */
-  url: string;
-  /** The body text as sent, if any. */
-  requestBody: string | undefined;
-  /** HTTP status; 0 when the request never got an answer (`networkError` says why). */
-  status: number;
-  /** The answer's text. */
-  text: string;
-  /** The answer parsed as JSON; undefined when it is not JSON. */
-  json: unknown;
-  /** Round-trip time, ms. */
-  elapsedMs: number;
-  networkError?: string;
-}
+// The request types and the error live in rest-request.ts; they stay exported from here (and so
+// from the SDK) as before the split.
+export { PerpdeskApiError, toQueryString } from './rest-request.ts';
+export type { AuthKind, Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
 
 /** A cursor page of `allOrders` (same shape as myTrades). */
 export interface OrdersPage {
@@ -105,19 +54,7 @@ export interface AllOrdersQuery {
   limit?: number;
 }
 
-/** Balance and margin summary of `GET /fapi/v1/account` (money as 8-decimal strings). */
-export interface AccountSummary {
-  user_id: number;
-  asset: string;
-  wallet_balance: string;
-  available_balance: string;
-  frozen_margin: string;
-  position_margin: string;
-  unrealized_pnl: string;
-  margin_balance: string;
-  total_deposits: string;
-  position_mode: 'hedge' | 'one_way';
-}
+export type { AccountSummary };
 
 /** Body of `POST /fapi/v1/position/tpsl`: a string sets, null removes, absent keeps. */
 export interface TpSlRequest {

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
 import { ok } from '../../src-main/api/envelope.ts';
-import { BotWhitelist } from '../../src-main/store/whitelist.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { BotWhitelist } from '../../src-main/accounts/whitelist.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { Errors } from '../../src-shared/errors.ts';
 import { buildSignedQuery } from '../../src-shared/sign.ts';
 
@@ -74,10 +74,19 @@ describe('POST /admin/v1/accounts', () => {
     expect(again.body.data.user_id).not.toBe(d.user_id);
   });
 
-  it('accepts an empty body', async () => {
-    const r = await app.inject({ method: 'POST', url: '/admin/v1/accounts' });
-    expect(r.statusCode).toBe(200);
-    expect(JSON.parse(r.body).data.balance).toBe('10000.00000000');
+  it('requires a body (as OpenAPI says): none is 1002, null is 1001, {} means every default', async () => {
+    const count = () => Number((venue.db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number | bigint }).n);
+    const before = count();
+    const none = await app.inject({ method: 'POST', url: '/admin/v1/accounts' });
+    expect(none.statusCode).toBe(400);
+    expect(JSON.parse(none.body).code).toBe(Errors.MISSING_PARAMETER.code);
+    const nul = await app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { 'content-type': 'application/json' }, payload: 'null' });
+    expect(nul.statusCode).toBe(400);
+    expect(JSON.parse(nul.body).code).toBe(Errors.INVALID_PARAMETER.code);
+    expect(count()).toBe(before);
+    const r = await createAccount({});
+    expect(r.status).toBe(200);
+    expect(r.body.data.balance).toBe('10000.00000000');
   });
 
   it('creates with chosen credentials, then updates the same account', async () => {

@@ -56,7 +56,7 @@ describe('bad input', () => {
     const klines = Object.values(Errors).filter((d) => d.cls === 'klines');
     expect(new Set(klines.map((d) => d.code)).size).toBe(klines.length);
     for (const d of klines) expect(d.code >= 6000 && d.code <= 7999).toBe(true);
-    for (const d of envelope) expect([400, 401, 403, 404, 405, 429, 500]).toContain(d.http);
+    for (const d of envelope) expect([400, 401, 403, 404, 405, 408, 414, 429, 431, 500, 503]).toContain(d.http);
   });
 });
 

@@ -1,8 +1,9 @@
 // GET /fapi/v1/klines and /fapi/v1/klines/batch through inject, fed by real trades of the exchange.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KlineService } from '../../src-main/market/kline-service.ts';
+import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
-import type { Venue } from '../../src-main/venue.ts';
+import type { LocalVenue as Venue } from '../../src-main/venue.ts';
 import { nextOpenTime, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
 import { getJson, makeApp, type TestApp } from '../helpers/app.ts';
 
@@ -23,7 +24,7 @@ const trades: Trade[] = [];
 function klinesOf(venue: Venue): KlineService {
   const own = (venue as Venue & { klines?: KlineService }).klines;
   if (own) return own;
-  attached = new KlineService({ db: venue.db, symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange }, { tickMs: 0 });
+  attached = new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange }, { tickMs: 0 });
   Object.assign(venue, { klines: attached });
   return attached;
 }

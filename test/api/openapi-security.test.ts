@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
 import simRoutes from '../../src-main/api/routes/sim.ts';
+import { SimulatedMarket } from '../../src-main/market/sim/simulated-market.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
 import { openVenue, type Venue } from '../../src-main/venue.ts';
 import { Errors } from '../../src-shared/errors.ts';
@@ -22,7 +23,7 @@ const SAMPLE: Record<string, string> = { symbol: 'BTCUSDT', file: 'BTC.svg' };
 beforeAll(async () => {
   venue = openVenue({ dataDir: ':memory:' });
   app = await buildApp({ venue, rateLimit: false });
-  await app.register(simRoutes, { venue, sim: new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 1 }) });
+  await app.register(simRoutes, { market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 1 }), venue.clock) });
   await app.ready();
   const r = await app.inject({ method: 'GET', url: '/openapi.json' });
   expect(r.statusCode).toBe(200);

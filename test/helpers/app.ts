@@ -1,7 +1,7 @@
 // Builds the real application on an in-memory (or given) database for `inject` tests.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src-main/api/app.ts';
-import { openVenue, type Venue, type VenueOptions } from '../../src-main/venue.ts';
+import { openVenue, type LocalVenue as Venue, type VenueOptions } from '../../src-main/venue.ts';
 
 export interface TestApp {
   app: FastifyInstance;

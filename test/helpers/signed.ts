@@ -1,7 +1,7 @@
 // Signed `inject` requests for route tests: paper accounts with known credentials, and
 // requests signed with src-shared/sign.ts exactly as a bot would sign them.
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import type { Venue } from '../../src-main/venue.ts';
+import type { LocalVenue as Venue } from '../../src-main/venue.ts';
 import { buildSignedQuery, hmacSha256Hex, serializeQuery, type QueryParams } from '../../src-shared/sign.ts';
 
 export interface Creds {

@@ -6,7 +6,7 @@ import { appendLog, formatLogEntry, LOG_FILE, OLD_LOG_FILE } from '../../src-mai
 import { exitCodeAfter, QuitDuringStart, ServiceSlot, type ClosableService } from '../../src-main/desktop/service-slot.ts';
 import { SleepGuard } from '../../src-main/desktop/sleep-guard.ts';
 import { startupErrorBox } from '../../src-main/desktop/startup-error.ts';
-import { VirtualClock } from '../../src-main/market/clock.ts';
+import { VirtualClock } from '../../src-main/core/clock.ts';
 import { ManualScheduler } from '../helpers/manual-scheduler.ts';
 
 /** A service whose close() settles when the test says; records the order of calls. */

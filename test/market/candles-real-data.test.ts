@@ -1,7 +1,8 @@
-// Real Binance spot BTCUSDT klines (provenance: shared/data/SOURCES.md). Every decimal in these
-// files has 8 places, so the candles are read at that precision: 1 tick = 1 lot = 1e-8 and quote
-// volumes in 1e-16 units (exact bigints). Aggregates are compared as candles and as the wire
-// strings, which must equal the file's own strings character for character.
+// Real Binance spot BTCUSDT klines (test/fixtures/binance/klines; provenance in
+// test/fixtures/binance/SOURCES.md). Every decimal in these files has 8 places, so the candles
+// are read at that precision: 1 tick = 1 lot = 1e-8 and quote volumes in 1e-16 units (exact
+// bigints). Aggregates are compared as candles and as the wire strings, which must equal the
+// file's own strings character for character.
 
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { aggregateCandles, aggregateRun, findGaps } from '../../src-main/market/
 import { closeTimeOf, isInterval, openTimeOf } from '../../src-shared/intervals.ts';
 import type { Interval } from '../../src-shared/intervals.ts';
 
-const KLINES = path.join(fileURLToPath(new URL('../../../shared/data', import.meta.url)), 'klines');
+const KLINES = fileURLToPath(new URL('../fixtures/binance/klines', import.meta.url));
 const HEADER = 'open_time,open,high,low,close,volume,close_time,quote_volume,count,taker_buy_volume,taker_buy_quote_volume,ignore';
 const fmt = klineFormatter({ tickSize: '0.00000001', stepSize: '0.00000001', pricePrecision: 8, qtyPrecision: 8, quotePrecision: 8 });
 

@@ -6,6 +6,7 @@ import { Side } from '../../src-shared/enums.ts';
 import { aggregateCandles, aggregateRun, findGaps } from '../../src-main/market/candle-aggregate.ts';
 import { INTERVALS, nests, nextOpenTime, openTimeOf, openTimesBetween } from '../../src-shared/intervals.ts';
 import type { Interval } from '../../src-shared/intervals.ts';
+import { mulberry32 } from '../helpers/seeded-random.ts';
 
 interface Trade {
   ts: number;
@@ -127,17 +128,6 @@ function expectCandles(actual: readonly Candle[], expected: readonly Candle[], w
 }
 
 // ---- seeded generator --------------------------------------------------------------------------
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Trades from `start` to about `end`: bursts in the same ms, second-scale gaps, and rare jumps of

@@ -6,9 +6,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { aggregateRun } from '../../src-main/market/candle-aggregate.ts';
 import type { Candle, KlineTuple } from '../../src-main/market/candles.ts';
 import { KlineService, type KlineServiceOptions } from '../../src-main/market/kline-service.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { ApiError } from '../../src-shared/errors.ts';
 import { nextOpenTime, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
+import { mulberry32 } from '../helpers/seeded-random.ts';
 
 const T0 = Date.parse('2025-03-03T00:00:00Z'); // a Monday
 
@@ -17,17 +19,6 @@ interface Trade {
   price: number; // ticks of 0.1
   qty: number; // lots of 0.001
   side: 1 | 2;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Trades from `from`, 0-4 s apart (several in one ms now and then), prices random-walking around 96,000. */
@@ -113,7 +104,7 @@ interface Fixture {
 function start(dataDir = ':memory:', options: KlineServiceOptions = {}, t = T0): Fixture {
   const venue = openVenue({ dataDir, wall: () => T0 });
   const clock = { t, now: () => clock.t };
-  const svc = new KlineService({ db: venue.db, symbols: venue.symbols, clock }, { tickMs: 0, ...options });
+  const svc = new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock }, { tickMs: 0, ...options });
   open.push({ svc, venue });
   return { venue, svc, clock };
 }

@@ -1,5 +1,6 @@
-// Replays real Binance USD-M depth data (../../../shared/data/depth, provenance in SOURCES.md)
-// through LocalOrderBook in its Binance mode (`continuity: 'pu'`).
+// Replays real Binance USD-M depth data (test/fixtures/binance/depth;
+// provenance in test/fixtures/binance/SOURCES.md) through LocalOrderBook in its Binance mode
+// (`continuity: 'pu'`).
 //
 // Each symbol's REST snapshot is handed over when its recorded receive time comes up in the
 // stream, so the deltas recorded before it are buffered, as in a live client. Asserted: the
@@ -19,7 +20,7 @@ import {
   type Scheduler,
 } from '../../src-shared/sdk/local-order-book.ts';
 
-const DATA = fileURLToPath(new URL('../../../shared/data/depth', import.meta.url));
+const DATA = fileURLToPath(new URL('../fixtures/binance/depth', import.meta.url));
 const CRYPTOFEED = join(DATA, 'binance_usdm_2021-07-22_cryptofeed');
 const LASOTA = join(DATA, 'binance_usdm_TRXUSDT_2025-04-14_lasota');
 

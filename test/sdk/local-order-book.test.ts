@@ -381,6 +381,24 @@ describe('LocalOrderBook grouped view', () => {
     expect(book.grouped('0.1', 1).asks).toEqual([{ price: '100.8', qty: '1', total: '1' }]);
     expect(() => book.grouped('0')).toThrow(RangeError);
   });
+
+  it('reads sizes by the wire grammar (src-shared/decimal.ts): exact sums at the finest decimals written', () => {
+    const book = new LocalOrderBook({ fetchSnapshot: undefined });
+    book.start();
+    book.handleSnapshotPush({
+      u: 1,
+      // 0.1 + 0.2 is exact here (not 0.30000000000000004); "1e-1" is not a wire decimal.
+      bids: [['100.4', '0.1'], ['100.3', '0.20'], ['100.2', '1e-1'], ['99.7', '123456789012345678.9']],
+      asks: [['100.5', '0.000000000000000001']],
+    });
+    const g = book.grouped('0.50', 2);
+    expect(g.bids).toEqual([
+      { price: '100.00', qty: '0.30', total: '0.30' },
+      { price: '99.50', qty: '123456789012345678.9', total: '123456789012345679.20' },
+    ]);
+    expect(g.asks).toEqual([{ price: '100.50', qty: '0.000000000000000001', total: '0.000000000000000001' }]);
+    for (const bad of ['-1', '1e1', 'abc', '']) expect(() => book.grouped(bad), bad).toThrow(RangeError);
+  });
 });
 
 // ---- property: any valid delivery converges to the reference book ----

@@ -1,6 +1,6 @@
 // Shared setup of the simulator tests: an in-memory venue on an injected wall clock.
 import type { TradeEvent } from '../../src-main/trading/events.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 
 export const T0 = Date.UTC(2025, 0, 6, 0, 0, 0); // a Monday, 00:00 UTC (a funding instant)
 

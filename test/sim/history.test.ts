@@ -6,6 +6,7 @@ import { KlineService } from '../../src-main/market/kline-service.ts';
 import { fastForwardHistory, fastForwardHistorySync, type HistoryProgress, type TradeRecorder } from '../../src-main/market/sim/history.ts';
 import { HistoryCandleWriter, lastStoredPrices, pairsWithoutHistory } from '../../src-main/market/sim/history-writer.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
+import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
 import { T0, testVenue, tradingSymbols } from './helpers.ts';
 import { HOURLY } from '../../src-main/market/sim/activity-profile.ts';
 import { corr, cv, hourProfile, mean } from '../../bench/realism-stats.ts';
@@ -157,7 +158,8 @@ describe('history fast-forward', () => {
   it('the candle writer stores history that a KlineService then serves and continues', async () => {
     const tv = testVenue({ start: END });
     try {
-      const { db, exchange, symbols } = tv.venue;
+      const { exchange, symbols } = tv.venue;
+      const db = new CandlesRepo(tv.venue.db);
       // the venue's own candle service was built before this history existed: this test builds
       // the one that continues it (as start-up code would, after the history)
       tv.venue.klines.close();
@@ -173,7 +175,7 @@ describe('history fast-forward', () => {
       expect([...stored.keys()].sort()).toEqual(['DOGEUSDT', 'ETHUSDT']);
       expect(stored.get('ETHUSDT')!.price).toBeCloseTo(h.states.get('ETHUSDT')!.price, 2);
 
-      const klines = new KlineService({ db, symbols, clock: tv.venue.clock, exchange }, { tickMs: 0 });
+      const klines = new KlineService({ candles: db, symbols, clock: tv.venue.clock, exchange }, { tickMs: 0 });
       try {
         const mins = klines.klines('ETHUSDT', '1m', { limit: 1500 });
         expect(mins.length).toBe(1500);

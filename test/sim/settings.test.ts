@@ -7,8 +7,8 @@ describe('simulator settings', () => {
     const base = openVenue({ dataDir: ':memory:', simulate: true });
     const scaled = openVenue({ dataDir: ':memory:', simulate: true, simVolatility: 2, simIntensity: 0.5 });
     try {
-      const a = new Map(base.sim!.view().map((v) => [v.symbol, v]));
-      const b = scaled.sim!.view();
+      const a = new Map(base.market!.view().map((v) => [v.symbol, v]));
+      const b = scaled.market!.view();
       expect(b.length).toBeGreaterThan(5);
       for (const v of b) {
         expect(v.volatility).toBeCloseTo(a.get(v.symbol)!.volatility * 2, 10);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import simRoutes from '../../src-main/api/routes/sim.ts';
 import { buildApp } from '../../src-main/api/app.ts';
+import { SimulatedMarket } from '../../src-main/market/sim/simulated-market.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
 import { T0, testVenue, tradingSymbols, type TestVenue } from './helpers.ts';
 
@@ -14,7 +15,7 @@ beforeEach(async () => {
   tv = testVenue({ seed: 99 });
   sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 99 });
   app = await buildApp({ venue: tv.venue, rateLimit: false });
-  await app.register(simRoutes, { venue: tv.venue, sim });
+  await app.register(simRoutes, { market: new SimulatedMarket(sim, tv.venue.clock) });
   await app.ready();
 });
 

@@ -8,11 +8,14 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPriceLevels } from '../../src-main/api/ws/depth-feed.ts';
+import { dropNextPushes } from '../../src-main/api/ws/test-hooks.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
-import { HOUSE_ACCOUNT, type PairState } from '../../src-main/trading/exchange.ts';
+import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
+import type { PairState } from '../../src-main/trading/pair-state.ts';
 import { LocalOrderBook, type DepthSnapshot, type DepthUpdate } from '../../src-shared/sdk/local-order-book.ts';
 import { WsClient, type WebSocketConstructor } from '../../src-shared/sdk/ws-client.ts';
 import { until } from './ws-test-client.ts';
+import { mulberry32 } from '../helpers/seeded-random.ts';
 
 const SYMBOL = 'BTCUSDT';
 const STREAM = `depth_update@${SYMBOL}`;
@@ -29,17 +32,6 @@ let snapshots = 0;
 const errors: unknown[] = [];
 
 // ------------------------------------------------------------------ seeded order flow
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rnd = mulberry32(20261125);
 const int = (n: number): number => Math.floor(rnd() * n);
@@ -175,7 +167,7 @@ describe('depth_update + REST snapshot keep a local book equal to the venue', ()
 
     // 2. one depth_update push is lost for this client: the next event reveals the gap,
     //    the book fetches a new snapshot and rejoins
-    expect(svc.app.wsHub.dropNextPushes(STREAM, 1)).toBe(1);
+    expect(dropNextPushes(svc.app.wsHub, STREAM, 1)).toBe(1);
     await drive(1200);
     await checkpoint('after a dropped event');
     expect(book.resyncCount).toBe(1);

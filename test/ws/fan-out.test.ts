@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as wsModule from 'ws';
 import { buildApp } from '../../src-main/api/app.ts';
 import { rawSocket, textFrame } from '../../src-main/api/ws/frame.ts';
+import { publish, rawStreamOf } from '../../src-main/api/ws/test-hooks.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { openVenue, type Venue } from '../../src-main/venue.ts';
 import { TestClient } from './ws-test-client.ts';
@@ -83,18 +84,18 @@ describe('fan-out over a real connection', () => {
     // the server side of every connection has a raw stream (so pushes bypass ws's framing)
     const servers = [...app.websocketServer.clients];
     expect(servers.length).toBeGreaterThan(0);
-    for (const s of servers) expect(app.wsHub.rawStreamOf(s)).not.toBeNull();
+    for (const s of servers) expect(rawStreamOf(app.wsHub, s)).not.toBeNull();
 
     const hub = app.wsHub;
     const server = servers[0];
     const big = { blob: 'é'.repeat(40_000) }; // 80,000 bytes of UTF-8: a 64-bit length header
     const from = c.messages.length;
     // raw pushes and sends through ws's own sender, interleaved on one socket
-    hub.publish('price@ETHUSDT', { n: 1 });
+    publish(hub, 'price@ETHUSDT', { n: 1 });
     server.send(JSON.stringify({ id: 'via-ws', result: 1 }));
-    hub.publish('price@ETHUSDT', big);
+    publish(hub, 'price@ETHUSDT', big);
     server.send(JSON.stringify({ id: 'via-ws', result: 2 }));
-    hub.publish('price@ETHUSDT', { n: 3, s: '😀'.repeat(40) });
+    publish(hub, 'price@ETHUSDT', { n: 3, s: '😀'.repeat(40) });
     await c.waitFor((m) => m.data?.n === 3);
     // (the hub's own price@ pushes may come before or after this sequence, never inside it)
     const mine = c.messages.slice(from).filter((m) => m.id === 'via-ws' || m.data?.e !== 'price');
@@ -113,7 +114,7 @@ describe('fan-out over a real connection', () => {
     await c.request('SUBSCRIBE', ['depth_update@SOLUSDT', 'trade@SOLUSDT']);
     // the server side of this connection: the one subscribed last (every other test client is idle)
     const server = [...app.websocketServer.clients].at(-1)!;
-    const raw = app.wsHub.rawStreamOf(server)! as unknown as {
+    const raw = rawStreamOf(app.wsHub, server)! as unknown as {
       _write: (...a: unknown[]) => void;
       _writev: (chunks: unknown[], cb: unknown) => void;
     };

@@ -5,9 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
 import type { Hub, KlineSource } from '../../src-main/api/ws/hub.ts';
+import { publish } from '../../src-main/api/ws/test-hooks.ts';
 import { KlineService } from '../../src-main/market/kline-service.ts';
+import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
 import { HOUSE_ACCOUNT, type BotOrderInput } from '../../src-main/trading/exchange.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { hmacSha256Hex } from '../../src-shared/sign.ts';
 import { TestClient, until } from './ws-test-client.ts';
 
@@ -275,7 +277,7 @@ describe('kline streams', () => {
     expect(refused.result).toBeUndefined();
     // ...and attach one after the app was built, as the venue may do.
     own.close();
-    const svc = (klines = new KlineService({ db: venue.db, symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange }, { tickMs: 0 }));
+    const svc = (klines = new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange }, { tickMs: 0 }));
     const source: KlineSource = svc;
     Object.assign(venue, { klines: source });
     expect((await c.request('SUBSCRIBE', ['kline@ETHUSDT,1m'])).result).toBeNull();
@@ -431,7 +433,7 @@ describe('connection management', () => {
     const blob = 'x'.repeat(512 * 1024);
     try {
       for (let i = 0; i < 100 && hub.stats.slowConsumersClosed === before; i++) {
-        hub.publish('price@BNBUSDT', { blob, i });
+        publish(hub, 'price@BNBUSDT', { blob, i });
         await new Promise((r) => setImmediate(r));
       }
     } finally {

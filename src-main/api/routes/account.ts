@@ -1,47 +1,34 @@
 // Signed account routes (DESIGN section 4 extensions): balance and margin summary, per-pair
 // leverage and margin mode, position mode. Every change goes through the exchange, which
 // refuses it (3013 / 3014 / 3015) when open positions or orders forbid it.
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Venue } from '../../venue.ts';
 import { maxNotionalFor } from '../../risk/tiers.ts';
 import { signedQuerystring } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import type { ApiInstance } from '../schemas.ts';
 import {
   accountIdOf,
   leverageField,
   listedSymbol,
+  accountSummaryRef,
   marginModeField,
-  ref,
+  positionModeField,
   strictJsonBody,
   symbolField,
 } from '../trading-schemas.ts';
 
-const leverageBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['symbol', 'leverage'],
-  properties: { symbol: symbolField, leverage: leverageField },
-} as const;
+const leverageBody = Type.Object({ symbol: symbolField, leverage: leverageField }, { additionalProperties: false });
 
-const marginTypeBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['symbol', 'margin_mode'],
-  properties: { symbol: symbolField, margin_mode: marginModeField },
-} as const;
+const marginTypeBody = Type.Object({ symbol: symbolField, margin_mode: marginModeField }, { additionalProperties: false });
 
-const positionModeBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['position_mode'],
-  properties: {
-    position_mode: { type: 'string', enum: ['hedge', 'one_way'], description: 'hedge (default) or one_way' },
-  },
-} as const;
+// The exchange answers margin_mode as a plain number; the schema still documents (and the
+// serialiser still writes) the enum.
+const marginModeOut = Type.Unsafe<number>(marginModeField);
 
-const obj = (required: string[], properties: Record<string, object>) => ({ type: 'object', required, properties });
+const positionModeBody = Type.Object({ position_mode: positionModeField }, { additionalProperties: false });
 
-export default async function accountRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+export default async function accountRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
   const ex = venue.exchange;
   const errors = standardErrors(401);
@@ -54,13 +41,13 @@ export default async function accountRoutes(app: FastifyInstance, opts: { venue:
         tags: ['account'],
         summary: 'Balance and margin summary (signed; extension)',
         querystring: signedQuerystring(),
-        response: { 200: envelopeSchema(ref('AccountSummary')), ...errors },
+        response: { 200: envelopeSchema(accountSummaryRef), ...errors },
       },
     },
     async (req) => ok(ex.summary(accountIdOf(req))),
   );
 
-  app.get<{ Querystring: { symbol: string } }>(
+  app.get(
     '/fapi/v1/leverage',
     {
       config: { auth: 'signed' },
@@ -71,12 +58,12 @@ export default async function accountRoutes(app: FastifyInstance, opts: { venue:
         querystring: signedQuerystring({ symbol: symbolField }, ['symbol']),
         response: {
           200: envelopeSchema(
-            obj(['symbol', 'leverage', 'margin_mode', 'max_leverage', 'max_notional'], {
-              symbol: { type: 'string', description: 'Trading pair' },
-              leverage: { type: 'integer', description: 'Leverage of new orders and positions' },
-              margin_mode: marginModeField,
-              max_leverage: { type: 'integer', description: "The pair's maximum leverage" },
-              max_notional: { type: 'string', description: 'Largest position notional allowed at this leverage (its tier), USDT' },
+            Type.Object({
+              symbol: Type.String({ description: 'Trading pair' }),
+              leverage: Type.Integer({ description: 'Leverage of new orders and positions' }),
+              margin_mode: marginModeOut,
+              max_leverage: Type.Integer({ description: "The pair's maximum leverage" }),
+              max_notional: Type.String({ description: 'Largest position notional allowed at this leverage (its tier), USDT' }),
             }),
           ),
           ...errors,
@@ -91,7 +78,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: { venue:
     },
   );
 
-  app.post<{ Body: { symbol: string; leverage: number } }>(
+  app.post(
     '/fapi/v1/leverage',
     {
       config: { auth: 'signed' },
@@ -106,20 +93,20 @@ export default async function accountRoutes(app: FastifyInstance, opts: { venue:
         body: leverageBody,
         response: {
           200: envelopeSchema(
-            obj(['symbol', 'leverage', 'max_notional'], {
-              symbol: { type: 'string', description: 'Trading pair' },
-              leverage: { type: 'integer', description: 'Leverage now in force' },
-              max_notional: { type: 'string', description: 'Largest position notional allowed at this leverage, USDT' },
+            Type.Object({
+              symbol: Type.String({ description: 'Trading pair' }),
+              leverage: Type.Integer({ description: 'Leverage now in force' }),
+              max_notional: Type.String({ description: 'Largest position notional allowed at this leverage, USDT' }),
             }),
           ),
           ...errors,
         },
       },
     },
-    async (req) => ok(ex.setLeverage(accountIdOf(req), listedSymbol(venue, req.body.symbol), req.body.leverage)),
+    async (req) => ok(ex.execute({ kind: 'setLeverage', accountId: accountIdOf(req), symbol: listedSymbol(venue, req.body.symbol), leverage: req.body.leverage })),
   );
 
-  app.post<{ Body: { symbol: string; margin_mode: number } }>(
+  app.post(
     '/fapi/v1/marginType',
     {
       config: { auth: 'signed' },
@@ -132,16 +119,16 @@ export default async function accountRoutes(app: FastifyInstance, opts: { venue:
         body: marginTypeBody,
         response: {
           200: envelopeSchema(
-            obj(['symbol', 'margin_mode'], { symbol: { type: 'string', description: 'Trading pair' }, margin_mode: marginModeField }),
+            Type.Object({ symbol: Type.String({ description: 'Trading pair' }), margin_mode: marginModeOut }),
           ),
           ...errors,
         },
       },
     },
-    async (req) => ok(ex.setMarginMode(accountIdOf(req), listedSymbol(venue, req.body.symbol), req.body.margin_mode)),
+    async (req) => ok(ex.execute({ kind: 'setMarginMode', accountId: accountIdOf(req), symbol: listedSymbol(venue, req.body.symbol), marginMode: req.body.margin_mode })),
   );
 
-  app.post<{ Body: { position_mode: 'hedge' | 'one_way' } }>(
+  app.post(
     '/fapi/v1/positionMode',
     {
       config: { auth: 'signed' },
@@ -153,11 +140,11 @@ export default async function accountRoutes(app: FastifyInstance, opts: { venue:
         querystring: signedQuerystring(),
         body: positionModeBody,
         response: {
-          200: envelopeSchema(obj(['position_mode'], { position_mode: positionModeBody.properties.position_mode })),
+          200: envelopeSchema(Type.Object({ position_mode: positionModeBody.properties.position_mode })),
           ...errors,
         },
       },
     },
-    async (req) => ok(ex.setPositionMode(accountIdOf(req), req.body.position_mode)),
+    async (req) => ok(ex.execute({ kind: 'setPositionMode', accountId: accountIdOf(req), mode: req.body.position_mode })),
   );
 }

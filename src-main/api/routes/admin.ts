@@ -1,16 +1,17 @@
 // Administration of a local venue: paper accounts and the bot whitelist (loopback callers
 // only), the caller's own whitelist status (public, for the UI's bot panel) and the signed
 // paper deposit.
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { parseFixed, formatFixed } from '../../../src-shared/decimal.ts';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import { CliError, parseAccount } from '../../cli-args.ts';
-import { USDT_DECIMALS, type Account } from '../../store/accounts-repo.ts';
-import { parseIpList } from '../../store/whitelist.ts';
+import { AccountFieldError, checkAccountFields as checkFields, CREDENTIAL_RULE, newApiKey, newApiSecret } from '../../accounts/credentials.ts';
+import { parseIpList } from '../../accounts/whitelist.ts';
+import { USDT_DECIMALS, type Account } from '../../core/account.ts';
 import type { Venue } from '../../venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import { noQuery, type ApiInstance } from '../schemas.ts';
+import { strictJsonBody } from '../trading-schemas.ts';
 
 const UNIT = 10n ** BigInt(USDT_DECIMALS);
 /** Largest balance an admin may set, and largest single deposit: 1e9 USDT. */
@@ -24,48 +25,59 @@ export const MAX_WALLET = 10_000_000_000n * UNIT;
 
 const usdt = (units: bigint): string => formatFixed(units, USDT_DECIMALS);
 
-const CREDENTIAL_RULE = '8 to 128 letters, digits, _ or -';
+const accountSchema = Type.Object({
+  user_id: Type.Integer({ description: 'Account (user) id, as user_id of GET /fapi/v1/account' }),
+  api_key: Type.String({ description: 'API key (X-API-KEY header)' }),
+  api_secret: Type.String({ description: 'API secret (HMAC key of signatures)' }),
+  balance: Type.String({ description: 'USDT wallet balance, 8 decimals' }),
+});
 
-const accountSchema = {
-  type: 'object',
-  required: ['user_id', 'api_key', 'api_secret', 'balance'],
-  properties: {
-    user_id: { type: 'integer', description: 'Account (user) id, as user_id of GET /fapi/v1/account' },
-    api_key: { type: 'string', description: 'API key (X-API-KEY header)' },
-    api_secret: { type: 'string', description: 'API secret (HMAC key of signatures)' },
-    balance: { type: 'string', description: 'USDT wallet balance, 8 decimals' },
+const accountBody = Type.Object(
+  {
+    api_key: Type.Optional(Type.String({ maxLength: 200, description: `API key, ${CREDENTIAL_RULE}` })),
+    api_secret: Type.Optional(Type.String({ maxLength: 200, description: `API secret, ${CREDENTIAL_RULE}` })),
+    balance: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description: `USDT balance to set: decimal string, > 0, at most ${USDT_DECIMALS} decimals and ${usdt(MAX_SET_BALANCE)}`,
+      }),
+    ),
   },
-} as const;
+  { additionalProperties: false },
+);
+
+const whitelistBody = Type.Object(
+  { ips: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 256, description: 'IP literals' }) },
+  { additionalProperties: false },
+);
+
+const depositBody = Type.Object(
+  { amount: Type.String({ maxLength: 40, description: 'USDT to add, e.g. "250.5"' }) },
+  { additionalProperties: false },
+);
 
 const FIELD_OF: Record<string, string> = { KEY: 'api_key', SECRET: 'api_secret', BALANCE: 'balance' };
 
 /**
- * Checks key, secret and balance text with the rules of the CLI's --account (one home for
- * them). ':' is --account's separator and never legal in any of the three, so it is swapped
- * for another illegal character to keep the fields apart; the CLI's message is reworded for
- * the body fields.
+ * Checks key, secret and balance text with the rules of the CLI's --account (one home for them:
+ * accounts/credentials.ts), worded for the body fields.
  */
 function checkAccountFields(apiKey: string, apiSecret: string, balance: string | undefined): { balance: bigint } {
-  const clean = (s: string): string => s.replaceAll(':', '!');
-  const spec = `${clean(apiKey)}:${clean(apiSecret)}` + (balance === undefined ? '' : `:${clean(balance)}`);
   try {
-    return parseAccount(spec);
+    return checkFields(apiKey, apiSecret, balance);
   } catch (err) {
-    if (!(err instanceof CliError)) throw err;
-    const m = /^--account (KEY|SECRET|BALANCE) (.*?)(?:, got '.*')?$/s.exec(err.message);
-    if (m === null) throw new ApiError(Errors.INVALID_PARAMETER, `Invalid account: ${err.message}`);
-    const field = FIELD_OF[m[1]];
-    const detail = m[2].replace('non-negative decimal', 'positive decimal string');
-    throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${field}': ${detail}`);
+    if (!(err instanceof AccountFieldError)) throw err;
+    const detail = err.detail.replace('non-negative decimal', 'positive decimal string');
+    throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${FIELD_OF[err.field]}': ${detail}`);
   }
 }
 
 function newKey(): string {
-  return `user_${randomBytes(12).toString('hex')}`;
+  return newApiKey('user');
 }
 
 function newSecret(): string {
-  return randomBytes(32).toString('hex');
+  return newApiSecret();
 }
 
 function accountView(a: Account): { user_id: number; api_key: string; api_secret: string; balance: string } {
@@ -95,18 +107,15 @@ export function parseDepositAmount(text: string): bigint {
   return r.value;
 }
 
-export default async function adminRoutes(app: FastifyInstance, opts: { venue: Venue; auth: AuthServices }): Promise<void> {
+export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue; auth: AuthServices }): Promise<void> {
   const { venue, auth } = opts;
 
-  app.post<{ Body: { api_key?: string; api_secret?: string; balance?: string } }>(
+  app.post(
     '/admin/v1/accounts',
     {
       config: { auth: 'loopback' },
-      // `curl -X POST .../admin/v1/accounts` with no body at all means "all defaults".
-      preValidation: (req, _reply, done) => {
-        if (req.body === undefined || req.body === null) req.body = {};
-        done();
-      },
+      // The body is required (as OpenAPI says): `{}` asks for all defaults.
+      preValidation: strictJsonBody(accountBody),
       schema: {
         tags: ['admin'],
         summary: 'Create or update a paper account (loopback only)',
@@ -115,20 +124,10 @@ export default async function adminRoutes(app: FastifyInstance, opts: { venue: V
           `CLI's --account (${CREDENTIAL_RULE}). A missing key creates a new account with a generated key; a missing ` +
           'secret is generated for a new account and kept for an existing one. `balance` sets the wallet (the ' +
           'difference is booked as a deposit); it defaults to 10000 for a new account and leaves an existing one ' +
-          `unchanged. Answers 403 / 2102 to callers that are not on this machine.`,
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            api_key: { type: 'string', maxLength: 200, description: `API key, ${CREDENTIAL_RULE}` },
-            api_secret: { type: 'string', maxLength: 200, description: `API secret, ${CREDENTIAL_RULE}` },
-            balance: {
-              type: 'string',
-              maxLength: 40,
-              description: `USDT balance to set: decimal string, > 0, at most ${USDT_DECIMALS} decimals and ${usdt(MAX_SET_BALANCE)}`,
-            },
-          },
-        },
+          'unchanged. The body is required: `{}` creates an account with every default. Answers 403 / 2102 to ' +
+          'callers that are not on this machine.',
+        querystring: noQuery,
+        body: accountBody,
         response: { 200: envelopeSchema(accountSchema), ...standardErrors(403) },
       },
     },
@@ -150,19 +149,15 @@ export default async function adminRoutes(app: FastifyInstance, opts: { venue: V
         throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'balance': total deposits would exceed ${usdt(MAX_WALLET)} USDT`);
       }
       const apiSecret = body.api_secret ?? existing?.apiSecret ?? newSecret();
-      const a = venue.exchange.upsertAccount({ apiKey, apiSecret, kind: 'user', balance }, auth.now());
+      const { id } = venue.exchange.execute({ kind: 'upsertAccount', spec: { apiKey, apiSecret, kind: 'user', balance }, now: auth.now() });
       auth.accounts.invalidate(apiKey);
-      return ok(accountView(a));
+      return ok(accountView(venue.accounts.byId(id)!));
     },
   );
 
-  const ipsSchema = {
-    type: 'object',
-    required: ['ips'],
-    properties: {
-      ips: { type: 'array', items: { type: 'string' }, description: 'IP literals; loopback entries first, always present' },
-    },
-  } as const;
+  const ipsSchema = Type.Object({
+    ips: Type.Array(Type.String(), { description: 'IP literals; loopback entries first, always present' }),
+  });
 
   app.get(
     '/admin/v1/whitelist',
@@ -171,17 +166,18 @@ export default async function adminRoutes(app: FastifyInstance, opts: { venue: V
       schema: {
         tags: ['admin'],
         summary: 'Bot IP whitelist (loopback only)',
-        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        querystring: noQuery,
         response: { 200: envelopeSchema(ipsSchema), ...standardErrors(403) },
       },
     },
     async () => ok({ ips: auth.whitelist.list() }),
   );
 
-  app.put<{ Body: { ips: string[] } }>(
+  app.put(
     '/admin/v1/whitelist',
     {
       config: { auth: 'loopback' },
+      preValidation: strictJsonBody(whitelistBody),
       schema: {
         tags: ['admin'],
         summary: 'Replace the bot IP whitelist (loopback only)',
@@ -189,14 +185,8 @@ export default async function adminRoutes(app: FastifyInstance, opts: { venue: V
           'IPv4 or IPv6 literals (no ranges, no zone ids). Loopback entries (127.0.0.1, ::1, ::ffff:127.0.0.1) are ' +
           'always kept, whatever the list says, so local bots cannot be locked out. An IPv4 entry also admits its ' +
           'IPv4-mapped IPv6 form. Answers the stored list.',
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['ips'],
-          properties: {
-            ips: { type: 'array', maxItems: 256, items: { type: 'string', maxLength: 64 }, description: 'IP literals' },
-          },
-        },
+        querystring: noQuery,
+        body: whitelistBody,
         response: { 200: envelopeSchema(ipsSchema), ...standardErrors(403) },
       },
     },
@@ -218,16 +208,14 @@ export default async function adminRoutes(app: FastifyInstance, opts: { venue: V
       schema: {
         tags: ['bot'],
         summary: "Whether the caller's IP may use the bot routes",
-        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        querystring: noQuery,
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            required: ['ip', 'whitelisted'],
-            properties: {
-              ip: { type: 'string', description: 'Caller IP as the service sees it' },
-              whitelisted: { type: 'boolean', description: 'Whether that IP is on the bot whitelist' },
-            },
-          }),
+          200: envelopeSchema(
+            Type.Object({
+              ip: Type.String({ description: 'Caller IP as the service sees it' }),
+              whitelisted: Type.Boolean({ description: 'Whether that IP is on the bot whitelist' }),
+            }),
+          ),
           ...standardErrors(),
         },
       },
@@ -235,10 +223,11 @@ export default async function adminRoutes(app: FastifyInstance, opts: { venue: V
     async (req) => ok({ ip: req.ip, whitelisted: auth.whitelist.has(req.ip) }),
   );
 
-  app.post<{ Body: { amount: string } }>(
+  app.post(
     '/fapi/v1/account/deposit',
     {
       config: { auth: 'signed' },
+      preValidation: strictJsonBody(depositBody),
       schema: {
         tags: ['account'],
         summary: 'Paper deposit (signed)',
@@ -247,18 +236,9 @@ export default async function adminRoutes(app: FastifyInstance, opts: { venue: V
           `${USDT_DECIMALS} decimals and ${usdt(MAX_DEPOSIT)} per deposit; the wallet may not exceed ${usdt(MAX_WALLET)}. ` +
           'Answers the new wallet balance.',
         querystring: signedQuerystring(),
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['amount'],
-          properties: { amount: { type: 'string', maxLength: 40, description: 'USDT to add, e.g. "250.5"' } },
-        },
+        body: depositBody,
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            required: ['balance'],
-            properties: { balance: { type: 'string', description: 'USDT wallet balance after the deposit, 8 decimals' } },
-          }),
+          200: envelopeSchema(Type.Object({ balance: Type.String({ description: 'USDT wallet balance after the deposit, 8 decimals' }) })),
           ...standardErrors(401),
         },
       },
@@ -274,7 +254,7 @@ export default async function adminRoutes(app: FastifyInstance, opts: { venue: V
       }
       // Through the exchange (the venue's one sequencer): it owns the live wallet, stores the
       // change and announces the new balance on the user channel.
-      const summary = venue.exchange.deposit(account.id, amount);
+      const summary = venue.exchange.execute({ kind: 'deposit', accountId: account.id, amount });
       auth.accounts.invalidate(account.apiKey);
       return ok({ balance: summary.wallet_balance });
     },

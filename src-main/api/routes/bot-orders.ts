@@ -2,18 +2,26 @@
 // Callers must be on the IP whitelist (403 / 2101 otherwise, checked before anything is
 // parsed into a command). Bot orders belong to the house account: no margin, never stored;
 // only their fills against users reach the users' ledgers.
-import type { FastifyInstance } from 'fastify';
-import type { BotOrderInput } from '../../trading/exchange.ts';
+import { Type } from 'typebox';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { botOrderBodySchema, idField, listedSymbol, ref, strictJsonBody, symbolField } from '../trading-schemas.ts';
+import { noQuery, type ApiInstance } from '../schemas.ts';
+import {
+  botOrderBodySchema,
+  idField,
+  listedSymbol,
+  orderRecordRef,
+  placementResultRef,
+  strictJsonBody,
+  symbolField,
+} from '../trading-schemas.ts';
 
-export default async function botOrderRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+export default async function botOrderRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
   const ex = venue.exchange;
   const errors = standardErrors(403);
 
-  app.post<{ Body: BotOrderInput }>(
+  app.post(
     '/fapi/v1/bot/orders',
     {
       config: { auth: 'bot' },
@@ -26,19 +34,19 @@ export default async function botOrderRoutes(app: FastifyInstance, opts: { venue
           'need_cache (default false) keeps the order in the in-memory order cache, so that GET ' +
           '/fapi/v1/bot/openOrders lists it; an order can be cancelled by id either way while it rests. Same ' +
           'answer as POST /fapi/v1/orders. Callers not on the whitelist get 403 / 2101.',
-        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        querystring: noQuery,
         body: botOrderBodySchema,
-        response: { 200: envelopeSchema(ref('PlacementResult')), ...errors },
+        response: { 200: envelopeSchema(placementResultRef), ...errors },
       },
     },
     async (req) => {
       const body = req.body;
       body.symbol = body.symbol.toUpperCase();
-      return ok(ex.placeBotOrder(body));
+      return ok(ex.execute({ kind: 'placeBot', input: body }));
     },
   );
 
-  app.delete<{ Querystring: { symbol: string; order_id: number } }>(
+  app.delete(
     '/fapi/v1/bot/order',
     {
       config: { auth: 'bot' },
@@ -46,29 +54,22 @@ export default async function botOrderRoutes(app: FastifyInstance, opts: { venue
         tags: ['bot'],
         summary: 'Cancel a resting bot order (IP whitelist)',
         description: 'Cached or not. 1102 when no bot order with this id rests on the pair.',
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['symbol', 'order_id'],
-          properties: { symbol: symbolField, order_id: idField('Order ID') },
-        },
+        querystring: Type.Object({ symbol: symbolField, order_id: idField('Order ID') }, { additionalProperties: false }),
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            required: ['order_id', 'status'],
-            properties: {
-              order_id: { type: 'string', description: 'Order ID' },
-              status: { type: 'integer', enum: [4], description: '4=CANCELED' },
-            },
-          }),
+          200: envelopeSchema(
+            Type.Object({
+              order_id: Type.String({ description: 'Order ID' }),
+              status: Type.Unsafe<number>({ type: 'integer', enum: [4], description: '4=CANCELED' }),
+            }),
+          ),
           ...errors,
         },
       },
     },
-    async (req) => ok(ex.cancelBotOrder(listedSymbol(venue, req.query.symbol), req.query.order_id)),
+    async (req) => ok(ex.execute({ kind: 'cancelBot', symbol: listedSymbol(venue, req.query.symbol), orderId: req.query.order_id })),
   );
 
-  app.get<{ Querystring: { symbol?: string } }>(
+  app.get(
     '/fapi/v1/bot/openOrders',
     {
       config: { auth: 'bot' },
@@ -76,8 +77,8 @@ export default async function botOrderRoutes(app: FastifyInstance, opts: { venue
         tags: ['bot'],
         summary: 'Cached bot orders still open (IP whitelist)',
         description: 'Bot orders placed with need_cache true that still rest, oldest first; `symbol` filters.',
-        querystring: { type: 'object', additionalProperties: false, properties: { symbol: symbolField } },
-        response: { 200: envelopeSchema({ type: 'array', items: ref('OrderRecord') }), ...errors },
+        querystring: Type.Object({ symbol: Type.Optional(symbolField) }, { additionalProperties: false }),
+        response: { 200: envelopeSchema(Type.Array(orderRecordRef)), ...errors },
       },
     },
     async (req) => ok(ex.botOrders(req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol))),

@@ -4,32 +4,25 @@
 // `id` is the book's update id after the last level change it includes, the same id space as
 // `U`/`u` of `depth_update@{symbol}`; a client joins the two with the spec's rules (first
 // event with U <= id+1 <= u). `id` is sent only with `with_id=true`, as the spec words it.
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { symbolParam } from '../schemas.ts';
+import { symbolParam, type ApiInstance } from '../schemas.ts';
+import { defaulted } from '../trading-schemas.ts';
 import { toPriceLevels } from '../ws/depth-feed.ts';
 
 /** The documented `limit` values (levels per side). */
 export const DEPTH_LIMITS = [5, 10, 20, 50, 100, 500, 1000] as const;
 export const DEFAULT_DEPTH_LIMIT = 100;
 
-const levelsSchema = {
-  type: 'array',
+const levelsSchema = Type.Array(Type.Unsafe<[string, string]>({ type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 }), {
   description: '[price, quantity] decimal-string pairs, best first',
-  items: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 },
-} as const;
+});
 
-interface DepthQuerystring {
-  symbol: string;
-  with_id?: boolean;
-  limit: number;
-}
-
-export default async function depthRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+export default async function depthRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
-  app.get<{ Querystring: DepthQuerystring }>(
+  app.get(
     '/fapi/v1/depth',
     {
       schema: {
@@ -41,31 +34,29 @@ export default async function depthRoutes(app: FastifyInstance, opts: { venue: V
           'without it (or with `with_id=false`) there is no `id` field. Join it to the `depth_update@{symbol}` ' +
           'WebSocket channel by the spec\'s rules: apply the first event with U <= id+1 <= u, then each next event ' +
           'has U = previous u + 1. Unknown symbol: 1101. A limit outside the listed values: 1001.',
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['symbol'],
-          properties: {
+        querystring: Type.Object(
+          {
             symbol: symbolParam,
-            with_id: { type: 'boolean', description: 'true: include the update id `id`' },
-            limit: {
-              type: 'integer',
-              enum: [...DEPTH_LIMITS],
-              default: DEFAULT_DEPTH_LIMIT,
-              description: `Levels per side: one of ${DEPTH_LIMITS.join(', ')} (default ${DEFAULT_DEPTH_LIMIT})`,
-            },
+            with_id: Type.Optional(Type.Boolean({ description: 'true: include the update id `id`' })),
+            limit: defaulted(
+              Type.Unsafe<(typeof DEPTH_LIMITS)[number]>({
+                type: 'integer',
+                enum: [...DEPTH_LIMITS],
+                default: DEFAULT_DEPTH_LIMIT,
+                description: `Levels per side: one of ${DEPTH_LIMITS.join(', ')} (default ${DEFAULT_DEPTH_LIMIT})`,
+              }),
+            ),
           },
-        },
+          { additionalProperties: false },
+        ),
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            required: ['bids', 'asks'],
-            properties: {
+          200: envelopeSchema(
+            Type.Object({
               bids: levelsSchema,
               asks: levelsSchema,
-              id: { type: 'integer', description: 'Update id after the last change included (only with with_id=true)' },
-            },
-          }),
+              id: Type.Optional(Type.Integer({ description: 'Update id after the last change included (only with with_id=true)' })),
+            }),
+          ),
           ...standardErrors(),
         },
       },

@@ -6,11 +6,14 @@
 // Bodies come from KlineService.klinesBody as ready UTF-8 JSON bytes (closed candles are
 // serialised once and cached), so the response schemas below document the shape but never
 // serialise a success; they serialise only the error object.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import { INTERVALS, type Interval } from '../../../src-shared/intervals.ts';
+import { INTERVALS } from '../../../src-shared/intervals.ts';
 import { KLINES_DEFAULT_LIMIT, KLINES_MAX_LIMIT, type KlineService } from '../../market/kline-service.ts';
 import type { Venue } from '../../venue.ts';
+import type { Candle, KlinesBatch, KlinesError } from '../../../src-shared/types.ts';
+import { strEnum, type ApiInstance } from '../schemas.ts';
 
 export const KLINES_MAX_SYMBOLS = 20;
 const MAX_TIME = 8_640_000_000_000_000;
@@ -62,32 +65,21 @@ const klinesErrorSchema = {
   },
 } as const;
 
-const intervalParam = {
-  type: 'string',
-  enum: [...INTERVALS],
-  description: 'Candle interval (6001 when it is not one of these)',
-} as const;
+/**
+ * A success body is ready JSON bytes from KlineService (typed by the shared record it holds),
+ * so the schema documents it and serialises only the error object.
+ */
+const readyBytes = <T>(schema: object) => Type.Unsafe<Buffer | T | KlinesError>(schema);
 
-const limitParam = {
-  type: 'integer',
-  minimum: 1,
-  maximum: KLINES_MAX_LIMIT,
-  description: `Latest N candles, the current one included; default ${KLINES_DEFAULT_LIMIT}, 1..${KLINES_MAX_LIMIT} (6004 otherwise)`,
-} as const;
+const intervalParam = strEnum(INTERVALS, 'Candle interval (6001 when it is not one of these)');
 
-interface KlinesQuery {
-  symbol: string;
-  interval: Interval;
-  start_time?: number;
-  end_time?: number;
-  limit?: number;
-}
-
-interface BatchQuery {
-  symbols: string;
-  interval: Interval;
-  limit?: number;
-}
+const limitParam = Type.Optional(
+  Type.Integer({
+    minimum: 1,
+    maximum: KLINES_MAX_LIMIT,
+    description: `Latest N candles, the current one included; default ${KLINES_DEFAULT_LIMIT}, 1..${KLINES_MAX_LIMIT} (6004 otherwise)`,
+  }),
+);
 
 interface AjvError {
   keyword: string;
@@ -121,7 +113,7 @@ function validationError(err: FastifyError, query: Record<string, unknown>): Api
   return new ApiError(Errors.KLINES_INVALID_PARAMETER, `Invalid parameter '${field}': ${first.message ?? 'invalid value'}`);
 }
 
-export default async function klinesRoutes(app: FastifyInstance, opts: { venue: Venue; klines?: KlineService }): Promise<void> {
+export default async function klinesRoutes(app: ApiInstance, opts: { venue: Venue; klines?: KlineService }): Promise<void> {
   const { venue } = opts;
   // Looked up per request so the venue may attach its service after the routes are registered.
   const service = (): KlineService => {
@@ -130,7 +122,7 @@ export default async function klinesRoutes(app: FastifyInstance, opts: { venue: 
     return s;
   };
 
-  app.get<{ Querystring: KlinesQuery }>(
+  app.get(
     '/fapi/v1/klines',
     {
       config: { errorStyle: 'klines' },
@@ -144,29 +136,21 @@ export default async function klinesRoutes(app: FastifyInstance, opts: { venue: 
           'answers at most 1500 candles: a range whose span of existing candles is wider is refused with 6000 (never ' +
           'truncated). Newest first, the current unclosed candle included. Errors are HTTP 200 with {code, message}. ' +
           "1s candles are kept for 24 hours of market time; other intervals are kept.",
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['symbol', 'interval'],
-          properties: {
-            symbol: { type: 'string', maxLength: 40, description: 'Trading pair, e.g. BTCUSDT (case-insensitive; 6002 when unknown)' },
+        querystring: Type.Object(
+          {
+            symbol: Type.String({ maxLength: 40, description: 'Trading pair, e.g. BTCUSDT (case-insensitive; 6002 when unknown)' }),
             interval: intervalParam,
-            start_time: {
-              type: 'integer',
-              minimum: 0,
-              maximum: MAX_TIME,
-              description: 'ms; together with end_time, never with limit (6003)',
-            },
-            end_time: {
-              type: 'integer',
-              minimum: 0,
-              maximum: MAX_TIME,
-              description: 'ms, inclusive; together with start_time, never with limit (6003)',
-            },
+            start_time: Type.Optional(
+              Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms; together with end_time, never with limit (6003)' }),
+            ),
+            end_time: Type.Optional(
+              Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms, inclusive; together with start_time, never with limit (6003)' }),
+            ),
             limit: limitParam,
           },
-        },
-        response: { 200: { description: 'Candlesticks, or an error object', anyOf: [candlesSchema, klinesErrorSchema] } },
+          { additionalProperties: false },
+        ),
+        response: { 200: readyBytes<Candle[]>({ description: 'Candlesticks, or an error object', anyOf: [candlesSchema, klinesErrorSchema] }) },
       },
     },
     async (req, reply) => {
@@ -190,7 +174,7 @@ export default async function klinesRoutes(app: FastifyInstance, opts: { venue: 
     },
   );
 
-  app.get<{ Querystring: BatchQuery }>(
+  app.get(
     '/fapi/v1/klines/batch',
     {
       config: { errorStyle: 'klines' },
@@ -202,28 +186,25 @@ export default async function klinesRoutes(app: FastifyInstance, opts: { venue: 
           'The latest `limit` candles (default 500, max 1500) of each pair, as an object keyed by pair name in the order ' +
           'asked (a repeated name appears once). Each value is the same newest-first array as /fapi/v1/klines, current ' +
           'unclosed candle included. Errors are HTTP 200 with {code, message}.',
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['symbols', 'interval'],
-          properties: {
-            symbols: {
-              type: 'string',
+        querystring: Type.Object(
+          {
+            symbols: Type.String({
               maxLength: 1000,
               description: `Comma-separated trading pairs, at most ${KLINES_MAX_SYMBOLS} (6005); any unknown pair is 6002`,
-            },
+            }),
             interval: intervalParam,
             limit: limitParam,
           },
-        },
+          { additionalProperties: false },
+        ),
         response: {
-          200: {
+          200: readyBytes<KlinesBatch>({
             description: 'Candlesticks per pair, or an error object',
             anyOf: [
               { type: 'object', description: 'Pair name -> candlesticks, newest first', additionalProperties: candlesSchema },
               klinesErrorSchema,
             ],
-          },
+          }),
         },
       },
     },

@@ -1,7 +1,8 @@
 // Pair logos drawn by the service itself, so the app shows no remote content.
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import type { Venue } from '../../venue.ts';
+import { noQuery, type ApiInstance } from '../schemas.ts';
 
 function hue(name: string): number {
   let h = 0;
@@ -20,15 +21,16 @@ export function logoSvg(base: string): string {
   );
 }
 
-export default async function logoRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+export default async function logoRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
-  app.get<{ Params: { file: string } }>(
+  app.get(
     '/logos/:file',
     {
       schema: {
         tags: ['market data'],
         summary: 'Logo of a pair\'s base asset (SVG)',
-        params: { type: 'object', required: ['file'], properties: { file: { type: 'string', pattern: '^[A-Za-z0-9]{1,20}\\.svg$' } } },
+        params: Type.Object({ file: Type.String({ pattern: '^[A-Za-z0-9]{1,20}\\.svg$', description: 'Base asset and .svg, e.g. BTC.svg' }) }),
+        querystring: noQuery,
       },
     },
     async (req, reply) => {

@@ -4,13 +4,14 @@
 // Handlers stay thin: the schema validates shapes, the exchange applies business rules and
 // state changes (throwing ApiError), TradingRepo answers history. The user is always the
 // signed account; no route takes a user id from its input.
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { OrderInput } from '../../trading/exchange.ts';
 import type { Venue } from '../../venue.ts';
+import { orderRecord, tradeRecord } from '../records.ts';
 import { signedQuerystring } from '../auth.ts';
 import { page } from '../cursor.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import type { ApiInstance } from '../schemas.ts';
 import {
   accountIdOf,
   checkTimeRange,
@@ -20,22 +21,24 @@ import {
   idField,
   listedSymbol,
   orderBodySchema,
+  orderRecordRef,
   orderStatusField,
   pageLimit,
-  ref,
+  placementResultRef,
   sideField,
   strictJsonBody,
   symbolField,
   timeField,
+  tradeRecordRef,
 } from '../trading-schemas.ts';
 
 const signedErrors = () => standardErrors(401);
 
-export default async function orderRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
   const ex = venue.exchange;
 
-  app.post<{ Body: OrderInput }>(
+  app.post(
     '/fapi/v1/orders',
     {
       config: { auth: 'signed' },
@@ -53,17 +56,17 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
           'types: "side": "1" is refused (1001).',
         querystring: signedQuerystring(),
         body: orderBodySchema,
-        response: { 200: envelopeSchema(ref('PlacementResult')), ...signedErrors() },
+        response: { 200: envelopeSchema(placementResultRef), ...signedErrors() },
       },
     },
     async (req) => {
       const body = req.body;
       body.symbol = body.symbol.toUpperCase();
-      return ok(ex.placeOrder(accountIdOf(req), body));
+      return ok(ex.execute({ kind: 'place', accountId: accountIdOf(req), input: body }));
     },
   );
 
-  app.delete<{ Querystring: { symbol: string; order_id?: number; client_order_id?: string } }>(
+  app.delete(
     '/fapi/v1/order',
     {
       config: { auth: 'signed' },
@@ -77,7 +80,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
           { symbol: symbolField, order_id: idField('Order ID'), client_order_id: clientOrderIdField },
           ['symbol'],
         ),
-        response: { 200: envelopeSchema(ref('OrderRecord')), ...signedErrors() },
+        response: { 200: envelopeSchema(orderRecordRef), ...signedErrors() },
       },
     },
     async (req) => {
@@ -89,11 +92,11 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
         throw new ApiError(Errors.INVALID_PARAMETER, "Invalid query parameters: give 'order_id' or 'client_order_id', not both");
       }
       const symbol = listedSymbol(venue, req.query.symbol);
-      return ok(ex.cancelOrder(accountIdOf(req), { symbol, orderId, clientOrderId }));
+      return ok(ex.execute({ kind: 'cancel', accountId: accountIdOf(req), symbol, orderId, clientOrderId }));
     },
   );
 
-  app.delete<{ Querystring: { symbol: string } }>(
+  app.delete(
     '/fapi/v1/allOpenOrders',
     {
       config: { auth: 'signed' },
@@ -102,25 +105,23 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
         summary: 'Cancel all open orders on a pair (signed; extension)',
         querystring: signedQuerystring({ symbol: symbolField }, ['symbol']),
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            required: ['symbol', 'cancelled'],
-            properties: {
-              symbol: { type: 'string', description: 'Trading pair' },
-              cancelled: { type: 'integer', description: 'How many orders were cancelled' },
-            },
-          }),
+          200: envelopeSchema(
+            Type.Object({
+              symbol: Type.String({ description: 'Trading pair' }),
+              cancelled: Type.Integer({ description: 'How many orders were cancelled' }),
+            }),
+          ),
           ...signedErrors(),
         },
       },
     },
     async (req) => {
       const symbol = listedSymbol(venue, req.query.symbol);
-      return ok({ symbol, cancelled: ex.cancelAll(accountIdOf(req), symbol) });
+      return ok({ symbol, cancelled: ex.execute({ kind: 'cancelAll', accountId: accountIdOf(req), symbol }) });
     },
   );
 
-  app.get<{ Querystring: { symbol?: string } }>(
+  app.get(
     '/fapi/v1/openOrders',
     {
       config: { auth: 'signed' },
@@ -129,7 +130,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
         summary: 'Open orders (signed)',
         description: 'Your open orders (status 1 or 2), oldest first; `symbol` filters.',
         querystring: signedQuerystring({ symbol: symbolField }),
-        response: { 200: envelopeSchema({ type: 'array', items: ref('OrderRecord') }), ...signedErrors() },
+        response: { 200: envelopeSchema(Type.Array(orderRecordRef)), ...signedErrors() },
       },
     },
     async (req) => {
@@ -138,7 +139,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
     },
   );
 
-  app.get<{ Querystring: { symbol?: string; status?: number; cursor?: string; limit: number } }>(
+  app.get(
     '/fapi/v1/allOrders',
     {
       config: { auth: 'signed' },
@@ -154,7 +155,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
           cursor: cursorField,
           limit: pageLimit(100, 500),
         }),
-        response: { 200: envelopeSchema(cursorPageSchema('OrderRecord')), ...signedErrors() },
+        response: { 200: envelopeSchema(cursorPageSchema(orderRecordRef)), ...signedErrors() },
       },
     },
     async (req) => {
@@ -162,13 +163,11 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
       const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
       const accountId = accountIdOf(req);
       const p = page('orders', cursor, limit, (beforeId, n) => venue.trading.orders({ accountId, symbol, status, beforeId, limit: n }));
-      return ok({ has_more: p.hasMore, next_cursor: p.nextCursor, items: p.rows.map((o) => ex.orderRecord(o)) });
+      return ok({ has_more: p.hasMore, next_cursor: p.nextCursor, items: p.rows.map((o) => orderRecord(ex.pair(o.symbol)!.math, o)) });
     },
   );
 
-  app.get<{
-    Querystring: { symbol?: string; side?: number; start_time?: number; end_time?: number; cursor?: string; limit: number };
-  }>(
+  app.get(
     '/fapi/v1/myTrades',
     {
       config: { auth: 'signed' },
@@ -187,7 +186,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
           cursor: cursorField,
           limit: pageLimit(100, 500),
         }),
-        response: { 200: envelopeSchema(cursorPageSchema('TradeRecord')), ...signedErrors() },
+        response: { 200: envelopeSchema(cursorPageSchema(tradeRecordRef)), ...signedErrors() },
       },
     },
     async (req) => {
@@ -198,7 +197,7 @@ export default async function orderRoutes(app: FastifyInstance, opts: { venue: V
       const p = page('trades', cursor, limit, (beforeId, n) =>
         venue.trading.trades({ accountId, symbol, side, startTime, endTime, beforeId, limit: n }),
       );
-      return ok({ has_more: p.hasMore, next_cursor: p.nextCursor, items: p.rows.map((t) => ex.tradeRecord(t)) });
+      return ok({ has_more: p.hasMore, next_cursor: p.nextCursor, items: p.rows.map((t) => tradeRecord(ex.pair(t.symbol)!.math, t)) });
     },
   );
 }

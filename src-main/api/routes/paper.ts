@@ -1,41 +1,45 @@
 // Paper-trading conveniences of a signed account: reset the wallet, rotate the API key.
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import { DEFAULT_PAPER_BALANCE } from '../../cli-args.ts';
+import { DEFAULT_PAPER_BALANCE, newApiKey, newApiSecret } from '../../accounts/credentials.ts';
 import { Exchange } from '../../trading/exchange.ts';
 import type { Venue } from '../../venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import type { ApiInstance } from '../schemas.ts';
+import { strictJsonBody } from '../trading-schemas.ts';
 
 const MAX_BALANCE = 1_000_000_000n * 100_000_000n;
 
-export default async function paperRoutes(app: FastifyInstance, opts: { venue: Venue; auth: AuthServices }): Promise<void> {
+const resetBody = Type.Object(
+  { balance: Type.Optional(Type.String({ pattern: '^\\d{1,10}(\\.\\d{1,8})?$', description: 'USDT, at most 8 decimals' })) },
+  { additionalProperties: false },
+);
+
+export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue; auth: AuthServices }): Promise<void> {
   const { venue, auth } = opts;
 
-  app.post<{ Body: { balance?: string } }>(
+  app.post(
     '/fapi/v1/account/reset',
     {
       config: { auth: 'signed' },
+      preValidation: strictJsonBody(resetBody),
       schema: {
         tags: ['account'],
         summary: 'Reset the paper account (signed)',
         description:
           'Cancels every open order, closes every position at the mark price (close type 1, no fee) and sets the ' +
-          'wallet to `balance` USDT (default 10000). The difference is booked as a deposit, so accounting still adds up.',
+          'wallet to `balance` USDT (default 10000). The difference is booked as a deposit, so accounting still adds up. ' +
+          'The body is required: `{}` resets to the default balance.',
         querystring: signedQuerystring(),
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { balance: { type: 'string', pattern: '^\\d{1,10}(\\.\\d{1,8})?$', description: 'USDT, at most 8 decimals' } },
-        },
-        response: { 200: envelopeSchema({ type: 'object', additionalProperties: true }), ...standardErrors(401) },
+        body: resetBody,
+        response: { 200: envelopeSchema(Type.Object({}, { additionalProperties: true })), ...standardErrors(401) },
       },
     },
     async (req) => {
-      const balance = req.body?.balance === undefined ? DEFAULT_PAPER_BALANCE : Exchange.parseUsdt(req.body.balance);
+      const balance = req.body.balance === undefined ? DEFAULT_PAPER_BALANCE : Exchange.parseUsdt(req.body.balance);
       if (balance > MAX_BALANCE) throw new ApiError(Errors.INVALID_PARAMETER, 'balance must be at most 1000000000 USDT');
-      return ok(venue.exchange.resetAccount(req.account!.id, balance));
+      return ok(venue.exchange.execute({ kind: 'reset', accountId: req.account!.id, balance }));
     },
   );
 
@@ -49,23 +53,17 @@ export default async function paperRoutes(app: FastifyInstance, opts: { venue: V
         description: 'The old key stops working at once; open WebSocket logins stay until they reconnect.',
         querystring: signedQuerystring(),
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            required: ['api_key', 'api_secret'],
-            properties: { api_key: { type: 'string' }, api_secret: { type: 'string' } },
-          }),
+          200: envelopeSchema(Type.Object({ api_key: Type.String(), api_secret: Type.String() })),
           ...standardErrors(401),
         },
       },
     },
     async (req) => {
       const old = req.account!;
-      const prefix = old.kind === 'local' ? 'local' : 'key';
-      const apiKey = `${prefix}_${randomBytes(12).toString('hex')}`;
-      const apiSecret = randomBytes(32).toString('hex');
-      venue.accounts.rotateKey(old.id, apiKey, apiSecret, Date.now());
+      const kind = old.kind === 'local' ? 'local' : 'key';
+      const fresh = venue.exchange.execute({ kind: 'rotateKey', accountId: old.id, apiKey: newApiKey(kind), apiSecret: newApiSecret(), now: Date.now() });
       auth.accounts.invalidate(old.apiKey);
-      return ok({ api_key: apiKey, api_secret: apiSecret });
+      return ok({ api_key: fresh.apiKey, api_secret: fresh.apiSecret });
     },
   );
 }

@@ -1,40 +1,32 @@
 // Signed position routes: current positions, closed-position history and one closed position.
 // The spec leaves the auth of position/list and position/history/detail open; user data is
 // never public (DESIGN section 4), so both are signed.
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import type { Venue } from '../../venue.ts';
 import { signedQuerystring } from '../auth.ts';
 import { page } from '../cursor.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { closedPositionRecord } from '../records.ts';
+import type { ApiInstance } from '../schemas.ts';
 import {
   accountIdOf,
   checkTimeRange,
+  closedPositionDetailRef,
+  closedPositionRef,
   closeTypeField,
   cursorField,
   idField,
   listedSymbol,
   marginModeField,
   pageLimit,
+  positionRecordRef,
   positionSideField,
-  ref,
   symbolField,
   timeField,
 } from '../trading-schemas.ts';
 
-interface HistoryQuery {
-  symbol?: string;
-  positionSide?: number;
-  marginMode?: number;
-  closeType?: number;
-  startTime?: number;
-  endTime?: number;
-  cursor?: string;
-  limit: number;
-}
-
-export default async function positionRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+export default async function positionRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
   const ex = venue.exchange;
 
@@ -53,13 +45,13 @@ export default async function positionRoutes(app: FastifyInstance, opts: { venue
         summary: 'Current positions (signed)',
         description: 'All your open positions with PnL and risk at the current mark price. Numbers are JSON numbers.',
         querystring: signedQuerystring(),
-        response: { 200: envelopeSchema({ type: 'array', items: ref('PositionRecord') }), ...standardErrors(401) },
+        response: { 200: envelopeSchema(Type.Array(positionRecordRef)), ...standardErrors(401) },
       },
     },
     async (req) => ok(ex.positions(accountIdOf(req))),
   );
 
-  app.get<{ Querystring: HistoryQuery }>(
+  app.get(
     '/fapi/v1/position/history',
     {
       config: { auth: 'signed' },
@@ -81,15 +73,13 @@ export default async function positionRoutes(app: FastifyInstance, opts: { venue
           limit: pageLimit(10, 100),
         }),
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            required: ['limit', 'next_cursor', 'list'],
-            properties: {
-              limit: { type: 'integer', description: 'Page size used' },
-              next_cursor: { type: 'string', description: 'Cursor of the next page; empty on the last page' },
-              list: { type: 'array', items: ref('ClosedPositionRecord') },
-            },
-          }),
+          200: envelopeSchema(
+            Type.Object({
+              limit: Type.Integer({ description: 'Page size used' }),
+              next_cursor: Type.String({ description: 'Cursor of the next page; empty on the last page' }),
+              list: Type.Array(closedPositionRef),
+            }),
+          ),
           ...standardErrors(401),
         },
       },
@@ -113,7 +103,7 @@ export default async function positionRoutes(app: FastifyInstance, opts: { venue
     },
   );
 
-  app.get<{ Querystring: { position_id: number } }>(
+  app.get(
     '/fapi/v1/position/history/detail',
     {
       config: { auth: 'signed' },
@@ -122,7 +112,7 @@ export default async function positionRoutes(app: FastifyInstance, opts: { venue
         summary: 'One closed position (signed)',
         description: 'The closed position with this position_id (here a string, as the spec says); 1103 when you have none.',
         querystring: signedQuerystring({ position_id: idField('Position ID') }, ['position_id']),
-        response: { 200: envelopeSchema(ref('ClosedPositionDetail')), ...standardErrors(401) },
+        response: { 200: envelopeSchema(closedPositionDetailRef), ...standardErrors(401) },
       },
     },
     async (req) => {

@@ -1,27 +1,27 @@
 // Price records: index, mark and last price with the funding rate, per pair.
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { PriceRecord } from '../../../src-shared/types.ts';
+import { PRICE_RECORD_FIELDS, type PriceRecord } from '../../../src-shared/types.ts';
 import { nextFundingTime } from '../../risk/funding.ts';
-import type { PairState } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, errorEnvelopeSchema, ok } from '../envelope.ts';
+import { agree, noQuery, type ApiInstance } from '../schemas.ts';
 
-const priceRecordSchema = {
-  type: 'object',
-  required: ['symbol', 'index_price', 'mark_price', 'last_price', 'funding_rate', 'next_funding_time', 'price_precision', 'qty_precision', 'timestamp'],
-  properties: {
-    symbol: { type: 'string', description: 'Trading pair' },
-    index_price: { type: 'string', description: 'Index price (weighted average across the synthetic venues)' },
-    mark_price: { type: 'string', description: 'Mark price, used for unrealized PnL and liquidation' },
-    last_price: { type: 'string', description: 'Latest trade price' },
-    funding_rate: { type: 'string', description: 'Current funding rate, 6 decimals; positive means longs pay shorts' },
-    next_funding_time: { type: 'integer', description: 'Next funding settlement (00:00, 08:00, 16:00 UTC of market time), ms' },
-    price_precision: { type: 'integer', description: 'Price precision' },
-    qty_precision: { type: 'integer', description: 'Quantity precision' },
-    timestamp: { type: 'integer', description: 'Market time of the price data, ms (of the response for complete_price)' },
-  },
-} as const;
+const priceRecordSchema = Type.Object({
+  symbol: Type.String({ description: 'Trading pair' }),
+  index_price: Type.String({ description: 'Index price (weighted average across the synthetic venues)' }),
+  mark_price: Type.String({ description: 'Mark price, used for unrealized PnL and liquidation' }),
+  last_price: Type.String({ description: 'Latest trade price' }),
+  funding_rate: Type.String({ description: 'Current funding rate, 6 decimals; positive means longs pay shorts' }),
+  next_funding_time: Type.Integer({ description: 'Next funding settlement (00:00, 08:00, 16:00 UTC of market time), ms' }),
+  price_precision: Type.Integer({ description: 'Price precision' }),
+  qty_precision: Type.Integer({ description: 'Quantity precision' }),
+  timestamp: Type.Integer({ description: 'Market time of the price data, ms (of the response for complete_price)' }),
+});
+
+agree<typeof priceRecordSchema, PriceRecord>(true);
+if (Object.keys(priceRecordSchema.properties).join() !== PRICE_RECORD_FIELDS.join()) throw new Error('price record schema: not the spec field order');
 
 function record(pair: PairState, timestamp: number, now: number): PriceRecord {
   const m = pair.math;
@@ -39,7 +39,7 @@ function record(pair: PairState, timestamp: number, now: number): PriceRecord {
   };
 }
 
-export default async function priceRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
   const listed = () => [...venue.exchange.pairs.values()].filter((p) => p.row.status !== 3);
 
@@ -50,8 +50,8 @@ export default async function priceRoutes(app: FastifyInstance, opts: { venue: V
         tags: ['market data'],
         summary: 'Price records of every listed pair',
         description: '`timestamp` is the market time of each pair\'s last price update. Delisted pairs are left out.',
-        querystring: { type: 'object', additionalProperties: false, properties: {} },
-        response: { 200: envelopeSchema({ type: 'array', items: priceRecordSchema }), 400: errorEnvelopeSchema, 500: errorEnvelopeSchema },
+        querystring: noQuery,
+        response: { 200: envelopeSchema(Type.Array(priceRecordSchema)), 400: errorEnvelopeSchema, 500: errorEnvelopeSchema },
       },
     },
     async () => {
@@ -60,7 +60,7 @@ export default async function priceRoutes(app: FastifyInstance, opts: { venue: V
     },
   );
 
-  app.get<{ Querystring: { symbol: string } }>(
+  app.get(
     '/fapi/v1/complete_price',
     {
       config: { errorStyle: 'price' },
@@ -68,12 +68,10 @@ export default async function priceRoutes(app: FastifyInstance, opts: { venue: V
         tags: ['market data'],
         summary: 'Price record of one pair',
         description: 'Errors: 7000 invalid parameter (HTTP 400), 7001 trading pair not found (404), 7002 internal error (500).',
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['symbol'],
-          properties: { symbol: { type: 'string', pattern: '^[A-Za-z0-9]{2,30}$', description: 'Trading pair' } },
-        },
+        querystring: Type.Object(
+          { symbol: Type.String({ pattern: '^[A-Za-z0-9]{2,30}$', description: 'Trading pair' }) },
+          { additionalProperties: false },
+        ),
         response: { 200: envelopeSchema(priceRecordSchema), 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 500: errorEnvelopeSchema },
       },
     },

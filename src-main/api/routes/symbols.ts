@@ -1,14 +1,12 @@
 // Trading-pair configuration routes: /api/v1/symbols, /api/v1/symbols/{symbol}, /fapi/v1/symbols.
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { FuturesSymbol, GeneralSymbol } from '../../../src-shared/types.ts';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { SymbolRow, SymbolTag } from '../../store/symbols-repo.ts';
+import type { SymbolRow } from '../../core/symbol.ts';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { symbolParam, tagParam } from '../schemas.ts';
+import { futuresSymbolRef, generalSymbolRef, intEnum, noQuery, symbolParam, tagParam, type ApiInstance } from '../schemas.ts';
 
-const generalRef = { $ref: 'GeneralSymbol#' };
-const futuresRef = { $ref: 'FuturesSymbol#' };
 
 export function toGeneralSymbol(r: SymbolRow): GeneralSymbol {
   return {
@@ -64,24 +62,23 @@ export function toFuturesSymbol(r: SymbolRow): FuturesSymbol {
   };
 }
 
-export default async function symbolRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+export default async function symbolRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
 
-  app.get<{ Querystring: { status?: number; tag?: SymbolTag } }>(
+  app.get(
     '/api/v1/symbols',
     {
       schema: {
         tags: ['market data'],
         summary: 'Trading pairs, general list',
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            status: { type: 'integer', enum: [1, 2, 3], description: '1=trading, 2=paused, 3=delisted' },
-            tag: tagParam,
+        querystring: Type.Object(
+          {
+            status: Type.Optional(intEnum([1, 2, 3] as const, '1=trading, 2=paused, 3=delisted')),
+            tag: Type.Optional(tagParam),
           },
-        },
-        response: { 200: envelopeSchema({ type: 'array', items: generalRef }), ...standardErrors() },
+          { additionalProperties: false },
+        ),
+        response: { 200: envelopeSchema(Type.Array(generalSymbolRef)), ...standardErrors() },
       },
     },
     async (req) => {
@@ -93,14 +90,15 @@ export default async function symbolRoutes(app: FastifyInstance, opts: { venue: 
     },
   );
 
-  app.get<{ Params: { symbol: string } }>(
+  app.get(
     '/api/v1/symbols/:symbol',
     {
       schema: {
         tags: ['market data'],
         summary: 'One trading pair, general record',
-        params: { type: 'object', required: ['symbol'], properties: { symbol: symbolParam } },
-        response: { 200: envelopeSchema(generalRef), ...standardErrors() },
+        params: Type.Object({ symbol: symbolParam }),
+        querystring: noQuery,
+        response: { 200: envelopeSchema(generalSymbolRef), ...standardErrors() },
       },
     },
     async (req) => {
@@ -111,25 +109,25 @@ export default async function symbolRoutes(app: FastifyInstance, opts: { venue: 
     },
   );
 
-  app.get<{ Querystring: { symbols?: string; tag?: SymbolTag } }>(
+  app.get(
     '/fapi/v1/symbols',
     {
       schema: {
         tags: ['market data'],
         summary: 'Trading pairs, futures configuration',
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            symbols: {
-              type: 'string',
-              pattern: '^[A-Za-z0-9]{2,30}(,[A-Za-z0-9]{2,30})*$',
-              description: 'Comma-separated trading pairs (unknown names are an error 1101)',
-            },
-            tag: tagParam,
+        querystring: Type.Object(
+          {
+            symbols: Type.Optional(
+              Type.String({
+                pattern: '^[A-Za-z0-9]{2,30}(,[A-Za-z0-9]{2,30})*$',
+                description: 'Comma-separated trading pairs (unknown names are an error 1101)',
+              }),
+            ),
+            tag: Type.Optional(tagParam),
           },
-        },
-        response: { 200: envelopeSchema({ type: 'array', items: futuresRef }), ...standardErrors() },
+          { additionalProperties: false },
+        ),
+        response: { 200: envelopeSchema(Type.Array(futuresSymbolRef)), ...standardErrors() },
       },
     },
     async (req) => {

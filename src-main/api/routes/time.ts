@@ -1,10 +1,11 @@
 // Server time: the wall clock (what request signatures are checked against) and the market's
 // virtual clock (what candles, funding and trade timestamps follow).
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import { noQuery, type ApiInstance } from '../schemas.ts';
 
-export default async function timeRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+export default async function timeRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
   app.get(
     '/fapi/v1/time',
@@ -15,18 +16,16 @@ export default async function timeRoutes(app: FastifyInstance, opts: { venue: Ve
         description:
           'server_time is the wall clock in ms: sign requests against it. market_time is the simulated market clock, ' +
           'which runs at `speed` times real time and stands still while paused.',
-        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        querystring: noQuery,
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            required: ['server_time', 'market_time', 'speed', 'paused'],
-            properties: {
-              server_time: { type: 'integer', description: 'Wall-clock time, ms' },
-              market_time: { type: 'integer', description: 'Market (virtual) time, ms' },
-              speed: { type: 'number', description: 'Market clock speed factor' },
-              paused: { type: 'boolean', description: 'Whether the market clock is paused' },
-            },
-          }),
+          200: envelopeSchema(
+            Type.Object({
+              server_time: Type.Integer({ description: 'Wall-clock time, ms' }),
+              market_time: Type.Integer({ description: 'Market (virtual) time, ms' }),
+              speed: Type.Number({ description: 'Market clock speed factor' }),
+              paused: Type.Boolean({ description: 'Whether the market clock is paused' }),
+            }),
+          ),
           ...standardErrors(),
         },
       },

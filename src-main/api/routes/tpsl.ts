@@ -1,44 +1,40 @@
 // Take-profit and stop-loss on a position: set, change, remove.
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { PositionRecord } from '../../../src-shared/types.ts';
 import type { Venue } from '../../venue.ts';
 import { signedQuerystring } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { strictJsonBody } from '../trading-schemas.ts';
+import { intEnum, type ApiInstance } from '../schemas.ts';
+import { defaulted, strictJsonBody, symbolField } from '../trading-schemas.ts';
 
-const priceOrNull = {
-  anyOf: [{ type: 'string', pattern: '^\\d{1,12}(\\.\\d{1,12})?$' }, { type: 'null' }],
-  description: 'Trigger price (decimal string); null removes it; absent leaves it unchanged',
-};
+// One schema with a type list, not anyOf [string, null]: the coercing validator would take ""
+// for the null branch (and remove the trigger); here "" is a string and fails the pattern.
+const priceOrNull = Type.Optional(
+  Type.Unsafe<string | null>({
+    type: ['string', 'null'],
+    pattern: '^\\d{1,12}(\\.\\d{1,12})?$',
+    description: 'Trigger price (decimal string); null removes it; absent leaves it unchanged',
+  }),
+);
 
-const tpslBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['symbol', 'position_side'],
-  properties: {
-    symbol: { type: 'string', pattern: '^[A-Za-z0-9]{2,30}$' },
-    position_side: { type: 'integer', enum: [1, 2], description: '1 long, 2 short (1 in one-way mode)' },
+const tpslBody = Type.Object(
+  {
+    symbol: symbolField,
+    position_side: intEnum([1, 2] as const, '1 long, 2 short (1 in one-way mode)'),
     take_profit_price: priceOrNull,
     stop_loss_price: priceOrNull,
-    working_type: { type: 'integer', enum: [1, 2], default: 1, description: '1 mark price, 2 last price' },
+    working_type: defaulted(Type.Unsafe<1 | 2>({ type: 'integer', enum: [1, 2], default: 1, description: '1 mark price, 2 last price' })),
   },
-};
+  { additionalProperties: false },
+);
 
-interface Body {
-  symbol: string;
-  position_side: 1 | 2;
-  take_profit_price?: string | null;
-  stop_loss_price?: string | null;
-  working_type?: 1 | 2;
-}
-
-export default async function tpslRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
-  app.post<{ Body: Body }>(
+  app.post(
     '/fapi/v1/position/tpsl',
     {
       config: { auth: 'signed' },
-      preValidation: strictJsonBody(tpslBody as { properties: Record<string, { type?: string }> }),
+      preValidation: strictJsonBody(tpslBody),
       schema: {
         tags: ['positions'],
         summary: 'Set, change or remove the take-profit / stop-loss of a position (signed)',
@@ -49,20 +45,21 @@ export default async function tpslRoutes(app: FastifyInstance, opts: { venue: Ve
           "position's favour, a stop-loss against it; a trigger is spent once it fires.",
         querystring: signedQuerystring(),
         body: tpslBody,
-        response: { 200: envelopeSchema({ type: 'object', additionalProperties: true }), ...standardErrors(401) },
+        response: { 200: envelopeSchema(Type.Object({}, { additionalProperties: true })), ...standardErrors(401) },
       },
     },
     async (req): Promise<ReturnType<typeof ok<PositionRecord & { take_profit_price: string | null; stop_loss_price: string | null; working_type: number }>>> => {
       const b = req.body;
       const wt = b.working_type ?? 1;
       const symbol = b.symbol.toUpperCase();
-      const rec = venue.exchange.setTpSl(
-        req.account!.id,
+      const rec = venue.exchange.execute({
+        kind: 'setTpSl',
+        accountId: req.account!.id,
         symbol,
-        b.position_side,
-        b.take_profit_price === undefined ? undefined : { price: b.take_profit_price, trigger: wt },
-        b.stop_loss_price === undefined ? undefined : { price: b.stop_loss_price, trigger: wt },
-      );
+        positionSide: b.position_side,
+        tp: b.take_profit_price === undefined ? undefined : { price: b.take_profit_price, trigger: wt },
+        sl: b.stop_loss_price === undefined ? undefined : { price: b.stop_loss_price, trigger: wt },
+      });
       const t = venue.exchange.tpsl(req.account!.id, symbol, b.position_side);
       return ok({ ...rec, take_profit_price: t.take_profit_price, stop_loss_price: t.stop_loss_price, working_type: wt });
     },
@@ -78,20 +75,17 @@ export default async function tpslRoutes(app: FastifyInstance, opts: { venue: Ve
         description: 'One entry per open position; a price is null when no trigger is set. working_type 1 mark, 2 last.',
         querystring: signedQuerystring(),
         response: {
-          200: envelopeSchema({
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['symbol', 'position_side', 'take_profit_price', 'stop_loss_price', 'working_type'],
-              properties: {
-                symbol: { type: 'string' },
-                position_side: { type: 'integer', enum: [1, 2] },
-                take_profit_price: { type: ['string', 'null'] },
-                stop_loss_price: { type: ['string', 'null'] },
-                working_type: { type: 'integer', enum: [1, 2] },
-              },
-            },
-          }),
+          200: envelopeSchema(
+            Type.Array(
+              Type.Object({
+                symbol: Type.String(),
+                position_side: Type.Unsafe<number>({ type: 'integer', enum: [1, 2] }),
+                take_profit_price: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
+                stop_loss_price: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
+                working_type: Type.Unsafe<number>({ type: 'integer', enum: [1, 2] }),
+              }),
+            ),
+          ),
           ...standardErrors(401),
         },
       },

@@ -1,48 +1,46 @@
 // Recent public trades of a pair (extension): what a screen or a bot shows before the
 // `trade@{symbol}` stream has delivered anything.
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { RECENT_TRADES_KEPT } from '../../market/recent-trades.ts';
 import { formatMoney } from '../../risk/money.ts';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { symbolParam } from '../schemas.ts';
+import { defaulted } from '../trading-schemas.ts';
+import { symbolParam, type ApiInstance } from '../schemas.ts';
 
-export default async function tradeRoutes(app: FastifyInstance, opts: { venue: Venue }): Promise<void> {
+export default async function tradeRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
-  app.get<{ Querystring: { symbol: string; limit: number } }>(
+  app.get(
     '/fapi/v1/trades',
     {
       schema: {
         tags: ['market data'],
         summary: 'Recent trades of a pair (extension)',
         description: `Newest first; the last ${RECENT_TRADES_KEPT} trades since the service started are kept.`,
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['symbol'],
-          properties: {
+        querystring: Type.Object(
+          {
             symbol: symbolParam,
-            limit: { type: 'integer', minimum: 1, maximum: RECENT_TRADES_KEPT, default: 100, description: `default 100, max ${RECENT_TRADES_KEPT}` },
+            limit: defaulted(
+              Type.Integer({ minimum: 1, maximum: RECENT_TRADES_KEPT, default: 100, description: `default 100, max ${RECENT_TRADES_KEPT}` }),
+            ),
           },
-        },
+          { additionalProperties: false },
+        ),
         response: {
-          200: envelopeSchema({
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['id', 'price', 'qty', 'quote_qty', 'time', 'taker_side', 'is_buyer_maker'],
-              properties: {
-                id: { type: 'string', description: 'Trade ID' },
-                price: { type: 'string' },
-                qty: { type: 'string' },
-                quote_qty: { type: 'string' },
-                time: { type: 'integer', description: 'Market time, ms' },
-                taker_side: { type: 'integer', enum: [1, 2], description: '1 buy, 2 sell' },
-                is_buyer_maker: { type: 'boolean' },
-              },
-            },
-          }),
+          200: envelopeSchema(
+            Type.Array(
+              Type.Object({
+                id: Type.String({ description: 'Trade ID' }),
+                price: Type.String(),
+                qty: Type.String(),
+                quote_qty: Type.String(),
+                time: Type.Integer({ description: 'Market time, ms' }),
+                taker_side: Type.Unsafe<number>({ type: 'integer', enum: [1, 2], description: '1 buy, 2 sell' }),
+                is_buyer_maker: Type.Boolean(),
+              }),
+            ),
+          ),
           ...standardErrors(),
         },
       },

@@ -11,7 +11,8 @@
 // average profile BMP describe; an order that a move brings inside the touch ladder (or across
 // the fair price) is cancelled, the touch crowd quotes there.
 // Sizes: notional orderNotional x e^(0.6 z) (log-normal, mean about 1.2x), in lots.
-import type { Exchange, PairState } from '../../trading/exchange.ts';
+import type { Exchange } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import { HouseOrders, type HouseOrder } from './house-orders.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';

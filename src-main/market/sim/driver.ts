@@ -17,7 +17,7 @@
 // onTick(time) runs after every tick with the time the simulation has stamped up to: the candle
 // service advances to it (never to the raw clock, which runs a tick ahead of the simulation).
 // A throwing tick is reported and the loop goes on.
-import type { VirtualClock } from '../clock.ts';
+import type { VirtualClock } from '../../core/clock.ts';
 import type { Simulator } from './simulator.ts';
 
 export interface DriverOptions {

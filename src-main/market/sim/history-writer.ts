@@ -1,7 +1,7 @@
 // The fast sink of the history fast-forward: candles of every interval except 1s, built from the
-// synthetic trades with one CandleBuilder per symbol and upserted straight into the candles
-// table, for a KlineService constructed afterwards to continue from (it restores each
-// interval's newest stored candle).
+// synthetic trades with one CandleBuilder per symbol and upserted straight into the CandleStore
+// (market/ports.ts; the candles table in a venue), for a KlineService constructed afterwards to
+// continue from (it restores each interval's newest stored candle).
 //
 // Why not KlineService.recordTrade: it builds all 16 intervals, and 30 days of 1s candles are
 // 2.6 M zero-trade candles per symbol (32 M for the default catalogue, minutes of SQLite
@@ -10,12 +10,10 @@
 // finish() writes the still-open candles too (they are the current ones the live market goes on
 // with). Run it before the venue's KlineService is created: that one restores each interval's
 // newest stored candle when it is constructed, and does not look at the table again.
-import type { DatabaseSync } from 'node:sqlite';
 import { INTERVALS } from '../../../src-shared/intervals.ts';
-import { CandlesRepo } from '../../store/candles-repo.ts';
-import { groupCommitOf, type GroupCommit } from '../../store/group-commit.ts';
 import { CandleBuilder, type Candle } from '../candles.ts';
-import type { PairState } from '../../trading/exchange.ts';
+import type { CandleStore } from '../ports.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import type { TradeRecorder } from './history.ts';
 import type { ProcessState } from './price-process.ts';
 
@@ -23,17 +21,15 @@ const BATCH = 20_000;
 const HISTORY_INTERVALS = INTERVALS.filter((i) => i !== '1s');
 
 export class HistoryCandleWriter implements TradeRecorder {
-  private readonly repo: CandlesRepo;
-  private readonly group: GroupCommit;
+  private readonly repo: CandleStore;
   private readonly builders = new Map<string, CandleBuilder>();
   private readonly symbols: string[] = [];
   private readonly candles: Candle[] = [];
   /** Candles written so far. */
   written = 0;
 
-  constructor(db: DatabaseSync) {
-    this.repo = new CandlesRepo(db);
-    this.group = groupCommitOf(db);
+  constructor(repo: CandleStore) {
+    this.repo = repo;
   }
 
   recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number, count = 1): void {
@@ -74,7 +70,7 @@ export class HistoryCandleWriter implements TradeRecorder {
     this.repo.writeMany(this.symbols, this.candles, n);
     // The build runs synchronously, past any end of turn: commit each batch, so one huge
     // transaction does not pile up in the WAL.
-    this.group.commitNow();
+    this.repo.commitNow();
     this.written += n;
     this.symbols.length = 0;
     this.candles.length = 0;
@@ -82,8 +78,7 @@ export class HistoryCandleWriter implements TradeRecorder {
 }
 
 /** Trading pairs (status 1) with no stored 1m candle: the ones that need a history. */
-export function pairsWithoutHistory(db: DatabaseSync, pairs: Iterable<PairState>): PairState[] {
-  const repo = new CandlesRepo(db);
+export function pairsWithoutHistory(repo: CandleStore, pairs: Iterable<PairState>): PairState[] {
   return [...pairs].filter((p) => p.row.status === 1 && repo.newest(p.row.symbol, '1m') === undefined);
 }
 
@@ -91,8 +86,7 @@ export function pairsWithoutHistory(db: DatabaseSync, pairs: Iterable<PairState>
  * Where a restarted market goes on from: the close of each pair's newest stored 1m candle (for
  * Simulator's startStates; pairs without candles are left out and start at their mark).
  */
-export function lastStoredPrices(db: DatabaseSync, pairs: Iterable<PairState>): Map<string, ProcessState> {
-  const repo = new CandlesRepo(db);
+export function lastStoredPrices(repo: CandleStore, pairs: Iterable<PairState>): Map<string, ProcessState> {
   const out = new Map<string, ProcessState>();
   for (const p of pairs) {
     const c = repo.newest(p.row.symbol, '1m');

@@ -21,7 +21,7 @@
 // event loop between symbols) or fastForwardHistorySync. Trades are at or after start and before `end`; times ascend.
 // Cost: O(days x 5,760) per symbol (two records a step, whatever the trade count), a Float64Array
 // of the path (about 1.4 MB for 30 days) alive while one symbol is built.
-import type { PairState } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import { activity } from './activity-profile.ts';
 import { ActivityFactor } from './hawkes.ts';
 import { DEFAULT_FLOW } from './order-flow.ts';

@@ -7,7 +7,8 @@
 // A house order leaves the book only by a fill (at its own price) or by our cancel, so sync looks
 // only at orders priced inside the range the pair traded at since the last sync (the simulator
 // tracks it): a step without trades costs nothing. Rejections are counted, never thrown.
-import type { Exchange, PairState } from '../../trading/exchange.ts';
+import type { Exchange } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 
 export interface HouseOrder {
   id: number;
@@ -62,13 +63,14 @@ export class HouseOrders {
     const math = this.pair.math;
     let r;
     try {
-      r = this.ex.placeBotOrder(
-        {
+      r = this.ex.execute({
+        kind: 'placeBot',
+        input: {
           symbol: this.pair.row.symbol, side, position_side: side, position_action: 1, type: 1,
           price: math.formatPrice(price), qty: math.formatQty(lots), time_in_force: 1, need_cache: false,
         },
-        this.account,
-      );
+        engineAccount: this.account,
+      });
     } catch {
       this.stats.rejected++;
       return null;
@@ -88,7 +90,7 @@ export class HouseOrders {
     this.orders.delete(o.id);
     if (this.pair.book.getOrder(o.id) === null) return;
     try {
-      this.ex.cancelBotOrder(this.pair.row.symbol, o.id);
+      this.ex.execute({ kind: 'cancelBot', symbol: this.pair.row.symbol, orderId: o.id });
       this.stats.cancelled++;
     } catch {
       this.stats.rejected++;

@@ -16,7 +16,8 @@
 // Orders the exchange rejects (price band right after a jump, a paused pair) are counted and
 // retried on the next refresh (after a growing pause when every order of a refresh failed); they
 // never throw out of here.
-import type { Exchange, PairState } from '../../trading/exchange.ts';
+import type { Exchange } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';
 
@@ -203,7 +204,7 @@ export class MarketMaker {
     // fills since the last sync are booked before the order goes
     if (v.remainingLots < q.rem) this.book((v.side === 1 ? 1 : -1) * (q.rem - v.remainingLots));
     try {
-      this.ex.cancelBotOrder(this.pair.row.symbol, q.id);
+      this.ex.execute({ kind: 'cancelBot', symbol: this.pair.row.symbol, orderId: q.id });
       this.stats.cancelled++;
     } catch {
       this.stats.rejected++;
@@ -216,13 +217,14 @@ export class MarketMaker {
     const math = this.pair.math;
     let r;
     try {
-      r = this.ex.placeBotOrder(
-        {
+      r = this.ex.execute({
+        kind: 'placeBot',
+        input: {
           symbol: this.pair.row.symbol, side, position_side: side, position_action: 1, type: 1,
           price: math.formatPrice(price), qty: math.formatQty(lots), time_in_force: 1, need_cache: false,
         },
-        this.account,
-      );
+        engineAccount: this.account,
+      });
     } catch {
       this.stats.rejected++;
       this.dirty = true; // try again on the next refresh

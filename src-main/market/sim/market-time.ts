@@ -7,7 +7,7 @@
 // the duration of `fn` and restored afterwards (nesting and throwing are safe). Nothing else can
 // observe the pinned value: `fn` is synchronous and JavaScript runs one thing at a time.
 // (A first-class VirtualClock.runAt would be the cleaner home for this; see the simulator report.)
-import type { VirtualClock } from '../clock.ts';
+import type { VirtualClock } from '../../core/clock.ts';
 
 type Pinnable = { now: () => number };
 

@@ -15,7 +15,8 @@
 // - arbitrage: when the fair price has moved through resting quotes, an IOC at the fair price's
 //   touch takes (part of) the stale liquidity before it is withdrawn: the informed side of the
 //   flow, which makes the taker imbalance of a minute follow its return.
-import type { Exchange, PairState } from '../../trading/exchange.ts';
+import type { Exchange } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import { activity } from './activity-profile.ts';
 import { ActivityFactor, Hawkes } from './hawkes.ts';
 import { Metaorders } from './metaorders.ts';
@@ -143,7 +144,7 @@ export class OrderFlow {
     try {
       let r;
       if (limitTicks === 0 && this.pair.row.allowMarket) {
-        r = this.ex.placeBotOrder({ ...base, type: 2 }, this.account);
+        r = this.ex.execute({ kind: 'placeBot', input: { ...base, type: 2 }, engineAccount: this.account });
       } else {
         let px = limitTicks;
         if (px === 0) {
@@ -152,7 +153,7 @@ export class OrderFlow {
           const tick = this.limits.tick;
           px = side === 1 ? Math.floor((mark * (1 + 0.9 * this.limits.band)) / tick) : Math.max(1, Math.ceil((mark * (1 - 0.9 * this.limits.band)) / tick));
         }
-        r = this.ex.placeBotOrder({ ...base, type: 1, price: math.formatPrice(px), time_in_force: 2 }, this.account);
+        r = this.ex.execute({ kind: 'placeBot', input: { ...base, type: 1, price: math.formatPrice(px), time_in_force: 2 }, engineAccount: this.account });
       }
       const traded = r.status === 2 || r.status === 3 || (r.status === 6 && r.filled_qty !== this.zeroQty);
       if (traded) this.stats.traded++;

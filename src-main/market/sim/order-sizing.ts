@@ -1,7 +1,7 @@
 // A pair's order filters as integers, and the one way the simulator turns a USDT notional into
 // a legal quantity: a whole number of lots, at least minQty and minNotional at the order's
 // price, at most maxQty. Prices are the pair's integer ticks.
-import type { PairState } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 
 export class PairLimits {
   readonly tick: number;

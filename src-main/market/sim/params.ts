@@ -4,7 +4,7 @@
 // meme-tagged pairs are the wildest; everything else is an alt. Every figure can be overridden
 // per symbol (SimulatorOptions.params). Volatility is the annualized volatility of the latent
 // price's diffusion (jumps come on top); intensities are per second of market time.
-import type { SymbolRow } from '../../store/symbols-repo.ts';
+import type { SymbolRow } from '../../core/symbol.ts';
 
 export interface SymbolSimParams {
   /** Annualized volatility of the diffusion, e.g. 0.45 = 45 %/year (its long-run average). */

@@ -22,7 +22,7 @@ import {
   premiumIndex,
 } from '../../risk/funding.ts';
 import { BasisAverager, fundingBasisPrice, markPrice, midBasisPrice } from '../../risk/mark-price.ts';
-import type { PairState } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 
 export class PriceFeed {
   private readonly pair: PairState;

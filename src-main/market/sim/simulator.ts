@@ -23,9 +23,10 @@
 // later needs a new simulator); a pair paused while running is left alone until it trades again.
 // Errors: rejections by the exchange are counted inside the maker and takers; anything else that
 // throws inside a symbol's step is reported to onError and the other symbols go on.
-import type { VirtualClock } from '../clock.ts';
+import type { VirtualClock } from '../../core/clock.ts';
 import { isFundingInstant, fundingTimesBetween } from '../../risk/funding.ts';
-import { HOUSE_ACCOUNT, type Exchange, type PairState } from '../../trading/exchange.ts';
+import { HOUSE_ACCOUNT, type Exchange } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import type { TradeEvent } from '../../trading/events.ts';
 import { DEFAULT_VENUES, IndexVenues, type VenueSpec, type VenueView } from './index-venues.ts';
 import { MarketMaker } from './market-maker.ts';
@@ -183,7 +184,7 @@ export class Simulator {
       this.symbols.push(s);
       this.bySymbol.set(row.symbol, s);
       const p = process.price;
-      this.ex.setPrices(row.symbol, { mark: p, index: p, fundingRate: feed.rate, nextFundingTime: feed.nextFunding });
+      this.ex.execute({ kind: 'prices', symbol: row.symbol, mark: p, index: p, fundingRate: feed.rate, nextFundingTime: feed.nextFunding });
     }
     this.unsubscribe = this.ex.events.on('trade', (e: TradeEvent) => this.onTrade(e));
     // the opening quotes, so the first step's takers find a book
@@ -352,14 +353,14 @@ export class Simulator {
 
   private publish(s: SymbolSim): void {
     const f = s.feed;
-    this.ex.setPrices(s.symbol, { mark: f.mark, index: f.index, fundingRate: f.rate, nextFundingTime: f.nextFunding });
+    this.ex.execute({ kind: 'prices', symbol: s.symbol, mark: f.mark, index: f.index, fundingRate: f.rate, nextFundingTime: f.nextFunding });
   }
 
   private settle(s: SymbolSim, t: number): void {
     const rate = s.feed.settle(t);
     s.fundingSettlements++;
     this.ex.settleFunding(s.symbol, rate, s.feed.mark, t);
-    this.ex.setPrices(s.symbol, { fundingRate: s.feed.rate, nextFundingTime: s.feed.nextFunding });
+    this.ex.execute({ kind: 'prices', symbol: s.symbol, fundingRate: s.feed.rate, nextFundingTime: s.feed.nextFunding });
   }
 
   get stats(): SimStats {

@@ -21,7 +21,8 @@
 // that meets a large resting order prints a large trade.
 // Sizes are in lots of the pair, never below its minimum order; all orders are GTC on the crowd's
 // own engine account (house-orders.ts).
-import type { Exchange, PairState } from '../../trading/exchange.ts';
+import type { Exchange } from '../../trading/exchange.ts';
+import type { PairState } from '../../trading/pair-state.ts';
 import { HouseOrders, type HouseOrder } from './house-orders.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';

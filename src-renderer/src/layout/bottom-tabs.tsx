@@ -3,7 +3,7 @@ import { AccountPanel } from '../features/account/account-panel.tsx';
 import { OrderHistory } from '../features/history/order-history.tsx';
 import { PositionHistory } from '../features/history/position-history.tsx';
 import { TradeHistory } from '../features/history/trade-history.tsx';
-import { LoginHint } from '../features/order-entry/order-entry.tsx';
+import { LoginHint } from '../features/order-entry/login-hint.tsx';
 import { OpenOrdersTable } from '../features/orders/open-orders-table.tsx';
 import { PositionsTable } from '../features/positions/positions-table.tsx';
 import { useServices, useSel } from '../lib/use-services.ts';

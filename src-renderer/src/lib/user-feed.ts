@@ -9,7 +9,7 @@
 // it fails (the service cannot be reached) `refreshError` says so, so the screen can show
 // that the account figures are stale instead of letting them look live.
 import type { StoreApi } from 'zustand/vanilla';
-import { hmacSha256Hex } from '../../../src-shared/sign.ts';
+import { hmacSha256Hex, loginPayload } from '../../../src-shared/sign.ts';
 import { PerpdeskApiError, type RestClient } from '../../../src-shared/sdk/rest-client.ts';
 import { WsClient } from '../../../src-shared/sdk/ws-client.ts';
 import type { OrderRecord, PositionRecord, TradeRecord } from '../../../src-shared/types.ts';
@@ -42,7 +42,7 @@ export interface UserFeedState {
 const LOGIN_RECV_WINDOW = 60_000;
 
 export function loginParams(apiKey: string, apiSecret: string, timestamp: number): Record<string, unknown> {
-  const payload = `api_key=${apiKey}&timestamp=${timestamp}&recv_window=${LOGIN_RECV_WINDOW}`;
+  const payload = loginPayload(apiKey, timestamp, LOGIN_RECV_WINDOW);
   return { api_key: apiKey, timestamp, recv_window: LOGIN_RECV_WINDOW, signature: hmacSha256Hex(apiSecret, payload) };
 }
 

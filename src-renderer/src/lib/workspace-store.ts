@@ -4,7 +4,7 @@ import { createStore } from 'zustand/vanilla';
 import { isInterval, type Interval } from '../../../src-shared/intervals.ts';
 
 export type BottomTab = 'positions' | 'open-orders' | 'order-history' | 'trade-history' | 'position-history' | 'account';
-export type Overlay = null | 'symbols' | 'help' | 'settings' | 'bots' | 'tpsl';
+export type Overlay = null | 'symbols' | 'help' | 'settings' | 'bots' | 'tpsl' | 'data';
 
 export interface WorkspaceState {
   symbol: string;

@@ -3,7 +3,7 @@
 import { fmt, fmtSigned, num } from '../../lib/format.ts';
 import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
-import { LoginHint } from '../order-entry/order-entry.tsx';
+import { LoginHint } from '../order-entry/login-hint.tsx';
 import { useLiveSummary } from './use-live-summary.ts';
 import './account.css';
 

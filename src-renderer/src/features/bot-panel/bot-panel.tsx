@@ -7,8 +7,10 @@ import { poll } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { Drawer } from '../../layout/drawer.tsx';
+import { RecordTable, type Column } from '../../layout/record-table.tsx';
 import { directionName, sideClass, STATUS_NAMES } from '../orders/order-labels.ts';
 import type { RawExchange } from '../../../../src-shared/sdk/rest-client.ts';
+import type { OrderRecord } from '../../../../src-shared/types.ts';
 import type { BotForm } from './bot-store.ts';
 import './bot-panel.css';
 
@@ -177,46 +179,40 @@ function BotPanelBody() {
 
       <h4>Cached bot orders</h4>
       {st.cachedError && <p className="error small">{st.cachedError}</p>}
-      <table className="grid dense" data-testid="bot-orders-table">
-        <thead>
-          <tr>
-            <th>Time</th>
-            <th>ID</th>
-            <th>Symbol</th>
-            <th>Direction</th>
-            <th className="num">Price</th>
-            <th className="num">Qty</th>
-            <th className="num">Filled</th>
-            <th>Status</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {st.cached.map((o) => {
-            const { pd, qd } = decimals(o.symbol);
-            return (
-              <tr key={o.id} data-testid={`bot-order-row-${o.id}`}>
-                <td className="dim">{fmtDateTime(o.created_at)}</td>
-                <td className="dim">{o.id}</td>
-                <td className="sym">{o.symbol}</td>
-                <td className={sideClass(o.side)}>{directionName(o)}</td>
-                <td className="num">{o.type === 1 ? fmt(o.price, pd) : 'Market'}</td>
-                <td className="num">{fmt(o.qty, qd)}</td>
-                <td className="num">{fmt(o.filled_qty, qd)}</td>
-                <td>{STATUS_NAMES[o.status]}</td>
-                <td className="num">
-                  <button className="btn-small" onClick={() => void st.actions.cancel(o)} aria-label={`Cancel bot order ${o.id}`}>
-                    Cancel
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      {st.cached.length === 0 && <p className="empty">No cached bot orders.</p>}
+      <RecordTable
+        testId="bot-orders-table"
+        columns={botOrderColumns((o) => void st.actions.cancel(o))}
+        rows={st.cached.map((o) => ({ o, ...decimals(o.symbol) }))}
+        rowKey={(r) => r.o.id}
+        rowAttrs={(r) => ({ 'data-testid': `bot-order-row-${r.o.id}` })}
+        empty={<p className="empty">No cached bot orders.</p>}
+      />
     </div>
   );
+}
+
+type BotOrderRow = { o: OrderRecord; pd: number; qd: number };
+
+/** Columns of the cached bot orders, with a cancel button per order. */
+function botOrderColumns(cancel: (o: OrderRecord) => void): Column<BotOrderRow>[] {
+  return [
+    { head: 'Time', cls: 'dim', cell: ({ o }) => fmtDateTime(o.created_at) },
+    { head: 'ID', cls: 'dim', cell: ({ o }) => o.id },
+    { head: 'Symbol', cls: 'sym', cell: ({ o }) => o.symbol },
+    { head: 'Direction', cls: ({ o }) => sideClass(o.side), cell: ({ o }) => directionName(o) },
+    { head: 'Price', headClass: 'num', cls: 'num', cell: ({ o, pd }) => (o.type === 1 ? fmt(o.price, pd) : 'Market') },
+    { head: 'Qty', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.qty, qd) },
+    { head: 'Filled', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.filled_qty, qd) },
+    { head: 'Status', cell: ({ o }) => STATUS_NAMES[o.status] },
+    {
+      cls: 'num',
+      cell: ({ o }) => (
+        <button className="btn-small" onClick={() => cancel(o)} aria-label={`Cancel bot order ${o.id}`}>
+          Cancel
+        </button>
+      ),
+    },
+  ];
 }
 
 function pretty(text: string | undefined): string {

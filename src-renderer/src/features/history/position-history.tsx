@@ -1,9 +1,11 @@
 // Position history: closed positions, newest first, with the spec's filters (pair, position
 // side, margin mode, close type, close time) and close types by name.
 import type { CloseType, MarginMode, PositionSide } from '../../../../src-shared/enums.ts';
+import type { ClosedPositionRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtDateTime, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
+import { RecordTable, type Column } from '../../layout/record-table.tsx';
 import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
 export const CLOSE_TYPE_NAMES: Record<number, string> = {
@@ -31,6 +33,35 @@ export function PositionHistory() {
   const s = useServices();
   const st = usePagedHistory(s.history.positions);
   const decimals = useDecimals();
+  const columns: Column<{ p: ClosedPositionRecord; pd: number; qd: number }>[] = [
+    { head: 'Closed', cls: 'dim', cell: ({ p }) => fmtDateTime(p.closed_at) },
+    {
+      head: 'Symbol',
+      cls: 'sym',
+      cell: ({ p }) => (
+        <>
+          {p.symbol}{' '}
+          <span className="tag">
+            {p.margin_mode === 1 ? 'Isolated' : 'Cross'} {p.leverage}x
+          </span>
+        </>
+      ),
+    },
+    { head: 'Side', cls: ({ p }) => (p.position_side === 1 ? 'up' : 'down'), cell: ({ p }) => (p.position_side === 1 ? 'Long' : 'Short') },
+    { head: 'Size', headClass: 'num', cls: 'num', cell: ({ p, qd }) => fmt(p.close_quantity, qd) },
+    { head: 'Entry', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.entry_price, pd) },
+    { head: 'Exit', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.exit_price, pd) },
+    {
+      head: 'Realized PnL',
+      headClass: 'num',
+      cls: ({ p }) => `num ${p.realized_pnl > 0 ? 'up' : p.realized_pnl < 0 ? 'down' : ''}`,
+      cell: ({ p }) => fmtSigned(p.realized_pnl, 2),
+    },
+    { head: 'Fees', headClass: 'num', cls: 'num', cell: ({ p }) => fmt(p.open_fee + p.close_fee, 4) },
+    { head: 'Funding', headClass: 'num', cls: 'num', cell: ({ p }) => fmtSigned(-p.total_funding_fee, 4) },
+    { head: 'Close type', attrs: () => ({ 'data-testid': 'close-type' }), cell: ({ p }) => CLOSE_TYPE_NAMES[p.close_type] ?? p.close_type },
+    { head: 'Opened', cls: 'dim', cell: ({ p }) => fmtDateTime(p.opened_at) },
+  ];
   return (
     <>
       <HistoryTools st={st}>
@@ -40,50 +71,14 @@ export function PositionHistory() {
         <DayFilter label="From" value={st.filters.startTime} onChange={(startTime) => void st.actions.load({ startTime })} />
         <DayFilter label="To" end value={st.filters.endTime} onChange={(endTime) => void st.actions.load({ endTime })} />
       </HistoryTools>
-      <table className="grid dense" data-testid="position-history-table">
-        <thead>
-          <tr>
-            <th>Closed</th>
-            <th>Symbol</th>
-            <th>Side</th>
-            <th className="num">Size</th>
-            <th className="num">Entry</th>
-            <th className="num">Exit</th>
-            <th className="num">Realized PnL</th>
-            <th className="num">Fees</th>
-            <th className="num">Funding</th>
-            <th>Close type</th>
-            <th>Opened</th>
-          </tr>
-        </thead>
-        <tbody>
-          {st.items.map((p) => {
-            const { pd, qd } = decimals(p.symbol);
-            const fees = p.open_fee + p.close_fee;
-            return (
-              <tr key={p.id} data-testid={`position-history-row-${p.id}`} data-close-type={p.close_type}>
-                <td className="dim">{fmtDateTime(p.closed_at)}</td>
-                <td className="sym">
-                  {p.symbol}{' '}
-                  <span className="tag">
-                    {p.margin_mode === 1 ? 'Isolated' : 'Cross'} {p.leverage}x
-                  </span>
-                </td>
-                <td className={p.position_side === 1 ? 'up' : 'down'}>{p.position_side === 1 ? 'Long' : 'Short'}</td>
-                <td className="num">{fmt(p.close_quantity, qd)}</td>
-                <td className="num">{fmt(p.entry_price, pd)}</td>
-                <td className="num">{fmt(p.exit_price, pd)}</td>
-                <td className={`num ${p.realized_pnl > 0 ? 'up' : p.realized_pnl < 0 ? 'down' : ''}`}>{fmtSigned(p.realized_pnl, 2)}</td>
-                <td className="num">{fmt(fees, 4)}</td>
-                <td className="num">{fmtSigned(-p.total_funding_fee, 4)}</td>
-                <td data-testid="close-type">{CLOSE_TYPE_NAMES[p.close_type] ?? p.close_type}</td>
-                <td className="dim">{fmtDateTime(p.opened_at)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      <EmptyHistory st={st} what="closed positions" />
+      <RecordTable
+        testId="position-history-table"
+        columns={columns}
+        rows={st.items.map((p) => ({ p, ...decimals(p.symbol) }))}
+        rowKey={(r) => r.p.id}
+        rowAttrs={(r) => ({ 'data-testid': `position-history-row-${r.p.id}`, 'data-close-type': r.p.close_type })}
+        empty={<EmptyHistory st={st} what="closed positions" />}
+      />
     </>
   );
 }

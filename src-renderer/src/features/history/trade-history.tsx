@@ -1,8 +1,10 @@
 // Trade history: the account's fills, newest first, filtered by pair, side and UTC days.
 import type { Side } from '../../../../src-shared/enums.ts';
+import type { TradeRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtDateTime, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
+import { RecordTable, type Column } from '../../layout/record-table.tsx';
 import { sideClass } from '../orders/order-labels.ts';
 import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
@@ -16,6 +18,31 @@ export function TradeHistory() {
   const s = useServices();
   const st = usePagedHistory(s.history.trades);
   const decimals = useDecimals();
+  const columns: Column<{ t: TradeRecord; pnl: number; pd: number; qd: number }>[] = [
+    { head: 'Time', cls: 'dim', cell: ({ t }) => fmtDateTime(t.created_at) },
+    { head: 'Symbol', cls: 'sym', cell: ({ t }) => t.symbol },
+    {
+      head: 'Side',
+      cls: ({ t }) => sideClass(t.side),
+      cell: ({ t }) => `${t.side === 1 ? 'Buy' : 'Sell'} · ${t.is_close ? 'close' : 'open'} ${t.position_side === 1 ? 'long' : 'short'}`,
+    },
+    { head: 'Price', headClass: 'num', cls: 'num', cell: ({ t, pd }) => fmt(t.price, pd) },
+    { head: 'Quantity', headClass: 'num', cls: 'num', cell: ({ t, qd }) => fmt(t.qty, qd) },
+    { head: 'Amount', headClass: 'num', cls: 'num', cell: ({ t }) => fmt(t.quote_qty, 2) },
+    {
+      head: 'Fee',
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ t }) => (
+        <>
+          {fmt(t.fee, 4)} <span className="dim">{t.fee_asset}</span>
+        </>
+      ),
+    },
+    { head: 'Role', cell: ({ t }) => (t.role === 1 ? 'Maker' : 'Taker') },
+    { head: 'Realized PnL', headClass: 'num', cls: ({ pnl }) => `num ${pnl > 0 ? 'up' : pnl < 0 ? 'down' : ''}`, cell: ({ t, pnl }) => (t.is_close ? fmtSigned(pnl, 2) : '—') },
+    { head: 'Order', cls: 'dim', cell: ({ t }) => t.order_id },
+  ];
   return (
     <>
       <HistoryTools st={st}>
@@ -23,47 +50,14 @@ export function TradeHistory() {
         <DayFilter label="From" value={st.filters.startTime} onChange={(startTime) => void st.actions.load({ startTime })} />
         <DayFilter label="To" end value={st.filters.endTime} onChange={(endTime) => void st.actions.load({ endTime })} />
       </HistoryTools>
-      <table className="grid dense" data-testid="trade-history-table">
-        <thead>
-          <tr>
-            <th>Time</th>
-            <th>Symbol</th>
-            <th>Side</th>
-            <th className="num">Price</th>
-            <th className="num">Quantity</th>
-            <th className="num">Amount</th>
-            <th className="num">Fee</th>
-            <th>Role</th>
-            <th className="num">Realized PnL</th>
-            <th>Order</th>
-          </tr>
-        </thead>
-        <tbody>
-          {st.items.map((t) => {
-            const { pd, qd } = decimals(t.symbol);
-            const pnl = Number(t.realized_pnl);
-            return (
-              <tr key={t.id} data-testid={`trade-history-row-${t.id}`}>
-                <td className="dim">{fmtDateTime(t.created_at)}</td>
-                <td className="sym">{t.symbol}</td>
-                <td className={sideClass(t.side)}>
-                  {t.side === 1 ? 'Buy' : 'Sell'} · {t.is_close ? 'close' : 'open'} {t.position_side === 1 ? 'long' : 'short'}
-                </td>
-                <td className="num">{fmt(t.price, pd)}</td>
-                <td className="num">{fmt(t.qty, qd)}</td>
-                <td className="num">{fmt(t.quote_qty, 2)}</td>
-                <td className="num">
-                  {fmt(t.fee, 4)} <span className="dim">{t.fee_asset}</span>
-                </td>
-                <td>{t.role === 1 ? 'Maker' : 'Taker'}</td>
-                <td className={`num ${pnl > 0 ? 'up' : pnl < 0 ? 'down' : ''}`}>{t.is_close ? fmtSigned(pnl, 2) : '—'}</td>
-                <td className="dim">{t.order_id}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      <EmptyHistory st={st} what="trades" />
+      <RecordTable
+        testId="trade-history-table"
+        columns={columns}
+        rows={st.items.map((t) => ({ t, pnl: Number(t.realized_pnl), ...decimals(t.symbol) }))}
+        rowKey={(r) => r.t.id}
+        rowAttrs={(r) => ({ 'data-testid': `trade-history-row-${r.t.id}` })}
+        empty={<EmptyHistory st={st} what="trades" />}
+      />
     </>
   );
 }

@@ -6,6 +6,7 @@ import { fmt, fmtDateTime } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
+import { RecordTable, type Column } from '../../layout/record-table.tsx';
 import { ConfirmBar } from './confirm-bar.tsx';
 import { directionName, sideClass, TYPE_NAMES } from './order-labels.ts';
 
@@ -45,6 +46,32 @@ export function OpenOrdersTable() {
     }
   };
 
+  const columns: Column<{ o: OrderRecord; pd: number; qd: number }>[] = [
+    { head: 'Time', cls: 'dim', cell: ({ o }) => fmtDateTime(o.created_at) },
+    { head: 'Symbol', cls: 'sym', cell: ({ o }) => o.symbol },
+    { head: 'Type', cell: ({ o }) => TYPE_NAMES[o.type] },
+    { head: 'Direction', cls: ({ o }) => sideClass(o.side), cell: ({ o }) => directionName(o, oneWay) },
+    { head: 'Price', headClass: 'num', cls: 'num', cell: ({ o, pd }) => (o.type === 1 ? fmt(o.price, pd) : 'Market') },
+    { head: 'Amount', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.qty, qd) },
+    { head: 'Filled', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.filled_qty, qd) },
+    { head: 'Margin', headClass: 'num', cls: 'num dim', cell: ({ o }) => `${o.margin_mode === 1 ? 'Iso' : 'Cross'} ${o.leverage}x` },
+    { head: 'Client ID', cls: 'dim', cell: ({ o }) => o.client_order_id },
+    {
+      head: (
+        <button ref={cancelAllButton} className="btn-small" disabled={orders.length === 0 || busy !== null} aria-expanded={confirmAll} onClick={() => setConfirmAll(true)}>
+          {busy === 'all' ? '…' : 'Cancel all…'}
+        </button>
+      ),
+      headClass: 'num actions',
+      cls: 'num actions',
+      cell: ({ o }) => (
+        <button className="btn-small" disabled={busy !== null} onClick={() => void cancel(o)} aria-label={`Cancel order ${o.id}`}>
+          {busy === o.id ? '…' : 'Cancel'}
+        </button>
+      ),
+    },
+  ];
+
   return (
     <>
       <div className="table-tools">
@@ -67,58 +94,14 @@ export function OpenOrdersTable() {
           }}
         />
       )}
-      <table className="grid dense" data-testid="open-orders-table">
-        <thead>
-          <tr>
-            <th>Time</th>
-            <th>Symbol</th>
-            <th>Type</th>
-            <th>Direction</th>
-            <th className="num">Price</th>
-            <th className="num">Amount</th>
-            <th className="num">Filled</th>
-            <th className="num">Margin</th>
-            <th>Client ID</th>
-            <th className="num actions">
-              <button
-                ref={cancelAllButton}
-                className="btn-small"
-                disabled={orders.length === 0 || busy !== null}
-                aria-expanded={confirmAll}
-                onClick={() => setConfirmAll(true)}
-              >
-                {busy === 'all' ? '…' : 'Cancel all…'}
-              </button>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {orders.map((o) => {
-            const { pd, qd } = decimals(o.symbol);
-            return (
-              <tr key={o.id} data-testid={`order-row-${o.id}`} data-symbol={o.symbol}>
-                <td className="dim">{fmtDateTime(o.created_at)}</td>
-                <td className="sym">{o.symbol}</td>
-                <td>{TYPE_NAMES[o.type]}</td>
-                <td className={sideClass(o.side)}>{directionName(o, oneWay)}</td>
-                <td className="num">{o.type === 1 ? fmt(o.price, pd) : 'Market'}</td>
-                <td className="num">{fmt(o.qty, qd)}</td>
-                <td className="num">{fmt(o.filled_qty, qd)}</td>
-                <td className="num dim">
-                  {o.margin_mode === 1 ? 'Iso' : 'Cross'} {o.leverage}x
-                </td>
-                <td className="dim">{o.client_order_id}</td>
-                <td className="num actions">
-                  <button className="btn-small" disabled={busy !== null} onClick={() => void cancel(o)} aria-label={`Cancel order ${o.id}`}>
-                    {busy === o.id ? '…' : 'Cancel'}
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      {orders.length === 0 && <p className="empty">No open orders.</p>}
+      <RecordTable
+        testId="open-orders-table"
+        columns={columns}
+        rows={orders.map((o) => ({ o, ...decimals(o.symbol) }))}
+        rowKey={(r) => r.o.id}
+        rowAttrs={(r) => ({ 'data-testid': `order-row-${r.o.id}`, 'data-symbol': r.o.symbol })}
+        empty={<p className="empty">No open orders.</p>}
+      />
     </>
   );
 }

@@ -9,12 +9,25 @@ import { errorText } from '../../lib/frame.ts';
 import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
+import { RecordTable, type Column } from '../../layout/record-table.tsx';
 import { ConfirmBar } from '../orders/confirm-bar.tsx';
 import { closePosition } from './close-position.ts';
 import { positionDirection } from './position-direction.ts';
-import { livePnl, positionKey, roe } from './positions-store.ts';
+import { livePnl, positionKey, roe, type PositionsState } from './positions-store.ts';
 import { TpSlDialog } from './tpsl-dialog.tsx';
 import './positions.css';
+
+/** A position with what its row shows: live mark, PnL and ROE, direction, decimals, TP / SL. */
+type PositionRow = ReturnType<typeof positionDirection> & {
+  p: PositionRecord;
+  k: string;
+  mark: number | undefined;
+  pnl: number;
+  roe: number;
+  pd: number;
+  qd: number;
+  tpsl: PositionsState['tpsl'][string] | undefined;
+};
 
 export function PositionsTable() {
   const s = useServices();
@@ -66,6 +79,68 @@ export function PositionsTable() {
   };
 
   const n = positions.length;
+  const rows: PositionRow[] = positions.map((p) => {
+    const mark = tickers[p.symbol]?.mark;
+    const pnl = livePnl(p, mark);
+    const k = positionKey(p.symbol, p.position_side);
+    return { p, k, mark, pnl, roe: roe(p, pnl), ...positionDirection(p), ...decimals(p.symbol), tpsl: tpsl[k] };
+  });
+  const columns: Column<PositionRow>[] = [
+    {
+      head: 'Symbol',
+      cell: ({ p, long }) => (
+        <>
+          <span className={`side-bar ${long ? 'long' : 'short'}`} />
+          <span className="sym">{p.symbol}</span>
+          <span className={`tag ${long ? 'up' : 'down'}`}>{long ? 'Long' : 'Short'}</span>
+          <span className="tag">
+            {p.margin_mode === 1 ? 'Isolated' : 'Cross'} {p.leverage}x
+          </span>
+        </>
+      ),
+    },
+    { head: 'Size', headClass: 'num', cls: ({ long }) => `num ${long ? 'up' : 'down'}`, attrs: () => ({ 'data-testid': 'position-size' }), cell: ({ size, qd }) => fmt(size, qd) },
+    { head: 'Entry', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.entry_price, pd) },
+    { head: 'Break-even', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.break_even_price, pd) },
+    { head: 'Mark', headClass: 'num', cls: 'num', cell: ({ p, mark, pd }) => fmt(mark ?? p.mark_price, pd) },
+    { head: 'Liq. price', headClass: 'num', cls: 'num warn', cell: ({ p, pd }) => (p.liquidation_price > 0 ? fmt(p.liquidation_price, pd) : '—') },
+    { head: 'Margin ratio', headClass: 'num', cls: 'num', cell: ({ p }) => fmtPct(p.margin_ratio, 2) },
+    { head: 'Margin', headClass: 'num', cls: 'num', cell: ({ p }) => fmt(p.margin, 2) },
+    {
+      head: 'PnL (ROE)',
+      headClass: 'num',
+      cls: ({ pnl }) => `num ${pnl > 0 ? 'up' : pnl < 0 ? 'down' : ''}`,
+      attrs: ({ pnl }) => ({ 'data-testid': 'position-pnl', 'data-pnl': pnl }),
+      cell: ({ pnl, roe }) => `${fmtSigned(pnl, 2)} (${fmtPct(roe, 2, true)})`,
+    },
+    {
+      head: 'TP / SL',
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ p, pd, name, tpsl: t }) => (
+        <>
+          <span className="up">{t?.takeProfit ? fmt(t.takeProfit, pd) : '—'}</span> / <span className="down">{t?.stopLoss ? fmt(t.stopLoss, pd) : '—'}</span>
+          <button className="btn-small ghost" onClick={() => editTpSl(p)} aria-label={`TP/SL ${p.symbol} ${name}`}>
+            ✎
+          </button>
+        </>
+      ),
+    },
+    {
+      head: (
+        <button ref={closeAllButton} className="btn-small" disabled={positions.length === 0 || busy !== null} aria-expanded={confirmAll} onClick={() => setConfirmAll(true)}>
+          {busy === 'all' ? '…' : 'Close all…'}
+        </button>
+      ),
+      headClass: 'num actions',
+      cls: 'num actions',
+      cell: ({ p, k, name }) => (
+        <button className="btn-small" disabled={busy !== null} onClick={() => void close(p)} aria-label={`Close ${p.symbol} ${name}`}>
+          {busy === k ? '…' : 'Close'}
+        </button>
+      ),
+    },
+  ];
   return (
     <>
       {confirmAll && n > 0 && (
@@ -86,80 +161,15 @@ export function PositionsTable() {
           Mark prices and PnL as of the last update: the connection to the service is down.
         </p>
       )}
-      <table className={down ? 'grid dense stale' : 'grid dense'} data-testid="positions-table">
-        <thead>
-          <tr>
-            <th>Symbol</th>
-            <th className="num">Size</th>
-            <th className="num">Entry</th>
-            <th className="num">Break-even</th>
-            <th className="num">Mark</th>
-            <th className="num">Liq. price</th>
-            <th className="num">Margin ratio</th>
-            <th className="num">Margin</th>
-            <th className="num">PnL (ROE)</th>
-            <th className="num">TP / SL</th>
-            <th className="num actions">
-              <button
-                ref={closeAllButton}
-                className="btn-small"
-                disabled={positions.length === 0 || busy !== null}
-                aria-expanded={confirmAll}
-                onClick={() => setConfirmAll(true)}
-              >
-                {busy === 'all' ? '…' : 'Close all…'}
-              </button>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {positions.map((p) => {
-            const { pd, qd } = decimals(p.symbol);
-            const k = positionKey(p.symbol, p.position_side);
-            const mark = tickers[p.symbol]?.mark;
-            const pnl = livePnl(p, mark);
-            const r = roe(p, pnl);
-            const { long, name, size } = positionDirection(p);
-            const t = tpsl[k];
-            return (
-              <tr key={k} data-testid={`position-row-${p.symbol}-${p.position_side}`} data-direction={name}>
-                <td>
-                  <span className={`side-bar ${long ? 'long' : 'short'}`} />
-                  <span className="sym">{p.symbol}</span>
-                  <span className={`tag ${long ? 'up' : 'down'}`}>{long ? 'Long' : 'Short'}</span>
-                  <span className="tag">
-                    {p.margin_mode === 1 ? 'Isolated' : 'Cross'} {p.leverage}x
-                  </span>
-                </td>
-                <td className={`num ${long ? 'up' : 'down'}`} data-testid="position-size">
-                  {fmt(size, qd)}
-                </td>
-                <td className="num">{fmt(p.entry_price, pd)}</td>
-                <td className="num">{fmt(p.break_even_price, pd)}</td>
-                <td className="num">{fmt(mark ?? p.mark_price, pd)}</td>
-                <td className="num warn">{p.liquidation_price > 0 ? fmt(p.liquidation_price, pd) : '—'}</td>
-                <td className="num">{fmtPct(p.margin_ratio, 2)}</td>
-                <td className="num">{fmt(p.margin, 2)}</td>
-                <td className={`num ${pnl > 0 ? 'up' : pnl < 0 ? 'down' : ''}`} data-testid="position-pnl" data-pnl={pnl}>
-                  {fmtSigned(pnl, 2)} ({fmtPct(r, 2, true)})
-                </td>
-                <td className="num">
-                  <span className="up">{t?.takeProfit ? fmt(t.takeProfit, pd) : '—'}</span> / <span className="down">{t?.stopLoss ? fmt(t.stopLoss, pd) : '—'}</span>
-                  <button className="btn-small ghost" onClick={() => editTpSl(p)} aria-label={`TP/SL ${p.symbol} ${name}`}>
-                    ✎
-                  </button>
-                </td>
-                <td className="num actions">
-                  <button className="btn-small" disabled={busy !== null} onClick={() => void close(p)} aria-label={`Close ${p.symbol} ${name}`}>
-                    {busy === k ? '…' : 'Close'}
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      {positions.length === 0 && <p className="empty">No open positions.</p>}
+      <RecordTable
+        testId="positions-table"
+        className={down ? 'grid dense stale' : 'grid dense'}
+        columns={columns}
+        rows={rows}
+        rowKey={(r) => r.k}
+        rowAttrs={(r) => ({ 'data-testid': `position-row-${r.p.symbol}-${r.p.position_side}`, 'data-direction': r.name })}
+        empty={<p className="empty">No open positions.</p>}
+      />
       {editing && overlay === 'tpsl' && (
         <TpSlDialog
           position={editing}

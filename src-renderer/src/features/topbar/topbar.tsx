@@ -86,6 +86,9 @@ export function Topbar() {
         <button className="icon-button" title="Bot orders (Shift+B)" onClick={() => s.workspace.getState().actions.open('bots')}>
           Bots
         </button>
+        <button className="icon-button" title="Market data: import Binance archive files" onClick={() => s.workspace.getState().actions.open('data')}>
+          Data
+        </button>
         <button className="icon-button" title="Settings (,)" aria-label="Settings" onClick={() => s.workspace.getState().actions.open('settings')}>
           ⚙
         </button>

@@ -8,7 +8,8 @@
 // to whole ms.
 // @ts-expect-error autocannon 9 ships no type declarations (no @types/autocannon installed)
 import autocannonUntyped from 'autocannon';
-import { buildSignedQuery } from '../src-shared/sign.ts';
+import { buildSignedQuery, hmacSha256Hex } from '../../src-shared/sign.ts';
+import { quantileSorted } from './stats.ts';
 
 export type ClientJob = {
   url: string;
@@ -20,6 +21,8 @@ export type ClientJob = {
 } & (
   | { kind: 'hello' }
   | { kind: 'signed'; symbol: string; accounts: Array<{ apiKey: string; apiSecret: string }>; priceTicks: number }
+  /** The same orders through the Binance facade: POST /binance/fapi/v1/order, form body, Binance signing. */
+  | { kind: 'binance'; symbol: string; accounts: Array<{ apiKey: string; apiSecret: string }>; priceTicks: number }
   | { kind: 'bot'; symbol: string; askTicks: number; bidTicks: number }
 );
 
@@ -76,6 +79,7 @@ const autocannon = autocannonUntyped as (
 ) => AutocannonInstance;
 
 const QTYS = ['0.002', '0.003', '0.005'];
+const BINANCE_STATUS: Record<string, string> = { NEW: '1', PARTIALLY_FILLED: '2', FILLED: '3', CANCELED: '4', REJECTED: '5', EXPIRED: '6' };
 /** Ticks of 0.1 to the price text ("960001" -> "96000.1"). */
 const price = (ticks: number): string => `${Math.floor(ticks / 10)}.${ticks % 10}`;
 
@@ -109,6 +113,31 @@ function requestsFor(job: ClientJob, tally: (status: number, body: string) => vo
           req.path = `/fapi/v1/orders?${q}`;
           req.headers = { 'content-type': 'application/json', 'x-api-key': acct.apiKey };
           req.body = body;
+          return req;
+        },
+        onResponse: tally,
+      },
+    ];
+  }
+  if (job.kind === 'binance') {
+    const { symbol, accounts, priceTicks } = job;
+    return [
+      {
+        setupRequest(req) {
+          const i = n++;
+          const k = i >> 1;
+          const buy = (i & 1) === 0;
+          const acct = accounts[buy ? 0 : 1];
+          const off = k & 3;
+          // what ccxt sends for createOrder(symbol, 'limit', side, qty, price, {positionSide}) on a hedge account
+          const params =
+            `symbol=${symbol}&side=${buy ? 'BUY' : 'SELL'}&type=LIMIT&quantity=${QTYS[k % 3]}` +
+            `&price=${price(buy ? priceTicks + off : priceTicks - off)}&timeInForce=GTC&positionSide=${buy ? 'LONG' : 'SHORT'}` +
+            `&newClientOrderId=x${tag}-${i}&newOrderRespType=RESULT&timestamp=${Date.now()}&recvWindow=5000`;
+          req.method = 'POST';
+          req.path = '/binance/fapi/v1/order';
+          req.headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-mbx-apikey': acct.apiKey };
+          req.body = `${params}&signature=${hmacSha256Hex(acct.apiSecret, params)}`;
           return req;
         },
         onResponse: tally,
@@ -151,10 +180,6 @@ function run(job: ClientJob, seconds: number, onLatency: ((ms: number) => void) 
   });
 }
 
-function quantile(sorted: Float64Array, q: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
-
 /** Warm-up, then the measured run (`onMeasuring` fires as it starts). */
 export async function runClient(job: ClientJob, onMeasuring: () => void): Promise<ClientResult> {
   const ignore = (): void => {};
@@ -180,6 +205,18 @@ export async function runClient(job: ClientJob, onMeasuring: () => void): Promis
       return;
     }
     if (!placement) return;
+    if (job.kind === 'binance') {
+      // {"orderId":1,"symbol":"BTCUSDT","status":"NEW",...}; an error is {"code":-NNNN,"msg":...}
+      const m = /^\{"orderId":\d+,"symbol":"[A-Z0-9]+","status":"([A-Z_]+)"/.exec(body);
+      if (m === null) {
+        envelopeErrors++;
+        if (firstErrors.length < 3) firstErrors.push(`${status} ${body.slice(0, 200)}`);
+        return;
+      }
+      const st = BINANCE_STATUS[m[1]] ?? '?';
+      statuses[st] = (statuses[st] ?? 0) + 1;
+      return;
+    }
     // {"code":0,"message":"success","data":{"order_id":"1","client_order_id":"x","status":3,...}}
     if (!body.startsWith('{"code":0,')) {
       envelopeErrors++;
@@ -201,7 +238,7 @@ export async function runClient(job: ClientJob, onMeasuring: () => void): Promis
   return {
     rps: count / job.seconds,
     responses: count,
-    lat: { p50: quantile(sorted, 0.5), p90: quantile(sorted, 0.9), p99: quantile(sorted, 0.99), max: sorted[count - 1] ?? NaN },
+    lat: { p50: quantileSorted(sorted, 0.5), p90: quantileSorted(sorted, 0.9), p99: quantileSorted(sorted, 0.99), max: sorted[count - 1] ?? NaN },
     non2xx: r.non2xx,
     errors: r.errors,
     timeouts: r.timeouts,

@@ -6,7 +6,7 @@
 // IPv4-mapped IPv6 address (::ffff:a.b.c.d, what a dual-stack socket reports for an IPv4
 // caller) matches its IPv4 entry and the other way round.
 import { isIPv4, isIPv6 } from 'node:net';
-import type { SettingsRepo } from './settings-repo.ts';
+import type { SettingsStore } from './ports.ts';
 
 const SETTINGS_KEY = 'bot_whitelist';
 
@@ -73,12 +73,12 @@ export function parseIpList(ips: readonly string[]): IpListResult {
 const MEMO_LIMIT = 4096;
 
 export class BotWhitelist {
-  private readonly settings: SettingsRepo;
+  private readonly settings: SettingsStore;
   private entries: string[];
   private keys: Set<string>;
   private readonly memo = new Map<string, boolean>();
 
-  constructor(settings: SettingsRepo) {
+  constructor(settings: SettingsStore) {
     this.settings = settings;
     this.entries = this.load();
     this.keys = new Set(this.entries.map(matchKey));

@@ -1,6 +1,8 @@
 // Seeded command streams for the engine benchmark, stored as parallel typed arrays so that
 // replaying a stream allocates nothing and every book under test sees exactly the same ops.
 
+import { mulberry32 } from '../../test/helpers/seeded-random.ts';
+
 export const Op = { RestingLimit: 1, CrossingLimit: 2, Market: 3, Cancel: 4 } as const;
 
 export interface Stream {
@@ -18,17 +20,6 @@ export interface Stream {
   readonly price: Int32Array;
   readonly qty: Int32Array;
   readonly tif: Uint8Array;
-}
-
-/** mulberry32: tiny, fast, good enough for workload generation. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 export interface StreamOptions {

@@ -1,87 +1,11 @@
-// Fixes of the order form's logic: a request that never reached the service is "Not sent"
-// (not "refused") and clears when the connection is back; a refused leverage / margin-mode
-// change clears on Esc, on the next action or on its timer; the notional cap of the chosen
-// leverage bounds Max and % sizes (worked values: BTCUSDT 125x caps a side at 50 000 USDT).
+// The notional cap of the chosen leverage bounds Max and % sizes (worked values: BTCUSDT at
+// 125x caps a side at 50 000 USDT), counting the side's position and open orders; and how the
+// form learns a leverage's cap from the leverage routes.
 import { describe, expect, it } from 'vitest';
-import { PerpdeskApiError, type RestClient } from '../../src-shared/sdk/rest-client.ts';
-import type { OrderRequest } from '../../src-shared/types.ts';
-import { createOrderFormStore } from '../../src-renderer/src/features/order-entry/order-form-store.ts';
 import { notionalRoomQty, sideNotional } from '../../src-renderer/src/features/order-entry/notional-cap.ts';
 import { capKey, createNotionalCapsStore } from '../../src-renderer/src/features/order-entry/notional-caps-store.ts';
 import { maxOpenQty } from '../../src-renderer/src/features/order-entry/preview.ts';
 import { pctQty } from '../../src-renderer/src/features/order-entry/size.ts';
-import { isNetworkFailure, NOT_SENT_TEXT } from '../../src-renderer/src/lib/network-failure.ts';
-
-const order: OrderRequest = { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '1' };
-
-function setup(fail: unknown) {
-  const timers: Array<{ fn: () => void; ms: number; cancelled: boolean }> = [];
-  const api = {
-    placeOrder: async () => {
-      throw fail;
-    },
-  } as unknown as RestClient;
-  const store = createOrderFormStore(api, {
-    schedule: (fn, ms) => {
-      const t = { fn, ms, cancelled: false };
-      timers.push(t);
-      return () => void (t.cancelled = true);
-    },
-  });
-  return { store, a: store.getState().actions, timers };
-}
-
-describe('a request that never reached the service', () => {
-  it('is recognised from the SDK error (code -1, status 0) and a fetch TypeError, not from a refusal', () => {
-    expect(isNetworkFailure(new PerpdeskApiError(-1, 'Cannot reach the service: Failed to fetch', 0))).toBe(true);
-    expect(isNetworkFailure(new TypeError('Failed to fetch'))).toBe(true);
-    expect(isNetworkFailure(new PerpdeskApiError(-1, 'HTTP 502: the answer is not an envelope', 502))).toBe(false);
-    expect(isNetworkFailure(new PerpdeskApiError(3013, 'At 125x ...', 400))).toBe(false);
-  });
-
-  it('says "Not sent", with no refusal code, and clears once the connection is back', async () => {
-    const { store, a } = setup(new PerpdeskApiError(-1, 'Cannot reach the service: Failed to fetch', 0));
-    await a.submit(order);
-    expect(store.getState()).toMatchObject({ error: NOT_SENT_TEXT, errorCode: null, notSent: true });
-    expect(store.getState().error).toMatch(/^Not sent: the service cannot be reached/);
-    a.connectionRestored();
-    expect(store.getState()).toMatchObject({ error: null, notSent: false });
-  });
-
-  it('a real refusal keeps its code and survives a reconnect', async () => {
-    const { store, a } = setup(new PerpdeskApiError(3013, 'At 125x the position may hold at most 50000 USDT notional', 400));
-    await a.submit(order);
-    a.connectionRestored();
-    expect(store.getState()).toMatchObject({ errorCode: 3013, notSent: false });
-    expect(store.getState().error).toContain('50000');
-  });
-});
-
-describe('a refused margin-mode or leverage change', () => {
-  const msg = 'Margin mode of BTCUSDT cannot change while a position or open order exists';
-  it('clears on Esc (reset)', () => {
-    const { store, a } = setup(null);
-    a.settingFailed(msg);
-    expect(store.getState().settingError).toBe(msg);
-    a.reset();
-    expect(store.getState().settingError).toBeNull();
-  });
-  it('clears on the next action (typing a size)', () => {
-    const { store, a } = setup(null);
-    a.settingFailed(msg);
-    a.set({ qty: '1' });
-    expect(store.getState().settingError).toBeNull();
-  });
-  it('clears when its timer fires, and a newer one is not cleared by the older timer', () => {
-    const { store, a, timers } = setup(null);
-    a.settingFailed(msg);
-    a.settingFailed('second');
-    expect(timers[0].cancelled).toBe(true);
-    expect(timers[1].ms).toBe(8000);
-    timers[1].fn();
-    expect(store.getState().settingError).toBeNull();
-  });
-});
 
 describe('the notional cap of the leverage', () => {
   it('BTCUSDT at 125x (cap 50 000 USDT), 10 000 USDT available at 95 000: Max is the cap, not the margin', () => {

@@ -1,6 +1,7 @@
-// The market's virtual clock. Market time runs at `speed` x wall time and stands still while
-// paused; changing speed or pausing never makes it jump or run backwards. Wall time comes
-// from an injected source so tests and fast-forward are deterministic.
+// The market's virtual clock, in core because the services, the store's callers and the transport
+// all read it. Market time runs at `speed` x wall time and stands still while paused; changing
+// speed or pausing never makes it jump or run backwards. Wall time comes from an injected source
+// (Date.now only by default), so tests and fast-forward are deterministic.
 export type WallSource = () => number;
 
 export const MIN_SPEED = 0.1;

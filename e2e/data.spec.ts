@@ -1,0 +1,56 @@
+// The Data dialog: import a Binance archive zip picked from disk, see what the import did and
+// the stored dataset, refuse a damaged one with its row, delete the dataset.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { strToU8, zipSync } from 'fflate';
+import { test, expect } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+
+const KLINES = fileURLToPath(new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1h_2023-03-24_outage_gap.csv', import.meta.url));
+
+function zipOf(name: string, csv: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'perpdesk-e2e-data-'));
+  const file = path.join(dir, name);
+  writeFileSync(file, zipSync({ [name.replace(/\.zip$/, '.csv')]: strToU8(csv) }));
+  return file;
+}
+
+test('import an archive zip from the Data dialog, see it listed with its gap, and delete it', async ({ page, service }) => {
+  const csv = readFileSync(KLINES, 'utf8');
+  const good = zipOf('ETHUSDT-1h-2023-03-24.zip', csv);
+  const bad = zipOf('ETHUSDT-1h-2023-03-25.zip', csv.replace('28295.42000000', '28295.4200000x'));
+
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await page.getByRole('button', { name: 'Data' }).click();
+  const panel = page.getByRole('dialog', { name: 'Market data' });
+  await expect(panel).toBeVisible();
+  await panel.getByRole('combobox', { name: 'Market of the files' }).selectOption('spot');
+  await panel.getByTestId('data-file-picker').setInputFiles([good, bad]);
+
+  const results = panel.getByTestId('data-import-results');
+  await expect(results).toContainText('ETHUSDT-1h-2023-03-24.zip: 23 rows (23 new), 1 gap, checksum not given');
+  await expect(results).toContainText('ETHUSDT-1h-2023-03-25.zip: refused — row 2: open is not a non-negative decimal');
+  const row = panel.getByTestId('data-datasets').getByRole('row', { name: /ETHUSDT · Spot · klines 1h/ });
+  await expect(row).toContainText('2023-03-24 00:00 → 2023-03-24 23:00 UTC');
+  await expect(row).toContainText('23');
+  await expect(row).toContainText('1 (hover)');
+  // the outage day in the chart: 23 hours drawn, the missing 13:00 hour left empty
+  await row.getByRole('button', { name: /Chart dataset/ }).click();
+  const chart = panel.getByTestId('dataset-chart');
+  await expect(chart).toHaveAttribute('data-bars', '23');
+  await expect(chart).toHaveAttribute('data-holes', '1');
+  await expect(chart).toContainText('23 candles (newest 1,500 at most), 1 gap left empty');
+  await chart.getByRole('combobox', { name: 'Chart interval' }).selectOption('4h');
+  await expect(chart).toHaveAttribute('data-bars', '6');
+  await expect(chart).toHaveAttribute('data-holes', '0');
+  await chart.getByRole('combobox', { name: 'Chart interval' }).selectOption('1h');
+  await expect(chart).toHaveAttribute('data-holes', '1');
+  await page.screenshot({ path: test.info().outputPath('data-dialog.png') });
+
+  await row.getByRole('button', { name: /Delete dataset/ }).click();
+  await row.getByRole('button', { name: 'Delete 23 rows' }).click();
+  await expect(panel.getByRole('row', { name: /ETHUSDT · Spot · klines 1h/ })).toHaveCount(0);
+});

@@ -1,0 +1,50 @@
+// A Binance USD-M bot written with ccxt, run against perpdesk: the only perpdesk-specific lines
+// are the few marked "perpdesk" below (the base URL, and ccxt's USD-M error table, which ccxt
+// keys to Binance's own hosts). Everything else is what the bot would run on Binance.
+//
+// It reads the book, sets 5x leverage, quotes a post-only bid 0.5% under the mid, watches its
+// orders on the user stream, takes 0.002 BTC at market, prints the position and the balance,
+// then cancels what is left and closes the position, in one-way mode (Binance's default; the bot
+// switches a hedge-mode account first).
+//
+//   npm run serve -- --port 8787 --account k1234567:s1234567:10000
+//   npm run example:ccxt -- --key k1234567 --secret s1234567 [--url http://127.0.0.1:8787]
+import { parseArgs } from 'node:util';
+import ccxt from 'ccxt';
+
+const { values: a } = parseArgs({ options: { key: { type: 'string' }, secret: { type: 'string' }, url: { type: 'string', default: 'http://127.0.0.1:8787' } } });
+if (!a.key || !a.secret) throw new Error('usage: --key KEY --secret SECRET [--url http://127.0.0.1:8787]');
+const SYMBOL = 'BTC/USDT:USDT';
+
+const ex = new ccxt.pro.binanceusdm({ apiKey: a.key, secret: a.secret, options: { fetchCurrencies: false } });
+// perpdesk: every REST base and the WebSocket base point at the service's /binance prefix
+for (const k of Object.keys(ex.urls.api)) if (typeof ex.urls.api[k] === 'string') ex.urls.api[k] = ex.urls.api[k].replace(/^https:\/\/[^/]+/, `${a.url}/binance`);
+(ex.urls.api as any).ws.future = `${a.url!.replace(/^http/, 'ws')}/binance/ws`;
+// perpdesk: ccxt applies its USD-M error classes only on Binance's hosts
+ex.exceptions.exact = { ...ex.exceptions.exact, ...(ex.exceptions as any).linear.exact };
+await ex.loadHttpProxyAgent(); // ccxt pro in Node, before any ws:// URL
+
+await ex.loadMarkets();
+// Binance's default is one-way; a perpdesk account is hedge unless created with :one_way
+// (refused while the account holds a position or an open order)
+if ((await ex.fetchPositionMode(SYMBOL)).hedged) await ex.setPositionMode(false);
+const book = await ex.fetchOrderBook(SYMBOL, 5);
+const mid = (Number(book.bids[0][0]) + Number(book.asks[0][0])) / 2;
+console.log(`${SYMBOL} bid ${book.bids[0][0]} ask ${book.asks[0][0]} (book id ${book.nonce})`);
+console.log('leverage', (await ex.setLeverage(5, SYMBOL)).leverage);
+
+const watching = ex.watchOrders(SYMBOL);
+const bid = await ex.createOrder(SYMBOL, 'limit', 'buy', 0.002, Number(ex.priceToPrecision(SYMBOL, mid * 0.995)), { postOnly: true });
+console.log(`bid ${bid.id} ${bid.status} at ${bid.price}; stream says`, (await watching).map((o) => `${o.id}:${o.status}`).join(' '));
+
+const taken = await ex.createOrder(SYMBOL, 'market', 'buy', 0.002);
+console.log(`market buy ${taken.id} filled ${taken.filled} at ${taken.average}`);
+for (const p of await ex.fetchPositions([SYMBOL])) console.log(`position ${p.side} ${p.contracts} @ ${p.entryPrice}, uPnL ${p.unrealizedPnl}`);
+const bal = await ex.fetchBalance();
+console.log(`USDT free ${bal.USDT.free} used ${bal.USDT.used} total ${bal.USDT.total}`);
+
+await ex.cancelAllOrders(SYMBOL);
+await ex.createOrder(SYMBOL, 'market', 'sell', 0.002, undefined, { reduceOnly: true });
+const fills = await ex.fetchMyTrades(SYMBOL, undefined, 5);
+console.log('last fills', fills.map((t) => `${t.side} ${t.amount}@${t.price} fee ${t.fee?.cost}`).join(', '));
+await ex.close();

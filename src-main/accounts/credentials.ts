@@ -1,0 +1,52 @@
+// Rules of paper-account credentials, one home for the CLI's --account and the admin API: the
+// syntax of API keys and secrets, the default paper balance, and fresh random credentials.
+// Errors name the field and the rule; each caller words them for its own surface.
+import { randomBytes } from 'node:crypto';
+import { parseFixed } from '../../src-shared/decimal.ts';
+import { USDT_DECIMALS } from '../core/account.ts';
+
+/** 10,000 USDT in 1e-8 units: a new paper account's wallet. */
+export const DEFAULT_PAPER_BALANCE = 10_000n * 10n ** BigInt(USDT_DECIMALS);
+
+export const CREDENTIAL_RULE = '8 to 128 letters, digits, _ or -';
+const KEY_RE = /^[A-Za-z0-9_-]{8,128}$/;
+
+export function isValidCredential(text: string): boolean {
+  return KEY_RE.test(text);
+}
+
+export type AccountField = 'KEY' | 'SECRET' | 'BALANCE';
+
+/** A credential or balance that breaks its rule; `detail` reads after the field's name. */
+export class AccountFieldError extends Error {
+  readonly field: AccountField;
+  readonly detail: string;
+  readonly got: string | undefined;
+
+  constructor(field: AccountField, detail: string, got?: string) {
+    super(`${field} ${detail}`);
+    this.field = field;
+    this.detail = detail;
+    this.got = got;
+  }
+}
+
+/** Checks key, secret and an optional balance (USDT decimal text, default 10,000). */
+export function checkAccountFields(apiKey: string, apiSecret: string, balanceText?: string): { balance: bigint } {
+  if (!KEY_RE.test(apiKey)) throw new AccountFieldError('KEY', `must be ${CREDENTIAL_RULE}`);
+  if (!KEY_RE.test(apiSecret)) throw new AccountFieldError('SECRET', `must be ${CREDENTIAL_RULE}`);
+  if (balanceText === undefined) return { balance: DEFAULT_PAPER_BALANCE };
+  const r = parseFixed(balanceText, USDT_DECIMALS);
+  if (!r.ok) throw new AccountFieldError('BALANCE', `must be a non-negative decimal with at most ${USDT_DECIMALS} decimals`, balanceText);
+  return { balance: r.value };
+}
+
+/** A fresh API key: `<prefix>_` and 24 hex digits (prefix 'user', 'key' or 'local'). */
+export function newApiKey(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString('hex')}`;
+}
+
+/** A fresh API secret: 64 hex digits. */
+export function newApiSecret(): string {
+  return randomBytes(32).toString('hex');
+}

@@ -1,0 +1,170 @@
+// Binance's error answers for the facade: `{code, msg}` with Binance's negative codes and the
+// exact message texts clients match (ccxt maps some by message before code), and the table that
+// turns a native ApiError into one. Invariant: every error leaving /binance goes through
+// binanceErrorOf, so a native envelope never reaches a Binance client.
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
+
+/** An error already in Binance's terms. */
+export class BinanceError extends Error {
+  readonly code: number;
+  readonly http: number;
+  constructor(code: number, msg: string, http = 400) {
+    super(msg);
+    this.code = code;
+    this.http = http;
+  }
+}
+
+/** The message texts clients match exactly (reference a.1, a.5, d.2 item 7). */
+export const MSG = {
+  UNKNOWN: 'An unknown error occured while processing the request.',
+  TOO_MANY_REQUESTS: 'Too many requests; current limit is exceeded. Please use the websocket for live updates to avoid polling the API.',
+  TIMESTAMP: 'Timestamp for this request is outside of the recvWindow.',
+  SIGNATURE: 'Signature for this request is not valid.',
+  KEY_FORMAT: 'API-key format invalid.',
+  KEY_INVALID: 'Invalid API-key, IP, or permissions for action.',
+  RECV_WINDOW: 'recvWindow must be less than 60000',
+  INVALID_SYMBOL: 'Invalid symbol.',
+  ORDER_NOT_EXIST: 'Order does not exist.',
+  UNKNOWN_ORDER: 'Unknown order sent.',
+  INVALID_ORDER_TYPE: 'Invalid orderType.',
+  TICK: 'Price not increased by tick size.',
+  PRECISION: 'Precision is over the maximum defined for this asset.',
+  MARGIN: 'Margin is insufficient.',
+  REDUCE_ONLY: 'ReduceOnly Order is rejected.',
+  DUP_CLIENT_ID: 'ClientOrderId is duplicated.',
+  POSITION_SIDE: "Order's position side does not match user's setting.",
+  MAX_OPEN: 'Reach max open order limit.',
+  NO_MARGIN_CHANGE: 'No need to change margin type.',
+  NO_POSITION_SIDE_CHANGE: 'No need to change position side.',
+  POST_ONLY: 'Due to the order could not be executed as maker, the Post Only order will be rejected.',
+  FOK: 'Due to the order could not be filled immediately, the FOK order has been rejected.',
+  LISTEN_KEY: 'This listenKey does not exist.',
+  SUCCESS: 'success',
+} as const;
+
+export const mandatory = (name: string) => new BinanceError(-1102, `Mandatory parameter '${name}' was not sent, was empty/null, or malformed.`);
+export const illegal = (name: string) => new BinanceError(-1100, `Illegal characters found in parameter '${name}'; legal range is '${LEGAL[name] ?? 'see the API documentation'}'.`);
+export const invalidValue = (name: string, detail?: string) =>
+  new BinanceError(-1130, `Data sent for parameter '${name}' is not valid.${detail ? ` ${detail}` : ''}`);
+export const notRequired = (name: string) => new BinanceError(-1106, `Parameter '${name}' sent when not required.`);
+
+const LEGAL: Record<string, string> = {
+  newClientOrderId: '^[\\.A-Z\\:/a-z0-9_-]{1,36}$',
+  origClientOrderId: '^[\\.A-Z\\:/a-z0-9_-]{1,36}$',
+  symbol: '^[A-Z0-9-_.]{1,20}$',
+};
+
+/** What the request was doing when the native error came (some codes depend on it). */
+export interface ErrorContext {
+  method?: string;
+  /** BUY or SELL, for the price band (-4016 / -4024). */
+  side?: string;
+  /** The account's position mode, for -4061. */
+  positionMode?: 'hedge' | 'one_way';
+  /** The leverage asked for, for -4028. */
+  leverage?: string;
+}
+
+function bandLimit(detail: string): string {
+  const m = /(above|below) ([0-9.]+)/.exec(detail);
+  return m ? m[2] : '';
+}
+
+/** A native ApiError in Binance's terms (reference a.5 "Native error codes -> Binance"). */
+export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError {
+  const d = err.detail;
+  switch (err.def.code) {
+    case Errors.SYMBOL_NOT_FOUND.code:
+      return new BinanceError(-1121, MSG.INVALID_SYMBOL);
+    case Errors.ORDER_NOT_FOUND.code:
+      return ctx.method === 'DELETE' ? new BinanceError(-2011, MSG.UNKNOWN_ORDER) : new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
+    case Errors.ORDER_NOT_CANCELLABLE.code:
+      return new BinanceError(-2011, MSG.UNKNOWN_ORDER);
+    case Errors.SYMBOL_NOT_TRADING.code:
+      return new BinanceError(-4140, 'Invalid symbol status for opening position.');
+    case Errors.MARKET_NOT_ALLOWED.code:
+      return new BinanceError(-1116, MSG.INVALID_ORDER_TYPE);
+    case Errors.PRICE_OFF_TICK.code:
+      return new BinanceError(-4014, MSG.TICK);
+    case Errors.QTY_OFF_STEP.code:
+      return new BinanceError(-1111, MSG.PRECISION);
+    case Errors.QTY_BELOW_MIN.code:
+      return new BinanceError(-4004, `Quantity less than min quantity. ${d}`);
+    case Errors.QTY_ABOVE_MAX.code:
+      return new BinanceError(-4005, `Quantity greater than max quantity. ${d}`);
+    case Errors.NOTIONAL_BELOW_MIN.code: {
+      const m = /minimum ([0-9.]+)/.exec(d);
+      return new BinanceError(-4164, `Order's notional must be no smaller than ${m ? m[1] : '?'} (unless you choose reduce only).`);
+    }
+    case Errors.PRICE_OUTSIDE_BAND.code:
+      return ctx.side === 'SELL'
+        ? new BinanceError(-4024, `Limit price can't be lower than ${bandLimit(d)}.`)
+        : new BinanceError(-4016, `Limit price can't be higher than ${bandLimit(d)}.`);
+    case Errors.INSUFFICIENT_MARGIN.code:
+      return new BinanceError(-2019, MSG.MARGIN);
+    case Errors.REDUCE_ONLY_REJECTED.code:
+    case Errors.NO_POSITION_TO_CLOSE.code:
+      return new BinanceError(-2022, MSG.REDUCE_ONLY);
+    case Errors.DUPLICATE_CLIENT_ORDER_ID.code:
+      return new BinanceError(-4116, MSG.DUP_CLIENT_ID);
+    case Errors.POSITION_SIDE_MISMATCH.code:
+      return new BinanceError(-4061, positionSideMessage(ctx.positionMode));
+    case Errors.LEVERAGE_INVALID.code: {
+      const m = /^leverage must be an integer from 1 to (\d+)/.exec(d);
+      // the leverage itself is out of range: -4028; a position too large for it: -2027
+      return m
+        ? new BinanceError(-4028, `Leverage ${ctx.leverage ?? ''} is not valid`.replace('  ', ' '))
+        : new BinanceError(-2027, 'Exceeded the maximum allowable position at current leverage.');
+    }
+    case Errors.MARGIN_MODE_CHANGE_REFUSED.code:
+      return new BinanceError(-4047, 'Margin type cannot be changed if there exists open orders or position.');
+    case Errors.POSITION_MODE_CHANGE_REFUSED.code:
+      return new BinanceError(-4068, 'Position side cannot be changed if there exists position or open orders.');
+    case Errors.PRICE_REQUIRED.code:
+      return mandatory('price');
+    case Errors.PRICE_NOT_ALLOWED.code:
+      return notRequired('price');
+    case Errors.NO_LIQUIDITY.code:
+      return new BinanceError(-2020, 'Unable to fill.');
+    case Errors.TOO_MANY_OPEN_ORDERS.code:
+      return new BinanceError(-2025, MSG.MAX_OPEN);
+    case Errors.RATE_LIMITED.code:
+      return new BinanceError(-1003, MSG.TOO_MANY_REQUESTS, 429);
+    case Errors.INTERNAL.code:
+      return new BinanceError(-1000, `${MSG.UNKNOWN} ${d}`, 500);
+    case Errors.SERVICE_UNAVAILABLE.code:
+      return new BinanceError(-1001, 'Internal error; unable to process your request. Please try again.', 503);
+    case Errors.INVALID_PARAMETER.code:
+    case Errors.MISSING_PARAMETER.code:
+    case Errors.UNKNOWN_PARAMETER.code:
+      return new BinanceError(-1130, `Data sent for parameter is not valid. ${d}`);
+    default:
+      // no Binance counterpart: the native message, under Binance's "invalid data" code
+      return new BinanceError(-1130, `${d} (native code ${err.def.code})`);
+  }
+}
+
+/** -4061 in Binance's words, plus which mode the account is in and how to switch (DESIGN decision, reference d.2 item 1). */
+export function positionSideMessage(mode: 'hedge' | 'one_way' | undefined): string {
+  if (mode === 'hedge') {
+    return `${MSG.POSITION_SIDE} This account is in hedge mode (dualSidePosition=true): send positionSide LONG or SHORT, ` +
+      'or switch to one-way mode with POST /fapi/v1/positionSide/dual dualSidePosition=false (ccxt: setPositionMode(false)) while no position or order is open.';
+  }
+  if (mode === 'one_way') {
+    return `${MSG.POSITION_SIDE} This account is in one-way mode (dualSidePosition=false): send positionSide BOTH or none, ` +
+      'or switch to hedge mode with POST /fapi/v1/positionSide/dual dualSidePosition=true (ccxt: setPositionMode(true)) while no position or order is open.';
+  }
+  return MSG.POSITION_SIDE;
+}
+
+/** Any thrown value in Binance's terms. */
+export function binanceErrorOf(err: unknown, ctx: ErrorContext = {}): BinanceError {
+  if (err instanceof BinanceError) return err;
+  if (err instanceof ApiError) return fromNative(err, ctx);
+  const e = err as { statusCode?: number; code?: string; message?: string };
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new BinanceError(-1000, 'Request body is too large.');
+  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new BinanceError(-1000, 'Unsupported Content-Type: send application/x-www-form-urlencoded or a query string.');
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return new BinanceError(-1000, e.message ?? MSG.UNKNOWN);
+  return new BinanceError(-1000, MSG.UNKNOWN, 500);
+}

@@ -1,0 +1,508 @@
+// Imported market data (issue 15): the catalogue of datasets, their candles and trades, import
+// and delete. Listing and reading are public market data; import, delete and editing specs
+// change the venue's files and answer loopback callers only (like the admin routes).
+// Candles answer exactly like /fapi/v1/klines (bare array, newest first, errors HTTP 200 with
+// {code, message}); everything else is an envelope route.
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import { INTERVALS, type Interval } from '../../../src-shared/intervals.ts';
+import { DatasetError, type DatasetService, type ImportResult } from '../../data/dataset-service.ts';
+import type { DatasetRecord } from '../../data/ports.ts';
+import { expandPaths } from '../../data/expand-paths.ts';
+import { KINDS, MARKETS } from '../../data/kinds.ts';
+import type { Venue } from '../../venue.ts';
+import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+
+export const DATASET_KLINES_DEFAULT_LIMIT = 500;
+export const DATASET_KLINES_MAX_LIMIT = 1500;
+export const DATASET_TRADES_DEFAULT_LIMIT = 500;
+export const DATASET_TRADES_MAX_LIMIT = 5000;
+/** Largest uploaded file: a month of aggTrades of a busy pair zips to a few hundred MB. */
+export const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
+const MAX_TIME = 8_640_000_000_000_000;
+const UPLOAD_TYPES = ['application/zip', 'application/x-zip-compressed', 'application/octet-stream', 'text/csv'];
+
+const gapSchema = {
+  type: 'object',
+  required: ['start_time', 'end_time', 'detail'],
+  properties: {
+    start_time: { type: 'integer', description: 'First missing ms (for candles, the first missing open time)' },
+    end_time: { type: 'integer', description: 'The next ms that has data' },
+    detail: { type: 'string', description: 'What is missing, e.g. "1 1h candle missing" or "aggTrades ids 1040..1041 missing"' },
+  },
+} as const;
+
+const specsSchema = {
+  type: 'object',
+  required: ['tick_size', 'step_size', 'tiers', 'source'],
+  properties: {
+    tick_size: { type: 'string', description: 'Price step' },
+    step_size: { type: 'string', description: 'Quantity step' },
+    tiers: {
+      type: 'array',
+      description: 'Maintenance-margin tiers',
+      items: {
+        type: 'object',
+        required: ['cap', 'max_leverage', 'mmr'],
+        properties: {
+          cap: { type: ['number', 'null'], description: 'Upper notional bound, USDT (null: none)' },
+          max_leverage: { type: 'integer' },
+          mmr: { type: 'number', description: 'Maintenance margin rate (0.004 = 0.4%)' },
+        },
+      },
+    },
+    source: {
+      type: 'string',
+      enum: ['catalogue', 'inferred', 'edited'],
+      description: "catalogue: the built-in catalogue's (USD-M pairs it lists); inferred: one tick and one lot at the data's decimals; edited: set through PUT .../specs",
+    },
+  },
+} as const;
+
+const datasetSchema = {
+  type: 'object',
+  required: ['id', 'market', 'symbol', 'kind', 'interval', 'first_time', 'last_time', 'rows', 'files', 'gaps', 'specs'],
+  properties: {
+    id: { type: 'integer' },
+    market: { type: 'string', enum: [...MARKETS], description: 'spot, um (USD-M futures) or cm (COIN-M futures)' },
+    symbol: { type: 'string' },
+    kind: { type: 'string', enum: [...KINDS], description: 'The archive folder the files came from' },
+    interval: { type: 'string', description: "Candle interval of the candle kinds, '' for the others" },
+    first_time: { type: ['integer', 'null'], description: 'ms of the first row (candles: open time); null while empty' },
+    last_time: { type: ['integer', 'null'], description: 'ms of the last row' },
+    rows: { type: 'integer', description: 'Rows stored (candles, trades or events)' },
+    files: { type: 'integer', description: 'Files imported' },
+    gaps: { type: 'array', items: gapSchema, description: 'Missing data, ascending; never filled' },
+    specs: specsSchema,
+  },
+} as const;
+
+const importResultSchema = {
+  type: 'object',
+  required: ['file', 'ok', 'status', 'dataset_id', 'rows', 'added', 'gaps', 'checksum', 'error', 'error_row'],
+  properties: {
+    file: { type: 'string' },
+    ok: { type: 'boolean' },
+    status: { type: 'string', enum: ['imported', 'unchanged', 'refused'], description: 'unchanged: this very file (same SHA-256) was already imported' },
+    dataset_id: { type: ['integer', 'null'] },
+    rows: { type: 'integer', description: 'Rows read from the file' },
+    added: { type: 'integer', description: 'Rows that were new to the dataset' },
+    gaps: { type: 'integer', description: 'Gaps found in the file' },
+    checksum: { type: 'string', enum: ['verified', 'none'], description: 'verified: matched its .CHECKSUM (or the checksum parameter)' },
+    error: { type: ['string', 'null'], description: 'Why the file was refused (row number and reason for a bad row); nothing of it was imported' },
+    error_row: { type: ['integer', 'null'] },
+  },
+} as const;
+
+const idParams = {
+  type: 'object',
+  required: ['id'],
+  additionalProperties: false,
+  properties: { id: { type: 'integer', minimum: 1, description: 'Dataset id' } },
+} as const;
+
+const keyProps = {
+  symbol: { type: 'string', maxLength: 40, description: 'Symbol, when the file name does not say it' },
+  market: { type: 'string', enum: [...MARKETS], description: 'Market, when the folders do not say it' },
+  kind: { type: 'string', enum: [...KINDS], description: 'Kind, when the name does not say it' },
+  interval: { type: 'string', enum: [...INTERVALS], description: 'Candle interval, when the name does not say it' },
+} as const;
+
+function view(d: DatasetRecord, service: DatasetService): object {
+  return {
+    id: d.id,
+    market: d.market,
+    symbol: d.symbol,
+    kind: d.kind,
+    interval: d.interval,
+    first_time: d.firstTime,
+    last_time: d.lastTime,
+    rows: d.rows,
+    files: d.files,
+    gaps: service.gaps(d.id).map((g) => ({ start_time: g.start, end_time: g.end, detail: g.detail })),
+    specs: {
+      tick_size: d.specs.tickSize,
+      step_size: d.specs.stepSize,
+      tiers: d.specs.tiers.map((t) => ({ cap: t.cap, max_leverage: t.maxLeverage, mmr: t.mmr })),
+      source: d.specsSource,
+    },
+  };
+}
+
+function resultView(r: ImportResult): object {
+  return {
+    file: r.file,
+    ok: r.ok,
+    status: r.status,
+    dataset_id: r.datasetId,
+    rows: r.rows,
+    added: r.added,
+    gaps: r.gaps,
+    checksum: r.checksum,
+    error: r.error,
+    error_row: r.errorRow,
+  };
+}
+
+/** Service errors in the envelope registry. */
+function envelopeError(err: unknown): unknown {
+  if (!(err instanceof DatasetError)) return err;
+  return new ApiError(err.kind === 'not_found' ? Errors.DATASET_NOT_FOUND : Errors.INVALID_PARAMETER, err.message);
+}
+
+interface KlinesQuery {
+  interval: Interval;
+  start_time?: number;
+  end_time?: number;
+  limit?: number;
+}
+
+interface ImportQuery {
+  name?: string;
+  checksum?: string;
+  symbol?: string;
+  market?: string;
+  kind?: string;
+  interval?: string;
+}
+
+interface ImportBody {
+  paths: string[];
+  symbol?: string;
+  market?: string;
+  kind?: string;
+  interval?: string;
+}
+
+export default async function datasetRoutes(app: FastifyInstance, opts: { venue: Venue; datasets?: DatasetService }): Promise<void> {
+  const service = (): DatasetService => opts.datasets ?? opts.venue.datasets;
+
+  // Uploaded files arrive as the raw body stream, read by the handler (this plugin's scope only).
+  app.addContentTypeParser(UPLOAD_TYPES, { bodyLimit: MAX_UPLOAD_BYTES }, (_req, payload, done) => done(null, payload));
+
+  app.get(
+    '/api/v1/datasets',
+    {
+      schema: {
+        tags: ['datasets'],
+        summary: 'Stored datasets',
+        description: 'Every imported dataset: one (market, symbol, kind, interval) series with its time span, row count, gaps and contract specs.',
+        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        response: { 200: envelopeSchema({ type: 'array', items: datasetSchema }), ...standardErrors() },
+      },
+    },
+    async () => {
+      const s = service();
+      return ok(s.list().map((d) => view(d, s)));
+    },
+  );
+
+  app.get<{ Params: { id: number } }>(
+    '/api/v1/datasets/:id',
+    {
+      schema: {
+        tags: ['datasets'],
+        summary: 'One dataset',
+        params: idParams,
+        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        response: { 200: envelopeSchema(datasetSchema), ...standardErrors() },
+      },
+    },
+    async (req) => {
+      const s = service();
+      try {
+        return ok(view(s.get(req.params.id), s));
+      } catch (err) {
+        throw envelopeError(err);
+      }
+    },
+  );
+
+  app.delete<{ Params: { id: number } }>(
+    '/api/v1/datasets/:id',
+    {
+      config: { auth: 'loopback' },
+      schema: {
+        tags: ['datasets'],
+        summary: 'Delete a dataset (loopback only)',
+        description: 'Removes the dataset with every candle, trade, event, file record and gap of it. 403 / 2102 to callers not on this machine.',
+        params: idParams,
+        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        response: {
+          200: envelopeSchema({ type: 'object', required: ['id'], properties: { id: { type: 'integer', description: 'The deleted dataset' } } }),
+          ...standardErrors(403),
+        },
+      },
+    },
+    async (req) => {
+      try {
+        service().delete(req.params.id);
+      } catch (err) {
+        throw envelopeError(err);
+      }
+      return ok({ id: req.params.id });
+    },
+  );
+
+  app.put<{ Params: { id: number }; Body: { tick_size: string; step_size: string } }>(
+    '/api/v1/datasets/:id/specs',
+    {
+      config: { auth: 'loopback' },
+      schema: {
+        tags: ['datasets'],
+        summary: 'Edit the contract specs of a dataset (loopback only)',
+        description: "Sets tick and step size (the tiers are kept); the record's specs.source becomes 'edited'.",
+        params: idParams,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['tick_size', 'step_size'],
+          properties: {
+            tick_size: { type: 'string', maxLength: 30, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description: 'Price step, e.g. "0.01"' },
+            step_size: { type: 'string', maxLength: 30, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description: 'Quantity step, e.g. "0.001"' },
+          },
+        },
+        response: { 200: envelopeSchema(datasetSchema), ...standardErrors(403) },
+      },
+    },
+    async (req) => {
+      const s = service();
+      if (!/[1-9]/.test(req.body.tick_size) || !/[1-9]/.test(req.body.step_size)) {
+        throw new ApiError(Errors.INVALID_PARAMETER, 'tick_size and step_size must be greater than 0');
+      }
+      try {
+        const d = s.get(req.params.id);
+        return ok(view(s.editSpecs(d.id, { ...d.specs, tickSize: req.body.tick_size, stepSize: req.body.step_size }), s));
+      } catch (err) {
+        throw envelopeError(err);
+      }
+    },
+  );
+
+  app.get<{ Params: { id: number }; Querystring: KlinesQuery }>(
+    '/api/v1/datasets/:id/klines',
+    {
+      config: { errorStyle: 'klines' },
+      attachValidation: true,
+      schema: {
+        tags: ['datasets'],
+        summary: 'Candles of a candle dataset',
+        description:
+          'The same rows in the same order as /fapi/v1/klines (newest first; every candle closed, so element 11 is true). ' +
+          "At the dataset's own interval the stored candles are answered as imported (Binance's strings verbatim); at a " +
+          'coarser interval that its candles tile they are aggregated from them, equal to what Binance publishes. A period ' +
+          'with no stored candle (an outage, a missing day) is absent: gaps are never filled. Modes and errors as ' +
+          '/fapi/v1/klines: limit (default 500, 1..1500) or start_time + end_time (where the range, cut to the dataset\'s ' +
+          'span, covers at most 1500 periods of the interval, else 6000); errors ' +
+          'are HTTP 200 with {code, message}: 6000 invalid parameter (also a dataset that holds no candles or an interval ' +
+          'that cannot be built from it), 6001 invalid interval, 6002 unknown dataset, 6003 time-range rule, 6004 limit.',
+        params: idParams,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['interval'],
+          properties: {
+            interval: { type: 'string', enum: [...INTERVALS], description: 'Candle interval (6001 otherwise)' },
+            start_time: { type: 'integer', minimum: 0, maximum: MAX_TIME, description: 'ms; together with end_time, never with limit (6003)' },
+            end_time: { type: 'integer', minimum: 0, maximum: MAX_TIME, description: 'ms, inclusive; together with start_time (6003)' },
+            limit: {
+              type: 'integer',
+              minimum: 1,
+              maximum: DATASET_KLINES_MAX_LIMIT,
+              description: `Newest N candles; default ${DATASET_KLINES_DEFAULT_LIMIT}, 1..${DATASET_KLINES_MAX_LIMIT} (6004)`,
+            },
+          },
+        },
+        response: {
+          200: {
+            description: 'Candlesticks (12 elements each, as /fapi/v1/klines), or an error object',
+            anyOf: [
+              { type: 'array', items: { type: 'array', minItems: 12, maxItems: 12 } },
+              { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
+            ],
+          },
+        },
+      },
+    },
+    async (req) => {
+      if (req.validationError) {
+        const err = req.validationError as FastifyError;
+        const first = err.validation?.[0];
+        const field = first?.instancePath.replace(/^\//, '') ?? '';
+        if (first?.keyword === 'required') throw new ApiError(Errors.KLINES_MISSING_PARAMETER, `Missing required parameter '${String(first.params.missingProperty)}'`);
+        if (field === 'interval') throw new ApiError(Errors.KLINES_INVALID_INTERVAL, `Invalid interval: must be one of ${INTERVALS.join(', ')}`);
+        if (field === 'limit') throw new ApiError(Errors.KLINES_LIMIT_OUT_OF_RANGE, `limit must be an integer from 1 to ${DATASET_KLINES_MAX_LIMIT}`);
+        throw new ApiError(Errors.KLINES_INVALID_PARAMETER, err.message);
+      }
+      const q = req.query;
+      const hasStart = q.start_time !== undefined;
+      if (hasStart !== (q.end_time !== undefined)) throw new ApiError(Errors.KLINES_TIME_RANGE_RULE, 'start_time and end_time must be given together');
+      if (hasStart && q.limit !== undefined) throw new ApiError(Errors.KLINES_TIME_RANGE_RULE, 'limit cannot be combined with start_time and end_time');
+      let rows;
+      try {
+        rows = service().klines(
+          req.params.id,
+          q.interval,
+          hasStart ? { startTime: q.start_time, endTime: q.end_time, limit: DATASET_KLINES_MAX_LIMIT, refuseWider: true } : { limit: q.limit ?? DATASET_KLINES_DEFAULT_LIMIT },
+        );
+      } catch (err) {
+        if (err instanceof DatasetError) {
+          throw new ApiError(err.kind === 'not_found' ? Errors.KLINES_SYMBOL_NOT_FOUND : Errors.KLINES_INVALID_PARAMETER, err.message);
+        }
+        throw err;
+      }
+      if (rows.length > DATASET_KLINES_MAX_LIMIT) {
+        throw new ApiError(Errors.KLINES_INVALID_PARAMETER, `The range holds more than ${DATASET_KLINES_MAX_LIMIT} ${q.interval} candles; narrow it`);
+      }
+      const out = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[rows.length - 1 - i];
+        out[i] = [r[0], r[6], r[1], r[2], r[3], r[4], r[5], r[7], r[8], r[9], r[10], true];
+      }
+      return out;
+    },
+  );
+
+  app.get<{ Params: { id: number }; Querystring: { start_time?: number; limit?: number } }>(
+    '/api/v1/datasets/:id/trades',
+    {
+      schema: {
+        tags: ['datasets'],
+        summary: 'Trades of a trade dataset (aggTrades or trades), in time order',
+        description:
+          'Up to `limit` trades from `start_time` on (ms, default the first), ascending by time and id. Page on by asking ' +
+          'again from the last time seen (trades sharing that ms come again: skip ids already seen).',
+        params: idParams,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            start_time: { type: 'integer', minimum: 0, maximum: MAX_TIME, description: 'ms' },
+            limit: {
+              type: 'integer',
+              minimum: 1,
+              maximum: DATASET_TRADES_MAX_LIMIT,
+              description: `default ${DATASET_TRADES_DEFAULT_LIMIT}, at most ${DATASET_TRADES_MAX_LIMIT}`,
+            },
+          },
+        },
+        response: {
+          200: envelopeSchema({
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['id', 'price', 'qty', 'time', 'time_us', 'is_buyer_maker'],
+              properties: {
+                id: { type: 'integer', description: 'Trade id (aggregate trade id for aggTrades)' },
+                price: { type: 'string' },
+                qty: { type: 'string' },
+                quote_qty: { type: 'string', description: 'trades only: quote quantity (base quantity for cm)' },
+                first_trade_id: { type: 'integer', description: 'aggTrades only' },
+                last_trade_id: { type: 'integer', description: 'aggTrades only' },
+                time: { type: 'integer', description: 'ms' },
+                time_us: { type: 'integer', description: 'µs (ms x 1000 where the file had ms)' },
+                is_buyer_maker: { type: 'boolean' },
+                is_best_match: { type: 'boolean', description: 'spot files only' },
+              },
+            },
+          }),
+          ...standardErrors(),
+        },
+      },
+    },
+    async (req) => {
+      try {
+        return ok(service().trades(req.params.id, { startTime: req.query.start_time, limit: req.query.limit ?? DATASET_TRADES_DEFAULT_LIMIT }));
+      } catch (err) {
+        throw envelopeError(err);
+      }
+    },
+  );
+
+  app.post<{ Querystring: ImportQuery; Body: ImportBody | Readable }>(
+    '/api/v1/datasets/import',
+    {
+      config: { auth: 'loopback' },
+      bodyLimit: MAX_UPLOAD_BYTES,
+      schema: {
+        tags: ['datasets'],
+        summary: 'Import archive files (loopback only)',
+        description:
+          'Either a JSON body naming files or folders on this machine ({"paths": [...]}, what `npm run data -- import` ' +
+          'sends), or one uploaded file as the raw body (Content-Type application/zip, application/octet-stream or ' +
+          'text/csv) with its archive file name in `name` (e.g. BTCUSDT-1m-2025-01-06.zip) and optionally its SHA-256 ' +
+          'in `checksum`. Symbol, market, kind and interval come from the names and folders, or from the parameters. ' +
+          'Answers when every file is done, one result per file: a refused file (bad checksum, bad row: the row is ' +
+          'named) imported nothing. Imports run one at a time. 403 / 2102 to callers not on this machine.',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string', maxLength: 200, description: "Uploaded file's archive name (upload only; required there)" },
+            checksum: { type: 'string', pattern: '^[0-9a-fA-F]{64}$', description: "Uploaded file's SHA-256 (its .CHECKSUM), verified when given" },
+            ...keyProps,
+          },
+        },
+        body: {
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['paths'],
+                properties: {
+                  paths: { type: 'array', minItems: 1, maxItems: 10_000, items: { type: 'string', minLength: 1, maxLength: 4096 }, description: 'Files (.zip, .csv) or folders of them' },
+                  ...keyProps,
+                },
+              },
+            },
+            'application/zip': { schema: { description: 'One archive zip' } },
+            'application/octet-stream': { schema: { description: 'One archive zip or CSV' } },
+            'text/csv': { schema: { description: 'One archive CSV' } },
+          },
+        },
+        response: {
+          200: envelopeSchema({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: importResultSchema } } }),
+          ...standardErrors(403),
+        },
+      },
+    },
+    async (req) => {
+      const s = service();
+      const body = req.body;
+      if (typeof (body as Readable | undefined)?.pipe === 'function') {
+        const q = req.query;
+        if (q.name === undefined) throw new ApiError(Errors.MISSING_PARAMETER, "An uploaded file needs its archive file name in 'name'");
+        const name = basename(q.name.replace(/\\/g, '/'));
+        if (!/\.(zip|csv)$/i.test(name)) throw new ApiError(Errors.INVALID_PARAMETER, "'name' must end in .zip or .csv");
+        const dir = await mkdtemp(join(tmpdir(), 'perpdesk-upload-'));
+        try {
+          const file = join(dir, name);
+          await pipeline(body as Readable, createWriteStream(file));
+          if (q.checksum !== undefined) {
+            await writeFile(`${file}.CHECKSUM`, `${q.checksum.toLowerCase()}  ${name}\n`);
+          }
+          const results = await s.importFiles([file], { symbol: q.symbol, market: q.market, kind: q.kind, interval: q.interval });
+          return ok({ results: results.map(resultView) });
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      }
+      const b = body as ImportBody;
+      let files: string[];
+      try {
+        files = expandPaths(b.paths);
+      } catch (err) {
+        throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'paths': ${(err as Error).message}`);
+      }
+      const results = await s.importFiles(files, { symbol: b.symbol, market: b.market, kind: b.kind, interval: b.interval });
+      return ok({ results: results.map(resultView) });
+    },
+  );
+}

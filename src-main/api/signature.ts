@@ -1,0 +1,102 @@
+// The one verifier of signed requests, used by REST (auth.ts) and by the WebSocket LOGIN
+// (ws/login.ts). What is signed is defined next to the signer (src-shared/sign.ts: the query
+// string plus raw body for REST, `loginPayload` for LOGIN); this module checks the parts that
+// both share, in the same order for both: timestamp format (2005), recv_window (2008),
+// freshness on the wall clock (2006 / 2007), and last the HMAC itself (2004).
+//
+// Invariants:
+// - Each failure names its registry error and which check failed; the caller phrases the
+//   message for its transport (a query parameter on REST, a LOGIN field on WebSocket), so the
+//   codes are the same on both paths and nothing else is.
+// - The digest is computed with node:crypto (native: this runs on every signed order) and
+//   compared in constant time; it is the HMAC-SHA256 of src-shared/sign.ts (the same bytes:
+//   strings are UTF-8 in both).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Errors, type ErrorDef } from '../../src-shared/errors.ts';
+
+export const DEFAULT_RECV_WINDOW = 5000;
+export const MAX_RECV_WINDOW = 60_000;
+/** How far ahead of the server clock a timestamp may be (exclusive), ms. */
+export const MAX_CLOCK_AHEAD = 1000;
+
+/** Below this a timestamp is taken for seconds: 1e11 ms is March 1973, 1e11 s is year 5138. */
+const SECONDS_BELOW = 1e11;
+
+/** A timestamp or recv_window as text: 1 to 15 digits (16 digits would be microseconds). */
+const DIGITS = /^\d{1,15}$/;
+
+/**
+ * The freshness rule of signed requests and WebSocket LOGIN (`timestamp < now + MAX_CLOCK_AHEAD`
+ * and `now - timestamp <= recvWindow`, wall-clock ms): null when fresh, else the 2006 or 2007
+ * answer. A stale timestamp that looks like seconds says so: that is the usual cause, and the
+ * bare distance (decades of ms) does not tell it. (Microseconds have 16 digits and are already
+ * refused as malformed, 2005, by the 15-digit rule.)
+ */
+export function timestampError(timestamp: number, now: number, recvWindow: number): { def: ErrorDef; message: string } | null {
+  if (timestamp >= now + MAX_CLOCK_AHEAD) {
+    return {
+      def: Errors.TIMESTAMP_IN_FUTURE,
+      message: `timestamp ${timestamp} is ${timestamp - now} ms ahead of server time ${now}; it must be less than ${MAX_CLOCK_AHEAD} ms ahead`,
+    };
+  }
+  if (now - timestamp > recvWindow) {
+    const unit = timestamp < SECONDS_BELOW && now >= SECONDS_BELOW ? '. timestamp is in milliseconds; this one looks like seconds' : '';
+    return {
+      def: Errors.TIMESTAMP_STALE,
+      message: `timestamp ${timestamp} is ${now - timestamp} ms behind server time ${now}, more than recv_window ${recvWindow} ms${unit}`,
+    };
+  }
+  return null;
+}
+
+export interface SignedParts {
+  /** The account's API secret. */
+  secret: string;
+  /** `timestamp` as received: text of ms on both paths (REST may also hand an array: given twice). undefined: absent. */
+  timestamp: unknown;
+  /** `recv_window` as received, like timestamp; undefined: DEFAULT_RECV_WINDOW. */
+  recvWindow: unknown;
+  /** The signed text (REST: the query before `&signature=`; LOGIN: `loginPayload`). */
+  signed: string;
+  /** REST: the raw body, hashed right after `signed`. */
+  body?: string;
+  /** The signature sent (non-empty: presence is the caller's check, with its own wording). */
+  signature: string;
+  /** Wall clock, ms. */
+  now: number;
+}
+
+/** Which check refused the request; `message` is set where the check itself knows the figures. */
+export type SignatureFailure =
+  | { readonly check: 'timestamp-missing' | 'timestamp-malformed' | 'recv-window' | 'signature'; readonly def: ErrorDef }
+  | { readonly check: 'time'; readonly def: ErrorDef; readonly message: string };
+
+const TIMESTAMP_MISSING: SignatureFailure = { check: 'timestamp-missing', def: Errors.TIMESTAMP_MISSING };
+const TIMESTAMP_MALFORMED: SignatureFailure = { check: 'timestamp-malformed', def: Errors.TIMESTAMP_MISSING };
+const RECV_WINDOW: SignatureFailure = { check: 'recv-window', def: Errors.RECV_WINDOW_INVALID };
+const SIGNATURE: SignatureFailure = { check: 'signature', def: Errors.SIGNATURE_INVALID };
+
+/** Checks a signed request's time and signature: null when accepted, else the first failing check. */
+export function verifySignature(p: SignedParts): SignatureFailure | null {
+  const ts = p.timestamp;
+  if (ts === undefined) return TIMESTAMP_MISSING;
+  if (typeof ts !== 'string' || !DIGITS.test(ts)) return TIMESTAMP_MALFORMED;
+  const rw = p.recvWindow;
+  let recvWindow = DEFAULT_RECV_WINDOW;
+  if (rw !== undefined) {
+    recvWindow = typeof rw === 'string' && DIGITS.test(rw) ? Number(rw) : NaN;
+    if (!(recvWindow >= 1 && recvWindow <= MAX_RECV_WINDOW)) return RECV_WINDOW;
+  }
+  const late = timestampError(Number(ts), p.now, recvWindow);
+  if (late !== null) return { check: 'time', def: late.def, message: late.message };
+  const h = createHmac('sha256', p.secret).update(p.signed);
+  if (p.body !== undefined) h.update(p.body);
+  const expected = h.digest('hex');
+  // The length of a valid signature is public; only equal-length texts are compared, and in
+  // constant time. latin1 maps each char to one byte (a non-hex char never matches).
+  const signature = p.signature;
+  if (signature.length !== expected.length || !timingSafeEqual(Buffer.from(signature, 'latin1'), Buffer.from(expected, 'latin1'))) {
+    return SIGNATURE;
+  }
+  return null;
+}

@@ -1,0 +1,145 @@
+// Fan-out of pushes to subscribers (the hub's hot path).
+//
+// Invariants:
+// - A push is serialised and framed once (serialise(), frame.ts) and the same framed Buffer is
+//   written to every subscriber's socket: per subscriber the fan-out costs a few checks and
+//   one socket write, no allocation and no copy.
+// - Inside a tick (beginTick .. endTick) fan-outs are queued in build order and written by
+//   flushTick; when a tick has several, each connection gets them in one write (corked), since
+//   the kernel's per-write cost is most of a fan-out's. Subscriptions cannot change between
+//   build and write (both run in one synchronous step).
+// - A connection whose unsent bytes exceed `maxBufferedBytes` when a push is due is closed
+//   (1008 "slow consumer", through the hub's drop) and gets nothing more.
+import type { Duplex } from 'node:stream';
+import { CloseCode, WS_OPEN, type Conn, type Stream } from './conn.ts';
+import { textFrame, type TextFrame } from './frame.ts';
+
+export interface HubStats {
+  connections: number;
+  /** Push frames written (one per subscriber per message). */
+  pushes: number;
+  /** Bytes of push payloads written. */
+  pushBytes: number;
+  /** Distinct push messages serialised. */
+  messages: number;
+  slowConsumersClosed: number;
+  idleClosed: number;
+}
+
+/** One fan-out of a tick, written after every message of the tick is built. */
+export interface Due {
+  readonly conns: Iterable<Conn>;
+  readonly stream: string;
+  readonly frame: TextFrame;
+}
+
+export class FanOut {
+  private readonly stats: HubStats;
+  /** The hub's limits (maxBufferedBytes read at each push, as the hub's own). */
+  private readonly limits: { readonly maxBufferedBytes: number };
+  /** Closes a connection with a close frame (the hub's drop). */
+  private readonly drop: (conn: Conn, code: number, reason: string) => void;
+  /** While a tick builds its messages: their fan-outs, in order (null: send at once). */
+  private due: Due[] | null = null;
+  private flushes = 0;
+  /**
+   * Pushes this returns true for are not written (installed by test-hooks.ts to simulate lost
+   * messages); null in production.
+   */
+  skip: ((conn: Conn, stream: string) => boolean) | null = null;
+
+  constructor(stats: HubStats, limits: { readonly maxBufferedBytes: number }, drop: (conn: Conn, code: number, reason: string) => void) {
+    this.stats = stats;
+    this.limits = limits;
+    this.drop = drop;
+  }
+
+  serialise(stream: string, data: unknown): TextFrame {
+    this.stats.messages++;
+    return textFrame(JSON.stringify({ stream, data }));
+  }
+
+  /** Sends to every subscriber of `s`; they all count as served (no longer fresh). */
+  broadcast(s: Stream, frame: TextFrame): void {
+    if (s.fresh.size > 0) s.fresh.clear();
+    this.fanOut(s.subs, s.name, frame);
+  }
+
+  /** Sends to the subscribers of `s` that have not had a push yet. */
+  sendFresh(s: Stream, frame: TextFrame): void {
+    const conns = [...s.fresh];
+    s.fresh.clear();
+    this.fanOut(conns, s.name, frame);
+  }
+
+  /** Sends now, or, inside a tick, queues for flushTick (subscriptions cannot change meanwhile). */
+  fanOut(conns: Iterable<Conn>, stream: string, frame: TextFrame): void {
+    if (this.due !== null) this.due.push({ conns, stream, frame });
+    else for (const conn of conns) this.push(conn, stream, frame);
+  }
+
+  /** From now on fan-outs are queued, until endTick. */
+  beginTick(): void {
+    this.due = [];
+  }
+
+  /** Stops queueing; returns the queued fan-outs for flushTick. */
+  endTick(): Due[] {
+    const due = this.due ?? [];
+    this.due = null;
+    return due;
+  }
+
+  /**
+   * Writes a tick's messages. One message (the common case) goes straight out, one write per
+   * subscriber. With several, every connection that gets one is corked until all are written,
+   * so a connection on several streams gets one write (one syscall) per tick instead of one
+   * per stream: the kernel's per-write cost dominates a fan-out on loopback.
+   */
+  flushTick(due: readonly Due[]): void {
+    if (due.length === 0) return;
+    if (due.length === 1) {
+      const d = due[0];
+      for (const conn of d.conns) this.push(conn, d.stream, d.frame);
+      return;
+    }
+    const flush = ++this.flushes;
+    const corked: Duplex[] = [];
+    try {
+      for (const d of due) {
+        for (const conn of d.conns) {
+          const raw = conn.raw;
+          if (raw !== null && conn.corkedIn !== flush && !conn.closed) {
+            conn.corkedIn = flush;
+            raw.cork();
+            corked.push(raw);
+          }
+          this.push(conn, d.stream, d.frame);
+        }
+      }
+    } finally {
+      for (const raw of corked) raw.uncork();
+    }
+  }
+
+  /** The per-subscriber step of every fan-out: keep it free of allocation and serialisation. */
+  push(conn: Conn, stream: string, frame: TextFrame): void {
+    if (conn.closed) return;
+    const socket = conn.socket;
+    if (socket.readyState !== WS_OPEN) return;
+    const raw = conn.raw;
+    if (raw !== null && raw.destroyed) return; // the close event follows
+    // Unsent bytes: the stream's queue holds both the raw pushes and what `ws` wrote.
+    const unsent = raw !== null ? raw.writableLength : socket.bufferedAmount;
+    if (unsent > this.limits.maxBufferedBytes) {
+      this.stats.slowConsumersClosed++;
+      this.drop(conn, CloseCode.Policy, `slow consumer: more than ${this.limits.maxBufferedBytes} bytes unsent`);
+      return;
+    }
+    if (this.skip !== null && this.skip(conn, stream)) return;
+    this.stats.pushes++;
+    this.stats.pushBytes += frame.payload.length;
+    if (raw !== null) raw.write(frame.bytes);
+    else socket.send(frame.payload, { binary: false });
+  }
+}

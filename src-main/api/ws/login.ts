@@ -1,0 +1,85 @@
+// The WebSocket LOGIN request: its parameters and their check, over the signature verifier
+// shared with signed REST requests (../signature.ts), so both paths answer the same codes.
+//
+// Params: `{api_key, timestamp, recv_window?, signature}` (or an array holding that object).
+// Signed text: src-shared/sign.ts's loginPayload, `api_key={api_key}&timestamp={timestamp}`
+// followed by `&recv_window={recv_window}` when given; signature = lowercase hex
+// HMAC-SHA256(secret, text). Parameter rules as a REST body: no other keys (1003), timestamp
+// and recv_window JSON integers, api_key and signature strings (1001). Time rules as signed
+// REST requests (wall clock): accepted when timestamp < now + 1000 and now - timestamp <=
+// recv_window (default 5000, 1..60000). Checking has no effect: what a successful LOGIN does
+// to the connection is the hub's business.
+import { Errors } from '../../../src-shared/errors.ts';
+import { loginPayload } from '../../../src-shared/sign.ts';
+import type { Account } from '../../core/account.ts';
+import { verifySignature } from '../signature.ts';
+import { errorReply, type Reply, type RequestId } from './protocol.ts';
+
+/** LOGIN parameters and their JSON types; any other key is refused (1003), as on REST. */
+const LOGIN_PARAMS = { api_key: 'string', timestamp: 'integer', recv_window: 'integer', signature: 'string' } as const;
+
+/** Longest API key looked up; a longer one is unknown without a look-up. */
+const MAX_KEY_LENGTH = 256;
+
+export interface LoginDeps {
+  /** API key look-up (auth.ts's AccountCache). */
+  accounts: { byKey(apiKey: string): Account | undefined };
+  /** Wall clock, ms. */
+  now: () => number;
+}
+
+/** The account a LOGIN request proves, or the error answer. */
+export function checkLogin(deps: LoginDeps, id: RequestId, params: unknown): { account: Account } | { error: Reply } {
+  const p = (Array.isArray(params) && params.length === 1 ? params[0] : params) as Record<string, unknown> | null;
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) {
+    return { error: errorReply(id, Errors.BAD_REQUEST, 'LOGIN takes "params": {"api_key","timestamp","recv_window"?,"signature"}') };
+  }
+  // The same shape rules as a REST body: unknown parameters 1003, wrong JSON types 1001.
+  for (const key of Object.keys(p)) {
+    const type = Object.hasOwn(LOGIN_PARAMS, key) ? LOGIN_PARAMS[key as keyof typeof LOGIN_PARAMS] : undefined;
+    if (type === undefined) {
+      return {
+        error: errorReply(id, Errors.UNKNOWN_PARAMETER, `Unknown LOGIN parameter '${key.slice(0, 32)}'; LOGIN params are ${Object.keys(LOGIN_PARAMS).join(', ')}`),
+      };
+    }
+    const v = p[key];
+    if (type === 'integer' ? !(typeof v === 'number' && Number.isInteger(v)) : typeof v !== 'string') {
+      return { error: errorReply(id, Errors.INVALID_PARAMETER, `Invalid LOGIN parameter '${key}': must be a JSON ${type}`) };
+    }
+  }
+  const apiKey = p.api_key;
+  if (typeof apiKey !== 'string' || apiKey === '') return { error: errorReply(id, Errors.API_KEY_MISSING, 'LOGIN params need api_key') };
+  const account = apiKey.length <= MAX_KEY_LENGTH ? deps.accounts.byKey(apiKey) : undefined;
+  if (account === undefined) return { error: errorReply(id, Errors.API_KEY_UNKNOWN) };
+  const signature = p.signature;
+  if (typeof signature !== 'string' || signature === '') return { error: errorReply(id, Errors.SIGNATURE_MISSING, 'LOGIN params need signature') };
+  // Both are JSON integers here (checked above); the signed text spells them as JSON does.
+  const tsText = p.timestamp === undefined ? undefined : String(p.timestamp);
+  const rwText = p.recv_window === undefined ? undefined : String(p.recv_window);
+  const bad = verifySignature({
+    secret: account.apiSecret,
+    timestamp: tsText,
+    recvWindow: rwText,
+    signed: tsText === undefined ? '' : loginPayload(apiKey, tsText, rwText),
+    signature,
+    now: deps.now(),
+  });
+  if (bad === null) return { account };
+  switch (bad.check) {
+    case 'timestamp-missing':
+    case 'timestamp-malformed':
+      return { error: errorReply(id, bad.def, 'LOGIN params need timestamp: a non-negative integer of ms') };
+    case 'recv-window':
+      return { error: errorReply(id, bad.def) };
+    case 'time':
+      return { error: errorReply(id, bad.def, bad.message) };
+    case 'signature':
+      return {
+        error: errorReply(
+          id,
+          bad.def,
+          `${bad.def.message}: expected 64 lowercase hex chars of HMAC-SHA256(secret, "api_key=...&timestamp=..." [+ "&recv_window=..."])`,
+        ),
+      };
+  }
+}

@@ -1,0 +1,61 @@
+// Reading client messages of /ws and the shape of answers (the protocol is described in hub.ts).
+// A message is JSON text `{"method", "params", "id"}`; `id` is an integer or a string of at
+// most MAX_ID_LENGTH chars and comes back in the answer. Anything unreadable is answered with
+// id null. Parsing never throws: every bad input becomes an error answer.
+import type { RawData } from 'ws';
+import { Errors, type ErrorDef } from '../../../src-shared/errors.ts';
+
+export const METHODS = ['SUBSCRIBE', 'UNSUBSCRIBE', 'LIST_SUBSCRIPTIONS', 'PING', 'LOGIN'] as const;
+
+const MAX_ID_LENGTH = 64;
+
+export type RequestId = number | string;
+
+export type Reply = { id: RequestId | null; result: unknown } | { id: RequestId | null; error: { code: number; message: string } };
+
+export function errorReply(id: RequestId | null, def: ErrorDef, message?: string): Reply {
+  return { id, error: { code: def.code, message: message ?? def.message } };
+}
+
+/** A readable request: its id checked, method and params still as sent. */
+export interface Request {
+  readonly id: RequestId;
+  readonly method: unknown;
+  readonly params: unknown;
+}
+
+/** The request in a client frame, or the error answer (id null) when it cannot be read. */
+export function parseRequest(data: RawData, isBinary: boolean): Request | { error: Reply } {
+  if (isBinary) return { error: errorReply(null, Errors.BAD_REQUEST, 'Binary frames are not accepted: send JSON text') };
+  const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+  let msg: unknown;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    return { error: errorReply(null, Errors.INVALID_JSON, 'Message is not valid JSON; send {"method":...,"params":[...],"id":n}') };
+  }
+  if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
+    return { error: errorReply(null, Errors.BAD_REQUEST, 'Message must be a JSON object {"method":...,"params":[...],"id":n}') };
+  }
+  const m = msg as { method?: unknown; params?: unknown; id?: unknown };
+  const id = m.id;
+  const idOk = (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id.length <= MAX_ID_LENGTH);
+  if (!idOk) {
+    return { error: errorReply(null, Errors.BAD_REQUEST, `"id" must be an integer or a string of at most ${MAX_ID_LENGTH} characters`) };
+  }
+  return { id: id as RequestId, method: m.method, params: m.params };
+}
+
+/** The answer to a method that is not one of METHODS. */
+export function unknownMethod(id: RequestId, method: unknown): Reply {
+  const shown = typeof method === 'string' ? `'${method.slice(0, 32)}'` : method === undefined ? 'missing' : 'not a string';
+  return errorReply(id, Errors.METHOD_NOT_ALLOWED, `Unknown method (${shown}); methods are ${METHODS.join(', ')}`);
+}
+
+/** SUBSCRIBE / UNSUBSCRIBE params: a non-empty array (its items are checked by the method). */
+export function streamNames(id: RequestId, params: unknown, method: string): string[] | Reply {
+  if (!Array.isArray(params) || params.length === 0) {
+    return errorReply(id, Errors.BAD_REQUEST, `${method} takes "params": a non-empty array of stream names`);
+  }
+  return params as string[];
+}

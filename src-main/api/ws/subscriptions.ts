@@ -1,0 +1,329 @@
+// Who is subscribed to what on /ws, and the exchange listeners that feed the streams.
+//
+// Invariants:
+// - A Stream exists exactly while it has subscribers, a SymbolFeed while one of its streams
+//   exists; a depth_update@ stream records its window only while it exists, starting from the
+//   book's update id at the SUBSCRIBE (before the answer is sent, so a snapshot fetched after
+//   the answer always joins the events).
+// - A SUBSCRIBE is all or nothing: every name is checked before any is added, and one that
+//   would take the connection past `maxSubscriptions` is refused whole (4290).
+// - The user channel carries the logged-in account's exchange 'account' events only; the
+//   'account' listener (and the candle service's) is registered only while someone is
+//   subscribed to it (the exchange skips building those events otherwise).
+import { Errors } from '../../../src-shared/errors.ts';
+import type { AccountEvent, LevelEvent, TradeEvent } from '../../trading/events.ts';
+import type { Venue } from '../../venue.ts';
+import { parseStream, type Channel } from './channels.ts';
+import { Stream, SymbolFeed, type Conn } from './conn.ts';
+import type { FanOut } from './fan-out.ts';
+import type { KlineSource } from './hub.ts';
+import { errorReply, streamNames, type Reply, type RequestId } from './protocol.ts';
+
+export interface SubscriptionDeps {
+  venue: Venue;
+  /** The hub's limits, read at each SUBSCRIBE (tests may change them). */
+  limits: { readonly maxSubscriptions: number };
+  whitelist: { has(ip: string): boolean } | null;
+  klineLookup: () => KlineSource | undefined;
+  out: FanOut;
+}
+
+export class Subscriptions {
+  private readonly venue: Venue;
+  private readonly limits: SubscriptionDeps['limits'];
+  private readonly whitelist: SubscriptionDeps['whitelist'];
+  private readonly klineLookup: () => KlineSource | undefined;
+  private readonly out: FanOut;
+  /** The candle service while kline streams exist, and its listener's remover. */
+  private source: KlineSource | null = null;
+  private offKlines: (() => void) | null = null;
+  private klineStreams = 0;
+  private readonly streams = new Map<string, Stream>();
+  /** Symbols with streams, for the tick. */
+  readonly feeds = new Map<string, SymbolFeed>();
+  private readonly users = new Map<number, Set<Conn>>();
+  private userSubscribers = 0;
+  private offAccount: (() => void) | null = null;
+  private readonly offEvents: Array<() => void> = [];
+  /** Connections on the `bot` stream: the house account's (engine account 0 events) cached bot orders. */
+  private readonly botConns = new Set<Conn>();
+  private closed = false;
+
+  constructor(deps: SubscriptionDeps) {
+    this.venue = deps.venue;
+    this.limits = deps.limits;
+    this.whitelist = deps.whitelist;
+    this.klineLookup = deps.klineLookup;
+    this.out = deps.out;
+    const events = this.venue.exchange.events;
+    this.offEvents.push(events.on('level', (e) => this.onLevel(e)));
+    this.offEvents.push(events.on('trade', (e) => this.onTrade(e)));
+  }
+
+  /** The candle service while kline streams exist. */
+  get klineSource(): KlineSource | null {
+    return this.source;
+  }
+
+  /** The stream of that name while it has subscribers. */
+  stream(name: string): Stream | undefined {
+    return this.streams.get(name);
+  }
+
+  /** Removes every exchange and candle listener; later subscriptions register none. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const off of this.offEvents) off();
+    this.offEvents.length = 0;
+    this.offAccount?.();
+    this.offAccount = null;
+    this.offKlines?.();
+    this.offKlines = null;
+  }
+
+  // ------------------------------------------------------------------ requests
+
+  subscribe(conn: Conn, id: RequestId, params: unknown): Reply {
+    const names = streamNames(id, params, 'SUBSCRIBE');
+    if (!Array.isArray(names)) return names;
+    const wanted: Array<{ name: string; channel: Channel }> = [];
+    const seen = new Set<string>();
+    for (const name of names) {
+      const p = parseStream(name, (s) => this.venue.exchange.pairs.has(s));
+      if (!p.ok) return errorReply(id, p.error, p.message);
+      if (p.channel.kind === 'user' && conn.accountId === null) {
+        return errorReply(id, Errors.API_KEY_MISSING, "Subscribe to 'user' after a successful LOGIN");
+      }
+      if (p.channel.kind === 'bot' && !(this.whitelist?.has(conn.ip) ?? false)) {
+        return errorReply(id, Errors.IP_NOT_WHITELISTED, `The 'bot' stream is for IPs on the bot whitelist; ${conn.ip} is not`);
+      }
+      if (p.channel.kind === 'kline' && this.source === null && this.klineLookup() === undefined) {
+        return errorReply(id, Errors.SERVICE_UNAVAILABLE, 'kline streams are not available on this service');
+      }
+      if (conn.names.has(name) || seen.has(name)) continue;
+      seen.add(name);
+      wanted.push({ name, channel: p.channel });
+    }
+    if (conn.names.size + wanted.length > this.limits.maxSubscriptions) {
+      return errorReply(
+        id,
+        Errors.RATE_LIMITED,
+        `Too many subscriptions: at most ${this.limits.maxSubscriptions} streams per connection (subscribed ${conn.names.size}, asked for ${wanted.length} more)`,
+      );
+    }
+    for (const w of wanted) this.add(conn, w.name, w.channel);
+    return { id, result: null };
+  }
+
+  unsubscribe(conn: Conn, id: RequestId, params: unknown): Reply {
+    const names = streamNames(id, params, 'UNSUBSCRIBE');
+    if (!Array.isArray(names)) return names;
+    for (const name of names) {
+      if (typeof name !== 'string') return errorReply(id, Errors.BAD_REQUEST, 'UNSUBSCRIBE takes stream names (strings)');
+    }
+    for (const name of names) if (conn.names.has(name)) this.remove(conn, name);
+    return { id, result: null };
+  }
+
+  /**
+   * Logs `conn` in as `accountId` (after a successful LOGIN): an earlier login is replaced, and
+   * a `user` subscription follows the new account.
+   */
+  setAccount(conn: Conn, accountId: number): void {
+    if (conn.accountId !== accountId && conn.names.has('user')) {
+      this.removeUser(conn);
+      conn.accountId = accountId;
+      this.addUser(conn);
+    }
+    conn.accountId = accountId;
+  }
+
+  /** Drops every subscription of a connection that went away. */
+  removeAll(conn: Conn): void {
+    for (const name of [...conn.names]) this.remove(conn, name);
+  }
+
+  // ------------------------------------------------------------------ bookkeeping
+
+  private feed(symbol: string): SymbolFeed {
+    let f = this.feeds.get(symbol);
+    if (f === undefined) {
+      f = new SymbolFeed(this.venue.exchange.pairs.get(symbol)!);
+      this.feeds.set(symbol, f);
+    }
+    return f;
+  }
+
+  private add(conn: Conn, name: string, channel: Channel): void {
+    conn.names.add(name);
+    if (channel.kind === 'user') {
+      this.addUser(conn);
+      return;
+    }
+    if (channel.kind === 'bot') {
+      if (this.botConns.has(conn)) return;
+      this.botConns.add(conn);
+      this.accountListenerAdded();
+      return;
+    }
+    let s = this.streams.get(name);
+    if (s === undefined) {
+      s = new Stream(name, channel);
+      this.streams.set(name, s);
+      const f = this.feed(channel.symbol);
+      switch (channel.kind) {
+        case 'depth_update':
+          f.depthUpdate = s;
+          f.window.start(f.pair.book.updateId);
+          break;
+        case 'depth':
+          f.depth.add(s);
+          break;
+        case 'trade':
+          f.trade = s;
+          f.trades = [];
+          break;
+        case 'price':
+          f.price = s;
+          break;
+        case 'kline':
+          f.klines.add(s);
+          this.klineStreamAdded();
+          break;
+      }
+    }
+    s.subs.add(conn);
+    s.fresh.add(conn);
+  }
+
+  private remove(conn: Conn, name: string): void {
+    conn.names.delete(name);
+    if (name === 'user') {
+      this.removeUser(conn);
+      return;
+    }
+    if (name === 'bot') {
+      if (this.botConns.delete(conn)) this.accountListenerRemoved();
+      return;
+    }
+    const s = this.streams.get(name);
+    if (s === undefined) return;
+    s.subs.delete(conn);
+    s.fresh.delete(conn);
+    if (s.subs.size > 0) return;
+    this.streams.delete(name);
+    const ch = s.channel;
+    if (ch.kind === 'user' || ch.kind === 'bot') return;
+    const f = this.feeds.get(ch.symbol);
+    if (f === undefined) return;
+    switch (ch.kind) {
+      case 'depth_update':
+        f.depthUpdate = null;
+        f.window.stop();
+        break;
+      case 'depth':
+        f.depth.delete(s);
+        break;
+      case 'trade':
+        f.trade = null;
+        f.trades = [];
+        break;
+      case 'price':
+        f.price = null;
+        break;
+      case 'kline':
+        f.klines.delete(s);
+        this.klineStreamRemoved();
+        break;
+    }
+    if (f.empty) this.feeds.delete(ch.symbol);
+  }
+
+  private addUser(conn: Conn): void {
+    const id = conn.accountId;
+    if (id === null) return;
+    let set = this.users.get(id);
+    if (set === undefined) this.users.set(id, (set = new Set()));
+    if (set.has(conn)) return;
+    set.add(conn);
+    this.accountListenerAdded();
+  }
+
+  private accountListenerAdded(): void {
+    if (this.userSubscribers++ === 0 && !this.closed) {
+      this.offAccount = this.venue.exchange.events.on('account', (e) => this.onAccount(e));
+    }
+  }
+
+  private accountListenerRemoved(): void {
+    if (--this.userSubscribers === 0) {
+      this.offAccount?.();
+      this.offAccount = null;
+    }
+  }
+
+  private removeUser(conn: Conn): void {
+    const id = conn.accountId;
+    if (id === null) return;
+    const set = this.users.get(id);
+    if (set === undefined || !set.delete(conn)) return;
+    if (set.size === 0) this.users.delete(id);
+    this.accountListenerRemoved();
+  }
+
+  private klineStreamAdded(): void {
+    if (this.klineStreams++ > 0 || this.closed) return;
+    const src = this.klineLookup();
+    if (src === undefined) return;
+    this.source = src;
+    this.offKlines = src.onCandle((symbol, closed) => this.onKlineChange(symbol, closed));
+  }
+
+  private klineStreamRemoved(): void {
+    if (--this.klineStreams > 0) return;
+    this.offKlines?.();
+    this.offKlines = null;
+    this.source = null;
+  }
+
+  // ------------------------------------------------------------------ exchange events
+
+  private onLevel(e: LevelEvent): void {
+    const f = this.feeds.get(e.symbol);
+    if (f !== undefined) f.window.add(e.updateId, e.side, e.priceTicks, e.totalLots);
+  }
+
+  private onTrade(e: TradeEvent): void {
+    const f = this.feeds.get(e.symbol);
+    if (f !== undefined && f.trade !== null) f.trades.push(e);
+  }
+
+  /** Account events go out at once (not on the tick), serialised once per event. */
+  private onAccount(e: AccountEvent): void {
+    const out = this.out;
+    if (e.accountId === 0) {
+      // the house: cached bot orders (user accounts have ids >= 1)
+      if (this.botConns.size === 0) return;
+      const buf = out.serialise('bot', { kind: e.kind, data: e.data });
+      for (const conn of this.botConns) out.push(conn, 'bot', buf);
+      return;
+    }
+    const set = this.users.get(e.accountId);
+    if (set === undefined) return;
+    const buf = out.serialise('user', { kind: e.kind, data: e.data });
+    for (const conn of set) out.push(conn, 'user', buf);
+  }
+
+  private onKlineChange(symbol: string, closed: readonly { readonly interval: string }[]): void {
+    const f = this.feeds.get(symbol);
+    if (f === undefined) return;
+    for (const s of f.klines) {
+      s.dirty = true;
+      if (closed.length > 0 && s.channel.kind === 'kline') {
+        const interval = s.channel.interval;
+        if (closed.some((c) => c.interval === interval)) s.closedPending = true;
+      }
+    }
+  }
+}

@@ -1,0 +1,375 @@
+// `npm run data -- COMMAND ...`: market data from Binance's public archive into a data folder.
+//
+//   import PATH...   files (.zip or .csv) or folders of them, in the archive's own layout
+//   list             the stored datasets
+//   delete ID        removes one dataset
+//
+// The command opens the data folder itself (the folder lock, store/data-lock.ts, keeps a
+// running venue and the command apart); exit code 0 when every file went in (or was already
+// there), 1 when any was refused, 2 on bad usage.
+
+import { join, resolve } from 'node:path';
+import { DataFolderInUseError, lockDataFolder } from './store/data-lock.ts';
+import { openDatabase } from './store/database.ts';
+import { groupCommitOf } from './store/group-commit.ts';
+import { DatasetsRepo } from './store/datasets-repo.ts';
+import { defaultDataDir } from './paths.ts';
+import { DatasetService, type ImportResult } from './data/dataset-service.ts';
+import type { DatasetRecord } from './data/ports.ts';
+import { DEFAULT_BASE_URL, download, parseKinds, planDownload } from './data/download.ts';
+import { expandPaths } from './data/expand-paths.ts';
+import { readServiceFile } from './service-file.ts';
+
+export const DATA_USAGE = `Usage: npm run data -- COMMAND [options]
+
+Commands:
+  import PATH...        import Binance archive files (.zip or .csv, with or without header;
+                        folders are searched for them). Symbol, market, kind and interval come
+                        from the archive's names and folders (spot/, futures/um/, futures/cm/,
+                        then daily|monthly/KIND/SYMBOL[/INTERVAL]/SYMBOL-...-DATE.zip) or from:
+    --symbol SYMBOL       e.g. BTCUSDT
+    --market MARKET       spot, um or cm
+    --kind KIND           klines, markPriceKlines, indexPriceKlines, premiumIndexKlines,
+                          fundingRate, aggTrades, trades, bookTicker, bookDepth,
+                          depth (L2 snapshots + diff-depth stream: JSON lines or CSV)
+    --interval INTERVAL   candle interval of the klines kinds (1m, 1h, ...)
+  download              fetch files from the archive, verify each against its .CHECKSUM, then
+                        import them (a second run fetches only what is missing):
+    --symbol SYMBOL --market MARKET
+    --kinds LIST          e.g. klines:1m,aggTrades,fundingRate,markPriceKlines:1m
+    --from DATE --to DATE YYYY-MM-DD, inclusive (whole months go as one monthly file)
+    --base-url URL        the archive (default ${DEFAULT_BASE_URL})
+    --out DIR             where the zips go (default DATA_DIR/downloads)
+    --concurrency N       requests at once, 1 to 16 (default 4)
+    --no-import           fetch only
+  list                  list the stored datasets
+  delete ID             delete a stored dataset
+
+Options:
+  --data-dir DIR        the data folder (default: the OS user-data folder, as for serve)
+  -h, --help            this text`;
+
+export interface DataCliOptions {
+  command: 'import' | 'download' | 'list' | 'delete' | 'help';
+  paths: string[];
+  kinds?: string;
+  from?: string;
+  to?: string;
+  baseUrl?: string;
+  out?: string;
+  concurrency?: number;
+  noImport?: boolean;
+  dataDir?: string;
+  symbol?: string;
+  market?: string;
+  kind?: string;
+  interval?: string;
+}
+
+export class DataCliError extends Error {}
+
+export function parseDataCli(argv: readonly string[]): DataCliOptions {
+  const out: DataCliOptions = { command: 'help', paths: [] };
+  let command: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new DataCliError(`${a} needs a value`);
+      return v;
+    };
+    switch (a) {
+      case '-h':
+      case '--help':
+        return { ...out, command: 'help' };
+      case '--data-dir':
+        out.dataDir = value();
+        break;
+      case '--symbol':
+        out.symbol = value().toUpperCase();
+        break;
+      case '--market':
+        out.market = value();
+        break;
+      case '--kind':
+        out.kind = value();
+        break;
+      case '--kinds':
+        out.kinds = value();
+        break;
+      case '--from':
+        out.from = value();
+        break;
+      case '--to':
+        out.to = value();
+        break;
+      case '--base-url':
+        out.baseUrl = value();
+        break;
+      case '--out':
+        out.out = value();
+        break;
+      case '--concurrency': {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 16) throw new DataCliError(`--concurrency must be 1 to 16 (got '${v}')`);
+        out.concurrency = Number(v);
+        break;
+      }
+      case '--no-import':
+        out.noImport = true;
+        break;
+      case '--interval':
+        out.interval = value();
+        break;
+      default:
+        if (a.startsWith('-')) throw new DataCliError(`unknown option ${a}`);
+        if (command === undefined) command = a;
+        else out.paths.push(a);
+    }
+  }
+  if (command === undefined) return out;
+  if (command !== 'import' && command !== 'download' && command !== 'list' && command !== 'delete') throw new DataCliError(`unknown command ${command}`);
+  out.command = command;
+  if (command === 'import' && out.paths.length === 0) throw new DataCliError('import needs at least one file or folder');
+  if (command === 'download') {
+    const missing = ['symbol', 'market', 'kinds', 'from', 'to'].filter((k) => out[k as keyof DataCliOptions] === undefined);
+    if (missing.length > 0) throw new DataCliError(`download needs ${missing.map((m) => '--' + m).join(', ')}`);
+    if (out.paths.length > 0) throw new DataCliError('download takes no paths (use --out for the folder)');
+  }
+  if (command === 'delete' && (out.paths.length !== 1 || !/^\d+$/.test(out.paths[0]))) throw new DataCliError('delete needs one dataset id');
+  return out;
+}
+
+export function describeDataset(d: DatasetRecord): string {
+  const span = d.firstTime === null ? 'empty' : `${new Date(d.firstTime).toISOString()} .. ${new Date(d.lastTime!).toISOString()}`;
+  return `${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${d.rows} rows\t${span}\t${d.files} file(s)\tspecs ${d.specsSource} (tick ${d.specs.tickSize}, step ${d.specs.stepSize})`;
+}
+
+export function describeResult(r: ImportResult): string {
+  if (!r.ok) return `refused   ${r.error}`;
+  const what = r.key === null ? '' : ` -> dataset ${r.datasetId} (${r.key.market} ${r.key.symbol} ${r.key.kind}${r.key.interval ? ' ' + r.key.interval : ''})`;
+  if (r.status === 'unchanged') return `unchanged ${r.file}${what}: already imported (${r.rows} rows)`;
+  return `imported  ${r.file}${what}: ${r.rows} rows, ${r.added} new, ${r.gaps} gap(s), checksum ${r.checksum === 'verified' ? 'verified' : 'none beside the file'}`;
+}
+
+export async function runDataCli(argv: readonly string[], out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  let opts: DataCliOptions;
+  try {
+    opts = parseDataCli(argv);
+  } catch (e) {
+    err(`perpdesk data: ${(e as Error).message}\n\n${DATA_USAGE}`);
+    return 2;
+  }
+  if (opts.command === 'help') {
+    out(DATA_USAGE);
+    return 0;
+  }
+  // `npm run` starts scripts in the package folder; paths are the user's, relative to where they ran it.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  let files: string[] = [];
+  if (opts.command === 'import') {
+    try {
+      files = expandPaths(opts.paths.map((p) => resolve(cwd, p)));
+    } catch (e) {
+      err(`perpdesk data: ${(e as Error).message}`);
+      return 2;
+    }
+    if (files.length === 0) {
+      err('perpdesk data: no .zip or .csv files under the given paths');
+      return 2;
+    }
+  }
+  const dataDir = resolve(cwd, opts.dataDir ?? defaultDataDir());
+  let downloadFailed = 0;
+  if (opts.command === 'download') {
+    let plan;
+    try {
+      plan = planDownload({ symbol: opts.symbol!, market: opts.market!, kinds: parseKinds(opts.kinds!), from: opts.from!, to: opts.to! });
+    } catch (e) {
+      err(`perpdesk data: ${(e as Error).message}`);
+      return 2;
+    }
+    const dir = resolve(cwd, opts.out ?? join(dataDir, 'downloads'));
+    out(`Fetching ${plan.length} file(s) from ${opts.baseUrl ?? DEFAULT_BASE_URL} into ${dir}`);
+    let results;
+    try {
+      results = await download(plan, {
+        baseUrl: opts.baseUrl,
+        dir,
+        concurrency: opts.concurrency,
+        onProgress: (p) =>
+          err(`  ${p.filesDone}/${p.filesTotal} files, ${(p.bytes / 1e6).toFixed(1)} MB, ${(p.rate / 1e6).toFixed(2)} MB/s, ETA ${p.etaSeconds === null ? '?' : `${Math.ceil(p.etaSeconds)} s`}`),
+      });
+    } catch (e) {
+      err(`perpdesk data: ${(e as Error).message}`);
+      return 1;
+    }
+    for (const r of results) {
+      if (r.status === 'downloaded') out(`fetched   ${r.file} (${r.bytes} bytes, checksum verified)`);
+      else if (r.status === 'present') out(`had       ${r.file} (checksum verified, not fetched again)`);
+      else if (r.status === 'missing') out(`missing   ${r.error}`);
+      else out(`failed    ${r.error}`);
+    }
+    downloadFailed = results.filter((r) => r.status === 'missing' || r.status === 'failed').length;
+    const had = results.filter((r) => r.status === 'downloaded' || r.status === 'present');
+    out(`${had.length} of ${results.length} file(s) in ${dir}${downloadFailed > 0 ? `; ${downloadFailed} not had` : ''}.`);
+    if (opts.noImport || had.length === 0) return downloadFailed > 0 ? 1 : 0;
+    files = had.map((r) => r.path);
+    opts = { ...opts, command: 'import' };
+  }
+  let lock;
+  try {
+    lock = lockDataFolder(dataDir);
+  } catch (e) {
+    if (!(e instanceof DataFolderInUseError)) throw e;
+    // A venue holds the folder: the work goes through its API (the same service code).
+    const running = readServiceFile(dataDir);
+    if (running === null) {
+      err(`perpdesk data: ${e.message}`);
+      return 1;
+    }
+    const code = await runThroughService(running.url, opts, files, out, err);
+    return downloadFailed > 0 ? 1 : code;
+  }
+  const db = openDatabase({ dataDir });
+  try {
+    const service = new DatasetService(new DatasetsRepo(db));
+    switch (opts.command) {
+      case 'list': {
+        const all = service.list();
+        if (all.length === 0) out(`No datasets in ${dataDir}.`);
+        for (const d of all) {
+          out(describeDataset(d));
+          for (const g of service.gaps(d.id)) out(`\tgap ${new Date(g.start).toISOString()} .. ${new Date(g.end).toISOString()}: ${g.detail}`);
+        }
+        return 0;
+      }
+      case 'delete':
+        try {
+          service.delete(Number(opts.paths[0]));
+        } catch (e) {
+          err(`perpdesk data: ${(e as Error).message}`);
+          return 1;
+        }
+        out(`Deleted dataset ${opts.paths[0]}.`);
+        return 0;
+      default: {
+        let failed = 0;
+        let i = 0;
+        for (const f of files) {
+          i++;
+          const [r] = await service.importFiles([f], {
+            symbol: opts.symbol,
+            market: opts.market,
+            kind: opts.kind,
+            interval: opts.interval,
+            onProgress: (p) => err(`  [${i}/${files.length}] ${p.file}: ${p.rows} rows, ${(p.bytes / 1e6).toFixed(1)} MB read`),
+          });
+          if (!r.ok) failed++;
+          out(describeResult(r));
+        }
+        out(`${files.length - failed} of ${files.length} file(s) in ${dataDir}${failed > 0 ? `; ${failed} refused` : ''}.`);
+        return failed > 0 || downloadFailed > 0 ? 1 : 0;
+      }
+    }
+  } finally {
+    groupCommitOf(db).commitNow();
+    db.close();
+    lock.release();
+  }
+}
+
+/** The API's view of an import result, back in the service's shape (for describeResult). */
+function fromView(v: Record<string, unknown>, key: ImportResult['key']): ImportResult {
+  return {
+    file: String(v.file),
+    ok: v.ok === true,
+    status: v.status as ImportResult['status'],
+    datasetId: (v.dataset_id as number | null) ?? null,
+    key,
+    rows: Number(v.rows),
+    added: Number(v.added),
+    gaps: Number(v.gaps),
+    checksum: v.checksum === 'verified' ? 'verified' : 'none',
+    sha256: null,
+    error: (v.error as string | null) ?? null,
+    errorRow: (v.error_row as number | null) ?? null,
+  };
+}
+
+async function call(url: string, init?: RequestInit): Promise<{ code: number; message: string; data: any }> {
+  const r = await fetch(url, init);
+  const body = (await r.json()) as { code: number; message: string; data: any };
+  return body;
+}
+
+/** Runs the command through the venue that holds the data folder, one request per file. */
+async function runThroughService(
+  base: string,
+  opts: DataCliOptions,
+  files: readonly string[],
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
+  out(`A perpdesk service is running on this data folder (${base}); the work goes through it.`);
+  try {
+    if (opts.command === 'list') {
+      const r = await call(`${base}/api/v1/datasets`);
+      if (r.code !== 0) throw new Error(r.message);
+      if (r.data.length === 0) out('No datasets.');
+      for (const d of r.data) {
+        out(`${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${d.rows} rows\t${d.first_time === null ? 'empty' : `${new Date(d.first_time).toISOString()} .. ${new Date(d.last_time).toISOString()}`}\t${d.files} file(s)\tspecs ${d.specs.source} (tick ${d.specs.tick_size}, step ${d.specs.step_size})`);
+        for (const g of d.gaps) out(`\tgap ${new Date(g.start_time).toISOString()} .. ${new Date(g.end_time).toISOString()}: ${g.detail}`);
+      }
+      return 0;
+    }
+    if (opts.command === 'delete') {
+      const r = await call(`${base}/api/v1/datasets/${opts.paths[0]}`, { method: 'DELETE' });
+      if (r.code !== 0) {
+        err(`perpdesk data: ${r.message}`);
+        return 1;
+      }
+      out(`Deleted dataset ${opts.paths[0]}.`);
+      return 0;
+    }
+    let failed = 0;
+    const datasets = new Map<number, ImportResult['key']>();
+    for (const f of files) {
+      const r = await call(`${base}/api/v1/datasets/import`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ paths: [resolve(f)], symbol: opts.symbol, market: opts.market, kind: opts.kind, interval: opts.interval }),
+      });
+      if (r.code !== 0) {
+        failed++;
+        out(`refused   ${f}: ${r.message}`);
+        continue;
+      }
+      const v = r.data.results[0] as Record<string, unknown>;
+      const id = v.dataset_id as number | null;
+      if (id !== null && !datasets.has(id)) {
+        const d = await call(`${base}/api/v1/datasets/${id}`);
+        datasets.set(id, d.code === 0 ? { market: d.data.market, symbol: d.data.symbol, kind: d.data.kind, interval: d.data.interval } : null);
+      }
+      const res = fromView(v, id === null ? null : (datasets.get(id) ?? null));
+      if (!res.ok) failed++;
+      out(describeResult(res));
+    }
+    out(`${files.length - failed} of ${files.length} file(s) through ${base}${failed > 0 ? `; ${failed} refused` : ''}.`);
+    return failed > 0 ? 1 : 0;
+  } catch (e) {
+    err(`perpdesk data: the service at ${base} did not answer: ${(e as Error).message}`);
+    return 1;
+  }
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);
+if (isMain) {
+  runDataCli(process.argv.slice(2), (l) => console.log(l), (l) => console.error(l)).then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      console.error('perpdesk data: failed:', e instanceof Error ? e.message : e);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,91 @@
+// What a Binance archive file is, read from its path: the archive's layout is
+//   .../{spot | futures/um | futures/cm}/{daily | monthly}/KIND/SYMBOL[/INTERVAL]/SYMBOL-[KIND|INTERVAL]-DATE.zip
+// with DATE YYYY-MM-DD (daily) or YYYY-MM (monthly). A file outside that layout still tells its
+// symbol, kind or interval through its name (SYMBOL-1m-2025-01-06.csv); options fill in the rest.
+// Options always win over the path, so a misnamed file can be imported as what it really is.
+
+import { isInterval } from '../../src-shared/intervals.ts';
+import { CANDLE_KINDS, isKind, isMarket, keyProblem, type DatasetKey, type Kind, type Market } from './kinds.ts';
+
+export interface PathInfo {
+  market?: Market;
+  symbol?: string;
+  kind?: Kind;
+  interval?: string;
+  period?: 'daily' | 'monthly';
+  /** YYYY-MM-DD or YYYY-MM from the file name. */
+  date?: string;
+}
+
+export interface KeyOptions {
+  symbol?: string;
+  market?: string;
+  kind?: string;
+  interval?: string;
+}
+
+const NAME = /^([A-Z0-9_]+)-([A-Za-z0-9]+)-(\d{4}-\d{2}(?:-\d{2})?)\.(?:zip|csv)$/;
+
+/** Everything the path tells (nothing is guessed: a part it does not show stays undefined). */
+export function parseArchivePath(path: string): PathInfo {
+  const parts = path.split(/[\\/]+/).filter((p) => p !== '');
+  const info: PathInfo = {};
+  const file = parts[parts.length - 1] ?? '';
+  const m = NAME.exec(file);
+  if (m !== null) {
+    info.symbol = m[1];
+    info.date = m[3];
+    if (isKind(m[2])) info.kind = m[2];
+    else if (isInterval(m[2])) info.interval = m[2];
+  }
+  // Folder layout: the last 'spot' or 'futures/um|cm' segment anchors it.
+  for (let i = parts.length - 2; i >= 0; i--) {
+    let market: Market | undefined;
+    let next = i + 1;
+    if (parts[i] === 'spot') market = 'spot';
+    else if (parts[i] === 'futures' && isMarket(parts[i + 1]) && parts[i + 1] !== 'spot') {
+      market = parts[i + 1] as Market;
+      next = i + 2;
+    }
+    if (market === undefined) continue;
+    const period = parts[next];
+    const kind = parts[next + 1];
+    if ((period !== 'daily' && period !== 'monthly') || !isKind(kind)) continue;
+    info.market = market;
+    info.period = period;
+    info.kind = kind;
+    const symbol = parts[next + 2];
+    if (symbol !== undefined && next + 2 < parts.length - 1) info.symbol = symbol;
+    if (CANDLE_KINDS.has(kind) && next + 3 < parts.length - 1 && isInterval(parts[next + 3])) info.interval = parts[next + 3];
+    break;
+  }
+  // A klines-style name without a kind folder: SYMBOL-1m-DATE is a candle file.
+  if (info.kind === undefined && info.interval !== undefined) info.kind = 'klines';
+  return info;
+}
+
+/**
+ * The dataset a file belongs to: options over the path. Throws Error with a message naming
+ * what is missing or wrong, and which option supplies it.
+ */
+export function resolveKey(path: string, opts: KeyOptions = {}): DatasetKey {
+  const info = parseArchivePath(path);
+  // --interval alone means a candle file of the klines kind.
+  const kind = opts.kind ?? info.kind ?? (opts.interval !== undefined ? 'klines' : undefined);
+  const k = {
+    market: opts.market ?? info.market,
+    symbol: opts.symbol ?? info.symbol,
+    kind,
+    interval: opts.interval ?? (kind !== undefined && CANDLE_KINDS.has(kind as Kind) ? info.interval : undefined) ?? '',
+  };
+  const missing: string[] = [];
+  if (k.market === undefined) missing.push('--market (spot, um or cm)');
+  if (k.symbol === undefined) missing.push('--symbol');
+  if (k.kind === undefined) missing.push('--kind');
+  if (missing.length > 0) {
+    throw new Error(`${path}: the file name and folders do not say its ${missing.map((s) => s.split(' ')[0].slice(2)).join(', ')}; give ${missing.join(', ')}`);
+  }
+  const problem = keyProblem(k);
+  if (problem !== null) throw new Error(`${path}: ${problem}`);
+  return k as DatasetKey;
+}

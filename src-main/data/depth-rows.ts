@@ -1,0 +1,198 @@
+// L2 depth as recorded from Binance: REST snapshots (lastUpdateId, bids, asks) and the
+// diff-depth stream (U first update id, u final update id, pu the previous event's u in futures).
+// Two layouts, told apart by their first line:
+//   JSONL (cryptofeed-style recorders): snapshot lines {"symbol","lastUpdateId","E","T","bids","asks",...}
+//     and stream lines {"stream":"xyz@depth@100ms","data":{"e":"depthUpdate","E","T","s","U","u","pu","b","a"}}
+//     (other streams in the same file are skipped);
+//   CSV, one row per price level (Binance-Data-Processor-style recorders):
+//     snapshot: TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity
+//     stream:   TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,FirstUpdateId,FinalUpdateId,
+//               FinalUpdateIdInLastStream,IsAsk,Price,Quantity  (consecutive rows of one event share its ids)
+// Only rows of the dataset's symbol are taken (CSV snapshots carry no symbol: all their rows are).
+// Every event is validated (ids, prices, quantities, time order); a break in the stream (pu not
+// the previous u; in spot, U not the previous u + 1) is a gap, reported to the sink, not an error.
+
+import { DecimalReader, readInt } from './decimal-field.ts';
+import { RowError } from './rows.ts';
+
+export interface DepthEvent {
+  kind: 'snapshot' | 'diff';
+  /** µs: the exchange's event time (E), else the transaction time. */
+  timeUs: number;
+  /** diff: first update id; snapshot: lastUpdateId. */
+  U: number;
+  /** diff: final update id; snapshot: lastUpdateId. */
+  u: number;
+  /** diff: previous event's u (futures), -1 when the stream has none (spot). */
+  pu: number;
+  bids: [string, string][];
+  asks: [string, string][];
+}
+
+export interface DepthSink {
+  depth(ev: DepthEvent, line: number): void;
+  /** The stream broke between two events (an event lost). */
+  brokenStream(prevU: number, ev: DepthEvent): void;
+}
+
+export interface DepthParser {
+  line(text: string, lineNo: number): void;
+  /** Flushes the event still being assembled (CSV streams); call after the last line. */
+  end(): void;
+  readonly rows: number;
+  /** Symbols seen in rows that were skipped (another symbol's). */
+  readonly otherSymbols: ReadonlySet<string>;
+}
+
+const SNAPSHOT_CSV = 'TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity';
+const STREAM_CSV =
+  'TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,FirstUpdateId,FinalUpdateId,FinalUpdateIdInLastStream,IsAsk,Price,Quantity';
+
+export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
+  const dec = new DecimalReader();
+  const others = new Set<string>();
+  let layout: 'json' | 'csv-snapshot' | 'csv-stream' | null = null;
+  let rows = 0;
+  let prevDiff: DepthEvent | null = null;
+  let prevTime = Number.NEGATIVE_INFINITY;
+  let pending: DepthEvent | null = null;
+  let pendingLine = 0;
+
+  const level = (p: unknown, q: unknown, lineNo: number): [string, string] => {
+    if (typeof p !== 'string' || Number.isNaN(dec.read(p)) || dec.read(p) <= 0) throw new RowError(lineNo, `price ${JSON.stringify(p)} is not a positive decimal`);
+    if (typeof q !== 'string' || Number.isNaN(dec.read(q, false, true))) throw new RowError(lineNo, `quantity ${JSON.stringify(q)} is not a decimal`);
+    return [p, q];
+  };
+  const levels = (v: unknown, lineNo: number, what: string): [string, string][] => {
+    if (!Array.isArray(v)) throw new RowError(lineNo, `${what} is not an array of [price, quantity]`);
+    return v.map((x) => {
+      if (!Array.isArray(x) || x.length < 2) throw new RowError(lineNo, `${what} holds ${JSON.stringify(x)}, not [price, quantity]`);
+      return level(x[0], x[1], lineNo);
+    });
+  };
+  const id = (v: unknown, lineNo: number, what: string): number => {
+    const n = typeof v === 'number' ? v : typeof v === 'string' ? readInt(v) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < 0) throw new RowError(lineNo, `${what} ${JSON.stringify(v)} is not an update id`);
+    return n;
+  };
+  const time = (v: unknown, lineNo: number, what: string): number => {
+    const n = typeof v === 'number' ? v : typeof v === 'string' ? readInt(v) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n <= 0) throw new RowError(lineNo, `${what} ${JSON.stringify(v)} is not a timestamp`);
+    return n >= 1e14 ? n : n * 1000;
+  };
+
+  const emit = (ev: DepthEvent, lineNo: number): void => {
+    if (ev.timeUs < prevTime) throw new RowError(lineNo, `the event time ${Math.floor(ev.timeUs / 1000)} is before the previous event's`);
+    prevTime = ev.timeUs;
+    if (ev.kind === 'diff') {
+      if (ev.U > ev.u) throw new RowError(lineNo, `first update id ${ev.U} is above the final update id ${ev.u}`);
+      if (prevDiff !== null) {
+        if (ev.u <= prevDiff.u) throw new RowError(lineNo, `final update id ${ev.u} is not above the previous event's ${prevDiff.u}`);
+        const continues = ev.pu >= 0 ? ev.pu === prevDiff.u : ev.U === prevDiff.u + 1;
+        if (!continues) sink.brokenStream(prevDiff.u, ev);
+      }
+      prevDiff = ev;
+    }
+    rows++;
+    sink.depth(ev, lineNo);
+  };
+
+  const jsonLine = (text: string, lineNo: number): void => {
+    let o: Record<string, unknown>;
+    try {
+      o = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      throw new RowError(lineNo, 'not a JSON object');
+    }
+    if (o === null || typeof o !== 'object') throw new RowError(lineNo, 'not a JSON object');
+    if ('lastUpdateId' in o) {
+      const sym = typeof o.symbol === 'string' ? o.symbol.toUpperCase() : symbol;
+      if (sym !== symbol) return void others.add(sym);
+      const u = id(o.lastUpdateId, lineNo, 'lastUpdateId');
+      emit({ kind: 'snapshot', timeUs: time(o.E ?? o.T, lineNo, 'E'), U: u, u, pu: -1, bids: levels(o.bids, lineNo, 'bids'), asks: levels(o.asks, lineNo, 'asks') }, lineNo);
+      return;
+    }
+    const d = (o.data ?? o) as Record<string, unknown>;
+    if (d.e !== 'depthUpdate') return; // another stream of the same recording
+    const sym = typeof d.s === 'string' ? d.s.toUpperCase() : '';
+    if (sym !== symbol) return void others.add(sym);
+    emit(
+      {
+        kind: 'diff',
+        timeUs: time(d.E, lineNo, 'E'),
+        U: id(d.U, lineNo, 'U'),
+        u: id(d.u, lineNo, 'u'),
+        pu: d.pu === undefined ? -1 : id(d.pu, lineNo, 'pu'),
+        bids: levels(d.b, lineNo, 'b'),
+        asks: levels(d.a, lineNo, 'a'),
+      },
+      lineNo,
+    );
+  };
+
+  const flush = (): void => {
+    if (pending !== null) emit(pending, pendingLine);
+    pending = null;
+  };
+
+  const csvLine = (text: string, lineNo: number): void => {
+    const f = text.split(',');
+    if (layout === 'csv-snapshot') {
+      if (f.length !== 8) throw new RowError(lineNo, `${f.length} columns; a depth snapshot row has 8`);
+      const u = id(f[4], lineNo, 'LastUpdateId');
+      const side = f[5];
+      if (side !== '0' && side !== '1') throw new RowError(lineNo, `IsAsk ${JSON.stringify(side)} is not 0 or 1`);
+      const lv = level(f[6], f[7], lineNo);
+      if (pending === null || pending.u !== u) {
+        flush();
+        pending = { kind: 'snapshot', timeUs: time(f[3], lineNo, 'TransactionTime'), U: u, u, pu: -1, bids: [], asks: [] };
+        pendingLine = lineNo;
+      }
+      (side === '1' ? pending.asks : pending.bids).push(lv);
+      return;
+    }
+    if (f.length !== 12) throw new RowError(lineNo, `${f.length} columns; a diff-depth row has 12`);
+    if (f[2] !== 'depthUpdate') throw new RowError(lineNo, `EventType ${JSON.stringify(f[2])} is not depthUpdate`);
+    const sym = f[5].toUpperCase();
+    if (sym !== symbol) return void others.add(sym);
+    const U = id(f[6], lineNo, 'FirstUpdateId');
+    const u = id(f[7], lineNo, 'FinalUpdateId');
+    const side = f[9];
+    if (side !== '0' && side !== '1') throw new RowError(lineNo, `IsAsk ${JSON.stringify(side)} is not 0 or 1`);
+    const lv = level(f[10], f[11], lineNo);
+    if (pending === null || pending.u !== u || pending.U !== U) {
+      flush();
+      pending = { kind: 'diff', timeUs: time(f[3], lineNo, 'EventTime'), U, u, pu: f[8] === '' ? -1 : id(f[8], lineNo, 'FinalUpdateIdInLastStream'), bids: [], asks: [] };
+      pendingLine = lineNo;
+    }
+    (side === '1' ? pending.asks : pending.bids).push(lv);
+  };
+
+  return {
+    get rows() {
+      return rows;
+    },
+    get otherSymbols() {
+      return others;
+    },
+    line(text, lineNo) {
+      if (text.trim().length === 0) return;
+      if (layout === null) {
+        if (text.startsWith('{')) layout = 'json';
+        else if (text.trim() === SNAPSHOT_CSV) return void (layout = 'csv-snapshot');
+        else if (text.trim() === STREAM_CSV) return void (layout = 'csv-stream');
+        else {
+          throw new RowError(lineNo, `not a depth file: expected JSON lines or the header ${JSON.stringify(SNAPSHOT_CSV)} or ${JSON.stringify(STREAM_CSV)}`);
+        }
+      }
+      if (layout === 'json') jsonLine(text, lineNo);
+      else csvLine(text, lineNo);
+    },
+    end: flush,
+  };
+}
+
+/** The stored form of one event (the events table's data column). */
+export function depthData(ev: DepthEvent): string {
+  return JSON.stringify(ev.kind === 'snapshot' ? { t: 's', u: ev.u, b: ev.bids, a: ev.asks } : { t: 'd', U: ev.U, u: ev.u, pu: ev.pu, b: ev.bids, a: ev.asks });
+}

@@ -1,0 +1,128 @@
+// Reading one archive file: its SHA-256 (checked against a `.CHECKSUM` beside it, which is
+// how the archive publishes them: "<hex>  <file name>"), then its lines, streamed from the zip
+// (yauzl over node's zlib) or the plain CSV. Memory stays flat: one chunk at a time.
+
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Readable } from 'node:stream';
+import yauzl from 'yauzl';
+
+export class FileRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FileRefused';
+  }
+}
+
+/** SHA-256 (hex) of a file's bytes. */
+export async function sha256File(path: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+/** The hex digest a `.CHECKSUM` file states, or null when it holds none. */
+export function parseChecksum(text: string): string | null {
+  const m = /^\s*([0-9a-fA-F]{64})\b/.exec(text);
+  return m === null ? null : m[1].toLowerCase();
+}
+
+/**
+ * The file's SHA-256, after checking it against `<path>.CHECKSUM` when that exists. Throws
+ * FileRefused on a mismatch or an unreadable checksum file.
+ */
+export async function verifiedHash(path: string): Promise<{ sha256: string; checked: boolean }> {
+  const sha256 = await sha256File(path);
+  const sumFile = `${path}.CHECKSUM`;
+  if (!existsSync(sumFile)) return { sha256, checked: false };
+  const want = parseChecksum(readFileSync(sumFile, 'utf8'));
+  if (want === null) throw new FileRefused(`${basename(sumFile)} holds no SHA-256 digest`);
+  if (want !== sha256) {
+    throw new FileRefused(`${basename(path)} does not match ${basename(sumFile)} (SHA-256 ${sha256}, expected ${want}): the file is damaged or incomplete`);
+  }
+  return { sha256, checked: true };
+}
+
+function openZip(path: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: false }, (err, zip) => (err ? reject(err) : resolve(zip)));
+  });
+}
+
+/** The read stream of the zip's one CSV entry (the archive's zips hold exactly one). */
+async function zipEntryStream(path: string): Promise<Readable> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await openZip(path);
+  } catch (err) {
+    throw new FileRefused(`${basename(path)} is not a readable zip file: ${(err as Error).message}`);
+  }
+  const entries: yauzl.Entry[] = [];
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (e: yauzl.Entry) => {
+      if (!e.fileName.endsWith('/')) entries.push(e);
+      zip.readEntry();
+    });
+    zip.on('end', () => resolve());
+    zip.on('error', reject);
+    zip.readEntry();
+  }).catch((err: Error) => {
+    throw new FileRefused(`${basename(path)}: damaged zip: ${err.message}`);
+  });
+  const csv = entries.filter((e) => e.fileName.toLowerCase().endsWith('.csv'));
+  if (csv.length !== 1) {
+    zip.close();
+    throw new FileRefused(`${basename(path)} holds ${csv.length} CSV files; an archive zip holds exactly one`);
+  }
+  return new Promise((resolve, reject) => {
+    zip.openReadStream(csv[0], (err, stream) => {
+      if (err) {
+        zip.close();
+        reject(new FileRefused(`${basename(path)}: ${err.message}`));
+        return;
+      }
+      stream.once('close', () => zip.close());
+      resolve(stream);
+    });
+  });
+}
+
+/** Whether the path names a zip (by its name; the archive names every zip .zip). */
+export function isZip(path: string): boolean {
+  return path.toLowerCase().endsWith('.zip');
+}
+
+/**
+ * The file's lines (zip or plain), without line breaks (\n or \r\n), a chunk's worth at a time.
+ * `onBytes` sees the count of raw (uncompressed) bytes as they are read, for progress.
+ */
+export async function* readLines(path: string, onBytes?: (n: number) => void): AsyncGenerator<string[], void, undefined> {
+  const stream = isZip(path) ? await zipEntryStream(path) : createReadStream(path);
+  let rest = '';
+  try {
+    for await (const chunk of stream) {
+      const buf = chunk as Buffer;
+      onBytes?.(buf.length);
+      // The archive is ASCII; latin1 decodes any byte, so a stray byte is reported by the row check.
+      const text = rest + buf.toString('latin1');
+      const lines: string[] = [];
+      let start = 0;
+      for (;;) {
+        const nl = text.indexOf('\n', start);
+        if (nl < 0) break;
+        const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+        lines.push(text.slice(start, end));
+        start = nl + 1;
+      }
+      rest = text.slice(start);
+      if (lines.length > 0) yield lines;
+    }
+  } catch (err) {
+    if (err instanceof FileRefused) throw err;
+    throw new FileRefused(`${basename(path)}: reading failed: ${(err as Error).message}`);
+  } finally {
+    stream.destroy();
+  }
+  if (rest.length > 0) yield [rest.endsWith('\r') ? rest.slice(0, -1) : rest];
+}

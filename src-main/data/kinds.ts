@@ -1,0 +1,76 @@
+// The kinds of Binance public market-data files (data.binance.vision) a dataset can hold, and
+// how each is stored: candle kinds as verbatim decimal strings per candle, trade kinds in
+// compact blocks (trade-codec.ts), everything else as time-keyed events.
+//
+// A dataset is one (market, symbol, kind, interval) series; interval is '' for every kind but
+// the four candle kinds.
+
+import { isInterval, type Interval } from '../../src-shared/intervals.ts';
+
+export const MARKETS = ['spot', 'um', 'cm'] as const;
+export type Market = (typeof MARKETS)[number];
+
+export const KINDS = [
+  'klines',
+  'markPriceKlines',
+  'indexPriceKlines',
+  'premiumIndexKlines',
+  'fundingRate',
+  'aggTrades',
+  'trades',
+  'bookTicker',
+  'bookDepth',
+  // L2 order book: REST snapshots + the diff-depth stream, as recorded by third-party tools (the
+  // archive publishes none); depth-rows.ts reads their layouts
+  'depth',
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+export type Storage = 'candles' | 'trades' | 'events';
+
+export const CANDLE_KINDS: ReadonlySet<Kind> = new Set(['klines', 'markPriceKlines', 'indexPriceKlines', 'premiumIndexKlines']);
+
+export function storageOf(kind: Kind): Storage {
+  if (CANDLE_KINDS.has(kind)) return 'candles';
+  if (kind === 'aggTrades' || kind === 'trades') return 'trades';
+  return 'events';
+}
+
+export function isMarket(s: unknown): s is Market {
+  return typeof s === 'string' && (MARKETS as readonly string[]).includes(s);
+}
+
+export function isKind(s: unknown): s is Kind {
+  return typeof s === 'string' && (KINDS as readonly string[]).includes(s);
+}
+
+/** Which kinds exist in which market of the archive. */
+export function kindInMarket(kind: Kind, market: Market): boolean {
+  return market !== 'spot' || kind === 'klines' || kind === 'aggTrades' || kind === 'trades' || kind === 'depth';
+}
+
+export interface DatasetKey {
+  readonly market: Market;
+  readonly symbol: string;
+  readonly kind: Kind;
+  /** A candle interval for the candle kinds, '' otherwise. */
+  readonly interval: Interval | '';
+}
+
+const SYMBOL = /^[A-Z0-9_]{2,40}$/;
+
+/** Checks a dataset key: the message says what is wrong, or null when it is whole. */
+export function keyProblem(k: { market?: string; symbol?: string; kind?: string; interval?: string }): string | null {
+  if (!isMarket(k.market)) return `market must be one of ${MARKETS.join(', ')} (got ${JSON.stringify(k.market ?? null)})`;
+  if (!isKind(k.kind)) return `kind must be one of ${KINDS.join(', ')} (got ${JSON.stringify(k.kind ?? null)})`;
+  if (typeof k.symbol !== 'string' || !SYMBOL.test(k.symbol)) {
+    return `symbol must be 2 to 40 capital letters, digits or _ (got ${JSON.stringify(k.symbol ?? null)})`;
+  }
+  if (!kindInMarket(k.kind, k.market)) return `the ${k.market} archive has no ${k.kind} files`;
+  if (CANDLE_KINDS.has(k.kind)) {
+    if (!isInterval(k.interval)) return `${k.kind} needs an interval (got ${JSON.stringify(k.interval ?? null)})`;
+  } else if (k.interval !== undefined && k.interval !== '') {
+    return `${k.kind} has no interval (got ${JSON.stringify(k.interval)})`;
+  }
+  return null;
+}

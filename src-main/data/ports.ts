@@ -1,0 +1,125 @@
+// The dataset service's port: what it needs from storage (store/datasets-repo.ts implements it
+// on SQLite). A file's rows are staged under a file id and become visible all at once by
+// commitFile(); abortFile() removes them. Every method is synchronous and each one is atomic.
+
+import type { DatasetKey } from './kinds.ts';
+
+export type SpecsSource = 'catalogue' | 'inferred' | 'edited';
+
+/** Contract specs of a dataset's symbol (decimal strings as in the symbol config). */
+export interface ContractSpecs {
+  readonly tickSize: string;
+  readonly stepSize: string;
+  /** Maintenance tiers: notional cap (USDT, null = no cap), max leverage, maintenance margin rate. */
+  readonly tiers: readonly { readonly cap: number | null; readonly maxLeverage: number; readonly mmr: number }[];
+}
+
+export interface Gap {
+  /** First missing ms (for candles: the first missing open time). */
+  readonly start: number;
+  /** The next ms that has data. */
+  readonly end: number;
+  readonly detail: string;
+  /** The file it was found in, null when it lies between files. */
+  readonly fileId: number | null;
+}
+
+export interface DatasetRecord extends DatasetKey {
+  readonly id: number;
+  /** ms of the first and last row (candles: open times), null while empty. */
+  readonly firstTime: number | null;
+  readonly lastTime: number | null;
+  readonly rows: number;
+  readonly files: number;
+  /** Most decimals seen: candles price/volume/quote volume; trades price/qty/quote qty; else 0. */
+  readonly priceDp: number;
+  readonly qtyDp: number;
+  readonly quoteDp: number;
+  readonly specs: ContractSpecs;
+  readonly specsSource: SpecsSource;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface StoredCandle {
+  readonly openTime: number;
+  readonly closeTime: number;
+  /** open, high, low, close, volume, quote_volume, taker_buy_volume, taker_buy_quote_volume. */
+  readonly values: readonly string[];
+  readonly count: number;
+}
+
+export interface FileSummary {
+  readonly rows: number;
+  /** Candles: open times; trades: ids; events: times (µs). */
+  readonly firstKey: number | null;
+  readonly lastKey: number | null;
+  /** ms. */
+  readonly firstTime: number | null;
+  readonly lastTime: number | null;
+  readonly priceDp: number;
+  readonly qtyDp: number;
+  readonly quoteDp: number;
+  /** Gaps inside the file. */
+  readonly gaps: readonly Omit<Gap, 'fileId'>[];
+}
+
+export interface FileRecord extends FileSummary {
+  readonly id: number;
+  readonly name: string;
+  readonly sha256: string;
+  readonly importedAt: number;
+}
+
+export interface TradeBlockMeta {
+  readonly firstId: number;
+  readonly lastId: number;
+  readonly firstTimeUs: number;
+  readonly lastTimeUs: number;
+  readonly count: number;
+}
+
+export interface DatasetStore {
+  list(): DatasetRecord[];
+  get(id: number): DatasetRecord | undefined;
+  find(key: DatasetKey): DatasetRecord | undefined;
+  /** The dataset of `key`, created with `specs` when missing. */
+  ensure(key: DatasetKey, specs: ContractSpecs, source: SpecsSource, now: number): DatasetRecord;
+  setSpecs(id: number, specs: ContractSpecs, source: SpecsSource, now: number): void;
+  /** Deletes a dataset and everything in it; false when there was none. */
+  delete(id: number): boolean;
+
+  /** The committed file of this content, if any (re-importing it changes nothing). */
+  doneFile(datasetId: number, sha256: string): FileRecord | undefined;
+  files(datasetId: number): FileRecord[];
+  beginFile(datasetId: number, name: string, sha256: string, now: number): number;
+  /** Candles of a staged file; a candle whose open time is already stored is skipped. Returns how many were new. */
+  stageCandles(datasetId: number, fileId: number, rows: readonly StoredCandle[]): number;
+  stageTradeBlock(datasetId: number, fileId: number, meta: TradeBlockMeta, data: Uint8Array): void;
+  /** Events (time µs, seq, data); an already stored (time, seq) is skipped. Returns how many were new. */
+  stageEvents(datasetId: number, fileId: number, rows: readonly { time: number; seq: number; data: string }[]): number;
+  /**
+   * Times (µs) of the committed trades next to ids [firstId, lastId]: the last trade before
+   * firstId and the first after lastId (null where there is none).
+   */
+  tradeNeighbours(datasetId: number, firstId: number, lastId: number): { beforeUs: number | null; afterUs: number | null };
+  /** A committed trade block of this dataset overlapping ids [firstId, lastId], if any: its file name. */
+  tradeOverlap(datasetId: number, firstId: number, lastId: number): string | undefined;
+  /**
+   * Makes a staged file's rows visible, records its summary, and replaces the dataset's
+   * between-file gaps with `crossGaps(record)` computed after the commit, all in one transaction.
+   */
+  commitFile(datasetId: number, fileId: number, summary: FileSummary, crossGaps: () => Omit<Gap, 'fileId'>[], now: number): void;
+  abortFile(fileId: number): void;
+  /** Removes every staged (never committed) file's rows: a crash in the middle of an import. */
+  abortStaging(): number;
+
+  gaps(datasetId: number): Gap[];
+  /** Committed candles with openTime in [from, to], ascending, at most `limit` (from the end when `newest`). */
+  candles(datasetId: number, from: number, to: number, limit: number, newest: boolean): StoredCandle[];
+  /** Open times of every committed candle, ascending. */
+  candleTimes(datasetId: number): number[];
+  /** Committed trade blocks whose last trade is at or after `fromUs`, ascending by id. */
+  tradeBlocks(datasetId: number, fromUs: number): Iterable<Uint8Array>;
+}
+export type { DatasetKey } from './kinds.ts';

@@ -1,0 +1,321 @@
+// Row parsers and validators of every kind, one CSV line at a time (streaming: nothing keeps
+// more than the previous row). A bad row throws RowError naming its line number (1-based, the
+// header being line 1 when there is one) and why; the importer then drops the whole file.
+//
+// Columns of the archive (header optional in every kind; older files have none):
+//   candle kinds: open_time,open,high,low,close,volume,close_time,quote_volume,count,
+//                 taker_buy_volume,taker_buy_quote_volume,ignore
+//   aggTrades:    agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker[,is_best_match]
+//   trades:       id,price,qty,quote_qty|base_qty,time,is_buyer_maker[,is_best_match]
+//   fundingRate:  calc_time,funding_interval_hours,last_funding_rate
+//   bookTicker:   update_id,best_bid_price,best_bid_qty,best_ask_price,best_ask_qty,transaction_time,event_time
+//   bookDepth:    timestamp (YYYY-MM-DD HH:MM:SS UTC),percentage,depth,notional
+// Times: ms, or µs in spot files from 2025 on (decimal-field.ts); candles keep ms (a µs open
+// time must be a whole ms), trades and events keep µs.
+
+import { closeTimeOf, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
+import { DecimalReader, readBool, readInt, timeMicros } from './decimal-field.ts';
+import { storageOf, type DatasetKey } from './kinds.ts';
+
+export class RowError extends Error {
+  readonly row: number;
+  constructor(row: number, message: string) {
+    super(`row ${row}: ${message}`);
+    this.name = 'RowError';
+    this.row = row;
+  }
+}
+
+/** One candle as stored: times in ms, the nine value columns verbatim. */
+export interface CandleRow {
+  openTime: number;
+  closeTime: number;
+  /** open, high, low, close, volume, quote_volume, taker_buy_volume, taker_buy_quote_volume. */
+  values: string[];
+  count: number;
+  /** Most decimals among the four prices, the two volumes and the two quote volumes. */
+  priceDp: number;
+  qtyDp: number;
+  quoteDp: number;
+}
+
+export interface TradeRow {
+  id: number;
+  price: number;
+  priceDp: number;
+  qty: number;
+  qtyDp: number;
+  /** trades: quote (or base) quantity mantissa; aggTrades: first trade id. */
+  aux: number;
+  auxDp: number;
+  /** aggTrades: last trade id; trades: 0. */
+  last: number;
+  timeUs: number;
+  /** bit 0 buyer is maker, bit 1 best match, bit 2 the file has the best-match column. */
+  flags: number;
+}
+
+export interface RowSink {
+  candle?(row: CandleRow, line: number): void;
+  trade?(row: TradeRow, line: number): void;
+  /** `data`: the row's validated columns after the time, comma-joined. */
+  event?(timeUs: number, data: string, line: number): void;
+}
+
+export interface RowParser {
+  /** Feeds one line (without its line break); line numbers count from 1. */
+  line(text: string, lineNo: number): void;
+  /** Rows taken (the header not counted). */
+  readonly rows: number;
+}
+
+const HEADERS: Record<string, readonly string[][]> = {
+  candles: [['open_time', 'open', 'high', 'low', 'close', 'volume', 'close_time', 'quote_volume', 'count', 'taker_buy_volume', 'taker_buy_quote_volume', 'ignore']],
+  aggTrades: [
+    ['agg_trade_id', 'price', 'quantity', 'first_trade_id', 'last_trade_id', 'transact_time', 'is_buyer_maker'],
+    ['agg_trade_id', 'price', 'quantity', 'first_trade_id', 'last_trade_id', 'transact_time', 'is_buyer_maker', 'is_best_match'],
+  ],
+  trades: [
+    ['id', 'price', 'qty', 'quote_qty', 'time', 'is_buyer_maker'],
+    ['id', 'price', 'qty', 'base_qty', 'time', 'is_buyer_maker'],
+    ['id', 'price', 'qty', 'quote_qty', 'time', 'is_buyer_maker', 'is_best_match'],
+  ],
+  fundingRate: [['calc_time', 'funding_interval_hours', 'last_funding_rate']],
+  bookTicker: [['update_id', 'best_bid_price', 'best_bid_qty', 'best_ask_price', 'best_ask_qty', 'transaction_time', 'event_time']],
+  bookDepth: [['timestamp', 'percentage', 'depth', 'notional']],
+};
+
+function headersOf(key: DatasetKey): readonly string[][] {
+  return storageOf(key.kind) === 'candles' ? HEADERS.candles : HEADERS[key.kind];
+}
+
+const CANDLE_VALUE_NAMES = ['open', 'high', 'low', 'close', 'volume', 'quote_volume', 'taker_buy_volume', 'taker_buy_quote_volume'];
+const CANDLE_VALUE_COLUMNS = [1, 2, 3, 4, 5, 7, 9, 10];
+
+const POW10 = Array.from({ length: 40 }, (_, i) => 10 ** i);
+
+const BOOK_DEPTH_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+export function makeRowParser(key: DatasetKey, sink: RowSink): RowParser {
+  const headers = headersOf(key);
+  const widths = new Set(headers.map((h) => h.length));
+  const dec = new DecimalReader();
+  let rows = 0;
+  let started = false;
+  let width = 0;
+  const body = bodyParser(key, sink, dec);
+  return {
+    get rows() {
+      return rows;
+    },
+    line(text, lineNo) {
+      if (text.length === 0) return; // the trailing newline, or blank lines
+      const f = text.split(',');
+      if (!started) {
+        started = true;
+        // A header is a line whose first field is not a number or a date.
+        if (!/^\d/.test(f[0])) {
+          const names = f.map((s) => s.trim());
+          if (!headers.some((h) => h.length === names.length && h.every((n, i) => n === names[i]))) {
+            throw new RowError(lineNo, `the header ${JSON.stringify(text.slice(0, 200))} is not a ${key.kind} header (expected ${headers.map((h) => h.join(',')).join(' or ')})`);
+          }
+          width = names.length;
+          return;
+        }
+        if (!widths.has(f.length)) {
+          throw new RowError(lineNo, `${f.length} columns; a ${key.kind} row has ${[...widths].join(' or ')}`);
+        }
+        width = f.length;
+      }
+      if (f.length !== width) throw new RowError(lineNo, `${f.length} columns where the file's rows have ${width}`);
+      body(f, lineNo);
+      rows++;
+    },
+  };
+}
+
+type Body = (f: string[], lineNo: number) => void;
+
+function bodyParser(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
+  switch (storageOf(key.kind)) {
+    case 'candles':
+      return candleBody(key, sink, dec);
+    case 'trades':
+      return key.kind === 'aggTrades' ? aggTradeBody(sink, dec) : tradeBody(sink, dec);
+    default:
+      return eventBody(key, sink, dec);
+  }
+}
+
+function need(ok: boolean, lineNo: number, what: string, value: string): void {
+  if (!ok) throw new RowError(lineNo, `${what} ${JSON.stringify(value.slice(0, 60))}`);
+}
+
+function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
+  const interval = key.interval as Interval;
+  const signed = key.kind === 'premiumIndexKlines';
+  let prevOpen = Number.NEGATIVE_INFINITY;
+  const row: CandleRow = { openTime: 0, closeTime: 0, values: [], count: 0, priceDp: 0, qtyDp: 0, quoteDp: 0 };
+  const nums = new Float64Array(8);
+  const dps = new Uint8Array(8);
+  return (f, lineNo) => {
+    const openUs = timeMicros(f[0]);
+    need(Number.isSafeInteger(openUs) && openUs % 1000 === 0, lineNo, 'open_time is not a whole ms or µs timestamp:', f[0]);
+    const openTime = openUs / 1000;
+    need(openTimeOf(interval, openTime) === openTime, lineNo, `open_time is not the start of a ${interval} candle:`, f[0]);
+    need(openTime > prevOpen, lineNo, 'open_time is not after the previous row\'s:', f[0]);
+    const closeUs = timeMicros(f[6]);
+    need(Number.isSafeInteger(closeUs), lineNo, 'close_time is not an integer:', f[6]);
+    const closeTime = Math.floor(closeUs / 1000);
+    need(closeTime >= openTime && closeTime <= closeTimeOf(interval, openTime), lineNo, `close_time is not inside the ${interval} candle (are these ${interval} candles?):`, f[6]);
+    const values: string[] = new Array(8);
+    for (let i = 0; i < 8; i++) {
+      const s = f[CANDLE_VALUE_COLUMNS[i]];
+      const m = dec.read(s, signed && i < 4, true);
+      need(!Number.isNaN(m), lineNo, `${CANDLE_VALUE_NAMES[i]} is not a ${signed && i < 4 ? '' : 'non-negative '}decimal:`, s);
+      // for the order checks only: division by a power of ten keeps the order of the values
+      nums[i] = m / POW10[dec.dp];
+      dps[i] = dec.dp;
+      values[i] = s;
+    }
+    const count = readInt(f[8]);
+    need(!Number.isNaN(count), lineNo, 'count is not a non-negative integer:', f[8]);
+    const [open, high, low, close, volume, , tbv] = nums;
+    if (!(high >= open && high >= close && high >= low && low <= open && low <= close)) {
+      throw new RowError(lineNo, `high ${f[2]} and low ${f[3]} do not bound open ${f[1]} and close ${f[4]}`);
+    }
+    if (tbv > volume) throw new RowError(lineNo, `taker_buy_volume ${f[9]} exceeds volume ${f[5]}`);
+    prevOpen = openTime;
+    row.openTime = openTime;
+    row.closeTime = closeTime;
+    row.values = values;
+    row.count = count;
+    row.priceDp = Math.max(dps[0], dps[1], dps[2], dps[3]);
+    row.qtyDp = Math.max(dps[4], dps[6]);
+    row.quoteDp = Math.max(dps[5], dps[7]);
+    sink.candle!(row, lineNo);
+  };
+}
+
+function positive(dec: DecimalReader, s: string, lineNo: number, what: string): number {
+  const m = dec.read(s);
+  need(m > 0, lineNo, `${what} is not a positive decimal:`, s);
+  return m;
+}
+
+function tradeFlags(f: string[], at: number, lineNo: number): number {
+  const maker = readBool(f[at]);
+  need(maker >= 0, lineNo, 'is_buyer_maker is not true or false:', f[at]);
+  if (f.length === at + 1) return maker;
+  const best = readBool(f[at + 1]);
+  need(best >= 0, lineNo, 'is_best_match is not true or false:', f[at + 1]);
+  return maker | (best << 1) | 4;
+}
+
+function aggTradeBody(sink: RowSink, dec: DecimalReader): Body {
+  let prevId = -1;
+  let prevTime = Number.NEGATIVE_INFINITY;
+  const row: TradeRow = { id: 0, price: 0, priceDp: 0, qty: 0, qtyDp: 0, aux: 0, auxDp: 0, last: 0, timeUs: 0, flags: 0 };
+  return (f, lineNo) => {
+    const id = readInt(f[0]);
+    need(!Number.isNaN(id), lineNo, 'agg_trade_id is not an integer:', f[0]);
+    need(id > prevId, lineNo, 'agg_trade_id is not above the previous row\'s:', f[0]);
+    row.price = positive(dec, f[1], lineNo, 'price');
+    row.priceDp = dec.dp;
+    row.qty = positive(dec, f[2], lineNo, 'quantity');
+    row.qtyDp = dec.dp;
+    const first = readInt(f[3]);
+    const last = readInt(f[4]);
+    need(!Number.isNaN(first), lineNo, 'first_trade_id is not an integer:', f[3]);
+    need(!Number.isNaN(last) && last >= first, lineNo, 'last_trade_id is not an integer at or above first_trade_id:', f[4]);
+    const t = timeMicros(f[5]);
+    need(Number.isSafeInteger(t), lineNo, 'transact_time is not an integer:', f[5]);
+    need(t >= prevTime, lineNo, 'transact_time is before the previous row\'s:', f[5]);
+    row.flags = tradeFlags(f, 6, lineNo);
+    row.id = id;
+    row.aux = first;
+    row.auxDp = 0;
+    row.last = last;
+    row.timeUs = t;
+    prevId = id;
+    prevTime = t;
+    sink.trade!(row, lineNo);
+  };
+}
+
+function tradeBody(sink: RowSink, dec: DecimalReader): Body {
+  let prevId = -1;
+  let prevTime = Number.NEGATIVE_INFINITY;
+  const row: TradeRow = { id: 0, price: 0, priceDp: 0, qty: 0, qtyDp: 0, aux: 0, auxDp: 0, last: 0, timeUs: 0, flags: 0 };
+  return (f, lineNo) => {
+    const id = readInt(f[0]);
+    need(!Number.isNaN(id), lineNo, 'id is not an integer:', f[0]);
+    need(id > prevId, lineNo, 'id is not above the previous row\'s:', f[0]);
+    row.price = positive(dec, f[1], lineNo, 'price');
+    row.priceDp = dec.dp;
+    row.qty = positive(dec, f[2], lineNo, 'qty');
+    row.qtyDp = dec.dp;
+    const aux = dec.read(f[3]);
+    need(aux >= 0, lineNo, 'quote_qty is not a non-negative decimal:', f[3]);
+    row.aux = aux;
+    row.auxDp = dec.dp;
+    const t = timeMicros(f[4]);
+    need(Number.isSafeInteger(t), lineNo, 'time is not an integer:', f[4]);
+    need(t >= prevTime, lineNo, 'time is before the previous row\'s:', f[4]);
+    row.flags = tradeFlags(f, 5, lineNo);
+    row.id = id;
+    row.last = 0;
+    row.timeUs = t;
+    prevId = id;
+    prevTime = t;
+    sink.trade!(row, lineNo);
+  };
+}
+
+function eventBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
+  let prevTime = Number.NEGATIVE_INFINITY;
+  let prevId = -1;
+  const emit = (t: number, data: string, lineNo: number, raw: string): void => {
+    need(t >= prevTime, lineNo, 'the time is before the previous row\'s:', raw);
+    prevTime = t;
+    sink.event!(t, data, lineNo);
+  };
+  const decimal = (s: string, lineNo: number, what: string, negative = false): void => {
+    need(!Number.isNaN(dec.read(s, negative)), lineNo, `${what} is not a decimal:`, s);
+  };
+  switch (key.kind) {
+    case 'fundingRate':
+      return (f, lineNo) => {
+        const t = timeMicros(f[0]);
+        need(Number.isSafeInteger(t), lineNo, 'calc_time is not an integer:', f[0]);
+        need(t > prevTime, lineNo, 'calc_time is not after the previous row\'s:', f[0]);
+        const hours = readInt(f[1]);
+        need(hours > 0, lineNo, 'funding_interval_hours is not a positive integer:', f[1]);
+        decimal(f[2], lineNo, 'last_funding_rate', true);
+        emit(t, `${f[1]},${f[2]}`, lineNo, f[0]);
+      };
+    case 'bookTicker':
+      return (f, lineNo) => {
+        const id = readInt(f[0]);
+        need(!Number.isNaN(id) && id > prevId, lineNo, 'update_id is not an integer above the previous row\'s:', f[0]);
+        for (let i = 1; i <= 4; i++) decimal(f[i], lineNo, HEADERS.bookTicker[0][i]);
+        const t = timeMicros(f[5]);
+        need(Number.isSafeInteger(t), lineNo, 'transaction_time is not an integer:', f[5]);
+        need(Number.isSafeInteger(timeMicros(f[6])), lineNo, 'event_time is not an integer:', f[6]);
+        prevId = id;
+        emit(t, `${f[0]},${f[1]},${f[2]},${f[3]},${f[4]},${f[6]}`, lineNo, f[5]);
+      };
+    case 'bookDepth':
+      return (f, lineNo) => {
+        const m = BOOK_DEPTH_TIME.exec(f[0]);
+        const t = m === null ? Number.NaN : Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
+        need(!Number.isNaN(t), lineNo, 'timestamp is not YYYY-MM-DD HH:MM:SS:', f[0]);
+        decimal(f[1], lineNo, 'percentage', true);
+        decimal(f[2], lineNo, 'depth');
+        decimal(f[3], lineNo, 'notional');
+        emit(t * 1000, `${f[1]},${f[2]},${f[3]}`, lineNo, f[0]);
+      };
+    default:
+      throw new Error(`no row parser for ${key.kind}`);
+  }
+}

@@ -1,0 +1,69 @@
+// What feeds a venue its market: the one seam between the venue and whatever makes prices and
+// trades. The simulator is the first source (market/sim/simulated-market.ts); a replay of
+// recorded data is to be the second. A source
+//   - builds or loads its past before the venue's klines service starts (that service restores
+//     from the candle store once, when constructed), which is why openMarketSource() builds the
+//     klines service itself, at the right moment;
+//   - follows the market clock once started, and moves the klines service to the market time it
+//     has produced (never to the raw clock, which runs ahead of it);
+//   - owns speed and pause: they act on the clock it follows, the one source of market time.
+// openMarketSource() is the one place a venue's source is chosen and wired.
+import type { HistoryProgress } from './sim/history.ts';
+import { openSimulatedMarket } from './sim/simulated-market.ts';
+import type { SimSymbolView } from './sim/simulator.ts';
+import type { KlineService } from './kline-service.ts';
+import type { CandleStore, SymbolCatalogue } from './ports.ts';
+import type { VirtualClock } from '../core/clock.ts';
+import type { Exchange } from '../trading/exchange.ts';
+
+/** One pair as the source describes it (GET /api/v1/sim). */
+export type MarketSymbolView = SimSymbolView;
+
+export interface MarketSource {
+  readonly kind: 'simulator';
+  /** Seed of the source's randomness: the same seed gives the same market. */
+  readonly seed: number;
+  /** Market ms per step of the source. */
+  readonly stepMs: number;
+  /** Market time the source has produced up to (at most one driver tick behind now()). */
+  readonly time: number;
+  /** The market clock: now, speed, pause. */
+  now(): number;
+  readonly speed: number;
+  readonly paused: boolean;
+  /** Throws RangeError outside MIN_SPEED..MAX_SPEED (core/clock.ts). Time never jumps. */
+  setSpeed(speed: number): void;
+  pause(): void;
+  resume(): void;
+  /** Per-pair state and settings. */
+  view(): MarketSymbolView[];
+  /** Starts following the clock (a wall-clock loop, unref'd). */
+  start(): void;
+  /** Stops following the clock, for good. */
+  stop(): void;
+  /** stop() and stop listening to the exchange (the venue is closing). */
+  dispose(): void;
+}
+
+export interface MarketSourceOptions {
+  kind: 'simulator';
+  exchange: Exchange;
+  clock: VirtualClock;
+  seed: number;
+  candles: CandleStore;
+  symbols: SymbolCatalogue;
+  /** Multiplies every pair's default volatility (0.1 to 10; 1 = the defaults). */
+  volatility?: number;
+  /** Multiplies every pair's taker arrival rate (0.1 to 10; 1 = the defaults). */
+  intensity?: number;
+  onHistoryProgress?: (p: HistoryProgress) => void;
+  /** Creates the venue's klines service; called once the source's past is in the candle store. */
+  openKlines: () => KlineService;
+}
+
+export function openMarketSource(opts: MarketSourceOptions): { market: MarketSource; klines: KlineService } {
+  switch (opts.kind) {
+    case 'simulator':
+      return openSimulatedMarket(opts);
+  }
+}

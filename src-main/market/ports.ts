@@ -1,0 +1,46 @@
+// What the market services need from storage (DESIGN 2: services own their ports; store/
+// implements them in SQLite, store/memory-candle-store.ts in memory for unit tests and for
+// sources that keep nothing). Types only: nothing here runs.
+import type { Interval } from '../../src-shared/intervals.ts';
+import type { Candle } from '../core/candle.ts';
+import type { NewSymbol, SymbolRow } from '../core/symbol.ts';
+
+/**
+ * Candles keyed by (symbol, interval, open time): a write is an upsert, reads are ascending and
+ * bounded by open time (the store never knows which candle is the current one).
+ */
+export interface CandleStore {
+  /** Upserts candles[0 .. n-1] (symbols[i] is the symbol of candles[i]) as one unit. */
+  writeMany(symbols: readonly string[], candles: readonly Candle[], n?: number): void;
+  /** The newest stored candle of (symbol, interval), closed or not. */
+  newest(symbol: string, interval: Interval): Candle | undefined;
+  /** Up to `limit` newest candles with open time below `beforeOpen`, ascending. */
+  latest(symbol: string, interval: Interval, beforeOpen: number, limit: number): Candle[];
+  /** Candles with fromOpen <= open time <= toOpen, ascending. */
+  range(symbol: string, interval: Interval, fromOpen: number, toOpen: number): Candle[];
+  /** Open time of the oldest stored candle, or undefined. */
+  oldestOpen(symbol: string, interval: Interval): number | undefined;
+  count(symbol: string, interval: Interval): number;
+  /** Deletes the candles with open time below `beforeOpen`; returns how many. */
+  prune(symbol: string, interval: Interval, beforeOpen: number): number;
+  /**
+   * True while another caller's unit of work is open on the same storage (the exchange's turn):
+   * a candle write now would share its fate, a rollback taking market data along, so the
+   * klines service writes later.
+   */
+  readonly inUnit: boolean;
+  /** Makes every write so far durable now (the history build runs past any end of turn). */
+  commitNow(): void;
+}
+
+/** The pair catalogue, read side: what the klines service formats and skips (status 3) by. */
+export interface SymbolCatalogue {
+  all(): readonly SymbolRow[];
+  get(symbol: string): SymbolRow | undefined;
+}
+
+/** The pair catalogue, write side of the seeding (market/seed-catalogue.ts). */
+export interface CatalogueStore {
+  /** Adds the rows whose symbol is not stored yet; returns how many were added. */
+  insertMissing(rows: readonly NewSymbol[], now: number): number;
+}

@@ -1,0 +1,114 @@
+// The simulator as a MarketSource (market/market-source.ts): on open, the synthetic history of
+// pairs that have none (fast-forward into the candle store) and the start prices of the others
+// (their newest stored close); then a Simulator driven by a SimDriver along the market clock,
+// each tick moving the klines service to the time the simulation reached.
+import type { VirtualClock } from '../../core/clock.ts';
+import type { KlineService } from '../kline-service.ts';
+import type { MarketSource, MarketSourceOptions, MarketSymbolView } from '../market-source.ts';
+import { SimDriver } from './driver.ts';
+import { fastForwardHistorySync } from './history.ts';
+import { HistoryCandleWriter, lastStoredPrices, pairsWithoutHistory } from './history-writer.ts';
+import { paramsFor, type SymbolSimParams } from './params.ts';
+import { Simulator } from './simulator.ts';
+
+export class SimulatedMarket implements MarketSource {
+  readonly kind = 'simulator';
+  readonly sim: Simulator;
+  private readonly clock: VirtualClock;
+  private readonly onAdvance: ((simTime: number) => void) | undefined;
+  private driver: SimDriver | null = null;
+  private stopped = false;
+
+  /** onAdvance(time) runs after every driver tick with the market time the simulation reached. */
+  constructor(sim: Simulator, clock: VirtualClock, onAdvance?: (simTime: number) => void) {
+    this.sim = sim;
+    this.clock = clock;
+    this.onAdvance = onAdvance;
+  }
+
+  get seed(): number {
+    return this.sim.seed;
+  }
+
+  get stepMs(): number {
+    return this.sim.stepMs;
+  }
+
+  get time(): number {
+    return this.sim.time;
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  get speed(): number {
+    return this.clock.speed;
+  }
+
+  get paused(): boolean {
+    return this.clock.paused;
+  }
+
+  setSpeed(speed: number): void {
+    this.clock.setSpeed(speed);
+  }
+
+  pause(): void {
+    this.clock.pause();
+  }
+
+  resume(): void {
+    this.clock.resume();
+  }
+
+  view(): MarketSymbolView[] {
+    return this.sim.view();
+  }
+
+  start(): void {
+    if (this.stopped) throw new Error('the market source was stopped');
+    this.driver ??= new SimDriver(this.sim, this.clock, { onTick: this.onAdvance });
+    this.driver.start();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.driver?.stop();
+  }
+
+  dispose(): void {
+    this.stop();
+    this.sim.dispose();
+  }
+}
+
+export function openSimulatedMarket(opts: MarketSourceOptions): { market: SimulatedMarket; klines: KlineService } {
+  const { exchange, clock, seed, candles } = opts;
+  const startStates = lastStoredPrices(candles, exchange.pairs.values());
+  const fresh = pairsWithoutHistory(candles, exchange.pairs.values());
+  if (fresh.length > 0) {
+    clock.pause(); // the market does not move while its past is being built
+    const writer = new HistoryCandleWriter(candles);
+    const h = fastForwardHistorySync({ pairs: fresh, seed, end: clock.now(), recorder: writer, onProgress: opts.onHistoryProgress });
+    writer.finish();
+    for (const [sym, st] of h.states) startStates.set(sym, st);
+    clock.resume();
+  }
+  const klines = opts.openKlines();
+  let params: Record<string, Partial<SymbolSimParams>> | undefined;
+  if (opts.volatility !== undefined || opts.intensity !== undefined) {
+    params = {};
+    for (const row of opts.symbols.all()) {
+      const d = paramsFor(row);
+      params[row.symbol] = {
+        volatility: Math.min(5, Math.max(0.01, d.volatility * (opts.volatility ?? 1))),
+        takerRate: Math.min(50, Math.max(0.05, d.takerRate * (opts.intensity ?? 1))),
+      };
+    }
+  }
+  const sim = new Simulator({ exchange, clock, seed, startStates, params });
+  // candles follow the simulation's time (the driver's ticks), not the clock's
+  klines.autoAdvance = false;
+  return { market: new SimulatedMarket(sim, clock, (t) => klines.advanceTo(t)), klines };
+}

@@ -1,0 +1,82 @@
+// The market's CandleStore (market/ports.ts) in memory: the same upsert-by-(symbol, interval,
+// open time) and ascending, open-time-bounded reads as store/candles-repo.ts, without SQLite. For
+// unit tests of the market services, and for a source that keeps no candles across restarts.
+//
+// Per (symbol, interval) one array sorted by open time; a write is a binary search and an
+// insert or a replace. Stored candles are the caller's objects (Candle is read-only).
+// inUnit is a plain flag: there is no other writer to wait for unless a caller says so.
+import type { Interval } from '../../src-shared/intervals.ts';
+import type { Candle } from '../core/candle.ts';
+import type { CandleStore } from '../market/ports.ts';
+
+export class MemoryCandleStore implements CandleStore {
+  private readonly series = new Map<string, Candle[]>();
+  /** Set by a test to stand for another caller's open unit of work. */
+  inUnit = false;
+  /** commitNow() calls so far. */
+  commits = 0;
+
+  private of(symbol: string, interval: Interval): Candle[] | undefined {
+    return this.series.get(`${symbol}\u0000${interval}`);
+  }
+
+  writeMany(symbols: readonly string[], candles: readonly Candle[], n = candles.length): void {
+    for (let i = 0; i < n; i++) {
+      const c = candles[i];
+      const k = `${symbols[i]}\u0000${c.interval}`;
+      let list = this.series.get(k);
+      if (list === undefined) this.series.set(k, (list = []));
+      const at = lowerBound(list, c.openTime);
+      if (at < list.length && list[at].openTime === c.openTime) list[at] = c;
+      else list.splice(at, 0, c);
+    }
+  }
+
+  newest(symbol: string, interval: Interval): Candle | undefined {
+    const list = this.of(symbol, interval);
+    return list === undefined || list.length === 0 ? undefined : list[list.length - 1];
+  }
+
+  latest(symbol: string, interval: Interval, beforeOpen: number, limit: number): Candle[] {
+    const list = this.of(symbol, interval) ?? [];
+    const end = lowerBound(list, beforeOpen);
+    return list.slice(Math.max(0, end - limit), end);
+  }
+
+  range(symbol: string, interval: Interval, fromOpen: number, toOpen: number): Candle[] {
+    const list = this.of(symbol, interval) ?? [];
+    return list.slice(lowerBound(list, fromOpen), lowerBound(list, toOpen + 1));
+  }
+
+  oldestOpen(symbol: string, interval: Interval): number | undefined {
+    return this.of(symbol, interval)?.[0]?.openTime;
+  }
+
+  count(symbol: string, interval: Interval): number {
+    return this.of(symbol, interval)?.length ?? 0;
+  }
+
+  prune(symbol: string, interval: Interval, beforeOpen: number): number {
+    const list = this.of(symbol, interval);
+    if (list === undefined) return 0;
+    const n = lowerBound(list, beforeOpen);
+    list.splice(0, n);
+    return n;
+  }
+
+  commitNow(): void {
+    this.commits++;
+  }
+}
+
+/** First index whose open time is >= t. */
+function lowerBound(list: readonly Candle[], t: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid].openTime < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

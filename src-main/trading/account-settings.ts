@@ -1,0 +1,65 @@
+// Account settings commands: leverage and margin mode per pair, position mode per account.
+//
+// Invariants
+// - A setting is checked before anything changes (order-checks.ts); then memory and store
+//   change together in one store unit.
+// - Margin mode and position mode change only while the pair (the account) has no position
+//   and no open order; leverage only to a value whose notional cap holds the positions.
+// - Positions take a new leverage at once (isolated margin stays as allocated); since a cross
+//   position's margin follows its leverage, positions and balance are announced again.
+import { Errors } from '../../src-shared/errors.ts';
+import type { PositionMode } from '../../src-shared/enums.ts';
+import { positionsOf, reject, type AccountLive, type TradingCore } from './core.ts';
+import { checkLeverage, checkMarginModeChange, checkMarginModeValue } from './order-checks.ts';
+
+export function applyPairSetting(core: TradingCore, a: AccountLive, symbol: string, leverage: number, marginMode: number): void {
+  a.pairs.set(symbol, { leverage, marginMode });
+  let repriced = false;
+  const { repo } = core.deps;
+  repo.tx(() => {
+    repo.savePairSetting(a.id, symbol, leverage, marginMode);
+    // positions take the new leverage (isolated margin stays as allocated)
+    for (const p of positionsOf(a, symbol)) {
+      if (p.leverage === leverage) continue;
+      p.leverage = leverage;
+      repo.savePosition(p);
+      repriced = true;
+    }
+  });
+  // a cross position's margin, and so the account's available balance, follow the leverage
+  if (repriced && core.events.has('account')) {
+    core.writer.announcePositions(a);
+    core.writer.announceBalance(a);
+  }
+}
+
+export function setLeverage(core: TradingCore, a: AccountLive, symbol: string, leverage: number): { symbol: string; leverage: number; max_notional: string } {
+  const pair = core.requirePair(symbol);
+  const maxNotional = checkLeverage(a, pair, leverage);
+  applyPairSetting(core, a, symbol, leverage, core.pairSetting(a, pair).marginMode);
+  return { symbol, leverage, max_notional: String(maxNotional) };
+}
+
+export function setMarginMode(core: TradingCore, a: AccountLive, symbol: string, marginMode: number): { symbol: string; margin_mode: number } {
+  const pair = core.requirePair(symbol);
+  checkMarginModeValue(marginMode);
+  const cur = core.pairSetting(a, pair);
+  if (cur.marginMode !== marginMode) {
+    checkMarginModeChange(a, symbol, marginMode);
+    applyPairSetting(core, a, symbol, cur.leverage, marginMode);
+  }
+  return { symbol, margin_mode: marginMode };
+}
+
+export function setPositionMode(core: TradingCore, a: AccountLive, mode: PositionMode): { position_mode: PositionMode } {
+  if (a.mode !== mode) {
+    let busy = a.orders.size > 0;
+    for (const p of a.positions.values()) if (p.qty > 0) busy = true;
+    if (busy) reject(Errors.POSITION_MODE_CHANGE_REFUSED);
+    a.mode = mode;
+    const { repo } = core.deps;
+    const now = core.now();
+    repo.tx(() => repo.setPositionMode(a.id, mode, now));
+  }
+  return { position_mode: mode };
+}

@@ -1,0 +1,62 @@
+// Every state-changing command of the exchange as a typed object, and what each answers.
+//
+// Exchange.execute(command) is the one entry: routes, the simulator, the CLI/desktop bootstrap
+// and tests send these. They are plain data (no closures), so a command log or a second API
+// surface can build, store and replay them. Invariants: a command names its account
+// explicitly (never taken from ambient state); money is bigint 1e-8 USDT, prices and
+// quantities are decimal strings as on the wire, except the market-side commands ('prices',
+// 'funding'), which carry the simulator's floats.
+import type { PositionMode } from '../../src-shared/enums.ts';
+import type { AccountSummary, BotOrderRequest, OrderRecord, OrderRequest, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
+import type { CancelTarget } from './orders.ts';
+import type { AccountSpec, AccountState } from './ports.ts';
+import type { TriggerSpec } from './tpsl.ts';
+
+/** A field of a wire request as it arrives: enum fields are any number until the exchange checks them. */
+type Unchecked<T> = { [K in keyof T]: T[K] extends number | undefined ? number | Extract<T[K], undefined> : T[K] };
+
+/** The wire's order request (src-shared/types.ts OrderRequest) before its enum fields are checked. */
+export type OrderInput = Unchecked<OrderRequest>;
+/** The wire's bot order request before its enum fields are checked. */
+export type BotOrderInput = Unchecked<BotOrderRequest>;
+
+export type Command =
+  | { kind: 'place'; accountId: number; input: OrderInput }
+  | { kind: 'placeBot'; input: BotOrderInput; engineAccount?: number }
+  | ({ kind: 'cancel'; accountId: number } & CancelTarget)
+  | { kind: 'cancelAll'; accountId: number; symbol: string }
+  | { kind: 'cancelBot'; symbol: string; orderId: number }
+  | { kind: 'setLeverage'; accountId: number; symbol: string; leverage: number }
+  | { kind: 'setMarginMode'; accountId: number; symbol: string; marginMode: number }
+  | { kind: 'setPositionMode'; accountId: number; mode: PositionMode }
+  | { kind: 'setTpSl'; accountId: number; symbol: string; positionSide: number; tp: TriggerSpec; sl: TriggerSpec }
+  | { kind: 'deposit'; accountId: number; amount: bigint }
+  | { kind: 'reset'; accountId: number; balance: bigint }
+  | { kind: 'upsertAccount'; spec: AccountSpec; now: number }
+  | { kind: 'rotateKey'; accountId: number; apiKey: string; apiSecret: string; now: number }
+  | { kind: 'prices'; symbol: string; mark?: number; index?: number; fundingRate?: number; nextFundingTime?: number }
+  | { kind: 'funding'; symbol: string; rate: number; mark: number; time: number };
+
+/** What each command answers. */
+export interface CommandResults {
+  place: PlacementResult;
+  placeBot: PlacementResult;
+  cancel: OrderRecord;
+  /** How many orders were cancelled. */
+  cancelAll: number;
+  cancelBot: { order_id: string; status: number };
+  setLeverage: { symbol: string; leverage: number; max_notional: string };
+  setMarginMode: { symbol: string; margin_mode: number };
+  setPositionMode: { position_mode: PositionMode };
+  setTpSl: PositionRecord;
+  deposit: AccountSummary;
+  reset: AccountSummary;
+  upsertAccount: AccountState;
+  /** The new key and secret (the old key stops working at once). */
+  rotateKey: { apiKey: string; apiSecret: string };
+  prices: void;
+  /** How many positions paid or received funding. */
+  funding: number;
+}
+
+export type ResultOf<C extends Command> = CommandResults[C['kind']];

@@ -1,0 +1,205 @@
+// The exchange's live state, shared by its modules (order checks, ledger, fills, funding,
+// liquidation, TP/SL, turn writer), and the look-ups they all use.
+//
+// Invariants
+// - One writer: only a command running inside Exchange.execute changes this state, one command
+//   at a time and to its end (no await), so commands are totally ordered.
+// - Accounts are loaded lazily from the accounts port and then live here: a loaded account's
+//   wallet, deposits, orders and positions in memory are the truth; the store follows through
+//   the turn writer.
+// - Ids never repeat, across crashes too: they are handed out from blocks whose end is stored
+//   (settings 'id_hwm') before the first id of the block is used.
+import { ApiError, Errors } from '../../src-shared/errors.ts';
+import { CloseType, MarginMode, PositionMode, TimeInForce } from '../../src-shared/enums.ts';
+import { OrderFlag } from '../engine/types.ts';
+import type { PositionState } from '../risk/position.ts';
+import { EventBus } from './events.ts';
+import { createPairState, type PairState } from './pair-state.ts';
+import type { AccountState, ExchangeDeps, OrderState } from './ports.ts';
+import { TurnWriter } from './turn-writer.ts';
+
+/** Engine account of bot orders sent through the bot route (the house market maker). */
+export const HOUSE_ACCOUNT = 2 ** 40;
+const DEFAULT_LEVERAGE = 20;
+const DEFAULT_MARGIN_MODE: MarginMode = MarginMode.CROSS;
+/** The insurance fund a new venue starts with: 1,000,000 USDT. */
+export const INITIAL_INSURANCE_FUND = 1_000_000n * 100_000_000n;
+const ID_BLOCK = 100_000;
+
+/** An order the exchange tracks: user orders, cached bot orders, and the order of the command running. */
+export interface LiveOrder extends OrderState {
+  isBot: boolean;
+  engineAccount: number;
+  /** Close type written when this order flattens a position (CloseType: user, TP, SL, liquidation). */
+  closeType: number;
+  /** A bot order kept in the order cache (need_cache): listed, cancellable, announced. */
+  cached?: boolean;
+}
+
+export interface AccountLive {
+  id: number;
+  wallet: bigint;
+  deposits: bigint;
+  mode: PositionMode;
+  frozen: bigint;
+  positions: Map<string, PositionState>;
+  orders: Map<number, LiveOrder>;
+  clientIds: Map<string, number>;
+  pairs: Map<string, { leverage: number; marginMode: number }>;
+}
+
+export const posKey = (symbol: string, side: number): string => `${symbol}:${side}`;
+
+export function reject(def: (typeof Errors)[keyof typeof Errors], message?: string): never {
+  throw new ApiError(def, message);
+}
+
+export class TradingCore {
+  readonly events = new EventBus();
+  readonly pairs = new Map<string, PairState>();
+  readonly accounts = new Map<number, AccountLive>();
+  /** Orders the exchange tracks: user orders and cached bot orders. */
+  readonly orders = new Map<number, LiveOrder>();
+  /** Positions that shrank in this drain: their reduce-only orders are trimmed (fills.ts). */
+  readonly trimQueue = new Set<PositionState>();
+  readonly deps: ExchangeDeps;
+  readonly writer: TurnWriter;
+  /** Insurance fund, 1e-8 USDT; absorbs what liquidations cannot pay. */
+  insurance = 0n;
+  fatal: unknown = null;
+  checkingRisk = false;
+  private nextOrderId = 1;
+  private nextTradeId = 1;
+  private nextPositionId = 1;
+  private idHwm = 0;
+
+  constructor(deps: ExchangeDeps) {
+    this.deps = deps;
+    this.writer = new TurnWriter(this);
+    // A failed group commit loses the turn's writes: memory is ahead of the disk, so refuse
+    // every further command (the waiting answers get the error).
+    deps.repo.group.onFailure((err) => {
+      this.fatal = err;
+    });
+    for (const row of deps.symbols.all()) this.pairs.set(row.symbol, createPairState(row));
+    this.restore();
+  }
+
+  private restore(): void {
+    const { repo, settings } = this.deps;
+    const max = repo.maxIds();
+    const hwm = settings.getNumber('id_hwm') ?? 0;
+    this.nextOrderId = Math.max(max.order, hwm) + 1;
+    this.nextTradeId = Math.max(max.trade, hwm) + 1;
+    this.nextPositionId = max.position + 1;
+    this.idHwm = Math.max(this.nextOrderId, this.nextTradeId);
+    this.reserveIds();
+    const fund = settings.get('insurance_fund');
+    this.insurance = fund === undefined ? INITIAL_INSURANCE_FUND : BigInt(fund);
+    if (fund === undefined) settings.set('insurance_fund', String(this.insurance));
+
+    for (const s of repo.loadPairSettings()) {
+      this.account(s.accountId)?.pairs.set(s.symbol, { leverage: s.leverage, marginMode: s.marginMode });
+    }
+    for (const p of repo.loadPositions()) {
+      const a = this.account(p.accountId);
+      if (a) a.positions.set(posKey(p.symbol, p.side), p);
+    }
+    // Resting user orders go back into their books in their original time order; they were
+    // resting together before, so they cannot cross each other now.
+    for (const o of repo.loadOpenOrders()) {
+      const a = this.account(o.accountId);
+      const pair = this.pairs.get(o.symbol);
+      if (!a || !pair) continue;
+      const live: LiveOrder = { ...o, isBot: false, engineAccount: o.accountId, closeType: CloseType.USER };
+      this.orders.set(o.id, live);
+      a.orders.set(o.id, live);
+      a.clientIds.set(o.clientOrderId, o.id);
+      a.frozen += o.frozen;
+      pair.book.placeLimit(o.id, o.accountId, o.side, o.priceTicks, o.qtyLots - o.filledLots, TimeInForce.GTC, o.reduceOnly ? OrderFlag.ReduceOnly : 0);
+    }
+    for (const pair of this.pairs.values()) pair.sink.take();
+  }
+
+  /** Ids are handed out from blocks whose end is stored first, so ids never repeat after a crash. */
+  private reserveIds(): void {
+    const need = Math.max(this.nextOrderId, this.nextTradeId);
+    if (need >= this.idHwm) {
+      this.idHwm = need + ID_BLOCK;
+      this.deps.settings.set('id_hwm', String(this.idHwm));
+    }
+  }
+
+  takeOrderId(): number {
+    const id = this.nextOrderId++;
+    if (this.nextOrderId >= this.idHwm) this.reserveIds();
+    return id;
+  }
+
+  takeTradeId(): number {
+    const id = this.nextTradeId++;
+    if (this.nextTradeId >= this.idHwm) this.reserveIds();
+    return id;
+  }
+
+  takePositionId(): number {
+    return this.nextPositionId++;
+  }
+
+  account(id: number): AccountLive | undefined {
+    let a = this.accounts.get(id);
+    if (a) return a;
+    const row = this.deps.accounts.byId(id);
+    if (!row) return undefined;
+    a = liveFromRow(row);
+    this.accounts.set(id, a);
+    return a;
+  }
+
+  checkHealthy(): void {
+    if (this.fatal) reject(Errors.SERVICE_UNAVAILABLE, 'A store write failed earlier; restart the venue');
+  }
+
+  requirePair(symbol: string): PairState {
+    const p = this.pairs.get(symbol);
+    if (!p) reject(Errors.SYMBOL_NOT_FOUND, `Unknown symbol '${symbol}'`);
+    return p;
+  }
+
+  requireAccount(id: number): AccountLive {
+    this.checkHealthy();
+    const a = this.account(id);
+    if (!a) reject(Errors.ACCOUNT_NOT_FOUND);
+    return a;
+  }
+
+  now(): number {
+    return this.deps.clock.now();
+  }
+
+  /** The account's setting on a pair (the defaults until it sets one). */
+  pairSetting(a: AccountLive, pair: PairState): { leverage: number; marginMode: number } {
+    return a.pairs.get(pair.row.symbol) ?? { leverage: Math.min(DEFAULT_LEVERAGE, pair.row.maxLeverage), marginMode: DEFAULT_MARGIN_MODE };
+  }
+}
+
+function liveFromRow(row: AccountState): AccountLive {
+  return {
+    id: row.id, wallet: row.walletBalance, deposits: row.totalDeposits, mode: row.positionMode, frozen: 0n,
+    positions: new Map(), orders: new Map(), clientIds: new Map(), pairs: new Map(),
+  };
+}
+
+/** Open positions of an account on a symbol. */
+export function positionsOf(a: AccountLive, symbol: string): PositionState[] {
+  const out: PositionState[] = [];
+  for (const p of a.positions.values()) if (p.symbol === symbol && p.qty > 0) out.push(p);
+  return out;
+}
+
+/** Open orders of an account (on a symbol), by id. */
+export function openOrdersOf(a: AccountLive, symbol?: string): LiveOrder[] {
+  const out: LiveOrder[] = [];
+  for (const o of a.orders.values()) if (symbol === undefined || o.symbol === symbol) out.push(o);
+  return out.sort((x, y) => x.id - y.id);
+}

@@ -1,0 +1,261 @@
+// Fills and positions: the engine's events applied to orders, positions and wallets.
+//
+// Invariants
+// - Every event the book reported for a command is applied before the command ends (drain
+//   loops until the sink is empty: trimming close orders can make the book report more).
+// - A fill books its price PnL and fee into the wallet and the position at once; order margin
+//   frozen for the filled part is released in proportion, all of it on the last fill.
+// - In one-way mode a fill first reduces the opposite net position, then opens with the rest;
+//   in hedge mode a reduce-only order only ever closes the position of its side.
+// - No resting reduce-only order exceeds the position it reduces (trimCloseOrders after every
+//   shrink); at zero the book cancels it.
+// - Bot orders never touch the ledger: only their counterparties' fills are booked.
+import { ApiError, Errors } from '../../src-shared/errors.ts';
+import { OrderStatus, OrderType, PositionAction, PositionMode, PositionSide, Side, TimeInForce, TradeRole } from '../../src-shared/enums.ts';
+import type { EngineEvent } from '../engine/index.ts';
+import { RejectReason } from '../engine/types.ts';
+import { applyClose, applyOpen, newPosition, type HedgeSide, type PositionState } from '../risk/position.ts';
+import { posKey, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
+import type { PairState } from './pair-state.ts';
+import type { TradeState } from './ports.ts';
+
+/** Applies everything the engine reported for the last command(s) on this pair. */
+export function drain(core: TradingCore, pair: PairState, untracked: LiveOrder | null): void {
+  for (;;) {
+    const events = pair.sink.take();
+    if (events.length === 0) break;
+    for (const e of events) apply(core, pair, e, untracked);
+    // positions that shrank: trim or cancel the reduce-only orders resting against them
+    if (core.trimQueue.size > 0) {
+      const queue = [...core.trimQueue];
+      core.trimQueue.clear();
+      for (const p of queue) trimCloseOrders(core, pair, p);
+    }
+  }
+}
+
+function lookup(core: TradingCore, id: number, untracked: LiveOrder | null): LiveOrder | undefined {
+  return core.orders.get(id) ?? (untracked && untracked.id === id ? untracked : undefined);
+}
+
+function apply(core: TradingCore, pair: PairState, e: EngineEvent, untracked: LiveOrder | null): void {
+  switch (e.type) {
+    case 'level':
+      core.events.emit('level', { symbol: pair.row.symbol, updateId: e.updateId, side: e.side, priceTicks: e.priceTicks, totalLots: e.totalLots });
+      return;
+    case 'accepted': {
+      const o = lookup(core, e.orderId, untracked);
+      if (o && o.qtyLots !== e.qtyLots) o.qtyLots = e.qtyLots; // trimmed to the reduce-only cap
+      if (o) touch(core, o);
+      return;
+    }
+    case 'rejected': {
+      const o = lookup(core, e.orderId, untracked);
+      if (o) {
+        finish(core, o, OrderStatus.REJECTED);
+        if (e.reason === RejectReason.NothingToReduce) throw new ApiError(Errors.REDUCE_ONLY_REJECTED);
+      }
+      throw new ApiError(Errors.INTERNAL, `engine refused the command (reason ${e.reason})`);
+    }
+    case 'trade': {
+      const time = core.now();
+      const tradeId = core.takeTradeId();
+      pair.lastPriceTicks = e.priceTicks;
+      const maker = lookup(core, e.makerId, untracked);
+      const taker = lookup(core, e.takerId, untracked);
+      if (maker) fill(core, pair, maker, e.priceTicks, e.qtyLots, true, tradeId, time);
+      if (taker) fill(core, pair, taker, e.priceTicks, e.qtyLots, false, tradeId, time);
+      core.events.emit('trade', { symbol: pair.row.symbol, tradeId, priceTicks: e.priceTicks, qtyLots: e.qtyLots, takerSide: e.takerSide, time });
+      return;
+    }
+    case 'partiallyFilled': {
+      const o = lookup(core, e.orderId, untracked);
+      if (o) {
+        o.status = OrderStatus.PARTIALLY_FILLED;
+        touch(core, o);
+      }
+      return;
+    }
+    case 'filled': {
+      const o = lookup(core, e.orderId, untracked);
+      if (o) finish(core, o, OrderStatus.FILLED);
+      return;
+    }
+    case 'amended': {
+      const o = lookup(core, e.orderId, untracked);
+      if (o) {
+        o.qtyLots = e.qtyLots;
+        o.priceTicks = e.priceTicks;
+        touch(core, o);
+      }
+      return;
+    }
+    case 'cancelled': {
+      // any cancel reason (user, reduce-only trim to zero, liquidation) is CANCELED on the wire
+      const o = lookup(core, e.orderId, untracked);
+      if (o) finish(core, o, OrderStatus.CANCELED);
+      return;
+    }
+    case 'expired': {
+      // IOC/FOK remainders, GTX that would take and self-trade prevention alike
+      const o = lookup(core, e.orderId, untracked);
+      if (o) finish(core, o, OrderStatus.EXPIRED);
+      return;
+    }
+  }
+}
+
+function touch(core: TradingCore, o: LiveOrder): void {
+  o.updatedAt = core.now();
+  if (!o.isBot) core.writer.order(o);
+  core.writer.orderEvent(o);
+}
+
+/** The order reached a final status: release what it froze and forget it. */
+function finish(core: TradingCore, o: LiveOrder, status: number): void {
+  o.status = status;
+  o.updatedAt = core.now();
+  if (!o.isBot) {
+    const a = core.accounts.get(o.accountId);
+    if (a) {
+      a.frozen -= o.frozen;
+      o.frozen = 0n;
+      a.orders.delete(o.id);
+      if (a.clientIds.get(o.clientOrderId) === o.id) a.clientIds.delete(o.clientOrderId);
+      core.writer.wallet(a); // available balance changed
+    }
+    core.writer.order(o);
+  }
+  core.orders.delete(o.id);
+  core.writer.orderEvent(o);
+}
+
+function fill(core: TradingCore, pair: PairState, o: LiveOrder, priceTicks: number, lots: number, isMaker: boolean, tradeId: number, time: number): void {
+  const remainingBefore = o.qtyLots - o.filledLots;
+  const notional = pair.math.notional(priceTicks, lots);
+  o.filledLots += lots;
+  o.filledQuote += notional;
+  o.updatedAt = time;
+  if (o.isBot) return;
+  const a = core.accounts.get(o.accountId);
+  if (!a) return;
+  const w = core.writer;
+  const fee = pair.math.fee(notional, isMaker);
+  o.totalFee += fee;
+  if (o.frozen > 0n) {
+    const rel = lots >= remainingBefore ? o.frozen : (o.frozen * BigInt(lots)) / BigInt(remainingBefore);
+    o.frozen -= rel;
+    a.frozen -= rel;
+  }
+  w.order(o);
+
+  let pnl = 0n;
+  let isClose = false;
+  let positionSide = o.positionSide;
+  if (a.mode === PositionMode.HEDGE) {
+    const key = posKey(o.symbol, o.positionSide);
+    if (o.reduceOnly) {
+      const p = a.positions.get(key);
+      if (p && p.qty > 0) {
+        pnl = closeLots(core, a, p, Math.min(lots, p.qty), notional, fee, time, o.closeType);
+        isClose = true;
+      }
+    } else {
+      const p = positionFor(core, a, pair, o.positionSide as HedgeSide, o, time);
+      applyOpen(p, lots, notional, fee, time);
+      w.position(p);
+    }
+  } else {
+    // one-way: a fill first reduces an opposite net position, then opens with the rest
+    const opposite = a.positions.get(posKey(o.symbol, o.side === Side.BUY ? PositionSide.SHORT : PositionSide.LONG));
+    let rest = lots;
+    if (opposite && opposite.qty > 0) {
+      const closing = Math.min(rest, opposite.qty);
+      const closeNotional = closing === lots ? notional : pair.math.notional(priceTicks, closing);
+      const closeFee = closing === lots ? fee : (fee * BigInt(closing)) / BigInt(lots);
+      positionSide = opposite.side;
+      pnl = closeLots(core, a, opposite, closing, closeNotional, closeFee, time, o.closeType);
+      isClose = true;
+      rest -= closing;
+      if (rest > 0) {
+        const p = positionFor(core, a, pair, o.side as HedgeSide, o, time);
+        applyOpen(p, rest, notional - closeNotional, fee - closeFee, time);
+        w.position(p);
+      }
+    } else if (!o.reduceOnly) {
+      positionSide = o.side;
+      const p = positionFor(core, a, pair, o.side as HedgeSide, o, time);
+      applyOpen(p, lots, notional, fee, time);
+      w.position(p);
+    }
+  }
+  a.wallet += pnl - fee;
+  w.wallet(a);
+  w.trade({
+    id: tradeId, orderId: o.id, accountId: a.id, symbol: o.symbol, side: o.side, positionSide, priceTicks,
+    qtyLots: lots, quote: notional, fee, feeRate: isMaker ? pair.row.makerFeeRate : pair.row.takerFeeRate,
+    role: isMaker ? TradeRole.MAKER : TradeRole.TAKER, isClose, realizedPnl: pnl, createdAt: time,
+  });
+}
+
+function positionFor(core: TradingCore, a: AccountLive, pair: PairState, side: HedgeSide, o: LiveOrder, time: number): PositionState {
+  const key = posKey(pair.row.symbol, side);
+  let p = a.positions.get(key);
+  if (!p || p.qty === 0) {
+    p = newPosition(core.takePositionId(), a.id, pair.row.symbol, side, o.marginMode as 1 | 2, o.leverage, time);
+    a.positions.set(key, p);
+  }
+  return p;
+}
+
+/** Closes `lots` of a position at `notional`; returns the price PnL (the caller books it). */
+export function closeLots(core: TradingCore, a: AccountLive, p: PositionState, lots: number, notional: bigint, fee: bigint, time: number, closeType: number): bigint {
+  const r = applyClose(p, lots, notional, fee, time);
+  core.writer.position(p);
+  if (r.flat) {
+    core.writer.closedPosition(p, closeType);
+    a.positions.delete(posKey(p.symbol, p.side));
+  }
+  core.trimQueue.add(p);
+  return r.pnl;
+}
+
+/** After a position shrank, no resting close order may exceed it; at zero they are cancelled. */
+function trimCloseOrders(core: TradingCore, pair: PairState, p: PositionState): void {
+  const a = core.accounts.get(p.accountId);
+  if (!a) return;
+  for (const o of a.orders.values()) {
+    if (o.symbol !== p.symbol || !o.reduceOnly) continue;
+    const reduces = a.mode === PositionMode.HEDGE ? o.positionSide === p.side : o.side !== p.side;
+    if (!reduces) continue;
+    const remaining = o.qtyLots - o.filledLots;
+    if (remaining > p.qty) pair.book.trimOrder(o.id, p.qty);
+  }
+}
+
+/** A fill that did not come from the book (bankruptcy close, ADL, paper reset): recorded like any fill. */
+export function recordSyntheticTrade(core: TradingCore, a: AccountLive, pair: PairState, p: PositionState, priceTicks: number, lots: number, notional: bigint, pnl: bigint, time: number): void {
+  const trade: TradeState = {
+    id: core.takeTradeId(), orderId: 0, accountId: a.id, symbol: pair.row.symbol, side: p.side === PositionSide.LONG ? Side.SELL : Side.BUY,
+    positionSide: p.side, priceTicks, qtyLots: lots, quote: notional, fee: 0n, feeRate: '0', role: TradeRole.TAKER, isClose: true,
+    realizedPnl: pnl, createdAt: time,
+  };
+  core.writer.trade(trade);
+}
+
+/**
+ * Places a reduce-only order the venue itself sends for an account (liquidation IOC, TP/SL
+ * market close): tracked like a user order so its fills are booked and stored.
+ */
+export function venueCloseOrder(core: TradingCore, a: AccountLive, p: PositionState, clientOrderId: string, id: number, closeType: number, time: number): LiveOrder {
+  const order: LiveOrder = {
+    id, clientOrderId, accountId: a.id, symbol: p.symbol, side: p.side === PositionSide.LONG ? Side.SELL : Side.BUY, type: OrderType.MARKET, tif: TimeInForce.IOC,
+    priceTicks: 0, qtyLots: p.qty, filledLots: 0, filledQuote: 0n, status: OrderStatus.NEW, leverage: p.leverage,
+    marginMode: p.marginMode, positionSide: a.mode === PositionMode.HEDGE ? p.side : PositionSide.LONG, positionAction: PositionAction.CLOSE, reduceOnly: true,
+    frozen: 0n, totalFee: 0n, createdAt: time, updatedAt: time, isBot: false, engineAccount: a.id, closeType,
+  };
+  core.orders.set(id, order);
+  a.orders.set(id, order);
+  a.clientIds.set(clientOrderId, id);
+  return order;
+}

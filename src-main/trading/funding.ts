@@ -1,0 +1,50 @@
+// Funding settlement: at each funding time every open position on the pair pays or receives
+// mark x |qty| x rate; longs pay shorts when the rate is positive.
+//
+// Invariants
+// - The house is the counterparty of every payment (the venue does not net longs against
+//   shorts), so each account's identity holds on its own: funding paid is kept on the position
+//   (fundingFee, positive = paid) and taken from the wallet, to the unit.
+// - An isolated position pays from its margin (never below zero); liquidation is checked
+//   right after, against the new wallets.
+import { MarginMode, PositionSide } from '../../src-shared/enums.ts';
+import { formatMoney } from '../risk/money.ts';
+import type { TradingCore } from './core.ts';
+import { checkRisk } from './liquidation.ts';
+
+/** Settles funding on `symbol` at `rate` and `mark`; returns how many positions paid or received. */
+export function settleFunding(core: TradingCore, symbol: string, rate: number, mark: number, time: number): number {
+  core.checkHealthy();
+  const pair = core.requirePair(symbol);
+  const w = core.writer;
+  let settled = 0;
+  const notes: Array<{ accountId: number; data: unknown }> = [];
+  for (const a of core.accounts.values()) {
+    for (const p of a.positions.values()) {
+      if (p.symbol !== symbol || p.qty === 0) continue;
+      const base = p.qty * pair.math.lotValue;
+      const amount = BigInt(Math.round(mark * base * Math.abs(rate) * 1e8));
+      if (amount === 0n) continue;
+      // > 0: this position pays
+      const pays = (rate > 0) === (p.side === PositionSide.LONG) ? amount : -amount;
+      a.wallet -= pays;
+      p.fundingFee += pays;
+      if (p.marginMode === MarginMode.ISOLATED) {
+        p.isolatedMargin -= pays;
+        if (p.isolatedMargin < 0n) p.isolatedMargin = 0n;
+      }
+      p.updatedAt = time;
+      w.position(p);
+      w.wallet(a);
+      settled++;
+      notes.push({
+        accountId: a.id,
+        data: { symbol, position_side: p.side, funding_rate: rate, mark_price: mark, amount: formatMoney(-pays), time },
+      });
+    }
+  }
+  w.flush();
+  for (const n of notes) w.announce({ accountId: n.accountId, kind: 'funding', data: n.data });
+  checkRisk(core, pair);
+  return settled;
+}

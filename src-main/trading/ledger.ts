@@ -1,0 +1,146 @@
+// The ledger: wallets, frozen order margin, position margin and the money figures derived
+// from them (available balance, cross totals, account summary), plus deposits.
+//
+// Invariants
+// - Every amount is a bigint of 1e-8 USDT. Values at the mark are SymbolMath.valueAt (the mark
+//   rounded to 1e-8, the product exact, rounded once) and maintenance margins
+//   maintenanceMarginUnits, so totals are sums of integers and the same state always gives the
+//   same figures to the unit.
+// - Per account: total deposits = wallet + fees paid - realized PnL + funding paid, exactly (a
+//   wallet the insurance fund tops up is booked as a deposit from it).
+// - Floats appear only for display and risk thresholds of a position record (positionRisk).
+import { Errors } from '../../src-shared/errors.ts';
+import { MarginMode, PositionSide } from '../../src-shared/enums.ts';
+import { liquidationPrice } from '../risk/liquidation-price.ts';
+import { maintenanceMargin, maintenanceMarginUnits } from '../risk/margin.ts';
+import { ceilDiv, unitsToNumber } from '../risk/money.ts';
+import type { PositionState } from '../risk/position.ts';
+import { reject, type AccountLive, type TradingCore } from './core.ts';
+import type { PairState } from './pair-state.ts';
+import type { AccountMoney, PositionRisk } from './ports.ts';
+
+/** Value of a position at its pair's mark, units. */
+export function markValue(p: PositionState, pair: PairState): bigint {
+  return pair.math.valueAt(pair.markPrice, p.qty);
+}
+
+/** Unrealized PnL of a position at its pair's mark, units. */
+export function upnlUnits(p: PositionState, pair: PairState): bigint {
+  const d = markValue(p, pair) - p.cost;
+  return p.side === PositionSide.LONG ? d : -d;
+}
+
+export interface CrossTotals {
+  /** Unrealized PnL of the cross positions. */
+  upnl: bigint;
+  /** Initial margin of the cross positions at the mark. */
+  im: bigint;
+  /** Maintenance margin of the cross positions (0 unless asked for). */
+  mm: bigint;
+  /** Margin allocated to isolated positions. */
+  isolated: bigint;
+}
+
+/**
+ * Totals of an account's cross positions (all but `except`) and its isolated margin; the
+ * maintenance margin only when `withMaintenance` (the available balance does not need it).
+ */
+export function crossTotals(core: TradingCore, a: AccountLive, except?: PositionState, withMaintenance = true): CrossTotals {
+  let upnl = 0n;
+  let im = 0n;
+  let mm = 0n;
+  let isolated = 0n;
+  for (const p of a.positions.values()) {
+    if (p.qty === 0) continue;
+    if (p.marginMode === MarginMode.ISOLATED) {
+      isolated += p.isolatedMargin;
+      continue;
+    }
+    if (p === except) continue;
+    const pair = core.pairs.get(p.symbol)!;
+    const value = markValue(p, pair);
+    upnl += p.side === PositionSide.LONG ? value - p.cost : p.cost - value;
+    im += ceilDiv(value, BigInt(p.leverage));
+    if (withMaintenance) mm += maintenanceMarginUnits(pair.row.brackets, value);
+  }
+  return { upnl, im, mm, isolated };
+}
+
+/** Available balance, units (may be negative): what new orders may use. */
+export function available(core: TradingCore, a: AccountLive): bigint {
+  const t = crossTotals(core, a, undefined, false);
+  return a.wallet + t.upnl - t.im - t.isolated - a.frozen;
+}
+
+/** The figures of an account's balance summary. */
+export function accountMoney(core: TradingCore, a: AccountLive): AccountMoney {
+  const t = crossTotals(core, a, undefined, false);
+  let isoUpnl = 0n;
+  for (const p of a.positions.values()) {
+    if (p.qty > 0 && p.marginMode === MarginMode.ISOLATED) isoUpnl += upnlUnits(p, core.pairs.get(p.symbol)!);
+  }
+  const avail = a.wallet + t.upnl - t.im - t.isolated - a.frozen;
+  return {
+    id: a.id,
+    wallet: a.wallet,
+    deposits: a.deposits,
+    frozen: a.frozen,
+    available: avail < 0n ? 0n : avail,
+    positionMargin: t.im + t.isolated,
+    unrealizedPnl: t.upnl + isoUpnl,
+    marginBalance: a.wallet + t.upnl + isoUpnl,
+    mode: a.mode,
+  };
+}
+
+/** Margin, liquidation price, margin ratio and unrealized PnL of a position, for its record. */
+export function positionRisk(core: TradingCore, a: AccountLive, p: PositionState, pair: PairState, entry: number): PositionRisk {
+  const qty = pair.math.qtyOf(p.qty);
+  const notional = qty * pair.markPrice;
+  const upnl = unitsToNumber(upnlUnits(p, pair));
+  const maint = maintenanceMargin(pair.row.brackets, notional);
+  const s = p.side === PositionSide.LONG ? 1 : -1;
+  if (p.marginMode === MarginMode.ISOLATED) {
+    const margin = unitsToNumber(p.isolatedMargin);
+    const equity = margin + upnl;
+    return {
+      margin,
+      liquidationPrice: liquidationPrice({ side: s, qty, entry, wallet: margin, brackets: pair.row.brackets }),
+      marginRatio: equity > 0 ? maint / equity : maint > 0 ? 1 : 0,
+      unrealizedPnl: upnl,
+    };
+  }
+  const others = crossTotals(core, a, p);
+  const crossWallet = unitsToNumber(a.wallet - others.isolated);
+  const otherMm = unitsToNumber(others.mm);
+  const otherUpnl = unitsToNumber(others.upnl);
+  const equity = crossWallet + otherUpnl + upnl;
+  return {
+    margin: notional / p.leverage,
+    liquidationPrice: liquidationPrice({ side: s, qty, entry, wallet: crossWallet, otherMaintenance: otherMm, otherUpnl, brackets: pair.row.brackets }),
+    marginRatio: equity > 0 ? (otherMm + maint) / equity : 1,
+    unrealizedPnl: upnl,
+  };
+}
+
+/** Paper deposit (positive) or withdrawal (negative) of `amount` units. */
+export function deposit(core: TradingCore, a: AccountLive, amount: bigint): void {
+  if (amount === 0n) reject(Errors.INVALID_PARAMETER, 'amount must not be zero');
+  if (amount < 0n && a.wallet + amount < 0n) reject(Errors.INSUFFICIENT_MARGIN, 'The wallet cannot go below zero');
+  a.wallet += amount;
+  a.deposits += amount;
+  const now = core.now();
+  const { repo } = core.deps;
+  repo.tx(() => repo.addDeposit(a.id, amount, now));
+}
+
+/** Sets the wallet to `balance` and books the difference as a deposit (paper reset, fund cover). */
+export function bookWalletTo(core: TradingCore, a: AccountLive, balance: bigint, time: number): void {
+  const delta = balance - a.wallet;
+  a.wallet = balance;
+  a.deposits += delta;
+  core.writer.wallet(a);
+  core.writer.flush();
+  const { repo } = core.deps;
+  if (delta !== 0n) repo.tx(() => repo.addDeposit(a.id, 0n, time, delta));
+}

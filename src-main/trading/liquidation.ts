@@ -1,0 +1,176 @@
+// Liquidation, insurance fund and auto-deleveraging, checked on every mark price change.
+//
+// Invariants
+// - An isolated position is liquidated when its maintenance margin reaches its equity
+//   (margin + PnL); the cross account when the cross maintenance reaches the cross equity
+//   (wallet - isolated margin + cross PnL). Both sides are bigint units (ledger.ts).
+// - A liquidation cancels the orders that could add to the positions, closes each with an IOC
+//   that may trade only down to the bankruptcy price (close type 4), closes any rest at the
+//   bankruptcy price against the insurance fund (6), and, when the fund cannot cover,
+//   deleverages profitable opposite positions in ADL order (5).
+// - A wallet left below zero is covered by the fund and booked as a deposit from it, so the
+//   account identity (deposits = wallet + fees - PnL + funding) still holds; the fund's
+//   balance is stored with the same commit.
+// - checkRisk does not re-enter itself (a liquidation's trades move no mark) and does nothing
+//   once a store write has failed.
+import { CloseType, MarginMode, PositionSide, TimeInForce } from '../../src-shared/enums.ts';
+import { MAX_PRICE_TICKS, OrderFlag } from '../engine/types.ts';
+import { rankForAdl, type AdlCandidate } from '../risk/adl.ts';
+import { bankruptcyPrice } from '../risk/liquidation-price.ts';
+import { maintenanceMarginUnits } from '../risk/margin.ts';
+import { unitsToNumber } from '../risk/money.ts';
+import { entryPrice, type PositionState } from '../risk/position.ts';
+import { posKey, type AccountLive, type TradingCore } from './core.ts';
+import { closeLots, drain, recordSyntheticTrade, venueCloseOrder } from './fills.ts';
+import { crossTotals, markValue, upnlUnits } from './ledger.ts';
+import type { PairState } from './pair-state.ts';
+import { checkTriggers } from './tpsl.ts';
+
+/** Liquidations, then take-profit / stop-loss triggers, for the pair's current prices. */
+export function checkRisk(core: TradingCore, pair: PairState): void {
+  if (core.checkingRisk || core.fatal) return;
+  core.checkingRisk = true;
+  try {
+    for (const a of [...core.accounts.values()]) {
+      if (a.positions.size === 0) continue;
+      liquidateIfNeeded(core, a, pair);
+    }
+    checkTriggers(core, pair);
+  } finally {
+    core.checkingRisk = false;
+  }
+}
+
+function liquidateIfNeeded(core: TradingCore, a: AccountLive, pair: PairState): void {
+  // isolated positions on this pair
+  for (const p of [...a.positions.values()]) {
+    if (p.symbol !== pair.row.symbol || p.qty === 0 || p.marginMode !== MarginMode.ISOLATED) continue;
+    const equity = p.isolatedMargin + upnlUnits(p, pair);
+    if (maintenanceMarginUnits(pair.row.brackets, markValue(p, pair)) >= equity) liquidate(core, a, [p], p.isolatedMargin);
+  }
+  // cross: the whole cross account
+  let hasCrossHere = false;
+  for (const p of a.positions.values()) if (p.symbol === pair.row.symbol && p.qty > 0 && p.marginMode === MarginMode.CROSS) hasCrossHere = true;
+  if (!hasCrossHere) return;
+  const t = crossTotals(core, a);
+  const equity = a.wallet - t.isolated + t.upnl;
+  if (t.mm > 0n && t.mm >= equity) {
+    const cross = [...a.positions.values()].filter((p) => p.qty > 0 && p.marginMode === MarginMode.CROSS);
+    liquidate(core, a, cross, a.wallet - t.isolated);
+  }
+}
+
+/** Liquidates `positions` of an account whose margin (isolated margin or cross wallet) is `wallet` units. */
+function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[], walletUnits: bigint): void {
+  const wallet = unitsToNumber(walletUnits);
+  const symbols = new Set(positions.map((p) => p.symbol));
+  const crossAll = positions.some((p) => p.marginMode === MarginMode.CROSS);
+  for (const o of [...a.orders.values()]) {
+    if (crossAll || symbols.has(o.symbol)) {
+      const pair = core.pairs.get(o.symbol)!;
+      pair.book.cancel(o.id);
+      drain(core, pair, null);
+    }
+  }
+  const time = core.now();
+  const w = core.writer;
+  for (const p of positions) {
+    if (p.qty === 0) continue;
+    const pair = core.pairs.get(p.symbol)!;
+    const qtyBefore = p.qty;
+    const entry = entryPrice(p, pair.math.lotValue);
+    const s = p.side === PositionSide.LONG ? 1 : -1;
+    const bp = bankruptcyPrice(s, p.qty * pair.math.lotValue, entry, p.marginMode === MarginMode.ISOLATED ? unitsToNumber(p.isolatedMargin) : Math.max(0, wallet / positions.length));
+    w.announce({
+      accountId: a.id,
+      kind: 'liquidation',
+      data: { symbol: p.symbol, position_side: p.side, quantity: pair.math.qtyOf(p.qty), mark_price: pair.markPrice, bankruptcy_price: bp, time },
+    });
+    // 1. IOC close in the market
+    const id = core.takeOrderId();
+    const order = venueCloseOrder(core, a, p, `liq-${id}`, id, CloseType.LIQUIDATION, time);
+    // the IOC may trade only down to the bankruptcy price
+    const bpTicks = Math.max(1, s === 1 ? pair.math.ticksCeil(bp) : pair.math.ticksFloor(bp));
+    if (bp > 0 && bpTicks < MAX_PRICE_TICKS) pair.book.placeLimit(id, a.id, order.side, bpTicks, p.qty, TimeInForce.IOC, OrderFlag.ReduceOnly, p.qty);
+    else pair.book.placeMarket(id, a.id, order.side, p.qty, Math.max(1, pair.math.ticksRound(pair.markPrice)), OrderFlag.ReduceOnly, p.qty);
+    drain(core, pair, null);
+    w.order(order);
+    // 2. the rest at the bankruptcy price against the fund, or by ADL
+    const live = a.positions.get(posKey(p.symbol, p.side));
+    if (live && live.qty > 0) closeAtBankruptcy(core, a, pair, live, Math.max(bp, pair.math.tickValue), time);
+    if (qtyBefore > 0) core.trimQueue.add(p);
+  }
+  // A wallet below zero is covered by the fund. The cover is booked as a deposit from the
+  // fund, so the account's identity (deposits = wallet + fees - PnL + funding) still holds.
+  let cover = 0n;
+  if (a.wallet < 0n) {
+    cover = -a.wallet;
+    core.insurance -= cover;
+    a.wallet = 0n;
+    a.deposits += cover;
+    w.wallet(a);
+  }
+  const { repo, settings } = core.deps;
+  settings.set('insurance_fund', String(core.insurance));
+  w.flush();
+  if (cover > 0n) repo.tx(() => repo.addDeposit(a.id, 0n, time, cover));
+}
+
+/** Closes the rest of a liquidated position at its bankruptcy price (close type 6). */
+function closeAtBankruptcy(core: TradingCore, a: AccountLive, pair: PairState, p: PositionState, bp: number, time: number): void {
+  const s = p.side === PositionSide.LONG ? 1 : -1;
+  const lots = p.qty;
+  const bpTicks = Math.max(1, pair.math.ticksRound(bp));
+  const notional = pair.math.notional(bpTicks, lots);
+  // The fund takes the position over at BP and closes it at mark: it wins or loses the gap.
+  const markTicks = Math.max(1, pair.math.ticksRound(pair.markPrice));
+  const fundPnl = BigInt(s) * (pair.math.notional(markTicks, lots) - notional);
+  if (core.insurance + fundPnl < 0n) {
+    autoDeleverage(core, a, pair, p, bpTicks, time);
+    return;
+  }
+  core.insurance += fundPnl;
+  bookClose(core, a, pair, p, bpTicks, lots, notional, time, CloseType.BANKRUPTCY);
+}
+
+/** Closes `lots` of a position at `priceTicks` with no fee and books the PnL as a synthetic trade. */
+function bookClose(core: TradingCore, a: AccountLive, pair: PairState, p: PositionState, priceTicks: number, lots: number, notional: bigint, time: number, closeType: number): void {
+  const pnl = closeLots(core, a, p, lots, notional, 0n, time, closeType);
+  a.wallet += pnl;
+  core.writer.wallet(a);
+  recordSyntheticTrade(core, a, pair, p, priceTicks, lots, notional, pnl, time);
+}
+
+/** The fund cannot cover: reduce profitable opposite positions at the bankruptcy price (ADL). */
+function autoDeleverage(core: TradingCore, a: AccountLive, pair: PairState, p: PositionState, bpTicks: number, time: number): void {
+  const opposite: Array<AdlCandidate & { acct: AccountLive; pos: PositionState }> = [];
+  for (const other of core.accounts.values()) {
+    if (other === a) continue;
+    for (const q of other.positions.values()) {
+      if (q.symbol !== p.symbol || q.side === p.side || q.qty === 0) continue;
+      const qEntry = entryPrice(q, pair.math.lotValue);
+      const qs = q.side === PositionSide.LONG ? 1 : -1;
+      const margin = q.marginMode === MarginMode.ISOLATED ? unitsToNumber(q.isolatedMargin) : (q.qty * pair.math.lotValue * qEntry) / q.leverage;
+      opposite.push({
+        id: String(q.id).padStart(16, '0'), side: qs, qty: q.qty * pair.math.lotValue, entry: qEntry, mark: pair.markPrice,
+        bankruptcy: bankruptcyPrice(qs, q.qty * pair.math.lotValue, qEntry, margin), acct: other, pos: q,
+      });
+    }
+  }
+  let rest = p.qty;
+  for (const c of rankForAdl(opposite)) {
+    if (rest === 0) break;
+    const lots = Math.min(rest, c.pos.qty);
+    const notional = pair.math.notional(bpTicks, lots);
+    bookClose(core, c.acct, pair, c.pos, bpTicks, lots, notional, time, CloseType.ADL);
+    bookClose(core, a, pair, p, bpTicks, lots, notional, time, CloseType.BANKRUPTCY);
+    rest -= lots;
+  }
+  if (rest > 0) {
+    // nobody left to deleverage: the fund takes the remainder whatever it costs
+    const notional = pair.math.notional(bpTicks, rest);
+    const markTicks = Math.max(1, pair.math.ticksRound(pair.markPrice));
+    core.insurance += BigInt(p.side === PositionSide.LONG ? 1 : -1) * (pair.math.notional(markTicks, rest) - notional);
+    bookClose(core, a, pair, p, bpTicks, rest, notional, time, CloseType.BANKRUPTCY);
+  }
+}

@@ -1,0 +1,212 @@
+// Order checks: everything a placement must pass before the engine sees it.
+//
+// Invariants
+// - Pure with respect to state: a check reads the pair and the account and throws ApiError
+//   (with the registry code and a message naming the limit); it changes nothing, so a
+//   rejected order leaves no trace. Settings an order asks for are returned, not applied.
+// - Order of checks is part of the API: symbol status, type/side/TIF, position side and
+//   action (before quantity and price: an order on the wrong side is told so, not that its
+//   price is outside the band for that side), quantity, price and band, then the account
+//   side (settings, client id, reduce-only cap, notional, leverage cap, margin).
+import { Errors } from '../../src-shared/errors.ts';
+import { MarginMode, OrderType, PositionAction, PositionMode, PositionSide, Side, SymbolStatus, TimeInForce } from '../../src-shared/enums.ts';
+import { MAX_PRICE_TICKS } from '../engine/types.ts';
+import type { OrderInput } from './commands.ts';
+import { formatMoney, unitsToNumber } from '../risk/money.ts';
+import { ceilDiv } from '../risk/money.ts';
+import { maxNotionalFor } from '../risk/tiers.ts';
+import { openOrdersOf, posKey, positionsOf, reject, type AccountLive, type TradingCore } from './core.ts';
+import { available } from './ledger.ts';
+import type { PairState } from './pair-state.ts';
+
+/** What the order-independent checks established about an order. */
+export interface CheckedShape {
+  isMarket: boolean;
+  tif: number;
+  positionSide: number;
+  action: number;
+  reduceOnly: boolean;
+  qtyLots: number;
+  priceTicks: number;
+  /** The mark in ticks (at least 1): a market order's protection reference and margin price. */
+  refTicks: number;
+}
+
+/** The account side of a user order: the settings it trades at and what it freezes. */
+export interface CheckedAccount {
+  leverage: number;
+  marginMode: number;
+  /** The order changes the pair setting (leverage / margin mode) once accepted. */
+  settingsChange: boolean;
+  frozen: bigint;
+  /** Reduce-only cap in lots, -1 for none. */
+  maxFill: number;
+}
+
+const ISOLATED_OR_CROSS = 'margin_mode must be 1 (isolated) or 2 (cross)';
+
+/** Type, side, time in force, position side and action, quantity, price and band. */
+export function checkShape(pair: PairState, input: OrderInput, mode: PositionMode): CheckedShape {
+  const { row, math } = pair;
+  if (row.status !== SymbolStatus.TRADING) reject(Errors.SYMBOL_NOT_TRADING, `${row.symbol} is not trading (status ${row.status})`);
+  const isMarket = input.type === OrderType.MARKET;
+  if (input.type !== OrderType.LIMIT && input.type !== OrderType.MARKET) reject(Errors.INVALID_PARAMETER, 'type must be 1 (limit) or 2 (market)');
+  if (input.side !== Side.BUY && input.side !== Side.SELL) reject(Errors.INVALID_PARAMETER, 'side must be 1 (buy) or 2 (sell)');
+  if (isMarket && !row.allowMarket) reject(Errors.MARKET_NOT_ALLOWED, `Market orders are not allowed on ${row.symbol}`);
+  const tif: number = isMarket ? TimeInForce.IOC : (input.time_in_force ?? TimeInForce.GTC);
+  if (tif !== TimeInForce.GTC && tif !== TimeInForce.IOC && tif !== TimeInForce.FOK && tif !== TimeInForce.GTX) {
+    reject(Errors.INVALID_PARAMETER, 'time_in_force must be 1 GTC, 2 IOC, 3 FOK or 4 GTX');
+  }
+
+  // position side and action, before quantity and price
+  const positionSide: number = input.position_side;
+  const action: number = input.position_action;
+  if (positionSide !== PositionSide.LONG && positionSide !== PositionSide.SHORT) reject(Errors.INVALID_PARAMETER, 'position_side must be 1 (long) or 2 (short)');
+  if (action !== PositionAction.OPEN && action !== PositionAction.CLOSE) reject(Errors.INVALID_PARAMETER, 'position_action must be 1 (open) or 2 (close)');
+  let reduceOnly = input.reduce_only === true || (mode === PositionMode.ONE_WAY && action === PositionAction.CLOSE);
+  if (mode === PositionMode.HEDGE) {
+    const expectedSide = (positionSide === PositionSide.LONG) === (action === PositionAction.OPEN) ? Side.BUY : Side.SELL;
+    if (input.side !== expectedSide) {
+      reject(
+        Errors.POSITION_SIDE_MISMATCH,
+        `In hedge mode ${action === PositionAction.OPEN ? 'opening' : 'closing'} a ${positionSide === PositionSide.LONG ? 'long' : 'short'} is a ${expectedSide === Side.BUY ? 'buy' : 'sell'} (side ${expectedSide})`,
+      );
+    }
+    if (action === PositionAction.OPEN && input.reduce_only === true) {
+      reject(Errors.REDUCE_ONLY_REJECTED, 'In hedge mode an order that opens (position_action 1) cannot be reduce-only; close with position_action 2');
+    }
+    if (action === PositionAction.CLOSE) reduceOnly = true;
+  } else if (positionSide !== PositionSide.LONG) {
+    reject(Errors.POSITION_SIDE_MISMATCH, 'In one-way mode position_side is 1');
+  }
+
+  // quantity
+  const q = math.qty.toUnits(input.qty);
+  if (!q.ok) {
+    if (q.reason === 'off_step') reject(Errors.QTY_OFF_STEP, `qty ${input.qty} is not a multiple of the step ${row.stepSize}`);
+    reject(Errors.INVALID_PARAMETER, `qty must be a positive decimal string (got '${input.qty}')`);
+  }
+  const qtyLots = q.value;
+  if (qtyLots < math.qty.mustToUnits(row.minQty)) reject(Errors.QTY_BELOW_MIN, `qty ${input.qty} is below the minimum ${row.minQty}`);
+  if (qtyLots > math.qty.mustToUnits(row.maxQty)) reject(Errors.QTY_ABOVE_MAX, `qty ${input.qty} is above the maximum ${row.maxQty}`);
+
+  // price
+  let priceTicks = 0;
+  if (isMarket) {
+    if (input.price !== undefined && input.price !== '') reject(Errors.PRICE_NOT_ALLOWED);
+  } else {
+    if (input.price === undefined || input.price === '') reject(Errors.PRICE_REQUIRED);
+    const pr = math.price.toUnits(input.price);
+    if (!pr.ok) {
+      if (pr.reason === 'off_step') reject(Errors.PRICE_OFF_TICK, `price ${input.price} is not a multiple of the tick ${row.tickSize}`);
+      if (pr.reason === 'range') reject(Errors.INVALID_PARAMETER, `price ${input.price} is out of range`);
+      reject(Errors.INVALID_PARAMETER, `price must be a positive decimal string (got '${input.price}')`);
+    }
+    priceTicks = pr.value;
+    if (priceTicks > MAX_PRICE_TICKS) reject(Errors.INVALID_PARAMETER, `price ${input.price} is out of range`);
+    const mark = pair.markPrice;
+    const hi = mark * (1 + pair.bandRatio);
+    const lo = mark * (1 - pair.bandRatio);
+    const px = priceTicks * math.tickValue;
+    if (input.side === Side.BUY && px > hi * (1 + 1e-12)) {
+      reject(Errors.PRICE_OUTSIDE_BAND, `A buy above ${math.roundPrice(hi)} (mark ${math.roundPrice(mark)} + ${pair.bandRatio * 100}%) is outside the price band`);
+    }
+    if (input.side === Side.SELL && px < lo * (1 - 1e-12)) {
+      reject(Errors.PRICE_OUTSIDE_BAND, `A sell below ${math.roundPrice(lo)} (mark ${math.roundPrice(mark)} - ${pair.bandRatio * 100}%) is outside the price band`);
+    }
+  }
+  const refTicks = Math.max(1, math.ticksRound(pair.markPrice));
+  return { isMarket, tif, positionSide, action, reduceOnly, qtyLots, priceTicks, refTicks };
+}
+
+/** Settings, client id, reduce-only cap, minimum notional, leverage cap and margin of a user order. */
+export function checkAccountSide(core: TradingCore, a: AccountLive, pair: PairState, input: OrderInput, s: CheckedShape, clientOrderId: string): CheckedAccount {
+  const { row, math } = pair;
+  const current = core.pairSetting(a, pair);
+  const leverage = input.leverage ?? current.leverage;
+  const marginMode: number = input.margin_mode ?? current.marginMode;
+  if (marginMode !== current.marginMode) checkMarginModeChange(a, row.symbol, marginMode);
+  if (leverage !== current.leverage) checkLeverage(a, pair, leverage);
+  const settingsChange = leverage !== current.leverage || marginMode !== current.marginMode;
+  if (a.clientIds.has(clientOrderId)) {
+    reject(Errors.DUPLICATE_CLIENT_ORDER_ID, `client_order_id '${clientOrderId}' is already used by live order ${a.clientIds.get(clientOrderId)}`);
+  }
+  let frozen = 0n;
+  let maxFill = -1;
+  if (s.reduceOnly) {
+    const reducible = reducibleLots(a, row.symbol, s.positionSide, input.side);
+    if (reducible <= 0) {
+      const which = a.mode === PositionMode.HEDGE ? (s.positionSide === PositionSide.LONG ? 'long' : 'short') + ' ' : '';
+      reject(s.action === PositionAction.CLOSE ? Errors.NO_POSITION_TO_CLOSE : Errors.REDUCE_ONLY_REJECTED, `No ${which}position on ${row.symbol} for this order to reduce`);
+    }
+    maxFill = reducible;
+  } else {
+    const notional = math.notional(s.isMarket ? s.refTicks : s.priceTicks, s.qtyLots);
+    if (notional < BigInt(Math.round(Number(row.minNotional) * 1e8))) {
+      reject(Errors.NOTIONAL_BELOW_MIN, `Order notional ${formatMoney(notional, 2)} is below the minimum ${row.minNotional} USDT`);
+    }
+    const existing = sideNotional(a, pair, s.positionSide);
+    const maxNotional = maxNotionalFor(row.brackets, leverage);
+    const wanted = existing + unitsToNumber(notional);
+    if (wanted > maxNotional) {
+      reject(Errors.LEVERAGE_INVALID, `At ${leverage}x the position may hold at most ${maxNotional} USDT notional on ${row.symbol}; this order would make it ${wanted.toFixed(2)}`);
+    }
+    frozen = ceilDiv(notional, BigInt(leverage)) + math.fee(notional, false);
+    const avail = available(core, a);
+    if (frozen > avail) {
+      reject(Errors.INSUFFICIENT_MARGIN, `Order needs ${formatMoney(frozen, 2)} USDT of margin and fees; available is ${formatMoney(avail < 0n ? 0n : avail, 2)} USDT`);
+    }
+  }
+  return { leverage, marginMode, settingsChange, frozen, maxFill };
+}
+
+/** Checks a leverage for an account's pair; returns the notional cap it allows (USDT). */
+export function checkLeverage(a: AccountLive, pair: PairState, leverage: number): number {
+  const symbol = pair.row.symbol;
+  if (!Number.isInteger(leverage) || leverage < 1 || leverage > pair.row.maxLeverage) {
+    reject(Errors.LEVERAGE_INVALID, `leverage must be an integer from 1 to ${pair.row.maxLeverage} on ${symbol}`);
+  }
+  const maxNotional = maxNotionalFor(pair.row.brackets, leverage);
+  for (const p of positionsOf(a, symbol)) {
+    const notional = p.qty * pair.math.lotValue * pair.markPrice;
+    if (notional > maxNotional) {
+      reject(Errors.LEVERAGE_INVALID, `a ${leverage}x position on ${symbol} may hold at most ${maxNotional} USDT notional; the position holds ${notional.toFixed(2)}`);
+    }
+  }
+  return maxNotional;
+}
+
+export function checkMarginModeValue(marginMode: number): void {
+  if (marginMode !== MarginMode.ISOLATED && marginMode !== MarginMode.CROSS) reject(Errors.INVALID_PARAMETER, ISOLATED_OR_CROSS);
+}
+
+export function checkMarginModeChange(a: AccountLive, symbol: string, marginMode: number): void {
+  checkMarginModeValue(marginMode);
+  if (positionsOf(a, symbol).length > 0 || openOrdersOf(a, symbol).length > 0) {
+    reject(Errors.MARGIN_MODE_CHANGE_REFUSED, `Margin mode of ${symbol} cannot change while a position or open order exists`);
+  }
+}
+
+/** Lots a reduce-only / close order may fill now: the position it reduces. */
+function reducibleLots(a: AccountLive, symbol: string, positionSide: number, side: number): number {
+  if (a.mode === PositionMode.HEDGE) return a.positions.get(posKey(symbol, positionSide))?.qty ?? 0;
+  // one-way: the net position must be on the other side of this order
+  const p = a.positions.get(posKey(symbol, side === Side.BUY ? PositionSide.SHORT : PositionSide.LONG));
+  return p?.qty ?? 0;
+}
+
+/** Notional (USDT, at the mark or the order price) a side already holds or has ordered: the leverage cap's measure. */
+function sideNotional(a: AccountLive, pair: PairState, positionSide: number): number {
+  let total = 0;
+  for (const p of a.positions.values()) {
+    if (p.symbol === pair.row.symbol && (a.mode === PositionMode.ONE_WAY || p.side === positionSide)) {
+      total += p.qty * pair.math.lotValue * pair.markPrice;
+    }
+  }
+  for (const o of a.orders.values()) {
+    if (o.symbol === pair.row.symbol && !o.reduceOnly && o.positionSide === positionSide) {
+      total += (o.qtyLots - o.filledLots) * pair.math.lotValue * (o.priceTicks ? o.priceTicks * pair.math.tickValue : pair.markPrice);
+    }
+  }
+  return total;
+}

@@ -1,0 +1,150 @@
+// Order commands: place (user and bot), cancel one, cancel all, cancel a bot order.
+//
+// Invariants
+// - A placement is checked completely (order-checks.ts) before the engine sees it; a rejected
+//   order changes nothing but the order id it consumed (ids are never reused).
+// - An accepted user order is tracked (account, client id, frozen margin) before the engine
+//   runs, so its fills find it; bot orders are tracked only when cached (need_cache), else they
+//   live for this command alone ('untracked') and are never stored or announced.
+// - Every command ends with the turn writer's flush: its changes are one group-commit unit.
+import { Errors } from '../../src-shared/errors.ts';
+import { CloseType, MarginMode, OrderStatus, PositionMode } from '../../src-shared/enums.ts';
+import { OrderFlag } from '../engine/types.ts';
+import type { OrderRecord, PlacementResult } from '../../src-shared/types.ts';
+import type { BotOrderInput, OrderInput } from './commands.ts';
+import { formatMoney } from '../risk/money.ts';
+import { applyPairSetting } from './account-settings.ts';
+import { HOUSE_ACCOUNT, openOrdersOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
+import { drain } from './fills.ts';
+import { checkAccountSide, checkShape, type CheckedShape } from './order-checks.ts';
+import { orderRecord } from './views.ts';
+
+/** General placement (signed users): validated, margined, stored before the answer. */
+export function placeUserOrder(core: TradingCore, a: AccountLive, input: OrderInput): PlacementResult {
+  core.checkHealthy();
+  const pair = core.requirePair(input.symbol);
+  const s = checkShape(pair, input, a.mode);
+  const id = core.takeOrderId();
+  // Generated ids contain a '.', which client-chosen ids may not, so they never collide.
+  const clientOrderId = input.client_order_id || `api.${id}`;
+  const c = checkAccountSide(core, a, pair, input, s, clientOrderId);
+  // settings the order asked for apply only now that it is accepted
+  if (c.settingsChange) applyPairSetting(core, a, pair.row.symbol, c.leverage, c.marginMode);
+  const order = newOrder(core, id, clientOrderId, a.id, input, s, c.leverage, c.marginMode, c.frozen, false, a.id, false);
+  core.orders.set(id, order);
+  a.orders.set(id, order);
+  a.clientIds.set(clientOrderId, id);
+  a.frozen += c.frozen;
+  submit(core, order, s.isMarket, s.refTicks, c.maxFill, null);
+  core.writer.order(order);
+  core.writer.flush();
+  return placement(core, order);
+}
+
+/** Bot placement: no margin, never stored; `need_cache` keeps it listed and cancellable. */
+export function placeBotOrder(core: TradingCore, input: BotOrderInput, engineAccount: number): PlacementResult {
+  core.checkHealthy();
+  const pair = core.requirePair(input.symbol);
+  const s = checkShape(pair, input, PositionMode.HEDGE);
+  const track = input.need_cache === true;
+  const id = core.takeOrderId();
+  const clientOrderId = input.client_order_id || `bot.${id}`;
+  if (track) {
+    for (const o of core.orders.values()) {
+      if (o.isBot && o.clientOrderId === clientOrderId) {
+        reject(Errors.DUPLICATE_CLIENT_ORDER_ID, `client_order_id '${clientOrderId}' is already used by live bot order ${o.id}`);
+      }
+    }
+  }
+  const order = newOrder(core, id, clientOrderId, 0, input, s, input.leverage ?? 1, input.margin_mode ?? MarginMode.CROSS, 0n, true, engineAccount, track);
+  if (track) core.orders.set(id, order);
+  submit(core, order, s.isMarket, s.refTicks, -1, track ? null : order);
+  core.writer.flush();
+  return placement(core, order);
+}
+
+function newOrder(
+  core: TradingCore, id: number, clientOrderId: string, accountId: number, input: OrderInput, s: CheckedShape,
+  leverage: number, marginMode: number, frozen: bigint, isBot: boolean, engineAccount: number, cached: boolean,
+): LiveOrder {
+  const now = core.now();
+  return {
+    id, clientOrderId, accountId, symbol: input.symbol, side: input.side, type: input.type, tif: s.tif,
+    priceTicks: s.priceTicks, qtyLots: s.qtyLots, filledLots: 0, filledQuote: 0n, status: OrderStatus.NEW, leverage, marginMode,
+    positionSide: s.positionSide, positionAction: s.action, reduceOnly: s.reduceOnly, frozen, totalFee: 0n, createdAt: now,
+    updatedAt: now, isBot, engineAccount, closeType: CloseType.USER, cached,
+  };
+}
+
+function submit(core: TradingCore, o: LiveOrder, isMarket: boolean, refTicks: number, maxFill: number, untracked: LiveOrder | null): void {
+  const pair = core.pairs.get(o.symbol)!;
+  const flags = o.reduceOnly ? OrderFlag.ReduceOnly : 0;
+  if (isMarket) pair.book.placeMarket(o.id, o.engineAccount, o.side, o.qtyLots, refTicks, flags, maxFill);
+  else pair.book.placeLimit(o.id, o.engineAccount, o.side, o.priceTicks, o.qtyLots, o.tif, flags, maxFill);
+  drain(core, pair, untracked);
+}
+
+function placement(core: TradingCore, o: LiveOrder): PlacementResult {
+  const math = core.pairs.get(o.symbol)!.math;
+  return {
+    order_id: String(o.id),
+    client_order_id: o.clientOrderId,
+    status: o.status as PlacementResult['status'],
+    filled_qty: math.formatQty(o.filledLots),
+    filled_quote: formatMoney(o.filledQuote),
+  };
+}
+
+export interface CancelTarget {
+  symbol?: string;
+  orderId?: number;
+  clientOrderId?: string;
+}
+
+/** Cancel one order of a user by id or client id. */
+export function cancelOrder(core: TradingCore, a: AccountLive, by: CancelTarget): OrderRecord {
+  let id = by.orderId;
+  if (id === undefined && by.clientOrderId !== undefined) id = a.clientIds.get(by.clientOrderId);
+  const o = id === undefined ? undefined : a.orders.get(id);
+  if (o && by.symbol !== undefined && o.symbol !== by.symbol) {
+    reject(Errors.ORDER_NOT_FOUND, `No open order ${o.id} on ${by.symbol}`);
+  }
+  if (!o) {
+    // a finished order of this account (on the symbol named, if one is), found by id or by
+    // client id alike, is 3019
+    const { repo } = core.deps;
+    const stored =
+      id !== undefined ? repo.order(id) : by.clientOrderId !== undefined ? repo.orderByClientId(a.id, by.clientOrderId, by.symbol) : undefined;
+    if (stored && stored.accountId === a.id && (by.symbol === undefined || stored.symbol === by.symbol)) {
+      const which = by.orderId !== undefined ? `Order ${stored.id}` : `Order ${stored.id} (client_order_id '${by.clientOrderId}')`;
+      reject(Errors.ORDER_NOT_CANCELLABLE, `${which} is no longer open (status ${stored.status})`);
+    }
+    reject(Errors.ORDER_NOT_FOUND, by.orderId !== undefined ? `No open order ${by.orderId}` : `No open order with client_order_id '${by.clientOrderId}'`);
+  }
+  const pair = core.requirePair(o.symbol);
+  pair.book.cancel(o.id);
+  drain(core, pair, null);
+  core.writer.flush();
+  return orderRecord(core, o);
+}
+
+/** Cancel all open orders of a user on a symbol; returns how many. */
+export function cancelAll(core: TradingCore, a: AccountLive, symbol: string): number {
+  const pair = core.requirePair(symbol);
+  const ids = openOrdersOf(a, symbol).map((o) => o.id);
+  for (const id of ids) pair.book.cancel(id);
+  drain(core, pair, null);
+  core.writer.flush();
+  return ids.length;
+}
+
+/** Cancel a bot order (cached or not) by id. */
+export function cancelBotOrder(core: TradingCore, symbol: string, orderId: number): { order_id: string; status: number } {
+  const pair = core.requirePair(symbol);
+  const view = pair.book.getOrder(orderId);
+  if (!view || view.account < HOUSE_ACCOUNT) reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
+  pair.book.cancel(orderId);
+  drain(core, pair, null);
+  core.writer.flush();
+  return { order_id: String(orderId), status: OrderStatus.CANCELED };
+}

@@ -1,0 +1,38 @@
+// One trading pair's live state: its book, the book's event sink, and the market prices the
+// exchange margins and triggers against. Its own module so that market, WebSocket and price
+// code can read pairs without importing the exchange.
+//
+// Invariants: only the exchange's commands change a PairState (prices through the 'prices'
+// command, lastPriceTicks through trades); readers never write it. Prices are floats (display
+// and risk thresholds); money derived from them is rounded to 1e-8 USDT where it is booked.
+import { createBook, RecordingSink, type OrderBook } from '../engine/index.ts';
+import { SymbolMath } from '../risk/money.ts';
+import type { SymbolRow } from '../core/symbol.ts';
+
+export interface PairState {
+  row: SymbolRow;
+  math: SymbolMath;
+  book: OrderBook;
+  sink: RecordingSink;
+  bandRatio: number;
+  markPrice: number;
+  indexPrice: number;
+  lastPriceTicks: number;
+  fundingRate: number;
+  nextFundingTime: number;
+  /** Market time of the last mark/index update, ms (0 before the first). */
+  priceTime: number;
+}
+
+export function createPairState(row: SymbolRow): PairState {
+  const math = new SymbolMath(row);
+  const sink = new RecordingSink();
+  const bandRatio = Number(row.marketPriceProtectRatio);
+  const book = createBook({ symbol: row.symbol, bandPpm: Math.round(bandRatio * 1_000_000) }, sink);
+  const initial = Number(row.initialPrice);
+  return {
+    row, math, book, sink, bandRatio,
+    markPrice: initial, indexPrice: initial, lastPriceTicks: math.ticksRound(initial),
+    fundingRate: 0.0001, nextFundingTime: 0, priceTime: 0,
+  };
+}

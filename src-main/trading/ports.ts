@@ -1,0 +1,195 @@
+// The trading service's ports: what the exchange needs from storage, the clock and the wire.
+//
+// The exchange depends on these interfaces only; SQLite implements them in store/*-repo.ts
+// (`implements`), trading/memory-store.ts implements them in memory (tests, replay), and the API
+// layer implements RecordFormat (api/records.ts). Invariants every implementation keeps:
+// - `tx(fn)` is all-or-nothing: when fn throws, none of its writes stays;
+// - `group.defer(fn)` runs fn once before the next commit, inside it (the turn writer: one
+//   write per changed row per commit); `group.afterCommit(fn)` runs fn once everything written
+//   so far is committed (at once when nothing is pending); `group.onFailure` is told when a
+//   commit failed (the exchange's memory is then ahead of the store: it stops);
+// - reads (`order`, `orderByClientId`, `byId`) see every write made so far, deferred or not.
+// Nothing here awaits: a command runs to its end synchronously.
+import type { AccountSummary, OrderRecord, PositionRecord, TradeRecord } from '../../src-shared/types.ts';
+import type { SymbolMath } from '../risk/money.ts';
+import type { PositionState } from '../risk/position.ts';
+import type { SymbolRow } from '../core/symbol.ts';
+import type { PairState } from './pair-state.ts';
+
+/** An order as the exchange keeps and stores it (ticks, lots, 1e-8 USDT units). */
+export interface OrderState {
+  id: number;
+  clientOrderId: string;
+  accountId: number;
+  symbol: string;
+  side: number;
+  type: number;
+  tif: number;
+  priceTicks: number;
+  qtyLots: number;
+  filledLots: number;
+  filledQuote: bigint;
+  status: number;
+  leverage: number;
+  marginMode: number;
+  positionSide: number;
+  positionAction: number;
+  reduceOnly: boolean;
+  frozen: bigint;
+  totalFee: bigint;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One fill of one account (the user's side of a trade, or a bankruptcy / ADL close). */
+export interface TradeState {
+  id: number;
+  orderId: number;
+  accountId: number;
+  symbol: string;
+  side: number;
+  positionSide: number;
+  priceTicks: number;
+  qtyLots: number;
+  quote: bigint;
+  fee: bigint;
+  feeRate: string;
+  role: number;
+  isClose: boolean;
+  realizedPnl: bigint;
+  createdAt: number;
+}
+
+/** The part of an account the ledger keeps live. */
+export interface AccountState {
+  id: number;
+  walletBalance: bigint;
+  totalDeposits: bigint;
+  positionMode: 'hedge' | 'one_way';
+}
+
+export interface AccountSpec {
+  apiKey: string;
+  apiSecret: string;
+  kind: 'user' | 'local';
+  balance: bigint;
+}
+
+export interface PairSettingState {
+  accountId: number;
+  symbol: string;
+  leverage: number;
+  marginMode: number;
+}
+
+/** The commit boundary the turn writer and the announcements hang on. */
+export interface CommitHooks {
+  defer(fn: () => void): void;
+  afterCommit(fn: () => void): void;
+  onFailure(fn: (err: Error) => void): void;
+}
+
+export interface SymbolsPort {
+  all(): readonly SymbolRow[];
+}
+
+export interface AccountsPort {
+  byId(id: number): AccountState | undefined;
+  /** Creates the account with this key, or sets its secret and its wallet to `balance` (the difference booked as a deposit). */
+  upsert(spec: AccountSpec, now: number): AccountState;
+  /** Replaces the account's key and secret; undefined when there is no such account. */
+  rotateKey(id: number, apiKey: string, apiSecret: string, now: number): AccountState | undefined;
+}
+
+export interface SettingsPort {
+  get(key: string): string | undefined;
+  getNumber(key: string): number | undefined;
+  set(key: string, value: string): void;
+}
+
+export interface TradingStorePort {
+  readonly group: CommitHooks;
+  tx<T>(fn: () => T): T;
+  saveOrder(o: OrderState): void;
+  insertTrade(t: TradeState): void;
+  savePosition(p: PositionState): void;
+  deletePosition(id: number): void;
+  insertClosed(p: PositionState, closeType: number, closedAt: number): number;
+  setWallet(accountId: number, wallet: bigint, now: number): void;
+  /** Adds `amount` to the wallet and `deposit` (default: the same) to total deposits. */
+  addDeposit(accountId: number, amount: bigint, now: number, deposit?: bigint): void;
+  setPositionMode(accountId: number, mode: 'hedge' | 'one_way', now: number): void;
+  savePairSetting(accountId: number, symbol: string, leverage: number, marginMode: number): void;
+  loadOpenOrders(): OrderState[];
+  loadPositions(): PositionState[];
+  loadPairSettings(): PairSettingState[];
+  order(id: number): OrderState | undefined;
+  orderByClientId(accountId: number, clientOrderId: string, symbol?: string): OrderState | undefined;
+  maxIds(): { order: number; trade: number; position: number };
+}
+
+/** Market time, ms. */
+export interface Clock {
+  now(): number;
+}
+
+/** Position risk figures the ledger computes for a position record (floats: display only). */
+export interface PositionRisk {
+  margin: number;
+  liquidationPrice: number;
+  marginRatio: number;
+  unrealizedPnl: number;
+}
+
+/** Account money the ledger computes for a balance summary (1e-8 USDT units). */
+export interface AccountMoney {
+  id: number;
+  wallet: bigint;
+  deposits: bigint;
+  frozen: bigint;
+  available: bigint;
+  positionMargin: bigint;
+  unrealizedPnl: bigint;
+  marginBalance: bigint;
+  mode: 'hedge' | 'one_way';
+}
+
+/** Wire records of trading state: implemented by the API layer (api/records.ts). */
+export interface RecordFormat {
+  order(math: SymbolMath, o: OrderState): OrderRecord;
+  trade(math: SymbolMath, t: TradeState): TradeRecord;
+  position(pair: PairState, p: PositionState, risk: PositionRisk): PositionRecord;
+  summary(m: AccountMoney): AccountSummary;
+}
+
+export interface ExchangeDeps {
+  symbols: SymbolsPort;
+  accounts: AccountsPort;
+  settings: SettingsPort;
+  repo: TradingStorePort;
+  clock: Clock;
+  records: RecordFormat;
+}
+
+/** A closed position as stored (the history routes format it, api/records.ts). */
+export interface ClosedPositionRow {
+  id: number;
+  positionId: number;
+  accountId: number;
+  symbol: string;
+  positionSide: number;
+  marginMode: number;
+  leverage: number;
+  openQuantity: number;
+  closeQuantity: number;
+  openAmount: bigint;
+  closeAmount: bigint;
+  openFee: bigint;
+  closeFee: bigint;
+  totalFundingFee: bigint;
+  realizedPnl: bigint;
+  closeType: number;
+  openedAt: number;
+  closedAt: number;
+  createdAt: number;
+}

@@ -1,0 +1,35 @@
+// Read-only views of the live state as wire records. The ledger computes the figures; the
+// record shapes come from the API layer's RecordFormat (api/records.ts), injected as a port.
+//
+// Invariants: views never change state and never touch the store.
+import type { OrderRecord, PositionRecord, TradeRecord, AccountSummary } from '../../src-shared/types.ts';
+import { entryPrice, type PositionState } from '../risk/position.ts';
+import type { AccountLive, TradingCore } from './core.ts';
+import { accountMoney, positionRisk } from './ledger.ts';
+import type { OrderState, TradeState } from './ports.ts';
+
+export function orderRecord(core: TradingCore, o: OrderState): OrderRecord {
+  return core.deps.records.order(core.pairs.get(o.symbol)!.math, o);
+}
+
+export function tradeRecord(core: TradingCore, t: TradeState): TradeRecord {
+  return core.deps.records.trade(core.pairs.get(t.symbol)!.math, t);
+}
+
+export function positionRecord(core: TradingCore, a: AccountLive, p: PositionState): PositionRecord {
+  const pair = core.pairs.get(p.symbol)!;
+  const entry = entryPrice(p, pair.math.lotValue);
+  return core.deps.records.position(pair, p, positionRisk(core, a, p, pair, entry));
+}
+
+/** Open positions of an account, by id. */
+export function positionRecords(core: TradingCore, a: AccountLive): PositionRecord[] {
+  const out: PositionRecord[] = [];
+  const list = [...a.positions.values()].filter((p) => p.qty > 0).sort((x, y) => x.id - y.id);
+  for (const p of list) out.push(positionRecord(core, a, p));
+  return out;
+}
+
+export function summaryRecord(core: TradingCore, a: AccountLive): AccountSummary {
+  return core.deps.records.summary(accountMoney(core, a));
+}

@@ -1,0 +1,218 @@
+// The Data dialog: what market data is stored (datasets with their span, rows, gaps and specs),
+// importing Binance archive files picked from disk (uploaded one by one with a progress bar,
+// each answered with what the import did or why it refused the file), and deleting a dataset
+// after a confirmation. The same work as `npm run data` and /api/v1/datasets (docs/data.md).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { errorText } from '../../lib/frame.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { Drawer } from '../../layout/drawer.tsx';
+import { DatasetChart } from './dataset-chart.tsx';
+import { datasetSpan, datasetTitle, resultLine, uploadType, uploadUrl, type DatasetView, type ImportResultView } from './data-view.ts';
+import './data.css';
+
+export function DataPanel() {
+  const s = useServices();
+  const open = useSel(s.workspace, (w) => w.overlay === 'data');
+  if (!open) return null;
+  return (
+    <Drawer title="Market data" testId="data-panel" wide onClose={() => s.workspace.getState().actions.close()}>
+      <DataBody />
+    </Drawer>
+  );
+}
+
+interface Upload {
+  file: string;
+  sent: number;
+  total: number;
+}
+
+function DataBody() {
+  const s = useServices();
+  const base = s.api.baseUrl;
+  const [list, setList] = useState<DatasetView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [market, setMarket] = useState('um');
+  const [upload, setUpload] = useState<Upload | null>(null);
+  const [results, setResults] = useState<ImportResultView[]>([]);
+  const [confirm, setConfirm] = useState<number | null>(null);
+  const [charted, setCharted] = useState<number | null>(null);
+  const picker = useRef<HTMLInputElement>(null);
+
+  const load = useCallback(async (): Promise<void> => {
+    try {
+      const r = await fetch(`${base}/api/v1/datasets`);
+      const body = (await r.json()) as { code: number; message: string; data: DatasetView[] };
+      if (body.code !== 0) throw new Error(body.message);
+      setList(body.data);
+      setError(null);
+    } catch (e) {
+      setError(`Could not list the datasets: ${errorText(e)}`);
+    }
+  }, [base]);
+
+  useEffect(() => void load(), [load]);
+
+  const send = (file: File): Promise<ImportResultView> =>
+    new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', uploadUrl(base, file.name, market));
+      xhr.setRequestHeader('content-type', uploadType(file.name));
+      xhr.upload.onprogress = (e) => setUpload({ file: file.name, sent: e.loaded, total: e.total || file.size });
+      xhr.onerror = () => reject(new Error('the upload failed (connection lost?)'));
+      xhr.onload = () => {
+        try {
+          const body = JSON.parse(xhr.responseText) as { code: number; message: string; data: { results: ImportResultView[] } };
+          if (body.code !== 0) reject(new Error(body.message));
+          else resolve(body.data.results[0]);
+        } catch {
+          reject(new Error(`HTTP ${xhr.status}`));
+        }
+      };
+      xhr.send(file);
+    });
+
+  const importFiles = async (files: FileList | null): Promise<void> => {
+    if (!files || files.length === 0) return;
+    const picked = [...files].filter((f) => /\.(zip|csv)$/i.test(f.name));
+    setResults([]);
+    for (const f of picked) {
+      setUpload({ file: f.name, sent: 0, total: f.size });
+      let r: ImportResultView;
+      try {
+        r = await send(f);
+      } catch (e) {
+        r = { file: f.name, ok: false, status: 'refused', dataset_id: null, rows: 0, added: 0, gaps: 0, checksum: 'none', error: errorText(e) };
+      }
+      setResults((prev) => [...prev, r]);
+    }
+    setUpload(null);
+    if (picker.current) picker.current.value = '';
+    await load();
+  };
+
+  const remove = async (id: number): Promise<void> => {
+    setConfirm(null);
+    if (charted === id) setCharted(null);
+    try {
+      const r = await fetch(`${base}/api/v1/datasets/${id}`, { method: 'DELETE' });
+      const body = (await r.json()) as { code: number; message: string };
+      if (body.code !== 0) throw new Error(body.message);
+      s.toasts.getState().actions.push({ kind: 'success', title: `Dataset ${id} deleted` });
+    } catch (e) {
+      setError(`Could not delete dataset ${id}: ${errorText(e)}`);
+    }
+    await load();
+  };
+
+  return (
+    <div className="data-panel">
+      <section>
+        <h3>Import files</h3>
+        <p className="muted small">
+          Files as Binance publishes them at data.binance.vision (zipped or not): klines, mark / index / premium-index
+          klines, funding rates, aggTrades, trades, bookTicker, bookDepth. The file name says the symbol and kind; pick the
+          market here. A zip's checksum, the rows and the time order are checked; a file with a bad row imports nothing.
+        </p>
+        <div className="row">
+          <label className="field">
+            <span className="field-label">Market</span>
+            <select aria-label="Market of the files" value={market} onChange={(e) => setMarket(e.target.value)}>
+              <option value="um">USD-M futures</option>
+              <option value="cm">COIN-M futures</option>
+              <option value="spot">Spot</option>
+            </select>
+          </label>
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            accept=".zip,.csv"
+            aria-label="Archive files to import"
+            data-testid="data-file-picker"
+            disabled={upload !== null}
+            onChange={(e) => void importFiles(e.target.files)}
+          />
+        </div>
+        {upload && (
+          <div data-testid="data-upload-progress">
+            <span className="small">
+              {upload.file}: {upload.sent < upload.total ? `uploading ${Math.round((100 * upload.sent) / Math.max(1, upload.total))}%` : 'importing…'}
+            </span>
+            <progress max={upload.total} value={upload.sent} />
+          </div>
+        )}
+        {results.length > 0 && (
+          <ul className="small" data-testid="data-import-results">
+            {results.map((r, i) => (
+              <li key={i} className={r.ok ? '' : 'down'}>
+                {resultLine(r)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section>
+        <h3>Stored</h3>
+        {error && (
+          <p className="down small" role="alert">
+            {error}
+          </p>
+        )}
+        {list === null ? (
+          <p className="muted small">Loading…</p>
+        ) : list.length === 0 ? (
+          <p className="muted small">No market data imported yet.</p>
+        ) : (
+          <table className="data-table" data-testid="data-datasets">
+            <thead>
+              <tr>
+                <th>Dataset</th>
+                <th>Span</th>
+                <th>Rows</th>
+                <th>Gaps</th>
+                <th>Specs</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((d) => (
+                <tr key={d.id} data-testid={`dataset-${d.id}`}>
+                  <td>{datasetTitle(d)}</td>
+                  <td>{datasetSpan(d)}</td>
+                  <td>{d.rows.toLocaleString('en-US')}</td>
+                  <td title={d.gaps.map((g) => g.detail).join('\n')}>{d.gaps.length === 0 ? 'none' : `${d.gaps.length} (hover)`}</td>
+                  <td title={`source: ${d.specs.source}`}>
+                    tick {d.specs.tick_size} · step {d.specs.step_size} ({d.specs.source})
+                  </td>
+                  <td>
+                    {d.interval !== '' && (
+                      <>
+                        <button aria-label={`Chart dataset ${d.id}`} aria-pressed={charted === d.id} onClick={() => setCharted(charted === d.id ? null : d.id)}>
+                          Chart
+                        </button>{' '}
+                      </>
+                    )}
+                    {confirm === d.id ? (
+                      <>
+                        <button className="danger" onClick={() => void remove(d.id)}>
+                          Delete {d.rows.toLocaleString('en-US')} rows
+                        </button>{' '}
+                        <button onClick={() => setConfirm(null)}>Keep</button>
+                      </>
+                    ) : (
+                      <button aria-label={`Delete dataset ${d.id}`} onClick={() => setConfirm(d.id)}>
+                        Delete
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {list?.find((d) => d.id === charted) && <DatasetChart key={charted} dataset={list.find((d) => d.id === charted)!} baseUrl={base} />}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+// Pure helpers of the Data dialog: the upload address of one picked file, the words for a
+// dataset and an import result (the API's records, docs/data.md), and the chart items of a
+// dataset's candles with its gaps left empty.
+import { INTERVALS, INTERVAL_MS, isInterval, nests, nextOpenTime, type Interval } from '../../../../src-shared/intervals.ts';
+
+export interface DatasetView {
+  id: number;
+  market: string;
+  symbol: string;
+  kind: string;
+  interval: string;
+  first_time: number | null;
+  last_time: number | null;
+  rows: number;
+  files: number;
+  gaps: { start_time: number; end_time: number; detail: string }[];
+  specs: { tick_size: string; step_size: string; source: string };
+}
+
+export interface ImportResultView {
+  file: string;
+  ok: boolean;
+  status: 'imported' | 'unchanged' | 'refused';
+  dataset_id: number | null;
+  rows: number;
+  added: number;
+  gaps: number;
+  checksum: 'verified' | 'none';
+  error: string | null;
+}
+
+const MARKETS = new Set(['spot', 'um', 'cm']);
+
+/**
+ * POST address that imports one uploaded file: its archive name says symbol, kind and
+ * interval; the market (which only the archive's folders say) comes from the dialog.
+ */
+export function uploadUrl(baseUrl: string, fileName: string, market: string): string {
+  const q = new URLSearchParams({ name: fileName });
+  if (MARKETS.has(market)) q.set('market', market);
+  return `${baseUrl.replace(/\/+$/, '')}/api/v1/datasets/import?${q.toString()}`;
+}
+
+/** Content type of an upload, by its name (the route takes zip, CSV or bytes). */
+export function uploadType(fileName: string): string {
+  return /\.csv$/i.test(fileName) ? 'text/csv' : 'application/zip';
+}
+
+export function datasetTitle(d: Pick<DatasetView, 'market' | 'symbol' | 'kind' | 'interval'>): string {
+  const market = d.market === 'um' ? 'USD-M' : d.market === 'cm' ? 'COIN-M' : 'Spot';
+  return `${d.symbol} · ${market} · ${d.kind}${d.interval ? ` ${d.interval}` : ''}`;
+}
+
+function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+export function datasetSpan(d: Pick<DatasetView, 'first_time' | 'last_time'>): string {
+  if (d.first_time === null || d.last_time === null) return 'empty';
+  return `${day(d.first_time)} → ${day(d.last_time)} UTC`;
+}
+
+export function resultLine(r: ImportResultView): string {
+  if (!r.ok) {
+    const why = r.error ?? 'unknown reason';
+    // the service's message names the file too
+    return `${r.file}: refused — ${why.startsWith(`${r.file}: `) ? why.slice(r.file.length + 2) : why}`;
+  }
+  if (r.status === 'unchanged') return `${r.file}: already imported, nothing changed`;
+  const gaps = r.gaps === 0 ? 'no gaps' : `${r.gaps} gap${r.gaps === 1 ? '' : 's'}`;
+  return `${r.file}: ${r.rows.toLocaleString('en-US')} rows (${r.added.toLocaleString('en-US')} new), ${gaps}, checksum ${r.checksum === 'verified' ? 'verified' : 'not given'}`;
+}
+
+/** One row of /api/v1/datasets/{id}/klines (the /fapi/v1/klines layout). */
+export type KlineRow = [number, number, string, string, string, string, string, string, number, string, string, boolean];
+
+export interface ChartBar {
+  /** seconds (UTC), as lightweight-charts takes them */
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+}
+
+/** A missing period: a time with no bar, drawn as empty space. */
+export interface ChartHole {
+  time: number;
+}
+
+/** At most this many empty slots are drawn for one gap (a missing year of 1m stays drawable). */
+export const MAX_HOLE_SLOTS = 2000;
+
+/**
+ * Ascending chart items from the route's newest-first rows: the bars, and between two bars
+ * that are not consecutive periods of `interval`, one empty slot per missing period (up to
+ * MAX_HOLE_SLOTS), so an outage shows as a hole in the chart instead of bars closing ranks.
+ */
+export function chartItems(rows: readonly KlineRow[], interval: Interval): { items: (ChartBar | ChartHole)[]; holes: number } {
+  const asc = [...rows].sort((a, b) => a[0] - b[0]);
+  const items: (ChartBar | ChartHole)[] = [];
+  let holes = 0;
+  for (let i = 0; i < asc.length; i++) {
+    const r = asc[i];
+    if (i > 0) {
+      let n = 0;
+      for (let t = nextOpenTime(interval, asc[i - 1][0]); t < r[0] && n < MAX_HOLE_SLOTS; t = nextOpenTime(interval, t), n++) items.push({ time: t / 1000 });
+      if (n > 0) holes++;
+    }
+    items.push({ time: r[0] / 1000, open: Number(r[2]), high: Number(r[3]), low: Number(r[4]), close: Number(r[5]) });
+  }
+  return { items, holes };
+}
+
+/** The intervals a dataset of `fine` candles can be read at: its own and every coarser one it tiles. */
+export function readableIntervals(fine: string): Interval[] {
+  if (!isInterval(fine)) return [];
+  return INTERVALS.filter((i) => INTERVAL_MS[i] >= INTERVAL_MS[fine] && nests(fine, i));
+}

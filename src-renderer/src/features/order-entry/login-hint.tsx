@@ -1,0 +1,15 @@
+// What a screen without a login shows where trading would be: how to log in, and why the last
+// attempt failed.
+import { useServices, useSel } from '../../lib/use-services.ts';
+
+export function LoginHint() {
+  const s = useServices();
+  const error = useSel(s.session, (x) => x.error);
+  return (
+    <div className="login-hint" data-testid="login-hint">
+      {error && <p className="down">{error}</p>}
+      <b>View only.</b> To trade, open the login link the service printed when it started
+      (<code>http://127.0.0.1:PORT/#token=…</code>), or use the desktop app.
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+// The order form's trading math, apart from the view: what each side (buy, sell) would send,
+// its preview (cost, margin, fee, estimated liquidation price or PnL), its Max, whether it has
+// anything to close, and the request a click would send, or the form's own reason not to.
+//
+// Pure: orderModel() reads the form and the records it is handed (use-order-model.ts picks
+// them from the stores), so it can be tested with worked values. Numbers that are not known
+// yet (no catalogue, no summary, no book) come out NaN or '' and estimate nothing; a price
+// that is not a number is never replaced by the market price.
+import type { TimeInForce } from '../../../../src-shared/enums.ts';
+import type { AccountSummary } from '../../../../src-shared/sdk/rest-client.ts';
+import type { FuturesSymbol, OrderRecord, OrderRequest, PositionRecord } from '../../../../src-shared/types.ts';
+import { num, toStep } from '../../lib/format.ts';
+import { positionDirection } from '../positions/position-direction.ts';
+import { parseDecimalInput, type DecimalInput } from './decimal-input.ts';
+import { notionalRoomQty, sideNotional } from './notional-cap.ts';
+import type { FormAction, FormType, SizeMode } from './order-form-store.ts';
+import { crossBacking, maxOpenQty, preview, type BackingPosition, type Preview } from './preview.ts';
+import { capOf, pctQty } from './size.ts';
+
+export const NOT_A_NUMBER = 'use digits and a decimal point, e.g. 90000.5 (thousands separators are fine)';
+
+/** Leverage shown (and sent) before the pair's setting is loaded. */
+export const DEFAULT_LEVERAGE = 20;
+/** Highest leverage offered before the setting or the catalogue says. */
+const DEFAULT_MAX_LEVERAGE = 125;
+
+export interface OrderModelInput {
+  symbol: string;
+  form: {
+    action: FormAction;
+    type: FormType;
+    price: string;
+    qty: string;
+    sizeMode: SizeMode;
+    pct: number;
+    tif: TimeInForce;
+    reduceOnly: boolean;
+  };
+  /** The pair's futures filters (undefined until the catalogue is loaded). */
+  futures: Pick<FuturesSymbol, 'taker_fee_rate' | 'maker_fee_rate' | 'maintenance_margin_rate' | 'max_qty' | 'qty_step' | 'max_leverage'> | undefined;
+  /** The account at live marks (null before login). */
+  summary: Pick<AccountSummary, 'available_balance' | 'wallet_balance' | 'position_mode'> | null;
+  /** The pair's leverage and margin mode in force (undefined until loaded). */
+  setting: { leverage: number; marginMode: 1 | 2; maxLeverage: number } | undefined;
+  positions: readonly PositionRecord[];
+  openOrders: readonly OrderRecord[];
+  /** Live mark price of a symbol. */
+  markOf: (symbol: string) => number | undefined;
+  bestBid: number;
+  bestAsk: number;
+  last: number | undefined;
+  /** The notional cap of the leverage in force, when known. */
+  maxNotional: number | undefined;
+  loggedIn: boolean;
+  positionsLoaded: boolean;
+}
+
+/** One side of the form: its preview, the quantity it would send and its Max. */
+export interface SideModel extends Preview {
+  side: 1 | 2;
+  /** The button's words: Open long / Close short (buy), Open short / Close long (sell). */
+  label: string;
+  /** The quantity a click would send, as a decimal string ('' when none or not a number). */
+  qty: string;
+  /** Largest quantity of one order (open: what margin and the notional cap allow; close: the position), on the step. */
+  max: number;
+  /** Why the side is disabled in Close (no position to close), or null. */
+  nothingToClose: string | null;
+}
+
+export type OrderOutcome = { ok: true; order: OrderRequest } | { ok: false; error: string };
+
+export interface OrderModel {
+  leverage: number;
+  maxLeverage: number;
+  marginMode: 1 | 2;
+  oneWay: boolean;
+  priceIn: DecimalInput;
+  qtyIn: DecimalInput;
+  buy: SideModel;
+  sell: SideModel;
+  /** The request a click on `side` sends, or the form's own reason to send nothing. */
+  order(side: 1 | 2): OrderOutcome;
+}
+
+export function orderModel(i: OrderModelInput): OrderModel {
+  const { symbol, form: f, futures: fut, summary, positions, bestBid, bestAsk, last } = i;
+  const oneWay = summary?.position_mode === 'one_way';
+  const leverage = i.setting?.leverage ?? DEFAULT_LEVERAGE;
+  const maxLeverage = i.setting?.maxLeverage ?? fut?.max_leverage ?? DEFAULT_MAX_LEVERAGE;
+  const marginMode = i.setting?.marginMode ?? 2;
+  const available = num(summary?.available_balance);
+  const takerFee = num(fut?.taker_fee_rate);
+  const makerFee = num(fut?.maker_fee_rate);
+  const mmr = num(fut?.maintenance_margin_rate);
+  const priceIn = parseDecimalInput(f.price);
+  const qtyIn = parseDecimalInput(f.qty);
+  const maxQty = fut?.max_qty ?? '';
+  const open = f.action === 'open';
+
+  const refPrice = (side: 1 | 2): number => {
+    if (f.type === 1 && priceIn.kind === 'ok') return priceIn.n;
+    // a price that is not a number estimates nothing (never the market price in its place)
+    if (f.type === 1 && priceIn.kind === 'invalid') return NaN;
+    const book = side === 1 ? bestAsk : bestBid;
+    return book > 0 ? book : (last ?? NaN);
+  };
+  // long or short from the record: a one-way short is position_side 2 with a positive quantity
+  const positionOf = (long: boolean) => {
+    const p = positions.find((x) => x.symbol === symbol && positionDirection(x).long === long);
+    return p ? { qty: positionDirection(p).size, entry: p.entry_price, margin: p.margin } : null;
+  };
+
+  /**
+   * The largest open of `side`: what the available margin buys at the leverage, within the
+   * room the leverage's notional cap leaves beside the side's position and open orders.
+   */
+  const openableQty = (side: 1 | 2): number => {
+    const price = refPrice(side);
+    const existing = sideNotional({ symbol, positionSide: side, oneWay, positions, orders: i.openOrders, mark: i.markOf(symbol) });
+    return Math.min(maxOpenQty(available, price, leverage, takerFee), notionalRoomQty(i.maxNotional, existing, price));
+  };
+
+  /** What an order of `side` is a share of: the largest open, or the position it closes. */
+  const wholeFor = (side: 1 | 2): number => (open ? openableQty(side) : (positionOf(side === 2)?.qty ?? 0));
+
+  /** What one order of `side` could carry at most: capped at max_qty, on the step. */
+  const maxFor = (side: 1 | 2): number => {
+    const cap = Math.min(wholeFor(side), capOf(maxQty));
+    // floored to the step: a rounded-up Max would be refused
+    return fut && Number.isFinite(cap) ? Number(toStep(cap, fut.qty_step) || 0) : cap;
+  };
+
+  const qtyFor = (side: 1 | 2): string => {
+    if (f.sizeMode === 'qty') return qtyIn.kind === 'ok' ? qtyIn.value : '';
+    if (!fut || f.pct <= 0) return '';
+    return pctQty({ pct: f.pct, base: wholeFor(side), qtyStep: fut.qty_step, maxQty });
+  };
+
+  // The cross wallet that backs a new cross position of this pair and side (the reference
+  // formula's WB - TMM1 + UPNL1), from the server's wallet and the live marks.
+  const backingFor = (long: boolean): number => {
+    const wallet = num(summary?.wallet_balance);
+    if (!Number.isFinite(wallet)) return available;
+    const isThis = (p: BackingPosition): boolean => p.symbol === symbol && (oneWay ? true : p.position_side === (long ? 1 : 2));
+    return crossBacking(wallet, positions, isThis, i.markOf);
+  };
+
+  // Close: a side with no position has nothing to close (the venue would refuse it)
+  const nothingToClose = (side: 1 | 2): string | null =>
+    !open && i.loggedIn && i.positionsLoaded && positionOf(side === 2) === null ? `No ${side === 1 ? 'short' : 'long'} to close` : null;
+
+  const sideModel = (side: 1 | 2): SideModel => {
+    const price = refPrice(side);
+    const qty = qtyFor(side);
+    const taker = f.type === 2 || (side === 1 ? price >= bestAsk : price <= bestBid);
+    const p = preview({
+      side,
+      action: f.action,
+      price,
+      qty: num(qty),
+      taker,
+      leverage,
+      marginMode,
+      makerFee,
+      takerFee,
+      mmr,
+      available,
+      crossBacking: open ? backingFor(side === 1) : undefined,
+      position: open ? positionOf(side === 1) : positionOf(side === 2),
+    });
+    const label = side === 1 ? (open ? 'Open long' : 'Close short') : open ? 'Open short' : 'Close long';
+    return { ...p, side, label, qty, max: maxFor(side), nothingToClose: nothingToClose(side) };
+  };
+  const buy = sideModel(1);
+  const sell = sideModel(2);
+
+  const order = (side: 1 | 2): OrderOutcome => {
+    const none = side === 1 ? buy.nothingToClose : sell.nothingToClose;
+    if (none !== null) return { ok: false, error: `${none}.` };
+    const long = open ? side === 1 : side === 2;
+    const qty = side === 1 ? buy.qty : sell.qty;
+    // Only what the API cannot say better is checked here: that something was typed at all,
+    // and that it is a number (the API would answer with its pattern, not with what to do).
+    if (f.type === 1 && priceIn.kind === 'empty') return { ok: false, error: 'Enter a limit price (or click a price in the order book).' };
+    if (f.type === 1 && priceIn.kind === 'invalid') return { ok: false, error: `Price "${priceIn.text}" is not a number: ${NOT_A_NUMBER}.` };
+    if (f.type === 1 && priceIn.kind === 'ok' && !(priceIn.n > 0)) return { ok: false, error: 'Enter a limit price above 0.' };
+    if (f.sizeMode === 'qty' && qtyIn.kind === 'invalid') return { ok: false, error: `Size "${qtyIn.text}" is not a number: ${NOT_A_NUMBER}.` };
+    if (qty === '' || !(num(qty) > 0)) {
+      return { ok: false, error: f.sizeMode === 'pct' ? 'The percentage gives no whole quantity step: raise it.' : 'Enter a size.' };
+    }
+    const req: OrderRequest = {
+      symbol,
+      side,
+      position_side: oneWay ? 1 : long ? 1 : 2,
+      position_action: open ? 1 : 2,
+      type: f.type,
+      qty,
+    };
+    if (f.type === 1 && priceIn.kind === 'ok') {
+      req.price = priceIn.value;
+      req.time_in_force = f.tif;
+    }
+    if (open) {
+      req.leverage = leverage;
+      req.margin_mode = marginMode;
+      // hedge mode refuses a reduce-only open (3010) and makes every close reduce-only
+      if (oneWay && f.reduceOnly) req.reduce_only = true;
+    }
+    return { ok: true, order: req };
+  };
+
+  return { leverage, maxLeverage, marginMode, oneWay, priceIn, qtyIn, buy, sell, order };
+}
+
+/** max_qty written on the step, as pctQty() writes a capped quantity. */
+export function maxOnStep(maxQty: string, step: string): string {
+  return pctQty({ pct: 100, base: Infinity, qtyStep: step, maxQty });
+}

@@ -1,0 +1,78 @@
+// One side of the order form (buy or sell): its button and its preview column. The two sides
+// mirror each other; everything that differs comes from the side's model (order-model.ts).
+import { fmt, fmtSigned } from '../../lib/format.ts';
+import type { FormAction } from './order-form-store.ts';
+import type { SideModel } from './order-model.ts';
+
+export interface SideButtonProps {
+  m: SideModel;
+  /** Armed with B / S. */
+  focused: boolean;
+  disabled: boolean;
+  /** This side's request is on its way. */
+  sending: boolean;
+  /** The size percentage, shown on the button in % mode (null: quantity mode). */
+  pct: number | null;
+  onClick: () => void;
+}
+
+/** The send button of a side: "Open long", "Close short", ... with its B / S shortcut. */
+export function SideButton({ m, focused, disabled, sending, pct, onClick }: SideButtonProps) {
+  return (
+    <button className={`${m.side === 1 ? 'buy' : 'sell'}${focused ? ' focused' : ''}`} disabled={disabled} onClick={onClick} title={m.side === 1 ? 'B' : 'S'}>
+      {sending ? 'Sending…' : m.label}
+      {pct !== null && !sending && <span className="pct-tag"> · {pct}%</span>}
+    </button>
+  );
+}
+
+/** A side's preview: cost, margin, fee, liquidation price and Max to open; position, fee and PnL to close. */
+export function SidePreview({ m, action, pd, qd, base }: { m: SideModel; action: FormAction; pd: number; qd: number; base: string }) {
+  return (
+    <dl>
+      {action === 'open' ? (
+        <>
+          <div>
+            <dt>Cost</dt>
+            <dd>{fmt(m.cost, 2)}</dd>
+          </div>
+          <div>
+            <dt>Margin</dt>
+            <dd>{fmt(m.margin, 2)}</dd>
+          </div>
+          <div>
+            <dt>Fee (est.)</dt>
+            <dd>{fmt(m.fee, 4)}</dd>
+          </div>
+          <div>
+            <dt>Est. liq. price</dt>
+            <dd title={m.qty && !Number.isFinite(m.liquidation) ? 'No liquidation within a 100% price move against the position' : undefined}>{m.qty ? fmt(m.liquidation, pd) : '—'}</dd>
+          </div>
+          <div>
+            <dt>Max</dt>
+            <dd>
+              {fmt(m.max, qd)} {base}
+            </dd>
+          </div>
+        </>
+      ) : (
+        <>
+          <div>
+            <dt>Position</dt>
+            <dd>
+              {fmt(m.max, qd)} {base}
+            </dd>
+          </div>
+          <div>
+            <dt>Fee (est.)</dt>
+            <dd>{fmt(m.fee, 4)}</dd>
+          </div>
+          <div>
+            <dt>Est. PnL</dt>
+            <dd className={m.pnl > 0 ? 'up' : m.pnl < 0 ? 'down' : ''}>{fmtSigned(m.pnl, 2)}</dd>
+          </div>
+        </>
+      )}
+    </dl>
+  );
+}

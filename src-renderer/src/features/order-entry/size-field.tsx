@@ -1,0 +1,99 @@
+// The order form's size: a quantity or a percentage (of available margin to open, of the
+// position to close), the percentage slider and marks, and in % mode the quantity each side
+// would send, with a note when the pair's max_qty caps it.
+import type { Ref } from 'react';
+import type { FuturesSymbol } from '../../../../src-shared/types.ts';
+import type { OrderFormState } from './order-form-store.ts';
+import { maxOnStep, NOT_A_NUMBER, type OrderModel } from './order-model.ts';
+import { capOf } from './size.ts';
+
+export interface SizeFieldProps {
+  f: OrderFormState;
+  model: OrderModel;
+  futures: Pick<FuturesSymbol, 'min_qty' | 'max_qty' | 'qty_step'> | undefined;
+  base: string;
+  /** The size input, focused and selected by B / S. */
+  inputRef: Ref<HTMLInputElement>;
+}
+
+export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldProps) {
+  const a = f.actions;
+  const { qtyIn, buy, sell } = model;
+  const pctMode = f.sizeMode === 'pct';
+  const pctOf = f.action === 'open' ? '% of available margin' : '% of position';
+  const maxQty = fut?.max_qty ?? '';
+  return (
+    <>
+      <label className={`field${pctMode ? ' pct-active' : ''}`}>
+        <span className="field-label">{pctMode ? 'Size %' : 'Size'}</span>
+        {f.sizeMode === 'qty' ? (
+          <input
+            ref={inputRef}
+            aria-label="Size"
+            inputMode="decimal"
+            value={f.qty}
+            aria-invalid={qtyIn.kind === 'invalid'}
+            placeholder={`min ${fut?.min_qty ?? ''}`}
+            onChange={(e) => a.set({ qty: e.target.value })}
+          />
+        ) : (
+          <input
+            ref={inputRef}
+            aria-label="Size"
+            aria-description={pctOf}
+            inputMode="numeric"
+            value={f.pct === 0 ? '' : String(f.pct)}
+            placeholder={pctOf}
+            onChange={(e) => a.set({ pct: Math.max(0, Math.min(100, Number(e.target.value.replace(/[^\d.]/g, '')) || 0)) })}
+          />
+        )}
+        <span className="unit">
+          <button
+            className={`link${pctMode ? ' pct-on' : ''}`}
+            type="button"
+            aria-label="Size unit"
+            title={pctMode ? `Size is a percentage (${pctOf}): click for a quantity in ${base}` : 'Switch between a quantity and a percentage'}
+            onClick={() => a.set({ sizeMode: f.sizeMode === 'qty' ? 'pct' : 'qty' })}
+          >
+            {f.sizeMode === 'qty' ? base : '%'} ⇄
+          </button>
+        </span>
+      </label>
+      {qtyIn.kind === 'invalid' && f.sizeMode === 'qty' && (
+        <p className="warn-text" data-testid="size-invalid">
+          Not a size: {NOT_A_NUMBER}.
+        </p>
+      )}
+
+      <div className="pct-row">
+        <input
+          type="range"
+          min={0}
+          max={100}
+          step={1}
+          aria-label="Size percentage"
+          value={f.sizeMode === 'pct' ? f.pct : 0}
+          onChange={(e) => a.set({ sizeMode: 'pct', pct: Number(e.target.value) })}
+        />
+        <div className="pct-marks">
+          {[25, 50, 75, 100].map((p) => (
+            <button key={p} type="button" onClick={() => a.set({ sizeMode: 'pct', pct: p })} className={f.sizeMode === 'pct' && f.pct === p ? 'active' : ''}>
+              {p}%
+            </button>
+          ))}
+        </div>
+      </div>
+      {pctMode && (
+        <div className="pct-qty" data-testid="pct-qty">
+          <span className="pct-badge">
+            {f.pct}% {pctOf.slice(2)}
+          </span>{' '}
+          ≈ <b>{buy.qty || '0'}</b> {base} {buy.label.toLowerCase()} · <b>{sell.qty || '0'}</b> {base} {sell.label.toLowerCase()}
+          {fut && capOf(maxQty) < Infinity && (buy.qty === maxOnStep(maxQty, fut.qty_step) || sell.qty === maxOnStep(maxQty, fut.qty_step)) && (
+            <span className="warn-text"> (capped at the pair's maximum of {maxQty} {base} per order)</span>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

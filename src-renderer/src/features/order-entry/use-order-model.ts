@@ -1,0 +1,42 @@
+// The order form's model from the stores: picks what order-model.ts needs (form, catalogue,
+// account at live marks, positions, open orders, book, tickers, notional cap) and computes it
+// on every render, so it always matches what the screen shows.
+import { useSymbolView } from '../../lib/use-symbol.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { useLiveSummary } from '../account/use-live-summary.ts';
+import { capKey } from './notional-caps-store.ts';
+import { DEFAULT_LEVERAGE, orderModel, type OrderModel } from './order-model.ts';
+
+export function useOrderModel(): OrderModel {
+  const s = useServices();
+  const { symbol, entry } = useSymbolView();
+  const f = useSel(s.orderForm, (x) => x);
+  // available at live marks (cross PnL counts), as the account panel shows it
+  const summary = useLiveSummary();
+  const setting = useSel(s.account, (x) => x.settings[symbol]);
+  const positions = useSel(s.positions, (x) => x.positions);
+  const positionsLoaded = useSel(s.positions, (x) => x.loaded);
+  const openOrders = useSel(s.orders, (x) => x.orders);
+  const bestBid = useSel(s.book, (b) => b.bestBid);
+  const bestAsk = useSel(s.book, (b) => b.bestAsk);
+  const last = useSel(s.tickers, (t) => t.tickers[symbol]?.last);
+  const tickers = useSel(s.tickers, (t) => t.tickers);
+  const session = useSel(s.session, (x) => x.status);
+  const maxNotional = useSel(s.notionalCaps, (x) => x.caps[capKey(symbol, setting?.leverage ?? DEFAULT_LEVERAGE)]);
+  return orderModel({
+    symbol,
+    form: f,
+    futures: entry?.futures,
+    summary,
+    setting,
+    positions,
+    openOrders,
+    markOf: (sym) => tickers[sym]?.mark,
+    bestBid,
+    bestAsk,
+    last,
+    maxNotional,
+    loggedIn: session === 'ready',
+    positionsLoaded,
+  });
+}

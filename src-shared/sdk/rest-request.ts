@@ -1,0 +1,64 @@
+// One request of RestClient as data: the client's options, the query and body of a request,
+// how it is authorised, the raw exchange it gives back, and the API's error. The client that
+// sends it, and its invariants, are in rest-client.ts.
+
+import { serializeQuery } from '../sign.ts';
+
+export interface RestClientOptions {
+  /** e.g. http://127.0.0.1:8787 */
+  baseUrl: string;
+  apiKey?: string;
+  apiSecret?: string;
+  /** `recv_window` sent with signed requests, ms (server default 5000, max 60000). */
+  recvWindow?: number;
+  /** Injected fetch (defaults to the global one). */
+  fetch?: typeof fetch;
+  /** Wall clock for signature timestamps, ms; default Date.now. */
+  now?: () => number;
+}
+
+/** An error answer of the API: `code` is from the error registry (docs/api.md, Errors). */
+export class PerpdeskApiError extends Error {
+  readonly code: number;
+  readonly status: number;
+  constructor(code: number, message: string, status: number) {
+    super(message);
+    this.name = 'PerpdeskApiError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export function toQueryString(params: Query): string {
+  return serializeQuery(params);
+}
+
+/** How a route is authorised: none, HMAC-signed, or by IP (bot, loopback admin routes). */
+export type AuthKind = 'public' | 'signed';
+
+export interface RequestOptions {
+  query?: Query;
+  /** JSON body; serialised once, and that exact text is signed and sent. */
+  body?: unknown;
+  auth?: AuthKind;
+}
+
+/** One HTTP exchange as it went over the wire. */
+export interface RawExchange {
+  method: string;
+  /** Full URL including the signed query string. */
+  url: string;
+  /** The body text as sent, if any. */
+  requestBody: string | undefined;
+  /** HTTP status; 0 when the request never got an answer (`networkError` says why). */
+  status: number;
+  /** The answer's text. */
+  text: string;
+  /** The answer parsed as JSON; undefined when it is not JSON. */
+  json: unknown;
+  /** Round-trip time, ms. */
+  elapsedMs: number;
+  networkError?: string;
+}

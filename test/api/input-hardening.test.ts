@@ -1,0 +1,150 @@
+// Issue 13, defects 1-3, named cases: non-finite and loosely written numbers, unknown
+// parameters on the routes that ignored them, required bodies. (The generated suite,
+// generated-input.test.ts, covers every route; these pin the reported cases.)
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src-main/api/app.ts';
+import simRoutes from '../../src-main/api/routes/sim.ts';
+import { SimulatedMarket } from '../../src-main/market/sim/simulated-market.ts';
+import { Simulator } from '../../src-main/market/sim/simulator.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
+import { Errors } from '../../src-shared/errors.ts';
+import { makeAccount, signed, type Creds } from '../helpers/signed.ts';
+
+let app: FastifyInstance;
+let venue: Venue;
+let who: Creds;
+
+beforeAll(async () => {
+  venue = openVenue({ dataDir: ':memory:' });
+  app = await buildApp({ venue, rateLimit: false });
+  await app.register(simRoutes, { market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 3 }), venue.clock) });
+  await app.ready();
+  who = makeAccount(venue, 'hardening');
+});
+
+afterAll(async () => {
+  await app.close();
+  await venue.close();
+});
+
+const get = async (url: string) => {
+  const r = await app.inject({ method: 'GET', url });
+  return { status: r.statusCode, body: JSON.parse(r.body) };
+};
+
+const NON_FINITE = ['Infinity', '-Infinity', '1e309', '-1e309', 'NaN'];
+const LOOSE = ['0x10', '1e1', '+5', ' 1 ', '0005', '1.0', '10.', '', '9007199254740993'];
+
+describe('numbers in the query are finite integers of one syntax', () => {
+  it.each([...NON_FINITE, ...LOOSE])('signed history routes: limit=%j is 1001 naming limit', async (v) => {
+    for (const path of ['/fapi/v1/myTrades', '/fapi/v1/allOrders', '/fapi/v1/position/history']) {
+      const r = await signed(app, who, 'GET', path, { query: { limit: v } });
+      expect({ path, status: r.status, code: r.body.code }).toEqual({ path, status: 400, code: Errors.INVALID_PARAMETER.code });
+      expect(r.body.message).toContain("'limit'");
+    }
+  });
+
+  it.each(NON_FINITE)('start_time / endTime = %j are 1001, not an empty page', async (v) => {
+    const a = await signed(app, who, 'GET', '/fapi/v1/myTrades', { query: { start_time: v } });
+    expect([a.status, a.body.code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
+    expect(a.body.message).toContain("'start_time'");
+    const b = await signed(app, who, 'GET', '/fapi/v1/position/history', { query: { endTime: v } });
+    expect([b.status, b.body.code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
+    expect(b.body.message).toContain("'endTime'");
+  });
+
+  it.each([...NON_FINITE, ...LOOSE])('public routes: %j is refused by name', async (v) => {
+    const q = encodeURIComponent(v);
+    const t = await get(`/fapi/v1/trades?symbol=BTCUSDT&limit=${q}`);
+    expect([t.status, t.body.code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
+    expect(t.body.message).toContain("'limit'");
+    const d = await get(`/fapi/v1/depth?symbol=BTCUSDT&limit=${q}`);
+    expect([d.status, d.body.code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
+    const s = await get(`/api/v1/symbols?status=${q}`);
+    expect([s.status, s.body.code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
+    // klines: HTTP 200 and the spec's 6004 for limit, 6000 for the times
+    const k = await get(`/fapi/v1/klines?symbol=BTCUSDT&interval=1m&limit=${q}`);
+    expect([k.status, k.body.code]).toEqual([200, Errors.KLINES_LIMIT_OUT_OF_RANGE.code]);
+    const kt = await get(`/fapi/v1/klines?symbol=BTCUSDT&interval=1m&start_time=${q}&end_time=1`);
+    expect([kt.status, kt.body.code]).toEqual([200, Errors.KLINES_INVALID_PARAMETER.code]);
+    expect(kt.body.message).toContain('start_time');
+  });
+
+  it('the strict syntax still takes plain integers, 0 and negatives where the range allows', async () => {
+    expect((await get('/fapi/v1/trades?symbol=BTCUSDT&limit=1')).body.code).toBe(0);
+    expect((await get('/fapi/v1/trades?symbol=BTCUSDT&limit=0')).body.code).toBe(Errors.INVALID_PARAMETER.code);
+    const r = await signed(app, who, 'GET', '/fapi/v1/myTrades', { query: { start_time: '0', end_time: '9007199254740991', limit: '500' } });
+    expect(r.body.code).toBe(0);
+    const neg = await signed(app, who, 'GET', '/fapi/v1/myTrades', { query: { start_time: '-1' } });
+    expect(neg.body.message).toContain("'start_time'");
+    expect(neg.body.message).toContain('>= 0');
+  });
+});
+
+describe('numbers in JSON bodies are finite', () => {
+  it.each(['1e309', '-1e309', '1e300', '9007199254740993'])('leverage %s is 1001 naming leverage', async (lit) => {
+    const r = await signed(app, who, 'POST', '/fapi/v1/leverage', { rawBody: `{"symbol":"BTCUSDT","leverage":${lit}}` });
+    expect([r.status, r.body.code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
+    expect(r.body.message).toContain("'leverage'");
+  });
+
+  it('sim speed 1e309 is 1001 and leaves the clock alone', async () => {
+    const r = await app.inject({ method: 'POST', url: '/api/v1/sim', headers: { 'content-type': 'application/json' }, payload: '{"speed":1e309}' });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().message).toContain("'speed'");
+    expect(venue.clock.speed).toBe(1);
+  });
+});
+
+describe('unknown parameters are 1003 on every route', () => {
+  it.each([
+    ['GET', '/api/v1/symbols/BTCUSDT?foo=1'],
+    ['GET', '/logos/BTC.svg?foo=1'],
+    ['POST', '/admin/v1/accounts?foo=1'],
+    ['PUT', '/admin/v1/whitelist?foo=1'],
+    ['POST', '/api/v1/sim?foo=1'],
+    ['POST', '/api/v1/session?foo=1'],
+  ])('%s %s', async (method, url) => {
+    const payload = method === 'PUT' ? { ips: ['127.0.0.1'] } : url.startsWith('/api/v1/sim') ? { paused: false } : url.startsWith('/api/v1/session') ? { token: 'x' } : {};
+    const r = await app.inject({ method: method as 'GET', url, ...(method === 'GET' ? {} : { payload }) });
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toEqual({ code: Errors.UNKNOWN_PARAMETER.code, message: "Unknown query parameter 'foo'", data: null });
+  });
+});
+
+describe('a declared body is required', () => {
+  it.each([
+    ['POST', '/admin/v1/accounts'],
+    ['PUT', '/admin/v1/whitelist'],
+    ['POST', '/api/v1/sim'],
+    ['POST', '/api/v1/session'],
+  ])('%s %s: none is 1002, null is 1001', async (method, url) => {
+    const none = await app.inject({ method: method as 'POST', url });
+    expect([none.statusCode, none.json().code]).toEqual([400, Errors.MISSING_PARAMETER.code]);
+    const nul = await app.inject({ method: method as 'POST', url, headers: { 'content-type': 'application/json' }, payload: 'null' });
+    expect([nul.statusCode, nul.json().code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
+  });
+
+  it('signed reset: no body is 1002, {} resets to the default', async () => {
+    const none = await signed(app, who, 'POST', '/fapi/v1/account/reset');
+    expect([none.status, none.body.code]).toEqual([400, Errors.MISSING_PARAMETER.code]);
+    const ok = await signed(app, who, 'POST', '/fapi/v1/account/reset', { json: {} });
+    expect(ok.body.code).toBe(0);
+    expect(ok.body.data.wallet_balance).toBe('10000.00000000');
+  });
+
+  it('tpsl: an empty string price is 1001, not read as null', async () => {
+    const r = await signed(app, who, 'POST', '/fapi/v1/position/tpsl', { json: { symbol: 'BTCUSDT', position_side: 1, take_profit_price: '' } });
+    expect([r.status, r.body.code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
+    expect(r.body.message).toContain("'take_profit_price'");
+  });
+});
+
+describe('path parameters', () => {
+  it('a long path parameter reaches its schema and is refused by name', async () => {
+    const r = await get(`/api/v1/symbols/${'A'.repeat(500)}`);
+    expect([r.status, r.body.code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
+    expect(r.body.message).toBe(`Invalid path parameter 'symbol': must match pattern "^[A-Za-z0-9]{2,30}$"`);
+  });
+});

@@ -1,0 +1,155 @@
+// The dataset routes on the real application (inject): catalogue, candles in /fapi/v1/klines
+// form, trades, import by path and by upload (loopback only), specs, delete, OpenAPI.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getJson, makeApp, type TestApp } from '../helpers/app.ts';
+import { byDay, fixtureRows, KLINES_HEADER, sha256, tempDir, writeArchiveZip } from './archive-fixtures.ts';
+
+let t: TestApp;
+let root: string;
+
+beforeAll(async () => {
+  t = await makeApp({ simulate: false });
+  root = tempDir();
+});
+afterAll(() => t.close());
+
+const post = (url: string, payload: unknown, headers: Record<string, string> = {}, ip = '127.0.0.1') =>
+  t.app.inject({ method: 'POST', url, payload: payload as string, headers, remoteAddress: ip });
+
+describe('import by path, then read', () => {
+  let id: number;
+  const rows1m = fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv');
+
+  beforeAll(async () => {
+    for (const [date, rows] of byDay(rows1m)) {
+      writeArchiveZip(root, { market: 'spot', kind: 'klines', symbol: 'BTCUSDT', interval: '1m', date, csv: KLINES_HEADER + '\n' + rows.join('\n') });
+    }
+    // the whole archive tree at once: folders are searched
+    const r = await post('/api/v1/datasets/import', { paths: [root] });
+    expect(r.statusCode).toBe(200);
+    const results = r.json().data.results;
+    expect(results.map((x: { status: string; checksum: string }) => `${x.status}/${x.checksum}`)).toEqual(['imported/verified', 'imported/verified', 'imported/verified']);
+    id = results[0].dataset_id;
+  });
+
+  it('GET /api/v1/datasets lists it with its span, rows, gaps and specs', async () => {
+    const r = await getJson(t.app, '/api/v1/datasets');
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([
+      {
+        id,
+        market: 'spot',
+        symbol: 'BTCUSDT',
+        kind: 'klines',
+        interval: '1m',
+        first_time: Date.parse('2021-05-16T00:00:00Z'),
+        last_time: Date.parse('2021-05-18T23:59:00Z'),
+        rows: 4320,
+        files: 3,
+        gaps: [],
+        specs: expect.objectContaining({ tick_size: '0.00000001', step_size: '0.00000001', source: 'inferred' }),
+      },
+    ]);
+    expect((await getJson(t.app, `/api/v1/datasets/${id}`)).body.data.rows).toBe(4320);
+  });
+
+  it('klines answer like /fapi/v1/klines: newest first, 12 elements, aggregated exactly', async () => {
+    const h1 = fixtureRows('binance_spot_BTCUSDT_1h_2021-05-16_to_2021-05-18.csv').map((l) => l.split(','));
+    const r = await getJson(t.app, `/api/v1/datasets/${id}/klines?interval=1h&limit=3`);
+    expect(r.status).toBe(200);
+    const want = h1.slice(-3).reverse().map((f) => [Number(f[0]), Number(f[6]), f[1], f[2], f[3], f[4], f[5], f[7], Number(f[8]), f[9], f[10], true]);
+    expect(r.body).toEqual(want);
+    const range = await getJson(t.app, `/api/v1/datasets/${id}/klines?interval=1d&start_time=0&end_time=${Date.parse('2021-05-17T00:00:00Z')}`);
+    expect(range.body.map((k: unknown[]) => k[0])).toEqual([Date.parse('2021-05-17T00:00:00Z'), Date.parse('2021-05-16T00:00:00Z')]);
+  });
+
+  it('klines errors follow the klines codes (HTTP 200)', async () => {
+    const cases: [string, number][] = [
+      [`/api/v1/datasets/${id}/klines?interval=7m`, 6001],
+      [`/api/v1/datasets/${id}/klines`, 6006],
+      [`/api/v1/datasets/${id}/klines?interval=1h&limit=0`, 6004],
+      [`/api/v1/datasets/${id}/klines?interval=1h&start_time=1`, 6003],
+      [`/api/v1/datasets/${id}/klines?interval=1h&start_time=1&end_time=2&limit=5`, 6003],
+      [`/api/v1/datasets/999/klines?interval=1h`, 6002],
+      [`/api/v1/datasets/${id}/klines?interval=1s`, 6000],
+      [`/api/v1/datasets/${id}/klines?interval=1m&start_time=0&end_time=${Date.parse('2021-05-19T00:00:00Z')}`, 6000],
+    ];
+    for (const [url, code] of cases) {
+      const r = await getJson(t.app, url);
+      expect([url, r.status, r.body.code]).toEqual([url, 200, code]);
+    }
+  });
+
+  it('import, delete and specs answer loopback callers only', async () => {
+    expect((await post('/api/v1/datasets/import', { paths: [root] }, {}, '10.0.0.7')).json().code).toBe(2102);
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/datasets/${id}`, remoteAddress: '10.0.0.7' });
+    expect([del.statusCode, del.json().code]).toEqual([403, 2102]);
+    const put = await t.app.inject({ method: 'PUT', url: `/api/v1/datasets/${id}/specs`, payload: { tick_size: '0.01', step_size: '0.00001' }, remoteAddress: '10.0.0.7' });
+    expect(put.statusCode).toBe(403);
+  });
+
+  it('re-importing the tree changes nothing', async () => {
+    const r = await post('/api/v1/datasets/import', { paths: [root] });
+    expect(r.json().data.results.map((x: { status: string }) => x.status)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+  });
+
+  it('specs are editable and the record says so', async () => {
+    const r = await t.app.inject({ method: 'PUT', url: `/api/v1/datasets/${id}/specs`, payload: { tick_size: '0.01', step_size: '0.00001' } });
+    expect(r.statusCode).toBe(200);
+    expect(r.json().data.specs).toMatchObject({ tick_size: '0.01', step_size: '0.00001', source: 'edited' });
+  });
+
+  it('a bad path is a 400 with the reason', async () => {
+    const r = await post('/api/v1/datasets/import', { paths: ['/no/such/place'] });
+    expect([r.statusCode, r.json().code]).toEqual([400, 1001]);
+    expect(r.json().message).toMatch(/no such file or folder/);
+  });
+});
+
+describe('upload', () => {
+  it('an uploaded zip with its name and checksum is imported; a wrong checksum refuses it; trades read back', async () => {
+    const csv = 'agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker\n' +
+      '100,94000.10,0.010,500,501,1736121600001,true\n101,94000.20,0.005,502,502,1736121600002,false\n102,93999.90,1.000,503,510,1736121600050,true\n';
+    const z = writeArchiveZip(tempDir(), { market: 'um', kind: 'aggTrades', symbol: 'BTCUSDT', date: '2025-01-06', csv, checksum: false });
+    const bytes = readFileSync(z.zip);
+    const bad = await post(`/api/v1/datasets/import?name=BTCUSDT-aggTrades-2025-01-06.zip&market=um&checksum=${'0'.repeat(64)}`, bytes, { 'content-type': 'application/zip' });
+    expect(bad.statusCode).toBe(200);
+    expect(bad.json().data.results[0]).toMatchObject({ ok: false, status: 'refused' });
+    expect(bad.json().data.results[0].error).toMatch(/does not match/);
+    const good = await post(`/api/v1/datasets/import?name=BTCUSDT-aggTrades-2025-01-06.zip&market=um&checksum=${sha256(bytes)}`, bytes, { 'content-type': 'application/zip' });
+    const res = good.json().data.results[0];
+    expect(res).toMatchObject({ ok: true, status: 'imported', rows: 3, checksum: 'verified' });
+    const trades = await getJson(t.app, `/api/v1/datasets/${res.dataset_id}/trades?start_time=1736121600002&limit=5`);
+    expect(trades.body.data).toEqual([
+      { id: 101, price: '94000.20', qty: '0.005', first_trade_id: 502, last_trade_id: 502, time: 1736121600002, time_us: 1736121600002000, is_buyer_maker: false },
+      { id: 102, price: '93999.90', qty: '1.000', first_trade_id: 503, last_trade_id: 510, time: 1736121600050, time_us: 1736121600050000, is_buyer_maker: true },
+    ]);
+    const ds = await getJson(t.app, `/api/v1/datasets/${res.dataset_id}`);
+    expect(ds.body.data.specs).toMatchObject({ tick_size: '0.1', step_size: '0.001', source: 'catalogue' });
+    expect((await getJson(t.app, `/api/v1/datasets/${res.dataset_id}/klines?interval=1m`)).body.code).toBe(6000);
+    expect((await getJson(t.app, `/api/v1/datasets/999/trades`)).body.code).toBe(1106);
+  });
+
+  it('an upload without a name is refused', async () => {
+    const r = await post('/api/v1/datasets/import', Buffer.from('x'), { 'content-type': 'application/zip' });
+    expect([r.statusCode, r.json().code]).toEqual([400, 1002]);
+  });
+
+  it('delete removes the dataset', async () => {
+    const list = (await getJson(t.app, '/api/v1/datasets')).body.data as { id: number }[];
+    const r = await t.app.inject({ method: 'DELETE', url: `/api/v1/datasets/${list[0].id}` });
+    expect(r.json()).toEqual({ code: 0, message: expect.any(String), data: { id: list[0].id } });
+    expect((await getJson(t.app, '/api/v1/datasets')).body.data).toHaveLength(list.length - 1);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/datasets/${list[0].id}` })).json().code).toBe(1106);
+  });
+});
+
+it('the OpenAPI document lists the dataset routes', async () => {
+  const doc = (await getJson(t.app, '/openapi.json')).body;
+  for (const p of ['/api/v1/datasets', '/api/v1/datasets/{id}', '/api/v1/datasets/{id}/klines', '/api/v1/datasets/{id}/trades', '/api/v1/datasets/import', '/api/v1/datasets/{id}/specs']) {
+    expect(doc.paths[p], p).toBeDefined();
+  }
+  expect(Object.keys(doc.paths['/api/v1/datasets/import'].post.requestBody.content)).toContain('application/zip');
+  expect(doc.paths['/api/v1/datasets/{id}'].delete).toBeDefined();
+});

@@ -1,0 +1,153 @@
+// Download against a local HTTP server that serves fixture files in the archive's own path
+// layout (never the internet): a bad checksum, a 404, a dropped connection, resume, bounds.
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { download, OfflineError, parseKinds, planDownload } from '../../src-main/data/download.ts';
+import { runDataCli } from '../../src-main/data-cli.ts';
+import { byDay, fixtureRows, tempDir, writeArchiveZip } from './archive-fixtures.ts';
+
+describe('the plan', () => {
+  it('days inside a partial month, one file per whole month, fundingRate monthly only', () => {
+    const plan = planDownload({ symbol: 'BTCUSDT', market: 'um', kinds: parseKinds('klines:1m,fundingRate'), from: '2024-12-30', to: '2025-03-01' });
+    expect(plan.map((p) => p.path)).toEqual([
+      'data/futures/um/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2024-12-30.zip',
+      'data/futures/um/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2024-12-31.zip',
+      'data/futures/um/monthly/klines/BTCUSDT/1m/BTCUSDT-1m-2025-01.zip',
+      'data/futures/um/monthly/klines/BTCUSDT/1m/BTCUSDT-1m-2025-02.zip',
+      'data/futures/um/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2025-03-01.zip',
+      'data/futures/um/monthly/fundingRate/BTCUSDT/BTCUSDT-fundingRate-2024-12.zip',
+      'data/futures/um/monthly/fundingRate/BTCUSDT/BTCUSDT-fundingRate-2025-01.zip',
+      'data/futures/um/monthly/fundingRate/BTCUSDT/BTCUSDT-fundingRate-2025-02.zip',
+      'data/futures/um/monthly/fundingRate/BTCUSDT/BTCUSDT-fundingRate-2025-03.zip',
+    ]);
+    expect(planDownload({ symbol: 'BTCUSDT', market: 'spot', kinds: parseKinds('aggTrades'), from: '2025-01-06', to: '2025-01-06' }).map((p) => p.path)).toEqual([
+      'data/spot/daily/aggTrades/BTCUSDT/BTCUSDT-aggTrades-2025-01-06.zip',
+    ]);
+  });
+
+  it('bad kinds, dates and markets are named', () => {
+    expect(() => parseKinds('klines')).toThrow(/klines needs an interval/);
+    expect(() => parseKinds('aggTrades:1m')).toThrow(/aggTrades has no interval/);
+    expect(() => parseKinds('candles:1m')).toThrow(/'candles:1m' is not KIND/);
+    expect(() => planDownload({ symbol: 'BTCUSDT', market: 'um', kinds: [], from: '2025-02-30', to: '2025-03-01' })).toThrow(/--from must be a date/);
+    expect(() => planDownload({ symbol: 'BTCUSDT', market: 'um', kinds: [], from: '2025-03-02', to: '2025-03-01' })).toThrow(/--to is before --from/);
+    expect(() => planDownload({ symbol: 'BTCUSDT', market: 'spot', kinds: parseKinds('fundingRate'), from: '2025-03-01', to: '2025-03-01' })).toThrow(/spot archive has no fundingRate/);
+  });
+});
+
+describe('against a local archive', () => {
+  const archive = tempDir();
+  let server: Server;
+  let base: string;
+  const requests: string[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let dropNext = new Set<string>();
+
+  beforeAll(async () => {
+    // 2021-05-16..18 1m spot klines, daily zips; the 17th's checksum is wrong; the 19th does not exist
+    const days = byDay(fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv'));
+    for (const [date, rows] of days) {
+      writeArchiveZip(path.join(archive, 'data'), { market: 'spot', kind: 'klines', symbol: 'BTCUSDT', interval: '1m', date, csv: rows.join('\n'), checksum: date === '2021-05-17' ? 'bad' : true });
+    }
+    // the 18th's connection drops half way the first time
+    dropNext = new Set(['/data/spot/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2021-05-18.zip']);
+    server = createServer((req, res) => {
+      const url = req.url ?? '/';
+      requests.push(`${req.method} ${url}${req.headers.range ? ` ${req.headers.range}` : ''}`);
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      res.on('close', () => inFlight--);
+      const file = path.join(archive, decodeURIComponent(url));
+      if (!file.startsWith(archive) || !existsSync(file)) {
+        res.writeHead(404).end('Not Found');
+        return;
+      }
+      const body = readFileSync(file);
+      const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+      // answer a little later, so several requests are in flight at once
+      setTimeout(() => {
+        if (dropNext.delete(url)) {
+          res.writeHead(200, { 'content-length': body.length });
+          // let the first half reach the client before the connection goes
+          res.write(body.subarray(0, body.length >> 1), () => setTimeout(() => res.destroy(), 150));
+          return;
+        }
+        if (range !== null) {
+          const from = Number(range[1]);
+          res.writeHead(206, { 'content-length': body.length - from, 'content-range': `bytes ${from}-${body.length - 1}/${body.length}` }).end(body.subarray(from));
+          return;
+        }
+        res.writeHead(200, { 'content-length': body.length }).end(body);
+      }, 20);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  const plan = () => planDownload({ symbol: 'BTCUSDT', market: 'spot', kinds: parseKinds('klines:1m'), from: '2021-05-16', to: '2021-05-19' });
+
+  it('fetches what exists, verifies it, resumes a dropped file, refuses a bad checksum and names a 404', async () => {
+    const dir = tempDir();
+    const progress: number[] = [];
+    const results = await download(plan(), { baseUrl: base, dir, concurrency: 2, progressEveryMs: 5, onProgress: (p) => progress.push(p.filesDone) });
+    expect(results.map((r) => [r.file, r.status])).toEqual([
+      ['BTCUSDT-1m-2021-05-16.zip', 'downloaded'],
+      ['BTCUSDT-1m-2021-05-17.zip', 'failed'],
+      ['BTCUSDT-1m-2021-05-18.zip', 'downloaded'],
+      ['BTCUSDT-1m-2021-05-19.zip', 'missing'],
+    ]);
+    expect(results[1].error).toMatch(/does not match its \.CHECKSUM .*; deleted/);
+    expect(existsSync(results[1].path)).toBe(false);
+    expect(results[3].error).toMatch(/BTCUSDT-1m-2021-05-19\.zip does not exist upstream/);
+    // the dropped file came back whole through a Range request
+    expect(requests.filter((r) => r.includes('2021-05-18.zip') && !r.includes('CHECKSUM'))).toEqual([
+      'GET /data/spot/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2021-05-18.zip',
+      expect.stringMatching(/^GET \/data\/spot\/daily\/klines\/BTCUSDT\/1m\/BTCUSDT-1m-2021-05-18\.zip bytes=\d+-$/),
+    ]);
+    expect(readFileSync(results[2].path)).toEqual(readFileSync(path.join(archive, 'data/spot/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2021-05-18.zip')));
+    expect(maxInFlight).toBeLessThanOrEqual(2);
+    expect(maxInFlight).toBe(2);
+    expect(progress[progress.length - 1]).toBe(4);
+
+    // a second run fetches no zip again
+    requests.length = 0;
+    const again = await download(plan(), { baseUrl: base, dir });
+    expect(again.map((r) => r.status)).toEqual(['present', 'failed', 'present', 'missing']);
+    expect(requests.filter((r) => r.endsWith('.zip') && r.includes('05-16'))).toEqual([]);
+  });
+
+  it('offline is said clearly', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    await expect(download(plan(), { baseUrl: `http://127.0.0.1:${port}`, dir: tempDir() })).rejects.toThrow(OfflineError);
+    await expect(download(plan(), { baseUrl: `http://127.0.0.1:${port}`, dir: tempDir() })).rejects.toThrow(/cannot reach .* offline/);
+  });
+
+  it('npm run data -- download fetches and imports, and says what is missing', async () => {
+    const dataDir = tempDir();
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runDataCli(
+      ['download', '--symbol', 'BTCUSDT', '--market', 'spot', '--kinds', 'klines:1m', '--from', '2021-05-16', '--to', '2021-05-19', '--base-url', base, '--data-dir', dataDir],
+      (l) => out.push(l),
+      (l) => err.push(l),
+    );
+    expect(code).toBe(1); // one file missing upstream, one refused
+    expect(out).toContainEqual(expect.stringMatching(/^fetched {3}BTCUSDT-1m-2021-05-16\.zip \(\d+ bytes, checksum verified\)$/));
+    expect(out).toContainEqual(expect.stringMatching(/^missing {3}BTCUSDT-1m-2021-05-19\.zip does not exist upstream/));
+    expect(out).toContainEqual(expect.stringMatching(/^imported {2}BTCUSDT-1m-2021-05-16\.zip -> dataset 1 \(spot BTCUSDT klines 1m\): 1440 rows/));
+    expect(out).toContainEqual(expect.stringMatching(/^imported {2}BTCUSDT-1m-2021-05-18\.zip/));
+    expect(err.some((l) => /\d\/4 files, [\d.]+ MB, [\d.]+ MB\/s, ETA/.test(l))).toBe(true);
+    const list: string[] = [];
+    await runDataCli(['list', '--data-dir', dataDir], (l) => list.push(l), () => {});
+    expect(list[0]).toMatch(/2880 rows/);
+    expect(list[1]).toMatch(/gap 2021-05-17T00:00:00.000Z .. 2021-05-18T00:00:00.000Z: 1440 1m candles missing/);
+  });
+});

@@ -1,0 +1,123 @@
+// A damaged database refuses the start with a message naming the file and what to do, and is
+// never changed: a truncated file, a file that is not SQLite, a WAL from another database, a
+// schema from a newer build. Checked through openVenue and through a real service process.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DatabaseRefusedError } from '../../src-main/store/database.ts';
+import { openVenue } from '../../src-main/venue.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function folder(): string {
+  const d = mkdtempSync(join(tmpdir(), 'perpdesk-damaged-'));
+  dirs.push(d);
+  return d;
+}
+
+/** A data folder with a cleanly closed venue holding `n` accounts. */
+async function venueFolder(n: number, prefix: string): Promise<string> {
+  const dir = folder();
+  const v = openVenue({ dataDir: dir });
+  for (let i = 0; i < n; i++) v.exchange.upsertAccount({ apiKey: `${prefix}${String(i).padStart(8, '0')}`, apiSecret: 'damagedsecret01', kind: 'user', balance: 1000n }, Date.now());
+  await v.close();
+  return dir;
+}
+
+const hash = (f: string) => (existsSync(f) ? createHash('sha256').update(readFileSync(f)).digest('hex') : 'absent');
+const files = (dir: string) => ['perpdesk.db', 'perpdesk.db-wal', 'perpdesk.db-shm'].map((f) => `${f}:${hash(join(dir, f))}`);
+
+function refused(dir: string, pattern: RegExp): DatabaseRefusedError {
+  const before = files(dir);
+  let caught: unknown;
+  try {
+    openVenue({ dataDir: dir, simulate: false });
+  } catch (err) {
+    caught = err;
+  }
+  expect(caught).toBeInstanceOf(DatabaseRefusedError);
+  const err = caught as DatabaseRefusedError;
+  const file = join(dir, 'perpdesk.db');
+  expect(err.file).toBe(file);
+  expect(err.message).toContain(file);
+  expect(err.message).toMatch(pattern);
+  expect(err.message).toMatch(/has not changed it/);
+  expect(files(dir), 'the files are left as they were').toEqual(before);
+  // and the folder is free again (the lock was released)
+  expect(existsSync(join(dir, 'perpdesk.lock'))).toBe(false);
+  return err;
+}
+
+describe('a damaged database', () => {
+  it('truncated to whole pages: refused, unchanged, with what to do', async () => {
+    const dir = await venueFolder(400, 'trunc');
+    const db = join(dir, 'perpdesk.db');
+    const size = statSync(db).size;
+    truncateSync(db, Math.floor(size / 2 / 4096) * 4096);
+    const err = refused(dir, /truncated/);
+    expect(err.message).toMatch(/move .*perpdesk\.db.* out of|another --data-dir/);
+  });
+
+  it('truncated mid-page: refused', async () => {
+    const dir = await venueFolder(50, 'midpg');
+    const db = join(dir, 'perpdesk.db');
+    truncateSync(db, statSync(db).size - 1000);
+    refused(dir, /truncated/);
+  });
+
+  it('not an SQLite file at all: refused', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'perpdesk.db'), Buffer.alloc(8192, 0x41));
+    refused(dir, /not an SQLite database/);
+  });
+
+  it("another database's WAL beside it: refused, neither file changed", async () => {
+    const a = await venueFolder(20, 'aaaa');
+    // b keeps writing and is never closed: its WAL holds frames (page 1 with b's id among them)
+    const b = folder();
+    const vb = openVenue({ dataDir: b });
+    vb.db.exec('PRAGMA wal_autocheckpoint = 0');
+    for (let i = 0; i < 200; i++) vb.exchange.upsertAccount({ apiKey: `bbbb${String(i).padStart(8, '0')}`, apiSecret: 'damagedsecret01', kind: 'user', balance: 5n }, Date.now());
+    vb.trading.group.commitNow();
+    expect(statSync(join(b, 'perpdesk.db-wal')).size).toBeGreaterThan(0);
+    copyFileSync(join(b, 'perpdesk.db-wal'), join(a, 'perpdesk.db-wal'));
+    await vb.close();
+    refused(a, /WAL .* belongs to another database/);
+    // without the foreign WAL, a opens with its own accounts
+    rmSync(join(a, 'perpdesk.db-wal'));
+    rmSync(join(a, 'perpdesk.db-shm'), { force: true });
+    const va = openVenue({ dataDir: a, simulate: false });
+    expect(va.accounts.byKey('aaaa00000019')).toBeDefined();
+    expect(va.accounts.byKey('bbbb00000001')).toBeUndefined();
+    await va.close();
+  });
+
+  it('a schema from a newer build: refused, unchanged', async () => {
+    const dir = await venueFolder(5, 'newer');
+    const raw = new DatabaseSync(join(dir, 'perpdesk.db'));
+    raw.exec('PRAGMA user_version = 999');
+    raw.close();
+    const err = refused(dir, /newer than this build/);
+    expect(err.message).toMatch(/schema version 999/);
+  });
+
+  it('the service process says so in one line and exits 1', async () => {
+    const dir = await venueFolder(300, 'procs');
+    const db = join(dir, 'perpdesk.db');
+    truncateSync(db, Math.floor(statSync(db).size / 2 / 4096) * 4096);
+    const before = hash(db);
+    const r = spawnSync(process.execPath, [join(root, 'src-main/headless.ts'), '--port', '0', '--data-dir', dir, '--no-sim'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`The database ${db} cannot be opened: it is truncated`);
+    expect(hash(db)).toBe(before);
+  }, 60_000);
+});

@@ -1,0 +1,221 @@
+// The layering of src-main/ (DESIGN section 2, README "Layout"), checked on the imports
+// themselves: every relative import and every package import of every .ts file under src-main/
+// and src-shared/, parsed with the TypeScript compiler (multi-line, `import type`, `export ...
+// from`, `import()` alike).
+//
+//   shared   src-shared/                   shared
+//   engine   src-main/engine/              engine, shared
+//   risk     src-main/risk/                risk, shared
+//   core     src-main/core/                core, engine, risk, shared
+//   store    src-main/store/               store, core, engine, risk, shared
+//                                          + type-only imports of a service's port file
+//                                            (ports.ts, or a file under ports/, in accounts/,
+//                                            trading/, market/ or data/): the adapters implement them
+//   accounts src-main/accounts/            accounts, core, engine, risk, shared
+//   trading  src-main/trading/             trading, core, engine, risk, shared
+//   market   src-main/market/              market, trading, core, engine, risk, shared
+//   data     src-main/data/                data, market, trading, core, engine, risk, shared
+//   api      src-main/api/                 api, accounts, trading, market, data, core, engine, risk,
+//                                          shared + type-only src-main/venue.ts (the Venue
+//                                          interface it is handed)
+//   entry    every other file of src-main/ (venue.ts, service.ts, headless.ts, electron-main.ts,
+//            cli-args.ts, desktop/, preload/ ...): anything
+//
+// Packages: node:sqlite only in store and entry; fastify, @fastify/*, ws only in api and entry;
+// electron only in entry. ALLOWED lists the imports that break a rule today and the branch that
+// removes each; an entry no import uses any more fails the test too, so the list only shrinks.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+type Layer = 'shared' | 'engine' | 'risk' | 'core' | 'store' | 'accounts' | 'trading' | 'market' | 'data' | 'api' | 'entry';
+
+const MAY_IMPORT: Record<Layer, readonly Layer[] | 'any'> = {
+  shared: ['shared'],
+  engine: ['engine', 'shared'],
+  risk: ['risk', 'shared'],
+  core: ['core', 'engine', 'risk', 'shared'],
+  store: ['store', 'core', 'engine', 'risk', 'shared'],
+  accounts: ['accounts', 'core', 'engine', 'risk', 'shared'],
+  trading: ['trading', 'core', 'engine', 'risk', 'shared'],
+  market: ['market', 'trading', 'core', 'engine', 'risk', 'shared'],
+  data: ['data', 'market', 'trading', 'core', 'engine', 'risk', 'shared'],
+  api: ['api', 'accounts', 'trading', 'market', 'data', 'core', 'engine', 'risk', 'shared'],
+  entry: 'any',
+};
+
+const SERVICES: readonly Layer[] = ['accounts', 'trading', 'market', 'data'];
+
+/** Which layers may import each package (by name or prefix); packages not listed are free. */
+const PACKAGES: ReadonlyArray<[RegExp, readonly Layer[]]> = [
+  [/^node:sqlite$/, ['store', 'entry']],
+  [/^(fastify|ws|@fastify\/.*)$/, ['api', 'entry']],
+  [/^electron$/, ['entry']],
+];
+
+/**
+ * Imports that break a rule today, each with the branch that removes it. Paths are relative to
+ * the repository root; the lead drops the entries when those branches are merged.
+ */
+const ALLOWED: ReadonlyArray<{ from: string; to: string; why: string }> = [];
+
+interface ImportRef {
+  /** The module specifier as written. */
+  spec: string;
+  typeOnly: boolean;
+}
+
+function importsOf(fileName: string, text: string): ImportRef[] {
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const out: ImportRef[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const c = node.importClause;
+      const typeOnly =
+        c !== undefined &&
+        (c.isTypeOnly ||
+          (c.name === undefined &&
+            c.namedBindings !== undefined &&
+            ts.isNamedImports(c.namedBindings) &&
+            c.namedBindings.elements.length > 0 &&
+            c.namedBindings.elements.every((e) => e.isTypeOnly)));
+      out.push({ spec: node.moduleSpecifier.text, typeOnly });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const typeOnly =
+        node.isTypeOnly ||
+        (node.exportClause !== undefined &&
+          ts.isNamedExports(node.exportClause) &&
+          node.exportClause.elements.length > 0 &&
+          node.exportClause.elements.every((e) => e.isTypeOnly));
+      out.push({ spec: node.moduleSpecifier.text, typeOnly });
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments.length === 1 &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
+      out.push({ spec: node.arguments[0].text, typeOnly: false });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      out.push({ spec: node.argument.literal.text, typeOnly: true });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/** The layer of a repository-relative path (forward slashes), or null outside src-main/ and src-shared/. */
+function layerOf(path: string): Layer | null {
+  if (path.startsWith('src-shared/')) return 'shared';
+  if (!path.startsWith('src-main/')) return null;
+  const top = path.slice('src-main/'.length).split('/')[0];
+  switch (top) {
+    case 'engine':
+    case 'risk':
+    case 'core':
+    case 'store':
+    case 'accounts':
+    case 'trading':
+    case 'market':
+    case 'data':
+    case 'api':
+      return top;
+    default:
+      return 'entry';
+  }
+}
+
+function isPortFile(path: string): boolean {
+  const layer = layerOf(path);
+  if (layer === null || !SERVICES.includes(layer)) return false;
+  return path.endsWith('/ports.ts') || path.includes('/ports/');
+}
+
+interface Violation {
+  from: string;
+  to: string;
+  rule: string;
+}
+
+/** Every import of `files` (repository-relative path -> source text) that breaks a rule. */
+function violations(files: ReadonlyMap<string, string>): Violation[] {
+  const out: Violation[] = [];
+  for (const [from, text] of files) {
+    const layer = layerOf(from);
+    if (layer === null) continue;
+    for (const imp of importsOf(from, text)) {
+      if (imp.spec.startsWith('.')) {
+        const to = join(dirname(from), imp.spec).split(sep).join('/');
+        const target = layerOf(to);
+        if (target === null) {
+          out.push({ from, to, rule: `${layer} imports outside src-main/ and src-shared/` });
+          continue;
+        }
+        const may = MAY_IMPORT[layer];
+        if (may === 'any' || may.includes(target)) continue;
+        if (layer === 'store' && imp.typeOnly && isPortFile(to)) continue;
+        if (layer === 'api' && imp.typeOnly && to === 'src-main/venue.ts') continue;
+        out.push({ from, to, rule: `${layer} may not import ${target}${imp.typeOnly ? ' (even type-only)' : ''}` });
+      } else {
+        for (const [re, layers] of PACKAGES) {
+          if (re.test(imp.spec) && !layers.includes(layer)) out.push({ from, to: imp.spec, rule: `${layer} may not import ${imp.spec}` });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+function sourceFiles(): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) files.set(relative(ROOT, full).split(sep).join('/'), readFileSync(full, 'utf8'));
+    }
+  };
+  walk(join(ROOT, 'src-main'));
+  walk(join(ROOT, 'src-shared'));
+  return files;
+}
+
+const key = (v: { from: string; to: string }): string => `${v.from} -> ${v.to}`;
+
+describe('layers of src-main/', () => {
+  it('no import runs from a lower layer to a higher one (beyond the allow-list)', () => {
+    const files = sourceFiles();
+    expect(files.size).toBeGreaterThan(100);
+    const allowed = new Set(ALLOWED.map(key));
+    const found = violations(files);
+    expect(found.filter((v) => !allowed.has(key(v))).map((v) => `${key(v)}: ${v.rule}`)).toEqual([]);
+    // an entry that no import needs any more must go (the list only shrinks)
+    const used = new Set(found.map(key));
+    expect(ALLOWED.filter((a) => !used.has(key(a))).map(key)).toEqual([]);
+  });
+
+  it('the checker catches what the rules forbid', () => {
+    const files = new Map<string, string>([
+      ['src-main/store/a.ts', "import type { Candle } from '../market/candles.ts';\nimport type { CandleStore } from '../market/ports.ts';"],
+      ['src-main/store/b.ts', "import { x } from '../market/ports.ts';"],
+      ['src-main/engine/c.ts', "import {\n  type Bracket,\n} from '../risk/tiers.ts';\nexport * from '../core/clock.ts';"],
+      ['src-main/trading/d.ts', "const m = await import('../api/app.ts');\nlet t: import('../market/clock.ts').VirtualClock;"],
+      ['src-main/api/e.ts', "import { parseCli } from '../cli-args.ts';\nimport type { Venue } from '../venue.ts';\nimport { DatabaseSync } from 'node:sqlite';"],
+      ['src-main/risk/f.ts', "import { formatFixed } from '../../src-shared/decimal.ts';"],
+      ['src-main/venue.ts', "import { openDatabase } from './store/database.ts';\nimport { DatabaseSync } from 'node:sqlite';"],
+    ]);
+    expect(violations(files).map(key)).toEqual([
+      'src-main/store/a.ts -> src-main/market/candles.ts',
+      'src-main/store/b.ts -> src-main/market/ports.ts',
+      'src-main/engine/c.ts -> src-main/risk/tiers.ts',
+      'src-main/engine/c.ts -> src-main/core/clock.ts',
+      'src-main/trading/d.ts -> src-main/api/app.ts',
+      'src-main/trading/d.ts -> src-main/market/clock.ts',
+      'src-main/api/e.ts -> src-main/cli-args.ts',
+      'src-main/api/e.ts -> node:sqlite',
+    ]);
+  });
+});

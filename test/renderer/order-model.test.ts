@@ -1,0 +1,140 @@
+// The order form's trading math (order-model.ts), worked by hand: what each side would send and
+// its Max (margin, notional cap, max_qty, step), the preview each side shows, Close with and
+// without a position to close, and the request a click builds or the form's reason to refuse.
+import { describe, expect, it } from 'vitest';
+import type { PositionRecord } from '../../src-shared/types.ts';
+import { orderModel, type OrderModelInput } from '../../src-renderer/src/features/order-entry/order-model.ts';
+
+const futures = { taker_fee_rate: '0.0005', maker_fee_rate: '0.0002', maintenance_margin_rate: '0.004', max_qty: '1000', qty_step: '0.001', max_leverage: 125 };
+
+function input(change: Partial<OrderModelInput> = {}, form: Partial<OrderModelInput['form']> = {}): OrderModelInput {
+  return {
+    symbol: 'BTCUSDT',
+    form: { action: 'open', type: 2, price: '', qty: '', sizeMode: 'qty', pct: 0, tif: 1, reduceOnly: false, ...form },
+    futures,
+    summary: { available_balance: '10000', wallet_balance: '10000', position_mode: 'hedge' },
+    setting: { leverage: 125, marginMode: 2, maxLeverage: 125 },
+    positions: [],
+    openOrders: [],
+    markOf: () => 95_000,
+    bestBid: 94_990,
+    bestAsk: 95_000,
+    last: 94_995,
+    maxNotional: 50_000,
+    loggedIn: true,
+    positionsLoaded: true,
+    ...change,
+  };
+}
+
+const position = (side: 1 | 2, quantity: number, entry: number): PositionRecord =>
+  ({ symbol: 'BTCUSDT', position_side: side, margin_mode: 2, quantity, entry_price: entry, mark_price: 95_000, maintenance_margin_rate: 0.004, margin: 500 }) as PositionRecord;
+
+describe('Max and % sizes', () => {
+  it('a market open at 125x is capped by the notional cap (50 000 / 95 000 = 0.526 BTC), not by the margin (12.38 BTC)', () => {
+    const m = orderModel(input());
+    expect(m.buy.max).toBe(0.526);
+    // sell at the bid: 50000 / 94990 = 0.52637
+    expect(m.sell.max).toBe(0.526);
+  });
+
+  it('without a known cap the margin decides: 10 000 x 10 / (95 000 x 1.005) = 1.0473 BTC, floored to the step', () => {
+    const m = orderModel(input({ maxNotional: undefined, setting: { leverage: 10, marginMode: 2, maxLeverage: 125 } }));
+    expect(m.buy.max).toBe(1.047);
+  });
+
+  it('50% sends half of what each side could open, on the step; max_qty caps it', () => {
+    const m = orderModel(input({}, { sizeMode: 'pct', pct: 50 }));
+    expect(m.buy.qty).toBe('0.263');
+    const capped = orderModel(input({}, { sizeMode: 'pct', pct: 100 }));
+    expect(capped.buy.qty).toBe('0.526');
+    const small = orderModel(input({ futures: { ...futures, max_qty: '0.1' } }, { sizeMode: 'pct', pct: 100 }));
+    expect(small.buy.qty).toBe('0.100');
+    expect(small.buy.max).toBe(0.1);
+  });
+});
+
+describe('preview', () => {
+  it('a limit buy of 0.010 at 90 000 (below the ask: maker): cost = 900 / 125 + 900 x 0.0002', () => {
+    const m = orderModel(input({}, { type: 1, price: '90,000', qty: '0.010' }));
+    expect(m.buy.margin).toBeCloseTo(7.2, 9);
+    expect(m.buy.fee).toBeCloseTo(0.18, 9);
+    expect(m.buy.cost).toBeCloseTo(7.38, 9);
+    // the same price sells at or below the bid: a taker, 900 x 0.0005
+    expect(m.sell.fee).toBeCloseTo(0.45, 9);
+  });
+
+  it('a limit price that is not a number estimates nothing (never the market price in its place)', () => {
+    const m = orderModel(input({}, { type: 1, price: '9o000', qty: '0.010' }));
+    expect(m.priceIn.kind).toBe('invalid');
+    expect(m.buy.cost).toBe(0);
+    expect(Number.isNaN(m.buy.liquidation)).toBe(true);
+  });
+
+  it('closing half of a long bought at 90 000 at a market price of 94 990 (the bid) earns 0.5 x 4 990', () => {
+    const m = orderModel(input({ positions: [position(1, 1, 90_000)] }, { action: 'close', qty: '0.5' }));
+    expect(m.sell.label).toBe('Close long');
+    expect(m.sell.pnl).toBeCloseTo(2495, 6);
+    expect(m.sell.max).toBe(1);
+  });
+});
+
+describe('Close', () => {
+  it('a side with no position to close is disabled and says so; with none at all both are', () => {
+    const m = orderModel(input({ positions: [position(1, 1, 90_000)] }, { action: 'close', qty: '0.5' }));
+    expect(m.sell.nothingToClose).toBeNull();
+    expect(m.buy.nothingToClose).toBe('No short to close');
+    expect(m.order(1)).toEqual({ ok: false, error: 'No short to close.' });
+    const none = orderModel(input({}, { action: 'close', qty: '0.5' }));
+    expect([none.buy.nothingToClose, none.sell.nothingToClose]).toEqual(['No short to close', 'No long to close']);
+  });
+
+  it('before the positions are loaded nothing is called missing', () => {
+    const m = orderModel(input({ positionsLoaded: false }, { action: 'close', qty: '0.5' }));
+    expect(m.buy.nothingToClose).toBeNull();
+  });
+
+  it('a one-way short (position_side 2, positive quantity) is closed by a buy on side 1', () => {
+    const oneWay = { available_balance: '10000', wallet_balance: '10000', position_mode: 'one_way' as const };
+    const m = orderModel(input({ summary: oneWay, positions: [position(2, 0.3, 96_000)] }, { action: 'close', qty: '0.3' }));
+    expect(m.buy.nothingToClose).toBeNull();
+    expect(m.buy.max).toBe(0.3);
+    expect(m.order(1)).toEqual({ ok: true, order: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 2, type: 2, qty: '0.3' } });
+  });
+});
+
+describe('the request a click sends', () => {
+  it('a hedge-mode limit sell open: price without separators, time in force, leverage and margin mode', () => {
+    const m = orderModel(input({}, { type: 1, price: '96,000.5', qty: '0.010', tif: 4 }));
+    expect(m.order(2)).toEqual({
+      ok: true,
+      order: { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, qty: '0.010', price: '96000.5', time_in_force: 4, leverage: 125, margin_mode: 2 },
+    });
+  });
+
+  it('reduce-only is sent only by a one-way open (hedge mode refuses it, 3010)', () => {
+    const oneWay = { available_balance: '10000', wallet_balance: '10000', position_mode: 'one_way' as const };
+    const ow = orderModel(input({ summary: oneWay }, { qty: '0.010', reduceOnly: true })).order(1);
+    expect(ow.ok && ow.order.reduce_only).toBe(true);
+    const hedge = orderModel(input({}, { qty: '0.010', reduceOnly: true })).order(1);
+    expect(hedge.ok && hedge.order.reduce_only).toBeUndefined();
+  });
+
+  it('refuses locally what the API could not explain better: no price, a price or size that is not a number, no size', () => {
+    expect(orderModel(input({}, { type: 1, qty: '1' })).order(1)).toEqual({ ok: false, error: 'Enter a limit price (or click a price in the order book).' });
+    expect(orderModel(input({}, { type: 1, price: 'abc', qty: '1' })).order(1)).toMatchObject({ ok: false, error: expect.stringMatching(/^Price "abc" is not a number/) });
+    expect(orderModel(input({}, { type: 1, price: '0', qty: '1' })).order(1)).toEqual({ ok: false, error: 'Enter a limit price above 0.' });
+    expect(orderModel(input({}, { qty: '1..2' })).order(1)).toMatchObject({ ok: false, error: expect.stringMatching(/^Size "1..2" is not a number/) });
+    expect(orderModel(input()).order(1)).toEqual({ ok: false, error: 'Enter a size.' });
+    // no margin: 50% of nothing is not one 0.001 step
+    const broke = { available_balance: '0', wallet_balance: '0', position_mode: 'hedge' as const };
+    expect(orderModel(input({ summary: broke }, { sizeMode: 'pct', pct: 50 })).order(1)).toEqual({ ok: false, error: 'The percentage gives no whole quantity step: raise it.' });
+  });
+
+  it('before the setting is loaded the form shows and sends 20x, cross', () => {
+    const m = orderModel(input({ setting: undefined }, { qty: '0.010' }));
+    expect([m.leverage, m.marginMode, m.maxLeverage]).toEqual([20, 2, 125]);
+    const r = m.order(1);
+    expect(r.ok && [r.order.leverage, r.order.margin_mode]).toEqual([20, 2]);
+  });
+});
