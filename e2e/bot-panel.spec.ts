@@ -1,11 +1,7 @@
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { onTick } from './support/prices.ts';
-
-/** Pauses or resumes the simulator (loopback admin route), so that nothing trades our level away. */
-async function setPaused(url: string, paused: boolean): Promise<void> {
-  await fetch(`${url}/api/v1/sim`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ paused }) });
-}
+import { setPaused } from './support/sim.ts';
 
 test('a bot order from the panel appears in the ladder and can be cancelled from the panel', async ({ page, service, market }) => {
   const symbol = 'SOLUSDT';

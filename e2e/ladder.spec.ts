@@ -2,15 +2,11 @@ import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { onTick } from './support/prices.ts';
 import type { DepthSnapshot } from '../src-shared/types.ts';
+import { setPaused } from './support/sim.ts';
 
 async function depth(url: string, symbol: string): Promise<DepthSnapshot> {
   const r = (await (await fetch(`${url}/fapi/v1/depth?symbol=${symbol}&with_id=true&limit=50`)).json()) as { data: DepthSnapshot };
   return r.data;
-}
-
-/** Pauses or resumes the simulator when the service has one (loopback admin route). */
-async function setPaused(url: string, paused: boolean): Promise<void> {
-  await fetch(`${url}/api/v1/sim`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ paused }) });
 }
 
 test('the ladder follows the book and matches the REST depth', async ({ page, service, market }) => {
