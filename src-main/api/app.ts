@@ -100,15 +100,20 @@ function installDiskGuard(app: FastifyInstance, venue: Venue): void {
  * the same rule (bodyTypeError) as the trading routes' strictJsonBody, whose routes it skips.
  */
 function installStrictBodyTypes(app: FastifyInstance): void {
+  type ObjectSchema = { type?: unknown; properties?: FlatBodySchema['properties'] };
   app.addHook('onRoute', (route) => {
-    const body = (route.schema as { body?: { type?: unknown; properties?: FlatBodySchema['properties'] } } | undefined)?.body;
-    if (body?.type !== 'object' || body.properties === undefined) return;
-    const props = body.properties;
+    const body = (route.schema as { body?: ObjectSchema & { content?: Record<string, { schema?: ObjectSchema }> } } | undefined)?.body;
+    // a body schema per content type (a route that also takes uploads): the JSON one is checked
+    const json = body?.content?.['application/json']?.schema;
+    const schema = json ?? body;
+    if (schema?.type !== 'object' || schema.properties === undefined) return;
+    const props = schema.properties;
     const existing = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
     if (existing.some((h) => STRICT_BODY in h)) return;
     const check: preValidationHookHandler = (req, _reply, done) => {
       const b = req.body;
       if (typeof b !== 'object' || b === null || Array.isArray(b)) return done();
+      if (json !== undefined && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return done();
       done(bodyTypeError(b as Record<string, unknown>, props));
     };
     route.preValidation = [...existing, check];

@@ -252,7 +252,7 @@ const STRICT_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
 /**
  * The validator would coerce any text JavaScript reads as a number ("0x10", "1e1", "+5",
- * " 1 ", "Infinity", "1e309"), so every query parameter declared integer (or number) is
+ * " 1 ", "Infinity", "1e309"), so every query or path parameter declared integer (or number) is
  * checked against the strict syntax first (schemas.ts STRICT_INTEGER; integers must also be
  * safe integers). A failure is a validation error of that parameter, answered in the route's
  * error style (1001, 6000-range or 7000); on a route that attaches validation errors (klines)
@@ -260,25 +260,25 @@ const STRICT_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
  */
 export function installStrictQueryNumbers(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    const props = (route.schema as { querystring?: { properties?: Record<string, object> } } | undefined)?.querystring?.properties;
-    if (props === undefined) return;
-    const checked: Array<[name: string, integer: boolean]> = [];
-    for (const [name, p] of Object.entries(props)) {
-      const types = declaredTypes(p) ?? [];
-      if (types.includes('integer')) checked.push([name, true]);
-      else if (types.includes('number')) checked.push([name, false]);
+    const schema = route.schema as { querystring?: { properties?: Record<string, object> }; params?: { properties?: Record<string, object> } } | undefined;
+    const checked: Array<[where: 'params' | 'querystring', name: string, integer: boolean]> = [];
+    for (const where of ['params', 'querystring'] as const) {
+      for (const [name, p] of Object.entries(schema?.[where]?.properties ?? {})) {
+        const types = declaredTypes(p) ?? [];
+        if (types.includes('integer')) checked.push([where, name, true]);
+        else if (types.includes('number')) checked.push([where, name, false]);
+      }
     }
     if (checked.length === 0) return;
     const attach = route.attachValidation === true;
     const check: preValidationHookHandler = (req, _reply, done) => {
-      const q = req.query as Record<string, unknown> | undefined;
-      if (q === undefined || q === null) return done();
-      for (const [name, integer] of checked) {
-        const v = q[name];
+      for (const [where, name, integer] of checked) {
+        const q = (where === 'params' ? req.params : req.query) as Record<string, unknown> | undefined;
+        const v = q?.[name];
         if (typeof v !== 'string') continue;
         const err = integer ? integerTextError(v) : numberTextError(v);
         if (err === undefined) continue;
-        const e = queryValidationError(name, err);
+        const e = queryValidationError(where, name, err);
         if (!attach) return done(e);
         (req as { validationError?: Error }).validationError = e;
         return done();
@@ -302,12 +302,12 @@ function numberTextError(v: string): string | undefined {
 }
 
 /** An error shaped as the validator's own, so the error handler and the klines routes word it alike. */
-function queryValidationError(name: string, message: string): FastifyError {
-  const e = new Error(`querystring/${name} ${message}`) as FastifyError & { validation: unknown[]; validationContext: string };
+function queryValidationError(where: 'params' | 'querystring', name: string, message: string): FastifyError {
+  const e = new Error(`${where}/${name} ${message}`) as FastifyError & { validation: unknown[]; validationContext: string };
   e.statusCode = 400;
   e.code = 'FST_ERR_VALIDATION';
   e.validation = [{ keyword: 'type', instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, params: { type: 'integer' }, message }];
-  e.validationContext = 'querystring';
+  e.validationContext = where;
   return e;
 }
 

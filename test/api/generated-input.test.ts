@@ -67,6 +67,7 @@ interface Op {
 const STYLE: Record<string, Style> = {
   '/fapi/v1/klines': 'klines',
   '/fapi/v1/klines/batch': 'klines',
+  '/api/v1/datasets/{id}/klines': 'klines',
   '/fapi/v1/complete_price': 'price',
 };
 
@@ -82,6 +83,10 @@ const KNOWN: Record<string, unknown> = {
   qty: '0.010',
   price: '95000.0',
   amount: '1',
+  tick_size: '0.01',
+  step_size: '0.001',
+  // dataset import by path: a file that does not exist (refused by name, nothing imported)
+  paths: ['/nonexistent/perpdesk-generated-input/BTCUSDT-1m-2025-01-06.zip'],
   token: 'not-the-login-token',
   ips: ['127.0.0.1'],
   position_mode: 'hedge',

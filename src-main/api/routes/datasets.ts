@@ -18,6 +18,7 @@ import { expandPaths } from '../../data/expand-paths.ts';
 import { KINDS, MARKETS } from '../../data/kinds.ts';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import { klinesValidationError } from './klines.ts';
 
 export const DATASET_KLINES_DEFAULT_LIMIT = 500;
 export const DATASET_KLINES_MAX_LIMIT = 1500;
@@ -259,6 +260,7 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
         summary: 'Edit the contract specs of a dataset (loopback only)',
         description: "Sets tick and step size (the tiers are kept); the record's specs.source becomes 'edited'.",
         params: idParams,
+        querystring: { type: 'object', additionalProperties: false, properties: {} },
         body: {
           type: 'object',
           additionalProperties: false,
@@ -331,15 +333,7 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
       },
     },
     async (req) => {
-      if (req.validationError) {
-        const err = req.validationError as FastifyError;
-        const first = err.validation?.[0];
-        const field = first?.instancePath.replace(/^\//, '') ?? '';
-        if (first?.keyword === 'required') throw new ApiError(Errors.KLINES_MISSING_PARAMETER, `Missing required parameter '${String(first.params.missingProperty)}'`);
-        if (field === 'interval') throw new ApiError(Errors.KLINES_INVALID_INTERVAL, `Invalid interval: must be one of ${INTERVALS.join(', ')}`);
-        if (field === 'limit') throw new ApiError(Errors.KLINES_LIMIT_OUT_OF_RANGE, `limit must be an integer from 1 to ${DATASET_KLINES_MAX_LIMIT}`);
-        throw new ApiError(Errors.KLINES_INVALID_PARAMETER, err.message);
-      }
+      if (req.validationError) throw klinesValidationError(req.validationError as FastifyError, req.query as unknown as Record<string, unknown>, DATASET_KLINES_MAX_LIMIT);
       const q = req.query;
       const hasStart = q.start_time !== undefined;
       if (hasStart !== (q.end_time !== undefined)) throw new ApiError(Errors.KLINES_TIME_RANGE_RULE, 'start_time and end_time must be given together');

@@ -93,8 +93,11 @@ function shown(v: unknown): string {
   return s.length > 40 ? `${s.slice(0, 40)}...` : s;
 }
 
-/** Schema failures in the klines codes: the spec's 6001 and 6004 are about one parameter each. */
-function validationError(err: FastifyError, query: Record<string, unknown>): ApiError {
+/**
+ * Schema failures in the klines codes: the spec's 6001 and 6004 are about one parameter each.
+ * Also the answer of every route that serves candles the klines way (datasets' klines).
+ */
+export function klinesValidationError(err: FastifyError, query: Record<string, unknown>, maxLimit = KLINES_MAX_LIMIT): ApiError {
   const first = (err.validation ?? [])[0] as AjvError | undefined;
   if (!first) return new ApiError(Errors.KLINES_INVALID_PARAMETER, err.message);
   if (first.keyword === 'required') {
@@ -108,7 +111,7 @@ function validationError(err: FastifyError, query: Record<string, unknown>): Api
     return new ApiError(Errors.KLINES_INVALID_INTERVAL, `Invalid interval '${shown(query.interval)}': must be one of ${INTERVALS.join(', ')}`);
   }
   if (field === 'limit') {
-    return new ApiError(Errors.KLINES_LIMIT_OUT_OF_RANGE, `limit must be an integer from 1 to ${KLINES_MAX_LIMIT} (got '${shown(query.limit)}')`);
+    return new ApiError(Errors.KLINES_LIMIT_OUT_OF_RANGE, `limit must be an integer from 1 to ${maxLimit} (got '${shown(query.limit)}')`);
   }
   return new ApiError(Errors.KLINES_INVALID_PARAMETER, `Invalid parameter '${field}': ${first.message ?? 'invalid value'}`);
 }
@@ -154,7 +157,7 @@ export default async function klinesRoutes(app: ApiInstance, opts: { venue: Venu
       },
     },
     async (req, reply) => {
-      if (req.validationError) throw validationError(req.validationError as FastifyError, req.query as unknown as Record<string, unknown>);
+      if (req.validationError) throw klinesValidationError(req.validationError as FastifyError, req.query as unknown as Record<string, unknown>);
       const q = req.query;
       const hasStart = q.start_time !== undefined;
       if (hasStart !== (q.end_time !== undefined)) {
@@ -209,7 +212,7 @@ export default async function klinesRoutes(app: ApiInstance, opts: { venue: Venu
       },
     },
     async (req, reply) => {
-      if (req.validationError) throw validationError(req.validationError as FastifyError, req.query as unknown as Record<string, unknown>);
+      if (req.validationError) throw klinesValidationError(req.validationError as FastifyError, req.query as unknown as Record<string, unknown>);
       const q = req.query;
       const names: string[] = [];
       const seen = new Set<string>();
