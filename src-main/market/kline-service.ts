@@ -11,7 +11,7 @@
 //     `flushAt` of them are waiting, for long fast-forwards between advances), upserted by
 //     (symbol, interval, open_time). The current candles are written as checkpoints (every
 //     `checkpointMs` of timer time and on close()), so a restart continues them.
-//   - Memory: per (symbol, interval) a ring of the newest `ringSize` (1,500) closed candles with
+//   - Memory (candle-rings.ts): per (symbol, interval) a ring of the newest `ringSize` (1,500) closed candles with
 //     their wire JSON cached on first use, loaded from SQLite on the first read of that pair.
 //     "Latest N" reads never touch SQLite after that; a closed candle is formatted once, and the
 //     closed part of a read stays cached as bytes until the next close of that pair.
@@ -32,13 +32,13 @@ import {
   INTERVAL_MS,
   INTERVALS,
   isInterval,
-  nextOpenTime,
   openTimeOf,
   previousOpenTime,
   type Interval,
 } from '../../src-shared/intervals.ts';
 import type { EventBus } from '../trading/events.ts';
 import { CandleBuilder, klineFormatter, type Candle, type KlineTuple } from './candles.ts';
+import { periodsBetween, Ring, SymbolCandles } from './candle-rings.ts';
 import type { CandleStore, SymbolCatalogue } from './ports.ts';
 
 export const KLINES_MAX_LIMIT = 1500;
@@ -88,102 +88,6 @@ const INTERVAL_INDEX: Readonly<Record<Interval, number>> = Object.fromEntries(IN
   Interval,
   number
 >;
-
-/** Periods of `interval` from aligned open time `from` to aligned open time `to` (to >= from), counted up to `cap`. */
-function periodsBetween(interval: Interval, from: number, to: number, cap: number): number {
-  if (interval !== '1M') return Math.min(cap, Math.round((to - from) / INTERVAL_MS[interval]));
-  let n = 0;
-  for (let t = from; t < to && n < cap; t = nextOpenTime(interval, t)) n++;
-  return n;
-}
-
-/** The newest closed candles of one (symbol, interval), ascending, with their wire JSON cached. */
-class Ring {
-  readonly cap: number;
-  candles: Candle[] = [];
-  json: Array<string | undefined> = [];
-  /** Closed parts of recent reads as bytes, by (from, to); emptied whenever a candle is added. */
-  readonly bytes = new Map<number, Buffer>();
-  start = 0;
-  size = 0;
-  loaded = false;
-  /** Holds every stored candle older than the current one (nothing was ever evicted or left in SQLite). */
-  complete = false;
-
-  constructor(cap: number) {
-    this.cap = cap;
-  }
-
-  load(ascending: readonly Candle[]): void {
-    this.candles = new Array(this.cap);
-    this.json = new Array(this.cap);
-    this.start = 0;
-    this.size = 0;
-    this.loaded = true;
-    this.bytes.clear();
-    this.complete = ascending.length < this.cap;
-    for (const c of ascending) this.push(c);
-  }
-
-  push(c: Candle): void {
-    if (!this.loaded) return; // SQLite has it; load() reads it from there
-    let k: number;
-    if (this.size < this.cap) {
-      k = this.start + this.size;
-      if (k >= this.cap) k -= this.cap;
-      this.size++;
-    } else {
-      k = this.start;
-      this.start = k + 1 === this.cap ? 0 : k + 1;
-      this.complete = false;
-    }
-    this.candles[k] = c;
-    this.json[k] = undefined;
-    if (this.bytes.size > 0) this.bytes.clear();
-  }
-
-  /** Slot of the i-th oldest candle. */
-  slot(i: number): number {
-    const k = this.start + i;
-    return k >= this.cap ? k - this.cap : k;
-  }
-
-  at(i: number): Candle {
-    return this.candles[this.slot(i)];
-  }
-
-  /** First index whose open time is >= t (size when none). */
-  lowerBound(t: number): number {
-    let lo = 0;
-    let hi = this.size;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.at(mid).openTime < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-}
-
-/** One symbol's builder, rings and bookkeeping. */
-class SymbolCandles {
-  readonly symbol: string;
-  builder!: CandleBuilder;
-  readonly rings: Ring[];
-  readonly format: (c: Candle, isClosed: boolean) => KlineTuple;
-  /** Latest market time seen (trade or advance). */
-  lastTime = Number.NEGATIVE_INFINITY;
-  /** Time from which a jump may span more than ringSize periods of some interval (see skipAhead). */
-  horizon = Number.NEGATIVE_INFINITY;
-  /** Current candles changed since the last checkpoint. */
-  dirty = false;
-
-  constructor(symbol: string, format: (c: Candle, isClosed: boolean) => KlineTuple, ringSize: number) {
-    this.symbol = symbol;
-    this.format = format;
-    this.rings = INTERVALS.map(() => new Ring(ringSize));
-  }
-}
 
 /** Where a read's closed candles come from: ring indices [from, to) or rows from SQLite. */
 interface Selection {
