@@ -15,30 +15,22 @@
 //     written back at those decimals, so they equal Binance's own coarse files field for field.
 
 import { basename } from 'node:path';
-import { formatFixed, parseFixed } from '../../src-shared/decimal.ts';
+import { formatFixed } from '../../src-shared/decimal.ts';
 import { INTERVAL_MS, nests, nextOpenTime, openTimeOf, previousOpenTime, type Interval } from '../../src-shared/intervals.ts';
-import { aggregateCandles } from '../market/candle-aggregate.ts';
-import type { Candle } from '../market/candles.ts';
 import { DEFAULT_CATALOGUE } from '../market/catalogue.ts';
 import { toNewSymbol } from '../market/seed-catalogue.ts';
 import { generateBrackets } from '../risk/tiers.ts';
 import { resolveKey, type KeyOptions } from './archive-path.ts';
+import { aggregateDatasetCandles, archiveRow, type ArchiveKline } from './dataset-candles.ts';
+import { DatasetError } from './dataset-error.ts';
 import type { ContractSpecs, DatasetRecord, DatasetStore, FileSummary, Gap, SpecsSource, StoredCandle } from './ports.ts';
-import { DecimalReader, rescale } from './decimal-field.ts';
 import { FileRefused, readLines, verifiedHash } from './file-source.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 import { makeDepthParser, depthData } from './depth-rows.ts';
 import { makeRowParser, RowError, type CandleRow, type TradeRow } from './rows.ts';
 import { BlockBuilder, decodeBlock, newColumns, type TradeColumns } from './trade-codec.ts';
 
-export class DatasetError extends Error {
-  readonly kind: 'not_found' | 'invalid';
-  constructor(kind: 'not_found' | 'invalid', message: string) {
-    super(message);
-    this.name = 'DatasetError';
-    this.kind = kind;
-  }
-}
+export { DatasetError };
 
 export interface ImportProgress {
   readonly file: string;
@@ -70,8 +62,7 @@ export interface ImportOptions extends KeyOptions {
   onProgress?: (p: ImportProgress) => void;
 }
 
-/** One candle in the archive's 12-column layout (times ms). */
-export type ArchiveKline = [number, string, string, string, string, string, number, string, number, string, string, string];
+export type { ArchiveKline };
 
 export interface TradeView {
   id: number;
@@ -472,78 +463,9 @@ export class DatasetService {
       for (let i = 1; i < q.limit && from > d.firstTime; i++) from = previousOpenTime(interval, from);
     }
     const rows = this.store.candles(id, from, to, Number.MAX_SAFE_INTEGER, false);
-    const out = this.aggregate(d, fine, interval, rows);
+    const out = aggregateDatasetCandles(d, fine, interval, rows);
     if (q.startTime !== undefined) return out.filter((r) => r[0] >= openTimeOf(interval, q.startTime!)).slice(0, q.limit);
     return out.slice(-q.limit);
-  }
-
-  private aggregate(d: DatasetRecord, fine: Interval, interval: Interval, rows: readonly StoredCandle[]): ArchiveKline[] {
-    const pd = d.priceDp;
-    const vd = d.qtyDp;
-    const qd = d.quoteDp;
-    const signed = d.kind === 'premiumIndexKlines';
-    const dec = new DecimalReader();
-    const units = (s: string, dp: number, what: string, negative = false): number => {
-      const m = dec.read(s, negative);
-      const v = Number.isNaN(m) || dec.dp > dp ? Number.NaN : rescale(m, dec.dp, dp);
-      if (Number.isNaN(v)) throw new DatasetError('invalid', `stored ${what} ${s} does not fit 2^53 units at ${dp} decimals`);
-      return v;
-    };
-    const big = (s: string): bigint => {
-      // most quote volumes fit a double's integers exactly; the rest go through the exact parser
-      const m = dec.read(s);
-      if (!Number.isNaN(m) && dec.dp <= qd) return BigInt(m) * pow10(qd - dec.dp);
-      const r = parseFixed(s, qd, { allowZero: true });
-      if (!r.ok) throw new DatasetError('invalid', `stored quote volume ${s} is not a decimal of at most ${qd} places`);
-      return r.value;
-    };
-    // Price-only kinds (mark, index, premium) report no trades, yet every candle is a real price:
-    // they enter the aggregation as traded candles, and their real counts are summed apart.
-    const priceOnly = d.kind !== 'klines';
-    const out: ArchiveKline[] = [];
-    let start = 0;
-    while (start < rows.length) {
-      const next = nextOpenTime(interval, rows[start].openTime);
-      let end = start + 1;
-      while (end < rows.length && rows[end].openTime < next) end++;
-      const fineCandles: Candle[] = [];
-      let realCount = 0;
-      for (let i = start; i < end; i++) {
-        const r = rows[i];
-        const v = r.values;
-        realCount += r.count;
-        fineCandles.push({
-          interval: fine,
-          openTime: r.openTime,
-          open: units(v[0], pd, 'open', signed),
-          high: units(v[1], pd, 'high', signed),
-          low: units(v[2], pd, 'low', signed),
-          close: units(v[3], pd, 'close', signed),
-          volume: units(v[4], vd, 'volume'),
-          quoteVolume: big(v[5]),
-          trades: priceOnly ? r.count + 1 : r.count,
-          takerBuyVolume: units(v[6], vd, 'taker buy volume'),
-          takerBuyQuoteVolume: big(v[7]),
-        });
-      }
-      const c = aggregateCandles(interval, fineCandles);
-      out.push([
-        c.openTime,
-        formatFixed(c.open, pd),
-        formatFixed(c.high, pd),
-        formatFixed(c.low, pd),
-        formatFixed(c.close, pd),
-        formatFixed(c.volume, vd),
-        next - 1,
-        formatFixed(c.quoteVolume, qd),
-        priceOnly ? realCount : c.trades,
-        formatFixed(c.takerBuyVolume, vd),
-        formatFixed(c.takerBuyQuoteVolume, qd),
-        '0',
-      ]);
-      start = end;
-    }
-    return out;
   }
 
   /** Decoded trade blocks of a trade dataset from `fromUs` on, ascending (blocks may start earlier). */
@@ -585,11 +507,6 @@ export class DatasetService {
     }
     return out;
   }
-}
-
-function archiveRow(c: StoredCandle): ArchiveKline {
-  const v = c.values;
-  return [c.openTime, v[0], v[1], v[2], v[3], v[4], c.closeTime, v[5], c.count, v[6], v[7], '0'];
 }
 
 function candleGap(interval: Interval, expected: number, actual: number): Omit<Gap, 'fileId'> {
