@@ -151,8 +151,15 @@ describe('property: margin ratio is exactly 100% at the returned LP', () => {
         const mm = pos.otherMaintenance + maintenanceMargin(pos.brackets, pos.qty * lp);
         const scale = Math.abs(pos.wallet) + pos.otherMaintenance + Math.abs(pos.otherUpnl) + pos.qty * (pos.entry + lp);
         const noise = (64 * Number.EPSILON * scale) / mm;
-        expect(Math.abs(ratioAt(pos, lp) - 1)).toBeLessThanOrEqual(Math.max(1e-9, noise));
-        if (noise > 1e-9) return;
+        const ratio = ratioAt(pos, lp);
+        if (noise > 1e-9) {
+          // ill-conditioned: the equity at LP is within float noise of zero (e.g. a 1x long with a
+          // 1e-17 cross loss has its LP at ~1e-15), so it may compute as <= 0 and the ratio as
+          // Infinity; a finite ratio must still be within the noise
+          if (Number.isFinite(ratio)) expect(Math.abs(ratio - 1)).toBeLessThanOrEqual(noise);
+          return;
+        }
+        expect(Math.abs(ratio - 1)).toBeLessThanOrEqual(1e-9);
         wellConditioned++;
         // one part per million toward safety is below 100%, away from it above
         const safer = lp * (1 + pos.side * 1e-6);
