@@ -29,7 +29,7 @@ export interface ServiceOptions {
   simIntensity?: number;
   /** Progress lines while the first start builds the simulated history. */
   onProgress?: (line: string) => void;
-  /** Rate limits (README, Rate limits); false turns them off (benchmarks). */
+  /** Rate limits (docs/api.md, Rate limits); false turns them off (benchmarks). */
   rateLimit?: RateLimitOptions | false;
 }
 

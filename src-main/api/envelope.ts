@@ -25,7 +25,7 @@ export const errorEnvelopeSchema = Type.Object(
     message: Type.String(),
     data: Type.Null(),
   },
-  { description: 'Error envelope; `code` is from the error registry (see README, Errors)' },
+  { description: 'Error envelope; `code` is from the error registry (see docs/api.md, Errors)' },
 );
 
 /** The error responses every envelope route may give, for OpenAPI. */

@@ -14,7 +14,7 @@ on error (6000-6999 client errors, 6001 invalid interval; 7000-7999 server error
 existing path (405, with an \`Allow\` header) · 2001-2010 authentication (401) ·
 2101-2103 forbidden (403; 2103 a Host header naming another site while the service listens on loopback) ·
 3001-3021 order rejected (400) · 4290 rate limited (429) ·
-5000-5001 internal (500) · 5002 the data folder's disk is nearly full, changes refused (503). The full table is in the README.
+5000-5001 internal (500) · 5002 the data folder's disk is nearly full, changes refused (503). The full table is in docs/api.md (Errors).
 
 **Signed requests** (operations marked with the \`apiKey\` security scheme): header
 \`X-API-KEY\`; query \`timestamp\` (ms, wall clock), optional \`recv_window\` (ms, default 5000,

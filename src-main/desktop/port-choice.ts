@@ -1,7 +1,7 @@
 // Which port the desktop's service listens on. A stable address matters: the screen's
 // localStorage (chosen pair, interval, layout) belongs to the origin http://127.0.0.1:PORT, and
 // bots are configured with it. So the desktop listens where it listened last time (last-port.json
-// in the data folder), else on 8787 (the headless default and the port the README's examples
+// in the data folder), else on 8787 (the headless default and the port the docs' examples
 // use); only when those are taken does it fall back to a free port, and it says so. An explicit
 // --port is taken as given: no fallback (a busy port is an error the user must see), and not
 // remembered, and --port 0 (any free port) is never remembered either.
