@@ -7,7 +7,7 @@
 // A house order leaves the book only by a fill (at its own price) or by our cancel, so sync looks
 // only at orders priced inside the range the pair traded at since the last sync (the simulator
 // tracks it): a step without trades costs nothing. Rejections are counted, never thrown.
-import type { Exchange } from '../../trading/exchange.ts';
+import type { Command, Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 
 export interface HouseOrder {
@@ -24,6 +24,22 @@ export interface HouseStats {
   cancelled: number;
   rejected: number;
   filledLots: number;
+}
+
+/**
+ * The command of a house GTC limit order opening on `side` at `price` ticks for `lots`, for
+ * `account` (no margin, not stored, not cached): what the house liquidity and the market maker send.
+ */
+export function houseLimit(pair: PairState, side: 1 | 2, price: number, lots: number, account: number): Command & { kind: 'placeBot' } {
+  const math = pair.math;
+  return {
+    kind: 'placeBot',
+    input: {
+      symbol: pair.row.symbol, side, position_side: side, position_action: 1, type: 1,
+      price: math.formatPrice(price), qty: math.formatQty(lots), time_in_force: 1, need_cache: false,
+    },
+    engineAccount: account,
+  };
 }
 
 export class HouseOrders {
@@ -63,14 +79,7 @@ export class HouseOrders {
     const math = this.pair.math;
     let r;
     try {
-      r = this.ex.execute({
-        kind: 'placeBot',
-        input: {
-          symbol: this.pair.row.symbol, side, position_side: side, position_action: 1, type: 1,
-          price: math.formatPrice(price), qty: math.formatQty(lots), time_in_force: 1, need_cache: false,
-        },
-        engineAccount: this.account,
-      });
+      r = this.ex.execute(houseLimit(this.pair, side, price, lots, this.account));
     } catch {
       this.stats.rejected++;
       return null;

@@ -20,6 +20,7 @@ import type { Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';
+import { houseLimit } from './house-orders.ts';
 
 interface Quote {
   id: number;
@@ -214,17 +215,9 @@ export class MarketMaker {
   private place(side: 1 | 2, price: number, level: number, scale: number): void {
     const notional = ((this.depthNotional * this.weights[level]) / this.weightSum) * scale * this.rng.between(0.7, 1.3);
     const lots = this.limits.lotsFor(notional, price);
-    const math = this.pair.math;
     let r;
     try {
-      r = this.ex.execute({
-        kind: 'placeBot',
-        input: {
-          symbol: this.pair.row.symbol, side, position_side: side, position_action: 1, type: 1,
-          price: math.formatPrice(price), qty: math.formatQty(lots), time_in_force: 1, need_cache: false,
-        },
-        engineAccount: this.account,
-      });
+      r = this.ex.execute(houseLimit(this.pair, side, price, lots, this.account));
     } catch {
       this.stats.rejected++;
       this.dirty = true; // try again on the next refresh
@@ -234,7 +227,7 @@ export class MarketMaker {
     let rem = lots;
     if (r.status !== 1) {
       // it met resting orders of others first
-      const filled = math.qty.toUnits(r.filled_qty);
+      const filled = this.pair.math.qty.toUnits(r.filled_qty);
       const f = filled.ok ? filled.value : 0;
       if (f > 0) this.book(side === 1 ? f : -f);
       rem = r.status === 2 ? lots - f : 0;
