@@ -1,0 +1,249 @@
+// Pure helpers of the replay screens (issue #16, docs/replay.md): which symbols a replay can
+// run on and over which span (from GET /api/v1/datasets), the Replay dialog's checks and the
+// POST /api/v1/replays body they give, the speed presets and steps of the replay controls,
+// the banner's words, and the session report's figures and equity curve.
+// Times are ms UTC everywhere; the dialog's fields are UTC too ("2021-05-16 00:00"), never the
+// browser's time zone, because the datasets are in UTC and so is the banner.
+import { isInterval, nextOpenTime } from '../../../../src-shared/intervals.ts';
+import type { DatasetView } from '../data/data-view.ts';
+
+/** GET /api/v1/replay (and the `replay` WebSocket channel): the replay venue's state. */
+export interface ReplayStatusView {
+  symbols: string[];
+  start: number;
+  until: number;
+  time: number;
+  speed: number;
+  paused: boolean;
+  lockstep: boolean;
+  finished: boolean;
+  events: number;
+  sources: Record<string, 'depth' | 'trades' | 'klines'>;
+  queue_model: 'pessimistic' | 'probabilistic';
+  /** Where the live screen is (the service that started this replay); absent for a CLI replay. */
+  live_url?: string | null;
+}
+
+export type QueueModel = 'pessimistic' | 'probabilistic';
+
+/** Dataset kinds a replay can be driven by, best first (the market's source per symbol). */
+const DRIVERS: Readonly<Record<string, 'depth' | 'trades' | 'klines'>> = {
+  depth: 'depth',
+  aggTrades: 'trades',
+  trades: 'trades',
+  klines: 'klines',
+};
+
+export interface SymbolCoverage {
+  symbol: string;
+  /** First covered ms (inclusive). */
+  first: number;
+  /** End of the data, ms (exclusive): the last candle's close, or the last event's time + 1. */
+  end: number;
+  /** What the replay will be made of, best first, e.g. ['trades', 'klines']. */
+  sources: Array<'depth' | 'trades' | 'klines'>;
+}
+
+function datasetEnd(d: DatasetView): number {
+  const last = d.last_time as number;
+  if (isInterval(d.interval)) return nextOpenTime(d.interval, last);
+  return last + 1;
+}
+
+/**
+ * The symbols a replay can run on: those with at least one non-empty depth, trades or klines
+ * dataset (USD-M first if a symbol has several markets, as the replayed venue is a perpetual
+ * one; another market is still usable). The span is the union of those datasets' spans.
+ */
+export function replayableSymbols(datasets: readonly DatasetView[]): SymbolCoverage[] {
+  const by = new Map<string, SymbolCoverage>();
+  for (const d of datasets) {
+    const source = DRIVERS[d.kind];
+    if (source === undefined || d.first_time === null || d.last_time === null || d.rows === 0) continue;
+    const c = by.get(d.symbol);
+    const end = datasetEnd(d);
+    if (c === undefined) {
+      by.set(d.symbol, { symbol: d.symbol, first: d.first_time, end, sources: [source] });
+    } else {
+      c.first = Math.min(c.first, d.first_time);
+      c.end = Math.max(c.end, end);
+      if (!c.sources.includes(source)) c.sources.push(source);
+    }
+  }
+  const order = ['depth', 'trades', 'klines'];
+  for (const c of by.values()) c.sources.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  return [...by.values()].sort((a, b) => a.symbol.localeCompare(b.symbol));
+}
+
+/** "2021-05-16 00:00" (UTC, minutes) for the dialog's fields and spans. */
+export function utcMinute(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/** "2021-05-16 00:00:00" (UTC, seconds): the banner's historical time. */
+export function utcSecond(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/**
+ * A UTC time typed as "YYYY-MM-DD HH:MM[:SS]" (or with a "T", or a bare date = 00:00, an
+ * optional trailing "Z"/"UTC"); null when it is not one.
+ */
+export function parseUtc(text: string): number | null {
+  const m = /^\s*(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?\s*(?:Z|UTC)?\s*$/i.exec(text);
+  if (!m) return null;
+  const [y, mo, d, h = '0', mi = '0', s = '0'] = m.slice(1);
+  const t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+  const back = new Date(t);
+  // Date.UTC rolls 2021-02-30 over to March: a day or time that does not exist is refused
+  if (back.getUTCDate() !== Number(d) || back.getUTCHours() !== Number(h) || back.getUTCMinutes() !== Number(mi) || Number(s) > 59) return null;
+  return t;
+}
+
+export interface ReplayForm {
+  symbols: string[];
+  start: string;
+  end: string;
+  speed: string;
+  balance: string;
+  queueModel: QueueModel;
+}
+
+export interface ReplayRequest {
+  symbols: string[];
+  start: number;
+  until: number;
+  speed: number;
+  balance: string;
+  queue_model: QueueModel;
+}
+
+export const MIN_REPLAY_SPEED = 0.1;
+export const MAX_REPLAY_SPEED = 10_000;
+
+/** The span all `symbols` cover together, or null when they do not overlap. */
+export function commonSpan(cov: readonly SymbolCoverage[], symbols: readonly string[]): { first: number; end: number } | null {
+  let first = -Infinity;
+  let end = Infinity;
+  for (const s of symbols) {
+    const c = cov.find((x) => x.symbol === s);
+    if (!c) return null;
+    first = Math.max(first, c.first);
+    end = Math.min(end, c.end);
+  }
+  return symbols.length > 0 && first < end ? { first, end } : null;
+}
+
+/**
+ * Checks the dialog's fields against the stored data; either the request body of
+ * POST /api/v1/replays or one message per field at fault (keys: symbols, start, end, speed,
+ * balance), each saying what is wrong and what would be right.
+ */
+export function checkReplayForm(
+  form: ReplayForm,
+  cov: readonly SymbolCoverage[],
+): { ok: true; request: ReplayRequest } | { ok: false; errors: Partial<Record<keyof ReplayForm, string>> } {
+  const errors: Partial<Record<keyof ReplayForm, string>> = {};
+  const span = commonSpan(cov, form.symbols);
+  if (form.symbols.length === 0) errors.symbols = 'Pick at least one symbol.';
+  else if (span === null) errors.symbols = `The data of ${form.symbols.join(' and ')} do not overlap in time: pick symbols with a common span.`;
+  const start = parseUtc(form.start);
+  const end = form.end.trim() === '' ? null : parseUtc(form.end);
+  if (start === null) errors.start = 'Start must be a UTC time like 2021-05-16 00:00.';
+  else if (span && (start < span.first || start >= span.end))
+    errors.start = `Start is outside the data: it must be from ${utcMinute(span.first)} to before ${utcMinute(span.end)} UTC.`;
+  if (form.end.trim() !== '' && end === null) errors.end = 'End must be a UTC time like 2021-05-17 00:00, or empty for the end of the data.';
+  else if (end !== null && start !== null && end <= start) errors.end = 'End must be after the start.';
+  else if (end !== null && span && end > span.end) errors.end = `End is past the data: the data end at ${utcMinute(span.end)} UTC.`;
+  const speed = Number(form.speed);
+  if (form.speed.trim() === '' || !Number.isFinite(speed) || speed < MIN_REPLAY_SPEED || speed > MAX_REPLAY_SPEED)
+    errors.speed = `Speed must be a number from ${MIN_REPLAY_SPEED} to ${MAX_REPLAY_SPEED.toLocaleString('en-US')}.`;
+  const balance = form.balance.trim();
+  if (!/^\d+(\.\d+)?$/.test(balance) || Number(balance) <= 0) errors.balance = 'Starting balance must be a positive amount of USDT, e.g. 10000.';
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    request: { symbols: [...form.symbols], start: start!, until: end ?? span!.end, speed, balance, queue_model: form.queueModel },
+  };
+}
+
+/** Speed presets of the replay controls (the `-` / `+` keys move along them). */
+export const SPEED_PRESETS = [1, 2, 5, 10, 30, 60, 100, 300, 1000] as const;
+
+/** The next preset above (dir 1) or below (dir -1) `speed`; the same speed at either end. */
+export function nextSpeed(speed: number, dir: 1 | -1): number {
+  if (dir > 0) return SPEED_PRESETS.find((p) => p > speed + 1e-9) ?? SPEED_PRESETS[SPEED_PRESETS.length - 1];
+  for (let i = SPEED_PRESETS.length - 1; i >= 0; i--) if (SPEED_PRESETS[i] < speed - 1e-9) return SPEED_PRESETS[i];
+  return SPEED_PRESETS[0];
+}
+
+export const STEPS: ReadonlyArray<readonly [label: string, ms: number]> = [
+  ['1s', 1_000],
+  ['1m', 60_000],
+  ['1h', 3_600_000],
+];
+
+/** "100x", "0.5x", "1,000x". */
+export function speedLabel(speed: number): string {
+  return `${speed.toLocaleString('en-US', { maximumFractionDigits: 2 })}x`;
+}
+
+/** Share of the replay's span played, 0..1. */
+export function progress(s: Pick<ReplayStatusView, 'start' | 'until' | 'time'>): number {
+  if (!(s.until > s.start)) return 0;
+  return Math.min(1, Math.max(0, (s.time - s.start) / (s.until - s.start)));
+}
+
+/** The banner's state word. */
+export function playState(s: Pick<ReplayStatusView, 'paused' | 'lockstep' | 'finished'>): 'finished' | 'lockstep' | 'paused' | 'playing' {
+  if (s.finished) return 'finished';
+  if (s.lockstep) return 'lockstep';
+  return s.paused ? 'paused' : 'playing';
+}
+
+/** One account's session report (GET /api/v1/replay/report?format=json). */
+export interface ReplayReportView {
+  account?: string;
+  fills: number;
+  realized_pnl: string;
+  unrealized_pnl: string;
+  fees: string;
+  funding: string;
+  max_drawdown: string;
+  time_in_market_ms: number;
+  equity: Array<[number, string | number]>;
+  [other: string]: unknown;
+}
+
+/** Equity curve points for a line series: seconds, ascending, one point per second (the last wins). */
+export function equityPoints(curve: ReadonlyArray<readonly [number, string | number]>): Array<{ time: number; value: number }> {
+  const out: Array<{ time: number; value: number }> = [];
+  for (const [t, v] of [...curve].sort((a, b) => a[0] - b[0])) {
+    const time = Math.floor(t / 1000);
+    const value = Number(v);
+    if (!Number.isFinite(value)) continue;
+    if (out.length > 0 && out[out.length - 1].time === time) out[out.length - 1].value = value;
+    else out.push({ time, value });
+  }
+  return out;
+}
+
+/** "3h 05m", "12m 30s", "45s", "2d 4h" for time in market. */
+export function fmtDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86_400);
+  const h = Math.floor((s % 86_400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  if (d > 0) return `${d}d ${h}h`;
+  if (h > 0) return `${h}h ${String(m).padStart(2, '0')}m`;
+  if (m > 0) return `${m}m ${String(sec).padStart(2, '0')}s`;
+  return `${sec}s`;
+}
+
+/** Download address of the report. */
+export function reportUrl(baseUrl: string, format: 'json' | 'csv'): string {
+  return `${baseUrl.replace(/\/+$/, '')}/api/v1/replay/report?format=${format}`;
+}

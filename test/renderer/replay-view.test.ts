@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import type { DatasetView } from '../../src-renderer/src/features/data/data-view.ts';
+import { replayNow, reportList } from '../../src-renderer/src/features/replay/replay-store.ts';
+import {
+  checkReplayForm,
+  commonSpan,
+  equityPoints,
+  fmtDuration,
+  nextSpeed,
+  parseUtc,
+  playState,
+  progress,
+  replayableSymbols,
+  reportUrl,
+  speedLabel,
+  utcSecond,
+  type ReplayForm,
+} from '../../src-renderer/src/features/replay/replay-view.ts';
+
+const T = (s: string): number => Date.parse(s);
+
+function ds(over: Partial<DatasetView>): DatasetView {
+  return {
+    id: 1,
+    market: 'um',
+    symbol: 'BTCUSDT',
+    kind: 'klines',
+    interval: '1m',
+    first_time: T('2021-05-16T00:00:00Z'),
+    last_time: T('2021-05-18T23:59:00Z'),
+    rows: 4320,
+    files: 3,
+    gaps: [],
+    specs: { tick_size: '0.1', step_size: '0.001', source: 'default' },
+    ...over,
+  };
+}
+
+const DATA: DatasetView[] = [
+  ds({}),
+  ds({ id: 2, kind: 'aggTrades', interval: '', first_time: T('2021-05-17T00:00:00Z'), last_time: T('2021-05-19T12:00:00Z') }),
+  ds({ id: 3, kind: 'fundingRate', interval: '', first_time: T('2020-01-01T00:00:00Z'), last_time: T('2030-01-01T00:00:00Z') }),
+  ds({ id: 4, symbol: 'ETHUSDT', interval: '1h', first_time: T('2021-05-18T00:00:00Z'), last_time: T('2021-05-20T23:00:00Z'), rows: 72 }),
+  ds({ id: 5, symbol: 'XRPUSDT', interval: '1d', first_time: T('2023-01-01T00:00:00Z'), last_time: T('2023-01-03T00:00:00Z'), rows: 3 }),
+  ds({ id: 6, symbol: 'EMPTYUSDT', first_time: null, last_time: null, rows: 0 }),
+];
+
+const form = (over: Partial<ReplayForm>): ReplayForm => ({
+  symbols: ['BTCUSDT'],
+  start: '2021-05-16 00:00',
+  end: '',
+  speed: '60',
+  balance: '10000',
+  queueModel: 'probabilistic',
+  ...over,
+});
+
+describe('replay dialog helpers', () => {
+  it('replayable symbols: drivers only, union span to the last candle close, sources best first', () => {
+    const cov = replayableSymbols(DATA);
+    expect(cov.map((c) => c.symbol)).toEqual(['BTCUSDT', 'ETHUSDT', 'XRPUSDT']);
+    const btc = cov[0];
+    // funding rows do not drive a replay, so they do not widen the span
+    expect(btc.first).toBe(T('2021-05-16T00:00:00Z'));
+    expect(btc.end).toBe(T('2021-05-19T12:00:00Z') + 1);
+    expect(btc.sources).toEqual(['trades', 'klines']);
+    // a 1h candle opened at 23:00 covers up to midnight
+    expect(cov[1].end).toBe(T('2021-05-21T00:00:00Z'));
+  });
+
+  it('common span of several symbols, none when they do not overlap', () => {
+    const cov = replayableSymbols(DATA);
+    expect(commonSpan(cov, ['BTCUSDT', 'ETHUSDT'])).toEqual({ first: T('2021-05-18T00:00:00Z'), end: T('2021-05-19T12:00:00Z') + 1 });
+    expect(commonSpan(cov, ['BTCUSDT', 'XRPUSDT'])).toBeNull();
+    expect(commonSpan(cov, [])).toBeNull();
+  });
+
+  it('UTC times typed in the fields', () => {
+    expect(parseUtc('2021-05-16 12:30')).toBe(T('2021-05-16T12:30:00Z'));
+    expect(parseUtc('2021-05-16T12:30:15Z')).toBe(T('2021-05-16T12:30:15Z'));
+    expect(parseUtc('2021-05-16')).toBe(T('2021-05-16T00:00:00Z'));
+    expect(parseUtc('2021-02-30 00:00')).toBeNull();
+    expect(parseUtc('2021-05-16 24:00')).toBeNull();
+    expect(parseUtc('16/05/2021')).toBeNull();
+    expect(utcSecond(T('2021-05-16T12:30:15.900Z'))).toBe('2021-05-16 12:30:15');
+  });
+
+  it('a valid form gives the POST /api/v1/replays body, the end defaulting to the end of the data', () => {
+    const cov = replayableSymbols(DATA);
+    const c = checkReplayForm(form({ speed: '100', balance: '2500.5', queueModel: 'pessimistic' }), cov);
+    expect(c).toEqual({
+      ok: true,
+      request: { symbols: ['BTCUSDT'], start: T('2021-05-16T00:00:00Z'), until: T('2021-05-19T12:00:00Z') + 1, speed: 100, balance: '2500.5', queue_model: 'pessimistic' },
+    });
+    const d = checkReplayForm(form({ end: '2021-05-17 00:00' }), cov);
+    expect(d.ok && d.request.until).toBe(T('2021-05-17T00:00:00Z'));
+  });
+
+  it('each field at fault gets its own message', () => {
+    const cov = replayableSymbols(DATA);
+    const errs = (f: Partial<ReplayForm>) => {
+      const c = checkReplayForm(form(f), cov);
+      return c.ok ? {} : c.errors;
+    };
+    expect(errs({ start: '2021-05-15 23:59' }).start).toBe('Start is outside the data: it must be from 2021-05-16 00:00 to before 2021-05-19 12:00 UTC.');
+    expect(errs({ start: 'yesterday' }).start).toMatch(/UTC time like/);
+    expect(errs({ start: '2021-05-17 00:00', end: '2021-05-16 12:00' }).end).toBe('End must be after the start.');
+    expect(errs({ end: '2021-05-20 00:00' }).end).toMatch(/past the data/);
+    expect(errs({ symbols: [] }).symbols).toBe('Pick at least one symbol.');
+    expect(errs({ symbols: ['BTCUSDT', 'XRPUSDT'] }).symbols).toMatch(/do not overlap/);
+    expect(errs({ speed: '0' }).speed).toMatch(/from 0.1 to 10,000/);
+    expect(errs({ speed: '20000' }).speed).toMatch(/from 0.1/);
+    expect(errs({ balance: '-5' }).balance).toMatch(/positive amount/);
+    expect(errs({ balance: '1e5' }).balance).toMatch(/positive amount/);
+    expect(Object.keys(errs({ start: 'x', speed: 'fast' })).sort()).toEqual(['speed', 'start']);
+  });
+});
+
+describe('replay controls and banner', () => {
+  it('speed presets step up and down and stop at the ends', () => {
+    expect(nextSpeed(60, 1)).toBe(100);
+    expect(nextSpeed(60, -1)).toBe(30);
+    expect(nextSpeed(1000, 1)).toBe(1000);
+    expect(nextSpeed(1, -1)).toBe(1);
+    expect(nextSpeed(45, 1)).toBe(60);
+    expect(nextSpeed(45, -1)).toBe(30);
+    expect(speedLabel(1000)).toBe('1,000x');
+    expect(speedLabel(0.5)).toBe('0.5x');
+  });
+
+  it('state word and progress', () => {
+    expect(playState({ paused: false, lockstep: false, finished: false })).toBe('playing');
+    expect(playState({ paused: true, lockstep: false, finished: false })).toBe('paused');
+    expect(playState({ paused: true, lockstep: true, finished: false })).toBe('lockstep');
+    expect(playState({ paused: false, lockstep: false, finished: true })).toBe('finished');
+    expect(progress({ start: 0, until: 100, time: 25 })).toBe(0.25);
+    expect(progress({ start: 0, until: 100, time: 250 })).toBe(1);
+    expect(progress({ start: 5, until: 5, time: 5 })).toBe(0);
+  });
+
+  it('the banner clock runs at the speed while playing, stands while paused or in lockstep, stops at the end', () => {
+    const s = { time: 1_000_000, speed: 100, paused: false, lockstep: false, finished: false, until: 1_100_000 };
+    expect(replayNow(s, 5000, 5250)).toBe(1_025_000);
+    expect(replayNow({ ...s, paused: true }, 5000, 5250)).toBe(1_000_000);
+    expect(replayNow({ ...s, lockstep: true }, 5000, 5250)).toBe(1_000_000);
+    expect(replayNow(s, 5000, 10_000)).toBe(1_100_000);
+    expect(replayNow(s, 5000, 4000)).toBe(1_000_000);
+  });
+});
+
+describe('replay report helpers', () => {
+  it('equity points: seconds, ascending, one per second, bad values left out', () => {
+    expect(
+      equityPoints([
+        [T('2021-05-16T00:01:00.000Z'), '10010.5'],
+        [T('2021-05-16T00:00:00.000Z'), '10000'],
+        [T('2021-05-16T00:01:00.700Z'), '10012'],
+        [T('2021-05-16T00:02:00.000Z'), 'NaN'],
+      ]),
+    ).toEqual([
+      { time: T('2021-05-16T00:00:00Z') / 1000, value: 10000 },
+      { time: T('2021-05-16T00:01:00Z') / 1000, value: 10012 },
+    ]);
+  });
+
+  it('time in market, the download addresses, and the route answer as a list', () => {
+    expect(fmtDuration(45_000)).toBe('45s');
+    expect(fmtDuration(750_000)).toBe('12m 30s');
+    expect(fmtDuration(3 * 3600_000 + 5 * 60_000)).toBe('3h 05m');
+    expect(fmtDuration(52 * 3600_000)).toBe('2d 4h');
+    expect(fmtDuration(-1)).toBe('—');
+    expect(reportUrl('http://127.0.0.1:9000/', 'csv')).toBe('http://127.0.0.1:9000/api/v1/replay/report?format=csv');
+    const one = { fills: 1 };
+    expect(reportList([one])).toEqual([one]);
+    expect(reportList({ accounts: [one] })).toEqual([one]);
+    expect(reportList(one)).toEqual([one]);
+    expect(reportList(null)).toEqual([]);
+  });
+});
