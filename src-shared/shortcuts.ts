@@ -14,5 +14,10 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string, action: string]> =
   ['Shift+O', 'Open orders tab'],
   ['Shift+B', 'Bot orders panel'],
   [',', 'Settings'],
+  ['Shift+R', 'Replay: the Replay dialog (live market) / the session report (in a replay)'],
+  ['Space', 'Replay: play / pause'],
+  ['- / +', 'Replay: slower / faster (speed presets 1x … 1000x)'],
+  ['N / . / Shift+.', 'Replay: step 1 second / 1 minute / 1 hour of history'],
+  ['G', 'Replay: seek to a time (focuses the seek field; Enter goes)'],
   ['?', 'This help'],
 ];

@@ -14,13 +14,17 @@ import { SettingsPanel } from './features/settings/settings-panel.tsx';
 import { Toasts } from './features/toasts/toasts.tsx';
 import { Topbar } from './features/topbar/topbar.tsx';
 import { RecentTrades } from './features/trades/recent-trades.tsx';
-import { useServices } from './lib/use-services.ts';
+import { ReplayBanner } from './features/replay/replay-banner.tsx';
+import { ReplayDialog } from './features/replay/replay-dialog.tsx';
+import { useServices, useSel } from './lib/use-services.ts';
 
 export function App() {
   const services = useServices();
   useEffect(() => installHotkeys(services), [services]);
+  const replay = useSel(services.replay, (r) => r.mode === 'replay');
   return (
-    <div className="app">
+    <div className={replay ? 'app replay' : 'app'}>
+      {replay && <ReplayBanner />}
       <Topbar />
       <main className="chart-area">
         <ChartPanel />
@@ -42,6 +46,7 @@ export function App() {
       <SettingsPanel />
       <BotPanel />
       <DataPanel />
+      <ReplayDialog />
       <Toasts />
     </div>
   );

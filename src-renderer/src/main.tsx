@@ -10,10 +10,14 @@ services.start();
 // For e2e tests and the console: the live stores and SDK clients of this page.
 (window as unknown as { __perpdesk?: unknown }).__perpdesk = services;
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <ServicesContext value={services}>
-      <App />
-    </ServicesContext>
-  </StrictMode>,
+// The first render waits for the replay probe (one local request, 2 s at most), so a replay
+// venue's banner row is there from the start instead of pushing the screen down later.
+void services.replayProbe.finally(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <ServicesContext value={services}>
+        <App />
+      </ServicesContext>
+    </StrictMode>,
+  ),
 );

@@ -6,6 +6,7 @@ import { TradeHistory } from '../features/history/trade-history.tsx';
 import { LoginHint } from '../features/order-entry/login-hint.tsx';
 import { OpenOrdersTable } from '../features/orders/open-orders-table.tsx';
 import { PositionsTable } from '../features/positions/positions-table.tsx';
+import { ReplayReport } from '../features/replay/replay-report.tsx';
 import { useServices, useSel } from '../lib/use-services.ts';
 import type { BottomTab } from '../lib/workspace-store.ts';
 import './bottom-tabs.css';
@@ -25,11 +26,14 @@ export function BottomTabs() {
   const nPositions = useSel(s.positions, (x) => x.positions.length);
   const nOrders = useSel(s.orders, (x) => x.orders.length);
   const session = useSel(s.session, (x) => x.status);
+  // a replay venue adds its session report
+  const replay = useSel(s.replay, (r) => r.mode === 'replay');
+  const tabs = replay ? [...TABS, ['replay-report', 'Replay report'] as const] : TABS;
   const count = (t: BottomTab): string => (t === 'positions' ? ` (${nPositions})` : t === 'open-orders' ? ` (${nOrders})` : '');
   return (
     <div className="bottom-tabs">
       <div className="tab-bar" role="tablist" aria-label="Account views">
-        {TABS.map(([t, name]) => (
+        {tabs.map(([t, name]) => (
           <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'active' : ''} onClick={() => s.workspace.getState().actions.setTab(t)}>
             {name}
             {session === 'ready' && count(t)}
@@ -49,6 +53,8 @@ export function BottomTabs() {
           <TradeHistory />
         ) : tab === 'position-history' ? (
           <PositionHistory />
+        ) : tab === 'replay-report' ? (
+          replay ? <ReplayReport /> : <PositionsTable />
         ) : (
           <AccountPanel />
         )}

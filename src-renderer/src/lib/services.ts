@@ -13,6 +13,7 @@ import { createOrderFormStore } from '../features/order-entry/order-form-store.t
 import { createOpenOrdersStore } from '../features/orders/open-orders-store.ts';
 import { createPositionsStore } from '../features/positions/positions-store.ts';
 import { createSettingsStore } from '../features/settings/settings-store.ts';
+import { createReplayStore, startReplayFeed } from '../features/replay/replay-store.ts';
 import { createSymbolsStore } from '../features/symbols/symbols-store.ts';
 import { createToastsStore } from '../features/toasts/toasts-store.ts';
 import { startTickerFeed } from '../features/topbar/ticker-feed.ts';
@@ -58,6 +59,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   const notionalCaps = createNotionalCapsStore(api);
   const history = createHistoryStores(api);
   const bots = createBotStore(api, workspace.getState().symbol);
+  const replay = createReplayStore(api);
   // a speed or pause change moves the market clock at once: re-sync it right after
   const settings = createSettingsStore(api, {
     afterSim: () => clock.getState().actions.sync(),
@@ -65,6 +67,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   });
 
   let bookFeed: BookFeed | null = null;
+  let replayProbe: Promise<void> = Promise.resolve();
   let user: ReturnType<typeof startUserFeed> | null = null;
   const stops: Array<() => void> = [];
 
@@ -88,6 +91,11 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
     history,
     bots,
     settings,
+    replay,
+    /** Settles once the screen knows whether it shows a replay venue (main.tsx renders after it). */
+    get replayProbe() {
+      return replayProbe;
+    },
     get userFeed() {
       return user!.state;
     },
@@ -105,6 +113,13 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       user = startUserFeed({ api, wsUrl: opts.wsUrl ?? wsUrl(), session, symbols, account, positions, orders, toasts });
       stops.push(() => user?.stop());
       void session.getState().actions.bootstrap();
+      // a replay venue: follow its status, and show one of the replayed pairs
+      replayProbe = replay.getState().actions.probe().then(() => {
+        const r = replay.getState();
+        if (r.mode !== 'replay' || r.status === null) return;
+        stops.push(startReplayFeed(ws, replay));
+        if (!r.status.symbols.includes(workspace.getState().symbol)) workspace.getState().actions.setSymbol(r.status.symbols[0]);
+      });
     },
     stop(): void {
       stops.splice(0).forEach((s) => s());

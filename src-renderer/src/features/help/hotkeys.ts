@@ -4,6 +4,7 @@
 // (help included) only Esc and "?" act (overlay-keys.ts).
 import type { Services } from '../../lib/services.ts';
 import { HOTKEY_INTERVALS } from '../chart/chart-panel.tsx';
+import { replayKey } from '../replay/replay-keys.ts';
 import { overlayAllows } from './overlay-keys.ts';
 
 function typing(target: EventTarget | null): boolean {
@@ -26,6 +27,10 @@ export function installHotkeys(s: Services): () => void {
     if (typing(e.target)) return;
     // Overlays own the keyboard, except for closing (above) and toggling help.
     if (!overlayAllows(ws.overlay, e.key)) return;
+    if (replayKey(s, e)) {
+      e.preventDefault();
+      return;
+    }
     const form = s.orderForm.getState().actions;
     let handled = true;
     switch (e.key) {

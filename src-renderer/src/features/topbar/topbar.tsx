@@ -20,6 +20,7 @@ export function Topbar() {
   const { symbol, entry, pd } = useSymbolView();
   const t = useSel(s.tickers, (x) => x.tickers[symbol]);
   const overlay = useSel(s.workspace, (w) => w.overlay);
+  const replayMode = useSel(s.replay, (r) => r.mode);
   const dir = useDirection(t?.last);
   const down = useSel(s.connection, (c) => marketDown(c.state));
   const ch = change24(t);
@@ -89,6 +90,11 @@ export function Topbar() {
         <button className="icon-button" title="Market data: import Binance archive files" onClick={() => s.workspace.getState().actions.open('data')}>
           Data
         </button>
+        {replayMode === 'live' && (
+          <button className="icon-button" title="Replay stored market history (Shift+R)" onClick={() => s.workspace.getState().actions.open('replay')}>
+            Replay
+          </button>
+        )}
         <button className="icon-button" title="Settings (,)" aria-label="Settings" onClick={() => s.workspace.getState().actions.open('settings')}>
           ⚙
         </button>

@@ -1,0 +1,150 @@
+// The replay banner: a violet strip across the top of a replay venue's screen that cannot be
+// taken for the live market (REPLAY, the symbols, the historical date and time running at the
+// replay's speed, playing / paused / lockstep / finished, how far through the span), with the
+// controls: play / pause, speed presets, step by 1 s / 1 m / 1 h, seek to a time, the report
+// and "Back to live". Its grid row exists from the first render on a replay venue (the mode is
+// probed before the screen renders), so the screen does not move when the status arrives.
+import { useEffect, useRef, useState } from 'react';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { replayNow } from './replay-store.ts';
+import { parseUtc, playState, progress, SPEED_PRESETS, speedLabel, STEPS, utcSecond } from './replay-view.ts';
+import './replay.css';
+
+/** The seek field, focused by the `G` key. */
+export const SEEK_INPUT_ID = 'replay-seek-input';
+
+export function ReplayBanner() {
+  const s = useServices();
+  const status = useSel(s.replay, (r) => r.status);
+  const error = useSel(s.replay, (r) => r.error);
+  const busy = useSel(s.replay, (r) => r.busy);
+  const [seek, setSeek] = useState('');
+  const [seekError, setSeekError] = useState<string | null>(null);
+  const actions = s.replay.getState().actions;
+  if (status === null) return <div className="replay-banner" data-testid="replay-banner" aria-busy="true" />;
+  const state = playState(status);
+  const doSeek = (): void => {
+    const t = parseUtc(seek);
+    if (t === null) return setSeekError('Seek to a UTC time like 2021-05-16 12:00');
+    if (t <= status.time) return setSeekError('A replay only seeks forward');
+    if (t > status.until) return setSeekError(`The replay ends at ${utcSecond(status.until)}`);
+    setSeekError(null);
+    void actions.control({ action: 'seek', time: t }).then((ok) => ok && setSeek(''));
+  };
+  return (
+    <div className={`replay-banner ${state}`} data-testid="replay-banner" role="region" aria-label="Replay controls" data-state={state}>
+      <span className="replay-tag" title="This is a replay of historical market data, not the live market">
+        REPLAY
+      </span>
+      <span className="replay-symbols" data-testid="replay-symbols">
+        {status.symbols.join(' · ')}
+      </span>
+      <ReplayClock />
+      <span className="replay-progress" title={`${utcSecond(status.start)} → ${utcSecond(status.until)} UTC`}>
+        <span style={{ width: `${(progress(status) * 100).toFixed(1)}%` }} />
+      </span>
+      <span className={`replay-state ${state}`} data-testid="replay-state">
+        {state === 'playing' ? `▶ ${speedLabel(status.speed)}` : state === 'paused' ? `❚❚ paused · ${speedLabel(status.speed)}` : state === 'lockstep' ? 'lockstep' : 'finished'}
+      </span>
+      <span className="replay-controls">
+        <button
+          className="rb"
+          data-testid="replay-play"
+          disabled={busy || status.finished || status.lockstep}
+          title={status.paused ? 'Play (Space)' : 'Pause (Space)'}
+          aria-label={status.paused ? 'Play' : 'Pause'}
+          onClick={() => void actions.togglePlay()}
+        >
+          {status.paused ? '▶' : '❚❚'}
+        </button>
+        <select
+          className="rb"
+          aria-label="Replay speed"
+          title="Speed (- / +)"
+          value={SPEED_PRESETS.includes(status.speed as (typeof SPEED_PRESETS)[number]) ? String(status.speed) : ''}
+          onChange={(e) => void actions.control({ action: 'speed', speed: Number(e.target.value) })}
+        >
+          {!SPEED_PRESETS.includes(status.speed as (typeof SPEED_PRESETS)[number]) && <option value="">{speedLabel(status.speed)}</option>}
+          {SPEED_PRESETS.map((p) => (
+            <option key={p} value={p}>
+              {speedLabel(p)}
+            </option>
+          ))}
+        </select>
+        {STEPS.map(([label, ms]) => (
+          <button
+            key={label}
+            className="rb"
+            disabled={busy || status.finished}
+            title={`Step ${label} of history at once (${label === '1s' ? 'N' : label === '1m' ? '.' : 'Shift+.'})`}
+            aria-label={`Step ${label}`}
+            onClick={() => void actions.control({ action: 'step', ms })}
+          >
+            +{label}
+          </button>
+        ))}
+        <form
+          className="replay-seek"
+          onSubmit={(e) => {
+            e.preventDefault();
+            doSeek();
+          }}
+        >
+          <input
+            id={SEEK_INPUT_ID}
+            aria-label="Seek to (UTC)"
+            placeholder="seek to … (G)"
+            value={seek}
+            onChange={(e) => {
+              setSeek(e.target.value);
+              setSeekError(null);
+            }}
+          />
+          <button className="rb" type="submit" disabled={busy || status.finished || seek.trim() === ''}>
+            Go
+          </button>
+        </form>
+      </span>
+      {(seekError ?? error) && (
+        <span className="replay-error" role="alert" title={seekError ?? error ?? ''}>
+          {seekError ?? error}
+        </span>
+      )}
+      <span className="replay-right">
+        <button className="rb" title="Session report (Shift+R)" onClick={() => s.workspace.getState().actions.setTab('replay-report')}>
+          Report
+        </button>
+        <button
+          className="rb live"
+          disabled={!status.live_url}
+          title={status.live_url ? 'Back to the live market (the replay keeps its state)' : 'This replay was started on its own (command line): there is no live screen to go back to'}
+          onClick={() => status.live_url && window.location.assign(status.live_url)}
+        >
+          Back to live
+        </button>
+      </span>
+    </div>
+  );
+}
+
+/** The historical time, moving between pushes at the replay's speed (4 renders a second, this span only). */
+function ReplayClock() {
+  const s = useServices();
+  const ref = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    const paint = (): void => {
+      const r = s.replay.getState();
+      if (!r.status || !ref.current) return;
+      const text = `${utcSecond(replayNow(r.status, r.receivedAt, Date.now()))} UTC`;
+      if (ref.current.textContent !== text) ref.current.textContent = text;
+    };
+    paint();
+    const off = s.replay.subscribe(paint);
+    const h = setInterval(paint, 250);
+    return () => {
+      off();
+      clearInterval(h);
+    };
+  }, [s]);
+  return <span className="replay-time" data-testid="replay-time" ref={ref} aria-live="off" />;
+}

@@ -1,0 +1,217 @@
+// The Replay dialog of the live screen: pick the symbol(s) to replay from the stored datasets
+// (each with its time coverage and what the replay is made of), the span, the speed, the
+// starting balance and the queue model; the fields are checked against the data before
+// anything is sent (replay-view.ts), then POST /api/v1/replays starts the replay venue and the
+// screen goes to its login link. The live market keeps running meanwhile; the replay's banner
+// has the way back.
+import { useEffect, useMemo, useState } from 'react';
+import { errorText } from '../../lib/frame.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { Drawer } from '../../layout/drawer.tsx';
+import type { DatasetView } from '../data/data-view.ts';
+import { checkReplayForm, commonSpan, replayableSymbols, SPEED_PRESETS, utcMinute, type ReplayForm, type ReplayStatusView } from './replay-view.ts';
+import './replay.css';
+
+export function ReplayDialog() {
+  const s = useServices();
+  const open = useSel(s.workspace, (w) => w.overlay === 'replay');
+  if (!open) return null;
+  return (
+    <Drawer title="Replay" testId="replay-dialog" onClose={() => s.workspace.getState().actions.close()}>
+      <ReplayBody />
+    </Drawer>
+  );
+}
+
+interface Started {
+  id: string | number;
+  url: string;
+  login_url: string;
+  status: ReplayStatusView;
+}
+
+function ReplayBody() {
+  const s = useServices();
+  const base = s.api.baseUrl;
+  const session = useSel(s.session, (x) => x.status);
+  const [datasets, setDatasets] = useState<DatasetView[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [form, setForm] = useState<ReplayForm>({ symbols: [], start: '', end: '', speed: '60', balance: '10000', queueModel: 'probabilistic' });
+  const [errors, setErrors] = useState<Partial<Record<keyof ReplayForm, string>>>({});
+  const [sendError, setSendError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      try {
+        const r = await fetch(`${base}/api/v1/datasets`);
+        const body = (await r.json()) as { code: number; message: string; data: DatasetView[] };
+        if (body.code !== 0) throw new Error(body.message);
+        if (live) setDatasets(body.data);
+      } catch (e) {
+        if (live) setLoadError(`Could not list the datasets: ${errorText(e)}`);
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [base]);
+
+  const cov = useMemo(() => replayableSymbols(datasets ?? []), [datasets]);
+  const span = commonSpan(cov, form.symbols);
+
+  const toggle = (symbol: string): void => {
+    setForm((f) => {
+      const symbols = f.symbols.includes(symbol) ? f.symbols.filter((x) => x !== symbol) : [...f.symbols, symbol];
+      // a first pick starts the form at the beginning of its data
+      const sp = commonSpan(cov, symbols);
+      return { ...f, symbols, start: f.start === '' && sp ? utcMinute(sp.first) : f.start };
+    });
+    setErrors((e) => ({ ...e, symbols: undefined }));
+  };
+  const field = (k: keyof ReplayForm) => (e: { target: { value: string } }) => {
+    const v = e.target.value;
+    setForm((f) => ({ ...f, [k]: v }));
+    setErrors((x) => ({ ...x, [k]: undefined }));
+  };
+
+  const submit = async (): Promise<void> => {
+    const c = checkReplayForm(form, cov);
+    if (!c.ok) {
+      setErrors(c.errors);
+      return;
+    }
+    setErrors({});
+    setSendError(null);
+    setSending(true);
+    try {
+      const r = await s.api.call<Started>('POST', '/api/v1/replays', { body: c.request, auth: 'signed' });
+      window.location.assign(r.login_url);
+    } catch (e) {
+      setSendError(`The replay did not start: ${errorText(e)}`);
+      setSending(false);
+    }
+  };
+
+  return (
+    <form
+      className="replay-dialog"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <p className="muted small">
+        Plays stored market history through a venue of its own: its own accounts, orders and records, apart from the live
+        market, which keeps running. Your orders fill as the history trades through their prices. Times are UTC.
+      </p>
+      <fieldset>
+        <legend>Symbols</legend>
+        {loadError && (
+          <p className="down small" role="alert">
+            {loadError}
+          </p>
+        )}
+        {datasets === null && !loadError ? (
+          <p className="muted small">Loading…</p>
+        ) : cov.length === 0 ? (
+          <p className="muted small" data-testid="replay-no-data">
+            No replayable data yet: import klines, trades or depth files in the Data dialog first.
+          </p>
+        ) : (
+          <table className="grid dense replay-symbols" data-testid="replay-symbols">
+            <thead>
+              <tr>
+                <th />
+                <th>Symbol</th>
+                <th>Coverage (UTC)</th>
+                <th>Made of</th>
+              </tr>
+            </thead>
+            <tbody>
+              {cov.map((c) => (
+                <tr key={c.symbol}>
+                  <td>
+                    <input type="checkbox" aria-label={`Replay ${c.symbol}`} checked={form.symbols.includes(c.symbol)} onChange={() => toggle(c.symbol)} />
+                  </td>
+                  <td className="sym">{c.symbol}</td>
+                  <td>
+                    {utcMinute(c.first)} → {utcMinute(c.end)}
+                  </td>
+                  <td className="muted">{c.sources.join(', ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <FieldError text={errors.symbols} />
+      </fieldset>
+      <div className="replay-fields">
+        <label className="rf">
+          <span>Start (UTC)</span>
+          <input aria-label="Start" placeholder="2021-05-16 00:00" value={form.start} onChange={field('start')} aria-invalid={!!errors.start} />
+        </label>
+        <FieldError text={errors.start} />
+        <label className="rf">
+          <span>End (UTC)</span>
+          <input aria-label="End" placeholder={span ? `end of data (${utcMinute(span.end)})` : 'end of data'} value={form.end} onChange={field('end')} aria-invalid={!!errors.end} />
+        </label>
+        <FieldError text={errors.end} />
+        <label className="rf">
+          <span>Speed</span>
+          <input aria-label="Speed" list="replay-speeds" value={form.speed} onChange={field('speed')} aria-invalid={!!errors.speed} />
+          <span className="unit">x</span>
+        </label>
+        <datalist id="replay-speeds">
+          {SPEED_PRESETS.map((p) => (
+            <option key={p} value={p} />
+          ))}
+        </datalist>
+        <FieldError text={errors.speed} />
+        <label className="rf">
+          <span>Starting balance</span>
+          <input aria-label="Starting balance" value={form.balance} onChange={field('balance')} aria-invalid={!!errors.balance} />
+          <span className="unit">USDT</span>
+        </label>
+        <FieldError text={errors.balance} />
+        <label className="rf">
+          <span>Queue model</span>
+          <select aria-label="Queue model" value={form.queueModel} onChange={(e) => setForm((f) => ({ ...f, queueModel: e.target.value as ReplayForm['queueModel'] }))}>
+            <option value="probabilistic">Probabilistic (cancels split ahead / behind you)</option>
+            <option value="pessimistic">Pessimistic (only trades move you up)</option>
+          </select>
+        </label>
+      </div>
+      {span && (
+        <p className="muted small" data-testid="replay-span">
+          Common data: {utcMinute(span.first)} → {utcMinute(span.end)} UTC
+        </p>
+      )}
+      {session !== 'ready' && <p className="warn-text">Log in first (the login link the service printed): a replay is started for your account.</p>}
+      {sendError && (
+        <p className="oe-error" role="alert">
+          {sendError}
+        </p>
+      )}
+      <div className="modal-actions">
+        <button type="button" onClick={() => s.workspace.getState().actions.close()}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={sending || session !== 'ready'}>
+          {sending ? 'Starting…' : 'Start replay'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function FieldError({ text }: { text: string | undefined }) {
+  if (!text) return null;
+  return (
+    <p className="down small field-error" role="alert">
+      {text}
+    </p>
+  );
+}

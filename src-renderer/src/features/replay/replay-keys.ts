@@ -1,0 +1,52 @@
+// The replay's keyboard shortcuts (docs/trading-screen.md, the `?` help): on a replay venue
+// Space plays / pauses, `-` / `+` move along the speed presets, `N` / `.` / `>` step 1 s / 1 m /
+// 1 h, `G` goes to the seek field and Shift+R opens the report; on the live venue Shift+R opens
+// the Replay dialog. Called by hotkeys.ts after its field and overlay checks.
+import type { Services } from '../../lib/services.ts';
+import { SEEK_INPUT_ID } from './replay-banner.tsx';
+import { nextSpeed } from './replay-view.ts';
+
+/** Handles `e` if it is a replay key; true when it did. */
+export function replayKey(s: Services, e: Pick<KeyboardEvent, 'key' | 'target'>): boolean {
+  const r = s.replay.getState();
+  if (e.key === 'R') {
+    if (r.mode === 'replay') s.workspace.getState().actions.setTab('replay-report');
+    else if (r.mode === 'live') s.workspace.getState().actions.open('replay');
+    else return false;
+    return true;
+  }
+  if (r.mode !== 'replay' || r.status === null) return false;
+  const { actions } = r;
+  switch (e.key) {
+    case ' ': {
+      // Space on a focused button is that button's click
+      const tag = (e.target as HTMLElement | null)?.tagName;
+      if (tag === 'BUTTON' || tag === 'A') return false;
+      void actions.togglePlay();
+      return true;
+    }
+    case '+':
+    case '=':
+    case '-': {
+      const speed = nextSpeed(r.status.speed, e.key === '-' ? -1 : 1);
+      if (speed !== r.status.speed) void actions.control({ action: 'speed', speed });
+      return true;
+    }
+    case 'n':
+    case 'N':
+      void actions.control({ action: 'step', ms: 1_000 });
+      return true;
+    case '.':
+      void actions.control({ action: 'step', ms: 60_000 });
+      return true;
+    case '>':
+      void actions.control({ action: 'step', ms: 3_600_000 });
+      return true;
+    case 'g':
+    case 'G':
+      document.getElementById(SEEK_INPUT_ID)?.focus();
+      return true;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,123 @@
+// The session report of a replay (a bottom tab on a replay venue): per account the fills,
+// realized and unrealized PnL, fees, funding, max drawdown and time in market, the equity curve
+// (a lightweight-charts line, owned outside React by a small class) and the CSV / JSON
+// downloads of GET /api/v1/replay/report. Refreshed every 2 s while the tab is open, since the
+// figures move with the replay.
+import { useEffect, useRef } from 'react';
+import { ColorType, createChart, LineSeries, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import { fmtSigned, fmtUsd } from '../../lib/format.ts';
+import { poll } from '../../lib/frame.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { CHART_COLORS } from '../chart/chart-model.ts';
+import { equityPoints, fmtDuration, reportUrl, type ReplayReportView } from './replay-view.ts';
+
+class EquityChart {
+  private readonly chart: IChartApi;
+  private readonly series: ISeriesApi<'Line'>;
+  private points = 0;
+
+  constructor(container: HTMLElement) {
+    this.chart = createChart(container, {
+      autoSize: true,
+      layout: { background: { type: ColorType.Solid, color: CHART_COLORS.background }, textColor: CHART_COLORS.text },
+      grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
+      timeScale: { timeVisible: true, secondsVisible: false, borderColor: CHART_COLORS.border },
+      rightPriceScale: { borderColor: CHART_COLORS.border },
+    });
+    this.series = this.chart.addSeries(LineSeries, { color: '#a78bfa', lineWidth: 2, priceLineVisible: false });
+  }
+
+  setData(curve: ReplayReportView['equity']): number {
+    const pts = equityPoints(curve ?? []);
+    this.series.setData(pts.map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
+    if (pts.length !== this.points) this.chart.timeScale().fitContent();
+    this.points = pts.length;
+    return pts.length;
+  }
+
+  dispose(): void {
+    this.chart.remove();
+  }
+}
+
+export function ReplayReport() {
+  const s = useServices();
+  const report = useSel(s.replay, (r) => r.report);
+  const error = useSel(s.replay, (r) => r.reportError);
+  const apiKey = useSel(s.session, (x) => x.apiKey);
+  useEffect(() => poll(() => s.replay.getState().actions.loadReport(), 2000), [s]);
+  // the screen's own account first; a CLI replay may hold several (bots)
+  const mine = report?.find((r) => r.account !== undefined && r.account === apiKey) ?? report?.[0] ?? null;
+  const base = s.api.baseUrl;
+  return (
+    <div className="replay-report" data-testid="replay-report">
+      <div className="rr-figures">
+        {error && (
+          <p className="down small" role="alert">
+            {error}
+          </p>
+        )}
+        {mine === null ? (
+          !error && <p className="muted small">Loading…</p>
+        ) : (
+          <dl className="rr-grid">
+            <Fig label="Fills" id="fills" value={String(mine.fills)} />
+            <Fig label="Realized PnL" id="realized" value={fmtSigned(mine.realized_pnl, 2)} tone={Number(mine.realized_pnl)} />
+            <Fig label="Unrealized PnL" id="unrealized" value={fmtSigned(mine.unrealized_pnl, 2)} tone={Number(mine.unrealized_pnl)} />
+            <Fig label="Fees" id="fees" value={fmtUsd(mine.fees)} />
+            <Fig label="Funding" id="funding" value={fmtSigned(mine.funding, 2)} tone={Number(mine.funding)} />
+            <Fig label="Max drawdown" id="drawdown" value={fmtUsd(mine.max_drawdown)} />
+            <Fig label="Time in market" id="time-in-market" value={fmtDuration(mine.time_in_market_ms)} />
+          </dl>
+        )}
+        <div className="rr-links">
+          <a href={reportUrl(base, 'csv')} download data-testid="replay-report-csv">
+            Download CSV
+          </a>
+          <a href={reportUrl(base, 'json')} download data-testid="replay-report-json">
+            Download JSON
+          </a>
+        </div>
+      </div>
+      <EquityCurve report={mine} />
+    </div>
+  );
+}
+
+function Fig({ label, id, value, tone }: { label: string; id: string; value: string; tone?: number }) {
+  const cls = tone === undefined || !Number.isFinite(tone) || tone === 0 ? '' : tone > 0 ? 'up' : 'down';
+  return (
+    <div className="rr-fig">
+      <dt>{label}</dt>
+      <dd data-testid={`report-${id}`} className={cls}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+function EquityCurve({ report }: { report: ReplayReportView | null }) {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<EquityChart | null>(null);
+  const wrap = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!box.current) return;
+    const c = new EquityChart(box.current);
+    chart.current = c;
+    return () => {
+      c.dispose();
+      chart.current = null;
+    };
+  }, []);
+  useEffect(() => {
+    if (!chart.current || !report) return;
+    const n = chart.current.setData(report.equity);
+    wrap.current?.setAttribute('data-points', String(n));
+  }, [report]);
+  return (
+    <div className="rr-equity" ref={wrap} data-testid="replay-equity" data-points="">
+      <div className="rr-equity-title muted small">Equity (USDT)</div>
+      <div className="rr-equity-canvas" ref={box} />
+    </div>
+  );
+}
