@@ -68,7 +68,7 @@ function ReplayBody() {
       const sp = commonSpan(cov, symbols);
       return { ...f, symbols, start: f.start === '' && sp ? utcMinute(sp.first) : f.start };
     });
-    setErrors((e) => ({ ...e, symbols: undefined }));
+    setErrors((e) => ({ ...e, symbols: undefined, start: undefined }));
   };
   const field = (k: keyof ReplayForm) => (e: { target: { value: string } }) => {
     const v = e.target.value;
