@@ -43,6 +43,7 @@ function SettingsBody() {
   const [speed, setSpeed] = useState('');
   const [speedError, setSpeedError] = useState<string | null>(null);
   const positionMode = useSel(s.account, (x) => x.summary?.position_mode);
+  const replay = useSel(s.replay, (r) => r.mode === 'replay');
 
   useEffect(() => {
     void st.actions.load();
@@ -210,8 +211,9 @@ function SettingsBody() {
 
       <section>
         <h3>Simulator</h3>
-        {st.simError && <p className="error small">{st.simError}</p>}
-        {st.sim && (
+        {replay && <p className="muted small">This venue replays history, there is no simulator: play, pause, speed, step and seek are in the replay banner.</p>}
+        {!replay && st.simError && <p className="error small">{st.simError}</p>}
+        {!replay && st.sim && (
           <>
             <div className="kv">
               <span>Seed</span>

@@ -27,8 +27,9 @@ export function Topbar() {
   const chClass = ch > 0 ? 'up' : ch < 0 ? 'down' : '';
 
   useEffect(() => {
-    document.title = t && t.last > 0 ? `${fmt(t.last, pd)} · ${symbol} · perpdesk` : `${symbol} · perpdesk`;
-  }, [t?.last, pd, symbol]);
+    const title = t && t.last > 0 ? `${fmt(t.last, pd)} · ${symbol} · perpdesk` : `${symbol} · perpdesk`;
+    document.title = replayMode === 'replay' ? `REPLAY · ${title}` : title;
+  }, [t?.last, pd, symbol, replayMode]);
 
   return (
     <header className={`topbar${down ? ' stale' : ''}`} data-testid="topbar">
