@@ -171,9 +171,8 @@ describe('replay report helpers', () => {
     expect(fmtDuration(-1)).toBe('—');
     expect(reportUrl('http://127.0.0.1:9000/', 'csv')).toBe('http://127.0.0.1:9000/api/v1/replay/report?format=csv');
     const one = { fills: 1 };
-    expect(reportList([one])).toEqual([one]);
-    expect(reportList({ accounts: [one] })).toEqual([one]);
-    expect(reportList(one)).toEqual([one]);
+    expect(reportList({ start: 0, time: 1, accounts: [one] })).toEqual([one]);
+    expect(reportList({ start: 0, time: 1 })).toEqual([]);
     expect(reportList(null)).toEqual([]);
   });
 });

@@ -3,9 +3,9 @@
 // (a lightweight-charts line, owned outside React by a small class) and the CSV / JSON
 // downloads of GET /api/v1/replay/report. Refreshed every 2 s while the tab is open, since the
 // figures move with the replay.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ColorType, createChart, LineSeries, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
-import { fmtSigned, fmtUsd } from '../../lib/format.ts';
+import { fmtPct, fmtSigned, fmtUsd } from '../../lib/format.ts';
 import { poll } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { CHART_COLORS } from '../chart/chart-model.ts';
@@ -27,7 +27,7 @@ class EquityChart {
     this.series = this.chart.addSeries(LineSeries, { color: '#a78bfa', lineWidth: 2, priceLineVisible: false });
   }
 
-  setData(curve: ReplayReportView['equity']): number {
+  setData(curve: ReplayReportView['equity_curve']): number {
     const pts = equityPoints(curve ?? []);
     this.series.setData(pts.map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
     if (pts.length !== this.points) this.chart.timeScale().fitContent();
@@ -44,10 +44,13 @@ export function ReplayReport() {
   const s = useServices();
   const report = useSel(s.replay, (r) => r.report);
   const error = useSel(s.replay, (r) => r.reportError);
-  const apiKey = useSel(s.session, (x) => x.apiKey);
+  // the screen's own account (known from its positions or orders); a replay with bots holds several
+  const fromPositions = useSel(s.positions, (x) => x.positions[0]?.user_id);
+  const fromOrders = useSel(s.orders, (x) => x.orders[0]?.user_id);
+  const me = fromPositions ?? (fromOrders !== undefined ? Number(fromOrders) : NaN);
+  const [picked, setPicked] = useState<number | null>(null);
   useEffect(() => poll(() => s.replay.getState().actions.loadReport(), 2000), [s]);
-  // the screen's own account first; a CLI replay may hold several (bots)
-  const mine = report?.find((r) => r.account !== undefined && r.account === apiKey) ?? report?.[0] ?? null;
+  const mine = report?.find((r) => r.user_id === (picked ?? me)) ?? report?.[0] ?? null;
   const base = s.api.baseUrl;
   return (
     <div className="replay-report" data-testid="replay-report">
@@ -61,13 +64,31 @@ export function ReplayReport() {
           !error && <p className="muted small">Loading…</p>
         ) : (
           <dl className="rr-grid">
+            {report && report.length > 1 && (
+              <div className="rr-fig rr-account">
+                <dt>Account</dt>
+                <dd>
+                  <select aria-label="Report account" value={mine.user_id} onChange={(e) => setPicked(Number(e.target.value))}>
+                    {report.map((r) => (
+                      <option key={r.user_id} value={r.user_id}>
+                        #{r.user_id}
+                      </option>
+                    ))}
+                  </select>
+                </dd>
+              </div>
+            )}
+            <Fig label="Net PnL" id="net" value={fmtSigned(mine.net_pnl, 2)} tone={Number(mine.net_pnl)} />
+            <Fig label="Equity" id="equity" value={fmtUsd(mine.equity)} />
             <Fig label="Fills" id="fills" value={String(mine.fills)} />
+            <Fig label="Volume" id="volume" value={fmtUsd(mine.volume)} />
             <Fig label="Realized PnL" id="realized" value={fmtSigned(mine.realized_pnl, 2)} tone={Number(mine.realized_pnl)} />
             <Fig label="Unrealized PnL" id="unrealized" value={fmtSigned(mine.unrealized_pnl, 2)} tone={Number(mine.unrealized_pnl)} />
             <Fig label="Fees" id="fees" value={fmtUsd(mine.fees)} />
             <Fig label="Funding" id="funding" value={fmtSigned(mine.funding, 2)} tone={Number(mine.funding)} />
-            <Fig label="Max drawdown" id="drawdown" value={fmtUsd(mine.max_drawdown)} />
-            <Fig label="Time in market" id="time-in-market" value={fmtDuration(mine.time_in_market_ms)} />
+            <Fig label="Max drawdown" id="drawdown" value={`${fmtUsd(mine.max_drawdown)} (${fmtPct(mine.max_drawdown_ratio)})`} />
+            <Fig label="Time in market" id="time-in-market" value={`${fmtDuration(mine.time_in_market_ms)} (${fmtPct(mine.time_in_market_ratio, 0)})`} />
+            {mine.liquidations > 0 && <Fig label="Liquidations" id="liquidations" value={String(mine.liquidations)} tone={-1} />}
           </dl>
         )}
         <div className="rr-links">
@@ -111,7 +132,7 @@ function EquityCurve({ report }: { report: ReplayReportView | null }) {
   }, []);
   useEffect(() => {
     if (!chart.current || !report) return;
-    const n = chart.current.setData(report.equity);
+    const n = chart.current.setData(report.equity_curve);
     wrap.current?.setAttribute('data-points', String(n));
   }, [report]);
   return (

@@ -42,15 +42,10 @@ export interface ReplayState {
   };
 }
 
-/** The report route's `data`: one report per account, or one report (a single-account venue). */
+/** The report route's `data` ({ start, time, accounts }): its accounts. */
 export function reportList(data: unknown): ReplayReportView[] {
-  if (Array.isArray(data)) return data as ReplayReportView[];
-  if (data && typeof data === 'object') {
-    const d = data as { accounts?: unknown };
-    if (Array.isArray(d.accounts)) return d.accounts as ReplayReportView[];
-    return [data as ReplayReportView];
-  }
-  return [];
+  const d = data as { accounts?: unknown } | null;
+  return d && typeof d === 'object' && Array.isArray(d.accounts) ? (d.accounts as ReplayReportView[]) : [];
 }
 
 function isStatus(v: unknown): v is ReplayStatusView {

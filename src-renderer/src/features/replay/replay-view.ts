@@ -202,18 +202,28 @@ export function playState(s: Pick<ReplayStatusView, 'paused' | 'lockstep' | 'fin
   return s.paused ? 'paused' : 'playing';
 }
 
-/** One account's session report (GET /api/v1/replay/report?format=json). */
+/** One account's session report (GET /api/v1/replay/report?format=json: `data.accounts[]`). */
 export interface ReplayReportView {
-  account?: string;
+  user_id: number;
+  starting_equity: string;
+  wallet_balance: string;
+  equity: string;
   fills: number;
+  volume: string;
   realized_pnl: string;
   unrealized_pnl: string;
+  /** Paid (negative: rebates received). */
   fees: string;
+  /** Received (negative: paid). */
   funding: string;
+  net_pnl: string;
   max_drawdown: string;
+  max_drawdown_ratio: number;
+  liquidations: number;
   time_in_market_ms: number;
-  equity: Array<[number, string | number]>;
-  [other: string]: unknown;
+  time_in_market_ratio: number;
+  /** [market ms, equity], oldest first. */
+  equity_curve: Array<[number, string]>;
 }
 
 /** Equity curve points for a line series: seconds, ascending, one point per second (the last wins). */
