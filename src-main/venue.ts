@@ -9,6 +9,7 @@ import { VirtualClock } from './core/clock.ts';
 import { DatasetService } from './data/dataset-service.ts';
 import { KlineService } from './market/kline-service.ts';
 import { openMarketSource, type MarketSource } from './market/market-source.ts';
+import type { ReplaySession } from './market/replay-session.ts';
 import type { SymbolCatalogue } from './market/ports.ts';
 import { RecentTrades } from './market/recent-trades.ts';
 import type { HistoryProgress } from './market/sim/history.ts';
@@ -71,6 +72,8 @@ export interface Venue {
   readonly datasets: DatasetService;
   /** What moves the market (the simulator), when running (see VenueOptions.simulate). */
   readonly market: MarketSource | null;
+  /** The replay's controls and session report on a replay venue (docs/replay.md); null on the live venue. */
+  readonly replay: ReplaySession | null;
   readonly seed: number;
   /** Closes the venue at once; the promise settles when the checkpoint worker is gone too. */
   close(): Promise<void>;
@@ -156,6 +159,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     recentTrades,
     datasets: new DatasetService(new DatasetsRepo(db)),
     market,
+    replay: null,
     seed,
     close() {
       if (closed) return closing;
