@@ -114,6 +114,11 @@ export class ReplaySession {
     return this.holder !== null;
   }
 
+  /** The connection holding the clock, or null. */
+  get holderOf(): object | null {
+    return this.holder;
+  }
+
   /**
    * One control action. `by` is the WebSocket connection acting (undefined for REST): while a
    * client holds the clock, only it may move it; a step by a connection takes hold of it.
