@@ -15,33 +15,11 @@
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { MAX_SPEED, MIN_SPEED } from '../core/clock.ts';
 import type { SessionReport } from '../trading/session-report.ts';
+import type { ReplayMarket, ReplayStatus } from './replay/replay-market.ts';
 
-/** ReplayMarket's status (market/replay/replay-market.ts). */
-export interface ReplayStatus {
-  symbols: string[];
-  start: number;
-  until: number;
-  time: number;
-  speed: number;
-  paused: boolean;
-  lockstep: boolean;
-  finished: boolean;
-  events: number;
-  sources: Record<string, 'depth' | 'trades' | 'klines'>;
-  queue_model: 'pessimistic' | 'probabilistic';
-}
-
-/** What the session needs of the replay market (ReplayMarket fits). */
-export interface ReplayControl {
-  status(): ReplayStatus;
-  setSpeed(speed: number): void;
-  pause(): void;
-  resume(): void;
-  step(ms: number): number;
-  seek(t: number): number;
-  setLockstep(on: boolean): void;
-  onChange(listener: (s: ReplayStatus) => void): () => void;
-}
+/** What the session needs of the replay market. */
+export type ReplayControl = Pick<ReplayMarket, 'status' | 'setSpeed' | 'pause' | 'resume' | 'step' | 'seek' | 'setLockstep' | 'onChange'>;
+export type { ReplayStatus };
 
 /** The status as the API answers it. */
 export interface SessionStatus extends ReplayStatus {
@@ -94,7 +72,9 @@ export class ReplaySession {
       this.market.pause();
     }
     this.offChange = this.market.onChange((s) => {
-      this.report.sample(s.time);
+      // following the wall clock: sample as the market reports; in lockstep the steps sample
+      // (the market's reports are paced by the wall, which must not shape the report)
+      if (!this.lockstepMode && this.holder === null) this.report.sample(s.time);
       const full = this.decorate(s);
       for (const l of this.listeners) l(full);
     });
