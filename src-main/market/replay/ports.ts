@@ -25,6 +25,8 @@ export interface ReplayDataset {
   readonly firstTime: number | null;
   readonly lastTime: number | null;
   readonly specs: ReplaySpecs;
+  /** Where the specs come from: the built-in catalogue, the data's decimals, or the user. */
+  readonly specsSource: 'catalogue' | 'inferred' | 'edited';
 }
 
 /** One L2 event: a REST snapshot (U = u = lastUpdateId, pu -1) or a diff (U first, u final, pu previous final id; -1 in spot). */

@@ -92,13 +92,47 @@ export function planSources(data: ReplayData, symbols: readonly string[], start:
     if (main.firstTime! > (until ?? start) && main.firstTime! > start) {
       throw new RangeError(`the ${main.kind} data of ${symbol} starts at ${new Date(main.firstTime!).toISOString()}, after the replay start`);
     }
+    const specs = depth && depth.specsSource === 'inferred' ? depthSpecs(data, depth, trades) : main.specs;
     out.push({
       symbol, kind, depth, trades, klines,
       mark: smallest(all, 'markPriceKlines'), index: smallest(all, 'indexPriceKlines'), funding: preferUm(all, ['fundingRate']),
-      specs: main.specs, end,
+      specs, end,
     });
   }
   return out;
+}
+
+/** Decimals of a decimal string, trailing zeros not counted ('9781.0' has 0, '0.25460' 4). */
+function significantDecimals(text: string): number {
+  const dot = text.indexOf('.');
+  if (dot < 0) return 0;
+  let end = text.length;
+  while (end > dot + 1 && text.charCodeAt(end - 1) === 48) end--;
+  return end - dot - 1;
+}
+
+const SPEC_SAMPLE_EVENTS = 50;
+
+/**
+ * Specs of a depth dataset whose specs were never read from data (the importer keeps events at a
+ * placeholder 8/8 decimals): a tick and a lot at the most significant decimals of its first
+ * events' prices and sizes (and of the trades dataset's specs, when there is one).
+ */
+function depthSpecs(data: ReplayData, depth: ReplayDataset, trades: ReplayDataset | null): ReplaySpecs {
+  let pdp = trades ? decimalsOf(trades.specs.tickSize) : 0;
+  let qdp = trades ? decimalsOf(trades.specs.stepSize) : 0;
+  let n = 0;
+  for (const ev of data.depth(depth.id, depth.firstTime ?? 0)) {
+    for (const rows of [ev.bids, ev.asks]) {
+      for (const [p, q] of rows) {
+        pdp = Math.max(pdp, significantDecimals(p));
+        qdp = Math.max(qdp, significantDecimals(q));
+      }
+    }
+    if (++n >= SPEC_SAMPLE_EVENTS) break;
+  }
+  const step = (dp: number): string => (dp === 0 ? '1' : `0.${'0'.repeat(dp - 1)}1`);
+  return { tickSize: step(pdp), stepSize: step(qdp), tiers: depth.specs.tiers };
 }
 
 /**
