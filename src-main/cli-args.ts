@@ -1,5 +1,6 @@
 // Command-line options of the headless service (`npm run serve -- ...`) and the desktop app.
 import { AccountFieldError, checkAccountFields, DEFAULT_PAPER_BALANCE } from './accounts/credentials.ts';
+import { parseFixed } from '../src-shared/decimal.ts';
 
 export { DEFAULT_PAPER_BALANCE };
 
@@ -24,7 +25,21 @@ export interface CliOptions {
   /** --volatility / --intensity: multipliers of the simulated market's defaults. */
   simVolatility?: number;
   simIntensity?: number;
+  /** --replay: the whole service is a replay of recorded data (docs/replay.md). */
+  replay?: ReplayCliSpec;
   help: boolean;
+}
+
+/** What --replay and its companions ask for; checked against the datasets when the venue opens. */
+export interface ReplayCliSpec {
+  symbols: string[];
+  /** ms UTC. */
+  start: number;
+  until?: number;
+  queueModel?: 'pessimistic' | 'probabilistic';
+  lockstep: boolean;
+  /** Starting balance of the local account, 1e-8 USDT units. */
+  balance?: bigint;
 }
 
 export const USAGE = `Usage: npm run serve -- [options]
@@ -41,6 +56,15 @@ export const USAGE = `Usage: npm run serve -- [options]
   --volatility X           multiply every pair's simulated volatility by X (0.1 to 10, default 1)
   --intensity X            multiply how often simulated takers trade by X (0.1 to 10, default 1)
   --no-sim                 no simulated market: the book holds only what clients place
+  --replay SYM@TIME[,SYM2...]
+                           replay imported data instead of the simulated market, from TIME (UTC,
+                           2021-05-16, 2021-05-16T00:00Z or 2021-05-16T00:00:00Z); several symbols
+                           are replayed together when their datasets overlap (docs/replay.md)
+  --until TIME             end of the replay (default: the end of the data)
+  --queue-model M          pessimistic or probabilistic (default), how a resting order's place in
+                           the historical queue moves
+  --lockstep               the replay clock moves only when a client steps it
+  --balance X              starting USDT balance of the replay's local account (default 10000)
   --help                   this text`;
 
 export class CliError extends Error {}
@@ -61,8 +85,45 @@ export function parseAccount(spec: string): AccountSpec {
   return mode === undefined ? { apiKey, apiSecret, balance } : { apiKey, apiSecret, balance, positionMode: mode };
 }
 
+const REPLAY_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?Z)?$/;
+
+/** A UTC time as the replay options write it: a date, or a date and time ending in Z; ms, or null. */
+export function parseReplayTime(text: string): number | null {
+  const m = REPLAY_TIME.exec(text);
+  if (m === null) return null;
+  const [y, mo, d, h = '0', mi = '0', s = '0'] = m.slice(1).map((x) => x ?? undefined) as string[];
+  const t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+  // Date.UTC rolls 2021-02-30 over to March: refuse what does not read back the same
+  const back = new Date(t);
+  if (back.getUTCMonth() !== Number(mo) - 1 || back.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
+  return t;
+}
+
+const TIME_RULE = 'a UTC time like 2021-05-16, 2021-05-16T00:00Z or 2021-05-16T00:00:00Z';
+const REPLAY_SYMBOL = /^[A-Z0-9]{2,30}$/;
+
+/** `SYM@TIME[,SYM2,...]`. */
+export function parseReplaySpec(text: string): { symbols: string[]; start: number } {
+  const at = text.indexOf('@');
+  if (at < 0) throw new CliError(`--replay wants SYMBOL@TIME[,SYMBOL2...], e.g. BTCUSDT@2021-05-16T00:00Z; got '${text}'`);
+  const first = text.slice(0, at);
+  const [time, ...more] = text.slice(at + 1).split(',');
+  const start = parseReplayTime(time);
+  if (start === null) throw new CliError(`--replay TIME must be ${TIME_RULE}; got '${time}'`);
+  const symbols = [first, ...more];
+  for (const s of symbols) if (!REPLAY_SYMBOL.test(s)) throw new CliError(`--replay symbols are 2 to 30 upper-case letters or digits (BTCUSDT); got '${s}'`);
+  if (new Set(symbols).size !== symbols.length) throw new CliError(`--replay names a symbol twice: '${text}'`);
+  return { symbols, start };
+}
+
 export function parseCli(argv: readonly string[]): CliOptions {
   const out: CliOptions = { host: '127.0.0.1', port: 8787, accounts: [], simulate: true, help: false };
+  // replay companions, checked once every option is read
+  let until: number | undefined;
+  let queueModel: ReplayCliSpec['queueModel'];
+  let lockstep = false;
+  let balance: bigint | undefined;
+  const simOnly: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.indexOf('=');
@@ -91,6 +152,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
         const v = takeValue();
         if (!/^\d{1,15}$/.test(v)) throw new CliError(`--seed must be a non-negative integer, got '${v}'`);
         out.seed = Number(v);
+        simOnly.push(name);
         break;
       }
       case '--speed': {
@@ -110,11 +172,40 @@ export function parseCli(argv: readonly string[]): CliOptions {
         if (!/^\d+(\.\d+)?$/.test(v) || n < 0.1 || n > 10) throw new CliError(`${name} must be a number from 0.1 to 10, got '${v}'`);
         if (name === '--volatility') out.simVolatility = n;
         else out.simIntensity = n;
+        simOnly.push(name);
         break;
       }
       case '--no-sim':
         out.simulate = false;
+        simOnly.push(name);
         break;
+      case '--replay':
+        if (out.replay !== undefined) throw new CliError('--replay may be given once (list several symbols after a comma)');
+        out.replay = { ...parseReplaySpec(takeValue()), lockstep: false };
+        break;
+      case '--until': {
+        const v = takeValue();
+        const t = parseReplayTime(v);
+        if (t === null) throw new CliError(`--until must be ${TIME_RULE}; got '${v}'`);
+        until = t;
+        break;
+      }
+      case '--queue-model': {
+        const v = takeValue();
+        if (v !== 'pessimistic' && v !== 'probabilistic') throw new CliError(`--queue-model must be pessimistic or probabilistic, got '${v}'`);
+        queueModel = v;
+        break;
+      }
+      case '--lockstep':
+        lockstep = true;
+        break;
+      case '--balance': {
+        const v = takeValue();
+        const r = parseFixed(v, 8);
+        if (!r.ok) throw new CliError(`--balance must be a positive USDT amount with at most 8 decimals, got '${v}'`);
+        balance = r.value;
+        break;
+      }
       case '--help':
       case '-h':
         out.help = true;
@@ -123,5 +214,14 @@ export function parseCli(argv: readonly string[]): CliOptions {
         throw new CliError(`unknown option '${arg}'\n\n${USAGE}`);
     }
   }
+  if (out.replay === undefined) {
+    const stray = until !== undefined ? '--until' : queueModel !== undefined ? '--queue-model' : lockstep ? '--lockstep' : balance !== undefined ? '--balance' : null;
+    if (stray !== null) throw new CliError(`${stray} goes with --replay`);
+    return out;
+  }
+  if (simOnly.length > 0) throw new CliError(`${simOnly[0]} is an option of the simulated market, not of --replay`);
+  if (until !== undefined && until <= out.replay.start) throw new CliError('--until must be after the --replay start time');
+  out.replay = { ...out.replay, lockstep, ...(until === undefined ? {} : { until }), ...(queueModel === undefined ? {} : { queueModel }), ...(balance === undefined ? {} : { balance }) };
+  out.simulate = false;
   return out;
 }

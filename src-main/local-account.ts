@@ -4,13 +4,13 @@ import { DEFAULT_PAPER_BALANCE, newApiKey, newApiSecret } from './accounts/crede
 import type { Account } from './core/account.ts';
 import type { Venue } from './venue.ts';
 
-export function ensureLocalAccount(venue: Venue, now = Date.now()): Account {
+export function ensureLocalAccount(venue: Venue, now = Date.now(), balance = DEFAULT_PAPER_BALANCE): Account {
   const existing = venue.accounts.firstOfKind('local');
   if (existing) return existing;
   // through the exchange, the venue's one sequencer of account changes
   const { id } = venue.exchange.execute({
     kind: 'upsertAccount',
-    spec: { apiKey: newApiKey('local'), apiSecret: newApiSecret(), kind: 'local', balance: DEFAULT_PAPER_BALANCE },
+    spec: { apiKey: newApiKey('local'), apiSecret: newApiSecret(), kind: 'local', balance },
     now,
   });
   return venue.accounts.byId(id)!;

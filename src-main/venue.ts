@@ -9,6 +9,11 @@ import { VirtualClock } from './core/clock.ts';
 import { DatasetService } from './data/dataset-service.ts';
 import { KlineService } from './market/kline-service.ts';
 import { openMarketSource, type MarketSource } from './market/market-source.ts';
+import { ReplaySession } from './market/replay-session.ts';
+import type { ReplayData } from './market/replay/ports.ts';
+import type { ReplayMarket, ReplayOptions } from './market/replay/replay-market.ts';
+import { replayCatalogue } from './replay-catalogue.ts';
+import { SessionReport } from './trading/session-report.ts';
 import type { SymbolCatalogue } from './market/ports.ts';
 import { RecentTrades } from './market/recent-trades.ts';
 import type { HistoryProgress } from './market/sim/history.ts';
@@ -41,6 +46,19 @@ export interface VenueOptions {
   /** Multiplies every pair's taker arrival rate (0.1 to 10; 1 = the defaults). */
   simIntensity?: number;
   onHistoryProgress?: (p: HistoryProgress) => void;
+  /**
+   * A replay venue (docs/replay.md): the market is history read from `data` (the live data
+   * folder's datasets), no simulator, the replayed pairs only, and its own accounts and records
+   * (dataDir must be ':memory:': they end with the replay).
+   */
+  replay?: {
+    options: ReplayOptions;
+    data: ReplayData;
+    /** Open in lockstep (the clock moves only by steps). */
+    lockstep?: boolean;
+    /** The live venue's URL, for "back to live". */
+    liveUrl?: string | null;
+  };
 }
 
 /** Stored trade history of accounts, read side (the exchange writes it). */
@@ -71,6 +89,8 @@ export interface Venue {
   readonly datasets: DatasetService;
   /** What moves the market (the simulator), when running (see VenueOptions.simulate). */
   readonly market: MarketSource | null;
+  /** The replay's controls and session report on a replay venue (docs/replay.md); null on the live venue. */
+  readonly replay: ReplaySession | null;
   readonly seed: number;
   /** Closes the venue at once; the promise settles when the checkpoint worker is gone too. */
   close(): Promise<void>;
@@ -106,21 +126,26 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   const symbols = new SymbolsRepo(db);
   const settings = new SettingsRepo(db);
   const accounts = new AccountsRepo(db);
-  seedCatalogue(symbols, wall());
+  const replay = opts.replay;
+  if (replay !== undefined && opts.dataDir !== ':memory:') throw new Error("a replay venue keeps its records in memory: dataDir must be ':memory:'");
+  if (replay === undefined) seedCatalogue(symbols, wall());
+  else symbols.insertMissing(replayCatalogue(replay.data, replay.options), wall());
 
   // The seed is fixed at first start so a venue stays reproducible across restarts;
   // an explicit --seed replaces it.
   const seed = opts.seed ?? settings.getNumber('seed') ?? 1;
   settings.set('seed', String(seed));
 
-  const clock = new VirtualClock({ start: settings.getNumber('market_time') ?? wall(), speed: opts.speed ?? 1, wall });
+  const clock = new VirtualClock({ start: replay?.options.start ?? settings.getNumber('market_time') ?? wall(), speed: opts.speed ?? 1, wall });
 
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock, records: wireRecords });
   const recentTrades = new RecentTrades(exchange.events);
   const candles = new CandlesRepo(db);
   const openKlines = () => new KlineService({ candles, symbols, clock, exchange });
-  const { market, klines } = opts.simulate
+  const { market, klines } = replay !== undefined
+    ? openMarketSource({ kind: 'replay', exchange, clock, candles, symbols, data: replay.data, replay: replay.options, openKlines })
+    : opts.simulate
     ? openMarketSource({
         kind: 'simulator',
         exchange,
@@ -134,6 +159,11 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
         openKlines,
       })
     : { market: null, klines: openKlines() };
+  let session: ReplaySession | null = null;
+  if (replay !== undefined) {
+    const report = new SessionReport({ events: exchange.events, summary: (id) => exchange.summary(id), now: () => clock.now() });
+    session = new ReplaySession({ market: market as ReplayMarket, report, lockstep: replay.lockstep ?? false, liveUrl: replay.liveUrl ?? null });
+  }
   // Market time is saved every few seconds, so a crash restarts the clock close to where it was.
   const saveTimer = setInterval(() => settings.set('market_time', String(clock.now())), 5_000);
   saveTimer.unref();
@@ -156,11 +186,13 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     recentTrades,
     datasets: new DatasetService(new DatasetsRepo(db)),
     market,
+    replay: session,
     seed,
     close() {
       if (closed) return closing;
       closed = true;
       clearInterval(saveTimer);
+      session?.close();
       market?.dispose();
       recentTrades.close();
       klines.close();

@@ -44,6 +44,7 @@ export const Errors = {
   URI_TOO_LONG: def(1007, 414, 'validation', 'Request URL is too long'),
   HEADERS_TOO_LARGE: def(1008, 431, 'validation', 'Request headers are too large'),
   REQUEST_TIMEOUT: def(1009, 408, 'validation', 'The request did not arrive in time'),
+  REPLAY_LIMIT: def(1010, 400, 'validation', 'Too many replays running; close one first'),
 
   // 1100-1199: the thing asked for does not exist (HTTP 404)
   ROUTE_NOT_FOUND: def(1100, 404, 'not_found', 'No such route'),
@@ -53,6 +54,8 @@ export const Errors = {
   ACCOUNT_NOT_FOUND: def(1104, 404, 'not_found', 'Account not found'),
   METHOD_NOT_ALLOWED: def(1105, 405, 'not_found', 'Method not allowed on this route'),
   DATASET_NOT_FOUND: def(1106, 404, 'not_found', 'Dataset not found'),
+  REPLAY_NOT_FOUND: def(1107, 404, 'not_found', 'Replay not found'),
+  NOT_A_REPLAY: def(1108, 404, 'not_found', 'This venue is not a replay'),
 
   // 2000-2099: authentication (HTTP 401)
   API_KEY_MISSING: def(2001, 401, 'auth', 'Missing X-API-KEY header'),
@@ -70,6 +73,7 @@ export const Errors = {
   IP_NOT_WHITELISTED: def(2101, 403, 'forbidden', 'Caller IP is not on the bot whitelist'),
   LOOPBACK_ONLY: def(2102, 403, 'forbidden', 'This route answers loopback callers only'),
   HOST_NOT_ALLOWED: def(2103, 403, 'forbidden', 'The Host header names another site (DNS rebinding guard)'),
+  REPLAY_HELD: def(2104, 403, 'forbidden', 'Another client holds the replay clock (lockstep)'),
 
   // 3000-3099: order and position rejections (HTTP 400)
   SYMBOL_NOT_TRADING: def(3001, 400, 'order_rejected', 'Symbol is not trading'),

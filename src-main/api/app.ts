@@ -27,6 +27,7 @@ import sessionRoutes, { type LoginToken } from './routes/session.ts';
 import tpslRoutes from './routes/tpsl.ts';
 import paperRoutes from './routes/paper.ts';
 import simRoutes from './routes/sim.ts';
+import replayRoutes, { type ReplayHost } from './routes/replay.ts';
 import priceRoutes from './routes/prices.ts';
 import tradeRoutes from './routes/trades.ts';
 import { futuresSymbolSchema, generalSymbolSchema } from './schemas.ts';
@@ -50,6 +51,8 @@ export interface AppOptions {
    * true by default, false for a service bound beyond loopback on purpose.
    */
   loopbackHostsOnly?: boolean;
+  /** Replay venues this (live) service hosts: POST/GET /api/v1/replays (service.ts). */
+  replays?: ReplayHost;
 }
 
 /**
@@ -176,6 +179,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         { name: 'bot', description: 'Bot orders: IP whitelist instead of signatures, no margin, never stored' },
         { name: 'admin', description: 'Loopback-only administration: paper accounts, bot whitelist' },
         { name: 'simulator', description: 'The simulated market: clock speed, pause, seed' },
+        { name: 'replay', description: 'Replay sessions of imported data: start and close them (live venue), control and report (replay venue)' },
         { name: 'streams', description: 'The WebSocket endpoint /ws' },
         { name: 'datasets', description: "Imported market data (Binance's public archive): catalogue, candles, trades; import and delete loopback only" },
       ],
@@ -218,6 +222,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(adminRoutes, { venue, auth });
   await app.register(paperRoutes, { venue, auth });
   if (venue.market) await app.register(simRoutes, { market: venue.market });
+  await app.register(replayRoutes, { replay: venue.replay, host: venue.replay === null ? opts.replays : undefined });
   await app.register(tradingSchemas);
   await app.register(orderRoutes, { venue });
   await app.register(positionRoutes, { venue });

@@ -26,6 +26,8 @@ import { DatasetError } from './dataset-error.ts';
 import type { ContractSpecs, DatasetRecord, DatasetStore, FileSummary, Gap, SpecsSource, StoredCandle } from './ports.ts';
 import { FileRefused, readLines, verifiedHash } from './file-source.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
+import type { ReplayData } from '../market/replay/ports.ts';
+import { DatasetReplayData } from './replay-data.ts';
 import { makeDepthParser, depthData } from './depth-rows.ts';
 import { makeRowParser, RowError, type CandleRow, type TradeRow } from './rows.ts';
 import { BlockBuilder, decodeBlock, newColumns, type TradeColumns } from './trade-codec.ts';
@@ -122,6 +124,11 @@ export class DatasetService {
 
   list(): DatasetRecord[] {
     return this.store.list();
+  }
+
+  /** What a replay reads from the datasets (market/replay/ports.ts). */
+  replayData(): ReplayData {
+    return new DatasetReplayData(this.store);
   }
 
   get(id: number): DatasetRecord {

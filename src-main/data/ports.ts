@@ -121,5 +121,7 @@ export interface DatasetStore {
   candleTimes(datasetId: number): number[];
   /** Committed trade blocks whose last trade is at or after `fromUs`, ascending by id. */
   tradeBlocks(datasetId: number, fromUs: number): Iterable<Uint8Array>;
+  /** Committed events (time µs, stored data) at or after `fromUs`, ascending by (time, seq). */
+  events(datasetId: number, fromUs: number): Iterable<{ time: number; data: string }>;
 }
 export type { DatasetKey } from './kinds.ts';

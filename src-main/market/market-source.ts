@@ -1,6 +1,6 @@
 // What feeds a venue its market: the one seam between the venue and whatever makes prices and
-// trades. The simulator is the first source (market/sim/simulated-market.ts); a replay of
-// recorded data is to be the second. A source
+// trades. The simulator is the first source (market/sim/simulated-market.ts); the replay of
+// imported data (market/replay/replay-market.ts) the second. A source
 //   - builds or loads its past before the venue's klines service starts (that service restores
 //     from the candle store once, when constructed), which is why openMarketSource() builds the
 //     klines service itself, at the right moment;
@@ -8,6 +8,7 @@
 //     has produced (never to the raw clock, which runs ahead of it);
 //   - owns speed and pause: they act on the clock it follows, the one source of market time.
 // openMarketSource() is the one place a venue's source is chosen and wired.
+import { openReplayMarket, type ReplayMarketOptions } from './replay/replay-market.ts';
 import type { HistoryProgress } from './sim/history.ts';
 import { openSimulatedMarket } from './sim/simulated-market.ts';
 import type { SimSymbolView } from './sim/simulator.ts';
@@ -20,7 +21,7 @@ import type { Exchange } from '../trading/exchange.ts';
 export type MarketSymbolView = SimSymbolView;
 
 export interface MarketSource {
-  readonly kind: 'simulator';
+  readonly kind: 'simulator' | 'replay';
   /** Seed of the source's randomness: the same seed gives the same market. */
   readonly seed: number;
   /** Market ms per step of the source. */
@@ -45,7 +46,7 @@ export interface MarketSource {
   dispose(): void;
 }
 
-export interface MarketSourceOptions {
+export interface SimulatorSourceOptions {
   kind: 'simulator';
   exchange: Exchange;
   clock: VirtualClock;
@@ -61,9 +62,13 @@ export interface MarketSourceOptions {
   openKlines: () => KlineService;
 }
 
+export type MarketSourceOptions = SimulatorSourceOptions | ReplayMarketOptions;
+
 export function openMarketSource(opts: MarketSourceOptions): { market: MarketSource; klines: KlineService } {
   switch (opts.kind) {
     case 'simulator':
       return openSimulatedMarket(opts);
+    case 'replay':
+      return openReplayMarket(opts);
   }
 }

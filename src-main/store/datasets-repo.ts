@@ -143,6 +143,10 @@ export class DatasetsRepo implements DatasetStore {
         `SELECT c.open_time FROM dataset_candles c JOIN dataset_files f ON f.id = c.file_id AND f.state = 'done'
          WHERE c.dataset_id = ? ORDER BY c.open_time`,
       ),
+      events: p(
+        `SELECT e.time, e.data FROM dataset_events e JOIN dataset_files f ON f.id = e.file_id AND f.state = 'done'
+         WHERE e.dataset_id = ? AND e.time >= ? ORDER BY e.time, e.seq`,
+      ),
       blocks: p(
         `SELECT b.data FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'
          WHERE b.dataset_id = ? AND b.last_time >= ? ORDER BY b.first_id`,
@@ -319,5 +323,9 @@ export class DatasetsRepo implements DatasetStore {
 
   *tradeBlocks(datasetId: number, fromUs: number): Iterable<Uint8Array> {
     for (const r of this.s.blocks.iterate(datasetId, fromUs)) yield (r as { data: Uint8Array }).data;
+  }
+
+  *events(datasetId: number, fromUs: number): Iterable<{ time: number; data: string }> {
+    for (const r of this.s.events.iterate(datasetId, fromUs)) yield r as { time: number; data: string };
   }
 }

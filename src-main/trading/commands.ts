@@ -26,6 +26,8 @@ export type Command =
   | ({ kind: 'cancel'; accountId: number } & CancelTarget)
   | { kind: 'cancelAll'; accountId: number; symbol: string }
   | { kind: 'cancelBot'; symbol: string; orderId: number }
+  /** Reduces a resting bot order to `lots` remaining, keeping its queue priority (0 cancels it). */
+  | { kind: 'trimBot'; symbol: string; orderId: number; lots: number }
   | { kind: 'setLeverage'; accountId: number; symbol: string; leverage: number }
   | { kind: 'setMarginMode'; accountId: number; symbol: string; marginMode: number }
   | { kind: 'setPositionMode'; accountId: number; mode: PositionMode }
@@ -45,6 +47,8 @@ export interface CommandResults {
   /** How many orders were cancelled. */
   cancelAll: number;
   cancelBot: { order_id: string; status: number };
+  /** The lots the order has left. */
+  trimBot: { order_id: string; remaining_lots: number };
   setLeverage: { symbol: string; leverage: number; max_notional: string };
   setMarginMode: { symbol: string; margin_mode: number };
   setPositionMode: { position_mode: PositionMode };

@@ -28,7 +28,7 @@ import { closeLots, drain, recordSyntheticTrade } from './fills.ts';
 import { settleFunding } from './funding.ts';
 import { bookWalletTo, deposit } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
-import { cancelAll, cancelBotOrder, cancelOrder, placeBotOrder, placeUserOrder, type CancelTarget } from './orders.ts';
+import { cancelAll, cancelBotOrder, cancelOrder, placeBotOrder, placeUserOrder, trimBotOrder, type CancelTarget } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import type { AccountSpec, AccountState, ExchangeDeps } from './ports.ts';
 import { setTpSl, tpslList, tpslOf, type TpSlEntry, type TriggerSpec } from './tpsl.ts';
@@ -67,6 +67,8 @@ export class Exchange {
         return cancelAll(core, core.requireAccount(c.accountId), c.symbol);
       case 'cancelBot':
         return cancelBotOrder(core, c.symbol, c.orderId);
+      case 'trimBot':
+        return trimBotOrder(core, c.symbol, c.orderId, c.lots);
       case 'setLeverage':
         return setLeverage(core, core.requireAccount(c.accountId), c.symbol, c.leverage);
       case 'setMarginMode':

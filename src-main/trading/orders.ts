@@ -148,3 +148,21 @@ export function cancelBotOrder(core: TradingCore, symbol: string, orderId: numbe
   core.writer.flush();
   return { order_id: String(orderId), status: OrderStatus.CANCELED };
 }
+
+/**
+ * Reduces a resting bot order to `lots` remaining lots in place: its place in the queue is kept
+ * (engine trimOrder), so the orders behind it stay behind. 0 cancels it; `lots` must be below
+ * what the order has left (growing an order would have to requeue it: place a new one instead).
+ */
+export function trimBotOrder(core: TradingCore, symbol: string, orderId: number, lots: number): { order_id: string; remaining_lots: number } {
+  const pair = core.requirePair(symbol);
+  const view = pair.book.getOrder(orderId);
+  if (!view || view.account < HOUSE_ACCOUNT) reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
+  if (!Number.isSafeInteger(lots) || lots < 0 || lots >= view.remainingLots) {
+    reject(Errors.INVALID_PARAMETER, `lots must be an integer from 0 to ${view.remainingLots - 1} (the order has ${view.remainingLots} left), got ${lots}`);
+  }
+  pair.book.trimOrder(orderId, lots);
+  drain(core, pair, null);
+  core.writer.flush();
+  return { order_id: String(orderId), remaining_lots: lots };
+}

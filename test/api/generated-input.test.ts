@@ -78,6 +78,7 @@ const AUTH_PARAMS = new Set(['timestamp', 'recv_window', 'signature']);
 const KNOWN: Record<string, unknown> = {
   symbol: 'BTCUSDT',
   symbols: 'BTCUSDT',
+  action: 'pause',
   file: 'BTC.svg',
   interval: '1m',
   qty: '0.010',
@@ -94,7 +95,11 @@ const KNOWN: Record<string, unknown> = {
 };
 
 function validValue(p: Param): unknown {
-  if (Object.hasOwn(KNOWN, p.name)) return KNOWN[p.name];
+  if (Object.hasOwn(KNOWN, p.name)) {
+    // `symbols` is a comma list in the klines batch query and an array in POST /api/v1/replays
+    const v = KNOWN[p.name];
+    return p.schema.type === 'array' && !Array.isArray(v) ? [v] : v;
+  }
   const s = p.schema;
   if (s.enum !== undefined) return s.enum[0];
   switch (s.type) {

@@ -12,6 +12,7 @@
 //   kline@{symbol},{interval}     one of the 16 kline intervals        on change, throttled
 //   user                          after a successful LOGIN             on every account event
 //   bot                           caller IP on the bot whitelist       cached bot orders (need_cache)
+//   replay                        on a replay venue                     its status, on every change
 import { Errors, type ErrorDef } from '../../../src-shared/errors.ts';
 import { INTERVALS, isInterval, type Interval } from '../../../src-shared/intervals.ts';
 import { DEPTH_CHANNEL_LEVELS, type DepthChannelLevel } from '../../../src-shared/types.ts';
@@ -23,7 +24,8 @@ export type Channel =
   | { readonly kind: 'price'; readonly symbol: string }
   | { readonly kind: 'kline'; readonly symbol: string; readonly interval: Interval }
   | { readonly kind: 'user' }
-  | { readonly kind: 'bot' };
+  | { readonly kind: 'bot' }
+  | { readonly kind: 'replay' };
 
 export type ChannelKind = Channel['kind'];
 
@@ -36,7 +38,7 @@ export const MAX_STREAM_NAME = 64;
 
 /** The allowed stream patterns, for error messages and documentation. */
 export const STREAM_PATTERNS =
-  'depth@{symbol},{level}, depth_update@{symbol}, trade@{symbol}, price@{symbol}, kline@{symbol},{interval}, user, bot';
+  'depth@{symbol},{level}, depth_update@{symbol}, trade@{symbol}, price@{symbol}, kline@{symbol},{interval}, user, bot, replay';
 
 const SYMBOL = /^[A-Za-z0-9]{2,30}$/;
 
@@ -60,6 +62,7 @@ export function parseStream(name: unknown, hasSymbol: (symbol: string) => boolea
   }
   if (name === 'user') return { ok: true, channel: { kind: 'user' } };
   if (name === 'bot') return { ok: true, channel: { kind: 'bot' } };
+  if (name === 'replay') return { ok: true, channel: { kind: 'replay' } };
   const at = name.indexOf('@');
   if (at < 0) return fail(Errors.ROUTE_NOT_FOUND, `Unknown stream ${shown(name)}; streams are ${STREAM_PATTERNS}`);
   const kind = name.slice(0, at);

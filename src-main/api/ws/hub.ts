@@ -13,6 +13,15 @@
 //   PING                          -> result "PONG"
 //   LOGIN {api_key, timestamp, recv_window?, signature}  (or [that object])
 //                                 -> result {user_id}; see login.ts for the signed text
+//   REPLAY {action, speed?, ms?, time?}  (or [that object]; replay venues, loopback callers)
+//                                 -> result: the replay status; action as POST /api/v1/replay,
+//                                 plus 'release'. A step takes hold of the clock (lockstep) until
+//                                 'release' or the connection closes. The answer is sent once the
+//                                 step's writes are committed, its account events pushed (user)
+//                                 and the market streams' changes flushed (depth_update@, trade@),
+//                                 so a bot that waits for it has seen everything the step did.
+//                                 REPLAY requests of the clock's holder do not count against
+//                                 maxMessagesPerSecond (lockstep runs thousands a second).
 // Pushes are `{"stream": name, "data": {...}}`; stream names and payloads: channels.ts and
 // payloads.ts. Cadence on the 100 ms tick: depth_update@ and trade@ (an array, oldest first)
 // on every tick that has changes or trades; depth@ every 2nd tick when the book changed, and its
@@ -57,7 +66,10 @@ import { CloseCode, Conn, WS_OPEN, type Stream, type SymbolFeed } from './conn.t
 import { FanOut, type Due, type HubStats } from './fan-out.ts';
 import { checkLogin } from './login.ts';
 import { depthSnapshotPayload, depthUpdatePayload, klinePayload, pricePayload, tradesPayload } from './payloads.ts';
-import { errorReply, parseRequest, unknownMethod, type Reply } from './protocol.ts';
+import { ApiError } from '../../../src-shared/errors.ts';
+import { isLoopbackIp } from '../../accounts/whitelist.ts';
+import { readAction } from '../routes/replay.ts';
+import { errorReply, parseRequest, unknownMethod, type Reply, type Request } from './protocol.ts';
 import { Subscriptions } from './subscriptions.ts';
 
 export const TICK_MS = 100;
@@ -139,6 +151,7 @@ export class Hub {
   /** Open connections. */
   readonly conns = new Set<Conn>();
   private readonly accounts: HubOptions['accounts'];
+  private readonly venue: Venue;
   private readonly eventTime: () => number;
   private timer: ReturnType<typeof setInterval> | null = null;
   private ticks = 0;
@@ -147,6 +160,7 @@ export class Hub {
 
   constructor(opts: HubOptions) {
     this.accounts = opts.accounts;
+    this.venue = opts.venue;
     this.now = opts.now ?? Date.now;
     this.eventTime = opts.eventTime ?? (() => opts.venue.clock.now());
     this.limits = { ...DEFAULT_HUB_LIMITS, ...opts.limits };
@@ -193,6 +207,7 @@ export class Hub {
 
   private detach(conn: Conn): void {
     if (!this.conns.delete(conn)) return;
+    this.venue.replay?.release(conn);
     conn.closed = true;
     this.stats.connections = this.conns.size;
     this.subs.removeAll(conn);
@@ -234,11 +249,15 @@ export class Hub {
       conn.windowStart = now;
       conn.windowCount = 0;
     }
-    if (++conn.windowCount > this.limits.maxMessagesPerSecond) {
+    const req = parseRequest(data, isBinary);
+    const stepping = !('error' in req) && req.method === 'REPLAY' && this.venue.replay !== null && this.venue.replay.holderOf === conn;
+    if (!stepping && ++conn.windowCount > this.limits.maxMessagesPerSecond) {
       return this.drop(conn, CloseCode.Policy, `too many messages: at most ${this.limits.maxMessagesPerSecond} per second`);
     }
     try {
-      this.reply(conn, this.handle(conn, data, isBinary));
+      if ('error' in req) return this.reply(conn, req.error);
+      if (req.method === 'REPLAY') return this.replay(conn, req);
+      this.reply(conn, this.handle(conn, req));
     } catch (err) {
       // A bug must cost one answer, never the process (a throw here would be uncaught).
       console.error('perpdesk: ws request failed', err);
@@ -246,9 +265,77 @@ export class Hub {
     }
   }
 
-  private handle(conn: Conn, data: RawData, isBinary: boolean): Reply {
-    const req = parseRequest(data, isBinary);
-    if ('error' in req) return req.error;
+  /**
+   * REPLAY: a control action; the answer waits for the step's commit (account events go out
+   * then) and flushes the market streams' pending changes first.
+   */
+  private replay(conn: Conn, req: Request): void {
+    const { id } = req;
+    const session = this.venue.replay;
+    if (session === null) return this.reply(conn, errorReply(id, Errors.NOT_A_REPLAY, `${Errors.NOT_A_REPLAY.message}: REPLAY works on a replay venue`));
+    if (!isLoopbackIp(conn.ip)) return this.reply(conn, errorReply(id, Errors.LOOPBACK_ONLY, `${Errors.LOOPBACK_ONLY.message}: REPLAY controls a replay from this machine only`));
+    const p = Array.isArray(req.params) && req.params.length === 1 ? req.params[0] : req.params;
+    if (typeof p !== 'object' || p === null || Array.isArray(p)) {
+      return this.reply(conn, errorReply(id, Errors.BAD_REQUEST, 'REPLAY takes "params": {"action": ..., "speed"|"ms"|"time": ...}'));
+    }
+    const body = p as Record<string, unknown>;
+    for (const k of Object.keys(body)) {
+      if (k !== 'action' && k !== 'speed' && k !== 'ms' && k !== 'time') return this.reply(conn, errorReply(id, Errors.UNKNOWN_PARAMETER, `Unknown REPLAY parameter '${k.slice(0, 32)}'`));
+    }
+    const { action, speed, ms, time } = body;
+    if (typeof action !== 'string') return this.reply(conn, errorReply(id, Errors.MISSING_PARAMETER, 'REPLAY needs "action": play, pause, speed, step, seek or release'));
+    for (const [k, v] of [['speed', speed], ['ms', ms], ['time', time]] as const) {
+      if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) return this.reply(conn, errorReply(id, Errors.INVALID_PARAMETER, `REPLAY '${k}' must be a number`));
+    }
+    let result: unknown;
+    try {
+      if (action === 'release') {
+        session.release(conn);
+        result = session.status();
+      } else {
+        result = session.act(readAction({ action, speed: speed as number | undefined, ms: ms as number | undefined, time: time as number | undefined }), conn);
+      }
+    } catch (err) {
+      if (err instanceof ApiError) return this.reply(conn, errorReply(id, err.def, err.detail));
+      if (err instanceof RangeError) return this.reply(conn, errorReply(id, Errors.INVALID_PARAMETER, err.message));
+      throw err;
+    }
+    const answer = () => {
+      this.flushChanges();
+      this.reply(conn, { id, result });
+    };
+    const group = this.venue.durability;
+    if (!group.pending) return answer();
+    group.whenDurable((err) => {
+      if (err === null) return answer();
+      this.reply(conn, errorReply(id, Errors.INTERNAL, 'Storing the step failed; the venue must restart'));
+    });
+  }
+
+  /** Sends the changes-driven market streams now (depth_update@, trade@), outside the tick. */
+  private flushChanges(): void {
+    const feeds = this.subs.feeds;
+    if (feeds.size === 0) return;
+    const E = this.eventTime();
+    const out = this.out;
+    out.beginTick();
+    let due: Due[];
+    try {
+      for (const f of feeds.values()) {
+        try {
+          if (f.depthUpdate !== null) this.sendDepthUpdate(f, f.depthUpdate, E);
+          if (f.trade !== null && f.trades.length > 0) this.sendTrades(f, f.trade, E);
+        } catch (err) {
+          console.error(`perpdesk: ws streams of ${f.pair.row.symbol} failed`, err);
+        }
+      }
+    } finally {
+      due = out.endTick();
+    }
+    out.flushTick(due);
+  }
+
+  private handle(conn: Conn, req: Request): Reply {
     const { id, params } = req;
     switch (req.method) {
       case 'SUBSCRIBE':

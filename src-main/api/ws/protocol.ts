@@ -5,7 +5,7 @@
 import type { RawData } from 'ws';
 import { Errors, type ErrorDef } from '../../../src-shared/errors.ts';
 
-export const METHODS = ['SUBSCRIBE', 'UNSUBSCRIBE', 'LIST_SUBSCRIPTIONS', 'PING', 'LOGIN'] as const;
+export const METHODS = ['SUBSCRIBE', 'UNSUBSCRIBE', 'LIST_SUBSCRIPTIONS', 'PING', 'LOGIN', 'REPLAY'] as const;
 
 const MAX_ID_LENGTH = 64;
 

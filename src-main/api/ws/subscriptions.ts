@@ -47,6 +47,9 @@ export class Subscriptions {
   private readonly offEvents: Array<() => void> = [];
   /** Connections on the `bot` stream: the house account's (engine account 0 events) cached bot orders. */
   private readonly botConns = new Set<Conn>();
+  /** Connections on the `replay` stream (a replay venue's status). */
+  private readonly replayConns = new Set<Conn>();
+  private offReplay: (() => void) | null = null;
   private closed = false;
 
   constructor(deps: SubscriptionDeps) {
@@ -80,6 +83,8 @@ export class Subscriptions {
     this.offAccount = null;
     this.offKlines?.();
     this.offKlines = null;
+    this.offReplay?.();
+    this.offReplay = null;
   }
 
   // ------------------------------------------------------------------ requests
@@ -97,6 +102,9 @@ export class Subscriptions {
       }
       if (p.channel.kind === 'bot' && !(this.whitelist?.has(conn.ip) ?? false)) {
         return errorReply(id, Errors.IP_NOT_WHITELISTED, `The 'bot' stream is for IPs on the bot whitelist; ${conn.ip} is not`);
+      }
+      if (p.channel.kind === 'replay' && this.venue.replay === null) {
+        return errorReply(id, Errors.NOT_A_REPLAY, `${Errors.NOT_A_REPLAY.message}: the 'replay' stream is a replay venue's`);
       }
       if (p.channel.kind === 'kline' && this.source === null && this.klineLookup() === undefined) {
         return errorReply(id, Errors.SERVICE_UNAVAILABLE, 'kline streams are not available on this service');
@@ -167,6 +175,14 @@ export class Subscriptions {
       this.accountListenerAdded();
       return;
     }
+    if (channel.kind === 'replay') {
+      this.replayConns.add(conn);
+      const replay = this.venue.replay!;
+      if (this.offReplay === null && !this.closed) this.offReplay = replay.onChange((st) => this.pushReplay(st));
+      // the status at once, so a subscriber never waits for the next change
+      this.out.push(conn, 'replay', this.out.serialise('replay', replay.status()));
+      return;
+    }
     let s = this.streams.get(name);
     if (s === undefined) {
       s = new Stream(name, channel);
@@ -207,6 +223,14 @@ export class Subscriptions {
       if (this.botConns.delete(conn)) this.accountListenerRemoved();
       return;
     }
+    if (name === 'replay') {
+      this.replayConns.delete(conn);
+      if (this.replayConns.size === 0) {
+        this.offReplay?.();
+        this.offReplay = null;
+      }
+      return;
+    }
     const s = this.streams.get(name);
     if (s === undefined) return;
     s.subs.delete(conn);
@@ -214,7 +238,7 @@ export class Subscriptions {
     if (s.subs.size > 0) return;
     this.streams.delete(name);
     const ch = s.channel;
-    if (ch.kind === 'user' || ch.kind === 'bot') return;
+    if (ch.kind === 'user' || ch.kind === 'bot' || ch.kind === 'replay') return;
     const f = this.feeds.get(ch.symbol);
     if (f === undefined) return;
     switch (ch.kind) {
@@ -297,6 +321,13 @@ export class Subscriptions {
   private onTrade(e: TradeEvent): void {
     const f = this.feeds.get(e.symbol);
     if (f !== undefined && f.trade !== null) f.trades.push(e);
+  }
+
+  /** Replay status changes go out at once, serialised once per change. */
+  private pushReplay(status: unknown): void {
+    if (this.replayConns.size === 0) return;
+    const buf = this.out.serialise('replay', status);
+    for (const conn of this.replayConns) this.out.push(conn, 'replay', buf);
   }
 
   /** Account events go out at once (not on the tick), serialised once per event. */

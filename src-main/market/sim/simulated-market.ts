@@ -4,7 +4,7 @@
 // each tick moving the klines service to the time the simulation reached.
 import type { VirtualClock } from '../../core/clock.ts';
 import type { KlineService } from '../kline-service.ts';
-import type { MarketSource, MarketSourceOptions, MarketSymbolView } from '../market-source.ts';
+import type { MarketSource, MarketSymbolView, SimulatorSourceOptions } from '../market-source.ts';
 import { SimDriver } from './driver.ts';
 import { fastForwardHistorySync } from './history.ts';
 import { HistoryCandleWriter, lastStoredPrices, pairsWithoutHistory } from './history-writer.ts';
@@ -83,7 +83,7 @@ export class SimulatedMarket implements MarketSource {
   }
 }
 
-export function openSimulatedMarket(opts: MarketSourceOptions): { market: SimulatedMarket; klines: KlineService } {
+export function openSimulatedMarket(opts: SimulatorSourceOptions): { market: SimulatedMarket; klines: KlineService } {
   const { exchange, clock, seed, candles } = opts;
   const startStates = lastStoredPrices(candles, exchange.pairs.values());
   const fresh = pairsWithoutHistory(candles, exchange.pairs.values());

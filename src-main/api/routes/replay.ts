@@ -1,0 +1,325 @@
+// Replay sessions (issue 16, docs/replay.md).
+// On a replay venue: GET /api/v1/replay (public status), POST /api/v1/replay (loopback: play,
+// pause, speed, step, seek), GET /api/v1/replay/report (loopback: the session report as JSON or
+// a CSV table). On the live venue these answer 404 / 1108 (not a replay).
+// On the live venue: POST/GET /api/v1/replays and DELETE /api/v1/replays/{id} (loopback) start,
+// list and close replay venues hosted in the same process, each on its own loopback port
+// (ReplayHost, implemented by the entry point). A replay venue answers them 404 / 1108 too:
+// replays are started from the live venue.
+import { Type } from 'typebox';
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import { parseFixed } from '../../../src-shared/decimal.ts';
+import { MAX_SPEED, MIN_SPEED } from '../../core/clock.ts';
+import { MAX_STEP_MS, type ReplayAction, type ReplaySession, type SessionStatus } from '../../market/replay-session.ts';
+import { REPORT_TABLES, reportCsv, type ReportTable } from '../../trading/session-report.ts';
+import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import { noQuery, strEnum, type ApiInstance } from '../schemas.ts';
+import { strictJsonBody } from '../trading-schemas.ts';
+
+/** What POST /api/v1/replays asks for, checked for form (the host checks it against the data). */
+export interface ReplayRequest {
+  symbols: string[];
+  start: number;
+  until?: number;
+  speed?: number;
+  /** Starting balance of the replay's local account, 1e-8 USDT units. */
+  balance?: bigint;
+  queueModel?: 'pessimistic' | 'probabilistic';
+  lockstep?: boolean;
+}
+
+export interface ReplayInfo {
+  id: string;
+  url: string;
+  /** One-time browser login link of the replay's local account (renewed by every listing). */
+  login_url: string;
+  status: SessionStatus;
+}
+
+/** Replay venues hosted by the live service (service.ts). Errors are ApiErrors. */
+export interface ReplayHost {
+  start(req: ReplayRequest): Promise<ReplayInfo>;
+  list(): ReplayInfo[];
+  /** false when no replay has that id. */
+  close(id: string): Promise<boolean>;
+}
+
+/** Replays one live venue hosts at once. */
+export const MAX_REPLAYS = 4;
+
+const statusSchema = Type.Object({
+  symbols: Type.Array(Type.String(), { description: 'The replayed pairs' }),
+  start: Type.Integer({ description: 'Replay start, ms UTC (historical time)' }),
+  until: Type.Integer({ description: 'Replay end, ms UTC' }),
+  time: Type.Integer({ description: 'Historical time the replay has reached, ms UTC' }),
+  speed: Type.Number({ description: `Clock speed, ${MIN_SPEED} to ${MAX_SPEED} times real time (while playing, not in lockstep)` }),
+  paused: Type.Boolean(),
+  lockstep: Type.Boolean({ description: 'The clock moves only by steps (a client steps it, or play runs it as fast as it can)' }),
+  finished: Type.Boolean({ description: 'The replay reached until' }),
+  events: Type.Integer({ description: 'Historical events applied so far' }),
+  sources: Type.Record(Type.String(), Type.Union([Type.Literal('depth'), Type.Literal('trades'), Type.Literal('klines')]), {
+    description: 'Per symbol, what the market is rebuilt from',
+  }),
+  queue_model: Type.Union([Type.Literal('pessimistic'), Type.Literal('probabilistic')]),
+  held: Type.Boolean({ description: 'A WebSocket client holds the clock (lockstep stepping); others may not move it' }),
+  live_url: Type.Union([Type.String(), Type.Null()], { description: 'The live venue to go back to; null for a replay started with --replay' }),
+});
+
+const actionBody = Type.Object(
+  {
+    action: strEnum(['play', 'pause', 'speed', 'step', 'seek'] as const, 'What to do; speed, step and seek take their field'),
+    speed: Type.Optional(Type.Number({ minimum: MIN_SPEED, maximum: MAX_SPEED, description: "With action 'speed'" })),
+    ms: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_STEP_MS, description: "With action 'step': market ms to advance" })),
+    time: Type.Optional(Type.Integer({ minimum: 0, description: "With action 'seek': the historical ms UTC to go to (forward only)" })),
+  },
+  { additionalProperties: false },
+);
+
+const ACTION_FIELD = { speed: 'speed', step: 'ms', seek: 'time' } as const;
+
+/** The action of a POST /api/v1/replay body or a REPLAY WebSocket request; ApiError 1001/1002 otherwise. */
+export function readAction(b: { action: string; speed?: number; ms?: number; time?: number }): ReplayAction {
+  const wanted = (ACTION_FIELD as Record<string, 'speed' | 'ms' | 'time'>)[b.action];
+  for (const f of ['speed', 'ms', 'time'] as const) {
+    if (b[f] !== undefined && f !== wanted) throw new ApiError(Errors.INVALID_PARAMETER, `'${f}' goes with action '${f === 'ms' ? 'step' : f === 'time' ? 'seek' : 'speed'}', not '${b.action}'`);
+  }
+  if (wanted !== undefined && b[wanted] === undefined) throw new ApiError(Errors.MISSING_PARAMETER, `action '${b.action}' needs '${wanted}'`);
+  switch (b.action) {
+    case 'play':
+    case 'pause':
+      return { action: b.action };
+    case 'speed':
+      return { action: 'speed', speed: b.speed! };
+    case 'step':
+      return { action: 'step', ms: b.ms! };
+    case 'seek':
+      return { action: 'seek', time: b.time! };
+    default:
+      throw new ApiError(Errors.INVALID_PARAMETER, `action must be play, pause, speed, step or seek; got '${b.action}'`);
+  }
+}
+
+const startBody = Type.Object(
+  {
+    symbols: Type.Array(Type.String({ pattern: '^[A-Z0-9]{2,30}$' }), { minItems: 1, maxItems: 10, description: 'Pairs to replay together (their datasets must overlap)' }),
+    start: Type.Integer({ minimum: 0, description: 'Historical start, ms UTC' }),
+    until: Type.Optional(Type.Integer({ minimum: 0, description: 'Historical end, ms UTC (default: the end of the data)' })),
+    speed: Type.Optional(Type.Number({ minimum: MIN_SPEED, maximum: MAX_SPEED, description: 'Clock speed (default 1)' })),
+    balance: Type.Optional(Type.String({ description: 'Starting USDT balance of the replay\'s local account (default "10000")' })),
+    queue_model: Type.Optional(strEnum(['pessimistic', 'probabilistic'] as const, 'Default probabilistic')),
+    lockstep: Type.Optional(Type.Boolean({ description: 'Open in lockstep (default false)' })),
+  },
+  { additionalProperties: false },
+);
+
+const infoSchema = Type.Object({
+  id: Type.String(),
+  url: Type.String({ description: 'Where the replay venue listens (its API and the trading screen)' }),
+  login_url: Type.String({ description: "One-time browser login link of the replay's local account" }),
+  status: statusSchema,
+});
+
+const reportQuery = Type.Object(
+  {
+    format: Type.Optional(strEnum(['json', 'csv'] as const, 'Default json')),
+    table: Type.Optional(strEnum(REPORT_TABLES, 'With format=csv: summary (default), equity or fills')),
+  },
+  { additionalProperties: false },
+);
+
+const reportSchema = Type.Object({
+  start: Type.Integer({ description: 'Market ms of the session start' }),
+  time: Type.Integer({ description: 'Market ms of this report' }),
+  accounts: Type.Array(
+    Type.Object({
+      user_id: Type.Integer(),
+      starting_equity: Type.String(),
+      wallet_balance: Type.String(),
+      equity: Type.String({ description: 'Wallet balance + unrealized PnL' }),
+      fills: Type.Integer(),
+      volume: Type.String({ description: 'Sum of the fills\' quote quantities, USDT' }),
+      realized_pnl: Type.String(),
+      unrealized_pnl: Type.String(),
+      fees: Type.String({ description: 'Fees paid (negative: rebates)' }),
+      funding: Type.String({ description: 'Funding received (negative: paid)' }),
+      net_pnl: Type.String({ description: 'equity - starting_equity' }),
+      max_drawdown: Type.String({ description: 'Largest fall of equity from a running peak, USDT' }),
+      max_drawdown_ratio: Type.Number({ description: 'max_drawdown over that peak' }),
+      liquidations: Type.Integer(),
+      time_in_market_ms: Type.Integer({ description: 'Market ms with any position open' }),
+      time_in_market_ratio: Type.Number(),
+      equity_curve: Type.Array(Type.Tuple([Type.Integer(), Type.String()]), { description: '[market ms, equity] samples, oldest first' }),
+    }),
+  ),
+});
+
+function requireReplay(replay: ReplaySession | null): ReplaySession {
+  if (replay === null) throw new ApiError(Errors.NOT_A_REPLAY, `${Errors.NOT_A_REPLAY.message}: the replay routes answer on a replay venue (POST /api/v1/replays starts one)`);
+  return replay;
+}
+
+export interface ReplayRouteOptions {
+  /** The venue's replay session; null on the live venue. */
+  replay: ReplaySession | null;
+  /** The live venue's replay host; undefined on a replay venue. */
+  host?: ReplayHost;
+}
+
+export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOptions): Promise<void> {
+  const { replay, host } = opts;
+
+  app.get(
+    '/api/v1/replay',
+    {
+      schema: {
+        tags: ['replay'],
+        summary: 'Replay status: symbols, historical time, speed, lockstep',
+        description: 'Public. On the live venue: 404 / 1108 (the screen uses this to know it is on a replay).',
+        querystring: noQuery,
+        response: { 200: envelopeSchema(statusSchema), ...standardErrors() },
+      },
+    },
+    async () => ok(requireReplay(replay).status()),
+  );
+
+  app.post(
+    '/api/v1/replay',
+    {
+      config: { auth: 'loopback' },
+      preValidation: strictJsonBody(actionBody),
+      schema: {
+        tags: ['replay'],
+        summary: 'Play, pause, set the speed, step by a duration or seek forward (loopback only)',
+        description:
+          "action 'play' resumes (in lockstep: runs as fast as it can), 'pause' stops the clock, 'speed' takes speed " +
+          `(${MIN_SPEED} to ${MAX_SPEED}), 'step' takes ms (1 to ${MAX_STEP_MS}: applies every historical event up to time + ms at ` +
+          "once, pausing first), 'seek' takes time (ms UTC, from the current time to until: forward only). Only the field of the " +
+          'action may be sent (1001); a missing one is 1002. While a WebSocket client holds the clock in lockstep, play, step and ' +
+          'seek answer 403 / 2104. Answers the new status. On the live venue: 404 / 1108.',
+        querystring: noQuery,
+        body: actionBody,
+        response: { 200: envelopeSchema(statusSchema), ...standardErrors(403) },
+      },
+    },
+    async (req) => {
+      const r = requireReplay(replay);
+      return ok(r.act(readAction(req.body)));
+    },
+  );
+
+  app.get(
+    '/api/v1/replay/report',
+    {
+      config: { auth: 'loopback' },
+      schema: {
+        tags: ['replay'],
+        summary: 'The session report: per account fills, PnL, fees, funding, drawdown, time in market, equity curve (loopback only)',
+        description:
+          'format=json (default): the envelope. format=csv: one table as text/csv with a header row (table=summary, one row per ' +
+          'account; equity, [user_id, time, equity] samples; fills, the session\'s fills), sent as a download. On the live venue: 404 / 1108.',
+        querystring: reportQuery,
+        response: { 200: envelopeSchema(reportSchema), ...standardErrors(403) },
+      },
+    },
+    async (req, reply) => {
+      const r = requireReplay(replay);
+      const { format = 'json', table } = req.query as { format?: 'json' | 'csv'; table?: ReportTable };
+      if (table !== undefined && format !== 'csv') throw new ApiError(Errors.INVALID_PARAMETER, "table goes with format=csv");
+      const data = r.report.report();
+      if (format === 'json') return ok(data);
+      const t = table ?? 'summary';
+      const csv = reportCsv(data, r.report.fills(), t);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="replay-${r.status().symbols.join('-')}-${t}.csv"`)
+        .serializer((p: unknown) => p as string)
+        .send(csv as never);
+    },
+  );
+
+  const noHost = () =>
+    new ApiError(Errors.NOT_A_REPLAY, 'Replays are started, listed and closed on the live venue, not on a replay (see its status\' live_url)');
+
+  app.post(
+    '/api/v1/replays',
+    {
+      config: { auth: 'loopback' },
+      preValidation: strictJsonBody(startBody),
+      schema: {
+        tags: ['replay'],
+        summary: 'Start a replay venue of imported data (loopback only)',
+        description:
+          'Starts a replay of the symbols\' imported datasets (GET /api/v1/datasets) from start, in this process, on its own ' +
+          'loopback port, with its own accounts and records (in memory: they end with the replay). Answers its url, a ' +
+          "one-time login_url for the trading screen, and its status. Errors: a symbol without a usable dataset 1106; start " +
+          'outside the data, until not after start, datasets that do not overlap, a bad balance 1001; more than ' +
+          `${MAX_REPLAYS} replays running 1010. Only on the live venue (a replay answers 1108).`,
+        querystring: noQuery,
+        body: startBody,
+        response: { 200: envelopeSchema(infoSchema), ...standardErrors(403) },
+      },
+    },
+    async (req) => {
+      if (host === undefined) throw noHost();
+      const b = req.body;
+      if (new Set(b.symbols).size !== b.symbols.length) throw new ApiError(Errors.INVALID_PARAMETER, 'symbols names a pair twice');
+      if (b.until !== undefined && b.until <= b.start) throw new ApiError(Errors.INVALID_PARAMETER, 'until must be after start');
+      let balance: bigint | undefined;
+      if (b.balance !== undefined) {
+        const p = parseFixed(b.balance, 8);
+        if (!p.ok) throw new ApiError(Errors.INVALID_PARAMETER, `balance must be a positive USDT amount with at most 8 decimals; got '${b.balance.slice(0, 40)}'`);
+        balance = p.value;
+      }
+      return ok(
+        await host.start({
+          symbols: b.symbols,
+          start: b.start,
+          ...(b.until === undefined ? {} : { until: b.until }),
+          ...(b.speed === undefined ? {} : { speed: b.speed }),
+          ...(balance === undefined ? {} : { balance }),
+          ...(b.queue_model === undefined ? {} : { queueModel: b.queue_model }),
+          ...(b.lockstep === undefined ? {} : { lockstep: b.lockstep }),
+        }),
+      );
+    },
+  );
+
+  app.get(
+    '/api/v1/replays',
+    {
+      config: { auth: 'loopback' },
+      schema: {
+        tags: ['replay'],
+        summary: 'The replays this venue runs (loopback only)',
+        description: 'Each with a renewed one-time login_url (the previous link stops working). A replay venue answers 1108.',
+        querystring: noQuery,
+        response: { 200: envelopeSchema(Type.Array(infoSchema)), ...standardErrors(403) },
+      },
+    },
+    async () => {
+      if (host === undefined) throw noHost();
+      return ok(host.list());
+    },
+  );
+
+  app.delete(
+    '/api/v1/replays/:id',
+    {
+      config: { auth: 'loopback' },
+      schema: {
+        tags: ['replay'],
+        summary: 'Close a replay (loopback only)',
+        description: 'Stops it, closes its port and drops its accounts and records (download its report first). Unknown id: 1107.',
+        querystring: noQuery,
+        params: Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }),
+        response: { 200: envelopeSchema(Type.Object({ id: Type.String(), closed: Type.Boolean() })), ...standardErrors(403) },
+      },
+    },
+    async (req) => {
+      if (host === undefined) throw noHost();
+      const { id } = req.params as { id: string };
+      if (!(await host.close(id))) throw new ApiError(Errors.REPLAY_NOT_FOUND, `${Errors.REPLAY_NOT_FOUND.message}: no replay '${id}' is running`);
+      return ok({ id, closed: true });
+    },
+  );
+}

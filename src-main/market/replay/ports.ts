@@ -1,0 +1,80 @@
+// What a replay reads from the imported datasets (docs/data.md): the market service's port, implemented
+// on the data side (data/replay-data.ts over the datasets store). Every stream is in time order
+// (ms UTC) and starts at a given time; prices and quantities are decimal strings as stored, so
+// the replay converts them to the pair's ticks and lots once (no float rounding of history).
+
+/** The contract specs of a dataset (decimal strings as in the symbol config). */
+export interface ReplaySpecs {
+  readonly tickSize: string;
+  readonly stepSize: string;
+  /** Maintenance tiers: notional cap (USDT, null = no cap), max leverage, maintenance margin rate. */
+  readonly tiers: readonly { readonly cap: number | null; readonly maxLeverage: number; readonly mmr: number }[];
+}
+
+export type ReplayDatasetKind =
+  | 'depth' | 'trades' | 'aggTrades' | 'klines' | 'markPriceKlines' | 'indexPriceKlines' | 'premiumIndexKlines' | 'fundingRate' | 'bookTicker' | 'bookDepth';
+
+export interface ReplayDataset {
+  readonly id: number;
+  readonly market: 'spot' | 'um' | 'cm';
+  readonly symbol: string;
+  readonly kind: ReplayDatasetKind;
+  /** Candle interval for the candle kinds, '' otherwise. */
+  readonly interval: string;
+  /** ms of the first and last row (candles: open times), null while empty. */
+  readonly firstTime: number | null;
+  readonly lastTime: number | null;
+  readonly specs: ReplaySpecs;
+  /** Where the specs come from: the built-in catalogue, the data's decimals, or the user. */
+  readonly specsSource: 'catalogue' | 'inferred' | 'edited';
+}
+
+/** One L2 event: a REST snapshot (U = u = lastUpdateId, pu -1) or a diff (U first, u final, pu previous final id; -1 in spot). */
+export interface HistDepth {
+  readonly time: number;
+  readonly snapshot: boolean;
+  readonly U: number;
+  readonly u: number;
+  readonly pu: number;
+  readonly bids: readonly (readonly [string, string])[];
+  readonly asks: readonly (readonly [string, string])[];
+}
+
+/** One historical trade. */
+export interface HistTrade {
+  readonly time: number;
+  readonly price: string;
+  readonly qty: string;
+  /** The buyer was the maker: the aggressor sold. */
+  readonly buyerMaker: boolean;
+}
+
+export interface HistCandle {
+  readonly openTime: number;
+  readonly closeTime: number;
+  readonly open: string;
+  readonly high: string;
+  readonly low: string;
+  readonly close: string;
+  readonly volume: string;
+  readonly takerBuyVolume: string;
+}
+
+/** One settled funding of the archive (fundingRate rows). */
+export interface HistFunding {
+  readonly time: number;
+  readonly rate: number;
+}
+
+export interface ReplayData {
+  /** Every dataset of a symbol (any market), with its time span and specs. */
+  datasets(symbol: string): ReplayDataset[];
+  /** Depth events of a depth dataset at or after `from`, in time order. */
+  depth(datasetId: number, from: number): Iterable<HistDepth>;
+  /** Trades of a trades / aggTrades dataset at or after `from`, in time order. */
+  trades(datasetId: number, from: number): Iterable<HistTrade>;
+  /** Candles of a candle dataset with open time in [from, to], ascending. */
+  candles(datasetId: number, from: number, to: number): Iterable<HistCandle>;
+  /** Funding rows of a fundingRate dataset at or after `from`, in time order. */
+  funding(datasetId: number, from: number): Iterable<HistFunding>;
+}

@@ -1,0 +1,273 @@
+// A replay: a MarketSource whose market is history (docs/replay.md "Market"). The historical
+// market is put INTO the venue's own matching engine through Exchange.execute, so every route,
+// channel, candle, margin, fee, funding, TP/SL and liquidation path works unchanged:
+//   - the historical book is mirrored as resting orders of the replay's book account
+//     (book-mirror.ts), kept equal to the historical levels at every event;
+//   - every historical trade is a taker of the replay's taker account (IOC at the trade's price
+//     and size) that consumes the engine's queue in price-time order, users included;
+//   - mark, index and funding go through the 'prices' / 'funding' commands.
+// Invariants
+//   - Market time is the time of the history applied: while events are applied the clock stands
+//     at each event's time (so every trade, candle and record carries its historical time); the
+//     clock never goes back.
+//   - Events of all replayed symbols are applied in one time order (streams.ts); at equal times
+//     a trade comes before a depth event (a diff reports the book after the trades of its batch).
+//   - The user's orders never change history: the mirror restores the historical sizes at the
+//     next event of that symbol, and the next prints are the historical ones.
+import { MAX_SPEED, MIN_SPEED, VirtualClock } from '../../core/clock.ts';
+import type { Exchange } from '../../trading/exchange.ts';
+import type { KlineService } from '../kline-service.ts';
+import type { MarketSource, MarketSymbolView } from '../market-source.ts';
+import type { CandleStore, SymbolCatalogue } from '../ports.ts';
+import type { ReplayData } from './ports.ts';
+import { planSources, ReplayEngine, type SymbolSource } from './replay-engine.ts';
+
+export type QueueModel = 'pessimistic' | 'probabilistic';
+
+export interface ReplayOptions {
+  /** Replayed together; their datasets must overlap in time. */
+  symbols: string[];
+  /** ms UTC, inclusive. */
+  start: number;
+  /** ms UTC; default the end of the data. */
+  until?: number;
+  /** Default 'probabilistic'. */
+  queueModel?: QueueModel;
+}
+
+export interface ReplayStatus {
+  symbols: string[];
+  start: number;
+  until: number;
+  time: number;
+  speed: number;
+  paused: boolean;
+  lockstep: boolean;
+  finished: boolean;
+  /** Historical events applied so far. */
+  events: number;
+  sources: Record<string, 'depth' | 'trades' | 'klines'>;
+  queue_model: QueueModel;
+}
+
+export interface ReplayMarketOptions {
+  kind: 'replay';
+  exchange: Exchange;
+  /** The venue's clock; the replay sets it to `start` and owns it from then on. */
+  clock: VirtualClock;
+  candles: CandleStore;
+  symbols: SymbolCatalogue;
+  data: ReplayData;
+  replay: ReplayOptions;
+  /** Creates the venue's klines service; called once the replay is set up. */
+  openKlines: () => KlineService;
+  /** Wall ms between driver ticks (default 50). */
+  intervalMs?: number;
+}
+
+const STATUS_EVERY_MS = 250;
+
+export class ReplayMarket implements MarketSource {
+  readonly kind = 'replay';
+  /** A replay has no randomness of its own. */
+  readonly seed = 0;
+  readonly stepMs = 1;
+  readonly engine: ReplayEngine;
+  private readonly clock: VirtualClock;
+  private readonly klines: KlineService | null;
+  private readonly opts: ReplayOptions & { until: number; queueModel: QueueModel };
+  private readonly intervalMs: number;
+  private userPaused = false;
+  private lockstep = false;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private stopped = false;
+  private readonly listeners: Array<(s: ReplayStatus) => void> = [];
+  private lastNotify = 0;
+  private notifyTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(engine: ReplayEngine, clock: VirtualClock, klines: KlineService | null, opts: ReplayOptions & { until: number; queueModel: QueueModel }, intervalMs = 50) {
+    this.engine = engine;
+    this.clock = clock;
+    this.klines = klines;
+    this.opts = opts;
+    this.intervalMs = intervalMs;
+    // the clock runs only while the driver lets it (see tick())
+    this.clock.pause();
+  }
+
+  get time(): number {
+    return this.engine.time;
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  get speed(): number {
+    return this.clock.speed;
+  }
+
+  get paused(): boolean {
+    return this.userPaused || this.lockstep || this.finished;
+  }
+
+  get finished(): boolean {
+    return this.engine.time >= this.opts.until;
+  }
+
+  setSpeed(speed: number): void {
+    this.clock.setSpeed(speed);
+    this.changed(true);
+  }
+
+  pause(): void {
+    this.userPaused = true;
+    this.clock.pause();
+    this.changed(true);
+  }
+
+  resume(): void {
+    this.userPaused = false;
+    if (!this.lockstep && !this.finished && this.timer !== null) this.clock.resume();
+    this.changed(true);
+  }
+
+  view(): MarketSymbolView[] {
+    return this.engine.view();
+  }
+
+  status(): ReplayStatus {
+    return {
+      symbols: [...this.opts.symbols],
+      start: this.opts.start,
+      until: this.opts.until,
+      time: this.engine.time,
+      speed: this.clock.speed,
+      paused: this.paused,
+      lockstep: this.lockstep,
+      finished: this.finished,
+      events: this.engine.events,
+      sources: this.engine.sources(),
+      queue_model: this.opts.queueModel,
+    };
+  }
+
+  /** Applies every event up to time+ms at once (paused or lockstep); returns the new time. */
+  step(ms: number): number {
+    if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError(`step takes a non-negative number of ms, got ${ms}`);
+    return this.runTo(Math.min(this.opts.until, this.engine.time + Math.floor(ms)));
+  }
+
+  /** Forward only: applies every event up to t as fast as possible; RangeError if t < time or > until. */
+  seek(t: number): number {
+    if (!Number.isFinite(t) || t < this.engine.time || t > this.opts.until) {
+      throw new RangeError(`seek goes forward only, to a time from ${this.engine.time} to ${this.opts.until} (got ${t})`);
+    }
+    return this.runTo(Math.floor(t));
+  }
+
+  /** Lockstep: the clock moves only by step()/seek(); off = it follows the wall clock at speed. */
+  setLockstep(on: boolean): void {
+    this.lockstep = on;
+    if (on) this.clock.pause();
+    else if (!this.userPaused && !this.finished && this.timer !== null) this.clock.resume();
+    this.changed(true);
+  }
+
+  onChange(listener: (s: ReplayStatus) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  start(): void {
+    if (this.stopped) throw new Error('the market source was stopped');
+    if (this.timer) return;
+    this.timer = setInterval(() => this.tick(), this.intervalMs);
+    this.timer.unref?.();
+    if (!this.paused) this.clock.resume();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (this.notifyTimer) clearTimeout(this.notifyTimer);
+    this.notifyTimer = null;
+    this.clock.pause();
+  }
+
+  dispose(): void {
+    this.stop();
+    this.listeners.length = 0;
+  }
+
+  /** One driver tick: catch up with the clock (when it runs). */
+  tick(): void {
+    if (this.paused) return;
+    try {
+      this.runTo(Math.min(this.opts.until, this.clock.now()));
+    } catch (err) {
+      console.error('perpdesk: replay tick failed', err);
+    }
+  }
+
+  private runTo(target: number): number {
+    const wasRunning = !this.clock.paused;
+    this.clock.pause();
+    const before = this.engine.events;
+    this.engine.runTo(target, this.clock);
+    this.klines?.advanceTo(this.engine.time);
+    if (wasRunning && !this.paused) this.clock.resume();
+    if (this.finished) this.clock.pause();
+    this.changed(this.engine.events !== before || this.finished);
+    return this.engine.time;
+  }
+
+  /** Tells the listeners, at most every STATUS_EVERY_MS of wall time (control changes at once). */
+  private changed(now: boolean): void {
+    if (this.listeners.length === 0) return;
+    const wall = Date.now();
+    if (now || wall - this.lastNotify >= STATUS_EVERY_MS) {
+      this.lastNotify = wall;
+      const s = this.status();
+      for (const l of [...this.listeners]) l(s);
+    } else if (this.notifyTimer === null) {
+      this.notifyTimer = setTimeout(() => {
+        this.notifyTimer = null;
+        this.changed(true);
+      }, STATUS_EVERY_MS);
+      this.notifyTimer.unref?.();
+    }
+  }
+}
+
+/**
+ * Opens a replay over the venue's exchange: checks the options against the data (RangeError
+ * naming what is wrong), sets the clock to the start, applies the history before the start that
+ * the book needs (the last snapshot before it), then opens the klines service.
+ */
+export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMarket; klines: KlineService } {
+  const o = opts.replay;
+  if (!Number.isSafeInteger(o.start)) throw new RangeError(`replay start must be an integer ms, got ${o.start}`);
+  const queueModel = o.queueModel ?? 'probabilistic';
+  if (queueModel !== 'pessimistic' && queueModel !== 'probabilistic') throw new RangeError(`queue model must be pessimistic or probabilistic, got ${String(queueModel)}`);
+  const speed = opts.clock.speed;
+  if (!(speed >= MIN_SPEED && speed <= MAX_SPEED)) throw new RangeError(`speed must be from ${MIN_SPEED} to ${MAX_SPEED}`);
+  const sources: SymbolSource[] = planSources(opts.data, o.symbols, o.start, o.until);
+  const until = o.until ?? Math.min(...sources.map((s) => s.end));
+  if (!(until > o.start)) throw new RangeError(`replay until (${until}) must be after start (${o.start})`);
+  const shift = o.start - opts.clock.now();
+  if (shift > 0) opts.clock.advance(shift);
+  else if (shift < 0) throw new RangeError('the venue clock is already past the replay start');
+  const engine = new ReplayEngine({ exchange: opts.exchange, data: opts.data, sources, start: o.start, until, queueModel });
+  engine.prime(opts.clock);
+  const klines = opts.openKlines();
+  klines.autoAdvance = false;
+  const market = new ReplayMarket(engine, opts.clock, klines, { ...o, until, queueModel }, opts.intervalMs);
+  return { market, klines };
+}
+
+export { planSources, replaySymbolRow, REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT, type SymbolSource } from './replay-engine.ts';

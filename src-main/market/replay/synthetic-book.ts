@@ -1,0 +1,60 @@
+// The synthetic book of a replay without L2 data (trades only, or klines only): docs/replay.md
+// "Market". After every print at price P the book account quotes `LEVELS` levels a side around
+// it with a one-tick spread: after a buy print the best ask is P and the best bid P - 1 tick,
+// after a sell print the best bid is P and the best ask P + 1 tick; levels one tick apart. Every
+// level holds SIZE_FACTOR x the running mean print size (an exponential mean over about the last
+// 100 prints), at least one lot. The whole ladder moves only when the touch moves; otherwise the
+// level the print consumed is refilled. The prints themselves never depend on it: the mirror
+// makes sure the print's size is there at the print's price (book-mirror.ts trade()).
+import type { PairState } from '../../trading/pair-state.ts';
+import type { BookMirror } from './book-mirror.ts';
+
+export const LEVELS = 10;
+export const SIZE_FACTOR = 2;
+const ALPHA = 0.01;
+
+export class SyntheticBook {
+  private readonly mirror: BookMirror;
+  private readonly pair: PairState;
+  private mean = 0;
+  private bid = 0;
+  private ask = 0;
+  private size = 0;
+
+  constructor(mirror: BookMirror, pair: PairState) {
+    this.mirror = mirror;
+    this.pair = pair;
+  }
+
+  after(takerSide: 1 | 2, price: number, lots: number): void {
+    this.mean = this.mean === 0 ? lots : this.mean + ALPHA * (lots - this.mean);
+    const bid = takerSide === 1 ? price - 1 : price;
+    const ask = takerSide === 1 ? price : price + 1;
+    if (bid < 1) return;
+    if (bid === this.bid && ask === this.ask) {
+      // refill the level the print took from
+      const side = takerSide === 1 ? 2 : 1;
+      if (this.mirror.houseLots(side, price) < this.size) this.mirror.setLevel(side, price, this.size);
+      return;
+    }
+    this.bid = bid;
+    this.ask = ask;
+    this.size = Math.max(1, Math.round(SIZE_FACTOR * this.mean));
+    const bids = new Map<number, number>();
+    const asks = new Map<number, number>();
+    for (let i = 0; i < LEVELS; i++) {
+      if (bid - i >= 1) bids.set(bid - i, this.size);
+      asks.set(ask + i, this.size);
+    }
+    // only the levels that change: removals first (nothing crosses), then the new ones
+    const next = [bids, asks];
+    for (let s = 0; s < 2; s++) {
+      for (const p of [...this.mirror.hist[s].keys()]) if (!next[s].has(p)) this.mirror.setLevel((s + 1) as 1 | 2, p, 0);
+    }
+    for (let s = 0; s < 2; s++) {
+      const h = this.mirror.hist[s];
+      for (const [p, q] of next[s]) if (h.get(p) !== q || this.mirror.houseLots((s + 1) as 1 | 2, p) !== q) this.mirror.setLevel((s + 1) as 1 | 2, p, q);
+    }
+    void this.pair;
+  }
+}

@@ -1,0 +1,112 @@
+// The session report's figures on a hand-worked case: one long opened and closed by hand-placed
+// house orders, a mark move, one funding payment, on a market clock the test moves itself.
+import { afterEach, describe, expect, it } from 'vitest';
+import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
+import { reportCsv, SessionReport } from '../../src-main/trading/session-report.ts';
+import { openVenue, type LocalVenue } from '../../src-main/venue.ts';
+
+const T0 = Date.UTC(2021, 4, 16);
+const USDT = 100_000_000n;
+const venues: LocalVenue[] = [];
+afterEach(async () => {
+  for (const v of venues.splice(0)) await v.close();
+});
+
+function setup() {
+  // the wall moves the venue's market clock (speed 1): fills carry that time
+  let wall = T0;
+  const v = openVenue({ dataDir: ':memory:', wall: () => wall });
+  venues.push(v);
+  const u = v.accounts.upsert({ apiKey: 'report0001', apiSecret: 'report0001-secret', kind: 'user', balance: 10_000n * USDT }, T0).id;
+  const report = new SessionReport({ events: v.exchange.events, summary: (id) => v.exchange.summary(id), now: () => v.clock.now(), sampleMs: 60_000 });
+  // account events go out once their command is committed: commit at once, as a turn's end would
+  const commit = <T>(r: T): T => (v.trading.group.commitNow(), r);
+  const house = (side: 1 | 2, price: string) =>
+    commit(v.exchange.placeBotOrder({ symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty: '0.010', time_in_force: 1 }, HOUSE_ACCOUNT));
+  const user = (side: 1 | 2, price: string, action: 1 | 2) =>
+    commit(v.exchange.placeOrder(u, { symbol: 'BTCUSDT', type: 1, qty: '0.010', side, position_side: 1, position_action: action, price }));
+  return { v, u, report, house, user, commit, at: (ms: number) => (wall = T0 + ms) };
+}
+
+describe('session report', () => {
+  it('fills, fees, realized and unrealized PnL, funding, max drawdown and time in market, worked by hand', () => {
+    const { v, u, report, house, user, commit, at } = setup();
+    v.exchange.setPrices('BTCUSDT', { mark: 95_000 });
+    report.track(u);
+
+    at(1_000); // long 0.010 at 95,000 as maker: fee 950 x 0.0002 = 0.19
+    user(1, '95000.0', 1);
+    house(2, '95000.0');
+    at(30_000);
+    v.exchange.setPrices('BTCUSDT', { mark: 94_000 }); // unrealized -10
+    at(60_000);
+    report.sample(T0 + 60_000); // equity 10,000 - 0.19 - 10 = 9,989.81
+    commit(v.exchange.settleFunding('BTCUSDT', 0.0001, 94_000, T0 + 60_000)); // the long pays 0.010 x 94,000 x 0.0001 = 0.094
+    at(120_000);
+    v.exchange.setPrices('BTCUSDT', { mark: 96_000 });
+    report.sample(T0 + 120_000); // 10,000 - 0.19 - 0.094 + 10 = 10,009.716
+    at(121_000); // close at 96,000 as maker: +10 realized, fee 960 x 0.0002 = 0.192
+    user(2, '96000.0', 2);
+    house(1, '96000.0');
+    at(240_000);
+
+    const r = report.report();
+    expect(r.start).toBe(T0);
+    expect(r.time).toBe(T0 + 240_000);
+    expect(r.accounts).toHaveLength(1);
+    const a = r.accounts[0];
+    expect(a).toMatchObject({
+      user_id: u,
+      starting_equity: '10000.00000000',
+      wallet_balance: '10009.52400000',
+      equity: '10009.52400000',
+      fills: 2,
+      volume: '1910.00000000',
+      realized_pnl: '10.00000000',
+      unrealized_pnl: '0.00000000',
+      fees: '0.38200000',
+      funding: '-0.09400000',
+      net_pnl: '9.52400000',
+      // the low was right after the funding payment: 10,000 - 9,989.716
+      max_drawdown: '10.28400000',
+      max_drawdown_ratio: 0.0010284,
+      liquidations: 0,
+      time_in_market_ms: 120_000,
+      time_in_market_ratio: 0.5,
+    });
+    expect(a.equity_curve).toEqual([
+      [T0, '10000.00000000'],
+      [T0 + 1_000, '9999.81000000'],
+      [T0 + 60_000, '9989.71600000'],
+      [T0 + 120_000, '10009.71600000'],
+      [T0 + 121_000, '10009.52400000'],
+      [T0 + 240_000, '10009.52400000'],
+    ]);
+
+    const summary = reportCsv(r, report.fills(), 'summary').split('\n');
+    expect(summary[0].split(',')).toContain('max_drawdown');
+    expect(summary[1]).toBe(`${u},10000.00000000,10009.52400000,10009.52400000,2,1910.00000000,10.00000000,0.00000000,0.38200000,-0.09400000,9.52400000,10.28400000,0.0010284,0,120000,0.5`);
+    const fills = reportCsv(r, report.fills(), 'fills').trim().split('\n');
+    expect(fills).toHaveLength(3);
+    expect(fills[1]).toContain(',BTCUSDT,1,1,95000.0,0.010,950.00000000,0.19000000,');
+    expect(reportCsv(r, report.fills(), 'equity').trim().split('\n')).toHaveLength(7);
+    report.close();
+  });
+
+  it('an idle account shows a flat curve and no drawdown; the house is never in the report', () => {
+    const { v, u, report, house, at } = setup();
+    report.track(u);
+    house(2, '95000.0');
+    house(1, '95000.0'); // house trades with itself: no account of the report moves
+    at(600_000);
+    const r = report.report();
+    expect(r.accounts.map((a) => a.user_id)).toEqual([u]);
+    expect(r.accounts[0]).toMatchObject({ fills: 0, max_drawdown: '0.00000000', net_pnl: '0.00000000', time_in_market_ms: 0 });
+    // grid samples are only taken by sample(); report() adds the point of now
+    expect(r.accounts[0].equity_curve).toEqual([
+      [T0, '10000.00000000'],
+      [T0 + 600_000, '10000.00000000'],
+    ]);
+    void v;
+  });
+});
