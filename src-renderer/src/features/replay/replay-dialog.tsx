@@ -33,7 +33,6 @@ interface Started {
 function ReplayBody() {
   const s = useServices();
   const base = s.api.baseUrl;
-  const session = useSel(s.session, (x) => x.status);
   const [datasets, setDatasets] = useState<DatasetView[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [form, setForm] = useState<ReplayForm>({ symbols: [], start: '', end: '', speed: '60', balance: '10000', queueModel: 'probabilistic' });
@@ -43,19 +42,18 @@ function ReplayBody() {
   const [running, setRunning] = useState<Started[]>([]);
 
   const loadRunning = useCallback(async (): Promise<void> => {
-    if (session !== 'ready') return;
     try {
-      const data = await s.api.call<unknown>('GET', '/api/v1/replays', { auth: 'signed' });
+      const data = await s.api.call<unknown>('GET', '/api/v1/replays');
       setRunning(runningList(data));
     } catch {
       setRunning([]);
     }
-  }, [s, session]);
+  }, [s]);
   useEffect(() => void loadRunning(), [loadRunning]);
 
   const close = async (id: Started['id']): Promise<void> => {
     try {
-      await s.api.call('DELETE', `/api/v1/replays/${encodeURIComponent(String(id))}`, { auth: 'signed' });
+      await s.api.call('DELETE', `/api/v1/replays/${encodeURIComponent(String(id))}`);
     } catch (e) {
       setSendError(`Could not close replay ${id}: ${errorText(e)}`);
     }
@@ -107,7 +105,7 @@ function ReplayBody() {
     setSendError(null);
     setSending(true);
     try {
-      const r = await s.api.call<Started>('POST', '/api/v1/replays', { body: c.request, auth: 'signed' });
+      const r = await s.api.call<Started>('POST', '/api/v1/replays', { body: c.request });
       window.location.assign(r.login_url);
     } catch (e) {
       setSendError(`The replay did not start: ${errorText(e)}`);
@@ -138,7 +136,7 @@ function ReplayBody() {
                   <td className="sym">{r.status?.symbols?.join(' · ') ?? `#${r.id}`}</td>
                   <td>{r.status ? `${utcMinute(r.status.time)} UTC` : ''}</td>
                   <td className="num">
-                    <button type="button" className="btn-small" onClick={() => window.location.assign(r.url)}>
+                    <button type="button" className="btn-small" onClick={() => window.location.assign(r.login_url)}>
                       Open
                     </button>{' '}
                     <button type="button" className="btn-small danger" aria-label={`Close replay ${r.id}`} onClick={() => void close(r.id)}>
@@ -233,7 +231,6 @@ function ReplayBody() {
           Common data: {utcMinute(span.first)} → {utcMinute(span.end)} UTC
         </p>
       )}
-      {session !== 'ready' && <p className="warn-text">Log in first (the login link the service printed): a replay is started for your account.</p>}
       {sendError && (
         <p className="oe-error" role="alert">
           {sendError}
@@ -243,7 +240,7 @@ function ReplayBody() {
         <button type="button" onClick={() => s.workspace.getState().actions.close()}>
           Cancel
         </button>
-        <button type="submit" className="primary" disabled={sending || session !== 'ready'}>
+        <button type="submit" className="primary" disabled={sending}>
           {sending ? 'Starting…' : 'Start replay'}
         </button>
       </div>

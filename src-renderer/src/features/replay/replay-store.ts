@@ -86,7 +86,7 @@ export function createReplayStore(api: RestClient, wall: () => number = Date.now
       async control(a) {
         set({ busy: true, error: null });
         try {
-          const status = await api.call<ReplayStatusView>('POST', '/api/v1/replay', { body: a, auth: 'signed' });
+          const status = await api.call<ReplayStatusView>('POST', '/api/v1/replay', { body: a });
           if (isStatus(status)) get().actions.apply(status);
           set({ busy: false });
           return true;
