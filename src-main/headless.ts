@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, parseCli, USAGE } from './cli-args.ts';
 import { defaultDataDir } from './paths.ts';
+import { openFolderReplayData } from './replay-host.ts';
 import { startService } from './service.ts';
 
 async function main(): Promise<void> {
@@ -21,20 +22,50 @@ async function main(): Promise<void> {
     return;
   }
   const here = dirname(fileURLToPath(import.meta.url));
-  const service = await startService({
-    host: opts.host,
-    port: opts.port,
-    dataDir: opts.dataDir ?? defaultDataDir(),
-    seed: opts.seed,
-    speed: opts.speed,
-    accounts: opts.accounts,
-    simulate: opts.simulate,
-    simVolatility: opts.simVolatility,
-    simIntensity: opts.simIntensity,
-    onProgress: (line) => console.log(line),
-    uiDir: process.env.PERPDESK_UI_DIR ?? join(here, '../renderer'),
-    logger: true,
-  });
+  const dataDir = opts.dataDir ?? defaultDataDir();
+  // --replay: the folder's datasets are the market; the replay's own records stay in memory
+  const r = opts.replay;
+  const folder = r === undefined ? null : openFolderReplayData(dataDir);
+  let service;
+  try {
+    service = await startService({
+      host: opts.host,
+      port: opts.port,
+      dataDir,
+      ...(r === undefined || folder === null
+        ? {}
+        : {
+            replay: {
+              options: { symbols: r.symbols, start: r.start, ...(r.until === undefined ? {} : { until: r.until }), ...(r.queueModel === undefined ? {} : { queueModel: r.queueModel }) },
+              data: folder.data,
+              lockstep: r.lockstep,
+              liveUrl: null,
+              ...(r.balance === undefined ? {} : { balance: r.balance }),
+            },
+          }),
+      seed: opts.seed,
+      speed: opts.speed,
+      accounts: opts.accounts,
+      simulate: opts.simulate,
+      simVolatility: opts.simVolatility,
+      simIntensity: opts.simIntensity,
+      onProgress: (line) => console.log(line),
+      uiDir: process.env.PERPDESK_UI_DIR ?? join(here, '../renderer'),
+      logger: true,
+    });
+  } catch (err) {
+    folder?.close();
+    if (err instanceof RangeError && r !== undefined) {
+      // what the data cannot replay (no dataset, start outside the data, ...): a usage error
+      console.error(`perpdesk: cannot replay: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (r !== undefined) {
+    const s = service.venue.replay!.status();
+    console.log(`perpdesk: replaying ${s.symbols.join(', ')} from ${new Date(s.start).toISOString()} to ${new Date(s.until).toISOString()}` + (r.lockstep ? ' in lockstep' : ''));
+  }
   console.log(`perpdesk is listening on ${service.url} (API docs: ${service.url}/docs)`);
   console.log(`Open the trading screen (one-time login link): ${service.loginUrl}`);
 
@@ -44,7 +75,10 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`perpdesk: ${signal}, closing`);
     service.close().then(
-      () => process.exit(0),
+      () => {
+        folder?.close();
+        process.exit(0);
+      },
       (err: unknown) => {
         console.error('perpdesk: error while closing', err);
         process.exit(1);

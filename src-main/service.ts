@@ -5,8 +5,9 @@ import type { RateLimitOptions } from './api/rate-limit.ts';
 import type { AccountSpec } from './cli-args.ts';
 import { newLoginToken, type LoginToken } from './api/routes/session.ts';
 import { ensureLocalAccount } from './local-account.ts';
-import { openVenue, type LocalVenue } from './venue.ts';
+import { openVenue, type LocalVenue, type VenueOptions } from './venue.ts';
 import { removeServiceFile, writeServiceFile } from './service-file.ts';
+import { ReplayHostService } from './replay-host.ts';
 
 export interface ServiceOptions {
   /** Interface to listen on; 127.0.0.1 unless told otherwise. */
@@ -31,6 +32,11 @@ export interface ServiceOptions {
   onProgress?: (line: string) => void;
   /** Rate limits (docs/api.md, Rate limits); false turns them off (benchmarks). */
   rateLimit?: RateLimitOptions | false;
+  /**
+   * The service is a replay venue (docs/replay.md): its records in memory, `dataDir` the folder
+   * whose datasets it reads (the caller opened them: `replay.data`), no service file written.
+   */
+  replay?: NonNullable<VenueOptions['replay']> & { balance?: bigint };
 }
 
 export interface ServiceHandle {
@@ -42,15 +48,21 @@ export interface ServiceHandle {
   readonly venue: LocalVenue;
   /** The one-time browser login URL (`/#token=...`) for the local account. */
   readonly loginUrl: string;
+  /** A new one-time login link (the previous one stops working). */
+  renewLoginUrl(): string;
+  /** The replay venues this live service hosts (POST /api/v1/replays); null on a replay. */
+  readonly replays: ReplayHostService | null;
   close(): Promise<void>;
 }
 
 export async function startService(opts: ServiceOptions): Promise<ServiceHandle> {
+  const replay = opts.replay;
   const venue = openVenue({
-    dataDir: opts.dataDir,
+    dataDir: replay === undefined ? opts.dataDir : ':memory:',
+    replay,
     seed: opts.seed,
     speed: opts.speed,
-    simulate: opts.simulate ?? true,
+    simulate: replay === undefined && (opts.simulate ?? true),
     simVolatility: opts.simVolatility,
     simIntensity: opts.simIntensity,
     onHistoryProgress: (p) => opts.onProgress?.(`perpdesk: building simulated history ${p.done}/${p.total} ${p.symbol}`),
@@ -62,13 +74,17 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
       venue.exchange.execute({ kind: 'setPositionMode', accountId: row.id, mode: a.positionMode });
     }
   }
-  const local = ensureLocalAccount(venue);
+  const local = ensureLocalAccount(venue, Date.now(), replay?.balance);
+  // the report follows the local account from the start (an idle session shows a flat curve)
+  venue.replay?.report.track(local.id);
   const loginToken: LoginToken = newLoginToken(local.id);
   let app: FastifyInstance;
+  // a live service hosts replays of its datasets, each a service of its own on loopback
+  const replays = replay === undefined ? new ReplayHostService({ data: () => venue.datasets.replayData(), startService, uiDir: opts.uiDir, logger: opts.logger, rateLimit: opts.rateLimit }) : null;
   try {
     const bind = opts.host ?? '127.0.0.1';
     const loopback = bind === '127.0.0.1' || bind === '::1' || bind === 'localhost';
-    app = await buildApp({ venue, uiDir: opts.uiDir, logger: opts.logger, loginToken, rateLimit: opts.rateLimit, loopbackHostsOnly: loopback });
+    app = await buildApp({ venue, uiDir: opts.uiDir, logger: opts.logger, loginToken, rateLimit: opts.rateLimit, loopbackHostsOnly: loopback, ...(replays === null ? {} : { replays }) });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   } catch (err) {
     await venue.close();
@@ -80,19 +96,35 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
   const host = opts.host ?? '127.0.0.1';
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | null = null;
-  // where this venue listens, for `npm run data` run on the same folder (service-file.ts)
-  writeServiceFile(opts.dataDir, `http://${urlHost}:${port}`);
+  const url = `http://${urlHost}:${port}`;
+  // where this venue listens, for `npm run data` run on the same folder (service-file.ts); a
+  // replay is not the folder's venue
+  if (replay === undefined) writeServiceFile(opts.dataDir, url);
+  replays?.setLiveUrl(url);
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
     host,
     port,
     app,
     venue,
-    loginUrl: `http://${urlHost}:${port}/#token=${loginToken.value}`,
+    loginUrl: `${url}/#token=${loginToken.value}`,
+    renewLoginUrl() {
+      const t = newLoginToken(local.id);
+      loginToken.value = t.value;
+      loginToken.expiresAt = t.expiresAt;
+      return `${url}/#token=${t.value}`;
+    },
+    replays,
     close() {
       closing ??= (async () => {
         venue.market?.stop();
-        removeServiceFile(opts.dataDir);
+        if (replay === undefined) removeServiceFile(opts.dataDir);
+        try {
+          // the replays this service hosts end with it
+          await replays?.closeAll();
+        } catch (err) {
+          console.error('perpdesk: closing a replay failed', err);
+        }
         try {
           await app.close();
         } finally {

@@ -137,6 +137,8 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   settings.set('seed', String(seed));
 
   const clock = new VirtualClock({ start: replay?.options.start ?? settings.getNumber('market_time') ?? wall(), speed: opts.speed ?? 1, wall });
+  // a replay's clock stands at the start until the replay moves it (the ReplayMarket owns it)
+  if (replay !== undefined) clock.pause();
 
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock, records: wireRecords });
