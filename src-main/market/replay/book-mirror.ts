@@ -123,6 +123,17 @@ export class BookMirror {
       if (house === 0) break; // only user orders there: history trades through them
       this.apply(rest, best, 0);
     }
+    // the book account's own orders on the taker's side at or through the price go too (a sell
+    // printed at P means no ask at or below P): else the level topped up below would cross them
+    const own = this.hist[takerSide - 1];
+    for (let guard = 0; guard < 100_000; guard++) {
+      const best = takerSide === Side.BUY ? book.bestBid() : book.bestAsk();
+      if (best === 0 || (takerSide === Side.BUY ? best < price : best > price)) break;
+      const house = this.slices(takerSide, best).total;
+      own.delete(best);
+      if (house === 0) break;
+      this.apply(takerSide, best, 0);
+    }
     const at = this.slices(rest, price).total;
     if (at < lots) this.place(rest, price, lots - at);
     let got = 0;
