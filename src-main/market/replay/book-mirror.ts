@@ -33,6 +33,9 @@ export interface MirrorStats {
   resyncs: number;
 }
 
+/** Orders of the book account at a level without user orders before a growth merges them into one. */
+const CONSOLIDATE_AT = 4;
+
 interface HouseSlice {
   id: number;
   rem: number;
@@ -193,7 +196,12 @@ export class BookMirror {
       return;
     }
     if (lots > q.total) {
-      this.place(side, price, lots - q.total);
+      // a level without user orders is one order again once it has grown a few times (nobody's
+      // priority to keep there; the level's own order count stays small)
+      if (!q.users && q.ahead.length >= CONSOLIDATE_AT) {
+        this.shrink(q.ahead, q.total);
+        this.place(side, price, lots);
+      } else this.place(side, price, lots - q.total);
       return;
     }
     const d = q.total - lots;
