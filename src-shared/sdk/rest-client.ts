@@ -93,6 +93,78 @@ export interface SimState {
   [extra: string]: unknown;
 }
 
+/** `GET /api/v1/replay`: a replay venue's status (docs/replay.md). */
+export interface ReplayState {
+  symbols: string[];
+  start: number;
+  until: number;
+  time: number;
+  speed: number;
+  paused: boolean;
+  lockstep: boolean;
+  finished: boolean;
+  events: number;
+  sources: Record<string, 'depth' | 'trades' | 'klines'>;
+  queue_model: 'pessimistic' | 'probabilistic';
+  held: boolean;
+  live_url: string | null;
+}
+
+/** A control action of `POST /api/v1/replay` (and the WebSocket REPLAY method). */
+export type ReplayAction =
+  | { action: 'play' }
+  | { action: 'pause' }
+  | { action: 'speed'; speed: number }
+  | { action: 'step'; ms: number }
+  | { action: 'seek'; time: number };
+
+/** `POST /api/v1/replays` (the live venue). */
+export interface StartReplayRequest {
+  symbols: string[];
+  /** ms UTC. */
+  start: number;
+  until?: number;
+  speed?: number;
+  /** Starting USDT balance of the replay's local account, e.g. "10000". */
+  balance?: string;
+  queue_model?: 'pessimistic' | 'probabilistic';
+  lockstep?: boolean;
+}
+
+export interface ReplayInfo {
+  id: string;
+  url: string;
+  login_url: string;
+  status: ReplayState;
+}
+
+/** One account of the session report (`GET /api/v1/replay/report`). */
+export interface ReplayAccountReport {
+  user_id: number;
+  starting_equity: string;
+  wallet_balance: string;
+  equity: string;
+  fills: number;
+  volume: string;
+  realized_pnl: string;
+  unrealized_pnl: string;
+  fees: string;
+  funding: string;
+  net_pnl: string;
+  max_drawdown: string;
+  max_drawdown_ratio: number;
+  liquidations: number;
+  time_in_market_ms: number;
+  time_in_market_ratio: number;
+  equity_curve: Array<[number, string]>;
+}
+
+export interface ReplayReport {
+  start: number;
+  time: number;
+  accounts: ReplayAccountReport[];
+}
+
 export interface KlinesOptions {
   /** Latest N candles (default 500, max 1500); never together with a time range. */
   limit?: number;
@@ -429,6 +501,45 @@ export class RestClient {
   /** Changes the simulator's speed or pauses it (`POST /api/v1/sim`). */
   setSim(change: { speed?: number; paused?: boolean }): Promise<SimState> {
     return this.call('POST', '/api/v1/sim', { body: change });
+  }
+
+  // ------------------------------------------------------------------ replays (docs/replay.md)
+
+  /** A replay venue's status (`GET /api/v1/replay`); 1108 on the live venue. */
+  replay(): Promise<ReplayState> {
+    return this.getPublic('/api/v1/replay');
+  }
+
+  /** Play, pause, speed, step or seek a replay (`POST /api/v1/replay`, loopback). */
+  replayControl(action: ReplayAction): Promise<ReplayState> {
+    return this.call('POST', '/api/v1/replay', { body: action });
+  }
+
+  /** The session report (`GET /api/v1/replay/report`, loopback). */
+  replayReport(): Promise<ReplayReport> {
+    return this.getPublic('/api/v1/replay/report');
+  }
+
+  /** One table of the session report as CSV text. */
+  async replayReportCsv(table: 'summary' | 'equity' | 'fills' = 'summary'): Promise<string> {
+    const x = await this.request('GET', '/api/v1/replay/report', { query: { format: 'csv', table } });
+    if (x.status === 200 && x.json === undefined) return x.text;
+    return unwrap<never>(x);
+  }
+
+  /** Starts a replay venue (`POST /api/v1/replays` on the live venue, loopback). */
+  startReplay(req: StartReplayRequest): Promise<ReplayInfo> {
+    return this.call('POST', '/api/v1/replays', { body: req });
+  }
+
+  /** The replays the live venue runs (`GET /api/v1/replays`, loopback). */
+  replays(): Promise<ReplayInfo[]> {
+    return this.getPublic('/api/v1/replays');
+  }
+
+  /** Closes a replay (`DELETE /api/v1/replays/{id}`, loopback). */
+  closeReplay(id: string): Promise<{ id: string; closed: boolean }> {
+    return this.call('DELETE', `/api/v1/replays/${encodeURIComponent(id)}`);
   }
 }
 

@@ -1,7 +1,7 @@
 // WebSocket client for the venue's `/ws` protocol (DESIGN section 4).
 //
 // Protocol: client messages `{"method","params","id"}` (SUBSCRIBE, UNSUBSCRIBE,
-// LIST_SUBSCRIPTIONS, LOGIN, PING); answers `{"id","result"}` or `{"id","error":{code,message}}`;
+// LIST_SUBSCRIPTIONS, LOGIN, PING, REPLAY); answers `{"id","result"}` or `{"id","error":{code,message}}`;
 // pushes `{"stream","data"}`.
 //
 // Invariants:
@@ -186,6 +186,22 @@ export class WsClient {
     const result = await this.#request('LOGIN', await loginParams(params), true);
     this.#login = params;
     return result;
+  }
+
+  /**
+   * A replay control over the WebSocket (`REPLAY`, replay venues, loopback): `{action: 'step', ms}`
+   * takes hold of the replay clock (lockstep) and resolves once everything the step did was
+   * pushed; `{action: 'release'}` lets go. Resolves with the replay's status. Unlike the other
+   * methods a step is not idempotent: one in flight when the connection drops is re-sent, and
+   * steps again (the hold was let go with the connection).
+   */
+  replay(action: { action: 'play' | 'pause' | 'release' } | { action: 'speed'; speed: number } | { action: 'step'; ms: number } | { action: 'seek'; time: number }): Promise<unknown> {
+    return this.#request('REPLAY', action, true);
+  }
+
+  /** `replay({action: 'step', ms})`. */
+  replayStep(ms: number): Promise<unknown> {
+    return this.#request('REPLAY', { action: 'step', ms }, true);
   }
 
   /** Routes pushes of one stream (`data` and the stream name) to `handler`; returns its remover. */

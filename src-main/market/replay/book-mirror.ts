@@ -33,6 +33,9 @@ export interface MirrorStats {
   resyncs: number;
 }
 
+/** Orders of the book account at a level without user orders before a growth merges them into one. */
+const CONSOLIDATE_AT = 4;
+
 interface HouseSlice {
   id: number;
   rem: number;
@@ -123,6 +126,17 @@ export class BookMirror {
       if (house === 0) break; // only user orders there: history trades through them
       this.apply(rest, best, 0);
     }
+    // the book account's own orders on the taker's side at or through the price go too (a sell
+    // printed at P means no ask at or below P): else the level topped up below would cross them
+    const own = this.hist[takerSide - 1];
+    for (let guard = 0; guard < 100_000; guard++) {
+      const best = takerSide === Side.BUY ? book.bestBid() : book.bestAsk();
+      if (best === 0 || (takerSide === Side.BUY ? best < price : best > price)) break;
+      const house = this.slices(takerSide, best).total;
+      own.delete(best);
+      if (house === 0) break;
+      this.apply(takerSide, best, 0);
+    }
     const at = this.slices(rest, price).total;
     if (at < lots) this.place(rest, price, lots - at);
     let got = 0;
@@ -182,7 +196,12 @@ export class BookMirror {
       return;
     }
     if (lots > q.total) {
-      this.place(side, price, lots - q.total);
+      // a level without user orders is one order again once it has grown a few times (nobody's
+      // priority to keep there; the level's own order count stays small)
+      if (!q.users && q.ahead.length >= CONSOLIDATE_AT) {
+        this.shrink(q.ahead, q.total);
+        this.place(side, price, lots);
+      } else this.place(side, price, lots - q.total);
       return;
     }
     const d = q.total - lots;

@@ -92,7 +92,7 @@ export function planSources(data: ReplayData, symbols: readonly string[], start:
     if (main.firstTime! > (until ?? start) && main.firstTime! > start) {
       throw new RangeError(`the ${main.kind} data of ${symbol} starts at ${new Date(main.firstTime!).toISOString()}, after the replay start`);
     }
-    const specs = depth && depth.specsSource === 'inferred' ? depthSpecs(data, depth, trades) : main.specs;
+    const specs = main.specsSource === 'inferred' ? dataSpecs(data, main, trades) : main.specs;
     out.push({
       symbol, kind, depth, trades, klines,
       mark: smallest(all, 'markPriceKlines'), index: smallest(all, 'indexPriceKlines'), funding: preferUm(all, ['fundingRate']),
@@ -112,27 +112,48 @@ function significantDecimals(text: string): number {
 }
 
 const SPEC_SAMPLE_EVENTS = 50;
+const SPEC_SAMPLE_ROWS = 10_000;
+/** Tick and step decimals together stay within the money precision (risk/money.ts). */
+const MAX_SPEC_DECIMALS = 8;
 
 /**
- * Specs of a depth dataset whose specs were never read from data (the importer keeps events at a
- * placeholder 8/8 decimals): a tick and a lot at the most significant decimals of its first
- * events' prices and sizes (and of the trades dataset's specs, when there is one).
+ * Specs read from the data when the dataset's are only the importer's placeholder ('inferred':
+ * events keep 8/8 decimals; candles and trades the most decimals seen, trailing zeros included):
+ * a tick and a lot at the most significant decimals of the first rows (50 depth events, 10,000
+ * trades or candles) of the main dataset and the trades one. Tick + step decimals are capped at
+ * 8, the step giving way (sizes then round to it).
  */
-function depthSpecs(data: ReplayData, depth: ReplayDataset, trades: ReplayDataset | null): ReplaySpecs {
-  let pdp = trades ? decimalsOf(trades.specs.tickSize) : 0;
-  let qdp = trades ? decimalsOf(trades.specs.stepSize) : 0;
-  let n = 0;
-  for (const ev of data.depth(depth.id, depth.firstTime ?? 0)) {
-    for (const rows of [ev.bids, ev.asks]) {
-      for (const [p, q] of rows) {
-        pdp = Math.max(pdp, significantDecimals(p));
-        qdp = Math.max(qdp, significantDecimals(q));
-      }
+function dataSpecs(data: ReplayData, main: ReplayDataset, trades: ReplayDataset | null): ReplaySpecs {
+  let pdp = 0;
+  let qdp = 0;
+  const price = (p: string): void => void (pdp = Math.max(pdp, significantDecimals(p)));
+  const qty = (q: string): void => void (qdp = Math.max(qdp, significantDecimals(q)));
+  const from = main.firstTime ?? 0;
+  if (main.kind === 'depth') {
+    let n = 0;
+    for (const ev of data.depth(main.id, from)) {
+      for (const rows of [ev.bids, ev.asks]) for (const [p, q] of rows) (price(p), qty(q));
+      if (++n >= SPEC_SAMPLE_EVENTS) break;
     }
-    if (++n >= SPEC_SAMPLE_EVENTS) break;
+  } else if (main.kind === 'klines') {
+    let n = 0;
+    for (const c of data.candles(main.id, from, Number.MAX_SAFE_INTEGER)) {
+      (price(c.open), price(c.high), price(c.low), price(c.close), qty(c.volume), qty(c.takerBuyVolume));
+      if (++n >= SPEC_SAMPLE_ROWS) break;
+    }
   }
+  const t = trades ?? (main.kind === 'trades' || main.kind === 'aggTrades' ? main : null);
+  if (t) {
+    let n = 0;
+    for (const x of data.trades(t.id, t.firstTime ?? 0)) {
+      (price(x.price), qty(x.qty));
+      if (++n >= SPEC_SAMPLE_ROWS) break;
+    }
+  }
+  pdp = Math.min(pdp, MAX_SPEC_DECIMALS);
+  qdp = Math.min(qdp, MAX_SPEC_DECIMALS - pdp);
   const step = (dp: number): string => (dp === 0 ? '1' : `0.${'0'.repeat(dp - 1)}1`);
-  return { tickSize: step(pdp), stepSize: step(qdp), tiers: depth.specs.tiers };
+  return { tickSize: step(pdp), stepSize: step(qdp), tiers: main.specs.tiers };
 }
 
 /**

@@ -3,8 +3,9 @@
 // it with a one-tick spread: after a buy print the best ask is P and the best bid P - 1 tick,
 // after a sell print the best bid is P and the best ask P + 1 tick; levels one tick apart. Every
 // level holds SIZE_FACTOR x the running mean print size (an exponential mean over about the last
-// 100 prints), at least one lot. The whole ladder moves only when the touch moves; otherwise the
-// level the print consumed is refilled. The prints themselves never depend on it: the mirror
+// 100 prints), at least one lot, the size following that mean only once it has drifted by half.
+// The ladder moves only when the touch moves (only the levels that change are touched); otherwise
+// the level the print consumed is refilled. The prints themselves never depend on it: the mirror
 // makes sure the print's size is there at the print's price (book-mirror.ts trade()).
 import type { PairState } from '../../trading/pair-state.ts';
 import type { BookMirror } from './book-mirror.ts';
@@ -31,15 +32,18 @@ export class SyntheticBook {
     const bid = takerSide === 1 ? price - 1 : price;
     const ask = takerSide === 1 ? price : price + 1;
     if (bid < 1) return;
-    if (bid === this.bid && ask === this.ask) {
+    const want = Math.max(1, Math.round(SIZE_FACTOR * this.mean));
+    // the level size follows the mean only when it has drifted by half (no churn of every level)
+    const resize = Math.abs(want - this.size) * 2 > this.size;
+    if (bid === this.bid && ask === this.ask && !resize) {
       // refill the level the print took from
       const side = takerSide === 1 ? 2 : 1;
-      if (this.mirror.houseLots(side, price) < this.size) this.mirror.setLevel(side, price, this.size);
+      if ((this.mirror.hist[side - 1].get(price) ?? 0) < this.size) this.mirror.setLevel(side, price, this.size);
       return;
     }
     this.bid = bid;
     this.ask = ask;
-    this.size = Math.max(1, Math.round(SIZE_FACTOR * this.mean));
+    if (resize) this.size = want;
     const bids = new Map<number, number>();
     const asks = new Map<number, number>();
     for (let i = 0; i < LEVELS; i++) {
@@ -53,7 +57,7 @@ export class SyntheticBook {
     }
     for (let s = 0; s < 2; s++) {
       const h = this.mirror.hist[s];
-      for (const [p, q] of next[s]) if (h.get(p) !== q || this.mirror.houseLots((s + 1) as 1 | 2, p) !== q) this.mirror.setLevel((s + 1) as 1 | 2, p, q);
+      for (const [p, q] of next[s]) if (h.get(p) !== q) this.mirror.setLevel((s + 1) as 1 | 2, p, q);
     }
     void this.pair;
   }

@@ -30,6 +30,7 @@ export interface ReplayVenue {
   klines: KlineService;
   clock: VirtualClock;
   datasets: DatasetService;
+  trading: TradingRepo;
   close(): void;
 }
 
@@ -50,15 +51,17 @@ export async function replayVenue(files: Array<{ paths: string[]; opts: ImportOp
   const symbols = new SymbolsRepo(db);
   symbols.insertMissing(plan.map((p, i) => replaySymbolRow(p.symbol, p.specs, '1', i)), 0);
   const clock = new VirtualClock({ start: replay.start, wall: () => 0 });
-  const exchange = new Exchange({ symbols, accounts: new AccountsRepo(db), settings: new SettingsRepo(db), repo: new TradingRepo(db), clock, records: wireRecords });
+  const trading = new TradingRepo(db);
+  const exchange = new Exchange({ symbols, accounts: new AccountsRepo(db), settings: new SettingsRepo(db), repo: trading, clock, records: wireRecords });
   const candles = new CandlesRepo(db);
   const { market, klines } = openReplayMarket({
     kind: 'replay', exchange, clock, candles, symbols, data, replay,
     openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
   });
   return {
-    db, exchange, market, klines, clock, datasets,
+    db, exchange, market, klines, clock, datasets, trading,
     close() {
+      trading.group.commitNow();
       market.dispose();
       klines.close();
       db.close();

@@ -1,0 +1,132 @@
+// A bot that trades a replay in lockstep (docs/replay.md, "Bots and determinism"), written only
+// with the SDK (src-shared/sdk), the same one it would use on the live venue.
+//
+// It holds the replay clock over the WebSocket: each REPLAY step is answered once everything the
+// step did was committed and pushed, so between two steps the market stands still and the bot
+// sees it whole. Every `--trade-every` steps it reads the book and works one order: flat, it bids
+// at the best bid (a maker order that waits in the historical queue); long, it offers its
+// position at the best ask; an order still open from the last round is cancelled first. Nothing
+// it does depends on the wall clock, so the same replay and the same options give the same fills.
+//
+// Run against a replay (`npm run serve -- --replay TRXUSDT@2025-04-14T00:00Z --lockstep
+// --account replaybot01:replaysecret01:10000`, or a replay started from the live venue):
+//   npm run example:replay -- --key replaybot01 --secret replaysecret01 [--url http://127.0.0.1:8787]
+//                             [--symbol TRXUSDT] [--step-ms 100] [--steps 0 (to the end)] [--trade-every 20]
+import { fileURLToPath } from 'node:url';
+import { RestClient, WsClient, type ReplayState } from '../src-shared/sdk/index.ts';
+
+export interface ReplayBotOptions {
+  /** The replay venue, http://HOST:PORT. */
+  url: string;
+  key: string;
+  secret: string;
+  symbol: string;
+  /** Market ms per step. */
+  stepMs: number;
+  /** Steps to run; 0 = until the replay finishes. */
+  steps: number;
+  /** Steps between two trading rounds; 0 = never trade (a pure stepping client). */
+  tradeEvery: number;
+  /** Order notional, USDT (rounded down to the pair's step; at least its minimum). */
+  notional?: number;
+  /** Wall ms to give up after (benchmarks); default none. */
+  maxWallMs?: number;
+}
+
+export interface ReplayBotResult {
+  steps: number;
+  orders: number;
+  cancels: number;
+  wallMs: number;
+  status: ReplayState;
+}
+
+/** Multiplies a decimal step by an integer, exactly, as a decimal string. */
+function times(step: string, n: number): string {
+  const [i, f = ''] = step.split('.');
+  const units = BigInt(i + f) * BigInt(n);
+  if (f.length === 0) return units.toString();
+  const s = units.toString().padStart(f.length + 1, '0');
+  return `${s.slice(0, s.length - f.length)}.${s.slice(s.length - f.length)}`;
+}
+
+export async function runReplayBot(o: ReplayBotOptions): Promise<ReplayBotResult> {
+  const rest = new RestClient({ baseUrl: o.url, apiKey: o.key, apiSecret: o.secret, recvWindow: 60_000 });
+  const ws = new WsClient({ url: `${o.url.replace(/^http/, 'ws')}/ws`, requestTimeoutMs: 60_000 });
+  const started = Date.now();
+  let steps = 0;
+  let orders = 0;
+  let cancels = 0;
+  ws.connect();
+  try {
+    await ws.whenReady();
+    const [pair] = await rest.futuresSymbols({ symbols: [o.symbol] });
+    if (pair === undefined) throw new Error(`${o.symbol} is not listed on this replay`);
+    let status = (await rest.replay()) as ReplayState;
+    const openLong = { side: 1, position_side: 1, position_action: 1 } as const;
+    const closeLong = { side: 2, position_side: 1, position_action: 2 } as const;
+    while (!status.finished && (o.steps === 0 || steps < o.steps)) {
+      if (o.maxWallMs !== undefined && Date.now() - started > o.maxWallMs) break;
+      status = (await ws.replayStep(o.stepMs)) as ReplayState;
+      steps++;
+      if (o.tradeEvery === 0 || steps % o.tradeEvery !== 0) continue;
+      const open = await rest.openOrders(o.symbol);
+      if (open.length > 0) {
+        cancels += (await rest.cancelAllOrders(o.symbol)).cancelled;
+      }
+      const book = await rest.depth(o.symbol, 5);
+      const bid = book.bids[0]?.[0];
+      const ask = book.asks[0]?.[0];
+      if (bid === undefined || ask === undefined) continue;
+      const position = (await rest.positions()).find((p) => p.symbol === o.symbol && p.position_side === 1 && p.quantity > 0);
+      if (position === undefined) {
+        const minLots = Math.max(1, Math.ceil(Number(pair.min_qty) / Number(pair.qty_step)));
+        const lots = Math.max(minLots, Math.ceil(Math.max(o.notional ?? 100, Number(pair.min_notional) * 1.01) / Number(bid) / Number(pair.qty_step)));
+        await rest.placeOrder({ symbol: o.symbol, type: 1, price: bid, qty: times(pair.qty_step, lots), time_in_force: 1, ...openLong });
+      } else {
+        await rest.placeOrder({ symbol: o.symbol, type: 1, price: ask, qty: String(position.quantity), time_in_force: 1, ...closeLong });
+      }
+      orders++;
+    }
+    await ws.replay({ action: 'release' });
+    return { steps, orders, cancels, wallMs: Date.now() - started, status: (await rest.replay()) as ReplayState };
+  } finally {
+    ws.close();
+  }
+}
+
+function arg(name: string, fallback?: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? process.argv[i + 1] : process.env[`PERPDESK_${name.toUpperCase().replace(/-/g, '_')}`];
+  if (v === undefined || v === '') {
+    if (fallback !== undefined) return fallback;
+    console.error(`replay-bot: --${name} is required`);
+    process.exit(2);
+  }
+  return v;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const opts: ReplayBotOptions = {
+    url: arg('url', 'http://127.0.0.1:8787').replace(/\/+$/, ''),
+    key: arg('key'),
+    secret: arg('secret'),
+    symbol: arg('symbol', 'TRXUSDT').toUpperCase(),
+    stepMs: Number(arg('step-ms', '100')),
+    steps: Number(arg('steps', '0')),
+    tradeEvery: Number(arg('trade-every', '20')),
+  };
+  runReplayBot(opts).then(
+    async (r) => {
+      console.log(`replay-bot: ${r.steps} steps (${Math.round(r.steps / (r.wallMs / 1000))}/s), ${r.orders} orders, ${r.cancels} cancelled; replay at ${new Date(r.status.time).toISOString()}`);
+      const report = await new RestClient({ baseUrl: opts.url }).replayReport();
+      for (const a of report.accounts) {
+        console.log(`  account ${a.user_id}: ${a.fills} fills, realized ${a.realized_pnl}, fees ${a.fees}, net ${a.net_pnl}, max drawdown ${a.max_drawdown}`);
+      }
+    },
+    (err: unknown) => {
+      console.error('replay-bot:', err instanceof Error ? err.message : err);
+      process.exit(1);
+    },
+  );
+}
