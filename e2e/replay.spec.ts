@@ -108,6 +108,20 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
   await screen.tabs.show('Positions');
   await expect(screen.tabs.position('BTCUSDT', 1).or(page.getByTestId(/position-row-BTCUSDT/)).first()).toContainText('0.010');
 
+  // step a minute with the keyboard, then seek two hours on with the seek field
+  const clock = banner.getByTestId('replay-time');
+  const shown = async (): Promise<number> => Date.parse(`${((await clock.textContent()) ?? '').replace(' UTC', '').replace(' ', 'T')}Z`);
+  const before = await shown();
+  await page.keyboard.press('.');
+  await expect.poll(shown).toBe(before + 60_000);
+  const target = before + 60_000 + 2 * 3_600_000;
+  await page.keyboard.press('g');
+  await page.keyboard.type(new Date(target).toISOString().slice(0, 19).replace('T', ' '));
+  await page.keyboard.press('Enter');
+  await expect.poll(shown).toBe(target);
+  await expect(banner).toHaveAttribute('data-state', 'paused');
+  await page.getByRole('button', { name: 'Dismiss' }).first().click({ timeout: 2000 }).catch(() => {});
+
   // 5. the report: one fill, the fee, an equity curve, the downloads
   await page.keyboard.press('Shift+R');
   const report = page.getByTestId('replay-report');

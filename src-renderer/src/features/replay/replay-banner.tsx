@@ -29,7 +29,12 @@ export function ReplayBanner() {
     if (t <= status.time) return setSeekError('A replay only seeks forward');
     if (t > status.until) return setSeekError(`The replay ends at ${utcSecond(status.until)}`);
     setSeekError(null);
-    void actions.control({ action: 'seek', time: t }).then((ok) => ok && setSeek(''));
+    void actions.control({ action: 'seek', time: t }).then((ok) => {
+      if (!ok) return;
+      setSeek('');
+      // back to the screen's keys (Space, +, -, ...) once the seek is done
+      (document.activeElement as HTMLElement | null)?.blur();
+    });
   };
   return (
     <div className={`replay-banner ${state}`} data-testid="replay-banner" role="region" aria-label="Replay controls" data-state={state}>

@@ -19,7 +19,7 @@ class EquityChart {
   constructor(container: HTMLElement) {
     this.chart = createChart(container, {
       autoSize: true,
-      layout: { background: { type: ColorType.Solid, color: CHART_COLORS.background }, textColor: CHART_COLORS.text },
+      layout: { background: { type: ColorType.Solid, color: CHART_COLORS.background }, textColor: CHART_COLORS.text, fontSize: 11, attributionLogo: false },
       grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
       timeScale: { timeVisible: true, secondsVisible: false, borderColor: CHART_COLORS.border },
       rightPriceScale: { borderColor: CHART_COLORS.border },
