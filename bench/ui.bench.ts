@@ -173,9 +173,9 @@ async function main(): Promise<void> {
     await admin.setSim({ paused: true }).catch(() => {});
     await page.waitForTimeout(1500);
     const idle = await record(page, 'baseline: screen, market paused', PHASE_MS);
-    await admin.setSim({ paused: false }).catch(() => {});
 
-    // 4. a replay at 100x, in the same browser.
+    // 4. a replay at 100x, in the same browser; the live simulator stays paused (the replay
+    //    runs in the same process, and this phase measures the replay's screen).
     let replay: PhaseResult | null = null;
     try {
       const imported = await fetch(`${service.url}/api/v1/datasets/import?name=BTCUSDT-1m-2021-05-16.csv&market=um`, {
@@ -184,8 +184,8 @@ async function main(): Promise<void> {
         body: readFileSync(REPLAY_KLINES),
       });
       if (!imported.ok) throw new Error(`import: HTTP ${imported.status} ${await imported.text()}`);
-      const started = await trader.call<{ login_url: string }>('POST', '/api/v1/replays', {
-        auth: 'signed',
+      // a loopback route, unsigned
+      const started = await admin.call<{ login_url: string }>('POST', '/api/v1/replays', {
         body: { symbols: ['BTCUSDT'], start: Date.parse('2021-05-16T00:00:00Z'), speed: REPLAY_SPEED, balance: '10000' },
       });
       await page.goto(started.login_url);
@@ -196,6 +196,7 @@ async function main(): Promise<void> {
     } catch (e) {
       console.log(`replay phase skipped: ${e instanceof Error ? e.message : String(e)}`);
     }
+    await admin.setSim({ paused: false }).catch(() => {});
 
     console.log(`ui bench: ${PHASE_MS} ms per phase, 1440x900, Chromium headless (${CHROMIUM_ARGS.join(' ')})`);
     for (const r of [empty, live, idle, ...(replay ? [replay] : [])]) console.log(row(r));
