@@ -63,6 +63,8 @@ export interface ReplayMarketOptions {
   openKlines: () => KlineService;
   /** Wall ms between driver ticks (default 50). */
   intervalMs?: number;
+  /** Wall clock the replay follows at its speed (default Date.now). */
+  wall?: () => number;
 }
 
 const STATUS_EVERY_MS = 250;
@@ -77,6 +79,10 @@ export class ReplayMarket implements MarketSource {
   private readonly klines: KlineService | null;
   private readonly opts: ReplayOptions & { until: number; queueModel: QueueModel };
   private readonly intervalMs: number;
+  private readonly wall: () => number;
+  /** Wall time the replay has followed up to, and the market time it aims at (fractional ms kept). */
+  private lastWall = 0;
+  private aim = 0;
   private userPaused = false;
   private lockstep = false;
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -85,13 +91,18 @@ export class ReplayMarket implements MarketSource {
   private lastNotify = 0;
   private notifyTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(engine: ReplayEngine, clock: VirtualClock, klines: KlineService | null, opts: ReplayOptions & { until: number; queueModel: QueueModel }, intervalMs = 50) {
+  constructor(
+    engine: ReplayEngine, clock: VirtualClock, klines: KlineService | null, opts: ReplayOptions & { until: number; queueModel: QueueModel },
+    intervalMs = 50, wall: () => number = Date.now,
+  ) {
     this.engine = engine;
     this.clock = clock;
     this.klines = klines;
     this.opts = opts;
     this.intervalMs = intervalMs;
-    // the clock runs only while the driver lets it (see tick())
+    this.wall = wall;
+    // The clock stays paused: it is moved only by the history applied (to each event's time), so
+    // it never runs ahead of the market; the speed is applied here, to the wall time between ticks.
     this.clock.pause();
   }
 
@@ -116,19 +127,20 @@ export class ReplayMarket implements MarketSource {
   }
 
   setSpeed(speed: number): void {
+    // the history up to now at the old speed first
+    this.tick();
     this.clock.setSpeed(speed);
     this.changed(true);
   }
 
   pause(): void {
     this.userPaused = true;
-    this.clock.pause();
     this.changed(true);
   }
 
   resume(): void {
+    if (this.userPaused) this.follow();
     this.userPaused = false;
-    if (!this.lockstep && !this.finished && this.timer !== null) this.clock.resume();
     this.changed(true);
   }
 
@@ -168,9 +180,8 @@ export class ReplayMarket implements MarketSource {
 
   /** Lockstep: the clock moves only by step()/seek(); off = it follows the wall clock at speed. */
   setLockstep(on: boolean): void {
+    if (this.lockstep && !on) this.follow();
     this.lockstep = on;
-    if (on) this.clock.pause();
-    else if (!this.userPaused && !this.finished && this.timer !== null) this.clock.resume();
     this.changed(true);
   }
 
@@ -187,7 +198,7 @@ export class ReplayMarket implements MarketSource {
     if (this.timer) return;
     this.timer = setInterval(() => this.tick(), this.intervalMs);
     this.timer.unref?.();
-    if (!this.paused) this.clock.resume();
+    this.follow();
   }
 
   stop(): void {
@@ -196,7 +207,6 @@ export class ReplayMarket implements MarketSource {
     this.timer = null;
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
     this.notifyTimer = null;
-    this.clock.pause();
   }
 
   dispose(): void {
@@ -204,25 +214,32 @@ export class ReplayMarket implements MarketSource {
     this.listeners.length = 0;
   }
 
-  /** One driver tick: catch up with the clock (when it runs). */
+  /** One driver tick (started, not paused, not in lockstep): the wall time since the last one x speed of history. */
   tick(): void {
-    if (this.paused) return;
+    if (this.timer === null || this.paused) return;
     try {
-      this.runTo(Math.min(this.opts.until, this.clock.now()));
+      const now = this.wall();
+      this.aim = Math.max(this.aim, this.engine.time) + Math.max(0, now - this.lastWall) * this.clock.speed;
+      this.lastWall = now;
+      this.runTo(Math.min(this.opts.until, Math.floor(this.aim)));
     } catch (err) {
       console.error('perpdesk: replay tick failed', err);
     }
   }
 
+  /** From now on, follow the wall clock from the current market time. */
+  private follow(): void {
+    this.lastWall = this.wall();
+    this.aim = this.engine.time;
+  }
+
   private runTo(target: number): number {
-    const wasRunning = !this.clock.paused;
-    this.clock.pause();
     const before = this.engine.events;
+    const finishedBefore = this.finished;
     this.engine.runTo(target, this.clock);
+    if (this.aim < this.engine.time) this.aim = this.engine.time;
     this.klines?.advanceTo(this.engine.time);
-    if (wasRunning && !this.paused) this.clock.resume();
-    if (this.finished) this.clock.pause();
-    this.changed(this.engine.events !== before || this.finished);
+    this.changed(this.engine.events !== before || this.finished !== finishedBefore);
     return this.engine.time;
   }
 
@@ -266,7 +283,7 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   engine.prime(opts.clock);
   const klines = opts.openKlines();
   klines.autoAdvance = false;
-  const market = new ReplayMarket(engine, opts.clock, klines, { ...o, until, queueModel }, opts.intervalMs);
+  const market = new ReplayMarket(engine, opts.clock, klines, { ...o, until, queueModel }, opts.intervalMs, opts.wall);
   return { market, klines };
 }
 

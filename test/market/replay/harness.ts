@@ -43,19 +43,19 @@ export async function importInto(db: DatabaseSync, files: Array<{ paths: string[
   return datasets;
 }
 
-export async function replayVenue(files: Array<{ paths: string[]; opts: ImportOptions }>, replay: ReplayOptions): Promise<ReplayVenue> {
+export async function replayVenue(files: Array<{ paths: string[]; opts: ImportOptions }>, replay: ReplayOptions, wall: () => number = () => 0): Promise<ReplayVenue> {
   const db = openDatabase({ dataDir: ':memory:' });
   const datasets = await importInto(db, files);
   const data = datasets.replayData();
   const plan = planSources(data, replay.symbols, replay.start, replay.until);
   const symbols = new SymbolsRepo(db);
   symbols.insertMissing(plan.map((p, i) => replaySymbolRow(p.symbol, p.specs, '1', i)), 0);
-  const clock = new VirtualClock({ start: replay.start, wall: () => 0 });
+  const clock = new VirtualClock({ start: replay.start, wall });
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts: new AccountsRepo(db), settings: new SettingsRepo(db), repo: trading, clock, records: wireRecords });
   const candles = new CandlesRepo(db);
   const { market, klines } = openReplayMarket({
-    kind: 'replay', exchange, clock, candles, symbols, data, replay,
+    kind: 'replay', exchange, clock, candles, symbols, data, replay, wall,
     openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
   });
   return {
