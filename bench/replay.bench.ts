@@ -10,7 +10,8 @@
 // everything the venue adds (checks, records, candles, the mirror).
 // Each section is bounded by BENCH_SECONDS of wall time (default 60): it stops early and reports
 // the events it applied.
-// Section 2 (lockstep over the WebSocket) is added by the session part of the replay.
+// Section 2, lockstep over the WebSocket (the example bot stepping a replay service of the same
+// generated trades): bench/lib/replay-lockstep.ts.
 import { wireRecords } from '../src-main/api/records.ts';
 import { VirtualClock } from '../src-main/core/clock.ts';
 import { createBook, RecordingSink } from '../src-main/engine/index.ts';
@@ -24,6 +25,7 @@ import { SettingsRepo } from '../src-main/store/settings-repo.ts';
 import { SymbolsRepo } from '../src-main/store/symbols-repo.ts';
 import { TradingRepo } from '../src-main/store/trading-repo.ts';
 import { Exchange } from '../src-main/trading/exchange.ts';
+import { lockstepSection } from './lib/replay-lockstep.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -141,3 +143,5 @@ function noClient(): void {
 }
 
 noClient();
+// 300,000 prints (50 minutes of history at a print every 10 ms) are more than a bounded run steps through
+await lockstepSection(memoryData(generate(Math.min(EVENTS, 300_000))), 'BTCUSDT', START, SECONDS);

@@ -136,9 +136,19 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   const seed = opts.seed ?? settings.getNumber('seed') ?? 1;
   settings.set('seed', String(seed));
 
-  const clock = new VirtualClock({ start: replay?.options.start ?? settings.getNumber('market_time') ?? wall(), speed: opts.speed ?? 1, wall });
-  // a replay's clock stands at the start until the replay moves it (the ReplayMarket owns it)
-  if (replay !== undefined) clock.pause();
+  // A replay's clock stands exactly at the start until the replay moves it (the ReplayMarket owns
+  // it): its wall reads one fixed instant until the clock is paused, so no wall millisecond slips
+  // in between (resume() rebases on the real wall).
+  let held: number | null = replay === undefined ? null : wall();
+  const clock = new VirtualClock({
+    start: replay?.options.start ?? settings.getNumber('market_time') ?? wall(),
+    speed: opts.speed ?? 1,
+    wall: replay === undefined ? wall : () => held ?? wall(),
+  });
+  if (replay !== undefined) {
+    clock.pause();
+    held = null;
+  }
 
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock, records: wireRecords });

@@ -221,7 +221,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(tpslRoutes, { venue });
   await app.register(adminRoutes, { venue, auth });
   await app.register(paperRoutes, { venue, auth });
-  if (venue.market) await app.register(simRoutes, { market: venue.market });
+  // a replay's clock is the replay's controls' (POST /api/v1/replay), not the simulator's route
+  if (venue.market && venue.market.kind === 'simulator') await app.register(simRoutes, { market: venue.market });
   await app.register(replayRoutes, { replay: venue.replay, host: venue.replay === null ? opts.replays : undefined });
   await app.register(tradingSchemas);
   await app.register(orderRoutes, { venue });

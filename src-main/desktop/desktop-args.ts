@@ -11,8 +11,8 @@ import { CliError, parseCli, USAGE, type CliOptions } from '../cli-args.ts';
 import { desktopDataDirs, type DesktopDataDirs } from '../paths.ts';
 import type { PortRequest } from './port-choice.ts';
 
-const WITH_VALUE = ['--host', '--port', '--data-dir', '--seed', '--speed', '--account', '--volatility', '--intensity'] as const;
-const FLAGS = ['--no-sim', '--help', '-h'] as const;
+const WITH_VALUE = ['--host', '--port', '--data-dir', '--seed', '--speed', '--account', '--volatility', '--intensity', '--replay', '--until', '--queue-model', '--balance'] as const;
+const FLAGS = ['--no-sim', '--lockstep', '--help', '-h'] as const;
 export const PERPDESK_OPTIONS: readonly string[] = [...WITH_VALUE, ...FLAGS];
 
 export interface SplitArgv {
@@ -91,6 +91,10 @@ export function planStartup(e: StartupEnv): StartupPlan {
     throw err;
   }
   if (options.help) return { kind: 'help', text: DESKTOP_USAGE };
+  // the window replays from the live screen (its Replay dialog); a whole-service replay is headless
+  if (options.replay !== undefined) {
+    return { kind: 'error', message: '--replay is an option of the headless service (npm run serve -- --replay ...); the desktop app starts replays from its Replay dialog' };
+  }
   return {
     kind: 'run',
     options,

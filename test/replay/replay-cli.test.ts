@@ -46,3 +46,11 @@ describe('--replay', () => {
     expect(() => parseCli(argv as string[])).toThrow(msg);
   });
 });
+
+describe('--replay in the desktop app', () => {
+  it('is refused with a pointer to the headless service and the Replay dialog', async () => {
+    const { planStartup } = await import('../../src-main/desktop/desktop-args.ts');
+    const p = planStartup({ argv: ['/app', '--replay', 'BTCUSDT@2021-05-16'], defaultApp: false, cwd: '/work', env: {}, platform: 'linux' });
+    expect(p).toEqual({ kind: 'error', message: expect.stringMatching(/--replay is an option of the headless service.*Replay dialog/) });
+  });
+});

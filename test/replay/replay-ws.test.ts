@@ -1,0 +1,118 @@
+// The replay's WebSocket side (docs/replay.md, Bots and determinism): the `replay` stream, the
+// REPLAY method's input rules, the lockstep hold (one client at a time, let go on release or
+// disconnect), and the live venue's answers.
+import path from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startService, type ServiceHandle } from '../../src-main/service.ts';
+import { openDatabase } from '../../src-main/store/database.ts';
+import { importInto, LASOTA } from '../market/replay/harness.ts';
+
+const SNAPSHOT_TIME = 1744588800061;
+let db: DatabaseSync;
+let replay: ServiceHandle;
+let live: ServiceHandle;
+
+class Client {
+  readonly ws: WebSocket;
+  readonly pushes: Array<{ stream: string; data: any }> = [];
+  private readonly answers = new Map<number, (v: any) => void>();
+  private id = 0;
+  constructor(url: string) {
+    this.ws = new WebSocket(`${url.replace('http', 'ws')}/ws`);
+    this.ws.on('message', (raw) => {
+      const m = JSON.parse(String(raw));
+      if (m.stream !== undefined) this.pushes.push(m);
+      else this.answers.get(m.id)?.(m);
+    });
+  }
+  open(): Promise<void> {
+    return new Promise((r) => this.ws.once('open', () => r()));
+  }
+  send(method: string, params?: unknown): Promise<any> {
+    const id = ++this.id;
+    return new Promise((r) => {
+      this.answers.set(id, r);
+      this.ws.send(JSON.stringify({ method, params, id }));
+    });
+  }
+  close(): Promise<void> {
+    return new Promise((r) => {
+      this.ws.once('close', () => r());
+      this.ws.close();
+    });
+  }
+}
+
+beforeAll(async () => {
+  db = openDatabase({ dataDir: ':memory:' });
+  const ds = await importInto(db, [
+    { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' } },
+  ]);
+  replay = await startService({ dataDir: ':memory:', rateLimit: false, replay: { options: { symbols: ['TRXUSDT'], start: SNAPSHOT_TIME + 1000 }, data: ds.replayData(), lockstep: true } });
+  live = await startService({ dataDir: ':memory:', simulate: false, rateLimit: false });
+});
+afterAll(async () => {
+  await replay?.close();
+  await live?.close();
+  db?.close();
+});
+
+describe('replay over the WebSocket', () => {
+  it('REPLAY refuses bad params by name; the replay stream pushes the status', async () => {
+    const c = new Client(replay.url);
+    await c.open();
+    for (const [params, code, msg] of [
+      [undefined, 1000, /REPLAY takes/],
+      [{ ms: 5 }, 1002, /action/],
+      [{ action: 'step' }, 1002, /needs 'ms'/],
+      [{ action: 'step', ms: '5' }, 1001, /'ms' must be a number/],
+      [{ action: 'step', ms: 0 }, 1001, /ms must be an integer from 1/],
+      [{ action: 'pause', time: 5 }, 1001, /'time' goes with action 'seek'/],
+      [{ action: 'rewind' }, 1001, /action must be/],
+      [{ action: 'step', ms: 5, extra: 1 }, 1003, /extra/],
+      [{ action: 'seek', time: SNAPSHOT_TIME }, 1001, /forward only/],
+    ] as const) {
+      const a = await c.send('REPLAY', params);
+      expect(a.error, JSON.stringify(params)).toMatchObject({ code });
+      expect(a.error.message).toMatch(msg);
+    }
+    expect(replay.venue.replay!.status().held).toBe(false);
+    expect((await c.send('SUBSCRIBE', ['replay'])).result).toBeNull();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(c.pushes.at(-1)).toMatchObject({ stream: 'replay', data: { symbols: ['TRXUSDT'], lockstep: true, held: false } });
+    await c.close();
+  });
+
+  it('a step holds the clock for its client until release or disconnect', async () => {
+    const a = new Client(replay.url);
+    const b = new Client(replay.url);
+    await Promise.all([a.open(), b.open()]);
+    const t0 = replay.venue.replay!.status().time;
+    const s1 = await a.send('REPLAY', [{ action: 'step', ms: 200 }]);
+    expect(s1.result).toMatchObject({ time: t0 + 200, held: true });
+    // another client, and REST, may not move it while a holds it
+    expect((await b.send('REPLAY', { action: 'step', ms: 10 })).error.code).toBe(2104);
+    const rest = await fetch(`${replay.url}/api/v1/replay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'play' }) });
+    expect(((await rest.json()) as any).code).toBe(2104);
+    // pausing and the speed are not moves
+    expect((await b.send('REPLAY', { action: 'speed', speed: 5 })).result.speed).toBe(5);
+    expect((await a.send('REPLAY', { action: 'release' })).result.held).toBe(false);
+    expect((await b.send('REPLAY', { action: 'step', ms: 10 })).result).toMatchObject({ time: t0 + 210, held: true });
+    await b.close();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(replay.venue.replay!.status()).toMatchObject({ held: false, paused: true, time: t0 + 210 });
+    expect((await a.send('REPLAY', { action: 'step', ms: 10 })).result.time).toBe(t0 + 220);
+    await a.send('REPLAY', { action: 'release' });
+    await a.close();
+  });
+
+  it('on the live venue REPLAY and the replay stream answer 1108', async () => {
+    const c = new Client(live.url);
+    await c.open();
+    expect((await c.send('REPLAY', { action: 'step', ms: 10 })).error.code).toBe(1108);
+    expect((await c.send('SUBSCRIBE', ['replay'])).error.code).toBe(1108);
+    await c.close();
+  });
+});
