@@ -137,4 +137,10 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
   await expect.poll(() => new URL(page.url()).origin).toBe(new URL(service.url).origin);
   await expect(page.getByTestId('replay-banner')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Replay', exact: true })).toBeVisible();
+  // the replay is still running, listed in the dialog, and closes from there
+  await page.getByRole('button', { name: 'Replay', exact: true }).click();
+  const running = page.getByRole('dialog', { name: 'Replay' }).getByTestId('replay-running');
+  await expect(running).toContainText('BTCUSDT');
+  await running.getByRole('button', { name: /Close replay/ }).click();
+  await expect(running).toHaveCount(0);
 });
