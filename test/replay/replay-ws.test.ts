@@ -108,6 +108,21 @@ describe('replay over the WebSocket', () => {
     await a.close();
   });
 
+  it('in lockstep with nobody holding it, play runs the history as fast as it can, to the end', async () => {
+    const post = async (body: unknown) => ((await (await fetch(`${replay.url}/api/v1/replay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as any).data;
+    const before = replay.venue.replay!.status();
+    expect(before.finished).toBe(false);
+    expect(await post({ action: 'play' })).toMatchObject({ paused: false, held: false });
+    const t0 = Date.now();
+    while (!replay.venue.replay!.status().finished && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
+    const after = replay.venue.replay!.status();
+    // ~20 s of history in well under the 20 s a speed-1 clock would take
+    expect(after).toMatchObject({ finished: true, time: after.until });
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(after.events).toBeGreaterThan(before.events);
+    expect(await post({ action: 'pause' })).toMatchObject({ paused: true });
+  });
+
   it('on the live venue REPLAY and the replay stream answer 1108', async () => {
     const c = new Client(live.url);
     await c.open();
