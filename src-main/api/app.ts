@@ -10,7 +10,7 @@ import { API_KEY_SCHEME, installAuth } from './auth.ts';
 import { installBrowserGuards } from './browser-guards.ts';
 import { answerClientError, clip, installErrorHandling, installUrlLimit, sendError } from './error-handler.ts';
 import { API_DESCRIPTION } from './openapi-description.ts';
-import { STRICT_BODY, bodyTypeError, installStrictQueryNumbers, type FlatBodySchema } from './trading-schemas.ts';
+import { STRICT_BODY, bodyTypeChecker, installStrictQueryNumbers, type FlatBodySchema } from './trading-schemas.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
 import accountRoutes from './routes/account.ts';
 import adminRoutes from './routes/admin.ts';
@@ -100,7 +100,7 @@ function installDiskGuard(app: FastifyInstance, venue: Venue): void {
  * would let a JSON body say `"amount": 10` or `"speed": "5"` and be read as something else.
  * Every route whose body schema is an object gets a preValidation check (after the auth hook and
  * the route's own) that each value of a declared property already has its JSON type, else 1001:
- * the same rule (bodyTypeError) as the trading routes' strictJsonBody, whose routes it skips.
+ * the same rule (bodyTypeChecker) as the trading routes' strictJsonBody, whose routes it skips.
  */
 function installStrictBodyTypes(app: FastifyInstance): void {
   type ObjectSchema = { type?: unknown; properties?: FlatBodySchema['properties'] };
@@ -110,14 +110,14 @@ function installStrictBodyTypes(app: FastifyInstance): void {
     const json = body?.content?.['application/json']?.schema;
     const schema = json ?? body;
     if (schema?.type !== 'object' || schema.properties === undefined) return;
-    const props = schema.properties;
+    const typeError = bodyTypeChecker(schema.properties);
     const existing = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
     if (existing.some((h) => STRICT_BODY in h)) return;
     const check: preValidationHookHandler = (req, _reply, done) => {
       const b = req.body;
       if (typeof b !== 'object' || b === null || Array.isArray(b)) return done();
       if (json !== undefined && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return done();
-      done(bodyTypeError(b as Record<string, unknown>, props));
+      done(typeError(b as Record<string, unknown>));
     };
     route.preValidation = [...existing, check];
   });

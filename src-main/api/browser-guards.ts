@@ -15,6 +15,8 @@ import { Errors } from '../../src-shared/errors.ts';
 import { sendError } from './error-handler.ts';
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** How many distinct accepted Host values the guard remembers. */
+const ACCEPTED_HOSTS_KEPT = 64;
 
 /**
  * A Host value parsed strictly (RFC 9110 / RFC 3986: `host [":" port]`): an IPv6 literal in
@@ -52,9 +54,17 @@ export function installBrowserGuards(app: FastifyInstance, opts: { loopbackHosts
     done();
   });
   if (opts.loopbackHostsOnly) {
+    // Every request of a client names the same Host: the values found loopback are kept (the
+    // check is a pure function of the value), so the strict parse runs once per value, not per
+    // request. Bounded: a flood of distinct loopback values only falls back to parsing.
+    const accepted = new Set<string>();
     app.addHook('onRequest', (req, reply, done) => {
       const host = req.headers.host;
-      if (isLoopbackHost(host)) return done();
+      if (host === undefined || accepted.has(host)) return done();
+      if (isLoopbackHost(host)) {
+        if (accepted.size < ACCEPTED_HOSTS_KEPT) accepted.add(host);
+        return done();
+      }
       sendError(reply, Errors.HOST_NOT_ALLOWED, `${Errors.HOST_NOT_ALLOWED.message}: '${String(host).slice(0, 80)}'; use http://127.0.0.1:PORT`);
     });
   }

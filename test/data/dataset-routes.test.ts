@@ -145,6 +145,49 @@ describe('upload', () => {
   });
 });
 
+describe('strict input (docs/api-input-rules.md)', () => {
+  const code = async (r: Promise<{ statusCode: number; json: () => { code: number; message: string } }>) => {
+    const a = await r;
+    return [a.statusCode, a.json().code, a.json().message];
+  };
+  const send = (method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+    t.app.inject({ method, url, payload: payload as string, headers, remoteAddress: '127.0.0.1' });
+
+  it('a JSON import body has its declared JSON types, no unknown field, valid enums', async () => {
+    expect(await code(send('POST', '/api/v1/datasets/import', { paths: [root], symbol: null }))).toEqual([400, 1001, expect.stringContaining("'symbol'")]);
+    expect(await code(send('POST', '/api/v1/datasets/import', { paths: root }))).toEqual([400, 1001, expect.stringContaining("'paths'")]);
+    expect(await code(send('POST', '/api/v1/datasets/import', { paths: [root], market: 'usdm' }))).toEqual([400, 1001, expect.stringContaining('market')]);
+    expect(await code(send('POST', '/api/v1/datasets/import', { paths: [root], extra: 1 }))).toEqual([400, 1003, expect.stringContaining('extra')]);
+    expect(await code(send('POST', '/api/v1/datasets/import', {}))).toEqual([400, 1002, expect.stringContaining('paths')]);
+  });
+
+  it('an upload is the raw body: its query is checked, its bytes are not read as JSON', async () => {
+    const csv = { 'content-type': 'text/csv' };
+    expect(await code(send('POST', '/api/v1/datasets/import?name=BTCUSDT-1m-2025-01-06.csv&foo=1', 'x', csv))).toEqual([400, 1003, expect.stringContaining('foo')]);
+    expect(await code(send('POST', '/api/v1/datasets/import?name=BTCUSDT-1m-2025-01-06.csv&checksum=abc', 'x', csv))).toEqual([400, 1001, expect.stringContaining('checksum')]);
+    // a JSON-looking upload is still bytes of a CSV file: refused by its rows, not by the body rules
+    const r = await send('POST', '/api/v1/datasets/import?name=BTCUSDT-1m-2025-01-06.csv&market=spot', '{"paths": 1}', { 'content-type': 'application/octet-stream' });
+    expect([r.statusCode, r.json().data.results[0].status]).toEqual([200, 'refused']);
+  });
+
+  it('path ids and query numbers take the strict integer syntax', async () => {
+    expect(await code(send('GET', '/api/v1/datasets/Infinity'))).toEqual([400, 1001, expect.stringContaining("'id'")]);
+    expect(await code(send('GET', `/api/v1/datasets/${2 ** 53}`))).toEqual([400, 1001, expect.stringContaining("'id'")]);
+    expect(await code(send('GET', '/api/v1/datasets/1?x=1'))).toEqual([400, 1003, expect.stringContaining("'x'")]);
+    expect(await code(send('GET', '/api/v1/datasets/1/trades?limit=1e1'))).toEqual([400, 1001, expect.stringContaining("'limit'")]);
+    // the klines style: HTTP 200 with the klines codes
+    expect(await code(send('GET', '/api/v1/datasets/1/klines?interval=1m&limit=1e1'))).toEqual([200, 6004, expect.any(String)]);
+    expect(await code(send('GET', '/api/v1/datasets/1/klines?interval=1m&x=1'))).toEqual([200, 6000, expect.stringContaining("'x'")]);
+  });
+
+  it('a specs body is strict JSON: decimal strings, no numbers, no unknown field', async () => {
+    expect(await code(send('PUT', '/api/v1/datasets/1/specs', { tick_size: 0.01, step_size: '0.001' }))).toEqual([400, 1001, expect.stringContaining("'tick_size'")]);
+    expect(await code(send('PUT', '/api/v1/datasets/1/specs', { tick_size: '1e-2', step_size: '0.001' }))).toEqual([400, 1001, expect.stringContaining('tick_size')]);
+    expect(await code(send('PUT', '/api/v1/datasets/1/specs', { tick_size: '0.01', step_size: '0.001', tiers: [] }))).toEqual([400, 1003, expect.stringContaining('tiers')]);
+    expect(await code(send('PUT', '/api/v1/datasets/1/specs', { tick_size: '0.00', step_size: '0.001' }))).toEqual([400, 1001, expect.stringContaining('greater than 0')]);
+  });
+});
+
 it('the OpenAPI document lists the dataset routes', async () => {
   const doc = (await getJson(t.app, '/openapi.json')).body;
   for (const p of ['/api/v1/datasets', '/api/v1/datasets/{id}', '/api/v1/datasets/{id}/klines', '/api/v1/datasets/{id}/trades', '/api/v1/datasets/import', '/api/v1/datasets/{id}/specs']) {

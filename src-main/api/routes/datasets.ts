@@ -3,21 +3,27 @@
 // change the venue's files and answer loopback callers only (like the admin routes).
 // Candles answer exactly like /fapi/v1/klines (bare array, newest first, errors HTTP 200 with
 // {code, message}); everything else is an envelope route.
+// Schemas are TypeBox values (schemas.ts): the handlers' request types are Static<> of them and
+// the records they answer are typed by them (DatasetWire, ImportResultWire; trade rows are the
+// service's TradeView, checked at compile time), so no hand-kept type sits beside a schema.
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError } from 'fastify';
+import { Type, type Static } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import { INTERVALS, type Interval } from '../../../src-shared/intervals.ts';
-import { DatasetError, type DatasetService, type ImportResult } from '../../data/dataset-service.ts';
-import type { DatasetRecord } from '../../data/ports.ts';
+import { INTERVALS } from '../../../src-shared/intervals.ts';
+import type { KlinesError } from '../../../src-shared/types.ts';
+import { DatasetError, type DatasetService, type ImportResult, type TradeView } from '../../data/dataset-service.ts';
+import type { DatasetRecord, SpecsSource } from '../../data/ports.ts';
 import { expandPaths } from '../../data/expand-paths.ts';
 import { KINDS, MARKETS } from '../../data/kinds.ts';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import { agree, noQuery, strEnum, type ApiInstance } from '../schemas.ts';
 import { klinesValidationError } from './klines.ts';
 
 export const DATASET_KLINES_DEFAULT_LIMIT = 500;
@@ -29,93 +35,181 @@ export const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
 const MAX_TIME = 8_640_000_000_000_000;
 const UPLOAD_TYPES = ['application/zip', 'application/x-zip-compressed', 'application/octet-stream', 'text/csv'];
 
-const gapSchema = {
-  type: 'object',
-  required: ['start_time', 'end_time', 'detail'],
-  properties: {
-    start_time: { type: 'integer', description: 'First missing ms (for candles, the first missing open time)' },
-    end_time: { type: 'integer', description: 'The next ms that has data' },
-    detail: { type: 'string', description: 'What is missing, e.g. "1 1h candle missing" or "aggTrades ids 1040..1041 missing"' },
-  },
-} as const;
+const nullable = <T>(type: 'integer' | 'number' | 'string', description?: string) =>
+  Type.Unsafe<T | null>({ type: [type, 'null'], ...(description === undefined ? {} : { description }) });
 
-const specsSchema = {
-  type: 'object',
-  required: ['tick_size', 'step_size', 'tiers', 'source'],
-  properties: {
-    tick_size: { type: 'string', description: 'Price step' },
-    step_size: { type: 'string', description: 'Quantity step' },
-    tiers: {
-      type: 'array',
-      description: 'Maintenance-margin tiers',
-      items: {
-        type: 'object',
-        required: ['cap', 'max_leverage', 'mmr'],
-        properties: {
-          cap: { type: ['number', 'null'], description: 'Upper notional bound, USDT (null: none)' },
-          max_leverage: { type: 'integer' },
-          mmr: { type: 'number', description: 'Maintenance margin rate (0.004 = 0.4%)' },
-        },
-      },
-    },
-    source: {
-      type: 'string',
-      enum: ['catalogue', 'inferred', 'edited'],
-      description: "catalogue: the built-in catalogue's (USD-M pairs it lists); inferred: one tick and one lot at the data's decimals; edited: set through PUT .../specs",
-    },
-  },
-} as const;
+const gapSchema = Type.Object({
+  start_time: Type.Integer({ description: 'First missing ms (for candles, the first missing open time)' }),
+  end_time: Type.Integer({ description: 'The next ms that has data' }),
+  detail: Type.String({ description: 'What is missing, e.g. "1 1h candle missing" or "aggTrades ids 1040..1041 missing"' }),
+});
 
-const datasetSchema = {
-  type: 'object',
-  required: ['id', 'market', 'symbol', 'kind', 'interval', 'first_time', 'last_time', 'rows', 'files', 'gaps', 'specs'],
-  properties: {
-    id: { type: 'integer' },
-    market: { type: 'string', enum: [...MARKETS], description: 'spot, um (USD-M futures) or cm (COIN-M futures)' },
-    symbol: { type: 'string' },
-    kind: { type: 'string', enum: [...KINDS], description: 'The archive folder the files came from' },
-    interval: { type: 'string', description: "Candle interval of the candle kinds, '' for the others" },
-    first_time: { type: ['integer', 'null'], description: 'ms of the first row (candles: open time); null while empty' },
-    last_time: { type: ['integer', 'null'], description: 'ms of the last row' },
-    rows: { type: 'integer', description: 'Rows stored (candles, trades or events)' },
-    files: { type: 'integer', description: 'Files imported' },
-    gaps: { type: 'array', items: gapSchema, description: 'Missing data, ascending; never filled' },
-    specs: specsSchema,
-  },
-} as const;
+const specsSchema = Type.Object({
+  tick_size: Type.String({ description: 'Price step' }),
+  step_size: Type.String({ description: 'Quantity step' }),
+  tiers: Type.Array(
+    Type.Object({
+      cap: nullable<number>('number', 'Upper notional bound, USDT (null: none)'),
+      max_leverage: Type.Integer(),
+      mmr: Type.Number({ description: 'Maintenance margin rate (0.004 = 0.4%)' }),
+    }),
+    { description: 'Maintenance-margin tiers' },
+  ),
+  source: strEnum(
+    ['catalogue', 'inferred', 'edited'] as const satisfies readonly SpecsSource[],
+    "catalogue: the built-in catalogue's (USD-M pairs it lists); inferred: one tick and one lot at the data's decimals; edited: set through PUT .../specs",
+  ),
+});
 
-const importResultSchema = {
-  type: 'object',
-  required: ['file', 'ok', 'status', 'dataset_id', 'rows', 'added', 'gaps', 'checksum', 'error', 'error_row'],
-  properties: {
-    file: { type: 'string' },
-    ok: { type: 'boolean' },
-    status: { type: 'string', enum: ['imported', 'unchanged', 'refused'], description: 'unchanged: this very file (same SHA-256) was already imported' },
-    dataset_id: { type: ['integer', 'null'] },
-    rows: { type: 'integer', description: 'Rows read from the file' },
-    added: { type: 'integer', description: 'Rows that were new to the dataset' },
-    gaps: { type: 'integer', description: 'Gaps found in the file' },
-    checksum: { type: 'string', enum: ['verified', 'none'], description: 'verified: matched its .CHECKSUM (or the checksum parameter)' },
-    error: { type: ['string', 'null'], description: 'Why the file was refused (row number and reason for a bad row); nothing of it was imported' },
-    error_row: { type: ['integer', 'null'] },
-  },
-} as const;
+const datasetSchema = Type.Object({
+  id: Type.Integer(),
+  market: strEnum(MARKETS, 'spot, um (USD-M futures) or cm (COIN-M futures)'),
+  symbol: Type.String(),
+  kind: strEnum(KINDS, 'The archive folder the files came from'),
+  interval: Type.String({ description: "Candle interval of the candle kinds, '' for the others" }),
+  first_time: nullable<number>('integer', 'ms of the first row (candles: open time); null while empty'),
+  last_time: nullable<number>('integer', 'ms of the last row'),
+  rows: Type.Integer({ description: 'Rows stored (candles, trades or events)' }),
+  files: Type.Integer({ description: 'Files imported' }),
+  gaps: Type.Array(gapSchema, { description: 'Missing data, ascending; never filled' }),
+  specs: specsSchema,
+});
 
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  additionalProperties: false,
-  properties: { id: { type: 'integer', minimum: 1, description: 'Dataset id' } },
-} as const;
+/** A dataset on the wire (GET /api/v1/datasets and the routes that answer one). */
+export type DatasetWire = Static<typeof datasetSchema>;
+
+const importResultSchema = Type.Object({
+  file: Type.String(),
+  ok: Type.Boolean(),
+  status: strEnum(
+    ['imported', 'unchanged', 'refused'] as const satisfies readonly ImportResult['status'][],
+    'unchanged: this very file (same SHA-256) was already imported',
+  ),
+  dataset_id: nullable<number>('integer'),
+  rows: Type.Integer({ description: 'Rows read from the file' }),
+  added: Type.Integer({ description: 'Rows that were new to the dataset' }),
+  gaps: Type.Integer({ description: 'Gaps found in the file' }),
+  checksum: strEnum(
+    ['verified', 'none'] as const satisfies readonly ImportResult['checksum'][],
+    'verified: matched its .CHECKSUM (or the checksum parameter)',
+  ),
+  error: nullable<string>('string', 'Why the file was refused (row number and reason for a bad row); nothing of it was imported'),
+  error_row: nullable<number>('integer'),
+});
+
+/** One file's import result on the wire. */
+export type ImportResultWire = Static<typeof importResultSchema>;
+
+const tradeSchema = Type.Object({
+  id: Type.Integer({ description: 'Trade id (aggregate trade id for aggTrades)' }),
+  price: Type.String(),
+  qty: Type.String(),
+  quote_qty: Type.Optional(Type.String({ description: 'trades only: quote quantity (base quantity for cm)' })),
+  first_trade_id: Type.Optional(Type.Integer({ description: 'aggTrades only' })),
+  last_trade_id: Type.Optional(Type.Integer({ description: 'aggTrades only' })),
+  time: Type.Integer({ description: 'ms' }),
+  time_us: Type.Integer({ description: 'µs (ms x 1000 where the file had ms)' }),
+  is_buyer_maker: Type.Boolean(),
+  is_best_match: Type.Optional(Type.Boolean({ description: 'spot files only' })),
+});
+
+// the service's trade rows are the wire records as they are
+agree<typeof tradeSchema, TradeView>(true);
+
+const idParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'Dataset id' }) }, { additionalProperties: false });
 
 const keyProps = {
-  symbol: { type: 'string', maxLength: 40, description: 'Symbol, when the file name does not say it' },
-  market: { type: 'string', enum: [...MARKETS], description: 'Market, when the folders do not say it' },
-  kind: { type: 'string', enum: [...KINDS], description: 'Kind, when the name does not say it' },
-  interval: { type: 'string', enum: [...INTERVALS], description: 'Candle interval, when the name does not say it' },
-} as const;
+  symbol: Type.Optional(Type.String({ maxLength: 40, description: 'Symbol, when the file name does not say it' })),
+  market: Type.Optional(strEnum(MARKETS, 'Market, when the folders do not say it')),
+  kind: Type.Optional(strEnum(KINDS, 'Kind, when the name does not say it')),
+  interval: Type.Optional(strEnum(INTERVALS, 'Candle interval, when the name does not say it')),
+};
 
-function view(d: DatasetRecord, service: DatasetService): object {
+/** A positive decimal step, e.g. "0.01" (the handler refuses an all-zero one). */
+const stepField = (description: string) =>
+  Type.String({ maxLength: 30, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description });
+
+const specsBody = Type.Object(
+  { tick_size: stepField('Price step, e.g. "0.01"'), step_size: stepField('Quantity step, e.g. "0.001"') },
+  { additionalProperties: false },
+);
+
+const klinesQuery = Type.Object(
+  {
+    interval: strEnum(INTERVALS, 'Candle interval (6001 otherwise)'),
+    start_time: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms; together with end_time, never with limit (6003)' })),
+    end_time: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms, inclusive; together with start_time (6003)' })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: DATASET_KLINES_MAX_LIMIT,
+        description: `Newest N candles; default ${DATASET_KLINES_DEFAULT_LIMIT}, 1..${DATASET_KLINES_MAX_LIMIT} (6004)`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** A candle as /fapi/v1/klines answers it (12 elements, element 11 true: every stored candle is closed). */
+type KlineWire = [number, number, string, string, string, string, string, string, number, string, string, boolean];
+
+const klinesAnswer = Type.Unsafe<KlineWire[] | KlinesError>({
+  description: 'Candlesticks (12 elements each, as /fapi/v1/klines), or an error object',
+  anyOf: [
+    { type: 'array', items: { type: 'array', minItems: 12, maxItems: 12 } },
+    { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
+  ],
+});
+
+const tradesQuery = Type.Object(
+  {
+    start_time: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms' })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: DATASET_TRADES_MAX_LIMIT,
+        description: `default ${DATASET_TRADES_DEFAULT_LIMIT}, at most ${DATASET_TRADES_MAX_LIMIT}`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const importQuery = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 200, description: "Uploaded file's archive name (upload only; required there)" })),
+    checksum: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: "Uploaded file's SHA-256 (its .CHECKSUM), verified when given" })),
+    ...keyProps,
+  },
+  { additionalProperties: false },
+);
+
+const importJsonBody = Type.Object(
+  {
+    paths: Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), {
+      minItems: 1,
+      maxItems: 10_000,
+      description: 'Files (.zip, .csv) or folders of them',
+    }),
+    ...keyProps,
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The import body, one schema per content type: the JSON one is validated (and checked for
+ * JSON types by app.ts's strict body rule); an upload reaches the handler as the raw stream.
+ */
+const importBody = Type.Unsafe<Static<typeof importJsonBody> | Readable>({
+  content: {
+    'application/json': { schema: importJsonBody },
+    'application/zip': { schema: { description: 'One archive zip' } },
+    'application/octet-stream': { schema: { description: 'One archive zip or CSV' } },
+    'text/csv': { schema: { description: 'One archive CSV' } },
+  },
+});
+
+function view(d: DatasetRecord, service: DatasetService): DatasetWire {
   return {
     id: d.id,
     market: d.market,
@@ -136,7 +230,7 @@ function view(d: DatasetRecord, service: DatasetService): object {
   };
 }
 
-function resultView(r: ImportResult): object {
+function resultView(r: ImportResult): ImportResultWire {
   return {
     file: r.file,
     ok: r.ok,
@@ -157,31 +251,7 @@ function envelopeError(err: unknown): unknown {
   return new ApiError(err.kind === 'not_found' ? Errors.DATASET_NOT_FOUND : Errors.INVALID_PARAMETER, err.message);
 }
 
-interface KlinesQuery {
-  interval: Interval;
-  start_time?: number;
-  end_time?: number;
-  limit?: number;
-}
-
-interface ImportQuery {
-  name?: string;
-  checksum?: string;
-  symbol?: string;
-  market?: string;
-  kind?: string;
-  interval?: string;
-}
-
-interface ImportBody {
-  paths: string[];
-  symbol?: string;
-  market?: string;
-  kind?: string;
-  interval?: string;
-}
-
-export default async function datasetRoutes(app: FastifyInstance, opts: { venue: Venue; datasets?: DatasetService }): Promise<void> {
+export default async function datasetRoutes(app: ApiInstance, opts: { venue: Venue; datasets?: DatasetService }): Promise<void> {
   const service = (): DatasetService => opts.datasets ?? opts.venue.datasets;
 
   // Uploaded files arrive as the raw body stream, read by the handler (this plugin's scope only).
@@ -194,8 +264,8 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
         tags: ['datasets'],
         summary: 'Stored datasets',
         description: 'Every imported dataset: one (market, symbol, kind, interval) series with its time span, row count, gaps and contract specs.',
-        querystring: { type: 'object', additionalProperties: false, properties: {} },
-        response: { 200: envelopeSchema({ type: 'array', items: datasetSchema }), ...standardErrors() },
+        querystring: noQuery,
+        response: { 200: envelopeSchema(Type.Array(datasetSchema)), ...standardErrors() },
       },
     },
     async () => {
@@ -204,14 +274,14 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
     },
   );
 
-  app.get<{ Params: { id: number } }>(
+  app.get(
     '/api/v1/datasets/:id',
     {
       schema: {
         tags: ['datasets'],
         summary: 'One dataset',
         params: idParams,
-        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        querystring: noQuery,
         response: { 200: envelopeSchema(datasetSchema), ...standardErrors() },
       },
     },
@@ -225,7 +295,7 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
     },
   );
 
-  app.delete<{ Params: { id: number } }>(
+  app.delete(
     '/api/v1/datasets/:id',
     {
       config: { auth: 'loopback' },
@@ -234,9 +304,9 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
         summary: 'Delete a dataset (loopback only)',
         description: 'Removes the dataset with every candle, trade, event, file record and gap of it. 403 / 2102 to callers not on this machine.',
         params: idParams,
-        querystring: { type: 'object', additionalProperties: false, properties: {} },
+        querystring: noQuery,
         response: {
-          200: envelopeSchema({ type: 'object', required: ['id'], properties: { id: { type: 'integer', description: 'The deleted dataset' } } }),
+          200: envelopeSchema(Type.Object({ id: Type.Integer({ description: 'The deleted dataset' }) })),
           ...standardErrors(403),
         },
       },
@@ -251,7 +321,7 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
     },
   );
 
-  app.put<{ Params: { id: number }; Body: { tick_size: string; step_size: string } }>(
+  app.put(
     '/api/v1/datasets/:id/specs',
     {
       config: { auth: 'loopback' },
@@ -260,16 +330,8 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
         summary: 'Edit the contract specs of a dataset (loopback only)',
         description: "Sets tick and step size (the tiers are kept); the record's specs.source becomes 'edited'.",
         params: idParams,
-        querystring: { type: 'object', additionalProperties: false, properties: {} },
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['tick_size', 'step_size'],
-          properties: {
-            tick_size: { type: 'string', maxLength: 30, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description: 'Price step, e.g. "0.01"' },
-            step_size: { type: 'string', maxLength: 30, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description: 'Quantity step, e.g. "0.001"' },
-          },
-        },
+        querystring: noQuery,
+        body: specsBody,
         response: { 200: envelopeSchema(datasetSchema), ...standardErrors(403) },
       },
     },
@@ -287,7 +349,7 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
     },
   );
 
-  app.get<{ Params: { id: number }; Querystring: KlinesQuery }>(
+  app.get(
     '/api/v1/datasets/:id/klines',
     {
       config: { errorStyle: 'klines' },
@@ -305,31 +367,8 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
           'are HTTP 200 with {code, message}: 6000 invalid parameter (also a dataset that holds no candles or an interval ' +
           'that cannot be built from it), 6001 invalid interval, 6002 unknown dataset, 6003 time-range rule, 6004 limit.',
         params: idParams,
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['interval'],
-          properties: {
-            interval: { type: 'string', enum: [...INTERVALS], description: 'Candle interval (6001 otherwise)' },
-            start_time: { type: 'integer', minimum: 0, maximum: MAX_TIME, description: 'ms; together with end_time, never with limit (6003)' },
-            end_time: { type: 'integer', minimum: 0, maximum: MAX_TIME, description: 'ms, inclusive; together with start_time (6003)' },
-            limit: {
-              type: 'integer',
-              minimum: 1,
-              maximum: DATASET_KLINES_MAX_LIMIT,
-              description: `Newest N candles; default ${DATASET_KLINES_DEFAULT_LIMIT}, 1..${DATASET_KLINES_MAX_LIMIT} (6004)`,
-            },
-          },
-        },
-        response: {
-          200: {
-            description: 'Candlesticks (12 elements each, as /fapi/v1/klines), or an error object',
-            anyOf: [
-              { type: 'array', items: { type: 'array', minItems: 12, maxItems: 12 } },
-              { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
-            ],
-          },
-        },
+        querystring: klinesQuery,
+        response: { 200: klinesAnswer },
       },
     },
     async (req) => {
@@ -363,7 +402,7 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
     },
   );
 
-  app.get<{ Params: { id: number }; Querystring: { start_time?: number; limit?: number } }>(
+  app.get(
     '/api/v1/datasets/:id/trades',
     {
       schema: {
@@ -373,41 +412,8 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
           'Up to `limit` trades from `start_time` on (ms, default the first), ascending by time and id. Page on by asking ' +
           'again from the last time seen (trades sharing that ms come again: skip ids already seen).',
         params: idParams,
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            start_time: { type: 'integer', minimum: 0, maximum: MAX_TIME, description: 'ms' },
-            limit: {
-              type: 'integer',
-              minimum: 1,
-              maximum: DATASET_TRADES_MAX_LIMIT,
-              description: `default ${DATASET_TRADES_DEFAULT_LIMIT}, at most ${DATASET_TRADES_MAX_LIMIT}`,
-            },
-          },
-        },
-        response: {
-          200: envelopeSchema({
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['id', 'price', 'qty', 'time', 'time_us', 'is_buyer_maker'],
-              properties: {
-                id: { type: 'integer', description: 'Trade id (aggregate trade id for aggTrades)' },
-                price: { type: 'string' },
-                qty: { type: 'string' },
-                quote_qty: { type: 'string', description: 'trades only: quote quantity (base quantity for cm)' },
-                first_trade_id: { type: 'integer', description: 'aggTrades only' },
-                last_trade_id: { type: 'integer', description: 'aggTrades only' },
-                time: { type: 'integer', description: 'ms' },
-                time_us: { type: 'integer', description: 'µs (ms x 1000 where the file had ms)' },
-                is_buyer_maker: { type: 'boolean' },
-                is_best_match: { type: 'boolean', description: 'spot files only' },
-              },
-            },
-          }),
-          ...standardErrors(),
-        },
+        querystring: tradesQuery,
+        response: { 200: envelopeSchema(Type.Array(tradeSchema)), ...standardErrors() },
       },
     },
     async (req) => {
@@ -419,7 +425,7 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
     },
   );
 
-  app.post<{ Querystring: ImportQuery; Body: ImportBody | Readable }>(
+  app.post(
     '/api/v1/datasets/import',
     {
       config: { auth: 'loopback' },
@@ -434,35 +440,10 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
           'in `checksum`. Symbol, market, kind and interval come from the names and folders, or from the parameters. ' +
           'Answers when every file is done, one result per file: a refused file (bad checksum, bad row: the row is ' +
           'named) imported nothing. Imports run one at a time. 403 / 2102 to callers not on this machine.',
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            name: { type: 'string', maxLength: 200, description: "Uploaded file's archive name (upload only; required there)" },
-            checksum: { type: 'string', pattern: '^[0-9a-fA-F]{64}$', description: "Uploaded file's SHA-256 (its .CHECKSUM), verified when given" },
-            ...keyProps,
-          },
-        },
-        body: {
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['paths'],
-                properties: {
-                  paths: { type: 'array', minItems: 1, maxItems: 10_000, items: { type: 'string', minLength: 1, maxLength: 4096 }, description: 'Files (.zip, .csv) or folders of them' },
-                  ...keyProps,
-                },
-              },
-            },
-            'application/zip': { schema: { description: 'One archive zip' } },
-            'application/octet-stream': { schema: { description: 'One archive zip or CSV' } },
-            'text/csv': { schema: { description: 'One archive CSV' } },
-          },
-        },
+        querystring: importQuery,
+        body: importBody,
         response: {
-          200: envelopeSchema({ type: 'object', required: ['results'], properties: { results: { type: 'array', items: importResultSchema } } }),
+          200: envelopeSchema(Type.Object({ results: Type.Array(importResultSchema) })),
           ...standardErrors(403),
         },
       },
@@ -488,7 +469,7 @@ export default async function datasetRoutes(app: FastifyInstance, opts: { venue:
           await rm(dir, { recursive: true, force: true });
         }
       }
-      const b = body as ImportBody;
+      const b = body as Static<typeof importJsonBody>;
       let files: string[];
       try {
         files = expandPaths(b.paths);
