@@ -46,6 +46,19 @@ export interface CheckedAccount {
 }
 
 const ISOLATED_OR_CROSS = 'margin_mode must be 1 (isolated) or 2 (cross)';
+/** The venue's generated client ids (api.<order id>, bot.<order id>): a client may not choose one. */
+const GENERATED_CLIENT_ID = /^(api|bot)\.\d+$/;
+
+/**
+ * A client-chosen id may use Binance's characters (the route schema checks them) but not the
+ * generated form, so a generated id never collides with a chosen one.
+ */
+export function checkClientOrderId(cid: string | undefined): void {
+  if (cid !== undefined && cid.indexOf('.') > 0 && GENERATED_CLIENT_ID.test(cid)) {
+    reject(Errors.INVALID_PARAMETER, `client_order_id '${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>)`);
+  }
+}
+
 /** Open orders an account may have on one pair (Binance's default MAX_NUM_ORDERS). */
 export const MAX_OPEN_ORDERS_PER_PAIR = 200;
 

@@ -79,6 +79,19 @@ describe('refusals', () => {
   });
 });
 
+describe('client order ids', () => {
+  it("Binance's characters pass through to the native record; the venue's generated form is BadRequest", async () => {
+    const c = account(svc.venue, 'ccid');
+    const ex = binanceusdm(svc.base, c);
+    const o = await ex.createOrder(BTC, 'limit', 'buy', 0.01, Number(px(-80)), { positionSide: 'LONG', clientOrderId: 'my.bot:1/a' });
+    expect(o.clientOrderId).toBe('my.bot:1/a');
+    expect(svc.venue.exchange.openOrders(c.id, 'BTCUSDT').map((r) => r.client_order_id)).toEqual(['my.bot:1/a']);
+    await expect(ex.createOrder(BTC, 'limit', 'buy', 0.01, Number(px(-80)), { positionSide: 'LONG', clientOrderId: 'api.77' })).rejects.toBeInstanceOf(ccxt.BadRequest);
+    await ex.cancelOrder(undefined, BTC, { origClientOrderId: 'my.bot:1/a' });
+    expect(svc.venue.exchange.openOrders(c.id, 'BTCUSDT')).toHaveLength(0);
+  });
+});
+
 describe('self-trade prevention', () => {
   it('the taker that meets its own resting order is EXPIRED_IN_MATCH, in the answer and in GET order', async () => {
     const c = account(svc.venue, 'cstp');

@@ -23,8 +23,6 @@ import { verifySigned, accountByKey } from './signing.ts';
 
 /** Binance's client order id characters (reference a.5). */
 const CLIENT_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
-/** Ids of this form are the native generated ones (api.<order id>): a client may not take one. */
-const RESERVED_CLIENT_ID = /^(api|bot)\.\d+$/;
 const HISTORY_PAGE = 500;
 
 interface Signed {
@@ -108,9 +106,6 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     const respType = q.oneOf('newOrderRespType', ['ACK', 'RESULT']) ?? 'ACK';
     const cid = q.str('newClientOrderId');
     if (cid !== undefined && !CLIENT_ID.test(cid)) throw illegal('newClientOrderId');
-    if (cid !== undefined && RESERVED_CLIENT_ID.test(cid)) {
-      throw invalidValue('newClientOrderId', "Ids of the form api.<n> and bot.<n> are the venue's generated ids.");
-    }
     const ps = q.oneOf('positionSide', ['BOTH', 'LONG', 'SHORT'], () => new BinanceError(-4006, 'Position side is invalid.')) ?? 'BOTH';
     const reduceOnly = q.bool('reduceOnly');
     const translate = (mode: Mode): { positionSide: number; action: number } => {
