@@ -129,8 +129,8 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       t = translate(live);
     }
     const { positionSide, action } = t;
-    // the market time the command runs at: the order's creation time (no view of a live order by id
-    // exists, and reading the stored row would flush the turn's coalesced writes on every order)
+    // the market time the command runs at: the order's creation time (a finished order is no longer
+    // live, and reading its stored row would flush the turn's coalesced writes on every order)
     const time = venue.clock.now();
     const result = run(
       {
