@@ -111,6 +111,28 @@ describe('self-trade prevention', () => {
 });
 
 describe('user stream', () => {
+  it('ORDER_TRADE_UPDATE: NEW, then X EXPIRED_IN_MATCH for the taker a self-trade expired', async () => {
+    const c = account(svc.venue, 'cstw');
+    const ex = binanceusdm(svc.base, c);
+    const { listenKey } = await ex.fapiPrivatePostListenKey();
+    const ws = new WebSocket(`${svc.base.replace('http', 'ws')}/binance/ws/${listenKey}`);
+    const got: any[] = [];
+    ws.on('message', (d) => got.push(JSON.parse(String(d))));
+    await new Promise((r) => ws.once('open', r));
+    try {
+      const x = svc.venue.exchange;
+      x.placeOrder(c.id, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: px(5), qty: '0.010' });
+      const taker = x.placeOrder(c.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: px(5), qty: '0.010' });
+      expect(taker.status).toBe(6);
+      const mine = () => got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && m.o.i === Number(taker.order_id));
+      for (let i = 0; i < 50 && mine().length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(mine().map((m) => [m.o.x, m.o.X])).toEqual([['NEW', 'NEW'], ['EXPIRED', 'EXPIRED_IN_MATCH']]);
+      await ex.cancelAllOrders(BTC);
+    } finally {
+      ws.close();
+    }
+  });
+
   it('ACCOUNT_CONFIG_UPDATE for a leverage change made through the native API', async () => {
     const c = account(svc.venue, 'ccfg');
     const ex = binanceusdm(svc.base, c);
