@@ -186,7 +186,7 @@ test('behind the help overlay only ? and Esc act', async ({ page, service, trade
   await expect(screen.chart.interval('15m')).toHaveAttribute('aria-selected', 'true');
 });
 
-test('a market fill reads naturally; an expired post-only order is a warning with the reason, gone on the next action', async ({ page, service, trader, market }) => {
+test('a market fill reads naturally; a post-only order that would take is refused with the reason, gone on the next action', async ({ page, service, trader, market }) => {
   const symbol = 'ETHUSDT';
   await market.ensureBook(symbol, 10);
   const s = await market.symbol(symbol);
@@ -198,18 +198,18 @@ test('a market fill reads naturally; an expired post-only order is a warning wit
   await expect(screen.form.notice).toHaveText(/^Open long 0\.050 ETHUSDT: filled 0\.050 at [\d,]+\.\d+$/);
   await expect(screen.form.notice).toHaveAttribute('data-kind', 'ok');
 
-  // a post-only buy above the best ask would take liquidity: it expires
+  // a post-only buy above the best ask would take liquidity: the venue refuses it (3022), as Binance does
   const ask = Number((await trader.api.depth(symbol, 5)).asks[0][0]);
   await screen.form.type('Limit').click();
   await screen.form.root.getByRole('combobox', { name: 'Time in force' }).selectOption('4');
   await screen.form.price.fill(onTick(ask * 1.002, s.price_step));
   await screen.form.size.fill('0.050');
   await screen.form.button('Open long').click();
-  await expect(screen.form.notice).toHaveAttribute('data-kind', 'warn');
-  await expect(screen.form.notice).toContainText('Post-only order expired: it would have taken liquidity');
-  await page.screenshot({ path: test.info().outputPath('post-only-expired.png') });
-  await screen.form.size.fill('0.060');
+  await expect(screen.form.error).toContainText('would take liquidity');
   await expect(screen.form.notice).toBeHidden();
+  await page.screenshot({ path: test.info().outputPath('post-only-refused.png') });
+  await screen.form.size.fill('0.060');
+  await expect(screen.form.error).toBeHidden();
 });
 
 test('resetting the paper account asks first, names the amount, and reports it formatted', async ({ page, service, trader, market }) => {

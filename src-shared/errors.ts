@@ -97,6 +97,8 @@ export const Errors = {
   ORDER_NOT_CANCELLABLE: def(3019, 400, 'order_rejected', 'Order is no longer open'),
   NO_LIQUIDITY: def(3020, 400, 'order_rejected', 'No liquidity within the price-protection band'),
   TOO_MANY_OPEN_ORDERS: def(3021, 400, 'order_rejected', 'Too many open orders'),
+  POST_ONLY_WOULD_TAKE: def(3022, 400, 'order_rejected', 'Post-only (GTX) order would take liquidity'),
+  FOK_NOT_FILLABLE: def(3023, 400, 'order_rejected', 'Fill-or-kill (FOK) order cannot fill completely'),
 
   // 4290: rate limits (HTTP 429)
   RATE_LIMITED: def(4290, 429, 'rate_limit', 'Too many requests'),

@@ -79,8 +79,11 @@ export const decimalField = (description: string) =>
 export const clientOrderIdField = Type.String({
   minLength: 1,
   maxLength: 36,
-  pattern: '^[A-Za-z0-9_-]{1,36}$',
-  description: 'Client order ID: 1 to 36 letters, digits, _ or -; unique among your live orders. Generated when absent.',
+  // Binance's characters (reference a.5), so one id works on both surfaces
+  pattern: '^[.A-Z:/a-z0-9_-]{1,36}$',
+  description:
+    "Client order ID: 1 to 36 letters, digits, '.', ':', '/', '_' or '-' (Binance's set); unique among your live orders. " +
+    'Generated when absent (api.<order id>, bot.<order id>: ids of that form are the venue\'s and refused, 1001).',
 });
 
 export const idField = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_INT, description });

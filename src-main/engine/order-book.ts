@@ -951,6 +951,23 @@ export class OrderBook implements BookCommands {
     return this.ids.size;
   }
 
+  /** Would a limit order at priceTicks take liquidity on entry (a GTX that would expire)? Reads only. */
+  wouldTake(side: number, priceTicks: number): boolean {
+    const opp = side === BUY ? this.asks : this.bids;
+    return opp.n > 0 && opp.keys[opp.n - 1] >= (side === BUY ? -priceTicks : priceTicks);
+  }
+
+  /**
+   * Could a FOK limit order of `account` fill qtyLots whole on entry, under its STP mode (0: the
+   * book's default), exactly as placeLimit would decide? Reads only: lets the service refuse such
+   * an order before the engine sees it.
+   */
+  fokFillable(account: number, side: number, priceTicks: number, qtyLots: number, stp = 0): boolean {
+    if (!this.wouldTake(side, priceTicks)) return false;
+    const opp = side === BUY ? this.asks : this.bids;
+    return this.canFill(account, side, opp, side === BUY ? -priceTicks : priceTicks, qtyLots, stp === 0 ? this.defaultStp : stp);
+  }
+
   /** Best bid price in ticks, 0 when there is no bid. */
   bestBid(): number {
     const b = this.bids;

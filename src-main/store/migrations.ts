@@ -264,4 +264,9 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX dataset_gaps_dataset ON dataset_gaps(dataset_id, start_time);
   `,
+  // 5: orders expired by self-trade prevention (the taker met its own resting order) are marked,
+  // for the Binance facade's EXPIRED_IN_MATCH; earlier rows read 0
+  `
+  ALTER TABLE orders ADD COLUMN expired_in_match INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

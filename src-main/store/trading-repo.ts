@@ -22,7 +22,7 @@ function orderFromRaw(r: Raw): OrderRow {
     side: n(r.side), type: n(r.type), tif: n(r.tif), priceTicks: n(r.price_ticks), qtyLots: n(r.qty_lots),
     filledLots: n(r.filled_lots), filledQuote: r.filled_quote as bigint, status: n(r.status), leverage: n(r.leverage),
     marginMode: n(r.margin_mode), positionSide: n(r.position_side), positionAction: n(r.position_action),
-    reduceOnly: n(r.reduce_only) === 1, frozen: r.frozen as bigint, totalFee: r.total_fee as bigint,
+    reduceOnly: n(r.reduce_only) === 1, expiredInMatch: n(r.expired_in_match) === 1, frozen: r.frozen as bigint, totalFee: r.total_fee as bigint,
     createdAt: n(r.created_at), updatedAt: n(r.updated_at),
   };
 }
@@ -100,10 +100,11 @@ export class TradingRepo implements TradingStorePort {
     this.s = {
       upsertOrder: prep(`INSERT INTO orders (id, client_order_id, account_id, symbol, side, type, tif, price_ticks, qty_lots,
         filled_lots, filled_quote, status, leverage, margin_mode, position_side, position_action, reduce_only, frozen,
-        total_fee, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+        total_fee, created_at, updated_at, expired_in_match) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
         ON CONFLICT(id) DO UPDATE SET qty_lots = excluded.qty_lots, price_ticks = excluded.price_ticks,
         filled_lots = excluded.filled_lots, filled_quote = excluded.filled_quote, status = excluded.status,
-        frozen = excluded.frozen, total_fee = excluded.total_fee, updated_at = excluded.updated_at`),
+        frozen = excluded.frozen, total_fee = excluded.total_fee, updated_at = excluded.updated_at,
+        expired_in_match = excluded.expired_in_match`),
       insertTrade: prep(`INSERT INTO trades (id, order_id, account_id, symbol, side, position_side, price_ticks, qty_lots,
         quote, fee, fee_rate, role, is_close, realized_pnl, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
       upsertPosition: prep(`INSERT INTO positions (id, account_id, symbol, side, qty_lots, cost, margin_mode, leverage,
@@ -148,7 +149,7 @@ export class TradingRepo implements TradingStorePort {
     this.s.upsertOrder.run(
       o.id, o.clientOrderId, o.accountId, o.symbol, o.side, o.type, o.tif, o.priceTicks, o.qtyLots, o.filledLots,
       o.filledQuote, o.status, o.leverage, o.marginMode, o.positionSide, o.positionAction, o.reduceOnly ? 1 : 0,
-      o.frozen, o.totalFee, o.createdAt, o.updatedAt,
+      o.frozen, o.totalFee, o.createdAt, o.updatedAt, o.expiredInMatch === true ? 1 : 0,
     );
   }
 

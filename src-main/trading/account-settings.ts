@@ -13,6 +13,7 @@ import { positionsOf, reject, type AccountLive, type TradingCore } from './core.
 import { checkLeverage, checkMarginModeChange, checkMarginModeValue } from './order-checks.ts';
 
 export function applyPairSetting(core: TradingCore, a: AccountLive, symbol: string, leverage: number, marginMode: number): void {
+  const before = core.pairSetting(a, core.requirePair(symbol)).leverage;
   a.pairs.set(symbol, { leverage, marginMode });
   let repriced = false;
   const { repo } = core.deps;
@@ -30,6 +31,11 @@ export function applyPairSetting(core: TradingCore, a: AccountLive, symbol: stri
   if (repriced && core.events.has('account')) {
     core.writer.announcePositions(a);
     core.writer.announceBalance(a);
+  }
+  // a leverage change, whichever surface made it (the Binance facade's ACCOUNT_CONFIG_UPDATE)
+  if (before !== leverage && core.events.has('setting')) {
+    const ev = { accountId: a.id, symbol, leverage, marginMode };
+    core.deps.repo.group.afterCommit(() => core.events.emit('setting', ev));
   }
 }
 

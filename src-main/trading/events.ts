@@ -29,10 +29,19 @@ export interface AccountEvent {
   data: unknown;
 }
 
+/** An account's leverage on a pair changed (the leverage command, or an order that set one), once committed. */
+export interface SettingEvent {
+  accountId: number;
+  symbol: string;
+  leverage: number;
+  marginMode: number;
+}
+
 export interface ExchangeListeners {
   trade: (e: TradeEvent) => void;
   level: (e: LevelEvent) => void;
   account: (e: AccountEvent) => void;
+  setting: (e: SettingEvent) => void;
 }
 
 export class EventBus {
@@ -40,6 +49,7 @@ export class EventBus {
     trade: [],
     level: [],
     account: [],
+    setting: [],
   };
   onError: (err: unknown) => void = (err) => console.error('perpdesk: event listener failed', err);
 

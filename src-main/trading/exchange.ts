@@ -30,7 +30,7 @@ import { bookWalletTo, deposit } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
 import { cancelAll, cancelBotOrder, cancelOrder, placeBotOrder, placeUserOrder, trimBotOrder, type CancelTarget } from './orders.ts';
 import type { PairState } from './pair-state.ts';
-import type { AccountSpec, AccountState, ExchangeDeps } from './ports.ts';
+import type { AccountSpec, AccountState, ExchangeDeps, OrderState } from './ports.ts';
 import { setTpSl, tpslList, tpslOf, type TpSlEntry, type TriggerSpec } from './tpsl.ts';
 import { orderRecord, positionRecords, summaryRecord } from './views.ts';
 
@@ -248,6 +248,27 @@ export class Exchange {
 
   openOrders(accountId: number, symbol?: string): OrderRecord[] {
     return openOrdersOf(this.core.requireAccount(accountId), symbol).map((o) => orderRecord(this.core, o));
+  }
+
+  /**
+   * An account's order by id: the live one while it is open (read from memory, so the turn's
+   * coalesced writes are not flushed as a store read would), else the stored one; undefined when
+   * there is none of this account. The object is the exchange's own: read it, never keep or change it.
+   */
+  liveOrder(accountId: number, orderId: number): Readonly<OrderState> | undefined {
+    const live = this.core.requireAccount(accountId).orders.get(orderId);
+    if (live) return live;
+    const stored = this.core.deps.repo.order(orderId);
+    return stored?.accountId === accountId ? stored : undefined;
+  }
+
+  /** An account's order by client id (on `symbol` when given): the open one first, else the newest stored. */
+  liveOrderByClientId(accountId: number, clientOrderId: string, symbol?: string): Readonly<OrderState> | undefined {
+    const a = this.core.requireAccount(accountId);
+    const id = a.clientIds.get(clientOrderId);
+    const live = id === undefined ? undefined : a.orders.get(id);
+    if (live && (symbol === undefined || live.symbol === symbol)) return live;
+    return this.core.deps.repo.orderByClientId(accountId, clientOrderId, symbol);
   }
 
   /** Cached bot orders that are still open. */

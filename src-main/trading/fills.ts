@@ -13,7 +13,7 @@
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { OrderStatus, OrderType, PositionAction, PositionMode, PositionSide, Side, TimeInForce, TradeRole } from '../../src-shared/enums.ts';
 import type { EngineEvent } from '../engine/index.ts';
-import { RejectReason } from '../engine/types.ts';
+import { ExpireReason, RejectReason } from '../engine/types.ts';
 import { applyClose, applyOpen, newPosition, type HedgeSide, type PositionState } from '../risk/position.ts';
 import { posKey, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
 import type { PairState } from './pair-state.ts';
@@ -97,9 +97,13 @@ function apply(core: TradingCore, pair: PairState, e: EngineEvent, untracked: Li
       return;
     }
     case 'expired': {
-      // IOC/FOK remainders, GTX that would take and self-trade prevention alike
+      // IOC/FOK remainders, GTX that would take and self-trade prevention alike; the last is
+      // marked, for the Binance facade's EXPIRED_IN_MATCH
       const o = lookup(core, e.orderId, untracked);
-      if (o) finish(core, o, OrderStatus.EXPIRED);
+      if (o) {
+        if (e.reason === ExpireReason.SelfTrade) o.expiredInMatch = true;
+        finish(core, o, OrderStatus.EXPIRED);
+      }
       return;
     }
   }

@@ -199,7 +199,7 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
       id: o.id, clientOrderId: o.clientOrderId, accountId: o.accountId, symbol: o.symbol, side: o.side, type: o.type, tif: o.tif,
       priceTicks: o.priceTicks, qtyLots: o.qtyLots, filledLots: o.filledLots, filledQuote: o.filledQuote, status: o.status,
       leverage: o.leverage, marginMode: o.marginMode, positionSide: o.positionSide, positionAction: o.positionAction,
-      reduceOnly: o.reduceOnly, frozen: o.frozen, totalFee: o.totalFee, createdAt: o.createdAt, updatedAt: o.updatedAt,
+      reduceOnly: o.reduceOnly, expiredInMatch: o.expiredInMatch === true, frozen: o.frozen, totalFee: o.totalFee, createdAt: o.createdAt, updatedAt: o.updatedAt,
     };
     this.write(() => this.orders.set(row.id, row));
   }

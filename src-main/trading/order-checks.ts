@@ -7,7 +7,9 @@
 // - Order of checks is part of the API: symbol status, type/side/TIF, position side and
 //   action (before quantity and price: an order on the wrong side is told so, not that its
 //   price is outside the band for that side), quantity, price and band, then the account
-//   side (settings, client id, reduce-only cap, notional, leverage cap, margin).
+//   side (settings, client id, open-order limit, reduce-only cap, notional, leverage cap,
+//   margin), last the book: a post-only order that would take and a FOK order that cannot fill
+//   whole are refused (3022 / 3023) rather than kept as EXPIRED, as Binance refuses them.
 import { Errors } from '../../src-shared/errors.ts';
 import { MarginMode, OrderType, PositionAction, PositionMode, PositionSide, Side, SymbolStatus, TimeInForce } from '../../src-shared/enums.ts';
 import { MAX_PRICE_TICKS } from '../engine/types.ts';
@@ -44,6 +46,21 @@ export interface CheckedAccount {
 }
 
 const ISOLATED_OR_CROSS = 'margin_mode must be 1 (isolated) or 2 (cross)';
+/** The venue's generated client ids (api.<order id>, bot.<order id>): a client may not choose one. */
+const GENERATED_CLIENT_ID = /^(api|bot)\.\d+$/;
+
+/**
+ * A client-chosen id may use Binance's characters (the route schema checks them) but not the
+ * generated form, so a generated id never collides with a chosen one.
+ */
+export function checkClientOrderId(cid: string | undefined): void {
+  if (cid !== undefined && cid.indexOf('.') > 0 && GENERATED_CLIENT_ID.test(cid)) {
+    reject(Errors.INVALID_PARAMETER, `client_order_id '${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>)`);
+  }
+}
+
+/** Open orders an account may have on one pair (Binance's default MAX_NUM_ORDERS). */
+export const MAX_OPEN_ORDERS_PER_PAIR = 200;
 
 /** Type, side, time in force, position side and action, quantity, price and band. */
 export function checkShape(pair: PairState, input: OrderInput, mode: PositionMode): CheckedShape {
@@ -131,6 +148,10 @@ export function checkAccountSide(core: TradingCore, a: AccountLive, pair: PairSt
   if (a.clientIds.has(clientOrderId)) {
     reject(Errors.DUPLICATE_CLIENT_ORDER_ID, `client_order_id '${clientOrderId}' is already used by live order ${a.clientIds.get(clientOrderId)}`);
   }
+  // counting walks the account's orders, so only an account that could be at the limit pays it
+  if (a.orders.size >= MAX_OPEN_ORDERS_PER_PAIR && openOrdersOf(a, row.symbol).length >= MAX_OPEN_ORDERS_PER_PAIR) {
+    reject(Errors.TOO_MANY_OPEN_ORDERS, `At most ${MAX_OPEN_ORDERS_PER_PAIR} open orders per account on ${row.symbol}`);
+  }
   let frozen = 0n;
   let maxFill = -1;
   if (s.reduceOnly) {
@@ -158,6 +179,24 @@ export function checkAccountSide(core: TradingCore, a: AccountLive, pair: PairSt
     }
   }
   return { leverage, marginMode, settingsChange, frozen, maxFill };
+}
+
+/**
+ * The book side of a limit order, read as the engine will decide on entry: a post-only (GTX)
+ * order that would take is 3022, a FOK order that cannot fill whole (its reduce-only cap applied,
+ * self-trade prevention counted) 3023. Reads only.
+ */
+export function checkImmediate(pair: PairState, engineAccount: number, side: number, s: CheckedShape, maxFill: number): void {
+  if (s.isMarket) return;
+  if (s.tif === TimeInForce.GTX && pair.book.wouldTake(side, s.priceTicks)) {
+    reject(Errors.POST_ONLY_WOULD_TAKE, `A post-only order at ${pair.math.formatPrice(s.priceTicks)} would take liquidity on ${pair.row.symbol}`);
+  }
+  if (s.tif === TimeInForce.FOK) {
+    const qty = maxFill > 0 && maxFill < s.qtyLots ? maxFill : s.qtyLots;
+    if (!pair.book.fokFillable(engineAccount, side, s.priceTicks, qty)) {
+      reject(Errors.FOK_NOT_FILLABLE, `A fill-or-kill order of ${pair.math.formatQty(qty)} at ${pair.math.formatPrice(s.priceTicks)} cannot fill completely on ${pair.row.symbol}`);
+    }
+  }
 }
 
 /** Checks a leverage for an account's pair; returns the notional cap it allows (USDT). */

@@ -16,7 +16,7 @@ import { formatMoney } from '../risk/money.ts';
 import { applyPairSetting } from './account-settings.ts';
 import { HOUSE_ACCOUNT, openOrdersOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
 import { drain } from './fills.ts';
-import { checkAccountSide, checkShape, type CheckedShape } from './order-checks.ts';
+import { checkAccountSide, checkClientOrderId, checkImmediate, checkShape, type CheckedShape } from './order-checks.ts';
 import { orderRecord } from './views.ts';
 
 /** General placement (signed users): validated, margined, stored before the answer. */
@@ -24,10 +24,12 @@ export function placeUserOrder(core: TradingCore, a: AccountLive, input: OrderIn
   core.checkHealthy();
   const pair = core.requirePair(input.symbol);
   const s = checkShape(pair, input, a.mode);
+  checkClientOrderId(input.client_order_id);
   const id = core.takeOrderId();
-  // Generated ids contain a '.', which client-chosen ids may not, so they never collide.
+  // Generated ids have a form client-chosen ids may not take (checkClientOrderId), so they never collide.
   const clientOrderId = input.client_order_id || `api.${id}`;
   const c = checkAccountSide(core, a, pair, input, s, clientOrderId);
+  checkImmediate(pair, a.id, input.side, s, c.maxFill);
   // settings the order asked for apply only now that it is accepted
   if (c.settingsChange) applyPairSetting(core, a, pair.row.symbol, c.leverage, c.marginMode);
   const order = newOrder(core, id, clientOrderId, a.id, input, s, c.leverage, c.marginMode, c.frozen, false, a.id, false);
@@ -46,6 +48,7 @@ export function placeBotOrder(core: TradingCore, input: BotOrderInput, engineAcc
   core.checkHealthy();
   const pair = core.requirePair(input.symbol);
   const s = checkShape(pair, input, PositionMode.HEDGE);
+  checkClientOrderId(input.client_order_id);
   const track = input.need_cache === true;
   const id = core.takeOrderId();
   const clientOrderId = input.client_order_id || `bot.${id}`;

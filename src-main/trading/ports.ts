@@ -35,6 +35,8 @@ export interface OrderState {
   positionSide: number;
   positionAction: number;
   reduceOnly: boolean;
+  /** Expired by self-trade prevention (the taker met its own resting order): Binance's EXPIRED_IN_MATCH. */
+  expiredInMatch?: boolean;
   frozen: bigint;
   totalFee: bigint;
   createdAt: number;

@@ -96,6 +96,7 @@ describe('public routes', () => {
     expect(f.LOT_SIZE).toEqual({ filterType: 'LOT_SIZE', minQty: row.minQty, maxQty: row.maxQty, stepSize: row.stepSize });
     expect(f.MARKET_LOT_SIZE.minQty).toBe(row.minQty);
     expect(f.MIN_NOTIONAL).toEqual({ filterType: 'MIN_NOTIONAL', notional: row.minNotional });
+    expect(f.MAX_NUM_ORDERS).toEqual({ filterType: 'MAX_NUM_ORDERS', limit: 200 });
     const r = Number(row.marketPriceProtectRatio);
     expect(Number(f.PERCENT_PRICE.multiplierUp)).toBeCloseTo(1 + r, 10);
     expect(Number(f.PERCENT_PRICE.multiplierDown)).toBeCloseTo(1 - r, 10);

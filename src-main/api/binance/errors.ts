@@ -129,6 +129,10 @@ export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError 
       return new BinanceError(-2020, 'Unable to fill.');
     case Errors.TOO_MANY_OPEN_ORDERS.code:
       return new BinanceError(-2025, MSG.MAX_OPEN);
+    case Errors.POST_ONLY_WOULD_TAKE.code:
+      return new BinanceError(-5022, MSG.POST_ONLY);
+    case Errors.FOK_NOT_FILLABLE.code:
+      return new BinanceError(-5021, MSG.FOK);
     case Errors.RATE_LIMITED.code:
       return new BinanceError(-1003, MSG.TOO_MANY_REQUESTS, 429);
     case Errors.INTERNAL.code:

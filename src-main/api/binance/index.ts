@@ -62,6 +62,6 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   });
 
   registerMarket(app, ctx);
-  const streams = registerStreams(app, ctx);
-  registerTrading(app, ctx, streams);
+  registerStreams(app, ctx);
+  registerTrading(app, ctx);
 }

@@ -15,6 +15,7 @@ import { KLINES_MAX_LIMIT } from '../../market/kline-service.ts';
 import { RECENT_TRADES_KEPT } from '../../market/recent-trades.ts';
 import { fundingRateCap, nextFundingTime, FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS } from '../../risk/funding.ts';
 import { formatMoney } from '../../risk/money.ts';
+import { MAX_OPEN_ORDERS_PER_PAIR } from '../../trading/order-checks.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import { toPriceLevels } from '../ws/depth-feed.ts';
 import { listedPairs, pairOf, paramsOf, type BinanceContext } from './context.ts';
@@ -64,6 +65,8 @@ export function exchangeInfoSymbol(pair: PairState): Record<string, unknown> {
       { filterType: 'LOT_SIZE', minQty: r.minQty, maxQty: r.maxQty, stepSize: r.stepSize },
       { filterType: 'MARKET_LOT_SIZE', minQty: r.minQty, maxQty: r.maxQty, stepSize: r.stepSize },
       { filterType: 'MIN_NOTIONAL', notional: r.minNotional },
+      // the core's per-account, per-pair open-order limit (native 3021, -2025 here)
+      { filterType: 'MAX_NUM_ORDERS', limit: MAX_OPEN_ORDERS_PER_PAIR },
       {
         filterType: 'PERCENT_PRICE',
         multiplierUp: new Decimal(1).plus(ratio).toFixed(decimals),

@@ -15,20 +15,25 @@ export type Mode = 'hedge' | 'one_way';
 export const STATUS = ['', 'NEW', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'REJECTED', 'EXPIRED'] as const;
 export const TIF = ['', 'GTC', 'IOC', 'FOK', 'GTX'] as const;
 
+/** Binance's order status; a taker expired by self-trade prevention is EXPIRED_IN_MATCH (reference a.5). */
+export function statusName(o: Readonly<Pick<OrderState, 'status' | 'expiredInMatch'>>): string {
+  return o.status === 6 && o.expiredInMatch === true ? 'EXPIRED_IN_MATCH' : STATUS[o.status];
+}
+
 export function positionSideName(mode: Mode, nativeSide: number): 'BOTH' | 'LONG' | 'SHORT' {
   if (mode === 'one_way') return 'BOTH';
   return nativeSide === PositionSide.SHORT ? 'SHORT' : 'LONG';
 }
 
 /** An order as Binance answers it (create / cancel / query / lists). */
-export function binanceOrder(m: SymbolMath, o: OrderState, mode: Mode): Record<string, unknown> {
+export function binanceOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode): Record<string, unknown> {
   const market = o.type === OrderType.MARKET;
   const avg = o.filledLots > 0 ? new Decimal(formatMoney(o.filledQuote)).div(new Decimal(m.formatQty(o.filledLots))).toFixed(m.price.precision) : '0';
   const type = market ? 'MARKET' : 'LIMIT';
   return {
     orderId: o.id,
     symbol: o.symbol,
-    status: STATUS[o.status],
+    status: statusName(o),
     clientOrderId: o.clientOrderId,
     price: market ? '0' : m.formatPrice(o.priceTicks),
     avgPrice: avg,

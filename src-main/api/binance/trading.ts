@@ -4,9 +4,9 @@
 // trading repository's order and trade history), and answers Binance's record shapes.
 //
 // Where the native core answers differently from Binance, the translation is here and named:
-// no-op margin-type and position-mode changes are -4046 / -4059 (native answers success); a
-// post-only order that would take is -5022 and a FOK that cannot fill -5021 (native keeps an
-// EXPIRED record of each, visible in allOrders); reduceOnly in hedge mode is -1106.
+// no-op margin-type and position-mode changes are -4046 / -4059 (native answers success);
+// reduceOnly in hedge mode is -1106. A post-only order that would take (native 3022) is -5022 and
+// a FOK that cannot fill (3023) -5021: the core refuses both before the engine sees them.
 import { Decimal } from 'decimal.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../src-shared/errors.ts';
@@ -18,14 +18,11 @@ import type { Command } from '../../trading/exchange.ts';
 import { bodyText, listedPairs, pairOf, paramsOf, type BinanceContext } from './context.ts';
 import { BinanceError, MSG, fromNative, positionSideMessage, illegal, invalidValue, mandatory, notRequired, type ErrorContext } from './errors.ts';
 import { queryOf, type Params } from './params.ts';
-import { binanceOrder, binancePosition, binanceTrade, STATUS, TIF, usdtAsset, type Mode } from './records.ts';
+import { binanceOrder, binancePosition, binanceTrade, STATUS, statusName, TIF, usdtAsset, type Mode } from './records.ts';
 import { verifySigned, accountByKey } from './signing.ts';
-import type { BinanceStreams } from './ws.ts';
 
 /** Binance's client order id characters (reference a.5). */
 const CLIENT_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
-/** Ids of this form are the native generated ones (api.<order id>): a client may not take one. */
-const RESERVED_CLIENT_ID = /^(api|bot)\.\d+$/;
 const HISTORY_PAGE = 500;
 
 interface Signed {
@@ -34,7 +31,7 @@ interface Signed {
   mode: Mode;
 }
 
-export function registerTrading(app: FastifyInstance, ctx: BinanceContext, streams?: BinanceStreams): void {
+export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void {
   const { venue } = ctx;
   const ex = venue.exchange;
 
@@ -61,14 +58,14 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
     }
   };
 
-  const orderOf = (s: Signed, o: OrderState) => binanceOrder(ex.pair(o.symbol)!.math, o, s.mode);
+  const orderOf = (s: Signed, o: Readonly<OrderState>) => binanceOrder(ex.pair(o.symbol)!.math, o, s.mode);
 
   /** The account's order named by orderId or origClientOrderId on `symbol`, else -2013. */
-  const findOrder = (s: Signed, symbol: string): OrderState => {
+  const findOrder = (s: Signed, symbol: string): Readonly<OrderState> => {
     const id = s.q.int('orderId', 1);
     const cid = s.q.str('origClientOrderId');
     if (id === undefined && cid === undefined) throw new BinanceError(-1102, "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null!");
-    const o = id !== undefined ? venue.trading.order(id) : venue.trading.orderByClientId(s.account.id, cid!, symbol);
+    const o = id !== undefined ? ex.liveOrder(s.account.id, id) : ex.liveOrderByClientId(s.account.id, cid!, symbol);
     if (o === undefined || o.accountId !== s.account.id || o.symbol !== symbol) throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
     return o;
   };
@@ -109,9 +106,6 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
     const respType = q.oneOf('newOrderRespType', ['ACK', 'RESULT']) ?? 'ACK';
     const cid = q.str('newClientOrderId');
     if (cid !== undefined && !CLIENT_ID.test(cid)) throw illegal('newClientOrderId');
-    if (cid !== undefined && RESERVED_CLIENT_ID.test(cid)) {
-      throw invalidValue('newClientOrderId', "Ids of the form api.<n> and bot.<n> are the venue's generated ids.");
-    }
     const ps = q.oneOf('positionSide', ['BOTH', 'LONG', 'SHORT'], () => new BinanceError(-4006, 'Position side is invalid.')) ?? 'BOTH';
     const reduceOnly = q.bool('reduceOnly');
     const translate = (mode: Mode): { positionSide: number; action: number } => {
@@ -135,8 +129,8 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
       t = translate(live);
     }
     const { positionSide, action } = t;
-    // the market time the command runs at: the order's creation time (no view of a live order by id
-    // exists, and reading the stored row would flush the turn's coalesced writes on every order)
+    // the market time the command runs at: the order's creation time (a finished order is no longer
+    // live, and reading its stored row would flush the turn's coalesced writes on every order)
     const time = venue.clock.now();
     const result = run(
       {
@@ -157,10 +151,6 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
       { side: sideName, positionMode: s.mode },
       s,
     );
-    if (result.status === OrderStatus.EXPIRED && Number(result.filled_qty) === 0) {
-      if (tif === TimeInForce.GTX) throw new BinanceError(-5022, MSG.POST_ONLY);
-      if (tif === TimeInForce.FOK) throw new BinanceError(-5021, MSG.FOK);
-    }
     const m = pair.math;
     const ack = respType === 'ACK';
     const filled = ack ? m.formatQty(0) : result.filled_qty;
@@ -169,7 +159,9 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
       orderId: Number(result.order_id),
       symbol,
       // ACK: the order as accepted, before any fill; RESULT: as the command left it
-      status: ack ? 'NEW' : STATUS[result.status],
+      // (an expired one may be a self-trade's EXPIRED_IN_MATCH, which only the record says: the
+      // one read of the store on this route, and only for expired orders)
+      status: ack ? 'NEW' : result.status === OrderStatus.EXPIRED ? statusName(ex.liveOrder(s.account.id, Number(result.order_id))!) : STATUS[result.status],
       clientOrderId: result.client_order_id,
       price: market ? '0' : m.formatPrice(m.price.mustToUnits(price!)),
       // a display value, as the native record's avg_price
@@ -224,7 +216,7 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
   });
 
   const openOrders = (s: Signed, symbol: string | undefined) =>
-    ex.openOrders(s.account.id, symbol).map((r) => orderOf(s, venue.trading.order(Number(r.id))!));
+    ex.openOrders(s.account.id, symbol).map((r) => orderOf(s, ex.liveOrder(s.account.id, Number(r.id))!));
 
   app.get('/fapi/v1/openOrders', async (req) => {
     const s = signed(req);
@@ -419,7 +411,6 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext, strea
     const text = s.q.required('leverage');
     const leverage = s.q.requiredInt('leverage', 1, 1000);
     const r = run({ kind: 'setLeverage', accountId: s.account.id, symbol, leverage }, { leverage: text });
-    streams?.configUpdate(s.account.id, symbol, r.leverage);
     return { leverage: r.leverage, maxNotionalValue: r.max_notional, symbol: r.symbol };
   });
 

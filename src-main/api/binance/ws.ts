@@ -107,7 +107,11 @@ export class BinanceStreams {
     for (const n of names) if (n !== key && parse(n) !== null) this.subscribe(conn, n);
     this.conns.add(conn);
     if (conn.accountId !== null && this.offAccount === null) {
-      this.offAccount = this.ctx.venue.exchange.events.on('account', (e) => this.onAccount(e));
+      const events = this.ctx.venue.exchange.events;
+      const offAccount = events.on('account', (e) => this.onAccount(e));
+      // leverage changes made on any surface (native API, screen, here)
+      const offSetting = events.on('setting', (e) => this.configUpdate(e.accountId, e.symbol, e.leverage));
+      this.offAccount = () => (offAccount(), offSetting());
     }
     socket.on('message', (data, isBinary) => this.onMessage(conn, isBinary ? '' : String(data)));
     socket.on('close', () => {
@@ -347,18 +351,19 @@ export class BinanceStreams {
       else if (e.kind === 'balance') balance = e.data as AccountSummary;
     }
     const base = (id: number) => {
-      const o = trading.order(id)!;
+      // the live order while it is open (no store read, which would flush the turn's writes)
+      const o = exchange.liveOrder(accountId, id)!;
       const m = exchange.pair(o.symbol)!.math;
       return {
         s: o.symbol, c: o.clientOrderId, S: o.side === 1 ? 'BUY' : 'SELL', o: o.type === 2 ? 'MARKET' : 'LIMIT',
         f: o.type === 2 ? 'GTC' : TIF[o.tif], q: m.formatQty(o.qtyLots), p: o.type === 2 ? '0' : m.formatPrice(o.priceTicks),
         sp: '0', i: o.id, T: now, b: '0', a: '0', R: mode === 'one_way' ? o.reduceOnly : false, wt: 'CONTRACT_PRICE',
         ot: o.type === 2 ? 'MARKET' : 'LIMIT', ps: positionSideName(mode, o.positionSide), cp: false, pP: false, si: 0, ss: 0,
-        V: 'NONE', pm: 'NONE', gtd: 0, status: o.status, qtyLots: o.qtyLots, math: m,
+        V: 'NONE', pm: 'NONE', gtd: 0, status: o.status, inMatch: o.expiredInMatch === true, qtyLots: o.qtyLots, math: m,
       };
     };
     const event = (o: ReturnType<typeof base>, x: string, X: string, extra: Record<string, unknown>) => {
-      const { status: _s, qtyLots: _q, math: _m, ...fields } = o;
+      const { status: _s, inMatch: _i, qtyLots: _q, math: _m, ...fields } = o;
       return { e: 'ORDER_TRADE_UPDATE', E: now, T: now, o: { ...fields, x, X, ...extra } };
     };
     const zero = (o: ReturnType<typeof base>) => ({ ap: '0', l: '0', z: '0', L: '0', N: 'USDT', n: '0', t: 0, m: false, rp: '0' });
@@ -392,7 +397,8 @@ export class BinanceStreams {
     for (const [id, rec] of orders) {
       const b = bases.get(id)!;
       if (rec.status === 4 || rec.status === 5 || rec.status === 6) {
-        const X = STATUS[rec.status];
+        // a taker expired by self-trade prevention: X EXPIRED_IN_MATCH, execution type EXPIRED
+        const X = rec.status === 6 && b.inMatch ? 'EXPIRED_IN_MATCH' : STATUS[rec.status];
         send(event(b, X === 'CANCELED' ? 'CANCELED' : 'EXPIRED', X, { ap: rec.avg_price, l: '0', z: rec.filled_qty, L: '0', N: 'USDT', n: '0', t: 0, m: false, rp: '0' }));
         this.forget(id);
       }
@@ -444,7 +450,7 @@ export class BinanceStreams {
     this.seenOrders.delete(orderId);
   }
 
-  /** Leverage changed through the facade (ACCOUNT_CONFIG_UPDATE). */
+  /** An account's leverage changed, on any surface (ACCOUNT_CONFIG_UPDATE). */
   configUpdate(accountId: number, symbol: string, leverage: number): void {
     const now = this.ctx.venue.clock.now();
     for (const c of this.userConns(accountId)) this.send(c, { e: 'ACCOUNT_CONFIG_UPDATE', E: now, T: now, ac: { s: symbol, l: leverage } });

@@ -33,8 +33,8 @@ const TIF_NAMES: Record<TimeInForce, string> = { 1: 'GTC', 2: 'IOC', 3: 'FOK', 4
 const TIF_TITLES: Record<TimeInForce, string> = {
   1: 'Good till cancelled: rests until filled or cancelled',
   2: 'Immediate or cancel: fills what it can, the rest expires',
-  3: 'Fill or kill: fills completely or expires',
-  4: 'Post only: expires if any part would take liquidity',
+  3: 'Fill or kill: fills completely at once, or is refused',
+  4: 'Post only: refused if any part would take liquidity',
 };
 
 export function OrderEntry() {
