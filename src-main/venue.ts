@@ -44,7 +44,10 @@ export interface VenueOptions {
 }
 
 /** Stored trade history of accounts, read side (the exchange writes it). */
-export type TradeHistory = Pick<TradingRepo, 'order' | 'orderByClientId' | 'orders' | 'trades' | 'closedPositions' | 'closedPosition'>;
+export type TradeHistory = Pick<
+  TradingRepo,
+  'order' | 'orderByClientId' | 'orders' | 'trades' | 'closedPositions' | 'closedPosition' | 'fundingPayments' | 'fundingRates'
+>;
 
 /** Commit timing: whether accepted writes are still on their way to disk, and when they land. */
 export type Durability = Pick<GroupCommit, 'pending' | 'whenDurable'>;
