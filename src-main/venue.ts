@@ -10,6 +10,7 @@ import { DatasetService } from './data/dataset-service.ts';
 import { KlineService } from './market/kline-service.ts';
 import { openMarketSource, type MarketSource } from './market/market-source.ts';
 import type { SymbolCatalogue } from './market/ports.ts';
+import { PriceKlines } from './market/price-klines.ts';
 import { RecentTrades } from './market/recent-trades.ts';
 import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
@@ -70,6 +71,8 @@ export interface Venue {
   readonly klines: KlineService;
   /** The last trades of every pair (GET /fapi/v1/trades). */
   readonly recentTrades: RecentTrades;
+  /** Mark / index / premium candles of every pair, an in-memory window (market/price-klines.ts). */
+  readonly priceKlines: PriceKlines;
   /** Imported market data: the dataset catalogue, its candles and trades (docs/data.md). */
   readonly datasets: DatasetService;
   /** What moves the market (the simulator), when running (see VenueOptions.simulate). */
@@ -121,6 +124,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock, records: wireRecords });
   const recentTrades = new RecentTrades(exchange.events);
+  const priceKlines = new PriceKlines(exchange.events);
   const candles = new CandlesRepo(db);
   const openKlines = () => new KlineService({ candles, symbols, clock, exchange });
   const { market, klines } = opts.simulate
@@ -157,6 +161,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     disk: opts.dataDir === ':memory:' ? undefined : { low: () => diskSpaceOf(db)?.low() ?? null },
     klines,
     recentTrades,
+    priceKlines,
     datasets: new DatasetService(new DatasetsRepo(db)),
     market,
     seed,
@@ -166,6 +171,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       clearInterval(saveTimer);
       market?.dispose();
       recentTrades.close();
+      priceKlines.close();
       klines.close();
       settings.set('market_time', String(clock.now()));
       trading.group.commitNow();

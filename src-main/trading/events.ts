@@ -22,6 +22,14 @@ export interface LevelEvent {
   totalLots: number;
 }
 
+/** A pair's mark and index after a price update (the market's feed), in market time. */
+export interface PriceEvent {
+  symbol: string;
+  mark: number;
+  index: number;
+  time: number;
+}
+
 export interface AccountEvent {
   accountId: number;
   kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding';
@@ -33,6 +41,7 @@ export interface ExchangeListeners {
   trade: (e: TradeEvent) => void;
   level: (e: LevelEvent) => void;
   account: (e: AccountEvent) => void;
+  price: (e: PriceEvent) => void;
 }
 
 export class EventBus {
@@ -40,6 +49,7 @@ export class EventBus {
     trade: [],
     level: [],
     account: [],
+    price: [],
   };
   onError: (err: unknown) => void = (err) => console.error('perpdesk: event listener failed', err);
 
