@@ -15,6 +15,7 @@ import type { ReplayMarket, ReplayOptions } from './market/replay/replay-market.
 import { replayCatalogue } from './replay-catalogue.ts';
 import { SessionReport } from './trading/session-report.ts';
 import type { SymbolCatalogue } from './market/ports.ts';
+import { PriceKlines } from './market/price-klines.ts';
 import { RecentTrades } from './market/recent-trades.ts';
 import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
@@ -62,7 +63,10 @@ export interface VenueOptions {
 }
 
 /** Stored trade history of accounts, read side (the exchange writes it). */
-export type TradeHistory = Pick<TradingRepo, 'order' | 'orderByClientId' | 'orders' | 'trades' | 'closedPositions' | 'closedPosition'>;
+export type TradeHistory = Pick<
+  TradingRepo,
+  'order' | 'orderByClientId' | 'orders' | 'trades' | 'closedPositions' | 'closedPosition' | 'fundingPayments' | 'fundingRates'
+>;
 
 /** Commit timing: whether accepted writes are still on their way to disk, and when they land. */
 export type Durability = Pick<GroupCommit, 'pending' | 'whenDurable'>;
@@ -85,6 +89,8 @@ export interface Venue {
   readonly klines: KlineService;
   /** The last trades of every pair (GET /fapi/v1/trades). */
   readonly recentTrades: RecentTrades;
+  /** Mark / index / premium candles of every pair, an in-memory window (market/price-klines.ts). */
+  readonly priceKlines: PriceKlines;
   /** Imported market data: the dataset catalogue, its candles and trades (docs/data.md). */
   readonly datasets: DatasetService;
   /** What moves the market (the simulator), when running (see VenueOptions.simulate). */
@@ -153,6 +159,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock, records: wireRecords });
   const recentTrades = new RecentTrades(exchange.events);
+  const priceKlines = new PriceKlines(exchange.events);
   const candles = new CandlesRepo(db);
   const openKlines = () => new KlineService({ candles, symbols, clock, exchange });
   const { market, klines } = replay !== undefined
@@ -196,6 +203,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     disk: opts.dataDir === ':memory:' ? undefined : { low: () => diskSpaceOf(db)?.low() ?? null },
     klines,
     recentTrades,
+    priceKlines,
     datasets: new DatasetService(new DatasetsRepo(db)),
     market,
     replay: session,
@@ -207,6 +215,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       session?.close();
       market?.dispose();
       recentTrades.close();
+      priceKlines.close();
       klines.close();
       settings.set('market_time', String(clock.now()));
       trading.group.commitNow();

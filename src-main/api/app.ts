@@ -182,6 +182,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         { name: 'replay', description: 'Replay sessions of imported data: start and close them (live venue), control and report (replay venue)' },
         { name: 'streams', description: 'The WebSocket endpoint /ws' },
         { name: 'datasets', description: "Imported market data (Binance's public archive): catalogue, candles, trades; import and delete loopback only" },
+        {
+          name: 'binance',
+          description:
+            'The Binance USD-M compatible API under /binance (a translation layer over the routes above, for ccxt, freqtrade and ' +
+            "python-binance): Binance's paths, parameters, answers, errors and signatures (X-MBX-APIKEY). docs/binance.md",
+        },
       ],
       components: {
         securitySchemes: {

@@ -269,4 +269,29 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE orders ADD COLUMN expired_in_match INTEGER NOT NULL DEFAULT 0;
   `,
+  // 6: funding history. funding_rates: a pair's rate and mark at each settlement (served as
+  // Binance's /fapi/v1/fundingRate); funding_payments: each position's share of a settlement
+  // (amount in 1e-8 USDT, positive = received), served as FUNDING_FEE income. Rate and mark are
+  // kept as the market's numbers (REAL), as the position's funding total is derived from them.
+  `
+  CREATE TABLE funding_rates (
+    id INTEGER PRIMARY KEY,
+    symbol TEXT NOT NULL,
+    time INTEGER NOT NULL,
+    rate REAL NOT NULL,
+    mark REAL NOT NULL
+  );
+  CREATE INDEX funding_rates_symbol ON funding_rates(symbol, time);
+  CREATE TABLE funding_payments (
+    id INTEGER PRIMARY KEY,
+    account_id INTEGER NOT NULL,
+    symbol TEXT NOT NULL,
+    position_side INTEGER NOT NULL,
+    time INTEGER NOT NULL,
+    rate REAL NOT NULL,
+    mark REAL NOT NULL,
+    amount INTEGER NOT NULL
+  );
+  CREATE INDEX funding_payments_account ON funding_payments(account_id, time);
+  `,
 ];

@@ -4,7 +4,7 @@
 // answers wait for the commit (group.whenDurable), so an acknowledged change is on disk.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { PositionState } from '../risk/position.ts';
-import type { OrderState, TradeState, TradingStorePort, ClosedPositionRow } from '../trading/ports.ts';
+import type { OrderState, TradeState, TradingStorePort, ClosedPositionRow, FundingRateState, FundingRecordState } from '../trading/ports.ts';
 import { groupCommitOf, type GroupCommit } from './group-commit.ts';
 
 /** An order row: the trading service's order state (its port type). */
@@ -83,6 +83,32 @@ export interface ClosedQuery {
   limit: number;
 }
 
+/** Funding payments of an account, by settlement time (both ends inclusive). */
+export interface FundingQuery {
+  accountId: number;
+  symbol?: string;
+  startTime?: number;
+  endTime?: number;
+  limit: number;
+  /** 'asc': the first `limit` from startTime; 'desc': the newest `limit` (default). */
+  order?: 'asc' | 'desc';
+}
+
+/** A pair's settlement rates, by time (both ends inclusive). */
+export interface FundingRateQuery {
+  /** Every pair's when undefined. */
+  symbol?: string;
+  startTime?: number;
+  endTime?: number;
+  limit: number;
+  order?: 'asc' | 'desc';
+}
+
+/** A funding payment as stored, with its row id (Binance's tranId). */
+export interface FundingRecordRow extends FundingRecordState {
+  id: number;
+}
+
 export class TradingRepo implements TradingStorePort {
   private readonly db: DatabaseSync;
   private readonly s: Record<string, StatementSync>;
@@ -127,6 +153,9 @@ export class TradingRepo implements TradingStorePort {
       setPositionMode: prep('UPDATE accounts SET position_mode = ?, updated_at = ? WHERE id = ?'),
       upsertPairSetting: prep(`INSERT INTO account_pair_settings (account_id, symbol, leverage, margin_mode) VALUES (?,?,?,?)
         ON CONFLICT(account_id, symbol) DO UPDATE SET leverage = excluded.leverage, margin_mode = excluded.margin_mode`),
+      insertFundingRate: prep('INSERT INTO funding_rates (symbol, time, rate, mark) VALUES (?,?,?,?)'),
+      insertFundingPayment: prep(`INSERT INTO funding_payments (account_id, symbol, position_side, time, rate, mark, amount)
+        VALUES (?,?,?,?,?,?,?)`),
       openOrders: prep('SELECT * FROM orders WHERE status IN (1, 2) ORDER BY id'),
       allPositions: prep('SELECT * FROM positions ORDER BY id'),
       pairSettings: prep('SELECT * FROM account_pair_settings'),
@@ -196,6 +225,13 @@ export class TradingRepo implements TradingStorePort {
 
   savePairSetting(accountId: number, symbol: string, leverage: number, marginMode: number): void {
     this.s.upsertPairSetting.run(accountId, symbol, leverage, marginMode);
+  }
+
+  insertFunding(rate: FundingRateState, records: readonly FundingRecordState[]): void {
+    this.s.insertFundingRate.run(rate.symbol, rate.time, rate.rate, rate.mark);
+    for (const r of records) {
+      this.s.insertFundingPayment.run(r.accountId, r.symbol, r.positionSide, r.time, r.rate, r.mark, r.amount);
+    }
   }
 
   loadOpenOrders(): OrderRow[] {
@@ -289,6 +325,38 @@ export class TradingRepo implements TradingStorePort {
     this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const r = this.s.closedById.get(positionId, accountId) as Raw | undefined;
     return r ? closedFromRaw(r) : undefined;
+  }
+
+  /** Funding payments of an account, ordered by time then id. */
+  fundingPayments(q: FundingQuery): FundingRecordRow[] {
+    this.group.sync(); // the turn's deferred writes first: reads see every change so far
+    const where = ['account_id = ?'];
+    const args: Array<number | string> = [q.accountId];
+    if (q.symbol !== undefined) (where.push('symbol = ?'), args.push(q.symbol));
+    if (q.startTime !== undefined) (where.push('time >= ?'), args.push(q.startTime));
+    if (q.endTime !== undefined) (where.push('time <= ?'), args.push(q.endTime));
+    const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+    const st = this.db.prepare(`SELECT * FROM funding_payments WHERE ${where.join(' AND ')} ORDER BY time ${dir}, id ${dir} LIMIT ?`);
+    st.setReadBigInts(true);
+    return (st.all(...args, q.limit) as Raw[]).map((r) => ({
+      id: n(r.id), accountId: n(r.account_id), symbol: r.symbol as string, positionSide: n(r.position_side),
+      time: n(r.time), rate: Number(r.rate), mark: Number(r.mark), amount: r.amount as bigint,
+    }));
+  }
+
+  /** A pair's settlement rates, ordered by time. */
+  fundingRates(q: FundingRateQuery): FundingRateState[] {
+    this.group.sync();
+    const where = ['1 = 1'];
+    const args: Array<number | string> = [];
+    if (q.symbol !== undefined) (where.push('symbol = ?'), args.push(q.symbol));
+    if (q.startTime !== undefined) (where.push('time >= ?'), args.push(q.startTime));
+    if (q.endTime !== undefined) (where.push('time <= ?'), args.push(q.endTime));
+    const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+    const st = this.db.prepare(`SELECT * FROM funding_rates WHERE ${where.join(' AND ')} ORDER BY time ${dir}, id ${dir} LIMIT ?`);
+    return (st.all(...args, q.limit) as Array<Record<string, number | string>>).map((r) => ({
+      symbol: r.symbol as string, time: Number(r.time), rate: Number(r.rate), mark: Number(r.mark),
+    }));
   }
 
   /** Sums for the accounting identity (tests, audits). */

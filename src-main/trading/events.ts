@@ -22,6 +22,14 @@ export interface LevelEvent {
   totalLots: number;
 }
 
+/** A pair's mark and index after a price update (the market's feed), in market time. */
+export interface PriceEvent {
+  symbol: string;
+  mark: number;
+  index: number;
+  time: number;
+}
+
 export interface AccountEvent {
   accountId: number;
   kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding';
@@ -42,6 +50,7 @@ export interface ExchangeListeners {
   level: (e: LevelEvent) => void;
   account: (e: AccountEvent) => void;
   setting: (e: SettingEvent) => void;
+  price: (e: PriceEvent) => void;
 }
 
 export class EventBus {
@@ -50,6 +59,7 @@ export class EventBus {
     level: [],
     account: [],
     setting: [],
+    price: [],
   };
   onError: (err: unknown) => void = (err) => console.error('perpdesk: event listener failed', err);
 

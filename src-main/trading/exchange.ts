@@ -130,6 +130,11 @@ export class Exchange {
     if (p.nextFundingTime !== undefined) pair.nextFundingTime = p.nextFundingTime;
     pair.priceTime = this.core.now();
     if (p.mark !== undefined) checkRisk(this.core, pair);
+    // mark / index history listeners (market/price-klines.ts); nothing is built when none listens
+    const events = this.core.events;
+    if ((p.mark !== undefined || p.index !== undefined) && pair.markPrice > 0 && pair.indexPrice > 0 && events.has('price')) {
+      events.emit('price', { symbol: p.symbol, mark: pair.markPrice, index: pair.indexPrice, time: pair.priceTime });
+    }
   }
 
   /**

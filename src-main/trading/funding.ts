@@ -7,10 +7,15 @@
 //   (fundingFee, positive = paid) and taken from the wallet, to the unit.
 // - An isolated position pays from its margin (never below zero); liquidation is checked
 //   right after, against the new wallets.
+// - Each settlement is recorded in the same unit as the wallets it moved: the pair's rate and
+//   mark (even when no position paid: the pair's funding-rate history) and one record per
+//   position that paid or received (the account's funding income), so the history survives a
+//   restart and always agrees with the positions' funding totals.
 import { MarginMode, PositionSide } from '../../src-shared/enums.ts';
 import { formatMoney } from '../risk/money.ts';
 import type { TradingCore } from './core.ts';
 import { checkRisk } from './liquidation.ts';
+import type { FundingRecordState } from './ports.ts';
 
 /** Settles funding on `symbol` at `rate` and `mark`; returns how many positions paid or received. */
 export function settleFunding(core: TradingCore, symbol: string, rate: number, mark: number, time: number): number {
@@ -19,6 +24,7 @@ export function settleFunding(core: TradingCore, symbol: string, rate: number, m
   const w = core.writer;
   let settled = 0;
   const notes: Array<{ accountId: number; data: unknown }> = [];
+  const records: FundingRecordState[] = [];
   for (const a of core.accounts.values()) {
     for (const p of a.positions.values()) {
       if (p.symbol !== symbol || p.qty === 0) continue;
@@ -37,12 +43,15 @@ export function settleFunding(core: TradingCore, symbol: string, rate: number, m
       w.position(p);
       w.wallet(a);
       settled++;
+      records.push({ accountId: a.id, symbol, positionSide: p.side, time, rate, mark, amount: -pays });
       notes.push({
         accountId: a.id,
         data: { symbol, position_side: p.side, funding_rate: rate, mark_price: mark, amount: formatMoney(-pays), time },
       });
     }
   }
+  const repo = core.deps.repo;
+  repo.tx(() => repo.insertFunding({ symbol, time, rate, mark }, records));
   w.flush();
   for (const n of notes) w.announce({ accountId: n.accountId, kind: 'funding', data: n.data });
   checkRisk(core, pair);

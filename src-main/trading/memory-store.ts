@@ -17,6 +17,8 @@ import type {
   AccountSpec,
   AccountState,
   CommitHooks,
+  FundingRateState,
+  FundingRecordState,
   OrderState,
   PairSettingState,
   SettingsPort,
@@ -132,6 +134,8 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
   readonly positions = new Map<number, PositionState>();
   readonly closed: ClosedPositionState[] = [];
   readonly pairSettings = new Map<string, PairSettingState>();
+  readonly fundingRates: FundingRateState[] = [];
+  readonly fundingPayments: FundingRecordState[] = [];
   private staged: Array<() => void> | null = null;
 
   // ---------------------------------------------------------------- accounts port
@@ -249,6 +253,15 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
 
   savePairSetting(accountId: number, symbol: string, leverage: number, marginMode: number): void {
     this.write(() => this.pairSettings.set(`${accountId}:${symbol}`, { accountId, symbol, leverage, marginMode }));
+  }
+
+  insertFunding(rate: FundingRateState, records: readonly FundingRecordState[]): void {
+    const r = { ...rate };
+    const rows = records.map((x) => ({ ...x }));
+    this.write(() => {
+      this.fundingRates.push(r);
+      this.fundingPayments.push(...rows);
+    });
   }
 
   loadOpenOrders(): OrderState[] {

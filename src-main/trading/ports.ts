@@ -62,6 +62,28 @@ export interface TradeState {
   createdAt: number;
 }
 
+/**
+ * One position's share of one funding settlement (positive amount = received, Binance's sign of
+ * a FUNDING_FEE income); rate and mark are the settlement's, as the market gave them.
+ */
+export interface FundingRecordState {
+  accountId: number;
+  symbol: string;
+  positionSide: number;
+  time: number;
+  rate: number;
+  mark: number;
+  amount: bigint;
+}
+
+/** A pair's funding rate at one settlement (recorded whether or not a position paid). */
+export interface FundingRateState {
+  symbol: string;
+  time: number;
+  rate: number;
+  mark: number;
+}
+
 /** The part of an account the ledger keeps live. */
 export interface AccountState {
   id: number;
@@ -122,6 +144,8 @@ export interface TradingStorePort {
   addDeposit(accountId: number, amount: bigint, now: number, deposit?: bigint): void;
   setPositionMode(accountId: number, mode: 'hedge' | 'one_way', now: number): void;
   savePairSetting(accountId: number, symbol: string, leverage: number, marginMode: number): void;
+  /** Stores a settlement: the pair's rate and each position's payment (one unit with the wallets). */
+  insertFunding(rate: FundingRateState, records: readonly FundingRecordState[]): void;
   loadOpenOrders(): OrderState[];
   loadPositions(): PositionState[];
   loadPairSettings(): PairSettingState[];

@@ -59,7 +59,8 @@ describe('POST /admin/v1/accounts', () => {
     expect(r.status).toBe(200);
     expect(r.body.code).toBe(0);
     const d = r.body.data;
-    expect(Object.keys(d)).toEqual(['user_id', 'api_key', 'api_secret', 'balance']);
+    expect(Object.keys(d)).toEqual(['user_id', 'api_key', 'api_secret', 'balance', 'position_mode']);
+    expect(d.position_mode).toBe('hedge'); // the native default
     expect(d.api_key).toMatch(/^[A-Za-z0-9_-]{8,128}$/);
     expect(d.api_secret).toMatch(/^[A-Za-z0-9_-]{8,128}$/);
     expect(d.balance).toBe('10000.00000000');
@@ -95,7 +96,7 @@ describe('POST /admin/v1/accounts', () => {
     const id = r.body.data.user_id;
 
     const u = await createAccount({ api_key: 'admin_key_01', balance: '100' });
-    expect(u.body.data).toEqual({ user_id: id, api_key: 'admin_key_01', api_secret: 'admin_secret_01', balance: '100.00000000' });
+    expect(u.body.data).toEqual({ user_id: id, api_key: 'admin_key_01', api_secret: 'admin_secret_01', balance: '100.00000000', position_mode: 'hedge' });
     const a = venue.accounts.byKey('admin_key_01')!;
     expect(a.walletBalance).toBe(100n * U);
     // The balance change is booked as a deposit (negative here), so accounting adds up.
@@ -109,7 +110,30 @@ describe('POST /admin/v1/accounts', () => {
 
     // Without a balance the wallet is kept; a new secret replaces the old one.
     const s = await createAccount({ api_key: 'admin_key_01', api_secret: 'admin_secret_02' });
-    expect(s.body.data).toEqual({ user_id: id, api_key: 'admin_key_01', api_secret: 'admin_secret_02', balance: '100.00000000' });
+    expect(s.body.data).toEqual({ user_id: id, api_key: 'admin_key_01', api_secret: 'admin_secret_02', balance: '100.00000000', position_mode: 'hedge' });
+  });
+
+  it('position_mode creates a one-way account, switches an idle one, and is refused (nothing applied) while something is open', async () => {
+    const r = await createAccount({ api_key: 'admin_mode_01', position_mode: 'one_way' });
+    expect(r.body.data.position_mode).toBe('one_way');
+    const id = r.body.data.user_id;
+    expect(venue.exchange.summary(id).position_mode).toBe('one_way');
+    expect(venue.accounts.byId(id)!.positionMode).toBe('one_way');
+    // the same mode again is no change; the other one switches an idle account
+    expect((await createAccount({ api_key: 'admin_mode_01', position_mode: 'one_way' })).body.data.position_mode).toBe('one_way');
+    expect((await createAccount({ api_key: 'admin_mode_01', position_mode: 'hedge' })).body.data.position_mode).toBe('hedge');
+    // an open order: the switch is refused and the balance in the same body is not applied
+    const bid = (Math.round(venue.exchange.pair('BTCUSDT')!.markPrice * 0.98)).toFixed(1);
+    venue.exchange.placeOrder(id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: bid, qty: '0.010' });
+    const refused = await createAccount({ api_key: 'admin_mode_01', position_mode: 'one_way', balance: '5' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe(Errors.POSITION_MODE_CHANGE_REFUSED.code);
+    expect(venue.exchange.summary(id).position_mode).toBe('hedge');
+    expect(venue.exchange.summary(id).wallet_balance).toBe('10000.00000000');
+    // anything else is refused by the schema
+    const bad = await createAccount({ position_mode: 'ONE_WAY' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe(Errors.INVALID_PARAMETER.code);
   });
 
   it('a rotated secret takes effect on signed routes at once', async () => {

@@ -356,6 +356,8 @@ function operations(doc: { paths: Record<string, Record<string, Record<string, u
   const ops: Op[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     if (path === '/ws') continue; // the WebSocket upgrade, not a request/answer route
+    // the Binance facade (tag binance): Binance's parameters and errors, not the native rules; test/binance covers it
+    if (path.startsWith('/binance/')) continue;
     for (const [m, raw] of Object.entries(methods)) {
       const o = raw as {
         parameters?: Array<{ name: string; in: string; required?: boolean; schema: Schema }>;

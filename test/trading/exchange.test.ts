@@ -266,6 +266,42 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
     checkIdentity(v, s);
   });
 
+  it('each settlement stores the pair rate and one payment per position, summing to the positions\' totals', () => {
+    const v = venue();
+    const l = user(v, 'fund00001');
+    const s = user(v, 'fund00002');
+    // a settlement with no position is still the pair's rate history
+    expect(v.exchange.settleFunding('BTCUSDT', 0.0002, 95000, T0 - 8 * 3_600_000)).toBe(0);
+    v.exchange.placeOrder(s, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.100' }));
+    v.exchange.placeOrder(l, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
+    v.exchange.settleFunding('BTCUSDT', 0.0001, 96000, T0);
+    v.exchange.settleFunding('BTCUSDT', -0.00005, 97000, T0 + 8 * 3_600_000);
+    v.exchange.settleFunding('ETHUSDT', 0.0003, 3500, T0 + 8 * 3_600_000);
+    const rates = v.trading.fundingRates({ symbol: 'BTCUSDT', limit: 10, order: 'asc' });
+    expect(rates).toEqual([
+      { symbol: 'BTCUSDT', time: T0 - 8 * 3_600_000, rate: 0.0002, mark: 95000 },
+      { symbol: 'BTCUSDT', time: T0, rate: 0.0001, mark: 96000 },
+      { symbol: 'BTCUSDT', time: T0 + 8 * 3_600_000, rate: -0.00005, mark: 97000 },
+    ]);
+    // newest first by default, a time window, every pair without a symbol
+    expect(v.trading.fundingRates({ symbol: 'BTCUSDT', limit: 1 }).map((r) => r.time)).toEqual([T0 + 8 * 3_600_000]);
+    expect(v.trading.fundingRates({ symbol: 'BTCUSDT', startTime: T0, endTime: T0, limit: 10 }).map((r) => r.rate)).toEqual([0.0001]);
+    expect(v.trading.fundingRates({ limit: 10 })).toHaveLength(4);
+    const long = v.trading.fundingPayments({ accountId: l, limit: 10, order: 'asc' });
+    // 96000 x 0.1 x 0.0001 = 0.96 paid; 97000 x 0.1 x 0.00005 = 0.485 received
+    expect(long.map((p) => [p.time, p.positionSide, p.rate, p.mark, p.amount])).toEqual([
+      [T0, 1, 0.0001, 96000, -96_000_000n],
+      [T0 + 8 * 3_600_000, 1, -0.00005, 97000, 48_500_000n],
+    ]);
+    const short = v.trading.fundingPayments({ accountId: s, symbol: 'BTCUSDT', limit: 10 });
+    expect(short.map((p) => p.amount)).toEqual([-48_500_000n, 96_000_000n]);
+    expect(v.trading.fundingPayments({ accountId: s, symbol: 'ETHUSDT', limit: 10 })).toEqual([]);
+    // the records and the position's running total tell the same story
+    const paid = -long.reduce((a, p) => a + p.amount, 0n);
+    expect(v.exchange.positions(l)[0].total_funding_fee).toBe(Number(paid) / 1e8);
+    checkIdentity(v, l);
+  });
+
   it('an isolated 20x long is liquidated when the mark reaches its liquidation price (close type 4)', () => {
     const v = venue();
     const u = user(v, 'liqd00001');
@@ -355,6 +391,29 @@ describe('durability', () => {
     bot(v2, 2, '95500.0', '0.030');
     expect(v2.exchange.positions(u)[0].quantity).toBeCloseTo(0.05, 10);
     checkIdentity(v2, u);
+  });
+
+  it('funding rates and payments survive a restart', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-ex-'));
+    dirs.push(dir);
+    const v1 = venue(dir);
+    const u = user(v1, 'rest00002');
+    bot(v1, 2, '96000.0', '1.000');
+    v1.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.020' }));
+    v1.exchange.settleFunding('BTCUSDT', 0.0001, 96000, T0);
+    const rates = v1.trading.fundingRates({ symbol: 'BTCUSDT', limit: 10 });
+    const payments = v1.trading.fundingPayments({ accountId: u, limit: 10 });
+    expect(payments).toHaveLength(1);
+    v1.close();
+
+    const v2 = venue(dir);
+    expect(v2.trading.fundingRates({ symbol: 'BTCUSDT', limit: 10 })).toEqual(rates);
+    expect(v2.trading.fundingPayments({ accountId: u, limit: 10 })).toEqual(payments);
+    // ids continue: a later settlement adds, never replaces
+    v2.exchange.settleFunding('BTCUSDT', 0.0001, 96000, T0 + 8 * 3_600_000);
+    const after = v2.trading.fundingPayments({ accountId: u, limit: 10 });
+    expect(after).toHaveLength(2);
+    expect(after[0].id).toBeGreaterThan(payments[0].id);
   });
 });
 

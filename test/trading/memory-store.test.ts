@@ -63,6 +63,10 @@ describe('the exchange on in-memory ports', () => {
 
     // funding at 0.01%: the long pays 96,000 x 0.002 x 0.0001 = 0.0192
     expect(ex.execute({ kind: 'funding', symbol: 'BTCUSDT', rate: 0.0001, mark: 96_000, time: T0 })).toBe(1);
+    // the settlement is recorded at the commit: the pair's rate and the position's payment
+    store.group.commitNow();
+    expect(store.fundingRates).toEqual([{ symbol: 'BTCUSDT', time: T0, rate: 0.0001, mark: 96_000 }]);
+    expect(store.fundingPayments).toEqual([{ accountId: id, symbol: 'BTCUSDT', positionSide: 1, time: T0, rate: 0.0001, mark: 96_000, amount: -1_920_000n }]);
 
     // 10,000 - 0.076 + 500 + 2 - 0.096 - 0.0192
     expect(ex.walletOf(id)).toBe(1_050_180_880_000n);

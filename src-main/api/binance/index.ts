@@ -18,6 +18,19 @@ import { registerTrading } from './trading.ts';
 import { ListenKeys } from './listen-keys.ts';
 import { registerStreams } from './ws.ts';
 
+/** The facade's tag in the OpenAPI document. */
+export const BINANCE_TAG = 'binance';
+
+const SEE = " Parameters, answers and errors are Binance's ({code, msg}); what is served and what differs: docs/binance.md.";
+const ROUTE_KIND = {
+  public: 'Binance-compatible public market data: no key, no signature.' + SEE,
+  signed:
+    'Binance-compatible signed route: X-MBX-APIKEY header, and timestamp plus signature (hex HMAC-SHA256 of the ' +
+    'query string and form body, with the API secret) in the parameters, as Binance.' + SEE,
+  apiKey: 'Binance-compatible user-stream key: the X-MBX-APIKEY header only, no signature.' + SEE,
+  stream: 'Binance-compatible WebSocket endpoint: connect with Upgrade: websocket (a plain GET answers -1000).' + SEE,
+} as const;
+
 export interface BinanceApiOptions {
   venue: Venue;
   auth: AuthServices;
@@ -32,9 +45,14 @@ export function sendBinanceError(reply: FastifyReply, e: BinanceError, retryAfte
 export default async function binanceApi(app: FastifyInstance, opts: BinanceApiOptions): Promise<void> {
   const ctx: BinanceContext = { venue: opts.venue, auth: opts.auth, listenKeys: new ListenKeys(opts.auth.now) };
 
-  // Binance's own documentation describes these routes; the native OpenAPI document stays native
+  // Listed in the OpenAPI document under their own tag, with what kind of route each is; the
+  // parameters and answers are Binance's (its own documentation, docs/binance.md), so no schema
+  // of ours validates them.
+  let kind: keyof typeof ROUTE_KIND = 'public';
   app.addHook('onRoute', (route) => {
-    route.schema = { ...route.schema, hide: true };
+    const path = route.url.startsWith(route.prefix) ? route.url.slice(route.prefix.length) : route.url;
+    const k = path === '/fapi/v1/listenKey' ? 'apiKey' : kind;
+    route.schema = { ...route.schema, tags: [BINANCE_TAG], summary: `${String(route.method)} ${path} (Binance USD-M)`, description: ROUTE_KIND[k] };
   });
 
   // Binance clients sign the form body as sent: keep it as text (params.ts reads it)
@@ -61,7 +79,10 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
     sendBinanceError(reply, new BinanceError(-1003, MSG.TOO_MANY_REQUESTS, 429), wait);
   });
 
+  kind = 'public';
   registerMarket(app, ctx);
+  kind = 'stream';
   registerStreams(app, ctx);
+  kind = 'signed';
   registerTrading(app, ctx);
 }

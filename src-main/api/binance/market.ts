@@ -1,17 +1,21 @@
 // Public market data of the facade (reference section 2 d.1, REST public): ping, time,
-// exchangeInfo, depth, trades, aggTrades, klines, 24 h tickers, book tickers, last prices,
-// premiumIndex, and the spot / COIN-M / sapi stubs that let default ccxt and freqtrade
-// configurations load. Every figure comes from the native services (the engine's book, the
+// exchangeInfo, depth, trades, aggTrades, klines, mark / index / premium klines, 24 h tickers,
+// book tickers, last prices, premiumIndex, fundingRate, fundingInfo, and the spot / COIN-M /
+// sapi stubs that let default ccxt and freqtrade configurations load. Every figure comes from the native services (the engine's book, the
 // recent-trades ring, the kline service, the pair state); times are the market clock, except
 // serverTime, which is the wall clock signatures are checked against.
 //
-// Left out, because no native service backs them yet: fundingRate history, markPriceKlines /
-// indexPriceKlines / premiumIndexKlines, openInterest. They answer Binance's not-found error.
+// fundingRate reads the stored settlement rates (trading/funding.ts); markPriceKlines,
+// indexPriceKlines and premiumIndexKlines read the in-memory price candles
+// (market/price-klines.ts).
+//
+// Left out, because no native service backs it yet: openInterest (Binance's not-found error).
 import { Decimal } from 'decimal.js';
 import type { FastifyInstance } from 'fastify';
 import { INTERVALS, nextOpenTime, openTimeOf, previousOpenTime, type Interval } from '../../../src-shared/intervals.ts';
 import { MAX_PRICE_TICKS } from '../../engine/types.ts';
 import { KLINES_MAX_LIMIT } from '../../market/kline-service.ts';
+import { PRICE_KLINE_INTERVALS, type PriceSeries } from '../../market/price-klines.ts';
 import { RECENT_TRADES_KEPT } from '../../market/recent-trades.ts';
 import { fundingRateCap, nextFundingTime, FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS } from '../../risk/funding.ts';
 import { formatMoney } from '../../risk/money.ts';
@@ -25,6 +29,8 @@ export const BINANCE_DEPTH_LIMITS = [5, 10, 20, 50, 100, 500, 1000] as const;
 export const BINANCE_DEPTH_DEFAULT = 500;
 /** Binance allows 1000 trades a request; the venue keeps the last RECENT_TRADES_KEPT, so more are clamped, never refused. */
 export const BINANCE_TRADES_MAX = 1000;
+/** fundingRate: Binance's default 100, at most 1000 a request. */
+export const BINANCE_FUNDING_RATE_MAX = 1000;
 const DAY = 86_400_000;
 
 /** Binance's symbol status for a native one (1 trading, 2 paused, 3 delisted). */
@@ -303,6 +309,28 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
     return klines(ctx, pair.row.symbol, interval as Interval, start, end, limit);
   });
 
+  // Mark / index / premium candles: the venue's in-memory window (market/price-klines.ts).
+  // Binance's row: [openTime, open, high, low, close, "0", closeTime, "0", updates, "0", "0", "0"].
+  const priceRoute = (path: string, series: PriceSeries, symbolParam: 'symbol' | 'pair') => {
+    app.get(path, async (req) => {
+      const q = paramsOf(req);
+      const pair = pairOf(ctx, q.required(symbolParam));
+      const interval = q.required('interval');
+      if (!(PRICE_KLINE_INTERVALS as readonly string[]).includes(interval)) throw new BinanceError(-1120, 'Invalid interval.');
+      const limit = q.int('limit', 1, KLINES_MAX_LIMIT) ?? 500;
+      const start = q.int('startTime', 0);
+      const end = q.int('endTime', 0);
+      if (start !== undefined && end !== undefined && start > end) throw new BinanceError(-1023, 'Start time is greater than end time.');
+      const dp = series === 'premium' ? 8 : pair.row.pricePrecision;
+      return venue.priceKlines
+        .candles(pair.row.symbol, series, interval as Interval, { startTime: start, endTime: end, limit })
+        .map((c) => [c.openTime, c.open.toFixed(dp), c.high.toFixed(dp), c.low.toFixed(dp), c.close.toFixed(dp), '0', c.closeTime, '0', c.count, '0', '0', '0']);
+    });
+  };
+  priceRoute('/fapi/v1/markPriceKlines', 'mark', 'symbol');
+  priceRoute('/fapi/v1/indexPriceKlines', 'index', 'pair');
+  priceRoute('/fapi/v1/premiumIndexKlines', 'premium', 'symbol');
+
   app.get('/fapi/v1/ticker/24hr', async (req) => {
     const q = paramsOf(req);
     const now = venue.clock.now();
@@ -336,6 +364,29 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
     const symbol = q.str('symbol');
     if (symbol !== undefined) return premiumIndex(pairOf(ctx, symbol), now);
     return listedPairs(ctx).map((p) => premiumIndex(p, now));
+  });
+
+  // The rate of each settlement, as the venue stored it (trading/funding.ts); Binance's window:
+  // startTime counts forward, otherwise the newest `limit`; oldest first either way.
+  app.get('/fapi/v1/fundingRate', async (req) => {
+    const q = paramsOf(req);
+    const symbolText = q.str('symbol');
+    const pair = symbolText === undefined ? undefined : pairOf(ctx, symbolText);
+    const limit = q.int('limit', 1, BINANCE_FUNDING_RATE_MAX) ?? 100;
+    const start = q.int('startTime', 0);
+    const end = q.int('endTime', 0);
+    if (start !== undefined && end !== undefined && start > end) throw new BinanceError(-1023, 'Start time is greater than end time.');
+    const rows = venue.trading.fundingRates({ symbol: pair?.row.symbol, startTime: start, endTime: end, limit, order: start === undefined ? 'desc' : 'asc' });
+    if (start === undefined) rows.reverse();
+    return rows.map((r) => {
+      const p = venue.exchange.pair(r.symbol);
+      return {
+        symbol: r.symbol,
+        fundingTime: r.time,
+        fundingRate: r.rate.toFixed(8),
+        markPrice: p === undefined ? String(r.mark) : r.mark.toFixed(p.row.pricePrecision),
+      };
+    });
   });
 
   app.get('/fapi/v1/fundingInfo', async () =>

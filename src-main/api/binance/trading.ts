@@ -460,8 +460,8 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
   });
 
   // Income from the fills: REALIZED_PNL and COMMISSION per trade (tranId = trade id x 10 + kind,
-  // unique and stable). Funding payments are kept natively only as a total per position, so
-  // FUNDING_FEE has no entries yet.
+  // unique and stable), and FUNDING_FEE per position per settlement from the stored funding
+  // payments (tranId = payment id x 10 + 3).
   app.get('/fapi/v1/income', async (req) => {
     const s = signed(req);
     const q = s.q;
@@ -472,18 +472,37 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     const end = q.int('endTime', 0);
     const limit = q.int('limit', 1, 1000) ?? 100;
     q.int('page', 1);
-    if (type !== undefined && type !== 'REALIZED_PNL' && type !== 'COMMISSION') return [];
+    if (type !== undefined && type !== 'REALIZED_PNL' && type !== 'COMMISSION' && type !== 'FUNDING_FEE') return [];
+    const money = (units: bigint) => new Decimal(units.toString()).div(1e8).toFixed(8);
+    // FUNDING_FEE: one entry per position per settlement (the stored funding payments); the
+    // first / newest `limit` of them is all the merge below can keep
+    const funding =
+      type !== undefined && type !== 'FUNDING_FEE'
+        ? []
+        : venue.trading.fundingPayments({ accountId: s.account.id, symbol, startTime: start, endTime: end, limit, order: start === undefined ? 'desc' : 'asc' });
+    if (start === undefined) funding.reverse();
+    const fundingEntries = funding.map((f) => ({
+      symbol: f.symbol,
+      incomeType: 'FUNDING_FEE',
+      income: money(f.amount),
+      asset: 'USDT',
+      info: 'FUNDING_FEE',
+      time: f.time,
+      tranId: f.id * 10 + 3, // trades take id * 10 + 1 / 2: never the same tranId
+      tradeId: '',
+    }));
+    if (type === 'FUNDING_FEE') return fundingEntries;
     const trades = scan<TradeState>(
       (beforeId) => venue.trading.trades({ accountId: s.account.id, symbol, startTime: start, endTime: end, beforeId, limit: HISTORY_PAGE }),
       () => true,
       () => false,
     ).reverse();
-    const out: Record<string, unknown>[] = [];
+    let out: Record<string, unknown>[] = [];
     for (const t of trades) {
       const entry = (kind: string, k: number, units: bigint) => ({
         symbol: t.symbol,
         incomeType: kind,
-        income: new Decimal(units.toString()).div(1e8).toFixed(8),
+        income: money(units),
         asset: 'USDT',
         info: kind === 'COMMISSION' ? 'COMMISSION' : 'REALIZED_PNL',
         time: t.createdAt,
@@ -493,6 +512,15 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       if ((type === undefined || type === 'REALIZED_PNL') && t.realizedPnl !== 0n) out.push(entry('REALIZED_PNL', 1, t.realizedPnl));
       if ((type === undefined || type === 'COMMISSION') && t.fee !== 0n) out.push(entry('COMMISSION', 2, -t.fee));
     }
+    // both lists are oldest first: merged by time (a trade before a settlement of the same ms)
+    const merged: typeof out = [];
+    let i = 0;
+    let j = 0;
+    while (i < out.length || j < fundingEntries.length) {
+      if (j >= fundingEntries.length || (i < out.length && (out[i].time as number) <= fundingEntries[j].time)) merged.push(out[i++]);
+      else merged.push(fundingEntries[j++]);
+    }
+    out = merged;
     // Binance: without startTime the most recent `limit`, with it the first `limit` from it
     return start === undefined ? out.slice(Math.max(0, out.length - limit)) : out.slice(0, limit);
   });

@@ -11,7 +11,7 @@ import type { Venue } from '../../venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
-import { strictJsonBody } from '../trading-schemas.ts';
+import { positionModeField, strictJsonBody } from '../trading-schemas.ts';
 
 const UNIT = 10n ** BigInt(USDT_DECIMALS);
 /** Largest balance an admin may set, and largest single deposit: 1e9 USDT. */
@@ -30,6 +30,7 @@ const accountSchema = Type.Object({
   api_key: Type.String({ description: 'API key (X-API-KEY header)' }),
   api_secret: Type.String({ description: 'API secret (HMAC key of signatures)' }),
   balance: Type.String({ description: 'USDT wallet balance, 8 decimals' }),
+  position_mode: Type.Union([Type.Literal('hedge'), Type.Literal('one_way')], { description: 'The account\'s position mode (the same on /binance: one_way is dualSidePosition=false)' }),
 });
 
 const accountBody = Type.Object(
@@ -42,6 +43,7 @@ const accountBody = Type.Object(
         description: `USDT balance to set: decimal string, > 0, at most ${USDT_DECIMALS} decimals and ${usdt(MAX_SET_BALANCE)}`,
       }),
     ),
+    position_mode: Type.Optional(positionModeField),
   },
   { additionalProperties: false },
 );
@@ -80,8 +82,8 @@ function newSecret(): string {
   return newApiSecret();
 }
 
-function accountView(a: Account): { user_id: number; api_key: string; api_secret: string; balance: string } {
-  return { user_id: a.id, api_key: a.apiKey, api_secret: a.apiSecret, balance: usdt(a.walletBalance) };
+function accountView(a: Account, mode: 'hedge' | 'one_way'): { user_id: number; api_key: string; api_secret: string; balance: string; position_mode: 'hedge' | 'one_way' } {
+  return { user_id: a.id, api_key: a.apiKey, api_secret: a.apiSecret, balance: usdt(a.walletBalance), position_mode: mode };
 }
 
 function badAmount(detail: string, text: string): ApiError {
@@ -124,8 +126,10 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
           `CLI's --account (${CREDENTIAL_RULE}). A missing key creates a new account with a generated key; a missing ` +
           'secret is generated for a new account and kept for an existing one. `balance` sets the wallet (the ' +
           'difference is booked as a deposit); it defaults to 10000 for a new account and leaves an existing one ' +
-          'unchanged. The body is required: `{}` creates an account with every default. Answers 403 / 2102 to ' +
-          'callers that are not on this machine.',
+          'unchanged. `position_mode` (hedge, the default, or one_way) sets the account\'s position mode, the same ' +
+          'on the native API and on /binance; changing it on an existing account with an open order or position ' +
+          'is refused (3015) and then nothing else changes. The body is required: `{}` creates an account with ' +
+          'every default. Answers 403 / 2102 to callers that are not on this machine.',
         querystring: noQuery,
         body: accountBody,
         response: { 200: envelopeSchema(accountSchema), ...standardErrors(403) },
@@ -149,9 +153,16 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
         throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'balance': total deposits would exceed ${usdt(MAX_WALLET)} USDT`);
       }
       const apiSecret = body.api_secret ?? existing?.apiSecret ?? newSecret();
+      const mode = body.position_mode;
+      // An existing account changes mode first: the exchange refuses while an order or a
+      // position is open, and then the rest is not applied either. A new account has nothing open.
+      if (existing !== undefined && mode !== undefined && venue.exchange.summary(existing.id).position_mode !== mode) {
+        venue.exchange.execute({ kind: 'setPositionMode', accountId: existing.id, mode });
+      }
       const { id } = venue.exchange.execute({ kind: 'upsertAccount', spec: { apiKey, apiSecret, kind: 'user', balance }, now: auth.now() });
+      if (existing === undefined && mode !== undefined && mode !== 'hedge') venue.exchange.execute({ kind: 'setPositionMode', accountId: id, mode });
       auth.accounts.invalidate(apiKey);
-      return ok(accountView(venue.accounts.byId(id)!));
+      return ok(accountView(venue.accounts.byId(id)!, venue.exchange.summary(id).position_mode));
     },
   );
 
