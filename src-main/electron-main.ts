@@ -95,13 +95,18 @@ function openExternal(url: string): void {
   shell.openExternal(url).catch((err: unknown) => logError(`could not open ${url}`, err));
 }
 
+/** Where the replays this service hosts listen (the window may show them). */
+function replayOrigins(): string[] {
+  return slot.current?.replays?.urls() ?? [];
+}
+
 function guardContents(contents: WebContents): void {
   contents.setWindowOpenHandler(({ url }) => {
     if (windowOpenAction(url) === 'open-external') openExternal(url);
     return { action: 'deny' };
   });
   contents.on('will-navigate', (e) => {
-    const action = navigationAction(e.url, baseUrl, true);
+    const action = navigationAction(e.url, baseUrl, true, replayOrigins());
     if (action === 'allow') return;
     e.preventDefault();
     if (action === 'open-external') openExternal(e.url);
@@ -111,7 +116,7 @@ function guardContents(contents: WebContents): void {
     if (!e.isMainFrame && navigationAction(e.url, baseUrl, false) !== 'allow') e.preventDefault();
   });
   contents.on('will-redirect', (e) => {
-    if (redirectAction(e.url, baseUrl) !== 'allow') e.preventDefault();
+    if (redirectAction(e.url, baseUrl, replayOrigins()) !== 'allow') e.preventDefault();
   });
   contents.on('will-attach-webview', (e) => e.preventDefault());
 }

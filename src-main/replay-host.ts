@@ -90,6 +90,11 @@ export class ReplayHostService implements ReplayHost {
     return this.info(id, handle, handle.loginUrl);
   }
 
+  /** The base URLs of the running replays (the desktop window may navigate to them). */
+  urls(): string[] {
+    return [...this.running.values()].map((h) => h.url);
+  }
+
   list(): ReplayInfo[] {
     return [...this.running].map(([id, h]) => this.info(id, h, h.renewLoginUrl()));
   }

@@ -3,7 +3,9 @@
 // client handles (http, https, mailto): file:, smb:, ms-msdt:, custom protocol handlers and
 // the like are refused outright, since shell.openExternal would hand them to whatever the OS
 // has registered. Subframes and server redirects never open anything outside: they are not a
-// user's click, so they may only stay on the service.
+// user's click, so they may only stay on the service. The one exception: the replays the
+// service hosts (replay-host.ts, each on its own loopback port) are the same app on another
+// origin, so the main frame may go to them (the Replay dialog, "Back to live").
 import { isOwnOrigin } from './origin.ts';
 
 export type UrlAction = 'allow' | 'open-external' | 'block';
@@ -22,15 +24,16 @@ export function externalUrlAllowed(url: string): boolean {
 }
 
 /** A navigation of a frame (will-navigate / will-frame-navigate). */
-export function navigationAction(url: string, serviceOrigin: string | null, isMainFrame: boolean): UrlAction {
+export function navigationAction(url: string, serviceOrigin: string | null, isMainFrame: boolean, replayOrigins: readonly string[] = []): UrlAction {
   if (isOwnOrigin(url, serviceOrigin)) return 'allow';
+  if (isMainFrame && replayOrigins.some((o) => isOwnOrigin(url, o))) return 'allow';
   if (isMainFrame && externalUrlAllowed(url)) return 'open-external';
   return 'block';
 }
 
 /** A server-side redirect: it may only land on the service itself. */
-export function redirectAction(url: string, serviceOrigin: string | null): UrlAction {
-  return isOwnOrigin(url, serviceOrigin) ? 'allow' : 'block';
+export function redirectAction(url: string, serviceOrigin: string | null, replayOrigins: readonly string[] = []): UrlAction {
+  return isOwnOrigin(url, serviceOrigin) || replayOrigins.some((o) => isOwnOrigin(url, o)) ? 'allow' : 'block';
 }
 
 /**

@@ -55,6 +55,15 @@ describe('URL scheme policy', () => {
     expect(navigationAction('https://example.com/', OWN, true)).toBe('open-external');
     expect(navigationAction('http://127.0.0.1:5123@evil.example/', OWN, true)).toBe('open-external');
     expect(navigationAction('file:///etc/passwd', OWN, true)).toBe('block');
+  });
+
+  it('lets the main frame go to a replay the service hosts, and nothing else on loopback', () => {
+    const replay = 'http://127.0.0.1:40001';
+    expect(navigationAction(`${replay}/#token=abc`, OWN, true, [replay])).toBe('allow');
+    expect(navigationAction(`${replay}/`, OWN, false, [replay])).toBe('block');
+    expect(navigationAction('http://127.0.0.1:40002/', OWN, true, [replay])).toBe('open-external');
+    expect(redirectAction(`${replay}/x`, OWN, [replay])).toBe('allow');
+    expect(redirectAction('http://127.0.0.1:40002/x', OWN, [replay])).toBe('block');
     expect(navigationAction('ms-msdt:/id', OWN, true)).toBe('block');
   });
 
