@@ -238,9 +238,16 @@ export type BodyTypeCheck = (body: Record<string, unknown>) => ApiError | undefi
  */
 export function bodyTypeChecker(props: FlatBodySchema['properties']): BodyTypeCheck {
   const declared = new Map<string, readonly string[]>();
+  // an array's items are checked too: the validator would coerce [10] to ["10"]
+  const itemTypes = new Map<string, readonly string[]>();
   for (const key of Object.keys(props)) {
     const types = declaredTypes(props[key]);
     if (types !== undefined) declared.set(key, types);
+    const items = (props[key] as { items?: unknown }).items;
+    if (types?.includes('array') && typeof items === 'object' && items !== null) {
+      const it = declaredTypes(items);
+      if (it !== undefined) itemTypes.set(key, it);
+    }
   }
   return (body) => {
     for (const key of Object.keys(body)) {
@@ -249,6 +256,11 @@ export function bodyTypeChecker(props: FlatBodySchema['properties']): BodyTypeCh
       const v = body[key];
       let ok = false;
       for (let i = 0; i < types.length && !ok; i++) ok = jsonTypeOk(v, types[i]);
+      const its = itemTypes.get(key);
+      if (ok && its !== undefined && Array.isArray(v)) {
+        const bad = v.findIndex((x) => !its.some((t) => jsonTypeOk(x, t)));
+        if (bad !== -1) return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': item ${bad} must be a JSON ${its.join(' or ')}`);
+      }
       if (ok) continue;
       if (typeof v === 'number' && types.some((t) => t === 'integer' || t === 'number')) {
         const what = types.includes('integer') ? 'a safe integer (|n| <= 2^53 - 1)' : 'a finite number';

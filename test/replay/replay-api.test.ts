@@ -73,6 +73,7 @@ describe('replay routes on the live venue', () => {
     [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, speed: 0 }, 400, 1001, /speed/],
     [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, queue_model: 'optimistic' }, 400, 1001, /queue_model/],
     [{ symbols: [], start: FIRST_TRADE }, 400, 1001, /symbols/],
+    [{ symbols: [10], start: FIRST_TRADE }, 400, 1001, /'symbols': item 0 must be a JSON string/],
     [{ symbols: ['TRXUSDT'] }, 400, 1002, /start/],
   ])('POST /api/v1/replays refuses %j', async (body, http, code, msg) => {
     const r = await call(live.url, 'POST', '/api/v1/replays', body);
