@@ -321,11 +321,13 @@ export class DatasetsRepo implements DatasetStore {
     return (this.s.candleTimes.all(datasetId) as unknown as [number][]).map((r) => r[0]);
   }
 
+  // Lazy readers get a statement of their own: a replay of several pairs reads several datasets
+  // at once, and a second iterate() of one StatementSync invalidates the first one's iterator.
   *tradeBlocks(datasetId: number, fromUs: number): Iterable<Uint8Array> {
-    for (const r of this.s.blocks.iterate(datasetId, fromUs)) yield (r as { data: Uint8Array }).data;
+    for (const r of this.db.prepare(this.s.blocks.sourceSQL).iterate(datasetId, fromUs)) yield (r as { data: Uint8Array }).data;
   }
 
   *events(datasetId: number, fromUs: number): Iterable<{ time: number; data: string }> {
-    for (const r of this.s.events.iterate(datasetId, fromUs)) yield r as { time: number; data: string };
+    for (const r of this.db.prepare(this.s.events.sourceSQL).iterate(datasetId, fromUs)) yield r as { time: number; data: string };
   }
 }

@@ -99,6 +99,17 @@ export function planSources(data: ReplayData, symbols: readonly string[], start:
       specs, end,
     });
   }
+  // replayed together, the pairs' data must share some time (not only each touch [start, until])
+  const first = (p: SymbolSource): number => (p.depth ?? p.trades ?? p.klines)!.firstTime!;
+  const latestFirst = out.reduce((a, b) => (first(b) > first(a) ? b : a));
+  const earliestEnd = out.reduce((a, b) => (b.end < a.end ? b : a));
+  if (first(latestFirst) >= earliestEnd.end) {
+    const iso = (t: number): string => new Date(t).toISOString();
+    throw new RangeError(
+      `the data of ${earliestEnd.symbol} (${iso(first(earliestEnd))} to ${iso(earliestEnd.end)}) and ${latestFirst.symbol} ` +
+        `(${iso(first(latestFirst))} to ${iso(latestFirst.end)}) do not overlap in time`,
+    );
+  }
   return out;
 }
 
