@@ -86,4 +86,9 @@ export class EventBus {
   has(kind: keyof ExchangeListeners): boolean {
     return this.listeners[kind].length > 0;
   }
+
+  /** How many listeners a kind has (tests check that on-demand listeners go away). */
+  count(kind: keyof ExchangeListeners): number {
+    return this.listeners[kind].length;
+  }
 }

@@ -11,6 +11,11 @@
 // record, fills, positions, balance) into Binance's sequence: ORDER_TRADE_UPDATE NEW, one TRADE
 // per fill with running totals, CANCELED / EXPIRED, then ACCOUNT_UPDATE with the changed
 // positions (pa "0" for a closed one) and the wallet.
+//
+// The hub listens to the exchange's level and trade events and the candles only while at least
+// one connection is open (every order pays for each listener otherwise). With the last connection
+// gone it drops its depth windows too: they missed the level changes since, so the next
+// subscription starts a new window from the book's id at that moment (U = pu + 1, no hole).
 import { Decimal } from 'decimal.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -54,7 +59,8 @@ export class BinanceStreams {
   private readonly seenOrders = new Set<number>();
   private readonly sentPositions = new Map<number, Map<string, string>>();
   private readonly sentWallet = new Map<number, string>();
-  private readonly offs: Array<() => void> = [];
+  /** The market listeners, attached while at least one connection is open. */
+  private offMarket: (() => void) | null = null;
   private readonly fast: NodeJS.Timeout;
   private readonly slow: NodeJS.Timeout;
   private flushing = false;
@@ -63,10 +69,6 @@ export class BinanceStreams {
 
   constructor(ctx: BinanceContext) {
     this.ctx = ctx;
-    const ev = ctx.venue.exchange.events;
-    this.offs.push(ev.on('level', (e) => this.windows.get(e.symbol)?.add(e.updateId, e.side, e.priceTicks, e.totalLots)));
-    this.offs.push(ev.on('trade', (e) => this.onTrade(e.symbol, e.tradeId, e.priceTicks, e.qtyLots, e.takerSide, e.time)));
-    this.offs.push(ctx.venue.klines.onCandle((symbol, closed) => this.onCandle(symbol, closed.length > 0)));
     this.fast = setInterval(() => this.tick100(), 100);
     this.slow = setInterval(() => this.tick1000(), 1000);
     this.fast.unref();
@@ -76,7 +78,7 @@ export class BinanceStreams {
   close(): void {
     clearInterval(this.fast);
     clearInterval(this.slow);
-    for (const off of this.offs) off();
+    this.detachMarket();
     this.offAccount?.();
     this.offAccount = null;
     for (const c of this.conns) c.socket.close(1001);
@@ -84,6 +86,25 @@ export class BinanceStreams {
   }
 
   // ---------------------------------------------------------------- connections
+
+  private attachMarket(): void {
+    if (this.offMarket !== null) return;
+    const ev = this.ctx.venue.exchange.events;
+    const offLevel = ev.on('level', (e) => this.windows.get(e.symbol)?.add(e.updateId, e.side, e.priceTicks, e.totalLots));
+    const offTrade = ev.on('trade', (e) => this.onTrade(e.symbol, e.tradeId, e.priceTicks, e.qtyLots, e.takerSide, e.time));
+    const offCandle = this.ctx.venue.klines.onCandle((symbol, closed) => this.onCandle(symbol, closed.length > 0));
+    this.offMarket = () => (offLevel(), offTrade(), offCandle());
+  }
+
+  private detachMarket(): void {
+    if (this.offMarket === null) return;
+    this.offMarket();
+    this.offMarket = null;
+    // what these remember stopped following the book when the listeners went
+    this.windows.clear();
+    this.lastTop.clear();
+    this.dirtyKlines.clear();
+  }
 
   attach(socket: WebSocket, req: FastifyRequest): void {
     const url = new URL(req.url, 'http://x');
@@ -104,6 +125,8 @@ export class BinanceStreams {
       conn.accountId = id;
       conn.listenKey = key;
     }
+    // listeners first: a depth window started below must see every level change after its start
+    this.attachMarket();
     for (const n of names) if (n !== key && parse(n) !== null) this.subscribe(conn, n);
     this.conns.add(conn);
     if (conn.accountId !== null && this.offAccount === null) {
@@ -116,6 +139,7 @@ export class BinanceStreams {
     socket.on('message', (data, isBinary) => this.onMessage(conn, isBinary ? '' : String(data)));
     socket.on('close', () => {
       this.conns.delete(conn);
+      if (this.conns.size === 0) this.detachMarket();
       if (conn.accountId !== null && this.userConns(conn.accountId).length === 0) this.forgetAccount(conn.accountId);
       if (this.offAccount !== null && ![...this.conns].some((c) => c.accountId !== null)) {
         this.offAccount();
