@@ -35,6 +35,7 @@ export type { Envelope } from './errors.ts';
 export * from './types/market.ts';
 export * from './types/trading.ts';
 export * from './types/ws.ts';
+export * from './types/replay.ts';
 
 // ---------------------------------------------------------------- compile-time completeness
 

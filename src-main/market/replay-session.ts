@@ -15,19 +15,16 @@
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { MAX_SPEED, MIN_SPEED } from '../core/clock.ts';
 import type { SessionReport } from '../trading/session-report.ts';
-import type { ReplayMarket, ReplayStatus } from './replay/replay-market.ts';
+import type { ReplayState, ReplayStatus } from '../../src-shared/types.ts';
+import type { ReplayMarket } from './replay/replay-market.ts';
 
 /** What the session needs of the replay market. */
 export type ReplayControl = Pick<ReplayMarket, 'status' | 'setSpeed' | 'pause' | 'resume' | 'step' | 'seek' | 'setLockstep' | 'onChange'>;
 export type { ReplayStatus };
 
 /** The status as the API answers it. */
-export interface SessionStatus extends ReplayStatus {
-  /** A client holds the clock (lockstep stepping over the WebSocket). */
-  held: boolean;
-  /** The live venue this replay was started from, or null (a replay started with --replay). */
-  live_url: string | null;
-}
+/** GET /api/v1/replay: the market's status, who holds the clock, where the live venue is. */
+export type SessionStatus = ReplayState;
 
 export type ReplayAction =
   | { action: 'play' }

@@ -15,7 +15,7 @@
 //   drawdown is kept from every sample ever taken, before thinning, so thinning never hides it.
 // - Time in market: market ms during which the account held any position (a non-zero quantity).
 import { parseFixed } from '../../src-shared/decimal.ts';
-import type { AccountSummary, PositionRecord, TradeRecord } from '../../src-shared/types.ts';
+import type { AccountSummary, PositionRecord, ReplayAccountReport, TradeRecord } from '../../src-shared/types.ts';
 import { formatMoney } from '../risk/money.ts';
 import { HOUSE_ACCOUNT } from './core.ts';
 import type { AccountEvent, EventBus } from './events.ts';
@@ -35,37 +35,7 @@ export interface SessionReportDeps {
 }
 
 /** One account's part of the report, as the API answers it. */
-export interface AccountReport {
-  user_id: number;
-  /** Equity (margin balance) when the account entered the session. */
-  starting_equity: string;
-  /** Wallet balance now. */
-  wallet_balance: string;
-  /** Equity now: wallet balance + unrealized PnL. */
-  equity: string;
-  fills: number;
-  /** Sum of the fills' quote quantities. */
-  volume: string;
-  realized_pnl: string;
-  unrealized_pnl: string;
-  /** Fees paid (negative: rebates received on balance). */
-  fees: string;
-  /** Funding received (negative: paid). */
-  funding: string;
-  /** equity - starting_equity (deposits during the session count as gains: none exist in a replay). */
-  net_pnl: string;
-  /** Largest fall of equity from a running peak, USDT. */
-  max_drawdown: string;
-  /** max_drawdown over the peak it fell from (0 to 1). */
-  max_drawdown_ratio: number;
-  liquidations: number;
-  /** Market ms with any position open. */
-  time_in_market_ms: number;
-  /** time_in_market_ms over the session's elapsed market time (0 to 1). */
-  time_in_market_ratio: number;
-  /** [market ms, equity] samples, oldest first. */
-  equity_curve: Array<[number, string]>;
-}
+export type AccountReport = ReplayAccountReport;
 
 export interface SessionReportData {
   /** Market time of the session's start and of this report, ms. */

@@ -11,6 +11,7 @@
 // - Timestamps come from the injected clock plus `timeOffsetMs`; `syncTime()` sets the offset
 //   from `GET /fapi/v1/time` for machines whose clock is not the server's.
 import type { Envelope } from '../errors.ts';
+import type { ReplayAccountReport, ReplayState } from '../types/replay.ts';
 import type {
   AccountSummary,
   BotOrderRequest,
@@ -94,21 +95,7 @@ export interface SimState {
 }
 
 /** `GET /api/v1/replay`: a replay venue's status (docs/replay.md). */
-export interface ReplayState {
-  symbols: string[];
-  start: number;
-  until: number;
-  time: number;
-  speed: number;
-  paused: boolean;
-  lockstep: boolean;
-  finished: boolean;
-  events: number;
-  sources: Record<string, 'depth' | 'trades' | 'klines'>;
-  queue_model: 'pessimistic' | 'probabilistic';
-  held: boolean;
-  live_url: string | null;
-}
+export type { ReplayState };
 
 /** A control action of `POST /api/v1/replay` (and the WebSocket REPLAY method). */
 export type ReplayAction =
@@ -139,25 +126,7 @@ export interface ReplayInfo {
 }
 
 /** One account of the session report (`GET /api/v1/replay/report`). */
-export interface ReplayAccountReport {
-  user_id: number;
-  starting_equity: string;
-  wallet_balance: string;
-  equity: string;
-  fills: number;
-  volume: string;
-  realized_pnl: string;
-  unrealized_pnl: string;
-  fees: string;
-  funding: string;
-  net_pnl: string;
-  max_drawdown: string;
-  max_drawdown_ratio: number;
-  liquidations: number;
-  time_in_market_ms: number;
-  time_in_market_ratio: number;
-  equity_curve: Array<[number, string]>;
-}
+export type { ReplayAccountReport };
 
 export interface ReplayReport {
   start: number;

@@ -20,6 +20,7 @@ import type { KlineService } from '../kline-service.ts';
 import type { MarketSource, MarketSymbolView } from '../market-source.ts';
 import type { CandleStore, SymbolCatalogue } from '../ports.ts';
 import type { ReplayData } from './ports.ts';
+import type { ReplayStatus } from '../../../src-shared/types.ts';
 import { planSources, ReplayEngine, type SymbolSource } from './replay-engine.ts';
 
 export type QueueModel = 'pessimistic' | 'probabilistic';
@@ -35,20 +36,7 @@ export interface ReplayOptions {
   queueModel?: QueueModel;
 }
 
-export interface ReplayStatus {
-  symbols: string[];
-  start: number;
-  until: number;
-  time: number;
-  speed: number;
-  paused: boolean;
-  lockstep: boolean;
-  finished: boolean;
-  /** Historical events applied so far. */
-  events: number;
-  sources: Record<string, 'depth' | 'trades' | 'klines'>;
-  queue_model: QueueModel;
-}
+export type { ReplayStatus };
 
 export interface ReplayMarketOptions {
   kind: 'replay';

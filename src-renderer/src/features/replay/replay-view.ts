@@ -6,23 +6,10 @@
 // browser's time zone, because the datasets are in UTC and so is the banner.
 import { isInterval, nextOpenTime } from '../../../../src-shared/intervals.ts';
 import type { DatasetView } from '../data/data-view.ts';
+import type { ReplayAccountReport, ReplayState } from '../../../../src-shared/types.ts';
 
 /** GET /api/v1/replay (and the `replay` WebSocket channel): the replay venue's state. */
-export interface ReplayStatusView {
-  symbols: string[];
-  start: number;
-  until: number;
-  time: number;
-  speed: number;
-  paused: boolean;
-  lockstep: boolean;
-  finished: boolean;
-  events: number;
-  sources: Record<string, 'depth' | 'trades' | 'klines'>;
-  queue_model: 'pessimistic' | 'probabilistic';
-  /** Where the live screen is (the service that started this replay); absent for a CLI replay. */
-  live_url?: string | null;
-}
+export type ReplayStatusView = ReplayState;
 
 export type QueueModel = 'pessimistic' | 'probabilistic';
 
@@ -203,28 +190,7 @@ export function playState(s: Pick<ReplayStatusView, 'paused' | 'lockstep' | 'fin
 }
 
 /** One account's session report (GET /api/v1/replay/report?format=json: `data.accounts[]`). */
-export interface ReplayReportView {
-  user_id: number;
-  starting_equity: string;
-  wallet_balance: string;
-  equity: string;
-  fills: number;
-  volume: string;
-  realized_pnl: string;
-  unrealized_pnl: string;
-  /** Paid (negative: rebates received). */
-  fees: string;
-  /** Received (negative: paid). */
-  funding: string;
-  net_pnl: string;
-  max_drawdown: string;
-  max_drawdown_ratio: number;
-  liquidations: number;
-  time_in_market_ms: number;
-  time_in_market_ratio: number;
-  /** [market ms, equity], oldest first. */
-  equity_curve: Array<[number, string]>;
-}
+export type ReplayReportView = ReplayAccountReport;
 
 /** Equity curve points for a line series: seconds, ascending, one point per second (the last wins). */
 export function equityPoints(curve: ReadonlyArray<readonly [number, string | number]>): Array<{ time: number; value: number }> {

@@ -1,0 +1,67 @@
+// Wire types of a replay venue (docs/replay.md): its status and its session report. Declared
+// once here; the market (market/replay), the report (trading/session-report.ts), the SDK and
+// the screen all use these.
+
+export type ReplayQueueModel = 'pessimistic' | 'probabilistic';
+
+/** What drives a replayed pair's market: L2 depth, trades, or candles only. */
+export type ReplaySourceKind = 'depth' | 'trades' | 'klines';
+
+/** The replay market's state (ReplayMarket.status()). */
+export interface ReplayStatus {
+  symbols: string[];
+  /** ms UTC, inclusive. */
+  start: number;
+  until: number;
+  /** Historical time reached. */
+  time: number;
+  speed: number;
+  paused: boolean;
+  lockstep: boolean;
+  finished: boolean;
+  /** Historical events applied so far. */
+  events: number;
+  sources: Record<string, ReplaySourceKind>;
+  queue_model: ReplayQueueModel;
+}
+
+/** `GET /api/v1/replay` and the `replay` WebSocket channel: the status plus who holds the clock. */
+export interface ReplayState extends ReplayStatus {
+  /** A WebSocket client holds the clock in lockstep. */
+  held: boolean;
+  /** The live venue to go back to; null for a replay started with --replay. */
+  live_url: string | null;
+}
+
+/** One account of the session report (`GET /api/v1/replay/report?format=json`: `data.accounts[]`). */
+export interface ReplayAccountReport {
+  user_id: number;
+  /** Equity (margin balance) when the account entered the session. */
+  starting_equity: string;
+  /** Wallet balance now. */
+  wallet_balance: string;
+  /** Equity now: wallet balance + unrealized PnL. */
+  equity: string;
+  fills: number;
+  /** Sum of the fills' quote quantities. */
+  volume: string;
+  realized_pnl: string;
+  unrealized_pnl: string;
+  /** Fees paid (negative: rebates received on balance). */
+  fees: string;
+  /** Funding received (negative: paid). */
+  funding: string;
+  /** equity - starting_equity (deposits during the session count as gains: none exist in a replay). */
+  net_pnl: string;
+  /** Largest fall of equity from a running peak, USDT. */
+  max_drawdown: string;
+  /** max_drawdown over the peak it fell from (0 to 1). */
+  max_drawdown_ratio: number;
+  liquidations: number;
+  /** Market ms with any position open. */
+  time_in_market_ms: number;
+  /** time_in_market_ms over the session's elapsed market time (0 to 1). */
+  time_in_market_ratio: number;
+  /** [market ms, equity] samples, oldest first. */
+  equity_curve: Array<[number, string]>;
+}
