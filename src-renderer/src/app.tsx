@@ -1,6 +1,6 @@
 // The trading screen: top bar; chart, depth ladder, recent trades and order entry; the
 // bottom tabs; overlays (symbol picker, help, settings, bot orders, TP/SL) and toasts.
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { AccountPanel } from './features/account/account-panel.tsx';
 import { BotPanel } from './features/bot-panel/bot-panel.tsx';
 import { BottomTabs } from './layout/bottom-tabs.tsx';
@@ -20,7 +20,9 @@ import { useServices, useSel } from './lib/use-services.ts';
 
 export function App() {
   const services = useServices();
-  useEffect(() => installHotkeys(services), [services]);
+  // A layout effect: the keys work from the first painted frame (a passive effect runs after
+  // paint, and a key pressed in between was lost).
+  useLayoutEffect(() => installHotkeys(services), [services]);
   const replay = useSel(services.replay, (r) => r.mode === 'replay');
   return (
     <div className={replay ? 'app replay' : 'app'}>
