@@ -15,7 +15,7 @@ describe('Data dialog helpers', () => {
     expect(datasetTitle({ market: 'spot', symbol: 'ETHUSDT', kind: 'aggTrades', interval: '' })).toBe('ETHUSDT · Spot · aggTrades');
     expect(datasetSpan({ first_time: Date.parse('2021-05-16T00:00:00Z'), last_time: Date.parse('2021-05-18T23:59:00Z') })).toBe('2021-05-16 00:00 → 2021-05-18 23:59 UTC');
     expect(datasetSpan({ first_time: null, last_time: null })).toBe('empty');
-    const base = { file: 'f.zip', dataset_id: 1, rows: 1440, added: 1440, gaps: 1, checksum: 'verified' as const, error: null };
+    const base = { file: 'f.zip', dataset_id: 1, rows: 1440, added: 1440, gaps: 1, checksum: 'verified' as const, error: null, error_row: null };
     expect(resultLine({ ...base, ok: true, status: 'imported' })).toBe('f.zip: 1,440 rows (1,440 new), 1 gap, checksum verified');
     expect(resultLine({ ...base, ok: true, status: 'unchanged' })).toBe('f.zip: already imported, nothing changed');
     expect(resultLine({ ...base, ok: false, status: 'refused', error: 'row 5: bad' })).toBe('f.zip: refused — row 5: bad');

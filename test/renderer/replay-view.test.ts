@@ -31,7 +31,7 @@ function ds(over: Partial<DatasetView>): DatasetView {
     rows: 4320,
     files: 3,
     gaps: [],
-    specs: { tick_size: '0.1', step_size: '0.001', source: 'default' },
+    specs: { tick_size: '0.1', step_size: '0.001', tiers: [], source: 'catalogue' },
     ...over,
   };
 }

@@ -21,6 +21,7 @@ import { DatasetError, type DatasetService, type ImportResult, type TradeView } 
 import type { DatasetRecord, SpecsSource } from '../../data/ports.ts';
 import { expandPaths } from '../../data/expand-paths.ts';
 import { KINDS, MARKETS } from '../../data/kinds.ts';
+import type { DatasetWire, ImportResultWire } from '../../../src-shared/types/datasets.ts';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { agree, noQuery, strEnum, type ApiInstance } from '../schemas.ts';
@@ -75,8 +76,10 @@ const datasetSchema = Type.Object({
   specs: specsSchema,
 });
 
-/** A dataset on the wire (GET /api/v1/datasets and the routes that answer one). */
-export type DatasetWire = Static<typeof datasetSchema>;
+// A dataset on the wire (GET /api/v1/datasets and the routes that answer one) is
+// src-shared's DatasetWire: what this schema answers must fit it, field for field.
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
+const datasetWireFits: Static<typeof datasetSchema> extends DatasetWire ? SameKeys<Static<typeof datasetSchema>, DatasetWire> : false = true;
 
 const importResultSchema = Type.Object({
   file: Type.String(),
@@ -97,8 +100,12 @@ const importResultSchema = Type.Object({
   error_row: nullable<number>('integer'),
 });
 
-/** One file's import result on the wire. */
-export type ImportResultWire = Static<typeof importResultSchema>;
+// One file's import result on the wire: src-shared's ImportResultWire, the same fields both ways.
+const importWireFits: [Static<typeof importResultSchema>, ImportResultWire] extends [ImportResultWire, Static<typeof importResultSchema>]
+  ? SameKeys<Static<typeof importResultSchema>, ImportResultWire>
+  : false = true;
+void datasetWireFits;
+void importWireFits;
 
 const tradeSchema = Type.Object({
   id: Type.Integer({ description: 'Trade id (aggregate trade id for aggTrades)' }),
@@ -209,7 +216,7 @@ const importBody = Type.Unsafe<Static<typeof importJsonBody> | Readable>({
   },
 });
 
-function view(d: DatasetRecord, service: DatasetService): DatasetWire {
+function view(d: DatasetRecord, service: DatasetService): Static<typeof datasetSchema> {
   return {
     id: d.id,
     market: d.market,

@@ -82,7 +82,7 @@ function DataBody() {
       try {
         r = await send(f);
       } catch (e) {
-        r = { file: f.name, ok: false, status: 'refused', dataset_id: null, rows: 0, added: 0, gaps: 0, checksum: 'none', error: errorText(e) };
+        r = { file: f.name, ok: false, status: 'refused', dataset_id: null, rows: 0, added: 0, gaps: 0, checksum: 'none', error: errorText(e), error_row: null };
       }
       setResults((prev) => [...prev, r]);
     }

@@ -3,31 +3,10 @@
 // dataset's candles with its gaps left empty.
 import { INTERVALS, INTERVAL_MS, isInterval, nests, nextOpenTime, type Interval } from '../../../../src-shared/intervals.ts';
 
-export interface DatasetView {
-  id: number;
-  market: string;
-  symbol: string;
-  kind: string;
-  interval: string;
-  first_time: number | null;
-  last_time: number | null;
-  rows: number;
-  files: number;
-  gaps: { start_time: number; end_time: number; detail: string }[];
-  specs: { tick_size: string; step_size: string; source: string };
-}
-
-export interface ImportResultView {
-  file: string;
-  ok: boolean;
-  status: 'imported' | 'unchanged' | 'refused';
-  dataset_id: number | null;
-  rows: number;
-  added: number;
-  gaps: number;
-  checksum: 'verified' | 'none';
-  error: string | null;
-}
+/** A dataset and an import result as the API answers them (declared once in src-shared). */
+import type { DatasetWire, ImportResultWire } from '../../../../src-shared/types/datasets.ts';
+export type DatasetView = DatasetWire;
+export type ImportResultView = ImportResultWire;
 
 const MARKETS = new Set(['spot', 'um', 'cm']);
 

@@ -1,0 +1,49 @@
+// Wire types of the real-data routes (docs/data.md): a dataset and one file's import result.
+// Declared once here; the route (api/routes/datasets.ts) checks its TypeBox schemas against them
+// at compile time, and the screen's Data and Replay dialogs read them.
+
+export type DatasetMarket = 'spot' | 'um' | 'cm';
+
+export interface DatasetGap {
+  /** First missing ms (for candles, the first missing open time). */
+  start_time: number;
+  /** The next ms that has data. */
+  end_time: number;
+  detail: string;
+}
+
+export interface DatasetSpecs {
+  tick_size: string;
+  step_size: string;
+  tiers: { cap: number | null; max_leverage: number; mmr: number }[];
+  source: 'catalogue' | 'inferred' | 'edited';
+}
+
+export interface DatasetWire {
+  id: number;
+  market: DatasetMarket;
+  symbol: string;
+  /** The archive folder the files came from (klines, aggTrades, trades, bookDepth, ...). */
+  kind: string;
+  /** Candle interval of the candle kinds, '' for the others. */
+  interval: string;
+  first_time: number | null;
+  last_time: number | null;
+  rows: number;
+  files: number;
+  gaps: DatasetGap[];
+  specs: DatasetSpecs;
+}
+
+export interface ImportResultWire {
+  file: string;
+  ok: boolean;
+  status: 'imported' | 'unchanged' | 'refused';
+  dataset_id: number | null;
+  rows: number;
+  added: number;
+  gaps: number;
+  checksum: 'verified' | 'none';
+  error: string | null;
+  error_row: number | null;
+}
