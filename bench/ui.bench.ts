@@ -150,7 +150,7 @@ async function main(): Promise<void> {
 
     // 2. the screen while the market streams.
     await context.addInitScript(
-      ([key, secret, base]) => sessionStorage.setItem('perpdesk.credentials', JSON.stringify({ apiKey: key, apiSecret: secret, baseUrl: base })),
+      ([key, secret, base]) => localStorage.setItem('perpdesk.credentials', JSON.stringify({ apiKey: key, apiSecret: secret, baseUrl: base })),
       [service.account.apiKey, service.account.apiSecret, service.url] as const,
     );
     await page.goto(`${service.url}/`);
