@@ -19,16 +19,21 @@ test('the ladder follows the book and matches the REST depth', async ({ page, se
   await expect(ladder.root).toHaveAttribute('data-sync', 'live');
   await expect(ladder.bids.first()).toBeVisible();
 
-  // A new level appears as soon as it rests.
+  // A resting order shows in the ladder at once: with the market quiet (the simulator paused
+  // until the test ends, so the level cannot scroll away or change by itself), a bid at the
+  // third level raises that row by exactly its size.
+  await setPaused(service.url, true);
   const s = await market.symbol(symbol);
   const d0 = await depth(service.url, symbol);
-  const price = onTick(Number(d0.bids[0][0]) - 3 * Number(s.price_step), s.price_step);
+  const [price, before] = d0.bids[2];
+  const ticks = (q: string): number => Math.round(Number(q) / Number(s.qty_step));
+  await expect.poll(async () => ticks((await ladder.row('bid', price).getAttribute('data-qty')) ?? 'NaN')).toBe(ticks(before));
   await market.api.placeBotOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty: '0.777', need_cache: true });
-  await expect(ladder.row('bid', price)).toBeVisible();
+  await expect
+    .poll(async () => ticks((await ladder.row('bid', price).getAttribute('data-qty')) ?? '0'))
+    .toBe(ticks(before) + ticks('0.777'));
 
-  // With the market quiet (the simulator paused until the test ends), the ladder at the
-  // finest grouping equals the REST snapshot of the same update id.
-  await setPaused(service.url, true);
+  // At the finest grouping the ladder equals the REST snapshot of the same update id.
   await expect(ladder.grouping).toHaveValue(s.price_merges[0]);
   await expect
     .poll(
