@@ -25,6 +25,13 @@ export type Command =
   | { kind: 'placeBot'; input: BotOrderInput; engineAccount?: number }
   | ({ kind: 'cancel'; accountId: number } & CancelTarget)
   | { kind: 'cancelAll'; accountId: number; symbol: string }
+  /**
+   * A house order in ticks and lots (the replay's historical book and prints): refused as a bot
+   * order would be (pair not trading, size outside min/max, price outside the band), no margin,
+   * never stored, cached or announced, and no decimal strings either way. GTC rests, IOC takes
+   * what crosses and expires the rest. `account` is a house engine account (HOUSE_ACCOUNT and up).
+   */
+  | { kind: 'houseOrder'; symbol: string; account: number; side: 1 | 2; priceTicks: number; lots: number; tif: 1 | 2 }
   | { kind: 'cancelBot'; symbol: string; orderId: number }
   /** Reduces a resting bot order to `lots` remaining, keeping its queue priority (0 cancels it). */
   | { kind: 'trimBot'; symbol: string; orderId: number; lots: number }
@@ -43,6 +50,8 @@ export type Command =
 export interface CommandResults {
   place: PlacementResult;
   placeBot: PlacementResult;
+  /** The order's id and the lots it took on entry. */
+  houseOrder: { orderId: number; filledLots: number };
   cancel: OrderRecord;
   /** How many orders were cancelled. */
   cancelAll: number;

@@ -44,21 +44,18 @@ export class SyntheticBook {
     this.bid = bid;
     this.ask = ask;
     if (resize) this.size = want;
-    const bids = new Map<number, number>();
-    const asks = new Map<number, number>();
-    for (let i = 0; i < LEVELS; i++) {
-      if (bid - i >= 1) bids.set(bid - i, this.size);
-      asks.set(ask + i, this.size);
-    }
-    // only the levels that change: removals first (nothing crosses), then the new ones
-    const next = [bids, asks];
-    for (let s = 0; s < 2; s++) {
-      for (const p of [...this.mirror.hist[s].keys()]) if (!next[s].has(p)) this.mirror.setLevel((s + 1) as 1 | 2, p, 0);
-    }
-    for (let s = 0; s < 2; s++) {
-      const h = this.mirror.hist[s];
-      for (const [p, q] of next[s]) if (h.get(p) !== q) this.mirror.setLevel((s + 1) as 1 | 2, p, q);
-    }
+    // only the levels that change: removals first (nothing crosses), then the new ones, best
+    // first; the ladder is bid - i and ask + i for i < LEVELS (no bid below 1 tick)
+    const size = this.size;
+    const mirror = this.mirror;
+    const hb = mirror.hist[0];
+    const ha = mirror.hist[1];
+    const lowBid = Math.max(1, bid - LEVELS + 1);
+    // deleting the entry being visited is safe in a Map's iteration (and setLevel(.., 0) deletes only it)
+    for (const p of hb.keys()) if (p > bid || p < lowBid) mirror.setLevel(1, p, 0);
+    for (const p of ha.keys()) if (p < ask || p >= ask + LEVELS) mirror.setLevel(2, p, 0);
+    for (let p = bid; p >= lowBid; p--) if (hb.get(p) !== size) mirror.setLevel(1, p, size);
+    for (let i = 0; i < LEVELS; i++) if (ha.get(ask + i) !== size) mirror.setLevel(2, ask + i, size);
     void this.pair;
   }
 }
