@@ -8,6 +8,13 @@
 // same-run baseline, the raw matching engine (engine/order-book.ts) applying the same prints as
 // IOC takers against the same resting maker sizes, without the exchange: the ratio is the cost of
 // everything the venue adds (checks, records, candles, the mirror).
+// The floor, in the same run: what no replay implementation can go below while users and bots see
+// the same book, update ids, tape and candles. The replay's engine commands are recorded (an
+// untimed run over the first FLOOR_EVENTS prints: every place, cancel and trim its mirror and
+// synthetic book send, about six a print, each an update id a client sees) and applied to a raw
+// engine with the candles (klines service, all 16 intervals) fed from its trades: no exchange, no
+// mirror logic, no data parsing. The prints alone (the baseline's two engine commands a print)
+// plus candles are printed too.
 // Each section is bounded by BENCH_SECONDS of wall time (default 60): it stops early and reports
 // the events it applied.
 // Section 2, lockstep over the WebSocket (the example bot stepping a replay service of the same
@@ -78,8 +85,15 @@ function memoryData(g: GenTrades): ReplayData {
   };
 }
 
-/** Events per second of a trades-only replay through an in-memory venue. */
-function replayRate(g: GenTrades): { events: number; ms: number } {
+interface ReplayRig {
+  market: ReturnType<typeof openReplayMarket>['market'];
+  exchange: Exchange;
+  clock: VirtualClock;
+  close(): void;
+}
+
+/** An in-memory replay venue over the generated trades (no client, candles of all intervals). */
+function openRig(g: GenTrades): ReplayRig {
   const db = openDatabase({ dataDir: ':memory:' });
   const data = memoryData(g);
   const symbols = new SymbolsRepo(db);
@@ -92,18 +106,156 @@ function replayRate(g: GenTrades): { events: number; ms: number } {
     kind: 'replay', exchange, clock, candles, symbols, data, replay: { symbols: ['BTCUSDT'], start: START },
     openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
   });
+  return {
+    market, exchange, clock,
+    close() {
+      market.dispose();
+      klines.close();
+      trading.group.commitNow();
+      db.close();
+    },
+  };
+}
+
+/** Events per second of a trades-only replay through an in-memory venue. */
+function replayRate(g: GenTrades): { events: number; ms: number } {
+  const rig = openRig(g);
+  const { market, exchange } = rig;
   const until = market.status().until;
   const t0 = performance.now();
   const chunk = 60_000; // one minute of history per seek
   while (!market.finished && performance.now() - t0 < SECONDS * 1000) market.seek(Math.min(until, market.time + chunk));
   const ms = performance.now() - t0;
   const events = market.status().events;
-  if (process.env.BENCH_DEBUG) console.log("book orders", exchange.pair("BTCUSDT")!.book.orderCount, market.engine.mirror("BTCUSDT").stats, market.engine.mirror("BTCUSDT").hist.map((h) => h.size));
-  market.dispose();
-  klines.close();
-  trading.group.commitNow();
-  db.close();
+  if (process.env.BENCH_DEBUG) console.log('book orders', exchange.pair('BTCUSDT')!.book.orderCount, market.engine.mirror('BTCUSDT').stats);
+  rig.close();
   return { events, ms };
+}
+
+/** The engine commands a replay sends its pair's book, in order: 6 int32 a command. */
+interface EngineLog {
+  ops: Int32Array;
+  n: number;
+  prints: number;
+  /** The engine accounts the commands name (ops hold their index). */
+  accounts: number[];
+}
+
+const OP_LIMIT = 1;
+const OP_CANCEL = 2;
+const OP_TRIM = 3;
+
+/** Runs the replay of the first `prints` trades (untimed) recording every command its book receives. */
+function recordCommands(g: GenTrades, prints: number): EngineLog {
+  const rig = openRig(g);
+  const { market, clock } = rig;
+  const book = rig.exchange.pair('BTCUSDT')!.book;
+  const log: EngineLog = { ops: new Int32Array(prints * 6 * 8), n: 0, prints: 0, accounts: [] };
+  const accounts = log.accounts;
+  const code = (a: number): number => {
+    let i = accounts.indexOf(a);
+    if (i < 0) i = accounts.push(a) - 1;
+    return i;
+  };
+  const put = (kind: number, id: number, acct: number, side: number, price: number, qty: number, tif: number): void => {
+    if ((log.n + 1) * 6 > log.ops.length) {
+      const bigger = new Int32Array(log.ops.length * 2);
+      bigger.set(log.ops);
+      log.ops = bigger;
+    }
+    const o = log.ops;
+    const b = log.n++ * 6;
+    o[b] = kind | (side << 4) | (tif << 8);
+    o[b + 1] = id;
+    o[b + 2] = price;
+    o[b + 3] = qty;
+    o[b + 4] = clock.now() - START;
+    o[b + 5] = kind === OP_LIMIT ? code(acct) : 0;
+  };
+  const placeLimit = book.placeLimit.bind(book);
+  const cancel = book.cancel.bind(book);
+  const trimOrder = book.trimOrder.bind(book);
+  const raw = book as unknown as Record<string, unknown>;
+  raw.placeLimit = (id: number, acct: number, side: number, price: number, qty: number, tif: number, flags = 0, cap = -1, stp = 0): void => {
+    if (flags !== 0 || cap !== -1 || stp !== 0) throw new Error('the floor log knows plain limit orders only');
+    put(OP_LIMIT, id, acct, side, price, qty, tif);
+    placeLimit(id, acct, side, price, qty, tif, flags, cap, stp);
+  };
+  raw.cancel = (id: number, acct = -1): void => {
+    if (acct !== -1) throw new Error('the floor log knows cancels by id only');
+    put(OP_CANCEL, id, 0, 0, 0, 0, 0);
+    cancel(id);
+  };
+  raw.trimOrder = (id: number, cap: number): void => {
+    put(OP_TRIM, id, 0, 0, 0, cap, 0);
+    trimOrder(id, cap);
+  };
+  const stopAt = START + prints * SPACING_MS;
+  while (market.time < stopAt && !market.finished) market.seek(Math.min(market.status().until, stopAt, market.time + 60_000));
+  log.prints = market.status().events;
+  rig.close();
+  return log;
+}
+
+/** A raw engine and a klines service over an in-memory store: what the floor runs on. */
+function floorRig(): { book: ReturnType<typeof createBook>; sink: RecordingSink; klines: KlineService; close(): void } {
+  const db = openDatabase({ dataDir: ':memory:' });
+  const symbols = new SymbolsRepo(db);
+  symbols.insertMissing([replaySymbolRow('BTCUSDT', { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] }, '50000.0', 0)], 0);
+  const candles = new CandlesRepo(db);
+  const klines = new KlineService({ candles, symbols, clock: { now: () => START } }, { tickMs: 0 });
+  const sink = new RecordingSink();
+  const book = createBook({ symbol: 'BTCUSDT', bandPpm: 0 }, sink);
+  return { book, sink, klines, close: () => (klines.close(), db.close()) };
+}
+
+/** The recorded engine commands on a raw engine, with candles from its trades: prints per second. */
+function floorRate(log: EngineLog): { events: number; ms: number } {
+  const { book, sink, klines, close } = floorRig();
+  const o = log.ops;
+  const n = log.n;
+  const acct = log.accounts;
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const b = i * 6;
+    const k = o[b] & 15;
+    if (k === OP_LIMIT) book.placeLimit(o[b + 1], acct[o[b + 5]], (o[b] >> 4) & 15, o[b + 2], o[b + 3], (o[b] >> 8) & 15, 0, -1);
+    else if (k === OP_CANCEL) book.cancel(o[b + 1]);
+    else book.trimOrder(o[b + 1], o[b + 3]);
+    const events = sink.take();
+    for (let j = 0; j < events.length; j++) {
+      const e = events[j];
+      if (e.type === 'trade') klines.recordTrade('BTCUSDT', START + o[b + 4], e.priceTicks, e.qtyLots, e.takerSide);
+    }
+  }
+  const ms = performance.now() - t0;
+  close();
+  return { events: log.prints, ms };
+}
+
+/** The baseline's prints (maker + IOC taker) with candles from their trades. */
+function printsWithCandlesRate(g: GenTrades): { events: number; ms: number } {
+  const { book, sink, klines, close } = floorRig();
+  const MAKER = 2 ** 40 + 11;
+  const TAKER = 2 ** 40 + 12;
+  let id = 1;
+  const n = g.priceTicks.length;
+  const t0 = performance.now();
+  let i = 0;
+  for (; i < n; i++) {
+    if ((i & 4095) === 0 && performance.now() - t0 > SECONDS * 1000) break;
+    const takerSide = g.sell[i] === 1 ? 2 : 1;
+    book.placeLimit(id++, MAKER, takerSide === 1 ? 2 : 1, g.priceTicks[i], g.lots[i], 1, 0, -1);
+    book.placeLimit(id++, TAKER, takerSide, g.priceTicks[i], g.lots[i], 2, 0, -1);
+    const events = sink.take();
+    for (let j = 0; j < events.length; j++) {
+      const e = events[j];
+      if (e.type === 'trade') klines.recordTrade('BTCUSDT', START + i * SPACING_MS, e.priceTicks, e.qtyLots, e.takerSide);
+    }
+  }
+  const ms = performance.now() - t0;
+  close();
+  return { events: i, ms };
 }
 
 /** The same prints as IOC takers on the raw engine, against a maker topped up to the print's size at its price. */
@@ -130,18 +282,31 @@ function engineRate(g: GenTrades): { events: number; ms: number } {
   return { events: i, ms: performance.now() - t0 };
 }
 
+const FLOOR_EVENTS = Math.min(EVENTS, Number(process.env.BENCH_FLOOR_EVENTS ?? 300_000));
+
 function noClient(): void {
   console.log(`replay, no client: ${fmtN(EVENTS)} generated trades (trades-only replay, synthetic book), bound ${SECONDS} s a run`);
   const g = generate(EVENTS);
+  const log = recordCommands(g, FLOOR_EVENTS);
   const base = engineRate(g);
   const baseRate = (base.events / base.ms) * 1000;
   console.log(`  baseline, raw engine (maker + IOC taker per print, no exchange): ${fmtN(base.events)} prints in ${base.ms.toFixed(0)} ms = ${fmtN(baseRate)} /s`);
+  const pc = printsWithCandlesRate(g);
+  const pcRate = (pc.events / pc.ms) * 1000;
+  console.log(`  the same prints + candles (16 intervals), no exchange:         ${fmtN(pc.events)} prints in ${pc.ms.toFixed(0)} ms = ${fmtN(pcRate)} /s`);
+  const floor = floorRate(log);
+  const floorRateS = (floor.events / floor.ms) * 1000;
+  console.log(
+    `  floor: the replay's own engine commands (${(log.n / log.prints).toFixed(2)} a print) + candles, no exchange: ` +
+      `${fmtN(floor.events)} prints in ${floor.ms.toFixed(0)} ms = ${fmtN(floorRateS)} /s`,
+  );
   const r = replayRate(g);
   const rate = (r.events / r.ms) * 1000;
   console.log(`  replay through the venue (exchange, mirror, candles):       ${fmtN(r.events)} events in ${r.ms.toFixed(0)} ms = ${fmtN(rate)} /s`);
-  console.log(`  ratio replay / raw engine: ${(rate / baseRate).toFixed(3)}   target 1,000,000 events/s: ${rate >= 1_000_000 ? 'met' : 'NOT met'}`);
+  console.log(`  ratio replay / raw engine: ${(rate / baseRate).toFixed(3)}   replay / floor: ${(rate / floorRateS).toFixed(3)}   floor / raw engine: ${(floorRateS / baseRate).toFixed(3)}`);
+  console.log(`  target 1,000,000 events/s: ${rate >= 1_000_000 ? 'met' : 'NOT met'} (floor ${fmtN(floorRateS)} /s, reached ${fmtN(rate)} /s)`);
 }
 
 noClient();
 // 300,000 prints (50 minutes of history at a print every 10 ms) are more than a bounded run steps through
-await lockstepSection(memoryData(generate(Math.min(EVENTS, 300_000))), 'BTCUSDT', START, SECONDS);
+if (!process.env.BENCH_NO_LOCKSTEP) await lockstepSection(memoryData(generate(Math.min(EVENTS, 300_000))), 'BTCUSDT', START, SECONDS);
