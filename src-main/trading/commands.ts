@@ -32,6 +32,11 @@ export type Command =
    * what crosses and expires the rest. `account` is a house engine account (HOUSE_ACCOUNT and up).
    */
   | { kind: 'houseOrder'; symbol: string; account: number; side: 1 | 2; priceTicks: number; lots: number; tif: 1 | 2 }
+  /**
+   * Reduces a resting house order to `lots` remaining in place, keeping its queue priority; 0
+   * cancels it (as cancelBot). Numbers both ways (the replay's mirror sends millions).
+   */
+  | { kind: 'houseTrim'; symbol: string; orderId: number; lots: number }
   | { kind: 'cancelBot'; symbol: string; orderId: number }
   /** Reduces a resting bot order to `lots` remaining, keeping its queue priority (0 cancels it). */
   | { kind: 'trimBot'; symbol: string; orderId: number; lots: number }
@@ -52,6 +57,8 @@ export interface CommandResults {
   placeBot: PlacementResult;
   /** The order's id and the lots it took on entry. */
   houseOrder: { orderId: number; filledLots: number };
+  /** The lots the order has left. */
+  houseTrim: number;
   cancel: OrderRecord;
   /** How many orders were cancelled. */
   cancelAll: number;

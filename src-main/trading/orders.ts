@@ -209,3 +209,25 @@ export function trimBotOrder(core: TradingCore, symbol: string, orderId: number,
   core.writer.flush();
   return { order_id: String(orderId), remaining_lots: lots };
 }
+
+/**
+ * Reduces a resting house order to `lots` in place (commands.ts 'houseTrim'): 0 cancels it as
+ * cancelBot does, a smaller size trims it as trimBot does (priority kept); the refusals are
+ * theirs. Answers the lots left, as a number (no order id string to build).
+ */
+export function trimHouseOrder(core: TradingCore, symbol: string, orderId: number, lots: number): number {
+  const pair = core.requirePair(symbol);
+  const book = pair.book;
+  if (book.orderAccount(orderId) < HOUSE_ACCOUNT) reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
+  if (lots === 0) book.cancel(orderId);
+  else {
+    const left = book.getOrder(orderId)!.remainingLots;
+    if (!Number.isSafeInteger(lots) || lots < 0 || lots >= left) {
+      reject(Errors.INVALID_PARAMETER, `lots must be an integer from 0 to ${left - 1} (the order has ${left} left), got ${lots}`);
+    }
+    book.trimOrder(orderId, lots);
+  }
+  drain(core, pair, null);
+  core.writer.flush();
+  return lots;
+}

@@ -44,6 +44,21 @@ function scenario(via: 'houseOrder' | 'placeBot'): { lines: string[]; answers: u
       answers.push([Number(r.order_id), Math.round(Number(r.filled_qty) / Number(pair.row.stepSize))]);
     }
   };
+  const trim = (orderId: number, lots: number): void => {
+    if (via === 'houseOrder') answers.push(ex.execute({ kind: 'houseTrim', symbol: 'BTCUSDT', orderId, lots }));
+    else if (lots === 0) answers.push(ex.execute({ kind: 'cancelBot', symbol: 'BTCUSDT', orderId }).order_id);
+    else answers.push(ex.execute({ kind: 'trimBot', symbol: 'BTCUSDT', orderId, lots }).remaining_lots);
+  };
+  // houseTrim: a house bid of 1.000 two ticks down trimmed to 0.400 (still ahead of the user's
+  // bid queued behind it), then to 0.150, then cancelled; the user's order is then alone there
+  house(HOUSE_ACCOUNT + 11, 1, P - 2, 1000, 1);
+  const deep = (answers.at(-1) as number[])[0];
+  ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P - 2), qty: '0.100' });
+  trim(deep, 400);
+  lines.push(`Q ${JSON.stringify(pair.book.levelOrderIds(1, P - 2))}`);
+  trim(deep, 150);
+  trim(deep, 0);
+  lines.push(`Q ${JSON.stringify(pair.book.levelOrderIds(1, P - 2))}`);
   // the house bids 1.000 at P, a user bids 0.500 behind it, the house adds 0.700 behind the user
   house(HOUSE_ACCOUNT + 11, 1, P, 1000, 1);
   ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P), qty: '0.500' });
@@ -64,11 +79,14 @@ describe('houseOrder', () => {
     const a = scenario('houseOrder');
     const b = scenario('placeBot');
     expect(a.lines).toEqual(b.lines);
-    expect(a.answers).toEqual(b.answers);
+    // the answers are numbers here, strings and objects there
+    expect(a.answers.map((x) => JSON.stringify(x))).toEqual(b.answers.map((x) => JSON.stringify(typeof x === 'string' ? 0 : x)));
     // and what it did is the queue's order: the user filled 0.200 then 0.300, at P
     const fills = a.lines.filter((l) => l.startsWith('A ') && l.includes(' fill '));
     expect(fills.map((l) => (JSON.parse(l.slice(l.indexOf('{'))) as { qty: string }).qty)).toEqual(['0.200', '0.300']);
-    expect(a.answers.map((x) => (x as number[])[1])).toEqual([0, 0, 1200, 1000, 0]);
+    expect(a.answers.map((x) => (Array.isArray(x) ? x[1] : x))).toEqual([0, 400, 150, 0, 0, 0, 1200, 1000, 0]);
+    const queues = a.lines.filter((l) => l.startsWith('Q '));
+    expect(queues.map((q) => (JSON.parse(q.slice(2)) as number[]).length)).toEqual([2, 1]); // trimmed in place, then gone
   });
 
   it('refuses what a bot order of that price and size is refused, changing nothing', () => {
@@ -111,5 +129,23 @@ describe('houseOrder', () => {
     expect(Number(bot.order_id)).toBe(r.orderId + 1);
     expect(r.filledLots).toBe(0);
     expect(pair.book.getOrder(r.orderId)).toMatchObject({ account: HOUSE_ACCOUNT + 11, priceTicks: P, remainingLots: 10 });
+    // houseTrim refuses unknown and non-house orders and sizes that are not a reduction
+    const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+    const mine = Number(ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P - 10), qty: '0.010' }).order_id);
+    const trims: Array<[number, number, number]> = [
+      [999_999, 0, Errors.ORDER_NOT_FOUND.code],
+      [mine, 0, Errors.ORDER_NOT_FOUND.code],
+      [r.orderId, 10, Errors.INVALID_PARAMETER.code],
+      [r.orderId, 11, Errors.INVALID_PARAMETER.code],
+      [r.orderId, -1, Errors.INVALID_PARAMETER.code],
+      [r.orderId, 2.5, Errors.INVALID_PARAMETER.code],
+    ];
+    const id0 = pair.book.updateId;
+    for (const [orderId, lots, code] of trims) {
+      expect(() => ex.execute({ kind: 'houseTrim', symbol: 'BTCUSDT', orderId, lots })).toThrow(expect.objectContaining({ code }));
+    }
+    expect(pair.book.updateId).toBe(id0);
+    expect(pair.book.getOrder(mine)!.remainingLots).toBe(10);
+    expect(pair.book.getOrder(r.orderId)!.remainingLots).toBe(10);
   });
 });

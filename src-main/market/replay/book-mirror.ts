@@ -247,13 +247,9 @@ export class BookMirror {
       const take = Math.min(rem, left);
       left -= take;
       try {
-        if (take === rem) {
-          this.ex.execute({ kind: 'cancelBot', symbol: this.symbol, orderId: id });
-          this.stats.cancelled++;
-        } else {
-          this.ex.execute({ kind: 'trimBot', symbol: this.symbol, orderId: id, lots: rem - take });
-          this.stats.trimmed++;
-        }
+        this.ex.execute({ kind: 'houseTrim', symbol: this.symbol, orderId: id, lots: rem - take });
+        if (take === rem) this.stats.cancelled++;
+        else this.stats.trimmed++;
       } catch {
         this.stats.rejected++;
       }
