@@ -1,5 +1,6 @@
 // Replay benchmark (not a test). Run: npm run bench:replay
-// (BENCH_EVENTS=N changes the 1,000,000 historical trades; BENCH_SECONDS=N the wall-time bound.)
+// (BENCH_EVENTS=N changes the 1,000,000 historical trades; BENCH_SECONDS=N the wall-time bound;
+// BENCH_FLOOR_EVENTS=N the prints the floor replays, default 300,000; BENCH_NO_LOCKSTEP=1 skips section 2.)
 //
 // Section 1, no client: a trades-only replay (market/replay/) of BENCH_EVENTS generated trades
 // (a random walk around 50,000 on BTCUSDT's 0.1 tick and 0.001 step, a trade every 10 ms) through
@@ -11,7 +12,7 @@
 // The floor, in the same run: what no replay implementation can go below while users and bots see
 // the same book, update ids, tape and candles. The replay's engine commands are recorded (an
 // untimed run over the first FLOOR_EVENTS prints: every place, cancel and trim its mirror and
-// synthetic book send, about six a print, each an update id a client sees) and applied to a raw
+// synthetic book send, about five a print, each an update id a client sees) and applied to a raw
 // engine with the candles (klines service, all 16 intervals) fed from its trades: no exchange, no
 // mirror logic, no data parsing. The prints alone (the baseline's two engine commands a print)
 // plus candles are printed too.
@@ -294,11 +295,14 @@ function noClient(): void {
   const pc = printsWithCandlesRate(g);
   const pcRate = (pc.events / pc.ms) * 1000;
   console.log(`  the same prints + candles (16 intervals), no exchange:         ${fmtN(pc.events)} prints in ${pc.ms.toFixed(0)} ms = ${fmtN(pcRate)} /s`);
-  const floor = floorRate(log);
+  // the floor is short (a few hundred ms): the best of three runs, so a busy moment of the
+  // machine does not lower it (which can only make the replay look closer to it than it is)
+  const floors = [floorRate(log), floorRate(log), floorRate(log)];
+  const floor = floors.reduce((a, b) => (b.ms < a.ms ? b : a));
   const floorRateS = (floor.events / floor.ms) * 1000;
   console.log(
     `  floor: the replay's own engine commands (${(log.n / log.prints).toFixed(2)} a print) + candles, no exchange: ` +
-      `${fmtN(floor.events)} prints in ${floor.ms.toFixed(0)} ms = ${fmtN(floorRateS)} /s`,
+      `${fmtN(floor.events)} prints in ${floor.ms.toFixed(0)} ms = ${fmtN(floorRateS)} /s (best of ${floors.map((f) => f.ms.toFixed(0)).join(', ')} ms)`,
   );
   const r = replayRate(g);
   const rate = (r.events / r.ms) * 1000;
