@@ -4,8 +4,9 @@
 // and tests send these. They are plain data (no closures), so a command log or a second API
 // surface can build, store and replay them. Invariants: a command names its account
 // explicitly (never taken from ambient state); money is bigint 1e-8 USDT, prices and
-// quantities are decimal strings as on the wire, except the market-side commands ('prices',
-// 'funding'), which carry the simulator's floats.
+// quantities are decimal strings as on the wire, except the market-side commands: 'prices' and
+// 'funding' carry the simulator's floats, 'houseOrder' and 'houseTrim' (the replay's historical
+// book, millions a run) the engine's ticks and lots.
 import type { PositionMode } from '../../src-shared/enums.ts';
 import type { AccountSummary, BotOrderRequest, OrderRecord, OrderRequest, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
 import type { CancelTarget } from './orders.ts';
