@@ -4,9 +4,10 @@
 // have changed: this runs four replays with user orders in the queue (a depth + trades
 // recording under both queue models, a trades-only replay of 20,000 generated prints on the
 // synthetic book, a candles-only day) and compares, event by event, the tape (trade id, price,
-// qty, side, time), every level change with its update id, the users' order answers and fills,
-// the final book, the candles of three intervals and the mirror's counts, as a digest, with the
-// digests recorded from the old path at commit 6fb4100 (before the change).
+// qty, side, time), every level change with its update id, the users' order answers and fills
+// (id, side, price, qty, role, fee, realized PnL, time) and final wallet, the final book, the
+// candles of three intervals and the mirror's counts, as a digest, with the digests recorded
+// from the old path at commit 6fb4100 (this test run on that tree, before the change).
 // To see the new digests after a deliberate change of the replay model: REPLAY_GOLDEN_PRINT=1.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -23,16 +24,17 @@ import { SettingsRepo } from '../../../src-main/store/settings-repo.ts';
 import { SymbolsRepo } from '../../../src-main/store/symbols-repo.ts';
 import { TradingRepo } from '../../../src-main/store/trading-repo.ts';
 import { Exchange } from '../../../src-main/trading/exchange.ts';
+import type { PlacementResult } from '../../../src-shared/types.ts';
 import { KLINES, LASOTA, replayVenue, trxBooks, trxTradesCsv, type ReplayVenue } from './harness.ts';
 
 const UNIT = 100_000_000n;
 
 /** Digest and line count of everything observed, recorded from the old path at 6fb4100. */
 const GOLDEN: Record<string, { lines: number; sha256: string }> = {
-  'depth-probabilistic': { lines: 4955, sha256: 'fea6c6a122889aa7a34491b0a333ca23c386f5b9cc76d1e976682326f1a5f58b' },
-  'depth-pessimistic': { lines: 4934, sha256: '1a99496d1054192c15ac99a35630d74248cbb5c135b31c2a7a2c5a2245d811dc' },
-  'trades-generated': { lines: 122613, sha256: '7a59eeee5c230b1cfdbb8951e1d083f95f11c8f00b7395bb70783251a8b7e501' },
-  'klines-day': { lines: 244658, sha256: '9f04dc4dc2b0463895d02029a578069b43f5818529e2c15dbddaec0edd52d08f' },
+  'depth-probabilistic': { lines: 4903, sha256: 'fe2cf0774e36cca36bc27b85d68ff8fc15a11f43a9441264de0fd87bb686c9d9' },
+  'depth-pessimistic': { lines: 4888, sha256: '0b89a386ed3e53fe9a0a918c7fd885e1699c23af7247f280270ad94432460ee3' },
+  'trades-generated': { lines: 122225, sha256: '9ae43418940a84402a8619a0c44dcaa401fd14d5e9ee9f45ba672270552a945d' },
+  'klines-day': { lines: 244633, sha256: '9d4e706f435aa03d2edec82f20b38977647746c0d226132c2e94081adbddda8d' },
 };
 
 interface Observed {
@@ -45,12 +47,19 @@ function observe(exchange: Exchange): Observed {
   const o: Observed = { lines: [], add: (s) => void o.lines.push(s) };
   exchange.events.on('trade', (e) => o.add(`T ${e.symbol} ${e.tradeId} ${e.priceTicks} ${e.qtyLots} ${e.takerSide} ${e.time}`));
   exchange.events.on('level', (e) => o.add(`L ${e.symbol} ${e.updateId} ${e.side} ${e.priceTicks} ${e.totalLots}`));
-  exchange.events.on('account', (e) => o.add(`A ${e.accountId} ${e.kind} ${JSON.stringify(e.data)}`));
+  // the users' fills by their wire fields (not whole records: a record gaining a field elsewhere
+  // is no change of the replay)
+  exchange.events.on('account', (e) => {
+    if (e.kind !== 'fill') return;
+    const f = e.data as Record<string, unknown>;
+    o.add(`F ${e.accountId} ${f.order_id} ${f.side} ${f.price} ${f.qty} ${f.role} ${f.fee} ${f.realized_pnl} ${f.created_at}`);
+  });
   return o;
 }
 
-function finish(name: string, o: Observed, exchange: Exchange, klines: KlineService, symbol: string, time: number, stats: unknown): void {
+function finish(name: string, o: Observed, exchange: Exchange, klines: KlineService, symbol: string, time: number, stats: unknown, acct: number): void {
   const pair = exchange.pair(symbol)!;
+  o.add(`W ${exchange.walletOf(acct)}`);
   const d = pair.book.depth();
   o.add(`D ${d.updateId} ${JSON.stringify(d.bids)} ${JSON.stringify(d.asks)}`);
   klines.advanceTo(time);
@@ -60,8 +69,13 @@ function finish(name: string, o: Observed, exchange: Exchange, klines: KlineServ
   if (process.env.REPLAY_GOLDEN_PRINT) console.log(`  ${JSON.stringify(name)}: { lines: ${o.lines.length}, sha256: '${sha256}' },`);
   expect(o.lines.filter((l) => l.startsWith('T ')).length).toBeGreaterThan(0);
   expect(o.lines.filter((l) => l.startsWith('P ')).length).toBeGreaterThan(o.lines.filter((l) => l.startsWith('E ')).length);
-  expect(o.lines.some((l) => l.startsWith('A ') && l.includes(' fill '))).toBe(true); // users traded with history
+  expect(o.lines.some((l) => l.startsWith('F '))).toBe(true); // users traded with history
   expect({ lines: o.lines.length, sha256 }).toEqual(GOLDEN[name]);
+}
+
+/** A placement's answer: its id, status and what it filled at once. */
+function answer(r: PlacementResult): string {
+  return `P ${r.order_id} ${r.status} ${r.filled_qty} ${r.filled_quote}`;
 }
 
 let v: ReplayVenue | null = null;
@@ -79,7 +93,7 @@ async function depthRun(model: QueueModel): Promise<void> {
   const o = observe(venue.exchange);
   const pair = venue.exchange.pair('TRXUSDT')!;
   const acct = venue.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT }, 0).id;
-  const place = (input: Parameters<Exchange['placeOrder']>[1]): void => o.add(`P ${JSON.stringify(venue.exchange.placeOrder(acct, input))}`);
+  const place = (input: Parameters<Exchange['placeOrder']>[1]): void => o.add(answer(venue.exchange.placeOrder(acct, input)));
   venue.market.seek(1744588804438 - 1000);
   // resting in the queue on both sides, and one a tick inside the spread
   place({ symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(pair.book.bestBid()), qty: '3000' });
@@ -92,7 +106,7 @@ async function depthRun(model: QueueModel): Promise<void> {
   place({ symbol: 'TRXUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(pair.book.bestAsk()), qty: '7000' });
   venue.market.seek(venue.market.status().until);
   venue.trading.group.commitNow();
-  finish(`depth-${model}`, o, venue.exchange, venue.klines, 'TRXUSDT', venue.market.time, venue.market.engine.mirror('TRXUSDT').stats);
+  finish(`depth-${model}`, o, venue.exchange, venue.klines, 'TRXUSDT', venue.market.time, venue.market.engine.mirror('TRXUSDT').stats, acct);
 }
 
 const START = Date.UTC(2024, 0, 1);
@@ -144,7 +158,7 @@ describe('the house path shows what the bot-order path showed', () => {
       const acct = exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
       const place = (input: Parameters<Exchange['placeOrder']>[1]): void => {
         try {
-          o.add(`P ${JSON.stringify(exchange.placeOrder(acct, input))}`);
+          o.add(answer(exchange.placeOrder(acct, input)));
         } catch (err) {
           o.add(`E ${(err as Error).message}`);
         }
@@ -162,7 +176,7 @@ describe('the house path shows what the bot-order path showed', () => {
       }
       market.seek(market.status().until);
       trading.group.commitNow();
-      finish('trades-generated', o, exchange, klines, 'BTCUSDT', market.time, market.engine.mirror('BTCUSDT').stats);
+      finish('trades-generated', o, exchange, klines, 'BTCUSDT', market.time, market.engine.mirror('BTCUSDT').stats, acct);
     } finally {
       market.dispose();
       klines.close();
@@ -183,10 +197,10 @@ describe('the house path shows what the bot-order path showed', () => {
     const pair = venue.exchange.pair('BTCUSDT')!;
     const at = pair.book.bestBid();
     for (let i = 0; i < 5; i++) {
-      o.add(`P ${JSON.stringify(venue.exchange.placeOrder(acct, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(at - i * 500), qty: '0.010000' }))}`);
+      o.add(answer(venue.exchange.placeOrder(acct, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(at - i * 500), qty: '0.010000' })));
     }
     venue.market.seek(venue.market.status().until);
     venue.trading.group.commitNow();
-    finish('klines-day', o, venue.exchange, venue.klines, 'BTCUSDT', venue.market.time, venue.market.engine.mirror('BTCUSDT').stats);
+    finish('klines-day', o, venue.exchange, venue.klines, 'BTCUSDT', venue.market.time, venue.market.engine.mirror('BTCUSDT').stats, acct);
   }, 120_000);
 });
