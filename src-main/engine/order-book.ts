@@ -1089,6 +1089,13 @@ export class OrderBook implements BookCommands {
     };
   }
 
+  /** The account of a live order, -1 when there is none: getOrder(id)?.account without building the view. */
+  orderAccount(orderId: number): number {
+    if (!isId(orderId)) return -1;
+    const n = this.ids.get(orderId);
+    return n === -1 ? -1 : this.orders.f64[(n << 3) + F_ACCOUNT];
+  }
+
   /** Ids of the account's resting orders, in the order they (re)entered the book. */
   openOrderIds(account: number): number[] {
     const out: number[] = [];
@@ -1112,6 +1119,27 @@ export class OrderBook implements BookCommands {
     const I = this.orders.i32;
     for (let n = this.levels.i32[(ladder.slots[idx] << 4) + LI_HEAD]; n !== -1; n = I[(n << 4) + I_NEXT]) out.push(F[(n << 3) + F_ID]);
     return out;
+  }
+
+  /**
+   * The orders queued at one level, front first, written into the caller's arrays (ids, their
+   * accounts, their remaining lots) from index 0; returns how many. Allocates nothing: for a
+   * caller that reads a level per event (the replay's mirror).
+   */
+  levelQueue(side: Side, priceTicks: number, ids: number[], accounts: number[], remaining: number[]): number {
+    if (!isPrice(priceTicks)) return 0;
+    const ladder = side === BUY ? this.bids : this.asks;
+    const idx = ladder.search(side === BUY ? priceTicks : -priceTicks);
+    if (idx < 0) return 0;
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    let k = 0;
+    for (let n = this.levels.i32[(ladder.slots[idx] << 4) + LI_HEAD]; n !== -1; n = I[(n << 4) + I_NEXT], k++) {
+      ids[k] = F[(n << 3) + F_ID];
+      accounts[k] = F[(n << 3) + F_ACCOUNT];
+      remaining[k] = F[(n << 3) + F_REM];
+    }
+    return k;
   }
 
   /**

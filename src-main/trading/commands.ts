@@ -4,8 +4,9 @@
 // and tests send these. They are plain data (no closures), so a command log or a second API
 // surface can build, store and replay them. Invariants: a command names its account
 // explicitly (never taken from ambient state); money is bigint 1e-8 USDT, prices and
-// quantities are decimal strings as on the wire, except the market-side commands ('prices',
-// 'funding'), which carry the simulator's floats.
+// quantities are decimal strings as on the wire, except the market-side commands: 'prices' and
+// 'funding' carry the simulator's floats, 'houseOrder' and 'houseTrim' (the replay's historical
+// book, millions a run) the engine's ticks and lots.
 import type { PositionMode } from '../../src-shared/enums.ts';
 import type { AccountSummary, BotOrderRequest, OrderRecord, OrderRequest, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
 import type { CancelTarget } from './orders.ts';
@@ -25,6 +26,18 @@ export type Command =
   | { kind: 'placeBot'; input: BotOrderInput; engineAccount?: number }
   | ({ kind: 'cancel'; accountId: number } & CancelTarget)
   | { kind: 'cancelAll'; accountId: number; symbol: string }
+  /**
+   * A house order in ticks and lots (the replay's historical book and prints): refused as a bot
+   * order would be (pair not trading, size outside min/max, price outside the band), no margin,
+   * never stored, cached or announced, and no decimal strings either way. GTC rests, IOC takes
+   * what crosses and expires the rest. `account` is a house engine account (HOUSE_ACCOUNT and up).
+   */
+  | { kind: 'houseOrder'; symbol: string; account: number; side: 1 | 2; priceTicks: number; lots: number; tif: 1 | 2 }
+  /**
+   * Reduces a resting house order to `lots` remaining in place, keeping its queue priority; 0
+   * cancels it (as cancelBot). Numbers both ways (the replay's mirror sends millions).
+   */
+  | { kind: 'houseTrim'; symbol: string; orderId: number; lots: number }
   | { kind: 'cancelBot'; symbol: string; orderId: number }
   /** Reduces a resting bot order to `lots` remaining, keeping its queue priority (0 cancels it). */
   | { kind: 'trimBot'; symbol: string; orderId: number; lots: number }
@@ -43,6 +56,10 @@ export type Command =
 export interface CommandResults {
   place: PlacementResult;
   placeBot: PlacementResult;
+  /** The order's id and the lots it took on entry. */
+  houseOrder: { orderId: number; filledLots: number };
+  /** The lots the order has left. */
+  houseTrim: number;
   cancel: OrderRecord;
   /** How many orders were cancelled. */
   cancelAll: number;

@@ -28,7 +28,7 @@ import { closeLots, drain, recordSyntheticTrade } from './fills.ts';
 import { settleFunding } from './funding.ts';
 import { bookWalletTo, deposit } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
-import { cancelAll, cancelBotOrder, cancelOrder, placeBotOrder, placeUserOrder, trimBotOrder, type CancelTarget } from './orders.ts';
+import { cancelAll, cancelBotOrder, cancelOrder, placeBotOrder, placeHouseOrder, placeUserOrder, trimBotOrder, trimHouseOrder, type CancelTarget } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import type { AccountSpec, AccountState, ExchangeDeps, OrderState } from './ports.ts';
 import { setTpSl, tpslList, tpslOf, type TpSlEntry, type TriggerSpec } from './tpsl.ts';
@@ -59,6 +59,10 @@ export class Exchange {
     switch (c.kind) {
       case 'placeBot':
         return placeBotOrder(core, c.input, c.engineAccount ?? HOUSE_ACCOUNT);
+      case 'houseOrder':
+        return placeHouseOrder(core, c);
+      case 'houseTrim':
+        return trimHouseOrder(core, c.symbol, c.orderId, c.lots);
       case 'place':
         return placeUserOrder(core, core.requireAccount(c.accountId), c.input);
       case 'cancel':

@@ -19,12 +19,19 @@ import { posKey, type AccountLive, type LiveOrder, type TradingCore } from './co
 import type { PairState } from './pair-state.ts';
 import type { TradeState } from './ports.ts';
 
-/** Applies everything the engine reported for the last command(s) on this pair. */
-export function drain(core: TradingCore, pair: PairState, untracked: LiveOrder | null): void {
+/**
+ * Applies everything the engine reported for the last command(s) on this pair; returns the lots
+ * order `takerId` took as a taker (0 when none is named).
+ */
+export function drain(core: TradingCore, pair: PairState, untracked: LiveOrder | null, takerId = 0): number {
+  let taken = 0;
   for (;;) {
     const events = pair.sink.take();
     if (events.length === 0) break;
-    for (const e of events) apply(core, pair, e, untracked);
+    for (const e of events) {
+      if (e.type === 'trade' && e.takerId === takerId) taken += e.qtyLots;
+      apply(core, pair, e, untracked);
+    }
     // positions that shrank: trim or cancel the reduce-only orders resting against them
     if (core.trimQueue.size > 0) {
       const queue = [...core.trimQueue];
@@ -32,6 +39,7 @@ export function drain(core: TradingCore, pair: PairState, untracked: LiveOrder |
       for (const p of queue) trimCloseOrders(core, pair, p);
     }
   }
+  return taken;
 }
 
 function lookup(core: TradingCore, id: number, untracked: LiveOrder | null): LiveOrder | undefined {
@@ -41,7 +49,8 @@ function lookup(core: TradingCore, id: number, untracked: LiveOrder | null): Liv
 function apply(core: TradingCore, pair: PairState, e: EngineEvent, untracked: LiveOrder | null): void {
   switch (e.type) {
     case 'level':
-      core.events.emit('level', { symbol: pair.row.symbol, updateId: e.updateId, side: e.side, priceTicks: e.priceTicks, totalLots: e.totalLots });
+      // nothing is built when nobody listens (a replay with no client changes levels millions of times)
+      if (core.events.has('level')) core.events.emit('level', { symbol: pair.row.symbol, updateId: e.updateId, side: e.side, priceTicks: e.priceTicks, totalLots: e.totalLots });
       return;
     case 'accepted': {
       const o = lookup(core, e.orderId, untracked);

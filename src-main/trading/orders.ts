@@ -8,10 +8,11 @@
 //   live for this command alone ('untracked') and are never stored or announced.
 // - Every command ends with the turn writer's flush: its changes are one group-commit unit.
 import { Errors } from '../../src-shared/errors.ts';
-import { CloseType, MarginMode, OrderStatus, PositionMode } from '../../src-shared/enums.ts';
-import { OrderFlag } from '../engine/types.ts';
+import { CloseType, MarginMode, OrderStatus, PositionMode, Side, SymbolStatus, TimeInForce } from '../../src-shared/enums.ts';
+import { MAX_PRICE_TICKS, OrderFlag } from '../engine/types.ts';
+import type { SymbolRow } from '../core/symbol.ts';
 import type { OrderRecord, PlacementResult } from '../../src-shared/types.ts';
-import type { BotOrderInput, OrderInput } from './commands.ts';
+import type { BotOrderInput, Command, OrderInput } from './commands.ts';
 import { formatMoney } from '../risk/money.ts';
 import { applyPairSetting } from './account-settings.ts';
 import { HOUSE_ACCOUNT, openOrdersOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
@@ -64,6 +65,46 @@ export function placeBotOrder(core: TradingCore, input: BotOrderInput, engineAcc
   submit(core, order, s.isMarket, s.refTicks, -1, track ? null : order);
   core.writer.flush();
   return placement(core, order);
+}
+
+/** A symbol row's min and max quantity in lots, parsed once per row. */
+const qtyBounds = new WeakMap<SymbolRow, { min: number; max: number }>();
+
+/**
+ * House placement in ticks and lots (commands.ts 'houseOrder'): the checks a bot order of the
+ * same price and size passes (checkShape: trading status, size within min/max, price within
+ * the band around the mark, the same codes), then the engine; never tracked, stored or
+ * announced, so only a user order it trades with is booked (on the user's side, as for any bot
+ * order). What it saves against 'placeBot' is the decimal strings both ways and the order object.
+ */
+export function placeHouseOrder(core: TradingCore, c: Extract<Command, { kind: 'houseOrder' }>): { orderId: number; filledLots: number } {
+  core.checkHealthy();
+  const pair = core.requirePair(c.symbol);
+  const { row, math } = pair;
+  if (row.status !== SymbolStatus.TRADING) reject(Errors.SYMBOL_NOT_TRADING, `${row.symbol} is not trading (status ${row.status})`);
+  if (c.side !== Side.BUY && c.side !== Side.SELL) reject(Errors.INVALID_PARAMETER, 'side must be 1 (buy) or 2 (sell)');
+  if (c.tif !== TimeInForce.GTC && c.tif !== TimeInForce.IOC) reject(Errors.INVALID_PARAMETER, 'a house order is GTC (1) or IOC (2)');
+  if (!Number.isSafeInteger(c.account) || c.account < HOUSE_ACCOUNT) reject(Errors.INVALID_PARAMETER, `account ${c.account} is not a house engine account`);
+  let b = qtyBounds.get(row);
+  if (b === undefined) qtyBounds.set(row, (b = { min: math.qty.mustToUnits(row.minQty), max: math.qty.mustToUnits(row.maxQty) }));
+  if (!Number.isSafeInteger(c.lots) || c.lots < 1) reject(Errors.INVALID_PARAMETER, `lots must be a positive integer, got ${c.lots}`);
+  if (c.lots < b.min) reject(Errors.QTY_BELOW_MIN, `qty ${math.formatQty(c.lots)} is below the minimum ${row.minQty}`);
+  if (c.lots > b.max) reject(Errors.QTY_ABOVE_MAX, `qty ${math.formatQty(c.lots)} is above the maximum ${row.maxQty}`);
+  if (!Number.isSafeInteger(c.priceTicks) || c.priceTicks < 1 || c.priceTicks > MAX_PRICE_TICKS) reject(Errors.INVALID_PARAMETER, `price ticks ${c.priceTicks} are out of range`);
+  // the band exactly as checkShape draws it
+  const mark = pair.markPrice;
+  const px = c.priceTicks * math.tickValue;
+  if (c.side === Side.BUY && px > mark * (1 + pair.bandRatio) * (1 + 1e-12)) {
+    reject(Errors.PRICE_OUTSIDE_BAND, `A buy above ${math.roundPrice(mark * (1 + pair.bandRatio))} (mark ${math.roundPrice(mark)} + ${pair.bandRatio * 100}%) is outside the price band`);
+  }
+  if (c.side === Side.SELL && px < mark * (1 - pair.bandRatio) * (1 - 1e-12)) {
+    reject(Errors.PRICE_OUTSIDE_BAND, `A sell below ${math.roundPrice(mark * (1 - pair.bandRatio))} (mark ${math.roundPrice(mark)} - ${pair.bandRatio * 100}%) is outside the price band`);
+  }
+  const id = core.takeOrderId();
+  pair.book.placeLimit(id, c.account, c.side, c.priceTicks, c.lots, c.tif, 0, -1);
+  const filledLots = drain(core, pair, null, id);
+  core.writer.flush();
+  return { orderId: id, filledLots };
 }
 
 function newOrder(
@@ -144,8 +185,7 @@ export function cancelAll(core: TradingCore, a: AccountLive, symbol: string): nu
 /** Cancel a bot order (cached or not) by id. */
 export function cancelBotOrder(core: TradingCore, symbol: string, orderId: number): { order_id: string; status: number } {
   const pair = core.requirePair(symbol);
-  const view = pair.book.getOrder(orderId);
-  if (!view || view.account < HOUSE_ACCOUNT) reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
+  if (pair.book.orderAccount(orderId) < HOUSE_ACCOUNT) reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
   pair.book.cancel(orderId);
   drain(core, pair, null);
   core.writer.flush();
@@ -168,4 +208,26 @@ export function trimBotOrder(core: TradingCore, symbol: string, orderId: number,
   drain(core, pair, null);
   core.writer.flush();
   return { order_id: String(orderId), remaining_lots: lots };
+}
+
+/**
+ * Reduces a resting house order to `lots` in place (commands.ts 'houseTrim'): 0 cancels it as
+ * cancelBot does, a smaller size trims it as trimBot does (priority kept); the refusals are
+ * theirs. Answers the lots left, as a number (no order id string to build).
+ */
+export function trimHouseOrder(core: TradingCore, symbol: string, orderId: number, lots: number): number {
+  const pair = core.requirePair(symbol);
+  const book = pair.book;
+  if (book.orderAccount(orderId) < HOUSE_ACCOUNT) reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
+  if (lots === 0) book.cancel(orderId);
+  else {
+    const left = book.getOrder(orderId)!.remainingLots;
+    if (!Number.isSafeInteger(lots) || lots < 0 || lots >= left) {
+      reject(Errors.INVALID_PARAMETER, `lots must be an integer from 0 to ${left - 1} (the order has ${left} left), got ${lots}`);
+    }
+    book.trimOrder(orderId, lots);
+  }
+  drain(core, pair, null);
+  core.writer.flush();
+  return lots;
 }

@@ -40,6 +40,8 @@ export class TurnWriter {
   private closed: Array<{ p: PositionState; closeType: number }> = [];
   private wallets = new Set<AccountLive>();
   private events: PendingEvent[] = [];
+  /** Anything marked since the last flush (most house commands mark nothing: flush is then one test). */
+  private marked = false;
   /** Changes of this event-loop turn not yet written (see flush / writeTurn). */
   private turn = emptyTurn();
   private turnScheduled = false;
@@ -50,30 +52,36 @@ export class TurnWriter {
 
   order(o: LiveOrder): void {
     this.orders.add(o);
+    this.marked = true;
   }
 
   trade(t: TradeState): void {
     this.trades.push(t);
     this.events.push({ accountId: t.accountId, kind: 'fill', data: t });
+    this.marked = true;
   }
 
   position(p: PositionState): void {
     this.positions.add(p);
+    this.marked = true;
   }
 
   /** A position went flat: a copy of its final state goes to the closed-position history. */
   closedPosition(p: PositionState, closeType: number): void {
     this.closed.push({ p: { ...p }, closeType });
+    this.marked = true;
   }
 
   wallet(a: AccountLive): void {
     this.wallets.add(a);
+    this.marked = true;
   }
 
   /** An order changed: announced to its owner (cached bot orders to the house, account 0). */
   orderEvent(o: LiveOrder): void {
     if (o.isBot && !o.cached) return; // fire-and-forget bot orders are not announced
     this.events.push({ accountId: o.isBot ? 0 : o.accountId, kind: 'order', data: o });
+    this.marked = true;
   }
 
   /**
@@ -82,6 +90,8 @@ export class TurnWriter {
    * exchange.
    */
   flush(): void {
+    if (!this.marked) return;
+    this.marked = false;
     const orders = this.orders;
     const trades = this.trades;
     const positions = this.positions;

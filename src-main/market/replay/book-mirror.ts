@@ -9,16 +9,18 @@
 //     a change of the book by anyone else is noticed by its update id, and the next call puts the
 //     historical sizes back first (no market impact).
 //   - A level that grows gets a new order at the back of the queue (behind every user order); a
-//     level that shrinks is reduced in place (trimBot keeps priority), choosing which of the
+//     level that shrinks is reduced in place (houseTrim keeps priority), choosing which of the
 //     book account's orders shrink by the queue model: pessimistic = the ones behind the first
 //     user order first; probabilistic = split between ahead and behind as hftbacktest's
 //     ProbQueueModel with f(x) = x^3. Without user orders at a level there is nothing to choose.
 //   - Only the book account's orders are ever changed here; user orders are touched only by the
 //     takers (history trading through or at their price).
+//   - Every change goes through Exchange.execute as the numeric house commands (houseOrder,
+//     houseTrim: no decimal strings); levels are read without allocating (scan), a print reads a
+//     few.
 import { Side, TimeInForce } from '../../../src-shared/enums.ts';
 import type { Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
-import { houseLimit } from '../sim/house-orders.ts';
 import type { QueueModel } from './replay-market.ts';
 
 /** Exponent of the probabilistic queue model's f(x) = x^n (hftbacktest's PowerProbQueueFunc3 with n = 3). */
@@ -36,10 +38,6 @@ export interface MirrorStats {
 /** Orders of the book account at a level without user orders before a growth merges them into one. */
 const CONSOLIDATE_AT = 4;
 
-interface HouseSlice {
-  id: number;
-  rem: number;
-}
 
 export class BookMirror {
   /** [bids, asks]: price ticks -> lots the book account should show. */
@@ -54,6 +52,16 @@ export class BookMirror {
   /** Prices where the book account may have orders, per side. */
   private readonly housePrices: [Set<number>, Set<number>] = [new Set(), new Set()];
   private seenUpdateId: number;
+  // scratch of scan(): the level's queue as the engine gives it, and the book account's part
+  private readonly qIds: number[] = [];
+  private readonly qAccounts: number[] = [];
+  private readonly qRem: number[] = [];
+  private readonly hIds: number[] = [];
+  private readonly hRem: number[] = [];
+  private nHouse = 0;
+  private nAhead = 0;
+  private total = 0;
+  private users = false;
 
   constructor(ex: Exchange, pair: PairState, bookAccount: number, takerAccount: number, model: QueueModel) {
     this.ex = ex;
@@ -121,7 +129,7 @@ export class BookMirror {
     for (let guard = 0; guard < 100_000; guard++) {
       const best = rest === 2 ? book.bestAsk() : book.bestBid();
       if (best === 0 || (rest === 2 ? best >= price : best <= price)) break;
-      const house = this.slices(rest, best).total;
+      const house = this.scan(rest, best);
       h.delete(best);
       if (house === 0) break; // only user orders there: history trades through them
       this.apply(rest, best, 0);
@@ -132,30 +140,21 @@ export class BookMirror {
     for (let guard = 0; guard < 100_000; guard++) {
       const best = takerSide === Side.BUY ? book.bestBid() : book.bestAsk();
       if (best === 0 || (takerSide === Side.BUY ? best < price : best > price)) break;
-      const house = this.slices(takerSide, best).total;
+      const house = this.scan(takerSide, best);
       own.delete(best);
       if (house === 0) break;
       this.apply(takerSide, best, 0);
     }
-    const at = this.slices(rest, price).total;
+    const at = this.scan(rest, price);
     if (at < lots) this.place(rest, price, lots - at);
     let got = 0;
     try {
-      const r = this.ex.execute({
-        kind: 'placeBot',
-        input: {
-          symbol: this.symbol, side: takerSide, position_side: takerSide, position_action: 1, type: 1,
-          price: this.pair.math.formatPrice(price), qty: this.pair.math.formatQty(lots), time_in_force: TimeInForce.IOC, need_cache: false,
-        },
-        engineAccount: this.takerAccount,
-      });
-      const f = this.pair.math.qty.toUnits(r.filled_qty);
-      got = f.ok ? f.value : 0;
+      got = this.ex.execute({ kind: 'houseOrder', symbol: this.symbol, account: this.takerAccount, side: takerSide, priceTicks: price, lots, tif: TimeInForce.IOC }).filledLots;
       this.stats.takers++;
     } catch {
       this.stats.rejected++;
     }
-    const left = this.slices(rest, price).total;
+    const left = this.scan(rest, price);
     if (left > 0) h.set(price, left);
     else h.delete(price);
     this.seen();
@@ -164,52 +163,65 @@ export class BookMirror {
 
   /** The book account's lots at a level: what the engine holds. */
   houseLots(side: 1 | 2, price: number): number {
-    return this.slices(side, price).total;
+    return this.scan(side, price);
   }
 
   private seen(): void {
     this.seenUpdateId = this.pair.book.updateId;
   }
 
-  /** The book account's orders at a level, ahead of and behind the first other order (queue order). */
-  private slices(side: 1 | 2, price: number): { ahead: HouseSlice[]; behind: HouseSlice[]; total: number; users: boolean } {
-    const book = this.pair.book;
-    const ahead: HouseSlice[] = [];
-    const behind: HouseSlice[] = [];
+  /**
+   * Reads the book account's orders at a level into the scratch arrays, in queue order: the
+   * first `nAhead` are ahead of the first other order, the rest behind it; `total` their lots,
+   * `users` whether anyone else queues there. Allocates nothing (a print reads a few levels);
+   * the arrays hold until the next scan.
+   */
+  private scan(side: 1 | 2, price: number): number {
+    const n = this.pair.book.levelQueue(side, price, this.qIds, this.qAccounts, this.qRem);
+    let k = 0;
     let total = 0;
     let users = false;
-    for (const id of book.levelOrderIds(side, price)) {
-      const v = book.getOrder(id);
-      if (v === null) continue;
-      if (v.account === this.bookAccount) {
-        (users ? behind : ahead).push({ id, rem: v.remainingLots });
-        total += v.remainingLots;
+    let nAhead = 0;
+    for (let i = 0; i < n; i++) {
+      if (this.qAccounts[i] === this.bookAccount) {
+        this.hIds[k] = this.qIds[i];
+        this.hRem[k] = this.qRem[i];
+        total += this.qRem[i];
+        k++;
+        if (!users) nAhead = k;
       } else users = true;
     }
-    return { ahead, behind, total, users };
+    this.nHouse = k;
+    this.nAhead = nAhead;
+    this.total = total;
+    this.users = users;
+    return total;
   }
 
   private apply(side: 1 | 2, price: number, lots: number): void {
-    const q = this.slices(side, price);
-    if (q.total === lots) {
+    const total = this.scan(side, price);
+    if (total === lots) {
       if (lots === 0) this.housePrices[side - 1].delete(price);
       return;
     }
-    if (lots > q.total) {
+    const nHouse = this.nHouse;
+    const nAhead = this.nAhead;
+    if (lots > total) {
       // a level without user orders is one order again once it has grown a few times (nobody's
       // priority to keep there; the level's own order count stays small)
-      if (!q.users && q.ahead.length >= CONSOLIDATE_AT) {
-        this.shrink(q.ahead, q.total);
+      if (!this.users && nAhead >= CONSOLIDATE_AT) {
+        this.shrink(0, nAhead, total);
         this.place(side, price, lots);
-      } else this.place(side, price, lots - q.total);
+      } else this.place(side, price, lots - total);
       return;
     }
-    const d = q.total - lots;
-    if (!q.users) {
-      this.shrink(q.ahead, d);
+    const d = total - lots;
+    if (!this.users) {
+      this.shrink(0, nAhead, d);
     } else {
-      const aheadLots = sum(q.ahead);
-      const behindLots = sum(q.behind);
+      let aheadLots = 0;
+      for (let i = 0; i < nAhead; i++) aheadLots += this.hRem[i];
+      const behindLots = total - aheadLots;
       let fromAhead: number;
       if (this.model === 'pessimistic') {
         fromAhead = Math.max(0, d - behindLots);
@@ -220,27 +232,27 @@ export class BookMirror {
         fromAhead = Math.min(aheadLots, Math.round((1 - prob) * d));
         fromAhead = Math.max(fromAhead, d - behindLots);
       }
-      this.shrink(q.ahead, fromAhead);
-      this.shrink(q.behind, d - fromAhead);
+      this.shrink(0, nAhead, fromAhead);
+      this.shrink(nAhead, nHouse, d - fromAhead);
     }
     if (lots === 0) this.housePrices[side - 1].delete(price);
   }
 
-  /** Takes `lots` off a run of the book account's orders, from its back (the front keeps its place). */
-  private shrink(run: HouseSlice[], lots: number): void {
+  /**
+   * Takes `lots` off the scanned house orders [from, to), from the back of the run (its front
+   * keeps its place). The scan must be the one of this level (nothing scans in between).
+   */
+  private shrink(from: number, to: number, lots: number): void {
     let left = lots;
-    for (let i = run.length - 1; i >= 0 && left > 0; i--) {
-      const o = run[i];
-      const take = Math.min(o.rem, left);
+    for (let i = to - 1; i >= from && left > 0; i--) {
+      const id = this.hIds[i];
+      const rem = this.hRem[i];
+      const take = Math.min(rem, left);
       left -= take;
       try {
-        if (take === o.rem) {
-          this.ex.execute({ kind: 'cancelBot', symbol: this.symbol, orderId: o.id });
-          this.stats.cancelled++;
-        } else {
-          this.ex.execute({ kind: 'trimBot', symbol: this.symbol, orderId: o.id, lots: o.rem - take });
-          this.stats.trimmed++;
-        }
+        this.ex.execute({ kind: 'houseTrim', symbol: this.symbol, orderId: id, lots: rem - take });
+        if (take === rem) this.stats.cancelled++;
+        else this.stats.trimmed++;
       } catch {
         this.stats.rejected++;
       }
@@ -249,17 +261,11 @@ export class BookMirror {
 
   private place(side: 1 | 2, price: number, lots: number): void {
     try {
-      this.ex.execute(houseLimit(this.pair, side, price, lots, this.bookAccount));
+      this.ex.execute({ kind: 'houseOrder', symbol: this.symbol, account: this.bookAccount, side, priceTicks: price, lots, tif: TimeInForce.GTC });
       this.housePrices[side - 1].add(price);
       this.stats.placed++;
     } catch {
       this.stats.rejected++;
     }
   }
-}
-
-function sum(run: HouseSlice[]): number {
-  let s = 0;
-  for (const o of run) s += o.rem;
-  return s;
 }

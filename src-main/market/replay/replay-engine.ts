@@ -220,6 +220,9 @@ class SymbolReplay {
   lastPriceTicks = 0;
   derivedPrices: boolean;
   private lastPriceSent = Number.NEGATIVE_INFINITY;
+  private lastPriceText = '';
+  private lastPriceValue = 0;
+  private readonly stepSize: number;
 
   constructor(ex: Exchange, src: SymbolSource, model: QueueModel) {
     const pair = ex.pairs.get(src.symbol);
@@ -230,17 +233,23 @@ class SymbolReplay {
     this.mirror = new BookMirror(ex, pair, REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT, model);
     this.synthetic = src.kind === 'depth' ? null : new SyntheticBook(this.mirror, pair);
     this.derivedPrices = src.mark === null;
+    this.stepSize = Number(pair.row.stepSize);
   }
 
   ticks(text: string): number {
+    // consecutive prints and rows mostly repeat the price: parse each new text once
+    if (text === this.lastPriceText) return this.lastPriceValue;
     const r = this.pair.math.price.toUnits(text);
-    return r.ok ? r.value : this.pair.math.ticksRound(Number(text));
+    const v = r.ok ? r.value : this.pair.math.ticksRound(Number(text));
+    this.lastPriceText = text;
+    this.lastPriceValue = v;
+    return v;
   }
 
   lots(text: string): number {
-    if (Number(text) === 0) return 0;
     const r = this.pair.math.qty.toUnits(text);
-    return r.ok ? r.value : Math.round(Number(text) / Number(this.pair.row.stepSize));
+    // a zero ('0.000') is not a step count: the rounding below makes it 0, as it does off-step sizes
+    return r.ok ? r.value : Math.round(Number(text) / this.stepSize);
   }
 
   depth(ev: HistDepth): void {

@@ -21,6 +21,12 @@ export class SyntheticBook {
   private bid = 0;
   private ask = 0;
   private size = 0;
+  /**
+   * The historical levels are all on the current ladder (bid, ask): set by every ladder move,
+   * kept by the prints (they only remove levels or refill their own), lost when a print left the
+   * ladder as it was (a bid below one tick).
+   */
+  private onLadder = false;
 
   constructor(mirror: BookMirror, pair: PairState) {
     this.mirror = mirror;
@@ -31,7 +37,10 @@ export class SyntheticBook {
     this.mean = this.mean === 0 ? lots : this.mean + ALPHA * (lots - this.mean);
     const bid = takerSide === 1 ? price - 1 : price;
     const ask = takerSide === 1 ? price : price + 1;
-    if (bid < 1) return;
+    if (bid < 1) {
+      this.onLadder = false;
+      return;
+    }
     const want = Math.max(1, Math.round(SIZE_FACTOR * this.mean));
     // the level size follows the mean only when it has drifted by half (no churn of every level)
     const resize = Math.abs(want - this.size) * 2 > this.size;
@@ -41,24 +50,34 @@ export class SyntheticBook {
       if ((this.mirror.hist[side - 1].get(price) ?? 0) < this.size) this.mirror.setLevel(side, price, this.size);
       return;
     }
+    const oldBid = this.bid;
+    const oldAsk = this.ask;
     this.bid = bid;
     this.ask = ask;
     if (resize) this.size = want;
-    const bids = new Map<number, number>();
-    const asks = new Map<number, number>();
-    for (let i = 0; i < LEVELS; i++) {
-      if (bid - i >= 1) bids.set(bid - i, this.size);
-      asks.set(ask + i, this.size);
+    // only the levels that change: removals first (nothing crosses), then the new ones, best
+    // first; the ladder is bid - i and ask + i for i < LEVELS (no bid below 1 tick)
+    const size = this.size;
+    const mirror = this.mirror;
+    const hb = mirror.hist[0];
+    const ha = mirror.hist[1];
+    const lowBid = Math.max(1, bid - LEVELS + 1);
+    if (this.onLadder && Math.abs(bid - oldBid) <= 1 && Math.abs(ask - oldAsk) <= 1 && bid >= LEVELS && oldBid >= LEVELS) {
+      // the common move of one tick: the historical levels are those of the previous ladder (the
+      // print in between only removed some, or refilled its own level, which is on both
+      // ladders), so at most one level a side, the one the move leaves, is off the new ladder
+      const offBid = bid < oldBid ? oldBid : bid > oldBid ? oldBid - LEVELS + 1 : 0;
+      if (offBid !== 0 && hb.has(offBid)) mirror.setLevel(1, offBid, 0);
+      const offAsk = ask > oldAsk ? oldAsk : ask < oldAsk ? oldAsk + LEVELS - 1 : 0;
+      if (offAsk !== 0 && ha.has(offAsk)) mirror.setLevel(2, offAsk, 0);
+    } else {
+      // deleting the entry being visited is safe in a Map's iteration (and setLevel(.., 0) deletes only it)
+      for (const p of hb.keys()) if (p > bid || p < lowBid) mirror.setLevel(1, p, 0);
+      for (const p of ha.keys()) if (p < ask || p >= ask + LEVELS) mirror.setLevel(2, p, 0);
     }
-    // only the levels that change: removals first (nothing crosses), then the new ones
-    const next = [bids, asks];
-    for (let s = 0; s < 2; s++) {
-      for (const p of [...this.mirror.hist[s].keys()]) if (!next[s].has(p)) this.mirror.setLevel((s + 1) as 1 | 2, p, 0);
-    }
-    for (let s = 0; s < 2; s++) {
-      const h = this.mirror.hist[s];
-      for (const [p, q] of next[s]) if (h.get(p) !== q) this.mirror.setLevel((s + 1) as 1 | 2, p, q);
-    }
+    this.onLadder = true;
+    for (let p = bid; p >= lowBid; p--) if (hb.get(p) !== size) mirror.setLevel(1, p, size);
+    for (let i = 0; i < LEVELS; i++) if (ha.get(ask + i) !== size) mirror.setLevel(2, ask + i, size);
     void this.pair;
   }
 }

@@ -1,0 +1,206 @@
+// The replay's house path (issue 16, "Speed") against what the replay showed before it: the
+// mirror used to send every house order and print as a general bot order (decimal strings,
+// 'placeBot'); it now uses the numeric 'house' command. What users and bots observe must not
+// have changed: this runs four replays with user orders in the queue (a depth + trades
+// recording under both queue models, a trades-only replay of 20,000 generated prints on the
+// synthetic book, a candles-only day) and compares, event by event, the tape (trade id, price,
+// qty, side, time), every level change with its update id, the users' order answers and fills
+// (id, side, price, qty, role, fee, realized PnL, time) and final wallet, the final book, the
+// candles of three intervals and the mirror's counts, as a digest, with the digests recorded
+// from the old path at commit 6fb4100 (this test run on that tree, before the change).
+// To see the new digests after a deliberate change of the replay model: REPLAY_GOLDEN_PRINT=1.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { wireRecords } from '../../../src-main/api/records.ts';
+import { VirtualClock } from '../../../src-main/core/clock.ts';
+import { KlineService } from '../../../src-main/market/kline-service.ts';
+import type { HistTrade, ReplayData, ReplayDataset } from '../../../src-main/market/replay/ports.ts';
+import { openReplayMarket, replaySymbolRow, type QueueModel } from '../../../src-main/market/replay/replay-market.ts';
+import { AccountsRepo } from '../../../src-main/store/accounts-repo.ts';
+import { CandlesRepo } from '../../../src-main/store/candles-repo.ts';
+import { openDatabase } from '../../../src-main/store/database.ts';
+import { SettingsRepo } from '../../../src-main/store/settings-repo.ts';
+import { SymbolsRepo } from '../../../src-main/store/symbols-repo.ts';
+import { TradingRepo } from '../../../src-main/store/trading-repo.ts';
+import { Exchange } from '../../../src-main/trading/exchange.ts';
+import type { PlacementResult } from '../../../src-shared/types.ts';
+import { KLINES, LASOTA, replayVenue, trxBooks, trxTradesCsv, type ReplayVenue } from './harness.ts';
+
+const UNIT = 100_000_000n;
+
+/** Digest and line count of everything observed, recorded from the old path at 6fb4100. */
+const GOLDEN: Record<string, { lines: number; sha256: string }> = {
+  'depth-probabilistic': { lines: 4903, sha256: 'fe2cf0774e36cca36bc27b85d68ff8fc15a11f43a9441264de0fd87bb686c9d9' },
+  'depth-pessimistic': { lines: 4888, sha256: '0b89a386ed3e53fe9a0a918c7fd885e1699c23af7247f280270ad94432460ee3' },
+  'trades-generated': { lines: 122225, sha256: '9ae43418940a84402a8619a0c44dcaa401fd14d5e9ee9f45ba672270552a945d' },
+  'klines-day': { lines: 244633, sha256: '9d4e706f435aa03d2edec82f20b38977647746c0d226132c2e94081adbddda8d' },
+};
+
+interface Observed {
+  lines: string[];
+  add(s: string): void;
+}
+
+/** Records the tape, every level change and every user event of a venue's exchange. */
+function observe(exchange: Exchange): Observed {
+  const o: Observed = { lines: [], add: (s) => void o.lines.push(s) };
+  exchange.events.on('trade', (e) => o.add(`T ${e.symbol} ${e.tradeId} ${e.priceTicks} ${e.qtyLots} ${e.takerSide} ${e.time}`));
+  exchange.events.on('level', (e) => o.add(`L ${e.symbol} ${e.updateId} ${e.side} ${e.priceTicks} ${e.totalLots}`));
+  // the users' fills by their wire fields (not whole records: a record gaining a field elsewhere
+  // is no change of the replay)
+  exchange.events.on('account', (e) => {
+    if (e.kind !== 'fill') return;
+    const f = e.data as Record<string, unknown>;
+    o.add(`F ${e.accountId} ${f.order_id} ${f.side} ${f.price} ${f.qty} ${f.role} ${f.fee} ${f.realized_pnl} ${f.created_at}`);
+  });
+  return o;
+}
+
+function finish(name: string, o: Observed, exchange: Exchange, klines: KlineService, symbol: string, time: number, stats: unknown, acct: number): void {
+  const pair = exchange.pair(symbol)!;
+  o.add(`W ${exchange.walletOf(acct)}`);
+  const d = pair.book.depth();
+  o.add(`D ${d.updateId} ${JSON.stringify(d.bids)} ${JSON.stringify(d.asks)}`);
+  klines.advanceTo(time);
+  for (const iv of ['1s', '1m', '1h'] as const) o.add(`K ${iv} ${JSON.stringify(klines.klines(symbol, iv, { limit: 1500 }))}`);
+  o.add(`S ${JSON.stringify(stats)}`);
+  const sha256 = createHash('sha256').update(o.lines.join('\n')).digest('hex');
+  if (process.env.REPLAY_GOLDEN_PRINT) console.log(`  ${JSON.stringify(name)}: { lines: ${o.lines.length}, sha256: '${sha256}' },`);
+  expect(o.lines.filter((l) => l.startsWith('T ')).length).toBeGreaterThan(0);
+  expect(o.lines.filter((l) => l.startsWith('P ')).length).toBeGreaterThan(o.lines.filter((l) => l.startsWith('E ')).length);
+  expect(o.lines.some((l) => l.startsWith('F '))).toBe(true); // users traded with history
+  expect({ lines: o.lines.length, sha256 }).toEqual(GOLDEN[name]);
+}
+
+/** A placement's answer: its id, status and what it filled at once. */
+function answer(r: PlacementResult): string {
+  return `P ${r.order_id} ${r.status} ${r.filled_qty} ${r.filled_quote}`;
+}
+
+let v: ReplayVenue | null = null;
+afterEach(() => {
+  v?.close();
+  v = null;
+});
+
+const depthFiles = { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const } };
+
+async function depthRun(model: QueueModel): Promise<void> {
+  const books = trxBooks();
+  v = await replayVenue([depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }], { symbols: ['TRXUSDT'], start: books[0].time, queueModel: model });
+  const venue = v;
+  const o = observe(venue.exchange);
+  const pair = venue.exchange.pair('TRXUSDT')!;
+  const acct = venue.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT }, 0).id;
+  const place = (input: Parameters<Exchange['placeOrder']>[1]): void => o.add(answer(venue.exchange.placeOrder(acct, input)));
+  venue.market.seek(1744588804438 - 1000);
+  // resting in the queue on both sides, and one a tick inside the spread
+  place({ symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(pair.book.bestBid()), qty: '3000' });
+  place({ symbol: 'TRXUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(pair.book.bestAsk()), qty: '2000' });
+  place({ symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(pair.book.bestBid() - 1), qty: '5000' });
+  venue.market.step(20_000);
+  // a marketable order that takes house liquidity (restored at the next event)
+  place({ symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, time_in_force: 2, price: pair.math.formatPrice(pair.book.bestAsk() + 2), qty: '15000' });
+  venue.market.step(5_000);
+  place({ symbol: 'TRXUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(pair.book.bestAsk()), qty: '7000' });
+  venue.market.seek(venue.market.status().until);
+  venue.trading.group.commitNow();
+  finish(`depth-${model}`, o, venue.exchange, venue.klines, 'TRXUSDT', venue.market.time, venue.market.engine.mirror('TRXUSDT').stats, acct);
+}
+
+const START = Date.UTC(2024, 0, 1);
+
+/** 20,000 generated prints (the benchmark's walk, smaller): a trades-only replay on the synthetic book. */
+function generated(n: number): ReplayData {
+  let s = 777;
+  const rnd = (): number => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rows: HistTrade[] = [];
+  let p = 500_000;
+  for (let i = 0; i < n; i++) {
+    const r = rnd();
+    if (r < 0.15) p += 1;
+    else if (r > 0.85) p -= 1;
+    const q = 1 + Math.floor(rnd() * 500);
+    rows.push({ time: START + i * 10, price: `${(p / 10) | 0}.${p % 10}`, qty: `${(q / 1000) | 0}.${String(q % 1000).padStart(3, '0')}`, buyerMaker: rnd() < 0.5 });
+  }
+  const ds: ReplayDataset = {
+    id: 1, market: 'um', symbol: 'BTCUSDT', kind: 'trades', interval: '', firstTime: START, lastTime: START + (n - 1) * 10,
+    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] }, specsSource: 'catalogue',
+  };
+  return {
+    datasets: (symbol) => (symbol === 'BTCUSDT' ? [ds] : []),
+    depth: () => [], candles: () => [], funding: () => [],
+    trades: (_id, from) => rows.filter((t) => t.time >= from),
+  };
+}
+
+describe('the house path shows what the bot-order path showed', () => {
+  it('depth + trades recording, probabilistic queue', async () => depthRun('probabilistic'), 60_000);
+  it('depth + trades recording, pessimistic queue', async () => depthRun('pessimistic'), 60_000);
+
+  it('trades only: 20,000 generated prints on the synthetic book', () => {
+    const db = openDatabase({ dataDir: ':memory:' });
+    const data = generated(20_000);
+    const symbols = new SymbolsRepo(db);
+    symbols.insertMissing([replaySymbolRow('BTCUSDT', data.datasets('BTCUSDT')[0].specs, '50000.0', 0)], 0);
+    const clock = new VirtualClock({ start: START, wall: () => 0 });
+    const trading = new TradingRepo(db);
+    const exchange = new Exchange({ symbols, accounts: new AccountsRepo(db), settings: new SettingsRepo(db), repo: trading, clock, records: wireRecords });
+    const candles = new CandlesRepo(db);
+    const { market, klines } = openReplayMarket({
+      kind: 'replay', exchange, clock, candles, symbols, data, replay: { symbols: ['BTCUSDT'], start: START },
+      openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
+    });
+    try {
+      const o = observe(exchange);
+      const pair = exchange.pair('BTCUSDT')!;
+      const acct = exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+      const place = (input: Parameters<Exchange['placeOrder']>[1]): void => {
+        try {
+          o.add(answer(exchange.placeOrder(acct, input)));
+        } catch (err) {
+          o.add(`E ${(err as Error).message}`);
+        }
+      };
+      // every 10 s of history: a bid and an ask in the queue at the touch, a bid a tick behind it,
+      // and every 30 s a marketable buy through three ticks
+      for (let t = START + 5_000, k = 0; t < START + 190_000; t += 10_000, k++) {
+        market.seek(t);
+        const bid = pair.book.bestBid();
+        const ask = pair.book.bestAsk();
+        place({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(bid), qty: '0.200' });
+        place({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(ask), qty: '0.150' });
+        place({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(bid - 1), qty: '0.300' });
+        if (k % 3 === 2) place({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, time_in_force: 2, price: pair.math.formatPrice(ask + 3), qty: '1.000' });
+      }
+      market.seek(market.status().until);
+      trading.group.commitNow();
+      finish('trades-generated', o, exchange, klines, 'BTCUSDT', market.time, market.engine.mirror('BTCUSDT').stats, acct);
+    } finally {
+      market.dispose();
+      klines.close();
+      trading.group.commitNow();
+      db.close();
+    }
+  }, 120_000);
+
+  it('candles only: one day of 1m BTCUSDT klines', async () => {
+    const begin = Date.UTC(2021, 4, 16);
+    v = await replayVenue([{ paths: [path.join(KLINES, 'binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv')], opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' } }], {
+      symbols: ['BTCUSDT'], start: begin, until: begin + 86_400_000,
+    });
+    const venue = v;
+    const o = observe(venue.exchange);
+    const acct = venue.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+    venue.market.seek(begin + 60_000);
+    const pair = venue.exchange.pair('BTCUSDT')!;
+    const at = pair.book.bestBid();
+    for (let i = 0; i < 5; i++) {
+      o.add(answer(venue.exchange.placeOrder(acct, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(at - i * 500), qty: '0.010000' })));
+    }
+    venue.market.seek(venue.market.status().until);
+    venue.trading.group.commitNow();
+    finish('klines-day', o, venue.exchange, venue.klines, 'BTCUSDT', venue.market.time, venue.market.engine.mirror('BTCUSDT').stats, acct);
+  }, 120_000);
+});

@@ -1,0 +1,151 @@
+// The houseOrder command (the replay's house path, issue 16 "Speed"): a house order in ticks and
+// lots does to the book, the tape and a user's order exactly what the same order sent as a bot
+// order ('placeBot', decimal strings) does, answers the lots it took, and is refused with the
+// codes a bot order of that price and size gets, having changed nothing (no order id used).
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, Errors } from '../../src-shared/errors.ts';
+import type { Command } from '../../src-main/trading/commands.ts';
+import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
+import { openVenue, type LocalVenue } from '../../src-main/venue.ts';
+
+const UNIT = 100_000_000n;
+const venues: LocalVenue[] = [];
+afterEach(async () => {
+  for (const v of venues.splice(0)) await v.close();
+});
+
+function venue(): LocalVenue {
+  const v = openVenue({ dataDir: ':memory:', simulate: false, wall: () => 1_700_000_000_000 });
+  venues.push(v);
+  return v;
+}
+
+/** One scenario, with the house's orders sent one way or the other; everything observed, as lines. */
+function scenario(via: 'houseOrder' | 'placeBot'): { lines: string[]; answers: unknown[] } {
+  const v = venue();
+  const ex = v.exchange;
+  const pair = ex.pair('BTCUSDT')!;
+  const lines: string[] = [];
+  ex.events.on('trade', (e) => lines.push(`T ${e.tradeId} ${e.priceTicks} ${e.qtyLots} ${e.takerSide} ${e.time}`));
+  ex.events.on('level', (e) => lines.push(`L ${e.updateId} ${e.side} ${e.priceTicks} ${e.totalLots}`));
+  ex.events.on('account', (e) => lines.push(`A ${e.accountId} ${e.kind} ${JSON.stringify(e.data)}`));
+  const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+  const P = pair.math.ticksRound(95_000);
+  const answers: unknown[] = [];
+  const house = (account: number, side: 1 | 2, price: number, lots: number, tif: 1 | 2): void => {
+    if (via === 'houseOrder') {
+      const r = ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account, side, priceTicks: price, lots, tif });
+      answers.push([r.orderId, r.filledLots]);
+    } else {
+      const r = ex.execute({
+        kind: 'placeBot', engineAccount: account,
+        input: { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price: pair.math.formatPrice(price), qty: pair.math.formatQty(lots), time_in_force: tif, need_cache: false },
+      });
+      answers.push([Number(r.order_id), Math.round(Number(r.filled_qty) / Number(pair.row.stepSize))]);
+    }
+  };
+  const trim = (orderId: number, lots: number): void => {
+    if (via === 'houseOrder') answers.push(ex.execute({ kind: 'houseTrim', symbol: 'BTCUSDT', orderId, lots }));
+    else if (lots === 0) answers.push(ex.execute({ kind: 'cancelBot', symbol: 'BTCUSDT', orderId }).order_id);
+    else answers.push(ex.execute({ kind: 'trimBot', symbol: 'BTCUSDT', orderId, lots }).remaining_lots);
+  };
+  // houseTrim: a house bid of 1.000 two ticks down trimmed to 0.400 (still ahead of the user's
+  // bid queued behind it), then to 0.150, then cancelled; the user's order is then alone there
+  house(HOUSE_ACCOUNT + 11, 1, P - 2, 1000, 1);
+  const deep = (answers.at(-1) as number[])[0];
+  ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P - 2), qty: '0.100' });
+  trim(deep, 400);
+  lines.push(`Q ${JSON.stringify(pair.book.levelOrderIds(1, P - 2))}`);
+  trim(deep, 150);
+  trim(deep, 0);
+  lines.push(`Q ${JSON.stringify(pair.book.levelOrderIds(1, P - 2))}`);
+  // the house bids 1.000 at P, a user bids 0.500 behind it, the house adds 0.700 behind the user
+  house(HOUSE_ACCOUNT + 11, 1, P, 1000, 1);
+  ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P), qty: '0.500' });
+  house(HOUSE_ACCOUNT + 11, 1, P, 700, 1);
+  // a house IOC sell of 1.200 at P: the house's 1.000 first, then 0.200 of the user's order
+  house(HOUSE_ACCOUNT + 12, 2, P, 1200, 2);
+  // a house IOC sell through the level and one tick below, where nothing rests: the user's 0.300
+  // and the house's 0.700 fill, the rest expires
+  house(HOUSE_ACCOUNT + 12, 2, P - 1, 5000, 2);
+  // an IOC that crosses nothing
+  house(HOUSE_ACCOUNT + 12, 1, P - 5, 100, 2);
+  v.trading.group.commitNow(); // private events go out after their commit
+  return { lines, answers };
+}
+
+describe('houseOrder', () => {
+  it('does what the same bot order does: book, tape, update ids, the user\'s fills', () => {
+    const a = scenario('houseOrder');
+    const b = scenario('placeBot');
+    expect(a.lines).toEqual(b.lines);
+    // the answers are numbers here, strings and objects there
+    expect(a.answers.map((x) => JSON.stringify(x))).toEqual(b.answers.map((x) => JSON.stringify(typeof x === 'string' ? 0 : x)));
+    // and what it did is the queue's order: the user filled 0.200 then 0.300, at P
+    const fills = a.lines.filter((l) => l.startsWith('A ') && l.includes(' fill '));
+    expect(fills.map((l) => (JSON.parse(l.slice(l.indexOf('{'))) as { qty: string }).qty)).toEqual(['0.200', '0.300']);
+    expect(a.answers.map((x) => (Array.isArray(x) ? x[1] : x))).toEqual([0, 400, 150, 0, 0, 0, 1200, 1000, 0]);
+    const queues = a.lines.filter((l) => l.startsWith('Q '));
+    expect(queues.map((q) => (JSON.parse(q.slice(2)) as number[]).length)).toEqual([2, 1]); // trimmed in place, then gone
+  });
+
+  it('refuses what a bot order of that price and size is refused, changing nothing', () => {
+    const v = venue();
+    const ex = v.exchange;
+    const pair = ex.pair('BTCUSDT')!;
+    const mark = pair.markPrice;
+    const P = pair.math.ticksRound(mark);
+    const base: Extract<Command, { kind: 'houseOrder' }> = { kind: 'houseOrder', symbol: 'BTCUSDT', account: HOUSE_ACCOUNT + 11, side: 1, priceTicks: P, lots: 10, tif: 1 };
+    const cases: Array<[Partial<typeof base>, number]> = [
+      [{ priceTicks: pair.math.ticksRound(mark * 1.2) }, Errors.PRICE_OUTSIDE_BAND.code],
+      [{ side: 2, priceTicks: pair.math.ticksRound(mark * 0.8) }, Errors.PRICE_OUTSIDE_BAND.code],
+      [{ lots: 0 }, Errors.INVALID_PARAMETER.code],
+      [{ lots: 1.5 }, Errors.INVALID_PARAMETER.code],
+      [{ priceTicks: 0 }, Errors.INVALID_PARAMETER.code],
+      [{ account: 5 }, Errors.INVALID_PARAMETER.code],
+      [{ side: 3 as 1 }, Errors.INVALID_PARAMETER.code],
+      [{ tif: 3 as 1 }, Errors.INVALID_PARAMETER.code],
+      [{ symbol: 'NOPEUSDT' }, Errors.SYMBOL_NOT_FOUND.code],
+    ];
+    const before = pair.book.updateId;
+    for (const [change, code] of cases) {
+      try {
+        ex.execute({ ...base, ...change });
+        expect.unreachable(JSON.stringify(change));
+      } catch (err) {
+        expect(err).toBeInstanceOf(ApiError);
+        expect((err as ApiError).code, JSON.stringify(change)).toBe(code);
+      }
+    }
+    // the same band refusal as a bot order
+    expect(() => ex.placeBotOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(pair.math.ticksRound(mark * 1.2)), qty: '0.010' })).toThrow(
+      expect.objectContaining({ code: Errors.PRICE_OUTSIDE_BAND.code }),
+    );
+    expect(pair.book.updateId).toBe(before);
+    expect(pair.book.orderCount).toBe(0);
+    // no order id was used by the refusals: the next order gets the one after the bot order's
+    const r = ex.execute(base);
+    const bot = ex.placeBotOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P), qty: '0.010' });
+    expect(Number(bot.order_id)).toBe(r.orderId + 1);
+    expect(r.filledLots).toBe(0);
+    expect(pair.book.getOrder(r.orderId)).toMatchObject({ account: HOUSE_ACCOUNT + 11, priceTicks: P, remainingLots: 10 });
+    // houseTrim refuses unknown and non-house orders and sizes that are not a reduction
+    const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+    const mine = Number(ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P - 10), qty: '0.010' }).order_id);
+    const trims: Array<[number, number, number]> = [
+      [999_999, 0, Errors.ORDER_NOT_FOUND.code],
+      [mine, 0, Errors.ORDER_NOT_FOUND.code],
+      [r.orderId, 10, Errors.INVALID_PARAMETER.code],
+      [r.orderId, 11, Errors.INVALID_PARAMETER.code],
+      [r.orderId, -1, Errors.INVALID_PARAMETER.code],
+      [r.orderId, 2.5, Errors.INVALID_PARAMETER.code],
+    ];
+    const id0 = pair.book.updateId;
+    for (const [orderId, lots, code] of trims) {
+      expect(() => ex.execute({ kind: 'houseTrim', symbol: 'BTCUSDT', orderId, lots })).toThrow(expect.objectContaining({ code }));
+    }
+    expect(pair.book.updateId).toBe(id0);
+    expect(pair.book.getOrder(mine)!.remainingLots).toBe(10);
+    expect(pair.book.getOrder(r.orderId)!.remainingLots).toBe(10);
+  });
+});
