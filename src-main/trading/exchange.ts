@@ -32,7 +32,7 @@ import { cancelAll, cancelBotOrder, cancelOrder, placeBotOrder, placeUserOrder, 
 import type { PairState } from './pair-state.ts';
 import type { AccountSpec, AccountState, ExchangeDeps, OrderState } from './ports.ts';
 import { setTpSl, tpslList, tpslOf, type TpSlEntry, type TriggerSpec } from './tpsl.ts';
-import { orderRecord, positionRecords, summaryRecord } from './views.ts';
+import { openInterestLots, orderRecord, positionRecords, summaryRecord } from './views.ts';
 
 export { HOUSE_ACCOUNT, INITIAL_INSURANCE_FUND } from './core.ts';
 export type { ExchangeDeps } from './ports.ts';
@@ -291,6 +291,11 @@ export class Exchange {
   /** Take-profit / stop-loss of every open position of an account. */
   tpslList(accountId: number): TpSlEntry[] {
     return tpslList(this.core, this.core.requireAccount(accountId));
+  }
+
+  /** Open interest of a pair in lots (views.ts openInterestLots: users' long and short totals, and the larger of them). */
+  openInterest(symbol: string): { longLots: number; shortLots: number; lots: number } {
+    return openInterestLots(this.core, this.core.requirePair(symbol).row.symbol);
   }
 
   /** The live wallet of an account, units (the store follows it at the turn's commit). */

@@ -30,6 +30,7 @@ describe('OpenAPI: the binance tag', () => {
       'GET /binance/fapi/v1/markPriceKlines',
       'GET /binance/fapi/v1/indexPriceKlines',
       'GET /binance/fapi/v1/premiumIndexKlines',
+      'GET /binance/fapi/v1/openInterest',
       'POST /binance/fapi/v1/order',
       'DELETE /binance/fapi/v1/order',
       'GET /binance/fapi/v1/income',

@@ -1,6 +1,6 @@
 // Public market data of the facade (reference section 2 d.1, REST public): ping, time,
 // exchangeInfo, depth, trades, aggTrades, klines, mark / index / premium klines, 24 h tickers,
-// book tickers, last prices, premiumIndex, fundingRate, fundingInfo, and the spot / COIN-M /
+// book tickers, last prices, premiumIndex, fundingRate, fundingInfo, openInterest, and the spot / COIN-M /
 // sapi stubs that let default ccxt and freqtrade configurations load. Every figure comes from the native services (the engine's book, the
 // recent-trades ring, the kline service, the pair state); times are the market clock, except
 // serverTime, which is the wall clock signatures are checked against.
@@ -9,7 +9,9 @@
 // indexPriceKlines and premiumIndexKlines read the in-memory price candles
 // (market/price-klines.ts).
 //
-// Left out, because no native service backs it yet: openInterest (Binance's not-found error).
+// openInterest is the exchange's figure (Exchange.openInterest: the users' positions, the house
+// counted as one net position); Binance's openInterestHist has no stored series behind it and is
+// not served.
 import { Decimal } from 'decimal.js';
 import type { FastifyInstance } from 'fastify';
 import { INTERVALS, nextOpenTime, openTimeOf, previousOpenTime, type Interval } from '../../../src-shared/intervals.ts';
@@ -398,6 +400,13 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
       disclaimer: false,
     })),
   );
+
+  app.get('/fapi/v1/openInterest', async (req) => {
+    const q = paramsOf(req);
+    const pair = pairOf(ctx, q.required('symbol'));
+    const oi = venue.exchange.openInterest(pair.row.symbol);
+    return { openInterest: pair.math.formatQty(oi.lots), symbol: pair.row.symbol, time: venue.clock.now() };
+  });
 
   // Stubs: a futures-only venue has no spot or COIN-M markets and no sapi currencies.
   app.get('/api/v3/exchangeInfo', async () => EMPTY_INFO(wall()));
