@@ -16,14 +16,31 @@ import { maxNotionalFor } from '../../risk/tiers.ts';
 import type { OrderState, TradeState } from '../../trading/ports.ts';
 import type { Command } from '../../trading/exchange.ts';
 import { bodyText, listedPairs, pairOf, paramsOf, type BinanceContext } from './context.ts';
-import { BinanceError, MSG, fromNative, positionSideMessage, illegal, invalidValue, mandatory, notRequired, type ErrorContext } from './errors.ts';
-import { queryOf, type Params } from './params.ts';
+import { BinanceError, MSG, binanceErrorOf, fromNative, positionSideMessage, illegal, invalidValue, mandatory, notRequired, type ErrorContext } from './errors.ts';
+import { Params, queryOf } from './params.ts';
 import { binanceOrder, binancePosition, binanceTrade, STATUS, statusName, TIF, usdtAsset, type Mode } from './records.ts';
 import { verifySigned, accountByKey } from './signing.ts';
 
 /** Binance's client order id characters (reference a.5). */
 const CLIENT_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
 const HISTORY_PAGE = 500;
+/** Binance's batch sizes: 5 new orders, 10 cancels a request. */
+export const BATCH_NEW_MAX = 5;
+export const BATCH_CANCEL_MAX = 10;
+
+/** A parameter holding a JSON array of 1 to `max` entries (batchOrders, orderIdList, ...), else -1102 / -1130. */
+function jsonList(q: Params, name: string, max: number): unknown[] {
+  const text = q.required(name);
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    throw invalidValue(name, 'It must be a JSON array.');
+  }
+  if (!Array.isArray(list) || list.length === 0) throw invalidValue(name, 'It must be a non-empty JSON array.');
+  if (list.length > max) throw invalidValue(name, `At most ${max} entries a request.`);
+  return list;
+}
 
 interface Signed {
   account: Account;
@@ -72,9 +89,11 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
 
   // ---------------------------------------------------------------- orders
 
-  app.post('/fapi/v1/order', async (req) => {
-    const s = signed(req, false);
-    const q = s.q;
+  /**
+   * One new order from its Binance parameters `q` (the single route's, or one entry of a batch),
+   * through the exchange's place command; answers Binance's order (ACK or RESULT).
+   */
+  const placeOrder = (s: Signed, q: Params): Record<string, unknown> => {
     const pair = pairOf(ctx, q.required('symbol'));
     const symbol = pair.row.symbol;
     const sideName = q.required('side');
@@ -185,6 +204,67 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       goodTillDate: 0,
       updateTime: time,
     };
+  };
+
+  app.post('/fapi/v1/order', async (req) => {
+    const s = signed(req, false);
+    return placeOrder(s, s.q);
+  });
+
+  // Batches (Binance: up to 5 new orders, up to 10 cancels): each entry runs alone, in the
+  // order sent, through the same command as a single order, and is answered in its place with
+  // the order or its own {code, msg}; one entry's refusal leaves the others as they ran.
+  app.post('/fapi/v1/batchOrders', async (req) => {
+    const s = signed(req, false);
+    const list = jsonList(s.q, 'batchOrders', BATCH_NEW_MAX);
+    const entries = list.map((e) => {
+      if (e === null || typeof e !== 'object' || Array.isArray(e)) throw invalidValue('batchOrders', 'Each order is a JSON object of parameters.');
+      const text = new URLSearchParams();
+      for (const [k, v] of Object.entries(e as Record<string, unknown>)) {
+        if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') text.set(k, String(v));
+        else if (v !== null) throw invalidValue('batchOrders', `Parameter '${k}' of an order must be a string, number or boolean.`);
+      }
+      return new Params(text.toString(), '');
+    });
+    return entries.map((q) => {
+      try {
+        return placeOrder(s, q);
+      } catch (err) {
+        const e = binanceErrorOf(err, { side: q.str('side'), positionMode: s.mode });
+        return { code: e.code, msg: e.message };
+      }
+    });
+  });
+
+  app.delete('/fapi/v1/batchOrders', async (req) => {
+    const s = signed(req);
+    const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
+    // ccxt sends the lists' names in lower case; Binance takes either
+    const idName = s.q.has('orderIdList') ? 'orderIdList' : 'orderidlist';
+    const cidName = s.q.has('origClientOrderIdList') ? 'origClientOrderIdList' : 'origclientorderidlist';
+    const hasIds = s.q.has(idName);
+    if (!hasIds && !s.q.has(cidName)) {
+      throw new BinanceError(-1102, "Param 'orderIdList' or 'origClientOrderIdList' must be sent, but both were empty/null!");
+    }
+    const targets = hasIds
+      ? jsonList(s.q, idName, BATCH_CANCEL_MAX).map((v) => {
+          const id = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : NaN;
+          if (!Number.isSafeInteger(id) || id < 1) throw invalidValue(idName, 'Order ids are positive integers.');
+          return { orderId: id };
+        })
+      : jsonList(s.q, cidName, BATCH_CANCEL_MAX).map((v) => {
+          if (typeof v !== 'string' || !CLIENT_ID.test(v)) throw illegal('origClientOrderId');
+          return { clientOrderId: v };
+        });
+    return targets.map((t) => {
+      try {
+        const rec = run({ kind: 'cancel', accountId: s.account.id, symbol, ...t }, { method: 'DELETE' });
+        return orderOf(s, venue.trading.order(Number(rec.id))!);
+      } catch (err) {
+        const e = binanceErrorOf(err, { method: 'DELETE' });
+        return { code: e.code, msg: e.message };
+      }
+    });
   });
 
   app.get('/fapi/v1/order', async (req) => {
