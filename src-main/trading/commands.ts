@@ -8,7 +8,7 @@
 // 'funding'), which carry the simulator's floats.
 import type { PositionMode } from '../../src-shared/enums.ts';
 import type { AccountSummary, BotOrderRequest, OrderRecord, OrderRequest, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
-import type { CancelTarget } from './orders.ts';
+import type { AmendTarget, CancelTarget } from './orders.ts';
 import type { AccountSpec, AccountState } from './ports.ts';
 import type { TriggerSpec } from './tpsl.ts';
 
@@ -24,6 +24,8 @@ export type Command =
   | { kind: 'place'; accountId: number; input: OrderInput }
   | { kind: 'placeBot'; input: BotOrderInput; engineAccount?: number }
   | ({ kind: 'cancel'; accountId: number } & CancelTarget)
+  /** Modifies a resting limit order (new price and total quantity), as Binance's modify (orders.ts amendOrder). */
+  | ({ kind: 'amend'; accountId: number } & AmendTarget)
   | { kind: 'cancelAll'; accountId: number; symbol: string }
   | { kind: 'cancelBot'; symbol: string; orderId: number }
   /** Reduces a resting bot order to `lots` remaining, keeping its queue priority (0 cancels it). */
@@ -44,6 +46,8 @@ export interface CommandResults {
   place: PlacementResult;
   placeBot: PlacementResult;
   cancel: OrderRecord;
+  /** The order as the amendment left it (resting, filled, or cancelled by it). */
+  amend: OrderRecord;
   /** How many orders were cancelled. */
   cancelAll: number;
   cancelBot: { order_id: string; status: number };

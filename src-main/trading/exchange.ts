@@ -2,7 +2,7 @@
 // small modules (order checks, ledger, fills and positions, funding, liquidation, TP/SL, turn
 // writer; see core.ts for the state they share).
 //
-// Each command (commands.ts: orders, cancels, leverage / margin / position mode, TP/SL,
+// Each command (commands.ts: orders, cancels, amendments, leverage / margin / position mode, TP/SL,
 // deposits, resets, accounts, prices, funding) enters through execute() and runs to its end
 // synchronously: validate -> engine -> apply the engine's events to orders, positions and
 // wallets -> hand every change to the store as one group-commit unit -> announce events after
@@ -28,7 +28,7 @@ import { closeLots, drain, recordSyntheticTrade } from './fills.ts';
 import { settleFunding } from './funding.ts';
 import { bookWalletTo, deposit } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
-import { cancelAll, cancelBotOrder, cancelOrder, placeBotOrder, placeUserOrder, trimBotOrder, type CancelTarget } from './orders.ts';
+import { amendOrder, cancelAll, cancelBotOrder, cancelOrder, placeBotOrder, placeUserOrder, trimBotOrder, type CancelTarget } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import type { AccountSpec, AccountState, ExchangeDeps, OrderState } from './ports.ts';
 import { setTpSl, tpslList, tpslOf, type TpSlEntry, type TriggerSpec } from './tpsl.ts';
@@ -63,6 +63,8 @@ export class Exchange {
         return placeUserOrder(core, core.requireAccount(c.accountId), c.input);
       case 'cancel':
         return cancelOrder(core, core.requireAccount(c.accountId), c);
+      case 'amend':
+        return amendOrder(core, core.requireAccount(c.accountId), c);
       case 'cancelAll':
         return cancelAll(core, core.requireAccount(c.accountId), c.symbol);
       case 'cancelBot':
