@@ -33,6 +33,7 @@ describe('OpenAPI: the binance tag', () => {
       'GET /binance/fapi/v1/openInterest',
       'POST /binance/fapi/v1/order',
       'DELETE /binance/fapi/v1/order',
+      'PUT /binance/fapi/v1/order',
       'POST /binance/fapi/v1/batchOrders',
       'DELETE /binance/fapi/v1/batchOrders',
       'GET /binance/fapi/v1/income',

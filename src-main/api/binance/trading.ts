@@ -5,7 +5,7 @@
 //
 // Where the native core answers differently from Binance, the translation is here and named:
 // no-op margin-type and position-mode changes are -4046 / -4059 (native answers success);
-// reduceOnly in hedge mode is -1106. A post-only order that would take (native 3022) is -5022 and
+// reduceOnly in hedge mode is -1106; a modification that changes nothing is -5027. A post-only order that would take (native 3022) is -5022 and
 // a FOK that cannot fill (3023) -5021: the core refuses both before the engine sees them.
 import { Decimal } from 'decimal.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -265,6 +265,41 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
         return { code: e.code, msg: e.message };
       }
     });
+  });
+
+  // Modify (ccxt editOrder): a resting LIMIT order's price and total quantity through the
+  // exchange's amend command (orders.ts amendOrder: Binance's rules, the order reordered in its
+  // queue, cancelled by an amendment to a quantity not above what has filled or a post-only
+  // price that would take).
+  app.put('/fapi/v1/order', async (req) => {
+    const s = signed(req);
+    const q = s.q;
+    const pair = pairOf(ctx, q.required('symbol'));
+    const symbol = pair.row.symbol;
+    const sideName = q.required('side');
+    if (sideName !== 'BUY' && sideName !== 'SELL') throw new BinanceError(-1117, 'Invalid side.');
+    const quantity = q.required('quantity');
+    const priceMatch = q.str('priceMatch');
+    if (priceMatch !== undefined && priceMatch !== 'NONE') throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
+    const price = q.required('price');
+    q.oneOf('origType', ['LIMIT']);
+    q.oneOf('positionSide', ['BOTH', 'LONG', 'SHORT'], () => new BinanceError(-4006, 'Position side is invalid.'));
+    const o = findOrder(s, symbol);
+    if (o.status !== OrderStatus.NEW && o.status !== OrderStatus.PARTIALLY_FILLED) throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
+    if ((o.side === Side.BUY ? 'BUY' : 'SELL') !== sideName) throw invalidValue('side', `Order ${o.id} is a ${o.side === Side.BUY ? 'BUY' : 'SELL'}; side cannot be modified.`);
+    const m = pair.math;
+    const p = m.price.toUnits(price);
+    const n = m.qty.toUnits(quantity);
+    if (p.ok && n.ok && p.value === o.priceTicks && n.value === o.qtyLots) throw new BinanceError(-5027, MSG.NO_MODIFY);
+    try {
+      ex.execute({ kind: 'amend', accountId: s.account.id, symbol, orderId: o.id, price, qty: quantity });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      // the order finished between the look-up and the command: as Binance, it does not exist
+      if (err.def.code === 1102 || err.def.code === 3019) throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
+      throw fromNative(err, { side: sideName, positionMode: s.mode });
+    }
+    return orderOf(s, ex.liveOrder(s.account.id, o.id)!);
   });
 
   app.get('/fapi/v1/order', async (req) => {
