@@ -65,7 +65,7 @@ export interface VenueOptions {
 /** Stored trade history of accounts, read side (the exchange writes it). */
 export type TradeHistory = Pick<
   TradingRepo,
-  'order' | 'orderByClientId' | 'orders' | 'trades' | 'closedPositions' | 'closedPosition' | 'fundingPayments' | 'fundingRates'
+  'order' | 'orderByClientId' | 'orders' | 'trades' | 'closedPositions' | 'closedPosition' | 'fundingPayments' | 'fundingRates' | 'transfers'
 >;
 
 /** Commit timing: whether accepted writes are still on their way to disk, and when they land. */

@@ -294,4 +294,19 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX funding_payments_account ON funding_payments(account_id, time);
   `,
+  // 7: transfers into and out of an account's wallet (amount in 1e-8 USDT, positive = in), at
+  // market time: kind 1 a paper deposit or withdrawal, 2 a paper reset (the difference to the new
+  // balance), 3 an account created or set by the CLI / admin route (its balance, or the
+  // difference to it), 4 the insurance fund covering a bankrupt wallet. Served as Binance's
+  // TRANSFER (and INSURANCE_CLEAR) income; wallets moved before this migration have no rows.
+  `
+  CREATE TABLE transfers (
+    id INTEGER PRIMARY KEY,
+    account_id INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    time INTEGER NOT NULL,
+    amount INTEGER NOT NULL
+  );
+  CREATE INDEX transfers_account ON transfers(account_id, time);
+  `,
 ];

@@ -30,7 +30,7 @@ import { bookWalletTo, deposit } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
 import { amendOrder, cancelAll, cancelBotOrder, cancelOrder, placeBotOrder, placeUserOrder, trimBotOrder, type CancelTarget } from './orders.ts';
 import type { PairState } from './pair-state.ts';
-import type { AccountSpec, AccountState, ExchangeDeps, OrderState } from './ports.ts';
+import { TransferKind, type AccountSpec, type AccountState, type ExchangeDeps, type OrderState } from './ports.ts';
 import { setTpSl, tpslList, tpslOf, type TpSlEntry, type TriggerSpec } from './tpsl.ts';
 import { openInterestLots, orderRecord, positionRecords, summaryRecord } from './views.ts';
 
@@ -107,13 +107,21 @@ export class Exchange {
 
   /**
    * Creates a paper account or updates an existing one (secret, and the wallet set to `balance`
-   * with the difference booked as a deposit), in the store and in the live state alike: an
+   * with the difference booked as a deposit and a transfer), in the store and in the live state alike: an
    * account the exchange has loaded keeps its wallet in memory, so the store alone would leave
    * the two apart. The CLI's --account and the admin route go through here.
    */
   private upsert(spec: AccountSpec, now: number): AccountState {
     const core = this.core;
-    const row = core.deps.accounts.upsert(spec, now);
+    const { accounts, repo } = core.deps;
+    // the deposits total moves by what the store booked: stored with its transfer, in one unit
+    const row = repo.tx(() => {
+      const before = accounts.byKey(spec.apiKey);
+      const after = accounts.upsert(spec, now);
+      const delta = after.totalDeposits - (before?.totalDeposits ?? 0n);
+      if (delta !== 0n) repo.insertTransfer({ accountId: after.id, kind: TransferKind.ACCOUNT_SET, time: core.now(), amount: delta });
+      return after;
+    });
     const a = core.accounts.get(row.id);
     if (a) {
       a.wallet = row.walletBalance;

@@ -13,7 +13,7 @@ import { ApiError } from '../../../src-shared/errors.ts';
 import { MarginMode, OrderStatus, OrderType, PositionAction, PositionSide, Side, TimeInForce } from '../../../src-shared/enums.ts';
 import type { Account } from '../../core/account.ts';
 import { maxNotionalFor } from '../../risk/tiers.ts';
-import type { OrderState, TradeState } from '../../trading/ports.ts';
+import { TransferKind, type OrderState, type TradeState } from '../../trading/ports.ts';
 import type { Command } from '../../trading/exchange.ts';
 import { bodyText, listedPairs, pairOf, paramsOf, type BinanceContext } from './context.ts';
 import { BinanceError, MSG, binanceErrorOf, fromNative, positionSideMessage, illegal, invalidValue, mandatory, notRequired, type ErrorContext } from './errors.ts';
@@ -574,9 +574,11 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     return { symbol: pair.row.symbol, makerCommissionRate: pair.row.makerFeeRate, takerCommissionRate: pair.row.takerFeeRate };
   });
 
-  // Income from the fills: REALIZED_PNL and COMMISSION per trade (tranId = trade id x 10 + kind,
-  // unique and stable), and FUNDING_FEE per position per settlement from the stored funding
-  // payments (tranId = payment id x 10 + 3).
+  // Income: REALIZED_PNL and COMMISSION per fill (tranId = trade id x 10 + kind, unique and
+  // stable), FUNDING_FEE per position per settlement from the stored funding payments (tranId =
+  // payment id x 10 + 3), and TRANSFER per paper deposit, withdrawal, reset or account top-up,
+  // INSURANCE_CLEAR per insurance-fund cover, from the stored transfers (tranId = transfer id x
+  // 10 + 4; no symbol, as Binance's transfers, so a symbol filter leaves them out).
   app.get('/fapi/v1/income', async (req) => {
     const s = signed(req);
     const q = s.q;
@@ -587,16 +589,13 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     const end = q.int('endTime', 0);
     const limit = q.int('limit', 1, 1000) ?? 100;
     q.int('page', 1);
-    if (type !== undefined && type !== 'REALIZED_PNL' && type !== 'COMMISSION' && type !== 'FUNDING_FEE') return [];
+    const wants = (t: string) => type === undefined || type === t;
+    if (!['REALIZED_PNL', 'COMMISSION', 'FUNDING_FEE', 'TRANSFER', 'INSURANCE_CLEAR'].some(wants)) return [];
     const money = (units: bigint) => new Decimal(units.toString()).div(1e8).toFixed(8);
-    // FUNDING_FEE: one entry per position per settlement (the stored funding payments); the
-    // first / newest `limit` of them is all the merge below can keep
-    const funding =
-      type !== undefined && type !== 'FUNDING_FEE'
-        ? []
-        : venue.trading.fundingPayments({ accountId: s.account.id, symbol, startTime: start, endTime: end, limit, order: start === undefined ? 'desc' : 'asc' });
-    if (start === undefined) funding.reverse();
-    const fundingEntries = funding.map((f) => ({
+    // each stored list gives at most the first / newest `limit` of its own: all the merge below can keep
+    const order = start === undefined ? 'desc' : 'asc';
+    const oldestFirst = <T>(rows: T[]) => (start === undefined ? rows.reverse() : rows);
+    const fundingEntries = (wants('FUNDING_FEE') ? oldestFirst(venue.trading.fundingPayments({ accountId: s.account.id, symbol, startTime: start, endTime: end, limit, order })) : []).map((f) => ({
       symbol: f.symbol,
       incomeType: 'FUNDING_FEE',
       income: money(f.amount),
@@ -606,36 +605,36 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       tranId: f.id * 10 + 3, // trades take id * 10 + 1 / 2: never the same tranId
       tradeId: '',
     }));
-    if (type === 'FUNDING_FEE') return fundingEntries;
-    const trades = scan<TradeState>(
-      (beforeId) => venue.trading.trades({ accountId: s.account.id, symbol, startTime: start, endTime: end, beforeId, limit: HISTORY_PAGE }),
-      () => true,
-      () => false,
-    ).reverse();
-    let out: Record<string, unknown>[] = [];
-    for (const t of trades) {
-      const entry = (kind: string, k: number, units: bigint) => ({
-        symbol: t.symbol,
-        incomeType: kind,
-        income: money(units),
-        asset: 'USDT',
-        info: kind === 'COMMISSION' ? 'COMMISSION' : 'REALIZED_PNL',
-        time: t.createdAt,
-        tranId: t.id * 10 + k,
-        tradeId: String(t.id),
-      });
-      if ((type === undefined || type === 'REALIZED_PNL') && t.realizedPnl !== 0n) out.push(entry('REALIZED_PNL', 1, t.realizedPnl));
-      if ((type === undefined || type === 'COMMISSION') && t.fee !== 0n) out.push(entry('COMMISSION', 2, -t.fee));
+    const kinds = [...(wants('TRANSFER') ? [TransferKind.DEPOSIT, TransferKind.RESET, TransferKind.ACCOUNT_SET] : []), ...(wants('INSURANCE_CLEAR') ? [TransferKind.INSURANCE_COVER] : [])];
+    const transferEntries = (symbol === undefined && kinds.length > 0 ? oldestFirst(venue.trading.transfers({ accountId: s.account.id, kinds, startTime: start, endTime: end, limit, order })) : []).map((t) => {
+      const kind = t.kind === TransferKind.INSURANCE_COVER ? 'INSURANCE_CLEAR' : 'TRANSFER';
+      return { symbol: '', incomeType: kind, income: money(t.amount), asset: 'USDT', info: kind, time: t.time, tranId: t.id * 10 + 4, tradeId: '' };
+    });
+    const tradeEntries: Array<(typeof fundingEntries)[number]> = [];
+    if (wants('REALIZED_PNL') || wants('COMMISSION')) {
+      const trades = scan<TradeState>(
+        (beforeId) => venue.trading.trades({ accountId: s.account.id, symbol, startTime: start, endTime: end, beforeId, limit: HISTORY_PAGE }),
+        () => true,
+        () => false,
+      ).reverse();
+      for (const t of trades) {
+        const entry = (kind: string, k: number, units: bigint) => ({
+          symbol: t.symbol,
+          incomeType: kind,
+          income: money(units),
+          asset: 'USDT',
+          info: kind === 'COMMISSION' ? 'COMMISSION' : 'REALIZED_PNL',
+          time: t.createdAt,
+          tranId: t.id * 10 + k,
+          tradeId: String(t.id),
+        });
+        if (wants('REALIZED_PNL') && t.realizedPnl !== 0n) tradeEntries.push(entry('REALIZED_PNL', 1, t.realizedPnl));
+        if (wants('COMMISSION') && t.fee !== 0n) tradeEntries.push(entry('COMMISSION', 2, -t.fee));
+      }
     }
-    // both lists are oldest first: merged by time (a trade before a settlement of the same ms)
-    const merged: typeof out = [];
-    let i = 0;
-    let j = 0;
-    while (i < out.length || j < fundingEntries.length) {
-      if (j >= fundingEntries.length || (i < out.length && (out[i].time as number) <= fundingEntries[j].time)) merged.push(out[i++]);
-      else merged.push(fundingEntries[j++]);
-    }
-    out = merged;
+    // every list is oldest first: merged by time (stable: at the same ms a trade, then a
+    // settlement, then a transfer)
+    const out = [...tradeEntries, ...fundingEntries, ...transferEntries].sort((x, y) => x.time - y.time);
     // Binance: without startTime the most recent `limit`, with it the first `limit` from it
     return start === undefined ? out.slice(Math.max(0, out.length - limit)) : out.slice(0, limit);
   });
