@@ -21,6 +21,7 @@ import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
 import { CandlesRepo } from './store/candles-repo.ts';
+import { PriceKlinesRepo } from './store/price-klines-repo.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
 import { diskSpaceOf, type DiskSpace } from './store/disk-space.ts';
 import { Checkpointer } from './store/checkpointer.ts';
@@ -159,7 +160,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock, records: wireRecords });
   const recentTrades = new RecentTrades(exchange.events);
-  const priceKlines = new PriceKlines(exchange.events);
+  const priceKlines = new PriceKlines(exchange.events, new PriceKlinesRepo(db));
   const candles = new CandlesRepo(db);
   const openKlines = () => new KlineService({ candles, symbols, clock, exchange });
   const { market, klines } = replay !== undefined

@@ -309,4 +309,19 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX transfers_account ON transfers(account_id, time);
   `,
+  // 8: mark / index / premium candles (market/price-klines.ts; Binance's markPriceKlines,
+  // indexPriceKlines, premiumIndexKlines), so they survive a restart; at most the newest 1500
+  // per (pair, interval) are kept. REAL: the market's prices, as the series are built from them.
+  `
+  CREATE TABLE price_klines (
+    symbol TEXT NOT NULL,
+    interval TEXT NOT NULL,
+    open_time INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    mark_open REAL NOT NULL, mark_high REAL NOT NULL, mark_low REAL NOT NULL, mark_close REAL NOT NULL,
+    index_open REAL NOT NULL, index_high REAL NOT NULL, index_low REAL NOT NULL, index_close REAL NOT NULL,
+    premium_open REAL NOT NULL, premium_high REAL NOT NULL, premium_low REAL NOT NULL, premium_close REAL NOT NULL,
+    PRIMARY KEY (symbol, interval, open_time)
+  ) WITHOUT ROWID;
+  `,
 ];

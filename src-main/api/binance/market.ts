@@ -6,8 +6,8 @@
 // serverTime, which is the wall clock signatures are checked against.
 //
 // fundingRate reads the stored settlement rates (trading/funding.ts); markPriceKlines,
-// indexPriceKlines and premiumIndexKlines read the in-memory price candles
-// (market/price-klines.ts).
+// indexPriceKlines and premiumIndexKlines read the price candles (market/price-klines.ts, kept
+// in the store across restarts).
 //
 // openInterest is the exchange's figure (Exchange.openInterest: the users' positions, the house
 // counted as one net position); Binance's openInterestHist has no stored series behind it and is
