@@ -38,7 +38,7 @@ const watching = ex.watchOrders(SYMBOL);
 const bid = await ex.createOrder(SYMBOL, 'limit', 'buy', 0.002, Number(ex.priceToPrecision(SYMBOL, mid * 0.995)), { postOnly: true });
 console.log(`bid ${bid.id} ${bid.status} at ${bid.price}; stream says`, (await watching).map((o) => `${o.id}:${o.status}`).join(' '));
 // move the quote: Binance's modify keeps the order id (it goes to the back of the queue at its new price)
-const moved = await ex.editOrder(bid.id, SYMBOL, 'limit', 'buy', 0.002, Number(ex.priceToPrecision(SYMBOL, mid * 0.997)));
+const moved = await ex.editOrder(bid.id as string, SYMBOL, 'limit', 'buy', 0.002, Number(ex.priceToPrecision(SYMBOL, mid * 0.997)));
 console.log(`bid ${moved.id} moved to ${moved.price}`);
 
 const taken = await ex.createOrder(SYMBOL, 'market', 'buy', 0.002);
