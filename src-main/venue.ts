@@ -90,7 +90,7 @@ export interface Venue {
   readonly klines: KlineService;
   /** The last trades of every pair (GET /fapi/v1/trades). */
   readonly recentTrades: RecentTrades;
-  /** Mark / index / premium candles of every pair, an in-memory window (market/price-klines.ts). */
+  /** Mark / index / premium candles of every pair, a window kept in the store (market/price-klines.ts). */
   readonly priceKlines: PriceKlines;
   /** Imported market data: the dataset catalogue, its candles and trades (docs/data.md). */
   readonly datasets: DatasetService;
