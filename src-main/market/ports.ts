@@ -57,6 +57,28 @@ export interface PriceCandleStore {
   readonly inUnit: boolean;
 }
 
+/** One open-interest sample of a pair (market/open-interest-history.ts). */
+export interface OpenInterestSample {
+  symbol: string;
+  /** The 5-minute boundary it stands for, ms (market time). */
+  time: number;
+  lots: number;
+  /** lots at the mark of the sample, USDT. */
+  value: number;
+}
+
+/** Storage of the open-interest samples. */
+export interface OpenInterestStore {
+  saveMany(rows: readonly OpenInterestSample[]): void;
+  /** The newest sample's time of a pair, or undefined. */
+  newestTime(symbol: string): number | undefined;
+  /** Samples of a pair with from <= time <= to whose time is a multiple of `step`: the first `limit` ('asc') or the newest (`desc`), ascending. */
+  range(symbol: string, q: { from: number; to: number; step: number; limit: number; order: 'asc' | 'desc' }): OpenInterestSample[];
+  /** Deletes every pair's samples before `before`. */
+  prune(before: number): void;
+  readonly inUnit: boolean;
+}
+
 /** The pair catalogue, read side: what the klines service formats and skips (status 3) by. */
 export interface SymbolCatalogue {
   all(): readonly SymbolRow[];

@@ -324,4 +324,16 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (symbol, interval, open_time)
   ) WITHOUT ROWID;
   `,
+  // 9: open interest of each pair sampled every 5 minutes of market time (Binance's
+  // openInterestHist): lots, and their value at the mark then (REAL, a display figure); the last
+  // 30 days are kept.
+  `
+  CREATE TABLE open_interest (
+    symbol TEXT NOT NULL,
+    time INTEGER NOT NULL,
+    lots INTEGER NOT NULL,
+    value REAL NOT NULL,
+    PRIMARY KEY (symbol, time)
+  ) WITHOUT ROWID;
+  `,
 ];

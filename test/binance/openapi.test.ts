@@ -31,6 +31,7 @@ describe('OpenAPI: the binance tag', () => {
       'GET /binance/fapi/v1/indexPriceKlines',
       'GET /binance/fapi/v1/premiumIndexKlines',
       'GET /binance/fapi/v1/openInterest',
+      'GET /binance/futures/data/openInterestHist',
       'POST /binance/fapi/v1/order',
       'DELETE /binance/fapi/v1/order',
       'PUT /binance/fapi/v1/order',

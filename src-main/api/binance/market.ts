@@ -10,14 +10,15 @@
 // in the store across restarts).
 //
 // openInterest is the exchange's figure (Exchange.openInterest: the users' positions, the house
-// counted as one net position); Binance's openInterestHist has no stored series behind it and is
-// not served.
+// counted as one net position); openInterestHist reads its stored 5-minute samples
+// (market/open-interest-history.ts).
 import { Decimal } from 'decimal.js';
 import type { FastifyInstance } from 'fastify';
 import { INTERVALS, nextOpenTime, openTimeOf, previousOpenTime, type Interval } from '../../../src-shared/intervals.ts';
 import { MAX_PRICE_TICKS } from '../../engine/types.ts';
 import { KLINES_MAX_LIMIT } from '../../market/kline-service.ts';
 import { PRICE_KLINE_INTERVALS, type PriceSeries } from '../../market/price-klines.ts';
+import { OPEN_INTEREST_PERIODS } from '../../market/open-interest-history.ts';
 import { RECENT_TRADES_KEPT } from '../../market/recent-trades.ts';
 import { fundingRateCap, nextFundingTime, FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS } from '../../risk/funding.ts';
 import { formatMoney } from '../../risk/money.ts';
@@ -406,6 +407,25 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
     const pair = pairOf(ctx, q.required('symbol'));
     const oi = venue.exchange.openInterest(pair.row.symbol);
     return { openInterest: pair.math.formatQty(oi.lots), symbol: pair.row.symbol, time: venue.clock.now() };
+  });
+
+  app.get('/futures/data/openInterestHist', async (req) => {
+    const q = paramsOf(req);
+    const pair = pairOf(ctx, q.required('symbol'));
+    const periodName = q.required('period');
+    const period = OPEN_INTEREST_PERIODS[periodName];
+    if (period === undefined) throw invalidValue('period', `It must be one of ${Object.keys(OPEN_INTEREST_PERIODS).join(', ')}.`);
+    const limit = q.int('limit', 1, 500) ?? 30;
+    const startTime = q.int('startTime', 0);
+    const endTime = q.int('endTime', 0);
+    if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new BinanceError(-1023, 'Start time is greater than end time.');
+    const m = pair.math;
+    return venue.openInterestHistory.samples(pair.row.symbol, period, { startTime, endTime, limit }).map((r) => ({
+      symbol: r.symbol,
+      sumOpenInterest: m.formatQty(r.lots),
+      sumOpenInterestValue: r.value.toFixed(8),
+      timestamp: r.time,
+    }));
   });
 
   // Stubs: a futures-only venue has no spot or COIN-M markets and no sapi currencies.
