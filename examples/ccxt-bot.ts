@@ -3,7 +3,8 @@
 // keys to Binance's own hosts). Everything else is what the bot would run on Binance.
 //
 // It reads the book, sets 5x leverage, quotes a post-only bid 0.5% under the mid, watches its
-// orders on the user stream, takes 0.002 BTC at market, prints the position and the balance,
+// orders on the user stream, moves the bid to 0.3% under (editOrder), takes 0.002 BTC at
+// market, prints the open interest, the position and the balance,
 // then cancels what is left and closes the position, in one-way mode (Binance's default; the bot
 // switches a hedge-mode account first).
 //
@@ -36,9 +37,13 @@ console.log('leverage', (await ex.setLeverage(5, SYMBOL)).leverage);
 const watching = ex.watchOrders(SYMBOL);
 const bid = await ex.createOrder(SYMBOL, 'limit', 'buy', 0.002, Number(ex.priceToPrecision(SYMBOL, mid * 0.995)), { postOnly: true });
 console.log(`bid ${bid.id} ${bid.status} at ${bid.price}; stream says`, (await watching).map((o) => `${o.id}:${o.status}`).join(' '));
+// move the quote: Binance's modify keeps the order id (it goes to the back of the queue at its new price)
+const moved = await ex.editOrder(bid.id as string, SYMBOL, 'limit', 'buy', 0.002, Number(ex.priceToPrecision(SYMBOL, mid * 0.997)));
+console.log(`bid ${moved.id} moved to ${moved.price}`);
 
 const taken = await ex.createOrder(SYMBOL, 'market', 'buy', 0.002);
 console.log(`market buy ${taken.id} filled ${taken.filled} at ${taken.average}`);
+console.log(`open interest ${(await ex.fetchOpenInterest(SYMBOL)).openInterestAmount} BTC`);
 for (const p of await ex.fetchPositions([SYMBOL])) console.log(`position ${p.side} ${p.contracts} @ ${p.entryPrice}, uPnL ${p.unrealizedPnl}`);
 const bal = await ex.fetchBalance();
 console.log(`USDT free ${bal.USDT.free} used ${bal.USDT.used} total ${bal.USDT.total}`);

@@ -16,11 +16,14 @@ import { replayCatalogue } from './replay-catalogue.ts';
 import { SessionReport } from './trading/session-report.ts';
 import type { SymbolCatalogue } from './market/ports.ts';
 import { PriceKlines } from './market/price-klines.ts';
+import { OpenInterestHistory } from './market/open-interest-history.ts';
 import { RecentTrades } from './market/recent-trades.ts';
 import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
 import { CandlesRepo } from './store/candles-repo.ts';
+import { PriceKlinesRepo } from './store/price-klines-repo.ts';
+import { OpenInterestRepo } from './store/open-interest-repo.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
 import { diskSpaceOf, type DiskSpace } from './store/disk-space.ts';
 import { Checkpointer } from './store/checkpointer.ts';
@@ -65,7 +68,7 @@ export interface VenueOptions {
 /** Stored trade history of accounts, read side (the exchange writes it). */
 export type TradeHistory = Pick<
   TradingRepo,
-  'order' | 'orderByClientId' | 'orders' | 'trades' | 'closedPositions' | 'closedPosition' | 'fundingPayments' | 'fundingRates'
+  'order' | 'orderByClientId' | 'orders' | 'trades' | 'closedPositions' | 'closedPosition' | 'fundingPayments' | 'fundingRates' | 'transfers'
 >;
 
 /** Commit timing: whether accepted writes are still on their way to disk, and when they land. */
@@ -89,8 +92,10 @@ export interface Venue {
   readonly klines: KlineService;
   /** The last trades of every pair (GET /fapi/v1/trades). */
   readonly recentTrades: RecentTrades;
-  /** Mark / index / premium candles of every pair, an in-memory window (market/price-klines.ts). */
+  /** Mark / index / premium candles of every pair, a window kept in the store (market/price-klines.ts). */
   readonly priceKlines: PriceKlines;
+  /** Each pair's open interest every 5 minutes of market time, the last 30 days (market/open-interest-history.ts). */
+  readonly openInterestHistory: OpenInterestHistory;
   /** Imported market data: the dataset catalogue, its candles and trades (docs/data.md). */
   readonly datasets: DatasetService;
   /** What moves the market (the simulator), when running (see VenueOptions.simulate). */
@@ -159,7 +164,16 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock, records: wireRecords });
   const recentTrades = new RecentTrades(exchange.events);
-  const priceKlines = new PriceKlines(exchange.events);
+  const priceKlines = new PriceKlines(exchange.events, new PriceKlinesRepo(db));
+  const openInterestHistory = new OpenInterestHistory(
+    exchange.events,
+    (symbol) => {
+      const pair = exchange.pair(symbol)!;
+      const lots = exchange.openInterest(symbol).lots;
+      return { lots, value: lots * pair.math.lotValue * pair.markPrice };
+    },
+    new OpenInterestRepo(db),
+  );
   const candles = new CandlesRepo(db);
   const openKlines = () => new KlineService({ candles, symbols, clock, exchange });
   const { market, klines } = replay !== undefined
@@ -204,6 +218,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     klines,
     recentTrades,
     priceKlines,
+    openInterestHistory,
     datasets: new DatasetService(new DatasetsRepo(db)),
     market,
     replay: session,
@@ -216,6 +231,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       market?.dispose();
       recentTrades.close();
       priceKlines.close();
+      openInterestHistory.close();
       klines.close();
       settings.set('market_time', String(clock.now()));
       trading.group.commitNow();

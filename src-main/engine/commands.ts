@@ -34,7 +34,7 @@ export type Command =
     }
   | { kind: 'cancel'; orderId: number; account?: number }
   | { kind: 'cancelAll'; account: number }
-  | { kind: 'amend'; orderId: number; priceTicks: number; qtyLots: number; account?: number; maxFillLots?: number }
+  | { kind: 'amend'; orderId: number; priceTicks: number; qtyLots: number; account?: number; maxFillLots?: number; requeue?: boolean }
   | { kind: 'trim'; orderId: number; capLots: number };
 
 export function applyCommand(book: BookCommands, c: Command): void {
@@ -52,7 +52,7 @@ export function applyCommand(book: BookCommands, c: Command): void {
       book.cancelAll(c.account);
       return;
     case 'amend':
-      book.amend(c.orderId, c.priceTicks, c.qtyLots, c.account ?? -1, c.maxFillLots ?? -1);
+      book.amend(c.orderId, c.priceTicks, c.qtyLots, c.account ?? -1, c.maxFillLots ?? -1, c.requeue ?? false);
       return;
     case 'trim':
       book.trimOrder(c.orderId, c.capLots);

@@ -33,8 +33,8 @@
 //   expires each own resting order met and keeps matching; ExpireBoth expires both. A FOK order
 //   counts only what it could fill under its mode, so a FOK that fails touches nothing.
 // - Amend(id, price, qty) takes the new TOTAL quantity (as Binance: filled part included).
-//   Same price and smaller quantity: priority kept. Same price and larger quantity: moves to
-//   the back of its level (priority lost). New price: the order leaves the book and re-enters
+//   Same price and smaller quantity: priority kept (unless the caller asks for a requeue). Same
+//   price and larger quantity: moves to the back of its level (priority lost). New price: the order leaves the book and re-enters
 //   as a taker with its own time in force and STP mode (it may trade; a GTX that would take
 //   expires), then rests at the back of the new level. New total <= filled is rejected.
 //
@@ -380,9 +380,11 @@ export class OrderBook implements BookCommands {
 
   /**
    * Change price and/or total quantity (see the header for priority rules). maxFillLots, as on
-   * placement, caps the new remaining quantity (reduce-only).
+   * placement, caps the new remaining quantity (reduce-only). `requeue` sends the order to the
+   * back of its level even when the header's rule would keep its place (Binance's modify
+   * reorders every modified order).
    */
-  amend(orderId: number, priceTicks: number, qtyLots: number, account = -1, maxFillLots = -1): void {
+  amend(orderId: number, priceTicks: number, qtyLots: number, account = -1, maxFillLots = -1, requeue = false): void {
     this.begin();
     let reason: number = !isId(orderId)
       ? RejectReason.InvalidOrderId
@@ -427,7 +429,7 @@ export class OrderBook implements BookCommands {
       this.levels.f64[(L << 3) + LF_TOTAL] += newRem - oldRem;
       F[fb + F_REM] = newRem;
       F[fb + F_QTY] = newQty;
-      const kept = newRem < oldRem;
+      const kept = newRem < oldRem && !requeue;
       if (!kept) this.requeue(n);
       this.sink.onAmended(orderId, acct, priceTicks, newQty, newRem, kept);
     } else {

@@ -130,7 +130,7 @@ export class ReferenceBook implements BookCommands {
     return mine.length;
   }
 
-  amend(orderId: number, priceTicks: number, qtyLots: number, account = -1, maxFillLots = -1): void {
+  amend(orderId: number, priceTicks: number, qtyLots: number, account = -1, maxFillLots = -1, requeue = false): void {
     let reason = 0;
     if (!validId(orderId)) reason = RejectReason.InvalidOrderId;
     else if (account !== -1 && !validId(account)) reason = RejectReason.InvalidAccount;
@@ -152,7 +152,7 @@ export class ReferenceBook implements BookCommands {
     this.command(() => {
       const filled = o.qty - o.rem;
       const samePrice = priceTicks === o.price;
-      const kept = samePrice && newRem < o.rem;
+      const kept = samePrice && newRem < o.rem && !requeue;
       o.qty = filled + newRem;
       o.rem = newRem;
       this.sink.onAmended(o.id, o.account, priceTicks, o.qty, o.rem, kept);

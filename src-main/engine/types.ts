@@ -108,7 +108,7 @@ export interface BookCommands {
   placeMarket(orderId: number, account: number, side: number, qtyLots: number, refPriceTicks: number, flags?: number, maxFillLots?: number, stp?: number): void;
   cancel(orderId: number, account?: number): void;
   cancelAll(account: number): number;
-  amend(orderId: number, priceTicks: number, qtyLots: number, account?: number, maxFillLots?: number): void;
+  amend(orderId: number, priceTicks: number, qtyLots: number, account?: number, maxFillLots?: number, requeue?: boolean): void;
   trimOrder(orderId: number, capLots: number): void;
 }
 

@@ -33,6 +33,52 @@ export interface CandleStore {
   commitNow(): void;
 }
 
+/**
+ * One stored mark / index / premium candle (market/price-klines.ts): open, high, low, close of
+ * each series in `v` (mark 0-3, index 4-7, premium 8-11) and the price updates it counted.
+ */
+export interface PriceCandleRow {
+  symbol: string;
+  interval: Interval;
+  openTime: number;
+  count: number;
+  v: ArrayLike<number>;
+}
+
+/** Storage of the price candles: upserts by (symbol, interval, open time), bounded by pruning. */
+export interface PriceCandleStore {
+  /** Every stored candle, ascending by open time within each (symbol, interval). */
+  loadAll(): PriceCandleRow[];
+  /** Upserts the rows as one unit. */
+  saveMany(rows: readonly PriceCandleRow[]): void;
+  /** Deletes the candles of (symbol, interval) opening before `beforeOpen`. */
+  prune(symbol: string, interval: Interval, beforeOpen: number): void;
+  /** True while another caller's unit is open on the same storage (a write now would share its fate). */
+  readonly inUnit: boolean;
+}
+
+/** One open-interest sample of a pair (market/open-interest-history.ts). */
+export interface OpenInterestSample {
+  symbol: string;
+  /** The 5-minute boundary it stands for, ms (market time). */
+  time: number;
+  lots: number;
+  /** lots at the mark of the sample, USDT. */
+  value: number;
+}
+
+/** Storage of the open-interest samples. */
+export interface OpenInterestStore {
+  saveMany(rows: readonly OpenInterestSample[]): void;
+  /** The newest sample's time of a pair, or undefined. */
+  newestTime(symbol: string): number | undefined;
+  /** Samples of a pair with from <= time <= to whose time is a multiple of `step`: the first `limit` ('asc') or the newest (`desc`), ascending. */
+  range(symbol: string, q: { from: number; to: number; step: number; limit: number; order: 'asc' | 'desc' }): OpenInterestSample[];
+  /** Deletes every pair's samples before `before`. */
+  prune(before: number): void;
+  readonly inUnit: boolean;
+}
+
 /** The pair catalogue, read side: what the klines service formats and skips (status 3) by. */
 export interface SymbolCatalogue {
   all(): readonly SymbolRow[];

@@ -6,17 +6,23 @@
 //   premium = (mark - index) / index at that update: the venue's mark is its index plus the
 //   premium the market gives it, so this is the premium the mark carried (Binance's premium
 //   index uses the impact bid / ask instead, which the venue does not compute).
-// - Kept in memory only, per (pair, interval): a ring of the newest PRICE_KLINES_KEPT candles
-//   (the one still open included), for every interval but 1s. A restart starts the window
-//   empty; the trade candles (kline-service.ts) are the stored series. docs/binance.md says so.
+// - Kept per (pair, interval): a ring of the newest PRICE_KLINES_KEPT candles (the one still
+//   open included), for every interval but 1s. With a store (the venue's), the ring is loaded
+//   from it at start, the candles changed since are upserted every PRICE_KLINES_FLUSH_MS and at
+//   close, and a series that rolled past its window is pruned to it: a restart resumes the
+//   candles (the open one goes on from its stored state), a crash loses at most the updates of
+//   the last flush period. Without a store (unit tests) it is memory only.
 // - A period without a price update has no candle (a hole), as the venue saw no price then.
 // - Time per pair never steps back: an update stamped before the pair's latest counts at the
 //   latest time (the same rule as the trade candles).
 import { INTERVALS, closeTimeOf, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
 import type { EventBus, PriceEvent } from '../trading/events.ts';
+import type { PriceCandleRow, PriceCandleStore } from './ports.ts';
 
 /** Candles kept per pair, interval and series (Binance serves at most 1500 a request). */
 export const PRICE_KLINES_KEPT = 1500;
+/** How often changed candles are written to the store, ms. */
+export const PRICE_KLINES_FLUSH_MS = 5_000;
 export const PRICE_KLINE_INTERVALS: readonly Interval[] = INTERVALS.filter((i) => i !== '1s');
 export type PriceSeries = 'mark' | 'index' | 'premium';
 
@@ -41,6 +47,13 @@ interface Slot {
 class Ring {
   private readonly slots: Slot[] = [];
   private start = 0;
+  readonly symbol: string;
+  readonly interval: Interval;
+
+  constructor(symbol: string, interval: Interval) {
+    this.symbol = symbol;
+    this.interval = interval;
+  }
 
   /** The newest slot, or undefined when empty. */
   last(): Slot | undefined {
@@ -48,12 +61,21 @@ class Ring {
     return n === 0 ? undefined : this.slots[(this.start + n - 1) % n];
   }
 
-  push(s: Slot): void {
-    if (this.slots.length < PRICE_KLINES_KEPT) this.slots.push(s);
-    else {
-      this.slots[this.start] = s;
-      this.start = (this.start + 1) % PRICE_KLINES_KEPT;
+  /** Adds the newest slot; answers the oldest one when the window was full and it left. */
+  push(s: Slot): Slot | undefined {
+    if (this.slots.length < PRICE_KLINES_KEPT) {
+      this.slots.push(s);
+      return undefined;
     }
+    const gone = this.slots[this.start];
+    this.slots[this.start] = s;
+    this.start = (this.start + 1) % PRICE_KLINES_KEPT;
+    return gone;
+  }
+
+  /** The oldest slot's open time (the ring is not empty). */
+  oldestOpen(): number {
+    return this.slots[this.start].openTime;
   }
 
   /** Oldest first. */
@@ -71,9 +93,57 @@ export class PriceKlines {
   private readonly rings = new Map<string, Map<Interval, Ring>>();
   private readonly latest = new Map<string, number>();
   private readonly off: () => void;
+  private readonly store: PriceCandleStore | null;
+  private readonly timer: ReturnType<typeof setInterval> | null = null;
+  /** Slots changed since the last flush, with their series. */
+  private readonly dirty = new Map<Slot, Ring>();
+  /** Series whose window moved past its oldest stored candle since the last flush. */
+  private readonly rolled = new Set<Ring>();
 
-  constructor(events: EventBus) {
+  constructor(events: EventBus, store?: PriceCandleStore, flushMs = PRICE_KLINES_FLUSH_MS) {
+    this.store = store ?? null;
+    if (store !== undefined) {
+      this.load(store.loadAll());
+      this.timer = setInterval(() => this.flush(), flushMs);
+      this.timer.unref();
+    }
     this.off = events.on('price', (e) => this.record(e));
+  }
+
+  private ringsOf(symbol: string): Map<Interval, Ring> {
+    let rings = this.rings.get(symbol);
+    if (rings === undefined) {
+      rings = new Map(PRICE_KLINE_INTERVALS.map((i) => [i, new Ring(symbol, i)]));
+      this.rings.set(symbol, rings);
+    }
+    return rings;
+  }
+
+  /** The stored candles back into the rings (ascending per series; a window's worth at most). */
+  private load(rows: readonly PriceCandleRow[]): void {
+    for (const r of rows) {
+      const ring = this.ringsOf(r.symbol).get(r.interval);
+      if (ring === undefined || r.v.length !== 12) continue; // not a served interval
+      ring.push({ openTime: r.openTime, count: r.count, v: Float64Array.from(r.v) });
+      // the stored candles' times stand for the latest update seen: time never steps back
+      if (r.openTime > (this.latest.get(r.symbol) ?? -Infinity)) this.latest.set(r.symbol, r.openTime);
+    }
+  }
+
+  /**
+   * Writes the candles changed since the last flush and prunes the series that rolled past
+   * their window. Not while another unit is open on the store (the exchange's command): the
+   * next flush takes them.
+   */
+  flush(): void {
+    const store = this.store;
+    if (store === null || store.inUnit || (this.dirty.size === 0 && this.rolled.size === 0)) return;
+    const rows: PriceCandleRow[] = [];
+    for (const [s, ring] of this.dirty) rows.push({ symbol: ring.symbol, interval: ring.interval, openTime: s.openTime, count: s.count, v: s.v });
+    store.saveMany(rows);
+    for (const ring of this.rolled) store.prune(ring.symbol, ring.interval, ring.oldestOpen());
+    this.dirty.clear();
+    this.rolled.clear();
   }
 
   /** Adds one price update to every interval's current candle of the pair. */
@@ -81,11 +151,8 @@ export class PriceKlines {
     if (!(e.index > 0) || !Number.isFinite(e.mark)) return;
     const time = Math.max(e.time, this.latest.get(e.symbol) ?? e.time);
     this.latest.set(e.symbol, time);
-    let rings = this.rings.get(e.symbol);
-    if (rings === undefined) {
-      rings = new Map(PRICE_KLINE_INTERVALS.map((i) => [i, new Ring()]));
-      this.rings.set(e.symbol, rings);
-    }
+    const rings = this.ringsOf(e.symbol);
+    const track = this.store !== null;
     const values = [e.mark, e.index, (e.mark - e.index) / e.index];
     for (const [interval, ring] of rings) {
       const open = openTimeOf(interval, time);
@@ -93,7 +160,12 @@ export class PriceKlines {
       if (s === undefined || s.openTime !== open) {
         s = { openTime: open, count: 0, v: new Float64Array(12) };
         for (let k = 0; k < 3; k++) s.v.fill(values[k], k * 4, k * 4 + 4);
-        ring.push(s);
+        const gone = ring.push(s);
+        if (gone !== undefined && track) {
+          // out of the window: never written, whatever it was (a long run between flushes keeps no more than the window)
+          this.dirty.delete(gone);
+          this.rolled.add(ring);
+        }
       } else {
         for (let k = 0; k < 3; k++) {
           const x = values[k];
@@ -104,6 +176,7 @@ export class PriceKlines {
         }
       }
       s.count++;
+      if (track) this.dirty.set(s, ring);
     }
   }
 
@@ -131,7 +204,10 @@ export class PriceKlines {
     }));
   }
 
+  /** Stops listening; with a store, writes what changed since the last flush. */
   close(): void {
     this.off();
+    if (this.timer !== null) clearInterval(this.timer);
+    this.flush();
   }
 }

@@ -294,4 +294,46 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX funding_payments_account ON funding_payments(account_id, time);
   `,
+  // 7: transfers into and out of an account's wallet (amount in 1e-8 USDT, positive = in), at
+  // market time: kind 1 a paper deposit or withdrawal, 2 a paper reset (the difference to the new
+  // balance), 3 an account created or set by the CLI / admin route (its balance, or the
+  // difference to it), 4 the insurance fund covering a bankrupt wallet. Served as Binance's
+  // TRANSFER (and INSURANCE_CLEAR) income; wallets moved before this migration have no rows.
+  `
+  CREATE TABLE transfers (
+    id INTEGER PRIMARY KEY,
+    account_id INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    time INTEGER NOT NULL,
+    amount INTEGER NOT NULL
+  );
+  CREATE INDEX transfers_account ON transfers(account_id, time);
+  `,
+  // 8: mark / index / premium candles (market/price-klines.ts; Binance's markPriceKlines,
+  // indexPriceKlines, premiumIndexKlines), so they survive a restart; at most the newest 1500
+  // per (pair, interval) are kept. REAL: the market's prices, as the series are built from them.
+  `
+  CREATE TABLE price_klines (
+    symbol TEXT NOT NULL,
+    interval TEXT NOT NULL,
+    open_time INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    mark_open REAL NOT NULL, mark_high REAL NOT NULL, mark_low REAL NOT NULL, mark_close REAL NOT NULL,
+    index_open REAL NOT NULL, index_high REAL NOT NULL, index_low REAL NOT NULL, index_close REAL NOT NULL,
+    premium_open REAL NOT NULL, premium_high REAL NOT NULL, premium_low REAL NOT NULL, premium_close REAL NOT NULL,
+    PRIMARY KEY (symbol, interval, open_time)
+  ) WITHOUT ROWID;
+  `,
+  // 9: open interest of each pair sampled every 5 minutes of market time (Binance's
+  // openInterestHist): lots, and their value at the mark then (REAL, a display figure); the last
+  // 30 days are kept.
+  `
+  CREATE TABLE open_interest (
+    symbol TEXT NOT NULL,
+    time INTEGER NOT NULL,
+    lots INTEGER NOT NULL,
+    value REAL NOT NULL,
+    PRIMARY KEY (symbol, time)
+  ) WITHOUT ROWID;
+  `,
 ];

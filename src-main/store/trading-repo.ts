@@ -4,7 +4,7 @@
 // answers wait for the commit (group.whenDurable), so an acknowledged change is on disk.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { PositionState } from '../risk/position.ts';
-import type { OrderState, TradeState, TradingStorePort, ClosedPositionRow, FundingRateState, FundingRecordState } from '../trading/ports.ts';
+import type { OrderState, TradeState, TradingStorePort, ClosedPositionRow, FundingRateState, FundingRecordState, TransferKind, TransferState } from '../trading/ports.ts';
 import { groupCommitOf, type GroupCommit } from './group-commit.ts';
 
 /** An order row: the trading service's order state (its port type). */
@@ -94,6 +94,22 @@ export interface FundingQuery {
   order?: 'asc' | 'desc';
 }
 
+/** An account's transfers, by time (both ends inclusive). */
+export interface TransferQuery {
+  accountId: number;
+  /** Only these kinds (all when undefined). */
+  kinds?: readonly TransferKind[];
+  startTime?: number;
+  endTime?: number;
+  limit: number;
+  /** 'asc': the first `limit` from startTime; 'desc': the newest `limit` (default). */
+  order?: 'asc' | 'desc';
+}
+
+export interface TransferRow extends TransferState {
+  id: number;
+}
+
 /** A pair's settlement rates, by time (both ends inclusive). */
 export interface FundingRateQuery {
   /** Every pair's when undefined. */
@@ -153,6 +169,7 @@ export class TradingRepo implements TradingStorePort {
       setPositionMode: prep('UPDATE accounts SET position_mode = ?, updated_at = ? WHERE id = ?'),
       upsertPairSetting: prep(`INSERT INTO account_pair_settings (account_id, symbol, leverage, margin_mode) VALUES (?,?,?,?)
         ON CONFLICT(account_id, symbol) DO UPDATE SET leverage = excluded.leverage, margin_mode = excluded.margin_mode`),
+      insertTransfer: prep('INSERT INTO transfers (account_id, kind, time, amount) VALUES (?,?,?,?)'),
       insertFundingRate: prep('INSERT INTO funding_rates (symbol, time, rate, mark) VALUES (?,?,?,?)'),
       insertFundingPayment: prep(`INSERT INTO funding_payments (account_id, symbol, position_side, time, rate, mark, amount)
         VALUES (?,?,?,?,?,?,?)`),
@@ -232,6 +249,26 @@ export class TradingRepo implements TradingStorePort {
     for (const r of records) {
       this.s.insertFundingPayment.run(r.accountId, r.symbol, r.positionSide, r.time, r.rate, r.mark, r.amount);
     }
+  }
+
+  insertTransfer(t: TransferState): void {
+    this.s.insertTransfer.run(t.accountId, t.kind, t.time, t.amount);
+  }
+
+  /** Transfers of an account, ordered by time then id. */
+  transfers(q: TransferQuery): TransferRow[] {
+    this.group.sync(); // the turn's deferred writes first: reads see every change so far
+    const where = ['account_id = ?'];
+    const args: number[] = [q.accountId];
+    if (q.kinds !== undefined) where.push(`kind IN (${q.kinds.map((k) => Number(k)).join(', ')})`);
+    if (q.startTime !== undefined) (where.push('time >= ?'), args.push(q.startTime));
+    if (q.endTime !== undefined) (where.push('time <= ?'), args.push(q.endTime));
+    const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+    const st = this.db.prepare(`SELECT * FROM transfers WHERE ${where.join(' AND ')} ORDER BY time ${dir}, id ${dir} LIMIT ?`);
+    st.setReadBigInts(true);
+    return (st.all(...args, q.limit) as Raw[]).map((r) => ({
+      id: n(r.id), accountId: n(r.account_id), kind: n(r.kind) as TransferKind, time: n(r.time), amount: r.amount as bigint,
+    }));
   }
 
   loadOpenOrders(): OrderRow[] {

@@ -9,7 +9,7 @@
 // book, millions a run) the engine's ticks and lots.
 import type { PositionMode } from '../../src-shared/enums.ts';
 import type { AccountSummary, BotOrderRequest, OrderRecord, OrderRequest, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
-import type { CancelTarget } from './orders.ts';
+import type { AmendTarget, CancelTarget } from './orders.ts';
 import type { AccountSpec, AccountState } from './ports.ts';
 import type { TriggerSpec } from './tpsl.ts';
 
@@ -25,6 +25,8 @@ export type Command =
   | { kind: 'place'; accountId: number; input: OrderInput }
   | { kind: 'placeBot'; input: BotOrderInput; engineAccount?: number }
   | ({ kind: 'cancel'; accountId: number } & CancelTarget)
+  /** Modifies a resting limit order (new price and total quantity), as Binance's modify (orders.ts amendOrder). */
+  | ({ kind: 'amend'; accountId: number } & AmendTarget)
   | { kind: 'cancelAll'; accountId: number; symbol: string }
   /**
    * A house order in ticks and lots (the replay's historical book and prints): refused as a bot
@@ -61,6 +63,8 @@ export interface CommandResults {
   /** The lots the order has left. */
   houseTrim: number;
   cancel: OrderRecord;
+  /** The order as the amendment left it (resting, filled, or cancelled by it). */
+  amend: OrderRecord;
   /** How many orders were cancelled. */
   cancelAll: number;
   cancelBot: { order_id: string; status: number };

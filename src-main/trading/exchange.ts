@@ -2,7 +2,7 @@
 // small modules (order checks, ledger, fills and positions, funding, liquidation, TP/SL, turn
 // writer; see core.ts for the state they share).
 //
-// Each command (commands.ts: orders, cancels, leverage / margin / position mode, TP/SL,
+// Each command (commands.ts: orders, cancels, amendments, leverage / margin / position mode, TP/SL,
 // deposits, resets, accounts, prices, funding) enters through execute() and runs to its end
 // synchronously: validate -> engine -> apply the engine's events to orders, positions and
 // wallets -> hand every change to the store as one group-commit unit -> announce events after
@@ -28,11 +28,11 @@ import { closeLots, drain, recordSyntheticTrade } from './fills.ts';
 import { settleFunding } from './funding.ts';
 import { bookWalletTo, deposit } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
-import { cancelAll, cancelBotOrder, cancelOrder, placeBotOrder, placeHouseOrder, placeUserOrder, trimBotOrder, trimHouseOrder, type CancelTarget } from './orders.ts';
+import { amendOrder, cancelAll, cancelBotOrder, cancelOrder, placeBotOrder, placeHouseOrder, placeUserOrder, trimBotOrder, trimHouseOrder, type CancelTarget } from './orders.ts';
 import type { PairState } from './pair-state.ts';
-import type { AccountSpec, AccountState, ExchangeDeps, OrderState } from './ports.ts';
+import { TransferKind, type AccountSpec, type AccountState, type ExchangeDeps, type OrderState } from './ports.ts';
 import { setTpSl, tpslList, tpslOf, type TpSlEntry, type TriggerSpec } from './tpsl.ts';
-import { orderRecord, positionRecords, summaryRecord } from './views.ts';
+import { openInterestLots, orderRecord, positionRecords, summaryRecord } from './views.ts';
 
 export { HOUSE_ACCOUNT, INITIAL_INSURANCE_FUND } from './core.ts';
 export type { ExchangeDeps } from './ports.ts';
@@ -67,6 +67,8 @@ export class Exchange {
         return placeUserOrder(core, core.requireAccount(c.accountId), c.input);
       case 'cancel':
         return cancelOrder(core, core.requireAccount(c.accountId), c);
+      case 'amend':
+        return amendOrder(core, core.requireAccount(c.accountId), c);
       case 'cancelAll':
         return cancelAll(core, core.requireAccount(c.accountId), c.symbol);
       case 'cancelBot':
@@ -109,13 +111,21 @@ export class Exchange {
 
   /**
    * Creates a paper account or updates an existing one (secret, and the wallet set to `balance`
-   * with the difference booked as a deposit), in the store and in the live state alike: an
+   * with the difference booked as a deposit and a transfer), in the store and in the live state alike: an
    * account the exchange has loaded keeps its wallet in memory, so the store alone would leave
    * the two apart. The CLI's --account and the admin route go through here.
    */
   private upsert(spec: AccountSpec, now: number): AccountState {
     const core = this.core;
-    const row = core.deps.accounts.upsert(spec, now);
+    const { accounts, repo } = core.deps;
+    // the deposits total moves by what the store booked: stored with its transfer, in one unit
+    const row = repo.tx(() => {
+      const before = accounts.byKey(spec.apiKey);
+      const after = accounts.upsert(spec, now);
+      const delta = after.totalDeposits - (before?.totalDeposits ?? 0n);
+      if (delta !== 0n) repo.insertTransfer({ accountId: after.id, kind: TransferKind.ACCOUNT_SET, time: core.now(), amount: delta });
+      return after;
+    });
     const a = core.accounts.get(row.id);
     if (a) {
       a.wallet = row.walletBalance;
@@ -295,6 +305,11 @@ export class Exchange {
   /** Take-profit / stop-loss of every open position of an account. */
   tpslList(accountId: number): TpSlEntry[] {
     return tpslList(this.core, this.core.requireAccount(accountId));
+  }
+
+  /** Open interest of a pair in lots (views.ts openInterestLots: users' long and short totals, and the larger of them). */
+  openInterest(symbol: string): { longLots: number; shortLots: number; lots: number } {
+    return openInterestLots(this.core, this.core.requirePair(symbol).row.symbol);
   }
 
   /** The live wallet of an account, units (the store follows it at the turn's commit). */

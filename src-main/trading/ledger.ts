@@ -7,7 +7,8 @@
 //   maintenanceMarginUnits, so totals are sums of integers and the same state always gives the
 //   same figures to the unit.
 // - Per account: total deposits = wallet + fees paid - realized PnL + funding paid, exactly (a
-//   wallet the insurance fund tops up is booked as a deposit from it).
+//   wallet the insurance fund tops up is booked as a deposit from it). Every change of the
+//   deposits total is stored with a transfer row of its cause, in the same unit.
 // - Floats appear only for display and risk thresholds of a position record (positionRisk).
 import { Errors } from '../../src-shared/errors.ts';
 import { MarginMode, PositionSide } from '../../src-shared/enums.ts';
@@ -17,7 +18,7 @@ import { ceilDiv, unitsToNumber } from '../risk/money.ts';
 import type { PositionState } from '../risk/position.ts';
 import { reject, type AccountLive, type TradingCore } from './core.ts';
 import type { PairState } from './pair-state.ts';
-import type { AccountMoney, PositionRisk } from './ports.ts';
+import { TransferKind, type AccountMoney, type PositionRisk } from './ports.ts';
 
 /** Value of a position at its pair's mark, units. */
 export function markValue(p: PositionState, pair: PairState): bigint {
@@ -131,16 +132,24 @@ export function deposit(core: TradingCore, a: AccountLive, amount: bigint): void
   a.deposits += amount;
   const now = core.now();
   const { repo } = core.deps;
-  repo.tx(() => repo.addDeposit(a.id, amount, now));
+  repo.tx(() => {
+    repo.addDeposit(a.id, amount, now);
+    repo.insertTransfer({ accountId: a.id, kind: TransferKind.DEPOSIT, time: now, amount });
+  });
 }
 
-/** Sets the wallet to `balance` and books the difference as a deposit (paper reset, fund cover). */
-export function bookWalletTo(core: TradingCore, a: AccountLive, balance: bigint, time: number): void {
+/** Sets the wallet to `balance` and books the difference as a deposit and a transfer of `kind` (paper reset). */
+export function bookWalletTo(core: TradingCore, a: AccountLive, balance: bigint, time: number, kind: TransferKind = TransferKind.RESET): void {
   const delta = balance - a.wallet;
   a.wallet = balance;
   a.deposits += delta;
   core.writer.wallet(a);
   core.writer.flush();
   const { repo } = core.deps;
-  if (delta !== 0n) repo.tx(() => repo.addDeposit(a.id, 0n, time, delta));
+  if (delta !== 0n) {
+    repo.tx(() => {
+      repo.addDeposit(a.id, 0n, time, delta);
+      repo.insertTransfer({ accountId: a.id, kind, time, amount: delta });
+    });
+  }
 }

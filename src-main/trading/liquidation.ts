@@ -21,6 +21,7 @@ import { maintenanceMarginUnits } from '../risk/margin.ts';
 import { unitsToNumber } from '../risk/money.ts';
 import { entryPrice, type PositionState } from '../risk/position.ts';
 import { posKey, type AccountLive, type TradingCore } from './core.ts';
+import { TransferKind } from './ports.ts';
 import { closeLots, drain, recordSyntheticTrade, venueCloseOrder } from './fills.ts';
 import { crossTotals, markValue, upnlUnits } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
@@ -113,7 +114,12 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
   const { repo, settings } = core.deps;
   settings.set('insurance_fund', String(core.insurance));
   w.flush();
-  if (cover > 0n) repo.tx(() => repo.addDeposit(a.id, 0n, time, cover));
+  if (cover > 0n) {
+    repo.tx(() => {
+      repo.addDeposit(a.id, 0n, time, cover);
+      repo.insertTransfer({ accountId: a.id, kind: TransferKind.INSURANCE_COVER, time, amount: cover });
+    });
+  }
 }
 
 /** Closes the rest of a liquidated position at its bankruptcy price (close type 6). */

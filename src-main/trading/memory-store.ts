@@ -19,6 +19,7 @@ import type {
   CommitHooks,
   FundingRateState,
   FundingRecordState,
+  TransferState,
   OrderState,
   PairSettingState,
   SettingsPort,
@@ -136,6 +137,7 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
   readonly pairSettings = new Map<string, PairSettingState>();
   readonly fundingRates: FundingRateState[] = [];
   readonly fundingPayments: FundingRecordState[] = [];
+  readonly transfers: TransferState[] = [];
   private staged: Array<() => void> | null = null;
 
   // ---------------------------------------------------------------- accounts port
@@ -262,6 +264,11 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
       this.fundingRates.push(r);
       this.fundingPayments.push(...rows);
     });
+  }
+
+  insertTransfer(t: TransferState): void {
+    const row = { ...t };
+    this.write(() => this.transfers.push(row));
   }
 
   loadOpenOrders(): OrderState[] {

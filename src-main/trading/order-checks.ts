@@ -20,6 +20,7 @@ import { maxNotionalFor } from '../risk/tiers.ts';
 import { openOrdersOf, posKey, positionsOf, reject, type AccountLive, type TradingCore } from './core.ts';
 import { available } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
+import type { OrderState } from './ports.ts';
 
 /** What the order-independent checks established about an order. */
 export interface CheckedShape {
@@ -179,6 +180,41 @@ export function checkAccountSide(core: TradingCore, a: AccountLive, pair: PairSt
     }
   }
   return { leverage, marginMode, settingsChange, frozen, maxFill };
+}
+
+/**
+ * The account side of an amendment of resting order `o` to `priceTicks` and a total of
+ * `qtyLots`, as checkAccountSide for a placement at the order's own settings: a reduce-only
+ * order's cap (the position it reduces), else the minimum notional, the leverage cap with the
+ * order's remaining part replaced by the new one, and the margin of the new remaining part
+ * (what the order freezes once amended) against the available balance plus what it frees.
+ */
+export function checkAmendAccountSide(core: TradingCore, a: AccountLive, pair: PairState, o: OrderState, priceTicks: number, qtyLots: number): { frozen: bigint; maxFill: number } {
+  const { row, math } = pair;
+  if (o.reduceOnly) {
+    const reducible = reducibleLots(a, row.symbol, o.positionSide, o.side);
+    if (reducible <= 0) reject(Errors.REDUCE_ONLY_REJECTED, `No position on ${row.symbol} for order ${o.id} to reduce`);
+    return { frozen: 0n, maxFill: reducible };
+  }
+  const notional = math.notional(priceTicks, qtyLots);
+  if (notional < BigInt(Math.round(Number(row.minNotional) * 1e8))) {
+    reject(Errors.NOTIONAL_BELOW_MIN, `Order notional ${formatMoney(notional, 2)} is below the minimum ${row.minNotional} USDT`);
+  }
+  const remaining = qtyLots - o.filledLots;
+  const before = (o.qtyLots - o.filledLots) * math.lotValue * o.priceTicks * math.tickValue;
+  const existing = sideNotional(a, pair, o.positionSide) - before;
+  const maxNotional = maxNotionalFor(row.brackets, o.leverage);
+  const wanted = existing + remaining * math.lotValue * priceTicks * math.tickValue;
+  if (wanted > maxNotional * (1 + 1e-12)) {
+    reject(Errors.LEVERAGE_INVALID, `At ${o.leverage}x the position may hold at most ${maxNotional} USDT notional on ${row.symbol}; this order would make it ${wanted.toFixed(2)}`);
+  }
+  const rest = math.notional(priceTicks, remaining);
+  const frozen = ceilDiv(rest, BigInt(o.leverage)) + math.fee(rest, false);
+  const avail = available(core, a) + o.frozen;
+  if (frozen > avail) {
+    reject(Errors.INSUFFICIENT_MARGIN, `The modified order needs ${formatMoney(frozen, 2)} USDT of margin and fees; available is ${formatMoney(avail < 0n ? 0n : avail, 2)} USDT`);
+  }
+  return { frozen, maxFill: -1 };
 }
 
 /**

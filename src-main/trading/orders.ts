@@ -1,4 +1,5 @@
-// Order commands: place (user and bot), cancel one, cancel all, cancel a bot order.
+// Order commands: place (user and bot), cancel one, cancel all, cancel a bot order, amend
+// (modify) a user's resting limit order, trim a bot order.
 //
 // Invariants
 // - A placement is checked completely (order-checks.ts) before the engine sees it; a rejected
@@ -8,7 +9,7 @@
 //   live for this command alone ('untracked') and are never stored or announced.
 // - Every command ends with the turn writer's flush: its changes are one group-commit unit.
 import { Errors } from '../../src-shared/errors.ts';
-import { CloseType, MarginMode, OrderStatus, PositionMode, Side, SymbolStatus, TimeInForce } from '../../src-shared/enums.ts';
+import { CloseType, MarginMode, OrderStatus, OrderType, PositionMode, Side, SymbolStatus, TimeInForce } from '../../src-shared/enums.ts';
 import { MAX_PRICE_TICKS, OrderFlag } from '../engine/types.ts';
 import type { SymbolRow } from '../core/symbol.ts';
 import type { OrderRecord, PlacementResult } from '../../src-shared/types.ts';
@@ -17,7 +18,7 @@ import { formatMoney } from '../risk/money.ts';
 import { applyPairSetting } from './account-settings.ts';
 import { HOUSE_ACCOUNT, openOrdersOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
 import { drain } from './fills.ts';
-import { checkAccountSide, checkClientOrderId, checkImmediate, checkShape, type CheckedShape } from './order-checks.ts';
+import { checkAccountSide, checkAmendAccountSide, checkClientOrderId, checkImmediate, checkShape, type CheckedShape } from './order-checks.ts';
 import { orderRecord } from './views.ts';
 
 /** General placement (signed users): validated, margined, stored before the answer. */
@@ -147,6 +148,16 @@ export interface CancelTarget {
 
 /** Cancel one order of a user by id or client id. */
 export function cancelOrder(core: TradingCore, a: AccountLive, by: CancelTarget): OrderRecord {
+  const o = openOrderOf(core, a, by);
+  const pair = core.requirePair(o.symbol);
+  pair.book.cancel(o.id);
+  drain(core, pair, null);
+  core.writer.flush();
+  return orderRecord(core, o);
+}
+
+/** A user's open order by id or client id (on the symbol named, if one is); 1102, or 3019 for a finished one. */
+function openOrderOf(core: TradingCore, a: AccountLive, by: CancelTarget): LiveOrder {
   let id = by.orderId;
   if (id === undefined && by.clientOrderId !== undefined) id = a.clientIds.get(by.clientOrderId);
   const o = id === undefined ? undefined : a.orders.get(id);
@@ -165,8 +176,55 @@ export function cancelOrder(core: TradingCore, a: AccountLive, by: CancelTarget)
     }
     reject(Errors.ORDER_NOT_FOUND, by.orderId !== undefined ? `No open order ${by.orderId}` : `No open order with client_order_id '${by.clientOrderId}'`);
   }
+  return o;
+}
+
+/** A new price and total quantity (filled part included, as Binance) for a resting order. */
+export interface AmendTarget extends CancelTarget {
+  price: string;
+  qty: string;
+}
+
+/**
+ * Modifies a resting limit order of a user in place (Binance USD-M's modify): same id, client id,
+ * side, time in force and settings, a new price and total quantity. Checked as a placement is
+ * (tick, step, limits, band, then the account side: reduce-only cap, notional, leverage cap,
+ * margin) before the book is touched; a refused amendment leaves the order as it was. The
+ * order goes to the back of its level (Binance reorders every modified order) and, at a new
+ * price, re-enters as a taker: it may trade at once. As Binance, two amendments cancel the order
+ * instead: a total quantity not above what has filled, and a post-only order whose new price
+ * would take. The frozen margin follows the new remaining quantity and price.
+ */
+export function amendOrder(core: TradingCore, a: AccountLive, t: AmendTarget): OrderRecord {
+  core.checkHealthy();
+  const o = openOrderOf(core, a, t);
   const pair = core.requirePair(o.symbol);
-  pair.book.cancel(o.id);
+  if (o.type !== OrderType.LIMIT) reject(Errors.INVALID_PARAMETER, 'Only limit orders can be modified');
+  const s = checkShape(
+    pair,
+    {
+      symbol: o.symbol, side: o.side, type: OrderType.LIMIT, position_side: o.positionSide, position_action: o.positionAction,
+      qty: t.qty, price: t.price, time_in_force: o.tif, ...(o.reduceOnly ? { reduce_only: true } : {}),
+    },
+    a.mode,
+  );
+  const cancelsIt = s.qtyLots <= o.filledLots || (o.tif === TimeInForce.GTX && s.priceTicks !== o.priceTicks && pair.book.wouldTake(o.side, s.priceTicks));
+  if (cancelsIt) {
+    pair.book.cancel(o.id);
+    drain(core, pair, null);
+    core.writer.flush();
+    return orderRecord(core, o);
+  }
+  const c = checkAmendAccountSide(core, a, pair, o, s.priceTicks, s.qtyLots);
+  const remaining = c.maxFill > 0 ? Math.min(s.qtyLots - o.filledLots, c.maxFill) : s.qtyLots - o.filledLots;
+  if (s.priceTicks === o.priceTicks && remaining === o.qtyLots - o.filledLots) {
+    reject(Errors.INVALID_PARAMETER, `Order ${o.id} already rests at ${pair.math.formatPrice(o.priceTicks)} with ${pair.math.formatQty(remaining)} left: nothing to modify`);
+  }
+  // the margin follows before the book runs: fills of a re-entering order release it in proportion
+  a.frozen += c.frozen - o.frozen;
+  o.frozen = c.frozen;
+  core.writer.wallet(a);
+  pair.book.amend(o.id, s.priceTicks, s.qtyLots, o.engineAccount, c.maxFill, true);
   drain(core, pair, null);
   core.writer.flush();
   return orderRecord(core, o);

@@ -76,6 +76,18 @@ export interface FundingRecordState {
   amount: bigint;
 }
 
+/** Why money moved into or out of a wallet from outside trading (the transfers table, migration 7). */
+export const TransferKind = { DEPOSIT: 1, RESET: 2, ACCOUNT_SET: 3, INSURANCE_COVER: 4 } as const;
+export type TransferKind = (typeof TransferKind)[keyof typeof TransferKind];
+
+/** One transfer into (amount > 0) or out of an account's wallet, at market time. */
+export interface TransferState {
+  accountId: number;
+  kind: TransferKind;
+  time: number;
+  amount: bigint;
+}
+
 /** A pair's funding rate at one settlement (recorded whether or not a position paid). */
 export interface FundingRateState {
   symbol: string;
@@ -119,6 +131,7 @@ export interface SymbolsPort {
 
 export interface AccountsPort {
   byId(id: number): AccountState | undefined;
+  byKey(apiKey: string): AccountState | undefined;
   /** Creates the account with this key, or sets its secret and its wallet to `balance` (the difference booked as a deposit). */
   upsert(spec: AccountSpec, now: number): AccountState;
   /** Replaces the account's key and secret; undefined when there is no such account. */
@@ -146,6 +159,8 @@ export interface TradingStorePort {
   savePairSetting(accountId: number, symbol: string, leverage: number, marginMode: number): void;
   /** Stores a settlement: the pair's rate and each position's payment (one unit with the wallets). */
   insertFunding(rate: FundingRateState, records: readonly FundingRecordState[]): void;
+  /** Stores a transfer (in the unit that moves the wallet and the deposits total). */
+  insertTransfer(t: TransferState): void;
   loadOpenOrders(): OrderState[];
   loadPositions(): PositionState[];
   loadPairSettings(): PairSettingState[];

@@ -14,8 +14,9 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export async function startService(): Promise<Service> {
-  const venue = openVenue({ dataDir: ':memory:' });
+/** A service on `dataDir` (default in memory; a folder lets a test stop it and start another on the same data). */
+export async function startService(dataDir = ':memory:'): Promise<Service> {
+  const venue = openVenue({ dataDir });
   const app = await buildApp({ venue, rateLimit: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as AddressInfo).port;

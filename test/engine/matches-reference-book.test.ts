@@ -77,6 +77,7 @@ function commandArb(d: Domain): fc.Arbitrary<Command> {
         qtyLots: fc.integer({ min: 1, max: d.maxQty + 5 }),
         account: optAccount,
         maxFillLots: cap,
+        requeue: fc.boolean(),
       }),
       weight: 3,
     },

@@ -25,7 +25,7 @@ const market = (orderId: number, account: number, side: number, qtyLots: number,
   ({ kind: 'market', orderId, account, side, qtyLots, refPriceTicks, ...more }) as Command;
 const cancel = (orderId: number, account?: number): Command => ({ kind: 'cancel', orderId, account });
 const cancelAll = (account: number): Command => ({ kind: 'cancelAll', account });
-const amend = (orderId: number, priceTicks: number, qtyLots: number, more: { account?: number; maxFillLots?: number } = {}): Command => ({
+const amend = (orderId: number, priceTicks: number, qtyLots: number, more: { account?: number; maxFillLots?: number; requeue?: boolean } = {}): Command => ({
   kind: 'amend',
   orderId,
   priceTicks,
@@ -585,6 +585,17 @@ const scenarios: Scenario[] = [
       [102, 4],
     ],
     queues: [[SELL, 101, [1, 2]]],
+  },
+  {
+    name: 'amend down in quantity with requeue moves to the back of its level (Binance modify)',
+    act: [amend(1, 101, 2, { requeue: true })],
+    events: [amended(1, 10, 101, 2, 2, false), level(SELL, 101, 5)],
+    bids: BASE_BIDS,
+    asks: [
+      [101, 5],
+      [102, 4],
+    ],
+    queues: [[SELL, 101, [2, 1]]],
   },
   {
     name: 'amend up in quantity loses priority (moves to the back of its level)',

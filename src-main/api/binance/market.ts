@@ -1,21 +1,24 @@
 // Public market data of the facade (reference section 2 d.1, REST public): ping, time,
 // exchangeInfo, depth, trades, aggTrades, klines, mark / index / premium klines, 24 h tickers,
-// book tickers, last prices, premiumIndex, fundingRate, fundingInfo, and the spot / COIN-M /
+// book tickers, last prices, premiumIndex, fundingRate, fundingInfo, openInterest, and the spot / COIN-M /
 // sapi stubs that let default ccxt and freqtrade configurations load. Every figure comes from the native services (the engine's book, the
 // recent-trades ring, the kline service, the pair state); times are the market clock, except
 // serverTime, which is the wall clock signatures are checked against.
 //
 // fundingRate reads the stored settlement rates (trading/funding.ts); markPriceKlines,
-// indexPriceKlines and premiumIndexKlines read the in-memory price candles
-// (market/price-klines.ts).
+// indexPriceKlines and premiumIndexKlines read the price candles (market/price-klines.ts, kept
+// in the store across restarts).
 //
-// Left out, because no native service backs it yet: openInterest (Binance's not-found error).
+// openInterest is the exchange's figure (Exchange.openInterest: the users' positions, the house
+// counted as one net position); openInterestHist reads its stored 5-minute samples
+// (market/open-interest-history.ts).
 import { Decimal } from 'decimal.js';
 import type { FastifyInstance } from 'fastify';
 import { INTERVALS, nextOpenTime, openTimeOf, previousOpenTime, type Interval } from '../../../src-shared/intervals.ts';
 import { MAX_PRICE_TICKS } from '../../engine/types.ts';
 import { KLINES_MAX_LIMIT } from '../../market/kline-service.ts';
 import { PRICE_KLINE_INTERVALS, type PriceSeries } from '../../market/price-klines.ts';
+import { OPEN_INTEREST_PERIODS } from '../../market/open-interest-history.ts';
 import { RECENT_TRADES_KEPT } from '../../market/recent-trades.ts';
 import { fundingRateCap, nextFundingTime, FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS } from '../../risk/funding.ts';
 import { formatMoney } from '../../risk/money.ts';
@@ -398,6 +401,32 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
       disclaimer: false,
     })),
   );
+
+  app.get('/fapi/v1/openInterest', async (req) => {
+    const q = paramsOf(req);
+    const pair = pairOf(ctx, q.required('symbol'));
+    const oi = venue.exchange.openInterest(pair.row.symbol);
+    return { openInterest: pair.math.formatQty(oi.lots), symbol: pair.row.symbol, time: venue.clock.now() };
+  });
+
+  app.get('/futures/data/openInterestHist', async (req) => {
+    const q = paramsOf(req);
+    const pair = pairOf(ctx, q.required('symbol'));
+    const periodName = q.required('period');
+    const period = OPEN_INTEREST_PERIODS[periodName];
+    if (period === undefined) throw invalidValue('period', `It must be one of ${Object.keys(OPEN_INTEREST_PERIODS).join(', ')}.`);
+    const limit = q.int('limit', 1, 500) ?? 30;
+    const startTime = q.int('startTime', 0);
+    const endTime = q.int('endTime', 0);
+    if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new BinanceError(-1023, 'Start time is greater than end time.');
+    const m = pair.math;
+    return venue.openInterestHistory.samples(pair.row.symbol, period, { startTime, endTime, limit }).map((r) => ({
+      symbol: r.symbol,
+      sumOpenInterest: m.formatQty(r.lots),
+      sumOpenInterestValue: r.value.toFixed(8),
+      timestamp: r.time,
+    }));
+  });
 
   // Stubs: a futures-only venue has no spot or COIN-M markets and no sapi currencies.
   app.get('/api/v3/exchangeInfo', async () => EMPTY_INFO(wall()));

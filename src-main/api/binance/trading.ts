@@ -5,7 +5,7 @@
 //
 // Where the native core answers differently from Binance, the translation is here and named:
 // no-op margin-type and position-mode changes are -4046 / -4059 (native answers success);
-// reduceOnly in hedge mode is -1106. A post-only order that would take (native 3022) is -5022 and
+// reduceOnly in hedge mode is -1106; a modification that changes nothing is -5027. A post-only order that would take (native 3022) is -5022 and
 // a FOK that cannot fill (3023) -5021: the core refuses both before the engine sees them.
 import { Decimal } from 'decimal.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -13,17 +13,34 @@ import { ApiError } from '../../../src-shared/errors.ts';
 import { MarginMode, OrderStatus, OrderType, PositionAction, PositionSide, Side, TimeInForce } from '../../../src-shared/enums.ts';
 import type { Account } from '../../core/account.ts';
 import { maxNotionalFor } from '../../risk/tiers.ts';
-import type { OrderState, TradeState } from '../../trading/ports.ts';
+import { TransferKind, type OrderState, type TradeState } from '../../trading/ports.ts';
 import type { Command } from '../../trading/exchange.ts';
 import { bodyText, listedPairs, pairOf, paramsOf, type BinanceContext } from './context.ts';
-import { BinanceError, MSG, fromNative, positionSideMessage, illegal, invalidValue, mandatory, notRequired, type ErrorContext } from './errors.ts';
-import { queryOf, type Params } from './params.ts';
+import { BinanceError, MSG, binanceErrorOf, fromNative, positionSideMessage, illegal, invalidValue, mandatory, notRequired, type ErrorContext } from './errors.ts';
+import { Params, queryOf } from './params.ts';
 import { binanceOrder, binancePosition, binanceTrade, STATUS, statusName, TIF, usdtAsset, type Mode } from './records.ts';
 import { verifySigned, accountByKey } from './signing.ts';
 
 /** Binance's client order id characters (reference a.5). */
 const CLIENT_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
 const HISTORY_PAGE = 500;
+/** Binance's batch sizes: 5 new orders, 10 cancels a request. */
+export const BATCH_NEW_MAX = 5;
+export const BATCH_CANCEL_MAX = 10;
+
+/** A parameter holding a JSON array of 1 to `max` entries (batchOrders, orderIdList, ...), else -1102 / -1130. */
+function jsonList(q: Params, name: string, max: number): unknown[] {
+  const text = q.required(name);
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    throw invalidValue(name, 'It must be a JSON array.');
+  }
+  if (!Array.isArray(list) || list.length === 0) throw invalidValue(name, 'It must be a non-empty JSON array.');
+  if (list.length > max) throw invalidValue(name, `At most ${max} entries a request.`);
+  return list;
+}
 
 interface Signed {
   account: Account;
@@ -72,9 +89,11 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
 
   // ---------------------------------------------------------------- orders
 
-  app.post('/fapi/v1/order', async (req) => {
-    const s = signed(req, false);
-    const q = s.q;
+  /**
+   * One new order from its Binance parameters `q` (the single route's, or one entry of a batch),
+   * through the exchange's place command; answers Binance's order (ACK or RESULT).
+   */
+  const placeOrder = (s: Signed, q: Params): Record<string, unknown> => {
     const pair = pairOf(ctx, q.required('symbol'));
     const symbol = pair.row.symbol;
     const sideName = q.required('side');
@@ -185,6 +204,102 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       goodTillDate: 0,
       updateTime: time,
     };
+  };
+
+  app.post('/fapi/v1/order', async (req) => {
+    const s = signed(req, false);
+    return placeOrder(s, s.q);
+  });
+
+  // Batches (Binance: up to 5 new orders, up to 10 cancels): each entry runs alone, in the
+  // order sent, through the same command as a single order, and is answered in its place with
+  // the order or its own {code, msg}; one entry's refusal leaves the others as they ran.
+  app.post('/fapi/v1/batchOrders', async (req) => {
+    const s = signed(req, false);
+    const list = jsonList(s.q, 'batchOrders', BATCH_NEW_MAX);
+    const entries = list.map((e) => {
+      if (e === null || typeof e !== 'object' || Array.isArray(e)) throw invalidValue('batchOrders', 'Each order is a JSON object of parameters.');
+      const text = new URLSearchParams();
+      for (const [k, v] of Object.entries(e as Record<string, unknown>)) {
+        if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') text.set(k, String(v));
+        else if (v !== null) throw invalidValue('batchOrders', `Parameter '${k}' of an order must be a string, number or boolean.`);
+      }
+      return new Params(text.toString(), '');
+    });
+    return entries.map((q) => {
+      try {
+        return placeOrder(s, q);
+      } catch (err) {
+        const e = binanceErrorOf(err, { side: q.str('side'), positionMode: s.mode });
+        return { code: e.code, msg: e.message };
+      }
+    });
+  });
+
+  app.delete('/fapi/v1/batchOrders', async (req) => {
+    const s = signed(req);
+    const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
+    // ccxt sends the lists' names in lower case; Binance takes either
+    const idName = s.q.has('orderIdList') ? 'orderIdList' : 'orderidlist';
+    const cidName = s.q.has('origClientOrderIdList') ? 'origClientOrderIdList' : 'origclientorderidlist';
+    const hasIds = s.q.has(idName);
+    if (!hasIds && !s.q.has(cidName)) {
+      throw new BinanceError(-1102, "Param 'orderIdList' or 'origClientOrderIdList' must be sent, but both were empty/null!");
+    }
+    const targets = hasIds
+      ? jsonList(s.q, idName, BATCH_CANCEL_MAX).map((v) => {
+          const id = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : NaN;
+          if (!Number.isSafeInteger(id) || id < 1) throw invalidValue(idName, 'Order ids are positive integers.');
+          return { orderId: id };
+        })
+      : jsonList(s.q, cidName, BATCH_CANCEL_MAX).map((v) => {
+          if (typeof v !== 'string' || !CLIENT_ID.test(v)) throw illegal('origClientOrderId');
+          return { clientOrderId: v };
+        });
+    return targets.map((t) => {
+      try {
+        const rec = run({ kind: 'cancel', accountId: s.account.id, symbol, ...t }, { method: 'DELETE' });
+        return orderOf(s, venue.trading.order(Number(rec.id))!);
+      } catch (err) {
+        const e = binanceErrorOf(err, { method: 'DELETE' });
+        return { code: e.code, msg: e.message };
+      }
+    });
+  });
+
+  // Modify (ccxt editOrder): a resting LIMIT order's price and total quantity through the
+  // exchange's amend command (orders.ts amendOrder: Binance's rules, the order reordered in its
+  // queue, cancelled by an amendment to a quantity not above what has filled or a post-only
+  // price that would take).
+  app.put('/fapi/v1/order', async (req) => {
+    const s = signed(req);
+    const q = s.q;
+    const pair = pairOf(ctx, q.required('symbol'));
+    const symbol = pair.row.symbol;
+    const sideName = q.required('side');
+    if (sideName !== 'BUY' && sideName !== 'SELL') throw new BinanceError(-1117, 'Invalid side.');
+    const quantity = q.required('quantity');
+    const priceMatch = q.str('priceMatch');
+    if (priceMatch !== undefined && priceMatch !== 'NONE') throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
+    const price = q.required('price');
+    q.oneOf('origType', ['LIMIT']);
+    q.oneOf('positionSide', ['BOTH', 'LONG', 'SHORT'], () => new BinanceError(-4006, 'Position side is invalid.'));
+    const o = findOrder(s, symbol);
+    if (o.status !== OrderStatus.NEW && o.status !== OrderStatus.PARTIALLY_FILLED) throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
+    if ((o.side === Side.BUY ? 'BUY' : 'SELL') !== sideName) throw invalidValue('side', `Order ${o.id} is a ${o.side === Side.BUY ? 'BUY' : 'SELL'}; side cannot be modified.`);
+    const m = pair.math;
+    const p = m.price.toUnits(price);
+    const n = m.qty.toUnits(quantity);
+    if (p.ok && n.ok && p.value === o.priceTicks && n.value === o.qtyLots) throw new BinanceError(-5027, MSG.NO_MODIFY);
+    try {
+      ex.execute({ kind: 'amend', accountId: s.account.id, symbol, orderId: o.id, price, qty: quantity });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      // the order finished between the look-up and the command: as Binance, it does not exist
+      if (err.def.code === 1102 || err.def.code === 3019) throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
+      throw fromNative(err, { side: sideName, positionMode: s.mode });
+    }
+    return orderOf(s, ex.liveOrder(s.account.id, o.id)!);
   });
 
   app.get('/fapi/v1/order', async (req) => {
@@ -459,9 +574,11 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     return { symbol: pair.row.symbol, makerCommissionRate: pair.row.makerFeeRate, takerCommissionRate: pair.row.takerFeeRate };
   });
 
-  // Income from the fills: REALIZED_PNL and COMMISSION per trade (tranId = trade id x 10 + kind,
-  // unique and stable), and FUNDING_FEE per position per settlement from the stored funding
-  // payments (tranId = payment id x 10 + 3).
+  // Income: REALIZED_PNL and COMMISSION per fill (tranId = trade id x 10 + kind, unique and
+  // stable), FUNDING_FEE per position per settlement from the stored funding payments (tranId =
+  // payment id x 10 + 3), and TRANSFER per paper deposit, withdrawal, reset or account top-up,
+  // INSURANCE_CLEAR per insurance-fund cover, from the stored transfers (tranId = transfer id x
+  // 10 + 4; no symbol, as Binance's transfers, so a symbol filter leaves them out).
   app.get('/fapi/v1/income', async (req) => {
     const s = signed(req);
     const q = s.q;
@@ -472,16 +589,13 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     const end = q.int('endTime', 0);
     const limit = q.int('limit', 1, 1000) ?? 100;
     q.int('page', 1);
-    if (type !== undefined && type !== 'REALIZED_PNL' && type !== 'COMMISSION' && type !== 'FUNDING_FEE') return [];
+    const wants = (t: string) => type === undefined || type === t;
+    if (!['REALIZED_PNL', 'COMMISSION', 'FUNDING_FEE', 'TRANSFER', 'INSURANCE_CLEAR'].some(wants)) return [];
     const money = (units: bigint) => new Decimal(units.toString()).div(1e8).toFixed(8);
-    // FUNDING_FEE: one entry per position per settlement (the stored funding payments); the
-    // first / newest `limit` of them is all the merge below can keep
-    const funding =
-      type !== undefined && type !== 'FUNDING_FEE'
-        ? []
-        : venue.trading.fundingPayments({ accountId: s.account.id, symbol, startTime: start, endTime: end, limit, order: start === undefined ? 'desc' : 'asc' });
-    if (start === undefined) funding.reverse();
-    const fundingEntries = funding.map((f) => ({
+    // each stored list gives at most the first / newest `limit` of its own: all the merge below can keep
+    const order = start === undefined ? 'desc' : 'asc';
+    const oldestFirst = <T>(rows: T[]) => (start === undefined ? rows.reverse() : rows);
+    const fundingEntries = (wants('FUNDING_FEE') ? oldestFirst(venue.trading.fundingPayments({ accountId: s.account.id, symbol, startTime: start, endTime: end, limit, order })) : []).map((f) => ({
       symbol: f.symbol,
       incomeType: 'FUNDING_FEE',
       income: money(f.amount),
@@ -491,36 +605,36 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       tranId: f.id * 10 + 3, // trades take id * 10 + 1 / 2: never the same tranId
       tradeId: '',
     }));
-    if (type === 'FUNDING_FEE') return fundingEntries;
-    const trades = scan<TradeState>(
-      (beforeId) => venue.trading.trades({ accountId: s.account.id, symbol, startTime: start, endTime: end, beforeId, limit: HISTORY_PAGE }),
-      () => true,
-      () => false,
-    ).reverse();
-    let out: Record<string, unknown>[] = [];
-    for (const t of trades) {
-      const entry = (kind: string, k: number, units: bigint) => ({
-        symbol: t.symbol,
-        incomeType: kind,
-        income: money(units),
-        asset: 'USDT',
-        info: kind === 'COMMISSION' ? 'COMMISSION' : 'REALIZED_PNL',
-        time: t.createdAt,
-        tranId: t.id * 10 + k,
-        tradeId: String(t.id),
-      });
-      if ((type === undefined || type === 'REALIZED_PNL') && t.realizedPnl !== 0n) out.push(entry('REALIZED_PNL', 1, t.realizedPnl));
-      if ((type === undefined || type === 'COMMISSION') && t.fee !== 0n) out.push(entry('COMMISSION', 2, -t.fee));
+    const kinds = [...(wants('TRANSFER') ? [TransferKind.DEPOSIT, TransferKind.RESET, TransferKind.ACCOUNT_SET] : []), ...(wants('INSURANCE_CLEAR') ? [TransferKind.INSURANCE_COVER] : [])];
+    const transferEntries = (symbol === undefined && kinds.length > 0 ? oldestFirst(venue.trading.transfers({ accountId: s.account.id, kinds, startTime: start, endTime: end, limit, order })) : []).map((t) => {
+      const kind = t.kind === TransferKind.INSURANCE_COVER ? 'INSURANCE_CLEAR' : 'TRANSFER';
+      return { symbol: '', incomeType: kind, income: money(t.amount), asset: 'USDT', info: kind, time: t.time, tranId: t.id * 10 + 4, tradeId: '' };
+    });
+    const tradeEntries: Array<(typeof fundingEntries)[number]> = [];
+    if (wants('REALIZED_PNL') || wants('COMMISSION')) {
+      const trades = scan<TradeState>(
+        (beforeId) => venue.trading.trades({ accountId: s.account.id, symbol, startTime: start, endTime: end, beforeId, limit: HISTORY_PAGE }),
+        () => true,
+        () => false,
+      ).reverse();
+      for (const t of trades) {
+        const entry = (kind: string, k: number, units: bigint) => ({
+          symbol: t.symbol,
+          incomeType: kind,
+          income: money(units),
+          asset: 'USDT',
+          info: kind === 'COMMISSION' ? 'COMMISSION' : 'REALIZED_PNL',
+          time: t.createdAt,
+          tranId: t.id * 10 + k,
+          tradeId: String(t.id),
+        });
+        if (wants('REALIZED_PNL') && t.realizedPnl !== 0n) tradeEntries.push(entry('REALIZED_PNL', 1, t.realizedPnl));
+        if (wants('COMMISSION') && t.fee !== 0n) tradeEntries.push(entry('COMMISSION', 2, -t.fee));
+      }
     }
-    // both lists are oldest first: merged by time (a trade before a settlement of the same ms)
-    const merged: typeof out = [];
-    let i = 0;
-    let j = 0;
-    while (i < out.length || j < fundingEntries.length) {
-      if (j >= fundingEntries.length || (i < out.length && (out[i].time as number) <= fundingEntries[j].time)) merged.push(out[i++]);
-      else merged.push(fundingEntries[j++]);
-    }
-    out = merged;
+    // every list is oldest first: merged by time (stable: at the same ms a trade, then a
+    // settlement, then a transfer)
+    const out = [...tradeEntries, ...fundingEntries, ...transferEntries].sort((x, y) => x.time - y.time);
     // Binance: without startTime the most recent `limit`, with it the first `limit` from it
     return start === undefined ? out.slice(Math.max(0, out.length - limit)) : out.slice(0, limit);
   });

@@ -9,8 +9,8 @@
 // of the previous event on the stream: a REST snapshot's lastUpdateId joins them (ccxt's rule
 // U <= id <= u or pu == id). The user stream turns the native pushes of one command (order
 // record, fills, positions, balance) into Binance's sequence: ORDER_TRADE_UPDATE NEW, one TRADE
-// per fill with running totals, CANCELED / EXPIRED, then ACCOUNT_UPDATE with the changed
-// positions (pa "0" for a closed one) and the wallet.
+// per fill with running totals, AMENDMENT for a modified order, CANCELED / EXPIRED, then
+// ACCOUNT_UPDATE with the changed positions (pa "0" for a closed one) and the wallet.
 //
 // The hub listens to the exchange's level and trade events and the candles only while at least
 // one connection is open (every order pays for each listener otherwise). With the last connection
@@ -394,14 +394,24 @@ export class BinanceStreams {
     // NEW for every order seen for the first time, before its fills
     const ids = new Set<number>([...orders.keys(), ...fills.map((f) => Number(f.order_id))]);
     const bases = new Map<number, ReturnType<typeof base>>();
+    const fresh = new Set<number>();
     for (const id of ids) {
       if (id === 0) continue; // bankruptcy / ADL closes have no order
       const b = base(id);
       bases.set(id, b);
       if (!this.seenOrders.has(id)) {
         this.seenOrders.add(id);
+        fresh.add(id);
         send(event(b, 'NEW', 'NEW', zero(b)));
       }
+    }
+    // an order already announced that changed while open without a fill: its price or quantity
+    // was modified (PUT order, or a reduce-only order trimmed to its position): AMENDMENT
+    const filledNow = new Set(fills.map((f) => Number(f.order_id)));
+    for (const [id, rec] of orders) {
+      if (fresh.has(id) || filledNow.has(id) || (rec.status !== 1 && rec.status !== 2)) continue;
+      const b = bases.get(id)!;
+      send(event(b, 'AMENDMENT', STATUS[rec.status], { ap: rec.avg_price, l: '0', z: rec.filled_qty, L: '0', N: 'USDT', n: '0', t: 0, m: false, rp: '0' }));
     }
     for (const f of fills) {
       const id = Number(f.order_id);

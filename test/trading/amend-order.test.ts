@@ -1,0 +1,177 @@
+// The exchange's amend command (Binance USD-M's modify, orders.ts amendOrder): a resting limit
+// order gets a new price and total quantity in place, checked as a placement is, reordered in its
+// queue, its frozen margin following the new remainder; the two amendments Binance turns into a
+// cancel (a total not above the filled part, a post-only price that would take); a refused one
+// changes nothing; the amended order is what a restart finds.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, Errors } from '../../src-shared/errors.ts';
+import { HOUSE_ACCOUNT, type OrderInput } from '../../src-main/trading/exchange.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
+
+const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
+const USDT = 100_000_000n;
+const venues: Venue[] = [];
+const dirs: string[] = [];
+
+function venue(dataDir = ':memory:'): Venue {
+  const v = openVenue({ dataDir, wall: () => T0 });
+  v.clock.pause();
+  venues.push(v);
+  return v;
+}
+afterEach(async () => {
+  for (const v of venues.splice(0)) await v.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function user(v: Venue, key: string, balance = 1_000_000n * USDT): number {
+  return v.accounts.upsert({ apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, T0).id;
+}
+
+const btc = (o: Partial<OrderInput> & Pick<OrderInput, 'side' | 'position_side' | 'position_action'>): OrderInput => ({ symbol: 'BTCUSDT', type: 1, qty: '0.010', ...o });
+const bid = (price: string, qty = '0.010', more: Partial<OrderInput> = {}) => btc({ side: 1, position_side: 1, position_action: 1, price, qty, ...more });
+
+function code(fn: () => unknown): number {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    return (err as ApiError).code;
+  }
+  throw new Error('expected an ApiError');
+}
+
+const frozenOf = (v: Venue, id: number) => BigInt(Math.round(Number(v.exchange.summary(id).frozen_margin) * 1e8));
+const marginOf = (v: Venue, priceTicks: number, lots: number, leverage: number) => {
+  const m = v.exchange.pair('BTCUSDT')!.math;
+  const n = m.notional(priceTicks, lots);
+  return (n + BigInt(leverage) - 1n) / BigInt(leverage) + m.fee(n, false);
+};
+
+describe('amend', () => {
+  it('moves price and quantity in place; the frozen margin follows; every amended order goes to the back of its level', () => {
+    const v = venue();
+    const ex = v.exchange;
+    const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
+    const a = user(v, 'am1');
+    const b = user(v, 'am2');
+    const px = (mid - 100).toFixed(1);
+    const first = Number(ex.placeOrder(a, bid(px, '0.050')).order_id);
+    const second = Number(ex.placeOrder(b, bid(px, '0.050')).order_id);
+    const lev = ex.pairSetting(a, 'BTCUSDT').leverage;
+    const m = ex.pair('BTCUSDT')!.math;
+
+    // a smaller quantity at the same price: Binance reorders it, so it is now behind b's
+    const r = ex.execute({ kind: 'amend', accountId: a, symbol: 'BTCUSDT', orderId: first, price: px, qty: '0.030' });
+    expect(r).toMatchObject({ id: String(first), price: px, qty: '0.030', status: 1 });
+    expect(frozenOf(v, a)).toBe(marginOf(v, m.price.mustToUnits(px), 30, lev));
+    // a seller takes 0.05: all of it from b's order, which was behind before
+    const s = user(v, 'am3');
+    ex.placeOrder(s, btc({ side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.050' }));
+    expect(ex.openOrders(b, 'BTCUSDT')).toHaveLength(0);
+    expect(ex.openOrders(a, 'BTCUSDT')[0]).toMatchObject({ filled_qty: '0.000', qty: '0.030' });
+
+    // a new price: same id and client id, margin at the new price
+    const px2 = (mid - 200).toFixed(1);
+    const cid = ex.openOrders(a, 'BTCUSDT')[0].client_order_id;
+    ex.execute({ kind: 'amend', accountId: a, symbol: 'BTCUSDT', clientOrderId: cid, price: px2, qty: '0.040' });
+    const [o] = ex.openOrders(a, 'BTCUSDT');
+    expect(o).toMatchObject({ id: String(first), client_order_id: cid, price: px2, qty: '0.040' });
+    expect(frozenOf(v, a)).toBe(marginOf(v, m.price.mustToUnits(px2), 40, lev));
+    expect(v.exchange.pair('BTCUSDT')!.book.getOrder(first)).toMatchObject({ priceTicks: m.price.mustToUnits(px2), remainingLots: 40 });
+  });
+
+  it('a new price that crosses trades at once, at the makers price', () => {
+    const v = venue();
+    const ex = v.exchange;
+    const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
+    const ask = (mid + 10).toFixed(1);
+    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: ask, qty: '0.020', time_in_force: 1 }, HOUSE_ACCOUNT);
+    const a = user(v, 'cross');
+    const id = Number(ex.placeOrder(a, bid((mid - 50).toFixed(1), '0.050')).order_id);
+    const r = ex.execute({ kind: 'amend', accountId: a, orderId: id, price: (mid + 20).toFixed(1), qty: '0.050' });
+    expect(r).toMatchObject({ status: 2, filled_qty: '0.020', avg_price: ask });
+    expect(ex.positions(a)[0]).toMatchObject({ quantity: 0.02 });
+    // what still rests freezes margin for its 0.03 only
+    const m = ex.pair('BTCUSDT')!.math;
+    expect(frozenOf(v, a)).toBe(marginOf(v, m.price.mustToUnits((mid + 20).toFixed(1)), 30, ex.pairSetting(a, 'BTCUSDT').leverage));
+  });
+
+  it('cancels instead, as Binance: a total not above the filled part; a post-only price that would take', () => {
+    const v = venue();
+    const ex = v.exchange;
+    const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
+    const a = user(v, 'cx');
+    const px = (mid - 10).toFixed(1);
+    const id = Number(ex.placeOrder(a, bid(px, '0.050')).order_id);
+    const s = user(v, 'cxs');
+    ex.placeOrder(s, btc({ side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.020' }));
+    const r = ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.020' });
+    expect(r).toMatchObject({ status: 4, filled_qty: '0.020' });
+    expect(ex.openOrders(a)).toHaveLength(0);
+    expect(ex.summary(a).frozen_margin).toMatch(/^0(\.0+)?$/);
+
+    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: (mid + 10).toFixed(1), qty: '0.100', time_in_force: 1 }, HOUSE_ACCOUNT);
+    const gtx = Number(ex.placeOrder(a, bid((mid - 30).toFixed(1), '0.010', { time_in_force: 4 })).order_id);
+    const g = ex.execute({ kind: 'amend', accountId: a, orderId: gtx, price: (mid + 10).toFixed(1), qty: '0.010' });
+    expect(g.status).toBe(4);
+    expect(ex.positions(a)[0].quantity).toBe(0.02); // nothing more was bought
+  });
+
+  it('a refused amendment changes nothing', () => {
+    const v = venue();
+    const ex = v.exchange;
+    const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
+    const a = user(v, 'rf', 2_000n * USDT);
+    const px = (mid - 100).toFixed(1);
+    const id = Number(ex.placeOrder(a, bid(px, '0.010')).order_id);
+    const before = { order: ex.openOrders(a)[0], summary: ex.summary(a), book: ex.pair('BTCUSDT')!.book.getOrder(id) };
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.010' }))).toBe(Errors.INVALID_PARAMETER.code); // nothing to modify
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: `${px}5`, qty: '0.010' }))).toBe(Errors.PRICE_OFF_TICK.code);
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.0105' }))).toBe(Errors.QTY_OFF_STEP.code);
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: (mid * 2).toFixed(1), qty: '0.010' }))).toBe(Errors.PRICE_OUTSIDE_BAND.code);
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '5.000' }))).toBe(Errors.INSUFFICIENT_MARGIN.code);
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.001' }))).toBe(Errors.NOTIONAL_BELOW_MIN.code);
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: 999_999, price: px, qty: '0.010' }))).toBe(Errors.ORDER_NOT_FOUND.code);
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, symbol: 'ETHUSDT', orderId: id, price: px, qty: '0.010' }))).toBe(Errors.ORDER_NOT_FOUND.code);
+    expect({ order: ex.openOrders(a)[0], summary: ex.summary(a), book: ex.pair('BTCUSDT')!.book.getOrder(id) }).toEqual(before);
+    ex.cancelOrder(a, { orderId: id });
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.020' }))).toBe(Errors.ORDER_NOT_CANCELLABLE.code);
+  });
+
+  it('a reduce-only order stays within the position it reduces', () => {
+    const v = venue();
+    const ex = v.exchange;
+    const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
+    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: (mid + 10).toFixed(1), qty: '1.000', time_in_force: 1 }, HOUSE_ACCOUNT);
+    const a = user(v, 'ro');
+    ex.placeOrder(a, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.030' }));
+    const close = Number(ex.placeOrder(a, btc({ side: 2, position_side: 1, position_action: 2, price: (mid + 200).toFixed(1), qty: '0.010' })).order_id);
+    ex.execute({ kind: 'amend', accountId: a, orderId: close, price: (mid + 150).toFixed(1), qty: '0.100' });
+    expect(ex.openOrders(a)[0]).toMatchObject({ qty: '0.030', price: (mid + 150).toFixed(1) });
+    expect(ex.summary(a).frozen_margin).toMatch(/^0(\.0+)?$/);
+  });
+
+  it('the amended order is what a restart finds, and it keeps matching there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-amend-'));
+    dirs.push(dir);
+    let v = venue(dir);
+    const mid = Math.round(v.exchange.pair('BTCUSDT')!.markPrice);
+    const a = user(v, 'rs');
+    const id = Number(v.exchange.placeOrder(a, bid((mid - 100).toFixed(1), '0.010')).order_id);
+    v.exchange.execute({ kind: 'amend', accountId: a, orderId: id, price: (mid - 50).toFixed(1), qty: '0.020' });
+    const frozen = v.exchange.summary(a).frozen_margin;
+    await new Promise<void>((resolve, reject) => v.durability.whenDurable((err) => (err ? reject(err) : resolve())));
+    await v.close();
+    venues.splice(venues.indexOf(v), 1);
+    v = venue(dir);
+    expect(v.exchange.openOrders(a)[0]).toMatchObject({ id: String(id), price: (mid - 50).toFixed(1), qty: '0.020' });
+    expect(v.exchange.summary(a).frozen_margin).toBe(frozen);
+    const s = user(v, 'rs2');
+    v.exchange.placeOrder(s, btc({ side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.020' }));
+    expect(v.exchange.positions(a)[0]).toMatchObject({ quantity: 0.02, entry_price: mid - 50 });
+  });
+});

@@ -1,0 +1,76 @@
+// Transfers (migration 7): every change of an account's deposits total is stored with its cause
+// and market time in the same unit (paper deposit and withdrawal, reset, account set through the
+// exchange, the insurance fund covering a wallet a liquidation left below zero), so an account's
+// transfers always add up to its total deposits.
+import { afterEach, describe, expect, it } from 'vitest';
+import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
+import { TransferKind } from '../../src-main/trading/ports.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
+
+const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
+const USDT = 100_000_000n;
+const venues: Venue[] = [];
+afterEach(async () => {
+  for (const v of venues.splice(0)) await v.close();
+});
+
+function venue(): Venue {
+  const v = openVenue({ dataDir: ':memory:', wall: () => T0 });
+  v.clock.pause();
+  venues.push(v);
+  return v;
+}
+
+const transfersOf = (v: Venue, accountId: number) => v.trading.transfers({ accountId, limit: 100, order: 'asc' }).map((t) => [t.kind, t.amount]);
+const depositsOf = (v: Venue, accountId: number) => v.accounts.byId(accountId)!.totalDeposits;
+const sum = (v: Venue, accountId: number) => v.trading.transfers({ accountId, limit: 100 }).reduce((a, t) => a + t.amount, 0n);
+
+describe('transfers', () => {
+  it('account set, deposit, withdrawal and reset: one row each, adding up to the deposits total', () => {
+    const v = venue();
+    const ex = v.exchange;
+    const spec = { apiKey: 'xfer_a_0000', apiSecret: 'xfer_s_0000', kind: 'user' as const };
+    const { id } = ex.upsertAccount({ ...spec, balance: 1_000n * USDT }, T0);
+    ex.upsertAccount({ ...spec, balance: 1_000n * USDT }, T0); // the same balance: nothing moved, no row
+    ex.upsertAccount({ ...spec, balance: 1_500n * USDT }, T0);
+    ex.deposit(id, 200n * USDT);
+    ex.deposit(id, -50n * USDT);
+    ex.resetAccount(id, 10_000n * USDT);
+    expect(transfersOf(v, id)).toEqual([
+      [TransferKind.ACCOUNT_SET, 1_000n * USDT],
+      [TransferKind.ACCOUNT_SET, 500n * USDT],
+      [TransferKind.DEPOSIT, 200n * USDT],
+      [TransferKind.DEPOSIT, -50n * USDT],
+      [TransferKind.RESET, 8_350n * USDT],
+    ]);
+    expect(sum(v, id)).toBe(depositsOf(v, id));
+    expect(v.trading.transfers({ accountId: id, limit: 1 })[0].time).toBe(v.clock.now());
+    // a refused deposit leaves no row
+    expect(() => ex.deposit(id, -1_000_000n * USDT)).toThrow();
+    expect(transfersOf(v, id)).toHaveLength(5);
+  });
+
+  it('the insurance fund covering a wallet below zero is an INSURANCE_COVER transfer', () => {
+    const v = venue();
+    const ex = v.exchange;
+    const { id } = ex.upsertAccount({ apiKey: 'xfer_b_0000', apiSecret: 'xfer_s_0000', kind: 'user', balance: 500n * USDT }, T0);
+    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '1.000', time_in_force: 1 }, HOUSE_ACCOUNT);
+    ex.placeOrder(id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' });
+    // the bankruptcy price, where the wallet after the opening fee is gone: the liquidation may
+    // sell down to it; the only bid is 10 above it, so the sale leaves 1 USDT, less than its
+    // taker fee, and the wallet ends below zero, which the fund covers
+    const bp = 96_000 - Number(ex.walletOf(id)) / 1e8 / 0.1;
+    const bid = (Math.ceil(bp) + 10).toFixed(1);
+    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: bid, qty: '1.000', time_in_force: 1 }, HOUSE_ACCOUNT);
+    const fund = ex.insuranceFund();
+    ex.setPrices('BTCUSDT', { mark: Number(bid) });
+    expect(v.trading.trades({ accountId: id, limit: 1 })[0]).toMatchObject({ priceTicks: ex.pair('BTCUSDT')!.math.price.mustToUnits(bid) });
+    expect(ex.positions(id)).toEqual([]);
+    expect(ex.walletOf(id)).toBe(0n);
+    const rows = v.trading.transfers({ accountId: id, limit: 10, order: 'asc' });
+    expect(rows.map((t) => t.kind)).toEqual([TransferKind.ACCOUNT_SET, TransferKind.INSURANCE_COVER]);
+    expect(rows[1].amount).toBeGreaterThan(0n);
+    expect(ex.insuranceFund()).toBe(fund - rows[1].amount);
+    expect(sum(v, id)).toBe(depositsOf(v, id));
+  });
+});
