@@ -36,7 +36,14 @@ async function main(): Promise<void> {
         ? {}
         : {
             replay: {
-              options: { symbols: r.symbols, start: r.start, ...(r.until === undefined ? {} : { until: r.until }), ...(r.queueModel === undefined ? {} : { queueModel: r.queueModel }) },
+              options: {
+                symbols: r.symbols,
+                start: r.start,
+                ...(r.until === undefined ? {} : { until: r.until }),
+                ...(r.queueModel === undefined ? {} : { queueModel: r.queueModel }),
+                ...(r.orderLatency === undefined ? {} : { orderLatency: r.orderLatency }),
+                ...(r.dataLatency === undefined ? {} : { dataLatency: r.dataLatency }),
+              },
               data: folder.data,
               lockstep: r.lockstep,
               liveUrl: null,

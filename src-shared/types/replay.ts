@@ -23,6 +23,10 @@ export interface ReplayStatus {
   events: number;
   sources: Record<string, ReplaySourceKind>;
   queue_model: ReplayQueueModel;
+  /** Order entry latency, ms of history: an order sent at time t reaches the matching engine at t + this. */
+  order_latency: number;
+  /** Market-data latency, ms of history: WebSocket market data built at time t reach clients at t + this. */
+  data_latency: number;
 }
 
 /** `GET /api/v1/replay` and the `replay` WebSocket channel: the status plus who holds the clock. */

@@ -58,6 +58,17 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     }
   };
 
+  /** Order entry (an order or a cancel): through the venue's submit, so a replay's order latency applies. */
+  const enter = async <C extends Command>(c: C, ectx: ErrorContext, s?: Signed) => {
+    try {
+      return await venue.submit(c);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (s !== undefined && err.def.code === 3012) ectx = { ...ectx, positionMode: ex.summary(s.account.id).position_mode };
+      throw fromNative(err, ectx);
+    }
+  };
+
   const orderOf = (s: Signed, o: Readonly<OrderState>) => binanceOrder(ex.pair(o.symbol)!.math, o, s.mode);
 
   /** The account's order named by orderId or origClientOrderId on `symbol`, else -2013. */
@@ -129,10 +140,7 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       t = translate(live);
     }
     const { positionSide, action } = t;
-    // the market time the command runs at: the order's creation time (a finished order is no longer
-    // live, and reading its stored row would flush the turn's coalesced writes on every order)
-    const time = venue.clock.now();
-    const result = run(
+    const result = await enter(
       {
         kind: 'place',
         accountId: s.account.id,
@@ -151,6 +159,10 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       { side: sideName, positionMode: s.mode },
       s,
     );
+    // the market time the command ran at: the order's creation time (a finished order is no longer
+    // live, and reading its stored row would flush the turn's coalesced writes on every order); a
+    // replay's order latency puts it after the sending
+    const time = venue.clock.now();
     const m = pair.math;
     const ack = respType === 'ACK';
     const filled = ack ? m.formatQty(0) : result.filled_qty;
@@ -201,7 +213,7 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     if (orderId === undefined && clientOrderId === undefined) {
       throw new BinanceError(-1102, "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null!");
     }
-    const rec = run(
+    const rec = await enter(
       { kind: 'cancel', accountId: s.account.id, symbol, ...(orderId !== undefined ? { orderId } : { clientOrderId }) },
       { method: 'DELETE' },
     );
@@ -211,7 +223,7 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
   app.delete('/fapi/v1/allOpenOrders', async (req) => {
     const s = signed(req);
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
-    run({ kind: 'cancelAll', accountId: s.account.id, symbol }, { method: 'DELETE' });
+    await enter({ kind: 'cancelAll', accountId: s.account.id, symbol }, { method: 'DELETE' });
     return { code: 200, msg: 'The operation of cancel all open order is done.' };
   });
 

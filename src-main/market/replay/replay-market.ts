@@ -14,6 +14,9 @@
 //     a trade comes before a depth event (a diff reports the book after the trades of its batch).
 //   - The user's orders never change history: the mirror restores the historical sizes at the
 //     next event of that symbol, and the next prints are the historical ones.
+//   - Order entry latency: an order submitted at market time t is applied at t + orderLatency,
+//     after every historical event up to that time; orders in flight keep their sending order.
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { MAX_SPEED, MIN_SPEED, VirtualClock } from '../../core/clock.ts';
 import type { Exchange } from '../../trading/exchange.ts';
 import type { KlineService } from '../kline-service.ts';
@@ -34,6 +37,21 @@ export interface ReplayOptions {
   until?: number;
   /** Default 'probabilistic'. */
   queueModel?: QueueModel;
+  /** Order entry latency, ms of history (0 to MAX_LATENCY_MS, default 0): see submit(). */
+  orderLatency?: number;
+  /** Market-data latency, ms of history (0 to MAX_LATENCY_MS, default 0): applied by the WebSocket hub, held here for the status. */
+  dataLatency?: number;
+}
+
+/** Largest order entry or market-data latency, ms of history. */
+export const MAX_LATENCY_MS = 60_000;
+
+/** An order on its way to the matching engine (submit()). */
+interface InFlight {
+  /** Market time it reaches the engine. */
+  at: number;
+  run(): void;
+  fail(err: unknown): void;
 }
 
 export type { ReplayStatus };
@@ -65,7 +83,9 @@ export class ReplayMarket implements MarketSource {
   readonly engine: ReplayEngine;
   private readonly clock: VirtualClock;
   private readonly klines: KlineService | null;
-  private readonly opts: ReplayOptions & { until: number; queueModel: QueueModel };
+  private readonly opts: ReplayOptions & { until: number; queueModel: QueueModel; orderLatency: number; dataLatency: number };
+  /** Orders in flight, by arrival time (FIFO at equal times: the latency is one constant). */
+  private readonly inFlight: InFlight[] = [];
   private readonly intervalMs: number;
   private readonly wall: () => number;
   /** Wall time the replay has followed up to, and the market time it aims at (fractional ms kept). */
@@ -80,7 +100,7 @@ export class ReplayMarket implements MarketSource {
   private notifyTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
-    engine: ReplayEngine, clock: VirtualClock, klines: KlineService | null, opts: ReplayOptions & { until: number; queueModel: QueueModel },
+    engine: ReplayEngine, clock: VirtualClock, klines: KlineService | null, opts: ReplayOptions & { until: number; queueModel: QueueModel; orderLatency: number; dataLatency: number },
     intervalMs = 50, wall: () => number = Date.now,
   ) {
     this.engine = engine;
@@ -149,7 +169,65 @@ export class ReplayMarket implements MarketSource {
       events: this.engine.events,
       sources: this.engine.sources(),
       queue_model: this.opts.queueModel,
+      order_latency: this.opts.orderLatency,
+      data_latency: this.opts.dataLatency,
     };
+  }
+
+  /** Order entry latency, ms of history. */
+  get orderLatency(): number {
+    return this.opts.orderLatency;
+  }
+
+  /** Market-data latency, ms of history. */
+  get dataLatency(): number {
+    return this.opts.dataLatency;
+  }
+
+  /**
+   * Order entry (docs/replay.md "Latency"): `run` (an order, cancel, TP/SL command of a user or
+   * bot) reaches the matching engine `orderLatency` ms of history after now: every historical
+   * event up to that time is applied first, then `run`; the promise settles with its answer.
+   * While the replay follows the wall clock the order waits for the clock to get there; when it
+   * does not (paused, lockstep, finished, not started) the replay advances itself to the arrival
+   * time at once, so a client that waits for its answer before stepping cannot deadlock. An
+   * order sent less than the latency before `until` arrives at `until`. Without a latency `run`
+   * runs now.
+   */
+  submit<T>(run: () => T): Promise<T> {
+    if (this.stopped) return Promise.reject(new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay is closing'));
+    if (this.opts.orderLatency === 0) {
+      try {
+        return Promise.resolve(run());
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    const at = Math.min(this.opts.until, this.engine.time + this.opts.orderLatency);
+    return new Promise<T>((resolve, reject) => {
+      this.inFlight.push({
+        at,
+        run() {
+          try {
+            resolve(run());
+          } catch (err) {
+            reject(err);
+          }
+        },
+        fail: reject,
+      });
+      if (!this.following) this.runTo(at);
+    });
+  }
+
+  /** Orders sent and not yet at the engine. */
+  get ordersInFlight(): number {
+    return this.inFlight.length;
+  }
+
+  /** The replay moves by itself, following the wall clock (started, not paused, not in lockstep, not finished). */
+  private get following(): boolean {
+    return this.timer !== null && !this.paused;
   }
 
   /** Applies every event up to time+ms at once (paused or lockstep); returns the new time. */
@@ -191,6 +269,8 @@ export class ReplayMarket implements MarketSource {
 
   stop(): void {
     this.stopped = true;
+    // orders still in flight never reach the engine: their senders are told so
+    for (const o of this.inFlight.splice(0)) o.fail(new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay closed before the order reached the matching engine'));
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
@@ -224,6 +304,13 @@ export class ReplayMarket implements MarketSource {
   private runTo(target: number): number {
     const before = this.engine.events;
     const finishedBefore = this.finished;
+    // orders in flight that arrive by then, each after the history up to its arrival time
+    while (this.inFlight.length > 0 && this.inFlight[0].at <= target) {
+      const o = this.inFlight.shift()!;
+      this.engine.runTo(o.at, this.clock);
+      this.klines?.advanceTo(this.engine.time);
+      o.run();
+    }
     this.engine.runTo(target, this.clock);
     if (this.aim < this.engine.time) this.aim = this.engine.time;
     this.klines?.advanceTo(this.engine.time);
@@ -258,6 +345,11 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   const o = opts.replay;
   if (!Number.isSafeInteger(o.start)) throw new RangeError(`replay start must be an integer ms, got ${o.start}`);
   const queueModel = o.queueModel ?? 'probabilistic';
+  const orderLatency = o.orderLatency ?? 0;
+  const dataLatency = o.dataLatency ?? 0;
+  for (const [name, v] of [['order latency', orderLatency], ['data latency', dataLatency]] as const) {
+    if (!Number.isInteger(v) || v < 0 || v > MAX_LATENCY_MS) throw new RangeError(`${name} must be an integer number of ms from 0 to ${MAX_LATENCY_MS}, got ${v}`);
+  }
   if (queueModel !== 'pessimistic' && queueModel !== 'probabilistic') throw new RangeError(`queue model must be pessimistic or probabilistic, got ${String(queueModel)}`);
   const speed = opts.clock.speed;
   if (!(speed >= MIN_SPEED && speed <= MAX_SPEED)) throw new RangeError(`speed must be from ${MIN_SPEED} to ${MAX_SPEED}`);
@@ -271,7 +363,7 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   engine.prime(opts.clock);
   const klines = opts.openKlines();
   klines.autoAdvance = false;
-  const market = new ReplayMarket(engine, opts.clock, klines, { ...o, until, queueModel }, opts.intervalMs, opts.wall);
+  const market = new ReplayMarket(engine, opts.clock, klines, { ...o, until, queueModel, orderLatency, dataLatency }, opts.intervalMs, opts.wall);
   return { market, klines };
 }
 

@@ -1,0 +1,156 @@
+// A replay's latencies over the API (docs/replay.md "Latency"): the WebSocket market streams reach a
+// lockstep client L_md ms of history late (each push's E, and its trades' T, are L_md behind the
+// step that delivers it; the trades delivered are the same as without latency, less the last
+// L_md of history), and a REST order sent at t is answered once applied at t + L_in, the replay
+// moving itself there in lockstep. The status shows both.
+import path from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { RestClient } from '../../src-shared/sdk/index.ts';
+import type { ReplayData } from '../../src-main/market/replay/ports.ts';
+import { startService, type ServiceHandle } from '../../src-main/service.ts';
+import { openDatabase } from '../../src-main/store/database.ts';
+import { importInto, LASOTA, trxTradesCsv } from '../market/replay/harness.ts';
+
+const FIRST_TRADE = 1744588804438;
+const STEP = 100;
+const KEY = 'latencybot01';
+const SECRET = 'latencysecret01';
+let db: DatabaseSync;
+let data: ReplayData;
+
+beforeAll(async () => {
+  db = openDatabase({ dataDir: ':memory:' });
+  const ds = await importInto(db, [
+    { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' } },
+    { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
+  ]);
+  data = ds.replayData();
+});
+afterAll(() => db?.close());
+
+class Client {
+  readonly ws: WebSocket;
+  pushes: Array<{ stream: string; data: any }> = [];
+  private readonly answers = new Map<number, (v: any) => void>();
+  private id = 0;
+  constructor(url: string) {
+    this.ws = new WebSocket(`${url.replace('http', 'ws')}/ws`);
+    this.ws.on('message', (raw) => {
+      const m = JSON.parse(String(raw));
+      if (m.stream !== undefined) this.pushes.push(m);
+      else this.answers.get(m.id)?.(m);
+    });
+  }
+  open(): Promise<void> {
+    return new Promise((r) => this.ws.once('open', () => r()));
+  }
+  send(method: string, params?: unknown): Promise<any> {
+    const id = ++this.id;
+    return new Promise((r) => {
+      this.answers.set(id, r);
+      this.ws.send(JSON.stringify({ method, params, id }));
+    });
+  }
+  close(): Promise<void> {
+    return new Promise((r) => {
+      this.ws.once('close', () => r());
+      this.ws.close();
+    });
+  }
+}
+
+async function replayService(orderLatency: number, dataLatency: number): Promise<ServiceHandle> {
+  return startService({
+    dataDir: ':memory:',
+    rateLimit: false,
+    accounts: [{ apiKey: KEY, apiSecret: SECRET, balance: 10_000n * 100_000_000n }],
+    replay: { options: { symbols: ['TRXUSDT'], start: FIRST_TRADE, orderLatency, dataLatency }, data, lockstep: true },
+  });
+}
+
+/** Steps the replay `n` times by STEP over the WebSocket; per step its end time and the market pushes that came with it. */
+async function stepped(svc: ServiceHandle, n: number): Promise<Array<{ time: number; pushes: Array<{ stream: string; data: any }> }>> {
+  const c = new Client(svc.url);
+  await c.open();
+  expect((await c.send('SUBSCRIBE', ['trade@TRXUSDT', 'depth_update@TRXUSDT'])).result).toBeNull();
+  const out: Array<{ time: number; pushes: Array<{ stream: string; data: any }> }> = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      c.pushes = [];
+      const a = await c.send('REPLAY', { action: 'step', ms: STEP });
+      out.push({ time: a.result.time, pushes: c.pushes });
+    }
+    await c.send('REPLAY', { action: 'release' });
+  } finally {
+    await c.close();
+  }
+  return out;
+}
+
+const tradeIds = (steps: Array<{ pushes: Array<{ stream: string; data: any }> }>): number[] =>
+  steps.flatMap((s) => s.pushes.filter((p) => p.stream === 'trade@TRXUSDT').flatMap((p) => p.data.map((t: any) => t.t)));
+
+describe('market-data latency over the WebSocket (lockstep)', () => {
+  it('every market push comes L_md of history after it was built; the same trades arrive, later', async () => {
+    const LMD = 300;
+    const direct = await replayService(0, 0);
+    const late = await replayService(0, LMD);
+    try {
+      expect(late.venue.replay!.status()).toMatchObject({ order_latency: 0, data_latency: LMD });
+      const N = 60;
+      const a = await stepped(direct, N);
+      const b = await stepped(late, N);
+      expect(a.map((s) => s.time)).toEqual(b.map((s) => s.time));
+      // without latency: built and sent at the step's end
+      for (const s of a) for (const p of s.pushes) expect(p.data.E ?? p.data[0].E).toBe(s.time);
+      // with it: built L_md earlier (at the end of the step L_md / STEP before), and nothing before that
+      let pushes = 0;
+      for (const s of b) {
+        for (const p of s.pushes) {
+          const E = p.data.E ?? p.data[0].E;
+          expect(E).toBe(s.time - LMD);
+          if (p.stream === 'trade@TRXUSDT') for (const t of p.data) expect(t.T).toBeLessThanOrEqual(s.time - LMD);
+          pushes++;
+        }
+      }
+      expect(b.slice(0, LMD / STEP).every((s) => s.pushes.length === 0)).toBe(true);
+      expect(pushes).toBeGreaterThan(10);
+      // the same prints, less those of the last L_md of history (still on their way)
+      const ids = tradeIds(a);
+      const cut = a.length - LMD / STEP;
+      expect(ids.length).toBeGreaterThan(5);
+      expect(tradeIds(b)).toEqual(tradeIds(a.slice(0, cut)));
+      // REST reads are the venue now: the book's update id is the same with and without the latency
+      const depth = async (s: ServiceHandle) => ((await (await fetch(`${s.url}/fapi/v1/depth?symbol=TRXUSDT&limit=5`)).json()) as any).data;
+      expect(await depth(late)).toEqual(await depth(direct));
+    } finally {
+      await direct.close();
+      await late.close();
+    }
+  }, 60_000);
+});
+
+describe('order entry latency over REST (lockstep)', () => {
+  it('the answer comes once the order was applied at t + L_in; the replay moved itself there', async () => {
+    const LIN = 250;
+    const svc = await replayService(LIN, 0);
+    try {
+      const rest = new RestClient({ baseUrl: svc.url, apiKey: KEY, apiSecret: SECRET, recvWindow: 60_000 });
+      const t0 = svc.venue.replay!.status().time;
+      const book = await rest.depth('TRXUSDT', 5);
+      const bid = book.bids[0][0];
+      const r = await rest.placeOrder({ symbol: 'TRXUSDT', type: 1, side: 1, position_side: 1, position_action: 1, price: bid, qty: '100', time_in_force: 1 });
+      expect(svc.venue.replay!.status().time).toBe(t0 + LIN);
+      const o = (await rest.openOrders('TRXUSDT')).find((x) => x.id === r.order_id)!;
+      expect(o.created_at).toBe(t0 + LIN);
+      // a cancel takes the same flight
+      await rest.cancelAllOrders('TRXUSDT');
+      expect(svc.venue.replay!.status().time).toBe(t0 + 2 * LIN);
+      expect(await rest.openOrders('TRXUSDT')).toEqual([]);
+    } finally {
+      await svc.close();
+    }
+  }, 60_000);
+});
