@@ -366,16 +366,17 @@ export class ReplayEngine {
   }
 
   /**
-   * Opens the streams at the start. Depth is read from the dataset's first event so the book at
-   * the start is the historical one (the last snapshot before it plus its diffs), applied with
-   * the clock at the start; everything else starts at the start.
+   * Opens the streams at the start. Depth is read from the last snapshot at or before the start
+   * (the data's index, depthAnchor; the dataset's first event when there is none) so the book at
+   * the start is the historical one (that snapshot plus its diffs), applied with the clock at the
+   * start; everything else starts at the start.
    */
   prime(clock: VirtualClock): void {
     const { data, start, until } = this.opts;
     for (const s of this.symbols.values()) {
       const src = s.src;
       if (src.depth) {
-        const it = iter(data.depth(src.depth.id, src.depth.firstTime ?? start));
+        const it = iter(data.depth(src.depth.id, data.depthAnchor?.(src.depth.id, start) ?? src.depth.firstTime ?? start));
         const st = this.stream(RANK_DEPTH, () => it.next(), (ev: HistDepth) => s.depth(ev), (ev) => ev.time);
         // the history before the start builds the book only
         while (st.time < start) st.apply();
