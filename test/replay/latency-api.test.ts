@@ -3,6 +3,7 @@
 // step that delivers it; the trades delivered are the same as without latency, less the last
 // L_md of history), and a REST order sent at t is answered once applied at t + L_in, the replay
 // moving itself there in lockstep. The status shows both.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,6 +129,40 @@ describe('market-data latency over the WebSocket (lockstep)', () => {
     } finally {
       await direct.close();
       await late.close();
+    }
+  }, 60_000);
+});
+
+describe('market-data latency on the Binance facade\'s streams', () => {
+  it('a trade event arrives once market time reaches its time + L_md, not before', async () => {
+    const LMD = 2_000;
+    const svc = await replayService(0, LMD);
+    const ws = new WebSocket(`${svc.url.replace('http', 'ws')}/binance/stream?streams=trxusdt@trade`);
+    const got: Array<{ T: number; at: number }> = [];
+    ws.on('message', (raw) => {
+      const m = JSON.parse(String(raw));
+      if (m.data?.e === 'trade') got.push({ T: m.data.T, at: svc.venue.replay!.status().time });
+    });
+    try {
+      await new Promise((r) => ws.once('open', r));
+      const post = (body: unknown) => fetch(`${svc.url}/api/v1/replay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const wall = () => new Promise((r) => setTimeout(r, 350));
+      // 10 s of history, one second a step, each step given three of the facade's 100 ms ticks
+      for (let i = 0; i < 10; i++) {
+        await post({ action: 'step', ms: 1_000 });
+        await wall();
+      }
+      await wall();
+      expect(got.length).toBeGreaterThan(0);
+      for (const g of got) expect(g.at).toBeGreaterThanOrEqual(g.T + LMD);
+      // and what is due did arrive: the recorded trades up to now - L_md, every one
+      const now = svc.venue.replay!.status().time;
+      const due = readFileSync(trxTradesCsv(), 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(',')[4])).filter((t) => t >= FIRST_TRADE && t <= now - LMD);
+      expect(due.length).toBeGreaterThan(0);
+      expect(got.map((g) => g.T)).toEqual(due);
+    } finally {
+      ws.close();
+      await svc.close();
     }
   }, 60_000);
 });

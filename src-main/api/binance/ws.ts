@@ -12,6 +12,10 @@
 // per fill with running totals, CANCELED / EXPIRED, then ACCOUNT_UPDATE with the changed
 // positions (pa "0" for a closed one) and the wallet.
 //
+// On a replay with a market-data latency (docs/replay.md "Latency") every market stream event is
+// held until market time reaches the time it was built at + the latency, then sent in build
+// order (released on the 100 ms tick); user stream events are not delayed.
+//
 // The hub listens to the exchange's level and trade events and the candles only while at least
 // one connection is open (every order pays for each listener otherwise). With the last connection
 // gone it drops its depth windows too: they missed the level changes since, so the next
@@ -64,11 +68,15 @@ export class BinanceStreams {
   private readonly fast: NodeJS.Timeout;
   private readonly slow: NodeJS.Timeout;
   private flushing = false;
+  /** A replay's market-data latency, ms of market time (0: none), and the events it holds. */
+  private readonly dataLatency: number;
+  private held: Array<{ due: number; name: string; data: unknown }> = [];
   /** The exchange builds account records only while someone listens: only while a user stream is open. */
   private offAccount: (() => void) | null = null;
 
   constructor(ctx: BinanceContext) {
     this.ctx = ctx;
+    this.dataLatency = ctx.venue.replay?.status().data_latency ?? 0;
     this.fast = setInterval(() => this.tick100(), 100);
     this.slow = setInterval(() => this.tick1000(), 1000);
     this.fast.unref();
@@ -83,6 +91,7 @@ export class BinanceStreams {
     this.offAccount = null;
     for (const c of this.conns) c.socket.close(1001);
     this.conns.clear();
+    this.held = [];
   }
 
   // ---------------------------------------------------------------- connections
@@ -204,7 +213,26 @@ export class BinanceStreams {
     if (conn.socket.readyState === OPEN) conn.socket.send(JSON.stringify(msg));
   }
 
+  /** A market stream event: sent now, or held for the replay's market-data latency. */
   private push(name: string, data: unknown): void {
+    if (this.dataLatency > 0) {
+      if (this.subscribed(name)) this.held.push({ due: this.ctx.venue.clock.now() + this.dataLatency, name, data });
+      return;
+    }
+    this.emit(name, data);
+  }
+
+  /** Sends the held market events whose time has come, oldest first. */
+  private release(): void {
+    if (this.held.length === 0) return;
+    const now = this.ctx.venue.clock.now();
+    let n = 0;
+    while (n < this.held.length && this.held[n].due <= now) n++;
+    if (n === 0) return;
+    for (const h of this.held.splice(0, n)) this.emit(h.name, h.data);
+  }
+
+  private emit(name: string, data: unknown): void {
     let raw: string | undefined;
     let wrapped: string | undefined;
     for (const c of this.conns) {
@@ -248,6 +276,7 @@ export class BinanceStreams {
   }
 
   private tick100(): void {
+    this.release();
     const now = this.ctx.venue.clock.now();
     for (const [symbol, w] of this.windows) {
       const take = w.take();
