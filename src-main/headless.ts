@@ -43,6 +43,7 @@ async function main(): Promise<void> {
                 ...(r.queueModel === undefined ? {} : { queueModel: r.queueModel }),
                 ...(r.orderLatency === undefined ? {} : { orderLatency: r.orderLatency }),
                 ...(r.dataLatency === undefined ? {} : { dataLatency: r.dataLatency }),
+                ...(r.responseLatency === undefined ? {} : { responseLatency: r.responseLatency }),
               },
               data: folder.data,
               lockstep: r.lockstep,

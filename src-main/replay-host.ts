@@ -74,6 +74,7 @@ export class ReplayHostService implements ReplayHost {
             ...(req.queueModel === undefined ? {} : { queueModel: req.queueModel }),
             ...(req.orderLatency === undefined ? {} : { orderLatency: req.orderLatency }),
             ...(req.dataLatency === undefined ? {} : { dataLatency: req.dataLatency }),
+            ...(req.responseLatency === undefined ? {} : { responseLatency: req.responseLatency }),
           },
           data: this.opts.data(),
           lockstep: req.lockstep ?? false,

@@ -215,7 +215,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     datasets: new DatasetService(new DatasetsRepo(db)),
     market,
     replay: session,
-    submit: replayMarket !== null && replayMarket.orderLatency > 0
+    submit: replayMarket !== null && (replayMarket.orderLatency > 0 || replayMarket.responseLatency > 0)
       ? <C extends Command>(c: C) => replayMarket.submit(() => exchange.execute(c))
       : <C extends Command>(c: C) => exchange.execute(c),
     seed,

@@ -120,6 +120,8 @@ export interface StartReplayRequest {
   order_latency?: number;
   /** WebSocket market-data latency, ms of history (0 to 60000). */
   data_latency?: number;
+  /** Order response latency, ms of history (0 to 60000). */
+  response_latency?: number;
 }
 
 export interface ReplayInfo {

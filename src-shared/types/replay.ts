@@ -27,6 +27,8 @@ export interface ReplayStatus {
   order_latency: number;
   /** Market-data latency, ms of history: WebSocket market data built at time t reach clients at t + this. */
   data_latency: number;
+  /** Order response latency, ms of history: an order's answer, and its owner's account events, arrive this long after the engine applied them. */
+  response_latency: number;
 }
 
 /** `GET /api/v1/replay` and the `replay` WebSocket channel: the status plus who holds the clock. */

@@ -28,7 +28,10 @@ beforeAll(async () => {
 afterAll(() => db?.close());
 
 /** One scripted session: everything it left, as text. */
-async function session(queueModel: 'pessimistic' | 'probabilistic', latency: { orderLatency: number; dataLatency: number } = { orderLatency: 0, dataLatency: 0 }): Promise<{ text: string; fills: number; orders: number; steps: number }> {
+async function session(
+  queueModel: 'pessimistic' | 'probabilistic',
+  latency: { orderLatency: number; dataLatency: number; responseLatency: number } = { orderLatency: 0, dataLatency: 0, responseLatency: 0 },
+): Promise<{ text: string; fills: number; orders: number; steps: number }> {
   const svc = await startService({
     dataDir: ':memory:',
     rateLimit: false,
@@ -76,8 +79,8 @@ describe('a scripted bot in lockstep', () => {
     expect(b.text).toBe(a.text);
   }, 120_000);
 
-  it('with order and market-data latency, twice byte-identical too, and not the session without latency', async () => {
-    const latency = { orderLatency: 30, dataLatency: 50 };
+  it('with order, response and market-data latency, twice byte-identical too, and not the session without latency', async () => {
+    const latency = { orderLatency: 30, dataLatency: 50, responseLatency: 20 };
     const a = await session('probabilistic', latency);
     const b = await session('probabilistic', latency);
     expect(a.orders).toBeGreaterThan(10);

@@ -9,6 +9,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { RestClient } from '../../src-shared/sdk/index.ts';
+import { hmacSha256Hex } from '../../src-shared/sign.ts';
 import type { ReplayData } from '../../src-main/market/replay/ports.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
@@ -62,12 +63,12 @@ class Client {
   }
 }
 
-async function replayService(orderLatency: number, dataLatency: number): Promise<ServiceHandle> {
+async function replayService(orderLatency: number, dataLatency: number, responseLatency = 0): Promise<ServiceHandle> {
   return startService({
     dataDir: ':memory:',
     rateLimit: false,
     accounts: [{ apiKey: KEY, apiSecret: SECRET, balance: 10_000n * 100_000_000n }],
-    replay: { options: { symbols: ['TRXUSDT'], start: FIRST_TRADE, orderLatency, dataLatency }, data, lockstep: true },
+    replay: { options: { symbols: ['TRXUSDT'], start: FIRST_TRADE, orderLatency, dataLatency, responseLatency }, data, lockstep: true },
   });
 }
 
@@ -185,6 +186,46 @@ describe('order entry latency over REST (lockstep)', () => {
       expect(svc.venue.replay!.status().time).toBe(t0 + 2 * LIN);
       expect(await rest.openOrders('TRXUSDT')).toEqual([]);
     } finally {
+      await svc.close();
+    }
+  }, 60_000);
+});
+
+describe('response latency (lockstep)', () => {
+  it('the REST answer comes at t + L_in + L_out; a fill from history reaches the user stream L_out after it', async () => {
+    const LIN = 100;
+    const LOUT = 300;
+    const svc = await replayService(LIN, 0, LOUT);
+    const c = new Client(svc.url);
+    try {
+      await c.open();
+      const rest = new RestClient({ baseUrl: svc.url, apiKey: KEY, apiSecret: SECRET, recvWindow: 60_000 });
+      const ts = Date.now();
+      const login = await c.send('LOGIN', { api_key: KEY, timestamp: ts, signature: hmacSha256Hex(SECRET, `api_key=${KEY}&timestamp=${ts}`) });
+      expect(login.result).toMatchObject({ user_id: expect.any(Number) });
+      expect((await c.send('SUBSCRIBE', ['user'])).result).toBeNull();
+      const t0 = svc.venue.replay!.status().time;
+      const bid = (await rest.depth('TRXUSDT', 5)).bids[0][0];
+      const r = await rest.placeOrder({ symbol: 'TRXUSDT', type: 1, side: 1, position_side: 1, position_action: 1, price: bid, qty: '100', time_in_force: 1 });
+      expect(svc.venue.replay!.status().time).toBe(t0 + LIN + LOUT);
+      expect((await rest.openOrders('TRXUSDT')).find((x) => x.id === r.order_id)!.created_at).toBe(t0 + LIN);
+      // step until history fills the bid; each step's answer comes after the user pushes it released
+      let prev = svc.venue.replay!.status().time;
+      let fill: { time: number; released: number; prev: number } | null = null;
+      for (let i = 0; i < 300 && fill === null; i++) {
+        c.pushes = [];
+        const a = await c.send('REPLAY', { action: 'step', ms: 100 });
+        const f = c.pushes.find((p) => p.stream === 'user' && p.data.kind === 'fill');
+        if (f) fill = { time: f.data.data.created_at, released: a.result.time, prev };
+        prev = a.result.time;
+      }
+      expect(fill).not.toBeNull();
+      // released at the first step that reached the fill's time + L_out
+      expect(fill!.released).toBeGreaterThanOrEqual(fill!.time + LOUT);
+      expect(fill!.prev).toBeLessThan(fill!.time + LOUT);
+      await c.send('REPLAY', { action: 'release' });
+    } finally {
+      await c.close();
       await svc.close();
     }
   }, 60_000);

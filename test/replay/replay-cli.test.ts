@@ -19,8 +19,8 @@ describe('--replay', () => {
   });
 
   it('reads the order and market-data latencies, ms of history', () => {
-    const o = parseCli(['--replay', 'BTCUSDT@2021-05-16', '--order-latency', '25', '--data-latency=0']);
-    expect(o.replay).toMatchObject({ orderLatency: 25, dataLatency: 0 });
+    const o = parseCli(['--replay', 'BTCUSDT@2021-05-16', '--order-latency', '25', '--response-latency', '10', '--data-latency=0']);
+    expect(o.replay).toMatchObject({ orderLatency: 25, responseLatency: 10, dataLatency: 0 });
     expect(parseCli(['--replay', 'BTCUSDT@2021-05-16', '--data-latency', '60000']).replay).toMatchObject({ dataLatency: 60_000 });
   });
 
@@ -48,6 +48,8 @@ describe('--replay', () => {
     [['--lockstep'], /--lockstep goes with --replay/],
     [['--order-latency', '5'], /--order-latency goes with --replay/],
     [['--data-latency', '5'], /--data-latency goes with --replay/],
+    [['--response-latency', '5'], /--response-latency goes with --replay/],
+    [['--replay', 'BTCUSDT@2021-05-16', '--response-latency', 'x'], /--response-latency must be an integer/],
     [['--replay', 'BTCUSDT@2021-05-16', '--order-latency', '-1'], /--order-latency must be an integer number of ms from 0 to 60000/],
     [['--replay', 'BTCUSDT@2021-05-16', '--order-latency', '1.5'], /--order-latency must be an integer/],
     [['--replay', 'BTCUSDT@2021-05-16', '--data-latency', '60001'], /--data-latency must be an integer number of ms from 0 to 60000/],

@@ -31,6 +31,8 @@ export interface ReplayRequest {
   orderLatency?: number;
   /** Market-data latency, ms of history. */
   dataLatency?: number;
+  /** Order response latency, ms of history. */
+  responseLatency?: number;
 }
 
 export interface ReplayInfo {
@@ -68,6 +70,7 @@ const statusSchema = Type.Object({
   queue_model: Type.Union([Type.Literal('pessimistic'), Type.Literal('probabilistic')]),
   order_latency: Type.Integer({ description: 'Order entry latency, ms of history: an order sent at time t reaches the matching engine at t + this' }),
   data_latency: Type.Integer({ description: 'Market-data latency, ms of history: WebSocket market data built at time t reach clients at t + this' }),
+  response_latency: Type.Integer({ description: "Order response latency, ms of history: an order's answer and its owner's account events arrive this long after the engine applied it" }),
   held: Type.Boolean({ description: 'A WebSocket client holds the clock (lockstep stepping); others may not move it' }),
   live_url: Type.Union([Type.String(), Type.Null()], { description: 'The live venue to go back to; null for a replay started with --replay' }),
 });
@@ -120,6 +123,9 @@ const startBody = Type.Object(
     ),
     data_latency: Type.Optional(
       Type.Integer({ minimum: 0, maximum: MAX_LATENCY_MS, description: `Market-data latency of the WebSocket streams, ms of history, 0 to ${MAX_LATENCY_MS} (default 0)` }),
+    ),
+    response_latency: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_LATENCY_MS, description: `Order response latency, ms of history, 0 to ${MAX_LATENCY_MS} (default 0)` }),
     ),
   },
   { additionalProperties: false },
@@ -265,7 +271,8 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
           'Starts a replay of the symbols\' imported datasets (GET /api/v1/datasets) from start, in this process, on its own ' +
           'loopback port, with its own accounts and records (in memory: they end with the replay). Answers its url, a ' +
           "one-time login_url for the trading screen, and its status. order_latency: an order (place, cancel, TP/SL) sent at " +
-          'historical time t reaches the matching engine at t + order_latency, and its answer comes then; data_latency: the ' +
+          'historical time t reaches the matching engine at t + order_latency, and its answer comes response_latency later ' +
+          "(the owner's user stream events too); data_latency: the " +
           'WebSocket market streams reach clients that many ms of history late (REST reads show the venue now). ' +
           'Errors: a symbol without a usable dataset 1106; start ' +
           `outside the data, until not after start, datasets that do not overlap, a bad balance, a latency not an integer from 0 to ${MAX_LATENCY_MS} 1001; more than ` +
@@ -297,6 +304,7 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
           ...(b.lockstep === undefined ? {} : { lockstep: b.lockstep }),
           ...(b.order_latency === undefined ? {} : { orderLatency: b.order_latency }),
           ...(b.data_latency === undefined ? {} : { dataLatency: b.data_latency }),
+          ...(b.response_latency === undefined ? {} : { responseLatency: b.response_latency }),
         }),
       );
     },

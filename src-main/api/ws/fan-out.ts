@@ -15,6 +15,8 @@
 //   stamped with the market time it was built at, and released by release() once market time
 //   reaches that stamp + the delay, in build order, to the connections still subscribed. Of
 //   the snapshot streams (depth@, price@) only the newest held frame of one stamp is kept.
+// - Response latency (a replay's): account pushes (pushAccount: the user and bot streams) are
+//   held the same way for that latency, each to its one connection, in order.
 import type { Duplex } from 'node:stream';
 import { CloseCode, WS_OPEN, type Conn, type Stream } from './conn.ts';
 import { textFrame, type TextFrame } from './frame.ts';
@@ -63,6 +65,9 @@ export class FanOut {
   /** Market-data latency: ms of market time, and the market clock; null = none. */
   private delay: { readonly ms: number; readonly now: () => number } | null = null;
   private held: Held[] = [];
+  /** Response latency of account pushes: ms of market time, and the market clock; null = none. */
+  private responseDelay: { readonly ms: number; readonly now: () => number } | null = null;
+  private heldAccount: Array<{ readonly due: number; readonly conn: Conn; readonly stream: string; readonly frame: TextFrame }> = [];
   /**
    * Pushes this returns true for are not written (installed by test-hooks.ts to simulate lost
    * messages); null in production.
@@ -98,9 +103,23 @@ export class FanOut {
     this.delay = ms > 0 ? { ms, now } : null;
   }
 
-  /** Fan-outs held by the market-data latency. */
+  /** Holds every later account push (pushAccount) until market time reaches its time + `ms`. */
+  setResponseDelay(ms: number, now: () => number): void {
+    this.responseDelay = ms > 0 ? { ms, now } : null;
+  }
+
+  /**
+   * An account push (user, bot streams): now, or held for the response latency from `time`, the
+   * market time of the command that produced it (default now).
+   */
+  pushAccount(conn: Conn, stream: string, frame: TextFrame, time?: number): void {
+    if (this.responseDelay === null) return this.push(conn, stream, frame);
+    this.heldAccount.push({ due: (time ?? this.responseDelay.now()) + this.responseDelay.ms, conn, stream, frame });
+  }
+
+  /** Pushes held by the market-data or the response latency. */
   get heldCount(): number {
-    return this.held.length;
+    return this.held.length + this.heldAccount.length;
   }
 
   /**
@@ -108,6 +127,12 @@ export class FanOut {
    * their connections that are still subscribed. The hub calls it before building new ones.
    */
   release(): void {
+    if (this.responseDelay !== null && this.heldAccount.length > 0) {
+      const now = this.responseDelay.now();
+      let n = 0;
+      while (n < this.heldAccount.length && this.heldAccount[n].due <= now) n++;
+      for (const h of this.heldAccount.splice(0, n)) if (h.conn.names.has(h.stream)) this.push(h.conn, h.stream, h.frame);
+    }
     if (this.delay === null || this.held.length === 0) return;
     const now = this.delay.now();
     let n = 0;

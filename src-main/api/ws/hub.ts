@@ -30,7 +30,8 @@
 //
 // On a replay with a data latency (docs/replay.md "Latency") every market stream push is held
 // until market time reaches the time it was built at + the latency (fan-out.ts); a REPLAY step's
-// answer flushes those that became due. Account (user, bot) and replay pushes are not delayed.
+// answer flushes those that became due. With a response latency the account pushes (user, bot)
+// are held likewise for that latency. Replay status pushes are never delayed.
 //
 // Invariants and limits:
 // - Every push is serialised and framed once per stream per tick (frame.ts) and the same
@@ -179,8 +180,10 @@ export class Hub {
       out: this.out,
     });
     // a replay's market-data latency: market streams reach clients that many ms of history late
-    const dataLatency = opts.venue.replay?.status().data_latency ?? 0;
-    if (dataLatency > 0) this.out.setDelay(dataLatency, this.eventTime);
+    const st = opts.venue.replay?.status();
+    if ((st?.data_latency ?? 0) > 0) this.out.setDelay(st!.data_latency, this.eventTime);
+    // and its response latency: the user and bot streams' account events reach clients that late
+    if ((st?.response_latency ?? 0) > 0) this.out.setResponseDelay(st!.response_latency, this.eventTime);
     if (opts.autoStart !== false) {
       this.timer = setInterval(() => this.tick(), TICK_MS);
       this.timer.unref();

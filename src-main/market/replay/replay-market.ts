@@ -16,6 +16,7 @@
 //     next event of that symbol, and the next prints are the historical ones.
 //   - Order entry latency: an order submitted at market time t is applied at t + orderLatency,
 //     after every historical event up to that time; orders in flight keep their sending order.
+//     Its answer is delivered at that time + responseLatency (answers in the order applied).
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { MAX_SPEED, MIN_SPEED, VirtualClock } from '../../core/clock.ts';
 import type { Exchange } from '../../trading/exchange.ts';
@@ -41,16 +42,21 @@ export interface ReplayOptions {
   orderLatency?: number;
   /** Market-data latency, ms of history (0 to MAX_LATENCY_MS, default 0): applied by the WebSocket hub, held here for the status. */
   dataLatency?: number;
+  /**
+   * Order response latency, ms of history (0 to MAX_LATENCY_MS, default 0): an order's answer
+   * (submit()) and the account events pushed to its owner (the WebSocket hubs) arrive this late.
+   */
+  responseLatency?: number;
 }
 
-/** Largest order entry or market-data latency, ms of history. */
+/** Largest order entry, response or market-data latency, ms of history. */
 export const MAX_LATENCY_MS = 60_000;
 
-/** An order on its way to the matching engine (submit()). */
+/** An order on its way to the matching engine, or its answer on its way back (submit()). */
 interface InFlight {
-  /** Market time it reaches the engine. */
+  /** Market time it reaches the engine / the client. */
   at: number;
-  run(): void;
+  act(): void;
   fail(err: unknown): void;
 }
 
@@ -83,7 +89,7 @@ export class ReplayMarket implements MarketSource {
   readonly engine: ReplayEngine;
   private readonly clock: VirtualClock;
   private readonly klines: KlineService | null;
-  private readonly opts: ReplayOptions & { until: number; queueModel: QueueModel; orderLatency: number; dataLatency: number };
+  private readonly opts: ReplayOptions & { until: number; queueModel: QueueModel; orderLatency: number; dataLatency: number; responseLatency: number };
   /** Orders in flight, by arrival time (FIFO at equal times: the latency is one constant). */
   private readonly inFlight: InFlight[] = [];
   private readonly intervalMs: number;
@@ -100,7 +106,8 @@ export class ReplayMarket implements MarketSource {
   private notifyTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
-    engine: ReplayEngine, clock: VirtualClock, klines: KlineService | null, opts: ReplayOptions & { until: number; queueModel: QueueModel; orderLatency: number; dataLatency: number },
+    engine: ReplayEngine, clock: VirtualClock, klines: KlineService | null,
+    opts: ReplayOptions & { until: number; queueModel: QueueModel; orderLatency: number; dataLatency: number; responseLatency: number },
     intervalMs = 50, wall: () => number = Date.now,
   ) {
     this.engine = engine;
@@ -171,6 +178,7 @@ export class ReplayMarket implements MarketSource {
       queue_model: this.opts.queueModel,
       order_latency: this.opts.orderLatency,
       data_latency: this.opts.dataLatency,
+      response_latency: this.opts.responseLatency,
     };
   }
 
@@ -184,6 +192,11 @@ export class ReplayMarket implements MarketSource {
     return this.opts.dataLatency;
   }
 
+  /** Order response latency, ms of history. */
+  get responseLatency(): number {
+    return this.opts.responseLatency;
+  }
+
   /**
    * Order entry (docs/replay.md "Latency"): `run` (an order, cancel, TP/SL command of a user or
    * bot) reaches the matching engine `orderLatency` ms of history after now: every historical
@@ -191,38 +204,55 @@ export class ReplayMarket implements MarketSource {
    * While the replay follows the wall clock the order waits for the clock to get there; when it
    * does not (paused, lockstep, finished, not started) the replay advances itself to the arrival
    * time at once, so a client that waits for its answer before stepping cannot deadlock. An
-   * order sent less than the latency before `until` arrives at `until`. Without a latency `run`
-   * runs now.
+   * order sent less than the latency before `until` arrives at `until`. The answer (or the
+   * refusal) comes `responseLatency` ms of history after the order was applied, by the same rule
+   * (in lockstep the replay moves itself there too). Without latencies `run` runs now.
    */
   submit<T>(run: () => T): Promise<T> {
     if (this.stopped) return Promise.reject(new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay is closing'));
-    if (this.opts.orderLatency === 0) {
+    const { orderLatency, responseLatency, until } = this.opts;
+    if (orderLatency === 0 && responseLatency === 0) {
       try {
         return Promise.resolve(run());
       } catch (err) {
         return Promise.reject(err);
       }
     }
-    const at = Math.min(this.opts.until, this.engine.time + this.opts.orderLatency);
+    const at = Math.min(until, this.engine.time + orderLatency);
+    const back = Math.min(until, at + responseLatency);
     return new Promise<T>((resolve, reject) => {
-      this.inFlight.push({
+      const answer = (settle: () => void): void => {
+        if (responseLatency === 0) settle();
+        else this.schedule({ at: back, act: settle, fail: reject });
+      };
+      this.schedule({
         at,
-        run() {
+        act() {
+          let value: T;
           try {
-            resolve(run());
+            value = run();
           } catch (err) {
-            reject(err);
+            answer(() => reject(err));
+            return;
           }
+          answer(() => resolve(value));
         },
         fail: reject,
       });
-      if (!this.following) this.runTo(at);
+      if (!this.following) this.runTo(back);
     });
   }
 
-  /** Orders sent and not yet at the engine. */
+  /** Orders sent and not yet at the engine, and answers not yet delivered. */
   get ordersInFlight(): number {
     return this.inFlight.length;
+  }
+
+  /** Queues an arrival by time; at equal times after those already queued (FIFO). */
+  private schedule(o: InFlight): void {
+    let i = this.inFlight.length;
+    while (i > 0 && this.inFlight[i - 1].at > o.at) i--;
+    this.inFlight.splice(i, 0, o);
   }
 
   /** The replay moves by itself, following the wall clock (started, not paused, not in lockstep, not finished). */
@@ -270,7 +300,7 @@ export class ReplayMarket implements MarketSource {
   stop(): void {
     this.stopped = true;
     // orders still in flight never reach the engine: their senders are told so
-    for (const o of this.inFlight.splice(0)) o.fail(new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay closed before the order reached the matching engine'));
+    for (const o of this.inFlight.splice(0)) o.fail(new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay closed while the order or its answer was in flight'));
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
@@ -304,12 +334,12 @@ export class ReplayMarket implements MarketSource {
   private runTo(target: number): number {
     const before = this.engine.events;
     const finishedBefore = this.finished;
-    // orders in flight that arrive by then, each after the history up to its arrival time
+    // orders (and answers) in flight that arrive by then, each after the history up to its time
     while (this.inFlight.length > 0 && this.inFlight[0].at <= target) {
       const o = this.inFlight.shift()!;
       this.engine.runTo(o.at, this.clock);
       this.klines?.advanceTo(this.engine.time);
-      o.run();
+      o.act();
     }
     this.engine.runTo(target, this.clock);
     if (this.aim < this.engine.time) this.aim = this.engine.time;
@@ -347,7 +377,8 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   const queueModel = o.queueModel ?? 'probabilistic';
   const orderLatency = o.orderLatency ?? 0;
   const dataLatency = o.dataLatency ?? 0;
-  for (const [name, v] of [['order latency', orderLatency], ['data latency', dataLatency]] as const) {
+  const responseLatency = o.responseLatency ?? 0;
+  for (const [name, v] of [['order latency', orderLatency], ['data latency', dataLatency], ['response latency', responseLatency]] as const) {
     if (!Number.isInteger(v) || v < 0 || v > MAX_LATENCY_MS) throw new RangeError(`${name} must be an integer number of ms from 0 to ${MAX_LATENCY_MS}, got ${v}`);
   }
   if (queueModel !== 'pessimistic' && queueModel !== 'probabilistic') throw new RangeError(`queue model must be pessimistic or probabilistic, got ${String(queueModel)}`);
@@ -363,7 +394,7 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   engine.prime(opts.clock);
   const klines = opts.openKlines();
   klines.autoAdvance = false;
-  const market = new ReplayMarket(engine, opts.clock, klines, { ...o, until, queueModel, orderLatency, dataLatency }, opts.intervalMs, opts.wall);
+  const market = new ReplayMarket(engine, opts.clock, klines, { ...o, until, queueModel, orderLatency, dataLatency, responseLatency }, opts.intervalMs, opts.wall);
   return { market, klines };
 }
 

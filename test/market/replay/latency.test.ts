@@ -39,9 +39,9 @@ afterEach(() => {
   venues = [];
 });
 
-/** A replay of the recording with order latency `latency`, at time t, with one funded account. */
-async function at(t: number, latency: number): Promise<{ v: ReplayVenue; acct: number }> {
-  const v = await replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: latency });
+/** A replay of the recording with order latency `latency` (and response latency `back`), at time t, with one funded account. */
+async function at(t: number, latency: number, back = 0): Promise<{ v: ReplayVenue; acct: number }> {
+  const v = await replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: latency, responseLatency: back });
   venues.push(v);
   v.market.seek(t);
   const acct = v.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
@@ -86,6 +86,24 @@ describe('order entry latency on the TRXUSDT recording', () => {
     expect(fills.every((t) => t === m.t + L)).toBe(true);
   });
 
+  it('with a response latency R the answer comes at t + L + R, the order having met the book of t + L', async () => {
+    const m = findMove(-1);
+    const R = 70;
+    const late = await at(m.t, L, R);
+    const fills: number[] = [];
+    late.v.exchange.events.on('trade', (e) => fills.push(e.time));
+    const r = await buy(late.v, late.acct, m.askThen);
+    expect(Number(r.filled_qty)).toBeGreaterThan(0);
+    expect(fills.length).toBeGreaterThan(0);
+    expect(fills.every((t) => t === m.t + L)).toBe(true);
+    expect(late.v.market.time).toBe(m.t + L + R);
+    // a refusal takes the same way back
+    const t1 = late.v.market.time;
+    await expect(late.v.market.submit(() => late.v.exchange.execute({ kind: 'cancel', accountId: late.acct, symbol: 'TRXUSDT', orderId: 999_999 }))).rejects.toBeInstanceOf(ApiError);
+    expect(late.v.market.time).toBe(t1 + L + R);
+    expect(late.v.market.status()).toMatchObject({ order_latency: L, response_latency: R, data_latency: 0 });
+  });
+
   it('while the replay follows the clock, the order waits for the clock to reach t + L', async () => {
     let wall = 0;
     const v = await replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: L }, () => wall);
@@ -128,6 +146,7 @@ describe('order entry latency on the TRXUSDT recording', () => {
     for (const bad of [-1, 1.5, 60_001]) {
       await expect(replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: bad })).rejects.toThrow(/order latency must be an integer/);
       await expect(replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, dataLatency: bad })).rejects.toThrow(/data latency must be an integer/);
+      await expect(replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, responseLatency: bad })).rejects.toThrow(/response latency must be an integer/);
     }
   });
 });

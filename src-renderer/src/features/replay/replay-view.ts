@@ -99,6 +99,8 @@ export interface ReplayForm {
   orderLatency?: string;
   /** WebSocket market-data latency, ms of history ('' or absent: 0). */
   dataLatency?: string;
+  /** Order response latency, ms of history ('' or absent: 0). */
+  responseLatency?: string;
 }
 
 export interface ReplayRequest {
@@ -110,6 +112,7 @@ export interface ReplayRequest {
   queue_model: QueueModel;
   order_latency?: number;
   data_latency?: number;
+  response_latency?: number;
 }
 
 /** Largest order entry or market-data latency of a replay, ms (the API's bound). */
@@ -167,9 +170,11 @@ export function checkReplayForm(
   if (!/^\d+(\.\d+)?$/.test(balance) || Number(balance) <= 0) errors.balance = 'Starting balance must be a positive amount of USDT, e.g. 10000.';
   const orderLatency = latencyMs(form.orderLatency);
   const dataLatency = latencyMs(form.dataLatency);
+  const responseLatency = latencyMs(form.responseLatency);
   const latencyRule = `a whole number of ms from 0 to ${MAX_REPLAY_LATENCY_MS.toLocaleString('en-US')}, e.g. 50 (empty: none).`;
   if (orderLatency === null) errors.orderLatency = `Order latency must be ${latencyRule}`;
   if (dataLatency === null) errors.dataLatency = `Market-data latency must be ${latencyRule}`;
+  if (responseLatency === null) errors.responseLatency = `Response latency must be ${latencyRule}`;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -177,6 +182,7 @@ export function checkReplayForm(
       symbols: [...form.symbols], start: start!, until: end ?? span!.end, speed, balance, queue_model: form.queueModel,
       ...(orderLatency! > 0 ? { order_latency: orderLatency! } : {}),
       ...(dataLatency! > 0 ? { data_latency: dataLatency! } : {}),
+      ...(responseLatency! > 0 ? { response_latency: responseLatency! } : {}),
     },
   };
 }
