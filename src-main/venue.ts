@@ -215,8 +215,15 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     datasets: new DatasetService(new DatasetsRepo(db)),
     market,
     replay: session,
-    submit: replayMarket !== null && (replayMarket.orderLatency > 0 || replayMarket.responseLatency > 0)
-      ? <C extends Command>(c: C) => replayMarket.submit(() => exchange.execute(c))
+    submit: replayMarket !== null && session !== null && (replayMarket.orderLatency > 0 || replayMarket.responseLatency > 0)
+      ? <C extends Command>(c: C) => {
+          const p = replayMarket.submit(() => exchange.execute(c));
+          // the replay may have moved itself for the order (lockstep): the report's equity grid
+          // is sampled where the clock went, as after a step
+          const sample = (): void => session!.report.sample(clock.now());
+          void p.then(sample, sample);
+          return p;
+        }
       : <C extends Command>(c: C) => exchange.execute(c),
     seed,
     close() {
