@@ -230,3 +230,42 @@ describe('response latency (lockstep)', () => {
     }
   }, 60_000);
 });
+
+describe('response latency on the Binance facade\'s user stream', () => {
+  it('a history fill of a resting order reaches the user stream no earlier than L_out after it', async () => {
+    const LOUT = 400;
+    const svc = await replayService(0, 0, LOUT);
+    const { listenKey } = (await (await fetch(`${svc.url}/binance/fapi/v1/listenKey`, { method: 'POST', headers: { 'X-MBX-APIKEY': KEY } })).json()) as { listenKey: string };
+    const ws = new WebSocket(`${svc.url.replace('http', 'ws')}/binance/ws/${listenKey}`);
+    const got: Array<{ x: string; at: number }> = [];
+    ws.on('message', (raw) => {
+      const m = JSON.parse(String(raw));
+      if (m.e === 'ORDER_TRADE_UPDATE') got.push({ x: m.o.x, at: svc.venue.replay!.status().time });
+    });
+    try {
+      await new Promise((r) => ws.once('open', r));
+      const rest = new RestClient({ baseUrl: svc.url, apiKey: KEY, apiSecret: SECRET, recvWindow: 60_000 });
+      const t0 = svc.venue.replay!.status().time;
+      const bid = (await rest.depth('TRXUSDT', 5)).bids[0][0];
+      await rest.placeOrder({ symbol: 'TRXUSDT', type: 1, side: 1, position_side: 1, position_action: 1, price: bid, qty: '100', time_in_force: 1 });
+      // the answer came at t0 + L_out (the replay moved itself there); the NEW event is due then too
+      expect(svc.venue.replay!.status().time).toBe(t0 + LOUT);
+      const post = (body: unknown) => fetch(`${svc.url}/api/v1/replay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      for (let i = 0; i < 100 && !got.some((g) => g.x === 'TRADE'); i++) {
+        await post({ action: 'step', ms: 100 });
+        await new Promise((r) => setTimeout(r, 120));
+      }
+      const trade = got.find((g) => g.x === 'TRADE');
+      expect(trade).toBeDefined();
+      // the first fill (newest first: the last item)
+      const fills = (await rest.myTrades({ symbol: 'TRXUSDT' })).items;
+      expect(fills.length).toBeGreaterThan(0);
+      expect(trade!.at).toBeGreaterThanOrEqual(fills[fills.length - 1].created_at + LOUT);
+      expect(got[0]).toMatchObject({ x: 'NEW' });
+      expect(got[0].at).toBeGreaterThanOrEqual(t0 + LOUT);
+    } finally {
+      ws.close();
+      await svc.close();
+    }
+  }, 60_000);
+});
