@@ -99,9 +99,9 @@ export interface Venue {
   readonly replay: ReplaySession | null;
   /**
    * Order entry: what a user or bot sends to the matching engine (orders, cancels, TP/SL). On
-   * the live venue and on a replay without order latency it runs at once (execute); on a replay
-   * with one it reaches the engine that many ms of history later and the promise settles then
-   * (ReplayMarket.submit, docs/replay.md "Latency").
+   * the live venue and on a replay without order or response latency it runs at once (execute);
+   * on a replay with them it reaches the engine the order latency later in history, and the
+   * promise settles the response latency after that (ReplayMarket.submit, docs/replay.md "Latency").
    */
   submit<C extends Command>(c: C): ResultOf<C> | Promise<ResultOf<C>>;
   readonly seed: number;

@@ -90,7 +90,7 @@ export class ReplayMarket implements MarketSource {
   private readonly clock: VirtualClock;
   private readonly klines: KlineService | null;
   private readonly opts: ReplayOptions & { until: number; queueModel: QueueModel; orderLatency: number; dataLatency: number; responseLatency: number };
-  /** Orders in flight, by arrival time (FIFO at equal times: the latency is one constant). */
+  /** Orders and answers in flight, by arrival time (FIFO at equal times: each latency is one constant). */
   private readonly inFlight: InFlight[] = [];
   private readonly intervalMs: number;
   private readonly wall: () => number;
