@@ -185,6 +185,13 @@ describe('order entry latency over REST (lockstep)', () => {
       await rest.cancelAllOrders('TRXUSDT');
       expect(svc.venue.replay!.status().time).toBe(t0 + 2 * LIN);
       expect(await rest.openOrders('TRXUSDT')).toEqual([]);
+      // the Binance facade's order route too: its updateTime is when the engine applied it
+      const q = `symbol=TRXUSDT&side=BUY&type=LIMIT&quantity=100&price=${bid}&timeInForce=GTC&positionSide=LONG&timestamp=${Date.now()}&recvWindow=60000`;
+      const res = await fetch(`${svc.url}/binance/fapi/v1/order?${q}&signature=${hmacSha256Hex(SECRET, q)}`, { method: 'POST', headers: { 'X-MBX-APIKEY': KEY } });
+      const body = (await res.json()) as { updateTime: number; status: string };
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(body).toMatchObject({ status: 'NEW', updateTime: t0 + 3 * LIN });
+      expect(svc.venue.replay!.status().time).toBe(t0 + 3 * LIN);
     } finally {
       await svc.close();
     }

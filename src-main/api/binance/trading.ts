@@ -14,7 +14,7 @@ import { MarginMode, OrderStatus, OrderType, PositionAction, PositionSide, Side,
 import type { Account } from '../../core/account.ts';
 import { maxNotionalFor } from '../../risk/tiers.ts';
 import type { OrderState, TradeState } from '../../trading/ports.ts';
-import type { Command } from '../../trading/exchange.ts';
+import type { Command, ResultOf } from '../../trading/exchange.ts';
 import { bodyText, listedPairs, pairOf, paramsOf, type BinanceContext } from './context.ts';
 import { BinanceError, MSG, fromNative, positionSideMessage, illegal, invalidValue, mandatory, notRequired, type ErrorContext } from './errors.ts';
 import { queryOf, type Params } from './params.ts';
@@ -58,15 +58,23 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     }
   };
 
-  /** Order entry (an order or a cancel): through the venue's submit, so a replay's order latency applies. */
-  const enter = async <C extends Command>(c: C, ectx: ErrorContext, s?: Signed) => {
-    try {
-      return await venue.submit(c);
-    } catch (err) {
+  /**
+   * Order entry (an order or a cancel): through the venue's submit, so a replay's order latency
+   * applies. Synchronous (the answer at once) unless the venue delays it; errors in Binance's terms.
+   */
+  const enter = <C extends Command>(c: C, ectx: ErrorContext, s?: Signed): ResultOf<C> | Promise<ResultOf<C>> => {
+    const fail = (err: unknown): never => {
       if (!(err instanceof ApiError)) throw err;
       if (s !== undefined && err.def.code === 3012) ectx = { ...ectx, positionMode: ex.summary(s.account.id).position_mode };
       throw fromNative(err, ectx);
+    };
+    let r: ResultOf<C> | Promise<ResultOf<C>>;
+    try {
+      r = venue.submit(c);
+    } catch (err) {
+      return fail(err);
     }
+    return r instanceof Promise ? r.catch(fail) : r;
   };
 
   const orderOf = (s: Signed, o: Readonly<OrderState>) => binanceOrder(ex.pair(o.symbol)!.math, o, s.mode);
@@ -140,7 +148,7 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       t = translate(live);
     }
     const { positionSide, action } = t;
-    const result = await enter(
+    const entered = enter(
       {
         kind: 'place',
         accountId: s.account.id,
@@ -160,9 +168,11 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       s,
     );
     // the market time the command ran at: the order's creation time (a finished order is no longer
-    // live, and reading its stored row would flush the turn's coalesced writes on every order); a
-    // replay's order latency puts it after the sending
-    const time = venue.clock.now();
+    // live, and reading its stored row would flush the turn's coalesced writes on every order);
+    // with a replay's latency the command ran later, at the order's creation time
+    const ranNow = entered instanceof Promise ? null : venue.clock.now();
+    const result = await entered;
+    const time = ranNow ?? ex.liveOrder(s.account.id, Number(result.order_id))?.createdAt ?? venue.trading.order(Number(result.order_id))!.createdAt;
     const m = pair.math;
     const ack = respType === 'ACK';
     const filled = ack ? m.formatQty(0) : result.filled_qty;
