@@ -1,6 +1,7 @@
 // Command-line options of the headless service (`npm run serve -- ...`) and the desktop app.
 import { AccountFieldError, checkAccountFields, DEFAULT_PAPER_BALANCE } from './accounts/credentials.ts';
 import { parseFixed } from '../src-shared/decimal.ts';
+import { MAX_LATENCY_MS } from './market/replay/replay-market.ts';
 
 export { DEFAULT_PAPER_BALANCE };
 
@@ -40,6 +41,12 @@ export interface ReplayCliSpec {
   lockstep: boolean;
   /** Starting balance of the local account, 1e-8 USDT units. */
   balance?: bigint;
+  /** --order-latency: order entry latency, ms of history. */
+  orderLatency?: number;
+  /** --data-latency: WebSocket market-data latency, ms of history. */
+  dataLatency?: number;
+  /** --response-latency: order response latency, ms of history. */
+  responseLatency?: number;
 }
 
 export const USAGE = `Usage: npm run serve -- [options]
@@ -65,6 +72,12 @@ export const USAGE = `Usage: npm run serve -- [options]
                            the historical queue moves
   --lockstep               the replay clock moves only when a client steps it
   --balance X              starting USDT balance of the replay's local account (default 10000)
+  --order-latency MS       an order sent at historical time t reaches the replay's matching engine
+                           at t + MS (0 to 60000, default 0)
+  --response-latency MS    an order's answer and its owner's account events come MS ms of history
+                           after the replay's engine applied it (0 to 60000, default 0)
+  --data-latency MS        the replay's WebSocket market data reach clients MS ms of history late
+                           (0 to 60000, default 0)
   --help                   this text`;
 
 export class CliError extends Error {}
@@ -123,6 +136,9 @@ export function parseCli(argv: readonly string[]): CliOptions {
   let queueModel: ReplayCliSpec['queueModel'];
   let lockstep = false;
   let balance: bigint | undefined;
+  let orderLatency: number | undefined;
+  let dataLatency: number | undefined;
+  let responseLatency: number | undefined;
   const simOnly: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -206,6 +222,17 @@ export function parseCli(argv: readonly string[]): CliOptions {
         balance = r.value;
         break;
       }
+      case '--order-latency':
+      case '--response-latency':
+      case '--data-latency': {
+        const v = takeValue();
+        const n = Number(v);
+        if (!/^\d{1,6}$/.test(v) || n > MAX_LATENCY_MS) throw new CliError(`${name} must be an integer number of ms from 0 to ${MAX_LATENCY_MS}, got '${v}'`);
+        if (name === '--order-latency') orderLatency = n;
+        else if (name === '--response-latency') responseLatency = n;
+        else dataLatency = n;
+        break;
+      }
       case '--help':
       case '-h':
         out.help = true;
@@ -215,13 +242,16 @@ export function parseCli(argv: readonly string[]): CliOptions {
     }
   }
   if (out.replay === undefined) {
-    const stray = until !== undefined ? '--until' : queueModel !== undefined ? '--queue-model' : lockstep ? '--lockstep' : balance !== undefined ? '--balance' : null;
+    const stray = until !== undefined ? '--until' : queueModel !== undefined ? '--queue-model' : lockstep ? '--lockstep' : balance !== undefined ? '--balance'
+      : orderLatency !== undefined ? '--order-latency' : responseLatency !== undefined ? '--response-latency' : dataLatency !== undefined ? '--data-latency' : null;
     if (stray !== null) throw new CliError(`${stray} goes with --replay`);
     return out;
   }
   if (simOnly.length > 0) throw new CliError(`${simOnly[0]} is an option of the simulated market, not of --replay`);
   if (until !== undefined && until <= out.replay.start) throw new CliError('--until must be after the --replay start time');
-  out.replay = { ...out.replay, lockstep, ...(until === undefined ? {} : { until }), ...(queueModel === undefined ? {} : { queueModel }), ...(balance === undefined ? {} : { balance }) };
+  out.replay = { ...out.replay, lockstep, ...(until === undefined ? {} : { until }), ...(queueModel === undefined ? {} : { queueModel }), ...(balance === undefined ? {} : { balance }),
+    ...(orderLatency === undefined ? {} : { orderLatency }), ...(responseLatency === undefined ? {} : { responseLatency }),
+    ...(dataLatency === undefined ? {} : { dataLatency }) };
   out.simulate = false;
   return out;
 }

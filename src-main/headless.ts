@@ -36,7 +36,15 @@ async function main(): Promise<void> {
         ? {}
         : {
             replay: {
-              options: { symbols: r.symbols, start: r.start, ...(r.until === undefined ? {} : { until: r.until }), ...(r.queueModel === undefined ? {} : { queueModel: r.queueModel }) },
+              options: {
+                symbols: r.symbols,
+                start: r.start,
+                ...(r.until === undefined ? {} : { until: r.until }),
+                ...(r.queueModel === undefined ? {} : { queueModel: r.queueModel }),
+                ...(r.orderLatency === undefined ? {} : { orderLatency: r.orderLatency }),
+                ...(r.dataLatency === undefined ? {} : { dataLatency: r.dataLatency }),
+                ...(r.responseLatency === undefined ? {} : { responseLatency: r.responseLatency }),
+              },
               data: folder.data,
               lockstep: r.lockstep,
               liveUrl: null,

@@ -1,6 +1,7 @@
 // The pair catalogue of a replay venue: the replayed pairs only, each with its main dataset's
 // specs (h16-core's replaySymbolRow) and, as its listed initial price, the first historical price
-// at or after the start (a trade, else a candle's open, else the mid of the first depth snapshot).
+// at or after the start (a trade, else a candle's open, else the best bid of the depth snapshot the
+// replay starts from).
 import type { NewSymbol } from './core/symbol.ts';
 import type { ReplayData } from './market/replay/ports.ts';
 import { planSources, replaySymbolRow, type ReplayOptions, type SymbolSource } from './market/replay/replay-market.ts';
@@ -28,7 +29,8 @@ function initialPrice(data: ReplayData, src: SymbolSource, start: number): strin
     if (pick) return pick.open;
   }
   if (src.depth) {
-    for (const ev of data.depth(src.depth.id, src.depth.firstTime ?? start)) {
+    // the book the replay starts from: the last snapshot at or before the start
+    for (const ev of data.depth(src.depth.id, data.depthAnchor?.(src.depth.id, start) ?? src.depth.firstTime ?? start)) {
       if (ev.bids.length > 0 && ev.asks.length > 0) {
         const bid = ev.bids.reduce((a, b) => (Number(b[0]) > Number(a[0]) ? b : a))[0];
         const ask = ev.asks.reduce((a, b) => (Number(b[0]) < Number(a[0]) ? b : a))[0];

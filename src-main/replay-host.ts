@@ -67,7 +67,15 @@ export class ReplayHostService implements ReplayHost {
         logger: this.opts.logger,
         rateLimit: this.opts.rateLimit,
         replay: {
-          options: { symbols: req.symbols, start: req.start, ...(req.until === undefined ? {} : { until: req.until }), ...(req.queueModel === undefined ? {} : { queueModel: req.queueModel }) },
+          options: {
+            symbols: req.symbols,
+            start: req.start,
+            ...(req.until === undefined ? {} : { until: req.until }),
+            ...(req.queueModel === undefined ? {} : { queueModel: req.queueModel }),
+            ...(req.orderLatency === undefined ? {} : { orderLatency: req.orderLatency }),
+            ...(req.dataLatency === undefined ? {} : { dataLatency: req.dataLatency }),
+            ...(req.responseLatency === undefined ? {} : { responseLatency: req.responseLatency }),
+          },
           data: this.opts.data(),
           lockstep: req.lockstep ?? false,
           liveUrl: this.liveUrl,

@@ -33,7 +33,7 @@ import type { GroupCommit } from './store/group-commit.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
-import { Exchange } from './trading/exchange.ts';
+import { Exchange, type Command, type ResultOf } from './trading/exchange.ts';
 import { wireRecords } from './api/records.ts';
 
 export interface VenueOptions {
@@ -102,6 +102,13 @@ export interface Venue {
   readonly market: MarketSource | null;
   /** The replay's controls and session report on a replay venue (docs/replay.md); null on the live venue. */
   readonly replay: ReplaySession | null;
+  /**
+   * Order entry: what a user or bot sends to the matching engine (orders, cancels, TP/SL). On
+   * the live venue and on a replay without order or response latency it runs at once (execute);
+   * on a replay with them it reaches the engine the order latency later in history, and the
+   * promise settles the response latency after that (ReplayMarket.submit, docs/replay.md "Latency").
+   */
+  submit<C extends Command>(c: C): ResultOf<C> | Promise<ResultOf<C>>;
   readonly seed: number;
   /** Closes the venue at once; the promise settles when the checkpoint worker is gone too. */
   close(): Promise<void>;
@@ -193,6 +200,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       })
     : { market: null, klines: openKlines() };
   let session: ReplaySession | null = null;
+  const replayMarket = replay !== undefined ? (market as ReplayMarket) : null;
   if (replay !== undefined) {
     const report = new SessionReport({ events: exchange.events, summary: (id) => exchange.summary(id), now: () => clock.now() });
     session = new ReplaySession({ market: market as ReplayMarket, report, lockstep: replay.lockstep ?? false, liveUrl: replay.liveUrl ?? null });
@@ -222,6 +230,16 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     datasets: new DatasetService(new DatasetsRepo(db)),
     market,
     replay: session,
+    submit: replayMarket !== null && session !== null && (replayMarket.orderLatency > 0 || replayMarket.responseLatency > 0)
+      ? <C extends Command>(c: C) => {
+          const p = replayMarket.submit(() => exchange.execute(c));
+          // the replay may have moved itself for the order (lockstep): the report's equity grid
+          // is sampled where the clock went, as after a step
+          const sample = (): void => session!.report.sample(clock.now());
+          void p.then(sample, sample);
+          return p;
+        }
+      : <C extends Command>(c: C) => exchange.execute(c),
     seed,
     close() {
       if (closed) return closing;

@@ -123,5 +123,7 @@ export interface DatasetStore {
   tradeBlocks(datasetId: number, fromUs: number): Iterable<Uint8Array>;
   /** Committed events (time µs, stored data) at or after `fromUs`, ascending by (time, seq). */
   events(datasetId: number, fromUs: number): Iterable<{ time: number; data: string }>;
+  /** Time (µs) of the last committed depth snapshot event at or before `atUs`, null when there is none. */
+  lastSnapshotTime(datasetId: number, atUs: number): number | null;
 }
 export type { DatasetKey } from './kinds.ts';

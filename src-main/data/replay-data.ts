@@ -38,6 +38,12 @@ export class DatasetReplayData implements ReplayData {
     }
   }
 
+  depthAnchor(datasetId: number, at: number): number | null {
+    // the events are in µs: the last snapshot at or before the end of the millisecond `at`
+    const us = this.store.lastSnapshotTime(datasetId, at * 1000 + 999);
+    return us === null ? null : Math.floor(us / 1000);
+  }
+
   *trades(datasetId: number, from: number): Iterable<HistTrade> {
     const fromUs = from * 1000;
     const cols = newColumns();

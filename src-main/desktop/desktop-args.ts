@@ -11,7 +11,7 @@ import { CliError, parseCli, USAGE, type CliOptions } from '../cli-args.ts';
 import { desktopDataDirs, type DesktopDataDirs } from '../paths.ts';
 import type { PortRequest } from './port-choice.ts';
 
-const WITH_VALUE = ['--host', '--port', '--data-dir', '--seed', '--speed', '--account', '--volatility', '--intensity', '--replay', '--until', '--queue-model', '--balance'] as const;
+const WITH_VALUE = ['--host', '--port', '--data-dir', '--seed', '--speed', '--account', '--volatility', '--intensity', '--replay', '--until', '--queue-model', '--balance', '--order-latency', '--response-latency', '--data-latency'] as const;
 const FLAGS = ['--no-sim', '--lockstep', '--help', '-h'] as const;
 export const PERPDESK_OPTIONS: readonly string[] = [...WITH_VALUE, ...FLAGS];
 

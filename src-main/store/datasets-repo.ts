@@ -147,6 +147,12 @@ export class DatasetsRepo implements DatasetStore {
         `SELECT e.time, e.data FROM dataset_events e JOIN dataset_files f ON f.id = e.file_id AND f.state = 'done'
          WHERE e.dataset_id = ? AND e.time >= ? ORDER BY e.time, e.seq`,
       ),
+      // walks the primary key (dataset_id, time) back from the time: the rows it reads are the
+      // diffs between that snapshot and the time, which a replay applies anyway
+      lastSnapshot: p(
+        `SELECT e.time FROM dataset_events e JOIN dataset_files f ON f.id = e.file_id AND f.state = 'done'
+         WHERE e.dataset_id = ? AND e.time <= ? AND substr(e.data, 1, 8) = '{"t":"s"' ORDER BY e.time DESC LIMIT 1`,
+      ),
       blocks: p(
         `SELECT b.data FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'
          WHERE b.dataset_id = ? AND b.last_time >= ? ORDER BY b.first_id`,
@@ -325,6 +331,11 @@ export class DatasetsRepo implements DatasetStore {
   // at once, and a second iterate() of one StatementSync invalidates the first one's iterator.
   *tradeBlocks(datasetId: number, fromUs: number): Iterable<Uint8Array> {
     for (const r of this.db.prepare(this.s.blocks.sourceSQL).iterate(datasetId, fromUs)) yield (r as { data: Uint8Array }).data;
+  }
+
+  lastSnapshotTime(datasetId: number, atUs: number): number | null {
+    const r = this.s.lastSnapshot.get(datasetId, atUs) as { time: number } | undefined;
+    return r === undefined ? null : r.time;
   }
 
   *events(datasetId: number, fromUs: number): Iterable<{ time: number; data: string }> {

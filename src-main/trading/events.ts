@@ -35,6 +35,11 @@ export interface AccountEvent {
   kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding';
   /** The record as the API shows it (order record, trade record, position record, balance summary, ...). */
   data: unknown;
+  /**
+   * Market time of the command that produced it (the event goes out later, once committed): a
+   * replay's response latency counts from here.
+   */
+  time?: number;
 }
 
 /** An account's leverage on a pair changed (the leverage command, or an order that set one), once committed. */

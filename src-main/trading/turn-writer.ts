@@ -146,7 +146,11 @@ export class TurnWriter {
       const a = core.accounts.get(id);
       if (a) out.push({ accountId: id, kind: 'balance', data: summaryRecord(core, a) });
     }
-    if (out.length > 0) core.deps.repo.group.afterCommit(() => this.emitAll(out));
+    if (out.length > 0) {
+      const time = core.now();
+      for (const ev of out) ev.time = time;
+      core.deps.repo.group.afterCommit(() => this.emitAll(out));
+    }
   }
 
   /** Writes the turn's changes (run by the group commit inside its transaction). */
@@ -173,7 +177,9 @@ export class TurnWriter {
   /** Announces a private event once everything written before it is committed. */
   announce(ev: AccountEvent): void {
     const events = this.core.events;
-    if (events.has('account')) this.core.deps.repo.group.afterCommit(() => events.emit('account', ev));
+    if (!events.has('account')) return;
+    const stamped = ev.time === undefined ? { ...ev, time: this.core.now() } : ev;
+    this.core.deps.repo.group.afterCommit(() => events.emit('account', stamped));
   }
 
   /** Announces an account's balance summary (as it is now) after the commit. */

@@ -116,6 +116,12 @@ export interface StartReplayRequest {
   balance?: string;
   queue_model?: 'pessimistic' | 'probabilistic';
   lockstep?: boolean;
+  /** Order entry latency, ms of history (0 to 60000). */
+  order_latency?: number;
+  /** WebSocket market-data latency, ms of history (0 to 60000). */
+  data_latency?: number;
+  /** Order response latency, ms of history (0 to 60000). */
+  response_latency?: number;
 }
 
 export interface ReplayInfo {

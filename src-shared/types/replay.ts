@@ -23,6 +23,12 @@ export interface ReplayStatus {
   events: number;
   sources: Record<string, ReplaySourceKind>;
   queue_model: ReplayQueueModel;
+  /** Order entry latency, ms of history: an order sent at time t reaches the matching engine at t + this. */
+  order_latency: number;
+  /** Market-data latency, ms of history: WebSocket market data built at time t reach clients at t + this. */
+  data_latency: number;
+  /** Order response latency, ms of history: an order's answer, and its owner's account events, arrive this long after the engine applied them. */
+  response_latency: number;
 }
 
 /** `GET /api/v1/replay` and the `replay` WebSocket channel: the status plus who holds the clock. */

@@ -92,6 +92,11 @@ describe('replay dialog helpers', () => {
       ok: true,
       request: { symbols: ['BTCUSDT'], start: T('2021-05-16T00:00:00Z'), until: T('2021-05-19T12:00:00Z') + 1, speed: 100, balance: '2500.5', queue_model: 'pessimistic' },
     });
+    // latencies go in the body when set, as whole ms
+    const l = checkReplayForm(form({ orderLatency: '50', responseLatency: '30', dataLatency: ' 120 ' }), cov);
+    expect(l.ok && [l.request.order_latency, l.request.response_latency, l.request.data_latency]).toEqual([50, 30, 120]);
+    const z = checkReplayForm(form({ orderLatency: '0', dataLatency: '' }), cov);
+    expect(z.ok && 'order_latency' in z.request).toBe(false);
     const d = checkReplayForm(form({ end: '2021-05-17 00:00' }), cov);
     expect(d.ok && d.request.until).toBe(T('2021-05-17T00:00:00Z'));
   });
@@ -113,6 +118,10 @@ describe('replay dialog helpers', () => {
     expect(errs({ balance: '-5' }).balance).toMatch(/positive amount/);
     expect(errs({ balance: '1e5' }).balance).toMatch(/positive amount/);
     expect(Object.keys(errs({ start: 'x', speed: 'fast' })).sort()).toEqual(['speed', 'start']);
+    expect(errs({ orderLatency: '-1' }).orderLatency).toBe('Order latency must be a whole number of ms from 0 to 60,000, e.g. 50 (empty: none).');
+    expect(errs({ orderLatency: '2.5' }).orderLatency).toMatch(/whole number of ms/);
+    expect(errs({ responseLatency: 'soon' }).responseLatency).toMatch(/^Response latency must be a whole number of ms/);
+    expect(errs({ dataLatency: '60001' }).dataLatency).toMatch(/^Market-data latency must be a whole number of ms from 0 to 60,000/);
   });
 });
 

@@ -28,12 +28,15 @@ beforeAll(async () => {
 afterAll(() => db?.close());
 
 /** One scripted session: everything it left, as text. */
-async function session(queueModel: 'pessimistic' | 'probabilistic'): Promise<{ text: string; fills: number; orders: number; steps: number }> {
+async function session(
+  queueModel: 'pessimistic' | 'probabilistic',
+  latency: { orderLatency: number; dataLatency: number; responseLatency: number } = { orderLatency: 0, dataLatency: 0, responseLatency: 0 },
+): Promise<{ text: string; fills: number; orders: number; steps: number }> {
   const svc = await startService({
     dataDir: ':memory:',
     rateLimit: false,
     accounts: [{ apiKey: KEY, apiSecret: SECRET, balance: 10_000n * 100_000_000n }],
-    replay: { options: { symbols: ['TRXUSDT'], start: FIRST_TRADE, queueModel }, data, lockstep: true },
+    replay: { options: { symbols: ['TRXUSDT'], start: FIRST_TRADE, queueModel, ...latency }, data, lockstep: true },
   });
   try {
     const r = await runReplayBot({ url: svc.url, key: KEY, secret: SECRET, symbol: 'TRXUSDT', stepMs: 50, steps: 0, tradeEvery: 8, notional: 500 });
@@ -74,5 +77,16 @@ describe('a scripted bot in lockstep', () => {
       console.log('DIFF at', i, '\nA:', a.text.slice(Math.max(0, i - 300), i + 200), '\nB:', b.text.slice(Math.max(0, i - 300), i + 200));
     }
     expect(b.text).toBe(a.text);
+  }, 120_000);
+
+  it('with order, response and market-data latency, twice byte-identical too, and not the session without latency', async () => {
+    const latency = { orderLatency: 30, dataLatency: 50, responseLatency: 20 };
+    const a = await session('probabilistic', latency);
+    const b = await session('probabilistic', latency);
+    expect(a.orders).toBeGreaterThan(10);
+    expect(a.fills).toBeGreaterThan(0);
+    expect(b.text).toBe(a.text);
+    // the latency changed what the orders met (their times at least)
+    expect(a.text).not.toBe((await session('probabilistic')).text);
   }, 120_000);
 });

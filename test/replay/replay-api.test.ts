@@ -73,6 +73,11 @@ describe('replay routes on the live venue', () => {
     [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, speed: 0 }, 400, 1001, /speed/],
     [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, queue_model: 'optimistic' }, 400, 1001, /queue_model/],
     [{ symbols: [], start: FIRST_TRADE }, 400, 1001, /symbols/],
+    [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, order_latency: -1 }, 400, 1001, /order_latency/],
+    [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, order_latency: 60_001 }, 400, 1001, /order_latency/],
+    [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, data_latency: 2.5 }, 400, 1001, /data_latency/],
+    [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, data_latency: '50' }, 400, 1001, /data_latency/],
+    [{ symbols: ['TRXUSDT'], start: FIRST_TRADE, response_latency: 60_001 }, 400, 1001, /response_latency/],
     [{ symbols: [10], start: FIRST_TRADE }, 400, 1001, /'symbols': item 0 must be a JSON string/],
     [{ symbols: ['TRXUSDT'] }, 400, 1002, /start/],
   ])('POST /api/v1/replays refuses %j', async (body, http, code, msg) => {
@@ -93,7 +98,7 @@ describe('replay routes on the live venue', () => {
 describe('a replay venue', () => {
   it('starts on its own port with its own accounts, steps, seeks, reports, and closes', async () => {
     const liveAccounts = live.venue.db.prepare('SELECT id, api_key, wallet_balance FROM accounts ORDER BY id').all();
-    const started = await call(live.url, 'POST', '/api/v1/replays', { symbols: ['TRXUSDT'], start: FIRST_TRADE, lockstep: true, balance: '2500', queue_model: 'pessimistic' });
+    const started = await call(live.url, 'POST', '/api/v1/replays', { symbols: ['TRXUSDT'], start: FIRST_TRADE, lockstep: true, balance: '2500', queue_model: 'pessimistic', order_latency: 20, data_latency: 40, response_latency: 10 });
     expect(started.status, started.text).toBe(200);
     const info = started.body.data;
     expect(info.id).toMatch(/^r[0-9a-f]{12}$/);
@@ -102,7 +107,7 @@ describe('a replay venue', () => {
     expect(info.login_url).toMatch(new RegExp(`^${info.url}/#token=`));
     expect(info.status).toMatchObject({
       symbols: ['TRXUSDT'], start: FIRST_TRADE, time: FIRST_TRADE, paused: true, lockstep: true, finished: false,
-      sources: { TRXUSDT: 'depth' }, queue_model: 'pessimistic', held: false, live_url: live.url,
+      sources: { TRXUSDT: 'depth' }, queue_model: 'pessimistic', order_latency: 20, data_latency: 40, response_latency: 10, held: false, live_url: live.url,
     });
     const base = info.url as string;
 

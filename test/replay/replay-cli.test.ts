@@ -18,6 +18,12 @@ describe('--replay', () => {
     expect(parseCli(['--replay=BTCUSDT@2021-05-16T08:30:15Z']).replay).toEqual({ symbols: ['BTCUSDT'], start: Date.UTC(2021, 4, 16, 8, 30, 15), lockstep: false });
   });
 
+  it('reads the order and market-data latencies, ms of history', () => {
+    const o = parseCli(['--replay', 'BTCUSDT@2021-05-16', '--order-latency', '25', '--response-latency', '10', '--data-latency=0']);
+    expect(o.replay).toMatchObject({ orderLatency: 25, responseLatency: 10, dataLatency: 0 });
+    expect(parseCli(['--replay', 'BTCUSDT@2021-05-16', '--data-latency', '60000']).replay).toMatchObject({ dataLatency: 60_000 });
+  });
+
   it('reads UTC times only, and only real ones', () => {
     expect(parseReplayTime('2021-05-16T23:59Z')).toBe(Date.UTC(2021, 4, 16, 23, 59));
     for (const bad of ['2021-02-30', '2021-05-16T24:00Z', '2021-05-16T00:00', '2021-05-16T00:00+02:00', '1621123200000', 'yesterday', '2021-5-16']) {
@@ -40,6 +46,13 @@ describe('--replay', () => {
     [['--replay', 'BTCUSDT@2021-05-16', '--seed', '2'], /--seed is an option of the simulated market/],
     [['--replay', 'BTCUSDT@2021-05-16', '--speed', '20000'], /--speed/],
     [['--lockstep'], /--lockstep goes with --replay/],
+    [['--order-latency', '5'], /--order-latency goes with --replay/],
+    [['--data-latency', '5'], /--data-latency goes with --replay/],
+    [['--response-latency', '5'], /--response-latency goes with --replay/],
+    [['--replay', 'BTCUSDT@2021-05-16', '--response-latency', 'x'], /--response-latency must be an integer/],
+    [['--replay', 'BTCUSDT@2021-05-16', '--order-latency', '-1'], /--order-latency must be an integer number of ms from 0 to 60000/],
+    [['--replay', 'BTCUSDT@2021-05-16', '--order-latency', '1.5'], /--order-latency must be an integer/],
+    [['--replay', 'BTCUSDT@2021-05-16', '--data-latency', '60001'], /--data-latency must be an integer number of ms from 0 to 60000/],
     [['--until', '2021-05-16'], /--until goes with --replay/],
   ])('refuses %j', (argv, msg) => {
     expect(() => parseCli(argv as string[])).toThrow(CliError);

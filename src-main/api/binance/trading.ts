@@ -14,7 +14,7 @@ import { MarginMode, OrderStatus, OrderType, PositionAction, PositionSide, Side,
 import type { Account } from '../../core/account.ts';
 import { maxNotionalFor } from '../../risk/tiers.ts';
 import { TransferKind, type OrderState, type TradeState } from '../../trading/ports.ts';
-import type { Command } from '../../trading/exchange.ts';
+import type { Command, ResultOf } from '../../trading/exchange.ts';
 import { bodyText, listedPairs, pairOf, paramsOf, type BinanceContext } from './context.ts';
 import { BinanceError, MSG, binanceErrorOf, fromNative, positionSideMessage, illegal, invalidValue, mandatory, notRequired, type ErrorContext } from './errors.ts';
 import { Params, queryOf } from './params.ts';
@@ -75,6 +75,25 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     }
   };
 
+  /**
+   * Order entry (an order or a cancel): through the venue's submit, so a replay's order latency
+   * applies. Synchronous (the answer at once) unless the venue delays it; errors in Binance's terms.
+   */
+  const enter = <C extends Command>(c: C, ectx: ErrorContext, s?: Signed): ResultOf<C> | Promise<ResultOf<C>> => {
+    const fail = (err: unknown): never => {
+      if (!(err instanceof ApiError)) throw err;
+      if (s !== undefined && err.def.code === 3012) ectx = { ...ectx, positionMode: ex.summary(s.account.id).position_mode };
+      throw fromNative(err, ectx);
+    };
+    let r: ResultOf<C> | Promise<ResultOf<C>>;
+    try {
+      r = venue.submit(c);
+    } catch (err) {
+      return fail(err);
+    }
+    return r instanceof Promise ? r.catch(fail) : r;
+  };
+
   const orderOf = (s: Signed, o: Readonly<OrderState>) => binanceOrder(ex.pair(o.symbol)!.math, o, s.mode);
 
   /** The account's order named by orderId or origClientOrderId on `symbol`, else -2013. */
@@ -93,7 +112,7 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
    * One new order from its Binance parameters `q` (the single route's, or one entry of a batch),
    * through the exchange's place command; answers Binance's order (ACK or RESULT).
    */
-  const placeOrder = (s: Signed, q: Params): Record<string, unknown> => {
+  const placeOrder = async (s: Signed, q: Params): Promise<Record<string, unknown>> => {
     const pair = pairOf(ctx, q.required('symbol'));
     const symbol = pair.row.symbol;
     const sideName = q.required('side');
@@ -148,10 +167,7 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       t = translate(live);
     }
     const { positionSide, action } = t;
-    // the market time the command runs at: the order's creation time (a finished order is no longer
-    // live, and reading its stored row would flush the turn's coalesced writes on every order)
-    const time = venue.clock.now();
-    const result = run(
+    const entered = enter(
       {
         kind: 'place',
         accountId: s.account.id,
@@ -170,6 +186,12 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       { side: sideName, positionMode: s.mode },
       s,
     );
+    // the market time the command ran at: the order's creation time (a finished order is no longer
+    // live, and reading its stored row would flush the turn's coalesced writes on every order);
+    // with a replay's latency the command ran later, at the order's creation time
+    const ranNow = entered instanceof Promise ? null : venue.clock.now();
+    const result = await entered;
+    const time = ranNow ?? ex.liveOrder(s.account.id, Number(result.order_id))?.createdAt ?? venue.trading.order(Number(result.order_id))!.createdAt;
     const m = pair.math;
     const ack = respType === 'ACK';
     const filled = ack ? m.formatQty(0) : result.filled_qty;
@@ -226,14 +248,17 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       }
       return new Params(text.toString(), '');
     });
-    return entries.map((q) => {
+    // one after the other: with a replay's order latency each waits for its own arrival
+    const out: unknown[] = [];
+    for (const q of entries) {
       try {
-        return placeOrder(s, q);
+        out.push(await placeOrder(s, q));
       } catch (err) {
         const e = binanceErrorOf(err, { side: q.str('side'), positionMode: s.mode });
-        return { code: e.code, msg: e.message };
+        out.push({ code: e.code, msg: e.message });
       }
-    });
+    }
+    return out;
   });
 
   app.delete('/fapi/v1/batchOrders', async (req) => {
@@ -256,15 +281,17 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
           if (typeof v !== 'string' || !CLIENT_ID.test(v)) throw illegal('origClientOrderId');
           return { clientOrderId: v };
         });
-    return targets.map((t) => {
+    const out: unknown[] = [];
+    for (const t of targets) {
       try {
-        const rec = run({ kind: 'cancel', accountId: s.account.id, symbol, ...t }, { method: 'DELETE' });
-        return orderOf(s, venue.trading.order(Number(rec.id))!);
+        const rec = await enter({ kind: 'cancel', accountId: s.account.id, symbol, ...t }, { method: 'DELETE' });
+        out.push(orderOf(s, venue.trading.order(Number(rec.id))!));
       } catch (err) {
         const e = binanceErrorOf(err, { method: 'DELETE' });
-        return { code: e.code, msg: e.message };
+        out.push({ code: e.code, msg: e.message });
       }
-    });
+    }
+    return out;
   });
 
   // Modify (ccxt editOrder): a resting LIMIT order's price and total quantity through the
@@ -292,7 +319,8 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     const n = m.qty.toUnits(quantity);
     if (p.ok && n.ok && p.value === o.priceTicks && n.value === o.qtyLots) throw new BinanceError(-5027, MSG.NO_MODIFY);
     try {
-      ex.execute({ kind: 'amend', accountId: s.account.id, symbol, orderId: o.id, price, qty: quantity });
+      // order entry: through the venue, so a replay's order latency applies
+      await venue.submit({ kind: 'amend', accountId: s.account.id, symbol, orderId: o.id, price, qty: quantity });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       // the order finished between the look-up and the command: as Binance, it does not exist
@@ -316,7 +344,7 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     if (orderId === undefined && clientOrderId === undefined) {
       throw new BinanceError(-1102, "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null!");
     }
-    const rec = run(
+    const rec = await enter(
       { kind: 'cancel', accountId: s.account.id, symbol, ...(orderId !== undefined ? { orderId } : { clientOrderId }) },
       { method: 'DELETE' },
     );
@@ -326,7 +354,7 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
   app.delete('/fapi/v1/allOpenOrders', async (req) => {
     const s = signed(req);
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
-    run({ kind: 'cancelAll', accountId: s.account.id, symbol }, { method: 'DELETE' });
+    await enter({ kind: 'cancelAll', accountId: s.account.id, symbol }, { method: 'DELETE' });
     return { code: 200, msg: 'The operation of cancel all open order is done.' };
   });
 

@@ -12,6 +12,11 @@
 // per fill with running totals, AMENDMENT for a modified order, CANCELED / EXPIRED, then
 // ACCOUNT_UPDATE with the changed positions (pa "0" for a closed one) and the wallet.
 //
+// On a replay with a market-data latency (docs/replay.md "Latency") every market stream event is
+// held until market time reaches the time it was built at + the latency, then sent in build
+// order (released on the 100 ms tick); with a response latency the user stream's events are held
+// likewise for that latency.
+//
 // The hub listens to the exchange's level and trade events and the candles only while at least
 // one connection is open (every order pays for each listener otherwise). With the last connection
 // gone it drops its depth windows too: they missed the level changes since, so the next
@@ -64,11 +69,20 @@ export class BinanceStreams {
   private readonly fast: NodeJS.Timeout;
   private readonly slow: NodeJS.Timeout;
   private flushing = false;
+  /** A replay's market-data latency, ms of market time (0: none), and the events it holds. */
+  private readonly dataLatency: number;
+  private held: Array<{ due: number; name: string; data: unknown }> = [];
+  /** A replay's response latency, ms of market time (0: none), and the user stream sends it holds. */
+  private readonly responseLatency: number;
+  private heldUser: Array<{ due: number; send: () => void }> = [];
   /** The exchange builds account records only while someone listens: only while a user stream is open. */
   private offAccount: (() => void) | null = null;
 
   constructor(ctx: BinanceContext) {
     this.ctx = ctx;
+    const st = ctx.venue.replay?.status();
+    this.dataLatency = st?.data_latency ?? 0;
+    this.responseLatency = st?.response_latency ?? 0;
     this.fast = setInterval(() => this.tick100(), 100);
     this.slow = setInterval(() => this.tick1000(), 1000);
     this.fast.unref();
@@ -83,6 +97,8 @@ export class BinanceStreams {
     this.offAccount = null;
     for (const c of this.conns) c.socket.close(1001);
     this.conns.clear();
+    this.held = [];
+    this.heldUser = [];
   }
 
   // ---------------------------------------------------------------- connections
@@ -204,7 +220,32 @@ export class BinanceStreams {
     if (conn.socket.readyState === OPEN) conn.socket.send(JSON.stringify(msg));
   }
 
+  /** A market stream event: sent now, or held for the replay's market-data latency. */
   private push(name: string, data: unknown): void {
+    if (this.dataLatency > 0) {
+      if (this.subscribed(name)) this.held.push({ due: this.ctx.venue.clock.now() + this.dataLatency, name, data });
+      return;
+    }
+    this.emit(name, data);
+  }
+
+  /** Sends the held market and user events whose time has come, oldest first. */
+  private release(): void {
+    if (this.heldUser.length > 0) {
+      const now = this.ctx.venue.clock.now();
+      let n = 0;
+      while (n < this.heldUser.length && this.heldUser[n].due <= now) n++;
+      for (const h of this.heldUser.splice(0, n)) h.send();
+    }
+    if (this.held.length === 0) return;
+    const now = this.ctx.venue.clock.now();
+    let n = 0;
+    while (n < this.held.length && this.held[n].due <= now) n++;
+    if (n === 0) return;
+    for (const h of this.held.splice(0, n)) this.emit(h.name, h.data);
+  }
+
+  private emit(name: string, data: unknown): void {
     let raw: string | undefined;
     let wrapped: string | undefined;
     for (const c of this.conns) {
@@ -248,6 +289,7 @@ export class BinanceStreams {
   }
 
   private tick100(): void {
+    this.release();
     const now = this.ctx.venue.clock.now();
     for (const [symbol, w] of this.windows) {
       const take = w.take();
@@ -361,9 +403,12 @@ export class BinanceStreams {
     const { exchange, trading, clock } = this.ctx.venue;
     const mode: Mode = exchange.summary(accountId).position_mode;
     const now = clock.now();
-    const send = (msg: unknown) => {
-      for (const c of conns) this.send(c, c.combined ? { stream: c.listenKey, data: msg } : msg);
+    const sendNow = (msg: unknown) => {
+      for (const c of conns) if (this.conns.has(c)) this.send(c, c.combined ? { stream: c.listenKey, data: msg } : msg);
     };
+    // a replay's response latency holds the user stream's events (in order)
+    const stamp = events[0]?.time ?? now;
+    const send = this.responseLatency === 0 ? sendNow : (msg: unknown) => void this.heldUser.push({ due: stamp + this.responseLatency, send: () => sendNow(msg) });
     const orders = new Map<number, OrderRecord>();
     const fills: TradeRecord[] = [];
     let positions: PositionRecord[] | undefined;

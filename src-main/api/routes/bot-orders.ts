@@ -42,7 +42,7 @@ export default async function botOrderRoutes(app: ApiInstance, opts: { venue: Ve
     async (req) => {
       const body = req.body;
       body.symbol = body.symbol.toUpperCase();
-      return ok(ex.execute({ kind: 'placeBot', input: body }));
+      return ok(await venue.submit({ kind: 'placeBot', input: body }));
     },
   );
 
@@ -66,7 +66,7 @@ export default async function botOrderRoutes(app: ApiInstance, opts: { venue: Ve
         },
       },
     },
-    async (req) => ok(ex.execute({ kind: 'cancelBot', symbol: listedSymbol(venue, req.query.symbol), orderId: req.query.order_id })),
+    async (req) => ok(await venue.submit({ kind: 'cancelBot', symbol: listedSymbol(venue, req.query.symbol), orderId: req.query.order_id })),
   );
 
   app.get(

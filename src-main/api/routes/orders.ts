@@ -62,7 +62,7 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
     async (req) => {
       const body = req.body;
       body.symbol = body.symbol.toUpperCase();
-      return ok(ex.execute({ kind: 'place', accountId: accountIdOf(req), input: body }));
+      return ok(await venue.submit({ kind: 'place', accountId: accountIdOf(req), input: body }));
     },
   );
 
@@ -92,7 +92,7 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
         throw new ApiError(Errors.INVALID_PARAMETER, "Invalid query parameters: give 'order_id' or 'client_order_id', not both");
       }
       const symbol = listedSymbol(venue, req.query.symbol);
-      return ok(ex.execute({ kind: 'cancel', accountId: accountIdOf(req), symbol, orderId, clientOrderId }));
+      return ok(await venue.submit({ kind: 'cancel', accountId: accountIdOf(req), symbol, orderId, clientOrderId }));
     },
   );
 
@@ -117,7 +117,7 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
     },
     async (req) => {
       const symbol = listedSymbol(venue, req.query.symbol);
-      return ok({ symbol, cancelled: ex.execute({ kind: 'cancelAll', accountId: accountIdOf(req), symbol }) });
+      return ok({ symbol, cancelled: await venue.submit({ kind: 'cancelAll', accountId: accountIdOf(req), symbol }) });
     },
   );
 

@@ -10,6 +10,7 @@ import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { parseFixed } from '../../../src-shared/decimal.ts';
 import { MAX_SPEED, MIN_SPEED } from '../../core/clock.ts';
+import { MAX_LATENCY_MS } from '../../market/replay/replay-market.ts';
 import { MAX_STEP_MS, type ReplayAction, type ReplaySession, type SessionStatus } from '../../market/replay-session.ts';
 import { REPORT_TABLES, reportCsv, type ReportTable } from '../../trading/session-report.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
@@ -26,6 +27,12 @@ export interface ReplayRequest {
   balance?: bigint;
   queueModel?: 'pessimistic' | 'probabilistic';
   lockstep?: boolean;
+  /** Order entry latency, ms of history. */
+  orderLatency?: number;
+  /** Market-data latency, ms of history. */
+  dataLatency?: number;
+  /** Order response latency, ms of history. */
+  responseLatency?: number;
 }
 
 export interface ReplayInfo {
@@ -61,6 +68,9 @@ const statusSchema = Type.Object({
     description: 'Per symbol, what the market is rebuilt from',
   }),
   queue_model: Type.Union([Type.Literal('pessimistic'), Type.Literal('probabilistic')]),
+  order_latency: Type.Integer({ description: 'Order entry latency, ms of history: an order sent at time t reaches the matching engine at t + this' }),
+  data_latency: Type.Integer({ description: 'Market-data latency, ms of history: WebSocket market data built at time t reach clients at t + this' }),
+  response_latency: Type.Integer({ description: "Order response latency, ms of history: an order's answer and its owner's account events arrive this long after the engine applied it" }),
   held: Type.Boolean({ description: 'A WebSocket client holds the clock (lockstep stepping); others may not move it' }),
   live_url: Type.Union([Type.String(), Type.Null()], { description: 'The live venue to go back to; null for a replay started with --replay' }),
 });
@@ -108,6 +118,15 @@ const startBody = Type.Object(
     balance: Type.Optional(Type.String({ description: 'Starting USDT balance of the replay\'s local account (default "10000")' })),
     queue_model: Type.Optional(strEnum(['pessimistic', 'probabilistic'] as const, 'Default probabilistic')),
     lockstep: Type.Optional(Type.Boolean({ description: 'Open in lockstep (default false)' })),
+    order_latency: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_LATENCY_MS, description: `Order entry latency, ms of history, 0 to ${MAX_LATENCY_MS} (default 0)` }),
+    ),
+    data_latency: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_LATENCY_MS, description: `Market-data latency of the WebSocket streams, ms of history, 0 to ${MAX_LATENCY_MS} (default 0)` }),
+    ),
+    response_latency: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_LATENCY_MS, description: `Order response latency, ms of history, 0 to ${MAX_LATENCY_MS} (default 0)` }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -251,8 +270,12 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
         description:
           'Starts a replay of the symbols\' imported datasets (GET /api/v1/datasets) from start, in this process, on its own ' +
           'loopback port, with its own accounts and records (in memory: they end with the replay). Answers its url, a ' +
-          "one-time login_url for the trading screen, and its status. Errors: a symbol without a usable dataset 1106; start " +
-          'outside the data, until not after start, datasets that do not overlap, a bad balance 1001; more than ' +
+          "one-time login_url for the trading screen, and its status. order_latency: an order (place, cancel, TP/SL) sent at " +
+          'historical time t reaches the matching engine at t + order_latency, and its answer comes response_latency later ' +
+          "(the owner's user stream events too); data_latency: the " +
+          'WebSocket market streams reach clients that many ms of history late (REST reads show the venue now). ' +
+          'Errors: a symbol without a usable dataset 1106; start ' +
+          `outside the data, until not after start, datasets that do not overlap, a bad balance, a latency not an integer from 0 to ${MAX_LATENCY_MS} 1001; more than ` +
           `${MAX_REPLAYS} replays running 1010. Only on the live venue (a replay answers 1108).`,
         querystring: noQuery,
         body: startBody,
@@ -279,6 +302,9 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
           ...(balance === undefined ? {} : { balance }),
           ...(b.queue_model === undefined ? {} : { queueModel: b.queue_model }),
           ...(b.lockstep === undefined ? {} : { lockstep: b.lockstep }),
+          ...(b.order_latency === undefined ? {} : { orderLatency: b.order_latency }),
+          ...(b.data_latency === undefined ? {} : { dataLatency: b.data_latency }),
+          ...(b.response_latency === undefined ? {} : { responseLatency: b.response_latency }),
         }),
       );
     },

@@ -52,7 +52,7 @@ export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue 
       const b = req.body;
       const wt = b.working_type ?? 1;
       const symbol = b.symbol.toUpperCase();
-      const rec = venue.exchange.execute({
+      const rec = await venue.submit({
         kind: 'setTpSl',
         accountId: req.account!.id,
         symbol,

@@ -10,6 +10,13 @@
 //   build and write (both run in one synchronous step).
 // - A connection whose unsent bytes exceed `maxBufferedBytes` when a push is due is closed
 //   (1008 "slow consumer", through the hub's drop) and gets nothing more.
+// - Market-data latency (a replay's data latency, docs/replay.md "Latency"): with a delay set,
+//   every fan-out (the market streams; account and replay pushes go through push()) is held,
+//   stamped with the market time it was built at, and released by release() once market time
+//   reaches that stamp + the delay, in build order, to the connections still subscribed. Of
+//   the snapshot streams (depth@, price@) only the newest held frame of one stamp is kept.
+// - Response latency (a replay's): account pushes (pushAccount: the user and bot streams) are
+//   held the same way for that latency, each to its one connection, in order.
 import type { Duplex } from 'node:stream';
 import { CloseCode, WS_OPEN, type Conn, type Stream } from './conn.ts';
 import { textFrame, type TextFrame } from './frame.ts';
@@ -24,6 +31,19 @@ export interface HubStats {
   messages: number;
   slowConsumersClosed: number;
   idleClosed: number;
+}
+
+/** A fan-out held back by the market-data latency until market time `due`. */
+interface Held {
+  readonly due: number;
+  readonly conns: readonly Conn[];
+  readonly stream: string;
+  readonly frame: TextFrame;
+}
+
+/** Streams whose push is the whole current state: a newer frame of one stamp replaces a held one. */
+function snapshotStream(stream: string): boolean {
+  return stream.startsWith('depth@') || stream.startsWith('price@');
 }
 
 /** One fan-out of a tick, written after every message of the tick is built. */
@@ -42,6 +62,12 @@ export class FanOut {
   /** While a tick builds its messages: their fan-outs, in order (null: send at once). */
   private due: Due[] | null = null;
   private flushes = 0;
+  /** Market-data latency: ms of market time, and the market clock; null = none. */
+  private delay: { readonly ms: number; readonly now: () => number } | null = null;
+  private held: Held[] = [];
+  /** Response latency of account pushes: ms of market time, and the market clock; null = none. */
+  private responseDelay: { readonly ms: number; readonly now: () => number } | null = null;
+  private heldAccount: Array<{ readonly due: number; readonly conn: Conn; readonly stream: string; readonly frame: TextFrame }> = [];
   /**
    * Pushes this returns true for are not written (installed by test-hooks.ts to simulate lost
    * messages); null in production.
@@ -72,10 +98,78 @@ export class FanOut {
     this.fanOut(conns, s.name, frame);
   }
 
+  /** Holds every later fan-out until market time (`now`) reaches its build time + `ms` (release()). */
+  setDelay(ms: number, now: () => number): void {
+    this.delay = ms > 0 ? { ms, now } : null;
+  }
+
+  /** Holds every later account push (pushAccount) until market time reaches its time + `ms`. */
+  setResponseDelay(ms: number, now: () => number): void {
+    this.responseDelay = ms > 0 ? { ms, now } : null;
+  }
+
+  /**
+   * An account push (user, bot streams): now, or held for the response latency from `time`, the
+   * market time of the command that produced it (default now).
+   */
+  pushAccount(conn: Conn, stream: string, frame: TextFrame, time?: number): void {
+    if (this.responseDelay === null) return this.push(conn, stream, frame);
+    this.heldAccount.push({ due: (time ?? this.responseDelay.now()) + this.responseDelay.ms, conn, stream, frame });
+  }
+
+  /** Pushes held by the market-data or the response latency. */
+  get heldCount(): number {
+    return this.held.length + this.heldAccount.length;
+  }
+
+  /**
+   * Sends (or, inside a tick, queues) the held fan-outs whose time has come, oldest first, to
+   * their connections that are still subscribed. The hub calls it before building new ones.
+   */
+  release(): void {
+    if (this.responseDelay !== null && this.heldAccount.length > 0) {
+      const now = this.responseDelay.now();
+      let n = 0;
+      while (n < this.heldAccount.length && this.heldAccount[n].due <= now) n++;
+      for (const h of this.heldAccount.splice(0, n)) if (h.conn.names.has(h.stream)) this.push(h.conn, h.stream, h.frame);
+    }
+    if (this.delay === null || this.held.length === 0) return;
+    const now = this.delay.now();
+    let n = 0;
+    while (n < this.held.length && this.held[n].due <= now) n++;
+    if (n === 0) return;
+    const out = this.held.splice(0, n);
+    for (const h of out) {
+      const conns = h.conns.filter((c) => !c.closed && c.names.has(h.stream));
+      if (conns.length === 0) continue;
+      if (this.due !== null) this.due.push({ conns, stream: h.stream, frame: h.frame });
+      else for (const conn of conns) this.push(conn, h.stream, h.frame);
+    }
+  }
+
   /** Sends now, or, inside a tick, queues for flushTick (subscriptions cannot change meanwhile). */
   fanOut(conns: Iterable<Conn>, stream: string, frame: TextFrame): void {
+    if (this.delay !== null) return this.hold(conns, stream, frame);
     if (this.due !== null) this.due.push({ conns, stream, frame });
     else for (const conn of conns) this.push(conn, stream, frame);
+  }
+
+  private hold(conns: Iterable<Conn>, stream: string, frame: TextFrame): void {
+    const due = this.delay!.now() + this.delay!.ms;
+    const list = [...conns];
+    if (list.length === 0) return;
+    if (snapshotStream(stream)) {
+      // the newest state of a stream built at the same market time (the clock stood still) replaces the held one
+      for (let i = this.held.length - 1; i >= 0 && this.held[i].due === due; i--) {
+        const h = this.held[i];
+        if (h.stream === stream) {
+          const merged = new Set([...h.conns, ...list]);
+          this.held[i] = { due, conns: [...merged], stream, frame };
+          return;
+        }
+      }
+    }
+    this.held.push({ due, conns: list, stream, frame });
   }
 
   /** From now on fan-outs are queued, until endTick. */

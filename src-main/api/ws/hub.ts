@@ -28,6 +28,11 @@
 // last snapshot once to each new subscriber; price@ every 10th tick; kline@ on change, at most
 // every 250 ms. `E` is market time (the venue clock), ms.
 //
+// On a replay with a data latency (docs/replay.md "Latency") every market stream push is held
+// until market time reaches the time it was built at + the latency (fan-out.ts); a REPLAY step's
+// answer flushes those that became due. With a response latency the account pushes (user, bot)
+// are held likewise for that latency. Replay status pushes are never delayed.
+//
 // Invariants and limits:
 // - Every push is serialised and framed once per stream per tick (frame.ts) and the same
 //   framed Buffer is written to every subscriber's socket: per subscriber the fan-out costs a
@@ -174,6 +179,11 @@ export class Hub {
       klineLookup: typeof k === 'function' ? k : () => k,
       out: this.out,
     });
+    // a replay's market-data latency: market streams reach clients that many ms of history late
+    const st = opts.venue.replay?.status();
+    if ((st?.data_latency ?? 0) > 0) this.out.setDelay(st!.data_latency, this.eventTime);
+    // and its response latency: the user and bot streams' account events reach clients that late
+    if ((st?.response_latency ?? 0) > 0) this.out.setResponseDelay(st!.response_latency, this.eventTime);
     if (opts.autoStart !== false) {
       this.timer = setInterval(() => this.tick(), TICK_MS);
       this.timer.unref();
@@ -315,12 +325,13 @@ export class Hub {
   /** Sends the changes-driven market streams now (depth_update@, trade@), outside the tick. */
   private flushChanges(): void {
     const feeds = this.subs.feeds;
-    if (feeds.size === 0) return;
+    if (feeds.size === 0 && this.out.heldCount === 0) return;
     const E = this.eventTime();
     const out = this.out;
     out.beginTick();
     let due: Due[];
     try {
+      out.release();
       for (const f of feeds.values()) {
         try {
           if (f.depthUpdate !== null) this.sendDepthUpdate(f, f.depthUpdate, E);
@@ -372,7 +383,7 @@ export class Hub {
 
   private step(n: number): void {
     const feeds = this.subs.feeds;
-    if (feeds.size > 0) {
+    if (feeds.size > 0 || this.out.heldCount > 0) {
       const E = this.eventTime();
       const wall = this.now();
       const depthDue = n % DEPTH_SNAPSHOT_EVERY === 0;
@@ -381,6 +392,8 @@ export class Hub {
       out.beginTick();
       let due: Due[];
       try {
+        // what the market-data latency held and is due by now goes first (it was built earlier)
+        out.release();
         for (const f of feeds.values()) {
           // A failing stream must not stop the others, nor the timer (a throw here would be uncaught).
           try {

@@ -337,13 +337,13 @@ export class Subscriptions {
       // the house: cached bot orders (user accounts have ids >= 1)
       if (this.botConns.size === 0) return;
       const buf = out.serialise('bot', { kind: e.kind, data: e.data });
-      for (const conn of this.botConns) out.push(conn, 'bot', buf);
+      for (const conn of this.botConns) out.pushAccount(conn, 'bot', buf, e.time);
       return;
     }
     const set = this.users.get(e.accountId);
     if (set === undefined) return;
     const buf = out.serialise('user', { kind: e.kind, data: e.data });
-    for (const conn of set) out.push(conn, 'user', buf);
+    for (const conn of set) out.pushAccount(conn, 'user', buf, e.time);
   }
 
   private onKlineChange(symbol: string, closed: readonly { readonly interval: string }[]): void {

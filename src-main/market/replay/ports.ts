@@ -71,6 +71,12 @@ export interface ReplayData {
   datasets(symbol: string): ReplayDataset[];
   /** Depth events of a depth dataset at or after `from`, in time order. */
   depth(datasetId: number, from: number): Iterable<HistDepth>;
+  /**
+   * ms of the last snapshot of a depth dataset at or before `at` (an index look-up), null when
+   * there is none. A replay starting late in a long recording reads the depth from there; without
+   * this method (a port with no index) it reads from the dataset's first event.
+   */
+  depthAnchor?(datasetId: number, at: number): number | null;
   /** Trades of a trades / aggTrades dataset at or after `from`, in time order. */
   trades(datasetId: number, from: number): Iterable<HistTrade>;
   /** Candles of a candle dataset with open time in [from, to], ascending. */

@@ -14,13 +14,14 @@
 // Mark / index: the close of markPriceKlines / indexPriceKlines candles at their close time when
 // present; otherwise mark = index = the last print, sent at most once a second of history.
 // Funding: at the times of fundingRate rows with their rates when present; otherwise every 8 h at
-// 00/08/16 UTC at 0.01 % (the interest rate: with mark = index the premium is 0).
+// 00/08/16 UTC, at the rate Binance's rule gives from premiumIndexKlines when present
+// (premium-funding.ts), else at 0.01 % (the interest rate: with mark = index the premium is 0).
 // Invariants: the merge applies events in (time, stream rank) order: prices, then trades, then
 // depth, then funding; the clock is set to each event's time before it is applied.
 import { Side } from '../../../src-shared/enums.ts';
 import type { VirtualClock } from '../../core/clock.ts';
 import type { NewSymbol } from '../../core/symbol.ts';
-import { FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS } from '../../risk/funding.ts';
+import { FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS, fundingRateCap } from '../../risk/funding.ts';
 import { makeBrackets } from '../../risk/tiers.ts';
 import { HOUSE_ACCOUNT, type Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
@@ -30,6 +31,7 @@ import { decimalsOf } from '../seed-catalogue.ts';
 import { BookMirror } from './book-mirror.ts';
 import type { HistCandle, HistDepth, HistTrade, ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
 import type { QueueModel } from './replay-market.ts';
+import { PremiumFunding } from './premium-funding.ts';
 import { SyntheticBook } from './synthetic-book.ts';
 
 /** Engine account of the historical book's resting orders. */
@@ -53,6 +55,8 @@ export interface SymbolSource {
   mark: ReplayDataset | null;
   index: ReplayDataset | null;
   funding: ReplayDataset | null;
+  /** premiumIndexKlines: the funding rate is derived from them when there is no fundingRate dataset. */
+  premium: ReplayDataset | null;
   /** The specs the pair is listed with (from the main dataset). */
   specs: ReplaySpecs;
   /** ms after the last event of the main data. */
@@ -96,6 +100,7 @@ export function planSources(data: ReplayData, symbols: readonly string[], start:
     out.push({
       symbol, kind, depth, trades, klines,
       mark: smallest(all, 'markPriceKlines'), index: smallest(all, 'indexPriceKlines'), funding: preferUm(all, ['fundingRate']),
+      premium: smallest(all, 'premiumIndexKlines'),
       specs, end,
     });
   }
@@ -370,16 +375,17 @@ export class ReplayEngine {
   }
 
   /**
-   * Opens the streams at the start. Depth is read from the dataset's first event so the book at
-   * the start is the historical one (the last snapshot before it plus its diffs), applied with
-   * the clock at the start; everything else starts at the start.
+   * Opens the streams at the start. Depth is read from the last snapshot at or before the start
+   * (the data's index, depthAnchor; the dataset's first event when there is none) so the book at
+   * the start is the historical one (that snapshot plus its diffs), applied with the clock at the
+   * start; everything else starts at the start.
    */
   prime(clock: VirtualClock): void {
     const { data, start, until } = this.opts;
     for (const s of this.symbols.values()) {
       const src = s.src;
       if (src.depth) {
-        const it = iter(data.depth(src.depth.id, src.depth.firstTime ?? start));
+        const it = iter(data.depth(src.depth.id, data.depthAnchor?.(src.depth.id, start) ?? src.depth.firstTime ?? start));
         const st = this.stream(RANK_DEPTH, () => it.next(), (ev: HistDepth) => s.depth(ev), (ev) => ev.time);
         // the history before the start builds the book only
         while (st.time < start) st.apply();
@@ -455,7 +461,10 @@ export class ReplayEngine {
       return;
     }
     let next = Math.floor(start / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS + FUNDING_INTERVAL_MS;
-    ex.execute({ kind: 'prices', symbol, fundingRate: FUNDING_INTEREST_RATE, nextFundingTime: next });
+    const premium = s.src.premium === null ? null : this.premiumStream(s, s.src.premium, start, () => next);
+    const rateOf = (t: number): number => premium?.settle(t) ?? FUNDING_INTEREST_RATE;
+    const predicted = (): number => premium?.rate(next) ?? FUNDING_INTEREST_RATE;
+    ex.execute({ kind: 'prices', symbol, fundingRate: predicted(), nextFundingTime: next });
     const st: Stream = {
       time: next,
       rank: RANK_FUNDING,
@@ -463,11 +472,34 @@ export class ReplayEngine {
         const t = next;
         next += FUNDING_INTERVAL_MS;
         st.time = next;
-        ex.execute({ kind: 'funding', symbol, rate: FUNDING_INTEREST_RATE, mark: s.pair.markPrice, time: t });
-        ex.execute({ kind: 'prices', symbol, fundingRate: FUNDING_INTEREST_RATE, nextFundingTime: next });
+        ex.execute({ kind: 'funding', symbol, rate: rateOf(t), mark: s.pair.markPrice, time: t });
+        ex.execute({ kind: 'prices', symbol, fundingRate: predicted(), nextFundingTime: next });
       },
     };
     this.streams.push(st);
+  }
+
+  /**
+   * The premium index candles of a pair without fundingRate rows: each close is a premium sample
+   * at its close time (those of the interval running at the start are read from its beginning
+   * and applied at the start), and the predicted rate follows them.
+   */
+  private premiumStream(s: SymbolReplay, ds: ReplayDataset, start: number, settlement: () => number): PremiumFunding {
+    const pf = new PremiumFunding(fundingRateCap(s.pair.row.brackets));
+    const ex = this.opts.exchange;
+    const symbol = s.src.symbol;
+    const from = Math.floor(start / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS;
+    const it = iter(this.opts.data.candles(ds.id, from, this.opts.until));
+    this.stream(
+      RANK_PRICES,
+      () => it.next(),
+      (c: HistCandle) => {
+        pf.add(c.closeTime, Number(c.close));
+        ex.execute({ kind: 'prices', symbol, fundingRate: pf.rate(settlement()) });
+      },
+      (c) => Math.max(start, c.closeTime),
+    );
+    return pf;
   }
 
   /** Applies every event with time <= target, the clock at each event's time; ends with time = target. */

@@ -14,6 +14,10 @@
 //     a trade comes before a depth event (a diff reports the book after the trades of its batch).
 //   - The user's orders never change history: the mirror restores the historical sizes at the
 //     next event of that symbol, and the next prints are the historical ones.
+//   - Order entry latency: an order submitted at market time t is applied at t + orderLatency,
+//     after every historical event up to that time; orders in flight keep their sending order.
+//     Its answer is delivered at that time + responseLatency (answers in the order applied).
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { MAX_SPEED, MIN_SPEED, VirtualClock } from '../../core/clock.ts';
 import type { Exchange } from '../../trading/exchange.ts';
 import type { KlineService } from '../kline-service.ts';
@@ -34,6 +38,26 @@ export interface ReplayOptions {
   until?: number;
   /** Default 'probabilistic'. */
   queueModel?: QueueModel;
+  /** Order entry latency, ms of history (0 to MAX_LATENCY_MS, default 0): see submit(). */
+  orderLatency?: number;
+  /** Market-data latency, ms of history (0 to MAX_LATENCY_MS, default 0): applied by the WebSocket hub, held here for the status. */
+  dataLatency?: number;
+  /**
+   * Order response latency, ms of history (0 to MAX_LATENCY_MS, default 0): an order's answer
+   * (submit()) and the account events pushed to its owner (the WebSocket hubs) arrive this late.
+   */
+  responseLatency?: number;
+}
+
+/** Largest order entry, response or market-data latency, ms of history. */
+export const MAX_LATENCY_MS = 60_000;
+
+/** An order on its way to the matching engine, or its answer on its way back (submit()). */
+interface InFlight {
+  /** Market time it reaches the engine / the client. */
+  at: number;
+  act(): void;
+  fail(err: unknown): void;
 }
 
 export type { ReplayStatus };
@@ -65,7 +89,9 @@ export class ReplayMarket implements MarketSource {
   readonly engine: ReplayEngine;
   private readonly clock: VirtualClock;
   private readonly klines: KlineService | null;
-  private readonly opts: ReplayOptions & { until: number; queueModel: QueueModel };
+  private readonly opts: ReplayOptions & { until: number; queueModel: QueueModel; orderLatency: number; dataLatency: number; responseLatency: number };
+  /** Orders and answers in flight, by arrival time (FIFO at equal times: each latency is one constant). */
+  private readonly inFlight: InFlight[] = [];
   private readonly intervalMs: number;
   private readonly wall: () => number;
   /** Wall time the replay has followed up to, and the market time it aims at (fractional ms kept). */
@@ -80,7 +106,8 @@ export class ReplayMarket implements MarketSource {
   private notifyTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
-    engine: ReplayEngine, clock: VirtualClock, klines: KlineService | null, opts: ReplayOptions & { until: number; queueModel: QueueModel },
+    engine: ReplayEngine, clock: VirtualClock, klines: KlineService | null,
+    opts: ReplayOptions & { until: number; queueModel: QueueModel; orderLatency: number; dataLatency: number; responseLatency: number },
     intervalMs = 50, wall: () => number = Date.now,
   ) {
     this.engine = engine;
@@ -149,7 +176,88 @@ export class ReplayMarket implements MarketSource {
       events: this.engine.events,
       sources: this.engine.sources(),
       queue_model: this.opts.queueModel,
+      order_latency: this.opts.orderLatency,
+      data_latency: this.opts.dataLatency,
+      response_latency: this.opts.responseLatency,
     };
+  }
+
+  /** Order entry latency, ms of history. */
+  get orderLatency(): number {
+    return this.opts.orderLatency;
+  }
+
+  /** Market-data latency, ms of history. */
+  get dataLatency(): number {
+    return this.opts.dataLatency;
+  }
+
+  /** Order response latency, ms of history. */
+  get responseLatency(): number {
+    return this.opts.responseLatency;
+  }
+
+  /**
+   * Order entry (docs/replay.md "Latency"): `run` (an order, cancel, TP/SL command of a user or
+   * bot) reaches the matching engine `orderLatency` ms of history after now: every historical
+   * event up to that time is applied first, then `run`; the promise settles with its answer.
+   * While the replay follows the wall clock the order waits for the clock to get there; when it
+   * does not (paused, lockstep, finished, not started) the replay advances itself to the arrival
+   * time at once, so a client that waits for its answer before stepping cannot deadlock. An
+   * order sent less than the latency before `until` arrives at `until`. The answer (or the
+   * refusal) comes `responseLatency` ms of history after the order was applied, by the same rule
+   * (in lockstep the replay moves itself there too). Without latencies `run` runs now.
+   */
+  submit<T>(run: () => T): Promise<T> {
+    if (this.stopped) return Promise.reject(new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay is closing'));
+    const { orderLatency, responseLatency, until } = this.opts;
+    if (orderLatency === 0 && responseLatency === 0) {
+      try {
+        return Promise.resolve(run());
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    const at = Math.min(until, this.engine.time + orderLatency);
+    const back = Math.min(until, at + responseLatency);
+    return new Promise<T>((resolve, reject) => {
+      const answer = (settle: () => void): void => {
+        if (responseLatency === 0) settle();
+        else this.schedule({ at: back, act: settle, fail: reject });
+      };
+      this.schedule({
+        at,
+        act() {
+          let value: T;
+          try {
+            value = run();
+          } catch (err) {
+            answer(() => reject(err));
+            return;
+          }
+          answer(() => resolve(value));
+        },
+        fail: reject,
+      });
+      if (!this.following) this.runTo(back);
+    });
+  }
+
+  /** Orders sent and not yet at the engine, and answers not yet delivered. */
+  get ordersInFlight(): number {
+    return this.inFlight.length;
+  }
+
+  /** Queues an arrival by time; at equal times after those already queued (FIFO). */
+  private schedule(o: InFlight): void {
+    let i = this.inFlight.length;
+    while (i > 0 && this.inFlight[i - 1].at > o.at) i--;
+    this.inFlight.splice(i, 0, o);
+  }
+
+  /** The replay moves by itself, following the wall clock (started, not paused, not in lockstep, not finished). */
+  private get following(): boolean {
+    return this.timer !== null && !this.paused;
   }
 
   /** Applies every event up to time+ms at once (paused or lockstep); returns the new time. */
@@ -191,6 +299,8 @@ export class ReplayMarket implements MarketSource {
 
   stop(): void {
     this.stopped = true;
+    // orders still in flight never reach the engine: their senders are told so
+    for (const o of this.inFlight.splice(0)) o.fail(new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay closed while the order or its answer was in flight'));
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
@@ -224,6 +334,13 @@ export class ReplayMarket implements MarketSource {
   private runTo(target: number): number {
     const before = this.engine.events;
     const finishedBefore = this.finished;
+    // orders (and answers) in flight that arrive by then, each after the history up to its time
+    while (this.inFlight.length > 0 && this.inFlight[0].at <= target) {
+      const o = this.inFlight.shift()!;
+      this.engine.runTo(o.at, this.clock);
+      this.klines?.advanceTo(this.engine.time);
+      o.act();
+    }
     this.engine.runTo(target, this.clock);
     if (this.aim < this.engine.time) this.aim = this.engine.time;
     this.klines?.advanceTo(this.engine.time);
@@ -258,6 +375,12 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   const o = opts.replay;
   if (!Number.isSafeInteger(o.start)) throw new RangeError(`replay start must be an integer ms, got ${o.start}`);
   const queueModel = o.queueModel ?? 'probabilistic';
+  const orderLatency = o.orderLatency ?? 0;
+  const dataLatency = o.dataLatency ?? 0;
+  const responseLatency = o.responseLatency ?? 0;
+  for (const [name, v] of [['order latency', orderLatency], ['data latency', dataLatency], ['response latency', responseLatency]] as const) {
+    if (!Number.isInteger(v) || v < 0 || v > MAX_LATENCY_MS) throw new RangeError(`${name} must be an integer number of ms from 0 to ${MAX_LATENCY_MS}, got ${v}`);
+  }
   if (queueModel !== 'pessimistic' && queueModel !== 'probabilistic') throw new RangeError(`queue model must be pessimistic or probabilistic, got ${String(queueModel)}`);
   const speed = opts.clock.speed;
   if (!(speed >= MIN_SPEED && speed <= MAX_SPEED)) throw new RangeError(`speed must be from ${MIN_SPEED} to ${MAX_SPEED}`);
@@ -271,7 +394,7 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   engine.prime(opts.clock);
   const klines = opts.openKlines();
   klines.autoAdvance = false;
-  const market = new ReplayMarket(engine, opts.clock, klines, { ...o, until, queueModel }, opts.intervalMs, opts.wall);
+  const market = new ReplayMarket(engine, opts.clock, klines, { ...o, until, queueModel, orderLatency, dataLatency, responseLatency }, opts.intervalMs, opts.wall);
   return { market, klines };
 }
 

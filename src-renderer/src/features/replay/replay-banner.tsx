@@ -48,6 +48,15 @@ export function ReplayBanner() {
       <span className="replay-progress" title={`${utcSecond(status.start)} → ${utcSecond(status.until)} UTC`}>
         <span style={{ width: `${(progress(status) * 100).toFixed(1)}%` }} />
       </span>
+      {(status.order_latency > 0 || status.response_latency > 0 || status.data_latency > 0) && (
+        <span
+          className="replay-latency muted"
+          data-testid="replay-latency"
+          title="Order entry / response / market-data latency, ms of history (docs/replay.md, Latency)"
+        >
+          latency {status.order_latency} / {status.response_latency} / {status.data_latency} ms
+        </span>
+      )}
       <span className={`replay-state ${state}`} data-testid="replay-state">
         {state === 'playing' ? `▶ ${speedLabel(status.speed)}` : state === 'paused' ? `❚❚ paused · ${speedLabel(status.speed)}` : state === 'lockstep' ? 'lockstep' : 'finished'}
       </span>

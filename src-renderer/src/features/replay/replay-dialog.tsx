@@ -1,6 +1,6 @@
 // The Replay dialog of the live screen: pick the symbol(s) to replay from the stored datasets
 // (each with its time coverage and what the replay is made of), the span, the speed, the
-// starting balance and the queue model; the fields are checked against the data before
+// starting balance, the queue model and the order / response / market-data latencies; the fields are checked against the data before
 // anything is sent (replay-view.ts), then POST /api/v1/replays starts the replay venue and the
 // screen goes to its login link. The live market keeps running meanwhile; the replay's banner
 // has the way back.
@@ -218,6 +218,24 @@ function ReplayBody() {
           <span className="unit">USDT</span>
         </label>
         <FieldError text={errors.balance} />
+        <label className="rf">
+          <span>Order latency</span>
+          <input aria-label="Order latency" placeholder="0" value={form.orderLatency ?? ''} onChange={field('orderLatency')} aria-invalid={!!errors.orderLatency} />
+          <span className="unit">ms</span>
+        </label>
+        <FieldError text={errors.orderLatency} />
+        <label className="rf">
+          <span>Response latency</span>
+          <input aria-label="Response latency" placeholder="0" value={form.responseLatency ?? ''} onChange={field('responseLatency')} aria-invalid={!!errors.responseLatency} />
+          <span className="unit">ms</span>
+        </label>
+        <FieldError text={errors.responseLatency} />
+        <label className="rf">
+          <span>Market-data latency</span>
+          <input aria-label="Market-data latency" placeholder="0" value={form.dataLatency ?? ''} onChange={field('dataLatency')} aria-invalid={!!errors.dataLatency} />
+          <span className="unit">ms</span>
+        </label>
+        <FieldError text={errors.dataLatency} />
         <label className="rf">
           <span>Queue model</span>
           <select aria-label="Queue model" value={form.queueModel} onChange={(e) => setForm((f) => ({ ...f, queueModel: e.target.value as ReplayForm['queueModel'] }))}>

@@ -95,6 +95,12 @@ export interface ReplayForm {
   speed: string;
   balance: string;
   queueModel: QueueModel;
+  /** Order entry latency, ms of history ('' or absent: 0). */
+  orderLatency?: string;
+  /** WebSocket market-data latency, ms of history ('' or absent: 0). */
+  dataLatency?: string;
+  /** Order response latency, ms of history ('' or absent: 0). */
+  responseLatency?: string;
 }
 
 export interface ReplayRequest {
@@ -104,6 +110,20 @@ export interface ReplayRequest {
   speed: number;
   balance: string;
   queue_model: QueueModel;
+  order_latency?: number;
+  data_latency?: number;
+  response_latency?: number;
+}
+
+/** Largest order entry or market-data latency of a replay, ms (the API's bound). */
+export const MAX_REPLAY_LATENCY_MS = 60_000;
+
+/** A latency field: '' is 0; else an integer of ms from 0 to MAX_REPLAY_LATENCY_MS, or null. */
+function latencyMs(text: string | undefined): number | null {
+  const t = (text ?? '').trim();
+  if (t === '') return 0;
+  if (!/^\d{1,6}$/.test(t) || Number(t) > MAX_REPLAY_LATENCY_MS) return null;
+  return Number(t);
 }
 
 export const MIN_REPLAY_SPEED = 0.1;
@@ -148,10 +168,22 @@ export function checkReplayForm(
     errors.speed = `Speed must be a number from ${MIN_REPLAY_SPEED} to ${MAX_REPLAY_SPEED.toLocaleString('en-US')}.`;
   const balance = form.balance.trim();
   if (!/^\d+(\.\d+)?$/.test(balance) || Number(balance) <= 0) errors.balance = 'Starting balance must be a positive amount of USDT, e.g. 10000.';
+  const orderLatency = latencyMs(form.orderLatency);
+  const dataLatency = latencyMs(form.dataLatency);
+  const responseLatency = latencyMs(form.responseLatency);
+  const latencyRule = `a whole number of ms from 0 to ${MAX_REPLAY_LATENCY_MS.toLocaleString('en-US')}, e.g. 50 (empty: none).`;
+  if (orderLatency === null) errors.orderLatency = `Order latency must be ${latencyRule}`;
+  if (dataLatency === null) errors.dataLatency = `Market-data latency must be ${latencyRule}`;
+  if (responseLatency === null) errors.responseLatency = `Response latency must be ${latencyRule}`;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
-    request: { symbols: [...form.symbols], start: start!, until: end ?? span!.end, speed, balance, queue_model: form.queueModel },
+    request: {
+      symbols: [...form.symbols], start: start!, until: end ?? span!.end, speed, balance, queue_model: form.queueModel,
+      ...(orderLatency! > 0 ? { order_latency: orderLatency! } : {}),
+      ...(dataLatency! > 0 ? { data_latency: dataLatency! } : {}),
+      ...(responseLatency! > 0 ? { response_latency: responseLatency! } : {}),
+    },
   };
 }
 
