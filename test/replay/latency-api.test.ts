@@ -198,6 +198,44 @@ describe('order entry latency over REST (lockstep)', () => {
   }, 60_000);
 });
 
+describe("order entry latency on the Binance facade's batch and modify routes (lockstep)", () => {
+  it('each batch order, each batch cancel and a modify takes its own flight, one after the other', async () => {
+    const LIN = 200;
+    const svc = await replayService(LIN, 0);
+    const signed = async (method: string, route: string, params: string): Promise<{ status: number; body: any }> => {
+      const q = `${params}&timestamp=${Date.now()}&recvWindow=60000`;
+      const res = await fetch(`${svc.url}/binance${route}?${q}&signature=${hmacSha256Hex(SECRET, q)}`, { method, headers: { 'X-MBX-APIKEY': KEY } });
+      return { status: res.status, body: await res.json() };
+    };
+    try {
+      const rest = new RestClient({ baseUrl: svc.url, apiKey: KEY, apiSecret: SECRET, recvWindow: 60_000 });
+      const t0 = svc.venue.replay!.status().time;
+      const bid = Number((await rest.depth('TRXUSDT', 5)).bids[0][0]);
+      const prices = [bid - 0.001, bid - 0.002].map((p) => p.toFixed(5));
+      const batch = JSON.stringify(prices.map((price) => ({ symbol: 'TRXUSDT', side: 'BUY', type: 'LIMIT', quantity: '100', price, timeInForce: 'GTC', positionSide: 'LONG' })));
+      const placed = await signed('POST', '/fapi/v1/batchOrders', `batchOrders=${encodeURIComponent(batch)}`);
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      // two orders, two flights: the second was applied L_in after the first
+      expect(placed.body.map((o: any) => o.updateTime)).toEqual([t0 + LIN, t0 + 2 * LIN]);
+      expect(svc.venue.replay!.status().time).toBe(t0 + 2 * LIN);
+
+      const modified = await signed('PUT', '/fapi/v1/order', `symbol=TRXUSDT&orderId=${placed.body[0].orderId}&side=BUY&quantity=150&price=${prices[0]}`);
+      expect(modified.status, JSON.stringify(modified.body)).toBe(200);
+      expect(modified.body).toMatchObject({ origQty: '150', updateTime: t0 + 3 * LIN });
+      expect(svc.venue.replay!.status().time).toBe(t0 + 3 * LIN);
+
+      const ids = JSON.stringify(placed.body.map((o: any) => o.orderId));
+      const cancelled = await signed('DELETE', '/fapi/v1/batchOrders', `symbol=TRXUSDT&orderIdList=${encodeURIComponent(ids)}`);
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      expect(cancelled.body.map((o: any) => o.status)).toEqual(['CANCELED', 'CANCELED']);
+      expect(svc.venue.replay!.status().time).toBe(t0 + 5 * LIN);
+      expect(await rest.openOrders('TRXUSDT')).toEqual([]);
+    } finally {
+      await svc.close();
+    }
+  }, 60_000);
+});
+
 describe('response latency (lockstep)', () => {
   it('the REST answer comes at t + L_in + L_out; a fill from history reaches the user stream L_out after it', async () => {
     const LIN = 100;
