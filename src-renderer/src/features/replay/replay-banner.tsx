@@ -114,7 +114,9 @@ export function ReplayBanner() {
               setSeekError(null);
             }}
           />
-          <button className="rb" type="submit" disabled={busy || status.finished || seek.trim() === ''}>
+          {/* not disabled while another control is in flight: a disabled default button would
+              swallow the field's Enter (HTML's implicit submission), and the seek queues fine */}
+          <button className="rb" type="submit" disabled={status.finished || seek.trim() === ''}>
             Go
           </button>
         </form>
