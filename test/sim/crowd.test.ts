@@ -1,6 +1,7 @@
 // The touch crowd and the deep book on the real engine, without the rest of the simulator.
 import { describe, expect, it } from 'vitest';
 import { DeepBook } from '../../src-main/market/sim/deep-book.ts';
+import { DEFAULT_FLOW, OrderFlow } from '../../src-main/market/sim/order-flow.ts';
 import { PairLimits } from '../../src-main/market/sim/order-sizing.ts';
 import { Rng } from '../../src-main/market/sim/rng.ts';
 import { TouchBook } from '../../src-main/market/sim/touch-book.ts';
@@ -62,6 +63,69 @@ describe('touch crowd (queue-reactive)', () => {
       // P(refill in a 100 ms step) = 1 - e^(-5 x 0.1) = 0.393
       expect(refills / trials).toBeGreaterThan(0.31);
       expect(refills / trials).toBeLessThan(0.48);
+    } finally {
+      tv.close();
+    }
+  });
+});
+
+describe('arbitrage of stale quotes', () => {
+  // a fresh ladder for every call: the fair price alternates 100 ticks apart, so every quote is new
+  const setup = () => {
+    const tv = testVenue();
+    const ex = tv.venue.exchange;
+    const pair = ex.pair('BTCUSDT')!;
+    const limits = new PairLimits(pair);
+    const touch = new TouchBook(ex, pair, limits, Rng.stream(3, 'touch'), CROWD, { levels: 3, queueNotional: 1_000_000, limitRate: 4, cancelRate: 2, refillRate: 12 });
+    // a threshold of 9.9 ticks at a fair price near 960,000 ticks
+    const flow = new OrderFlow(ex, pair, limits, Rng.stream(3, 'flow'), TAKER, { ...DEFAULT_FLOW, rate: 1, medianNotional: 600, arbMove: 9.9 / 960_000 });
+    let i = 0;
+    /** The fair price moved `through` ticks past the best ask (up) or bid (down); the lots the arbitrage bought (+) or sold (-). */
+    const cross = (dir: 1 | -1, through: number, maxLots: number): number => {
+      touch.step(100 * i, 100, 960_000.4 + 100 * (i++ % 2), 1, 0);
+      const bidT = dir === 1 ? pair.book.bestAsk() + through : pair.book.bestBid() - through - 1;
+      const before = tv.trades.length;
+      flow.arbitrage(bidT, bidT + 1, maxLots);
+      let lots = 0;
+      for (const t of tv.trades.slice(before)) lots += t.takerSide === 1 ? t.qtyLots : -t.qtyLots;
+      return lots;
+    };
+    return { tv, cross };
+  };
+
+  it('trades the net move through the quotes once it reaches the threshold: maxLots per tick, times a multiplier of median 1', () => {
+    const { tv, cross } = setup();
+    try {
+      const maxLots = 40;
+      const ratios: number[] = [];
+      for (let k = 0; k < 200; k++) {
+        // three crossings of 3 ticks (the ask and two above it) stay below the threshold
+        for (let j = 0; j < 3; j++) expect(cross(1, 2, maxLots)).toBe(0);
+        // the fourth makes 12: one buy of about 12 x maxLots
+        const lots = cross(1, 2, maxLots);
+        expect(lots).toBeGreaterThan(0);
+        ratios.push(lots / (12 * maxLots));
+      }
+      expect(median(ratios)).toBeGreaterThan(0.8);
+      expect(median(ratios)).toBeLessThan(1.25);
+      // the same downwards: sells
+      for (let j = 0; j < 3; j++) expect(cross(-1, 2, maxLots)).toBe(0);
+      expect(cross(-1, 2, maxLots)).toBeLessThan(0);
+    } finally {
+      tv.close();
+    }
+  });
+
+  it('a fair price jittering back and forth through the quotes nets to nothing and is not traded', () => {
+    const { tv, cross } = setup();
+    try {
+      for (let k = 0; k < 300; k++) {
+        expect(cross(1, 4, 40)).toBe(0);
+        expect(cross(-1, 4, 40)).toBe(0);
+      }
+      // a move that does reach the threshold still trades
+      expect(cross(1, 4, 40)).toBe(0);
+      expect(cross(1, 4, 40)).toBeGreaterThan(0);
     } finally {
       tv.close();
     }

@@ -12,9 +12,10 @@
 // - size: log-normal body, Pareto tail of index 1.5, round lots (trade-size.ts), limited only by
 //   `capNotional` (what the house book can absorb);
 // - kind: market orders (IOC limits through the band edge where market orders are not allowed);
-// - arbitrage: when the fair price has moved through resting quotes, an IOC at the fair price's
-//   touch takes (part of) the stale liquidity before it is withdrawn: the informed side of the
-//   flow, which makes the taker imbalance of a minute follow its return.
+// - arbitrage: when the fair price has moved through resting quotes by a net arbMove of the price
+//   since the arbitrage last traded, an IOC at the fair price's touch takes stale liquidity before
+//   it is withdrawn, in proportion to that net move: the informed side of the flow, which makes
+//   the taker imbalance of a minute follow its return.
 import type { Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import { activity } from './activity-profile.ts';
@@ -46,8 +47,10 @@ export interface FlowSettings {
   /** Herding: largest tilt of signs towards one side, and the half-life of its driver, seconds. */
   herdBias: number;
   herdHalfLifeS: number;
-  /** Chance per step that stale quotes through the fair price are taken rather than only withdrawn. */
-  arbChance: number;
+  /** Net move through stale quotes (fraction of price, at least a tick) before the arbitrage trades it. */
+  arbMove: number;
+  /** Pareto tail index of the arbitrage's size multiplier (thinner than the takers': its size is set by the stale quotes). */
+  arbAlpha: number;
 }
 
 export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional'> = {
@@ -55,7 +58,7 @@ export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional'> = {
   parents: 3, parentAlpha: 1.5, parentShare: 0.9,
   sizeAlpha: 1.4, sizeSigma: 0.6, roundShare: 0.3,
   herdBias: 0.35, herdHalfLifeS: 180,
-  arbChance: 0.5,
+  arbMove: 0.00005, arbAlpha: 2.5,
 };
 
 export interface FlowStats {
@@ -81,6 +84,8 @@ export class OrderFlow {
   private readonly account: number;
   private readonly cfg: FlowSettings;
   private readonly zeroQty: string;
+  /** Net ticks the fair price moved through stale quotes since the arbitrage last traded (up +). */
+  private owed = 0;
 
   constructor(ex: Exchange, pair: PairState, limits: PairLimits, rng: Rng, account: number, cfg: FlowSettings) {
     this.ex = ex;
@@ -94,7 +99,7 @@ export class OrderFlow {
     this.signs = new Metaorders(rng, cfg.parents, cfg.parentAlpha, cfg.parentShare);
     this.sizes = new TradeSizes(rng, cfg.medianNotional, cfg.sizeAlpha, cfg.sizeSigma, cfg.roundShare);
     this.herd = new ActivityFactor(rng, 1, cfg.herdHalfLifeS);
-    this.arbSize = new TradeSizes(rng, 1, cfg.sizeAlpha, cfg.sizeSigma, 0);
+    this.arbSize = new TradeSizes(rng, 1, cfg.arbAlpha, cfg.sizeSigma, 0);
     this.zeroQty = pair.math.formatQty(0);
   }
 
@@ -119,20 +124,32 @@ export class OrderFlow {
 
   /**
    * Arbitrage of stale quotes: asks at or below bidTarget (bids at or above askTarget) sit through
-   * the fair price; with chance arbChance an IOC takes up to maxLots x a size multiplier of
-   * median 1 (the taker size law: most arbitrage is small, some very large) at that price.
+   * the fair price by bidTarget - ask + 1 ticks (bid - askTarget + 1). The arbitrageur keeps the
+   * net ticks the fair price has moved through the quotes since it last traded (up positive) and
+   * trades when they reach arbMove of the price (at least a tick) and this step's stale quotes lie
+   * that way: an IOC at the fair price's touch for maxLots per net tick, times a size multiplier
+   * of median 1 (tail index arbAlpha). Trading the net move, the arbitrage of a minute follows its return (a jittering
+   * index's crossings cancel before they are traded), so the minute's taker imbalance follows the
+   * return; trading it only past a threshold, it is a few orders a second rather than one every
+   * step, and leaves the takers' persistent imbalance, sign memory and median size visible.
    */
   arbitrage(bidTarget: number, askTarget: number, maxLots: number): void {
     const book = this.pair.book;
     const ask = book.bestAsk();
     const bid = book.bestBid();
-    if (ask > 0 && ask <= bidTarget && this.rng.next() < this.cfg.arbChance) {
+    const up = ask > 0 && ask <= bidTarget;
+    const down = bid > 0 && bid >= askTarget;
+    if (up) this.owed += bidTarget - ask + 1;
+    if (down) this.owed -= bid - askTarget + 1;
+    const threshold = Math.max(1, this.cfg.arbMove * bidTarget);
+    if (up && this.owed >= threshold) {
       this.stats.arbs++;
-      this.take(1, Math.max(this.limits.floorLots(bidTarget), Math.round(maxLots * this.arbSize.notional())), bidTarget);
-    }
-    if (bid > 0 && bid >= askTarget && this.rng.next() < this.cfg.arbChance) {
+      this.take(1, Math.max(this.limits.floorLots(bidTarget), Math.round(maxLots * this.owed * this.arbSize.notional())), bidTarget);
+      this.owed = 0;
+    } else if (down && -this.owed >= threshold) {
       this.stats.arbs++;
-      this.take(2, Math.max(this.limits.floorLots(askTarget), Math.round(maxLots * this.arbSize.notional())), askTarget);
+      this.take(2, Math.max(this.limits.floorLots(askTarget), Math.round(maxLots * -this.owed * this.arbSize.notional())), askTarget);
+      this.owed = 0;
     }
   }
 

@@ -48,7 +48,7 @@ export function symbolClass(row: Pick<SymbolRow, 'symbol' | 'baseAsset' | 'isDef
 // catalogue; the touch is one tick wide on every pair.
 const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
   btc: {
-    volatility: 0.45, jumpsPerDay: 2, jumpScale: 0.003, takerRate: 20, takerMedianNotional: 600,
+    volatility: 0.45, jumpsPerDay: 2, jumpScale: 0.003, takerRate: 24, takerMedianNotional: 600,
     touchQueueNotional: 150_000, deepOrders: 150, deepOrderNotional: 6_000,
     makerLevels: 10, makerDepthNotional: 900_000, makerBaseHalfSpread: 0.0008, venueBasis: 0.00015,
   },
