@@ -433,4 +433,6 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
   app.get('/dapi/v1/exchangeInfo', async () => EMPTY_INFO(wall()));
   app.get('/sapi/v1/capital/config/getall', async () => []);
   app.get('/sapi/v1/margin/allPairs', async () => []);
+  // ccxt.binance (freqtrade's class) asks for both margin lists when it has credentials
+  app.get('/sapi/v1/margin/isolated/allPairs', async () => []);
 }
