@@ -14,6 +14,7 @@ import type { ReplayData } from '../../src-main/market/replay/ports.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 import { importInto, LASOTA, trxTradesCsv } from '../market/replay/harness.ts';
+import { WsTestClient } from './ws-client.ts';
 
 const FIRST_TRADE = 1744588804438;
 const STEP = 100;
@@ -32,37 +33,6 @@ beforeAll(async () => {
 });
 afterAll(() => db?.close());
 
-class Client {
-  readonly ws: WebSocket;
-  pushes: Array<{ stream: string; data: any }> = [];
-  private readonly answers = new Map<number, (v: any) => void>();
-  private id = 0;
-  constructor(url: string) {
-    this.ws = new WebSocket(`${url.replace('http', 'ws')}/ws`);
-    this.ws.on('message', (raw) => {
-      const m = JSON.parse(String(raw));
-      if (m.stream !== undefined) this.pushes.push(m);
-      else this.answers.get(m.id)?.(m);
-    });
-  }
-  open(): Promise<void> {
-    return new Promise((r) => this.ws.once('open', () => r()));
-  }
-  send(method: string, params?: unknown): Promise<any> {
-    const id = ++this.id;
-    return new Promise((r) => {
-      this.answers.set(id, r);
-      this.ws.send(JSON.stringify({ method, params, id }));
-    });
-  }
-  close(): Promise<void> {
-    return new Promise((r) => {
-      this.ws.once('close', () => r());
-      this.ws.close();
-    });
-  }
-}
-
 async function replayService(orderLatency: number, dataLatency: number, responseLatency = 0): Promise<ServiceHandle> {
   return startService({
     dataDir: ':memory:',
@@ -74,7 +44,7 @@ async function replayService(orderLatency: number, dataLatency: number, response
 
 /** Steps the replay `n` times by STEP over the WebSocket; per step its end time and the market pushes that came with it. */
 async function stepped(svc: ServiceHandle, n: number): Promise<Array<{ time: number; pushes: Array<{ stream: string; data: any }> }>> {
-  const c = new Client(svc.url);
+  const c = new WsTestClient(svc.url);
   await c.open();
   expect((await c.send('SUBSCRIBE', ['trade@TRXUSDT', 'depth_update@TRXUSDT'])).result).toBeNull();
   const out: Array<{ time: number; pushes: Array<{ stream: string; data: any }> }> = [];
@@ -241,7 +211,7 @@ describe('response latency (lockstep)', () => {
     const LIN = 100;
     const LOUT = 300;
     const svc = await replayService(LIN, 0, LOUT);
-    const c = new Client(svc.url);
+    const c = new WsTestClient(svc.url);
     try {
       await c.open();
       const rest = new RestClient({ baseUrl: svc.url, apiKey: KEY, apiSecret: SECRET, recvWindow: 60_000 });

@@ -4,46 +4,15 @@
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 import { importInto, LASOTA } from '../market/replay/harness.ts';
+import { WsTestClient } from './ws-client.ts';
 
 const SNAPSHOT_TIME = 1744588800061;
 let db: DatabaseSync;
 let replay: ServiceHandle;
 let live: ServiceHandle;
-
-class Client {
-  readonly ws: WebSocket;
-  readonly pushes: Array<{ stream: string; data: any }> = [];
-  private readonly answers = new Map<number, (v: any) => void>();
-  private id = 0;
-  constructor(url: string) {
-    this.ws = new WebSocket(`${url.replace('http', 'ws')}/ws`);
-    this.ws.on('message', (raw) => {
-      const m = JSON.parse(String(raw));
-      if (m.stream !== undefined) this.pushes.push(m);
-      else this.answers.get(m.id)?.(m);
-    });
-  }
-  open(): Promise<void> {
-    return new Promise((r) => this.ws.once('open', () => r()));
-  }
-  send(method: string, params?: unknown): Promise<any> {
-    const id = ++this.id;
-    return new Promise((r) => {
-      this.answers.set(id, r);
-      this.ws.send(JSON.stringify({ method, params, id }));
-    });
-  }
-  close(): Promise<void> {
-    return new Promise((r) => {
-      this.ws.once('close', () => r());
-      this.ws.close();
-    });
-  }
-}
 
 beforeAll(async () => {
   db = openDatabase({ dataDir: ':memory:' });
@@ -61,7 +30,7 @@ afterAll(async () => {
 
 describe('replay over the WebSocket', () => {
   it('REPLAY refuses bad params by name; the replay stream pushes the status', async () => {
-    const c = new Client(replay.url);
+    const c = new WsTestClient(replay.url);
     await c.open();
     for (const [params, code, msg] of [
       [undefined, 1000, /REPLAY takes/],
@@ -86,8 +55,8 @@ describe('replay over the WebSocket', () => {
   });
 
   it('a step holds the clock for its client until release or disconnect', async () => {
-    const a = new Client(replay.url);
-    const b = new Client(replay.url);
+    const a = new WsTestClient(replay.url);
+    const b = new WsTestClient(replay.url);
     await Promise.all([a.open(), b.open()]);
     const t0 = replay.venue.replay!.status().time;
     const s1 = await a.send('REPLAY', [{ action: 'step', ms: 200 }]);
@@ -124,7 +93,7 @@ describe('replay over the WebSocket', () => {
   });
 
   it('on the live venue REPLAY and the replay stream answer 1108', async () => {
-    const c = new Client(live.url);
+    const c = new WsTestClient(live.url);
     await c.open();
     expect((await c.send('REPLAY', { action: 'step', ms: 10 })).error.code).toBe(1108);
     expect((await c.send('SUBSCRIBE', ['replay'])).error.code).toBe(1108);
