@@ -1098,6 +1098,34 @@ export class OrderBook implements BookCommands {
     return n === -1 ? -1 : this.orders.f64[(n << 3) + F_ACCOUNT];
   }
 
+  /** The lots a live order has left, -1 when there is none: getOrder(id)?.remainingLots without building the view. */
+  orderRemaining(orderId: number): number {
+    if (!isId(orderId)) return -1;
+    const n = this.ids.get(orderId);
+    return n === -1 ? -1 : this.orders.f64[(n << 3) + F_REM];
+  }
+
+  /** The price of a live order in ticks, -1 when there is none. */
+  orderPriceTicks(orderId: number): number {
+    if (!isId(orderId)) return -1;
+    const n = this.ids.get(orderId);
+    return n === -1 ? -1 : this.orders.i32[(n << 4) + I_PRICE];
+  }
+
+  /** The lots a live order has filled, -1 when there is none. */
+  orderFilledLots(orderId: number): number {
+    if (!isId(orderId)) return -1;
+    const n = this.ids.get(orderId);
+    return n === -1 ? -1 : this.orders.f64[(n << 3) + F_QTY] - this.orders.f64[(n << 3) + F_REM];
+  }
+
+  /** Whether a live order is the last of its level's queue (false when there is no such order). */
+  isLastInLevel(orderId: number): boolean {
+    if (!isId(orderId)) return false;
+    const n = this.ids.get(orderId);
+    return n !== -1 && this.orders.i32[(n << 4) + I_NEXT] === -1;
+  }
+
   /** Ids of the account's resting orders, in the order they (re)entered the book. */
   openOrderIds(account: number): number[] {
     const out: number[] = [];

@@ -5,7 +5,7 @@
 // surface can build, store and replay them. Invariants: a command names its account
 // explicitly (never taken from ambient state); money is bigint 1e-8 USDT, prices and
 // quantities are decimal strings as on the wire, except the market-side commands: 'prices' and
-// 'funding' carry the simulator's floats, 'houseOrder' and 'houseTrim' (the replay's historical
+// 'funding' carry the simulator's floats, 'houseOrder', 'houseTrim' and 'houseGrow' (the replay's historical
 // book, millions a run) the engine's ticks and lots.
 import type { PositionMode } from '../../src-shared/enums.ts';
 import type { AccountSummary, BotOrderRequest, OrderRecord, OrderRequest, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
@@ -40,6 +40,12 @@ export type Command =
    * cancels it (as cancelBot). Numbers both ways (the replay's mirror sends millions).
    */
   | { kind: 'houseTrim'; symbol: string; orderId: number; lots: number }
+  /**
+   * Grows a resting house order to `lots` remaining, in place: only the last order of its level
+   * may grow (nobody queues behind it, so this is the queue an added order would make, without
+   * the order). Numbers both ways (the replay's mirror refills its levels with it).
+   */
+  | { kind: 'houseGrow'; symbol: string; orderId: number; lots: number }
   | { kind: 'cancelBot'; symbol: string; orderId: number }
   /** Reduces a resting bot order to `lots` remaining, keeping its queue priority (0 cancels it). */
   | { kind: 'trimBot'; symbol: string; orderId: number; lots: number }
@@ -62,6 +68,8 @@ export interface CommandResults {
   houseOrder: { orderId: number; filledLots: number };
   /** The lots the order has left. */
   houseTrim: number;
+  /** The lots the order has now. */
+  houseGrow: number;
   cancel: OrderRecord;
   /** The order as the amendment left it (resting, filled, or cancelled by it). */
   amend: OrderRecord;

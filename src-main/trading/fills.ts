@@ -26,8 +26,9 @@ import type { TradeState } from './ports.ts';
 export function drain(core: TradingCore, pair: PairState, untracked: LiveOrder | null, takerId = 0): number {
   let taken = 0;
   for (;;) {
+    // (no new array for the empty take that ends every drain)
+    if (pair.sink.events.length === 0) break;
     const events = pair.sink.take();
-    if (events.length === 0) break;
     for (const e of events) {
       if (e.type === 'trade' && e.takerId === takerId) taken += e.qtyLots;
       apply(core, pair, e, untracked);

@@ -11,7 +11,6 @@
 import { Errors } from '../../src-shared/errors.ts';
 import { CloseType, MarginMode, OrderStatus, OrderType, PositionMode, Side, SymbolStatus, TimeInForce } from '../../src-shared/enums.ts';
 import { MAX_PRICE_TICKS, OrderFlag } from '../engine/types.ts';
-import type { SymbolRow } from '../core/symbol.ts';
 import type { OrderRecord, PlacementResult } from '../../src-shared/types.ts';
 import type { BotOrderInput, Command, OrderInput } from './commands.ts';
 import { formatMoney } from '../risk/money.ts';
@@ -68,9 +67,6 @@ export function placeBotOrder(core: TradingCore, input: BotOrderInput, engineAcc
   return placement(core, order);
 }
 
-/** A symbol row's min and max quantity in lots, parsed once per row. */
-const qtyBounds = new WeakMap<SymbolRow, { min: number; max: number }>();
-
 /**
  * House placement in ticks and lots (commands.ts 'houseOrder'): the checks a bot order of the
  * same price and size passes (checkShape: trading status, size within min/max, price within
@@ -86,11 +82,9 @@ export function placeHouseOrder(core: TradingCore, c: Extract<Command, { kind: '
   if (c.side !== Side.BUY && c.side !== Side.SELL) reject(Errors.INVALID_PARAMETER, 'side must be 1 (buy) or 2 (sell)');
   if (c.tif !== TimeInForce.GTC && c.tif !== TimeInForce.IOC) reject(Errors.INVALID_PARAMETER, 'a house order is GTC (1) or IOC (2)');
   if (!Number.isSafeInteger(c.account) || c.account < HOUSE_ACCOUNT) reject(Errors.INVALID_PARAMETER, `account ${c.account} is not a house engine account`);
-  let b = qtyBounds.get(row);
-  if (b === undefined) qtyBounds.set(row, (b = { min: math.qty.mustToUnits(row.minQty), max: math.qty.mustToUnits(row.maxQty) }));
   if (!Number.isSafeInteger(c.lots) || c.lots < 1) reject(Errors.INVALID_PARAMETER, `lots must be a positive integer, got ${c.lots}`);
-  if (c.lots < b.min) reject(Errors.QTY_BELOW_MIN, `qty ${math.formatQty(c.lots)} is below the minimum ${row.minQty}`);
-  if (c.lots > b.max) reject(Errors.QTY_ABOVE_MAX, `qty ${math.formatQty(c.lots)} is above the maximum ${row.maxQty}`);
+  if (c.lots < pair.minLots) reject(Errors.QTY_BELOW_MIN, `qty ${math.formatQty(c.lots)} is below the minimum ${row.minQty}`);
+  if (c.lots > pair.maxLots) reject(Errors.QTY_ABOVE_MAX, `qty ${math.formatQty(c.lots)} is above the maximum ${row.maxQty}`);
   if (!Number.isSafeInteger(c.priceTicks) || c.priceTicks < 1 || c.priceTicks > MAX_PRICE_TICKS) reject(Errors.INVALID_PARAMETER, `price ticks ${c.priceTicks} are out of range`);
   // the band exactly as checkShape draws it
   const mark = pair.markPrice;
@@ -279,12 +273,35 @@ export function trimHouseOrder(core: TradingCore, symbol: string, orderId: numbe
   if (book.orderAccount(orderId) < HOUSE_ACCOUNT) reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
   if (lots === 0) book.cancel(orderId);
   else {
-    const left = book.getOrder(orderId)!.remainingLots;
+    const left = book.orderRemaining(orderId);
     if (!Number.isSafeInteger(lots) || lots < 0 || lots >= left) {
       reject(Errors.INVALID_PARAMETER, `lots must be an integer from 0 to ${left - 1} (the order has ${left} left), got ${lots}`);
     }
     book.trimOrder(orderId, lots);
   }
+  drain(core, pair, null);
+  core.writer.flush();
+  return lots;
+}
+
+/**
+ * Grows the last resting house order of a level to `lots` in place (commands.ts 'houseGrow'):
+ * the queue an added order of the difference would make (nobody is behind it), one order fewer.
+ * Refused: not a live house order, not a growth, above the pair's maximum quantity, or an order
+ * with others behind it (growing it would put its new lots ahead of theirs).
+ */
+export function growHouseOrder(core: TradingCore, symbol: string, orderId: number, lots: number): number {
+  core.checkHealthy();
+  const pair = core.requirePair(symbol);
+  const book = pair.book;
+  if (book.orderAccount(orderId) < HOUSE_ACCOUNT) reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
+  const left = book.orderRemaining(orderId);
+  if (!Number.isSafeInteger(lots) || lots <= left || lots > pair.maxLots) {
+    reject(Errors.INVALID_PARAMETER, `lots must be an integer from ${left + 1} to ${pair.maxLots} (the order has ${left} left), got ${lots}`);
+  }
+  if (!book.isLastInLevel(orderId)) reject(Errors.INVALID_PARAMETER, `order ${orderId} has orders queued behind it: growing it would pass them`);
+  // an amendment that grows loses priority: to the back of the level, where the order already is
+  book.amend(orderId, book.orderPriceTicks(orderId), book.orderFilledLots(orderId) + lots);
   drain(core, pair, null);
   core.writer.flush();
   return lots;

@@ -22,6 +22,9 @@ export interface PairState {
   nextFundingTime: number;
   /** Market time of the last mark/index update, ms (0 before the first). */
   priceTime: number;
+  /** The row's min and max quantity in lots (parsed once: house orders check them per order). */
+  minLots: number;
+  maxLots: number;
 }
 
 export function createPairState(row: SymbolRow): PairState {
@@ -34,5 +37,6 @@ export function createPairState(row: SymbolRow): PairState {
     row, math, book, sink, bandRatio,
     markPrice: initial, indexPrice: initial, lastPriceTicks: math.ticksRound(initial),
     fundingRate: 0.0001, nextFundingTime: 0, priceTime: 0,
+    minLots: math.qty.mustToUnits(row.minQty), maxLots: math.qty.mustToUnits(row.maxQty),
   };
 }

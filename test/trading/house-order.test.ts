@@ -148,4 +148,77 @@ describe('houseOrder', () => {
     expect(pair.book.getOrder(mine)!.remainingLots).toBe(10);
     expect(pair.book.getOrder(r.orderId)!.remainingLots).toBe(10);
   });
+
+  it('houseGrow: growing the last order of a level is the queue an added order makes, one order fewer', () => {
+    // the same level built twice: a house bid of 0.010, a user bid behind it, a house bid of 0.005
+    // last; then 0.007 more at the back, once as a new house order and once as houseGrow of the
+    // last one; sells of 0.010, 0.010, 0.012 then take from the level: the user's fills, the tape
+    // and the level must agree
+    const run = (grow: boolean): { lines: string[]; orders: number } => {
+      const v = venue();
+      const ex = v.exchange;
+      const pair = ex.pair('BTCUSDT')!;
+      const P = pair.math.ticksRound(pair.markPrice) - 5;
+      const lines: string[] = [];
+      ex.events.on('trade', (e) => lines.push(`T ${e.priceTicks} ${e.qtyLots} ${e.takerSide}`));
+      ex.events.on('level', (e) => lines.push(`L ${e.side} ${e.priceTicks} ${e.totalLots}`));
+      const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+      const house = (lots: number): number => ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: HOUSE_ACCOUNT + 11, side: 1, priceTicks: P, lots, tif: 1 }).orderId;
+      house(10);
+      const mine = Number(ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P), qty: '0.010' }).order_id);
+      const last = house(5);
+      if (grow) expect(ex.execute({ kind: 'houseGrow', symbol: 'BTCUSDT', orderId: last, lots: 12 })).toBe(12);
+      else house(7);
+      for (const lots of [10, 10, 12]) {
+        ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: HOUSE_ACCOUNT + 12, side: 2, priceTicks: P, lots, tif: 2 });
+        // the user's order after each sell: its lots left (none once filled)
+        lines.push(`F ${pair.book.getOrder(mine)?.remainingLots ?? 0}`);
+      }
+      return { lines, orders: pair.book.orderCount };
+    };
+    const added = run(false);
+    const grown = run(true);
+    // the user's 0.010 fills by the second sell (behind the first house order, ahead of the rest)
+    expect(added.lines.filter((l) => l.startsWith('F '))).toEqual(['F 10', 'F 0', 'F 0']);
+    expect(grown.lines.filter((l) => l.startsWith('F '))).toEqual(added.lines.filter((l) => l.startsWith('F ')));
+    expect(grown.lines.filter((l) => l.startsWith('L '))).toEqual(added.lines.filter((l) => l.startsWith('L ')));
+    // the tape: the same lots at the same price, one trade fewer where the two back orders were one
+    const vol = (r: { lines: string[] }): number => r.lines.filter((l) => l.startsWith('T ')).reduce((a, l) => a + Number(l.split(' ')[2]), 0);
+    expect(vol(grown)).toBe(vol(added));
+    expect(vol(grown)).toBe(32);
+    expect(grown.lines.filter((l) => l.startsWith('T ')).length).toBe(added.lines.filter((l) => l.startsWith('T ')).length - 1);
+    expect(grown.orders).toBe(0);
+    expect(added.orders).toBe(0);
+  });
+
+  it('houseGrow refuses what is not the last house order of its level, or not a growth, changing nothing', () => {
+    const v = venue();
+    const ex = v.exchange;
+    const pair = ex.pair('BTCUSDT')!;
+    const P = pair.math.ticksRound(pair.markPrice) - 5;
+    const house = (lots: number): number => ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: HOUSE_ACCOUNT + 11, side: 1, priceTicks: P, lots, tif: 1 }).orderId;
+    const first = house(10);
+    const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+    const mine = Number(ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P), qty: '0.010' }).order_id);
+    const last = house(5);
+    const cases: Array<[number, number, number]> = [
+      [first, 20, Errors.INVALID_PARAMETER.code], // the user's order is behind it
+      [mine, 20, Errors.ORDER_NOT_FOUND.code], // not a house order
+      [999_999, 20, Errors.ORDER_NOT_FOUND.code],
+      [last, 5, Errors.INVALID_PARAMETER.code], // not a growth
+      [last, 3, Errors.INVALID_PARAMETER.code],
+      [last, 7.5, Errors.INVALID_PARAMETER.code],
+      [last, pair.maxLots + 1, Errors.INVALID_PARAMETER.code],
+    ];
+    const id0 = pair.book.updateId;
+    for (const [orderId, lots, code] of cases) {
+      expect(() => ex.execute({ kind: 'houseGrow', symbol: 'BTCUSDT', orderId, lots }), `${orderId} ${lots}`).toThrow(expect.objectContaining({ code }));
+    }
+    expect(pair.book.updateId).toBe(id0);
+    expect(pair.book.levelOrderIds(1, P)).toEqual([first, mine, last]);
+    expect(pair.book.getOrder(last)!.remainingLots).toBe(5);
+    expect(ex.execute({ kind: 'houseGrow', symbol: 'BTCUSDT', orderId: last, lots: 9 })).toBe(9);
+    expect(pair.book.levelOrderIds(1, P)).toEqual([first, mine, last]);
+    expect(pair.book.getOrder(last)!.remainingLots).toBe(9);
+  });
 });

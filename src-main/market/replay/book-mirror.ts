@@ -8,15 +8,16 @@
 //     price total exactly hist's size there, except while a user's order has consumed some of it:
 //     a change of the book by anyone else is noticed by its update id, and the next call puts the
 //     historical sizes back first (no market impact).
-//   - A level that grows gets a new order at the back of the queue (behind every user order); a
-//     level that shrinks is reduced in place (houseTrim keeps priority), choosing which of the
+//   - A level that grows gets its new lots at the back of the queue (behind every user order):
+//     the last order there grows in place when it is the book account's (houseGrow: the same
+//     queue, one order fewer), else a new order is added; a level that shrinks is reduced in place (houseTrim keeps priority), choosing which of the
 //     book account's orders shrink by the queue model: pessimistic = the ones behind the first
 //     user order first; probabilistic = split between ahead and behind as hftbacktest's
 //     ProbQueueModel with f(x) = x^3. Without user orders at a level there is nothing to choose.
 //   - Only the book account's orders are ever changed here; user orders are touched only by the
 //     takers (history trading through or at their price).
 //   - Every change goes through Exchange.execute as the numeric house commands (houseOrder,
-//     houseTrim: no decimal strings); levels are read without allocating (scan), a print reads a
+//     houseTrim, houseGrow: no decimal strings); levels are read without allocating (scan), a print reads a
 //     few.
 import { Side, TimeInForce } from '../../../src-shared/enums.ts';
 import type { Exchange } from '../../trading/exchange.ts';
@@ -28,6 +29,7 @@ export const QUEUE_POWER = 3;
 
 export interface MirrorStats {
   placed: number;
+  grown: number;
   trimmed: number;
   cancelled: number;
   takers: number;
@@ -42,7 +44,7 @@ const CONSOLIDATE_AT = 4;
 export class BookMirror {
   /** [bids, asks]: price ticks -> lots the book account should show. */
   readonly hist: [Map<number, number>, Map<number, number>] = [new Map(), new Map()];
-  readonly stats: MirrorStats = { placed: 0, trimmed: 0, cancelled: 0, takers: 0, rejected: 0, resyncs: 0 };
+  readonly stats: MirrorStats = { placed: 0, grown: 0, trimmed: 0, cancelled: 0, takers: 0, rejected: 0, resyncs: 0 };
   private readonly ex: Exchange;
   private readonly pair: PairState;
   private readonly symbol: string;
@@ -62,6 +64,8 @@ export class BookMirror {
   private nAhead = 0;
   private total = 0;
   private users = false;
+  /** The level's last order is the book account's (hIds[nHouse - 1]): a growth can grow it. */
+  private lastHouse = false;
 
   constructor(ex: Exchange, pair: PairState, bookAccount: number, takerAccount: number, model: QueueModel) {
     this.ex = ex;
@@ -119,9 +123,11 @@ export class BookMirror {
    * One historical print: `lots` at `price`, the aggressor on `takerSide`. First the book account
    * shows at least `lots` at that price and nothing better on the resting side (stale levels go),
    * then an IOC taker at the price consumes the engine's queue in price-time order. Returns the
-   * lots the taker got (= lots, unless the exchange refused it).
+   * lots the taker got (= lots, unless the exchange refused it). `keep`: the lots the level is
+   * to show after the print when it has to be topped up for it (the synthetic book's level size):
+   * the top-up brings them too, so the level needs no refill after the print.
    */
-  trade(takerSide: 1 | 2, price: number, lots: number): number {
+  trade(takerSide: 1 | 2, price: number, lots: number, keep = 0): number {
     const book = this.pair.book;
     const rest = takerSide === Side.BUY ? 2 : 1;
     const h = this.hist[rest - 1];
@@ -132,7 +138,7 @@ export class BookMirror {
       const house = this.scan(rest, best);
       h.delete(best);
       if (house === 0) break; // only user orders there: history trades through them
-      this.apply(rest, best, 0);
+      this.applyScanned(rest, best, 0);
     }
     // the book account's own orders on the taker's side at or through the price go too (a sell
     // printed at P means no ask at or below P): else the level topped up below would cross them
@@ -143,10 +149,10 @@ export class BookMirror {
       const house = this.scan(takerSide, best);
       own.delete(best);
       if (house === 0) break;
-      this.apply(takerSide, best, 0);
+      this.applyScanned(takerSide, best, 0);
     }
     const at = this.scan(rest, price);
-    if (at < lots) this.place(rest, price, lots - at);
+    if (at < lots) this.grow(rest, price, lots - at + keep);
     let got = 0;
     try {
       got = this.ex.execute({ kind: 'houseOrder', symbol: this.symbol, account: this.takerAccount, side: takerSide, priceTicks: price, lots, tif: TimeInForce.IOC }).filledLots;
@@ -192,6 +198,7 @@ export class BookMirror {
       } else users = true;
     }
     this.nHouse = k;
+    this.lastHouse = n > 0 && this.qAccounts[n - 1] === this.bookAccount;
     this.nAhead = nAhead;
     this.total = total;
     this.users = users;
@@ -199,7 +206,13 @@ export class BookMirror {
   }
 
   private apply(side: 1 | 2, price: number, lots: number): void {
-    const total = this.scan(side, price);
+    this.scan(side, price);
+    this.applyScanned(side, price, lots);
+  }
+
+  /** apply() on the level scan() just read (nothing changed the book in between). */
+  private applyScanned(side: 1 | 2, price: number, lots: number): void {
+    const total = this.total;
     if (total === lots) {
       if (lots === 0) this.housePrices[side - 1].delete(price);
       return;
@@ -212,7 +225,7 @@ export class BookMirror {
       if (!this.users && nAhead >= CONSOLIDATE_AT) {
         this.shrink(0, nAhead, total);
         this.place(side, price, lots);
-      } else this.place(side, price, lots - total);
+      } else this.grow(side, price, lots - total);
       return;
     }
     const d = total - lots;
@@ -256,6 +269,24 @@ export class BookMirror {
       } catch {
         this.stats.rejected++;
       }
+    }
+  }
+
+  /**
+   * Adds `lots` at the back of the scanned level: the last order grows when it is the book
+   * account's, else a new order joins the queue. The scan must be the one of this level.
+   */
+  private grow(side: 1 | 2, price: number, lots: number): void {
+    if (!this.lastHouse) {
+      this.place(side, price, lots);
+      return;
+    }
+    const k = this.nHouse - 1;
+    try {
+      this.ex.execute({ kind: 'houseGrow', symbol: this.symbol, orderId: this.hIds[k], lots: this.hRem[k] + lots });
+      this.stats.grown++;
+    } catch {
+      this.stats.rejected++;
     }
   }
 

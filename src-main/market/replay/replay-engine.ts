@@ -310,9 +310,10 @@ class SymbolReplay {
     if (lots <= 0) return;
     this.mirror.restoreIfTouched();
     this.sendDerivedPrices(price, time, this.lastPriceTicks === 0);
-    this.mirror.trade(takerSide, price, lots);
+    const synthetic = this.synthetic;
+    this.mirror.trade(takerSide, price, lots, synthetic === null ? 0 : synthetic.prepare(lots));
     this.lastPriceTicks = price;
-    this.synthetic?.after(takerSide, price, lots);
+    synthetic?.after(takerSide, price);
   }
 
   histTrade(t: HistTrade): void {

@@ -4,14 +4,20 @@
 // after a sell print the best bid is P and the best ask P + 1 tick; levels one tick apart. Every
 // level holds SIZE_FACTOR x the running mean print size (an exponential mean over about the last
 // 100 prints), at least one lot, the size following that mean only once it has drifted by half.
+// Levels deeper than the LEVELS nearest stay as they were while they are within KEEP_LEVELS of
+// the touch (the book keeps LEVELS to KEEP_LEVELS levels a side, as a real book keeps its deep
+// orders while the price moves a tick back and forth), and go once they are further.
 // The ladder moves only when the touch moves (only the levels that change are touched); otherwise
-// the level the print consumed is refilled. The prints themselves never depend on it: the mirror
-// makes sure the print's size is there at the print's price (book-mirror.ts trade()).
+// the level the print consumed is refilled (a level the print had to be topped up for is topped
+// up with its refill: prepare() tells the mirror the size). The prints themselves never depend on
+// it: the mirror makes sure the print's size is there at the print's price (book-mirror.ts trade()).
 import type { PairState } from '../../trading/pair-state.ts';
 import type { BookMirror } from './book-mirror.ts';
 
 export const LEVELS = 10;
 export const SIZE_FACTOR = 2;
+/** Levels a side kept at most: deeper than this from the touch a level goes. */
+export const KEEP_LEVELS = 2 * LEVELS;
 const ALPHA = 0.01;
 
 export class SyntheticBook {
@@ -33,17 +39,31 @@ export class SyntheticBook {
     this.pair = pair;
   }
 
-  after(takerSide: 1 | 2, price: number, lots: number): void {
+  /** The size the next print's level holds after it: the mean updated with the print (call once per print, before after()). */
+  private resize = false;
+  private nextSize = 0;
+
+  /**
+   * Takes a print of `lots` into the running mean; returns the size every level will hold after
+   * it (the size of the level the print takes from, which the mirror tops up to when needed).
+   */
+  prepare(lots: number): number {
     this.mean = this.mean === 0 ? lots : this.mean + ALPHA * (lots - this.mean);
+    const want = Math.max(1, Math.round(SIZE_FACTOR * this.mean));
+    // the level size follows the mean only when it has drifted by half (no churn of every level)
+    this.resize = Math.abs(want - this.size) * 2 > this.size;
+    this.nextSize = this.resize ? want : this.size;
+    return this.nextSize;
+  }
+
+  after(takerSide: 1 | 2, price: number): void {
     const bid = takerSide === 1 ? price - 1 : price;
     const ask = takerSide === 1 ? price : price + 1;
     if (bid < 1) {
       this.onLadder = false;
       return;
     }
-    const want = Math.max(1, Math.round(SIZE_FACTOR * this.mean));
-    // the level size follows the mean only when it has drifted by half (no churn of every level)
-    const resize = Math.abs(want - this.size) * 2 > this.size;
+    const resize = this.resize;
     if (bid === this.bid && ask === this.ask && !resize) {
       // refill the level the print took from
       const side = takerSide === 1 ? 2 : 1;
@@ -54,26 +74,40 @@ export class SyntheticBook {
     const oldAsk = this.ask;
     this.bid = bid;
     this.ask = ask;
-    if (resize) this.size = want;
+    this.size = this.nextSize;
     // only the levels that change: removals first (nothing crosses), then the new ones, best
-    // first; the ladder is bid - i and ask + i for i < LEVELS (no bid below 1 tick)
+    // first; the ladder is bid - i and ask + i for i < LEVELS (no bid below 1 tick), levels down
+    // to bid - KEEP_LEVELS + 1 and up to ask + KEEP_LEVELS - 1 stay
     const size = this.size;
     const mirror = this.mirror;
     const hb = mirror.hist[0];
     const ha = mirror.hist[1];
     const lowBid = Math.max(1, bid - LEVELS + 1);
-    if (this.onLadder && Math.abs(bid - oldBid) <= 1 && Math.abs(ask - oldAsk) <= 1 && bid >= LEVELS && oldBid >= LEVELS) {
-      // the common move of one tick: the historical levels are those of the previous ladder (the
-      // print in between only removed some, or refilled its own level, which is on both
-      // ladders), so at most one level a side, the one the move leaves, is off the new ladder
-      const offBid = bid < oldBid ? oldBid : bid > oldBid ? oldBid - LEVELS + 1 : 0;
+    const keepBid = bid - KEEP_LEVELS + 1;
+    const keepAsk = ask + KEEP_LEVELS - 1;
+    if (this.onLadder && Math.abs(bid - oldBid) <= 1 && Math.abs(ask - oldAsk) <= 1 && bid >= KEEP_LEVELS && oldBid >= KEEP_LEVELS) {
+      // the common move of one tick: the historical levels are within the previous window (the
+      // print in between only removed some, or refilled its own level, which is in both), so at
+      // most one level a side is outside the new one: above the new bid or below its window
+      const offBid = bid < oldBid ? oldBid : bid > oldBid ? oldBid - KEEP_LEVELS + 1 : 0;
       if (offBid !== 0 && hb.has(offBid)) mirror.setLevel(1, offBid, 0);
-      const offAsk = ask > oldAsk ? oldAsk : ask < oldAsk ? oldAsk + LEVELS - 1 : 0;
+      const offAsk = ask > oldAsk ? oldAsk : ask < oldAsk ? oldAsk + KEEP_LEVELS - 1 : 0;
       if (offAsk !== 0 && ha.has(offAsk)) mirror.setLevel(2, offAsk, 0);
+      if (!resize) {
+        // and the LEVELS nearest held `size` on the old ladder: what can differ on the new one
+        // is its touch (new, or the level the print took from, or one the print's stale levels
+        // went from) and its deepest level (new to the nearest: absent, or kept at an old size)
+        if (hb.get(bid) !== size) mirror.setLevel(1, bid, size);
+        if (hb.get(lowBid) !== size) mirror.setLevel(1, lowBid, size);
+        if (ha.get(ask) !== size) mirror.setLevel(2, ask, size);
+        if (ha.get(ask + LEVELS - 1) !== size) mirror.setLevel(2, ask + LEVELS - 1, size);
+        this.onLadder = true;
+        return;
+      }
     } else {
       // deleting the entry being visited is safe in a Map's iteration (and setLevel(.., 0) deletes only it)
-      for (const p of hb.keys()) if (p > bid || p < lowBid) mirror.setLevel(1, p, 0);
-      for (const p of ha.keys()) if (p < ask || p >= ask + LEVELS) mirror.setLevel(2, p, 0);
+      for (const p of hb.keys()) if (p > bid || p < keepBid) mirror.setLevel(1, p, 0);
+      for (const p of ha.keys()) if (p < ask || p > keepAsk) mirror.setLevel(2, p, 0);
     }
     this.onLadder = true;
     for (let p = bid; p >= lowBid; p--) if (hb.get(p) !== size) mirror.setLevel(1, p, size);

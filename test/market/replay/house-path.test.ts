@@ -7,7 +7,8 @@
 // qty, side, time), every level change with its update id, the users' order answers and fills
 // (id, side, price, qty, role, fee, realized PnL, time) and final wallet, the final book, the
 // candles of three intervals and the mirror's counts, as a digest, with the digests recorded
-// from the old path at commit 6fb4100 (this test run on that tree, before the change).
+// from the old path at commit 6fb4100 (this test run on that tree, before the change), and
+// again after the deliberate changes named at GOLDEN.
 // To see the new digests after a deliberate change of the replay model: REPLAY_GOLDEN_PRINT=1.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -29,12 +30,23 @@ import { KLINES, LASOTA, replayVenue, trxBooks, trxTradesCsv, type ReplayVenue }
 
 const UNIT = 100_000_000n;
 
-/** Digest and line count of everything observed, recorded from the old path at 6fb4100. */
-const GOLDEN: Record<string, { lines: number; sha256: string }> = {
-  'depth-probabilistic': { lines: 4903, sha256: 'fe2cf0774e36cca36bc27b85d68ff8fc15a11f43a9441264de0fd87bb686c9d9' },
-  'depth-pessimistic': { lines: 4888, sha256: '0b89a386ed3e53fe9a0a918c7fd885e1699c23af7247f280270ad94432460ee3' },
-  'trades-generated': { lines: 122225, sha256: '9ae43418940a84402a8619a0c44dcaa401fd14d5e9ee9f45ba672270552a945d' },
-  'klines-day': { lines: 244633, sha256: '9d4e706f435aa03d2edec82f20b38977647746c0d226132c2e94081adbddda8d' },
+/**
+ * Digest and line count of everything observed, and the user's final wallet (1e-8 USDT).
+ * Digests: recorded at 6fb4100 from the old path, re-recorded in session 8 after two deliberate
+ * changes (a level's refill grows its last house order in place, houseGrow, instead of adding
+ * an order; the synthetic book keeps levels 11 to 20 of a side while the touch moves a tick back
+ * and forth). Those change the tape's split (one trade where two house orders were one), the
+ * update ids and, with the synthetic book, its deep levels and a print the old path lost (a
+ * user's bid at the print's price took the top-up, the print itself expired unfilled); they
+ * leave the users' fills by order and price, every level's size on the depth recordings and the
+ * candles' prices and volumes there unchanged (compared line by line then). The wallets are the
+ * old path's, unchanged through both.
+ */
+const GOLDEN: Record<string, { lines: number; sha256: string; wallet: bigint }> = {
+  'depth-probabilistic': { lines: 4435, sha256: '0e973f5533b49357775daaa1e6c6981ceb0daede4d87f3490e4cd3cd4b5182f3', wallet: 9999768377731n },
+  'depth-pessimistic': { lines: 4417, sha256: 'd3a307bf8fd1834423871e1432d17098d4fefb0cdc0430a8720e6cd5df8dd263', wallet: 9999768377731n },
+  'trades-generated': { lines: 77447, sha256: '030f6b96d66036f37ae1558e4e1c2edb03ce8e6e62b91da9d6321671ce1547f1', wallet: 99979008156300n },
+  'klines-day': { lines: 229035, sha256: 'cb6e0d516a50e4693ceff9911cb2fdb4cfca0ed15597d0c906d5231904e615ee', wallet: 99999881258775n },
 };
 
 interface Observed {
@@ -70,7 +82,8 @@ function finish(name: string, o: Observed, exchange: Exchange, klines: KlineServ
   expect(o.lines.filter((l) => l.startsWith('T ')).length).toBeGreaterThan(0);
   expect(o.lines.filter((l) => l.startsWith('P ')).length).toBeGreaterThan(o.lines.filter((l) => l.startsWith('E ')).length);
   expect(o.lines.some((l) => l.startsWith('F '))).toBe(true); // users traded with history
-  expect({ lines: o.lines.length, sha256 }).toEqual(GOLDEN[name]);
+  expect(exchange.walletOf(acct)).toBe(GOLDEN[name].wallet);
+  expect({ lines: o.lines.length, sha256 }).toEqual({ lines: GOLDEN[name].lines, sha256: GOLDEN[name].sha256 });
 }
 
 /** A placement's answer: its id, status and what it filled at once. */

@@ -1,0 +1,152 @@
+// The synthetic book of a trades-only replay (docs/replay.md "Synthetic book"), print by print on
+// a scripted path of prints of 0.100 (so every level holds 2 x 0.100): the one-tick spread on the
+// print's side, the ten nearest levels a side at the level size, deeper levels kept while within
+// twenty of the touch (a touch that goes a tick back and forth finds them there) and gone beyond,
+// a jump re-quoting around the new touch, and the tape equal to the history.
+import { afterEach, describe, expect, it } from 'vitest';
+import { wireRecords } from '../../../src-main/api/records.ts';
+import { VirtualClock } from '../../../src-main/core/clock.ts';
+import { KlineService } from '../../../src-main/market/kline-service.ts';
+import type { HistTrade, ReplayData, ReplayDataset } from '../../../src-main/market/replay/ports.ts';
+import { openReplayMarket, replaySymbolRow } from '../../../src-main/market/replay/replay-market.ts';
+import { KEEP_LEVELS, LEVELS, SIZE_FACTOR } from '../../../src-main/market/replay/synthetic-book.ts';
+import { AccountsRepo } from '../../../src-main/store/accounts-repo.ts';
+import { CandlesRepo } from '../../../src-main/store/candles-repo.ts';
+import { openDatabase } from '../../../src-main/store/database.ts';
+import { SettingsRepo } from '../../../src-main/store/settings-repo.ts';
+import { SymbolsRepo } from '../../../src-main/store/symbols-repo.ts';
+import { TradingRepo } from '../../../src-main/store/trading-repo.ts';
+import { Exchange } from '../../../src-main/trading/exchange.ts';
+
+const START = Date.UTC(2024, 0, 1);
+const P = 500_000; // 50,000.0 in 0.1 ticks
+const LOTS = 100; // 0.100
+const SIZE = SIZE_FACTOR * LOTS;
+
+/** A print: price in ticks and the aggressor ('B' buy, 'S' sell). */
+type Print = [number, 'B' | 'S'];
+
+const closers: Array<() => void> = [];
+afterEach(() => {
+  for (const c of closers.splice(0)) c();
+});
+
+function replay(prints: Print[]) {
+  const rows: HistTrade[] = prints.map(([p, side], i) => ({ time: START + i * 10, price: `${(p / 10) | 0}.${p % 10}`, qty: '0.100', buyerMaker: side === 'S' }));
+  const ds: ReplayDataset = {
+    id: 1, market: 'um', symbol: 'BTCUSDT', kind: 'trades', interval: '', firstTime: START, lastTime: START + (rows.length - 1) * 10,
+    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] }, specsSource: 'catalogue',
+  };
+  const data: ReplayData = {
+    datasets: (symbol) => (symbol === 'BTCUSDT' ? [ds] : []),
+    depth: () => [], candles: () => [], funding: () => [],
+    trades: (_id, from) => rows.filter((t) => t.time >= from),
+  };
+  const db = openDatabase({ dataDir: ':memory:' });
+  const symbols = new SymbolsRepo(db);
+  symbols.insertMissing([replaySymbolRow('BTCUSDT', ds.specs, '50000.0', 0)], 0);
+  const clock = new VirtualClock({ start: START, wall: () => 0 });
+  const trading = new TradingRepo(db);
+  const exchange = new Exchange({ symbols, accounts: new AccountsRepo(db), settings: new SettingsRepo(db), repo: trading, clock, records: wireRecords });
+  const candles = new CandlesRepo(db);
+  const { market, klines } = openReplayMarket({
+    kind: 'replay', exchange, clock, candles, symbols, data, replay: { symbols: ['BTCUSDT'], start: START },
+    openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
+  });
+  closers.push(() => {
+    market.dispose();
+    klines.close();
+    trading.group.commitNow();
+    db.close();
+  });
+  const tape: string[] = [];
+  exchange.events.on('trade', (e) => tape.push(`${e.priceTicks} ${e.qtyLots} ${e.takerSide === 1 ? 'B' : 'S'}`));
+  const book = exchange.pair('BTCUSDT')!.book;
+  let i = 0;
+  return {
+    tape,
+    /** Applies the next `n` prints. */
+    run(n: number): void {
+      i += n;
+      market.seek(START + (i - 1) * 10);
+    },
+    /** The book's levels, best first, as [price, lots]. */
+    levels(side: 1 | 2): Array<[number, number]> {
+      return book.topLevels(side).map(([p, l]) => [p, l]);
+    },
+  };
+}
+
+/** The expected ladder of a side: `n` levels from `best` outward, the nearest LEVELS at SIZE, the rest as given. */
+function ladder(side: 1 | 2, best: number, n: number, deep: number = SIZE): Array<[number, number]> {
+  return Array.from({ length: n }, (_, k) => [side === 1 ? best - k : best + k, k < LEVELS ? SIZE : deep]);
+}
+
+describe('synthetic book', () => {
+  it('quotes a one-tick spread on the print, keeps deep levels within the window, re-quotes on a jump', () => {
+    const up: Print[] = Array.from({ length: 12 }, (_, k) => [P + 1 + k, 'B']); // buys a tick higher each: the touch walks up 12 ticks
+    const down: Print[] = [[P + 11, 'S'], ...Array.from({ length: 5 }, (_, k): Print => [P + 10 - k, 'S'])]; // sells back down
+    const prints: Print[] = [[P, 'B'], ...up, ...down, [P + 60, 'B']];
+    const r = replay(prints);
+
+    // a buy at P: best ask P (the level the print took from, topped up with its refill), best bid P - 1
+    r.run(1);
+    expect(r.levels(2)).toEqual(ladder(2, P, LEVELS));
+    expect(r.levels(1)).toEqual(ladder(1, P - 1, LEVELS));
+
+    // twelve ticks up: the asks are the ten above the touch; the bids keep the old levels while
+    // within KEEP_LEVELS of the best bid (P + 11 down to P - 8), the ones below went
+    r.run(up.length);
+    expect(r.levels(2)).toEqual(ladder(2, P + 12, LEVELS));
+    expect(r.levels(1)).toEqual(ladder(1, P + 11, KEEP_LEVELS));
+
+    // a sell at the best bid P + 11, then five a tick lower: bids from the print down, the asks
+    // from a tick above it, the ask levels the touch passed on its way up are there again
+    r.run(down.length);
+    const bid = P + 6;
+    expect(r.levels(1)[0]).toEqual([bid, SIZE]);
+    expect(r.levels(1).length).toBe(bid - (P - 8) + 1); // nothing below P - 8 came back
+    expect(r.levels(1).every(([, lots]) => lots === SIZE)).toBe(true);
+    expect(r.levels(2)).toEqual(ladder(2, bid + 1, P + 21 - bid)); // up to P + 21, the deepest ask of the walk up
+    for (const side of [1, 2] as const) {
+      const best = r.levels(side)[0][0];
+      expect(r.levels(side).every(([p]) => Math.abs(p - best) < KEEP_LEVELS)).toBe(true);
+    }
+
+    // a jump of 54 ticks: every level outside the new window goes, ten a side around the new touch
+    r.run(1);
+    expect(r.levels(2)).toEqual(ladder(2, P + 60, LEVELS));
+    expect(r.levels(1)).toEqual(ladder(1, P + 59, LEVELS));
+
+    // the tape is the history, print for print
+    expect(r.tape).toEqual(prints.map(([p, side]) => `${p} ${LOTS} ${side}`));
+  });
+
+  it('keeps the book uncrossed and the tape equal to the history on a random walk', () => {
+    let s = 99;
+    const rnd = (): number => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
+    const prints: Print[] = [];
+    let p = P;
+    for (let k = 0; k < 3000; k++) {
+      const x = rnd();
+      p += x < 0.2 ? 1 : x > 0.8 ? -1 : x > 0.79 ? -25 : 0;
+      prints.push([p, rnd() < 0.5 ? 'B' : 'S']);
+    }
+    const r = replay(prints);
+    for (let k = 0; k < prints.length; k += 100) {
+      r.run(100);
+      const [pt, side] = prints[k + 99];
+      const bids = r.levels(1);
+      const asks = r.levels(2);
+      // the one-tick spread at the last print
+      expect([bids[0][0], asks[0][0]]).toEqual(side === 'B' ? [pt - 1, pt] : [pt, pt + 1]);
+      expect(bids.length).toBeGreaterThanOrEqual(LEVELS);
+      expect(bids.length).toBeLessThanOrEqual(KEEP_LEVELS);
+      expect(asks.length).toBeGreaterThanOrEqual(LEVELS);
+      expect(asks.length).toBeLessThanOrEqual(KEEP_LEVELS);
+      expect(bids.slice(0, LEVELS).map(([, l]) => l)).toEqual(Array(LEVELS).fill(SIZE));
+      expect(asks.slice(0, LEVELS).map(([, l]) => l)).toEqual(Array(LEVELS).fill(SIZE));
+    }
+    expect(r.tape).toEqual(prints.map(([pt, side]) => `${pt} ${LOTS} ${side}`));
+  });
+});
