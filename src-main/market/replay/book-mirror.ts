@@ -51,8 +51,6 @@ export class BookMirror {
   private readonly bookAccount: number;
   private readonly takerAccount: number;
   private readonly model: QueueModel;
-  /** Prices where the book account may have orders, per side. */
-  private readonly housePrices: [Set<number>, Set<number>] = [new Set(), new Set()];
   private seenUpdateId: number;
   // scratch of scan(): the level's queue as the engine gives it, and the book account's part
   private readonly qIds: number[] = [];
@@ -83,7 +81,7 @@ export class BookMirror {
     this.stats.resyncs++;
     for (let s = 0; s < 2; s++) {
       const side = (s + 1) as 1 | 2;
-      for (const p of [...this.housePrices[s]]) if (!this.hist[s].has(p)) this.apply(side, p, 0);
+      for (const p of this.housePrices(side)) if (!this.hist[s].has(p)) this.apply(side, p, 0);
       for (const [p, lots] of this.hist[s]) this.apply(side, p, lots);
     }
     this.seen();
@@ -103,7 +101,7 @@ export class BookMirror {
     const next = [bids, asks];
     for (let s = 0; s < 2; s++) {
       const side = (s + 1) as 1 | 2;
-      for (const p of [...this.housePrices[s]]) {
+      for (const p of this.housePrices(side)) {
         if (!next[s].has(p)) this.apply(side, p, 0);
       }
     }
@@ -172,6 +170,17 @@ export class BookMirror {
     return this.scan(side, price);
   }
 
+  /** The prices where the book account has orders on a side (from the engine: read only on a resync or a snapshot). */
+  private housePrices(side: 1 | 2): Set<number> {
+    const out = new Set<number>();
+    const book = this.pair.book;
+    for (const id of book.openOrderIds(this.bookAccount)) {
+      const o = book.getOrder(id);
+      if (o !== null && o.side === side) out.add(o.priceTicks);
+    }
+    return out;
+  }
+
   private seen(): void {
     this.seenUpdateId = this.pair.book.updateId;
   }
@@ -214,7 +223,6 @@ export class BookMirror {
   private applyScanned(side: 1 | 2, price: number, lots: number): void {
     const total = this.total;
     if (total === lots) {
-      if (lots === 0) this.housePrices[side - 1].delete(price);
       return;
     }
     const nHouse = this.nHouse;
@@ -248,7 +256,6 @@ export class BookMirror {
       this.shrink(0, nAhead, fromAhead);
       this.shrink(nAhead, nHouse, d - fromAhead);
     }
-    if (lots === 0) this.housePrices[side - 1].delete(price);
   }
 
   /**
@@ -293,7 +300,6 @@ export class BookMirror {
   private place(side: 1 | 2, price: number, lots: number): void {
     try {
       this.ex.execute({ kind: 'houseOrder', symbol: this.symbol, account: this.bookAccount, side, priceTicks: price, lots, tif: TimeInForce.GTC });
-      this.housePrices[side - 1].add(price);
       this.stats.placed++;
     } catch {
       this.stats.rejected++;

@@ -512,18 +512,34 @@ export class ReplayEngine {
     for (;;) {
       // the next event: smallest time, then rank (streams are sorted by rank)
       let best: Stream | null = null;
+      let bi = -1;
       for (let i = 0; i < n; i++) {
         const s = streams[i];
-        if (s.time <= end && (best === null || s.time < best.time)) best = s;
+        if (s.time <= end && (best === null || s.time < best.time)) {
+          best = s;
+          bi = i;
+        }
       }
       if (best === null) break;
-      const t = best.time;
-      if (t > this.time) {
-        clock.advance(t - this.time);
-        this.time = t;
+      // it stays the next while its time is before every lower-ranked stream's and not after any
+      // higher-ranked one's (an event applied moves only its own stream): a run of its events
+      // without looking at the others again
+      let below = Number.POSITIVE_INFINITY;
+      let above = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < n; i++) {
+        if (i < bi) below = Math.min(below, streams[i].time);
+        else if (i > bi) above = Math.min(above, streams[i].time);
       }
-      best.apply();
-      this.events++;
+      const last = Math.min(end, above);
+      do {
+        const t = best.time;
+        if (t > this.time) {
+          clock.advance(t - this.time);
+          this.time = t;
+        }
+        best.apply();
+        this.events++;
+      } while (best.time <= last && best.time < below);
     }
     if (end > this.time) {
       clock.advance(end - this.time);
