@@ -4,7 +4,9 @@
 // section 1, default 3; BENCH_NO_LOCKSTEP=1 skips section 2.)
 //
 // Section 1, no client: a trades-only replay (market/replay/) of BENCH_EVENTS generated trades
-// (a random walk around 50,000 on BTCUSDT's 0.1 tick and 0.001 step, a trade every 10 ms) through
+// (a random walk around 50,000 on BTCUSDT's 0.1 tick and 0.001 step, a trade every 10 ms; then
+// again with real flow: the TRXUSDT trade recording's moves, sizes, sides and times, see
+// realFlow; BENCH_NO_REAL_FLOW=1 skips it) through
 // an in-memory venue: Exchange, matching engine, synthetic book, klines service (all 16 intervals),
 // no client attached. Reports historical events per second (target: 1,000,000 or more) and, as a
 // same-run baseline, the raw matching engine (engine/order-book.ts) applying the same prints as
@@ -12,8 +14,8 @@
 // everything the venue adds (checks, records, candles, the mirror).
 // The floor, in the same run: what no replay implementation can go below while users and bots see
 // the same book, update ids, tape and candles. The replay's engine commands are recorded (an
-// untimed run over the first FLOOR_EVENTS prints: every place, cancel and trim its mirror and
-// synthetic book send, about five a print, each an update id a client sees) and applied to a raw
+// untimed run over the first FLOOR_EVENTS prints: every place, cancel, trim and growth its mirror
+// and synthetic book send, about three a print, each an update id a client sees) and applied to a raw
 // engine with the candles (klines service, all 16 intervals) fed from its trades: no exchange, no
 // mirror logic, no data parsing. The prints alone (the baseline's two engine commands a print)
 // plus candles are printed too.
@@ -23,6 +25,8 @@
 // the events it applied.
 // Section 2, lockstep over the WebSocket (the example bot stepping a replay service of the same
 // generated trades): bench/lib/replay-lockstep.ts.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { wireRecords } from '../src-main/api/records.ts';
 import { VirtualClock } from '../src-main/core/clock.ts';
 import { createBook, RecordingSink } from '../src-main/engine/index.ts';
@@ -48,13 +52,15 @@ interface GenTrades {
   priceTicks: Int32Array;
   lots: Int32Array;
   sell: Uint8Array;
+  /** ms after START, non-decreasing. */
+  times: Float64Array;
 }
 
 /** A seeded random walk: price in 0.1 ticks, 1..500 lots of 0.001, aggressor side. */
 function generate(n: number): GenTrades {
   let s = 12345;
   const rnd = (): number => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
-  const t: GenTrades = { priceTicks: new Int32Array(n), lots: new Int32Array(n), sell: new Uint8Array(n) };
+  const t: GenTrades = { priceTicks: new Int32Array(n), lots: new Int32Array(n), sell: new Uint8Array(n), times: new Float64Array(n) };
   let p = 500_000;
   for (let i = 0; i < n; i++) {
     const r = rnd();
@@ -63,6 +69,31 @@ function generate(n: number): GenTrades {
     t.priceTicks[i] = p;
     t.lots[i] = 1 + Math.floor(rnd() * 500);
     t.sell[i] = rnd() < 0.5 ? 1 : 0;
+    t.times[i] = i * SPACING_MS;
+  }
+  return t;
+}
+
+/**
+ * Real flow: the prints of the TRXUSDT trade recording in test/fixtures (199 trades of
+ * 2025-04-14, 18 s) as moves in ticks, sizes in steps, aggressor sides and times as recorded,
+ * on BTCUSDT's ticks around 50,000 (price 0.25455 -> 50,000.0), repeated end to end (a second
+ * between repeats) to `n` prints. Its structure is the market's: 54 % of the prints continue the
+ * previous one (same time, side and price: one taker order sweeping several makers), 15 % change
+ * the aggressor side, 22 % the price; the generated walk changes the side on half of them.
+ */
+function realFlow(n: number): GenTrades {
+  const csv = readFileSync(fileURLToPath(new URL('../test/fixtures/binance/depth/binance_usdm_TRXUSDT_2025-04-14_lasota/trade_stream.csv', import.meta.url)), 'utf8');
+  const rows = csv.trim().split('\n').slice(1).map((l) => l.split(','));
+  const t: GenTrades = { priceTicks: new Int32Array(n), lots: new Int32Array(n), sell: new Uint8Array(n), times: new Float64Array(n) };
+  const first = Number(rows[0][4]);
+  const span = Number(rows[rows.length - 1][4]) - first + 1000;
+  for (let i = 0; i < n; i++) {
+    const r = rows[i % rows.length];
+    t.priceTicks[i] = 500_000 + Math.round(Number(r[7]) * 100_000) - 25_455;
+    t.lots[i] = Math.max(1, Math.round(Number(r[8])));
+    t.sell[i] = r[9] === '1' ? 1 : 0;
+    t.times[i] = Math.floor(i / rows.length) * span + Number(r[4]) - first;
   }
   return t;
 }
@@ -71,7 +102,7 @@ function generate(n: number): GenTrades {
 function memoryData(g: GenTrades): ReplayData {
   const n = g.priceTicks.length;
   const ds: ReplayDataset = {
-    id: 1, market: 'um', symbol: 'BTCUSDT', kind: 'trades', interval: '', firstTime: START, lastTime: START + (n - 1) * SPACING_MS,
+    id: 1, market: 'um', symbol: 'BTCUSDT', kind: 'trades', interval: '', firstTime: START, lastTime: START + g.times[n - 1],
     specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] }, specsSource: 'catalogue',
   };
   return {
@@ -80,10 +111,12 @@ function memoryData(g: GenTrades): ReplayData {
     candles: () => [],
     funding: () => [],
     *trades(_id, from): Iterable<HistTrade> {
-      for (let i = Math.max(0, Math.ceil((from - START) / SPACING_MS)); i < n; i++) {
+      let i = 0;
+      while (i < n && START + g.times[i] < from) i++;
+      for (; i < n; i++) {
         const p = g.priceTicks[i];
         const q = g.lots[i];
-        yield { time: START + i * SPACING_MS, price: `${(p / 10) | 0}.${p % 10}`, qty: `${(q / 1000) | 0}.${String(q % 1000).padStart(3, '0')}`, buyerMaker: g.sell[i] === 1 };
+        yield { time: START + g.times[i], price: `${(p / 10) | 0}.${p % 10}`, qty: `${(q / 1000) | 0}.${String(q % 1000).padStart(3, '0')}`, buyerMaker: g.sell[i] === 1 };
       }
     },
   };
@@ -148,6 +181,7 @@ interface EngineLog {
 const OP_LIMIT = 1;
 const OP_CANCEL = 2;
 const OP_TRIM = 3;
+const OP_AMEND = 4;
 
 /** Runs the replay of the first `prints` trades (untimed) recording every command its book receives. */
 function recordCommands(g: GenTrades, prints: number): EngineLog {
@@ -179,6 +213,7 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
   const placeLimit = book.placeLimit.bind(book);
   const cancel = book.cancel.bind(book);
   const trimOrder = book.trimOrder.bind(book);
+  const amend = book.amend.bind(book);
   const raw = book as unknown as Record<string, unknown>;
   raw.placeLimit = (id: number, acct: number, side: number, price: number, qty: number, tif: number, flags = 0, cap = -1, stp = 0): void => {
     if (flags !== 0 || cap !== -1 || stp !== 0) throw new Error('the floor log knows plain limit orders only');
@@ -194,7 +229,12 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
     put(OP_TRIM, id, 0, 0, 0, cap, 0);
     trimOrder(id, cap);
   };
-  const stopAt = START + prints * SPACING_MS;
+  raw.amend = (id: number, price: number, qty: number, acct = -1, maxFill = -1, requeue = false): void => {
+    if (acct !== -1 || maxFill !== -1 || requeue) throw new Error('the floor log knows amendments by id only');
+    put(OP_AMEND, id, 0, 0, price, qty, 0);
+    amend(id, price, qty);
+  };
+  const stopAt = START + (prints < g.times.length ? g.times[prints] : g.times[g.times.length - 1] + 1);
   while (market.time < stopAt && !market.finished) market.seek(Math.min(market.status().until, stopAt, market.time + 60_000));
   log.prints = market.status().events;
   rig.close();
@@ -225,6 +265,7 @@ function floorRate(log: EngineLog): { events: number; ms: number } {
     const k = o[b] & 15;
     if (k === OP_LIMIT) book.placeLimit(o[b + 1], acct[o[b + 5]], (o[b] >> 4) & 15, o[b + 2], o[b + 3], (o[b] >> 8) & 15, 0, -1);
     else if (k === OP_CANCEL) book.cancel(o[b + 1]);
+    else if (k === OP_AMEND) book.amend(o[b + 1], o[b + 2], o[b + 3]);
     else book.trimOrder(o[b + 1], o[b + 3]);
     const events = sink.take();
     for (let j = 0; j < events.length; j++) {
@@ -254,7 +295,7 @@ function printsWithCandlesRate(g: GenTrades): { events: number; ms: number } {
     const events = sink.take();
     for (let j = 0; j < events.length; j++) {
       const e = events[j];
-      if (e.type === 'trade') klines.recordTrade('BTCUSDT', START + i * SPACING_MS, e.priceTicks, e.qtyLots, e.takerSide);
+      if (e.type === 'trade') klines.recordTrade('BTCUSDT', START + g.times[i], e.priceTicks, e.qtyLots, e.takerSide);
     }
   }
   const ms = performance.now() - t0;
@@ -291,9 +332,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 
 const rateOf = (r: { events: number; ms: number }): number => (r.events / r.ms) * 1000;
 
-function noClient(): void {
-  console.log(`replay, no client: ${fmtN(EVENTS)} generated trades (trades-only replay, synthetic book), ${ROUNDS} rounds, bound ${SECONDS} s a run`);
-  const g = generate(EVENTS);
+function noClient(what: string, g: GenTrades): void {
+  console.log(`replay, no client: ${fmtN(g.priceTicks.length)} ${what} (trades-only replay, synthetic book), ${ROUNDS} rounds, bound ${SECONDS} s a run`);
   const log = recordCommands(g, FLOOR_EVENTS);
   console.log(
     `  the replay sends its engine ${(log.n / log.prints).toFixed(2)} commands a print (recorded over ${fmtN(log.prints)} prints); ` +
@@ -325,6 +365,7 @@ function noClient(): void {
   console.log(`  target 1,000,000 events/s: ${best.replay >= 1_000_000 ? 'met' : 'NOT met'} (floor ${fmtN(best.floor)} /s, reached ${fmtN(best.replay)} /s)`);
 }
 
-noClient();
+noClient('generated trades', generate(EVENTS));
+if (!process.env.BENCH_NO_REAL_FLOW) noClient('trades of real flow (the TRXUSDT recording repeated)', realFlow(EVENTS));
 // 300,000 prints (50 minutes of history at a print every 10 ms) are more than a bounded run steps through
 if (!process.env.BENCH_NO_LOCKSTEP) await lockstepSection(memoryData(generate(Math.min(EVENTS, 300_000))), 'BTCUSDT', START, SECONDS);
