@@ -22,3 +22,34 @@ describe('recent trades store', () => {
     expect(s.getState().trades[0].id).toBe(MAX_TRADES + 15);
   });
 });
+
+describe('trades feed', () => {
+  it('reads only the newest MAX_TRADES of a big batch: the tape and the last price are those of the newest trades', async () => {
+    const { startTradesFeed } = await import('../../src-renderer/src/features/trades/trades-feed.ts');
+    const { createWorkspaceStore } = await import('../../src-renderer/src/lib/workspace-store.ts');
+    const { createTickerStore } = await import('../../src-renderer/src/features/topbar/ticker-store.ts');
+    const handlers = new Map<string, (data: unknown) => void>();
+    const ws = {
+      on: (stream: string, fn: (data: unknown) => void) => (handlers.set(stream, fn), () => handlers.delete(stream)),
+      subscribe: async () => ({}),
+      unsubscribe: async () => ({}),
+    };
+    const store = createTradesStore();
+    const tickers = createTickerStore();
+    const stop = startTradesFeed({ ws: ws as never, workspace: createWorkspaceStore({ symbol: 'BTCUSDT' }), store, tickers });
+    try {
+      // 100 ms of a fast market in one push, oldest first, then a second push in the same frame
+      const push = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ s: 'BTCUSDT', t: from + i, p: String(50_000 + from + i), q: '0.001', T: from + i, S: (i % 2) + 1 }));
+      handlers.get('trade@BTCUSDT')!(push(1, 5000));
+      handlers.get('trade@BTCUSDT')!(push(5001, 30));
+      await new Promise((r) => setTimeout(r, 50));
+      const ids = store.getState().trades.map((t) => t.id);
+      expect(ids).toHaveLength(MAX_TRADES);
+      expect(ids[0]).toBe(5030);
+      expect(ids).toEqual(Array.from({ length: MAX_TRADES }, (_, i) => 5030 - i));
+      expect(tickers.getState().tickers.BTCUSDT.last).toBe(55_030);
+    } finally {
+      stop();
+    }
+  });
+});

@@ -6,7 +6,7 @@ import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
 import { frameBatcher } from '../../lib/frame.ts';
 import type { WorkspaceState } from '../../lib/workspace-store.ts';
 import type { TickerState } from '../topbar/ticker-store.ts';
-import type { RecentTrade, TradePush, TradesState } from './trades-store.ts';
+import { MAX_TRADES, type RecentTrade, type TradePush, type TradesState } from './trades-store.ts';
 
 export function startTradesFeed(deps: {
   api?: RestClient;
@@ -37,10 +37,14 @@ export function startTradesFeed(deps: {
     stream = next;
     off = ws.on(next, (data) => {
       const list = (Array.isArray(data) ? data : [data]) as TradePush[];
-      for (const t of list) {
+      // a batch holds up to 100 ms of trades (thousands in a fast market); the tape keeps the
+      // newest MAX_TRADES and the ticker the last, so only the batch's newest are read
+      for (let i = Math.max(0, list.length - MAX_TRADES); i < list.length; i++) {
+        const t = list[i];
         if (t.s !== undefined && t.s !== symbol) continue;
         pending.push({ id: t.t, price: Number(t.p), qty: Number(t.q), time: t.T, side: t.S === 2 ? 2 : 1 });
       }
+      if (pending.length > 2 * MAX_TRADES) pending = pending.slice(pending.length - MAX_TRADES);
       flush.schedule();
     });
     void ws.subscribe([next]).catch(() => {});
