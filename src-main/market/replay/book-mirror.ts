@@ -10,15 +10,16 @@
 //     historical sizes back first (no market impact).
 //   - A level that grows gets its new lots at the back of the queue (behind every user order):
 //     the last order there grows in place when it is the book account's (houseGrow: the same
-//     queue, one order fewer), else a new order is added; a level that shrinks is reduced in place (houseTrim keeps priority), choosing which of the
+//     queue, one order fewer), else a new order is added. A level that shrinks is reduced in
+//     place (houseTrim keeps priority), choosing which of the
 //     book account's orders shrink by the queue model: pessimistic = the ones behind the first
 //     user order first; probabilistic = split between ahead and behind as hftbacktest's
 //     ProbQueueModel with f(x) = x^3. Without user orders at a level there is nothing to choose.
 //   - Only the book account's orders are ever changed here; user orders are touched only by the
 //     takers (history trading through or at their price).
 //   - Every change goes through Exchange.execute as the numeric house commands (houseOrder,
-//     houseTrim, houseGrow: no decimal strings); levels are read without allocating (scan), a print reads a
-//     few.
+//     houseTrim, houseGrow: no decimal strings); levels are read without allocating (scan), a
+//     print reads a few.
 import { Side, TimeInForce } from '../../../src-shared/enums.ts';
 import type { Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
