@@ -18,7 +18,11 @@
 // and synthetic book send, about three a print, each an update id a client sees) and applied to a raw
 // engine with the candles (klines service, all 16 intervals) fed from its trades: no exchange, no
 // mirror logic, no data parsing. The prints alone (the baseline's two engine commands a print)
-// plus candles are printed too.
+// plus candles are printed too. Between the floor and the replay: the replay's exchange commands
+// (recorded the same way, at the exchange: house orders, trims, growths, prices, funding) executed
+// on a fresh venue of the same set-up, which is the replay without its own work (mirror, synthetic
+// book, merge, data); the time of a print is then split into the engine and candles, the
+// exchange's part and the replay's own part.
 // The machine is shared: the four measures run once a round, the rounds (BENCH_ROUNDS, default 3)
 // interleaved, and each is summed up by its best round; the ratios are those of the bests.
 // Each run is bounded by BENCH_SECONDS of wall time (default 60): it stops early and reports
@@ -39,7 +43,7 @@ import { openDatabase } from '../src-main/store/database.ts';
 import { SettingsRepo } from '../src-main/store/settings-repo.ts';
 import { SymbolsRepo } from '../src-main/store/symbols-repo.ts';
 import { TradingRepo } from '../src-main/store/trading-repo.ts';
-import { Exchange } from '../src-main/trading/exchange.ts';
+import { Exchange, type Command } from '../src-main/trading/exchange.ts';
 import { lockstepSection } from './lib/replay-lockstep.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
@@ -241,6 +245,56 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
   return log;
 }
 
+/** The exchange commands a replay sends (house orders, trims, growths, prices, funding), with the market time of each. */
+interface ExchangeLog {
+  cmds: Command[];
+  times: number[];
+  prints: number;
+}
+
+/** Runs the replay of the first `prints` trades (untimed) recording every command its exchange executes. */
+function recordExchangeCommands(g: GenTrades, prints: number): ExchangeLog {
+  const rig = openRig(g);
+  const { market, clock } = rig;
+  const log: ExchangeLog = { cmds: [], times: [], prints: 0 };
+  const execute = rig.exchange.execute.bind(rig.exchange);
+  (rig.exchange as unknown as { execute: (c: Command) => unknown }).execute = (c: Command): unknown => {
+    log.cmds.push(c);
+    log.times.push(clock.now());
+    return execute(c);
+  };
+  const stopAt = START + (prints < g.times.length ? g.times[prints] : g.times[g.times.length - 1] + 1);
+  while (market.time < stopAt && !market.finished) market.seek(Math.min(market.status().until, stopAt, market.time + 60_000));
+  log.prints = market.status().events;
+  rig.close();
+  return log;
+}
+
+/**
+ * The recorded exchange commands executed on a fresh venue of the same set-up (its replay market
+ * open, with its listeners, but never run; the clock set to each command's time): the replay
+ * without its own work (mirror, synthetic book, merge, data), i.e. what the exchange, the engine
+ * and the candles cost for these prints. Prints per second.
+ */
+function exchangeFloorRate(g: GenTrades, log: ExchangeLog): { events: number; ms: number } {
+  const rig = openRig(g);
+  const { exchange, clock } = rig;
+  const { cmds, times } = log;
+  const t0 = performance.now();
+  for (let i = 0; i < cmds.length; i++) {
+    const t = times[i];
+    if (t > clock.now()) clock.advance(t - clock.now());
+    try {
+      exchange.execute(cmds[i]);
+    } catch {
+      // refused in the replay too (counted there as rejected)
+    }
+  }
+  const ms = performance.now() - t0;
+  rig.close();
+  return { events: log.prints, ms };
+}
+
 /** A raw engine and a klines service over an in-memory store: what the floor runs on. */
 function floorRig(): { book: ReturnType<typeof createBook>; sink: RecordingSink; klines: KlineService; close(): void } {
   const db = openDatabase({ dataDir: ':memory:' });
@@ -335,32 +389,43 @@ const rateOf = (r: { events: number; ms: number }): number => (r.events / r.ms) 
 function noClient(what: string, g: GenTrades): void {
   console.log(`replay, no client: ${fmtN(g.priceTicks.length)} ${what} (trades-only replay, synthetic book), ${ROUNDS} rounds, bound ${SECONDS} s a run`);
   const log = recordCommands(g, FLOOR_EVENTS);
+  const exLog = recordExchangeCommands(g, FLOOR_EVENTS);
   console.log(
     `  the replay sends its engine ${(log.n / log.prints).toFixed(2)} commands a print (recorded over ${fmtN(log.prints)} prints); ` +
       'the floor applies them to a raw engine with candles, no exchange',
   );
   // the machine is shared: every measure runs once a round, the rounds interleaved, and each is
   // summed up by its best round (the one least disturbed)
-  const best = { raw: 0, candles: 0, floor: 0, replay: 0 };
+  const best = { raw: 0, candles: 0, floor: 0, exchange: 0, replay: 0 };
   for (let round = 1; round <= ROUNDS; round++) {
     const raw = rateOf(engineRate(g));
     const candles = rateOf(printsWithCandlesRate(g));
     const floor = rateOf(floorRate(log));
+    const exchange = rateOf(exchangeFloorRate(g, exLog));
     const r = replayRate(g);
     const replay = rateOf(r);
     console.log(
-      `  round ${round}: raw engine ${fmtN(raw)} /s, prints + candles ${fmtN(candles)} /s, floor ${fmtN(floor)} /s, ` +
+      `  round ${round}: raw engine ${fmtN(raw)} /s, prints + candles ${fmtN(candles)} /s, floor ${fmtN(floor)} /s, its commands through the exchange ${fmtN(exchange)} /s, ` +
         `replay ${fmtN(replay)} /s (${fmtN(r.events)} events in ${r.ms.toFixed(0)} ms); replay / raw ${(replay / raw).toFixed(3)}, replay / floor ${(replay / floor).toFixed(3)}`,
     );
     best.raw = Math.max(best.raw, raw);
     best.candles = Math.max(best.candles, candles);
     best.floor = Math.max(best.floor, floor);
+    best.exchange = Math.max(best.exchange, exchange);
     best.replay = Math.max(best.replay, replay);
   }
   console.log(`  baseline, raw engine (maker + IOC taker per print, no exchange): ${fmtN(best.raw)} prints/s (best round)`);
   console.log(`  the same prints + candles (16 intervals), no exchange:         ${fmtN(best.candles)} prints/s`);
   console.log(`  floor: the replay's own engine commands + candles, no exchange:  ${fmtN(best.floor)} prints/s`);
+  console.log(`  the replay's exchange commands on a fresh venue (no mirror, data): ${fmtN(best.exchange)} prints/s (${exLog.cmds.length} commands over ${fmtN(exLog.prints)} prints)`);
   console.log(`  replay through the venue (exchange, mirror, candles):           ${fmtN(best.replay)} events/s`);
+  // time a print, split: the engine and candles (floor), the exchange's part (its commands minus
+  // the floor), the replay's own part (mirror, synthetic book, merge, data: the rest)
+  const us = (rate: number): number => 1e6 / rate;
+  console.log(
+    `  a print: ${us(best.replay).toFixed(2)} us = engine + candles ${us(best.floor).toFixed(2)} + exchange ${(us(best.exchange) - us(best.floor)).toFixed(2)} ` +
+      `+ the replay's own work ${(us(best.replay) - us(best.exchange)).toFixed(2)} (mirror, synthetic book, merge, data)`,
+  );
   console.log(`  ratio replay / raw engine: ${(best.replay / best.raw).toFixed(3)}   replay / floor: ${(best.replay / best.floor).toFixed(3)}   floor / raw engine: ${(best.floor / best.raw).toFixed(3)}`);
   console.log(`  target 1,000,000 events/s: ${best.replay >= 1_000_000 ? 'met' : 'NOT met'} (floor ${fmtN(best.floor)} /s, reached ${fmtN(best.replay)} /s)`);
 }
