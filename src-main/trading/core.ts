@@ -62,6 +62,11 @@ export class TradingCore {
   readonly orders = new Map<number, LiveOrder>();
   /** Positions that shrank in this drain: their reduce-only orders are trimmed (fills.ts). */
   readonly trimQueue = new Set<PositionState>();
+  /**
+   * House engine accounts whose orders are not the bot API's (a replay's historical book and
+   * prints): cancelBot and trimBot refuse them as unknown, so only their owner changes them.
+   */
+  readonly reservedAccounts = new Set<number>();
   readonly deps: ExchangeDeps;
   readonly writer: TurnWriter;
   /** Insurance fund, 1e-8 USDT; absorbs what liquidations cannot pay. */

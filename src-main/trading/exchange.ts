@@ -49,6 +49,17 @@ export class Exchange {
     this.pairs = this.core.pairs;
   }
 
+  /**
+   * Venue set-up (not a command of the market): house engine accounts whose orders the bot API
+   * may not cancel or trim (a replay's historical book and prints: their owner keeps them).
+   */
+  reserveHouseAccounts(accounts: readonly number[]): void {
+    for (const a of accounts) {
+      if (!Number.isSafeInteger(a) || a < HOUSE_ACCOUNT) throw new RangeError(`account ${a} is not a house engine account`);
+      this.core.reservedAccounts.add(a);
+    }
+  }
+
   /** Runs one command to its end (synchronously) and returns its answer; throws ApiError having changed nothing. */
   execute<C extends Command>(c: C): ResultOf<C> {
     return this.run(c) as ResultOf<C>;

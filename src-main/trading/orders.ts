@@ -237,7 +237,8 @@ export function cancelAll(core: TradingCore, a: AccountLive, symbol: string): nu
 /** Cancel a bot order (cached or not) by id. */
 export function cancelBotOrder(core: TradingCore, symbol: string, orderId: number): { order_id: string; status: number } {
   const pair = core.requirePair(symbol);
-  if (pair.book.orderAccount(orderId) < HOUSE_ACCOUNT) reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
+  const account = pair.book.orderAccount(orderId);
+  if (account < HOUSE_ACCOUNT || core.reservedAccounts.has(account)) reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
   pair.book.cancel(orderId);
   drain(core, pair, null);
   core.writer.flush();
@@ -252,7 +253,7 @@ export function cancelBotOrder(core: TradingCore, symbol: string, orderId: numbe
 export function trimBotOrder(core: TradingCore, symbol: string, orderId: number, lots: number): { order_id: string; remaining_lots: number } {
   const pair = core.requirePair(symbol);
   const view = pair.book.getOrder(orderId);
-  if (!view || view.account < HOUSE_ACCOUNT) reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
+  if (!view || view.account < HOUSE_ACCOUNT || core.reservedAccounts.has(view.account)) reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
   if (!Number.isSafeInteger(lots) || lots < 0 || lots >= view.remainingLots) {
     reject(Errors.INVALID_PARAMETER, `lots must be an integer from 0 to ${view.remainingLots - 1} (the order has ${view.remainingLots} left), got ${lots}`);
   }

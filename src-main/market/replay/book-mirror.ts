@@ -6,8 +6,10 @@
 //   - `hist` holds, per side, the size in lots the book account should show at each price (the
 //     historical level, or the synthetic one). After every call the book account's orders at a
 //     price total exactly hist's size there, except while a user's order has consumed some of it:
-//     a change of the book by anyone else is noticed by its update id, and the next call puts the
-//     historical sizes back first (no market impact).
+//     others change the book account's orders only by trading with them (the bot API may not
+//     cancel or trim them: Exchange.reserveHouseAccounts), so the mirror notes the levels of the
+//     trades it did not send itself, and the next call puts those levels' historical sizes back
+//     first (no market impact); a resync costs the levels traded, not the book's size.
 //   - A level that grows gets its new lots at the back of the queue (behind every user order):
 //     the last order there grows in place when it is the book account's (houseGrow: the same
 //     queue, one order fewer), else a new order is added. A level that shrinks is reduced in
@@ -21,7 +23,7 @@
 //     houseTrim, houseGrow: no decimal strings); levels are read without allocating (scan), a
 //     print reads a few.
 import { Side, TimeInForce } from '../../../src-shared/enums.ts';
-import type { Exchange } from '../../trading/exchange.ts';
+import type { Command, Exchange, ResultOf } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import type { QueueModel } from './replay-market.ts';
 
@@ -52,7 +54,11 @@ export class BookMirror {
   private readonly bookAccount: number;
   private readonly takerAccount: number;
   private readonly model: QueueModel;
-  private seenUpdateId: number;
+  /** Prices of the book account's side (bids, asks) where others traded since the last resync. */
+  private readonly touched: [Set<number>, Set<number>] = [new Set(), new Set()];
+  /** True while the mirror's own command runs (its trades are its own, not others'). */
+  private own = false;
+  private readonly unsubscribe: () => void;
   // scratch of scan(): the level's queue as the engine gives it, and the book account's part
   private readonly qIds: number[] = [];
   private readonly qAccounts: number[] = [];
@@ -73,19 +79,32 @@ export class BookMirror {
     this.bookAccount = bookAccount;
     this.takerAccount = takerAccount;
     this.model = model;
-    this.seenUpdateId = pair.book.updateId;
+    ex.reserveHouseAccounts([bookAccount, takerAccount]);
+    this.unsubscribe = ex.events.on('trade', (e) => {
+      // a trade the mirror did not send (a user's or a liquidation's order taking the book): the
+      // resting side's level at its price may have lost house lots
+      if (this.own || e.symbol !== this.symbol) return;
+      this.touched[e.takerSide === Side.BUY ? 1 : 0].add(e.priceTicks);
+    });
   }
 
-  /** Puts the historical sizes back when someone else changed the book since our last call. */
+  /** Stops noting others' trades (the replay is closed). */
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  /** Puts the historical sizes back at the levels others traded at since the last call. */
   restoreIfTouched(): void {
-    if (this.pair.book.updateId === this.seenUpdateId) return;
+    const [tb, ta] = this.touched;
+    if (tb.size === 0 && ta.size === 0) return;
     this.stats.resyncs++;
     for (let s = 0; s < 2; s++) {
       const side = (s + 1) as 1 | 2;
-      for (const p of this.housePrices(side)) if (!this.hist[s].has(p)) this.apply(side, p, 0);
-      for (const [p, lots] of this.hist[s]) this.apply(side, p, lots);
+      const t = this.touched[s];
+      const h = this.hist[s];
+      for (const p of t) this.apply(side, p, h.get(p) ?? 0);
+      t.clear();
     }
-    this.seen();
   }
 
   /** Sets one level (side 1 bids, 2 asks) to `lots` (0 removes it). */
@@ -94,7 +113,6 @@ export class BookMirror {
     if (lots > 0) h.set(price, lots);
     else h.delete(price);
     this.apply(side, price, lots);
-    this.seen();
   }
 
   /** Replaces the whole book (a snapshot): removals first, so nothing crosses on the way. */
@@ -115,7 +133,6 @@ export class BookMirror {
         this.apply(side, p, lots);
       }
     }
-    this.seen();
   }
 
   /**
@@ -154,7 +171,7 @@ export class BookMirror {
     if (at < lots) this.grow(rest, price, lots - at + keep);
     let got = 0;
     try {
-      got = this.ex.execute({ kind: 'houseOrder', symbol: this.symbol, account: this.takerAccount, side: takerSide, priceTicks: price, lots, tif: TimeInForce.IOC }).filledLots;
+      got = this.exec({ kind: 'houseOrder', symbol: this.symbol, account: this.takerAccount, side: takerSide, priceTicks: price, lots, tif: TimeInForce.IOC }).filledLots;
       this.stats.takers++;
     } catch {
       this.stats.rejected++;
@@ -162,13 +179,22 @@ export class BookMirror {
     const left = this.scan(rest, price);
     if (left > 0) h.set(price, left);
     else h.delete(price);
-    this.seen();
     return got;
   }
 
   /** The book account's lots at a level: what the engine holds. */
   houseLots(side: 1 | 2, price: number): number {
     return this.scan(side, price);
+  }
+
+  /** One of the mirror's own commands: the trades it makes are not others' (see touched). */
+  private exec<C extends Command>(c: C): ResultOf<C> {
+    this.own = true;
+    try {
+      return this.ex.execute(c);
+    } finally {
+      this.own = false;
+    }
   }
 
   /** The prices where the book account has orders on a side (from the engine: read only on a resync or a snapshot). */
@@ -180,10 +206,6 @@ export class BookMirror {
       if (o !== null && o.side === side) out.add(o.priceTicks);
     }
     return out;
-  }
-
-  private seen(): void {
-    this.seenUpdateId = this.pair.book.updateId;
   }
 
   /**
@@ -271,7 +293,7 @@ export class BookMirror {
       const take = Math.min(rem, left);
       left -= take;
       try {
-        this.ex.execute({ kind: 'houseTrim', symbol: this.symbol, orderId: id, lots: rem - take });
+        this.exec({ kind: 'houseTrim', symbol: this.symbol, orderId: id, lots: rem - take });
         if (take === rem) this.stats.cancelled++;
         else this.stats.trimmed++;
       } catch {
@@ -291,7 +313,7 @@ export class BookMirror {
     }
     const k = this.nHouse - 1;
     try {
-      this.ex.execute({ kind: 'houseGrow', symbol: this.symbol, orderId: this.hIds[k], lots: this.hRem[k] + lots });
+      this.exec({ kind: 'houseGrow', symbol: this.symbol, orderId: this.hIds[k], lots: this.hRem[k] + lots });
       this.stats.grown++;
     } catch {
       this.stats.rejected++;
@@ -300,7 +322,7 @@ export class BookMirror {
 
   private place(side: 1 | 2, price: number, lots: number): void {
     try {
-      this.ex.execute({ kind: 'houseOrder', symbol: this.symbol, account: this.bookAccount, side, priceTicks: price, lots, tif: TimeInForce.GTC });
+      this.exec({ kind: 'houseOrder', symbol: this.symbol, account: this.bookAccount, side, priceTicks: price, lots, tif: TimeInForce.GTC });
       this.stats.placed++;
     } catch {
       this.stats.rejected++;

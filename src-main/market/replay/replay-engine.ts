@@ -368,6 +368,11 @@ export class ReplayEngine {
     return { lastUpdateId: s.lastUpdateId, gaps: s.gaps };
   }
 
+  /** Detaches the mirrors from the exchange's events (the replay is closed). */
+  dispose(): void {
+    for (const s of this.symbols.values()) s.mirror.dispose();
+  }
+
   /** The mirror of a replayed symbol (its historical levels and stats). */
   mirror(symbol: string): BookMirror {
     const s = this.symbols.get(symbol);

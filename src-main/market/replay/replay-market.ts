@@ -309,6 +309,7 @@ export class ReplayMarket implements MarketSource {
 
   dispose(): void {
     this.stop();
+    this.engine.dispose();
     this.listeners.length = 0;
   }
 

@@ -40,13 +40,17 @@ const UNIT = 100_000_000n;
  * user's bid at the print's price took the top-up, the print itself expired unfilled); they
  * leave the users' fills by order and price, every level's size on the depth recordings and the
  * candles' prices and volumes there unchanged (compared line by line then). The wallets are the
- * old path's, unchanged through both.
+ * old path's, unchanged through both. Then a third change: a resync puts back only the levels
+ * others traded at, in the order they traded (it used to walk every level): on the depth
+ * recordings two restored levels changed places (their update ids swapped), and the mirror's
+ * resync counts fell (a user's order that trades with no house order needs none); every other
+ * line is as before (compared line by line).
  */
 const GOLDEN: Record<string, { lines: number; sha256: string; wallet: bigint }> = {
-  'depth-probabilistic': { lines: 4435, sha256: '0e973f5533b49357775daaa1e6c6981ceb0daede4d87f3490e4cd3cd4b5182f3', wallet: 9999768377731n },
-  'depth-pessimistic': { lines: 4417, sha256: 'd3a307bf8fd1834423871e1432d17098d4fefb0cdc0430a8720e6cd5df8dd263', wallet: 9999768377731n },
-  'trades-generated': { lines: 77447, sha256: '030f6b96d66036f37ae1558e4e1c2edb03ce8e6e62b91da9d6321671ce1547f1', wallet: 99979008156300n },
-  'klines-day': { lines: 229035, sha256: 'cb6e0d516a50e4693ceff9911cb2fdb4cfca0ed15597d0c906d5231904e615ee', wallet: 99999881258775n },
+  'depth-probabilistic': { lines: 4435, sha256: '8fa84bc817c5f50e073b3d59252cc42437481f8429b82908628ab4c34d72bc1e', wallet: 9999768377731n },
+  'depth-pessimistic': { lines: 4417, sha256: '7aa14f3c0054b69ea58ac1f5da53248e3a0d30dda9908a82435b72d3fcb7b4ae', wallet: 9999768377731n },
+  'trades-generated': { lines: 77447, sha256: '8c9faf17f16bc934ad00463029890279bdfa8c5cf537c6265a364590de5b037c', wallet: 99979008156300n },
+  'klines-day': { lines: 229035, sha256: 'c09c26863d5081d3aaf7cea932c7181f0e5b1af35831842d15db301abb05d2d6', wallet: 99999881258775n },
 };
 
 interface Observed {
