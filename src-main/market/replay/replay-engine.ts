@@ -308,8 +308,10 @@ class SymbolReplay {
 
   trade(takerSide: 1 | 2, price: number, lots: number, time: number): void {
     if (lots <= 0) return;
-    this.mirror.restoreIfTouched();
+    // the derived prices first: a liquidation they set off may take from the book, which the
+    // restore then puts back before the print meets it
     this.sendDerivedPrices(price, time, this.lastPriceTicks === 0);
+    this.mirror.restoreIfTouched();
     const synthetic = this.synthetic;
     this.mirror.trade(takerSide, price, lots, synthetic === null ? 0 : synthetic.prepare(lots));
     this.lastPriceTicks = price;
