@@ -23,7 +23,9 @@
 // on a fresh venue of the same set-up, which is the replay without its own work (mirror, synthetic
 // book, merge, data); the time of a print is then split into the engine and candles, the
 // exchange's part and the replay's own part.
-// The machine is shared: the four measures run once a round, the rounds (BENCH_ROUNDS, default 3)
+// Every engine reference records events as the venue's engine does in a replay (quietSink: the
+// replay's book and taker accounts report only trades, levels and rejections).
+// The machine is shared: the measures run once a round, the rounds (BENCH_ROUNDS, default 3)
 // interleaved, and each is summed up by its best round; the ratios are those of the bests.
 // Each run is bounded by BENCH_SECONDS of wall time (default 60): it stops early and reports
 // the events it applied.
@@ -36,6 +38,7 @@ import { VirtualClock } from '../src-main/core/clock.ts';
 import { createBook, RecordingSink } from '../src-main/engine/index.ts';
 import { KlineService } from '../src-main/market/kline-service.ts';
 import type { HistTrade, ReplayData, ReplayDataset } from '../src-main/market/replay/ports.ts';
+import { REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT } from '../src-main/market/replay/replay-engine.ts';
 import { openReplayMarket, replaySymbolRow } from '../src-main/market/replay/replay-market.ts';
 import { AccountsRepo } from '../src-main/store/accounts-repo.ts';
 import { CandlesRepo } from '../src-main/store/candles-repo.ts';
@@ -295,6 +298,17 @@ function exchangeFloorRate(g: GenTrades, log: ExchangeLog): { events: number; ms
   return { events: log.prints, ms };
 }
 
+/**
+ * The engine's event sink as the venue sets it up for a replay: the replay's book and taker
+ * accounts quiet (their orders' lifecycle is not recorded, only trades, levels and rejections).
+ * Every engine reference uses it, so the references do what the venue's engine does.
+ */
+function quietSink(): RecordingSink {
+  const sink = new RecordingSink();
+  sink.quiet = new Set([REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT]);
+  return sink;
+}
+
 /** A raw engine and a klines service over an in-memory store: what the floor runs on. */
 function floorRig(): { book: ReturnType<typeof createBook>; sink: RecordingSink; klines: KlineService; close(): void } {
   const db = openDatabase({ dataDir: ':memory:' });
@@ -302,7 +316,7 @@ function floorRig(): { book: ReturnType<typeof createBook>; sink: RecordingSink;
   symbols.insertMissing([replaySymbolRow('BTCUSDT', { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] }, '50000.0', 0)], 0);
   const candles = new CandlesRepo(db);
   const klines = new KlineService({ candles, symbols, clock: { now: () => START } }, { tickMs: 0 });
-  const sink = new RecordingSink();
+  const sink = quietSink();
   const book = createBook({ symbol: 'BTCUSDT', bandPpm: 0 }, sink);
   return { book, sink, klines, close: () => (klines.close(), db.close()) };
 }
@@ -335,8 +349,8 @@ function floorRate(log: EngineLog): { events: number; ms: number } {
 /** The baseline's prints (maker + IOC taker) with candles from their trades. */
 function printsWithCandlesRate(g: GenTrades): { events: number; ms: number } {
   const { book, sink, klines, close } = floorRig();
-  const MAKER = 2 ** 40 + 11;
-  const TAKER = 2 ** 40 + 12;
+  const MAKER = REPLAY_BOOK_ACCOUNT;
+  const TAKER = REPLAY_TAKER_ACCOUNT;
   let id = 1;
   const n = g.priceTicks.length;
   const t0 = performance.now();
@@ -359,10 +373,10 @@ function printsWithCandlesRate(g: GenTrades): { events: number; ms: number } {
 
 /** The same prints as IOC takers on the raw engine, against a maker topped up to the print's size at its price. */
 function engineRate(g: GenTrades): { events: number; ms: number } {
-  const sink = new RecordingSink();
+  const sink = quietSink();
   const book = createBook({ symbol: 'BTCUSDT', bandPpm: 0 }, sink);
-  const MAKER = 2 ** 40 + 11;
-  const TAKER = 2 ** 40 + 12;
+  const MAKER = REPLAY_BOOK_ACCOUNT;
+  const TAKER = REPLAY_TAKER_ACCOUNT;
   let id = 1;
   const n = g.priceTicks.length;
   const t0 = performance.now();

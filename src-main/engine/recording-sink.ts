@@ -17,6 +17,12 @@ export type EngineEvent =
 
 export class RecordingSink implements EngineSink {
   events: EngineEvent[] = [];
+  /**
+   * Accounts whose orders' lifecycle (accepted, fills of the order itself, amended, cancelled,
+   * expired) is not recorded: only their trades, level changes and rejections are. For orders
+   * nobody tracks (a replay's historical book and prints); empty by default.
+   */
+  quiet: ReadonlySet<number> = new Set();
 
   /** The events recorded since the last take(), and forget them. */
   take(): EngineEvent[] {
@@ -26,6 +32,7 @@ export class RecordingSink implements EngineSink {
   }
 
   onAccepted(orderId: number, account: number, side: number, orderType: number, tif: number, priceTicks: number, qtyLots: number, flags: number): void {
+    if (this.quiet.size !== 0 && this.quiet.has(account)) return;
     this.events.push({ type: 'accepted', orderId, account, side, orderType, tif, priceTicks, qtyLots, flags });
   }
   onRejected(command: number, orderId: number, account: number, reason: number): void {
@@ -35,18 +42,23 @@ export class RecordingSink implements EngineSink {
     this.events.push({ type: 'trade', makerId, makerAccount, takerId, takerAccount, priceTicks, qtyLots, takerSide });
   }
   onPartiallyFilled(orderId: number, account: number, filledLots: number, remainingLots: number): void {
+    if (this.quiet.size !== 0 && this.quiet.has(account)) return;
     this.events.push({ type: 'partiallyFilled', orderId, account, filledLots, remainingLots });
   }
   onFilled(orderId: number, account: number, filledLots: number): void {
+    if (this.quiet.size !== 0 && this.quiet.has(account)) return;
     this.events.push({ type: 'filled', orderId, account, filledLots });
   }
   onAmended(orderId: number, account: number, priceTicks: number, qtyLots: number, remainingLots: number, priorityKept: boolean): void {
+    if (this.quiet.size !== 0 && this.quiet.has(account)) return;
     this.events.push({ type: 'amended', orderId, account, priceTicks, qtyLots, remainingLots, priorityKept });
   }
   onCancelled(orderId: number, account: number, remainingLots: number, reason: number): void {
+    if (this.quiet.size !== 0 && this.quiet.has(account)) return;
     this.events.push({ type: 'cancelled', orderId, account, remainingLots, reason });
   }
   onExpired(orderId: number, account: number, remainingLots: number, reason: number): void {
+    if (this.quiet.size !== 0 && this.quiet.has(account)) return;
     this.events.push({ type: 'expired', orderId, account, remainingLots, reason });
   }
   onLevelChanged(updateId: number, side: number, priceTicks: number, totalLots: number): void {

@@ -86,7 +86,12 @@ export class TradingCore {
     deps.repo.group.onFailure((err) => {
       this.fatal = err;
     });
-    for (const row of deps.symbols.all()) this.pairs.set(row.symbol, createPairState(row));
+    for (const row of deps.symbols.all()) {
+      const pair = createPairState(row);
+      // nobody tracks the reserved accounts' orders: their engines record only trades and levels
+      pair.sink.quiet = this.reservedAccounts;
+      this.pairs.set(row.symbol, pair);
+    }
     this.restore();
   }
 
