@@ -32,21 +32,18 @@
 // Section 2, lockstep over the WebSocket (the example bot stepping a replay service of the same
 // generated trades): bench/lib/replay-lockstep.ts.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { wireRecords } from '../src-main/api/records.ts';
-import { VirtualClock } from '../src-main/core/clock.ts';
 import { createBook, RecordingSink } from '../src-main/engine/index.ts';
 import { KlineService } from '../src-main/market/kline-service.ts';
 import type { HistTrade, ReplayData, ReplayDataset } from '../src-main/market/replay/ports.ts';
 import { REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT } from '../src-main/market/replay/replay-engine.ts';
-import { openReplayMarket, replaySymbolRow } from '../src-main/market/replay/replay-market.ts';
-import { AccountsRepo } from '../src-main/store/accounts-repo.ts';
+import { replaySymbolRow } from '../src-main/market/replay/replay-market.ts';
 import { CandlesRepo } from '../src-main/store/candles-repo.ts';
 import { openDatabase } from '../src-main/store/database.ts';
-import { SettingsRepo } from '../src-main/store/settings-repo.ts';
 import { SymbolsRepo } from '../src-main/store/symbols-repo.ts';
-import { TradingRepo } from '../src-main/store/trading-repo.ts';
-import { Exchange, type Command } from '../src-main/trading/exchange.ts';
+import type { Command } from '../src-main/trading/exchange.ts';
+import { LASOTA, memoryReplayVenue, replayVenue, trxBooks, trxTradesCsv, type MemoryReplayVenue } from '../test/market/replay/harness.ts';
 import { lockstepSection } from './lib/replay-lockstep.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
@@ -129,42 +126,17 @@ function memoryData(g: GenTrades): ReplayData {
   };
 }
 
-interface ReplayRig {
-  market: ReturnType<typeof openReplayMarket>['market'];
-  exchange: Exchange;
-  clock: VirtualClock;
-  close(): void;
-}
-
 /** An in-memory replay venue over the generated trades (no client, candles of all intervals). */
-function openRig(g: GenTrades): ReplayRig {
-  const db = openDatabase({ dataDir: ':memory:' });
-  const data = memoryData(g);
-  const symbols = new SymbolsRepo(db);
-  symbols.insertMissing([replaySymbolRow('BTCUSDT', data.datasets('BTCUSDT')[0].specs, '50000.0', 0)], 0);
-  const clock = new VirtualClock({ start: START, wall: () => 0 });
-  const trading = new TradingRepo(db);
-  const exchange = new Exchange({ symbols, accounts: new AccountsRepo(db), settings: new SettingsRepo(db), repo: trading, clock, records: wireRecords });
-  const candles = new CandlesRepo(db);
-  const { market, klines } = openReplayMarket({
-    kind: 'replay', exchange, clock, candles, symbols, data, replay: { symbols: ['BTCUSDT'], start: START },
-    openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
-  });
-  return {
-    market, exchange, clock,
-    close() {
-      market.dispose();
-      klines.close();
-      trading.group.commitNow();
-      db.close();
-    },
-  };
+function openRig(g: GenTrades): MemoryReplayVenue {
+  return memoryReplayVenue(memoryData(g), 'BTCUSDT', START, '50000.0');
 }
 
 /** Events per second of a trades-only replay through an in-memory venue. */
-function replayRate(g: GenTrades): { events: number; ms: number } {
+function replayRate(g: GenTrades, recordLifecycle = false): { events: number; ms: number } {
   const rig = openRig(g);
   const { market, exchange } = rig;
+  // the A/B of the quiet sink: the replay's house accounts' order lifecycle recorded as any other's
+  if (recordLifecycle) exchange.pair('BTCUSDT')!.sink.quiet = new Set();
   const until = market.status().until;
   const t0 = performance.now();
   const chunk = 60_000; // one minute of history per seek
@@ -410,7 +382,7 @@ function noClient(what: string, g: GenTrades): void {
   );
   // the machine is shared: every measure runs once a round, the rounds interleaved, and each is
   // summed up by its best round (the one least disturbed)
-  const best = { raw: 0, candles: 0, floor: 0, exchange: 0, replay: 0 };
+  const best = { raw: 0, candles: 0, floor: 0, exchange: 0, replay: 0, loud: 0 };
   for (let round = 1; round <= ROUNDS; round++) {
     const raw = rateOf(engineRate(g));
     const candles = rateOf(printsWithCandlesRate(g));
@@ -418,10 +390,13 @@ function noClient(what: string, g: GenTrades): void {
     const exchange = rateOf(exchangeFloorRate(g, exLog));
     const r = replayRate(g);
     const replay = rateOf(r);
+    const loud = rateOf(replayRate(g, true));
     console.log(
       `  round ${round}: raw engine ${fmtN(raw)} /s, prints + candles ${fmtN(candles)} /s, floor ${fmtN(floor)} /s, its commands through the exchange ${fmtN(exchange)} /s, ` +
-        `replay ${fmtN(replay)} /s (${fmtN(r.events)} events in ${r.ms.toFixed(0)} ms); replay / raw ${(replay / raw).toFixed(3)}, replay / floor ${(replay / floor).toFixed(3)}`,
+        `replay ${fmtN(replay)} /s (${fmtN(r.events)} events in ${r.ms.toFixed(0)} ms); replay / raw ${(replay / raw).toFixed(3)}, replay / floor ${(replay / floor).toFixed(3)}; ` +
+        `with the house orders' lifecycle recorded ${fmtN(loud)} /s`,
     );
+    best.loud = Math.max(best.loud, loud);
     best.raw = Math.max(best.raw, raw);
     best.candles = Math.max(best.candles, candles);
     best.floor = Math.max(best.floor, floor);
@@ -433,6 +408,7 @@ function noClient(what: string, g: GenTrades): void {
   console.log(`  floor: the replay's own engine commands + candles, no exchange:  ${fmtN(best.floor)} prints/s`);
   console.log(`  the replay's exchange commands on a fresh venue (no mirror, data): ${fmtN(best.exchange)} prints/s (${exLog.cmds.length} commands over ${fmtN(exLog.prints)} prints)`);
   console.log(`  replay through the venue (exchange, mirror, candles):           ${fmtN(best.replay)} events/s`);
+  console.log(`  the same with the house orders' lifecycle recorded (no quiet sink): ${fmtN(best.loud)} events/s (quiet / recorded ${(best.replay / best.loud).toFixed(3)})`);
   // time a print, split: the engine and candles (floor), the exchange's part (its commands minus
   // the floor), the replay's own part (mirror, synthetic book, merge, data: the rest)
   const us = (rate: number): number => 1e6 / rate;
@@ -444,7 +420,65 @@ function noClient(what: string, g: GenTrades): void {
   console.log(`  target 1,000,000 events/s: ${best.replay >= 1_000_000 ? 'met' : 'NOT met'} (floor ${fmtN(best.floor)} /s, reached ${fmtN(best.replay)} /s)`);
 }
 
+/**
+ * Section 3, a bot on a depth replay: the TRXUSDT recording (test/fixtures: ~2,000 levels) stepped
+ * 10 ms at a time, once alone and once with a user order placed and cancelled every step (each a
+ * change of the book; those that trade take house liquidity). Reports µs a step both ways, the
+ * mirror's resyncs and the time in them, and as the same-run reference what a resync that walks
+ * every historical level costs (a read of each level, as the mirror did before it noted the levels
+ * traded at).
+ */
+async function depthBot(): Promise<void> {
+  const files = { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const } };
+  const trades = { paths: [trxTradesCsv()], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'trades' as const } };
+  console.log('replay, a bot on the TRXUSDT depth recording: 10 ms steps, alone and with an order placed and cancelled every step (one in ten marketable)');
+  const res: Record<string, { us: number; resyncs: number; resyncMs: number; walkUs: number }> = {};
+  for (const bot of [false, true, false, true]) {
+    const v = await replayVenue([files, trades], { symbols: ['TRXUSDT'], start: trxBooks()[0].time });
+    const pair = v.exchange.pair('TRXUSDT')!;
+    const mirror = v.market.engine.mirror('TRXUSDT');
+    const acct = v.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * 100_000_000n }, 0).id;
+    const restore = mirror.restoreIfTouched.bind(mirror);
+    let resyncMs = 0;
+    mirror.restoreIfTouched = (): void => {
+      const t = performance.now();
+      restore();
+      resyncMs += performance.now() - t;
+    };
+    let steps = 0;
+    const t0 = performance.now();
+    while (!v.market.finished) {
+      if (bot && pair.book.bestBid() > 10) {
+        const away = steps % 10 === 0 ? -2 : 5; // every tenth a buy two ticks through the best ask
+        const price = steps % 10 === 0 ? pair.book.bestAsk() + 2 : pair.book.bestBid() - away;
+        const r = v.exchange.placeOrder(acct, { symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, time_in_force: steps % 10 === 0 ? 2 : 1, price: pair.math.formatPrice(price), qty: '100', leverage: 1 });
+        if (r.status === 1 || r.status === 2) v.exchange.cancelOrder(acct, { symbol: 'TRXUSDT', orderId: Number(r.order_id) });
+      }
+      v.market.step(10);
+      steps++;
+    }
+    const us = ((performance.now() - t0) / steps) * 1000;
+    // the reference: one walk of every historical level (a level read each), timed over 50 walks
+    const t1 = performance.now();
+    let n = 0;
+    for (let k = 0; k < 50; k++) for (let s = 0; s < 2; s++) for (const p of mirror.hist[s].keys()) n += mirror.houseLots((s + 1) as 1 | 2, p) > 0 ? 1 : 0;
+    const walkUs = ((performance.now() - t1) / 50) * 1000;
+    const key = bot ? 'bot' : 'alone';
+    if (!res[key] || us < res[key].us) res[key] = { us, resyncs: mirror.stats.resyncs, resyncMs, walkUs };
+    v.close();
+    void n;
+  }
+  const a = res.alone;
+  const b = res.bot;
+  console.log(`  alone: ${a.us.toFixed(1)} us a step; with the bot: ${b.us.toFixed(1)} us a step (best of 2 each)`);
+  console.log(
+    `  with the bot: ${b.resyncs} resyncs, ${b.resyncMs.toFixed(1)} ms in them (${((b.resyncMs / Math.max(1, b.resyncs)) * 1000).toFixed(0)} us each); ` +
+      `a walk of every level (the resync before): ${b.walkUs.toFixed(0)} us; resync / walk ${(b.resyncMs / Math.max(1, b.resyncs) / (b.walkUs / 1000)).toFixed(3)}`,
+  );
+}
+
 noClient('generated trades', generate(EVENTS));
 if (!process.env.BENCH_NO_REAL_FLOW) noClient('trades of real flow (the TRXUSDT recording repeated)', realFlow(EVENTS));
 // 300,000 prints (50 minutes of history at a print every 10 ms) are more than a bounded run steps through
+if (!process.env.BENCH_NO_DEPTH) await depthBot();
 if (!process.env.BENCH_NO_LOCKSTEP) await lockstepSection(memoryData(generate(Math.min(EVENTS, 300_000))), 'BTCUSDT', START, SECONDS);

@@ -9,6 +9,7 @@ import { wireRecords } from '../../../src-main/api/records.ts';
 import { VirtualClock } from '../../../src-main/core/clock.ts';
 import { DatasetService, type ImportOptions } from '../../../src-main/data/dataset-service.ts';
 import { KlineService } from '../../../src-main/market/kline-service.ts';
+import type { ReplayData } from '../../../src-main/market/replay/ports.ts';
 import { openReplayMarket, planSources, replaySymbolRow, type ReplayMarket, type ReplayOptions } from '../../../src-main/market/replay/replay-market.ts';
 import { AccountsRepo } from '../../../src-main/store/accounts-repo.ts';
 import { CandlesRepo } from '../../../src-main/store/candles-repo.ts';
@@ -64,6 +65,44 @@ export async function replayVenue(files: Array<{ paths: string[]; opts: ImportOp
       trading.group.commitNow();
       market.dispose();
       klines.close();
+      db.close();
+    },
+  };
+}
+
+/** A replay over an in-memory data port (no import): the venue, its market and candles. */
+export interface MemoryReplayVenue {
+  exchange: Exchange;
+  market: ReplayMarket;
+  klines: KlineService;
+  clock: VirtualClock;
+  trading: TradingRepo;
+  close(): void;
+}
+
+/**
+ * A replay of `symbol` from `start` over a ReplayData held in memory (generated prints, a
+ * recording's rows), listed at `initialPrice` with the specs of its first dataset; the clock on
+ * a frozen wall. The replay tests' and bench:replay's rig.
+ */
+export function memoryReplayVenue(data: ReplayData, symbol: string, start: number, initialPrice: string): MemoryReplayVenue {
+  const db = openDatabase({ dataDir: ':memory:' });
+  const symbols = new SymbolsRepo(db);
+  symbols.insertMissing([replaySymbolRow(symbol, data.datasets(symbol)[0].specs, initialPrice, 0)], 0);
+  const clock = new VirtualClock({ start, wall: () => 0 });
+  const trading = new TradingRepo(db);
+  const exchange = new Exchange({ symbols, accounts: new AccountsRepo(db), settings: new SettingsRepo(db), repo: trading, clock, records: wireRecords });
+  const candles = new CandlesRepo(db);
+  const { market, klines } = openReplayMarket({
+    kind: 'replay', exchange, clock, candles, symbols, data, replay: { symbols: [symbol], start },
+    openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
+  });
+  return {
+    exchange, market, klines, clock, trading,
+    close() {
+      market.dispose();
+      klines.close();
+      trading.group.commitNow();
       db.close();
     },
   };

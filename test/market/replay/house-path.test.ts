@@ -13,20 +13,12 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { wireRecords } from '../../../src-main/api/records.ts';
-import { VirtualClock } from '../../../src-main/core/clock.ts';
 import { KlineService } from '../../../src-main/market/kline-service.ts';
 import type { HistTrade, ReplayData, ReplayDataset } from '../../../src-main/market/replay/ports.ts';
-import { openReplayMarket, replaySymbolRow, type QueueModel } from '../../../src-main/market/replay/replay-market.ts';
-import { AccountsRepo } from '../../../src-main/store/accounts-repo.ts';
-import { CandlesRepo } from '../../../src-main/store/candles-repo.ts';
-import { openDatabase } from '../../../src-main/store/database.ts';
-import { SettingsRepo } from '../../../src-main/store/settings-repo.ts';
-import { SymbolsRepo } from '../../../src-main/store/symbols-repo.ts';
-import { TradingRepo } from '../../../src-main/store/trading-repo.ts';
+import type { QueueModel } from '../../../src-main/market/replay/replay-market.ts';
 import { Exchange } from '../../../src-main/trading/exchange.ts';
 import type { PlacementResult } from '../../../src-shared/types.ts';
-import { KLINES, LASOTA, replayVenue, trxBooks, trxTradesCsv, type ReplayVenue } from './harness.ts';
+import { KLINES, LASOTA, memoryReplayVenue, replayVenue, trxBooks, trxTradesCsv, type ReplayVenue } from './harness.ts';
 
 const UNIT = 100_000_000n;
 
@@ -157,18 +149,8 @@ describe('the house path shows what the bot-order path showed', () => {
   it('depth + trades recording, pessimistic queue', async () => depthRun('pessimistic'), 60_000);
 
   it('trades only: 20,000 generated prints on the synthetic book', () => {
-    const db = openDatabase({ dataDir: ':memory:' });
-    const data = generated(20_000);
-    const symbols = new SymbolsRepo(db);
-    symbols.insertMissing([replaySymbolRow('BTCUSDT', data.datasets('BTCUSDT')[0].specs, '50000.0', 0)], 0);
-    const clock = new VirtualClock({ start: START, wall: () => 0 });
-    const trading = new TradingRepo(db);
-    const exchange = new Exchange({ symbols, accounts: new AccountsRepo(db), settings: new SettingsRepo(db), repo: trading, clock, records: wireRecords });
-    const candles = new CandlesRepo(db);
-    const { market, klines } = openReplayMarket({
-      kind: 'replay', exchange, clock, candles, symbols, data, replay: { symbols: ['BTCUSDT'], start: START },
-      openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
-    });
+    const rig = memoryReplayVenue(generated(20_000), 'BTCUSDT', START, '50000.0');
+    const { exchange, market, klines, trading } = rig;
     try {
       const o = observe(exchange);
       const pair = exchange.pair('BTCUSDT')!;
@@ -195,10 +177,7 @@ describe('the house path shows what the bot-order path showed', () => {
       trading.group.commitNow();
       finish('trades-generated', o, exchange, klines, 'BTCUSDT', market.time, market.engine.mirror('BTCUSDT').stats, acct);
     } finally {
-      market.dispose();
-      klines.close();
-      trading.group.commitNow();
-      db.close();
+      rig.close();
     }
   }, 120_000);
 

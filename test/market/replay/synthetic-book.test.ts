@@ -4,19 +4,9 @@
 // twenty of the touch (a touch that goes a tick back and forth finds them there) and gone beyond,
 // a jump re-quoting around the new touch, and the tape equal to the history.
 import { afterEach, describe, expect, it } from 'vitest';
-import { wireRecords } from '../../../src-main/api/records.ts';
-import { VirtualClock } from '../../../src-main/core/clock.ts';
-import { KlineService } from '../../../src-main/market/kline-service.ts';
 import type { HistTrade, ReplayData, ReplayDataset } from '../../../src-main/market/replay/ports.ts';
-import { openReplayMarket, replaySymbolRow } from '../../../src-main/market/replay/replay-market.ts';
 import { KEEP_LEVELS, LEVELS, SIZE_FACTOR } from '../../../src-main/market/replay/synthetic-book.ts';
-import { AccountsRepo } from '../../../src-main/store/accounts-repo.ts';
-import { CandlesRepo } from '../../../src-main/store/candles-repo.ts';
-import { openDatabase } from '../../../src-main/store/database.ts';
-import { SettingsRepo } from '../../../src-main/store/settings-repo.ts';
-import { SymbolsRepo } from '../../../src-main/store/symbols-repo.ts';
-import { TradingRepo } from '../../../src-main/store/trading-repo.ts';
-import { Exchange } from '../../../src-main/trading/exchange.ts';
+import { memoryReplayVenue } from './harness.ts';
 
 const START = Date.UTC(2024, 0, 1);
 const P = 500_000; // 50,000.0 in 0.1 ticks
@@ -42,23 +32,9 @@ function replay(prints: Print[]) {
     depth: () => [], candles: () => [], funding: () => [],
     trades: (_id, from) => rows.filter((t) => t.time >= from),
   };
-  const db = openDatabase({ dataDir: ':memory:' });
-  const symbols = new SymbolsRepo(db);
-  symbols.insertMissing([replaySymbolRow('BTCUSDT', ds.specs, '50000.0', 0)], 0);
-  const clock = new VirtualClock({ start: START, wall: () => 0 });
-  const trading = new TradingRepo(db);
-  const exchange = new Exchange({ symbols, accounts: new AccountsRepo(db), settings: new SettingsRepo(db), repo: trading, clock, records: wireRecords });
-  const candles = new CandlesRepo(db);
-  const { market, klines } = openReplayMarket({
-    kind: 'replay', exchange, clock, candles, symbols, data, replay: { symbols: ['BTCUSDT'], start: START },
-    openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
-  });
-  closers.push(() => {
-    market.dispose();
-    klines.close();
-    trading.group.commitNow();
-    db.close();
-  });
+  const rig = memoryReplayVenue(data, 'BTCUSDT', START, '50000.0');
+  closers.push(() => rig.close());
+  const { exchange, market } = rig;
   const tape: string[] = [];
   exchange.events.on('trade', (e) => tape.push(`${e.priceTicks} ${e.qtyLots} ${e.takerSide === 1 ? 'B' : 'S'}`));
   const book = exchange.pair('BTCUSDT')!.book;
