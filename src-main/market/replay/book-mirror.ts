@@ -148,12 +148,16 @@ export class BookMirror {
     const rest = takerSide === Side.BUY ? 2 : 1;
     const h = this.hist[rest - 1];
     // stale better levels of the resting side: history traded at `price`, so none were there
+    let through = false;
     for (let guard = 0; guard < 100_000; guard++) {
       const best = rest === 2 ? book.bestAsk() : book.bestBid();
       if (best === 0 || (rest === 2 ? best >= price : best <= price)) break;
       const house = this.scan(rest, best);
       h.delete(best);
-      if (house === 0) break; // only user orders there: history trades through them
+      if (house === 0) {
+        through = true; // only user orders there: history trades through them
+        break;
+      }
       this.applyScanned(rest, best, 0);
     }
     // the book account's own orders on the taker's side at or through the price go too (a sell
@@ -164,11 +168,15 @@ export class BookMirror {
       if (best === 0 || (takerSide === Side.BUY ? best < price : best > price)) break;
       const house = this.scan(takerSide, best);
       own.delete(best);
-      if (house === 0) break;
+      if (house === 0) {
+        through = true; // only user orders there: the top-up below trades with them
+        break;
+      }
       this.applyScanned(takerSide, best, 0);
     }
-    const at = this.scan(rest, price);
-    if (at < lots) this.grow(rest, price, lots - at + keep);
+    let at = this.scan(rest, price);
+    const users = this.users;
+    if (at < lots && this.grow(rest, price, lots - at + keep)) at = lots + keep;
     let got = 0;
     try {
       got = this.exec({ kind: 'houseOrder', symbol: this.symbol, account: this.takerAccount, side: takerSide, priceTicks: price, lots, tif: TimeInForce.IOC }).filledLots;
@@ -176,7 +184,9 @@ export class BookMirror {
     } catch {
       this.stats.rejected++;
     }
-    const left = this.scan(rest, price);
+    // without user orders at the level, before it, or crossing it (which the top-up would trade
+    // with) the taker took only the level's house lots: no read needed
+    const left = users || through ? this.scan(rest, price) : at - got;
     if (left > 0) h.set(price, left);
     else h.delete(price);
     return got;
@@ -306,26 +316,28 @@ export class BookMirror {
    * Adds `lots` at the back of the scanned level: the last order grows when it is the book
    * account's, else a new order joins the queue. The scan must be the one of this level.
    */
-  private grow(side: 1 | 2, price: number, lots: number): void {
-    if (!this.lastHouse) {
-      this.place(side, price, lots);
-      return;
-    }
+  private grow(side: 1 | 2, price: number, lots: number): boolean {
+    if (!this.lastHouse) return this.place(side, price, lots);
     const k = this.nHouse - 1;
     try {
       this.exec({ kind: 'houseGrow', symbol: this.symbol, orderId: this.hIds[k], lots: this.hRem[k] + lots });
       this.stats.grown++;
+      return true;
     } catch {
       this.stats.rejected++;
+      return false;
     }
   }
 
-  private place(side: 1 | 2, price: number, lots: number): void {
+  /** Adds a GTC order of the book account; false when the exchange refused it. */
+  private place(side: 1 | 2, price: number, lots: number): boolean {
     try {
       this.exec({ kind: 'houseOrder', symbol: this.symbol, account: this.bookAccount, side, priceTicks: price, lots, tif: TimeInForce.GTC });
       this.stats.placed++;
+      return true;
     } catch {
       this.stats.rejected++;
+      return false;
     }
   }
 }
