@@ -2,15 +2,18 @@
 // "Market". After every print at price P the book account quotes `LEVELS` levels a side around
 // it with a one-tick spread: after a buy print the best ask is P and the best bid P - 1 tick,
 // after a sell print the best bid is P and the best ask P + 1 tick; levels one tick apart. Every
-// level holds SIZE_FACTOR x the running mean print size (an exponential mean over about the last
+// level is quoted at SIZE_FACTOR x the running mean print size (an exponential mean over about the last
 // 100 prints), at least one lot, the size following that mean only once it has drifted by half.
 // Levels deeper than the LEVELS nearest stay as they were while they are within KEEP_LEVELS of
 // the touch (the book keeps LEVELS to KEEP_LEVELS levels a side, as a real book keeps its deep
 // orders while the price moves a tick back and forth), and go once they are further.
-// The ladder moves only when the touch moves (only the levels that change are touched); otherwise
-// the level the print consumed is refilled (a level the print had to be topped up for is topped
-// up with its refill: prepare() tells the mirror the size). The prints themselves never depend on
-// it: the mirror makes sure the print's size is there at the print's price (book-mirror.ts trade()).
+// The ladder moves only when the touch moves (only the levels that change are touched). A level
+// is quoted at the level size when it joins the ladder; a print takes from it and it keeps what is
+// left, as a maker's quote does until it is refreshed: it is refilled to the level size when a
+// print empties it (the spread stays one tick), and a print that needs more than it shows tops it
+// up with its refill (prepare() tells the mirror the size), so after that print it shows the level
+// size again. The prints themselves never depend on it: the mirror makes sure the print's size is
+// there at the print's price (book-mirror.ts trade()).
 import type { PairState } from '../../trading/pair-state.ts';
 import type { BookMirror } from './book-mirror.ts';
 
@@ -65,9 +68,9 @@ export class SyntheticBook {
     }
     const resize = this.resize;
     if (bid === this.bid && ask === this.ask && !resize) {
-      // refill the level the print took from
+      // the level the print took from keeps what is left; refilled only once emptied
       const side = takerSide === 1 ? 2 : 1;
-      if ((this.mirror.hist[side - 1].get(price) ?? 0) < this.size) this.mirror.setLevel(side, price, this.size);
+      if (!this.mirror.hist[side - 1].has(price)) this.mirror.setLevel(side, price, this.size);
       return;
     }
     const oldBid = this.bid;
@@ -94,12 +97,13 @@ export class SyntheticBook {
       const offAsk = ask > oldAsk ? oldAsk : ask < oldAsk ? oldAsk + KEEP_LEVELS - 1 : 0;
       if (offAsk !== 0 && ha.has(offAsk)) mirror.setLevel(2, offAsk, 0);
       if (!resize) {
-        // and the LEVELS nearest held `size` on the old ladder: what can differ on the new one
-        // is its touch (new, or the level the print took from, or one the print's stale levels
-        // went from) and its deepest level (new to the nearest: absent, or kept at an old size)
-        if (hb.get(bid) !== size) mirror.setLevel(1, bid, size);
+        // and the LEVELS nearest were on the old ladder: what can differ on the new one is its
+        // touch (new, or emptied: one the print's stale levels went from; a touch a print took
+        // from keeps what it left) and its deepest level (new to the nearest: absent, or kept at
+        // an old size)
+        if (!hb.has(bid)) mirror.setLevel(1, bid, size);
         if (hb.get(lowBid) !== size) mirror.setLevel(1, lowBid, size);
-        if (ha.get(ask) !== size) mirror.setLevel(2, ask, size);
+        if (!ha.has(ask)) mirror.setLevel(2, ask, size);
         if (ha.get(ask + LEVELS - 1) !== size) mirror.setLevel(2, ask + LEVELS - 1, size);
         this.onLadder = true;
         return;

@@ -1,6 +1,7 @@
 // The synthetic book of a trades-only replay (docs/replay.md "Synthetic book"), print by print on
-// a scripted path of prints of 0.100 (so every level holds 2 x 0.100): the one-tick spread on the
-// print's side, the ten nearest levels a side at the level size, deeper levels kept while within
+// a scripted path of prints of 0.100 (so every level is quoted at 2 x 0.100): the one-tick spread
+// on the print's side, the ten nearest levels a side quoted at the level size, a level a print
+// took from keeping what is left (refilled only once emptied), deeper levels kept while within
 // twenty of the touch (a touch that goes a tick back and forth finds them there) and gone beyond,
 // a jump re-quoting around the new touch, and the tape equal to the history.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -62,7 +63,7 @@ describe('synthetic book', () => {
   it('quotes a one-tick spread on the print, keeps deep levels within the window, re-quotes on a jump', () => {
     const up: Print[] = Array.from({ length: 12 }, (_, k) => [P + 1 + k, 'B']); // buys a tick higher each: the touch walks up 12 ticks
     const down: Print[] = [[P + 11, 'S'], ...Array.from({ length: 5 }, (_, k): Print => [P + 10 - k, 'S'])]; // sells back down
-    const prints: Print[] = [[P, 'B'], ...up, ...down, [P + 60, 'B']];
+    const prints: Print[] = [[P, 'B'], ...up, ...down, [P + 7, 'B'], [P + 7, 'B'], [P + 60, 'B']];
     const r = replay(prints);
 
     // a buy at P: best ask P (the level the print took from, topped up with its refill), best bid P - 1
@@ -70,26 +71,42 @@ describe('synthetic book', () => {
     expect(r.levels(2)).toEqual(ladder(2, P, LEVELS));
     expect(r.levels(1)).toEqual(ladder(1, P - 1, LEVELS));
 
-    // twelve ticks up: the asks are the ten above the touch; the bids keep the old levels while
-    // within KEEP_LEVELS of the best bid (P + 11 down to P - 8), the ones below went
+    // twelve ticks up: the asks are the ten above the touch, the touch showing what the last buy
+    // left of it (each buy took 0.100 of a full level; the level before it went as stale); the
+    // bids keep the old levels while within KEEP_LEVELS of the best bid (P + 11 down to P - 8),
+    // the ones below went
     r.run(up.length);
-    expect(r.levels(2)).toEqual(ladder(2, P + 12, LEVELS));
+    const asksUp = ladder(2, P + 12, LEVELS);
+    asksUp[0] = [P + 12, SIZE - LOTS];
+    expect(r.levels(2)).toEqual(asksUp);
     expect(r.levels(1)).toEqual(ladder(1, P + 11, KEEP_LEVELS));
 
-    // a sell at the best bid P + 11, then five a tick lower: bids from the print down, the asks
-    // from a tick above it, the ask levels the touch passed on its way up are there again
+    // a sell at the best bid P + 11, then five a tick lower: bids from the print down (the touch
+    // showing what the last sell left), the asks from a tick above it: the ask levels the touch
+    // passed on its way up are there again, P + 12 as the last buy left it
     r.run(down.length);
     const bid = P + 6;
-    expect(r.levels(1)[0]).toEqual([bid, SIZE]);
+    expect(r.levels(1)[0]).toEqual([bid, SIZE - LOTS]);
     expect(r.levels(1).length).toBe(bid - (P - 8) + 1); // nothing below P - 8 came back
-    expect(r.levels(1).every(([, lots]) => lots === SIZE)).toBe(true);
-    expect(r.levels(2)).toEqual(ladder(2, bid + 1, P + 21 - bid)); // up to P + 21, the deepest ask of the walk up
+    expect(r.levels(1).slice(1).every(([, lots]) => lots === SIZE)).toBe(true);
+    const asksDown = ladder(2, bid + 1, P + 21 - bid); // up to P + 21, the deepest ask of the walk up
+    asksDown[P + 12 - (bid + 1)] = [P + 12, SIZE - LOTS];
+    expect(r.levels(2)).toEqual(asksDown);
+
+    // a print that empties its level: a buy of 0.100 at P + 7 leaves 0.100, a second empties it
+    // and the level is refilled to the level size (the spread stays one tick)
+    r.run(1);
+    expect(r.levels(2)[0]).toEqual([bid + 1, SIZE - LOTS]);
+    expect(r.levels(1)[0]).toEqual([bid, SIZE - LOTS]);
+    r.run(1);
+    expect(r.levels(2)[0]).toEqual([bid + 1, SIZE]);
+    expect(r.levels(1)[0]).toEqual([bid, SIZE - LOTS]);
     for (const side of [1, 2] as const) {
       const best = r.levels(side)[0][0];
       expect(r.levels(side).every(([p]) => Math.abs(p - best) < KEEP_LEVELS)).toBe(true);
     }
 
-    // a jump of 54 ticks: every level outside the new window goes, ten a side around the new touch
+    // a jump of 53 ticks: every level outside the new window goes, ten a side around the new touch
     r.run(1);
     expect(r.levels(2)).toEqual(ladder(2, P + 60, LEVELS));
     expect(r.levels(1)).toEqual(ladder(1, P + 59, LEVELS));
@@ -109,7 +126,11 @@ describe('synthetic book', () => {
       prints.push([p, rnd() < 0.5 ? 'B' : 'S']);
     }
     const r = replay(prints);
+    const soldAt = new Set<number>();
+    const boughtAt = new Set<number>();
+    let depleted = 0;
     for (let k = 0; k < prints.length; k += 100) {
+      for (const [pt, side] of prints.slice(k, k + 100)) (side === 'S' ? soldAt : boughtAt).add(pt);
       r.run(100);
       const [pt, side] = prints[k + 99];
       const bids = r.levels(1);
@@ -120,9 +141,18 @@ describe('synthetic book', () => {
       expect(bids.length).toBeLessThanOrEqual(KEEP_LEVELS);
       expect(asks.length).toBeGreaterThanOrEqual(LEVELS);
       expect(asks.length).toBeLessThanOrEqual(KEEP_LEVELS);
-      expect(bids.slice(0, LEVELS).map(([, l]) => l)).toEqual(Array(LEVELS).fill(SIZE));
-      expect(asks.slice(0, LEVELS).map(([, l]) => l)).toEqual(Array(LEVELS).fill(SIZE));
+      // every level is quoted at the level size; one a print took from shows what it left (a
+      // second print there empties it and it is refilled), and only at a price printed against
+      // its side: a buy print takes from an ask, a sell print from a bid
+      for (const [levels, took] of [[bids, soldAt], [asks, boughtAt]] as const) {
+        for (const [price, lots] of levels) {
+          expect([SIZE, SIZE - LOTS]).toContain(lots);
+          if (lots !== SIZE) expect(took.has(price)).toBe(true);
+        }
+      }
+      depleted += [...bids, ...asks].filter(([, l]) => l !== SIZE).length;
     }
+    expect(depleted).toBeGreaterThan(0);
     expect(r.tape).toEqual(prints.map(([pt, side]) => `${pt} ${LOTS} ${side}`));
   });
 });
