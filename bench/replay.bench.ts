@@ -36,7 +36,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBook, RecordingSink } from '../src-main/engine/index.ts';
 import { KlineService } from '../src-main/market/kline-service.ts';
-import type { HistTrade, ReplayData, ReplayDataset } from '../src-main/market/replay/ports.ts';
+import type { HistTrade, HistTradeBlock, ReplayData, ReplayDataset } from '../src-main/market/replay/ports.ts';
 import { REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT } from '../src-main/market/replay/replay-engine.ts';
 import { replaySymbolRow } from '../src-main/market/replay/replay-market.ts';
 import { CandlesRepo } from '../src-main/store/candles-repo.ts';
@@ -102,7 +102,11 @@ function realFlow(n: number): GenTrades {
   return t;
 }
 
-/** The generated trades as the replay's data port (decimal strings as the datasets give them). */
+/**
+ * The generated trades as the replay's data port: decimal strings (trades()) and, as the store's
+ * port (data/replay-data.ts) gives them, blocks of 8,192 rows of integer mantissas (tradeBlocks(),
+ * which the replay reads when a port has it).
+ */
 function memoryData(g: GenTrades): ReplayData {
   const n = g.priceTicks.length;
   const ds: ReplayDataset = {
@@ -114,6 +118,25 @@ function memoryData(g: GenTrades): ReplayData {
     depth: () => [],
     candles: () => [],
     funding: () => [],
+    *tradeBlocks(_id, from): Iterable<HistTradeBlock> {
+      const size = 8192;
+      const time = new Float64Array(size);
+      const price = new Float64Array(size);
+      const qty = new Float64Array(size);
+      const buyerMaker = new Uint8Array(size);
+      for (let b = 0; b < n; b += size) {
+        const count = Math.min(size, n - b);
+        let start = 0;
+        for (let k = 0; k < count; k++) {
+          time[k] = START + g.times[b + k];
+          if (time[k] < from) start = k + 1;
+          price[k] = g.priceTicks[b + k];
+          qty[k] = g.lots[b + k];
+          buyerMaker[k] = g.sell[b + k];
+        }
+        if (start < count) yield { start, count, time, price, priceDp: 1, qty, qtyDp: 3, buyerMaker };
+      }
+    },
     *trades(_id, from): Iterable<HistTrade> {
       let i = 0;
       while (i < n && START + g.times[i] < from) i++;

@@ -1,8 +1,9 @@
 // The replay's view of the imported datasets (market/replay/ports.ts ReplayData) over the datasets
 // store: depth events as stored by depth-rows.ts, trades decoded from their blocks at the block's
-// decimals (exact decimal strings), candles paged from the store, fundingRate rows. Times are ms
-// (the store keeps events and trades in µs: a row at µs t is at ms floor(t / 1000)).
-import type { HistCandle, HistDepth, HistFunding, HistTrade, ReplayData, ReplayDataset } from '../market/replay/ports.ts';
+// decimals (exact decimal strings; or the decoded columns themselves, tradeBlocks), candles
+// paged from the store, fundingRate rows. Times are ms (the store keeps events and trades in µs:
+// a row at µs t is at ms floor(t / 1000)).
+import type { HistCandle, HistDepth, HistFunding, HistTrade, HistTradeBlock, ReplayData, ReplayDataset } from '../market/replay/ports.ts';
 import type { DatasetStore } from './ports.ts';
 import { decodeBlock, newColumns } from './trade-codec.ts';
 
@@ -53,6 +54,24 @@ export class DatasetReplayData implements ReplayData {
         if (c.timeUs[i] < fromUs) continue;
         yield { time: Math.floor(c.timeUs[i] / 1000), price: fixedString(c.price[i], c.priceDp), qty: fixedString(c.qty[i], c.qtyDp), buyerMaker: (c.flags[i] & 1) === 1 };
       }
+    }
+  }
+
+  *tradeBlocks(datasetId: number, from: number): Iterable<HistTradeBlock> {
+    const fromUs = from * 1000;
+    const cols = newColumns();
+    const time = new Float64Array(cols.timeUs.length);
+    const buyerMaker = new Uint8Array(cols.flags.length);
+    for (const bytes of this.store.tradeBlocks(datasetId, fromUs)) {
+      const c = decodeBlock(bytes, cols);
+      let start = 0;
+      while (start < c.count && c.timeUs[start] < fromUs) start++;
+      if (start === c.count) continue;
+      for (let i = start; i < c.count; i++) {
+        time[i] = Math.floor(c.timeUs[i] / 1000);
+        buyerMaker[i] = c.flags[i] & 1;
+      }
+      yield { start, count: c.count, time, price: c.price, priceDp: c.priceDp, qty: c.qty, qtyDp: c.qtyDp, buyerMaker };
     }
   }
 

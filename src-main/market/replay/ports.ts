@@ -49,6 +49,25 @@ export interface HistTrade {
   readonly buyerMaker: boolean;
 }
 
+/**
+ * Trades as the store holds them, a block at a time: rows [start, count) of parallel columns,
+ * prices and quantities as integer mantissas at the block's decimals (exactly the decimal
+ * strings trades() gives: price[i] / 10^priceDp). The arrays may be reused for the next block:
+ * read a row before moving on.
+ */
+export interface HistTradeBlock {
+  readonly start: number;
+  readonly count: number;
+  /** ms. */
+  readonly time: Float64Array;
+  readonly price: Float64Array;
+  readonly priceDp: number;
+  readonly qty: Float64Array;
+  readonly qtyDp: number;
+  /** 1 when the buyer was the maker (the aggressor sold). */
+  readonly buyerMaker: Uint8Array;
+}
+
 export interface HistCandle {
   readonly openTime: number;
   readonly closeTime: number;
@@ -79,6 +98,11 @@ export interface ReplayData {
   depthAnchor?(datasetId: number, at: number): number | null;
   /** Trades of a trades / aggTrades dataset at or after `from`, in time order. */
   trades(datasetId: number, from: number): Iterable<HistTrade>;
+  /**
+   * The same trades in blocks of columns (no decimal strings to build and parse again): the
+   * replay's path when the port has it; without it the replay reads trades().
+   */
+  tradeBlocks?(datasetId: number, from: number): Iterable<HistTradeBlock>;
   /** Candles of a candle dataset with open time in [from, to], ascending. */
   candles(datasetId: number, from: number, to: number): Iterable<HistCandle>;
   /** Funding rows of a fundingRate dataset at or after `from`, in time order. */

@@ -29,7 +29,7 @@ import { DEFAULT_CATALOGUE } from '../catalogue.ts';
 import type { MarketSymbolView } from '../market-source.ts';
 import { decimalsOf } from '../seed-catalogue.ts';
 import { BookMirror } from './book-mirror.ts';
-import type { HistCandle, HistDepth, HistTrade, ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
+import type { HistCandle, HistDepth, HistTrade, HistTradeBlock, ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
 import type { QueueModel } from './replay-market.ts';
 import { PremiumFunding } from './premium-funding.ts';
 import { SyntheticBook } from './synthetic-book.ts';
@@ -212,6 +212,73 @@ function iter<T>(it: Iterable<T>): Iterator<T> {
   return it[Symbol.iterator]();
 }
 
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * m / 10^dp in steps of stepUnits x 10^-stepDecimals when that is an exact multiple (what
+ * StepScale.toUnits gives for its decimal string), else -1.
+ */
+function mantissaUnits(m: number, dp: number, stepUnits: number, stepDecimals: number): number {
+  let v: number;
+  if (dp <= stepDecimals) {
+    if (stepDecimals - dp > 22) return -1;
+    v = m * POW10[stepDecimals - dp];
+    if (!Number.isSafeInteger(v)) return -1;
+  } else {
+    if (dp - stepDecimals > 22) return -1;
+    const d = POW10[dp - stepDecimals];
+    if (m % d !== 0) return -1;
+    v = m / d;
+  }
+  return v % stepUnits === 0 ? v / stepUnits : -1;
+}
+
+/** The trades stream read a block of columns at a time (ReplayData.tradeBlocks). */
+class TradeBlockStream implements Stream {
+  time = Number.POSITIVE_INFINITY;
+  readonly rank = RANK_TRADE;
+  private readonly blocks: Iterator<HistTradeBlock>;
+  private readonly s: SymbolReplay;
+  private b: HistTradeBlock | null = null;
+  private i = 0;
+
+  constructor(blocks: Iterator<HistTradeBlock>, s: SymbolReplay) {
+    this.blocks = blocks;
+    this.s = s;
+    this.nextBlock();
+  }
+
+  apply(): void {
+    const b = this.b!;
+    const i = this.i;
+    // the row is read before the stream moves on (the next block may reuse the arrays)
+    const t = b.time[i];
+    const side = b.buyerMaker[i] === 1 ? Side.SELL : Side.BUY;
+    const price = this.s.ticksOf(b.price[i], b.priceDp);
+    const lots = this.s.lotsOf(b.qty[i], b.qtyDp);
+    if (++this.i < b.count) this.time = b.time[this.i];
+    else this.nextBlock();
+    this.s.trade(side, price, lots, t);
+  }
+
+  private nextBlock(): void {
+    for (;;) {
+      const r = this.blocks.next();
+      if (r.done) {
+        this.b = null;
+        this.time = Number.POSITIVE_INFINITY;
+        return;
+      }
+      if (r.value.start < r.value.count) {
+        this.b = r.value;
+        this.i = r.value.start;
+        this.time = r.value.time[this.i];
+        return;
+      }
+    }
+  }
+}
+
 /** Per-symbol replay state. */
 class SymbolReplay {
   readonly src: SymbolSource;
@@ -255,6 +322,30 @@ class SymbolReplay {
     const r = this.pair.math.qty.toUnits(text);
     // a zero ('0.000') is not a step count: the rounding below makes it 0, as it does off-step sizes
     return r.ok ? r.value : Math.round(Number(text) / this.stepSize);
+  }
+
+  private lastMantissa = -1;
+  private lastMantissaDp = -1;
+  private lastMantissaTicks = 0;
+
+  /** ticks() of the price m / 10^dp (a block's column), without its decimal string. */
+  ticksOf(m: number, dp: number): number {
+    if (m === this.lastMantissa && dp === this.lastMantissaDp) return this.lastMantissaTicks;
+    const price = this.pair.math.price;
+    let v = mantissaUnits(m, dp, price.stepUnits, price.stepDecimals);
+    // off the tick: as ticks() rounds the text (m / 10^dp is the double the text parses to)
+    if (v < 0) v = this.pair.math.ticksRound(m / 10 ** dp);
+    this.lastMantissa = m;
+    this.lastMantissaDp = dp;
+    this.lastMantissaTicks = v;
+    return v;
+  }
+
+  /** lots() of the quantity m / 10^dp, without its decimal string. */
+  lotsOf(m: number, dp: number): number {
+    const qty = this.pair.math.qty;
+    const v = mantissaUnits(m, dp, qty.stepUnits, qty.stepDecimals);
+    return v >= 0 ? v : Math.round(m / 10 ** dp / this.stepSize);
   }
 
   depth(ev: HistDepth): void {
@@ -398,7 +489,9 @@ export class ReplayEngine {
         // the history before the start builds the book only
         while (st.time < start) st.apply();
       }
-      if (src.trades) {
+      if (src.trades && data.tradeBlocks) {
+        this.streams.push(new TradeBlockStream(iter(data.tradeBlocks(src.trades.id, start)), s));
+      } else if (src.trades) {
         const it = iter(data.trades(src.trades.id, start));
         this.stream(RANK_TRADE, () => it.next(), (t: HistTrade) => s.histTrade(t), (t) => t.time);
       } else if (src.kind === 'klines') {
