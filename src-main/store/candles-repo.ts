@@ -2,9 +2,9 @@
 // written while open and again when closed (or re-emitted after a restore) keeps one row.
 //
 // Rows hold integers (ticks, lots) and the two quote volumes as decimal integer strings (exact
-// past 2^63). writeMany() is the batch path: one transaction for a whole flush, 64 rows a statement
-// (node:sqlite's cost is per call), no per-row allocation besides the two String() calls. Reads return ascending
-// candles. The repository knows nothing about which candle is the current one: callers bound
+// past 2^63). writeMany() is the batch path: one transaction for a whole flush, up to 64 rows a
+// statement (node:sqlite's cost is per call; a statement is prepared per row count used), no
+// per-row allocation besides the two String() calls. Reads return ascending candles. The repository knows nothing about which candle is the current one: callers bound
 // their reads by open time. It is the SQLite side of the market's CandleStore port.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Candle } from '../core/candle.ts';
@@ -79,11 +79,8 @@ function bindRow(p: Param[], at: number, symbol: string, c: Candle): void {
 
 export class CandlesRepo implements CandleStore {
   private readonly db: DatabaseSync;
-  private readonly upsert: StatementSync;
-  private readonly upsertBatch: StatementSync;
-  /** Parameter scratch of the batch and the single upsert. */
-  private readonly params: Param[] = new Array(ROW_PARAMS * BATCH_ROWS);
-  private readonly one: Param[] = new Array(ROW_PARAMS);
+  /** The upsert of n rows and its parameter scratch at [n], prepared on first use. */
+  private readonly batches: Array<{ stmt: StatementSync; params: Param[] } | undefined> = [];
   private readonly newestStmt: StatementSync;
   private readonly latestStmt: StatementSync;
   private readonly rangeStmt: StatementSync;
@@ -93,8 +90,7 @@ export class CandlesRepo implements CandleStore {
 
   constructor(db: DatabaseSync) {
     this.db = db;
-    this.upsert = db.prepare(upsertSql(1));
-    this.upsertBatch = db.prepare(upsertSql(BATCH_ROWS));
+
     this.newestStmt = db.prepare(
       `SELECT ${COLUMNS} FROM candles WHERE symbol = ? AND interval = ? ORDER BY open_time DESC LIMIT 1`,
     );
@@ -116,20 +112,21 @@ export class CandlesRepo implements CandleStore {
   writeMany(symbols: readonly string[], candles: readonly Candle[], n = candles.length): void {
     if (n === 0) return;
     transaction(this.db, () => {
-      // BATCH_ROWS rows a statement while that many are left (a row's upsert sees the rows
-      // before it in the same statement, so a candle listed twice ends as its last copy), then one a row
-      let i = 0;
-      const params = this.params;
-      for (; i + BATCH_ROWS <= n; i += BATCH_ROWS) {
-        for (let k = 0; k < BATCH_ROWS; k++) bindRow(params, k * ROW_PARAMS, symbols[i + k], candles[i + k]);
-        this.upsertBatch.run(...params);
-      }
-      const one = this.one;
-      for (; i < n; i++) {
-        bindRow(one, 0, symbols[i], candles[i]);
-        this.upsert.run(...one);
+      // up to BATCH_ROWS rows a statement (a row's upsert sees the rows before it in the same
+      // statement, so a candle listed twice ends as its last copy)
+      for (let i = 0; i < n; i += BATCH_ROWS) {
+        const rows = Math.min(BATCH_ROWS, n - i);
+        const { stmt, params } = this.batch(rows);
+        for (let k = 0; k < rows; k++) bindRow(params, k * ROW_PARAMS, symbols[i + k], candles[i + k]);
+        stmt.run(...params);
       }
     });
+  }
+
+  private batch(rows: number): { stmt: StatementSync; params: Param[] } {
+    let b = this.batches[rows];
+    if (b === undefined) b = this.batches[rows] = { stmt: this.db.prepare(upsertSql(rows)), params: new Array(ROW_PARAMS * rows) };
+    return b;
   }
 
   /** The newest stored candle of (symbol, interval), closed or not. */
