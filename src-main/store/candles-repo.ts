@@ -4,8 +4,9 @@
 // Rows hold integers (ticks, lots) and the two quote volumes as decimal integer strings (exact
 // past 2^63). writeMany() is the batch path: one transaction for a whole flush, up to 64 rows a
 // statement (node:sqlite's cost is per call; a statement is prepared per row count used), no
-// per-row allocation besides the two String() calls. Reads return ascending candles. The repository knows nothing about which candle is the current one: callers bound
-// their reads by open time. It is the SQLite side of the market's CandleStore port.
+// per-row allocation besides the two String() calls. Reads return ascending candles. The
+// repository knows nothing about which candle is the current one: callers bound their reads by
+// open time. It is the SQLite side of the market's CandleStore port.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Candle } from '../core/candle.ts';
 import type { CandleStore } from '../market/ports.ts';
