@@ -39,7 +39,7 @@ import { KlineService } from '../src-main/market/kline-service.ts';
 import type { HistTrade, HistTradeBlock, ReplayData, ReplayDataset } from '../src-main/market/replay/ports.ts';
 import { REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT } from '../src-main/market/replay/replay-engine.ts';
 import { replaySymbolRow } from '../src-main/market/replay/replay-market.ts';
-import { CandlesRepo } from '../src-main/store/candles-repo.ts';
+import { MemoryCandleStore } from '../src-main/store/memory-candle-store.ts';
 import { openDatabase } from '../src-main/store/database.ts';
 import { SymbolsRepo } from '../src-main/store/symbols-repo.ts';
 import type { Command } from '../src-main/trading/exchange.ts';
@@ -309,7 +309,7 @@ function floorRig(): { book: ReturnType<typeof createBook>; sink: RecordingSink;
   const db = openDatabase({ dataDir: ':memory:' });
   const symbols = new SymbolsRepo(db);
   symbols.insertMissing([replaySymbolRow('BTCUSDT', { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] }, '50000.0', 0)], 0);
-  const candles = new CandlesRepo(db);
+  const candles = new MemoryCandleStore(); // the replay venue's candle store
   const klines = new KlineService({ candles, symbols, clock: { now: () => START } }, { tickMs: 0 });
   const sink = quietSink();
   const book = createBook({ symbol: 'BTCUSDT', bandPpm: 0 }, sink);

@@ -22,6 +22,7 @@ import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
 import { CandlesRepo } from './store/candles-repo.ts';
+import { MemoryCandleStore } from './store/memory-candle-store.ts';
 import { PriceKlinesRepo } from './store/price-klines-repo.ts';
 import { OpenInterestRepo } from './store/open-interest-repo.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
@@ -181,7 +182,9 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     },
     new OpenInterestRepo(db),
   );
-  const candles = new CandlesRepo(db);
+  // a replay's candles end with it as its other records do: kept in memory, not in its SQLite
+  // (sorted arrays: a candle write is an append, where SQLite's upsert costs ~1 µs)
+  const candles = replay !== undefined ? new MemoryCandleStore() : new CandlesRepo(db);
   const openKlines = () => new KlineService({ candles, symbols, clock, exchange });
   const { market, klines } = replay !== undefined
     ? openMarketSource({ kind: 'replay', exchange, clock, candles, symbols, data: replay.data, replay: replay.options, openKlines })

@@ -1,6 +1,6 @@
 // The market's CandleStore (market/ports.ts) in memory: the same upsert-by-(symbol, interval,
-// open time) and ascending, open-time-bounded reads as store/candles-repo.ts, without SQLite. For
-// unit tests of the market services, and for a source that keeps no candles across restarts.
+// open time) and ascending, open-time-bounded reads as store/candles-repo.ts, without SQLite. A
+// replay venue's candles (they end with the replay: venue.ts), and unit tests of the market services.
 //
 // Per (symbol, interval) one array sorted by open time; a write is a binary search and an
 // insert or a replace. Stored candles are the caller's objects (Candle is read-only).

@@ -12,7 +12,7 @@ import { KlineService } from '../../../src-main/market/kline-service.ts';
 import type { ReplayData } from '../../../src-main/market/replay/ports.ts';
 import { openReplayMarket, planSources, replaySymbolRow, type ReplayMarket, type ReplayOptions } from '../../../src-main/market/replay/replay-market.ts';
 import { AccountsRepo } from '../../../src-main/store/accounts-repo.ts';
-import { CandlesRepo } from '../../../src-main/store/candles-repo.ts';
+import { MemoryCandleStore } from '../../../src-main/store/memory-candle-store.ts';
 import { openDatabase } from '../../../src-main/store/database.ts';
 import { DatasetsRepo } from '../../../src-main/store/datasets-repo.ts';
 import { SettingsRepo } from '../../../src-main/store/settings-repo.ts';
@@ -54,7 +54,7 @@ export async function replayVenue(files: Array<{ paths: string[]; opts: ImportOp
   const clock = new VirtualClock({ start: replay.start, wall });
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts: new AccountsRepo(db), settings: new SettingsRepo(db), repo: trading, clock, records: wireRecords });
-  const candles = new CandlesRepo(db);
+  const candles = new MemoryCandleStore(); // as a replay venue keeps them (venue.ts)
   const { market, klines } = openReplayMarket({
     kind: 'replay', exchange, clock, candles, symbols, data, replay, wall,
     openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
@@ -92,7 +92,7 @@ export function memoryReplayVenue(data: ReplayData, symbol: string, start: numbe
   const clock = new VirtualClock({ start, wall: () => 0 });
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts: new AccountsRepo(db), settings: new SettingsRepo(db), repo: trading, clock, records: wireRecords });
-  const candles = new CandlesRepo(db);
+  const candles = new MemoryCandleStore(); // as a replay venue keeps them (venue.ts)
   const { market, klines } = openReplayMarket({
     kind: 'replay', exchange, clock, candles, symbols, data, replay: { symbols: [symbol], start },
     openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
