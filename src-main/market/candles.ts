@@ -15,7 +15,11 @@
 // (a month of BTC at 0.1 tick, 0.001 lot is ~1e16): the hot path sums them in a Number kept below
 // 2^52 and spills into a BigInt when it gets there; the public Candle carries exact bigints.
 // Hot path: trade() allocates nothing (a BigInt only on a spill or a single trade worth > 2^52
-// tick x lot units); each close allocates the one Candle object given to the sink.
+// tick x lot units); each close allocates the one Candle object given to the sink. A trade
+// updates two states, not one an interval: the finest interval's candle and the trades pending
+// for the coarser ones, which take them in at once (fold) when the finest period ends, on an
+// advance past it, or when one of them is read; the pending trades are always within every
+// current candle's period, so a coarse candle is the same as if each trade had gone into it.
 
 import { INTERVALS, nextOpenTime, openTimeOf, closeTimeOf } from '../../src-shared/intervals.ts';
 import type { Interval } from '../../src-shared/intervals.ts';
@@ -106,6 +110,18 @@ export class CandleBuilder {
   private readonly bySlot: Map<Interval, Slot>;
   private readonly onClose: CandleSink;
   private clock = Number.NEGATIVE_INFINITY;
+  /**
+   * The trades since the last fold(): a trade goes into the finest interval's candle and here,
+   * and the coarser candles take these in at once when the finest period ends or one of them
+   * is read (two candle updates a trade instead of one an interval).
+   */
+  private readonly pending: Slot;
+  /**
+   * Every interval has a candle and the finest one's period lies within each coarser one's (so
+   * the pending trades belong to every current candle): true after a trade or an advance has
+   * brought every interval to the same time; false before, and after restore().
+   */
+  private nested = false;
 
   constructor(options: CandleBuilderOptions) {
     const wanted = new Set<Interval>(options.intervals ?? INTERVALS);
@@ -113,6 +129,7 @@ export class CandleBuilder {
     this.slots = INTERVALS.filter((i) => wanted.has(i)).map((i) => new Slot(i));
     this.bySlot = new Map(this.slots.map((s) => [s.interval, s]));
     this.onClose = options.onClose;
+    this.pending = new Slot(this.slots[0]?.interval ?? '1m');
   }
 
   /** The intervals maintained, in INTERVALS order. */
@@ -162,42 +179,25 @@ export class CandleBuilder {
     checkPositiveInt('qty', qty);
     checkPositiveInt('count', count);
     this.clock = ts;
+    const slots = this.slots;
+    const base = slots[0];
+    if (!this.nested || ts >= base.nextOpen) {
+      // the finest period ended (or the first trade): what the coarser candles have not taken
+      // yet is theirs, then every interval closes what ended and opens the period of ts
+      this.fold();
+      for (let i = 0; i < slots.length; i++) {
+        const s = slots[i];
+        if (ts >= s.nextOpen) this.roll(s, ts, true);
+      }
+      this.nested = true;
+    }
     const pq = price * qty;
     // A Number product <= 2^52 is exact (the true product is below 2^53); larger ones go BigInt.
     const small = pq <= SPILL;
     const bigPq = small ? 0n : BigInt(price) * BigInt(qty);
     const buy = takerSide === Side.BUY;
-    const slots = this.slots;
-    for (let i = 0; i < slots.length; i++) {
-      const s = slots[i];
-      if (ts >= s.nextOpen) this.roll(s, ts, true);
-      if (s.trades === 0) {
-        s.open = price;
-        s.high = price;
-        s.low = price;
-      } else if (price > s.high) s.high = price;
-      else if (price < s.low) s.low = price;
-      s.close = price;
-      s.volume += qty;
-      s.trades += count;
-      if (small) {
-        s.quoteLo += pq;
-        if (s.quoteLo >= SPILL) {
-          s.quoteHi += BigInt(s.quoteLo);
-          s.quoteLo = 0;
-        }
-      } else s.quoteHi += bigPq;
-      if (buy) {
-        s.takerBuyVolume += qty;
-        if (small) {
-          s.takerBuyQuoteLo += pq;
-          if (s.takerBuyQuoteLo >= SPILL) {
-            s.takerBuyQuoteHi += BigInt(s.takerBuyQuoteLo);
-            s.takerBuyQuoteLo = 0;
-          }
-        } else s.takerBuyQuoteHi += bigPq;
-      }
-    }
+    addTrade(base, price, qty, count, pq, small, bigPq, buy);
+    if (slots.length > 1) addTrade(this.pending, price, qty, count, pq, small, bigPq, buy);
   }
 
   /**
@@ -210,23 +210,70 @@ export class CandleBuilder {
     }
     this.clock = ts;
     const slots = this.slots;
+    if (this.nested && ts < slots[0].nextOpen) return; // nothing ended (coarser periods end on finer boundaries)
+    this.fold();
+    let live = true;
     for (let i = 0; i < slots.length; i++) {
       const s = slots[i];
       if (s.live && ts >= s.nextOpen) this.roll(s, ts, false);
+      live &&= s.live;
     }
+    this.nested = live;
   }
 
   /** Snapshot of the current (unclosed) candle of an interval; undefined before its first candle. */
   current(interval: Interval): Candle | undefined {
     const s = this.bySlot.get(interval);
-    return s !== undefined && s.live ? s.snapshot() : undefined;
+    if (s === undefined || !s.live) return undefined;
+    if (s !== this.slots[0]) this.fold();
+    return s.snapshot();
   }
 
   /** Snapshots of all current candles, in INTERVALS order. */
   currentAll(): Candle[] {
+    this.fold();
     const out: Candle[] = [];
     for (const s of this.slots) if (s.live) out.push(s.snapshot());
     return out;
+  }
+
+  /**
+   * Adds the trades collected since the last fold (all within the finest interval's current
+   * period, so within every coarser one's) to the coarser intervals' candles.
+   */
+  private fold(): void {
+    const p = this.pending;
+    if (p.trades === 0) return;
+    const slots = this.slots;
+    for (let i = 1; i < slots.length; i++) {
+      const s = slots[i];
+      if (s.trades === 0) {
+        s.open = p.open;
+        s.high = p.high;
+        s.low = p.low;
+      } else {
+        if (p.high > s.high) s.high = p.high;
+        if (p.low < s.low) s.low = p.low;
+      }
+      s.close = p.close;
+      s.volume += p.volume;
+      s.trades += p.trades;
+      s.takerBuyVolume += p.takerBuyVolume;
+      // each Lo is below 2^52: the sum stays exact
+      s.quoteLo += p.quoteLo;
+      if (s.quoteLo >= SPILL) {
+        s.quoteHi += BigInt(s.quoteLo);
+        s.quoteLo = 0;
+      }
+      if (p.quoteHi !== 0n) s.quoteHi += p.quoteHi;
+      s.takerBuyQuoteLo += p.takerBuyQuoteLo;
+      if (s.takerBuyQuoteLo >= SPILL) {
+        s.takerBuyQuoteHi += BigInt(s.takerBuyQuoteLo);
+        s.takerBuyQuoteLo = 0;
+      }
+      if (p.takerBuyQuoteHi !== 0n) s.takerBuyQuoteHi += p.takerBuyQuoteHi;
+    }
+    p.reset(0, 0);
   }
 
   private roll(s: Slot, ts: number, opening: boolean): void {
@@ -240,6 +287,36 @@ export class CandleBuilder {
       this.onClose(s.snapshot());
       s.reset(s.nextOpen, s.close);
     }
+  }
+}
+
+/** One trade (or `count` at one price) into a candle's state. */
+function addTrade(s: Slot, price: number, qty: number, count: number, pq: number, small: boolean, bigPq: bigint, buy: boolean): void {
+  if (s.trades === 0) {
+    s.open = price;
+    s.high = price;
+    s.low = price;
+  } else if (price > s.high) s.high = price;
+  else if (price < s.low) s.low = price;
+  s.close = price;
+  s.volume += qty;
+  s.trades += count;
+  if (small) {
+    s.quoteLo += pq;
+    if (s.quoteLo >= SPILL) {
+      s.quoteHi += BigInt(s.quoteLo);
+      s.quoteLo = 0;
+    }
+  } else s.quoteHi += bigPq;
+  if (buy) {
+    s.takerBuyVolume += qty;
+    if (small) {
+      s.takerBuyQuoteLo += pq;
+      if (s.takerBuyQuoteLo >= SPILL) {
+        s.takerBuyQuoteHi += BigInt(s.takerBuyQuoteLo);
+        s.takerBuyQuoteLo = 0;
+      }
+    } else s.takerBuyQuoteHi += bigPq;
   }
 }
 

@@ -355,6 +355,42 @@ describe('determinism and independence from how time is advanced', () => {
   });
   const intervals = INTERVALS.filter((i) => i !== '1s' && i !== '1m' && i !== '3m');
 
+  it('property: a current candle read between trades (the coarser ones take the pending trades in) is the naive one, and reads change nothing', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: iso('2023-01-01T00:00:00Z'), max: iso('2026-01-01T00:00:00Z') }),
+        fc.array(tradeArb, { minLength: 1, maxLength: 60 }),
+        fc.array(fc.constantFrom(...intervals), { minLength: 1, maxLength: 20 }),
+        (t0, spec, reads) => {
+          const trades: Trade[] = [];
+          let ts = t0;
+          for (const s of spec) {
+            ts += s.gap;
+            trades.push({ ts, price: s.price, qty: s.qty, side: s.buy ? Side.BUY : Side.SELL });
+          }
+          const closed: Candle[] = [];
+          const b = new CandleBuilder({ intervals, onClose: (c) => closed.push(c) });
+          trades.forEach((t, k) => {
+            b.trade(t.ts, t.price, t.qty, t.side);
+            // every other trade: one interval's current candle, sometimes all of them
+            if (k % 2 === 1) {
+              const i = reads[k % reads.length];
+              const want = naiveCandles(i, trades.slice(0, k + 1), t.ts);
+              expectCandles([b.current(i)!], [want[want.length - 1]], `read ${i} after trade ${k}`);
+            }
+            if (k % 7 === 3) expect(b.currentAll().length).toBe(intervals.length);
+          });
+          const end = ts + 3 * 86_400_000;
+          b.advanceTo(end);
+          const plain = run(intervals, trades, end);
+          expectCandles(closed, plain.stream, 'closed candles with reads');
+          for (const i of intervals) expectCandles([b.current(i)!], [plain.all.get(i)!.at(-1)!], `current ${i}`);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('property: any interleaving of advanceTo gives the naive candles; restore() continues a split run', () => {
     fc.assert(
       fc.property(
