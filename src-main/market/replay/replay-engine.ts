@@ -219,6 +219,8 @@ const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
  * StepScale.toUnits gives for its decimal string), else -1.
  */
 function mantissaUnits(m: number, dp: number, stepUnits: number, stepDecimals: number): number {
+  // the common case: the data at the step's decimals, a step of one unit (0.1, 0.001)
+  if (dp === stepDecimals && stepUnits === 1) return Number.isSafeInteger(m) ? m : -1;
   let v: number;
   if (dp <= stepDecimals) {
     if (stepDecimals - dp > 22) return -1;
