@@ -21,11 +21,22 @@ export class MemoryCandleStore implements CandleStore {
   }
 
   writeMany(symbols: readonly string[], candles: readonly Candle[], n = candles.length): void {
+    let list: Candle[] = [];
     for (let i = 0; i < n; i++) {
       const c = candles[i];
-      const k = `${symbols[i]}\u0000${c.interval}`;
-      let list = this.series.get(k);
-      if (list === undefined) this.series.set(k, (list = []));
+      // a flush lists each series' candles together: one look-up a run
+      if (i === 0 || symbols[i] !== symbols[i - 1] || c.interval !== candles[i - 1].interval) {
+        const k = `${symbols[i]}\u0000${c.interval}`;
+        let l = this.series.get(k);
+        if (l === undefined) this.series.set(k, (l = []));
+        list = l;
+      }
+      // the newest candle of the series (a write is mostly the next one): no search
+      const last = list.length === 0 ? -Infinity : list[list.length - 1].openTime;
+      if (c.openTime > last) {
+        list.push(c);
+        continue;
+      }
       const at = lowerBound(list, c.openTime);
       if (at < list.length && list[at].openTime === c.openTime) list[at] = c;
       else list.splice(at, 0, c);

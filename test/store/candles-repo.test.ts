@@ -1,8 +1,12 @@
-// CandlesRepo.writeMany: many rows a statement (and the rest one a row) as one upsert each: a
-// candle listed twice in one flush, in one statement or across two, ends as its last copy.
+// CandleStore.writeMany, both stores: SQLite (CandlesRepo: up to 64 rows a statement, each row an
+// upsert) and memory (MemoryCandleStore: an append for the next candle, else a search): a candle
+// listed twice in one flush, in one statement or across two, or out of order, ends as its last
+// copy, in open-time order.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Candle } from '../../src-main/core/candle.ts';
+import type { CandleStore } from '../../src-main/market/ports.ts';
 import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
+import { MemoryCandleStore } from '../../src-main/store/memory-candle-store.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 
 const dbs: Array<{ close(): void }> = [];
@@ -17,17 +21,25 @@ function candle(openTime: number, close: number): Candle {
   };
 }
 
-describe('CandlesRepo.writeMany', () => {
-  it('stores every candle of a long flush, the last copy of a repeated one', () => {
+const stores: Array<[string, () => CandleStore]> = [
+  ['CandlesRepo', () => {
     const db = openDatabase({ dataDir: ':memory:' });
     dbs.push(db);
-    const repo = new CandlesRepo(db);
+    return new CandlesRepo(db);
+  }],
+  ['MemoryCandleStore', () => new MemoryCandleStore()],
+];
+
+describe.each(stores)('%s.writeMany', (_name, open) => {
+  it('stores every candle of a long flush, the last copy of a repeated one', () => {
+    const repo = open();
     const list: Candle[] = [];
     const symbols: string[] = [];
     // 200 candles of two symbols; open times repeat within the first statement's rows (index 3 and
-    // 40), across statements (10 and 100) and into the rows written one by one (5 and 199)
+    // 40), across statements (10 and 100), into the last, short statement (5 and 199), and as the
+    // series' newest candle again (149 and 151, both ETHUSDT)
     for (let i = 0; i < 200; i++) {
-      const t = i === 40 ? 3 : i === 100 ? 10 : i === 199 ? 5 : i;
+      const t = i === 40 ? 3 : i === 100 ? 10 : i === 199 ? 5 : i === 151 ? 149 : i;
       list.push(candle(t * 60_000, 1000 + i));
       symbols.push(i % 2 === 0 ? 'BTCUSDT' : 'ETHUSDT');
     }
@@ -35,18 +47,22 @@ describe('CandlesRepo.writeMany', () => {
     const expected = new Map<string, Candle>();
     list.forEach((c, i) => expected.set(`${symbols[i]} ${c.openTime}`, c));
     const stored = new Map<string, Candle>();
-    for (const s of ['BTCUSDT', 'ETHUSDT']) for (const c of repo.range(s, '1m', 0, 1e12)) stored.set(`${s} ${c.openTime}`, c);
+    for (const s of ['BTCUSDT', 'ETHUSDT']) {
+      const got = repo.range(s, '1m', 0, 1e12);
+      // one candle an open time, ascending
+      for (let i = 1; i < got.length; i++) expect(got[i].openTime).toBeGreaterThan(got[i - 1].openTime);
+      for (const c of got) stored.set(`${s} ${c.openTime}`, c);
+    }
     expect(stored.size).toBe(expected.size);
     for (const [k, c] of expected) expect(stored.get(k), k).toEqual(c);
     // the repeats: 40 and 100 are ETH/BTC rows of their own time; 3 (ETH) and 40 (BTC) differ in symbol
     expect(stored.get('BTCUSDT 600000')!.close).toBe(1100);
     expect(stored.get('ETHUSDT 300000')!.close).toBe(1199);
+    expect(stored.get(`ETHUSDT ${149 * 60_000}`)!.close).toBe(1151);
   });
 
   it('writes only the first n rows', () => {
-    const db = openDatabase({ dataDir: ':memory:' });
-    dbs.push(db);
-    const repo = new CandlesRepo(db);
+    const repo = open();
     const list = Array.from({ length: 130 }, (_, i) => candle(i * 60_000, i + 1));
     repo.writeMany(list.map(() => 'BTCUSDT'), list, 97);
     const got = repo.range('BTCUSDT', '1m', 0, 1e12);
