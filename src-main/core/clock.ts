@@ -68,7 +68,8 @@ export class VirtualClock {
   /** Moves market time forward by `ms` at once (fast-forward); never backwards. */
   advance(ms: number): void {
     if (!(ms >= 0)) throw new RangeError('advance takes a non-negative number of ms');
-    this.rebase();
+    // paused (a replay's clock, moved event by event): market time is baseMarket, no wall read
+    if (!this._paused) this.rebase();
     this.baseMarket += Math.floor(ms);
   }
 }

@@ -31,8 +31,9 @@ export class RecentTrades {
     this.off = events.on('trade', (e) => {
       let r = this.rings.get(e.symbol);
       if (r === undefined) this.rings.set(e.symbol, (r = new Ring()));
-      // events are reused by nobody, but copy anyway: the ring outlives the emitter's object
-      r.push({ ...e });
+      // kept as emitted: the exchange emits a new object a trade (trading/fills.ts) and no
+      // listener changes it (TradeEvent is read-only)
+      r.push(e);
     });
   }
 

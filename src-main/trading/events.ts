@@ -3,14 +3,14 @@
 // throwing listener is isolated (logged) and never breaks the exchange.
 
 export interface TradeEvent {
-  symbol: string;
-  tradeId: number;
-  priceTicks: number;
-  qtyLots: number;
+  readonly symbol: string;
+  readonly tradeId: number;
+  readonly priceTicks: number;
+  readonly qtyLots: number;
   /** 1 buy, 2 sell: the taker's side. */
-  takerSide: number;
+  readonly takerSide: number;
   /** Market time, ms. */
-  time: number;
+  readonly time: number;
 }
 
 export interface LevelEvent {
