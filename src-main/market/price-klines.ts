@@ -15,7 +15,7 @@
 // - A period without a price update has no candle (a hole), as the venue saw no price then.
 // - Time per pair never steps back: an update stamped before the pair's latest counts at the
 //   latest time (the same rule as the trade candles).
-import { INTERVALS, closeTimeOf, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
+import { INTERVALS, closeTimeOf, nextOpenTime, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
 import type { EventBus, PriceEvent } from '../trading/events.ts';
 import type { PriceCandleRow, PriceCandleStore } from './ports.ts';
 
@@ -39,9 +39,13 @@ export interface PriceCandle {
 
 interface Slot {
   openTime: number;
+  /** The next candle's open time: an update before it is this candle's. */
+  end: number;
   count: number;
   // [open, high, low, close] for mark, index, premium
   v: Float64Array;
+  /** Listed in PriceKlines.dirty (changed since the last flush). */
+  dirty: boolean;
 }
 
 class Ring {
@@ -97,6 +101,8 @@ export class PriceKlines {
   private readonly timer: ReturnType<typeof setInterval> | null = null;
   /** Slots changed since the last flush, with their series. */
   private readonly dirty = new Map<Slot, Ring>();
+  /** Scratch of record(): mark, index, premium. */
+  private readonly values = new Float64Array(3);
   /** Series whose window moved past its oldest stored candle since the last flush. */
   private readonly rolled = new Set<Ring>();
 
@@ -124,7 +130,7 @@ export class PriceKlines {
     for (const r of rows) {
       const ring = this.ringsOf(r.symbol).get(r.interval);
       if (ring === undefined || r.v.length !== 12) continue; // not a served interval
-      ring.push({ openTime: r.openTime, count: r.count, v: Float64Array.from(r.v) });
+      ring.push({ openTime: r.openTime, end: nextOpenTime(r.interval, r.openTime), count: r.count, v: Float64Array.from(r.v), dirty: false });
       // the stored candles' times stand for the latest update seen: time never steps back
       if (r.openTime > (this.latest.get(r.symbol) ?? -Infinity)) this.latest.set(r.symbol, r.openTime);
     }
@@ -142,6 +148,7 @@ export class PriceKlines {
     for (const [s, ring] of this.dirty) rows.push({ symbol: ring.symbol, interval: ring.interval, openTime: s.openTime, count: s.count, v: s.v });
     store.saveMany(rows);
     for (const ring of this.rolled) store.prune(ring.symbol, ring.interval, ring.oldestOpen());
+    for (const slot of this.dirty.keys()) slot.dirty = false;
     this.dirty.clear();
     this.rolled.clear();
   }
@@ -153,12 +160,16 @@ export class PriceKlines {
     this.latest.set(e.symbol, time);
     const rings = this.ringsOf(e.symbol);
     const track = this.store !== null;
-    const values = [e.mark, e.index, (e.mark - e.index) / e.index];
+    const values = this.values;
+    values[0] = e.mark;
+    values[1] = e.index;
+    values[2] = (e.mark - e.index) / e.index;
     for (const [interval, ring] of rings) {
-      const open = openTimeOf(interval, time);
       let s = ring.last();
-      if (s === undefined || s.openTime !== open) {
-        s = { openTime: open, count: 0, v: new Float64Array(12) };
+      // within the newest candle (the common case): no open time to work out
+      if (s === undefined || time >= s.end || time < s.openTime) {
+        const open = openTimeOf(interval, time);
+        s = { openTime: open, end: nextOpenTime(interval, open), count: 0, v: new Float64Array(12), dirty: false };
         for (let k = 0; k < 3; k++) s.v.fill(values[k], k * 4, k * 4 + 4);
         const gone = ring.push(s);
         if (gone !== undefined && track) {
@@ -176,7 +187,10 @@ export class PriceKlines {
         }
       }
       s.count++;
-      if (track) this.dirty.set(s, ring);
+      if (track && !s.dirty) {
+        s.dirty = true;
+        this.dirty.set(s, ring);
+      }
     }
   }
 

@@ -37,6 +37,24 @@ const rowsOf = (db: DatabaseSync, interval: string) =>
   Number((db.prepare('SELECT COUNT(*) AS n FROM price_klines WHERE symbol = ? AND interval = ?').get('BTCUSDT', interval) as { n: number }).n);
 
 describe('price candles in the store', () => {
+  it('a candle changed again after a flush is written again at the next one', () => {
+    const db = venueDb();
+    const a = start(db);
+    a.at(T0 + 1_000, 100, 100);
+    a.k.flush();
+    // the same minute (and hour) goes on after the flush: the next flush writes its new state
+    a.at(T0 + 2_000, 130, 100);
+    a.at(T0 + 3_000, 80, 100);
+    a.k.flush();
+    const want = a.k.candles('BTCUSDT', 'mark', '1m', { limit: 10 });
+    expect(want).toEqual([{ openTime: T0, open: 100, high: 130, low: 80, close: 80, closeTime: T0 + MIN - 1, count: 3 }]);
+    a.k.close();
+    open.pop();
+    const b = start(db);
+    expect(b.k.candles('BTCUSDT', 'mark', '1m', { limit: 10 })).toEqual(want);
+    expect(b.k.candles('BTCUSDT', 'mark', '1h', { limit: 10 })).toEqual(a.k.candles('BTCUSDT', 'mark', '1h', { limit: 10 }));
+  });
+
   it('a second instance on the same data answers what the first built, and the open candle goes on', () => {
     const db = venueDb();
     const a = start(db);
