@@ -3,15 +3,20 @@
 // BENCH_FLOOR_EVENTS=N the prints the floor replays, default 300,000; BENCH_ROUNDS=N the rounds of
 // section 1, default 3; BENCH_NO_LOCKSTEP=1 skips section 2.)
 //
-// Section 1, no client: a trades-only replay (market/replay/) of BENCH_EVENTS generated trades
-// (a random walk around 50,000 on BTCUSDT's 0.1 tick and 0.001 step, a trade every 10 ms; then
-// again with real flow: the TRXUSDT trade recording's moves, sizes, sides and times, see
-// realFlow; BENCH_NO_REAL_FLOW=1 skips it) through
-// an in-memory venue: Exchange, matching engine, synthetic book, klines service (all 16 intervals),
-// no client attached. Reports historical events per second (target: 1,000,000 or more) and, as a
-// same-run baseline, the raw matching engine (engine/order-book.ts) applying the same prints as
-// IOC takers against the same resting maker sizes, without the exchange: the ratio is the cost of
-// everything the venue adds (checks, records, candles, the mirror).
+// Section 1, no client: a trades-only replay (market/replay/) of BENCH_EVENTS trades on BTCUSDT's
+// 0.1 tick and 0.001 step around 50,000, twice: real flow first (the TRXUSDT trade recording's
+// moves, sizes, sides and times, see realFlow; BENCH_NO_REAL_FLOW=1 skips it), then a stress case,
+// a generated random walk whose aggressor side is drawn anew each print (half the prints change
+// side, against 15 % in the recording: each change moves the synthetic book's touch), a trade
+// every 10 ms. Each through an in-memory venue: Exchange, matching engine, synthetic book, klines
+// service (all 16 intervals), the store the replay venue uses for candles, no client attached.
+// The trades come from an in-memory data port that gives them as the store's port does (blocks
+// of integer columns, ReplayData.tradeBlocks). Reports historical events per second (target:
+// 1,000,000 or more) and, as a same-run baseline, the raw matching engine (engine/order-book.ts)
+// applying the same prints as IOC takers against the same resting maker sizes, without the
+// exchange: the ratio is the cost of everything the venue adds (checks, records, candles, the
+// mirror). Also, in each round, the same replay through a whole replay service (startService:
+// every listener a served replay has, HTTP and /ws listening), no client connected.
 // The floor, in the same run: what no replay implementation can go below while users and bots see
 // the same book, update ids, tape and candles. The replay's engine commands are recorded (an
 // untimed run over the first FLOOR_EVENTS prints: every place, cancel, trim and growth its mirror
@@ -38,12 +43,13 @@ import { createBook, RecordingSink } from '../src-main/engine/index.ts';
 import { KlineService } from '../src-main/market/kline-service.ts';
 import type { HistTrade, HistTradeBlock, ReplayData, ReplayDataset } from '../src-main/market/replay/ports.ts';
 import { REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT } from '../src-main/market/replay/replay-engine.ts';
-import { replaySymbolRow } from '../src-main/market/replay/replay-market.ts';
+import { replaySymbolRow, type ReplayMarket } from '../src-main/market/replay/replay-market.ts';
 import { MemoryCandleStore } from '../src-main/store/memory-candle-store.ts';
 import { openDatabase } from '../src-main/store/database.ts';
 import { SymbolsRepo } from '../src-main/store/symbols-repo.ts';
 import type { Command } from '../src-main/trading/exchange.ts';
 import { LASOTA, memoryReplayVenue, replayVenue, trxBooks, trxTradesCsv, type MemoryReplayVenue } from '../test/market/replay/harness.ts';
+import { startService } from '../src-main/service.ts';
 import { lockstepSection } from './lib/replay-lockstep.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
@@ -169,6 +175,24 @@ function replayRate(g: GenTrades, recordLifecycle = false): { events: number; ms
   if (process.env.BENCH_DEBUG) console.log('book orders', exchange.pair('BTCUSDT')!.book.orderCount, market.engine.mirror('BTCUSDT').stats);
   rig.close();
   return { events, ms };
+}
+
+/**
+ * The same replay through a whole replay service (startService: the venue with every listener a
+ * served replay has: the WebSocket hub, recent trades, mark/index candles, open interest, the
+ * session report; HTTP and /ws listening on loopback), no client connected: the product's path.
+ */
+async function serviceRate(g: GenTrades): Promise<{ events: number; ms: number }> {
+  const svc = await startService({ dataDir: ':memory:', rateLimit: false, replay: { options: { symbols: ['BTCUSDT'], start: START }, data: memoryData(g) } });
+  try {
+    const market = svc.venue.market as ReplayMarket;
+    const until = market.status().until;
+    const t0 = performance.now();
+    while (!market.finished && performance.now() - t0 < SECONDS * 1000) market.seek(Math.min(until, market.time + 60_000));
+    return { events: market.status().events, ms: performance.now() - t0 };
+  } finally {
+    await svc.close();
+  }
 }
 
 /** The engine commands a replay sends its pair's book, in order: 6 int32 a command. */
@@ -395,7 +419,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 
 const rateOf = (r: { events: number; ms: number }): number => (r.events / r.ms) * 1000;
 
-function noClient(what: string, g: GenTrades): void {
+async function noClient(what: string, g: GenTrades): Promise<void> {
   console.log(`replay, no client: ${fmtN(g.priceTicks.length)} ${what} (trades-only replay, synthetic book), ${ROUNDS} rounds, bound ${SECONDS} s a run`);
   const log = recordCommands(g, FLOOR_EVENTS);
   const exLog = recordExchangeCommands(g, FLOOR_EVENTS);
@@ -405,7 +429,7 @@ function noClient(what: string, g: GenTrades): void {
   );
   // the machine is shared: every measure runs once a round, the rounds interleaved, and each is
   // summed up by its best round (the one least disturbed)
-  const best = { raw: 0, candles: 0, floor: 0, exchange: 0, replay: 0, loud: 0 };
+  const best = { raw: 0, candles: 0, floor: 0, exchange: 0, replay: 0, loud: 0, service: 0 };
   for (let round = 1; round <= ROUNDS; round++) {
     const raw = rateOf(engineRate(g));
     const candles = rateOf(printsWithCandlesRate(g));
@@ -414,11 +438,13 @@ function noClient(what: string, g: GenTrades): void {
     const r = replayRate(g);
     const replay = rateOf(r);
     const loud = rateOf(replayRate(g, true));
+    const service = rateOf(await serviceRate(g));
     console.log(
       `  round ${round}: raw engine ${fmtN(raw)} /s, prints + candles ${fmtN(candles)} /s, floor ${fmtN(floor)} /s, its commands through the exchange ${fmtN(exchange)} /s, ` +
         `replay ${fmtN(replay)} /s (${fmtN(r.events)} events in ${r.ms.toFixed(0)} ms); replay / raw ${(replay / raw).toFixed(3)}, replay / floor ${(replay / floor).toFixed(3)}; ` +
-        `with the house orders' lifecycle recorded ${fmtN(loud)} /s`,
+        `with the house orders' lifecycle recorded ${fmtN(loud)} /s; through the whole service ${fmtN(service)} /s`,
     );
+    best.service = Math.max(best.service, service);
     best.loud = Math.max(best.loud, loud);
     best.raw = Math.max(best.raw, raw);
     best.candles = Math.max(best.candles, candles);
@@ -432,6 +458,7 @@ function noClient(what: string, g: GenTrades): void {
   console.log(`  the replay's exchange commands on a fresh venue (no mirror, data): ${fmtN(best.exchange)} prints/s (${exLog.cmds.length} commands over ${fmtN(exLog.prints)} prints)`);
   console.log(`  replay through the venue (exchange, mirror, candles):           ${fmtN(best.replay)} events/s`);
   console.log(`  the same with the house orders' lifecycle recorded (no quiet sink): ${fmtN(best.loud)} events/s (quiet / recorded ${(best.replay / best.loud).toFixed(3)})`);
+  console.log(`  the same through the whole replay service, no client connected:     ${fmtN(best.service)} events/s (service / venue ${(best.service / best.replay).toFixed(3)})`);
   // time a print, split: the engine and candles (floor), the exchange's part (its commands minus
   // the floor), the replay's own part (mirror, synthetic book, merge, data: the rest)
   const us = (rate: number): number => 1e6 / rate;
@@ -500,8 +527,8 @@ async function depthBot(): Promise<void> {
   );
 }
 
-noClient('generated trades', generate(EVENTS));
-if (!process.env.BENCH_NO_REAL_FLOW) noClient('trades of real flow (the TRXUSDT recording repeated)', realFlow(EVENTS));
+if (!process.env.BENCH_NO_REAL_FLOW) await noClient('trades of real flow (the TRXUSDT recording repeated)', realFlow(EVENTS));
+await noClient('generated trades, stress: the side drawn anew each print', generate(EVENTS));
 // 300,000 prints (50 minutes of history at a print every 10 ms) are more than a bounded run steps through
 if (!process.env.BENCH_NO_DEPTH) await depthBot();
 if (!process.env.BENCH_NO_LOCKSTEP) await lockstepSection(memoryData(generate(Math.min(EVENTS, 300_000))), 'BTCUSDT', START, SECONDS);
