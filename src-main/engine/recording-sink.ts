@@ -20,9 +20,32 @@ export class RecordingSink implements EngineSink {
   /**
    * Accounts whose orders' lifecycle (accepted, fills of the order itself, amended, cancelled,
    * expired) is not recorded: only their trades, level changes and rejections are. For orders
-   * nobody tracks (a replay's historical book and prints); empty by default.
+   * nobody tracks (a replay's historical book and prints); empty by default. The set may grow
+   * while the sink holds it (the exchange's reserved accounts), not shrink: assign a new one.
    */
-  quiet: ReadonlySet<number> = new Set();
+  get quiet(): ReadonlySet<number> {
+    return this.quietSet;
+  }
+  set quiet(accounts: ReadonlySet<number>) {
+    this.quietSet = accounts;
+    this.q0 = Number.NaN;
+    this.q1 = Number.NaN;
+  }
+  private quietSet: ReadonlySet<number> = new Set();
+  // the last two accounts found quiet (a replay's book and taker accounts): ids of 2^40 and up
+  // are not small integers, and a set look-up of one costs more than two comparisons. The set
+  // only grows while it is the sink's (a new set resets these).
+  private q0 = Number.NaN;
+  private q1 = Number.NaN;
+
+  /** The account's order lifecycle is not recorded. */
+  private isQuiet(account: number): boolean {
+    if (account === this.q0 || account === this.q1) return true;
+    if (this.quietSet.size === 0 || !this.quietSet.has(account)) return false;
+    this.q1 = this.q0;
+    this.q0 = account;
+    return true;
+  }
 
   /** The events recorded since the last take(), and forget them. */
   take(): EngineEvent[] {
@@ -32,7 +55,7 @@ export class RecordingSink implements EngineSink {
   }
 
   onAccepted(orderId: number, account: number, side: number, orderType: number, tif: number, priceTicks: number, qtyLots: number, flags: number): void {
-    if (this.quiet.size !== 0 && this.quiet.has(account)) return;
+    if (this.isQuiet(account)) return;
     this.events.push({ type: 'accepted', orderId, account, side, orderType, tif, priceTicks, qtyLots, flags });
   }
   onRejected(command: number, orderId: number, account: number, reason: number): void {
@@ -42,23 +65,23 @@ export class RecordingSink implements EngineSink {
     this.events.push({ type: 'trade', makerId, makerAccount, takerId, takerAccount, priceTicks, qtyLots, takerSide });
   }
   onPartiallyFilled(orderId: number, account: number, filledLots: number, remainingLots: number): void {
-    if (this.quiet.size !== 0 && this.quiet.has(account)) return;
+    if (this.isQuiet(account)) return;
     this.events.push({ type: 'partiallyFilled', orderId, account, filledLots, remainingLots });
   }
   onFilled(orderId: number, account: number, filledLots: number): void {
-    if (this.quiet.size !== 0 && this.quiet.has(account)) return;
+    if (this.isQuiet(account)) return;
     this.events.push({ type: 'filled', orderId, account, filledLots });
   }
   onAmended(orderId: number, account: number, priceTicks: number, qtyLots: number, remainingLots: number, priorityKept: boolean): void {
-    if (this.quiet.size !== 0 && this.quiet.has(account)) return;
+    if (this.isQuiet(account)) return;
     this.events.push({ type: 'amended', orderId, account, priceTicks, qtyLots, remainingLots, priorityKept });
   }
   onCancelled(orderId: number, account: number, remainingLots: number, reason: number): void {
-    if (this.quiet.size !== 0 && this.quiet.has(account)) return;
+    if (this.isQuiet(account)) return;
     this.events.push({ type: 'cancelled', orderId, account, remainingLots, reason });
   }
   onExpired(orderId: number, account: number, remainingLots: number, reason: number): void {
-    if (this.quiet.size !== 0 && this.quiet.has(account)) return;
+    if (this.isQuiet(account)) return;
     this.events.push({ type: 'expired', orderId, account, remainingLots, reason });
   }
   onLevelChanged(updateId: number, side: number, priceTicks: number, totalLots: number): void {

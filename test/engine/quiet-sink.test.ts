@@ -43,4 +43,23 @@ describe('RecordingSink.quiet', () => {
     expect(users(quiet)).toEqual(users(all));
     expect(quiet.some((e) => e.type !== 'rejected' && lifecycle.has(e.type) && 'account' in e && e.account === QUIET)).toBe(false);
   });
+
+  it('follows its set: an account added later is quiet from then on, a new set replaces the old', () => {
+    const sink = new RecordingSink();
+    const reserved = new Set<number>();
+    sink.quiet = reserved;
+    const book = createBook({ symbol: 'T', bandPpm: 0 }, sink);
+    const accepted = (): number[] => sink.take().filter((e) => e.type === 'accepted').map((e) => e.orderId);
+    book.placeLimit(1, QUIET, 2, 100, 10, 1);
+    expect(accepted()).toEqual([1]);
+    reserved.add(QUIET); // the exchange reserves accounts as replays open
+    book.placeLimit(2, QUIET, 2, 101, 10, 1);
+    book.placeLimit(3, QUIET + 1, 2, 102, 10, 1);
+    book.placeLimit(4, QUIET, 2, 103, 10, 1);
+    expect(accepted()).toEqual([3]);
+    sink.quiet = new Set([QUIET + 1]); // a new set: QUIET is recorded again
+    book.placeLimit(5, QUIET, 2, 104, 10, 1);
+    book.placeLimit(6, QUIET + 1, 2, 105, 10, 1);
+    expect(accepted()).toEqual([5]);
+  });
 });
