@@ -25,6 +25,7 @@
 import { Side, TimeInForce } from '../../../src-shared/enums.ts';
 import type { Command, Exchange, ResultOf } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
+import { LevelMap } from './level-map.ts';
 import type { QueueModel } from './replay-market.ts';
 
 /** Exponent of the probabilistic queue model's f(x) = x^n (hftbacktest's PowerProbQueueFunc3 with n = 3). */
@@ -46,7 +47,7 @@ const CONSOLIDATE_AT = 4;
 
 export class BookMirror {
   /** [bids, asks]: price ticks -> lots the book account should show. */
-  readonly hist: [Map<number, number>, Map<number, number>] = [new Map(), new Map()];
+  readonly hist: [LevelMap, LevelMap] = [new LevelMap(), new LevelMap()];
   readonly stats: MirrorStats = { placed: 0, grown: 0, trimmed: 0, cancelled: 0, takers: 0, rejected: 0, resyncs: 0 };
   private readonly ex: Exchange;
   private readonly pair: PairState;

@@ -23,7 +23,22 @@ export const SIZE_FACTOR = 2;
 export const KEEP_LEVELS = 2 * LEVELS;
 const ALPHA = 0.01;
 
+/** Sorts out[0 .. n-1] ascending in place (insertion sort: a few levels at a time). */
+function sortAscending(out: number[], n: number): void {
+  for (let i = 1; i < n; i++) {
+    const v = out[i];
+    let j = i - 1;
+    while (j >= 0 && out[j] > v) {
+      out[j + 1] = out[j];
+      j--;
+    }
+    out[j + 1] = v;
+  }
+}
+
 export class SyntheticBook {
+  /** Scratch of after(): a side's prices. */
+  private readonly scratch: number[] = [];
   private readonly mirror: BookMirror;
   private readonly pair: PairState;
   private mean = 0;
@@ -108,10 +123,28 @@ export class SyntheticBook {
         this.onLadder = true;
         return;
       }
+    } else if (this.onLadder) {
+      // every level is within the old window (bid - KEEP_LEVELS + 1 .. bid, ask .. ask + KEEP_LEVELS
+      // - 1): those outside the new one go, lowest price first
+      const lowEnd = Math.min(keepBid, oldBid + 1);
+      for (let p = oldBid - KEEP_LEVELS + 1; p < lowEnd; p++) if (hb.has(p)) mirror.setLevel(1, p, 0);
+      for (let p = Math.max(bid + 1, oldBid - KEEP_LEVELS + 1); p <= oldBid; p++) if (hb.has(p)) mirror.setLevel(1, p, 0);
+      const highStart = Math.max(keepAsk + 1, oldAsk);
+      for (let p = oldAsk; p <= Math.min(ask - 1, oldAsk + KEEP_LEVELS - 1); p++) if (ha.has(p)) mirror.setLevel(2, p, 0);
+      for (let p = Math.max(highStart, ask); p <= oldAsk + KEEP_LEVELS - 1; p++) if (ha.has(p)) mirror.setLevel(2, p, 0);
     } else {
-      // deleting the entry being visited is safe in a Map's iteration (and setLevel(.., 0) deletes only it)
-      for (const p of hb.keys()) if (p > bid || p < keepBid) mirror.setLevel(1, p, 0);
-      for (const p of ha.keys()) if (p < ask || p > keepAsk) mirror.setLevel(2, p, 0);
+      // the levels out of the window go, lowest price first (read before any goes)
+      const out = this.scratch;
+      let n = hb.keysInto(out);
+      let m = 0;
+      for (let i = 0; i < n; i++) if (out[i] > bid || out[i] < keepBid) out[m++] = out[i];
+      sortAscending(out, m);
+      for (let i = 0; i < m; i++) mirror.setLevel(1, out[i], 0);
+      n = ha.keysInto(out);
+      m = 0;
+      for (let i = 0; i < n; i++) if (out[i] < ask || out[i] > keepAsk) out[m++] = out[i];
+      sortAscending(out, m);
+      for (let i = 0; i < m; i++) mirror.setLevel(2, out[i], 0);
     }
     this.onLadder = true;
     for (let p = bid; p >= lowBid; p--) if (hb.get(p) !== size) mirror.setLevel(1, p, size);

@@ -41,13 +41,15 @@ const UNIT = 100_000_000n;
  * is refilled only once emptied or topped up for a later print (it was refilled after every
  * print). Fewer level changes (fewer lines), other sizes at the touch, so the users' marketable
  * orders on the generated prints meet other sizes and their wallet moved (+12.18 USDT); the
- * candles-only wallet is unchanged.
+ * candles-only wallet is unchanged. And a fifth, also session 9: when the synthetic ladder moves
+ * by more than a tick, the levels leaving its window go lowest price first (they went in the
+ * order they had been added); same lines, same wallets, only those removals' update ids differ.
  */
 const GOLDEN: Record<string, { lines: number; sha256: string; wallet: bigint }> = {
   'depth-probabilistic': { lines: 4435, sha256: '8fa84bc817c5f50e073b3d59252cc42437481f8429b82908628ab4c34d72bc1e', wallet: 9999768377731n },
   'depth-pessimistic': { lines: 4417, sha256: '7aa14f3c0054b69ea58ac1f5da53248e3a0d30dda9908a82435b72d3fcb7b4ae', wallet: 9999768377731n },
-  'trades-generated': { lines: 69384, sha256: '8fe2a59fab1cfab630ea32dfed93bf155f17732e32fc6ef944f40b47fd47b8cb', wallet: 99980225776565n },
-  'klines-day': { lines: 228806, sha256: '3f9fbe8482ce26d3b42886bdcd1e429498d5b8043cf49b3930a82acd45f2c206', wallet: 99999881258775n },
+  'trades-generated': { lines: 69384, sha256: '39efb2fa9fc0c3c671fea16e34583f4b7b2142ec6548e0933cf4433f8d09b87a', wallet: 99980225776565n },
+  'klines-day': { lines: 228806, sha256: '61b680a70ee8e4251d41389ede6bfe596402eae7fe724cbbd0b3af437c5c7604', wallet: 99999881258775n },
 };
 
 interface Observed {
