@@ -1,7 +1,7 @@
 // Replay benchmark (not a test). Run: npm run bench:replay
 // (BENCH_EVENTS=N changes the 1,000,000 historical trades; BENCH_SECONDS=N the wall-time bound;
 // BENCH_FLOOR_EVENTS=N the prints the floor replays, default 300,000; BENCH_ROUNDS=N the rounds of
-// section 1, default 3; BENCH_NO_LOCKSTEP=1 skips section 2.)
+// section 1, default 5; BENCH_NO_LOCKSTEP=1 skips section 2; BENCH_NO_DEPTH=1 section 3.)
 //
 // Section 1, no client: a trades-only replay (market/replay/) of BENCH_EVENTS trades on BTCUSDT's
 // 0.1 tick and 0.001 step around 50,000, twice: real flow first (the TRXUSDT trade recording's
@@ -30,7 +30,7 @@
 // exchange's part and the replay's own part.
 // Every engine reference records events as the venue's engine does in a replay (quietSink: the
 // replay's book and taker accounts report only trades, levels and rejections).
-// The machine is shared: the measures run once a round, the rounds (BENCH_ROUNDS, default 3)
+// The machine is shared: the measures run once a round, the rounds (BENCH_ROUNDS, default 5)
 // interleaved, and each is summed up by its best round; the ratios are those of the bests.
 // Each run is bounded by BENCH_SECONDS of wall time (default 60): it stops early and reports
 // the events it applied.
@@ -415,7 +415,7 @@ function engineRate(g: GenTrades): { events: number; ms: number } {
 }
 
 const FLOOR_EVENTS = Math.min(EVENTS, Number(process.env.BENCH_FLOOR_EVENTS ?? 300_000));
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 
 const rateOf = (r: { events: number; ms: number }): number => (r.events / r.ms) * 1000;
 
