@@ -164,7 +164,8 @@ export class PriceKlines {
     values[0] = e.mark;
     values[1] = e.index;
     values[2] = (e.mark - e.index) / e.index;
-    for (const [interval, ring] of rings) {
+    for (const ring of rings.values()) {
+      const interval = ring.interval;
       let s = ring.last();
       // within the newest candle (the common case): no open time to work out
       if (s === undefined || time >= s.end || time < s.openTime) {
