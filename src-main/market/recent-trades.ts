@@ -11,7 +11,7 @@ class Ring {
   push(e: TradeEvent): void {
     if (this.items.length < RECENT_TRADES_KEPT) this.items.push(e);
     else this.items[this.next] = e;
-    this.next = (this.next + 1) % RECENT_TRADES_KEPT;
+    this.next = this.next + 1 === RECENT_TRADES_KEPT ? 0 : this.next + 1;
   }
 
   /** Newest first, at most `limit`. */
@@ -26,11 +26,16 @@ class Ring {
 export class RecentTrades {
   private readonly rings = new Map<string, Ring>();
   private readonly off: () => void;
+  private lastSymbol = '';
+  private lastRing: Ring | undefined = undefined;
 
   constructor(events: EventBus) {
     this.off = events.on('trade', (e) => {
-      let r = this.rings.get(e.symbol);
+      // runs of one pair's trades: its ring without a look-up
+      let r = e.symbol === this.lastSymbol ? this.lastRing : this.rings.get(e.symbol);
       if (r === undefined) this.rings.set(e.symbol, (r = new Ring()));
+      this.lastSymbol = e.symbol;
+      this.lastRing = r;
       // kept as emitted: the exchange emits a new object a trade (trading/fills.ts) and no
       // listener changes it (TradeEvent is read-only)
       r.push(e);
