@@ -58,9 +58,23 @@ export class Subscriptions {
     this.whitelist = deps.whitelist;
     this.klineLookup = deps.klineLookup;
     this.out = deps.out;
+  }
+
+  /**
+   * The exchange's level and trade listeners exist while some pair has a feed (the first
+   * subscription of a pair attaches them, in the same turn as its feed starts; the last one gone
+   * removes them): with no market stream the exchange builds no level events for this hub.
+   */
+  private attachMarket(): void {
+    if (this.offEvents.length > 0 || this.closed) return;
     const events = this.venue.exchange.events;
     this.offEvents.push(events.on('level', (e) => this.onLevel(e)));
     this.offEvents.push(events.on('trade', (e) => this.onTrade(e)));
+  }
+
+  private detachMarket(): void {
+    for (const off of this.offEvents) off();
+    this.offEvents.length = 0;
   }
 
   /** The candle service while kline streams exist. */
@@ -77,8 +91,7 @@ export class Subscriptions {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const off of this.offEvents) off();
-    this.offEvents.length = 0;
+    this.detachMarket();
     this.offAccount?.();
     this.offAccount = null;
     this.offKlines?.();
@@ -159,6 +172,7 @@ export class Subscriptions {
     if (f === undefined) {
       f = new SymbolFeed(this.venue.exchange.pairs.get(symbol)!);
       this.feeds.set(symbol, f);
+      this.attachMarket();
     }
     return f;
   }
@@ -261,7 +275,10 @@ export class Subscriptions {
         this.klineStreamRemoved();
         break;
     }
-    if (f.empty) this.feeds.delete(ch.symbol);
+    if (f.empty) {
+      this.feeds.delete(ch.symbol);
+      if (this.feeds.size === 0) this.detachMarket();
+    }
   }
 
   private addUser(conn: Conn): void {
