@@ -1,7 +1,8 @@
 // Replay benchmark (not a test). Run: npm run bench:replay
 // (BENCH_EVENTS=N changes the 1,000,000 historical trades; BENCH_SECONDS=N the wall-time bound;
 // BENCH_FLOOR_EVENTS=N the prints the floor replays, default 300,000; BENCH_ROUNDS=N the rounds of
-// section 1, default 5; BENCH_NO_LOCKSTEP=1 skips section 2; BENCH_NO_DEPTH=1 section 3.)
+// section 1, default 5; BENCH_NO_SERVICE=1 skips its run through a whole service; BENCH_NO_LOCKSTEP=1
+// skips section 2; BENCH_NO_DEPTH=1 section 3.)
 //
 // Section 1, no client: a trades-only replay (market/replay/) of BENCH_EVENTS trades on BTCUSDT's
 // 0.1 tick and 0.001 step around 50,000, twice: real flow first (the TRXUSDT trade recording's
@@ -438,7 +439,7 @@ async function noClient(what: string, g: GenTrades): Promise<void> {
     const r = replayRate(g);
     const replay = rateOf(r);
     const loud = rateOf(replayRate(g, true));
-    const service = rateOf(await serviceRate(g));
+    const service = process.env.BENCH_NO_SERVICE ? 0 : rateOf(await serviceRate(g));
     console.log(
       `  round ${round}: raw engine ${fmtN(raw)} /s, prints + candles ${fmtN(candles)} /s, floor ${fmtN(floor)} /s, its commands through the exchange ${fmtN(exchange)} /s, ` +
         `replay ${fmtN(replay)} /s (${fmtN(r.events)} events in ${r.ms.toFixed(0)} ms); replay / raw ${(replay / raw).toFixed(3)}, replay / floor ${(replay / floor).toFixed(3)}; ` +
