@@ -1,6 +1,6 @@
 // LevelMap (the replay mirror's levels) against a Map on random operations: the same answers to
 // get / has / size / delete, the same keys (ascending), through growth and many deletions that
-// shift probed entries back; prices past 2^32 ticks too.
+// move the last level into the hole; prices past 2^32 ticks too.
 import { describe, expect, it } from 'vitest';
 import { LevelMap } from '../../../src-main/market/replay/level-map.ts';
 import { mulberry32 } from '../../helpers/seeded-random.ts';
