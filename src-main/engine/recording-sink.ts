@@ -32,8 +32,14 @@ export class RecordingSink implements EngineSink {
     this.q1 = Number.NaN;
   }
   private quietSet: ReadonlySet<number> = new Set();
-  // the last two accounts found quiet (a replay's book and taker accounts): ids of 2^40 and up
-  // are not small integers, and a set look-up of one costs more than two comparisons. The set
+  /**
+   * Level changes are recorded (the default). Off while nobody reads them (the exchange turns it
+   * off while its 'level' event has no listener): a replay with no client changes levels millions
+   * of times, and an event built for nobody is an allocation a level.
+   */
+  levels = true;
+  // the last two accounts found quiet (a replay's book and taker accounts): a set look-up costs
+  // more than two comparisons. The set
   // only grows while it is the sink's (a new set resets these).
   private q0 = Number.NaN;
   private q1 = Number.NaN;
@@ -85,6 +91,7 @@ export class RecordingSink implements EngineSink {
     this.events.push({ type: 'expired', orderId, account, remainingLots, reason });
   }
   onLevelChanged(updateId: number, side: number, priceTicks: number, totalLots: number): void {
+    if (!this.levels) return;
     this.events.push({ type: 'level', updateId, side, priceTicks, totalLots });
   }
 }

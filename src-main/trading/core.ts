@@ -92,6 +92,10 @@ export class TradingCore {
       pair.sink.quiet = this.reservedAccounts;
       this.pairs.set(row.symbol, pair);
     }
+    // the engines record level changes only while someone listens for them (fills.ts 'level')
+    this.events.watch('level', (listened) => {
+      for (const pair of this.pairs.values()) pair.sink.levels = listened;
+    });
     this.restore();
   }
 

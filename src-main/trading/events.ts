@@ -67,14 +67,32 @@ export class EventBus {
     price: [],
   };
   onError: (err: unknown) => void = (err) => console.error('perpdesk: event listener failed', err);
+  private readonly watchers: Array<{ kind: keyof ExchangeListeners; fn: (listened: boolean) => void }> = [];
 
   on<K extends keyof ExchangeListeners>(kind: K, fn: ExchangeListeners[K]): () => void {
     const list = this.listeners[kind] as Array<ExchangeListeners[K]>;
     list.push(fn);
+    if (list.length === 1) this.changed(kind, true);
+    let on = true;
     return () => {
       const i = list.indexOf(fn);
       if (i >= 0) list.splice(i, 1);
+      if (on && i >= 0 && list.length === 0) this.changed(kind, false);
+      on = false;
     };
+  }
+
+  /**
+   * Calls `fn` now and whenever `kind` goes from no listener to one (true) or back (false): the
+   * producer of an event can stop building what nobody would hear (the engine's level events).
+   */
+  watch(kind: keyof ExchangeListeners, fn: (listened: boolean) => void): void {
+    this.watchers.push({ kind, fn });
+    fn(this.listeners[kind].length > 0);
+  }
+
+  private changed(kind: keyof ExchangeListeners, listened: boolean): void {
+    for (const w of this.watchers) if (w.kind === kind) w.fn(listened);
   }
 
   emit<K extends keyof ExchangeListeners>(kind: K, e: Parameters<ExchangeListeners[K]>[0]): void {
