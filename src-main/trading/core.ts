@@ -18,8 +18,14 @@ import { createPairState, type PairState } from './pair-state.ts';
 import type { AccountState, ExchangeDeps, OrderState } from './ports.ts';
 import { TurnWriter } from './turn-writer.ts';
 
-/** Engine account of bot orders sent through the bot route (the house market maker). */
-export const HOUSE_ACCOUNT = 2 ** 40;
+/**
+ * Engine account of bot orders sent through the bot route (the house market maker); house engine
+ * accounts are this and up, user accounts (ids from 1) below. 2^29: the house accounts stay
+ * small integers (V8 Smis, below 2^30), which the engine's fast paths and every look-up by
+ * account take without boxing (a replay sends millions of house orders); never stored, so the
+ * value may change between versions.
+ */
+export const HOUSE_ACCOUNT = 2 ** 29;
 const DEFAULT_LEVERAGE = 20;
 const DEFAULT_MARGIN_MODE: MarginMode = MarginMode.CROSS;
 /** The insurance fund a new venue starts with: 1,000,000 USDT. */
