@@ -123,7 +123,7 @@ function isStp(x: number): boolean {
 }
 /**
  * The common case of an order's parameters, decided by these checks alone: int32 id, account,
- * price and quantity in range, a valid side, no flags, STP mode or cap. Whatever passes passes
+ * price and quantity in range, a valid side and STP mode, no flags or cap. Whatever passes passes
  * the full chain too (int32 >= 0 is an id, int32 >= 1 a price and a quantity); whatever fails
  * goes through the full chain, which names the reason. typeof comes before `| 0`, which would
  * throw on a BigInt, a Symbol or an object whose valueOf throws.
@@ -131,7 +131,7 @@ function isStp(x: number): boolean {
 function isPlain(orderId: number, account: number, side: number, price: number, qty: number, flags: number, maxFillLots: number, stp: number): boolean {
   return (
     flags === 0 &&
-    stp === 0 &&
+    isStp(stp) &&
     maxFillLots === -1 &&
     typeof orderId === 'number' &&
     (orderId | 0) === orderId &&

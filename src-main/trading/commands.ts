@@ -33,8 +33,12 @@ export type Command =
    * order would be (pair not trading, size outside min/max, price outside the band), no margin,
    * never stored, cached or announced, and no decimal strings either way. GTC rests, IOC takes
    * what crosses and expires the rest. `account` is a house engine account (HOUSE_ACCOUNT and up).
+   * `expireOwn`: the account's own orders on the other side that the order meets are cancelled as
+   * it meets them and it goes on (self-trade prevention "expire maker": the replay's book moves a
+   * level from one side to the other in one command); without it, meeting one ends the order
+   * (the book's default, expire taker).
    */
-  | { kind: 'houseOrder'; symbol: string; account: number; side: 1 | 2; priceTicks: number; lots: number; tif: 1 | 2 }
+  | { kind: 'houseOrder'; symbol: string; account: number; side: 1 | 2; priceTicks: number; lots: number; tif: 1 | 2; expireOwn?: boolean }
   /**
    * Reduces a resting house order to `lots` remaining in place, keeping its queue priority; 0
    * cancels it (as cancelBot). Numbers both ways (the replay's mirror sends millions).

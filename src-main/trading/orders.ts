@@ -10,7 +10,7 @@
 // - Every command ends with the turn writer's flush: its changes are one group-commit unit.
 import { Errors } from '../../src-shared/errors.ts';
 import { CloseType, MarginMode, OrderStatus, OrderType, PositionMode, Side, SymbolStatus, TimeInForce } from '../../src-shared/enums.ts';
-import { MAX_PRICE_TICKS, OrderFlag } from '../engine/types.ts';
+import { MAX_PRICE_TICKS, OrderFlag, StpMode } from '../engine/types.ts';
 import type { OrderRecord, PlacementResult } from '../../src-shared/types.ts';
 import type { BotOrderInput, Command, OrderInput } from './commands.ts';
 import { formatMoney } from '../risk/money.ts';
@@ -86,6 +86,7 @@ export function placeHouseOrder(core: TradingCore, c: Extract<Command, { kind: '
   if (c.lots < pair.minLots) reject(Errors.QTY_BELOW_MIN, `qty ${math.formatQty(c.lots)} is below the minimum ${row.minQty}`);
   if (c.lots > pair.maxLots) reject(Errors.QTY_ABOVE_MAX, `qty ${math.formatQty(c.lots)} is above the maximum ${row.maxQty}`);
   if (!Number.isSafeInteger(c.priceTicks) || c.priceTicks < 1 || c.priceTicks > MAX_PRICE_TICKS) reject(Errors.INVALID_PARAMETER, `price ticks ${c.priceTicks} are out of range`);
+  if (c.expireOwn !== undefined && typeof c.expireOwn !== 'boolean') reject(Errors.INVALID_PARAMETER, 'expireOwn must be true or false');
   // the band exactly as checkShape draws it
   const mark = pair.markPrice;
   const px = c.priceTicks * math.tickValue;
@@ -96,7 +97,7 @@ export function placeHouseOrder(core: TradingCore, c: Extract<Command, { kind: '
     reject(Errors.PRICE_OUTSIDE_BAND, `A sell below ${math.roundPrice(mark * (1 - pair.bandRatio))} (mark ${math.roundPrice(mark)} - ${pair.bandRatio * 100}%) is outside the price band`);
   }
   const id = core.takeOrderId();
-  pair.book.placeLimit(id, c.account, c.side, c.priceTicks, c.lots, c.tif, 0, -1);
+  pair.book.placeLimit(id, c.account, c.side, c.priceTicks, c.lots, c.tif, 0, -1, c.expireOwn === true ? StpMode.ExpireMaker : 0);
   const filledLots = drain(core, pair, null, id);
   core.writer.flush();
   return { orderId: id, filledLots };

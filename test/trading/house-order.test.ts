@@ -106,6 +106,7 @@ describe('houseOrder', () => {
       [{ side: 3 as 1 }, Errors.INVALID_PARAMETER.code],
       [{ tif: 3 as 1 }, Errors.INVALID_PARAMETER.code],
       [{ symbol: 'NOPEUSDT' }, Errors.SYMBOL_NOT_FOUND.code],
+      [{ expireOwn: 1 as unknown as boolean }, Errors.INVALID_PARAMETER.code],
     ];
     const before = pair.book.updateId;
     for (const [change, code] of cases) {
@@ -147,6 +148,46 @@ describe('houseOrder', () => {
     expect(pair.book.updateId).toBe(id0);
     expect(pair.book.getOrder(mine)!.remainingLots).toBe(10);
     expect(pair.book.getOrder(r.orderId)!.remainingLots).toBe(10);
+  });
+
+  it("expireOwn: the account's own orders it meets are cancelled and it goes on (else meeting one ends it); others' orders trade", () => {
+    const run = (expireOwn: boolean) => {
+      const v = venue();
+      const ex = v.exchange;
+      const pair = ex.pair('BTCUSDT')!;
+      const P = pair.math.ticksRound(pair.markPrice);
+      const BOOK = HOUSE_ACCOUNT + 11;
+      const trades: string[] = [];
+      ex.events.on('trade', (e) => trades.push(`${e.priceTicks} ${e.qtyLots} ${e.takerSide}`));
+      const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+      // the book's asks at P (two orders) and P + 1, a user's ask at P + 1 behind the book's
+      const a1 = ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: P, lots: 4, tif: 1 }).orderId;
+      const a2 = ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: P, lots: 6, tif: 1 }).orderId;
+      const a3 = ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: P + 1, lots: 5, tif: 1 }).orderId;
+      const mine = Number(ex.placeOrder(user, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(P + 1), qty: '0.003' }).order_id);
+      // the book bids 20 at P + 1: its own asks at P and P + 1 are in the way, the user's too
+      const r = ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 1, priceTicks: P + 1, lots: 20, tif: 1, expireOwn });
+      return {
+        r, trades, bid: pair.book.bestBid(), ask: pair.book.bestAsk(), gone: [a1, a2, a3, mine].map((id) => pair.book.getOrder(id) === null),
+        rest: pair.book.getOrder(r.orderId)?.remainingLots ?? 0, orders: pair.book.orderCount, P,
+      };
+    };
+    const on = run(true);
+    // the own asks cancelled as met, the user's 3 lots traded (after the own ask queued ahead of
+    // them), the rest of the bid resting at P + 1
+    expect(on.gone).toEqual([true, true, true, true]);
+    expect(on.trades).toEqual([`${on.P + 1} 3 1`]);
+    expect(on.r.filledLots).toBe(3);
+    expect(on.rest).toBe(17);
+    expect([on.bid, on.ask]).toEqual([on.P + 1, 0]);
+    expect(on.orders).toBe(1);
+    // without it the first own ask ends the order (self-trade prevention's default, expire taker): nothing changes
+    const off = run(false);
+    expect(off.gone).toEqual([false, false, false, false]);
+    expect(off.trades).toEqual([]);
+    expect(off.r.filledLots).toBe(0);
+    expect([off.bid, off.ask]).toEqual([0, off.P]);
+    expect(off.orders).toBe(4);
   });
 
   it('houseGrow: growing the last order of a level is the queue an added order makes, one order fewer', () => {

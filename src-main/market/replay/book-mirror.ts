@@ -164,6 +164,10 @@ export class BookMirror {
     // the book account's own orders on the taker's side at or through the price go too (a sell
     // printed at P means no ask at or below P): else the level topped up below would cross them
     const own = this.hist[takerSide - 1];
+    // the own level at the price when the top-up below is to take it away as it is placed, and
+    // its house orders (cancelled so)
+    let expireOwn = false;
+    let expired = 0;
     for (let guard = 0; guard < 100_000; guard++) {
       const best = takerSide === Side.BUY ? book.bestBid() : book.bestAsk();
       if (best === 0 || (takerSide === Side.BUY ? best < price : best > price)) break;
@@ -173,14 +177,28 @@ export class BookMirror {
         through = true; // only user orders there: the top-up below trades with them
         break;
       }
+      if (best === price && !this.users && !through) {
+        // the book account's alone, and the only level at or through the price (the side's
+        // best is the price): a side change of the touch. The top-up below (the rest side is
+        // empty at the price, as this level would cross it) cancels it as it meets it, one
+        // command instead of two
+        expireOwn = true;
+        expired = this.nHouse;
+        break;
+      }
       this.applyScanned(takerSide, best, 0);
     }
     let at = this.scan(rest, price);
     const users = this.users;
-    if (at < lots && this.grow(rest, price, lots - at + keep)) at = lots + keep;
+    if (expireOwn) {
+      if (this.place(rest, price, lots + keep, true)) {
+        this.stats.cancelled += expired;
+        at = lots + keep;
+      } else this.apply(takerSide, price, 0); // refused (nothing changed): the own level goes as any other
+    } else if (at < lots && this.grow(rest, price, lots - at + keep)) at = lots + keep;
     let got = 0;
     try {
-      got = this.exec({ kind: 'houseOrder', symbol: this.symbol, account: this.takerAccount, side: takerSide, priceTicks: price, lots, tif: TimeInForce.IOC }).filledLots;
+      got = this.exec({ kind: 'houseOrder', symbol: this.symbol, account: this.takerAccount, side: takerSide, priceTicks: price, lots, tif: TimeInForce.IOC, expireOwn: false }).filledLots;
       this.stats.takers++;
     } catch {
       this.stats.rejected++;
@@ -331,9 +349,9 @@ export class BookMirror {
   }
 
   /** Adds a GTC order of the book account; false when the exchange refused it. */
-  private place(side: 1 | 2, price: number, lots: number): boolean {
+  private place(side: 1 | 2, price: number, lots: number, expireOwn = false): boolean {
     try {
-      this.exec({ kind: 'houseOrder', symbol: this.symbol, account: this.bookAccount, side, priceTicks: price, lots, tif: TimeInForce.GTC });
+      this.exec({ kind: 'houseOrder', symbol: this.symbol, account: this.bookAccount, side, priceTicks: price, lots, tif: TimeInForce.GTC, expireOwn });
       this.stats.placed++;
       return true;
     } catch {

@@ -44,12 +44,19 @@ const UNIT = 100_000_000n;
  * candles-only wallet is unchanged. And a fifth, also session 9: when the synthetic ladder moves
  * by more than a tick, the levels leaving its window go lowest price first (they went in the
  * order they had been added); same lines, same wallets, only those removals' update ids differ.
+ * A sixth, session 10, on the synthetic book only: when a print's aggressor side changes at the
+ * touch's price (a sell at P after a buy at P), the top-up of the other side's level cancels
+ * the book account's own level at P as it is placed (houseOrder expireOwn), one command where
+ * there were two; the engine reports a command's level changes bids first, so at each such side
+ * change the new bid line now comes before the removed ask line (or the removed bid after the
+ * new ask), with the same two update ids. Compared line by line: only those pairs differ; the
+ * same changes with ids set aside, the same tape, wallets, candles and mirror counts.
  */
 const GOLDEN: Record<string, { lines: number; sha256: string; wallet: bigint }> = {
   'depth-probabilistic': { lines: 4435, sha256: '8fa84bc817c5f50e073b3d59252cc42437481f8429b82908628ab4c34d72bc1e', wallet: 9999768377731n },
   'depth-pessimistic': { lines: 4417, sha256: '7aa14f3c0054b69ea58ac1f5da53248e3a0d30dda9908a82435b72d3fcb7b4ae', wallet: 9999768377731n },
-  'trades-generated': { lines: 69384, sha256: '39efb2fa9fc0c3c671fea16e34583f4b7b2142ec6548e0933cf4433f8d09b87a', wallet: 99980225776565n },
-  'klines-day': { lines: 228806, sha256: '61b680a70ee8e4251d41389ede6bfe596402eae7fe724cbbd0b3af437c5c7604', wallet: 99999881258775n },
+  'trades-generated': { lines: 69384, sha256: 'e9d22885defd84bd7a0beb34fb8c45a797a13f21f058d63500209b4a4592a2e5', wallet: 99980225776565n },
+  'klines-day': { lines: 228806, sha256: '0027b946471e3614816cabeb54e3edc52b6c7aff876942ea8f69281e80027c79', wallet: 99999881258775n },
 };
 
 interface Observed {
