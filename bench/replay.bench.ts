@@ -222,7 +222,7 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
     if (i < 0) i = accounts.push(a) - 1;
     return i;
   };
-  const put = (kind: number, id: number, acct: number, side: number, price: number, qty: number, tif: number): void => {
+  const put = (kind: number, id: number, acct: number, side: number, price: number, qty: number, tif: number, stp = 0): void => {
     if ((log.n + 1) * 6 > log.ops.length) {
       const bigger = new Int32Array(log.ops.length * 2);
       bigger.set(log.ops);
@@ -230,7 +230,7 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
     }
     const o = log.ops;
     const b = log.n++ * 6;
-    o[b] = kind | (side << 4) | (tif << 8);
+    o[b] = kind | (side << 4) | (tif << 8) | (stp << 12);
     o[b + 1] = id;
     o[b + 2] = price;
     o[b + 3] = qty;
@@ -243,8 +243,8 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
   const amend = book.amend.bind(book);
   const raw = book as unknown as Record<string, unknown>;
   raw.placeLimit = (id: number, acct: number, side: number, price: number, qty: number, tif: number, flags = 0, cap = -1, stp = 0): void => {
-    if (flags !== 0 || cap !== -1 || stp !== 0) throw new Error('the floor log knows plain limit orders only');
-    put(OP_LIMIT, id, acct, side, price, qty, tif);
+    if (flags !== 0 || cap !== -1) throw new Error('the floor log knows limit orders without flags or caps only');
+    put(OP_LIMIT, id, acct, side, price, qty, tif, stp);
     placeLimit(id, acct, side, price, qty, tif, flags, cap, stp);
   };
   raw.cancel = (id: number, acct = -1): void => {
@@ -326,6 +326,8 @@ function exchangeFloorRate(g: GenTrades, log: ExchangeLog): { events: number; ms
 function quietSink(): RecordingSink {
   const sink = new RecordingSink();
   sink.quiet = new Set([REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT]);
+  // as a venue's engines with nobody listening for level changes (no client): update ids still count
+  sink.levels = false;
   return sink;
 }
 
@@ -351,7 +353,7 @@ function floorRate(log: EngineLog): { events: number; ms: number } {
   for (let i = 0; i < n; i++) {
     const b = i * 6;
     const k = o[b] & 15;
-    if (k === OP_LIMIT) book.placeLimit(o[b + 1], acct[o[b + 5]], (o[b] >> 4) & 15, o[b + 2], o[b + 3], (o[b] >> 8) & 15, 0, -1);
+    if (k === OP_LIMIT) book.placeLimit(o[b + 1], acct[o[b + 5]], (o[b] >> 4) & 15, o[b + 2], o[b + 3], (o[b] >> 8) & 15, 0, -1, (o[b] >> 12) & 15);
     else if (k === OP_CANCEL) book.cancel(o[b + 1]);
     else if (k === OP_AMEND) book.amend(o[b + 1], o[b + 2], o[b + 3]);
     else book.trimOrder(o[b + 1], o[b + 3]);
