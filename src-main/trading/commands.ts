@@ -5,7 +5,7 @@
 // surface can build, store and replay them. Invariants: a command names its account
 // explicitly (never taken from ambient state); money is bigint 1e-8 USDT, prices and
 // quantities are decimal strings as on the wire, except the market-side commands: 'prices' and
-// 'funding' carry the simulator's floats, 'houseOrder', 'houseTrim' and 'houseGrow' (the replay's historical
+// 'funding' carry the simulator's floats, 'houseOrder', 'houseTrim', 'houseGrow' and 'housePrint' (the replay's historical
 // book, millions a run) the engine's ticks and lots.
 import type { PositionMode } from '../../src-shared/enums.ts';
 import type { AccountSummary, BotOrderRequest, OrderRecord, OrderRequest, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
@@ -50,6 +50,18 @@ export type Command =
    * the order). Numbers both ways (the replay's mirror refills its levels with it).
    */
   | { kind: 'houseGrow'; symbol: string; orderId: number; lots: number }
+  /**
+   * A print between two house accounts at a price where nobody else's order is met (the replay's
+   * print on a level its book places for it): `maker` places a GTC order of `rest` lots on the
+   * resting side at the price (none when 0; `expireOwn` as in houseOrder), and `lots` trade at
+   * the price, `taker` the aggressor on `takerSide`: the tape, the candles and the last price as
+   * for any trade; the same as a houseOrder of lots + rest then a houseOrder IOC of lots, in one
+   * command and without the engine matching what can only match the maker's new order. Refused
+   * when it could meet another order: the resting side shows the price or better, or the
+   * taker's side shows the price or through it other than the maker's own orders (those only
+   * with expireOwn and rest > 0); and as those two house orders would be (size, band).
+   */
+  | { kind: 'housePrint'; symbol: string; maker: number; taker: number; takerSide: 1 | 2; priceTicks: number; lots: number; rest: number; expireOwn: boolean }
   | { kind: 'cancelBot'; symbol: string; orderId: number }
   /** Reduces a resting bot order to `lots` remaining, keeping its queue priority (0 cancels it). */
   | { kind: 'trimBot'; symbol: string; orderId: number; lots: number }
@@ -74,6 +86,8 @@ export interface CommandResults {
   houseTrim: number;
   /** The lots the order has now. */
   houseGrow: number;
+  /** The maker's resting order (0 when none rests) and the lots printed. */
+  housePrint: { orderId: number; filledLots: number };
   cancel: OrderRecord;
   /** The order as the amendment left it (resting, filled, or cancelled by it). */
   amend: OrderRecord;

@@ -28,7 +28,7 @@ import { closeLots, drain, recordSyntheticTrade } from './fills.ts';
 import { settleFunding } from './funding.ts';
 import { bookWalletTo, deposit } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
-import { amendOrder, cancelAll, cancelBotOrder, cancelOrder, growHouseOrder, placeBotOrder, placeHouseOrder, placeUserOrder, trimBotOrder, trimHouseOrder, type CancelTarget } from './orders.ts';
+import { amendOrder, cancelAll, cancelBotOrder, cancelOrder, growHouseOrder, housePrint, placeBotOrder, placeHouseOrder, placeUserOrder, trimBotOrder, trimHouseOrder, type CancelTarget } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import { TransferKind, type AccountSpec, type AccountState, type ExchangeDeps, type OrderState } from './ports.ts';
 import { setTpSl, tpslList, tpslOf, type TpSlEntry, type TriggerSpec } from './tpsl.ts';
@@ -76,6 +76,8 @@ export class Exchange {
         return trimHouseOrder(core, c.symbol, c.orderId, c.lots);
       case 'houseGrow':
         return growHouseOrder(core, c.symbol, c.orderId, c.lots);
+      case 'housePrint':
+        return housePrint(core, c);
       case 'place':
         return placeUserOrder(core, core.requireAccount(c.accountId), c.input);
       case 'cancel':

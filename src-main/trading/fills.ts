@@ -43,6 +43,18 @@ export function drain(core: TradingCore, pair: PairState, untracked: LiveOrder |
   return taken;
 }
 
+/**
+ * A trade no tracked order took part in, booked without the engine (a house print: orders.ts
+ * housePrint): its trade id, the pair's last price and the 'trade' event, as apply() books an
+ * engine trade between two untracked orders.
+ */
+export function recordUntrackedTrade(core: TradingCore, pair: PairState, priceTicks: number, qtyLots: number, takerSide: number): void {
+  const time = core.now();
+  const tradeId = core.takeTradeId();
+  pair.lastPriceTicks = priceTicks;
+  core.events.emit('trade', { symbol: pair.row.symbol, tradeId, priceTicks, qtyLots, takerSide, time });
+}
+
 function lookup(core: TradingCore, id: number, untracked: LiveOrder | null): LiveOrder | undefined {
   return core.orders.get(id) ?? (untracked && untracked.id === id ? untracked : undefined);
 }

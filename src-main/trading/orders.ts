@@ -16,7 +16,8 @@ import type { BotOrderInput, Command, OrderInput } from './commands.ts';
 import { formatMoney } from '../risk/money.ts';
 import { applyPairSetting } from './account-settings.ts';
 import { HOUSE_ACCOUNT, openOrdersOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
-import { drain } from './fills.ts';
+import { drain, recordUntrackedTrade } from './fills.ts';
+import type { PairState } from './pair-state.ts';
 import { checkAccountSide, checkAmendAccountSide, checkClientOrderId, checkImmediate, checkShape, type CheckedShape } from './order-checks.ts';
 import { orderRecord } from './views.ts';
 
@@ -77,30 +78,80 @@ export function placeBotOrder(core: TradingCore, input: BotOrderInput, engineAcc
 export function placeHouseOrder(core: TradingCore, c: Extract<Command, { kind: 'houseOrder' }>): { orderId: number; filledLots: number } {
   core.checkHealthy();
   const pair = core.requirePair(c.symbol);
-  const { row, math } = pair;
-  if (row.status !== SymbolStatus.TRADING) reject(Errors.SYMBOL_NOT_TRADING, `${row.symbol} is not trading (status ${row.status})`);
-  if (c.side !== Side.BUY && c.side !== Side.SELL) reject(Errors.INVALID_PARAMETER, 'side must be 1 (buy) or 2 (sell)');
   if (c.tif !== TimeInForce.GTC && c.tif !== TimeInForce.IOC) reject(Errors.INVALID_PARAMETER, 'a house order is GTC (1) or IOC (2)');
-  if (!Number.isSafeInteger(c.account) || c.account < HOUSE_ACCOUNT) reject(Errors.INVALID_PARAMETER, `account ${c.account} is not a house engine account`);
-  if (!Number.isSafeInteger(c.lots) || c.lots < 1) reject(Errors.INVALID_PARAMETER, `lots must be a positive integer, got ${c.lots}`);
-  if (c.lots < pair.minLots) reject(Errors.QTY_BELOW_MIN, `qty ${math.formatQty(c.lots)} is below the minimum ${row.minQty}`);
-  if (c.lots > pair.maxLots) reject(Errors.QTY_ABOVE_MAX, `qty ${math.formatQty(c.lots)} is above the maximum ${row.maxQty}`);
-  if (!Number.isSafeInteger(c.priceTicks) || c.priceTicks < 1 || c.priceTicks > MAX_PRICE_TICKS) reject(Errors.INVALID_PARAMETER, `price ticks ${c.priceTicks} are out of range`);
   if (c.expireOwn !== undefined && typeof c.expireOwn !== 'boolean') reject(Errors.INVALID_PARAMETER, 'expireOwn must be true or false');
-  // the band exactly as checkShape draws it
-  const mark = pair.markPrice;
-  const px = c.priceTicks * math.tickValue;
-  if (c.side === Side.BUY && px > mark * (1 + pair.bandRatio) * (1 + 1e-12)) {
-    reject(Errors.PRICE_OUTSIDE_BAND, `A buy above ${math.roundPrice(mark * (1 + pair.bandRatio))} (mark ${math.roundPrice(mark)} + ${pair.bandRatio * 100}%) is outside the price band`);
-  }
-  if (c.side === Side.SELL && px < mark * (1 - pair.bandRatio) * (1 - 1e-12)) {
-    reject(Errors.PRICE_OUTSIDE_BAND, `A sell below ${math.roundPrice(mark * (1 - pair.bandRatio))} (mark ${math.roundPrice(mark)} - ${pair.bandRatio * 100}%) is outside the price band`);
-  }
+  checkHouseOrder(pair, c.side, c.account, c.lots, c.priceTicks);
   const id = core.takeOrderId();
   pair.book.placeLimit(id, c.account, c.side, c.priceTicks, c.lots, c.tif, 0, -1, c.expireOwn === true ? StpMode.ExpireMaker : 0);
   const filledLots = drain(core, pair, null, id);
   core.writer.flush();
   return { orderId: id, filledLots };
+}
+
+/** What a house order must be (houseOrder, and the two orders of a housePrint); rejects with a bot order's codes. */
+function checkHouseOrder(pair: PairState, side: number, account: number, lots: number, priceTicks: number): void {
+  const { row, math } = pair;
+  if (row.status !== SymbolStatus.TRADING) reject(Errors.SYMBOL_NOT_TRADING, `${row.symbol} is not trading (status ${row.status})`);
+  if (side !== Side.BUY && side !== Side.SELL) reject(Errors.INVALID_PARAMETER, 'side must be 1 (buy) or 2 (sell)');
+  if (!Number.isSafeInteger(account) || account < HOUSE_ACCOUNT) reject(Errors.INVALID_PARAMETER, `account ${account} is not a house engine account`);
+  if (!Number.isSafeInteger(lots) || lots < 1) reject(Errors.INVALID_PARAMETER, `lots must be a positive integer, got ${lots}`);
+  if (lots < pair.minLots) reject(Errors.QTY_BELOW_MIN, `qty ${math.formatQty(lots)} is below the minimum ${row.minQty}`);
+  if (lots > pair.maxLots) reject(Errors.QTY_ABOVE_MAX, `qty ${math.formatQty(lots)} is above the maximum ${row.maxQty}`);
+  if (!Number.isSafeInteger(priceTicks) || priceTicks < 1 || priceTicks > MAX_PRICE_TICKS) reject(Errors.INVALID_PARAMETER, `price ticks ${priceTicks} are out of range`);
+  // the band exactly as checkShape draws it
+  const mark = pair.markPrice;
+  const px = priceTicks * math.tickValue;
+  if (side === Side.BUY && px > mark * (1 + pair.bandRatio) * (1 + 1e-12)) {
+    reject(Errors.PRICE_OUTSIDE_BAND, `A buy above ${math.roundPrice(mark * (1 + pair.bandRatio))} (mark ${math.roundPrice(mark)} + ${pair.bandRatio * 100}%) is outside the price band`);
+  }
+  if (side === Side.SELL && px < mark * (1 - pair.bandRatio) * (1 - 1e-12)) {
+    reject(Errors.PRICE_OUTSIDE_BAND, `A sell below ${math.roundPrice(mark * (1 - pair.bandRatio))} (mark ${math.roundPrice(mark)} - ${pair.bandRatio * 100}%) is outside the price band`);
+  }
+}
+
+/**
+ * A print between two house accounts that meets nobody else's order (commands.ts 'housePrint'):
+ * checked as its two house orders (the maker's of lots + rest on the resting side, the taker's
+ * IOC of lots) and for what it may meet, then the maker's order rests with `rest` lots and the
+ * trade is booked as the engine would book it between two untracked orders. The engine would
+ * have matched the taker with the maker's new order alone (nothing else at the price or better
+ * on the resting side; nothing crossing on the taker's side but the maker's own orders, which its
+ * order cancels with expireOwn), so only the order's transient level (lots + rest, then rest)
+ * and the taker's order id are not seen.
+ */
+export function housePrint(core: TradingCore, c: Extract<Command, { kind: 'housePrint' }>): { orderId: number; filledLots: number } {
+  core.checkHealthy();
+  const pair = core.requirePair(c.symbol);
+  const takerSide = c.takerSide;
+  if (takerSide !== Side.BUY && takerSide !== Side.SELL) reject(Errors.INVALID_PARAMETER, 'takerSide must be 1 (buy) or 2 (sell)');
+  const restSide = takerSide === Side.BUY ? Side.SELL : Side.BUY;
+  if (typeof c.expireOwn !== 'boolean') reject(Errors.INVALID_PARAMETER, 'expireOwn must be true or false');
+  if (!Number.isSafeInteger(c.rest) || c.rest < 0) reject(Errors.INVALID_PARAMETER, `rest must be a non-negative integer, got ${c.rest}`);
+  if (c.maker === c.taker) reject(Errors.INVALID_PARAMETER, 'the maker and the taker are two accounts');
+  checkHouseOrder(pair, restSide, c.maker, c.lots + c.rest, c.priceTicks);
+  checkHouseOrder(pair, takerSide, c.taker, c.lots, c.priceTicks);
+  const book = pair.book;
+  const P = c.priceTicks;
+  const restBest = restSide === Side.BUY ? book.bestBid() : book.bestAsk();
+  if (restBest !== 0 && (restSide === Side.BUY ? restBest >= P : restBest <= P)) {
+    reject(Errors.INVALID_PARAMETER, 'the resting side shows the price or better: the print would meet those orders (a houseOrder takes them)');
+  }
+  const across = takerSide === Side.BUY ? book.bestBid() : book.bestAsk();
+  if (across !== 0 && (takerSide === Side.BUY ? across >= P : across <= P)) {
+    // only the maker's own orders, which its order cancels as it meets them
+    if (!c.expireOwn || c.rest === 0 || book.fokFillable(c.maker, restSide, P, 1, StpMode.ExpireMaker)) {
+      reject(Errors.INVALID_PARAMETER, "the taker's side shows the price or through it: the maker's order would meet those orders");
+    }
+  }
+  let id = 0;
+  if (c.rest > 0) {
+    id = core.takeOrderId();
+    book.placeLimit(id, c.maker, restSide, P, c.rest, TimeInForce.GTC, 0, -1, c.expireOwn ? StpMode.ExpireMaker : 0);
+    drain(core, pair, null);
+  }
+  recordUntrackedTrade(core, pair, P, c.lots, takerSide);
+  core.writer.flush();
+  return { orderId: id, filledLots: c.lots };
 }
 
 function newOrder(

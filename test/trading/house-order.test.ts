@@ -190,6 +190,97 @@ describe('houseOrder', () => {
     expect(off.orders).toBe(4);
   });
 
+  it('housePrint: the same book, tape and last price as the maker\'s order and an IOC taker, in one command', () => {
+    const run = (merged: boolean) => {
+      const v = venue();
+      const ex = v.exchange;
+      const pair = ex.pair('BTCUSDT')!;
+      const P = pair.math.ticksRound(pair.markPrice);
+      const BOOK = HOUSE_ACCOUNT + 11;
+      const TAKER = HOUSE_ACCOUNT + 12;
+      const trades: string[] = [];
+      ex.events.on('trade', (e) => trades.push(`${e.tradeId} ${e.priceTicks} ${e.qtyLots} ${e.takerSide} ${e.time}`));
+      const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+      // the book's ask at P (two orders) and P + 1; a user's bid below and ask above, untouched
+      for (const [price, lots] of [[P, 4], [P, 6], [P + 1, 5]]) ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: price, lots, tif: 1 });
+      ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P - 3), qty: '0.002' });
+      ex.placeOrder(user, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(P + 2), qty: '0.002' });
+      // a sell printed at P: the book's bid at P takes its ask at P away, 7 lots trade, 12 stay
+      if (merged) {
+        const r = ex.execute({ kind: 'housePrint', symbol: 'BTCUSDT', maker: BOOK, taker: TAKER, takerSide: 2, priceTicks: P, lots: 7, rest: 12, expireOwn: true });
+        expect(r.filledLots).toBe(7);
+        expect(pair.book.getOrder(r.orderId)).toMatchObject({ account: BOOK, side: 1, priceTicks: P, remainingLots: 12 });
+      } else {
+        ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 1, priceTicks: P, lots: 19, tif: 1, expireOwn: true });
+        expect(ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: TAKER, side: 2, priceTicks: P, lots: 7, tif: 2 }).filledLots).toBe(7);
+      }
+      // the book's bid at P goes; then a sell printed at P - 1, between the user's bid and the
+      // asks, where nothing shows (rest 0: only the trade)
+      const bid = pair.book.levelOrderIds(1, P)[0];
+      ex.execute({ kind: 'houseTrim', symbol: 'BTCUSDT', orderId: bid, lots: 0 });
+      if (merged) ex.execute({ kind: 'housePrint', symbol: 'BTCUSDT', maker: BOOK, taker: TAKER, takerSide: 2, priceTicks: P - 1, lots: 3, rest: 0, expireOwn: false });
+      else {
+        ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 1, priceTicks: P - 1, lots: 3, tif: 1 });
+        ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: TAKER, side: 2, priceTicks: P - 1, lots: 3, tif: 2 });
+      }
+      return { trades, depth: pair.book.depth(), last: pair.lastPriceTicks, orders: pair.book.orderCount, P };
+    };
+    const one = run(true);
+    const two = run(false);
+    expect(one.trades).toEqual(two.trades);
+    expect(one.trades.map((t) => t.split(' ').slice(1, 4).join(' '))).toEqual([`${one.P} 7 2`, `${one.P - 1} 3 2`]);
+    expect({ bids: one.depth.bids, asks: one.depth.asks }).toEqual({ bids: two.depth.bids, asks: two.depth.asks });
+    expect(one.depth.bids[0][0]).toBe(one.P - 3);
+    expect(one.depth.asks[0][0]).toBe(one.P + 1);
+    expect(one.last).toBe(two.last);
+    expect(one.orders).toBe(two.orders);
+  });
+
+  it('housePrint refuses a print that could meet another order, or a bad one, changing nothing', () => {
+    const v = venue();
+    const ex = v.exchange;
+    const pair = ex.pair('BTCUSDT')!;
+    const P = pair.math.ticksRound(pair.markPrice);
+    const BOOK = HOUSE_ACCOUNT + 11;
+    const TAKER = HOUSE_ACCOUNT + 12;
+    const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+    let trades = 0;
+    ex.events.on('trade', () => trades++);
+    // the user's bid at P - 2 and ask at P + 2; the book's own ask at P + 1
+    ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P - 2), qty: '0.002' });
+    ex.placeOrder(user, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(P + 2), qty: '0.002' });
+    ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: P + 1, lots: 5, tif: 1 });
+    const base: Extract<Command, { kind: 'housePrint' }> = { kind: 'housePrint', symbol: 'BTCUSDT', maker: BOOK, taker: TAKER, takerSide: 2, priceTicks: P, lots: 7, rest: 3, expireOwn: false };
+    const cases: Array<[Partial<typeof base>, number]> = [
+      [{ priceTicks: P - 2 }, Errors.INVALID_PARAMETER.code], // the user's bid is at the price (a sell would meet it)
+      [{ priceTicks: P - 3 }, Errors.INVALID_PARAMETER.code], // and better than it
+      [{ takerSide: 1, priceTicks: P + 2 }, Errors.INVALID_PARAMETER.code], // the user's ask (and the book's) at or below a buy's level across
+      [{ takerSide: 1, priceTicks: P - 2, expireOwn: true }, Errors.INVALID_PARAMETER.code], // the user's bid across: expireOwn cancels only the maker's own
+      [{ priceTicks: P + 1 }, Errors.INVALID_PARAMETER.code], // the book's own ask across, without expireOwn
+      [{ priceTicks: P + 1, expireOwn: true, rest: 0 }, Errors.INVALID_PARAMETER.code], // and with nothing to place that would cancel it
+      [{ taker: BOOK }, Errors.INVALID_PARAMETER.code],
+      [{ taker: 5 }, Errors.INVALID_PARAMETER.code],
+      [{ rest: -1 }, Errors.INVALID_PARAMETER.code],
+      [{ rest: 1.5 }, Errors.INVALID_PARAMETER.code],
+      [{ lots: 0 }, Errors.INVALID_PARAMETER.code],
+      [{ takerSide: 3 as 1 }, Errors.INVALID_PARAMETER.code],
+      [{ expireOwn: 'yes' as unknown as boolean }, Errors.INVALID_PARAMETER.code],
+      [{ priceTicks: pair.math.ticksRound(pair.markPrice * 0.8) }, Errors.PRICE_OUTSIDE_BAND.code],
+      [{ symbol: 'NOPEUSDT' }, Errors.SYMBOL_NOT_FOUND.code],
+    ];
+    const before = pair.book.updateId;
+    const orders = pair.book.orderCount;
+    for (const [change, code] of cases) {
+      expect(() => ex.execute({ ...base, ...change }), JSON.stringify(change)).toThrow(expect.objectContaining({ code }));
+    }
+    expect(pair.book.updateId).toBe(before);
+    expect(pair.book.orderCount).toBe(orders);
+    expect(trades).toBe(0);
+    // the book's own ask across goes with expireOwn and a level to place: the print is booked
+    expect(ex.execute({ ...base, priceTicks: P + 1, expireOwn: true }).filledLots).toBe(7);
+    expect([pair.book.bestBid(), pair.book.bestAsk(), trades]).toEqual([P + 1, P + 2, 1]);
+  });
+
   it('houseGrow: growing the last order of a level is the queue an added order makes, one order fewer', () => {
     // the same level built twice: a house bid of 0.010, a user bid behind it, a house bid of 0.005
     // last; then 0.007 more at the back, once as a new house order and once as houseGrow of the

@@ -190,6 +190,16 @@ export class BookMirror {
     }
     let at = this.scan(rest, price);
     const users = this.users;
+    // nothing at the price on the resting side and nothing better or crossing but the book
+    // account's own level at the price (the top-up takes it away): the print can meet only the
+    // level placed for it, one housePrint (the level keeps `keep`, the print is booked) instead
+    // of a placement and an IOC taker. Not without a level to place when the own level is to go.
+    if (at === 0 && !through && (keep > 0 || !expireOwn) && this.print(takerSide, price, lots, keep, expireOwn)) {
+      this.stats.cancelled += expired;
+      if (keep > 0) h.set(price, keep);
+      else h.delete(price);
+      return lots;
+    }
     if (expireOwn) {
       if (this.place(rest, price, lots + keep, true)) {
         this.stats.cancelled += expired;
@@ -341,6 +351,19 @@ export class BookMirror {
     try {
       this.exec({ kind: 'houseGrow', symbol: this.symbol, orderId: this.hIds[k], lots: this.hRem[k] + lots });
       this.stats.grown++;
+      return true;
+    } catch {
+      this.stats.rejected++;
+      return false;
+    }
+  }
+
+  /** A housePrint of the book account (maker, keeping `keep` at the price) and the taker account; false when the exchange refused it. */
+  private print(takerSide: 1 | 2, price: number, lots: number, keep: number, expireOwn: boolean): boolean {
+    try {
+      this.exec({ kind: 'housePrint', symbol: this.symbol, maker: this.bookAccount, taker: this.takerAccount, takerSide, priceTicks: price, lots, rest: keep, expireOwn });
+      this.stats.takers++;
+      if (keep > 0) this.stats.placed++;
       return true;
     } catch {
       this.stats.rejected++;
