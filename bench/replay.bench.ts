@@ -21,16 +21,18 @@
 // The floor, in the same run: what no replay implementation can go below while users and bots see
 // the same book, update ids, tape and candles. The replay's engine commands are recorded (an
 // untimed run over the first FLOOR_EVENTS prints: every place, cancel, trim and growth its mirror
-// and synthetic book send, about three a print, each an update id a client sees) and applied to a raw
-// engine with the candles (klines service, all 16 intervals) fed from its trades: no exchange, no
-// mirror logic, no data parsing. The prints alone (the baseline's two engine commands a print)
+// and synthetic book send, one to two a print, each an update id a client sees, and the prints
+// booked without the engine on a level placed for them, housePrint) and applied to a raw engine
+// with the candles (klines service, all 16 intervals) fed from its trades and those prints: no
+// exchange, no mirror logic, no data parsing. The prints alone (the baseline's two engine commands a print)
 // plus candles are printed too. Between the floor and the replay: the replay's exchange commands
 // (recorded the same way, at the exchange: house orders, trims, growths, prices, funding) executed
 // on a fresh venue of the same set-up, which is the replay without its own work (mirror, synthetic
 // book, merge, data); the time of a print is then split into the engine and candles, the
 // exchange's part and the replay's own part.
-// Every engine reference records events as the venue's engine does in a replay (quietSink: the
-// replay's book and taker accounts report only trades, levels and rejections).
+// Every engine reference records events as the venue's engine does in a replay with no client
+// (quietSink: the replay's book and taker accounts report only trades and rejections, and no
+// level changes are recorded since nobody listens for them; update ids still count).
 // The machine is shared: the measures run once a round, the rounds (BENCH_ROUNDS, default 5)
 // interleaved, and each is summed up by its best round; the ratios are those of the bests.
 // Each run is bounded by BENCH_SECONDS of wall time (default 60): it stops early and reports
@@ -200,6 +202,8 @@ async function serviceRate(g: GenTrades): Promise<{ events: number; ms: number }
 interface EngineLog {
   ops: Int32Array;
   n: number;
+  /** Of the n ops, the engine's commands (the rest are prints booked without the engine: housePrint). */
+  engineOps: number;
   prints: number;
   /** The engine accounts the commands name (ops hold their index). */
   accounts: number[];
@@ -209,13 +213,15 @@ const OP_LIMIT = 1;
 const OP_CANCEL = 2;
 const OP_TRIM = 3;
 const OP_AMEND = 4;
+/** A print booked without the engine (housePrint): its trade, which feeds the candles. */
+const OP_PRINT = 5;
 
 /** Runs the replay of the first `prints` trades (untimed) recording every command its book receives. */
 function recordCommands(g: GenTrades, prints: number): EngineLog {
   const rig = openRig(g);
   const { market, clock } = rig;
   const book = rig.exchange.pair('BTCUSDT')!.book;
-  const log: EngineLog = { ops: new Int32Array(prints * 6 * 8), n: 0, prints: 0, accounts: [] };
+  const log: EngineLog = { ops: new Int32Array(prints * 6 * 8), n: 0, engineOps: 0, prints: 0, accounts: [] };
   const accounts = log.accounts;
   const code = (a: number): number => {
     let i = accounts.indexOf(a);
@@ -236,6 +242,14 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
     o[b + 3] = qty;
     o[b + 4] = clock.now() - START;
     o[b + 5] = kind === OP_LIMIT ? code(acct) : 0;
+    if (kind !== OP_PRINT) log.engineOps++;
+  };
+  // a housePrint's trade, after the engine commands it sent
+  const execute = rig.exchange.execute.bind(rig.exchange);
+  (rig.exchange as unknown as { execute: (c: Command) => unknown }).execute = (c: Command): unknown => {
+    const r = execute(c);
+    if (c.kind === 'housePrint') put(OP_PRINT, 0, 0, c.takerSide, c.priceTicks, c.lots, 0);
+    return r;
   };
   const placeLimit = book.placeLimit.bind(book);
   const cancel = book.cancel.bind(book);
@@ -356,7 +370,10 @@ function floorRate(log: EngineLog): { events: number; ms: number } {
     if (k === OP_LIMIT) book.placeLimit(o[b + 1], acct[o[b + 5]], (o[b] >> 4) & 15, o[b + 2], o[b + 3], (o[b] >> 8) & 15, 0, -1, (o[b] >> 12) & 15);
     else if (k === OP_CANCEL) book.cancel(o[b + 1]);
     else if (k === OP_AMEND) book.amend(o[b + 1], o[b + 2], o[b + 3]);
-    else book.trimOrder(o[b + 1], o[b + 3]);
+    else if (k === OP_PRINT) {
+      klines.recordTrade('BTCUSDT', START + o[b + 4], o[b + 2], o[b + 3], (o[b] >> 4) & 15);
+      continue;
+    } else book.trimOrder(o[b + 1], o[b + 3]);
     const events = sink.take();
     for (let j = 0; j < events.length; j++) {
       const e = events[j];
@@ -419,6 +436,8 @@ function engineRate(g: GenTrades): { events: number; ms: number } {
 
 const FLOOR_EVENTS = Math.min(EVENTS, Number(process.env.BENCH_FLOOR_EVENTS ?? 300_000));
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
+/** BENCH_LOUD=1: each round also replays with the house orders' lifecycle recorded (the quiet sink's A/B). */
+const LOUD = process.env.BENCH_LOUD === '1';
 
 const rateOf = (r: { events: number; ms: number }): number => (r.events / r.ms) * 1000;
 
@@ -427,7 +446,8 @@ async function noClient(what: string, g: GenTrades): Promise<void> {
   const log = recordCommands(g, FLOOR_EVENTS);
   const exLog = recordExchangeCommands(g, FLOOR_EVENTS);
   console.log(
-    `  the replay sends its engine ${(log.n / log.prints).toFixed(2)} commands a print (recorded over ${fmtN(log.prints)} prints); ` +
+    `  the replay sends its engine ${(log.engineOps / log.prints).toFixed(2)} commands a print (recorded over ${fmtN(log.prints)} prints; ` +
+      `${(((log.n - log.engineOps) / log.prints) * 100).toFixed(0)} % of the prints booked without the engine, on a level placed for them); ` +
       'the floor applies them to a raw engine with candles, no exchange',
   );
   // the machine is shared: every measure runs once a round, the rounds interleaved, and each is
@@ -440,12 +460,14 @@ async function noClient(what: string, g: GenTrades): Promise<void> {
     const exchange = rateOf(exchangeFloorRate(g, exLog));
     const r = replayRate(g);
     const replay = rateOf(r);
-    const loud = rateOf(replayRate(g, true));
+    // opt-in: a replay with other code paths of the sink and the exchange leaves the process's
+    // compiled code less specialised for the replays measured after it (the product never runs one)
+    const loud = LOUD ? rateOf(replayRate(g, true)) : 0;
     const service = process.env.BENCH_NO_SERVICE ? 0 : rateOf(await serviceRate(g));
     console.log(
       `  round ${round}: raw engine ${fmtN(raw)} /s, prints + candles ${fmtN(candles)} /s, floor ${fmtN(floor)} /s, its commands through the exchange ${fmtN(exchange)} /s, ` +
         `replay ${fmtN(replay)} /s (${fmtN(r.events)} events in ${r.ms.toFixed(0)} ms); replay / raw ${(replay / raw).toFixed(3)}, replay / floor ${(replay / floor).toFixed(3)}; ` +
-        `with the house orders' lifecycle recorded ${fmtN(loud)} /s; through the whole service ${fmtN(service)} /s`,
+        `${LOUD ? `with the house orders' lifecycle recorded ${fmtN(loud)} /s; ` : ''}through the whole service ${fmtN(service)} /s`,
     );
     best.service = Math.max(best.service, service);
     best.loud = Math.max(best.loud, loud);
@@ -460,7 +482,7 @@ async function noClient(what: string, g: GenTrades): Promise<void> {
   console.log(`  floor: the replay's own engine commands + candles, no exchange:  ${fmtN(best.floor)} prints/s`);
   console.log(`  the replay's exchange commands on a fresh venue (no mirror, data): ${fmtN(best.exchange)} prints/s (${exLog.cmds.length} commands over ${fmtN(exLog.prints)} prints)`);
   console.log(`  replay through the venue (exchange, mirror, candles):           ${fmtN(best.replay)} events/s`);
-  console.log(`  the same with the house orders' lifecycle recorded (no quiet sink): ${fmtN(best.loud)} events/s (quiet / recorded ${(best.replay / best.loud).toFixed(3)})`);
+  if (LOUD) console.log(`  the same with the house orders' lifecycle recorded (no quiet sink): ${fmtN(best.loud)} events/s (quiet / recorded ${(best.replay / best.loud).toFixed(3)})`);
   console.log(`  the same through the whole replay service, no client connected:     ${fmtN(best.service)} events/s (service / venue ${(best.service / best.replay).toFixed(3)})`);
   // time a print, split: the engine and candles (floor), the exchange's part (its commands minus
   // the floor), the replay's own part (mirror, synthetic book, merge, data: the rest)
