@@ -96,8 +96,7 @@ export class BookMirror {
 
   /** Puts the historical sizes back at the levels others traded at since the last call. */
   restoreIfTouched(): void {
-    const [tb, ta] = this.touched;
-    if (tb.size === 0 && ta.size === 0) return;
+    if (this.touched[0].size === 0 && this.touched[1].size === 0) return;
     this.stats.resyncs++;
     for (let s = 0; s < 2; s++) {
       const side = (s + 1) as 1 | 2;
