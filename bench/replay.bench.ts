@@ -1,7 +1,9 @@
 // Replay benchmark (not a test). Run: npm run bench:replay
 // (BENCH_EVENTS=N changes the 1,000,000 historical trades; BENCH_SECONDS=N the wall-time bound;
 // BENCH_FLOOR_EVENTS=N the prints the floor replays, default 300,000; BENCH_ROUNDS=N the rounds of
-// section 1, default 5; BENCH_NO_SERVICE=1 skips its run through a whole service; BENCH_NO_LOCKSTEP=1
+// section 1, default 5; BENCH_RUNS=N the timed runs of a measure in its process, default 2;
+// BENCH_NO_SERVICE=1 skips its run through a whole service; BENCH_LOUD=1 adds the replay with the
+// house orders' lifecycle recorded; BENCH_KEEP_LOGS=1 keeps the recorded logs; BENCH_NO_LOCKSTEP=1
 // skips section 2; BENCH_NO_DEPTH=1 section 3.)
 //
 // Section 1, no client: a trades-only replay (market/replay/) of BENCH_EVENTS trades on BTCUSDT's
@@ -33,13 +35,19 @@
 // Every engine reference records events as the venue's engine does in a replay with no client
 // (quietSink: the replay's book and taker accounts report only trades and rejections, and no
 // level changes are recorded since nobody listens for them; update ids still count).
+// Each measure runs in a child process of its own (this script with --measure), once to warm up
+// and once timed: a process that has run the other measures runs each 15 to 30 % slower (their
+// code paths through the same functions leave less specialised compiled code), and a replay
+// service runs only the replay's. The recorded logs go to the children in a temporary folder.
 // The machine is shared: the measures run once a round, the rounds (BENCH_ROUNDS, default 5)
 // interleaved, and each is summed up by its best round; the ratios are those of the bests.
 // Each run is bounded by BENCH_SECONDS of wall time (default 60): it stops early and reports
 // the events it applied.
 // Section 2, lockstep over the WebSocket (the example bot stepping a replay service of the same
 // generated trades): bench/lib/replay-lockstep.ts.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBook, RecordingSink } from '../src-main/engine/index.ts';
@@ -436,15 +444,93 @@ function engineRate(g: GenTrades): { events: number; ms: number } {
 
 const FLOOR_EVENTS = Math.min(EVENTS, Number(process.env.BENCH_FLOOR_EVENTS ?? 300_000));
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
+/** Timed runs of a measure in its child process (after one to warm up), the best kept. */
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 2));
 /** BENCH_LOUD=1: each round also replays with the house orders' lifecycle recorded (the quiet sink's A/B). */
 const LOUD = process.env.BENCH_LOUD === '1';
 
 const rateOf = (r: { events: number; ms: number }): number => (r.events / r.ms) * 1000;
 
-async function noClient(what: string, g: GenTrades): Promise<void> {
-  console.log(`replay, no client: ${fmtN(g.priceTicks.length)} ${what} (trades-only replay, synthetic book), ${ROUNDS} rounds, bound ${SECONDS} s a run`);
+type Flow = 'real' | 'walk';
+type Measure = 'raw' | 'candles' | 'floor' | 'exchange' | 'replay' | 'loud' | 'service';
+
+/** The prints of a flow (deterministic: the same in every process). */
+function flowTrades(flow: Flow): GenTrades {
+  return flow === 'real' ? realFlow(EVENTS) : generate(EVENTS);
+}
+
+/** Where a child finds the recorded logs of a flow. */
+function logPaths(dir: string, flow: Flow): { ops: string; meta: string; ex: string } {
+  return { ops: path.join(dir, `${flow}-engine.bin`), meta: path.join(dir, `${flow}-engine.json`), ex: path.join(dir, `${flow}-exchange.json`) };
+}
+
+function writeLogs(dir: string, flow: Flow, log: EngineLog, exLog: ExchangeLog): void {
+  const p = logPaths(dir, flow);
+  writeFileSync(p.ops, new Uint8Array(log.ops.buffer, 0, log.n * 6 * 4));
+  writeFileSync(p.meta, JSON.stringify({ n: log.n, engineOps: log.engineOps, prints: log.prints, accounts: log.accounts }));
+  writeFileSync(p.ex, JSON.stringify(exLog));
+}
+
+function readEngineLog(dir: string, flow: Flow): EngineLog {
+  const p = logPaths(dir, flow);
+  const meta = JSON.parse(readFileSync(p.meta, 'utf8')) as Omit<EngineLog, 'ops'>;
+  const bytes = readFileSync(p.ops);
+  const ops = new Int32Array(meta.n * 6);
+  new Uint8Array(ops.buffer).set(bytes);
+  return { ...meta, ops };
+}
+
+/**
+ * One measure, in a child process of its own: the measure once to warm up (the compiler tiers the
+ * code up, as in a replay that has run for a second), then RUNS times timed, the best kept. Its
+ * own process, because a process that ran the other measures (other code paths through the same
+ * functions) runs each of them 15 to 30 % slower than a process that runs only that one, as a
+ * replay service does.
+ */
+async function measureHere(measure: Measure, flow: Flow, dir: string): Promise<{ events: number; ms: number }> {
+  const g = flowTrades(flow);
+  const run = async (): Promise<{ events: number; ms: number }> => {
+    switch (measure) {
+      case 'raw':
+        return engineRate(g);
+      case 'candles':
+        return printsWithCandlesRate(g);
+      case 'floor':
+        return floorRate(readEngineLog(dir, flow));
+      case 'exchange':
+        return exchangeFloorRate(g, JSON.parse(readFileSync(logPaths(dir, flow).ex, 'utf8')) as ExchangeLog);
+      case 'replay':
+        return replayRate(g);
+      case 'loud':
+        return replayRate(g, true);
+      case 'service':
+        return serviceRate(g);
+    }
+  };
+  await run();
+  let best = await run();
+  for (let k = 1; k < RUNS; k++) {
+    const r = await run();
+    if (rateOf(r) > rateOf(best)) best = r;
+  }
+  return best;
+}
+
+/** Runs one measure in a child process (this script with --measure) and returns its result. */
+function measureInChild(measure: Measure, flow: Flow, dir: string): { events: number; ms: number } {
+  const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--measure', measure, flow, dir], { encoding: 'utf8', env: process.env, maxBuffer: 1 << 24 });
+  const last = r.stdout.trim().split('\n').at(-1) ?? '';
+  if (r.status !== 0 || !last.startsWith('{')) throw new Error(`the ${measure} measure of ${flow} failed (exit ${r.status}): ${r.stderr.slice(-2000)}`);
+  return JSON.parse(last) as { events: number; ms: number };
+}
+
+async function noClient(what: string, flow: Flow): Promise<void> {
+  const g = flowTrades(flow);
+  console.log(`replay, no client: ${fmtN(g.priceTicks.length)} ${what} (trades-only replay, synthetic book), ${ROUNDS} rounds, bound ${SECONDS} s a run, each measure in a process of its own`);
   const log = recordCommands(g, FLOOR_EVENTS);
   const exLog = recordExchangeCommands(g, FLOOR_EVENTS);
+  const dir = mkdtempSync(path.join(tmpdir(), 'perpdesk-bench-replay-'));
+  writeLogs(dir, flow, log, exLog);
   console.log(
     `  the replay sends its engine ${(log.engineOps / log.prints).toFixed(2)} commands a print (recorded over ${fmtN(log.prints)} prints; ` +
       `${(((log.n - log.engineOps) / log.prints) * 100).toFixed(0)} % of the prints booked without the engine, on a level placed for them); ` +
@@ -453,29 +539,32 @@ async function noClient(what: string, g: GenTrades): Promise<void> {
   // the machine is shared: every measure runs once a round, the rounds interleaved, and each is
   // summed up by its best round (the one least disturbed)
   const best = { raw: 0, candles: 0, floor: 0, exchange: 0, replay: 0, loud: 0, service: 0 };
-  for (let round = 1; round <= ROUNDS; round++) {
-    const raw = rateOf(engineRate(g));
-    const candles = rateOf(printsWithCandlesRate(g));
-    const floor = rateOf(floorRate(log));
-    const exchange = rateOf(exchangeFloorRate(g, exLog));
-    const r = replayRate(g);
-    const replay = rateOf(r);
-    // opt-in: a replay with other code paths of the sink and the exchange leaves the process's
-    // compiled code less specialised for the replays measured after it (the product never runs one)
-    const loud = LOUD ? rateOf(replayRate(g, true)) : 0;
-    const service = process.env.BENCH_NO_SERVICE ? 0 : rateOf(await serviceRate(g));
-    console.log(
-      `  round ${round}: raw engine ${fmtN(raw)} /s, prints + candles ${fmtN(candles)} /s, floor ${fmtN(floor)} /s, its commands through the exchange ${fmtN(exchange)} /s, ` +
-        `replay ${fmtN(replay)} /s (${fmtN(r.events)} events in ${r.ms.toFixed(0)} ms); replay / raw ${(replay / raw).toFixed(3)}, replay / floor ${(replay / floor).toFixed(3)}; ` +
-        `${LOUD ? `with the house orders' lifecycle recorded ${fmtN(loud)} /s; ` : ''}through the whole service ${fmtN(service)} /s`,
-    );
-    best.service = Math.max(best.service, service);
-    best.loud = Math.max(best.loud, loud);
-    best.raw = Math.max(best.raw, raw);
-    best.candles = Math.max(best.candles, candles);
-    best.floor = Math.max(best.floor, floor);
-    best.exchange = Math.max(best.exchange, exchange);
-    best.replay = Math.max(best.replay, replay);
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      const raw = rateOf(measureInChild('raw', flow, dir));
+      const candles = rateOf(measureInChild('candles', flow, dir));
+      const floor = rateOf(measureInChild('floor', flow, dir));
+      const exchange = rateOf(measureInChild('exchange', flow, dir));
+      const r = measureInChild('replay', flow, dir);
+      const replay = rateOf(r);
+      const loud = LOUD ? rateOf(measureInChild('loud', flow, dir)) : 0;
+      const service = process.env.BENCH_NO_SERVICE ? 0 : rateOf(measureInChild('service', flow, dir));
+      console.log(
+        `  round ${round}: raw engine ${fmtN(raw)} /s, prints + candles ${fmtN(candles)} /s, floor ${fmtN(floor)} /s, its commands through the exchange ${fmtN(exchange)} /s, ` +
+          `replay ${fmtN(replay)} /s (${fmtN(r.events)} events in ${r.ms.toFixed(0)} ms); replay / raw ${(replay / raw).toFixed(3)}, replay / floor ${(replay / floor).toFixed(3)}; ` +
+          `${LOUD ? `with the house orders' lifecycle recorded ${fmtN(loud)} /s; ` : ''}through the whole service ${fmtN(service)} /s`,
+      );
+      best.service = Math.max(best.service, service);
+      best.loud = Math.max(best.loud, loud);
+      best.raw = Math.max(best.raw, raw);
+      best.candles = Math.max(best.candles, candles);
+      best.floor = Math.max(best.floor, floor);
+      best.exchange = Math.max(best.exchange, exchange);
+      best.replay = Math.max(best.replay, replay);
+    }
+  } finally {
+    if (!process.env.BENCH_KEEP_LOGS) rmSync(dir, { recursive: true, force: true });
+    else console.log(`  logs kept in ${dir}`);
   }
   console.log(`  baseline, raw engine (maker + IOC taker per print, no exchange): ${fmtN(best.raw)} prints/s (best round)`);
   console.log(`  the same prints + candles (16 intervals), no exchange:         ${fmtN(best.candles)} prints/s`);
@@ -552,8 +641,13 @@ async function depthBot(): Promise<void> {
   );
 }
 
-if (!process.env.BENCH_NO_REAL_FLOW) await noClient('trades of real flow (the TRXUSDT recording repeated)', realFlow(EVENTS));
-await noClient('generated trades, stress: the side drawn anew each print', generate(EVENTS));
+if (process.argv[2] === '--measure') {
+  // a child of noClient(): one measure, its result as the last line
+  console.log(JSON.stringify(await measureHere(process.argv[3] as Measure, process.argv[4] as Flow, process.argv[5])));
+  process.exit(0);
+}
+if (!process.env.BENCH_NO_REAL_FLOW) await noClient('trades of real flow (the TRXUSDT recording repeated)', 'real');
+await noClient('generated trades, stress: the side drawn anew each print', 'walk');
 // 300,000 prints (50 minutes of history at a print every 10 ms) are more than a bounded run steps through
 if (!process.env.BENCH_NO_DEPTH) await depthBot();
 if (!process.env.BENCH_NO_LOCKSTEP) await lockstepSection(memoryData(generate(Math.min(EVENTS, 300_000))), 'BTCUSDT', START, SECONDS);
