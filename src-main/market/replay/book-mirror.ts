@@ -138,10 +138,11 @@ export class BookMirror {
   /**
    * One historical print: `lots` at `price`, the aggressor on `takerSide`. First the book account
    * shows at least `lots` at that price and nothing better on the resting side (stale levels go),
-   * then an IOC taker at the price consumes the engine's queue in price-time order. Returns the
-   * lots the taker got (= lots, unless the exchange refused it). `keep`: the lots the level is
-   * to show after the print when it has to be topped up for it (the synthetic book's level size):
-   * the top-up brings them too, so the level needs no refill after the print.
+   * then an IOC taker at the price consumes the engine's queue in price-time order; or, when the
+   * level is placed for the print and nobody else's order can be met, one housePrint does both.
+   * Returns the lots the taker got (= lots, unless the exchange refused it). `keep`: the lots the
+   * level is to show after the print when it has to be topped up for it (the synthetic book's
+   * level size): the top-up brings them too, so the level needs no refill after the print.
    */
   trade(takerSide: 1 | 2, price: number, lots: number, keep = 0): number {
     const book = this.pair.book;
@@ -189,11 +190,11 @@ export class BookMirror {
     }
     let at = this.scan(rest, price);
     const users = this.users;
-    // nothing at the price on the resting side and nothing better or crossing but the book
+    // nobody at the price on the resting side and nothing better or crossing but the book
     // account's own level at the price (the top-up takes it away): the print can meet only the
     // level placed for it, one housePrint (the level keeps `keep`, the print is booked) instead
     // of a placement and an IOC taker. Not without a level to place when the own level is to go.
-    if (at === 0 && !through && (keep > 0 || !expireOwn) && this.print(takerSide, price, lots, keep, expireOwn)) {
+    if (at === 0 && !users && !through && (keep > 0 || !expireOwn) && this.print(takerSide, price, lots, keep, expireOwn)) {
       this.stats.cancelled += expired;
       if (keep > 0) h.set(price, keep);
       else h.delete(price);

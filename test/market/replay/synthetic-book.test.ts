@@ -42,6 +42,7 @@ function replay(prints: Print[]) {
   let i = 0;
   return {
     tape,
+    rig,
     /** Applies the next `n` prints. */
     run(n: number): void {
       i += n;
@@ -113,6 +114,28 @@ describe('synthetic book', () => {
 
     // the tape is the history, print for print
     expect(r.tape).toEqual(prints.map(([p, side]) => `${p} ${LOTS} ${side}`));
+  });
+
+  it("a user's order at a price the book places a level for: the print takes it first, nothing refused", () => {
+    // after a buy at P, a user's bid 30 ticks down (beyond the ladder), then a sell printed there:
+    // the book's bids above it are stale and go, the print meets the user's bid before the level
+    // the book places behind it (the one-command print is for prices where nobody else queues)
+    const r = replay([[P, 'B'], [P - 30, 'S']]);
+    r.run(1);
+    const { exchange } = r.rig;
+    const user = exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * 100_000_000n }, 0).id;
+    const fills: string[] = [];
+    exchange.events.on('account', (e) => {
+      if (e.kind === 'fill') fills.push(`${(e.data as { price: string }).price} ${(e.data as { qty: string }).qty}`);
+    });
+    exchange.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '49997.0', qty: '0.040' });
+    r.run(1);
+    r.rig.trading.group.commitNow(); // private events go out after their commit
+    expect(fills).toEqual(['49997.0 0.040']);
+    expect(r.tape).toEqual([`${P} ${LOTS} B`, `${P - 30} 40 S`, `${P - 30} 60 S`]);
+    expect(r.rig.market.engine.mirror('BTCUSDT').stats.rejected).toBe(0);
+    // the book shows its level there after the print: the level size (the print's rest taken from it)
+    expect(r.levels(1)[0]).toEqual([P - 30, SIZE]);
   });
 
   it('keeps the book uncrossed and the tape equal to the history on a random walk', () => {
