@@ -2,23 +2,31 @@
 // lots does to the book, the tape and a user's order exactly what the same order sent as a bot
 // order ('placeBot', decimal strings) does, answers the lots it took, and is refused with the
 // codes a bot order of that price and size gets, having changed nothing (no order id used).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import type { Command } from '../../src-main/trading/commands.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
-import { openVenue, type LocalVenue } from '../../src-main/venue.ts';
+import { paperVenues } from './venues.ts';
 
 const UNIT = 100_000_000n;
-const venues: LocalVenue[] = [];
-afterEach(async () => {
-  for (const v of venues.splice(0)) await v.close();
-});
+const venue = paperVenues(() => 1_700_000_000_000);
 
-function venue(): LocalVenue {
-  const v = openVenue({ dataDir: ':memory:', simulate: false, wall: () => 1_700_000_000_000 });
-  venues.push(v);
-  return v;
+/** The book and taker engine accounts of the house orders below (a replay's two). */
+const BOOK = HOUSE_ACCOUNT + 11;
+const TAKER = HOUSE_ACCOUNT + 12;
+
+/** A fresh venue's BTCUSDT, P its mark in ticks, a funded user, and the tape as 'id price lots side time'. */
+function scene() {
+  const ex = venue().exchange;
+  const pair = ex.pair('BTCUSDT')!;
+  const trades: string[] = [];
+  ex.events.on('trade', (e) => trades.push(`${e.tradeId} ${e.priceTicks} ${e.qtyLots} ${e.takerSide} ${e.time}`));
+  const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+  return { ex, pair, P: pair.math.ticksRound(pair.markPrice), trades, user };
 }
+
+/** A tape line's price, lots and side. */
+const print = (line: string): string => line.split(' ').slice(1, 4).join(' ');
 
 /** One scenario, with the house's orders sent one way or the other; everything observed, as lines. */
 function scenario(via: 'houseOrder' | 'placeBot'): { lines: string[]; answers: unknown[] } {
@@ -152,14 +160,7 @@ describe('houseOrder', () => {
 
   it("expireOwn: the account's own orders it meets are cancelled and it goes on (else meeting one ends it); others' orders trade", () => {
     const run = (expireOwn: boolean) => {
-      const v = venue();
-      const ex = v.exchange;
-      const pair = ex.pair('BTCUSDT')!;
-      const P = pair.math.ticksRound(pair.markPrice);
-      const BOOK = HOUSE_ACCOUNT + 11;
-      const trades: string[] = [];
-      ex.events.on('trade', (e) => trades.push(`${e.priceTicks} ${e.qtyLots} ${e.takerSide}`));
-      const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+      const { ex, pair, P, trades, user } = scene();
       // the book's asks at P (two orders) and P + 1, a user's ask at P + 1 behind the book's
       const a1 = ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: P, lots: 4, tif: 1 }).orderId;
       const a2 = ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: P, lots: 6, tif: 1 }).orderId;
@@ -176,7 +177,7 @@ describe('houseOrder', () => {
     // the own asks cancelled as met, the user's 3 lots traded (after the own ask queued ahead of
     // them), the rest of the bid resting at P + 1
     expect(on.gone).toEqual([true, true, true, true]);
-    expect(on.trades).toEqual([`${on.P + 1} 3 1`]);
+    expect(on.trades.map(print)).toEqual([`${on.P + 1} 3 1`]);
     expect(on.r.filledLots).toBe(3);
     expect(on.rest).toBe(17);
     expect([on.bid, on.ask]).toEqual([on.P + 1, 0]);
@@ -192,15 +193,7 @@ describe('houseOrder', () => {
 
   it('housePrint: the same book, tape and last price as the maker\'s order and an IOC taker, in one command', () => {
     const run = (merged: boolean) => {
-      const v = venue();
-      const ex = v.exchange;
-      const pair = ex.pair('BTCUSDT')!;
-      const P = pair.math.ticksRound(pair.markPrice);
-      const BOOK = HOUSE_ACCOUNT + 11;
-      const TAKER = HOUSE_ACCOUNT + 12;
-      const trades: string[] = [];
-      ex.events.on('trade', (e) => trades.push(`${e.tradeId} ${e.priceTicks} ${e.qtyLots} ${e.takerSide} ${e.time}`));
-      const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+      const { ex, pair, P, trades, user } = scene();
       // the book's ask at P (two orders) and P + 1; a user's bid below and ask above, untouched
       for (const [price, lots] of [[P, 4], [P, 6], [P + 1, 5]]) ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: price, lots, tif: 1 });
       ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P - 3), qty: '0.002' });
@@ -228,7 +221,7 @@ describe('houseOrder', () => {
     const one = run(true);
     const two = run(false);
     expect(one.trades).toEqual(two.trades);
-    expect(one.trades.map((t) => t.split(' ').slice(1, 4).join(' '))).toEqual([`${one.P} 7 2`, `${one.P - 1} 3 2`]);
+    expect(one.trades.map(print)).toEqual([`${one.P} 7 2`, `${one.P - 1} 3 2`]);
     expect({ bids: one.depth.bids, asks: one.depth.asks }).toEqual({ bids: two.depth.bids, asks: two.depth.asks });
     expect(one.depth.bids[0][0]).toBe(one.P - 3);
     expect(one.depth.asks[0][0]).toBe(one.P + 1);
@@ -237,15 +230,7 @@ describe('houseOrder', () => {
   });
 
   it('housePrint refuses a print that could meet another order, or a bad one, changing nothing', () => {
-    const v = venue();
-    const ex = v.exchange;
-    const pair = ex.pair('BTCUSDT')!;
-    const P = pair.math.ticksRound(pair.markPrice);
-    const BOOK = HOUSE_ACCOUNT + 11;
-    const TAKER = HOUSE_ACCOUNT + 12;
-    const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
-    let trades = 0;
-    ex.events.on('trade', () => trades++);
+    const { ex, pair, P, trades, user } = scene();
     // the user's bid at P - 2 and ask at P + 2; the book's own ask at P + 1
     ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P - 2), qty: '0.002' });
     ex.placeOrder(user, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(P + 2), qty: '0.002' });
@@ -275,10 +260,10 @@ describe('houseOrder', () => {
     }
     expect(pair.book.updateId).toBe(before);
     expect(pair.book.orderCount).toBe(orders);
-    expect(trades).toBe(0);
+    expect(trades).toEqual([]);
     // the book's own ask across goes with expireOwn and a level to place: the print is booked
     expect(ex.execute({ ...base, priceTicks: P + 1, expireOwn: true }).filledLots).toBe(7);
-    expect([pair.book.bestBid(), pair.book.bestAsk(), trades]).toEqual([P + 1, P + 2, 1]);
+    expect([pair.book.bestBid(), pair.book.bestAsk(), trades.map(print)]).toEqual([P + 1, P + 2, [`${P + 1} 7 2`]]);
   });
 
   it('houseGrow: growing the last order of a level is the queue an added order makes, one order fewer', () => {

@@ -2,20 +2,11 @@
 // listener (core.ts, EventBus.watch): a replay with no client changes levels millions of times
 // and builds no event for nobody. A listener that comes gets every change from then on, with the
 // engine's update ids running on without a gap in what the book reports.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
-import { openVenue, type LocalVenue } from '../../src-main/venue.ts';
+import { paperVenues } from './venues.ts';
 
-const venues: LocalVenue[] = [];
-afterEach(async () => {
-  for (const v of venues.splice(0)) await v.close();
-});
-
-function venue(): LocalVenue {
-  const v = openVenue({ dataDir: ':memory:', simulate: false, wall: () => 1_700_000_000_000 });
-  venues.push(v);
-  return v;
-}
+const venue = paperVenues(() => 1_700_000_000_000);
 
 describe("level events follow the exchange's listeners", () => {
   it('records none with no listener, all of them while one listens, none again once it left', () => {

@@ -1,21 +1,13 @@
 // The trimBot command: a resting bot order reduced in place keeps its place in the queue (what the
 // replay's book mirror relies on), 0 cancels it, and a size that is not a reduction is refused
 // having changed nothing.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
-import { openVenue, type LocalVenue } from '../../src-main/venue.ts';
+import type { LocalVenue } from '../../src-main/venue.ts';
+import { paperVenues } from './venues.ts';
 
-const venues: LocalVenue[] = [];
-afterEach(async () => {
-  for (const v of venues.splice(0)) await v.close();
-});
-
-function venue(): LocalVenue {
-  const v = openVenue({ dataDir: ':memory:', simulate: false });
-  venues.push(v);
-  return v;
-}
+const venue = paperVenues();
 
 const bid = (v: LocalVenue, qty: string, account = HOUSE_ACCOUNT) =>
   Number(v.exchange.placeBotOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '95000.0', qty, time_in_force: 1 }, account).order_id);
