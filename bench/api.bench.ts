@@ -128,7 +128,14 @@ interface Run {
 }
 
 const f = (x: number, d = 2): string => x.toFixed(d);
-const STATUS_NAMES: Record<string, string> = { 1: 'new', 2: 'partial', 3: 'filled', 4: 'cancelled', 5: 'rejected', 6: 'expired' };
+const STATUS_NAMES: Record<string, string> = {
+  1: 'new',
+  2: 'partial',
+  3: 'filled',
+  4: 'cancelled',
+  5: 'rejected',
+  6: 'expired',
+};
 const TARGETS: Record<'signed' | 'binance' | 'bot', { ratio: number; p99?: number; name: string }> = {
   signed: { ratio: 0.6, p99: 5, name: 'signed POST /fapi/v1/orders' },
   binance: { ratio: 0.9, name: 'Binance POST /binance/.../order' },
@@ -153,7 +160,8 @@ async function main(): Promise<void> {
   }, 180_000);
   const memory = process.env.BENCH_MEMORY === '1';
   const only = process.env.BENCH_ONLY as Kind | undefined;
-  if (only !== undefined && only !== 'signed' && only !== 'bot' && only !== 'binance') throw new Error(`BENCH_ONLY must be signed, binance or bot, got ${only}`);
+  if (only !== undefined && only !== 'signed' && only !== 'bot' && only !== 'binance')
+    throw new Error(`BENCH_ONLY must be signed, binance or bot, got ${only}`);
   const dataDir = memory ? ':memory:' : mkdtempSync(join(tmpdir(), 'perpdesk-bench-api-'));
   console.log(
     `api bench: node ${process.version}, ${CONNECTIONS} connections, ${ROUNDS} round(s), ${SECONDS} s measured per run ` +
@@ -171,7 +179,17 @@ async function main(): Promise<void> {
   const hello = helloWorld();
   // Reference, not a target: the bare framework cost of a POST with the bot orders' JSON body.
   const ref = Fastify({ logger: false });
-  const constant = { code: 0, message: 'success', data: { order_id: '1000001', client_order_id: 'bot.1000001', status: 3, filled_qty: '0.002', filled_quote: '192.02000000' } };
+  const constant = {
+    code: 0,
+    message: 'success',
+    data: {
+      order_id: '1000001',
+      client_order_id: 'bot.1000001',
+      status: 3,
+      filled_qty: '0.002',
+      filled_quote: '192.02000000',
+    },
+  };
   ref.post('/fapi/v1/bot/orders', async () => constant);
   const helloUrl = await listenLocal(hello);
   const refUrl = await listenLocal(ref);
@@ -208,7 +226,17 @@ async function main(): Promise<void> {
     const base = { connections: CONNECTIONS, seconds: SECONDS, warmup };
     if (kind === 'hello') return { kind, r: await load({ ...base, kind, url: helloUrl }) };
     if (kind === 'post' || kind === 'rawpost') {
-      return { kind, r: await load({ ...base, kind: 'bot', url: kind === 'post' ? refUrl : rawUrl, symbol: SYMBOL, askTicks: PA, bidTicks: PB }) };
+      return {
+        kind,
+        r: await load({
+          ...base,
+          kind: 'bot',
+          url: kind === 'post' ? refUrl : rawUrl,
+          symbol: SYMBOL,
+          askTicks: PA,
+          bidTicks: PB,
+        }),
+      };
     }
     if (kind === 'signed' || kind === 'binance') {
       const commits0 = svc.venue.trading.group.commits;
@@ -227,12 +255,24 @@ async function main(): Promise<void> {
     // The bot orders' counterparty: deep resting liquidity of a second engine account, topped
     // up to 3 x 1,000 BTC per side before each bot run.
     const live = new Set(ex.botOrders(SYMBOL).map((o) => Number(o.id)));
-    for (const [side, ticks] of [[2, PA], [1, PB]] as const) {
+    for (const [side, ticks] of [
+      [2, PA],
+      [1, PB],
+    ] as const) {
       const ids = seedIds[side];
       for (let k = ids.length - 1; k >= 0; k--) if (!live.has(ids[k])) ids.splice(k, 1);
       while (ids.length < 3) {
         const o = ex.placeBotOrder(
-          { symbol: SYMBOL, side, position_side: side, position_action: 1, type: 1, price: (ticks / 10).toFixed(1), qty: '1000', need_cache: true },
+          {
+            symbol: SYMBOL,
+            side,
+            position_side: side,
+            position_action: 1,
+            type: 1,
+            price: (ticks / 10).toFixed(1),
+            qty: '1000',
+            need_cache: true,
+          },
           HOUSE_ACCOUNT + 1,
         );
         ids.push(Number(o.order_id));
@@ -242,7 +282,9 @@ async function main(): Promise<void> {
     const after = new Set(ex.botOrders(SYMBOL).map((o) => Number(o.id)));
     const seedLeft = [...seedIds[1], ...seedIds[2]].filter((id) => after.has(id)).length;
     const d = book.depth(1000, 1);
-    notes.push(`bot:    ${r.responses} answers (${statuses(r)}); seed orders resting ${seedLeft}/6; book ${d.bids.length} bid / ${d.asks.length} ask levels`);
+    notes.push(
+      `bot:    ${r.responses} answers (${statuses(r)}); seed orders resting ${seedLeft}/6; book ${d.bids.length} bid / ${d.asks.length} ask levels`,
+    );
     return { kind, r };
   }
 
@@ -278,16 +320,30 @@ async function main(): Promise<void> {
     for (let k = i + 1; k < runs.length && after < 0; k++) if (runs[k].kind === 'hello') after = k;
     const hs = [before, after].filter((k) => k >= 0).map((k) => runs[k].r);
     if (hs.length === 0) return { rps: NaN, cpu: NaN };
-    return { rps: hs.reduce((a, h) => a + h.rps, 0) / hs.length, cpu: hs.reduce((a, h) => a + h.cpuPerReq, 0) / hs.length };
+    return {
+      rps: hs.reduce((a, h) => a + h.rps, 0) / hs.length,
+      cpu: hs.reduce((a, h) => a + h.cpuPerReq, 0) / hs.length,
+    };
   };
 
   console.log('');
-  console.log(`load (autocannon in a child process, ${CONNECTIONS} connections). ratio = req/s over the mean of the hello-world runs`);
-  console.log('before and after; cpu ratio = hello-world server CPU per request over this one (steadier on a busy machine).');
+  console.log(
+    `load (autocannon in a child process, ${CONNECTIONS} connections). ratio = req/s over the mean of the hello-world runs`,
+  );
+  console.log(
+    'before and after; cpu ratio = hello-world server CPU per request over this one (steadier on a busy machine).',
+  );
   console.log("The Binance row's ratios are to the native signed run just before it (target >= 0.9x).");
-  console.log('                                req/s   ratio     p50     p99     max  errors  srv CPU µs/req  srv  client  cpu');
-  console.log('                                                   ms      ms      ms          (of it sys)   CPU     CPU  ratio');
-  const summary: Record<'signed' | 'binance' | 'bot', { ratios: number[]; cpuRatios: number[]; p99s: number[]; errors: number }> = {
+  console.log(
+    '                                req/s   ratio     p50     p99     max  errors  srv CPU µs/req  srv  client  cpu',
+  );
+  console.log(
+    '                                                   ms      ms      ms          (of it sys)   CPU     CPU  ratio',
+  );
+  const summary: Record<
+    'signed' | 'binance' | 'bot',
+    { ratios: number[]; cpuRatios: number[]; p99s: number[]; errors: number }
+  > = {
     signed: { ratios: [], cpuRatios: [], p99s: [], errors: 0 },
     binance: { ratios: [], cpuRatios: [], p99s: [], errors: 0 },
     bot: { ratios: [], cpuRatios: [], p99s: [], errors: 0 },
@@ -338,7 +394,9 @@ async function main(): Promise<void> {
   for (const n of notes) console.log(n);
   for (const { kind, r } of runs) {
     if (bad(r) > 0) {
-      console.log(`  ${kind}: ${r.non2xx} non-2xx, ${r.errors} socket errors, ${r.timeouts} timeouts, ${r.envelopeErrors} envelope codes != 0; first: ${r.firstErrors.join(' | ')}`);
+      console.log(
+        `  ${kind}: ${r.non2xx} non-2xx, ${r.errors} socket errors, ${r.timeouts} timeouts, ${r.envelopeErrors} envelope codes != 0; first: ${r.firstErrors.join(' | ')}`,
+      );
     }
   }
   const totalBad = runs.reduce((a, { r }) => a + bad(r), 0);

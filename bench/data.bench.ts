@@ -150,7 +150,9 @@ async function main(): Promise<void> {
   const aggMs = performance.now() - r0;
   console.log(`\n1. a month of 1m klines: ${fmtN(kRows)} rows`);
   console.log(`   import           ${secs(kMs)}  (${fmtN(kRows / (kMs / 1000))} rows/s)`);
-  console.log(`   baseline (unzip + split lines only) ${secs(kFloor.ms)}; import / baseline = ${(kMs / kFloor.ms).toFixed(1)}x`);
+  console.log(
+    `   baseline (unzip + split lines only) ${secs(kFloor.ms)}; import / baseline = ${(kMs / kFloor.ms).toFixed(1)}x`,
+  );
   console.log(`   reading it as ${d1.length} 1d candles (aggregated from 44,640 1m): ${aggMs.toFixed(0)} ms`);
   verdict(kMs < 1000 && kr.rows === 44_640, `a month of 1m klines (44,640 rows) imports in under 1 s: ${secs(kMs)}`);
   k.db.close();
@@ -169,7 +171,9 @@ async function main(): Promise<void> {
     made += n;
   }
   const zipBytes = tZips.reduce((s, f) => s + statSync(f).size, 0);
-  console.log(`\n2. ${fmtN(made)} aggTrades in ${tZips.length} daily zips (${(zipBytes / 1e6).toFixed(0)} MB zipped), generated in ${secs(performance.now() - g0)}`);
+  console.log(
+    `\n2. ${fmtN(made)} aggTrades in ${tZips.length} daily zips (${(zipBytes / 1e6).toFixed(0)} MB zipped), generated in ${secs(performance.now() - g0)}`,
+  );
   const tFloor = await splitOnly(tZips);
   const tDir = join(root, 'db-trades');
   const t = open(tDir);
@@ -199,19 +203,30 @@ async function main(): Promise<void> {
   const fileBytes = dbBytes(tDir, t.db) - emptyBytes;
   const blobBytes = (t.db.prepare('SELECT SUM(LENGTH(data)) AS b FROM dataset_trade_blocks').get() as { b: number }).b;
   console.log(`   import           ${secs(tMs)}  (${fmtN(imported / (tMs / 1000))} trades/s)`);
-  console.log(`   baseline (unzip + split lines only) ${secs(tFloor.ms)}; import / baseline = ${(tMs / tFloor.ms).toFixed(1)}x`);
-  console.log(`   on disk: ${(fileBytes / imported).toFixed(1)} bytes a trade (database file growth after a checkpoint), ${(blobBytes / imported).toFixed(1)} in the trade blocks alone; the zipped CSV: ${(zipBytes / imported).toFixed(1)}`);
+  console.log(
+    `   baseline (unzip + split lines only) ${secs(tFloor.ms)}; import / baseline = ${(tMs / tFloor.ms).toFixed(1)}x`,
+  );
+  console.log(
+    `   on disk: ${(fileBytes / imported).toFixed(1)} bytes a trade (database file growth after a checkpoint), ${(blobBytes / imported).toFixed(1)} in the trade blocks alone; the zipped CSV: ${(zipBytes / imported).toFixed(1)}`,
+  );
   const firstPeak = heapPeaks[0];
   const lastPeak = heapPeaks[heapPeaks.length - 1];
-  console.log(`   heap peak while importing file 1: ${(firstPeak / 1e6).toFixed(0)} MB, file ${heapPeaks.length}: ${(lastPeak / 1e6).toFixed(0)} MB (ratio ${(lastPeak / firstPeak).toFixed(2)}); rss peak ${(rssPeak / 1e6).toFixed(0)} MB`);
+  console.log(
+    `   heap peak while importing file 1: ${(firstPeak / 1e6).toFixed(0)} MB, file ${heapPeaks.length}: ${(lastPeak / 1e6).toFixed(0)} MB (ratio ${(lastPeak / firstPeak).toFixed(2)}); rss peak ${(rssPeak / 1e6).toFixed(0)} MB`,
+  );
   verdict(tMs < 60_000 && imported === made, `${fmtN(made)} aggTrades import in under 60 s: ${secs(tMs)}`);
   verdict(fileBytes / imported < 40, `under 40 bytes a trade on disk: ${(fileBytes / imported).toFixed(1)}`);
-  verdict(lastPeak < firstPeak * 1.5 + 32e6, `memory flat while importing: heap peak ${(firstPeak / 1e6).toFixed(0)} MB on the first file, ${(lastPeak / 1e6).toFixed(0)} MB on the last`);
+  verdict(
+    lastPeak < firstPeak * 1.5 + 32e6,
+    `memory flat while importing: heap peak ${(firstPeak / 1e6).toFixed(0)} MB on the first file, ${(lastPeak / 1e6).toFixed(0)} MB on the last`,
+  );
 
   // ---- 3. reading back ---------------------------------------------------------------------------
   const b0 = performance.now();
   let blobs = 0;
-  for (const row of t.db.prepare('SELECT data FROM dataset_trade_blocks WHERE dataset_id = ? ORDER BY first_id').iterate(datasetId)) {
+  for (const row of t.db
+    .prepare('SELECT data FROM dataset_trade_blocks WHERE dataset_id = ? ORDER BY first_id')
+    .iterate(datasetId)) {
     blobs += (row as { data: Uint8Array }).data.length;
   }
   const bMs = performance.now() - b0;
@@ -233,9 +248,16 @@ async function main(): Promise<void> {
     const rate = n / (ms / 1000);
     if (rate > best[0]) best.splice(0, 2, rate, ms);
   }
-  console.log(`\n3. reading ${fmtN(imported)} trades back in time order: ${fmtN(best[0])} trades/s (${secs(best[1])}, best of 2)`);
-  console.log(`   baseline (SELECT the same ${(blobs / 1e6).toFixed(0)} MB of blocks, no decoding) ${secs(bMs)}; read / baseline = ${(best[1] / bMs).toFixed(1)}x`);
-  verdict(best[0] >= 2_000_000, `reading stored trades back in time order at 2,000,000 a second or more: ${fmtN(best[0])}`);
+  console.log(
+    `\n3. reading ${fmtN(imported)} trades back in time order: ${fmtN(best[0])} trades/s (${secs(best[1])}, best of 2)`,
+  );
+  console.log(
+    `   baseline (SELECT the same ${(blobs / 1e6).toFixed(0)} MB of blocks, no decoding) ${secs(bMs)}; read / baseline = ${(best[1] / bMs).toFixed(1)}x`,
+  );
+  verdict(
+    best[0] >= 2_000_000,
+    `reading stored trades back in time order at 2,000,000 a second or more: ${fmtN(best[0])}`,
+  );
   t.db.close();
 
   console.log('\n' + verdicts.join('\n'));

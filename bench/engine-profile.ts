@@ -19,5 +19,7 @@ for (let r = 0; r < runs; r++) {
   const dt = Number(process.hrtime.bigint() - t0) / 1e6;
   const c = process.cpuUsage(c0);
   const cpu = (c.user + c.system) / 1e3;
-  console.log(`run ${r}: wall ${(s.length / dt / 1e3).toFixed(2)}M ops/s, cpu ${(s.length / cpu / 1e3).toFixed(2)}M ops/cpu-s, ${book.orderCount} resting`);
+  console.log(
+    `run ${r}: wall ${(s.length / dt / 1e3).toFixed(2)}M ops/s, cpu ${(s.length / cpu / 1e3).toFixed(2)}M ops/cpu-s, ${book.orderCount} resting`,
+  );
 }

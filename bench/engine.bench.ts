@@ -102,7 +102,14 @@ function replayNob(book: NobBook, s: Stream, ids: string[], from: number, to: nu
     const sd = side[i] === 1 ? NobSide.BUY : NobSide.SELL;
     if (k === Op.Cancel) book.cancel(ids[i]);
     else if (k === Op.Market) book.market({ side: sd, size: qty[i] });
-    else book.limit({ id: ids[i], side: sd, price: price[i], size: qty[i], timeInForce: tif[i] === 2 ? NOB_IOC : NOB_GTC });
+    else
+      book.limit({
+        id: ids[i],
+        side: sd,
+        price: price[i],
+        size: qty[i],
+        timeInForce: tif[i] === 2 ? NOB_IOC : NOB_GTC,
+      });
   }
 }
 
@@ -111,7 +118,14 @@ function oneNob(book: NobBook, s: Stream, ids: string[], i: number): void {
   const side = s.side[i] === 1 ? NobSide.BUY : NobSide.SELL;
   if (k === Op.Cancel) book.cancel(ids[i]);
   else if (k === Op.Market) book.market({ side, size: s.qty[i] });
-  else book.limit({ id: ids[i], side, price: s.price[i], size: s.qty[i], timeInForce: s.tif[i] === 2 ? NOB_IOC : NOB_GTC });
+  else
+    book.limit({
+      id: ids[i],
+      side,
+      price: s.price[i],
+      size: s.qty[i],
+      timeInForce: s.tif[i] === 2 ? NOB_IOC : NOB_GTC,
+    });
 }
 
 // ------------------------------------------------------------------ measurement
@@ -203,17 +217,27 @@ function sampled(from: number, to: number, one: (i: number) => void, lat: Latenc
 }
 
 const fmtRate = (x: number): string => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : `${(x / 1e3).toFixed(1)}k`);
-const fmtNs = (x: number): string => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}ms` : x >= 1e3 ? `${(x / 1e3).toFixed(2)}us` : `${x.toFixed(0)}ns`);
+const fmtNs = (x: number): string =>
+  x >= 1e6 ? `${(x / 1e6).toFixed(2)}ms` : x >= 1e3 ? `${(x / 1e3).toFixed(2)}us` : `${x.toFixed(0)}ns`;
 
 function row(name: string, t: Timing, lat: LatencySampler | null): void {
   const l = lat ? lat.summary() : null;
-  const ls = l ? `  p50 ${fmtNs(l.p50).padStart(8)}  p99 ${fmtNs(l.p99).padStart(8)}  p99.9 ${fmtNs(l.p999).padStart(8)}` : '';
-  console.log(`  ${name.padEnd(36)}${String(t.ops).padStart(9)}  ${fmtRate(perWall(t)).padStart(8)}/s wall  ${fmtRate(perCpu(t)).padStart(8)}/s cpu${ls}`);
+  const ls = l
+    ? `  p50 ${fmtNs(l.p50).padStart(8)}  p99 ${fmtNs(l.p99).padStart(8)}  p99.9 ${fmtNs(l.p999).padStart(8)}`
+    : '';
+  console.log(
+    `  ${name.padEnd(36)}${String(t.ops).padStart(9)}  ${fmtRate(perWall(t)).padStart(8)}/s wall  ${fmtRate(perCpu(t)).padStart(8)}/s cpu${ls}`,
+  );
 }
 
 // ------------------------------------------------------------------ runs
 
-function oursRuns(s: Stream, from: number, to: number, runs: number): { median: Timing; all: Timing[]; sink: CountingSink; book: OrderBook } {
+function oursRuns(
+  s: Stream,
+  from: number,
+  to: number,
+  runs: number,
+): { median: Timing; all: Timing[]; sink: CountingSink; book: OrderBook } {
   const all: Timing[] = [];
   let sink = new CountingSink();
   let book = new OrderBook(CONFIG, sink);
@@ -232,7 +256,9 @@ function main(): void {
   const shallow = makeStream({ seed: 42, mixed: MIXED });
   const deep = makeStream({ seed: 43, mixed: MIXED, prefill: DEEP_PREFILL, prefillSpread: 2000 });
   const overhead = timerOverheadNs();
-  console.log(`engine bench, node ${process.version}; streams: ${MIXED} mixed ops (seed 42); deep: ${DEEP_PREFILL} resting orders then ${MIXED} mixed ops (seed 43)`);
+  console.log(
+    `engine bench, node ${process.version}; streams: ${MIXED} mixed ops (seed 42); deep: ${DEEP_PREFILL} resting orders then ${MIXED} mixed ops (seed 43)`,
+  );
   console.log(
     import.meta.url.endsWith('.ts')
       ? 'code: TypeScript under Node type stripping, which slows typed-array access for the whole process (npm run bench:engine measures the bundled code instead)'
@@ -338,12 +364,18 @@ function main(): void {
   row(`reference book, first ${refOps} ops`, refTiming, refLat);
   row(`ours, same first ${refOps} ops (x${REPS})`, oursRefPrefix, null);
   console.log('');
-  console.log(`  ours shallow runs (M ops/cpu-s): ${sh.all.map((t) => (perCpu(t) / 1e6).toFixed(2)).join(' ')}; deep: ${dp.all.map((t) => (perCpu(t) / 1e6).toFixed(2)).join(' ')}`);
+  console.log(
+    `  ours shallow runs (M ops/cpu-s): ${sh.all.map((t) => (perCpu(t) / 1e6).toFixed(2)).join(' ')}; deep: ${dp.all.map((t) => (perCpu(t) / 1e6).toFixed(2)).join(' ')}`,
+  );
   console.log(
     `  events per shallow replay: ${ev.total} = ${(ev.total / MIXED).toFixed(2)}/op (accepted ${ev.accepted}, rejected ${ev.rejected}, trades ${ev.trades}, filled ${ev.filled}, partially filled ${ev.partiallyFilled}, cancelled ${ev.cancelled}, expired ${ev.expired}, level changes ${ev.levelChanges})`,
   );
-  console.log(`  book after the shallow replay: ${sh.book.orderCount} orders on ${sh.book.levelCount(1)} bid / ${sh.book.levelCount(2)} ask levels`);
-  console.log(`  book after the deep replay:    ${dp.book.orderCount} orders on ${dp.book.levelCount(1)} bid / ${dp.book.levelCount(2)} ask levels`);
+  console.log(
+    `  book after the shallow replay: ${sh.book.orderCount} orders on ${sh.book.levelCount(1)} bid / ${sh.book.levelCount(2)} ask levels`,
+  );
+  console.log(
+    `  book after the deep replay:    ${dp.book.orderCount} orders on ${dp.book.levelCount(1)} bid / ${dp.book.levelCount(2)} ask levels`,
+  );
 
   const ok = (b: boolean): string => (b ? 'met' : 'NOT MET');
   const rNob = perCpu(sh.median) / perCpu(nob);
@@ -352,11 +384,19 @@ function main(): void {
   const rDeep = perCpu(dp.median) / perCpu(sh.median);
   const rDeepWall = perWall(dp.median) / perWall(sh.median);
   console.log('\nratios (same process, same stream; cpu-time based, wall-time based in brackets)');
-  console.log(`  ours / nodejs-order-book:  ${rNob.toFixed(0)}x  [${rNobWall.toFixed(0)}x]   target >= 100x: ${ok(rNob >= 100)}`);
-  console.log(`    (with the service's default sizes: ${(perCpu(shDefault.median) / perCpu(nob)).toFixed(0)}x  [${(perWall(shDefault.median) / perWall(nob)).toFixed(0)}x])`);
+  console.log(
+    `  ours / nodejs-order-book:  ${rNob.toFixed(0)}x  [${rNobWall.toFixed(0)}x]   target >= 100x: ${ok(rNob >= 100)}`,
+  );
+  console.log(
+    `    (with the service's default sizes: ${(perCpu(shDefault.median) / perCpu(nob)).toFixed(0)}x  [${(perWall(shDefault.median) / perWall(nob)).toFixed(0)}x])`,
+  );
   console.log(`  ours / reference book:     ${rRef.toFixed(0)}x   (on the reference's ${refOps}-op prefix)`);
-  console.log(`  deep / shallow ops/s:      ${rDeep.toFixed(2)}  [${rDeepWall.toFixed(2)}]   target >= 0.5: ${ok(rDeep >= 0.5)}`);
-  console.log(`  ours, shallow:             ${fmtRate(perCpu(sh.median))} ops/cpu-s  [${fmtRate(perWall(sh.median))} ops/s wall]   target >= 5M: ${ok(perCpu(sh.median) >= 5e6)}`);
+  console.log(
+    `  deep / shallow ops/s:      ${rDeep.toFixed(2)}  [${rDeepWall.toFixed(2)}]   target >= 0.5: ${ok(rDeep >= 0.5)}`,
+  );
+  console.log(
+    `  ours, shallow:             ${fmtRate(perCpu(sh.median))} ops/cpu-s  [${fmtRate(perWall(sh.median))} ops/s wall]   target >= 5M: ${ok(perCpu(sh.median) >= 5e6)}`,
+  );
   console.log(`\ntotal ${(Number(now() - start) / 1e9).toFixed(1)} s`);
 }
 

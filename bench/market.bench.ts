@@ -119,7 +119,12 @@ interface TradeStream {
 /** `n` trades from `from`, `gapMs` apart on average, prices random-walking. */
 function makeStream(from: number, n: number, gapMs: number, seed: number): TradeStream {
   const rnd = mulberry32(seed);
-  const s: TradeStream = { time: new Float64Array(n), price: new Int32Array(n), qty: new Int32Array(n), side: new Int8Array(n) };
+  const s: TradeStream = {
+    time: new Float64Array(n),
+    price: new Int32Array(n),
+    qty: new Int32Array(n),
+    side: new Int8Array(n),
+  };
   let t = from;
   let p = 1_000_000;
   for (let i = 0; i < n; i++) {
@@ -142,7 +147,8 @@ function fillHistory(klines: KlineService, symbol: string, now: number, gapMs: n
   const from = now - HISTORY_MIN * 60_000;
   const s = makeStream(from, Math.floor((now - from) / gapMs), gapMs, seed);
   let n = 0;
-  for (let i = 0; i < s.time.length && s.time[i] < now; i++, n++) klines.recordTrade(symbol, s.time[i], s.price[i], s.qty[i], s.side[i]);
+  for (let i = 0; i < s.time.length && s.time[i] < now; i++, n++)
+    klines.recordTrade(symbol, s.time[i], s.price[i], s.qty[i], s.side[i]);
   return n;
 }
 
@@ -193,7 +199,9 @@ function liveRate(): { service: number; builder: number } {
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-bench-market-'));
-  console.log(`market bench: node ${process.version}, ${SECONDS} s per load run, ${CONNECTIONS} connections, data dir ${dataDir}`);
+  console.log(
+    `market bench: node ${process.version}, ${SECONDS} s per load run, ${CONNECTIONS} connections, data dir ${dataDir}`,
+  );
 
   // Bench pairs so that the batch route can ask for 20 distinct pairs.
   {
@@ -209,7 +217,14 @@ async function main(): Promise<void> {
 
   const venue = openVenue({ dataDir });
   const own = (venue as Venue & { klines?: KlineService }).klines;
-  const klines = own ?? new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange });
+  const klines =
+    own ??
+    new KlineService({
+      candles: new CandlesRepo(venue.db),
+      symbols: venue.symbols,
+      clock: venue.clock,
+      exchange: venue.exchange,
+    });
   if (!own) Object.assign(venue, { klines });
   const app = await buildApp({ venue, rateLimit: false });
   app.addHook('onRequest', async (req) => {
@@ -217,7 +232,8 @@ async function main(): Promise<void> {
   });
   app.addHook('onSend', async (req, _reply, payload) => {
     const t0 = (req as unknown as { t0?: bigint }).t0;
-    if (t0 !== undefined && req.url.startsWith('/fapi/v1/klines')) samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    if (t0 !== undefined && req.url.startsWith('/fapi/v1/klines'))
+      samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
     return payload;
   });
   const url = await listenLocal(app);
@@ -228,7 +244,11 @@ async function main(): Promise<void> {
 
   try {
     // ---- history
-    const symbols = venue.symbols.all().filter((s) => s.status === 1).slice(0, PAIRS).map((s) => s.symbol);
+    const symbols = venue.symbols
+      .all()
+      .filter((s) => s.status === 1)
+      .slice(0, PAIRS)
+      .map((s) => s.symbol);
     if (symbols.length < PAIRS) throw new Error(`only ${symbols.length} trading pairs`);
     const now = venue.clock.now();
     klines.autoAdvance = false;
@@ -248,10 +268,16 @@ async function main(): Promise<void> {
     for (const s of symbols) for (const i of INTERVALS) rows += klines.repo.count(s, i);
     console.log('');
     console.log('history fast-forward (recordTrade only; closed candles written in batches; SQLite included)');
-    console.log(`  BTCUSDT, a trade per ~200 ms   ${dense.toLocaleString('en')} trades in ${(denseMs / 1000).toFixed(2)} s = ${Math.round(dense / (denseMs / 1000)).toLocaleString('en')} trades/s (${rows1.toLocaleString('en')} 1s candles)`);
-    console.log(`  ${symbols.length - 1} pairs, a trade per ~10 s    ${sparse.toLocaleString('en')} trades in ${(sparseMs / 1000).toFixed(2)} s; ${rows.toLocaleString('en')} candle rows in all = ${Math.round(rows / ((denseMs + sparseMs) / 1000)).toLocaleString('en')} rows/s`);
+    console.log(
+      `  BTCUSDT, a trade per ~200 ms   ${dense.toLocaleString('en')} trades in ${(denseMs / 1000).toFixed(2)} s = ${Math.round(dense / (denseMs / 1000)).toLocaleString('en')} trades/s (${rows1.toLocaleString('en')} 1s candles)`,
+    );
+    console.log(
+      `  ${symbols.length - 1} pairs, a trade per ~10 s    ${sparse.toLocaleString('en')} trades in ${(sparseMs / 1000).toFixed(2)} s; ${rows.toLocaleString('en')} candle rows in all = ${Math.round(rows / ((denseMs + sparseMs) / 1000)).toLocaleString('en')} rows/s`,
+    );
     const live = liveRate();
-    console.log(`  live rhythm (advance + one write per 250 ms, 5,000 trades/s of market time): ${Math.round(live.service).toLocaleString('en')} trades/s, x${(live.service / live.builder).toFixed(3)} of the bare CandleBuilder (${Math.round(live.builder).toLocaleString('en')} trades/s)`);
+    console.log(
+      `  live rhythm (advance + one write per 250 ms, 5,000 trades/s of market time): ${Math.round(live.service).toLocaleString('en')} trades/s, x${(live.service / live.builder).toFixed(3)} of the bare CandleBuilder (${Math.round(live.builder).toLocaleString('en')} trades/s)`,
+    );
     for (const s of [symbols[0], symbols[symbols.length - 1]]) {
       for (const i of ['1s', '1m'] as const) {
         const n = klines.klines(s, i, { limit: 1500 }).length;
@@ -270,7 +296,11 @@ async function main(): Promise<void> {
     const batch = await (await fetch(batchUrl)).text();
     const oneRows = JSON.parse(one) as unknown[];
     const batchObj = JSON.parse(batch) as Record<string, unknown[]>;
-    if (oneRows.length !== 1500 || Object.keys(batchObj).length !== PAIRS || Object.values(batchObj).some((v) => v.length !== 1500)) {
+    if (
+      oneRows.length !== 1500 ||
+      Object.keys(batchObj).length !== PAIRS ||
+      Object.values(batchObj).some((v) => v.length !== 1500)
+    ) {
       throw new Error('unexpected klines answer shape');
     }
     for (let i = 0; i < 200; i++) await (await fetch(klinesUrl)).text();
@@ -289,7 +319,9 @@ async function main(): Promise<void> {
     const bServer = [...samples];
 
     const row = (name: string, r: LoadResult, server: number[] | null): void => {
-      const srv = server ? `server p50 ${quantile(server, 0.5).toFixed(3)} ms p99 ${quantile(server, 0.99).toFixed(3)} ms` : '';
+      const srv = server
+        ? `server p50 ${quantile(server, 0.5).toFixed(3)} ms p99 ${quantile(server, 0.99).toFixed(3)} ms`
+        : '';
       console.log(
         `  ${name.padEnd(30)} ${Math.round(r.rps).toString().padStart(7)} req/s  x${(r.rps / base.rps).toFixed(3).padEnd(6)}` +
           ` client p50 ${String(r.p50).padStart(4)} ms p99 ${String(r.p99).padStart(4)} ms  ${r.mbps.toFixed(0).padStart(4)} MB/s  ${srv}` +
@@ -297,20 +329,30 @@ async function main(): Promise<void> {
       );
     };
     console.log('');
-    console.log(`load (autocannon in a child process, ${CONNECTIONS} connections, ${SECONDS} s each; x = req/s ratio to hello-world)`);
+    console.log(
+      `load (autocannon in a child process, ${CONNECTIONS} connections, ${SECONDS} s each; x = req/s ratio to hello-world)`,
+    );
     row('fastify hello-world (baseline)', base, null);
     row('fastify constant 1,500-candle body', same, null);
     row('klines 1m limit=1500', k, kServer);
     row(`klines/batch ${PAIRS} x 1500`, b, bServer);
     console.log('');
-    console.log(`one response: ${(one.length / 1024).toFixed(0)} KiB (1,500 candles); batch: ${(batch.length / 1024 / 1024).toFixed(1)} MiB`);
-    console.log(`first read of a cold pair (SQLite load + first serialisation of 1,500 candles): ${coldMs?.toFixed(2)} ms`);
+    console.log(
+      `one response: ${(one.length / 1024).toFixed(0)} KiB (1,500 candles); batch: ${(batch.length / 1024 / 1024).toFixed(1)} MiB`,
+    );
+    console.log(
+      `first read of a cold pair (SQLite load + first serialisation of 1,500 candles): ${coldMs?.toFixed(2)} ms`,
+    );
     const p99 = quantile(kServer, 0.99);
-    console.log(`budget (DESIGN 6): 1,500 candles in under 1 ms of server time: p99 ${p99.toFixed(3)} ms -> ${p99 < 1 ? 'met' : 'NOT met'}`);
+    console.log(
+      `budget (DESIGN 6): 1,500 candles in under 1 ms of server time: p99 ${p99.toFixed(3)} ms -> ${p99 < 1 ? 'met' : 'NOT met'}`,
+    );
     console.log(`klines vs the constant body of the same bytes: x${(k.rps / same.rps).toFixed(3)} req/s`);
 
     console.log('');
-    console.log('simulator (bench/sim.bench.ts): sustained trades per second at high speed, against a bare exchange in the same run');
+    console.log(
+      'simulator (bench/sim.bench.ts): sustained trades per second at high speed, against a bare exchange in the same run',
+    );
     for (const line of await simBench()) console.log(`  ${line}`);
   } finally {
     await hello.close();

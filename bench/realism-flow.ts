@@ -29,7 +29,9 @@ function run(seed: number): Record<string, number> {
   const venue = openVenue({ dataDir: ':memory:', seed, wall: () => t0 });
   const pair = venue.exchange.pairs.get(SYMBOL)!;
   const sigma = paramsFor(pair.row).volatility * VOL;
-  const startStates = new Map(VOL === 1 ? [] : [[SYMBOL, { price: pair.markPrice, h: Math.log((sigma * sigma) / (MS_PER_YEAR / 1000)) }]]);
+  const startStates = new Map(
+    VOL === 1 ? [] : [[SYMBOL, { price: pair.markPrice, h: Math.log((sigma * sigma) / (MS_PER_YEAR / 1000)) }]],
+  );
   const sim = new Simulator({ exchange: venue.exchange, clock: venue.clock, seed, startStates });
   const s = sim.symbol(SYMBOL)!;
   let actor: Actor = 'other';
@@ -141,9 +143,18 @@ function run(seed: number): Record<string, number> {
     topInTrades: S.median(top) / medianTrade,
     depth1pInTrades: S.median(d1p) / medianTrade,
     share01: S.median(share01),
-    topInTradesMinP05: S.quantile(minuteSizes.map((z, m) => (z.length > 0 ? S.median(minuteTop[m]) / S.median(z) : NaN)).filter((x) => x === x), 0.05),
-    depth1pInTradesMinP05: S.quantile(minuteSizes.map((z, m) => (z.length > 0 ? S.median(minuteD1p[m]) / S.median(z) : NaN)).filter((x) => x === x), 0.05),
-    vr15: S.varianceRatio(Array.from(close, (c) => Math.log(c)), 15),
+    topInTradesMinP05: S.quantile(
+      minuteSizes.map((z, m) => (z.length > 0 ? S.median(minuteTop[m]) / S.median(z) : NaN)).filter((x) => x === x),
+      0.05,
+    ),
+    depth1pInTradesMinP05: S.quantile(
+      minuteSizes.map((z, m) => (z.length > 0 ? S.median(minuteD1p[m]) / S.median(z) : NaN)).filter((x) => x === x),
+      0.05,
+    ),
+    vr15: S.varianceRatio(
+      Array.from(close, (c) => Math.log(c)),
+      15,
+    ),
     arbsPerS: s.takers.stats.arbs / ((sim.time - sim.startTime) / 1000),
     flowShare: by.flow / total,
     arbShare: by.arb / total,

@@ -95,7 +95,9 @@ export function kurtosis(xs: ArrayLike<number>): number {
  * A Pareto(alpha) sample gives about alpha, with a relative error near 1 / sqrt(k).
  */
 export function hill(xs: ArrayLike<number>, k: number): number {
-  const pos = Float64Array.from(xs).filter((x) => x > 0).sort();
+  const pos = Float64Array.from(xs)
+    .filter((x) => x > 0)
+    .sort();
   const n = pos.length;
   if (k < 2 || n <= k) return NaN;
   const xk = pos[n - k - 1];

@@ -59,7 +59,14 @@ import { MemoryCandleStore } from '../src-main/store/memory-candle-store.ts';
 import { openDatabase } from '../src-main/store/database.ts';
 import { SymbolsRepo } from '../src-main/store/symbols-repo.ts';
 import type { Command } from '../src-main/trading/exchange.ts';
-import { LASOTA, memoryReplayVenue, replayVenue, trxBooks, trxTradesCsv, type MemoryReplayVenue } from '../test/market/replay/harness.ts';
+import {
+  LASOTA,
+  memoryReplayVenue,
+  replayVenue,
+  trxBooks,
+  trxTradesCsv,
+  type MemoryReplayVenue,
+} from '../test/market/replay/harness.ts';
 import { startService } from '../src-main/service.ts';
 import { lockstepSection } from './lib/replay-lockstep.ts';
 
@@ -80,8 +87,13 @@ interface GenTrades {
 /** A seeded random walk: price in 0.1 ticks, 1..500 lots of 0.001, aggressor side. */
 function generate(n: number): GenTrades {
   let s = 12345;
-  const rnd = (): number => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
-  const t: GenTrades = { priceTicks: new Int32Array(n), lots: new Int32Array(n), sell: new Uint8Array(n), times: new Float64Array(n) };
+  const rnd = (): number => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296;
+  const t: GenTrades = {
+    priceTicks: new Int32Array(n),
+    lots: new Int32Array(n),
+    sell: new Uint8Array(n),
+    times: new Float64Array(n),
+  };
   let p = 500_000;
   for (let i = 0; i < n; i++) {
     const r = rnd();
@@ -104,9 +116,26 @@ function generate(n: number): GenTrades {
  * the aggressor side, 22 % the price; the generated walk changes the side on half of them.
  */
 function realFlow(n: number): GenTrades {
-  const csv = readFileSync(fileURLToPath(new URL('../test/fixtures/binance/depth/binance_usdm_TRXUSDT_2025-04-14_lasota/trade_stream.csv', import.meta.url)), 'utf8');
-  const rows = csv.trim().split('\n').slice(1).map((l) => l.split(','));
-  const t: GenTrades = { priceTicks: new Int32Array(n), lots: new Int32Array(n), sell: new Uint8Array(n), times: new Float64Array(n) };
+  const csv = readFileSync(
+    fileURLToPath(
+      new URL(
+        '../test/fixtures/binance/depth/binance_usdm_TRXUSDT_2025-04-14_lasota/trade_stream.csv',
+        import.meta.url,
+      ),
+    ),
+    'utf8',
+  );
+  const rows = csv
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
+  const t: GenTrades = {
+    priceTicks: new Int32Array(n),
+    lots: new Int32Array(n),
+    sell: new Uint8Array(n),
+    times: new Float64Array(n),
+  };
   const first = Number(rows[0][4]);
   const span = Number(rows[rows.length - 1][4]) - first + 1000;
   for (let i = 0; i < n; i++) {
@@ -127,8 +156,15 @@ function realFlow(n: number): GenTrades {
 function memoryData(g: GenTrades): ReplayData {
   const n = g.priceTicks.length;
   const ds: ReplayDataset = {
-    id: 1, market: 'um', symbol: 'BTCUSDT', kind: 'trades', interval: '', firstTime: START, lastTime: START + g.times[n - 1],
-    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] }, specsSource: 'catalogue',
+    id: 1,
+    market: 'um',
+    symbol: 'BTCUSDT',
+    kind: 'trades',
+    interval: '',
+    firstTime: START,
+    lastTime: START + g.times[n - 1],
+    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] },
+    specsSource: 'catalogue',
   };
   return {
     datasets: (symbol) => (symbol === 'BTCUSDT' ? [ds] : []),
@@ -160,7 +196,12 @@ function memoryData(g: GenTrades): ReplayData {
       for (; i < n; i++) {
         const p = g.priceTicks[i];
         const q = g.lots[i];
-        yield { time: START + g.times[i], price: `${(p / 10) | 0}.${p % 10}`, qty: `${(q / 1000) | 0}.${String(q % 1000).padStart(3, '0')}`, buyerMaker: g.sell[i] === 1 };
+        yield {
+          time: START + g.times[i],
+          price: `${(p / 10) | 0}.${p % 10}`,
+          qty: `${(q / 1000) | 0}.${String(q % 1000).padStart(3, '0')}`,
+          buyerMaker: g.sell[i] === 1,
+        };
       }
     },
   };
@@ -183,7 +224,8 @@ function replayRate(g: GenTrades, recordLifecycle = false): { events: number; ms
   while (!market.finished && performance.now() - t0 < SECONDS * 1000) market.seek(Math.min(until, market.time + chunk));
   const ms = performance.now() - t0;
   const events = market.status().events;
-  if (process.env.BENCH_DEBUG) console.log('book orders', exchange.pair('BTCUSDT')!.book.orderCount, market.engine.mirror('BTCUSDT').stats);
+  if (process.env.BENCH_DEBUG)
+    console.log('book orders', exchange.pair('BTCUSDT')!.book.orderCount, market.engine.mirror('BTCUSDT').stats);
   rig.close();
   return { events, ms };
 }
@@ -194,12 +236,17 @@ function replayRate(g: GenTrades, recordLifecycle = false): { events: number; ms
  * session report; HTTP and /ws listening on loopback), no client connected: the product's path.
  */
 async function serviceRate(g: GenTrades): Promise<{ events: number; ms: number }> {
-  const svc = await startService({ dataDir: ':memory:', rateLimit: false, replay: { options: { symbols: ['BTCUSDT'], start: START }, data: memoryData(g) } });
+  const svc = await startService({
+    dataDir: ':memory:',
+    rateLimit: false,
+    replay: { options: { symbols: ['BTCUSDT'], start: START }, data: memoryData(g) },
+  });
   try {
     const market = svc.venue.market as ReplayMarket;
     const until = market.status().until;
     const t0 = performance.now();
-    while (!market.finished && performance.now() - t0 < SECONDS * 1000) market.seek(Math.min(until, market.time + 60_000));
+    while (!market.finished && performance.now() - t0 < SECONDS * 1000)
+      market.seek(Math.min(until, market.time + 60_000));
     return { events: market.status().events, ms: performance.now() - t0 };
   } finally {
     await svc.close();
@@ -236,7 +283,16 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
     if (i < 0) i = accounts.push(a) - 1;
     return i;
   };
-  const put = (kind: number, id: number, acct: number, side: number, price: number, qty: number, tif: number, stp = 0): void => {
+  const put = (
+    kind: number,
+    id: number,
+    acct: number,
+    side: number,
+    price: number,
+    qty: number,
+    tif: number,
+    stp = 0,
+  ): void => {
     if ((log.n + 1) * 6 > log.ops.length) {
       const bigger = new Int32Array(log.ops.length * 2);
       bigger.set(log.ops);
@@ -264,7 +320,17 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
   const trimOrder = book.trimOrder.bind(book);
   const amend = book.amend.bind(book);
   const raw = book as unknown as Record<string, unknown>;
-  raw.placeLimit = (id: number, acct: number, side: number, price: number, qty: number, tif: number, flags = 0, cap = -1, stp = 0): void => {
+  raw.placeLimit = (
+    id: number,
+    acct: number,
+    side: number,
+    price: number,
+    qty: number,
+    tif: number,
+    flags = 0,
+    cap = -1,
+    stp = 0,
+  ): void => {
     if (flags !== 0 || cap !== -1) throw new Error('the floor log knows limit orders without flags or caps only');
     put(OP_LIMIT, id, acct, side, price, qty, tif, stp);
     placeLimit(id, acct, side, price, qty, tif, flags, cap, stp);
@@ -284,7 +350,8 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
     amend(id, price, qty);
   };
   const stopAt = START + (prints < g.times.length ? g.times[prints] : g.times[g.times.length - 1] + 1);
-  while (market.time < stopAt && !market.finished) market.seek(Math.min(market.status().until, stopAt, market.time + 60_000));
+  while (market.time < stopAt && !market.finished)
+    market.seek(Math.min(market.status().until, stopAt, market.time + 60_000));
   log.prints = market.status().events;
   rig.close();
   return log;
@@ -309,7 +376,8 @@ function recordExchangeCommands(g: GenTrades, prints: number): ExchangeLog {
     return execute(c);
   };
   const stopAt = START + (prints < g.times.length ? g.times[prints] : g.times[g.times.length - 1] + 1);
-  while (market.time < stopAt && !market.finished) market.seek(Math.min(market.status().until, stopAt, market.time + 60_000));
+  while (market.time < stopAt && !market.finished)
+    market.seek(Math.min(market.status().until, stopAt, market.time + 60_000));
   log.prints = market.status().events;
   rig.close();
   return log;
@@ -357,7 +425,17 @@ function quietSink(): RecordingSink {
 function floorRig(): { book: ReturnType<typeof createBook>; sink: RecordingSink; klines: KlineService; close(): void } {
   const db = openDatabase({ dataDir: ':memory:' });
   const symbols = new SymbolsRepo(db);
-  symbols.insertMissing([replaySymbolRow('BTCUSDT', { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] }, '50000.0', 0)], 0);
+  symbols.insertMissing(
+    [
+      replaySymbolRow(
+        'BTCUSDT',
+        { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] },
+        '50000.0',
+        0,
+      ),
+    ],
+    0,
+  );
   const candles = new MemoryCandleStore(); // the replay venue's candle store
   const klines = new KlineService({ candles, symbols, clock: { now: () => START } }, { tickMs: 0 });
   const sink = quietSink();
@@ -375,7 +453,18 @@ function floorRate(log: EngineLog): { events: number; ms: number } {
   for (let i = 0; i < n; i++) {
     const b = i * 6;
     const k = o[b] & 15;
-    if (k === OP_LIMIT) book.placeLimit(o[b + 1], acct[o[b + 5]], (o[b] >> 4) & 15, o[b + 2], o[b + 3], (o[b] >> 8) & 15, 0, -1, (o[b] >> 12) & 15);
+    if (k === OP_LIMIT)
+      book.placeLimit(
+        o[b + 1],
+        acct[o[b + 5]],
+        (o[b] >> 4) & 15,
+        o[b + 2],
+        o[b + 3],
+        (o[b] >> 8) & 15,
+        0,
+        -1,
+        (o[b] >> 12) & 15,
+      );
     else if (k === OP_CANCEL) book.cancel(o[b + 1]);
     else if (k === OP_AMEND) book.amend(o[b + 1], o[b + 2], o[b + 3]);
     else if (k === OP_PRINT) {
@@ -461,13 +550,20 @@ function flowTrades(flow: Flow): GenTrades {
 
 /** Where a child finds the recorded logs of a flow. */
 function logPaths(dir: string, flow: Flow): { ops: string; meta: string; ex: string } {
-  return { ops: path.join(dir, `${flow}-engine.bin`), meta: path.join(dir, `${flow}-engine.json`), ex: path.join(dir, `${flow}-exchange.json`) };
+  return {
+    ops: path.join(dir, `${flow}-engine.bin`),
+    meta: path.join(dir, `${flow}-engine.json`),
+    ex: path.join(dir, `${flow}-exchange.json`),
+  };
 }
 
 function writeLogs(dir: string, flow: Flow, log: EngineLog, exLog: ExchangeLog): void {
   const p = logPaths(dir, flow);
   writeFileSync(p.ops, new Uint8Array(log.ops.buffer, 0, log.n * 6 * 4));
-  writeFileSync(p.meta, JSON.stringify({ n: log.n, engineOps: log.engineOps, prints: log.prints, accounts: log.accounts }));
+  writeFileSync(
+    p.meta,
+    JSON.stringify({ n: log.n, engineOps: log.engineOps, prints: log.prints, accounts: log.accounts }),
+  );
   writeFileSync(p.ex, JSON.stringify(exLog));
 }
 
@@ -518,15 +614,22 @@ async function measureHere(measure: Measure, flow: Flow, dir: string): Promise<{
 
 /** Runs one measure in a child process (this script with --measure) and returns its result. */
 function measureInChild(measure: Measure, flow: Flow, dir: string): { events: number; ms: number } {
-  const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--measure', measure, flow, dir], { encoding: 'utf8', env: process.env, maxBuffer: 1 << 24 });
+  const r = spawnSync(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), '--measure', measure, flow, dir],
+    { encoding: 'utf8', env: process.env, maxBuffer: 1 << 24 },
+  );
   const last = r.stdout.trim().split('\n').at(-1) ?? '';
-  if (r.status !== 0 || !last.startsWith('{')) throw new Error(`the ${measure} measure of ${flow} failed (exit ${r.status}): ${r.stderr.slice(-2000)}`);
+  if (r.status !== 0 || !last.startsWith('{'))
+    throw new Error(`the ${measure} measure of ${flow} failed (exit ${r.status}): ${r.stderr.slice(-2000)}`);
   return JSON.parse(last) as { events: number; ms: number };
 }
 
 async function noClient(what: string, flow: Flow): Promise<void> {
   const g = flowTrades(flow);
-  console.log(`replay, no client: ${fmtN(g.priceTicks.length)} ${what} (trades-only replay, synthetic book), ${ROUNDS} rounds, bound ${SECONDS} s a run, each measure in a process of its own`);
+  console.log(
+    `replay, no client: ${fmtN(g.priceTicks.length)} ${what} (trades-only replay, synthetic book), ${ROUNDS} rounds, bound ${SECONDS} s a run, each measure in a process of its own`,
+  );
   const log = recordCommands(g, FLOOR_EVENTS);
   const exLog = recordExchangeCommands(g, FLOOR_EVENTS);
   const dir = mkdtempSync(path.join(tmpdir(), 'perpdesk-bench-replay-'));
@@ -566,13 +669,22 @@ async function noClient(what: string, flow: Flow): Promise<void> {
     if (!process.env.BENCH_KEEP_LOGS) rmSync(dir, { recursive: true, force: true });
     else console.log(`  logs kept in ${dir}`);
   }
-  console.log(`  baseline, raw engine (maker + IOC taker per print, no exchange): ${fmtN(best.raw)} prints/s (best round)`);
+  console.log(
+    `  baseline, raw engine (maker + IOC taker per print, no exchange): ${fmtN(best.raw)} prints/s (best round)`,
+  );
   console.log(`  the same prints + candles (16 intervals), no exchange:         ${fmtN(best.candles)} prints/s`);
   console.log(`  floor: the replay's own engine commands + candles, no exchange:  ${fmtN(best.floor)} prints/s`);
-  console.log(`  the replay's exchange commands on a fresh venue (no mirror, data): ${fmtN(best.exchange)} prints/s (${exLog.cmds.length} commands over ${fmtN(exLog.prints)} prints)`);
+  console.log(
+    `  the replay's exchange commands on a fresh venue (no mirror, data): ${fmtN(best.exchange)} prints/s (${exLog.cmds.length} commands over ${fmtN(exLog.prints)} prints)`,
+  );
   console.log(`  replay through the venue (exchange, mirror, candles):           ${fmtN(best.replay)} events/s`);
-  if (LOUD) console.log(`  the same with the house orders' lifecycle recorded (no quiet sink): ${fmtN(best.loud)} events/s (quiet / recorded ${(best.replay / best.loud).toFixed(3)})`);
-  console.log(`  the same through the whole replay service, no client connected:     ${fmtN(best.service)} events/s (service / venue ${(best.service / best.replay).toFixed(3)})`);
+  if (LOUD)
+    console.log(
+      `  the same with the house orders' lifecycle recorded (no quiet sink): ${fmtN(best.loud)} events/s (quiet / recorded ${(best.replay / best.loud).toFixed(3)})`,
+    );
+  console.log(
+    `  the same through the whole replay service, no client connected:     ${fmtN(best.service)} events/s (service / venue ${(best.service / best.replay).toFixed(3)})`,
+  );
   // time a print, split: the engine and candles (floor), the exchange's part (its commands minus
   // the floor), the replay's own part (mirror, synthetic book, merge, data: the rest)
   const us = (rate: number): number => 1e6 / rate;
@@ -580,8 +692,12 @@ async function noClient(what: string, flow: Flow): Promise<void> {
     `  a print: ${us(best.replay).toFixed(2)} us = engine + candles ${us(best.floor).toFixed(2)} + exchange ${(us(best.exchange) - us(best.floor)).toFixed(2)} ` +
       `+ the replay's own work ${(us(best.replay) - us(best.exchange)).toFixed(2)} (mirror, synthetic book, merge, data)`,
   );
-  console.log(`  ratio replay / raw engine: ${(best.replay / best.raw).toFixed(3)}   replay / floor: ${(best.replay / best.floor).toFixed(3)}   floor / raw engine: ${(best.floor / best.raw).toFixed(3)}`);
-  console.log(`  target 1,000,000 events/s: ${best.replay >= 1_000_000 ? 'met' : 'NOT met'} (floor ${fmtN(best.floor)} /s, reached ${fmtN(best.replay)} /s)`);
+  console.log(
+    `  ratio replay / raw engine: ${(best.replay / best.raw).toFixed(3)}   replay / floor: ${(best.replay / best.floor).toFixed(3)}   floor / raw engine: ${(best.floor / best.raw).toFixed(3)}`,
+  );
+  console.log(
+    `  target 1,000,000 events/s: ${best.replay >= 1_000_000 ? 'met' : 'NOT met'} (floor ${fmtN(best.floor)} /s, reached ${fmtN(best.replay)} /s)`,
+  );
 }
 
 /**
@@ -593,15 +709,26 @@ async function noClient(what: string, flow: Flow): Promise<void> {
  * traded at).
  */
 async function depthBot(): Promise<void> {
-  const files = { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const } };
-  const trades = { paths: [trxTradesCsv()], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'trades' as const } };
-  console.log('replay, a bot on the TRXUSDT depth recording: 10 ms steps, alone and with an order placed and cancelled every step (one in ten marketable)');
+  const files = {
+    paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+    opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
+  };
+  const trades = {
+    paths: [trxTradesCsv()],
+    opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'trades' as const },
+  };
+  console.log(
+    'replay, a bot on the TRXUSDT depth recording: 10 ms steps, alone and with an order placed and cancelled every step (one in ten marketable)',
+  );
   const res: Record<string, { us: number; resyncs: number; resyncMs: number; walkUs: number }> = {};
   for (const bot of [false, true, false, true]) {
     const v = await replayVenue([files, trades], { symbols: ['TRXUSDT'], start: trxBooks()[0].time });
     const pair = v.exchange.pair('TRXUSDT')!;
     const mirror = v.market.engine.mirror('TRXUSDT');
-    const acct = v.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * 100_000_000n }, 0).id;
+    const acct = v.exchange.upsertAccount(
+      { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * 100_000_000n },
+      0,
+    ).id;
     const restore = mirror.restoreIfTouched.bind(mirror);
     let resyncMs = 0;
     mirror.restoreIfTouched = (): void => {
@@ -615,8 +742,19 @@ async function depthBot(): Promise<void> {
       if (bot && pair.book.bestBid() > 10) {
         const away = steps % 10 === 0 ? -2 : 5; // every tenth a buy two ticks through the best ask
         const price = steps % 10 === 0 ? pair.book.bestAsk() + 2 : pair.book.bestBid() - away;
-        const r = v.exchange.placeOrder(acct, { symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, time_in_force: steps % 10 === 0 ? 2 : 1, price: pair.math.formatPrice(price), qty: '100', leverage: 1 });
-        if (r.status === 1 || r.status === 2) v.exchange.cancelOrder(acct, { symbol: 'TRXUSDT', orderId: Number(r.order_id) });
+        const r = v.exchange.placeOrder(acct, {
+          symbol: 'TRXUSDT',
+          side: 1,
+          position_side: 1,
+          position_action: 1,
+          type: 1,
+          time_in_force: steps % 10 === 0 ? 2 : 1,
+          price: pair.math.formatPrice(price),
+          qty: '100',
+          leverage: 1,
+        });
+        if (r.status === 1 || r.status === 2)
+          v.exchange.cancelOrder(acct, { symbol: 'TRXUSDT', orderId: Number(r.order_id) });
       }
       v.market.step(10);
       steps++;
@@ -625,7 +763,9 @@ async function depthBot(): Promise<void> {
     // the reference: one walk of every historical level (a level read each), timed over 50 walks
     const t1 = performance.now();
     let n = 0;
-    for (let k = 0; k < 50; k++) for (let s = 0; s < 2; s++) for (const p of mirror.hist[s].keys()) n += mirror.houseLots((s + 1) as 1 | 2, p) > 0 ? 1 : 0;
+    for (let k = 0; k < 50; k++)
+      for (let s = 0; s < 2; s++)
+        for (const p of mirror.hist[s].keys()) n += mirror.houseLots((s + 1) as 1 | 2, p) > 0 ? 1 : 0;
     const walkUs = ((performance.now() - t1) / 50) * 1000;
     const key = bot ? 'bot' : 'alone';
     if (!res[key] || us < res[key].us) res[key] = { us, resyncs: mirror.stats.resyncs, resyncMs, walkUs };
@@ -650,4 +790,5 @@ if (!process.env.BENCH_NO_REAL_FLOW) await noClient('trades of real flow (the TR
 await noClient('generated trades, stress: the side drawn anew each print', 'walk');
 // 300,000 prints (50 minutes of history at a print every 10 ms) are more than a bounded run steps through
 if (!process.env.BENCH_NO_DEPTH) await depthBot();
-if (!process.env.BENCH_NO_LOCKSTEP) await lockstepSection(memoryData(generate(Math.min(EVENTS, 300_000))), 'BTCUSDT', START, SECONDS);
+if (!process.env.BENCH_NO_LOCKSTEP)
+  await lockstepSection(memoryData(generate(Math.min(EVENTS, 300_000))), 'BTCUSDT', START, SECONDS);

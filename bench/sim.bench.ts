@@ -30,10 +30,24 @@ function baselineTradesPerSecond(): number {
   const ex = venue.exchange;
   let trades = 0;
   ex.events.on('trade', () => trades++);
-  const ask = (i: number) => ex.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: (96000 + (i % 40) * 0.1).toFixed(1), qty: '0.050', time_in_force: 1 });
+  const ask = (i: number) =>
+    ex.placeBotOrder({
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 1,
+      price: (96000 + (i % 40) * 0.1).toFixed(1),
+      qty: '0.050',
+      time_in_force: 1,
+    });
   for (let i = 0; i < 40_000; i++) ask(i);
   const run = (n: number) => {
-    for (let i = 0; i < n; i++) ex.placeBotOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' }, HOUSE_ACCOUNT + 1);
+    for (let i = 0; i < n; i++)
+      ex.placeBotOrder(
+        { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' },
+        HOUSE_ACCOUNT + 1,
+      );
   };
   run(5_000); // warm-up
   trades = 0;
@@ -112,7 +126,11 @@ async function history(): Promise<{ writerMs: number; builderMs: number; trades:
   const bare: TradeRecorder = {
     recordTrade(symbol, time, p, q, side, count) {
       let b = builders.get(symbol);
-      if (!b) builders.set(symbol, (b = new CandleBuilder({ intervals: INTERVALS.filter((i) => i !== '1s'), onClose: () => {} })));
+      if (!b)
+        builders.set(
+          symbol,
+          (b = new CandleBuilder({ intervals: INTERVALS.filter((i) => i !== '1s'), onClose: () => {} })),
+        );
       b.trade(time, p, q, side === 1 ? 1 : 2, count);
     },
   };

@@ -27,7 +27,9 @@ import { quantileSorted } from './lib/stats.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const REPLAY_KLINES = fileURLToPath(new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv', import.meta.url));
+const REPLAY_KLINES = fileURLToPath(
+  new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv', import.meta.url),
+);
 const REPLAY_SPEED = 100;
 
 const PHASE_MS = Number(process.env.UI_BENCH_PHASE_MS ?? 10_000);
@@ -86,7 +88,12 @@ const RECORDER = `async (ms) => {
 
 /** Records rAF intervals for `ms` in the page. */
 async function record(page: Page, name: string, ms: number): Promise<PhaseResult> {
-  const r = (await page.evaluate(`(${RECORDER})(${ms})`)) as { frames: number[]; depth: number; trades: number; legendChanges: number };
+  const r = (await page.evaluate(`(${RECORDER})(${ms})`)) as {
+    frames: number[];
+    depth: number;
+    trades: number;
+    legendChanges: number;
+  };
   const sorted = [...r.frames].sort((a, b) => a - b);
   const pct = (p: number): number => quantileSorted(sorted, p);
   return {
@@ -115,7 +122,11 @@ function row(r: PhaseResult): string {
 
 async function main(): Promise<void> {
   const service = await startHeadless({ args: ['--speed', String(MAX_SPEED)] });
-  const browser = await chromium.launch({ executablePath: process.env.PERPDESK_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.PERPDESK_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   const watchdog = setTimeout(() => {
     console.error(`ui bench: watchdog after ${WATCHDOG_MS} ms, stopping`);
     void browser.close().finally(() => service.stop().finally(() => process.exit(2)));
@@ -130,13 +141,21 @@ async function main(): Promise<void> {
     const market = new BotMarket(service.url);
     const symbol = 'BTCUSDT';
     await market.ensureBook(symbol, 20);
-    const trader = new RestClient({ baseUrl: service.url, apiKey: service.account.apiKey, apiSecret: service.account.apiSecret });
+    const trader = new RestClient({
+      baseUrl: service.url,
+      apiKey: service.account.apiKey,
+      apiSecret: service.account.apiSecret,
+    });
     const s = await market.symbol(symbol);
     const mid = await market.mid(symbol);
-    await trader.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' }).catch((e: unknown) => console.error('position:', String(e)));
+    await trader
+      .placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' })
+      .catch((e: unknown) => console.error('position:', String(e)));
     for (const k of [0.97, 0.98]) {
       const price = (Math.round((mid * k) / Number(s.price_step)) * Number(s.price_step)).toFixed(s.price_precision);
-      await trader.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty: '0.010' }).catch((e: unknown) => console.error('order:', String(e)));
+      await trader
+        .placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty: '0.010' })
+        .catch((e: unknown) => console.error('order:', String(e)));
     }
 
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -150,7 +169,8 @@ async function main(): Promise<void> {
 
     // 2. the screen while the market streams.
     await context.addInitScript(
-      ([key, secret, base]) => localStorage.setItem('perpdesk.credentials', JSON.stringify({ apiKey: key, apiSecret: secret, baseUrl: base })),
+      ([key, secret, base]) =>
+        localStorage.setItem('perpdesk.credentials', JSON.stringify({ apiKey: key, apiSecret: secret, baseUrl: base })),
       [service.account.apiKey, service.account.apiSecret, service.url] as const,
     );
     await page.goto(`${service.url}/`);
@@ -186,7 +206,12 @@ async function main(): Promise<void> {
       if (!imported.ok) throw new Error(`import: HTTP ${imported.status} ${await imported.text()}`);
       // a loopback route, unsigned
       const started = await admin.call<{ login_url: string }>('POST', '/api/v1/replays', {
-        body: { symbols: ['BTCUSDT'], start: Date.parse('2021-05-16T00:00:00Z'), speed: REPLAY_SPEED, balance: '10000' },
+        body: {
+          symbols: ['BTCUSDT'],
+          start: Date.parse('2021-05-16T00:00:00Z'),
+          speed: REPLAY_SPEED,
+          balance: '10000',
+        },
       });
       await page.goto(started.login_url);
       await page.getByTestId('replay-banner').and(page.locator('[data-state="playing"]')).waitFor({ timeout: 20_000 });

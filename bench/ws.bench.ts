@@ -75,7 +75,15 @@ function cpuMeter(extra: () => Record<string, number> = () => ({})): (m: Msg) =>
       const x1 = extra();
       const delta: Record<string, number> = {};
       for (const k of Object.keys(x1)) delta[k] = x1[k] - (x0[k] ?? 0);
-      send({ type: 'measured', cpuMs: (d.user + d.system) / 1000, userMs: d.user / 1000, sysMs: d.system / 1000, wallMs: performance.now() - t0, fanout: pct(fanoutMs), ...delta });
+      send({
+        type: 'measured',
+        cpuMs: (d.user + d.system) / 1000,
+        userMs: d.user / 1000,
+        sysMs: d.system / 1000,
+        wallMs: performance.now() - t0,
+        fanout: pct(fanoutMs),
+        ...delta,
+      });
     }
   };
 }
@@ -85,7 +93,13 @@ function cpuMeter(extra: () => Record<string, number> = () => ({})): (m: Msg) =>
 async function perpdeskServer(): Promise<void> {
   const { startService } = await import('../src-main/service.ts');
   const { HOUSE_ACCOUNT } = await import('../src-main/trading/exchange.ts');
-  const svc = await startService({ dataDir: ':memory:', host: '127.0.0.1', port: 0, rateLimit: false, simulate: false });
+  const svc = await startService({
+    dataDir: ':memory:',
+    host: '127.0.0.1',
+    port: 0,
+    rateLimit: false,
+    simulate: false,
+  });
   const ex = svc.venue.exchange;
   const hub = svc.app.wsHub;
   let seed = 42;
@@ -116,7 +130,16 @@ async function perpdeskServer(): Promise<void> {
     const off = Math.floor(rnd() * (aggressive ? 20 : 200));
     const ticks = aggressive ? (side === 1 ? MID + off : MID - off) : side === 1 ? MID - 1 - off : MID + 1 + off;
     const r = ex.placeBotOrder(
-      { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price: (ticks / 10).toFixed(1), qty: ((1 + Math.floor(rnd() * 50)) / 1000).toFixed(3), time_in_force: aggressive ? 2 : 1 },
+      {
+        symbol: 'BTCUSDT',
+        side,
+        position_side: side,
+        position_action: 1,
+        type: 1,
+        price: (ticks / 10).toFixed(1),
+        qty: ((1 + Math.floor(rnd() * 50)) / 1000).toFixed(3),
+        time_in_force: aggressive ? 2 : 1,
+      },
       aggressive ? HOUSE_ACCOUNT + 1 : HOUSE_ACCOUNT,
     );
     if (r.status === 1 || r.status === 2) live.push(Number(r.order_id));
@@ -142,7 +165,13 @@ async function perpdeskServer(): Promise<void> {
       }
     }
   }, 10);
-  const meter = cpuMeter(() => ({ refused, pushes: hub.stats.pushes, messages: hub.stats.messages, pushBytes: hub.stats.pushBytes, updateIds: ex.pairs.get('BTCUSDT')!.book.updateId }));
+  const meter = cpuMeter(() => ({
+    refused,
+    pushes: hub.stats.pushes,
+    messages: hub.stats.messages,
+    pushBytes: hub.stats.pushBytes,
+    updateIds: ex.pairs.get('BTCUSDT')!.book.updateId,
+  }));
   process.on('message', async (m: Msg) => {
     meter(m);
     if (m.type === 'exit') {
@@ -223,7 +252,12 @@ async function clients(): Promise<void> {
     } else if (m.type === 'measure-stop') {
       const r = load.stop();
       const d = process.cpuUsage(cpu0);
-      send({ type: 'measured', clientCpu: (100 * (d.user + d.system)) / 1000 / (performance.now() - t0), ...r, errors: load.errors });
+      send({
+        type: 'measured',
+        clientCpu: (100 * (d.user + d.system)) / 1000 / (performance.now() - t0),
+        ...r,
+        errors: load.errors,
+      });
     } else if (m.type === 'disconnect') {
       load.close();
       send({ type: 'disconnected' });
@@ -256,7 +290,18 @@ function mergeClients(parts: Msg[]): Msg {
     errors.push(...(p.errors as string[]));
   }
   const complete = [...perMessage.values()].filter((x) => x.n === N).map((x) => x.max);
-  return { type: 'measured', clientCpu, frames, lastClient: pct(complete), anyClient: pctHistogram(histogram), messages: perMessage.size, complete: complete.length, closedEarly, errors, samples: parts[0].samples };
+  return {
+    type: 'measured',
+    clientCpu,
+    frames,
+    lastClient: pct(complete),
+    anyClient: pctHistogram(histogram),
+    messages: perMessage.size,
+    complete: complete.length,
+    closedEarly,
+    errors,
+    samples: parts[0].samples,
+  };
 }
 
 function pctHistogram(h: number[]): { p50: number; p99: number; max: number } {
@@ -366,11 +411,10 @@ async function measure(server: Child, cl: ClientGroup): Promise<PhaseResult> {
 }
 
 async function main(): Promise<void> {
-  const watchdog = setTimeout(
-    () => fail('ws.bench: took too long, giving up'),
-    (4 * (SECONDS + 5) + 120) * 1000,
+  const watchdog = setTimeout(() => fail('ws.bench: took too long, giving up'), (4 * (SECONDS + 5) + 120) * 1000);
+  console.log(
+    `ws.bench: ${N} clients on '${STREAM}', ${SECONDS} s per phase, bot flow ${OPS} commands/s, node ${process.version}`,
   );
-  console.log(`ws.bench: ${N} clients on '${STREAM}', ${SECONDS} s per phase, bot flow ${OPS} commands/s, node ${process.version}`);
 
   const procs = Array.from({ length: CLIENT_PROCS }, () => spawn('clients'));
   const cl = clientGroup(procs);
@@ -410,7 +454,8 @@ async function main(): Promise<void> {
   clearTimeout(watchdog);
 
   const cpu = (m: Msg): number => (100 * (m.cpuMs as number)) / (m.wallMs as number);
-  const lat = (m: Msg, k: string): { p50: number; p99: number; max: number } => m[k] as { p50: number; p99: number; max: number };
+  const lat = (m: Msg, k: string): { p50: number; p99: number; max: number } =>
+    m[k] as { p50: number; p99: number; max: number };
   const rate = (m: Msg): number => (m.frames as number) / SECONDS;
   const avgBytes = (m: Msg): number => (m.pushBytes as number) / Math.max(1, m.pushes as number);
   const row = (name: string, r: PhaseResult, cpuPct: number): string =>
@@ -423,25 +468,42 @@ async function main(): Promise<void> {
   const pdCpu = cpu(a.server);
   const bareCpu = cpu(b.server);
   console.log('');
-  console.log(`  bot flow alone (phase 0): server CPU ${flowCpu.toFixed(1)}%, ${(idle.updateIds as number) / ((idle.wallMs as number) / 1000) | 0} book changes/s` + ((a.server.refused as number) > 0 ? `, ${a.server.refused as number} orders refused during phase 1` : ''));
+  console.log(
+    `  bot flow alone (phase 0): server CPU ${flowCpu.toFixed(1)}%, ${((idle.updateIds as number) / ((idle.wallMs as number) / 1000)) | 0} book changes/s` +
+      ((a.server.refused as number) > 0 ? `, ${a.server.refused as number} orders refused during phase 1` : ''),
+  );
   console.log('                            server   msgs/s   last-client ms        any-client ms  bytes/  complete/');
   console.log('                               CPU  received     p50    p99    max     p50    p99     msg   messages');
   console.log(row('perpdesk hub', a, pdCpu));
   console.log(row('bare ws broadcast', b, bareCpu));
   console.log('');
   const net = pdCpu - flowCpu;
-  console.log(`  CPU ratio perpdesk/bare: ${(pdCpu / bareCpu).toFixed(2)}x raw (with the bot flow), ${(net / bareCpu).toFixed(2)}x net of the flow   (budget <= 1.5x)`);
+  console.log(
+    `  CPU ratio perpdesk/bare: ${(pdCpu / bareCpu).toFixed(2)}x raw (with the bot flow), ${(net / bareCpu).toFixed(2)}x net of the flow   (budget <= 1.5x)`,
+  );
   const pdP99 = lat(a.clients, 'lastClient').p99;
-  console.log(`  last-client latency p99: perpdesk ${pdP99} ms vs bare ${lat(b.clients, 'lastClient').p99} ms, ratio ${(pdP99 / Math.max(1, lat(b.clients, 'lastClient').p99)).toFixed(2)}x   (budget p99 < 50 ms)`);
-  const fo = (m: Msg): { p50: number; p99: number; max: number } => m.fanout as { p50: number; p99: number; max: number };
+  console.log(
+    `  last-client latency p99: perpdesk ${pdP99} ms vs bare ${lat(b.clients, 'lastClient').p99} ms, ratio ${(pdP99 / Math.max(1, lat(b.clients, 'lastClient').p99)).toFixed(2)}x   (budget p99 < 50 ms)`,
+  );
+  const fo = (m: Msg): { p50: number; p99: number; max: number } =>
+    m.fanout as { p50: number; p99: number; max: number };
   const f2 = (x: number): string => x.toFixed(2);
-  console.log(`  server fan-out time per tick (build + send to all ${N}): perpdesk p50 ${f2(fo(a.server).p50)} / p99 ${f2(fo(a.server).p99)} ms, bare p50 ${f2(fo(b.server).p50)} / p99 ${f2(fo(b.server).p99)} ms`);
-  const split = (m: Msg): string => `${(100 * (m.userMs as number) / (m.wallMs as number)).toFixed(1)}% user + ${(100 * (m.sysMs as number) / (m.wallMs as number)).toFixed(1)}% system`;
+  console.log(
+    `  server fan-out time per tick (build + send to all ${N}): perpdesk p50 ${f2(fo(a.server).p50)} / p99 ${f2(fo(a.server).p99)} ms, bare p50 ${f2(fo(b.server).p50)} / p99 ${f2(fo(b.server).p99)} ms`,
+  );
+  const split = (m: Msg): string =>
+    `${((100 * (m.userMs as number)) / (m.wallMs as number)).toFixed(1)}% user + ${((100 * (m.sysMs as number)) / (m.wallMs as number)).toFixed(1)}% system`;
   console.log(`  server CPU split: perpdesk ${split(a.server)}, bare ${split(b.server)}`);
-  console.log(`  client CPU (all ${N} clients, ${CLIENT_PROCS} process${CLIENT_PROCS > 1 ? 'es' : ''}): ${(a.clients.clientCpu as number).toFixed(0)}% during perpdesk, ${(b.clients.clientCpu as number).toFixed(0)}% during bare: receipt latency includes its queueing`);
-  console.log(`  serialisations per push: perpdesk ${(a.server.messages as number)} messages for ${a.server.pushes as number} pushes (${((a.server.pushes as number) / Math.max(1, a.server.messages as number)).toFixed(0)} pushes per serialisation)`);
+  console.log(
+    `  client CPU (all ${N} clients, ${CLIENT_PROCS} process${CLIENT_PROCS > 1 ? 'es' : ''}): ${(a.clients.clientCpu as number).toFixed(0)}% during perpdesk, ${(b.clients.clientCpu as number).toFixed(0)}% during bare: receipt latency includes its queueing`,
+  );
+  console.log(
+    `  serialisations per push: perpdesk ${a.server.messages as number} messages for ${a.server.pushes as number} pushes (${((a.server.pushes as number) / Math.max(1, a.server.messages as number)).toFixed(0)} pushes per serialisation)`,
+  );
   if ((a.clients.closedEarly as number) > 0 || (b.clients.closedEarly as number) > 0) {
-    console.log(`  WARNING: connections closed during the run: perpdesk ${a.clients.closedEarly as number}, bare ${b.clients.closedEarly as number}`);
+    console.log(
+      `  WARNING: connections closed during the run: perpdesk ${a.clients.closedEarly as number}, bare ${b.clients.closedEarly as number}`,
+    );
   }
   const errs = [...(a.clients.errors as string[]), ...(b.clients.errors as string[])];
   if (errs.length > 0) {
@@ -454,4 +516,6 @@ async function main(): Promise<void> {
 const roles: Record<string, () => Promise<void>> = { main, perpdesk: perpdeskServer, bare: bareServer, clients };
 // a child whose orchestrator is gone ends too
 if (role !== 'main') process.on('disconnect', () => process.exit(1));
-roles[role]().catch((err) => (role === 'main' ? fail(String(err?.stack ?? err)) : (console.error(err), process.exit(1))));
+roles[role]().catch((err) =>
+  role === 'main' ? fail(String(err?.stack ?? err)) : (console.error(err), process.exit(1)),
+);

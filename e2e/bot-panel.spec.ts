@@ -3,7 +3,11 @@ import { TradingPage } from './pages/trading-page.ts';
 import { onTick } from './support/prices.ts';
 import { setPaused } from './support/sim.ts';
 
-test('a bot order from the panel appears in the ladder and can be cancelled from the panel', async ({ page, service, market }) => {
+test('a bot order from the panel appears in the ladder and can be cancelled from the panel', async ({
+  page,
+  service,
+  market,
+}) => {
   const symbol = 'SOLUSDT';
   await market.ensureBook(symbol);
   await setPaused(service.url, true);
@@ -40,7 +44,10 @@ test('a bot order from the panel appears in the ladder and can be cancelled from
 
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
-  await expect(screen.ladder.row('ask', price)).toHaveAttribute('data-qty', String(Number((before + 12.34).toFixed(2)).toFixed(2)));
+  await expect(screen.ladder.row('ask', price)).toHaveAttribute(
+    'data-qty',
+    String(Number((before + 12.34).toFixed(2)).toFixed(2)),
+  );
 
   await screen.openBotPanel();
   await orderRow.getByRole('button', { name: `Cancel bot order ${answer.data.order_id}` }).click();
@@ -48,7 +55,11 @@ test('a bot order from the panel appears in the ladder and can be cancelled from
   await expect(panel.getByTestId('bot-response')).toContainText('"status": 4');
 });
 
-test('a resting bot order sent without need_cache can be cancelled from the answer', async ({ page, service, market }) => {
+test('a resting bot order sent without need_cache can be cancelled from the answer', async ({
+  page,
+  service,
+  market,
+}) => {
   const symbol = 'SOLUSDT';
   await market.ensureBook(symbol);
   await setPaused(service.url, true);

@@ -4,7 +4,11 @@ import { onTick } from './support/prices.ts';
 import { BotMarket } from './support/bot-market.ts';
 import { startHeadless, type RunningService } from './support/service.ts';
 
-test('the chart shows candles, switches intervals by click and by key, and shows the OHLC legend', async ({ page, service, market }) => {
+test('the chart shows candles, switches intervals by click and by key, and shows the OHLC legend', async ({
+  page,
+  service,
+  market,
+}) => {
   await market.ensureBook('BTCUSDT');
   await market.take('BTCUSDT', 1, 1);
   const screen = new TradingPage(page);
@@ -18,7 +22,9 @@ test('the chart shows candles, switches intervals by click and by key, and shows
   await page.screenshot({ path: test.info().outputPath('main-screen-chart.png') });
 
   // The REST answer for the same interval has as many candles as the chart shows (up to 500).
-  const rest = (await (await fetch(`${service.url}/fapi/v1/klines?symbol=BTCUSDT&interval=5m&limit=500`)).json()) as unknown[];
+  const rest = (await (
+    await fetch(`${service.url}/fapi/v1/klines?symbol=BTCUSDT&interval=5m&limit=500`)
+  ).json()) as unknown[];
   await chart.interval('5m').click();
   await expect(chart.box).toHaveAttribute('data-interval', '5m');
   await expect(chart.box).toHaveAttribute('data-status', 'ready');
@@ -32,7 +38,24 @@ test('the chart shows candles, switches intervals by click and by key, and shows
   await expect.poll(() => chart.candles()).toBeGreaterThan(0);
 
   // Every interval of the spec is offered.
-  for (const iv of ['1s', '1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '3d', '1w', '1M']) {
+  for (const iv of [
+    '1s',
+    '1m',
+    '3m',
+    '5m',
+    '15m',
+    '30m',
+    '1h',
+    '2h',
+    '4h',
+    '6h',
+    '8h',
+    '12h',
+    '1d',
+    '3d',
+    '1w',
+    '1M',
+  ]) {
     await expect(chart.interval(iv)).toBeVisible();
   }
 });
@@ -88,7 +111,16 @@ test('several orders at one price make one chart line that counts them', async (
   await market.ensureBook(symbol);
   const s = await market.symbol(symbol);
   const price = onTick((await market.mid(symbol)) * 0.97, s.price_step);
-  const body = { symbol, side: 1 as const, position_side: 1 as const, position_action: 1 as const, type: 1 as const, price, qty: '0.050', time_in_force: 1 as const };
+  const body = {
+    symbol,
+    side: 1 as const,
+    position_side: 1 as const,
+    position_action: 1 as const,
+    type: 1 as const,
+    price,
+    qty: '0.050',
+    time_in_force: 1 as const,
+  };
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) ids.push((await trader.api.placeOrder(body)).order_id);
   const screen = new TradingPage(page);

@@ -8,7 +8,9 @@ import { strToU8, zipSync } from 'fflate';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
 
-const KLINES = fileURLToPath(new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1h_2023-03-24_outage_gap.csv', import.meta.url));
+const KLINES = fileURLToPath(
+  new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1h_2023-03-24_outage_gap.csv', import.meta.url),
+);
 
 function zipOf(name: string, csv: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'perpdesk-e2e-data-'));
@@ -17,7 +19,10 @@ function zipOf(name: string, csv: string): string {
   return file;
 }
 
-test('import an archive zip from the Data dialog, see it listed with its gap, and delete it', async ({ page, service }) => {
+test('import an archive zip from the Data dialog, see it listed with its gap, and delete it', async ({
+  page,
+  service,
+}) => {
   const csv = readFileSync(KLINES, 'utf8');
   const good = zipOf('ETHUSDT-1h-2023-03-24.zip', csv);
   const bad = zipOf('ETHUSDT-1h-2023-03-25.zip', csv.replace('28295.42000000', '28295.4200000x'));

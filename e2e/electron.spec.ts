@@ -23,7 +23,9 @@ test('the desktop app opens the trading screen logged in as the local account', 
   await expect(win.getByTestId('account-compact')).toBeVisible();
   await win.getByTestId('symbol-button').click();
   await expect(win.getByTestId('symbol-row-BTCUSDT')).toBeVisible();
-  const exposed = await win.evaluate(() => Object.keys((globalThis as unknown as { perpdesk: object }).perpdesk).sort());
+  const exposed = await win.evaluate(() =>
+    Object.keys((globalThis as unknown as { perpdesk: object }).perpdesk).sort(),
+  );
   expect(exposed).toEqual(['apiKey', 'apiSecret', 'baseUrl', 'desktop']);
   await app.close();
 });

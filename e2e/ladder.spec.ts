@@ -5,7 +5,9 @@ import type { DepthSnapshot } from '../src-shared/types.ts';
 import { setPaused } from './support/sim.ts';
 
 async function depth(url: string, symbol: string): Promise<DepthSnapshot> {
-  const r = (await (await fetch(`${url}/fapi/v1/depth?symbol=${symbol}&with_id=true&limit=50`)).json()) as { data: DepthSnapshot };
+  const r = (await (await fetch(`${url}/fapi/v1/depth?symbol=${symbol}&with_id=true&limit=50`)).json()) as {
+    data: DepthSnapshot;
+  };
   return r.data;
 }
 
@@ -27,8 +29,19 @@ test('the ladder follows the book and matches the REST depth', async ({ page, se
   const d0 = await depth(service.url, symbol);
   const [price, before] = d0.bids[2];
   const ticks = (q: string): number => Math.round(Number(q) / Number(s.qty_step));
-  await expect.poll(async () => ticks((await ladder.row('bid', price).getAttribute('data-qty')) ?? 'NaN')).toBe(ticks(before));
-  await market.api.placeBotOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty: '0.777', need_cache: true });
+  await expect
+    .poll(async () => ticks((await ladder.row('bid', price).getAttribute('data-qty')) ?? 'NaN'))
+    .toBe(ticks(before));
+  await market.api.placeBotOrder({
+    symbol,
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price,
+    qty: '0.777',
+    need_cache: true,
+  });
   await expect
     .poll(async () => ticks((await ladder.row('bid', price).getAttribute('data-qty')) ?? '0'))
     .toBe(ticks(before) + ticks('0.777'));
@@ -44,7 +57,10 @@ test('the ladder follows the book and matches the REST depth', async ({ page, se
         const bids = await ladder.levels('bid');
         const asks = await ladder.levels('ask');
         const same = (ui: Array<[string, string]>, api: Array<[string, string]>): boolean =>
-          ui.length > 0 && ui.every(([p, q], i) => api[i] !== undefined && Number(api[i][0]) === Number(p) && Number(api[i][1]) === Number(q));
+          ui.length > 0 &&
+          ui.every(
+            ([p, q], i) => api[i] !== undefined && Number(api[i][0]) === Number(p) && Number(api[i][1]) === Number(q),
+          );
         return same(bids, rest.bids) && same(asks, rest.asks) ? 'equal' : `differ at id ${id}`;
       },
       { timeout: 20_000 },
@@ -73,7 +89,9 @@ test('the ladder follows the book and matches the REST depth', async ({ page, se
   await expect
     .poll(
       async () => {
-        const rest = (await (await fetch(`${service.url}/fapi/v1/depth?symbol=${symbol}&with_id=true&limit=1000`)).json()) as { data: DepthSnapshot };
+        const rest = (await (
+          await fetch(`${service.url}/fapi/v1/depth?symbol=${symbol}&with_id=true&limit=1000`)
+        ).json()) as { data: DepthSnapshot };
         for (const side of ['bid', 'ask'] as const) {
           const want = grouped(side === 'bid' ? rest.data.bids : rest.data.asks, side);
           const ui = await ladder.levels(side);

@@ -61,7 +61,9 @@ test('a paused pair says so in the top bar, the chart and the order form', async
 });
 
 test('the picker sorts by a clicked column and starts its cursor on the current pair', async ({ page, service }) => {
-  const futures = (await (await fetch(`${service.url}/fapi/v1/symbols`)).json()) as { data: Array<{ symbol: string; max_leverage: number }> };
+  const futures = (await (await fetch(`${service.url}/fapi/v1/symbols`)).json()) as {
+    data: Array<{ symbol: string; max_leverage: number }>;
+  };
   const lev = new Map(futures.data.map((f) => [f.symbol, f.max_leverage]));
   const screen = new TradingPage(page);
   await screen.open(service.url);

@@ -8,7 +8,11 @@ import { TradingPage } from './pages/trading-page.ts';
 import { FormExtras } from './pages/form-extras.ts';
 import { onTick } from './support/prices.ts';
 
-test('the leverage field takes typing as typed: cleared stays empty, 50 means 50', async ({ page, service, trader }) => {
+test('the leverage field takes typing as typed: cleared stays empty, 50 means 50', async ({
+  page,
+  service,
+  trader,
+}) => {
   const symbol = 'BTCUSDT';
   const screen = new TradingPage(page);
   const x = new FormExtras(page, screen);
@@ -36,7 +40,12 @@ test('the leverage field takes typing as typed: cleared stays empty, 50 means 50
   await expect.poll(async () => (await trader.api.leverage(symbol)).leverage).toBe(50);
 });
 
-test('a % size goes back to the base quantity on Esc, the Open/Close switch and a symbol change; % is capped at max_qty', async ({ page, service, trader, market }) => {
+test('a % size goes back to the base quantity on Esc, the Open/Close switch and a symbol change; % is capped at max_qty', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
   const symbol = 'BTCUSDT';
   const s = await market.symbol(symbol);
   const screen = new TradingPage(page);
@@ -97,7 +106,12 @@ test('reduce-only shows only where it means something', async ({ page, service, 
   await expect(x.reduceOnly()).toBeVisible();
 });
 
-test('a price with thousands separators is sent without them; one that is not a number is refused here', async ({ page, service, trader, market }) => {
+test('a price with thousands separators is sent without them; one that is not a number is refused here', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
   const symbol = 'ETHUSDT';
   await market.ensureBook(symbol);
   const s = await market.symbol(symbol);
@@ -122,7 +136,12 @@ test('a price with thousands separators is sent without them; one that is not a 
   expect(Number(order.price)).toBe(Number(price));
 });
 
-test('Enter sends the armed side once, says how when nothing is armed, and hands the keyboard back', async ({ page, service, trader, market }) => {
+test('Enter sends the armed side once, says how when nothing is armed, and hands the keyboard back', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
   const symbol = 'ETHUSDT';
   await market.ensureBook(symbol);
   const s = await market.symbol(symbol);
@@ -186,7 +205,12 @@ test('behind the help overlay only ? and Esc act', async ({ page, service, trade
   await expect(screen.chart.interval('15m')).toHaveAttribute('aria-selected', 'true');
 });
 
-test('a market fill reads naturally; a post-only order that would take is refused with the reason, gone on the next action', async ({ page, service, trader, market }) => {
+test('a market fill reads naturally; a post-only order that would take is refused with the reason, gone on the next action', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
   const symbol = 'ETHUSDT';
   await market.ensureBook(symbol, 10);
   const s = await market.symbol(symbol);
@@ -212,12 +236,26 @@ test('a market fill reads naturally; a post-only order that would take is refuse
   await expect(screen.form.error).toBeHidden();
 });
 
-test('resetting the paper account asks first, names the amount, and reports it formatted', async ({ page, service, trader, market }) => {
+test('resetting the paper account asks first, names the amount, and reports it formatted', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
   const symbol = 'ETHUSDT';
   await market.ensureBook(symbol);
   const s = await market.symbol(symbol);
   const price = onTick((await market.mid(symbol)) * 0.97, s.price_step);
-  await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty: '0.050', time_in_force: 1 });
+  await trader.api.placeOrder({
+    symbol,
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price,
+    qty: '0.050',
+    time_in_force: 1,
+  });
   const screen = new TradingPage(page);
   await screen.openAs(service.url, trader, symbol);
   await expect(screen.form.button('Open long')).toBeEnabled();

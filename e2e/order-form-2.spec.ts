@@ -11,7 +11,12 @@ import { TradingPage } from './pages/trading-page.ts';
 import { SocketSwitch } from './support/socket-switch.ts';
 import { onTick } from './support/prices.ts';
 
-test('B then typing replaces the last size: after sending 2, B + "1" + Enter sends 1', async ({ page, service, trader, market }) => {
+test('B then typing replaces the last size: after sending 2, B + "1" + Enter sends 1', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
   const symbol = 'ETHUSDT';
   await market.ensureBook(symbol);
   const s = await market.symbol(symbol);
@@ -21,7 +26,8 @@ test('B then typing replaces the last size: after sending 2, B + "1" + Enter sen
   await expect(screen.form.button('Open long')).toBeEnabled();
   await screen.form.type('Limit').click();
   await screen.form.price.fill(price);
-  const qtys = async (): Promise<number[]> => (await trader.api.openOrders(symbol)).map((o) => Number(o.qty)).sort((a, b) => a - b);
+  const qtys = async (): Promise<number[]> =>
+    (await trader.api.openOrders(symbol)).map((o) => Number(o.qty)).sort((a, b) => a - b);
 
   await page.locator('body').click({ position: { x: 1, y: 1 } });
   await page.keyboard.press('b');
@@ -39,7 +45,12 @@ test('B then typing replaces the last size: after sending 2, B + "1" + Enter sen
   await expect.poll(qtys).toEqual([1, 2]);
 });
 
-test('a lost connection: "Not sent" (not refused), a loud top bar, disabled buttons, a veiled ladder; all back on reconnect', async ({ page, service, trader, market }) => {
+test('a lost connection: "Not sent" (not refused), a loud top bar, disabled buttons, a veiled ladder; all back on reconnect', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol);
   const screen = new TradingPage(page);

@@ -6,13 +6,19 @@ import { TradingPage } from './pages/trading-page.ts';
 import { PositionsArea } from './pages/positions-area.ts';
 import { onTick } from './support/prices.ts';
 
-const fmtPx = (x: string, decimals: number): string => Number(x).toLocaleString('en-US', { minimumFractionDigits: decimals });
+const fmtPx = (x: string, decimals: number): string =>
+  Number(x).toLocaleString('en-US', { minimumFractionDigits: decimals });
 
 async function marketOrder(trader: Trader, symbol: string, side: 1 | 2, qty: string): Promise<void> {
   await trader.api.placeOrder({ symbol, side, position_side: side, position_action: 1, type: 2, qty });
 }
 
-test('one-way mode: a flipped long reads as a short of the right size and closes from its row', async ({ page, service, trader, market }) => {
+test('one-way mode: a flipped long reads as a short of the right size and closes from its row', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
   await trader.api.setPositionMode('one_way');
@@ -30,7 +36,9 @@ test('one-way mode: a flipped long reads as a short of the right size and closes
   await screen.form.market('Open short', '0.030');
   await expect(screen.form.notice).toContainText(`Sell 0.030 ${symbol}: filled`);
   // what the API sends for a one-way short: side 2, positive quantity
-  await expect.poll(async () => (await trader.api.positions()).map((p) => [p.symbol, p.position_side, p.quantity])).toEqual([[symbol, 2, 0.02]]);
+  await expect
+    .poll(async () => (await trader.api.positions()).map((p) => [p.symbol, p.position_side, p.quantity]))
+    .toEqual([[symbol, 2, 0.02]]);
   const row = area.row(symbol, 2);
   await expect(row).toHaveAttribute('data-direction', 'short');
   await expect(row).toContainText('Short');
@@ -52,7 +60,12 @@ test('one-way mode: a flipped long reads as a short of the right size and closes
   await expect(history.nth(1)).toContainText('Sell');
 });
 
-test('the TP/SL dialog owns the keyboard: shortcuts inert, focus trapped, Esc closes, Enter saves only from a field', async ({ page, service, trader, market }) => {
+test('the TP/SL dialog owns the keyboard: shortcuts inert, focus trapped, Esc closes, Enter saves only from a field', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
   await marketOrder(trader, symbol, 1, '0.010');
@@ -119,7 +132,12 @@ test('the TP/SL dialog owns the keyboard: shortcuts inert, focus trapped, Esc cl
   await expect(screen.form.size).toBeFocused();
 });
 
-test('TP/SL prices take thousands separators; a non-number is refused in the dialog', async ({ page, service, trader, market }) => {
+test('TP/SL prices take thousands separators; a non-number is refused in the dialog', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
   await marketOrder(trader, symbol, 1, '0.010');
@@ -156,7 +174,16 @@ test('Close all and Cancel all ask first, by mouse and by keyboard', async ({ pa
   await marketOrder(trader, symbol, 2, '0.020');
   const mid = await market.mid(symbol);
   for (const f of [0.9, 0.91]) {
-    await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 1, price: onTick(mid * f, s.price_step), qty: '0.010', time_in_force: 1 });
+    await trader.api.placeOrder({
+      symbol,
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: onTick(mid * f, s.price_step),
+      qty: '0.010',
+      time_in_force: 1,
+    });
   }
   const screen = new TradingPage(page);
   const area = new PositionsArea(page);

@@ -11,7 +11,9 @@ import { strToU8, zipSync } from 'fflate';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
 
-const KLINES = fileURLToPath(new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv', import.meta.url));
+const KLINES = fileURLToPath(
+  new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv', import.meta.url),
+);
 
 interface Row {
   open: number;
@@ -35,7 +37,10 @@ function zipOf(name: string, csv: string): string {
   return file;
 }
 
-test('replay: open from the dialog, play at speed, a limit order fills when the history reaches it, position and report', async ({ page, service }) => {
+test('replay: open from the dialog, play at speed, a limit order fills when the history reaches it, position and report', async ({
+  page,
+  service,
+}) => {
   test.setTimeout(120_000);
   const rows = readKlines();
   const screen = new TradingPage(page);
@@ -45,7 +50,9 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
   await page.getByRole('button', { name: 'Data', exact: true }).click();
   const data = page.getByRole('dialog', { name: 'Market data' });
   await data.getByRole('combobox', { name: 'Market of the files' }).selectOption('um');
-  await data.getByTestId('data-file-picker').setInputFiles([zipOf('BTCUSDT-1m-2021-05-16.zip', readFileSync(KLINES, 'utf8'))]);
+  await data
+    .getByTestId('data-file-picker')
+    .setInputFiles([zipOf('BTCUSDT-1m-2021-05-16.zip', readFileSync(KLINES, 'utf8'))]);
   await expect(data.getByTestId('data-import-results')).toContainText('4,320 rows');
   await page.keyboard.press('Escape');
   await expect(data).toHaveCount(0);
@@ -64,7 +71,9 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
   await dialog.getByRole('textbox', { name: 'Start', exact: true }).fill('2021-05-15 12:00');
   await dialog.getByRole('textbox', { name: 'End', exact: true }).fill('2021-05-15 06:00');
   await dialog.getByRole('button', { name: 'Start replay' }).click();
-  await expect(dialog.getByText('Start is outside the data: it must be from 2021-05-16 00:00 to before 2021-05-19 00:00 UTC.')).toBeVisible();
+  await expect(
+    dialog.getByText('Start is outside the data: it must be from 2021-05-16 00:00 to before 2021-05-19 00:00 UTC.'),
+  ).toBeVisible();
   await expect(dialog.getByText('End must be after the start.')).toBeVisible();
   await dialog.getByRole('textbox', { name: 'Start', exact: true }).fill('2021-05-16 00:00');
   await dialog.getByRole('textbox', { name: 'End', exact: true }).fill('2021-05-16 12:00');
@@ -82,7 +91,8 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
   await expect(screen.topbar.symbolButton).toContainText('BTCUSDT');
   // pause to place the order at a known historical time
   const state = banner.getByTestId('replay-state');
-  if ((await banner.getAttribute('data-state')) === 'playing') await banner.getByRole('button', { name: 'Pause' }).click();
+  if ((await banner.getAttribute('data-state')) === 'playing')
+    await banner.getByRole('button', { name: 'Pause' }).click();
   await expect(banner).toHaveAttribute('data-state', 'paused');
   await expect(state).toContainText('paused · 100x');
   await expect(page.getByTestId('account-compact')).toContainText('25,000');
@@ -106,11 +116,17 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
   await page.keyboard.press('Space');
   await expect(banner).toHaveAttribute('data-state', 'paused');
   await screen.tabs.show('Positions');
-  await expect(screen.tabs.position('BTCUSDT', 1).or(page.getByTestId(/position-row-BTCUSDT/)).first()).toContainText('0.010');
+  await expect(
+    screen.tabs
+      .position('BTCUSDT', 1)
+      .or(page.getByTestId(/position-row-BTCUSDT/))
+      .first(),
+  ).toContainText('0.010');
 
   // step a minute with the keyboard, then seek two hours on with the seek field
   const clock = banner.getByTestId('replay-time');
-  const shown = async (): Promise<number> => Date.parse(`${((await clock.textContent()) ?? '').replace(' UTC', '').replace(' ', 'T')}Z`);
+  const shown = async (): Promise<number> =>
+    Date.parse(`${((await clock.textContent()) ?? '').replace(' UTC', '').replace(' ', 'T')}Z`);
   const before = await shown();
   await page.keyboard.press('.');
   await expect.poll(shown).toBe(before + 60_000);
@@ -120,15 +136,26 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
   await page.keyboard.press('Enter');
   await expect.poll(shown).toBe(target);
   await expect(banner).toHaveAttribute('data-state', 'paused');
-  await page.getByRole('button', { name: 'Dismiss' }).first().click({ timeout: 2000 }).catch(() => {});
+  await page
+    .getByRole('button', { name: 'Dismiss' })
+    .first()
+    .click({ timeout: 2000 })
+    .catch(() => {});
 
   // 5. the report: one fill, the fee, an equity curve, the downloads
   await page.keyboard.press('Shift+R');
   const report = page.getByTestId('replay-report');
   await expect(report.getByTestId('report-fills')).toHaveText('1');
   await expect(report.getByTestId('report-fees')).not.toHaveText('0.00');
-  await expect.poll(async () => Number(await report.getByTestId('replay-equity').getAttribute('data-points'))).toBeGreaterThan(1);
-  const csv = await page.request.get(await report.getByTestId('replay-report-csv').getAttribute('href').then((h) => h!));
+  await expect
+    .poll(async () => Number(await report.getByTestId('replay-equity').getAttribute('data-points')))
+    .toBeGreaterThan(1);
+  const csv = await page.request.get(
+    await report
+      .getByTestId('replay-report-csv')
+      .getAttribute('href')
+      .then((h) => h!),
+  );
   expect(csv.ok()).toBe(true);
   await page.screenshot({ path: test.info().outputPath('replay-screen.png') });
 

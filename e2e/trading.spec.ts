@@ -4,7 +4,12 @@ import { TradingPage } from './pages/trading-page.ts';
 import { onTick } from './support/prices.ts';
 import { PerpdeskApiError } from '../src-shared/sdk/rest-client.ts';
 
-test('a limit order appears in open orders, on the chart, and can be cancelled', async ({ page, service, trader, market }) => {
+test('a limit order appears in open orders, on the chart, and can be cancelled', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
   const symbol = 'ETHUSDT';
   await market.ensureBook(symbol);
   const s = await market.symbol(symbol);
@@ -33,7 +38,16 @@ test('a limit order appears in open orders, on the chart, and can be cancelled',
 
   // With the tab open, an order placed elsewhere (a bot on the same account) and its cancel
   // show up without switching tabs.
-  const other = await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty: '0.050', time_in_force: 1 });
+  const other = await trader.api.placeOrder({
+    symbol,
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price,
+    qty: '0.050',
+    time_in_force: 1,
+  });
   const otherRow = page.getByTestId(`order-history-row-${other.order_id}`);
   await expect(otherRow).toBeVisible();
   await expect(otherRow).not.toContainText('Canceled');
@@ -58,7 +72,12 @@ async function openLong(screen: TradingPage, symbol: string) {
   return row;
 }
 
-test('a market order opens a position whose PnL moves with the mark price', async ({ page, service, trader, market }) => {
+test('a market order opens a position whose PnL moves with the mark price', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
   const screen = new TradingPage(page);
@@ -78,9 +97,14 @@ test('a market order opens a position whose PnL moves with the mark price', asyn
   // one evaluation, so no render falls between them; sampled until the PnL took 3 values.
   const texts = (): Promise<[string, string]> =>
     page.evaluate(() => {
-      const doc = (globalThis as unknown as { document: { querySelector(sel: string): { textContent: string | null } | null } }).document;
+      const doc = (
+        globalThis as unknown as { document: { querySelector(sel: string): { textContent: string | null } | null } }
+      ).document;
       const text = (sel: string): string => doc.querySelector(sel)?.textContent ?? '';
-      return [text('[data-testid="account-compact"] [data-testid="unrealized-pnl"]'), text('[data-testid="position-pnl"]').split(' ')[0]];
+      return [
+        text('[data-testid="account-compact"] [data-testid="unrealized-pnl"]'),
+        text('[data-testid="position-pnl"]').split(' ')[0],
+      ];
     });
   const seen = new Set<string>();
   const mismatches: string[] = [];
@@ -110,7 +134,12 @@ test('at 1280x720 the Close buttons of a position stay in view', async ({ page, 
   await page.screenshot({ path: test.info().outputPath('positions-1280.png') });
 });
 
-test('TP/SL can be set on a position, and closing it records a user close', async ({ page, service, trader, market }) => {
+test('TP/SL can be set on a position, and closing it records a user close', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
   const s = await market.symbol(symbol);
@@ -131,7 +160,9 @@ test('TP/SL can be set on a position, and closing it records a user close', asyn
   await expect(dialog).toBeHidden();
   const fmtPx = (x: string): string => Number(x).toLocaleString('en-US', { minimumFractionDigits: s.price_precision });
   await expect(row).toContainText(`${fmtPx(tp)} / ${fmtPx(sl)}`);
-  await expect.poll(() => screen.chart.lines()).toEqual(expect.arrayContaining([`tp:${symbol}:1`, `sl:${symbol}:1`, `entry:${symbol}:1`]));
+  await expect
+    .poll(() => screen.chart.lines())
+    .toEqual(expect.arrayContaining([`tp:${symbol}:1`, `sl:${symbol}:1`, `entry:${symbol}:1`]));
 
   // A take-profit on the wrong side of the mark is refused with the API's message.
   await row.getByRole('button', { name: `TP/SL ${symbol} long` }).click();
@@ -161,7 +192,16 @@ test('a rejected order shows the API message', async ({ page, service, trader, m
   const s = await market.symbol(symbol);
   const price = onTick((await market.mid(symbol)) * 0.99, s.price_step);
   // The same order, straight to the API, says what the screen must show.
-  const body = { symbol, side: 1 as const, position_side: 1 as const, position_action: 1 as const, type: 1 as const, price, qty: s.min_qty, time_in_force: 1 as const };
+  const body = {
+    symbol,
+    side: 1 as const,
+    position_side: 1 as const,
+    position_action: 1 as const,
+    type: 1 as const,
+    price,
+    qty: s.min_qty,
+    time_in_force: 1 as const,
+  };
   const expected = await trader.api.placeOrder(body).then(
     () => null,
     (e: unknown) => (e instanceof PerpdeskApiError ? e : null),

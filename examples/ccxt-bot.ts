@@ -13,13 +13,21 @@
 import { parseArgs } from 'node:util';
 import ccxt from 'ccxt';
 
-const { values: a } = parseArgs({ options: { key: { type: 'string' }, secret: { type: 'string' }, url: { type: 'string', default: 'http://127.0.0.1:8787' } } });
+const { values: a } = parseArgs({
+  options: {
+    key: { type: 'string' },
+    secret: { type: 'string' },
+    url: { type: 'string', default: 'http://127.0.0.1:8787' },
+  },
+});
 if (!a.key || !a.secret) throw new Error('usage: --key KEY --secret SECRET [--url http://127.0.0.1:8787]');
 const SYMBOL = 'BTC/USDT:USDT';
 
 const ex = new ccxt.pro.binanceusdm({ apiKey: a.key, secret: a.secret, options: { fetchCurrencies: false } });
 // perpdesk: every REST base and the WebSocket base point at the service's /binance prefix
-for (const k of Object.keys(ex.urls.api)) if (typeof ex.urls.api[k] === 'string') ex.urls.api[k] = ex.urls.api[k].replace(/^https:\/\/[^/]+/, `${a.url}/binance`);
+for (const k of Object.keys(ex.urls.api))
+  if (typeof ex.urls.api[k] === 'string')
+    ex.urls.api[k] = ex.urls.api[k].replace(/^https:\/\/[^/]+/, `${a.url}/binance`);
 (ex.urls.api as any).ws.future = `${a.url!.replace(/^http/, 'ws')}/binance/ws`;
 // perpdesk: ccxt applies its USD-M error classes only on Binance's hosts
 ex.exceptions.exact = { ...ex.exceptions.exact, ...(ex.exceptions as any).linear.exact };
@@ -35,16 +43,29 @@ console.log(`${SYMBOL} bid ${book.bids[0][0]} ask ${book.asks[0][0]} (book id ${
 console.log('leverage', (await ex.setLeverage(5, SYMBOL)).leverage);
 
 const watching = ex.watchOrders(SYMBOL);
-const bid = await ex.createOrder(SYMBOL, 'limit', 'buy', 0.002, Number(ex.priceToPrecision(SYMBOL, mid * 0.995)), { postOnly: true });
-console.log(`bid ${bid.id} ${bid.status} at ${bid.price}; stream says`, (await watching).map((o) => `${o.id}:${o.status}`).join(' '));
+const bid = await ex.createOrder(SYMBOL, 'limit', 'buy', 0.002, Number(ex.priceToPrecision(SYMBOL, mid * 0.995)), {
+  postOnly: true,
+});
+console.log(
+  `bid ${bid.id} ${bid.status} at ${bid.price}; stream says`,
+  (await watching).map((o) => `${o.id}:${o.status}`).join(' '),
+);
 // move the quote: Binance's modify keeps the order id (it goes to the back of the queue at its new price)
-const moved = await ex.editOrder(bid.id as string, SYMBOL, 'limit', 'buy', 0.002, Number(ex.priceToPrecision(SYMBOL, mid * 0.997)));
+const moved = await ex.editOrder(
+  bid.id as string,
+  SYMBOL,
+  'limit',
+  'buy',
+  0.002,
+  Number(ex.priceToPrecision(SYMBOL, mid * 0.997)),
+);
 console.log(`bid ${moved.id} moved to ${moved.price}`);
 
 const taken = await ex.createOrder(SYMBOL, 'market', 'buy', 0.002);
 console.log(`market buy ${taken.id} filled ${taken.filled} at ${taken.average}`);
 console.log(`open interest ${(await ex.fetchOpenInterest(SYMBOL)).openInterestAmount} BTC`);
-for (const p of await ex.fetchPositions([SYMBOL])) console.log(`position ${p.side} ${p.contracts} @ ${p.entryPrice}, uPnL ${p.unrealizedPnl}`);
+for (const p of await ex.fetchPositions([SYMBOL]))
+  console.log(`position ${p.side} ${p.contracts} @ ${p.entryPrice}, uPnL ${p.unrealizedPnl}`);
 const bal = await ex.fetchBalance();
 console.log(`USDT free ${bal.USDT.free} used ${bal.USDT.used} total ${bal.USDT.total}`);
 

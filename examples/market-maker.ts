@@ -91,7 +91,8 @@ async function main(): Promise<void> {
   const decimals = pair.price_precision;
   const step = Number(pair.qty_step);
   // the smallest size that clears both the minimum quantity and the minimum notional, plus 10%
-  const lotsFor = (price: number) => Math.ceil(Math.max(Number(pair.min_qty), (Number(pair.min_notional) * 1.1) / price) / step);
+  const lotsFor = (price: number) =>
+    Math.ceil(Math.max(Number(pair.min_qty), (Number(pair.min_notional) * 1.1) / price) / step);
   const mode = await settleMode();
   log(
     mode === 'one_way'
@@ -109,7 +110,9 @@ async function main(): Promise<void> {
     const t = m.data;
     fills[t.side === 1 ? 'buy' : 'sell']++;
     const what = `${t.is_close ? 'close' : 'open'} ${t.position_side === 1 ? 'long' : 'short'}`;
-    log(`FILL ${t.side === 1 ? 'buy ' : 'sell'} ${t.qty} @ ${t.price} (${what}) fee ${t.fee} pnl ${t.realized_pnl} (${t.role === 1 ? 'maker' : 'taker'})`);
+    log(
+      `FILL ${t.side === 1 ? 'buy ' : 'sell'} ${t.qty} @ ${t.price} (${what}) fee ${t.fee} pnl ${t.realized_pnl} (${t.role === 1 ? 'maker' : 'taker'})`,
+    );
   });
   book.followConnection(ws);
   book.onStateChange((s) => log(`local book: ${s} (resyncs ${book.resyncCount})`));
@@ -157,12 +160,19 @@ async function main(): Promise<void> {
     await pullQuotes();
     const positions = mode === 'hedge' ? await rest.positions() : [];
     quoting = true;
-    for (const [side, price] of [[1, buy], [2, sell]] as const) {
+    for (const [side, price] of [
+      [1, buy],
+      [2, sell],
+    ] as const) {
       const lots = lotsFor(price);
       try {
         await rest.placeOrder({
-          symbol, ...quoteFor(mode, side, lots, step, positions), type: 1, time_in_force: 4,
-          price: price.toFixed(decimals), qty: (lots * step).toFixed(pair.qty_precision),
+          symbol,
+          ...quoteFor(mode, side, lots, step, positions),
+          type: 1,
+          time_in_force: 4,
+          price: price.toFixed(decimals),
+          qty: (lots * step).toFixed(pair.qty_precision),
           client_order_id: `${tag}${++quoteNo}`,
         });
       } catch (err) {
@@ -171,7 +181,10 @@ async function main(): Promise<void> {
     }
     log(`mid ${mid.toFixed(decimals)}  bid ${buy.toFixed(decimals)}  ask ${sell.toFixed(decimals)}`);
   };
-  const timer = setInterval(() => void quote().catch((err: unknown) => log('quote failed:', err instanceof Error ? err.message : err)), everySec * 1000);
+  const timer = setInterval(
+    () => void quote().catch((err: unknown) => log('quote failed:', err instanceof Error ? err.message : err)),
+    everySec * 1000,
+  );
 
   const stop = async () => {
     clearInterval(timer);

@@ -78,13 +78,34 @@ export async function runReplayBot(o: ReplayBotOptions): Promise<ReplayBotResult
       const bid = book.bids[0]?.[0];
       const ask = book.asks[0]?.[0];
       if (bid === undefined || ask === undefined) continue;
-      const position = (await rest.positions()).find((p) => p.symbol === o.symbol && p.position_side === 1 && p.quantity > 0);
+      const position = (await rest.positions()).find(
+        (p) => p.symbol === o.symbol && p.position_side === 1 && p.quantity > 0,
+      );
       if (position === undefined) {
         const minLots = Math.max(1, Math.ceil(Number(pair.min_qty) / Number(pair.qty_step)));
-        const lots = Math.max(minLots, Math.ceil(Math.max(o.notional ?? 100, Number(pair.min_notional) * 1.01) / Number(bid) / Number(pair.qty_step)));
-        await rest.placeOrder({ symbol: o.symbol, type: 1, price: bid, qty: times(pair.qty_step, lots), time_in_force: 1, ...openLong });
+        const lots = Math.max(
+          minLots,
+          Math.ceil(
+            Math.max(o.notional ?? 100, Number(pair.min_notional) * 1.01) / Number(bid) / Number(pair.qty_step),
+          ),
+        );
+        await rest.placeOrder({
+          symbol: o.symbol,
+          type: 1,
+          price: bid,
+          qty: times(pair.qty_step, lots),
+          time_in_force: 1,
+          ...openLong,
+        });
       } else {
-        await rest.placeOrder({ symbol: o.symbol, type: 1, price: ask, qty: String(position.quantity), time_in_force: 1, ...closeLong });
+        await rest.placeOrder({
+          symbol: o.symbol,
+          type: 1,
+          price: ask,
+          qty: String(position.quantity),
+          time_in_force: 1,
+          ...closeLong,
+        });
       }
       orders++;
     }
@@ -118,10 +139,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   };
   runReplayBot(opts).then(
     async (r) => {
-      console.log(`replay-bot: ${r.steps} steps (${Math.round(r.steps / (r.wallMs / 1000))}/s), ${r.orders} orders, ${r.cancels} cancelled; replay at ${new Date(r.status.time).toISOString()}`);
+      console.log(
+        `replay-bot: ${r.steps} steps (${Math.round(r.steps / (r.wallMs / 1000))}/s), ${r.orders} orders, ${r.cancels} cancelled; replay at ${new Date(r.status.time).toISOString()}`,
+      );
       const report = await new RestClient({ baseUrl: opts.url }).replayReport();
       for (const a of report.accounts) {
-        console.log(`  account ${a.user_id}: ${a.fills} fills, realized ${a.realized_pnl}, fees ${a.fees}, net ${a.net_pnl}, max drawdown ${a.max_drawdown}`);
+        console.log(
+          `  account ${a.user_id}: ${a.fills} fills, realized ${a.realized_pnl}, fees ${a.fees}, net ${a.net_pnl}, max drawdown ${a.max_drawdown}`,
+        );
       }
     },
     (err: unknown) => {

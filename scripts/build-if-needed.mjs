@@ -20,17 +20,26 @@ export function needsBuild() {
   const outs = outputs.map((o) => join(root, o));
   if (!outs.every((o) => existsSync(o))) return true;
   const oldestOut = Math.min(...outs.map((o) => statSync(o).mtimeMs));
-  const src = Math.max(...sources.map((s) => join(root, s)).filter(existsSync).map(newest));
+  const src = Math.max(
+    ...sources
+      .map((s) => join(root, s))
+      .filter(existsSync)
+      .map(newest),
+  );
   return src > oldestOut;
 }
 
 export function buildIfNeeded() {
   if (!needsBuild()) return;
   console.log('[perpdesk] building…');
-  const res = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const res = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   if (res.status !== 0) {
     console.error('[perpdesk] build failed');
     process.exit(res.status ?? 1);

@@ -15,7 +15,11 @@ export function findElectronBinary() {
   }
   const pathFile = join(pkgDir, 'path.txt');
   if (!existsSync(pathFile)) {
-    return { path: null, reason: 'the Electron binary is not downloaded (node_modules/electron/dist is missing; this machine cannot fetch it)' };
+    return {
+      path: null,
+      reason:
+        'the Electron binary is not downloaded (node_modules/electron/dist is missing; this machine cannot fetch it)',
+    };
   }
   const p = join(pkgDir, 'dist', readFileSync(pathFile, 'utf8').trim());
   return existsSync(p) ? { path: p, reason: null } : { path: null, reason: `the Electron binary is missing at ${p}` };

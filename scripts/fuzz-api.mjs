@@ -13,9 +13,13 @@ if (!/^[1-9][0-9]*$/.test(runsArg) || (seedArg !== undefined && !/^-?(0|[1-9][0-
 }
 const env = { ...process.env, FUZZ_RUNS: runsArg, ...(seedArg === undefined ? {} : { FUZZ_SEED: seedArg }) };
 console.log(`fuzz:api: ${runsArg} runs per parameter${seedArg === undefined ? '' : `, seed ${seedArg}`}`);
-const r = spawnSync(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/api/generated-input.test.ts'], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
-});
+const r = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/api/generated-input.test.ts'],
+  {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  },
+);
 process.exit(r.status ?? 1);

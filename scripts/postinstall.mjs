@@ -20,7 +20,9 @@ if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
   if (res.status === 0 && findElectronBinary().path) {
     console.log('[perpdesk] Electron binary fetched.');
   } else {
-    console.log('[perpdesk] Could not fetch the Electron binary (offline?): `npm start` will run the headless service and web UI instead.');
+    console.log(
+      '[perpdesk] Could not fetch the Electron binary (offline?): `npm start` will run the headless service and web UI instead.',
+    );
   }
 }
 process.exit(0);

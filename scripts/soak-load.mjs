@@ -20,7 +20,11 @@ process.on('SIGTERM', () => {
 async function signed(key, secret, method, path, params, body) {
   const raw = body === undefined ? undefined : JSON.stringify(body);
   const qs = buildSignedQuery({ ...params, timestamp: Date.now(), recv_window: 60_000 }, secret, raw);
-  const r = await fetch(`${url}${path}?${qs}`, { method, headers: { 'X-API-KEY': key, ...(raw ? { 'content-type': 'application/json' } : {}) }, body: raw });
+  const r = await fetch(`${url}${path}?${qs}`, {
+    method,
+    headers: { 'X-API-KEY': key, ...(raw ? { 'content-type': 'application/json' } : {}) },
+    body: raw,
+  });
   return r.json();
 }
 
@@ -61,7 +65,13 @@ function connect(k) {
   sockets[k] = ws;
   ws.on('open', () => {
     const s = symbols[k % symbols.length];
-    ws.send(JSON.stringify({ method: 'SUBSCRIBE', params: [`depth@${s},20`, `depth_update@${s}`, `trade@${s}`, `price@${s}`, `kline@${s},1s`, `kline@${s},1m`], id: 1 }));
+    ws.send(
+      JSON.stringify({
+        method: 'SUBSCRIBE',
+        params: [`depth@${s},20`, `depth_update@${s}`, `trade@${s}`, `price@${s}`, `kline@${s},1s`, `kline@${s},1m`],
+        id: 1,
+      }),
+    );
   });
   ws.on('message', () => {});
   ws.on('error', () => {});

@@ -31,7 +31,11 @@ const clients = opt('clients', 20);
 const given = args.indexOf('--data-dir') >= 0 ? args[args.indexOf('--data-dir') + 1] : undefined;
 const dataDir = given ?? mkdtempSync(join(tmpdir(), 'perpdesk-soak-'));
 
-const accounts = Array.from({ length: bots }, (_, k) => ({ apiKey: `soakbot${String(k).padStart(4, '0')}`, apiSecret: `soaksecret${k}xx`, balance: 1_000_000n * 100_000_000n }));
+const accounts = Array.from({ length: bots }, (_, k) => ({
+  apiKey: `soakbot${String(k).padStart(4, '0')}`,
+  apiSecret: `soaksecret${k}xx`,
+  balance: 1_000_000n * 100_000_000n,
+}));
 console.log(`soak: ${minutes} min, speed ${speed}x, ${bots} bots, ${clients} WebSocket clients, data ${dataDir}`);
 const service = await startService({ dataDir, port: 0, speed, accounts, rateLimit: false, onProgress: () => {} });
 console.log(`soak: service at ${service.url}`);
@@ -57,15 +61,23 @@ function identity() {
   const broken = [];
   const rows = q("SELECT id, wallet_balance AS w, total_deposits AS d FROM accounts WHERE kind IN ('user', 'local')");
   for (const a of rows) {
-    const [t] = q('SELECT COALESCE(SUM(fee), 0) AS f, COALESCE(SUM(realized_pnl), 0) AS r FROM trades WHERE account_id = ?', a.id);
+    const [t] = q(
+      'SELECT COALESCE(SUM(fee), 0) AS f, COALESCE(SUM(realized_pnl), 0) AS r FROM trades WHERE account_id = ?',
+      a.id,
+    );
     const [f1] = q('SELECT COALESCE(SUM(funding_fee), 0) AS f FROM positions WHERE account_id = ?', a.id);
     const [f2] = q('SELECT COALESCE(SUM(total_funding_fee), 0) AS f FROM closed_positions WHERE account_id = ?', a.id);
-    if (a.d !== a.w + t.f - t.r + f1.f + f2.f) broken.push(`account ${a.id}: ${a.d} != ${a.w + t.f - t.r + f1.f + f2.f}`);
+    if (a.d !== a.w + t.f - t.r + f1.f + f2.f)
+      broken.push(`account ${a.id}: ${a.d} != ${a.w + t.f - t.r + f1.f + f2.f}`);
   }
   return { accounts: rows.length, broken };
 }
 
-const load = fork(fileURLToPath(new URL('./soak-load.mjs', import.meta.url)), [service.url, String(clients), JSON.stringify(accounts.map((a) => [a.apiKey, a.apiSecret]))], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const load = fork(
+  fileURLToPath(new URL('./soak-load.mjs', import.meta.url)),
+  [service.url, String(clients), JSON.stringify(accounts.map((a) => [a.apiKey, a.apiSecret]))],
+  { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+);
 let placed = 0;
 let failed = 0;
 load.on('message', (m) => {
@@ -81,7 +93,15 @@ const report = (minute) => {
   const m = process.memoryUsage();
   const id = identity();
   if (id.broken.length > 0) identityBroken = true;
-  const row = { minute, rss: m.rss, heap: m.heapUsed, fds: fds(), p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 };
+  const row = {
+    minute,
+    rss: m.rss,
+    heap: m.heapUsed,
+    fds: fds(),
+    p50: loop.percentile(50) / 1e6,
+    p99: loop.percentile(99) / 1e6,
+    max: loop.max / 1e6,
+  };
   rows.push(row);
   loop.reset();
   console.log(

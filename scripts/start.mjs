@@ -33,7 +33,9 @@ export function exitCodeOf(code, signal) {
 /** Why a desktop window cannot open on this machine although Electron is there, or null. */
 export function noDisplayReason(env, platform) {
   if (platform === 'win32' || platform === 'darwin') return null;
-  return env.DISPLAY || env.WAYLAND_DISPLAY ? null : 'no graphical display (neither DISPLAY nor WAYLAND_DISPLAY is set)';
+  return env.DISPLAY || env.WAYLAND_DISPLAY
+    ? null
+    : 'no graphical display (neither DISPLAY nor WAYLAND_DISPLAY is set)';
 }
 
 /**
@@ -89,14 +91,18 @@ async function main() {
     if (!r.error) process.exit(r.code);
     reason = `Electron could not be started (${r.error.message})`;
   }
-  console.log(`[perpdesk] No desktop window: ${reason}. Running the headless service; open the URL below in a browser.`);
+  console.log(
+    `[perpdesk] No desktop window: ${reason}. Running the headless service; open the URL below in a browser.`,
+  );
   // headless.js reads process.argv.slice(2): the options given to `npm start --` apply unchanged
   await import('../out/main/headless.js');
 }
 
 function isMain() {
   try {
-    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+    return (
+      process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
+    );
   } catch {
     return false;
   }

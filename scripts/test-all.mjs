@@ -33,7 +33,10 @@ function check(label, ok) {
 
 check('typecheck (node)', run('typecheck: node', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']));
 check('typecheck (web)', run('typecheck: web', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']));
-const built = run('build', process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build']);
+const built = run('build', process.execPath, [
+  join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'),
+  'build',
+]);
 check('build', built);
 
 const vitestJson = join(reports, 'vitest.json');
@@ -68,7 +71,13 @@ if (built) {
     if (r.stats.unexpected > 0) failures.push('playwright');
     if ((r.errors ?? []).length > 0) {
       failed++;
-      failures.push('playwright errors: ' + r.errors.map((e) => e.message).join('; ').slice(0, 500));
+      failures.push(
+        'playwright errors: ' +
+          r.errors
+            .map((e) => e.message)
+            .join('; ')
+            .slice(0, 500),
+      );
     }
   } else {
     failed++;

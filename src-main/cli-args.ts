@@ -84,13 +84,19 @@ export class CliError extends Error {}
 
 export function parseAccount(spec: string): AccountSpec {
   const parts = spec.split(':');
-  if (parts.length < 2 || parts.length > 4) throw new CliError(`--account wants KEY:SECRET[:BALANCE[:MODE]], got '${spec}'`);
+  if (parts.length < 2 || parts.length > 4)
+    throw new CliError(`--account wants KEY:SECRET[:BALANCE[:MODE]], got '${spec}'`);
   const [apiKey, apiSecret, balanceText, mode] = parts;
-  if (mode !== undefined && mode !== 'hedge' && mode !== 'one_way') throw new CliError(`--account MODE must be hedge or one_way, got '${mode}'`);
+  if (mode !== undefined && mode !== 'hedge' && mode !== 'one_way')
+    throw new CliError(`--account MODE must be hedge or one_way, got '${mode}'`);
   let balance: bigint;
   try {
     // an empty BALANCE before a MODE (KEY:SECRET::one_way) means the default balance
-    balance = checkAccountFields(apiKey, apiSecret, balanceText === '' && mode !== undefined ? undefined : balanceText).balance;
+    balance = checkAccountFields(
+      apiKey,
+      apiSecret,
+      balanceText === '' && mode !== undefined ? undefined : balanceText,
+    ).balance;
   } catch (err) {
     if (!(err instanceof AccountFieldError)) throw err;
     throw new CliError(`--account ${err.field} ${err.detail}` + (err.got === undefined ? '' : `, got '${err.got}'`));
@@ -108,7 +114,14 @@ export function parseReplayTime(text: string): number | null {
   const t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
   // Date.UTC rolls 2021-02-30 over to March: refuse what does not read back the same
   const back = new Date(t);
-  if (back.getUTCMonth() !== Number(mo) - 1 || back.getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
+  if (
+    back.getUTCMonth() !== Number(mo) - 1 ||
+    back.getUTCDate() !== Number(d) ||
+    Number(h) > 23 ||
+    Number(mi) > 59 ||
+    Number(s) > 59
+  )
+    return null;
   return t;
 }
 
@@ -118,13 +131,16 @@ const REPLAY_SYMBOL = /^[A-Z0-9]{2,30}$/;
 /** `SYM@TIME[,SYM2,...]`. */
 export function parseReplaySpec(text: string): { symbols: string[]; start: number } {
   const at = text.indexOf('@');
-  if (at < 0) throw new CliError(`--replay wants SYMBOL@TIME[,SYMBOL2...], e.g. BTCUSDT@2021-05-16T00:00Z; got '${text}'`);
+  if (at < 0)
+    throw new CliError(`--replay wants SYMBOL@TIME[,SYMBOL2...], e.g. BTCUSDT@2021-05-16T00:00Z; got '${text}'`);
   const first = text.slice(0, at);
   const [time, ...more] = text.slice(at + 1).split(',');
   const start = parseReplayTime(time);
   if (start === null) throw new CliError(`--replay TIME must be ${TIME_RULE}; got '${time}'`);
   const symbols = [first, ...more];
-  for (const s of symbols) if (!REPLAY_SYMBOL.test(s)) throw new CliError(`--replay symbols are 2 to 30 upper-case letters or digits (BTCUSDT); got '${s}'`);
+  for (const s of symbols)
+    if (!REPLAY_SYMBOL.test(s))
+      throw new CliError(`--replay symbols are 2 to 30 upper-case letters or digits (BTCUSDT); got '${s}'`);
   if (new Set(symbols).size !== symbols.length) throw new CliError(`--replay names a symbol twice: '${text}'`);
   return { symbols, start };
 }
@@ -174,7 +190,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
       case '--speed': {
         const v = takeValue();
         const n = Number(v);
-        if (!Number.isFinite(n) || n < 0.1 || n > 10_000) throw new CliError(`--speed must be a number from 0.1 to 10000, got '${v}'`);
+        if (!Number.isFinite(n) || n < 0.1 || n > 10_000)
+          throw new CliError(`--speed must be a number from 0.1 to 10000, got '${v}'`);
         out.speed = n;
         break;
       }
@@ -185,7 +202,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
       case '--intensity': {
         const v = takeValue();
         const n = Number(v);
-        if (!/^\d+(\.\d+)?$/.test(v) || n < 0.1 || n > 10) throw new CliError(`${name} must be a number from 0.1 to 10, got '${v}'`);
+        if (!/^\d+(\.\d+)?$/.test(v) || n < 0.1 || n > 10)
+          throw new CliError(`${name} must be a number from 0.1 to 10, got '${v}'`);
         if (name === '--volatility') out.simVolatility = n;
         else out.simIntensity = n;
         simOnly.push(name);
@@ -196,7 +214,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
         simOnly.push(name);
         break;
       case '--replay':
-        if (out.replay !== undefined) throw new CliError('--replay may be given once (list several symbols after a comma)');
+        if (out.replay !== undefined)
+          throw new CliError('--replay may be given once (list several symbols after a comma)');
         out.replay = { ...parseReplaySpec(takeValue()), lockstep: false };
         break;
       case '--until': {
@@ -208,7 +227,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
       }
       case '--queue-model': {
         const v = takeValue();
-        if (v !== 'pessimistic' && v !== 'probabilistic') throw new CliError(`--queue-model must be pessimistic or probabilistic, got '${v}'`);
+        if (v !== 'pessimistic' && v !== 'probabilistic')
+          throw new CliError(`--queue-model must be pessimistic or probabilistic, got '${v}'`);
         queueModel = v;
         break;
       }
@@ -227,7 +247,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
       case '--data-latency': {
         const v = takeValue();
         const n = Number(v);
-        if (!/^\d{1,6}$/.test(v) || n > MAX_LATENCY_MS) throw new CliError(`${name} must be an integer number of ms from 0 to ${MAX_LATENCY_MS}, got '${v}'`);
+        if (!/^\d{1,6}$/.test(v) || n > MAX_LATENCY_MS)
+          throw new CliError(`${name} must be an integer number of ms from 0 to ${MAX_LATENCY_MS}, got '${v}'`);
         if (name === '--order-latency') orderLatency = n;
         else if (name === '--response-latency') responseLatency = n;
         else dataLatency = n;
@@ -242,16 +263,38 @@ export function parseCli(argv: readonly string[]): CliOptions {
     }
   }
   if (out.replay === undefined) {
-    const stray = until !== undefined ? '--until' : queueModel !== undefined ? '--queue-model' : lockstep ? '--lockstep' : balance !== undefined ? '--balance'
-      : orderLatency !== undefined ? '--order-latency' : responseLatency !== undefined ? '--response-latency' : dataLatency !== undefined ? '--data-latency' : null;
+    const stray =
+      until !== undefined
+        ? '--until'
+        : queueModel !== undefined
+          ? '--queue-model'
+          : lockstep
+            ? '--lockstep'
+            : balance !== undefined
+              ? '--balance'
+              : orderLatency !== undefined
+                ? '--order-latency'
+                : responseLatency !== undefined
+                  ? '--response-latency'
+                  : dataLatency !== undefined
+                    ? '--data-latency'
+                    : null;
     if (stray !== null) throw new CliError(`${stray} goes with --replay`);
     return out;
   }
   if (simOnly.length > 0) throw new CliError(`${simOnly[0]} is an option of the simulated market, not of --replay`);
-  if (until !== undefined && until <= out.replay.start) throw new CliError('--until must be after the --replay start time');
-  out.replay = { ...out.replay, lockstep, ...(until === undefined ? {} : { until }), ...(queueModel === undefined ? {} : { queueModel }), ...(balance === undefined ? {} : { balance }),
-    ...(orderLatency === undefined ? {} : { orderLatency }), ...(responseLatency === undefined ? {} : { responseLatency }),
-    ...(dataLatency === undefined ? {} : { dataLatency }) };
+  if (until !== undefined && until <= out.replay.start)
+    throw new CliError('--until must be after the --replay start time');
+  out.replay = {
+    ...out.replay,
+    lockstep,
+    ...(until === undefined ? {} : { until }),
+    ...(queueModel === undefined ? {} : { queueModel }),
+    ...(balance === undefined ? {} : { balance }),
+    ...(orderLatency === undefined ? {} : { orderLatency }),
+    ...(responseLatency === undefined ? {} : { responseLatency }),
+    ...(dataLatency === undefined ? {} : { dataLatency }),
+  };
   out.simulate = false;
   return out;
 }

@@ -111,7 +111,8 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
         break;
       case '--concurrency': {
         const v = value();
-        if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 16) throw new DataCliError(`--concurrency must be 1 to 16 (got '${v}')`);
+        if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 16)
+          throw new DataCliError(`--concurrency must be 1 to 16 (got '${v}')`);
         out.concurrency = Number(v);
         break;
       }
@@ -128,31 +129,44 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
     }
   }
   if (command === undefined) return out;
-  if (command !== 'import' && command !== 'download' && command !== 'list' && command !== 'delete') throw new DataCliError(`unknown command ${command}`);
+  if (command !== 'import' && command !== 'download' && command !== 'list' && command !== 'delete')
+    throw new DataCliError(`unknown command ${command}`);
   out.command = command;
-  if (command === 'import' && out.paths.length === 0) throw new DataCliError('import needs at least one file or folder');
+  if (command === 'import' && out.paths.length === 0)
+    throw new DataCliError('import needs at least one file or folder');
   if (command === 'download') {
-    const missing = ['symbol', 'market', 'kinds', 'from', 'to'].filter((k) => out[k as keyof DataCliOptions] === undefined);
+    const missing = ['symbol', 'market', 'kinds', 'from', 'to'].filter(
+      (k) => out[k as keyof DataCliOptions] === undefined,
+    );
     if (missing.length > 0) throw new DataCliError(`download needs ${missing.map((m) => '--' + m).join(', ')}`);
     if (out.paths.length > 0) throw new DataCliError('download takes no paths (use --out for the folder)');
   }
-  if (command === 'delete' && (out.paths.length !== 1 || !/^\d+$/.test(out.paths[0]))) throw new DataCliError('delete needs one dataset id');
+  if (command === 'delete' && (out.paths.length !== 1 || !/^\d+$/.test(out.paths[0])))
+    throw new DataCliError('delete needs one dataset id');
   return out;
 }
 
 export function describeDataset(d: DatasetRecord): string {
-  const span = d.firstTime === null ? 'empty' : `${new Date(d.firstTime).toISOString()} .. ${new Date(d.lastTime!).toISOString()}`;
+  const span =
+    d.firstTime === null ? 'empty' : `${new Date(d.firstTime).toISOString()} .. ${new Date(d.lastTime!).toISOString()}`;
   return `${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${d.rows} rows\t${span}\t${d.files} file(s)\tspecs ${d.specsSource} (tick ${d.specs.tickSize}, step ${d.specs.stepSize})`;
 }
 
 export function describeResult(r: ImportResult): string {
   if (!r.ok) return `refused   ${r.error}`;
-  const what = r.key === null ? '' : ` -> dataset ${r.datasetId} (${r.key.market} ${r.key.symbol} ${r.key.kind}${r.key.interval ? ' ' + r.key.interval : ''})`;
+  const what =
+    r.key === null
+      ? ''
+      : ` -> dataset ${r.datasetId} (${r.key.market} ${r.key.symbol} ${r.key.kind}${r.key.interval ? ' ' + r.key.interval : ''})`;
   if (r.status === 'unchanged') return `unchanged ${r.file}${what}: already imported (${r.rows} rows)`;
   return `imported  ${r.file}${what}: ${r.rows} rows, ${r.added} new, ${r.gaps} gap(s), checksum ${r.checksum === 'verified' ? 'verified' : 'none beside the file'}`;
 }
 
-export async function runDataCli(argv: readonly string[], out: (line: string) => void, err: (line: string) => void): Promise<number> {
+export async function runDataCli(
+  argv: readonly string[],
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   let opts: DataCliOptions;
   try {
     opts = parseDataCli(argv);
@@ -184,7 +198,13 @@ export async function runDataCli(argv: readonly string[], out: (line: string) =>
   if (opts.command === 'download') {
     let plan;
     try {
-      plan = planDownload({ symbol: opts.symbol!, market: opts.market!, kinds: parseKinds(opts.kinds!), from: opts.from!, to: opts.to! });
+      plan = planDownload({
+        symbol: opts.symbol!,
+        market: opts.market!,
+        kinds: parseKinds(opts.kinds!),
+        from: opts.from!,
+        to: opts.to!,
+      });
     } catch (e) {
       err(`perpdesk data: ${(e as Error).message}`);
       return 2;
@@ -198,7 +218,9 @@ export async function runDataCli(argv: readonly string[], out: (line: string) =>
         dir,
         concurrency: opts.concurrency,
         onProgress: (p) =>
-          err(`  ${p.filesDone}/${p.filesTotal} files, ${(p.bytes / 1e6).toFixed(1)} MB, ${(p.rate / 1e6).toFixed(2)} MB/s, ETA ${p.etaSeconds === null ? '?' : `${Math.ceil(p.etaSeconds)} s`}`),
+          err(
+            `  ${p.filesDone}/${p.filesTotal} files, ${(p.bytes / 1e6).toFixed(1)} MB, ${(p.rate / 1e6).toFixed(2)} MB/s, ETA ${p.etaSeconds === null ? '?' : `${Math.ceil(p.etaSeconds)} s`}`,
+          ),
       });
     } catch (e) {
       err(`perpdesk data: ${(e as Error).message}`);
@@ -212,7 +234,9 @@ export async function runDataCli(argv: readonly string[], out: (line: string) =>
     }
     downloadFailed = results.filter((r) => r.status === 'missing' || r.status === 'failed').length;
     const had = results.filter((r) => r.status === 'downloaded' || r.status === 'present');
-    out(`${had.length} of ${results.length} file(s) in ${dir}${downloadFailed > 0 ? `; ${downloadFailed} not had` : ''}.`);
+    out(
+      `${had.length} of ${results.length} file(s) in ${dir}${downloadFailed > 0 ? `; ${downloadFailed} not had` : ''}.`,
+    );
     if (opts.noImport || had.length === 0) return downloadFailed > 0 ? 1 : 0;
     files = had.map((r) => r.path);
     opts = { ...opts, command: 'import' };
@@ -240,7 +264,8 @@ export async function runDataCli(argv: readonly string[], out: (line: string) =>
         if (all.length === 0) out(`No datasets in ${dataDir}.`);
         for (const d of all) {
           out(describeDataset(d));
-          for (const g of service.gaps(d.id)) out(`\tgap ${new Date(g.start).toISOString()} .. ${new Date(g.end).toISOString()}: ${g.detail}`);
+          for (const g of service.gaps(d.id))
+            out(`\tgap ${new Date(g.start).toISOString()} .. ${new Date(g.end).toISOString()}: ${g.detail}`);
         }
         return 0;
       }
@@ -263,12 +288,15 @@ export async function runDataCli(argv: readonly string[], out: (line: string) =>
             market: opts.market,
             kind: opts.kind,
             interval: opts.interval,
-            onProgress: (p) => err(`  [${i}/${files.length}] ${p.file}: ${p.rows} rows, ${(p.bytes / 1e6).toFixed(1)} MB read`),
+            onProgress: (p) =>
+              err(`  [${i}/${files.length}] ${p.file}: ${p.rows} rows, ${(p.bytes / 1e6).toFixed(1)} MB read`),
           });
           if (!r.ok) failed++;
           out(describeResult(r));
         }
-        out(`${files.length - failed} of ${files.length} file(s) in ${dataDir}${failed > 0 ? `; ${failed} refused` : ''}.`);
+        out(
+          `${files.length - failed} of ${files.length} file(s) in ${dataDir}${failed > 0 ? `; ${failed} refused` : ''}.`,
+        );
         return failed > 0 || downloadFailed > 0 ? 1 : 0;
       }
     }
@@ -318,8 +346,11 @@ async function runThroughService(
       if (r.code !== 0) throw new Error(r.message);
       if (r.data.length === 0) out('No datasets.');
       for (const d of r.data) {
-        out(`${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${d.rows} rows\t${d.first_time === null ? 'empty' : `${new Date(d.first_time).toISOString()} .. ${new Date(d.last_time).toISOString()}`}\t${d.files} file(s)\tspecs ${d.specs.source} (tick ${d.specs.tick_size}, step ${d.specs.step_size})`);
-        for (const g of d.gaps) out(`\tgap ${new Date(g.start_time).toISOString()} .. ${new Date(g.end_time).toISOString()}: ${g.detail}`);
+        out(
+          `${d.id}\t${d.market} ${d.symbol} ${d.kind}${d.interval ? ' ' + d.interval : ''}\t${d.rows} rows\t${d.first_time === null ? 'empty' : `${new Date(d.first_time).toISOString()} .. ${new Date(d.last_time).toISOString()}`}\t${d.files} file(s)\tspecs ${d.specs.source} (tick ${d.specs.tick_size}, step ${d.specs.step_size})`,
+        );
+        for (const g of d.gaps)
+          out(`\tgap ${new Date(g.start_time).toISOString()} .. ${new Date(g.end_time).toISOString()}: ${g.detail}`);
       }
       return 0;
     }
@@ -338,7 +369,13 @@ async function runThroughService(
       const r = await call(`${base}/api/v1/datasets/import`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ paths: [resolve(f)], symbol: opts.symbol, market: opts.market, kind: opts.kind, interval: opts.interval }),
+        body: JSON.stringify({
+          paths: [resolve(f)],
+          symbol: opts.symbol,
+          market: opts.market,
+          kind: opts.kind,
+          interval: opts.interval,
+        }),
       });
       if (r.code !== 0) {
         failed++;
@@ -349,13 +386,20 @@ async function runThroughService(
       const id = v.dataset_id as number | null;
       if (id !== null && !datasets.has(id)) {
         const d = await call(`${base}/api/v1/datasets/${id}`);
-        datasets.set(id, d.code === 0 ? { market: d.data.market, symbol: d.data.symbol, kind: d.data.kind, interval: d.data.interval } : null);
+        datasets.set(
+          id,
+          d.code === 0
+            ? { market: d.data.market, symbol: d.data.symbol, kind: d.data.kind, interval: d.data.interval }
+            : null,
+        );
       }
       const res = fromView(v, id === null ? null : (datasets.get(id) ?? null));
       if (!res.ok) failed++;
       out(describeResult(res));
     }
-    out(`${files.length - failed} of ${files.length} file(s) through ${base}${failed > 0 ? `; ${failed} refused` : ''}.`);
+    out(
+      `${files.length - failed} of ${files.length} file(s) through ${base}${failed > 0 ? `; ${failed} refused` : ''}.`,
+    );
     return failed > 0 ? 1 : 0;
   } catch (e) {
     err(`perpdesk data: the service at ${base} did not answer: ${(e as Error).message}`);
@@ -365,7 +409,11 @@ async function runThroughService(
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);
 if (isMain) {
-  runDataCli(process.argv.slice(2), (l) => console.log(l), (l) => console.error(l)).then(
+  runDataCli(
+    process.argv.slice(2),
+    (l) => console.log(l),
+    (l) => console.error(l),
+  ).then(
     (code) => process.exit(code),
     (e: unknown) => {
       console.error('perpdesk data: failed:', e instanceof Error ? e.message : e);

@@ -11,7 +11,19 @@
 // - every webContents gets the navigation guards, whoever creates it.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, powerMonitor, screen, session, shell, type MessageBoxOptions, type WebContents } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  powerMonitor,
+  screen,
+  session,
+  shell,
+  type MessageBoxOptions,
+  type WebContents,
+} from 'electron';
 import { SHORTCUTS } from '../src-shared/shortcuts.ts';
 import { bootstrapFor, type DesktopBootstrap } from './desktop/bootstrap.ts';
 import { appendLog, formatLogEntry } from './desktop/crash-log.ts';
@@ -67,7 +79,8 @@ function logError(what: string, err: unknown): string | null {
 function closeAndExit(urgent: boolean): void {
   const result = urgent ? slot.shutdownNow() : slot.shutdown();
   exiting ??= result.then((r) => {
-    if (r === 'timeout') logError('closing the service took too long', new Error('exited without waiting for the service'));
+    if (r === 'timeout')
+      logError('closing the service took too long', new Error('exited without waiting for the service'));
     app.exit(exitCodeAfter(r, startFailed));
   });
 }
@@ -124,7 +137,9 @@ function guardContents(contents: WebContents): void {
 function installSessionPolicy(): void {
   const ses = session.defaultSession;
   ses.setPermissionRequestHandler((_wc, permission, callback, details) => {
-    callback(permissionAllowed({ permission, requester: details.requestingUrl, isMainFrame: details.isMainFrame }, baseUrl));
+    callback(
+      permissionAllowed({ permission, requester: details.requestingUrl, isMainFrame: details.isMainFrame }, baseUrl),
+    );
   });
   ses.setPermissionCheckHandler((_wc, permission, requestingOrigin, details) =>
     permissionAllowed({ permission, requester: requestingOrigin, isMainFrame: details.isMainFrame }, baseUrl),
@@ -138,7 +153,12 @@ function installBootstrapHandler(): void {
     let answer: DesktopBootstrap | null = null;
     try {
       const frame = event.senderFrame;
-      const own = win !== null && !win.isDestroyed() && event.sender === win.webContents && frame !== null && frame.parent === null;
+      const own =
+        win !== null &&
+        !win.isDestroyed() &&
+        event.sender === win.webContents &&
+        frame !== null &&
+        frame.parent === null;
       answer = bootstrapFor(
         { frameUrl: frame?.url ?? '', fromOwnWindowMainFrame: own },
         {

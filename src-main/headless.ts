@@ -72,7 +72,10 @@ async function main(): Promise<void> {
   }
   if (r !== undefined) {
     const s = service.venue.replay!.status();
-    console.log(`perpdesk: replaying ${s.symbols.join(', ')} from ${new Date(s.start).toISOString()} to ${new Date(s.until).toISOString()}` + (r.lockstep ? ' in lockstep' : ''));
+    console.log(
+      `perpdesk: replaying ${s.symbols.join(', ')} from ${new Date(s.start).toISOString()} to ${new Date(s.until).toISOString()}` +
+        (r.lockstep ? ' in lockstep' : ''),
+    );
   }
   console.log(`perpdesk is listening on ${service.url} (API docs: ${service.url}/docs)`);
   console.log(`Open the trading screen (one-time login link): ${service.loginUrl}`);

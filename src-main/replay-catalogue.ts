@@ -30,7 +30,10 @@ function initialPrice(data: ReplayData, src: SymbolSource, start: number): strin
   }
   if (src.depth) {
     // the book the replay starts from: the last snapshot at or before the start
-    for (const ev of data.depth(src.depth.id, data.depthAnchor?.(src.depth.id, start) ?? src.depth.firstTime ?? start)) {
+    for (const ev of data.depth(
+      src.depth.id,
+      data.depthAnchor?.(src.depth.id, start) ?? src.depth.firstTime ?? start,
+    )) {
       if (ev.bids.length > 0 && ev.asks.length > 0) {
         const bid = ev.bids.reduce((a, b) => (Number(b[0]) > Number(a[0]) ? b : a))[0];
         const ask = ev.asks.reduce((a, b) => (Number(b[0]) < Number(a[0]) ? b : a))[0];

@@ -26,7 +26,9 @@ export interface ReplayHostOptions {
 /** What makes a replay's options unusable (planSources, openReplayMarket) as an API error. */
 export function replayStartError(err: unknown): ApiError | null {
   if (!(err instanceof RangeError)) return null;
-  const def = /has no depth, trades or klines dataset/.test(err.message) ? Errors.DATASET_NOT_FOUND : Errors.INVALID_PARAMETER;
+  const def = /has no depth, trades or klines dataset/.test(err.message)
+    ? Errors.DATASET_NOT_FOUND
+    : Errors.INVALID_PARAMETER;
   return new ApiError(def, `Cannot replay: ${err.message}`);
 }
 
@@ -53,7 +55,10 @@ export class ReplayHostService implements ReplayHost {
   async start(req: ReplayRequest): Promise<ReplayInfo> {
     if (this.closed) throw new ApiError(Errors.SERVICE_UNAVAILABLE, 'The service is shutting down');
     if (this.running.size + this.starting >= MAX_REPLAYS) {
-      throw new ApiError(Errors.REPLAY_LIMIT, `${Errors.REPLAY_LIMIT.message}: ${MAX_REPLAYS} replays are running (DELETE /api/v1/replays/{id})`);
+      throw new ApiError(
+        Errors.REPLAY_LIMIT,
+        `${Errors.REPLAY_LIMIT.message}: ${MAX_REPLAYS} replays are running (DELETE /api/v1/replays/{id})`,
+      );
     }
     this.starting++;
     let handle: ServiceHandle;

@@ -65,10 +65,15 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     simulate: replay === undefined && (opts.simulate ?? true),
     simVolatility: opts.simVolatility,
     simIntensity: opts.simIntensity,
-    onHistoryProgress: (p) => opts.onProgress?.(`perpdesk: building simulated history ${p.done}/${p.total} ${p.symbol}`),
+    onHistoryProgress: (p) =>
+      opts.onProgress?.(`perpdesk: building simulated history ${p.done}/${p.total} ${p.symbol}`),
   });
   for (const a of opts.accounts ?? []) {
-    const row = venue.exchange.execute({ kind: 'upsertAccount', spec: { apiKey: a.apiKey, apiSecret: a.apiSecret, kind: 'user', balance: a.balance }, now: Date.now() });
+    const row = venue.exchange.execute({
+      kind: 'upsertAccount',
+      spec: { apiKey: a.apiKey, apiSecret: a.apiSecret, kind: 'user', balance: a.balance },
+      now: Date.now(),
+    });
     // the mode is the account's, on every surface; refused (3015) while it holds positions or orders
     if (a.positionMode !== undefined && venue.exchange.summary(row.id).position_mode !== a.positionMode) {
       venue.exchange.execute({ kind: 'setPositionMode', accountId: row.id, mode: a.positionMode });
@@ -80,11 +85,28 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
   const loginToken: LoginToken = newLoginToken(local.id);
   let app: FastifyInstance;
   // a live service hosts replays of its datasets, each a service of its own on loopback
-  const replays = replay === undefined ? new ReplayHostService({ data: () => venue.datasets.replayData(), startService, uiDir: opts.uiDir, logger: opts.logger, rateLimit: opts.rateLimit }) : null;
+  const replays =
+    replay === undefined
+      ? new ReplayHostService({
+          data: () => venue.datasets.replayData(),
+          startService,
+          uiDir: opts.uiDir,
+          logger: opts.logger,
+          rateLimit: opts.rateLimit,
+        })
+      : null;
   try {
     const bind = opts.host ?? '127.0.0.1';
     const loopback = bind === '127.0.0.1' || bind === '::1' || bind === 'localhost';
-    app = await buildApp({ venue, uiDir: opts.uiDir, logger: opts.logger, loginToken, rateLimit: opts.rateLimit, loopbackHostsOnly: loopback, ...(replays === null ? {} : { replays }) });
+    app = await buildApp({
+      venue,
+      uiDir: opts.uiDir,
+      logger: opts.logger,
+      loginToken,
+      rateLimit: opts.rateLimit,
+      loopbackHostsOnly: loopback,
+      ...(replays === null ? {} : { replays }),
+    });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   } catch (err) {
     await venue.close();

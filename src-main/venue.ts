@@ -69,7 +69,15 @@ export interface VenueOptions {
 /** Stored trade history of accounts, read side (the exchange writes it). */
 export type TradeHistory = Pick<
   TradingRepo,
-  'order' | 'orderByClientId' | 'orders' | 'trades' | 'closedPositions' | 'closedPosition' | 'fundingPayments' | 'fundingRates' | 'transfers'
+  | 'order'
+  | 'orderByClientId'
+  | 'orders'
+  | 'trades'
+  | 'closedPositions'
+  | 'closedPosition'
+  | 'fundingPayments'
+  | 'fundingRates'
+  | 'transfers'
 >;
 
 /** Commit timing: whether accepted writes are still on their way to disk, and when they land. */
@@ -146,7 +154,8 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   const settings = new SettingsRepo(db);
   const accounts = new AccountsRepo(db);
   const replay = opts.replay;
-  if (replay !== undefined && opts.dataDir !== ':memory:') throw new Error("a replay venue keeps its records in memory: dataDir must be ':memory:'");
+  if (replay !== undefined && opts.dataDir !== ':memory:')
+    throw new Error("a replay venue keeps its records in memory: dataDir must be ':memory:'");
   if (replay === undefined) seedCatalogue(symbols, wall());
   else symbols.insertMissing(replayCatalogue(replay.data, replay.options), wall());
 
@@ -186,27 +195,46 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   // (sorted arrays: a candle write is an append, where SQLite's upsert costs ~1 µs)
   const candles = replay !== undefined ? new MemoryCandleStore() : new CandlesRepo(db);
   const openKlines = () => new KlineService({ candles, symbols, clock, exchange });
-  const { market, klines } = replay !== undefined
-    ? openMarketSource({ kind: 'replay', exchange, clock, candles, symbols, data: replay.data, replay: replay.options, openKlines })
-    : opts.simulate
-    ? openMarketSource({
-        kind: 'simulator',
-        exchange,
-        clock,
-        seed,
-        candles,
-        symbols,
-        volatility: opts.simVolatility,
-        intensity: opts.simIntensity,
-        onHistoryProgress: opts.onHistoryProgress,
-        openKlines,
-      })
-    : { market: null, klines: openKlines() };
+  const { market, klines } =
+    replay !== undefined
+      ? openMarketSource({
+          kind: 'replay',
+          exchange,
+          clock,
+          candles,
+          symbols,
+          data: replay.data,
+          replay: replay.options,
+          openKlines,
+        })
+      : opts.simulate
+        ? openMarketSource({
+            kind: 'simulator',
+            exchange,
+            clock,
+            seed,
+            candles,
+            symbols,
+            volatility: opts.simVolatility,
+            intensity: opts.simIntensity,
+            onHistoryProgress: opts.onHistoryProgress,
+            openKlines,
+          })
+        : { market: null, klines: openKlines() };
   let session: ReplaySession | null = null;
   const replayMarket = replay !== undefined ? (market as ReplayMarket) : null;
   if (replay !== undefined) {
-    const report = new SessionReport({ events: exchange.events, summary: (id) => exchange.summary(id), now: () => clock.now() });
-    session = new ReplaySession({ market: market as ReplayMarket, report, lockstep: replay.lockstep ?? false, liveUrl: replay.liveUrl ?? null });
+    const report = new SessionReport({
+      events: exchange.events,
+      summary: (id) => exchange.summary(id),
+      now: () => clock.now(),
+    });
+    session = new ReplaySession({
+      market: market as ReplayMarket,
+      report,
+      lockstep: replay.lockstep ?? false,
+      liveUrl: replay.liveUrl ?? null,
+    });
   }
   // Market time is saved every few seconds, so a crash restarts the clock close to where it was.
   const saveTimer = setInterval(() => settings.set('market_time', String(clock.now())), 5_000);
@@ -233,16 +261,17 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     datasets: new DatasetService(new DatasetsRepo(db)),
     market,
     replay: session,
-    submit: replayMarket !== null && session !== null && (replayMarket.orderLatency > 0 || replayMarket.responseLatency > 0)
-      ? <C extends Command>(c: C) => {
-          const p = replayMarket.submit(() => exchange.execute(c));
-          // the replay may have moved itself for the order (lockstep): the report's equity grid
-          // is sampled where the clock went, as after a step
-          const sample = (): void => session!.report.sample(clock.now());
-          void p.then(sample, sample);
-          return p;
-        }
-      : <C extends Command>(c: C) => exchange.execute(c),
+    submit:
+      replayMarket !== null && session !== null && (replayMarket.orderLatency > 0 || replayMarket.responseLatency > 0)
+        ? <C extends Command>(c: C) => {
+            const p = replayMarket.submit(() => exchange.execute(c));
+            // the replay may have moved itself for the order (lockstep): the report's equity grid
+            // is sampled where the clock went, as after a step
+            const sample = (): void => session!.report.sample(clock.now());
+            void p.then(sample, sample);
+            return p;
+          }
+        : <C extends Command>(c: C) => exchange.execute(c),
     seed,
     close() {
       if (closed) return closing;

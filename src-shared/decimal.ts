@@ -276,7 +276,9 @@ export class StepScale {
 
   constructor(step: string, precision?: number) {
     if (scan(step, MAX_DECIMALS) !== SCAN_OK || scanNegative) {
-      throw new RangeError(`step must be a positive decimal string with at most ${MAX_DECIMALS} decimals, got ${JSON.stringify(step)}`);
+      throw new RangeError(
+        `step must be a positive decimal string with at most ${MAX_DECIMALS} decimals, got ${JSON.stringify(step)}`,
+      );
     }
     const dot = step.indexOf('.');
     const written = dot < 0 ? 0 : step.length - dot - 1;
@@ -343,7 +345,12 @@ export class StepScale {
       const neg = units < 0;
       const v = (neg ? -units : units) * this.stepUnits;
       if (v <= MAX_SAFE) return placePoint(String(v), neg, this.stepDecimals, this.precision);
-      return placePoint((BigInt(neg ? -units : units) * BigInt(this.stepUnits)).toString(), neg, this.stepDecimals, this.precision);
+      return placePoint(
+        (BigInt(neg ? -units : units) * BigInt(this.stepUnits)).toString(),
+        neg,
+        this.stepDecimals,
+        this.precision,
+      );
     }
     const neg = units < 0n;
     const v = (neg ? -units : units) * BigInt(this.stepUnits);

@@ -8,15 +8,7 @@
 // Codes are stable: never renumber one, only add.
 
 export type ErrorClass =
-  | 'validation'
-  | 'not_found'
-  | 'auth'
-  | 'forbidden'
-  | 'order_rejected'
-  | 'rate_limit'
-  | 'internal'
-  | 'klines'
-  | 'price';
+  'validation' | 'not_found' | 'auth' | 'forbidden' | 'order_rejected' | 'rate_limit' | 'internal' | 'klines' | 'price';
 
 export interface ErrorDef {
   readonly code: number;
@@ -89,8 +81,18 @@ export const Errors = {
   DUPLICATE_CLIENT_ORDER_ID: def(3011, 400, 'order_rejected', 'client_order_id is already used by a live order'),
   POSITION_SIDE_MISMATCH: def(3012, 400, 'order_rejected', 'position_side does not fit the account position mode'),
   LEVERAGE_INVALID: def(3013, 400, 'order_rejected', 'Leverage is outside the allowed range'),
-  MARGIN_MODE_CHANGE_REFUSED: def(3014, 400, 'order_rejected', 'Margin mode cannot change while a position or open order exists'),
-  POSITION_MODE_CHANGE_REFUSED: def(3015, 400, 'order_rejected', 'Position mode cannot change while a position or open order exists'),
+  MARGIN_MODE_CHANGE_REFUSED: def(
+    3014,
+    400,
+    'order_rejected',
+    'Margin mode cannot change while a position or open order exists',
+  ),
+  POSITION_MODE_CHANGE_REFUSED: def(
+    3015,
+    400,
+    'order_rejected',
+    'Position mode cannot change while a position or open order exists',
+  ),
   PRICE_REQUIRED: def(3016, 400, 'order_rejected', 'price is required for limit orders'),
   PRICE_NOT_ALLOWED: def(3017, 400, 'order_rejected', 'price must not be sent with market orders'),
   NO_POSITION_TO_CLOSE: def(3018, 400, 'order_rejected', 'No position to close'),
@@ -106,7 +108,12 @@ export const Errors = {
   // 5000-5099: the service failed (HTTP 500)
   INTERNAL: def(5000, 500, 'internal', 'Internal error'),
   SERVICE_UNAVAILABLE: def(5001, 500, 'internal', 'Service is starting or shutting down'),
-  STORAGE_FULL: def(5002, 503, 'internal', 'The disk of the data folder is nearly full; changes are refused until there is room'),
+  STORAGE_FULL: def(
+    5002,
+    503,
+    'internal',
+    'The disk of the data folder is nearly full; changes are refused until there is room',
+  ),
 
   // 6000-6999 / 7000-7999: candlestick routes (HTTP 200 always)
   KLINES_INVALID_PARAMETER: def(6000, 200, 'klines', 'Invalid parameter'),

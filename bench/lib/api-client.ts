@@ -79,7 +79,14 @@ const autocannon = autocannonUntyped as (
 ) => AutocannonInstance;
 
 const QTYS = ['0.002', '0.003', '0.005'];
-const BINANCE_STATUS: Record<string, string> = { NEW: '1', PARTIALLY_FILLED: '2', FILLED: '3', CANCELED: '4', REJECTED: '5', EXPIRED: '6' };
+const BINANCE_STATUS: Record<string, string> = {
+  NEW: '1',
+  PARTIALLY_FILLED: '2',
+  FILLED: '3',
+  CANCELED: '4',
+  REJECTED: '5',
+  EXPIRED: '6',
+};
 /** Ticks of 0.1 to the price text ("960001" -> "96000.1"). */
 const price = (ticks: number): string => `${Math.floor(ticks / 10)}.${ticks % 10}`;
 
@@ -171,10 +178,22 @@ function requestsFor(job: ClientJob, tally: (status: number, body: string) => vo
   ];
 }
 
-function run(job: ClientJob, seconds: number, onLatency: ((ms: number) => void) | null, tally: (status: number, body: string) => void): Promise<AutocannonResult> {
+function run(
+  job: ClientJob,
+  seconds: number,
+  onLatency: ((ms: number) => void) | null,
+  tally: (status: number, body: string) => void,
+): Promise<AutocannonResult> {
   return new Promise((resolve, reject) => {
-    const inst = autocannon({ url: job.url, connections: job.connections, duration: seconds, overallRate: job.rate, requests: requestsFor(job, tally) }, (err, r) =>
-      err ? reject(err) : resolve(r),
+    const inst = autocannon(
+      {
+        url: job.url,
+        connections: job.connections,
+        duration: seconds,
+        overallRate: job.rate,
+        requests: requestsFor(job, tally),
+      },
+      (err, r) => (err ? reject(err) : resolve(r)),
     );
     if (onLatency) inst.on('response', (_c, _s, _b, ms) => onLatency(ms));
   });
@@ -238,7 +257,12 @@ export async function runClient(job: ClientJob, onMeasuring: () => void): Promis
   return {
     rps: count / job.seconds,
     responses: count,
-    lat: { p50: quantileSorted(sorted, 0.5), p90: quantileSorted(sorted, 0.9), p99: quantileSorted(sorted, 0.99), max: sorted[count - 1] ?? NaN },
+    lat: {
+      p50: quantileSorted(sorted, 0.5),
+      p90: quantileSorted(sorted, 0.9),
+      p99: quantileSorted(sorted, 0.99),
+      max: sorted[count - 1] ?? NaN,
+    },
     non2xx: r.non2xx,
     errors: r.errors,
     timeouts: r.timeouts,

@@ -50,7 +50,9 @@ async function echoBaseline(statusText: string, seconds: number): Promise<{ step
 }
 
 export async function lockstepSection(data: ReplayData, symbol: string, start: number, seconds: number): Promise<void> {
-  console.log(`replay, lockstep over the WebSocket: the example bot steps ${STEP_MS} ms of history a step, trades every ${TRADE_EVERY} steps; bound ${seconds} s a run`);
+  console.log(
+    `replay, lockstep over the WebSocket: the example bot steps ${STEP_MS} ms of history a step, trades every ${TRADE_EVERY} steps; bound ${seconds} s a run`,
+  );
   const svc = await startService({
     dataDir: ':memory:',
     rateLimit: false,
@@ -61,14 +63,30 @@ export async function lockstepSection(data: ReplayData, symbol: string, start: n
   let r;
   try {
     statusText = JSON.stringify(svc.venue.replay!.status());
-    r = await runReplayBot({ url: svc.url, key: KEY, secret: SECRET, symbol, stepMs: STEP_MS, steps: 0, tradeEvery: TRADE_EVERY, notional: 1000, maxWallMs: seconds * 1000 });
+    r = await runReplayBot({
+      url: svc.url,
+      key: KEY,
+      secret: SECRET,
+      symbol,
+      stepMs: STEP_MS,
+      steps: 0,
+      tradeEvery: TRADE_EVERY,
+      notional: 1000,
+      maxWallMs: seconds * 1000,
+    });
   } finally {
     await svc.close();
   }
   const base = await echoBaseline(statusText, seconds);
   const baseRate = (base.steps / base.ms) * 1000;
   const rate = (r.steps / r.wallMs) * 1000;
-  console.log(`  baseline, bare ws server answering at once (same client): ${fmtN(base.steps)} round trips in ${base.ms.toFixed(0)} ms = ${fmtN(baseRate)} /s`);
-  console.log(`  replay venue, example bot in lockstep:                    ${fmtN(r.steps)} steps in ${r.wallMs} ms = ${fmtN(rate)} /s (${r.orders} orders, ${fmtN(r.status.events)} events applied)`);
-  console.log(`  ratio replay / baseline: ${(rate / baseRate).toFixed(3)}   target 5,000 steps/s: ${rate >= 5_000 ? 'met' : 'NOT met'}`);
+  console.log(
+    `  baseline, bare ws server answering at once (same client): ${fmtN(base.steps)} round trips in ${base.ms.toFixed(0)} ms = ${fmtN(baseRate)} /s`,
+  );
+  console.log(
+    `  replay venue, example bot in lockstep:                    ${fmtN(r.steps)} steps in ${r.wallMs} ms = ${fmtN(rate)} /s (${r.orders} orders, ${fmtN(r.status.events)} events applied)`,
+  );
+  console.log(
+    `  ratio replay / baseline: ${(rate / baseRate).toFixed(3)}   target 5,000 steps/s: ${rate >= 5_000 ? 'met' : 'NOT met'}`,
+  );
 }

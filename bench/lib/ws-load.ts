@@ -207,7 +207,9 @@ export class LoadClients {
   private open(u: URL): Promise<void> {
     return new Promise((resolve, reject) => {
       const key = randomBytes(16).toString('base64');
-      const accept = createHash('sha1').update(key + GUID).digest('base64');
+      const accept = createHash('sha1')
+        .update(key + GUID)
+        .digest('base64');
       let c!: Client;
       const socket = net.connect({
         host: u.hostname,

@@ -154,7 +154,9 @@ export class LadderArea {
   /** The rows shown, best first: [price, qty] as the data attributes carry them. */
   async levels(side: 'ask' | 'bid'): Promise<Array<[string, string]>> {
     const rows = side === 'ask' ? this.asks : this.bids;
-    const out = await rows.evaluateAll((els) => els.map((e) => [e.getAttribute('data-price') ?? '', e.getAttribute('data-qty') ?? ''] as [string, string]));
+    const out = await rows.evaluateAll((els) =>
+      els.map((e) => [e.getAttribute('data-price') ?? '', e.getAttribute('data-qty') ?? ''] as [string, string]),
+    );
     return out;
   }
   async updateId(): Promise<number> {
@@ -189,7 +191,11 @@ export class OrderForm {
   button(name: 'Open long' | 'Open short' | 'Close long' | 'Close short'): Locator {
     return this.root.getByRole('button', { name });
   }
-  async limit(side: 'Open long' | 'Open short' | 'Close long' | 'Close short', price: string, qty: string): Promise<void> {
+  async limit(
+    side: 'Open long' | 'Open short' | 'Close long' | 'Close short',
+    price: string,
+    qty: string,
+  ): Promise<void> {
     await this.type('Limit').click();
     await this.price.fill(price);
     await this.size.fill(qty);
@@ -217,8 +223,13 @@ export class BottomTabs {
     this.orderHistory = page.getByTestId('order-history-table');
     this.tradeHistory = page.getByTestId('trade-history-table');
   }
-  async show(name: 'Positions' | 'Open orders' | 'Order history' | 'Trade history' | 'Position history' | 'Account'): Promise<void> {
-    await this.page.getByRole('tablist', { name: 'Account views' }).getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+  async show(
+    name: 'Positions' | 'Open orders' | 'Order history' | 'Trade history' | 'Position history' | 'Account',
+  ): Promise<void> {
+    await this.page
+      .getByRole('tablist', { name: 'Account views' })
+      .getByRole('tab', { name: new RegExp(`^${name}`) })
+      .click();
   }
   position(symbol: string, side: 1 | 2): Locator {
     return this.page.getByTestId(`position-row-${symbol}-${side}`);

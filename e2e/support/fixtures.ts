@@ -25,8 +25,15 @@ export const test = base.extend<{ trader: Trader; market: BotMarket }, { service
     const admin = new RestClient({ baseUrl: service.url });
     const apiKey = `t_${randomBytes(8).toString('hex')}`;
     const apiSecret = randomBytes(24).toString('hex');
-    await admin.call('POST', '/admin/v1/accounts', { body: { api_key: apiKey, api_secret: apiSecret, balance: '10000' } });
-    await use({ apiKey, apiSecret, balance: '10000', api: new RestClient({ baseUrl: service.url, apiKey, apiSecret }) });
+    await admin.call('POST', '/admin/v1/accounts', {
+      body: { api_key: apiKey, api_secret: apiSecret, balance: '10000' },
+    });
+    await use({
+      apiKey,
+      apiSecret,
+      balance: '10000',
+      api: new RestClient({ baseUrl: service.url, apiKey, apiSecret }),
+    });
   },
   market: async ({ service }, use) => {
     await use(new BotMarket(service.url));

@@ -47,16 +47,22 @@ export async function startHeadless(opts: StartOptions = {}): Promise<RunningSer
   };
   const args = [
     join(root, 'out/main/headless.js'),
-    '--port', '0',
-    '--data-dir', dataDir,
-    '--account', `${account.apiKey}:${account.apiSecret}:${account.balance}`,
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    '--account',
+    `${account.apiKey}:${account.apiSecret}:${account.balance}`,
     ...(opts.args ?? []),
   ];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   // Ready when both lines are out: "listening on URL" and the one-time login link after it.
   const [url, loginUrl] = await new Promise<[string, string]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not print its address and login link in 30 s:\n${out}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`service did not print its address and login link in 30 s:\n${out}`)),
+      30_000,
+    );
     const onData = (b: Buffer) => {
       out += b.toString();
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);

@@ -8,14 +8,23 @@ import { expect } from 'playwright/test';
  * simulation has reached the stopped clock, after which nothing moves.
  */
 export async function setPaused(url: string, paused: boolean): Promise<void> {
-  const r = await fetch(`${url}/api/v1/sim`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ paused }) });
+  const r = await fetch(`${url}/api/v1/sim`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ paused }),
+  });
   expect(r.status).toBe(200);
   if (!paused) return;
   await expect
-    .poll(async () => {
-      const body = (await (await fetch(`${url}/api/v1/sim`)).json()) as { data: { market_time: number; sim_time: number; step_ms: number } };
-      const v = body.data;
-      return v.sim_time + v.step_ms > v.market_time;
-    }, { message: 'the simulation catches up with the paused clock' })
+    .poll(
+      async () => {
+        const body = (await (await fetch(`${url}/api/v1/sim`)).json()) as {
+          data: { market_time: number; sim_time: number; step_ms: number };
+        };
+        const v = body.data;
+        return v.sim_time + v.step_ms > v.market_time;
+      },
+      { message: 'the simulation catches up with the paused clock' },
+    )
     .toBe(true);
 }

@@ -10,7 +10,13 @@ export class SocketSwitch {
   }
   async install(): Promise<void> {
     await this.page.addInitScript(() => {
-      const w = globalThis as unknown as { WebSocket: new (url: string | URL, p?: string | string[]) => { close(): void; addEventListener(t: string, f: () => void): void }; __wsSwitch: unknown };
+      const w = globalThis as unknown as {
+        WebSocket: new (
+          url: string | URL,
+          p?: string | string[],
+        ) => { close(): void; addEventListener(t: string, f: () => void): void };
+        __wsSwitch: unknown;
+      };
       const Native = w.WebSocket;
       const live = new Set<{ close(): void }>();
       const sw = { blocked: false };
@@ -29,7 +35,9 @@ export class SocketSwitch {
           super(sw.blocked ? 'ws://127.0.0.1:1/ws' : url, protocols);
           if (!sw.blocked) {
             live.add(this as unknown as { close(): void });
-            (this as unknown as { addEventListener(t: string, f: () => void): void }).addEventListener('close', () => live.delete(this as unknown as { close(): void }));
+            (this as unknown as { addEventListener(t: string, f: () => void): void }).addEventListener('close', () =>
+              live.delete(this as unknown as { close(): void }),
+            );
           }
         }
       } as unknown as typeof w.WebSocket;

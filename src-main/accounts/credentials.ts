@@ -37,7 +37,12 @@ export function checkAccountFields(apiKey: string, apiSecret: string, balanceTex
   if (!KEY_RE.test(apiSecret)) throw new AccountFieldError('SECRET', `must be ${CREDENTIAL_RULE}`);
   if (balanceText === undefined) return { balance: DEFAULT_PAPER_BALANCE };
   const r = parseFixed(balanceText, USDT_DECIMALS);
-  if (!r.ok) throw new AccountFieldError('BALANCE', `must be a non-negative decimal with at most ${USDT_DECIMALS} decimals`, balanceText);
+  if (!r.ok)
+    throw new AccountFieldError(
+      'BALANCE',
+      `must be a non-negative decimal with at most ${USDT_DECIMALS} decimals`,
+      balanceText,
+    );
   return { balance: r.value };
 }
 

@@ -67,7 +67,14 @@ function installDurableAnswers(app: FastifyInstance, venue: Venue): void {
     group.whenDurable((err) => {
       if (err === null) return done(null, payload);
       reply.code(Errors.INTERNAL.http);
-      done(null, JSON.stringify({ code: Errors.INTERNAL.code, message: 'Storing the command failed; the venue must restart', data: null }));
+      done(
+        null,
+        JSON.stringify({
+          code: Errors.INTERNAL.code,
+          message: 'Storing the command failed; the venue must restart',
+          data: null,
+        }),
+      );
     });
   });
 }
@@ -105,13 +112,20 @@ function installDiskGuard(app: FastifyInstance, venue: Venue): void {
 function installStrictBodyTypes(app: FastifyInstance): void {
   type ObjectSchema = { type?: unknown; properties?: FlatBodySchema['properties'] };
   app.addHook('onRoute', (route) => {
-    const body = (route.schema as { body?: ObjectSchema & { content?: Record<string, { schema?: ObjectSchema }> } } | undefined)?.body;
+    const body = (
+      route.schema as { body?: ObjectSchema & { content?: Record<string, { schema?: ObjectSchema }> } } | undefined
+    )?.body;
     // a body schema per content type (a route that also takes uploads): the JSON one is checked
     const json = body?.content?.['application/json']?.schema;
     const schema = json ?? body;
     if (schema?.type !== 'object' || schema.properties === undefined) return;
     const typeError = bodyTypeChecker(schema.properties);
-    const existing = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+    const existing =
+      route.preValidation === undefined
+        ? []
+        : Array.isArray(route.preValidation)
+          ? route.preValidation
+          : [route.preValidation];
     if (existing.some((h) => STRICT_BODY in h)) return;
     const check: preValidationHookHandler = (req, _reply, done) => {
       const b = req.body;
@@ -143,13 +157,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Errors raised before routing (a malformed URL, a bad content type) get the envelope too.
     frameworkErrors(err, _req, reply) {
       const def =
-        err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? Errors.UNSUPPORTED_MEDIA_TYPE
-        : err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? Errors.URI_TOO_LONG
-        : Errors.BAD_REQUEST;
+        err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? Errors.UNSUPPORTED_MEDIA_TYPE
+          : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? Errors.URI_TOO_LONG
+            : Errors.BAD_REQUEST;
       // (the router's limit on one path parameter, maxParamLength above; the URL limit of
       // installUrlLimit, 8192 characters, answers first)
       const why = def === Errors.URI_TOO_LONG ? 'a path parameter is longer than 16384 characters' : clip(err.message);
-      (reply as unknown as FastifyReply).code(def.http).send({ code: def.code, message: `${def.message}: ${why}`, data: null });
+      (reply as unknown as FastifyReply)
+        .code(def.http)
+        .send({ code: def.code, message: `${def.message}: ${why}`, data: null });
     },
     // and what Node's HTTP parser refuses (oversized headers, timeouts, not HTTP)
     clientErrorHandler: answerClientError,
@@ -175,13 +193,24 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         { name: 'market data', description: 'Public market data: symbols, time, klines, depth, prices' },
         { name: 'trading', description: 'Signed order placement, cancels, open orders, trades' },
         { name: 'positions', description: 'Signed current positions, take-profit/stop-loss, position history' },
-        { name: 'account', description: 'Signed account summary, leverage, margin and position modes, paper wallet; browser login' },
+        {
+          name: 'account',
+          description: 'Signed account summary, leverage, margin and position modes, paper wallet; browser login',
+        },
         { name: 'bot', description: 'Bot orders: IP whitelist instead of signatures, no margin, never stored' },
         { name: 'admin', description: 'Loopback-only administration: paper accounts, bot whitelist' },
         { name: 'simulator', description: 'The simulated market: clock speed, pause, seed' },
-        { name: 'replay', description: 'Replay sessions of imported data: start and close them (live venue), control and report (replay venue)' },
+        {
+          name: 'replay',
+          description:
+            'Replay sessions of imported data: start and close them (live venue), control and report (replay venue)',
+        },
         { name: 'streams', description: 'The WebSocket endpoint /ws' },
-        { name: 'datasets', description: "Imported market data (Binance's public archive): catalogue, candles, trades; import and delete loopback only" },
+        {
+          name: 'datasets',
+          description:
+            "Imported market data (Binance's public archive): catalogue, candles, trades; import and delete loopback only",
+        },
         {
           name: 'binance',
           description:
@@ -244,7 +273,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     app.get('/', { schema: { hide: true } }, async (_req, reply) =>
       reply
         .type('text/html; charset=utf-8')
-        .send('<!doctype html><title>perpdesk</title><p>The web UI is not built. Run <code>npm run build</code>, then start the service again. The API is at <a href="/docs">/docs</a>.</p>'),
+        .send(
+          '<!doctype html><title>perpdesk</title><p>The web UI is not built. Run <code>npm run build</code>, then start the service again. The API is at <a href="/docs">/docs</a>.</p>',
+        ),
     );
   }
   return app;

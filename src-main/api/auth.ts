@@ -32,7 +32,13 @@ import type { Account } from '../core/account.ts';
 import type { Defaulted } from './schemas.ts';
 import type { Venue } from '../venue.ts';
 import { sendError } from './error-handler.ts';
-import { FixedWindowLimiter, installIpRateLimit, resolveRateLimits, sendRateLimited, type RateLimitOptions } from './rate-limit.ts';
+import {
+  FixedWindowLimiter,
+  installIpRateLimit,
+  resolveRateLimits,
+  sendRateLimited,
+  type RateLimitOptions,
+} from './rate-limit.ts';
 import { installRawBody } from './raw-body.ts';
 import { DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW, verifySignature } from './signature.ts';
 
@@ -115,9 +121,12 @@ const signedParams = {
 export function signedQuerystring<P extends TProperties = {}, R extends keyof P & string = never>(
   properties: P = {} as P,
   required: readonly R[] = [],
-): TObject<{ [K in keyof P]: K extends R ? P[K] : P[K] extends Defaulted ? P[K] : TOptional<P[K]> } & typeof signedParams> {
+): TObject<
+  { [K in keyof P]: K extends R ? P[K] : P[K] extends Defaulted ? P[K] : TOptional<P[K]> } & typeof signedParams
+> {
   const props: TProperties = {};
-  for (const [k, v] of Object.entries(properties)) props[k] = (required as readonly string[]).includes(k) ? v : Type.Optional(v);
+  for (const [k, v] of Object.entries(properties))
+    props[k] = (required as readonly string[]).includes(k) ? v : Type.Optional(v);
   return Type.Object({ ...props, ...signedParams }, { additionalProperties: false }) as never;
 }
 
@@ -176,7 +185,8 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServic
     const apiKey = req.headers['x-api-key'];
     if (typeof apiKey !== 'string' || apiKey === '') return fail(reply, Errors.API_KEY_MISSING);
     const account = accounts.byKey(apiKey);
-    if (account === undefined) return fail(reply, Errors.API_KEY_UNKNOWN, `${Errors.API_KEY_UNKNOWN.message} in X-API-KEY`);
+    if (account === undefined)
+      return fail(reply, Errors.API_KEY_UNKNOWN, `${Errors.API_KEY_UNKNOWN.message} in X-API-KEY`);
     if (keyLimiter !== null) {
       const wait = keyLimiter.hit(apiKey);
       if (wait !== 0) return sendRateLimited(reply, keyLimiter.limit, 'API key', wait);
@@ -193,7 +203,8 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServic
     if (lastIsSignature ? hasSignatureParam(signed) : hasSignatureParam(query)) {
       return fail(reply, Errors.SIGNATURE_NOT_LAST, `${Errors.SIGNATURE_NOT_LAST.message}, and appear once`);
     }
-    if (!lastIsSignature) return fail(reply, Errors.SIGNATURE_MISSING, `${Errors.SIGNATURE_MISSING.message} in the query string`);
+    if (!lastIsSignature)
+      return fail(reply, Errors.SIGNATURE_MISSING, `${Errors.SIGNATURE_MISSING.message} in the query string`);
     const signature = last.slice(10);
     if (signature === '') return fail(reply, Errors.SIGNATURE_MISSING, 'signature parameter is empty');
 
@@ -201,13 +212,25 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServic
     const ts = q.timestamp;
     const rw = q.recv_window;
     const body = req.rawBody ?? (typeof req.body === 'string' ? req.body : undefined);
-    const bad = verifySignature({ secret: account.apiSecret, timestamp: ts, recvWindow: rw, signed, body, signature, now: now() });
+    const bad = verifySignature({
+      secret: account.apiSecret,
+      timestamp: ts,
+      recvWindow: rw,
+      signed,
+      body,
+      signature,
+      now: now(),
+    });
     if (bad !== null) {
       switch (bad.check) {
         case 'timestamp-missing':
           return fail(reply, bad.def, 'Missing timestamp parameter (ms)');
         case 'timestamp-malformed':
-          return fail(reply, bad.def, `Malformed timestamp ${Array.isArray(ts) ? '(given twice)' : quote(String(ts))}: must be an integer of ms, given once`);
+          return fail(
+            reply,
+            bad.def,
+            `Malformed timestamp ${Array.isArray(ts) ? '(given twice)' : quote(String(ts))}: must be an integer of ms, given once`,
+          );
         case 'recv-window':
           return fail(reply, bad.def, `${bad.def.message}, got ${Array.isArray(rw) ? 'it twice' : quote(String(rw))}`);
         case 'time':
@@ -229,7 +252,11 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServic
 
   function verifyBot(req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     if (whitelist.has(req.ip)) return done();
-    fail(reply, Errors.IP_NOT_WHITELISTED, `Caller IP ${req.ip} is not on the bot whitelist (see PUT /admin/v1/whitelist)`);
+    fail(
+      reply,
+      Errors.IP_NOT_WHITELISTED,
+      `Caller IP ${req.ip} is not on the bot whitelist (see PUT /admin/v1/whitelist)`,
+    );
   }
 
   function verifyLoopback(req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
@@ -250,10 +277,12 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServic
     const hook = Object.hasOwn(hooks, mode) ? hooks[mode as keyof typeof hooks] : undefined;
     if (hook === undefined) throw new Error(`route ${route.method} ${route.url}: unknown auth mode '${String(mode)}'`);
     const existing = route.preValidation;
-    route.preValidation = existing === undefined ? [hook] : [hook, ...(Array.isArray(existing) ? existing : [existing])];
+    route.preValidation =
+      existing === undefined ? [hook] : [hook, ...(Array.isArray(existing) ? existing : [existing])];
     // OpenAPI: a signed operation names the key scheme, so generated clients send X-API-KEY.
     // (The schema's other keys are the route's own; `security` is for the document only.)
-    if (mode === 'signed') route.schema = { ...route.schema, security: [{ [API_KEY_SCHEME]: [] }] } as typeof route.schema;
+    if (mode === 'signed')
+      route.schema = { ...route.schema, security: [{ [API_KEY_SCHEME]: [] }] } as typeof route.schema;
   });
 
   return { accounts, whitelist, now };

@@ -65,7 +65,11 @@ export function installBrowserGuards(app: FastifyInstance, opts: { loopbackHosts
         if (accepted.size < ACCEPTED_HOSTS_KEPT) accepted.add(host);
         return done();
       }
-      sendError(reply, Errors.HOST_NOT_ALLOWED, `${Errors.HOST_NOT_ALLOWED.message}: '${String(host).slice(0, 80)}'; use http://127.0.0.1:PORT`);
+      sendError(
+        reply,
+        Errors.HOST_NOT_ALLOWED,
+        `${Errors.HOST_NOT_ALLOWED.message}: '${String(host).slice(0, 80)}'; use http://127.0.0.1:PORT`,
+      );
     });
   }
   app.addHook('onSend', (_req, reply, payload, done) => {

@@ -19,7 +19,11 @@ const PAYLOAD = /^([a-z]+):([1-9][0-9]{0,15})$/;
 /** The id a cursor stands for, undefined for an absent or empty cursor; throws 1001 when malformed. */
 export function decodeCursor(kind: CursorKind, cursor: string | undefined, param = 'cursor'): number | undefined {
   if (cursor === undefined || cursor === '') return undefined;
-  const bad = () => new ApiError(Errors.INVALID_PARAMETER, `Invalid query parameter '${param}': not a cursor of this list (use next_cursor as given)`);
+  const bad = () =>
+    new ApiError(
+      Errors.INVALID_PARAMETER,
+      `Invalid query parameter '${param}': not a cursor of this list (use next_cursor as given)`,
+    );
   if (!BASE64URL.test(cursor)) throw bad();
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   // Node's decoder skips junk silently; only the canonical spelling of a payload is a cursor.

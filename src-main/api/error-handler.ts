@@ -50,7 +50,10 @@ function describeValidation(err: FastifyError): { kind: 'unknown' | 'missing' | 
     return { kind: 'unknown', message: `Unknown ${where} parameter '${extra}'` };
   }
   if (first.keyword === 'required') {
-    return { kind: 'missing', message: `Missing required ${where} parameter '${String(first.params.missingProperty)}'` };
+    return {
+      kind: 'missing',
+      message: `Missing required ${where} parameter '${String(first.params.missingProperty)}'`,
+    };
   }
   if (first.keyword === 'enum') {
     const allowed = (first.params.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ');
@@ -88,7 +91,11 @@ export function installErrorHandling(app: FastifyInstance): void {
       }
       if (style === 'price') return sendError(reply, Errors.PRICE_INVALID_PARAMETER, d.message);
       const def =
-        d.kind === 'unknown' ? Errors.UNKNOWN_PARAMETER : d.kind === 'missing' ? Errors.MISSING_PARAMETER : Errors.INVALID_PARAMETER;
+        d.kind === 'unknown'
+          ? Errors.UNKNOWN_PARAMETER
+          : d.kind === 'missing'
+            ? Errors.MISSING_PARAMETER
+            : Errors.INVALID_PARAMETER;
       return sendError(reply, def, d.message);
     }
 
@@ -132,7 +139,11 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply
         .code(Errors.METHOD_NOT_ALLOWED.http)
         .header('allow', allowed.join(', '))
-        .send({ code: Errors.METHOD_NOT_ALLOWED.code, message: `${req.method} is not allowed on ${path}; use ${use}`, data: null });
+        .send({
+          code: Errors.METHOD_NOT_ALLOWED.code,
+          message: `${req.method} is not allowed on ${path}; use ${use}`,
+          data: null,
+        });
     }
     reply.code(404).send({ code: Errors.ROUTE_NOT_FOUND.code, message: `No route ${req.method} ${path}`, data: null });
   });
@@ -177,7 +188,11 @@ export const MAX_URL_LENGTH = 8192;
 export function installUrlLimit(app: FastifyInstance): void {
   app.addHook('onRequest', (req, reply, done) => {
     if (req.url.length <= MAX_URL_LENGTH) return done();
-    sendError(reply, Errors.URI_TOO_LONG, `${Errors.URI_TOO_LONG.message}: ${req.url.length} characters, the limit is ${MAX_URL_LENGTH}`);
+    sendError(
+      reply,
+      Errors.URI_TOO_LONG,
+      `${Errors.URI_TOO_LONG.message}: ${req.url.length} characters, the limit is ${MAX_URL_LENGTH}`,
+    );
   });
 }
 

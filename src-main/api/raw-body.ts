@@ -28,7 +28,9 @@ export function installRawBody(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     req.rawBody = body as string;
-    parseJson(req, body as string, (err, value) => (err ? done(explained(err, body as string), undefined) : done(null, value)));
+    parseJson(req, body as string, (err, value) =>
+      err ? done(explained(err, body as string), undefined) : done(null, value),
+    );
   });
 }
 
@@ -71,7 +73,8 @@ export function drainRefusedBody(req: FastifyRequest, reply: FastifyReply, drain
   const h = raw.headers;
   if (h['transfer-encoding'] === undefined && !(Number(h['content-length']) > 0)) return; // no body
   // Fastify's "close" after a body error, not the client's own wish
-  if (reply.getHeader('connection') === 'close' && !/close/i.test(String(h.connection ?? ''))) reply.header('connection', 'keep-alive');
+  if (reply.getHeader('connection') === 'close' && !/close/i.test(String(h.connection ?? '')))
+    reply.header('connection', 'keep-alive');
   draining.add(socket);
   let seen = 0;
   const stop = (): void => {

@@ -9,7 +9,13 @@
 // rounds to the double nearest the exact decimal (the same double JSON.parse of the decimal
 // gives). Average prices are ratios of those, rounded to 8 decimals: display values only.
 import { PositionSide } from '../../src-shared/enums.ts';
-import type { AccountSummary, ClosedPositionRecord, OrderRecord, PositionRecord, TradeRecord } from '../../src-shared/types.ts';
+import type {
+  AccountSummary,
+  ClosedPositionRecord,
+  OrderRecord,
+  PositionRecord,
+  TradeRecord,
+} from '../../src-shared/types.ts';
 import { breakEvenPrice, estimatedClosingFee } from '../risk/margin.ts';
 import { formatMoney, unitsToNumber, type SymbolMath } from '../risk/money.ts';
 import { entryPrice, type PositionState } from '../risk/position.ts';
@@ -24,7 +30,11 @@ const r8 = (x: number): number => Math.round(x * 1e8) / 1e8;
  * A closed-position record. `positionIdAs` picks the spec's two spellings of position_id:
  * an integer in the history list, a string in the detail route.
  */
-export function closedPositionRecord(row: ClosedPositionRow, math: SymbolMath, positionIdAs: 'number' | 'string'): ClosedPositionRecord {
+export function closedPositionRecord(
+  row: ClosedPositionRow,
+  math: SymbolMath,
+  positionIdAs: 'number' | 'string',
+): ClosedPositionRecord {
   const openQty = Number(math.formatQty(row.openQuantity));
   const closeQty = Number(math.formatQty(row.closeQuantity));
   const openAmount = unitsToNumber(row.openAmount);

@@ -7,7 +7,13 @@
 //
 // This module holds the helpers every route shares, the strict integer syntax of the API
 // (docs/api-input-rules.md) and the trading-pair records.
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TObject, type TProperties, type TSchema, type TUnsafe } from 'typebox';
 import type { ContractType, FuturesSymbolStatus, SymbolStatus, SymbolTag } from '../../src-shared/enums.ts';
@@ -46,12 +52,20 @@ export const STRICT_INTEGER_TEXT = '^-?(0|[1-9][0-9]*)$';
 
 /** An integer enum (`{type: 'integer', enum}`): the type keeps query coercion, the enum the 1001 message. */
 export function intEnum<const V extends readonly number[]>(values: V, description?: string): TUnsafe<V[number]> {
-  return Type.Unsafe<V[number]>({ type: 'integer', enum: [...values], ...(description === undefined ? {} : { description }) });
+  return Type.Unsafe<V[number]>({
+    type: 'integer',
+    enum: [...values],
+    ...(description === undefined ? {} : { description }),
+  });
 }
 
 /** A string enum (`{type: 'string', enum}`). */
 export function strEnum<const V extends readonly string[]>(values: V, description?: string): TUnsafe<V[number]> {
-  return Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...(description === undefined ? {} : { description }) });
+  return Type.Unsafe<V[number]>({
+    type: 'string',
+    enum: [...values],
+    ...(description === undefined ? {} : { description }),
+  });
 }
 
 /** A reference to a schema registered by $id (one component in OpenAPI), typed as its record. */
@@ -71,7 +85,12 @@ export const noQuery = Type.Object({}, { additionalProperties: false });
  * An object schema whose properties follow `order` exactly (the spec's field order: the
  * serialiser writes keys in schema order). Every property is required.
  */
-export function ordered<P extends TProperties>(id: string, description: string, order: readonly (keyof P & string)[], props: P): TObject<P> {
+export function ordered<P extends TProperties>(
+  id: string,
+  description: string,
+  order: readonly (keyof P & string)[],
+  props: P,
+): TObject<P> {
   const properties: TProperties = {};
   for (const k of order) properties[k] = props[k];
   if (Object.keys(props).length !== order.length || Object.keys(properties).length !== order.length) {
@@ -87,7 +106,10 @@ export const symbolParam = Type.String({
   description: 'Trading pair, e.g. BTCUSDT (case-insensitive)',
 });
 
-export const tagParam = strEnum(['new', 'meme', 'innovation'] as const satisfies readonly SymbolTag[], 'Only pairs with this tag');
+export const tagParam = strEnum(
+  ['new', 'meme', 'innovation'] as const satisfies readonly SymbolTag[],
+  'Only pairs with this tag',
+);
 
 // ---------------------------------------------------------------- trading pairs
 

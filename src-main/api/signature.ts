@@ -32,7 +32,11 @@ const DIGITS = /^\d{1,15}$/;
  * bare distance (decades of ms) does not tell it. (Microseconds have 16 digits and are already
  * refused as malformed, 2005, by the 15-digit rule.)
  */
-export function timestampError(timestamp: number, now: number, recvWindow: number): { def: ErrorDef; message: string } | null {
+export function timestampError(
+  timestamp: number,
+  now: number,
+  recvWindow: number,
+): { def: ErrorDef; message: string } | null {
   if (timestamp >= now + MAX_CLOCK_AHEAD) {
     return {
       def: Errors.TIMESTAMP_IN_FUTURE,
@@ -40,7 +44,10 @@ export function timestampError(timestamp: number, now: number, recvWindow: numbe
     };
   }
   if (now - timestamp > recvWindow) {
-    const unit = timestamp < SECONDS_BELOW && now >= SECONDS_BELOW ? '. timestamp is in milliseconds; this one looks like seconds' : '';
+    const unit =
+      timestamp < SECONDS_BELOW && now >= SECONDS_BELOW
+        ? '. timestamp is in milliseconds; this one looks like seconds'
+        : '';
     return {
       def: Errors.TIMESTAMP_STALE,
       message: `timestamp ${timestamp} is ${now - timestamp} ms behind server time ${now}, more than recv_window ${recvWindow} ms${unit}`,
@@ -68,7 +75,10 @@ export interface SignedParts {
 
 /** Which check refused the request; `message` is set where the check itself knows the figures. */
 export type SignatureFailure =
-  | { readonly check: 'timestamp-missing' | 'timestamp-malformed' | 'recv-window' | 'signature'; readonly def: ErrorDef }
+  | {
+      readonly check: 'timestamp-missing' | 'timestamp-malformed' | 'recv-window' | 'signature';
+      readonly def: ErrorDef;
+    }
   | { readonly check: 'time'; readonly def: ErrorDef; readonly message: string };
 
 const TIMESTAMP_MISSING: SignatureFailure = { check: 'timestamp-missing', def: Errors.TIMESTAMP_MISSING };
@@ -95,7 +105,10 @@ export function verifySignature(p: SignedParts): SignatureFailure | null {
   // The length of a valid signature is public; only equal-length texts are compared, and in
   // constant time. latin1 maps each char to one byte (a non-hex char never matches).
   const signature = p.signature;
-  if (signature.length !== expected.length || !timingSafeEqual(Buffer.from(signature, 'latin1'), Buffer.from(expected, 'latin1'))) {
+  if (
+    signature.length !== expected.length ||
+    !timingSafeEqual(Buffer.from(signature, 'latin1'), Buffer.from(expected, 'latin1'))
+  ) {
     return SIGNATURE;
   }
   return null;

@@ -50,7 +50,16 @@ import {
   type TradeRecord,
 } from '../../src-shared/types.ts';
 import type { Venue } from '../venue.ts';
-import { agree, intEnum, type Defaulted, ordered, ref, STRICT_INTEGER, STRICT_INTEGER_TEXT, strEnum } from './schemas.ts';
+import {
+  agree,
+  intEnum,
+  type Defaulted,
+  ordered,
+  ref,
+  STRICT_INTEGER,
+  STRICT_INTEGER_TEXT,
+  strEnum,
+} from './schemas.ts';
 
 export { ref } from './schemas.ts';
 
@@ -83,7 +92,7 @@ export const clientOrderIdField = Type.String({
   pattern: '^[.A-Z:/a-z0-9_-]{1,36}$',
   description:
     "Client order ID: 1 to 36 letters, digits, '.', ':', '/', '_' or '-' (Binance's set); unique among your live orders. " +
-    'Generated when absent (api.<order id>, bot.<order id>: ids of that form are the venue\'s and refused, 1001).',
+    "Generated when absent (api.<order id>, bot.<order id>: ids of that form are the venue's and refused, 1001).",
 });
 
 export const idField = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_INT, description });
@@ -107,7 +116,10 @@ export const leverageField = Type.Integer({
   maximum: 1000,
   description: "Leverage, 1 to the pair's max_leverage (see /fapi/v1/symbols); above it the answer is 3013",
 });
-export const positionModeField = strEnum(['hedge', 'one_way'] as const satisfies readonly PositionMode[], 'hedge (default) or one_way');
+export const positionModeField = strEnum(
+  ['hedge', 'one_way'] as const satisfies readonly PositionMode[],
+  'hedge (default) or one_way',
+);
 
 export const cursorField = Type.String({
   maxLength: 64,
@@ -116,7 +128,9 @@ export const cursorField = Type.String({
 });
 
 export const pageLimit = (def: number, max: number) =>
-  defaulted(Type.Integer({ minimum: 1, maximum: max, default: def, description: `Page size, default ${def}, max ${max}` }));
+  defaulted(
+    Type.Integer({ minimum: 1, maximum: max, default: def, description: `Page size, default ${def}, max ${max}` }),
+  );
 
 // ---------------------------------------------------------------- bodies
 
@@ -131,7 +145,10 @@ const orderBodyProperties = {
   leverage: Type.Optional(leverageField),
   margin_mode: Type.Optional(marginModeField),
   time_in_force: Type.Optional(
-    intEnum([1, 2, 3, 4] as const satisfies readonly TimeInForce[], '1=GTC (default), 2=IOC, 3=FOK, 4=GTX (maker only)'),
+    intEnum(
+      [1, 2, 3, 4] as const satisfies readonly TimeInForce[],
+      '1=GTC (default), 2=IOC, 3=FOK, 4=GTX (maker only)',
+    ),
   ),
   reduce_only: Type.Optional(Type.Boolean({ description: 'Reduce only' })),
   client_order_id: Type.Optional(clientOrderIdField),
@@ -169,7 +186,8 @@ function declaredTypes(schema: object): readonly string[] | undefined {
   const p = schema as PropertyTypes;
   if (typeof p.type === 'string') return [p.type];
   if (Array.isArray(p.type)) return p.type;
-  if (p.anyOf !== undefined && p.anyOf.every((a) => typeof a.type === 'string')) return p.anyOf.map((a) => a.type as string);
+  if (p.anyOf !== undefined && p.anyOf.every((a) => typeof a.type === 'string'))
+    return p.anyOf.map((a) => a.type as string);
   return undefined;
 }
 
@@ -211,7 +229,10 @@ export function strictJsonBody(schema: FlatBodySchema): preValidationHookHandler
       return new ApiError(Errors.MISSING_PARAMETER, 'Missing request body: a JSON object is required');
     }
     if (typeof ctype !== 'string' || !JSON_CONTENT_TYPE.test(ctype)) {
-      return new ApiError(Errors.UNSUPPORTED_MEDIA_TYPE, `${Errors.UNSUPPORTED_MEDIA_TYPE.message} (got ${JSON.stringify(String(ctype ?? ''))})`);
+      return new ApiError(
+        Errors.UNSUPPORTED_MEDIA_TYPE,
+        `${Errors.UNSUPPORTED_MEDIA_TYPE.message} (got ${JSON.stringify(String(ctype ?? ''))})`,
+      );
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       return new ApiError(Errors.INVALID_PARAMETER, 'Invalid body: must be a JSON object');
@@ -259,14 +280,21 @@ export function bodyTypeChecker(props: FlatBodySchema['properties']): BodyTypeCh
       const its = itemTypes.get(key);
       if (ok && its !== undefined && Array.isArray(v)) {
         const bad = v.findIndex((x) => !its.some((t) => jsonTypeOk(x, t)));
-        if (bad !== -1) return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': item ${bad} must be a JSON ${its.join(' or ')}`);
+        if (bad !== -1)
+          return new ApiError(
+            Errors.INVALID_PARAMETER,
+            `Invalid body parameter '${key}': item ${bad} must be a JSON ${its.join(' or ')}`,
+          );
       }
       if (ok) continue;
       if (typeof v === 'number' && types.some((t) => t === 'integer' || t === 'number')) {
         const what = types.includes('integer') ? 'a safe integer (|n| <= 2^53 - 1)' : 'a finite number';
         return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': must be ${what}`);
       }
-      return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': must be a JSON ${types.join(' or ')}`);
+      return new ApiError(
+        Errors.INVALID_PARAMETER,
+        `Invalid body parameter '${key}': must be a JSON ${types.join(' or ')}`,
+      );
     }
     return undefined;
   };
@@ -287,7 +315,9 @@ const STRICT_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
  */
 export function installStrictQueryNumbers(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    const schema = route.schema as { querystring?: { properties?: Record<string, object> }; params?: { properties?: Record<string, object> } } | undefined;
+    const schema = route.schema as
+      | { querystring?: { properties?: Record<string, object> }; params?: { properties?: Record<string, object> } }
+      | undefined;
     const checked: Array<[where: 'params' | 'querystring', name: string, integer: boolean]> = [];
     for (const where of ['params', 'querystring'] as const) {
       for (const [name, p] of Object.entries(schema?.[where]?.properties ?? {})) {
@@ -312,13 +342,19 @@ export function installStrictQueryNumbers(app: FastifyInstance): void {
       }
       done();
     };
-    const existing = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+    const existing =
+      route.preValidation === undefined
+        ? []
+        : Array.isArray(route.preValidation)
+          ? route.preValidation
+          : [route.preValidation];
     route.preValidation = [...existing, check];
   });
 }
 
 function integerTextError(v: string): string | undefined {
-  if (!STRICT_INTEGER.test(v)) return `must be an integer written as ${STRICT_INTEGER_TEXT} (no sign '+', exponent, hex, blanks or leading zeros)`;
+  if (!STRICT_INTEGER.test(v))
+    return `must be an integer written as ${STRICT_INTEGER_TEXT} (no sign '+', exponent, hex, blanks or leading zeros)`;
   if (!Number.isSafeInteger(Number(v))) return 'must be a safe integer (|n| <= 2^53 - 1)';
   return undefined;
 }
@@ -330,10 +366,21 @@ function numberTextError(v: string): string | undefined {
 
 /** An error shaped as the validator's own, so the error handler and the klines routes word it alike. */
 function queryValidationError(where: 'params' | 'querystring', name: string, message: string): FastifyError {
-  const e = new Error(`${where}/${name} ${message}`) as FastifyError & { validation: unknown[]; validationContext: string };
+  const e = new Error(`${where}/${name} ${message}`) as FastifyError & {
+    validation: unknown[];
+    validationContext: string;
+  };
   e.statusCode = 400;
   e.code = 'FST_ERR_VALIDATION';
-  e.validation = [{ keyword: 'type', instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, params: { type: 'integer' }, message }];
+  e.validation = [
+    {
+      keyword: 'type',
+      instancePath: `/${name}`,
+      schemaPath: `#/properties/${name}/type`,
+      params: { type: 'integer' },
+      message,
+    },
+  ];
   e.validationContext = where;
   return e;
 }
@@ -356,7 +403,10 @@ export function listedSymbol(venue: Venue, symbol: string): string {
 
 export function checkTimeRange(start: number | undefined, end: number | undefined, names: [string, string]): void {
   if (start !== undefined && end !== undefined && start > end) {
-    throw new ApiError(Errors.INVALID_PARAMETER, `Invalid query parameters: ${names[0]} ${start} is after ${names[1]} ${end}`);
+    throw new ApiError(
+      Errors.INVALID_PARAMETER,
+      `Invalid query parameters: ${names[0]} ${start} is after ${names[1]} ${end}`,
+    );
   }
 }
 
@@ -366,28 +416,33 @@ const str = (description: string) => Type.String({ description });
 const int = (description: string) => Type.Integer({ description });
 const num = (description: string) => Type.Number({ description });
 
-export const orderRecordSchema = ordered('OrderRecord', 'An order (spec field order, then updated_at and user_id)', ORDER_RECORD_FIELDS, {
-  id: str('Order ID'),
-  client_order_id: str('Client order ID'),
-  symbol: str('Trading pair'),
-  side: sideField,
-  type: orderTypeField,
-  status: orderStatusField,
-  price: str('Order price ("0" decimals for market orders)'),
-  qty: str('Order quantity'),
-  filled_qty: str('Filled quantity'),
-  filled_quote: str('Filled amount, USDT'),
-  avg_price: str('Average fill price'),
-  total_fee: str('Accumulated fee, USDT'),
-  fee_asset: str('Fee asset'),
-  leverage: int('Leverage'),
-  margin_mode: marginModeField,
-  position_action: positionActionField,
-  position_side: positionSideField,
-  created_at: int('Creation time, ms'),
-  updated_at: int('Update time, ms'),
-  user_id: str('User ID'),
-});
+export const orderRecordSchema = ordered(
+  'OrderRecord',
+  'An order (spec field order, then updated_at and user_id)',
+  ORDER_RECORD_FIELDS,
+  {
+    id: str('Order ID'),
+    client_order_id: str('Client order ID'),
+    symbol: str('Trading pair'),
+    side: sideField,
+    type: orderTypeField,
+    status: orderStatusField,
+    price: str('Order price ("0" decimals for market orders)'),
+    qty: str('Order quantity'),
+    filled_qty: str('Filled quantity'),
+    filled_quote: str('Filled amount, USDT'),
+    avg_price: str('Average fill price'),
+    total_fee: str('Accumulated fee, USDT'),
+    fee_asset: str('Fee asset'),
+    leverage: int('Leverage'),
+    margin_mode: marginModeField,
+    position_action: positionActionField,
+    position_side: positionSideField,
+    created_at: int('Creation time, ms'),
+    updated_at: int('Update time, ms'),
+    user_id: str('User ID'),
+  },
+);
 
 export const placementResultSchema = ordered('PlacementResult', 'Order placement result', PLACEMENT_RESULT_FIELDS, {
   order_id: str('Order ID'),
@@ -415,29 +470,34 @@ export const tradeRecordSchema = ordered('TradeRecord', 'A fill of one of your o
   created_at: int('Trade time (market clock), ms'),
 });
 
-export const positionRecordSchema = ordered('PositionRecord', 'A current position; numbers are JSON numbers', POSITION_RECORD_FIELDS, {
-  id: str('Position ID'),
-  user_id: int('User ID'),
-  symbol: str('Trading pair'),
-  position_side: positionSideField,
-  margin_mode: marginModeField,
-  leverage: int('Leverage'),
-  quantity: num('Position quantity'),
-  entry_price: num('Average entry price'),
-  mark_price: num('Mark price'),
-  liquidation_price: num('Liquidation price (0 when none)'),
-  break_even_price: num('Break-even price'),
-  maintenance_margin_rate: num('Tier maintenance margin rate'),
-  margin: num('Isolated: position margin; cross: initial margin used'),
-  margin_ratio: num('Margin ratio'),
-  unrealized_pnl: num('Unrealized PnL at mark'),
-  realized_pnl: num('Accumulated realized PnL'),
-  total_funding_fee: num('Accumulated funding fee; positive=paid, negative=received'),
-  open_fee: num('Accumulated opening fee'),
-  close_fee: num('Accumulated closing fee'),
-  created_at: int('Creation time, ms'),
-  updated_at: int('Update time, ms'),
-});
+export const positionRecordSchema = ordered(
+  'PositionRecord',
+  'A current position; numbers are JSON numbers',
+  POSITION_RECORD_FIELDS,
+  {
+    id: str('Position ID'),
+    user_id: int('User ID'),
+    symbol: str('Trading pair'),
+    position_side: positionSideField,
+    margin_mode: marginModeField,
+    leverage: int('Leverage'),
+    quantity: num('Position quantity'),
+    entry_price: num('Average entry price'),
+    mark_price: num('Mark price'),
+    liquidation_price: num('Liquidation price (0 when none)'),
+    break_even_price: num('Break-even price'),
+    maintenance_margin_rate: num('Tier maintenance margin rate'),
+    margin: num('Isolated: position margin; cross: initial margin used'),
+    margin_ratio: num('Margin ratio'),
+    unrealized_pnl: num('Unrealized PnL at mark'),
+    realized_pnl: num('Accumulated realized PnL'),
+    total_funding_fee: num('Accumulated funding fee; positive=paid, negative=received'),
+    open_fee: num('Accumulated opening fee'),
+    close_fee: num('Accumulated closing fee'),
+    created_at: int('Creation time, ms'),
+    updated_at: int('Update time, ms'),
+  },
+);
 
 const closedProps = <P extends TSchema>(positionId: P) => ({
   id: int('Primary key ID'),
@@ -492,7 +552,10 @@ export const accountSummarySchema = Type.Object(
     total_deposits: str('Sum of paper deposits'),
     position_mode: strEnum(['hedge', 'one_way'] as const satisfies readonly PositionMode[], 'Position mode'),
   },
-  { $id: 'AccountSummary', description: 'USDT balance and margin of the account (money as decimal strings, 8 decimals)' },
+  {
+    $id: 'AccountSummary',
+    description: 'USDT balance and margin of the account (money as decimal strings, 8 decimals)',
+  },
 );
 
 export type AccountSummaryWire = Static<typeof accountSummarySchema>;

@@ -56,7 +56,8 @@ export function parseArchivePath(path: string): PathInfo {
     info.kind = kind;
     const symbol = parts[next + 2];
     if (symbol !== undefined && next + 2 < parts.length - 1) info.symbol = symbol;
-    if (CANDLE_KINDS.has(kind) && next + 3 < parts.length - 1 && isInterval(parts[next + 3])) info.interval = parts[next + 3];
+    if (CANDLE_KINDS.has(kind) && next + 3 < parts.length - 1 && isInterval(parts[next + 3]))
+      info.interval = parts[next + 3];
     break;
   }
   // A klines-style name without a kind folder: SYMBOL-1m-DATE is a candle file.
@@ -83,7 +84,9 @@ export function resolveKey(path: string, opts: KeyOptions = {}): DatasetKey {
   if (k.symbol === undefined) missing.push('--symbol');
   if (k.kind === undefined) missing.push('--kind');
   if (missing.length > 0) {
-    throw new Error(`${path}: the file name and folders do not say its ${missing.map((s) => s.split(' ')[0].slice(2)).join(', ')}; give ${missing.join(', ')}`);
+    throw new Error(
+      `${path}: the file name and folders do not say its ${missing.map((s) => s.split(' ')[0].slice(2)).join(', ')}; give ${missing.join(', ')}`,
+    );
   }
   const problem = keyProblem(k);
   if (problem !== null) throw new Error(`${path}: ${problem}`);

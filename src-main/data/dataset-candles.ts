@@ -13,7 +13,20 @@ import { DatasetError } from './dataset-error.ts';
 import type { DatasetRecord, StoredCandle } from './ports.ts';
 
 /** One candle in the archive's 12-column layout (times ms). */
-export type ArchiveKline = [number, string, string, string, string, string, number, string, number, string, string, string];
+export type ArchiveKline = [
+  number,
+  string,
+  string,
+  string,
+  string,
+  string,
+  number,
+  string,
+  number,
+  string,
+  string,
+  string,
+];
 
 const POW10N = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i));
 const pow10 = (n: number): bigint => POW10N[n];
@@ -28,7 +41,12 @@ export function archiveRow(c: StoredCandle): ArchiveKline {
  * dataset): exact integers at the dataset's decimals through the project's aggregation, written
  * back at those decimals, so they equal Binance's own coarse files field for field.
  */
-export function aggregateDatasetCandles(d: DatasetRecord, fine: Interval, interval: Interval, rows: readonly StoredCandle[]): ArchiveKline[] {
+export function aggregateDatasetCandles(
+  d: DatasetRecord,
+  fine: Interval,
+  interval: Interval,
+  rows: readonly StoredCandle[],
+): ArchiveKline[] {
   const pd = d.priceDp;
   const vd = d.qtyDp;
   const qd = d.quoteDp;
@@ -37,7 +55,8 @@ export function aggregateDatasetCandles(d: DatasetRecord, fine: Interval, interv
   const units = (s: string, dp: number, what: string, negative = false): number => {
     const m = dec.read(s, negative);
     const v = Number.isNaN(m) || dec.dp > dp ? Number.NaN : rescale(m, dec.dp, dp);
-    if (Number.isNaN(v)) throw new DatasetError('invalid', `stored ${what} ${s} does not fit 2^53 units at ${dp} decimals`);
+    if (Number.isNaN(v))
+      throw new DatasetError('invalid', `stored ${what} ${s} does not fit 2^53 units at ${dp} decimals`);
     return v;
   };
   const big = (s: string): bigint => {

@@ -16,14 +16,29 @@
 
 import { basename } from 'node:path';
 import { formatFixed } from '../../src-shared/decimal.ts';
-import { INTERVAL_MS, nests, nextOpenTime, openTimeOf, previousOpenTime, type Interval } from '../../src-shared/intervals.ts';
+import {
+  INTERVAL_MS,
+  nests,
+  nextOpenTime,
+  openTimeOf,
+  previousOpenTime,
+  type Interval,
+} from '../../src-shared/intervals.ts';
 import { DEFAULT_CATALOGUE } from '../market/catalogue.ts';
 import { toNewSymbol } from '../market/seed-catalogue.ts';
 import { generateBrackets } from '../risk/tiers.ts';
 import { resolveKey, type KeyOptions } from './archive-path.ts';
 import { aggregateDatasetCandles, archiveRow, type ArchiveKline } from './dataset-candles.ts';
 import { DatasetError } from './dataset-error.ts';
-import type { ContractSpecs, DatasetRecord, DatasetStore, FileSummary, Gap, SpecsSource, StoredCandle } from './ports.ts';
+import type {
+  ContractSpecs,
+  DatasetRecord,
+  DatasetStore,
+  FileSummary,
+  Gap,
+  SpecsSource,
+  StoredCandle,
+} from './ports.ts';
 import { FileRefused, readLines, verifiedHash } from './file-source.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 import type { ReplayData } from '../market/replay/ports.ts';
@@ -167,7 +182,17 @@ export class DatasetService {
 
   private async importOne(path: string, opts: ImportOptions): Promise<ImportResult> {
     const file = opts.name ?? basename(path);
-    const base = { file, datasetId: null, key: null, rows: 0, added: 0, gaps: 0, checksum: 'none' as const, sha256: null, errorRow: null };
+    const base = {
+      file,
+      datasetId: null,
+      key: null,
+      rows: 0,
+      added: 0,
+      gaps: 0,
+      checksum: 'none' as const,
+      sha256: null,
+      errorRow: null,
+    };
     let key: DatasetKey;
     try {
       key = resolveKey(opts.name ?? path, opts);
@@ -189,10 +214,22 @@ export class DatasetService {
     const checksum = hash.checked ? ('verified' as const) : ('none' as const);
     const now = this.now();
     const known = catalogueSpecs(key);
-    const ds = this.store.find(key) ?? this.store.ensure(key, known ?? inferredSpecs(8, 8), known ? 'catalogue' : 'inferred', now);
+    const ds =
+      this.store.find(key) ??
+      this.store.ensure(key, known ?? inferredSpecs(8, 8), known ? 'catalogue' : 'inferred', now);
     const done = this.store.doneFile(ds.id, hash.sha256);
     if (done !== undefined) {
-      return { ...base, key, datasetId: ds.id, ok: true, status: 'unchanged', rows: done.rows, checksum, sha256: hash.sha256, error: null };
+      return {
+        ...base,
+        key,
+        datasetId: ds.id,
+        ok: true,
+        status: 'unchanged',
+        rows: done.rows,
+        checksum,
+        sha256: hash.sha256,
+        error: null,
+      };
     }
     const fileId = this.store.beginFile(ds.id, file, hash.sha256, now);
     try {
@@ -216,8 +253,23 @@ export class DatasetService {
       this.store.abortFile(fileId);
       const row = err instanceof RowError ? err.row : null;
       const text = (err as Error).message;
-      const msg = err instanceof RowError ? `${file}: ${text}; nothing of this file was imported` : text.startsWith(file) ? text : `${file}: ${text}`;
-      return { ...base, key, datasetId: ds.id, ok: false, status: 'refused', checksum, sha256: hash.sha256, error: msg, errorRow: row };
+      const msg =
+        err instanceof RowError
+          ? `${file}: ${text}; nothing of this file was imported`
+          : text.startsWith(file)
+            ? text
+            : `${file}: ${text}`;
+      return {
+        ...base,
+        key,
+        datasetId: ds.id,
+        ok: false,
+        status: 'refused',
+        checksum,
+        sha256: hash.sha256,
+        error: msg,
+        errorRow: row,
+      };
     }
   }
 
@@ -225,7 +277,8 @@ export class DatasetService {
     const d = this.get(id);
     if (d.specsSource !== 'inferred' || storageOf(d.kind) === 'events') return;
     const want = inferredSpecs(d.priceDp, d.qtyDp);
-    if (want.tickSize !== d.specs.tickSize || want.stepSize !== d.specs.stepSize) this.store.setSpecs(id, want, 'inferred', this.now());
+    if (want.tickSize !== d.specs.tickSize || want.stepSize !== d.specs.stepSize)
+      this.store.setSpecs(id, want, 'inferred', this.now());
   }
 
   private async stage(
@@ -264,7 +317,9 @@ export class DatasetService {
       const r = builder.range();
       const clash = store.tradeOverlap(datasetId, r.firstId, r.lastId);
       if (clash !== undefined) {
-        throw new Error(`trade ids ${r.firstId}..${r.lastId} overlap trades already imported from ${clash}; nothing of this file was imported`);
+        throw new Error(
+          `trade ids ${r.firstId}..${r.lastId} overlap trades already imported from ${clash}; nothing of this file was imported`,
+        );
       }
       store.stageTradeBlock(datasetId, fileId, r, builder.encode());
       added += r.count;
@@ -280,56 +335,64 @@ export class DatasetService {
     };
 
     const interval = key.interval as Interval;
-    const parser = key.kind === 'depth' ? null : makeRowParser(key, {
-      candle(row: CandleRow) {
-        if (prevOpen !== null) {
-          const expected = nextOpenTime(interval, prevOpen);
-          if (row.openTime !== expected) gaps.push(candleGap(interval, expected, row.openTime));
-        }
-        prevOpen = row.openTime;
-        if (row.priceDp > priceDp) priceDp = row.priceDp;
-        if (row.qtyDp > qtyDp) qtyDp = row.qtyDp;
-        if (row.quoteDp > quoteDp) quoteDp = row.quoteDp;
-        firstKey ??= row.openTime;
-        lastKey = row.openTime;
-        candles.push({ openTime: row.openTime, closeTime: row.closeTime, values: row.values, count: row.count });
-        if (candles.length >= CANDLE_BATCH) flushCandles();
-      },
-      trade(row: TradeRow) {
-        if (prevTrade !== null) {
-          // Ids count every trade (aggregate) of the series: a jump is data missing from the file.
-          if (row.id !== prevTrade.id + 1) gaps.push(tradeGap(key.kind, prevTrade, row));
-        }
-        prevTrade = { id: row.id, timeUs: row.timeUs };
-        firstTrade ??= prevTrade;
-        if (row.priceDp > priceDp) priceDp = row.priceDp;
-        if (row.qtyDp > qtyDp) qtyDp = row.qtyDp;
-        if (row.auxDp > quoteDp) quoteDp = row.auxDp;
-        firstKey ??= row.id;
-        lastKey = row.id;
-        firstTime ??= Math.floor(row.timeUs / 1000);
-        lastTime = Math.floor(row.timeUs / 1000);
-        builder.add(row);
-        if (builder.full) flushBlock();
-      },
-      event(timeUs: number, data: string) {
-        seq = timeUs === prevEventTime ? seq + 1 : 0;
-        const ms = Math.floor(timeUs / 1000);
-        if (prevEventTime !== Number.NEGATIVE_INFINITY) {
-          const prevMs = Math.floor(prevEventTime / 1000);
-          const limit = key.kind === 'fundingRate' ? fundingHours * 3_600_000 + 60_000 : EVENT_SILENCE_MS;
-          if (ms - prevMs > limit) gaps.push({ start: prevMs + 1, end: ms, detail: `no ${key.kind} data for ${formatSpan(ms - prevMs)}` });
-        }
-        if (key.kind === 'fundingRate') fundingHours = Number(data.slice(0, data.indexOf(',')));
-        prevEventTime = timeUs;
-        firstKey ??= timeUs;
-        lastKey = timeUs;
-        firstTime ??= ms;
-        lastTime = ms;
-        events.push({ time: timeUs, seq, data });
-        if (events.length >= EVENT_BATCH) flushEvents();
-      },
-    });
+    const parser =
+      key.kind === 'depth'
+        ? null
+        : makeRowParser(key, {
+            candle(row: CandleRow) {
+              if (prevOpen !== null) {
+                const expected = nextOpenTime(interval, prevOpen);
+                if (row.openTime !== expected) gaps.push(candleGap(interval, expected, row.openTime));
+              }
+              prevOpen = row.openTime;
+              if (row.priceDp > priceDp) priceDp = row.priceDp;
+              if (row.qtyDp > qtyDp) qtyDp = row.qtyDp;
+              if (row.quoteDp > quoteDp) quoteDp = row.quoteDp;
+              firstKey ??= row.openTime;
+              lastKey = row.openTime;
+              candles.push({ openTime: row.openTime, closeTime: row.closeTime, values: row.values, count: row.count });
+              if (candles.length >= CANDLE_BATCH) flushCandles();
+            },
+            trade(row: TradeRow) {
+              if (prevTrade !== null) {
+                // Ids count every trade (aggregate) of the series: a jump is data missing from the file.
+                if (row.id !== prevTrade.id + 1) gaps.push(tradeGap(key.kind, prevTrade, row));
+              }
+              prevTrade = { id: row.id, timeUs: row.timeUs };
+              firstTrade ??= prevTrade;
+              if (row.priceDp > priceDp) priceDp = row.priceDp;
+              if (row.qtyDp > qtyDp) qtyDp = row.qtyDp;
+              if (row.auxDp > quoteDp) quoteDp = row.auxDp;
+              firstKey ??= row.id;
+              lastKey = row.id;
+              firstTime ??= Math.floor(row.timeUs / 1000);
+              lastTime = Math.floor(row.timeUs / 1000);
+              builder.add(row);
+              if (builder.full) flushBlock();
+            },
+            event(timeUs: number, data: string) {
+              seq = timeUs === prevEventTime ? seq + 1 : 0;
+              const ms = Math.floor(timeUs / 1000);
+              if (prevEventTime !== Number.NEGATIVE_INFINITY) {
+                const prevMs = Math.floor(prevEventTime / 1000);
+                const limit = key.kind === 'fundingRate' ? fundingHours * 3_600_000 + 60_000 : EVENT_SILENCE_MS;
+                if (ms - prevMs > limit)
+                  gaps.push({
+                    start: prevMs + 1,
+                    end: ms,
+                    detail: `no ${key.kind} data for ${formatSpan(ms - prevMs)}`,
+                  });
+              }
+              if (key.kind === 'fundingRate') fundingHours = Number(data.slice(0, data.indexOf(',')));
+              prevEventTime = timeUs;
+              firstKey ??= timeUs;
+              lastKey = timeUs;
+              firstTime ??= ms;
+              lastTime = ms;
+              events.push({ time: timeUs, seq, data });
+              if (events.length >= EVENT_BATCH) flushEvents();
+            },
+          });
 
     let lastDepthMs = 0;
     const depth =
@@ -349,7 +412,11 @@ export class DatasetService {
             brokenStream(prevU, ev) {
               const ms = Math.floor(ev.timeUs / 1000);
               const why = ev.pu >= 0 ? `pu ${ev.pu}` : `U ${ev.U}`;
-              gaps.push({ start: lastDepthMs + 1, end: Math.max(ms, lastDepthMs + 1), detail: `diff-depth stream broken: ${why} after u ${prevU} (events lost; resync from a snapshot)` });
+              gaps.push({
+                start: lastDepthMs + 1,
+                end: Math.max(ms, lastDepthMs + 1),
+                detail: `diff-depth stream broken: ${why} after u ${prevU} (events lost; resync from a snapshot)`,
+              });
             },
           })
         : null;
@@ -368,7 +435,12 @@ export class DatasetService {
     depth?.end();
     if (reader.rows === 0) {
       const others = depth === null ? [] : [...depth.otherSymbols];
-      throw new RowError(Math.max(1, lineNo), others.length > 0 ? `the file has no rows of ${key.symbol} (it has ${others.join(', ')})` : 'the file has no data rows');
+      throw new RowError(
+        Math.max(1, lineNo),
+        others.length > 0
+          ? `the file has no rows of ${key.symbol} (it has ${others.join(', ')})`
+          : 'the file has no data rows',
+      );
     }
     flushCandles();
     flushBlock();
@@ -386,10 +458,14 @@ export class DatasetService {
       const n = store.tradeNeighbours(datasetId, firstKey, lastKey);
       const lastUs = last.timeUs;
       if (n.beforeUs !== null && first.timeUs < n.beforeUs) {
-        throw new Error(`its first trade (id ${firstKey}) is earlier than stored trades with lower ids; nothing of this file was imported`);
+        throw new Error(
+          `its first trade (id ${firstKey}) is earlier than stored trades with lower ids; nothing of this file was imported`,
+        );
       }
       if (n.afterUs !== null && lastUs > n.afterUs) {
-        throw new Error(`its last trade (id ${lastKey}) is later than stored trades with higher ids; nothing of this file was imported`);
+        throw new Error(
+          `its last trade (id ${lastKey}) is later than stored trades with higher ids; nothing of this file was imported`,
+        );
       }
     }
     return {
@@ -397,7 +473,17 @@ export class DatasetService {
       // Candle gaps are all found over the stored series (crossGaps), so a later file that fills
       // one removes it; the file's own count is still reported.
       fileGaps: gaps.length,
-      summary: { rows: added, firstKey, lastKey, firstTime, lastTime, priceDp, qtyDp, quoteDp, gaps: storage === 'candles' ? [] : gaps },
+      summary: {
+        rows: added,
+        firstKey,
+        lastKey,
+        firstTime,
+        lastTime,
+        priceDp,
+        qtyDp,
+        quoteDp,
+        gaps: storage === 'candles' ? [] : gaps,
+      },
     };
   }
 
@@ -421,10 +507,18 @@ export class DatasetService {
       if (a.lastKey === null || b.firstKey === null || a.lastTime === null || b.firstTime === null) continue;
       if (storage === 'trades') {
         if (b.firstKey !== a.lastKey + 1) {
-          out.push({ start: a.lastTime + 1, end: b.firstTime, detail: `${key.kind} ids ${a.lastKey + 1}..${b.firstKey - 1} missing between ${a.name} and ${b.name}` });
+          out.push({
+            start: a.lastTime + 1,
+            end: b.firstTime,
+            detail: `${key.kind} ids ${a.lastKey + 1}..${b.firstKey - 1} missing between ${a.name} and ${b.name}`,
+          });
         }
       } else if (b.firstTime - a.lastTime > (key.kind === 'fundingRate' ? 8 * 3_600_000 + 60_000 : EVENT_SILENCE_MS)) {
-        out.push({ start: a.lastTime + 1, end: b.firstTime, detail: `no ${key.kind} data for ${formatSpan(b.firstTime - a.lastTime)} between ${a.name} and ${b.name}` });
+        out.push({
+          start: a.lastTime + 1,
+          end: b.firstTime,
+          detail: `no ${key.kind} data for ${formatSpan(b.firstTime - a.lastTime)} between ${a.name} and ${b.name}`,
+        });
       }
     }
     return out;
@@ -438,16 +532,24 @@ export class DatasetService {
    * in [startTime, endTime]; otherwise the newest `limit`. Coarse periods without any stored
    * candle (an outage) are absent: a gap stays a gap.
    */
-  klines(id: number, interval: Interval, q: { startTime?: number; endTime?: number; limit: number; refuseWider?: boolean }): ArchiveKline[] {
+  klines(
+    id: number,
+    interval: Interval,
+    q: { startTime?: number; endTime?: number; limit: number; refuseWider?: boolean },
+  ): ArchiveKline[] {
     const d = this.get(id);
-    if (storageOf(d.kind) !== 'candles') throw new DatasetError('invalid', `Dataset ${id} holds ${d.kind}, not candles`);
+    if (storageOf(d.kind) !== 'candles')
+      throw new DatasetError('invalid', `Dataset ${id} holds ${d.kind}, not candles`);
     const fine = d.interval as Interval;
     if (d.firstTime === null || d.lastTime === null) return [];
     if (q.startTime !== undefined && q.refuseWider === true) {
       // decided before reading: the range cut to the data's span, in periods of the interval
       const span = Math.min(q.endTime ?? d.lastTime, d.lastTime) - Math.max(q.startTime, d.firstTime);
       if (span / INTERVAL_MS[interval] >= q.limit) {
-        throw new DatasetError('invalid', `The range holds more than ${q.limit} ${interval} candles of this dataset; narrow it`);
+        throw new DatasetError(
+          'invalid',
+          `The range holds more than ${q.limit} ${interval} candles of this dataset; narrow it`,
+        );
       }
     }
     if (interval === fine) {
@@ -456,7 +558,10 @@ export class DatasetService {
       return this.store.candles(id, from, to, q.limit, q.startTime === undefined).map(archiveRow);
     }
     if (!nests(fine, interval) || INTERVAL_MS[interval] < INTERVAL_MS[fine]) {
-      throw new DatasetError('invalid', `${interval} candles cannot be built from this dataset's ${fine} candles (choose an interval its candles tile)`);
+      throw new DatasetError(
+        'invalid',
+        `${interval} candles cannot be built from this dataset's ${fine} candles (choose an interval its candles tile)`,
+      );
     }
     let from: number;
     let to: number;
@@ -471,7 +576,8 @@ export class DatasetService {
     }
     const rows = this.store.candles(id, from, to, Number.MAX_SAFE_INTEGER, false);
     const out = aggregateDatasetCandles(d, fine, interval, rows);
-    if (q.startTime !== undefined) return out.filter((r) => r[0] >= openTimeOf(interval, q.startTime!)).slice(0, q.limit);
+    if (q.startTime !== undefined)
+      return out.filter((r) => r[0] >= openTimeOf(interval, q.startTime!)).slice(0, q.limit);
     return out.slice(-q.limit);
   }
 
@@ -525,7 +631,11 @@ function candleGap(interval: Interval, expected: number, actual: number): Omit<G
 function tradeGap(kind: string, prev: { id: number; timeUs: number }, row: TradeRow): Omit<Gap, 'fileId'> {
   const prevMs = Math.floor(prev.timeUs / 1000);
   const ms = Math.floor(row.timeUs / 1000);
-  return { start: prevMs + 1, end: Math.max(ms, prevMs + 1), detail: `${kind} ids ${prev.id + 1}..${row.id - 1} missing` };
+  return {
+    start: prevMs + 1,
+    end: Math.max(ms, prevMs + 1),
+    detail: `${kind} ids ${prev.id + 1}..${row.id - 1} missing`,
+  };
 }
 
 function formatSpan(ms: number): string {

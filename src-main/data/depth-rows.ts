@@ -44,7 +44,8 @@ export interface DepthParser {
   readonly otherSymbols: ReadonlySet<string>;
 }
 
-const SNAPSHOT_CSV = 'TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity';
+const SNAPSHOT_CSV =
+  'TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity';
 const STREAM_CSV =
   'TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,FirstUpdateId,FinalUpdateId,FinalUpdateIdInLastStream,IsAsk,Price,Quantity';
 
@@ -59,35 +60,42 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
   let pendingLine = 0;
 
   const level = (p: unknown, q: unknown, lineNo: number): [string, string] => {
-    if (typeof p !== 'string' || Number.isNaN(dec.read(p)) || dec.read(p) <= 0) throw new RowError(lineNo, `price ${JSON.stringify(p)} is not a positive decimal`);
-    if (typeof q !== 'string' || Number.isNaN(dec.read(q, false, true))) throw new RowError(lineNo, `quantity ${JSON.stringify(q)} is not a decimal`);
+    if (typeof p !== 'string' || Number.isNaN(dec.read(p)) || dec.read(p) <= 0)
+      throw new RowError(lineNo, `price ${JSON.stringify(p)} is not a positive decimal`);
+    if (typeof q !== 'string' || Number.isNaN(dec.read(q, false, true)))
+      throw new RowError(lineNo, `quantity ${JSON.stringify(q)} is not a decimal`);
     return [p, q];
   };
   const levels = (v: unknown, lineNo: number, what: string): [string, string][] => {
     if (!Array.isArray(v)) throw new RowError(lineNo, `${what} is not an array of [price, quantity]`);
     return v.map((x) => {
-      if (!Array.isArray(x) || x.length < 2) throw new RowError(lineNo, `${what} holds ${JSON.stringify(x)}, not [price, quantity]`);
+      if (!Array.isArray(x) || x.length < 2)
+        throw new RowError(lineNo, `${what} holds ${JSON.stringify(x)}, not [price, quantity]`);
       return level(x[0], x[1], lineNo);
     });
   };
   const id = (v: unknown, lineNo: number, what: string): number => {
     const n = typeof v === 'number' ? v : typeof v === 'string' ? readInt(v) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < 0) throw new RowError(lineNo, `${what} ${JSON.stringify(v)} is not an update id`);
+    if (!Number.isSafeInteger(n) || n < 0)
+      throw new RowError(lineNo, `${what} ${JSON.stringify(v)} is not an update id`);
     return n;
   };
   const time = (v: unknown, lineNo: number, what: string): number => {
     const n = typeof v === 'number' ? v : typeof v === 'string' ? readInt(v) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n <= 0) throw new RowError(lineNo, `${what} ${JSON.stringify(v)} is not a timestamp`);
+    if (!Number.isSafeInteger(n) || n <= 0)
+      throw new RowError(lineNo, `${what} ${JSON.stringify(v)} is not a timestamp`);
     return n >= 1e14 ? n : n * 1000;
   };
 
   const emit = (ev: DepthEvent, lineNo: number): void => {
-    if (ev.timeUs < prevTime) throw new RowError(lineNo, `the event time ${Math.floor(ev.timeUs / 1000)} is before the previous event's`);
+    if (ev.timeUs < prevTime)
+      throw new RowError(lineNo, `the event time ${Math.floor(ev.timeUs / 1000)} is before the previous event's`);
     prevTime = ev.timeUs;
     if (ev.kind === 'diff') {
       if (ev.U > ev.u) throw new RowError(lineNo, `first update id ${ev.U} is above the final update id ${ev.u}`);
       if (prevDiff !== null) {
-        if (ev.u <= prevDiff.u) throw new RowError(lineNo, `final update id ${ev.u} is not above the previous event's ${prevDiff.u}`);
+        if (ev.u <= prevDiff.u)
+          throw new RowError(lineNo, `final update id ${ev.u} is not above the previous event's ${prevDiff.u}`);
         const continues = ev.pu >= 0 ? ev.pu === prevDiff.u : ev.U === prevDiff.u + 1;
         if (!continues) sink.brokenStream(prevDiff.u, ev);
       }
@@ -109,7 +117,18 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
       const sym = typeof o.symbol === 'string' ? o.symbol.toUpperCase() : symbol;
       if (sym !== symbol) return void others.add(sym);
       const u = id(o.lastUpdateId, lineNo, 'lastUpdateId');
-      emit({ kind: 'snapshot', timeUs: time(o.E ?? o.T, lineNo, 'E'), U: u, u, pu: -1, bids: levels(o.bids, lineNo, 'bids'), asks: levels(o.asks, lineNo, 'asks') }, lineNo);
+      emit(
+        {
+          kind: 'snapshot',
+          timeUs: time(o.E ?? o.T, lineNo, 'E'),
+          U: u,
+          u,
+          pu: -1,
+          bids: levels(o.bids, lineNo, 'bids'),
+          asks: levels(o.asks, lineNo, 'asks'),
+        },
+        lineNo,
+      );
       return;
     }
     const d = (o.data ?? o) as Record<string, unknown>;
@@ -145,7 +164,15 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
       const lv = level(f[6], f[7], lineNo);
       if (pending === null || pending.u !== u) {
         flush();
-        pending = { kind: 'snapshot', timeUs: time(f[3], lineNo, 'TransactionTime'), U: u, u, pu: -1, bids: [], asks: [] };
+        pending = {
+          kind: 'snapshot',
+          timeUs: time(f[3], lineNo, 'TransactionTime'),
+          U: u,
+          u,
+          pu: -1,
+          bids: [],
+          asks: [],
+        };
         pendingLine = lineNo;
       }
       (side === '1' ? pending.asks : pending.bids).push(lv);
@@ -162,7 +189,15 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
     const lv = level(f[10], f[11], lineNo);
     if (pending === null || pending.u !== u || pending.U !== U) {
       flush();
-      pending = { kind: 'diff', timeUs: time(f[3], lineNo, 'EventTime'), U, u, pu: f[8] === '' ? -1 : id(f[8], lineNo, 'FinalUpdateIdInLastStream'), bids: [], asks: [] };
+      pending = {
+        kind: 'diff',
+        timeUs: time(f[3], lineNo, 'EventTime'),
+        U,
+        u,
+        pu: f[8] === '' ? -1 : id(f[8], lineNo, 'FinalUpdateIdInLastStream'),
+        bids: [],
+        asks: [],
+      };
       pendingLine = lineNo;
     }
     (side === '1' ? pending.asks : pending.bids).push(lv);
@@ -182,7 +217,10 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
         else if (text.trim() === SNAPSHOT_CSV) return void (layout = 'csv-snapshot');
         else if (text.trim() === STREAM_CSV) return void (layout = 'csv-stream');
         else {
-          throw new RowError(lineNo, `not a depth file: expected JSON lines or the header ${JSON.stringify(SNAPSHOT_CSV)} or ${JSON.stringify(STREAM_CSV)}`);
+          throw new RowError(
+            lineNo,
+            `not a depth file: expected JSON lines or the header ${JSON.stringify(SNAPSHOT_CSV)} or ${JSON.stringify(STREAM_CSV)}`,
+          );
         }
       }
       if (layout === 'json') jsonLine(text, lineNo);
@@ -194,5 +232,9 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
 
 /** The stored form of one event (the events table's data column). */
 export function depthData(ev: DepthEvent): string {
-  return JSON.stringify(ev.kind === 'snapshot' ? { t: 's', u: ev.u, b: ev.bids, a: ev.asks } : { t: 'd', U: ev.U, u: ev.u, pu: ev.pu, b: ev.bids, a: ev.asks });
+  return JSON.stringify(
+    ev.kind === 'snapshot'
+      ? { t: 's', u: ev.u, b: ev.bids, a: ev.asks }
+      : { t: 'd', U: ev.U, u: ev.u, pu: ev.pu, b: ev.bids, a: ev.asks },
+  );
 }

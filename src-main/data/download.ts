@@ -39,8 +39,10 @@ export function parseKinds(text: string): KindSpec[] {
   const out: KindSpec[] = [];
   for (const part of text.split(',')) {
     const [kind, interval = '', extra] = part.trim().split(':');
-    if (extra !== undefined || !isKind(kind)) throw new Error(`--kinds: '${part}' is not KIND or KIND:INTERVAL (kinds: klines, markPriceKlines, ...)`);
-    if (CANDLE_KINDS.has(kind) && !isInterval(interval)) throw new Error(`--kinds: ${kind} needs an interval, e.g. ${kind}:1m`);
+    if (extra !== undefined || !isKind(kind))
+      throw new Error(`--kinds: '${part}' is not KIND or KIND:INTERVAL (kinds: klines, markPriceKlines, ...)`);
+    if (CANDLE_KINDS.has(kind) && !isInterval(interval))
+      throw new Error(`--kinds: ${kind} needs an interval, e.g. ${kind}:1m`);
     if (!CANDLE_KINDS.has(kind) && interval !== '') throw new Error(`--kinds: ${kind} has no interval`);
     out.push({ kind, interval });
   }
@@ -52,7 +54,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function parseDate(s: string, what: string): number {
   const t = DATE.test(s) ? Date.parse(`${s}T00:00:00Z`) : Number.NaN;
-  if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== s) throw new Error(`${what} must be a date YYYY-MM-DD (got '${s}')`);
+  if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== s)
+    throw new Error(`${what} must be a date YYYY-MM-DD (got '${s}')`);
   return t;
 }
 
@@ -63,7 +66,13 @@ const iso = (t: number): string => new Date(t).toISOString().slice(0, 10);
  * one monthly file each, the rest day by day; fundingRate exists only monthly, so every month
  * the range touches.
  */
-export function planDownload(o: { symbol: string; market: string; kinds: readonly KindSpec[]; from: string; to: string }): DownloadPlanItem[] {
+export function planDownload(o: {
+  symbol: string;
+  market: string;
+  kinds: readonly KindSpec[];
+  from: string;
+  to: string;
+}): DownloadPlanItem[] {
   const from = parseDate(o.from, '--from');
   const to = parseDate(o.to, '--to');
   if (to < from) throw new Error('--to is before --from');
@@ -133,7 +142,14 @@ export interface DownloadOptions {
   readonly fetch?: typeof fetch;
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 function causeCode(err: unknown): string | undefined {
   const c = (err as { cause?: { code?: string } }).cause;
@@ -179,7 +195,13 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
     const sumRes = await get(`${url}.CHECKSUM`);
     if (sumRes.status === 404) {
       await sumRes.body?.cancel();
-      return { path: target, file: name, status: 'missing', bytes: 0, error: `${name} does not exist upstream (${url})` };
+      return {
+        path: target,
+        file: name,
+        status: 'missing',
+        bytes: 0,
+        error: `${name} does not exist upstream (${url})`,
+      };
     }
     if (!sumRes.ok) {
       await sumRes.body?.cancel();
@@ -187,9 +209,17 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
     }
     const sumText = await sumRes.text();
     const want = parseChecksum(sumText);
-    if (want === null) return { path: target, file: name, status: 'failed', bytes: 0, error: `${name}.CHECKSUM holds no SHA-256 digest` };
+    if (want === null)
+      return {
+        path: target,
+        file: name,
+        status: 'failed',
+        bytes: 0,
+        error: `${name}.CHECKSUM holds no SHA-256 digest`,
+      };
     writeFileSync(`${target}.CHECKSUM`, sumText);
-    if (existsSync(target) && (await sha256File(target)) === want) return { path: target, file: name, status: 'present', bytes: 0, error: null };
+    if (existsSync(target) && (await sha256File(target)) === want)
+      return { path: target, file: name, status: 'present', bytes: 0, error: null };
     const part = `${target}.part`;
     let got = 0;
     let lastError = '';
@@ -198,7 +228,13 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
       const res = await get(url, have > 0 ? { headers: { range: `bytes=${have}-` } } : undefined);
       if (res.status === 404) {
         await res.body?.cancel();
-        return { path: target, file: name, status: 'missing', bytes: got, error: `${name} does not exist upstream (${url})` };
+        return {
+          path: target,
+          file: name,
+          status: 'missing',
+          bytes: got,
+          error: `${name} does not exist upstream (${url})`,
+        };
       }
       if (res.status !== 200 && res.status !== 206) {
         await res.body?.cancel();
@@ -220,12 +256,24 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
       const h = await sha256File(part);
       if (h !== want) {
         rmSync(part, { force: true });
-        return { path: target, file: name, status: 'failed', bytes: got, error: `${name} does not match its .CHECKSUM (SHA-256 ${h}, expected ${want}); deleted` };
+        return {
+          path: target,
+          file: name,
+          status: 'failed',
+          bytes: got,
+          error: `${name} does not match its .CHECKSUM (SHA-256 ${h}, expected ${want}); deleted`,
+        };
       }
       renameSync(part, target);
       return { path: target, file: name, status: 'downloaded', bytes: got, error: null };
     }
-    return { path: target, file: name, status: 'failed', bytes: got, error: `${name}: ${lastError} (3 attempts; run again to resume)` };
+    return {
+      path: target,
+      file: name,
+      status: 'failed',
+      bytes: got,
+      error: `${name}: ${lastError} (3 attempts; run again to resume)`,
+    };
   };
 
   let next = 0;
@@ -240,7 +288,13 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
           return;
         }
         const name = plan[i].path.slice(plan[i].path.lastIndexOf('/') + 1);
-        results[i] = { path: join(o.dir, plan[i].path), file: name, status: 'failed', bytes: 0, error: `${name}: ${(err as Error).message}` };
+        results[i] = {
+          path: join(o.dir, plan[i].path),
+          file: name,
+          status: 'failed',
+          bytes: 0,
+          error: `${name}: ${(err as Error).message}`,
+        };
       }
       done++;
     }

@@ -24,4 +24,3 @@ export function expandPaths(paths: readonly string[]): string[] {
   }
   return out;
 }
-

@@ -39,14 +39,18 @@ export async function verifiedHash(path: string): Promise<{ sha256: string; chec
   const want = parseChecksum(readFileSync(sumFile, 'utf8'));
   if (want === null) throw new FileRefused(`${basename(sumFile)} holds no SHA-256 digest`);
   if (want !== sha256) {
-    throw new FileRefused(`${basename(path)} does not match ${basename(sumFile)} (SHA-256 ${sha256}, expected ${want}): the file is damaged or incomplete`);
+    throw new FileRefused(
+      `${basename(path)} does not match ${basename(sumFile)} (SHA-256 ${sha256}, expected ${want}): the file is damaged or incomplete`,
+    );
   }
   return { sha256, checked: true };
 }
 
 function openZip(path: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: false }, (err, zip) => (err ? reject(err) : resolve(zip)));
+    yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: false }, (err, zip) =>
+      err ? reject(err) : resolve(zip),
+    );
   });
 }
 
@@ -97,7 +101,10 @@ export function isZip(path: string): boolean {
  * The file's lines (zip or plain), without line breaks (\n or \r\n), a chunk's worth at a time.
  * `onBytes` sees the count of raw (uncompressed) bytes as they are read, for progress.
  */
-export async function* readLines(path: string, onBytes?: (n: number) => void): AsyncGenerator<string[], void, undefined> {
+export async function* readLines(
+  path: string,
+  onBytes?: (n: number) => void,
+): AsyncGenerator<string[], void, undefined> {
   const stream = isZip(path) ? await zipEntryStream(path) : createReadStream(path);
   let rest = '';
   try {

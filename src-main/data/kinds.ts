@@ -28,7 +28,12 @@ export type Kind = (typeof KINDS)[number];
 
 export type Storage = 'candles' | 'trades' | 'events';
 
-export const CANDLE_KINDS: ReadonlySet<Kind> = new Set(['klines', 'markPriceKlines', 'indexPriceKlines', 'premiumIndexKlines']);
+export const CANDLE_KINDS: ReadonlySet<Kind> = new Set([
+  'klines',
+  'markPriceKlines',
+  'indexPriceKlines',
+  'premiumIndexKlines',
+]);
 
 export function storageOf(kind: Kind): Storage {
   if (CANDLE_KINDS.has(kind)) return 'candles';
@@ -61,7 +66,8 @@ const SYMBOL = /^[A-Z0-9_]{2,40}$/;
 
 /** Checks a dataset key: the message says what is wrong, or null when it is whole. */
 export function keyProblem(k: { market?: string; symbol?: string; kind?: string; interval?: string }): string | null {
-  if (!isMarket(k.market)) return `market must be one of ${MARKETS.join(', ')} (got ${JSON.stringify(k.market ?? null)})`;
+  if (!isMarket(k.market))
+    return `market must be one of ${MARKETS.join(', ')} (got ${JSON.stringify(k.market ?? null)})`;
   if (!isKind(k.kind)) return `kind must be one of ${KINDS.join(', ')} (got ${JSON.stringify(k.kind ?? null)})`;
   if (typeof k.symbol !== 'string' || !SYMBOL.test(k.symbol)) {
     return `symbol must be 2 to 40 capital letters, digits or _ (got ${JSON.stringify(k.symbol ?? null)})`;

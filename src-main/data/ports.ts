@@ -102,14 +102,24 @@ export interface DatasetStore {
    * Times (µs) of the committed trades next to ids [firstId, lastId]: the last trade before
    * firstId and the first after lastId (null where there is none).
    */
-  tradeNeighbours(datasetId: number, firstId: number, lastId: number): { beforeUs: number | null; afterUs: number | null };
+  tradeNeighbours(
+    datasetId: number,
+    firstId: number,
+    lastId: number,
+  ): { beforeUs: number | null; afterUs: number | null };
   /** A committed trade block of this dataset overlapping ids [firstId, lastId], if any: its file name. */
   tradeOverlap(datasetId: number, firstId: number, lastId: number): string | undefined;
   /**
    * Makes a staged file's rows visible, records its summary, and replaces the dataset's
    * between-file gaps with `crossGaps(record)` computed after the commit, all in one transaction.
    */
-  commitFile(datasetId: number, fileId: number, summary: FileSummary, crossGaps: () => Omit<Gap, 'fileId'>[], now: number): void;
+  commitFile(
+    datasetId: number,
+    fileId: number,
+    summary: FileSummary,
+    crossGaps: () => Omit<Gap, 'fileId'>[],
+    now: number,
+  ): void;
   abortFile(fileId: number): void;
   /** Removes every staged (never committed) file's rows: a crash in the middle of an import. */
   abortStaging(): number;

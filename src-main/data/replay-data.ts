@@ -3,7 +3,15 @@
 // decimals (exact decimal strings; or the decoded columns themselves, tradeBlocks), candles
 // paged from the store, fundingRate rows. Times are ms (the store keeps events and trades in µs:
 // a row at µs t is at ms floor(t / 1000)).
-import type { HistCandle, HistDepth, HistFunding, HistTrade, HistTradeBlock, ReplayData, ReplayDataset } from '../market/replay/ports.ts';
+import type {
+  HistCandle,
+  HistDepth,
+  HistFunding,
+  HistTrade,
+  HistTradeBlock,
+  ReplayData,
+  ReplayDataset,
+} from '../market/replay/ports.ts';
 import type { DatasetStore } from './ports.ts';
 import { decodeBlock, newColumns } from './trade-codec.ts';
 
@@ -28,14 +36,39 @@ export class DatasetReplayData implements ReplayData {
     return this.store
       .list()
       .filter((d) => d.symbol === symbol)
-      .map((d) => ({ id: d.id, market: d.market, symbol: d.symbol, kind: d.kind, interval: d.interval, firstTime: d.firstTime, lastTime: d.lastTime, specs: d.specs, specsSource: d.specsSource }));
+      .map((d) => ({
+        id: d.id,
+        market: d.market,
+        symbol: d.symbol,
+        kind: d.kind,
+        interval: d.interval,
+        firstTime: d.firstTime,
+        lastTime: d.lastTime,
+        specs: d.specs,
+        specsSource: d.specsSource,
+      }));
   }
 
   *depth(datasetId: number, from: number): Iterable<HistDepth> {
     for (const e of this.store.events(datasetId, from * 1000)) {
-      const d = JSON.parse(e.data) as { t: 's' | 'd'; U?: number; u: number; pu?: number; b: [string, string][]; a: [string, string][] };
+      const d = JSON.parse(e.data) as {
+        t: 's' | 'd';
+        U?: number;
+        u: number;
+        pu?: number;
+        b: [string, string][];
+        a: [string, string][];
+      };
       const snapshot = d.t === 's';
-      yield { time: Math.floor(e.time / 1000), snapshot, U: snapshot ? d.u : d.U!, u: d.u, pu: snapshot ? -1 : (d.pu ?? -1), bids: d.b, asks: d.a };
+      yield {
+        time: Math.floor(e.time / 1000),
+        snapshot,
+        U: snapshot ? d.u : d.U!,
+        u: d.u,
+        pu: snapshot ? -1 : (d.pu ?? -1),
+        bids: d.b,
+        asks: d.a,
+      };
     }
   }
 
@@ -52,7 +85,12 @@ export class DatasetReplayData implements ReplayData {
       const c = decodeBlock(bytes, cols);
       for (let i = 0; i < c.count; i++) {
         if (c.timeUs[i] < fromUs) continue;
-        yield { time: Math.floor(c.timeUs[i] / 1000), price: fixedString(c.price[i], c.priceDp), qty: fixedString(c.qty[i], c.qtyDp), buyerMaker: (c.flags[i] & 1) === 1 };
+        yield {
+          time: Math.floor(c.timeUs[i] / 1000),
+          price: fixedString(c.price[i], c.priceDp),
+          qty: fixedString(c.qty[i], c.qtyDp),
+          buyerMaker: (c.flags[i] & 1) === 1,
+        };
       }
     }
   }
@@ -81,7 +119,16 @@ export class DatasetReplayData implements ReplayData {
       const page = this.store.candles(datasetId, next, to, CANDLE_PAGE, false);
       for (const c of page) {
         const v = c.values;
-        yield { openTime: c.openTime, closeTime: c.closeTime, open: v[0], high: v[1], low: v[2], close: v[3], volume: v[4], takerBuyVolume: v[6] };
+        yield {
+          openTime: c.openTime,
+          closeTime: c.closeTime,
+          open: v[0],
+          high: v[1],
+          low: v[2],
+          close: v[3],
+          volume: v[4],
+          takerBuyVolume: v[6],
+        };
       }
       if (page.length < CANDLE_PAGE) return;
       next = page[page.length - 1].openTime + 1;

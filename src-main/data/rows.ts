@@ -70,10 +70,34 @@ export interface RowParser {
 }
 
 const HEADERS: Record<string, readonly string[][]> = {
-  candles: [['open_time', 'open', 'high', 'low', 'close', 'volume', 'close_time', 'quote_volume', 'count', 'taker_buy_volume', 'taker_buy_quote_volume', 'ignore']],
+  candles: [
+    [
+      'open_time',
+      'open',
+      'high',
+      'low',
+      'close',
+      'volume',
+      'close_time',
+      'quote_volume',
+      'count',
+      'taker_buy_volume',
+      'taker_buy_quote_volume',
+      'ignore',
+    ],
+  ],
   aggTrades: [
     ['agg_trade_id', 'price', 'quantity', 'first_trade_id', 'last_trade_id', 'transact_time', 'is_buyer_maker'],
-    ['agg_trade_id', 'price', 'quantity', 'first_trade_id', 'last_trade_id', 'transact_time', 'is_buyer_maker', 'is_best_match'],
+    [
+      'agg_trade_id',
+      'price',
+      'quantity',
+      'first_trade_id',
+      'last_trade_id',
+      'transact_time',
+      'is_buyer_maker',
+      'is_best_match',
+    ],
   ],
   trades: [
     ['id', 'price', 'qty', 'quote_qty', 'time', 'is_buyer_maker'],
@@ -81,7 +105,9 @@ const HEADERS: Record<string, readonly string[][]> = {
     ['id', 'price', 'qty', 'quote_qty', 'time', 'is_buyer_maker', 'is_best_match'],
   ],
   fundingRate: [['calc_time', 'funding_interval_hours', 'last_funding_rate']],
-  bookTicker: [['update_id', 'best_bid_price', 'best_bid_qty', 'best_ask_price', 'best_ask_qty', 'transaction_time', 'event_time']],
+  bookTicker: [
+    ['update_id', 'best_bid_price', 'best_bid_qty', 'best_ask_price', 'best_ask_qty', 'transaction_time', 'event_time'],
+  ],
   bookDepth: [['timestamp', 'percentage', 'depth', 'notional']],
 };
 
@@ -89,7 +115,16 @@ function headersOf(key: DatasetKey): readonly string[][] {
   return storageOf(key.kind) === 'candles' ? HEADERS.candles : HEADERS[key.kind];
 }
 
-const CANDLE_VALUE_NAMES = ['open', 'high', 'low', 'close', 'volume', 'quote_volume', 'taker_buy_volume', 'taker_buy_quote_volume'];
+const CANDLE_VALUE_NAMES = [
+  'open',
+  'high',
+  'low',
+  'close',
+  'volume',
+  'quote_volume',
+  'taker_buy_volume',
+  'taker_buy_quote_volume',
+];
 const CANDLE_VALUE_COLUMNS = [1, 2, 3, 4, 5, 7, 9, 10];
 
 const POW10 = Array.from({ length: 40 }, (_, i) => 10 ** i);
@@ -117,7 +152,10 @@ export function makeRowParser(key: DatasetKey, sink: RowSink): RowParser {
         if (!/^\d/.test(f[0])) {
           const names = f.map((s) => s.trim());
           if (!headers.some((h) => h.length === names.length && h.every((n, i) => n === names[i]))) {
-            throw new RowError(lineNo, `the header ${JSON.stringify(text.slice(0, 200))} is not a ${key.kind} header (expected ${headers.map((h) => h.join(',')).join(' or ')})`);
+            throw new RowError(
+              lineNo,
+              `the header ${JSON.stringify(text.slice(0, 200))} is not a ${key.kind} header (expected ${headers.map((h) => h.join(',')).join(' or ')})`,
+            );
           }
           width = names.length;
           return;
@@ -160,19 +198,39 @@ function candleBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
   const dps = new Uint8Array(8);
   return (f, lineNo) => {
     const openUs = timeMicros(f[0]);
-    need(Number.isSafeInteger(openUs) && openUs % 1000 === 0, lineNo, 'open_time is not a whole ms or µs timestamp:', f[0]);
+    need(
+      Number.isSafeInteger(openUs) && openUs % 1000 === 0,
+      lineNo,
+      'open_time is not a whole ms or µs timestamp:',
+      f[0],
+    );
     const openTime = openUs / 1000;
-    need(openTimeOf(interval, openTime) === openTime, lineNo, `open_time is not the start of a ${interval} candle:`, f[0]);
-    need(openTime > prevOpen, lineNo, 'open_time is not after the previous row\'s:', f[0]);
+    need(
+      openTimeOf(interval, openTime) === openTime,
+      lineNo,
+      `open_time is not the start of a ${interval} candle:`,
+      f[0],
+    );
+    need(openTime > prevOpen, lineNo, "open_time is not after the previous row's:", f[0]);
     const closeUs = timeMicros(f[6]);
     need(Number.isSafeInteger(closeUs), lineNo, 'close_time is not an integer:', f[6]);
     const closeTime = Math.floor(closeUs / 1000);
-    need(closeTime >= openTime && closeTime <= closeTimeOf(interval, openTime), lineNo, `close_time is not inside the ${interval} candle (are these ${interval} candles?):`, f[6]);
+    need(
+      closeTime >= openTime && closeTime <= closeTimeOf(interval, openTime),
+      lineNo,
+      `close_time is not inside the ${interval} candle (are these ${interval} candles?):`,
+      f[6],
+    );
     const values: string[] = new Array(8);
     for (let i = 0; i < 8; i++) {
       const s = f[CANDLE_VALUE_COLUMNS[i]];
       const m = dec.read(s, signed && i < 4, true);
-      need(!Number.isNaN(m), lineNo, `${CANDLE_VALUE_NAMES[i]} is not a ${signed && i < 4 ? '' : 'non-negative '}decimal:`, s);
+      need(
+        !Number.isNaN(m),
+        lineNo,
+        `${CANDLE_VALUE_NAMES[i]} is not a ${signed && i < 4 ? '' : 'non-negative '}decimal:`,
+        s,
+      );
       // for the order checks only: division by a power of ten keeps the order of the values
       nums[i] = m / POW10[dec.dp];
       dps[i] = dec.dp;
@@ -215,11 +273,22 @@ function tradeFlags(f: string[], at: number, lineNo: number): number {
 function aggTradeBody(sink: RowSink, dec: DecimalReader): Body {
   let prevId = -1;
   let prevTime = Number.NEGATIVE_INFINITY;
-  const row: TradeRow = { id: 0, price: 0, priceDp: 0, qty: 0, qtyDp: 0, aux: 0, auxDp: 0, last: 0, timeUs: 0, flags: 0 };
+  const row: TradeRow = {
+    id: 0,
+    price: 0,
+    priceDp: 0,
+    qty: 0,
+    qtyDp: 0,
+    aux: 0,
+    auxDp: 0,
+    last: 0,
+    timeUs: 0,
+    flags: 0,
+  };
   return (f, lineNo) => {
     const id = readInt(f[0]);
     need(!Number.isNaN(id), lineNo, 'agg_trade_id is not an integer:', f[0]);
-    need(id > prevId, lineNo, 'agg_trade_id is not above the previous row\'s:', f[0]);
+    need(id > prevId, lineNo, "agg_trade_id is not above the previous row's:", f[0]);
     row.price = positive(dec, f[1], lineNo, 'price');
     row.priceDp = dec.dp;
     row.qty = positive(dec, f[2], lineNo, 'quantity');
@@ -227,10 +296,15 @@ function aggTradeBody(sink: RowSink, dec: DecimalReader): Body {
     const first = readInt(f[3]);
     const last = readInt(f[4]);
     need(!Number.isNaN(first), lineNo, 'first_trade_id is not an integer:', f[3]);
-    need(!Number.isNaN(last) && last >= first, lineNo, 'last_trade_id is not an integer at or above first_trade_id:', f[4]);
+    need(
+      !Number.isNaN(last) && last >= first,
+      lineNo,
+      'last_trade_id is not an integer at or above first_trade_id:',
+      f[4],
+    );
     const t = timeMicros(f[5]);
     need(Number.isSafeInteger(t), lineNo, 'transact_time is not an integer:', f[5]);
-    need(t >= prevTime, lineNo, 'transact_time is before the previous row\'s:', f[5]);
+    need(t >= prevTime, lineNo, "transact_time is before the previous row's:", f[5]);
     row.flags = tradeFlags(f, 6, lineNo);
     row.id = id;
     row.aux = first;
@@ -246,11 +320,22 @@ function aggTradeBody(sink: RowSink, dec: DecimalReader): Body {
 function tradeBody(sink: RowSink, dec: DecimalReader): Body {
   let prevId = -1;
   let prevTime = Number.NEGATIVE_INFINITY;
-  const row: TradeRow = { id: 0, price: 0, priceDp: 0, qty: 0, qtyDp: 0, aux: 0, auxDp: 0, last: 0, timeUs: 0, flags: 0 };
+  const row: TradeRow = {
+    id: 0,
+    price: 0,
+    priceDp: 0,
+    qty: 0,
+    qtyDp: 0,
+    aux: 0,
+    auxDp: 0,
+    last: 0,
+    timeUs: 0,
+    flags: 0,
+  };
   return (f, lineNo) => {
     const id = readInt(f[0]);
     need(!Number.isNaN(id), lineNo, 'id is not an integer:', f[0]);
-    need(id > prevId, lineNo, 'id is not above the previous row\'s:', f[0]);
+    need(id > prevId, lineNo, "id is not above the previous row's:", f[0]);
     row.price = positive(dec, f[1], lineNo, 'price');
     row.priceDp = dec.dp;
     row.qty = positive(dec, f[2], lineNo, 'qty');
@@ -261,7 +346,7 @@ function tradeBody(sink: RowSink, dec: DecimalReader): Body {
     row.auxDp = dec.dp;
     const t = timeMicros(f[4]);
     need(Number.isSafeInteger(t), lineNo, 'time is not an integer:', f[4]);
-    need(t >= prevTime, lineNo, 'time is before the previous row\'s:', f[4]);
+    need(t >= prevTime, lineNo, "time is before the previous row's:", f[4]);
     row.flags = tradeFlags(f, 5, lineNo);
     row.id = id;
     row.last = 0;
@@ -276,7 +361,7 @@ function eventBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
   let prevTime = Number.NEGATIVE_INFINITY;
   let prevId = -1;
   const emit = (t: number, data: string, lineNo: number, raw: string): void => {
-    need(t >= prevTime, lineNo, 'the time is before the previous row\'s:', raw);
+    need(t >= prevTime, lineNo, "the time is before the previous row's:", raw);
     prevTime = t;
     sink.event!(t, data, lineNo);
   };
@@ -288,7 +373,7 @@ function eventBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
       return (f, lineNo) => {
         const t = timeMicros(f[0]);
         need(Number.isSafeInteger(t), lineNo, 'calc_time is not an integer:', f[0]);
-        need(t > prevTime, lineNo, 'calc_time is not after the previous row\'s:', f[0]);
+        need(t > prevTime, lineNo, "calc_time is not after the previous row's:", f[0]);
         const hours = readInt(f[1]);
         need(hours > 0, lineNo, 'funding_interval_hours is not a positive integer:', f[1]);
         decimal(f[2], lineNo, 'last_funding_rate', true);
@@ -297,7 +382,7 @@ function eventBody(key: DatasetKey, sink: RowSink, dec: DecimalReader): Body {
     case 'bookTicker':
       return (f, lineNo) => {
         const id = readInt(f[0]);
-        need(!Number.isNaN(id) && id > prevId, lineNo, 'update_id is not an integer above the previous row\'s:', f[0]);
+        need(!Number.isNaN(id) && id > prevId, lineNo, "update_id is not an integer above the previous row's:", f[0]);
         for (let i = 1; i <= 4; i++) decimal(f[i], lineNo, HEADERS.bookTicker[0][i]);
         const t = timeMicros(f[5]);
         need(Number.isSafeInteger(t), lineNo, 'transaction_time is not an integer:', f[5]);

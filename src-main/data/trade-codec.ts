@@ -92,7 +92,13 @@ export class BlockBuilder {
   /** First and last id and time of the pending rows (for the block's index row). */
   range(): { firstId: number; lastId: number; firstTimeUs: number; lastTimeUs: number; count: number } {
     const c = this.c;
-    return { firstId: c.id[0], lastId: c.id[c.count - 1], firstTimeUs: c.timeUs[0], lastTimeUs: c.timeUs[c.count - 1], count: c.count };
+    return {
+      firstId: c.id[0],
+      lastId: c.id[c.count - 1],
+      firstTimeUs: c.timeUs[0],
+      lastTimeUs: c.timeUs[c.count - 1],
+      count: c.count,
+    };
   }
 
   /** Encodes the pending rows (at least one) and starts an empty block. Throws RangeError on overflow. */

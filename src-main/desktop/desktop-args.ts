@@ -11,7 +11,23 @@ import { CliError, parseCli, USAGE, type CliOptions } from '../cli-args.ts';
 import { desktopDataDirs, type DesktopDataDirs } from '../paths.ts';
 import type { PortRequest } from './port-choice.ts';
 
-const WITH_VALUE = ['--host', '--port', '--data-dir', '--seed', '--speed', '--account', '--volatility', '--intensity', '--replay', '--until', '--queue-model', '--balance', '--order-latency', '--response-latency', '--data-latency'] as const;
+const WITH_VALUE = [
+  '--host',
+  '--port',
+  '--data-dir',
+  '--seed',
+  '--speed',
+  '--account',
+  '--volatility',
+  '--intensity',
+  '--replay',
+  '--until',
+  '--queue-model',
+  '--balance',
+  '--order-latency',
+  '--response-latency',
+  '--data-latency',
+] as const;
 const FLAGS = ['--no-sim', '--lockstep', '--help', '-h'] as const;
 export const PERPDESK_OPTIONS: readonly string[] = [...WITH_VALUE, ...FLAGS];
 
@@ -93,18 +109,31 @@ export function planStartup(e: StartupEnv): StartupPlan {
   if (options.help) return { kind: 'help', text: DESKTOP_USAGE };
   // the window replays from the live screen (its Replay dialog); a whole-service replay is headless
   if (options.replay !== undefined) {
-    return { kind: 'error', message: '--replay is an option of the headless service (npm run serve -- --replay ...); the desktop app starts replays from its Replay dialog' };
+    return {
+      kind: 'error',
+      message:
+        '--replay is an option of the headless service (npm run serve -- --replay ...); the desktop app starts replays from its Replay dialog',
+    };
   }
   return {
     kind: 'run',
     options,
     port: split.portGiven ? { kind: 'explicit', port: options.port } : { kind: 'preferred' },
-    dirs: desktopDataDirs({ dataDir: options.dataDir, userDataDir: split.userDataDir, cwd: e.cwd, env: e.env, platform: e.platform }),
+    dirs: desktopDataDirs({
+      dataDir: options.dataDir,
+      userDataDir: split.userDataDir,
+      cwd: e.cwd,
+      env: e.env,
+      platform: e.platform,
+    }),
     ignored: split.ignored,
   };
 }
 
 /** The full port request once the saved port has been read. */
-export function portRequestOf(plan: { port: { kind: 'explicit'; port: number } | { kind: 'preferred' } }, saved: number | null): PortRequest {
+export function portRequestOf(
+  plan: { port: { kind: 'explicit'; port: number } | { kind: 'preferred' } },
+  saved: number | null,
+): PortRequest {
   return plan.port.kind === 'explicit' ? plan.port : { kind: 'preferred', saved };
 }

@@ -34,7 +34,9 @@ export function parseSavedPort(raw: unknown): number | null {
 /** The ports to try, best first. */
 export function portCandidates(req: PortRequest): number[] {
   if (req.kind === 'explicit') return [req.port];
-  return req.saved !== null && req.saved !== DEFAULT_DESKTOP_PORT ? [req.saved, DEFAULT_DESKTOP_PORT] : [DEFAULT_DESKTOP_PORT];
+  return req.saved !== null && req.saved !== DEFAULT_DESKTOP_PORT
+    ? [req.saved, DEFAULT_DESKTOP_PORT]
+    : [DEFAULT_DESKTOP_PORT];
 }
 
 /** Tries the candidates in order with `isFree`; an explicit port is returned untested. */

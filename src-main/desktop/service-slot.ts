@@ -112,7 +112,11 @@ export class ServiceSlot<S extends ClosableService> {
   private async closeAll(): Promise<'closed' | 'nothing'> {
     let s = this.service;
     // a start still running: wait for it, then close what it opened (a failed start opened nothing)
-    if (s === null && this.starting !== null) s = await this.starting.then((v) => v, () => null);
+    if (s === null && this.starting !== null)
+      s = await this.starting.then(
+        (v) => v,
+        () => null,
+      );
     if (s === null) return 'nothing';
     await s.close();
     return 'closed';

@@ -24,7 +24,12 @@ export function externalUrlAllowed(url: string): boolean {
 }
 
 /** A navigation of a frame (will-navigate / will-frame-navigate). */
-export function navigationAction(url: string, serviceOrigin: string | null, isMainFrame: boolean, replayOrigins: readonly string[] = []): UrlAction {
+export function navigationAction(
+  url: string,
+  serviceOrigin: string | null,
+  isMainFrame: boolean,
+  replayOrigins: readonly string[] = [],
+): UrlAction {
   if (isOwnOrigin(url, serviceOrigin)) return 'allow';
   if (isMainFrame && replayOrigins.some((o) => isOwnOrigin(url, o))) return 'allow';
   if (isMainFrame && externalUrlAllowed(url)) return 'open-external';
@@ -32,7 +37,11 @@ export function navigationAction(url: string, serviceOrigin: string | null, isMa
 }
 
 /** A server-side redirect: it may only land on the service itself. */
-export function redirectAction(url: string, serviceOrigin: string | null, replayOrigins: readonly string[] = []): UrlAction {
+export function redirectAction(
+  url: string,
+  serviceOrigin: string | null,
+  replayOrigins: readonly string[] = [],
+): UrlAction {
   return isOwnOrigin(url, serviceOrigin) || replayOrigins.some((o) => isOwnOrigin(url, o)) ? 'allow' : 'block';
 }
 

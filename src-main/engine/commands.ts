@@ -34,16 +34,43 @@ export type Command =
     }
   | { kind: 'cancel'; orderId: number; account?: number }
   | { kind: 'cancelAll'; account: number }
-  | { kind: 'amend'; orderId: number; priceTicks: number; qtyLots: number; account?: number; maxFillLots?: number; requeue?: boolean }
+  | {
+      kind: 'amend';
+      orderId: number;
+      priceTicks: number;
+      qtyLots: number;
+      account?: number;
+      maxFillLots?: number;
+      requeue?: boolean;
+    }
   | { kind: 'trim'; orderId: number; capLots: number };
 
 export function applyCommand(book: BookCommands, c: Command): void {
   switch (c.kind) {
     case 'limit':
-      book.placeLimit(c.orderId, c.account, c.side, c.priceTicks, c.qtyLots, c.tif ?? 1, c.flags ?? 0, c.maxFillLots ?? -1, c.stp ?? 0);
+      book.placeLimit(
+        c.orderId,
+        c.account,
+        c.side,
+        c.priceTicks,
+        c.qtyLots,
+        c.tif ?? 1,
+        c.flags ?? 0,
+        c.maxFillLots ?? -1,
+        c.stp ?? 0,
+      );
       return;
     case 'market':
-      book.placeMarket(c.orderId, c.account, c.side, c.qtyLots, c.refPriceTicks, c.flags ?? 0, c.maxFillLots ?? -1, c.stp ?? 0);
+      book.placeMarket(
+        c.orderId,
+        c.account,
+        c.side,
+        c.qtyLots,
+        c.refPriceTicks,
+        c.flags ?? 0,
+        c.maxFillLots ?? -1,
+        c.stp ?? 0,
+      );
       return;
     case 'cancel':
       book.cancel(c.orderId, c.account ?? -1);

@@ -17,7 +17,17 @@ export class CountingSink implements EngineSink {
   lastUpdateId = 0;
 
   get total(): number {
-    return this.accepted + this.rejected + this.trades + this.partiallyFilled + this.filled + this.amended + this.cancelled + this.expired + this.levelChanges;
+    return (
+      this.accepted +
+      this.rejected +
+      this.trades +
+      this.partiallyFilled +
+      this.filled +
+      this.amended +
+      this.cancelled +
+      this.expired +
+      this.levelChanges
+    );
   }
 
   onAccepted(): void {
@@ -26,7 +36,14 @@ export class CountingSink implements EngineSink {
   onRejected(): void {
     this.rejected++;
   }
-  onTrade(_makerId: number, _makerAccount: number, _takerId: number, _takerAccount: number, _priceTicks: number, qtyLots: number): void {
+  onTrade(
+    _makerId: number,
+    _makerAccount: number,
+    _takerId: number,
+    _takerAccount: number,
+    _priceTicks: number,
+    qtyLots: number,
+  ): void {
     this.trades++;
     this.tradedLots += qtyLots;
   }

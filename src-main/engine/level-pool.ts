@@ -27,7 +27,17 @@ const LI_DIRTY = 9;
 const LI_IN_LADDER = 10;
 
 /** The record layout, for the book (which destructures it into module-level constants, see order-pool.ts). */
-export const LevelLayout = { LF_TOTAL, LF_BEFORE, LI_PRICE, LI_HEAD, LI_TAIL, LI_COUNT, LI_SIDE, LI_DIRTY, LI_IN_LADDER } as const;
+export const LevelLayout = {
+  LF_TOTAL,
+  LF_BEFORE,
+  LI_PRICE,
+  LI_HEAD,
+  LI_TAIL,
+  LI_COUNT,
+  LI_SIDE,
+  LI_DIRTY,
+  LI_IN_LADDER,
+} as const;
 
 const BYTES_PER_LEVEL = 64;
 

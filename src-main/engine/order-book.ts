@@ -83,9 +83,35 @@ import type { BookCommands, BookConfig, DepthView, EngineSink, Level, OrderView,
 const { OrderLayout, metaFlags, metaSide, metaStp, metaTif, packMeta } = poolModule;
 const { CACHE_SIZE } = ladderModule;
 const { A_HEAD, A_TAIL, A_COUNT_BUY, A_COUNT_SELL } = accountModule.AccountLayout;
-const { LF_TOTAL, LF_BEFORE, LI_PRICE, LI_HEAD, LI_TAIL, LI_COUNT, LI_SIDE, LI_DIRTY, LI_IN_LADDER } = levelModule.LevelLayout;
-const { CancelReason, CommandKind, ExpireReason, KNOWN_FLAGS, MAX_BAND_PPM, MAX_PRICE_TICKS, MAX_QTY_LOTS, OrderFlag, OrderType, RejectReason, StpMode } = typesModule;
-const { F_ID, F_ACCOUNT, F_QTY, F_REM, I_PRICE, I_NEXT, I_PREV, I_LEVEL, I_ACCOUNT_NEXT, I_ACCOUNT_PREV, I_ACCOUNT_SLOT, I_META } = OrderLayout;
+const { LF_TOTAL, LF_BEFORE, LI_PRICE, LI_HEAD, LI_TAIL, LI_COUNT, LI_SIDE, LI_DIRTY, LI_IN_LADDER } =
+  levelModule.LevelLayout;
+const {
+  CancelReason,
+  CommandKind,
+  ExpireReason,
+  KNOWN_FLAGS,
+  MAX_BAND_PPM,
+  MAX_PRICE_TICKS,
+  MAX_QTY_LOTS,
+  OrderFlag,
+  OrderType,
+  RejectReason,
+  StpMode,
+} = typesModule;
+const {
+  F_ID,
+  F_ACCOUNT,
+  F_QTY,
+  F_REM,
+  I_PRICE,
+  I_NEXT,
+  I_PREV,
+  I_LEVEL,
+  I_ACCOUNT_NEXT,
+  I_ACCOUNT_PREV,
+  I_ACCOUNT_SLOT,
+  I_META,
+} = OrderLayout;
 
 const BUY = 1;
 const LIMIT = OrderType.Limit;
@@ -128,7 +154,16 @@ function isStp(x: number): boolean {
  * goes through the full chain, which names the reason. typeof comes before `| 0`, which would
  * throw on a BigInt, a Symbol or an object whose valueOf throws.
  */
-function isPlain(orderId: number, account: number, side: number, price: number, qty: number, flags: number, maxFillLots: number, stp: number): boolean {
+function isPlain(
+  orderId: number,
+  account: number,
+  side: number,
+  price: number,
+  qty: number,
+  flags: number,
+  maxFillLots: number,
+  stp: number,
+): boolean {
   return (
     flags === 0 &&
     isStp(stp) &&
@@ -194,7 +229,11 @@ export class OrderBook implements BookCommands {
     this.bids = new PriceLadder(levelCap);
     this.asks = new PriceLadder(levelCap);
     const idWindow = config.idWindow ?? 65_536;
-    this.ids = new OrderIndex(idWindow, orderCap, config.maxIdWindow ?? (config.idWindow === undefined ? 1 << 20 : idWindow));
+    this.ids = new OrderIndex(
+      idWindow,
+      orderCap,
+      config.maxIdWindow ?? (config.idWindow === undefined ? 1 << 20 : idWindow),
+    );
     this.accounts = new AccountTable();
     this.dirtyList = new Int32Array(64);
     this.retired = new Int32Array(64);
@@ -233,7 +272,10 @@ export class OrderBook implements BookCommands {
     // The common case, a GTC or GTX order that does not cross, goes straight to rest(), which is
     // where enter() would send it.
     const opp = side === BUY ? this.asks : this.bids;
-    if ((tif === GTC || tif === GTX) && (opp.n === 0 || opp.keys[opp.n - 1] < (side === BUY ? -priceTicks : priceTicks))) {
+    if (
+      (tif === GTC || tif === GTX) &&
+      (opp.n === 0 || opp.keys[opp.n - 1] < (side === BUY ? -priceTicks : priceTicks))
+    ) {
       // Nothing else is touched by this command: the level change is reported right here.
       const L = this.rest(orderId, account, side, priceTicks, qty, qty, packMeta(side, tif, st, flags), false);
       this.sink.onLevelChanged(++this.lastUpdateId, side, priceTicks, this.levels.f64[(L << 3) + LF_TOTAL]);
@@ -246,7 +288,17 @@ export class OrderBook implements BookCommands {
   }
 
   /** Why a limit order is refused (0: it is not), checking every parameter in turn. */
-  private limitReason(orderId: number, account: number, side: number, priceTicks: number, qtyLots: number, tif: number, flags: number, maxFillLots: number, stp: number): number {
+  private limitReason(
+    orderId: number,
+    account: number,
+    side: number,
+    priceTicks: number,
+    qtyLots: number,
+    tif: number,
+    flags: number,
+    maxFillLots: number,
+    stp: number,
+  ): number {
     return !isId(orderId)
       ? RejectReason.InvalidOrderId
       : !isId(account)
@@ -284,12 +336,11 @@ export class OrderBook implements BookCommands {
   ): void {
     this.begin();
     // The common case first (see isPlain), as in placeLimit().
-    const reason =
-      isPlain(orderId, account, side, refPriceTicks, qtyLots, flags, maxFillLots, stp)
-        ? this.ids.get(orderId) !== -1
-          ? RejectReason.DuplicateOrderId
-          : 0
-        : this.marketReason(orderId, account, side, qtyLots, refPriceTicks, flags, maxFillLots, stp);
+    const reason = isPlain(orderId, account, side, refPriceTicks, qtyLots, flags, maxFillLots, stp)
+      ? this.ids.get(orderId) !== -1
+        ? RejectReason.DuplicateOrderId
+        : 0
+      : this.marketReason(orderId, account, side, qtyLots, refPriceTicks, flags, maxFillLots, stp);
     if (reason !== 0) {
       this.sink.onRejected(CommandKind.Market, orderId, account, reason);
       this.busy = 0;
@@ -303,7 +354,16 @@ export class OrderBook implements BookCommands {
   }
 
   /** Why a market order is refused (0: it is not), checking every parameter in turn. */
-  private marketReason(orderId: number, account: number, side: number, qtyLots: number, refPriceTicks: number, flags: number, maxFillLots: number, stp: number): number {
+  private marketReason(
+    orderId: number,
+    account: number,
+    side: number,
+    qtyLots: number,
+    refPriceTicks: number,
+    flags: number,
+    maxFillLots: number,
+    stp: number,
+  ): number {
     return !isId(orderId)
       ? RejectReason.InvalidOrderId
       : !isId(account)
@@ -402,7 +462,8 @@ export class OrderBook implements BookCommands {
     const n = reason === 0 ? this.ids.get(orderId) : -1;
     const fb = n << 3;
     const ib = n << 4;
-    if (reason === 0 && (n === -1 || (account !== -1 && F[fb + F_ACCOUNT] !== account))) reason = RejectReason.UnknownOrder;
+    if (reason === 0 && (n === -1 || (account !== -1 && F[fb + F_ACCOUNT] !== account)))
+      reason = RejectReason.UnknownOrder;
     let filled = 0;
     let newRem = 0;
     if (reason === 0) {
@@ -437,7 +498,18 @@ export class OrderBook implements BookCommands {
       this.unlinkFromLevel(n);
       this.dropOrder(n);
       this.sink.onAmended(orderId, acct, priceTicks, newQty, newRem, false);
-      this.enter(orderId, acct, metaSide(meta), LIMIT, metaTif(meta), priceTicks, newQty, newRem, metaFlags(meta), metaStp(meta));
+      this.enter(
+        orderId,
+        acct,
+        metaSide(meta),
+        LIMIT,
+        metaTif(meta),
+        priceTicks,
+        newQty,
+        newRem,
+        metaFlags(meta),
+        metaStp(meta),
+      );
     }
     this.end();
   }
@@ -485,7 +557,8 @@ export class OrderBook implements BookCommands {
   // ---------------------------------------------------------------- matching
 
   private begin(): void {
-    if (this.busy !== 0) throw new Error('OrderBook: re-entrant command (from a sink callback?) or a sink threw earlier');
+    if (this.busy !== 0)
+      throw new Error('OrderBook: re-entrant command (from a sink callback?) or a sink threw earlier');
     this.busy = 1;
   }
 
@@ -501,7 +574,8 @@ export class OrderBook implements BookCommands {
       LI[(L << 4) + LI_DIRTY] = 0;
       this.dirtyN = 0;
       const t = LF[(L << 3) + LF_TOTAL];
-      if (t !== LF[(L << 3) + LF_BEFORE]) this.sink.onLevelChanged(++this.lastUpdateId, LI[(L << 4) + LI_SIDE], LI[(L << 4) + LI_PRICE], t);
+      if (t !== LF[(L << 3) + LF_BEFORE])
+        this.sink.onLevelChanged(++this.lastUpdateId, LI[(L << 4) + LI_SIDE], LI[(L << 4) + LI_PRICE], t);
       if (this.bids.empties > 64 || this.asks.empties > 64) this.flush();
     } else {
       this.flush();
@@ -644,7 +718,9 @@ export class OrderBook implements BookCommands {
   /** Could a FOK taker fill `need` lots under its STP mode? Reads only. */
   private canFill(acct: number, side: number, opp: PriceLadder, limitKey: number, need: number, stp: number): boolean {
     const a = this.accounts.find(acct);
-    const selfOpposite = a !== -1 && (side === BUY ? this.accounts.i32[(a << 2) + A_COUNT_SELL] : this.accounts.i32[(a << 2) + A_COUNT_BUY]) > 0;
+    const selfOpposite =
+      a !== -1 &&
+      (side === BUY ? this.accounts.i32[(a << 2) + A_COUNT_SELL] : this.accounts.i32[(a << 2) + A_COUNT_BUY]) > 0;
     const lv = this.levels;
     const LF = lv.f64;
     const LI = lv.i32;
@@ -673,7 +749,16 @@ export class OrderBook implements BookCommands {
   // ---------------------------------------------------------------- book upkeep
 
   /** Rest an order at the back of its level; returns the level. track: record the level as dirty (false: the caller reports it). */
-  private rest(id: number, acct: number, side: number, price: number, qty: number, rem: number, meta: number, track: boolean): number {
+  private rest(
+    id: number,
+    acct: number,
+    side: number,
+    price: number,
+    qty: number,
+    rem: number,
+    meta: number,
+    track: boolean,
+  ): number {
     const o = this.orders;
     const n = o.alloc();
     const F = o.f64;
@@ -705,7 +790,12 @@ export class OrderBook implements BookCommands {
     const ci = price & (CACHE_SIZE - 1);
     let L = ladder.cache[ci];
     let LI = this.levels.i32;
-    if (L === -1 || LI[(L << 4) + LI_IN_LADDER] === 0 || LI[(L << 4) + LI_PRICE] !== price || LI[(L << 4) + LI_SIDE] !== side) {
+    if (
+      L === -1 ||
+      LI[(L << 4) + LI_IN_LADDER] === 0 ||
+      LI[(L << 4) + LI_PRICE] !== price ||
+      LI[(L << 4) + LI_SIDE] !== side
+    ) {
       L = this.levelAt(ladder, side, price);
       ladder.cache[ci] = L;
       LI = this.levels.i32; // the pool may have grown
@@ -887,7 +977,8 @@ export class OrderBook implements BookCommands {
       const LI = lv.i32;
       LI[(L << 4) + LI_DIRTY] = 0;
       const t = LF[(L << 3) + LF_TOTAL];
-      if (t !== LF[(L << 3) + LF_BEFORE]) this.sink.onLevelChanged(++this.lastUpdateId, LI[(L << 4) + LI_SIDE], LI[(L << 4) + LI_PRICE], t);
+      if (t !== LF[(L << 3) + LF_BEFORE])
+        this.sink.onLevelChanged(++this.lastUpdateId, LI[(L << 4) + LI_SIDE], LI[(L << 4) + LI_PRICE], t);
       this.dirtyN = 0;
     } else if (n !== 0) {
       const d = this.dirtyList;
@@ -904,7 +995,8 @@ export class OrderBook implements BookCommands {
         while (j >= 0) {
           const y = d[j];
           const ys = LI[(y << 4) + LI_SIDE];
-          const after = ys > xs || (ys === xs && (xs === BUY ? LI[(y << 4) + LI_PRICE] < xp : LI[(y << 4) + LI_PRICE] > xp));
+          const after =
+            ys > xs || (ys === xs && (xs === BUY ? LI[(y << 4) + LI_PRICE] < xp : LI[(y << 4) + LI_PRICE] > xp));
           if (!after) break;
           d[j + 1] = y;
           j--;
@@ -916,7 +1008,8 @@ export class OrderBook implements BookCommands {
         const L = d[i];
         LI[(L << 4) + LI_DIRTY] = 0;
         const t = LF[(L << 3) + LF_TOTAL];
-        if (t !== LF[(L << 3) + LF_BEFORE]) sink.onLevelChanged(++this.lastUpdateId, LI[(L << 4) + LI_SIDE], LI[(L << 4) + LI_PRICE], t);
+        if (t !== LF[(L << 3) + LF_BEFORE])
+          sink.onLevelChanged(++this.lastUpdateId, LI[(L << 4) + LI_SIDE], LI[(L << 4) + LI_PRICE], t);
       }
       this.dirtyN = 0;
     }
@@ -967,7 +1060,14 @@ export class OrderBook implements BookCommands {
   fokFillable(account: number, side: number, priceTicks: number, qtyLots: number, stp = 0): boolean {
     if (!this.wouldTake(side, priceTicks)) return false;
     const opp = side === BUY ? this.asks : this.bids;
-    return this.canFill(account, side, opp, side === BUY ? -priceTicks : priceTicks, qtyLots, stp === 0 ? this.defaultStp : stp);
+    return this.canFill(
+      account,
+      side,
+      opp,
+      side === BUY ? -priceTicks : priceTicks,
+      qtyLots,
+      stp === 0 ? this.defaultStp : stp,
+    );
   }
 
   /** Best bid price in ticks, 0 when there is no bid. */
@@ -994,7 +1094,8 @@ export class OrderBook implements BookCommands {
    * ceil(p/step)*step, and `n` counts groups.
    */
   topLevels(side: Side, n = Number.POSITIVE_INFINITY, stepTicks = 1): Level[] {
-    if (!Number.isInteger(stepTicks) || stepTicks < 1) throw new RangeError(`stepTicks must be an integer >= 1, got ${stepTicks}`);
+    if (!Number.isInteger(stepTicks) || stepTicks < 1)
+      throw new RangeError(`stepTicks must be an integer >= 1, got ${stepTicks}`);
     const ladder = side === BUY ? this.bids : this.asks;
     const lv = this.levels;
     const LF = lv.f64;
@@ -1005,7 +1106,12 @@ export class OrderBook implements BookCommands {
       const L = ladder.slots[i];
       if (LI[(L << 4) + LI_COUNT] === 0) continue;
       const p = LI[(L << 4) + LI_PRICE];
-      const g = stepTicks === 1 ? p : side === BUY ? Math.floor(p / stepTicks) * stepTicks : Math.ceil(p / stepTicks) * stepTicks;
+      const g =
+        stepTicks === 1
+          ? p
+          : side === BUY
+            ? Math.floor(p / stepTicks) * stepTicks
+            : Math.ceil(p / stepTicks) * stepTicks;
       const last = out.length - 1;
       if (last >= 0 && out[last][0] === g) {
         out[last][1] += LF[(L << 3) + LF_TOTAL];
@@ -1134,7 +1240,8 @@ export class OrderBook implements BookCommands {
     if (a === -1) return out;
     const F = this.orders.f64;
     const I = this.orders.i32;
-    for (let n = this.accounts.i32[(a << 2) + A_HEAD]; n !== -1; n = I[(n << 4) + I_ACCOUNT_NEXT]) out.push(F[(n << 3) + F_ID]);
+    for (let n = this.accounts.i32[(a << 2) + A_HEAD]; n !== -1; n = I[(n << 4) + I_ACCOUNT_NEXT])
+      out.push(F[(n << 3) + F_ID]);
     return out;
   }
 
@@ -1147,7 +1254,8 @@ export class OrderBook implements BookCommands {
     if (idx < 0) return out;
     const F = this.orders.f64;
     const I = this.orders.i32;
-    for (let n = this.levels.i32[(ladder.slots[idx] << 4) + LI_HEAD]; n !== -1; n = I[(n << 4) + I_NEXT]) out.push(F[(n << 3) + F_ID]);
+    for (let n = this.levels.i32[(ladder.slots[idx] << 4) + LI_HEAD]; n !== -1; n = I[(n << 4) + I_NEXT])
+      out.push(F[(n << 3) + F_ID]);
     return out;
   }
 
@@ -1191,8 +1299,13 @@ export class OrderBook implements BookCommands {
         const L = ladder.slots[i];
         const key = ladder.keys[i];
         if (i > 0 && ladder.keys[i - 1] >= key) problems.push(`side ${side}: keys not ascending at ${i}`);
-        if (LI[(L << 4) + LI_SIDE] !== side || (side === BUY ? LI[(L << 4) + LI_PRICE] : -LI[(L << 4) + LI_PRICE]) !== key) problems.push(`side ${side}: level ${L} key mismatch`);
-        if (LI[(L << 4) + LI_IN_LADDER] !== 1) problems.push(`side ${side}: level ${LI[(L << 4) + LI_PRICE]} in the ladder but not flagged`);
+        if (
+          LI[(L << 4) + LI_SIDE] !== side ||
+          (side === BUY ? LI[(L << 4) + LI_PRICE] : -LI[(L << 4) + LI_PRICE]) !== key
+        )
+          problems.push(`side ${side}: level ${L} key mismatch`);
+        if (LI[(L << 4) + LI_IN_LADDER] !== 1)
+          problems.push(`side ${side}: level ${LI[(L << 4) + LI_PRICE]} in the ladder but not flagged`);
         if (LI[(L << 4) + LI_COUNT] === 0) {
           empties++;
           if (i === ladder.n - 1) problems.push(`side ${side}: empty top level`);
@@ -1204,7 +1317,12 @@ export class OrderBook implements BookCommands {
           const id = F[(m << 3) + F_ID];
           const rem = F[(m << 3) + F_REM];
           if (prev !== -1 && I[(m << 4) + I_PREV] !== prev) problems.push(`order ${id}: broken prev link`);
-          if (I[(m << 4) + I_LEVEL] !== L || I[(m << 4) + I_PRICE] !== LI[(L << 4) + LI_PRICE] || metaSide(I[(m << 4) + I_META]) !== side) problems.push(`order ${id}: wrong level`);
+          if (
+            I[(m << 4) + I_LEVEL] !== L ||
+            I[(m << 4) + I_PRICE] !== LI[(L << 4) + LI_PRICE] ||
+            metaSide(I[(m << 4) + I_META]) !== side
+          )
+            problems.push(`order ${id}: wrong level`);
           if (!(rem > 0) || rem > F[(m << 3) + F_QTY]) problems.push(`order ${id}: bad remaining ${rem}`);
           if (this.ids.get(id) !== m) problems.push(`order ${id}: id table mismatch`);
           sum += rem;
@@ -1212,8 +1330,10 @@ export class OrderBook implements BookCommands {
           prev = m;
         }
         if (LI[(L << 4) + LI_TAIL] !== prev) problems.push(`level ${LI[(L << 4) + LI_PRICE]}: bad tail`);
-        if (sum !== LF[(L << 3) + LF_TOTAL]) problems.push(`level ${LI[(L << 4) + LI_PRICE]}: total ${LF[(L << 3) + LF_TOTAL]} != sum ${sum}`);
-        if (count !== LI[(L << 4) + LI_COUNT]) problems.push(`level ${LI[(L << 4) + LI_PRICE]}: count ${LI[(L << 4) + LI_COUNT]} != ${count}`);
+        if (sum !== LF[(L << 3) + LF_TOTAL])
+          problems.push(`level ${LI[(L << 4) + LI_PRICE]}: total ${LF[(L << 3) + LF_TOTAL]} != sum ${sum}`);
+        if (count !== LI[(L << 4) + LI_COUNT])
+          problems.push(`level ${LI[(L << 4) + LI_PRICE]}: count ${LI[(L << 4) + LI_COUNT]} != ${count}`);
         orders += count;
       }
       if (empties !== ladder.empties) problems.push(`side ${side}: empties ${ladder.empties} != ${empties}`);
@@ -1230,8 +1350,10 @@ export class OrderBook implements BookCommands {
       let prev = -1;
       for (let n = AI[(a << 2) + A_HEAD]; n !== -1; n = I[(n << 4) + I_ACCOUNT_NEXT]) {
         const id = F[(n << 3) + F_ID];
-        if (I[(n << 4) + I_ACCOUNT_PREV] !== prev) problems.push(`account ${ac.id[a]}: broken prev link at order ${id}`);
-        if (I[(n << 4) + I_ACCOUNT_SLOT] !== a || F[(n << 3) + F_ACCOUNT] !== ac.id[a]) problems.push(`order ${id}: in the list of account ${ac.id[a]}, not its own`);
+        if (I[(n << 4) + I_ACCOUNT_PREV] !== prev)
+          problems.push(`account ${ac.id[a]}: broken prev link at order ${id}`);
+        if (I[(n << 4) + I_ACCOUNT_SLOT] !== a || F[(n << 3) + F_ACCOUNT] !== ac.id[a])
+          problems.push(`order ${id}: in the list of account ${ac.id[a]}, not its own`);
         if (this.ids.get(id) !== n) problems.push(`order ${id}: in an account list but not live`);
         if (metaSide(I[(n << 4) + I_META]) === BUY) buys++;
         else sells++;
@@ -1240,7 +1362,9 @@ export class OrderBook implements BookCommands {
       }
       if (AI[(a << 2) + A_TAIL] !== prev) problems.push(`account ${ac.id[a]}: bad tail`);
       if (AI[(a << 2) + A_COUNT_BUY] !== buys || AI[(a << 2) + A_COUNT_SELL] !== sells) {
-        problems.push(`account ${ac.id[a]}: counts ${AI[(a << 2) + A_COUNT_BUY]}/${AI[(a << 2) + A_COUNT_SELL]} != listed ${buys}/${sells}`);
+        problems.push(
+          `account ${ac.id[a]}: counts ${AI[(a << 2) + A_COUNT_BUY]}/${AI[(a << 2) + A_COUNT_SELL]} != listed ${buys}/${sells}`,
+        );
       }
       if (ac.find(ac.id[a]) !== a) problems.push(`account ${ac.id[a]}: not found at its slot`);
     }

@@ -45,8 +45,10 @@ export class OrderIndex {
    * power of two the window may grow to (default windowSize: fixed).
    */
   constructor(windowSize: number, hashCapacity: number, maxWindow = windowSize) {
-    if (!Number.isInteger(Math.log2(windowSize)) || windowSize < 16) throw new RangeError(`id window must be a power of two >= 16, got ${windowSize}`);
-    if (!Number.isInteger(Math.log2(maxWindow)) || maxWindow < windowSize) throw new RangeError(`max id window must be a power of two >= the window, got ${maxWindow}`);
+    if (!Number.isInteger(Math.log2(windowSize)) || windowSize < 16)
+      throw new RangeError(`id window must be a power of two >= 16, got ${windowSize}`);
+    if (!Number.isInteger(Math.log2(maxWindow)) || maxWindow < windowSize)
+      throw new RangeError(`max id window must be a power of two >= the window, got ${maxWindow}`);
     this.ring = new Int32Array(windowSize);
     this.mask = windowSize - 1;
     this.width = windowSize;

@@ -5,12 +5,39 @@
 import type { EngineSink } from './types.ts';
 
 export type EngineEvent =
-  | { type: 'accepted'; orderId: number; account: number; side: number; orderType: number; tif: number; priceTicks: number; qtyLots: number; flags: number }
+  | {
+      type: 'accepted';
+      orderId: number;
+      account: number;
+      side: number;
+      orderType: number;
+      tif: number;
+      priceTicks: number;
+      qtyLots: number;
+      flags: number;
+    }
   | { type: 'rejected'; command: number; orderId: number; account: number; reason: number }
-  | { type: 'trade'; makerId: number; makerAccount: number; takerId: number; takerAccount: number; priceTicks: number; qtyLots: number; takerSide: number }
+  | {
+      type: 'trade';
+      makerId: number;
+      makerAccount: number;
+      takerId: number;
+      takerAccount: number;
+      priceTicks: number;
+      qtyLots: number;
+      takerSide: number;
+    }
   | { type: 'partiallyFilled'; orderId: number; account: number; filledLots: number; remainingLots: number }
   | { type: 'filled'; orderId: number; account: number; filledLots: number }
-  | { type: 'amended'; orderId: number; account: number; priceTicks: number; qtyLots: number; remainingLots: number; priorityKept: boolean }
+  | {
+      type: 'amended';
+      orderId: number;
+      account: number;
+      priceTicks: number;
+      qtyLots: number;
+      remainingLots: number;
+      priorityKept: boolean;
+    }
   | { type: 'cancelled'; orderId: number; account: number; remainingLots: number; reason: number }
   | { type: 'expired'; orderId: number; account: number; remainingLots: number; reason: number }
   | { type: 'level'; updateId: number; side: number; priceTicks: number; totalLots: number };
@@ -60,14 +87,31 @@ export class RecordingSink implements EngineSink {
     return e;
   }
 
-  onAccepted(orderId: number, account: number, side: number, orderType: number, tif: number, priceTicks: number, qtyLots: number, flags: number): void {
+  onAccepted(
+    orderId: number,
+    account: number,
+    side: number,
+    orderType: number,
+    tif: number,
+    priceTicks: number,
+    qtyLots: number,
+    flags: number,
+  ): void {
     if (this.isQuiet(account)) return;
     this.events.push({ type: 'accepted', orderId, account, side, orderType, tif, priceTicks, qtyLots, flags });
   }
   onRejected(command: number, orderId: number, account: number, reason: number): void {
     this.events.push({ type: 'rejected', command, orderId, account, reason });
   }
-  onTrade(makerId: number, makerAccount: number, takerId: number, takerAccount: number, priceTicks: number, qtyLots: number, takerSide: number): void {
+  onTrade(
+    makerId: number,
+    makerAccount: number,
+    takerId: number,
+    takerAccount: number,
+    priceTicks: number,
+    qtyLots: number,
+    takerSide: number,
+  ): void {
     this.events.push({ type: 'trade', makerId, makerAccount, takerId, takerAccount, priceTicks, qtyLots, takerSide });
   }
   onPartiallyFilled(orderId: number, account: number, filledLots: number, remainingLots: number): void {
@@ -78,7 +122,14 @@ export class RecordingSink implements EngineSink {
     if (this.isQuiet(account)) return;
     this.events.push({ type: 'filled', orderId, account, filledLots });
   }
-  onAmended(orderId: number, account: number, priceTicks: number, qtyLots: number, remainingLots: number, priorityKept: boolean): void {
+  onAmended(
+    orderId: number,
+    account: number,
+    priceTicks: number,
+    qtyLots: number,
+    remainingLots: number,
+    priorityKept: boolean,
+  ): void {
     if (this.isQuiet(account)) return;
     this.events.push({ type: 'amended', orderId, account, priceTicks, qtyLots, remainingLots, priorityKept });
   }

@@ -32,7 +32,8 @@ interface RefOrder {
   seq: number;
 }
 
-const intIn = (x: number, lo: number, hi: number): boolean => typeof x === 'number' && Number.isInteger(x) && x >= lo && x <= hi;
+const intIn = (x: number, lo: number, hi: number): boolean =>
+  typeof x === 'number' && Number.isInteger(x) && x >= lo && x <= hi;
 const validId = (x: number): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
 const validPrice = (x: number): boolean => intIn(x, 1, MAX_PRICE_TICKS);
 const validQty = (x: number): boolean => intIn(x, 1, MAX_QTY_LOTS);
@@ -54,7 +55,17 @@ export class ReferenceBook implements BookCommands {
 
   // -------------------------------------------------------------- commands
 
-  placeLimit(orderId: number, account: number, side: number, priceTicks: number, qtyLots: number, tif: number, flags = 0, maxFillLots = -1, stp = 0): void {
+  placeLimit(
+    orderId: number,
+    account: number,
+    side: number,
+    priceTicks: number,
+    qtyLots: number,
+    tif: number,
+    flags = 0,
+    maxFillLots = -1,
+    stp = 0,
+  ): void {
     let reason = 0;
     if (!validId(orderId)) reason = RejectReason.InvalidOrderId;
     else if (!validId(account)) reason = RejectReason.InvalidAccount;
@@ -71,12 +82,32 @@ export class ReferenceBook implements BookCommands {
     const qty = maxFillLots > 0 ? Math.min(qtyLots, maxFillLots) : qtyLots;
     this.command(() => {
       this.sink.onAccepted(orderId, account, side, 1, tif, priceTicks, qty, flags);
-      const o: RefOrder = { id: orderId, account, side, price: priceTicks, qty, rem: qty, tif, flags, stp: stp || this.defaultStp, seq: 0 };
+      const o: RefOrder = {
+        id: orderId,
+        account,
+        side,
+        price: priceTicks,
+        qty,
+        rem: qty,
+        tif,
+        flags,
+        stp: stp || this.defaultStp,
+        seq: 0,
+      };
       this.enter(o, false);
     });
   }
 
-  placeMarket(orderId: number, account: number, side: number, qtyLots: number, refPriceTicks: number, flags = 0, maxFillLots = -1, stp = 0): void {
+  placeMarket(
+    orderId: number,
+    account: number,
+    side: number,
+    qtyLots: number,
+    refPriceTicks: number,
+    flags = 0,
+    maxFillLots = -1,
+    stp = 0,
+  ): void {
     let reason = 0;
     if (!validId(orderId)) reason = RejectReason.InvalidOrderId;
     else if (!validId(account)) reason = RejectReason.InvalidAccount;
@@ -97,7 +128,18 @@ export class ReferenceBook implements BookCommands {
         : Math.max(1, Number((BigInt(refPriceTicks) * BigInt(1_000_000 - this.band) + 999_999n) / 1_000_000n));
     this.command(() => {
       this.sink.onAccepted(orderId, account, side, 2, 2, 0, qty, flags);
-      const o: RefOrder = { id: orderId, account, side, price: bound, qty, rem: qty, tif: 2, flags, stp: stp || this.defaultStp, seq: 0 };
+      const o: RefOrder = {
+        id: orderId,
+        account,
+        side,
+        price: bound,
+        qty,
+        rem: qty,
+        tif: 2,
+        flags,
+        stp: stp || this.defaultStp,
+        seq: 0,
+      };
       this.enter(o, true);
     });
   }
@@ -198,7 +240,9 @@ export class ReferenceBook implements BookCommands {
       [1, before.bids, after.bids],
       [2, before.asks, after.asks],
     ] as const) {
-      const prices = [...new Set([...b.map((l) => l[0]), ...a.map((l) => l[0])])].sort((x, y) => (side === 1 ? y - x : x - y));
+      const prices = [...new Set([...b.map((l) => l[0]), ...a.map((l) => l[0])])].sort((x, y) =>
+        side === 1 ? y - x : x - y,
+      );
       for (const p of prices) {
         const was = b.find((l) => l[0] === p)?.[1] ?? 0;
         const now = a.find((l) => l[0] === p)?.[1] ?? 0;
@@ -256,7 +300,12 @@ export class ReferenceBook implements BookCommands {
     if (t.rem === 0) return;
     if (market) {
       const opposite = this.sideOrders(t.side === 1 ? 2 : 1);
-      return this.sink.onExpired(t.id, t.account, t.rem, opposite.length > 0 ? ExpireReason.MarketBand : ExpireReason.MarketNoLiquidity);
+      return this.sink.onExpired(
+        t.id,
+        t.account,
+        t.rem,
+        opposite.length > 0 ? ExpireReason.MarketBand : ExpireReason.MarketNoLiquidity,
+      );
     }
     if (t.tif === 2) return this.sink.onExpired(t.id, t.account, t.rem, ExpireReason.ImmediateOrCancel);
     t.seq = ++this.seq;
@@ -301,7 +350,8 @@ export class ReferenceBook implements BookCommands {
   }
 
   topLevels(side: Side, n = Number.POSITIVE_INFINITY, stepTicks = 1): Level[] {
-    const group = (p: number): number => (side === 1 ? Math.floor(p / stepTicks) : Math.ceil(p / stepTicks)) * stepTicks;
+    const group = (p: number): number =>
+      (side === 1 ? Math.floor(p / stepTicks) : Math.ceil(p / stepTicks)) * stepTicks;
     const out: Level[] = [];
     for (const o of this.sideOrders(side)) {
       const g = group(o.price);
@@ -313,7 +363,11 @@ export class ReferenceBook implements BookCommands {
   }
 
   depth(n = Number.POSITIVE_INFINITY, stepTicks = 1): DepthView {
-    return { updateId: this.lastUpdateId, bids: this.topLevels(1, n, stepTicks), asks: this.topLevels(2, n, stepTicks) };
+    return {
+      updateId: this.lastUpdateId,
+      bids: this.topLevels(1, n, stepTicks),
+      asks: this.topLevels(2, n, stepTicks),
+    };
   }
 
   snapshot(): DepthView {

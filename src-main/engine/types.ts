@@ -85,17 +85,41 @@ export const MAX_BAND_PPM = 1_000_000;
  */
 export interface EngineSink {
   /** A new order passed validation (status NEW). qtyLots is after the reduce-only cap. Market: price 0, tif IOC. */
-  onAccepted(orderId: number, account: number, side: number, orderType: number, tif: number, priceTicks: number, qtyLots: number, flags: number): void;
+  onAccepted(
+    orderId: number,
+    account: number,
+    side: number,
+    orderType: number,
+    tif: number,
+    priceTicks: number,
+    qtyLots: number,
+    flags: number,
+  ): void;
   /** A command was refused; nothing changed. orderId/account echo the command (-1 when it had none). */
   onRejected(command: number, orderId: number, account: number, reason: number): void;
   /** One match. The maker's side is the opposite of takerSide. */
-  onTrade(makerId: number, makerAccount: number, takerId: number, takerAccount: number, priceTicks: number, qtyLots: number, takerSide: number): void;
+  onTrade(
+    makerId: number,
+    makerAccount: number,
+    takerId: number,
+    takerAccount: number,
+    priceTicks: number,
+    qtyLots: number,
+    takerSide: number,
+  ): void;
   /** After a trade: the order has filledLots in total and remainingLots still open. */
   onPartiallyFilled(orderId: number, account: number, filledLots: number, remainingLots: number): void;
   /** After a trade: the order is complete with filledLots in total. */
   onFilled(orderId: number, account: number, filledLots: number): void;
   /** Price or quantity changed (amend or trim). qtyLots is the new total (filled + remaining). */
-  onAmended(orderId: number, account: number, priceTicks: number, qtyLots: number, remainingLots: number, priorityKept: boolean): void;
+  onAmended(
+    orderId: number,
+    account: number,
+    priceTicks: number,
+    qtyLots: number,
+    remainingLots: number,
+    priorityKept: boolean,
+  ): void;
   onCancelled(orderId: number, account: number, remainingLots: number, reason: number): void;
   onExpired(orderId: number, account: number, remainingLots: number, reason: number): void;
   /** A price level's total changed; totalLots 0 means the level is gone. updateId rises by exactly 1 per call. */
@@ -104,11 +128,37 @@ export interface EngineSink {
 
 /** The command surface shared by the engine and the reference book (tests drive both through it). */
 export interface BookCommands {
-  placeLimit(orderId: number, account: number, side: number, priceTicks: number, qtyLots: number, tif: number, flags?: number, maxFillLots?: number, stp?: number): void;
-  placeMarket(orderId: number, account: number, side: number, qtyLots: number, refPriceTicks: number, flags?: number, maxFillLots?: number, stp?: number): void;
+  placeLimit(
+    orderId: number,
+    account: number,
+    side: number,
+    priceTicks: number,
+    qtyLots: number,
+    tif: number,
+    flags?: number,
+    maxFillLots?: number,
+    stp?: number,
+  ): void;
+  placeMarket(
+    orderId: number,
+    account: number,
+    side: number,
+    qtyLots: number,
+    refPriceTicks: number,
+    flags?: number,
+    maxFillLots?: number,
+    stp?: number,
+  ): void;
   cancel(orderId: number, account?: number): void;
   cancelAll(account: number): number;
-  amend(orderId: number, priceTicks: number, qtyLots: number, account?: number, maxFillLots?: number, requeue?: boolean): void;
+  amend(
+    orderId: number,
+    priceTicks: number,
+    qtyLots: number,
+    account?: number,
+    maxFillLots?: number,
+    requeue?: boolean,
+  ): void;
   trimOrder(orderId: number, capLots: number): void;
 }
 

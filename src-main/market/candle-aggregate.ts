@@ -19,7 +19,8 @@ import type { Candle } from './candles.ts';
  * first of them.
  */
 export function aggregateCandles(interval: Interval, fine: readonly Candle[], from = 0, to = fine.length): Candle {
-  if (!(from >= 0 && to <= fine.length && from < to)) throw new RangeError('aggregateCandles needs at least one fine candle');
+  if (!(from >= 0 && to <= fine.length && from < to))
+    throw new RangeError('aggregateCandles needs at least one fine candle');
   const openTime = openTimeOf(interval, fine[from].openTime);
   const next = nextOpenTime(interval, openTime);
   let prevEnd = openTime - 1;
@@ -66,7 +67,19 @@ export function aggregateCandles(interval: Interval, fine: readonly Candle[], fr
   if (!Number.isSafeInteger(volume) || !Number.isSafeInteger(takerBuyVolume)) {
     throw new RangeError(`volume of the ${interval} candle at ${openTime} exceeds 2^53 lots`);
   }
-  return { interval, openTime, open, high, low, close, volume, quoteVolume, trades, takerBuyVolume, takerBuyQuoteVolume };
+  return {
+    interval,
+    openTime,
+    open,
+    high,
+    low,
+    close,
+    volume,
+    quoteVolume,
+    trades,
+    takerBuyVolume,
+    takerBuyQuoteVolume,
+  };
 }
 
 /**
@@ -95,7 +108,8 @@ export function findGaps(candles: readonly Candle[]): number[] {
   const gaps: number[] = [];
   for (let i = 0; i < candles.length; i++) {
     const c = candles[i];
-    if (openTimeOf(c.interval, c.openTime) !== c.openTime) throw new RangeError(`${c.interval} candle at ${c.openTime} is not aligned`);
+    if (openTimeOf(c.interval, c.openTime) !== c.openTime)
+      throw new RangeError(`${c.interval} candle at ${c.openTime} is not aligned`);
     if (i === 0) continue;
     const prev = candles[i - 1];
     if (c.interval !== prev.interval) throw new RangeError('findGaps needs candles of one interval');

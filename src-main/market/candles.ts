@@ -291,7 +291,16 @@ export class CandleBuilder {
 }
 
 /** One trade (or `count` at one price) into a candle's state. */
-function addTrade(s: Slot, price: number, qty: number, count: number, pq: number, small: boolean, bigPq: bigint, buy: boolean): void {
+function addTrade(
+  s: Slot,
+  price: number,
+  qty: number,
+  count: number,
+  pq: number,
+  small: boolean,
+  bigPq: bigint,
+  buy: boolean,
+): void {
   if (s.trades === 0) {
     s.open = price;
     s.high = price;

@@ -84,10 +84,9 @@ const EMPTY: readonly Candle[] = Object.freeze([]);
 const CLOSE_BRACKET = Buffer.from(']');
 const CLOSE_BRACE = Buffer.from('}');
 const EMPTY_OBJECT = Buffer.from('{}');
-const INTERVAL_INDEX: Readonly<Record<Interval, number>> = Object.fromEntries(INTERVALS.map((i, k) => [i, k])) as Record<
-  Interval,
-  number
->;
+const INTERVAL_INDEX: Readonly<Record<Interval, number>> = Object.fromEntries(
+  INTERVALS.map((i, k) => [i, k]),
+) as Record<Interval, number>;
 
 /** Where a read's closed candles come from: ring indices [from, to) or rows from SQLite. */
 interface Selection {
@@ -126,7 +125,8 @@ export class KlineService {
     this.clock = deps.clock;
     this.repo = deps.candles;
     this.ringSize = options.ringSize ?? KLINES_MAX_LIMIT;
-    if (!Number.isSafeInteger(this.ringSize) || this.ringSize < 1) throw new RangeError('ringSize must be a positive integer');
+    if (!Number.isSafeInteger(this.ringSize) || this.ringSize < 1)
+      throw new RangeError('ringSize must be a positive integer');
     this.flushAt = options.flushAt ?? 20_000;
     const retention = { '1s': DAY, ...options.retention } as Partial<Record<Interval, number>>;
     this.retention = (Object.entries(retention) as Array<[Interval, number]>).filter(([, ms]) => ms > 0);
@@ -302,7 +302,8 @@ export class KlineService {
     const { st, ring, rows } = sel;
     if (rows) {
       let s = '';
-      for (let i = rows.length - 1; i >= 0; i--) s += (i === rows.length - 1 ? '' : ',') + JSON.stringify(st.format(rows[i], true));
+      for (let i = rows.length - 1; i >= 0; i--)
+        s += (i === rows.length - 1 ? '' : ',') + JSON.stringify(st.format(rows[i], true));
       return Buffer.from(s);
     }
     const key = sel.from * (ring.cap + 1) + sel.to;
@@ -323,7 +324,8 @@ export class KlineService {
   }
 
   private select(symbol: string, interval: Interval, query: KlineQuery): Selection {
-    if (!isInterval(interval)) throw new ApiError(Errors.KLINES_INVALID_INTERVAL, `Invalid interval '${String(interval)}'`);
+    if (!isInterval(interval))
+      throw new ApiError(Errors.KLINES_INVALID_INTERVAL, `Invalid interval '${String(interval)}'`);
     const st = this.states.get(symbol) ?? this.stateFor(symbol);
     if (this.autoAdvance && this.symbols.get(symbol)?.status !== 3) this.advanceState(st, this.clock.now());
     const idx = INTERVAL_INDEX[interval];
@@ -331,7 +333,9 @@ export class KlineService {
     const ring = st.rings[idx];
     if (!ring.loaded) {
       this.flush();
-      ring.load(this.repo.latest(symbol, interval, current ? current.openTime : Number.MAX_SAFE_INTEGER, this.ringSize));
+      ring.load(
+        this.repo.latest(symbol, interval, current ? current.openTime : Number.MAX_SAFE_INTEGER, this.ringSize),
+      );
     }
 
     if ('startTime' in query) {
@@ -357,7 +361,8 @@ export class KlineService {
     if (!Number.isSafeInteger(startTime) || !Number.isSafeInteger(endTime) || startTime < 0 || endTime < 0) {
       throw new ApiError(Errors.KLINES_INVALID_PARAMETER, 'start_time and end_time must be non-negative integers (ms)');
     }
-    if (startTime > endTime) throw new ApiError(Errors.KLINES_INVALID_PARAMETER, 'start_time must not be after end_time');
+    if (startTime > endTime)
+      throw new ApiError(Errors.KLINES_INVALID_PARAMETER, 'start_time must not be after end_time');
     let lo: number;
     let hi: number;
     try {
@@ -428,8 +433,17 @@ export class KlineService {
         if (have.has(interval)) continue;
         const openTime = openTimeOf(interval, now);
         stored.push({
-          interval, openTime, open: price, high: price, low: price, close: price,
-          volume: 0, quoteVolume: 0n, trades: 0, takerBuyVolume: 0, takerBuyQuoteVolume: 0n,
+          interval,
+          openTime,
+          open: price,
+          high: price,
+          low: price,
+          close: price,
+          volume: 0,
+          quoteVolume: 0n,
+          trades: 0,
+          takerBuyVolume: 0,
+          takerBuyQuoteVolume: 0n,
         });
         if (openTime > st.lastTime) st.lastTime = openTime;
       }
@@ -482,8 +496,17 @@ export class KlineService {
       if (c.interval === '1M') for (let k = 0; k < K; k++) s = previousOpenTime('1M', s);
       else s = target - K * INTERVAL_MS[c.interval];
       live[i] = {
-        interval: c.interval, openTime: s, open: c.close, high: c.close, low: c.close, close: c.close,
-        volume: 0, quoteVolume: 0n, trades: 0, takerBuyVolume: 0, takerBuyQuoteVolume: 0n,
+        interval: c.interval,
+        openTime: s,
+        open: c.close,
+        high: c.close,
+        low: c.close,
+        close: c.close,
+        volume: 0,
+        quoteVolume: 0n,
+        trades: 0,
+        takerBuyVolume: 0,
+        takerBuyQuoteVolume: 0n,
       };
     }
     if (rebuild) {

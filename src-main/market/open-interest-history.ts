@@ -18,8 +18,15 @@ export const OPEN_INTEREST_KEPT_MS = 30 * 86_400_000;
 export const OPEN_INTEREST_FLUSH_MS = 5_000;
 /** Binance's periods, ms. */
 export const OPEN_INTEREST_PERIODS: Readonly<Record<string, number>> = {
-  '5m': 5 * 60_000, '15m': 15 * 60_000, '30m': 30 * 60_000, '1h': 3_600_000, '2h': 7_200_000, '4h': 14_400_000,
-  '6h': 21_600_000, '12h': 43_200_000, '1d': 86_400_000,
+  '5m': 5 * 60_000,
+  '15m': 15 * 60_000,
+  '30m': 30 * 60_000,
+  '1h': 3_600_000,
+  '2h': 7_200_000,
+  '4h': 14_400_000,
+  '6h': 21_600_000,
+  '12h': 43_200_000,
+  '1d': 86_400_000,
 };
 
 /** What the sampler reads: a pair's open interest now, in lots and in USDT at the mark. */
@@ -69,12 +76,18 @@ export class OpenInterestHistory {
    * Samples of a pair at multiples of `periodMs`, ascending, in Binance's selection: with
    * startTime the first `limit` from it, otherwise the newest `limit` up to endTime (or now).
    */
-  samples(symbol: string, periodMs: number, q: { startTime?: number; endTime?: number; limit: number }): OpenInterestSample[] {
+  samples(
+    symbol: string,
+    periodMs: number,
+    q: { startTime?: number; endTime?: number; limit: number },
+  ): OpenInterestSample[] {
     const from = q.startTime ?? -Number.MAX_SAFE_INTEGER;
     const to = q.endTime ?? Number.MAX_SAFE_INTEGER;
     const order = q.startTime !== undefined ? 'asc' : 'desc';
     const stored = this.store.range(symbol, { from, to, step: periodMs, limit: q.limit, order });
-    const buffered = this.pending.filter((r) => r.symbol === symbol && r.time >= from && r.time <= to && r.time % periodMs === 0);
+    const buffered = this.pending.filter(
+      (r) => r.symbol === symbol && r.time >= from && r.time <= to && r.time % periodMs === 0,
+    );
     const seen = new Set(buffered.map((r) => r.time));
     const all = [...stored.filter((r) => !seen.has(r.time)), ...buffered].sort((x, y) => x.time - y.time);
     return order === 'asc' ? all.slice(0, q.limit) : all.slice(Math.max(0, all.length - q.limit));

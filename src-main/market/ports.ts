@@ -73,7 +73,10 @@ export interface OpenInterestStore {
   /** The newest sample's time of a pair, or undefined. */
   newestTime(symbol: string): number | undefined;
   /** Samples of a pair with from <= time <= to whose time is a multiple of `step`: the first `limit` ('asc') or the newest (`desc`), ascending. */
-  range(symbol: string, q: { from: number; to: number; step: number; limit: number; order: 'asc' | 'desc' }): OpenInterestSample[];
+  range(
+    symbol: string,
+    q: { from: number; to: number; step: number; limit: number; order: 'asc' | 'desc' },
+  ): OpenInterestSample[];
   /** Deletes every pair's samples before `before`. */
   prune(before: number): void;
   readonly inUnit: boolean;

@@ -130,7 +130,13 @@ export class PriceKlines {
     for (const r of rows) {
       const ring = this.ringsOf(r.symbol).get(r.interval);
       if (ring === undefined || r.v.length !== 12) continue; // not a served interval
-      ring.push({ openTime: r.openTime, end: nextOpenTime(r.interval, r.openTime), count: r.count, v: Float64Array.from(r.v), dirty: false });
+      ring.push({
+        openTime: r.openTime,
+        end: nextOpenTime(r.interval, r.openTime),
+        count: r.count,
+        v: Float64Array.from(r.v),
+        dirty: false,
+      });
       // the stored candles' times stand for the latest update seen: time never steps back
       if (r.openTime > (this.latest.get(r.symbol) ?? -Infinity)) this.latest.set(r.symbol, r.openTime);
     }
@@ -145,7 +151,8 @@ export class PriceKlines {
     const store = this.store;
     if (store === null || store.inUnit || (this.dirty.size === 0 && this.rolled.size === 0)) return;
     const rows: PriceCandleRow[] = [];
-    for (const [s, ring] of this.dirty) rows.push({ symbol: ring.symbol, interval: ring.interval, openTime: s.openTime, count: s.count, v: s.v });
+    for (const [s, ring] of this.dirty)
+      rows.push({ symbol: ring.symbol, interval: ring.interval, openTime: s.openTime, count: s.count, v: s.v });
     store.saveMany(rows);
     for (const ring of this.rolled) store.prune(ring.symbol, ring.interval, ring.oldestOpen());
     for (const slot of this.dirty.keys()) slot.dirty = false;
@@ -200,7 +207,12 @@ export class PriceKlines {
    * `limit` opening at or after it (as the facade's trade klines), with only endTime the last `limit` opening at or before it,
    * with neither the newest `limit`.
    */
-  candles(symbol: string, series: PriceSeries, interval: Interval, q: { startTime?: number; endTime?: number; limit: number }): PriceCandle[] {
+  candles(
+    symbol: string,
+    series: PriceSeries,
+    interval: Interval,
+    q: { startTime?: number; endTime?: number; limit: number },
+  ): PriceCandle[] {
     const ring = this.rings.get(symbol)?.get(interval);
     if (ring === undefined) return [];
     let slots = ring.all();

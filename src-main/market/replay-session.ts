@@ -19,7 +19,10 @@ import type { ReplayState, ReplayStatus } from '../../src-shared/types.ts';
 import type { ReplayMarket } from './replay/replay-market.ts';
 
 /** What the session needs of the replay market. */
-export type ReplayControl = Pick<ReplayMarket, 'status' | 'setSpeed' | 'pause' | 'resume' | 'step' | 'seek' | 'setLockstep' | 'onChange'>;
+export type ReplayControl = Pick<
+  ReplayMarket,
+  'status' | 'setSpeed' | 'pause' | 'resume' | 'step' | 'seek' | 'setLockstep' | 'onChange'
+>;
 export type { ReplayStatus };
 
 /** The status as the API answers it. */
@@ -104,7 +107,10 @@ export class ReplaySession {
     if (this.closed) throw new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay is closing');
     const moves = a.action === 'play' || a.action === 'step' || a.action === 'seek';
     if (moves && this.holder !== null && this.holder !== by) {
-      throw new ApiError(Errors.REPLAY_HELD, `${Errors.REPLAY_HELD.message}; it may play, step or seek again once that client lets go or disconnects`);
+      throw new ApiError(
+        Errors.REPLAY_HELD,
+        `${Errors.REPLAY_HELD.message}; it may play, step or seek again once that client lets go or disconnects`,
+      );
     }
     switch (a.action) {
       case 'play':
@@ -116,11 +122,13 @@ export class ReplaySession {
         this.stopPlaying();
         break;
       case 'speed':
-        if (!(a.speed >= MIN_SPEED && a.speed <= MAX_SPEED)) throw new ApiError(Errors.INVALID_PARAMETER, `speed must be from ${MIN_SPEED} to ${MAX_SPEED}`);
+        if (!(a.speed >= MIN_SPEED && a.speed <= MAX_SPEED))
+          throw new ApiError(Errors.INVALID_PARAMETER, `speed must be from ${MIN_SPEED} to ${MAX_SPEED}`);
         this.market.setSpeed(a.speed);
         break;
       case 'step': {
-        if (!(Number.isInteger(a.ms) && a.ms >= 1 && a.ms <= MAX_STEP_MS)) throw new ApiError(Errors.INVALID_PARAMETER, `ms must be an integer from 1 to ${MAX_STEP_MS}`);
+        if (!(Number.isInteger(a.ms) && a.ms >= 1 && a.ms <= MAX_STEP_MS))
+          throw new ApiError(Errors.INVALID_PARAMETER, `ms must be an integer from 1 to ${MAX_STEP_MS}`);
         if (by !== undefined && this.holder === null) this.take(by);
         // a step while playing is a frame step: the replay stops first, like a video player's
         else if (this.holder === null) this.stopPlaying();
@@ -130,7 +138,10 @@ export class ReplaySession {
       case 'seek': {
         const s = this.market.status();
         if (!Number.isInteger(a.time) || a.time < s.time || a.time > s.until) {
-          throw new ApiError(Errors.INVALID_PARAMETER, `time must be an integer ms from the replay's time ${s.time} (seek goes forward only) to its end ${s.until}`);
+          throw new ApiError(
+            Errors.INVALID_PARAMETER,
+            `time must be an integer ms from the replay's time ${s.time} (seek goes forward only) to its end ${s.until}`,
+          );
         }
         if (this.holder === null) this.stopPlaying();
         this.report.sample(this.market.seek(a.time));

@@ -86,7 +86,7 @@ const RATE_SCALE = 1e6;
 
 /** Rounds a rate to 6 decimals, half away from zero. */
 export function roundRate(rate: number): number {
-  const r = Math.sign(rate) * Math.round(Math.abs(rate) * RATE_SCALE) / RATE_SCALE;
+  const r = (Math.sign(rate) * Math.round(Math.abs(rate) * RATE_SCALE)) / RATE_SCALE;
   return r === 0 ? 0 : r; // no -0 on the wire
 }
 

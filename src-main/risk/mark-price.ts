@@ -26,7 +26,12 @@ export function median(values: readonly number[]): number {
 }
 
 /** P1: the index carried forward by the part of the last funding rate still to accrue. */
-export function fundingBasisPrice(index: number, lastFundingRate: number, msToFunding: number, intervalMs: number): number {
+export function fundingBasisPrice(
+  index: number,
+  lastFundingRate: number,
+  msToFunding: number,
+  intervalMs: number,
+): number {
   return index * (1 + (lastFundingRate * msToFunding) / intervalMs);
 }
 

@@ -51,10 +51,29 @@ export function newPosition(
   now: number,
 ): PositionState {
   return {
-    id, accountId, symbol, side, qty: 0, cost: 0n, marginMode, leverage, isolatedMargin: 0n,
-    realizedPnl: 0n, openFee: 0n, closeFee: 0n, fundingFee: 0n, openQtyTotal: 0, closeQtyTotal: 0,
-    openAmount: 0n, closeAmount: 0n, tpTicks: 0, tpTrigger: 1, slTicks: 0, slTrigger: 1,
-    createdAt: now, updatedAt: now,
+    id,
+    accountId,
+    symbol,
+    side,
+    qty: 0,
+    cost: 0n,
+    marginMode,
+    leverage,
+    isolatedMargin: 0n,
+    realizedPnl: 0n,
+    openFee: 0n,
+    closeFee: 0n,
+    fundingFee: 0n,
+    openQtyTotal: 0,
+    closeQtyTotal: 0,
+    openAmount: 0n,
+    closeAmount: 0n,
+    tpTicks: 0,
+    tpTrigger: 1,
+    slTicks: 0,
+    slTrigger: 1,
+    createdAt: now,
+    updatedAt: now,
   };
 }
 

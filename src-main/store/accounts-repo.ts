@@ -6,7 +6,6 @@ import type { AccountsPort } from '../trading/ports.ts';
 import { groupCommitOf } from './group-commit.ts';
 import { transaction } from './database.ts';
 
-
 interface Row {
   id: bigint;
   api_key: string;
@@ -70,7 +69,9 @@ export class AccountsRepo implements AccountsPort {
 
   /** Replaces an account's API key and secret (the old key stops working at once). */
   rotateKey(id: number, apiKey: string, apiSecret: string, now: number): Account | undefined {
-    this.db.prepare('UPDATE accounts SET api_key = ?, api_secret = ?, updated_at = ? WHERE id = ?').run(apiKey, apiSecret, now, id);
+    this.db
+      .prepare('UPDATE accounts SET api_key = ?, api_secret = ?, updated_at = ? WHERE id = ?')
+      .run(apiKey, apiSecret, now, id);
     return this.byId(id);
   }
 

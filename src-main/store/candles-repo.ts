@@ -126,7 +126,8 @@ export class CandlesRepo implements CandleStore {
 
   private batch(rows: number): { stmt: StatementSync; params: Param[] } {
     let b = this.batches[rows];
-    if (b === undefined) b = this.batches[rows] = { stmt: this.db.prepare(upsertSql(rows)), params: new Array(ROW_PARAMS * rows) };
+    if (b === undefined)
+      b = this.batches[rows] = { stmt: this.db.prepare(upsertSql(rows)), params: new Array(ROW_PARAMS * rows) };
     return b;
   }
 

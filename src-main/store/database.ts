@@ -139,7 +139,8 @@ export function checkDatabase(file: string): void {
     const wh = readHead(wal, 32);
     const magic = wh.length === 32 ? wh.readUInt32BE(0) : 0;
     if (magic !== 0x377f0682 && magic !== 0x377f0683) refuse(file, `its WAL ${wal} is not an SQLite WAL`);
-    if (wh.readUInt32BE(8) !== pageSize) refuse(file, `its WAL ${wal} belongs to another database (page size ${wh.readUInt32BE(8)}, not ${pageSize})`);
+    if (wh.readUInt32BE(8) !== pageSize)
+      refuse(file, `its WAL ${wal} belongs to another database (page size ${wh.readUInt32BE(8)}, not ${pageSize})`);
   }
 
   // a read-only connection still creates the -wal and -shm files when missing: removed again
@@ -169,7 +170,10 @@ export function checkDatabase(file: string): void {
       refuse(file, `it is damaged (${(err as Error).message})`);
     }
     if (fileId !== 0 && seenId !== fileId) {
-      refuse(file, `its WAL ${wal} belongs to another database (database id ${seenId} in the WAL, ${fileId} in the file)`);
+      refuse(
+        file,
+        `its WAL ${wal} belongs to another database (database id ${seenId} in the WAL, ${fileId} in the file)`,
+      );
     }
     if (version > MIGRATIONS.length) {
       throw new DatabaseRefusedError(

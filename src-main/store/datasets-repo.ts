@@ -102,7 +102,9 @@ export class DatasetsRepo implements DatasetStore {
       touch: p('UPDATE datasets SET updated_at = ? WHERE id = ?'),
       doneFile: p("SELECT * FROM dataset_files WHERE dataset_id = ? AND sha256 = ? AND state = 'done'"),
       files: p("SELECT * FROM dataset_files WHERE dataset_id = ? AND state = 'done' ORDER BY first_key, id"),
-      beginFile: p("INSERT INTO dataset_files (dataset_id, name, sha256, state, imported_at) VALUES (?, ?, ?, 'staging', ?) RETURNING id"),
+      beginFile: p(
+        "INSERT INTO dataset_files (dataset_id, name, sha256, state, imported_at) VALUES (?, ?, ?, 'staging', ?) RETURNING id",
+      ),
       candle: p(
         `INSERT INTO dataset_candles (dataset_id, open_time, file_id, close_time, open, high, low, close, volume, quote_volume, count,
            taker_buy_volume, taker_buy_quote_volume) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
@@ -110,7 +112,9 @@ export class DatasetsRepo implements DatasetStore {
       block: p(
         'INSERT INTO dataset_trade_blocks (dataset_id, file_id, first_id, last_id, first_time, last_time, count, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      event: p('INSERT INTO dataset_events (dataset_id, time, seq, file_id, data) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING'),
+      event: p(
+        'INSERT INTO dataset_events (dataset_id, time, seq, file_id, data) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      ),
       overlap: p(
         `SELECT f.name FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'
          WHERE b.dataset_id = ? AND b.first_id <= ? AND b.last_id >= ? LIMIT 1`,
@@ -127,9 +131,13 @@ export class DatasetsRepo implements DatasetStore {
         `UPDATE dataset_files SET state = 'done', rows = ?, first_key = ?, last_key = ?, first_time = ?, last_time = ?,
            price_dp = ?, qty_dp = ?, quote_dp = ? WHERE id = ? AND state = 'staging'`,
       ),
-      gapInsert: p('INSERT INTO dataset_gaps (dataset_id, file_id, start_time, end_time, detail) VALUES (?, ?, ?, ?, ?)'),
+      gapInsert: p(
+        'INSERT INTO dataset_gaps (dataset_id, file_id, start_time, end_time, detail) VALUES (?, ?, ?, ?, ?)',
+      ),
       crossGapsDelete: p('DELETE FROM dataset_gaps WHERE dataset_id = ? AND file_id IS NULL'),
-      gaps: p('SELECT file_id, start_time, end_time, detail FROM dataset_gaps WHERE dataset_id = ? ORDER BY start_time, end_time'),
+      gaps: p(
+        'SELECT file_id, start_time, end_time, detail FROM dataset_gaps WHERE dataset_id = ? ORDER BY start_time, end_time',
+      ),
       staged: p("SELECT id FROM dataset_files WHERE state = 'staging'"),
       candlesAsc: p(
         `SELECT ${CANDLE_COLUMNS} FROM dataset_candles c JOIN dataset_files f ON f.id = c.file_id AND f.state = 'done'
@@ -182,7 +190,16 @@ export class DatasetsRepo implements DatasetStore {
     return transaction(this.db, () => {
       const found = this.find(key);
       if (found !== undefined) return found;
-      const r = this.s.insert.get(key.market, key.symbol, key.kind, key.interval, JSON.stringify(specs), source, now, now) as { id: number };
+      const r = this.s.insert.get(
+        key.market,
+        key.symbol,
+        key.kind,
+        key.interval,
+        JSON.stringify(specs),
+        source,
+        now,
+        now,
+      ) as { id: number };
       return this.get(r.id)!;
     });
   }
@@ -237,14 +254,19 @@ export class DatasetsRepo implements DatasetStore {
       let added = 0;
       for (const c of rows) {
         const v = c.values;
-        added += Number(st.run(datasetId, c.openTime, fileId, c.closeTime, v[0], v[1], v[2], v[3], v[4], v[5], c.count, v[6], v[7]).changes);
+        added += Number(
+          st.run(datasetId, c.openTime, fileId, c.closeTime, v[0], v[1], v[2], v[3], v[4], v[5], c.count, v[6], v[7])
+            .changes,
+        );
       }
       return added;
     });
   }
 
   stageTradeBlock(datasetId: number, fileId: number, m: TradeBlockMeta, data: Uint8Array): void {
-    transaction(this.db, () => this.s.block.run(datasetId, fileId, m.firstId, m.lastId, m.firstTimeUs, m.lastTimeUs, m.count, data));
+    transaction(this.db, () =>
+      this.s.block.run(datasetId, fileId, m.firstId, m.lastId, m.firstTimeUs, m.lastTimeUs, m.count, data),
+    );
   }
 
   stageEvents(datasetId: number, fileId: number, rows: readonly { time: number; seq: number; data: string }[]): number {
@@ -261,13 +283,23 @@ export class DatasetsRepo implements DatasetStore {
     return r?.name;
   }
 
-  tradeNeighbours(datasetId: number, firstId: number, lastId: number): { beforeUs: number | null; afterUs: number | null } {
+  tradeNeighbours(
+    datasetId: number,
+    firstId: number,
+    lastId: number,
+  ): { beforeUs: number | null; afterUs: number | null } {
     const b = this.s.before.get(datasetId, firstId) as { t: number } | undefined;
     const a = this.s.after.get(datasetId, lastId) as { t: number } | undefined;
     return { beforeUs: b?.t ?? null, afterUs: a?.t ?? null };
   }
 
-  commitFile(datasetId: number, fileId: number, sum: FileSummary, crossGaps: () => Omit<Gap, 'fileId'>[], now: number): void {
+  commitFile(
+    datasetId: number,
+    fileId: number,
+    sum: FileSummary,
+    crossGaps: () => Omit<Gap, 'fileId'>[],
+    now: number,
+  ): void {
     transaction(this.db, () => {
       const changed = this.s.commit.run(
         sum.rows,
@@ -304,7 +336,9 @@ export class DatasetsRepo implements DatasetStore {
   }
 
   gaps(datasetId: number): Gap[] {
-    return (this.s.gaps.all(datasetId) as { file_id: number | null; start_time: number; end_time: number; detail: string }[]).map((r) => ({
+    return (
+      this.s.gaps.all(datasetId) as { file_id: number | null; start_time: number; end_time: number; detail: string }[]
+    ).map((r) => ({
       start: r.start_time,
       end: r.end_time,
       detail: r.detail,
@@ -313,12 +347,22 @@ export class DatasetsRepo implements DatasetStore {
   }
 
   candles(datasetId: number, from: number, to: number, limit: number, newest: boolean): StoredCandle[] {
-    const rows = (newest ? this.s.candlesDesc : this.s.candlesAsc).all(datasetId, from, to, limit) as unknown as CandleArray[];
+    const rows = (newest ? this.s.candlesDesc : this.s.candlesAsc).all(
+      datasetId,
+      from,
+      to,
+      limit,
+    ) as unknown as CandleArray[];
     if (newest) rows.reverse();
     const out: StoredCandle[] = new Array(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i];
-      out[i] = { openTime: r[0], closeTime: r[1], values: [r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[10]], count: r[8] };
+      out[i] = {
+        openTime: r[0],
+        closeTime: r[1],
+        values: [r[2], r[3], r[4], r[5], r[6], r[7], r[9], r[10]],
+        count: r[8],
+      };
     }
     return out;
   }
@@ -330,7 +374,8 @@ export class DatasetsRepo implements DatasetStore {
   // Lazy readers get a statement of their own: a replay of several pairs reads several datasets
   // at once, and a second iterate() of one StatementSync invalidates the first one's iterator.
   *tradeBlocks(datasetId: number, fromUs: number): Iterable<Uint8Array> {
-    for (const r of this.db.prepare(this.s.blocks.sourceSQL).iterate(datasetId, fromUs)) yield (r as { data: Uint8Array }).data;
+    for (const r of this.db.prepare(this.s.blocks.sourceSQL).iterate(datasetId, fromUs))
+      yield (r as { data: Uint8Array }).data;
   }
 
   lastSnapshotTime(datasetId: number, atUs: number): number | null {
@@ -339,6 +384,7 @@ export class DatasetsRepo implements DatasetStore {
   }
 
   *events(datasetId: number, fromUs: number): Iterable<{ time: number; data: string }> {
-    for (const r of this.db.prepare(this.s.events.sourceSQL).iterate(datasetId, fromUs)) yield r as { time: number; data: string };
+    for (const r of this.db.prepare(this.s.events.sourceSQL).iterate(datasetId, fromUs))
+      yield r as { time: number; data: string };
   }
 }

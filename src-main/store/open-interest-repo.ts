@@ -32,10 +32,15 @@ export class OpenInterestRepo implements OpenInterestStore {
     return r.t === null ? undefined : Number(r.t);
   }
 
-  range(symbol: string, q: { from: number; to: number; step: number; limit: number; order: 'asc' | 'desc' }): OpenInterestSample[] {
+  range(
+    symbol: string,
+    q: { from: number; to: number; step: number; limit: number; order: 'asc' | 'desc' },
+  ): OpenInterestSample[] {
     const dir = q.order === 'asc' ? 'ASC' : 'DESC';
     const rows = this.db
-      .prepare(`SELECT time, lots, value FROM open_interest WHERE symbol = ? AND time >= ? AND time <= ? AND time % ? = 0 ORDER BY time ${dir} LIMIT ?`)
+      .prepare(
+        `SELECT time, lots, value FROM open_interest WHERE symbol = ? AND time >= ? AND time <= ? AND time % ? = 0 ORDER BY time ${dir} LIMIT ?`,
+      )
       .all(symbol, q.from, q.to, q.step, q.limit) as Array<{ time: number; lots: number; value: number }>;
     const out = rows.map((r) => ({ symbol, time: Number(r.time), lots: Number(r.lots), value: Number(r.value) }));
     return q.order === 'asc' ? out : out.reverse();

@@ -8,9 +8,18 @@ import { transaction } from './database.ts';
 import { groupCommitOf } from './group-commit.ts';
 
 const VALUES = [
-  'mark_open', 'mark_high', 'mark_low', 'mark_close',
-  'index_open', 'index_high', 'index_low', 'index_close',
-  'premium_open', 'premium_high', 'premium_low', 'premium_close',
+  'mark_open',
+  'mark_high',
+  'mark_low',
+  'mark_close',
+  'index_open',
+  'index_high',
+  'index_low',
+  'index_close',
+  'premium_open',
+  'premium_high',
+  'premium_low',
+  'premium_close',
 ] as const;
 
 export class PriceKlinesRepo implements PriceCandleStore {
@@ -28,7 +37,9 @@ export class PriceKlinesRepo implements PriceCandleStore {
   }
 
   loadAll(): PriceCandleRow[] {
-    const rows = this.db.prepare(`SELECT * FROM price_klines ORDER BY symbol, interval, open_time`).all() as Array<Record<string, number | string>>;
+    const rows = this.db.prepare(`SELECT * FROM price_klines ORDER BY symbol, interval, open_time`).all() as Array<
+      Record<string, number | string>
+    >;
     return rows.map((r) => ({
       symbol: r.symbol as string,
       interval: r.interval as Interval,
@@ -43,7 +54,24 @@ export class PriceKlinesRepo implements PriceCandleStore {
     transaction(this.db, () => {
       for (const r of rows) {
         const v = r.v;
-        this.upsert.run(r.symbol, r.interval, r.openTime, r.count, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11]);
+        this.upsert.run(
+          r.symbol,
+          r.interval,
+          r.openTime,
+          r.count,
+          v[0],
+          v[1],
+          v[2],
+          v[3],
+          v[4],
+          v[5],
+          v[6],
+          v[7],
+          v[8],
+          v[9],
+          v[10],
+          v[11],
+        );
       }
     });
   }

@@ -5,7 +5,6 @@ import type { MaintenanceBracket, NewSymbol, SymbolRow, SymbolTag } from '../cor
 import type { SymbolsPort } from '../trading/ports.ts';
 import { transaction } from './database.ts';
 
-
 interface DbRow {
   id: number;
   symbol: string;
@@ -83,7 +82,6 @@ function fromDb(r: DbRow): SymbolRow {
   };
 }
 
-
 export class SymbolsRepo implements SymbolsPort {
   private readonly db: DatabaseSync;
   private cache: SymbolRow[] | null = null;
@@ -111,14 +109,38 @@ export class SymbolsRepo implements SymbolsPort {
     transaction(this.db, () => {
       for (const s of rows) {
         const res = insert.run(
-          s.symbol, s.baseAsset, s.quoteAsset, s.marginAsset, s.contractType, s.status,
-          s.allowMarket ? 1 : 0, s.pricePrecision, s.qtyPrecision, s.quotePrecision, s.tickSize,
-          s.stepSize, s.minQty, s.maxQty, s.minNotional, s.makerFeeRate, s.takerFeeRate,
-          s.maxLeverage, s.maintenanceMarginRate,
+          s.symbol,
+          s.baseAsset,
+          s.quoteAsset,
+          s.marginAsset,
+          s.contractType,
+          s.status,
+          s.allowMarket ? 1 : 0,
+          s.pricePrecision,
+          s.qtyPrecision,
+          s.quotePrecision,
+          s.tickSize,
+          s.stepSize,
+          s.minQty,
+          s.maxQty,
+          s.minNotional,
+          s.makerFeeRate,
+          s.takerFeeRate,
+          s.maxLeverage,
+          s.maintenanceMarginRate,
           JSON.stringify(s.brackets.map((b) => ({ ...b, cap: Number.isFinite(b.cap) ? b.cap : null }))),
-          s.marketPriceProtectRatio, JSON.stringify(s.priceMerges), s.logo, s.sortOrder,
-          s.isDefault ? 1 : 0, s.isHot ? 1 : 0, s.isGainer ? 1 : 0, s.isNew ? 1 : 0,
-          s.tags.join(','), s.initialPrice, now, now,
+          s.marketPriceProtectRatio,
+          JSON.stringify(s.priceMerges),
+          s.logo,
+          s.sortOrder,
+          s.isDefault ? 1 : 0,
+          s.isHot ? 1 : 0,
+          s.isGainer ? 1 : 0,
+          s.isNew ? 1 : 0,
+          s.tags.join(','),
+          s.initialPrice,
+          now,
+          now,
         );
         added += Number(res.changes);
       }
@@ -138,9 +160,7 @@ export class SymbolsRepo implements SymbolsPort {
   /** All pairs, in display order (sort_order, then symbol). */
   all(): readonly SymbolRow[] {
     if (this.cache === null) {
-      const rows = this.db
-        .prepare('SELECT * FROM symbols ORDER BY sort_order, symbol')
-        .all() as unknown as DbRow[];
+      const rows = this.db.prepare('SELECT * FROM symbols ORDER BY sort_order, symbol').all() as unknown as DbRow[];
       this.cache = rows.map(fromDb);
       this.bySymbol = new Map(this.cache.map((r) => [r.symbol, r]));
     }

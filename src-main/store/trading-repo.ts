@@ -4,7 +4,16 @@
 // answers wait for the commit (group.whenDurable), so an acknowledged change is on disk.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { PositionState } from '../risk/position.ts';
-import type { OrderState, TradeState, TradingStorePort, ClosedPositionRow, FundingRateState, FundingRecordState, TransferKind, TransferState } from '../trading/ports.ts';
+import type {
+  OrderState,
+  TradeState,
+  TradingStorePort,
+  ClosedPositionRow,
+  FundingRateState,
+  FundingRecordState,
+  TransferKind,
+  TransferState,
+} from '../trading/ports.ts';
 import { groupCommitOf, type GroupCommit } from './group-commit.ts';
 
 /** An order row: the trading service's order state (its port type). */
@@ -18,45 +27,100 @@ const n = (v: unknown): number => Number(v as bigint);
 
 function orderFromRaw(r: Raw): OrderRow {
   return {
-    id: n(r.id), clientOrderId: r.client_order_id as string, accountId: n(r.account_id), symbol: r.symbol as string,
-    side: n(r.side), type: n(r.type), tif: n(r.tif), priceTicks: n(r.price_ticks), qtyLots: n(r.qty_lots),
-    filledLots: n(r.filled_lots), filledQuote: r.filled_quote as bigint, status: n(r.status), leverage: n(r.leverage),
-    marginMode: n(r.margin_mode), positionSide: n(r.position_side), positionAction: n(r.position_action),
-    reduceOnly: n(r.reduce_only) === 1, expiredInMatch: n(r.expired_in_match) === 1, frozen: r.frozen as bigint, totalFee: r.total_fee as bigint,
-    createdAt: n(r.created_at), updatedAt: n(r.updated_at),
+    id: n(r.id),
+    clientOrderId: r.client_order_id as string,
+    accountId: n(r.account_id),
+    symbol: r.symbol as string,
+    side: n(r.side),
+    type: n(r.type),
+    tif: n(r.tif),
+    priceTicks: n(r.price_ticks),
+    qtyLots: n(r.qty_lots),
+    filledLots: n(r.filled_lots),
+    filledQuote: r.filled_quote as bigint,
+    status: n(r.status),
+    leverage: n(r.leverage),
+    marginMode: n(r.margin_mode),
+    positionSide: n(r.position_side),
+    positionAction: n(r.position_action),
+    reduceOnly: n(r.reduce_only) === 1,
+    expiredInMatch: n(r.expired_in_match) === 1,
+    frozen: r.frozen as bigint,
+    totalFee: r.total_fee as bigint,
+    createdAt: n(r.created_at),
+    updatedAt: n(r.updated_at),
   };
 }
 
 function tradeFromRaw(r: Raw): TradeRow {
   return {
-    id: n(r.id), orderId: n(r.order_id), accountId: n(r.account_id), symbol: r.symbol as string, side: n(r.side),
-    positionSide: n(r.position_side), priceTicks: n(r.price_ticks), qtyLots: n(r.qty_lots), quote: r.quote as bigint,
-    fee: r.fee as bigint, feeRate: r.fee_rate as string, role: n(r.role), isClose: n(r.is_close) === 1,
-    realizedPnl: r.realized_pnl as bigint, createdAt: n(r.created_at),
+    id: n(r.id),
+    orderId: n(r.order_id),
+    accountId: n(r.account_id),
+    symbol: r.symbol as string,
+    side: n(r.side),
+    positionSide: n(r.position_side),
+    priceTicks: n(r.price_ticks),
+    qtyLots: n(r.qty_lots),
+    quote: r.quote as bigint,
+    fee: r.fee as bigint,
+    feeRate: r.fee_rate as string,
+    role: n(r.role),
+    isClose: n(r.is_close) === 1,
+    realizedPnl: r.realized_pnl as bigint,
+    createdAt: n(r.created_at),
   };
 }
 
 function positionFromRaw(r: Raw): PositionState {
   return {
-    id: n(r.id), accountId: n(r.account_id), symbol: r.symbol as string, side: n(r.side) as 1 | 2, qty: n(r.qty_lots),
-    cost: r.cost as bigint, marginMode: n(r.margin_mode) as 1 | 2, leverage: n(r.leverage),
-    isolatedMargin: r.isolated_margin as bigint, realizedPnl: r.realized_pnl as bigint, openFee: r.open_fee as bigint,
-    closeFee: r.close_fee as bigint, fundingFee: r.funding_fee as bigint, openQtyTotal: n(r.open_qty_total),
-    closeQtyTotal: n(r.close_qty_total), openAmount: r.open_amount as bigint, closeAmount: r.close_amount as bigint,
-    tpTicks: r.tp_price === null ? 0 : n(r.tp_price), tpTrigger: (r.tp_trigger === null ? 1 : n(r.tp_trigger)) as 1 | 2,
-    slTicks: r.sl_price === null ? 0 : n(r.sl_price), slTrigger: (r.sl_trigger === null ? 1 : n(r.sl_trigger)) as 1 | 2,
-    createdAt: n(r.created_at), updatedAt: n(r.updated_at),
+    id: n(r.id),
+    accountId: n(r.account_id),
+    symbol: r.symbol as string,
+    side: n(r.side) as 1 | 2,
+    qty: n(r.qty_lots),
+    cost: r.cost as bigint,
+    marginMode: n(r.margin_mode) as 1 | 2,
+    leverage: n(r.leverage),
+    isolatedMargin: r.isolated_margin as bigint,
+    realizedPnl: r.realized_pnl as bigint,
+    openFee: r.open_fee as bigint,
+    closeFee: r.close_fee as bigint,
+    fundingFee: r.funding_fee as bigint,
+    openQtyTotal: n(r.open_qty_total),
+    closeQtyTotal: n(r.close_qty_total),
+    openAmount: r.open_amount as bigint,
+    closeAmount: r.close_amount as bigint,
+    tpTicks: r.tp_price === null ? 0 : n(r.tp_price),
+    tpTrigger: (r.tp_trigger === null ? 1 : n(r.tp_trigger)) as 1 | 2,
+    slTicks: r.sl_price === null ? 0 : n(r.sl_price),
+    slTrigger: (r.sl_trigger === null ? 1 : n(r.sl_trigger)) as 1 | 2,
+    createdAt: n(r.created_at),
+    updatedAt: n(r.updated_at),
   };
 }
 
 function closedFromRaw(r: Raw): ClosedPositionRow {
   return {
-    id: n(r.id), positionId: n(r.position_id), accountId: n(r.account_id), symbol: r.symbol as string,
-    positionSide: n(r.position_side), marginMode: n(r.margin_mode), leverage: n(r.leverage),
-    openQuantity: n(r.open_quantity), closeQuantity: n(r.close_quantity), openAmount: r.open_amount as bigint,
-    closeAmount: r.close_amount as bigint, openFee: r.open_fee as bigint, closeFee: r.close_fee as bigint,
-    totalFundingFee: r.total_funding_fee as bigint, realizedPnl: r.realized_pnl as bigint, closeType: n(r.close_type),
-    openedAt: n(r.opened_at), closedAt: n(r.closed_at), createdAt: n(r.created_at),
+    id: n(r.id),
+    positionId: n(r.position_id),
+    accountId: n(r.account_id),
+    symbol: r.symbol as string,
+    positionSide: n(r.position_side),
+    marginMode: n(r.margin_mode),
+    leverage: n(r.leverage),
+    openQuantity: n(r.open_quantity),
+    closeQuantity: n(r.close_quantity),
+    openAmount: r.open_amount as bigint,
+    closeAmount: r.close_amount as bigint,
+    openFee: r.open_fee as bigint,
+    closeFee: r.close_fee as bigint,
+    totalFundingFee: r.total_funding_fee as bigint,
+    realizedPnl: r.realized_pnl as bigint,
+    closeType: n(r.close_type),
+    openedAt: n(r.opened_at),
+    closedAt: n(r.closed_at),
+    createdAt: n(r.created_at),
   };
 }
 
@@ -140,14 +204,16 @@ export class TradingRepo implements TradingStorePort {
       return st;
     };
     this.s = {
-      upsertOrder: prep(`INSERT INTO orders (id, client_order_id, account_id, symbol, side, type, tif, price_ticks, qty_lots,
+      upsertOrder:
+        prep(`INSERT INTO orders (id, client_order_id, account_id, symbol, side, type, tif, price_ticks, qty_lots,
         filled_lots, filled_quote, status, leverage, margin_mode, position_side, position_action, reduce_only, frozen,
         total_fee, created_at, updated_at, expired_in_match) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
         ON CONFLICT(id) DO UPDATE SET qty_lots = excluded.qty_lots, price_ticks = excluded.price_ticks,
         filled_lots = excluded.filled_lots, filled_quote = excluded.filled_quote, status = excluded.status,
         frozen = excluded.frozen, total_fee = excluded.total_fee, updated_at = excluded.updated_at,
         expired_in_match = excluded.expired_in_match`),
-      insertTrade: prep(`INSERT INTO trades (id, order_id, account_id, symbol, side, position_side, price_ticks, qty_lots,
+      insertTrade:
+        prep(`INSERT INTO trades (id, order_id, account_id, symbol, side, position_side, price_ticks, qty_lots,
         quote, fee, fee_rate, role, is_close, realized_pnl, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
       upsertPosition: prep(`INSERT INTO positions (id, account_id, symbol, side, qty_lots, cost, margin_mode, leverage,
         isolated_margin, realized_pnl, open_fee, close_fee, funding_fee, open_qty_total, close_qty_total, open_amount,
@@ -161,24 +227,30 @@ export class TradingRepo implements TradingStorePort {
         tp_trigger = excluded.tp_trigger, sl_price = excluded.sl_price, sl_trigger = excluded.sl_trigger,
         updated_at = excluded.updated_at`),
       deletePosition: prep('DELETE FROM positions WHERE id = ?'),
-      insertClosed: prep(`INSERT INTO closed_positions (position_id, account_id, symbol, position_side, margin_mode, leverage,
+      insertClosed:
+        prep(`INSERT INTO closed_positions (position_id, account_id, symbol, position_side, margin_mode, leverage,
         open_quantity, close_quantity, open_amount, close_amount, open_fee, close_fee, total_funding_fee, realized_pnl,
         close_type, opened_at, closed_at, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
       setWallet: prep('UPDATE accounts SET wallet_balance = ?, updated_at = ? WHERE id = ?'),
-      addDeposit: prep('UPDATE accounts SET wallet_balance = wallet_balance + ?, total_deposits = total_deposits + ?, updated_at = ? WHERE id = ?'),
+      addDeposit: prep(
+        'UPDATE accounts SET wallet_balance = wallet_balance + ?, total_deposits = total_deposits + ?, updated_at = ? WHERE id = ?',
+      ),
       setPositionMode: prep('UPDATE accounts SET position_mode = ?, updated_at = ? WHERE id = ?'),
-      upsertPairSetting: prep(`INSERT INTO account_pair_settings (account_id, symbol, leverage, margin_mode) VALUES (?,?,?,?)
+      upsertPairSetting:
+        prep(`INSERT INTO account_pair_settings (account_id, symbol, leverage, margin_mode) VALUES (?,?,?,?)
         ON CONFLICT(account_id, symbol) DO UPDATE SET leverage = excluded.leverage, margin_mode = excluded.margin_mode`),
       insertTransfer: prep('INSERT INTO transfers (account_id, kind, time, amount) VALUES (?,?,?,?)'),
       insertFundingRate: prep('INSERT INTO funding_rates (symbol, time, rate, mark) VALUES (?,?,?,?)'),
-      insertFundingPayment: prep(`INSERT INTO funding_payments (account_id, symbol, position_side, time, rate, mark, amount)
+      insertFundingPayment:
+        prep(`INSERT INTO funding_payments (account_id, symbol, position_side, time, rate, mark, amount)
         VALUES (?,?,?,?,?,?,?)`),
       openOrders: prep('SELECT * FROM orders WHERE status IN (1, 2) ORDER BY id'),
       allPositions: prep('SELECT * FROM positions ORDER BY id'),
       pairSettings: prep('SELECT * FROM account_pair_settings'),
       orderById: prep('SELECT * FROM orders WHERE id = ?'),
       closedById: prep('SELECT * FROM closed_positions WHERE position_id = ? AND account_id = ?'),
-      maxIds: prep(`SELECT (SELECT COALESCE(MAX(id), 0) FROM orders) AS o, (SELECT COALESCE(MAX(id), 0) FROM trades) AS t,
+      maxIds:
+        prep(`SELECT (SELECT COALESCE(MAX(id), 0) FROM orders) AS o, (SELECT COALESCE(MAX(id), 0) FROM trades) AS t,
         (SELECT COALESCE(MAX(id), 0) FROM positions) AS p, (SELECT COALESCE(MAX(position_id), 0) FROM closed_positions) AS cp`),
     };
   }
@@ -193,25 +265,76 @@ export class TradingRepo implements TradingStorePort {
 
   saveOrder(o: OrderRow): void {
     this.s.upsertOrder.run(
-      o.id, o.clientOrderId, o.accountId, o.symbol, o.side, o.type, o.tif, o.priceTicks, o.qtyLots, o.filledLots,
-      o.filledQuote, o.status, o.leverage, o.marginMode, o.positionSide, o.positionAction, o.reduceOnly ? 1 : 0,
-      o.frozen, o.totalFee, o.createdAt, o.updatedAt, o.expiredInMatch === true ? 1 : 0,
+      o.id,
+      o.clientOrderId,
+      o.accountId,
+      o.symbol,
+      o.side,
+      o.type,
+      o.tif,
+      o.priceTicks,
+      o.qtyLots,
+      o.filledLots,
+      o.filledQuote,
+      o.status,
+      o.leverage,
+      o.marginMode,
+      o.positionSide,
+      o.positionAction,
+      o.reduceOnly ? 1 : 0,
+      o.frozen,
+      o.totalFee,
+      o.createdAt,
+      o.updatedAt,
+      o.expiredInMatch === true ? 1 : 0,
     );
   }
 
   insertTrade(t: TradeRow): void {
     this.s.insertTrade.run(
-      t.id, t.orderId, t.accountId, t.symbol, t.side, t.positionSide, t.priceTicks, t.qtyLots, t.quote, t.fee,
-      t.feeRate, t.role, t.isClose ? 1 : 0, t.realizedPnl, t.createdAt,
+      t.id,
+      t.orderId,
+      t.accountId,
+      t.symbol,
+      t.side,
+      t.positionSide,
+      t.priceTicks,
+      t.qtyLots,
+      t.quote,
+      t.fee,
+      t.feeRate,
+      t.role,
+      t.isClose ? 1 : 0,
+      t.realizedPnl,
+      t.createdAt,
     );
   }
 
   savePosition(p: PositionState): void {
     this.s.upsertPosition.run(
-      p.id, p.accountId, p.symbol, p.side, p.qty, p.cost, p.marginMode, p.leverage, p.isolatedMargin, p.realizedPnl,
-      p.openFee, p.closeFee, p.fundingFee, p.openQtyTotal, p.closeQtyTotal, p.openAmount, p.closeAmount,
-      p.tpTicks || null, p.tpTicks ? p.tpTrigger : null, p.slTicks || null, p.slTicks ? p.slTrigger : null,
-      p.createdAt, p.updatedAt,
+      p.id,
+      p.accountId,
+      p.symbol,
+      p.side,
+      p.qty,
+      p.cost,
+      p.marginMode,
+      p.leverage,
+      p.isolatedMargin,
+      p.realizedPnl,
+      p.openFee,
+      p.closeFee,
+      p.fundingFee,
+      p.openQtyTotal,
+      p.closeQtyTotal,
+      p.openAmount,
+      p.closeAmount,
+      p.tpTicks || null,
+      p.tpTicks ? p.tpTrigger : null,
+      p.slTicks || null,
+      p.slTicks ? p.slTrigger : null,
+      p.createdAt,
+      p.updatedAt,
     );
   }
 
@@ -221,8 +344,24 @@ export class TradingRepo implements TradingStorePort {
 
   insertClosed(p: PositionState, closeType: number, closedAt: number): number {
     const res = this.s.insertClosed.run(
-      p.id, p.accountId, p.symbol, p.side, p.marginMode, p.leverage, p.openQtyTotal, p.closeQtyTotal, p.openAmount,
-      p.closeAmount, p.openFee, p.closeFee, p.fundingFee, p.realizedPnl, closeType, p.createdAt, closedAt, closedAt,
+      p.id,
+      p.accountId,
+      p.symbol,
+      p.side,
+      p.marginMode,
+      p.leverage,
+      p.openQtyTotal,
+      p.closeQtyTotal,
+      p.openAmount,
+      p.closeAmount,
+      p.openFee,
+      p.closeFee,
+      p.fundingFee,
+      p.realizedPnl,
+      closeType,
+      p.createdAt,
+      closedAt,
+      closedAt,
     );
     return Number(res.lastInsertRowid);
   }
@@ -264,10 +403,16 @@ export class TradingRepo implements TradingStorePort {
     if (q.startTime !== undefined) (where.push('time >= ?'), args.push(q.startTime));
     if (q.endTime !== undefined) (where.push('time <= ?'), args.push(q.endTime));
     const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-    const st = this.db.prepare(`SELECT * FROM transfers WHERE ${where.join(' AND ')} ORDER BY time ${dir}, id ${dir} LIMIT ?`);
+    const st = this.db.prepare(
+      `SELECT * FROM transfers WHERE ${where.join(' AND ')} ORDER BY time ${dir}, id ${dir} LIMIT ?`,
+    );
     st.setReadBigInts(true);
     return (st.all(...args, q.limit) as Raw[]).map((r) => ({
-      id: n(r.id), accountId: n(r.account_id), kind: n(r.kind) as TransferKind, time: n(r.time), amount: r.amount as bigint,
+      id: n(r.id),
+      accountId: n(r.account_id),
+      kind: n(r.kind) as TransferKind,
+      time: n(r.time),
+      amount: r.amount as bigint,
     }));
   }
 
@@ -281,7 +426,10 @@ export class TradingRepo implements TradingStorePort {
 
   loadPairSettings(): Array<{ accountId: number; symbol: string; leverage: number; marginMode: number }> {
     return (this.s.pairSettings.all() as Raw[]).map((r) => ({
-      accountId: n(r.account_id), symbol: r.symbol as string, leverage: n(r.leverage), marginMode: n(r.margin_mode),
+      accountId: n(r.account_id),
+      symbol: r.symbol as string,
+      leverage: n(r.leverage),
+      marginMode: n(r.margin_mode),
     }));
   }
 
@@ -302,9 +450,12 @@ export class TradingRepo implements TradingStorePort {
     const st =
       symbol === undefined
         ? this.db.prepare('SELECT * FROM orders WHERE account_id = ? AND client_order_id = ? ORDER BY id DESC LIMIT 1')
-        : this.db.prepare('SELECT * FROM orders WHERE account_id = ? AND client_order_id = ? AND symbol = ? ORDER BY id DESC LIMIT 1');
+        : this.db.prepare(
+            'SELECT * FROM orders WHERE account_id = ? AND client_order_id = ? AND symbol = ? ORDER BY id DESC LIMIT 1',
+          );
     st.setReadBigInts(true);
-    const r = (symbol === undefined ? st.get(accountId, clientOrderId) : st.get(accountId, clientOrderId, symbol)) as Raw | undefined;
+    const r = (symbol === undefined ? st.get(accountId, clientOrderId) : st.get(accountId, clientOrderId, symbol)) as
+      Raw | undefined;
     return r ? orderFromRaw(r) : undefined;
   }
 
@@ -373,11 +524,19 @@ export class TradingRepo implements TradingStorePort {
     if (q.startTime !== undefined) (where.push('time >= ?'), args.push(q.startTime));
     if (q.endTime !== undefined) (where.push('time <= ?'), args.push(q.endTime));
     const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-    const st = this.db.prepare(`SELECT * FROM funding_payments WHERE ${where.join(' AND ')} ORDER BY time ${dir}, id ${dir} LIMIT ?`);
+    const st = this.db.prepare(
+      `SELECT * FROM funding_payments WHERE ${where.join(' AND ')} ORDER BY time ${dir}, id ${dir} LIMIT ?`,
+    );
     st.setReadBigInts(true);
     return (st.all(...args, q.limit) as Raw[]).map((r) => ({
-      id: n(r.id), accountId: n(r.account_id), symbol: r.symbol as string, positionSide: n(r.position_side),
-      time: n(r.time), rate: Number(r.rate), mark: Number(r.mark), amount: r.amount as bigint,
+      id: n(r.id),
+      accountId: n(r.account_id),
+      symbol: r.symbol as string,
+      positionSide: n(r.position_side),
+      time: n(r.time),
+      rate: Number(r.rate),
+      mark: Number(r.mark),
+      amount: r.amount as bigint,
     }));
   }
 
@@ -390,16 +549,23 @@ export class TradingRepo implements TradingStorePort {
     if (q.startTime !== undefined) (where.push('time >= ?'), args.push(q.startTime));
     if (q.endTime !== undefined) (where.push('time <= ?'), args.push(q.endTime));
     const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-    const st = this.db.prepare(`SELECT * FROM funding_rates WHERE ${where.join(' AND ')} ORDER BY time ${dir}, id ${dir} LIMIT ?`);
+    const st = this.db.prepare(
+      `SELECT * FROM funding_rates WHERE ${where.join(' AND ')} ORDER BY time ${dir}, id ${dir} LIMIT ?`,
+    );
     return (st.all(...args, q.limit) as Array<Record<string, number | string>>).map((r) => ({
-      symbol: r.symbol as string, time: Number(r.time), rate: Number(r.rate), mark: Number(r.mark),
+      symbol: r.symbol as string,
+      time: Number(r.time),
+      rate: Number(r.rate),
+      mark: Number(r.mark),
     }));
   }
 
   /** Sums for the accounting identity (tests, audits). */
   accountTotals(accountId: number): { fees: bigint; realized: bigint } {
     this.group.sync(); // the turn's deferred writes first: reads see every change so far
-    const st = this.db.prepare('SELECT COALESCE(SUM(fee), 0) AS f, COALESCE(SUM(realized_pnl), 0) AS r FROM trades WHERE account_id = ?');
+    const st = this.db.prepare(
+      'SELECT COALESCE(SUM(fee), 0) AS f, COALESCE(SUM(realized_pnl), 0) AS r FROM trades WHERE account_id = ?',
+    );
     st.setReadBigInts(true);
     const r = st.get(accountId) as Raw;
     return { fees: r.f as bigint, realized: r.r as bigint };

@@ -12,7 +12,13 @@ import type { PositionMode } from '../../src-shared/enums.ts';
 import { positionsOf, reject, type AccountLive, type TradingCore } from './core.ts';
 import { checkLeverage, checkMarginModeChange, checkMarginModeValue } from './order-checks.ts';
 
-export function applyPairSetting(core: TradingCore, a: AccountLive, symbol: string, leverage: number, marginMode: number): void {
+export function applyPairSetting(
+  core: TradingCore,
+  a: AccountLive,
+  symbol: string,
+  leverage: number,
+  marginMode: number,
+): void {
   const before = core.pairSetting(a, core.requirePair(symbol)).leverage;
   a.pairs.set(symbol, { leverage, marginMode });
   let repriced = false;
@@ -39,14 +45,24 @@ export function applyPairSetting(core: TradingCore, a: AccountLive, symbol: stri
   }
 }
 
-export function setLeverage(core: TradingCore, a: AccountLive, symbol: string, leverage: number): { symbol: string; leverage: number; max_notional: string } {
+export function setLeverage(
+  core: TradingCore,
+  a: AccountLive,
+  symbol: string,
+  leverage: number,
+): { symbol: string; leverage: number; max_notional: string } {
   const pair = core.requirePair(symbol);
   const maxNotional = checkLeverage(a, pair, leverage);
   applyPairSetting(core, a, symbol, leverage, core.pairSetting(a, pair).marginMode);
   return { symbol, leverage, max_notional: String(maxNotional) };
 }
 
-export function setMarginMode(core: TradingCore, a: AccountLive, symbol: string, marginMode: number): { symbol: string; margin_mode: number } {
+export function setMarginMode(
+  core: TradingCore,
+  a: AccountLive,
+  symbol: string,
+  marginMode: number,
+): { symbol: string; margin_mode: number } {
   const pair = core.requirePair(symbol);
   checkMarginModeValue(marginMode);
   const cur = core.pairSetting(a, pair);
@@ -57,7 +73,11 @@ export function setMarginMode(core: TradingCore, a: AccountLive, symbol: string,
   return { symbol, margin_mode: marginMode };
 }
 
-export function setPositionMode(core: TradingCore, a: AccountLive, mode: PositionMode): { position_mode: PositionMode } {
+export function setPositionMode(
+  core: TradingCore,
+  a: AccountLive,
+  mode: PositionMode,
+): { position_mode: PositionMode } {
   if (a.mode !== mode) {
     let busy = a.orders.size > 0;
     for (const p of a.positions.values()) if (p.qty > 0) busy = true;

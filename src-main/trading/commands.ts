@@ -8,7 +8,14 @@
 // 'funding' carry the simulator's floats, 'houseOrder', 'houseTrim', 'houseGrow' and 'housePrint' (the replay's historical
 // book, millions a run) the engine's ticks and lots.
 import type { PositionMode } from '../../src-shared/enums.ts';
-import type { AccountSummary, BotOrderRequest, OrderRecord, OrderRequest, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
+import type {
+  AccountSummary,
+  BotOrderRequest,
+  OrderRecord,
+  OrderRequest,
+  PlacementResult,
+  PositionRecord,
+} from '../../src-shared/types.ts';
 import type { AmendTarget, CancelTarget } from './orders.ts';
 import type { AccountSpec, AccountState } from './ports.ts';
 import type { TriggerSpec } from './tpsl.ts';
@@ -38,7 +45,16 @@ export type Command =
    * level from one side to the other in one command); without it, meeting one ends the order
    * (the book's default, expire taker).
    */
-  | { kind: 'houseOrder'; symbol: string; account: number; side: 1 | 2; priceTicks: number; lots: number; tif: 1 | 2; expireOwn?: boolean }
+  | {
+      kind: 'houseOrder';
+      symbol: string;
+      account: number;
+      side: 1 | 2;
+      priceTicks: number;
+      lots: number;
+      tif: 1 | 2;
+      expireOwn?: boolean;
+    }
   /**
    * Reduces a resting house order to `lots` remaining in place, keeping its queue priority; 0
    * cancels it (as cancelBot). Numbers both ways (the replay's mirror sends millions).
@@ -61,7 +77,17 @@ export type Command =
    * taker's side shows the price or through it other than the maker's own orders (those only
    * with expireOwn and rest > 0); and as those two house orders would be (size, band).
    */
-  | { kind: 'housePrint'; symbol: string; maker: number; taker: number; takerSide: 1 | 2; priceTicks: number; lots: number; rest: number; expireOwn: boolean }
+  | {
+      kind: 'housePrint';
+      symbol: string;
+      maker: number;
+      taker: number;
+      takerSide: 1 | 2;
+      priceTicks: number;
+      lots: number;
+      rest: number;
+      expireOwn: boolean;
+    }
   | { kind: 'cancelBot'; symbol: string; orderId: number }
   /** Reduces a resting bot order to `lots` remaining, keeping its queue priority (0 cancels it). */
   | { kind: 'trimBot'; symbol: string; orderId: number; lots: number }

@@ -138,7 +138,15 @@ export class TradingCore {
       a.orders.set(o.id, live);
       a.clientIds.set(o.clientOrderId, o.id);
       a.frozen += o.frozen;
-      pair.book.placeLimit(o.id, o.accountId, o.side, o.priceTicks, o.qtyLots - o.filledLots, TimeInForce.GTC, o.reduceOnly ? OrderFlag.ReduceOnly : 0);
+      pair.book.placeLimit(
+        o.id,
+        o.accountId,
+        o.side,
+        o.priceTicks,
+        o.qtyLots - o.filledLots,
+        TimeInForce.GTC,
+        o.reduceOnly ? OrderFlag.ReduceOnly : 0,
+      );
     }
     for (const pair of this.pairs.values()) pair.sink.take();
   }
@@ -205,14 +213,26 @@ export class TradingCore {
 
   /** The account's setting on a pair (the defaults until it sets one). */
   pairSetting(a: AccountLive, pair: PairState): { leverage: number; marginMode: number } {
-    return a.pairs.get(pair.row.symbol) ?? { leverage: Math.min(DEFAULT_LEVERAGE, pair.row.maxLeverage), marginMode: DEFAULT_MARGIN_MODE };
+    return (
+      a.pairs.get(pair.row.symbol) ?? {
+        leverage: Math.min(DEFAULT_LEVERAGE, pair.row.maxLeverage),
+        marginMode: DEFAULT_MARGIN_MODE,
+      }
+    );
   }
 }
 
 function liveFromRow(row: AccountState): AccountLive {
   return {
-    id: row.id, wallet: row.walletBalance, deposits: row.totalDeposits, mode: row.positionMode, frozen: 0n,
-    positions: new Map(), orders: new Map(), clientIds: new Map(), pairs: new Map(),
+    id: row.id,
+    wallet: row.walletBalance,
+    deposits: row.totalDeposits,
+    mode: row.positionMode,
+    frozen: 0n,
+    positions: new Map(),
+    orders: new Map(),
+    clientIds: new Map(),
+    pairs: new Map(),
   };
 }
 

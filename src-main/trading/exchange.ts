@@ -28,7 +28,20 @@ import { closeLots, drain, recordSyntheticTrade } from './fills.ts';
 import { settleFunding } from './funding.ts';
 import { bookWalletTo, deposit } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
-import { amendOrder, cancelAll, cancelBotOrder, cancelOrder, growHouseOrder, housePrint, placeBotOrder, placeHouseOrder, placeUserOrder, trimBotOrder, trimHouseOrder, type CancelTarget } from './orders.ts';
+import {
+  amendOrder,
+  cancelAll,
+  cancelBotOrder,
+  cancelOrder,
+  growHouseOrder,
+  housePrint,
+  placeBotOrder,
+  placeHouseOrder,
+  placeUserOrder,
+  trimBotOrder,
+  trimHouseOrder,
+  type CancelTarget,
+} from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import { TransferKind, type AccountSpec, type AccountState, type ExchangeDeps, type OrderState } from './ports.ts';
 import { setTpSl, tpslList, tpslOf, type TpSlEntry, type TriggerSpec } from './tpsl.ts';
@@ -55,7 +68,8 @@ export class Exchange {
    */
   reserveHouseAccounts(accounts: readonly number[]): void {
     for (const a of accounts) {
-      if (!Number.isSafeInteger(a) || a < HOUSE_ACCOUNT) throw new RangeError(`account ${a} is not a house engine account`);
+      if (!Number.isSafeInteger(a) || a < HOUSE_ACCOUNT)
+        throw new RangeError(`account ${a} is not a house engine account`);
       this.core.reservedAccounts.add(a);
     }
   }
@@ -112,7 +126,8 @@ export class Exchange {
         // the exchange addresses accounts by id and holds no keys; the command still passes the
         // sequencer so a command log orders it with the account's orders
         core.requireAccount(c.accountId);
-        if (core.deps.accounts.rotateKey(c.accountId, c.apiKey, c.apiSecret, c.now) === undefined) reject(Errors.ACCOUNT_NOT_FOUND);
+        if (core.deps.accounts.rotateKey(c.accountId, c.apiKey, c.apiSecret, c.now) === undefined)
+          reject(Errors.ACCOUNT_NOT_FOUND);
         return { apiKey: c.apiKey, apiSecret: c.apiSecret };
       }
       case 'prices':
@@ -138,7 +153,8 @@ export class Exchange {
       const before = accounts.byKey(spec.apiKey);
       const after = accounts.upsert(spec, now);
       const delta = after.totalDeposits - (before?.totalDeposits ?? 0n);
-      if (delta !== 0n) repo.insertTransfer({ accountId: after.id, kind: TransferKind.ACCOUNT_SET, time: core.now(), amount: delta });
+      if (delta !== 0n)
+        repo.insertTransfer({ accountId: after.id, kind: TransferKind.ACCOUNT_SET, time: core.now(), amount: delta });
       return after;
     });
     const a = core.accounts.get(row.id);
@@ -161,7 +177,12 @@ export class Exchange {
     if (p.mark !== undefined) checkRisk(this.core, pair);
     // mark / index history listeners (market/price-klines.ts); nothing is built when none listens
     const events = this.core.events;
-    if ((p.mark !== undefined || p.index !== undefined) && pair.markPrice > 0 && pair.indexPrice > 0 && events.has('price')) {
+    if (
+      (p.mark !== undefined || p.index !== undefined) &&
+      pair.markPrice > 0 &&
+      pair.indexPrice > 0 &&
+      events.has('price')
+    ) {
       events.emit('price', { symbol: p.symbol, mark: pair.markPrice, index: pair.indexPrice, time: pair.priceTime });
     }
   }
@@ -224,7 +245,11 @@ export class Exchange {
     return this.execute({ kind: 'cancelBot', symbol, orderId });
   }
 
-  setLeverage(accountId: number, symbol: string, leverage: number): { symbol: string; leverage: number; max_notional: string } {
+  setLeverage(
+    accountId: number,
+    symbol: string,
+    leverage: number,
+  ): { symbol: string; leverage: number; max_notional: string } {
     return this.execute({ kind: 'setLeverage', accountId, symbol, leverage });
   }
 
@@ -253,7 +278,10 @@ export class Exchange {
     return this.execute({ kind: 'upsertAccount', spec, now });
   }
 
-  setPrices(symbol: string, p: { mark?: number; index?: number; fundingRate?: number; nextFundingTime?: number }): void {
+  setPrices(
+    symbol: string,
+    p: { mark?: number; index?: number; fundingRate?: number; nextFundingTime?: number },
+  ): void {
     this.execute({ kind: 'prices', symbol, ...p });
   }
 
@@ -308,12 +336,17 @@ export class Exchange {
   /** Cached bot orders that are still open. */
   botOrders(symbol?: string): OrderRecord[] {
     const out: OrderRecord[] = [];
-    for (const o of this.core.orders.values()) if (o.isBot && (symbol === undefined || o.symbol === symbol)) out.push(orderRecord(this.core, o));
+    for (const o of this.core.orders.values())
+      if (o.isBot && (symbol === undefined || o.symbol === symbol)) out.push(orderRecord(this.core, o));
     return out.sort((x, y) => Number(x.id) - Number(y.id));
   }
 
   /** The take-profit / stop-loss of a position as decimal strings (null when unset). */
-  tpsl(accountId: number, symbol: string, positionSide: number): { take_profit_price: string | null; stop_loss_price: string | null } {
+  tpsl(
+    accountId: number,
+    symbol: string,
+    positionSide: number,
+  ): { take_profit_price: string | null; stop_loss_price: string | null } {
     return tpslOf(this.core, this.core.requireAccount(accountId), symbol, positionSide);
   }
 

@@ -11,7 +11,16 @@
 //   shrink); at zero the book cancels it.
 // - Bot orders never touch the ledger: only their counterparties' fills are booked.
 import { ApiError, Errors } from '../../src-shared/errors.ts';
-import { OrderStatus, OrderType, PositionAction, PositionMode, PositionSide, Side, TimeInForce, TradeRole } from '../../src-shared/enums.ts';
+import {
+  OrderStatus,
+  OrderType,
+  PositionAction,
+  PositionMode,
+  PositionSide,
+  Side,
+  TimeInForce,
+  TradeRole,
+} from '../../src-shared/enums.ts';
 import type { EngineEvent } from '../engine/index.ts';
 import { ExpireReason, RejectReason } from '../engine/types.ts';
 import { applyClose, applyOpen, newPosition, type HedgeSide, type PositionState } from '../risk/position.ts';
@@ -48,7 +57,13 @@ export function drain(core: TradingCore, pair: PairState, untracked: LiveOrder |
  * housePrint): its trade id, the pair's last price and the 'trade' event, as apply() books an
  * engine trade between two untracked orders.
  */
-export function recordUntrackedTrade(core: TradingCore, pair: PairState, priceTicks: number, qtyLots: number, takerSide: number): void {
+export function recordUntrackedTrade(
+  core: TradingCore,
+  pair: PairState,
+  priceTicks: number,
+  qtyLots: number,
+  takerSide: number,
+): void {
   const time = core.now();
   const tradeId = core.takeTradeId();
   pair.lastPriceTicks = priceTicks;
@@ -63,7 +78,14 @@ function apply(core: TradingCore, pair: PairState, e: EngineEvent, untracked: Li
   switch (e.type) {
     case 'level':
       // nothing is built when nobody listens (a replay with no client changes levels millions of times)
-      if (core.events.has('level')) core.events.emit('level', { symbol: pair.row.symbol, updateId: e.updateId, side: e.side, priceTicks: e.priceTicks, totalLots: e.totalLots });
+      if (core.events.has('level'))
+        core.events.emit('level', {
+          symbol: pair.row.symbol,
+          updateId: e.updateId,
+          side: e.side,
+          priceTicks: e.priceTicks,
+          totalLots: e.totalLots,
+        });
       return;
     case 'accepted': {
       const o = lookup(core, e.orderId, untracked);
@@ -87,7 +109,14 @@ function apply(core: TradingCore, pair: PairState, e: EngineEvent, untracked: Li
       const taker = lookup(core, e.takerId, untracked);
       if (maker) fill(core, pair, maker, e.priceTicks, e.qtyLots, true, tradeId, time);
       if (taker) fill(core, pair, taker, e.priceTicks, e.qtyLots, false, tradeId, time);
-      core.events.emit('trade', { symbol: pair.row.symbol, tradeId, priceTicks: e.priceTicks, qtyLots: e.qtyLots, takerSide: e.takerSide, time });
+      core.events.emit('trade', {
+        symbol: pair.row.symbol,
+        tradeId,
+        priceTicks: e.priceTicks,
+        qtyLots: e.qtyLots,
+        takerSide: e.takerSide,
+        time,
+      });
       return;
     }
     case 'partiallyFilled': {
@@ -156,7 +185,16 @@ function finish(core: TradingCore, o: LiveOrder, status: number): void {
   core.writer.orderEvent(o);
 }
 
-function fill(core: TradingCore, pair: PairState, o: LiveOrder, priceTicks: number, lots: number, isMaker: boolean, tradeId: number, time: number): void {
+function fill(
+  core: TradingCore,
+  pair: PairState,
+  o: LiveOrder,
+  priceTicks: number,
+  lots: number,
+  isMaker: boolean,
+  tradeId: number,
+  time: number,
+): void {
   const remainingBefore = o.qtyLots - o.filledLots;
   const notional = pair.math.notional(priceTicks, lots);
   o.filledLots += lots;
@@ -218,13 +256,32 @@ function fill(core: TradingCore, pair: PairState, o: LiveOrder, priceTicks: numb
   a.wallet += pnl - fee;
   w.wallet(a);
   w.trade({
-    id: tradeId, orderId: o.id, accountId: a.id, symbol: o.symbol, side: o.side, positionSide, priceTicks,
-    qtyLots: lots, quote: notional, fee, feeRate: isMaker ? pair.row.makerFeeRate : pair.row.takerFeeRate,
-    role: isMaker ? TradeRole.MAKER : TradeRole.TAKER, isClose, realizedPnl: pnl, createdAt: time,
+    id: tradeId,
+    orderId: o.id,
+    accountId: a.id,
+    symbol: o.symbol,
+    side: o.side,
+    positionSide,
+    priceTicks,
+    qtyLots: lots,
+    quote: notional,
+    fee,
+    feeRate: isMaker ? pair.row.makerFeeRate : pair.row.takerFeeRate,
+    role: isMaker ? TradeRole.MAKER : TradeRole.TAKER,
+    isClose,
+    realizedPnl: pnl,
+    createdAt: time,
   });
 }
 
-function positionFor(core: TradingCore, a: AccountLive, pair: PairState, side: HedgeSide, o: LiveOrder, time: number): PositionState {
+function positionFor(
+  core: TradingCore,
+  a: AccountLive,
+  pair: PairState,
+  side: HedgeSide,
+  o: LiveOrder,
+  time: number,
+): PositionState {
   const key = posKey(pair.row.symbol, side);
   let p = a.positions.get(key);
   if (!p || p.qty === 0) {
@@ -235,7 +292,16 @@ function positionFor(core: TradingCore, a: AccountLive, pair: PairState, side: H
 }
 
 /** Closes `lots` of a position at `notional`; returns the price PnL (the caller books it). */
-export function closeLots(core: TradingCore, a: AccountLive, p: PositionState, lots: number, notional: bigint, fee: bigint, time: number, closeType: number): bigint {
+export function closeLots(
+  core: TradingCore,
+  a: AccountLive,
+  p: PositionState,
+  lots: number,
+  notional: bigint,
+  fee: bigint,
+  time: number,
+  closeType: number,
+): bigint {
   const r = applyClose(p, lots, notional, fee, time);
   core.writer.position(p);
   if (r.flat) {
@@ -260,11 +326,33 @@ function trimCloseOrders(core: TradingCore, pair: PairState, p: PositionState): 
 }
 
 /** A fill that did not come from the book (bankruptcy close, ADL, paper reset): recorded like any fill. */
-export function recordSyntheticTrade(core: TradingCore, a: AccountLive, pair: PairState, p: PositionState, priceTicks: number, lots: number, notional: bigint, pnl: bigint, time: number): void {
+export function recordSyntheticTrade(
+  core: TradingCore,
+  a: AccountLive,
+  pair: PairState,
+  p: PositionState,
+  priceTicks: number,
+  lots: number,
+  notional: bigint,
+  pnl: bigint,
+  time: number,
+): void {
   const trade: TradeState = {
-    id: core.takeTradeId(), orderId: 0, accountId: a.id, symbol: pair.row.symbol, side: p.side === PositionSide.LONG ? Side.SELL : Side.BUY,
-    positionSide: p.side, priceTicks, qtyLots: lots, quote: notional, fee: 0n, feeRate: '0', role: TradeRole.TAKER, isClose: true,
-    realizedPnl: pnl, createdAt: time,
+    id: core.takeTradeId(),
+    orderId: 0,
+    accountId: a.id,
+    symbol: pair.row.symbol,
+    side: p.side === PositionSide.LONG ? Side.SELL : Side.BUY,
+    positionSide: p.side,
+    priceTicks,
+    qtyLots: lots,
+    quote: notional,
+    fee: 0n,
+    feeRate: '0',
+    role: TradeRole.TAKER,
+    isClose: true,
+    realizedPnl: pnl,
+    createdAt: time,
   };
   core.writer.trade(trade);
 }
@@ -273,12 +361,40 @@ export function recordSyntheticTrade(core: TradingCore, a: AccountLive, pair: Pa
  * Places a reduce-only order the venue itself sends for an account (liquidation IOC, TP/SL
  * market close): tracked like a user order so its fills are booked and stored.
  */
-export function venueCloseOrder(core: TradingCore, a: AccountLive, p: PositionState, clientOrderId: string, id: number, closeType: number, time: number): LiveOrder {
+export function venueCloseOrder(
+  core: TradingCore,
+  a: AccountLive,
+  p: PositionState,
+  clientOrderId: string,
+  id: number,
+  closeType: number,
+  time: number,
+): LiveOrder {
   const order: LiveOrder = {
-    id, clientOrderId, accountId: a.id, symbol: p.symbol, side: p.side === PositionSide.LONG ? Side.SELL : Side.BUY, type: OrderType.MARKET, tif: TimeInForce.IOC,
-    priceTicks: 0, qtyLots: p.qty, filledLots: 0, filledQuote: 0n, status: OrderStatus.NEW, leverage: p.leverage,
-    marginMode: p.marginMode, positionSide: a.mode === PositionMode.HEDGE ? p.side : PositionSide.LONG, positionAction: PositionAction.CLOSE, reduceOnly: true,
-    frozen: 0n, totalFee: 0n, createdAt: time, updatedAt: time, isBot: false, engineAccount: a.id, closeType,
+    id,
+    clientOrderId,
+    accountId: a.id,
+    symbol: p.symbol,
+    side: p.side === PositionSide.LONG ? Side.SELL : Side.BUY,
+    type: OrderType.MARKET,
+    tif: TimeInForce.IOC,
+    priceTicks: 0,
+    qtyLots: p.qty,
+    filledLots: 0,
+    filledQuote: 0n,
+    status: OrderStatus.NEW,
+    leverage: p.leverage,
+    marginMode: p.marginMode,
+    positionSide: a.mode === PositionMode.HEDGE ? p.side : PositionSide.LONG,
+    positionAction: PositionAction.CLOSE,
+    reduceOnly: true,
+    frozen: 0n,
+    totalFee: 0n,
+    createdAt: time,
+    updatedAt: time,
+    isBot: false,
+    engineAccount: a.id,
+    closeType,
   };
   core.orders.set(id, order);
   a.orders.set(id, order);

@@ -32,7 +32,7 @@ export function settleFunding(core: TradingCore, symbol: string, rate: number, m
       const amount = BigInt(Math.round(mark * base * Math.abs(rate) * 1e8));
       if (amount === 0n) continue;
       // > 0: this position pays
-      const pays = (rate > 0) === (p.side === PositionSide.LONG) ? amount : -amount;
+      const pays = rate > 0 === (p.side === PositionSide.LONG) ? amount : -amount;
       a.wallet -= pays;
       p.fundingFee += pays;
       if (p.marginMode === MarginMode.ISOLATED) {

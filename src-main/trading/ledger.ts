@@ -46,7 +46,12 @@ export interface CrossTotals {
  * Totals of an account's cross positions (all but `except`) and its isolated margin; the
  * maintenance margin only when `withMaintenance` (the available balance does not need it).
  */
-export function crossTotals(core: TradingCore, a: AccountLive, except?: PositionState, withMaintenance = true): CrossTotals {
+export function crossTotals(
+  core: TradingCore,
+  a: AccountLive,
+  except?: PositionState,
+  withMaintenance = true,
+): CrossTotals {
   let upnl = 0n;
   let im = 0n;
   let mm = 0n;
@@ -95,7 +100,13 @@ export function accountMoney(core: TradingCore, a: AccountLive): AccountMoney {
 }
 
 /** Margin, liquidation price, margin ratio and unrealized PnL of a position, for its record. */
-export function positionRisk(core: TradingCore, a: AccountLive, p: PositionState, pair: PairState, entry: number): PositionRisk {
+export function positionRisk(
+  core: TradingCore,
+  a: AccountLive,
+  p: PositionState,
+  pair: PairState,
+  entry: number,
+): PositionRisk {
   const qty = pair.math.qtyOf(p.qty);
   const notional = qty * pair.markPrice;
   const upnl = unitsToNumber(upnlUnits(p, pair));
@@ -118,7 +129,15 @@ export function positionRisk(core: TradingCore, a: AccountLive, p: PositionState
   const equity = crossWallet + otherUpnl + upnl;
   return {
     margin: notional / p.leverage,
-    liquidationPrice: liquidationPrice({ side: s, qty, entry, wallet: crossWallet, otherMaintenance: otherMm, otherUpnl, brackets: pair.row.brackets }),
+    liquidationPrice: liquidationPrice({
+      side: s,
+      qty,
+      entry,
+      wallet: crossWallet,
+      otherMaintenance: otherMm,
+      otherUpnl,
+      brackets: pair.row.brackets,
+    }),
     marginRatio: equity > 0 ? (otherMm + maint) / equity : 1,
     unrealizedPnl: upnl,
   };
@@ -139,7 +158,13 @@ export function deposit(core: TradingCore, a: AccountLive, amount: bigint): void
 }
 
 /** Sets the wallet to `balance` and books the difference as a deposit and a transfer of `kind` (paper reset). */
-export function bookWalletTo(core: TradingCore, a: AccountLive, balance: bigint, time: number, kind: TransferKind = TransferKind.RESET): void {
+export function bookWalletTo(
+  core: TradingCore,
+  a: AccountLive,
+  balance: bigint,
+  time: number,
+  kind: TransferKind = TransferKind.RESET,
+): void {
   const delta = balance - a.wallet;
   a.wallet = balance;
   a.deposits += delta;

@@ -47,11 +47,13 @@ function liquidateIfNeeded(core: TradingCore, a: AccountLive, pair: PairState): 
   for (const p of [...a.positions.values()]) {
     if (p.symbol !== pair.row.symbol || p.qty === 0 || p.marginMode !== MarginMode.ISOLATED) continue;
     const equity = p.isolatedMargin + upnlUnits(p, pair);
-    if (maintenanceMarginUnits(pair.row.brackets, markValue(p, pair)) >= equity) liquidate(core, a, [p], p.isolatedMargin);
+    if (maintenanceMarginUnits(pair.row.brackets, markValue(p, pair)) >= equity)
+      liquidate(core, a, [p], p.isolatedMargin);
   }
   // cross: the whole cross account
   let hasCrossHere = false;
-  for (const p of a.positions.values()) if (p.symbol === pair.row.symbol && p.qty > 0 && p.marginMode === MarginMode.CROSS) hasCrossHere = true;
+  for (const p of a.positions.values())
+    if (p.symbol === pair.row.symbol && p.qty > 0 && p.marginMode === MarginMode.CROSS) hasCrossHere = true;
   if (!hasCrossHere) return;
   const t = crossTotals(core, a);
   const equity = a.wallet - t.isolated + t.upnl;
@@ -81,19 +83,41 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
     const qtyBefore = p.qty;
     const entry = entryPrice(p, pair.math.lotValue);
     const s = p.side === PositionSide.LONG ? 1 : -1;
-    const bp = bankruptcyPrice(s, p.qty * pair.math.lotValue, entry, p.marginMode === MarginMode.ISOLATED ? unitsToNumber(p.isolatedMargin) : Math.max(0, wallet / positions.length));
+    const bp = bankruptcyPrice(
+      s,
+      p.qty * pair.math.lotValue,
+      entry,
+      p.marginMode === MarginMode.ISOLATED ? unitsToNumber(p.isolatedMargin) : Math.max(0, wallet / positions.length),
+    );
     w.announce({
       accountId: a.id,
       kind: 'liquidation',
-      data: { symbol: p.symbol, position_side: p.side, quantity: pair.math.qtyOf(p.qty), mark_price: pair.markPrice, bankruptcy_price: bp, time },
+      data: {
+        symbol: p.symbol,
+        position_side: p.side,
+        quantity: pair.math.qtyOf(p.qty),
+        mark_price: pair.markPrice,
+        bankruptcy_price: bp,
+        time,
+      },
     });
     // 1. IOC close in the market
     const id = core.takeOrderId();
     const order = venueCloseOrder(core, a, p, `liq-${id}`, id, CloseType.LIQUIDATION, time);
     // the IOC may trade only down to the bankruptcy price
     const bpTicks = Math.max(1, s === 1 ? pair.math.ticksCeil(bp) : pair.math.ticksFloor(bp));
-    if (bp > 0 && bpTicks < MAX_PRICE_TICKS) pair.book.placeLimit(id, a.id, order.side, bpTicks, p.qty, TimeInForce.IOC, OrderFlag.ReduceOnly, p.qty);
-    else pair.book.placeMarket(id, a.id, order.side, p.qty, Math.max(1, pair.math.ticksRound(pair.markPrice)), OrderFlag.ReduceOnly, p.qty);
+    if (bp > 0 && bpTicks < MAX_PRICE_TICKS)
+      pair.book.placeLimit(id, a.id, order.side, bpTicks, p.qty, TimeInForce.IOC, OrderFlag.ReduceOnly, p.qty);
+    else
+      pair.book.placeMarket(
+        id,
+        a.id,
+        order.side,
+        p.qty,
+        Math.max(1, pair.math.ticksRound(pair.markPrice)),
+        OrderFlag.ReduceOnly,
+        p.qty,
+      );
     drain(core, pair, null);
     w.order(order);
     // 2. the rest at the bankruptcy price against the fund, or by ADL
@@ -123,7 +147,14 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
 }
 
 /** Closes the rest of a liquidated position at its bankruptcy price (close type 6). */
-function closeAtBankruptcy(core: TradingCore, a: AccountLive, pair: PairState, p: PositionState, bp: number, time: number): void {
+function closeAtBankruptcy(
+  core: TradingCore,
+  a: AccountLive,
+  pair: PairState,
+  p: PositionState,
+  bp: number,
+  time: number,
+): void {
   const s = p.side === PositionSide.LONG ? 1 : -1;
   const lots = p.qty;
   const bpTicks = Math.max(1, pair.math.ticksRound(bp));
@@ -140,7 +171,17 @@ function closeAtBankruptcy(core: TradingCore, a: AccountLive, pair: PairState, p
 }
 
 /** Closes `lots` of a position at `priceTicks` with no fee and books the PnL as a synthetic trade. */
-function bookClose(core: TradingCore, a: AccountLive, pair: PairState, p: PositionState, priceTicks: number, lots: number, notional: bigint, time: number, closeType: number): void {
+function bookClose(
+  core: TradingCore,
+  a: AccountLive,
+  pair: PairState,
+  p: PositionState,
+  priceTicks: number,
+  lots: number,
+  notional: bigint,
+  time: number,
+  closeType: number,
+): void {
   const pnl = closeLots(core, a, p, lots, notional, 0n, time, closeType);
   a.wallet += pnl;
   core.writer.wallet(a);
@@ -148,7 +189,14 @@ function bookClose(core: TradingCore, a: AccountLive, pair: PairState, p: Positi
 }
 
 /** The fund cannot cover: reduce profitable opposite positions at the bankruptcy price (ADL). */
-function autoDeleverage(core: TradingCore, a: AccountLive, pair: PairState, p: PositionState, bpTicks: number, time: number): void {
+function autoDeleverage(
+  core: TradingCore,
+  a: AccountLive,
+  pair: PairState,
+  p: PositionState,
+  bpTicks: number,
+  time: number,
+): void {
   const opposite: Array<AdlCandidate & { acct: AccountLive; pos: PositionState }> = [];
   for (const other of core.accounts.values()) {
     if (other === a) continue;
@@ -156,10 +204,19 @@ function autoDeleverage(core: TradingCore, a: AccountLive, pair: PairState, p: P
       if (q.symbol !== p.symbol || q.side === p.side || q.qty === 0) continue;
       const qEntry = entryPrice(q, pair.math.lotValue);
       const qs = q.side === PositionSide.LONG ? 1 : -1;
-      const margin = q.marginMode === MarginMode.ISOLATED ? unitsToNumber(q.isolatedMargin) : (q.qty * pair.math.lotValue * qEntry) / q.leverage;
+      const margin =
+        q.marginMode === MarginMode.ISOLATED
+          ? unitsToNumber(q.isolatedMargin)
+          : (q.qty * pair.math.lotValue * qEntry) / q.leverage;
       opposite.push({
-        id: String(q.id).padStart(16, '0'), side: qs, qty: q.qty * pair.math.lotValue, entry: qEntry, mark: pair.markPrice,
-        bankruptcy: bankruptcyPrice(qs, q.qty * pair.math.lotValue, qEntry, margin), acct: other, pos: q,
+        id: String(q.id).padStart(16, '0'),
+        side: qs,
+        qty: q.qty * pair.math.lotValue,
+        entry: qEntry,
+        mark: pair.markPrice,
+        bankruptcy: bankruptcyPrice(qs, q.qty * pair.math.lotValue, qEntry, margin),
+        acct: other,
+        pos: q,
       });
     }
   }

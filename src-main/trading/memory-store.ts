@@ -159,7 +159,15 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
     let a: MemoryAccount | undefined;
     for (const x of this.accounts.values()) if (x.apiKey === spec.apiKey) a = x;
     if (!a) {
-      a = { id: this.accounts.size + 1, apiKey: spec.apiKey, apiSecret: spec.apiSecret, kind: spec.kind, walletBalance: spec.balance, totalDeposits: spec.balance, positionMode: 'hedge' };
+      a = {
+        id: this.accounts.size + 1,
+        apiKey: spec.apiKey,
+        apiSecret: spec.apiSecret,
+        kind: spec.kind,
+        walletBalance: spec.balance,
+        totalDeposits: spec.balance,
+        positionMode: 'hedge',
+      };
       this.accounts.set(a.id, a);
     } else {
       a.apiSecret = spec.apiSecret;
@@ -202,10 +210,28 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
 
   saveOrder(o: OrderState): void {
     const row: OrderState = {
-      id: o.id, clientOrderId: o.clientOrderId, accountId: o.accountId, symbol: o.symbol, side: o.side, type: o.type, tif: o.tif,
-      priceTicks: o.priceTicks, qtyLots: o.qtyLots, filledLots: o.filledLots, filledQuote: o.filledQuote, status: o.status,
-      leverage: o.leverage, marginMode: o.marginMode, positionSide: o.positionSide, positionAction: o.positionAction,
-      reduceOnly: o.reduceOnly, expiredInMatch: o.expiredInMatch === true, frozen: o.frozen, totalFee: o.totalFee, createdAt: o.createdAt, updatedAt: o.updatedAt,
+      id: o.id,
+      clientOrderId: o.clientOrderId,
+      accountId: o.accountId,
+      symbol: o.symbol,
+      side: o.side,
+      type: o.type,
+      tif: o.tif,
+      priceTicks: o.priceTicks,
+      qtyLots: o.qtyLots,
+      filledLots: o.filledLots,
+      filledQuote: o.filledQuote,
+      status: o.status,
+      leverage: o.leverage,
+      marginMode: o.marginMode,
+      positionSide: o.positionSide,
+      positionAction: o.positionAction,
+      reduceOnly: o.reduceOnly,
+      expiredInMatch: o.expiredInMatch === true,
+      frozen: o.frozen,
+      totalFee: o.totalFee,
+      createdAt: o.createdAt,
+      updatedAt: o.updatedAt,
     };
     this.write(() => this.orders.set(row.id, row));
   }
@@ -273,7 +299,10 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
 
   loadOpenOrders(): OrderState[] {
     this.group.sync();
-    return [...this.orders.values()].filter((o) => o.status === OrderStatus.NEW || o.status === OrderStatus.PARTIALLY_FILLED).sort((x, y) => x.id - y.id).map((o) => ({ ...o }));
+    return [...this.orders.values()]
+      .filter((o) => o.status === OrderStatus.NEW || o.status === OrderStatus.PARTIALLY_FILLED)
+      .sort((x, y) => x.id - y.id)
+      .map((o) => ({ ...o }));
   }
 
   loadPositions(): PositionState[] {
@@ -295,7 +324,11 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
     this.group.sync();
     let found: OrderState | undefined;
     for (const o of this.orders.values()) {
-      if (o.accountId === accountId && o.clientOrderId === clientOrderId && (symbol === undefined || o.symbol === symbol)) {
+      if (
+        o.accountId === accountId &&
+        o.clientOrderId === clientOrderId &&
+        (symbol === undefined || o.symbol === symbol)
+      ) {
         if (!found || o.id > found.id) found = o;
       }
     }

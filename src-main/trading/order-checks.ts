@@ -11,7 +11,16 @@
 //   margin), last the book: a post-only order that would take and a FOK order that cannot fill
 //   whole are refused (3022 / 3023) rather than kept as EXPIRED, as Binance refuses them.
 import { Errors } from '../../src-shared/errors.ts';
-import { MarginMode, OrderType, PositionAction, PositionMode, PositionSide, Side, SymbolStatus, TimeInForce } from '../../src-shared/enums.ts';
+import {
+  MarginMode,
+  OrderType,
+  PositionAction,
+  PositionMode,
+  PositionSide,
+  Side,
+  SymbolStatus,
+  TimeInForce,
+} from '../../src-shared/enums.ts';
 import { MAX_PRICE_TICKS } from '../engine/types.ts';
 import type { OrderInput } from './commands.ts';
 import { formatMoney, unitsToNumber } from '../risk/money.ts';
@@ -56,7 +65,10 @@ const GENERATED_CLIENT_ID = /^(api|bot)\.\d+$/;
  */
 export function checkClientOrderId(cid: string | undefined): void {
   if (cid !== undefined && cid.indexOf('.') > 0 && GENERATED_CLIENT_ID.test(cid)) {
-    reject(Errors.INVALID_PARAMETER, `client_order_id '${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>)`);
+    reject(
+      Errors.INVALID_PARAMETER,
+      `client_order_id '${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>)`,
+    );
   }
 }
 
@@ -66,10 +78,13 @@ export const MAX_OPEN_ORDERS_PER_PAIR = 200;
 /** Type, side, time in force, position side and action, quantity, price and band. */
 export function checkShape(pair: PairState, input: OrderInput, mode: PositionMode): CheckedShape {
   const { row, math } = pair;
-  if (row.status !== SymbolStatus.TRADING) reject(Errors.SYMBOL_NOT_TRADING, `${row.symbol} is not trading (status ${row.status})`);
+  if (row.status !== SymbolStatus.TRADING)
+    reject(Errors.SYMBOL_NOT_TRADING, `${row.symbol} is not trading (status ${row.status})`);
   const isMarket = input.type === OrderType.MARKET;
-  if (input.type !== OrderType.LIMIT && input.type !== OrderType.MARKET) reject(Errors.INVALID_PARAMETER, 'type must be 1 (limit) or 2 (market)');
-  if (input.side !== Side.BUY && input.side !== Side.SELL) reject(Errors.INVALID_PARAMETER, 'side must be 1 (buy) or 2 (sell)');
+  if (input.type !== OrderType.LIMIT && input.type !== OrderType.MARKET)
+    reject(Errors.INVALID_PARAMETER, 'type must be 1 (limit) or 2 (market)');
+  if (input.side !== Side.BUY && input.side !== Side.SELL)
+    reject(Errors.INVALID_PARAMETER, 'side must be 1 (buy) or 2 (sell)');
   if (isMarket && !row.allowMarket) reject(Errors.MARKET_NOT_ALLOWED, `Market orders are not allowed on ${row.symbol}`);
   const tif: number = isMarket ? TimeInForce.IOC : (input.time_in_force ?? TimeInForce.GTC);
   if (tif !== TimeInForce.GTC && tif !== TimeInForce.IOC && tif !== TimeInForce.FOK && tif !== TimeInForce.GTX) {
@@ -79,11 +94,14 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
   // position side and action, before quantity and price
   const positionSide: number = input.position_side;
   const action: number = input.position_action;
-  if (positionSide !== PositionSide.LONG && positionSide !== PositionSide.SHORT) reject(Errors.INVALID_PARAMETER, 'position_side must be 1 (long) or 2 (short)');
-  if (action !== PositionAction.OPEN && action !== PositionAction.CLOSE) reject(Errors.INVALID_PARAMETER, 'position_action must be 1 (open) or 2 (close)');
+  if (positionSide !== PositionSide.LONG && positionSide !== PositionSide.SHORT)
+    reject(Errors.INVALID_PARAMETER, 'position_side must be 1 (long) or 2 (short)');
+  if (action !== PositionAction.OPEN && action !== PositionAction.CLOSE)
+    reject(Errors.INVALID_PARAMETER, 'position_action must be 1 (open) or 2 (close)');
   let reduceOnly = input.reduce_only === true || (mode === PositionMode.ONE_WAY && action === PositionAction.CLOSE);
   if (mode === PositionMode.HEDGE) {
-    const expectedSide = (positionSide === PositionSide.LONG) === (action === PositionAction.OPEN) ? Side.BUY : Side.SELL;
+    const expectedSide =
+      (positionSide === PositionSide.LONG) === (action === PositionAction.OPEN) ? Side.BUY : Side.SELL;
     if (input.side !== expectedSide) {
       reject(
         Errors.POSITION_SIDE_MISMATCH,
@@ -91,7 +109,10 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
       );
     }
     if (action === PositionAction.OPEN && input.reduce_only === true) {
-      reject(Errors.REDUCE_ONLY_REJECTED, 'In hedge mode an order that opens (position_action 1) cannot be reduce-only; close with position_action 2');
+      reject(
+        Errors.REDUCE_ONLY_REJECTED,
+        'In hedge mode an order that opens (position_action 1) cannot be reduce-only; close with position_action 2',
+      );
     }
     if (action === PositionAction.CLOSE) reduceOnly = true;
   } else if (positionSide !== PositionSide.LONG) {
@@ -101,12 +122,15 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
   // quantity
   const q = math.qty.toUnits(input.qty);
   if (!q.ok) {
-    if (q.reason === 'off_step') reject(Errors.QTY_OFF_STEP, `qty ${input.qty} is not a multiple of the step ${row.stepSize}`);
+    if (q.reason === 'off_step')
+      reject(Errors.QTY_OFF_STEP, `qty ${input.qty} is not a multiple of the step ${row.stepSize}`);
     reject(Errors.INVALID_PARAMETER, `qty must be a positive decimal string (got '${input.qty}')`);
   }
   const qtyLots = q.value;
-  if (qtyLots < math.qty.mustToUnits(row.minQty)) reject(Errors.QTY_BELOW_MIN, `qty ${input.qty} is below the minimum ${row.minQty}`);
-  if (qtyLots > math.qty.mustToUnits(row.maxQty)) reject(Errors.QTY_ABOVE_MAX, `qty ${input.qty} is above the maximum ${row.maxQty}`);
+  if (qtyLots < math.qty.mustToUnits(row.minQty))
+    reject(Errors.QTY_BELOW_MIN, `qty ${input.qty} is below the minimum ${row.minQty}`);
+  if (qtyLots > math.qty.mustToUnits(row.maxQty))
+    reject(Errors.QTY_ABOVE_MAX, `qty ${input.qty} is above the maximum ${row.maxQty}`);
 
   // price
   let priceTicks = 0;
@@ -116,7 +140,8 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
     if (input.price === undefined || input.price === '') reject(Errors.PRICE_REQUIRED);
     const pr = math.price.toUnits(input.price);
     if (!pr.ok) {
-      if (pr.reason === 'off_step') reject(Errors.PRICE_OFF_TICK, `price ${input.price} is not a multiple of the tick ${row.tickSize}`);
+      if (pr.reason === 'off_step')
+        reject(Errors.PRICE_OFF_TICK, `price ${input.price} is not a multiple of the tick ${row.tickSize}`);
       if (pr.reason === 'range') reject(Errors.INVALID_PARAMETER, `price ${input.price} is out of range`);
       reject(Errors.INVALID_PARAMETER, `price must be a positive decimal string (got '${input.price}')`);
     }
@@ -127,10 +152,16 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
     const lo = mark * (1 - pair.bandRatio);
     const px = priceTicks * math.tickValue;
     if (input.side === Side.BUY && px > hi * (1 + 1e-12)) {
-      reject(Errors.PRICE_OUTSIDE_BAND, `A buy above ${math.roundPrice(hi)} (mark ${math.roundPrice(mark)} + ${pair.bandRatio * 100}%) is outside the price band`);
+      reject(
+        Errors.PRICE_OUTSIDE_BAND,
+        `A buy above ${math.roundPrice(hi)} (mark ${math.roundPrice(mark)} + ${pair.bandRatio * 100}%) is outside the price band`,
+      );
     }
     if (input.side === Side.SELL && px < lo * (1 - 1e-12)) {
-      reject(Errors.PRICE_OUTSIDE_BAND, `A sell below ${math.roundPrice(lo)} (mark ${math.roundPrice(mark)} - ${pair.bandRatio * 100}%) is outside the price band`);
+      reject(
+        Errors.PRICE_OUTSIDE_BAND,
+        `A sell below ${math.roundPrice(lo)} (mark ${math.roundPrice(mark)} - ${pair.bandRatio * 100}%) is outside the price band`,
+      );
     }
   }
   const refTicks = Math.max(1, math.ticksRound(pair.markPrice));
@@ -138,7 +169,14 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
 }
 
 /** Settings, client id, reduce-only cap, minimum notional, leverage cap and margin of a user order. */
-export function checkAccountSide(core: TradingCore, a: AccountLive, pair: PairState, input: OrderInput, s: CheckedShape, clientOrderId: string): CheckedAccount {
+export function checkAccountSide(
+  core: TradingCore,
+  a: AccountLive,
+  pair: PairState,
+  input: OrderInput,
+  s: CheckedShape,
+  clientOrderId: string,
+): CheckedAccount {
   const { row, math } = pair;
   const current = core.pairSetting(a, pair);
   const leverage = input.leverage ?? current.leverage;
@@ -147,7 +185,10 @@ export function checkAccountSide(core: TradingCore, a: AccountLive, pair: PairSt
   if (leverage !== current.leverage) checkLeverage(a, pair, leverage);
   const settingsChange = leverage !== current.leverage || marginMode !== current.marginMode;
   if (a.clientIds.has(clientOrderId)) {
-    reject(Errors.DUPLICATE_CLIENT_ORDER_ID, `client_order_id '${clientOrderId}' is already used by live order ${a.clientIds.get(clientOrderId)}`);
+    reject(
+      Errors.DUPLICATE_CLIENT_ORDER_ID,
+      `client_order_id '${clientOrderId}' is already used by live order ${a.clientIds.get(clientOrderId)}`,
+    );
   }
   // counting walks the account's orders, so only an account that could be at the limit pays it
   if (a.orders.size >= MAX_OPEN_ORDERS_PER_PAIR && openOrdersOf(a, row.symbol).length >= MAX_OPEN_ORDERS_PER_PAIR) {
@@ -158,25 +199,38 @@ export function checkAccountSide(core: TradingCore, a: AccountLive, pair: PairSt
   if (s.reduceOnly) {
     const reducible = reducibleLots(a, row.symbol, s.positionSide, input.side);
     if (reducible <= 0) {
-      const which = a.mode === PositionMode.HEDGE ? (s.positionSide === PositionSide.LONG ? 'long' : 'short') + ' ' : '';
-      reject(s.action === PositionAction.CLOSE ? Errors.NO_POSITION_TO_CLOSE : Errors.REDUCE_ONLY_REJECTED, `No ${which}position on ${row.symbol} for this order to reduce`);
+      const which =
+        a.mode === PositionMode.HEDGE ? (s.positionSide === PositionSide.LONG ? 'long' : 'short') + ' ' : '';
+      reject(
+        s.action === PositionAction.CLOSE ? Errors.NO_POSITION_TO_CLOSE : Errors.REDUCE_ONLY_REJECTED,
+        `No ${which}position on ${row.symbol} for this order to reduce`,
+      );
     }
     maxFill = reducible;
   } else {
     const notional = math.notional(s.isMarket ? s.refTicks : s.priceTicks, s.qtyLots);
     if (notional < BigInt(Math.round(Number(row.minNotional) * 1e8))) {
-      reject(Errors.NOTIONAL_BELOW_MIN, `Order notional ${formatMoney(notional, 2)} is below the minimum ${row.minNotional} USDT`);
+      reject(
+        Errors.NOTIONAL_BELOW_MIN,
+        `Order notional ${formatMoney(notional, 2)} is below the minimum ${row.minNotional} USDT`,
+      );
     }
     const existing = sideNotional(a, pair, s.positionSide);
     const maxNotional = maxNotionalFor(row.brackets, leverage);
     const wanted = existing + unitsToNumber(notional);
     if (wanted > maxNotional) {
-      reject(Errors.LEVERAGE_INVALID, `At ${leverage}x the position may hold at most ${maxNotional} USDT notional on ${row.symbol}; this order would make it ${wanted.toFixed(2)}`);
+      reject(
+        Errors.LEVERAGE_INVALID,
+        `At ${leverage}x the position may hold at most ${maxNotional} USDT notional on ${row.symbol}; this order would make it ${wanted.toFixed(2)}`,
+      );
     }
     frozen = ceilDiv(notional, BigInt(leverage)) + math.fee(notional, false);
     const avail = available(core, a);
     if (frozen > avail) {
-      reject(Errors.INSUFFICIENT_MARGIN, `Order needs ${formatMoney(frozen, 2)} USDT of margin and fees; available is ${formatMoney(avail < 0n ? 0n : avail, 2)} USDT`);
+      reject(
+        Errors.INSUFFICIENT_MARGIN,
+        `Order needs ${formatMoney(frozen, 2)} USDT of margin and fees; available is ${formatMoney(avail < 0n ? 0n : avail, 2)} USDT`,
+      );
     }
   }
   return { leverage, marginMode, settingsChange, frozen, maxFill };
@@ -189,7 +243,14 @@ export function checkAccountSide(core: TradingCore, a: AccountLive, pair: PairSt
  * order's remaining part replaced by the new one, and the margin of the new remaining part
  * (what the order freezes once amended) against the available balance plus what it frees.
  */
-export function checkAmendAccountSide(core: TradingCore, a: AccountLive, pair: PairState, o: OrderState, priceTicks: number, qtyLots: number): { frozen: bigint; maxFill: number } {
+export function checkAmendAccountSide(
+  core: TradingCore,
+  a: AccountLive,
+  pair: PairState,
+  o: OrderState,
+  priceTicks: number,
+  qtyLots: number,
+): { frozen: bigint; maxFill: number } {
   const { row, math } = pair;
   if (o.reduceOnly) {
     const reducible = reducibleLots(a, row.symbol, o.positionSide, o.side);
@@ -198,7 +259,10 @@ export function checkAmendAccountSide(core: TradingCore, a: AccountLive, pair: P
   }
   const notional = math.notional(priceTicks, qtyLots);
   if (notional < BigInt(Math.round(Number(row.minNotional) * 1e8))) {
-    reject(Errors.NOTIONAL_BELOW_MIN, `Order notional ${formatMoney(notional, 2)} is below the minimum ${row.minNotional} USDT`);
+    reject(
+      Errors.NOTIONAL_BELOW_MIN,
+      `Order notional ${formatMoney(notional, 2)} is below the minimum ${row.minNotional} USDT`,
+    );
   }
   const remaining = qtyLots - o.filledLots;
   const before = (o.qtyLots - o.filledLots) * math.lotValue * o.priceTicks * math.tickValue;
@@ -206,13 +270,19 @@ export function checkAmendAccountSide(core: TradingCore, a: AccountLive, pair: P
   const maxNotional = maxNotionalFor(row.brackets, o.leverage);
   const wanted = existing + remaining * math.lotValue * priceTicks * math.tickValue;
   if (wanted > maxNotional * (1 + 1e-12)) {
-    reject(Errors.LEVERAGE_INVALID, `At ${o.leverage}x the position may hold at most ${maxNotional} USDT notional on ${row.symbol}; this order would make it ${wanted.toFixed(2)}`);
+    reject(
+      Errors.LEVERAGE_INVALID,
+      `At ${o.leverage}x the position may hold at most ${maxNotional} USDT notional on ${row.symbol}; this order would make it ${wanted.toFixed(2)}`,
+    );
   }
   const rest = math.notional(priceTicks, remaining);
   const frozen = ceilDiv(rest, BigInt(o.leverage)) + math.fee(rest, false);
   const avail = available(core, a) + o.frozen;
   if (frozen > avail) {
-    reject(Errors.INSUFFICIENT_MARGIN, `The modified order needs ${formatMoney(frozen, 2)} USDT of margin and fees; available is ${formatMoney(avail < 0n ? 0n : avail, 2)} USDT`);
+    reject(
+      Errors.INSUFFICIENT_MARGIN,
+      `The modified order needs ${formatMoney(frozen, 2)} USDT of margin and fees; available is ${formatMoney(avail < 0n ? 0n : avail, 2)} USDT`,
+    );
   }
   return { frozen, maxFill: -1 };
 }
@@ -222,15 +292,27 @@ export function checkAmendAccountSide(core: TradingCore, a: AccountLive, pair: P
  * order that would take is 3022, a FOK order that cannot fill whole (its reduce-only cap applied,
  * self-trade prevention counted) 3023. Reads only.
  */
-export function checkImmediate(pair: PairState, engineAccount: number, side: number, s: CheckedShape, maxFill: number): void {
+export function checkImmediate(
+  pair: PairState,
+  engineAccount: number,
+  side: number,
+  s: CheckedShape,
+  maxFill: number,
+): void {
   if (s.isMarket) return;
   if (s.tif === TimeInForce.GTX && pair.book.wouldTake(side, s.priceTicks)) {
-    reject(Errors.POST_ONLY_WOULD_TAKE, `A post-only order at ${pair.math.formatPrice(s.priceTicks)} would take liquidity on ${pair.row.symbol}`);
+    reject(
+      Errors.POST_ONLY_WOULD_TAKE,
+      `A post-only order at ${pair.math.formatPrice(s.priceTicks)} would take liquidity on ${pair.row.symbol}`,
+    );
   }
   if (s.tif === TimeInForce.FOK) {
     const qty = maxFill > 0 && maxFill < s.qtyLots ? maxFill : s.qtyLots;
     if (!pair.book.fokFillable(engineAccount, side, s.priceTicks, qty)) {
-      reject(Errors.FOK_NOT_FILLABLE, `A fill-or-kill order of ${pair.math.formatQty(qty)} at ${pair.math.formatPrice(s.priceTicks)} cannot fill completely on ${pair.row.symbol}`);
+      reject(
+        Errors.FOK_NOT_FILLABLE,
+        `A fill-or-kill order of ${pair.math.formatQty(qty)} at ${pair.math.formatPrice(s.priceTicks)} cannot fill completely on ${pair.row.symbol}`,
+      );
     }
   }
 }
@@ -245,20 +327,27 @@ export function checkLeverage(a: AccountLive, pair: PairState, leverage: number)
   for (const p of positionsOf(a, symbol)) {
     const notional = p.qty * pair.math.lotValue * pair.markPrice;
     if (notional > maxNotional) {
-      reject(Errors.LEVERAGE_INVALID, `a ${leverage}x position on ${symbol} may hold at most ${maxNotional} USDT notional; the position holds ${notional.toFixed(2)}`);
+      reject(
+        Errors.LEVERAGE_INVALID,
+        `a ${leverage}x position on ${symbol} may hold at most ${maxNotional} USDT notional; the position holds ${notional.toFixed(2)}`,
+      );
     }
   }
   return maxNotional;
 }
 
 export function checkMarginModeValue(marginMode: number): void {
-  if (marginMode !== MarginMode.ISOLATED && marginMode !== MarginMode.CROSS) reject(Errors.INVALID_PARAMETER, ISOLATED_OR_CROSS);
+  if (marginMode !== MarginMode.ISOLATED && marginMode !== MarginMode.CROSS)
+    reject(Errors.INVALID_PARAMETER, ISOLATED_OR_CROSS);
 }
 
 export function checkMarginModeChange(a: AccountLive, symbol: string, marginMode: number): void {
   checkMarginModeValue(marginMode);
   if (positionsOf(a, symbol).length > 0 || openOrdersOf(a, symbol).length > 0) {
-    reject(Errors.MARGIN_MODE_CHANGE_REFUSED, `Margin mode of ${symbol} cannot change while a position or open order exists`);
+    reject(
+      Errors.MARGIN_MODE_CHANGE_REFUSED,
+      `Margin mode of ${symbol} cannot change while a position or open order exists`,
+    );
   }
 }
 
@@ -280,7 +369,10 @@ function sideNotional(a: AccountLive, pair: PairState, positionSide: number): nu
   }
   for (const o of a.orders.values()) {
     if (o.symbol === pair.row.symbol && !o.reduceOnly && o.positionSide === positionSide) {
-      total += (o.qtyLots - o.filledLots) * pair.math.lotValue * (o.priceTicks ? o.priceTicks * pair.math.tickValue : pair.markPrice);
+      total +=
+        (o.qtyLots - o.filledLots) *
+        pair.math.lotValue *
+        (o.priceTicks ? o.priceTicks * pair.math.tickValue : pair.markPrice);
     }
   }
   return total;

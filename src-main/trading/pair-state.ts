@@ -34,9 +34,18 @@ export function createPairState(row: SymbolRow): PairState {
   const book = createBook({ symbol: row.symbol, bandPpm: Math.round(bandRatio * 1_000_000) }, sink);
   const initial = Number(row.initialPrice);
   return {
-    row, math, book, sink, bandRatio,
-    markPrice: initial, indexPrice: initial, lastPriceTicks: math.ticksRound(initial),
-    fundingRate: 0.0001, nextFundingTime: 0, priceTime: 0,
-    minLots: math.qty.mustToUnits(row.minQty), maxLots: math.qty.mustToUnits(row.maxQty),
+    row,
+    math,
+    book,
+    sink,
+    bandRatio,
+    markPrice: initial,
+    indexPrice: initial,
+    lastPriceTicks: math.ticksRound(initial),
+    fundingRate: 0.0001,
+    nextFundingTime: 0,
+    priceTime: 0,
+    minLots: math.qty.mustToUnits(row.minQty),
+    maxLots: math.qty.mustToUnits(row.maxQty),
   };
 }

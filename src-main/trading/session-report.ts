@@ -131,7 +131,8 @@ export class SessionReport {
   constructor(deps: SessionReportDeps) {
     this.deps = deps;
     this.sampleMs = deps.sampleMs ?? DEFAULT_SAMPLE_MS;
-    if (!(Number.isInteger(this.sampleMs) && this.sampleMs > 0)) throw new RangeError('sampleMs must be a positive integer');
+    if (!(Number.isInteger(this.sampleMs) && this.sampleMs > 0))
+      throw new RangeError('sampleMs must be a positive integer');
     this.start = deps.now();
     this.off = deps.events.on('account', (e) => this.onEvent(e));
   }
@@ -209,7 +210,8 @@ export class SessionReport {
   /** The fills of the session, per account, oldest first. */
   fills(): Array<{ user_id: number; fill: TradeRecord }> {
     const out: Array<{ user_id: number; fill: TradeRecord }> = [];
-    for (const id of [...this.tallies.keys()].sort((a, b) => a - b)) for (const f of this.tallies.get(id)!.fillLog) out.push({ user_id: id, fill: f });
+    for (const id of [...this.tallies.keys()].sort((a, b) => a - b))
+      for (const f of this.tallies.get(id)!.fillLog) out.push({ user_id: id, fill: f });
     return out;
   }
 
@@ -307,10 +309,29 @@ const SUMMARY_COLUMNS = [
   'time_in_market_ratio',
 ] as const satisfies readonly (keyof AccountReport)[];
 
-const FILL_COLUMNS = ['id', 'order_id', 'symbol', 'side', 'position_side', 'price', 'qty', 'quote_qty', 'fee', 'fee_asset', 'role', 'is_close', 'realized_pnl', 'created_at'] as const satisfies readonly (keyof TradeRecord)[];
+const FILL_COLUMNS = [
+  'id',
+  'order_id',
+  'symbol',
+  'side',
+  'position_side',
+  'price',
+  'qty',
+  'quote_qty',
+  'fee',
+  'fee_asset',
+  'role',
+  'is_close',
+  'realized_pnl',
+  'created_at',
+] as const satisfies readonly (keyof TradeRecord)[];
 
 /** One table of the report as CSV (RFC 4180, LF line ends, a header row). */
-export function reportCsv(report: SessionReportData, fills: Array<{ user_id: number; fill: TradeRecord }>, table: ReportTable): string {
+export function reportCsv(
+  report: SessionReportData,
+  fills: Array<{ user_id: number; fill: TradeRecord }>,
+  table: ReportTable,
+): string {
   if (table === 'summary') {
     let out = csvRow([...SUMMARY_COLUMNS]);
     for (const a of report.accounts) out += csvRow(SUMMARY_COLUMNS.map((c) => a[c] as string | number));

@@ -26,18 +26,30 @@ export type TriggerSpec = { price: string | null; trigger: 1 | 2 } | undefined;
 function positionNamed(a: AccountLive, symbol: string, positionSide: number): PositionState | undefined {
   return a.mode === PositionMode.HEDGE
     ? a.positions.get(posKey(symbol, positionSide))
-    : a.positions.get(posKey(symbol, PositionSide.LONG)) ?? a.positions.get(posKey(symbol, PositionSide.SHORT));
+    : (a.positions.get(posKey(symbol, PositionSide.LONG)) ?? a.positions.get(posKey(symbol, PositionSide.SHORT)));
 }
 
 /** Sets, changes or removes (price null) the take-profit and stop-loss of a position. */
-export function setTpSl(core: TradingCore, a: AccountLive, symbol: string, positionSide: number, tp: TriggerSpec, sl: TriggerSpec): PositionRecord {
+export function setTpSl(
+  core: TradingCore,
+  a: AccountLive,
+  symbol: string,
+  positionSide: number,
+  tp: TriggerSpec,
+  sl: TriggerSpec,
+): PositionRecord {
   const pair = core.requirePair(symbol);
   const p = positionNamed(a, symbol, positionSide);
-  if (!p || p.qty === 0) reject(Errors.POSITION_NOT_FOUND, `No ${positionSide === PositionSide.LONG ? 'long' : 'short'} position on ${symbol}`);
+  if (!p || p.qty === 0)
+    reject(
+      Errors.POSITION_NOT_FOUND,
+      `No ${positionSide === PositionSide.LONG ? 'long' : 'short'} position on ${symbol}`,
+    );
   const parse = (label: string, price: string): number => {
     const r = pair.math.price.toUnits(price);
     if (!r.ok) {
-      if (r.reason === 'off_step') reject(Errors.PRICE_OFF_TICK, `${label} ${price} is not a multiple of the tick ${pair.row.tickSize}`);
+      if (r.reason === 'off_step')
+        reject(Errors.PRICE_OFF_TICK, `${label} ${price} is not a multiple of the tick ${pair.row.tickSize}`);
       reject(Errors.INVALID_PARAMETER, `${label} must be a positive decimal string`);
     }
     return r.value;
@@ -50,10 +62,16 @@ export function setTpSl(core: TradingCore, a: AccountLive, symbol: string, posit
   if (sl) slTicks = sl.price === null ? 0 : parse('stop_loss_price', sl.price);
   const px = (t: number) => t * pair.math.tickValue;
   if (tpTicks && (long ? px(tpTicks) <= mark : px(tpTicks) >= mark)) {
-    reject(Errors.INVALID_PARAMETER, `A ${long ? 'long' : 'short'}'s take-profit must be ${long ? 'above' : 'below'} the mark price ${pair.math.roundPrice(mark)}`);
+    reject(
+      Errors.INVALID_PARAMETER,
+      `A ${long ? 'long' : 'short'}'s take-profit must be ${long ? 'above' : 'below'} the mark price ${pair.math.roundPrice(mark)}`,
+    );
   }
   if (slTicks && (long ? px(slTicks) >= mark : px(slTicks) <= mark)) {
-    reject(Errors.INVALID_PARAMETER, `A ${long ? 'long' : 'short'}'s stop-loss must be ${long ? 'below' : 'above'} the mark price ${pair.math.roundPrice(mark)}`);
+    reject(
+      Errors.INVALID_PARAMETER,
+      `A ${long ? 'long' : 'short'}'s stop-loss must be ${long ? 'below' : 'above'} the mark price ${pair.math.roundPrice(mark)}`,
+    );
   }
   p.tpTicks = tpTicks;
   p.slTicks = slTicks;
@@ -66,7 +84,12 @@ export function setTpSl(core: TradingCore, a: AccountLive, symbol: string, posit
 }
 
 /** The take-profit / stop-loss of a position as decimal strings (null when unset). */
-export function tpslOf(core: TradingCore, a: AccountLive, symbol: string, positionSide: number): { take_profit_price: string | null; stop_loss_price: string | null } {
+export function tpslOf(
+  core: TradingCore,
+  a: AccountLive,
+  symbol: string,
+  positionSide: number,
+): { take_profit_price: string | null; stop_loss_price: string | null } {
   const pair = core.requirePair(symbol);
   const p = positionNamed(a, symbol, positionSide);
   return {
@@ -130,7 +153,15 @@ function closeByMarket(core: TradingCore, a: AccountLive, pair: PairState, p: Po
   p.slTicks = 0;
   core.writer.position(p);
   const order = venueCloseOrder(core, a, p, `${prefix}-${id}`, id, closeType, time);
-  pair.book.placeMarket(id, a.id, order.side, p.qty, Math.max(1, pair.math.ticksRound(pair.markPrice)), OrderFlag.ReduceOnly, p.qty);
+  pair.book.placeMarket(
+    id,
+    a.id,
+    order.side,
+    p.qty,
+    Math.max(1, pair.math.ticksRound(pair.markPrice)),
+    OrderFlag.ReduceOnly,
+    p.qty,
+  );
   drain(core, pair, null);
   core.writer.order(order);
   core.writer.flush();

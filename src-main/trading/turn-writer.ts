@@ -29,7 +29,8 @@ function emptyTurn(): TurnWrites {
   return { orders: new Set(), trades: [], positions: new Set(), closed: [], wallets: new Set() };
 }
 
-type PendingEvent = { accountId: number; kind: 'order'; data: LiveOrder } | { accountId: number; kind: 'fill'; data: TradeState };
+type PendingEvent =
+  { accountId: number; kind: 'order'; data: LiveOrder } | { accountId: number; kind: 'fill'; data: TradeState };
 
 export class TurnWriter {
   private readonly core: TradingCore;
@@ -135,7 +136,8 @@ export class TurnWriter {
     const touched = new Set<number>();
     for (const p of positions) touched.add(p.accountId);
     for (const c of closed) touched.add(c.p.accountId);
-    for (const id of touched) out.push({ accountId: id, kind: 'position', data: positionRecords(core, core.accounts.get(id)!) });
+    for (const id of touched)
+      out.push({ accountId: id, kind: 'position', data: positionRecords(core, core.accounts.get(id)!) });
     // The summary moves with the wallet, and also with the order margin an order freezes or
     // frees and the position margin a fill changes: one balance push per account concerned.
     const balances = new Set<number>();
@@ -184,11 +186,13 @@ export class TurnWriter {
 
   /** Announces an account's balance summary (as it is now) after the commit. */
   announceBalance(a: AccountLive): void {
-    if (this.core.events.has('account')) this.announce({ accountId: a.id, kind: 'balance', data: summaryRecord(this.core, a) });
+    if (this.core.events.has('account'))
+      this.announce({ accountId: a.id, kind: 'balance', data: summaryRecord(this.core, a) });
   }
 
   /** Announces an account's position list (as it is now) after the commit. */
   announcePositions(a: AccountLive): void {
-    if (this.core.events.has('account')) this.announce({ accountId: a.id, kind: 'position', data: positionRecords(this.core, a) });
+    if (this.core.events.has('account'))
+      this.announce({ accountId: a.id, kind: 'position', data: positionRecords(this.core, a) });
   }
 }

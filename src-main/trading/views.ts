@@ -43,7 +43,10 @@ export function summaryRecord(core: TradingCore, a: AccountLive): AccountSummary
  * Every account with an open position is live (positions are loaded at start and only change
  * through commands on live accounts), so the live state is complete.
  */
-export function openInterestLots(core: TradingCore, symbol: string): { longLots: number; shortLots: number; lots: number } {
+export function openInterestLots(
+  core: TradingCore,
+  symbol: string,
+): { longLots: number; shortLots: number; lots: number } {
   let longLots = 0;
   let shortLots = 0;
   for (const a of core.accounts.values()) {

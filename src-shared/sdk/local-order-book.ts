@@ -28,7 +28,15 @@
 import { BookSide } from './book-side.ts';
 import { isSnapshot } from './depth-types.ts';
 import type {
-  BookState, ConnectionEvents, Continuity, DepthPush, DepthSnapshot, DepthUpdate, GroupedBook, LocalOrderBookOptions, PriceLevel,
+  BookState,
+  ConnectionEvents,
+  Continuity,
+  DepthPush,
+  DepthSnapshot,
+  DepthUpdate,
+  GroupedBook,
+  LocalOrderBookOptions,
+  PriceLevel,
 } from './depth-types.ts';
 import { groupSide, parseStep } from './grouped-view.ts';
 import { systemScheduler, type Scheduler } from './scheduler.ts';
@@ -36,7 +44,15 @@ import { systemScheduler, type Scheduler } from './scheduler.ts';
 // The book's input and output types live in depth-types.ts, the scheduler in scheduler.ts; both
 // stay exported from here (and so from the SDK) as before the split.
 export type {
-  BookState, ConnectionEvents, Continuity, DepthPush, DepthSnapshot, DepthUpdate, GroupedBook, GroupedLevel, LocalOrderBookOptions,
+  BookState,
+  ConnectionEvents,
+  Continuity,
+  DepthPush,
+  DepthSnapshot,
+  DepthUpdate,
+  GroupedBook,
+  GroupedLevel,
+  LocalOrderBookOptions,
   PriceLevel,
 } from './depth-types.ts';
 export { systemScheduler, type Scheduler } from './scheduler.ts';

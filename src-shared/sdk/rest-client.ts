@@ -302,7 +302,20 @@ export class RestClient {
   }
 
   /** Recent public trades of a pair, newest first (`GET /fapi/v1/trades`; limit max 500). */
-  recentTrades(symbol: string, limit?: number): Promise<Array<{ id: string; price: string; qty: string; quote_qty: string; time: number; taker_side: 1 | 2; is_buyer_maker: boolean }>> {
+  recentTrades(
+    symbol: string,
+    limit?: number,
+  ): Promise<
+    Array<{
+      id: string;
+      price: string;
+      qty: string;
+      quote_qty: string;
+      time: number;
+      taker_side: 1 | 2;
+      is_buyer_maker: boolean;
+    }>
+  > {
     return this.getPublic('/fapi/v1/trades', { symbol, limit });
   }
 
@@ -338,7 +351,9 @@ export class RestClient {
   cancelOrder(symbol: string, order: string | number | OrderRef): Promise<OrderRecord> {
     const ref: OrderRef = typeof order === 'object' ? order : { orderId: order };
     const query: Query =
-      ref.clientOrderId !== undefined ? { symbol, client_order_id: ref.clientOrderId } : { symbol, order_id: String(ref.orderId) };
+      ref.clientOrderId !== undefined
+        ? { symbol, client_order_id: ref.clientOrderId }
+        : { symbol, order_id: String(ref.orderId) };
     return this.signed('DELETE', '/fapi/v1/order', query);
   }
 
@@ -370,7 +385,15 @@ export class RestClient {
   }
 
   /** Take-profit / stop-loss of every open position (`GET /fapi/v1/position/tpsl`). */
-  tpslList(): Promise<Array<{ symbol: string; position_side: 1 | 2; take_profit_price: string | null; stop_loss_price: string | null; working_type: 1 | 2 }>> {
+  tpslList(): Promise<
+    Array<{
+      symbol: string;
+      position_side: 1 | 2;
+      take_profit_price: string | null;
+      stop_loss_price: string | null;
+      working_type: 1 | 2;
+    }>
+  > {
     return this.signed('GET', '/fapi/v1/position/tpsl');
   }
 

@@ -20,13 +20,26 @@
 
 import { systemScheduler, type Scheduler } from './scheduler.ts';
 import { WsRequestError } from './ws-types.ts';
-import type { LoginParamsSource, WebSocketConstructor, WebSocketLike, WsClientOptions, WsCloseInfo, WsState } from './ws-types.ts';
+import type {
+  LoginParamsSource,
+  WebSocketConstructor,
+  WebSocketLike,
+  WsClientOptions,
+  WsCloseInfo,
+  WsState,
+} from './ws-types.ts';
 
 // The client's option, state and error types live in ws-types.ts; they stay exported from here
 // (and so from the SDK) as before the split.
 export { WsRequestError } from './ws-types.ts';
 export type {
-  LoginParamsSource, WebSocketConstructor, WebSocketLike, WsClientOptions, WsCloseInfo, WsRequestErrorKind, WsState,
+  LoginParamsSource,
+  WebSocketConstructor,
+  WebSocketLike,
+  WsClientOptions,
+  WsCloseInfo,
+  WsRequestErrorKind,
+  WsState,
 } from './ws-types.ts';
 
 interface Pending {
@@ -140,7 +153,8 @@ export class WsClient {
     this.#setState('closed');
     this.#clearTimer('reconnect');
     this.#clearTimer('ping');
-    for (const p of [...this.#pending.values()]) this.#fail(p, new WsRequestError('closed', p.method, 'WsClient closed'));
+    for (const p of [...this.#pending.values()])
+      this.#fail(p, new WsRequestError('closed', p.method, 'WsClient closed'));
     this.#queue = [];
     this.#ready = false;
     const waiters = this.#readyWaiters;
@@ -195,7 +209,13 @@ export class WsClient {
    * methods a step is not idempotent: one in flight when the connection drops is re-sent, and
    * steps again (the hold was let go with the connection).
    */
-  replay(action: { action: 'play' | 'pause' | 'release' } | { action: 'speed'; speed: number } | { action: 'step'; ms: number } | { action: 'seek'; time: number }): Promise<unknown> {
+  replay(
+    action:
+      | { action: 'play' | 'pause' | 'release' }
+      | { action: 'speed'; speed: number }
+      | { action: 'step'; ms: number }
+      | { action: 'seek'; time: number },
+  ): Promise<unknown> {
     return this.#request('REPLAY', action, true);
   }
 
@@ -357,7 +377,8 @@ export class WsClient {
       this.#queue.push(p.id);
       return;
     }
-    const msg = p.params === undefined ? { method: p.method, id: p.id } : { method: p.method, params: p.params, id: p.id };
+    const msg =
+      p.params === undefined ? { method: p.method, id: p.id } : { method: p.method, params: p.params, id: p.id };
     try {
       ws.send(JSON.stringify(msg));
       p.sent = true;
@@ -379,7 +400,8 @@ export class WsClient {
     let text: string;
     if (typeof raw === 'string') text = raw;
     else if (raw instanceof ArrayBuffer) text = new TextDecoder().decode(new Uint8Array(raw));
-    else if (ArrayBuffer.isView(raw)) text = new TextDecoder().decode(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength));
+    else if (ArrayBuffer.isView(raw))
+      text = new TextDecoder().decode(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength));
     else {
       this.#emitError(new Error('WsClient: unsupported message payload'));
       return;

@@ -1,7 +1,17 @@
 // The API's trading records (orders, trades, account, positions) and their queries, exactly
 // as spec/api.md names, orders and types their fields (re-exported by ../types.ts).
 
-import type { CloseType, MarginMode, OrderStatus, OrderType, PositionAction, PositionSide, Side, TimeInForce, TradeRole } from '../enums.ts';
+import type {
+  CloseType,
+  MarginMode,
+  OrderStatus,
+  OrderType,
+  PositionAction,
+  PositionSide,
+  Side,
+  TimeInForce,
+  TradeRole,
+} from '../enums.ts';
 
 // ---------------------------------------------------------------- orders
 

@@ -12,7 +12,11 @@ const get = (path: string, query?: Record<string, string>) => signed(t.app, a, '
 const post = (path: string, json: unknown) => signed(t.app, a, 'POST', path, { json });
 
 function expectError(r: { status: number; body: any }, def: { code: number; http: number }): void {
-  expect({ status: r.status, code: r.body?.code, data: r.body?.data }).toEqual({ status: def.http, code: def.code, data: null });
+  expect({ status: r.status, code: r.body?.code, data: r.body?.data }).toEqual({
+    status: def.http,
+    code: def.code,
+    data: null,
+  });
 }
 
 beforeAll(async () => {
@@ -50,17 +54,27 @@ describe('leverage', () => {
     // max_notional: the tier cap at that leverage (BTCUSDT's table: 20x -> 100,000,000; HYPEUSDT's
     // first tier, 20x, caps at 5,000)
     expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'BTCUSDT' }))).toStrictEqual({
-      symbol: 'BTCUSDT', leverage: 20, margin_mode: 2, max_leverage: 125, max_notional: '100000000',
+      symbol: 'BTCUSDT',
+      leverage: 20,
+      margin_mode: 2,
+      max_leverage: 125,
+      max_notional: '100000000',
     });
     expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'hypeusdt' }))).toStrictEqual({
-      symbol: 'HYPEUSDT', leverage: 20, margin_mode: 2, max_leverage: 20, max_notional: '5000',
+      symbol: 'HYPEUSDT',
+      leverage: 20,
+      margin_mode: 2,
+      max_leverage: 20,
+      max_notional: '5000',
     });
     expectError(await get('/fapi/v1/leverage', { symbol: 'NOPEUSDT' }), Errors.SYMBOL_NOT_FOUND);
   });
 
   it('set to 50x: the tier cap comes back, new orders use it', async () => {
     expect(dataOf(await post('/fapi/v1/leverage', { symbol: 'BTCUSDT', leverage: 50 }))).toStrictEqual({
-      symbol: 'BTCUSDT', leverage: 50, max_notional: '12000000',
+      symbol: 'BTCUSDT',
+      leverage: 50,
+      max_notional: '12000000',
     });
     expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'BTCUSDT' })).leverage).toBe(50);
     dataOf(await post('/fapi/v1/orders', orderBody({ client_order_id: 'lev-50' })));
@@ -79,13 +93,34 @@ describe('leverage', () => {
 
   it('a position too large for the tier of a higher leverage is 3013', async () => {
     const u = makeAccount(t.venue, 'lev-pos');
-    dataOf(await plain(t.app, 'POST', '/fapi/v1/bot/orders', {
-      json: { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '0.600', need_cache: true },
-    }));
-    dataOf(await signed(t.app, u, 'POST', '/fapi/v1/orders', { json: orderBody({ type: 2, price: undefined, qty: '0.600' }) }));
+    dataOf(
+      await plain(t.app, 'POST', '/fapi/v1/bot/orders', {
+        json: {
+          symbol: 'BTCUSDT',
+          side: 2,
+          position_side: 2,
+          position_action: 1,
+          type: 1,
+          price: '96000.0',
+          qty: '0.600',
+          need_cache: true,
+        },
+      }),
+    );
+    dataOf(
+      await signed(t.app, u, 'POST', '/fapi/v1/orders', {
+        json: orderBody({ type: 2, price: undefined, qty: '0.600' }),
+      }),
+    );
     // 0.6 x 96000 = 57600 USDT > 50000, the 125x tier cap
-    expectError(await signed(t.app, u, 'POST', '/fapi/v1/leverage', { json: { symbol: 'BTCUSDT', leverage: 125 } }), Errors.LEVERAGE_INVALID);
-    expect(dataOf(await signed(t.app, u, 'POST', '/fapi/v1/leverage', { json: { symbol: 'BTCUSDT', leverage: 100 } })).leverage).toBe(100);
+    expectError(
+      await signed(t.app, u, 'POST', '/fapi/v1/leverage', { json: { symbol: 'BTCUSDT', leverage: 125 } }),
+      Errors.LEVERAGE_INVALID,
+    );
+    expect(
+      dataOf(await signed(t.app, u, 'POST', '/fapi/v1/leverage', { json: { symbol: 'BTCUSDT', leverage: 100 } }))
+        .leverage,
+    ).toBe(100);
     const [p] = dataOf(await signed(t.app, u, 'GET', '/fapi/v1/position/list'));
     expect([p.leverage, p.quantity]).toEqual([100, 0.6]);
   });
@@ -93,15 +128,32 @@ describe('leverage', () => {
 
 describe('margin mode', () => {
   it('cannot change while an order is open on the pair (3014); the same mode is a no-op', async () => {
-    expectError(await post('/fapi/v1/marginType', { symbol: 'BTCUSDT', margin_mode: 1 }), Errors.MARGIN_MODE_CHANGE_REFUSED);
+    expectError(
+      await post('/fapi/v1/marginType', { symbol: 'BTCUSDT', margin_mode: 1 }),
+      Errors.MARGIN_MODE_CHANGE_REFUSED,
+    );
     expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'BTCUSDT' })).margin_mode).toBe(2);
-    expect(dataOf(await post('/fapi/v1/marginType', { symbol: 'BTCUSDT', margin_mode: 2 }))).toStrictEqual({ symbol: 'BTCUSDT', margin_mode: 2 });
+    expect(dataOf(await post('/fapi/v1/marginType', { symbol: 'BTCUSDT', margin_mode: 2 }))).toStrictEqual({
+      symbol: 'BTCUSDT',
+      margin_mode: 2,
+    });
   });
 
   it('changes on a quiet pair and new orders carry it', async () => {
-    expect(dataOf(await post('/fapi/v1/marginType', { symbol: 'ethusdt', margin_mode: 1 }))).toStrictEqual({ symbol: 'ETHUSDT', margin_mode: 1 });
-    expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'ETHUSDT' }))).toMatchObject({ margin_mode: 1, leverage: 20 });
-    dataOf(await post('/fapi/v1/orders', orderBody({ symbol: 'ETHUSDT', price: '3300.00', qty: '0.010', client_order_id: 'eth-iso' })));
+    expect(dataOf(await post('/fapi/v1/marginType', { symbol: 'ethusdt', margin_mode: 1 }))).toStrictEqual({
+      symbol: 'ETHUSDT',
+      margin_mode: 1,
+    });
+    expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'ETHUSDT' }))).toMatchObject({
+      margin_mode: 1,
+      leverage: 20,
+    });
+    dataOf(
+      await post(
+        '/fapi/v1/orders',
+        orderBody({ symbol: 'ETHUSDT', price: '3300.00', qty: '0.010', client_order_id: 'eth-iso' }),
+      ),
+    );
     const eth = dataOf(await get('/fapi/v1/openOrders', { symbol: 'ETHUSDT' }));
     expect(eth.map((o: any) => o.margin_mode)).toEqual([1]);
   });
@@ -116,7 +168,9 @@ describe('position mode', () => {
   it('one-way once nothing is open: position_side must be 1, a close needs a position', async () => {
     dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/allOpenOrders', { query: { symbol: 'BTCUSDT' } }));
     dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/allOpenOrders', { query: { symbol: 'ETHUSDT' } }));
-    expect(dataOf(await post('/fapi/v1/positionMode', { position_mode: 'one_way' }))).toStrictEqual({ position_mode: 'one_way' });
+    expect(dataOf(await post('/fapi/v1/positionMode', { position_mode: 'one_way' }))).toStrictEqual({
+      position_mode: 'one_way',
+    });
     expect(dataOf(await get('/fapi/v1/account')).position_mode).toBe('one_way');
     expectError(await post('/fapi/v1/orders', orderBody({ side: 2, position_side: 2 })), Errors.POSITION_SIDE_MISMATCH);
     expectError(await post('/fapi/v1/orders', orderBody({ side: 2, position_action: 2 })), Errors.NO_POSITION_TO_CLOSE);

@@ -33,7 +33,12 @@ beforeEach(() => {
   clock = T0;
 });
 
-async function send(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, extra: { ip?: string; key?: string } = {}) {
+async function send(
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  body?: unknown,
+  extra: { ip?: string; key?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (extra.key) headers['x-api-key'] = extra.key;
   const r = await app.inject({
@@ -50,7 +55,9 @@ const createAccount = (body: unknown, ip?: string) => send('POST', '/admin/v1/ac
 
 async function deposit(key: string, secret: string, amount: unknown) {
   const body = JSON.stringify({ amount });
-  return send('POST', '/fapi/v1/account/deposit?' + buildSignedQuery({ timestamp: clock }, secret, body), body, { key });
+  return send('POST', '/fapi/v1/account/deposit?' + buildSignedQuery({ timestamp: clock }, secret, body), body, {
+    key,
+  });
 }
 
 describe('POST /admin/v1/accounts', () => {
@@ -76,12 +83,18 @@ describe('POST /admin/v1/accounts', () => {
   });
 
   it('requires a body (as OpenAPI says): none is 1002, null is 1001, {} means every default', async () => {
-    const count = () => Number((venue.db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number | bigint }).n);
+    const count = () =>
+      Number((venue.db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number | bigint }).n);
     const before = count();
     const none = await app.inject({ method: 'POST', url: '/admin/v1/accounts' });
     expect(none.statusCode).toBe(400);
     expect(JSON.parse(none.body).code).toBe(Errors.MISSING_PARAMETER.code);
-    const nul = await app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { 'content-type': 'application/json' }, payload: 'null' });
+    const nul = await app.inject({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      headers: { 'content-type': 'application/json' },
+      payload: 'null',
+    });
     expect(nul.statusCode).toBe(400);
     expect(JSON.parse(nul.body).code).toBe(Errors.INVALID_PARAMETER.code);
     expect(count()).toBe(before);
@@ -92,11 +105,21 @@ describe('POST /admin/v1/accounts', () => {
 
   it('creates with chosen credentials, then updates the same account', async () => {
     const r = await createAccount({ api_key: 'admin_key_01', api_secret: 'admin_secret_01', balance: '2500.5' });
-    expect(r.body.data).toMatchObject({ api_key: 'admin_key_01', api_secret: 'admin_secret_01', balance: '2500.50000000' });
+    expect(r.body.data).toMatchObject({
+      api_key: 'admin_key_01',
+      api_secret: 'admin_secret_01',
+      balance: '2500.50000000',
+    });
     const id = r.body.data.user_id;
 
     const u = await createAccount({ api_key: 'admin_key_01', balance: '100' });
-    expect(u.body.data).toEqual({ user_id: id, api_key: 'admin_key_01', api_secret: 'admin_secret_01', balance: '100.00000000', position_mode: 'hedge' });
+    expect(u.body.data).toEqual({
+      user_id: id,
+      api_key: 'admin_key_01',
+      api_secret: 'admin_secret_01',
+      balance: '100.00000000',
+      position_mode: 'hedge',
+    });
     const a = venue.accounts.byKey('admin_key_01')!;
     expect(a.walletBalance).toBe(100n * U);
     // The balance change is booked as a deposit (negative here), so accounting adds up.
@@ -110,7 +133,13 @@ describe('POST /admin/v1/accounts', () => {
 
     // Without a balance the wallet is kept; a new secret replaces the old one.
     const s = await createAccount({ api_key: 'admin_key_01', api_secret: 'admin_secret_02' });
-    expect(s.body.data).toEqual({ user_id: id, api_key: 'admin_key_01', api_secret: 'admin_secret_02', balance: '100.00000000', position_mode: 'hedge' });
+    expect(s.body.data).toEqual({
+      user_id: id,
+      api_key: 'admin_key_01',
+      api_secret: 'admin_secret_02',
+      balance: '100.00000000',
+      position_mode: 'hedge',
+    });
   });
 
   it('position_mode creates a one-way account, switches an idle one, and is refused (nothing applied) while something is open', async () => {
@@ -120,11 +149,23 @@ describe('POST /admin/v1/accounts', () => {
     expect(venue.exchange.summary(id).position_mode).toBe('one_way');
     expect(venue.accounts.byId(id)!.positionMode).toBe('one_way');
     // the same mode again is no change; the other one switches an idle account
-    expect((await createAccount({ api_key: 'admin_mode_01', position_mode: 'one_way' })).body.data.position_mode).toBe('one_way');
-    expect((await createAccount({ api_key: 'admin_mode_01', position_mode: 'hedge' })).body.data.position_mode).toBe('hedge');
+    expect((await createAccount({ api_key: 'admin_mode_01', position_mode: 'one_way' })).body.data.position_mode).toBe(
+      'one_way',
+    );
+    expect((await createAccount({ api_key: 'admin_mode_01', position_mode: 'hedge' })).body.data.position_mode).toBe(
+      'hedge',
+    );
     // an open order: the switch is refused and the balance in the same body is not applied
-    const bid = (Math.round(venue.exchange.pair('BTCUSDT')!.markPrice * 0.98)).toFixed(1);
-    venue.exchange.placeOrder(id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: bid, qty: '0.010' });
+    const bid = Math.round(venue.exchange.pair('BTCUSDT')!.markPrice * 0.98).toFixed(1);
+    venue.exchange.placeOrder(id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: bid,
+      qty: '0.010',
+    });
     const refused = await createAccount({ api_key: 'admin_mode_01', position_mode: 'one_way', balance: '5' });
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe(Errors.POSITION_MODE_CHANGE_REFUSED.code);
@@ -138,7 +179,9 @@ describe('POST /admin/v1/accounts', () => {
 
   it('a rotated secret takes effect on signed routes at once', async () => {
     const whoami = (secret: string) =>
-      send('GET', '/fapi/v1/test/whoami?' + buildSignedQuery({ timestamp: clock }, secret), undefined, { key: 'rotate_key_1' });
+      send('GET', '/fapi/v1/test/whoami?' + buildSignedQuery({ timestamp: clock }, secret), undefined, {
+        key: 'rotate_key_1',
+      });
     await createAccount({ api_key: 'rotate_key_1', api_secret: 'rotate_secret_1' });
     expect((await whoami('rotate_secret_1')).body.data.key).toBe('rotate_key_1'); // now cached
     await createAccount({ api_key: 'rotate_key_1', api_secret: 'rotate_secret_2' });
@@ -230,11 +273,16 @@ describe('whitelist', () => {
     const r = await send('PUT', '/admin/v1/whitelist', { ips: ['10.0.0.1'] }, { ip: '10.0.0.1' });
     expect(r.status).toBe(403);
     expect(r.body.code).toBe(Errors.LOOPBACK_ONLY.code);
-    expect((await send('GET', '/admin/v1/whitelist', undefined, { ip: '10.0.0.1' })).body.code).toBe(Errors.LOOPBACK_ONLY.code);
+    expect((await send('GET', '/admin/v1/whitelist', undefined, { ip: '10.0.0.1' })).body.code).toBe(
+      Errors.LOOPBACK_ONLY.code,
+    );
   });
 
   it('status route is public and tells the caller its IP', async () => {
-    expect((await send('GET', '/fapi/v1/bot/whitelist/status')).body.data).toEqual({ ip: '127.0.0.1', whitelisted: true });
+    expect((await send('GET', '/fapi/v1/bot/whitelist/status')).body.data).toEqual({
+      ip: '127.0.0.1',
+      whitelisted: true,
+    });
     expect((await send('GET', '/fapi/v1/bot/whitelist/status', undefined, { ip: '172.16.0.4' })).body.data).toEqual({
       ip: '172.16.0.4',
       whitelisted: false,
@@ -261,9 +309,14 @@ describe('POST /fapi/v1/account/deposit', () => {
     const again = await deposit(KEY, SECRET, '0.00000002');
     expect(again.body.data.balance).toBe('1250.12345680');
     // The exchange's live wallet (what margin checks use) has it too.
-    expect(venue.exchange.summary(after.id)).toMatchObject({ wallet_balance: '1250.12345680', total_deposits: '1250.12345680' });
+    expect(venue.exchange.summary(after.id)).toMatchObject({
+      wallet_balance: '1250.12345680',
+      total_deposits: '1250.12345680',
+    });
     // request.account (cached) follows the deposit.
-    const who = await send('GET', '/fapi/v1/test/whoami?' + buildSignedQuery({ timestamp: clock }, SECRET), undefined, { key: KEY });
+    const who = await send('GET', '/fapi/v1/test/whoami?' + buildSignedQuery({ timestamp: clock }, SECRET), undefined, {
+      key: KEY,
+    });
     expect(who.body.data.wallet).toBe('125012345680');
   });
 
@@ -290,7 +343,8 @@ describe('POST /fapi/v1/account/deposit', () => {
 
   it('refuses a deposit that would take the wallet past the ceiling', async () => {
     await createAccount({ api_key: 'whale_key_01', api_secret: 'whale_secret_1', balance: '1000000000' });
-    for (let i = 0; i < 9; i++) expect((await deposit('whale_key_01', 'whale_secret_1', '1000000000')).body.code).toBe(0);
+    for (let i = 0; i < 9; i++)
+      expect((await deposit('whale_key_01', 'whale_secret_1', '1000000000')).body.code).toBe(0);
     const r = await deposit('whale_key_01', 'whale_secret_1', '0.00000001');
     expect(r.body.code).toBe(Errors.INVALID_PARAMETER.code);
     expect(r.body.message).toMatch(/may not exceed 10000000000/);
@@ -299,7 +353,12 @@ describe('POST /fapi/v1/account/deposit', () => {
 
   it('refuses missing or non-string amounts through the schema', async () => {
     const body = JSON.stringify({});
-    const r = await send('POST', '/fapi/v1/account/deposit?' + buildSignedQuery({ timestamp: clock }, SECRET, body), body, { key: KEY });
+    const r = await send(
+      'POST',
+      '/fapi/v1/account/deposit?' + buildSignedQuery({ timestamp: clock }, SECRET, body),
+      body,
+      { key: KEY },
+    );
     expect(r.body.code).toBe(Errors.MISSING_PARAMETER.code);
     expect((await deposit(KEY, SECRET, { n: 1 })).body.code).toBe(Errors.INVALID_PARAMETER.code);
   });

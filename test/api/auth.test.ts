@@ -88,7 +88,13 @@ interface Answer {
 
 async function call(
   url: string,
-  opts: { method?: 'GET' | 'POST'; key?: string | null; body?: string; remoteAddress?: string; contentType?: string } = {},
+  opts: {
+    method?: 'GET' | 'POST';
+    key?: string | null;
+    body?: string;
+    remoteAddress?: string;
+    contentType?: string;
+  } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = {};
   const key = opts.key === undefined ? KEY : opts.key;
@@ -137,7 +143,10 @@ describe('signed requests: accepted', () => {
 
   it('accepts a JSON body sent with a charset parameter', async () => {
     const body = '{"x":1}';
-    const r = await call(signedUrl({ timestamp: T0 }, SECRET, body), { body, contentType: 'application/json; charset=utf-8' });
+    const r = await call(signedUrl({ timestamp: T0 }, SECRET, body), {
+      body,
+      contentType: 'application/json; charset=utf-8',
+    });
     expect(r.body.code).toBe(0);
   });
 
@@ -176,7 +185,11 @@ describe('signed requests: each failure has its own code', () => {
   });
 
   it('2002 for an unknown key', async () => {
-    expectError(await call(signedUrl({ timestamp: T0 }), { key: 'nobody_here' }), Errors.API_KEY_UNKNOWN, /Unknown API key/);
+    expectError(
+      await call(signedUrl({ timestamp: T0 }), { key: 'nobody_here' }),
+      Errors.API_KEY_UNKNOWN,
+      /Unknown API key/,
+    );
   });
 
   it('2003 without a signature', async () => {
@@ -192,7 +205,11 @@ describe('signed requests: each failure has its own code', () => {
     expectError(await call(`/fapi/v1/test/signed?signature=${sig}&${q}`), Errors.SIGNATURE_NOT_LAST, /last/);
     expectError(await call(`/fapi/v1/test/signed?${q}&signature=${sig}&symbol=X`), Errors.SIGNATURE_NOT_LAST, /last/);
     // Given twice, even when one is last.
-    expectError(await call(`/fapi/v1/test/signed?${q}&signature=${sig}&signature=${sig}`), Errors.SIGNATURE_NOT_LAST, /once/);
+    expectError(
+      await call(`/fapi/v1/test/signed?${q}&signature=${sig}&signature=${sig}`),
+      Errors.SIGNATURE_NOT_LAST,
+      /once/,
+    );
   });
 
   it('2005 for a missing or malformed timestamp', async () => {
@@ -223,9 +240,17 @@ describe('signed requests: each failure has its own code', () => {
 
   it('2006 past the window: now - timestamp = recv_window passes, one more ms fails', async () => {
     expect((await call(signedUrl({ timestamp: T0 - 5000 }))).body.code).toBe(0);
-    expectError(await call(signedUrl({ timestamp: T0 - 5001 })), Errors.TIMESTAMP_STALE, /5001 ms behind.*recv_window 5000/);
+    expectError(
+      await call(signedUrl({ timestamp: T0 - 5001 })),
+      Errors.TIMESTAMP_STALE,
+      /5001 ms behind.*recv_window 5000/,
+    );
     expect((await call(signedUrl({ timestamp: T0 - 20_000, recv_window: 20000 }))).body.code).toBe(0);
-    expectError(await call(signedUrl({ timestamp: T0 - 20_001, recv_window: 20000 })), Errors.TIMESTAMP_STALE, /recv_window 20000/);
+    expectError(
+      await call(signedUrl({ timestamp: T0 - 20_001, recv_window: 20000 })),
+      Errors.TIMESTAMP_STALE,
+      /recv_window 20000/,
+    );
   });
 
   it('2006 for a timestamp in seconds says that timestamp is in milliseconds', async () => {
@@ -291,12 +316,20 @@ describe('signed requests: each failure has its own code', () => {
 
   it('answers 1004 for malformed JSON on a signed route, saying where it breaks', async () => {
     const body = '{"x":';
-    expectError(await call(signedUrl({ timestamp: T0 }, SECRET, body), { body }), Errors.INVALID_JSON, /^Body is not valid JSON: .*JSON/);
+    expectError(
+      await call(signedUrl({ timestamp: T0 }, SECRET, body), { body }),
+      Errors.INVALID_JSON,
+      /^Body is not valid JSON: .*JSON/,
+    );
   });
 
   it('answers 1004 for a __proto__ key, saying the JSON itself is valid', async () => {
     const body = '{"__proto__":{"admin":true}}';
-    expectError(await call(signedUrl({ timestamp: T0 }, SECRET, body), { body }), Errors.INVALID_JSON, /valid JSON but holds a __proto__/);
+    expectError(
+      await call(signedUrl({ timestamp: T0 }, SECRET, body), { body }),
+      Errors.INVALID_JSON,
+      /valid JSON but holds a __proto__/,
+    );
   });
 
   it('validates the body schema after a good signature', async () => {
@@ -390,7 +423,9 @@ describe('bot whitelist and loopback routes', () => {
     const v = openVenue({ dataDir: ':memory:' });
     const a = await buildApp({ venue: v, rateLimit: false });
     try {
-      expect(() => a.get('/x', { config: { auth: 'sined' as 'signed' } }, async () => 'x')).toThrow(/unknown auth mode 'sined'/);
+      expect(() => a.get('/x', { config: { auth: 'sined' as 'signed' } }, async () => 'x')).toThrow(
+        /unknown auth mode 'sined'/,
+      );
     } finally {
       await a.close();
       v.close();

@@ -46,7 +46,11 @@ describe('JSON types of body values', () => {
     const before = wallet();
     const r = await signedPost('/fapi/v1/account/deposit', '{"amount":10}');
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ code: Errors.INVALID_PARAMETER.code, message: "Invalid body parameter 'amount': must be a JSON string", data: null });
+    expect(r.body).toEqual({
+      code: Errors.INVALID_PARAMETER.code,
+      message: "Invalid body parameter 'amount': must be a JSON string",
+      data: null,
+    });
     expect(wallet()).toBe(before);
     const good = await signedPost('/fapi/v1/account/deposit', '{"amount":"10"}');
     expect(good.body.code).toBe(0);
@@ -58,7 +62,11 @@ describe('JSON types of body values', () => {
       '/fapi/v1/orders',
       '{"symbol":"BTCUSDT","side":1,"position_side":1,"position_action":1,"type":2,"qty":0.002}',
     );
-    expect(order.body).toEqual({ code: 1001, message: "Invalid body parameter 'qty': must be a JSON string", data: null });
+    expect(order.body).toEqual({
+      code: 1001,
+      message: "Invalid body parameter 'qty': must be a JSON string",
+      data: null,
+    });
   });
 
   it('POST /fapi/v1/account/reset refuses a numeric balance', async () => {
@@ -70,7 +78,11 @@ describe('JSON types of body values', () => {
   });
 
   it('POST /admin/v1/accounts refuses a numeric balance', async () => {
-    const r = await app.inject({ method: 'POST', url: '/admin/v1/accounts', payload: { api_key: 'numeric_bal_1', balance: 25000 } });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      payload: { api_key: 'numeric_bal_1', balance: 25000 },
+    });
     expect(r.json()).toMatchObject({ code: 1001, message: "Invalid body parameter 'balance': must be a JSON string" });
     expect(venue.accounts.byKey('numeric_bal_1')).toBeUndefined();
   });
@@ -81,7 +93,9 @@ describe('empty and oversized bodies', () => {
     const empty = await signedPost('/fapi/v1/orders', '');
     expect(empty.status).toBe(400);
     expect(empty.body.code).toBe(Errors.INVALID_JSON.code);
-    expect(empty.body.message).toMatch(/^Missing request body: Content-Type is application\/json but the body is empty/);
+    expect(empty.body.message).toMatch(
+      /^Missing request body: Content-Type is application\/json but the body is empty/,
+    );
     expect(empty.body.message).not.toMatch(/Body cannot be empty/);
     const missing = await signedPost('/fapi/v1/orders', undefined);
     expect(missing.body.code).toBe(Errors.MISSING_PARAMETER.code);
@@ -90,9 +104,18 @@ describe('empty and oversized bodies', () => {
 
   it('a body over the limit: 1005 stating the limit', async () => {
     const big = JSON.stringify({ amount: '1', pad: 'x'.repeat(70_000) });
-    const r = await app.inject({ method: 'POST', url: '/fapi/v1/account/deposit', headers: { 'content-type': 'application/json' }, payload: big });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/fapi/v1/account/deposit',
+      headers: { 'content-type': 'application/json' },
+      payload: big,
+    });
     expect(r.statusCode).toBe(400);
-    expect(r.json()).toEqual({ code: Errors.BODY_TOO_LARGE.code, message: 'Request body is too large: the limit is 65536 bytes (64 KiB)', data: null });
+    expect(r.json()).toEqual({
+      code: Errors.BODY_TOO_LARGE.code,
+      message: 'Request body is too large: the limit is 65536 bytes (64 KiB)',
+      data: null,
+    });
   });
 });
 
@@ -105,7 +128,11 @@ describe('content type', () => {
       ['POST', '/fapi/v1/bot/orders'],
     ] as const) {
       const r = await app.inject({ method, url, headers: { 'content-type': 'text/plain' }, payload: '{"speed": 5}' });
-      expect({ url, status: r.statusCode, code: r.json().code }).toEqual({ url, status: Errors.UNSUPPORTED_MEDIA_TYPE.http, code: Errors.UNSUPPORTED_MEDIA_TYPE.code });
+      expect({ url, status: r.statusCode, code: r.json().code }).toEqual({
+        url,
+        status: Errors.UNSUPPORTED_MEDIA_TYPE.http,
+        code: Errors.UNSUPPORTED_MEDIA_TYPE.code,
+      });
     }
     const signedText = await app.inject({
       method: 'POST',

@@ -10,14 +10,19 @@ let t: TestApp;
 let u: Creds;
 const FOREIGN = '10.1.2.3';
 
-const botBody = (over: Record<string, unknown> = {}) => orderBody({ side: 2, position_side: 2, price: '97000.0', ...over });
+const botBody = (over: Record<string, unknown> = {}) =>
+  orderBody({ side: 2, position_side: 2, price: '97000.0', ...over });
 const botPlace = (over: Record<string, unknown> = {}, remoteAddress?: string) =>
   plain(t.app, 'POST', '/fapi/v1/bot/orders', { json: botBody(over), remoteAddress });
 const cached = async (symbol?: string) =>
   dataOf(await plain(t.app, 'GET', `/fapi/v1/bot/openOrders${symbol ? `?symbol=${symbol}` : ''}`));
 
 function expectError(r: { status: number; body: any }, def: { code: number; http: number }): void {
-  expect({ status: r.status, code: r.body?.code, data: r.body?.data }).toEqual({ status: def.http, code: def.code, data: null });
+  expect({ status: r.status, code: r.body?.code, data: r.body?.data }).toEqual({
+    status: def.http,
+    code: def.code,
+    data: null,
+  });
 }
 
 beforeAll(async () => {
@@ -32,7 +37,13 @@ describe('placement and the order cache', () => {
     const rowsBefore = countRows(t.venue, 'orders');
     const plainOrder = dataOf(await botPlace({ price: '97000.0' }));
     expect(Object.keys(plainOrder)).toEqual([...PLACEMENT_RESULT_FIELDS]);
-    expect(plainOrder).toEqual({ order_id: plainOrder.order_id, client_order_id: `bot.${plainOrder.order_id}`, status: 1, filled_qty: '0.000', filled_quote: '0.00000000' });
+    expect(plainOrder).toEqual({
+      order_id: plainOrder.order_id,
+      client_order_id: `bot.${plainOrder.order_id}`,
+      status: 1,
+      filled_qty: '0.000',
+      filled_quote: '0.00000000',
+    });
     expect(await cached()).toEqual([]);
 
     const c = dataOf(await botPlace({ price: '97100.0', qty: '0.020', client_order_id: 'mm-1', need_cache: true }));
@@ -41,27 +52,56 @@ describe('placement and the order cache', () => {
     expect(Object.keys(list[0])).toEqual([...ORDER_RECORD_FIELDS]);
     const now = t.venue.clock.now();
     expect(list[0]).toStrictEqual({
-      id: c.order_id, client_order_id: 'mm-1', symbol: 'BTCUSDT', side: 2, type: 1, status: 1, price: '97100.0',
-      qty: '0.020', filled_qty: '0.000', filled_quote: '0.00000000', avg_price: '0.0', total_fee: '0.00000000',
-      fee_asset: 'USDT', leverage: 1, margin_mode: 2, position_action: 1, position_side: 2, created_at: now,
-      updated_at: now, user_id: '0',
+      id: c.order_id,
+      client_order_id: 'mm-1',
+      symbol: 'BTCUSDT',
+      side: 2,
+      type: 1,
+      status: 1,
+      price: '97100.0',
+      qty: '0.020',
+      filled_qty: '0.000',
+      filled_quote: '0.00000000',
+      avg_price: '0.0',
+      total_fee: '0.00000000',
+      fee_asset: 'USDT',
+      leverage: 1,
+      margin_mode: 2,
+      position_action: 1,
+      position_side: 2,
+      created_at: now,
+      updated_at: now,
+      user_id: '0',
     });
     expect(await cached('ETHUSDT')).toEqual([]);
     expect(await cached('btcusdt')).toHaveLength(1);
     // a cached client id may not repeat while the order lives
-    expectError(await botPlace({ price: '97200.0', client_order_id: 'mm-1', need_cache: true }), Errors.DUPLICATE_CLIENT_ORDER_ID);
+    expectError(
+      await botPlace({ price: '97200.0', client_order_id: 'mm-1', need_cache: true }),
+      Errors.DUPLICATE_CLIENT_ORDER_ID,
+    );
     expect(countRows(t.venue, 'orders')).toBe(rowsBefore);
   });
 
   it('a user order fills against bot orders; only the user side is stored', async () => {
     const before = { orders: countRows(t.venue, 'orders'), trades: countRows(t.venue, 'trades') };
-    const r = dataOf(await signed(t.app, u, 'POST', '/fapi/v1/orders', { json: orderBody({ type: 2, price: undefined, qty: '0.015' }) }));
+    const r = dataOf(
+      await signed(t.app, u, 'POST', '/fapi/v1/orders', {
+        json: orderBody({ type: 2, price: undefined, qty: '0.015' }),
+      }),
+    );
     // 0.010 at 97000.0 (uncached) then 0.005 at 97100.0 (cached)
     expect(r).toMatchObject({ status: 3, filled_qty: '0.015', filled_quote: '1455.50000000' });
     expect(countRows(t.venue, 'orders')).toBe(before.orders + 1);
     expect(countRows(t.venue, 'trades')).toBe(before.trades + 2);
     const [mm] = await cached();
-    expect(mm).toMatchObject({ client_order_id: 'mm-1', status: 2, filled_qty: '0.005', filled_quote: '485.50000000', avg_price: '97100.0' });
+    expect(mm).toMatchObject({
+      client_order_id: 'mm-1',
+      status: 2,
+      filled_qty: '0.005',
+      filled_quote: '485.50000000',
+      avg_price: '97100.0',
+    });
   });
 
   it('cancel: cached or not, by id; then gone (1102)', async () => {
@@ -69,17 +109,32 @@ describe('placement and the order cache', () => {
     const r = dataOf(await plain(t.app, 'DELETE', `/fapi/v1/bot/order?symbol=BTCUSDT&order_id=${mm.id}`));
     expect(r).toStrictEqual({ order_id: mm.id, status: 4 });
     expect(await cached()).toEqual([]);
-    expectError(await plain(t.app, 'DELETE', `/fapi/v1/bot/order?symbol=BTCUSDT&order_id=${mm.id}`), Errors.ORDER_NOT_FOUND);
+    expectError(
+      await plain(t.app, 'DELETE', `/fapi/v1/bot/order?symbol=BTCUSDT&order_id=${mm.id}`),
+      Errors.ORDER_NOT_FOUND,
+    );
 
     const loose = dataOf(await botPlace({ symbol: 'ETHUSDT', price: '3450.00', qty: '0.010' }));
-    expectError(await plain(t.app, 'DELETE', `/fapi/v1/bot/order?symbol=BTCUSDT&order_id=${loose.order_id}`), Errors.ORDER_NOT_FOUND);
-    expect(dataOf(await plain(t.app, 'DELETE', `/fapi/v1/bot/order?symbol=ETHUSDT&order_id=${loose.order_id}`)).status).toBe(4);
+    expectError(
+      await plain(t.app, 'DELETE', `/fapi/v1/bot/order?symbol=BTCUSDT&order_id=${loose.order_id}`),
+      Errors.ORDER_NOT_FOUND,
+    );
+    expect(
+      dataOf(await plain(t.app, 'DELETE', `/fapi/v1/bot/order?symbol=ETHUSDT&order_id=${loose.order_id}`)).status,
+    ).toBe(4);
     // the ETH book is empty again: a market buy finds nothing and expires
-    const m = dataOf(await signed(t.app, u, 'POST', '/fapi/v1/orders', { json: orderBody({ symbol: 'ETHUSDT', type: 2, price: undefined, qty: '0.010' }) }));
+    const m = dataOf(
+      await signed(t.app, u, 'POST', '/fapi/v1/orders', {
+        json: orderBody({ symbol: 'ETHUSDT', type: 2, price: undefined, qty: '0.010' }),
+      }),
+    );
     expect(m).toMatchObject({ status: 6, filled_qty: '0.000' });
     // a user's order is not a bot order
     const mine = dataOf(await signed(t.app, u, 'POST', '/fapi/v1/orders', { json: orderBody({ price: '90000.0' }) }));
-    expectError(await plain(t.app, 'DELETE', `/fapi/v1/bot/order?symbol=BTCUSDT&order_id=${mine.order_id}`), Errors.ORDER_NOT_FOUND);
+    expectError(
+      await plain(t.app, 'DELETE', `/fapi/v1/bot/order?symbol=BTCUSDT&order_id=${mine.order_id}`),
+      Errors.ORDER_NOT_FOUND,
+    );
     expect(dataOf(await signed(t.app, u, 'GET', '/fapi/v1/openOrders'))).toHaveLength(1);
   });
 
@@ -96,11 +151,26 @@ describe('placement and the order cache', () => {
 describe('IP whitelist', () => {
   it('a caller off the whitelist gets 403 / 2101 on every bot route and writes nothing', async () => {
     const keep = dataOf(await botPlace({ price: '98000.0', need_cache: true }));
-    const before = { orders: countRows(t.venue, 'orders'), trades: countRows(t.venue, 'trades'), cached: await cached() };
+    const before = {
+      orders: countRows(t.venue, 'orders'),
+      trades: countRows(t.venue, 'trades'),
+      cached: await cached(),
+    };
 
-    expectError(await botPlace({ price: '96000.0', side: 1, position_side: 1, need_cache: true }, FOREIGN), Errors.IP_NOT_WHITELISTED);
-    expectError(await plain(t.app, 'DELETE', `/fapi/v1/bot/order?symbol=BTCUSDT&order_id=${keep.order_id}`, { remoteAddress: FOREIGN }), Errors.IP_NOT_WHITELISTED);
-    expectError(await plain(t.app, 'GET', '/fapi/v1/bot/openOrders', { remoteAddress: FOREIGN }), Errors.IP_NOT_WHITELISTED);
+    expectError(
+      await botPlace({ price: '96000.0', side: 1, position_side: 1, need_cache: true }, FOREIGN),
+      Errors.IP_NOT_WHITELISTED,
+    );
+    expectError(
+      await plain(t.app, 'DELETE', `/fapi/v1/bot/order?symbol=BTCUSDT&order_id=${keep.order_id}`, {
+        remoteAddress: FOREIGN,
+      }),
+      Errors.IP_NOT_WHITELISTED,
+    );
+    expectError(
+      await plain(t.app, 'GET', '/fapi/v1/bot/openOrders', { remoteAddress: FOREIGN }),
+      Errors.IP_NOT_WHITELISTED,
+    );
     // had it gone through, this buy would have taken the kept ask
     expectError(await botPlace({ side: 1, position_side: 1, price: '98000.0' }, FOREIGN), Errors.IP_NOT_WHITELISTED);
 

@@ -52,12 +52,19 @@ describe('Host header (DNS rebinding)', () => {
   });
 
   it('the accepted Host values it remembers change no answer: more of them than it keeps, then refused ones', async () => {
-    const status = async (host: string) => (await app.inject({ method: 'GET', url: '/fapi/v1/time', headers: { host } })).statusCode;
+    const status = async (host: string) =>
+      (await app.inject({ method: 'GET', url: '/fapi/v1/time', headers: { host } })).statusCode;
     // 100 distinct loopback values (the guard keeps 64), each accepted twice
     for (let port = 1000; port < 1100; port++) expect([port, await status(`127.0.0.1:${port}`)]).toEqual([port, 200]);
     for (let port = 1000; port < 1100; port++) expect([port, await status(`127.0.0.1:${port}`)]).toEqual([port, 200]);
     // look-alikes of remembered values stay refused, also when asked twice
-    for (const host of ['127.0.0.1:1000.evil.example', '127.0.0.1:10000', '127.0.0.1:99999', 'evil.example:1000', '127.0.0.1:1000.evil.example']) {
+    for (const host of [
+      '127.0.0.1:1000.evil.example',
+      '127.0.0.1:10000',
+      '127.0.0.1:99999',
+      'evil.example:1000',
+      '127.0.0.1:1000.evil.example',
+    ]) {
       expect([host, await status(host)]).toEqual([host, host === '127.0.0.1:10000' ? 200 : 403]);
     }
   });

@@ -52,7 +52,16 @@ describe('GET /fapi/v1/depth', () => {
     t.venue.exchange.cancelBotOrder('BTCUSDT', Number(id)); // level gone: +1
     // another bot account's IOC sell takes 0.5 at 95990.0 and 0.2 at 95980.5: two bid levels
     // change, nothing rests (the house's own orders would not trade: self-trade prevention)
-    const taker: BotOrderInput = { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '95980.5', qty: '0.7', time_in_force: 2 };
+    const taker: BotOrderInput = {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 1,
+      price: '95980.5',
+      qty: '0.7',
+      time_in_force: 2,
+    };
     expect(t.venue.exchange.placeBotOrder(taker, HOUSE_ACCOUNT + 1).filled_qty).toBe('0.700');
     const r = await getJson(t.app, '/fapi/v1/depth?symbol=BTCUSDT&with_id=true');
     expect(r.body.data.id).toBe(before + 4);

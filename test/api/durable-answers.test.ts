@@ -36,7 +36,11 @@ describe('durable answers', () => {
     const a = makeAccount(t.venue, 'durable');
     const group = t.venue.trading.group;
     const commits0 = group.commits;
-    const answers = await Promise.all([1, 2, 3].map((i) => signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: `d-${i}` }) })));
+    const answers = await Promise.all(
+      [1, 2, 3].map((i) =>
+        signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: `d-${i}` }) }),
+      ),
+    );
     for (const r of answers) expect(dataOf(r).status).toBe(1);
     expect(ordersOn(reader, a.id)).toBe(3);
     expect(group.commits).toBeGreaterThan(commits0);
@@ -50,14 +54,20 @@ describe('durable answers', () => {
     t.venue.exchange.events.on('account', (e) => pushes.push(e.kind));
     // A deferred foreign key fails at COMMIT: written into the same turn as the order (from the
     // order's own level event), it makes the turn's commit fail.
-    t.venue.db.exec('CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (pid INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)');
+    t.venue.db.exec(
+      'CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (pid INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)',
+    );
     const poison = t.venue.db.prepare('INSERT INTO child (pid) VALUES (42)');
     const off = t.venue.exchange.events.on('level', () => {
       t.venue.trading.group.unit(() => poison.run());
     });
     const r = await signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: 'lost-1' }) });
     off();
-    expect({ status: r.status, code: r.body.code, data: r.body.data }).toEqual({ status: Errors.INTERNAL.http, code: Errors.INTERNAL.code, data: null });
+    expect({ status: r.status, code: r.body.code, data: r.body.data }).toEqual({
+      status: Errors.INTERNAL.http,
+      code: Errors.INTERNAL.code,
+      data: null,
+    });
     expect(r.body.message).toMatch(/restart/);
     expect(ordersOn(reader, a.id)).toBe(0);
     expect(pushes).toEqual([]);

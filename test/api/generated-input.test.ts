@@ -151,7 +151,8 @@ function textOk(s: Schema, v: string): boolean {
 interface Raw {
   raw: string;
 }
-const isRaw = (v: unknown): v is Raw => typeof v === 'object' && v !== null && Object.keys(v).length === 1 && typeof (v as Raw).raw === 'string';
+const isRaw = (v: unknown): v is Raw =>
+  typeof v === 'object' && v !== null && Object.keys(v).length === 1 && typeof (v as Raw).raw === 'string';
 
 /** Whether a JSON body value has the declared JSON type and passes the schema (conservative). */
 function jsonOk(s: Schema, v: unknown): boolean {
@@ -172,7 +173,11 @@ function jsonOk(s: Schema, v: unknown): boolean {
         return v === null;
       case 'array':
         // any array of strings may still be refused by the route (ips), never counted as bad input here
-        return Array.isArray(v) && (s.maxItems === undefined || v.length <= s.maxItems) && v.every((x) => typeof x === 'string');
+        return (
+          Array.isArray(v) &&
+          (s.maxItems === undefined || v.length <= s.maxItems) &&
+          v.every((x) => typeof x === 'string')
+        );
       default:
         return true;
     }
@@ -182,8 +187,32 @@ function jsonOk(s: Schema, v: unknown): boolean {
 // ---------------------------------------------------------------- bad values
 
 const LOOSE_NUMBERS = [
-  'Infinity', '-Infinity', '1e309', '-1e309', 'NaN', '0x10', '0b1', '0o7', '1e1', '+5', ' 1 ', '1 ', '0005', '1.5', '1.', '.5',
-  '', '-', '--1', 'abc', '9007199254740993', '-9007199254740993', '1e21', '1_000', '１', '1,000',
+  'Infinity',
+  '-Infinity',
+  '1e309',
+  '-1e309',
+  'NaN',
+  '0x10',
+  '0b1',
+  '0o7',
+  '1e1',
+  '+5',
+  ' 1 ',
+  '1 ',
+  '0005',
+  '1.5',
+  '1.',
+  '.5',
+  '',
+  '-',
+  '--1',
+  'abc',
+  '9007199254740993',
+  '-9007199254740993',
+  '1e21',
+  '1_000',
+  '１',
+  '1,000',
 ];
 
 /** Text a query or path parameter's schema refuses. */
@@ -193,11 +222,14 @@ function badText(s: Schema): fc.Arbitrary<string> {
   if (s.type === 'integer' || s.type === 'number') {
     arbs.push(fc.double().map(String), fc.bigInt().map(String), fc.integer().map(String));
   }
-  if (s.enum !== undefined) arbs.push(fc.integer({ min: -10, max: 10 }).map(String), fc.constantFrom('true', 'null', 'new,meme'));
+  if (s.enum !== undefined)
+    arbs.push(fc.integer({ min: -10, max: 10 }).map(String), fc.constantFrom('true', 'null', 'new,meme'));
   return fc.oneof(...arbs).filter((v) => !textOk(s, v));
 }
 
-const nested = fc.constantFrom<unknown>({ a: { b: { c: [1, { d: null }] } } }, [[[]]], { toString: 1 }, { length: 3 }, [null]);
+const nested = fc.constantFrom<unknown>({ a: { b: { c: [1, { d: null }] } } }, [[[]]], { toString: 1 }, { length: 3 }, [
+  null,
+]);
 
 /** JSON values (or raw literals) a body property's schema refuses. */
 function badJson(s: Schema): fc.Arbitrary<unknown> {
@@ -228,7 +260,18 @@ function badJson(s: Schema): fc.Arbitrary<unknown> {
 
 /** Names of keys no route declares (`__proto__`, prototype members, nested-looking, random). */
 const unknownKey = fc.oneof(
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'a[b]', 'a.b', 'zz', 'Symbol', 'SYMBOL'),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    'a[b]',
+    'a.b',
+    'zz',
+    'Symbol',
+    'SYMBOL',
+  ),
   fc.stringMatching(/^[a-z][a-z0-9_]{0,15}$/),
 );
 
@@ -269,7 +312,8 @@ function bodyText(obj: Record<string, unknown>): string {
 }
 
 /** Percent-encoding the URL keeps as is (the signature covers the query exactly as sent). */
-const enc = (v: string): string => encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const enc = (v: string): string =>
+  encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 async function send(op: Op, r: Request): Promise<Sent> {
   let url = op.path.replace(/\{(\w+)\}/g, (_m, n: string) => enc(r.path[n] ?? ''));
@@ -284,7 +328,12 @@ async function send(op: Op, r: Request): Promise<Sent> {
   }
   if (pairs.length > 0) url += `?${pairs.join('&')}`;
   if (r.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await app.inject({ method: op.method, url, headers, ...(r.body === undefined ? {} : { payload: r.body }) });
+  const res = await app.inject({
+    method: op.method,
+    url,
+    headers,
+    ...(r.body === undefined ? {} : { payload: r.body }),
+  });
   let body: Sent['body'];
   try {
     body = JSON.parse(res.body) as Sent['body'];
@@ -364,7 +413,12 @@ function operations(doc: { paths: Record<string, Record<string, Record<string, u
         requestBody?: { content: Record<string, { schema: Schema }> };
         security?: unknown[];
       };
-      const params: Param[] = (o.parameters ?? []).map((p) => ({ name: p.name, in: p.in as Where, required: p.required === true, schema: p.schema }));
+      const params: Param[] = (o.parameters ?? []).map((p) => ({
+        name: p.name,
+        in: p.in as Where,
+        required: p.required === true,
+        schema: p.schema,
+      }));
       const bodySchema = o.requestBody?.content['application/json']?.schema;
       for (const [name, schema] of Object.entries(bodySchema?.properties ?? {})) {
         params.push({ name, in: 'body', required: bodySchema!.required?.includes(name) === true, schema });
@@ -389,7 +443,9 @@ beforeAll(async () => {
   venue = openVenue({ dataDir: ':memory:' });
   app = await buildApp({ venue, rateLimit: false });
   // the simulator's routes exist only with a simulator; it is never started here
-  await app.register(simRoutes, { market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 7 }), venue.clock) });
+  await app.register(simRoutes, {
+    market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 7 }), venue.clock),
+  });
   await app.ready();
   who = makeAccount(venue, 'fuzz');
   ops = operations(JSON.parse((await app.inject({ url: '/openapi.json' })).body));
@@ -406,84 +462,129 @@ describe(`generated bad input (${RUNS} runs per parameter)`, () => {
   it('covers every operation of the document, its parameters and its error forms', () => {
     expect(ops.length).toBeGreaterThanOrEqual(38);
     const keys = ops.map((o) => `${o.method} ${o.path}`);
-    for (const k of ['GET /api/v1/symbols/{symbol}', 'GET /logos/{file}', 'POST /admin/v1/accounts', 'PUT /admin/v1/whitelist', 'POST /api/v1/sim', 'GET /fapi/v1/klines', 'GET /fapi/v1/complete_price', 'GET /fapi/v1/position/history']) {
+    for (const k of [
+      'GET /api/v1/symbols/{symbol}',
+      'GET /logos/{file}',
+      'POST /admin/v1/accounts',
+      'PUT /admin/v1/whitelist',
+      'POST /api/v1/sim',
+      'GET /fapi/v1/klines',
+      'GET /fapi/v1/complete_price',
+      'GET /fapi/v1/position/history',
+    ]) {
       expect(keys).toContain(k);
     }
     expect(ops.filter((o) => o.signed).length).toBeGreaterThanOrEqual(19);
     expect(ops.flatMap((o) => o.params).filter((p) => p.in === 'body').length).toBeGreaterThanOrEqual(25);
   });
 
-  it('every parameter: values its schema refuses get the documented error naming it, never a 5xx', async () => {
-    for (const op of ops) {
-      for (const p of op.params) {
+  it(
+    'every parameter: values its schema refuses get the documented error naming it, never a 5xx',
+    async () => {
+      for (const op of ops) {
+        for (const p of op.params) {
+          const base = baseRequest(op);
+          await fc.assert(
+            fc.asyncProperty(p.in === 'body' ? badJson(p.schema) : badText(p.schema), async (bad) => {
+              // '', '.' and '..' leave the route (another path or the list route), not values of the parameter
+              fc.pre(!(p.in === 'path' && (bad === '' || bad === '.' || bad === '..')));
+              const req: Request = { path: { ...base.req.path }, query: base.req.query.filter(([k]) => k !== p.name) };
+              let body = base.body === undefined ? undefined : { ...base.body };
+              if (p.in === 'path') req.path[p.name] = bad as string;
+              else if (p.in === 'body') body = { ...body, [p.name]: bad };
+              else if (op.signed && p.name === 'timestamp') req.timestamp = bad as string;
+              else if (op.signed && p.name === 'recv_window') req.recvWindow = bad as string;
+              else if (op.signed && p.name === 'signature') req.signature = bad as string;
+              else req.query.push([p.name, bad as string]);
+              if (body !== undefined) req.body = bodyText(body);
+              const r = await send(op, req);
+              // the router refuses a path that is empty or holds a slash before any schema runs
+              const routerOnly = p.in === 'path' && ((bad as string) === '' || (bad as string).includes('/'));
+              expectRefused(
+                op,
+                r,
+                routerOnly ? undefined : nameIn(op, p),
+                `${p.in} ${p.name}=${JSON.stringify(bad).slice(0, 80)}`,
+              );
+            }),
+            params,
+          );
+        }
+        await healthy();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'every operation: unknown query keys and unknown body keys are refused by name',
+    async () => {
+      for (const op of ops) {
         const base = baseRequest(op);
         await fc.assert(
-          fc.asyncProperty(p.in === 'body' ? badJson(p.schema) : badText(p.schema), async (bad) => {
-            // '', '.' and '..' leave the route (another path or the list route), not values of the parameter
-            fc.pre(!(p.in === 'path' && (bad === '' || bad === '.' || bad === '..')));
-            const req: Request = { path: { ...base.req.path }, query: base.req.query.filter(([k]) => k !== p.name) };
-            let body = base.body === undefined ? undefined : { ...base.body };
-            if (p.in === 'path') req.path[p.name] = bad as string;
-            else if (p.in === 'body') body = { ...body, [p.name]: bad };
-            else if (op.signed && p.name === 'timestamp') req.timestamp = bad as string;
-            else if (op.signed && p.name === 'recv_window') req.recvWindow = bad as string;
-            else if (op.signed && p.name === 'signature') req.signature = bad as string;
-            else req.query.push([p.name, bad as string]);
-            if (body !== undefined) req.body = bodyText(body);
-            const r = await send(op, req);
-            // the router refuses a path that is empty or holds a slash before any schema runs
-            const routerOnly = p.in === 'path' && ((bad as string) === '' || (bad as string).includes('/'));
-            expectRefused(op, r, routerOnly ? undefined : nameIn(op, p), `${p.in} ${p.name}=${JSON.stringify(bad).slice(0, 80)}`);
-          }),
-          params,
-        );
-      }
-      await healthy();
-    }
-  }, TIMEOUT);
-
-  it('every operation: unknown query keys and unknown body keys are refused by name', async () => {
-    for (const op of ops) {
-      const base = baseRequest(op);
-      await fc.assert(
-        fc.asyncProperty(unknownKey, fc.string({ maxLength: 20 }), async (key, value) => {
-          fc.pre(!op.params.some((p) => p.name === key));
-          const req: Request = { path: base.req.path, query: [...base.req.query, [key, value]] };
-          if (base.body !== undefined) req.body = bodyText(base.body);
-          expectRefused(op, await send(op, req), key, `query key ${key}`);
-        }),
-        params,
-      );
-      if (op.hasBody) {
-        await fc.assert(
-          fc.asyncProperty(unknownKey, fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), nested), async (key, value) => {
+          fc.asyncProperty(unknownKey, fc.string({ maxLength: 20 }), async (key, value) => {
             fc.pre(!op.params.some((p) => p.name === key));
-            const req: Request = { path: base.req.path, query: base.req.query };
-            // __proto__ written into the JSON text itself (an object literal key would set the prototype)
-            req.body = bodyText(base.body!).replace(/^\{/, () => `{${JSON.stringify(key)}:${JSON.stringify(value)}${Object.keys(base.body!).length > 0 ? ',' : ''}`);
-            const r = await send(op, req);
-            // JSON.parse-level refusal of prototype keys (1004) names the key too
-            expectRefused(op, r, key === '__proto__' || key === 'constructor' ? undefined : key, `body key ${key}`);
-            if (key === '__proto__' || key === 'constructor') {
-              expect(r.body?.code === 1003 || r.body?.code === 1004 || r.body?.code === 1001, r.raw).toBe(true);
-            }
+            const req: Request = { path: base.req.path, query: [...base.req.query, [key, value]] };
+            if (base.body !== undefined) req.body = bodyText(base.body);
+            expectRefused(op, await send(op, req), key, `query key ${key}`);
           }),
           params,
         );
+        if (op.hasBody) {
+          await fc.assert(
+            fc.asyncProperty(
+              unknownKey,
+              fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), nested),
+              async (key, value) => {
+                fc.pre(!op.params.some((p) => p.name === key));
+                const req: Request = { path: base.req.path, query: base.req.query };
+                // __proto__ written into the JSON text itself (an object literal key would set the prototype)
+                req.body = bodyText(base.body!).replace(
+                  /^\{/,
+                  () =>
+                    `{${JSON.stringify(key)}:${JSON.stringify(value)}${Object.keys(base.body!).length > 0 ? ',' : ''}`,
+                );
+                const r = await send(op, req);
+                // JSON.parse-level refusal of prototype keys (1004) names the key too
+                expectRefused(op, r, key === '__proto__' || key === 'constructor' ? undefined : key, `body key ${key}`);
+                if (key === '__proto__' || key === 'constructor') {
+                  expect(r.body?.code === 1003 || r.body?.code === 1004 || r.body?.code === 1001, r.raw).toBe(true);
+                }
+              },
+            ),
+            params,
+          );
+        }
+        await healthy();
       }
-      await healthy();
-    }
-  }, TIMEOUT);
+    },
+    TIMEOUT,
+  );
 
-  it('every operation with a body: none, null, a non-object or malformed JSON is a 4xx, never a 5xx', async () => {
-    const wholes: Array<string | undefined> = [undefined, 'null', '[]', '"text"', '1', 'true', '{', '{"a":', '[{}]', ''];
-    for (const op of ops.filter((o) => o.hasBody)) {
-      const base = baseRequest(op);
-      for (const w of wholes) {
-        const r = await send(op, { path: base.req.path, query: base.req.query, body: w });
-        expectRefused(op, r, undefined, `body ${JSON.stringify(w)}`);
+  it(
+    'every operation with a body: none, null, a non-object or malformed JSON is a 4xx, never a 5xx',
+    async () => {
+      const wholes: Array<string | undefined> = [
+        undefined,
+        'null',
+        '[]',
+        '"text"',
+        '1',
+        'true',
+        '{',
+        '{"a":',
+        '[{}]',
+        '',
+      ];
+      for (const op of ops.filter((o) => o.hasBody)) {
+        const base = baseRequest(op);
+        for (const w of wholes) {
+          const r = await send(op, { path: base.req.path, query: base.req.query, body: w });
+          expectRefused(op, r, undefined, `body ${JSON.stringify(w)}`);
+        }
+        await healthy();
       }
-      await healthy();
-    }
-  }, TIMEOUT);
+    },
+    TIMEOUT,
+  );
 });

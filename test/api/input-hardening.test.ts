@@ -18,7 +18,9 @@ let who: Creds;
 beforeAll(async () => {
   venue = openVenue({ dataDir: ':memory:' });
   app = await buildApp({ venue, rateLimit: false });
-  await app.register(simRoutes, { market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 3 }), venue.clock) });
+  await app.register(simRoutes, {
+    market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 3 }), venue.clock),
+  });
   await app.ready();
   who = makeAccount(venue, 'hardening');
 });
@@ -40,7 +42,11 @@ describe('numbers in the query are finite integers of one syntax', () => {
   it.each([...NON_FINITE, ...LOOSE])('signed history routes: limit=%j is 1001 naming limit', async (v) => {
     for (const path of ['/fapi/v1/myTrades', '/fapi/v1/allOrders', '/fapi/v1/position/history']) {
       const r = await signed(app, who, 'GET', path, { query: { limit: v } });
-      expect({ path, status: r.status, code: r.body.code }).toEqual({ path, status: 400, code: Errors.INVALID_PARAMETER.code });
+      expect({ path, status: r.status, code: r.body.code }).toEqual({
+        path,
+        status: 400,
+        code: Errors.INVALID_PARAMETER.code,
+      });
       expect(r.body.message).toContain("'limit'");
     }
   });
@@ -74,7 +80,9 @@ describe('numbers in the query are finite integers of one syntax', () => {
   it('the strict syntax still takes plain integers, 0 and negatives where the range allows', async () => {
     expect((await get('/fapi/v1/trades?symbol=BTCUSDT&limit=1')).body.code).toBe(0);
     expect((await get('/fapi/v1/trades?symbol=BTCUSDT&limit=0')).body.code).toBe(Errors.INVALID_PARAMETER.code);
-    const r = await signed(app, who, 'GET', '/fapi/v1/myTrades', { query: { start_time: '0', end_time: '9007199254740991', limit: '500' } });
+    const r = await signed(app, who, 'GET', '/fapi/v1/myTrades', {
+      query: { start_time: '0', end_time: '9007199254740991', limit: '500' },
+    });
     expect(r.body.code).toBe(0);
     const neg = await signed(app, who, 'GET', '/fapi/v1/myTrades', { query: { start_time: '-1' } });
     expect(neg.body.message).toContain("'start_time'");
@@ -84,13 +92,20 @@ describe('numbers in the query are finite integers of one syntax', () => {
 
 describe('numbers in JSON bodies are finite', () => {
   it.each(['1e309', '-1e309', '1e300', '9007199254740993'])('leverage %s is 1001 naming leverage', async (lit) => {
-    const r = await signed(app, who, 'POST', '/fapi/v1/leverage', { rawBody: `{"symbol":"BTCUSDT","leverage":${lit}}` });
+    const r = await signed(app, who, 'POST', '/fapi/v1/leverage', {
+      rawBody: `{"symbol":"BTCUSDT","leverage":${lit}}`,
+    });
     expect([r.status, r.body.code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
     expect(r.body.message).toContain("'leverage'");
   });
 
   it('sim speed 1e309 is 1001 and leaves the clock alone', async () => {
-    const r = await app.inject({ method: 'POST', url: '/api/v1/sim', headers: { 'content-type': 'application/json' }, payload: '{"speed":1e309}' });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/api/v1/sim',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"speed":1e309}',
+    });
     expect(r.statusCode).toBe(400);
     expect(r.json().message).toContain("'speed'");
     expect(venue.clock.speed).toBe(1);
@@ -106,10 +121,21 @@ describe('unknown parameters are 1003 on every route', () => {
     ['POST', '/api/v1/sim?foo=1'],
     ['POST', '/api/v1/session?foo=1'],
   ])('%s %s', async (method, url) => {
-    const payload = method === 'PUT' ? { ips: ['127.0.0.1'] } : url.startsWith('/api/v1/sim') ? { paused: false } : url.startsWith('/api/v1/session') ? { token: 'x' } : {};
+    const payload =
+      method === 'PUT'
+        ? { ips: ['127.0.0.1'] }
+        : url.startsWith('/api/v1/sim')
+          ? { paused: false }
+          : url.startsWith('/api/v1/session')
+            ? { token: 'x' }
+            : {};
     const r = await app.inject({ method: method as 'GET', url, ...(method === 'GET' ? {} : { payload }) });
     expect(r.statusCode).toBe(400);
-    expect(r.json()).toEqual({ code: Errors.UNKNOWN_PARAMETER.code, message: "Unknown query parameter 'foo'", data: null });
+    expect(r.json()).toEqual({
+      code: Errors.UNKNOWN_PARAMETER.code,
+      message: "Unknown query parameter 'foo'",
+      data: null,
+    });
   });
 });
 
@@ -122,7 +148,12 @@ describe('a declared body is required', () => {
   ])('%s %s: none is 1002, null is 1001', async (method, url) => {
     const none = await app.inject({ method: method as 'POST', url });
     expect([none.statusCode, none.json().code]).toEqual([400, Errors.MISSING_PARAMETER.code]);
-    const nul = await app.inject({ method: method as 'POST', url, headers: { 'content-type': 'application/json' }, payload: 'null' });
+    const nul = await app.inject({
+      method: method as 'POST',
+      url,
+      headers: { 'content-type': 'application/json' },
+      payload: 'null',
+    });
     expect([nul.statusCode, nul.json().code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
   });
 
@@ -135,7 +166,9 @@ describe('a declared body is required', () => {
   });
 
   it('tpsl: an empty string price is 1001, not read as null', async () => {
-    const r = await signed(app, who, 'POST', '/fapi/v1/position/tpsl', { json: { symbol: 'BTCUSDT', position_side: 1, take_profit_price: '' } });
+    const r = await signed(app, who, 'POST', '/fapi/v1/position/tpsl', {
+      json: { symbol: 'BTCUSDT', position_side: 1, take_profit_price: '' },
+    });
     expect([r.status, r.body.code]).toEqual([400, Errors.INVALID_PARAMETER.code]);
     expect(r.body.message).toContain("'take_profit_price'");
   });

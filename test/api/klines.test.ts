@@ -24,7 +24,10 @@ const trades: Trade[] = [];
 function klinesOf(venue: Venue): KlineService {
   const own = (venue as Venue & { klines?: KlineService }).klines;
   if (own) return own;
-  attached = new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange }, { tickMs: 0 });
+  attached = new KlineService(
+    { candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange },
+    { tickMs: 0 },
+  );
   Object.assign(venue, { klines: attached });
   return attached;
 }
@@ -43,13 +46,22 @@ const fmtQuote = (units: bigint): string => {
 function cross(makers: Array<[price: number, lots: number]>, takerSide: 1 | 2): void {
   const makerSide = takerSide === 1 ? 2 : 1;
   const order = (side: number, ticks: number, lots: number) => ({
-    symbol: 'BTCUSDT', side, position_side: side === 1 ? 1 : 2, position_action: 1, type: 1,
-    price: fmtPrice(ticks), qty: fmtQty(lots), time_in_force: 1,
+    symbol: 'BTCUSDT',
+    side,
+    position_side: side === 1 ? 1 : 2,
+    position_action: 1,
+    type: 1,
+    price: fmtPrice(ticks),
+    qty: fmtQty(lots),
+    time_in_force: 1,
   });
   for (const [p, q] of makers) t.venue.exchange.placeBotOrder(order(makerSide, p, q), HOUSE_ACCOUNT);
   const worst = takerSide === 1 ? Math.max(...makers.map((m) => m[0])) : Math.min(...makers.map((m) => m[0]));
   const total = makers.reduce((s, m) => s + m[1], 0);
-  const res = t.venue.exchange.placeBotOrder({ ...order(takerSide, worst, total), time_in_force: 2 }, HOUSE_ACCOUNT + 1);
+  const res = t.venue.exchange.placeBotOrder(
+    { ...order(takerSide, worst, total), time_in_force: 2 },
+    HOUSE_ACCOUNT + 1,
+  );
   expect(res.filled_qty).toBe(fmtQty(total));
   // price-time priority: the best maker price fills first
   const sorted = [...makers].sort((a, b) => (takerSide === 1 ? a[0] - b[0] : b[0] - a[0]));
@@ -75,11 +87,18 @@ function reference(interval: Interval, now: number): unknown[][] {
     const buys = inside.filter((x) => x.side === 1);
     const q = (xs: Trade[]) => xs.reduce((s, x) => s + BigInt(x.price) * BigInt(x.qty), 0n);
     out.push([
-      open, next - 1,
-      fmtPrice(inside[0].price), fmtPrice(Math.max(...inside.map((x) => x.price))),
-      fmtPrice(Math.min(...inside.map((x) => x.price))), fmtPrice(inside[inside.length - 1].price),
-      fmtQty(inside.reduce((s, x) => s + x.qty, 0)), fmtQuote(q(inside)), inside.length,
-      fmtQty(buys.reduce((s, x) => s + x.qty, 0)), fmtQuote(q(buys)), closed,
+      open,
+      next - 1,
+      fmtPrice(inside[0].price),
+      fmtPrice(Math.max(...inside.map((x) => x.price))),
+      fmtPrice(Math.min(...inside.map((x) => x.price))),
+      fmtPrice(inside[inside.length - 1].price),
+      fmtQty(inside.reduce((s, x) => s + x.qty, 0)),
+      fmtQuote(q(inside)),
+      inside.length,
+      fmtQty(buys.reduce((s, x) => s + x.qty, 0)),
+      fmtQuote(q(buys)),
+      closed,
     ]);
     prevClose = inside[inside.length - 1].price;
   }
@@ -95,11 +114,24 @@ beforeAll(async () => {
   W = T0 + 1_500;
   cross([[960_000, 12]], 1);
   W += 200;
-  cross([[960_050, 3], [960_020, 5]], 1);
+  cross(
+    [
+      [960_050, 3],
+      [960_020, 5],
+    ],
+    1,
+  );
   W += 41_000;
   cross([[959_900, 40]], 2);
   W += 30_000;
-  cross([[959_950, 7], [959_800, 9], [959_850, 1]], 2);
+  cross(
+    [
+      [959_950, 7],
+      [959_800, 9],
+      [959_850, 1],
+    ],
+    2,
+  );
   for (let i = 0; i < 12; i++) {
     W += 37_000 + i * 1_000;
     if (i === 5) W += 180_000; // a few quiet minutes: zero-trade candles
@@ -125,7 +157,18 @@ describe('GET /fapi/v1/klines', () => {
       const k = rows[i];
       expect(k.length).toBe(12);
       expect(k.map((v) => typeof v)).toEqual([
-        'number', 'number', 'string', 'string', 'string', 'string', 'string', 'string', 'number', 'string', 'string', 'boolean',
+        'number',
+        'number',
+        'string',
+        'string',
+        'string',
+        'string',
+        'string',
+        'string',
+        'number',
+        'string',
+        'string',
+        'boolean',
       ]);
       expect(Number.isInteger(k[0]) && Number.isInteger(k[1]) && Number.isInteger(k[8])).toBe(true);
       expect(k[1]).toBe((k[0] as number) + 59_999);

@@ -14,7 +14,11 @@ afterAll(async () => {
 
 async function call(method: 'GET' | 'POST' | 'DELETE' | 'PUT', url: string) {
   const r = await t.app.inject({ method, url });
-  return { status: r.statusCode, allow: r.headers.allow, body: JSON.parse(r.body) as { code: number; message: string; data: unknown } };
+  return {
+    status: r.statusCode,
+    allow: r.headers.allow,
+    body: JSON.parse(r.body) as { code: number; message: string; data: unknown },
+  };
 }
 
 describe('405 method not allowed', () => {
@@ -22,7 +26,11 @@ describe('405 method not allowed', () => {
     const r = await call('GET', '/fapi/v1/orders');
     expect(r.status).toBe(405);
     expect(r.allow).toBe('POST');
-    expect(r.body).toEqual({ code: Errors.METHOD_NOT_ALLOWED.code, message: 'GET is not allowed on /fapi/v1/orders; use POST', data: null });
+    expect(r.body).toEqual({
+      code: Errors.METHOD_NOT_ALLOWED.code,
+      message: 'GET is not allowed on /fapi/v1/orders; use POST',
+      data: null,
+    });
   });
 
   it('POST on the parametric GET route /api/v1/symbols/:symbol', async () => {

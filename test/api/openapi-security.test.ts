@@ -23,7 +23,9 @@ const SAMPLE: Record<string, string> = { symbol: 'BTCUSDT', file: 'BTC.svg' };
 beforeAll(async () => {
   venue = openVenue({ dataDir: ':memory:' });
   app = await buildApp({ venue, rateLimit: false });
-  await app.register(simRoutes, { market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 1 }), venue.clock) });
+  await app.register(simRoutes, {
+    market: new SimulatedMarket(new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 1 }), venue.clock),
+  });
   await app.ready();
   const r = await app.inject({ method: 'GET', url: '/openapi.json' });
   expect(r.statusCode).toBe(200);
@@ -58,7 +60,11 @@ describe('/openapi.json security', () => {
   });
 
   it('marks the signed routes named in the review and not a public one', () => {
-    for (const [m, p] of [['POST', '/fapi/v1/orders'], ['GET', '/fapi/v1/openOrders'], ['GET', '/fapi/v1/position/list']]) {
+    for (const [m, p] of [
+      ['POST', '/fapi/v1/orders'],
+      ['GET', '/fapi/v1/openOrders'],
+      ['GET', '/fapi/v1/position/list'],
+    ]) {
       expect(op(m, p)?.security, `${m} ${p}`).toEqual([{ apiKey: [] }]);
     }
     expect(op('GET', '/fapi/v1/depth')).toBeDefined();
@@ -76,7 +82,9 @@ describe('/openapi.json security', () => {
   });
 
   it('every operation that refused the remote caller with 403 documents 403', () => {
-    const forbidden = [...probe].filter(([, code]) => code === Errors.LOOPBACK_ONLY.code || code === Errors.IP_NOT_WHITELISTED.code);
+    const forbidden = [...probe].filter(
+      ([, code]) => code === Errors.LOOPBACK_ONLY.code || code === Errors.IP_NOT_WHITELISTED.code,
+    );
     expect(forbidden.map(([k]) => k)).toContain('POST /api/v1/sim');
     for (const [key] of forbidden) {
       const [m, p] = key.split(' ');

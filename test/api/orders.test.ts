@@ -13,10 +13,26 @@ import { dataOf, makeAccount, orderBody, plain, signed, type Creds } from '../he
 const place = (t: TestApp, who: Creds, over: Record<string, unknown> = {}) =>
   signed(t.app, who, 'POST', '/fapi/v1/orders', { json: orderBody(over) });
 const bot = (t: TestApp, body: Record<string, unknown>) => plain(t.app, 'POST', '/fapi/v1/bot/orders', { json: body });
-const botSell = (price: string, qty: string, symbol = 'BTCUSDT', needCache = false) =>
-  ({ symbol, side: 2, position_side: 2, position_action: 1, type: 1, price, qty, need_cache: needCache });
-const botBuy = (price: string, qty: string, symbol = 'BTCUSDT', needCache = false) =>
-  ({ symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty, need_cache: needCache });
+const botSell = (price: string, qty: string, symbol = 'BTCUSDT', needCache = false) => ({
+  symbol,
+  side: 2,
+  position_side: 2,
+  position_action: 1,
+  type: 1,
+  price,
+  qty,
+  need_cache: needCache,
+});
+const botBuy = (price: string, qty: string, symbol = 'BTCUSDT', needCache = false) => ({
+  symbol,
+  side: 1,
+  position_side: 1,
+  position_action: 1,
+  type: 1,
+  price,
+  qty,
+  need_cache: needCache,
+});
 
 function expectError(r: { status: number; body: any }, def: { code: number; http: number }): void {
   expect({ status: r.status, code: r.body?.code }).toEqual({ status: def.http, code: def.code });
@@ -39,7 +55,13 @@ describe('placement, open orders, cancels', () => {
     const r = await place(t, a, { client_order_id: 'c-1' });
     const res = dataOf(r);
     expect(Object.keys(res)).toEqual([...PLACEMENT_RESULT_FIELDS]);
-    expect(res).toEqual({ order_id: res.order_id, client_order_id: 'c-1', status: 1, filled_qty: '0.000', filled_quote: '0.00000000' });
+    expect(res).toEqual({
+      order_id: res.order_id,
+      client_order_id: 'c-1',
+      status: 1,
+      filled_qty: '0.000',
+      filled_quote: '0.00000000',
+    });
     expect(res.order_id).toMatch(/^[1-9][0-9]*$/);
 
     // 950 USDT notional at 20x: 47.5 margin + 0.475 taker fee held back
@@ -52,10 +74,26 @@ describe('placement, open orders, cancels', () => {
     expect(Object.keys(open[0])).toEqual([...ORDER_RECORD_FIELDS]);
     const now = t.venue.clock.now();
     expect(open[0]).toStrictEqual({
-      id: res.order_id, client_order_id: 'c-1', symbol: 'BTCUSDT', side: 1, type: 1, status: 1,
-      price: '95000.0', qty: '0.010', filled_qty: '0.000', filled_quote: '0.00000000', avg_price: '0.0',
-      total_fee: '0.00000000', fee_asset: 'USDT', leverage: 20, margin_mode: 2, position_action: 1,
-      position_side: 1, created_at: now, updated_at: now, user_id: String(a.id),
+      id: res.order_id,
+      client_order_id: 'c-1',
+      symbol: 'BTCUSDT',
+      side: 1,
+      type: 1,
+      status: 1,
+      price: '95000.0',
+      qty: '0.010',
+      filled_qty: '0.000',
+      filled_quote: '0.00000000',
+      avg_price: '0.0',
+      total_fee: '0.00000000',
+      fee_asset: 'USDT',
+      leverage: 20,
+      margin_mode: 2,
+      position_action: 1,
+      position_side: 1,
+      created_at: now,
+      updated_at: now,
+      user_id: String(a.id),
     });
     expect(dataOf(await signed(t.app, a, 'GET', '/fapi/v1/openOrders', { query: { symbol: 'ETHUSDT' } }))).toEqual([]);
   });
@@ -63,7 +101,13 @@ describe('placement, open orders, cancels', () => {
   it('a market order fills against resting bot liquidity; with none it expires', async () => {
     dataOf(await bot(t, botSell('96000.0', '0.010', 'BTCUSDT', true)));
     const r = dataOf(await place(t, a, { type: 2, price: undefined, qty: '0.004', client_order_id: 'm-1' }));
-    expect(r).toEqual({ order_id: r.order_id, client_order_id: 'm-1', status: 3, filled_qty: '0.004', filled_quote: '384.00000000' });
+    expect(r).toEqual({
+      order_id: r.order_id,
+      client_order_id: 'm-1',
+      status: 3,
+      filled_qty: '0.004',
+      filled_quote: '384.00000000',
+    });
     // nothing rests on the ETH book: the market order expires unfilled (status 6), nothing stays open
     const e = dataOf(await place(t, a, { symbol: 'ETHUSDT', type: 2, price: undefined, qty: '0.010' }));
     expect(e).toMatchObject({ status: 6, filled_qty: '0.000', filled_quote: '0.00000000' });
@@ -73,16 +117,34 @@ describe('placement, open orders, cancels', () => {
 
   it('a finished order named on another symbol is 1102 there, 3019 on its own symbol', async () => {
     // The same client id on two symbols: one order cancelled on ETHUSDT, the other still open on BTCUSDT.
-    const eth = dataOf(await place(t, a, { symbol: 'ETHUSDT', price: '3300.00', qty: '0.010', client_order_id: 'twin' }));
-    dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'ETHUSDT', order_id: Number(eth.order_id) } }));
-    const onEth = await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'ETHUSDT', client_order_id: 'twin' } });
+    const eth = dataOf(
+      await place(t, a, { symbol: 'ETHUSDT', price: '3300.00', qty: '0.010', client_order_id: 'twin' }),
+    );
+    dataOf(
+      await signed(t.app, a, 'DELETE', '/fapi/v1/order', {
+        query: { symbol: 'ETHUSDT', order_id: Number(eth.order_id) },
+      }),
+    );
+    const onEth = await signed(t.app, a, 'DELETE', '/fapi/v1/order', {
+      query: { symbol: 'ETHUSDT', client_order_id: 'twin' },
+    });
     expectError(onEth, Errors.ORDER_NOT_CANCELLABLE);
     // named on a symbol where no order of that client id ever was: not found, by either id
-    expectError(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'SOLUSDT', client_order_id: 'twin' } }), Errors.ORDER_NOT_FOUND);
-    expectError(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: Number(eth.order_id) } }), Errors.ORDER_NOT_FOUND);
+    expectError(
+      await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'SOLUSDT', client_order_id: 'twin' } }),
+      Errors.ORDER_NOT_FOUND,
+    );
+    expectError(
+      await signed(t.app, a, 'DELETE', '/fapi/v1/order', {
+        query: { symbol: 'BTCUSDT', order_id: Number(eth.order_id) },
+      }),
+      Errors.ORDER_NOT_FOUND,
+    );
     // a live order with that client id on BTCUSDT is cancelled there, not mistaken for the ETH one
     const btc = dataOf(await place(t, a, { price: '94000.0', client_order_id: 'twin' }));
-    const c = dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', client_order_id: 'twin' } }));
+    const c = dataOf(
+      await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', client_order_id: 'twin' } }),
+    );
     expect(c).toMatchObject({ id: btc.order_id, status: 4 });
   });
 
@@ -91,35 +153,65 @@ describe('placement, open orders, cancels', () => {
     dataOf(await place(t, a, { price: '94100.0', client_order_id: 'k-2' }));
     dataOf(await place(t, a, { price: '94200.0', client_order_id: 'k-3' }));
 
-    const c1 = dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: Number(o1.order_id) } }));
+    const c1 = dataOf(
+      await signed(t.app, a, 'DELETE', '/fapi/v1/order', {
+        query: { symbol: 'BTCUSDT', order_id: Number(o1.order_id) },
+      }),
+    );
     expect(Object.keys(c1)).toEqual([...ORDER_RECORD_FIELDS]);
     expect(c1).toMatchObject({ id: o1.order_id, client_order_id: 'k-1', status: 4, price: '94000.0' });
-    const c2 = dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', client_order_id: 'k-2' } }));
+    const c2 = dataOf(
+      await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', client_order_id: 'k-2' } }),
+    );
     expect(c2).toMatchObject({ client_order_id: 'k-2', status: 4, price: '94100.0' });
 
     // cancelling again: the order is ours but no longer open
-    expectError(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: Number(o1.order_id) } }), Errors.ORDER_NOT_CANCELLABLE);
+    expectError(
+      await signed(t.app, a, 'DELETE', '/fapi/v1/order', {
+        query: { symbol: 'BTCUSDT', order_id: Number(o1.order_id) },
+      }),
+      Errors.ORDER_NOT_CANCELLABLE,
+    );
     // the same by client_order_id (the same answer, whichever id names the order)
-    const again = await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', client_order_id: 'k-2' } });
+    const again = await signed(t.app, a, 'DELETE', '/fapi/v1/order', {
+      query: { symbol: 'BTCUSDT', client_order_id: 'k-2' },
+    });
     expectError(again, Errors.ORDER_NOT_CANCELLABLE);
     expect(again.body.message).toBe(`Order ${c2.id} (client_order_id 'k-2') is no longer open (status 4)`);
     // ids that name no order of this account are 1102
-    expectError(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: 999_999 } }), Errors.ORDER_NOT_FOUND);
-    expectError(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', client_order_id: 'never-used' } }), Errors.ORDER_NOT_FOUND);
+    expectError(
+      await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: 999_999 } }),
+      Errors.ORDER_NOT_FOUND,
+    );
+    expectError(
+      await signed(t.app, a, 'DELETE', '/fapi/v1/order', {
+        query: { symbol: 'BTCUSDT', client_order_id: 'never-used' },
+      }),
+      Errors.ORDER_NOT_FOUND,
+    );
 
     const open = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/openOrders'));
     expect(open.map((o: any) => o.client_order_id)).toEqual(['c-1', 'k-3']);
-    expect(dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/allOpenOrders', { query: { symbol: 'BTCUSDT' } }))).toEqual({ symbol: 'BTCUSDT', cancelled: 2 });
+    expect(
+      dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/allOpenOrders', { query: { symbol: 'BTCUSDT' } })),
+    ).toEqual({ symbol: 'BTCUSDT', cancelled: 2 });
     expect(dataOf(await signed(t.app, a, 'GET', '/fapi/v1/openOrders'))).toEqual([]);
-    expect(dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/allOpenOrders', { query: { symbol: 'BTCUSDT' } }))).toEqual({ symbol: 'BTCUSDT', cancelled: 0 });
+    expect(
+      dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/allOpenOrders', { query: { symbol: 'BTCUSDT' } })),
+    ).toEqual({ symbol: 'BTCUSDT', cancelled: 0 });
     // nothing held back any more (the 0.004 long from the market order holds position margin, not frozen)
     expect(dataOf(await signed(t.app, a, 'GET', '/fapi/v1/account')).frozen_margin).toBe('0.00000000');
   });
 
   it('DELETE /fapi/v1/order takes exactly one of order_id and client_order_id', async () => {
-    expectError(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT' } }), Errors.MISSING_PARAMETER);
     expectError(
-      await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: 1, client_order_id: 'c-1' } }),
+      await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT' } }),
+      Errors.MISSING_PARAMETER,
+    );
+    expectError(
+      await signed(t.app, a, 'DELETE', '/fapi/v1/order', {
+        query: { symbol: 'BTCUSDT', order_id: 1, client_order_id: 'c-1' },
+      }),
       Errors.INVALID_PARAMETER,
     );
   });
@@ -154,16 +246,40 @@ describe('fills in myTrades', () => {
     for (const it of page.items) expect(Object.keys(it)).toEqual([...TRADE_RECORD_FIELDS]);
     const [closing, opening] = page.items; // newest first
     expect(opening).toStrictEqual({
-      id: opening.id, order_id: o.order_id, symbol: 'BTCUSDT', side: 1, position_side: 1, price: '95000.1', qty: '0.003',
+      id: opening.id,
+      order_id: o.order_id,
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      price: '95000.1',
+      qty: '0.003',
       // 285.0003 x 0.0002 (maker) = 0.05700006 exactly
-      quote_qty: '285.00030000', fee: '0.05700006', fee_asset: 'USDT', fee_rate: '0.0002', role: 1, is_close: false,
-      realized_pnl: '0.00000000', created_at: t1,
+      quote_qty: '285.00030000',
+      fee: '0.05700006',
+      fee_asset: 'USDT',
+      fee_rate: '0.0002',
+      role: 1,
+      is_close: false,
+      realized_pnl: '0.00000000',
+      created_at: t1,
     });
     expect(closing).toStrictEqual({
-      id: closing.id, order_id: close.order_id, symbol: 'BTCUSDT', side: 2, position_side: 1, price: '96500.0', qty: '0.003',
+      id: closing.id,
+      order_id: close.order_id,
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 1,
+      price: '96500.0',
+      qty: '0.003',
       // 289.5 x 0.0005 (taker) = 0.14475; PnL 289.5 - 285.0003 = 4.4997
-      quote_qty: '289.50000000', fee: '0.14475000', fee_asset: 'USDT', fee_rate: '0.0005', role: 2, is_close: true,
-      realized_pnl: '4.49970000', created_at: t1 + 1000,
+      quote_qty: '289.50000000',
+      fee: '0.14475000',
+      fee_asset: 'USDT',
+      fee_rate: '0.0005',
+      role: 2,
+      is_close: true,
+      realized_pnl: '4.49970000',
+      created_at: t1 + 1000,
     });
     expect(Number(closing.id)).toBeGreaterThan(Number(opening.id));
     // 100000 - 0.05700006 - 0.14475 + 4.4997
@@ -192,10 +308,23 @@ describe('history paging and filters (myTrades, allOrders)', () => {
     dataOf(await bot(t, botSell('3400.00', '0.010', 'ETHUSDT')));
     dataOf(await bot(t, botBuy('95000.0', '0.002', 'BTCUSDT', true)));
     t.venue.clock.advance(1000);
-    dataOf(await place(t, a, { side: 2, position_action: 2, type: 2, price: undefined, qty: '0.002', client_order_id: 'btc-close' }));
+    dataOf(
+      await place(t, a, {
+        side: 2,
+        position_action: 2,
+        type: 2,
+        price: undefined,
+        qty: '0.002',
+        client_order_id: 'btc-close',
+      }),
+    );
     dataOf(await place(t, a, { price: '90000.0', qty: '0.002', client_order_id: 'resting' }));
     const r = dataOf(await place(t, a, { price: '90001.0', qty: '0.002', client_order_id: 'gone' }));
-    dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: Number(r.order_id) } }));
+    dataOf(
+      await signed(t.app, a, 'DELETE', '/fapi/v1/order', {
+        query: { symbol: 'BTCUSDT', order_id: Number(r.order_id) },
+      }),
+    );
   });
   afterAll(() => t.close());
 
@@ -238,7 +367,9 @@ describe('history paging and filters (myTrades, allOrders)', () => {
     expect(eth.map((x: any) => [x.symbol, x.created_at])).toEqual([['ETHUSDT', t0 + 8000]]);
     const sells = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/myTrades', { query: { side: 2 } })).items;
     expect(sells.map((x: any) => [x.side, x.is_close, x.qty])).toEqual([[2, true, '0.002']]);
-    const range = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/myTrades', { query: { start_time: t0 + 2000, end_time: t0 + 4000 } })).items;
+    const range = dataOf(
+      await signed(t.app, a, 'GET', '/fapi/v1/myTrades', { query: { start_time: t0 + 2000, end_time: t0 + 4000 } }),
+    ).items;
     expect(range.map((x: any) => x.created_at)).toEqual([t0 + 4000, t0 + 3000, t0 + 2000]);
     const btc = await walk('/fapi/v1/myTrades', { symbol: 'BTCUSDT', side: 1, limit: 5 });
     expect(btc.pages.map((p) => p.items.length)).toEqual([5, 2]);
@@ -246,9 +377,16 @@ describe('history paging and filters (myTrades, allOrders)', () => {
   });
 
   it('a cursor that is not a next_cursor of this list is 1001', async () => {
-    const ordersCursor = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/allOrders', { query: { limit: 1 } })).next_cursor;
+    const ordersCursor = dataOf(
+      await signed(t.app, a, 'GET', '/fapi/v1/allOrders', { query: { limit: 1 } }),
+    ).next_cursor;
     expect(ordersCursor).not.toBe('');
-    for (const cursor of ['abc', ordersCursor, Buffer.from('trades:x').toString('base64url'), Buffer.from('trades:0').toString('base64url')]) {
+    for (const cursor of [
+      'abc',
+      ordersCursor,
+      Buffer.from('trades:x').toString('base64url'),
+      Buffer.from('trades:0').toString('base64url'),
+    ]) {
       expectError(await signed(t.app, a, 'GET', '/fapi/v1/myTrades', { query: { cursor } }), Errors.INVALID_PARAMETER);
     }
   });
@@ -257,11 +395,22 @@ describe('history paging and filters (myTrades, allOrders)', () => {
     const { pages, items } = await walk('/fapi/v1/allOrders', { limit: 2 });
     expect(pages.map((p) => p.items.length)).toEqual([2, 2, 1]);
     expect(items.map((o: any) => [o.client_order_id, o.status])).toEqual([
-      ['gone', 4], ['resting', 1], ['btc-close', 3], ['eth-buy', 3], ['btc-buy', 3],
+      ['gone', 4],
+      ['resting', 1],
+      ['btc-close', 3],
+      ['eth-buy', 3],
+      ['btc-buy', 3],
     ]);
     for (const o of items) expect(Object.keys(o)).toEqual([...ORDER_RECORD_FIELDS]);
-    expect(items[4]).toMatchObject({ filled_qty: '0.007', filled_quote: '665.00000000', avg_price: '95000.0', total_fee: '0.13300000' });
-    const filled = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/allOrders', { query: { status: 3, symbol: 'BTCUSDT' } }));
+    expect(items[4]).toMatchObject({
+      filled_qty: '0.007',
+      filled_quote: '665.00000000',
+      avg_price: '95000.0',
+      total_fee: '0.13300000',
+    });
+    const filled = dataOf(
+      await signed(t.app, a, 'GET', '/fapi/v1/allOrders', { query: { status: 3, symbol: 'BTCUSDT' } }),
+    );
     expect(filled.items.map((o: any) => o.client_order_id)).toEqual(['btc-close', 'btc-buy']);
   });
 });
@@ -289,10 +438,18 @@ describe('accounts are isolated', () => {
     expect(dataOf(await signed(t.app, b, 'GET', '/fapi/v1/myTrades')).items).toEqual([]);
     expect(dataOf(await signed(t.app, b, 'GET', '/fapi/v1/allOrders')).items).toEqual([]);
     for (const o of aliceOpen) {
-      expectError(await signed(t.app, b, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: Number(o.id) } }), Errors.ORDER_NOT_FOUND);
+      expectError(
+        await signed(t.app, b, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: Number(o.id) } }),
+        Errors.ORDER_NOT_FOUND,
+      );
     }
-    expectError(await signed(t.app, b, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', client_order_id: 'alice-2' } }), Errors.ORDER_NOT_FOUND);
-    expect(dataOf(await signed(t.app, b, 'DELETE', '/fapi/v1/allOpenOrders', { query: { symbol: 'BTCUSDT' } })).cancelled).toBe(0);
+    expectError(
+      await signed(t.app, b, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', client_order_id: 'alice-2' } }),
+      Errors.ORDER_NOT_FOUND,
+    );
+    expect(
+      dataOf(await signed(t.app, b, 'DELETE', '/fapi/v1/allOpenOrders', { query: { symbol: 'BTCUSDT' } })).cancelled,
+    ).toBe(0);
     // bob may reuse alice's client ids: they are per account
     expect(dataOf(await place(t, b, { price: '93000.0', client_order_id: 'alice-2' })).client_order_id).toBe('alice-2');
     expect(dataOf(await signed(t.app, a, 'GET', '/fapi/v1/openOrders'))).toEqual(aliceOpen);
@@ -329,7 +486,11 @@ describe('every order rejection reaches the client with its code and status', ()
     ['sell to open a long, below the sell band', { side: 2, price: '91100.0' }, Errors.POSITION_SIDE_MISMATCH],
     ['sell to close a short', { side: 2, position_side: 2, position_action: 2 }, Errors.POSITION_SIDE_MISMATCH],
     ['leverage above the max', { leverage: 126 }, Errors.LEVERAGE_INVALID],
-    ['leverage above a small max', { symbol: 'HYPEUSDT', price: '25.000', qty: '1.00', leverage: 21 }, Errors.LEVERAGE_INVALID],
+    [
+      'leverage above a small max',
+      { symbol: 'HYPEUSDT', price: '25.000', qty: '1.00', leverage: 21 },
+      Errors.LEVERAGE_INVALID,
+    ],
     ['limit without price', { price: undefined }, Errors.PRICE_REQUIRED],
     ['market with price', { type: 2 }, Errors.PRICE_NOT_ALLOWED],
   ];
@@ -348,8 +509,12 @@ describe('every order rejection reaches the client with its code and status', ()
     expect(open.map((o: any) => o.client_order_id)).toEqual(['dup-1']);
     const acct = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/account'));
     expect(acct).toMatchObject({ wallet_balance: '100000.00000000', frozen_margin: '47.97500000' });
-    expect(dataOf(await signed(t.app, a, 'GET', '/fapi/v1/leverage', { query: { symbol: 'HYPEUSDT' } })).leverage).toBe(20);
-    expect(dataOf(await signed(t.app, a, 'GET', '/fapi/v1/leverage', { query: { symbol: 'BTCUSDT' } })).leverage).toBe(20);
+    expect(dataOf(await signed(t.app, a, 'GET', '/fapi/v1/leverage', { query: { symbol: 'HYPEUSDT' } })).leverage).toBe(
+      20,
+    );
+    expect(dataOf(await signed(t.app, a, 'GET', '/fapi/v1/leverage', { query: { symbol: 'BTCUSDT' } })).leverage).toBe(
+      20,
+    );
   });
 
   it('market-not-allowed and below-min-qty, on a pair configured for them', async () => {
@@ -403,6 +568,11 @@ describe('exchange regressions', () => {
   it('cancelling a live order under the wrong symbol is 1102, not "no longer open"', async () => {
     const u = makeAccount(t.venue, 'bug-d');
     const o = dataOf(await place(t, u, { price: '90000.0' }));
-    expectError(await signed(t.app, u, 'DELETE', '/fapi/v1/order', { query: { symbol: 'ETHUSDT', order_id: Number(o.order_id) } }), Errors.ORDER_NOT_FOUND);
+    expectError(
+      await signed(t.app, u, 'DELETE', '/fapi/v1/order', {
+        query: { symbol: 'ETHUSDT', order_id: Number(o.order_id) },
+      }),
+      Errors.ORDER_NOT_FOUND,
+    );
   });
 });

@@ -11,7 +11,8 @@ let t: TestApp;
 let a: Creds;
 let b: Creds;
 
-const place = (who: Creds, over: Record<string, unknown>) => signed(t.app, who, 'POST', '/fapi/v1/orders', { json: orderBody(over) });
+const place = (who: Creds, over: Record<string, unknown>) =>
+  signed(t.app, who, 'POST', '/fapi/v1/orders', { json: orderBody(over) });
 const bot = (symbol: string, side: number, price: string, qty: string, needCache = false) =>
   plain(t.app, 'POST', '/fapi/v1/bot/orders', {
     json: { symbol, side, position_side: side, position_action: 1, type: 1, price, qty, need_cache: needCache },
@@ -28,12 +29,18 @@ async function open(who: Creds, symbol: string, posSide: 1 | 2, price: string, q
 async function close(who: Creds, symbol: string, posSide: 1 | 2, price: string, qty: string): Promise<void> {
   const side = posSide === 1 ? 2 : 1;
   dataOf(await bot(symbol, side === 1 ? 2 : 1, price, qty, true));
-  const r = dataOf(await place(who, { symbol, side, position_side: posSide, position_action: 2, type: 2, price: undefined, qty }));
+  const r = dataOf(
+    await place(who, { symbol, side, position_side: posSide, position_action: 2, type: 2, price: undefined, qty }),
+  );
   expect(r.status).toBe(3);
 }
 
 function expectError(r: { status: number; body: any }, def: { code: number; http: number }): void {
-  expect({ status: r.status, code: r.body?.code, data: r.body?.data }).toEqual({ status: def.http, code: def.code, data: null });
+  expect({ status: r.status, code: r.body?.code, data: r.body?.data }).toEqual({
+    status: def.http,
+    code: def.code,
+    data: null,
+  });
 }
 
 beforeAll(async () => {
@@ -59,13 +66,23 @@ describe('current position and its closed record', () => {
     expect(Object.keys(p)).toEqual([...POSITION_RECORD_FIELDS]);
     positionId = p.id;
     expect(p).toMatchObject({
-      user_id: a.id, symbol: 'BTCUSDT', position_side: 1, margin_mode: 2, leverage: 20,
-      quantity: 0.004, entry_price: 95000, mark_price: 97000,
+      user_id: a.id,
+      symbol: 'BTCUSDT',
+      position_side: 1,
+      margin_mode: 2,
+      leverage: 20,
+      quantity: 0.004,
+      entry_price: 95000,
+      mark_price: 97000,
       margin: 19.4, // 0.004 x 97000 / 20
       unrealized_pnl: 8, // (97000 - 95000) x 0.004
-      maintenance_margin_rate: 0.004, realized_pnl: 0, total_funding_fee: 0,
+      maintenance_margin_rate: 0.004,
+      realized_pnl: 0,
+      total_funding_fee: 0,
       open_fee: 0.076, // 380 x 0.0002 (maker)
-      close_fee: 0, created_at: openedAt, updated_at: openedAt,
+      close_fee: 0,
+      created_at: openedAt,
+      updated_at: openedAt,
     });
     expect(typeof p.id).toBe('string');
     for (const k of POSITION_RECORD_FIELDS) if (k !== 'id' && k !== 'symbol') expect(typeof p[k], k).toBe('number');
@@ -96,20 +113,32 @@ describe('current position and its closed record', () => {
     const expected = {
       id: rec.id,
       position_id: Number(positionId),
-      user_id: a.id, symbol: 'BTCUSDT', position_side: 1, margin_mode: 2, leverage: 20,
-      open_quantity: 0.01, close_quantity: 0.01,
-      entry_price: 95300, exit_price: 96400,
-      open_amount: 953, close_amount: 964,
+      user_id: a.id,
+      symbol: 'BTCUSDT',
+      position_side: 1,
+      margin_mode: 2,
+      leverage: 20,
+      open_quantity: 0.01,
+      close_quantity: 0.01,
+      entry_price: 95300,
+      exit_price: 96400,
+      open_amount: 953,
+      close_amount: 964,
       open_fee: 0.1906, // (380 + 573) x 0.0002
       close_fee: 0.482, // (388 + 576) x 0.0005
       total_funding_fee: 0,
       realized_pnl: 11,
-      close_type: 1, opened_at: openedAt, closed_at: closedAt, created_at: closedAt,
+      close_type: 1,
+      opened_at: openedAt,
+      closed_at: closedAt,
+      created_at: closedAt,
     };
     expect(rec).toStrictEqual(expected);
     expect(Number.isInteger(rec.id)).toBe(true);
 
-    const detail = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/position/history/detail', { query: { position_id: Number(positionId) } }));
+    const detail = dataOf(
+      await signed(t.app, a, 'GET', '/fapi/v1/position/history/detail', { query: { position_id: Number(positionId) } }),
+    );
     expect(Object.keys(detail)).toEqual([...CLOSED_POSITION_RECORD_FIELDS]);
     expect(detail).toStrictEqual({ ...expected, position_id: positionId });
 
@@ -131,12 +160,19 @@ describe('current position and its closed record', () => {
     await open(a, 'BTCUSDT', 2, '96500.0', '0.002'); // a live short for a
     expect(dataOf(await signed(t.app, a, 'GET', '/fapi/v1/position/list'))).toHaveLength(1);
     expect(dataOf(await signed(t.app, b, 'GET', '/fapi/v1/position/list'))).toEqual([]);
-    expect(dataOf(await signed(t.app, b, 'GET', '/fapi/v1/position/history'))).toEqual({ limit: 10, next_cursor: '', list: [] });
+    expect(dataOf(await signed(t.app, b, 'GET', '/fapi/v1/position/history'))).toEqual({
+      limit: 10,
+      next_cursor: '',
+      list: [],
+    });
     expectError(
       await signed(t.app, b, 'GET', '/fapi/v1/position/history/detail', { query: { position_id: Number(positionId) } }),
       Errors.POSITION_NOT_FOUND,
     );
-    expectError(await signed(t.app, a, 'GET', '/fapi/v1/position/history/detail', { query: { position_id: 999_999 } }), Errors.POSITION_NOT_FOUND);
+    expectError(
+      await signed(t.app, a, 'GET', '/fapi/v1/position/history/detail', { query: { position_id: 999_999 } }),
+      Errors.POSITION_NOT_FOUND,
+    );
     await close(a, 'BTCUSDT', 2, '96500.0', '0.002');
   });
 });
@@ -184,7 +220,9 @@ describe('history paging and filters', () => {
     for (const limit of [1, 4, 6]) {
       const { pages, list } = await walk({ limit });
       expect(list.map((r: any) => r.id)).toEqual(all.map((r: any) => r.id));
-      expect(pages.map((p) => p.list.length)).toEqual(Array.from({ length: Math.ceil(6 / limit) }, (_, i) => Math.min(limit, 6 - i * limit)));
+      expect(pages.map((p) => p.list.length)).toEqual(
+        Array.from({ length: Math.ceil(6 / limit) }, (_, i) => Math.min(limit, 6 - i * limit)),
+      );
       expect(pages.every((p) => p.limit === limit)).toBe(true);
       expect(pages.slice(0, -1).every((p) => p.next_cursor !== '')).toBe(true);
     }
@@ -192,29 +230,59 @@ describe('history paging and filters', () => {
 
   it('filters: symbol, positionSide, marginMode, closeType, close-time range', async () => {
     const q = async (query: Record<string, number | string>) =>
-      dataOf(await signed(t.app, a, 'GET', '/fapi/v1/position/history', { query })).list.map((r: any) => [r.symbol, r.position_side, r.margin_mode]);
-    expect(await q({ symbol: 'ETHUSDT' })).toEqual([['ETHUSDT', 2, 1], ['ETHUSDT', 1, 1]]);
-    expect(await q({ positionSide: 2 })).toEqual([['BTCUSDT', 2, 2], ['ETHUSDT', 2, 1], ['BTCUSDT', 2, 2]]);
+      dataOf(await signed(t.app, a, 'GET', '/fapi/v1/position/history', { query })).list.map((r: any) => [
+        r.symbol,
+        r.position_side,
+        r.margin_mode,
+      ]);
+    expect(await q({ symbol: 'ETHUSDT' })).toEqual([
+      ['ETHUSDT', 2, 1],
+      ['ETHUSDT', 1, 1],
+    ]);
+    expect(await q({ positionSide: 2 })).toEqual([
+      ['BTCUSDT', 2, 2],
+      ['ETHUSDT', 2, 1],
+      ['BTCUSDT', 2, 2],
+    ]);
     expect(await q({ marginMode: 1, positionSide: 1 })).toEqual([['ETHUSDT', 1, 1]]);
     expect(await q({ closeType: 1 })).toHaveLength(6);
     expect(await q({ closeType: 4 })).toEqual([]);
-    expect(await q({ startTime: start, endTime: start + 1000 })).toEqual([['ETHUSDT', 2, 1], ['ETHUSDT', 1, 1]]);
+    expect(await q({ startTime: start, endTime: start + 1000 })).toEqual([
+      ['ETHUSDT', 2, 1],
+      ['ETHUSDT', 1, 1],
+    ]);
     const walked = await walk({ positionSide: 2, limit: 2 });
     expect(walked.pages.map((p) => p.list.length)).toEqual([2, 1]);
   });
 
   it('a record carries exact numbers: SOL long 1.00 at 185 closed at 186', async () => {
-    const [sol] = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/position/history', { query: { symbol: 'SOLUSDT' } })).list;
+    const [sol] = dataOf(
+      await signed(t.app, a, 'GET', '/fapi/v1/position/history', { query: { symbol: 'SOLUSDT' } }),
+    ).list;
     expect(sol).toMatchObject({
-      open_quantity: 1, close_quantity: 1, entry_price: 185, exit_price: 186, open_amount: 185, close_amount: 186,
-      open_fee: 0.037, close_fee: 0.093, realized_pnl: 1, margin_mode: 2, close_type: 1,
+      open_quantity: 1,
+      close_quantity: 1,
+      entry_price: 185,
+      exit_price: 186,
+      open_amount: 185,
+      close_amount: 186,
+      open_fee: 0.037,
+      close_fee: 0.093,
+      realized_pnl: 1,
+      margin_mode: 2,
+      close_type: 1,
     });
   });
 
   it('a cursor of another list, or garbage, is 1001', async () => {
-    const tradesCursor = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/myTrades', { query: { limit: 1 } })).next_cursor;
+    const tradesCursor = dataOf(
+      await signed(t.app, a, 'GET', '/fapi/v1/myTrades', { query: { limit: 1 } }),
+    ).next_cursor;
     for (const cursor of [tradesCursor, 'zz', Buffer.from('positions:-1').toString('base64url')]) {
-      expectError(await signed(t.app, a, 'GET', '/fapi/v1/position/history', { query: { cursor } }), Errors.INVALID_PARAMETER);
+      expectError(
+        await signed(t.app, a, 'GET', '/fapi/v1/position/history', { query: { cursor } }),
+        Errors.INVALID_PARAMETER,
+      );
     }
   });
 });

@@ -7,10 +7,21 @@ const T0 = Date.UTC(2026, 2, 3, 5, 30, 0);
 let t: TestApp;
 beforeAll(async () => {
   t = await makeApp({ wall: () => T0 });
-  t.venue.exchange.setPrices('BTCUSDT', { mark: 96123.456, index: 96100.04, fundingRate: 0.000125, nextFundingTime: Date.UTC(2026, 2, 3, 8) });
+  t.venue.exchange.setPrices('BTCUSDT', {
+    mark: 96123.456,
+    index: 96100.04,
+    fundingRate: 0.000125,
+    nextFundingTime: Date.UTC(2026, 2, 3, 8),
+  });
   // one trade so that last price is a traded price
-  for (const [side, acct] of [[2, HOUSE_ACCOUNT], [1, HOUSE_ACCOUNT + 1]] as const) {
-    t.venue.exchange.placeBotOrder({ symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price: '96050.5', qty: '0.010' }, acct);
+  for (const [side, acct] of [
+    [2, HOUSE_ACCOUNT],
+    [1, HOUSE_ACCOUNT + 1],
+  ] as const) {
+    t.venue.exchange.placeBotOrder(
+      { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price: '96050.5', qty: '0.010' },
+      acct,
+    );
   }
 });
 afterAll(() => t.close());

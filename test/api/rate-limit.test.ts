@@ -25,7 +25,11 @@ async function makeApp(rateLimit: RateLimitOptions | false | undefined): Promise
   venue.accounts.upsert({ apiKey: 'key_aaaa_01', apiSecret: 'secret_aaaa_01', kind: 'user', balance: 1n }, T0);
   venue.accounts.upsert({ apiKey: 'key_bbbb_02', apiSecret: 'secret_bbbb_02', kind: 'user', balance: 1n }, T0);
   const app = await buildApp({ venue, now: () => clock, rateLimit });
-  app.get('/fapi/v1/test/signed', { config: { auth: 'signed' }, schema: { querystring: signedQuerystring() } }, async () => ok(1));
+  app.get(
+    '/fapi/v1/test/signed',
+    { config: { auth: 'signed' }, schema: { querystring: signedQuerystring() } },
+    async () => ok(1),
+  );
   app.get('/fapi/v1/test/klines-style', { config: { errorStyle: 'klines' } }, async () => [1]);
   await app.ready();
   open.push({ app, venue });
@@ -92,7 +96,10 @@ describe('FixedWindowLimiter', () => {
 
 describe('options', () => {
   it('defaults to 6000 per 10 s per IP and 3000 per 10 s per key', () => {
-    expect(DEFAULT_RATE_LIMITS).toEqual({ perIp: { max: 6000, windowMs: 10_000 }, perKey: { max: 3000, windowMs: 10_000 } });
+    expect(DEFAULT_RATE_LIMITS).toEqual({
+      perIp: { max: 6000, windowMs: 10_000 },
+      perKey: { max: 3000, windowMs: 10_000 },
+    });
     expect(resolveRateLimits(undefined)).toEqual(DEFAULT_RATE_LIMITS);
     expect(resolveRateLimits({})).toEqual(DEFAULT_RATE_LIMITS);
     expect(resolveRateLimits(false)).toEqual({ perIp: null, perKey: null });
@@ -106,7 +113,9 @@ describe('options', () => {
 
   it('states the limit in the message', () => {
     expect(limitMessage({ max: 1200, windowMs: 10_000 }, 'IP')).toBe('Too many requests: limit 1200 per 10 s per IP');
-    expect(limitMessage({ max: 5, windowMs: 1500 }, 'API key')).toBe('Too many requests: limit 5 per 1500 ms per API key');
+    expect(limitMessage({ max: 5, windowMs: 1500 }, 'API key')).toBe(
+      'Too many requests: limit 5 per 1500 ms per API key',
+    );
   });
 });
 
@@ -116,7 +125,11 @@ describe('per-IP limit', () => {
     for (let i = 0; i < 3; i++) expect((await get(app, '/fapi/v1/time')).status).toBe(200);
     const r = await get(app, '/api/v1/symbols');
     expect(r.status).toBe(429);
-    expect(r.body).toEqual({ code: Errors.RATE_LIMITED.code, message: 'Too many requests: limit 3 per 10 s per IP', data: null });
+    expect(r.body).toEqual({
+      code: Errors.RATE_LIMITED.code,
+      message: 'Too many requests: limit 3 per 10 s per IP',
+      data: null,
+    });
     expect(r.retryAfter).toBe('10');
     clock += 6500;
     expect((await get(app, '/fapi/v1/time')).retryAfter).toBe('4');

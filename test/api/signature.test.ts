@@ -9,7 +9,15 @@ const NOW = 1_700_000_000_000;
 const secret = 's3cret';
 const signed = `symbol=BTCUSDT&timestamp=${NOW}`;
 const body = '{"qty":"1"}';
-const good: SignedParts = { secret, timestamp: String(NOW), recvWindow: undefined, signed, body, signature: hmacSha256Hex(secret, signed + body), now: NOW };
+const good: SignedParts = {
+  secret,
+  timestamp: String(NOW),
+  recvWindow: undefined,
+  signed,
+  body,
+  signature: hmacSha256Hex(secret, signed + body),
+  now: NOW,
+};
 
 describe('verifySignature', () => {
   it('accepts what sign.ts signs: the signed text followed by the raw body', () => {
@@ -20,24 +28,55 @@ describe('verifySignature', () => {
   it('accepts a LOGIN signed over loginPayload, recv_window included when sent', () => {
     const text = loginPayload('key1', NOW, 60_000);
     expect(text).toBe(`api_key=key1&timestamp=${NOW}&recv_window=60000`);
-    expect(verifySignature({ secret, timestamp: String(NOW), recvWindow: '60000', signed: text, signature: hmacSha256Hex(secret, text), now: NOW })).toBeNull();
+    expect(
+      verifySignature({
+        secret,
+        timestamp: String(NOW),
+        recvWindow: '60000',
+        signed: text,
+        signature: hmacSha256Hex(secret, text),
+        now: NOW,
+      }),
+    ).toBeNull();
   });
 
   it('checks timestamp (2005), recv_window (2008), freshness (2006 / 2007), then the HMAC (2004), in that order', () => {
     const bad = { ...good, signature: 'f'.repeat(64) };
-    expect(verifySignature({ ...bad, timestamp: undefined })).toMatchObject({ check: 'timestamp-missing', def: { code: 2005 } });
-    expect(verifySignature({ ...bad, timestamp: '1.5e12', recvWindow: '0' })).toMatchObject({ check: 'timestamp-malformed', def: { code: 2005 } });
+    expect(verifySignature({ ...bad, timestamp: undefined })).toMatchObject({
+      check: 'timestamp-missing',
+      def: { code: 2005 },
+    });
+    expect(verifySignature({ ...bad, timestamp: '1.5e12', recvWindow: '0' })).toMatchObject({
+      check: 'timestamp-malformed',
+      def: { code: 2005 },
+    });
     expect(verifySignature({ ...bad, timestamp: ['1', '2'] })).toMatchObject({ check: 'timestamp-malformed' });
-    expect(verifySignature({ ...bad, recvWindow: '60001', timestamp: String(NOW - 600_000) })).toMatchObject({ check: 'recv-window', def: { code: 2008 } });
-    expect(verifySignature({ ...bad, timestamp: String(NOW - 5001) })).toMatchObject({ check: 'time', def: { code: 2006 } });
-    expect(verifySignature({ ...bad, timestamp: String(NOW + 1000) })).toMatchObject({ check: 'time', def: { code: 2007 } });
+    expect(verifySignature({ ...bad, recvWindow: '60001', timestamp: String(NOW - 600_000) })).toMatchObject({
+      check: 'recv-window',
+      def: { code: 2008 },
+    });
+    expect(verifySignature({ ...bad, timestamp: String(NOW - 5001) })).toMatchObject({
+      check: 'time',
+      def: { code: 2006 },
+    });
+    expect(verifySignature({ ...bad, timestamp: String(NOW + 1000) })).toMatchObject({
+      check: 'time',
+      def: { code: 2007 },
+    });
     expect(verifySignature(bad)).toMatchObject({ check: 'signature', def: { code: 2004 } });
   });
 
   it('keeps the time window edges: 5000 ms old is fresh by default, 999 ms ahead is accepted', () => {
     const at = (ts: number, recvWindow?: string) => {
       const text = `timestamp=${ts}`;
-      return verifySignature({ secret, timestamp: String(ts), recvWindow, signed: text, signature: hmacSha256Hex(secret, text), now: NOW });
+      return verifySignature({
+        secret,
+        timestamp: String(ts),
+        recvWindow,
+        signed: text,
+        signature: hmacSha256Hex(secret, text),
+        now: NOW,
+      });
     };
     expect(at(NOW - 5000)).toBeNull();
     expect(at(NOW + 999)).toBeNull();

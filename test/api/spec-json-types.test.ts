@@ -11,7 +11,16 @@ let a: Creds;
 
 const bot = (side: number, price: string, qty: string, needCache = false) =>
   plain(t.app, 'POST', '/fapi/v1/bot/orders', {
-    json: { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty, need_cache: needCache },
+    json: {
+      symbol: 'BTCUSDT',
+      side,
+      position_side: side,
+      position_action: 1,
+      type: 1,
+      price,
+      qty,
+      need_cache: needCache,
+    },
   });
 
 beforeAll(async () => {
@@ -26,7 +35,9 @@ describe('answers carry the spec JSON types', () => {
     const prices = dataOf(await plain(t.app, 'GET', '/fapi/v1/prices'));
     expect(prices.length).toBeGreaterThan(0);
     for (const p of prices) expect(specMismatches('PriceRecord', p)).toEqual([]);
-    expect(specMismatches('PriceRecord', dataOf(await plain(t.app, 'GET', '/fapi/v1/complete_price?symbol=BTCUSDT')))).toEqual([]);
+    expect(
+      specMismatches('PriceRecord', dataOf(await plain(t.app, 'GET', '/fapi/v1/complete_price?symbol=BTCUSDT'))),
+    ).toEqual([]);
 
     const general = dataOf(await plain(t.app, 'GET', '/api/v1/symbols'));
     expect(general.length).toBeGreaterThan(0);
@@ -40,7 +51,9 @@ describe('answers carry the spec JSON types', () => {
 
   it('trading: placement results, open orders, trades, current and closed positions', async () => {
     // a rests a bid; a bot sells into it (maker fill, position opens)
-    const placed = dataOf(await signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ price: '95000.0', qty: '0.010' }) }));
+    const placed = dataOf(
+      await signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ price: '95000.0', qty: '0.010' }) }),
+    );
     expect(specMismatches('PlacementResult', placed)).toEqual([]);
     const open = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/openOrders'));
     expect(open).toHaveLength(1);
@@ -59,7 +72,9 @@ describe('answers carry the spec JSON types', () => {
     expect(specMismatches('PositionRecord', positions[0])).toEqual([]);
 
     // cancel the rest, close at market against a resting bot bid: a closed-position record
-    dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: placed.order_id } }));
+    dataOf(
+      await signed(t.app, a, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: placed.order_id } }),
+    );
     dataOf(await bot(1, '95100.0', '0.004', true));
     const closed = dataOf(
       await signed(t.app, a, 'POST', '/fapi/v1/orders', {
@@ -70,7 +85,11 @@ describe('answers carry the spec JSON types', () => {
     const history = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/position/history'));
     expect(history.list).toHaveLength(1);
     expect(specMismatches('ClosedPositionRecord', history.list[0])).toEqual([]);
-    const detail = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/position/history/detail', { query: { position_id: history.list[0].position_id } }));
+    const detail = dataOf(
+      await signed(t.app, a, 'GET', '/fapi/v1/position/history/detail', {
+        query: { position_id: history.list[0].position_id },
+      }),
+    );
     // the spec: position_id is a string in the detail endpoint, an integer in the list
     expect(detail.position_id).toBe(String(history.list[0].position_id));
     expect(specMismatches('ClosedPositionRecord', { ...detail, position_id: Number(detail.position_id) })).toEqual([]);
@@ -86,7 +105,9 @@ describe('answers carry the spec JSON types', () => {
   it('the checker itself notices a wrong type, a missing field and a wrong order', () => {
     const good = { order_id: '1', client_order_id: 'c', status: 1, filled_qty: '0', filled_quote: '0' };
     expect(specMismatches('PlacementResult', good)).toEqual([]);
-    expect(specMismatches('PlacementResult', { ...good, status: '1' })).toEqual(['PlacementResult.status: s ("1") != spec i']);
+    expect(specMismatches('PlacementResult', { ...good, status: '1' })).toEqual([
+      'PlacementResult.status: s ("1") != spec i',
+    ]);
     const { filled_quote: _q, ...missing } = good;
     expect(specMismatches('PlacementResult', missing).length).toBe(2);
     const reordered = { client_order_id: 'c', order_id: '1', status: 1, filled_qty: '0', filled_quote: '0' };

@@ -4,19 +4,52 @@ import { getJson, makeApp, type TestApp } from '../helpers/app.ts';
 
 // JSON types exactly as the spec's tables state them.
 const GENERAL_TYPES: Record<string, 'integer' | 'string' | 'boolean'> = {
-  id: 'integer', symbol: 'string', base_asset: 'string', quote_asset: 'string', status: 'integer',
-  allow_market: 'boolean', price_precision: 'integer', qty_precision: 'integer', quote_precision: 'integer',
-  tick_size: 'string', step_size: 'string', min_qty: 'string', max_qty: 'string', min_quote: 'string',
-  maker_fee_rate: 'string', taker_fee_rate: 'string', logo: 'string', sort_order: 'integer',
-  is_default: 'boolean', is_hot: 'boolean', is_gainer: 'boolean', is_new: 'boolean',
-  created_at: 'integer', updated_at: 'integer',
+  id: 'integer',
+  symbol: 'string',
+  base_asset: 'string',
+  quote_asset: 'string',
+  status: 'integer',
+  allow_market: 'boolean',
+  price_precision: 'integer',
+  qty_precision: 'integer',
+  quote_precision: 'integer',
+  tick_size: 'string',
+  step_size: 'string',
+  min_qty: 'string',
+  max_qty: 'string',
+  min_quote: 'string',
+  maker_fee_rate: 'string',
+  taker_fee_rate: 'string',
+  logo: 'string',
+  sort_order: 'integer',
+  is_default: 'boolean',
+  is_hot: 'boolean',
+  is_gainer: 'boolean',
+  is_new: 'boolean',
+  created_at: 'integer',
+  updated_at: 'integer',
 };
 const FUTURES_TYPES: Record<string, 'integer' | 'string' | 'string[]'> = {
-  symbol: 'string', base_asset: 'string', quote_asset: 'string', margin_asset: 'string',
-  contract_type: 'integer', status: 'integer', max_leverage: 'integer', maintenance_margin_rate: 'string',
-  maker_fee_rate: 'string', taker_fee_rate: 'string', price_precision: 'integer', price_step: 'string',
-  qty_precision: 'integer', qty_step: 'string', min_qty: 'string', max_qty: 'string', min_notional: 'string',
-  market_price_protect_ratio: 'string', price_merges: 'string[]', logo: 'string',
+  symbol: 'string',
+  base_asset: 'string',
+  quote_asset: 'string',
+  margin_asset: 'string',
+  contract_type: 'integer',
+  status: 'integer',
+  max_leverage: 'integer',
+  maintenance_margin_rate: 'string',
+  maker_fee_rate: 'string',
+  taker_fee_rate: 'string',
+  price_precision: 'integer',
+  price_step: 'string',
+  qty_precision: 'integer',
+  qty_step: 'string',
+  min_qty: 'string',
+  max_qty: 'string',
+  min_notional: 'string',
+  market_price_protect_ratio: 'string',
+  price_merges: 'string[]',
+  logo: 'string',
 };
 const DECIMAL = /^\d+(\.\d+)?$/;
 
@@ -45,7 +78,15 @@ describe('GET /api/v1/symbols', () => {
     for (const rec of r.body.data) {
       expect(Object.keys(rec)).toEqual([...GENERAL_SYMBOL_FIELDS]);
       for (const [k, ty] of Object.entries(GENERAL_TYPES)) expect(typeOf(rec[k]), `${rec.symbol}.${k}`).toBe(ty);
-      for (const k of ['tick_size', 'step_size', 'min_qty', 'max_qty', 'min_quote', 'maker_fee_rate', 'taker_fee_rate']) {
+      for (const k of [
+        'tick_size',
+        'step_size',
+        'min_qty',
+        'max_qty',
+        'min_quote',
+        'maker_fee_rate',
+        'taker_fee_rate',
+      ]) {
         expect(rec[k]).toMatch(DECIMAL);
       }
       // precision agrees with the tick and step
@@ -110,7 +151,7 @@ describe('GET /fapi/v1/symbols', () => {
     }
   });
 
-  it('carries BTCUSDT\'s first maintenance tier from the reference', async () => {
+  it("carries BTCUSDT's first maintenance tier from the reference", async () => {
     const r = await getJson(t.app, '/fapi/v1/symbols?symbols=BTCUSDT');
     expect(r.body.data).toHaveLength(1);
     expect(r.body.data[0].max_leverage).toBe(125);

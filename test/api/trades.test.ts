@@ -5,7 +5,10 @@ import { getJson, makeApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 const bot = (side: 1 | 2, price: string, qty: string, account: number) =>
-  t.venue.exchange.placeBotOrder({ symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty }, account);
+  t.venue.exchange.placeBotOrder(
+    { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty },
+    account,
+  );
 
 beforeAll(async () => {
   t = await makeApp();

@@ -3,7 +3,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errors, type ErrorDef } from '../../src-shared/errors.ts';
 import { makeApp, type TestApp } from '../helpers/app.ts';
-import { countRows, dataOf, makeAccount, orderBody, plain, signed, type Creds, type Reply, type SignedOptions } from '../helpers/signed.ts';
+import {
+  countRows,
+  dataOf,
+  makeAccount,
+  orderBody,
+  plain,
+  signed,
+  type Creds,
+  type Reply,
+  type SignedOptions,
+} from '../helpers/signed.ts';
 
 let t: TestApp;
 let a: Creds;
@@ -19,7 +29,14 @@ interface Case {
 }
 
 const cases: Case[] = [];
-function add(kind: Case['kind'], method: Method, path: string, def: ErrorDef, label: string, opts: SignedOptions): void {
+function add(
+  kind: Case['kind'],
+  method: Method,
+  path: string,
+  def: ErrorDef,
+  label: string,
+  opts: SignedOptions,
+): void {
   cases.push({ label: `${method} ${path} ${label}`, kind, method, path, opts, def });
 }
 
@@ -29,12 +46,15 @@ const long = (n: number, c = 'a') => c.repeat(n);
 // ------------------------------------------------------------ JSON-body routes
 
 function bodyCases(kind: Case['kind'], path: string, valid: Record<string, unknown>): void {
-  const json = (label: string, over: Record<string, unknown>, def: ErrorDef) => add(kind, 'POST', path, def, label, { json: { ...valid, ...over } });
+  const json = (label: string, over: Record<string, unknown>, def: ErrorDef) =>
+    add(kind, 'POST', path, def, label, { json: { ...valid, ...over } });
   const drop = (field: string) => {
     const b = { ...valid };
     delete b[field];
     // a limit order's price is conditional: the exchange, not the schema, asks for it
-    add(kind, 'POST', path, field === 'price' ? E.PRICE_REQUIRED : E.MISSING_PARAMETER, `missing ${field}`, { json: b });
+    add(kind, 'POST', path, field === 'price' ? E.PRICE_REQUIRED : E.MISSING_PARAMETER, `missing ${field}`, {
+      json: b,
+    });
   };
   for (const k of Object.keys(valid)) drop(k);
   json('extra field user_id', { user_id: 2 }, E.UNKNOWN_PARAMETER);
@@ -43,8 +63,14 @@ function bodyCases(kind: Case['kind'], path: string, valid: Record<string, unkno
   add(kind, 'POST', path, E.INVALID_JSON, 'empty body, JSON content type', { rawBody: '' });
   add(kind, 'POST', path, E.INVALID_JSON, 'prototype poisoning', { rawBody: '{"__proto__":{"x":1}}' });
   add(kind, 'POST', path, E.MISSING_PARAMETER, 'no body, no content type', {});
-  add(kind, 'POST', path, E.UNSUPPORTED_MEDIA_TYPE, 'text/plain body', { rawBody: JSON.stringify(valid), contentType: 'text/plain' });
-  add(kind, 'POST', path, E.UNSUPPORTED_MEDIA_TYPE, 'form body', { rawBody: 'symbol=BTCUSDT', contentType: 'application/x-www-form-urlencoded' });
+  add(kind, 'POST', path, E.UNSUPPORTED_MEDIA_TYPE, 'text/plain body', {
+    rawBody: JSON.stringify(valid),
+    contentType: 'text/plain',
+  });
+  add(kind, 'POST', path, E.UNSUPPORTED_MEDIA_TYPE, 'form body', {
+    rawBody: 'symbol=BTCUSDT',
+    contentType: 'application/x-www-form-urlencoded',
+  });
   add(kind, 'POST', path, E.INVALID_PARAMETER, 'JSON array body', { rawBody: '[]' });
   add(kind, 'POST', path, E.INVALID_PARAMETER, 'JSON null body', { rawBody: 'null' });
   add(kind, 'POST', path, E.INVALID_PARAMETER, 'JSON string body', { rawBody: '"BTCUSDT"' });
@@ -106,43 +132,88 @@ function orderFieldCases(kind: Case['kind'], path: string): void {
 
 bodyCases('signed', '/fapi/v1/orders', orderBody({ price: '90000.0' }));
 orderFieldCases('signed', '/fapi/v1/orders');
-add('signed', 'POST', '/fapi/v1/orders', E.UNKNOWN_PARAMETER, 'need_cache (bot only)', { json: orderBody({ need_cache: false }) });
+add('signed', 'POST', '/fapi/v1/orders', E.UNKNOWN_PARAMETER, 'need_cache (bot only)', {
+  json: orderBody({ need_cache: false }),
+});
 
 bodyCases('bot', '/fapi/v1/bot/orders', orderBody({ side: 2, position_side: 2, price: '99000.0' }));
 orderFieldCases('bot', '/fapi/v1/bot/orders');
-add('bot', 'POST', '/fapi/v1/bot/orders', E.INVALID_PARAMETER, 'need_cache as a string', { json: orderBody({ need_cache: 'true' }) });
+add('bot', 'POST', '/fapi/v1/bot/orders', E.INVALID_PARAMETER, 'need_cache as a string', {
+  json: orderBody({ need_cache: 'true' }),
+});
 add('bot', 'POST', '/fapi/v1/bot/orders', E.INVALID_PARAMETER, 'need_cache 1', { json: orderBody({ need_cache: 1 }) });
 
 bodyCases('signed', '/fapi/v1/leverage', { symbol: 'BTCUSDT', leverage: 20 });
-for (const [label, v] of [['"20"', '20'], ['0', 0], ['1001', 1001], ['2.5', 2.5], ['true', true]] as const) {
-  add('signed', 'POST', '/fapi/v1/leverage', E.INVALID_PARAMETER, `leverage ${label}`, { json: { symbol: 'BTCUSDT', leverage: v } });
+for (const [label, v] of [
+  ['"20"', '20'],
+  ['0', 0],
+  ['1001', 1001],
+  ['2.5', 2.5],
+  ['true', true],
+] as const) {
+  add('signed', 'POST', '/fapi/v1/leverage', E.INVALID_PARAMETER, `leverage ${label}`, {
+    json: { symbol: 'BTCUSDT', leverage: v },
+  });
 }
-add('signed', 'POST', '/fapi/v1/leverage', E.SYMBOL_NOT_FOUND, 'unknown symbol', { json: { symbol: 'NOPEUSDT', leverage: 20 } });
-add('signed', 'POST', '/fapi/v1/leverage', E.LEVERAGE_INVALID, 'above the pair max', { json: { symbol: 'BTCUSDT', leverage: 126 } });
+add('signed', 'POST', '/fapi/v1/leverage', E.SYMBOL_NOT_FOUND, 'unknown symbol', {
+  json: { symbol: 'NOPEUSDT', leverage: 20 },
+});
+add('signed', 'POST', '/fapi/v1/leverage', E.LEVERAGE_INVALID, 'above the pair max', {
+  json: { symbol: 'BTCUSDT', leverage: 126 },
+});
 
 bodyCases('signed', '/fapi/v1/marginType', { symbol: 'BTCUSDT', margin_mode: 2 });
-for (const [label, v] of [['3', 3], ['0', 0], ['"1"', '1'], ['"ISOLATED"', 'ISOLATED']] as const) {
-  add('signed', 'POST', '/fapi/v1/marginType', E.INVALID_PARAMETER, `margin_mode ${label}`, { json: { symbol: 'BTCUSDT', margin_mode: v } });
+for (const [label, v] of [
+  ['3', 3],
+  ['0', 0],
+  ['"1"', '1'],
+  ['"ISOLATED"', 'ISOLATED'],
+] as const) {
+  add('signed', 'POST', '/fapi/v1/marginType', E.INVALID_PARAMETER, `margin_mode ${label}`, {
+    json: { symbol: 'BTCUSDT', margin_mode: v },
+  });
 }
-add('signed', 'POST', '/fapi/v1/marginType', E.SYMBOL_NOT_FOUND, 'unknown symbol', { json: { symbol: 'NOPEUSDT', margin_mode: 1 } });
+add('signed', 'POST', '/fapi/v1/marginType', E.SYMBOL_NOT_FOUND, 'unknown symbol', {
+  json: { symbol: 'NOPEUSDT', margin_mode: 1 },
+});
 
 bodyCases('signed', '/fapi/v1/positionMode', { position_mode: 'hedge' });
-for (const [label, v] of [['HEDGE', 'HEDGE'], ['empty', ''], ['1', 1], ['true', true]] as const) {
-  add('signed', 'POST', '/fapi/v1/positionMode', E.INVALID_PARAMETER, `position_mode ${label}`, { json: { position_mode: v } });
+for (const [label, v] of [
+  ['HEDGE', 'HEDGE'],
+  ['empty', ''],
+  ['1', 1],
+  ['true', true],
+] as const) {
+  add('signed', 'POST', '/fapi/v1/positionMode', E.INVALID_PARAMETER, `position_mode ${label}`, {
+    json: { position_mode: v },
+  });
 }
 
 // ------------------------------------------------------------ query routes
 
-const q = (kind: Case['kind'], method: Method, path: string, def: ErrorDef, label: string, query: Record<string, string | number>, rawQuery?: string) =>
-  add(kind, method, path, def, label, { query, rawQuery });
+const q = (
+  kind: Case['kind'],
+  method: Method,
+  path: string,
+  def: ErrorDef,
+  label: string,
+  query: Record<string, string | number>,
+  rawQuery?: string,
+) => add(kind, method, path, def, label, { query, rawQuery });
 
-for (const [kind, path] of [['signed', '/fapi/v1/order'], ['bot', '/fapi/v1/bot/order']] as const) {
+for (const [kind, path] of [
+  ['signed', '/fapi/v1/order'],
+  ['bot', '/fapi/v1/bot/order'],
+] as const) {
   q(kind, 'DELETE', path, E.MISSING_PARAMETER, 'missing symbol', { order_id: 1 });
   q(kind, 'DELETE', path, E.INVALID_PARAMETER, 'order_id abc', { symbol: 'BTCUSDT', order_id: 'abc' });
   q(kind, 'DELETE', path, E.INVALID_PARAMETER, 'order_id 0', { symbol: 'BTCUSDT', order_id: 0 });
   q(kind, 'DELETE', path, E.INVALID_PARAMETER, 'order_id -1', { symbol: 'BTCUSDT', order_id: -1 });
   q(kind, 'DELETE', path, E.INVALID_PARAMETER, 'order_id 1.5', { symbol: 'BTCUSDT', order_id: '1.5' });
-  q(kind, 'DELETE', path, E.INVALID_PARAMETER, 'order_id 1e20', { symbol: 'BTCUSDT', order_id: '100000000000000000000' });
+  q(kind, 'DELETE', path, E.INVALID_PARAMETER, 'order_id 1e20', {
+    symbol: 'BTCUSDT',
+    order_id: '100000000000000000000',
+  });
   q(kind, 'DELETE', path, E.INVALID_PARAMETER, 'symbol given twice', { order_id: 1 }, 'symbol=BTCUSDT&symbol=ETHUSDT');
   q(kind, 'DELETE', path, E.UNKNOWN_PARAMETER, 'unknown parameter', { symbol: 'BTCUSDT', order_id: 1, foo: 'x' });
   q(kind, 'DELETE', path, E.SYMBOL_NOT_FOUND, 'unknown symbol', { symbol: 'NOPEUSDT', order_id: 1 });
@@ -150,16 +221,32 @@ for (const [kind, path] of [['signed', '/fapi/v1/order'], ['bot', '/fapi/v1/bot/
 }
 q('bot', 'DELETE', '/fapi/v1/bot/order', E.MISSING_PARAMETER, 'missing order_id', { symbol: 'BTCUSDT' });
 q('signed', 'DELETE', '/fapi/v1/order', E.MISSING_PARAMETER, 'neither id', { symbol: 'BTCUSDT' });
-q('signed', 'DELETE', '/fapi/v1/order', E.INVALID_PARAMETER, 'both ids', { symbol: 'BTCUSDT', order_id: 1, client_order_id: 'x' });
-q('signed', 'DELETE', '/fapi/v1/order', E.INVALID_PARAMETER, 'client_order_id with a blank', { symbol: 'BTCUSDT', client_order_id: 'a b' });
-q('signed', 'DELETE', '/fapi/v1/order', E.INVALID_PARAMETER, 'client_order_id of 37 chars', { symbol: 'BTCUSDT', client_order_id: long(37) });
+q('signed', 'DELETE', '/fapi/v1/order', E.INVALID_PARAMETER, 'both ids', {
+  symbol: 'BTCUSDT',
+  order_id: 1,
+  client_order_id: 'x',
+});
+q('signed', 'DELETE', '/fapi/v1/order', E.INVALID_PARAMETER, 'client_order_id with a blank', {
+  symbol: 'BTCUSDT',
+  client_order_id: 'a b',
+});
+q('signed', 'DELETE', '/fapi/v1/order', E.INVALID_PARAMETER, 'client_order_id of 37 chars', {
+  symbol: 'BTCUSDT',
+  client_order_id: long(37),
+});
 
 q('signed', 'DELETE', '/fapi/v1/allOpenOrders', E.MISSING_PARAMETER, 'missing symbol', {});
 q('signed', 'DELETE', '/fapi/v1/allOpenOrders', E.INVALID_PARAMETER, 'bad symbol', { symbol: 'BTC/USDT' });
 q('signed', 'DELETE', '/fapi/v1/allOpenOrders', E.SYMBOL_NOT_FOUND, 'unknown symbol', { symbol: 'NOPEUSDT' });
-q('signed', 'DELETE', '/fapi/v1/allOpenOrders', E.UNKNOWN_PARAMETER, 'unknown parameter', { symbol: 'BTCUSDT', all: 1 });
+q('signed', 'DELETE', '/fapi/v1/allOpenOrders', E.UNKNOWN_PARAMETER, 'unknown parameter', {
+  symbol: 'BTCUSDT',
+  all: 1,
+});
 
-for (const [kind, path] of [['signed', '/fapi/v1/openOrders'], ['bot', '/fapi/v1/bot/openOrders']] as const) {
+for (const [kind, path] of [
+  ['signed', '/fapi/v1/openOrders'],
+  ['bot', '/fapi/v1/bot/openOrders'],
+] as const) {
   q(kind, 'GET', path, E.INVALID_PARAMETER, 'bad symbol', { symbol: 'BTC USDT' });
   q(kind, 'GET', path, E.SYMBOL_NOT_FOUND, 'unknown symbol', { symbol: 'NOPEUSDT' });
   q(kind, 'GET', path, E.UNKNOWN_PARAMETER, 'unknown parameter', { limit: 5 });
@@ -168,9 +255,15 @@ for (const [kind, path] of [['signed', '/fapi/v1/openOrders'], ['bot', '/fapi/v1
 
 const pageCases = (path: string, max: number, extra: Array<[string, Record<string, string | number>, ErrorDef]>) => {
   for (const [label, query] of [
-    ['limit 0', { limit: 0 }], [`limit ${max + 1}`, { limit: max + 1 }], ['limit abc', { limit: 'abc' }], ['limit -1', { limit: -1 }],
-    ['limit 2.5', { limit: '2.5' }], ['cursor with bad chars', { cursor: '!!' }], ['cursor of 65 chars', { cursor: long(65) }],
-    ['cursor not issued', { cursor: 'abc' }], ['symbol with a dash', { symbol: 'BTC-USDT' }],
+    ['limit 0', { limit: 0 }],
+    [`limit ${max + 1}`, { limit: max + 1 }],
+    ['limit abc', { limit: 'abc' }],
+    ['limit -1', { limit: -1 }],
+    ['limit 2.5', { limit: '2.5' }],
+    ['cursor with bad chars', { cursor: '!!' }],
+    ['cursor of 65 chars', { cursor: long(65) }],
+    ['cursor not issued', { cursor: 'abc' }],
+    ['symbol with a dash', { symbol: 'BTC-USDT' }],
   ] as const) {
     q('signed', 'GET', path, E.INVALID_PARAMETER, label, query);
   }
@@ -203,15 +296,31 @@ pageCases('/fapi/v1/position/history', 100, [
 ]);
 
 for (const [label, query] of [
-  ['position_id abc', { position_id: 'abc' }], ['position_id 0', { position_id: 0 }], ['position_id -1', { position_id: -1 }],
-  ['position_id 1.5', { position_id: '1.5' }], ['position_id 1e20', { position_id: '100000000000000000000' }],
+  ['position_id abc', { position_id: 'abc' }],
+  ['position_id 0', { position_id: 0 }],
+  ['position_id -1', { position_id: -1 }],
+  ['position_id 1.5', { position_id: '1.5' }],
+  ['position_id 1e20', { position_id: '100000000000000000000' }],
 ] as const) {
   q('signed', 'GET', '/fapi/v1/position/history/detail', E.INVALID_PARAMETER, label, query);
 }
 q('signed', 'GET', '/fapi/v1/position/history/detail', E.MISSING_PARAMETER, 'missing position_id', {});
-q('signed', 'GET', '/fapi/v1/position/history/detail', E.INVALID_PARAMETER, 'position_id twice', {}, 'position_id=1&position_id=2');
-q('signed', 'GET', '/fapi/v1/position/history/detail', E.UNKNOWN_PARAMETER, 'unknown parameter', { position_id: 1, x: 1 });
-q('signed', 'GET', '/fapi/v1/position/history/detail', E.POSITION_NOT_FOUND, 'no such position', { position_id: 424242 });
+q(
+  'signed',
+  'GET',
+  '/fapi/v1/position/history/detail',
+  E.INVALID_PARAMETER,
+  'position_id twice',
+  {},
+  'position_id=1&position_id=2',
+);
+q('signed', 'GET', '/fapi/v1/position/history/detail', E.UNKNOWN_PARAMETER, 'unknown parameter', {
+  position_id: 1,
+  x: 1,
+});
+q('signed', 'GET', '/fapi/v1/position/history/detail', E.POSITION_NOT_FOUND, 'no such position', {
+  position_id: 424242,
+});
 
 q('signed', 'GET', '/fapi/v1/position/list', E.UNKNOWN_PARAMETER, 'unknown parameter', { symbol: 'BTCUSDT' });
 q('signed', 'GET', '/fapi/v1/account', E.UNKNOWN_PARAMETER, 'unknown parameter', { asset: 'USDT' });
@@ -226,13 +335,18 @@ async function send(c: Case): Promise<Reply> {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(c.opts.query ?? {})) if (v !== undefined) params.append(k, String(v));
   const qs = [c.opts.rawQuery, params.toString()].filter((s) => s).join('&');
-  return plain(t.app, c.method, qs ? `${c.path}?${qs}` : c.path, { json: c.opts.json, rawBody: c.opts.rawBody, contentType: c.opts.contentType });
+  return plain(t.app, c.method, qs ? `${c.path}?${qs}` : c.path, {
+    json: c.opts.json,
+    rawBody: c.opts.rawBody,
+    contentType: c.opts.contentType,
+  });
 }
 
 let before: Record<string, unknown>;
 
 async function snapshot(): Promise<Record<string, unknown>> {
-  const get = async (path: string, query?: Record<string, string>) => dataOf(await signed(t.app, a, 'GET', path, { query }));
+  const get = async (path: string, query?: Record<string, string>) =>
+    dataOf(await signed(t.app, a, 'GET', path, { query }));
   return {
     open: await get('/fapi/v1/openOrders'),
     account: await get('/fapi/v1/account'),
@@ -249,8 +363,16 @@ beforeAll(async () => {
   t.venue.clock.pause();
   a = makeAccount(t.venue, 'bad-input');
   // something to lose: a resting user order and a cached bot order
-  dataOf(await signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ price: '91000.0', client_order_id: 'keep' }) }));
-  dataOf(await plain(t.app, 'POST', '/fapi/v1/bot/orders', { json: orderBody({ side: 2, position_side: 2, price: '99500.0', need_cache: true }) }));
+  dataOf(
+    await signed(t.app, a, 'POST', '/fapi/v1/orders', {
+      json: orderBody({ price: '91000.0', client_order_id: 'keep' }),
+    }),
+  );
+  dataOf(
+    await plain(t.app, 'POST', '/fapi/v1/bot/orders', {
+      json: orderBody({ side: 2, position_side: 2, price: '99500.0', need_cache: true }),
+    }),
+  );
   before = await snapshot();
 });
 afterAll(() => t.close());
@@ -259,11 +381,22 @@ describe('malformed input on the trading routes', () => {
   it('covers every trading route', () => {
     const routes = new Set(cases.map((c) => `${c.method} ${c.path}`));
     expect([...routes].sort()).toEqual([
-      'DELETE /fapi/v1/allOpenOrders', 'DELETE /fapi/v1/bot/order', 'DELETE /fapi/v1/order',
-      'GET /fapi/v1/account', 'GET /fapi/v1/allOrders', 'GET /fapi/v1/bot/openOrders', 'GET /fapi/v1/leverage',
-      'GET /fapi/v1/myTrades', 'GET /fapi/v1/openOrders', 'GET /fapi/v1/position/history',
-      'GET /fapi/v1/position/history/detail', 'GET /fapi/v1/position/list',
-      'POST /fapi/v1/bot/orders', 'POST /fapi/v1/leverage', 'POST /fapi/v1/marginType', 'POST /fapi/v1/orders',
+      'DELETE /fapi/v1/allOpenOrders',
+      'DELETE /fapi/v1/bot/order',
+      'DELETE /fapi/v1/order',
+      'GET /fapi/v1/account',
+      'GET /fapi/v1/allOrders',
+      'GET /fapi/v1/bot/openOrders',
+      'GET /fapi/v1/leverage',
+      'GET /fapi/v1/myTrades',
+      'GET /fapi/v1/openOrders',
+      'GET /fapi/v1/position/history',
+      'GET /fapi/v1/position/history/detail',
+      'GET /fapi/v1/position/list',
+      'POST /fapi/v1/bot/orders',
+      'POST /fapi/v1/leverage',
+      'POST /fapi/v1/marginType',
+      'POST /fapi/v1/orders',
       'POST /fapi/v1/positionMode',
     ]);
   });
@@ -286,11 +419,20 @@ describe('malformed input on the trading routes', () => {
 
 describe('auth and documentation of the trading routes', () => {
   const signedRoutes: Array<[Method, string]> = [
-    ['POST', '/fapi/v1/orders'], ['DELETE', '/fapi/v1/order'], ['DELETE', '/fapi/v1/allOpenOrders'],
-    ['GET', '/fapi/v1/openOrders'], ['GET', '/fapi/v1/allOrders'], ['GET', '/fapi/v1/myTrades'],
-    ['GET', '/fapi/v1/position/list'], ['GET', '/fapi/v1/position/history'], ['GET', '/fapi/v1/position/history/detail'],
-    ['GET', '/fapi/v1/account'], ['GET', '/fapi/v1/leverage'], ['POST', '/fapi/v1/leverage'],
-    ['POST', '/fapi/v1/marginType'], ['POST', '/fapi/v1/positionMode'],
+    ['POST', '/fapi/v1/orders'],
+    ['DELETE', '/fapi/v1/order'],
+    ['DELETE', '/fapi/v1/allOpenOrders'],
+    ['GET', '/fapi/v1/openOrders'],
+    ['GET', '/fapi/v1/allOrders'],
+    ['GET', '/fapi/v1/myTrades'],
+    ['GET', '/fapi/v1/position/list'],
+    ['GET', '/fapi/v1/position/history'],
+    ['GET', '/fapi/v1/position/history/detail'],
+    ['GET', '/fapi/v1/account'],
+    ['GET', '/fapi/v1/leverage'],
+    ['POST', '/fapi/v1/leverage'],
+    ['POST', '/fapi/v1/marginType'],
+    ['POST', '/fapi/v1/positionMode'],
   ];
 
   it.each(signedRoutes)('%s %s answers an unsigned request with 401 / 2001', async (method, url) => {
@@ -300,7 +442,12 @@ describe('auth and documentation of the trading routes', () => {
 
   it('OpenAPI documents each route with its parameters and response records', async () => {
     const doc = JSON.parse((await t.app.inject({ url: '/openapi.json' })).body);
-    const routes: Array<[Method, string]> = [...signedRoutes, ['POST', '/fapi/v1/bot/orders'], ['DELETE', '/fapi/v1/bot/order'], ['GET', '/fapi/v1/bot/openOrders']];
+    const routes: Array<[Method, string]> = [
+      ...signedRoutes,
+      ['POST', '/fapi/v1/bot/orders'],
+      ['DELETE', '/fapi/v1/bot/order'],
+      ['GET', '/fapi/v1/bot/openOrders'],
+    ];
     for (const [method, path] of routes) {
       const op = doc.paths[path]?.[method.toLowerCase()];
       expect(op, `${method} ${path}`).toBeDefined();
@@ -309,14 +456,34 @@ describe('auth and documentation of the trading routes', () => {
     }
     const placeBody = doc.paths['/fapi/v1/orders'].post.requestBody.content['application/json'].schema;
     expect(Object.keys(placeBody.properties)).toEqual([
-      'symbol', 'side', 'position_side', 'position_action', 'type', 'price', 'qty', 'leverage', 'margin_mode',
-      'time_in_force', 'reduce_only', 'client_order_id',
+      'symbol',
+      'side',
+      'position_side',
+      'position_action',
+      'type',
+      'price',
+      'qty',
+      'leverage',
+      'margin_mode',
+      'time_in_force',
+      'reduce_only',
+      'client_order_id',
     ]);
     const botBody = doc.paths['/fapi/v1/bot/orders'].post.requestBody.content['application/json'].schema;
     expect(Object.keys(botBody.properties).at(-1)).toBe('need_cache');
     const names = doc.paths['/fapi/v1/myTrades'].get.parameters.map((p: any) => p.name);
-    expect(names).toEqual(expect.arrayContaining(['symbol', 'side', 'start_time', 'end_time', 'cursor', 'limit', 'timestamp', 'signature']));
-    for (const s of ['OrderRecord', 'TradeRecord', 'PositionRecord', 'ClosedPositionRecord', 'ClosedPositionDetail', 'PlacementResult', 'AccountSummary']) {
+    expect(names).toEqual(
+      expect.arrayContaining(['symbol', 'side', 'start_time', 'end_time', 'cursor', 'limit', 'timestamp', 'signature']),
+    );
+    for (const s of [
+      'OrderRecord',
+      'TradeRecord',
+      'PositionRecord',
+      'ClosedPositionRecord',
+      'ClosedPositionDetail',
+      'PlacementResult',
+      'AccountSummary',
+    ]) {
       expect(doc.components.schemas[s], s).toBeDefined();
     }
     expect(doc.components.schemas.ClosedPositionRecord.properties.position_id.type).toBe('integer');

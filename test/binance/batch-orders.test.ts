@@ -15,9 +15,30 @@ let mid: number;
 const px = (k: number) => (mid + k).toFixed(1);
 
 const ORDER_FIELDS = [
-  'orderId', 'symbol', 'status', 'clientOrderId', 'price', 'avgPrice', 'origQty', 'executedQty', 'cumQty', 'cumQuote',
-  'timeInForce', 'type', 'reduceOnly', 'closePosition', 'side', 'positionSide', 'stopPrice', 'workingType', 'priceProtect',
-  'origType', 'priceMatch', 'selfTradePreventionMode', 'goodTillDate', 'updateTime',
+  'orderId',
+  'symbol',
+  'status',
+  'clientOrderId',
+  'price',
+  'avgPrice',
+  'origQty',
+  'executedQty',
+  'cumQty',
+  'cumQuote',
+  'timeInForce',
+  'type',
+  'reduceOnly',
+  'closePosition',
+  'side',
+  'positionSide',
+  'stopPrice',
+  'workingType',
+  'priceProtect',
+  'origType',
+  'priceMatch',
+  'selfTradePreventionMode',
+  'goodTillDate',
+  'updateTime',
 ];
 
 beforeAll(async () => {
@@ -25,7 +46,15 @@ beforeAll(async () => {
   svc.venue.clock.pause();
   mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
   const mm = account(svc.venue, 'batchmm');
-  svc.venue.exchange.placeOrder(mm.id, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: px(5), qty: '1.000' });
+  svc.venue.exchange.placeOrder(mm.id, {
+    symbol: 'BTCUSDT',
+    side: 2,
+    position_side: 2,
+    position_action: 1,
+    type: 1,
+    price: px(5),
+    qty: '1.000',
+  });
 });
 afterAll(async () => svc?.close());
 
@@ -35,7 +64,11 @@ async function signedRaw(c: Creds, method: 'POST' | 'DELETE', path: string, para
   const sig = createHmac('sha256', c.apiSecret).update(text).digest('hex');
   const body = method === 'POST' ? `${text}&signature=${sig}` : undefined;
   const url = `${svc.base}/binance${path}${method === 'POST' ? '' : `?${text}&signature=${sig}`}`;
-  const r = await fetch(url, { method, headers: { 'x-mbx-apikey': c.apiKey, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) }, body });
+  const r = await fetch(url, {
+    method,
+    headers: { 'x-mbx-apikey': c.apiKey, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    body,
+  });
   return { status: r.status, body: (await r.json()) as any };
 }
 
@@ -43,17 +76,48 @@ describe('POST batchOrders', () => {
   it('answers each order in its place; a refused one is {code, msg} and the others stand', async () => {
     const c = account(svc.venue, 'batch1', 100_000, 'one_way');
     const orders = [
-      { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.010', price: px(-50), timeInForce: 'GTC', newClientOrderId: 'b.1' },
+      {
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'LIMIT',
+        quantity: '0.010',
+        price: px(-50),
+        timeInForce: 'GTC',
+        newClientOrderId: 'b.1',
+      },
       { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.010', price: `${px(-50)}3`, timeInForce: 'GTC' }, // off tick
       { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: 0.02, newOrderRespType: 'RESULT' }, // a number, as JSON allows
-      { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', quantity: '0.010', price: px(60), timeInForce: 'GTC', reduceOnly: true, newClientOrderId: 'b.4' },
-      { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.010', price: px(-50), timeInForce: 'GTC', newClientOrderId: 'b.1' }, // duplicate client id
+      {
+        symbol: 'BTCUSDT',
+        side: 'SELL',
+        type: 'LIMIT',
+        quantity: '0.010',
+        price: px(60),
+        timeInForce: 'GTC',
+        reduceOnly: true,
+        newClientOrderId: 'b.4',
+      },
+      {
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'LIMIT',
+        quantity: '0.010',
+        price: px(-50),
+        timeInForce: 'GTC',
+        newClientOrderId: 'b.1',
+      }, // duplicate client id
     ];
     const r = await signedRaw(c, 'POST', '/fapi/v1/batchOrders', `batchOrders=${JSON.stringify(orders)}`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toHaveLength(5);
     expect(Object.keys(r.body[0]).sort()).toEqual([...ORDER_FIELDS].sort());
-    expect(r.body[0]).toMatchObject({ status: 'NEW', clientOrderId: 'b.1', price: px(-50), origQty: '0.010', positionSide: 'BOTH' });
+    expect(r.body[0]).toMatchObject({
+      status: 'NEW',
+      clientOrderId: 'b.1',
+      price: px(-50),
+      origQty: '0.010',
+      positionSide: 'BOTH',
+    });
     expect(r.body[1]).toEqual({ code: -4014, msg: 'Price not increased by tick size.' });
     expect(r.body[2]).toMatchObject({ status: 'FILLED', executedQty: '0.020', avgPrice: px(5) });
     // the reduce-only sell ran after the market buy it reduces
@@ -67,11 +131,21 @@ describe('POST batchOrders', () => {
 
   it('refuses the whole request only when the list itself is bad', async () => {
     const c = account(svc.venue, 'batch2', 100_000, 'one_way');
-    const one = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.010', price: px(-50), timeInForce: 'GTC' };
+    const one = {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: '0.010',
+      price: px(-50),
+      timeInForce: 'GTC',
+    };
     expect((await signedRaw(c, 'POST', '/fapi/v1/batchOrders', 'x=1')).body.code).toBe(-1102);
     expect((await signedRaw(c, 'POST', '/fapi/v1/batchOrders', 'batchOrders=[{')).body.code).toBe(-1130);
     expect((await signedRaw(c, 'POST', '/fapi/v1/batchOrders', 'batchOrders=[]')).body.code).toBe(-1130);
-    expect((await signedRaw(c, 'POST', '/fapi/v1/batchOrders', `batchOrders=${JSON.stringify(Array(6).fill(one))}`)).body.code).toBe(-1130);
+    expect(
+      (await signedRaw(c, 'POST', '/fapi/v1/batchOrders', `batchOrders=${JSON.stringify(Array(6).fill(one))}`)).body
+        .code,
+    ).toBe(-1130);
     expect((await signedRaw(c, 'POST', '/fapi/v1/batchOrders', 'batchOrders=[1]')).body.code).toBe(-1130);
     // nothing of a refused request ran
     expect(svc.venue.exchange.openOrders(c.id)).toHaveLength(0);
@@ -79,10 +153,23 @@ describe('POST batchOrders', () => {
 
   it('a hedge-mode account gets -4061 per entry without positionSide, with the way out', async () => {
     const c = account(svc.venue, 'batch3');
-    const r = await signedRaw(c, 'POST', '/fapi/v1/batchOrders', `batchOrders=${JSON.stringify([
-      { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.010', price: px(-50), timeInForce: 'GTC' },
-      { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.010', price: px(-50), timeInForce: 'GTC', positionSide: 'LONG' },
-    ])}`);
+    const r = await signedRaw(
+      c,
+      'POST',
+      '/fapi/v1/batchOrders',
+      `batchOrders=${JSON.stringify([
+        { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.010', price: px(-50), timeInForce: 'GTC' },
+        {
+          symbol: 'BTCUSDT',
+          side: 'BUY',
+          type: 'LIMIT',
+          quantity: '0.010',
+          price: px(-50),
+          timeInForce: 'GTC',
+          positionSide: 'LONG',
+        },
+      ])}`,
+    );
     expect(r.body[0].code).toBe(-4061);
     expect(r.body[0].msg).toMatch(/hedge mode/);
     expect(r.body[1]).toMatchObject({ status: 'NEW', positionSide: 'LONG' });
@@ -93,17 +180,49 @@ describe('DELETE batchOrders', () => {
   it('cancels by id list or client id list, each answered in place', async () => {
     const c = account(svc.venue, 'batch4', 100_000, 'one_way');
     const ex = svc.venue.exchange;
-    const ids = [1, 2, 3].map((i) => Number(ex.placeOrder(c.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: px(-10 * i - 40), qty: '0.010', client_order_id: `d.${i}` }).order_id));
-    const r = await signedRaw(c, 'DELETE', '/fapi/v1/batchOrders', `symbol=BTCUSDT&orderIdList=${encodeURIComponent(JSON.stringify([ids[0], 999999]))}`);
+    const ids = [1, 2, 3].map((i) =>
+      Number(
+        ex.placeOrder(c.id, {
+          symbol: 'BTCUSDT',
+          side: 1,
+          position_side: 1,
+          position_action: 1,
+          type: 1,
+          price: px(-10 * i - 40),
+          qty: '0.010',
+          client_order_id: `d.${i}`,
+        }).order_id,
+      ),
+    );
+    const r = await signedRaw(
+      c,
+      'DELETE',
+      '/fapi/v1/batchOrders',
+      `symbol=BTCUSDT&orderIdList=${encodeURIComponent(JSON.stringify([ids[0], 999999]))}`,
+    );
     expect(r.status).toBe(200);
     expect(r.body[0]).toMatchObject({ orderId: ids[0], status: 'CANCELED' });
     expect(r.body[1]).toEqual({ code: -2011, msg: 'Unknown order sent.' });
-    const byCid = await signedRaw(c, 'DELETE', '/fapi/v1/batchOrders', `symbol=BTCUSDT&origClientOrderIdList=${encodeURIComponent(JSON.stringify(['d.2', 'd.1']))}`);
+    const byCid = await signedRaw(
+      c,
+      'DELETE',
+      '/fapi/v1/batchOrders',
+      `symbol=BTCUSDT&origClientOrderIdList=${encodeURIComponent(JSON.stringify(['d.2', 'd.1']))}`,
+    );
     expect(byCid.body[0]).toMatchObject({ orderId: ids[1], status: 'CANCELED', clientOrderId: 'd.2' });
     expect(byCid.body[1]).toEqual({ code: -2011, msg: 'Unknown order sent.' });
     expect(ex.openOrders(c.id).map((o) => Number(o.id))).toEqual([ids[2]]);
     expect((await signedRaw(c, 'DELETE', '/fapi/v1/batchOrders', 'symbol=BTCUSDT')).body.code).toBe(-1102);
-    expect((await signedRaw(c, 'DELETE', '/fapi/v1/batchOrders', `symbol=BTCUSDT&orderIdList=${encodeURIComponent(JSON.stringify(Array(11).fill(ids[2])))}`)).body.code).toBe(-1130);
+    expect(
+      (
+        await signedRaw(
+          c,
+          'DELETE',
+          '/fapi/v1/batchOrders',
+          `symbol=BTCUSDT&orderIdList=${encodeURIComponent(JSON.stringify(Array(11).fill(ids[2])))}`,
+        )
+      ).body.code,
+    ).toBe(-1130);
   });
 });
 
@@ -128,7 +247,16 @@ describe('through ccxt', () => {
     expect(cancelled.map((o: any) => o.status)).toEqual(['canceled', 'canceled']);
     expect(svc.venue.exchange.openOrders(c.id, 'BTCUSDT')).toHaveLength(0);
     // by client id: ccxt's lower-case list name
-    const again = await ex.createOrders([{ symbol: BTC, type: 'limit', side: 'buy', amount: 0.01, price: Number(px(-60)), params: { clientOrderId: 'mine-1' } }]);
+    const again = await ex.createOrders([
+      {
+        symbol: BTC,
+        type: 'limit',
+        side: 'buy',
+        amount: 0.01,
+        price: Number(px(-60)),
+        params: { clientOrderId: 'mine-1' },
+      },
+    ]);
     const byCid = await ex.cancelOrders([], BTC, { clientOrderIds: ['mine-1'] });
     expect(byCid[0].id).toBe(again[0].id);
     expect(byCid[0].status).toBe('canceled');

@@ -28,7 +28,15 @@ beforeAll(async () => {
   times = [t0, t0 + H8, t0 + 2 * H8];
   // a settlement before any position: rate history only
   ex.settleFunding('BTCUSDT', 0.0002, 95_000, times[0]);
-  ex.placeOrder(short.id, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '0.100' });
+  ex.placeOrder(short.id, {
+    symbol: 'BTCUSDT',
+    side: 2,
+    position_side: 2,
+    position_action: 1,
+    type: 1,
+    price: '96000.0',
+    qty: '0.100',
+  });
   ex.placeOrder(long.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' });
   ex.settleFunding('BTCUSDT', 0.0001, 96_000, times[1]);
   ex.settleFunding('BTCUSDT', -0.00005, 97_000, times[2]);
@@ -47,11 +55,21 @@ describe('funding history', () => {
       [times[2], -0.00005],
     ]);
     expect(all[1].symbol).toBe(BTC);
-    expect(all[1].info).toMatchObject({ symbol: 'BTCUSDT', fundingRate: '0.00010000', fundingTime: times[1], markPrice: '96000.0' });
+    expect(all[1].info).toMatchObject({
+      symbol: 'BTCUSDT',
+      fundingRate: '0.00010000',
+      fundingTime: times[1],
+      markPrice: '96000.0',
+    });
     // since counts forward, limit alone keeps the newest, until closes the window
     expect((await ex.fetchFundingRateHistory(BTC, times[1], 1)).map((r: any) => r.timestamp)).toEqual([times[1]]);
-    expect((await ex.fetchFundingRateHistory(BTC, undefined, 2)).map((r: any) => r.timestamp)).toEqual([times[1], times[2]]);
-    expect((await ex.fetchFundingRateHistory(BTC, times[0], undefined, { until: times[1] })).map((r: any) => r.timestamp)).toEqual([times[0], times[1]]);
+    expect((await ex.fetchFundingRateHistory(BTC, undefined, 2)).map((r: any) => r.timestamp)).toEqual([
+      times[1],
+      times[2],
+    ]);
+    expect(
+      (await ex.fetchFundingRateHistory(BTC, times[0], undefined, { until: times[1] })).map((r: any) => r.timestamp),
+    ).toEqual([times[0], times[1]]);
     // no symbol: every pair's
     const raw = await ex.fapiPublicGetFundingRate({});
     expect(raw.map((r: any) => r.symbol).sort()).toEqual(['BTCUSDT', 'BTCUSDT', 'BTCUSDT', 'ETHUSDT']);
@@ -61,7 +79,9 @@ describe('funding history', () => {
     const ex = binanceusdm(svc.base);
     await expect(ex.fapiPublicGetFundingRate({ symbol: 'NOPEUSDT' })).rejects.toThrow(/-1121/);
     await expect(ex.fapiPublicGetFundingRate({ symbol: 'BTCUSDT', limit: 1001 })).rejects.toThrow(/-1130/);
-    await expect(ex.fapiPublicGetFundingRate({ symbol: 'BTCUSDT', startTime: times[2], endTime: times[0] })).rejects.toThrow(/-1023/);
+    await expect(
+      ex.fapiPublicGetFundingRate({ symbol: 'BTCUSDT', startTime: times[2], endTime: times[0] }),
+    ).rejects.toThrow(/-1023/);
   });
 
   it('fetchFundingHistory: one FUNDING_FEE income per position per settlement, signed as received', async () => {
@@ -72,7 +92,12 @@ describe('funding history', () => {
       [times[1], -0.96, 'USDT'],
       [times[2], 0.485, 'USDT'],
     ]);
-    expect(h[0].info).toMatchObject({ incomeType: 'FUNDING_FEE', symbol: 'BTCUSDT', asset: 'USDT', income: '-0.96000000' });
+    expect(h[0].info).toMatchObject({
+      incomeType: 'FUNDING_FEE',
+      symbol: 'BTCUSDT',
+      asset: 'USDT',
+      income: '-0.96000000',
+    });
     const ids = new Set(h.map((x: any) => x.id));
     expect(ids.size).toBe(2);
     // the other side of each payment
@@ -131,8 +156,15 @@ describe('mark / index / premium klines', () => {
     expect(premium[0][3]).toBeCloseTo(-200 / 96_100, 8);
     expect(premium[1][4]).toBeCloseTo(500 / 96_500, 8);
     // the raw row: Binance's 12 columns, the update count in the 9th
-    const raw = await ex.fapiPublicGetMarkPriceKlines({ symbol: 'BTCUSDT', interval: '1m', startTime: start, limit: 1 });
-    expect(raw).toEqual([[start, '96000.0', '96600.0', '95900.0', '95900.0', '0', start + MIN - 1, '0', 3, '0', '0', '0']]);
+    const raw = await ex.fapiPublicGetMarkPriceKlines({
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      startTime: start,
+      limit: 1,
+    });
+    expect(raw).toEqual([
+      [start, '96000.0', '96600.0', '95900.0', '95900.0', '0', start + MIN - 1, '0', 3, '0', '0', '0'],
+    ]);
     // the same updates make one hourly candle
     const hour = await ex.fetchMarkOHLCV(BTC, '1h', undefined, 1);
     expect(hour[0].slice(2, 5)).toEqual([97_000, 95_900, 97_000]);

@@ -15,8 +15,24 @@ beforeAll(async () => {
   const px = (k: number) => (Math.round(mark / tick) * tick + k).toFixed(1);
   // a book of 3 bids and 3 asks, then a cross: one trade
   for (let i = 1; i <= 3; i++) {
-    ex.placeOrder(maker.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: px(-i * 10), qty: '0.010' });
-    ex.placeOrder(maker.id, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: px(i * 10), qty: '0.020' });
+    ex.placeOrder(maker.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: px(-i * 10),
+      qty: '0.010',
+    });
+    ex.placeOrder(maker.id, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 1,
+      price: px(i * 10),
+      qty: '0.020',
+    });
   }
   const taker = account(svc.venue, 'taker');
   ex.placeOrder(taker.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.005' });

@@ -16,8 +16,24 @@ beforeAll(async () => {
   const ex = svc.venue.exchange;
   mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
   for (let i = 1; i <= 3; i++) {
-    ex.placeOrder(maker.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: px(-i * 10).toFixed(1), qty: '0.100' });
-    ex.placeOrder(maker.id, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: px(i * 10).toFixed(1), qty: '0.100' });
+    ex.placeOrder(maker.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: px(-i * 10).toFixed(1),
+      qty: '0.100',
+    });
+    ex.placeOrder(maker.id, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 1,
+      price: px(i * 10).toFixed(1),
+      qty: '0.100',
+    });
   }
 });
 afterAll(async () => svc?.close());
@@ -108,15 +124,21 @@ describe('orders, one-way account', () => {
     expect(o.filled).toBe(0.02);
     expect(o.reduceOnly).toBe(true);
     expect(svc.venue.exchange.positions(c.id)).toHaveLength(0);
-    await expect(ex.createOrder(BTC, 'market', 'sell', 0.02, undefined, { reduceOnly: true })).rejects.toBeInstanceOf(ccxt.InvalidOrder);
+    await expect(ex.createOrder(BTC, 'market', 'sell', 0.02, undefined, { reduceOnly: true })).rejects.toBeInstanceOf(
+      ccxt.InvalidOrder,
+    );
   });
 
   it('IOC leftovers expire; FOK that cannot fill and post-only that would take are refused', async () => {
     const ioc = await ex.createOrder(BTC, 'limit', 'buy', 0.5, px(10), { timeInForce: 'IOC' });
     expect(ioc.status).toBe('expired');
     expect(ioc.filled).toBeGreaterThan(0);
-    await expect(ex.createOrder(BTC, 'limit', 'buy', 5, px(30), { timeInForce: 'FOK' })).rejects.toBeInstanceOf(ccxt.OrderNotFillable);
-    await expect(ex.createOrder(BTC, 'limit', 'buy', 0.01, px(30), { postOnly: true })).rejects.toBeInstanceOf(ccxt.OrderNotFillable);
+    await expect(ex.createOrder(BTC, 'limit', 'buy', 5, px(30), { timeInForce: 'FOK' })).rejects.toBeInstanceOf(
+      ccxt.OrderNotFillable,
+    );
+    await expect(ex.createOrder(BTC, 'limit', 'buy', 0.01, px(30), { postOnly: true })).rejects.toBeInstanceOf(
+      ccxt.OrderNotFillable,
+    );
     const po = await ex.createOrder(BTC, 'limit', 'buy', 0.01, px(-40), { postOnly: true });
     expect(po.postOnly).toBe(true);
     expect(po.status).toBe('open');
@@ -157,7 +179,14 @@ describe('orders, hedge account', () => {
     await ex.createOrder(BTC, 'market', 'sell', 0.01, undefined, { hedged: true, reduceOnly: true });
     expect(svc.venue.exchange.positions(c.id).map((p) => p.position_side)).toEqual([2]);
     await expect(
-      ex.fapiPrivatePostOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.01', positionSide: 'SHORT', reduceOnly: 'true' }),
+      ex.fapiPrivatePostOrder({
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'MARKET',
+        quantity: '0.01',
+        positionSide: 'SHORT',
+        reduceOnly: 'true',
+      }),
     ).rejects.toThrow(/-1106/);
   });
 });
@@ -171,7 +200,17 @@ describe('bad input -> the exception a bot author expects', () => {
     await expect(ex.createOrder(BTC, 'limit', 'buy', 0.001, px(-10))).rejects.toBeInstanceOf(ccxt.InvalidOrder); // notional below min
     await expect(ex.cancelOrder('999999', BTC)).rejects.toBeInstanceOf(ccxt.OrderNotFound);
     await expect(ex.fetchOrder('999999', BTC)).rejects.toBeInstanceOf(ccxt.OrderNotFound);
-    await expect(ex.fapiPrivatePostOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: String(px(-10)), timeInForce: 'GTC', newClientOrderId: 'bad id!' })).rejects.toBeInstanceOf(ccxt.BadRequest);
+    await expect(
+      ex.fapiPrivatePostOrder({
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'LIMIT',
+        quantity: '0.01',
+        price: String(px(-10)),
+        timeInForce: 'GTC',
+        newClientOrderId: 'bad id!',
+      }),
+    ).rejects.toBeInstanceOf(ccxt.BadRequest);
     await expect(ex.fapiPrivateGetOpenOrders({ symbol: 'NOPEUSDT' })).rejects.toBeInstanceOf(ccxt.BadSymbol);
     const wrong = binanceusdm(svc.base, { ...c, apiSecret: 'not-the-secret' });
     await expect(wrong.fetchBalance()).rejects.toBeInstanceOf(ccxt.AuthenticationError);

@@ -17,8 +17,24 @@ beforeAll(async () => {
   mm = account(svc.venue, 'wsmm');
   mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
   for (let i = 1; i <= 3; i++) {
-    svc.venue.exchange.placeOrder(mm.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: px(-i * 10), qty: '0.100' });
-    svc.venue.exchange.placeOrder(mm.id, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: px(i * 10), qty: '0.100' });
+    svc.venue.exchange.placeOrder(mm.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: px(-i * 10),
+      qty: '0.100',
+    });
+    svc.venue.exchange.placeOrder(mm.id, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 1,
+      price: px(i * 10),
+      qty: '0.100',
+    });
   }
 });
 afterAll(async () => svc?.close());
@@ -37,7 +53,15 @@ describe('ccxt pro, market streams', () => {
       let book = await ex.watchOrderBook(BTC);
       const ids = [] as number[];
       for (let i = 0; i < 3; i++) {
-        svc.venue.exchange.placeOrder(mm.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: px(-5 - i), qty: '0.050' });
+        svc.venue.exchange.placeOrder(mm.id, {
+          symbol: 'BTCUSDT',
+          side: 1,
+          position_side: 1,
+          position_action: 1,
+          type: 1,
+          price: px(-5 - i),
+          qty: '0.050',
+        });
         book = await ex.watchOrderBook(BTC);
         ids.push(book.nonce);
       }
@@ -46,8 +70,12 @@ describe('ccxt pro, market streams', () => {
       for (let i = 0; i < 20 && book.nonce < target; i++) book = await ex.watchOrderBook(BTC);
       const rest: any = await (await fetch(`${svc.base}/binance/fapi/v1/depth?symbol=BTCUSDT&limit=1000`)).json();
       expect(book.nonce).toBe(rest.lastUpdateId);
-      expect(book.bids.map((l: number[]) => [l[0], l[1]])).toEqual(rest.bids.map((l: string[]) => [Number(l[0]), Number(l[1])]));
-      expect(book.asks.map((l: number[]) => [l[0], l[1]])).toEqual(rest.asks.map((l: string[]) => [Number(l[0]), Number(l[1])]));
+      expect(book.bids.map((l: number[]) => [l[0], l[1]])).toEqual(
+        rest.bids.map((l: string[]) => [Number(l[0]), Number(l[1])]),
+      );
+      expect(book.asks.map((l: number[]) => [l[0], l[1]])).toEqual(
+        rest.asks.map((l: string[]) => [Number(l[0]), Number(l[1])]),
+      );
       expect(book.bids[0][0]).toBe(Number(px(-5)));
     } finally {
       await ex.close();
@@ -62,7 +90,14 @@ describe('ccxt pro, market streams', () => {
       const ohlcv = ex.watchOHLCV(BTC, '1m');
       const ticker = ex.watchTicker(BTC);
       await sleep(300);
-      svc.venue.exchange.placeOrder(taker.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' });
+      svc.venue.exchange.placeOrder(taker.id, {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 2,
+        qty: '0.010',
+      });
       const t = await trades;
       expect(t[t.length - 1].price).toBe(Number(px(10)));
       expect(t[t.length - 1].side).toBe('buy');
@@ -131,7 +166,14 @@ describe('ccxt pro, user stream', () => {
     ws.send(JSON.stringify({ method: 'SUBSCRIBE', params: ['btcusdt@nothing'], id: 44 }));
     await sleep(200);
     const taker = account(svc.venue, 'wsraw');
-    svc.venue.exchange.placeOrder(taker.id, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.010' });
+    svc.venue.exchange.placeOrder(taker.id, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 2,
+      qty: '0.010',
+    });
     await sleep(300);
     ws.close();
     expect(msgs).toContainEqual({ result: null, id: 42 });

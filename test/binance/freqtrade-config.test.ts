@@ -14,7 +14,11 @@ import { startService, type ServiceHandle } from '../../src-main/service.ts';
 const PAGE = new URL('../../docs/binance.md', import.meta.url);
 
 /** The JSON fragment under "## 4. freqtrade", as a freqtrade config object, pointed at `base`. */
-function docsConfig(base: string): { exchange: { name: string; key: string; secret: string; ccxt_config: Record<string, any>; pair_whitelist: string[] }; trading_mode: string; margin_mode: string } {
+function docsConfig(base: string): {
+  exchange: { name: string; key: string; secret: string; ccxt_config: Record<string, any>; pair_whitelist: string[] };
+  trading_mode: string;
+  margin_mode: string;
+} {
   const md = readFileSync(PAGE, 'utf8');
   const section = md.slice(md.indexOf('## 4. freqtrade'));
   const block = /```json\n([\s\S]*?)```/.exec(section);
@@ -25,7 +29,8 @@ function docsConfig(base: string): { exchange: { name: string; key: string; secr
 function deepMerge(a: Record<string, any>, b: Record<string, any>): Record<string, any> {
   const out: Record<string, any> = { ...a };
   for (const [k, v] of Object.entries(b)) {
-    out[k] = v !== null && typeof v === 'object' && !Array.isArray(v) && typeof out[k] === 'object' ? deepMerge(out[k], v) : v;
+    out[k] =
+      v !== null && typeof v === 'object' && !Array.isArray(v) && typeof out[k] === 'object' ? deepMerge(out[k], v) : v;
   }
   return out;
 }
@@ -36,7 +41,12 @@ let pair: string;
 
 beforeAll(async () => {
   // as a user runs it: the service with its simulated history, a one-way account from the CLI
-  svc = await startService({ dataDir: ':memory:', port: 0, rateLimit: false, accounts: parseCli(['--account', 'ftrade0001:ftsecret0001:100000:one_way']).accounts });
+  svc = await startService({
+    dataDir: ':memory:',
+    port: 0,
+    rateLimit: false,
+    accounts: parseCli(['--account', 'ftrade0001:ftsecret0001:100000:one_way']).accounts,
+  });
   const conf = docsConfig(svc.url);
   expect(conf.trading_mode).toBe('futures');
   // what the page tells the user to put in: the key and secret of their perpdesk account
@@ -92,7 +102,10 @@ describe('freqtrade settings from docs/binance.md, through ccxt.binance', () => 
     const bought = await ex.createOrder(pair, 'market', 'buy', 0.01);
     expect(bought.status).toBe('closed');
     const trades = await ex.fetchMyTrades(pair);
-    expect(trades.filter((t: any) => t.order === bought.id).reduce((s: number, t: any) => s + t.amount, 0)).toBeCloseTo(0.01, 9);
+    expect(trades.filter((t: any) => t.order === bought.id).reduce((s: number, t: any) => s + t.amount, 0)).toBeCloseTo(
+      0.01,
+      9,
+    );
     const pos = (await ex.fetchPositions([pair])).find((p: any) => p.symbol === pair && p.contracts > 0);
     // v3 positionRisk has no leverage field (as on Binance): the isolated margin says it is 5x
     expect(pos).toMatchObject({ side: 'long', contracts: 0.01, marginMode: 'isolated' });

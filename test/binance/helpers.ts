@@ -48,7 +48,8 @@ export function binanceusdm(base: string, creds?: Creds): any {
     options: { fetchCurrencies: false },
   });
   const rest = `${base}/binance`;
-  for (const k of Object.keys(ex.urls.api)) if (typeof ex.urls.api[k] === 'string') ex.urls.api[k] = ex.urls.api[k].replace(/^https:\/\/[^/]+/, rest);
+  for (const k of Object.keys(ex.urls.api))
+    if (typeof ex.urls.api[k] === 'string') ex.urls.api[k] = ex.urls.api[k].replace(/^https:\/\/[^/]+/, rest);
   ex.urls.api.ws.future = `${base.replace(/^http/, 'ws')}/binance/ws`;
   ex.exceptions.exact = { ...ex.exceptions.exact, ...ex.exceptions.linear.exact };
   return ex;

@@ -25,7 +25,9 @@ describe('no-op margin type and position mode', () => {
     await ex.fetchBalance();
     dataOf(await signed(svc.app, c, 'POST', '/fapi/v1/marginType', { json: { symbol: 'BTCUSDT', margin_mode: 1 } }));
     // native: the same again is a success, as the spec's extension route answers
-    expect(dataOf(await signed(svc.app, c, 'POST', '/fapi/v1/marginType', { json: { symbol: 'BTCUSDT', margin_mode: 1 } }))).toEqual({ symbol: 'BTCUSDT', margin_mode: 1 });
+    expect(
+      dataOf(await signed(svc.app, c, 'POST', '/fapi/v1/marginType', { json: { symbol: 'BTCUSDT', margin_mode: 1 } })),
+    ).toEqual({ symbol: 'BTCUSDT', margin_mode: 1 });
     const err = await ex.setMarginMode('isolated', BTC).catch((e: Error) => e);
     expect(err).toBeInstanceOf(ccxt.MarginModeAlreadySet);
     expect(String(err.message)).toContain('{"code":-4046,"msg":"No need to change margin type."}');
@@ -41,7 +43,9 @@ describe('no-op margin type and position mode', () => {
     await ex.loadMarkets();
     expect((await ex.fetchPositionMode(BTC)).hedged).toBe(true);
     dataOf(await signed(svc.app, c, 'POST', '/fapi/v1/positionMode', { json: { position_mode: 'one_way' } }));
-    expect(dataOf(await signed(svc.app, c, 'POST', '/fapi/v1/positionMode', { json: { position_mode: 'one_way' } }))).toEqual({ position_mode: 'one_way' });
+    expect(
+      dataOf(await signed(svc.app, c, 'POST', '/fapi/v1/positionMode', { json: { position_mode: 'one_way' } })),
+    ).toEqual({ position_mode: 'one_way' });
     expect((await ex.fetchPositionMode(BTC)).hedged).toBe(false);
     const err = await ex.setPositionMode(false).catch((e: Error) => e);
     expect(err).toBeInstanceOf(ccxt.OperationRejected);

@@ -14,15 +14,27 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('--account ...:one_way', () => {
   it('parses the mode; a bad mode is refused; an empty balance with a mode keeps the default', () => {
-    expect(parseCli(['--account', 'k1234567:s1234567:2500:one_way']).accounts[0]).toMatchObject({ positionMode: 'one_way', balance: 2500_00000000n });
-    expect(parseCli(['--account', 'k1234567:s1234567::hedge']).accounts[0]).toMatchObject({ positionMode: 'hedge', balance: 10000_00000000n });
+    expect(parseCli(['--account', 'k1234567:s1234567:2500:one_way']).accounts[0]).toMatchObject({
+      positionMode: 'one_way',
+      balance: 2500_00000000n,
+    });
+    expect(parseCli(['--account', 'k1234567:s1234567::hedge']).accounts[0]).toMatchObject({
+      positionMode: 'hedge',
+      balance: 10000_00000000n,
+    });
     expect(parseCli(['--account', 'k1234567:s1234567']).accounts[0]).not.toHaveProperty('positionMode');
     expect(() => parseCli(['--account', 'k1234567:s1234567:1:twoway'])).toThrow(CliError);
   });
 
   it('the service creates it one-way, both surfaces agree, a restart keeps it, :hedge switches back', async () => {
     const creds = { id: 0, apiKey: 'k1234567', apiSecret: 's1234567' };
-    let svc = await startService({ dataDir: dir, port: 0, simulate: false, rateLimit: false, accounts: parseCli(['--account', 'k1234567:s1234567:10000:one_way']).accounts });
+    let svc = await startService({
+      dataDir: dir,
+      port: 0,
+      simulate: false,
+      rateLimit: false,
+      accounts: parseCli(['--account', 'k1234567:s1234567:10000:one_way']).accounts,
+    });
     try {
       const id = svc.venue.accounts.byKey('k1234567')!.id;
       expect(svc.venue.exchange.summary(id).position_mode).toBe('one_way');
@@ -31,14 +43,26 @@ describe('--account ...:one_way', () => {
     } finally {
       await svc.close();
     }
-    svc = await startService({ dataDir: dir, port: 0, simulate: false, rateLimit: false, accounts: parseCli(['--account', 'k1234567:s1234567']).accounts });
+    svc = await startService({
+      dataDir: dir,
+      port: 0,
+      simulate: false,
+      rateLimit: false,
+      accounts: parseCli(['--account', 'k1234567:s1234567']).accounts,
+    });
     try {
       const ex = binanceusdm(svc.url, creds);
       expect(await ex.fapiPrivateGetPositionSideDual()).toEqual({ dualSidePosition: false });
     } finally {
       await svc.close();
     }
-    svc = await startService({ dataDir: dir, port: 0, simulate: false, rateLimit: false, accounts: parseCli(['--account', 'k1234567:s1234567::hedge']).accounts });
+    svc = await startService({
+      dataDir: dir,
+      port: 0,
+      simulate: false,
+      rateLimit: false,
+      accounts: parseCli(['--account', 'k1234567:s1234567::hedge']).accounts,
+    });
     try {
       const ex = binanceusdm(svc.url, creds);
       expect(await ex.fapiPrivateGetPositionSideDual()).toEqual({ dualSidePosition: true });

@@ -38,7 +38,19 @@ describe('openInterestHist', () => {
     const price = () => ex.setPrices('BTCUSDT', { mark, index: mark });
     price(); // sample at h: nothing open
     const u = account(v, 'oih');
-    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: (mid + 10).toFixed(1), qty: '5.000', time_in_force: 1 }, HOUSE_ACCOUNT);
+    ex.placeBotOrder(
+      {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price: (mid + 10).toFixed(1),
+        qty: '5.000',
+        time_in_force: 1,
+      },
+      HOUSE_ACCOUNT,
+    );
     ex.placeOrder(u.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.300' });
     v.clock.advance(M5);
     price(); // h + 5m: 0.3
@@ -57,8 +69,13 @@ describe('openInterestHist', () => {
     // 15m: the samples on 15-minute boundaries; limit keeps the newest, startTime counts forward
     expect((await raw(svc, 'symbol=BTCUSDT&period=15m')).map((r: any) => r.timestamp)).toEqual([h, h + 3 * M5]);
     expect((await raw(svc, 'symbol=BTCUSDT&period=5m&limit=1')).map((r: any) => r.timestamp)).toEqual([h + 3 * M5]);
-    expect((await raw(svc, `symbol=BTCUSDT&period=5m&limit=1&startTime=${h + 1}`)).map((r: any) => r.timestamp)).toEqual([h + M5]);
-    expect((await raw(svc, `symbol=BTCUSDT&period=5m&endTime=${h + M5}`)).map((r: any) => r.timestamp)).toEqual([h, h + M5]);
+    expect(
+      (await raw(svc, `symbol=BTCUSDT&period=5m&limit=1&startTime=${h + 1}`)).map((r: any) => r.timestamp),
+    ).toEqual([h + M5]);
+    expect((await raw(svc, `symbol=BTCUSDT&period=5m&endTime=${h + M5}`)).map((r: any) => r.timestamp)).toEqual([
+      h,
+      h + M5,
+    ]);
     // refusals
     expect((await raw(svc, 'symbol=BTCUSDT&period=3m')).code).toBe(-1130);
     expect((await raw(svc, 'symbol=BTCUSDT')).code).toBe(-1102);

@@ -40,13 +40,47 @@ describe('openInterest', () => {
     expect(empty.body).toEqual({ openInterest: '0.000', symbol: 'BTCUSDT', time: svc.venue.clock.now() });
 
     // user against user: 0.3 long and 0.3 short
-    ex.placeOrder(maker.id, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: (mid + 10).toFixed(1), qty: '0.300' });
-    ex.placeOrder(taker.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.300' });
+    ex.placeOrder(maker.id, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 1,
+      price: (mid + 10).toFixed(1),
+      qty: '0.300',
+    });
+    ex.placeOrder(taker.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: '0.300',
+    });
     expect((await raw(svc, 'BTCUSDT')).body.openInterest).toBe('0.300');
 
     // a user buys 0.2 from the house: longs 0.5, shorts 0.3 (the house short 0.2 is not a stored position)
-    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: (mid + 20).toFixed(1), qty: '0.200', time_in_force: 1 }, HOUSE_ACCOUNT);
-    ex.placeOrder(taker.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.200' });
+    ex.placeBotOrder(
+      {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price: (mid + 20).toFixed(1),
+        qty: '0.200',
+        time_in_force: 1,
+      },
+      HOUSE_ACCOUNT,
+    );
+    ex.placeOrder(taker.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: '0.200',
+    });
     expect(ex.openInterest('BTCUSDT')).toEqual({ longLots: 500, shortLots: 300, lots: 500 });
     const c = binanceusdm(svc.base);
     const oi = await c.fetchOpenInterest(BTC);
@@ -57,21 +91,76 @@ describe('openInterest', () => {
     expect((await raw(svc, 'ETHUSDT')).body.openInterest).toMatch(/^0(\.0+)?$/);
 
     // the taker closes 0.4 into the maker's bid, which opens a 0.4 long: longs 0.1 + 0.4, shorts 0.3
-    ex.placeOrder(maker.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: (mid - 10).toFixed(1), qty: '0.400' });
-    ex.placeOrder(taker.id, { symbol: 'BTCUSDT', side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.400' });
+    ex.placeOrder(maker.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: (mid - 10).toFixed(1),
+      qty: '0.400',
+    });
+    ex.placeOrder(taker.id, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 1,
+      position_action: 2,
+      type: 2,
+      qty: '0.400',
+    });
     expect(ex.openInterest('BTCUSDT')).toEqual({ longLots: 500, shortLots: 300, lots: 500 });
     // the maker buys its short back from the house: longs 0.5, shorts 0 -> still 0.5; then the
     // taker sells its 0.1 to the house -> 0.4
-    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: (mid + 20).toFixed(1), qty: '1.000', time_in_force: 1 }, HOUSE_ACCOUNT);
-    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: (mid - 20).toFixed(1), qty: '1.000', time_in_force: 1 }, HOUSE_ACCOUNT);
-    ex.placeOrder(maker.id, { symbol: 'BTCUSDT', side: 1, position_side: 2, position_action: 2, type: 2, qty: '0.300' });
+    ex.placeBotOrder(
+      {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price: (mid + 20).toFixed(1),
+        qty: '1.000',
+        time_in_force: 1,
+      },
+      HOUSE_ACCOUNT,
+    );
+    ex.placeBotOrder(
+      {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: (mid - 20).toFixed(1),
+        qty: '1.000',
+        time_in_force: 1,
+      },
+      HOUSE_ACCOUNT,
+    );
+    ex.placeOrder(maker.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 2,
+      position_action: 2,
+      type: 2,
+      qty: '0.300',
+    });
     expect(ex.openInterest('BTCUSDT')).toEqual({ longLots: 500, shortLots: 0, lots: 500 });
-    ex.placeOrder(taker.id, { symbol: 'BTCUSDT', side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.100' });
+    ex.placeOrder(taker.id, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 1,
+      position_action: 2,
+      type: 2,
+      qty: '0.100',
+    });
     expect(ex.openInterest('BTCUSDT')).toEqual({ longLots: 400, shortLots: 0, lots: 400 });
     expect((await c.fetchOpenInterest(BTC)).openInterestAmount).toBe(0.4);
 
     // the same figure after a restart: it is the stored positions, not a counter kept in memory
-    await new Promise<void>((resolve, reject) => svc.venue.durability.whenDurable((err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      svc.venue.durability.whenDurable((err) => (err ? reject(err) : resolve())),
+    );
     await svc.close();
     services.pop();
     svc = await startService(dir);
@@ -85,6 +174,8 @@ describe('openInterest', () => {
     expect((await raw(svc, 'NOPEUSDT')).body.code).toBe(-1121);
     const r = await fetch(`${svc.base}/binance/fapi/v1/openInterest`);
     expect(((await r.json()) as any).code).toBe(-1102);
-    await expect(binanceusdm(svc.base).fapiPublicGetOpenInterest({ symbol: 'NOPEUSDT' })).rejects.toBeInstanceOf(ccxt.BadSymbol);
+    await expect(binanceusdm(svc.base).fapiPublicGetOpenInterest({ symbol: 'NOPEUSDT' })).rejects.toBeInstanceOf(
+      ccxt.BadSymbol,
+    );
   });
 });

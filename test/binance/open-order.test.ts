@@ -17,14 +17,27 @@ beforeAll(async () => {
   svc.venue.clock.pause();
   mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
   const mm = account(svc.venue, 'oomm');
-  svc.venue.exchange.placeOrder(mm.id, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: px(5), qty: '1.000' });
+  svc.venue.exchange.placeOrder(mm.id, {
+    symbol: 'BTCUSDT',
+    side: 2,
+    position_side: 2,
+    position_action: 1,
+    type: 1,
+    price: px(5),
+    qty: '1.000',
+  });
 });
 afterAll(async () => svc?.close());
 
 async function get(c: Creds, params: Record<string, string | number>) {
-  const text = new URLSearchParams({ ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])), timestamp: String(Date.now()) }).toString();
+  const text = new URLSearchParams({
+    ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
+    timestamp: String(Date.now()),
+  }).toString();
   const sig = createHmac('sha256', c.apiSecret).update(text).digest('hex');
-  const r = await fetch(`${svc.base}/binance/fapi/v1/openOrder?${text}&signature=${sig}`, { headers: { 'x-mbx-apikey': c.apiKey } });
+  const r = await fetch(`${svc.base}/binance/fapi/v1/openOrder?${text}&signature=${sig}`, {
+    headers: { 'x-mbx-apikey': c.apiKey },
+  });
   return { status: r.status, body: (await r.json()) as any };
 }
 
@@ -33,10 +46,28 @@ describe('GET /fapi/v1/openOrder', () => {
     const c = account(svc.venue, 'oo1', 100_000, 'one_way');
     const other = account(svc.venue, 'oo2', 100_000, 'one_way');
     const ex = svc.venue.exchange;
-    const id = Number(ex.placeOrder(c.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: px(-50), qty: '0.010', client_order_id: 'oo.1' }).order_id);
+    const id = Number(
+      ex.placeOrder(c.id, {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: px(-50),
+        qty: '0.010',
+        client_order_id: 'oo.1',
+      }).order_id,
+    );
     const byId = await get(c, { symbol: 'BTCUSDT', orderId: id });
     expect(byId.status).toBe(200);
-    expect(byId.body).toMatchObject({ orderId: id, clientOrderId: 'oo.1', status: 'NEW', price: px(-50), origQty: '0.010', symbol: 'BTCUSDT' });
+    expect(byId.body).toMatchObject({
+      orderId: id,
+      clientOrderId: 'oo.1',
+      status: 'NEW',
+      price: px(-50),
+      origQty: '0.010',
+      symbol: 'BTCUSDT',
+    });
     expect((await get(c, { symbol: 'BTCUSDT', origClientOrderId: 'oo.1' })).body.orderId).toBe(id);
     const none = { code: -2013, msg: 'Order does not exist.' };
     expect((await get(c, { symbol: 'ETHUSDT', orderId: id })).body).toEqual(none);
@@ -44,7 +75,10 @@ describe('GET /fapi/v1/openOrder', () => {
     expect((await get(c, { symbol: 'BTCUSDT', orderId: 999999 })).body).toEqual(none);
     expect((await get(c, { symbol: 'BTCUSDT' })).body.code).toBe(-1102);
     // filled: GET order still has it, openOrder no longer
-    const filled = Number(ex.placeOrder(c.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' }).order_id);
+    const filled = Number(
+      ex.placeOrder(c.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' })
+        .order_id,
+    );
     expect((await get(c, { symbol: 'BTCUSDT', orderId: filled })).body).toEqual(none);
     ex.cancelOrder(c.id, { orderId: id });
     expect((await get(c, { symbol: 'BTCUSDT', origClientOrderId: 'oo.1' })).body).toEqual(none);

@@ -57,7 +57,9 @@ describe('price klines across a restart', () => {
     const last = (await again.fetchMarkOHLCV(BTC, '1m', start)).at(-1);
     expect(last.slice(0, 5)).toEqual([start + MIN, 95_900, 97_000, 95_900, 97_000]);
     expect(last).toHaveLength(6);
-    const raw = (await again.fapiPublicGetMarkPriceKlines({ symbol: 'BTCUSDT', interval: '1m', startTime: start })).at(-1);
+    const raw = (await again.fapiPublicGetMarkPriceKlines({ symbol: 'BTCUSDT', interval: '1m', startTime: start })).at(
+      -1,
+    );
     expect(raw[8]).toBe(2); // the price updates it counted, before and after the restart
   });
 });

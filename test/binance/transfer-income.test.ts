@@ -16,7 +16,8 @@ afterAll(async () => {
   for (const s of services.splice(0)) await s.close();
   rmSync(dir, { recursive: true, force: true });
 });
-const durable = (svc: Service) => new Promise<void>((resolve, reject) => svc.venue.durability.whenDurable((err) => (err ? reject(err) : resolve())));
+const durable = (svc: Service) =>
+  new Promise<void>((resolve, reject) => svc.venue.durability.whenDurable((err) => (err ? reject(err) : resolve())));
 
 describe('TRANSFER income', () => {
   it('admin route, paper deposit and paper reset each leave one TRANSFER; a restart keeps them', async () => {
@@ -27,11 +28,17 @@ describe('TRANSFER income', () => {
     const c: Creds = { id: 0, apiKey: 'XFERKEY123', apiSecret: 'XFERSECRET123' };
     // the admin route creates the account with 5000 USDT, then sets it to 6000
     const admin = (balance: string) =>
-      svc.app.inject({ method: 'POST', url: '/admin/v1/accounts', payload: { api_key: c.apiKey, api_secret: c.apiSecret, balance, position_mode: 'one_way' }, remoteAddress: '127.0.0.1' });
+      svc.app.inject({
+        method: 'POST',
+        url: '/admin/v1/accounts',
+        payload: { api_key: c.apiKey, api_secret: c.apiSecret, balance, position_mode: 'one_way' },
+        remoteAddress: '127.0.0.1',
+      });
     expect((await admin('5000')).statusCode).toBe(200);
     const t1 = clock.now();
     const ex = binanceusdm(svc.base, c);
-    const transfers = async () => (await ex.fapiPrivateGetIncome({ incomeType: 'TRANSFER' })).map((x: any) => [x.income, x.time]);
+    const transfers = async () =>
+      (await ex.fapiPrivateGetIncome({ incomeType: 'TRANSFER' })).map((x: any) => [x.income, x.time]);
     expect(await transfers()).toEqual([['5000.00000000', t1]]);
     clock.resume();
     await new Promise((r) => setTimeout(r, 20));
@@ -44,7 +51,16 @@ describe('TRANSFER income', () => {
     // trade a little so the reset has a position to close and a fee is paid
     await ex.loadMarkets();
     const mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
-    svc.venue.exchange.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: (mid + 10).toFixed(1), qty: '1.000', time_in_force: 1 });
+    svc.venue.exchange.placeBotOrder({
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 1,
+      price: (mid + 10).toFixed(1),
+      qty: '1.000',
+      time_in_force: 1,
+    });
     await ex.createOrder('BTC/USDT:USDT', 'market', 'buy', 0.01);
     const walletBefore = Number(svc.venue.exchange.summary(c.id).wallet_balance);
     dataOf(await signed(svc.app, c, 'POST', '/fapi/v1/account/reset', { json: { balance: '10000' } }));
@@ -64,9 +80,15 @@ describe('TRANSFER income', () => {
     expect(new Set(every.map((x: any) => x.tranId)).size).toBe(every.length);
     for (let i = 1; i < every.length; i++) expect(every[i].time).toBeGreaterThanOrEqual(every[i - 1].time);
     // a symbol filter leaves transfers out (they have none); a time window and limit apply
-    expect((await ex.fapiPrivateGetIncome({ symbol: 'BTCUSDT' })).some((x: any) => x.incomeType === 'TRANSFER')).toBe(false);
-    expect((await ex.fapiPrivateGetIncome({ incomeType: 'TRANSFER', limit: 2 })).map((x: any) => x.tranId)).toEqual(all.slice(2).map((x: any) => x.tranId));
-    expect((await ex.fapiPrivateGetIncome({ incomeType: 'TRANSFER', startTime: t2, limit: 1 })).map((x: any) => x.tranId)).toEqual([all[1].tranId]);
+    expect((await ex.fapiPrivateGetIncome({ symbol: 'BTCUSDT' })).some((x: any) => x.incomeType === 'TRANSFER')).toBe(
+      false,
+    );
+    expect((await ex.fapiPrivateGetIncome({ incomeType: 'TRANSFER', limit: 2 })).map((x: any) => x.tranId)).toEqual(
+      all.slice(2).map((x: any) => x.tranId),
+    );
+    expect(
+      (await ex.fapiPrivateGetIncome({ incomeType: 'TRANSFER', startTime: t2, limit: 1 })).map((x: any) => x.tranId),
+    ).toEqual([all[1].tranId]);
 
     // a restart finds the same entries
     await durable(svc);

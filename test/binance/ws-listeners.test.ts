@@ -17,7 +17,10 @@ beforeAll(async () => {
 });
 afterAll(async () => svc?.close());
 
-const counts = () => ({ level: svc.venue.exchange.events.count('level'), trade: svc.venue.exchange.events.count('trade') });
+const counts = () => ({
+  level: svc.venue.exchange.events.count('level'),
+  trade: svc.venue.exchange.events.count('trade'),
+});
 
 async function open(path: string): Promise<{ ws: WebSocket; next: () => Promise<any> }> {
   const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance${path}`);
@@ -60,16 +63,41 @@ describe('facade stream hub, listeners on demand', () => {
 
   it('a depth stream opened after a time without connections has no hole (U = pu + 1)', async () => {
     const first = await open('/ws/btcusdt@depth');
-    svc.venue.exchange.placeOrder(mm.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: px(-50), qty: '0.010' });
+    svc.venue.exchange.placeOrder(mm.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: px(-50),
+      qty: '0.010',
+    });
     const d1 = await first.next();
     expect(d1.U).toBe(d1.pu + 1);
     await closeWs(first.ws);
     // level changes nobody listens to
-    for (let i = 1; i <= 3; i++) svc.venue.exchange.placeOrder(mm.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: px(-50 - i), qty: '0.010' });
+    for (let i = 1; i <= 3; i++)
+      svc.venue.exchange.placeOrder(mm.id, {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: px(-50 - i),
+        qty: '0.010',
+      });
     const idBefore = svc.venue.exchange.pair('BTCUSDT')!.book.depth(0).updateId;
     expect(idBefore).toBeGreaterThan(d1.u);
     const second = await open('/ws/btcusdt@depth');
-    svc.venue.exchange.placeOrder(mm.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: px(-60), qty: '0.010' });
+    svc.venue.exchange.placeOrder(mm.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: px(-60),
+      qty: '0.010',
+    });
     const d2 = await second.next();
     expect(d2.pu).toBeGreaterThanOrEqual(idBefore);
     expect(d2.U).toBe(d2.pu + 1);

@@ -18,7 +18,9 @@ export function tempDir(prefix = 'perpdesk-data-'): string {
 
 /** The rows (header dropped) of a fixture kline CSV. */
 export function fixtureRows(name: string): string[] {
-  const lines = readFileSync(path.join(FIXTURES, 'klines', name), 'utf8').trim().split(/\r?\n/);
+  const lines = readFileSync(path.join(FIXTURES, 'klines', name), 'utf8')
+    .trim()
+    .split(/\r?\n/);
   if (lines[0] === KLINES_HEADER) lines.shift();
   return lines;
 }
@@ -37,7 +39,16 @@ export interface ArchiveFile {
  */
 export function writeArchiveZip(
   root: string,
-  o: { market: 'spot' | 'um' | 'cm'; period?: 'daily' | 'monthly'; kind: string; symbol: string; interval?: string; date: string; csv: string; checksum?: boolean | 'bad' },
+  o: {
+    market: 'spot' | 'um' | 'cm';
+    period?: 'daily' | 'monthly';
+    kind: string;
+    symbol: string;
+    interval?: string;
+    date: string;
+    csv: string;
+    checksum?: boolean | 'bad';
+  },
 ): ArchiveFile {
   const marketDir = o.market === 'spot' ? ['spot'] : ['futures', o.market];
   const dir = path.join(root, ...marketDir, o.period ?? 'daily', o.kind, o.symbol, ...(o.interval ? [o.interval] : []));

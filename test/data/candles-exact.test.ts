@@ -15,7 +15,20 @@ const file = (interval: string, period: string) => `binance_spot_BTCUSDT_${inter
 /** A file row as the archive's 12 columns, numbers where the service gives numbers. */
 function expected(row: string): ArchiveKline {
   const f = row.split(',');
-  return [Number(f[0]), f[1], f[2], f[3], f[4], f[5], Number(f[6]), f[7], Number(f[8]), f[9], f[10], f[11]] as ArchiveKline;
+  return [
+    Number(f[0]),
+    f[1],
+    f[2],
+    f[3],
+    f[4],
+    f[5],
+    Number(f[6]),
+    f[7],
+    Number(f[8]),
+    f[9],
+    f[10],
+    f[11],
+  ] as ArchiveKline;
 }
 
 let db: DatabaseSync;
@@ -36,8 +49,16 @@ describe('2021-05-16..18: daily 1m zips -> 1h and 1d', () => {
     const days = byDay(fixtureRows(file('1m', M2021)));
     expect([...days.keys()]).toEqual(['2021-05-16', '2021-05-17', '2021-05-18']);
     // the first day with the header row, the others without: both are archive forms
-    const zips = [...days].map(([date, rows], i) =>
-      writeArchiveZip(root, { market: 'spot', kind: 'klines', symbol: 'BTCUSDT', interval: '1m', date, csv: (i === 0 ? KLINES_HEADER + '\n' : '') + rows.join('\n') + '\n' }).zip,
+    const zips = [...days].map(
+      ([date, rows], i) =>
+        writeArchiveZip(root, {
+          market: 'spot',
+          kind: 'klines',
+          symbol: 'BTCUSDT',
+          interval: '1m',
+          date,
+          csv: (i === 0 ? KLINES_HEADER + '\n' : '') + rows.join('\n') + '\n',
+        }).zip,
     );
     const results = await service.importFiles(zips);
     expect(results.map((r) => [r.status, r.checksum, r.rows])).toEqual([
@@ -51,7 +72,14 @@ describe('2021-05-16..18: daily 1m zips -> 1h and 1d', () => {
 
   it('the dataset is one series: spot BTCUSDT klines 1m, 4,320 rows, no gap', () => {
     const d = service.get(id);
-    expect({ market: d.market, symbol: d.symbol, kind: d.kind, interval: d.interval, rows: d.rows, files: d.files }).toEqual({
+    expect({
+      market: d.market,
+      symbol: d.symbol,
+      kind: d.kind,
+      interval: d.interval,
+      rows: d.rows,
+      files: d.files,
+    }).toEqual({
       market: 'spot',
       symbol: 'BTCUSDT',
       kind: 'klines',
@@ -70,7 +98,7 @@ describe('2021-05-16..18: daily 1m zips -> 1h and 1d', () => {
     expect(got).toEqual(rows);
   });
 
-  it('1m aggregated to 1h equals Binance\'s 1h file on all 12 columns', () => {
+  it("1m aggregated to 1h equals Binance's 1h file on all 12 columns", () => {
     const want = fixtureRows(file('1h', M2021)).map(expected);
     expect(want).toHaveLength(72);
     expect(service.klines(id, '1h', { startTime: want[0][0], endTime: want[71][0], limit: 1500 })).toEqual(want);
@@ -78,7 +106,7 @@ describe('2021-05-16..18: daily 1m zips -> 1h and 1d', () => {
     expect(service.klines(id, '1h', { limit: 5 })).toEqual(want.slice(-5));
   });
 
-  it('1m aggregated to 1d equals Binance\'s 1d file on all 12 columns', () => {
+  it("1m aggregated to 1d equals Binance's 1d file on all 12 columns", () => {
     const want = fixtureRows(file('1d', M2021)).map(expected);
     expect(service.klines(id, '1d', { limit: 500 })).toEqual(want);
   });
@@ -89,7 +117,14 @@ describe('2021-05-16..18: daily 1m zips -> 1h and 1d', () => {
     f[2] = '99999.00000000'; // a high above everything that hour
     rows[30] = f.join(',');
     const other = tempDir();
-    const z = writeArchiveZip(other, { market: 'spot', kind: 'klines', symbol: 'ETHUSDT', interval: '1m', date: '2021-05-16', csv: rows.slice(0, 1440).join('\n') });
+    const z = writeArchiveZip(other, {
+      market: 'spot',
+      kind: 'klines',
+      symbol: 'ETHUSDT',
+      interval: '1m',
+      date: '2021-05-16',
+      csv: rows.slice(0, 1440).join('\n'),
+    });
     const [r] = await service.importFiles([z.zip], { symbol: 'BTCUSDT', market: 'um' });
     expect(r.status).toBe('imported');
     const h = service.klines(r.datasetId!, '1h', { limit: 1 * 24 });
@@ -107,14 +142,21 @@ describe('2023-03-24 outage: 1h -> 4h and 1d, and the gap stays a gap', () => {
 
   beforeAll(async () => {
     const rows = fixtureRows(file('1h', OUTAGE));
-    const z = writeArchiveZip(root, { market: 'spot', kind: 'klines', symbol: 'BTCUSDT', interval: '1h', date: '2023-03-24', csv: KLINES_HEADER + '\r\n' + rows.join('\r\n') });
+    const z = writeArchiveZip(root, {
+      market: 'spot',
+      kind: 'klines',
+      symbol: 'BTCUSDT',
+      interval: '1h',
+      date: '2023-03-24',
+      csv: KLINES_HEADER + '\r\n' + rows.join('\r\n'),
+    });
     const [r] = await service.importFiles([z.zip]);
     expect(r.status).toBe('imported');
     expect(r.gaps).toBe(1);
     id = r.datasetId!;
   });
 
-  it('1h aggregated to 4h equals Binance\'s 4h file on every column', () => {
+  it("1h aggregated to 4h equals Binance's 4h file on every column", () => {
     const want = fixtureRows(file('4h', OUTAGE)).map(expected);
     expect(want).toHaveLength(6);
     expect(service.klines(id, '4h', { limit: 100 })).toEqual(want);
@@ -122,12 +164,14 @@ describe('2023-03-24 outage: 1h -> 4h and 1d, and the gap stays a gap', () => {
     expect(service.klines(id, '4h', { limit: 100 })[3][1]).toBe('28079.99000000');
   });
 
-  it('1h aggregated to 1d equals Binance\'s 1d file on every column', () => {
+  it("1h aggregated to 1d equals Binance's 1d file on every column", () => {
     expect(service.klines(id, '1d', { limit: 10 })).toEqual(fixtureRows(file('1d', OUTAGE)).map(expected));
   });
 
   it('the missing 13:00 hour is recorded as a gap and served as one; the zero-volume 12:00 candle is served as stored', () => {
-    expect(service.gaps(id)).toEqual([{ start: NOON + HOUR, end: NOON + 2 * HOUR, detail: '1 1h candle missing', fileId: null }]);
+    expect(service.gaps(id)).toEqual([
+      { start: NOON + HOUR, end: NOON + 2 * HOUR, detail: '1 1h candle missing', fileId: null },
+    ]);
     const hours = service.klines(id, '1h', { startTime: NOON, endTime: NOON + 3 * HOUR, limit: 10 });
     expect(hours.map((h) => (h[0] - NOON) / HOUR)).toEqual([0, 2, 3]);
     // the outage row keeps its own close_time (when trading stopped) and zero volume

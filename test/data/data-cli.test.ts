@@ -10,14 +10,25 @@ import { byDay, fixtureRows, tempDir, writeArchiveZip } from './archive-fixtures
 async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runDataCli(argv, (l) => out.push(l), (l) => err.push(l));
+  const code = await runDataCli(
+    argv,
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
   return { code, out, err };
 }
 
 function archiveTree(): string {
   const root = tempDir();
   for (const [date, rows] of byDay(fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv'))) {
-    writeArchiveZip(root, { market: 'spot', kind: 'klines', symbol: 'BTCUSDT', interval: '1m', date, csv: rows.join('\n') });
+    writeArchiveZip(root, {
+      market: 'spot',
+      kind: 'klines',
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      date,
+      csv: rows.join('\n'),
+    });
   }
   return root;
 }
@@ -30,7 +41,9 @@ describe('on a data folder of its own', () => {
     const a = await run('import', root, '--data-dir', dataDir);
     expect(a.code).toBe(0);
     expect(a.out.slice(0, 3)).toEqual([
-      expect.stringMatching(/^imported {2}BTCUSDT-1m-2021-05-16\.zip -> dataset 1 \(spot BTCUSDT klines 1m\): 1440 rows, 1440 new, 0 gap\(s\), checksum verified$/),
+      expect.stringMatching(
+        /^imported {2}BTCUSDT-1m-2021-05-16\.zip -> dataset 1 \(spot BTCUSDT klines 1m\): 1440 rows, 1440 new, 0 gap\(s\), checksum verified$/,
+      ),
       expect.stringMatching(/^imported {2}BTCUSDT-1m-2021-05-17\.zip/),
       expect.stringMatching(/^imported {2}BTCUSDT-1m-2021-05-18\.zip/),
     ]);
@@ -38,7 +51,9 @@ describe('on a data folder of its own', () => {
     const b = await run('import', root, '--data-dir', dataDir);
     expect(b.out.slice(0, 3).every((l) => l.startsWith('unchanged'))).toBe(true);
     const l = await run('list', '--data-dir', dataDir);
-    expect(l.out[0]).toMatch(/^1\tspot BTCUSDT klines 1m\t4320 rows\t2021-05-16T00:00:00.000Z .. 2021-05-18T23:59:00.000Z\t3 file\(s\)/);
+    expect(l.out[0]).toMatch(
+      /^1\tspot BTCUSDT klines 1m\t4320 rows\t2021-05-16T00:00:00.000Z .. 2021-05-18T23:59:00.000Z\t3 file\(s\)/,
+    );
   });
 
   it('a refused file makes the exit code 1 and names the row', async () => {
@@ -46,10 +61,19 @@ describe('on a data folder of its own', () => {
     const f = rows[4].split(',');
     f[8] = '12.5'; // count
     rows[4] = f.join(',');
-    const bad = writeArchiveZip(tempDir(), { market: 'um', kind: 'klines', symbol: 'BTCUSDT', interval: '1m', date: '2021-05-16', csv: rows.join('\n') });
+    const bad = writeArchiveZip(tempDir(), {
+      market: 'um',
+      kind: 'klines',
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      date: '2021-05-16',
+      csv: rows.join('\n'),
+    });
     const r = await run('import', bad.zip, '--data-dir', dataDir);
     expect(r.code).toBe(1);
-    expect(r.out[0]).toBe('refused   BTCUSDT-1m-2021-05-16.zip: row 5: count is not a non-negative integer: "12.5"; nothing of this file was imported');
+    expect(r.out[0]).toBe(
+      'refused   BTCUSDT-1m-2021-05-16.zip: row 5: count is not a non-negative integer: "12.5"; nothing of this file was imported',
+    );
   });
 
   it('delete, and usage errors', async () => {
@@ -57,7 +81,9 @@ describe('on a data folder of its own', () => {
     expect((await run('delete', '1', '--data-dir', dataDir)).code).toBe(1);
     expect((await run('import', '--data-dir', dataDir)).code).toBe(2);
     expect((await run('frobnicate')).err[0]).toMatch(/unknown command frobnicate/);
-    expect((await run('import', path.join(dataDir, 'nothing-here.zip'), '--data-dir', dataDir)).err[0]).toMatch(/no such file or folder/);
+    expect((await run('import', path.join(dataDir, 'nothing-here.zip'), '--data-dir', dataDir)).err[0]).toMatch(
+      /no such file or folder/,
+    );
     expect((await run('--help')).out[0]).toMatch(/^Usage: npm run data -- COMMAND/);
   });
 });
@@ -74,8 +100,16 @@ describe('while a service runs on the folder', () => {
   it('the import goes through the service, which then lists the dataset', async () => {
     expect(readServiceFile(dataDir)).toEqual({ url: service.url, pid: process.pid });
     const r = await run('import', archiveTree(), '--data-dir', dataDir);
-    expect(r.out[0]).toBe(`A perpdesk service is running on this data folder (${service.url}); the work goes through it.`);
-    expect(r.out.slice(1, 4).every((l) => /^imported {2}BTCUSDT-1m-2021-05-1\d\.zip -> dataset 1 \(spot BTCUSDT klines 1m\): 1440 rows/.test(l))).toBe(true);
+    expect(r.out[0]).toBe(
+      `A perpdesk service is running on this data folder (${service.url}); the work goes through it.`,
+    );
+    expect(
+      r.out
+        .slice(1, 4)
+        .every((l) =>
+          /^imported {2}BTCUSDT-1m-2021-05-1\d\.zip -> dataset 1 \(spot BTCUSDT klines 1m\): 1440 rows/.test(l),
+        ),
+    ).toBe(true);
     expect(r.code).toBe(0);
     const listed = await service.app.inject({ method: 'GET', url: '/api/v1/datasets' });
     expect(listed.json().data.map((d: { rows: number }) => d.rows)).toEqual([4320]);

@@ -23,13 +23,24 @@ describe('import by path, then read', () => {
 
   beforeAll(async () => {
     for (const [date, rows] of byDay(rows1m)) {
-      writeArchiveZip(root, { market: 'spot', kind: 'klines', symbol: 'BTCUSDT', interval: '1m', date, csv: KLINES_HEADER + '\n' + rows.join('\n') });
+      writeArchiveZip(root, {
+        market: 'spot',
+        kind: 'klines',
+        symbol: 'BTCUSDT',
+        interval: '1m',
+        date,
+        csv: KLINES_HEADER + '\n' + rows.join('\n'),
+      });
     }
     // the whole archive tree at once: folders are searched
     const r = await post('/api/v1/datasets/import', { paths: [root] });
     expect(r.statusCode).toBe(200);
     const results = r.json().data.results;
-    expect(results.map((x: { status: string; checksum: string }) => `${x.status}/${x.checksum}`)).toEqual(['imported/verified', 'imported/verified', 'imported/verified']);
+    expect(results.map((x: { status: string; checksum: string }) => `${x.status}/${x.checksum}`)).toEqual([
+      'imported/verified',
+      'imported/verified',
+      'imported/verified',
+    ]);
     id = results[0].dataset_id;
   });
 
@@ -58,10 +69,19 @@ describe('import by path, then read', () => {
     const h1 = fixtureRows('binance_spot_BTCUSDT_1h_2021-05-16_to_2021-05-18.csv').map((l) => l.split(','));
     const r = await getJson(t.app, `/api/v1/datasets/${id}/klines?interval=1h&limit=3`);
     expect(r.status).toBe(200);
-    const want = h1.slice(-3).reverse().map((f) => [Number(f[0]), Number(f[6]), f[1], f[2], f[3], f[4], f[5], f[7], Number(f[8]), f[9], f[10], true]);
+    const want = h1
+      .slice(-3)
+      .reverse()
+      .map((f) => [Number(f[0]), Number(f[6]), f[1], f[2], f[3], f[4], f[5], f[7], Number(f[8]), f[9], f[10], true]);
     expect(r.body).toEqual(want);
-    const range = await getJson(t.app, `/api/v1/datasets/${id}/klines?interval=1d&start_time=0&end_time=${Date.parse('2021-05-17T00:00:00Z')}`);
-    expect(range.body.map((k: unknown[]) => k[0])).toEqual([Date.parse('2021-05-17T00:00:00Z'), Date.parse('2021-05-16T00:00:00Z')]);
+    const range = await getJson(
+      t.app,
+      `/api/v1/datasets/${id}/klines?interval=1d&start_time=0&end_time=${Date.parse('2021-05-17T00:00:00Z')}`,
+    );
+    expect(range.body.map((k: unknown[]) => k[0])).toEqual([
+      Date.parse('2021-05-17T00:00:00Z'),
+      Date.parse('2021-05-16T00:00:00Z'),
+    ]);
   });
 
   it('klines errors follow the klines codes (HTTP 200)', async () => {
@@ -85,17 +105,30 @@ describe('import by path, then read', () => {
     expect((await post('/api/v1/datasets/import', { paths: [root] }, {}, '10.0.0.7')).json().code).toBe(2102);
     const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/datasets/${id}`, remoteAddress: '10.0.0.7' });
     expect([del.statusCode, del.json().code]).toEqual([403, 2102]);
-    const put = await t.app.inject({ method: 'PUT', url: `/api/v1/datasets/${id}/specs`, payload: { tick_size: '0.01', step_size: '0.00001' }, remoteAddress: '10.0.0.7' });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/datasets/${id}/specs`,
+      payload: { tick_size: '0.01', step_size: '0.00001' },
+      remoteAddress: '10.0.0.7',
+    });
     expect(put.statusCode).toBe(403);
   });
 
   it('re-importing the tree changes nothing', async () => {
     const r = await post('/api/v1/datasets/import', { paths: [root] });
-    expect(r.json().data.results.map((x: { status: string }) => x.status)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    expect(r.json().data.results.map((x: { status: string }) => x.status)).toEqual([
+      'unchanged',
+      'unchanged',
+      'unchanged',
+    ]);
   });
 
   it('specs are editable and the record says so', async () => {
-    const r = await t.app.inject({ method: 'PUT', url: `/api/v1/datasets/${id}/specs`, payload: { tick_size: '0.01', step_size: '0.00001' } });
+    const r = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/datasets/${id}/specs`,
+      payload: { tick_size: '0.01', step_size: '0.00001' },
+    });
     expect(r.statusCode).toBe(200);
     expect(r.json().data.specs).toMatchObject({ tick_size: '0.01', step_size: '0.00001', source: 'edited' });
   });
@@ -109,21 +142,55 @@ describe('import by path, then read', () => {
 
 describe('upload', () => {
   it('an uploaded zip with its name and checksum is imported; a wrong checksum refuses it; trades read back', async () => {
-    const csv = 'agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker\n' +
+    const csv =
+      'agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker\n' +
       '100,94000.10,0.010,500,501,1736121600001,true\n101,94000.20,0.005,502,502,1736121600002,false\n102,93999.90,1.000,503,510,1736121600050,true\n';
-    const z = writeArchiveZip(tempDir(), { market: 'um', kind: 'aggTrades', symbol: 'BTCUSDT', date: '2025-01-06', csv, checksum: false });
+    const z = writeArchiveZip(tempDir(), {
+      market: 'um',
+      kind: 'aggTrades',
+      symbol: 'BTCUSDT',
+      date: '2025-01-06',
+      csv,
+      checksum: false,
+    });
     const bytes = readFileSync(z.zip);
-    const bad = await post(`/api/v1/datasets/import?name=BTCUSDT-aggTrades-2025-01-06.zip&market=um&checksum=${'0'.repeat(64)}`, bytes, { 'content-type': 'application/zip' });
+    const bad = await post(
+      `/api/v1/datasets/import?name=BTCUSDT-aggTrades-2025-01-06.zip&market=um&checksum=${'0'.repeat(64)}`,
+      bytes,
+      { 'content-type': 'application/zip' },
+    );
     expect(bad.statusCode).toBe(200);
     expect(bad.json().data.results[0]).toMatchObject({ ok: false, status: 'refused' });
     expect(bad.json().data.results[0].error).toMatch(/does not match/);
-    const good = await post(`/api/v1/datasets/import?name=BTCUSDT-aggTrades-2025-01-06.zip&market=um&checksum=${sha256(bytes)}`, bytes, { 'content-type': 'application/zip' });
+    const good = await post(
+      `/api/v1/datasets/import?name=BTCUSDT-aggTrades-2025-01-06.zip&market=um&checksum=${sha256(bytes)}`,
+      bytes,
+      { 'content-type': 'application/zip' },
+    );
     const res = good.json().data.results[0];
     expect(res).toMatchObject({ ok: true, status: 'imported', rows: 3, checksum: 'verified' });
     const trades = await getJson(t.app, `/api/v1/datasets/${res.dataset_id}/trades?start_time=1736121600002&limit=5`);
     expect(trades.body.data).toEqual([
-      { id: 101, price: '94000.20', qty: '0.005', first_trade_id: 502, last_trade_id: 502, time: 1736121600002, time_us: 1736121600002000, is_buyer_maker: false },
-      { id: 102, price: '93999.90', qty: '1.000', first_trade_id: 503, last_trade_id: 510, time: 1736121600050, time_us: 1736121600050000, is_buyer_maker: true },
+      {
+        id: 101,
+        price: '94000.20',
+        qty: '0.005',
+        first_trade_id: 502,
+        last_trade_id: 502,
+        time: 1736121600002,
+        time_us: 1736121600002000,
+        is_buyer_maker: false,
+      },
+      {
+        id: 102,
+        price: '93999.90',
+        qty: '1.000',
+        first_trade_id: 503,
+        last_trade_id: 510,
+        time: 1736121600050,
+        time_us: 1736121600050000,
+        is_buyer_maker: true,
+      },
     ]);
     const ds = await getJson(t.app, `/api/v1/datasets/${res.dataset_id}`);
     expect(ds.body.data.specs).toMatchObject({ tick_size: '0.1', step_size: '0.001', source: 'catalogue' });
@@ -154,43 +221,108 @@ describe('strict input (docs/api-input-rules.md)', () => {
     t.app.inject({ method, url, payload: payload as string, headers, remoteAddress: '127.0.0.1' });
 
   it('a JSON import body has its declared JSON types, no unknown field, valid enums', async () => {
-    expect(await code(send('POST', '/api/v1/datasets/import', { paths: [root], symbol: null }))).toEqual([400, 1001, expect.stringContaining("'symbol'")]);
-    expect(await code(send('POST', '/api/v1/datasets/import', { paths: root }))).toEqual([400, 1001, expect.stringContaining("'paths'")]);
-    expect(await code(send('POST', '/api/v1/datasets/import', { paths: [root], market: 'usdm' }))).toEqual([400, 1001, expect.stringContaining('market')]);
-    expect(await code(send('POST', '/api/v1/datasets/import', { paths: [root], extra: 1 }))).toEqual([400, 1003, expect.stringContaining('extra')]);
-    expect(await code(send('POST', '/api/v1/datasets/import', {}))).toEqual([400, 1002, expect.stringContaining('paths')]);
+    expect(await code(send('POST', '/api/v1/datasets/import', { paths: [root], symbol: null }))).toEqual([
+      400,
+      1001,
+      expect.stringContaining("'symbol'"),
+    ]);
+    expect(await code(send('POST', '/api/v1/datasets/import', { paths: root }))).toEqual([
+      400,
+      1001,
+      expect.stringContaining("'paths'"),
+    ]);
+    expect(await code(send('POST', '/api/v1/datasets/import', { paths: [root], market: 'usdm' }))).toEqual([
+      400,
+      1001,
+      expect.stringContaining('market'),
+    ]);
+    expect(await code(send('POST', '/api/v1/datasets/import', { paths: [root], extra: 1 }))).toEqual([
+      400,
+      1003,
+      expect.stringContaining('extra'),
+    ]);
+    expect(await code(send('POST', '/api/v1/datasets/import', {}))).toEqual([
+      400,
+      1002,
+      expect.stringContaining('paths'),
+    ]);
   });
 
   it('an upload is the raw body: its query is checked, its bytes are not read as JSON', async () => {
     const csv = { 'content-type': 'text/csv' };
-    expect(await code(send('POST', '/api/v1/datasets/import?name=BTCUSDT-1m-2025-01-06.csv&foo=1', 'x', csv))).toEqual([400, 1003, expect.stringContaining('foo')]);
-    expect(await code(send('POST', '/api/v1/datasets/import?name=BTCUSDT-1m-2025-01-06.csv&checksum=abc', 'x', csv))).toEqual([400, 1001, expect.stringContaining('checksum')]);
+    expect(await code(send('POST', '/api/v1/datasets/import?name=BTCUSDT-1m-2025-01-06.csv&foo=1', 'x', csv))).toEqual([
+      400,
+      1003,
+      expect.stringContaining('foo'),
+    ]);
+    expect(
+      await code(send('POST', '/api/v1/datasets/import?name=BTCUSDT-1m-2025-01-06.csv&checksum=abc', 'x', csv)),
+    ).toEqual([400, 1001, expect.stringContaining('checksum')]);
     // a JSON-looking upload is still bytes of a CSV file: refused by its rows, not by the body rules
-    const r = await send('POST', '/api/v1/datasets/import?name=BTCUSDT-1m-2025-01-06.csv&market=spot', '{"paths": 1}', { 'content-type': 'application/octet-stream' });
+    const r = await send('POST', '/api/v1/datasets/import?name=BTCUSDT-1m-2025-01-06.csv&market=spot', '{"paths": 1}', {
+      'content-type': 'application/octet-stream',
+    });
     expect([r.statusCode, r.json().data.results[0].status]).toEqual([200, 'refused']);
   });
 
   it('path ids and query numbers take the strict integer syntax', async () => {
     expect(await code(send('GET', '/api/v1/datasets/Infinity'))).toEqual([400, 1001, expect.stringContaining("'id'")]);
-    expect(await code(send('GET', `/api/v1/datasets/${2 ** 53}`))).toEqual([400, 1001, expect.stringContaining("'id'")]);
+    expect(await code(send('GET', `/api/v1/datasets/${2 ** 53}`))).toEqual([
+      400,
+      1001,
+      expect.stringContaining("'id'"),
+    ]);
     expect(await code(send('GET', '/api/v1/datasets/1?x=1'))).toEqual([400, 1003, expect.stringContaining("'x'")]);
-    expect(await code(send('GET', '/api/v1/datasets/1/trades?limit=1e1'))).toEqual([400, 1001, expect.stringContaining("'limit'")]);
+    expect(await code(send('GET', '/api/v1/datasets/1/trades?limit=1e1'))).toEqual([
+      400,
+      1001,
+      expect.stringContaining("'limit'"),
+    ]);
     // the klines style: HTTP 200 with the klines codes
-    expect(await code(send('GET', '/api/v1/datasets/1/klines?interval=1m&limit=1e1'))).toEqual([200, 6004, expect.any(String)]);
-    expect(await code(send('GET', '/api/v1/datasets/1/klines?interval=1m&x=1'))).toEqual([200, 6000, expect.stringContaining("'x'")]);
+    expect(await code(send('GET', '/api/v1/datasets/1/klines?interval=1m&limit=1e1'))).toEqual([
+      200,
+      6004,
+      expect.any(String),
+    ]);
+    expect(await code(send('GET', '/api/v1/datasets/1/klines?interval=1m&x=1'))).toEqual([
+      200,
+      6000,
+      expect.stringContaining("'x'"),
+    ]);
   });
 
   it('a specs body is strict JSON: decimal strings, no numbers, no unknown field', async () => {
-    expect(await code(send('PUT', '/api/v1/datasets/1/specs', { tick_size: 0.01, step_size: '0.001' }))).toEqual([400, 1001, expect.stringContaining("'tick_size'")]);
-    expect(await code(send('PUT', '/api/v1/datasets/1/specs', { tick_size: '1e-2', step_size: '0.001' }))).toEqual([400, 1001, expect.stringContaining('tick_size')]);
-    expect(await code(send('PUT', '/api/v1/datasets/1/specs', { tick_size: '0.01', step_size: '0.001', tiers: [] }))).toEqual([400, 1003, expect.stringContaining('tiers')]);
-    expect(await code(send('PUT', '/api/v1/datasets/1/specs', { tick_size: '0.00', step_size: '0.001' }))).toEqual([400, 1001, expect.stringContaining('greater than 0')]);
+    expect(await code(send('PUT', '/api/v1/datasets/1/specs', { tick_size: 0.01, step_size: '0.001' }))).toEqual([
+      400,
+      1001,
+      expect.stringContaining("'tick_size'"),
+    ]);
+    expect(await code(send('PUT', '/api/v1/datasets/1/specs', { tick_size: '1e-2', step_size: '0.001' }))).toEqual([
+      400,
+      1001,
+      expect.stringContaining('tick_size'),
+    ]);
+    expect(
+      await code(send('PUT', '/api/v1/datasets/1/specs', { tick_size: '0.01', step_size: '0.001', tiers: [] })),
+    ).toEqual([400, 1003, expect.stringContaining('tiers')]);
+    expect(await code(send('PUT', '/api/v1/datasets/1/specs', { tick_size: '0.00', step_size: '0.001' }))).toEqual([
+      400,
+      1001,
+      expect.stringContaining('greater than 0'),
+    ]);
   });
 });
 
 it('the OpenAPI document lists the dataset routes', async () => {
   const doc = (await getJson(t.app, '/openapi.json')).body;
-  for (const p of ['/api/v1/datasets', '/api/v1/datasets/{id}', '/api/v1/datasets/{id}/klines', '/api/v1/datasets/{id}/trades', '/api/v1/datasets/import', '/api/v1/datasets/{id}/specs']) {
+  for (const p of [
+    '/api/v1/datasets',
+    '/api/v1/datasets/{id}',
+    '/api/v1/datasets/{id}/klines',
+    '/api/v1/datasets/{id}/trades',
+    '/api/v1/datasets/import',
+    '/api/v1/datasets/{id}/specs',
+  ]) {
     expect(doc.paths[p], p).toBeDefined();
   }
   expect(Object.keys(doc.paths['/api/v1/datasets/import'].post.requestBody.content)).toContain('application/zip');

@@ -25,7 +25,12 @@ interface Stored {
   data: { t: string; U?: number; u: number; pu?: number; b: string[][]; a: string[][] };
 }
 const stored = (id: number): Stored[] =>
-  (db.prepare('SELECT time, data FROM dataset_events WHERE dataset_id = ? ORDER BY time, seq').all(id) as { time: number; data: string }[]).map((r) => ({
+  (
+    db.prepare('SELECT time, data FROM dataset_events WHERE dataset_id = ? ORDER BY time, seq').all(id) as {
+      time: number;
+      data: string;
+    }[]
+  ).map((r) => ({
     time: r.time,
     data: JSON.parse(r.data),
   }));
@@ -33,7 +38,10 @@ const stored = (id: number): Stored[] =>
 describe('JSON lines (cryptofeed recording of four USD-M pairs)', () => {
   it('takes the snapshot and the 255 diff events of SUSHIUSDT, skips the other pairs and streams, finds no break', async () => {
     const opts = { market: 'um', symbol: 'SUSHIUSDT', kind: 'depth' };
-    const [snap, diffs] = await service.importFiles([path.join(CRYPTOFEED, 'rest_depth_snapshots.jsonl'), path.join(CRYPTOFEED, 'ws_events.jsonl')], opts);
+    const [snap, diffs] = await service.importFiles(
+      [path.join(CRYPTOFEED, 'rest_depth_snapshots.jsonl'), path.join(CRYPTOFEED, 'ws_events.jsonl')],
+      opts,
+    );
     expect([snap.status, snap.rows, diffs.status, diffs.rows, diffs.gaps]).toEqual(['imported', 1, 'imported', 255, 0]);
     expect(snap.datasetId).toBe(diffs.datasetId);
     const ev = stored(snap.datasetId!);
@@ -44,11 +52,21 @@ describe('JSON lines (cryptofeed recording of four USD-M pairs)', () => {
     expect(s.data.b[0]).toEqual(['7.6110', '6']);
     const d = ev.filter((e) => e.data.t === 'd');
     expect(d[0].data).toMatchObject({ U: 600859599090, u: 600859600917, pu: 600859598061 });
-    expect(d[0].data.b).toEqual([['7.5040', '813'], ['7.6090', '0'], ['7.6110', '2']]);
+    expect(d[0].data.b).toEqual([
+      ['7.5040', '813'],
+      ['7.6090', '0'],
+      ['7.6110', '2'],
+    ]);
     expect(d[d.length - 1].data.u).toBe(600860425198);
     // the futures sync rule holds in the stored data: some event spans the snapshot's id
     expect(d.some((e) => e.data.U! <= s.data.u && e.data.u >= s.data.u)).toBe(true);
-    expect(service.get(snap.datasetId!)).toMatchObject({ kind: 'depth', market: 'um', symbol: 'SUSHIUSDT', rows: 256, files: 2 });
+    expect(service.get(snap.datasetId!)).toMatchObject({
+      kind: 'depth',
+      market: 'um',
+      symbol: 'SUSHIUSDT',
+      rows: 256,
+      files: 2,
+    });
   });
 
   it('a lost event is recorded as a gap; a pair the file does not hold is refused by name', async () => {
@@ -79,7 +97,10 @@ describe('JSON lines (cryptofeed recording of four USD-M pairs)', () => {
 describe('CSV rows (one row per level, TRXUSDT)', () => {
   it('2,000 snapshot levels make one snapshot; 2,136 diff rows make 155 events with unbroken pu', async () => {
     const opts = { market: 'um', symbol: 'TRXUSDT', kind: 'depth' };
-    const [snap, diffs] = await service.importFiles([path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts);
+    const [snap, diffs] = await service.importFiles(
+      [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+      opts,
+    );
     expect([snap.status, snap.rows, diffs.status, diffs.rows, diffs.gaps]).toEqual(['imported', 1, 'imported', 155, 0]);
     const ev = stored(snap.datasetId!);
     const s = ev.find((e) => e.data.t === 's')!;
@@ -90,7 +111,10 @@ describe('CSV rows (one row per level, TRXUSDT)', () => {
     expect(d[0].data.b.length + d[0].data.a.length).toBe(25);
     expect(d[d.length - 1].data).toMatchObject({ U: 7267637331382, u: 7267637334478 });
     // importing them again changes nothing
-    const again = await service.importFiles([path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts);
+    const again = await service.importFiles(
+      [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+      opts,
+    );
     expect(again.map((r) => r.status)).toEqual(['unchanged', 'unchanged']);
   });
 });

@@ -11,7 +11,13 @@ import { byDay, fixtureRows, tempDir, writeArchiveZip } from './archive-fixtures
 
 describe('the plan', () => {
   it('days inside a partial month, one file per whole month, fundingRate monthly only', () => {
-    const plan = planDownload({ symbol: 'BTCUSDT', market: 'um', kinds: parseKinds('klines:1m,fundingRate'), from: '2024-12-30', to: '2025-03-01' });
+    const plan = planDownload({
+      symbol: 'BTCUSDT',
+      market: 'um',
+      kinds: parseKinds('klines:1m,fundingRate'),
+      from: '2024-12-30',
+      to: '2025-03-01',
+    });
     expect(plan.map((p) => p.path)).toEqual([
       'data/futures/um/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2024-12-30.zip',
       'data/futures/um/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2024-12-31.zip',
@@ -23,18 +29,36 @@ describe('the plan', () => {
       'data/futures/um/monthly/fundingRate/BTCUSDT/BTCUSDT-fundingRate-2025-02.zip',
       'data/futures/um/monthly/fundingRate/BTCUSDT/BTCUSDT-fundingRate-2025-03.zip',
     ]);
-    expect(planDownload({ symbol: 'BTCUSDT', market: 'spot', kinds: parseKinds('aggTrades'), from: '2025-01-06', to: '2025-01-06' }).map((p) => p.path)).toEqual([
-      'data/spot/daily/aggTrades/BTCUSDT/BTCUSDT-aggTrades-2025-01-06.zip',
-    ]);
+    expect(
+      planDownload({
+        symbol: 'BTCUSDT',
+        market: 'spot',
+        kinds: parseKinds('aggTrades'),
+        from: '2025-01-06',
+        to: '2025-01-06',
+      }).map((p) => p.path),
+    ).toEqual(['data/spot/daily/aggTrades/BTCUSDT/BTCUSDT-aggTrades-2025-01-06.zip']);
   });
 
   it('bad kinds, dates and markets are named', () => {
     expect(() => parseKinds('klines')).toThrow(/klines needs an interval/);
     expect(() => parseKinds('aggTrades:1m')).toThrow(/aggTrades has no interval/);
     expect(() => parseKinds('candles:1m')).toThrow(/'candles:1m' is not KIND/);
-    expect(() => planDownload({ symbol: 'BTCUSDT', market: 'um', kinds: [], from: '2025-02-30', to: '2025-03-01' })).toThrow(/--from must be a date/);
-    expect(() => planDownload({ symbol: 'BTCUSDT', market: 'um', kinds: [], from: '2025-03-02', to: '2025-03-01' })).toThrow(/--to is before --from/);
-    expect(() => planDownload({ symbol: 'BTCUSDT', market: 'spot', kinds: parseKinds('fundingRate'), from: '2025-03-01', to: '2025-03-01' })).toThrow(/spot archive has no fundingRate/);
+    expect(() =>
+      planDownload({ symbol: 'BTCUSDT', market: 'um', kinds: [], from: '2025-02-30', to: '2025-03-01' }),
+    ).toThrow(/--from must be a date/);
+    expect(() =>
+      planDownload({ symbol: 'BTCUSDT', market: 'um', kinds: [], from: '2025-03-02', to: '2025-03-01' }),
+    ).toThrow(/--to is before --from/);
+    expect(() =>
+      planDownload({
+        symbol: 'BTCUSDT',
+        market: 'spot',
+        kinds: parseKinds('fundingRate'),
+        from: '2025-03-01',
+        to: '2025-03-01',
+      }),
+    ).toThrow(/spot archive has no fundingRate/);
   });
 });
 
@@ -51,7 +75,15 @@ describe('against a local archive', () => {
     // 2021-05-16..18 1m spot klines, daily zips; the 17th's checksum is wrong; the 19th does not exist
     const days = byDay(fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv'));
     for (const [date, rows] of days) {
-      writeArchiveZip(path.join(archive, 'data'), { market: 'spot', kind: 'klines', symbol: 'BTCUSDT', interval: '1m', date, csv: rows.join('\n'), checksum: date === '2021-05-17' ? 'bad' : true });
+      writeArchiveZip(path.join(archive, 'data'), {
+        market: 'spot',
+        kind: 'klines',
+        symbol: 'BTCUSDT',
+        interval: '1m',
+        date,
+        csv: rows.join('\n'),
+        checksum: date === '2021-05-17' ? 'bad' : true,
+      });
     }
     // the 18th's connection drops half way the first time
     dropNext = new Set(['/data/spot/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2021-05-18.zip']);
@@ -78,7 +110,12 @@ describe('against a local archive', () => {
         }
         if (range !== null) {
           const from = Number(range[1]);
-          res.writeHead(206, { 'content-length': body.length - from, 'content-range': `bytes ${from}-${body.length - 1}/${body.length}` }).end(body.subarray(from));
+          res
+            .writeHead(206, {
+              'content-length': body.length - from,
+              'content-range': `bytes ${from}-${body.length - 1}/${body.length}`,
+            })
+            .end(body.subarray(from));
           return;
         }
         res.writeHead(200, { 'content-length': body.length }).end(body);
@@ -89,12 +126,25 @@ describe('against a local archive', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const plan = () => planDownload({ symbol: 'BTCUSDT', market: 'spot', kinds: parseKinds('klines:1m'), from: '2021-05-16', to: '2021-05-19' });
+  const plan = () =>
+    planDownload({
+      symbol: 'BTCUSDT',
+      market: 'spot',
+      kinds: parseKinds('klines:1m'),
+      from: '2021-05-16',
+      to: '2021-05-19',
+    });
 
   it('fetches what exists, verifies it, resumes a dropped file, refuses a bad checksum and names a 404', async () => {
     const dir = tempDir();
     const progress: number[] = [];
-    const results = await download(plan(), { baseUrl: base, dir, concurrency: 2, progressEveryMs: 5, onProgress: (p) => progress.push(p.filesDone) });
+    const results = await download(plan(), {
+      baseUrl: base,
+      dir,
+      concurrency: 2,
+      progressEveryMs: 5,
+      onProgress: (p) => progress.push(p.filesDone),
+    });
     expect(results.map((r) => [r.file, r.status])).toEqual([
       ['BTCUSDT-1m-2021-05-16.zip', 'downloaded'],
       ['BTCUSDT-1m-2021-05-17.zip', 'failed'],
@@ -109,7 +159,9 @@ describe('against a local archive', () => {
       'GET /data/spot/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2021-05-18.zip',
       expect.stringMatching(/^GET \/data\/spot\/daily\/klines\/BTCUSDT\/1m\/BTCUSDT-1m-2021-05-18\.zip bytes=\d+-$/),
     ]);
-    expect(readFileSync(results[2].path)).toEqual(readFileSync(path.join(archive, 'data/spot/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2021-05-18.zip')));
+    expect(readFileSync(results[2].path)).toEqual(
+      readFileSync(path.join(archive, 'data/spot/daily/klines/BTCUSDT/1m/BTCUSDT-1m-2021-05-18.zip')),
+    );
     expect(maxInFlight).toBeLessThanOrEqual(2);
     expect(maxInFlight).toBe(2);
     expect(progress[progress.length - 1]).toBe(4);
@@ -126,8 +178,12 @@ describe('against a local archive', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    await expect(download(plan(), { baseUrl: `http://127.0.0.1:${port}`, dir: tempDir() })).rejects.toThrow(OfflineError);
-    await expect(download(plan(), { baseUrl: `http://127.0.0.1:${port}`, dir: tempDir() })).rejects.toThrow(/cannot reach .* offline/);
+    await expect(download(plan(), { baseUrl: `http://127.0.0.1:${port}`, dir: tempDir() })).rejects.toThrow(
+      OfflineError,
+    );
+    await expect(download(plan(), { baseUrl: `http://127.0.0.1:${port}`, dir: tempDir() })).rejects.toThrow(
+      /cannot reach .* offline/,
+    );
   });
 
   it('npm run data -- download fetches and imports, and says what is missing', async () => {
@@ -135,18 +191,44 @@ describe('against a local archive', () => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await runDataCli(
-      ['download', '--symbol', 'BTCUSDT', '--market', 'spot', '--kinds', 'klines:1m', '--from', '2021-05-16', '--to', '2021-05-19', '--base-url', base, '--data-dir', dataDir],
+      [
+        'download',
+        '--symbol',
+        'BTCUSDT',
+        '--market',
+        'spot',
+        '--kinds',
+        'klines:1m',
+        '--from',
+        '2021-05-16',
+        '--to',
+        '2021-05-19',
+        '--base-url',
+        base,
+        '--data-dir',
+        dataDir,
+      ],
       (l) => out.push(l),
       (l) => err.push(l),
     );
     expect(code).toBe(1); // one file missing upstream, one refused
-    expect(out).toContainEqual(expect.stringMatching(/^fetched {3}BTCUSDT-1m-2021-05-16\.zip \(\d+ bytes, checksum verified\)$/));
+    expect(out).toContainEqual(
+      expect.stringMatching(/^fetched {3}BTCUSDT-1m-2021-05-16\.zip \(\d+ bytes, checksum verified\)$/),
+    );
     expect(out).toContainEqual(expect.stringMatching(/^missing {3}BTCUSDT-1m-2021-05-19\.zip does not exist upstream/));
-    expect(out).toContainEqual(expect.stringMatching(/^imported {2}BTCUSDT-1m-2021-05-16\.zip -> dataset 1 \(spot BTCUSDT klines 1m\): 1440 rows/));
+    expect(out).toContainEqual(
+      expect.stringMatching(
+        /^imported {2}BTCUSDT-1m-2021-05-16\.zip -> dataset 1 \(spot BTCUSDT klines 1m\): 1440 rows/,
+      ),
+    );
     expect(out).toContainEqual(expect.stringMatching(/^imported {2}BTCUSDT-1m-2021-05-18\.zip/));
     expect(err.some((l) => /\d\/4 files, [\d.]+ MB, [\d.]+ MB\/s, ETA/.test(l))).toBe(true);
     const list: string[] = [];
-    await runDataCli(['list', '--data-dir', dataDir], (l) => list.push(l), () => {});
+    await runDataCli(
+      ['list', '--data-dir', dataDir],
+      (l) => list.push(l),
+      () => {},
+    );
     expect(list[0]).toMatch(/2880 rows/);
     expect(list[1]).toMatch(/gap 2021-05-17T00:00:00.000Z .. 2021-05-18T00:00:00.000Z: 1440 1m candles missing/);
   });

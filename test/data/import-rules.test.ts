@@ -22,7 +22,15 @@ afterEach(() => db.close());
 
 const day1m = () => fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv').slice(0, 1440);
 const spot1m = (csv: string, o: { checksum?: boolean | 'bad'; date?: string } = {}) =>
-  writeArchiveZip(root, { market: 'spot', kind: 'klines', symbol: 'BTCUSDT', interval: '1m', date: o.date ?? '2021-05-16', csv, checksum: o.checksum }).zip;
+  writeArchiveZip(root, {
+    market: 'spot',
+    kind: 'klines',
+    symbol: 'BTCUSDT',
+    interval: '1m',
+    date: o.date ?? '2021-05-16',
+    csv,
+    checksum: o.checksum,
+  }).zip;
 
 const count = (table: string): number => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
@@ -51,15 +59,35 @@ describe('checksums', () => {
 
 describe('validation: the failing row is named and nothing of the file is imported', () => {
   const cases: [string, (rows: string[]) => void, RegExp, number][] = [
-    ['a price that is no decimal', (r) => (r[700] = r[700].replace(/^(\d+),[^,]+/, '$1,12x.5')), /row 701: open is not a non-negative decimal: "12x.5"/, 701],
-    ['a row out of time order', (r) => ([r[1000], r[1001]] = [r[1001], r[1000]]), /row 1002: open_time is not after the previous row's/, 1002],
+    [
+      'a price that is no decimal',
+      (r) => (r[700] = r[700].replace(/^(\d+),[^,]+/, '$1,12x.5')),
+      /row 701: open is not a non-negative decimal: "12x.5"/,
+      701,
+    ],
+    [
+      'a row out of time order',
+      (r) => ([r[1000], r[1001]] = [r[1001], r[1000]]),
+      /row 1002: open_time is not after the previous row's/,
+      1002,
+    ],
     ['a missing column', (r) => (r[5] = r[5].split(',').slice(0, 11).join(',')), /row 6: 11 columns/, 6],
-    ['a high below the close', (r) => {
-      const f = r[9].split(',');
-      f[2] = '1.00000000';
-      r[9] = f.join(',');
-    }, /row 10: high 1.00000000 and low .* do not bound/, 10],
-    ['an open time off the minute', (r) => (r[3] = String(Number(r[3].split(',')[0]) + 1) + r[3].slice(r[3].indexOf(','))), /row 4: open_time is not the start of a 1m candle/, 4],
+    [
+      'a high below the close',
+      (r) => {
+        const f = r[9].split(',');
+        f[2] = '1.00000000';
+        r[9] = f.join(',');
+      },
+      /row 10: high 1.00000000 and low .* do not bound/,
+      10,
+    ],
+    [
+      'an open time off the minute',
+      (r) => (r[3] = String(Number(r[3].split(',')[0]) + 1) + r[3].slice(r[3].indexOf(','))),
+      /row 4: open_time is not the start of a 1m candle/,
+      4,
+    ],
   ];
   it.each(cases)('%s', async (_name, damage, message, row) => {
     const rows = day1m();
@@ -78,7 +106,11 @@ describe('validation: the failing row is named and nothing of the file is import
     rows[0] = rows[0].replace(/,0$/, ',0,extra');
     const [r] = await service.importFiles([spot1m(KLINES_HEADER + '\n' + rows.join('\n'))]);
     expect(r.error).toMatch(/row 2: 13 columns where the file's rows have 12/);
-    const [h] = await service.importFiles([spot1m('agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker\n' + day1m().join('\n'))]);
+    const [h] = await service.importFiles([
+      spot1m(
+        'agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker\n' + day1m().join('\n'),
+      ),
+    ]);
     expect(h.error).toMatch(/row 1: the header .* is not a klines header/);
   });
 
@@ -99,7 +131,15 @@ describe('idempotence', () => {
     expect(count('dataset_files')).toBe(1);
     // a "monthly" file holding the same day and the next adds the next day only
     const twoDays = fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv').slice(0, 2880);
-    const monthly = writeArchiveZip(root, { market: 'spot', period: 'monthly', kind: 'klines', symbol: 'BTCUSDT', interval: '1m', date: '2021-05', csv: twoDays.join('\n') });
+    const monthly = writeArchiveZip(root, {
+      market: 'spot',
+      period: 'monthly',
+      kind: 'klines',
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      date: '2021-05',
+      csv: twoDays.join('\n'),
+    });
     const [c] = await service.importFiles([monthly.zip]);
     expect(c).toMatchObject({ status: 'imported', rows: 2880, added: 1440, datasetId: a.datasetId });
     expect(service.get(a.datasetId!).rows).toBe(2880);
@@ -116,8 +156,18 @@ describe('gaps', () => {
     const id = service.list()[0].id;
     const t = (iso: string) => Date.parse(iso);
     expect(service.gaps(id)).toEqual([
-      { start: t('2021-05-16T01:40:00Z'), end: t('2021-05-16T01:43:00Z'), detail: '3 1m candles missing', fileId: null },
-      { start: t('2021-05-17T00:00:00Z'), end: t('2021-05-18T00:00:00Z'), detail: '1440 1m candles missing', fileId: null },
+      {
+        start: t('2021-05-16T01:40:00Z'),
+        end: t('2021-05-16T01:43:00Z'),
+        detail: '3 1m candles missing',
+        fileId: null,
+      },
+      {
+        start: t('2021-05-17T00:00:00Z'),
+        end: t('2021-05-18T00:00:00Z'),
+        detail: '1440 1m candles missing',
+        fileId: null,
+      },
     ]);
     const hours = service.klines(id, '1d', { limit: 10 });
     expect(hours.map((h) => new Date(h[0]).toISOString().slice(0, 10))).toEqual(['2021-05-16', '2021-05-18']);
@@ -138,27 +188,70 @@ describe('spot files from 2025 on: µs timestamps', () => {
     expect(k.status).toBe('imported');
     const got = service.klines(k.datasetId!, '1m', { limit: 10 });
     expect(got.map((r) => [r[0], r[6]])).toEqual([0, 1, 2].map((i) => [t0 + i * 60_000, t0 + i * 60_000 + 59_999]));
-    expect(service.klines(k.datasetId!, '3m', { limit: 1 })[0]).toEqual([t0, '94000.00000000', '94010.00000000', '93990.00000000', '94005.00000000', '4.50000000', t0 + 179_999, '423022.50000000', 30, '2.10000000', '197410.50000000', '0']);
+    expect(service.klines(k.datasetId!, '3m', { limit: 1 })[0]).toEqual([
+      t0,
+      '94000.00000000',
+      '94010.00000000',
+      '93990.00000000',
+      '94005.00000000',
+      '4.50000000',
+      t0 + 179_999,
+      '423022.50000000',
+      30,
+      '2.10000000',
+      '197410.50000000',
+      '0',
+    ]);
 
-    const trades = ['1,94000.01,0.001,94.00001,1736121600123456,True,True', '2,94000.02,0.002,188.00004,1736121600123999,False,True'];
-    const z = writeArchiveZip(root, { market: 'spot', kind: 'trades', symbol: 'BTCUSDT', date: '2025-01-06', csv: trades.join('\n') });
+    const trades = [
+      '1,94000.01,0.001,94.00001,1736121600123456,True,True',
+      '2,94000.02,0.002,188.00004,1736121600123999,False,True',
+    ];
+    const z = writeArchiveZip(root, {
+      market: 'spot',
+      kind: 'trades',
+      symbol: 'BTCUSDT',
+      date: '2025-01-06',
+      csv: trades.join('\n'),
+    });
     const [t] = await service.importFiles([z.zip]);
     expect(t.status).toBe('imported');
     expect(service.trades(t.datasetId!, { limit: 10 })).toEqual([
-      { id: 1, price: '94000.01', qty: '0.001', quote_qty: '94.00001', time: 1736121600123, time_us: 1736121600123456, is_buyer_maker: true, is_best_match: true },
-      { id: 2, price: '94000.02', qty: '0.002', quote_qty: '188.00004', time: 1736121600123, time_us: 1736121600123999, is_buyer_maker: false, is_best_match: true },
+      {
+        id: 1,
+        price: '94000.01',
+        qty: '0.001',
+        quote_qty: '94.00001',
+        time: 1736121600123,
+        time_us: 1736121600123456,
+        is_buyer_maker: true,
+        is_best_match: true,
+      },
+      {
+        id: 2,
+        price: '94000.02',
+        qty: '0.002',
+        quote_qty: '188.00004',
+        time: 1736121600123,
+        time_us: 1736121600123999,
+        is_buyer_maker: false,
+        is_best_match: true,
+      },
     ]);
   });
 });
 
 /** Deterministic aggTrades in the USD-M archive's format (with header). */
-function aggTradesCsv(n: number, o: { firstId?: number; startMs?: number; skip?: Set<number> } = {}): { csv: string; rows: string[][] } {
+function aggTradesCsv(
+  n: number,
+  o: { firstId?: number; startMs?: number; skip?: Set<number> } = {},
+): { csv: string; rows: string[][] } {
   let price = 9_400_000; // 94000.00 at 2 decimals
   let tradeId = 5_000_000;
   let t = o.startMs ?? Date.parse('2025-01-06T00:00:00Z');
   const rows: string[][] = [];
   let seed = 7;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let i = 0; i < n; i++) {
     const id = (o.firstId ?? 1000) + i;
     price += Math.round((rnd() - 0.5) * 20);
@@ -169,10 +262,24 @@ function aggTradesCsv(n: number, o: { firstId?: number; startMs?: number; skip?:
       tradeId += span + 1;
       continue;
     }
-    rows.push([String(id), (price / 100).toFixed(2), (qty / 1000).toFixed(3), String(tradeId), String(tradeId + span), String(t), rnd() < 0.5 ? 'true' : 'false']);
+    rows.push([
+      String(id),
+      (price / 100).toFixed(2),
+      (qty / 1000).toFixed(3),
+      String(tradeId),
+      String(tradeId + span),
+      String(t),
+      rnd() < 0.5 ? 'true' : 'false',
+    ]);
     tradeId += span + 1;
   }
-  return { rows, csv: 'agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker\n' + rows.map((r) => r.join(',')).join('\n') + '\n' };
+  return {
+    rows,
+    csv:
+      'agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker\n' +
+      rows.map((r) => r.join(',')).join('\n') +
+      '\n',
+  };
 }
 
 describe('trades', () => {
@@ -186,7 +293,17 @@ describe('trades', () => {
     expect(d.specs.tickSize).toBe('0.1');
     const back = service.trades(r.datasetId!, { limit: 50_000 });
     expect(back).toHaveLength(20_000);
-    expect(back.map((t) => [String(t.id), t.price, t.qty, String(t.first_trade_id), String(t.last_trade_id), String(t.time), String(t.is_buyer_maker)])).toEqual(rows);
+    expect(
+      back.map((t) => [
+        String(t.id),
+        t.price,
+        t.qty,
+        String(t.first_trade_id),
+        String(t.last_trade_id),
+        String(t.time),
+        String(t.is_buyer_maker),
+      ]),
+    ).toEqual(rows);
     const bytes = (db.prepare('SELECT SUM(LENGTH(data)) AS b FROM dataset_trade_blocks').get() as { b: number }).b;
     expect(bytes / 20_000).toBeLessThan(40);
     // start_time picks up from there
@@ -198,34 +315,75 @@ describe('trades', () => {
 
   it('id jumps inside a file and between files are gaps; overlapping ids refuse the file', async () => {
     const a = aggTradesCsv(100, { skip: new Set([40, 41]) });
-    const za = writeArchiveZip(root, { market: 'um', kind: 'aggTrades', symbol: 'BTCUSDT', date: '2025-01-06', csv: a.csv });
+    const za = writeArchiveZip(root, {
+      market: 'um',
+      kind: 'aggTrades',
+      symbol: 'BTCUSDT',
+      date: '2025-01-06',
+      csv: a.csv,
+    });
     const b = aggTradesCsv(50, { firstId: 1200, startMs: Date.parse('2025-01-08T00:00:00Z') });
-    const zb = writeArchiveZip(root, { market: 'um', kind: 'aggTrades', symbol: 'BTCUSDT', date: '2025-01-08', csv: b.csv });
+    const zb = writeArchiveZip(root, {
+      market: 'um',
+      kind: 'aggTrades',
+      symbol: 'BTCUSDT',
+      date: '2025-01-08',
+      csv: b.csv,
+    });
     const [ra, rb] = await service.importFiles([za.zip, zb.zip]);
     expect([ra.status, ra.gaps, rb.status]).toEqual(['imported', 1, 'imported']);
     const gaps = service.gaps(ra.datasetId!).map((g) => g.detail);
-    expect(gaps).toEqual(['aggTrades ids 1040..1041 missing', expect.stringMatching(/^aggTrades ids 1100\.\.1199 missing between/)]);
+    expect(gaps).toEqual([
+      'aggTrades ids 1040..1041 missing',
+      expect.stringMatching(/^aggTrades ids 1100\.\.1199 missing between/),
+    ]);
     const c = aggTradesCsv(30, { firstId: 1090 });
-    const zc = writeArchiveZip(root, { market: 'um', kind: 'aggTrades', symbol: 'BTCUSDT', date: '2025-01-07', csv: c.csv });
+    const zc = writeArchiveZip(root, {
+      market: 'um',
+      kind: 'aggTrades',
+      symbol: 'BTCUSDT',
+      date: '2025-01-07',
+      csv: c.csv,
+    });
     const [rc] = await service.importFiles([zc.zip]);
     expect(rc.ok).toBe(false);
-    expect(rc.error).toMatch(/trade ids 1090\.\.1119 overlap trades already imported from BTCUSDT-aggTrades-2025-01-06\.zip/);
+    expect(rc.error).toMatch(
+      /trade ids 1090\.\.1119 overlap trades already imported from BTCUSDT-aggTrades-2025-01-06\.zip/,
+    );
     expect(service.get(ra.datasetId!).rows).toBe(148);
   });
 
   it('a file whose trades do not fit the stored ones in time (by id) is refused', async () => {
     const a = aggTradesCsv(50, { firstId: 1000, startMs: Date.parse('2025-01-08T00:00:00Z') });
-    const za = writeArchiveZip(root, { market: 'um', kind: 'aggTrades', symbol: 'BTCUSDT', date: '2025-01-08', csv: a.csv });
+    const za = writeArchiveZip(root, {
+      market: 'um',
+      kind: 'aggTrades',
+      symbol: 'BTCUSDT',
+      date: '2025-01-08',
+      csv: a.csv,
+    });
     // higher ids, earlier times
     const b = aggTradesCsv(50, { firstId: 2000, startMs: Date.parse('2025-01-06T00:00:00Z') });
-    const zb = writeArchiveZip(root, { market: 'um', kind: 'aggTrades', symbol: 'BTCUSDT', date: '2025-01-06', csv: b.csv });
+    const zb = writeArchiveZip(root, {
+      market: 'um',
+      kind: 'aggTrades',
+      symbol: 'BTCUSDT',
+      date: '2025-01-06',
+      csv: b.csv,
+    });
     const [ra, rb] = await service.importFiles([za.zip, zb.zip]);
     expect(ra.status).toBe('imported');
     expect(rb.ok).toBe(false);
     expect(rb.error).toMatch(/its first trade \(id 2000\) is earlier than stored trades with lower ids/);
     // lower ids, later times
     const c = aggTradesCsv(50, { firstId: 100, startMs: Date.parse('2025-01-09T00:00:00Z') });
-    const zc = writeArchiveZip(root, { market: 'um', kind: 'aggTrades', symbol: 'BTCUSDT', date: '2025-01-09', csv: c.csv });
+    const zc = writeArchiveZip(root, {
+      market: 'um',
+      kind: 'aggTrades',
+      symbol: 'BTCUSDT',
+      date: '2025-01-09',
+      csv: c.csv,
+    });
     const [rc] = await service.importFiles([zc.zip]);
     expect(rc.error).toMatch(/its last trade \(id 149\) is later than stored trades with higher ids/);
     expect(service.get(ra.datasetId!).rows).toBe(50);
@@ -245,26 +403,44 @@ describe('trades', () => {
 describe('the other kinds', () => {
   it('fundingRate, bookTicker, bookDepth, markPriceKlines and premiumIndexKlines', async () => {
     const funding = writeArchiveZip(root, {
-      market: 'um', period: 'monthly', kind: 'fundingRate', symbol: 'BTCUSDT', date: '2025-01',
+      market: 'um',
+      period: 'monthly',
+      kind: 'fundingRate',
+      symbol: 'BTCUSDT',
+      date: '2025-01',
       csv: 'calc_time,funding_interval_hours,last_funding_rate\n1735689600000,8,0.00010000\n1735718400000,8,-0.00002100\n1735776000000,8,0.00010000\n',
     });
     const ticker = writeArchiveZip(root, {
-      market: 'um', kind: 'bookTicker', symbol: 'BTCUSDT', date: '2025-01-06',
+      market: 'um',
+      kind: 'bookTicker',
+      symbol: 'BTCUSDT',
+      date: '2025-01-06',
       csv: 'update_id,best_bid_price,best_bid_qty,best_ask_price,best_ask_qty,transaction_time,event_time\n6300000001,94000.10,1.234,94000.20,0.500,1736121600001,1736121600003\n6300000002,94000.10,1.300,94000.20,0.500,1736121600002,1736121600004\n',
     });
     const depth = writeArchiveZip(root, {
-      market: 'um', kind: 'bookDepth', symbol: 'BTCUSDT', date: '2025-01-06',
+      market: 'um',
+      kind: 'bookDepth',
+      symbol: 'BTCUSDT',
+      date: '2025-01-06',
       csv: 'timestamp,percentage,depth,notional\n2025-01-06 00:00:08,-5.00,4000.123,370000000.45\n2025-01-06 00:00:08,-4.00,3500.100,330000000.00\n2025-01-06 00:00:38,5.00,4100.000,390000000.00\n',
     });
     const mark = writeArchiveZip(root, {
-      market: 'um', kind: 'markPriceKlines', symbol: 'BTCUSDT', interval: '1m', date: '2025-01-06',
+      market: 'um',
+      kind: 'markPriceKlines',
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      date: '2025-01-06',
       csv: [
         '1736121600000,94000.10,94010.00,93990.00,94005.50,0,1736121659999,0,60,0,0,0',
         '1736121660000,94005.50,94030.00,94001.00,94020.00,0,1736121719999,0,60,0,0,0',
       ].join('\n'),
     });
     const premium = writeArchiveZip(root, {
-      market: 'um', kind: 'premiumIndexKlines', symbol: 'BTCUSDT', interval: '1m', date: '2025-01-06',
+      market: 'um',
+      kind: 'premiumIndexKlines',
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      date: '2025-01-06',
       csv: [
         '1736121600000,-0.00010000,0.00002000,-0.00020000,-0.00005000,0,1736121659999,0,12,0,0,0',
         '1736121660000,-0.00005000,-0.00001000,-0.00030000,-0.00025000,0,1736121719999,0,12,0,0,0',
@@ -280,17 +456,41 @@ describe('the other kinds', () => {
     ]);
     expect(count('dataset_events')).toBe(8);
     // mark prices aggregate as prices although nothing "traded"
-    expect(service.klines(results[3].datasetId!, '3m', { limit: 1 })[0].slice(0, 9)).toEqual([1736121600000, '94000.10', '94030.00', '93990.00', '94020.00', '0', 1736121779999, '0', 120]);
-    expect(service.klines(results[4].datasetId!, '5m', { limit: 1 })[0].slice(1, 5)).toEqual(['-0.00010000', '0.00002000', '-0.00030000', '-0.00025000']);
+    expect(service.klines(results[3].datasetId!, '3m', { limit: 1 })[0].slice(0, 9)).toEqual([
+      1736121600000,
+      '94000.10',
+      '94030.00',
+      '93990.00',
+      '94020.00',
+      '0',
+      1736121779999,
+      '0',
+      120,
+    ]);
+    expect(service.klines(results[4].datasetId!, '5m', { limit: 1 })[0].slice(1, 5)).toEqual([
+      '-0.00010000',
+      '0.00002000',
+      '-0.00030000',
+      '-0.00025000',
+    ]);
   });
 
   it('reading a dataset as the wrong thing is a clear error', async () => {
     const [r] = await service.importFiles([spot1m(day1m().join('\n'))]);
     expect(() => service.trades(r.datasetId!, { limit: 1 })).toThrow(/holds klines, not trades/);
     expect(() => service.klines(r.datasetId!, '3d', { limit: 1 })).not.toThrow();
-    const h = writeArchiveZip(root, { market: 'spot', kind: 'klines', symbol: 'BTCUSDT', interval: '1h', date: '2021-05-16', csv: fixtureRows('binance_spot_BTCUSDT_1h_2021-05-16_to_2021-05-18.csv').join('\n') });
+    const h = writeArchiveZip(root, {
+      market: 'spot',
+      kind: 'klines',
+      symbol: 'BTCUSDT',
+      interval: '1h',
+      date: '2021-05-16',
+      csv: fixtureRows('binance_spot_BTCUSDT_1h_2021-05-16_to_2021-05-18.csv').join('\n'),
+    });
     const [rh] = await service.importFiles([h.zip]);
-    expect(() => service.klines(rh.datasetId!, '1m', { limit: 1 })).toThrow(/1m candles cannot be built from this dataset's 1h/);
+    expect(() => service.klines(rh.datasetId!, '1m', { limit: 1 })).toThrow(
+      /1m candles cannot be built from this dataset's 1h/,
+    );
     expect(() => service.get(999)).toThrow(/No dataset with id 999/);
   });
 

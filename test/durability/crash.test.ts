@@ -22,10 +22,24 @@ afterAll(() => {
 });
 
 async function start(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(root, 'src-main/headless.ts'), '--port', '0', '--data-dir', dataDir, '--account', `${KEY}:${SECRET}:100000`, '--speed', '0.1'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'src-main/headless.ts'),
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--account',
+      `${KEY}:${SECRET}:100000`,
+      '--speed',
+      '0.1',
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -44,7 +58,13 @@ async function start(): Promise<{ url: string; child: ChildProcess }> {
   return { url, child };
 }
 
-async function signed(url: string, method: string, path: string, params: Record<string, string | number> = {}, body?: object): Promise<any> {
+async function signed(
+  url: string,
+  method: string,
+  path: string,
+  params: Record<string, string | number> = {},
+  body?: object,
+): Promise<any> {
   const raw = body === undefined ? undefined : JSON.stringify(body);
   const qs = buildSignedQuery({ ...params, timestamp: Date.now(), recv_window: 60_000 }, SECRET, raw);
   const res = await fetch(`${url}${path}?${qs}`, {
@@ -78,12 +98,28 @@ describe('crash safety', () => {
   it('kill -9 mid-stream loses no acknowledged order, fill, balance or position', async () => {
     const a = await start();
     // house liquidity on both sides (bot route: loopback is whitelisted)
-    for (const [side, price] of [[2, '96050.0'], [2, '96100.0'], [1, '95950.0'], [1, '95900.0']] as const) {
-      const r = await (await fetch(`${a.url}/fapi/v1/bot/orders`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty: '50.000', need_cache: true }),
-      })).json() as any;
+    for (const [side, price] of [
+      [2, '96050.0'],
+      [2, '96100.0'],
+      [1, '95950.0'],
+      [1, '95900.0'],
+    ] as const) {
+      const r = (await (
+        await fetch(`${a.url}/fapi/v1/bot/orders`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            symbol: 'BTCUSDT',
+            side,
+            position_side: side,
+            position_action: 1,
+            type: 1,
+            price,
+            qty: '50.000',
+            need_cache: true,
+          }),
+        })
+      ).json()) as any;
       expect(r.code).toBe(0);
     }
 

@@ -3,7 +3,16 @@
 // schema from a newer build. Checked through openVenue and through a real service process.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -28,13 +37,18 @@ function folder(): string {
 async function venueFolder(n: number, prefix: string): Promise<string> {
   const dir = folder();
   const v = openVenue({ dataDir: dir });
-  for (let i = 0; i < n; i++) v.exchange.upsertAccount({ apiKey: `${prefix}${String(i).padStart(8, '0')}`, apiSecret: 'damagedsecret01', kind: 'user', balance: 1000n }, Date.now());
+  for (let i = 0; i < n; i++)
+    v.exchange.upsertAccount(
+      { apiKey: `${prefix}${String(i).padStart(8, '0')}`, apiSecret: 'damagedsecret01', kind: 'user', balance: 1000n },
+      Date.now(),
+    );
   await v.close();
   return dir;
 }
 
 const hash = (f: string) => (existsSync(f) ? createHash('sha256').update(readFileSync(f)).digest('hex') : 'absent');
-const files = (dir: string) => ['perpdesk.db', 'perpdesk.db-wal', 'perpdesk.db-shm'].map((f) => `${f}:${hash(join(dir, f))}`);
+const files = (dir: string) =>
+  ['perpdesk.db', 'perpdesk.db-wal', 'perpdesk.db-shm'].map((f) => `${f}:${hash(join(dir, f))}`);
 
 function refused(dir: string, pattern: RegExp): DatabaseRefusedError {
   const before = files(dir);
@@ -86,7 +100,11 @@ describe('a damaged database', () => {
     const b = folder();
     const vb = openVenue({ dataDir: b });
     vb.db.exec('PRAGMA wal_autocheckpoint = 0');
-    for (let i = 0; i < 200; i++) vb.exchange.upsertAccount({ apiKey: `bbbb${String(i).padStart(8, '0')}`, apiSecret: 'damagedsecret01', kind: 'user', balance: 5n }, Date.now());
+    for (let i = 0; i < 200; i++)
+      vb.exchange.upsertAccount(
+        { apiKey: `bbbb${String(i).padStart(8, '0')}`, apiSecret: 'damagedsecret01', kind: 'user', balance: 5n },
+        Date.now(),
+      );
     vb.trading.group.commitNow();
     expect(statSync(join(b, 'perpdesk.db-wal')).size).toBeGreaterThan(0);
     copyFileSync(join(b, 'perpdesk.db-wal'), join(a, 'perpdesk.db-wal'));
@@ -115,7 +133,11 @@ describe('a damaged database', () => {
     const db = join(dir, 'perpdesk.db');
     truncateSync(db, Math.floor(statSync(db).size / 2 / 4096) * 4096);
     const before = hash(db);
-    const r = spawnSync(process.execPath, [join(root, 'src-main/headless.ts'), '--port', '0', '--data-dir', dir, '--no-sim'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(
+      process.execPath,
+      [join(root, 'src-main/headless.ts'), '--port', '0', '--data-dir', dir, '--no-sim'],
+      { cwd: root, encoding: 'utf8', timeout: 60_000 },
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`The database ${db} cannot be opened: it is truncated`);
     expect(hash(db)).toBe(before);

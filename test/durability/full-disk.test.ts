@@ -23,7 +23,8 @@ function tryMount(): string | null {
   if (process.platform !== 'linux') return 'tmpfs mounts are a Linux test';
   if (process.getuid?.() !== 0) return 'mounting a tmpfs needs root';
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=128m,mode=0700', 'tmpfs', mountPoint], { encoding: 'utf8' });
-  if (r.error || r.status !== 0) return `mounting a tmpfs is not allowed here: ${(r.stderr || r.error?.message || '').trim()}`;
+  if (r.error || r.status !== 0)
+    return `mounting a tmpfs is not allowed here: ${(r.stderr || r.error?.message || '').trim()}`;
   return null;
 }
 
@@ -69,7 +70,13 @@ describe.skipIf(skipReason !== null)('a full disk', () => {
   it('refuses changes while full, loses nothing acknowledged, recovers by itself', async () => {
     const dataDir = join(mountPoint, 'data');
     mkdirSync(dataDir);
-    const a = await startService(['--data-dir', dataDir, '--no-sim', '--account', `${CREDS.key}:${CREDS.secret}:100000`]);
+    const a = await startService([
+      '--data-dir',
+      dataDir,
+      '--no-sim',
+      '--account',
+      `${CREDS.key}:${CREDS.secret}:100000`,
+    ]);
     services.push(a);
 
     const acked = new Map<string, number>(); // order id -> status last acknowledged
@@ -90,12 +97,22 @@ describe.skipIf(skipReason !== null)('a full disk', () => {
     const place = async (i: number) => {
       {
         const price = (90_000 + (i % 50)).toFixed(1);
-        const r = await signed(a.url, CREDS, 'POST', '/fapi/v1/orders', {}, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price, qty: '0.002' });
+        const r = await signed(
+          a.url,
+          CREDS,
+          'POST',
+          '/fapi/v1/orders',
+          {},
+          { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price, qty: '0.002' },
+        );
         answers.set(r.code, (answers.get(r.code) ?? 0) + 1);
         if (r.code === 0) {
           acked.set(r.data.order_id, r.data.status);
           if (i % 4 === 0) {
-            const c = await signed(a.url, CREDS, 'DELETE', '/fapi/v1/order', { symbol: 'BTCUSDT', order_id: r.data.order_id });
+            const c = await signed(a.url, CREDS, 'DELETE', '/fapi/v1/order', {
+              symbol: 'BTCUSDT',
+              order_id: r.data.order_id,
+            });
             answers.set(c.code, (answers.get(c.code) ?? 0) + 1);
             if (c.code === 0) acked.set(r.data.order_id, c.data.status);
           }
@@ -154,7 +171,10 @@ describe.skipIf(skipReason !== null)('a full disk', () => {
 
 describe.skipIf(skipReason !== null)('a commit while the disk is full', () => {
   /** Opens a database in a fresh folder on the tmpfs, fills the disk, commits 300 KB of rows. */
-  async function commitWhileFull(name: string, withReserve: boolean): Promise<{ failure: Error | null; reserveLeft: boolean }> {
+  async function commitWhileFull(
+    name: string,
+    withReserve: boolean,
+  ): Promise<{ failure: Error | null; reserveLeft: boolean }> {
     const dir = join(mountPoint, name);
     const db = openDatabase({ dataDir: dir });
     try {
@@ -188,7 +208,7 @@ describe.skipIf(skipReason !== null)('a commit while the disk is full', () => {
     }
   }
 
-  it('succeeds on the reserve file\'s room; without it, it fails', async () => {
+  it("succeeds on the reserve file's room; without it, it fails", async () => {
     const guarded = await commitWhileFull('guarded', true);
     expect(guarded.failure).toBeNull();
     expect(guarded.reserveLeft, 'the reserve file was given up for the commit').toBe(false);

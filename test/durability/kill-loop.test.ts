@@ -33,10 +33,14 @@ interface Run {
 function runOnce(seed: number, afterMs: number): Promise<Run> {
   return new Promise((resolve, reject) => {
     const logFile = join(logDir, `run-${seed}.log`);
-    const child = spawn(process.execPath, [join(root, 'test/durability/fixtures/risk-worker.ts'), dataDir, String(seed), logFile], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(root, 'test/durability/fixtures/risk-worker.ts'), dataDir, String(seed), logFile],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const run: Run = { applied: new Map(), lastAck: Number.NEGATIVE_INFINITY };
     let err = '';
     let ready = false;
@@ -100,9 +104,13 @@ describe('kill -9 during funding, liquidation, ADL and TP/SL', () => {
     }
     expect(commands).toBeGreaterThan(RUNS * 10);
     const db = new DatabaseSync(join(dataDir, 'perpdesk.db'), { readOnly: true });
-    const types = (db.prepare('SELECT DISTINCT close_type AS t FROM closed_positions ORDER BY 1').all() as Array<{ t: number }>).map((x) => x.t);
+    const types = (
+      db.prepare('SELECT DISTINCT close_type AS t FROM closed_positions ORDER BY 1').all() as Array<{ t: number }>
+    ).map((x) => x.t);
     db.close();
     expect(types).toEqual([2, 3, 4, 5, 6]);
-    console.log(`kill loop: ${RUNS} kills after ${commands} durable commands; last command per kill: ${JSON.stringify([...killedIn])}`);
+    console.log(
+      `kill loop: ${RUNS} kills after ${commands} durable commands; last command per kill: ${JSON.stringify([...killedIn])}`,
+    );
   }, 120_000);
 });

@@ -54,7 +54,14 @@ export interface Creds {
   secret: string;
 }
 
-export async function signed(url: string, creds: Creds, method: string, path: string, params: Record<string, string | number> = {}, body?: object): Promise<any> {
+export async function signed(
+  url: string,
+  creds: Creds,
+  method: string,
+  path: string,
+  params: Record<string, string | number> = {},
+  body?: object,
+): Promise<any> {
   const raw = body === undefined ? undefined : JSON.stringify(body);
   const qs = buildSignedQuery({ ...params, timestamp: Date.now(), recv_window: 60_000 }, creds.secret, raw);
   const res = await fetch(`${url}${path}?${qs}`, {
@@ -75,7 +82,12 @@ export async function plain(url: string, method: string, path: string, body?: ob
 }
 
 /** Every item of a cursor-paged signed list. */
-export async function all(url: string, creds: Creds, path: string, params: Record<string, string | number> = {}): Promise<any[]> {
+export async function all(
+  url: string,
+  creds: Creds,
+  path: string,
+  params: Record<string, string | number> = {},
+): Promise<any[]> {
   const items: any[] = [];
   let cursor = '';
   for (let i = 0; i < 1000; i++) {

@@ -7,7 +7,7 @@ import { RecordingSink } from '../../src-main/engine/recording-sink.ts';
 describe('levelQueue / orderAccount', () => {
   it('match levelOrderIds and getOrder after random places, trims, cancels and takers', () => {
     let s = 99;
-    const rnd = (n: number): number => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) % n);
+    const rnd = (n: number): number => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % n;
     const b = new OrderBook({ bandPpm: 0 }, new RecordingSink());
     const ids: number[] = [];
     const accounts = [7, 2 ** 40 + 11, 2 ** 40 + 12];
@@ -19,7 +19,14 @@ describe('levelQueue / orderAccount', () => {
       const r = rnd(10);
       if (r < 6) {
         const side = rnd(2) + 1;
-        b.placeLimit(id, accounts[rnd(3)], side, side === 1 ? 100 - rnd(5) : 101 + rnd(5), 1 + rnd(50), r === 0 ? 2 : 1);
+        b.placeLimit(
+          id,
+          accounts[rnd(3)],
+          side,
+          side === 1 ? 100 - rnd(5) : 101 + rnd(5),
+          1 + rnd(50),
+          r === 0 ? 2 : 1,
+        );
         ids.push(id);
       } else if (r < 8 && ids.length > 0) {
         b.cancel(ids[rnd(ids.length)]);

@@ -34,7 +34,10 @@ function commandArb(d: Domain): fc.Arbitrary<Command> {
   const side = fc.constantFrom(1, 2);
   const price = d.prices ? fc.constantFrom(...d.prices) : fc.integer({ min: d.minPrice, max: d.maxPrice });
   const qty = fc.integer({ min: 1, max: d.maxQty });
-  const cap = fc.oneof({ arbitrary: fc.constant(-1), weight: 4 }, { arbitrary: fc.integer({ min: 0, max: d.maxQty }), weight: 1 });
+  const cap = fc.oneof(
+    { arbitrary: fc.constant(-1), weight: 4 },
+    { arbitrary: fc.integer({ min: 0, max: d.maxQty }), weight: 1 },
+  );
   const stp = fc.integer({ min: 0, max: 3 });
   const optAccount = fc.oneof(fc.constant(-1), account);
   // Malformed values the service might let through; each must be rejected, never thrown.
@@ -81,13 +84,34 @@ function commandArb(d: Domain): fc.Arbitrary<Command> {
       }),
       weight: 3,
     },
-    { arbitrary: fc.record({ kind: fc.constant('trim' as const), orderId: id, capLots: fc.integer({ min: 0, max: d.maxQty }) }), weight: 2 },
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('trim' as const),
+        orderId: id,
+        capLots: fc.integer({ min: 0, max: d.maxQty }),
+      }),
+      weight: 2,
+    },
     {
       arbitrary: fc.oneof(
         fc.record({ kind: fc.constant('limit' as const), orderId: id, account, side, priceTicks: bad, qtyLots: qty }),
         fc.record({ kind: fc.constant('limit' as const), orderId: id, account, side, priceTicks: price, qtyLots: bad }),
-        fc.record({ kind: fc.constant('limit' as const), orderId: bad, account, side: fc.constantFrom(0, 3), priceTicks: price, qtyLots: qty }),
-        fc.record({ kind: fc.constant('market' as const), orderId: id, account, side, qtyLots: qty, refPriceTicks: bad }),
+        fc.record({
+          kind: fc.constant('limit' as const),
+          orderId: bad,
+          account,
+          side: fc.constantFrom(0, 3),
+          priceTicks: price,
+          qtyLots: qty,
+        }),
+        fc.record({
+          kind: fc.constant('market' as const),
+          orderId: id,
+          account,
+          side,
+          qtyLots: qty,
+          refPriceTicks: bad,
+        }),
         fc.record({ kind: fc.constant('amend' as const), orderId: id, priceTicks: price, qtyLots: bad }),
         fc.record({ kind: fc.constant('trim' as const), orderId: id, capLots: bad }),
         fc.record({ kind: fc.constant('cancelAll' as const), account: bad }),
@@ -126,27 +150,37 @@ function resolve(step: Step, book: OrderBook, accounts: number[]): Command {
 }
 
 /** endOnFailure: report the first failing run as it is (no shrinking: a corrupted book can loop while shrinking). */
-function runAgainstReference(config: fc.Arbitrary<ConstructorParameters<typeof OrderBook>[0]>, d: Domain, maxLength: number, numRuns: number, endOnFailure = false): void {
+function runAgainstReference(
+  config: fc.Arbitrary<ConstructorParameters<typeof OrderBook>[0]>,
+  d: Domain,
+  maxLength: number,
+  numRuns: number,
+  endOnFailure = false,
+): void {
   fc.assert(
-    fc.property(config, fc.array(stepArb(d), { minLength: Math.floor(maxLength / 2), maxLength, size: 'max' }), (cfg, steps) => {
-      const s1 = new RecordingSink();
-      const s2 = new RecordingSink();
-      const book = new OrderBook(cfg, s1);
-      const ref = new ReferenceBook(cfg, s2);
-      const ledger = new Ledger();
-      const accounts = d.accounts ?? ACCOUNTS;
-      const setup: Step[] = (d.setup ?? []).map((command) => ({ command, pick: null }));
-      for (const step of [...setup, ...steps]) {
-        const c = resolve(step, book, accounts);
-        applyCommand(book, c);
-        applyCommand(ref, c);
-        const events = s1.take();
-        expect(events).toEqual(s2.take());
-        ledger.apply(events);
-        expectSameState(book, ref, accounts);
-        ledger.checkAgainst(book);
-      }
-    }),
+    fc.property(
+      config,
+      fc.array(stepArb(d), { minLength: Math.floor(maxLength / 2), maxLength, size: 'max' }),
+      (cfg, steps) => {
+        const s1 = new RecordingSink();
+        const s2 = new RecordingSink();
+        const book = new OrderBook(cfg, s1);
+        const ref = new ReferenceBook(cfg, s2);
+        const ledger = new Ledger();
+        const accounts = d.accounts ?? ACCOUNTS;
+        const setup: Step[] = (d.setup ?? []).map((command) => ({ command, pick: null }));
+        for (const step of [...setup, ...steps]) {
+          const c = resolve(step, book, accounts);
+          applyCommand(book, c);
+          applyCommand(ref, c);
+          const events = s1.take();
+          expect(events).toEqual(s2.take());
+          ledger.apply(events);
+          expectSameState(book, ref, accounts);
+          ledger.checkAgainst(book);
+        }
+      },
+    ),
     { numRuns, endOnFailure },
   );
 }
@@ -164,7 +198,10 @@ describe('engine vs reference book (fast-check)', () => {
     // 100 accounts, half of them above 2^20 (the account table's hash path), on 400 prices: a run
     // rests well over 16 orders on over 16 levels (the pools' smallest size) for over 64
     // accounts (the account table's first size).
-    const accounts = [...Array.from({ length: 50 }, (_, i) => i + 1), ...Array.from({ length: 50 }, (_, i) => 2 ** 20 + 7 * i)];
+    const accounts = [
+      ...Array.from({ length: 50 }, (_, i) => i + 1),
+      ...Array.from({ length: 50 }, (_, i) => 2 ** 20 + 7 * i),
+    ];
     const small = fc.record({
       bandPpm: fc.constantFrom(50_000, 1_000_000),
       defaultStp: fc.constantFrom(1 as const, 2 as const, 3 as const),
@@ -192,15 +229,23 @@ describe('engine vs reference book (fast-check)', () => {
 
   it('is deterministic: the same commands give byte-identical events on two fresh books', () => {
     fc.assert(
-      fc.property(configArb, fc.array(commandArb({ ids: 30, minPrice: 95, maxPrice: 105, maxQty: 10 }), { minLength: 40, maxLength: 80, size: 'max' }), (cfg, commands) => {
-        const runOnce = (): string => {
-          const sink = new RecordingSink();
-          const book = new OrderBook(cfg, sink);
-          for (const c of commands) applyCommand(book, c);
-          return JSON.stringify({ events: sink.events, snapshot: book.snapshot() });
-        };
-        expect(runOnce()).toBe(runOnce());
-      }),
+      fc.property(
+        configArb,
+        fc.array(commandArb({ ids: 30, minPrice: 95, maxPrice: 105, maxQty: 10 }), {
+          minLength: 40,
+          maxLength: 80,
+          size: 'max',
+        }),
+        (cfg, commands) => {
+          const runOnce = (): string => {
+            const sink = new RecordingSink();
+            const book = new OrderBook(cfg, sink);
+            for (const c of commands) applyCommand(book, c);
+            return JSON.stringify({ events: sink.events, snapshot: book.snapshot() });
+          };
+          expect(runOnce()).toBe(runOnce());
+        },
+      ),
       { numRuns: 50 },
     );
   });

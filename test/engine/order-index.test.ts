@@ -36,11 +36,19 @@ describe('OrderIndex', () => {
     const id = fc.oneof(
       { arbitrary: fc.integer({ min: 0, max: 200 }), weight: 6 },
       { arbitrary: fc.integer({ min: 0, max: 5_000 }), weight: 2 },
-      { arbitrary: fc.constantFrom(2 ** 31 - 1, 2 ** 31, 2 ** 32 + 5, 2 ** 40 + 3, Number.MAX_SAFE_INTEGER), weight: 1 },
+      {
+        arbitrary: fc.constantFrom(2 ** 31 - 1, 2 ** 31, 2 ** 32 + 5, 2 ** 40 + 3, Number.MAX_SAFE_INTEGER),
+        weight: 1,
+      },
     );
-    const op = fc.record({ kind: fc.constantFrom('set' as const, 'set' as const, 'delete' as const, 'get' as const), id });
+    const op = fc.record({
+      kind: fc.constantFrom('set' as const, 'set' as const, 'delete' as const, 'get' as const),
+      id,
+    });
     fc.assert(
-      fc.property(fc.array(op, { minLength: 20, maxLength: 300, size: 'max' }), fc.constantFrom(16, 64), (ops, w) => check(ops, w)),
+      fc.property(fc.array(op, { minLength: 20, maxLength: 300, size: 'max' }), fc.constantFrom(16, 64), (ops, w) =>
+        check(ops, w),
+      ),
       { numRuns: 150 },
     );
   });
@@ -83,7 +91,10 @@ describe('OrderIndex', () => {
       { arbitrary: fc.integer({ min: 0, max: 5_000 }), weight: 2 },
       { arbitrary: fc.constantFrom(2 ** 32 - 3, 2 ** 32 + 5, 2 ** 40 + 3, Number.MAX_SAFE_INTEGER - 1), weight: 1 },
     );
-    const op = fc.record({ kind: fc.constantFrom('set' as const, 'set' as const, 'set' as const, 'delete' as const, 'get' as const), id });
+    const op = fc.record({
+      kind: fc.constantFrom('set' as const, 'set' as const, 'set' as const, 'delete' as const, 'get' as const),
+      id,
+    });
     fc.assert(
       fc.property(fc.array(op, { minLength: 50, maxLength: 400, size: 'max' }), (ops) => {
         run(ops, 16, 128);

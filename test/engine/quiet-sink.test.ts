@@ -41,7 +41,9 @@ describe('RecordingSink.quiet', () => {
     const users = (list: EngineEvent[]): EngineEvent[] => list.filter((e) => 'account' in e && e.account === USER);
     expect(users(quiet).length).toBeGreaterThan(2);
     expect(users(quiet)).toEqual(users(all));
-    expect(quiet.some((e) => e.type !== 'rejected' && lifecycle.has(e.type) && 'account' in e && e.account === QUIET)).toBe(false);
+    expect(
+      quiet.some((e) => e.type !== 'rejected' && lifecycle.has(e.type) && 'account' in e && e.account === QUIET),
+    ).toBe(false);
   });
 
   it('follows its set: an account added later is quiet from then on, a new set replaces the old', () => {
@@ -49,7 +51,11 @@ describe('RecordingSink.quiet', () => {
     const reserved = new Set<number>();
     sink.quiet = reserved;
     const book = createBook({ symbol: 'T', bandPpm: 0 }, sink);
-    const accepted = (): number[] => sink.take().filter((e) => e.type === 'accepted').map((e) => e.orderId);
+    const accepted = (): number[] =>
+      sink
+        .take()
+        .filter((e) => e.type === 'accepted')
+        .map((e) => e.orderId);
     book.placeLimit(1, QUIET, 2, 100, 10, 1);
     expect(accepted()).toEqual([1]);
     reserved.add(QUIET); // the exchange reserves accounts as replays open

@@ -19,13 +19,31 @@ const SELL = 2;
 const { GTC, IOC, FOK, GTX } = { GTC: 1, IOC: 2, FOK: 3, GTX: 4 };
 
 // ---- command builders
-const limit = (orderId: number, account: number, side: number, priceTicks: number, qtyLots: number, tif = GTC, more: Partial<Command> = {}): Command =>
-  ({ kind: 'limit', orderId, account, side, priceTicks, qtyLots, tif, ...more }) as Command;
-const market = (orderId: number, account: number, side: number, qtyLots: number, refPriceTicks: number, more: Partial<Command> = {}): Command =>
-  ({ kind: 'market', orderId, account, side, qtyLots, refPriceTicks, ...more }) as Command;
+const limit = (
+  orderId: number,
+  account: number,
+  side: number,
+  priceTicks: number,
+  qtyLots: number,
+  tif = GTC,
+  more: Partial<Command> = {},
+): Command => ({ kind: 'limit', orderId, account, side, priceTicks, qtyLots, tif, ...more }) as Command;
+const market = (
+  orderId: number,
+  account: number,
+  side: number,
+  qtyLots: number,
+  refPriceTicks: number,
+  more: Partial<Command> = {},
+): Command => ({ kind: 'market', orderId, account, side, qtyLots, refPriceTicks, ...more }) as Command;
 const cancel = (orderId: number, account?: number): Command => ({ kind: 'cancel', orderId, account });
 const cancelAll = (account: number): Command => ({ kind: 'cancelAll', account });
-const amend = (orderId: number, priceTicks: number, qtyLots: number, more: { account?: number; maxFillLots?: number; requeue?: boolean } = {}): Command => ({
+const amend = (
+  orderId: number,
+  priceTicks: number,
+  qtyLots: number,
+  more: { account?: number; maxFillLots?: number; requeue?: boolean } = {},
+): Command => ({
   kind: 'amend',
   orderId,
   priceTicks,
@@ -35,7 +53,16 @@ const amend = (orderId: number, priceTicks: number, qtyLots: number, more: { acc
 const trim = (orderId: number, capLots: number): Command => ({ kind: 'trim', orderId, capLots });
 
 // ---- expected-event builders (level events get their update ids filled in by the runner)
-const accepted = (orderId: number, account: number, side: number, priceTicks: number, qtyLots: number, tif = GTC, orderType = 1, flags = 0): EngineEvent => ({
+const accepted = (
+  orderId: number,
+  account: number,
+  side: number,
+  priceTicks: number,
+  qtyLots: number,
+  tif = GTC,
+  orderType = 1,
+  flags = 0,
+): EngineEvent => ({
   type: 'accepted',
   orderId,
   account,
@@ -46,9 +73,24 @@ const accepted = (orderId: number, account: number, side: number, priceTicks: nu
   qtyLots,
   flags,
 });
-const acceptedMarket = (orderId: number, account: number, side: number, qtyLots: number, flags = 0): EngineEvent => accepted(orderId, account, side, 0, qtyLots, IOC, 2, flags);
-const rejected = (command: number, orderId: number, account: number, reason: number): EngineEvent => ({ type: 'rejected', command, orderId, account, reason });
-const trade = (makerId: number, makerAccount: number, takerId: number, takerAccount: number, priceTicks: number, qtyLots: number, takerSide: number): EngineEvent => ({
+const acceptedMarket = (orderId: number, account: number, side: number, qtyLots: number, flags = 0): EngineEvent =>
+  accepted(orderId, account, side, 0, qtyLots, IOC, 2, flags);
+const rejected = (command: number, orderId: number, account: number, reason: number): EngineEvent => ({
+  type: 'rejected',
+  command,
+  orderId,
+  account,
+  reason,
+});
+const trade = (
+  makerId: number,
+  makerAccount: number,
+  takerId: number,
+  takerAccount: number,
+  priceTicks: number,
+  qtyLots: number,
+  takerSide: number,
+): EngineEvent => ({
   type: 'trade',
   makerId,
   makerAccount,
@@ -58,9 +100,27 @@ const trade = (makerId: number, makerAccount: number, takerId: number, takerAcco
   qtyLots,
   takerSide,
 });
-const partial = (orderId: number, account: number, filledLots: number, remainingLots: number): EngineEvent => ({ type: 'partiallyFilled', orderId, account, filledLots, remainingLots });
-const filled = (orderId: number, account: number, filledLots: number): EngineEvent => ({ type: 'filled', orderId, account, filledLots });
-const amended = (orderId: number, account: number, priceTicks: number, qtyLots: number, remainingLots: number, priorityKept: boolean): EngineEvent => ({
+const partial = (orderId: number, account: number, filledLots: number, remainingLots: number): EngineEvent => ({
+  type: 'partiallyFilled',
+  orderId,
+  account,
+  filledLots,
+  remainingLots,
+});
+const filled = (orderId: number, account: number, filledLots: number): EngineEvent => ({
+  type: 'filled',
+  orderId,
+  account,
+  filledLots,
+});
+const amended = (
+  orderId: number,
+  account: number,
+  priceTicks: number,
+  qtyLots: number,
+  remainingLots: number,
+  priorityKept: boolean,
+): EngineEvent => ({
   type: 'amended',
   orderId,
   account,
@@ -69,9 +129,27 @@ const amended = (orderId: number, account: number, priceTicks: number, qtyLots: 
   remainingLots,
   priorityKept,
 });
-const cancelled = (orderId: number, account: number, remainingLots: number, reason: number): EngineEvent => ({ type: 'cancelled', orderId, account, remainingLots, reason });
-const expired = (orderId: number, account: number, remainingLots: number, reason: number): EngineEvent => ({ type: 'expired', orderId, account, remainingLots, reason });
-const level = (side: number, priceTicks: number, totalLots: number): EngineEvent => ({ type: 'level', updateId: 0, side, priceTicks, totalLots });
+const cancelled = (orderId: number, account: number, remainingLots: number, reason: number): EngineEvent => ({
+  type: 'cancelled',
+  orderId,
+  account,
+  remainingLots,
+  reason,
+});
+const expired = (orderId: number, account: number, remainingLots: number, reason: number): EngineEvent => ({
+  type: 'expired',
+  orderId,
+  account,
+  remainingLots,
+  reason,
+});
+const level = (side: number, priceTicks: number, totalLots: number): EngineEvent => ({
+  type: 'level',
+  updateId: 0,
+  side,
+  priceTicks,
+  totalLots,
+});
 
 /**
  * The common starting book:
@@ -80,7 +158,13 @@ const level = (side: number, priceTicks: number, totalLots: number): EngineEvent
  *   bids  99: #4 (acct 20) 5
  *         98: #5 (acct 21) 2
  */
-const BASE: Command[] = [limit(1, 10, SELL, 101, 5), limit(2, 11, SELL, 101, 3), limit(3, 12, SELL, 102, 4), limit(4, 20, BUY, 99, 5), limit(5, 21, BUY, 98, 2)];
+const BASE: Command[] = [
+  limit(1, 10, SELL, 101, 5),
+  limit(2, 11, SELL, 101, 3),
+  limit(3, 12, SELL, 102, 4),
+  limit(4, 20, BUY, 99, 5),
+  limit(5, 21, BUY, 98, 2),
+];
 const BASE_BIDS: Level[] = [
   [99, 5],
   [98, 2],
@@ -125,7 +209,13 @@ const scenarios: Scenario[] = [
   {
     name: 'partial fill of the first maker keeps it at the front',
     act: [limit(10, 30, BUY, 101, 2)],
-    events: [accepted(10, 30, BUY, 101, 2), trade(1, 10, 10, 30, 101, 2, BUY), partial(1, 10, 2, 3), filled(10, 30, 2), level(SELL, 101, 6)],
+    events: [
+      accepted(10, 30, BUY, 101, 2),
+      trade(1, 10, 10, 30, 101, 2, BUY),
+      partial(1, 10, 2, 3),
+      filled(10, 30, 2),
+      level(SELL, 101, 6),
+    ],
     bids: BASE_BIDS,
     asks: [
       [101, 6],
@@ -157,7 +247,14 @@ const scenarios: Scenario[] = [
   {
     name: 'sell sweep walks bids from the best down and stops at its limit',
     act: [limit(10, 30, SELL, 99, 9)],
-    events: [accepted(10, 30, SELL, 99, 9), trade(4, 20, 10, 30, 99, 5, SELL), filled(4, 20, 5), partial(10, 30, 5, 4), level(BUY, 99, 0), level(SELL, 99, 4)],
+    events: [
+      accepted(10, 30, SELL, 99, 9),
+      trade(4, 20, 10, 30, 99, 5, SELL),
+      filled(4, 20, 5),
+      partial(10, 30, 5, 4),
+      level(BUY, 99, 0),
+      level(SELL, 99, 4),
+    ],
     bids: [[98, 2]],
     asks: [[99, 4], ...BASE_ASKS],
   },
@@ -443,7 +540,13 @@ const scenarios: Scenario[] = [
   {
     name: 'reduce-only cap trims the order at entry and it never fills beyond the cap',
     act: [limit(10, 30, SELL, 98, 10, GTC, { flags: 1, maxFillLots: 4 })],
-    events: [accepted(10, 30, SELL, 98, 4, GTC, 1, 1), trade(4, 20, 10, 30, 99, 4, SELL), partial(4, 20, 4, 1), filled(10, 30, 4), level(BUY, 99, 1)],
+    events: [
+      accepted(10, 30, SELL, 98, 4, GTC, 1, 1),
+      trade(4, 20, 10, 30, 99, 4, SELL),
+      partial(4, 20, 4, 1),
+      filled(10, 30, 4),
+      level(BUY, 99, 1),
+    ],
     bids: [
       [99, 1],
       [98, 2],
@@ -611,7 +714,14 @@ const scenarios: Scenario[] = [
   {
     name: 'amend of price loses priority even when the price returns',
     act: [amend(1, 102, 5), amend(1, 101, 5)],
-    events: [amended(1, 10, 102, 5, 5, false), level(SELL, 101, 3), level(SELL, 102, 9), amended(1, 10, 101, 5, 5, false), level(SELL, 101, 8), level(SELL, 102, 4)],
+    events: [
+      amended(1, 10, 102, 5, 5, false),
+      level(SELL, 101, 3),
+      level(SELL, 102, 9),
+      amended(1, 10, 101, 5, 5, false),
+      level(SELL, 101, 8),
+      level(SELL, 102, 4),
+    ],
     bids: BASE_BIDS,
     asks: BASE_ASKS,
     queues: [
@@ -666,7 +776,11 @@ const scenarios: Scenario[] = [
   {
     name: 'amend with a reduce-only cap trims the new quantity',
     act: [amend(1, 101, 9, { maxFillLots: 6 }), amend(2, 101, 5, { maxFillLots: 0 })],
-    events: [amended(1, 10, 101, 6, 6, false), level(SELL, 101, 9), rejected(CommandKind.Amend, 2, -1, RejectReason.NothingToReduce)],
+    events: [
+      amended(1, 10, 101, 6, 6, false),
+      level(SELL, 101, 9),
+      rejected(CommandKind.Amend, 2, -1, RejectReason.NothingToReduce),
+    ],
     bids: BASE_BIDS,
     asks: [
       [101, 9],
@@ -738,11 +852,18 @@ const scenarios: Scenario[] = [
  */
 interface Implementation {
   name: string;
-  make(config: BookConfig, sink: RecordingSink): BookCommands & Pick<OrderBook, 'updateId' | 'snapshot' | 'levelOrderIds'>;
+  make(
+    config: BookConfig,
+    sink: RecordingSink,
+  ): BookCommands & Pick<OrderBook, 'updateId' | 'snapshot' | 'levelOrderIds'>;
   audit(book: unknown): string[];
 }
 const implementations: Implementation[] = [
-  { name: 'OrderBook', make: (config, sink) => new OrderBook(config, sink), audit: (book) => (book as OrderBook).audit() },
+  {
+    name: 'OrderBook',
+    make: (config, sink) => new OrderBook(config, sink),
+    audit: (book) => (book as OrderBook).audit(),
+  },
   { name: 'ReferenceBook', make: (config, sink) => new ReferenceBook(config, sink), audit: () => [] },
 ];
 

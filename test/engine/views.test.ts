@@ -184,7 +184,8 @@ describe('structure', () => {
   it('update ids keep counting across many commands with no gaps', () => {
     const sink = new CountingSink();
     const b = new OrderBook({ bandPpm: 50_000 }, sink);
-    for (let i = 1; i <= 1000; i++) b.placeLimit(i, i % 7, i % 2 === 0 ? BUY : SELL, i % 2 === 0 ? 100 - (i % 10) : 101 + (i % 10), 1, 1);
+    for (let i = 1; i <= 1000; i++)
+      b.placeLimit(i, i % 7, i % 2 === 0 ? BUY : SELL, i % 2 === 0 ? 100 - (i % 10) : 101 + (i % 10), 1, 1);
     for (let i = 1; i <= 1000; i += 3) b.cancel(i);
     b.placeMarket(5000, 99, BUY, 200, 100);
     expect(sink.lastUpdateId).toBe(sink.levelChanges);

@@ -21,14 +21,20 @@ describe('changes while the disk is nearly full', () => {
     guardDiskSpace(venue.db, databaseFile(dir), { reserveBytes: Number.MAX_SAFE_INTEGER });
     const full = await buildApp({ venue, rateLimit: false });
     try {
-      const r = await full.inject({ method: 'POST', url: '/admin/v1/accounts', payload: { api_key: 'diskguard01', api_secret: 'diskguardsecret1' } });
+      const r = await full.inject({
+        method: 'POST',
+        url: '/admin/v1/accounts',
+        payload: { api_key: 'diskguard01', api_secret: 'diskguardsecret1' },
+      });
       expect(r.statusCode).toBe(503);
       expect(r.json()).toMatchObject({ code: Errors.STORAGE_FULL.code, data: null });
       expect(r.json().message).toContain(dir);
       expect(r.json().message).toMatch(/MiB free/);
       expect(venue.accounts.byKey('diskguard01')).toBeUndefined();
       for (const method of ['PUT', 'DELETE'] as const) {
-        expect((await full.inject({ method, url: '/fapi/v1/order?symbol=BTCUSDT' })).json().code, method).toBe(Errors.STORAGE_FULL.code);
+        expect((await full.inject({ method, url: '/fapi/v1/order?symbol=BTCUSDT' })).json().code, method).toBe(
+          Errors.STORAGE_FULL.code,
+        );
       }
       expect((await full.inject({ method: 'GET', url: '/fapi/v1/time' })).json().code).toBe(0);
       const login = await full.inject({ method: 'POST', url: '/api/v1/session', payload: { token: 'x' } });
@@ -40,7 +46,11 @@ describe('changes while the disk is nearly full', () => {
     guardDiskSpace(venue.db, databaseFile(dir), { reserveBytes: 0 });
     const roomy = await buildApp({ venue, rateLimit: false });
     try {
-      const r = await roomy.inject({ method: 'POST', url: '/admin/v1/accounts', payload: { api_key: 'diskguard01', api_secret: 'diskguardsecret1' } });
+      const r = await roomy.inject({
+        method: 'POST',
+        url: '/admin/v1/accounts',
+        payload: { api_key: 'diskguard01', api_secret: 'diskguardsecret1' },
+      });
       expect(r.json().code).toBe(0);
       expect(venue.accounts.byKey('diskguard01')).toBeDefined();
     } finally {

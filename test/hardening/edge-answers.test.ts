@@ -71,7 +71,17 @@ function expectEnvelope(r: Raw, status: number, code: number): void {
 
 describe('Host header, parsed strictly', () => {
   it('a loopback name with a suffix after the port or the brackets is another site: 403 / 2103', async () => {
-    for (const host of [`127.0.0.1:${port}.evil.example`, `localhost:${port}.evil.example`, '[::1].evil.example', `[::1]:${port}.evil.example`, `127.0.0.1:${port}:1`, '127.0.0.1:99999', `127.0.0.1 :${port}`, '127.0.0.1@evil.example', 'evil.example']) {
+    for (const host of [
+      `127.0.0.1:${port}.evil.example`,
+      `localhost:${port}.evil.example`,
+      '[::1].evil.example',
+      `[::1]:${port}.evil.example`,
+      `127.0.0.1:${port}:1`,
+      '127.0.0.1:99999',
+      `127.0.0.1 :${port}`,
+      '127.0.0.1@evil.example',
+      'evil.example',
+    ]) {
       const r = await get('/fapi/v1/time', host);
       expectEnvelope(r, 403, Errors.HOST_NOT_ALLOWED.code);
     }
@@ -121,17 +131,29 @@ describe('every answer is the envelope', () => {
   it('bytes that are not HTTP are 400 / 1000', async () => {
     expectEnvelope(await raw('HELLO THERE\r\n\r\n'), 400, Errors.BAD_REQUEST.code);
     expectEnvelope(await raw(`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n`), 400, Errors.BAD_REQUEST.code);
-    const smuggle = await raw(`POST /fapi/v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`);
+    const smuggle = await raw(
+      `POST /fapi/v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    );
     expectEnvelope(smuggle, 400, Errors.BAD_REQUEST.code);
   });
 });
 
 describe('an oversized upload hears its 1005', () => {
   /** POSTs `size` bytes in 64 KiB writes without Expect: 100-continue, as most clients do. */
-  function upload(size: number, path = '/fapi/v1/orders', headers: Record<string, string> = {}): Promise<{ status: number; body: any } | { error: string }> {
+  function upload(
+    size: number,
+    path = '/fapi/v1/orders',
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: any } | { error: string }> {
     return new Promise((resolve) => {
       const req = request(
-        { host: '127.0.0.1', port, method: 'POST', path, headers: { 'content-type': 'application/json', ...headers, 'content-length': size } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path,
+          headers: { 'content-type': 'application/json', ...headers, 'content-length': size },
+        },
         (res) => {
           let b = '';
           res.on('data', (d) => (b += d));
@@ -159,7 +181,10 @@ describe('an oversized upload hears its 1005', () => {
   it('5 MB, ten times over: every client gets the envelope, none a reset', async () => {
     for (let i = 0; i < 10; i++) {
       const r = await upload(5_000_000);
-      expect(r, JSON.stringify(r)).toMatchObject({ status: Errors.BODY_TOO_LARGE.http, body: { code: Errors.BODY_TOO_LARGE.code, data: null } });
+      expect(r, JSON.stringify(r)).toMatchObject({
+        status: Errors.BODY_TOO_LARGE.http,
+        body: { code: Errors.BODY_TOO_LARGE.code, data: null },
+      });
     }
   }, 60_000);
 
@@ -172,14 +197,20 @@ describe('an oversized upload hears its 1005', () => {
     ];
     for (const [path, headers, code] of cases) {
       const r = await upload(5_000_000, path, headers);
-      expect(r, `${path} ${JSON.stringify(headers)}: ${JSON.stringify(r)}`).toMatchObject({ body: { code, data: null } });
+      expect(r, `${path} ${JSON.stringify(headers)}: ${JSON.stringify(r)}`).toMatchObject({
+        body: { code, data: null },
+      });
     }
   }, 60_000);
 });
 
 describe('browser login token', () => {
   const post = (t: string) =>
-    fetch(`http://127.0.0.1:${port}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: t }) });
+    fetch(`http://127.0.0.1:${port}/api/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: t }),
+    });
 
   it('is refused once expired, even when right, and then stays used', async () => {
     const value = login.value!;

@@ -26,8 +26,17 @@ function storedHistory(v: Venue): void {
     if (interval === '1s') continue; // as the history build does
     syms.push('BTCUSDT');
     candles.push({
-      interval, openTime: openTimeOf(interval, T - 1_000), open: 959_000, high: 961_000, low: 958_000, close: 960_123,
-      volume: 12, quoteVolume: 11_520_000n, trades: 3, takerBuyVolume: 5, takerBuyQuoteVolume: 4_800_000n,
+      interval,
+      openTime: openTimeOf(interval, T - 1_000),
+      open: 959_000,
+      high: 961_000,
+      low: 958_000,
+      close: 960_123,
+      volume: 12,
+      quoteVolume: 11_520_000n,
+      trades: 3,
+      takerBuyVolume: 5,
+      takerBuyQuoteVolume: 4_800_000n,
     });
   }
   v.klines.repo.writeMany(syms, candles);
@@ -39,7 +48,10 @@ describe('1s klines right after a start', () => {
     venue = openVenue({ dataDir: ':memory:', wall: () => T });
     storedHistory(venue);
     let now = T;
-    svc = new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: { now: () => now } }, { tickMs: 0 });
+    svc = new KlineService(
+      { candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: { now: () => now } },
+      { tickMs: 0 },
+    );
 
     const first = svc.klines('BTCUSDT', '1s', { limit: 5 });
     expect(first).toHaveLength(1);
@@ -55,13 +67,20 @@ describe('1s klines right after a start', () => {
 
     now = T + 2_500;
     const later = svc.klines('BTCUSDT', '1s', { limit: 5 });
-    expect(later.map((k) => k[0])).toEqual([openTimeOf('1s', T) + 2_000, openTimeOf('1s', T) + 1_000, openTimeOf('1s', T)]);
+    expect(later.map((k) => k[0])).toEqual([
+      openTimeOf('1s', T) + 2_000,
+      openTimeOf('1s', T) + 1_000,
+      openTimeOf('1s', T),
+    ]);
     expect(later.map((k) => k[11])).toEqual([false, true, true]);
   });
 
   it('a venue with no candles at all has no price to show: still []', () => {
     venue = openVenue({ dataDir: ':memory:', wall: () => T });
-    svc = new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: { now: () => T } }, { tickMs: 0 });
+    svc = new KlineService(
+      { candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: { now: () => T } },
+      { tickMs: 0 },
+    );
     expect(svc.klines('BTCUSDT', '1s', { limit: 5 })).toEqual([]);
   });
 });

@@ -58,10 +58,27 @@ afterAll(() => {
 
 beforeAll(async () => {
   if (skipReason !== null) return;
-  server = spawn('ip', ['netns', 'exec', NS, process.execPath, join(root, 'src-main/headless.ts'), '--host', '0.0.0.0', '--port', '0', '--data-dir', dataDir, '--no-sim'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  server = spawn(
+    'ip',
+    [
+      'netns',
+      'exec',
+      NS,
+      process.execPath,
+      join(root, 'src-main/headless.ts'),
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--no-sim',
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no login line in 60 s:\n${out}`)), 60_000);
@@ -91,10 +108,21 @@ interface Job {
 
 /** Runs the requests from inside the namespace, in order. */
 function call(jobs: Job[]): Array<{ status: number; body: any }> {
-  const r = spawnSync('ip', ['netns', 'exec', NS, process.execPath, join(root, 'test/hardening/fixtures/netns-client.mjs'), JSON.stringify(jobs.map((j) => ({ ...j, port })))], {
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
+  const r = spawnSync(
+    'ip',
+    [
+      'netns',
+      'exec',
+      NS,
+      process.execPath,
+      join(root, 'test/hardening/fixtures/netns-client.mjs'),
+      JSON.stringify(jobs.map((j) => ({ ...j, port }))),
+    ],
+    {
+      encoding: 'utf8',
+      timeout: 30_000,
+    },
+  );
   expect(r.status, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as Array<{ status: number; body: string; error?: string }>).map((x) => {
     expect(x.error, 'request failed').toBeUndefined();
@@ -125,7 +153,13 @@ describe.skipIf(skipReason !== null)('a caller that is not on loopback (service 
 
   it('is refused the admin routes too; public market data answers it', () => {
     const [admin, whitelist, time] = call([
-      { local: REMOTE, host: REMOTE, method: 'POST', path: '/admin/v1/accounts', body: { api_key: 'remotekey01', api_secret: 'remotesecret01' } },
+      {
+        local: REMOTE,
+        host: REMOTE,
+        method: 'POST',
+        path: '/admin/v1/accounts',
+        body: { api_key: 'remotekey01', api_secret: 'remotesecret01' },
+      },
       { local: REMOTE, host: REMOTE, method: 'GET', path: '/admin/v1/whitelist' },
       { local: REMOTE, host: REMOTE, method: 'GET', path: '/fapi/v1/time' },
     ]);

@@ -23,7 +23,10 @@ export async function makeApp(opts: Partial<VenueOptions> = {}): Promise<TestApp
   };
 }
 
-export async function getJson(app: FastifyInstance, url: string): Promise<{ status: number; body: any; raw: string; type: string }> {
+export async function getJson(
+  app: FastifyInstance,
+  url: string,
+): Promise<{ status: number; body: any; raw: string; type: string }> {
   const r = await app.inject({ method: 'GET', url });
   let body: unknown = undefined;
   try {

@@ -68,7 +68,8 @@ export async function signed(
     query = `${unsigned}&signature=${hmacSha256Hex(who.apiSecret, unsigned + (body ?? ''))}`;
   }
   const headers: Record<string, string> = { 'x-api-key': who.apiKey };
-  const ctype = opts.contentType === undefined ? (body === undefined ? undefined : 'application/json') : opts.contentType;
+  const ctype =
+    opts.contentType === undefined ? (body === undefined ? undefined : 'application/json') : opts.contentType;
   if (ctype !== undefined && ctype !== null) headers['content-type'] = ctype;
   const req: InjectOptions = { method, url: `${path}?${query}`, headers };
   if (body !== undefined) req.payload = body;
@@ -86,7 +87,8 @@ export async function plain(
 ): Promise<Reply> {
   const body = opts.rawBody ?? (opts.json === undefined ? undefined : JSON.stringify(opts.json));
   const headers: Record<string, string> = {};
-  const ctype = opts.contentType === undefined ? (body === undefined ? undefined : 'application/json') : opts.contentType;
+  const ctype =
+    opts.contentType === undefined ? (body === undefined ? undefined : 'application/json') : opts.contentType;
   if (ctype !== undefined && ctype !== null) headers['content-type'] = ctype;
   const req: InjectOptions = { method, url, headers };
   if (body !== undefined) req.payload = body;
@@ -104,7 +106,14 @@ export function dataOf(r: Reply): any {
 /** A BTCUSDT order body: open long, limit 0.010 @ 95000.0, with `over` applied (undefined drops a field). */
 export function orderBody(over: Record<string, unknown> = {}): Record<string, unknown> {
   const b: Record<string, unknown> = {
-    symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '95000.0', qty: '0.010', ...over,
+    symbol: 'BTCUSDT',
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price: '95000.0',
+    qty: '0.010',
+    ...over,
   };
   for (const k of Object.keys(b)) if (b[k] === undefined) delete b[k];
   return b;

@@ -13,7 +13,8 @@ export interface SpecRecord {
 
 export const SPEC_RECORDS = {
   PriceRecord: {
-    fields: 'symbol index_price mark_price last_price funding_rate next_funding_time price_precision qty_precision timestamp',
+    fields:
+      'symbol index_price mark_price last_price funding_rate next_funding_time price_precision qty_precision timestamp',
     types: 's s s s s i i i i',
   },
   GeneralSymbol: {
@@ -83,7 +84,8 @@ export function specMismatches(name: keyof typeof SPEC_RECORDS, record: Record<s
     const got = jsonType(record[f]);
     const want = types[i];
     // a JSON "number" may happen to be integral
-    if (got !== want && !(want === 'n' && got === 'i')) out.push(`${name}.${f}: ${got} (${JSON.stringify(record[f])}) != spec ${want}`);
+    if (got !== want && !(want === 'n' && got === 'i'))
+      out.push(`${name}.${f}: ${got} (${JSON.stringify(record[f])}) != spec ${want}`);
   });
   return out;
 }

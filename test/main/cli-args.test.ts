@@ -12,12 +12,24 @@ describe('command line', () => {
 
   it('parses every option, both spellings', () => {
     const o = parseCli([
-      '--host', '0.0.0.0', '--port=0', '--data-dir', '/tmp/x', '--seed', '7', '--speed=250',
-      '--account', 'botkey001:botsecret001:2500.5', '--account=second01:second02',
+      '--host',
+      '0.0.0.0',
+      '--port=0',
+      '--data-dir',
+      '/tmp/x',
+      '--seed',
+      '7',
+      '--speed=250',
+      '--account',
+      'botkey001:botsecret001:2500.5',
+      '--account=second01:second02',
     ]);
     expect(o).toMatchObject({ host: '0.0.0.0', port: 0, dataDir: '/tmp/x', seed: 7, speed: 250, simulate: true });
     expect(parseCli(['--no-sim']).simulate).toBe(false);
-    expect(parseCli(['--volatility', '2.5', '--intensity=0.5'])).toMatchObject({ simVolatility: 2.5, simIntensity: 0.5 });
+    expect(parseCli(['--volatility', '2.5', '--intensity=0.5'])).toMatchObject({
+      simVolatility: 2.5,
+      simIntensity: 0.5,
+    });
     expect(o.accounts).toEqual([
       { apiKey: 'botkey001', apiSecret: 'botsecret001', balance: 2500_50000000n },
       { apiKey: 'second01', apiSecret: 'second02', balance: DEFAULT_PAPER_BALANCE },

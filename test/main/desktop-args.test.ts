@@ -9,7 +9,10 @@ const plan = (argv: string[], defaultApp = true) =>
 
 describe('splitDesktopArgv', () => {
   it('skips the executable and the app folder, and leaves Electron switches alone', () => {
-    const s = splitDesktopArgv(['/opt/electron', '--inspect=0', '/app', '--port', '9000', '--enable-logging', '--seed=7'], true);
+    const s = splitDesktopArgv(
+      ['/opt/electron', '--inspect=0', '/app', '--port', '9000', '--enable-logging', '--seed=7'],
+      true,
+    );
     expect(s.own).toEqual(['--port', '9000', '--seed=7']);
     expect(s.ignored).toEqual(['--inspect=0', '--enable-logging']);
     expect(s.portGiven).toBe(true);
@@ -49,7 +52,20 @@ describe('splitDesktopArgv', () => {
 
 describe('planStartup', () => {
   it('honours the same options as the headless service', () => {
-    const p = plan(['/app', '--port', '9000', '--data-dir', 'data', '--seed', '7', '--speed', '50', '--account', 'botkey001:botsecret001:500', '--no-sim']);
+    const p = plan([
+      '/app',
+      '--port',
+      '9000',
+      '--data-dir',
+      'data',
+      '--seed',
+      '7',
+      '--speed',
+      '50',
+      '--account',
+      'botkey001:botsecret001:500',
+      '--no-sim',
+    ]);
     expect(p.kind).toBe('run');
     if (p.kind !== 'run') return;
     expect(p.options).toMatchObject({ port: 9000, seed: 7, speed: 50, simulate: false });
@@ -85,20 +101,35 @@ describe('planStartup', () => {
 
 describe('desktopDataDirs', () => {
   it('uses the OS folder by default, for the venue and the profile alike', () => {
-    expect(desktopDataDirs({ cwd: '/w', env, platform: 'linux' })).toEqual({ dataDir: '/home/u/.config/perpdesk', userData: '/home/u/.config/perpdesk' });
+    expect(desktopDataDirs({ cwd: '/w', env, platform: 'linux' })).toEqual({
+      dataDir: '/home/u/.config/perpdesk',
+      userData: '/home/u/.config/perpdesk',
+    });
     expect(defaultDataDir(env, 'linux')).toBe('/home/u/.config/perpdesk');
   });
 
   it('resolves --data-dir against the working folder', () => {
-    expect(desktopDataDirs({ dataDir: 'd', cwd: '/w', env, platform: 'linux' })).toEqual({ dataDir: '/w/d', userData: '/w/d' });
+    expect(desktopDataDirs({ dataDir: 'd', cwd: '/w', env, platform: 'linux' })).toEqual({
+      dataDir: '/w/d',
+      userData: '/w/d',
+    });
   });
 
   it('takes Chromium --user-data-dir as the data folder when --data-dir is absent', () => {
-    expect(desktopDataDirs({ userDataDir: '/tmp/pd', cwd: '/w', env, platform: 'linux' })).toEqual({ dataDir: '/tmp/pd', userData: '/tmp/pd' });
-    expect(desktopDataDirs({ dataDir: '/d', userDataDir: '/tmp/pd', cwd: '/w', env, platform: 'linux' })).toEqual({ dataDir: '/d', userData: '/tmp/pd' });
+    expect(desktopDataDirs({ userDataDir: '/tmp/pd', cwd: '/w', env, platform: 'linux' })).toEqual({
+      dataDir: '/tmp/pd',
+      userData: '/tmp/pd',
+    });
+    expect(desktopDataDirs({ dataDir: '/d', userDataDir: '/tmp/pd', cwd: '/w', env, platform: 'linux' })).toEqual({
+      dataDir: '/d',
+      userData: '/tmp/pd',
+    });
   });
 
   it('keeps an in-memory venue in memory, with the default profile', () => {
-    expect(desktopDataDirs({ dataDir: ':memory:', cwd: '/w', env, platform: 'linux' })).toEqual({ dataDir: ':memory:', userData: '/home/u/.config/perpdesk' });
+    expect(desktopDataDirs({ dataDir: ':memory:', cwd: '/w', env, platform: 'linux' })).toEqual({
+      dataDir: ':memory:',
+      userData: '/home/u/.config/perpdesk',
+    });
   });
 });

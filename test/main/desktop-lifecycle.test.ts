@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appendLog, formatLogEntry, LOG_FILE, OLD_LOG_FILE } from '../../src-main/desktop/crash-log.ts';
-import { exitCodeAfter, QuitDuringStart, ServiceSlot, type ClosableService } from '../../src-main/desktop/service-slot.ts';
+import {
+  exitCodeAfter,
+  QuitDuringStart,
+  ServiceSlot,
+  type ClosableService,
+} from '../../src-main/desktop/service-slot.ts';
 import { SleepGuard } from '../../src-main/desktop/sleep-guard.ts';
 import { startupErrorBox } from '../../src-main/desktop/startup-error.ts';
 import { VirtualClock } from '../../src-main/core/clock.ts';
@@ -79,7 +84,9 @@ describe('ServiceSlot', () => {
 
   it('can start again after a failed start (the port fallback retry)', async () => {
     const slot = new ServiceSlot({ timers: new ManualScheduler() });
-    await expect(slot.start(async () => Promise.reject(Object.assign(new Error('busy'), { code: 'EADDRINUSE' })))).rejects.toThrow('busy');
+    await expect(
+      slot.start(async () => Promise.reject(Object.assign(new Error('busy'), { code: 'EADDRINUSE' }))),
+    ).rejects.toThrow('busy');
     const s = fakeService([]);
     expect(await slot.start(async () => s)).toBe(s);
   });
@@ -101,7 +108,10 @@ describe('ServiceSlot', () => {
   it('reports a close that throws as failed', async () => {
     const errors: unknown[] = [];
     const slot = new ServiceSlot({ timers: new ManualScheduler(), onCloseError: (e) => errors.push(e) });
-    await slot.start(async () => ({ close: () => Promise.reject(new Error('boom')), venue: { close: () => Promise.resolve() } }));
+    await slot.start(async () => ({
+      close: () => Promise.reject(new Error('boom')),
+      venue: { close: () => Promise.resolve() },
+    }));
     expect(await slot.shutdown()).toBe('failed');
     expect(errors).toHaveLength(1);
   });
@@ -188,9 +198,14 @@ describe('SleepGuard', () => {
 
 describe('startup error box', () => {
   it('names the error, the data folder and the log', () => {
-    const box = startupErrorBox(new Error('database schema 12 is newer than this app (10)'), { dataDir: '/home/u/.config/perpdesk', logFile: '/logs/main.log' });
+    const box = startupErrorBox(new Error('database schema 12 is newer than this app (10)'), {
+      dataDir: '/home/u/.config/perpdesk',
+      logFile: '/logs/main.log',
+    });
     expect(box.title).toBe('perpdesk could not start');
-    expect(box.content).toBe('database schema 12 is newer than this app (10)\n\nData folder: /home/u/.config/perpdesk\nDetails: /logs/main.log');
+    expect(box.content).toBe(
+      'database schema 12 is newer than this app (10)\n\nData folder: /home/u/.config/perpdesk\nDetails: /logs/main.log',
+    );
   });
 
   it('copes with non-Error values and unknown places', () => {

@@ -59,6 +59,11 @@ describe('shortcuts text', () => {
     const text = shortcutsText(SHORTCUTS);
     expect(text.split('\n')).toHaveLength(SHORTCUTS.length);
     expect(text).toContain('?: This help');
-    expect(shortcutsText([['B', 'Buy'], ['/', 'Search']])).toBe('B: Buy\n/: Search');
+    expect(
+      shortcutsText([
+        ['B', 'Buy'],
+        ['/', 'Search'],
+      ]),
+    ).toBe('B: Buy\n/: Search');
   });
 });

@@ -37,7 +37,9 @@ describe('port choice', () => {
     const text = fallbackNotice(c, 'http://127.0.0.1:50001');
     expect(text).toContain('Port 41234 and 8787 are in use');
     expect(text).toContain('http://127.0.0.1:50001');
-    expect(fallbackNotice({ port: 0, fellBack: true, busy: [8787] }, 'http://127.0.0.1:1')).toContain('Port 8787 is in use');
+    expect(fallbackNotice({ port: 0, fellBack: true, busy: [8787] }, 'http://127.0.0.1:1')).toContain(
+      'Port 8787 is in use',
+    );
   });
 
   it('uses an explicit port as given, untested, and does not remember it', async () => {

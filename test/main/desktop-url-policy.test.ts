@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { bootstrapFor } from '../../src-main/desktop/bootstrap.ts';
 import { isOwnOrigin, originOf } from '../../src-main/desktop/origin.ts';
 import { permissionAllowed } from '../../src-main/desktop/permissions.ts';
-import { externalUrlAllowed, navigationAction, redirectAction, windowOpenAction } from '../../src-main/desktop/url-policy.ts';
+import {
+  externalUrlAllowed,
+  navigationAction,
+  redirectAction,
+  windowOpenAction,
+} from '../../src-main/desktop/url-policy.ts';
 import { windowBaseUrl } from '../../src-main/desktop/window-url.ts';
 
 const OWN = 'http://127.0.0.1:5123';
@@ -45,7 +50,15 @@ describe('URL scheme policy', () => {
     expect(externalUrlAllowed('https://example.com/a')).toBe(true);
     expect(externalUrlAllowed('http://example.com')).toBe(true);
     expect(externalUrlAllowed('mailto:someone@example.com')).toBe(true);
-    for (const u of ['file:///C:/Windows/System32/calc.exe', 'smb://server/share', 'ms-msdt:/id PCWDiagnostic', 'javascript:alert(1)', 'vscode://x', 'ftp://example.com/', 'nonsense']) {
+    for (const u of [
+      'file:///C:/Windows/System32/calc.exe',
+      'smb://server/share',
+      'ms-msdt:/id PCWDiagnostic',
+      'javascript:alert(1)',
+      'vscode://x',
+      'ftp://example.com/',
+      'nonsense',
+    ]) {
       expect(externalUrlAllowed(u), u).toBe(false);
     }
   });
@@ -92,7 +105,18 @@ describe('permissions', () => {
     expect(permissionAllowed({ ...q, isMainFrame: false }, OWN)).toBe(false);
     expect(permissionAllowed({ ...q, requester: 'http://127.0.0.1:51234/' }, OWN)).toBe(false);
     expect(permissionAllowed(q, null)).toBe(false);
-    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'usb', 'hid', 'serial', 'fullscreen', 'unknown']) {
+    for (const p of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'openExternal',
+      'usb',
+      'hid',
+      'serial',
+      'fullscreen',
+      'unknown',
+    ]) {
       expect(permissionAllowed({ ...q, permission: p }, OWN), p).toBe(false);
     }
   });
@@ -110,7 +134,10 @@ describe('bootstrapFor', () => {
   });
 
   it('answers the own window main frame with the current credentials', () => {
-    expect(bootstrapFor({ frameUrl: `${OWN}/`, fromOwnWindowMainFrame: true }, src())).toEqual({ baseUrl: OWN, ...creds });
+    expect(bootstrapFor({ frameUrl: `${OWN}/`, fromOwnWindowMainFrame: true }, src())).toEqual({
+      baseUrl: OWN,
+      ...creds,
+    });
   });
 
   it('reads the credentials afresh at every request (a regenerated key reaches the next load)', () => {
@@ -125,14 +152,21 @@ describe('bootstrapFor', () => {
     reads = 0;
     expect(bootstrapFor({ frameUrl: `${OWN}/`, fromOwnWindowMainFrame: false }, src())).toBeNull();
     expect(bootstrapFor({ frameUrl: 'http://127.0.0.1:51234/', fromOwnWindowMainFrame: true }, src())).toBeNull();
-    expect(bootstrapFor({ frameUrl: 'http://127.0.0.1:5123@evil.example/', fromOwnWindowMainFrame: true }, src())).toBeNull();
+    expect(
+      bootstrapFor({ frameUrl: 'http://127.0.0.1:5123@evil.example/', fromOwnWindowMainFrame: true }, src()),
+    ).toBeNull();
     expect(reads).toBe(0);
   });
 
   it('answers null without a service, without an account, or when the venue throws', () => {
     expect(bootstrapFor({ frameUrl: `${OWN}/`, fromOwnWindowMainFrame: true }, { ...src(), baseUrl: null })).toBeNull();
     expect(bootstrapFor({ frameUrl: `${OWN}/`, fromOwnWindowMainFrame: true }, src(null))).toBeNull();
-    const closed = { baseUrl: OWN, readCredentials: () => { throw new Error('database is closed'); } };
+    const closed = {
+      baseUrl: OWN,
+      readCredentials: () => {
+        throw new Error('database is closed');
+      },
+    };
     expect(bootstrapFor({ frameUrl: `${OWN}/`, fromOwnWindowMainFrame: true }, closed)).toBeNull();
   });
 });

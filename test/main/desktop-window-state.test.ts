@@ -14,7 +14,9 @@ const SECOND = { x: 1920, y: 0, width: 2560, height: 1400 };
 
 describe('parseWindowState', () => {
   it('keeps well-typed fields and rounds sizes', () => {
-    expect(parseWindowState({ x: 10.4, y: 20, width: 1300.6, height: 800, maximized: true, fullscreen: false })).toEqual({
+    expect(
+      parseWindowState({ x: 10.4, y: 20, width: 1300.6, height: 800, maximized: true, fullscreen: false }),
+    ).toEqual({
       x: 10,
       y: 20,
       width: 1301,
@@ -51,7 +53,13 @@ describe('parseWindowState', () => {
 describe('clampWindowState', () => {
   it('opens a first window at the default size, centred by the OS', () => {
     const p = clampWindowState(null, FULL_HD);
-    expect(p).toEqual({ ...DEFAULT_WINDOW_SIZE, minWidth: MIN_WINDOW_SIZE.width, minHeight: MIN_WINDOW_SIZE.height, maximized: false, fullscreen: false });
+    expect(p).toEqual({
+      ...DEFAULT_WINDOW_SIZE,
+      minWidth: MIN_WINDOW_SIZE.width,
+      minHeight: MIN_WINDOW_SIZE.height,
+      maximized: false,
+      fullscreen: false,
+    });
     expect(p.x).toBeUndefined();
   });
 
@@ -71,7 +79,10 @@ describe('clampWindowState', () => {
   });
 
   it('grows a too-small window to the minimum, and on a tiny screen takes the whole work area', () => {
-    expect(clampWindowState(parseWindowState({ width: 300, height: 200 }), FULL_HD)).toMatchObject({ width: 1024, height: 640 });
+    expect(clampWindowState(parseWindowState({ width: 300, height: 200 }), FULL_HD)).toMatchObject({
+      width: 1024,
+      height: 640,
+    });
     const tiny = { x: 0, y: 0, width: 1000, height: 560 };
     expect(clampWindowState(parseWindowState({ x: 50, y: 50, width: 1440, height: 900 }), tiny)).toEqual({
       x: 0,
@@ -86,12 +97,21 @@ describe('clampWindowState', () => {
   });
 
   it('keeps the maximized and fullscreen modes', () => {
-    expect(clampWindowState(parseWindowState({ width: 1200, height: 800, maximized: true }), FULL_HD).maximized).toBe(true);
-    expect(clampWindowState(parseWindowState({ width: 1200, height: 800, fullscreen: true }), FULL_HD).fullscreen).toBe(true);
+    expect(clampWindowState(parseWindowState({ width: 1200, height: 800, maximized: true }), FULL_HD).maximized).toBe(
+      true,
+    );
+    expect(clampWindowState(parseWindowState({ width: 1200, height: 800, fullscreen: true }), FULL_HD).fullscreen).toBe(
+      true,
+    );
   });
 
   it('looks the display up by the saved rectangle, or by none when unplaced', () => {
-    expect(matchingBounds(parseWindowState({ x: 2000, y: 10, width: 1200, height: 800 }))).toEqual({ x: 2000, y: 10, width: 1200, height: 800 });
+    expect(matchingBounds(parseWindowState({ x: 2000, y: 10, width: 1200, height: 800 }))).toEqual({
+      x: 2000,
+      y: 10,
+      width: 1200,
+      height: 800,
+    });
     expect(matchingBounds(parseWindowState({ width: 1200, height: 800 }))).toBeNull();
     expect(matchingBounds(null)).toBeNull();
   });

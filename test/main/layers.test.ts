@@ -29,7 +29,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-type Layer = 'shared' | 'engine' | 'risk' | 'core' | 'store' | 'accounts' | 'trading' | 'market' | 'data' | 'api' | 'entry';
+type Layer =
+  'shared' | 'engine' | 'risk' | 'core' | 'store' | 'accounts' | 'trading' | 'market' | 'data' | 'api' | 'entry';
 
 const MAY_IMPORT: Record<Layer, readonly Layer[] | 'any'> = {
   shared: ['shared'],
@@ -96,7 +97,11 @@ function importsOf(fileName: string, text: string): ImportRef[] {
       ts.isStringLiteral(node.arguments[0])
     ) {
       out.push({ spec: node.arguments[0].text, typeOnly: false });
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       out.push({ spec: node.argument.literal.text, typeOnly: true });
     }
     ts.forEachChild(node, visit);
@@ -159,7 +164,8 @@ function violations(files: ReadonlyMap<string, string>): Violation[] {
         out.push({ from, to, rule: `${layer} may not import ${target}${imp.typeOnly ? ' (even type-only)' : ''}` });
       } else {
         for (const [re, layers] of PACKAGES) {
-          if (re.test(imp.spec) && !layers.includes(layer)) out.push({ from, to: imp.spec, rule: `${layer} may not import ${imp.spec}` });
+          if (re.test(imp.spec) && !layers.includes(layer))
+            out.push({ from, to: imp.spec, rule: `${layer} may not import ${imp.spec}` });
         }
       }
     }
@@ -175,7 +181,8 @@ function sourceFiles(): Map<string, string> {
     for (const name of readdirSync(dir)) {
       const full = join(dir, name);
       if (statSync(full).isDirectory()) walk(full);
-      else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) files.set(relative(ROOT, full).split(sep).join('/'), readFileSync(full, 'utf8'));
+      else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts'))
+        files.set(relative(ROOT, full).split(sep).join('/'), readFileSync(full, 'utf8'));
     }
   };
   walk(join(ROOT, 'src-main'));
@@ -199,13 +206,28 @@ describe('layers of src-main/', () => {
 
   it('the checker catches what the rules forbid', () => {
     const files = new Map<string, string>([
-      ['src-main/store/a.ts', "import type { Candle } from '../market/candles.ts';\nimport type { CandleStore } from '../market/ports.ts';"],
+      [
+        'src-main/store/a.ts',
+        "import type { Candle } from '../market/candles.ts';\nimport type { CandleStore } from '../market/ports.ts';",
+      ],
       ['src-main/store/b.ts', "import { x } from '../market/ports.ts';"],
-      ['src-main/engine/c.ts', "import {\n  type Bracket,\n} from '../risk/tiers.ts';\nexport * from '../core/clock.ts';"],
-      ['src-main/trading/d.ts', "const m = await import('../api/app.ts');\nlet t: import('../market/clock.ts').VirtualClock;"],
-      ['src-main/api/e.ts', "import { parseCli } from '../cli-args.ts';\nimport type { Venue } from '../venue.ts';\nimport { DatabaseSync } from 'node:sqlite';"],
+      [
+        'src-main/engine/c.ts',
+        "import {\n  type Bracket,\n} from '../risk/tiers.ts';\nexport * from '../core/clock.ts';",
+      ],
+      [
+        'src-main/trading/d.ts',
+        "const m = await import('../api/app.ts');\nlet t: import('../market/clock.ts').VirtualClock;",
+      ],
+      [
+        'src-main/api/e.ts',
+        "import { parseCli } from '../cli-args.ts';\nimport type { Venue } from '../venue.ts';\nimport { DatabaseSync } from 'node:sqlite';",
+      ],
       ['src-main/risk/f.ts', "import { formatFixed } from '../../src-shared/decimal.ts';"],
-      ['src-main/venue.ts', "import { openDatabase } from './store/database.ts';\nimport { DatabaseSync } from 'node:sqlite';"],
+      [
+        'src-main/venue.ts',
+        "import { openDatabase } from './store/database.ts';\nimport { DatabaseSync } from 'node:sqlite';",
+      ],
     ]);
     expect(violations(files).map(key)).toEqual([
       'src-main/store/a.ts -> src-main/market/candles.ts',

@@ -8,7 +8,14 @@ const run = runDesktop as (binary: string, args: string[], deps: object) => Prom
 
 /** A child process and a parent process that only record what happens to them. */
 function fakes(platform: NodeJS.Platform = 'linux') {
-  const child = Object.assign(new EventEmitter(), { pid: 4242, kills: [] as string[], kill(sig: string) { child.kills.push(sig); return true; } });
+  const child = Object.assign(new EventEmitter(), {
+    pid: 4242,
+    kills: [] as string[],
+    kill(sig: string) {
+      child.kills.push(sig);
+      return true;
+    },
+  });
   const proc = new EventEmitter();
   const spawned: { binary: string; args: string[]; opts: { detached?: boolean; stdio?: string } }[] = [];
   const logs: string[] = [];
@@ -28,7 +35,11 @@ describe('npm start: Electron child', () => {
   it('runs Electron in its own process group on POSIX and relays the first signal exactly once', async () => {
     const f = fakes('linux');
     const done = run('/e/electron', ['/app', '--port', '9000'], f.deps);
-    expect(f.spawned[0]).toMatchObject({ binary: '/e/electron', args: ['/app', '--port', '9000'], opts: { detached: true, stdio: 'inherit' } });
+    expect(f.spawned[0]).toMatchObject({
+      binary: '/e/electron',
+      args: ['/app', '--port', '9000'],
+      opts: { detached: true, stdio: 'inherit' },
+    });
     // one Ctrl+C: the terminal's copy and npm's relay both reach this script
     f.proc.emit('SIGINT', 'SIGINT');
     f.proc.emit('SIGINT', 'SIGINT');

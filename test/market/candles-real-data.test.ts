@@ -15,8 +15,15 @@ import { closeTimeOf, isInterval, openTimeOf } from '../../src-shared/intervals.
 import type { Interval } from '../../src-shared/intervals.ts';
 
 const KLINES = fileURLToPath(new URL('../fixtures/binance/klines', import.meta.url));
-const HEADER = 'open_time,open,high,low,close,volume,close_time,quote_volume,count,taker_buy_volume,taker_buy_quote_volume,ignore';
-const fmt = klineFormatter({ tickSize: '0.00000001', stepSize: '0.00000001', pricePrecision: 8, qtyPrecision: 8, quotePrecision: 8 });
+const HEADER =
+  'open_time,open,high,low,close,volume,close_time,quote_volume,count,taker_buy_volume,taker_buy_quote_volume,ignore';
+const fmt = klineFormatter({
+  tickSize: '0.00000001',
+  stepSize: '0.00000001',
+  pricePrecision: 8,
+  qtyPrecision: 8,
+  quotePrecision: 8,
+});
 
 interface Bar {
   candle: Candle;
@@ -58,7 +65,11 @@ function load(interval: Interval, period: string): Bar[] {
       takerBuyVolume: units(f[9]),
       takerBuyQuoteVolume: quoteUnits(f[10]),
     };
-    return { candle, closeTime: Number(f[6]), wire: [openTime, Number(f[6]), f[1], f[2], f[3], f[4], f[5], f[7], Number(f[8]), f[9], f[10]] };
+    return {
+      candle,
+      closeTime: Number(f[6]),
+      wire: [openTime, Number(f[6]), f[1], f[2], f[3], f[4], f[5], f[7], Number(f[8]), f[9], f[10]],
+    };
   });
 }
 
@@ -92,7 +103,11 @@ const files: [Interval, string][] = [
 describe('reading the files', () => {
   it('every file of the data folder is covered here', () => {
     const names = files.map(([i, p]) => `binance_spot_BTCUSDT_${i}_${p}.csv`).sort();
-    expect(readdirSync(KLINES).filter((f) => f.endsWith('.csv')).sort()).toEqual(names);
+    expect(
+      readdirSync(KLINES)
+        .filter((f) => f.endsWith('.csv'))
+        .sort(),
+    ).toEqual(names);
     for (const [i] of files) expect(isInterval(i)).toBe(true);
   });
 
@@ -112,7 +127,8 @@ describe('reading the files', () => {
     for (const [interval, period] of files) {
       for (const bar of load(interval, period)) {
         expect(openTimeOf(interval, bar.candle.openTime)).toBe(bar.candle.openTime);
-        if (closeTimeOf(interval, bar.candle.openTime) !== bar.closeTime) odd.push(`${interval} ${bar.candle.openTime} ${bar.closeTime}`);
+        if (closeTimeOf(interval, bar.candle.openTime) !== bar.closeTime)
+          odd.push(`${interval} ${bar.candle.openTime} ${bar.closeTime}`);
       }
     }
     // 2023-03-24 12:00 UTC: the hour's bar closes at 12:39:41.646, when Binance halted.

@@ -246,17 +246,58 @@ describe('zero-trade candles', () => {
     b.advanceTo(t('10:02:59.999'));
     expect(closed.map((c) => c.openTime)).toEqual([t('10:00:00'), t('10:01:00')]);
     b.advanceTo(t('10:03:00'));
-    const zero = { interval: '1m', open: 105, high: 105, low: 105, close: 105, volume: 0, quoteVolume: 0n, trades: 0, takerBuyVolume: 0, takerBuyQuoteVolume: 0n };
+    const zero = {
+      interval: '1m',
+      open: 105,
+      high: 105,
+      low: 105,
+      close: 105,
+      volume: 0,
+      quoteVolume: 0n,
+      trades: 0,
+      takerBuyVolume: 0,
+      takerBuyQuoteVolume: 0n,
+    };
     expect(closed).toEqual([
-      { interval: '1m', openTime: t('10:00:00'), open: 100, high: 105, low: 100, close: 105, volume: 3, quoteVolume: 305n, trades: 2, takerBuyVolume: 2, takerBuyQuoteVolume: 200n },
+      {
+        interval: '1m',
+        openTime: t('10:00:00'),
+        open: 100,
+        high: 105,
+        low: 100,
+        close: 105,
+        volume: 3,
+        quoteVolume: 305n,
+        trades: 2,
+        takerBuyVolume: 2,
+        takerBuyQuoteVolume: 200n,
+      },
       { ...zero, openTime: t('10:01:00') },
       { ...zero, openTime: t('10:02:00') },
     ]);
     expect(b.current('1m')).toEqual({ ...zero, openTime: t('10:03:00') });
     // The first trade of a zero-trade candle replaces the carried price as open, high and low.
     b.trade(t('10:03:10'), 90, 4, Side.SELL);
-    expect(b.current('1m')).toEqual({ ...zero, openTime: t('10:03:00'), open: 90, high: 90, low: 90, close: 90, volume: 4, quoteVolume: 360n, trades: 1 });
-    expect(b.current('1h')).toMatchObject({ openTime: t('10:00:00'), open: 100, high: 105, low: 90, close: 90, volume: 7, trades: 3 });
+    expect(b.current('1m')).toEqual({
+      ...zero,
+      openTime: t('10:03:00'),
+      open: 90,
+      high: 90,
+      low: 90,
+      close: 90,
+      volume: 4,
+      quoteVolume: 360n,
+      trades: 1,
+    });
+    expect(b.current('1h')).toMatchObject({
+      openTime: t('10:00:00'),
+      open: 100,
+      high: 105,
+      low: 90,
+      close: 90,
+      volume: 7,
+      trades: 3,
+    });
   });
 
   it('nothing is emitted before the first trade', () => {
@@ -315,7 +356,8 @@ describe('coarse candles equal the aggregate of finer ones where boundaries nest
     const fines = intervals.filter((f) => f !== coarse && nests(f, coarse));
     if (fines.length === 0) continue;
     it(`${coarse} from ${fines.join(', ')}`, () => {
-      for (const fine of fines) expectCandles(aggregateRun(coarse, r.all.get(fine)!), r.all.get(coarse)!, `${fine} -> ${coarse}`);
+      for (const fine of fines)
+        expectCandles(aggregateRun(coarse, r.all.get(fine)!), r.all.get(coarse)!, `${fine} -> ${coarse}`);
     });
   }
 
@@ -333,7 +375,8 @@ describe('determinism and independence from how time is advanced', () => {
     const b = run(INTERVALS, steps, end);
     expect(a.stream.length).toBeGreaterThan(100_000);
     expect(a.stream.length).toBe(b.stream.length);
-    for (let i = 0; i < a.stream.length; i++) if (!sameCandle(a.stream[i], b.stream[i])) expect(a.stream[i]).toEqual(b.stream[i]);
+    for (let i = 0; i < a.stream.length; i++)
+      if (!sameCandle(a.stream[i], b.stream[i])) expect(a.stream[i]).toEqual(b.stream[i]);
     // Each advance emits interval by interval in INTERVALS order, each interval ascending.
     const seen = new Map<Interval, number>();
     for (const c of a.stream) {
@@ -413,7 +456,8 @@ describe('determinism and independence from how time is advanced', () => {
           for (let k = 0; k < trades.length; k++) {
             steps.push(trades[k]);
             const a = spec[k].advance;
-            if (a !== null && k + 1 < trades.length) steps.push({ advance: trades[k].ts + Math.min(a, trades[k + 1].ts - trades[k].ts) });
+            if (a !== null && k + 1 < trades.length)
+              steps.push({ advance: trades[k].ts + Math.min(a, trades[k + 1].ts - trades[k].ts) });
           }
           const end = ts + 3 * 86_400_000;
           const plain = run(intervals, trades, end);
@@ -431,7 +475,11 @@ describe('determinism and independence from how time is advanced', () => {
           const second = run(intervals, trades.slice(k + 1), end, first.builder.currentAll());
           for (const i of intervals) {
             const cur = second.builder.current(i);
-            expectCandles([...first.closed.get(i)!, ...second.closed.get(i)!, ...(cur ? [cur] : [])], plain.all.get(i)!, `restored ${i}`);
+            expectCandles(
+              [...first.closed.get(i)!, ...second.closed.get(i)!, ...(cur ? [cur] : [])],
+              plain.all.get(i)!,
+              `restored ${i}`,
+            );
           }
         },
       ),
@@ -442,7 +490,17 @@ describe('determinism and independence from how time is advanced', () => {
 
 describe('restore', () => {
   it('keeps the newest candle per interval, ignores unconfigured ones, rejects misaligned ones', () => {
-    const base = { open: 5, high: 9, low: 4, close: 7, volume: 10, quoteVolume: 70n, trades: 3, takerBuyVolume: 1, takerBuyQuoteVolume: 7n } as const;
+    const base = {
+      open: 5,
+      high: 9,
+      low: 4,
+      close: 7,
+      volume: 10,
+      quoteVolume: 70n,
+      trades: 3,
+      takerBuyVolume: 1,
+      takerBuyQuoteVolume: 7n,
+    } as const;
     const h = iso('2024-01-01T10:00:00Z');
     const closed: Candle[] = [];
     const b = new CandleBuilder({ intervals: ['1h'], onClose: (c) => closed.push(c) });
@@ -453,7 +511,18 @@ describe('restore', () => {
     ]);
     expect(b.currentAll()).toEqual([{ ...base, interval: '1h', openTime: h, close: 8 }]);
     b.trade(h + 1000, 11, 2, Side.BUY);
-    expect(b.current('1h')).toEqual({ ...base, interval: '1h', openTime: h, high: 11, close: 11, volume: 12, quoteVolume: 92n, trades: 4, takerBuyVolume: 3, takerBuyQuoteVolume: 29n });
+    expect(b.current('1h')).toEqual({
+      ...base,
+      interval: '1h',
+      openTime: h,
+      high: 11,
+      close: 11,
+      volume: 12,
+      quoteVolume: 92n,
+      trades: 4,
+      takerBuyVolume: 3,
+      takerBuyQuoteVolume: 29n,
+    });
     b.advanceTo(h + 2 * 3_600_000);
     expect(closed.map((c) => [c.openTime, c.trades, c.close])).toEqual([
       [h, 4, 11],
@@ -492,7 +561,17 @@ describe('input checks', () => {
 
 describe('aggregateCandles / findGaps checks', () => {
   const c = (interval: Interval, openTime: number, trades = 1): Candle => ({
-    interval, openTime, open: 1, high: 1, low: 1, close: 1, volume: trades, quoteVolume: BigInt(trades), trades, takerBuyVolume: 0, takerBuyQuoteVolume: 0n,
+    interval,
+    openTime,
+    open: 1,
+    high: 1,
+    low: 1,
+    close: 1,
+    volume: trades,
+    quoteVolume: BigInt(trades),
+    trades,
+    takerBuyVolume: 0,
+    takerBuyQuoteVolume: 0n,
   });
   const h = iso('2024-01-01T00:00:00Z');
 
@@ -505,8 +584,14 @@ describe('aggregateCandles / findGaps checks', () => {
   });
 
   it('findGaps lists missing open times, and rejects mixed or unordered input', () => {
-    expect(findGaps([c('1h', h), c('1h', h + 3_600_000), c('1h', h + 4 * 3_600_000)])).toEqual([h + 2 * 3_600_000, h + 3 * 3_600_000]);
-    expect(findGaps([c('1M', h), c('1M', iso('2024-04-01T00:00:00Z'))])).toEqual([iso('2024-02-01T00:00:00Z'), iso('2024-03-01T00:00:00Z')]);
+    expect(findGaps([c('1h', h), c('1h', h + 3_600_000), c('1h', h + 4 * 3_600_000)])).toEqual([
+      h + 2 * 3_600_000,
+      h + 3 * 3_600_000,
+    ]);
+    expect(findGaps([c('1M', h), c('1M', iso('2024-04-01T00:00:00Z'))])).toEqual([
+      iso('2024-02-01T00:00:00Z'),
+      iso('2024-03-01T00:00:00Z'),
+    ]);
     expect(findGaps([])).toEqual([]);
     expect(() => findGaps([c('1h', h), c('1m', h + 3_600_000)])).toThrow(RangeError);
     expect(() => findGaps([c('1h', h), c('1h', h)])).toThrow(RangeError);
@@ -530,7 +615,13 @@ describe('wire form', () => {
   };
 
   it('formats the 12-element tuple from ticks, lots and tick x lot units', () => {
-    const fmt = klineFormatter({ tickSize: '0.1', stepSize: '0.001', pricePrecision: 1, qtyPrecision: 3, quotePrecision: 4 });
+    const fmt = klineFormatter({
+      tickSize: '0.1',
+      stepSize: '0.001',
+      pricePrecision: 1,
+      qtyPrecision: 3,
+      quotePrecision: 4,
+    });
     expect(fmt(candle, true)).toEqual([
       iso('2024-02-01T00:00:00Z'),
       iso('2024-02-29T23:59:59.999Z'),
@@ -545,21 +636,52 @@ describe('wire form', () => {
       '0.0000',
       true,
     ]);
-    expect(candleToWire(candle, { tickSize: '0.1', stepSize: '0.001', pricePrecision: 1, qtyPrecision: 3, quotePrecision: 4 }, false)[11]).toBe(false);
+    expect(
+      candleToWire(
+        candle,
+        { tickSize: '0.1', stepSize: '0.001', pricePrecision: 1, qtyPrecision: 3, quotePrecision: 4 },
+        false,
+      )[11],
+    ).toBe(false);
   });
 
   it('handles non-power-of-ten ticks, wider and narrower precisions, and huge quote volumes', () => {
-    const half = klineFormatter({ tickSize: '0.5', stepSize: '1', pricePrecision: 2, qtyPrecision: 0, quotePrecision: 1 });
+    const half = klineFormatter({
+      tickSize: '0.5',
+      stepSize: '1',
+      pricePrecision: 2,
+      qtyPrecision: 0,
+      quotePrecision: 1,
+    });
     const w = half({ ...candle, open: 3, volume: 7, quoteVolume: 21n }, false);
     expect([w[2], w[6], w[7]]).toEqual(['1.50', '7', '10.5']);
     // Quote volume rounds half up to a quote precision below tick x lot's decimals (here 5 -> 3).
-    const narrow = klineFormatter({ tickSize: '0.001', stepSize: '0.01', pricePrecision: 3, qtyPrecision: 2, quotePrecision: 3 });
-    const n = narrow({ ...candle, open: 1235, volume: 15, quoteVolume: 123_456_789n, takerBuyQuoteVolume: 123_456_749n }, true);
+    const narrow = klineFormatter({
+      tickSize: '0.001',
+      stepSize: '0.01',
+      pricePrecision: 3,
+      qtyPrecision: 2,
+      quotePrecision: 3,
+    });
+    const n = narrow(
+      { ...candle, open: 1235, volume: 15, quoteVolume: 123_456_789n, takerBuyQuoteVolume: 123_456_749n },
+      true,
+    );
     expect([n[2], n[6], n[7], n[10]]).toEqual(['1.235', '0.15', '1234.568', '1234.567']);
     // A price or size precision that cannot show every tick or step is a configuration error.
-    expect(() => klineFormatter({ tickSize: '0.001', stepSize: '0.01', pricePrecision: 2, qtyPrecision: 2, quotePrecision: 3 })).toThrow(RangeError);
-    expect(() => klineFormatter({ tickSize: '0.001', stepSize: '0.01', pricePrecision: 3, qtyPrecision: 1, quotePrecision: 3 })).toThrow(RangeError);
-    const big = klineFormatter({ tickSize: '0.00000001', stepSize: '0.00000001', pricePrecision: 8, qtyPrecision: 8, quotePrecision: 8 });
+    expect(() =>
+      klineFormatter({ tickSize: '0.001', stepSize: '0.01', pricePrecision: 2, qtyPrecision: 2, quotePrecision: 3 }),
+    ).toThrow(RangeError);
+    expect(() =>
+      klineFormatter({ tickSize: '0.001', stepSize: '0.01', pricePrecision: 3, qtyPrecision: 1, quotePrecision: 3 }),
+    ).toThrow(RangeError);
+    const big = klineFormatter({
+      tickSize: '0.00000001',
+      stepSize: '0.00000001',
+      pricePrecision: 8,
+      qtyPrecision: 8,
+      quotePrecision: 8,
+    });
     const q = (2n ** 90n * 10n ** 8n + 12_345_678n) * 10n ** 8n;
     expect(big({ ...candle, quoteVolume: q }, true)[7]).toBe(`${(2n ** 90n).toString()}.12345678`);
     expect(big({ ...candle, open: 2 ** 53 - 1 }, true)[2]).toBe('90071992.54740991');

@@ -17,7 +17,12 @@ const T0 = Date.UTC(2026, 0, 5); // a Monday, 00:00 UTC: every interval opens he
 const MIN = 60_000;
 const ALL = Number.MAX_SAFE_INTEGER;
 
-const rows: SymbolRow[] = DEFAULT_CATALOGUE.map((e, i) => ({ ...toNewSymbol(e, (i + 1) * 10), id: i + 1, createdAt: T0, updatedAt: T0 }));
+const rows: SymbolRow[] = DEFAULT_CATALOGUE.map((e, i) => ({
+  ...toNewSymbol(e, (i + 1) * 10),
+  id: i + 1,
+  createdAt: T0,
+  updatedAt: T0,
+}));
 const catalogue: SymbolCatalogue = { all: () => rows, get: (s) => rows.find((r) => r.symbol === s) };
 
 function start(store: MemoryCandleStore, t = T0, options: KlineServiceOptions = {}) {
@@ -34,12 +39,30 @@ function threeTrades(svc: KlineService): void {
 }
 
 const FIRST: Partial<Candle> = {
-  interval: '1m', openTime: T0, open: 1_000_000, high: 1_010_000, low: 1_000_000, close: 1_010_000,
-  volume: 3, quoteVolume: 3_010_000n, trades: 2, takerBuyVolume: 2, takerBuyQuoteVolume: 2_000_000n,
+  interval: '1m',
+  openTime: T0,
+  open: 1_000_000,
+  high: 1_010_000,
+  low: 1_000_000,
+  close: 1_010_000,
+  volume: 3,
+  quoteVolume: 3_010_000n,
+  trades: 2,
+  takerBuyVolume: 2,
+  takerBuyQuoteVolume: 2_000_000n,
 };
 const SECOND: Partial<Candle> = {
-  interval: '1m', openTime: T0 + MIN, open: 990_000, high: 990_000, low: 990_000, close: 990_000,
-  volume: 3, quoteVolume: 2_970_000n, trades: 1, takerBuyVolume: 3, takerBuyQuoteVolume: 2_970_000n,
+  interval: '1m',
+  openTime: T0 + MIN,
+  open: 990_000,
+  high: 990_000,
+  low: 990_000,
+  close: 990_000,
+  volume: 3,
+  quoteVolume: 2_970_000n,
+  trades: 1,
+  takerBuyVolume: 3,
+  takerBuyQuoteVolume: 2_970_000n,
 };
 
 describe('KlineService on in-memory ports', () => {
@@ -99,7 +122,14 @@ describe('KlineService on in-memory ports', () => {
     const b = start(store, T0 + 30_000);
     b.svc.recordTrade('BTCUSDT', T0 + 40_000, 990_000, 4, 2);
     expect(b.svc.current('BTCUSDT', '1m')).toMatchObject({
-      openTime: T0, open: 1_000_000, high: 1_010_000, low: 990_000, close: 990_000, volume: 7, trades: 3, takerBuyVolume: 2,
+      openTime: T0,
+      open: 1_000_000,
+      high: 1_010_000,
+      low: 990_000,
+      close: 990_000,
+      volume: 7,
+      trades: 3,
+      takerBuyVolume: 2,
     });
     b.clock.t = T0 + MIN;
     b.svc.advanceTo(b.clock.t);
@@ -128,7 +158,8 @@ describe('KlineService on in-memory ports', () => {
   it('the history writer fills the same port, and a service restores from it', () => {
     const store = new MemoryCandleStore();
     const writer = new HistoryCandleWriter(store);
-    for (let s = 0; s < 3 * 3600; s += 30) writer.recordTrade('ETHUSDT', T0 + s * 1000, 300_000 + (s % 600), 5, s % 60 === 0 ? 1 : 2);
+    for (let s = 0; s < 3 * 3600; s += 30)
+      writer.recordTrade('ETHUSDT', T0 + s * 1000, 300_000 + (s % 600), 5, s % 60 === 0 ? 1 : 2);
     writer.advanceTo(T0 + 3 * 3_600_000);
     writer.finish();
     expect(writer.written).toBeGreaterThan(3 * 60);

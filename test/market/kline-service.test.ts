@@ -104,7 +104,10 @@ interface Fixture {
 function start(dataDir = ':memory:', options: KlineServiceOptions = {}, t = T0): Fixture {
   const venue = openVenue({ dataDir, wall: () => T0 });
   const clock = { t, now: () => clock.t };
-  const svc = new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock }, { tickMs: 0, ...options });
+  const svc = new KlineService(
+    { candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock },
+    { tickMs: 0, ...options },
+  );
   open.push({ svc, venue });
   return { venue, svc, clock };
 }
@@ -149,7 +152,9 @@ describe('KlineService', () => {
     const more = [...trades, { time: now + 125_000, price: 961_234, qty: 3, side: 2 as const }];
     feed(f, more.slice(-1));
     f.clock.t = now + 190_000;
-    expect(JSON.parse(f.svc.klinesJson('BTCUSDT', '1m', { limit: 1500 }))).toEqual(reference('1m', more, f.clock.t).reverse());
+    expect(JSON.parse(f.svc.klinesJson('BTCUSDT', '1m', { limit: 1500 }))).toEqual(
+      reference('1m', more, f.clock.t).reverse(),
+    );
     expect(JSON.parse(f.svc.klinesBatchBody(['ETHUSDT', 'BTCUSDT'], '1m', 2).toString())).toEqual({
       ETHUSDT: [],
       BTCUSDT: reference('1m', more, f.clock.t).reverse().slice(0, 2),
@@ -270,7 +275,9 @@ describe('KlineService', () => {
   it('never steps back in time, and tells listeners about trades and closes', () => {
     const f = start();
     const seen: Array<{ symbol: string; closed: string[] }> = [];
-    const off = f.svc.onCandle((symbol, closed) => seen.push({ symbol, closed: closed.map((c) => `${c.interval}@${c.openTime}`) }));
+    const off = f.svc.onCandle((symbol, closed) =>
+      seen.push({ symbol, closed: closed.map((c) => `${c.interval}@${c.openTime}`) }),
+    );
     f.svc.recordTrade('BTCUSDT', T0 + 61_000, 960_000, 1, 1);
     f.svc.recordTrade('BTCUSDT', T0 + 1_000, 961_000, 2, 2); // late: counts at T0 + 61 s
     expect(f.svc.current('BTCUSDT', '1m')).toMatchObject({ openTime: T0 + 60_000, trades: 2, close: 961_000 });
@@ -285,7 +292,18 @@ describe('KlineService', () => {
     f.svc.advanceTo(T0 + 180_000);
     expect(seen.length).toBe(3);
     expect(f.svc.currentKline('BTCUSDT', '1m')).toEqual([
-      T0 + 180_000, T0 + 239_999, '96100.0', '96100.0', '96100.0', '96100.0', '0.000', '0.00000000', 0, '0.000', '0.00000000', false,
+      T0 + 180_000,
+      T0 + 239_999,
+      '96100.0',
+      '96100.0',
+      '96100.0',
+      '96100.0',
+      '0.000',
+      '0.00000000',
+      0,
+      '0.000',
+      '0.00000000',
+      false,
     ]);
     expect(() => f.svc.recordTrade('NOPEUSDT', T0, 1, 1, 1)).toThrow(ApiError);
   });

@@ -29,12 +29,19 @@ function start(db: DatabaseSync) {
   const bus = new EventBus();
   const k = new PriceKlines(bus, new PriceKlinesRepo(db), 3_600_000);
   open.push(k);
-  const at = (time: number, mark: number, index: number, symbol = 'BTCUSDT') => bus.emit('price', { symbol, mark, index, time });
+  const at = (time: number, mark: number, index: number, symbol = 'BTCUSDT') =>
+    bus.emit('price', { symbol, mark, index, time });
   return { k, at };
 }
 
 const rowsOf = (db: DatabaseSync, interval: string) =>
-  Number((db.prepare('SELECT COUNT(*) AS n FROM price_klines WHERE symbol = ? AND interval = ?').get('BTCUSDT', interval) as { n: number }).n);
+  Number(
+    (
+      db
+        .prepare('SELECT COUNT(*) AS n FROM price_klines WHERE symbol = ? AND interval = ?')
+        .get('BTCUSDT', interval) as { n: number }
+    ).n,
+  );
 
 describe('price candles in the store', () => {
   it('a candle changed again after a flush is written again at the next one', () => {
@@ -47,12 +54,16 @@ describe('price candles in the store', () => {
     a.at(T0 + 3_000, 80, 100);
     a.k.flush();
     const want = a.k.candles('BTCUSDT', 'mark', '1m', { limit: 10 });
-    expect(want).toEqual([{ openTime: T0, open: 100, high: 130, low: 80, close: 80, closeTime: T0 + MIN - 1, count: 3 }]);
+    expect(want).toEqual([
+      { openTime: T0, open: 100, high: 130, low: 80, close: 80, closeTime: T0 + MIN - 1, count: 3 },
+    ]);
     a.k.close();
     open.pop();
     const b = start(db);
     expect(b.k.candles('BTCUSDT', 'mark', '1m', { limit: 10 })).toEqual(want);
-    expect(b.k.candles('BTCUSDT', 'mark', '1h', { limit: 10 })).toEqual(a.k.candles('BTCUSDT', 'mark', '1h', { limit: 10 }));
+    expect(b.k.candles('BTCUSDT', 'mark', '1h', { limit: 10 })).toEqual(
+      a.k.candles('BTCUSDT', 'mark', '1h', { limit: 10 }),
+    );
   });
 
   it('a second instance on the same data answers what the first built, and the open candle goes on', () => {
@@ -71,11 +82,23 @@ describe('price candles in the store', () => {
     const b = start(db);
     expect(b.k.candles('BTCUSDT', 'mark', '1m', { limit: 10 })).toEqual(before);
     expect(b.k.candles('BTCUSDT', 'premium', '1h', { limit: 10 })).toEqual(hourBefore);
-    expect(b.k.candles('ETHUSDT', 'index', '1m', { limit: 10 })).toEqual([{ openTime: T0 + MIN, open: 96, high: 96, low: 96, close: 96, closeTime: T0 + 2 * MIN - 1, count: 1 }]);
+    expect(b.k.candles('ETHUSDT', 'index', '1m', { limit: 10 })).toEqual([
+      { openTime: T0 + MIN, open: 96, high: 96, low: 96, close: 96, closeTime: T0 + 2 * MIN - 1, count: 1 },
+    ]);
     // the minute still open when it stopped goes on: its open and count are kept
     b.at(T0 + 2 * MIN + 30_000, 120, 100);
-    expect(b.k.candles('BTCUSDT', 'mark', '1m', { limit: 10 }).at(-1)).toEqual({ openTime: T0 + 2 * MIN, open: 90, high: 120, low: 90, close: 120, closeTime: T0 + 3 * MIN - 1, count: 2 });
-    expect(b.k.candles('BTCUSDT', 'mark', '1h', { limit: 10 })).toEqual([{ openTime: T0, open: 100, high: 120, low: 90, close: 120, closeTime: T0 + 60 * MIN - 1, count: 4 }]);
+    expect(b.k.candles('BTCUSDT', 'mark', '1m', { limit: 10 }).at(-1)).toEqual({
+      openTime: T0 + 2 * MIN,
+      open: 90,
+      high: 120,
+      low: 90,
+      close: 120,
+      closeTime: T0 + 3 * MIN - 1,
+      count: 2,
+    });
+    expect(b.k.candles('BTCUSDT', 'mark', '1h', { limit: 10 })).toEqual([
+      { openTime: T0, open: 100, high: 120, low: 90, close: 120, closeTime: T0 + 60 * MIN - 1, count: 4 },
+    ]);
     // an update stamped before the stored candles counts at the latest time, as before the restart
     b.at(T0 + 5, 80, 100);
     expect(b.k.candles('BTCUSDT', 'mark', '1m', { limit: 10 }).map((c) => c.openTime)).toEqual([T0, T0 + 2 * MIN]);

@@ -56,8 +56,14 @@ describe('PriceKlines', () => {
     expect(all[0].openTime).toBe(T0 + 10 * MIN);
     expect(all[all.length - 1].close).toBe(100 + n - 1);
     // startTime counts forward, endTime alone back, neither the newest
-    expect(k.candles('BTCUSDT', 'mark', '1m', { startTime: T0 + 20 * MIN, limit: 2 }).map((c) => c.openTime)).toEqual([T0 + 20 * MIN, T0 + 21 * MIN]);
-    expect(k.candles('BTCUSDT', 'mark', '1m', { endTime: T0 + 20 * MIN, limit: 2 }).map((c) => c.openTime)).toEqual([T0 + 19 * MIN, T0 + 20 * MIN]);
+    expect(k.candles('BTCUSDT', 'mark', '1m', { startTime: T0 + 20 * MIN, limit: 2 }).map((c) => c.openTime)).toEqual([
+      T0 + 20 * MIN,
+      T0 + 21 * MIN,
+    ]);
+    expect(k.candles('BTCUSDT', 'mark', '1m', { endTime: T0 + 20 * MIN, limit: 2 }).map((c) => c.openTime)).toEqual([
+      T0 + 19 * MIN,
+      T0 + 20 * MIN,
+    ]);
     expect(k.candles('BTCUSDT', 'mark', '1m', { limit: 1 }).map((c) => c.openTime)).toEqual([T0 + (n - 1) * MIN]);
   });
 

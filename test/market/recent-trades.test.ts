@@ -8,7 +8,8 @@ describe('RecentTrades', () => {
   it('keeps each pair its own newest trades, interleaved or in runs, up to the ring size', () => {
     const bus = new EventBus();
     const recent = new RecentTrades(bus);
-    const emit = (symbol: string, tradeId: number): void => bus.emit('trade', { symbol, tradeId, priceTicks: 100, qtyLots: 1, takerSide: 1, time: tradeId });
+    const emit = (symbol: string, tradeId: number): void =>
+      bus.emit('trade', { symbol, tradeId, priceTicks: 100, qtyLots: 1, takerSide: 1, time: tradeId });
     let id = 0;
     // interleaved, then runs of one pair, then interleaved again, past the ring size
     for (let k = 0; k < 300; k++) emit(k % 3 === 0 ? 'ETHUSDT' : 'BTCUSDT', ++id);
@@ -16,7 +17,12 @@ describe('RecentTrades', () => {
     for (let k = 0; k < 50; k++) emit('ETHUSDT', ++id);
     for (let k = 0; k < 200; k++) emit(k % 2 === 0 ? 'ETHUSDT' : 'SOLUSDT', ++id);
     const ids = (s: string): number[] => recent.newest(s, 10_000).map((t) => t.tradeId);
-    const want = (s: string, sent: Array<[string, number]>): number[] => sent.filter(([x]) => x === s).map(([, i]) => i).reverse().slice(0, RECENT_TRADES_KEPT);
+    const want = (s: string, sent: Array<[string, number]>): number[] =>
+      sent
+        .filter(([x]) => x === s)
+        .map(([, i]) => i)
+        .reverse()
+        .slice(0, RECENT_TRADES_KEPT);
     const sent: Array<[string, number]> = [];
     id = 0;
     for (let k = 0; k < 300; k++) sent.push([k % 3 === 0 ? 'ETHUSDT' : 'BTCUSDT', ++id]);

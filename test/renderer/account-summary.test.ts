@@ -20,9 +20,27 @@ const summary: AccountSummary = {
 
 function position(p: Partial<PositionRecord>): PositionRecord {
   return {
-    id: '1', user_id: 7, symbol: 'BTCUSDT', position_side: 1, margin_mode: 2, leverage: 20, quantity: 1, entry_price: 60_000,
-    mark_price: 60_000, liquidation_price: 0, break_even_price: 0, maintenance_margin_rate: 0.005, margin: 0, margin_ratio: 0,
-    unrealized_pnl: 0, realized_pnl: 0, total_funding_fee: 0, open_fee: 0, close_fee: 0, created_at: 0, updated_at: 0,
+    id: '1',
+    user_id: 7,
+    symbol: 'BTCUSDT',
+    position_side: 1,
+    margin_mode: 2,
+    leverage: 20,
+    quantity: 1,
+    entry_price: 60_000,
+    mark_price: 60_000,
+    liquidation_price: 0,
+    break_even_price: 0,
+    maintenance_margin_rate: 0.005,
+    margin: 0,
+    margin_ratio: 0,
+    unrealized_pnl: 0,
+    realized_pnl: 0,
+    total_funding_fee: 0,
+    open_fee: 0,
+    close_fee: 0,
+    created_at: 0,
+    updated_at: 0,
     ...p,
   };
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BAR_SPACING, DEFAULT_RIGHT_OFFSET, MAX_BAR_SPACING, initialBarSpacing, rightOffsetFor } from '../../src-renderer/src/features/chart/bar-spacing.ts';
+import {
+  DEFAULT_BAR_SPACING,
+  DEFAULT_RIGHT_OFFSET,
+  MAX_BAR_SPACING,
+  initialBarSpacing,
+  rightOffsetFor,
+} from '../../src-renderer/src/features/chart/bar-spacing.ts';
 
 describe('initial bar spacing', () => {
   it('keeps the default for a history that fills the chart', () => {

@@ -8,20 +8,41 @@ import { parseSimSpeed } from '../../src-renderer/src/features/settings/sim-spee
 describe('connectionView', () => {
   it('open and running is a quiet "Live"; open and paused is a prominent "Market paused"', () => {
     expect(connectionView('open', null, false, 0)).toMatchObject({ label: 'Live', prominent: false, down: false });
-    expect(connectionView('open', null, true, 0)).toMatchObject({ label: 'Market paused', prominent: true, down: false });
+    expect(connectionView('open', null, true, 0)).toMatchObject({
+      label: 'Market paused',
+      prominent: true,
+      down: false,
+    });
   });
 
   it('a drop is "Reconnecting" within the grace period and "Disconnected — reconnecting…" after it', () => {
     const since = 1_000_000;
-    expect(connectionView('reconnecting', since, false, since + DISCONNECTED_GRACE_MS - 1)).toMatchObject({ label: 'Reconnecting', prominent: false, down: true });
-    expect(connectionView('reconnecting', since, false, since + DISCONNECTED_GRACE_MS)).toMatchObject({ label: 'Disconnected — reconnecting…', tone: 'bad', prominent: true, down: true });
+    expect(connectionView('reconnecting', since, false, since + DISCONNECTED_GRACE_MS - 1)).toMatchObject({
+      label: 'Reconnecting',
+      prominent: false,
+      down: true,
+    });
+    expect(connectionView('reconnecting', since, false, since + DISCONNECTED_GRACE_MS)).toMatchObject({
+      label: 'Disconnected — reconnecting…',
+      tone: 'bad',
+      prominent: true,
+      down: true,
+    });
     // paused does not hide a lost connection
     expect(connectionView('reconnecting', since, true, since + 25_000).label).toBe('Disconnected — reconnecting…');
   });
 
   it('a closed client is "Disconnected" at once; the first connect is neither down nor loud', () => {
-    expect(connectionView('closed', null, false, 0)).toMatchObject({ label: 'Disconnected', prominent: true, down: true });
-    expect(connectionView('connecting', null, false, 0)).toMatchObject({ label: 'Connecting', prominent: false, down: false });
+    expect(connectionView('closed', null, false, 0)).toMatchObject({
+      label: 'Disconnected',
+      prominent: true,
+      down: true,
+    });
+    expect(connectionView('connecting', null, false, 0)).toMatchObject({
+      label: 'Connecting',
+      prominent: false,
+      down: false,
+    });
     expect(marketDown('connecting')).toBe(false);
     expect(marketDown('idle')).toBe(false);
     expect(marketDown('reconnecting')).toBe(true);

@@ -2,9 +2,23 @@
 // price": LP = (WB - TMM1 + UPNL1 + cum - s x Q x EP) / (Q x MMR - s x Q)), worked by hand,
 // and the rule that a price more than 100% away from the entry is none, for both sides alike.
 import { describe, expect, it } from 'vitest';
-import { crossBacking, liquidationPrice, preview, type BackingPosition } from '../../src-renderer/src/features/order-entry/preview.ts';
+import {
+  crossBacking,
+  liquidationPrice,
+  preview,
+  type BackingPosition,
+} from '../../src-renderer/src/features/order-entry/preview.ts';
 
-const cross = { action: 'open' as const, taker: false, leverage: 20, marginMode: 2 as const, makerFee: 0, takerFee: 0.0005, mmr: 0.004, available: 9_000 };
+const cross = {
+  action: 'open' as const,
+  taker: false,
+  leverage: 20,
+  marginMode: 2 as const,
+  makerFee: 0,
+  takerFee: 0.0005,
+  mmr: 0.004,
+  available: 9_000,
+};
 
 describe('cross liquidation price', () => {
   it('a tiny short backed by a large wallet has none, like the same long (no more 5,075,617.5)', () => {
@@ -18,13 +32,21 @@ describe('cross liquidation price', () => {
 
   it('1 BTC at 95,000 on a 10,000 cross wallet: long 85,341.37, short 104,581.67', () => {
     // long: (10,000 - 95,000) / (0.004 - 1) = 85,341.365...; short: (10,000 + 95,000) / 1.004 = 104,581.673...
-    expect(preview({ ...cross, side: 1, price: 95_000, qty: 1, crossBacking: 10_000 }).liquidation).toBeCloseTo(85_341.365, 2);
-    expect(preview({ ...cross, side: 2, price: 95_000, qty: 1, crossBacking: 10_000 }).liquidation).toBeCloseTo(104_581.673, 2);
+    expect(preview({ ...cross, side: 1, price: 95_000, qty: 1, crossBacking: 10_000 }).liquidation).toBeCloseTo(
+      85_341.365,
+      2,
+    );
+    expect(preview({ ...cross, side: 2, price: 95_000, qty: 1, crossBacking: 10_000 }).liquidation).toBeCloseTo(
+      104_581.673,
+      2,
+    );
   });
 
   it('the opening fee leaves the cross wallet first', () => {
     // taker fee 95,000 x 0.0005 = 47.5: (9,952.5 - 95,000) / -0.996 = 85,389.06
-    expect(preview({ ...cross, side: 1, price: 95_000, qty: 1, taker: true, crossBacking: 10_000 }).liquidation).toBeCloseTo(85_389.06, 2);
+    expect(
+      preview({ ...cross, side: 1, price: 95_000, qty: 1, taker: true, crossBacking: 10_000 }).liquidation,
+    ).toBeCloseTo(85_389.06, 2);
   });
 
   it('the 100% range holds for isolated too: a 1x short keeps its price just under twice the entry', () => {
@@ -36,7 +58,15 @@ describe('cross liquidation price', () => {
 
 describe('crossBacking', () => {
   const pos = (p: Partial<BackingPosition>): BackingPosition => ({
-    symbol: 'ETHUSDT', position_side: 1, margin_mode: 2, quantity: 2, entry_price: 3_000, mark_price: 3_000, maintenance_margin_rate: 0.005, margin: 0, ...p,
+    symbol: 'ETHUSDT',
+    position_side: 1,
+    margin_mode: 2,
+    quantity: 2,
+    entry_price: 3_000,
+    mark_price: 3_000,
+    maintenance_margin_rate: 0.005,
+    margin: 0,
+    ...p,
   });
 
   it('wallet less isolated margins, less the other cross positions maintenance, plus their PnL', () => {
@@ -46,14 +76,35 @@ describe('crossBacking', () => {
       pos({ symbol: 'BTCUSDT', quantity: 0.5, entry_price: 90_000, mark_price: 80_000 }), // this position: left to the formula
     ];
     const marks: Record<string, number> = { ETHUSDT: 3_100 };
-    expect(crossBacking(10_000, list, (p) => p.symbol === 'BTCUSDT', (s) => marks[s])).toBeCloseTo(10_000 - 500 + 200 - 31, 9);
+    expect(
+      crossBacking(
+        10_000,
+        list,
+        (p) => p.symbol === 'BTCUSDT',
+        (s) => marks[s],
+      ),
+    ).toBeCloseTo(10_000 - 500 + 200 - 31, 9);
   });
 
   it('reads a one-way short as a negative quantity, and the record mark when no live one is known', () => {
     // short 1 @ 3,000, record mark 3,100: PnL -100, maintenance 15.5
     const list = [pos({ quantity: -1, mark_price: 3_100 })];
-    expect(crossBacking(10_000, list, () => false, () => undefined)).toBeCloseTo(10_000 - 100 - 15.5, 9);
+    expect(
+      crossBacking(
+        10_000,
+        list,
+        () => false,
+        () => undefined,
+      ),
+    ).toBeCloseTo(10_000 - 100 - 15.5, 9);
     // hedge: side 2 with a positive quantity is the same short
-    expect(crossBacking(10_000, [pos({ position_side: 2, quantity: 1, mark_price: 3_100 })], () => false, () => undefined)).toBeCloseTo(9_884.5, 9);
+    expect(
+      crossBacking(
+        10_000,
+        [pos({ position_side: 2, quantity: 1, mark_price: 3_100 })],
+        () => false,
+        () => undefined,
+      ),
+    ).toBeCloseTo(9_884.5, 9);
   });
 });

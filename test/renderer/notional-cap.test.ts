@@ -26,9 +26,30 @@ describe('the notional cap of the leverage', () => {
       { symbol: 'ETHUSDT', position_side: 1 as const, quantity: 5, mark_price: 3000 },
     ];
     const orders = [
-      { symbol: 'BTCUSDT', position_side: 1 as const, position_action: 1 as const, price: '94000', qty: '0.1', filled_qty: '0.05' },
-      { symbol: 'BTCUSDT', position_side: 1 as const, position_action: 2 as const, price: '99000', qty: '0.2', filled_qty: '0' },
-      { symbol: 'BTCUSDT', position_side: 2 as const, position_action: 1 as const, price: '96000', qty: '0.1', filled_qty: '0' },
+      {
+        symbol: 'BTCUSDT',
+        position_side: 1 as const,
+        position_action: 1 as const,
+        price: '94000',
+        qty: '0.1',
+        filled_qty: '0.05',
+      },
+      {
+        symbol: 'BTCUSDT',
+        position_side: 1 as const,
+        position_action: 2 as const,
+        price: '99000',
+        qty: '0.2',
+        filled_qty: '0',
+      },
+      {
+        symbol: 'BTCUSDT',
+        position_side: 2 as const,
+        position_action: 1 as const,
+        price: '96000',
+        qty: '0.1',
+        filled_qty: '0',
+      },
     ];
     // long: 0.2 x 95000 (live mark) + 0.05 x 94000 = 19000 + 4700
     const long = sideNotional({ symbol: 'BTCUSDT', positionSide: 1, oneWay: false, positions, orders, mark: 95_000 });
@@ -36,14 +57,20 @@ describe('the notional cap of the leverage', () => {
     // room at 125x for a buy at 95000: (50000 - 23700) / 95000 = 0.27684 BTC
     expect(notionalRoomQty(50_000, long, 95_000)).toBeCloseTo(0.276842, 5);
     // short: 0.3 x 95000 + 0.1 x 96000
-    expect(sideNotional({ symbol: 'BTCUSDT', positionSide: 2, oneWay: false, positions, orders, mark: 95_000 })).toBeCloseTo(38_100, 6);
+    expect(
+      sideNotional({ symbol: 'BTCUSDT', positionSide: 2, oneWay: false, positions, orders, mark: 95_000 }),
+    ).toBeCloseTo(38_100, 6);
     // without a live mark the record's mark counts: 0.2 x 90000 + 4700
-    expect(sideNotional({ symbol: 'BTCUSDT', positionSide: 1, oneWay: false, positions, orders, mark: undefined })).toBeCloseTo(22_700, 6);
+    expect(
+      sideNotional({ symbol: 'BTCUSDT', positionSide: 1, oneWay: false, positions, orders, mark: undefined }),
+    ).toBeCloseTo(22_700, 6);
   });
 
   it('one-way mode counts the whole net position', () => {
     const positions = [{ symbol: 'BTCUSDT', position_side: 1 as const, quantity: -0.4, mark_price: 100_000 }];
-    expect(sideNotional({ symbol: 'BTCUSDT', positionSide: 2, oneWay: true, positions, orders: [], mark: 100_000 })).toBe(40_000);
+    expect(
+      sideNotional({ symbol: 'BTCUSDT', positionSide: 2, oneWay: true, positions, orders: [], mark: 100_000 }),
+    ).toBe(40_000);
   });
 
   it('a side at or over its cap has no room; an unknown cap or price caps nothing', () => {
@@ -71,7 +98,11 @@ describe('learning the cap of a leverage', () => {
   it('a change records the cap its POST answer names; reads and changes run in order', async () => {
     let inForce = 125;
     const caps = createNotionalCapsStore({
-      leverage: async () => ({ symbol: 'BTCUSDT', leverage: inForce, max_notional: inForce === 125 ? '50000' : '600000' }),
+      leverage: async () => ({
+        symbol: 'BTCUSDT',
+        leverage: inForce,
+        max_notional: inForce === 125 ? '50000' : '600000',
+      }),
       setLeverage: async (_s: string, lev: number) => {
         inForce = lev;
         return { symbol: 'BTCUSDT', leverage: lev, max_notional: lev === 125 ? '50000' : '600000' };

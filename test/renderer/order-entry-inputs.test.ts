@@ -26,7 +26,8 @@ describe('parseDecimalInput', () => {
   });
 
   it('refuses what is not a number, a decimal comma included (it would mean ten times the size)', () => {
-    for (const t of ['abc', '1,5', '9,0000', '1.2.3', '-5', '1e3', '90,000,0']) expect(parseDecimalInput(t).kind, t).toBe('invalid');
+    for (const t of ['abc', '1,5', '9,0000', '1.2.3', '-5', '1e3', '90,000,0'])
+      expect(parseDecimalInput(t).kind, t).toBe('invalid');
     expect(parseDecimalInput('   ')).toEqual({ kind: 'empty' });
     expect(inputNumber('1,5')).toBeNaN();
     expect(inputNumber('95,810.5')).toBe(95_810.5);

@@ -44,7 +44,9 @@ describe('a request that never reached the service', () => {
   });
 
   it('a real refusal keeps its code and survives a reconnect', async () => {
-    const { store, a } = setup(new PerpdeskApiError(3013, 'At 125x the position may hold at most 50000 USDT notional', 400));
+    const { store, a } = setup(
+      new PerpdeskApiError(3013, 'At 125x the position may hold at most 50000 USDT notional', 400),
+    );
     await a.submit(order);
     a.connectionRestored();
     expect(store.getState()).toMatchObject({ errorCode: 3013, notSent: false });

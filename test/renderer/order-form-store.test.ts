@@ -9,7 +9,15 @@ import { createOrderFormStore, ENTER_HINT } from '../../src-renderer/src/feature
 
 const order: OrderRequest = { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' };
 
-function setup(answer: (o: OrderRequest) => Promise<PlacementResult> = async () => ({ order_id: '1', client_order_id: 'c', status: 3, filled_qty: '0.050', filled_quote: '4790.5' })) {
+function setup(
+  answer: (o: OrderRequest) => Promise<PlacementResult> = async () => ({
+    order_id: '1',
+    client_order_id: 'c',
+    status: 3,
+    filled_qty: '0.050',
+    filled_quote: '4790.5',
+  }),
+) {
   const sent: OrderRequest[] = [];
   const timers: Array<{ fn: () => void; ms: number; cancelled: boolean }> = [];
   const api = { placeOrder: (o: OrderRequest) => (sent.push(o), answer(o)) } as unknown as RestClient;
@@ -76,14 +84,23 @@ describe('notice', () => {
   it('reads naturally, and clears when its timer fires (8 s by default)', async () => {
     const { store, a, timers } = setup();
     await a.submit(order, { pd: 1, qd: 3 });
-    expect(store.getState()).toMatchObject({ notice: 'Open long 0.050 BTCUSDT: filled 0.050 at 95,810.0', noticeKind: 'ok' });
+    expect(store.getState()).toMatchObject({
+      notice: 'Open long 0.050 BTCUSDT: filled 0.050 at 95,810.0',
+      noticeKind: 'ok',
+    });
     expect(timers.map((t) => t.ms)).toEqual([8000]);
     timers[0].fn();
     expect(store.getState().notice).toBeNull();
   });
 
   it('an expired post-only order is a warning', async () => {
-    const { store, a } = setup(async () => ({ order_id: '1', client_order_id: 'c', status: 6, filled_qty: '0', filled_quote: '0' }));
+    const { store, a } = setup(async () => ({
+      order_id: '1',
+      client_order_id: 'c',
+      status: 6,
+      filled_qty: '0',
+      filled_quote: '0',
+    }));
     await a.submit({ ...order, type: 1, price: '95000.0', time_in_force: 4 });
     expect(store.getState().noticeKind).toBe('warn');
     expect(store.getState().notice).toContain('Post-only order expired: it would have taken liquidity');

@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 import type { PositionRecord } from '../../src-shared/types.ts';
 import { orderModel, type OrderModelInput } from '../../src-renderer/src/features/order-entry/order-model.ts';
 
-const futures = { taker_fee_rate: '0.0005', maker_fee_rate: '0.0002', maintenance_margin_rate: '0.004', max_qty: '1000', qty_step: '0.001', max_leverage: 125 };
+const futures = {
+  taker_fee_rate: '0.0005',
+  maker_fee_rate: '0.0002',
+  maintenance_margin_rate: '0.004',
+  max_qty: '1000',
+  qty_step: '0.001',
+  max_leverage: 125,
+};
 
 function input(change: Partial<OrderModelInput> = {}, form: Partial<OrderModelInput['form']> = {}): OrderModelInput {
   return {
@@ -28,7 +35,16 @@ function input(change: Partial<OrderModelInput> = {}, form: Partial<OrderModelIn
 }
 
 const position = (side: 1 | 2, quantity: number, entry: number): PositionRecord =>
-  ({ symbol: 'BTCUSDT', position_side: side, margin_mode: 2, quantity, entry_price: entry, mark_price: 95_000, maintenance_margin_rate: 0.004, margin: 500 }) as PositionRecord;
+  ({
+    symbol: 'BTCUSDT',
+    position_side: side,
+    margin_mode: 2,
+    quantity,
+    entry_price: entry,
+    mark_price: 95_000,
+    maintenance_margin_rate: 0.004,
+    margin: 500,
+  }) as PositionRecord;
 
 describe('Max and % sizes', () => {
   it('a market open at 125x is capped by the notional cap (50 000 / 95 000 = 0.526 BTC), not by the margin (12.38 BTC)', () => {
@@ -96,10 +112,15 @@ describe('Close', () => {
 
   it('a one-way short (position_side 2, positive quantity) is closed by a buy on side 1', () => {
     const oneWay = { available_balance: '10000', wallet_balance: '10000', position_mode: 'one_way' as const };
-    const m = orderModel(input({ summary: oneWay, positions: [position(2, 0.3, 96_000)] }, { action: 'close', qty: '0.3' }));
+    const m = orderModel(
+      input({ summary: oneWay, positions: [position(2, 0.3, 96_000)] }, { action: 'close', qty: '0.3' }),
+    );
     expect(m.buy.nothingToClose).toBeNull();
     expect(m.buy.max).toBe(0.3);
-    expect(m.order(1)).toEqual({ ok: true, order: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 2, type: 2, qty: '0.3' } });
+    expect(m.order(1)).toEqual({
+      ok: true,
+      order: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 2, type: 2, qty: '0.3' },
+    });
   });
 });
 
@@ -108,7 +129,18 @@ describe('the request a click sends', () => {
     const m = orderModel(input({}, { type: 1, price: '96,000.5', qty: '0.010', tif: 4 }));
     expect(m.order(2)).toEqual({
       ok: true,
-      order: { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, qty: '0.010', price: '96000.5', time_in_force: 4, leverage: 125, margin_mode: 2 },
+      order: {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        qty: '0.010',
+        price: '96000.5',
+        time_in_force: 4,
+        leverage: 125,
+        margin_mode: 2,
+      },
     });
   });
 
@@ -121,14 +153,29 @@ describe('the request a click sends', () => {
   });
 
   it('refuses locally what the API could not explain better: no price, a price or size that is not a number, no size', () => {
-    expect(orderModel(input({}, { type: 1, qty: '1' })).order(1)).toEqual({ ok: false, error: 'Enter a limit price (or click a price in the order book).' });
-    expect(orderModel(input({}, { type: 1, price: 'abc', qty: '1' })).order(1)).toMatchObject({ ok: false, error: expect.stringMatching(/^Price "abc" is not a number/) });
-    expect(orderModel(input({}, { type: 1, price: '0', qty: '1' })).order(1)).toEqual({ ok: false, error: 'Enter a limit price above 0.' });
-    expect(orderModel(input({}, { qty: '1..2' })).order(1)).toMatchObject({ ok: false, error: expect.stringMatching(/^Size "1..2" is not a number/) });
+    expect(orderModel(input({}, { type: 1, qty: '1' })).order(1)).toEqual({
+      ok: false,
+      error: 'Enter a limit price (or click a price in the order book).',
+    });
+    expect(orderModel(input({}, { type: 1, price: 'abc', qty: '1' })).order(1)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^Price "abc" is not a number/),
+    });
+    expect(orderModel(input({}, { type: 1, price: '0', qty: '1' })).order(1)).toEqual({
+      ok: false,
+      error: 'Enter a limit price above 0.',
+    });
+    expect(orderModel(input({}, { qty: '1..2' })).order(1)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^Size "1..2" is not a number/),
+    });
     expect(orderModel(input()).order(1)).toEqual({ ok: false, error: 'Enter a size.' });
     // no margin: 50% of nothing is not one 0.001 step
     const broke = { available_balance: '0', wallet_balance: '0', position_mode: 'hedge' as const };
-    expect(orderModel(input({ summary: broke }, { sizeMode: 'pct', pct: 50 })).order(1)).toEqual({ ok: false, error: 'The percentage gives no whole quantity step: raise it.' });
+    expect(orderModel(input({ summary: broke }, { sizeMode: 'pct', pct: 50 })).order(1)).toEqual({
+      ok: false,
+      error: 'The percentage gives no whole quantity step: raise it.',
+    });
   });
 
   it('before the setting is loaded the form shows and sends 20x, cross', () => {

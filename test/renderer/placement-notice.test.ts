@@ -4,18 +4,40 @@ import { describe, expect, it } from 'vitest';
 import type { OrderRequest, PlacementResult } from '../../src-shared/types.ts';
 import { placementNotice } from '../../src-renderer/src/features/order-entry/placement-notice.ts';
 
-const limit: OrderRequest = { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, qty: '0.010', price: '95000.0', time_in_force: 1 };
-const result = (status: PlacementResult['status'], filled = '0', quote = '0'): PlacementResult => ({ order_id: '7', client_order_id: 'c', status, filled_qty: filled, filled_quote: quote });
+const limit: OrderRequest = {
+  symbol: 'BTCUSDT',
+  side: 1,
+  position_side: 1,
+  position_action: 1,
+  type: 1,
+  qty: '0.010',
+  price: '95000.0',
+  time_in_force: 1,
+};
+const result = (status: PlacementResult['status'], filled = '0', quote = '0'): PlacementResult => ({
+  order_id: '7',
+  client_order_id: 'c',
+  status,
+  filled_qty: filled,
+  filled_quote: quote,
+});
 
 describe('placementNotice', () => {
   it('a market fill reads "filled 0.050 at 95,810.0" (the average price), once', () => {
-    const n = placementNotice({ ...limit, type: 2, qty: '0.050', price: undefined, time_in_force: undefined }, result(3, '0.050', '4790.5'), 1, 3);
+    const n = placementNotice(
+      { ...limit, type: 2, qty: '0.050', price: undefined, time_in_force: undefined },
+      result(3, '0.050', '4790.5'),
+      1,
+      3,
+    );
     expect(n).toEqual({ kind: 'ok', text: 'Open long 0.050 BTCUSDT: filled 0.050 at 95,810.0' });
   });
 
   it('a resting limit is placed; a partial fill says what filled and that the rest rests', () => {
     expect(placementNotice(limit, result(1), 1, 3)).toEqual({ kind: 'ok', text: 'Open long 0.010 BTCUSDT: placed' });
-    expect(placementNotice({ ...limit, side: 2, position_side: 2, position_action: 2 }, result(2, '0.004', '380'), 1, 3)).toEqual({
+    expect(
+      placementNotice({ ...limit, side: 2, position_side: 2, position_action: 2 }, result(2, '0.004', '380'), 1, 3),
+    ).toEqual({
       kind: 'ok',
       text: 'Close short 0.010 BTCUSDT: filled 0.004 at 95,000.0, the rest placed',
     });
@@ -24,13 +46,20 @@ describe('placementNotice', () => {
   it('an expired post-only order is a warning that says why', () => {
     const n = placementNotice({ ...limit, time_in_force: 4 }, result(6), 1, 3);
     expect(n.kind).toBe('warn');
-    expect(n.text).toBe('Post-only order expired: it would have taken liquidity. Open long 0.010 BTCUSDT, nothing filled.');
+    expect(n.text).toBe(
+      'Post-only order expired: it would have taken liquidity. Open long 0.010 BTCUSDT, nothing filled.',
+    );
   });
 
   it('IOC, FOK and market orders that expire are warnings with their own reason', () => {
     const ioc = placementNotice({ ...limit, time_in_force: 2 }, result(6, '0.004', '380'), 1, 3);
-    expect(ioc).toEqual({ kind: 'warn', text: 'IOC order: the rest expired, no more to fill at the limit price. Open long 0.010 BTCUSDT: filled 0.004 at 95,000.0.' });
-    expect(placementNotice({ ...limit, time_in_force: 3 }, result(6), 1, 3).text).toMatch(/^Fill-or-kill order expired: it could not fill completely/);
+    expect(ioc).toEqual({
+      kind: 'warn',
+      text: 'IOC order: the rest expired, no more to fill at the limit price. Open long 0.010 BTCUSDT: filled 0.004 at 95,000.0.',
+    });
+    expect(placementNotice({ ...limit, time_in_force: 3 }, result(6), 1, 3).text).toMatch(
+      /^Fill-or-kill order expired: it could not fill completely/,
+    );
     const market = placementNotice({ ...limit, type: 2 }, result(6), 1, 3);
     expect(market.kind).toBe('warn');
     expect(market.text).toMatch(/^Market order: expired, no more liquidity/);
@@ -38,6 +67,9 @@ describe('placementNotice', () => {
 
   it('rejected and cancelled outcomes are warnings', () => {
     expect(placementNotice(limit, result(5), 1, 3).kind).toBe('warn');
-    expect(placementNotice(limit, result(4), 1, 3)).toEqual({ kind: 'warn', text: 'Order cancelled, nothing filled. Open long 0.010 BTCUSDT.' });
+    expect(placementNotice(limit, result(4), 1, 3)).toEqual({
+      kind: 'warn',
+      text: 'Order cancelled, nothing filled. Open long 0.010 BTCUSDT.',
+    });
   });
 });

@@ -30,13 +30,25 @@ describe('positionDirection', () => {
 
 describe('closeOrder', () => {
   it('one-way: a short is closed by a buy on position_side 1, of the absolute size', () => {
-    expect(closeOrder(pos(2, 14), 3, true)).toEqual({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 2, type: 2, qty: '14.000' });
+    expect(closeOrder(pos(2, 14), 3, true)).toEqual({
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 2,
+      type: 2,
+      qty: '14.000',
+    });
     expect(closeOrder(pos(1, -14), 3, true)).toMatchObject({ side: 1, position_side: 1, qty: '14.000' });
     expect(closeOrder(pos(1, 14), 3, true)).toMatchObject({ side: 2, position_side: 1 });
   });
 
   it('hedge: the order names the side it closes', () => {
-    expect(closeOrder(pos(2, 0.05), 3, false)).toMatchObject({ side: 1, position_side: 2, position_action: 2, qty: '0.050' });
+    expect(closeOrder(pos(2, 0.05), 3, false)).toMatchObject({
+      side: 1,
+      position_side: 2,
+      position_action: 2,
+      qty: '0.050',
+    });
     expect(closeOrder(pos(1, 0.05), 3, false)).toMatchObject({ side: 2, position_side: 1 });
   });
 });
@@ -45,7 +57,9 @@ describe('order labels in one-way mode', () => {
   it('names one-way orders by side; hedge orders by position', () => {
     expect(directionName({ side: 2, position_side: 1, position_action: 1 }, true)).toBe('Sell');
     expect(directionName({ side: 1, position_side: 1, position_action: 2 }, true)).toBe('Buy (close)');
-    expect(directionName({ side: 2, position_side: 1, position_action: 1, reduce_only: true }, true)).toBe('Sell (reduce-only)');
+    expect(directionName({ side: 2, position_side: 1, position_action: 1, reduce_only: true }, true)).toBe(
+      'Sell (reduce-only)',
+    );
     expect(directionName({ side: 1, position_side: 2, position_action: 2 })).toBe('Close short');
   });
 
@@ -60,10 +74,25 @@ describe('order labels in one-way mode', () => {
   });
 
   it('placement notices: a flip and a reduce-only sell are not "Open long"', () => {
-    const r = (qty: string, quote: string) => ({ order_id: '1', client_order_id: 'c', status: 3 as const, filled_qty: qty, filled_quote: quote });
-    const flip = { symbol: 'BTCUSDT', side: 2 as const, position_side: 1 as const, position_action: 1 as const, type: 2 as const, qty: '20' };
+    const r = (qty: string, quote: string) => ({
+      order_id: '1',
+      client_order_id: 'c',
+      status: 3 as const,
+      filled_qty: qty,
+      filled_quote: quote,
+    });
+    const flip = {
+      symbol: 'BTCUSDT',
+      side: 2 as const,
+      position_side: 1 as const,
+      position_action: 1 as const,
+      type: 2 as const,
+      qty: '20',
+    };
     expect(placementNotice(flip, r('20', '2000'), 1, 0).text).toBe('Sell 20 BTCUSDT: filled 20 at 100.0');
-    expect(placementNotice({ ...flip, qty: '4', reduce_only: true }, r('4', '400'), 1, 0).text).toBe('Sell 4 BTCUSDT (reduce-only): filled 4 at 100.0');
+    expect(placementNotice({ ...flip, qty: '4', reduce_only: true }, r('4', '400'), 1, 0).text).toBe(
+      'Sell 4 BTCUSDT (reduce-only): filled 4 at 100.0',
+    );
     // a buy looks like a hedge "Open long" unless the caller says the mode
     const buy = { ...flip, side: 1 as const };
     expect(placementNotice(buy, r('20', '2000'), 1, 0).text).toMatch(/^Open long 20/);

@@ -38,19 +38,32 @@ describe('preview', () => {
   });
 
   it('adds to an existing isolated position at the averaged entry with both margins', () => {
-    const p = preview({ ...base, side: 2, action: 'open', taker: true, position: { qty: 0.1, entry: 40_000, margin: 400 } });
+    const p = preview({
+      ...base,
+      side: 2,
+      action: 'open',
+      taker: true,
+      position: { qty: 0.1, entry: 40_000, margin: 400 },
+    });
     // short 0.2 at 45,000 with 900 margin: (900 + 9000) / (0.2 * 0.005 + 0.2)
     expect(p.liquidation).toBeCloseTo(9_900 / 0.201, 6);
   });
 
   it('closes: estimated PnL of the part closed, no margin', () => {
-    const p = preview({ ...base, side: 2, action: 'close', taker: true, qty: 0.3, position: { qty: 0.2, entry: 45_000, margin: 900 } });
+    const p = preview({
+      ...base,
+      side: 2,
+      action: 'close',
+      taker: true,
+      qty: 0.3,
+      position: { qty: 0.2, entry: 45_000, margin: 900 },
+    });
     expect(p.margin).toBe(0);
     expect(p.pnl).toBeCloseTo((50_000 - 45_000) * 0.2, 9);
   });
 
   it('max open quantity leaves room for the taker fee', () => {
     const q = maxOpenQty(1_000, 50_000, 10, 0.0005);
-    expect(q * 50_000 / 10 + q * 50_000 * 0.0005).toBeCloseTo(1_000, 9);
+    expect((q * 50_000) / 10 + q * 50_000 * 0.0005).toBeCloseTo(1_000, 9);
   });
 });

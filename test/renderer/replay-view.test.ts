@@ -38,10 +38,36 @@ function ds(over: Partial<DatasetView>): DatasetView {
 
 const DATA: DatasetView[] = [
   ds({}),
-  ds({ id: 2, kind: 'aggTrades', interval: '', first_time: T('2021-05-17T00:00:00Z'), last_time: T('2021-05-19T12:00:00Z') }),
-  ds({ id: 3, kind: 'fundingRate', interval: '', first_time: T('2020-01-01T00:00:00Z'), last_time: T('2030-01-01T00:00:00Z') }),
-  ds({ id: 4, symbol: 'ETHUSDT', interval: '1h', first_time: T('2021-05-18T00:00:00Z'), last_time: T('2021-05-20T23:00:00Z'), rows: 72 }),
-  ds({ id: 5, symbol: 'XRPUSDT', interval: '1d', first_time: T('2023-01-01T00:00:00Z'), last_time: T('2023-01-03T00:00:00Z'), rows: 3 }),
+  ds({
+    id: 2,
+    kind: 'aggTrades',
+    interval: '',
+    first_time: T('2021-05-17T00:00:00Z'),
+    last_time: T('2021-05-19T12:00:00Z'),
+  }),
+  ds({
+    id: 3,
+    kind: 'fundingRate',
+    interval: '',
+    first_time: T('2020-01-01T00:00:00Z'),
+    last_time: T('2030-01-01T00:00:00Z'),
+  }),
+  ds({
+    id: 4,
+    symbol: 'ETHUSDT',
+    interval: '1h',
+    first_time: T('2021-05-18T00:00:00Z'),
+    last_time: T('2021-05-20T23:00:00Z'),
+    rows: 72,
+  }),
+  ds({
+    id: 5,
+    symbol: 'XRPUSDT',
+    interval: '1d',
+    first_time: T('2023-01-01T00:00:00Z'),
+    last_time: T('2023-01-03T00:00:00Z'),
+    rows: 3,
+  }),
   ds({ id: 6, symbol: 'EMPTYUSDT', first_time: null, last_time: null, rows: 0 }),
 ];
 
@@ -70,7 +96,10 @@ describe('replay dialog helpers', () => {
 
   it('common span of several symbols, none when they do not overlap', () => {
     const cov = replayableSymbols(DATA);
-    expect(commonSpan(cov, ['BTCUSDT', 'ETHUSDT'])).toEqual({ first: T('2021-05-18T00:00:00Z'), end: T('2021-05-19T12:00:00Z') + 1 });
+    expect(commonSpan(cov, ['BTCUSDT', 'ETHUSDT'])).toEqual({
+      first: T('2021-05-18T00:00:00Z'),
+      end: T('2021-05-19T12:00:00Z') + 1,
+    });
     expect(commonSpan(cov, ['BTCUSDT', 'XRPUSDT'])).toBeNull();
     expect(commonSpan(cov, [])).toBeNull();
   });
@@ -90,11 +119,20 @@ describe('replay dialog helpers', () => {
     const c = checkReplayForm(form({ speed: '100', balance: '2500.5', queueModel: 'pessimistic' }), cov);
     expect(c).toEqual({
       ok: true,
-      request: { symbols: ['BTCUSDT'], start: T('2021-05-16T00:00:00Z'), until: T('2021-05-19T12:00:00Z') + 1, speed: 100, balance: '2500.5', queue_model: 'pessimistic' },
+      request: {
+        symbols: ['BTCUSDT'],
+        start: T('2021-05-16T00:00:00Z'),
+        until: T('2021-05-19T12:00:00Z') + 1,
+        speed: 100,
+        balance: '2500.5',
+        queue_model: 'pessimistic',
+      },
     });
     // latencies go in the body when set, as whole ms
     const l = checkReplayForm(form({ orderLatency: '50', responseLatency: '30', dataLatency: ' 120 ' }), cov);
-    expect(l.ok && [l.request.order_latency, l.request.response_latency, l.request.data_latency]).toEqual([50, 30, 120]);
+    expect(l.ok && [l.request.order_latency, l.request.response_latency, l.request.data_latency]).toEqual([
+      50, 30, 120,
+    ]);
     const z = checkReplayForm(form({ orderLatency: '0', dataLatency: '' }), cov);
     expect(z.ok && 'order_latency' in z.request).toBe(false);
     const d = checkReplayForm(form({ end: '2021-05-17 00:00' }), cov);
@@ -107,7 +145,9 @@ describe('replay dialog helpers', () => {
       const c = checkReplayForm(form(f), cov);
       return c.ok ? {} : c.errors;
     };
-    expect(errs({ start: '2021-05-15 23:59' }).start).toBe('Start is outside the data: it must be from 2021-05-16 00:00 to before 2021-05-19 12:00 UTC.');
+    expect(errs({ start: '2021-05-15 23:59' }).start).toBe(
+      'Start is outside the data: it must be from 2021-05-16 00:00 to before 2021-05-19 12:00 UTC.',
+    );
     expect(errs({ start: 'yesterday' }).start).toMatch(/UTC time like/);
     expect(errs({ start: '2021-05-17 00:00', end: '2021-05-16 12:00' }).end).toBe('End must be after the start.');
     expect(errs({ end: '2021-05-20 00:00' }).end).toMatch(/past the data/);
@@ -118,10 +158,14 @@ describe('replay dialog helpers', () => {
     expect(errs({ balance: '-5' }).balance).toMatch(/positive amount/);
     expect(errs({ balance: '1e5' }).balance).toMatch(/positive amount/);
     expect(Object.keys(errs({ start: 'x', speed: 'fast' })).sort()).toEqual(['speed', 'start']);
-    expect(errs({ orderLatency: '-1' }).orderLatency).toBe('Order latency must be a whole number of ms from 0 to 60,000, e.g. 50 (empty: none).');
+    expect(errs({ orderLatency: '-1' }).orderLatency).toBe(
+      'Order latency must be a whole number of ms from 0 to 60,000, e.g. 50 (empty: none).',
+    );
     expect(errs({ orderLatency: '2.5' }).orderLatency).toMatch(/whole number of ms/);
     expect(errs({ responseLatency: 'soon' }).responseLatency).toMatch(/^Response latency must be a whole number of ms/);
-    expect(errs({ dataLatency: '60001' }).dataLatency).toMatch(/^Market-data latency must be a whole number of ms from 0 to 60,000/);
+    expect(errs({ dataLatency: '60001' }).dataLatency).toMatch(
+      /^Market-data latency must be a whole number of ms from 0 to 60,000/,
+    );
   });
 });
 

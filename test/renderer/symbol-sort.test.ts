@@ -5,8 +5,15 @@ import type { SymbolEntry } from '../../src-renderer/src/features/symbols/symbol
 import type { Ticker } from '../../src-renderer/src/features/topbar/ticker-store.ts';
 
 const entry = (symbol: string, maxLeverage: number): SymbolEntry =>
-  ({ general: { symbol }, futures: { max_leverage: maxLeverage }, tags: [], priceDecimals: 2, qtyDecimals: 3 }) as unknown as SymbolEntry;
-const ticker = (last: number, open24: number, quoteVolume24: number): Ticker => ({ last, open24, quoteVolume24, fundingRate: 0.0001 }) as unknown as Ticker;
+  ({
+    general: { symbol },
+    futures: { max_leverage: maxLeverage },
+    tags: [],
+    priceDecimals: 2,
+    qtyDecimals: 3,
+  }) as unknown as SymbolEntry;
+const ticker = (last: number, open24: number, quoteVolume24: number): Ticker =>
+  ({ last, open24, quoteVolume24, fundingRate: 0.0001 }) as unknown as Ticker;
 
 const entries = [entry('BTCUSDT', 125), entry('ETHUSDT', 100), entry('DOGEUSDT', 75), entry('NEWUSDT', 20)];
 const tickers: Record<string, Ticker> = {
@@ -19,14 +26,39 @@ const order = (xs: SymbolEntry[]): string[] => xs.map((e) => e.general.symbol);
 
 describe('sortEntries', () => {
   it('by 24h change, highest first, the pair without figures last', () => {
-    expect(order(sortEntries(entries, { key: 'change', dir: -1 }, tickers))).toEqual(['DOGEUSDT', 'BTCUSDT', 'ETHUSDT', 'NEWUSDT']);
-    expect(order(sortEntries(entries, { key: 'change', dir: 1 }, tickers))).toEqual(['ETHUSDT', 'BTCUSDT', 'DOGEUSDT', 'NEWUSDT']);
+    expect(order(sortEntries(entries, { key: 'change', dir: -1 }, tickers))).toEqual([
+      'DOGEUSDT',
+      'BTCUSDT',
+      'ETHUSDT',
+      'NEWUSDT',
+    ]);
+    expect(order(sortEntries(entries, { key: 'change', dir: 1 }, tickers))).toEqual([
+      'ETHUSDT',
+      'BTCUSDT',
+      'DOGEUSDT',
+      'NEWUSDT',
+    ]);
   });
 
   it('by volume and by max leverage; by pair name A-Z; no sort keeps the catalogue order', () => {
-    expect(order(sortEntries(entries, { key: 'volume', dir: -1 }, tickers))).toEqual(['BTCUSDT', 'ETHUSDT', 'DOGEUSDT', 'NEWUSDT']);
-    expect(order(sortEntries(entries, { key: 'leverage', dir: 1 }, tickers))).toEqual(['NEWUSDT', 'DOGEUSDT', 'ETHUSDT', 'BTCUSDT']);
-    expect(order(sortEntries(entries, { key: 'pair', dir: 1 }, tickers))).toEqual(['BTCUSDT', 'DOGEUSDT', 'ETHUSDT', 'NEWUSDT']);
+    expect(order(sortEntries(entries, { key: 'volume', dir: -1 }, tickers))).toEqual([
+      'BTCUSDT',
+      'ETHUSDT',
+      'DOGEUSDT',
+      'NEWUSDT',
+    ]);
+    expect(order(sortEntries(entries, { key: 'leverage', dir: 1 }, tickers))).toEqual([
+      'NEWUSDT',
+      'DOGEUSDT',
+      'ETHUSDT',
+      'BTCUSDT',
+    ]);
+    expect(order(sortEntries(entries, { key: 'pair', dir: 1 }, tickers))).toEqual([
+      'BTCUSDT',
+      'DOGEUSDT',
+      'ETHUSDT',
+      'NEWUSDT',
+    ]);
     expect(order(sortEntries(entries, null, tickers))).toEqual(['BTCUSDT', 'ETHUSDT', 'DOGEUSDT', 'NEWUSDT']);
   });
 

@@ -7,7 +7,11 @@ import { trapIndex } from '../../src-renderer/src/features/positions/focus-order
 describe('triggerPrices', () => {
   it('sends "99,000" as 99000 and an empty field as null', () => {
     expect(triggerPrices('99,000', '')).toEqual({ ok: true, take_profit_price: '99000', stop_loss_price: null });
-    expect(triggerPrices(' 101,250.5 ', '88 000.0')).toEqual({ ok: true, take_profit_price: '101250.5', stop_loss_price: '88000.0' });
+    expect(triggerPrices(' 101,250.5 ', '88 000.0')).toEqual({
+      ok: true,
+      take_profit_price: '101250.5',
+      stop_loss_price: '88000.0',
+    });
   });
 
   it('refuses a non-number with a message naming the field', () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createTradesStore, MAX_TRADES, type RecentTrade } from '../../src-renderer/src/features/trades/trades-store.ts';
+import {
+  createTradesStore,
+  MAX_TRADES,
+  type RecentTrade,
+} from '../../src-renderer/src/features/trades/trades-store.ts';
 
 const tr = (id: number): RecentTrade => ({ id, price: 100 + id, qty: 1, time: id * 1000, side: id % 2 === 0 ? 1 : 2 });
 
@@ -36,10 +40,23 @@ describe('trades feed', () => {
     };
     const store = createTradesStore();
     const tickers = createTickerStore();
-    const stop = startTradesFeed({ ws: ws as never, workspace: createWorkspaceStore({ symbol: 'BTCUSDT' }), store, tickers });
+    const stop = startTradesFeed({
+      ws: ws as never,
+      workspace: createWorkspaceStore({ symbol: 'BTCUSDT' }),
+      store,
+      tickers,
+    });
     try {
       // 100 ms of a fast market in one push, oldest first, then a second push in the same frame
-      const push = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ s: 'BTCUSDT', t: from + i, p: String(50_000 + from + i), q: '0.001', T: from + i, S: (i % 2) + 1 }));
+      const push = (from: number, n: number) =>
+        Array.from({ length: n }, (_, i) => ({
+          s: 'BTCUSDT',
+          t: from + i,
+          p: String(50_000 + from + i),
+          q: '0.001',
+          T: from + i,
+          S: (i % 2) + 1,
+        }));
       handlers.get('trade@BTCUSDT')!(push(1, 5000));
       handlers.get('trade@BTCUSDT')!(push(5001, 30));
       await new Promise((r) => setTimeout(r, 50));

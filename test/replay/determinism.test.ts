@@ -20,7 +20,10 @@ let data: ReplayData;
 beforeAll(async () => {
   db = openDatabase({ dataDir: ':memory:' });
   const datasets = await importInto(db, [
-    { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' } },
+    {
+      paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+      opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
+    },
     { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
   ]);
   data = datasets.replayData();
@@ -30,7 +33,11 @@ afterAll(() => db?.close());
 /** One scripted session: everything it left, as text. */
 async function session(
   queueModel: 'pessimistic' | 'probabilistic',
-  latency: { orderLatency: number; dataLatency: number; responseLatency: number } = { orderLatency: 0, dataLatency: 0, responseLatency: 0 },
+  latency: { orderLatency: number; dataLatency: number; responseLatency: number } = {
+    orderLatency: 0,
+    dataLatency: 0,
+    responseLatency: 0,
+  },
 ): Promise<{ text: string; fills: number; orders: number; steps: number }> {
   const svc = await startService({
     dataDir: ':memory:',
@@ -39,7 +46,16 @@ async function session(
     replay: { options: { symbols: ['TRXUSDT'], start: FIRST_TRADE, queueModel, ...latency }, data, lockstep: true },
   });
   try {
-    const r = await runReplayBot({ url: svc.url, key: KEY, secret: SECRET, symbol: 'TRXUSDT', stepMs: 50, steps: 0, tradeEvery: 8, notional: 500 });
+    const r = await runReplayBot({
+      url: svc.url,
+      key: KEY,
+      secret: SECRET,
+      symbol: 'TRXUSDT',
+      stepMs: 50,
+      steps: 0,
+      tradeEvery: 8,
+      notional: 500,
+    });
     const v = svc.venue;
     const rows = (sql: string) => v.db.prepare(sql).all();
     const bot = v.accounts.byKey(KEY)!;
@@ -57,27 +73,43 @@ async function session(
       report,
     };
     const fills = report.accounts.find((a) => a.user_id === bot.id)?.fills ?? 0;
-    return { text: JSON.stringify(dump, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)), fills, orders: r.orders, steps: r.steps };
+    return {
+      text: JSON.stringify(dump, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)),
+      fills,
+      orders: r.orders,
+      steps: r.steps,
+    };
   } finally {
     await svc.close();
   }
 }
 
 describe('a scripted bot in lockstep', () => {
-  it.each(['probabilistic', 'pessimistic'] as const)('gives byte-identical fills, balances and records twice (%s queue)', async (model) => {
-    const a = await session(model);
-    const b = await session(model);
-    // the run did something worth comparing: it stepped the whole replay, placed orders, got fills
-    expect(a.steps).toBeGreaterThan(300);
-    expect(a.orders).toBeGreaterThan(10);
-    expect(a.fills).toBeGreaterThan(0);
-    if (b.text !== a.text) {
-      let i = 0;
-      while (a.text[i] === b.text[i]) i++;
-      console.log('DIFF at', i, '\nA:', a.text.slice(Math.max(0, i - 300), i + 200), '\nB:', b.text.slice(Math.max(0, i - 300), i + 200));
-    }
-    expect(b.text).toBe(a.text);
-  }, 120_000);
+  it.each(['probabilistic', 'pessimistic'] as const)(
+    'gives byte-identical fills, balances and records twice (%s queue)',
+    async (model) => {
+      const a = await session(model);
+      const b = await session(model);
+      // the run did something worth comparing: it stepped the whole replay, placed orders, got fills
+      expect(a.steps).toBeGreaterThan(300);
+      expect(a.orders).toBeGreaterThan(10);
+      expect(a.fills).toBeGreaterThan(0);
+      if (b.text !== a.text) {
+        let i = 0;
+        while (a.text[i] === b.text[i]) i++;
+        console.log(
+          'DIFF at',
+          i,
+          '\nA:',
+          a.text.slice(Math.max(0, i - 300), i + 200),
+          '\nB:',
+          b.text.slice(Math.max(0, i - 300), i + 200),
+        );
+      }
+      expect(b.text).toBe(a.text);
+    },
+    120_000,
+  );
 
   it('with order, response and market-data latency, twice byte-identical too, and not the session without latency', async () => {
     const latency = { orderLatency: 30, dataLatency: 50, responseLatency: 20 };

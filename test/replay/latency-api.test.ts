@@ -26,7 +26,10 @@ let data: ReplayData;
 beforeAll(async () => {
   db = openDatabase({ dataDir: ':memory:' });
   const ds = await importInto(db, [
-    { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' } },
+    {
+      paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+      opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
+    },
     { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
   ]);
   data = ds.replayData();
@@ -38,12 +41,19 @@ async function replayService(orderLatency: number, dataLatency: number, response
     dataDir: ':memory:',
     rateLimit: false,
     accounts: [{ apiKey: KEY, apiSecret: SECRET, balance: 10_000n * 100_000_000n }],
-    replay: { options: { symbols: ['TRXUSDT'], start: FIRST_TRADE, orderLatency, dataLatency, responseLatency }, data, lockstep: true },
+    replay: {
+      options: { symbols: ['TRXUSDT'], start: FIRST_TRADE, orderLatency, dataLatency, responseLatency },
+      data,
+      lockstep: true,
+    },
   });
 }
 
 /** Steps the replay `n` times by STEP over the WebSocket; per step its end time and the market pushes that came with it. */
-async function stepped(svc: ServiceHandle, n: number): Promise<Array<{ time: number; pushes: Array<{ stream: string; data: any }> }>> {
+async function stepped(
+  svc: ServiceHandle,
+  n: number,
+): Promise<Array<{ time: number; pushes: Array<{ stream: string; data: any }> }>> {
   const c = new WsTestClient(svc.url);
   await c.open();
   expect((await c.send('SUBSCRIBE', ['trade@TRXUSDT', 'depth_update@TRXUSDT'])).result).toBeNull();
@@ -62,7 +72,9 @@ async function stepped(svc: ServiceHandle, n: number): Promise<Array<{ time: num
 }
 
 const tradeIds = (steps: Array<{ pushes: Array<{ stream: string; data: any }> }>): number[] =>
-  steps.flatMap((s) => s.pushes.filter((p) => p.stream === 'trade@TRXUSDT').flatMap((p) => p.data.map((t: any) => t.t)));
+  steps.flatMap((s) =>
+    s.pushes.filter((p) => p.stream === 'trade@TRXUSDT').flatMap((p) => p.data.map((t: any) => t.t)),
+  );
 
 describe('market-data latency over the WebSocket (lockstep)', () => {
   it('every market push comes L_md of history after it was built; the same trades arrive, later', async () => {
@@ -95,7 +107,8 @@ describe('market-data latency over the WebSocket (lockstep)', () => {
       expect(ids.length).toBeGreaterThan(5);
       expect(tradeIds(b)).toEqual(tradeIds(a.slice(0, cut)));
       // REST reads are the venue now: the book's update id is the same with and without the latency
-      const depth = async (s: ServiceHandle) => ((await (await fetch(`${s.url}/fapi/v1/depth?symbol=TRXUSDT&limit=5`)).json()) as any).data;
+      const depth = async (s: ServiceHandle) =>
+        ((await (await fetch(`${s.url}/fapi/v1/depth?symbol=TRXUSDT&limit=5`)).json()) as any).data;
       expect(await depth(late)).toEqual(await depth(direct));
     } finally {
       await direct.close();
@@ -104,7 +117,7 @@ describe('market-data latency over the WebSocket (lockstep)', () => {
   }, 60_000);
 });
 
-describe('market-data latency on the Binance facade\'s streams', () => {
+describe("market-data latency on the Binance facade's streams", () => {
   it('a trade event arrives once market time reaches its time + L_md, not before', async () => {
     const LMD = 2_000;
     const svc = await replayService(0, LMD);
@@ -116,7 +129,12 @@ describe('market-data latency on the Binance facade\'s streams', () => {
     });
     try {
       await new Promise((r) => ws.once('open', r));
-      const post = (body: unknown) => fetch(`${svc.url}/api/v1/replay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const post = (body: unknown) =>
+        fetch(`${svc.url}/api/v1/replay`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       const wall = () => new Promise((r) => setTimeout(r, 350));
       // 10 s of history, one second a step, each step given three of the facade's 100 ms ticks
       for (let i = 0; i < 10; i++) {
@@ -128,7 +146,12 @@ describe('market-data latency on the Binance facade\'s streams', () => {
       for (const g of got) expect(g.at).toBeGreaterThanOrEqual(g.T + LMD);
       // and what is due did arrive: the recorded trades up to now - L_md, every one
       const now = svc.venue.replay!.status().time;
-      const due = readFileSync(trxTradesCsv(), 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(',')[4])).filter((t) => t >= FIRST_TRADE && t <= now - LMD);
+      const due = readFileSync(trxTradesCsv(), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => Number(l.split(',')[4]))
+        .filter((t) => t >= FIRST_TRADE && t <= now - LMD);
       expect(due.length).toBeGreaterThan(0);
       expect(got.map((g) => g.T)).toEqual(due);
     } finally {
@@ -147,7 +170,16 @@ describe('order entry latency over REST (lockstep)', () => {
       const t0 = svc.venue.replay!.status().time;
       const book = await rest.depth('TRXUSDT', 5);
       const bid = book.bids[0][0];
-      const r = await rest.placeOrder({ symbol: 'TRXUSDT', type: 1, side: 1, position_side: 1, position_action: 1, price: bid, qty: '100', time_in_force: 1 });
+      const r = await rest.placeOrder({
+        symbol: 'TRXUSDT',
+        type: 1,
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        price: bid,
+        qty: '100',
+        time_in_force: 1,
+      });
       expect(svc.venue.replay!.status().time).toBe(t0 + LIN);
       const o = (await rest.openOrders('TRXUSDT')).find((x) => x.id === r.order_id)!;
       expect(o.created_at).toBe(t0 + LIN);
@@ -157,7 +189,10 @@ describe('order entry latency over REST (lockstep)', () => {
       expect(await rest.openOrders('TRXUSDT')).toEqual([]);
       // the Binance facade's order route too: its updateTime is when the engine applied it
       const q = `symbol=TRXUSDT&side=BUY&type=LIMIT&quantity=100&price=${bid}&timeInForce=GTC&positionSide=LONG&timestamp=${Date.now()}&recvWindow=60000`;
-      const res = await fetch(`${svc.url}/binance/fapi/v1/order?${q}&signature=${hmacSha256Hex(SECRET, q)}`, { method: 'POST', headers: { 'X-MBX-APIKEY': KEY } });
+      const res = await fetch(`${svc.url}/binance/fapi/v1/order?${q}&signature=${hmacSha256Hex(SECRET, q)}`, {
+        method: 'POST',
+        headers: { 'X-MBX-APIKEY': KEY },
+      });
       const body = (await res.json()) as { updateTime: number; status: string };
       expect(res.status, JSON.stringify(body)).toBe(200);
       expect(body).toMatchObject({ status: 'NEW', updateTime: t0 + 3 * LIN });
@@ -174,7 +209,10 @@ describe("order entry latency on the Binance facade's batch and modify routes (l
     const svc = await replayService(LIN, 0);
     const signed = async (method: string, route: string, params: string): Promise<{ status: number; body: any }> => {
       const q = `${params}&timestamp=${Date.now()}&recvWindow=60000`;
-      const res = await fetch(`${svc.url}/binance${route}?${q}&signature=${hmacSha256Hex(SECRET, q)}`, { method, headers: { 'X-MBX-APIKEY': KEY } });
+      const res = await fetch(`${svc.url}/binance${route}?${q}&signature=${hmacSha256Hex(SECRET, q)}`, {
+        method,
+        headers: { 'X-MBX-APIKEY': KEY },
+      });
       return { status: res.status, body: await res.json() };
     };
     try {
@@ -182,20 +220,38 @@ describe("order entry latency on the Binance facade's batch and modify routes (l
       const t0 = svc.venue.replay!.status().time;
       const bid = Number((await rest.depth('TRXUSDT', 5)).bids[0][0]);
       const prices = [bid - 0.001, bid - 0.002].map((p) => p.toFixed(5));
-      const batch = JSON.stringify(prices.map((price) => ({ symbol: 'TRXUSDT', side: 'BUY', type: 'LIMIT', quantity: '100', price, timeInForce: 'GTC', positionSide: 'LONG' })));
+      const batch = JSON.stringify(
+        prices.map((price) => ({
+          symbol: 'TRXUSDT',
+          side: 'BUY',
+          type: 'LIMIT',
+          quantity: '100',
+          price,
+          timeInForce: 'GTC',
+          positionSide: 'LONG',
+        })),
+      );
       const placed = await signed('POST', '/fapi/v1/batchOrders', `batchOrders=${encodeURIComponent(batch)}`);
       expect(placed.status, JSON.stringify(placed.body)).toBe(200);
       // two orders, two flights: the second was applied L_in after the first
       expect(placed.body.map((o: any) => o.updateTime)).toEqual([t0 + LIN, t0 + 2 * LIN]);
       expect(svc.venue.replay!.status().time).toBe(t0 + 2 * LIN);
 
-      const modified = await signed('PUT', '/fapi/v1/order', `symbol=TRXUSDT&orderId=${placed.body[0].orderId}&side=BUY&quantity=150&price=${prices[0]}`);
+      const modified = await signed(
+        'PUT',
+        '/fapi/v1/order',
+        `symbol=TRXUSDT&orderId=${placed.body[0].orderId}&side=BUY&quantity=150&price=${prices[0]}`,
+      );
       expect(modified.status, JSON.stringify(modified.body)).toBe(200);
       expect(modified.body).toMatchObject({ origQty: '150', updateTime: t0 + 3 * LIN });
       expect(svc.venue.replay!.status().time).toBe(t0 + 3 * LIN);
 
       const ids = JSON.stringify(placed.body.map((o: any) => o.orderId));
-      const cancelled = await signed('DELETE', '/fapi/v1/batchOrders', `symbol=TRXUSDT&orderIdList=${encodeURIComponent(ids)}`);
+      const cancelled = await signed(
+        'DELETE',
+        '/fapi/v1/batchOrders',
+        `symbol=TRXUSDT&orderIdList=${encodeURIComponent(ids)}`,
+      );
       expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
       expect(cancelled.body.map((o: any) => o.status)).toEqual(['CANCELED', 'CANCELED']);
       expect(svc.venue.replay!.status().time).toBe(t0 + 5 * LIN);
@@ -216,12 +272,25 @@ describe('response latency (lockstep)', () => {
       await c.open();
       const rest = new RestClient({ baseUrl: svc.url, apiKey: KEY, apiSecret: SECRET, recvWindow: 60_000 });
       const ts = Date.now();
-      const login = await c.send('LOGIN', { api_key: KEY, timestamp: ts, signature: hmacSha256Hex(SECRET, `api_key=${KEY}&timestamp=${ts}`) });
+      const login = await c.send('LOGIN', {
+        api_key: KEY,
+        timestamp: ts,
+        signature: hmacSha256Hex(SECRET, `api_key=${KEY}&timestamp=${ts}`),
+      });
       expect(login.result).toMatchObject({ user_id: expect.any(Number) });
       expect((await c.send('SUBSCRIBE', ['user'])).result).toBeNull();
       const t0 = svc.venue.replay!.status().time;
       const bid = (await rest.depth('TRXUSDT', 5)).bids[0][0];
-      const r = await rest.placeOrder({ symbol: 'TRXUSDT', type: 1, side: 1, position_side: 1, position_action: 1, price: bid, qty: '100', time_in_force: 1 });
+      const r = await rest.placeOrder({
+        symbol: 'TRXUSDT',
+        type: 1,
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        price: bid,
+        qty: '100',
+        time_in_force: 1,
+      });
       expect(svc.venue.replay!.status().time).toBe(t0 + LIN + LOUT);
       expect((await rest.openOrders('TRXUSDT')).find((x) => x.id === r.order_id)!.created_at).toBe(t0 + LIN);
       // step until history fills the bid; each step's answer comes after the user pushes it released
@@ -246,11 +315,13 @@ describe('response latency (lockstep)', () => {
   }, 60_000);
 });
 
-describe('response latency on the Binance facade\'s user stream', () => {
+describe("response latency on the Binance facade's user stream", () => {
   it('a history fill of a resting order reaches the user stream no earlier than L_out after it', async () => {
     const LOUT = 400;
     const svc = await replayService(0, 0, LOUT);
-    const { listenKey } = (await (await fetch(`${svc.url}/binance/fapi/v1/listenKey`, { method: 'POST', headers: { 'X-MBX-APIKEY': KEY } })).json()) as { listenKey: string };
+    const { listenKey } = (await (
+      await fetch(`${svc.url}/binance/fapi/v1/listenKey`, { method: 'POST', headers: { 'X-MBX-APIKEY': KEY } })
+    ).json()) as { listenKey: string };
     const ws = new WebSocket(`${svc.url.replace('http', 'ws')}/binance/ws/${listenKey}`);
     const got: Array<{ x: string; at: number }> = [];
     ws.on('message', (raw) => {
@@ -262,10 +333,24 @@ describe('response latency on the Binance facade\'s user stream', () => {
       const rest = new RestClient({ baseUrl: svc.url, apiKey: KEY, apiSecret: SECRET, recvWindow: 60_000 });
       const t0 = svc.venue.replay!.status().time;
       const bid = (await rest.depth('TRXUSDT', 5)).bids[0][0];
-      await rest.placeOrder({ symbol: 'TRXUSDT', type: 1, side: 1, position_side: 1, position_action: 1, price: bid, qty: '100', time_in_force: 1 });
+      await rest.placeOrder({
+        symbol: 'TRXUSDT',
+        type: 1,
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        price: bid,
+        qty: '100',
+        time_in_force: 1,
+      });
       // the answer came at t0 + L_out (the replay moved itself there); the NEW event is due then too
       expect(svc.venue.replay!.status().time).toBe(t0 + LOUT);
-      const post = (body: unknown) => fetch(`${svc.url}/api/v1/replay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const post = (body: unknown) =>
+        fetch(`${svc.url}/api/v1/replay`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       for (let i = 0; i < 100 && !got.some((g) => g.x === 'TRADE'); i++) {
         await post({ action: 'step', ms: 100 });
         await new Promise((r) => setTimeout(r, 120));

@@ -16,7 +16,12 @@ const LAST_DIFF = 1744588823871;
 let live: ServiceHandle;
 let dir: string;
 
-async function call(base: string, method: string, url: string, body?: unknown): Promise<{ status: number; body: any; text: string; type: string }> {
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; body: any; text: string; type: string }> {
   const r = await fetch(base + url, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -98,7 +103,16 @@ describe('replay routes on the live venue', () => {
 describe('a replay venue', () => {
   it('starts on its own port with its own accounts, steps, seeks, reports, and closes', async () => {
     const liveAccounts = live.venue.db.prepare('SELECT id, api_key, wallet_balance FROM accounts ORDER BY id').all();
-    const started = await call(live.url, 'POST', '/api/v1/replays', { symbols: ['TRXUSDT'], start: FIRST_TRADE, lockstep: true, balance: '2500', queue_model: 'pessimistic', order_latency: 20, data_latency: 40, response_latency: 10 });
+    const started = await call(live.url, 'POST', '/api/v1/replays', {
+      symbols: ['TRXUSDT'],
+      start: FIRST_TRADE,
+      lockstep: true,
+      balance: '2500',
+      queue_model: 'pessimistic',
+      order_latency: 20,
+      data_latency: 40,
+      response_latency: 10,
+    });
     expect(started.status, started.text).toBe(200);
     const info = started.body.data;
     expect(info.id).toMatch(/^r[0-9a-f]{12}$/);
@@ -106,8 +120,19 @@ describe('a replay venue', () => {
     expect(info.url).not.toBe(live.url);
     expect(info.login_url).toMatch(new RegExp(`^${info.url}/#token=`));
     expect(info.status).toMatchObject({
-      symbols: ['TRXUSDT'], start: FIRST_TRADE, time: FIRST_TRADE, paused: true, lockstep: true, finished: false,
-      sources: { TRXUSDT: 'depth' }, queue_model: 'pessimistic', order_latency: 20, data_latency: 40, response_latency: 10, held: false, live_url: live.url,
+      symbols: ['TRXUSDT'],
+      start: FIRST_TRADE,
+      time: FIRST_TRADE,
+      paused: true,
+      lockstep: true,
+      finished: false,
+      sources: { TRXUSDT: 'depth' },
+      queue_model: 'pessimistic',
+      order_latency: 20,
+      data_latency: 40,
+      response_latency: 10,
+      held: false,
+      live_url: live.url,
     });
     const base = info.url as string;
 
@@ -123,7 +148,10 @@ describe('a replay venue', () => {
 
     // controls: the field of each action only; forward only
     expect((await call(base, 'POST', '/api/v1/replay', { action: 'step' })).body.code).toBe(1002);
-    expect((await call(base, 'POST', '/api/v1/replay', { action: 'pause', ms: 5 })).body).toMatchObject({ code: 1001, message: expect.stringMatching(/'ms' goes with action 'step'/) });
+    expect((await call(base, 'POST', '/api/v1/replay', { action: 'pause', ms: 5 })).body).toMatchObject({
+      code: 1001,
+      message: expect.stringMatching(/'ms' goes with action 'step'/),
+    });
     expect((await call(base, 'POST', '/api/v1/replay', { action: 'jump' })).body.code).toBe(1001);
     const stepped = await call(base, 'POST', '/api/v1/replay', { action: 'step', ms: 1000 });
     expect(stepped.status).toBe(200);
@@ -144,7 +172,11 @@ describe('a replay venue', () => {
     const rep = await call(base, 'GET', '/api/v1/replay/report');
     expect(rep.body.data).toMatchObject({ start: FIRST_TRADE, time: FIRST_TRADE + 5000 });
     expect(rep.body.data.accounts.map((a: any) => a.user_id)).toContain(local.id);
-    expect(rep.body.data.accounts.find((a: any) => a.user_id === local.id)).toMatchObject({ starting_equity: '2500.00000000', fills: 0, net_pnl: '0.00000000' });
+    expect(rep.body.data.accounts.find((a: any) => a.user_id === local.id)).toMatchObject({
+      starting_equity: '2500.00000000',
+      fills: 0,
+      net_pnl: '0.00000000',
+    });
     const csv = await call(base, 'GET', '/api/v1/replay/report?format=csv&table=equity');
     expect(csv.status).toBe(200);
     expect(csv.type).toMatch(/^text\/csv/);
@@ -153,7 +185,9 @@ describe('a replay venue', () => {
     expect((await call(base, 'GET', '/api/v1/replay/report?format=xml')).body.code).toBe(1001);
 
     // a replay does not start replays
-    expect((await call(base, 'POST', '/api/v1/replays', { symbols: ['TRXUSDT'], start: FIRST_TRADE })).body.code).toBe(1108);
+    expect((await call(base, 'POST', '/api/v1/replays', { symbols: ['TRXUSDT'], start: FIRST_TRADE })).body.code).toBe(
+      1108,
+    );
 
     // listed by the live venue, with a renewed login link
     const list = await call(live.url, 'GET', '/api/v1/replays');
@@ -162,7 +196,9 @@ describe('a replay venue', () => {
     expect(list.body.data[0].login_url).not.toBe(info.login_url);
 
     // the live venue's accounts are as they were
-    expect(live.venue.db.prepare('SELECT id, api_key, wallet_balance FROM accounts ORDER BY id').all()).toEqual(liveAccounts);
+    expect(live.venue.db.prepare('SELECT id, api_key, wallet_balance FROM accounts ORDER BY id').all()).toEqual(
+      liveAccounts,
+    );
 
     const closed = await call(live.url, 'DELETE', `/api/v1/replays/${info.id}`);
     expect(closed.body.data).toEqual({ id: info.id, closed: true });

@@ -4,7 +4,18 @@ import { CliError, parseCli, parseReplayTime } from '../../src-main/cli-args.ts'
 
 describe('--replay', () => {
   it('reads symbols, start, until, speed, queue model, lockstep and balance', () => {
-    const o = parseCli(['--replay', 'BTCUSDT@2021-05-16T00:00Z,ETHUSDT', '--speed', '60', '--until=2021-05-17', '--queue-model', 'pessimistic', '--lockstep', '--balance', '2500.5']);
+    const o = parseCli([
+      '--replay',
+      'BTCUSDT@2021-05-16T00:00Z,ETHUSDT',
+      '--speed',
+      '60',
+      '--until=2021-05-17',
+      '--queue-model',
+      'pessimistic',
+      '--lockstep',
+      '--balance',
+      '2500.5',
+    ]);
     expect(o.replay).toEqual({
       symbols: ['BTCUSDT', 'ETHUSDT'],
       start: Date.UTC(2021, 4, 16),
@@ -15,18 +26,40 @@ describe('--replay', () => {
     });
     expect(o.speed).toBe(60);
     expect(o.simulate).toBe(false);
-    expect(parseCli(['--replay=BTCUSDT@2021-05-16T08:30:15Z']).replay).toEqual({ symbols: ['BTCUSDT'], start: Date.UTC(2021, 4, 16, 8, 30, 15), lockstep: false });
+    expect(parseCli(['--replay=BTCUSDT@2021-05-16T08:30:15Z']).replay).toEqual({
+      symbols: ['BTCUSDT'],
+      start: Date.UTC(2021, 4, 16, 8, 30, 15),
+      lockstep: false,
+    });
   });
 
   it('reads the order and market-data latencies, ms of history', () => {
-    const o = parseCli(['--replay', 'BTCUSDT@2021-05-16', '--order-latency', '25', '--response-latency', '10', '--data-latency=0']);
+    const o = parseCli([
+      '--replay',
+      'BTCUSDT@2021-05-16',
+      '--order-latency',
+      '25',
+      '--response-latency',
+      '10',
+      '--data-latency=0',
+    ]);
     expect(o.replay).toMatchObject({ orderLatency: 25, responseLatency: 10, dataLatency: 0 });
-    expect(parseCli(['--replay', 'BTCUSDT@2021-05-16', '--data-latency', '60000']).replay).toMatchObject({ dataLatency: 60_000 });
+    expect(parseCli(['--replay', 'BTCUSDT@2021-05-16', '--data-latency', '60000']).replay).toMatchObject({
+      dataLatency: 60_000,
+    });
   });
 
   it('reads UTC times only, and only real ones', () => {
     expect(parseReplayTime('2021-05-16T23:59Z')).toBe(Date.UTC(2021, 4, 16, 23, 59));
-    for (const bad of ['2021-02-30', '2021-05-16T24:00Z', '2021-05-16T00:00', '2021-05-16T00:00+02:00', '1621123200000', 'yesterday', '2021-5-16']) {
+    for (const bad of [
+      '2021-02-30',
+      '2021-05-16T24:00Z',
+      '2021-05-16T00:00',
+      '2021-05-16T00:00+02:00',
+      '1621123200000',
+      'yesterday',
+      '2021-5-16',
+    ]) {
       expect(parseReplayTime(bad), bad).toBeNull();
     }
   });
@@ -50,9 +83,15 @@ describe('--replay', () => {
     [['--data-latency', '5'], /--data-latency goes with --replay/],
     [['--response-latency', '5'], /--response-latency goes with --replay/],
     [['--replay', 'BTCUSDT@2021-05-16', '--response-latency', 'x'], /--response-latency must be an integer/],
-    [['--replay', 'BTCUSDT@2021-05-16', '--order-latency', '-1'], /--order-latency must be an integer number of ms from 0 to 60000/],
+    [
+      ['--replay', 'BTCUSDT@2021-05-16', '--order-latency', '-1'],
+      /--order-latency must be an integer number of ms from 0 to 60000/,
+    ],
     [['--replay', 'BTCUSDT@2021-05-16', '--order-latency', '1.5'], /--order-latency must be an integer/],
-    [['--replay', 'BTCUSDT@2021-05-16', '--data-latency', '60001'], /--data-latency must be an integer number of ms from 0 to 60000/],
+    [
+      ['--replay', 'BTCUSDT@2021-05-16', '--data-latency', '60001'],
+      /--data-latency must be an integer number of ms from 0 to 60000/,
+    ],
     [['--until', '2021-05-16'], /--until goes with --replay/],
   ])('refuses %j', (argv, msg) => {
     expect(() => parseCli(argv as string[])).toThrow(CliError);
@@ -63,7 +102,16 @@ describe('--replay', () => {
 describe('--replay in the desktop app', () => {
   it('is refused with a pointer to the headless service and the Replay dialog', async () => {
     const { planStartup } = await import('../../src-main/desktop/desktop-args.ts');
-    const p = planStartup({ argv: ['/app', '--replay', 'BTCUSDT@2021-05-16'], defaultApp: false, cwd: '/work', env: {}, platform: 'linux' });
-    expect(p).toEqual({ kind: 'error', message: expect.stringMatching(/--replay is an option of the headless service.*Replay dialog/) });
+    const p = planStartup({
+      argv: ['/app', '--replay', 'BTCUSDT@2021-05-16'],
+      defaultApp: false,
+      cwd: '/work',
+      env: {},
+      platform: 'linux',
+    });
+    expect(p).toEqual({
+      kind: 'error',
+      message: expect.stringMatching(/--replay is an option of the headless service.*Replay dialog/),
+    });
   });
 });

@@ -16,8 +16,17 @@ const PAIRS = ['SUSHIUSDT', 'AKROUSDT'];
 let live: ServiceHandle;
 let dir: string;
 
-async function call(base: string, method: string, url: string, body?: unknown): Promise<{ status: number; body: any; text: string }> {
-  const r = await fetch(base + url, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; body: any; text: string }> {
+  const r = await fetch(base + url, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await r.text();
   let parsed: unknown;
   try {
@@ -30,7 +39,11 @@ async function call(base: string, method: string, url: string, body?: unknown): 
 
 /** A pair's recorded book at time t (ms), from its snapshot and diffs, best 5 a side as [price, qty] numbers. */
 function recordedTop(symbol: string, t: number): { bids: number[][]; asks: number[][] } {
-  const snap = readFileSync(path.join(CRYPTOFEED, 'rest_depth_snapshots.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).find((o) => o.symbol === symbol);
+  const snap = readFileSync(path.join(CRYPTOFEED, 'rest_depth_snapshots.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .find((o) => o.symbol === symbol);
   const bids = new Map<number, number>();
   const asks = new Map<number, number>();
   for (const [p, q] of snap.bids) bids.set(Number(p), Number(q));
@@ -40,10 +53,18 @@ function recordedTop(symbol: string, t: number): { bids: number[][]; asks: numbe
     const d = JSON.parse(line).data;
     if (d.e !== 'depthUpdate' || d.s !== symbol || d.u < prev || d.E > t) continue;
     if (!(d.pu === prev || (d.U <= prev && prev <= d.u))) throw new Error(`the ${symbol} recording breaks at ${d.u}`);
-    for (const [m, rows] of [[bids, d.b], [asks, d.a]] as const) for (const [p, q] of rows as string[][]) (Number(q) === 0 ? m.delete(Number(p)) : m.set(Number(p), Number(q)));
+    for (const [m, rows] of [
+      [bids, d.b],
+      [asks, d.a],
+    ] as const)
+      for (const [p, q] of rows as string[][]) Number(q) === 0 ? m.delete(Number(p)) : m.set(Number(p), Number(q));
     prev = d.u;
   }
-  const top = (m: Map<number, number>, desc: boolean): number[][] => [...m].filter(([, q]) => q > 0).sort((a, b) => (desc ? b[0] - a[0] : a[0] - b[0])).slice(0, 5);
+  const top = (m: Map<number, number>, desc: boolean): number[][] =>
+    [...m]
+      .filter(([, q]) => q > 0)
+      .sort((a, b) => (desc ? b[0] - a[0] : a[0] - b[0]))
+      .slice(0, 5);
   return { bids: top(bids, true), asks: top(asks, false) };
 }
 
@@ -51,7 +72,10 @@ beforeAll(async () => {
   dir = tempDir('perpdesk-replay-multi-');
   live = await startService({ dataDir: dir, simulate: false, rateLimit: false });
   for (const [symbol, paths] of [
-    ...PAIRS.map((s) => [s, [path.join(CRYPTOFEED, 'rest_depth_snapshots.jsonl'), path.join(CRYPTOFEED, 'ws_events.jsonl')]] as const),
+    ...PAIRS.map(
+      (s) =>
+        [s, [path.join(CRYPTOFEED, 'rest_depth_snapshots.jsonl'), path.join(CRYPTOFEED, 'ws_events.jsonl')]] as const,
+    ),
     ['TRXUSDT', [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')]] as const,
   ]) {
     const r = await live.venue.datasets.importFiles([...paths], { market: 'um', symbol, kind: 'depth' });
@@ -66,11 +90,15 @@ afterAll(async () => {
 });
 
 describe('a replay of two pairs', () => {
-  it('serves both pairs\' recorded depth at the same replay time', async () => {
+  it("serves both pairs' recorded depth at the same replay time", async () => {
     const start = 1626992741265; // just after both REST snapshots (AKROUSDT 741242, SUSHIUSDT 741264)
     const started = await call(live.url, 'POST', '/api/v1/replays', { symbols: PAIRS, start, lockstep: true });
     expect(started.status, started.text).toBe(200);
-    expect(started.body.data.status).toMatchObject({ symbols: PAIRS, sources: { SUSHIUSDT: 'depth', AKROUSDT: 'depth' }, time: start });
+    expect(started.body.data.status).toMatchObject({
+      symbols: PAIRS,
+      sources: { SUSHIUSDT: 'depth', AKROUSDT: 'depth' },
+      time: start,
+    });
     const base = started.body.data.url as string;
     const seen: Record<string, string[]> = { SUSHIUSDT: [], AKROUSDT: [] };
     for (const t of [start, start + 10_000, start + 20_000]) {
@@ -82,8 +110,14 @@ describe('a replay of two pairs', () => {
         const d = await call(base, 'GET', `/fapi/v1/depth?symbol=${s}&limit=5`);
         expect(d.status, d.text).toBe(200);
         const want = recordedTop(s, t);
-        expect(d.body.data.bids.map(([p, q]: string[]) => [Number(p), Number(q)]), `${s} bids at ${t}`).toEqual(want.bids);
-        expect(d.body.data.asks.map(([p, q]: string[]) => [Number(p), Number(q)]), `${s} asks at ${t}`).toEqual(want.asks);
+        expect(
+          d.body.data.bids.map(([p, q]: string[]) => [Number(p), Number(q)]),
+          `${s} bids at ${t}`,
+        ).toEqual(want.bids);
+        expect(
+          d.body.data.asks.map(([p, q]: string[]) => [Number(p), Number(q)]),
+          `${s} asks at ${t}`,
+        ).toEqual(want.asks);
         seen[s].push(JSON.stringify(d.body.data));
       }
     }
@@ -92,8 +126,12 @@ describe('a replay of two pairs', () => {
     await call(live.url, 'DELETE', `/api/v1/replays/${started.body.data.id}`);
   });
 
-  it('refuses a pair whose data does not overlap the others\' (1001, both named)', async () => {
-    const r = await call(live.url, 'POST', '/api/v1/replays', { symbols: ['SUSHIUSDT', 'TRXUSDT'], start: 1626992741265, until: 1744588823872 });
+  it("refuses a pair whose data does not overlap the others' (1001, both named)", async () => {
+    const r = await call(live.url, 'POST', '/api/v1/replays', {
+      symbols: ['SUSHIUSDT', 'TRXUSDT'],
+      start: 1626992741265,
+      until: 1744588823872,
+    });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe(1001);
     expect(r.body.message).toMatch(/^Cannot replay: the data of SUSHIUSDT .* and TRXUSDT .* do not overlap in time$/);

@@ -17,9 +17,16 @@ let live: ServiceHandle;
 beforeAll(async () => {
   db = openDatabase({ dataDir: ':memory:' });
   const ds = await importInto(db, [
-    { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' } },
+    {
+      paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+      opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
+    },
   ]);
-  replay = await startService({ dataDir: ':memory:', rateLimit: false, replay: { options: { symbols: ['TRXUSDT'], start: SNAPSHOT_TIME + 1000 }, data: ds.replayData(), lockstep: true } });
+  replay = await startService({
+    dataDir: ':memory:',
+    rateLimit: false,
+    replay: { options: { symbols: ['TRXUSDT'], start: SNAPSHOT_TIME + 1000 }, data: ds.replayData(), lockstep: true },
+  });
   live = await startService({ dataDir: ':memory:', simulate: false, rateLimit: false });
 });
 afterAll(async () => {
@@ -50,7 +57,10 @@ describe('replay over the WebSocket', () => {
     expect(replay.venue.replay!.status().held).toBe(false);
     expect((await c.send('SUBSCRIBE', ['replay'])).result).toBeNull();
     await new Promise((r) => setTimeout(r, 50));
-    expect(c.pushes.at(-1)).toMatchObject({ stream: 'replay', data: { symbols: ['TRXUSDT'], lockstep: true, held: false } });
+    expect(c.pushes.at(-1)).toMatchObject({
+      stream: 'replay',
+      data: { symbols: ['TRXUSDT'], lockstep: true, held: false },
+    });
     await c.close();
   });
 
@@ -63,7 +73,11 @@ describe('replay over the WebSocket', () => {
     expect(s1.result).toMatchObject({ time: t0 + 200, held: true });
     // another client, and REST, may not move it while a holds it
     expect((await b.send('REPLAY', { action: 'step', ms: 10 })).error.code).toBe(2104);
-    const rest = await fetch(`${replay.url}/api/v1/replay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'play' }) });
+    const rest = await fetch(`${replay.url}/api/v1/replay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'play' }),
+    });
     expect(((await rest.json()) as any).code).toBe(2104);
     // pausing and the speed are not moves
     expect((await b.send('REPLAY', { action: 'speed', speed: 5 })).result.speed).toBe(5);
@@ -78,12 +92,22 @@ describe('replay over the WebSocket', () => {
   });
 
   it('in lockstep with nobody holding it, play runs the history as fast as it can, to the end', async () => {
-    const post = async (body: unknown) => ((await (await fetch(`${replay.url}/api/v1/replay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as any).data;
+    const post = async (body: unknown) =>
+      (
+        (await (
+          await fetch(`${replay.url}/api/v1/replay`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+        ).json()) as any
+      ).data;
     const before = replay.venue.replay!.status();
     expect(before.finished).toBe(false);
     expect(await post({ action: 'play' })).toMatchObject({ paused: false, held: false });
     const t0 = Date.now();
-    while (!replay.venue.replay!.status().finished && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
+    while (!replay.venue.replay!.status().finished && Date.now() - t0 < 10_000)
+      await new Promise((r) => setTimeout(r, 20));
     const after = replay.venue.replay!.status();
     // ~20 s of history in well under the 20 s a speed-1 clock would take
     expect(after).toMatchObject({ finished: true, time: after.until });

@@ -17,14 +17,46 @@ function setup() {
   let wall = T0;
   const v = openVenue({ dataDir: ':memory:', wall: () => wall });
   venues.push(v);
-  const u = v.accounts.upsert({ apiKey: 'report0001', apiSecret: 'report0001-secret', kind: 'user', balance: 10_000n * USDT }, T0).id;
-  const report = new SessionReport({ events: v.exchange.events, summary: (id) => v.exchange.summary(id), now: () => v.clock.now(), sampleMs: 60_000 });
+  const u = v.accounts.upsert(
+    { apiKey: 'report0001', apiSecret: 'report0001-secret', kind: 'user', balance: 10_000n * USDT },
+    T0,
+  ).id;
+  const report = new SessionReport({
+    events: v.exchange.events,
+    summary: (id) => v.exchange.summary(id),
+    now: () => v.clock.now(),
+    sampleMs: 60_000,
+  });
   // account events go out once their command is committed: commit at once, as a turn's end would
   const commit = <T>(r: T): T => (v.trading.group.commitNow(), r);
   const house = (side: 1 | 2, price: string) =>
-    commit(v.exchange.placeBotOrder({ symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty: '0.010', time_in_force: 1 }, HOUSE_ACCOUNT));
+    commit(
+      v.exchange.placeBotOrder(
+        {
+          symbol: 'BTCUSDT',
+          side,
+          position_side: side,
+          position_action: 1,
+          type: 1,
+          price,
+          qty: '0.010',
+          time_in_force: 1,
+        },
+        HOUSE_ACCOUNT,
+      ),
+    );
   const user = (side: 1 | 2, price: string, action: 1 | 2) =>
-    commit(v.exchange.placeOrder(u, { symbol: 'BTCUSDT', type: 1, qty: '0.010', side, position_side: 1, position_action: action, price }));
+    commit(
+      v.exchange.placeOrder(u, {
+        symbol: 'BTCUSDT',
+        type: 1,
+        qty: '0.010',
+        side,
+        position_side: 1,
+        position_action: action,
+        price,
+      }),
+    );
   return { v, u, report, house, user, commit, at: (ms: number) => (wall = T0 + ms) };
 }
 
@@ -85,7 +117,9 @@ describe('session report', () => {
 
     const summary = reportCsv(r, report.fills(), 'summary').split('\n');
     expect(summary[0].split(',')).toContain('max_drawdown');
-    expect(summary[1]).toBe(`${u},10000.00000000,10009.52400000,10009.52400000,2,1910.00000000,10.00000000,0.00000000,0.38200000,-0.09400000,9.52400000,10.28400000,0.0010284,0,120000,0.5`);
+    expect(summary[1]).toBe(
+      `${u},10000.00000000,10009.52400000,10009.52400000,2,1910.00000000,10.00000000,0.00000000,0.38200000,-0.09400000,9.52400000,10.28400000,0.0010284,0,120000,0.5`,
+    );
     const fills = reportCsv(r, report.fills(), 'fills').trim().split('\n');
     expect(fills).toHaveLength(3);
     expect(fills[1]).toContain(',BTCUSDT,1,1,95000.0,0.010,950.00000000,0.19000000,');
@@ -101,7 +135,12 @@ describe('session report', () => {
     at(600_000);
     const r = report.report();
     expect(r.accounts.map((a) => a.user_id)).toEqual([u]);
-    expect(r.accounts[0]).toMatchObject({ fills: 0, max_drawdown: '0.00000000', net_pnl: '0.00000000', time_in_market_ms: 0 });
+    expect(r.accounts[0]).toMatchObject({
+      fills: 0,
+      max_drawdown: '0.00000000',
+      net_pnl: '0.00000000',
+      time_in_market_ms: 0,
+    });
     // grid samples are only taken by sample(); report() adds the point of now
     expect(r.accounts[0].equity_curve).toEqual([
       [T0, '10000.00000000'],

@@ -36,9 +36,15 @@ describe('ADL components and sign conventions', () => {
   it('at the mark, the isolated bankruptcy price gives leverage = notional / margin', () => {
     // long 2 @ 100 with 20 margin at mark 100: BP 90, eff. lev 100/10 = 10 = 200/20
     const bp = bankruptcyPrice(1, 2, 100, 20);
-    expect(adlEffectiveLeverage({ id: 'x', side: 1, qty: 2, entry: 100, mark: 100, bankruptcy: bp })).toBeCloseTo(10, 12);
+    expect(adlEffectiveLeverage({ id: 'x', side: 1, qty: 2, entry: 100, mark: 100, bankruptcy: bp })).toBeCloseTo(
+      10,
+      12,
+    );
     const sbp = bankruptcyPrice(-1, 2, 100, 20);
-    expect(adlEffectiveLeverage({ id: 'y', side: -1, qty: 2, entry: 100, mark: 100, bankruptcy: sbp })).toBeCloseTo(10, 12);
+    expect(adlEffectiveLeverage({ id: 'y', side: -1, qty: 2, entry: 100, mark: 100, bankruptcy: sbp })).toBeCloseTo(
+      10,
+      12,
+    );
   });
 
   it('a position at or past bankruptcy has infinite leverage', () => {

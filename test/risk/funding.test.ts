@@ -25,7 +25,11 @@ describe('impact notional and price', () => {
 
   it('averages the fill over the levels the notional sweeps', () => {
     // 10,000 USDT at 100 (100 BTC), then 15,000 USDT at 101 (148.5148... BTC)
-    const asks = [[100, 100], [101, 200], [105, 1_000]] as const;
+    const asks = [
+      [100, 100],
+      [101, 200],
+      [105, 1_000],
+    ] as const;
     expect(impactPrice(asks, 25_000)).toBeCloseTo(100.5976095618, 9);
     expect(impactPrice(asks, 5_000)).toBe(100);
   });

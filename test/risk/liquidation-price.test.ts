@@ -149,7 +149,8 @@ describe('property: margin ratio is exactly 100% at the returned LP', () => {
         // equity equal to the maintenance margin. Only a long whose LP is ~1e-9 of its
         // entry (near-1x with a sliver of cross loss) gets noise above 1e-9 here.
         const mm = pos.otherMaintenance + maintenanceMargin(pos.brackets, pos.qty * lp);
-        const scale = Math.abs(pos.wallet) + pos.otherMaintenance + Math.abs(pos.otherUpnl) + pos.qty * (pos.entry + lp);
+        const scale =
+          Math.abs(pos.wallet) + pos.otherMaintenance + Math.abs(pos.otherUpnl) + pos.qty * (pos.entry + lp);
         const noise = (64 * Number.EPSILON * scale) / mm;
         const ratio = ratioAt(pos, lp);
         if (noise > 1e-9) {

@@ -12,7 +12,7 @@ import {
 } from '../../src-main/risk/margin.ts';
 import { BTCUSDT_BRACKETS, makeBrackets } from '../../src-main/risk/tiers.ts';
 
-describe("Binance position-risk check (long 30 ADA, entry 0.385, mark 0.4104759)", () => {
+describe('Binance position-risk check (long 30 ADA, entry 0.385, mark 0.4104759)', () => {
   const upnl = unrealizedPnl(1, 30, 0.385, 0.4104759);
   const n = notional(30, 0.4104759);
 

@@ -12,7 +12,14 @@ import { FUNDING_INTERVAL_MS } from '../../src-main/risk/funding.ts';
 
 describe('median', () => {
   it('median3 picks the middle value in every ordering', () => {
-    const orders = [[1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1]] as const;
+    const orders = [
+      [1, 2, 3],
+      [1, 3, 2],
+      [2, 1, 3],
+      [2, 3, 1],
+      [3, 1, 2],
+      [3, 2, 1],
+    ] as const;
     for (const [a, b, c] of orders) expect(median3(a, b, c)).toBe(2);
     expect(median3(5, 5, 1)).toBe(5);
     expect(median3(1, 5, 1)).toBe(1);
@@ -115,10 +122,9 @@ describe('BasisAverager', () => {
   });
 
   it('matches a naive sample-and-hold reference on random feeds', () => {
-    const feed = fc.array(
-      fc.tuple(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: -1000, max: 1000 })),
-      { maxLength: 60 },
-    );
+    const feed = fc.array(fc.tuple(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: -1000, max: 1000 })), {
+      maxLength: 60,
+    });
     fc.assert(
       fc.property(feed, fc.integer({ min: 0, max: 60_000 }), (steps, lookAhead) => {
         const a = new BasisAverager();

@@ -5,8 +5,24 @@ import { ceilDiv, formatMoney, mulDivFloor, mulRate, parseRate, SymbolMath } fro
 import { maintenanceMarginUnits } from '../../src-main/risk/margin.ts';
 import { BTCUSDT_BRACKETS } from '../../src-main/risk/tiers.ts';
 
-const btc = new SymbolMath({ symbol: 'BTCUSDT', tickSize: '0.1', stepSize: '0.001', pricePrecision: 1, qtyPrecision: 3, makerFeeRate: '0.0002', takerFeeRate: '0.0005' });
-const pepe = new SymbolMath({ symbol: '1000PEPEUSDT', tickSize: '0.0000001', stepSize: '1', pricePrecision: 7, qtyPrecision: 0, makerFeeRate: '0.0002', takerFeeRate: '0.0005' });
+const btc = new SymbolMath({
+  symbol: 'BTCUSDT',
+  tickSize: '0.1',
+  stepSize: '0.001',
+  pricePrecision: 1,
+  qtyPrecision: 3,
+  makerFeeRate: '0.0002',
+  takerFeeRate: '0.0005',
+});
+const pepe = new SymbolMath({
+  symbol: '1000PEPEUSDT',
+  tickSize: '0.0000001',
+  stepSize: '1',
+  pricePrecision: 7,
+  qtyPrecision: 0,
+  makerFeeRate: '0.0002',
+  takerFeeRate: '0.0005',
+});
 
 describe('rates', () => {
   it('parses a decimal rate into an exact fraction', () => {
@@ -66,7 +82,18 @@ describe('SymbolMath', () => {
   });
 
   it('refuses a pair whose tick and step decimals exceed the money precision', () => {
-    expect(() => new SymbolMath({ symbol: 'X', tickSize: '0.00001', stepSize: '0.0001', pricePrecision: 5, qtyPrecision: 4, makerFeeRate: '0', takerFeeRate: '0' })).toThrow(/exceed/);
+    expect(
+      () =>
+        new SymbolMath({
+          symbol: 'X',
+          tickSize: '0.00001',
+          stepSize: '0.0001',
+          pricePrecision: 5,
+          qtyPrecision: 4,
+          makerFeeRate: '0',
+          takerFeeRate: '0',
+        }),
+    ).toThrow(/exceed/);
   });
 
   it('ticks from float prices: floor, ceil and round with float noise tolerated', () => {
@@ -85,9 +112,13 @@ describe('maintenanceMarginUnits', () => {
   it('is notional x MMR - cum of the tier, in units', () => {
     const first = BTCUSDT_BRACKETS[0];
     // 1,000 USDT in the first tier: 1,000 x mmr
-    expect(maintenanceMarginUnits(BTCUSDT_BRACKETS, 100_000_000_000n)).toBe(BigInt(Math.round(1_000 * first.mmr * 1e8)));
+    expect(maintenanceMarginUnits(BTCUSDT_BRACKETS, 100_000_000_000n)).toBe(
+      BigInt(Math.round(1_000 * first.mmr * 1e8)),
+    );
     const second = BTCUSDT_BRACKETS[1];
     const n = second.floor + 1_000;
-    expect(maintenanceMarginUnits(BTCUSDT_BRACKETS, BigInt(n) * 100_000_000n)).toBe(BigInt(Math.round((n * second.mmr - second.cum) * 1e8)));
+    expect(maintenanceMarginUnits(BTCUSDT_BRACKETS, BigInt(n) * 100_000_000n)).toBe(
+      BigInt(Math.round((n * second.mmr - second.cum) * 1e8)),
+    );
   });
 });

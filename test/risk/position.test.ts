@@ -9,7 +9,14 @@ describe('positions', () => {
     const p = newPosition(1, 7, 'BTCUSDT', 1, 2, 20, 1000);
     expect(applyOpen(p, 4, 380n * U, 7_600_000n, 1001)).toBe(0n); // cross locks no isolated margin
     applyOpen(p, 6, 576n * U, 28_800_000n, 1002);
-    expect(p).toMatchObject({ qty: 10, cost: 956n * U, openFee: 36_400_000n, openQtyTotal: 10, openAmount: 956n * U, updatedAt: 1002 });
+    expect(p).toMatchObject({
+      qty: 10,
+      cost: 956n * U,
+      openFee: 36_400_000n,
+      openQtyTotal: 10,
+      openAmount: 956n * U,
+      updatedAt: 1002,
+    });
     expect(entryPrice(p, 0.001)).toBeCloseTo(95_600, 6);
   });
 

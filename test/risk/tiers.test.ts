@@ -24,8 +24,7 @@ function expectContinuous(brackets: readonly Bracket[]): void {
 describe('BTCUSDT brackets', () => {
   it('reproduces the reference cum column exactly', () => {
     expect(BTCUSDT_BRACKETS.map((b) => b.cum)).toEqual([
-      0, 50, 950, 11_450, 131_450, 481_450, 2_981_450, 14_481_450, 26_481_450, 41_481_450, 121_481_450,
-      421_481_450,
+      0, 50, 950, 11_450, 131_450, 481_450, 2_981_450, 14_481_450, 26_481_450, 41_481_450, 121_481_450, 421_481_450,
     ]);
   });
 

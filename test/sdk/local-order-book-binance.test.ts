@@ -59,15 +59,25 @@ interface ReplayResult {
 
 function lines(path: string): string[] {
   // The Lasota CSVs have CRLF line ends.
-  return readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
+  return readFileSync(path, 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '');
 }
 
 function loadCryptofeed(): Replay[] {
   const snaps = lines(join(CRYPTOFEED, 'rest_depth_snapshots.jsonl')).map(
-    (l) => JSON.parse(l) as { symbol: string; recv_ts: number; lastUpdateId: number; bids: PriceLevel[]; asks: PriceLevel[] },
+    (l) =>
+      JSON.parse(l) as {
+        symbol: string;
+        recv_ts: number;
+        lastUpdateId: number;
+        bids: PriceLevel[];
+        asks: PriceLevel[];
+      },
   );
   const events = lines(join(CRYPTOFEED, 'ws_events.jsonl')).map(
-    (l) => JSON.parse(l) as { recv_ts: number; stream: string; data: Record<string, unknown> & { e: string; s: string } },
+    (l) =>
+      JSON.parse(l) as { recv_ts: number; stream: string; data: Record<string, unknown> & { e: string; s: string } },
   );
   return snaps.map((s) => ({
     symbol: s.symbol,
@@ -77,7 +87,14 @@ function loadCryptofeed(): Replay[] {
     deltas: events
       .filter((e) => e.data.s === s.symbol && e.data.e === 'depthUpdate')
       .map((e) => {
-        const d = e.data as unknown as { E: number; U: number; u: number; pu: number; b: PriceLevel[]; a: PriceLevel[] };
+        const d = e.data as unknown as {
+          E: number;
+          U: number;
+          u: number;
+          pu: number;
+          b: PriceLevel[];
+          a: PriceLevel[];
+        };
         return {
           recv: e.recv_ts * 1000,
           delta: { e: 'depthUpdate', E: d.E, s: s.symbol, U: d.U, u: d.u, pu: d.pu, b: d.b, a: d.a },
@@ -150,7 +167,8 @@ async function replay(r: Replay): Promise<ReplayResult> {
   // book. Other tickers fall inside an event's window (its intermediate states are never
   // sent) and are skipped. After the last recorded event only ticker.u == u is comparable.
   const nextU = new Map<number, number>();
-  for (let i = 0; i < r.deltas.length; i++) nextU.set(r.deltas[i].delta.u, r.deltas[i + 1]?.delta.U ?? r.deltas[i].delta.u + 1);
+  for (let i = 0; i < r.deltas.length; i++)
+    nextU.set(r.deltas[i].delta.u, r.deltas[i + 1]?.delta.U ?? r.deltas[i].delta.u + 1);
   const tickers = [...r.tickers].sort((x, y) => x.u - y.u);
   const check = (): void => {
     const id = book.lastUpdateId;
@@ -207,7 +225,9 @@ describe('LocalOrderBook on real Binance USD-M depth data', () => {
       expect(r.crossed).toBe(0);
       expect(r.mismatches).toEqual([]);
       expect(r.compared).toBeGreaterThan(0);
-      console.info(`${set.symbol}: ${set.deltas.length} deltas, ${r.applied} book updates, ${r.compared} bookTicker comparisons`);
+      console.info(
+        `${set.symbol}: ${set.deltas.length} deltas, ${r.applied} book updates, ${r.compared} bookTicker comparisons`,
+      );
     });
   }
 

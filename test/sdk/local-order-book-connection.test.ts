@@ -5,7 +5,13 @@
 // (reconnect backoff, request timeouts) is on a manual scheduler.
 
 import { describe, expect, it } from 'vitest';
-import { LocalOrderBook, type BookState, type DepthSnapshot, type DepthUpdate, type PriceLevel } from '../../src-shared/sdk/local-order-book.ts';
+import {
+  LocalOrderBook,
+  type BookState,
+  type DepthSnapshot,
+  type DepthUpdate,
+  type PriceLevel,
+} from '../../src-shared/sdk/local-order-book.ts';
 import { WsClient, type WebSocketLike } from '../../src-shared/sdk/ws-client.ts';
 import { ManualScheduler } from '../helpers/manual-scheduler.ts';
 
@@ -126,11 +132,21 @@ describe('LocalOrderBook.followConnection', () => {
     expect(t.book.state).toBe('resyncing');
 
     t.socket(2).push(STREAM, ev(20, 21, [['100', '5']]));
-    t.fetches[1]({ id: 20, bids: [['100', '3'], ['99', '1']], asks: [['101', '4']] });
+    t.fetches[1]({
+      id: 20,
+      bids: [
+        ['100', '3'],
+        ['99', '1'],
+      ],
+      asks: [['101', '4']],
+    });
     await flush();
     expect(t.book.state).toBe('live');
     expect(t.book.lastUpdateId).toBe(21);
-    expect(t.book.bids()).toEqual([['100', '5'], ['99', '1']]);
+    expect(t.book.bids()).toEqual([
+      ['100', '5'],
+      ['99', '1'],
+    ]);
     expect(t.states).toEqual(['live', 'resyncing', 'live']);
     expect(t.book.resyncCount).toBe(1);
   });

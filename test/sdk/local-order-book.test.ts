@@ -14,7 +14,6 @@ import {
 import { ManualScheduler } from '../helpers/manual-scheduler.ts';
 import type { DepthSnapshot as RestDepth, DepthSnapshotEvent, DepthUpdateEvent } from '../../src-shared/types.ts';
 
-
 interface Deferred {
   resolve: (s: DepthSnapshot) => void;
   reject: (e: unknown) => void;
@@ -75,9 +74,23 @@ async function liveAt9(opts: Partial<ConstructorParameters<typeof LocalOrderBook
   const t = setup(opts);
   t.book.start();
   t.book.handleDelta(ev(1, 3, [['97', '4']]));
-  t.book.handleDelta(ev(4, 6, [['100', '2'], ['99', '5']]));
+  t.book.handleDelta(
+    ev(4, 6, [
+      ['100', '2'],
+      ['99', '5'],
+    ]),
+  );
   t.book.handleDelta(ev(7, 9, [['101', '1']], [['102', '3']]));
-  t.f.last().resolve(snap(5, [['100', '9'], ['98', '1']], [['103', '1']]));
+  t.f.last().resolve(
+    snap(
+      5,
+      [
+        ['100', '9'],
+        ['98', '1'],
+      ],
+      [['103', '1']],
+    ),
+  );
   await flush();
   return t;
 }
@@ -88,22 +101,47 @@ describe('LocalOrderBook accurate mode', () => {
     t.book.start();
     expect(t.f.calls).toHaveLength(1);
     t.book.handleDelta(ev(1, 3, [['97', '4']]));
-    t.book.handleDelta(ev(4, 6, [['100', '2'], ['99', '5']]));
+    t.book.handleDelta(
+      ev(4, 6, [
+        ['100', '2'],
+        ['99', '5'],
+      ]),
+    );
     t.book.handleDelta(ev(7, 9, [['101', '1']], [['102', '3']]));
     expect(t.book.bids()).toEqual([]);
     expect(t.book.bufferedCount).toBe(3);
     expect(t.book.state).toBe('syncing');
 
-    t.f.last().resolve(snap(5, [['100', '9'], ['98', '1']], [['103', '1']]));
+    t.f.last().resolve(
+      snap(
+        5,
+        [
+          ['100', '9'],
+          ['98', '1'],
+        ],
+        [['103', '1']],
+      ),
+    );
     await flush();
     expect(t.book.state).toBe('live');
     expect(t.book.lastUpdateId).toBe(9);
     // [1-3] discarded (no 97); [4-6] brackets 5+1 although U < 6; [7-9] follows.
-    expect(t.book.bids()).toEqual([['101', '1'], ['100', '2'], ['99', '5'], ['98', '1']]);
-    expect(t.book.asks()).toEqual([['102', '3'], ['103', '1']]);
+    expect(t.book.bids()).toEqual([
+      ['101', '1'],
+      ['100', '2'],
+      ['99', '5'],
+      ['98', '1'],
+    ]);
+    expect(t.book.asks()).toEqual([
+      ['102', '3'],
+      ['103', '1'],
+    ]);
     expect(t.book.bestBid()).toEqual(['101', '1']);
     expect(t.book.bestAsk()).toEqual(['102', '3']);
-    expect(t.book.bids(2)).toEqual([['101', '1'], ['100', '2']]);
+    expect(t.book.bids(2)).toEqual([
+      ['101', '1'],
+      ['100', '2'],
+    ]);
     expect(t.book.resyncCount).toBe(0);
   });
 
@@ -137,9 +175,26 @@ describe('LocalOrderBook accurate mode', () => {
 
   it('quantity 0 deletes a level, in any decimal spelling; deleting an absent level is fine', async () => {
     const t = await liveAt9();
-    t.book.handleDelta(ev(10, 10, [['101', '0'], ['50', '0']], [['102', '0.000'], ['200', '0']]));
+    t.book.handleDelta(
+      ev(
+        10,
+        10,
+        [
+          ['101', '0'],
+          ['50', '0'],
+        ],
+        [
+          ['102', '0.000'],
+          ['200', '0'],
+        ],
+      ),
+    );
     expect(t.book.state).toBe('live');
-    expect(t.book.bids()).toEqual([['100', '2'], ['99', '5'], ['98', '1']]);
+    expect(t.book.bids()).toEqual([
+      ['100', '2'],
+      ['99', '5'],
+      ['98', '1'],
+    ]);
     expect(t.book.asks()).toEqual([['103', '1']]);
   });
 
@@ -153,11 +208,23 @@ describe('LocalOrderBook accurate mode', () => {
     // The old content stays visible while resyncing.
     expect(t.book.bids()[0]).toEqual(['101', '1']);
     t.book.handleDelta(ev(13, 14, [], [['102', '8']]));
-    t.f.last().resolve(snap(11, [['101', '1'], ['90', '1']], [['102', '3']]));
+    t.f.last().resolve(
+      snap(
+        11,
+        [
+          ['101', '1'],
+          ['90', '1'],
+        ],
+        [['102', '3']],
+      ),
+    );
     await flush();
     expect(t.book.state).toBe('live');
     expect(t.book.lastUpdateId).toBe(14);
-    expect(t.book.bids()).toEqual([['101', '4'], ['90', '1']]);
+    expect(t.book.bids()).toEqual([
+      ['101', '4'],
+      ['90', '1'],
+    ]);
     expect(t.book.asks()).toEqual([['102', '8']]);
     expect(t.states).toEqual(['live', 'resyncing', 'live']);
   });
@@ -199,7 +266,10 @@ describe('LocalOrderBook accurate mode', () => {
     t.f.last().resolve(snap(21, [['90', '1']]));
     await flush();
     expect(t.book.state).toBe('live');
-    expect(t.book.bids()).toEqual([['100', '1'], ['90', '1']]);
+    expect(t.book.bids()).toEqual([
+      ['100', '1'],
+      ['90', '1'],
+    ]);
   });
 
   it('falls back to simple mode after N failed fetches, then returns to accurate mode', async () => {
@@ -221,8 +291,21 @@ describe('LocalOrderBook accurate mode', () => {
     expect(t.errors).toHaveLength(3);
 
     // Simple mode: each push replaces the whole book.
-    t.book.handleSnapshotPush({ e: 'depth', E: 0, s: 'BTCUSDT', u: 50, bids: [['100', '1'], ['99', '2']], asks: [['101', '1']] });
-    expect(t.book.bids()).toEqual([['100', '1'], ['99', '2']]);
+    t.book.handleSnapshotPush({
+      e: 'depth',
+      E: 0,
+      s: 'BTCUSDT',
+      u: 50,
+      bids: [
+        ['100', '1'],
+        ['99', '2'],
+      ],
+      asks: [['101', '1']],
+    });
+    expect(t.book.bids()).toEqual([
+      ['100', '1'],
+      ['99', '2'],
+    ]);
     t.book.handleSnapshotPush({ e: 'depth', E: 0, s: 'BTCUSDT', u: 52, bids: [['98', '7']], asks: [['101', '2']] });
     expect(t.book.bids()).toEqual([['98', '7']]);
     expect(t.book.lastUpdateId).toBe(52);
@@ -243,7 +326,10 @@ describe('LocalOrderBook accurate mode', () => {
     await flush();
     expect(t.book.state).toBe('live');
     expect(t.book.lastUpdateId).toBe(53);
-    expect(t.book.bids()).toEqual([['98', '7'], ['96', '1']]);
+    expect(t.book.bids()).toEqual([
+      ['98', '7'],
+      ['96', '1'],
+    ]);
     expect(t.states).toEqual(['simple', 'live']);
     expect(t.sched.timers.size).toBe(0);
   });
@@ -258,17 +344,43 @@ describe('LocalOrderBook accurate mode', () => {
     expect(t.f.calls).toHaveLength(2);
 
     // Same id, same book: nothing happens.
-    t.f.last().resolve(snap(10, [['101', '2'], ['100', '2'], ['99', '5'], ['98', '1']], [['102', '3'], ['103', '1']]));
+    t.f.last().resolve(
+      snap(
+        10,
+        [
+          ['101', '2'],
+          ['100', '2'],
+          ['99', '5'],
+          ['98', '1'],
+        ],
+        [
+          ['102', '3'],
+          ['103', '1'],
+        ],
+      ),
+    );
     await flush();
     expect(t.book.resyncCount).toBe(0);
 
     // Same id, different book: the snapshot wins and it counts as a resync.
     t.sched.advance(5000);
     expect(t.f.calls).toHaveLength(3);
-    t.f.last().resolve(snap(10, [['101', '2'], ['100', '3']], [['102', '3']]));
+    t.f.last().resolve(
+      snap(
+        10,
+        [
+          ['101', '2'],
+          ['100', '3'],
+        ],
+        [['102', '3']],
+      ),
+    );
     await flush();
     expect(t.book.resyncCount).toBe(1);
-    expect(t.book.bids()).toEqual([['101', '2'], ['100', '3']]);
+    expect(t.book.bids()).toEqual([
+      ['101', '2'],
+      ['100', '3'],
+    ]);
     expect(t.book.state).toBe('live');
 
     // Older snapshot (deltas moved on during the fetch): proves nothing.
@@ -298,7 +410,10 @@ describe('LocalOrderBook accurate mode', () => {
     expect(t.book.state).toBe('syncing');
     t.book.handleSnapshotPush({ e: 'depth', E: 0, s: 'BTCUSDT', u: 5, bids: [['100', '1']], asks: [['102', '1']] });
     expect(t.book.state).toBe('live');
-    expect(t.book.bids()).toEqual([['101', '1'], ['100', '2']]);
+    expect(t.book.bids()).toEqual([
+      ['101', '1'],
+      ['100', '2'],
+    ]);
     // Once live, pushes are not used.
     t.book.handleSnapshotPush({ e: 'depth', id: 8, bids: [], asks: [] });
     expect(t.book.bids()).toHaveLength(2);
@@ -306,8 +421,24 @@ describe('LocalOrderBook accurate mode', () => {
 
   it('takes the shared wire records of src-shared/types.ts as they are', async () => {
     const rest: RestDepth = { id: 5, bids: [['100', '1']], asks: [['101', '1']] };
-    const delta: DepthUpdateEvent = { e: 'depthUpdate', E: 1, s: 'BTCUSDT', U: 6, u: 6, pu: 5, b: [['100', '2']], a: [] };
-    const push: DepthSnapshotEvent = { e: 'depth', E: 1, s: 'BTCUSDT', u: 9, bids: [['99', '1']], asks: [['101', '1']] };
+    const delta: DepthUpdateEvent = {
+      e: 'depthUpdate',
+      E: 1,
+      s: 'BTCUSDT',
+      U: 6,
+      u: 6,
+      pu: 5,
+      b: [['100', '2']],
+      a: [],
+    };
+    const push: DepthSnapshotEvent = {
+      e: 'depth',
+      E: 1,
+      s: 'BTCUSDT',
+      u: 9,
+      bids: [['99', '1']],
+      asks: [['101', '1']],
+    };
     const rec = new LocalOrderBook({ fetchSnapshot: async () => rest, verifyIdleMs: 0 });
     rec.start();
     await flush();
@@ -335,7 +466,10 @@ describe('LocalOrderBook accurate mode', () => {
     await flush();
     expect(t.book.state).toBe('live');
     expect(t.book.lastUpdateId).toBe(120);
-    expect(t.book.bids()).toEqual([['101', '1'], ['100', '2']]);
+    expect(t.book.bids()).toEqual([
+      ['101', '1'],
+      ['100', '2'],
+    ]);
     t.book.handleDelta(ev(100, 120, [['101', '9']], [], 95)); // duplicate: stale
     expect(t.book.bids()[0]).toEqual(['101', '1']);
     t.book.handleDelta(ev(130, 140, [['101', '3']], [], 125)); // pu != 120
@@ -361,8 +495,18 @@ describe('LocalOrderBook grouped view', () => {
     book.start();
     book.handleSnapshotPush({
       u: 1,
-      bids: [['100.7', '1'], ['100.5', '2'], ['100.2', '0.5'], ['99.9', '3'], ['90.0', '0.1']],
-      asks: [['100.8', '1'], ['101.0', '2'], ['101.2', '1.25']],
+      bids: [
+        ['100.7', '1'],
+        ['100.5', '2'],
+        ['100.2', '0.5'],
+        ['99.9', '3'],
+        ['90.0', '0.1'],
+      ],
+      asks: [
+        ['100.8', '1'],
+        ['101.0', '2'],
+        ['101.2', '1.25'],
+      ],
     });
     const g = book.grouped('0.5', 3);
     expect(g.bids).toEqual([
@@ -388,7 +532,12 @@ describe('LocalOrderBook grouped view', () => {
     book.handleSnapshotPush({
       u: 1,
       // 0.1 + 0.2 is exact here (not 0.30000000000000004); "1e-1" is not a wire decimal.
-      bids: [['100.4', '0.1'], ['100.3', '0.20'], ['100.2', '1e-1'], ['99.7', '123456789012345678.9']],
+      bids: [
+        ['100.4', '0.1'],
+        ['100.3', '0.20'],
+        ['100.2', '1e-1'],
+        ['99.7', '123456789012345678.9'],
+      ],
       asks: [['100.5', '0.000000000000000001']],
     });
     const g = book.grouped('0.50', 2);
@@ -470,7 +619,18 @@ describe('LocalOrderBook property', () => {
       qty: fc.integer({ min: 0, max: 4 }),
     });
     const action = fc.record({
-      kind: fc.constantFrom<Action['kind']>('deliver', 'deliver', 'deliver', 'deliver', 'dup', 'drop', 'resolve', 'resolve', 'reject', 'timer'),
+      kind: fc.constantFrom<Action['kind']>(
+        'deliver',
+        'deliver',
+        'deliver',
+        'deliver',
+        'dup',
+        'drop',
+        'resolve',
+        'resolve',
+        'reject',
+        'timer',
+      ),
       pick: fc.nat(),
     });
     await fc.assert(
@@ -497,7 +657,8 @@ describe('LocalOrderBook property', () => {
           const open = () => f.calls.filter((d) => !d.settled);
           for (let i = 0; next < events.length; i++) {
             // After one pass over the plan, every other step delivers, so the loop ends.
-            const { kind, pick } = i >= actions.length && i % 2 === 0 ? { kind: 'deliver', pick: 0 } : actions[i % actions.length];
+            const { kind, pick } =
+              i >= actions.length && i % 2 === 0 ? { kind: 'deliver', pick: 0 } : actions[i % actions.length];
             if (kind === 'deliver') book.handleDelta(events[next++]);
             else if (kind === 'drop') next++;
             else if (kind === 'dup' && next > 0) book.handleDelta(events[pick % next]);

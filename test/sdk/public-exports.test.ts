@@ -23,8 +23,21 @@ import type {
 } from '../../src-shared/sdk/index.ts';
 
 export type PublicTypes = [
-  AccountSummary, BookState, ConnectionEvents, DepthSnapshot, DepthUpdate, LocalOrderBookOptions, OrderRecord,
-  OrderRef, OrderRequest, PlacementResult, PositionRecord, RawExchange, RestClientOptions, WsClientOptions, WsState,
+  AccountSummary,
+  BookState,
+  ConnectionEvents,
+  DepthSnapshot,
+  DepthUpdate,
+  LocalOrderBookOptions,
+  OrderRecord,
+  OrderRef,
+  OrderRequest,
+  PlacementResult,
+  PositionRecord,
+  RawExchange,
+  RestClientOptions,
+  WsClientOptions,
+  WsState,
 ];
 
 describe('sdk/index.ts', () => {
@@ -35,7 +48,12 @@ describe('sdk/index.ts', () => {
     const err = new sdk.PerpdeskApiError(3015, 'refused', 400);
     expect([err instanceof Error, err.code, err.status]).toEqual([true, 3015, 400]);
     expect(new sdk.RestClient({ baseUrl: 'http://127.0.0.1:1/' }).baseUrl).toBe('http://127.0.0.1:1');
-    expect([sdk.Side.SELL, sdk.PositionSide.SHORT, sdk.PositionAction.CLOSE, sdk.PositionMode.ONE_WAY]).toEqual([2, 2, 2, 'one_way']);
+    expect([sdk.Side.SELL, sdk.PositionSide.SHORT, sdk.PositionAction.CLOSE, sdk.PositionMode.ONE_WAY]).toEqual([
+      2,
+      2,
+      2,
+      'one_way',
+    ]);
     expect(sdk.hmacSha256Hex('key', 'msg')).toBe('2d93cbc1be167bcb1637a4a23cbff01a7878f0c50ee833954ea5221bb1b8c628');
   });
 });

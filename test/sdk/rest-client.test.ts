@@ -17,8 +17,16 @@ function injectFetch(app: TestApp['app']): typeof fetch {
     const body = init?.body === undefined || init?.body === null ? undefined : String(init.body);
     sent.push({ url, method: init?.method ?? 'GET', headers, body });
     const u = new URL(url);
-    const r = await app.inject({ method: (init?.method ?? 'GET') as 'GET', url: u.pathname + u.search, headers, payload: body });
-    return new Response(r.body, { status: r.statusCode, headers: { 'content-type': String(r.headers['content-type'] ?? '') } });
+    const r = await app.inject({
+      method: (init?.method ?? 'GET') as 'GET',
+      url: u.pathname + u.search,
+      headers,
+      payload: body,
+    });
+    return new Response(r.body, {
+      status: r.statusCode,
+      headers: { 'content-type': String(r.headers['content-type'] ?? '') },
+    });
   }) as typeof fetch;
 }
 
@@ -27,7 +35,10 @@ const SECRET = 'sdk_test_secret_1';
 
 beforeAll(async () => {
   t = await makeApp();
-  t.venue.accounts.upsert({ apiKey: KEY, apiSecret: SECRET, kind: 'user', balance: 10_000n * 100_000_000n }, Date.now());
+  t.venue.accounts.upsert(
+    { apiKey: KEY, apiSecret: SECRET, kind: 'user', balance: 10_000n * 100_000_000n },
+    Date.now(),
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -52,7 +63,11 @@ describe('RestClient', () => {
     const query = post.url.slice(post.url.indexOf('?') + 1);
     const [signed, signature] = query.split('&signature=');
     expect(signed).toMatch(/^timestamp=\d+$/);
-    expect(signature).toBe(createHmac('sha256', SECRET).update(signed + post.body).digest('hex'));
+    expect(signature).toBe(
+      createHmac('sha256', SECRET)
+        .update(signed + post.body)
+        .digest('hex'),
+    );
     expect(JSON.parse(post.body!)).toEqual({ symbol: 'BTCUSDT', leverage: 7 });
   });
 
@@ -67,7 +82,15 @@ describe('RestClient', () => {
 
   it('places and cancels an order, and pages the order history', async () => {
     const api = client();
-    const r = await api.placeOrder({ symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '1000.00', qty: '0.100' });
+    const r = await api.placeOrder({
+      symbol: 'ETHUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: '1000.00',
+      qty: '0.100',
+    });
     expect(r.status).toBe(1);
     expect((await api.openOrders('ETHUSDT')).map((o) => o.id)).toEqual([r.order_id]);
     const cancelled = await api.cancelOrder('ETHUSDT', r.order_id);
@@ -79,7 +102,15 @@ describe('RestClient', () => {
 
   it('cancels by client_order_id ({ clientOrderId }) as well as by id ({ orderId } or the bare id)', async () => {
     const api = client();
-    const order = { symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '1000.00', qty: '0.100' } as const;
+    const order = {
+      symbol: 'ETHUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: '1000.00',
+      qty: '0.100',
+    } as const;
     const a = await api.placeOrder({ ...order, client_order_id: 'mm-bid-1' });
     const b = await api.placeOrder({ ...order, client_order_id: 'mm-bid-2' });
     sent.length = 0;
@@ -110,7 +141,10 @@ describe('RestClient', () => {
     expect(x.status).toBe(400);
     expect(x.requestBody).toBe('{"symbol":"BTCUSDT"}');
     expect((x.json as { code: number }).code).toBeGreaterThan(0);
-    const down = new RestClient({ baseUrl: 'http://127.0.0.1:1', fetch: (async () => Promise.reject(new Error('ECONNREFUSED'))) as typeof fetch });
+    const down = new RestClient({
+      baseUrl: 'http://127.0.0.1:1',
+      fetch: (async () => Promise.reject(new Error('ECONNREFUSED'))) as typeof fetch,
+    });
     const y = await down.request('GET', '/fapi/v1/time');
     expect(y.status).toBe(0);
     expect(y.networkError).toContain('ECONNREFUSED');

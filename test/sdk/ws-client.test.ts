@@ -6,7 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import type { AddressInfo } from 'node:net';
 import { ManualScheduler as SharedScheduler } from '../helpers/manual-scheduler.ts';
-import { WsClient, WsRequestError, type WebSocketConstructor, type WsCloseInfo } from '../../src-shared/sdk/ws-client.ts';
+import {
+  WsClient,
+  WsRequestError,
+  type WebSocketConstructor,
+  type WsCloseInfo,
+} from '../../src-shared/sdk/ws-client.ts';
 
 class ManualScheduler extends SharedScheduler {
   /** Delays of pending timers shorter than `limit` (excludes request timeouts). */
@@ -142,7 +147,11 @@ afterEach(async () => {
   await server.close();
 });
 
-function makeClient(sched: ManualScheduler, randoms: number[] = [], extra: Partial<ConstructorParameters<typeof WsClient>[0]> = {}) {
+function makeClient(
+  sched: ManualScheduler,
+  randoms: number[] = [],
+  extra: Partial<ConstructorParameters<typeof WsClient>[0]> = {},
+) {
   const errors: unknown[] = [];
   const c = new WsClient({
     url: server.url(),
@@ -214,7 +223,9 @@ describe('WsClient', () => {
     c.connect();
     await c.whenReady();
     await c.subscribe(['depth_update@BTCUSDT']);
-    const gotTrade = next<unknown>((fn) => c.onMessage((m) => (m as { stream?: string }).stream === 'trade@BTCUSDT' && fn(m)));
+    const gotTrade = next<unknown>((fn) =>
+      c.onMessage((m) => (m as { stream?: string }).stream === 'trade@BTCUSDT' && fn(m)),
+    );
     server.push(0, 'depth_update@BTCUSDT', { U: 1, u: 2 });
     server.push(0, 'trade@BTCUSDT', { p: '1' });
     await gotTrade;

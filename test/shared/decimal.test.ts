@@ -24,9 +24,41 @@ const ANY = { allowNegative: true, allowZero: true } as const;
 
 describe('toUnits: grammar', () => {
   it.each([
-    '', '.', '1.', '.5', '+1', ' 1', '1 ', '1e3', '1E3', '1e-3', 'NaN', 'Infinity', '-Infinity', '0x10', '0b1',
-    '01', '00', '00.1', '-01', '-', '--1', '-.5', '1..2', '1.2.3', '1,5', '1_000', '١', '１', '1\n', '\t1',
-    '0.1 ', '- 1', '1-', '٫5', 'abc',
+    '',
+    '.',
+    '1.',
+    '.5',
+    '+1',
+    ' 1',
+    '1 ',
+    '1e3',
+    '1E3',
+    '1e-3',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '0x10',
+    '0b1',
+    '01',
+    '00',
+    '00.1',
+    '-01',
+    '-',
+    '--1',
+    '-.5',
+    '1..2',
+    '1.2.3',
+    '1,5',
+    '1_000',
+    '١',
+    '１',
+    '1\n',
+    '\t1',
+    '0.1 ',
+    '- 1',
+    '1-',
+    '٫5',
+    'abc',
   ])('rejects %j as format', (text) => {
     expect(toUnits(text, '0.1', ANY)).toEqual({ ok: false, reason: 'format' });
     expect(isDecimalString(text, true)).toBe(false);
@@ -305,7 +337,11 @@ describe('notionalUnits', () => {
 
 // A step: a positive integer 1..999 times 10^-d, sometimes written with trailing zeros.
 const arbStep = fc
-  .record({ m: fc.integer({ min: 1, max: 999 }), d: fc.integer({ min: 0, max: 8 }), tz: fc.integer({ min: 0, max: 2 }) })
+  .record({
+    m: fc.integer({ min: 1, max: 999 }),
+    d: fc.integer({ min: 0, max: 8 }),
+    tz: fc.integer({ min: 0, max: 2 }),
+  })
   .map(({ m, d, tz }) => new D(m).div(new D(10).pow(d)).toFixed(d + tz));
 
 // A decimal string of the wire grammar, up to 20 integer digits and 12 decimals.
@@ -313,7 +349,9 @@ const arbDecimalText = fc
   .record({
     neg: fc.boolean(),
     int: fc.bigInt({ min: 0n, max: 10n ** 20n }),
-    frac: fc.option(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 12 }), { nil: undefined }),
+    frac: fc.option(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 12 }), {
+      nil: undefined,
+    }),
   })
   .map(({ neg, int, frac }) => (neg ? '-' : '') + int.toString() + (frac === undefined ? '' : '.' + frac));
 

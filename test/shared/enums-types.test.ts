@@ -35,7 +35,6 @@ import {
 } from '../../src-shared/types.ts';
 import { SPEC_RECORDS, words } from '../helpers/spec-records.ts';
 
-
 describe('enums carry the spec and DESIGN section 4 wire values', () => {
   it.each([
     ['Side', Side, { BUY: 1, SELL: 2 }],
@@ -165,6 +164,10 @@ describe.skipIf(!haveSpec)('field arrays against spec/api.md itself', () => {
   });
 
   it('### Order (open order record), plus the sample-only updated_at and user_id', () => {
-    expect([...ORDER_RECORD_FIELDS]).toEqual([...specTable(md, '### Order (open order record)'), 'updated_at', 'user_id']);
+    expect([...ORDER_RECORD_FIELDS]).toEqual([
+      ...specTable(md, '### Order (open order record)'),
+      'updated_at',
+      'user_id',
+    ]);
   });
 });

@@ -26,7 +26,24 @@ function monthStart(year: number, month: number): number {
 
 describe('interval table', () => {
   it('lists the 16 spec intervals in order, with their nominal lengths', () => {
-    expect(INTERVALS).toEqual(['1s', '1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '3d', '1w', '1M']);
+    expect(INTERVALS).toEqual([
+      '1s',
+      '1m',
+      '3m',
+      '5m',
+      '15m',
+      '30m',
+      '1h',
+      '2h',
+      '4h',
+      '6h',
+      '8h',
+      '12h',
+      '1d',
+      '3d',
+      '1w',
+      '1M',
+    ]);
     expect(INTERVAL_MS).toEqual({
       '1s': 1000,
       '1m': 60_000,
@@ -49,7 +66,23 @@ describe('interval table', () => {
 
   it('isInterval accepts exactly the table', () => {
     for (const i of INTERVALS) expect(isInterval(i)).toBe(true);
-    for (const s of ['', '1', '2m', '1H', '1D', '1mo', '1y', '1W', ' 1m', 'toString', '__proto__', 60_000, null, undefined, {}]) {
+    for (const s of [
+      '',
+      '1',
+      '2m',
+      '1H',
+      '1D',
+      '1mo',
+      '1y',
+      '1W',
+      ' 1m',
+      'toString',
+      '__proto__',
+      60_000,
+      null,
+      undefined,
+      {},
+    ]) {
       expect(isInterval(s)).toBe(false);
     }
   });
@@ -118,7 +151,15 @@ describe('calendar months', () => {
 
   it('31-day and 30-day months', () => {
     const len = (s: string) => (closeTimeOf('1M', iso(s)) + 1 - iso(s)) / DAY;
-    for (const s of ['2025-01-01', '2025-03-01', '2025-05-01', '2025-07-01', '2025-08-01', '2025-10-01', '2025-12-01']) {
+    for (const s of [
+      '2025-01-01',
+      '2025-03-01',
+      '2025-05-01',
+      '2025-07-01',
+      '2025-08-01',
+      '2025-10-01',
+      '2025-12-01',
+    ]) {
       expect(len(s + 'T00:00:00Z'), s).toBe(31);
     }
     for (const s of ['2025-04-01', '2025-06-01', '2025-09-01', '2025-11-01']) expect(len(s + 'T00:00:00Z'), s).toBe(30);
@@ -147,7 +188,9 @@ describe('weeks', () => {
       fc.property(fc.integer({ min: -MAX + 8 * DAY, max: MAX - 8 * DAY }), (t) => {
         const open = openTimeOf('1w', t);
         expect(new Date(open).getUTCDay()).toBe(1);
-        expect(new Date(open).getUTCHours() + new Date(open).getUTCMinutes() + new Date(open).getUTCMilliseconds()).toBe(0);
+        expect(
+          new Date(open).getUTCHours() + new Date(open).getUTCMinutes() + new Date(open).getUTCMilliseconds(),
+        ).toBe(0);
         expect(open <= t && t < open + 7 * DAY).toBe(true);
         expect(nextOpenTime('1w', open)).toBe(open + 7 * DAY);
       }),

@@ -126,7 +126,10 @@ describe('buildSignedQuery', () => {
   it('round-trips through the server-side payload rule', () => {
     fc.assert(
       fc.property(
-        fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== 'signature'), fc.oneof(fc.string(), fc.integer(), fc.boolean())),
+        fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== 'signature'),
+          fc.oneof(fc.string(), fc.integer(), fc.boolean()),
+        ),
         fc.string(),
         fc.option(fc.json(), { nil: undefined }),
         (params, secret, body) => {

@@ -18,7 +18,13 @@ describe('touch crowd (queue-reactive)', () => {
     try {
       const ex = tv.venue.exchange;
       const pair = ex.pair('BTCUSDT')!;
-      const touch = new TouchBook(ex, pair, new PairLimits(pair), Rng.stream(1, 'touch'), CROWD, { levels: 3, queueNotional: 100_000, limitRate: 4, cancelRate: 2, refillRate: 12 });
+      const touch = new TouchBook(ex, pair, new PairLimits(pair), Rng.stream(1, 'touch'), CROWD, {
+        levels: 3,
+        queueNotional: 100_000,
+        limitRate: 4,
+        cancelRate: 2,
+        refillRate: 12,
+      });
       const fair = 960_000.4; // ticks
       touch.step(0, 0, fair, 1, 0);
       const book = pair.book;
@@ -41,7 +47,13 @@ describe('touch crowd (queue-reactive)', () => {
     try {
       const ex = tv.venue.exchange;
       const pair = ex.pair('BTCUSDT')!;
-      const touch = new TouchBook(ex, pair, new PairLimits(pair), Rng.stream(2, 'touch'), CROWD, { levels: 3, queueNotional: 100_000, limitRate: 0, cancelRate: 0, refillRate: 5 });
+      const touch = new TouchBook(ex, pair, new PairLimits(pair), Rng.stream(2, 'touch'), CROWD, {
+        levels: 3,
+        queueNotional: 100_000,
+        limitRate: 0,
+        cancelRate: 0,
+        refillRate: 5,
+      });
       const fair = 960_000.4;
       touch.step(0, 0, fair, 1, 0);
       const book = pair.book;
@@ -52,7 +64,19 @@ describe('touch crowd (queue-reactive)', () => {
         if (!empty) {
           // a taker buys the whole best ask queue: the price moves a tick
           const lots = book.depth(1).asks[0][1];
-          ex.placeBotOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(960_001), qty: pair.math.formatQty(lots), time_in_force: 2 }, TAKER);
+          ex.placeBotOrder(
+            {
+              symbol: 'BTCUSDT',
+              side: 1,
+              position_side: 1,
+              position_action: 1,
+              type: 1,
+              price: pair.math.formatPrice(960_001),
+              qty: pair.math.formatQty(lots),
+              time_in_force: 2,
+            },
+            TAKER,
+          );
           expect(book.bestAsk()).toBe(960_002);
         }
         touch.step(100 * i, 100, fair, 960_001, 960_001);
@@ -76,9 +100,20 @@ describe('arbitrage of stale quotes', () => {
     const ex = tv.venue.exchange;
     const pair = ex.pair('BTCUSDT')!;
     const limits = new PairLimits(pair);
-    const touch = new TouchBook(ex, pair, limits, Rng.stream(3, 'touch'), CROWD, { levels: 3, queueNotional: 1_000_000, limitRate: 4, cancelRate: 2, refillRate: 12 });
+    const touch = new TouchBook(ex, pair, limits, Rng.stream(3, 'touch'), CROWD, {
+      levels: 3,
+      queueNotional: 1_000_000,
+      limitRate: 4,
+      cancelRate: 2,
+      refillRate: 12,
+    });
     // a threshold of 9.9 ticks at a fair price near 960,000 ticks
-    const flow = new OrderFlow(ex, pair, limits, Rng.stream(3, 'flow'), TAKER, { ...DEFAULT_FLOW, rate: 1, medianNotional: 600, arbMove: 9.9 / 960_000 });
+    const flow = new OrderFlow(ex, pair, limits, Rng.stream(3, 'flow'), TAKER, {
+      ...DEFAULT_FLOW,
+      rate: 1,
+      medianNotional: 600,
+      arbMove: 9.9 / 960_000,
+    });
     let i = 0;
     /** The fair price moved `through` ticks past the best ask (up) or bid (down); the lots the arbitrage bought (+) or sold (-). */
     const cross = (dir: 1 | -1, through: number, maxLots: number): number => {

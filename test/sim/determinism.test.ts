@@ -14,7 +14,8 @@ function run(seed: number): { trades: string; prices: string; tv: TestVenue; sim
   const prices: unknown[] = [];
   for (let i = 0; i < STEPS; i++) {
     sim.step();
-    for (const p of tv.venue.exchange.pairs.values()) prices.push([p.row.symbol, p.markPrice, p.indexPrice, p.fundingRate, p.lastPriceTicks]);
+    for (const p of tv.venue.exchange.pairs.values())
+      prices.push([p.row.symbol, p.markPrice, p.indexPrice, p.fundingRate, p.lastPriceTicks]);
   }
   return { trades: JSON.stringify(tv.trades), prices: JSON.stringify(prices), tv, sim };
 }
@@ -75,7 +76,12 @@ describe('simulator determinism', () => {
       }
       for (const [symbol, p] of driven.venue.exchange.pairs) {
         const q = straight.venue.exchange.pair(symbol)!;
-        expect([p.markPrice, p.indexPrice, p.lastPriceTicks, p.book.updateId]).toEqual([q.markPrice, q.indexPrice, q.lastPriceTicks, q.book.updateId]);
+        expect([p.markPrice, p.indexPrice, p.lastPriceTicks, p.book.updateId]).toEqual([
+          q.markPrice,
+          q.indexPrice,
+          q.lastPriceTicks,
+          q.book.updateId,
+        ]);
       }
     } finally {
       driven.close();
@@ -89,10 +95,18 @@ describe('simulator determinism', () => {
     const other = testVenue({ seed: 5 });
     try {
       const simA = new Simulator({ exchange: base.venue.exchange, clock: base.venue.clock, seed: 5 });
-      const simB = new Simulator({ exchange: other.venue.exchange, clock: other.venue.clock, seed: 5, params: { BTCUSDT: { takerRate: 7, volatility: 2 } } });
+      const simB = new Simulator({
+        exchange: other.venue.exchange,
+        clock: other.venue.clock,
+        seed: 5,
+        params: { BTCUSDT: { takerRate: 7, volatility: 2 } },
+      });
       simA.runUntil(T0 + 30_000);
       simB.runUntil(T0 + 30_000);
-      const strip = (tv: TestVenue, symbol: string) => JSON.stringify(tv.trades.filter((t) => t.symbol === symbol).map((t) => [t.priceTicks, t.qtyLots, t.takerSide, t.time]));
+      const strip = (tv: TestVenue, symbol: string) =>
+        JSON.stringify(
+          tv.trades.filter((t) => t.symbol === symbol).map((t) => [t.priceTicks, t.qtyLots, t.takerSide, t.time]),
+        );
       expect(strip(base, 'ETHUSDT')).toBe(strip(other, 'ETHUSDT'));
       expect(strip(base, 'DOGEUSDT')).toBe(strip(other, 'DOGEUSDT'));
       expect(strip(base, 'BTCUSDT')).not.toBe(strip(other, 'BTCUSDT'));

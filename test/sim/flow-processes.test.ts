@@ -75,7 +75,12 @@ describe('trade sizes', () => {
     expect(median(xs) / 600).toBeLessThan(1.03);
     // a thinner tail is told apart
     const thin = new TradeSizes(Rng.stream(4, 'sizes'), 600, 3, 0.9, 0);
-    expect(hill(Array.from({ length: 400_000 }, () => thin.notional()), 2_000)).toBeGreaterThan(2.5);
+    expect(
+      hill(
+        Array.from({ length: 400_000 }, () => thin.notional()),
+        2_000,
+      ),
+    ).toBeGreaterThan(2.5);
   });
 
   it('round lots: about roundShare of quantities have one significant digit', () => {
@@ -104,7 +109,14 @@ describe('metaorder signs', () => {
     expect(c10 / c1).toBeGreaterThan(0.3);
     // independent signs (share 0) have none
     const iid = new Metaorders(Rng.stream(6, 'meta'), 3, 1.5, 0);
-    expect(Math.abs(autocorr(Array.from({ length: 200_000 }, () => iid.next()), 1))).toBeLessThan(0.01);
+    expect(
+      Math.abs(
+        autocorr(
+          Array.from({ length: 200_000 }, () => iid.next()),
+          1,
+        ),
+      ),
+    ).toBeLessThan(0.01);
   });
 });
 
@@ -116,11 +128,16 @@ describe('deep-book placement', () => {
     const xs = Array.from({ length: 200_000 }, () => lomaxDistance(rng, d0, mu, 1e9));
     expect(median(xs) / (d0 * (2 ** (1 / mu) - 1))).toBeGreaterThan(0.95);
     expect(median(xs) / (d0 * (2 ** (1 / mu) - 1))).toBeLessThan(1.05);
-    const a = hill(xs.map((x) => x + d0), 2_000);
+    const a = hill(
+      xs.map((x) => x + d0),
+      2_000,
+    );
     expect(a).toBeGreaterThan(0.5);
     expect(a).toBeLessThan(0.7);
     // a cap resamples: nothing beyond it
-    expect(Math.max(...Array.from({ length: 10_000 }, () => lomaxDistance(rng, d0, mu, 0.04)))).toBeLessThanOrEqual(0.04);
+    expect(Math.max(...Array.from({ length: 10_000 }, () => lomaxDistance(rng, d0, mu, 0.04)))).toBeLessThanOrEqual(
+      0.04,
+    );
   });
 
   it('poisson() has the mean and variance of its parameter', () => {

@@ -44,7 +44,10 @@ describe('funding settlement', () => {
       const ex = tv.venue.exchange;
       const sim = new Simulator({ exchange: ex, clock: tv.venue.clock, seed: 4 });
       sim.runUntil(T0 + 16 * H - 10_000);
-      const acct = tv.venue.accounts.upsert({ apiKey: 'funding-test-key', apiSecret: 'funding-test-secret', kind: 'user', balance: 100_000n * 10n ** 8n }, T0);
+      const acct = tv.venue.accounts.upsert(
+        { apiKey: 'funding-test-key', apiSecret: 'funding-test-secret', kind: 'user', balance: 100_000n * 10n ** 8n },
+        T0,
+      );
       ex.placeOrder(acct.id, { symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '2' });
       expect(ex.positions(acct.id)[0].quantity).toBe(2);
       let settled: { rate: number; mark: number } | null = null;

@@ -3,8 +3,17 @@
 import { describe, expect, it } from 'vitest';
 import { CandleBuilder, type Candle } from '../../src-main/market/candles.ts';
 import { KlineService } from '../../src-main/market/kline-service.ts';
-import { fastForwardHistory, fastForwardHistorySync, type HistoryProgress, type TradeRecorder } from '../../src-main/market/sim/history.ts';
-import { HistoryCandleWriter, lastStoredPrices, pairsWithoutHistory } from '../../src-main/market/sim/history-writer.ts';
+import {
+  fastForwardHistory,
+  fastForwardHistorySync,
+  type HistoryProgress,
+  type TradeRecorder,
+} from '../../src-main/market/sim/history.ts';
+import {
+  HistoryCandleWriter,
+  lastStoredPrices,
+  pairsWithoutHistory,
+} from '../../src-main/market/sim/history-writer.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
 import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
 import { T0, testVenue, tradingSymbols } from './helpers.ts';
@@ -32,7 +41,15 @@ class MinuteRecorder implements TradeRecorder {
       this.builders.set(symbol, b);
     }
     b.trade(time, priceTicks, qtyLots, takerSide === 1 ? 1 : 2, count);
-    for (const x of [symbol.length, time % 4294967296, Math.floor(time / 4294967296), priceTicks, qtyLots, takerSide, count]) {
+    for (const x of [
+      symbol.length,
+      time % 4294967296,
+      Math.floor(time / 4294967296),
+      priceTicks,
+      qtyLots,
+      takerSide,
+      count,
+    ]) {
       this.hash = Math.imul(this.hash ^ (x | 0), 16777619) >>> 0;
     }
     this.last.set(symbol, { time, price: priceTicks });
@@ -50,9 +67,17 @@ describe('history fast-forward', () => {
       const pairs = [...tv.venue.exchange.pairs.values()];
       const a = new MinuteRecorder();
       const progress: HistoryProgress[] = [];
-      const r = await fastForwardHistory({ pairs, seed: 8, end: END, recorder: a, onProgress: (p) => progress.push(p) });
+      const r = await fastForwardHistory({
+        pairs,
+        seed: 8,
+        end: END,
+        recorder: a,
+        onProgress: (p) => progress.push(p),
+      });
       const symbols = tradingSymbols(tv.venue);
-      expect(progress.map((p) => `${p.done}/${p.total} ${p.symbol}`)).toEqual(symbols.map((s, i) => `${i + 1}/${symbols.length} ${s}`));
+      expect(progress.map((p) => `${p.done}/${p.total} ${p.symbol}`)).toEqual(
+        symbols.map((s, i) => `${i + 1}/${symbols.length} ${s}`),
+      );
       expect([...a.candles.keys()]).toEqual(symbols);
       expect(r.trades).toBe(a.trades);
       for (const symbol of symbols) {
@@ -63,7 +88,8 @@ describe('history fast-forward', () => {
         for (let i = 0; i < list.length; i++) {
           const c = list[i];
           if (i > 0 && c.openTime !== list[i - 1].openTime + 60_000) throw new Error(`${symbol}: gap at ${c.openTime}`);
-          if (c.trades === 0 || c.low > Math.min(c.open, c.close) || c.high < Math.max(c.open, c.close)) throw new Error(`${symbol}: bad candle ${JSON.stringify(c)}`);
+          if (c.trades === 0 || c.low > Math.min(c.open, c.close) || c.high < Math.max(c.open, c.close))
+            throw new Error(`${symbol}: bad candle ${JSON.stringify(c)}`);
           if (c.high > Math.max(c.open, c.close) || c.low < Math.min(c.open, c.close)) wicks++;
         }
         expect(wicks / list.length).toBeGreaterThan(0.5);
@@ -99,7 +125,10 @@ describe('history fast-forward', () => {
       expect(mean(counts) / 60).toBeGreaterThan(10);
       expect(mean(counts) / 60).toBeLessThan(40);
       // the hour profile of counts correlates with the activity profile
-      const prof = hourProfile(list.map((c) => c.openTime), counts);
+      const prof = hourProfile(
+        list.map((c) => c.openTime),
+        counts,
+      );
       expect(corr(prof, HOURLY)).toBeGreaterThan(0.7);
       // taker imbalance signed with the return
       const ret = list.map((c) => Math.log(c.close / c.open));
@@ -114,7 +143,9 @@ describe('history fast-forward', () => {
   it('is deterministic: the same seed gives the same trades, another seed others', async () => {
     const tv = testVenue();
     try {
-      const pairs = [...tv.venue.exchange.pairs.values()].filter((p) => ['BTCUSDT', 'XRPUSDT', '1000PEPEUSDT'].includes(p.row.symbol));
+      const pairs = [...tv.venue.exchange.pairs.values()].filter((p) =>
+        ['BTCUSDT', 'XRPUSDT', '1000PEPEUSDT'].includes(p.row.symbol),
+      );
       const run = async (seed: number) => {
         const r = new MinuteRecorder();
         await fastForwardHistory({ pairs, seed, end: END, recorder: r, days: 10 });
@@ -141,7 +172,14 @@ describe('history fast-forward', () => {
       const pairs = [...tv.venue.exchange.pairs.values()];
       const rec = new MinuteRecorder();
       const anchor = new Map([['BTCUSDT', 90_000]]);
-      const h = await fastForwardHistory({ pairs: pairs.filter((p) => p.row.symbol === 'BTCUSDT'), seed: 2, end: END, days: 1, anchor, recorder: rec });
+      const h = await fastForwardHistory({
+        pairs: pairs.filter((p) => p.row.symbol === 'BTCUSDT'),
+        seed: 2,
+        end: END,
+        days: 1,
+        anchor,
+        recorder: rec,
+      });
       expect(Math.abs(rec.last.get('BTCUSDT')!.price * 0.1 - 90_000)).toBeLessThanOrEqual(0.1);
       const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 2, startStates: h.states });
       const btc = sim.symbol('BTCUSDT')!;
@@ -149,7 +187,7 @@ describe('history fast-forward', () => {
       expect(btc.process.h).toBe(h.states.get('BTCUSDT')!.h);
       sim.runUntil(END + 10_000);
       const first = tv.trades.find((t) => t.symbol === 'BTCUSDT')!;
-      expect(Math.abs(first.priceTicks * 0.1 / 90_000 - 1)).toBeLessThan(0.002);
+      expect(Math.abs((first.priceTicks * 0.1) / 90_000 - 1)).toBeLessThan(0.002);
     } finally {
       tv.close();
     }

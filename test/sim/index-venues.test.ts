@@ -91,7 +91,8 @@ describe('index from synthetic venues', () => {
         for (const s of sim.symbols) {
           maxDev = Math.max(maxDev, Math.abs(s.feed.index / s.process.price - 1) / s.params.venueBasis);
           if (s.venues.upCount < 3) downSteps++;
-          if (s.pair.indexPrice !== s.feed.index) throw new Error(`${s.symbol}: exchange index ${s.pair.indexPrice} != feed ${s.feed.index}`);
+          if (s.pair.indexPrice !== s.feed.index)
+            throw new Error(`${s.symbol}: exchange index ${s.pair.indexPrice} != feed ${s.feed.index}`);
         }
       }
       expect(downSteps).toBeGreaterThan(50);

@@ -21,10 +21,20 @@ describe('liquidation in the simulated market', () => {
     const sim = new Simulator({ exchange: ex, clock: venue.clock, seed: 7 });
     for (let i = 0; i < 40; i++) sim.step(); // 10 s of market: quotes and prices settle
 
-    const u = venue.accounts.upsert({ apiKey: 'liqe2e0001', apiSecret: 'liqe2e-secret', kind: 'user', balance: 2_000n * 100_000_000n }, 0).id;
+    const u = venue.accounts.upsert(
+      { apiKey: 'liqe2e0001', apiSecret: 'liqe2e-secret', kind: 'user', balance: 2_000n * 100_000_000n },
+      0,
+    ).id;
     ex.setMarginMode(u, 'BTCUSDT', 1);
     ex.setLeverage(u, 'BTCUSDT', 50);
-    const r = ex.placeOrder(u, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.200' });
+    const r = ex.placeOrder(u, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: '0.200',
+    });
     expect(r.status).toBe(3);
     const [pos] = ex.positions(u);
     const lp = pos.liquidation_price;
@@ -60,8 +70,10 @@ describe('liquidation in the simulated market', () => {
     const history = venue.trading.closedPositions({ accountId: u, limit: 5 });
     expect(history).toHaveLength(1);
     expect([4, 6]).toContain(history[0].closeType);
-    expect(venue.trading.closedPositions({ accountId: u, closeType: 4, limit: 5 }).length +
-      venue.trading.closedPositions({ accountId: u, closeType: 6, limit: 5 }).length).toBe(1);
+    expect(
+      venue.trading.closedPositions({ accountId: u, closeType: 4, limit: 5 }).length +
+        venue.trading.closedPositions({ accountId: u, closeType: 6, limit: 5 }).length,
+    ).toBe(1);
 
     // deposits (incl. any insurance-fund cover) = wallet + fees - realized PnL + funding paid
     const acct = venue.accounts.byId(u)!;

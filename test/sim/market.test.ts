@@ -55,8 +55,12 @@ describe('simulated market', () => {
           const o = s.pair.book.getOrder(id)!;
           expect(Number.isInteger(o.priceTicks) && Number.isInteger(o.qtyLots)).toBe(true);
           expect(o.qtyLots).toBeGreaterThanOrEqual(minLots);
-          expect(o.priceTicks * s.pair.math.tickValue * o.qtyLots * s.pair.math.lotValue).toBeGreaterThanOrEqual(minNotional);
-          expect(Math.abs(o.priceTicks * s.pair.math.tickValue / s.pair.markPrice - 1)).toBeLessThan(s.pair.bandRatio);
+          expect(o.priceTicks * s.pair.math.tickValue * o.qtyLots * s.pair.math.lotValue).toBeGreaterThanOrEqual(
+            minNotional,
+          );
+          expect(Math.abs((o.priceTicks * s.pair.math.tickValue) / s.pair.markPrice - 1)).toBeLessThan(
+            s.pair.bandRatio,
+          );
         }
         // bids below asks, best prices around the index
         const mid = ((s.pair.book.bestBid() + s.pair.book.bestAsk()) / 2) * s.pair.math.tickValue;
@@ -86,7 +90,16 @@ describe('simulated market', () => {
         let lots = 0;
         for (const l of book.depth(2000).bids) if (l[0] >= floor) lots += l[1];
         tv.venue.exchange.placeBotOrder(
-          { symbol, side: 2, position_side: 2, position_action: 1, type: 1, price: s.pair.math.formatPrice(floor), qty: s.pair.math.formatQty(lots), time_in_force: 2 },
+          {
+            symbol,
+            side: 2,
+            position_side: 2,
+            position_action: 1,
+            type: 1,
+            price: s.pair.math.formatPrice(floor),
+            qty: s.pair.math.formatQty(lots),
+            time_in_force: 2,
+          },
           TAKER_ACCOUNT,
         );
         let lost = 0;
@@ -106,14 +119,29 @@ describe('simulated market', () => {
     try {
       // the maker's old 0.6 bp floor (it now quotes behind the crowd, from 10 bp): with the wider
       // floor a doubling of the volatility moves its quotes less than their dead band
-      const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 15, params: { ETHUSDT: { makerBaseHalfSpread: 0.00006 } } });
+      const sim = new Simulator({
+        exchange: tv.venue.exchange,
+        clock: tv.venue.clock,
+        seed: 15,
+        params: { ETHUSDT: { makerBaseHalfSpread: 0.00006 } },
+      });
       sim.runUntil(T0 + 5_000);
       const eth = sim.symbol('ETHUSDT')!;
       const book = eth.pair.book;
       // the maker's own quotes (the crowd's touch is inside them)
       const own = () => book.openOrderIds(MAKER_ACCOUNT).map((id) => book.getOrder(id)!);
-      const makerBid = () => Math.max(...own().filter((o) => o.side === 1).map((o) => o.priceTicks));
-      const makerAsk = () => Math.min(...own().filter((o) => o.side === 2).map((o) => o.priceTicks));
+      const makerBid = () =>
+        Math.max(
+          ...own()
+            .filter((o) => o.side === 1)
+            .map((o) => o.priceTicks),
+        );
+      const makerAsk = () =>
+        Math.min(
+          ...own()
+            .filter((o) => o.side === 2)
+            .map((o) => o.priceTicks),
+        );
       const spreadTicks = () => makerAsk() - makerBid();
       const fair = 3400;
       const calm = eth.halfSpread;

@@ -7,7 +7,10 @@ import { T0, testVenue } from './helpers.ts';
 const H = 3_600_000;
 
 function rest(ex: Exchange, side: 1 | 2, price: string, qty: string, account = HOUSE_ACCOUNT): number {
-  const r = ex.placeBotOrder({ symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty, time_in_force: 1 }, account);
+  const r = ex.placeBotOrder(
+    { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty, time_in_force: 1 },
+    account,
+  );
   return Number(r.order_id);
 }
 

@@ -31,7 +31,12 @@ describe('latent price process', () => {
       [60_000, 200 * 1440],
       [250, 4 * 86_400 * 4],
     ] as const) {
-      const p = new PriceProcess({ volatility: 0.6, jumpsPerDay: 0, jumpScale: 0 }, { price: 100 }, Rng.stream(1, 'vol', dtMs), bounds);
+      const p = new PriceProcess(
+        { volatility: 0.6, jumpsPerDay: 0, jumpScale: 0 },
+        { price: 100 },
+        Rng.stream(1, 'vol', dtMs),
+        bounds,
+      );
       const r = returns(p, dtMs, n);
       let ss = 0;
       for (const v of r) ss += v * v;
@@ -43,7 +48,12 @@ describe('latent price process', () => {
   });
 
   it('clusters volatility: absolute returns are autocorrelated, raw returns are not', () => {
-    const p = new PriceProcess({ volatility: 0.8, jumpsPerDay: 0, jumpScale: 0 }, { price: 100 }, Rng.stream(2, 'cluster'), bounds);
+    const p = new PriceProcess(
+      { volatility: 0.8, jumpsPerDay: 0, jumpScale: 0 },
+      { price: 100 },
+      Rng.stream(2, 'cluster'),
+      bounds,
+    );
     const r = returns(p, 60_000, 60 * 1440);
     const abs = r.map(Math.abs);
     for (const lag of [1, 10, 60]) {
@@ -57,7 +67,12 @@ describe('latent price process', () => {
   });
 
   it('jumps at the configured rate, and a jump raises the variance', () => {
-    const p = new PriceProcess({ volatility: 0.5, jumpsPerDay: 24, jumpScale: 0.01 }, { price: 100 }, Rng.stream(3, 'jumps'), bounds);
+    const p = new PriceProcess(
+      { volatility: 0.5, jumpsPerDay: 24, jumpScale: 0.01 },
+      { price: 100 },
+      Rng.stream(3, 'jumps'),
+      bounds,
+    );
     let raised = 0;
     let jumps = 0;
     for (let i = 0; i < 20 * 1440; i++) {
@@ -76,7 +91,12 @@ describe('latent price process', () => {
   });
 
   it('keeps the price inside its bounds', () => {
-    const p = new PriceProcess({ volatility: 5, jumpsPerDay: 100, jumpScale: 0.1 }, { price: 1 }, Rng.stream(4, 'bounds'), { min: 0.5, max: 2 });
+    const p = new PriceProcess(
+      { volatility: 5, jumpsPerDay: 100, jumpScale: 0.1 },
+      { price: 1 },
+      Rng.stream(4, 'bounds'),
+      { min: 0.5, max: 2 },
+    );
     for (let i = 0; i < 50_000; i++) {
       p.advance(60_000);
       if (p.price < 0.5 - 1e-9 || p.price > 2 + 1e-9) throw new Error(`price ${p.price} out of bounds at ${i}`);

@@ -5,7 +5,9 @@ describe('Rng (xoshiro128**)', () => {
   it('matches the reference generator for the state 1, 2, 3, 4', () => {
     // values from an independent implementation of the published algorithm
     const r = new Rng(1, 2, 3, 4);
-    expect([r.u32(), r.u32(), r.u32(), r.u32(), r.u32(), r.u32()]).toEqual([11520, 0, 5927040, 70819200, 2031721883, 1637235492]);
+    expect([r.u32(), r.u32(), r.u32(), r.u32(), r.u32(), r.u32()]).toEqual([
+      11520, 0, 5927040, 70819200, 2031721883, 1637235492,
+    ]);
   });
 
   it('gives the same stream for the same seed and path, and unrelated streams otherwise', () => {

@@ -45,8 +45,18 @@ describe('/api/v1/sim', () => {
     expect(btc.index_price).toBeGreaterThan(0);
     expect(btc.funding_rate).toBe(0.0001);
     expect(Object.keys(btc).sort()).toEqual([
-      'current_volatility', 'funding_rate', 'index_price', 'jumps_per_day', 'maker_depth_notional', 'maker_levels',
-      'mark_price', 'symbol', 'taker_median_notional', 'taker_rate', 'venues', 'volatility',
+      'current_volatility',
+      'funding_rate',
+      'index_price',
+      'jumps_per_day',
+      'maker_depth_notional',
+      'maker_levels',
+      'mark_price',
+      'symbol',
+      'taker_median_notional',
+      'taker_rate',
+      'venues',
+      'volatility',
     ]);
   });
 
@@ -85,7 +95,12 @@ describe('/api/v1/sim', () => {
       expect(b, JSON.stringify(payload)).toMatchObject({ code, data: null });
       expect(typeof b.message).toBe('string');
     }
-    const raw = await app.inject({ method: 'POST', url: '/api/v1/sim', payload: '{"speed":', headers: { 'content-type': 'application/json' } });
+    const raw = await app.inject({
+      method: 'POST',
+      url: '/api/v1/sim',
+      payload: '{"speed":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(raw.statusCode).toBe(400);
     expect(raw.json().data).toBeNull();
     expect(tv.venue.clock.speed).toBe(1);

@@ -27,7 +27,12 @@ describe('simulator soak', () => {
     const venue = openVenue({ dataDir: ':memory:', seed: 77, speed: 1000, wall: () => wall });
     try {
       const errors: unknown[] = [];
-      const sim = new Simulator({ exchange: venue.exchange, clock: venue.clock, seed: 77, onError: (e) => errors.push(e) });
+      const sim = new Simulator({
+        exchange: venue.exchange,
+        clock: venue.clock,
+        seed: 77,
+        onError: (e) => errors.push(e),
+      });
       const driver = new SimDriver(sim, venue.clock, { onError: (e) => errors.push(e) });
       let trades = 0;
       venue.exchange.events.on('trade', () => trades++);

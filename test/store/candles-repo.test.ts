@@ -16,17 +16,29 @@ afterEach(() => {
 
 function candle(openTime: number, close: number): Candle {
   return {
-    interval: '1m', openTime, open: 100, high: Math.max(100, close), low: Math.min(100, close), close, volume: close * 3,
-    quoteVolume: 10n ** 20n + BigInt(close), trades: close % 7, takerBuyVolume: close, takerBuyQuoteVolume: BigInt(close) * 5n,
+    interval: '1m',
+    openTime,
+    open: 100,
+    high: Math.max(100, close),
+    low: Math.min(100, close),
+    close,
+    volume: close * 3,
+    quoteVolume: 10n ** 20n + BigInt(close),
+    trades: close % 7,
+    takerBuyVolume: close,
+    takerBuyQuoteVolume: BigInt(close) * 5n,
   };
 }
 
 const stores: Array<[string, () => CandleStore]> = [
-  ['CandlesRepo', () => {
-    const db = openDatabase({ dataDir: ':memory:' });
-    dbs.push(db);
-    return new CandlesRepo(db);
-  }],
+  [
+    'CandlesRepo',
+    () => {
+      const db = openDatabase({ dataDir: ':memory:' });
+      dbs.push(db);
+      return new CandlesRepo(db);
+    },
+  ],
   ['MemoryCandleStore', () => new MemoryCandleStore()],
 ];
 
@@ -64,7 +76,11 @@ describe.each(stores)('%s.writeMany', (_name, open) => {
   it('writes only the first n rows', () => {
     const repo = open();
     const list = Array.from({ length: 130 }, (_, i) => candle(i * 60_000, i + 1));
-    repo.writeMany(list.map(() => 'BTCUSDT'), list, 97);
+    repo.writeMany(
+      list.map(() => 'BTCUSDT'),
+      list,
+      97,
+    );
     const got = repo.range('BTCUSDT', '1m', 0, 1e12);
     expect(got.map((c) => c.close)).toEqual(list.slice(0, 97).map((c) => c.close));
   });

@@ -34,7 +34,9 @@ describe('checkpointer', () => {
     const db = openDatabase({ dataDir: dir });
     db.exec('CREATE TABLE t (v TEXT NOT NULL)');
     const ck = new Checkpointer(db, { file, everyMs: 600_000 });
-    expect((db.prepare('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint).toBe(0);
+    expect((db.prepare('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint).toBe(
+      0,
+    );
 
     const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
     const blob = 'x'.repeat(2000);
@@ -76,7 +78,7 @@ describe('checkpointer', () => {
     again.close();
   });
 
-  it("an awaited venue close finishes even when nothing else keeps the process alive", () => {
+  it('an awaited venue close finishes even when nothing else keeps the process alive', () => {
     dir = mkdtempSync(join(tmpdir(), 'perpdesk-ckpt-'));
     // A fresh process whose only remaining work is the close: the checkpointer's worker must hold
     // the process until its last round is done, or the code after the await never runs.

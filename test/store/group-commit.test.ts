@@ -68,7 +68,12 @@ describe('group commit', () => {
     ).toThrow();
     g.unit(() => insert.run(3));
     await nextTurn();
-    expect(reader().prepare('SELECT v FROM t ORDER BY v').all().map((r) => (r as { v: number }).v)).toEqual([1, 3]);
+    expect(
+      reader()
+        .prepare('SELECT v FROM t ORDER BY v')
+        .all()
+        .map((r) => (r as { v: number }).v),
+    ).toEqual([1, 3]);
   });
 
   it('nested units join the outer one and share its fate', () => {
@@ -105,7 +110,9 @@ describe('group commit', () => {
   it('a failed commit reaches waiters and failure listeners, drops after-commit callbacks and the rows', async () => {
     const { db, reader } = fileDb();
     // A deferred foreign key is checked at COMMIT: the way to make a commit itself fail.
-    db.exec('CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (pid INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)');
+    db.exec(
+      'CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (pid INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)',
+    );
     const g = groupCommitOf(db);
     const failures: string[] = [];
     g.onFailure((e) => failures.push(e.message));
@@ -183,6 +190,11 @@ describe('group commit', () => {
     pending.push(3);
     g.defer(writer);
     await g.durable();
-    expect(reader().prepare('SELECT v FROM t ORDER BY v').all().map((r) => (r as { v: number }).v)).toEqual([1, 2, 3]);
+    expect(
+      reader()
+        .prepare('SELECT v FROM t ORDER BY v')
+        .all()
+        .map((r) => (r as { v: number }).v),
+    ).toEqual([1, 2, 3]);
   });
 });

@@ -70,9 +70,19 @@ describe('storage', () => {
 
   it('--account on an existing key updates the secret and books the balance change as a deposit', async () => {
     const dataDir = tempDir();
-    const a = await startService({ dataDir, port: 0, simulate: false, accounts: [{ apiKey: 'keykeykey1', apiSecret: 'secret0001', balance: 100_00000000n }] });
+    const a = await startService({
+      dataDir,
+      port: 0,
+      simulate: false,
+      accounts: [{ apiKey: 'keykeykey1', apiSecret: 'secret0001', balance: 100_00000000n }],
+    });
     await a.close();
-    const b = await startService({ dataDir, port: 0, simulate: false, accounts: [{ apiKey: 'keykeykey1', apiSecret: 'secret0002', balance: 250_00000000n }] });
+    const b = await startService({
+      dataDir,
+      port: 0,
+      simulate: false,
+      accounts: [{ apiKey: 'keykeykey1', apiSecret: 'secret0002', balance: 250_00000000n }],
+    });
     try {
       const acct = b.venue.accounts.byKey('keykeykey1')!;
       expect(acct.apiSecret).toBe('secret0002');
@@ -89,8 +99,24 @@ describe('storage', () => {
     const a = await startService({ dataDir, port: 0, simulate: false, accounts: [spec] });
     const id = a.venue.accounts.byKey(spec.apiKey)!.id;
     // a house ask to take, then a market buy: the position stays open, the taker fee leaves the wallet
-    a.venue.exchange.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '1.000', need_cache: true });
-    a.venue.exchange.placeOrder(id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' });
+    a.venue.exchange.placeBotOrder({
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 1,
+      price: '96000.0',
+      qty: '1.000',
+      need_cache: true,
+    });
+    a.venue.exchange.placeOrder(id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: '0.100',
+    });
     const fee = 480_000_000n; // 9,600 x 0.0005 = 4.8 USDT, in 1e-8 units
     expect(a.venue.exchange.walletOf(id)).toBe(spec.balance - fee);
     await a.close();
@@ -103,21 +129,27 @@ describe('storage', () => {
       expect(stored.walletBalance).toBe(spec.balance);
       expect(stored.totalDeposits).toBe(spec.balance + fee);
       expect(b.venue.exchange.walletOf(id)).toBe(spec.balance);
-      expect(b.venue.exchange.summary(id)).toMatchObject({ wallet_balance: '10000.00000000', total_deposits: '10004.80000000' });
+      expect(b.venue.exchange.summary(id)).toMatchObject({
+        wallet_balance: '10000.00000000',
+        total_deposits: '10004.80000000',
+      });
     } finally {
       await b.close();
     }
   });
 
-  it.skipIf(process.platform === 'win32')('the data folder and database file are private to the user (they hold API secrets)', async () => {
-    const dataDir = join(tempDir(), 'fresh');
-    const v = await startService({ dataDir, port: 0, simulate: false });
-    try {
-      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
-      expect(statSync(join(dataDir, 'perpdesk.db')).mode & 0o777).toBe(0o600);
-      expect(statSync(join(dataDir, 'perpdesk.db-wal')).mode & 0o777).toBe(0o600);
-    } finally {
-      await v.close();
-    }
-  });
+  it.skipIf(process.platform === 'win32')(
+    'the data folder and database file are private to the user (they hold API secrets)',
+    async () => {
+      const dataDir = join(tempDir(), 'fresh');
+      const v = await startService({ dataDir, port: 0, simulate: false });
+      try {
+        expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+        expect(statSync(join(dataDir, 'perpdesk.db')).mode & 0o777).toBe(0o600);
+        expect(statSync(join(dataDir, 'perpdesk.db-wal')).mode & 0o777).toBe(0o600);
+      } finally {
+        await v.close();
+      }
+    },
+  );
 });

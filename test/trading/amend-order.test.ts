@@ -31,8 +31,14 @@ function user(v: Venue, key: string, balance = 1_000_000n * USDT): number {
   return v.accounts.upsert({ apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, T0).id;
 }
 
-const btc = (o: Partial<OrderInput> & Pick<OrderInput, 'side' | 'position_side' | 'position_action'>): OrderInput => ({ symbol: 'BTCUSDT', type: 1, qty: '0.010', ...o });
-const bid = (price: string, qty = '0.010', more: Partial<OrderInput> = {}) => btc({ side: 1, position_side: 1, position_action: 1, price, qty, ...more });
+const btc = (o: Partial<OrderInput> & Pick<OrderInput, 'side' | 'position_side' | 'position_action'>): OrderInput => ({
+  symbol: 'BTCUSDT',
+  type: 1,
+  qty: '0.010',
+  ...o,
+});
+const bid = (price: string, qty = '0.010', more: Partial<OrderInput> = {}) =>
+  btc({ side: 1, position_side: 1, position_action: 1, price, qty, ...more });
 
 function code(fn: () => unknown): number {
   try {
@@ -81,7 +87,10 @@ describe('amend', () => {
     const [o] = ex.openOrders(a, 'BTCUSDT');
     expect(o).toMatchObject({ id: String(first), client_order_id: cid, price: px2, qty: '0.040' });
     expect(frozenOf(v, a)).toBe(marginOf(v, m.price.mustToUnits(px2), 40, lev));
-    expect(v.exchange.pair('BTCUSDT')!.book.getOrder(first)).toMatchObject({ priceTicks: m.price.mustToUnits(px2), remainingLots: 40 });
+    expect(v.exchange.pair('BTCUSDT')!.book.getOrder(first)).toMatchObject({
+      priceTicks: m.price.mustToUnits(px2),
+      remainingLots: 40,
+    });
   });
 
   it('a new price that crosses trades at once, at the makers price', () => {
@@ -89,7 +98,19 @@ describe('amend', () => {
     const ex = v.exchange;
     const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
     const ask = (mid + 10).toFixed(1);
-    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: ask, qty: '0.020', time_in_force: 1 }, HOUSE_ACCOUNT);
+    ex.placeBotOrder(
+      {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price: ask,
+        qty: '0.020',
+        time_in_force: 1,
+      },
+      HOUSE_ACCOUNT,
+    );
     const a = user(v, 'cross');
     const id = Number(ex.placeOrder(a, bid((mid - 50).toFixed(1), '0.050')).order_id);
     const r = ex.execute({ kind: 'amend', accountId: a, orderId: id, price: (mid + 20).toFixed(1), qty: '0.050' });
@@ -97,7 +118,9 @@ describe('amend', () => {
     expect(ex.positions(a)[0]).toMatchObject({ quantity: 0.02 });
     // what still rests freezes margin for its 0.03 only
     const m = ex.pair('BTCUSDT')!.math;
-    expect(frozenOf(v, a)).toBe(marginOf(v, m.price.mustToUnits((mid + 20).toFixed(1)), 30, ex.pairSetting(a, 'BTCUSDT').leverage));
+    expect(frozenOf(v, a)).toBe(
+      marginOf(v, m.price.mustToUnits((mid + 20).toFixed(1)), 30, ex.pairSetting(a, 'BTCUSDT').leverage),
+    );
   });
 
   it('cancels instead, as Binance: a total not above the filled part; a post-only price that would take', () => {
@@ -114,7 +137,19 @@ describe('amend', () => {
     expect(ex.openOrders(a)).toHaveLength(0);
     expect(ex.summary(a).frozen_margin).toMatch(/^0(\.0+)?$/);
 
-    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: (mid + 10).toFixed(1), qty: '0.100', time_in_force: 1 }, HOUSE_ACCOUNT);
+    ex.placeBotOrder(
+      {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price: (mid + 10).toFixed(1),
+        qty: '0.100',
+        time_in_force: 1,
+      },
+      HOUSE_ACCOUNT,
+    );
     const gtx = Number(ex.placeOrder(a, bid((mid - 30).toFixed(1), '0.010', { time_in_force: 4 })).order_id);
     const g = ex.execute({ kind: 'amend', accountId: a, orderId: gtx, price: (mid + 10).toFixed(1), qty: '0.010' });
     expect(g.status).toBe(4);
@@ -129,27 +164,64 @@ describe('amend', () => {
     const px = (mid - 100).toFixed(1);
     const id = Number(ex.placeOrder(a, bid(px, '0.010')).order_id);
     const before = { order: ex.openOrders(a)[0], summary: ex.summary(a), book: ex.pair('BTCUSDT')!.book.getOrder(id) };
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.010' }))).toBe(Errors.INVALID_PARAMETER.code); // nothing to modify
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: `${px}5`, qty: '0.010' }))).toBe(Errors.PRICE_OFF_TICK.code);
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.0105' }))).toBe(Errors.QTY_OFF_STEP.code);
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: (mid * 2).toFixed(1), qty: '0.010' }))).toBe(Errors.PRICE_OUTSIDE_BAND.code);
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '5.000' }))).toBe(Errors.INSUFFICIENT_MARGIN.code);
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.001' }))).toBe(Errors.NOTIONAL_BELOW_MIN.code);
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: 999_999, price: px, qty: '0.010' }))).toBe(Errors.ORDER_NOT_FOUND.code);
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, symbol: 'ETHUSDT', orderId: id, price: px, qty: '0.010' }))).toBe(Errors.ORDER_NOT_FOUND.code);
-    expect({ order: ex.openOrders(a)[0], summary: ex.summary(a), book: ex.pair('BTCUSDT')!.book.getOrder(id) }).toEqual(before);
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.010' }))).toBe(
+      Errors.INVALID_PARAMETER.code,
+    ); // nothing to modify
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: `${px}5`, qty: '0.010' }))).toBe(
+      Errors.PRICE_OFF_TICK.code,
+    );
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.0105' }))).toBe(
+      Errors.QTY_OFF_STEP.code,
+    );
+    expect(
+      code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: (mid * 2).toFixed(1), qty: '0.010' })),
+    ).toBe(Errors.PRICE_OUTSIDE_BAND.code);
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '5.000' }))).toBe(
+      Errors.INSUFFICIENT_MARGIN.code,
+    );
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.001' }))).toBe(
+      Errors.NOTIONAL_BELOW_MIN.code,
+    );
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: 999_999, price: px, qty: '0.010' }))).toBe(
+      Errors.ORDER_NOT_FOUND.code,
+    );
+    expect(
+      code(() => ex.execute({ kind: 'amend', accountId: a, symbol: 'ETHUSDT', orderId: id, price: px, qty: '0.010' })),
+    ).toBe(Errors.ORDER_NOT_FOUND.code);
+    expect({ order: ex.openOrders(a)[0], summary: ex.summary(a), book: ex.pair('BTCUSDT')!.book.getOrder(id) }).toEqual(
+      before,
+    );
     ex.cancelOrder(a, { orderId: id });
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.020' }))).toBe(Errors.ORDER_NOT_CANCELLABLE.code);
+    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.020' }))).toBe(
+      Errors.ORDER_NOT_CANCELLABLE.code,
+    );
   });
 
   it('a reduce-only order stays within the position it reduces', () => {
     const v = venue();
     const ex = v.exchange;
     const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
-    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: (mid + 10).toFixed(1), qty: '1.000', time_in_force: 1 }, HOUSE_ACCOUNT);
+    ex.placeBotOrder(
+      {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price: (mid + 10).toFixed(1),
+        qty: '1.000',
+        time_in_force: 1,
+      },
+      HOUSE_ACCOUNT,
+    );
     const a = user(v, 'ro');
     ex.placeOrder(a, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.030' }));
-    const close = Number(ex.placeOrder(a, btc({ side: 2, position_side: 1, position_action: 2, price: (mid + 200).toFixed(1), qty: '0.010' })).order_id);
+    const close = Number(
+      ex.placeOrder(
+        a,
+        btc({ side: 2, position_side: 1, position_action: 2, price: (mid + 200).toFixed(1), qty: '0.010' }),
+      ).order_id,
+    );
     ex.execute({ kind: 'amend', accountId: a, orderId: close, price: (mid + 150).toFixed(1), qty: '0.100' });
     expect(ex.openOrders(a)[0]).toMatchObject({ qty: '0.030', price: (mid + 150).toFixed(1) });
     expect(ex.summary(a).frozen_margin).toMatch(/^0(\.0+)?$/);

@@ -58,7 +58,9 @@ function checkIdentity(v: Venue, accountId: number): void {
   const totals = v.trading.accountTotals(accountId);
   const funding = v.db.prepare('SELECT COALESCE(SUM(funding_fee), 0) AS f FROM positions WHERE account_id = ?');
   funding.setReadBigInts(true);
-  const closedFunding = v.db.prepare('SELECT COALESCE(SUM(total_funding_fee), 0) AS f FROM closed_positions WHERE account_id = ?');
+  const closedFunding = v.db.prepare(
+    'SELECT COALESCE(SUM(total_funding_fee), 0) AS f FROM closed_positions WHERE account_id = ?',
+  );
   closedFunding.setReadBigInts(true);
   const paid = (funding.get(accountId) as { f: bigint }).f + (closedFunding.get(accountId) as { f: bigint }).f;
   expect(v.exchange.walletOf(accountId)).toBe(acct.walletBalance);
@@ -70,15 +72,33 @@ describe('placing and filling', () => {
     const v = venue();
     const u = user(v, 'alice0001');
     const r = v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0' }));
-    expect(r).toEqual({ order_id: r.order_id, client_order_id: `api.${r.order_id}`, status: 1, filled_qty: '0.000', filled_quote: '0.00000000' });
+    expect(r).toEqual({
+      order_id: r.order_id,
+      client_order_id: `api.${r.order_id}`,
+      status: 1,
+      filled_qty: '0.000',
+      filled_quote: '0.00000000',
+    });
     // 0.010 BTC at 95,000 = 950 USDT notional; 20x -> 47.5 margin + 0.475 taker fee estimate frozen
     expect(v.exchange.summary(u).frozen_margin).toBe('47.97500000');
     bot(v, 2, '95000.0', '0.004');
     const open = v.exchange.openOrders(u);
     expect(open).toHaveLength(1);
-    expect(open[0]).toMatchObject({ status: 2, filled_qty: '0.004', filled_quote: '380.00000000', avg_price: '95000.0', total_fee: '0.07600000' });
+    expect(open[0]).toMatchObject({
+      status: 2,
+      filled_qty: '0.004',
+      filled_quote: '380.00000000',
+      avg_price: '95000.0',
+      total_fee: '0.07600000',
+    });
     const [pos] = v.exchange.positions(u);
-    expect(pos).toMatchObject({ symbol: 'BTCUSDT', position_side: 1, quantity: 0.004, entry_price: 95000, open_fee: 0.076 });
+    expect(pos).toMatchObject({
+      symbol: 'BTCUSDT',
+      position_side: 1,
+      quantity: 0.004,
+      entry_price: 95000,
+      open_fee: 0.076,
+    });
     // 380 x 0.0002 maker fee
     expect(v.exchange.walletOf(u)).toBe(10_000n * USDT - 7_600_000n);
     // frozen shrinks in proportion: 6/10 of 47.975
@@ -102,7 +122,14 @@ describe('placing and filling', () => {
     // +100 PnL, -4.85 close fee
     expect(v.exchange.walletOf(u)).toBe(10_000n * USDT - 480_000_000n + 100n * USDT - 485_000_000n);
     const [closed] = v.trading.closedPositions({ accountId: u, limit: 10 });
-    expect(closed).toMatchObject({ closeType: 1, openQuantity: 100, closeQuantity: 100, realizedPnl: 100n * USDT, openFee: 480_000_000n, closeFee: 485_000_000n });
+    expect(closed).toMatchObject({
+      closeType: 1,
+      openQuantity: 100,
+      closeQuantity: 100,
+      realizedPnl: 100n * USDT,
+      openFee: 480_000_000n,
+      closeFee: 485_000_000n,
+    });
     const trades = v.trading.trades({ accountId: u, limit: 10 });
     expect(trades.map((t) => [t.role, t.isClose, t.realizedPnl])).toEqual([
       [2, true, 100n * USDT],
@@ -166,16 +193,52 @@ describe('account pushes', () => {
 describe('rejections change nothing', () => {
   it.each([
     ['off tick', btc({ side: 1, position_side: 1, position_action: 1, price: '95000.05' }), Errors.PRICE_OFF_TICK],
-    ['off step', btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '0.0105' }), Errors.QTY_OFF_STEP],
-    ['below min qty', btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '0.000' }), Errors.INVALID_PARAMETER],
-    ['above max qty', btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '1001' }), Errors.QTY_ABOVE_MAX],
-    ['below min notional', btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '0.001' }), Errors.NOTIONAL_BELOW_MIN],
-    ['outside band', btc({ side: 1, position_side: 1, position_action: 1, price: '110000.0' }), Errors.PRICE_OUTSIDE_BAND],
-    ['side mismatch', btc({ side: 2, position_side: 1, position_action: 1, price: '95000.0' }), Errors.POSITION_SIDE_MISMATCH],
-    ['close without position', btc({ side: 2, position_side: 1, position_action: 2, price: '97000.0' }), Errors.NO_POSITION_TO_CLOSE],
+    [
+      'off step',
+      btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '0.0105' }),
+      Errors.QTY_OFF_STEP,
+    ],
+    [
+      'below min qty',
+      btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '0.000' }),
+      Errors.INVALID_PARAMETER,
+    ],
+    [
+      'above max qty',
+      btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '1001' }),
+      Errors.QTY_ABOVE_MAX,
+    ],
+    [
+      'below min notional',
+      btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '0.001' }),
+      Errors.NOTIONAL_BELOW_MIN,
+    ],
+    [
+      'outside band',
+      btc({ side: 1, position_side: 1, position_action: 1, price: '110000.0' }),
+      Errors.PRICE_OUTSIDE_BAND,
+    ],
+    [
+      'side mismatch',
+      btc({ side: 2, position_side: 1, position_action: 1, price: '95000.0' }),
+      Errors.POSITION_SIDE_MISMATCH,
+    ],
+    [
+      'close without position',
+      btc({ side: 2, position_side: 1, position_action: 2, price: '97000.0' }),
+      Errors.NO_POSITION_TO_CLOSE,
+    ],
     ['price missing', btc({ side: 1, position_side: 1, position_action: 1 }), Errors.PRICE_REQUIRED],
-    ['insufficient margin', btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '5.000' }), Errors.INSUFFICIENT_MARGIN],
-    ['not trading', { ...btc({ side: 1, position_side: 1, position_action: 1, price: '2.5000' }), symbol: 'FTTUSDT' }, Errors.SYMBOL_NOT_TRADING],
+    [
+      'insufficient margin',
+      btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '5.000' }),
+      Errors.INSUFFICIENT_MARGIN,
+    ],
+    [
+      'not trading',
+      { ...btc({ side: 1, position_side: 1, position_action: 1, price: '2.5000' }), symbol: 'FTTUSDT' },
+      Errors.SYMBOL_NOT_TRADING,
+    ],
   ])('%s', (_name, input, def) => {
     const v = venue();
     const u = user(v, 'erin00001');
@@ -208,7 +271,10 @@ describe('reduce-only and position modes', () => {
     const u = user(v, 'gina00001');
     bot(v, 2, '96000.0', '0.050');
     v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' }));
-    const resting = v.exchange.placeOrder(u, btc({ side: 2, position_side: 1, position_action: 2, price: '99000.0', qty: '0.050' }));
+    const resting = v.exchange.placeOrder(
+      u,
+      btc({ side: 2, position_side: 1, position_action: 2, price: '99000.0', qty: '0.050' }),
+    );
     bot(v, 1, '96000.0', '1.000');
     v.exchange.placeOrder(u, btc({ side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.030' }));
     const [o] = v.exchange.openOrders(u);
@@ -225,9 +291,23 @@ describe('reduce-only and position modes', () => {
     const u = user(v, 'hank00001');
     v.exchange.setPositionMode(u, 'one_way');
     bot(v, 2, '96000.0', '0.030');
-    v.exchange.placeOrder(u, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.030' });
+    v.exchange.placeOrder(u, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: '0.030',
+    });
     bot(v, 1, '96500.0', '1.000');
-    v.exchange.placeOrder(u, { symbol: 'BTCUSDT', side: 2, position_side: 1, position_action: 1, type: 2, qty: '0.050' });
+    v.exchange.placeOrder(u, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: '0.050',
+    });
     const ps = v.exchange.positions(u);
     expect(ps).toHaveLength(1);
     expect(ps[0]).toMatchObject({ position_side: 2, quantity: 0.02, entry_price: 96500 });
@@ -266,7 +346,7 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
     checkIdentity(v, s);
   });
 
-  it('each settlement stores the pair rate and one payment per position, summing to the positions\' totals', () => {
+  it("each settlement stores the pair rate and one payment per position, summing to the positions' totals", () => {
     const v = venue();
     const l = user(v, 'fund00001');
     const s = user(v, 'fund00002');
@@ -285,7 +365,9 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
     ]);
     // newest first by default, a time window, every pair without a symbol
     expect(v.trading.fundingRates({ symbol: 'BTCUSDT', limit: 1 }).map((r) => r.time)).toEqual([T0 + 8 * 3_600_000]);
-    expect(v.trading.fundingRates({ symbol: 'BTCUSDT', startTime: T0, endTime: T0, limit: 10 }).map((r) => r.rate)).toEqual([0.0001]);
+    expect(
+      v.trading.fundingRates({ symbol: 'BTCUSDT', startTime: T0, endTime: T0, limit: 10 }).map((r) => r.rate),
+    ).toEqual([0.0001]);
     expect(v.trading.fundingRates({ limit: 10 })).toHaveLength(4);
     const long = v.trading.fundingPayments({ accountId: l, limit: 10, order: 'asc' });
     // 96000 x 0.1 x 0.0001 = 0.96 paid; 97000 x 0.1 x 0.00005 = 0.485 received
@@ -352,7 +434,10 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
     bot(v, 2, '96000.0', '1.000');
     v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' }));
     v.exchange.setPrices('BTCUSDT', { mark: 96000 });
-    expectApiError(() => v.exchange.setTpSl(u, 'BTCUSDT', 1, undefined, { price: '97000.0', trigger: 1 }), Errors.INVALID_PARAMETER);
+    expectApiError(
+      () => v.exchange.setTpSl(u, 'BTCUSDT', 1, undefined, { price: '97000.0', trigger: 1 }),
+      Errors.INVALID_PARAMETER,
+    );
     v.exchange.setTpSl(u, 'BTCUSDT', 1, { price: '99000.0', trigger: 1 }, { price: '95000.0', trigger: 1 });
     expect(v.exchange.tpsl(u, 'BTCUSDT', 1)).toEqual({ take_profit_price: '99000.0', stop_loss_price: '95000.0' });
     bot(v, 1, '94900.0', '1.000');
@@ -373,8 +458,16 @@ describe('durability', () => {
     const u = user(v1, 'rest00001');
     bot(v1, 2, '96000.0', '1.000');
     v1.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.020' }));
-    const resting = v1.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95500.0', qty: '0.030' }));
-    const before = { orders: v1.exchange.openOrders(u), positions: v1.exchange.positions(u), wallet: v1.exchange.walletOf(u), frozen: v1.exchange.summary(u).frozen_margin };
+    const resting = v1.exchange.placeOrder(
+      u,
+      btc({ side: 1, position_side: 1, position_action: 1, price: '95500.0', qty: '0.030' }),
+    );
+    const before = {
+      orders: v1.exchange.openOrders(u),
+      positions: v1.exchange.positions(u),
+      wallet: v1.exchange.walletOf(u),
+      frozen: v1.exchange.summary(u).frozen_margin,
+    };
     v1.close(); // stays listed: afterEach awaits its worker before the folder goes
 
     const v2 = venue(dir);
@@ -433,7 +526,10 @@ describe('auto-deleveraging', () => {
     v.exchange.setMarginMode(loser, 'BTCUSDT', 1);
     // two shorts opened against the house at 96,000, then the loser's long against the shorts
     v.exchange.placeOrder(big, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.060' }));
-    v.exchange.placeOrder(small, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.040' }));
+    v.exchange.placeOrder(
+      small,
+      btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.040' }),
+    );
     v.exchange.setLeverage(big, 'BTCUSDT', 50); // more levered: ranks first
     v.exchange.placeOrder(loser, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' }));
     expect(v.exchange.positions(loser)[0].quantity).toBeCloseTo(0.05, 10);

@@ -46,8 +46,19 @@ function scenario(via: 'houseOrder' | 'placeBot'): { lines: string[]; answers: u
       answers.push([r.orderId, r.filledLots]);
     } else {
       const r = ex.execute({
-        kind: 'placeBot', engineAccount: account,
-        input: { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price: pair.math.formatPrice(price), qty: pair.math.formatQty(lots), time_in_force: tif, need_cache: false },
+        kind: 'placeBot',
+        engineAccount: account,
+        input: {
+          symbol: 'BTCUSDT',
+          side,
+          position_side: side,
+          position_action: 1,
+          type: 1,
+          price: pair.math.formatPrice(price),
+          qty: pair.math.formatQty(lots),
+          time_in_force: tif,
+          need_cache: false,
+        },
       });
       answers.push([Number(r.order_id), Math.round(Number(r.filled_qty) / Number(pair.row.stepSize))]);
     }
@@ -61,7 +72,15 @@ function scenario(via: 'houseOrder' | 'placeBot'): { lines: string[]; answers: u
   // bid queued behind it), then to 0.150, then cancelled; the user's order is then alone there
   house(HOUSE_ACCOUNT + 11, 1, P - 2, 1000, 1);
   const deep = (answers.at(-1) as number[])[0];
-  ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P - 2), qty: '0.100' });
+  ex.placeOrder(user, {
+    symbol: 'BTCUSDT',
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price: pair.math.formatPrice(P - 2),
+    qty: '0.100',
+  });
   trim(deep, 400);
   lines.push(`Q ${JSON.stringify(pair.book.levelOrderIds(1, P - 2))}`);
   trim(deep, 150);
@@ -69,7 +88,15 @@ function scenario(via: 'houseOrder' | 'placeBot'): { lines: string[]; answers: u
   lines.push(`Q ${JSON.stringify(pair.book.levelOrderIds(1, P - 2))}`);
   // the house bids 1.000 at P, a user bids 0.500 behind it, the house adds 0.700 behind the user
   house(HOUSE_ACCOUNT + 11, 1, P, 1000, 1);
-  ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P), qty: '0.500' });
+  ex.placeOrder(user, {
+    symbol: 'BTCUSDT',
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price: pair.math.formatPrice(P),
+    qty: '0.500',
+  });
   house(HOUSE_ACCOUNT + 11, 1, P, 700, 1);
   // a house IOC sell of 1.200 at P: the house's 1.000 first, then 0.200 of the user's order
   house(HOUSE_ACCOUNT + 12, 2, P, 1200, 2);
@@ -83,12 +110,14 @@ function scenario(via: 'houseOrder' | 'placeBot'): { lines: string[]; answers: u
 }
 
 describe('houseOrder', () => {
-  it('does what the same bot order does: book, tape, update ids, the user\'s fills', () => {
+  it("does what the same bot order does: book, tape, update ids, the user's fills", () => {
     const a = scenario('houseOrder');
     const b = scenario('placeBot');
     expect(a.lines).toEqual(b.lines);
     // the answers are numbers here, strings and objects there
-    expect(a.answers.map((x) => JSON.stringify(x))).toEqual(b.answers.map((x) => JSON.stringify(typeof x === 'string' ? 0 : x)));
+    expect(a.answers.map((x) => JSON.stringify(x))).toEqual(
+      b.answers.map((x) => JSON.stringify(typeof x === 'string' ? 0 : x)),
+    );
     // and what it did is the queue's order: the user filled 0.200 then 0.300, at P
     const fills = a.lines.filter((l) => l.startsWith('A ') && l.includes(' fill '));
     expect(fills.map((l) => (JSON.parse(l.slice(l.indexOf('{'))) as { qty: string }).qty)).toEqual(['0.200', '0.300']);
@@ -103,7 +132,15 @@ describe('houseOrder', () => {
     const pair = ex.pair('BTCUSDT')!;
     const mark = pair.markPrice;
     const P = pair.math.ticksRound(mark);
-    const base: Extract<Command, { kind: 'houseOrder' }> = { kind: 'houseOrder', symbol: 'BTCUSDT', account: HOUSE_ACCOUNT + 11, side: 1, priceTicks: P, lots: 10, tif: 1 };
+    const base: Extract<Command, { kind: 'houseOrder' }> = {
+      kind: 'houseOrder',
+      symbol: 'BTCUSDT',
+      account: HOUSE_ACCOUNT + 11,
+      side: 1,
+      priceTicks: P,
+      lots: 10,
+      tif: 1,
+    };
     const cases: Array<[Partial<typeof base>, number]> = [
       [{ priceTicks: pair.math.ticksRound(mark * 1.2) }, Errors.PRICE_OUTSIDE_BAND.code],
       [{ side: 2, priceTicks: pair.math.ticksRound(mark * 0.8) }, Errors.PRICE_OUTSIDE_BAND.code],
@@ -127,20 +164,50 @@ describe('houseOrder', () => {
       }
     }
     // the same band refusal as a bot order
-    expect(() => ex.placeBotOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(pair.math.ticksRound(mark * 1.2)), qty: '0.010' })).toThrow(
-      expect.objectContaining({ code: Errors.PRICE_OUTSIDE_BAND.code }),
-    );
+    expect(() =>
+      ex.placeBotOrder({
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: pair.math.formatPrice(pair.math.ticksRound(mark * 1.2)),
+        qty: '0.010',
+      }),
+    ).toThrow(expect.objectContaining({ code: Errors.PRICE_OUTSIDE_BAND.code }));
     expect(pair.book.updateId).toBe(before);
     expect(pair.book.orderCount).toBe(0);
     // no order id was used by the refusals: the next order gets the one after the bot order's
     const r = ex.execute(base);
-    const bot = ex.placeBotOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P), qty: '0.010' });
+    const bot = ex.placeBotOrder({
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: pair.math.formatPrice(P),
+      qty: '0.010',
+    });
     expect(Number(bot.order_id)).toBe(r.orderId + 1);
     expect(r.filledLots).toBe(0);
-    expect(pair.book.getOrder(r.orderId)).toMatchObject({ account: HOUSE_ACCOUNT + 11, priceTicks: P, remainingLots: 10 });
+    expect(pair.book.getOrder(r.orderId)).toMatchObject({
+      account: HOUSE_ACCOUNT + 11,
+      priceTicks: P,
+      remainingLots: 10,
+    });
     // houseTrim refuses unknown and non-house orders and sizes that are not a reduction
     const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
-    const mine = Number(ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P - 10), qty: '0.010' }).order_id);
+    const mine = Number(
+      ex.placeOrder(user, {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: pair.math.formatPrice(P - 10),
+        qty: '0.010',
+      }).order_id,
+    );
     const trims: Array<[number, number, number]> = [
       [999_999, 0, Errors.ORDER_NOT_FOUND.code],
       [mine, 0, Errors.ORDER_NOT_FOUND.code],
@@ -151,7 +218,9 @@ describe('houseOrder', () => {
     ];
     const id0 = pair.book.updateId;
     for (const [orderId, lots, code] of trims) {
-      expect(() => ex.execute({ kind: 'houseTrim', symbol: 'BTCUSDT', orderId, lots })).toThrow(expect.objectContaining({ code }));
+      expect(() => ex.execute({ kind: 'houseTrim', symbol: 'BTCUSDT', orderId, lots })).toThrow(
+        expect.objectContaining({ code }),
+      );
     }
     expect(pair.book.updateId).toBe(id0);
     expect(pair.book.getOrder(mine)!.remainingLots).toBe(10);
@@ -162,15 +231,64 @@ describe('houseOrder', () => {
     const run = (expireOwn: boolean) => {
       const { ex, pair, P, trades, user } = scene();
       // the book's asks at P (two orders) and P + 1, a user's ask at P + 1 behind the book's
-      const a1 = ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: P, lots: 4, tif: 1 }).orderId;
-      const a2 = ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: P, lots: 6, tif: 1 }).orderId;
-      const a3 = ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: P + 1, lots: 5, tif: 1 }).orderId;
-      const mine = Number(ex.placeOrder(user, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(P + 1), qty: '0.003' }).order_id);
+      const a1 = ex.execute({
+        kind: 'houseOrder',
+        symbol: 'BTCUSDT',
+        account: BOOK,
+        side: 2,
+        priceTicks: P,
+        lots: 4,
+        tif: 1,
+      }).orderId;
+      const a2 = ex.execute({
+        kind: 'houseOrder',
+        symbol: 'BTCUSDT',
+        account: BOOK,
+        side: 2,
+        priceTicks: P,
+        lots: 6,
+        tif: 1,
+      }).orderId;
+      const a3 = ex.execute({
+        kind: 'houseOrder',
+        symbol: 'BTCUSDT',
+        account: BOOK,
+        side: 2,
+        priceTicks: P + 1,
+        lots: 5,
+        tif: 1,
+      }).orderId;
+      const mine = Number(
+        ex.placeOrder(user, {
+          symbol: 'BTCUSDT',
+          side: 2,
+          position_side: 2,
+          position_action: 1,
+          type: 1,
+          price: pair.math.formatPrice(P + 1),
+          qty: '0.003',
+        }).order_id,
+      );
       // the book bids 20 at P + 1: its own asks at P and P + 1 are in the way, the user's too
-      const r = ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 1, priceTicks: P + 1, lots: 20, tif: 1, expireOwn });
+      const r = ex.execute({
+        kind: 'houseOrder',
+        symbol: 'BTCUSDT',
+        account: BOOK,
+        side: 1,
+        priceTicks: P + 1,
+        lots: 20,
+        tif: 1,
+        expireOwn,
+      });
       return {
-        r, trades, bid: pair.book.bestBid(), ask: pair.book.bestAsk(), gone: [a1, a2, a3, mine].map((id) => pair.book.getOrder(id) === null),
-        rest: pair.book.getOrder(r.orderId)?.remainingLots ?? 0, orders: pair.book.orderCount, P,
+        r,
+        trades,
+        bid: pair.book.bestBid(),
+        ask: pair.book.bestAsk(),
+        gone: [a1, a2, a3, mine].map((id) => pair.book.getOrder(id) === null),
+        rest: pair.book.getOrder(r.orderId)?.remainingLots ?? 0,
+        orders: pair.book.orderCount,
+        P,
       };
     };
     const on = run(true);
@@ -191,30 +309,105 @@ describe('houseOrder', () => {
     expect(off.orders).toBe(4);
   });
 
-  it('housePrint: the same book, tape and last price as the maker\'s order and an IOC taker, in one command', () => {
+  it("housePrint: the same book, tape and last price as the maker's order and an IOC taker, in one command", () => {
     const run = (merged: boolean) => {
       const { ex, pair, P, trades, user } = scene();
       // the book's ask at P (two orders) and P + 1; a user's bid below and ask above, untouched
-      for (const [price, lots] of [[P, 4], [P, 6], [P + 1, 5]]) ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: price, lots, tif: 1 });
-      ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P - 3), qty: '0.002' });
-      ex.placeOrder(user, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(P + 2), qty: '0.002' });
+      for (const [price, lots] of [
+        [P, 4],
+        [P, 6],
+        [P + 1, 5],
+      ])
+        ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: price, lots, tif: 1 });
+      ex.placeOrder(user, {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: pair.math.formatPrice(P - 3),
+        qty: '0.002',
+      });
+      ex.placeOrder(user, {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price: pair.math.formatPrice(P + 2),
+        qty: '0.002',
+      });
       // a sell printed at P: the book's bid at P takes its ask at P away, 7 lots trade, 12 stay
       if (merged) {
-        const r = ex.execute({ kind: 'housePrint', symbol: 'BTCUSDT', maker: BOOK, taker: TAKER, takerSide: 2, priceTicks: P, lots: 7, rest: 12, expireOwn: true });
+        const r = ex.execute({
+          kind: 'housePrint',
+          symbol: 'BTCUSDT',
+          maker: BOOK,
+          taker: TAKER,
+          takerSide: 2,
+          priceTicks: P,
+          lots: 7,
+          rest: 12,
+          expireOwn: true,
+        });
         expect(r.filledLots).toBe(7);
-        expect(pair.book.getOrder(r.orderId)).toMatchObject({ account: BOOK, side: 1, priceTicks: P, remainingLots: 12 });
+        expect(pair.book.getOrder(r.orderId)).toMatchObject({
+          account: BOOK,
+          side: 1,
+          priceTicks: P,
+          remainingLots: 12,
+        });
       } else {
-        ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 1, priceTicks: P, lots: 19, tif: 1, expireOwn: true });
-        expect(ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: TAKER, side: 2, priceTicks: P, lots: 7, tif: 2 }).filledLots).toBe(7);
+        ex.execute({
+          kind: 'houseOrder',
+          symbol: 'BTCUSDT',
+          account: BOOK,
+          side: 1,
+          priceTicks: P,
+          lots: 19,
+          tif: 1,
+          expireOwn: true,
+        });
+        expect(
+          ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: TAKER, side: 2, priceTicks: P, lots: 7, tif: 2 })
+            .filledLots,
+        ).toBe(7);
       }
       // the book's bid at P goes; then a sell printed at P - 1, between the user's bid and the
       // asks, where nothing shows (rest 0: only the trade)
       const bid = pair.book.levelOrderIds(1, P)[0];
       ex.execute({ kind: 'houseTrim', symbol: 'BTCUSDT', orderId: bid, lots: 0 });
-      if (merged) ex.execute({ kind: 'housePrint', symbol: 'BTCUSDT', maker: BOOK, taker: TAKER, takerSide: 2, priceTicks: P - 1, lots: 3, rest: 0, expireOwn: false });
+      if (merged)
+        ex.execute({
+          kind: 'housePrint',
+          symbol: 'BTCUSDT',
+          maker: BOOK,
+          taker: TAKER,
+          takerSide: 2,
+          priceTicks: P - 1,
+          lots: 3,
+          rest: 0,
+          expireOwn: false,
+        });
       else {
-        ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 1, priceTicks: P - 1, lots: 3, tif: 1 });
-        ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: TAKER, side: 2, priceTicks: P - 1, lots: 3, tif: 2 });
+        ex.execute({
+          kind: 'houseOrder',
+          symbol: 'BTCUSDT',
+          account: BOOK,
+          side: 1,
+          priceTicks: P - 1,
+          lots: 3,
+          tif: 1,
+        });
+        ex.execute({
+          kind: 'houseOrder',
+          symbol: 'BTCUSDT',
+          account: TAKER,
+          side: 2,
+          priceTicks: P - 1,
+          lots: 3,
+          tif: 2,
+        });
       }
       return { trades, depth: pair.book.depth(), last: pair.lastPriceTicks, orders: pair.book.orderCount, P };
     };
@@ -232,10 +425,36 @@ describe('houseOrder', () => {
   it('housePrint refuses a print that could meet another order, or a bad one, changing nothing', () => {
     const { ex, pair, P, trades, user } = scene();
     // the user's bid at P - 2 and ask at P + 2; the book's own ask at P + 1
-    ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P - 2), qty: '0.002' });
-    ex.placeOrder(user, { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(P + 2), qty: '0.002' });
+    ex.placeOrder(user, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: pair.math.formatPrice(P - 2),
+      qty: '0.002',
+    });
+    ex.placeOrder(user, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 1,
+      price: pair.math.formatPrice(P + 2),
+      qty: '0.002',
+    });
     ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: P + 1, lots: 5, tif: 1 });
-    const base: Extract<Command, { kind: 'housePrint' }> = { kind: 'housePrint', symbol: 'BTCUSDT', maker: BOOK, taker: TAKER, takerSide: 2, priceTicks: P, lots: 7, rest: 3, expireOwn: false };
+    const base: Extract<Command, { kind: 'housePrint' }> = {
+      kind: 'housePrint',
+      symbol: 'BTCUSDT',
+      maker: BOOK,
+      taker: TAKER,
+      takerSide: 2,
+      priceTicks: P,
+      lots: 7,
+      rest: 3,
+      expireOwn: false,
+    };
     const cases: Array<[Partial<typeof base>, number]> = [
       [{ priceTicks: P - 2 }, Errors.INVALID_PARAMETER.code], // the user's bid is at the price (a sell would meet it)
       [{ priceTicks: P - 3 }, Errors.INVALID_PARAMETER.code], // and better than it
@@ -256,7 +475,9 @@ describe('houseOrder', () => {
     const before = pair.book.updateId;
     const orders = pair.book.orderCount;
     for (const [change, code] of cases) {
-      expect(() => ex.execute({ ...base, ...change }), JSON.stringify(change)).toThrow(expect.objectContaining({ code }));
+      expect(() => ex.execute({ ...base, ...change }), JSON.stringify(change)).toThrow(
+        expect.objectContaining({ code }),
+      );
     }
     expect(pair.book.updateId).toBe(before);
     expect(pair.book.orderCount).toBe(orders);
@@ -280,14 +501,41 @@ describe('houseOrder', () => {
       ex.events.on('trade', (e) => lines.push(`T ${e.priceTicks} ${e.qtyLots} ${e.takerSide}`));
       ex.events.on('level', (e) => lines.push(`L ${e.side} ${e.priceTicks} ${e.totalLots}`));
       const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
-      const house = (lots: number): number => ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: HOUSE_ACCOUNT + 11, side: 1, priceTicks: P, lots, tif: 1 }).orderId;
+      const house = (lots: number): number =>
+        ex.execute({
+          kind: 'houseOrder',
+          symbol: 'BTCUSDT',
+          account: HOUSE_ACCOUNT + 11,
+          side: 1,
+          priceTicks: P,
+          lots,
+          tif: 1,
+        }).orderId;
       house(10);
-      const mine = Number(ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P), qty: '0.010' }).order_id);
+      const mine = Number(
+        ex.placeOrder(user, {
+          symbol: 'BTCUSDT',
+          side: 1,
+          position_side: 1,
+          position_action: 1,
+          type: 1,
+          price: pair.math.formatPrice(P),
+          qty: '0.010',
+        }).order_id,
+      );
       const last = house(5);
       if (grow) expect(ex.execute({ kind: 'houseGrow', symbol: 'BTCUSDT', orderId: last, lots: 12 })).toBe(12);
       else house(7);
       for (const lots of [10, 10, 12]) {
-        ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: HOUSE_ACCOUNT + 12, side: 2, priceTicks: P, lots, tif: 2 });
+        ex.execute({
+          kind: 'houseOrder',
+          symbol: 'BTCUSDT',
+          account: HOUSE_ACCOUNT + 12,
+          side: 2,
+          priceTicks: P,
+          lots,
+          tif: 2,
+        });
         // the user's order after each sell: its lots left (none once filled)
         lines.push(`F ${pair.book.getOrder(mine)?.remainingLots ?? 0}`);
       }
@@ -300,10 +548,13 @@ describe('houseOrder', () => {
     expect(grown.lines.filter((l) => l.startsWith('F '))).toEqual(added.lines.filter((l) => l.startsWith('F ')));
     expect(grown.lines.filter((l) => l.startsWith('L '))).toEqual(added.lines.filter((l) => l.startsWith('L ')));
     // the tape: the same lots at the same price, one trade fewer where the two back orders were one
-    const vol = (r: { lines: string[] }): number => r.lines.filter((l) => l.startsWith('T ')).reduce((a, l) => a + Number(l.split(' ')[2]), 0);
+    const vol = (r: { lines: string[] }): number =>
+      r.lines.filter((l) => l.startsWith('T ')).reduce((a, l) => a + Number(l.split(' ')[2]), 0);
     expect(vol(grown)).toBe(vol(added));
     expect(vol(grown)).toBe(32);
-    expect(grown.lines.filter((l) => l.startsWith('T ')).length).toBe(added.lines.filter((l) => l.startsWith('T ')).length - 1);
+    expect(grown.lines.filter((l) => l.startsWith('T ')).length).toBe(
+      added.lines.filter((l) => l.startsWith('T ')).length - 1,
+    );
     expect(grown.orders).toBe(0);
     expect(added.orders).toBe(0);
   });
@@ -313,10 +564,29 @@ describe('houseOrder', () => {
     const ex = v.exchange;
     const pair = ex.pair('BTCUSDT')!;
     const P = pair.math.ticksRound(pair.markPrice) - 5;
-    const house = (lots: number): number => ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: HOUSE_ACCOUNT + 11, side: 1, priceTicks: P, lots, tif: 1 }).orderId;
+    const house = (lots: number): number =>
+      ex.execute({
+        kind: 'houseOrder',
+        symbol: 'BTCUSDT',
+        account: HOUSE_ACCOUNT + 11,
+        side: 1,
+        priceTicks: P,
+        lots,
+        tif: 1,
+      }).orderId;
     const first = house(10);
     const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
-    const mine = Number(ex.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(P), qty: '0.010' }).order_id);
+    const mine = Number(
+      ex.placeOrder(user, {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: pair.math.formatPrice(P),
+        qty: '0.010',
+      }).order_id,
+    );
     const last = house(5);
     const cases: Array<[number, number, number]> = [
       [first, 20, Errors.INVALID_PARAMETER.code], // the user's order is behind it
@@ -329,7 +599,9 @@ describe('houseOrder', () => {
     ];
     const id0 = pair.book.updateId;
     for (const [orderId, lots, code] of cases) {
-      expect(() => ex.execute({ kind: 'houseGrow', symbol: 'BTCUSDT', orderId, lots }), `${orderId} ${lots}`).toThrow(expect.objectContaining({ code }));
+      expect(() => ex.execute({ kind: 'houseGrow', symbol: 'BTCUSDT', orderId, lots }), `${orderId} ${lots}`).toThrow(
+        expect.objectContaining({ code }),
+      );
     }
     expect(pair.book.updateId).toBe(id0);
     expect(pair.book.levelOrderIds(1, P)).toEqual([first, mine, last]);

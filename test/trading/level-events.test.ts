@@ -15,7 +15,15 @@ describe("level events follow the exchange's listeners", () => {
     const pair = ex.pair('BTCUSDT')!;
     const P = pair.math.ticksRound(95_000);
     const place = (price: number): number =>
-      ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: HOUSE_ACCOUNT + 5, side: 1, priceTicks: price, lots: 3, tif: 1 }).orderId;
+      ex.execute({
+        kind: 'houseOrder',
+        symbol: 'BTCUSDT',
+        account: HOUSE_ACCOUNT + 5,
+        side: 1,
+        priceTicks: price,
+        lots: 3,
+        tif: 1,
+      }).orderId;
     const recorded: number[] = [];
     const sink = pair.sink;
     const take = sink.take.bind(sink);
@@ -35,7 +43,11 @@ describe("level events follow the exchange's listeners", () => {
     const id = place(P - 2);
     ex.execute({ kind: 'houseTrim', symbol: 'BTCUSDT', orderId: id, lots: 0 });
     expect(recorded).toEqual([P - 2, P - 2, P - 2]);
-    expect(heard.map(([, p, lots]) => [p, lots])).toEqual([[P - 2, 3], [P - 2, 6], [P - 2, 3]]);
+    expect(heard.map(([, p, lots]) => [p, lots])).toEqual([
+      [P - 2, 3],
+      [P - 2, 6],
+      [P - 2, 3],
+    ]);
     // the first change heard carries the book's next update id: the unheard one used its own
     expect(heard.map(([u]) => u)).toEqual([2, 3, 4]);
 

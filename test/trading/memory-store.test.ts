@@ -14,11 +14,23 @@ import { MemorySettings, MemorySymbols, MemoryTradingStore } from '../../src-mai
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
-const rows: SymbolRow[] = DEFAULT_CATALOGUE.map((e, i) => ({ ...toNewSymbol(e, i), id: i + 1, createdAt: T0, updatedAt: T0 }));
+const rows: SymbolRow[] = DEFAULT_CATALOGUE.map((e, i) => ({
+  ...toNewSymbol(e, i),
+  id: i + 1,
+  createdAt: T0,
+  updatedAt: T0,
+}));
 
 function memoryVenue(store = new MemoryTradingStore(), settings = new MemorySettings()) {
   const clock = { now: () => T0 };
-  const ex = new Exchange({ symbols: new MemorySymbols(rows), accounts: store, settings, repo: store, clock, records: wireRecords });
+  const ex = new Exchange({
+    symbols: new MemorySymbols(rows),
+    accounts: store,
+    settings,
+    repo: store,
+    clock,
+    records: wireRecords,
+  });
   return { ex, store, settings };
 }
 
@@ -34,11 +46,27 @@ describe('the exchange on in-memory ports', () => {
     const { ex, store } = memoryVenue();
     const pushes: AccountEvent[] = [];
     ex.events.on('account', (e) => pushes.push(e));
-    const { id } = ex.execute({ kind: 'upsertAccount', spec: { apiKey: 'mem-alice', apiSecret: 'mem-secret', kind: 'user', balance: 10_000n * USDT }, now: T0 });
+    const { id } = ex.execute({
+      kind: 'upsertAccount',
+      spec: { apiKey: 'mem-alice', apiSecret: 'mem-secret', kind: 'user', balance: 10_000n * USDT },
+      now: T0,
+    });
     ex.execute({ kind: 'prices', symbol: 'BTCUSDT', mark: 96_000 });
 
     // a resting bid: 0.010 x 95,000 = 950 notional; 20x -> 47.5 margin + 0.475 taker fee frozen
-    const placed = ex.execute({ kind: 'place', accountId: id, input: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '95000.0', qty: '0.010' } });
+    const placed = ex.execute({
+      kind: 'place',
+      accountId: id,
+      input: {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: '95000.0',
+        qty: '0.010',
+      },
+    });
     expect(placed.status).toBe(1);
     expect(ex.summary(id).frozen_margin).toBe('47.97500000');
     // nothing is announced before the commit that stores it
@@ -48,7 +76,19 @@ describe('the exchange on in-memory ports', () => {
     expect(pushes.some((e) => e.kind === 'order')).toBe(true);
 
     // a bot sell fills 0.004 of it as maker (0.02%: 0.076 on 380)
-    ex.execute({ kind: 'placeBot', input: { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '95000.0', qty: '0.004' }, engineAccount: HOUSE_ACCOUNT });
+    ex.execute({
+      kind: 'placeBot',
+      input: {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price: '95000.0',
+        qty: '0.004',
+      },
+      engineAccount: HOUSE_ACCOUNT,
+    });
     // the rest is cancelled: its margin comes back
     const cancelled = ex.execute({ kind: 'cancel', accountId: id, orderId: Number(placed.order_id) });
     expect(cancelled).toMatchObject({ status: 4, filled_qty: '0.004', total_fee: '0.07600000' });
@@ -57,8 +97,23 @@ describe('the exchange on in-memory ports', () => {
     expect(ex.execute({ kind: 'deposit', accountId: id, amount: 500n * USDT }).total_deposits).toBe('10500.00000000');
 
     // close 0.002 into a bot bid at 96,000: +2 realized, 0.096 taker fee
-    ex.execute({ kind: 'placeBot', input: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '96000.0', qty: '0.002' } });
-    const close = ex.execute({ kind: 'place', accountId: id, input: { symbol: 'BTCUSDT', side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.002' } });
+    ex.execute({
+      kind: 'placeBot',
+      input: {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: '96000.0',
+        qty: '0.002',
+      },
+    });
+    const close = ex.execute({
+      kind: 'place',
+      accountId: id,
+      input: { symbol: 'BTCUSDT', side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.002' },
+    });
     expect(close.status).toBe(3);
 
     // funding at 0.01%: the long pays 96,000 x 0.002 x 0.0001 = 0.0192
@@ -66,7 +121,9 @@ describe('the exchange on in-memory ports', () => {
     // the settlement is recorded at the commit: the pair's rate and the position's payment
     store.group.commitNow();
     expect(store.fundingRates).toEqual([{ symbol: 'BTCUSDT', time: T0, rate: 0.0001, mark: 96_000 }]);
-    expect(store.fundingPayments).toEqual([{ accountId: id, symbol: 'BTCUSDT', positionSide: 1, time: T0, rate: 0.0001, mark: 96_000, amount: -1_920_000n }]);
+    expect(store.fundingPayments).toEqual([
+      { accountId: id, symbol: 'BTCUSDT', positionSide: 1, time: T0, rate: 0.0001, mark: 96_000, amount: -1_920_000n },
+    ]);
 
     // 10,000 - 0.076 + 500 + 2 - 0.096 - 0.0192
     expect(ex.walletOf(id)).toBe(1_050_180_880_000n);
@@ -90,11 +147,28 @@ describe('the exchange on in-memory ports', () => {
 
   it('a rejected order changes nothing, in memory or in the store', () => {
     const { ex, store } = memoryVenue();
-    const { id } = ex.execute({ kind: 'upsertAccount', spec: { apiKey: 'mem-bob', apiSecret: 'mem-secret', kind: 'user', balance: 10n * USDT }, now: T0 });
+    const { id } = ex.execute({
+      kind: 'upsertAccount',
+      spec: { apiKey: 'mem-bob', apiSecret: 'mem-secret', kind: 'user', balance: 10n * USDT },
+      now: T0,
+    });
     const before = ex.summary(id);
     let err: unknown;
     try {
-      ex.execute({ kind: 'place', accountId: id, input: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '95000.0', qty: '0.010', leverage: 5 } });
+      ex.execute({
+        kind: 'place',
+        accountId: id,
+        input: {
+          symbol: 'BTCUSDT',
+          side: 1,
+          position_side: 1,
+          position_action: 1,
+          type: 1,
+          price: '95000.0',
+          qty: '0.010',
+          leverage: 5,
+        },
+      });
     } catch (e) {
       err = e;
     }
@@ -109,10 +183,42 @@ describe('the exchange on in-memory ports', () => {
 
   it('a second exchange on the same store restores orders, positions and wallets', () => {
     const first = memoryVenue();
-    const { id } = first.ex.execute({ kind: 'upsertAccount', spec: { apiKey: 'mem-carol', apiSecret: 'mem-secret', kind: 'user', balance: 10_000n * USDT }, now: T0 });
-    first.ex.execute({ kind: 'placeBot', input: { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '0.003' } });
-    first.ex.execute({ kind: 'place', accountId: id, input: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.003' } });
-    first.ex.execute({ kind: 'place', accountId: id, input: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '94000.0', qty: '0.002', client_order_id: 'keep-me' } });
+    const { id } = first.ex.execute({
+      kind: 'upsertAccount',
+      spec: { apiKey: 'mem-carol', apiSecret: 'mem-secret', kind: 'user', balance: 10_000n * USDT },
+      now: T0,
+    });
+    first.ex.execute({
+      kind: 'placeBot',
+      input: {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price: '96000.0',
+        qty: '0.003',
+      },
+    });
+    first.ex.execute({
+      kind: 'place',
+      accountId: id,
+      input: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.003' },
+    });
+    first.ex.execute({
+      kind: 'place',
+      accountId: id,
+      input: {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: '94000.0',
+        qty: '0.002',
+        client_order_id: 'keep-me',
+      },
+    });
     first.store.group.commitNow();
 
     const second = memoryVenue(first.store, first.settings);
@@ -121,7 +227,19 @@ describe('the exchange on in-memory ports', () => {
     expect(second.ex.summary(id)).toEqual(first.ex.summary(id));
     expect(second.ex.openOrders(id)[0].client_order_id).toBe('keep-me');
     // ids go on from the stored high-water mark, never reused
-    const r = second.ex.execute({ kind: 'place', accountId: id, input: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '94000.0', qty: '0.002' } });
+    const r = second.ex.execute({
+      kind: 'place',
+      accountId: id,
+      input: {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: '94000.0',
+        qty: '0.002',
+      },
+    });
     expect(Number(r.order_id)).toBeGreaterThan(Number(first.ex.openOrders(id)[0].id));
   });
 });

@@ -38,7 +38,20 @@ const btc = (o: Partial<OrderInput> & Pick<OrderInput, 'side' | 'position_side' 
 });
 
 function bot(v: Venue, side: 1 | 2, price: string, qty: string) {
-  return v.exchange.placeBotOrder({ symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty, time_in_force: 1, need_cache: true }, HOUSE_ACCOUNT);
+  return v.exchange.placeBotOrder(
+    {
+      symbol: 'BTCUSDT',
+      side,
+      position_side: side,
+      position_action: 1,
+      type: 1,
+      price,
+      qty,
+      time_in_force: 1,
+      need_cache: true,
+    },
+    HOUSE_ACCOUNT,
+  );
 }
 
 function code(fn: () => unknown): number {
@@ -52,7 +65,9 @@ function code(fn: () => unknown): number {
 }
 
 function orderCount(v: Venue, accountId: number): number {
-  return Number((v.db.prepare('SELECT COUNT(*) AS n FROM orders WHERE account_id = ?').get(accountId) as { n: number }).n);
+  return Number(
+    (v.db.prepare('SELECT COUNT(*) AS n FROM orders WHERE account_id = ?').get(accountId) as { n: number }).n,
+  );
 }
 
 describe('post-only and fill-or-kill refusals', () => {
@@ -61,14 +76,22 @@ describe('post-only and fill-or-kill refusals', () => {
     const u = user(v, 'gtx00001');
     bot(v, 2, '95000.0', '0.004');
     const depthBefore = v.exchange.pair('BTCUSDT')!.book.depth();
-    expect(code(() => v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', time_in_force: 4 })))).toBe(
-      Errors.POST_ONLY_WOULD_TAKE.code,
-    );
+    expect(
+      code(() =>
+        v.exchange.placeOrder(
+          u,
+          btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', time_in_force: 4 }),
+        ),
+      ),
+    ).toBe(Errors.POST_ONLY_WOULD_TAKE.code);
     expect(orderCount(v, u)).toBe(0);
     expect(v.exchange.openOrders(u)).toHaveLength(0);
     expect(v.exchange.summary(u).frozen_margin).toBe('0.00000000');
     expect(v.exchange.pair('BTCUSDT')!.book.depth()).toEqual(depthBefore);
-    const r = v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '94999.9', time_in_force: 4 }));
+    const r = v.exchange.placeOrder(
+      u,
+      btc({ side: 1, position_side: 1, position_action: 1, price: '94999.9', time_in_force: 4 }),
+    );
     expect(r.status).toBe(1);
     expect(v.trading.order(Number(r.order_id))?.tif).toBe(4);
   });
@@ -78,16 +101,29 @@ describe('post-only and fill-or-kill refusals', () => {
     const u = user(v, 'fok00001');
     bot(v, 2, '95000.0', '0.004');
     bot(v, 2, '95001.0', '0.004');
-    expect(code(() => v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '0.005', time_in_force: 3 })))).toBe(
-      Errors.FOK_NOT_FILLABLE.code,
-    );
+    expect(
+      code(() =>
+        v.exchange.placeOrder(
+          u,
+          btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '0.005', time_in_force: 3 }),
+        ),
+      ),
+    ).toBe(Errors.FOK_NOT_FILLABLE.code);
     // nothing crosses at all: also 3023 (the engine would expire it whole)
-    expect(code(() => v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '94000.0', qty: '0.002', time_in_force: 3 })))).toBe(
-      Errors.FOK_NOT_FILLABLE.code,
-    );
+    expect(
+      code(() =>
+        v.exchange.placeOrder(
+          u,
+          btc({ side: 1, position_side: 1, position_action: 1, price: '94000.0', qty: '0.002', time_in_force: 3 }),
+        ),
+      ),
+    ).toBe(Errors.FOK_NOT_FILLABLE.code);
     expect(orderCount(v, u)).toBe(0);
     expect(v.exchange.summary(u).frozen_margin).toBe('0.00000000');
-    const r = v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95001.0', qty: '0.008', time_in_force: 3 }));
+    const r = v.exchange.placeOrder(
+      u,
+      btc({ side: 1, position_side: 1, position_action: 1, price: '95001.0', qty: '0.008', time_in_force: 3 }),
+    );
     expect(r.status).toBe(3);
     expect(r.filled_qty).toBe('0.008');
   });
@@ -97,12 +133,22 @@ describe('post-only and fill-or-kill refusals', () => {
     const u = user(v, 'fok00002');
     v.exchange.placeOrder(u, btc({ side: 2, position_side: 2, position_action: 1, price: '95000.0', qty: '0.010' }));
     bot(v, 2, '95001.0', '0.004');
-    expect(code(() => v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95001.0', qty: '0.004', time_in_force: 3 })))).toBe(
-      Errors.FOK_NOT_FILLABLE.code,
-    );
+    expect(
+      code(() =>
+        v.exchange.placeOrder(
+          u,
+          btc({ side: 1, position_side: 1, position_action: 1, price: '95001.0', qty: '0.004', time_in_force: 3 }),
+        ),
+      ),
+    ).toBe(Errors.FOK_NOT_FILLABLE.code);
     // another account fills at once from the same book
     const w = user(v, 'fok00003');
-    expect(v.exchange.placeOrder(w, btc({ side: 1, position_side: 1, position_action: 1, price: '95001.0', qty: '0.014', time_in_force: 3 })).status).toBe(3);
+    expect(
+      v.exchange.placeOrder(
+        w,
+        btc({ side: 1, position_side: 1, position_action: 1, price: '95001.0', qty: '0.014', time_in_force: 3 }),
+      ).status,
+    ).toBe(3);
   });
 });
 
@@ -112,16 +158,37 @@ describe('open-order limit', () => {
     const u = user(v, 'lim00001');
     let last = '';
     for (let i = 0; i < MAX_OPEN_ORDERS_PER_PAIR; i++) {
-      last = v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: (90000 - i).toFixed(1), qty: '0.002' })).order_id;
+      last = v.exchange.placeOrder(
+        u,
+        btc({ side: 1, position_side: 1, position_action: 1, price: (90000 - i).toFixed(1), qty: '0.002' }),
+      ).order_id;
     }
-    expect(code(() => v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '80000.0', qty: '0.002' })))).toBe(
-      Errors.TOO_MANY_OPEN_ORDERS.code,
-    );
+    expect(
+      code(() =>
+        v.exchange.placeOrder(
+          u,
+          btc({ side: 1, position_side: 1, position_action: 1, price: '80000.0', qty: '0.002' }),
+        ),
+      ),
+    ).toBe(Errors.TOO_MANY_OPEN_ORDERS.code);
     const eth = v.exchange.pair('ETHUSDT')!;
     const ethPrice = eth.math.formatPrice(Math.round((eth.markPrice * 0.95) / eth.math.tickValue));
-    expect(v.exchange.placeOrder(u, { symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: ethPrice, qty: '0.100' }).status).toBe(1);
+    expect(
+      v.exchange.placeOrder(u, {
+        symbol: 'ETHUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: ethPrice,
+        qty: '0.100',
+      }).status,
+    ).toBe(1);
     v.exchange.execute({ kind: 'cancel', accountId: u, symbol: 'BTCUSDT', orderId: Number(last) });
-    expect(v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '80000.0', qty: '0.002' })).status).toBe(1);
+    expect(
+      v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '80000.0', qty: '0.002' }))
+        .status,
+    ).toBe(1);
   });
 });
 
@@ -134,8 +201,14 @@ describe('time in force and reduce-only on the record', () => {
     v1.exchange.setPositionMode(u, 'one_way');
     bot(v1, 2, '95000.0', '0.050');
     v1.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.020' }));
-    const gtx = v1.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '94000.0', time_in_force: 4 }));
-    const ro = v1.exchange.placeOrder(u, btc({ side: 2, position_side: 1, position_action: 2, price: '99000.0', reduce_only: true }));
+    const gtx = v1.exchange.placeOrder(
+      u,
+      btc({ side: 1, position_side: 1, position_action: 1, price: '94000.0', time_in_force: 4 }),
+    );
+    const ro = v1.exchange.placeOrder(
+      u,
+      btc({ side: 2, position_side: 1, position_action: 2, price: '99000.0', reduce_only: true }),
+    );
     v1.close();
     const v2 = venue(dir);
     expect(v2.trading.order(Number(gtx.order_id))).toMatchObject({ tif: 4, reduceOnly: false });

@@ -21,9 +21,11 @@ function venue(): Venue {
   return v;
 }
 
-const transfersOf = (v: Venue, accountId: number) => v.trading.transfers({ accountId, limit: 100, order: 'asc' }).map((t) => [t.kind, t.amount]);
+const transfersOf = (v: Venue, accountId: number) =>
+  v.trading.transfers({ accountId, limit: 100, order: 'asc' }).map((t) => [t.kind, t.amount]);
 const depositsOf = (v: Venue, accountId: number) => v.accounts.byId(accountId)!.totalDeposits;
-const sum = (v: Venue, accountId: number) => v.trading.transfers({ accountId, limit: 100 }).reduce((a, t) => a + t.amount, 0n);
+const sum = (v: Venue, accountId: number) =>
+  v.trading.transfers({ accountId, limit: 100 }).reduce((a, t) => a + t.amount, 0n);
 
 describe('transfers', () => {
   it('account set, deposit, withdrawal and reset: one row each, adding up to the deposits total', () => {
@@ -53,18 +55,47 @@ describe('transfers', () => {
   it('the insurance fund covering a wallet below zero is an INSURANCE_COVER transfer', () => {
     const v = venue();
     const ex = v.exchange;
-    const { id } = ex.upsertAccount({ apiKey: 'xfer_b_0000', apiSecret: 'xfer_s_0000', kind: 'user', balance: 500n * USDT }, T0);
-    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '1.000', time_in_force: 1 }, HOUSE_ACCOUNT);
+    const { id } = ex.upsertAccount(
+      { apiKey: 'xfer_b_0000', apiSecret: 'xfer_s_0000', kind: 'user', balance: 500n * USDT },
+      T0,
+    );
+    ex.placeBotOrder(
+      {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price: '96000.0',
+        qty: '1.000',
+        time_in_force: 1,
+      },
+      HOUSE_ACCOUNT,
+    );
     ex.placeOrder(id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' });
     // the bankruptcy price, where the wallet after the opening fee is gone: the liquidation may
     // sell down to it; the only bid is 10 above it, so the sale leaves 1 USDT, less than its
     // taker fee, and the wallet ends below zero, which the fund covers
     const bp = 96_000 - Number(ex.walletOf(id)) / 1e8 / 0.1;
     const bid = (Math.ceil(bp) + 10).toFixed(1);
-    ex.placeBotOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: bid, qty: '1.000', time_in_force: 1 }, HOUSE_ACCOUNT);
+    ex.placeBotOrder(
+      {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: bid,
+        qty: '1.000',
+        time_in_force: 1,
+      },
+      HOUSE_ACCOUNT,
+    );
     const fund = ex.insuranceFund();
     ex.setPrices('BTCUSDT', { mark: Number(bid) });
-    expect(v.trading.trades({ accountId: id, limit: 1 })[0]).toMatchObject({ priceTicks: ex.pair('BTCUSDT')!.math.price.mustToUnits(bid) });
+    expect(v.trading.trades({ accountId: id, limit: 1 })[0]).toMatchObject({
+      priceTicks: ex.pair('BTCUSDT')!.math.price.mustToUnits(bid),
+    });
     expect(ex.positions(id)).toEqual([]);
     expect(ex.walletOf(id)).toBe(0n);
     const rows = v.trading.transfers({ accountId: id, limit: 10, order: 'asc' });

@@ -10,7 +10,21 @@ import { paperVenues } from './venues.ts';
 const venue = paperVenues();
 
 const bid = (v: LocalVenue, qty: string, account = HOUSE_ACCOUNT) =>
-  Number(v.exchange.placeBotOrder({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '95000.0', qty, time_in_force: 1 }, account).order_id);
+  Number(
+    v.exchange.placeBotOrder(
+      {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: '95000.0',
+        qty,
+        time_in_force: 1,
+      },
+      account,
+    ).order_id,
+  );
 
 describe('trimBot', () => {
   it('reduces in place: the trimmed order is still first in its level and fills first', () => {
@@ -23,7 +37,19 @@ describe('trimBot', () => {
     expect(book.levelOrderIds(1, book.bestBid())).toEqual([a, b]);
     expect(book.topLevels(1, 1)).toEqual([[book.bestBid(), 1400]]);
     // a sell of 0.5 takes the 0.4 of a first, then 0.1 of b
-    v.exchange.placeBotOrder({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '95000.0', qty: '0.500', time_in_force: 2 }, HOUSE_ACCOUNT + 2);
+    v.exchange.placeBotOrder(
+      {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price: '95000.0',
+        qty: '0.500',
+        time_in_force: 2,
+      },
+      HOUSE_ACCOUNT + 2,
+    );
     expect(book.getOrder(a)).toBeNull();
     expect(book.getOrder(b)!.remainingLots).toBe(900);
   });

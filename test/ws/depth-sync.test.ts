@@ -54,7 +54,13 @@ function step(): void {
   } else {
     const side = rnd() < 0.5 ? 1 : 2;
     const aggressive = rnd() < 0.15;
-    const ticks = aggressive ? (side === 1 ? MID + int(40) : MID - int(40)) : side === 1 ? MID - 1 - int(150) : MID + 1 + int(150);
+    const ticks = aggressive
+      ? side === 1
+        ? MID + int(40)
+        : MID - int(40)
+      : side === 1
+        ? MID - 1 - int(150)
+        : MID + 1 + int(150);
     const account = aggressive || rnd() < 0.5 ? HOUSE_ACCOUNT + 1 : HOUSE_ACCOUNT;
     const r = ex.placeBotOrder(
       {
@@ -76,7 +82,7 @@ function step(): void {
 
 /** `ops` commands, a few per timer turn so the feed, the socket and REST run in between. */
 async function drive(ops: number, onOp?: (i: number) => void): Promise<void> {
-  for (let i = 0; i < ops; ) {
+  for (let i = 0; i < ops;) {
     for (let k = 0; k < 8 && i < ops; k++, i++) {
       step();
       onOp?.(i);
@@ -88,7 +94,11 @@ async function drive(ops: number, onOp?: (i: number) => void): Promise<void> {
 // ------------------------------------------------------------------ checks
 
 async function checkpoint(label: string): Promise<void> {
-  await until(() => book.state === 'live' && book.lastUpdateId === pair.book.updateId, 8000, `${label}: local book to reach id ${pair.book.updateId}`);
+  await until(
+    () => book.state === 'live' && book.lastUpdateId === pair.book.updateId,
+    8000,
+    `${label}: local book to reach id ${pair.book.updateId}`,
+  );
   // The engine's own consistency check first: a failure here is the engine's, not the feed's.
   expect(pair.book.audit(), `${label}: engine self-check`).toEqual([]);
   const view = pair.book.depth();

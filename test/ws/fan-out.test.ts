@@ -132,7 +132,10 @@ describe('fan-out over a real connection', () => {
     // one crossing order: a trade and level changes in the same tick
     const ex = venue.exchange;
     const order = (side: 1 | 2, price: string, account: number): void => {
-      ex.placeBotOrder({ symbol: 'SOLUSDT', side, position_side: side, position_action: 1, type: 1, price, qty: '1.00' }, account);
+      ex.placeBotOrder(
+        { symbol: 'SOLUSDT', side, position_side: side, position_action: 1, type: 1, price, qty: '1.00' },
+        account,
+      );
     };
     order(2, '190.00', HOUSE_ACCOUNT);
     order(1, '190.00', HOUSE_ACCOUNT + 1);

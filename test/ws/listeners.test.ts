@@ -39,7 +39,15 @@ const counts = () => ({ level: venue.exchange.events.count('level'), trade: venu
 
 function bot(side: 1 | 2, ticksFromMid: number): void {
   const mid = Math.round(venue.exchange.pair('BTCUSDT')!.markPrice * 10);
-  const input: BotOrderInput = { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price: ((mid + ticksFromMid) / 10).toFixed(1), qty: '0.010' };
+  const input: BotOrderInput = {
+    symbol: 'BTCUSDT',
+    side,
+    position_side: side,
+    position_action: 1,
+    type: 1,
+    price: ((mid + ticksFromMid) / 10).toFixed(1),
+    qty: '0.010',
+  };
   venue.exchange.placeBotOrder(input, HOUSE_ACCOUNT);
 }
 

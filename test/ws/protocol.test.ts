@@ -37,7 +37,11 @@ function bot(side: 1 | 2, price: string, qty: string, symbol = 'BTCUSDT', accoun
   return venue.exchange.placeBotOrder(input, account).order_id;
 }
 
-function loginParams(who: { key: string; secret: string }, timestamp = Date.now(), extra: Record<string, unknown> = {}): Record<string, unknown> {
+function loginParams(
+  who: { key: string; secret: string },
+  timestamp = Date.now(),
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const rw = extra.recv_window;
   const text = `api_key=${who.key}&timestamp=${timestamp}` + (rw === undefined ? '' : `&recv_window=${String(rw)}`);
   return { api_key: who.key, timestamp, ...extra, signature: hmacSha256Hex(who.secret, text) };
@@ -45,8 +49,14 @@ function loginParams(who: { key: string; secret: string }, timestamp = Date.now(
 
 beforeAll(async () => {
   venue = openVenue({ dataDir: ':memory:' });
-  idA = venue.accounts.upsert({ apiKey: A.key, apiSecret: A.secret, kind: 'user', balance: 100_000n * USDT }, Date.now()).id;
-  idB = venue.accounts.upsert({ apiKey: B.key, apiSecret: B.secret, kind: 'user', balance: 100_000n * USDT }, Date.now()).id;
+  idA = venue.accounts.upsert(
+    { apiKey: A.key, apiSecret: A.secret, kind: 'user', balance: 100_000n * USDT },
+    Date.now(),
+  ).id;
+  idB = venue.accounts.upsert(
+    { apiKey: B.key, apiSecret: B.secret, kind: 'user', balance: 100_000n * USDT },
+    Date.now(),
+  ).id;
   app = await buildApp({ venue, rateLimit: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const addr = app.server.address();
@@ -73,7 +83,11 @@ describe('requests and answers', () => {
     expect(await c.request('LIST_SUBSCRIPTIONS')).toMatchObject({ result: [] });
     expect(await c.request('SUBSCRIBE', ['price@BTCUSDT', 'depth@ETHUSDT,20'])).toMatchObject({ result: null });
     expect(await c.request('SUBSCRIBE', ['trade@BTCUSDT', 'price@BTCUSDT'])).toMatchObject({ result: null });
-    expect((await c.request('LIST_SUBSCRIPTIONS')).result).toEqual(['price@BTCUSDT', 'depth@ETHUSDT,20', 'trade@BTCUSDT']);
+    expect((await c.request('LIST_SUBSCRIPTIONS')).result).toEqual([
+      'price@BTCUSDT',
+      'depth@ETHUSDT,20',
+      'trade@BTCUSDT',
+    ]);
     expect(await c.request('UNSUBSCRIBE', ['depth@ETHUSDT,20', 'never@subscribed'])).toMatchObject({ result: null });
     expect((await c.request('LIST_SUBSCRIPTIONS')).result).toEqual(['price@BTCUSDT', 'trade@BTCUSDT']);
   });
@@ -227,8 +241,17 @@ describe('streams', () => {
     const pair = venue.exchange.pairs.get('BTCUSDT')!;
     const id = pair.book.updateId;
     const push = (await c.waitFor((m) => m.stream === 'depth@BTCUSDT,5' && m.data.u === id)).data;
-    const rest = JSON.parse((await app.inject({ method: 'GET', url: '/fapi/v1/depth?symbol=BTCUSDT&limit=5&with_id=true' })).body).data;
-    expect(push).toEqual({ e: 'depth', E: expect.any(Number), s: 'BTCUSDT', u: rest.id, bids: rest.bids, asks: rest.asks });
+    const rest = JSON.parse(
+      (await app.inject({ method: 'GET', url: '/fapi/v1/depth?symbol=BTCUSDT&limit=5&with_id=true' })).body,
+    ).data;
+    expect(push).toEqual({
+      e: 'depth',
+      E: expect.any(Number),
+      s: 'BTCUSDT',
+      u: rest.id,
+      bids: rest.bids,
+      asks: rest.asks,
+    });
     expect(push.bids).toHaveLength(5);
     // nothing changes now; a new subscriber still gets the snapshot
     const late = await client();
@@ -241,15 +264,42 @@ describe('streams', () => {
     await c.request('SUBSCRIBE', ['trade@ETHUSDT']);
     bot(2, '3401.00', '0.500', 'ETHUSDT');
     // another bot account buys 0.2 of that ask (two house orders would not trade: self-trade prevention)
-    venue.exchange.placeBotOrder({ symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '3401.00', qty: '0.200', time_in_force: 2 }, HOUSE_ACCOUNT + 1);
+    venue.exchange.placeBotOrder(
+      {
+        symbol: 'ETHUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: '3401.00',
+        qty: '0.200',
+        time_in_force: 2,
+      },
+      HOUSE_ACCOUNT + 1,
+    );
     const push = await c.waitFor((m) => m.stream === 'trade@ETHUSDT');
     expect(push.data).toEqual([
-      { e: 'trade', E: expect.any(Number), s: 'ETHUSDT', t: expect.any(Number), p: '3401.00', q: '0.200', T: expect.any(Number), S: 1, m: false },
+      {
+        e: 'trade',
+        E: expect.any(Number),
+        s: 'ETHUSDT',
+        t: expect.any(Number),
+        p: '3401.00',
+        q: '0.200',
+        T: expect.any(Number),
+        S: 1,
+        m: false,
+      },
     ]);
   });
 
   it('price@: index, mark, last, funding rate and next funding time every second', async () => {
-    venue.exchange.setPrices('XRPUSDT', { mark: 2.0123, index: 2.0101, fundingRate: 0.000125, nextFundingTime: 1_800_000_000_000 });
+    venue.exchange.setPrices('XRPUSDT', {
+      mark: 2.0123,
+      index: 2.0101,
+      fundingRate: 0.000125,
+      nextFundingTime: 1_800_000_000_000,
+    });
     const c = await client();
     await c.request('SUBSCRIBE', ['price@XRPUSDT']);
     const push = await c.waitFor((m) => m.stream === 'price@XRPUSDT', 2500);
@@ -277,12 +327,18 @@ describe('kline streams', () => {
     expect(refused.result).toBeUndefined();
     // ...and attach one after the app was built, as the venue may do.
     own.close();
-    const svc = (klines = new KlineService({ candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange }, { tickMs: 0 }));
+    const svc = (klines = new KlineService(
+      { candles: new CandlesRepo(venue.db), symbols: venue.symbols, clock: venue.clock, exchange: venue.exchange },
+      { tickMs: 0 },
+    ));
     const source: KlineSource = svc;
     Object.assign(venue, { klines: source });
     expect((await c.request('SUBSCRIBE', ['kline@ETHUSDT,1m'])).result).toBeNull();
     bot(2, '3399.00', '0.300', 'ETHUSDT');
-    venue.exchange.placeBotOrder({ symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.300' }, HOUSE_ACCOUNT + 1);
+    venue.exchange.placeBotOrder(
+      { symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.300' },
+      HOUSE_ACCOUNT + 1,
+    );
     const live = await c.waitFor((m) => m.stream === 'kline@ETHUSDT,1m');
     expect(live.data).toMatchObject({ e: 'kline', s: 'ETHUSDT', i: '1m' });
     expect(live.data.k).toEqual(svc.currentKline('ETHUSDT', '1m'));
@@ -297,7 +353,11 @@ describe('kline streams', () => {
     const closed = await c.waitFor((m) => m.stream === 'kline@ETHUSDT,1m' && m.data.k[11] === true, 3000, mark);
     expect(closed.data.k[0]).toBe(openTime);
     expect(closed.data.k[8]).toBe(live.data.k[8]);
-    const next = await c.waitFor((m) => m.stream === 'kline@ETHUSDT,1m' && m.data.k[0] === openTime + 60_000, 3000, mark);
+    const next = await c.waitFor(
+      (m) => m.stream === 'kline@ETHUSDT,1m' && m.data.k[0] === openTime + 60_000,
+      3000,
+      mark,
+    );
     expect(next.data.k[11]).toBe(false);
     expect(c.messages.indexOf(next)).toBeGreaterThan(c.messages.indexOf(closed));
   });
@@ -318,14 +378,22 @@ describe('LOGIN and the user channel', () => {
     ['a recv_window above 60000', () => loginParams(A, Date.now(), { recv_window: 60_001 }), 2008],
     // the shape rules of a REST body: unknown parameter 1003, wrong JSON type 1001 (even when signed right)
     ['an unknown parameter', () => ({ ...loginParams(A), extra: 1 }), 1003],
-    ['a string timestamp', () => {
-      const p = loginParams(A);
-      return { ...p, timestamp: String(p.timestamp) };
-    }, 1001],
-    ['a string recv_window', () => {
-      const p = loginParams(A, Date.now(), { recv_window: 5000 });
-      return { ...p, recv_window: '5000' };
-    }, 1001],
+    [
+      'a string timestamp',
+      () => {
+        const p = loginParams(A);
+        return { ...p, timestamp: String(p.timestamp) };
+      },
+      1001,
+    ],
+    [
+      'a string recv_window',
+      () => {
+        const p = loginParams(A, Date.now(), { recv_window: 5000 });
+        return { ...p, recv_window: '5000' };
+      },
+      1001,
+    ],
     ['a fractional timestamp', () => ({ ...loginParams(A), timestamp: 1.5 }), 1001],
     ['a numeric api_key', () => ({ ...loginParams(A), api_key: 12345678 }), 1001],
   ])('refuses %s', async (_what, params, code) => {
@@ -337,7 +405,9 @@ describe('LOGIN and the user channel', () => {
 
   it('names the unknown or mistyped parameter, and says a timestamp in seconds should be in ms', async () => {
     const c = await client();
-    expect((await c.request('LOGIN', { ...loginParams(A), extra: 1 })).error.message).toMatch(/Unknown LOGIN parameter 'extra'/);
+    expect((await c.request('LOGIN', { ...loginParams(A), extra: 1 })).error.message).toMatch(
+      /Unknown LOGIN parameter 'extra'/,
+    );
     const p = loginParams(A);
     expect((await c.request('LOGIN', { ...p, timestamp: String(p.timestamp) })).error.message).toBe(
       "Invalid LOGIN parameter 'timestamp': must be a JSON integer",
@@ -350,7 +420,9 @@ describe('LOGIN and the user channel', () => {
   it('accepts the signed params as an object or in an array, with recv_window', async () => {
     const c = await client();
     expect((await c.request('LOGIN', loginParams(A))).result).toEqual({ user_id: idA });
-    expect((await c.request('LOGIN', [loginParams(B, Date.now() - 20_000, { recv_window: 30_000 })])).result).toEqual({ user_id: idB });
+    expect((await c.request('LOGIN', [loginParams(B, Date.now() - 20_000, { recv_window: 30_000 })])).result).toEqual({
+      user_id: idB,
+    });
   });
 
   it("delivers each account's own events only", async () => {
@@ -360,7 +432,15 @@ describe('LOGIN and the user channel', () => {
     await ca.request('SUBSCRIBE', ['user']);
     await cb.request('SUBSCRIBE', ['user']);
     const order = (account: number, price: string) =>
-      venue.exchange.placeOrder(account, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price, qty: '0.010' }).order_id;
+      venue.exchange.placeOrder(account, {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price,
+        qty: '0.010',
+      }).order_id;
     const orderB = order(idB, '94000.0');
     const orderA = order(idA, '94100.0');
     const gotA = await ca.waitFor((m) => m.stream === 'user' && m.data.kind === 'order' && m.data.data.id === orderA);
@@ -369,7 +449,9 @@ describe('LOGIN and the user channel', () => {
     expect(gotB.data.data.user_id).toBe(String(idB));
     // B's order came first: had it reached A's connection it would be there by now
     const userIds = (c: TestClient) =>
-      c.pushes('user').map((m) => String(m.data.data.user_id ?? (Array.isArray(m.data.data) ? m.data.data[0]?.user_id : undefined)));
+      c
+        .pushes('user')
+        .map((m) => String(m.data.data.user_id ?? (Array.isArray(m.data.data) ? m.data.data[0]?.user_id : undefined)));
     expect(new Set(userIds(ca))).toEqual(new Set([String(idA)]));
     expect(new Set(userIds(cb))).toEqual(new Set([String(idB)]));
     // after UNSUBSCRIBE, A's next order is not pushed; B's still is
@@ -454,9 +536,21 @@ describe('bot stream', () => {
     const c = await client();
     expect(await c.request('SUBSCRIBE', ['bot'])).toMatchObject({ result: null });
     const from = c.messages.length;
-    venue.exchange.placeBotOrder({ symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '3000.00', qty: '0.100' }, HOUSE_ACCOUNT);
+    venue.exchange.placeBotOrder(
+      { symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '3000.00', qty: '0.100' },
+      HOUSE_ACCOUNT,
+    );
     const cached = venue.exchange.placeBotOrder(
-      { symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '3001.00', qty: '0.100', need_cache: true },
+      {
+        symbol: 'ETHUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: '3001.00',
+        qty: '0.100',
+        need_cache: true,
+      },
       HOUSE_ACCOUNT,
     );
     const push = await c.waitFor((m) => m.stream === 'bot', 3000, from);

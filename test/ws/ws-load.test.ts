@@ -10,7 +10,8 @@ const { Sender } = wsModule as unknown as { Sender: { frame(d: Buffer, o: object
 const wsFrame = (payload: string, opcode = 1, fin = true): Buffer =>
   Buffer.concat(Sender.frame(Buffer.from(payload), { fin, opcode, mask: false, readOnly: false, rsv1: false }));
 
-const push = (E: number, pad = 0): string => JSON.stringify({ stream: 'depth_update@BTCUSDT', data: { e: 'depthUpdate', E, s: 'BTCUSDT', pad: 'x'.repeat(pad) } });
+const push = (E: number, pad = 0): string =>
+  JSON.stringify({ stream: 'depth_update@BTCUSDT', data: { e: 'depthUpdate', E, s: 'BTCUSDT', pad: 'x'.repeat(pad) } });
 
 interface Seen {
   messages: Array<{ E: number; text: string; now: number }>;
@@ -46,7 +47,11 @@ function feed(bytes: Buffer, cuts: number[]): Seen {
 
 const small = [wsFrame(push(123)), wsFrame(push(456, 300)), wsFrame('hi', 9), wsFrame('{"id":1,"result":null}')];
 // a fragmented message: E in the first fragment, a pong between the fragments
-const fragmented = [wsFrame(push(1000, 50).slice(0, 70), 1, false), wsFrame('', 10), wsFrame(push(1000, 50).slice(70), 0, true)];
+const fragmented = [
+  wsFrame(push(1000, 50).slice(0, 70), 1, false),
+  wsFrame('', 10),
+  wsFrame(push(1000, 50).slice(70), 0, true),
+];
 const expected = [
   { E: 123, text: push(123) },
   { E: 456, text: push(456, 300) },
@@ -59,7 +64,11 @@ describe('FrameReader', () => {
     const big = push(789, 70_000); // a 64-bit length header
     const seen = feed(Buffer.concat([...small, wsFrame(big), ...fragmented]), []);
     expect(seen.errors).toEqual([]);
-    expect(seen.messages.map(({ E, text }) => ({ E, text }))).toEqual([...expected.slice(0, 3), { E: 789, text: big }, expected[3]]);
+    expect(seen.messages.map(({ E, text }) => ({ E, text }))).toEqual([
+      ...expected.slice(0, 3),
+      { E: 789, text: big },
+      expected[3],
+    ]);
     expect(seen.pings).toEqual(['hi']);
   });
 
@@ -78,13 +87,18 @@ describe('FrameReader', () => {
 
   it('reads a stream delivered one byte per read', () => {
     const bytes = Buffer.concat([...small, ...fragmented]);
-    const seen = feed(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1));
+    const seen = feed(
+      bytes,
+      Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
+    );
     expect(seen.messages.map(({ E, text }) => ({ E, text }))).toEqual(expected);
     expect(seen.errors).toEqual([]);
   });
 
   it('refuses a masked server frame and a reserved opcode, and sees a close', () => {
-    const masked = Buffer.concat(Sender.frame(Buffer.from('x'), { fin: true, opcode: 1, mask: true, readOnly: false, rsv1: false }));
+    const masked = Buffer.concat(
+      Sender.frame(Buffer.from('x'), { fin: true, opcode: 1, mask: true, readOnly: false, rsv1: false }),
+    );
     expect(feed(masked, []).errors).toEqual(['masked server frame']);
     expect(feed(wsFrame('x', 3), []).errors).toEqual(['reserved opcode 3']);
     expect(feed(wsFrame('', 8), []).closes).toBe(1);

@@ -18,7 +18,8 @@ export class BinanceError extends Error {
 /** The message texts clients match exactly (reference a.1, a.5, d.2 item 7). */
 export const MSG = {
   UNKNOWN: 'An unknown error occured while processing the request.',
-  TOO_MANY_REQUESTS: 'Too many requests; current limit is exceeded. Please use the websocket for live updates to avoid polling the API.',
+  TOO_MANY_REQUESTS:
+    'Too many requests; current limit is exceeded. Please use the websocket for live updates to avoid polling the API.',
   TIMESTAMP: 'Timestamp for this request is outside of the recvWindow.',
   SIGNATURE: 'Signature for this request is not valid.',
   KEY_FORMAT: 'API-key format invalid.',
@@ -44,8 +45,13 @@ export const MSG = {
   SUCCESS: 'success',
 } as const;
 
-export const mandatory = (name: string) => new BinanceError(-1102, `Mandatory parameter '${name}' was not sent, was empty/null, or malformed.`);
-export const illegal = (name: string) => new BinanceError(-1100, `Illegal characters found in parameter '${name}'; legal range is '${LEGAL[name] ?? 'see the API documentation'}'.`);
+export const mandatory = (name: string) =>
+  new BinanceError(-1102, `Mandatory parameter '${name}' was not sent, was empty/null, or malformed.`);
+export const illegal = (name: string) =>
+  new BinanceError(
+    -1100,
+    `Illegal characters found in parameter '${name}'; legal range is '${LEGAL[name] ?? 'see the API documentation'}'.`,
+  );
 export const invalidValue = (name: string, detail?: string) =>
   new BinanceError(-1130, `Data sent for parameter '${name}' is not valid.${detail ? ` ${detail}` : ''}`);
 export const notRequired = (name: string) => new BinanceError(-1106, `Parameter '${name}' sent when not required.`);
@@ -79,7 +85,9 @@ export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError 
     case Errors.SYMBOL_NOT_FOUND.code:
       return new BinanceError(-1121, MSG.INVALID_SYMBOL);
     case Errors.ORDER_NOT_FOUND.code:
-      return ctx.method === 'DELETE' ? new BinanceError(-2011, MSG.UNKNOWN_ORDER) : new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
+      return ctx.method === 'DELETE'
+        ? new BinanceError(-2011, MSG.UNKNOWN_ORDER)
+        : new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
     case Errors.ORDER_NOT_CANCELLABLE.code:
       return new BinanceError(-2011, MSG.UNKNOWN_ORDER);
     case Errors.SYMBOL_NOT_TRADING.code:
@@ -96,7 +104,10 @@ export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError 
       return new BinanceError(-4005, `Quantity greater than max quantity. ${d}`);
     case Errors.NOTIONAL_BELOW_MIN.code: {
       const m = /minimum ([0-9.]+)/.exec(d);
-      return new BinanceError(-4164, `Order's notional must be no smaller than ${m ? m[1] : '?'} (unless you choose reduce only).`);
+      return new BinanceError(
+        -4164,
+        `Order's notional must be no smaller than ${m ? m[1] : '?'} (unless you choose reduce only).`,
+      );
     }
     case Errors.PRICE_OUTSIDE_BAND.code:
       return ctx.side === 'SELL'
@@ -153,12 +164,16 @@ export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError 
 /** -4061 in Binance's words, plus which mode the account is in and how to switch (DESIGN decision, reference d.2 item 1). */
 export function positionSideMessage(mode: 'hedge' | 'one_way' | undefined): string {
   if (mode === 'hedge') {
-    return `${MSG.POSITION_SIDE} This account is in hedge mode (dualSidePosition=true): send positionSide LONG or SHORT, ` +
-      'or switch to one-way mode with POST /fapi/v1/positionSide/dual dualSidePosition=false (ccxt: setPositionMode(false)) while no position or order is open.';
+    return (
+      `${MSG.POSITION_SIDE} This account is in hedge mode (dualSidePosition=true): send positionSide LONG or SHORT, ` +
+      'or switch to one-way mode with POST /fapi/v1/positionSide/dual dualSidePosition=false (ccxt: setPositionMode(false)) while no position or order is open.'
+    );
   }
   if (mode === 'one_way') {
-    return `${MSG.POSITION_SIDE} This account is in one-way mode (dualSidePosition=false): send positionSide BOTH or none, ` +
-      'or switch to hedge mode with POST /fapi/v1/positionSide/dual dualSidePosition=true (ccxt: setPositionMode(true)) while no position or order is open.';
+    return (
+      `${MSG.POSITION_SIDE} This account is in one-way mode (dualSidePosition=false): send positionSide BOTH or none, ` +
+      'or switch to hedge mode with POST /fapi/v1/positionSide/dual dualSidePosition=true (ccxt: setPositionMode(true)) while no position or order is open.'
+    );
   }
   return MSG.POSITION_SIDE;
 }
@@ -169,7 +184,12 @@ export function binanceErrorOf(err: unknown, ctx: ErrorContext = {}): BinanceErr
   if (err instanceof ApiError) return fromNative(err, ctx);
   const e = err as { statusCode?: number; code?: string; message?: string };
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new BinanceError(-1000, 'Request body is too large.');
-  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new BinanceError(-1000, 'Unsupported Content-Type: send application/x-www-form-urlencoded or a query string.');
-  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return new BinanceError(-1000, e.message ?? MSG.UNKNOWN);
+  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return new BinanceError(
+      -1000,
+      'Unsupported Content-Type: send application/x-www-form-urlencoded or a query string.',
+    );
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)
+    return new BinanceError(-1000, e.message ?? MSG.UNKNOWN);
   return new BinanceError(-1000, MSG.UNKNOWN, 500);
 }

@@ -21,12 +21,14 @@ import { registerStreams } from './ws.ts';
 /** The facade's tag in the OpenAPI document. */
 export const BINANCE_TAG = 'binance';
 
-const SEE = " Parameters, answers and errors are Binance's ({code, msg}); what is served and what differs: docs/binance.md.";
+const SEE =
+  " Parameters, answers and errors are Binance's ({code, msg}); what is served and what differs: docs/binance.md.";
 const ROUTE_KIND = {
   public: 'Binance-compatible public market data: no key, no signature.' + SEE,
   signed:
     'Binance-compatible signed route: X-MBX-APIKEY header, and timestamp plus signature (hex HMAC-SHA256 of the ' +
-    'query string and form body, with the API secret) in the parameters, as Binance.' + SEE,
+    'query string and form body, with the API secret) in the parameters, as Binance.' +
+    SEE,
   apiKey: 'Binance-compatible user-stream key: the X-MBX-APIKEY header only, no signature.' + SEE,
   stream: 'Binance-compatible WebSocket endpoint: connect with Upgrade: websocket (a plain GET answers -1000).' + SEE,
 } as const;
@@ -52,11 +54,18 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   app.addHook('onRoute', (route) => {
     const path = route.url.startsWith(route.prefix) ? route.url.slice(route.prefix.length) : route.url;
     const k = path === '/fapi/v1/listenKey' ? 'apiKey' : kind;
-    route.schema = { ...route.schema, tags: [BINANCE_TAG], summary: `${String(route.method)} ${path} (Binance USD-M)`, description: ROUTE_KIND[k] };
+    route.schema = {
+      ...route.schema,
+      tags: [BINANCE_TAG],
+      summary: `${String(route.method)} ${path} (Binance USD-M)`,
+      description: ROUTE_KIND[k],
+    };
   });
 
   // Binance clients sign the form body as sent: keep it as text (params.ts reads it)
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, body),
+  );
 
   app.setErrorHandler((err, _req, reply) => {
     const e = binanceErrorOf(err);
@@ -64,7 +73,14 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
     return sendBinanceError(reply, e);
   });
   app.setNotFoundHandler((req, reply) =>
-    sendBinanceError(reply, new BinanceError(-5000, `Path ${req.method} ${req.url.split('?')[0]} is not served by this Binance-compatible API.`, 404)),
+    sendBinanceError(
+      reply,
+      new BinanceError(
+        -5000,
+        `Path ${req.method} ${req.url.split('?')[0]} is not served by this Binance-compatible API.`,
+        404,
+      ),
+    ),
   );
 
   // The native per-IP and per-key limits (same numbers), answered the Binance way: 429, -1003, Retry-After.

@@ -70,7 +70,12 @@ export function exchangeInfoSymbol(pair: PairState): Record<string, unknown> {
     marketTakeBound: r.marketPriceProtectRatio,
     maxMoveOrderLimit: 10000,
     filters: [
-      { filterType: 'PRICE_FILTER', minPrice: r.tickSize, maxPrice: pair.math.formatPrice(MAX_PRICE_TICKS), tickSize: r.tickSize },
+      {
+        filterType: 'PRICE_FILTER',
+        minPrice: r.tickSize,
+        maxPrice: pair.math.formatPrice(MAX_PRICE_TICKS),
+        tickSize: r.tickSize,
+      },
       { filterType: 'LOT_SIZE', minQty: r.minQty, maxQty: r.maxQty, stepSize: r.stepSize },
       { filterType: 'MARKET_LOT_SIZE', minQty: r.minQty, maxQty: r.maxQty, stepSize: r.stepSize },
       { filterType: 'MIN_NOTIONAL', notional: r.minNotional },
@@ -104,7 +109,16 @@ function rolling24h(ctx: BinanceContext, pair: PairState, now: number): Ticker24
   const rows = ctx.venue.klines.klines(pair.row.symbol, '1m', { limit: 1440 }); // newest first
   const from = now - DAY;
   const last = new Decimal(pair.math.formatPrice(pair.lastPriceTicks));
-  const t: Ticker24 = { open: last, high: last, low: last, last, volume: new Decimal(0), quoteVolume: new Decimal(0), count: 0, openTime: now };
+  const t: Ticker24 = {
+    open: last,
+    high: last,
+    low: last,
+    last,
+    volume: new Decimal(0),
+    quoteVolume: new Decimal(0),
+    count: 0,
+    openTime: now,
+  };
   let first = true;
   for (const k of rows) {
     if (k[0] < from) break;
@@ -203,7 +217,14 @@ function periodsBefore(interval: Interval, t: number, n: number): number {
  * Binance's candle selection, oldest first: startTime (+ limit) counts forward from startTime,
  * endTime alone counts back from it, neither is the latest `limit`.
  */
-function klines(ctx: BinanceContext, symbol: string, interval: Interval, start: number | undefined, end: number | undefined, limit: number): unknown[][] {
+function klines(
+  ctx: BinanceContext,
+  symbol: string,
+  interval: Interval,
+  start: number | undefined,
+  end: number | undefined,
+  limit: number,
+): unknown[][] {
   const svc = ctx.venue.klines;
   let rows;
   if (start === undefined && end === undefined) rows = svc.klines(symbol, interval, { limit }).reverse();
@@ -221,7 +242,13 @@ function klines(ctx: BinanceContext, symbol: string, interval: Interval, start: 
   return rows.map(binanceKline);
 }
 
-const EMPTY_INFO = (serverTime: number) => ({ timezone: 'UTC', serverTime, rateLimits: [], exchangeFilters: [], symbols: [] });
+const EMPTY_INFO = (serverTime: number) => ({
+  timezone: 'UTC',
+  serverTime,
+  rateLimits: [],
+  exchangeFilters: [],
+  symbols: [],
+});
 
 export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void {
   const { venue } = ctx;
@@ -252,10 +279,17 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
     }
     const v = pair.book.depth(limit);
     const now = venue.clock.now();
-    return { lastUpdateId: v.updateId, E: now, T: now, bids: toPriceLevels(pair.math, v.bids), asks: toPriceLevels(pair.math, v.asks) };
+    return {
+      lastUpdateId: v.updateId,
+      E: now,
+      T: now,
+      bids: toPriceLevels(pair.math, v.bids),
+      asks: toPriceLevels(pair.math, v.asks),
+    };
   });
 
-  const recent = (symbol: string, limit: number) => venue.recentTrades.newest(symbol, Math.min(limit, RECENT_TRADES_KEPT)).reverse();
+  const recent = (symbol: string, limit: number) =>
+    venue.recentTrades.newest(symbol, Math.min(limit, RECENT_TRADES_KEPT)).reverse();
 
   app.get('/fapi/v1/trades', async (req) => {
     const q = paramsOf(req);
@@ -288,7 +322,8 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
     if (fromId !== undefined) rows = rows.filter((t) => t.tradeId >= fromId);
     if (start !== undefined) rows = rows.filter((t) => t.time >= start);
     if (end !== undefined) rows = rows.filter((t) => t.time <= end);
-    rows = fromId !== undefined || start !== undefined ? rows.slice(0, limit) : rows.slice(Math.max(0, rows.length - limit));
+    rows =
+      fromId !== undefined || start !== undefined ? rows.slice(0, limit) : rows.slice(Math.max(0, rows.length - limit));
     return rows.map((t) => ({
       a: t.tradeId,
       p: m.formatPrice(t.priceTicks),
@@ -304,11 +339,13 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
     const q = paramsOf(req);
     const pair = pairOf(ctx, q.required('symbol'));
     const interval = q.required('interval');
-    if (!(INTERVALS as readonly string[]).includes(interval) || interval === '1s') throw new BinanceError(-1120, 'Invalid interval.');
+    if (!(INTERVALS as readonly string[]).includes(interval) || interval === '1s')
+      throw new BinanceError(-1120, 'Invalid interval.');
     const limit = q.int('limit', 1, KLINES_MAX_LIMIT) ?? 500;
     const start = q.int('startTime', 0);
     const end = q.int('endTime', 0);
-    if (start !== undefined && end !== undefined && start > end) throw new BinanceError(-1023, 'Start time is greater than end time.');
+    if (start !== undefined && end !== undefined && start > end)
+      throw new BinanceError(-1023, 'Start time is greater than end time.');
     return klines(ctx, pair.row.symbol, interval as Interval, start, end, limit);
   });
 
@@ -319,15 +356,30 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
       const q = paramsOf(req);
       const pair = pairOf(ctx, q.required(symbolParam));
       const interval = q.required('interval');
-      if (!(PRICE_KLINE_INTERVALS as readonly string[]).includes(interval)) throw new BinanceError(-1120, 'Invalid interval.');
+      if (!(PRICE_KLINE_INTERVALS as readonly string[]).includes(interval))
+        throw new BinanceError(-1120, 'Invalid interval.');
       const limit = q.int('limit', 1, KLINES_MAX_LIMIT) ?? 500;
       const start = q.int('startTime', 0);
       const end = q.int('endTime', 0);
-      if (start !== undefined && end !== undefined && start > end) throw new BinanceError(-1023, 'Start time is greater than end time.');
+      if (start !== undefined && end !== undefined && start > end)
+        throw new BinanceError(-1023, 'Start time is greater than end time.');
       const dp = series === 'premium' ? 8 : pair.row.pricePrecision;
       return venue.priceKlines
         .candles(pair.row.symbol, series, interval as Interval, { startTime: start, endTime: end, limit })
-        .map((c) => [c.openTime, c.open.toFixed(dp), c.high.toFixed(dp), c.low.toFixed(dp), c.close.toFixed(dp), '0', c.closeTime, '0', c.count, '0', '0', '0']);
+        .map((c) => [
+          c.openTime,
+          c.open.toFixed(dp),
+          c.high.toFixed(dp),
+          c.low.toFixed(dp),
+          c.close.toFixed(dp),
+          '0',
+          c.closeTime,
+          '0',
+          c.count,
+          '0',
+          '0',
+          '0',
+        ]);
     });
   };
   priceRoute('/fapi/v1/markPriceKlines', 'mark', 'symbol');
@@ -350,7 +402,11 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
     return listedPairs(ctx).map((p) => bookTicker(p, now));
   });
 
-  const price = (p: PairState, now: number) => ({ symbol: p.row.symbol, price: p.math.formatPrice(p.lastPriceTicks), time: now });
+  const price = (p: PairState, now: number) => ({
+    symbol: p.row.symbol,
+    price: p.math.formatPrice(p.lastPriceTicks),
+    time: now,
+  });
   for (const path of ['/fapi/v1/ticker/price', '/fapi/v2/ticker/price']) {
     app.get(path, async (req) => {
       const q = paramsOf(req);
@@ -378,8 +434,15 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
     const limit = q.int('limit', 1, BINANCE_FUNDING_RATE_MAX) ?? 100;
     const start = q.int('startTime', 0);
     const end = q.int('endTime', 0);
-    if (start !== undefined && end !== undefined && start > end) throw new BinanceError(-1023, 'Start time is greater than end time.');
-    const rows = venue.trading.fundingRates({ symbol: pair?.row.symbol, startTime: start, endTime: end, limit, order: start === undefined ? 'desc' : 'asc' });
+    if (start !== undefined && end !== undefined && start > end)
+      throw new BinanceError(-1023, 'Start time is greater than end time.');
+    const rows = venue.trading.fundingRates({
+      symbol: pair?.row.symbol,
+      startTime: start,
+      endTime: end,
+      limit,
+      order: start === undefined ? 'desc' : 'asc',
+    });
     if (start === undefined) rows.reverse();
     return rows.map((r) => {
       const p = venue.exchange.pair(r.symbol);
@@ -414,11 +477,13 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
     const pair = pairOf(ctx, q.required('symbol'));
     const periodName = q.required('period');
     const period = OPEN_INTEREST_PERIODS[periodName];
-    if (period === undefined) throw invalidValue('period', `It must be one of ${Object.keys(OPEN_INTEREST_PERIODS).join(', ')}.`);
+    if (period === undefined)
+      throw invalidValue('period', `It must be one of ${Object.keys(OPEN_INTEREST_PERIODS).join(', ')}.`);
     const limit = q.int('limit', 1, 500) ?? 30;
     const startTime = q.int('startTime', 0);
     const endTime = q.int('endTime', 0);
-    if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new BinanceError(-1023, 'Start time is greater than end time.');
+    if (startTime !== undefined && endTime !== undefined && startTime > endTime)
+      throw new BinanceError(-1023, 'Start time is greater than end time.');
     const m = pair.math;
     return venue.openInterestHistory.samples(pair.row.symbol, period, { startTime, endTime, limit }).map((r) => ({
       symbol: r.symbol,

@@ -61,7 +61,8 @@ export class Params {
   oneOf<T extends string>(name: string, values: readonly T[], refuse?: () => BinanceError): T | undefined {
     const v = this.str(name);
     if (v === undefined) return undefined;
-    if (!(values as readonly string[]).includes(v)) throw refuse?.() ?? invalidValue(name, `It must be one of ${values.join(', ')}.`);
+    if (!(values as readonly string[]).includes(v))
+      throw refuse?.() ?? invalidValue(name, `It must be one of ${values.join(', ')}.`);
     return v as T;
   }
 }

@@ -28,7 +28,10 @@ export function positionSideName(mode: Mode, nativeSide: number): 'BOTH' | 'LONG
 /** An order as Binance answers it (create / cancel / query / lists). */
 export function binanceOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode): Record<string, unknown> {
   const market = o.type === OrderType.MARKET;
-  const avg = o.filledLots > 0 ? new Decimal(formatMoney(o.filledQuote)).div(new Decimal(m.formatQty(o.filledLots))).toFixed(m.price.precision) : '0';
+  const avg =
+    o.filledLots > 0
+      ? new Decimal(formatMoney(o.filledQuote)).div(new Decimal(m.formatQty(o.filledLots))).toFixed(m.price.precision)
+      : '0';
   const type = market ? 'MARKET' : 'LIMIT';
   return {
     orderId: o.id,
@@ -92,7 +95,16 @@ export interface OrderFigures {
   initialMargin: number;
 }
 
-export function binancePosition(pair: PairState, p: PositionRecord | undefined, mode: Mode, side: number, setting: { leverage: number; marginMode: number }, maxNotional: number, v2: boolean, orders: OrderFigures): Record<string, unknown> {
+export function binancePosition(
+  pair: PairState,
+  p: PositionRecord | undefined,
+  mode: Mode,
+  side: number,
+  setting: { leverage: number; marginMode: number },
+  maxNotional: number,
+  v2: boolean,
+  orders: OrderFigures,
+): Record<string, unknown> {
   const r = pair.row;
   const pp = r.pricePrecision;
   const sign = p !== undefined && p.position_side === PositionSide.SHORT ? -1 : 1;

@@ -28,7 +28,13 @@ export function accountByKey(auth: AuthServices, req: FastifyRequest): Account {
 }
 
 /** Verifies a signed request; answers its account or throws the Binance error. */
-export function verifySigned(auth: AuthServices, req: FastifyRequest, query: string, body: string, params: Params): Account {
+export function verifySigned(
+  auth: AuthServices,
+  req: FastifyRequest,
+  query: string,
+  body: string,
+  params: Params,
+): Account {
   const account = accountByKey(auth, req);
   const q = withoutSignature(query);
   const b = withoutSignature(body);
@@ -49,7 +55,10 @@ export function verifySigned(auth: AuthServices, req: FastifyRequest, query: str
   if (signature === undefined || signature === '') throw mandatory('signature');
   const expected = createHmac('sha256', account.apiSecret).update(q.rest).update(b.rest).digest('hex');
   // equal-length texts only, compared in constant time
-  if (!HEX64.test(signature) || !timingSafeEqual(Buffer.from(signature.toLowerCase(), 'latin1'), Buffer.from(expected, 'latin1'))) {
+  if (
+    !HEX64.test(signature) ||
+    !timingSafeEqual(Buffer.from(signature.toLowerCase(), 'latin1'), Buffer.from(expected, 'latin1'))
+  ) {
     throw new BinanceError(-1022, MSG.SIGNATURE, 400);
   }
   return account;

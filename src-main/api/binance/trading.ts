@@ -10,15 +10,43 @@
 import { Decimal } from 'decimal.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../src-shared/errors.ts';
-import { MarginMode, OrderStatus, OrderType, PositionAction, PositionSide, Side, TimeInForce } from '../../../src-shared/enums.ts';
+import {
+  MarginMode,
+  OrderStatus,
+  OrderType,
+  PositionAction,
+  PositionSide,
+  Side,
+  TimeInForce,
+} from '../../../src-shared/enums.ts';
 import type { Account } from '../../core/account.ts';
 import { maxNotionalFor } from '../../risk/tiers.ts';
 import { TransferKind, type OrderState, type TradeState } from '../../trading/ports.ts';
 import type { Command, ResultOf } from '../../trading/exchange.ts';
 import { bodyText, listedPairs, pairOf, paramsOf, type BinanceContext } from './context.ts';
-import { BinanceError, MSG, binanceErrorOf, fromNative, positionSideMessage, illegal, invalidValue, mandatory, notRequired, type ErrorContext } from './errors.ts';
+import {
+  BinanceError,
+  MSG,
+  binanceErrorOf,
+  fromNative,
+  positionSideMessage,
+  illegal,
+  invalidValue,
+  mandatory,
+  notRequired,
+  type ErrorContext,
+} from './errors.ts';
 import { Params, queryOf } from './params.ts';
-import { binanceOrder, binancePosition, binanceTrade, STATUS, statusName, TIF, usdtAsset, type Mode } from './records.ts';
+import {
+  binanceOrder,
+  binancePosition,
+  binanceTrade,
+  STATUS,
+  statusName,
+  TIF,
+  usdtAsset,
+  type Mode,
+} from './records.ts';
 import { verifySigned, accountByKey } from './signing.ts';
 
 /** Binance's client order id characters (reference a.5). */
@@ -70,7 +98,8 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       // the account row the mode came from is a cached snapshot: the refusal names the live mode
-      if (s !== undefined && err.def.code === 3012) ectx = { ...ectx, positionMode: ex.summary(s.account.id).position_mode };
+      if (s !== undefined && err.def.code === 3012)
+        ectx = { ...ectx, positionMode: ex.summary(s.account.id).position_mode };
       throw fromNative(err, ectx);
     }
   };
@@ -82,7 +111,8 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
   const enter = <C extends Command>(c: C, ectx: ErrorContext, s?: Signed): ResultOf<C> | Promise<ResultOf<C>> => {
     const fail = (err: unknown): never => {
       if (!(err instanceof ApiError)) throw err;
-      if (s !== undefined && err.def.code === 3012) ectx = { ...ectx, positionMode: ex.summary(s.account.id).position_mode };
+      if (s !== undefined && err.def.code === 3012)
+        ectx = { ...ectx, positionMode: ex.summary(s.account.id).position_mode };
       throw fromNative(err, ectx);
     };
     let r: ResultOf<C> | Promise<ResultOf<C>>;
@@ -100,9 +130,11 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
   const findOrder = (s: Signed, symbol: string): Readonly<OrderState> => {
     const id = s.q.int('orderId', 1);
     const cid = s.q.str('origClientOrderId');
-    if (id === undefined && cid === undefined) throw new BinanceError(-1102, "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null!");
+    if (id === undefined && cid === undefined)
+      throw new BinanceError(-1102, "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null!");
     const o = id !== undefined ? ex.liveOrder(s.account.id, id) : ex.liveOrderByClientId(s.account.id, cid!, symbol);
-    if (o === undefined || o.accountId !== s.account.id || o.symbol !== symbol) throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
+    if (o === undefined || o.accountId !== s.account.id || o.symbol !== symbol)
+      throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
     return o;
   };
 
@@ -119,12 +151,20 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     if (sideName !== 'BUY' && sideName !== 'SELL') throw new BinanceError(-1117, 'Invalid side.');
     const typeName = q.required('type');
     if (typeName !== 'LIMIT' && typeName !== 'MARKET') {
-      const known = ['STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET'].includes(typeName);
-      throw new BinanceError(-1116, known ? `${MSG.INVALID_ORDER_TYPE} ${typeName} orders are not supported by this venue yet.` : MSG.INVALID_ORDER_TYPE);
+      const known = ['STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET'].includes(
+        typeName,
+      );
+      throw new BinanceError(
+        -1116,
+        known
+          ? `${MSG.INVALID_ORDER_TYPE} ${typeName} orders are not supported by this venue yet.`
+          : MSG.INVALID_ORDER_TYPE,
+      );
     }
     const side = sideName === 'BUY' ? Side.BUY : Side.SELL;
     const market = typeName === 'MARKET';
-    if (q.bool('closePosition') === true) throw invalidValue('closePosition', 'closePosition orders are not supported by this venue yet.');
+    if (q.bool('closePosition') === true)
+      throw invalidValue('closePosition', 'closePosition orders are not supported by this venue yet.');
     const quantity = q.required('quantity');
     const price = q.str('price');
     let tif: number = TimeInForce.GTC;
@@ -133,28 +173,41 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       if (price === undefined) throw mandatory('price');
       if (tifName === undefined) throw mandatory('timeInForce');
       const i = ['GTC', 'IOC', 'FOK', 'GTX'].indexOf(tifName);
-      if (i < 0) throw new BinanceError(-1115, tifName === 'GTD' ? 'Invalid timeInForce. GTD is not supported by this venue yet.' : 'Invalid timeInForce.');
+      if (i < 0)
+        throw new BinanceError(
+          -1115,
+          tifName === 'GTD' ? 'Invalid timeInForce. GTD is not supported by this venue yet.' : 'Invalid timeInForce.',
+        );
       tif = i + 1;
     } else if (price !== undefined) throw notRequired('price');
     const priceMatch = q.str('priceMatch');
-    if (priceMatch !== undefined && priceMatch !== 'NONE') throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
+    if (priceMatch !== undefined && priceMatch !== 'NONE')
+      throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
     q.oneOf('selfTradePreventionMode', ['NONE', 'EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH']);
     q.oneOf('workingType', ['MARK_PRICE', 'CONTRACT_PRICE']);
     q.bool('priceProtect');
     const respType = q.oneOf('newOrderRespType', ['ACK', 'RESULT']) ?? 'ACK';
     const cid = q.str('newClientOrderId');
     if (cid !== undefined && !CLIENT_ID.test(cid)) throw illegal('newClientOrderId');
-    const ps = q.oneOf('positionSide', ['BOTH', 'LONG', 'SHORT'], () => new BinanceError(-4006, 'Position side is invalid.')) ?? 'BOTH';
+    const ps =
+      q.oneOf('positionSide', ['BOTH', 'LONG', 'SHORT'], () => new BinanceError(-4006, 'Position side is invalid.')) ??
+      'BOTH';
     const reduceOnly = q.bool('reduceOnly');
     const translate = (mode: Mode): { positionSide: number; action: number } => {
       if (mode === 'hedge') {
         if (ps === 'BOTH') throw new BinanceError(-4061, positionSideMessage('hedge'));
         if (reduceOnly === true) throw notRequired('reduceOnly');
         const open = (ps === 'LONG') === (side === Side.BUY);
-        return { positionSide: ps === 'LONG' ? PositionSide.LONG : PositionSide.SHORT, action: open ? PositionAction.OPEN : PositionAction.CLOSE };
+        return {
+          positionSide: ps === 'LONG' ? PositionSide.LONG : PositionSide.SHORT,
+          action: open ? PositionAction.OPEN : PositionAction.CLOSE,
+        };
       }
       if (ps !== 'BOTH') throw new BinanceError(-4061, positionSideMessage('one_way'));
-      return { positionSide: PositionSide.LONG, action: reduceOnly === true ? PositionAction.CLOSE : PositionAction.OPEN };
+      return {
+        positionSide: PositionSide.LONG,
+        action: reduceOnly === true ? PositionAction.CLOSE : PositionAction.OPEN,
+      };
     };
     let t: { positionSide: number; action: number };
     try {
@@ -191,7 +244,10 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     // with a replay's latency the command ran later, at the order's creation time
     const ranNow = entered instanceof Promise ? null : venue.clock.now();
     const result = await entered;
-    const time = ranNow ?? ex.liveOrder(s.account.id, Number(result.order_id))?.createdAt ?? venue.trading.order(Number(result.order_id))!.createdAt;
+    const time =
+      ranNow ??
+      ex.liveOrder(s.account.id, Number(result.order_id))?.createdAt ??
+      venue.trading.order(Number(result.order_id))!.createdAt;
     const m = pair.math;
     const ack = respType === 'ACK';
     const filled = ack ? m.formatQty(0) : result.filled_qty;
@@ -202,7 +258,11 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       // ACK: the order as accepted, before any fill; RESULT: as the command left it
       // (an expired one may be a self-trade's EXPIRED_IN_MATCH, which only the record says: the
       // one read of the store on this route, and only for expired orders)
-      status: ack ? 'NEW' : result.status === OrderStatus.EXPIRED ? statusName(ex.liveOrder(s.account.id, Number(result.order_id))!) : STATUS[result.status],
+      status: ack
+        ? 'NEW'
+        : result.status === OrderStatus.EXPIRED
+          ? statusName(ex.liveOrder(s.account.id, Number(result.order_id))!)
+          : STATUS[result.status],
       clientOrderId: result.client_order_id,
       price: market ? '0' : m.formatPrice(m.price.mustToUnits(price!)),
       // a display value, as the native record's avg_price
@@ -240,11 +300,13 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     const s = signed(req, false);
     const list = jsonList(s.q, 'batchOrders', BATCH_NEW_MAX);
     const entries = list.map((e) => {
-      if (e === null || typeof e !== 'object' || Array.isArray(e)) throw invalidValue('batchOrders', 'Each order is a JSON object of parameters.');
+      if (e === null || typeof e !== 'object' || Array.isArray(e))
+        throw invalidValue('batchOrders', 'Each order is a JSON object of parameters.');
       const text = new URLSearchParams();
       for (const [k, v] of Object.entries(e as Record<string, unknown>)) {
         if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') text.set(k, String(v));
-        else if (v !== null) throw invalidValue('batchOrders', `Parameter '${k}' of an order must be a string, number or boolean.`);
+        else if (v !== null)
+          throw invalidValue('batchOrders', `Parameter '${k}' of an order must be a string, number or boolean.`);
       }
       return new Params(text.toString(), '');
     });
@@ -269,7 +331,10 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     const cidName = s.q.has('origClientOrderIdList') ? 'origClientOrderIdList' : 'origclientorderidlist';
     const hasIds = s.q.has(idName);
     if (!hasIds && !s.q.has(cidName)) {
-      throw new BinanceError(-1102, "Param 'orderIdList' or 'origClientOrderIdList' must be sent, but both were empty/null!");
+      throw new BinanceError(
+        -1102,
+        "Param 'orderIdList' or 'origClientOrderIdList' must be sent, but both were empty/null!",
+      );
     }
     const targets = hasIds
       ? jsonList(s.q, idName, BATCH_CANCEL_MAX).map((v) => {
@@ -307,13 +372,19 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     if (sideName !== 'BUY' && sideName !== 'SELL') throw new BinanceError(-1117, 'Invalid side.');
     const quantity = q.required('quantity');
     const priceMatch = q.str('priceMatch');
-    if (priceMatch !== undefined && priceMatch !== 'NONE') throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
+    if (priceMatch !== undefined && priceMatch !== 'NONE')
+      throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
     const price = q.required('price');
     q.oneOf('origType', ['LIMIT']);
     q.oneOf('positionSide', ['BOTH', 'LONG', 'SHORT'], () => new BinanceError(-4006, 'Position side is invalid.'));
     const o = findOrder(s, symbol);
-    if (o.status !== OrderStatus.NEW && o.status !== OrderStatus.PARTIALLY_FILLED) throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
-    if ((o.side === Side.BUY ? 'BUY' : 'SELL') !== sideName) throw invalidValue('side', `Order ${o.id} is a ${o.side === Side.BUY ? 'BUY' : 'SELL'}; side cannot be modified.`);
+    if (o.status !== OrderStatus.NEW && o.status !== OrderStatus.PARTIALLY_FILLED)
+      throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
+    if ((o.side === Side.BUY ? 'BUY' : 'SELL') !== sideName)
+      throw invalidValue(
+        'side',
+        `Order ${o.id} is a ${o.side === Side.BUY ? 'BUY' : 'SELL'}; side cannot be modified.`,
+      );
     const m = pair.math;
     const p = m.price.toUnits(price);
     const n = m.qty.toUnits(quantity);
@@ -371,12 +442,17 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     const s = signed(req);
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
     const o = findOrder(s, symbol);
-    if (o.status !== OrderStatus.NEW && o.status !== OrderStatus.PARTIALLY_FILLED) throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
+    if (o.status !== OrderStatus.NEW && o.status !== OrderStatus.PARTIALLY_FILLED)
+      throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
     return orderOf(s, o);
   });
 
   /** Every row of a newest-first history (pages of HISTORY_PAGE) that passes `keep`, until `stop`. */
-  function scan<T extends { id: number }>(fetch: (beforeId: number | undefined) => T[], keep: (r: T) => boolean, stop: (r: T) => boolean): T[] {
+  function scan<T extends { id: number }>(
+    fetch: (beforeId: number | undefined) => T[],
+    keep: (r: T) => boolean,
+    stop: (r: T) => boolean,
+  ): T[] {
     const out: T[] = [];
     let before: number | undefined;
     for (;;) {
@@ -391,7 +467,11 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
   }
 
   /** Binance's history window: from fromId / startTime oldest first, else the newest `limit`; answered oldest first. */
-  function history<T extends { id: number; createdAt: number }>(q: Params, idName: string, fetch: (beforeId: number | undefined) => T[]): T[] {
+  function history<T extends { id: number; createdAt: number }>(
+    q: Params,
+    idName: string,
+    fetch: (beforeId: number | undefined) => T[],
+  ): T[] {
     const fromId = q.int(idName, 0);
     const start = q.int('startTime', 0);
     const end = q.int('endTime', 0);
@@ -399,7 +479,10 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     if (start !== undefined && end !== undefined && end - start > 7 * 86_400_000) {
       throw new BinanceError(-1127, 'More than 7 days between startTime and endTime.');
     }
-    const keep = (r: T) => (fromId === undefined || r.id >= fromId) && (start === undefined || r.createdAt >= start) && (end === undefined || r.createdAt <= end);
+    const keep = (r: T) =>
+      (fromId === undefined || r.id >= fromId) &&
+      (start === undefined || r.createdAt >= start) &&
+      (end === undefined || r.createdAt <= end);
     if (fromId === undefined && start === undefined) {
       // the newest `limit` matching rows
       const out: T[] = [];
@@ -411,14 +494,20 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
         before = rows[rows.length - 1].id;
       }
     }
-    const rows = scan(fetch, keep, (r) => (fromId !== undefined && r.id < fromId) || (start !== undefined && r.createdAt < start));
+    const rows = scan(
+      fetch,
+      keep,
+      (r) => (fromId !== undefined && r.id < fromId) || (start !== undefined && r.createdAt < start),
+    );
     return rows.reverse().slice(0, limit);
   }
 
   app.get('/fapi/v1/allOrders', async (req) => {
     const s = signed(req);
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
-    const rows = history<OrderState>(s.q, 'orderId', (beforeId) => venue.trading.orders({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE }));
+    const rows = history<OrderState>(s.q, 'orderId', (beforeId) =>
+      venue.trading.orders({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE }),
+    );
     return rows.map((o) => orderOf(s, o));
   });
 
@@ -427,7 +516,9 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
     const math = ex.pair(symbol)!.math;
     const orderId = s.q.int('orderId', 1);
-    let rows = history<TradeState>(s.q, 'fromId', (beforeId) => venue.trading.trades({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE }));
+    let rows = history<TradeState>(s.q, 'fromId', (beforeId) =>
+      venue.trading.trades({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE }),
+    );
     if (orderId !== undefined) rows = rows.filter((t) => t.orderId === orderId);
     return rows.map((t) => binanceTrade(math, t, s.mode));
   });
@@ -457,12 +548,14 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       };
       if (s.mode === 'one_way') {
         const p = mine[0];
-        if (p !== undefined || v2 || orders.length > 0) out.push(binancePosition(pair, p, s.mode, PositionSide.LONG, setting, maxNotional, v2, figures(null)));
+        if (p !== undefined || v2 || orders.length > 0)
+          out.push(binancePosition(pair, p, s.mode, PositionSide.LONG, setting, maxNotional, v2, figures(null)));
       } else {
         for (const side of [PositionSide.LONG, PositionSide.SHORT]) {
           const p = mine.find((x) => x.position_side === side);
           const f = figures(side);
-          if (p !== undefined || v2 || f.bidNotional + f.askNotional > 0) out.push(binancePosition(pair, p, s.mode, side, setting, maxNotional, v2, f));
+          if (p !== undefined || v2 || f.bidNotional + f.askNotional > 0)
+            out.push(binancePosition(pair, p, s.mode, side, setting, maxNotional, v2, f));
         }
       }
     }
@@ -488,7 +581,17 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     const now = venue.clock.now();
     const asset = usdtAsset(sum, maint, now);
     return {
-      ...(v2 ? { feeTier: 0, canTrade: true, canDeposit: true, canWithdraw: true, updateTime: 0, multiAssetsMargin: false, tradeGroupId: -1 } : {}),
+      ...(v2
+        ? {
+            feeTier: 0,
+            canTrade: true,
+            canDeposit: true,
+            canWithdraw: true,
+            updateTime: 0,
+            multiAssetsMargin: false,
+            tradeGroupId: -1,
+          }
+        : {}),
       totalInitialMargin: asset.initialMargin,
       totalMaintMargin: maint,
       totalWalletBalance: sum.wallet_balance,
@@ -563,7 +666,8 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     const type = s.q.required('marginType').toUpperCase();
     if (type !== 'ISOLATED' && type !== 'CROSSED') throw invalidValue('marginType', 'It must be ISOLATED or CROSSED.');
     const marginMode = type === 'ISOLATED' ? MarginMode.ISOLATED : MarginMode.CROSS;
-    if (ex.pairSetting(s.account.id, symbol).marginMode === marginMode) throw new BinanceError(-4046, MSG.NO_MARGIN_CHANGE);
+    if (ex.pairSetting(s.account.id, symbol).marginMode === marginMode)
+      throw new BinanceError(-4046, MSG.NO_MARGIN_CHANGE);
     run({ kind: 'setMarginMode', accountId: s.account.id, symbol, marginMode }, {});
     return { code: 200, msg: MSG.SUCCESS };
   });
@@ -599,7 +703,11 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
   app.get('/fapi/v1/commissionRate', async (req) => {
     const s = signed(req);
     const pair = pairOf(ctx, s.q.required('symbol'));
-    return { symbol: pair.row.symbol, makerCommissionRate: pair.row.makerFeeRate, takerCommissionRate: pair.row.takerFeeRate };
+    return {
+      symbol: pair.row.symbol,
+      makerCommissionRate: pair.row.makerFeeRate,
+      takerCommissionRate: pair.row.takerFeeRate,
+    };
   });
 
   // Income: REALIZED_PNL and COMMISSION per fill (tranId = trade id x 10 + kind, unique and
@@ -612,7 +720,30 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     const q = s.q;
     const symbolText = q.str('symbol');
     const symbol = symbolText === undefined ? undefined : pairOf(ctx, symbolText).row.symbol;
-    const type = q.oneOf('incomeType', ['TRANSFER', 'WELCOME_BONUS', 'REALIZED_PNL', 'FUNDING_FEE', 'COMMISSION', 'INSURANCE_CLEAR', 'REFERRAL_KICKBACK', 'COMMISSION_REBATE', 'API_REBATE', 'CONTEST_REWARD', 'CROSS_COLLATERAL_TRANSFER', 'OPTIONS_PREMIUM_FEE', 'OPTIONS_SETTLE_PROFIT', 'INTERNAL_TRANSFER', 'AUTO_EXCHANGE', 'DELIVERED_SETTELMENT', 'COIN_SWAP_DEPOSIT', 'COIN_SWAP_WITHDRAW', 'POSITION_LIMIT_INCREASE_FEE', 'STRATEGY_UMFUTURES_TRANSFER', 'FEE_RETURN', 'BFUSD_REWARD']);
+    const type = q.oneOf('incomeType', [
+      'TRANSFER',
+      'WELCOME_BONUS',
+      'REALIZED_PNL',
+      'FUNDING_FEE',
+      'COMMISSION',
+      'INSURANCE_CLEAR',
+      'REFERRAL_KICKBACK',
+      'COMMISSION_REBATE',
+      'API_REBATE',
+      'CONTEST_REWARD',
+      'CROSS_COLLATERAL_TRANSFER',
+      'OPTIONS_PREMIUM_FEE',
+      'OPTIONS_SETTLE_PROFIT',
+      'INTERNAL_TRANSFER',
+      'AUTO_EXCHANGE',
+      'DELIVERED_SETTELMENT',
+      'COIN_SWAP_DEPOSIT',
+      'COIN_SWAP_WITHDRAW',
+      'POSITION_LIMIT_INCREASE_FEE',
+      'STRATEGY_UMFUTURES_TRANSFER',
+      'FEE_RETURN',
+      'BFUSD_REWARD',
+    ]);
     const start = q.int('startTime', 0);
     const end = q.int('endTime', 0);
     const limit = q.int('limit', 1, 1000) ?? 100;
@@ -623,7 +754,20 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     // each stored list gives at most the first / newest `limit` of its own: all the merge below can keep
     const order = start === undefined ? 'desc' : 'asc';
     const oldestFirst = <T>(rows: T[]) => (start === undefined ? rows.reverse() : rows);
-    const fundingEntries = (wants('FUNDING_FEE') ? oldestFirst(venue.trading.fundingPayments({ accountId: s.account.id, symbol, startTime: start, endTime: end, limit, order })) : []).map((f) => ({
+    const fundingEntries = (
+      wants('FUNDING_FEE')
+        ? oldestFirst(
+            venue.trading.fundingPayments({
+              accountId: s.account.id,
+              symbol,
+              startTime: start,
+              endTime: end,
+              limit,
+              order,
+            }),
+          )
+        : []
+    ).map((f) => ({
       symbol: f.symbol,
       incomeType: 'FUNDING_FEE',
       income: money(f.amount),
@@ -633,15 +777,41 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
       tranId: f.id * 10 + 3, // trades take id * 10 + 1 / 2: never the same tranId
       tradeId: '',
     }));
-    const kinds = [...(wants('TRANSFER') ? [TransferKind.DEPOSIT, TransferKind.RESET, TransferKind.ACCOUNT_SET] : []), ...(wants('INSURANCE_CLEAR') ? [TransferKind.INSURANCE_COVER] : [])];
-    const transferEntries = (symbol === undefined && kinds.length > 0 ? oldestFirst(venue.trading.transfers({ accountId: s.account.id, kinds, startTime: start, endTime: end, limit, order })) : []).map((t) => {
+    const kinds = [
+      ...(wants('TRANSFER') ? [TransferKind.DEPOSIT, TransferKind.RESET, TransferKind.ACCOUNT_SET] : []),
+      ...(wants('INSURANCE_CLEAR') ? [TransferKind.INSURANCE_COVER] : []),
+    ];
+    const transferEntries = (
+      symbol === undefined && kinds.length > 0
+        ? oldestFirst(
+            venue.trading.transfers({ accountId: s.account.id, kinds, startTime: start, endTime: end, limit, order }),
+          )
+        : []
+    ).map((t) => {
       const kind = t.kind === TransferKind.INSURANCE_COVER ? 'INSURANCE_CLEAR' : 'TRANSFER';
-      return { symbol: '', incomeType: kind, income: money(t.amount), asset: 'USDT', info: kind, time: t.time, tranId: t.id * 10 + 4, tradeId: '' };
+      return {
+        symbol: '',
+        incomeType: kind,
+        income: money(t.amount),
+        asset: 'USDT',
+        info: kind,
+        time: t.time,
+        tranId: t.id * 10 + 4,
+        tradeId: '',
+      };
     });
     const tradeEntries: Array<(typeof fundingEntries)[number]> = [];
     if (wants('REALIZED_PNL') || wants('COMMISSION')) {
       const trades = scan<TradeState>(
-        (beforeId) => venue.trading.trades({ accountId: s.account.id, symbol, startTime: start, endTime: end, beforeId, limit: HISTORY_PAGE }),
+        (beforeId) =>
+          venue.trading.trades({
+            accountId: s.account.id,
+            symbol,
+            startTime: start,
+            endTime: end,
+            beforeId,
+            limit: HISTORY_PAGE,
+          }),
         () => true,
         () => false,
       ).reverse();
@@ -681,4 +851,3 @@ export function registerTrading(app: FastifyInstance, ctx: BinanceContext): void
     return {};
   });
 }
-

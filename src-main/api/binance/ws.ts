@@ -34,7 +34,16 @@ import { bookTicker, premiumIndex, ticker24 } from './market.ts';
 import { positionSideName, STATUS, TIF, type Mode } from './records.ts';
 
 const OPEN = 1;
-const PATHS = ['/ws', '/stream', '/public/ws', '/public/stream', '/market/ws', '/market/stream', '/private/ws', '/private/stream'];
+const PATHS = [
+  '/ws',
+  '/stream',
+  '/public/ws',
+  '/public/stream',
+  '/market/ws',
+  '/market/stream',
+  '/private/ws',
+  '/private/stream',
+];
 
 interface Conn {
   socket: WebSocket;
@@ -51,7 +60,8 @@ type Parsed =
   | { kind: 'kline'; symbol: string; interval: Interval }
   | { kind: 'allMarkPrice' | 'allMiniTicker' | 'allTicker' };
 
-const STREAM = /^([a-z0-9]+)@(depth(?:5|10|20)?(?:@(?:100ms|250ms|500ms))?|trade|aggTrade|bookTicker|markPrice(?:@1s)?|miniTicker|ticker|kline_[0-9a-zA-Z]+)$/;
+const STREAM =
+  /^([a-z0-9]+)@(depth(?:5|10|20)?(?:@(?:100ms|250ms|500ms))?|trade|aggTrade|bookTicker|markPrice(?:@1s)?|miniTicker|ticker|kline_[0-9a-zA-Z]+)$/;
 
 export class BinanceStreams {
   private readonly ctx: BinanceContext;
@@ -106,8 +116,12 @@ export class BinanceStreams {
   private attachMarket(): void {
     if (this.offMarket !== null) return;
     const ev = this.ctx.venue.exchange.events;
-    const offLevel = ev.on('level', (e) => this.windows.get(e.symbol)?.add(e.updateId, e.side, e.priceTicks, e.totalLots));
-    const offTrade = ev.on('trade', (e) => this.onTrade(e.symbol, e.tradeId, e.priceTicks, e.qtyLots, e.takerSide, e.time));
+    const offLevel = ev.on('level', (e) =>
+      this.windows.get(e.symbol)?.add(e.updateId, e.side, e.priceTicks, e.totalLots),
+    );
+    const offTrade = ev.on('trade', (e) =>
+      this.onTrade(e.symbol, e.tradeId, e.priceTicks, e.qtyLots, e.takerSide, e.time),
+    );
     const offCandle = this.ctx.venue.klines.onCandle((symbol, closed) => this.onCandle(symbol, closed.length > 0));
     this.offMarket = () => (offLevel(), offTrade(), offCandle());
   }
@@ -128,10 +142,13 @@ export class BinanceStreams {
     const conn: Conn = { socket, combined: /\/stream/.test(path), subs: new Set(), accountId: null, listenKey: null };
     const base = PATHS.find((p) => path === p || path.startsWith(p + '/')) ?? '/ws';
     const tail = path.slice(base.length + 1);
-    const names = [...(tail ? tail.split('/') : []), ...(url.searchParams.get('streams')?.split('/') ?? [])].filter((s) => s !== '');
+    const names = [...(tail ? tail.split('/') : []), ...(url.searchParams.get('streams')?.split('/') ?? [])].filter(
+      (s) => s !== '',
+    );
     // a listenKey comes as ?listenKey= or as the legacy ws/<listenKey>; other segments that name
     // no stream (ccxt's opaque connection index public/ws/<n>) are ignored, as Binance does
-    const key = url.searchParams.get('listenKey') ?? names.find((n) => n.length >= 32 && !n.includes('@') && !n.startsWith('!'));
+    const key =
+      url.searchParams.get('listenKey') ?? names.find((n) => n.length >= 32 && !n.includes('@') && !n.startsWith('!'));
     if (key !== undefined && key !== null) {
       const id = this.ctx.listenKeys.accountOf(key);
       if (id === undefined) {
@@ -178,7 +195,11 @@ export class BinanceStreams {
       case 'SUBSCRIBE':
       case 'UNSUBSCRIBE': {
         const bad = params.find((p) => typeof p !== 'string' || parse(p) === null);
-        if (bad !== undefined) return this.send(conn, { error: { code: 2, msg: `Invalid request: unknown stream ${JSON.stringify(bad)}` }, id });
+        if (bad !== undefined)
+          return this.send(conn, {
+            error: { code: 2, msg: `Invalid request: unknown stream ${JSON.stringify(bad)}` },
+            id,
+          });
         for (const p of params as string[]) {
           if (msg.method === 'SUBSCRIBE') this.subscribe(conn, p);
           else conn.subs.delete(p);
@@ -192,11 +213,17 @@ export class BinanceStreams {
           conn.combined = params[1];
           return this.send(conn, { result: null, id });
         }
-        return this.send(conn, { error: { code: 2, msg: 'Invalid request: only the property combined can be set' }, id });
+        return this.send(conn, {
+          error: { code: 2, msg: 'Invalid request: only the property combined can be set' },
+          id,
+        });
       case 'GET_PROPERTY':
         return this.send(conn, { result: conn.combined, id });
       default:
-        return this.send(conn, { error: { code: 2, msg: `Invalid request: unknown method ${JSON.stringify(msg?.method)}` }, id });
+        return this.send(conn, {
+          error: { code: 2, msg: `Invalid request: unknown method ${JSON.stringify(msg?.method)}` },
+          id,
+        });
     }
   }
 
@@ -296,14 +323,34 @@ export class BinanceStreams {
       if (take === null) continue;
       const pair = this.ctx.venue.exchange.pair(symbol)!;
       const s = symbol.toLowerCase();
-      const diff = { e: 'depthUpdate', E: now, T: now, s: symbol, U: take.U, u: take.u, pu: take.pu, b: toPriceLevels(pair.math, take.bids), a: toPriceLevels(pair.math, take.asks) };
+      const diff = {
+        e: 'depthUpdate',
+        E: now,
+        T: now,
+        s: symbol,
+        U: take.U,
+        u: take.u,
+        pu: take.pu,
+        b: toPriceLevels(pair.math, take.bids),
+        a: toPriceLevels(pair.math, take.asks),
+      };
       for (const suffix of ['@depth', '@depth@100ms', '@depth@250ms', '@depth@500ms']) this.push(s + suffix, diff);
       for (const n of [5, 10, 20]) {
         for (const suffix of ['', '@100ms', '@250ms', '@500ms']) {
           const name = `${s}@depth${n}${suffix}`;
           if (!this.subscribed(name)) continue;
           const v = pair.book.depth(n);
-          this.push(name, { e: 'depthUpdate', E: now, T: now, s: symbol, U: take.U, u: take.u, pu: take.pu, b: toPriceLevels(pair.math, v.bids), a: toPriceLevels(pair.math, v.asks) });
+          this.push(name, {
+            e: 'depthUpdate',
+            E: now,
+            T: now,
+            s: symbol,
+            U: take.U,
+            u: take.u,
+            pu: take.pu,
+            b: toPriceLevels(pair.math, v.bids),
+            a: toPriceLevels(pair.math, v.asks),
+          });
         }
       }
       const bt = `${s}@bookTicker`;
@@ -312,7 +359,17 @@ export class BinanceStreams {
         const top = `${t.bidPrice}|${t.bidQty}|${t.askPrice}|${t.askQty}`;
         if (this.lastTop.get(symbol) !== top) {
           this.lastTop.set(symbol, top);
-          this.push(bt, { e: 'bookTicker', u: t.lastUpdateId, E: now, T: now, s: symbol, b: t.bidPrice, B: t.bidQty, a: t.askPrice, A: t.askQty });
+          this.push(bt, {
+            e: 'bookTicker',
+            u: t.lastUpdateId,
+            E: now,
+            T: now,
+            s: symbol,
+            b: t.bidPrice,
+            B: t.bidQty,
+            a: t.askPrice,
+            A: t.askQty,
+          });
         }
       }
     }
@@ -349,7 +406,16 @@ export class BinanceStreams {
       const mp = `${s}@markPrice`;
       if (wantMarkArr || this.subscribed(mp) || this.subscribed(mp + '@1s')) {
         const pi = premiumIndex(pair, now);
-        const ev = { e: 'markPriceUpdate', E: now, s: pair.row.symbol, p: pi.markPrice, i: pi.indexPrice, P: pi.estimatedSettlePrice, r: pi.lastFundingRate, T: pi.nextFundingTime };
+        const ev = {
+          e: 'markPriceUpdate',
+          E: now,
+          s: pair.row.symbol,
+          p: pi.markPrice,
+          i: pi.indexPrice,
+          P: pi.estimatedSettlePrice,
+          r: pi.lastFundingRate,
+          T: pi.nextFundingTime,
+        };
         this.push(mp, ev);
         this.push(mp + '@1s', ev);
         markArr.push(ev);
@@ -358,8 +424,29 @@ export class BinanceStreams {
       const full = `${s}@ticker`;
       if (wantMini || wantTick || this.subscribed(mini) || this.subscribed(full)) {
         const t = ticker24(this.ctx, pair, now);
-        const m = { e: '24hrMiniTicker', E: now, s: pair.row.symbol, c: t.lastPrice, o: t.openPrice, h: t.highPrice, l: t.lowPrice, v: t.volume, q: t.quoteVolume };
-        const f = { ...m, e: '24hrTicker', p: t.priceChange, P: t.priceChangePercent, w: t.weightedAvgPrice, Q: t.lastQty, O: t.openTime, C: t.closeTime, L: t.lastId, n: t.count };
+        const m = {
+          e: '24hrMiniTicker',
+          E: now,
+          s: pair.row.symbol,
+          c: t.lastPrice,
+          o: t.openPrice,
+          h: t.highPrice,
+          l: t.lowPrice,
+          v: t.volume,
+          q: t.quoteVolume,
+        };
+        const f = {
+          ...m,
+          e: '24hrTicker',
+          p: t.priceChange,
+          P: t.priceChangePercent,
+          w: t.weightedAvgPrice,
+          Q: t.lastQty,
+          O: t.openTime,
+          C: t.closeTime,
+          L: t.lastId,
+          n: t.count,
+        };
         this.push(mini, m);
         this.push(full, f);
         miniArr.push(m);
@@ -408,7 +495,10 @@ export class BinanceStreams {
     };
     // a replay's response latency holds the user stream's events (in order)
     const stamp = events[0]?.time ?? now;
-    const send = this.responseLatency === 0 ? sendNow : (msg: unknown) => void this.heldUser.push({ due: stamp + this.responseLatency, send: () => sendNow(msg) });
+    const send =
+      this.responseLatency === 0
+        ? sendNow
+        : (msg: unknown) => void this.heldUser.push({ due: stamp + this.responseLatency, send: () => sendNow(msg) });
     const orders = new Map<number, OrderRecord>();
     const fills: TradeRecord[] = [];
     let positions: PositionRecord[] | undefined;
@@ -424,18 +514,50 @@ export class BinanceStreams {
       const o = exchange.liveOrder(accountId, id)!;
       const m = exchange.pair(o.symbol)!.math;
       return {
-        s: o.symbol, c: o.clientOrderId, S: o.side === 1 ? 'BUY' : 'SELL', o: o.type === 2 ? 'MARKET' : 'LIMIT',
-        f: o.type === 2 ? 'GTC' : TIF[o.tif], q: m.formatQty(o.qtyLots), p: o.type === 2 ? '0' : m.formatPrice(o.priceTicks),
-        sp: '0', i: o.id, T: now, b: '0', a: '0', R: mode === 'one_way' ? o.reduceOnly : false, wt: 'CONTRACT_PRICE',
-        ot: o.type === 2 ? 'MARKET' : 'LIMIT', ps: positionSideName(mode, o.positionSide), cp: false, pP: false, si: 0, ss: 0,
-        V: 'NONE', pm: 'NONE', gtd: 0, status: o.status, inMatch: o.expiredInMatch === true, qtyLots: o.qtyLots, math: m,
+        s: o.symbol,
+        c: o.clientOrderId,
+        S: o.side === 1 ? 'BUY' : 'SELL',
+        o: o.type === 2 ? 'MARKET' : 'LIMIT',
+        f: o.type === 2 ? 'GTC' : TIF[o.tif],
+        q: m.formatQty(o.qtyLots),
+        p: o.type === 2 ? '0' : m.formatPrice(o.priceTicks),
+        sp: '0',
+        i: o.id,
+        T: now,
+        b: '0',
+        a: '0',
+        R: mode === 'one_way' ? o.reduceOnly : false,
+        wt: 'CONTRACT_PRICE',
+        ot: o.type === 2 ? 'MARKET' : 'LIMIT',
+        ps: positionSideName(mode, o.positionSide),
+        cp: false,
+        pP: false,
+        si: 0,
+        ss: 0,
+        V: 'NONE',
+        pm: 'NONE',
+        gtd: 0,
+        status: o.status,
+        inMatch: o.expiredInMatch === true,
+        qtyLots: o.qtyLots,
+        math: m,
       };
     };
     const event = (o: ReturnType<typeof base>, x: string, X: string, extra: Record<string, unknown>) => {
       const { status: _s, inMatch: _i, qtyLots: _q, math: _m, ...fields } = o;
       return { e: 'ORDER_TRADE_UPDATE', E: now, T: now, o: { ...fields, x, X, ...extra } };
     };
-    const zero = (o: ReturnType<typeof base>) => ({ ap: '0', l: '0', z: '0', L: '0', N: 'USDT', n: '0', t: 0, m: false, rp: '0' });
+    const zero = (o: ReturnType<typeof base>) => ({
+      ap: '0',
+      l: '0',
+      z: '0',
+      L: '0',
+      N: 'USDT',
+      n: '0',
+      t: 0,
+      m: false,
+      rp: '0',
+    });
     // NEW for every order seen for the first time, before its fills
     const ids = new Set<number>([...orders.keys(), ...fills.map((f) => Number(f.order_id))]);
     const bases = new Map<number, ReturnType<typeof base>>();
@@ -456,7 +578,19 @@ export class BinanceStreams {
     for (const [id, rec] of orders) {
       if (fresh.has(id) || filledNow.has(id) || (rec.status !== 1 && rec.status !== 2)) continue;
       const b = bases.get(id)!;
-      send(event(b, 'AMENDMENT', STATUS[rec.status], { ap: rec.avg_price, l: '0', z: rec.filled_qty, L: '0', N: 'USDT', n: '0', t: 0, m: false, rp: '0' }));
+      send(
+        event(b, 'AMENDMENT', STATUS[rec.status], {
+          ap: rec.avg_price,
+          l: '0',
+          z: rec.filled_qty,
+          L: '0',
+          N: 'USDT',
+          n: '0',
+          t: 0,
+          m: false,
+          rp: '0',
+        }),
+      );
     }
     for (const f of fills) {
       const id = Number(f.order_id);
@@ -467,10 +601,19 @@ export class BinanceStreams {
       r.quote = r.quote.plus(f.quote_qty);
       this.running.set(id, r);
       const full = r.lots.equals(b.q);
-      send(event(b, 'TRADE', full ? 'FILLED' : 'PARTIALLY_FILLED', {
-        ap: r.quote.div(r.lots).toFixed(b.math.price.precision), l: f.qty, z: b.math.formatQty(b.math.qty.mustToUnits(r.lots.toFixed())),
-        L: f.price, N: 'USDT', n: f.fee, t: Number(f.id), m: f.role === 1, rp: f.realized_pnl,
-      }));
+      send(
+        event(b, 'TRADE', full ? 'FILLED' : 'PARTIALLY_FILLED', {
+          ap: r.quote.div(r.lots).toFixed(b.math.price.precision),
+          l: f.qty,
+          z: b.math.formatQty(b.math.qty.mustToUnits(r.lots.toFixed())),
+          L: f.price,
+          N: 'USDT',
+          n: f.fee,
+          t: Number(f.id),
+          m: f.role === 1,
+          rp: f.realized_pnl,
+        }),
+      );
       if (full) this.forget(id);
     }
     for (const [id, rec] of orders) {
@@ -478,7 +621,19 @@ export class BinanceStreams {
       if (rec.status === 4 || rec.status === 5 || rec.status === 6) {
         // a taker expired by self-trade prevention: X EXPIRED_IN_MATCH, execution type EXPIRED
         const X = rec.status === 6 && b.inMatch ? 'EXPIRED_IN_MATCH' : STATUS[rec.status];
-        send(event(b, X === 'CANCELED' ? 'CANCELED' : 'EXPIRED', X, { ap: rec.avg_price, l: '0', z: rec.filled_qty, L: '0', N: 'USDT', n: '0', t: 0, m: false, rp: '0' }));
+        send(
+          event(b, X === 'CANCELED' ? 'CANCELED' : 'EXPIRED', X, {
+            ap: rec.avg_price,
+            l: '0',
+            z: rec.filled_qty,
+            L: '0',
+            N: 'USDT',
+            n: '0',
+            t: 0,
+            m: false,
+            rp: '0',
+          }),
+        );
         this.forget(id);
       }
     }
@@ -497,8 +652,15 @@ export class BinanceStreams {
         const ps = positionSideName(mode, p.position_side);
         const pa = new Decimal(p.quantity).times(p.position_side === 2 ? -1 : 1).toFixed(pair.row.qtyPrecision);
         const entry = {
-          s: p.symbol, pa, ep: String(p.entry_price), bep: String(p.break_even_price), cr: String(p.realized_pnl), up: String(p.unrealized_pnl),
-          mt: p.margin_mode === 1 ? 'isolated' : 'cross', iw: p.margin_mode === 1 ? String(p.margin) : '0', ps,
+          s: p.symbol,
+          pa,
+          ep: String(p.entry_price),
+          bep: String(p.break_even_price),
+          cr: String(p.realized_pnl),
+          up: String(p.unrealized_pnl),
+          mt: p.margin_mode === 1 ? 'isolated' : 'cross',
+          iw: p.margin_mode === 1 ? String(p.margin) : '0',
+          ps,
         };
         const key = `${p.symbol}|${ps}`;
         const sig = JSON.stringify(entry);
@@ -532,7 +694,8 @@ export class BinanceStreams {
   /** An account's leverage changed, on any surface (ACCOUNT_CONFIG_UPDATE). */
   configUpdate(accountId: number, symbol: string, leverage: number): void {
     const now = this.ctx.venue.clock.now();
-    for (const c of this.userConns(accountId)) this.send(c, { e: 'ACCOUNT_CONFIG_UPDATE', E: now, T: now, ac: { s: symbol, l: leverage } });
+    for (const c of this.userConns(accountId))
+      this.send(c, { e: 'ACCOUNT_CONFIG_UPDATE', E: now, T: now, ac: { s: symbol, l: leverage } });
   }
 }
 
@@ -546,7 +709,9 @@ function parse(name: string): Parsed | null {
   const what = m[2];
   if (what.startsWith('kline_')) {
     const iv = what.slice(6);
-    return (INTERVALS as readonly string[]).includes(iv) && iv !== '1s' ? { kind: 'kline', symbol, interval: iv as Interval } : null;
+    return (INTERVALS as readonly string[]).includes(iv) && iv !== '1s'
+      ? { kind: 'kline', symbol, interval: iv as Interval }
+      : null;
   }
   if (what.startsWith('depth')) {
     const n = /^depth(5|10|20)/.exec(what);
@@ -558,8 +723,28 @@ function parse(name: string): Parsed | null {
 
 function klineEvent(symbol: string, interval: string, k: readonly unknown[], now: number): unknown {
   return {
-    e: 'kline', E: now, s: symbol,
-    k: { t: k[0], T: k[1], s: symbol, i: interval, f: -1, L: -1, o: k[2], c: k[5], h: k[3], l: k[4], v: k[6], n: k[8], x: k[11], q: k[7], V: k[9], Q: k[10], B: '0' },
+    e: 'kline',
+    E: now,
+    s: symbol,
+    k: {
+      t: k[0],
+      T: k[1],
+      s: symbol,
+      i: interval,
+      f: -1,
+      L: -1,
+      o: k[2],
+      c: k[5],
+      h: k[3],
+      l: k[4],
+      v: k[6],
+      n: k[8],
+      x: k[11],
+      q: k[7],
+      V: k[9],
+      Q: k[10],
+      B: '0',
+    },
   };
 }
 
@@ -574,7 +759,8 @@ export function registerStreams(app: FastifyInstance, ctx: BinanceContext): Bina
       app.route({
         method: 'GET',
         url,
-        handler: async (_req, reply) => reply.code(400).send({ code: -1000, msg: `${p} is a WebSocket endpoint: connect with Upgrade: websocket.` }),
+        handler: async (_req, reply) =>
+          reply.code(400).send({ code: -1000, msg: `${p} is a WebSocket endpoint: connect with Upgrade: websocket.` }),
         wsHandler: (socket, req) => streams.attach(socket, req),
       });
     }

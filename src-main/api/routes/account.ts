@@ -20,7 +20,10 @@ import {
 
 const leverageBody = Type.Object({ symbol: symbolField, leverage: leverageField }, { additionalProperties: false });
 
-const marginTypeBody = Type.Object({ symbol: symbolField, margin_mode: marginModeField }, { additionalProperties: false });
+const marginTypeBody = Type.Object(
+  { symbol: symbolField, margin_mode: marginModeField },
+  { additionalProperties: false },
+);
 
 // The exchange answers margin_mode as a plain number; the schema still documents (and the
 // serialiser still writes) the enum.
@@ -63,7 +66,9 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
               leverage: Type.Integer({ description: 'Leverage of new orders and positions' }),
               margin_mode: marginModeOut,
               max_leverage: Type.Integer({ description: "The pair's maximum leverage" }),
-              max_notional: Type.String({ description: 'Largest position notional allowed at this leverage (its tier), USDT' }),
+              max_notional: Type.String({
+                description: 'Largest position notional allowed at this leverage (its tier), USDT',
+              }),
             }),
           ),
           ...errors,
@@ -74,7 +79,13 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
       const symbol = listedSymbol(venue, req.query.symbol);
       const s = ex.pairSetting(accountIdOf(req), symbol);
       const row = ex.pair(symbol)!.row;
-      return ok({ symbol, leverage: s.leverage, margin_mode: s.marginMode, max_leverage: row.maxLeverage, max_notional: String(maxNotionalFor(row.brackets, s.leverage)) });
+      return ok({
+        symbol,
+        leverage: s.leverage,
+        margin_mode: s.marginMode,
+        max_leverage: row.maxLeverage,
+        max_notional: String(maxNotionalFor(row.brackets, s.leverage)),
+      });
     },
   );
 
@@ -103,7 +114,15 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
         },
       },
     },
-    async (req) => ok(ex.execute({ kind: 'setLeverage', accountId: accountIdOf(req), symbol: listedSymbol(venue, req.body.symbol), leverage: req.body.leverage })),
+    async (req) =>
+      ok(
+        ex.execute({
+          kind: 'setLeverage',
+          accountId: accountIdOf(req),
+          symbol: listedSymbol(venue, req.body.symbol),
+          leverage: req.body.leverage,
+        }),
+      ),
   );
 
   app.post(
@@ -125,7 +144,15 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
         },
       },
     },
-    async (req) => ok(ex.execute({ kind: 'setMarginMode', accountId: accountIdOf(req), symbol: listedSymbol(venue, req.body.symbol), marginMode: req.body.margin_mode })),
+    async (req) =>
+      ok(
+        ex.execute({
+          kind: 'setMarginMode',
+          accountId: accountIdOf(req),
+          symbol: listedSymbol(venue, req.body.symbol),
+          marginMode: req.body.margin_mode,
+        }),
+      ),
   );
 
   app.post(
@@ -136,7 +163,8 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
       schema: {
         tags: ['account'],
         summary: 'Set the position mode (signed; extension)',
-        description: 'hedge: a long and a short per pair; one_way: one net position. 3015 while any position or order is open.',
+        description:
+          'hedge: a long and a short per pair; one_way: one net position. 3015 while any position or order is open.',
         querystring: signedQuerystring(),
         body: positionModeBody,
         response: {
@@ -145,6 +173,7 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
         },
       },
     },
-    async (req) => ok(ex.execute({ kind: 'setPositionMode', accountId: accountIdOf(req), mode: req.body.position_mode })),
+    async (req) =>
+      ok(ex.execute({ kind: 'setPositionMode', accountId: accountIdOf(req), mode: req.body.position_mode })),
   );
 }

@@ -4,7 +4,13 @@
 import { Type } from 'typebox';
 import { parseFixed, formatFixed } from '../../../src-shared/decimal.ts';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import { AccountFieldError, checkAccountFields as checkFields, CREDENTIAL_RULE, newApiKey, newApiSecret } from '../../accounts/credentials.ts';
+import {
+  AccountFieldError,
+  checkAccountFields as checkFields,
+  CREDENTIAL_RULE,
+  newApiKey,
+  newApiSecret,
+} from '../../accounts/credentials.ts';
 import { parseIpList } from '../../accounts/whitelist.ts';
 import { USDT_DECIMALS, type Account } from '../../core/account.ts';
 import type { Venue } from '../../venue.ts';
@@ -30,7 +36,9 @@ const accountSchema = Type.Object({
   api_key: Type.String({ description: 'API key (X-API-KEY header)' }),
   api_secret: Type.String({ description: 'API secret (HMAC key of signatures)' }),
   balance: Type.String({ description: 'USDT wallet balance, 8 decimals' }),
-  position_mode: Type.Union([Type.Literal('hedge'), Type.Literal('one_way')], { description: 'The account\'s position mode (the same on /binance: one_way is dualSidePosition=false)' }),
+  position_mode: Type.Union([Type.Literal('hedge'), Type.Literal('one_way')], {
+    description: "The account's position mode (the same on /binance: one_way is dualSidePosition=false)",
+  }),
 });
 
 const accountBody = Type.Object(
@@ -82,13 +90,25 @@ function newSecret(): string {
   return newApiSecret();
 }
 
-function accountView(a: Account, mode: 'hedge' | 'one_way'): { user_id: number; api_key: string; api_secret: string; balance: string; position_mode: 'hedge' | 'one_way' } {
-  return { user_id: a.id, api_key: a.apiKey, api_secret: a.apiSecret, balance: usdt(a.walletBalance), position_mode: mode };
+function accountView(
+  a: Account,
+  mode: 'hedge' | 'one_way',
+): { user_id: number; api_key: string; api_secret: string; balance: string; position_mode: 'hedge' | 'one_way' } {
+  return {
+    user_id: a.id,
+    api_key: a.apiKey,
+    api_secret: a.apiSecret,
+    balance: usdt(a.walletBalance),
+    position_mode: mode,
+  };
 }
 
 function badAmount(detail: string, text: string): ApiError {
   const shown = text.length > 40 ? text.slice(0, 40) + '...' : text;
-  return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'amount': ${detail}, got ${JSON.stringify(shown)}`);
+  return new ApiError(
+    Errors.INVALID_PARAMETER,
+    `Invalid body parameter 'amount': ${detail}, got ${JSON.stringify(shown)}`,
+  );
 }
 
 /** A deposit amount in 1e-8 USDT: positive, at most 8 decimals, at most MAX_DEPOSIT. */
@@ -126,7 +146,7 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
           `CLI's --account (${CREDENTIAL_RULE}). A missing key creates a new account with a generated key; a missing ` +
           'secret is generated for a new account and kept for an existing one. `balance` sets the wallet (the ' +
           'difference is booked as a deposit); it defaults to 10000 for a new account and leaves an existing one ' +
-          'unchanged. `position_mode` (hedge, the default, or one_way) sets the account\'s position mode, the same ' +
+          "unchanged. `position_mode` (hedge, the default, or one_way) sets the account's position mode, the same " +
           'on the native API and on /binance; changing it on an existing account with an open order or position ' +
           'is refused (3015) and then nothing else changes. The body is required: `{}` creates an account with ' +
           'every default. Answers 403 / 2102 to callers that are not on this machine.',
@@ -147,10 +167,16 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
       const existing = body.api_key === undefined ? undefined : venue.accounts.byKey(apiKey);
       const balance = body.balance !== undefined ? checked.balance : (existing?.walletBalance ?? checked.balance);
       if (body.balance !== undefined && balance > MAX_SET_BALANCE) {
-        throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'balance': at most ${usdt(MAX_SET_BALANCE)} USDT`);
+        throw new ApiError(
+          Errors.INVALID_PARAMETER,
+          `Invalid body parameter 'balance': at most ${usdt(MAX_SET_BALANCE)} USDT`,
+        );
       }
       if (existing !== undefined && existing.totalDeposits + (balance - existing.walletBalance) > MAX_WALLET) {
-        throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'balance': total deposits would exceed ${usdt(MAX_WALLET)} USDT`);
+        throw new ApiError(
+          Errors.INVALID_PARAMETER,
+          `Invalid body parameter 'balance': total deposits would exceed ${usdt(MAX_WALLET)} USDT`,
+        );
       }
       const apiSecret = body.api_secret ?? existing?.apiSecret ?? newSecret();
       const mode = body.position_mode;
@@ -159,8 +185,13 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
       if (existing !== undefined && mode !== undefined && venue.exchange.summary(existing.id).position_mode !== mode) {
         venue.exchange.execute({ kind: 'setPositionMode', accountId: existing.id, mode });
       }
-      const { id } = venue.exchange.execute({ kind: 'upsertAccount', spec: { apiKey, apiSecret, kind: 'user', balance }, now: auth.now() });
-      if (existing === undefined && mode !== undefined && mode !== 'hedge') venue.exchange.execute({ kind: 'setPositionMode', accountId: id, mode });
+      const { id } = venue.exchange.execute({
+        kind: 'upsertAccount',
+        spec: { apiKey, apiSecret, kind: 'user', balance },
+        now: auth.now(),
+      });
+      if (existing === undefined && mode !== undefined && mode !== 'hedge')
+        venue.exchange.execute({ kind: 'setPositionMode', accountId: id, mode });
       auth.accounts.invalidate(apiKey);
       return ok(accountView(venue.accounts.byId(id)!, venue.exchange.summary(id).position_mode));
     },
@@ -249,7 +280,9 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
         querystring: signedQuerystring(),
         body: depositBody,
         response: {
-          200: envelopeSchema(Type.Object({ balance: Type.String({ description: 'USDT wallet balance after the deposit, 8 decimals' }) })),
+          200: envelopeSchema(
+            Type.Object({ balance: Type.String({ description: 'USDT wallet balance after the deposit, 8 decimals' }) }),
+          ),
           ...standardErrors(401),
         },
       },

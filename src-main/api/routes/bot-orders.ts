@@ -54,7 +54,10 @@ export default async function botOrderRoutes(app: ApiInstance, opts: { venue: Ve
         tags: ['bot'],
         summary: 'Cancel a resting bot order (IP whitelist)',
         description: 'Cached or not. 1102 when no bot order with this id rests on the pair.',
-        querystring: Type.Object({ symbol: symbolField, order_id: idField('Order ID') }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { symbol: symbolField, order_id: idField('Order ID') },
+          { additionalProperties: false },
+        ),
         response: {
           200: envelopeSchema(
             Type.Object({
@@ -66,7 +69,14 @@ export default async function botOrderRoutes(app: ApiInstance, opts: { venue: Ve
         },
       },
     },
-    async (req) => ok(await venue.submit({ kind: 'cancelBot', symbol: listedSymbol(venue, req.query.symbol), orderId: req.query.order_id })),
+    async (req) =>
+      ok(
+        await venue.submit({
+          kind: 'cancelBot',
+          symbol: listedSymbol(venue, req.query.symbol),
+          orderId: req.query.order_id,
+        }),
+      ),
   );
 
   app.get(

@@ -42,7 +42,9 @@ const nullable = <T>(type: 'integer' | 'number' | 'string', description?: string
 const gapSchema = Type.Object({
   start_time: Type.Integer({ description: 'First missing ms (for candles, the first missing open time)' }),
   end_time: Type.Integer({ description: 'The next ms that has data' }),
-  detail: Type.String({ description: 'What is missing, e.g. "1 1h candle missing" or "aggTrades ids 1040..1041 missing"' }),
+  detail: Type.String({
+    description: 'What is missing, e.g. "1 1h candle missing" or "aggTrades ids 1040..1041 missing"',
+  }),
 });
 
 const specsSchema = Type.Object({
@@ -79,7 +81,9 @@ const datasetSchema = Type.Object({
 // A dataset on the wire (GET /api/v1/datasets and the routes that answer one) is
 // src-shared's DatasetWire: what this schema answers must fit it, field for field.
 type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
-const datasetWireFits: Static<typeof datasetSchema> extends DatasetWire ? SameKeys<Static<typeof datasetSchema>, DatasetWire> : false = true;
+const datasetWireFits: Static<typeof datasetSchema> extends DatasetWire
+  ? SameKeys<Static<typeof datasetSchema>, DatasetWire>
+  : false = true;
 
 const importResultSchema = Type.Object({
   file: Type.String(),
@@ -96,12 +100,18 @@ const importResultSchema = Type.Object({
     ['verified', 'none'] as const satisfies readonly ImportResult['checksum'][],
     'verified: matched its .CHECKSUM (or the checksum parameter)',
   ),
-  error: nullable<string>('string', 'Why the file was refused (row number and reason for a bad row); nothing of it was imported'),
+  error: nullable<string>(
+    'string',
+    'Why the file was refused (row number and reason for a bad row); nothing of it was imported',
+  ),
   error_row: nullable<number>('integer'),
 });
 
 // One file's import result on the wire: src-shared's ImportResultWire, the same fields both ways.
-const importWireFits: [Static<typeof importResultSchema>, ImportResultWire] extends [ImportResultWire, Static<typeof importResultSchema>]
+const importWireFits: [Static<typeof importResultSchema>, ImportResultWire] extends [
+  ImportResultWire,
+  Static<typeof importResultSchema>,
+]
   ? SameKeys<Static<typeof importResultSchema>, ImportResultWire>
   : false = true;
 void datasetWireFits;
@@ -123,7 +133,10 @@ const tradeSchema = Type.Object({
 // the service's trade rows are the wire records as they are
 agree<typeof tradeSchema, TradeView>(true);
 
-const idParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'Dataset id' }) }, { additionalProperties: false });
+const idParams = Type.Object(
+  { id: Type.Integer({ minimum: 1, description: 'Dataset id' }) },
+  { additionalProperties: false },
+);
 
 const keyProps = {
   symbol: Type.Optional(Type.String({ maxLength: 40, description: 'Symbol, when the file name does not say it' })),
@@ -144,8 +157,16 @@ const specsBody = Type.Object(
 const klinesQuery = Type.Object(
   {
     interval: strEnum(INTERVALS, 'Candle interval (6001 otherwise)'),
-    start_time: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms; together with end_time, never with limit (6003)' })),
-    end_time: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms, inclusive; together with start_time (6003)' })),
+    start_time: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_TIME,
+        description: 'ms; together with end_time, never with limit (6003)',
+      }),
+    ),
+    end_time: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms, inclusive; together with start_time (6003)' }),
+    ),
     limit: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -164,7 +185,11 @@ const klinesAnswer = Type.Unsafe<KlineWire[] | KlinesError>({
   description: 'Candlesticks (12 elements each, as /fapi/v1/klines), or an error object',
   anyOf: [
     { type: 'array', items: { type: 'array', minItems: 12, maxItems: 12 } },
-    { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
+    {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' } },
+    },
   ],
 });
 
@@ -184,8 +209,15 @@ const tradesQuery = Type.Object(
 
 const importQuery = Type.Object(
   {
-    name: Type.Optional(Type.String({ maxLength: 200, description: "Uploaded file's archive name (upload only; required there)" })),
-    checksum: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: "Uploaded file's SHA-256 (its .CHECKSUM), verified when given" })),
+    name: Type.Optional(
+      Type.String({ maxLength: 200, description: "Uploaded file's archive name (upload only; required there)" }),
+    ),
+    checksum: Type.Optional(
+      Type.String({
+        pattern: '^[0-9a-fA-F]{64}$',
+        description: "Uploaded file's SHA-256 (its .CHECKSUM), verified when given",
+      }),
+    ),
     ...keyProps,
   },
   { additionalProperties: false },
@@ -258,7 +290,10 @@ function envelopeError(err: unknown): unknown {
   return new ApiError(err.kind === 'not_found' ? Errors.DATASET_NOT_FOUND : Errors.INVALID_PARAMETER, err.message);
 }
 
-export default async function datasetRoutes(app: ApiInstance, opts: { venue: Venue; datasets?: DatasetService }): Promise<void> {
+export default async function datasetRoutes(
+  app: ApiInstance,
+  opts: { venue: Venue; datasets?: DatasetService },
+): Promise<void> {
   const service = (): DatasetService => opts.datasets ?? opts.venue.datasets;
 
   // Uploaded files arrive as the raw body stream, read by the handler (this plugin's scope only).
@@ -270,7 +305,8 @@ export default async function datasetRoutes(app: ApiInstance, opts: { venue: Ven
       schema: {
         tags: ['datasets'],
         summary: 'Stored datasets',
-        description: 'Every imported dataset: one (market, symbol, kind, interval) series with its time span, row count, gaps and contract specs.',
+        description:
+          'Every imported dataset: one (market, symbol, kind, interval) series with its time span, row count, gaps and contract specs.',
         querystring: noQuery,
         response: { 200: envelopeSchema(Type.Array(datasetSchema)), ...standardErrors() },
       },
@@ -309,7 +345,8 @@ export default async function datasetRoutes(app: ApiInstance, opts: { venue: Ven
       schema: {
         tags: ['datasets'],
         summary: 'Delete a dataset (loopback only)',
-        description: 'Removes the dataset with every candle, trade, event, file record and gap of it. 403 / 2102 to callers not on this machine.',
+        description:
+          'Removes the dataset with every candle, trade, event, file record and gap of it. 403 / 2102 to callers not on this machine.',
         params: idParams,
         querystring: noQuery,
         response: {
@@ -349,7 +386,9 @@ export default async function datasetRoutes(app: ApiInstance, opts: { venue: Ven
       }
       try {
         const d = s.get(req.params.id);
-        return ok(view(s.editSpecs(d.id, { ...d.specs, tickSize: req.body.tick_size, stepSize: req.body.step_size }), s));
+        return ok(
+          view(s.editSpecs(d.id, { ...d.specs, tickSize: req.body.tick_size, stepSize: req.body.step_size }), s),
+        );
       } catch (err) {
         throw envelopeError(err);
       }
@@ -369,7 +408,7 @@ export default async function datasetRoutes(app: ApiInstance, opts: { venue: Ven
           "At the dataset's own interval the stored candles are answered as imported (Binance's strings verbatim); at a " +
           'coarser interval that its candles tile they are aggregated from them, equal to what Binance publishes. A period ' +
           'with no stored candle (an outage, a missing day) is absent: gaps are never filled. Modes and errors as ' +
-          '/fapi/v1/klines: limit (default 500, 1..1500) or start_time + end_time (where the range, cut to the dataset\'s ' +
+          "/fapi/v1/klines: limit (default 500, 1..1500) or start_time + end_time (where the range, cut to the dataset's " +
           'span, covers at most 1500 periods of the interval, else 6000); errors ' +
           'are HTTP 200 with {code, message}: 6000 invalid parameter (also a dataset that holds no candles or an interval ' +
           'that cannot be built from it), 6001 invalid interval, 6002 unknown dataset, 6003 time-range rule, 6004 limit.',
@@ -379,26 +418,41 @@ export default async function datasetRoutes(app: ApiInstance, opts: { venue: Ven
       },
     },
     async (req) => {
-      if (req.validationError) throw klinesValidationError(req.validationError as FastifyError, req.query as unknown as Record<string, unknown>, DATASET_KLINES_MAX_LIMIT);
+      if (req.validationError)
+        throw klinesValidationError(
+          req.validationError as FastifyError,
+          req.query as unknown as Record<string, unknown>,
+          DATASET_KLINES_MAX_LIMIT,
+        );
       const q = req.query;
       const hasStart = q.start_time !== undefined;
-      if (hasStart !== (q.end_time !== undefined)) throw new ApiError(Errors.KLINES_TIME_RANGE_RULE, 'start_time and end_time must be given together');
-      if (hasStart && q.limit !== undefined) throw new ApiError(Errors.KLINES_TIME_RANGE_RULE, 'limit cannot be combined with start_time and end_time');
+      if (hasStart !== (q.end_time !== undefined))
+        throw new ApiError(Errors.KLINES_TIME_RANGE_RULE, 'start_time and end_time must be given together');
+      if (hasStart && q.limit !== undefined)
+        throw new ApiError(Errors.KLINES_TIME_RANGE_RULE, 'limit cannot be combined with start_time and end_time');
       let rows;
       try {
         rows = service().klines(
           req.params.id,
           q.interval,
-          hasStart ? { startTime: q.start_time, endTime: q.end_time, limit: DATASET_KLINES_MAX_LIMIT, refuseWider: true } : { limit: q.limit ?? DATASET_KLINES_DEFAULT_LIMIT },
+          hasStart
+            ? { startTime: q.start_time, endTime: q.end_time, limit: DATASET_KLINES_MAX_LIMIT, refuseWider: true }
+            : { limit: q.limit ?? DATASET_KLINES_DEFAULT_LIMIT },
         );
       } catch (err) {
         if (err instanceof DatasetError) {
-          throw new ApiError(err.kind === 'not_found' ? Errors.KLINES_SYMBOL_NOT_FOUND : Errors.KLINES_INVALID_PARAMETER, err.message);
+          throw new ApiError(
+            err.kind === 'not_found' ? Errors.KLINES_SYMBOL_NOT_FOUND : Errors.KLINES_INVALID_PARAMETER,
+            err.message,
+          );
         }
         throw err;
       }
       if (rows.length > DATASET_KLINES_MAX_LIMIT) {
-        throw new ApiError(Errors.KLINES_INVALID_PARAMETER, `The range holds more than ${DATASET_KLINES_MAX_LIMIT} ${q.interval} candles; narrow it`);
+        throw new ApiError(
+          Errors.KLINES_INVALID_PARAMETER,
+          `The range holds more than ${DATASET_KLINES_MAX_LIMIT} ${q.interval} candles; narrow it`,
+        );
       }
       const out = new Array(rows.length);
       for (let i = 0; i < rows.length; i++) {
@@ -425,7 +479,12 @@ export default async function datasetRoutes(app: ApiInstance, opts: { venue: Ven
     },
     async (req) => {
       try {
-        return ok(service().trades(req.params.id, { startTime: req.query.start_time, limit: req.query.limit ?? DATASET_TRADES_DEFAULT_LIMIT }));
+        return ok(
+          service().trades(req.params.id, {
+            startTime: req.query.start_time,
+            limit: req.query.limit ?? DATASET_TRADES_DEFAULT_LIMIT,
+          }),
+        );
       } catch (err) {
         throw envelopeError(err);
       }
@@ -460,9 +519,11 @@ export default async function datasetRoutes(app: ApiInstance, opts: { venue: Ven
       const body = req.body;
       if (typeof (body as Readable | undefined)?.pipe === 'function') {
         const q = req.query;
-        if (q.name === undefined) throw new ApiError(Errors.MISSING_PARAMETER, "An uploaded file needs its archive file name in 'name'");
+        if (q.name === undefined)
+          throw new ApiError(Errors.MISSING_PARAMETER, "An uploaded file needs its archive file name in 'name'");
         const name = basename(q.name.replace(/\\/g, '/'));
-        if (!/\.(zip|csv)$/i.test(name)) throw new ApiError(Errors.INVALID_PARAMETER, "'name' must end in .zip or .csv");
+        if (!/\.(zip|csv)$/i.test(name))
+          throw new ApiError(Errors.INVALID_PARAMETER, "'name' must end in .zip or .csv");
         const dir = await mkdtemp(join(tmpdir(), 'perpdesk-upload-'));
         try {
           const file = join(dir, name);
@@ -470,7 +531,12 @@ export default async function datasetRoutes(app: ApiInstance, opts: { venue: Ven
           if (q.checksum !== undefined) {
             await writeFile(`${file}.CHECKSUM`, `${q.checksum.toLowerCase()}  ${name}\n`);
           }
-          const results = await s.importFiles([file], { symbol: q.symbol, market: q.market, kind: q.kind, interval: q.interval });
+          const results = await s.importFiles([file], {
+            symbol: q.symbol,
+            market: q.market,
+            kind: q.kind,
+            interval: q.interval,
+          });
           return ok({ results: results.map(resultView) });
         } finally {
           await rm(dir, { recursive: true, force: true });
@@ -483,7 +549,12 @@ export default async function datasetRoutes(app: ApiInstance, opts: { venue: Ven
       } catch (err) {
         throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'paths': ${(err as Error).message}`);
       }
-      const results = await s.importFiles(files, { symbol: b.symbol, market: b.market, kind: b.kind, interval: b.interval });
+      const results = await s.importFiles(files, {
+        symbol: b.symbol,
+        market: b.market,
+        kind: b.kind,
+        interval: b.interval,
+      });
       return ok({ results: results.map(resultView) });
     },
   );

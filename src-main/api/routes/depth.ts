@@ -16,9 +16,12 @@ import { toPriceLevels } from '../ws/depth-feed.ts';
 export const DEPTH_LIMITS = [5, 10, 20, 50, 100, 500, 1000] as const;
 export const DEFAULT_DEPTH_LIMIT = 100;
 
-const levelsSchema = Type.Array(Type.Unsafe<[string, string]>({ type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 }), {
-  description: '[price, quantity] decimal-string pairs, best first',
-});
+const levelsSchema = Type.Array(
+  Type.Unsafe<[string, string]>({ type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 }),
+  {
+    description: '[price, quantity] decimal-string pairs, best first',
+  },
+);
 
 export default async function depthRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
@@ -32,7 +35,7 @@ export default async function depthRoutes(app: ApiInstance, opts: { venue: Venue
           'The best `limit` price levels per side, best first (bids highest first, asks lowest first). ' +
           'With `with_id=true` the snapshot carries `id`, the update id after the last book change it includes; ' +
           'without it (or with `with_id=false`) there is no `id` field. Join it to the `depth_update@{symbol}` ' +
-          'WebSocket channel by the spec\'s rules: apply the first event with U <= id+1 <= u, then each next event ' +
+          "WebSocket channel by the spec's rules: apply the first event with U <= id+1 <= u, then each next event " +
           'has U = previous u + 1. Unknown symbol: 1101. A limit outside the listed values: 1001.',
         querystring: Type.Object(
           {
@@ -54,7 +57,9 @@ export default async function depthRoutes(app: ApiInstance, opts: { venue: Venue
             Type.Object({
               bids: levelsSchema,
               asks: levelsSchema,
-              id: Type.Optional(Type.Integer({ description: 'Update id after the last change included (only with with_id=true)' })),
+              id: Type.Optional(
+                Type.Integer({ description: 'Update id after the last change included (only with with_id=true)' }),
+              ),
             }),
           ),
           ...standardErrors(),

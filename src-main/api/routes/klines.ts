@@ -23,7 +23,7 @@ const candleSchema = {
   type: 'array',
   description:
     'Candlestick, 12 elements in this order: [openTime, closeTime, open, high, low, close, volume, quoteVolume, trades, ' +
-    'takerBuyBaseVolume, takerBuyQuoteVolume, isClosed]. Prices at the pair\'s price precision, volumes at its quantity ' +
+    "takerBuyBaseVolume, takerBuyQuoteVolume, isClosed]. Prices at the pair's price precision, volumes at its quantity " +
     'precision, turnovers at its quote precision. UTC intervals; closeTime = next openTime - 1; 1w opens Monday 00:00, ' +
     '1M on the 1st of the month. A period without trades has a candle whose open = high = low = close = previous close.',
   minItems: 12,
@@ -47,7 +47,8 @@ const candleSchema = {
 
 const candlesSchema = {
   type: 'array',
-  description: 'Candlesticks, newest first; the first one is the current unclosed candle (isClosed false) when the pair has traded.',
+  description:
+    'Candlesticks, newest first; the first one is the current unclosed candle (isClosed false) when the pair has traded.',
   items: candleSchema,
 } as const;
 
@@ -89,7 +90,7 @@ interface AjvError {
 }
 
 function shown(v: unknown): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
   return s.length > 40 ? `${s.slice(0, 40)}...` : s;
 }
 
@@ -97,26 +98,48 @@ function shown(v: unknown): string {
  * Schema failures in the klines codes: the spec's 6001 and 6004 are about one parameter each.
  * Also the answer of every route that serves candles the klines way (datasets' klines).
  */
-export function klinesValidationError(err: FastifyError, query: Record<string, unknown>, maxLimit = KLINES_MAX_LIMIT): ApiError {
+export function klinesValidationError(
+  err: FastifyError,
+  query: Record<string, unknown>,
+  maxLimit = KLINES_MAX_LIMIT,
+): ApiError {
   const first = (err.validation ?? [])[0] as AjvError | undefined;
   if (!first) return new ApiError(Errors.KLINES_INVALID_PARAMETER, err.message);
   if (first.keyword === 'required') {
-    return new ApiError(Errors.KLINES_MISSING_PARAMETER, `Missing required parameter '${String(first.params.missingProperty)}'`);
+    return new ApiError(
+      Errors.KLINES_MISSING_PARAMETER,
+      `Missing required parameter '${String(first.params.missingProperty)}'`,
+    );
   }
   if (first.keyword === 'additionalProperties') {
-    return new ApiError(Errors.KLINES_INVALID_PARAMETER, `Unknown parameter '${shown(first.params.additionalProperty)}'`);
+    return new ApiError(
+      Errors.KLINES_INVALID_PARAMETER,
+      `Unknown parameter '${shown(first.params.additionalProperty)}'`,
+    );
   }
   const field = first.instancePath.replace(/^\//, '');
   if (field === 'interval') {
-    return new ApiError(Errors.KLINES_INVALID_INTERVAL, `Invalid interval '${shown(query.interval)}': must be one of ${INTERVALS.join(', ')}`);
+    return new ApiError(
+      Errors.KLINES_INVALID_INTERVAL,
+      `Invalid interval '${shown(query.interval)}': must be one of ${INTERVALS.join(', ')}`,
+    );
   }
   if (field === 'limit') {
-    return new ApiError(Errors.KLINES_LIMIT_OUT_OF_RANGE, `limit must be an integer from 1 to ${maxLimit} (got '${shown(query.limit)}')`);
+    return new ApiError(
+      Errors.KLINES_LIMIT_OUT_OF_RANGE,
+      `limit must be an integer from 1 to ${maxLimit} (got '${shown(query.limit)}')`,
+    );
   }
-  return new ApiError(Errors.KLINES_INVALID_PARAMETER, `Invalid parameter '${field}': ${first.message ?? 'invalid value'}`);
+  return new ApiError(
+    Errors.KLINES_INVALID_PARAMETER,
+    `Invalid parameter '${field}': ${first.message ?? 'invalid value'}`,
+  );
 }
 
-export default async function klinesRoutes(app: ApiInstance, opts: { venue: Venue; klines?: KlineService }): Promise<void> {
+export default async function klinesRoutes(
+  app: ApiInstance,
+  opts: { venue: Venue; klines?: KlineService },
+): Promise<void> {
   const { venue } = opts;
   // Looked up per request so the venue may attach its service after the routes are registered.
   const service = (): KlineService => {
@@ -138,26 +161,46 @@ export default async function klinesRoutes(app: ApiInstance, opts: { venue: Venu
           'interval + start_time + end_time returns every candle overlapping [start_time, end_time]. The time-range mode ' +
           'answers at most 1500 candles: a range whose span of existing candles is wider is refused with 6000 (never ' +
           'truncated). Newest first, the current unclosed candle included. Errors are HTTP 200 with {code, message}. ' +
-          "1s candles are kept for 24 hours of market time; other intervals are kept.",
+          '1s candles are kept for 24 hours of market time; other intervals are kept.',
         querystring: Type.Object(
           {
-            symbol: Type.String({ maxLength: 40, description: 'Trading pair, e.g. BTCUSDT (case-insensitive; 6002 when unknown)' }),
+            symbol: Type.String({
+              maxLength: 40,
+              description: 'Trading pair, e.g. BTCUSDT (case-insensitive; 6002 when unknown)',
+            }),
             interval: intervalParam,
             start_time: Type.Optional(
-              Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms; together with end_time, never with limit (6003)' }),
+              Type.Integer({
+                minimum: 0,
+                maximum: MAX_TIME,
+                description: 'ms; together with end_time, never with limit (6003)',
+              }),
             ),
             end_time: Type.Optional(
-              Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms, inclusive; together with start_time, never with limit (6003)' }),
+              Type.Integer({
+                minimum: 0,
+                maximum: MAX_TIME,
+                description: 'ms, inclusive; together with start_time, never with limit (6003)',
+              }),
             ),
             limit: limitParam,
           },
           { additionalProperties: false },
         ),
-        response: { 200: readyBytes<Candle[]>({ description: 'Candlesticks, or an error object', anyOf: [candlesSchema, klinesErrorSchema] }) },
+        response: {
+          200: readyBytes<Candle[]>({
+            description: 'Candlesticks, or an error object',
+            anyOf: [candlesSchema, klinesErrorSchema],
+          }),
+        },
       },
     },
     async (req, reply) => {
-      if (req.validationError) throw klinesValidationError(req.validationError as FastifyError, req.query as unknown as Record<string, unknown>);
+      if (req.validationError)
+        throw klinesValidationError(
+          req.validationError as FastifyError,
+          req.query as unknown as Record<string, unknown>,
+        );
       const q = req.query;
       const hasStart = q.start_time !== undefined;
       if (hasStart !== (q.end_time !== undefined)) {
@@ -167,7 +210,8 @@ export default async function klinesRoutes(app: ApiInstance, opts: { venue: Venu
         throw new ApiError(Errors.KLINES_TIME_RANGE_RULE, 'limit cannot be combined with start_time and end_time');
       }
       const symbol = q.symbol.toUpperCase();
-      if (!venue.symbols.get(symbol)) throw new ApiError(Errors.KLINES_SYMBOL_NOT_FOUND, `Unknown symbol '${shown(q.symbol)}'`);
+      if (!venue.symbols.get(symbol))
+        throw new ApiError(Errors.KLINES_SYMBOL_NOT_FOUND, `Unknown symbol '${shown(q.symbol)}'`);
       const body = service().klinesBody(
         symbol,
         q.interval,
@@ -204,7 +248,11 @@ export default async function klinesRoutes(app: ApiInstance, opts: { venue: Venu
           200: readyBytes<KlinesBatch>({
             description: 'Candlesticks per pair, or an error object',
             anyOf: [
-              { type: 'object', description: 'Pair name -> candlesticks, newest first', additionalProperties: candlesSchema },
+              {
+                type: 'object',
+                description: 'Pair name -> candlesticks, newest first',
+                additionalProperties: candlesSchema,
+              },
               klinesErrorSchema,
             ],
           }),
@@ -212,12 +260,17 @@ export default async function klinesRoutes(app: ApiInstance, opts: { venue: Venu
       },
     },
     async (req, reply) => {
-      if (req.validationError) throw klinesValidationError(req.validationError as FastifyError, req.query as unknown as Record<string, unknown>);
+      if (req.validationError)
+        throw klinesValidationError(
+          req.validationError as FastifyError,
+          req.query as unknown as Record<string, unknown>,
+        );
       const q = req.query;
       const names: string[] = [];
       const seen = new Set<string>();
       for (const part of q.symbols.split(',')) {
-        if (part === '') throw new ApiError(Errors.KLINES_INVALID_PARAMETER, "symbols holds an empty name (use 'A,B,C')");
+        if (part === '')
+          throw new ApiError(Errors.KLINES_INVALID_PARAMETER, "symbols holds an empty name (use 'A,B,C')");
         const name = part.toUpperCase();
         if (!seen.has(name)) {
           seen.add(name);
@@ -225,7 +278,10 @@ export default async function klinesRoutes(app: ApiInstance, opts: { venue: Venu
         }
       }
       if (names.length > KLINES_MAX_SYMBOLS) {
-        throw new ApiError(Errors.KLINES_TOO_MANY_SYMBOLS, `At most ${KLINES_MAX_SYMBOLS} symbols per batch, got ${names.length}`);
+        throw new ApiError(
+          Errors.KLINES_TOO_MANY_SYMBOLS,
+          `At most ${KLINES_MAX_SYMBOLS} symbols per batch, got ${names.length}`,
+        );
       }
       const unknown = names.filter((s) => !venue.symbols.get(s));
       if (unknown.length > 0) {

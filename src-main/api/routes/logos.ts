@@ -28,8 +28,10 @@ export default async function logoRoutes(app: ApiInstance, opts: { venue: Venue 
     {
       schema: {
         tags: ['market data'],
-        summary: 'Logo of a pair\'s base asset (SVG)',
-        params: Type.Object({ file: Type.String({ pattern: '^[A-Za-z0-9]{1,20}\\.svg$', description: 'Base asset and .svg, e.g. BTC.svg' }) }),
+        summary: "Logo of a pair's base asset (SVG)",
+        params: Type.Object({
+          file: Type.String({ pattern: '^[A-Za-z0-9]{1,20}\\.svg$', description: 'Base asset and .svg, e.g. BTC.svg' }),
+        }),
         querystring: noQuery,
       },
     },

@@ -86,10 +86,16 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
     async (req) => {
       const { order_id: orderId, client_order_id: clientOrderId } = req.query;
       if (orderId === undefined && clientOrderId === undefined) {
-        throw new ApiError(Errors.MISSING_PARAMETER, "Missing required query parameter: one of 'order_id' or 'client_order_id'");
+        throw new ApiError(
+          Errors.MISSING_PARAMETER,
+          "Missing required query parameter: one of 'order_id' or 'client_order_id'",
+        );
       }
       if (orderId !== undefined && clientOrderId !== undefined) {
-        throw new ApiError(Errors.INVALID_PARAMETER, "Invalid query parameters: give 'order_id' or 'client_order_id', not both");
+        throw new ApiError(
+          Errors.INVALID_PARAMETER,
+          "Invalid query parameters: give 'order_id' or 'client_order_id', not both",
+        );
       }
       const symbol = listedSymbol(venue, req.query.symbol);
       return ok(await venue.submit({ kind: 'cancel', accountId: accountIdOf(req), symbol, orderId, clientOrderId }));
@@ -162,8 +168,14 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
       const { status, cursor, limit } = req.query;
       const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
       const accountId = accountIdOf(req);
-      const p = page('orders', cursor, limit, (beforeId, n) => venue.trading.orders({ accountId, symbol, status, beforeId, limit: n }));
-      return ok({ has_more: p.hasMore, next_cursor: p.nextCursor, items: p.rows.map((o) => orderRecord(ex.pair(o.symbol)!.math, o)) });
+      const p = page('orders', cursor, limit, (beforeId, n) =>
+        venue.trading.orders({ accountId, symbol, status, beforeId, limit: n }),
+      );
+      return ok({
+        has_more: p.hasMore,
+        next_cursor: p.nextCursor,
+        items: p.rows.map((o) => orderRecord(ex.pair(o.symbol)!.math, o)),
+      });
     },
   );
 
@@ -197,7 +209,11 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
       const p = page('trades', cursor, limit, (beforeId, n) =>
         venue.trading.trades({ accountId, symbol, side, startTime, endTime, beforeId, limit: n }),
       );
-      return ok({ has_more: p.hasMore, next_cursor: p.nextCursor, items: p.rows.map((t) => tradeRecord(ex.pair(t.symbol)!.math, t)) });
+      return ok({
+        has_more: p.hasMore,
+        next_cursor: p.nextCursor,
+        items: p.rows.map((t) => tradeRecord(ex.pair(t.symbol)!.math, t)),
+      });
     },
   );
 }

@@ -12,7 +12,11 @@ import { strictJsonBody } from '../trading-schemas.ts';
 const MAX_BALANCE = 1_000_000_000n * 100_000_000n;
 
 const resetBody = Type.Object(
-  { balance: Type.Optional(Type.String({ pattern: '^\\d{1,10}(\\.\\d{1,8})?$', description: 'USDT, at most 8 decimals' })) },
+  {
+    balance: Type.Optional(
+      Type.String({ pattern: '^\\d{1,10}(\\.\\d{1,8})?$', description: 'USDT, at most 8 decimals' }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -38,7 +42,8 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
     },
     async (req) => {
       const balance = req.body.balance === undefined ? DEFAULT_PAPER_BALANCE : Exchange.parseUsdt(req.body.balance);
-      if (balance > MAX_BALANCE) throw new ApiError(Errors.INVALID_PARAMETER, 'balance must be at most 1000000000 USDT');
+      if (balance > MAX_BALANCE)
+        throw new ApiError(Errors.INVALID_PARAMETER, 'balance must be at most 1000000000 USDT');
       return ok(venue.exchange.execute({ kind: 'reset', accountId: req.account!.id, balance }));
     },
   );
@@ -61,7 +66,13 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
     async (req) => {
       const old = req.account!;
       const kind = old.kind === 'local' ? 'local' : 'key';
-      const fresh = venue.exchange.execute({ kind: 'rotateKey', accountId: old.id, apiKey: newApiKey(kind), apiSecret: newApiSecret(), now: Date.now() });
+      const fresh = venue.exchange.execute({
+        kind: 'rotateKey',
+        accountId: old.id,
+        apiKey: newApiKey(kind),
+        apiSecret: newApiSecret(),
+        now: Date.now(),
+      });
       auth.accounts.invalidate(old.apiKey);
       return ok({ api_key: fresh.apiKey, api_secret: fresh.apiSecret });
     },

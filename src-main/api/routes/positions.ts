@@ -91,8 +91,15 @@ export default async function positionRoutes(app: ApiInstance, opts: { venue: Ve
       const accountId = accountIdOf(req);
       const p = page('positions', q.cursor, q.limit, (beforeId, n) =>
         venue.trading.closedPositions({
-          accountId, symbol, positionSide: q.positionSide, marginMode: q.marginMode, closeType: q.closeType,
-          startTime: q.startTime, endTime: q.endTime, beforeId, limit: n,
+          accountId,
+          symbol,
+          positionSide: q.positionSide,
+          marginMode: q.marginMode,
+          closeType: q.closeType,
+          startTime: q.startTime,
+          endTime: q.endTime,
+          beforeId,
+          limit: n,
         }),
       );
       return ok({
@@ -110,14 +117,16 @@ export default async function positionRoutes(app: ApiInstance, opts: { venue: Ve
       schema: {
         tags: ['positions'],
         summary: 'One closed position (signed)',
-        description: 'The closed position with this position_id (here a string, as the spec says); 1103 when you have none.',
+        description:
+          'The closed position with this position_id (here a string, as the spec says); 1103 when you have none.',
         querystring: signedQuerystring({ position_id: idField('Position ID') }, ['position_id']),
         response: { 200: envelopeSchema(closedPositionDetailRef), ...standardErrors(401) },
       },
     },
     async (req) => {
       const row = venue.trading.closedPosition(accountIdOf(req), req.query.position_id);
-      if (row === undefined) throw new ApiError(Errors.POSITION_NOT_FOUND, `No closed position ${req.query.position_id}`);
+      if (row === undefined)
+        throw new ApiError(Errors.POSITION_NOT_FOUND, `No closed position ${req.query.position_id}`);
       return ok(closedPositionRecord(row, mathOf(row.symbol), 'string'));
     },
   );

@@ -14,14 +14,17 @@ const priceRecordSchema = Type.Object({
   mark_price: Type.String({ description: 'Mark price, used for unrealized PnL and liquidation' }),
   last_price: Type.String({ description: 'Latest trade price' }),
   funding_rate: Type.String({ description: 'Current funding rate, 6 decimals; positive means longs pay shorts' }),
-  next_funding_time: Type.Integer({ description: 'Next funding settlement (00:00, 08:00, 16:00 UTC of market time), ms' }),
+  next_funding_time: Type.Integer({
+    description: 'Next funding settlement (00:00, 08:00, 16:00 UTC of market time), ms',
+  }),
   price_precision: Type.Integer({ description: 'Price precision' }),
   qty_precision: Type.Integer({ description: 'Quantity precision' }),
   timestamp: Type.Integer({ description: 'Market time of the price data, ms (of the response for complete_price)' }),
 });
 
 agree<typeof priceRecordSchema, PriceRecord>(true);
-if (Object.keys(priceRecordSchema.properties).join() !== PRICE_RECORD_FIELDS.join()) throw new Error('price record schema: not the spec field order');
+if (Object.keys(priceRecordSchema.properties).join() !== PRICE_RECORD_FIELDS.join())
+  throw new Error('price record schema: not the spec field order');
 
 function record(pair: PairState, timestamp: number, now: number): PriceRecord {
   const m = pair.math;
@@ -49,9 +52,13 @@ export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue
       schema: {
         tags: ['market data'],
         summary: 'Price records of every listed pair',
-        description: '`timestamp` is the market time of each pair\'s last price update. Delisted pairs are left out.',
+        description: "`timestamp` is the market time of each pair's last price update. Delisted pairs are left out.",
         querystring: noQuery,
-        response: { 200: envelopeSchema(Type.Array(priceRecordSchema)), 400: errorEnvelopeSchema, 500: errorEnvelopeSchema },
+        response: {
+          200: envelopeSchema(Type.Array(priceRecordSchema)),
+          400: errorEnvelopeSchema,
+          500: errorEnvelopeSchema,
+        },
       },
     },
     async () => {
@@ -67,18 +74,25 @@ export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue
       schema: {
         tags: ['market data'],
         summary: 'Price record of one pair',
-        description: 'Errors: 7000 invalid parameter (HTTP 400), 7001 trading pair not found (404), 7002 internal error (500).',
+        description:
+          'Errors: 7000 invalid parameter (HTTP 400), 7001 trading pair not found (404), 7002 internal error (500).',
         querystring: Type.Object(
           { symbol: Type.String({ pattern: '^[A-Za-z0-9]{2,30}$', description: 'Trading pair' }) },
           { additionalProperties: false },
         ),
-        response: { 200: envelopeSchema(priceRecordSchema), 400: errorEnvelopeSchema, 404: errorEnvelopeSchema, 500: errorEnvelopeSchema },
+        response: {
+          200: envelopeSchema(priceRecordSchema),
+          400: errorEnvelopeSchema,
+          404: errorEnvelopeSchema,
+          500: errorEnvelopeSchema,
+        },
       },
     },
     async (req) => {
       const name = req.query.symbol.toUpperCase();
       const pair = venue.exchange.pair(name);
-      if (!pair || pair.row.status === 3) throw new ApiError(Errors.PRICE_PAIR_NOT_FOUND, `Trading pair '${name}' not found`);
+      if (!pair || pair.row.status === 3)
+        throw new ApiError(Errors.PRICE_PAIR_NOT_FOUND, `Trading pair '${name}' not found`);
       const now = venue.clock.now();
       return ok(record(pair, now, now));
     },

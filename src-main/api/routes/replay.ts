@@ -59,28 +59,52 @@ const statusSchema = Type.Object({
   start: Type.Integer({ description: 'Replay start, ms UTC (historical time)' }),
   until: Type.Integer({ description: 'Replay end, ms UTC' }),
   time: Type.Integer({ description: 'Historical time the replay has reached, ms UTC' }),
-  speed: Type.Number({ description: `Clock speed, ${MIN_SPEED} to ${MAX_SPEED} times real time (while playing, not in lockstep)` }),
+  speed: Type.Number({
+    description: `Clock speed, ${MIN_SPEED} to ${MAX_SPEED} times real time (while playing, not in lockstep)`,
+  }),
   paused: Type.Boolean(),
-  lockstep: Type.Boolean({ description: 'The clock moves only by steps (a client steps it, or play runs it as fast as it can)' }),
+  lockstep: Type.Boolean({
+    description: 'The clock moves only by steps (a client steps it, or play runs it as fast as it can)',
+  }),
   finished: Type.Boolean({ description: 'The replay reached until' }),
   events: Type.Integer({ description: 'Historical events applied so far' }),
-  sources: Type.Record(Type.String(), Type.Union([Type.Literal('depth'), Type.Literal('trades'), Type.Literal('klines')]), {
-    description: 'Per symbol, what the market is rebuilt from',
-  }),
+  sources: Type.Record(
+    Type.String(),
+    Type.Union([Type.Literal('depth'), Type.Literal('trades'), Type.Literal('klines')]),
+    {
+      description: 'Per symbol, what the market is rebuilt from',
+    },
+  ),
   queue_model: Type.Union([Type.Literal('pessimistic'), Type.Literal('probabilistic')]),
-  order_latency: Type.Integer({ description: 'Order entry latency, ms of history: an order sent at time t reaches the matching engine at t + this' }),
-  data_latency: Type.Integer({ description: 'Market-data latency, ms of history: WebSocket market data built at time t reach clients at t + this' }),
-  response_latency: Type.Integer({ description: "Order response latency, ms of history: an order's answer and its owner's account events arrive this long after the engine applied it" }),
+  order_latency: Type.Integer({
+    description: 'Order entry latency, ms of history: an order sent at time t reaches the matching engine at t + this',
+  }),
+  data_latency: Type.Integer({
+    description: 'Market-data latency, ms of history: WebSocket market data built at time t reach clients at t + this',
+  }),
+  response_latency: Type.Integer({
+    description:
+      "Order response latency, ms of history: an order's answer and its owner's account events arrive this long after the engine applied it",
+  }),
   held: Type.Boolean({ description: 'A WebSocket client holds the clock (lockstep stepping); others may not move it' }),
-  live_url: Type.Union([Type.String(), Type.Null()], { description: 'The live venue to go back to; null for a replay started with --replay' }),
+  live_url: Type.Union([Type.String(), Type.Null()], {
+    description: 'The live venue to go back to; null for a replay started with --replay',
+  }),
 });
 
 const actionBody = Type.Object(
   {
-    action: strEnum(['play', 'pause', 'speed', 'step', 'seek'] as const, 'What to do; speed, step and seek take their field'),
+    action: strEnum(
+      ['play', 'pause', 'speed', 'step', 'seek'] as const,
+      'What to do; speed, step and seek take their field',
+    ),
     speed: Type.Optional(Type.Number({ minimum: MIN_SPEED, maximum: MAX_SPEED, description: "With action 'speed'" })),
-    ms: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_STEP_MS, description: "With action 'step': market ms to advance" })),
-    time: Type.Optional(Type.Integer({ minimum: 0, description: "With action 'seek': the historical ms UTC to go to (forward only)" })),
+    ms: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_STEP_MS, description: "With action 'step': market ms to advance" }),
+    ),
+    time: Type.Optional(
+      Type.Integer({ minimum: 0, description: "With action 'seek': the historical ms UTC to go to (forward only)" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -91,9 +115,14 @@ const ACTION_FIELD = { speed: 'speed', step: 'ms', seek: 'time' } as const;
 export function readAction(b: { action: string; speed?: number; ms?: number; time?: number }): ReplayAction {
   const wanted = (ACTION_FIELD as Record<string, 'speed' | 'ms' | 'time'>)[b.action];
   for (const f of ['speed', 'ms', 'time'] as const) {
-    if (b[f] !== undefined && f !== wanted) throw new ApiError(Errors.INVALID_PARAMETER, `'${f}' goes with action '${f === 'ms' ? 'step' : f === 'time' ? 'seek' : 'speed'}', not '${b.action}'`);
+    if (b[f] !== undefined && f !== wanted)
+      throw new ApiError(
+        Errors.INVALID_PARAMETER,
+        `'${f}' goes with action '${f === 'ms' ? 'step' : f === 'time' ? 'seek' : 'speed'}', not '${b.action}'`,
+      );
   }
-  if (wanted !== undefined && b[wanted] === undefined) throw new ApiError(Errors.MISSING_PARAMETER, `action '${b.action}' needs '${wanted}'`);
+  if (wanted !== undefined && b[wanted] === undefined)
+    throw new ApiError(Errors.MISSING_PARAMETER, `action '${b.action}' needs '${wanted}'`);
   switch (b.action) {
     case 'play':
     case 'pause':
@@ -105,27 +134,52 @@ export function readAction(b: { action: string; speed?: number; ms?: number; tim
     case 'seek':
       return { action: 'seek', time: b.time! };
     default:
-      throw new ApiError(Errors.INVALID_PARAMETER, `action must be play, pause, speed, step or seek; got '${b.action}'`);
+      throw new ApiError(
+        Errors.INVALID_PARAMETER,
+        `action must be play, pause, speed, step or seek; got '${b.action}'`,
+      );
   }
 }
 
 const startBody = Type.Object(
   {
-    symbols: Type.Array(Type.String({ pattern: '^[A-Z0-9]{2,30}$' }), { minItems: 1, maxItems: 10, description: 'Pairs to replay together (their datasets must overlap)' }),
+    symbols: Type.Array(Type.String({ pattern: '^[A-Z0-9]{2,30}$' }), {
+      minItems: 1,
+      maxItems: 10,
+      description: 'Pairs to replay together (their datasets must overlap)',
+    }),
     start: Type.Integer({ minimum: 0, description: 'Historical start, ms UTC' }),
-    until: Type.Optional(Type.Integer({ minimum: 0, description: 'Historical end, ms UTC (default: the end of the data)' })),
-    speed: Type.Optional(Type.Number({ minimum: MIN_SPEED, maximum: MAX_SPEED, description: 'Clock speed (default 1)' })),
-    balance: Type.Optional(Type.String({ description: 'Starting USDT balance of the replay\'s local account (default "10000")' })),
+    until: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'Historical end, ms UTC (default: the end of the data)' }),
+    ),
+    speed: Type.Optional(
+      Type.Number({ minimum: MIN_SPEED, maximum: MAX_SPEED, description: 'Clock speed (default 1)' }),
+    ),
+    balance: Type.Optional(
+      Type.String({ description: 'Starting USDT balance of the replay\'s local account (default "10000")' }),
+    ),
     queue_model: Type.Optional(strEnum(['pessimistic', 'probabilistic'] as const, 'Default probabilistic')),
     lockstep: Type.Optional(Type.Boolean({ description: 'Open in lockstep (default false)' })),
     order_latency: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: MAX_LATENCY_MS, description: `Order entry latency, ms of history, 0 to ${MAX_LATENCY_MS} (default 0)` }),
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_LATENCY_MS,
+        description: `Order entry latency, ms of history, 0 to ${MAX_LATENCY_MS} (default 0)`,
+      }),
     ),
     data_latency: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: MAX_LATENCY_MS, description: `Market-data latency of the WebSocket streams, ms of history, 0 to ${MAX_LATENCY_MS} (default 0)` }),
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_LATENCY_MS,
+        description: `Market-data latency of the WebSocket streams, ms of history, 0 to ${MAX_LATENCY_MS} (default 0)`,
+      }),
     ),
     response_latency: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: MAX_LATENCY_MS, description: `Order response latency, ms of history, 0 to ${MAX_LATENCY_MS} (default 0)` }),
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_LATENCY_MS,
+        description: `Order response latency, ms of history, 0 to ${MAX_LATENCY_MS} (default 0)`,
+      }),
     ),
   },
   { additionalProperties: false },
@@ -156,7 +210,7 @@ const reportSchema = Type.Object({
       wallet_balance: Type.String(),
       equity: Type.String({ description: 'Wallet balance + unrealized PnL' }),
       fills: Type.Integer(),
-      volume: Type.String({ description: 'Sum of the fills\' quote quantities, USDT' }),
+      volume: Type.String({ description: "Sum of the fills' quote quantities, USDT" }),
       realized_pnl: Type.String(),
       unrealized_pnl: Type.String(),
       fees: Type.String({ description: 'Fees paid (negative: rebates)' }),
@@ -167,13 +221,19 @@ const reportSchema = Type.Object({
       liquidations: Type.Integer(),
       time_in_market_ms: Type.Integer({ description: 'Market ms with any position open' }),
       time_in_market_ratio: Type.Number(),
-      equity_curve: Type.Array(Type.Tuple([Type.Integer(), Type.String()]), { description: '[market ms, equity] samples, oldest first' }),
+      equity_curve: Type.Array(Type.Tuple([Type.Integer(), Type.String()]), {
+        description: '[market ms, equity] samples, oldest first',
+      }),
     }),
   ),
 });
 
 function requireReplay(replay: ReplaySession | null): ReplaySession {
-  if (replay === null) throw new ApiError(Errors.NOT_A_REPLAY, `${Errors.NOT_A_REPLAY.message}: the replay routes answer on a replay venue (POST /api/v1/replays starts one)`);
+  if (replay === null)
+    throw new ApiError(
+      Errors.NOT_A_REPLAY,
+      `${Errors.NOT_A_REPLAY.message}: the replay routes answer on a replay venue (POST /api/v1/replays starts one)`,
+    );
   return replay;
 }
 
@@ -232,10 +292,11 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
       config: { auth: 'loopback' },
       schema: {
         tags: ['replay'],
-        summary: 'The session report: per account fills, PnL, fees, funding, drawdown, time in market, equity curve (loopback only)',
+        summary:
+          'The session report: per account fills, PnL, fees, funding, drawdown, time in market, equity curve (loopback only)',
         description:
           'format=json (default): the envelope. format=csv: one table as text/csv with a header row (table=summary, one row per ' +
-          'account; equity, [user_id, time, equity] samples; fills, the session\'s fills), sent as a download. On the live venue: 404 / 1108.',
+          "account; equity, [user_id, time, equity] samples; fills, the session's fills), sent as a download. On the live venue: 404 / 1108.",
         querystring: reportQuery,
         response: { 200: envelopeSchema(reportSchema), ...standardErrors(403) },
       },
@@ -243,7 +304,8 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
     async (req, reply) => {
       const r = requireReplay(replay);
       const { format = 'json', table } = req.query as { format?: 'json' | 'csv'; table?: ReportTable };
-      if (table !== undefined && format !== 'csv') throw new ApiError(Errors.INVALID_PARAMETER, "table goes with format=csv");
+      if (table !== undefined && format !== 'csv')
+        throw new ApiError(Errors.INVALID_PARAMETER, 'table goes with format=csv');
       const data = r.report.report();
       if (format === 'json') return ok(data);
       const t = table ?? 'summary';
@@ -257,7 +319,10 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
   );
 
   const noHost = () =>
-    new ApiError(Errors.NOT_A_REPLAY, 'Replays are started, listed and closed on the live venue, not on a replay (see its status\' live_url)');
+    new ApiError(
+      Errors.NOT_A_REPLAY,
+      "Replays are started, listed and closed on the live venue, not on a replay (see its status' live_url)",
+    );
 
   app.post(
     '/api/v1/replays',
@@ -268,9 +333,9 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
         tags: ['replay'],
         summary: 'Start a replay venue of imported data (loopback only)',
         description:
-          'Starts a replay of the symbols\' imported datasets (GET /api/v1/datasets) from start, in this process, on its own ' +
+          "Starts a replay of the symbols' imported datasets (GET /api/v1/datasets) from start, in this process, on its own " +
           'loopback port, with its own accounts and records (in memory: they end with the replay). Answers its url, a ' +
-          "one-time login_url for the trading screen, and its status. order_latency: an order (place, cancel, TP/SL) sent at " +
+          'one-time login_url for the trading screen, and its status. order_latency: an order (place, cancel, TP/SL) sent at ' +
           'historical time t reaches the matching engine at t + order_latency, and its answer comes response_latency later ' +
           "(the owner's user stream events too); data_latency: the " +
           'WebSocket market streams reach clients that many ms of history late (REST reads show the venue now). ' +
@@ -285,12 +350,18 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
     async (req) => {
       if (host === undefined) throw noHost();
       const b = req.body;
-      if (new Set(b.symbols).size !== b.symbols.length) throw new ApiError(Errors.INVALID_PARAMETER, 'symbols names a pair twice');
-      if (b.until !== undefined && b.until <= b.start) throw new ApiError(Errors.INVALID_PARAMETER, 'until must be after start');
+      if (new Set(b.symbols).size !== b.symbols.length)
+        throw new ApiError(Errors.INVALID_PARAMETER, 'symbols names a pair twice');
+      if (b.until !== undefined && b.until <= b.start)
+        throw new ApiError(Errors.INVALID_PARAMETER, 'until must be after start');
       let balance: bigint | undefined;
       if (b.balance !== undefined) {
         const p = parseFixed(b.balance, 8);
-        if (!p.ok) throw new ApiError(Errors.INVALID_PARAMETER, `balance must be a positive USDT amount with at most 8 decimals; got '${b.balance.slice(0, 40)}'`);
+        if (!p.ok)
+          throw new ApiError(
+            Errors.INVALID_PARAMETER,
+            `balance must be a positive USDT amount with at most 8 decimals; got '${b.balance.slice(0, 40)}'`,
+          );
         balance = p.value;
       }
       return ok(
@@ -317,7 +388,8 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
       schema: {
         tags: ['replay'],
         summary: 'The replays this venue runs (loopback only)',
-        description: 'Each with a renewed one-time login_url (the previous link stops working). A replay venue answers 1108.',
+        description:
+          'Each with a renewed one-time login_url (the previous link stops working). A replay venue answers 1108.',
         querystring: noQuery,
         response: { 200: envelopeSchema(Type.Array(infoSchema)), ...standardErrors(403) },
       },
@@ -335,16 +407,21 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
       schema: {
         tags: ['replay'],
         summary: 'Close a replay (loopback only)',
-        description: 'Stops it, closes its port and drops its accounts and records (download its report first). Unknown id: 1107.',
+        description:
+          'Stops it, closes its port and drops its accounts and records (download its report first). Unknown id: 1107.',
         querystring: noQuery,
         params: Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }),
-        response: { 200: envelopeSchema(Type.Object({ id: Type.String(), closed: Type.Boolean() })), ...standardErrors(403) },
+        response: {
+          200: envelopeSchema(Type.Object({ id: Type.String(), closed: Type.Boolean() })),
+          ...standardErrors(403),
+        },
       },
     },
     async (req) => {
       if (host === undefined) throw noHost();
       const { id } = req.params as { id: string };
-      if (!(await host.close(id))) throw new ApiError(Errors.REPLAY_NOT_FOUND, `${Errors.REPLAY_NOT_FOUND.message}: no replay '${id}' is running`);
+      if (!(await host.close(id)))
+        throw new ApiError(Errors.REPLAY_NOT_FOUND, `${Errors.REPLAY_NOT_FOUND.message}: no replay '${id}' is running`);
       return ok({ id, closed: true });
     },
   );

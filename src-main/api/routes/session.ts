@@ -46,7 +46,7 @@ export default async function sessionRoutes(
       preValidation: strictJsonBody(sessionBody),
       schema: {
         tags: ['account'],
-        summary: 'Trade the one-time login token for the local account\'s API key and secret',
+        summary: "Trade the one-time login token for the local account's API key and secret",
         description:
           'The service prints a URL `http://HOST:PORT/#token=...` when it starts. The token works once, ' +
           `for ${LOGIN_TOKEN_TTL_MS / 60_000} minutes after the start, and only from this machine (loopback caller, ` +
@@ -55,7 +55,9 @@ export default async function sessionRoutes(
         querystring: noQuery,
         body: sessionBody,
         response: {
-          200: envelopeSchema(Type.Object({ user_id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() })),
+          200: envelopeSchema(
+            Type.Object({ user_id: Type.Integer(), api_key: Type.String(), api_secret: Type.String() }),
+          ),
           ...standardErrors(401, 403),
         },
       },
@@ -68,7 +70,10 @@ export default async function sessionRoutes(
       }
       if (now() > token.expiresAt) {
         token.value = undefined;
-        throw new ApiError(Errors.TOKEN_INVALID, `${Errors.TOKEN_INVALID.message}: this login link expired (it works for ${LOGIN_TOKEN_TTL_MS / 60_000} minutes after the start); restart the service for a new one`);
+        throw new ApiError(
+          Errors.TOKEN_INVALID,
+          `${Errors.TOKEN_INVALID.message}: this login link expired (it works for ${LOGIN_TOKEN_TTL_MS / 60_000} minutes after the start); restart the service for a new one`,
+        );
       }
       token.value = undefined;
       const acct = venue.accounts.byId(token.accountId);

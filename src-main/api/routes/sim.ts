@@ -17,10 +17,16 @@ const venueSchema = Type.Object({
 
 const symbolSchema = Type.Object({
   symbol: Type.String(),
-  volatility: Type.Number({ description: 'Long-run annualized volatility of the latent price (setting), e.g. 0.45 = 45 %' }),
-  current_volatility: Type.Number({ description: 'Annualized volatility right now (it clusters: calm and wild stretches)' }),
+  volatility: Type.Number({
+    description: 'Long-run annualized volatility of the latent price (setting), e.g. 0.45 = 45 %',
+  }),
+  current_volatility: Type.Number({
+    description: 'Annualized volatility right now (it clusters: calm and wild stretches)',
+  }),
   jumps_per_day: Type.Number({ description: 'Average price jumps per day (setting)' }),
-  taker_rate: Type.Number({ description: 'Average taker orders per second of market time at normal volatility (setting)' }),
+  taker_rate: Type.Number({
+    description: 'Average taker orders per second of market time at normal volatility (setting)',
+  }),
   taker_median_notional: Type.Number({ description: 'Median taker order notional, USDT (setting)' }),
   maker_levels: Type.Integer({ description: 'Price levels the house market maker quotes per side (setting)' }),
   maker_depth_notional: Type.Number({ description: 'Notional the market maker shows per side, USDT (setting)' }),
@@ -35,14 +41,18 @@ const simSchema = Type.Object({
   speed: Type.Number({ description: `Market clock speed, ${MIN_SPEED} to ${MAX_SPEED}` }),
   paused: Type.Boolean(),
   market_time: Type.Integer({ description: 'Market clock, ms' }),
-  sim_time: Type.Integer({ description: 'Market time the simulation has reached, ms (at most one driver tick behind market_time)' }),
+  sim_time: Type.Integer({
+    description: 'Market time the simulation has reached, ms (at most one driver tick behind market_time)',
+  }),
   step_ms: Type.Integer({ description: 'Simulation step, ms of market time' }),
   symbols: Type.Array(symbolSchema),
 });
 
 const simBody = Type.Object(
   {
-    speed: Type.Optional(Type.Number({ minimum: MIN_SPEED, maximum: MAX_SPEED, description: 'Market clock speed factor' })),
+    speed: Type.Optional(
+      Type.Number({ minimum: MIN_SPEED, maximum: MAX_SPEED, description: 'Market clock speed factor' }),
+    ),
     paused: Type.Optional(Type.Boolean({ description: 'true pauses the market clock, false resumes it' })),
   },
   { additionalProperties: false, minProperties: 1 },

@@ -5,8 +5,15 @@ import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import type { SymbolRow } from '../../core/symbol.ts';
 import type { Venue } from '../../venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { futuresSymbolRef, generalSymbolRef, intEnum, noQuery, symbolParam, tagParam, type ApiInstance } from '../schemas.ts';
-
+import {
+  futuresSymbolRef,
+  generalSymbolRef,
+  intEnum,
+  noQuery,
+  symbolParam,
+  tagParam,
+  type ApiInstance,
+} from '../schemas.ts';
 
 export function toGeneralSymbol(r: SymbolRow): GeneralSymbol {
   return {

@@ -23,7 +23,9 @@ const tpslBody = Type.Object(
     position_side: intEnum([1, 2] as const, '1 long, 2 short (1 in one-way mode)'),
     take_profit_price: priceOrNull,
     stop_loss_price: priceOrNull,
-    working_type: defaulted(Type.Unsafe<1 | 2>({ type: 'integer', enum: [1, 2], default: 1, description: '1 mark price, 2 last price' })),
+    working_type: defaulted(
+      Type.Unsafe<1 | 2>({ type: 'integer', enum: [1, 2], default: 1, description: '1 mark price, 2 last price' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -48,7 +50,15 @@ export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue 
         response: { 200: envelopeSchema(Type.Object({}, { additionalProperties: true })), ...standardErrors(401) },
       },
     },
-    async (req): Promise<ReturnType<typeof ok<PositionRecord & { take_profit_price: string | null; stop_loss_price: string | null; working_type: number }>>> => {
+    async (
+      req,
+    ): Promise<
+      ReturnType<
+        typeof ok<
+          PositionRecord & { take_profit_price: string | null; stop_loss_price: string | null; working_type: number }
+        >
+      >
+    > => {
       const b = req.body;
       const wt = b.working_type ?? 1;
       const symbol = b.symbol.toUpperCase();
@@ -61,7 +71,12 @@ export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue 
         sl: b.stop_loss_price === undefined ? undefined : { price: b.stop_loss_price, trigger: wt },
       });
       const t = venue.exchange.tpsl(req.account!.id, symbol, b.position_side);
-      return ok({ ...rec, take_profit_price: t.take_profit_price, stop_loss_price: t.stop_loss_price, working_type: wt });
+      return ok({
+        ...rec,
+        take_profit_price: t.take_profit_price,
+        stop_loss_price: t.stop_loss_price,
+        working_type: wt,
+      });
     },
   );
 
@@ -72,7 +87,8 @@ export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue 
       schema: {
         tags: ['positions'],
         summary: 'Take-profit / stop-loss of every open position (signed)',
-        description: 'One entry per open position; a price is null when no trigger is set. working_type 1 mark, 2 last.',
+        description:
+          'One entry per open position; a price is null when no trigger is set. working_type 1 mark, 2 last.',
         querystring: signedQuerystring(),
         response: {
           200: envelopeSchema(

@@ -22,7 +22,12 @@ export default async function tradeRoutes(app: ApiInstance, opts: { venue: Venue
           {
             symbol: symbolParam,
             limit: defaulted(
-              Type.Integer({ minimum: 1, maximum: RECENT_TRADES_KEPT, default: 100, description: `default 100, max ${RECENT_TRADES_KEPT}` }),
+              Type.Integer({
+                minimum: 1,
+                maximum: RECENT_TRADES_KEPT,
+                default: 100,
+                description: `default 100, max ${RECENT_TRADES_KEPT}`,
+              }),
             ),
           },
           { additionalProperties: false },

@@ -56,9 +56,13 @@ function shown(text: string): string {
  * channel; 1101 for an unknown symbol.
  */
 export function parseStream(name: unknown, hasSymbol: (symbol: string) => boolean): ParseResult {
-  if (typeof name !== 'string') return fail(Errors.INVALID_PARAMETER, `Stream names are strings; got ${name === null ? 'null' : typeof name}`);
+  if (typeof name !== 'string')
+    return fail(Errors.INVALID_PARAMETER, `Stream names are strings; got ${name === null ? 'null' : typeof name}`);
   if (name.length === 0 || name.length > MAX_STREAM_NAME) {
-    return fail(Errors.INVALID_PARAMETER, `Stream name must have 1 to ${MAX_STREAM_NAME} characters; got ${shown(name)}`);
+    return fail(
+      Errors.INVALID_PARAMETER,
+      `Stream name must have 1 to ${MAX_STREAM_NAME} characters; got ${shown(name)}`,
+    );
   }
   if (name === 'user') return { ok: true, channel: { kind: 'user' } };
   if (name === 'bot') return { ok: true, channel: { kind: 'bot' } };
@@ -73,27 +77,41 @@ export function parseStream(name: unknown, hasSymbol: (symbol: string) => boolea
 
   const wantsArg = kind === 'depth' || kind === 'kline';
   if (kind !== 'depth' && kind !== 'depth_update' && kind !== 'trade' && kind !== 'price' && kind !== 'kline') {
-    return fail(Errors.ROUTE_NOT_FOUND, `Unknown channel ${shown(kind)} in ${shown(name)}; streams are ${STREAM_PATTERNS}`);
+    return fail(
+      Errors.ROUTE_NOT_FOUND,
+      `Unknown channel ${shown(kind)} in ${shown(name)}; streams are ${STREAM_PATTERNS}`,
+    );
   }
-  if (!SYMBOL.test(symbol)) return fail(Errors.INVALID_PARAMETER, `Malformed symbol in ${shown(name)}: 2 to 30 letters or digits`);
+  if (!SYMBOL.test(symbol))
+    return fail(Errors.INVALID_PARAMETER, `Malformed symbol in ${shown(name)}: 2 to 30 letters or digits`);
   if (!hasSymbol(symbol)) {
     const upper = symbol.toUpperCase();
-    const hint = upper !== symbol && hasSymbol(upper) ? `; symbols are upper case: ${kind}@${upper}${arg === undefined ? '' : ',' + arg}` : '';
+    const hint =
+      upper !== symbol && hasSymbol(upper)
+        ? `; symbols are upper case: ${kind}@${upper}${arg === undefined ? '' : ',' + arg}`
+        : '';
     return fail(Errors.SYMBOL_NOT_FOUND, `Unknown symbol '${symbol}' in ${shown(name)}${hint}`);
   }
   if (!wantsArg) {
-    if (arg !== undefined) return fail(Errors.INVALID_PARAMETER, `${kind}@{symbol} takes no ',' argument; got ${shown(name)}`);
+    if (arg !== undefined)
+      return fail(Errors.INVALID_PARAMETER, `${kind}@{symbol} takes no ',' argument; got ${shown(name)}`);
     return { ok: true, channel: { kind, symbol } };
   }
   if (kind === 'depth') {
     const level = arg === undefined || !/^\d{1,4}$/.test(arg) ? NaN : Number(arg);
     if (!(DEPTH_CHANNEL_LEVELS as readonly number[]).includes(level)) {
-      return fail(Errors.INVALID_PARAMETER, `Bad depth level in ${shown(name)}: use depth@${symbol},{level} with level ${DEPTH_CHANNEL_LEVELS.join(', ')}`);
+      return fail(
+        Errors.INVALID_PARAMETER,
+        `Bad depth level in ${shown(name)}: use depth@${symbol},{level} with level ${DEPTH_CHANNEL_LEVELS.join(', ')}`,
+      );
     }
     return { ok: true, channel: { kind, symbol, level: level as DepthChannelLevel } };
   }
   if (arg === undefined || !isInterval(arg)) {
-    return fail(Errors.INVALID_PARAMETER, `Bad kline interval in ${shown(name)}: use kline@${symbol},{interval} with interval ${INTERVALS.join(', ')}`);
+    return fail(
+      Errors.INVALID_PARAMETER,
+      `Bad kline interval in ${shown(name)}: use kline@${symbol},{interval} with interval ${INTERVALS.join(', ')}`,
+    );
   }
   return { ok: true, channel: { kind: 'kline', symbol, interval: arg } };
 }

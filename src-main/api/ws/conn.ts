@@ -77,6 +77,12 @@ export class SymbolFeed {
   }
 
   get empty(): boolean {
-    return this.depthUpdate === null && this.trade === null && this.price === null && this.depth.size === 0 && this.klines.size === 0;
+    return (
+      this.depthUpdate === null &&
+      this.trade === null &&
+      this.price === null &&
+      this.depth.size === 0 &&
+      this.klines.size === 0
+    );
   }
 }

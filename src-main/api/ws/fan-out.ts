@@ -67,14 +67,23 @@ export class FanOut {
   private held: Held[] = [];
   /** Response latency of account pushes: ms of market time, and the market clock; null = none. */
   private responseDelay: { readonly ms: number; readonly now: () => number } | null = null;
-  private heldAccount: Array<{ readonly due: number; readonly conn: Conn; readonly stream: string; readonly frame: TextFrame }> = [];
+  private heldAccount: Array<{
+    readonly due: number;
+    readonly conn: Conn;
+    readonly stream: string;
+    readonly frame: TextFrame;
+  }> = [];
   /**
    * Pushes this returns true for are not written (installed by test-hooks.ts to simulate lost
    * messages); null in production.
    */
   skip: ((conn: Conn, stream: string) => boolean) | null = null;
 
-  constructor(stats: HubStats, limits: { readonly maxBufferedBytes: number }, drop: (conn: Conn, code: number, reason: string) => void) {
+  constructor(
+    stats: HubStats,
+    limits: { readonly maxBufferedBytes: number },
+    drop: (conn: Conn, code: number, reason: string) => void,
+  ) {
     this.stats = stats;
     this.limits = limits;
     this.drop = drop;
@@ -131,7 +140,8 @@ export class FanOut {
       const now = this.responseDelay.now();
       let n = 0;
       while (n < this.heldAccount.length && this.heldAccount[n].due <= now) n++;
-      for (const h of this.heldAccount.splice(0, n)) if (h.conn.names.has(h.stream)) this.push(h.conn, h.stream, h.frame);
+      for (const h of this.heldAccount.splice(0, n))
+        if (h.conn.names.has(h.stream)) this.push(h.conn, h.stream, h.frame);
     }
     if (this.delay === null || this.held.length === 0) return;
     const now = this.delay.now();

@@ -143,12 +143,18 @@ export interface HubOptions {
   autoStart?: boolean;
 }
 
-
 export class Hub {
   readonly limits: HubLimits;
   /** Wall clock for liveness and LOGIN; replaceable by tests. */
   now: () => number;
-  readonly stats: HubStats = { connections: 0, pushes: 0, pushBytes: 0, messages: 0, slowConsumersClosed: 0, idleClosed: 0 };
+  readonly stats: HubStats = {
+    connections: 0,
+    pushes: 0,
+    pushBytes: 0,
+    messages: 0,
+    slowConsumersClosed: 0,
+    idleClosed: 0,
+  };
   /** Pushes to subscribers (test-hooks.ts reaches in here). */
   readonly out: FanOut;
   /** Who is subscribed to what (test-hooks.ts reaches in here). */
@@ -260,9 +266,14 @@ export class Hub {
       conn.windowCount = 0;
     }
     const req = parseRequest(data, isBinary);
-    const stepping = !('error' in req) && req.method === 'REPLAY' && this.venue.replay !== null && this.venue.replay.holderOf === conn;
+    const stepping =
+      !('error' in req) && req.method === 'REPLAY' && this.venue.replay !== null && this.venue.replay.holderOf === conn;
     if (!stepping && ++conn.windowCount > this.limits.maxMessagesPerSecond) {
-      return this.drop(conn, CloseCode.Policy, `too many messages: at most ${this.limits.maxMessagesPerSecond} per second`);
+      return this.drop(
+        conn,
+        CloseCode.Policy,
+        `too many messages: at most ${this.limits.maxMessagesPerSecond} per second`,
+      );
     }
     try {
       if ('error' in req) return this.reply(conn, req.error);
@@ -282,20 +293,48 @@ export class Hub {
   private replay(conn: Conn, req: Request): void {
     const { id } = req;
     const session = this.venue.replay;
-    if (session === null) return this.reply(conn, errorReply(id, Errors.NOT_A_REPLAY, `${Errors.NOT_A_REPLAY.message}: REPLAY works on a replay venue`));
-    if (!isLoopbackIp(conn.ip)) return this.reply(conn, errorReply(id, Errors.LOOPBACK_ONLY, `${Errors.LOOPBACK_ONLY.message}: REPLAY controls a replay from this machine only`));
+    if (session === null)
+      return this.reply(
+        conn,
+        errorReply(id, Errors.NOT_A_REPLAY, `${Errors.NOT_A_REPLAY.message}: REPLAY works on a replay venue`),
+      );
+    if (!isLoopbackIp(conn.ip))
+      return this.reply(
+        conn,
+        errorReply(
+          id,
+          Errors.LOOPBACK_ONLY,
+          `${Errors.LOOPBACK_ONLY.message}: REPLAY controls a replay from this machine only`,
+        ),
+      );
     const p = Array.isArray(req.params) && req.params.length === 1 ? req.params[0] : req.params;
     if (typeof p !== 'object' || p === null || Array.isArray(p)) {
-      return this.reply(conn, errorReply(id, Errors.BAD_REQUEST, 'REPLAY takes "params": {"action": ..., "speed"|"ms"|"time": ...}'));
+      return this.reply(
+        conn,
+        errorReply(id, Errors.BAD_REQUEST, 'REPLAY takes "params": {"action": ..., "speed"|"ms"|"time": ...}'),
+      );
     }
     const body = p as Record<string, unknown>;
     for (const k of Object.keys(body)) {
-      if (k !== 'action' && k !== 'speed' && k !== 'ms' && k !== 'time') return this.reply(conn, errorReply(id, Errors.UNKNOWN_PARAMETER, `Unknown REPLAY parameter '${k.slice(0, 32)}'`));
+      if (k !== 'action' && k !== 'speed' && k !== 'ms' && k !== 'time')
+        return this.reply(
+          conn,
+          errorReply(id, Errors.UNKNOWN_PARAMETER, `Unknown REPLAY parameter '${k.slice(0, 32)}'`),
+        );
     }
     const { action, speed, ms, time } = body;
-    if (typeof action !== 'string') return this.reply(conn, errorReply(id, Errors.MISSING_PARAMETER, 'REPLAY needs "action": play, pause, speed, step, seek or release'));
-    for (const [k, v] of [['speed', speed], ['ms', ms], ['time', time]] as const) {
-      if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) return this.reply(conn, errorReply(id, Errors.INVALID_PARAMETER, `REPLAY '${k}' must be a number`));
+    if (typeof action !== 'string')
+      return this.reply(
+        conn,
+        errorReply(id, Errors.MISSING_PARAMETER, 'REPLAY needs "action": play, pause, speed, step, seek or release'),
+      );
+    for (const [k, v] of [
+      ['speed', speed],
+      ['ms', ms],
+      ['time', time],
+    ] as const) {
+      if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v)))
+        return this.reply(conn, errorReply(id, Errors.INVALID_PARAMETER, `REPLAY '${k}' must be a number`));
     }
     let result: unknown;
     try {
@@ -303,7 +342,15 @@ export class Hub {
         session.release(conn);
         result = session.status();
       } else {
-        result = session.act(readAction({ action, speed: speed as number | undefined, ms: ms as number | undefined, time: time as number | undefined }), conn);
+        result = session.act(
+          readAction({
+            action,
+            speed: speed as number | undefined,
+            ms: ms as number | undefined,
+            time: time as number | undefined,
+          }),
+          conn,
+        );
       }
     } catch (err) {
       if (err instanceof ApiError) return this.reply(conn, errorReply(id, err.def, err.detail));
@@ -400,7 +447,8 @@ export class Hub {
             if (f.depthUpdate !== null) this.sendDepthUpdate(f, f.depthUpdate, E);
             if (f.trade !== null && f.trades.length > 0) this.sendTrades(f, f.trade, E);
             if (depthDue) for (const s of f.depth) this.sendDepth(f, s, E);
-            if (priceDue && f.price !== null) out.broadcast(f.price, out.serialise(f.price.name, pricePayload(f.pair, E)));
+            if (priceDue && f.price !== null)
+              out.broadcast(f.price, out.serialise(f.price.name, pricePayload(f.pair, E)));
             for (const s of f.klines) this.sendKline(s, E, wall);
           } catch (err) {
             console.error(`perpdesk: ws streams of ${f.pair.row.symbol} failed`, err);

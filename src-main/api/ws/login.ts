@@ -32,27 +32,41 @@ export interface LoginDeps {
 export function checkLogin(deps: LoginDeps, id: RequestId, params: unknown): { account: Account } | { error: Reply } {
   const p = (Array.isArray(params) && params.length === 1 ? params[0] : params) as Record<string, unknown> | null;
   if (typeof p !== 'object' || p === null || Array.isArray(p)) {
-    return { error: errorReply(id, Errors.BAD_REQUEST, 'LOGIN takes "params": {"api_key","timestamp","recv_window"?,"signature"}') };
+    return {
+      error: errorReply(
+        id,
+        Errors.BAD_REQUEST,
+        'LOGIN takes "params": {"api_key","timestamp","recv_window"?,"signature"}',
+      ),
+    };
   }
   // The same shape rules as a REST body: unknown parameters 1003, wrong JSON types 1001.
   for (const key of Object.keys(p)) {
     const type = Object.hasOwn(LOGIN_PARAMS, key) ? LOGIN_PARAMS[key as keyof typeof LOGIN_PARAMS] : undefined;
     if (type === undefined) {
       return {
-        error: errorReply(id, Errors.UNKNOWN_PARAMETER, `Unknown LOGIN parameter '${key.slice(0, 32)}'; LOGIN params are ${Object.keys(LOGIN_PARAMS).join(', ')}`),
+        error: errorReply(
+          id,
+          Errors.UNKNOWN_PARAMETER,
+          `Unknown LOGIN parameter '${key.slice(0, 32)}'; LOGIN params are ${Object.keys(LOGIN_PARAMS).join(', ')}`,
+        ),
       };
     }
     const v = p[key];
     if (type === 'integer' ? !(typeof v === 'number' && Number.isInteger(v)) : typeof v !== 'string') {
-      return { error: errorReply(id, Errors.INVALID_PARAMETER, `Invalid LOGIN parameter '${key}': must be a JSON ${type}`) };
+      return {
+        error: errorReply(id, Errors.INVALID_PARAMETER, `Invalid LOGIN parameter '${key}': must be a JSON ${type}`),
+      };
     }
   }
   const apiKey = p.api_key;
-  if (typeof apiKey !== 'string' || apiKey === '') return { error: errorReply(id, Errors.API_KEY_MISSING, 'LOGIN params need api_key') };
+  if (typeof apiKey !== 'string' || apiKey === '')
+    return { error: errorReply(id, Errors.API_KEY_MISSING, 'LOGIN params need api_key') };
   const account = apiKey.length <= MAX_KEY_LENGTH ? deps.accounts.byKey(apiKey) : undefined;
   if (account === undefined) return { error: errorReply(id, Errors.API_KEY_UNKNOWN) };
   const signature = p.signature;
-  if (typeof signature !== 'string' || signature === '') return { error: errorReply(id, Errors.SIGNATURE_MISSING, 'LOGIN params need signature') };
+  if (typeof signature !== 'string' || signature === '')
+    return { error: errorReply(id, Errors.SIGNATURE_MISSING, 'LOGIN params need signature') };
   // Both are JSON integers here (checked above); the signed text spells them as JSON does.
   const tsText = p.timestamp === undefined ? undefined : String(p.timestamp);
   const rwText = p.recv_window === undefined ? undefined : String(p.recv_window);

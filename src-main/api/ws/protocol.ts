@@ -11,7 +11,8 @@ const MAX_ID_LENGTH = 64;
 
 export type RequestId = number | string;
 
-export type Reply = { id: RequestId | null; result: unknown } | { id: RequestId | null; error: { code: number; message: string } };
+export type Reply =
+  { id: RequestId | null; result: unknown } | { id: RequestId | null; error: { code: number; message: string } };
 
 export function errorReply(id: RequestId | null, def: ErrorDef, message?: string): Reply {
   return { id, error: { code: def.code, message: message ?? def.message } };
@@ -26,29 +27,50 @@ export interface Request {
 
 /** The request in a client frame, or the error answer (id null) when it cannot be read. */
 export function parseRequest(data: RawData, isBinary: boolean): Request | { error: Reply } {
-  if (isBinary) return { error: errorReply(null, Errors.BAD_REQUEST, 'Binary frames are not accepted: send JSON text') };
-  const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+  if (isBinary)
+    return { error: errorReply(null, Errors.BAD_REQUEST, 'Binary frames are not accepted: send JSON text') };
+  const text = Buffer.isBuffer(data)
+    ? data.toString('utf8')
+    : Array.isArray(data)
+      ? Buffer.concat(data).toString('utf8')
+      : Buffer.from(data).toString('utf8');
   let msg: unknown;
   try {
     msg = JSON.parse(text);
   } catch {
-    return { error: errorReply(null, Errors.INVALID_JSON, 'Message is not valid JSON; send {"method":...,"params":[...],"id":n}') };
+    return {
+      error: errorReply(
+        null,
+        Errors.INVALID_JSON,
+        'Message is not valid JSON; send {"method":...,"params":[...],"id":n}',
+      ),
+    };
   }
   if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
-    return { error: errorReply(null, Errors.BAD_REQUEST, 'Message must be a JSON object {"method":...,"params":[...],"id":n}') };
+    return {
+      error: errorReply(null, Errors.BAD_REQUEST, 'Message must be a JSON object {"method":...,"params":[...],"id":n}'),
+    };
   }
   const m = msg as { method?: unknown; params?: unknown; id?: unknown };
   const id = m.id;
-  const idOk = (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id.length <= MAX_ID_LENGTH);
+  const idOk =
+    (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id.length <= MAX_ID_LENGTH);
   if (!idOk) {
-    return { error: errorReply(null, Errors.BAD_REQUEST, `"id" must be an integer or a string of at most ${MAX_ID_LENGTH} characters`) };
+    return {
+      error: errorReply(
+        null,
+        Errors.BAD_REQUEST,
+        `"id" must be an integer or a string of at most ${MAX_ID_LENGTH} characters`,
+      ),
+    };
   }
   return { id: id as RequestId, method: m.method, params: m.params };
 }
 
 /** The answer to a method that is not one of METHODS. */
 export function unknownMethod(id: RequestId, method: unknown): Reply {
-  const shown = typeof method === 'string' ? `'${method.slice(0, 32)}'` : method === undefined ? 'missing' : 'not a string';
+  const shown =
+    typeof method === 'string' ? `'${method.slice(0, 32)}'` : method === undefined ? 'missing' : 'not a string';
   return errorReply(id, Errors.METHOD_NOT_ALLOWED, `Unknown method (${shown}); methods are ${METHODS.join(', ')}`);
 }
 

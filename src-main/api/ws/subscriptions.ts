@@ -114,10 +114,18 @@ export class Subscriptions {
         return errorReply(id, Errors.API_KEY_MISSING, "Subscribe to 'user' after a successful LOGIN");
       }
       if (p.channel.kind === 'bot' && !(this.whitelist?.has(conn.ip) ?? false)) {
-        return errorReply(id, Errors.IP_NOT_WHITELISTED, `The 'bot' stream is for IPs on the bot whitelist; ${conn.ip} is not`);
+        return errorReply(
+          id,
+          Errors.IP_NOT_WHITELISTED,
+          `The 'bot' stream is for IPs on the bot whitelist; ${conn.ip} is not`,
+        );
       }
       if (p.channel.kind === 'replay' && this.venue.replay === null) {
-        return errorReply(id, Errors.NOT_A_REPLAY, `${Errors.NOT_A_REPLAY.message}: the 'replay' stream is a replay venue's`);
+        return errorReply(
+          id,
+          Errors.NOT_A_REPLAY,
+          `${Errors.NOT_A_REPLAY.message}: the 'replay' stream is a replay venue's`,
+        );
       }
       if (p.channel.kind === 'kline' && this.source === null && this.klineLookup() === undefined) {
         return errorReply(id, Errors.SERVICE_UNAVAILABLE, 'kline streams are not available on this service');
@@ -141,7 +149,8 @@ export class Subscriptions {
     const names = streamNames(id, params, 'UNSUBSCRIBE');
     if (!Array.isArray(names)) return names;
     for (const name of names) {
-      if (typeof name !== 'string') return errorReply(id, Errors.BAD_REQUEST, 'UNSUBSCRIBE takes stream names (strings)');
+      if (typeof name !== 'string')
+        return errorReply(id, Errors.BAD_REQUEST, 'UNSUBSCRIBE takes stream names (strings)');
     }
     for (const name of names) if (conn.names.has(name)) this.remove(conn, name);
     return { id, result: null };

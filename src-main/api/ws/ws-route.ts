@@ -72,7 +72,14 @@ export async function installWebSocket(app: FastifyInstance, opts: WebSocketOpti
   // Like the klines routes, the candle service is looked up when needed: the venue may attach
   // it after the app is built.
   const klines = opts.klines ?? ((): KlineSource | undefined => (venue as Venue & { klines?: KlineSource }).klines);
-  const hub = new Hub({ venue, accounts: opts.auth.accounts, whitelist: opts.auth.whitelist, now: opts.auth.now, limits: opts.limits, klines });
+  const hub = new Hub({
+    venue,
+    accounts: opts.auth.accounts,
+    whitelist: opts.auth.whitelist,
+    now: opts.auth.now,
+    limits: opts.limits,
+    klines,
+  });
   await app.register(fastifyWebsocket, {
     options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false },
     // Resets and aborted handshakes are routine for a WebSocket server: drop the socket quietly.
@@ -94,7 +101,11 @@ export async function installWebSocket(app: FastifyInstance, opts: WebSocketOpti
     url: '/ws',
     schema: { tags: ['streams'], summary: 'WebSocket streams and requests', description: DESCRIPTION },
     handler: async (_req, reply) =>
-      sendError(reply, Errors.BAD_REQUEST, 'GET /ws is the WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket)'),
+      sendError(
+        reply,
+        Errors.BAD_REQUEST,
+        'GET /ws is the WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket)',
+      ),
     wsHandler: (socket, req) => hub.attach(socket, req.ip, req.raw.socket),
   });
   return hub;

@@ -44,7 +44,6 @@ export interface MirrorStats {
 /** Orders of the book account at a level without user orders before a growth merges them into one. */
 const CONSOLIDATE_AT = 4;
 
-
 export class BookMirror {
   /** [bids, asks]: price ticks -> lots the book account should show. */
   readonly hist: [LevelMap, LevelMap] = [new LevelMap(), new LevelMap()];
@@ -194,7 +193,13 @@ export class BookMirror {
     // account's own level at the price (the top-up takes it away): the print can meet only the
     // level placed for it, one housePrint (the level keeps `keep`, the print is booked) instead
     // of a placement and an IOC taker. Not without a level to place when the own level is to go.
-    if (at === 0 && !users && !through && (keep > 0 || !expireOwn) && this.print(takerSide, price, lots, keep, expireOwn)) {
+    if (
+      at === 0 &&
+      !users &&
+      !through &&
+      (keep > 0 || !expireOwn) &&
+      this.print(takerSide, price, lots, keep, expireOwn)
+    ) {
       this.stats.cancelled += expired;
       if (keep > 0) h.set(price, keep);
       else h.delete(price);
@@ -208,7 +213,16 @@ export class BookMirror {
     } else if (at < lots && this.grow(rest, price, lots - at + keep)) at = lots + keep;
     let got = 0;
     try {
-      got = this.exec({ kind: 'houseOrder', symbol: this.symbol, account: this.takerAccount, side: takerSide, priceTicks: price, lots, tif: TimeInForce.IOC, expireOwn: false }).filledLots;
+      got = this.exec({
+        kind: 'houseOrder',
+        symbol: this.symbol,
+        account: this.takerAccount,
+        side: takerSide,
+        priceTicks: price,
+        lots,
+        tif: TimeInForce.IOC,
+        expireOwn: false,
+      }).filledLots;
       this.stats.takers++;
     } catch {
       this.stats.rejected++;
@@ -361,7 +375,17 @@ export class BookMirror {
   /** A housePrint of the book account (maker, keeping `keep` at the price) and the taker account; false when the exchange refused it. */
   private print(takerSide: 1 | 2, price: number, lots: number, keep: number, expireOwn: boolean): boolean {
     try {
-      this.exec({ kind: 'housePrint', symbol: this.symbol, maker: this.bookAccount, taker: this.takerAccount, takerSide, priceTicks: price, lots, rest: keep, expireOwn });
+      this.exec({
+        kind: 'housePrint',
+        symbol: this.symbol,
+        maker: this.bookAccount,
+        taker: this.takerAccount,
+        takerSide,
+        priceTicks: price,
+        lots,
+        rest: keep,
+        expireOwn,
+      });
       this.stats.takers++;
       if (keep > 0) this.stats.placed++;
       return true;
@@ -374,7 +398,16 @@ export class BookMirror {
   /** Adds a GTC order of the book account; false when the exchange refused it. */
   private place(side: 1 | 2, price: number, lots: number, expireOwn = false): boolean {
     try {
-      this.exec({ kind: 'houseOrder', symbol: this.symbol, account: this.bookAccount, side, priceTicks: price, lots, tif: TimeInForce.GTC, expireOwn });
+      this.exec({
+        kind: 'houseOrder',
+        symbol: this.symbol,
+        account: this.bookAccount,
+        side,
+        priceTicks: price,
+        lots,
+        tif: TimeInForce.GTC,
+        expireOwn,
+      });
       this.stats.placed++;
       return true;
     } catch {

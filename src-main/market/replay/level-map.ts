@@ -35,7 +35,8 @@ export class LevelMap {
   }
 
   set(price: number, lots: number): void {
-    if (!Number.isSafeInteger(price) || price < 0) throw new RangeError(`a level's price is a non-negative integer of ticks, got ${price}`);
+    if (!Number.isSafeInteger(price) || price < 0)
+      throw new RangeError(`a level's price is a non-negative integer of ticks, got ${price}`);
     const i = this.index.get(price);
     if (i >= 0) {
       this.lots[i] = lots;

@@ -12,7 +12,16 @@ export interface ReplaySpecs {
 }
 
 export type ReplayDatasetKind =
-  | 'depth' | 'trades' | 'aggTrades' | 'klines' | 'markPriceKlines' | 'indexPriceKlines' | 'premiumIndexKlines' | 'fundingRate' | 'bookTicker' | 'bookDepth';
+  | 'depth'
+  | 'trades'
+  | 'aggTrades'
+  | 'klines'
+  | 'markPriceKlines'
+  | 'indexPriceKlines'
+  | 'premiumIndexKlines'
+  | 'fundingRate'
+  | 'bookTicker'
+  | 'bookDepth';
 
 export interface ReplayDataset {
   readonly id: number;

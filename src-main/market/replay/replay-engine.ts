@@ -29,7 +29,15 @@ import { DEFAULT_CATALOGUE } from '../catalogue.ts';
 import type { MarketSymbolView } from '../market-source.ts';
 import { decimalsOf } from '../seed-catalogue.ts';
 import { BookMirror } from './book-mirror.ts';
-import type { HistCandle, HistDepth, HistTrade, HistTradeBlock, ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
+import type {
+  HistCandle,
+  HistDepth,
+  HistTrade,
+  HistTradeBlock,
+  ReplayData,
+  ReplayDataset,
+  ReplaySpecs,
+} from './ports.ts';
 import type { QueueModel } from './replay-market.ts';
 import { PremiumFunding } from './premium-funding.ts';
 import { SyntheticBook } from './synthetic-book.ts';
@@ -39,10 +47,40 @@ export const REPLAY_BOOK_ACCOUNT = HOUSE_ACCOUNT + 11;
 /** Engine account of the historical prints' takers. */
 export const REPLAY_TAKER_ACCOUNT = HOUSE_ACCOUNT + 12;
 
-const INTERVAL_RANK = ['1s', '1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '3d', '1w', '1M'];
+const INTERVAL_RANK = [
+  '1s',
+  '1m',
+  '3m',
+  '5m',
+  '15m',
+  '30m',
+  '1h',
+  '2h',
+  '4h',
+  '6h',
+  '8h',
+  '12h',
+  '1d',
+  '3d',
+  '1w',
+  '1M',
+];
 const INTERVAL_MS: Record<string, number> = {
-  '1s': 1000, '1m': 60_000, '3m': 180_000, '5m': 300_000, '15m': 900_000, '30m': 1_800_000, '1h': 3_600_000, '2h': 7_200_000,
-  '4h': 14_400_000, '6h': 21_600_000, '8h': 28_800_000, '12h': 43_200_000, '1d': 86_400_000, '3d': 259_200_000, '1w': 604_800_000,
+  '1s': 1000,
+  '1m': 60_000,
+  '3m': 180_000,
+  '5m': 300_000,
+  '15m': 900_000,
+  '30m': 1_800_000,
+  '1h': 3_600_000,
+  '2h': 7_200_000,
+  '4h': 14_400_000,
+  '6h': 21_600_000,
+  '8h': 28_800_000,
+  '12h': 43_200_000,
+  '1d': 86_400_000,
+  '3d': 259_200_000,
+  '1w': 604_800_000,
 };
 
 /** What one replayed symbol is made from. */
@@ -71,7 +109,10 @@ function smallest(list: ReplayDataset[], kind: string): ReplayDataset | null {
 
 function preferUm(list: ReplayDataset[], kinds: string[]): ReplayDataset | null {
   const c = list.filter((d) => kinds.includes(d.kind) && d.lastTime !== null);
-  c.sort((a, b) => (a.market === 'um' ? 0 : 1) - (b.market === 'um' ? 0 : 1) || kinds.indexOf(a.kind) - kinds.indexOf(b.kind));
+  c.sort(
+    (a, b) =>
+      (a.market === 'um' ? 0 : 1) - (b.market === 'um' ? 0 : 1) || kinds.indexOf(a.kind) - kinds.indexOf(b.kind),
+  );
   return c[0] ?? null;
 }
 
@@ -79,7 +120,12 @@ function preferUm(list: ReplayDataset[], kinds: string[]): ReplayDataset | null 
  * Chooses each symbol's datasets (docs/replay.md "Market"): RangeError naming the symbol when it
  * has nothing to replay or its data does not reach past `start`.
  */
-export function planSources(data: ReplayData, symbols: readonly string[], start: number, until?: number): SymbolSource[] {
+export function planSources(
+  data: ReplayData,
+  symbols: readonly string[],
+  start: number,
+  until?: number,
+): SymbolSource[] {
   if (symbols.length === 0) throw new RangeError('a replay needs at least one symbol');
   if (new Set(symbols).size !== symbols.length) throw new RangeError('a replay lists each symbol once');
   const out: SymbolSource[] = [];
@@ -87,21 +133,37 @@ export function planSources(data: ReplayData, symbols: readonly string[], start:
     const all = data.datasets(symbol);
     const depth = preferUm(all, ['depth']);
     const trades = preferUm(all, ['trades', 'aggTrades']);
-    const klines = smallest(all.filter((d) => d.market === 'um'), 'klines') ?? smallest(all, 'klines');
+    const klines =
+      smallest(
+        all.filter((d) => d.market === 'um'),
+        'klines',
+      ) ?? smallest(all, 'klines');
     const kind = depth ? 'depth' : trades ? 'trades' : klines ? 'klines' : null;
     if (kind === null) throw new RangeError(`${symbol} has no depth, trades or klines dataset to replay`);
     const main = (depth ?? trades ?? klines)!;
     const end = kind === 'klines' ? main.lastTime! + INTERVAL_MS[main.interval] : main.lastTime! + 1;
-    if (end <= start) throw new RangeError(`the ${main.kind} data of ${symbol} ends before the replay start (${new Date(end).toISOString()})`);
+    if (end <= start)
+      throw new RangeError(
+        `the ${main.kind} data of ${symbol} ends before the replay start (${new Date(end).toISOString()})`,
+      );
     if (main.firstTime! > (until ?? start) && main.firstTime! > start) {
-      throw new RangeError(`the ${main.kind} data of ${symbol} starts at ${new Date(main.firstTime!).toISOString()}, after the replay start`);
+      throw new RangeError(
+        `the ${main.kind} data of ${symbol} starts at ${new Date(main.firstTime!).toISOString()}, after the replay start`,
+      );
     }
     const specs = main.specsSource === 'inferred' ? dataSpecs(data, main, trades) : main.specs;
     out.push({
-      symbol, kind, depth, trades, klines,
-      mark: smallest(all, 'markPriceKlines'), index: smallest(all, 'indexPriceKlines'), funding: preferUm(all, ['fundingRate']),
+      symbol,
+      kind,
+      depth,
+      trades,
+      klines,
+      mark: smallest(all, 'markPriceKlines'),
+      index: smallest(all, 'indexPriceKlines'),
+      funding: preferUm(all, ['fundingRate']),
       premium: smallest(all, 'premiumIndexKlines'),
-      specs, end,
+      specs,
+      end,
     });
   }
   // replayed together, the pairs' data must share some time (not only each touch [start, until])
@@ -179,16 +241,41 @@ function dataSpecs(data: ReplayData, main: ReplayDataset, trades: ReplayDataset 
  */
 export function replaySymbolRow(symbol: string, specs: ReplaySpecs, initialPrice: string, sortOrder = 0): NewSymbol {
   const e = DEFAULT_CATALOGUE.find((c) => c.symbol === symbol);
-  const brackets = makeBrackets(specs.tiers.map((t) => ({ cap: t.cap ?? Number.MAX_SAFE_INTEGER, maxLeverage: t.maxLeverage, mmr: t.mmr })));
+  const brackets = makeBrackets(
+    specs.tiers.map((t) => ({ cap: t.cap ?? Number.MAX_SAFE_INTEGER, maxLeverage: t.maxLeverage, mmr: t.mmr })),
+  );
   const base = e?.base ?? symbol.replace(/(USDT|USDC|BUSD|USD)$/, '');
   return {
-    symbol, baseAsset: base, quoteAsset: 'USDT', marginAsset: 'USDT', contractType: 1, status: 1, allowMarket: true,
-    pricePrecision: decimalsOf(specs.tickSize), qtyPrecision: decimalsOf(specs.stepSize), quotePrecision: 8,
-    tickSize: specs.tickSize, stepSize: specs.stepSize, minQty: specs.stepSize, maxQty: '1000000000', minNotional: e?.minNotional ?? '5',
-    makerFeeRate: e?.makerFeeRate ?? '0.0002', takerFeeRate: e?.takerFeeRate ?? '0.0005',
-    maxLeverage: brackets[0].maxLeverage, maintenanceMarginRate: String(brackets[0].mmr), brackets,
-    marketPriceProtectRatio: '0.10', priceMerges: e?.priceMerges ?? [specs.tickSize], logo: `/logos/${base}.svg`, sortOrder,
-    isDefault: sortOrder === 0, isHot: false, isGainer: false, isNew: false, tags: [], initialPrice,
+    symbol,
+    baseAsset: base,
+    quoteAsset: 'USDT',
+    marginAsset: 'USDT',
+    contractType: 1,
+    status: 1,
+    allowMarket: true,
+    pricePrecision: decimalsOf(specs.tickSize),
+    qtyPrecision: decimalsOf(specs.stepSize),
+    quotePrecision: 8,
+    tickSize: specs.tickSize,
+    stepSize: specs.stepSize,
+    minQty: specs.stepSize,
+    maxQty: '1000000000',
+    minNotional: e?.minNotional ?? '5',
+    makerFeeRate: e?.makerFeeRate ?? '0.0002',
+    takerFeeRate: e?.takerFeeRate ?? '0.0005',
+    maxLeverage: brackets[0].maxLeverage,
+    maintenanceMarginRate: String(brackets[0].mmr),
+    brackets,
+    marketPriceProtectRatio: '0.10',
+    priceMerges: e?.priceMerges ?? [specs.tickSize],
+    logo: `/logos/${base}.svg`,
+    sortOrder,
+    isDefault: sortOrder === 0,
+    isHot: false,
+    isGainer: false,
+    isNew: false,
+    tags: [],
+    initialPrice,
   };
 }
 
@@ -369,7 +456,10 @@ class SymbolReplay {
     }
     if (this.lastUpdateId === -1) return;
     if (ev.u < this.lastUpdateId) return; // before the snapshot
-    const continuous = ev.pu >= 0 ? ev.pu === this.lastUpdateId || (ev.U <= this.lastUpdateId && this.lastUpdateId <= ev.u) : ev.U <= this.lastUpdateId + 1;
+    const continuous =
+      ev.pu >= 0
+        ? ev.pu === this.lastUpdateId || (ev.U <= this.lastUpdateId && this.lastUpdateId <= ev.u)
+        : ev.U <= this.lastUpdateId + 1;
     if (!continuous) {
       this.gaps++;
       this.lastUpdateId = -1;
@@ -377,7 +467,10 @@ class SymbolReplay {
     }
     // removals and reductions first, so a level that moved never crosses the other side
     const up: Array<[1 | 2, number, number]> = [];
-    for (const [side, rows] of [[1, ev.bids], [2, ev.asks]] as const) {
+    for (const [side, rows] of [
+      [1, ev.bids],
+      [2, ev.asks],
+    ] as const) {
       const h = this.mirror.hist[side - 1];
       for (const [p, q] of rows) {
         const price = this.ticks(p);
@@ -486,8 +579,15 @@ export class ReplayEngine {
     for (const s of this.symbols.values()) {
       const src = s.src;
       if (src.depth) {
-        const it = iter(data.depth(src.depth.id, data.depthAnchor?.(src.depth.id, start) ?? src.depth.firstTime ?? start));
-        const st = this.stream(RANK_DEPTH, () => it.next(), (ev: HistDepth) => s.depth(ev), (ev) => ev.time);
+        const it = iter(
+          data.depth(src.depth.id, data.depthAnchor?.(src.depth.id, start) ?? src.depth.firstTime ?? start),
+        );
+        const st = this.stream(
+          RANK_DEPTH,
+          () => it.next(),
+          (ev: HistDepth) => s.depth(ev),
+          (ev) => ev.time,
+        );
         // the history before the start builds the book only
         while (st.time < start) st.apply();
       }
@@ -495,22 +595,43 @@ export class ReplayEngine {
         this.streams.push(new TradeBlockStream(iter(data.tradeBlocks(src.trades.id, start)), s));
       } else if (src.trades) {
         const it = iter(data.trades(src.trades.id, start));
-        this.stream(RANK_TRADE, () => it.next(), (t: HistTrade) => s.histTrade(t), (t) => t.time);
+        this.stream(
+          RANK_TRADE,
+          () => it.next(),
+          (t: HistTrade) => s.histTrade(t),
+          (t) => t.time,
+        );
       } else if (src.kind === 'klines') {
         const iv = INTERVAL_MS[src.klines!.interval];
         const it = iter(data.candles(src.klines!.id, Math.ceil(start / iv) * iv, until));
         const path = klinePath(s, iv, it);
-        this.stream(RANK_TRADE, () => path.next(), (p: PathPrint) => s.trade(p.side, p.price, p.lots, p.time), (p) => p.time);
+        this.stream(
+          RANK_TRADE,
+          () => path.next(),
+          (p: PathPrint) => s.trade(p.side, p.price, p.lots, p.time),
+          (p) => p.time,
+        );
       }
-      if (src.mark) this.candleCloses(src.mark, start, until, (c) => this.opts.exchange.execute({ kind: 'prices', symbol: src.symbol, mark: Number(c.close) }));
-      if (src.index) this.candleCloses(src.index, start, until, (c) => this.opts.exchange.execute({ kind: 'prices', symbol: src.symbol, index: Number(c.close) }));
+      if (src.mark)
+        this.candleCloses(src.mark, start, until, (c) =>
+          this.opts.exchange.execute({ kind: 'prices', symbol: src.symbol, mark: Number(c.close) }),
+        );
+      if (src.index)
+        this.candleCloses(src.index, start, until, (c) =>
+          this.opts.exchange.execute({ kind: 'prices', symbol: src.symbol, index: Number(c.close) }),
+        );
       this.fundingStream(s, start);
     }
     this.streams.sort((a, b) => a.rank - b.rank);
     clock.advance(Math.max(0, start - clock.now()));
   }
 
-  private stream<T>(rank: number, next: () => IteratorResult<T>, apply: (v: T) => void, timeOf: (v: T) => number): Stream {
+  private stream<T>(
+    rank: number,
+    next: () => IteratorResult<T>,
+    apply: (v: T) => void,
+    timeOf: (v: T) => number,
+  ): Stream {
     let cur: T | undefined;
     const st: Stream = {
       time: Number.POSITIVE_INFINITY,
@@ -539,7 +660,12 @@ export class ReplayEngine {
   private candleCloses(ds: ReplayDataset, start: number, until: number, apply: (c: HistCandle) => void): void {
     const iv = INTERVAL_MS[ds.interval];
     const it = iter(this.opts.data.candles(ds.id, start - iv, until));
-    this.stream(RANK_PRICES, () => it.next(), apply, (c) => Math.max(start, c.closeTime));
+    this.stream(
+      RANK_PRICES,
+      () => it.next(),
+      apply,
+      (c) => Math.max(start, c.closeTime),
+    );
   }
 
   private fundingStream(s: SymbolReplay, start: number): void {
@@ -556,10 +682,16 @@ export class ReplayEngine {
           nextRow = it.next();
           st.time = nextRow.done ? Number.POSITIVE_INFINITY : nextRow.value.time;
           ex.execute({ kind: 'funding', symbol, rate: f.rate, mark: s.pair.markPrice, time: f.time });
-          ex.execute({ kind: 'prices', symbol, fundingRate: nextRow.done ? f.rate : nextRow.value.rate, nextFundingTime: nextRow.done ? 0 : nextRow.value.time });
+          ex.execute({
+            kind: 'prices',
+            symbol,
+            fundingRate: nextRow.done ? f.rate : nextRow.value.rate,
+            nextFundingTime: nextRow.done ? 0 : nextRow.value.time,
+          });
         },
       };
-      if (!nextRow.done) ex.execute({ kind: 'prices', symbol, fundingRate: nextRow.value.rate, nextFundingTime: nextRow.value.time });
+      if (!nextRow.done)
+        ex.execute({ kind: 'prices', symbol, fundingRate: nextRow.value.rate, nextFundingTime: nextRow.value.time });
       this.streams.push(st);
       return;
     }
@@ -653,9 +785,18 @@ export class ReplayEngine {
     const out: MarketSymbolView[] = [];
     for (const s of this.symbols.values()) {
       out.push({
-        symbol: s.src.symbol, volatility: 0, current_volatility: 0, jumps_per_day: 0, taker_rate: 0, taker_median_notional: 0,
-        maker_levels: s.pair.book.levelCount(1) + s.pair.book.levelCount(2), maker_depth_notional: 0,
-        index_price: s.pair.indexPrice, mark_price: s.pair.markPrice, funding_rate: s.pair.fundingRate, venues: [],
+        symbol: s.src.symbol,
+        volatility: 0,
+        current_volatility: 0,
+        jumps_per_day: 0,
+        taker_rate: 0,
+        taker_median_notional: 0,
+        maker_levels: s.pair.book.levelCount(1) + s.pair.book.levelCount(2),
+        maker_depth_notional: 0,
+        index_price: s.pair.indexPrice,
+        mark_price: s.pair.markPrice,
+        funding_rate: s.pair.fundingRate,
+        venues: [],
       });
     }
     return out;
@@ -676,7 +817,11 @@ export interface PathPrint {
  * other -> close, each a quarter of the volume (the remainder on the close), each split into
  * a buy part (its share of the taker-buy volume) and a sell part, at open + i x interval / 4.
  */
-export function* klinePath(s: { ticks(t: string): number; lots(t: string): number }, intervalMs: number, candles: Iterator<HistCandle>): Generator<PathPrint> {
+export function* klinePath(
+  s: { ticks(t: string): number; lots(t: string): number },
+  intervalMs: number,
+  candles: Iterator<HistCandle>,
+): Generator<PathPrint> {
   for (let r = candles.next(); !r.done; r = candles.next()) {
     const c = r.value;
     const o = s.ticks(c.open);

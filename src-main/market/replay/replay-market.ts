@@ -89,7 +89,13 @@ export class ReplayMarket implements MarketSource {
   readonly engine: ReplayEngine;
   private readonly clock: VirtualClock;
   private readonly klines: KlineService | null;
-  private readonly opts: ReplayOptions & { until: number; queueModel: QueueModel; orderLatency: number; dataLatency: number; responseLatency: number };
+  private readonly opts: ReplayOptions & {
+    until: number;
+    queueModel: QueueModel;
+    orderLatency: number;
+    dataLatency: number;
+    responseLatency: number;
+  };
   /** Orders and answers in flight, by arrival time (FIFO at equal times: each latency is one constant). */
   private readonly inFlight: InFlight[] = [];
   private readonly intervalMs: number;
@@ -106,9 +112,18 @@ export class ReplayMarket implements MarketSource {
   private notifyTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
-    engine: ReplayEngine, clock: VirtualClock, klines: KlineService | null,
-    opts: ReplayOptions & { until: number; queueModel: QueueModel; orderLatency: number; dataLatency: number; responseLatency: number },
-    intervalMs = 50, wall: () => number = Date.now,
+    engine: ReplayEngine,
+    clock: VirtualClock,
+    klines: KlineService | null,
+    opts: ReplayOptions & {
+      until: number;
+      queueModel: QueueModel;
+      orderLatency: number;
+      dataLatency: number;
+      responseLatency: number;
+    },
+    intervalMs = 50,
+    wall: () => number = Date.now,
   ) {
     this.engine = engine;
     this.clock = clock;
@@ -269,7 +284,9 @@ export class ReplayMarket implements MarketSource {
   /** Forward only: applies every event up to t as fast as possible; RangeError if t < time or > until. */
   seek(t: number): number {
     if (!Number.isFinite(t) || t < this.engine.time || t > this.opts.until) {
-      throw new RangeError(`seek goes forward only, to a time from ${this.engine.time} to ${this.opts.until} (got ${t})`);
+      throw new RangeError(
+        `seek goes forward only, to a time from ${this.engine.time} to ${this.opts.until} (got ${t})`,
+      );
     }
     return this.runTo(Math.floor(t));
   }
@@ -300,7 +317,8 @@ export class ReplayMarket implements MarketSource {
   stop(): void {
     this.stopped = true;
     // orders still in flight never reach the engine: their senders are told so
-    for (const o of this.inFlight.splice(0)) o.fail(new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay closed while the order or its answer was in flight'));
+    for (const o of this.inFlight.splice(0))
+      o.fail(new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay closed while the order or its answer was in flight'));
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
@@ -379,24 +397,51 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   const orderLatency = o.orderLatency ?? 0;
   const dataLatency = o.dataLatency ?? 0;
   const responseLatency = o.responseLatency ?? 0;
-  for (const [name, v] of [['order latency', orderLatency], ['data latency', dataLatency], ['response latency', responseLatency]] as const) {
-    if (!Number.isInteger(v) || v < 0 || v > MAX_LATENCY_MS) throw new RangeError(`${name} must be an integer number of ms from 0 to ${MAX_LATENCY_MS}, got ${v}`);
+  for (const [name, v] of [
+    ['order latency', orderLatency],
+    ['data latency', dataLatency],
+    ['response latency', responseLatency],
+  ] as const) {
+    if (!Number.isInteger(v) || v < 0 || v > MAX_LATENCY_MS)
+      throw new RangeError(`${name} must be an integer number of ms from 0 to ${MAX_LATENCY_MS}, got ${v}`);
   }
-  if (queueModel !== 'pessimistic' && queueModel !== 'probabilistic') throw new RangeError(`queue model must be pessimistic or probabilistic, got ${String(queueModel)}`);
+  if (queueModel !== 'pessimistic' && queueModel !== 'probabilistic')
+    throw new RangeError(`queue model must be pessimistic or probabilistic, got ${String(queueModel)}`);
   const speed = opts.clock.speed;
-  if (!(speed >= MIN_SPEED && speed <= MAX_SPEED)) throw new RangeError(`speed must be from ${MIN_SPEED} to ${MAX_SPEED}`);
+  if (!(speed >= MIN_SPEED && speed <= MAX_SPEED))
+    throw new RangeError(`speed must be from ${MIN_SPEED} to ${MAX_SPEED}`);
   const sources: SymbolSource[] = planSources(opts.data, o.symbols, o.start, o.until);
   const until = o.until ?? Math.min(...sources.map((s) => s.end));
   if (!(until > o.start)) throw new RangeError(`replay until (${until}) must be after start (${o.start})`);
   const shift = o.start - opts.clock.now();
   if (shift > 0) opts.clock.advance(shift);
   else if (shift < 0) throw new RangeError('the venue clock is already past the replay start');
-  const engine = new ReplayEngine({ exchange: opts.exchange, data: opts.data, sources, start: o.start, until, queueModel });
+  const engine = new ReplayEngine({
+    exchange: opts.exchange,
+    data: opts.data,
+    sources,
+    start: o.start,
+    until,
+    queueModel,
+  });
   engine.prime(opts.clock);
   const klines = opts.openKlines();
   klines.autoAdvance = false;
-  const market = new ReplayMarket(engine, opts.clock, klines, { ...o, until, queueModel, orderLatency, dataLatency, responseLatency }, opts.intervalMs, opts.wall);
+  const market = new ReplayMarket(
+    engine,
+    opts.clock,
+    klines,
+    { ...o, until, queueModel, orderLatency, dataLatency, responseLatency },
+    opts.intervalMs,
+    opts.wall,
+  );
   return { market, klines };
 }
 
-export { planSources, replaySymbolRow, REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT, type SymbolSource } from './replay-engine.ts';
+export {
+  planSources,
+  replaySymbolRow,
+  REPLAY_BOOK_ACCOUNT,
+  REPLAY_TAKER_ACCOUNT,
+  type SymbolSource,
+} from './replay-engine.ts';

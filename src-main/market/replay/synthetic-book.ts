@@ -103,7 +103,13 @@ export class SyntheticBook {
     const lowBid = Math.max(1, bid - LEVELS + 1);
     const keepBid = bid - KEEP_LEVELS + 1;
     const keepAsk = ask + KEEP_LEVELS - 1;
-    if (this.onLadder && Math.abs(bid - oldBid) <= 1 && Math.abs(ask - oldAsk) <= 1 && bid >= KEEP_LEVELS && oldBid >= KEEP_LEVELS) {
+    if (
+      this.onLadder &&
+      Math.abs(bid - oldBid) <= 1 &&
+      Math.abs(ask - oldAsk) <= 1 &&
+      bid >= KEEP_LEVELS &&
+      oldBid >= KEEP_LEVELS
+    ) {
       // the common move of one tick: the historical levels are within the previous window (the
       // print in between only removed some, or refilled its own level, which is in both), so at
       // most one level a side is outside the new one: above the new bid or below its window
@@ -128,10 +134,13 @@ export class SyntheticBook {
       // - 1): those outside the new one go, lowest price first
       const lowEnd = Math.min(keepBid, oldBid + 1);
       for (let p = oldBid - KEEP_LEVELS + 1; p < lowEnd; p++) if (hb.has(p)) mirror.setLevel(1, p, 0);
-      for (let p = Math.max(bid + 1, oldBid - KEEP_LEVELS + 1); p <= oldBid; p++) if (hb.has(p)) mirror.setLevel(1, p, 0);
+      for (let p = Math.max(bid + 1, oldBid - KEEP_LEVELS + 1); p <= oldBid; p++)
+        if (hb.has(p)) mirror.setLevel(1, p, 0);
       const highStart = Math.max(keepAsk + 1, oldAsk);
-      for (let p = oldAsk; p <= Math.min(ask - 1, oldAsk + KEEP_LEVELS - 1); p++) if (ha.has(p)) mirror.setLevel(2, p, 0);
-      for (let p = Math.max(highStart, ask); p <= oldAsk + KEEP_LEVELS - 1; p++) if (ha.has(p)) mirror.setLevel(2, p, 0);
+      for (let p = oldAsk; p <= Math.min(ask - 1, oldAsk + KEEP_LEVELS - 1); p++)
+        if (ha.has(p)) mirror.setLevel(2, p, 0);
+      for (let p = Math.max(highStart, ask); p <= oldAsk + KEEP_LEVELS - 1; p++)
+        if (ha.has(p)) mirror.setLevel(2, p, 0);
     } else {
       // the levels out of the window go, lowest price first (read before any goes)
       const out = this.scratch;

@@ -10,8 +10,8 @@
 // Invariant: the mean of dayFactor over a day is 1, and the mean of weekdayFactor over a week is 1.
 
 const HOURLY_RAW = [
-  0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.65, 0.75, 0.85, 0.9, 0.95, 1.0,
-  1.1, 1.45, 1.9, 2.2, 1.7, 1.4, 1.2, 1.05, 1.0, 0.95, 0.9, 0.85,
+  0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.65, 0.75, 0.85, 0.9, 0.95, 1.0, 1.1, 1.45, 1.9, 2.2, 1.7, 1.4, 1.2, 1.05, 1.0,
+  0.95, 0.9, 0.85,
 ];
 const RAW_MEAN = HOURLY_RAW.reduce((a, b) => a + b, 0) / 24;
 /** The 24 hourly multipliers (index = UTC hour), mean exactly 1. */

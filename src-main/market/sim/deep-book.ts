@@ -33,7 +33,14 @@ export interface DeepSettings {
   orderNotional: number;
 }
 
-export const DEFAULT_DEEP: DeepSettings = { orders: 150, lifetimeS: 120, scale: 0.002, mu: 0.6, maxDistance: 0.04, orderNotional: 3_000 };
+export const DEFAULT_DEEP: DeepSettings = {
+  orders: 150,
+  lifetimeS: 120,
+  scale: 0.002,
+  mu: 0.6,
+  maxDistance: 0.04,
+  orderNotional: 3_000,
+};
 
 /** A Lomax distance (same unit as d0): d0 ((1 - u)^(-1/mu) - 1), resampled past max. */
 export function lomaxDistance(rng: Rng, d0: number, mu: number, max: number): number {

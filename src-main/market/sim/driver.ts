@@ -57,7 +57,8 @@ export class SimDriver {
     this.intervalMs = opts.intervalMs ?? 50;
     this.maxSteps = opts.maxStepsPerTick ?? 2000;
     this.samples = opts.overloadSamples ?? 40;
-    if (!(this.intervalMs >= 1) || !(this.maxSteps >= 1) || !(this.samples >= 1)) throw new RangeError('driver intervals and limits must be >= 1');
+    if (!(this.intervalMs >= 1) || !(this.maxSteps >= 1) || !(this.samples >= 1))
+      throw new RangeError('driver intervals and limits must be >= 1');
     this.onTick = opts.onTick;
     this.onError = opts.onError ?? ((err) => console.error('perpdesk: simulator tick failed', err));
   }

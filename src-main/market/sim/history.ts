@@ -45,7 +45,14 @@ const MEAN_OVER_MEDIAN = meanOverMedian(DEFAULT_FLOW.sizeSigma, DEFAULT_FLOW.siz
 /** Where the trades go: the KlineService has this shape. */
 export interface TradeRecorder {
   /** count > 1: one record standing for that many trades at one price. */
-  recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number, count?: number): void;
+  recordTrade(
+    symbol: string,
+    time: number,
+    priceTicks: number,
+    qtyLots: number,
+    takerSide: number,
+    count?: number,
+  ): void;
   advanceTo?(time: number): void;
 }
 
@@ -118,7 +125,15 @@ class HistoryRun {
     const pair = this.pairs[this.i++];
     const symbol = pair.row.symbol;
     const anchor = opts.anchor?.get(symbol) ?? pair.markPrice;
-    const r = buildSymbol(pair, paramsFor(pair.row, opts.params?.[symbol]), opts.seed, this.from, this.steps, anchor, opts.recorder);
+    const r = buildSymbol(
+      pair,
+      paramsFor(pair.row, opts.params?.[symbol]),
+      opts.seed,
+      this.from,
+      this.steps,
+      anchor,
+      opts.recorder,
+    );
     this.states.set(symbol, r.state);
     this.trades += r.trades;
     opts.onProgress?.({ symbol, done: this.i, total: this.pairs.length, trades: r.trades });
@@ -143,7 +158,10 @@ function buildSymbol(
   const symbol = pair.row.symbol;
   const limits = new PairLimits(pair);
   const rng = Rng.stream(seed, 'history', symbol);
-  const process = new PriceProcess(params, { price: anchor }, rng, { min: limits.tick * 1000, max: limits.tick * 1.5e9 });
+  const process = new PriceProcess(params, { price: anchor }, rng, {
+    min: limits.tick * 1000,
+    max: limits.tick * 1.5e9,
+  });
   const path = new Float64Array(steps + 1);
   const hs = new Float64Array(steps);
   path[0] = process.logPrice;
@@ -171,16 +189,26 @@ function buildSymbol(
     const v = Math.exp(hs[k]) * dt;
     const up = rng.next() < 0.5;
     const u = 1 - rng.next();
-    const ext = up ? (r + Math.sqrt(r * r - 2 * v * Math.log(u))) / 2 : (r - Math.sqrt(r * r - 2 * v * Math.log(u))) / 2;
+    const ext = up
+      ? (r + Math.sqrt(r * r - 2 * v * Math.log(u))) / 2
+      : (r - Math.sqrt(r * r - 2 * v * Math.log(u))) / 2;
     const f = Math.min(3, Math.max(0.5, Math.sqrt(Math.exp(hs[k]) / meanV)));
     // trading follows the step's own move too (the live market's arbitrage of stale quotes
     // trades more when the price moves): weight VOL_LINK on |z| sqrt(pi/2), whose mean is 1
     const z = Math.abs(r) / Math.sqrt(v);
-    const m = params.takerRate * activity(s0) * act.advance(HISTORY_STEP_MS) * f * dt * (1 - VOL_LINK + VOL_LINK * z * SQRT_HALF_PI);
+    const m =
+      params.takerRate *
+      activity(s0) *
+      act.advance(HISTORY_STEP_MS) *
+      f *
+      dt *
+      (1 - VOL_LINK + VOL_LINK * z * SQRT_HALF_PI);
     herd.advance(HISTORY_STEP_MS);
     const n = Math.max(2, Math.round(m + Math.sqrt(m * fano) * rng.normal()));
     // the step's buy share: its standardized return, the herding tilt, noise
-    const imb = Math.tanh(IMB_RETURN * (r / Math.sqrt(v)) + 2 * flow.herdBias * Math.tanh(herd.log) + IMB_NOISE * rng.normal());
+    const imb = Math.tanh(
+      IMB_RETURN * (r / Math.sqrt(v)) + 2 * flow.herdBias * Math.tanh(herd.log) + IMB_NOISE * rng.normal(),
+    );
     const buy = 0.5 + 0.5 * imb;
     const nBuy = Math.min(n - 1, Math.max(1, Math.round(n * buy)));
     const t1 = s0 + 2_000 + rng.int(6_000);

@@ -53,13 +53,25 @@ function text(pair: PairState, units: number, isPrice: boolean): string {
  * The command of a house GTC limit order opening on `side` at `price` ticks for `lots`, for
  * `account` (no margin, not stored, not cached): what the house liquidity and the market maker send.
  */
-export function houseLimit(pair: PairState, side: 1 | 2, price: number, lots: number, account: number): Command & { kind: 'placeBot' } {
+export function houseLimit(
+  pair: PairState,
+  side: 1 | 2,
+  price: number,
+  lots: number,
+  account: number,
+): Command & { kind: 'placeBot' } {
   return {
     kind: 'placeBot',
     input: {
-      symbol: pair.row.symbol, side, position_side: side, position_action: 1, type: 1,
-      price: text(pair, price, true), qty: text(pair, lots, false),
-      time_in_force: 1, need_cache: false,
+      symbol: pair.row.symbol,
+      side,
+      position_side: side,
+      position_action: 1,
+      type: 1,
+      price: text(pair, price, true),
+      qty: text(pair, lots, false),
+      time_in_force: 1,
+      need_cache: false,
     },
     engineAccount: account,
   };

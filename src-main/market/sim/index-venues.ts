@@ -56,17 +56,35 @@ export class IndexVenues {
   /** Outages started so far. */
   outages = 0;
 
-  constructor(rng: Rng, logPrice: number, basisSd: number, specs: readonly VenueSpec[] = DEFAULT_VENUES, outagesPerDay = OUTAGES_PER_DAY) {
+  constructor(
+    rng: Rng,
+    logPrice: number,
+    basisSd: number,
+    specs: readonly VenueSpec[] = DEFAULT_VENUES,
+    outagesPerDay = OUTAGES_PER_DAY,
+  ) {
     if (specs.length === 0) throw new RangeError('at least one venue');
     this.rng = rng;
     this.basisSd = basisSd;
     this.outageRatePerMs = outagesPerDay / 86_400_000;
     this.ring.fill(logPrice);
     this.venues = specs.map((spec) => {
-      if (!(spec.weight > 0) || !Number.isInteger(spec.lagSteps) || spec.lagSteps < 0 || spec.lagSteps > MAX_LAG_STEPS) {
+      if (
+        !(spec.weight > 0) ||
+        !Number.isInteger(spec.lagSteps) ||
+        spec.lagSteps < 0 ||
+        spec.lagSteps > MAX_LAG_STEPS
+      ) {
         throw new RangeError(`venue ${spec.name}: weight > 0 and lagSteps 0..${MAX_LAG_STEPS}`);
       }
-      return { spec, basis: basisSd * rng.normal(), up: true, downUntil: 0, outageBudget: rng.exp(), price: Math.exp(logPrice) };
+      return {
+        spec,
+        basis: basisSd * rng.normal(),
+        up: true,
+        downUntil: 0,
+        outageBudget: rng.exp(),
+        price: Math.exp(logPrice),
+      };
     });
     this.index = this.average();
   }

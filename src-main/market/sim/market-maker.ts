@@ -67,7 +67,15 @@ export class MarketMaker {
   private readonly weights: number[];
   private readonly weightSum: number;
 
-  constructor(ex: Exchange, pair: PairState, limits: PairLimits, rng: Rng, account: number, levels: number, depthNotional: number) {
+  constructor(
+    ex: Exchange,
+    pair: PairState,
+    limits: PairLimits,
+    rng: Rng,
+    account: number,
+    levels: number,
+    depthNotional: number,
+  ) {
     this.ex = ex;
     this.pair = pair;
     this.limits = limits;
@@ -141,12 +149,18 @@ export class MarketMaker {
     const x = (fm * (1 - h)) / tick;
     const y = (fm * (1 + h)) / tick;
     // a top that is still near its ideal stays (dead band), so index noise does not churn quotes
-    let bidTop = spacing === this.lastSpacing && this.lastBidTop > x - DEAD_BELOW * spacing && this.lastBidTop <= x + DEAD_ABOVE * spacing
-      ? this.lastBidTop
-      : Math.floor(x / spacing) * spacing;
-    let askTop = spacing === this.lastSpacing && this.lastAskTop < y + DEAD_BELOW * spacing && this.lastAskTop >= y - DEAD_ABOVE * spacing
-      ? this.lastAskTop
-      : Math.ceil(y / spacing) * spacing;
+    let bidTop =
+      spacing === this.lastSpacing &&
+      this.lastBidTop > x - DEAD_BELOW * spacing &&
+      this.lastBidTop <= x + DEAD_ABOVE * spacing
+        ? this.lastBidTop
+        : Math.floor(x / spacing) * spacing;
+    let askTop =
+      spacing === this.lastSpacing &&
+      this.lastAskTop < y + DEAD_BELOW * spacing &&
+      this.lastAskTop >= y - DEAD_ABOVE * spacing
+        ? this.lastAskTop
+        : Math.ceil(y / spacing) * spacing;
     if (bidTop < spacing) bidTop = spacing;
     if (askTop <= bidTop) askTop = bidTop + spacing;
     if (!this.dirty && bidTop === this.lastBidTop && askTop === this.lastAskTop && spacing === this.lastSpacing) return;

@@ -54,11 +54,20 @@ export interface FlowSettings {
 }
 
 export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional'> = {
-  branching: 0.6, beta: 2, activitySd: 0.7, activityHalfLifeS: 120,
-  parents: 3, parentAlpha: 1.5, parentShare: 0.9,
-  sizeAlpha: 1.4, sizeSigma: 0.6, roundShare: 0.3,
-  herdBias: 0.35, herdHalfLifeS: 180,
-  arbMove: 0.00005, arbAlpha: 2.5,
+  branching: 0.6,
+  beta: 2,
+  activitySd: 0.7,
+  activityHalfLifeS: 120,
+  parents: 3,
+  parentAlpha: 1.5,
+  parentShare: 0.9,
+  sizeAlpha: 1.4,
+  sizeSigma: 0.6,
+  roundShare: 0.3,
+  herdBias: 0.35,
+  herdHalfLifeS: 180,
+  arbMove: 0.00005,
+  arbAlpha: 2.5,
 };
 
 export interface FlowStats {
@@ -114,7 +123,12 @@ export class OrderFlow {
   /** Sends one taker order of at most capNotional; returns true when it traded. */
   send(capNotional: number, forceSide = 0): boolean {
     const book = this.pair.book;
-    const side: 1 | 2 = forceSide === 1 || forceSide === 2 ? forceSide : this.signs.next(this.cfg.herdBias * Math.tanh(this.herd.log)) === 1 ? 1 : 2;
+    const side: 1 | 2 =
+      forceSide === 1 || forceSide === 2
+        ? forceSide
+        : this.signs.next(this.cfg.herdBias * Math.tanh(this.herd.log)) === 1
+          ? 1
+          : 2;
     const opposite = side === 1 ? book.bestAsk() : book.bestBid();
     if (opposite === 0) return false;
     const px = opposite * this.limits.tick;
@@ -144,11 +158,19 @@ export class OrderFlow {
     const threshold = Math.max(1, this.cfg.arbMove * bidTarget);
     if (up && this.owed >= threshold) {
       this.stats.arbs++;
-      this.take(1, Math.max(this.limits.floorLots(bidTarget), Math.round(maxLots * this.owed * this.arbSize.notional())), bidTarget);
+      this.take(
+        1,
+        Math.max(this.limits.floorLots(bidTarget), Math.round(maxLots * this.owed * this.arbSize.notional())),
+        bidTarget,
+      );
       this.owed = 0;
     } else if (down && -this.owed >= threshold) {
       this.stats.arbs++;
-      this.take(2, Math.max(this.limits.floorLots(askTarget), Math.round(maxLots * -this.owed * this.arbSize.notional())), askTarget);
+      this.take(
+        2,
+        Math.max(this.limits.floorLots(askTarget), Math.round(maxLots * -this.owed * this.arbSize.notional())),
+        askTarget,
+      );
       this.owed = 0;
     }
   }
@@ -156,7 +178,13 @@ export class OrderFlow {
   /** A market order (limitTicks 0) or an IOC limit; true when it traded. */
   private take(side: 1 | 2, lots: number, limitTicks: number): boolean {
     const math = this.pair.math;
-    const base = { symbol: this.pair.row.symbol, side, position_side: side, position_action: 1, qty: math.formatQty(lots) };
+    const base = {
+      symbol: this.pair.row.symbol,
+      side,
+      position_side: side,
+      position_action: 1,
+      qty: math.formatQty(lots),
+    };
     this.stats.orders++;
     try {
       let r;
@@ -168,9 +196,16 @@ export class OrderFlow {
           // no market orders on this pair: an IOC limit at the edge of the price band
           const mark = this.pair.markPrice;
           const tick = this.limits.tick;
-          px = side === 1 ? Math.floor((mark * (1 + 0.9 * this.limits.band)) / tick) : Math.max(1, Math.ceil((mark * (1 - 0.9 * this.limits.band)) / tick));
+          px =
+            side === 1
+              ? Math.floor((mark * (1 + 0.9 * this.limits.band)) / tick)
+              : Math.max(1, Math.ceil((mark * (1 - 0.9 * this.limits.band)) / tick));
         }
-        r = this.ex.execute({ kind: 'placeBot', input: { ...base, type: 1, price: math.formatPrice(px), time_in_force: 2 }, engineAccount: this.account });
+        r = this.ex.execute({
+          kind: 'placeBot',
+          input: { ...base, type: 1, price: math.formatPrice(px), time_in_force: 2 },
+          engineAccount: this.account,
+        });
       }
       const traded = r.status === 2 || r.status === 3 || (r.status === 6 && r.filled_qty !== this.zeroQty);
       if (traded) this.stats.traded++;

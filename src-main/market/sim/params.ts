@@ -48,29 +48,74 @@ export function symbolClass(row: Pick<SymbolRow, 'symbol' | 'baseAsset' | 'isDef
 // catalogue; the touch is one tick wide on every pair.
 const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
   btc: {
-    volatility: 0.45, jumpsPerDay: 2, jumpScale: 0.003, takerRate: 24, takerMedianNotional: 600,
-    touchQueueNotional: 150_000, deepOrders: 150, deepOrderNotional: 6_000,
-    makerLevels: 10, makerDepthNotional: 900_000, makerBaseHalfSpread: 0.0008, venueBasis: 0.00015,
+    volatility: 0.45,
+    jumpsPerDay: 2,
+    jumpScale: 0.003,
+    takerRate: 24,
+    takerMedianNotional: 600,
+    touchQueueNotional: 150_000,
+    deepOrders: 150,
+    deepOrderNotional: 6_000,
+    makerLevels: 10,
+    makerDepthNotional: 900_000,
+    makerBaseHalfSpread: 0.0008,
+    venueBasis: 0.00015,
   },
   eth: {
-    volatility: 0.6, jumpsPerDay: 2.5, jumpScale: 0.004, takerRate: 18, takerMedianNotional: 400,
-    touchQueueNotional: 80_000, deepOrders: 150, deepOrderNotional: 3_000,
-    makerLevels: 10, makerDepthNotional: 500_000, makerBaseHalfSpread: 0.001, venueBasis: 0.0002,
+    volatility: 0.6,
+    jumpsPerDay: 2.5,
+    jumpScale: 0.004,
+    takerRate: 18,
+    takerMedianNotional: 400,
+    touchQueueNotional: 80_000,
+    deepOrders: 150,
+    deepOrderNotional: 3_000,
+    makerLevels: 10,
+    makerDepthNotional: 500_000,
+    makerBaseHalfSpread: 0.001,
+    venueBasis: 0.0002,
   },
   major: {
-    volatility: 0.75, jumpsPerDay: 3, jumpScale: 0.005, takerRate: 5, takerMedianNotional: 300,
-    touchQueueNotional: 20_000, deepOrders: 100, deepOrderNotional: 1_200,
-    makerLevels: 8, makerDepthNotional: 150_000, makerBaseHalfSpread: 0.0015, venueBasis: 0.0003,
+    volatility: 0.75,
+    jumpsPerDay: 3,
+    jumpScale: 0.005,
+    takerRate: 5,
+    takerMedianNotional: 300,
+    touchQueueNotional: 20_000,
+    deepOrders: 100,
+    deepOrderNotional: 1_200,
+    makerLevels: 8,
+    makerDepthNotional: 150_000,
+    makerBaseHalfSpread: 0.0015,
+    venueBasis: 0.0003,
   },
   alt: {
-    volatility: 1.0, jumpsPerDay: 4, jumpScale: 0.008, takerRate: 2.5, takerMedianNotional: 200,
-    touchQueueNotional: 8_000, deepOrders: 80, deepOrderNotional: 600,
-    makerLevels: 8, makerDepthNotional: 80_000, makerBaseHalfSpread: 0.002, venueBasis: 0.0004,
+    volatility: 1.0,
+    jumpsPerDay: 4,
+    jumpScale: 0.008,
+    takerRate: 2.5,
+    takerMedianNotional: 200,
+    touchQueueNotional: 8_000,
+    deepOrders: 80,
+    deepOrderNotional: 600,
+    makerLevels: 8,
+    makerDepthNotional: 80_000,
+    makerBaseHalfSpread: 0.002,
+    venueBasis: 0.0004,
   },
   meme: {
-    volatility: 1.3, jumpsPerDay: 6, jumpScale: 0.012, takerRate: 3, takerMedianNotional: 200,
-    touchQueueNotional: 8_000, deepOrders: 80, deepOrderNotional: 500,
-    makerLevels: 8, makerDepthNotional: 60_000, makerBaseHalfSpread: 0.0025, venueBasis: 0.0006,
+    volatility: 1.3,
+    jumpsPerDay: 6,
+    jumpScale: 0.012,
+    takerRate: 3,
+    takerMedianNotional: 200,
+    touchQueueNotional: 8_000,
+    deepOrders: 80,
+    deepOrderNotional: 500,
+    makerLevels: 8,
+    makerDepthNotional: 60_000,
+    makerBaseHalfSpread: 0.0025,
+    venueBasis: 0.0006,
   },
 };
 
@@ -96,7 +141,8 @@ export function paramsFor(row: SymbolRow, override: Partial<SymbolSimParams> = {
     if (v === undefined) continue;
     const lim = LIMITS[k];
     if (lim === undefined) throw new RangeError(`unknown simulator setting '${k}'`);
-    if (!Number.isFinite(v) || v < lim[0] || v > lim[1]) throw new RangeError(`${row.symbol}: ${k} must be from ${lim[0]} to ${lim[1]}, got ${v}`);
+    if (!Number.isFinite(v) || v < lim[0] || v > lim[1])
+      throw new RangeError(`${row.symbol}: ${k} must be from ${lim[0]} to ${lim[1]}, got ${v}`);
     p[k] = k === 'makerLevels' || k === 'deepOrders' ? Math.round(v) : v;
   }
   return p;

@@ -50,7 +50,12 @@ export class PriceProcess {
   /** Jumps so far. */
   jumps = 0;
 
-  constructor(params: Pick<SymbolSimParams, 'volatility' | 'jumpsPerDay' | 'jumpScale'>, start: ProcessState, rng: Rng, bounds: { min: number; max: number }) {
+  constructor(
+    params: Pick<SymbolSimParams, 'volatility' | 'jumpsPerDay' | 'jumpScale'>,
+    start: ProcessState,
+    rng: Rng,
+    bounds: { min: number; max: number },
+  ) {
     if (!(start.price > 0)) throw new RangeError(`start price must be > 0, got ${start.price}`);
     this.rng = rng;
     const vBar = (params.volatility * params.volatility) / (MS_PER_YEAR / 1000);

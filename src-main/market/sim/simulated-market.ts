@@ -90,7 +90,13 @@ export function openSimulatedMarket(opts: SimulatorSourceOptions): { market: Sim
   if (fresh.length > 0) {
     clock.pause(); // the market does not move while its past is being built
     const writer = new HistoryCandleWriter(candles);
-    const h = fastForwardHistorySync({ pairs: fresh, seed, end: clock.now(), recorder: writer, onProgress: opts.onHistoryProgress });
+    const h = fastForwardHistorySync({
+      pairs: fresh,
+      seed,
+      end: clock.now(),
+      recorder: writer,
+      onProgress: opts.onHistoryProgress,
+    });
     writer.finish();
     for (const [sym, st] of h.states) startStates.set(sym, st);
     clock.resume();

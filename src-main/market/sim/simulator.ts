@@ -152,19 +152,22 @@ export class Simulator {
 
   constructor(opts: SimulatorOptions) {
     const stepMs = opts.stepMs ?? DEFAULT_STEP_MS;
-    if (!Number.isInteger(stepMs) || stepMs < 1 || 1000 % stepMs !== 0) throw new RangeError('stepMs must be an integer divisor of 1000');
+    if (!Number.isInteger(stepMs) || stepMs < 1 || 1000 % stepMs !== 0)
+      throw new RangeError('stepMs must be an integer divisor of 1000');
     this.seed = opts.seed;
     this.stepMs = stepMs;
     this.ex = opts.exchange;
     this.clock = opts.clock;
-    this.onError = opts.onError ?? ((err, symbol) => console.error(`perpdesk: simulator step failed on ${symbol}`, err));
+    this.onError =
+      opts.onError ?? ((err, symbol) => console.error(`perpdesk: simulator step failed on ${symbol}`, err));
     const start = opts.start ?? opts.clock.now();
     this._time = Math.floor(start / stepMs) * stepMs;
     this.startTime = this._time;
     const makerAccount = opts.makerAccount ?? MAKER_ACCOUNT;
     const takerAccount = opts.takerAccount ?? TAKER_ACCOUNT;
     const liquidityAccount = opts.liquidityAccount ?? LIQUIDITY_ACCOUNT;
-    if (new Set([makerAccount, takerAccount, liquidityAccount]).size !== 3) throw new RangeError('the maker, the takers and the crowd need different engine accounts');
+    if (new Set([makerAccount, takerAccount, liquidityAccount]).size !== 3)
+      throw new RangeError('the maker, the takers and the crowd need different engine accounts');
 
     for (const pair of this.ex.pairs.values()) {
       const row = pair.row;
@@ -173,23 +176,73 @@ export class Simulator {
       const stream = (name: string) => Rng.stream(opts.seed, this.startTime, row.symbol, name);
       const limits = new PairLimits(pair);
       const st = opts.startStates?.get(row.symbol) ?? { price: pair.markPrice };
-      const process = new PriceProcess(params, st, stream('price'), { min: limits.tick * 1000, max: limits.tick * 1.5e9 });
-      const venues = new IndexVenues(stream('venues'), process.logPrice, params.venueBasis, opts.venues ?? DEFAULT_VENUES, opts.outagesPerDay);
-      const maker = new MarketMaker(this.ex, pair, limits, stream('maker'), makerAccount, params.makerLevels, params.makerDepthNotional);
-      const takers = new OrderFlow(this.ex, pair, limits, stream('flow'), takerAccount, { ...DEFAULT_FLOW, rate: params.takerRate, medianNotional: params.takerMedianNotional });
-      const touch = new TouchBook(this.ex, pair, limits, stream('touch'), liquidityAccount, { ...DEFAULT_TOUCH, queueNotional: params.touchQueueNotional });
-      const deep = new DeepBook(this.ex, pair, limits, stream('deep'), liquidityAccount, { ...DEFAULT_DEEP, orders: params.deepOrders, orderNotional: params.deepOrderNotional });
+      const process = new PriceProcess(params, st, stream('price'), {
+        min: limits.tick * 1000,
+        max: limits.tick * 1.5e9,
+      });
+      const venues = new IndexVenues(
+        stream('venues'),
+        process.logPrice,
+        params.venueBasis,
+        opts.venues ?? DEFAULT_VENUES,
+        opts.outagesPerDay,
+      );
+      const maker = new MarketMaker(
+        this.ex,
+        pair,
+        limits,
+        stream('maker'),
+        makerAccount,
+        params.makerLevels,
+        params.makerDepthNotional,
+      );
+      const takers = new OrderFlow(this.ex, pair, limits, stream('flow'), takerAccount, {
+        ...DEFAULT_FLOW,
+        rate: params.takerRate,
+        medianNotional: params.takerMedianNotional,
+      });
+      const touch = new TouchBook(this.ex, pair, limits, stream('touch'), liquidityAccount, {
+        ...DEFAULT_TOUCH,
+        queueNotional: params.touchQueueNotional,
+      });
+      const deep = new DeepBook(this.ex, pair, limits, stream('deep'), liquidityAccount, {
+        ...DEFAULT_DEEP,
+        orders: params.deepOrders,
+        orderNotional: params.deepOrderNotional,
+      });
       const feed = new PriceFeed(pair, this._time);
       const s: SymbolSim = {
-        symbol: row.symbol, pair, params, process, venues, maker, takers, touch, deep, feed, limits,
-        spacing: 0, halfSpread: params.makerBaseHalfSpread, lastTradeTime: Number.NEGATIVE_INFINITY, trades: 0,
-        tradeLo: Number.POSITIVE_INFINITY, tradeHi: Number.NEGATIVE_INFINITY,
-        fundingSettlements: 0, active: true,
+        symbol: row.symbol,
+        pair,
+        params,
+        process,
+        venues,
+        maker,
+        takers,
+        touch,
+        deep,
+        feed,
+        limits,
+        spacing: 0,
+        halfSpread: params.makerBaseHalfSpread,
+        lastTradeTime: Number.NEGATIVE_INFINITY,
+        trades: 0,
+        tradeLo: Number.POSITIVE_INFINITY,
+        tradeHi: Number.NEGATIVE_INFINITY,
+        fundingSettlements: 0,
+        active: true,
       };
       this.symbols.push(s);
       this.bySymbol.set(row.symbol, s);
       const p = process.price;
-      this.ex.execute({ kind: 'prices', symbol: row.symbol, mark: p, index: p, fundingRate: feed.rate, nextFundingTime: feed.nextFunding });
+      this.ex.execute({
+        kind: 'prices',
+        symbol: row.symbol,
+        mark: p,
+        index: p,
+        fundingRate: feed.rate,
+        nextFundingTime: feed.nextFunding,
+      });
     }
     this.unsubscribe = this.ex.events.on('trade', (e: TradeEvent) => this.onTrade(e));
     // the opening quotes, so the first step's takers find a book
@@ -314,7 +367,8 @@ export class Simulator {
     const v = s.process.variance;
     s.halfSpread = s.params.makerBaseHalfSpread + SPREAD_VOL_K * Math.sqrt(v * SPREAD_HORIZON_S);
     const raw = (SPACING_SHARE * s.halfSpread * index) / s.limits.tick;
-    if (s.spacing === 0 || raw > s.spacing * SPACING_HYSTERESIS || raw < s.spacing / SPACING_HYSTERESIS) s.spacing = niceNear(raw);
+    if (s.spacing === 0 || raw > s.spacing * SPACING_HYSTERESIS || raw < s.spacing / SPACING_HYSTERESIS)
+      s.spacing = niceNear(raw);
     s.maker.quote(index, s.halfSpread, s.spacing);
   }
 
@@ -358,14 +412,26 @@ export class Simulator {
 
   private publish(s: SymbolSim): void {
     const f = s.feed;
-    this.ex.execute({ kind: 'prices', symbol: s.symbol, mark: f.mark, index: f.index, fundingRate: f.rate, nextFundingTime: f.nextFunding });
+    this.ex.execute({
+      kind: 'prices',
+      symbol: s.symbol,
+      mark: f.mark,
+      index: f.index,
+      fundingRate: f.rate,
+      nextFundingTime: f.nextFunding,
+    });
   }
 
   private settle(s: SymbolSim, t: number): void {
     const rate = s.feed.settle(t);
     s.fundingSettlements++;
     this.ex.settleFunding(s.symbol, rate, s.feed.mark, t);
-    this.ex.execute({ kind: 'prices', symbol: s.symbol, fundingRate: s.feed.rate, nextFundingTime: s.feed.nextFunding });
+    this.ex.execute({
+      kind: 'prices',
+      symbol: s.symbol,
+      fundingRate: s.feed.rate,
+      nextFundingTime: s.feed.nextFunding,
+    });
   }
 
   get stats(): SimStats {
@@ -375,7 +441,8 @@ export class Simulator {
     for (const s of this.symbols) {
       takerOrders += s.takers.stats.orders;
       makerOrders += s.maker.stats.placed + s.touch.house.stats.placed + s.deep.house.stats.placed;
-      rejected += s.takers.stats.rejected + s.maker.stats.rejected + s.touch.house.stats.rejected + s.deep.house.stats.rejected;
+      rejected +=
+        s.takers.stats.rejected + s.maker.stats.rejected + s.touch.house.stats.rejected + s.deep.house.stats.rejected;
     }
     return { ...this.stats0, takerOrders, makerOrders, rejected };
   }

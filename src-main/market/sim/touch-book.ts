@@ -41,7 +41,13 @@ export interface TouchSettings {
   refillRate: number;
 }
 
-export const DEFAULT_TOUCH: TouchSettings = { levels: 3, queueNotional: 20_000, limitRate: 4, cancelRate: 2, refillRate: 12 };
+export const DEFAULT_TOUCH: TouchSettings = {
+  levels: 3,
+  queueNotional: 20_000,
+  limitRate: 4,
+  cancelRate: 2,
+  refillRate: 12,
+};
 
 export class TouchBook {
   readonly house: HouseOrders;
@@ -55,7 +61,8 @@ export class TouchBook {
   askTarget = 0;
 
   constructor(ex: Exchange, pair: PairState, limits: PairLimits, rng: Rng, account: number, cfg: TouchSettings) {
-    if (!(Number.isInteger(cfg.levels) && cfg.levels >= 1)) throw new RangeError('touch levels must be an integer >= 1');
+    if (!(Number.isInteger(cfg.levels) && cfg.levels >= 1))
+      throw new RangeError('touch levels must be an integer >= 1');
     this.house = new HouseOrders(ex, pair, account);
     this.rng = rng;
     this.limits = limits;
@@ -100,14 +107,22 @@ export class TouchBook {
     this.side(2, askT, askQ, dt, time, moved);
   }
 
-  private side(side: 1 | 2, best: number, queues: Map<number, HouseOrder[]>, dt: number, time: number, moved: boolean): void {
+  private side(
+    side: 1 | 2,
+    best: number,
+    queues: Map<number, HouseOrder[]>,
+    dt: number,
+    time: number,
+    moved: boolean,
+  ): void {
     const h = this.house;
     const dir = side === 1 ? -1 : 1;
     const typical = this.queueLots(best);
     const bestQ = queues.get(best);
     if (bestQ === undefined || bestQ.length === 0) {
       // a new best price is quoted at once; an emptied one re-forms at the refill rate
-      if (moved || this.rng.next() < 1 - Math.exp(-this.cfg.refillRate * dt)) this.add(side, best, typical * 0.6 * this.sizes.notional(), time);
+      if (moved || this.rng.next() < 1 - Math.exp(-this.cfg.refillRate * dt))
+        this.add(side, best, typical * 0.6 * this.sizes.notional(), time);
     } else {
       let q = 0;
       for (const o of bestQ) q += o.lots;
@@ -122,7 +137,8 @@ export class TouchBook {
       const p = best + dir * i;
       if (p < 1) break;
       const qs = queues.get(p);
-      if (qs === undefined || qs.length === 0) this.add(side, p, typical * 0.8 * (1 + 0.25 * i) * this.sizes.notional(), time);
+      if (qs === undefined || qs.length === 0)
+        this.add(side, p, typical * 0.8 * (1 + 0.25 * i) * this.sizes.notional(), time);
     }
   }
 

@@ -21,7 +21,8 @@ export class TradeSizes {
   private readonly c: number;
 
   constructor(rng: Rng, medianNotional: number, alpha = 1.5, sigma = 1, roundShare = 0.3) {
-    if (!(medianNotional > 0 && alpha > 0 && sigma >= 0 && roundShare >= 0 && roundShare <= 1)) throw new RangeError('bad trade-size settings');
+    if (!(medianNotional > 0 && alpha > 0 && sigma >= 0 && roundShare >= 0 && roundShare <= 1))
+      throw new RangeError('bad trade-size settings');
     this.rng = rng;
     this.alpha = alpha;
     this.sigma = sigma;
@@ -70,7 +71,9 @@ export function logMedian(sigma: number, alpha: number): number {
 function phi(x: number): number {
   const z = Math.abs(x) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * z);
-  const y = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
   return x >= 0 ? 0.5 * (1 + y) : 0.5 * (1 - y);
 }
 

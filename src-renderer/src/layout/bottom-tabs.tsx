@@ -29,12 +29,19 @@ export function BottomTabs() {
   // a replay venue adds its session report
   const replay = useSel(s.replay, (r) => r.mode === 'replay');
   const tabs = replay ? [...TABS, ['replay-report', 'Replay report'] as const] : TABS;
-  const count = (t: BottomTab): string => (t === 'positions' ? ` (${nPositions})` : t === 'open-orders' ? ` (${nOrders})` : '');
+  const count = (t: BottomTab): string =>
+    t === 'positions' ? ` (${nPositions})` : t === 'open-orders' ? ` (${nOrders})` : '';
   return (
     <div className="bottom-tabs">
       <div className="tab-bar" role="tablist" aria-label="Account views">
         {tabs.map(([t, name]) => (
-          <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'active' : ''} onClick={() => s.workspace.getState().actions.setTab(t)}>
+          <button
+            key={t}
+            role="tab"
+            aria-selected={tab === t}
+            className={tab === t ? 'active' : ''}
+            onClick={() => s.workspace.getState().actions.setTab(t)}
+          >
             {name}
             {session === 'ready' && count(t)}
           </button>
@@ -42,7 +49,9 @@ export function BottomTabs() {
       </div>
       <div className="tab-body" role="tabpanel">
         {session !== 'ready' ? (
-          session === 'checking' ? null : <LoginHint />
+          session === 'checking' ? null : (
+            <LoginHint />
+          )
         ) : tab === 'positions' ? (
           <PositionsTable />
         ) : tab === 'open-orders' ? (
@@ -54,7 +63,11 @@ export function BottomTabs() {
         ) : tab === 'position-history' ? (
           <PositionHistory />
         ) : tab === 'replay-report' ? (
-          replay ? <ReplayReport /> : <PositionsTable />
+          replay ? (
+            <ReplayReport />
+          ) : (
+            <PositionsTable />
+          )
         ) : (
           <AccountPanel />
         )}

@@ -1,7 +1,13 @@
 // A right-hand drawer over the screen (settings, bot orders); Esc or the backdrop closes it.
 import { useEffect, useRef, type ReactNode } from 'react';
 
-export function Drawer(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean; testId?: string }) {
+export function Drawer(props: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+  testId?: string;
+}) {
   const panel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     panel.current?.focus();

@@ -35,7 +35,15 @@ export interface RecordTableProps<T> {
   empty?: ReactNode;
 }
 
-export function RecordTable<T>({ testId, className = 'grid dense', columns, rows, rowKey, rowAttrs, empty }: RecordTableProps<T>) {
+export function RecordTable<T>({
+  testId,
+  className = 'grid dense',
+  columns,
+  rows,
+  rowKey,
+  rowAttrs,
+  empty,
+}: RecordTableProps<T>) {
   return (
     <>
       <table className={className} data-testid={testId}>

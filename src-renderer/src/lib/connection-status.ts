@@ -18,12 +18,26 @@ export interface ConnectionView {
   down: boolean;
 }
 
-export function connectionView(ws: WsState, downSince: number | null, paused: boolean, now: number, graceMs = DISCONNECTED_GRACE_MS): ConnectionView {
-  if (ws === 'open') return paused ? { label: 'Market paused', tone: 'warn', prominent: true, down: false } : { label: 'Live', tone: 'ok', prominent: false, down: false };
+export function connectionView(
+  ws: WsState,
+  downSince: number | null,
+  paused: boolean,
+  now: number,
+  graceMs = DISCONNECTED_GRACE_MS,
+): ConnectionView {
+  if (ws === 'open')
+    return paused
+      ? { label: 'Market paused', tone: 'warn', prominent: true, down: false }
+      : { label: 'Live', tone: 'ok', prominent: false, down: false };
   if (ws === 'reconnecting' || ws === 'closed') {
     const long = ws === 'closed' || (downSince !== null && now - downSince >= graceMs);
     if (!long) return { label: 'Reconnecting', tone: 'warn', prominent: false, down: true };
-    return { label: ws === 'closed' ? 'Disconnected' : 'Disconnected — reconnecting…', tone: 'bad', prominent: true, down: true };
+    return {
+      label: ws === 'closed' ? 'Disconnected' : 'Disconnected — reconnecting…',
+      tone: 'bad',
+      prominent: true,
+      down: true,
+    };
   }
   return { label: 'Connecting', tone: 'warn', prominent: false, down: false };
 }

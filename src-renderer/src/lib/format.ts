@@ -100,7 +100,12 @@ export function toStep(value: number, step: string, mode: 'floor' | 'round' | 'c
   if (!(value > 0) || !(stepUnits > 0)) return '';
   const raw = value * scale;
   // A hair of tolerance so that 0.3 / 0.1 style float noise does not drop a whole step.
-  const k = mode === 'floor' ? Math.floor(raw / stepUnits + 1e-9) : mode === 'ceil' ? Math.ceil(raw / stepUnits - 1e-9) : Math.round(raw / stepUnits);
+  const k =
+    mode === 'floor'
+      ? Math.floor(raw / stepUnits + 1e-9)
+      : mode === 'ceil'
+        ? Math.ceil(raw / stepUnits - 1e-9)
+        : Math.round(raw / stepUnits);
   if (k <= 0) return '';
-  return (k * stepUnits / scale).toFixed(d);
+  return ((k * stepUnits) / scale).toFixed(d);
 }

@@ -3,8 +3,13 @@
 export function frameBatcher(flush: () => void): { schedule(): void; cancel(): void } {
   let handle = 0;
   // the browser's frame clock; a 16 ms timer where there is none (the feeds' unit tests run in Node)
-  const g = globalThis as { requestAnimationFrame?: (fn: (t: number) => void) => number; cancelAnimationFrame?: (h: number) => void };
-  const raf = g.requestAnimationFrame?.bind(globalThis) ?? ((fn: (t: number) => void) => setTimeout(() => fn(0), 16) as unknown as number);
+  const g = globalThis as {
+    requestAnimationFrame?: (fn: (t: number) => void) => number;
+    cancelAnimationFrame?: (h: number) => void;
+  };
+  const raf =
+    g.requestAnimationFrame?.bind(globalThis) ??
+    ((fn: (t: number) => void) => setTimeout(() => fn(0), 16) as unknown as number);
   const caf = g.cancelAnimationFrame?.bind(globalThis) ?? ((h: number) => clearTimeout(h));
   return {
     schedule() {

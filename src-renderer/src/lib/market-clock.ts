@@ -35,7 +35,10 @@ export function createMarketClock(api: RestClient, wall: () => number = Date.now
 }
 
 /** Market time now, ms (wall time before the first sync). */
-export function marketNow(s: Pick<MarketClockState, 'marketAt' | 'wallAt' | 'speed' | 'paused'>, wall = Date.now()): number {
+export function marketNow(
+  s: Pick<MarketClockState, 'marketAt' | 'wallAt' | 'speed' | 'paused'>,
+  wall = Date.now(),
+): number {
   if (s.marketAt === 0) return wall;
   return s.paused ? s.marketAt : s.marketAt + (wall - s.wallAt) * s.speed;
 }

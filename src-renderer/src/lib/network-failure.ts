@@ -5,7 +5,8 @@
 import { PerpdeskApiError } from '../../../src-shared/sdk/rest-client.ts';
 
 /** What the order form says when an order could not be sent at all. */
-export const NOT_SENT_TEXT = 'Not sent: the service cannot be reached. Check that perpdesk is running; the screen reconnects by itself.';
+export const NOT_SENT_TEXT =
+  'Not sent: the service cannot be reached. Check that perpdesk is running; the screen reconnects by itself.';
 
 export function isNetworkFailure(err: unknown): boolean {
   if (err instanceof PerpdeskApiError) return err.code === -1 && err.status === 0;

@@ -35,7 +35,10 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   ws.onError(() => {});
   // downSince: wall time the market connection was lost (null while open or before the
   // first connect), so the top bar can escalate a drop that lasts (connection-status.ts)
-  const connection = createStore<{ state: WsState; downSince: number | null }>()(() => ({ state: 'idle', downSince: null }));
+  const connection = createStore<{ state: WsState; downSince: number | null }>()(() => ({
+    state: 'idle',
+    downSince: null,
+  }));
   ws.onStateChange((state, previous) => {
     const down = state === 'reconnecting' || state === 'closed';
     const downSince = down ? (connection.getState().downSince ?? Date.now()) : null;
@@ -114,12 +117,16 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       stops.push(() => user?.stop());
       void session.getState().actions.bootstrap();
       // a replay venue: follow its status, and show one of the replayed pairs
-      replayProbe = replay.getState().actions.probe().then(() => {
-        const r = replay.getState();
-        if (r.mode !== 'replay' || r.status === null) return;
-        stops.push(startReplayFeed(ws, replay));
-        if (!r.status.symbols.includes(workspace.getState().symbol)) workspace.getState().actions.setSymbol(r.status.symbols[0]);
-      });
+      replayProbe = replay
+        .getState()
+        .actions.probe()
+        .then(() => {
+          const r = replay.getState();
+          if (r.mode !== 'replay' || r.status === null) return;
+          stops.push(startReplayFeed(ws, replay));
+          if (!r.status.symbols.includes(workspace.getState().symbol))
+            workspace.getState().actions.setSymbol(r.status.symbols[0]);
+        });
     },
     stop(): void {
       stops.splice(0).forEach((s) => s());

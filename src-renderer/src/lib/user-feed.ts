@@ -57,7 +57,13 @@ export function startUserFeed(deps: {
   toasts: StoreApi<ToastsState>;
 }): { state: StoreApi<UserFeedState>; stop(): void } {
   const { api, session, account, positions, orders, toasts, symbols } = deps;
-  const state = createStore<UserFeedState>()(() => ({ status: 'off', error: null, fills: 0, orders: 0, refreshError: null }));
+  const state = createStore<UserFeedState>()(() => ({
+    status: 'off',
+    error: null,
+    fills: 0,
+    orders: 0,
+    refreshError: null,
+  }));
   let ws: WsClient | null = null;
   let stopPoll: (() => void) | null = null;
   let key: string | null = null;
@@ -83,7 +89,9 @@ export function startUserFeed(deps: {
     } catch (err) {
       // 2002: the key is unknown here (the service was reset); keeping it would only fail again.
       if (err instanceof PerpdeskApiError && err.code === 2002 && session.getState().source !== 'desktop') {
-        session.getState().actions.expire(`The saved API key is not known to this service (${err.message}). Log in again.`);
+        session
+          .getState()
+          .actions.expire(`The saved API key is not known to this service (${err.message}). Log in again.`);
         return;
       }
       throw err;
@@ -134,7 +142,13 @@ export function startUserFeed(deps: {
       }
       case 'liquidation': {
         // {symbol, position_side, quantity, mark_price, bankruptcy_price, time}
-        const x = e.data as { symbol?: string; position_side?: number; quantity?: number; mark_price?: number; bankruptcy_price?: number };
+        const x = e.data as {
+          symbol?: string;
+          position_side?: number;
+          quantity?: number;
+          mark_price?: number;
+          bankruptcy_price?: number;
+        };
         const d = decimals(x.symbol ?? '');
         toasts.getState().actions.push({
           kind: 'liquidation',
@@ -146,7 +160,12 @@ export function startUserFeed(deps: {
       }
       case 'funding': {
         // {symbol, position_side, funding_rate, mark_price, amount, time}; amount > 0 = received
-        const x = e.data as { symbol?: string; position_side?: number; funding_rate?: number | string; amount?: string | number };
+        const x = e.data as {
+          symbol?: string;
+          position_side?: number;
+          funding_rate?: number | string;
+          amount?: string | number;
+        };
         const amount = Number(x.amount);
         toasts.getState().actions.push({
           kind: 'funding',

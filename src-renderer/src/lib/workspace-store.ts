@@ -3,7 +3,8 @@
 import { createStore } from 'zustand/vanilla';
 import { isInterval, type Interval } from '../../../src-shared/intervals.ts';
 
-export type BottomTab = 'positions' | 'open-orders' | 'order-history' | 'trade-history' | 'position-history' | 'account' | 'replay-report';
+export type BottomTab =
+  'positions' | 'open-orders' | 'order-history' | 'trade-history' | 'position-history' | 'account' | 'replay-report';
 export type Overlay = null | 'symbols' | 'help' | 'settings' | 'bots' | 'tpsl' | 'data' | 'replay';
 
 export interface WorkspaceState {

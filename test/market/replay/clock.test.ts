@@ -13,7 +13,11 @@ describe('replay clock', () => {
   let wall = 1_000_000;
   const seen: ReplayStatus[] = [];
   beforeAll(async () => {
-    v = await replayVenue([{ paths: [M1], opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' } }], { symbols: ['BTCUSDT'], start: START, until: START + 3_600_000 }, () => wall);
+    v = await replayVenue(
+      [{ paths: [M1], opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' } }],
+      { symbols: ['BTCUSDT'], start: START, until: START + 3_600_000 },
+      () => wall,
+    );
     v.market.onChange((s) => seen.push(s));
   });
   afterAll(() => v?.close());

@@ -6,12 +6,16 @@ import type { PairState } from '../../../src-main/trading/pair-state.ts';
 import { LASOTA, replayVenue, trxBooks, type HistBook, type ReplayVenue } from './harness.ts';
 import path from 'node:path';
 
-const depthFiles = { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const } };
+const depthFiles = {
+  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
+};
 
 function engineBook(pair: PairState): { bids: Map<string, number>; asks: Map<string, number> } {
   const side = (s: 1 | 2): Map<string, number> => {
     const m = new Map<string, number>();
-    for (const [p, lots] of pair.book.topLevels(s)) m.set((p * pair.math.tickValue).toFixed(5), Number(pair.math.formatQty(lots)));
+    for (const [p, lots] of pair.book.topLevels(s))
+      m.set((p * pair.math.tickValue).toFixed(5), Number(pair.math.formatQty(lots)));
     return m;
   };
   return { bids: side(1), asks: side(2) };
@@ -53,6 +57,11 @@ describe('TRXUSDT depth replay', () => {
     expect(e.asks).toEqual(last.asks);
     // most events are reached one by one (a few 100 ms batches share a 20 ms step)
     expect(compared).toBeGreaterThan(books.length * 0.8);
-    expect(v.market.status()).toMatchObject({ symbols: ['TRXUSDT'], sources: { TRXUSDT: 'depth' }, finished: true, queue_model: 'probabilistic' });
+    expect(v.market.status()).toMatchObject({
+      symbols: ['TRXUSDT'],
+      sources: { TRXUSDT: 'depth' },
+      finished: true,
+      queue_model: 'probabilistic',
+    });
   });
 });

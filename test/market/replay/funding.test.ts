@@ -17,20 +17,39 @@ describe('fundingRate and markPriceKlines datasets', () => {
   let acct: number;
   beforeAll(async () => {
     const f = path.join(tempDir(), 'BTCUSDT-fundingRate-2021-05.csv');
-    writeFileSync(f, `calc_time,funding_interval_hours,last_funding_rate\n${START + 7},8,0.00050000\n${T1},8,-0.00030000\n${START + 16 * 3_600_000},8,0.00020000\n`);
-    v = await replayVenue([
-      { paths: [M1], opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' } },
-      { paths: [M1], opts: { market: 'um', symbol: 'BTCUSDT', kind: 'markPriceKlines', interval: '1m' } },
-      { paths: [f], opts: { market: 'um', symbol: 'BTCUSDT', kind: 'fundingRate' } },
-    ], { symbols: ['BTCUSDT'], start: START, until: START + 10 * 3_600_000 });
+    writeFileSync(
+      f,
+      `calc_time,funding_interval_hours,last_funding_rate\n${START + 7},8,0.00050000\n${T1},8,-0.00030000\n${START + 16 * 3_600_000},8,0.00020000\n`,
+    );
+    v = await replayVenue(
+      [
+        { paths: [M1], opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' } },
+        { paths: [M1], opts: { market: 'um', symbol: 'BTCUSDT', kind: 'markPriceKlines', interval: '1m' } },
+        { paths: [f], opts: { market: 'um', symbol: 'BTCUSDT', kind: 'fundingRate' } },
+      ],
+      { symbols: ['BTCUSDT'], start: START, until: START + 10 * 3_600_000 },
+    );
     v.market.seek(START + 60_000);
     acct = v.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT }, 0).id;
-    expect(v.exchange.placeOrder(acct, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010000' }).status).toBe(3);
+    expect(
+      v.exchange.placeOrder(acct, {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 2,
+        qty: '0.010000',
+      }).status,
+    ).toBe(3);
   }, 60_000);
   afterAll(() => v?.close());
 
-  it('the mark is the mark candle\'s close at its close time', () => {
-    const rows = readFileSync(M1, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  it("the mark is the mark candle's close at its close time", () => {
+    const rows = readFileSync(M1, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     v.market.seek(START + 5 * 60_000 - 1); // 00:04:59.999, the close time of the 00:04 candle
     expect(v.exchange.pair('BTCUSDT')!.markPrice).toBe(Number(rows[4][4]));
     v.market.seek(START + 6 * 60_000 - 2);

@@ -10,7 +10,13 @@ import { VirtualClock } from '../../../src-main/core/clock.ts';
 import { DatasetService, type ImportOptions } from '../../../src-main/data/dataset-service.ts';
 import { KlineService } from '../../../src-main/market/kline-service.ts';
 import type { ReplayData } from '../../../src-main/market/replay/ports.ts';
-import { openReplayMarket, planSources, replaySymbolRow, type ReplayMarket, type ReplayOptions } from '../../../src-main/market/replay/replay-market.ts';
+import {
+  openReplayMarket,
+  planSources,
+  replaySymbolRow,
+  type ReplayMarket,
+  type ReplayOptions,
+} from '../../../src-main/market/replay/replay-market.ts';
 import { AccountsRepo } from '../../../src-main/store/accounts-repo.ts';
 import { MemoryCandleStore } from '../../../src-main/store/memory-candle-store.ts';
 import { openDatabase } from '../../../src-main/store/database.ts';
@@ -35,7 +41,10 @@ export interface ReplayVenue {
   close(): void;
 }
 
-export async function importInto(db: DatabaseSync, files: Array<{ paths: string[]; opts: ImportOptions }>): Promise<DatasetService> {
+export async function importInto(
+  db: DatabaseSync,
+  files: Array<{ paths: string[]; opts: ImportOptions }>,
+): Promise<DatasetService> {
   const datasets = new DatasetService(new DatasetsRepo(db));
   for (const f of files) {
     const r = await datasets.importFiles(f.paths, f.opts);
@@ -44,23 +53,50 @@ export async function importInto(db: DatabaseSync, files: Array<{ paths: string[
   return datasets;
 }
 
-export async function replayVenue(files: Array<{ paths: string[]; opts: ImportOptions }>, replay: ReplayOptions, wall: () => number = () => 0): Promise<ReplayVenue> {
+export async function replayVenue(
+  files: Array<{ paths: string[]; opts: ImportOptions }>,
+  replay: ReplayOptions,
+  wall: () => number = () => 0,
+): Promise<ReplayVenue> {
   const db = openDatabase({ dataDir: ':memory:' });
   const datasets = await importInto(db, files);
   const data = datasets.replayData();
   const plan = planSources(data, replay.symbols, replay.start, replay.until);
   const symbols = new SymbolsRepo(db);
-  symbols.insertMissing(plan.map((p, i) => replaySymbolRow(p.symbol, p.specs, '1', i)), 0);
+  symbols.insertMissing(
+    plan.map((p, i) => replaySymbolRow(p.symbol, p.specs, '1', i)),
+    0,
+  );
   const clock = new VirtualClock({ start: replay.start, wall });
   const trading = new TradingRepo(db);
-  const exchange = new Exchange({ symbols, accounts: new AccountsRepo(db), settings: new SettingsRepo(db), repo: trading, clock, records: wireRecords });
+  const exchange = new Exchange({
+    symbols,
+    accounts: new AccountsRepo(db),
+    settings: new SettingsRepo(db),
+    repo: trading,
+    clock,
+    records: wireRecords,
+  });
   const candles = new MemoryCandleStore(); // as a replay venue keeps them (venue.ts)
   const { market, klines } = openReplayMarket({
-    kind: 'replay', exchange, clock, candles, symbols, data, replay, wall,
+    kind: 'replay',
+    exchange,
+    clock,
+    candles,
+    symbols,
+    data,
+    replay,
+    wall,
     openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
   });
   return {
-    db, exchange, market, klines, clock, datasets, trading,
+    db,
+    exchange,
+    market,
+    klines,
+    clock,
+    datasets,
+    trading,
     close() {
       trading.group.commitNow();
       market.dispose();
@@ -85,20 +121,42 @@ export interface MemoryReplayVenue {
  * recording's rows), listed at `initialPrice` with the specs of its first dataset; the clock on
  * a frozen wall. The replay tests' and bench:replay's rig.
  */
-export function memoryReplayVenue(data: ReplayData, symbol: string, start: number, initialPrice: string): MemoryReplayVenue {
+export function memoryReplayVenue(
+  data: ReplayData,
+  symbol: string,
+  start: number,
+  initialPrice: string,
+): MemoryReplayVenue {
   const db = openDatabase({ dataDir: ':memory:' });
   const symbols = new SymbolsRepo(db);
   symbols.insertMissing([replaySymbolRow(symbol, data.datasets(symbol)[0].specs, initialPrice, 0)], 0);
   const clock = new VirtualClock({ start, wall: () => 0 });
   const trading = new TradingRepo(db);
-  const exchange = new Exchange({ symbols, accounts: new AccountsRepo(db), settings: new SettingsRepo(db), repo: trading, clock, records: wireRecords });
+  const exchange = new Exchange({
+    symbols,
+    accounts: new AccountsRepo(db),
+    settings: new SettingsRepo(db),
+    repo: trading,
+    clock,
+    records: wireRecords,
+  });
   const candles = new MemoryCandleStore(); // as a replay venue keeps them (venue.ts)
   const { market, klines } = openReplayMarket({
-    kind: 'replay', exchange, clock, candles, symbols, data, replay: { symbols: [symbol], start },
+    kind: 'replay',
+    exchange,
+    clock,
+    candles,
+    symbols,
+    data,
+    replay: { symbols: [symbol], start },
     openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
   });
   return {
-    exchange, market, klines, clock, trading,
+    exchange,
+    market,
+    klines,
+    clock,
+    trading,
     close() {
       market.dispose();
       klines.close();
@@ -115,7 +173,9 @@ export function trxTradesCsv(): string {
   for (const l of lines) {
     const f = l.split(',');
     // TradeId, Price, Quantity, (quote), TransactionTime, IsBuyerMarketMaker
-    out.push([f[6], f[7], f[8], (Number(f[7]) * Number(f[8])).toFixed(5), f[4], f[9] === '1' ? 'true' : 'false'].join(','));
+    out.push(
+      [f[6], f[7], f[8], (Number(f[7]) * Number(f[8])).toFixed(5), f[4], f[9] === '1' ? 'true' : 'false'].join(','),
+    );
   }
   const file = path.join(tempDir(), 'TRXUSDT-trades-2025-04-14.csv');
   writeFileSync(file, out.join('\n') + '\n');
@@ -135,14 +195,22 @@ export interface HistBook {
  * the one that spans the snapshot's id. Returns the book after the snapshot and after each event.
  */
 export function trxBooks(): HistBook[] {
-  const snap = readFileSync(path.join(LASOTA, 'rest_depth_snapshot.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  const snap = readFileSync(path.join(LASOTA, 'rest_depth_snapshot.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
   const bids = new Map<string, number>();
   const asks = new Map<string, number>();
   const key = (p: string): string => Number(p).toFixed(5);
   for (const f of snap) (f[5] === '1' ? asks : bids).set(key(f[6]), Number(f[7]));
   const lastId = Number(snap[0][4]);
   const out: HistBook[] = [{ u: lastId, time: Number(snap[0][3]), bids: new Map(bids), asks: new Map(asks) }];
-  const rows = readFileSync(path.join(LASOTA, 'diff_depth_stream.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  const rows = readFileSync(path.join(LASOTA, 'diff_depth_stream.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
   let i = 0;
   let prev = lastId;
   while (i < rows.length) {

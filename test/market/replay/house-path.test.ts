@@ -62,10 +62,26 @@ const UNIT = 100_000_000n;
  * both ways gave the same book, 25 levels a side, after every print).
  */
 const GOLDEN: Record<string, { lines: number; sha256: string; wallet: bigint }> = {
-  'depth-probabilistic': { lines: 4435, sha256: '8fa84bc817c5f50e073b3d59252cc42437481f8429b82908628ab4c34d72bc1e', wallet: 9999768377731n },
-  'depth-pessimistic': { lines: 4417, sha256: '7aa14f3c0054b69ea58ac1f5da53248e3a0d30dda9908a82435b72d3fcb7b4ae', wallet: 9999768377731n },
-  'trades-generated': { lines: 59434, sha256: 'aedc39b9aeece12642842a914531c3b5ba3e9da569407e6a897f158662da8bce', wallet: 99980225776565n },
-  'klines-day': { lines: 217547, sha256: '13ac9a25dcad00f78c6ef435c9a6d09d50ebc2a2eeb8886d13fec3e4459ed9d1', wallet: 99999881258775n },
+  'depth-probabilistic': {
+    lines: 4435,
+    sha256: '8fa84bc817c5f50e073b3d59252cc42437481f8429b82908628ab4c34d72bc1e',
+    wallet: 9999768377731n,
+  },
+  'depth-pessimistic': {
+    lines: 4417,
+    sha256: '7aa14f3c0054b69ea58ac1f5da53248e3a0d30dda9908a82435b72d3fcb7b4ae',
+    wallet: 9999768377731n,
+  },
+  'trades-generated': {
+    lines: 59434,
+    sha256: 'aedc39b9aeece12642842a914531c3b5ba3e9da569407e6a897f158662da8bce',
+    wallet: 99980225776565n,
+  },
+  'klines-day': {
+    lines: 217547,
+    sha256: '13ac9a25dcad00f78c6ef435c9a6d09d50ebc2a2eeb8886d13fec3e4459ed9d1',
+    wallet: 99999881258775n,
+  },
 };
 
 interface Observed {
@@ -76,30 +92,47 @@ interface Observed {
 /** Records the tape, every level change and every user event of a venue's exchange. */
 function observe(exchange: Exchange): Observed {
   const o: Observed = { lines: [], add: (s) => void o.lines.push(s) };
-  exchange.events.on('trade', (e) => o.add(`T ${e.symbol} ${e.tradeId} ${e.priceTicks} ${e.qtyLots} ${e.takerSide} ${e.time}`));
+  exchange.events.on('trade', (e) =>
+    o.add(`T ${e.symbol} ${e.tradeId} ${e.priceTicks} ${e.qtyLots} ${e.takerSide} ${e.time}`),
+  );
   exchange.events.on('level', (e) => o.add(`L ${e.symbol} ${e.updateId} ${e.side} ${e.priceTicks} ${e.totalLots}`));
   // the users' fills by their wire fields (not whole records: a record gaining a field elsewhere
   // is no change of the replay)
   exchange.events.on('account', (e) => {
     if (e.kind !== 'fill') return;
     const f = e.data as Record<string, unknown>;
-    o.add(`F ${e.accountId} ${f.order_id} ${f.side} ${f.price} ${f.qty} ${f.role} ${f.fee} ${f.realized_pnl} ${f.created_at}`);
+    o.add(
+      `F ${e.accountId} ${f.order_id} ${f.side} ${f.price} ${f.qty} ${f.role} ${f.fee} ${f.realized_pnl} ${f.created_at}`,
+    );
   });
   return o;
 }
 
-function finish(name: string, o: Observed, exchange: Exchange, klines: KlineService, symbol: string, time: number, stats: unknown, acct: number): void {
+function finish(
+  name: string,
+  o: Observed,
+  exchange: Exchange,
+  klines: KlineService,
+  symbol: string,
+  time: number,
+  stats: unknown,
+  acct: number,
+): void {
   const pair = exchange.pair(symbol)!;
   o.add(`W ${exchange.walletOf(acct)}`);
   const d = pair.book.depth();
   o.add(`D ${d.updateId} ${JSON.stringify(d.bids)} ${JSON.stringify(d.asks)}`);
   klines.advanceTo(time);
-  for (const iv of ['1s', '1m', '1h'] as const) o.add(`K ${iv} ${JSON.stringify(klines.klines(symbol, iv, { limit: 1500 }))}`);
+  for (const iv of ['1s', '1m', '1h'] as const)
+    o.add(`K ${iv} ${JSON.stringify(klines.klines(symbol, iv, { limit: 1500 }))}`);
   o.add(`S ${JSON.stringify(stats)}`);
   const sha256 = createHash('sha256').update(o.lines.join('\n')).digest('hex');
-  if (process.env.REPLAY_GOLDEN_PRINT) console.log(`  ${JSON.stringify(name)}: { lines: ${o.lines.length}, sha256: '${sha256}' },`);
+  if (process.env.REPLAY_GOLDEN_PRINT)
+    console.log(`  ${JSON.stringify(name)}: { lines: ${o.lines.length}, sha256: '${sha256}' },`);
   expect(o.lines.filter((l) => l.startsWith('T ')).length).toBeGreaterThan(0);
-  expect(o.lines.filter((l) => l.startsWith('P ')).length).toBeGreaterThan(o.lines.filter((l) => l.startsWith('E ')).length);
+  expect(o.lines.filter((l) => l.startsWith('P ')).length).toBeGreaterThan(
+    o.lines.filter((l) => l.startsWith('E ')).length,
+  );
   expect(o.lines.some((l) => l.startsWith('F '))).toBe(true); // users traded with history
   expect(exchange.walletOf(acct)).toBe(GOLDEN[name].wallet);
   expect({ lines: o.lines.length, sha256 }).toEqual({ lines: GOLDEN[name].lines, sha256: GOLDEN[name].sha256 });
@@ -116,29 +149,89 @@ afterEach(() => {
   v = null;
 });
 
-const depthFiles = { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const } };
+const depthFiles = {
+  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
+};
 
 async function depthRun(model: QueueModel): Promise<void> {
   const books = trxBooks();
-  v = await replayVenue([depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }], { symbols: ['TRXUSDT'], start: books[0].time, queueModel: model });
+  v = await replayVenue(
+    [depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
+    { symbols: ['TRXUSDT'], start: books[0].time, queueModel: model },
+  );
   const venue = v;
   const o = observe(venue.exchange);
   const pair = venue.exchange.pair('TRXUSDT')!;
-  const acct = venue.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT }, 0).id;
-  const place = (input: Parameters<Exchange['placeOrder']>[1]): void => o.add(answer(venue.exchange.placeOrder(acct, input)));
+  const acct = venue.exchange.upsertAccount(
+    { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT },
+    0,
+  ).id;
+  const place = (input: Parameters<Exchange['placeOrder']>[1]): void =>
+    o.add(answer(venue.exchange.placeOrder(acct, input)));
   venue.market.seek(1744588804438 - 1000);
   // resting in the queue on both sides, and one a tick inside the spread
-  place({ symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(pair.book.bestBid()), qty: '3000' });
-  place({ symbol: 'TRXUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(pair.book.bestAsk()), qty: '2000' });
-  place({ symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(pair.book.bestBid() - 1), qty: '5000' });
+  place({
+    symbol: 'TRXUSDT',
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price: pair.math.formatPrice(pair.book.bestBid()),
+    qty: '3000',
+  });
+  place({
+    symbol: 'TRXUSDT',
+    side: 2,
+    position_side: 2,
+    position_action: 1,
+    type: 1,
+    price: pair.math.formatPrice(pair.book.bestAsk()),
+    qty: '2000',
+  });
+  place({
+    symbol: 'TRXUSDT',
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price: pair.math.formatPrice(pair.book.bestBid() - 1),
+    qty: '5000',
+  });
   venue.market.step(20_000);
   // a marketable order that takes house liquidity (restored at the next event)
-  place({ symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, time_in_force: 2, price: pair.math.formatPrice(pair.book.bestAsk() + 2), qty: '15000' });
+  place({
+    symbol: 'TRXUSDT',
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    time_in_force: 2,
+    price: pair.math.formatPrice(pair.book.bestAsk() + 2),
+    qty: '15000',
+  });
   venue.market.step(5_000);
-  place({ symbol: 'TRXUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(pair.book.bestAsk()), qty: '7000' });
+  place({
+    symbol: 'TRXUSDT',
+    side: 2,
+    position_side: 2,
+    position_action: 1,
+    type: 1,
+    price: pair.math.formatPrice(pair.book.bestAsk()),
+    qty: '7000',
+  });
   venue.market.seek(venue.market.status().until);
   venue.trading.group.commitNow();
-  finish(`depth-${model}`, o, venue.exchange, venue.klines, 'TRXUSDT', venue.market.time, venue.market.engine.mirror('TRXUSDT').stats, acct);
+  finish(
+    `depth-${model}`,
+    o,
+    venue.exchange,
+    venue.klines,
+    'TRXUSDT',
+    venue.market.time,
+    venue.market.engine.mirror('TRXUSDT').stats,
+    acct,
+  );
 }
 
 const START = Date.UTC(2024, 0, 1);
@@ -146,7 +239,7 @@ const START = Date.UTC(2024, 0, 1);
 /** 20,000 generated prints (the benchmark's walk, smaller): a trades-only replay on the synthetic book. */
 function generated(n: number): ReplayData {
   let s = 777;
-  const rnd = (): number => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rnd = (): number => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296;
   const rows: HistTrade[] = [];
   let p = 500_000;
   for (let i = 0; i < n; i++) {
@@ -154,15 +247,29 @@ function generated(n: number): ReplayData {
     if (r < 0.15) p += 1;
     else if (r > 0.85) p -= 1;
     const q = 1 + Math.floor(rnd() * 500);
-    rows.push({ time: START + i * 10, price: `${(p / 10) | 0}.${p % 10}`, qty: `${(q / 1000) | 0}.${String(q % 1000).padStart(3, '0')}`, buyerMaker: rnd() < 0.5 });
+    rows.push({
+      time: START + i * 10,
+      price: `${(p / 10) | 0}.${p % 10}`,
+      qty: `${(q / 1000) | 0}.${String(q % 1000).padStart(3, '0')}`,
+      buyerMaker: rnd() < 0.5,
+    });
   }
   const ds: ReplayDataset = {
-    id: 1, market: 'um', symbol: 'BTCUSDT', kind: 'trades', interval: '', firstTime: START, lastTime: START + (n - 1) * 10,
-    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] }, specsSource: 'catalogue',
+    id: 1,
+    market: 'um',
+    symbol: 'BTCUSDT',
+    kind: 'trades',
+    interval: '',
+    firstTime: START,
+    lastTime: START + (n - 1) * 10,
+    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] },
+    specsSource: 'catalogue',
   };
   return {
     datasets: (symbol) => (symbol === 'BTCUSDT' ? [ds] : []),
-    depth: () => [], candles: () => [], funding: () => [],
+    depth: () => [],
+    candles: () => [],
+    funding: () => [],
     trades: (_id, from) => rows.filter((t) => t.time >= from),
   };
 }
@@ -177,7 +284,10 @@ describe('the house path shows what the bot-order path showed', () => {
     try {
       const o = observe(exchange);
       const pair = exchange.pair('BTCUSDT')!;
-      const acct = exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+      const acct = exchange.upsertAccount(
+        { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT },
+        0,
+      ).id;
       const place = (input: Parameters<Exchange['placeOrder']>[1]): void => {
         try {
           o.add(answer(exchange.placeOrder(acct, input)));
@@ -191,14 +301,57 @@ describe('the house path shows what the bot-order path showed', () => {
         market.seek(t);
         const bid = pair.book.bestBid();
         const ask = pair.book.bestAsk();
-        place({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(bid), qty: '0.200' });
-        place({ symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: pair.math.formatPrice(ask), qty: '0.150' });
-        place({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(bid - 1), qty: '0.300' });
-        if (k % 3 === 2) place({ symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, time_in_force: 2, price: pair.math.formatPrice(ask + 3), qty: '1.000' });
+        place({
+          symbol: 'BTCUSDT',
+          side: 1,
+          position_side: 1,
+          position_action: 1,
+          type: 1,
+          price: pair.math.formatPrice(bid),
+          qty: '0.200',
+        });
+        place({
+          symbol: 'BTCUSDT',
+          side: 2,
+          position_side: 2,
+          position_action: 1,
+          type: 1,
+          price: pair.math.formatPrice(ask),
+          qty: '0.150',
+        });
+        place({
+          symbol: 'BTCUSDT',
+          side: 1,
+          position_side: 1,
+          position_action: 1,
+          type: 1,
+          price: pair.math.formatPrice(bid - 1),
+          qty: '0.300',
+        });
+        if (k % 3 === 2)
+          place({
+            symbol: 'BTCUSDT',
+            side: 1,
+            position_side: 1,
+            position_action: 1,
+            type: 1,
+            time_in_force: 2,
+            price: pair.math.formatPrice(ask + 3),
+            qty: '1.000',
+          });
       }
       market.seek(market.status().until);
       trading.group.commitNow();
-      finish('trades-generated', o, exchange, klines, 'BTCUSDT', market.time, market.engine.mirror('BTCUSDT').stats, acct);
+      finish(
+        'trades-generated',
+        o,
+        exchange,
+        klines,
+        'BTCUSDT',
+        market.time,
+        market.engine.mirror('BTCUSDT').stats,
+        acct,
+      );
     } finally {
       rig.close();
     }
@@ -206,20 +359,54 @@ describe('the house path shows what the bot-order path showed', () => {
 
   it('candles only: one day of 1m BTCUSDT klines', async () => {
     const begin = Date.UTC(2021, 4, 16);
-    v = await replayVenue([{ paths: [path.join(KLINES, 'binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv')], opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' } }], {
-      symbols: ['BTCUSDT'], start: begin, until: begin + 86_400_000,
-    });
+    v = await replayVenue(
+      [
+        {
+          paths: [path.join(KLINES, 'binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv')],
+          opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' },
+        },
+      ],
+      {
+        symbols: ['BTCUSDT'],
+        start: begin,
+        until: begin + 86_400_000,
+      },
+    );
     const venue = v;
     const o = observe(venue.exchange);
-    const acct = venue.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+    const acct = venue.exchange.upsertAccount(
+      { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT },
+      0,
+    ).id;
     venue.market.seek(begin + 60_000);
     const pair = venue.exchange.pair('BTCUSDT')!;
     const at = pair.book.bestBid();
     for (let i = 0; i < 5; i++) {
-      o.add(answer(venue.exchange.placeOrder(acct, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(at - i * 500), qty: '0.010000' })));
+      o.add(
+        answer(
+          venue.exchange.placeOrder(acct, {
+            symbol: 'BTCUSDT',
+            side: 1,
+            position_side: 1,
+            position_action: 1,
+            type: 1,
+            price: pair.math.formatPrice(at - i * 500),
+            qty: '0.010000',
+          }),
+        ),
+      );
     }
     venue.market.seek(venue.market.status().until);
     venue.trading.group.commitNow();
-    finish('klines-day', o, venue.exchange, venue.klines, 'BTCUSDT', venue.market.time, venue.market.engine.mirror('BTCUSDT').stats, acct);
+    finish(
+      'klines-day',
+      o,
+      venue.exchange,
+      venue.klines,
+      'BTCUSDT',
+      venue.market.time,
+      venue.market.engine.mirror('BTCUSDT').stats,
+      acct,
+    );
   }, 120_000);
 });

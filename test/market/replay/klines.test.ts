@@ -9,7 +9,11 @@ import { KLINES, replayVenue, type ReplayVenue } from './harness.ts';
 
 const PERIOD = '2021-05-16_to_2021-05-18';
 const rows = (interval: string): string[][] =>
-  readFileSync(path.join(KLINES, `binance_spot_BTCUSDT_${interval}_${PERIOD}.csv`), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  readFileSync(path.join(KLINES, `binance_spot_BTCUSDT_${interval}_${PERIOD}.csv`), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
 const START = Date.UTC(2021, 4, 16);
 const UNIT = 100_000_000n;
 
@@ -17,22 +21,37 @@ describe('1m BTCUSDT 2021-05-16..18, klines only', () => {
   let v: ReplayVenue;
   const prints: Array<{ time: number; price: number; lots: number; side: number }> = [];
   beforeAll(async () => {
-    v = await replayVenue([{ paths: [path.join(KLINES, `binance_spot_BTCUSDT_1m_${PERIOD}.csv`)], opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' } }], {
-      symbols: ['BTCUSDT'], start: START,
-    });
+    v = await replayVenue(
+      [
+        {
+          paths: [path.join(KLINES, `binance_spot_BTCUSDT_1m_${PERIOD}.csv`)],
+          opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' },
+        },
+      ],
+      {
+        symbols: ['BTCUSDT'],
+        start: START,
+      },
+    );
     v.exchange.events.on('trade', (e) => {
-      if (e.time < START + 120_000) prints.push({ time: e.time, price: e.priceTicks, lots: e.qtyLots, side: e.takerSide });
+      if (e.time < START + 120_000)
+        prints.push({ time: e.time, price: e.priceTicks, lots: e.qtyLots, side: e.takerSide });
     });
   }, 60_000);
   afterAll(() => v?.close());
 
-  it('the pair is listed at the data\'s decimals and the status says klines', () => {
+  it("the pair is listed at the data's decimals and the status says klines", () => {
     const pair = v.exchange.pair('BTCUSDT')!;
     expect([pair.row.tickSize, pair.row.stepSize]).toEqual(['0.01', '0.000001']);
-    expect(v.market.status()).toMatchObject({ sources: { BTCUSDT: 'klines' }, start: START, until: Date.UTC(2021, 4, 19), time: START });
+    expect(v.market.status()).toMatchObject({
+      sources: { BTCUSDT: 'klines' },
+      start: START,
+      until: Date.UTC(2021, 4, 19),
+      time: START,
+    });
   });
 
-  it('the first minute\'s prints follow open -> nearer extreme -> other extreme -> close, a quarter of the volume each', () => {
+  it("the first minute's prints follow open -> nearer extreme -> other extreme -> close, a quarter of the volume each", () => {
     const [o, h, l, c, vol, tbv] = [1, 2, 3, 4, 5, 9].map((i) => rows('1m')[0][i]);
     const pair = v.exchange.pair('BTCUSDT')!;
     const ticks = (s: string): number => Math.round(Number(s) / 0.01);
@@ -64,19 +83,24 @@ describe('1m BTCUSDT 2021-05-16..18, klines only', () => {
     expect(pair.math.formatPrice(ticks(path4[3]))).toBe(Number(c).toFixed(2));
   });
 
-  it('1h and 1d candles equal Binance\'s own files', () => {
+  it("1h and 1d candles equal Binance's own files", () => {
     v.market.seek(v.market.status().until);
     expect(v.market.finished).toBe(true);
     v.klines.advanceTo(v.market.time);
     for (const interval of ['1h', '1d'] as const) {
       const want = rows(interval);
-      const got = v.klines.klines('BTCUSDT', interval, { startTime: START, endTime: Date.UTC(2021, 4, 19) - 1 }).filter((k) => k[0] >= START).sort((x, y) => x[0] - y[0]);
+      const got = v.klines
+        .klines('BTCUSDT', interval, { startTime: START, endTime: Date.UTC(2021, 4, 19) - 1 })
+        .filter((k) => k[0] >= START)
+        .sort((x, y) => x[0] - y[0]);
       expect(got.map((k) => k[0])).toEqual(want.map((f) => Number(f[0])));
       for (let i = 0; i < want.length; i++) {
         const f = want[i];
         const k = got[i];
         // open, high, low, close, volume, taker buy volume
-        expect([k[2], k[3], k[4], k[5], k[6], k[9]].map(Number), `${interval} ${new Date(k[0]).toISOString()}`).toEqual([f[1], f[2], f[3], f[4], f[5], f[9]].map(Number));
+        expect([k[2], k[3], k[4], k[5], k[6], k[9]].map(Number), `${interval} ${new Date(k[0]).toISOString()}`).toEqual(
+          [f[1], f[2], f[3], f[4], f[5], f[9]].map(Number),
+        );
       }
     }
   });
@@ -85,17 +109,37 @@ describe('1m BTCUSDT 2021-05-16..18, klines only', () => {
 describe('funding without fundingRate data', () => {
   let v: ReplayVenue;
   beforeAll(async () => {
-    v = await replayVenue([{ paths: [path.join(KLINES, `binance_spot_BTCUSDT_1m_${PERIOD}.csv`)], opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' } }], {
-      symbols: ['BTCUSDT'], start: START, until: START + 9 * 3_600_000,
-    });
+    v = await replayVenue(
+      [
+        {
+          paths: [path.join(KLINES, `binance_spot_BTCUSDT_1m_${PERIOD}.csv`)],
+          opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' },
+        },
+      ],
+      {
+        symbols: ['BTCUSDT'],
+        start: START,
+        until: START + 9 * 3_600_000,
+      },
+    );
     v.market.seek(START + 60_000);
   }, 60_000);
   afterAll(() => v?.close());
 
   it('a funding position pays at 08:00 UTC at the 0.01 % rule', () => {
     // a small long opened in the first minutes, before the first funding time
-    const acct = v.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT }, 0).id;
-    const r = v.exchange.placeOrder(acct, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010000' });
+    const acct = v.exchange.upsertAccount(
+      { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT },
+      0,
+    ).id;
+    const r = v.exchange.placeOrder(acct, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: '0.010000',
+    });
     expect(r.status).toBe(3);
     const before = v.exchange.walletOf(acct);
     v.market.seek(START + 8 * 3_600_000 - 1);
@@ -107,5 +151,4 @@ describe('funding without fundingRate data', () => {
     expect(Number(paid)).toBeCloseTo(0.01 * mark * 0.0001 * 1e8, -1);
     expect(paid).toBeGreaterThan(0n);
   });
-
 });

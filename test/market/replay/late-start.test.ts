@@ -18,9 +18,15 @@ const SNAP_TIME = books[K].time + 1;
 /** The recorded book after event K as a REST snapshot CSV taken 1 ms later. */
 function secondSnapshot(): string {
   expect(books[K + 1].time).toBeGreaterThan(SNAP_TIME);
-  const lines = ['TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity'];
-  for (const [isAsk, side] of [[0, books[K].bids], [1, books[K].asks]] as const) {
-    for (const [p, q] of side) lines.push([SNAP_TIME, SNAP_TIME, SNAP_TIME, SNAP_TIME, books[K].u, isAsk, p, q].join(','));
+  const lines = [
+    'TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity',
+  ];
+  for (const [isAsk, side] of [
+    [0, books[K].bids],
+    [1, books[K].asks],
+  ] as const) {
+    for (const [p, q] of side)
+      lines.push([SNAP_TIME, SNAP_TIME, SNAP_TIME, SNAP_TIME, books[K].u, isAsk, p, q].join(','));
   }
   const dir = path.join(tempDir(), 'second-snapshot');
   mkdirSync(dir, { recursive: true });
@@ -32,7 +38,8 @@ function secondSnapshot(): string {
 function engineBook(pair: PairState): { bids: Map<string, number>; asks: Map<string, number> } {
   const side = (s: 1 | 2): Map<string, number> => {
     const m = new Map<string, number>();
-    for (const [p, lots] of pair.book.topLevels(s, 10_000)) m.set((p * pair.math.tickValue).toFixed(5), Number(pair.math.formatQty(lots)));
+    for (const [p, lots] of pair.book.topLevels(s, 10_000))
+      m.set((p * pair.math.tickValue).toFixed(5), Number(pair.math.formatQty(lots)));
     return m;
   };
   return { bids: side(1), asks: side(2) };
@@ -66,7 +73,9 @@ describe('a late start in a depth dataset', () => {
     // the dataset's first 50 events, specs_source 'inferred') starts at the second snapshot
     expect(reads.mock.calls.at(-1)![1]).toBe(SNAP_TIME);
     expect(reads.mock.calls.slice(0, -1).every((c) => c[1] === books[0].time)).toBe(true);
-    expect(v.datasets.replayData().depthAnchor!(v.datasets.replayData().datasets('TRXUSDT')[0].id, start)).toBe(SNAP_TIME);
+    expect(v.datasets.replayData().depthAnchor!(v.datasets.replayData().datasets('TRXUSDT')[0].id, start)).toBe(
+      SNAP_TIME,
+    );
     const h = bookBefore(start);
     expect(books.indexOf(h)).toBeGreaterThan(K);
     expect(v.market.engine.depthState('TRXUSDT')).toEqual({ lastUpdateId: h.u, gaps: 0 });
@@ -100,7 +109,7 @@ describe('a late start in a depth dataset', () => {
     expect(engineBook(v.exchange.pair('TRXUSDT')!).asks).toEqual(books[K].asks);
   }, 60_000);
 
-  it('the look-up (datasets-repo.ts lastSnapshot\'s query) is an index search on the events\' primary key, not a scan', async () => {
+  it("the look-up (datasets-repo.ts lastSnapshot's query) is an index search on the events' primary key, not a scan", async () => {
     v = await replayVenue([depthFiles([])], { symbols: ['TRXUSDT'], start: books[10].time });
     const plan = v.db
       .prepare(

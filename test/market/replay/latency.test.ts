@@ -10,7 +10,10 @@ import { LASOTA, replayVenue, trxBooks, type HistBook, type ReplayVenue } from '
 
 const UNIT = 100_000_000n;
 const L = 100;
-const depthFiles = { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const } };
+const depthFiles = {
+  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
+};
 
 const books = trxBooks();
 /** The recorded book at market time t: the last event at or before it. */
@@ -41,17 +44,35 @@ afterEach(() => {
 
 /** A replay of the recording with order latency `latency` (and response latency `back`), at time t, with one funded account. */
 async function at(t: number, latency: number, back = 0): Promise<{ v: ReplayVenue; acct: number }> {
-  const v = await replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: latency, responseLatency: back });
+  const v = await replayVenue([depthFiles], {
+    symbols: ['TRXUSDT'],
+    start: books[0].time,
+    orderLatency: latency,
+    responseLatency: back,
+  });
   venues.push(v);
   v.market.seek(t);
-  const acct = v.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+  const acct = v.exchange.upsertAccount(
+    { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT },
+    0,
+  ).id;
   return { v, acct };
 }
 
 /** An IOC buy of 100 TRX at `price`, sent through the market's order entry. */
 function buy(v: ReplayVenue, acct: number, price: number): Promise<PlacementResult> {
   return v.market.submit(() =>
-    v.exchange.placeOrder(acct, { symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, time_in_force: 2, price: price.toFixed(5), qty: '100', leverage: 1 }),
+    v.exchange.placeOrder(acct, {
+      symbol: 'TRXUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      time_in_force: 2,
+      price: price.toFixed(5),
+      qty: '100',
+      leverage: 1,
+    }),
   );
 }
 
@@ -99,16 +120,27 @@ describe('order entry latency on the TRXUSDT recording', () => {
     expect(late.v.market.time).toBe(m.t + L + R);
     // a refusal takes the same way back
     const t1 = late.v.market.time;
-    await expect(late.v.market.submit(() => late.v.exchange.execute({ kind: 'cancel', accountId: late.acct, symbol: 'TRXUSDT', orderId: 999_999 }))).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      late.v.market.submit(() =>
+        late.v.exchange.execute({ kind: 'cancel', accountId: late.acct, symbol: 'TRXUSDT', orderId: 999_999 }),
+      ),
+    ).rejects.toBeInstanceOf(ApiError);
     expect(late.v.market.time).toBe(t1 + L + R);
     expect(late.v.market.status()).toMatchObject({ order_latency: L, response_latency: R, data_latency: 0 });
   });
 
   it('while the replay follows the clock, the order waits for the clock to reach t + L', async () => {
     let wall = 0;
-    const v = await replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: L }, () => wall);
+    const v = await replayVenue(
+      [depthFiles],
+      { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: L },
+      () => wall,
+    );
     venues.push(v);
-    const acct = v.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+    const acct = v.exchange.upsertAccount(
+      { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT },
+      0,
+    ).id;
     v.market.seek(books[0].time + 5_000);
     v.market.start();
     const t = v.market.time;
@@ -132,9 +164,16 @@ describe('order entry latency on the TRXUSDT recording', () => {
 
   it('orders still in flight when the replay stops are refused, not lost silently', async () => {
     let wall = 0;
-    const v = await replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: L }, () => wall);
+    const v = await replayVenue(
+      [depthFiles],
+      { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: L },
+      () => wall,
+    );
     venues.push(v);
-    const acct = v.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+    const acct = v.exchange.upsertAccount(
+      { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT },
+      0,
+    ).id;
     v.market.start();
     const p = buy(v, acct, 0.1);
     v.market.stop();
@@ -144,9 +183,15 @@ describe('order entry latency on the TRXUSDT recording', () => {
 
   it('refuses a latency that is not an integer from 0 to 60000 ms', async () => {
     for (const bad of [-1, 1.5, 60_001]) {
-      await expect(replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: bad })).rejects.toThrow(/order latency must be an integer/);
-      await expect(replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, dataLatency: bad })).rejects.toThrow(/data latency must be an integer/);
-      await expect(replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, responseLatency: bad })).rejects.toThrow(/response latency must be an integer/);
+      await expect(
+        replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, orderLatency: bad }),
+      ).rejects.toThrow(/order latency must be an integer/);
+      await expect(
+        replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, dataLatency: bad }),
+      ).rejects.toThrow(/data latency must be an integer/);
+      await expect(
+        replayVenue([depthFiles], { symbols: ['TRXUSDT'], start: books[0].time, responseLatency: bad }),
+      ).rejects.toThrow(/response latency must be an integer/);
     }
   });
 });

@@ -20,7 +20,10 @@ const depthFiles = (symbol: string) => ({
   paths: [path.join(CRYPTOFEED, 'rest_depth_snapshots.jsonl'), path.join(CRYPTOFEED, 'ws_events.jsonl')],
   opts: { market: 'um' as const, symbol, kind: 'depth' as const },
 });
-const trxFiles = { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const } };
+const trxFiles = {
+  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
+};
 
 interface Book {
   u: number;
@@ -33,7 +36,11 @@ const key = (p: string | number): string => String(Number(p));
 
 /** One pair's book from the JSON lines: its REST snapshot, then every diff from the one spanning the snapshot's id (futures rule: pu = previous u). */
 function recordedBooks(symbol: string): Book[] {
-  const snap = readFileSync(path.join(CRYPTOFEED, 'rest_depth_snapshots.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).find((o) => o.symbol === symbol);
+  const snap = readFileSync(path.join(CRYPTOFEED, 'rest_depth_snapshots.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .find((o) => o.symbol === symbol);
   const bids = new Map<string, number>();
   const asks = new Map<string, number>();
   for (const [p, q] of snap.bids) if (Number(q) > 0) bids.set(key(p), Number(q));
@@ -44,7 +51,10 @@ function recordedBooks(symbol: string): Book[] {
     const d = JSON.parse(line).data;
     if (d.e !== 'depthUpdate' || d.s !== symbol || d.u < prev) continue;
     if (!(d.pu === prev || (d.U <= prev && prev <= d.u))) throw new Error(`the ${symbol} recording breaks at ${d.u}`);
-    for (const [side, rows] of [[bids, d.b], [asks, d.a]] as const) {
+    for (const [side, rows] of [
+      [bids, d.b],
+      [asks, d.a],
+    ] as const) {
       for (const [p, q] of rows as string[][]) {
         if (Number(q) === 0) side.delete(key(p));
         else side.set(key(p), Number(q));
@@ -59,7 +69,8 @@ function recordedBooks(symbol: string): Book[] {
 function engineBook(pair: PairState): { bids: Map<string, number>; asks: Map<string, number> } {
   const side = (s: 1 | 2): Map<string, number> => {
     const m = new Map<string, number>();
-    for (const [p, lots] of pair.book.topLevels(s)) m.set(key((p * pair.math.tickValue).toFixed(8)), Number(pair.math.formatQty(lots)));
+    for (const [p, lots] of pair.book.topLevels(s))
+      m.set(key((p * pair.math.tickValue).toFixed(8)), Number(pair.math.formatQty(lots)));
     return m;
   };
   return { bids: side(1), asks: side(2) };
@@ -78,7 +89,10 @@ describe('SUSHIUSDT and AKROUSDT replayed together', () => {
   afterAll(() => v?.close());
 
   it('at every step each book is the recorded one at the last update id recorded by then; the clock never goes back', () => {
-    expect(v.market.status()).toMatchObject({ symbols: [...PAIRS], sources: { SUSHIUSDT: 'depth', AKROUSDT: 'depth' } });
+    expect(v.market.status()).toMatchObject({
+      symbols: [...PAIRS],
+      sources: { SUSHIUSDT: 'depth', AKROUSDT: 'depth' },
+    });
     const reached: Record<string, Set<number>> = { SUSHIUSDT: new Set(), AKROUSDT: new Set() };
     let prevTime = v.clock.now();
     expect(prevTime).toBe(start);
@@ -127,11 +141,17 @@ describe('pairs whose data do not overlap', () => {
       const sushiStart = sushi[0].time;
       const trxEnd = 1744588823871 + 1;
       // at SUSHIUSDT's start the TRXUSDT data (2025) has not begun
-      expect(() => planSources(data, ['SUSHIUSDT', 'TRXUSDT'], sushiStart)).toThrow(/TRXUSDT starts at 2025-04-14T.*after the replay start/);
+      expect(() => planSources(data, ['SUSHIUSDT', 'TRXUSDT'], sushiStart)).toThrow(
+        /TRXUSDT starts at 2025-04-14T.*after the replay start/,
+      );
       // at TRXUSDT's start the SUSHIUSDT data (2021) is over
-      expect(() => planSources(data, ['SUSHIUSDT', 'TRXUSDT'], 1744588800061)).toThrow(/SUSHIUSDT ends before the replay start/);
+      expect(() => planSources(data, ['SUSHIUSDT', 'TRXUSDT'], 1744588800061)).toThrow(
+        /SUSHIUSDT ends before the replay start/,
+      );
       // a range covering both does not make them overlap
-      expect(() => planSources(data, ['SUSHIUSDT', 'TRXUSDT'], sushiStart, trxEnd)).toThrow(/SUSHIUSDT .* and TRXUSDT .* do not overlap in time/);
+      expect(() => planSources(data, ['SUSHIUSDT', 'TRXUSDT'], sushiStart, trxEnd)).toThrow(
+        /SUSHIUSDT .* and TRXUSDT .* do not overlap in time/,
+      );
       // each alone is fine
       expect(planSources(data, ['SUSHIUSDT'], sushiStart).map((p) => p.kind)).toEqual(['depth']);
     } finally {

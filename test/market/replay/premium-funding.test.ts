@@ -18,7 +18,9 @@ const M1 = path.join(KLINES, 'binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.c
 const premiumAt = (i: number): number => Number((0.0005 + i * 1.25e-6 + ((i * 7) % 5) * 1e-6).toFixed(8));
 
 function premiumCsv(): string {
-  const lines = ['open_time,open,high,low,close,volume,close_time,quote_volume,count,taker_buy_volume,taker_buy_quote_volume,ignore'];
+  const lines = [
+    'open_time,open,high,low,close,volume,close_time,quote_volume,count,taker_buy_volume,taker_buy_quote_volume,ignore',
+  ];
   for (let i = 0; i < 16 * 60; i++) {
     const p = premiumAt(i).toFixed(8);
     lines.push([START + i * 60_000, p, p, p, p, '0', START + (i + 1) * 60_000 - 1, '0', '60', '0', '0', '0'].join(','));
@@ -50,19 +52,34 @@ const files = (extra: Array<{ paths: string[]; opts: any }> = []) => [
   ...extra,
 ];
 
-async function longAt(start: number, extra: Array<{ paths: string[]; opts: any }> = []): Promise<{ v: ReplayVenue; acct: number }> {
+async function longAt(
+  start: number,
+  extra: Array<{ paths: string[]; opts: any }> = [],
+): Promise<{ v: ReplayVenue; acct: number }> {
   const venue = await replayVenue(files(extra) as any, { symbols: ['BTCUSDT'], start, until: START + 10 * H });
   v = venue;
   venue.market.seek(start + 60_000);
-  const acct = venue.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT }, 0).id;
-  expect(venue.exchange.placeOrder(acct, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010000' }).status).toBe(3);
+  const acct = venue.exchange.upsertAccount(
+    { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT },
+    0,
+  ).id;
+  expect(
+    venue.exchange.placeOrder(acct, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: '0.010000',
+    }).status,
+  ).toBe(3);
   return { v: venue, acct };
 }
 
 describe('funding from premiumIndexKlines', () => {
   const first8h = Array.from({ length: 480 }, (_, i) => premiumAt(i));
 
-  it('settles at 08:00 at Binance\'s rule over the interval\'s premium closes, the predicted rate following them', async () => {
+  it("settles at 08:00 at Binance's rule over the interval's premium closes, the predicted rate following them", async () => {
     const { v, acct } = await longAt(START);
     const pair = v.exchange.pair('BTCUSDT')!;
     v.market.seek(START + 4 * H);
@@ -83,7 +100,7 @@ describe('funding from premiumIndexKlines', () => {
     expect(pair.fundingRate).toBe(binanceRate([premiumAt(480), premiumAt(481)]));
   }, 60_000);
 
-  it('a replay started inside the interval counts its samples from the interval\'s beginning', async () => {
+  it("a replay started inside the interval counts its samples from the interval's beginning", async () => {
     const { v, acct } = await longAt(START + 3 * H + 30 * 60_000);
     const pair = v.exchange.pair('BTCUSDT')!;
     v.market.seek(START + 8 * H - 1);
@@ -97,7 +114,9 @@ describe('funding from premiumIndexKlines', () => {
   it('fundingRate rows win over the premium', async () => {
     const f = path.join(tempDir(), 'BTCUSDT-fundingRate-2021-05-premium.csv');
     writeFileSync(f, `calc_time,funding_interval_hours,last_funding_rate\n${START + 8 * H},8,-0.00020000\n`);
-    const { v, acct } = await longAt(START, [{ paths: [f], opts: { market: 'um', symbol: 'BTCUSDT', kind: 'fundingRate' } }]);
+    const { v, acct } = await longAt(START, [
+      { paths: [f], opts: { market: 'um', symbol: 'BTCUSDT', kind: 'fundingRate' } },
+    ]);
     const pair = v.exchange.pair('BTCUSDT')!;
     v.market.seek(START + 4 * H);
     expect(pair.fundingRate).toBe(-0.0002);

@@ -9,7 +9,10 @@ import type { QueueModel } from '../../../src-main/market/replay/replay-market.t
 import { LASOTA, replayVenue, trxBooks, trxTradesCsv, type ReplayVenue } from './harness.ts';
 
 const UNIT = 100_000_000n;
-const depthFiles = { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const } };
+const depthFiles = {
+  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
+};
 
 interface Print {
   time: number;
@@ -19,10 +22,14 @@ interface Print {
 }
 
 function prints(): Print[] {
-  return readFileSync(path.join(LASOTA, 'trade_stream.csv'), 'utf8').trim().split('\n').slice(1).map((l) => {
-    const f = l.split(',');
-    return { time: Number(f[4]), price: Number(f[7]).toFixed(5), qty: Number(f[8]), sell: f[9] === '1' };
-  });
+  return readFileSync(path.join(LASOTA, 'trade_stream.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => {
+      const f = l.split(',');
+      return { time: Number(f[4]), price: Number(f[7]).toFixed(5), qty: Number(f[8]), sell: f[9] === '1' };
+    });
 }
 
 let v: ReplayVenue | null = null;
@@ -31,11 +38,25 @@ afterEach(() => {
   v = null;
 });
 
-async function run(model: QueueModel, qty: string): Promise<{ placedAt: number; price: string; ahead: number; fills: Array<{ time: number; qty: number }>; venue: ReplayVenue }> {
+async function run(
+  model: QueueModel,
+  qty: string,
+): Promise<{
+  placedAt: number;
+  price: string;
+  ahead: number;
+  fills: Array<{ time: number; qty: number }>;
+  venue: ReplayVenue;
+}> {
   const books = trxBooks();
-  v = await replayVenue([depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }], {
-    symbols: ['TRXUSDT'], start: books[0].time, queueModel: model,
-  });
+  v = await replayVenue(
+    [depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
+    {
+      symbols: ['TRXUSDT'],
+      start: books[0].time,
+      queueModel: model,
+    },
+  );
   const venue = v;
   // to the first trade's second: the book is there
   const firstPrint = prints()[0].time;
@@ -44,13 +65,25 @@ async function run(model: QueueModel, qty: string): Promise<{ placedAt: number; 
   const bid = pair.book.bestBid();
   const price = pair.math.formatPrice(bid);
   const ahead = Number(pair.math.formatQty(venue.market.engine.mirror('TRXUSDT').hist[0].get(bid)!));
-  const acct = venue.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 10_000n * UNIT }, 0).id;
+  const acct = venue.exchange.upsertAccount(
+    { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 10_000n * UNIT },
+    0,
+  ).id;
   const fills: Array<{ time: number; qty: number }> = [];
   venue.exchange.events.on('account', (e) => {
-    if (e.accountId === acct && e.kind === 'fill') fills.push({ time: (e.data as { created_at: number }).created_at, qty: Number((e.data as { qty: string }).qty) });
+    if (e.accountId === acct && e.kind === 'fill')
+      fills.push({ time: (e.data as { created_at: number }).created_at, qty: Number((e.data as { qty: string }).qty) });
   });
   const placedAt = venue.market.time;
-  const r = venue.exchange.placeOrder(acct, { symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price, qty });
+  const r = venue.exchange.placeOrder(acct, {
+    symbol: 'TRXUSDT',
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price,
+    qty,
+  });
   expect(r.status).toBe(1); // resting, behind the whole historical level
   venue.market.seek(venue.market.status().until);
   venue.trading.group.commitNow(); // fills are announced after their commit
@@ -69,7 +102,11 @@ function pessimisticFill(placedAt: number, price: string, ahead0: number): numbe
   let ahead = ahead0;
   for (const p of prints()) {
     if (p.time <= placedAt || !p.sell) continue;
-    events.push({ time: p.time, rank: 0, apply: () => Number(p.price) < Number(price) || p.qty > ahead || ((ahead -= p.qty), false) });
+    events.push({
+      time: p.time,
+      rank: 0,
+      apply: () => Number(p.price) < Number(price) || p.qty > ahead || ((ahead -= p.qty), false),
+    });
   }
   for (const b of books) {
     if (b.time <= placedAt) continue;

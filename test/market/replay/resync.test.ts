@@ -10,14 +10,20 @@ import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
 import { LASOTA, replayVenue, trxBooks, trxTradesCsv, type ReplayVenue } from './harness.ts';
 
 const UNIT = 100_000_000n;
-const depthFiles = { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const } };
+const depthFiles = {
+  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
+};
 
 describe('others and the historical book', () => {
   let v: ReplayVenue;
   let acct: number;
   beforeAll(async () => {
     const books = trxBooks();
-    v = await replayVenue([depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }], { symbols: ['TRXUSDT'], start: books[0].time });
+    v = await replayVenue(
+      [depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
+      { symbols: ['TRXUSDT'], start: books[0].time },
+    );
     v.market.seek(books[0].time + 5_000);
     acct = v.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
   }, 60_000);
@@ -30,7 +36,16 @@ describe('others and the historical book', () => {
     v.exchange.events.on('level', (e) => levels.push([e.side, e.priceTicks, e.totalLots]));
     // resting, away from the touch: the book's update id moves, no house order changes
     const r0 = mirror.stats.resyncs;
-    v.exchange.placeOrder(acct, { symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: pair.math.formatPrice(pair.book.bestBid() - 20), qty: '100', leverage: 1 });
+    v.exchange.placeOrder(acct, {
+      symbol: 'TRXUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: pair.math.formatPrice(pair.book.bestBid() - 20),
+      qty: '100',
+      leverage: 1,
+    });
     v.market.step(2_000);
     expect(mirror.stats.resyncs).toBe(r0);
     // a buy through the two best asks: those two levels, and only they, are put back
@@ -41,7 +56,19 @@ describe('others and the historical book', () => {
     expect(want1).toBeGreaterThan(0);
     expect(want2).toBeGreaterThan(0);
     const qty = pair.math.formatQty(want1 + Math.floor(want2 / 2));
-    expect(v.exchange.placeOrder(acct, { symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, time_in_force: 2, price: pair.math.formatPrice(a1 + 1), qty, leverage: 1 }).status).toBe(3);
+    expect(
+      v.exchange.placeOrder(acct, {
+        symbol: 'TRXUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        time_in_force: 2,
+        price: pair.math.formatPrice(a1 + 1),
+        qty,
+        leverage: 1,
+      }).status,
+    ).toBe(3);
     levels.length = 0;
     mirror.restoreIfTouched();
     expect(mirror.stats.resyncs).toBe(r0 + 1);
@@ -63,8 +90,12 @@ describe('others and the historical book', () => {
     const pair = v.exchange.pair('TRXUSDT')!;
     const id = pair.book.openOrderIds(REPLAY_BOOK_ACCOUNT)[0];
     const before = pair.book.getOrder(id)!;
-    expect(() => v.exchange.execute({ kind: 'cancelBot', symbol: 'TRXUSDT', orderId: id })).toThrow(expect.objectContaining({ code: Errors.ORDER_NOT_FOUND.code }));
-    expect(() => v.exchange.execute({ kind: 'trimBot', symbol: 'TRXUSDT', orderId: id, lots: 1 })).toThrow(expect.objectContaining({ code: Errors.ORDER_NOT_FOUND.code }));
+    expect(() => v.exchange.execute({ kind: 'cancelBot', symbol: 'TRXUSDT', orderId: id })).toThrow(
+      expect.objectContaining({ code: Errors.ORDER_NOT_FOUND.code }),
+    );
+    expect(() => v.exchange.execute({ kind: 'trimBot', symbol: 'TRXUSDT', orderId: id, lots: 1 })).toThrow(
+      expect.objectContaining({ code: Errors.ORDER_NOT_FOUND.code }),
+    );
     expect(pair.book.getOrder(id)).toEqual(before);
     // the venue set-up accepts house accounts only
     expect(() => v.exchange.reserveHouseAccounts([5])).toThrow(RangeError);

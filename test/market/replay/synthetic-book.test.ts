@@ -23,14 +23,28 @@ afterEach(() => {
 });
 
 function replay(prints: Print[]) {
-  const rows: HistTrade[] = prints.map(([p, side], i) => ({ time: START + i * 10, price: `${(p / 10) | 0}.${p % 10}`, qty: '0.100', buyerMaker: side === 'S' }));
+  const rows: HistTrade[] = prints.map(([p, side], i) => ({
+    time: START + i * 10,
+    price: `${(p / 10) | 0}.${p % 10}`,
+    qty: '0.100',
+    buyerMaker: side === 'S',
+  }));
   const ds: ReplayDataset = {
-    id: 1, market: 'um', symbol: 'BTCUSDT', kind: 'trades', interval: '', firstTime: START, lastTime: START + (rows.length - 1) * 10,
-    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] }, specsSource: 'catalogue',
+    id: 1,
+    market: 'um',
+    symbol: 'BTCUSDT',
+    kind: 'trades',
+    interval: '',
+    firstTime: START,
+    lastTime: START + (rows.length - 1) * 10,
+    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] },
+    specsSource: 'catalogue',
   };
   const data: ReplayData = {
     datasets: (symbol) => (symbol === 'BTCUSDT' ? [ds] : []),
-    depth: () => [], candles: () => [], funding: () => [],
+    depth: () => [],
+    candles: () => [],
+    funding: () => [],
     trades: (_id, from) => rows.filter((t) => t.time >= from),
   };
   const rig = memoryReplayVenue(data, 'BTCUSDT', START, '50000.0');
@@ -89,7 +103,12 @@ describe('synthetic book', () => {
     const bid = P + 6;
     expect(r.levels(1)[0]).toEqual([bid, SIZE - LOTS]);
     expect(r.levels(1).length).toBe(bid - (P - 8) + 1); // nothing below P - 8 came back
-    expect(r.levels(1).slice(1).every(([, lots]) => lots === SIZE)).toBe(true);
+    expect(
+      r
+        .levels(1)
+        .slice(1)
+        .every(([, lots]) => lots === SIZE),
+    ).toBe(true);
     const asksDown = ladder(2, bid + 1, P + 21 - bid); // up to P + 21, the deepest ask of the walk up
     asksDown[P + 12 - (bid + 1)] = [P + 12, SIZE - LOTS];
     expect(r.levels(2)).toEqual(asksDown);
@@ -120,15 +139,29 @@ describe('synthetic book', () => {
     // after a buy at P, a user's bid 30 ticks down (beyond the ladder), then a sell printed there:
     // the book's bids above it are stale and go, the print meets the user's bid before the level
     // the book places behind it (the one-command print is for prices where nobody else queues)
-    const r = replay([[P, 'B'], [P - 30, 'S']]);
+    const r = replay([
+      [P, 'B'],
+      [P - 30, 'S'],
+    ]);
     r.run(1);
     const { exchange } = r.rig;
-    const user = exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * 100_000_000n }, 0).id;
+    const user = exchange.upsertAccount(
+      { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * 100_000_000n },
+      0,
+    ).id;
     const fills: string[] = [];
     exchange.events.on('account', (e) => {
       if (e.kind === 'fill') fills.push(`${(e.data as { price: string }).price} ${(e.data as { qty: string }).qty}`);
     });
-    exchange.placeOrder(user, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '49997.0', qty: '0.040' });
+    exchange.placeOrder(user, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: '49997.0',
+      qty: '0.040',
+    });
     r.run(1);
     r.rig.trading.group.commitNow(); // private events go out after their commit
     expect(fills).toEqual(['49997.0 0.040']);
@@ -140,7 +173,7 @@ describe('synthetic book', () => {
 
   it('keeps the book uncrossed and the tape equal to the history on a random walk', () => {
     let s = 99;
-    const rnd = (): number => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
+    const rnd = (): number => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296;
     const prints: Print[] = [];
     let p = P;
     for (let k = 0; k < 3000; k++) {
@@ -167,7 +200,10 @@ describe('synthetic book', () => {
       // every level is quoted at the level size; one a print took from shows what it left (a
       // second print there empties it and it is refilled), and only at a price printed against
       // its side: a buy print takes from an ask, a sell print from a bid
-      for (const [levels, took] of [[bids, soldAt], [asks, boughtAt]] as const) {
+      for (const [levels, took] of [
+        [bids, soldAt],
+        [asks, boughtAt],
+      ] as const) {
         for (const [price, lots] of levels) {
           expect([SIZE, SIZE - LOTS]).toContain(lots);
           if (lots !== SIZE) expect(took.has(price)).toBe(true);

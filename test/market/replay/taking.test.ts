@@ -9,11 +9,15 @@ import type { PairState } from '../../../src-main/trading/pair-state.ts';
 import { LASOTA, replayVenue, trxBooks, trxTradesCsv, type HistBook, type ReplayVenue } from './harness.ts';
 
 const UNIT = 100_000_000n;
-const depthFiles = { paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const } };
+const depthFiles = {
+  paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+  opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
+};
 
 function side(pair: PairState, s: 1 | 2): Map<string, number> {
   const m = new Map<string, number>();
-  for (const [p, lots] of pair.book.topLevels(s)) m.set((p * pair.math.tickValue).toFixed(5), Number(pair.math.formatQty(lots)));
+  for (const [p, lots] of pair.book.topLevels(s))
+    m.set((p * pair.math.tickValue).toFixed(5), Number(pair.math.formatQty(lots)));
   return m;
 }
 
@@ -28,13 +32,19 @@ describe('a marketable buy against the TRXUSDT recording', () => {
 
   beforeAll(async () => {
     books = trxBooks();
-    v = await replayVenue([depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }], { symbols: ['TRXUSDT'], start: books[0].time });
+    v = await replayVenue(
+      [depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
+      { symbols: ['TRXUSDT'], start: books[0].time },
+    );
     v.market.seek(books[0].time + 5_000);
     acct = v.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
     v.exchange.events.on('account', (e) => {
-      if (e.accountId === acct && e.kind === 'fill') fills.push({ price: (e.data as { price: string }).price, qty: Number((e.data as { qty: string }).qty) });
+      if (e.accountId === acct && e.kind === 'fill')
+        fills.push({ price: (e.data as { price: string }).price, qty: Number((e.data as { qty: string }).qty) });
     });
-    v.exchange.events.on('trade', (e) => prints.push({ time: e.time, price: e.priceTicks, lots: e.qtyLots, side: e.takerSide }));
+    v.exchange.events.on('trade', (e) =>
+      prints.push({ time: e.time, price: e.priceTicks, lots: e.qtyLots, side: e.takerSide }),
+    );
     at = v.market.time;
   }, 60_000);
   afterAll(() => v?.close());
@@ -45,12 +55,27 @@ describe('a marketable buy against the TRXUSDT recording', () => {
     expect(h).toBeDefined();
     asks = [...h.asks].sort((x, y) => Number(x[0]) - Number(y[0])).slice(0, 3);
     const qty = asks[0][1] + asks[1][1] + Math.floor(asks[2][1] / 2);
-    const r = v.exchange.placeOrder(acct, { symbol: 'TRXUSDT', side: 1, position_side: 1, position_action: 1, type: 1, time_in_force: 2, price: asks[2][0], qty: String(qty), leverage: 1 });
+    const r = v.exchange.placeOrder(acct, {
+      symbol: 'TRXUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      time_in_force: 2,
+      price: asks[2][0],
+      qty: String(qty),
+      leverage: 1,
+    });
     expect(r.status).toBe(3);
     v.trading.group.commitNow();
     const byPrice = new Map<string, number>();
-    for (const f of fills) byPrice.set(Number(f.price).toFixed(5), (byPrice.get(Number(f.price).toFixed(5)) ?? 0) + f.qty);
-    expect([...byPrice]).toEqual([[asks[0][0], asks[0][1]], [asks[1][0], asks[1][1]], [asks[2][0], Math.floor(asks[2][1] / 2)]]);
+    for (const f of fills)
+      byPrice.set(Number(f.price).toFixed(5), (byPrice.get(Number(f.price).toFixed(5)) ?? 0) + f.qty);
+    expect([...byPrice]).toEqual([
+      [asks[0][0], asks[0][1]],
+      [asks[1][0], asks[1][1]],
+      [asks[2][0], Math.floor(asks[2][1] / 2)],
+    ]);
   });
 
   it('the next prints are the recorded ones and the next depth event shows the recorded book', () => {
@@ -78,10 +103,26 @@ describe('a marketable buy against the TRXUSDT recording', () => {
       }
       return [...m].map(([k, q]) => `${k} ${q}`);
     };
-    const got = group(prints.map((p) => ({ time: p.time, price: pair.math.formatPrice(p.price), qty: Number(pair.math.formatQty(p.lots)), side: p.side })));
-    const recorded = readFileSync(path.join(LASOTA, 'trade_stream.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','))
+    const got = group(
+      prints.map((p) => ({
+        time: p.time,
+        price: pair.math.formatPrice(p.price),
+        qty: Number(pair.math.formatQty(p.lots)),
+        side: p.side,
+      })),
+    );
+    const recorded = readFileSync(path.join(LASOTA, 'trade_stream.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','))
       .filter((f) => Number(f[4]) > at)
-      .map((f) => ({ time: Number(f[4]), price: Number(f[7]).toFixed(5), qty: Number(f[8]), side: f[9] === '1' ? 2 : 1 }));
+      .map((f) => ({
+        time: Number(f[4]),
+        price: Number(f[7]).toFixed(5),
+        qty: Number(f[8]),
+        side: f[9] === '1' ? 2 : 1,
+      }));
     expect(recorded.length).toBeGreaterThan(50);
     expect(got).toEqual(group(recorded));
   });

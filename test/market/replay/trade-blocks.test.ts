@@ -27,7 +27,7 @@ const text = (m: number, dp: number): string => {
 /** Rows around 50,000 on a 0.1 tick / 0.001 step: mostly on the steps, some off, at varied decimals. */
 function rows(n: number): Row[] {
   let s = 7;
-  const rnd = (): number => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rnd = (): number => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296;
   const out: Row[] = [];
   let p = 500_000; // tenths
   for (let i = 0; i < n; i++) {
@@ -35,7 +35,16 @@ function rows(n: number): Row[] {
     const lots = 1 + Math.floor(rnd() * 400);
     const r = rnd();
     // on the tick at 1, 2 or 0 decimals; off it at 2 decimals (50000.05 -> rounded)
-    const price = r < 0.5 ? { p, pdp: 1 } : r < 0.7 ? { p: p * 10, pdp: 2 } : r < 0.8 && p % 10 === 0 ? { p: p / 10, pdp: 0 } : r < 0.9 ? { p: p * 10 + 5, pdp: 2 } : { p, pdp: 1 };
+    const price =
+      r < 0.5
+        ? { p, pdp: 1 }
+        : r < 0.7
+          ? { p: p * 10, pdp: 2 }
+          : r < 0.8 && p % 10 === 0
+            ? { p: p / 10, pdp: 0 }
+            : r < 0.9
+              ? { p: p * 10 + 5, pdp: 2 }
+              : { p, pdp: 1 };
     const x = rnd();
     // sizes on the step at 3 or 5 decimals, off it at 4 (0.0125 -> rounded)
     const qty = x < 0.6 ? { q: lots, qdp: 3 } : x < 0.8 ? { q: lots * 100, qdp: 5 } : { q: lots * 10 + 5, qdp: 4 };
@@ -46,13 +55,25 @@ function rows(n: number): Row[] {
 
 function port(list: Row[], blocks: boolean, blockSize: number): ReplayData {
   const ds: ReplayDataset = {
-    id: 1, market: 'um', symbol: 'BTCUSDT', kind: 'trades', interval: '', firstTime: list[0].time, lastTime: list[list.length - 1].time,
-    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] }, specsSource: 'catalogue',
+    id: 1,
+    market: 'um',
+    symbol: 'BTCUSDT',
+    kind: 'trades',
+    interval: '',
+    firstTime: list[0].time,
+    lastTime: list[list.length - 1].time,
+    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] },
+    specsSource: 'catalogue',
   };
   const data: ReplayData = {
     datasets: (symbol) => (symbol === 'BTCUSDT' ? [ds] : []),
-    depth: () => [], candles: () => [], funding: () => [],
-    trades: (_id, from): HistTrade[] => list.filter((r) => r.time >= from).map((r) => ({ time: r.time, price: text(r.p, r.pdp), qty: text(r.q, r.qdp), buyerMaker: r.sell })),
+    depth: () => [],
+    candles: () => [],
+    funding: () => [],
+    trades: (_id, from): HistTrade[] =>
+      list
+        .filter((r) => r.time >= from)
+        .map((r) => ({ time: r.time, price: text(r.p, r.pdp), qty: text(r.q, r.qdp), buyerMaker: r.sell })),
   };
   if (blocks) {
     // columns at one price and one size decimals a block (the most its rows have), as the store's
@@ -64,7 +85,10 @@ function port(list: Row[], blocks: boolean, blockSize: number): ReplayData {
         let start = 0;
         while (start < part.length && part[start].time < from) start++;
         yield {
-          start, count: part.length, priceDp: pdp, qtyDp: qdp,
+          start,
+          count: part.length,
+          priceDp: pdp,
+          qtyDp: qdp,
           time: Float64Array.from(part.map((r) => r.time)),
           price: Float64Array.from(part.map((r) => r.p * 10 ** (pdp - r.pdp))),
           qty: Float64Array.from(part.map((r) => r.q * 10 ** (qdp - r.qdp))),

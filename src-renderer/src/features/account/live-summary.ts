@@ -12,7 +12,11 @@ import { livePnl } from '../positions/positions-store.ts';
  * - position margin - order margin (never below 0). Wallet, margins and deposits stay the
  * server's. Without positions the summary is returned as it is.
  */
-export function liveSummary(summary: AccountSummary, positions: readonly PositionRecord[], markOf: (symbol: string) => number | undefined): AccountSummary {
+export function liveSummary(
+  summary: AccountSummary,
+  positions: readonly PositionRecord[],
+  markOf: (symbol: string) => number | undefined,
+): AccountSummary {
   if (positions.length === 0) return summary;
   let upnl = 0;
   let cross = 0;

@@ -79,14 +79,22 @@ function BotPanelBody() {
         </label>
         <label>
           <span>position_side</span>
-          <select aria-label="position_side" value={f.position_side} onChange={(e) => set({ position_side: Number(e.target.value) as 1 | 2 })}>
+          <select
+            aria-label="position_side"
+            value={f.position_side}
+            onChange={(e) => set({ position_side: Number(e.target.value) as 1 | 2 })}
+          >
             <option value={1}>1 long</option>
             <option value={2}>2 short</option>
           </select>
         </label>
         <label>
           <span>position_action</span>
-          <select aria-label="position_action" value={f.position_action} onChange={(e) => set({ position_action: Number(e.target.value) as 1 | 2 })}>
+          <select
+            aria-label="position_action"
+            value={f.position_action}
+            onChange={(e) => set({ position_action: Number(e.target.value) as 1 | 2 })}
+          >
             <option value={1}>1 open</option>
             <option value={2}>2 close</option>
           </select>
@@ -100,7 +108,13 @@ function BotPanelBody() {
         </label>
         <label>
           <span>price</span>
-          <input aria-label="price" inputMode="decimal" value={f.price} placeholder={f.type === 1 ? 'required for limit' : 'omit for market'} onChange={(e) => set({ price: e.target.value })} />
+          <input
+            aria-label="price"
+            inputMode="decimal"
+            value={f.price}
+            placeholder={f.type === 1 ? 'required for limit' : 'omit for market'}
+            onChange={(e) => set({ price: e.target.value })}
+          />
         </label>
         <label>
           <span>qty</span>
@@ -108,11 +122,21 @@ function BotPanelBody() {
         </label>
         <label>
           <span>leverage</span>
-          <input aria-label="leverage" inputMode="numeric" value={f.leverage} placeholder="omit" onChange={(e) => set({ leverage: e.target.value })} />
+          <input
+            aria-label="leverage"
+            inputMode="numeric"
+            value={f.leverage}
+            placeholder="omit"
+            onChange={(e) => set({ leverage: e.target.value })}
+          />
         </label>
         <label>
           <span>margin_mode</span>
-          <select aria-label="margin_mode" value={f.margin_mode} onChange={(e) => set({ margin_mode: Number(e.target.value) as 0 | 1 | 2 })}>
+          <select
+            aria-label="margin_mode"
+            value={f.margin_mode}
+            onChange={(e) => set({ margin_mode: Number(e.target.value) as 0 | 1 | 2 })}
+          >
             <option value={0}>omit</option>
             <option value={1}>1 isolated</option>
             <option value={2}>2 cross</option>
@@ -120,7 +144,11 @@ function BotPanelBody() {
         </label>
         <label>
           <span>time_in_force</span>
-          <select aria-label="time_in_force" value={f.time_in_force} onChange={(e) => set({ time_in_force: Number(e.target.value) as BotForm['time_in_force'] })}>
+          <select
+            aria-label="time_in_force"
+            value={f.time_in_force}
+            onChange={(e) => set({ time_in_force: Number(e.target.value) as BotForm['time_in_force'] })}
+          >
             <option value={0}>omit</option>
             <option value={1}>1 GTC</option>
             <option value={2}>2 IOC</option>
@@ -130,14 +158,29 @@ function BotPanelBody() {
         </label>
         <label>
           <span>client_order_id</span>
-          <input aria-label="client_order_id" value={f.client_order_id} placeholder="omit" onChange={(e) => set({ client_order_id: e.target.value })} />
+          <input
+            aria-label="client_order_id"
+            value={f.client_order_id}
+            placeholder="omit"
+            onChange={(e) => set({ client_order_id: e.target.value })}
+          />
         </label>
         <label className="check">
-          <input type="checkbox" aria-label="reduce_only" checked={f.reduce_only} onChange={(e) => set({ reduce_only: e.target.checked })} />
+          <input
+            type="checkbox"
+            aria-label="reduce_only"
+            checked={f.reduce_only}
+            onChange={(e) => set({ reduce_only: e.target.checked })}
+          />
           <span>reduce_only</span>
         </label>
         <label className="check">
-          <input type="checkbox" aria-label="need_cache" checked={f.need_cache} onChange={(e) => set({ need_cache: e.target.checked })} />
+          <input
+            type="checkbox"
+            aria-label="need_cache"
+            checked={f.need_cache}
+            onChange={(e) => set({ need_cache: e.target.checked })}
+          />
           <span>need_cache</span>
         </label>
         <button type="submit" className="primary send" disabled={st.sending}>
@@ -149,7 +192,9 @@ function BotPanelBody() {
         <div>
           <h4>{last && !st.edited ? 'Last request' : 'Request (as it will be sent)'}</h4>
           <pre data-testid="bot-request">
-            {last && !st.edited ? `${last.method} ${last.url.replace(s.api.baseUrl, '')}\n\n${pretty(last.requestBody)}` : `POST /fapi/v1/bot/orders\n\n${JSON.stringify(body, null, 2)}`}
+            {last && !st.edited
+              ? `${last.method} ${last.url.replace(s.api.baseUrl, '')}\n\n${pretty(last.requestBody)}`
+              : `POST /fapi/v1/bot/orders\n\n${JSON.stringify(body, null, 2)}`}
           </pre>
         </div>
         <div>
@@ -234,6 +279,12 @@ function restingFrom(last: RawExchange | null): { symbol: string; orderId: strin
   } catch {
     body = undefined;
   }
-  if (!data || (data.status !== 1 && data.status !== 2) || typeof data.order_id !== 'string' || typeof body?.symbol !== 'string') return null;
+  if (
+    !data ||
+    (data.status !== 1 && data.status !== 2) ||
+    typeof data.order_id !== 'string' ||
+    typeof body?.symbol !== 'string'
+  )
+    return null;
   return { symbol: body.symbol, orderId: data.order_id };
 }

@@ -102,7 +102,9 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
         return x;
       },
       async cancel(order) {
-        const x = await api.request('DELETE', '/fapi/v1/bot/order', { query: { symbol: order.symbol, order_id: order.id } });
+        const x = await api.request('DELETE', '/fapi/v1/bot/order', {
+          query: { symbol: order.symbol, order_id: order.id },
+        });
         set({ last: x, edited: false });
         await get().actions.refreshCached();
         return x;

@@ -90,7 +90,16 @@ export class ChartFeed {
     this.pending = null;
     this.afterFill = null;
     this.filling = false;
-    this.state.setState({ symbol, interval, status: 'loading', error: null, loadingOlder: false, exhausted: false, candles: 0, oldest: 0 });
+    this.state.setState({
+      symbol,
+      interval,
+      status: 'loading',
+      error: null,
+      loadingOlder: false,
+      exhausted: false,
+      candles: 0,
+      oldest: 0,
+    });
     const name = `kline@${symbol},${interval}`;
     if (this.stream !== name) {
       if (this.stream !== null) void this.ws.unsubscribe([this.stream]).catch(() => {});
@@ -121,7 +130,12 @@ export class ChartFeed {
       const older = await this.api.klines(s.symbol, s.interval, { startTime: start, endTime: oldest - 1 });
       if (gen !== this.generation) return;
       const added = this.model.prepend(older.slice().reverse());
-      this.state.setState({ loadingOlder: false, exhausted: added === 0, candles: this.model.size, oldest: this.model.oldestOpenTime ?? 0 });
+      this.state.setState({
+        loadingOlder: false,
+        exhausted: added === 0,
+        candles: this.model.size,
+        oldest: this.model.oldestOpenTime ?? 0,
+      });
     } catch (err) {
       if (gen === this.generation) this.state.setState({ loadingOlder: false, error: errorText(err) });
     }

@@ -91,7 +91,11 @@ function bar(c: Candle): CandlestickData<Time> {
 }
 
 function volumeBar(c: Candle): HistogramData<Time> {
-  return { time: toSec(c[0]), value: Number(c[6]), color: Number(c[5]) >= Number(c[2]) ? CHART_COLORS.upVolume : CHART_COLORS.downVolume };
+  return {
+    time: toSec(c[0]),
+    value: Number(c[6]),
+    color: Number(c[5]) >= Number(c[2]) ? CHART_COLORS.upVolume : CHART_COLORS.downVolume,
+  };
 }
 
 export class ChartModel {
@@ -120,7 +124,13 @@ export class ChartModel {
       grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
       crosshair: { mode: CrosshairMode.Normal },
       rightPriceScale: { borderColor: CHART_COLORS.border, scaleMargins: { top: 0.08, bottom: 0.24 } },
-      timeScale: { borderColor: CHART_COLORS.border, timeVisible: true, secondsVisible: false, rightOffset: DEFAULT_RIGHT_OFFSET, barSpacing: DEFAULT_BAR_SPACING },
+      timeScale: {
+        borderColor: CHART_COLORS.border,
+        timeVisible: true,
+        secondsVisible: false,
+        rightOffset: DEFAULT_RIGHT_OFFSET,
+        barSpacing: DEFAULT_BAR_SPACING,
+      },
       localization: { locale: 'en-US' },
     });
     this.candles = this.chart.addSeries(CandlestickSeries, {
@@ -144,10 +154,18 @@ export class ChartModel {
 
   /** Price precision and tick of the symbol; `seconds` shows seconds on the time axis (1s bars). */
   configure(priceDecimals: number, tick: number, seconds: boolean): void {
-    this.candles.applyOptions({ priceFormat: { type: 'price', precision: priceDecimals, minMove: tick > 0 ? tick : 10 ** -priceDecimals } });
+    this.candles.applyOptions({
+      priceFormat: { type: 'price', precision: priceDecimals, minMove: tick > 0 ? tick : 10 ** -priceDecimals },
+    });
     // the axis and crosshair labels group thousands like every other price on the screen
-    const grouped = new Intl.NumberFormat('en-US', { minimumFractionDigits: priceDecimals, maximumFractionDigits: priceDecimals });
-    this.chart.applyOptions({ timeScale: { secondsVisible: seconds }, localization: { locale: 'en-US', priceFormatter: (p: number) => grouped.format(p) } });
+    const grouped = new Intl.NumberFormat('en-US', {
+      minimumFractionDigits: priceDecimals,
+      maximumFractionDigits: priceDecimals,
+    });
+    this.chart.applyOptions({
+      timeScale: { secondsVisible: seconds },
+      localization: { locale: 'en-US', priceFormatter: (p: number) => grouped.format(p) },
+    });
   }
 
   /**
@@ -177,7 +195,8 @@ export class ChartModel {
     this.candles.setData(this.data.map(bar));
     this.volume.setData(this.data.map(volumeBar));
     // Logical indexes count from the first bar: shift the view by what was added.
-    if (range !== null) this.chart.timeScale().setVisibleLogicalRange({ from: range.from + fresh.length, to: range.to + fresh.length });
+    if (range !== null)
+      this.chart.timeScale().setVisibleLogicalRange({ from: range.from + fresh.length, to: range.to + fresh.length });
     return fresh.length;
   }
 
@@ -236,7 +255,12 @@ export class ChartModel {
         axisLabelVisible: true,
       };
       if (cur === undefined) this.lines.set(spec.id, { spec, line: this.candles.createPriceLine(options) });
-      else if (cur.spec.price !== spec.price || cur.spec.title !== spec.title || cur.spec.color !== spec.color || cur.spec.style !== spec.style) {
+      else if (
+        cur.spec.price !== spec.price ||
+        cur.spec.title !== spec.title ||
+        cur.spec.color !== spec.color ||
+        cur.spec.style !== spec.style
+      ) {
         cur.line.applyOptions(options);
         cur.spec = spec;
       }

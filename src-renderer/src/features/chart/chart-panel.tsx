@@ -107,7 +107,9 @@ export function ChartPanel() {
       {feedState.status === 'ready' && feedState.candles === 0 && (
         <div className="chart-empty" data-testid="chart-empty">
           <b>No trades on {symbol} yet</b>
-          {entry && entry.general.status !== 1 && <span>{entry.general.status === 2 ? 'Trading on this pair is paused.' : 'This pair is delisted.'}</span>}
+          {entry && entry.general.status !== 1 && (
+            <span>{entry.general.status === 2 ? 'Trading on this pair is paused.' : 'This pair is delisted.'}</span>
+          )}
         </div>
       )}
       <div
@@ -136,11 +138,19 @@ function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] 
       if (p.symbol !== symbol) continue;
       const side = p.position_side === 2 ? 'Short' : 'Long';
       const k = `${p.symbol}:${p.position_side}`;
-      out.push({ id: `entry:${k}`, price: p.entry_price, color: '#f0b90b', title: `${side} ${fmt(Math.abs(p.quantity), qd)}`, style: 'solid' });
+      out.push({
+        id: `entry:${k}`,
+        price: p.entry_price,
+        color: '#f0b90b',
+        title: `${side} ${fmt(Math.abs(p.quantity), qd)}`,
+        style: 'solid',
+      });
       out.push({ id: `liq:${k}`, price: p.liquidation_price, color: '#ff8c3a', title: 'Liq.', style: 'dashed' });
       const t = tpsl[positionKey(p.symbol, p.position_side)];
-      if (t?.takeProfit) out.push({ id: `tp:${k}`, price: Number(t.takeProfit), color: '#2ebd85', title: 'TP', style: 'dashed' });
-      if (t?.stopLoss) out.push({ id: `sl:${k}`, price: Number(t.stopLoss), color: '#f6465d', title: 'SL', style: 'dashed' });
+      if (t?.takeProfit)
+        out.push({ id: `tp:${k}`, price: Number(t.takeProfit), color: '#2ebd85', title: 'TP', style: 'dashed' });
+      if (t?.stopLoss)
+        out.push({ id: `sl:${k}`, price: Number(t.stopLoss), color: '#f6465d', title: 'SL', style: 'dashed' });
     }
     // One line per side and price: several orders there (a grid bot's) would stack identical
     // labels on the axis; the line sums them and says how many.

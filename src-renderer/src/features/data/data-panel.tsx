@@ -7,7 +7,15 @@ import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
 import { DatasetChart } from './dataset-chart.tsx';
-import { datasetSpan, datasetTitle, resultLine, uploadType, uploadUrl, type DatasetView, type ImportResultView } from './data-view.ts';
+import {
+  datasetSpan,
+  datasetTitle,
+  resultLine,
+  uploadType,
+  uploadUrl,
+  type DatasetView,
+  type ImportResultView,
+} from './data-view.ts';
 import './data.css';
 
 export function DataPanel() {
@@ -62,7 +70,11 @@ function DataBody() {
       xhr.onerror = () => reject(new Error('the upload failed (connection lost?)'));
       xhr.onload = () => {
         try {
-          const body = JSON.parse(xhr.responseText) as { code: number; message: string; data: { results: ImportResultView[] } };
+          const body = JSON.parse(xhr.responseText) as {
+            code: number;
+            message: string;
+            data: { results: ImportResultView[] };
+          };
           if (body.code !== 0) reject(new Error(body.message));
           else resolve(body.data.results[0]);
         } catch {
@@ -82,7 +94,18 @@ function DataBody() {
       try {
         r = await send(f);
       } catch (e) {
-        r = { file: f.name, ok: false, status: 'refused', dataset_id: null, rows: 0, added: 0, gaps: 0, checksum: 'none', error: errorText(e), error_row: null };
+        r = {
+          file: f.name,
+          ok: false,
+          status: 'refused',
+          dataset_id: null,
+          rows: 0,
+          added: 0,
+          gaps: 0,
+          checksum: 'none',
+          error: errorText(e),
+          error_row: null,
+        };
       }
       setResults((prev) => [...prev, r]);
     }
@@ -111,8 +134,9 @@ function DataBody() {
         <h3>Import files</h3>
         <p className="muted small">
           Files as Binance publishes them at data.binance.vision (zipped or not): klines, mark / index / premium-index
-          klines, funding rates, aggTrades, trades, bookTicker, bookDepth. The file name says the symbol and kind; pick the
-          market here. A zip's checksum, the rows and the time order are checked; a file with a bad row imports nothing.
+          klines, funding rates, aggTrades, trades, bookTicker, bookDepth. The file name says the symbol and kind; pick
+          the market here. A zip's checksum, the rows and the time order are checked; a file with a bad row imports
+          nothing.
         </p>
         <div className="row">
           <label className="field">
@@ -137,7 +161,10 @@ function DataBody() {
         {upload && (
           <div data-testid="data-upload-progress">
             <span className="small">
-              {upload.file}: {upload.sent < upload.total ? `uploading ${Math.round((100 * upload.sent) / Math.max(1, upload.total))}%` : 'importing…'}
+              {upload.file}:{' '}
+              {upload.sent < upload.total
+                ? `uploading ${Math.round((100 * upload.sent) / Math.max(1, upload.total))}%`
+                : 'importing…'}
             </span>
             <progress max={upload.total} value={upload.sent} />
           </div>
@@ -181,14 +208,20 @@ function DataBody() {
                   <td>{datasetTitle(d)}</td>
                   <td>{datasetSpan(d)}</td>
                   <td>{d.rows.toLocaleString('en-US')}</td>
-                  <td title={d.gaps.map((g) => g.detail).join('\n')}>{d.gaps.length === 0 ? 'none' : `${d.gaps.length} (hover)`}</td>
+                  <td title={d.gaps.map((g) => g.detail).join('\n')}>
+                    {d.gaps.length === 0 ? 'none' : `${d.gaps.length} (hover)`}
+                  </td>
                   <td title={`source: ${d.specs.source}`}>
                     tick {d.specs.tick_size} · step {d.specs.step_size} ({d.specs.source})
                   </td>
                   <td>
                     {d.interval !== '' && (
                       <>
-                        <button aria-label={`Chart dataset ${d.id}`} aria-pressed={charted === d.id} onClick={() => setCharted(charted === d.id ? null : d.id)}>
+                        <button
+                          aria-label={`Chart dataset ${d.id}`}
+                          aria-pressed={charted === d.id}
+                          onClick={() => setCharted(charted === d.id ? null : d.id)}
+                        >
                           Chart
                         </button>{' '}
                       </>
@@ -211,7 +244,9 @@ function DataBody() {
             </tbody>
           </table>
         )}
-        {list?.find((d) => d.id === charted) && <DatasetChart key={charted} dataset={list.find((d) => d.id === charted)!} baseUrl={base} />}
+        {list?.find((d) => d.id === charted) && (
+          <DatasetChart key={charted} dataset={list.find((d) => d.id === charted)!} baseUrl={base} />
+        )}
       </section>
     </div>
   );

@@ -1,7 +1,14 @@
 // Pure helpers of the Data dialog: the upload address of one picked file, the words for a
 // dataset and an import result (the API's records, docs/data.md), and the chart items of a
 // dataset's candles with its gaps left empty.
-import { INTERVALS, INTERVAL_MS, isInterval, nests, nextOpenTime, type Interval } from '../../../../src-shared/intervals.ts';
+import {
+  INTERVALS,
+  INTERVAL_MS,
+  isInterval,
+  nests,
+  nextOpenTime,
+  type Interval,
+} from '../../../../src-shared/intervals.ts';
 
 /** A dataset and an import result as the API answers them (declared once in src-shared). */
 import type { DatasetWire, ImportResultWire } from '../../../../src-shared/types/datasets.ts';
@@ -51,7 +58,20 @@ export function resultLine(r: ImportResultView): string {
 }
 
 /** One row of /api/v1/datasets/{id}/klines (the /fapi/v1/klines layout). */
-export type KlineRow = [number, number, string, string, string, string, string, string, number, string, string, boolean];
+export type KlineRow = [
+  number,
+  number,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  number,
+  string,
+  string,
+  boolean,
+];
 
 export interface ChartBar {
   /** seconds (UTC), as lightweight-charts takes them */
@@ -75,7 +95,10 @@ export const MAX_HOLE_SLOTS = 2000;
  * that are not consecutive periods of `interval`, one empty slot per missing period (up to
  * MAX_HOLE_SLOTS), so an outage shows as a hole in the chart instead of bars closing ranks.
  */
-export function chartItems(rows: readonly KlineRow[], interval: Interval): { items: (ChartBar | ChartHole)[]; holes: number } {
+export function chartItems(
+  rows: readonly KlineRow[],
+  interval: Interval,
+): { items: (ChartBar | ChartHole)[]; holes: number } {
   const asc = [...rows].sort((a, b) => a[0] - b[0]);
   const items: (ChartBar | ChartHole)[] = [];
   let holes = 0;
@@ -83,7 +106,12 @@ export function chartItems(rows: readonly KlineRow[], interval: Interval): { ite
     const r = asc[i];
     if (i > 0) {
       let n = 0;
-      for (let t = nextOpenTime(interval, asc[i - 1][0]); t < r[0] && n < MAX_HOLE_SLOTS; t = nextOpenTime(interval, t), n++) items.push({ time: t / 1000 });
+      for (
+        let t = nextOpenTime(interval, asc[i - 1][0]);
+        t < r[0] && n < MAX_HOLE_SLOTS;
+        t = nextOpenTime(interval, t), n++
+      )
+        items.push({ time: t / 1000 });
       if (n > 0) holes++;
     }
     items.push({ time: r[0] / 1000, open: Number(r[2]), high: Number(r[3]), low: Number(r[4]), close: Number(r[5]) });

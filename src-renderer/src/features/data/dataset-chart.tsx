@@ -2,11 +2,25 @@
 // at. Missing periods (an outage, a missing day) are empty slots, so a gap is drawn as a gap.
 // The chart is a small class owning one lightweight-charts instance outside React.
 import { useEffect, useRef, useState } from 'react';
-import { CandlestickSeries, ColorType, createChart, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import {
+  CandlestickSeries,
+  ColorType,
+  createChart,
+  type IChartApi,
+  type ISeriesApi,
+  type UTCTimestamp,
+} from 'lightweight-charts';
 import type { Interval } from '../../../../src-shared/intervals.ts';
 import { errorText } from '../../lib/frame.ts';
 import { CHART_COLORS } from '../chart/chart-model.ts';
-import { chartItems, readableIntervals, type ChartBar, type ChartHole, type DatasetView, type KlineRow } from './data-view.ts';
+import {
+  chartItems,
+  readableIntervals,
+  type ChartBar,
+  type ChartHole,
+  type DatasetView,
+  type KlineRow,
+} from './data-view.ts';
 
 class DatasetChartModel {
   private readonly chart: IChartApi;
@@ -79,11 +93,20 @@ export function DatasetChart({ dataset, baseUrl }: { dataset: DatasetView; baseU
   }, [baseUrl, dataset.id, interval]);
 
   return (
-    <div className="dataset-chart" data-testid="dataset-chart" data-bars={state?.bars ?? ''} data-holes={state?.holes ?? ''}>
+    <div
+      className="dataset-chart"
+      data-testid="dataset-chart"
+      data-bars={state?.bars ?? ''}
+      data-holes={state?.holes ?? ''}
+    >
       <div className="row">
         <label className="field">
           <span className="field-label">Interval</span>
-          <select aria-label="Chart interval" value={interval} onChange={(e) => setInterval(e.target.value as Interval)}>
+          <select
+            aria-label="Chart interval"
+            value={interval}
+            onChange={(e) => setInterval(e.target.value as Interval)}
+          >
             {intervals.map((i) => (
               <option key={i} value={i}>
                 {i}
@@ -92,7 +115,9 @@ export function DatasetChart({ dataset, baseUrl }: { dataset: DatasetView; baseU
           </select>
         </label>
         <span className="muted small">
-          {state === null ? 'Loading…' : `${state.bars} candles (newest 1,500 at most)${state.holes > 0 ? `, ${state.holes} gap${state.holes === 1 ? '' : 's'} left empty` : ''}`}
+          {state === null
+            ? 'Loading…'
+            : `${state.bars} candles (newest 1,500 at most)${state.holes > 0 ? `, ${state.holes} gap${state.holes === 1 ? '' : 's'} left empty` : ''}`}
         </span>
       </div>
       {error && (

@@ -7,7 +7,10 @@ export function HelpOverlay() {
   const open = useSel(s.workspace, (w) => w.overlay === 'help');
   if (!open) return null;
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && s.workspace.getState().actions.close()}>
+    <div
+      className="modal-backdrop"
+      onMouseDown={(e) => e.target === e.currentTarget && s.workspace.getState().actions.close()}
+    >
       <div className="modal help" role="dialog" aria-label="Keyboard shortcuts">
         <h3>Keyboard shortcuts</h3>
         <table className="grid dense">

@@ -13,7 +13,10 @@ const RELOAD_DEBOUNCE_MS = 250;
  * and position history) or every order event (order history: new, changed and cancelled orders
  * too). A burst (a bot's flow) is one reload, at most every RELOAD_DEBOUNCE_MS.
  */
-export function usePagedHistory<T, F>(store: StoreApi<PagedState<T, F>>, trigger: 'fills' | 'orders' = 'fills'): PagedState<T, F> {
+export function usePagedHistory<T, F>(
+  store: StoreApi<PagedState<T, F>>,
+  trigger: 'fills' | 'orders' = 'fills',
+): PagedState<T, F> {
   const s = useServices();
   const st = useSel(store, (x) => x);
   const bumps = useSel(s.userFeed, (u) => u[trigger]);
@@ -31,20 +34,40 @@ export function usePagedHistory<T, F>(store: StoreApi<PagedState<T, F>>, trigger
 }
 
 /** The tool row above a history table: the tab's filters (children), the pager, the error line. */
-export function HistoryTools<T, F extends { symbol: string }>({ st, children }: { st: PagedState<T, F>; children: ReactNode }) {
+export function HistoryTools<T, F extends { symbol: string }>({
+  st,
+  children,
+}: {
+  st: PagedState<T, F>;
+  children: ReactNode;
+}) {
   return (
     <>
       <div className="table-tools">
         <SymbolFilter value={st.filters.symbol} onChange={(symbol) => void st.actions.load({ symbol } as Partial<F>)} />
         {children}
-        <Pager page={st.page} hasMore={st.hasMore} loading={st.loading} onPrev={() => void st.actions.prev()} onNext={() => void st.actions.next()} onReload={() => void st.actions.reload()} />
+        <Pager
+          page={st.page}
+          hasMore={st.hasMore}
+          loading={st.loading}
+          onPrev={() => void st.actions.prev()}
+          onNext={() => void st.actions.next()}
+          onReload={() => void st.actions.reload()}
+        />
       </div>
       {st.error && <p className="error">{st.error}</p>}
     </>
   );
 }
 
-export function Pager(props: { page: number; hasMore: boolean; loading: boolean; onPrev: () => void; onNext: () => void; onReload: () => void }) {
+export function Pager(props: {
+  page: number;
+  hasMore: boolean;
+  loading: boolean;
+  onPrev: () => void;
+  onNext: () => void;
+  onReload: () => void;
+}) {
   return (
     <div className="pager" role="navigation" aria-label="Pages">
       <button className="btn-small" disabled={props.page === 0 || props.loading} onClick={props.onPrev}>
@@ -80,7 +103,17 @@ export function SymbolFilter({ value, onChange }: { value: string; onChange: (sy
 }
 
 /** A UTC day picker: `value` is ms (0 = none); `end` picks the day's last ms. */
-export function DayFilter({ label, value, end, onChange }: { label: string; value: number; end?: boolean; onChange: (ms: number) => void }) {
+export function DayFilter({
+  label,
+  value,
+  end,
+  onChange,
+}: {
+  label: string;
+  value: number;
+  end?: boolean;
+  onChange: (ms: number) => void;
+}) {
   const text = value > 0 ? new Date(value).toISOString().slice(0, 10) : '';
   return (
     <label className="inline">
@@ -100,11 +133,20 @@ export function DayFilter({ label, value, end, onChange }: { label: string; valu
   );
 }
 
-export function Select<T extends number>(props: { label: string; value: T; options: ReadonlyArray<readonly [T, string]>; onChange: (v: T) => void }) {
+export function Select<T extends number>(props: {
+  label: string;
+  value: T;
+  options: ReadonlyArray<readonly [T, string]>;
+  onChange: (v: T) => void;
+}) {
   return (
     <label className="inline">
       <span>{props.label}</span>
-      <select aria-label={props.label} value={props.value} onChange={(e) => props.onChange(Number(e.target.value) as T)}>
+      <select
+        aria-label={props.label}
+        value={props.value}
+        onChange={(e) => props.onChange(Number(e.target.value) as T)}
+      >
         {props.options.map(([v, name]) => (
           <option key={v} value={v}>
             {name}

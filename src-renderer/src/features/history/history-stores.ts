@@ -26,13 +26,18 @@ export interface PositionHistoryFilters {
   endTime: number;
 }
 
-const opt = <T,>(v: T | 0 | ''): T | undefined => (v === 0 || v === '' ? undefined : v);
+const opt = <T>(v: T | 0 | ''): T | undefined => (v === 0 || v === '' ? undefined : v);
 
 export function createHistoryStores(api: RestClient) {
   return {
     orders: createPagedStore<OrderRecord, OrderHistoryFilters>(
       async (f, cursor, limit) => {
-        const r = await api.allOrders({ symbol: opt(f.symbol), status: opt(f.status), cursor: cursor || undefined, limit });
+        const r = await api.allOrders({
+          symbol: opt(f.symbol),
+          status: opt(f.status),
+          cursor: cursor || undefined,
+          limit,
+        });
         return { items: r.items, nextCursor: r.next_cursor, hasMore: r.has_more };
       },
       { symbol: '', status: 0 },

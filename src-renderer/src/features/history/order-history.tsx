@@ -8,7 +8,10 @@ import { RecordTable, type Column } from '../../layout/record-table.tsx';
 import { directionName, sideClass, STATUS_NAMES, TYPE_NAMES } from '../orders/order-labels.ts';
 import { EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
-const STATUS_OPTIONS: ReadonlyArray<readonly [OrderStatus | 0, string]> = [[0, 'All'], ...([1, 2, 3, 4, 5, 6] as const).map((v) => [v, STATUS_NAMES[v]] as const)];
+const STATUS_OPTIONS: ReadonlyArray<readonly [OrderStatus | 0, string]> = [
+  [0, 'All'],
+  ...([1, 2, 3, 4, 5, 6] as const).map((v) => [v, STATUS_NAMES[v]] as const),
+];
 
 export function OrderHistory() {
   const s = useServices();
@@ -22,7 +25,12 @@ export function OrderHistory() {
     { head: 'Type', cell: ({ o }) => TYPE_NAMES[o.type] },
     { head: 'Direction', cls: ({ o }) => sideClass(o.side), cell: ({ o }) => directionName(o, oneWay) },
     { head: 'Price', headClass: 'num', cls: 'num', cell: ({ o, pd }) => (o.type === 1 ? fmt(o.price, pd) : 'Market') },
-    { head: 'Avg price', headClass: 'num', cls: 'num', cell: ({ o, pd }) => (Number(o.avg_price) > 0 ? fmt(o.avg_price, pd) : '—') },
+    {
+      head: 'Avg price',
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ o, pd }) => (Number(o.avg_price) > 0 ? fmt(o.avg_price, pd) : '—'),
+    },
     { head: 'Amount', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.qty, qd) },
     { head: 'Filled', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.filled_qty, qd) },
     { head: 'Fee', headClass: 'num', cls: 'num', cell: ({ o }) => fmt(o.total_fee, 4) },
@@ -32,7 +40,12 @@ export function OrderHistory() {
   return (
     <>
       <HistoryTools st={st}>
-        <Select label="Status" value={st.filters.status} options={STATUS_OPTIONS} onChange={(status) => void st.actions.load({ status })} />
+        <Select
+          label="Status"
+          value={st.filters.status}
+          options={STATUS_OPTIONS}
+          onChange={(status) => void st.actions.load({ status })}
+        />
       </HistoryTools>
       <RecordTable
         testId="order-history-table"

@@ -29,7 +29,11 @@ export interface PagedState<T, F> {
   };
 }
 
-export function createPagedStore<T, F extends object>(fetchPage: (filters: F, cursor: string, limit: number) => Promise<Page<T>>, initial: F, limit = 20) {
+export function createPagedStore<T, F extends object>(
+  fetchPage: (filters: F, cursor: string, limit: number) => Promise<Page<T>>,
+  initial: F,
+  limit = 20,
+) {
   // cursors[i] is the cursor of page i ('' for the first).
   let cursors: string[] = [''];
   let generation = 0;

@@ -17,7 +17,10 @@ export const CLOSE_TYPE_NAMES: Record<number, string> = {
   6: 'Bankruptcy',
 };
 
-const CLOSE_TYPES: ReadonlyArray<readonly [CloseType | 0, string]> = [[0, 'All'], ...([1, 2, 3, 4, 5, 6] as const).map((v) => [v, CLOSE_TYPE_NAMES[v]] as const)];
+const CLOSE_TYPES: ReadonlyArray<readonly [CloseType | 0, string]> = [
+  [0, 'All'],
+  ...([1, 2, 3, 4, 5, 6] as const).map((v) => [v, CLOSE_TYPE_NAMES[v]] as const),
+];
 const SIDES: ReadonlyArray<readonly [PositionSide | 0, string]> = [
   [0, 'All'],
   [1, 'Long'],
@@ -47,7 +50,11 @@ export function PositionHistory() {
         </>
       ),
     },
-    { head: 'Side', cls: ({ p }) => (p.position_side === 1 ? 'up' : 'down'), cell: ({ p }) => (p.position_side === 1 ? 'Long' : 'Short') },
+    {
+      head: 'Side',
+      cls: ({ p }) => (p.position_side === 1 ? 'up' : 'down'),
+      cell: ({ p }) => (p.position_side === 1 ? 'Long' : 'Short'),
+    },
     { head: 'Size', headClass: 'num', cls: 'num', cell: ({ p, qd }) => fmt(p.close_quantity, qd) },
     { head: 'Entry', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.entry_price, pd) },
     { head: 'Exit', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.exit_price, pd) },
@@ -59,17 +66,45 @@ export function PositionHistory() {
     },
     { head: 'Fees', headClass: 'num', cls: 'num', cell: ({ p }) => fmt(p.open_fee + p.close_fee, 4) },
     { head: 'Funding', headClass: 'num', cls: 'num', cell: ({ p }) => fmtSigned(-p.total_funding_fee, 4) },
-    { head: 'Close type', attrs: () => ({ 'data-testid': 'close-type' }), cell: ({ p }) => CLOSE_TYPE_NAMES[p.close_type] ?? p.close_type },
+    {
+      head: 'Close type',
+      attrs: () => ({ 'data-testid': 'close-type' }),
+      cell: ({ p }) => CLOSE_TYPE_NAMES[p.close_type] ?? p.close_type,
+    },
     { head: 'Opened', cls: 'dim', cell: ({ p }) => fmtDateTime(p.opened_at) },
   ];
   return (
     <>
       <HistoryTools st={st}>
-        <Select label="Side" value={st.filters.positionSide} options={SIDES} onChange={(positionSide) => void st.actions.load({ positionSide })} />
-        <Select label="Margin" value={st.filters.marginMode} options={MODES} onChange={(marginMode) => void st.actions.load({ marginMode })} />
-        <Select label="Close type" value={st.filters.closeType} options={CLOSE_TYPES} onChange={(closeType) => void st.actions.load({ closeType })} />
-        <DayFilter label="From" value={st.filters.startTime} onChange={(startTime) => void st.actions.load({ startTime })} />
-        <DayFilter label="To" end value={st.filters.endTime} onChange={(endTime) => void st.actions.load({ endTime })} />
+        <Select
+          label="Side"
+          value={st.filters.positionSide}
+          options={SIDES}
+          onChange={(positionSide) => void st.actions.load({ positionSide })}
+        />
+        <Select
+          label="Margin"
+          value={st.filters.marginMode}
+          options={MODES}
+          onChange={(marginMode) => void st.actions.load({ marginMode })}
+        />
+        <Select
+          label="Close type"
+          value={st.filters.closeType}
+          options={CLOSE_TYPES}
+          onChange={(closeType) => void st.actions.load({ closeType })}
+        />
+        <DayFilter
+          label="From"
+          value={st.filters.startTime}
+          onChange={(startTime) => void st.actions.load({ startTime })}
+        />
+        <DayFilter
+          label="To"
+          end
+          value={st.filters.endTime}
+          onChange={(endTime) => void st.actions.load({ endTime })}
+        />
       </HistoryTools>
       <RecordTable
         testId="position-history-table"

@@ -24,7 +24,8 @@ export function TradeHistory() {
     {
       head: 'Side',
       cls: ({ t }) => sideClass(t.side),
-      cell: ({ t }) => `${t.side === 1 ? 'Buy' : 'Sell'} · ${t.is_close ? 'close' : 'open'} ${t.position_side === 1 ? 'long' : 'short'}`,
+      cell: ({ t }) =>
+        `${t.side === 1 ? 'Buy' : 'Sell'} · ${t.is_close ? 'close' : 'open'} ${t.position_side === 1 ? 'long' : 'short'}`,
     },
     { head: 'Price', headClass: 'num', cls: 'num', cell: ({ t, pd }) => fmt(t.price, pd) },
     { head: 'Quantity', headClass: 'num', cls: 'num', cell: ({ t, qd }) => fmt(t.qty, qd) },
@@ -40,15 +41,34 @@ export function TradeHistory() {
       ),
     },
     { head: 'Role', cell: ({ t }) => (t.role === 1 ? 'Maker' : 'Taker') },
-    { head: 'Realized PnL', headClass: 'num', cls: ({ pnl }) => `num ${pnl > 0 ? 'up' : pnl < 0 ? 'down' : ''}`, cell: ({ t, pnl }) => (t.is_close ? fmtSigned(pnl, 2) : '—') },
+    {
+      head: 'Realized PnL',
+      headClass: 'num',
+      cls: ({ pnl }) => `num ${pnl > 0 ? 'up' : pnl < 0 ? 'down' : ''}`,
+      cell: ({ t, pnl }) => (t.is_close ? fmtSigned(pnl, 2) : '—'),
+    },
     { head: 'Order', cls: 'dim', cell: ({ t }) => t.order_id },
   ];
   return (
     <>
       <HistoryTools st={st}>
-        <Select label="Side" value={st.filters.side} options={SIDES} onChange={(side) => void st.actions.load({ side })} />
-        <DayFilter label="From" value={st.filters.startTime} onChange={(startTime) => void st.actions.load({ startTime })} />
-        <DayFilter label="To" end value={st.filters.endTime} onChange={(endTime) => void st.actions.load({ endTime })} />
+        <Select
+          label="Side"
+          value={st.filters.side}
+          options={SIDES}
+          onChange={(side) => void st.actions.load({ side })}
+        />
+        <DayFilter
+          label="From"
+          value={st.filters.startTime}
+          onChange={(startTime) => void st.actions.load({ startTime })}
+        />
+        <DayFilter
+          label="To"
+          end
+          value={st.filters.endTime}
+          onChange={(endTime) => void st.actions.load({ endTime })}
+        />
       </HistoryTools>
       <RecordTable
         testId="trade-history-table"

@@ -67,7 +67,17 @@ export function startBookFeed(deps: {
       onError: () => {},
     });
     book = b;
-    store.setState({ symbol: next, sync: 'syncing', step: defaultStep(next), rowsStep: '', bids: [], asks: [], bestBid: NaN, bestAsk: NaN, updateId: -1 });
+    store.setState({
+      symbol: next,
+      sync: 'syncing',
+      step: defaultStep(next),
+      rowsStep: '',
+      bids: [],
+      asks: [],
+      bestBid: NaN,
+      bestAsk: NaN,
+      updateId: -1,
+    });
     streams = [`depth_update@${next}`, `depth@${next},20`];
     offs.push(ws.on(streams[0], (d) => b.handleDelta(d as DepthUpdate)));
     offs.push(ws.on(streams[1], (d) => b.handleSnapshotPush(d as DepthPush)));

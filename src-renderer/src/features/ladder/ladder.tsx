@@ -105,7 +105,11 @@ export function Ladder() {
           {fmt(mark, pd)}
         </span>
         <span className="mid-spread" data-testid="spread" title="Spread">
-          {Number.isFinite(spread) ? `${fmt(spread, pd)} · ${fmtPct(spread / mid, 3)}` : book.sync === 'idle' || book.sync === 'syncing' ? 'syncing…' : '—'}
+          {Number.isFinite(spread)
+            ? `${fmt(spread, pd)} · ${fmtPct(spread / mid, 3)}`
+            : book.sync === 'idle' || book.sync === 'syncing'
+              ? 'syncing…'
+              : '—'}
         </span>
       </div>
       <div className="ladder-side bids" data-testid="ladder-bids">

@@ -5,7 +5,8 @@
 // digits is a thousands separator and is dropped. Anything else, "1,5" included (a decimal
 // comma would silently mean 15), is not a number: the caller says so instead of sending it.
 
-export type DecimalInput = { kind: 'empty' } | { kind: 'ok'; value: string; n: number } | { kind: 'invalid'; text: string };
+export type DecimalInput =
+  { kind: 'empty' } | { kind: 'ok'; value: string; n: number } | { kind: 'invalid'; text: string };
 
 const GROUPED = /^\d{1,3}(?:[,\s_'’]\d{3})+(?:\.\d*)?$/;
 const PLAIN = /^(?:\d+\.?\d*|\.\d+)$/;

@@ -8,7 +8,13 @@ import { errorText } from '../../lib/frame.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { parseLeverage } from './leverage-input.ts';
 
-export function LeverageEditor(props: { symbol: string; current: number; max: number; onDone: (error: string | null) => void; onCancel: () => void }) {
+export function LeverageEditor(props: {
+  symbol: string;
+  current: number;
+  max: number;
+  onDone: (error: string | null) => void;
+  onCancel: () => void;
+}) {
   const s = useServices();
   const [text, setText] = useState(String(props.current));
   const [busy, setBusy] = useState(false);
@@ -53,7 +59,14 @@ export function LeverageEditor(props: { symbol: string; current: number; max: nu
           +
         </button>
       </div>
-      <input type="range" min={1} max={props.max} value={value ?? props.current} aria-label="Leverage slider" onChange={(e) => setText(e.target.value)} />
+      <input
+        type="range"
+        min={1}
+        max={props.max}
+        value={value ?? props.current}
+        aria-label="Leverage slider"
+        onChange={(e) => setText(e.target.value)}
+      />
       <div className="lev-marks">
         {marks.map((m) => (
           <button key={m} type="button" className={m === value ? 'active' : ''} onClick={() => setText(String(m))}>
@@ -61,8 +74,14 @@ export function LeverageEditor(props: { symbol: string; current: number; max: nu
           </button>
         ))}
       </div>
-      {!parsed.ok && parsed.reason && <p className="warn-text" data-testid="leverage-invalid">{parsed.reason}</p>}
-      {value !== null && value >= 50 && <p className="warn-text">High leverage: a small move against you liquidates the position.</p>}
+      {!parsed.ok && parsed.reason && (
+        <p className="warn-text" data-testid="leverage-invalid">
+          {parsed.reason}
+        </p>
+      )}
+      {value !== null && value >= 50 && (
+        <p className="warn-text">High leverage: a small move against you liquidates the position.</p>
+      )}
       <div className="lev-actions">
         <button type="button" onClick={props.onCancel}>
           Cancel

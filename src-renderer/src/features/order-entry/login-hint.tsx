@@ -8,8 +8,8 @@ export function LoginHint() {
   return (
     <div className="login-hint" data-testid="login-hint">
       {error && <p className="down">{error}</p>}
-      <b>View only.</b> To trade, open the login link the service printed when it started
-      (<code>http://127.0.0.1:PORT/#token=…</code>), or use the desktop app.
+      <b>View only.</b> To trade, open the login link the service printed when it started (
+      <code>http://127.0.0.1:PORT/#token=…</code>), or use the desktop app.
     </div>
   );
 }

@@ -20,7 +20,7 @@ export const capKey = (symbol: string, leverage: number): string => `${symbol}@$
 
 export function createNotionalCapsStore(api: Pick<RestClient, 'leverage' | 'setLeverage'>) {
   let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T,>(fn: () => Promise<T>): Promise<T> => {
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = queue.then(fn, fn);
     queue = run.catch(() => {});
     return run;

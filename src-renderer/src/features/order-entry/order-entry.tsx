@@ -57,7 +57,11 @@ export function OrderEntry() {
   const { leverage, maxLeverage, marginMode, oneWay, priceIn, buy, sell } = model;
 
   useEffect(() => {
-    if (loggedIn) s.account.getState().actions.loadSetting(symbol).catch((e: unknown) => s.orderForm.getState().actions.settingFailed(errorText(e)));
+    if (loggedIn)
+      s.account
+        .getState()
+        .actions.loadSetting(symbol)
+        .catch((e: unknown) => s.orderForm.getState().actions.settingFailed(errorText(e)));
   }, [s, symbol, loggedIn]);
 
   // B / S: the whole size is selected, so what is typed replaces the last size
@@ -124,7 +128,13 @@ export function OrderEntry() {
     <div className="order-entry" data-testid="order-entry" data-size-mode={f.sizeMode} onKeyDown={onKeyDown} ref={root}>
       <div className="oe-tabs" role="tablist" aria-label="Open or close">
         {(['open', 'close'] as const).map((act) => (
-          <button key={act} role="tab" aria-selected={f.action === act} className={f.action === act ? 'active' : ''} onClick={() => a.setAction(act)}>
+          <button
+            key={act}
+            role="tab"
+            aria-selected={f.action === act}
+            className={f.action === act ? 'active' : ''}
+            onClick={() => a.setAction(act)}
+          >
             {act === 'open' ? 'Open' : 'Close'}
           </button>
         ))}
@@ -133,12 +143,24 @@ export function OrderEntry() {
       <div className="oe-settings">
         <div className="seg" role="group" aria-label="Margin mode">
           {([2, 1] as const).map((m) => (
-            <button key={m} className={marginMode === m ? 'active' : ''} aria-pressed={marginMode === m} disabled={!loggedIn} onClick={() => void setMode(m)}>
+            <button
+              key={m}
+              className={marginMode === m ? 'active' : ''}
+              aria-pressed={marginMode === m}
+              disabled={!loggedIn}
+              onClick={() => void setMode(m)}
+            >
               {m === 2 ? 'Cross' : 'Isolated'}
             </button>
           ))}
         </div>
-        <button className="lev-button" data-testid="leverage-button" disabled={!loggedIn} onClick={() => setEditLeverage((v) => !v)} title={`Leverage, up to ${maxLeverage}x`}>
+        <button
+          className="lev-button"
+          data-testid="leverage-button"
+          disabled={!loggedIn}
+          onClick={() => setEditLeverage((v) => !v)}
+          title={`Leverage, up to ${maxLeverage}x`}
+        >
           {leverage}x
         </button>
       </div>
@@ -163,7 +185,14 @@ export function OrderEntry() {
 
       <div className="oe-types" role="tablist" aria-label="Order type">
         {([1, 2] as const).map((t) => (
-          <button key={t} role="tab" aria-selected={f.type === t} className={f.type === t ? 'active' : ''} onClick={() => a.set({ type: t })} disabled={t === 2 && entry?.general.allow_market === false}>
+          <button
+            key={t}
+            role="tab"
+            aria-selected={f.type === t}
+            className={f.type === t ? 'active' : ''}
+            onClick={() => a.set({ type: t })}
+            disabled={t === 2 && entry?.general.allow_market === false}
+          >
             {t === 1 ? 'Limit' : 'Market'}
           </button>
         ))}
@@ -188,7 +217,12 @@ export function OrderEntry() {
         )}
         <span className="unit">
           {f.type === 1 && (
-            <button className="link" type="button" tabIndex={-1} onClick={() => last && a.set({ price: last.toFixed(pd) })}>
+            <button
+              className="link"
+              type="button"
+              tabIndex={-1}
+              onClick={() => last && a.set({ price: last.toFixed(pd) })}
+            >
               Last
             </button>
           )}
@@ -208,7 +242,11 @@ export function OrderEntry() {
         {f.type === 1 && (
           <label className="inline">
             <span>TIF</span>
-            <select aria-label="Time in force" value={f.tif} onChange={(e) => a.set({ tif: Number(e.target.value) as TimeInForce })}>
+            <select
+              aria-label="Time in force"
+              value={f.tif}
+              onChange={(e) => a.set({ tif: Number(e.target.value) as TimeInForce })}
+            >
               {([1, 2, 3, 4] as const).map((t) => (
                 <option key={t} value={t} title={TIF_TITLES[t]}>
                   {TIF_NAMES[t]}
@@ -232,7 +270,8 @@ export function OrderEntry() {
 
       {halted && (
         <p className="oe-halted warn small" data-testid="order-halted">
-          {symbol} is {entry?.general.status === 2 ? 'paused' : 'delisted'}: it takes no new orders (open orders can still be cancelled).
+          {symbol} is {entry?.general.status === 2 ? 'paused' : 'delisted'}: it takes no new orders (open orders can
+          still be cancelled).
         </p>
       )}
       {down && loggedIn && (
@@ -256,7 +295,9 @@ export function OrderEntry() {
 
       {(buy.nothingToClose !== null || sell.nothingToClose !== null) && (
         <p className="muted small oe-noclose" data-testid="nothing-to-close">
-          {buy.nothingToClose !== null && sell.nothingToClose !== null ? 'No position to close on this pair.' : (buy.nothingToClose ?? sell.nothingToClose)}
+          {buy.nothingToClose !== null && sell.nothingToClose !== null
+            ? 'No position to close on this pair.'
+            : (buy.nothingToClose ?? sell.nothingToClose)}
         </p>
       )}
       <div className="oe-preview" data-testid="order-preview">

@@ -21,7 +21,8 @@ export type FormType = 1 | 2;
 export type SizeMode = 'qty' | 'pct';
 
 /** What Enter in the form says when no side is armed. */
-export const ENTER_HINT = 'Press B to open long or S to open short (in Close: B closes short, S closes long), then Enter; or click a button.';
+export const ENTER_HINT =
+  'Press B to open long or S to open short (in Close: B closes short, S closes long), then Enter; or click a button.';
 
 export interface OrderFormState {
   action: FormAction;
@@ -51,7 +52,9 @@ export interface OrderFormState {
   /** Counts the requests that went out: the view moves the focus off the form after each. */
   sent: number;
   actions: {
-    set(change: Partial<Pick<OrderFormState, 'type' | 'price' | 'qty' | 'sizeMode' | 'pct' | 'tif' | 'reduceOnly'>>): void;
+    set(
+      change: Partial<Pick<OrderFormState, 'type' | 'price' | 'qty' | 'sizeMode' | 'pct' | 'tif' | 'reduceOnly'>>,
+    ): void;
     /** The Open / Close switch: the size goes back to a quantity. */
     setAction(action: FormAction): void;
     /** A price picked on the ladder or chart: switches to a limit order at that price. */
@@ -69,7 +72,10 @@ export interface OrderFormState {
     /** The connection is back: a "Not sent" error no longer says anything true. */
     connectionRestored(): void;
     /** Sends; `pd` / `qd` are the pair's display decimals for the notice. */
-    submit(order: OrderRequest, display?: { pd: number; qd: number; oneWay?: boolean }): Promise<PlacementResult | null>;
+    submit(
+      order: OrderRequest,
+      display?: { pd: number; qd: number; oneWay?: boolean },
+    ): Promise<PlacementResult | null>;
   };
 }
 
@@ -89,7 +95,14 @@ const defaultSchedule = (fn: () => void, ms: number): (() => void) => {
 // under the Node type-check
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-const NO_MESSAGES = { error: null, errorCode: null, notSent: false, notice: null, hint: null, settingError: null } as const;
+const NO_MESSAGES = {
+  error: null,
+  errorCode: null,
+  notSent: false,
+  notice: null,
+  hint: null,
+  settingError: null,
+} as const;
 
 export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {}) {
   const noticeMs = opts.noticeMs ?? 8000;

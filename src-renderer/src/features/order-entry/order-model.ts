@@ -37,7 +37,12 @@ export interface OrderModelInput {
     reduceOnly: boolean;
   };
   /** The pair's futures filters (undefined until the catalogue is loaded). */
-  futures: Pick<FuturesSymbol, 'taker_fee_rate' | 'maker_fee_rate' | 'maintenance_margin_rate' | 'max_qty' | 'qty_step' | 'max_leverage'> | undefined;
+  futures:
+    | Pick<
+        FuturesSymbol,
+        'taker_fee_rate' | 'maker_fee_rate' | 'maintenance_margin_rate' | 'max_qty' | 'qty_step' | 'max_leverage'
+      >
+    | undefined;
   /** The account at live marks (null before login). */
   summary: Pick<AccountSummary, 'available_balance' | 'wallet_balance' | 'position_mode'> | null;
   /** The pair's leverage and margin mode in force (undefined until loaded). */
@@ -117,7 +122,14 @@ export function orderModel(i: OrderModelInput): OrderModel {
    */
   const openableQty = (side: 1 | 2): number => {
     const price = refPrice(side);
-    const existing = sideNotional({ symbol, positionSide: side, oneWay, positions, orders: i.openOrders, mark: i.markOf(symbol) });
+    const existing = sideNotional({
+      symbol,
+      positionSide: side,
+      oneWay,
+      positions,
+      orders: i.openOrders,
+      mark: i.markOf(symbol),
+    });
     return Math.min(maxOpenQty(available, price, leverage, takerFee), notionalRoomQty(i.maxNotional, existing, price));
   };
 
@@ -142,13 +154,16 @@ export function orderModel(i: OrderModelInput): OrderModel {
   const backingFor = (long: boolean): number => {
     const wallet = num(summary?.wallet_balance);
     if (!Number.isFinite(wallet)) return available;
-    const isThis = (p: BackingPosition): boolean => p.symbol === symbol && (oneWay ? true : p.position_side === (long ? 1 : 2));
+    const isThis = (p: BackingPosition): boolean =>
+      p.symbol === symbol && (oneWay ? true : p.position_side === (long ? 1 : 2));
     return crossBacking(wallet, positions, isThis, i.markOf);
   };
 
   // Close: a side with no position has nothing to close (the venue would refuse it)
   const nothingToClose = (side: 1 | 2): string | null =>
-    !open && i.loggedIn && i.positionsLoaded && positionOf(side === 2) === null ? `No ${side === 1 ? 'short' : 'long'} to close` : null;
+    !open && i.loggedIn && i.positionsLoaded && positionOf(side === 2) === null
+      ? `No ${side === 1 ? 'short' : 'long'} to close`
+      : null;
 
   const sideModel = (side: 1 | 2): SideModel => {
     const price = refPrice(side);
@@ -182,12 +197,19 @@ export function orderModel(i: OrderModelInput): OrderModel {
     const qty = side === 1 ? buy.qty : sell.qty;
     // Only what the API cannot say better is checked here: that something was typed at all,
     // and that it is a number (the API would answer with its pattern, not with what to do).
-    if (f.type === 1 && priceIn.kind === 'empty') return { ok: false, error: 'Enter a limit price (or click a price in the order book).' };
-    if (f.type === 1 && priceIn.kind === 'invalid') return { ok: false, error: `Price "${priceIn.text}" is not a number: ${NOT_A_NUMBER}.` };
-    if (f.type === 1 && priceIn.kind === 'ok' && !(priceIn.n > 0)) return { ok: false, error: 'Enter a limit price above 0.' };
-    if (f.sizeMode === 'qty' && qtyIn.kind === 'invalid') return { ok: false, error: `Size "${qtyIn.text}" is not a number: ${NOT_A_NUMBER}.` };
+    if (f.type === 1 && priceIn.kind === 'empty')
+      return { ok: false, error: 'Enter a limit price (or click a price in the order book).' };
+    if (f.type === 1 && priceIn.kind === 'invalid')
+      return { ok: false, error: `Price "${priceIn.text}" is not a number: ${NOT_A_NUMBER}.` };
+    if (f.type === 1 && priceIn.kind === 'ok' && !(priceIn.n > 0))
+      return { ok: false, error: 'Enter a limit price above 0.' };
+    if (f.sizeMode === 'qty' && qtyIn.kind === 'invalid')
+      return { ok: false, error: `Size "${qtyIn.text}" is not a number: ${NOT_A_NUMBER}.` };
     if (qty === '' || !(num(qty) > 0)) {
-      return { ok: false, error: f.sizeMode === 'pct' ? 'The percentage gives no whole quantity step: raise it.' : 'Enter a size.' };
+      return {
+        ok: false,
+        error: f.sizeMode === 'pct' ? 'The percentage gives no whole quantity step: raise it.' : 'Enter a size.',
+      };
     }
     const req: OrderRequest = {
       symbol,

@@ -19,7 +19,12 @@ export interface SideButtonProps {
 /** The send button of a side: "Open long", "Close short", ... with its B / S shortcut. */
 export function SideButton({ m, focused, disabled, sending, pct, onClick }: SideButtonProps) {
   return (
-    <button className={`${m.side === 1 ? 'buy' : 'sell'}${focused ? ' focused' : ''}`} disabled={disabled} onClick={onClick} title={m.side === 1 ? 'B' : 'S'}>
+    <button
+      className={`${m.side === 1 ? 'buy' : 'sell'}${focused ? ' focused' : ''}`}
+      disabled={disabled}
+      onClick={onClick}
+      title={m.side === 1 ? 'B' : 'S'}
+    >
       {sending ? 'Sending…' : m.label}
       {pct !== null && !sending && <span className="pct-tag"> · {pct}%</span>}
     </button>
@@ -27,7 +32,19 @@ export function SideButton({ m, focused, disabled, sending, pct, onClick }: Side
 }
 
 /** A side's preview: cost, margin, fee, liquidation price and Max to open; position, fee and PnL to close. */
-export function SidePreview({ m, action, pd, qd, base }: { m: SideModel; action: FormAction; pd: number; qd: number; base: string }) {
+export function SidePreview({
+  m,
+  action,
+  pd,
+  qd,
+  base,
+}: {
+  m: SideModel;
+  action: FormAction;
+  pd: number;
+  qd: number;
+  base: string;
+}) {
   return (
     <dl>
       {action === 'open' ? (
@@ -46,7 +63,15 @@ export function SidePreview({ m, action, pd, qd, base }: { m: SideModel; action:
           </div>
           <div>
             <dt>Est. liq. price</dt>
-            <dd title={m.qty && !Number.isFinite(m.liquidation) ? 'No liquidation within a 100% price move against the position' : undefined}>{m.qty ? fmt(m.liquidation, pd) : '—'}</dd>
+            <dd
+              title={
+                m.qty && !Number.isFinite(m.liquidation)
+                  ? 'No liquidation within a 100% price move against the position'
+                  : undefined
+              }
+            >
+              {m.qty ? fmt(m.liquidation, pd) : '—'}
+            </dd>
           </div>
           <div>
             <dt>Max</dt>

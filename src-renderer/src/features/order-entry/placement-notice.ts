@@ -17,7 +17,13 @@ export interface PlacementNotice {
   text: string;
 }
 
-export function placementNotice(order: OrderRequest, r: PlacementResult, pd: number, qd: number, oneWay?: boolean): PlacementNotice {
+export function placementNotice(
+  order: OrderRequest,
+  r: PlacementResult,
+  pd: number,
+  qd: number,
+  oneWay?: boolean,
+): PlacementNotice {
   const what =
     (oneWay ?? oneWayOnly(order))
       ? `${order.side === 1 ? 'Buy' : 'Sell'} ${order.qty} ${order.symbol}${order.position_action === 2 ? ' (close)' : order.reduce_only === true ? ' (reduce-only)' : ''}`
@@ -37,7 +43,10 @@ export function placementNotice(order: OrderRequest, r: PlacementResult, pd: num
     case 5:
       return { kind: 'warn', text: `Order rejected by the venue, nothing filled. ${what}.` };
     case 6:
-      return { kind: 'warn', text: `${expiredReason(tif, filled > 0)}. ${what}${fills ? `: ${fills}` : ', nothing filled'}.` };
+      return {
+        kind: 'warn',
+        text: `${expiredReason(tif, filled > 0)}. ${what}${fills ? `: ${fills}` : ', nothing filled'}.`,
+      };
     default:
       return { kind: 'warn', text: `${what}: status ${r.status}${fills ? `, ${fills}` : ''}` };
   }

@@ -54,7 +54,14 @@ export const LIQUIDATION_RANGE = 1;
  * (0 in the first tier); NaN when there is none within LIQUIDATION_RANGE of the entry (a long
  * at or below 0, a short at or above twice the entry) or the input is nonsense.
  */
-export function liquidationPrice(long: boolean, qty: number, entry: number, walletBacking: number, mmr: number, cum = 0): number {
+export function liquidationPrice(
+  long: boolean,
+  qty: number,
+  entry: number,
+  walletBacking: number,
+  mmr: number,
+  cum = 0,
+): number {
   const s = long ? 1 : -1;
   const denom = qty * mmr - s * qty;
   if (!(qty > 0) || !(entry > 0) || denom === 0) return NaN;
@@ -64,7 +71,17 @@ export function liquidationPrice(long: boolean, qty: number, entry: number, wall
 }
 
 /** The fields of a position record that crossBacking() reads. */
-export type BackingPosition = Pick<PositionRecord, 'symbol' | 'position_side' | 'margin_mode' | 'quantity' | 'entry_price' | 'mark_price' | 'maintenance_margin_rate' | 'margin'>;
+export type BackingPosition = Pick<
+  PositionRecord,
+  | 'symbol'
+  | 'position_side'
+  | 'margin_mode'
+  | 'quantity'
+  | 'entry_price'
+  | 'mark_price'
+  | 'maintenance_margin_rate'
+  | 'margin'
+>;
 
 /**
  * WB - TMM1 + UPNL1 for a cross position: the wallet less every isolated position's margin,
@@ -72,7 +89,12 @@ export type BackingPosition = Pick<PositionRecord, 'symbol' | 'position_side' | 
  * (the record's mark when the live one is unknown). `isThis` picks the position the order
  * adds to, which the formula counts through its own quantity instead.
  */
-export function crossBacking(wallet: number, positions: readonly BackingPosition[], isThis: (p: BackingPosition) => boolean, markOf: (symbol: string) => number | undefined): number {
+export function crossBacking(
+  wallet: number,
+  positions: readonly BackingPosition[],
+  isThis: (p: BackingPosition) => boolean,
+  markOf: (symbol: string) => number | undefined,
+): number {
   let backing = wallet;
   for (const p of positions) {
     if (p.quantity === 0) continue;

@@ -44,7 +44,9 @@ export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldP
             inputMode="numeric"
             value={f.pct === 0 ? '' : String(f.pct)}
             placeholder={pctOf}
-            onChange={(e) => a.set({ pct: Math.max(0, Math.min(100, Number(e.target.value.replace(/[^\d.]/g, '')) || 0)) })}
+            onChange={(e) =>
+              a.set({ pct: Math.max(0, Math.min(100, Number(e.target.value.replace(/[^\d.]/g, '')) || 0)) })
+            }
           />
         )}
         <span className="unit">
@@ -52,7 +54,11 @@ export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldP
             className={`link${pctMode ? ' pct-on' : ''}`}
             type="button"
             aria-label="Size unit"
-            title={pctMode ? `Size is a percentage (${pctOf}): click for a quantity in ${base}` : 'Switch between a quantity and a percentage'}
+            title={
+              pctMode
+                ? `Size is a percentage (${pctOf}): click for a quantity in ${base}`
+                : 'Switch between a quantity and a percentage'
+            }
             onClick={() => a.set({ sizeMode: f.sizeMode === 'qty' ? 'pct' : 'qty' })}
           >
             {f.sizeMode === 'qty' ? base : '%'} ⇄
@@ -77,7 +83,12 @@ export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldP
         />
         <div className="pct-marks">
           {[25, 50, 75, 100].map((p) => (
-            <button key={p} type="button" onClick={() => a.set({ sizeMode: 'pct', pct: p })} className={f.sizeMode === 'pct' && f.pct === p ? 'active' : ''}>
+            <button
+              key={p}
+              type="button"
+              onClick={() => a.set({ sizeMode: 'pct', pct: p })}
+              className={f.sizeMode === 'pct' && f.pct === p ? 'active' : ''}
+            >
               {p}%
             </button>
           ))}
@@ -88,10 +99,16 @@ export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldP
           <span className="pct-badge">
             {f.pct}% {pctOf.slice(2)}
           </span>{' '}
-          ≈ <b>{buy.qty || '0'}</b> {base} {buy.label.toLowerCase()} · <b>{sell.qty || '0'}</b> {base} {sell.label.toLowerCase()}
-          {fut && capOf(maxQty) < Infinity && (buy.qty === maxOnStep(maxQty, fut.qty_step) || sell.qty === maxOnStep(maxQty, fut.qty_step)) && (
-            <span className="warn-text"> (capped at the pair's maximum of {maxQty} {base} per order)</span>
-          )}
+          ≈ <b>{buy.qty || '0'}</b> {base} {buy.label.toLowerCase()} · <b>{sell.qty || '0'}</b> {base}{' '}
+          {sell.label.toLowerCase()}
+          {fut &&
+            capOf(maxQty) < Infinity &&
+            (buy.qty === maxOnStep(maxQty, fut.qty_step) || sell.qty === maxOnStep(maxQty, fut.qty_step)) && (
+              <span className="warn-text">
+                {' '}
+                (capped at the pair's maximum of {maxQty} {base} per order)
+              </span>
+            )}
         </div>
       )}
     </>

@@ -18,7 +18,15 @@ export interface ConfirmBarProps {
   onCancel(): void;
 }
 
-export function ConfirmBar({ text, action, dismiss = 'Cancel', busy = false, testId, onConfirm, onCancel }: ConfirmBarProps) {
+export function ConfirmBar({
+  text,
+  action,
+  dismiss = 'Cancel',
+  busy = false,
+  testId,
+  onConfirm,
+  onCancel,
+}: ConfirmBarProps) {
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => cancel.current?.focus(), []);
   return (

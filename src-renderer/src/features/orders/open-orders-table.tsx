@@ -28,7 +28,9 @@ export function OpenOrdersTable() {
     try {
       await s.orders.getState().actions.cancel(o);
     } catch (e) {
-      s.toasts.getState().actions.push({ kind: 'error', title: `Cancel ${o.symbol} #${o.id} refused`, body: errorText(e) });
+      s.toasts
+        .getState()
+        .actions.push({ kind: 'error', title: `Cancel ${o.symbol} #${o.id} refused`, body: errorText(e) });
     } finally {
       setBusy(null);
     }
@@ -54,18 +56,34 @@ export function OpenOrdersTable() {
     { head: 'Price', headClass: 'num', cls: 'num', cell: ({ o, pd }) => (o.type === 1 ? fmt(o.price, pd) : 'Market') },
     { head: 'Amount', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.qty, qd) },
     { head: 'Filled', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.filled_qty, qd) },
-    { head: 'Margin', headClass: 'num', cls: 'num dim', cell: ({ o }) => `${o.margin_mode === 1 ? 'Iso' : 'Cross'} ${o.leverage}x` },
+    {
+      head: 'Margin',
+      headClass: 'num',
+      cls: 'num dim',
+      cell: ({ o }) => `${o.margin_mode === 1 ? 'Iso' : 'Cross'} ${o.leverage}x`,
+    },
     { head: 'Client ID', cls: 'dim', cell: ({ o }) => o.client_order_id },
     {
       head: (
-        <button ref={cancelAllButton} className="btn-small" disabled={orders.length === 0 || busy !== null} aria-expanded={confirmAll} onClick={() => setConfirmAll(true)}>
+        <button
+          ref={cancelAllButton}
+          className="btn-small"
+          disabled={orders.length === 0 || busy !== null}
+          aria-expanded={confirmAll}
+          onClick={() => setConfirmAll(true)}
+        >
           {busy === 'all' ? '…' : 'Cancel all…'}
         </button>
       ),
       headClass: 'num actions',
       cls: 'num actions',
       cell: ({ o }) => (
-        <button className="btn-small" disabled={busy !== null} onClick={() => void cancel(o)} aria-label={`Cancel order ${o.id}`}>
+        <button
+          className="btn-small"
+          disabled={busy !== null}
+          onClick={() => void cancel(o)}
+          aria-label={`Cancel order ${o.id}`}
+        >
           {busy === o.id ? '…' : 'Cancel'}
         </button>
       ),

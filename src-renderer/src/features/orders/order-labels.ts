@@ -18,8 +18,12 @@ export const TYPE_NAMES: Record<number, string> = { 1: 'Limit', 2: 'Market' };
  * position depends on that position, so the order is named by its side: "Buy", "Sell (close)",
  * "Sell (reduce-only)".
  */
-export function directionName(o: Pick<OrderRecord, 'side' | 'position_side' | 'position_action'> & { reduce_only?: boolean }, oneWay = false): string {
-  if (oneWay) return `${o.side === 1 ? 'Buy' : 'Sell'}${o.position_action === 2 ? ' (close)' : o.reduce_only === true ? ' (reduce-only)' : ''}`;
+export function directionName(
+  o: Pick<OrderRecord, 'side' | 'position_side' | 'position_action'> & { reduce_only?: boolean },
+  oneWay = false,
+): string {
+  if (oneWay)
+    return `${o.side === 1 ? 'Buy' : 'Sell'}${o.position_action === 2 ? ' (close)' : o.reduce_only === true ? ' (reduce-only)' : ''}`;
   return `${o.position_action === 1 ? 'Open' : 'Close'} ${o.position_side === 1 ? 'long' : 'short'}`;
 }
 
@@ -28,7 +32,9 @@ export function directionName(o: Pick<OrderRecord, 'side' | 'position_side' | 'p
  * hedge mode refuses for its position side and action (a sell that opens side 1, a buy that
  * closes it). Such a request the API accepted was one-way; the others read as hedge orders.
  */
-export function oneWayOnly(o: Pick<OrderRecord, 'side' | 'position_side' | 'position_action'> & { reduce_only?: boolean }): boolean {
+export function oneWayOnly(
+  o: Pick<OrderRecord, 'side' | 'position_side' | 'position_action'> & { reduce_only?: boolean },
+): boolean {
   // one-way mode only takes position_side 1
   if (o.position_side !== 1) return false;
   if (o.reduce_only === true) return true;

@@ -18,6 +18,11 @@ export function closeOrder(p: PositionRecord, qtyDecimals: number, oneWay: boole
   };
 }
 
-export function closePosition(api: RestClient, p: PositionRecord, qtyDecimals: number, oneWay: boolean): Promise<PlacementResult> {
+export function closePosition(
+  api: RestClient,
+  p: PositionRecord,
+  qtyDecimals: number,
+  oneWay: boolean,
+): Promise<PlacementResult> {
   return api.placeOrder(closeOrder(p, qtyDecimals, oneWay));
 }

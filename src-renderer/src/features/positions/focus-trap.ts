@@ -2,7 +2,8 @@
 // moved the focus; it then prevents the browser's own move.
 import { trapIndex } from './focus-order.ts';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export function trapTab(root: HTMLElement, e: { key: string; shiftKey: boolean; preventDefault(): void }): boolean {
   if (e.key !== 'Tab') return false;

@@ -36,9 +36,17 @@ function sortPositions(list: PositionRecord[]): PositionRecord[] {
 
 /** Triggers carried by a record, when the server adds them to it. */
 function triggersOf(r: PositionRecord): TpSl | null {
-  const x = r as PositionRecord & { take_profit_price?: string | null; stop_loss_price?: string | null; working_type?: number };
+  const x = r as PositionRecord & {
+    take_profit_price?: string | null;
+    stop_loss_price?: string | null;
+    working_type?: number;
+  };
   if (x.take_profit_price === undefined && x.stop_loss_price === undefined) return null;
-  return { takeProfit: x.take_profit_price ?? null, stopLoss: x.stop_loss_price ?? null, workingType: x.working_type ?? 1 };
+  return {
+    takeProfit: x.take_profit_price ?? null,
+    stopLoss: x.stop_loss_price ?? null,
+    workingType: x.working_type ?? 1,
+  };
 }
 
 export function createPositionsStore(api: RestClient) {
@@ -84,7 +92,12 @@ export function createPositionsStore(api: RestClient) {
       async setTpSl(body) {
         const r = await api.setTpSl(body);
         const k = positionKey(body.symbol, body.position_side);
-        set({ tpsl: { ...get().tpsl, [k]: { takeProfit: r.take_profit_price, stopLoss: r.stop_loss_price, workingType: r.working_type } } });
+        set({
+          tpsl: {
+            ...get().tpsl,
+            [k]: { takeProfit: r.take_profit_price, stopLoss: r.stop_loss_price, workingType: r.working_type },
+          },
+        });
         const { take_profit_price: _tp, stop_loss_price: _sl, working_type: _wt, ...record } = r;
         get().actions.apply(record as PositionRecord);
       },

@@ -74,7 +74,10 @@ export function PositionsTable() {
         fail(`Close ${p.symbol} refused`, e);
       }
     }
-    await s.positions.getState().actions.refresh().catch(() => {});
+    await s.positions
+      .getState()
+      .actions.refresh()
+      .catch(() => {});
     setBusy(null);
   };
 
@@ -99,11 +102,22 @@ export function PositionsTable() {
         </>
       ),
     },
-    { head: 'Size', headClass: 'num', cls: ({ long }) => `num ${long ? 'up' : 'down'}`, attrs: () => ({ 'data-testid': 'position-size' }), cell: ({ size, qd }) => fmt(size, qd) },
+    {
+      head: 'Size',
+      headClass: 'num',
+      cls: ({ long }) => `num ${long ? 'up' : 'down'}`,
+      attrs: () => ({ 'data-testid': 'position-size' }),
+      cell: ({ size, qd }) => fmt(size, qd),
+    },
     { head: 'Entry', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.entry_price, pd) },
     { head: 'Break-even', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.break_even_price, pd) },
     { head: 'Mark', headClass: 'num', cls: 'num', cell: ({ p, mark, pd }) => fmt(mark ?? p.mark_price, pd) },
-    { head: 'Liq. price', headClass: 'num', cls: 'num warn', cell: ({ p, pd }) => (p.liquidation_price > 0 ? fmt(p.liquidation_price, pd) : '—') },
+    {
+      head: 'Liq. price',
+      headClass: 'num',
+      cls: 'num warn',
+      cell: ({ p, pd }) => (p.liquidation_price > 0 ? fmt(p.liquidation_price, pd) : '—'),
+    },
     { head: 'Margin ratio', headClass: 'num', cls: 'num', cell: ({ p }) => fmtPct(p.margin_ratio, 2) },
     { head: 'Margin', headClass: 'num', cls: 'num', cell: ({ p }) => fmt(p.margin, 2) },
     {
@@ -119,7 +133,8 @@ export function PositionsTable() {
       cls: 'num',
       cell: ({ p, pd, name, tpsl: t }) => (
         <>
-          <span className="up">{t?.takeProfit ? fmt(t.takeProfit, pd) : '—'}</span> / <span className="down">{t?.stopLoss ? fmt(t.stopLoss, pd) : '—'}</span>
+          <span className="up">{t?.takeProfit ? fmt(t.takeProfit, pd) : '—'}</span> /{' '}
+          <span className="down">{t?.stopLoss ? fmt(t.stopLoss, pd) : '—'}</span>
           <button className="btn-small ghost" onClick={() => editTpSl(p)} aria-label={`TP/SL ${p.symbol} ${name}`}>
             ✎
           </button>
@@ -128,14 +143,25 @@ export function PositionsTable() {
     },
     {
       head: (
-        <button ref={closeAllButton} className="btn-small" disabled={positions.length === 0 || busy !== null} aria-expanded={confirmAll} onClick={() => setConfirmAll(true)}>
+        <button
+          ref={closeAllButton}
+          className="btn-small"
+          disabled={positions.length === 0 || busy !== null}
+          aria-expanded={confirmAll}
+          onClick={() => setConfirmAll(true)}
+        >
           {busy === 'all' ? '…' : 'Close all…'}
         </button>
       ),
       headClass: 'num actions',
       cls: 'num actions',
       cell: ({ p, k, name }) => (
-        <button className="btn-small" disabled={busy !== null} onClick={() => void close(p)} aria-label={`Close ${p.symbol} ${name}`}>
+        <button
+          className="btn-small"
+          disabled={busy !== null}
+          onClick={() => void close(p)}
+          aria-label={`Close ${p.symbol} ${name}`}
+        >
           {busy === k ? '…' : 'Close'}
         </button>
       ),
@@ -167,7 +193,10 @@ export function PositionsTable() {
         columns={columns}
         rows={rows}
         rowKey={(r) => r.k}
-        rowAttrs={(r) => ({ 'data-testid': `position-row-${r.p.symbol}-${r.p.position_side}`, 'data-direction': r.name })}
+        rowAttrs={(r) => ({
+          'data-testid': `position-row-${r.p.symbol}-${r.p.position_side}`,
+          'data-direction': r.name,
+        })}
         empty={<p className="empty">No open positions.</p>}
       />
       {editing && overlay === 'tpsl' && (

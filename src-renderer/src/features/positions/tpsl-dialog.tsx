@@ -21,7 +21,8 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
   const s = useServices();
   const key = positionKey(position.symbol, position.position_side);
   // the live record (entry and size move with fills); the one clicked once it is gone
-  const p = useSel(s.positions, (x) => x.positions.find((r) => positionKey(r.symbol, r.position_side) === key)) ?? position;
+  const p =
+    useSel(s.positions, (x) => x.positions.find((r) => positionKey(r.symbol, r.position_side) === key)) ?? position;
   const { pd } = useDecimals()(p.symbol);
   const current = useSel(s.positions, (x) => x.tpsl[key]);
   const mark = useSel(s.tickers, (x) => x.tickers[p.symbol]?.mark ?? p.mark_price);
@@ -109,11 +110,19 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
           </span>
         </h3>
         <p className="muted small">
-          Entry {fmt(p.entry_price, pd)} · Mark {fmt(mark, pd)} · the whole position closes at market when the trigger is reached.
+          Entry {fmt(p.entry_price, pd)} · Mark {fmt(mark, pd)} · the whole position closes at market when the trigger
+          is reached.
         </p>
         <label className="field">
           <span className="field-label">Take profit</span>
-          <input ref={first} aria-label="Take profit price" inputMode="decimal" value={tp} placeholder={d.long ? 'above mark' : 'below mark'} onChange={(e) => (setTp(e.target.value), setError(null))} />
+          <input
+            ref={first}
+            aria-label="Take profit price"
+            inputMode="decimal"
+            value={tp}
+            placeholder={d.long ? 'above mark' : 'below mark'}
+            onChange={(e) => (setTp(e.target.value), setError(null))}
+          />
           <span className="unit">
             <button type="button" className="link" onClick={() => (setTp(''), setError(null))}>
               clear
@@ -129,7 +138,13 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
         </p>
         <label className="field">
           <span className="field-label">Stop loss</span>
-          <input aria-label="Stop loss price" inputMode="decimal" value={sl} placeholder={d.long ? 'below mark' : 'above mark'} onChange={(e) => (setSl(e.target.value), setError(null))} />
+          <input
+            aria-label="Stop loss price"
+            inputMode="decimal"
+            value={sl}
+            placeholder={d.long ? 'below mark' : 'above mark'}
+            onChange={(e) => (setSl(e.target.value), setError(null))}
+          />
           <span className="unit">
             <button type="button" className="link" onClick={() => (setSl(''), setError(null))}>
               clear
@@ -146,7 +161,13 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
         <div className="seg" role="group" aria-label="Trigger price">
           <span className="muted small">Trigger on</span>
           {([1, 2] as const).map((w) => (
-            <button key={w} type="button" className={working === w ? 'active' : ''} aria-pressed={working === w} onClick={() => (setWorking(w), setError(null))}>
+            <button
+              key={w}
+              type="button"
+              className={working === w ? 'active' : ''}
+              aria-pressed={working === w}
+              onClick={() => (setWorking(w), setError(null))}
+            >
               {w === 1 ? 'Mark price' : 'Last price'}
             </button>
           ))}

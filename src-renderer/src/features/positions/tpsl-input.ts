@@ -8,14 +8,21 @@ import type { PositionDirection } from './position-direction.ts';
 
 export const TRIGGER_NOT_A_NUMBER = 'use digits and a decimal point, e.g. 99000.5 (thousands separators are fine)';
 
-export type TriggerPrices = { ok: true; take_profit_price: string | null; stop_loss_price: string | null } | { ok: false; error: string };
+export type TriggerPrices =
+  { ok: true; take_profit_price: string | null; stop_loss_price: string | null } | { ok: false; error: string };
 
 export function triggerPrices(tp: string, sl: string): TriggerPrices {
   const t = parseDecimalInput(tp);
   const s = parseDecimalInput(sl);
-  if (t.kind === 'invalid') return { ok: false, error: `Take profit "${t.text}" is not a price: ${TRIGGER_NOT_A_NUMBER}.` };
-  if (s.kind === 'invalid') return { ok: false, error: `Stop loss "${s.text}" is not a price: ${TRIGGER_NOT_A_NUMBER}.` };
-  return { ok: true, take_profit_price: t.kind === 'ok' ? t.value : null, stop_loss_price: s.kind === 'ok' ? s.value : null };
+  if (t.kind === 'invalid')
+    return { ok: false, error: `Take profit "${t.text}" is not a price: ${TRIGGER_NOT_A_NUMBER}.` };
+  if (s.kind === 'invalid')
+    return { ok: false, error: `Stop loss "${s.text}" is not a price: ${TRIGGER_NOT_A_NUMBER}.` };
+  return {
+    ok: true,
+    take_profit_price: t.kind === 'ok' ? t.value : null,
+    stop_loss_price: s.kind === 'ok' ? s.value : null,
+  };
 }
 
 /** PnL realised if the whole position closed at the typed price; NaN when it is not a price above 0. */

@@ -37,7 +37,13 @@ export function ReplayBanner() {
     });
   };
   return (
-    <div className={`replay-banner ${state}`} data-testid="replay-banner" role="region" aria-label="Replay controls" data-state={state}>
+    <div
+      className={`replay-banner ${state}`}
+      data-testid="replay-banner"
+      role="region"
+      aria-label="Replay controls"
+      data-state={state}
+    >
       <span className="replay-tag" title="This is a replay of historical market data, not the live market">
         REPLAY
       </span>
@@ -58,7 +64,13 @@ export function ReplayBanner() {
         </span>
       )}
       <span className={`replay-state ${state}`} data-testid="replay-state">
-        {state === 'playing' ? `▶ ${speedLabel(status.speed)}` : state === 'paused' ? `❚❚ paused · ${speedLabel(status.speed)}` : state === 'lockstep' ? 'lockstep' : 'finished'}
+        {state === 'playing'
+          ? `▶ ${speedLabel(status.speed)}`
+          : state === 'paused'
+            ? `❚❚ paused · ${speedLabel(status.speed)}`
+            : state === 'lockstep'
+              ? 'lockstep'
+              : 'finished'}
       </span>
       <span className="replay-controls">
         <button
@@ -78,7 +90,9 @@ export function ReplayBanner() {
           value={SPEED_PRESETS.includes(status.speed as (typeof SPEED_PRESETS)[number]) ? String(status.speed) : ''}
           onChange={(e) => void actions.control({ action: 'speed', speed: Number(e.target.value) })}
         >
-          {!SPEED_PRESETS.includes(status.speed as (typeof SPEED_PRESETS)[number]) && <option value="">{speedLabel(status.speed)}</option>}
+          {!SPEED_PRESETS.includes(status.speed as (typeof SPEED_PRESETS)[number]) && (
+            <option value="">{speedLabel(status.speed)}</option>
+          )}
           {SPEED_PRESETS.map((p) => (
             <option key={p} value={p}>
               {speedLabel(p)}
@@ -127,13 +141,21 @@ export function ReplayBanner() {
         </span>
       )}
       <span className="replay-right">
-        <button className="rb" title="Session report (Shift+R)" onClick={() => s.workspace.getState().actions.setTab('replay-report')}>
+        <button
+          className="rb"
+          title="Session report (Shift+R)"
+          onClick={() => s.workspace.getState().actions.setTab('replay-report')}
+        >
           Report
         </button>
         <button
           className="rb live"
           disabled={!status.live_url}
-          title={status.live_url ? 'Back to the live market (the replay keeps its state)' : 'This replay was started on its own (command line): there is no live screen to go back to'}
+          title={
+            status.live_url
+              ? 'Back to the live market (the replay keeps its state)'
+              : 'This replay was started on its own (command line): there is no live screen to go back to'
+          }
           onClick={() => status.live_url && window.location.assign(status.live_url)}
         >
           Back to live

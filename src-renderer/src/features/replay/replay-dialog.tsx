@@ -9,7 +9,15 @@ import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
 import type { DatasetView } from '../data/data-view.ts';
-import { checkReplayForm, commonSpan, replayableSymbols, SPEED_PRESETS, utcMinute, type ReplayForm, type ReplayStatusView } from './replay-view.ts';
+import {
+  checkReplayForm,
+  commonSpan,
+  replayableSymbols,
+  SPEED_PRESETS,
+  utcMinute,
+  type ReplayForm,
+  type ReplayStatusView,
+} from './replay-view.ts';
 import './replay.css';
 
 export function ReplayDialog() {
@@ -35,7 +43,14 @@ function ReplayBody() {
   const base = s.api.baseUrl;
   const [datasets, setDatasets] = useState<DatasetView[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [form, setForm] = useState<ReplayForm>({ symbols: [], start: '', end: '', speed: '60', balance: '10000', queueModel: 'probabilistic' });
+  const [form, setForm] = useState<ReplayForm>({
+    symbols: [],
+    start: '',
+    end: '',
+    speed: '60',
+    balance: '10000',
+    queueModel: 'probabilistic',
+  });
   const [errors, setErrors] = useState<Partial<Record<keyof ReplayForm, string>>>({});
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
@@ -123,8 +138,8 @@ function ReplayBody() {
       }}
     >
       <p className="muted small">
-        Plays stored market history through a venue of its own: its own accounts, orders and records, apart from the live
-        market, which keeps running. Your orders fill as the history trades through their prices. Times are UTC.
+        Plays stored market history through a venue of its own: its own accounts, orders and records, apart from the
+        live market, which keeps running. Your orders fill as the history trades through their prices. Times are UTC.
       </p>
       {running.length > 0 && (
         <fieldset data-testid="replay-running">
@@ -139,7 +154,12 @@ function ReplayBody() {
                     <button type="button" className="btn-small" onClick={() => window.location.assign(r.login_url)}>
                       Open
                     </button>{' '}
-                    <button type="button" className="btn-small danger" aria-label={`Close replay ${r.id}`} onClick={() => void close(r.id)}>
+                    <button
+                      type="button"
+                      className="btn-small danger"
+                      aria-label={`Close replay ${r.id}`}
+                      onClick={() => void close(r.id)}
+                    >
                       Close
                     </button>
                   </td>
@@ -176,7 +196,12 @@ function ReplayBody() {
               {cov.map((c) => (
                 <tr key={c.symbol}>
                   <td>
-                    <input type="checkbox" aria-label={`Replay ${c.symbol}`} checked={form.symbols.includes(c.symbol)} onChange={() => toggle(c.symbol)} />
+                    <input
+                      type="checkbox"
+                      aria-label={`Replay ${c.symbol}`}
+                      checked={form.symbols.includes(c.symbol)}
+                      onChange={() => toggle(c.symbol)}
+                    />
                   </td>
                   <td className="sym">{c.symbol}</td>
                   <td>
@@ -193,17 +218,35 @@ function ReplayBody() {
       <div className="replay-fields">
         <label className="rf">
           <span>Start (UTC)</span>
-          <input aria-label="Start" placeholder="2021-05-16 00:00" value={form.start} onChange={field('start')} aria-invalid={!!errors.start} />
+          <input
+            aria-label="Start"
+            placeholder="2021-05-16 00:00"
+            value={form.start}
+            onChange={field('start')}
+            aria-invalid={!!errors.start}
+          />
         </label>
         <FieldError text={errors.start} />
         <label className="rf">
           <span>End (UTC)</span>
-          <input aria-label="End" placeholder={span ? `end of data (${utcMinute(span.end)})` : 'end of data'} value={form.end} onChange={field('end')} aria-invalid={!!errors.end} />
+          <input
+            aria-label="End"
+            placeholder={span ? `end of data (${utcMinute(span.end)})` : 'end of data'}
+            value={form.end}
+            onChange={field('end')}
+            aria-invalid={!!errors.end}
+          />
         </label>
         <FieldError text={errors.end} />
         <label className="rf">
           <span>Speed</span>
-          <input aria-label="Speed" list="replay-speeds" value={form.speed} onChange={field('speed')} aria-invalid={!!errors.speed} />
+          <input
+            aria-label="Speed"
+            list="replay-speeds"
+            value={form.speed}
+            onChange={field('speed')}
+            aria-invalid={!!errors.speed}
+          />
           <span className="unit">x</span>
         </label>
         <datalist id="replay-speeds">
@@ -214,31 +257,58 @@ function ReplayBody() {
         <FieldError text={errors.speed} />
         <label className="rf">
           <span>Starting balance</span>
-          <input aria-label="Starting balance" value={form.balance} onChange={field('balance')} aria-invalid={!!errors.balance} />
+          <input
+            aria-label="Starting balance"
+            value={form.balance}
+            onChange={field('balance')}
+            aria-invalid={!!errors.balance}
+          />
           <span className="unit">USDT</span>
         </label>
         <FieldError text={errors.balance} />
         <label className="rf">
           <span>Order latency</span>
-          <input aria-label="Order latency" placeholder="0" value={form.orderLatency ?? ''} onChange={field('orderLatency')} aria-invalid={!!errors.orderLatency} />
+          <input
+            aria-label="Order latency"
+            placeholder="0"
+            value={form.orderLatency ?? ''}
+            onChange={field('orderLatency')}
+            aria-invalid={!!errors.orderLatency}
+          />
           <span className="unit">ms</span>
         </label>
         <FieldError text={errors.orderLatency} />
         <label className="rf">
           <span>Response latency</span>
-          <input aria-label="Response latency" placeholder="0" value={form.responseLatency ?? ''} onChange={field('responseLatency')} aria-invalid={!!errors.responseLatency} />
+          <input
+            aria-label="Response latency"
+            placeholder="0"
+            value={form.responseLatency ?? ''}
+            onChange={field('responseLatency')}
+            aria-invalid={!!errors.responseLatency}
+          />
           <span className="unit">ms</span>
         </label>
         <FieldError text={errors.responseLatency} />
         <label className="rf">
           <span>Market-data latency</span>
-          <input aria-label="Market-data latency" placeholder="0" value={form.dataLatency ?? ''} onChange={field('dataLatency')} aria-invalid={!!errors.dataLatency} />
+          <input
+            aria-label="Market-data latency"
+            placeholder="0"
+            value={form.dataLatency ?? ''}
+            onChange={field('dataLatency')}
+            aria-invalid={!!errors.dataLatency}
+          />
           <span className="unit">ms</span>
         </label>
         <FieldError text={errors.dataLatency} />
         <label className="rf">
           <span>Queue model</span>
-          <select aria-label="Queue model" value={form.queueModel} onChange={(e) => setForm((f) => ({ ...f, queueModel: e.target.value as ReplayForm['queueModel'] }))}>
+          <select
+            aria-label="Queue model"
+            value={form.queueModel}
+            onChange={(e) => setForm((f) => ({ ...f, queueModel: e.target.value as ReplayForm['queueModel'] }))}
+          >
             <option value="probabilistic">Probabilistic (cancels split ahead / behind you)</option>
             <option value="pessimistic">Pessimistic (only trades move you up)</option>
           </select>
@@ -268,7 +338,11 @@ function ReplayBody() {
 
 /** GET /api/v1/replays' `data`: a list, or `{ replays: [...] }`. */
 function runningList(data: unknown): Started[] {
-  const list = Array.isArray(data) ? data : data && typeof data === 'object' && Array.isArray((data as { replays?: unknown }).replays) ? (data as { replays: unknown[] }).replays : [];
+  const list = Array.isArray(data)
+    ? data
+    : data && typeof data === 'object' && Array.isArray((data as { replays?: unknown }).replays)
+      ? (data as { replays: unknown[] }).replays
+      : [];
   return list.filter((r): r is Started => !!r && typeof r === 'object' && typeof (r as Started).url === 'string');
 }
 

@@ -4,7 +4,14 @@
 // downloads of GET /api/v1/replay/report. Refreshed every 2 s while the tab is open, since the
 // figures move with the replay.
 import { useEffect, useRef, useState } from 'react';
-import { ColorType, createChart, LineSeries, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import {
+  ColorType,
+  createChart,
+  LineSeries,
+  type IChartApi,
+  type ISeriesApi,
+  type UTCTimestamp,
+} from 'lightweight-charts';
 import { fmtPct, fmtSigned, fmtUsd } from '../../lib/format.ts';
 import { poll } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -19,7 +26,12 @@ class EquityChart {
   constructor(container: HTMLElement) {
     this.chart = createChart(container, {
       autoSize: true,
-      layout: { background: { type: ColorType.Solid, color: CHART_COLORS.background }, textColor: CHART_COLORS.text, fontSize: 11, attributionLogo: false },
+      layout: {
+        background: { type: ColorType.Solid, color: CHART_COLORS.background },
+        textColor: CHART_COLORS.text,
+        fontSize: 11,
+        attributionLogo: false,
+      },
       grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
       timeScale: { timeVisible: true, secondsVisible: false, borderColor: CHART_COLORS.border },
       rightPriceScale: { borderColor: CHART_COLORS.border },
@@ -68,7 +80,11 @@ export function ReplayReport() {
               <div className="rr-fig rr-account">
                 <dt>Account</dt>
                 <dd>
-                  <select aria-label="Report account" value={mine.user_id} onChange={(e) => setPicked(Number(e.target.value))}>
+                  <select
+                    aria-label="Report account"
+                    value={mine.user_id}
+                    onChange={(e) => setPicked(Number(e.target.value))}
+                  >
                     {report.map((r) => (
                       <option key={r.user_id} value={r.user_id}>
                         #{r.user_id}
@@ -82,13 +98,33 @@ export function ReplayReport() {
             <Fig label="Equity" id="equity" value={fmtUsd(mine.equity)} />
             <Fig label="Fills" id="fills" value={String(mine.fills)} />
             <Fig label="Volume" id="volume" value={fmtUsd(mine.volume)} />
-            <Fig label="Realized PnL" id="realized" value={fmtSigned(mine.realized_pnl, 2)} tone={Number(mine.realized_pnl)} />
-            <Fig label="Unrealized PnL" id="unrealized" value={fmtSigned(mine.unrealized_pnl, 2)} tone={Number(mine.unrealized_pnl)} />
+            <Fig
+              label="Realized PnL"
+              id="realized"
+              value={fmtSigned(mine.realized_pnl, 2)}
+              tone={Number(mine.realized_pnl)}
+            />
+            <Fig
+              label="Unrealized PnL"
+              id="unrealized"
+              value={fmtSigned(mine.unrealized_pnl, 2)}
+              tone={Number(mine.unrealized_pnl)}
+            />
             <Fig label="Fees" id="fees" value={fmtUsd(mine.fees)} />
             <Fig label="Funding" id="funding" value={fmtSigned(mine.funding, 2)} tone={Number(mine.funding)} />
-            <Fig label="Max drawdown" id="drawdown" value={`${fmtUsd(mine.max_drawdown)} (${fmtPct(mine.max_drawdown_ratio)})`} />
-            <Fig label="Time in market" id="time-in-market" value={`${fmtDuration(mine.time_in_market_ms)} (${fmtPct(mine.time_in_market_ratio, 0)})`} />
-            {mine.liquidations > 0 && <Fig label="Liquidations" id="liquidations" value={String(mine.liquidations)} tone={-1} />}
+            <Fig
+              label="Max drawdown"
+              id="drawdown"
+              value={`${fmtUsd(mine.max_drawdown)} (${fmtPct(mine.max_drawdown_ratio)})`}
+            />
+            <Fig
+              label="Time in market"
+              id="time-in-market"
+              value={`${fmtDuration(mine.time_in_market_ms)} (${fmtPct(mine.time_in_market_ratio, 0)})`}
+            />
+            {mine.liquidations > 0 && (
+              <Fig label="Liquidations" id="liquidations" value={String(mine.liquidations)} tone={-1} />
+            )}
           </dl>
         )}
         <div className="rr-links">

@@ -50,7 +50,13 @@ export function reportList(data: unknown): ReplayReportView[] {
 
 function isStatus(v: unknown): v is ReplayStatusView {
   const s = v as ReplayStatusView | null;
-  return !!s && typeof s === 'object' && Array.isArray(s.symbols) && typeof s.time === 'number' && typeof s.speed === 'number';
+  return (
+    !!s &&
+    typeof s === 'object' &&
+    Array.isArray(s.symbols) &&
+    typeof s.time === 'number' &&
+    typeof s.speed === 'number'
+  );
 }
 
 export function createReplayStore(api: RestClient, wall: () => number = Date.now) {
@@ -129,7 +135,11 @@ export function startReplayFeed(ws: WsClient, store: ReplayStore): () => void {
 }
 
 /** Historical time now: the last status projected at its speed while playing (not in lockstep), capped at its end. */
-export function replayNow(s: Pick<ReplayStatusView, 'time' | 'speed' | 'paused' | 'lockstep' | 'finished' | 'until'>, receivedAt: number, wall: number): number {
+export function replayNow(
+  s: Pick<ReplayStatusView, 'time' | 'speed' | 'paused' | 'lockstep' | 'finished' | 'until'>,
+  receivedAt: number,
+  wall: number,
+): number {
   if (s.paused || s.lockstep || s.finished) return s.time;
   return Math.min(s.until, s.time + Math.max(0, wall - receivedAt) * s.speed);
 }

@@ -84,7 +84,13 @@ export function parseUtc(text: string): number | null {
   const t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
   const back = new Date(t);
   // Date.UTC rolls 2021-02-30 over to March: a day or time that does not exist is refused
-  if (back.getUTCDate() !== Number(d) || back.getUTCHours() !== Number(h) || back.getUTCMinutes() !== Number(mi) || Number(s) > 59) return null;
+  if (
+    back.getUTCDate() !== Number(d) ||
+    back.getUTCHours() !== Number(h) ||
+    back.getUTCMinutes() !== Number(mi) ||
+    Number(s) > 59
+  )
+    return null;
   return t;
 }
 
@@ -130,7 +136,10 @@ export const MIN_REPLAY_SPEED = 0.1;
 export const MAX_REPLAY_SPEED = 10_000;
 
 /** The span all `symbols` cover together, or null when they do not overlap. */
-export function commonSpan(cov: readonly SymbolCoverage[], symbols: readonly string[]): { first: number; end: number } | null {
+export function commonSpan(
+  cov: readonly SymbolCoverage[],
+  symbols: readonly string[],
+): { first: number; end: number } | null {
   let first = -Infinity;
   let end = Infinity;
   for (const s of symbols) {
@@ -154,20 +163,24 @@ export function checkReplayForm(
   const errors: Partial<Record<keyof ReplayForm, string>> = {};
   const span = commonSpan(cov, form.symbols);
   if (form.symbols.length === 0) errors.symbols = 'Pick at least one symbol.';
-  else if (span === null) errors.symbols = `The data of ${form.symbols.join(' and ')} do not overlap in time: pick symbols with a common span.`;
+  else if (span === null)
+    errors.symbols = `The data of ${form.symbols.join(' and ')} do not overlap in time: pick symbols with a common span.`;
   const start = parseUtc(form.start);
   const end = form.end.trim() === '' ? null : parseUtc(form.end);
   if (start === null) errors.start = 'Start must be a UTC time like 2021-05-16 00:00.';
   else if (span && (start < span.first || start >= span.end))
     errors.start = `Start is outside the data: it must be from ${utcMinute(span.first)} to before ${utcMinute(span.end)} UTC.`;
-  if (form.end.trim() !== '' && end === null) errors.end = 'End must be a UTC time like 2021-05-17 00:00, or empty for the end of the data.';
+  if (form.end.trim() !== '' && end === null)
+    errors.end = 'End must be a UTC time like 2021-05-17 00:00, or empty for the end of the data.';
   else if (end !== null && start !== null && end <= start) errors.end = 'End must be after the start.';
-  else if (end !== null && span && end > span.end) errors.end = `End is past the data: the data end at ${utcMinute(span.end)} UTC.`;
+  else if (end !== null && span && end > span.end)
+    errors.end = `End is past the data: the data end at ${utcMinute(span.end)} UTC.`;
   const speed = Number(form.speed);
   if (form.speed.trim() === '' || !Number.isFinite(speed) || speed < MIN_REPLAY_SPEED || speed > MAX_REPLAY_SPEED)
     errors.speed = `Speed must be a number from ${MIN_REPLAY_SPEED} to ${MAX_REPLAY_SPEED.toLocaleString('en-US')}.`;
   const balance = form.balance.trim();
-  if (!/^\d+(\.\d+)?$/.test(balance) || Number(balance) <= 0) errors.balance = 'Starting balance must be a positive amount of USDT, e.g. 10000.';
+  if (!/^\d+(\.\d+)?$/.test(balance) || Number(balance) <= 0)
+    errors.balance = 'Starting balance must be a positive amount of USDT, e.g. 10000.';
   const orderLatency = latencyMs(form.orderLatency);
   const dataLatency = latencyMs(form.dataLatency);
   const responseLatency = latencyMs(form.responseLatency);
@@ -179,7 +192,12 @@ export function checkReplayForm(
   return {
     ok: true,
     request: {
-      symbols: [...form.symbols], start: start!, until: end ?? span!.end, speed, balance, queue_model: form.queueModel,
+      symbols: [...form.symbols],
+      start: start!,
+      until: end ?? span!.end,
+      speed,
+      balance,
+      queue_model: form.queueModel,
       ...(orderLatency! > 0 ? { order_latency: orderLatency! } : {}),
       ...(dataLatency! > 0 ? { data_latency: dataLatency! } : {}),
       ...(responseLatency! > 0 ? { response_latency: responseLatency! } : {}),
@@ -215,7 +233,9 @@ export function progress(s: Pick<ReplayStatusView, 'start' | 'until' | 'time'>):
 }
 
 /** The banner's state word. */
-export function playState(s: Pick<ReplayStatusView, 'paused' | 'lockstep' | 'finished'>): 'finished' | 'lockstep' | 'paused' | 'playing' {
+export function playState(
+  s: Pick<ReplayStatusView, 'paused' | 'lockstep' | 'finished'>,
+): 'finished' | 'lockstep' | 'paused' | 'playing' {
   if (s.finished) return 'finished';
   if (s.lockstep) return 'lockstep';
   return s.paused ? 'paused' : 'playing';
@@ -225,7 +245,9 @@ export function playState(s: Pick<ReplayStatusView, 'paused' | 'lockstep' | 'fin
 export type ReplayReportView = ReplayAccountReport;
 
 /** Equity curve points for a line series: seconds, ascending, one point per second (the last wins). */
-export function equityPoints(curve: ReadonlyArray<readonly [number, string | number]>): Array<{ time: number; value: number }> {
+export function equityPoints(
+  curve: ReadonlyArray<readonly [number, string | number]>,
+): Array<{ time: number; value: number }> {
   const out: Array<{ time: number; value: number }> = [];
   for (const [t, v] of [...curve].sort((a, b) => a[0] - b[0])) {
     const time = Math.floor(t / 1000);

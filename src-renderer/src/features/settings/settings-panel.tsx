@@ -96,7 +96,9 @@ function SettingsBody() {
     const r = await st.actions.reset(amount.value);
     if (r) {
       s.account.getState().actions.apply(r);
-      await Promise.all([s.positions.getState().actions.refresh(), s.orders.getState().actions.refresh()]).catch(() => {});
+      await Promise.all([s.positions.getState().actions.refresh(), s.orders.getState().actions.refresh()]).catch(
+        () => {},
+      );
     }
   };
 
@@ -145,7 +147,13 @@ function SettingsBody() {
               </button>
             )}
             <p className="muted small">
-              Logged in {session.source === 'desktop' ? 'as the desktop account' : session.source === 'token' ? 'with the login link' : 'on this browser (with a login link used earlier)'}.
+              Logged in{' '}
+              {session.source === 'desktop'
+                ? 'as the desktop account'
+                : session.source === 'token'
+                  ? 'with the login link'
+                  : 'on this browser (with a login link used earlier)'}
+              .
               {session.source !== 'desktop' && (
                 <>
                   {' '}
@@ -175,7 +183,8 @@ function SettingsBody() {
           <code>{wsUrl()}</code>
         </div>
         <p className="muted small">
-          Signed requests: header X-API-KEY, query timestamp and signature (HMAC-SHA256 of the query plus the raw body). Reference:{' '}
+          Signed requests: header X-API-KEY, query timestamp and signature (HMAC-SHA256 of the query plus the raw body).
+          Reference:{' '}
           <a href={`${s.api.baseUrl}/docs`} target="_blank" rel="noreferrer">
             /docs
           </a>
@@ -189,7 +198,13 @@ function SettingsBody() {
           <p className="error small">{st.ipsError}</p>
         ) : (
           <>
-            <textarea aria-label="Whitelisted IPs" rows={4} value={ipsText} onChange={(e) => setIpsText(e.target.value)} spellCheck={false} />
+            <textarea
+              aria-label="Whitelisted IPs"
+              rows={4}
+              value={ipsText}
+              onChange={(e) => setIpsText(e.target.value)}
+              spellCheck={false}
+            />
             <p className="muted small">One IP per line. Loopback addresses always stay on the list.</p>
             <button
               className="btn-small"
@@ -211,7 +226,12 @@ function SettingsBody() {
 
       <section>
         <h3>Simulator</h3>
-        {replay && <p className="muted small">This venue replays history, there is no simulator: play, pause, speed, step and seek are in the replay banner.</p>}
+        {replay && (
+          <p className="muted small">
+            This venue replays history, there is no simulator: play, pause, speed, step and seek are in the replay
+            banner.
+          </p>
+        )}
         {!replay && st.simError && <p className="error small">{st.simError}</p>}
         {!replay && st.sim && (
           <>
@@ -244,7 +264,11 @@ function SettingsBody() {
                 Set
               </button>
               {SPEEDS.map((x) => (
-                <button key={x} className={`btn-small ${st.sim?.speed === x ? 'active' : ''}`} onClick={() => void applySpeed(x)}>
+                <button
+                  key={x}
+                  className={`btn-small ${st.sim?.speed === x ? 'active' : ''}`}
+                  onClick={() => void applySpeed(x)}
+                >
                   {x}x
                 </button>
               ))}
@@ -278,13 +302,17 @@ function SettingsBody() {
             ))}
           </div>
           {st.modeMessage && (
-            <p className={st.modeMessage.ok ? 'ok-text' : 'oe-error'} role={st.modeMessage.ok ? 'status' : 'alert'} data-testid="position-mode-message">
+            <p
+              className={st.modeMessage.ok ? 'ok-text' : 'oe-error'}
+              role={st.modeMessage.ok ? 'status' : 'alert'}
+              data-testid="position-mode-message"
+            >
               {st.modeMessage.text}
             </p>
           )}
           <p className="muted small">
-            Hedge: a long and a short per pair, each closed on its own. One-way: one net position per pair; a sell reduces a long. The mode can only change with no open position
-            and no open order.
+            Hedge: a long and a short per pair, each closed on its own. One-way: one net position per pair; a sell
+            reduces a long. The mode can only change with no open position and no open order.
           </p>
         </section>
       )}
@@ -306,7 +334,11 @@ function SettingsBody() {
           />
           <span className="muted">USDT</span>
           {!confirmReset && (
-            <button className="btn-small danger" disabled={st.busy || session.status !== 'ready' || !amountOk} onClick={() => setConfirmReset(true)}>
+            <button
+              className="btn-small danger"
+              disabled={st.busy || session.status !== 'ready' || !amountOk}
+              onClick={() => setConfirmReset(true)}
+            >
               Reset account…
             </button>
           )}
@@ -314,7 +346,8 @@ function SettingsBody() {
         {confirmReset && amount.kind === 'ok' && (
           <div className="confirm" data-testid="reset-confirm">
             <span>
-              Cancel every open order, close every position at the mark price and set the wallet to <b>{fmt(amount.n, 2)} USDT</b>? This cannot be undone.
+              Cancel every open order, close every position at the mark price and set the wallet to{' '}
+              <b>{fmt(amount.n, 2)} USDT</b>? This cannot be undone.
             </span>
             <button className="btn-small danger" disabled={st.busy} onClick={() => void reset()}>
               Reset
@@ -324,10 +357,15 @@ function SettingsBody() {
             </button>
           </div>
         )}
-        {amount.kind === 'invalid' && <p className="error small">Not an amount: use digits and a decimal point, e.g. 10000.</p>}
+        {amount.kind === 'invalid' && (
+          <p className="error small">Not an amount: use digits and a decimal point, e.g. 10000.</p>
+        )}
         <p className="muted small">
           Cancels every open order, closes every position at the mark price and sets the wallet to this balance
-          {depositsText !== '' && balance === null ? ` (pre-filled with the account's total deposits, ${fmt(deposits, 2)} USDT)` : ''}.
+          {depositsText !== '' && balance === null
+            ? ` (pre-filled with the account's total deposits, ${fmt(deposits, 2)} USDT)`
+            : ''}
+          .
         </p>
       </section>
     </div>

@@ -5,7 +5,12 @@
 // that reason is shown). A refused speed change is handed back to the panel, which keeps it
 // until the next edit: the 2 s refresh only clears a failed refresh (simError).
 import { createStore } from 'zustand/vanilla';
-import { PerpdeskApiError, type AccountSummary, type RestClient, type SimState } from '../../../../src-shared/sdk/rest-client.ts';
+import {
+  PerpdeskApiError,
+  type AccountSummary,
+  type RestClient,
+  type SimState,
+} from '../../../../src-shared/sdk/rest-client.ts';
 import { fmt } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 
@@ -47,7 +52,7 @@ function refusal(e: unknown): string {
 
 export function createSettingsStore(api: RestClient, opts: SettingsOptions = {}) {
   return createStore<SettingsState>()((set) => {
-    const run = async <T,>(what: string, fn: () => Promise<T>, okText: (r: T) => string): Promise<T | null> => {
+    const run = async <T>(what: string, fn: () => Promise<T>, okText: (r: T) => string): Promise<T | null> => {
       set({ busy: true, message: null });
       try {
         const r = await fn();
@@ -87,7 +92,11 @@ export function createSettingsStore(api: RestClient, opts: SettingsOptions = {})
           }
         },
         async saveWhitelist(ips) {
-          const r = await run('Whitelist', () => api.setWhitelist(ips), (x) => `Whitelist saved: ${x.ips.join(', ')}`);
+          const r = await run(
+            'Whitelist',
+            () => api.setWhitelist(ips),
+            (x) => `Whitelist saved: ${x.ips.join(', ')}`,
+          );
           if (r) set({ ips: r.ips });
         },
         async setSim(change) {
@@ -103,7 +112,13 @@ export function createSettingsStore(api: RestClient, opts: SettingsOptions = {})
           set({ busy: true, modeMessage: null });
           try {
             const r = await api.setPositionMode(mode);
-            set({ busy: false, modeMessage: { ok: true, text: `Position mode is now ${r.position_mode === 'hedge' ? 'hedge (a long and a short per pair)' : 'one-way (one net position per pair)'}` } });
+            set({
+              busy: false,
+              modeMessage: {
+                ok: true,
+                text: `Position mode is now ${r.position_mode === 'hedge' ? 'hedge (a long and a short per pair)' : 'one-way (one net position per pair)'}`,
+              },
+            });
           } catch (e) {
             set({ busy: false, modeMessage: { ok: false, text: `Position mode not changed: ${refusal(e)}` } });
             return false;
@@ -111,8 +126,18 @@ export function createSettingsStore(api: RestClient, opts: SettingsOptions = {})
           await Promise.resolve(opts.afterPositionMode?.()).catch(() => {});
           return true;
         },
-        reset: (balance) => run('Reset', () => api.resetAccount(balance.trim() === '' ? undefined : balance.trim()), (r) => `Paper account reset: wallet ${fmt(r.wallet_balance, 2)} USDT`),
-        regenerate: () => run('Regenerate', () => api.regenerateApiKey(), () => 'New API key and secret issued; the old ones no longer work'),
+        reset: (balance) =>
+          run(
+            'Reset',
+            () => api.resetAccount(balance.trim() === '' ? undefined : balance.trim()),
+            (r) => `Paper account reset: wallet ${fmt(r.wallet_balance, 2)} USDT`,
+          ),
+        regenerate: () =>
+          run(
+            'Regenerate',
+            () => api.regenerateApiKey(),
+            () => 'New API key and secret issued; the old ones no longer work',
+          ),
       },
     };
   });

@@ -27,7 +27,14 @@ export interface ToastsState {
   };
 }
 
-const TTL: Record<ToastKind, number> = { fill: 5000, liquidation: 12000, funding: 7000, error: 8000, success: 4000, info: 5000 };
+const TTL: Record<ToastKind, number> = {
+  fill: 5000,
+  liquidation: 12000,
+  funding: 7000,
+  error: 8000,
+  success: 4000,
+  info: 5000,
+};
 
 export function createToastsStore() {
   let next = 1;

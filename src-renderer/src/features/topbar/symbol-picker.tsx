@@ -34,7 +34,8 @@ export function SymbolPicker() {
   useEffect(() => {
     const away = (e: MouseEvent): void => {
       const t = e.target as Node;
-      if (panel.current && !panel.current.contains(t) && !(t as Element).closest?.('.symbol-button')) s.workspace.getState().actions.close();
+      if (panel.current && !panel.current.contains(t) && !(t as Element).closest?.('.symbol-button'))
+        s.workspace.getState().actions.close();
     };
     document.addEventListener('mousedown', away);
     return () => document.removeEventListener('mousedown', away);
@@ -46,7 +47,11 @@ export function SymbolPicker() {
   const sortTickers = useMemo(() => tickers, [sort]);
   const shown = useMemo(() => {
     const q = query.trim().toUpperCase();
-    const hits = entries.filter((e) => (q === '' || e.general.symbol.includes(q) || e.general.base_asset.includes(q)) && (tag === 'all' || e.tags.includes(tag)));
+    const hits = entries.filter(
+      (e) =>
+        (q === '' || e.general.symbol.includes(q) || e.general.base_asset.includes(q)) &&
+        (tag === 'all' || e.tags.includes(tag)),
+    );
     return sortEntries(hits, sort, sortTickers);
   }, [entries, query, tag, sort, sortTickers]);
   // the cursor starts on the current pair; a new search or filter starts it at the top
@@ -88,7 +93,13 @@ export function SymbolPicker() {
         />
         <div className="tabs" role="tablist" aria-label="Tag filter">
           {(['all', 'new', 'meme', 'innovation'] as const).map((t) => (
-            <button key={t} role="tab" aria-selected={tag === t} className={tag === t ? 'tab active' : 'tab'} onClick={() => setTag(t)}>
+            <button
+              key={t}
+              role="tab"
+              aria-selected={tag === t}
+              className={tag === t ? 'tab active' : 'tab'}
+              onClick={() => setTag(t)}
+            >
               {t === 'all' ? 'All' : t[0].toUpperCase() + t.slice(1)}
             </button>
           ))}
@@ -97,7 +108,8 @@ export function SymbolPicker() {
       {status === 'loading' && <p className="muted pad">Loading markets…</p>}
       {status === 'error' && (
         <p role="alert" className="error pad">
-          Could not load markets: {error} <button onClick={() => void s.symbols.getState().actions.load()}>Retry</button>
+          Could not load markets: {error}{' '}
+          <button onClick={() => void s.symbols.getState().actions.load()}>Retry</button>
         </p>
       )}
       {status === 'ready' && (

@@ -27,7 +27,11 @@ function figure(e: SymbolEntry, t: Ticker | undefined, key: Exclude<SortKey, 'pa
   }
 }
 
-export function sortEntries(entries: readonly SymbolEntry[], sort: SortSpec | null, tickers: Record<string, Ticker>): SymbolEntry[] {
+export function sortEntries(
+  entries: readonly SymbolEntry[],
+  sort: SortSpec | null,
+  tickers: Record<string, Ticker>,
+): SymbolEntry[] {
   const out = entries.slice();
   if (sort === null) return out;
   if (sort.key === 'pair') return out.sort((a, b) => sort.dir * a.general.symbol.localeCompare(b.general.symbol));

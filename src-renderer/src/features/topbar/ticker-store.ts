@@ -46,8 +46,17 @@ export interface TickerState {
 
 function blank(symbol: string): Ticker {
   return {
-    symbol, last: NaN, mark: NaN, index: NaN, fundingRate: NaN, nextFundingTime: 0,
-    open24: NaN, high24: NaN, low24: NaN, volume24: NaN, quoteVolume24: NaN,
+    symbol,
+    last: NaN,
+    mark: NaN,
+    index: NaN,
+    fundingRate: NaN,
+    nextFundingTime: 0,
+    open24: NaN,
+    high24: NaN,
+    low24: NaN,
+    volume24: NaN,
+    quoteVolume24: NaN,
   };
 }
 

@@ -43,9 +43,15 @@ export function Topbar() {
           aria-haspopup="dialog"
           aria-expanded={overlay === 'symbols'}
           title="Change pair (/)"
-          onClick={() => (overlay === 'symbols' ? s.workspace.getState().actions.close() : s.workspace.getState().actions.open('symbols'))}
+          onClick={() =>
+            overlay === 'symbols'
+              ? s.workspace.getState().actions.close()
+              : s.workspace.getState().actions.open('symbols')
+          }
         >
-          {entry && <img className="logo" src={`${s.api.baseUrl}${entry.general.logo}`} alt="" width={20} height={20} />}
+          {entry && (
+            <img className="logo" src={`${s.api.baseUrl}${entry.general.logo}`} alt="" width={20} height={20} />
+          )}
           <span className="symbol-name">{symbol}</span>
           <span className="symbol-kind">Perp</span>
           {entry && entry.general.status !== 1 && (
@@ -85,21 +91,43 @@ export function Topbar() {
       </dl>
       <div className="topbar-right">
         <ConnectionStatus />
-        <button className="icon-button" title="Bot orders (Shift+B)" onClick={() => s.workspace.getState().actions.open('bots')}>
+        <button
+          className="icon-button"
+          title="Bot orders (Shift+B)"
+          onClick={() => s.workspace.getState().actions.open('bots')}
+        >
           Bots
         </button>
-        <button className="icon-button" title="Market data: import Binance archive files" onClick={() => s.workspace.getState().actions.open('data')}>
+        <button
+          className="icon-button"
+          title="Market data: import Binance archive files"
+          onClick={() => s.workspace.getState().actions.open('data')}
+        >
           Data
         </button>
         {replayMode === 'live' && (
-          <button className="icon-button" title="Replay stored market history (Shift+R)" onClick={() => s.workspace.getState().actions.open('replay')}>
+          <button
+            className="icon-button"
+            title="Replay stored market history (Shift+R)"
+            onClick={() => s.workspace.getState().actions.open('replay')}
+          >
             Replay
           </button>
         )}
-        <button className="icon-button" title="Settings (,)" aria-label="Settings" onClick={() => s.workspace.getState().actions.open('settings')}>
+        <button
+          className="icon-button"
+          title="Settings (,)"
+          aria-label="Settings"
+          onClick={() => s.workspace.getState().actions.open('settings')}
+        >
           ⚙
         </button>
-        <button className="icon-button" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" onClick={() => s.workspace.getState().actions.open('help')}>
+        <button
+          className="icon-button"
+          title="Keyboard shortcuts (?)"
+          aria-label="Keyboard shortcuts"
+          onClick={() => s.workspace.getState().actions.open('help')}
+        >
           ?
         </button>
       </div>
@@ -107,7 +135,17 @@ export function Topbar() {
   );
 }
 
-function Stat({ label, value, testId, className }: { label: string; value: string; testId?: string; className?: string }) {
+function Stat({
+  label,
+  value,
+  testId,
+  className,
+}: {
+  label: string;
+  value: string;
+  testId?: string;
+  className?: string;
+}) {
   return (
     <div className="stat">
       <dt>{label}</dt>
@@ -164,7 +202,15 @@ function ConnectionStatus() {
   }, [downSince]);
   const v = connectionView(ws, downSince, paused, now);
   const account =
-    session === 'ready' ? (user === 'live' ? 'Account live' : user === 'error' ? 'Account feed failed' : 'Account connecting') : session === 'anonymous' ? 'Not logged in' : '';
+    session === 'ready'
+      ? user === 'live'
+        ? 'Account live'
+        : user === 'error'
+          ? 'Account feed failed'
+          : 'Account connecting'
+      : session === 'anonymous'
+        ? 'Not logged in'
+        : '';
   const title = v.down
     ? `Market data: ${v.label}. Prices, PnL, the account and the order book on screen are stale until the connection is back; orders are disabled. ${account}`
     : paused && ws === 'open'
@@ -183,7 +229,11 @@ function ConnectionStatus() {
       <span>{v.label}</span>
       {session === 'anonymous' && <span className="conn-login">· view only</span>}
       {session === 'ready' && accountStale && (
-        <span className="conn-stale" data-testid="account-stale" title="The account could not be refreshed: balances, positions and orders on screen may be out of date">
+        <span
+          className="conn-stale"
+          data-testid="account-stale"
+          title="The account could not be refreshed: balances, positions and orders on screen may be out of date"
+        >
           · account not updating
         </span>
       )}
