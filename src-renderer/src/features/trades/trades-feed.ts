@@ -54,19 +54,15 @@ export function startTradesFeed(deps: {
         .recentTrades(symbol, 60)
         .then((list) => {
           if (store.getState().symbol !== symbol) return;
-          store
-            .getState()
-            .actions.add(
-              list
-                .reverse()
-                .map((t) => ({
-                  id: Number(t.id),
-                  price: Number(t.price),
-                  qty: Number(t.qty),
-                  time: t.time,
-                  side: t.taker_side,
-                })),
-            );
+          store.getState().actions.add(
+            list.reverse().map((t) => ({
+              id: Number(t.id),
+              price: Number(t.price),
+              qty: Number(t.qty),
+              time: t.time,
+              side: t.taker_side,
+            })),
+          );
         })
         .catch(() => {});
     }
