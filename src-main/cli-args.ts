@@ -32,7 +32,7 @@ export interface CliOptions {
 }
 
 /** What --replay and its companions ask for; checked against the datasets when the venue opens. */
-export interface ReplayCliSpec {
+interface ReplayCliSpec {
   symbols: string[];
   /** ms UTC. */
   start: number;
@@ -82,7 +82,7 @@ export const USAGE = `Usage: npm run serve -- [options]
 
 export class CliError extends Error {}
 
-export function parseAccount(spec: string): AccountSpec {
+function parseAccount(spec: string): AccountSpec {
   const parts = spec.split(':');
   if (parts.length < 2 || parts.length > 4)
     throw new CliError(`--account wants KEY:SECRET[:BALANCE[:MODE]], got '${spec}'`);
@@ -129,7 +129,7 @@ const TIME_RULE = 'a UTC time like 2021-05-16, 2021-05-16T00:00Z or 2021-05-16T0
 const REPLAY_SYMBOL = /^[A-Z0-9]{2,30}$/;
 
 /** `SYM@TIME[,SYM2,...]`. */
-export function parseReplaySpec(text: string): { symbols: string[]; start: number } {
+function parseReplaySpec(text: string): { symbols: string[]; start: number } {
   const at = text.indexOf('@');
   if (at < 0)
     throw new CliError(`--replay wants SYMBOL@TIME[,SYMBOL2...], e.g. BTCUSDT@2021-05-16T00:00Z; got '${text}'`);

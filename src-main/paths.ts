@@ -8,7 +8,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export const APP_NAME = 'perpdesk';
+const APP_NAME = 'perpdesk';
 
 export function defaultDataDir(
   env: NodeJS.ProcessEnv = process.env,

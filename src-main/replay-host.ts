@@ -24,7 +24,7 @@ export interface ReplayHostOptions {
 }
 
 /** What makes a replay's options unusable (planSources, openReplayMarket) as an API error. */
-export function replayStartError(err: unknown): ApiError | null {
+function replayStartError(err: unknown): ApiError | null {
   if (!(err instanceof RangeError)) return null;
   const def = /has no depth, trades or klines dataset/.test(err.message)
     ? Errors.DATASET_NOT_FOUND

@@ -5,7 +5,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const SERVICE_FILE = 'service.json';
+const SERVICE_FILE = 'service.json';
 
 export interface ServiceFile {
   readonly url: string;

@@ -11,7 +11,7 @@ import type { SettingsStore } from './ports.ts';
 const SETTINGS_KEY = 'bot_whitelist';
 
 /** Always on the whitelist, first, in this order. */
-export const LOOPBACK_WHITELIST: readonly string[] = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
+const LOOPBACK_WHITELIST: readonly string[] = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
 
 const MAPPED_HEX = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/;
 
@@ -20,7 +20,7 @@ const MAPPED_HEX = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/;
  * given; IPv6 lower-case and compressed (RFC 5952, via the WHATWG URL serialiser), with an
  * IPv4-mapped address written as ::ffff:a.b.c.d. Zone ids (fe80::1%eth0) are refused.
  */
-export function canonicalIp(text: string): string | null {
+function canonicalIp(text: string): string | null {
   if (isIPv4(text)) return text;
   if (!isIPv6(text) || text.includes('%')) return null;
   let host: string;

@@ -42,7 +42,7 @@ import {
 import { installRawBody } from './raw-body.ts';
 import { DEFAULT_RECV_WINDOW, MAX_RECV_WINDOW, verifySignature } from './signature.ts';
 
-export type AuthMode = 'none' | 'signed' | 'bot' | 'loopback';
+type AuthMode = 'none' | 'signed' | 'bot' | 'loopback';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -63,7 +63,7 @@ declare module 'fastify' {
 export const API_KEY_SCHEME = 'apiKey';
 
 // The time rules live with the verifier (signature.ts), shared with the WebSocket LOGIN.
-export { DEFAULT_RECV_WINDOW, MAX_CLOCK_AHEAD, MAX_RECV_WINDOW, timestampError } from './signature.ts';
+export { MAX_CLOCK_AHEAD, MAX_RECV_WINDOW } from './signature.ts';
 
 /**
  * Accounts by API key, in memory: the signed-request check runs on every order, and an

@@ -24,7 +24,7 @@ const ACCEPTED_HOSTS_KEPT = 64;
  * 1 to 5 digits and at most 65535. null for anything else, e.g. `127.0.0.1:80.evil.example`
  * or `[::1].evil.example`, which a split at the first ':' or ']' would take for loopback.
  */
-export function parseHost(host: string): { name: string; port: number | null } | null {
+function parseHost(host: string): { name: string; port: number | null } | null {
   const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(host);
   if (m === null) return null;
   const port = m[2] === undefined ? null : Number(m[2]);

@@ -9,7 +9,7 @@ import { ApiError, Errors } from '../../src-shared/errors.ts';
 
 export type CursorKind = 'trades' | 'orders' | 'positions';
 
-export function encodeCursor(kind: CursorKind, lastId: number): string {
+function encodeCursor(kind: CursorKind, lastId: number): string {
   return Buffer.from(`${kind}:${lastId}`, 'utf8').toString('base64url');
 }
 
@@ -17,7 +17,7 @@ const BASE64URL = /^[A-Za-z0-9_-]{1,64}$/;
 const PAYLOAD = /^([a-z]+):([1-9][0-9]{0,15})$/;
 
 /** The id a cursor stands for, undefined for an absent or empty cursor; throws 1001 when malformed. */
-export function decodeCursor(kind: CursorKind, cursor: string | undefined, param = 'cursor'): number | undefined {
+function decodeCursor(kind: CursorKind, cursor: string | undefined, param = 'cursor'): number | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   const bad = () =>
     new ApiError(

@@ -17,7 +17,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, Errors, type ErrorDef } from '../../src-shared/errors.ts';
 import { drainRefusedBody } from './raw-body.ts';
 
-export type ErrorStyle = 'envelope' | 'klines' | 'price';
+type ErrorStyle = 'envelope' | 'klines' | 'price';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -165,11 +165,11 @@ function allowedMethods(app: FastifyInstance, method: string, path: string): str
 }
 
 /** 1004 for an empty body sent as JSON; worded like the routes' 1002 for a missing body. */
-export const EMPTY_JSON_BODY_MESSAGE =
+const EMPTY_JSON_BODY_MESSAGE =
   'Missing request body: Content-Type is application/json but the body is empty; send a JSON object, ' +
   'or no Content-Type where a route takes no body';
 
-export function bodyTooLargeMessage(limit: number): string {
+function bodyTooLargeMessage(limit: number): string {
   const kib = limit % 1024 === 0 ? ` (${limit / 1024} KiB)` : '';
   return `${Errors.BODY_TOO_LARGE.message}: the limit is ${limit} bytes${kib}`;
 }
@@ -182,7 +182,7 @@ export function clip(text: string): string {
 }
 
 /** The longest request URL (path and query) served, characters; beyond it 414 / 1007. */
-export const MAX_URL_LENGTH = 8192;
+const MAX_URL_LENGTH = 8192;
 
 /** Refuses a URL over MAX_URL_LENGTH first thing (onRequest), before any route or guard sees it. */
 export function installUrlLimit(app: FastifyInstance): void {

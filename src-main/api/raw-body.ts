@@ -52,9 +52,9 @@ function explained(err: Error, body: string): Error {
 }
 
 /** How much of a refused body is still read (and dropped) after the answer. */
-export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 /** How long a refused body may take to finish arriving after the answer, ms. */
-export const DRAIN_LIMIT_MS = 10_000;
+const DRAIN_LIMIT_MS = 10_000;
 
 /**
  * Called as any answer goes out to a request whose body is still arriving (a body too large, a

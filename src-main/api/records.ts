@@ -111,7 +111,7 @@ export function tradeRecord(m: SymbolMath, t: TradeState): TradeRecord {
 }
 
 /** A current position: the ledger's risk figures plus what follows from the position itself. */
-export function positionRecord(pair: PairState, p: PositionState, risk: PositionRisk): PositionRecord {
+function positionRecord(pair: PairState, p: PositionState, risk: PositionRisk): PositionRecord {
   const m = pair.math;
   // exact decimal (lots x step in floating point gives 0.35000000000000003, which a bot
   // sending it back as a quantity would have refused as off-step)
@@ -147,7 +147,7 @@ export function positionRecord(pair: PairState, p: PositionState, risk: Position
   } as PositionRecord;
 }
 
-export function accountSummary(m: AccountMoney): AccountSummary {
+function accountSummary(m: AccountMoney): AccountSummary {
   return {
     user_id: m.id,
     asset: 'USDT',

@@ -32,11 +32,7 @@ const DIGITS = /^\d{1,15}$/;
  * bare distance (decades of ms) does not tell it. (Microseconds have 16 digits and are already
  * refused as malformed, 2005, by the 15-digit rule.)
  */
-export function timestampError(
-  timestamp: number,
-  now: number,
-  recvWindow: number,
-): { def: ErrorDef; message: string } | null {
+function timestampError(timestamp: number, now: number, recvWindow: number): { def: ErrorDef; message: string } | null {
   if (timestamp >= now + MAX_CLOCK_AHEAD) {
     return {
       def: Errors.TIMESTAMP_IN_FUTURE,

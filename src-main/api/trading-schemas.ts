@@ -61,8 +61,6 @@ import {
   strEnum,
 } from './schemas.ts';
 
-export { ref } from './schemas.ts';
-
 // ---------------------------------------------------------------- parameters
 
 /** Largest integer id or time a parameter may carry. */
@@ -82,7 +80,7 @@ export const symbolField = Type.String({
 });
 
 /** A positive wire decimal: no sign, no exponent, no leading zeros (src-shared/decimal.ts grammar). */
-export const decimalField = (description: string) =>
+const decimalField = (description: string) =>
   Type.String({ minLength: 1, maxLength: 40, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description });
 
 export const clientOrderIdField = Type.String({
@@ -101,8 +99,8 @@ export const timeField = (description: string) => Type.Integer({ minimum: 0, max
 export const sideField = intEnum([1, 2] as const satisfies readonly Side[], '1=buy, 2=sell');
 export const positionSideField = intEnum([1, 2] as const satisfies readonly PositionSide[], '1=long, 2=short');
 export const marginModeField = intEnum([1, 2] as const satisfies readonly MarginMode[], '1=isolated, 2=cross');
-export const orderTypeField = intEnum([1, 2] as const satisfies readonly OrderType[], '1=limit, 2=market');
-export const positionActionField = intEnum([1, 2] as const satisfies readonly PositionAction[], '1=open, 2=close');
+const orderTypeField = intEnum([1, 2] as const satisfies readonly OrderType[], '1=limit, 2=market');
+const positionActionField = intEnum([1, 2] as const satisfies readonly PositionAction[], '1=open, 2=close');
 export const orderStatusField = intEnum(
   [1, 2, 3, 4, 5, 6] as const satisfies readonly OrderStatus[],
   '1=NEW, 2=PARTIALLY_FILLED, 3=FILLED, 4=CANCELED, 5=REJECTED, 6=EXPIRED',
@@ -416,7 +414,7 @@ const str = (description: string) => Type.String({ description });
 const int = (description: string) => Type.Integer({ description });
 const num = (description: string) => Type.Number({ description });
 
-export const orderRecordSchema = ordered(
+const orderRecordSchema = ordered(
   'OrderRecord',
   'An order (spec field order, then updated_at and user_id)',
   ORDER_RECORD_FIELDS,
@@ -444,7 +442,7 @@ export const orderRecordSchema = ordered(
   },
 );
 
-export const placementResultSchema = ordered('PlacementResult', 'Order placement result', PLACEMENT_RESULT_FIELDS, {
+const placementResultSchema = ordered('PlacementResult', 'Order placement result', PLACEMENT_RESULT_FIELDS, {
   order_id: str('Order ID'),
   client_order_id: str('Client order ID'),
   status: orderStatusField,
@@ -452,7 +450,7 @@ export const placementResultSchema = ordered('PlacementResult', 'Order placement
   filled_quote: str('Filled amount, USDT'),
 });
 
-export const tradeRecordSchema = ordered('TradeRecord', 'A fill of one of your orders', TRADE_RECORD_FIELDS, {
+const tradeRecordSchema = ordered('TradeRecord', 'A fill of one of your orders', TRADE_RECORD_FIELDS, {
   id: str('Trade ID'),
   order_id: str('Order ID'),
   symbol: str('Trading pair'),
@@ -470,7 +468,7 @@ export const tradeRecordSchema = ordered('TradeRecord', 'A fill of one of your o
   created_at: int('Trade time (market clock), ms'),
 });
 
-export const positionRecordSchema = ordered(
+const positionRecordSchema = ordered(
   'PositionRecord',
   'A current position; numbers are JSON numbers',
   POSITION_RECORD_FIELDS,
@@ -524,7 +522,7 @@ const closedProps = <P extends TSchema>(positionId: P) => ({
 });
 
 /** In the history list position_id is an integer (the spec's sample)... */
-export const closedPositionSchema = ordered(
+const closedPositionSchema = ordered(
   'ClosedPositionRecord',
   'A closed position (history list; position_id is an integer)',
   CLOSED_POSITION_RECORD_FIELDS,
@@ -532,14 +530,14 @@ export const closedPositionSchema = ordered(
 );
 
 /** ...and in the detail route a string (the spec says so). */
-export const closedPositionDetailSchema = ordered(
+const closedPositionDetailSchema = ordered(
   'ClosedPositionDetail',
   'A closed position (detail route; position_id is a string)',
   CLOSED_POSITION_RECORD_FIELDS,
   closedProps(str('Related position ID')),
 );
 
-export const accountSummarySchema = Type.Object(
+const accountSummarySchema = Type.Object(
   {
     user_id: int('User ID'),
     asset: Type.Literal('USDT', { description: 'Margin asset' }),

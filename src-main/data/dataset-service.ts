@@ -120,7 +120,7 @@ function tiersOf(brackets: readonly { cap: number; maxLeverage: number; mmr: num
 }
 
 /** Specs read from the data: one tick and one lot at the most decimals seen; generic tiers. */
-export function inferredSpecs(priceDp: number, qtyDp: number): ContractSpecs {
+function inferredSpecs(priceDp: number, qtyDp: number): ContractSpecs {
   const step = (dp: number): string => (dp === 0 ? '1' : `0.${'0'.repeat(dp - 1)}1`);
   return { tickSize: step(priceDp), stepSize: step(qtyDp), tiers: tiersOf(generateBrackets(20, 10_000)) };
 }

@@ -77,7 +77,7 @@ export function rescale(m: number, dp: number, to: number): number {
  * Times in the archive are ms, except spot files from 2025 on, in µs. Told apart by magnitude:
  * 1e14 ms is the year 5138 and 1e14 µs is 1973, so anything at or above is µs.
  */
-export const MICROS_FROM = 1e14;
+const MICROS_FROM = 1e14;
 
 /** A ms or µs timestamp field as µs, NaN when not an integer. */
 export function timeMicros(s: string): number {

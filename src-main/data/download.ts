@@ -106,7 +106,7 @@ export function planDownload(o: {
   return out;
 }
 
-export interface DownloadProgress {
+interface DownloadProgress {
   readonly filesDone: number;
   readonly filesTotal: number;
   readonly bytes: number;

@@ -93,7 +93,7 @@ async function zipEntryStream(path: string): Promise<Readable> {
 }
 
 /** Whether the path names a zip (by its name; the archive names every zip .zip). */
-export function isZip(path: string): boolean {
+function isZip(path: string): boolean {
   return path.toLowerCase().endsWith('.zip');
 }
 

@@ -50,7 +50,7 @@ export function isKind(s: unknown): s is Kind {
 }
 
 /** Which kinds exist in which market of the archive. */
-export function kindInMarket(kind: Kind, market: Market): boolean {
+function kindInMarket(kind: Kind, market: Market): boolean {
   return market !== 'spot' || kind === 'klines' || kind === 'aggTrades' || kind === 'trades' || kind === 'depth';
 }
 

@@ -18,7 +18,7 @@ import { decodeBlock, newColumns } from './trade-codec.ts';
 const CANDLE_PAGE = 5000;
 
 /** A non-negative integer mantissa at `dp` decimals as a decimal string. */
-export function fixedString(m: number, dp: number): string {
+function fixedString(m: number, dp: number): string {
   if (dp === 0) return String(m);
   let s = String(m);
   if (s.length <= dp) s = '0'.repeat(dp - s.length + 1) + s;

@@ -18,7 +18,7 @@
 import { rescale } from './decimal-field.ts';
 import type { TradeRow } from './rows.ts';
 
-export const BLOCK_SIZE = 8192;
+const BLOCK_SIZE = 8192;
 
 /** Decoded block: parallel columns, `count` long. */
 export interface TradeColumns {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 export const LOG_FILE = 'main.log';
 export const OLD_LOG_FILE = 'main.old.log';
-export const MAX_LOG_BYTES = 1_000_000;
+const MAX_LOG_BYTES = 1_000_000;
 
 /** One log entry: ISO time, what happened, the error's stack (or its value). */
 export function formatLogEntry(when: Date, what: string, err: unknown): string {

@@ -6,7 +6,7 @@
 import { isOwnOrigin } from './origin.ts';
 
 /** Permissions the app's own pages are granted. */
-export const GRANTED_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write']);
+const GRANTED_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write']);
 
 export interface PermissionQuery {
   permission: string;

@@ -16,7 +16,7 @@ export interface ClosableService {
 
 export type ShutdownResult = 'closed' | 'nothing' | 'timeout' | 'failed';
 
-export const SHUTDOWN_TIMEOUT_MS = 5_000;
+const SHUTDOWN_TIMEOUT_MS = 5_000;
 
 export class QuitDuringStart extends Error {
   constructor() {

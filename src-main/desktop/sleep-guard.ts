@@ -13,7 +13,7 @@ export interface PausableClock {
   resume(): void;
 }
 
-export const SLEEP_WATCHDOG_MS = 30_000;
+const SLEEP_WATCHDOG_MS = 30_000;
 
 export class SleepGuard {
   private readonly clock: PausableClock;

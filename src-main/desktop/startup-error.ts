@@ -8,7 +8,7 @@ export interface ErrorBox {
   content: string;
 }
 
-export function errorMessage(err: unknown): string {
+function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message || err.name;
   if (typeof err === 'string') return err;
   try {

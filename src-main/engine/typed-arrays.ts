@@ -12,7 +12,7 @@ export function grownI32(a: Int32Array, cap: number): Int32Array {
   return b;
 }
 
-export function grownU8(a: Uint8Array, cap: number): Uint8Array {
+function grownU8(a: Uint8Array, cap: number): Uint8Array {
   const b = new Uint8Array(cap);
   b.set(a);
   return b;

@@ -13,9 +13,9 @@
 import type { EventBus, PriceEvent } from '../trading/events.ts';
 import type { OpenInterestSample, OpenInterestStore } from './ports.ts';
 
-export const OPEN_INTEREST_STEP_MS = 5 * 60_000;
-export const OPEN_INTEREST_KEPT_MS = 30 * 86_400_000;
-export const OPEN_INTEREST_FLUSH_MS = 5_000;
+const OPEN_INTEREST_STEP_MS = 5 * 60_000;
+const OPEN_INTEREST_KEPT_MS = 30 * 86_400_000;
+const OPEN_INTEREST_FLUSH_MS = 5_000;
 /** Binance's periods, ms. */
 export const OPEN_INTEREST_PERIODS: Readonly<Record<string, number>> = {
   '5m': 5 * 60_000,

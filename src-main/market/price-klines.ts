@@ -22,7 +22,7 @@ import type { PriceCandleRow, PriceCandleStore } from './ports.ts';
 /** Candles kept per pair, interval and series (Binance serves at most 1500 a request). */
 export const PRICE_KLINES_KEPT = 1500;
 /** How often changed candles are written to the store, ms. */
-export const PRICE_KLINES_FLUSH_MS = 5_000;
+const PRICE_KLINES_FLUSH_MS = 5_000;
 export const PRICE_KLINE_INTERVALS: readonly Interval[] = INTERVALS.filter((i) => i !== '1s');
 export type PriceSeries = 'mark' | 'index' | 'premium';
 

@@ -39,7 +39,7 @@ export type ReplayAction =
 /** Longest single step, ms of market time (31 days). */
 export const MAX_STEP_MS = 31 * 86_400_000;
 /** Market ms per slice of a free-running lockstep replay. */
-export const FREE_RUN_SLICE_MS = 60_000;
+const FREE_RUN_SLICE_MS = 60_000;
 
 export interface ReplaySessionOptions {
   market: ReplayControl;

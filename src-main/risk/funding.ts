@@ -25,11 +25,11 @@ export const FUNDING_INTERVAL_MS = 8 * 60 * 60 * 1000;
 /** The interest component of the funding rate, per interval. */
 export const FUNDING_INTEREST_RATE = 0.0001;
 /** Bound on how far the interest-minus-premium correction may pull the rate. */
-export const FUNDING_PREMIUM_CLAMP = 0.0005;
+const FUNDING_PREMIUM_CLAMP = 0.0005;
 /** Premium samples are taken this often. */
 export const PREMIUM_SAMPLE_MS = 5_000;
 /** Margin whose max-leverage notional defines the impact notional. */
-export const IMPACT_MARGIN_USDT = 200;
+const IMPACT_MARGIN_USDT = 200;
 
 /** 200 USDT / (1 / maxLeverage): BTCUSDT at 125x gives 25,000 USDT. */
 export function impactNotional(maxLeverage: number): number {

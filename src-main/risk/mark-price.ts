@@ -44,7 +44,7 @@ export function markPrice(p1: number, p2: number, last: number): number {
   return median3(p1, p2, last);
 }
 
-export const BASIS_WINDOW_SECONDS = 30;
+const BASIS_WINDOW_SECONDS = 30;
 
 export class BasisAverager {
   private readonly seconds = new Float64Array(BASIS_WINDOW_SECONDS).fill(Number.NaN);

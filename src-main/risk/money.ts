@@ -9,8 +9,8 @@
 //   floats for display and risk thresholds only; they never feed back into balances.
 import { createScale, type StepScale } from '../../src-shared/decimal.ts';
 
-export const MONEY_DECIMALS = 8;
-export const MONEY_SCALE = 100_000_000n;
+const MONEY_DECIMALS = 8;
+const MONEY_SCALE = 100_000_000n;
 
 export interface PairFilters {
   symbol: string;

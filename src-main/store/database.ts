@@ -33,9 +33,9 @@ export class DatabaseRefusedError extends Error {
 }
 
 /** The group commit rewrites the database id (page 1) this often while writing, ms. */
-export const ID_STAMP_MS = 1000;
+const ID_STAMP_MS = 1000;
 
-export type Database = DatabaseSync;
+type Database = DatabaseSync;
 
 export interface OpenOptions {
   /** Folder that holds `perpdesk.db`; `':memory:'` for an in-memory database (tests). */
@@ -114,7 +114,7 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
  * WAL, or was written by a newer build; reads only. A missing or empty file passes (a new
  * database).
  */
-export function checkDatabase(file: string): void {
+function checkDatabase(file: string): void {
   if (!existsSync(file)) return;
   const size = statSync(file).size;
   if (size === 0) return;
@@ -204,7 +204,7 @@ export function schemaVersion(db: DatabaseSync): number {
   return row.user_version;
 }
 
-export function migrate(db: DatabaseSync): void {
+function migrate(db: DatabaseSync): void {
   const current = schemaVersion(db);
   if (current > MIGRATIONS.length) {
     throw new Error(

@@ -103,7 +103,7 @@ export type Command =
   | { kind: 'funding'; symbol: string; rate: number; mark: number; time: number };
 
 /** What each command answers. */
-export interface CommandResults {
+interface CommandResults {
   place: PlacementResult;
   placeBot: PlacementResult;
   /** The order's id and the lots it took on entry. */

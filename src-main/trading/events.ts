@@ -43,7 +43,7 @@ export interface AccountEvent {
 }
 
 /** An account's leverage on a pair changed (the leverage command, or an order that set one), once committed. */
-export interface SettingEvent {
+interface SettingEvent {
   accountId: number;
   symbol: string;
   leverage: number;

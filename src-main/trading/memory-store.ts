@@ -40,7 +40,7 @@ export interface ClosedPositionState {
   closedAt: number;
 }
 
-export class MemoryCommit implements CommitHooks {
+class MemoryCommit implements CommitHooks {
   private deferred: Array<() => void> = [];
   private after: Array<() => void> = [];
   private failureListeners: Array<(err: Error) => void> = [];

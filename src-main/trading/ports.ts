@@ -170,7 +170,7 @@ export interface TradingStorePort {
 }
 
 /** Market time, ms. */
-export interface Clock {
+interface Clock {
   now(): number;
 }
 

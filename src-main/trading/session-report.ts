@@ -21,9 +21,9 @@ import { HOUSE_ACCOUNT } from './core.ts';
 import type { AccountEvent, EventBus } from './events.ts';
 
 /** Most equity samples kept per account before the curve is thinned. */
-export const MAX_SAMPLES = 10_000;
+const MAX_SAMPLES = 10_000;
 /** Default grid of equity samples, market ms. */
-export const DEFAULT_SAMPLE_MS = 60_000;
+const DEFAULT_SAMPLE_MS = 60_000;
 
 export interface SessionReportDeps {
   events: Pick<EventBus, 'on'>;
@@ -35,7 +35,7 @@ export interface SessionReportDeps {
 }
 
 /** One account's part of the report, as the API answers it. */
-export type AccountReport = ReplayAccountReport;
+type AccountReport = ReplayAccountReport;
 
 export interface SessionReportData {
   /** Market time of the session's start and of this report, ms. */

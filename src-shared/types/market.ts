@@ -223,7 +223,7 @@ export interface DepthSnapshotEvent {
 
 // ---------------------------------------------------------------- query parameters (as typed values)
 
-export interface KlinesQuery {
+interface KlinesQuery {
   symbol: string;
   interval: string;
   start_time?: number;
@@ -231,24 +231,24 @@ export interface KlinesQuery {
   limit?: number;
 }
 
-export interface KlinesBatchQuery {
+interface KlinesBatchQuery {
   /** Comma-separated, at most 20. */
   symbols: string;
   interval: string;
   limit?: number;
 }
 
-export interface DepthQuery {
+interface DepthQuery {
   symbol: string;
   with_id?: boolean;
 }
 
-export interface GeneralSymbolsQuery {
+interface GeneralSymbolsQuery {
   status?: SymbolStatus;
   tag?: SymbolTag;
 }
 
-export interface FuturesSymbolsQuery {
+interface FuturesSymbolsQuery {
   /** Comma-separated. */
   symbols?: string;
   tag?: SymbolTag;

@@ -303,7 +303,7 @@ export interface PositionHistoryPage {
 
 // ---------------------------------------------------------------- query parameters (as typed values)
 
-export interface OpenOrdersQuery {
+interface OpenOrdersQuery {
   symbol?: string;
 }
 
@@ -328,6 +328,6 @@ export interface PositionHistoryQuery {
   limit?: number;
 }
 
-export interface PositionHistoryDetailQuery {
+interface PositionHistoryDetailQuery {
   position_id: number;
 }

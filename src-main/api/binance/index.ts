@@ -19,7 +19,7 @@ import { ListenKeys } from './listen-keys.ts';
 import { registerStreams } from './ws.ts';
 
 /** The facade's tag in the OpenAPI document. */
-export const BINANCE_TAG = 'binance';
+const BINANCE_TAG = 'binance';
 
 const SEE =
   " Parameters, answers and errors are Binance's ({code, msg}); what is served and what differs: docs/binance.md.";
@@ -39,7 +39,7 @@ export interface BinanceApiOptions {
   rateLimit?: RateLimitOptions | false;
 }
 
-export function sendBinanceError(reply: FastifyReply, e: BinanceError, retryAfterMs?: number): FastifyReply {
+function sendBinanceError(reply: FastifyReply, e: BinanceError, retryAfterMs?: number): FastifyReply {
   if (retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
   return reply.code(e.http).type('application/json; charset=utf-8').send({ code: e.code, msg: e.message });
 }

@@ -3,7 +3,7 @@
 // every key, as Binance's keys end with a session (clients create one at start).
 import { randomBytes } from 'node:crypto';
 
-export const LISTEN_KEY_MS = 60 * 60 * 1000;
+const LISTEN_KEY_MS = 60 * 60 * 1000;
 
 export class ListenKeys {
   private readonly byAccount = new Map<number, { key: string; expires: number }>();

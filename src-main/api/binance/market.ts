@@ -28,21 +28,21 @@ import { toPriceLevels } from '../ws/depth-feed.ts';
 import { listedPairs, pairOf, paramsOf, type BinanceContext } from './context.ts';
 import { BinanceError, invalidValue } from './errors.ts';
 
-export const BINANCE_DEPTH_LIMITS = [5, 10, 20, 50, 100, 500, 1000] as const;
-export const BINANCE_DEPTH_DEFAULT = 500;
+const BINANCE_DEPTH_LIMITS = [5, 10, 20, 50, 100, 500, 1000] as const;
+const BINANCE_DEPTH_DEFAULT = 500;
 /** Binance allows 1000 trades a request; the venue keeps the last RECENT_TRADES_KEPT, so more are clamped, never refused. */
-export const BINANCE_TRADES_MAX = 1000;
+const BINANCE_TRADES_MAX = 1000;
 /** fundingRate: Binance's default 100, at most 1000 a request. */
-export const BINANCE_FUNDING_RATE_MAX = 1000;
+const BINANCE_FUNDING_RATE_MAX = 1000;
 const DAY = 86_400_000;
 
 /** Binance's symbol status for a native one (1 trading, 2 paused, 3 delisted). */
-export function symbolStatus(status: number): string {
+function symbolStatus(status: number): string {
   return status === 1 ? 'TRADING' : status === 2 ? 'SETTLING' : 'CLOSE';
 }
 
 /** One symbols[] entry of exchangeInfo (reference a.3). */
-export function exchangeInfoSymbol(pair: PairState): Record<string, unknown> {
+function exchangeInfoSymbol(pair: PairState): Record<string, unknown> {
   const r = pair.row;
   const ratio = new Decimal(r.marketPriceProtectRatio);
   const decimals = Math.max(4, ratio.decimalPlaces());

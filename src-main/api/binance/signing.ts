@@ -14,7 +14,7 @@ import { MAX_CLOCK_AHEAD, MAX_RECV_WINDOW } from '../auth.ts';
 import { BinanceError, MSG, illegal, mandatory } from './errors.ts';
 import { withoutSignature, type Params } from './params.ts';
 
-export const BINANCE_DEFAULT_RECV_WINDOW = 5000;
+const BINANCE_DEFAULT_RECV_WINDOW = 5000;
 const DIGITS = /^\d{1,15}$/;
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 

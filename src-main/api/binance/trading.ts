@@ -53,8 +53,8 @@ import { verifySigned, accountByKey } from './signing.ts';
 const CLIENT_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
 const HISTORY_PAGE = 500;
 /** Binance's batch sizes: 5 new orders, 10 cancels a request. */
-export const BATCH_NEW_MAX = 5;
-export const BATCH_CANCEL_MAX = 10;
+const BATCH_NEW_MAX = 5;
+const BATCH_CANCEL_MAX = 10;
 
 /** A parameter holding a JSON array of 1 to `max` entries (batchOrders, orderIdList, ...), else -1102 / -1130. */
 function jsonList(q: Params, name: string, max: number): unknown[] {

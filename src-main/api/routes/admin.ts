@@ -21,13 +21,13 @@ import { positionModeField, strictJsonBody } from '../trading-schemas.ts';
 
 const UNIT = 10n ** BigInt(USDT_DECIMALS);
 /** Largest balance an admin may set, and largest single deposit: 1e9 USDT. */
-export const MAX_SET_BALANCE = 1_000_000_000n * UNIT;
-export const MAX_DEPOSIT = 1_000_000_000n * UNIT;
+const MAX_SET_BALANCE = 1_000_000_000n * UNIT;
+const MAX_DEPOSIT = 1_000_000_000n * UNIT;
 /**
  * Ceiling of a wallet and of an account's total deposits: 1e10 USDT, i.e. 1e18 units, well
  * inside SQLite's signed 64-bit integer (9.2e18), so a row can never overflow.
  */
-export const MAX_WALLET = 10_000_000_000n * UNIT;
+const MAX_WALLET = 10_000_000_000n * UNIT;
 
 const usdt = (units: bigint): string => formatFixed(units, USDT_DECIMALS);
 
@@ -112,7 +112,7 @@ function badAmount(detail: string, text: string): ApiError {
 }
 
 /** A deposit amount in 1e-8 USDT: positive, at most 8 decimals, at most MAX_DEPOSIT. */
-export function parseDepositAmount(text: string): bigint {
+function parseDepositAmount(text: string): bigint {
   const r = parseFixed(text, USDT_DECIMALS);
   if (!r.ok) {
     switch (r.reason) {

@@ -27,12 +27,12 @@ import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { agree, noQuery, strEnum, type ApiInstance } from '../schemas.ts';
 import { klinesValidationError } from './klines.ts';
 
-export const DATASET_KLINES_DEFAULT_LIMIT = 500;
-export const DATASET_KLINES_MAX_LIMIT = 1500;
-export const DATASET_TRADES_DEFAULT_LIMIT = 500;
-export const DATASET_TRADES_MAX_LIMIT = 5000;
+const DATASET_KLINES_DEFAULT_LIMIT = 500;
+const DATASET_KLINES_MAX_LIMIT = 1500;
+const DATASET_TRADES_DEFAULT_LIMIT = 500;
+const DATASET_TRADES_MAX_LIMIT = 5000;
 /** Largest uploaded file: a month of aggTrades of a busy pair zips to a few hundred MB. */
-export const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
+const MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
 const MAX_TIME = 8_640_000_000_000_000;
 const UPLOAD_TYPES = ['application/zip', 'application/x-zip-compressed', 'application/octet-stream', 'text/csv'];
 

@@ -13,8 +13,8 @@ import { defaulted } from '../trading-schemas.ts';
 import { toPriceLevels } from '../ws/depth-feed.ts';
 
 /** The documented `limit` values (levels per side). */
-export const DEPTH_LIMITS = [5, 10, 20, 50, 100, 500, 1000] as const;
-export const DEFAULT_DEPTH_LIMIT = 100;
+const DEPTH_LIMITS = [5, 10, 20, 50, 100, 500, 1000] as const;
+const DEFAULT_DEPTH_LIMIT = 100;
 
 const levelsSchema = Type.Array(
   Type.Unsafe<[string, string]>({ type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 }),

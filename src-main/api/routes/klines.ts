@@ -15,7 +15,7 @@ import type { Venue } from '../../venue.ts';
 import type { Candle, KlinesBatch, KlinesError } from '../../../src-shared/types.ts';
 import { strEnum, type ApiInstance } from '../schemas.ts';
 
-export const KLINES_MAX_SYMBOLS = 20;
+const KLINES_MAX_SYMBOLS = 20;
 const MAX_TIME = 8_640_000_000_000_000;
 const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -10,7 +10,7 @@ function hue(name: string): number {
   return h;
 }
 
-export function logoSvg(base: string): string {
+function logoSvg(base: string): string {
   const label = base.replace(/^1000/, '').slice(0, 3);
   const size = label.length > 2 ? 11 : 14;
   return (

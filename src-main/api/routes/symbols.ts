@@ -15,7 +15,7 @@ import {
   type ApiInstance,
 } from '../schemas.ts';
 
-export function toGeneralSymbol(r: SymbolRow): GeneralSymbol {
+function toGeneralSymbol(r: SymbolRow): GeneralSymbol {
   return {
     id: r.id,
     symbol: r.symbol,
@@ -44,7 +44,7 @@ export function toGeneralSymbol(r: SymbolRow): GeneralSymbol {
   };
 }
 
-export function toFuturesSymbol(r: SymbolRow): FuturesSymbol {
+function toFuturesSymbol(r: SymbolRow): FuturesSymbol {
   return {
     symbol: r.symbol,
     base_asset: r.baseAsset,

@@ -27,14 +27,14 @@ export type Channel =
   | { readonly kind: 'bot' }
   | { readonly kind: 'replay' };
 
-export type ChannelKind = Channel['kind'];
+type ChannelKind = Channel['kind'];
 
 export type ParseResult =
   | { readonly ok: true; readonly channel: Channel }
   | { readonly ok: false; readonly error: ErrorDef; readonly message: string };
 
 /** Longest stream name accepted; longer text is not echoed back in full. */
-export const MAX_STREAM_NAME = 64;
+const MAX_STREAM_NAME = 64;
 
 /** The allowed stream patterns, for error messages and documentation. */
 export const STREAM_PATTERNS =

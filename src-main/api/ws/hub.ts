@@ -77,12 +77,12 @@ import { readAction } from '../routes/replay.ts';
 import { errorReply, parseRequest, unknownMethod, type Reply, type Request } from './protocol.ts';
 import { Subscriptions } from './subscriptions.ts';
 
-export const TICK_MS = 100;
+const TICK_MS = 100;
 const DEPTH_SNAPSHOT_EVERY = 2; // ticks: 200 ms
 const PRICE_EVERY = 10; // ticks: 1 s
 const SWEEP_EVERY = 10; // ticks: liveness check once a second
 /** Least time between two pushes of one kline stream, ms. */
-export const KLINE_THROTTLE_MS = 250;
+const KLINE_THROTTLE_MS = 250;
 
 export { METHODS } from './protocol.ts';
 export type { HubStats } from './fan-out.ts';
@@ -107,8 +107,6 @@ export const DEFAULT_HUB_LIMITS: Readonly<HubLimits> = Object.freeze({
   pingIntervalMs: 20_000,
   maxMessagesPerSecond: 100,
 });
-
-export { CloseCode } from './conn.ts';
 
 /**
  * What the kline channel needs from the candle service (market/kline-service.ts's KlineService

@@ -16,7 +16,7 @@ import { sendError } from '../error-handler.ts';
 import { STREAM_PATTERNS } from './channels.ts';
 import { DEFAULT_HUB_LIMITS, Hub, METHODS, type HubLimits, type KlineSource } from './hub.ts';
 
-export const MAX_MESSAGE_BYTES = 64 * 1024;
+const MAX_MESSAGE_BYTES = 64 * 1024;
 const CLOSE_GRACE_MS = 1000;
 
 declare module 'fastify' {

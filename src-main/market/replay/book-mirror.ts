@@ -29,7 +29,7 @@ import { LevelMap } from './level-map.ts';
 import type { QueueModel } from './replay-market.ts';
 
 /** Exponent of the probabilistic queue model's f(x) = x^n (hftbacktest's PowerProbQueueFunc3 with n = 3). */
-export const QUEUE_POWER = 3;
+const QUEUE_POWER = 3;
 
 export interface MirrorStats {
   placed: number;

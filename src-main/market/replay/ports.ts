@@ -11,7 +11,7 @@ export interface ReplaySpecs {
   readonly tiers: readonly { readonly cap: number | null; readonly maxLeverage: number; readonly mmr: number }[];
 }
 
-export type ReplayDatasetKind =
+type ReplayDatasetKind =
   | 'depth'
   | 'trades'
   | 'aggTrades'

@@ -805,7 +805,7 @@ export class ReplayEngine {
 
 // ---------------------------------------------------------------------------------- kline path
 
-export interface PathPrint {
+interface PathPrint {
   time: number;
   side: 1 | 2;
   price: number;
@@ -817,7 +817,7 @@ export interface PathPrint {
  * other -> close, each a quarter of the volume (the remainder on the close), each split into
  * a buy part (its share of the taker-buy volume) and a sell part, at open + i x interval / 4.
  */
-export function* klinePath(
+function* klinePath(
   s: { ticks(t: string): number; lots(t: string): number },
   intervalMs: number,
   candles: Iterator<HistCandle>,

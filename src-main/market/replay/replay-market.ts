@@ -438,10 +438,4 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   return { market, klines };
 }
 
-export {
-  planSources,
-  replaySymbolRow,
-  REPLAY_BOOK_ACCOUNT,
-  REPLAY_TAKER_ACCOUNT,
-  type SymbolSource,
-} from './replay-engine.ts';
+export { planSources, replaySymbolRow, type SymbolSource } from './replay-engine.ts';

@@ -31,8 +31,8 @@ import { PriceProcess, type ProcessState } from './price-process.ts';
 import { Rng } from './rng.ts';
 import { logMedian } from './trade-size.ts';
 
-export const HISTORY_STEP_MS = 15_000;
-export const DAY_MS = 86_400_000;
+const HISTORY_STEP_MS = 15_000;
+const DAY_MS = 86_400_000;
 /** Weight of a step's standardized return and of noise in its taker imbalance (before tanh). */
 const IMB_RETURN = 0.15;
 const IMB_NOISE = 0.3;

@@ -32,9 +32,9 @@ export interface SymbolSimParams {
   venueBasis: number;
 }
 
-export type SymbolClass = 'btc' | 'eth' | 'major' | 'alt' | 'meme';
+type SymbolClass = 'btc' | 'eth' | 'major' | 'alt' | 'meme';
 
-export function symbolClass(row: Pick<SymbolRow, 'symbol' | 'baseAsset' | 'isDefault' | 'tags'>): SymbolClass {
+function symbolClass(row: Pick<SymbolRow, 'symbol' | 'baseAsset' | 'isDefault' | 'tags'>): SymbolClass {
   if (row.baseAsset === 'BTC') return 'btc';
   if (row.baseAsset === 'ETH') return 'eth';
   if (row.tags.includes('meme')) return 'meme';

@@ -41,7 +41,7 @@ import { DEFAULT_FLOW, OrderFlow } from './order-flow.ts';
 import { DEFAULT_TOUCH, TouchBook } from './touch-book.ts';
 
 /** 100 ms: the book can change ten times a second (Binance's depth stream is 100 ms). */
-export const DEFAULT_STEP_MS = 100;
+const DEFAULT_STEP_MS = 100;
 // House engine accounts (>= HOUSE_ACCOUNT: bot orders, no margin). Each party has its own, because
 // self-trade prevention stops orders of one account meeting each other: the takers must reach the
 // maker, and bots on the bot route (engine account HOUSE_ACCOUNT) must reach both.

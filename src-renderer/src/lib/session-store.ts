@@ -8,7 +8,7 @@ import { createStore } from 'zustand/vanilla';
 import type { RestClient } from '../../../src-shared/sdk/rest-client.ts';
 import { desktopBootstrap } from './connection.ts';
 
-export const CREDENTIALS_KEY = 'perpdesk.credentials';
+const CREDENTIALS_KEY = 'perpdesk.credentials';
 
 export type SessionSource = 'desktop' | 'token' | 'session';
 
@@ -58,7 +58,7 @@ function writeStored(s: Stored | null): void {
 }
 
 /** The token of a `#token=...` hash, or null. */
-export function tokenFromHash(hash: string): string | null {
+function tokenFromHash(hash: string): string | null {
   const m = /(?:^#|&)token=([^&]+)/.exec(hash);
   return m ? decodeURIComponent(m[1]) : null;
 }

@@ -23,7 +23,7 @@ import { fmt, fmtSigned } from './format.ts';
 import { errorText, poll } from './frame.ts';
 import type { SessionState } from './session-store.ts';
 
-export interface UserEvent {
+interface UserEvent {
   kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding';
   data: unknown;
 }
@@ -41,7 +41,7 @@ export interface UserFeedState {
 
 const LOGIN_RECV_WINDOW = 60_000;
 
-export function loginParams(apiKey: string, apiSecret: string, timestamp: number): Record<string, unknown> {
+function loginParams(apiKey: string, apiSecret: string, timestamp: number): Record<string, unknown> {
   const payload = loginPayload(apiKey, timestamp, LOGIN_RECV_WINDOW);
   return { api_key: apiKey, timestamp, recv_window: LOGIN_RECV_WINDOW, signature: hmacSha256Hex(apiSecret, payload) };
 }

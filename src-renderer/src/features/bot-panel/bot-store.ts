@@ -47,7 +47,7 @@ export interface BotState {
 }
 
 /** The request body in the spec's field order, leaving out what the form leaves empty. */
-export function botBody(f: BotForm): BotOrderRequest {
+function botBody(f: BotForm): BotOrderRequest {
   const price = f.price.trim();
   const body: BotOrderRequest = {
     symbol: f.symbol,

@@ -19,8 +19,8 @@ import { errorText } from '../../lib/frame.ts';
 import type { ChartModel } from './chart-model.ts';
 
 /** Candles loaded first, and per step back in history. */
-export const INITIAL_CANDLES = 500;
-export const OLDER_CANDLES = 500;
+const INITIAL_CANDLES = 500;
+const OLDER_CANDLES = 500;
 
 export interface ChartFeedState {
   symbol: string;
@@ -217,7 +217,7 @@ export class ChartFeed {
 }
 
 /** Open time `n` candles before `openTime` (calendar months for 1M). */
-export function stepsBack(interval: Interval, openTime: number, n: number): number {
+function stepsBack(interval: Interval, openTime: number, n: number): number {
   if (interval !== '1M') return openTime - n * INTERVAL_MS[interval];
   let t = openTime;
   for (let i = 0; i < n; i++) t = previousOpenTime('1M', t);

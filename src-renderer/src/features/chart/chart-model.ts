@@ -65,7 +65,7 @@ export interface LegendBar {
 }
 
 /** Bars kept while the view follows the newest bar; older ones are dropped (and reloadable). */
-export const MAX_BARS = 3000;
+const MAX_BARS = 3000;
 const TRIM_SLACK = 500;
 
 export interface ChartModelOptions {

@@ -60,7 +60,7 @@ export function HistoryTools<T, F extends { symbol: string }>({
   );
 }
 
-export function Pager(props: {
+function Pager(props: {
   page: number;
   hasMore: boolean;
   loading: boolean;
@@ -84,7 +84,7 @@ export function Pager(props: {
   );
 }
 
-export function SymbolFilter({ value, onChange }: { value: string; onChange: (symbol: string) => void }) {
+function SymbolFilter({ value, onChange }: { value: string; onChange: (symbol: string) => void }) {
   const s = useServices();
   const entries = useSel(s.symbols, (x) => x.entries);
   return (
@@ -158,7 +158,7 @@ export function Select<T extends number>(props: {
 }
 
 /** Whether any filter differs from what the tab opens with. */
-export function filtersActive<T, F>(st: PagedState<T, F>): boolean {
+function filtersActive<T, F>(st: PagedState<T, F>): boolean {
   return JSON.stringify(st.filters) !== JSON.stringify(st.defaults);
 }
 

@@ -75,4 +75,4 @@ export function createHistoryStores(api: RestClient) {
   };
 }
 
-export type HistoryStores = ReturnType<typeof createHistoryStores>;
+type HistoryStores = ReturnType<typeof createHistoryStores>;

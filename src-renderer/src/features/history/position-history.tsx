@@ -8,7 +8,7 @@ import { useDecimals } from '../../lib/use-symbol.ts';
 import { RecordTable, type Column } from '../../layout/record-table.tsx';
 import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
-export const CLOSE_TYPE_NAMES: Record<number, string> = {
+const CLOSE_TYPE_NAMES: Record<number, string> = {
   1: 'User close',
   2: 'Take profit',
   3: 'Stop loss',

@@ -12,7 +12,7 @@ import type { SymbolsState } from '../symbols/symbols-store.ts';
 import type { BookViewState } from './book-store.ts';
 
 /** Groups per side kept in the view (the ladder shows as many as fit). */
-export const LADDER_DEPTH = 40;
+const LADDER_DEPTH = 40;
 const SNAPSHOT_LIMIT = 1000;
 
 export interface BookFeed {

@@ -73,7 +73,7 @@ export interface SideModel extends Preview {
   nothingToClose: string | null;
 }
 
-export type OrderOutcome = { ok: true; order: OrderRequest } | { ok: false; error: string };
+type OrderOutcome = { ok: true; order: OrderRequest } | { ok: false; error: string };
 
 export interface OrderModel {
   leverage: number;

@@ -46,7 +46,7 @@ export interface Preview {
 }
 
 /** Largest adverse move, as a share of the entry, for which a liquidation price is shown. */
-export const LIQUIDATION_RANGE = 1;
+const LIQUIDATION_RANGE = 1;
 
 /**
  * Liquidation price of one position (DESIGN section 5): s = +1 long / -1 short,

@@ -6,7 +6,7 @@
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 import type { PositionDirection } from './position-direction.ts';
 
-export const TRIGGER_NOT_A_NUMBER = 'use digits and a decimal point, e.g. 99000.5 (thousands separators are fine)';
+const TRIGGER_NOT_A_NUMBER = 'use digits and a decimal point, e.g. 99000.5 (thousands separators are fine)';
 
 export type TriggerPrices =
   { ok: true; take_profit_price: string | null; stop_loss_price: string | null } | { ok: false; error: string };

@@ -14,7 +14,7 @@ function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export type ReplayAction =
+type ReplayAction =
   | { action: 'play' }
   | { action: 'pause' }
   | { action: 'speed'; speed: number }

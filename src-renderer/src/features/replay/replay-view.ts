@@ -11,7 +11,7 @@ import type { ReplayAccountReport, ReplayState } from '../../../../src-shared/ty
 /** GET /api/v1/replay (and the `replay` WebSocket channel): the replay venue's state. */
 export type ReplayStatusView = ReplayState;
 
-export type QueueModel = 'pessimistic' | 'probabilistic';
+type QueueModel = 'pessimistic' | 'probabilistic';
 
 /** Dataset kinds a replay can be driven by, best first (the market's source per symbol). */
 const DRIVERS: Readonly<Record<string, 'depth' | 'trades' | 'klines'>> = {
@@ -122,7 +122,7 @@ export interface ReplayRequest {
 }
 
 /** Largest order entry or market-data latency of a replay, ms (the API's bound). */
-export const MAX_REPLAY_LATENCY_MS = 60_000;
+const MAX_REPLAY_LATENCY_MS = 60_000;
 
 /** A latency field: '' is 0; else an integer of ms from 0 to MAX_REPLAY_LATENCY_MS, or null. */
 function latencyMs(text: string | undefined): number | null {
@@ -132,8 +132,8 @@ function latencyMs(text: string | undefined): number | null {
   return Number(t);
 }
 
-export const MIN_REPLAY_SPEED = 0.1;
-export const MAX_REPLAY_SPEED = 10_000;
+const MIN_REPLAY_SPEED = 0.1;
+const MAX_REPLAY_SPEED = 10_000;
 
 /** The span all `symbols` cover together, or null when they do not overlap. */
 export function commonSpan(

@@ -4,8 +4,8 @@
 // Anything else says what is expected instead of the API's JSON-schema wording.
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 
-export const MIN_SIM_SPEED = 0.1;
-export const MAX_SIM_SPEED = 10_000;
+const MIN_SIM_SPEED = 0.1;
+const MAX_SIM_SPEED = 10_000;
 
 export type SpeedInput = { ok: true; value: number } | { ok: false; reason: string };
 

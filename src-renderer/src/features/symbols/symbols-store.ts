@@ -5,8 +5,8 @@ import { createStore } from 'zustand/vanilla';
 import type { FuturesSymbol, GeneralSymbol } from '../../../../src-shared/types.ts';
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 
-export type SymbolTag = 'new' | 'meme' | 'innovation';
-export const SYMBOL_TAGS: readonly SymbolTag[] = ['new', 'meme', 'innovation'];
+type SymbolTag = 'new' | 'meme' | 'innovation';
+const SYMBOL_TAGS: readonly SymbolTag[] = ['new', 'meme', 'innovation'];
 
 export interface SymbolEntry {
   general: GeneralSymbol;

@@ -2,7 +2,7 @@
 // MAX_TOASTS are shown; each leaves after its own time unless hovered (the view pauses it).
 import { createStore } from 'zustand/vanilla';
 
-export type ToastKind = 'fill' | 'liquidation' | 'funding' | 'error' | 'success' | 'info';
+type ToastKind = 'fill' | 'liquidation' | 'funding' | 'error' | 'success' | 'info';
 
 export interface Toast {
   id: number;
@@ -17,7 +17,7 @@ export interface Toast {
   ttl: number;
 }
 
-export const MAX_TOASTS = 5;
+const MAX_TOASTS = 5;
 
 export interface ToastsState {
   toasts: readonly Toast[];
