@@ -2,7 +2,7 @@
 // to the renderer so the trading screen signs requests like any bot.
 import { DEFAULT_PAPER_BALANCE, newApiKey, newApiSecret } from './accounts/credentials.ts';
 import type { Account } from './core/account.ts';
-import type { Venue } from './venue.ts';
+import type { Venue } from './services/venue.ts';
 
 export function ensureLocalAccount(venue: Venue, now = Date.now(), balance = DEFAULT_PAPER_BALANCE): Account {
   const existing = venue.accounts.firstOfKind('local');

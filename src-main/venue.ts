@@ -8,13 +8,12 @@ import { BotWhitelist } from './accounts/whitelist.ts';
 import { VirtualClock } from './core/clock.ts';
 import { DatasetService } from './data/dataset-service.ts';
 import { KlineService } from './market/kline-service.ts';
-import { openMarketSource, type MarketSource } from './market/market-source.ts';
+import { openMarketSource } from './market/market-source.ts';
 import { ReplaySession } from './market/replay-session.ts';
 import type { ReplayData } from './market/replay/ports.ts';
 import type { ReplayMarket, ReplayOptions } from './market/replay/replay-market.ts';
 import { replayCatalogue } from './replay-catalogue.ts';
 import { SessionReport } from './trading/session-report.ts';
-import type { SymbolCatalogue } from './market/ports.ts';
 import { PriceKlines } from './market/price-klines.ts';
 import { OpenInterestHistory } from './market/open-interest-history.ts';
 import { RecentTrades } from './market/recent-trades.ts';
@@ -26,16 +25,16 @@ import { MemoryCandleStore } from './store/memory-candle-store.ts';
 import { PriceKlinesRepo } from './store/price-klines-repo.ts';
 import { OpenInterestRepo } from './store/open-interest-repo.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
-import { diskSpaceOf, type DiskSpace } from './store/disk-space.ts';
+import { diskSpaceOf } from './store/disk-space.ts';
 import { Checkpointer } from './store/checkpointer.ts';
 import { lockDataFolder, type DataLock } from './store/data-lock.ts';
 import { databaseFile, openDatabase } from './store/database.ts';
-import type { GroupCommit } from './store/group-commit.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
 import { Exchange, type Command, type ResultOf } from './trading/exchange.ts';
 import { wireRecords } from './api/records.ts';
+import type { Venue } from './services/venue.ts';
 
 export interface VenueOptions {
   /** Folder of the SQLite database, or ':memory:'. */
@@ -64,63 +63,6 @@ export interface VenueOptions {
     /** The live venue's URL, for "back to live". */
     liveUrl?: string | null;
   };
-}
-
-/** Stored trade history of accounts, read side (the exchange writes it). */
-export type TradeHistory = Pick<
-  TradingRepo,
-  | 'order'
-  | 'orderByClientId'
-  | 'orders'
-  | 'trades'
-  | 'closedPositions'
-  | 'closedPosition'
-  | 'fundingPayments'
-  | 'fundingRates'
-  | 'transfers'
->;
-
-/** Commit timing: whether accepted writes are still on their way to disk, and when they land. */
-export type Durability = Pick<GroupCommit, 'pending' | 'whenDurable'>;
-
-export interface Venue {
-  readonly clock: VirtualClock;
-  /** The sequencer of every state-changing command (orders, cancels, settings, deposits). */
-  readonly exchange: Exchange;
-  /** Paper accounts: look-ups, the local account, key rotation. */
-  readonly accounts: AccountService;
-  /** IPs that may use the bot endpoints. */
-  readonly whitelist: BotWhitelist;
-  /** The pair catalogue, read side. */
-  readonly symbols: SymbolCatalogue;
-  readonly trading: TradeHistory;
-  readonly durability: Durability;
-  /** The data folder's free-space guard (store/disk-space.ts); undefined for an in-memory venue. */
-  readonly disk: Pick<DiskSpace, 'low'> | undefined;
-  /** Candles of every pair: klines routes and the kline stream. */
-  readonly klines: KlineService;
-  /** The last trades of every pair (GET /fapi/v1/trades). */
-  readonly recentTrades: RecentTrades;
-  /** Mark / index / premium candles of every pair, a window kept in the store (market/price-klines.ts). */
-  readonly priceKlines: PriceKlines;
-  /** Each pair's open interest every 5 minutes of market time, the last 30 days (market/open-interest-history.ts). */
-  readonly openInterestHistory: OpenInterestHistory;
-  /** Imported market data: the dataset catalogue, its candles and trades (docs/data.md). */
-  readonly datasets: DatasetService;
-  /** What moves the market (the simulator), when running (see VenueOptions.simulate). */
-  readonly market: MarketSource | null;
-  /** The replay's controls and session report on a replay venue (docs/replay.md); null on the live venue. */
-  readonly replay: ReplaySession | null;
-  /**
-   * Order entry: what a user or bot sends to the matching engine (orders, cancels, TP/SL). On
-   * the live venue and on a replay without order or response latency it runs at once (execute);
-   * on a replay with them it reaches the engine the order latency later in history, and the
-   * promise settles the response latency after that (ReplayMarket.submit, docs/replay.md "Latency").
-   */
-  submit<C extends Command>(c: C): ResultOf<C> | Promise<ResultOf<C>>;
-  readonly seed: number;
-  /** Closes the venue at once; the promise settles when the checkpoint worker is gone too. */
-  close(): Promise<void>;
 }
 
 /**

@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type preValidationHookHandler } from 'fastify';
 import { Errors } from '../../src-shared/errors.ts';
-import type { Venue } from '../venue.ts';
+import type { Venue } from '../services/venue.ts';
 import { API_KEY_SCHEME, installAuth } from './auth.ts';
 import { installBrowserGuards } from './browser-guards.ts';
 import { answerClientError, clip, installErrorHandling, installUrlLimit, sendError } from './error-handler.ts';

@@ -30,7 +30,7 @@ import type { AccountService } from '../accounts/account-service.ts';
 import { isLoopbackIp, type BotWhitelist } from '../accounts/whitelist.ts';
 import type { Account } from '../core/account.ts';
 import type { Defaulted } from './schemas.ts';
-import type { Venue } from '../venue.ts';
+import type { Venue } from '../services/venue.ts';
 import { sendError } from './error-handler.ts';
 import {
   FixedWindowLimiter,

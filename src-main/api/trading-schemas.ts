@@ -49,7 +49,7 @@ import {
   type PositionRecord,
   type TradeRecord,
 } from '../../src-shared/types.ts';
-import type { Venue } from '../venue.ts';
+import type { Venue } from '../services/venue.ts';
 import {
   agree,
   intEnum,

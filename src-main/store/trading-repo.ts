@@ -13,6 +13,14 @@ import type {
   FundingRecordState,
   TransferKind,
   TransferState,
+  TradeHistoryPort,
+  TradeQuery,
+  ClosedQuery,
+  FundingQuery,
+  TransferQuery,
+  TransferRow,
+  FundingRateQuery,
+  FundingRecordRow,
 } from '../trading/ports.ts';
 import { groupCommitOf, type GroupCommit } from './group-commit.ts';
 
@@ -124,72 +132,7 @@ function closedFromRaw(r: Raw): ClosedPositionRow {
   };
 }
 
-export interface TradeQuery {
-  accountId: number;
-  symbol?: string;
-  side?: number;
-  startTime?: number;
-  endTime?: number;
-  /** Only trades with id below this (cursor pagination, newest first). */
-  beforeId?: number;
-  limit: number;
-}
-
-export interface ClosedQuery {
-  accountId: number;
-  symbol?: string;
-  positionSide?: number;
-  marginMode?: number;
-  closeType?: number;
-  startTime?: number;
-  endTime?: number;
-  beforeId?: number;
-  limit: number;
-}
-
-/** Funding payments of an account, by settlement time (both ends inclusive). */
-export interface FundingQuery {
-  accountId: number;
-  symbol?: string;
-  startTime?: number;
-  endTime?: number;
-  limit: number;
-  /** 'asc': the first `limit` from startTime; 'desc': the newest `limit` (default). */
-  order?: 'asc' | 'desc';
-}
-
-/** An account's transfers, by time (both ends inclusive). */
-export interface TransferQuery {
-  accountId: number;
-  /** Only these kinds (all when undefined). */
-  kinds?: readonly TransferKind[];
-  startTime?: number;
-  endTime?: number;
-  limit: number;
-  /** 'asc': the first `limit` from startTime; 'desc': the newest `limit` (default). */
-  order?: 'asc' | 'desc';
-}
-
-export interface TransferRow extends TransferState {
-  id: number;
-}
-
-/** A pair's settlement rates, by time (both ends inclusive). */
-export interface FundingRateQuery {
-  /** Every pair's when undefined. */
-  symbol?: string;
-  startTime?: number;
-  endTime?: number;
-  limit: number;
-  order?: 'asc' | 'desc';
-}
-
-/** A funding payment as stored, with its row id (Binance's tranId). */
-export interface FundingRecordRow extends FundingRecordState {
-  id: number;
-}
-
-export class TradingRepo implements TradingStorePort {
+export class TradingRepo implements TradingStorePort, TradeHistoryPort {
   private readonly db: DatabaseSync;
   private readonly s: Record<string, StatementSync>;
   /** The connection's group commit: answers wait for `group.whenDurable`. */

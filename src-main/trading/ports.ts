@@ -234,3 +234,89 @@ export interface ClosedPositionRow {
   closedAt: number;
   createdAt: number;
 }
+
+// ---------------------------------------------------------------- read side of the stored history
+
+export interface TradeQuery {
+  accountId: number;
+  symbol?: string;
+  side?: number;
+  startTime?: number;
+  endTime?: number;
+  /** Only trades with id below this (cursor pagination, newest first). */
+  beforeId?: number;
+  limit: number;
+}
+
+export interface ClosedQuery {
+  accountId: number;
+  symbol?: string;
+  positionSide?: number;
+  marginMode?: number;
+  closeType?: number;
+  startTime?: number;
+  endTime?: number;
+  beforeId?: number;
+  limit: number;
+}
+
+/** Funding payments of an account, by settlement time (both ends inclusive). */
+export interface FundingQuery {
+  accountId: number;
+  symbol?: string;
+  startTime?: number;
+  endTime?: number;
+  limit: number;
+  /** 'asc': the first `limit` from startTime; 'desc': the newest `limit` (default). */
+  order?: 'asc' | 'desc';
+}
+
+/** An account's transfers, by time (both ends inclusive). */
+export interface TransferQuery {
+  accountId: number;
+  /** Only these kinds (all when undefined). */
+  kinds?: readonly TransferKind[];
+  startTime?: number;
+  endTime?: number;
+  limit: number;
+  /** 'asc': the first `limit` from startTime; 'desc': the newest `limit` (default). */
+  order?: 'asc' | 'desc';
+}
+
+export interface TransferRow extends TransferState {
+  id: number;
+}
+
+/** A pair's settlement rates, by time (both ends inclusive). */
+export interface FundingRateQuery {
+  /** Every pair's when undefined. */
+  symbol?: string;
+  startTime?: number;
+  endTime?: number;
+  limit: number;
+  order?: 'asc' | 'desc';
+}
+
+/** A funding payment as stored, with its row id (Binance's tranId). */
+export interface FundingRecordRow extends FundingRecordState {
+  id: number;
+}
+
+/** Stored trade history of accounts, read side (the exchange writes it; routes and reports read it). */
+export interface TradeHistoryPort {
+  order(id: number): OrderState | undefined;
+  orderByClientId(accountId: number, clientOrderId: string, symbol?: string): OrderState | undefined;
+  orders(q: { accountId: number; symbol?: string; status?: number; beforeId?: number; limit: number }): OrderState[];
+  trades(q: TradeQuery): TradeState[];
+  closedPositions(q: ClosedQuery): ClosedPositionRow[];
+  closedPosition(accountId: number, positionId: number): ClosedPositionRow | undefined;
+  fundingPayments(q: FundingQuery): FundingRecordRow[];
+  fundingRates(q: FundingRateQuery): FundingRateState[];
+  transfers(q: TransferQuery): TransferRow[];
+}
+
+/** Commit timing: whether accepted writes are still on their way to disk, and when they land. */
+export interface DurabilityPort {
+  readonly pending: boolean;
+  whenDurable(cb: (err: Error | null) => void): void;
+}

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
 import { AccountCache, signedQuerystring } from '../../src-main/api/auth.ts';
 import { ok } from '../../src-main/api/envelope.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import type { Venue } from '../../src-main/services/venue.ts';
+import { openVenue } from '../../src-main/venue.ts';
 import { Errors, type ErrorDef } from '../../src-shared/errors.ts';
 import { buildSignedQuery, serializeQuery } from '../../src-shared/sign.ts';
 

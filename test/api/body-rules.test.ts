@@ -4,7 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import type { Venue } from '../../src-main/services/venue.ts';
+import { openVenue } from '../../src-main/venue.ts';
 import { Errors } from '../../src-shared/errors.ts';
 import { buildSignedQuery } from '../../src-shared/sign.ts';
 

@@ -4,7 +4,8 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
 import { hostName, isLoopbackHost } from '../../src-main/api/browser-guards.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import type { Venue } from '../../src-main/services/venue.ts';
+import { openVenue } from '../../src-main/venue.ts';
 import { Errors } from '../../src-shared/errors.ts';
 
 let venue: Venue;

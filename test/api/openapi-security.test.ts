@@ -8,7 +8,8 @@ import { buildApp } from '../../src-main/api/app.ts';
 import simRoutes from '../../src-main/api/routes/sim.ts';
 import { SimulatedMarket } from '../../src-main/market/sim/simulated-market.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import type { Venue } from '../../src-main/services/venue.ts';
+import { openVenue } from '../../src-main/venue.ts';
 import { Errors } from '../../src-shared/errors.ts';
 
 let venue: Venue;

@@ -11,7 +11,8 @@ import {
   resolveRateLimits,
   type RateLimitOptions,
 } from '../../src-main/api/rate-limit.ts';
-import { openVenue, type Venue } from '../../src-main/venue.ts';
+import type { Venue } from '../../src-main/services/venue.ts';
+import { openVenue } from '../../src-main/venue.ts';
 import { Errors } from '../../src-shared/errors.ts';
 import { buildSignedQuery } from '../../src-shared/sign.ts';
 

@@ -1,7 +1,7 @@
 // What every facade route module receives: the venue's services, the native auth's account
 // cache and clock, and the request's Binance parameters.
 import type { FastifyRequest } from 'fastify';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import type { AuthServices } from '../auth.ts';
 import { BinanceError, MSG } from './errors.ts';
 import { Params, queryOf } from './params.ts';

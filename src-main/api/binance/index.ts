@@ -8,7 +8,7 @@
 // /binance answer; every error is Binance's {code, msg}. No validation, matching, margin or
 // record of its own: orders go through Exchange.execute, reads through the native views.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import type { AuthServices } from '../auth.ts';
 import { FixedWindowLimiter, resolveRateLimits, type RateLimitOptions } from '../rate-limit.ts';
 import type { BinanceContext } from './context.ts';

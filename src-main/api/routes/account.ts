@@ -2,7 +2,7 @@
 // leverage and margin mode, position mode. Every change goes through the exchange, which
 // refuses it (3013 / 3014 / 3015) when open positions or orders forbid it.
 import { Type } from 'typebox';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { maxNotionalFor } from '../../risk/tiers.ts';
 import { signedQuerystring } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';

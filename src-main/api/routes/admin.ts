@@ -13,7 +13,7 @@ import {
 } from '../../accounts/credentials.ts';
 import { parseIpList } from '../../accounts/whitelist.ts';
 import { USDT_DECIMALS, type Account } from '../../core/account.ts';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';

@@ -3,7 +3,7 @@
 // parsed into a command). Bot orders belong to the house account: no margin, never stored;
 // only their fills against users reach the users' ledgers.
 import { Type } from 'typebox';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
 import {

@@ -22,7 +22,7 @@ import type { DatasetRecord, SpecsSource } from '../../data/ports.ts';
 import { expandPaths } from '../../data/expand-paths.ts';
 import { KINDS, MARKETS } from '../../data/kinds.ts';
 import type { DatasetWire, ImportResultWire } from '../../../src-shared/types/datasets.ts';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { agree, noQuery, strEnum, type ApiInstance } from '../schemas.ts';
 import { klinesValidationError } from './klines.ts';

@@ -6,7 +6,7 @@
 // event with U <= id+1 <= u). `id` is sent only with `with_id=true`, as the spec words it.
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { symbolParam, type ApiInstance } from '../schemas.ts';
 import { defaulted } from '../trading-schemas.ts';

@@ -11,7 +11,7 @@ import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { INTERVALS } from '../../../src-shared/intervals.ts';
 import { KLINES_DEFAULT_LIMIT, KLINES_MAX_LIMIT, type KlineService } from '../../market/kline-service.ts';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import type { Candle, KlinesBatch, KlinesError } from '../../../src-shared/types.ts';
 import { strEnum, type ApiInstance } from '../schemas.ts';
 

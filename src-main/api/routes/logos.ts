@@ -1,7 +1,7 @@
 // Pair logos drawn by the service itself, so the app shows no remote content.
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
 
 function hue(name: string): number {

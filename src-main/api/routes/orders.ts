@@ -6,7 +6,7 @@
 // signed account; no route takes a user id from its input.
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { orderRecord, tradeRecord } from '../records.ts';
 import { signedQuerystring } from '../auth.ts';
 import { page } from '../cursor.ts';

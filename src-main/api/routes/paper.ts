@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { DEFAULT_PAPER_BALANCE, newApiKey, newApiSecret } from '../../accounts/credentials.ts';
 import { Exchange } from '../../trading/exchange.ts';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import type { ApiInstance } from '../schemas.ts';

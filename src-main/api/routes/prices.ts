@@ -4,7 +4,7 @@ import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { PRICE_RECORD_FIELDS, type PriceRecord } from '../../../src-shared/types.ts';
 import { nextFundingTime } from '../../risk/funding.ts';
 import type { PairState } from '../../trading/pair-state.ts';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, errorEnvelopeSchema, ok } from '../envelope.ts';
 import { agree, noQuery, type ApiInstance } from '../schemas.ts';
 

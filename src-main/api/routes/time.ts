@@ -1,7 +1,7 @@
 // Server time: the wall clock (what request signatures are checked against) and the market's
 // virtual clock (what candles, funding and trade timestamps follow).
 import { Type } from 'typebox';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
 

@@ -1,7 +1,7 @@
 // Take-profit and stop-loss on a position: set, change, remove.
 import { Type } from 'typebox';
 import type { PositionRecord } from '../../../src-shared/types.ts';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { intEnum, type ApiInstance } from '../schemas.ts';

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { RECENT_TRADES_KEPT } from '../../market/recent-trades.ts';
 import { formatMoney } from '../../risk/money.ts';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { defaulted } from '../trading-schemas.ts';
 import { symbolParam, type ApiInstance } from '../schemas.ts';

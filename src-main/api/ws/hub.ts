@@ -66,7 +66,7 @@ import { Errors } from '../../../src-shared/errors.ts';
 import type { Candle } from '../../../src-shared/types.ts';
 import type { Interval } from '../../../src-shared/intervals.ts';
 import type { Account } from '../../core/account.ts';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { CloseCode, Conn, WS_OPEN, type Stream, type SymbolFeed } from './conn.ts';
 import { FanOut, type Due, type HubStats } from './fan-out.ts';
 import { checkLogin } from './login.ts';

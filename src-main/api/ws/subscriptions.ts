@@ -12,7 +12,7 @@
 //   subscribed to it (the exchange skips building those events otherwise).
 import { Errors } from '../../../src-shared/errors.ts';
 import type { AccountEvent, LevelEvent, TradeEvent } from '../../trading/events.ts';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import { parseStream, type Channel } from './channels.ts';
 import { Stream, SymbolFeed, type Conn } from './conn.ts';
 import type { FanOut } from './fan-out.ts';

@@ -10,7 +10,7 @@
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../../src-shared/errors.ts';
-import type { Venue } from '../../venue.ts';
+import type { Venue } from '../../services/venue.ts';
 import type { AuthServices } from '../auth.ts';
 import { sendError } from '../error-handler.ts';
 import { STREAM_PATTERNS } from './channels.ts';
