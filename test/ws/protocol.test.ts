@@ -4,7 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
-import type { Hub, KlineSource } from '../../src-main/api/ws/hub.ts';
+import type { Hub } from '../../src-main/api/ws/hub.ts';
+import type { KlineSource } from '../../src-main/api/ws/subscriptions.ts';
 import { publish } from '../../src-main/api/ws/test-hooks.ts';
 import { KlineService } from '../../src-main/market/kline-service.ts';
 import { CandlesRepo } from '../../src-main/store/candles-repo.ts';

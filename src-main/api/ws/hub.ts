@@ -1,70 +1,13 @@
-// The WebSocket hub behind /ws (DESIGN section 4): connections, request dispatch and the one
-// timer that drives every stream. Its parts: protocol.ts reads client messages, login.ts
-// checks LOGIN, subscriptions.ts keeps who gets what (and the exchange listeners),
-// payloads.ts builds stream data, fan-out.ts writes pushes; test-hooks.ts holds what tests
-// need beyond the production surface.
-//
-// Protocol. Client messages are JSON text `{"method", "params", "id"}`; `id` is an integer or
-// a string of at most 64 chars and comes back in the answer `{"id", "result"}` or
-// `{"id", "error": {"code", "message"}}` (id null when the request could not be read).
-//   SUBSCRIBE ["name", ...]       -> result null; all names valid or nothing subscribed
-//   UNSUBSCRIBE ["name", ...]     -> result null; names not subscribed are ignored
-//   LIST_SUBSCRIPTIONS            -> result ["name", ...] in subscription order
-//   PING                          -> result "PONG"
-//   LOGIN {api_key, timestamp, recv_window?, signature}  (or [that object])
-//                                 -> result {user_id}; see login.ts for the signed text
-//   REPLAY {action, speed?, ms?, time?}  (or [that object]; replay venues, loopback callers)
-//                                 -> result: the replay status; action as POST /api/v1/replay,
-//                                 plus 'release'. A step takes hold of the clock (lockstep) until
-//                                 'release' or the connection closes. The answer is sent once the
-//                                 step's writes are committed, its account events pushed (user)
-//                                 and the market streams' changes flushed (depth_update@, trade@),
-//                                 so a bot that waits for it has seen everything the step did.
-//                                 REPLAY requests of the clock's holder do not count against
-//                                 maxMessagesPerSecond (lockstep runs thousands a second).
-// Pushes are `{"stream": name, "data": {...}}`; stream names and payloads: channels.ts and
-// payloads.ts. Cadence on the 100 ms tick: depth_update@ and trade@ (an array, oldest first)
-// on every tick that has changes or trades; depth@ every 2nd tick when the book changed, and its
-// last snapshot once to each new subscriber; price@ every 10th tick; kline@ on change, at most
-// every 250 ms. `E` is market time (the venue clock), ms.
-//
-// On a replay with a data latency (docs/replay.md "Latency") every market stream push is held
-// until market time reaches the time it was built at + the latency (fan-out.ts); a REPLAY step's
-// answer flushes those that became due. With a response latency the account pushes (user, bot)
-// are held likewise for that latency. Replay status pushes are never delayed.
-//
-// Invariants and limits:
-// - Every push is serialised and framed once per stream per tick (frame.ts) and the same
-//   framed Buffer is written to every subscriber's socket: per subscriber the fan-out costs a
-//   few checks and one socket write, no allocation and no copy. Only answers are serialised
-//   per client (and go through `ws`).
-// - A tick builds all its messages first, then writes them in build order; when it has
-//   several, each connection gets them in one write (corked), since the kernel's per-write
-//   cost is most of a fan-out's. Subscriptions cannot change between build and write (both
-//   run in one synchronous step).
-// - One interval timer (TICK_MS = 100 ms) drives every stream; close() stops it and closes
-//   every connection, so a service shuts down cleanly.
-// - depth_update@ events are contiguous windows of the book's update ids (depth-feed.ts): each
-//   event's U is the previous event's u + 1 and `pu` = U - 1. A stream records only while it has
-//   subscribers; a new stream starts from the book's id at the moment of the SUBSCRIBE, before
-//   the answer is sent, so a snapshot fetched after the answer always joins the events.
-// - At most `maxSubscriptions` (200) streams per connection; a SUBSCRIBE that would exceed it
-//   is refused whole (4290).
-// - A connection whose unsent bytes exceed `maxBufferedBytes` (4 MiB) when a push is due is
-//   closed with 1008 "slow consumer" and gets nothing more: server memory per connection stays
-//   below the bound plus one message.
-// - Liveness: the hub sends a protocol ping every `pingIntervalMs` (20 s); a connection with no
-//   client message and no pong for `idleTimeoutMs` (60 s) is closed with 1001 "idle timeout".
-// - More than `maxMessagesPerSecond` (100) client messages in a 1 s window close the connection
-//   with 1008 (a runaway client costs one close, not an answer per message).
-// - A failing request or stream is logged and isolated: never an uncaught exception.
-// - The user channel carries the logged-in account's exchange 'account' events only; the hub
-//   listens to account events only while someone is subscribed to it (the exchange skips
-//   building them otherwise).
+// The WebSocket hub behind /ws: connections, request dispatch and the one 100 ms timer that
+// drives every stream. The protocol (methods, streams, cadence, limits, close codes) is
+// docs/api.md "WebSocket"; its parts: protocol.ts reads client messages, login.ts checks LOGIN,
+// subscriptions.ts keeps who gets what, payloads.ts builds stream data, fan-out.ts writes pushes.
+// It keeps true: each push is serialised once per stream per tick and the same buffer written to
+// every subscriber; a connection past its buffer bound is closed, not buffered without end; a
+// failing request or stream is logged and isolated, never an uncaught exception; market pushes
+// of a replay with a data latency wait until market time reaches it (fan-out.ts).
 import type { RawData, WebSocket } from 'ws';
 import { Errors } from '../../../src-shared/errors.ts';
-import type { Candle } from '../../../src-shared/types.ts';
-import type { Interval } from '../../../src-shared/intervals.ts';
 import type { Account } from '../../core/account.ts';
 import type { Venue } from '../../services/venue.ts';
 import { CloseCode, Conn, WS_OPEN, type Stream, type SymbolFeed } from './conn.ts';
@@ -75,7 +18,7 @@ import { ApiError } from '../../../src-shared/errors.ts';
 import { isLoopbackIp } from '../../accounts/whitelist.ts';
 import { readAction } from '../routes/replay.ts';
 import { errorReply, parseRequest, unknownMethod, type Reply, type Request } from './protocol.ts';
-import { Subscriptions } from './subscriptions.ts';
+import { Subscriptions, type KlineSource } from './subscriptions.ts';
 
 const TICK_MS = 100;
 const DEPTH_SNAPSHOT_EVERY = 2; // ticks: 200 ms
@@ -107,19 +50,6 @@ export const DEFAULT_HUB_LIMITS: Readonly<HubLimits> = Object.freeze({
   pingIntervalMs: 20_000,
   maxMessagesPerSecond: 100,
 });
-
-/**
- * What the kline channel needs from the candle service (market/kline-service.ts's KlineService
- * fits): the current candle in wire form, the latest candles, and a change notification.
- */
-export interface KlineSource {
-  /** The current (unclosed) candle of (symbol, interval) in wire form; undefined before any trade. */
-  currentKline(symbol: string, interval: Interval): Candle | undefined;
-  /** The latest `limit` candles in wire form, newest first, the current one included. */
-  klines(symbol: string, interval: Interval, query: { limit: number }): Candle[];
-  /** Calls the listener after a symbol's candles changed, with the candles that closed; returns the remover. */
-  onCandle(listener: (symbol: string, closed: readonly { readonly interval: string }[]) => void): () => void;
-}
 
 export interface HubOptions {
   venue: Venue;

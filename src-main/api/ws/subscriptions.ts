@@ -16,7 +16,8 @@ import type { Venue } from '../../services/venue.ts';
 import { parseStream, type Channel } from './channels.ts';
 import { Stream, SymbolFeed, type Conn } from './conn.ts';
 import type { FanOut } from './fan-out.ts';
-import type { KlineSource } from './hub.ts';
+import type { Candle } from '../../../src-shared/types.ts';
+import type { Interval } from '../../../src-shared/intervals.ts';
 import { errorReply, streamNames, type Reply, type RequestId } from './protocol.ts';
 
 export interface SubscriptionDeps {
@@ -26,6 +27,19 @@ export interface SubscriptionDeps {
   whitelist: { has(ip: string): boolean } | null;
   klineLookup: () => KlineSource | undefined;
   out: FanOut;
+}
+
+/**
+ * What the kline channel needs from the candle service (market/kline-service.ts's KlineService
+ * fits): the current candle in wire form, the latest candles, and a change notification.
+ */
+export interface KlineSource {
+  /** The current (unclosed) candle of (symbol, interval) in wire form; undefined before any trade. */
+  currentKline(symbol: string, interval: Interval): Candle | undefined;
+  /** The latest `limit` candles in wire form, newest first, the current one included. */
+  klines(symbol: string, interval: Interval, query: { limit: number }): Candle[];
+  /** Calls the listener after a symbol's candles changed, with the candles that closed; returns the remover. */
+  onCandle(listener: (symbol: string, closed: readonly { readonly interval: string }[]) => void): () => void;
 }
 
 export class Subscriptions {

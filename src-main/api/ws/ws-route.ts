@@ -14,7 +14,8 @@ import type { Venue } from '../../services/venue.ts';
 import type { AuthServices } from '../auth.ts';
 import { sendError } from '../error-handler.ts';
 import { STREAM_PATTERNS } from './channels.ts';
-import { DEFAULT_HUB_LIMITS, Hub, METHODS, type HubLimits, type KlineSource } from './hub.ts';
+import { DEFAULT_HUB_LIMITS, Hub, METHODS, type HubLimits } from './hub.ts';
+import type { KlineSource } from './subscriptions.ts';
 
 const MAX_MESSAGE_BYTES = 64 * 1024;
 const CLOSE_GRACE_MS = 1000;
