@@ -16,9 +16,21 @@ import type {
   PlacementResult,
   PositionRecord,
 } from '../../src-shared/types.ts';
-import type { AmendTarget, CancelTarget } from './orders.ts';
 import type { AccountSpec, AccountState } from './ports.ts';
 import type { TriggerSpec } from './tpsl.ts';
+
+/** One open order of a user, by id or client id (the pair narrows a client id look-up). */
+export interface CancelTarget {
+  symbol?: string;
+  orderId?: number;
+  clientOrderId?: string;
+}
+
+/** A resting limit order's new price and total quantity (modify). */
+export interface AmendTarget extends CancelTarget {
+  price: string;
+  qty: string;
+}
 
 /** A field of a wire request as it arrives: enum fields are any number until the exchange checks them. */
 type Unchecked<T> = { [K in keyof T]: T[K] extends number | undefined ? number | Extract<T[K], undefined> : T[K] };

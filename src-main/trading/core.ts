@@ -13,10 +13,9 @@ import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { CloseType, MarginMode, PositionMode, TimeInForce } from '../../src-shared/enums.ts';
 import { OrderFlag } from '../engine/types.ts';
 import type { PositionState } from '../risk/position.ts';
-import { EventBus } from './events.ts';
+import { EventBus, type AccountEvent } from './events.ts';
 import { createPairState, type PairState } from './pair-state.ts';
-import type { AccountState, ExchangeDeps, OrderState } from './ports.ts';
-import { TurnWriter } from './turn-writer.ts';
+import type { AccountState, ExchangeDeps, OrderState, TradeState } from './ports.ts';
 
 /**
  * Engine account of bot orders sent through the bot route (the house market maker); house engine
@@ -60,6 +59,23 @@ export function reject(def: (typeof Errors)[keyof typeof Errors], message?: stri
   throw new ApiError(def, message);
 }
 
+/**
+ * What a command records for the end of its turn: the writes to store and the account events to
+ * announce once they are durable (turn-writer.ts is the implementation; the exchange hands it in).
+ */
+export interface TurnLog {
+  order(o: LiveOrder): void;
+  trade(t: TradeState): void;
+  position(p: PositionState): void;
+  closedPosition(p: PositionState, closeType: number): void;
+  wallet(a: AccountLive): void;
+  orderEvent(o: LiveOrder): void;
+  flush(): void;
+  announce(ev: AccountEvent): void;
+  announceBalance(a: AccountLive): void;
+  announcePositions(a: AccountLive): void;
+}
+
 export class TradingCore {
   readonly events = new EventBus();
   readonly pairs = new Map<string, PairState>();
@@ -74,7 +90,7 @@ export class TradingCore {
    */
   readonly reservedAccounts = new Set<number>();
   readonly deps: ExchangeDeps;
-  readonly writer: TurnWriter;
+  readonly writer: TurnLog;
   /** Insurance fund, 1e-8 USDT; absorbs what liquidations cannot pay. */
   insurance = 0n;
   fatal: unknown = null;
@@ -86,9 +102,9 @@ export class TradingCore {
   private nextPositionId = 1;
   private idHwm = 0;
 
-  constructor(deps: ExchangeDeps) {
+  constructor(deps: ExchangeDeps, writer: (core: TradingCore) => TurnLog) {
     this.deps = deps;
-    this.writer = new TurnWriter(this);
+    this.writer = writer(this);
     // A failed group commit loses the turn's writes: memory is ahead of the disk, so refuse
     // every further command (the waiting answers get the error).
     deps.repo.group.onFailure((err) => {

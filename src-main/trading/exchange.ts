@@ -21,11 +21,12 @@ import { CloseType, type PositionMode } from '../../src-shared/enums.ts';
 import type { AccountSummary, OrderRecord, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import { setLeverage, setMarginMode, setPositionMode } from './account-settings.ts';
-import type { BotOrderInput, Command, OrderInput, ResultOf } from './commands.ts';
+import type { BotOrderInput, CancelTarget, Command, OrderInput, ResultOf } from './commands.ts';
 import { HOUSE_ACCOUNT, openOrdersOf, reject, TradingCore, type AccountLive } from './core.ts';
 import type { EventBus } from './events.ts';
 import { closeLots, drain, recordSyntheticTrade } from './fills.ts';
 import { settleFunding } from './funding.ts';
+import { TurnWriter } from './turn-writer.ts';
 import { bookWalletTo, deposit } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
 import {
@@ -40,7 +41,6 @@ import {
   placeUserOrder,
   trimBotOrder,
   trimHouseOrder,
-  type CancelTarget,
 } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import { TransferKind, type AccountSpec, type AccountState, type ExchangeDeps, type OrderState } from './ports.ts';
@@ -57,7 +57,7 @@ export class Exchange {
   private readonly core: TradingCore;
 
   constructor(deps: ExchangeDeps) {
-    this.core = new TradingCore(deps);
+    this.core = new TradingCore(deps, (core) => new TurnWriter(core));
     this.events = this.core.events;
     this.pairs = this.core.pairs;
   }

@@ -21,7 +21,7 @@ import {
 } from '../../src-shared/enums.ts';
 import { MAX_PRICE_TICKS, OrderFlag, StpMode } from '../engine/types.ts';
 import type { OrderRecord, PlacementResult } from '../../src-shared/types.ts';
-import type { BotOrderInput, Command, OrderInput } from './commands.ts';
+import type { AmendTarget, BotOrderInput, CancelTarget, Command, OrderInput } from './commands.ts';
 import { formatMoney } from '../risk/money.ts';
 import { applyPairSetting } from './account-settings.ts';
 import { HOUSE_ACCOUNT, openOrdersOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
@@ -307,12 +307,6 @@ function placement(core: TradingCore, o: LiveOrder): PlacementResult {
   };
 }
 
-export interface CancelTarget {
-  symbol?: string;
-  orderId?: number;
-  clientOrderId?: string;
-}
-
 /** Cancel one order of a user by id or client id. */
 export function cancelOrder(core: TradingCore, a: AccountLive, by: CancelTarget): OrderRecord {
   const o = openOrderOf(core, a, by);
@@ -357,10 +351,6 @@ function openOrderOf(core: TradingCore, a: AccountLive, by: CancelTarget): LiveO
 }
 
 /** A new price and total quantity (filled part included, as Binance) for a resting order. */
-export interface AmendTarget extends CancelTarget {
-  price: string;
-  qty: string;
-}
 
 /**
  * Modifies a resting limit order of a user in place (Binance USD-M's modify): same id, client id,
