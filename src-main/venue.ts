@@ -70,6 +70,7 @@ export interface VenueOptions {
  * benches and diagnostics. The transport is handed the Venue (buildApp takes nothing wider).
  */
 export interface LocalVenue extends Venue {
+  readonly exchange: Exchange;
   readonly db: DatabaseSync;
   readonly settings: SettingsRepo;
   readonly symbols: SymbolsRepo;

@@ -21,7 +21,7 @@ import { formatMoney, unitsToNumber, type SymbolMath } from '../risk/money.ts';
 import { entryPrice, type PositionState } from '../risk/position.ts';
 import { bracketFor } from '../risk/tiers.ts';
 import type { ClosedPositionRow } from '../trading/ports.ts';
-import type { PairState } from '../trading/pair-state.ts';
+import type { PairView } from '../trading/pair-state.ts';
 import type { AccountMoney, OrderState, PositionRisk, RecordFormat, TradeState } from '../trading/ports.ts';
 
 const r8 = (x: number): number => Math.round(x * 1e8) / 1e8;
@@ -111,7 +111,7 @@ export function tradeRecord(m: SymbolMath, t: TradeState): TradeRecord {
 }
 
 /** A current position: the ledger's risk figures plus what follows from the position itself. */
-function positionRecord(pair: PairState, p: PositionState, risk: PositionRisk): PositionRecord {
+function positionRecord(pair: PairView, p: PositionState, risk: PositionRisk): PositionRecord {
   const m = pair.math;
   // exact decimal (lots x step in floating point gives 0.35000000000000003, which a bot
   // sending it back as a quantity would have refused as off-step)

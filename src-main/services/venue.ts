@@ -15,16 +15,26 @@ import type { OpenInterestHistory } from '../market/open-interest-history.ts';
 import type { RecentTrades } from '../market/recent-trades.ts';
 import type { Exchange, Command, ResultOf } from '../trading/exchange.ts';
 import type { DurabilityPort, TradeHistoryPort } from '../trading/ports.ts';
+import type { PairView } from '../trading/pair-state.ts';
 
 /** The data folder's free-space guard: null while changes may go on, else how low the disk is. */
 export interface DiskGuard {
   low(): { free: number; reserve: number; dir: string } | null;
 }
 
+/**
+ * The exchange as the transport sees it: its one command door, events and read views, with each
+ * pair's book read-only (the engine's book is changed only by the exchange's commands).
+ */
+export type ExchangeView = Omit<Exchange, 'pair' | 'pairs'> & {
+  pair(symbol: string): PairView | undefined;
+  readonly pairs: ReadonlyMap<string, PairView>;
+};
+
 export interface Venue {
   readonly clock: VirtualClock;
   /** The sequencer of every state-changing command (orders, cancels, settings, deposits). */
-  readonly exchange: Exchange;
+  readonly exchange: ExchangeView;
   /** Paper accounts: look-ups, the local account, key rotation. */
   readonly accounts: AccountService;
   /** IPs that may use the bot endpoints. */

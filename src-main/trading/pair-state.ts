@@ -6,6 +6,7 @@
 // command, lastPriceTicks through trades); readers never write it. Prices are floats (display
 // and risk thresholds); money derived from them is rounded to 1e-8 USDT where it is booked.
 import { createBook, RecordingSink, type OrderBook } from '../engine/index.ts';
+import type { DepthView } from '../engine/types.ts';
 import { SymbolMath } from '../risk/money.ts';
 import type { SymbolRow } from '../core/symbol.ts';
 
@@ -26,6 +27,19 @@ export interface PairState {
   minLots: number;
   maxLots: number;
 }
+
+/** The book as readers see it: its update id and depth snapshots, nothing that changes it. */
+export interface BookView {
+  /** Update id after the last level change. */
+  readonly updateId: number;
+  /** The best `n` levels a side (all by default), optionally grouped by `stepTicks`. */
+  depth(n?: number, stepTicks?: number): DepthView;
+}
+
+/** A pair as the transport and the market readers see it: its prices and a read-only book. */
+export type PairView = Readonly<Omit<PairState, 'book' | 'sink'>> & { readonly book: BookView };
+
+export type { DepthView, Level } from '../engine/types.ts';
 
 export function createPairState(row: SymbolRow): PairState {
   const math = new SymbolMath(row);

@@ -8,11 +8,10 @@ import { buildApp } from '../../src-main/api/app.ts';
 import simRoutes from '../../src-main/api/routes/sim.ts';
 import { SimulatedMarket } from '../../src-main/market/sim/simulated-market.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
-import type { Venue } from '../../src-main/services/venue.ts';
-import { openVenue } from '../../src-main/venue.ts';
+import { openVenue, type LocalVenue } from '../../src-main/venue.ts';
 import { Errors } from '../../src-shared/errors.ts';
 
-let venue: Venue;
+let venue: LocalVenue;
 let app: FastifyInstance;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 let doc: any;

@@ -5,7 +5,7 @@ import type { Venue } from '../../services/venue.ts';
 import type { AuthServices } from '../auth.ts';
 import { BinanceError, MSG } from './errors.ts';
 import { Params, queryOf } from './params.ts';
-import type { PairState } from '../../trading/pair-state.ts';
+import type { PairView } from '../../trading/pair-state.ts';
 import type { ListenKeys } from './listen-keys.ts';
 
 export interface BinanceContext {
@@ -24,15 +24,15 @@ export function paramsOf(req: FastifyRequest): Params {
 }
 
 /** A listed pair (delisted ones are unknown to Binance clients), by Binance's upper-case name. */
-export function pairOf(ctx: BinanceContext, symbol: string): PairState {
+export function pairOf(ctx: BinanceContext, symbol: string): PairView {
   const pair = ctx.venue.exchange.pair(symbol.toUpperCase());
   if (pair === undefined || pair.row.status === 3) throw new BinanceError(-1121, MSG.INVALID_SYMBOL);
   return pair;
 }
 
 /** Every listed pair, in catalogue order. */
-export function listedPairs(ctx: BinanceContext): PairState[] {
-  const out: PairState[] = [];
+export function listedPairs(ctx: BinanceContext): PairView[] {
+  const out: PairView[] = [];
   for (const row of ctx.venue.symbols.all()) {
     const p = ctx.venue.exchange.pair(row.symbol);
     if (p !== undefined && p.row.status !== 3) out.push(p);

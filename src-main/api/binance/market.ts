@@ -23,7 +23,7 @@ import { RECENT_TRADES_KEPT } from '../../market/recent-trades.ts';
 import { fundingRateCap, nextFundingTime, FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS } from '../../risk/funding.ts';
 import { formatMoney } from '../../risk/money.ts';
 import { MAX_OPEN_ORDERS_PER_PAIR } from '../../trading/order-checks.ts';
-import type { PairState } from '../../trading/pair-state.ts';
+import type { PairView } from '../../trading/pair-state.ts';
 import { toPriceLevels } from '../ws/depth-feed.ts';
 import { listedPairs, pairOf, paramsOf, type BinanceContext } from './context.ts';
 import { BinanceError, invalidValue } from './errors.ts';
@@ -42,7 +42,7 @@ function symbolStatus(status: number): string {
 }
 
 /** One symbols[] entry of exchangeInfo (reference a.3). */
-function exchangeInfoSymbol(pair: PairState): Record<string, unknown> {
+function exchangeInfoSymbol(pair: PairView): Record<string, unknown> {
   const r = pair.row;
   const ratio = new Decimal(r.marketPriceProtectRatio);
   const decimals = Math.max(4, ratio.decimalPlaces());
@@ -105,7 +105,7 @@ interface Ticker24 {
 }
 
 /** Rolling 24 h figures from the pair's 1m candles (the window's first candle opens at most 24 h before now). */
-function rolling24h(ctx: BinanceContext, pair: PairState, now: number): Ticker24 {
+function rolling24h(ctx: BinanceContext, pair: PairView, now: number): Ticker24 {
   const rows = ctx.venue.klines.klines(pair.row.symbol, '1m', { limit: 1440 }); // newest first
   const from = now - DAY;
   const last = new Decimal(pair.math.formatPrice(pair.lastPriceTicks));
@@ -141,7 +141,7 @@ function rolling24h(ctx: BinanceContext, pair: PairState, now: number): Ticker24
   return t;
 }
 
-export function ticker24(ctx: BinanceContext, pair: PairState, now: number): Record<string, unknown> {
+export function ticker24(ctx: BinanceContext, pair: PairView, now: number): Record<string, unknown> {
   const m = pair.math;
   const p = pair.row.pricePrecision;
   const t = rolling24h(ctx, pair, now);
@@ -167,7 +167,7 @@ export function ticker24(ctx: BinanceContext, pair: PairState, now: number): Rec
   };
 }
 
-export function bookTicker(pair: PairState, time: number): Record<string, unknown> {
+export function bookTicker(pair: PairView, time: number): Record<string, unknown> {
   const v = pair.book.depth(1);
   const m = pair.math;
   const bid = v.bids[0];
@@ -183,7 +183,7 @@ export function bookTicker(pair: PairState, time: number): Record<string, unknow
   };
 }
 
-export function premiumIndex(pair: PairState, now: number): Record<string, unknown> {
+export function premiumIndex(pair: PairView, now: number): Record<string, unknown> {
   const p = pair.row.pricePrecision;
   return {
     symbol: pair.row.symbol,
@@ -402,7 +402,7 @@ export function registerMarket(app: FastifyInstance, ctx: BinanceContext): void 
     return listedPairs(ctx).map((p) => bookTicker(p, now));
   });
 
-  const price = (p: PairState, now: number) => ({
+  const price = (p: PairView, now: number) => ({
     symbol: p.row.symbol,
     price: p.math.formatPrice(p.lastPriceTicks),
     time: now,

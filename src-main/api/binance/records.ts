@@ -7,7 +7,7 @@ import { MarginMode, OrderType, PositionSide, Side } from '../../../src-shared/e
 import type { AccountSummary, PositionRecord } from '../../../src-shared/types.ts';
 import { formatMoney, type SymbolMath } from '../../risk/money.ts';
 import { bracketFor } from '../../risk/tiers.ts';
-import type { PairState } from '../../trading/pair-state.ts';
+import type { PairView } from '../../trading/pair-state.ts';
 import type { OrderState, TradeState } from '../../trading/ports.ts';
 
 export type Mode = 'hedge' | 'one_way';
@@ -96,7 +96,7 @@ export interface OrderFigures {
 }
 
 export function binancePosition(
-  pair: PairState,
+  pair: PairView,
   p: PositionRecord | undefined,
   mode: Mode,
   side: number,

@@ -27,7 +27,7 @@ import type { WebSocket } from 'ws';
 import { INTERVALS, type Interval } from '../../../src-shared/intervals.ts';
 import type { AccountSummary, OrderRecord, PositionRecord, TradeRecord } from '../../../src-shared/types.ts';
 import type { AccountEvent } from '../../trading/events.ts';
-import type { PairState } from '../../trading/pair-state.ts';
+import type { PairView } from '../../trading/pair-state.ts';
 import { DepthWindow, toPriceLevels } from '../ws/depth-feed.ts';
 import { listedPairs, type BinanceContext } from './context.ts';
 import { bookTicker, premiumIndex, ticker24 } from './market.ts';
@@ -238,7 +238,7 @@ export class BinanceStreams {
     }
   }
 
-  private pair(symbol: string): PairState | undefined {
+  private pair(symbol: string): PairView | undefined {
     const p = this.ctx.venue.exchange.pair(symbol);
     return p === undefined || p.row.status === 3 ? undefined : p;
   }

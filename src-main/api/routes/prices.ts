@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { PRICE_RECORD_FIELDS, type PriceRecord } from '../../../src-shared/types.ts';
 import { nextFundingTime } from '../../risk/funding.ts';
-import type { PairState } from '../../trading/pair-state.ts';
+import type { PairView } from '../../trading/pair-state.ts';
 import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, errorEnvelopeSchema, ok } from '../envelope.ts';
 import { agree, noQuery, type ApiInstance } from '../schemas.ts';
@@ -26,7 +26,7 @@ agree<typeof priceRecordSchema, PriceRecord>(true);
 if (Object.keys(priceRecordSchema.properties).join() !== PRICE_RECORD_FIELDS.join())
   throw new Error('price record schema: not the spec field order');
 
-function record(pair: PairState, timestamp: number, now: number): PriceRecord {
+function record(pair: PairView, timestamp: number, now: number): PriceRecord {
   const m = pair.math;
   const p = m.price.precision;
   return {

@@ -4,7 +4,7 @@
 // its streams exists), fan-out.ts writes to Conn sockets.
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import type { PairState } from '../../trading/pair-state.ts';
+import type { PairView } from '../../trading/pair-state.ts';
 import type { TradeEvent } from '../../trading/events.ts';
 import type { Channel } from './channels.ts';
 import { DepthWindow } from './depth-feed.ts';
@@ -63,7 +63,7 @@ export class Stream {
 
 /** Streams of one symbol with subscribers, and that symbol's pending depth window and trades. */
 export class SymbolFeed {
-  readonly pair: PairState;
+  readonly pair: PairView;
   readonly window = new DepthWindow();
   depthUpdate: Stream | null = null;
   trade: Stream | null = null;
@@ -72,7 +72,7 @@ export class SymbolFeed {
   readonly klines = new Set<Stream>();
   trades: TradeEvent[] = [];
 
-  constructor(pair: PairState) {
+  constructor(pair: PairView) {
     this.pair = pair;
   }
 

@@ -13,7 +13,7 @@
 //
 // Limits: a window holds one Map entry per distinct level changed in it; the hub takes it
 // every 100 ms, so memory follows the book's change rate, not its size.
-import type { Level } from '../../engine/types.ts';
+import type { Level } from '../../trading/pair-state.ts';
 import type { SymbolMath } from '../../risk/money.ts';
 import type { PriceLevel } from '../../../src-shared/types.ts';
 

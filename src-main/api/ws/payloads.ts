@@ -5,13 +5,13 @@ import { formatNumber } from '../../../src-shared/decimal.ts';
 import type { Interval } from '../../../src-shared/intervals.ts';
 import type { Candle, DepthSnapshotEvent, DepthUpdateEvent } from '../../../src-shared/types.ts';
 import { DEPTH_SNAPSHOT_EVENT, DEPTH_UPDATE_EVENT } from '../../../src-shared/types.ts';
-import type { PairState } from '../../trading/pair-state.ts';
+import type { PairView } from '../../trading/pair-state.ts';
 import type { TradeEvent } from '../../trading/events.ts';
 import type { DepthChannelLevel } from '../../../src-shared/types.ts';
 import { toPriceLevels, type DepthWindowTake } from './depth-feed.ts';
 
 /** depth_update@: one closed window of level changes. */
-export function depthUpdatePayload(pair: PairState, w: DepthWindowTake, E: number): DepthUpdateEvent {
+export function depthUpdatePayload(pair: PairView, w: DepthWindowTake, E: number): DepthUpdateEvent {
   const m = pair.math;
   return {
     e: DEPTH_UPDATE_EVENT,
@@ -26,7 +26,7 @@ export function depthUpdatePayload(pair: PairState, w: DepthWindowTake, E: numbe
 }
 
 /** depth@: the book's top `level` levels now. */
-export function depthSnapshotPayload(pair: PairState, level: DepthChannelLevel, E: number): DepthSnapshotEvent {
+export function depthSnapshotPayload(pair: PairView, level: DepthChannelLevel, E: number): DepthSnapshotEvent {
   const view = pair.book.depth(level);
   return {
     e: DEPTH_SNAPSHOT_EVENT,
@@ -39,7 +39,7 @@ export function depthSnapshotPayload(pair: PairState, level: DepthChannelLevel, 
 }
 
 /** trade@: the trades of one tick, oldest first. */
-export function tradesPayload(pair: PairState, trades: readonly TradeEvent[], E: number): object[] {
+export function tradesPayload(pair: PairView, trades: readonly TradeEvent[], E: number): object[] {
   const m = pair.math;
   const symbol = pair.row.symbol;
   return trades.map((t) => ({
@@ -56,7 +56,7 @@ export function tradesPayload(pair: PairState, trades: readonly TradeEvent[], E:
 }
 
 /** price@: index, mark and last price, funding rate and next funding time. */
-export function pricePayload(p: PairState, E: number): object {
+export function pricePayload(p: PairView, E: number): object {
   const precision = p.row.pricePrecision;
   const num = (x: number, d: number): string => (Number.isFinite(x) ? formatNumber(x, d) : '0');
   return {
