@@ -116,7 +116,7 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
     },
     async (req) =>
       ok(
-        ex.execute({
+        await venue.submit({
           kind: 'setLeverage',
           accountId: accountIdOf(req),
           symbol: listedSymbol(venue, req.body.symbol),
@@ -146,7 +146,7 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
     },
     async (req) =>
       ok(
-        ex.execute({
+        await venue.submit({
           kind: 'setMarginMode',
           accountId: accountIdOf(req),
           symbol: listedSymbol(venue, req.body.symbol),
@@ -174,6 +174,6 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
       },
     },
     async (req) =>
-      ok(ex.execute({ kind: 'setPositionMode', accountId: accountIdOf(req), mode: req.body.position_mode })),
+      ok(await venue.submit({ kind: 'setPositionMode', accountId: accountIdOf(req), mode: req.body.position_mode })),
   );
 }

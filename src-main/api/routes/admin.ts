@@ -183,15 +183,15 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
       // An existing account changes mode first: the exchange refuses while an order or a
       // position is open, and then the rest is not applied either. A new account has nothing open.
       if (existing !== undefined && mode !== undefined && venue.exchange.summary(existing.id).position_mode !== mode) {
-        venue.exchange.execute({ kind: 'setPositionMode', accountId: existing.id, mode });
+        await venue.submit({ kind: 'setPositionMode', accountId: existing.id, mode });
       }
-      const { id } = venue.exchange.execute({
+      const { id } = await venue.submit({
         kind: 'upsertAccount',
         spec: { apiKey, apiSecret, kind: 'user', balance },
         now: auth.now(),
       });
       if (existing === undefined && mode !== undefined && mode !== 'hedge')
-        venue.exchange.execute({ kind: 'setPositionMode', accountId: id, mode });
+        await venue.submit({ kind: 'setPositionMode', accountId: id, mode });
       auth.accounts.invalidate(apiKey);
       return ok(accountView(venue.accounts.byId(id)!, venue.exchange.summary(id).position_mode));
     },
@@ -298,7 +298,7 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
       }
       // Through the exchange (the venue's one sequencer): it owns the live wallet, stores the
       // change and announces the new balance on the user channel.
-      const summary = venue.exchange.execute({ kind: 'deposit', accountId: account.id, amount });
+      const summary = await venue.submit({ kind: 'deposit', accountId: account.id, amount });
       auth.accounts.invalidate(account.apiKey);
       return ok({ balance: summary.wallet_balance });
     },

@@ -44,7 +44,7 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
       const balance = req.body.balance === undefined ? DEFAULT_PAPER_BALANCE : Exchange.parseUsdt(req.body.balance);
       if (balance > MAX_BALANCE)
         throw new ApiError(Errors.INVALID_PARAMETER, 'balance must be at most 1000000000 USDT');
-      return ok(venue.exchange.execute({ kind: 'reset', accountId: req.account!.id, balance }));
+      return ok(await venue.submit({ kind: 'reset', accountId: req.account!.id, balance }));
     },
   );
 
@@ -66,7 +66,7 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
     async (req) => {
       const old = req.account!;
       const kind = old.kind === 'local' ? 'local' : 'key';
-      const fresh = venue.exchange.execute({
+      const fresh = await venue.submit({
         kind: 'rotateKey',
         accountId: old.id,
         apiKey: newApiKey(kind),
