@@ -10,7 +10,7 @@ import { API_KEY_SCHEME, installAuth } from './auth.ts';
 import { installBrowserGuards } from './browser-guards.ts';
 import { answerClientError, clip, installErrorHandling, installUrlLimit, sendError } from './error-handler.ts';
 import { API_DESCRIPTION } from './openapi-description.ts';
-import { STRICT_BODY, bodyTypeChecker, installStrictQueryNumbers, type FlatBodySchema } from './trading-schemas.ts';
+import { STRICT_BODY, bodyTypeChecker, installStrictQueryNumbers, type FlatBodySchema } from './strict-input.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
 import accountRoutes from './routes/account.ts';
 import adminRoutes from './routes/admin.ts';
@@ -274,7 +274,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       reply
         .type('text/html; charset=utf-8')
         .send(
-          '<!doctype html><title>perpdesk</title><p>The web UI is not built. Run <code>npm run build</code>, then start the service again. The API is at <a href="/docs">/docs</a>.</p>',
+          '<!doctype html><title>perpdesk</title><p>The web UI is not built. Run <code>npm run build</code>, ' +
+            'then start the service again. The API is at <a href="/docs">/docs</a>.</p>',
         ),
     );
   }

@@ -118,7 +118,7 @@ const signedParams = {
  * others optional, in the schema and in the static type the route's request gets (a
  * parameter with a default is always present once validated: see trading-schemas.ts defaulted).
  */
-export function signedQuerystring<P extends TProperties = {}, R extends keyof P & string = never>(
+export function signedQuerystring<P extends TProperties = Record<never, never>, R extends keyof P & string = never>(
   properties: P = {} as P,
   required: readonly R[] = [],
 ): TObject<

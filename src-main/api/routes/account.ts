@@ -14,9 +14,9 @@ import {
   accountSummaryRef,
   marginModeField,
   positionModeField,
-  strictJsonBody,
   symbolField,
 } from '../trading-schemas.ts';
+import { strictJsonBody } from '../strict-input.ts';
 
 const leverageBody = Type.Object({ symbol: symbolField, leverage: leverageField }, { additionalProperties: false });
 

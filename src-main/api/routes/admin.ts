@@ -17,7 +17,8 @@ import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
-import { positionModeField, strictJsonBody } from '../trading-schemas.ts';
+import { positionModeField } from '../trading-schemas.ts';
+import { strictJsonBody } from '../strict-input.ts';
 
 const UNIT = 10n ** BigInt(USDT_DECIMALS);
 /** Largest balance an admin may set, and largest single deposit: 1e9 USDT. */

@@ -12,9 +12,9 @@ import {
   listedSymbol,
   orderRecordRef,
   placementResultRef,
-  strictJsonBody,
   symbolField,
 } from '../trading-schemas.ts';
+import { strictJsonBody } from '../strict-input.ts';
 
 export default async function botOrderRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;

@@ -26,11 +26,11 @@ import {
   pageLimit,
   placementResultRef,
   sideField,
-  strictJsonBody,
   symbolField,
   timeField,
   tradeRecordRef,
 } from '../trading-schemas.ts';
+import { strictJsonBody } from '../strict-input.ts';
 
 const signedErrors = () => standardErrors(401);
 

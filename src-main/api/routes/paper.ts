@@ -7,7 +7,7 @@ import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring, type AuthServices } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import type { ApiInstance } from '../schemas.ts';
-import { strictJsonBody } from '../trading-schemas.ts';
+import { strictJsonBody } from '../strict-input.ts';
 
 const MAX_BALANCE = 1_000_000_000n * 100_000_000n;
 

@@ -1,4 +1,5 @@
 // Price records: index, mark and last price with the funding rate, per pair.
+import { SymbolStatus } from '../../../src-shared/enums.ts';
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { PRICE_RECORD_FIELDS, type PriceRecord } from '../../../src-shared/types.ts';
@@ -44,7 +45,7 @@ function record(pair: PairView, timestamp: number, now: number): PriceRecord {
 
 export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
   const { venue } = opts;
-  const listed = () => [...venue.exchange.pairs.values()].filter((p) => p.row.status !== 3);
+  const listed = () => [...venue.exchange.pairs.values()].filter((p) => p.row.status !== SymbolStatus.DELISTED);
 
   app.get(
     '/fapi/v1/prices',
@@ -91,7 +92,7 @@ export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue
     async (req) => {
       const name = req.query.symbol.toUpperCase();
       const pair = venue.exchange.pair(name);
-      if (!pair || pair.row.status === 3)
+      if (!pair || pair.row.status === SymbolStatus.DELISTED)
         throw new ApiError(Errors.PRICE_PAIR_NOT_FOUND, `Trading pair '${name}' not found`);
       const now = venue.clock.now();
       return ok(record(pair, now, now));

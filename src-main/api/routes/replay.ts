@@ -15,7 +15,7 @@ import { MAX_STEP_MS, type ReplayAction, type ReplaySession, type SessionStatus 
 import { REPORT_TABLES, reportCsv, type ReportTable } from '../../trading/session-report.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, strEnum, type ApiInstance } from '../schemas.ts';
-import { strictJsonBody } from '../trading-schemas.ts';
+import { strictJsonBody } from '../strict-input.ts';
 
 /** What POST /api/v1/replays asks for, checked for form (the host checks it against the data). */
 export interface ReplayRequest {

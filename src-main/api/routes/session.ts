@@ -11,7 +11,7 @@ import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
-import { strictJsonBody } from '../trading-schemas.ts';
+import { strictJsonBody } from '../strict-input.ts';
 
 /** How long the printed login link works: 15 minutes (wall clock) from the start. */
 export const LOGIN_TOKEN_TTL_MS = 15 * 60_000;
@@ -72,7 +72,8 @@ export default async function sessionRoutes(
         token.value = undefined;
         throw new ApiError(
           Errors.TOKEN_INVALID,
-          `${Errors.TOKEN_INVALID.message}: this login link expired (it works for ${LOGIN_TOKEN_TTL_MS / 60_000} minutes after the start); restart the service for a new one`,
+          `${Errors.TOKEN_INVALID.message}: this login link expired (it works for ${LOGIN_TOKEN_TTL_MS / 60_000} ` +
+            'minutes after the start); restart the service for a new one',
         );
       }
       token.value = undefined;

@@ -7,7 +7,7 @@ import { MAX_SPEED, MIN_SPEED } from '../../core/clock.ts';
 import type { MarketSource } from '../../market/market-source.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
-import { strictJsonBody } from '../trading-schemas.ts';
+import { strictJsonBody } from '../strict-input.ts';
 
 const venueSchema = Type.Object({
   name: Type.String(),

@@ -1,4 +1,5 @@
 // Trading-pair configuration routes: /api/v1/symbols, /api/v1/symbols/{symbol}, /fapi/v1/symbols.
+import { SymbolStatus, FuturesSymbolStatus } from '../../../src-shared/enums.ts';
 import { Type } from 'typebox';
 import type { FuturesSymbol, GeneralSymbol } from '../../../src-shared/types.ts';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
@@ -51,7 +52,7 @@ function toFuturesSymbol(r: SymbolRow): FuturesSymbol {
     quote_asset: r.quoteAsset,
     margin_asset: r.marginAsset,
     contract_type: r.contractType as FuturesSymbol['contract_type'],
-    status: r.status === 1 ? 1 : 2,
+    status: r.status === SymbolStatus.TRADING ? FuturesSymbolStatus.ENABLED : FuturesSymbolStatus.DISABLED,
     max_leverage: r.maxLeverage,
     maintenance_margin_rate: r.maintenanceMarginRate,
     maker_fee_rate: r.makerFeeRate,

@@ -5,7 +5,8 @@ import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { intEnum, type ApiInstance } from '../schemas.ts';
-import { defaulted, strictJsonBody, symbolField } from '../trading-schemas.ts';
+import { defaulted, symbolField } from '../trading-schemas.ts';
+import { strictJsonBody } from '../strict-input.ts';
 
 // One schema with a type list, not anyOf [string, null]: the coercing validator would take ""
 // for the null branch (and remove the trigger); here "" is a string and fails the pattern.

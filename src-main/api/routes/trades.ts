@@ -1,5 +1,6 @@
 // Recent public trades of a pair (extension): what a screen or a bot shows before the
 // `trade@{symbol}` stream has delivered anything.
+import { Side } from '../../../src-shared/enums.ts';
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { RECENT_TRADES_KEPT } from '../../market/recent-trades.ts';
@@ -63,7 +64,7 @@ export default async function tradeRoutes(app: ApiInstance, opts: { venue: Venue
           quote_qty: formatMoney(m.notional(t.priceTicks, t.qtyLots)),
           time: t.time,
           taker_side: t.takerSide,
-          is_buyer_maker: t.takerSide === 2,
+          is_buyer_maker: t.takerSide === Side.SELL,
         })),
       );
     },

@@ -27,8 +27,6 @@ export type Channel =
   | { readonly kind: 'bot' }
   | { readonly kind: 'replay' };
 
-type ChannelKind = Channel['kind'];
-
 export type ParseResult =
   | { readonly ok: true; readonly channel: Channel }
   | { readonly ok: false; readonly error: ErrorDef; readonly message: string };

@@ -1,6 +1,7 @@
 // Payload builders of the market streams: the `data` of each push, in wire form (decimal
 // strings at the pair's precision). Pure functions of the exchange state they are handed;
 // `E` is the event time (market clock, ms). When and to whom they are sent is the hub's tick.
+import { Side } from '../../../src-shared/enums.ts';
 import { formatNumber } from '../../../src-shared/decimal.ts';
 import type { Interval } from '../../../src-shared/intervals.ts';
 import type { Candle, DepthSnapshotEvent, DepthUpdateEvent } from '../../../src-shared/types.ts';
@@ -51,7 +52,7 @@ export function tradesPayload(pair: PairView, trades: readonly TradeEvent[], E: 
     q: m.formatQty(t.qtyLots),
     T: t.time,
     S: t.takerSide,
-    m: t.takerSide === 2,
+    m: t.takerSide === Side.SELL,
   }));
 }
 

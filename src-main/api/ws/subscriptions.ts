@@ -152,7 +152,8 @@ export class Subscriptions {
       return errorReply(
         id,
         Errors.RATE_LIMITED,
-        `Too many subscriptions: at most ${this.limits.maxSubscriptions} streams per connection (subscribed ${conn.names.size}, asked for ${wanted.length} more)`,
+        `Too many subscriptions: at most ${this.limits.maxSubscriptions} streams per connection ` +
+          `(subscribed ${conn.names.size}, asked for ${wanted.length} more)`,
       );
     }
     for (const w of wanted) this.add(conn, w.name, w.channel);

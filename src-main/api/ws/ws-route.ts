@@ -58,7 +58,8 @@ E is market time, ms. LOGIN params: \`{"api_key","timestamp","recv_window"?,"sig
 lowercase hex HMAC-SHA256(secret, "api_key={api_key}&timestamp={timestamp}" + "&recv_window={recv_window}" when sent),
 time rules as signed REST (wall-clock ms); timestamp and recv_window are JSON integers, api_key and signature strings
 (else 1001), and no other key is allowed (1003), as in a REST body. Errors: 1004 not JSON; 1000 malformed message (not
-an object, bad id, bad params, binary frame); 1003 unknown LOGIN parameter; 1105 unknown method; 1100 unknown channel; 1101 unknown symbol; 1001 bad depth level / interval / name;
+an object, bad id, bad params, binary frame); 1003 unknown LOGIN parameter; 1105 unknown method; 1100 unknown channel;
+1101 unknown symbol; 1001 bad depth level / interval / name;
 4290 more than ${DEFAULT_HUB_LIMITS.maxSubscriptions} streams on a connection; 2001-2008 LOGIN failures (2001 also:
 'user' before LOGIN); 5001 kline streams unavailable.
 Connections: server ping every ${DEFAULT_HUB_LIMITS.pingIntervalMs / 1000} s; closed with 1001 after

@@ -1,0 +1,228 @@
+// Strict input beside the schemas: the app's validator coerces types (querystrings need it: every
+// value arrives as text), which would let a JSON body say "side": "1" or "qty": 0.5 and be read as
+// something else. strictJsonBody() refuses those before validation (a JSON body's values must
+// already have their declared JSON types), and installStrictQueryNumbers() holds query numbers
+// to the wire grammar (no exponent, no leading zeros, no blank).
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  preValidationHookHandler,
+} from 'fastify';
+import { ApiError, Errors } from '../../src-shared/errors.ts';
+import { STRICT_INTEGER, STRICT_INTEGER_TEXT } from './schemas.ts';
+
+export interface FlatBodySchema {
+  properties: Readonly<Record<string, object>>;
+}
+
+interface PropertyTypes {
+  type?: string | readonly string[];
+  anyOf?: ReadonlyArray<{ type?: string }>;
+}
+
+/** The JSON types a property declares: its `type` (one or a list) or the types of its `anyOf`. */
+function declaredTypes(schema: object): readonly string[] | undefined {
+  const p = schema as PropertyTypes;
+  if (typeof p.type === 'string') return [p.type];
+  if (Array.isArray(p.type)) return p.type;
+  if (p.anyOf !== undefined && p.anyOf.every((a) => typeof a.type === 'string'))
+    return p.anyOf.map((a) => a.type as string);
+  return undefined;
+}
+
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+
+function jsonTypeOk(value: unknown, type: string | undefined): boolean {
+  switch (type) {
+    case 'null':
+      return value === null;
+    case 'integer':
+      // JSON.parse reads 1e309 as Infinity and 1e300 as an integer; neither is one an API takes.
+      return typeof value === 'number' && Number.isSafeInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    default:
+      return true;
+  }
+}
+
+/**
+ * preValidation hook of a route whose body is a flat JSON object: refuses a non-JSON content
+ * type (1006), a missing body (1002), a body that is not an object, and any value whose JSON
+ * type differs from the schema's (1001), before the coercing validator sees it. Unknown fields
+ * are left to the schema (1003).
+ *
+ * A callback hook, not an async one: it runs on every order placement, and an async hook
+ * costs a promise and a microtask turn per request for a check that never waits.
+ */
+export function strictJsonBody(schema: FlatBodySchema): preValidationHookHandler {
+  const typeError = bodyTypeChecker(schema.properties);
+  function bodyError(req: FastifyRequest): ApiError | undefined {
+    const body = req.body as unknown;
+    const ctype = req.headers['content-type'];
+    if (ctype === undefined && (body === undefined || body === null)) {
+      return new ApiError(Errors.MISSING_PARAMETER, 'Missing request body: a JSON object is required');
+    }
+    if (typeof ctype !== 'string' || !JSON_CONTENT_TYPE.test(ctype)) {
+      return new ApiError(
+        Errors.UNSUPPORTED_MEDIA_TYPE,
+        `${Errors.UNSUPPORTED_MEDIA_TYPE.message} (got ${JSON.stringify(String(ctype ?? ''))})`,
+      );
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return new ApiError(Errors.INVALID_PARAMETER, 'Invalid body: must be a JSON object');
+    }
+    return typeError(body as Record<string, unknown>);
+  }
+  const hook = function checkJsonBody(req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    done(bodyError(req));
+  };
+  return Object.assign(hook, { [STRICT_BODY]: true });
+}
+
+/** Marks the hooks strictJsonBody makes, so that app.ts's all-routes body check skips their routes. */
+export const STRICT_BODY = Symbol('strictJsonBody');
+
+/** The JSON type check of a flat body schema, built once per schema (see bodyTypeChecker). */
+export type BodyTypeCheck = (body: Record<string, unknown>) => ApiError | undefined;
+
+/**
+ * The first value of a flat JSON object whose JSON type differs from its declared property's
+ * (1001), or undefined: the coercing validator would otherwise read `"amount": 10` as "10".
+ * The declared types are read from the schema once, here, not on every request (the check runs
+ * on every order placement).
+ */
+export function bodyTypeChecker(props: FlatBodySchema['properties']): BodyTypeCheck {
+  const declared = new Map<string, readonly string[]>();
+  // an array's items are checked too: the validator would coerce [10] to ["10"]
+  const itemTypes = new Map<string, readonly string[]>();
+  for (const key of Object.keys(props)) {
+    const types = declaredTypes(props[key]);
+    if (types !== undefined) declared.set(key, types);
+    const items = (props[key] as { items?: unknown }).items;
+    if (types?.includes('array') && typeof items === 'object' && items !== null) {
+      const it = declaredTypes(items);
+      if (it !== undefined) itemTypes.set(key, it);
+    }
+  }
+  return (body) => {
+    for (const key of Object.keys(body)) {
+      const types = declared.get(key);
+      if (types === undefined) continue;
+      const v = body[key];
+      let ok = false;
+      for (let i = 0; i < types.length && !ok; i++) ok = jsonTypeOk(v, types[i]);
+      const its = itemTypes.get(key);
+      if (ok && its !== undefined && Array.isArray(v)) {
+        const bad = v.findIndex((x) => !its.some((t) => jsonTypeOk(x, t)));
+        if (bad !== -1)
+          return new ApiError(
+            Errors.INVALID_PARAMETER,
+            `Invalid body parameter '${key}': item ${bad} must be a JSON ${its.join(' or ')}`,
+          );
+      }
+      if (ok) continue;
+      if (typeof v === 'number' && types.some((t) => t === 'integer' || t === 'number')) {
+        const what = types.includes('integer') ? 'a safe integer (|n| <= 2^53 - 1)' : 'a finite number';
+        return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': must be ${what}`);
+      }
+      return new ApiError(
+        Errors.INVALID_PARAMETER,
+        `Invalid body parameter '${key}': must be a JSON ${types.join(' or ')}`,
+      );
+    }
+    return undefined;
+  };
+}
+
+// ---------------------------------------------------------------- query numbers
+
+/** A decimal query number: the integer syntax with an optional fraction. */
+const STRICT_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+
+/**
+ * The validator would coerce any text JavaScript reads as a number ("0x10", "1e1", "+5",
+ * " 1 ", "Infinity", "1e309"), so every query or path parameter declared integer (or number) is
+ * checked against the strict syntax first (schemas.ts STRICT_INTEGER; integers must also be
+ * safe integers). A failure is a validation error of that parameter, answered in the route's
+ * error style (1001, 6000-range or 7000); on a route that attaches validation errors (klines)
+ * it is attached for the handler to word, as the validator's own would be.
+ */
+export function installStrictQueryNumbers(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as
+      | { querystring?: { properties?: Record<string, object> }; params?: { properties?: Record<string, object> } }
+      | undefined;
+    const checked: Array<[where: 'params' | 'querystring', name: string, integer: boolean]> = [];
+    for (const where of ['params', 'querystring'] as const) {
+      for (const [name, p] of Object.entries(schema?.[where]?.properties ?? {})) {
+        const types = declaredTypes(p) ?? [];
+        if (types.includes('integer')) checked.push([where, name, true]);
+        else if (types.includes('number')) checked.push([where, name, false]);
+      }
+    }
+    if (checked.length === 0) return;
+    const attach = route.attachValidation === true;
+    const check: preValidationHookHandler = (req, _reply, done) => {
+      for (const [where, name, integer] of checked) {
+        const q = (where === 'params' ? req.params : req.query) as Record<string, unknown> | undefined;
+        const v = q?.[name];
+        if (typeof v !== 'string') continue;
+        const err = integer ? integerTextError(v) : numberTextError(v);
+        if (err === undefined) continue;
+        const e = queryValidationError(where, name, err);
+        if (!attach) return done(e);
+        (req as { validationError?: Error }).validationError = e;
+        return done();
+      }
+      done();
+    };
+    const existing =
+      route.preValidation === undefined
+        ? []
+        : Array.isArray(route.preValidation)
+          ? route.preValidation
+          : [route.preValidation];
+    route.preValidation = [...existing, check];
+  });
+}
+
+function integerTextError(v: string): string | undefined {
+  if (!STRICT_INTEGER.test(v))
+    return `must be an integer written as ${STRICT_INTEGER_TEXT} (no sign '+', exponent, hex, blanks or leading zeros)`;
+  if (!Number.isSafeInteger(Number(v))) return 'must be a safe integer (|n| <= 2^53 - 1)';
+  return undefined;
+}
+
+function numberTextError(v: string): string | undefined {
+  if (!STRICT_NUMBER.test(v) || !Number.isFinite(Number(v))) return 'must be a finite decimal number such as 12 or 0.5';
+  return undefined;
+}
+
+/** An error shaped as the validator's own, so the error handler and the klines routes word it alike. */
+function queryValidationError(where: 'params' | 'querystring', name: string, message: string): FastifyError {
+  const e = new Error(`${where}/${name} ${message}`) as FastifyError & {
+    validation: unknown[];
+    validationContext: string;
+  };
+  e.statusCode = 400;
+  e.code = 'FST_ERR_VALIDATION';
+  e.validation = [
+    {
+      keyword: 'type',
+      instancePath: `/${name}`,
+      schemaPath: `#/properties/${name}/type`,
+      params: { type: 'integer' },
+      message,
+    },
+  ];
+  e.validationContext = where;
+  return e;
+}
