@@ -18,7 +18,7 @@ import type { DurabilityPort, TradeHistoryPort } from '../trading/ports.ts';
 import type { PairView } from '../trading/pair-state.ts';
 
 /** The data folder's free-space guard: null while changes may go on, else how low the disk is. */
-export interface DiskGuard {
+interface DiskGuard {
   low(): { free: number; reserve: number; dir: string } | null;
 }
 
@@ -26,7 +26,7 @@ export interface DiskGuard {
  * The exchange as the transport sees it: its one command door, events and read views, with each
  * pair's book read-only (the engine's book is changed only by the exchange's commands).
  */
-export type ExchangeView = Omit<Exchange, 'pair' | 'pairs'> & {
+type ExchangeView = Omit<Exchange, 'pair' | 'pairs'> & {
   pair(symbol: string): PairView | undefined;
   readonly pairs: ReadonlyMap<string, PairView>;
 };
