@@ -77,7 +77,10 @@ export default tseslint.config(
       '@typescript-eslint/max-params': 'off',
       // An empty catch turns any error into silence: handle it, rethrow it, or say why in a comment.
       'no-empty': ['error', { allowEmptyCatch: false }],
-      'max-len': ['error', { code: 160, ignoreUrls: true, ignoreRegExpLiterals: true }],
+      'max-len': [
+        'error',
+        { code: 160, ignoreUrls: true, ignoreRegExpLiterals: true, ignoreTemplateLiterals: true, ignoreStrings: true },
+      ],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
@@ -106,6 +109,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Test tables pass a case's columns positionally (one row a line reads better than objects).
+    files: ['test/**/*.ts', 'e2e/**/*.ts'],
+    rules: { 'max-params': ['error', 8] },
   },
   {
     // No source file over 500 lines outside the engine (whose hot path is kept in one file per job).

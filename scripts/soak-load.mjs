@@ -17,7 +17,7 @@ process.on('SIGTERM', () => {
   process.exit(0);
 });
 
-async function signed(key, secret, method, path, params, body) {
+async function signed({ key, secret }, method, path, params, body) {
   const raw = body === undefined ? undefined : JSON.stringify(body);
   const qs = buildSignedQuery({ ...params, timestamp: Date.now(), recv_window: 60_000 }, secret, raw);
   const r = await fetch(`${url}${path}?${qs}`, {
@@ -42,14 +42,14 @@ async function bot([key, secret], k) {
       const qty = symbol === 'BTCUSDT' ? '0.002' : '0.050';
       const body = { symbol, side, position_side: positionSide, position_action: action, type: market ? 2 : 1, qty };
       if (!market) body.price = (mark * (side === 1 ? 0.995 : 1.005)).toFixed(symbol === 'BTCUSDT' ? 1 : 2);
-      const r = await signed(key, secret, 'POST', '/fapi/v1/orders', {}, body);
+      const r = await signed({ key, secret }, 'POST', '/fapi/v1/orders', {}, body);
       if (r.code === 0) {
         placed++;
         if (!market) open.push([symbol, r.data.order_id]);
       } else failed++;
       if (open.length > 20) {
         const [s, id] = open.shift();
-        await signed(key, secret, 'DELETE', '/fapi/v1/order', { symbol: s, order_id: id });
+        await signed({ key, secret }, 'DELETE', '/fapi/v1/order', { symbol: s, order_id: id });
       }
     } catch {
       failed++;

@@ -32,7 +32,7 @@ import { databaseFile, openDatabase } from './store/database.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
-import { Exchange, type Command, type ResultOf } from './trading/exchange.ts';
+import { Exchange, type Command } from './trading/exchange.ts';
 import { wireRecords } from './api/records.ts';
 import type { Venue } from './services/venue.ts';
 

@@ -17,7 +17,7 @@
 import Decimal from 'decimal.js';
 
 /** Why a decimal string was refused. */
-type UnitsErrorReason =
+export type UnitsErrorReason =
   /** Not a decimal string of the grammar above. */
   | 'format'
   /** Not an exact multiple of the step. */
@@ -29,7 +29,7 @@ type UnitsErrorReason =
   /** Zero where zero is not allowed. */
   | 'zero';
 
-type UnitsError = { readonly ok: false; readonly reason: UnitsErrorReason };
+export type UnitsError = { readonly ok: false; readonly reason: UnitsErrorReason };
 /** Result of a parse into a safe-integer count of steps. */
 export type UnitsResult = { readonly ok: true; readonly value: number } | UnitsError;
 /** Result of a parse into a bigint count of 10^-decimals. */

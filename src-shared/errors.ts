@@ -7,7 +7,7 @@
 //
 // Codes are stable: never renumber one, only add.
 
-type ErrorClass =
+export type ErrorClass =
   'validation' | 'not_found' | 'auth' | 'forbidden' | 'order_rejected' | 'rate_limit' | 'internal' | 'klines' | 'price';
 
 export interface ErrorDef {
@@ -136,7 +136,7 @@ export const Errors = {
   PRICE_INTERNAL: def(7002, 500, 'price', 'Internal error'),
 } as const;
 
-type ErrorName = keyof typeof Errors;
+export type ErrorName = keyof typeof Errors;
 
 /** The success envelope's message. */
 export const SUCCESS_MESSAGE = 'success';
@@ -164,7 +164,7 @@ export class ApiError extends Error {
   }
 }
 
-function errorByCode(code: number): ErrorDef | undefined {
+export function errorByCode(code: number): ErrorDef | undefined {
   for (const d of Object.values(Errors)) if (d.code === code && d.cls !== 'price') return d;
   return undefined;
 }

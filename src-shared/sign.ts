@@ -123,14 +123,14 @@ function toBytes(data: string | Uint8Array): Uint8Array {
 }
 
 /** Lowercase hex of bytes. */
-function toHex(bytes: Uint8Array): string {
+export function toHex(bytes: Uint8Array): string {
   let s = '';
   for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]];
   return s;
 }
 
 /** SHA-256 digest (strings are UTF-8 encoded). */
-function sha256(data: string | Uint8Array): Uint8Array {
+export function sha256(data: string | Uint8Array): Uint8Array {
   return finish(IV, 0, toBytes(data));
 }
 

@@ -2,9 +2,9 @@
 // Declared once here; the route (api/routes/datasets.ts) checks its TypeBox schemas against them
 // at compile time, and the screen's Data and Replay dialogs read them.
 
-type DatasetMarket = 'spot' | 'um' | 'cm';
+export type DatasetMarket = 'spot' | 'um' | 'cm';
 
-interface DatasetGap {
+export interface DatasetGap {
   /** First missing ms (for candles, the first missing open time). */
   start_time: number;
   /** The next ms that has data. */
@@ -12,7 +12,7 @@ interface DatasetGap {
   detail: string;
 }
 
-interface DatasetSpecs {
+export interface DatasetSpecs {
   tick_size: string;
   step_size: string;
   tiers: { cap: number | null; max_leverage: number; mmr: number }[];

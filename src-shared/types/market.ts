@@ -223,7 +223,7 @@ export interface DepthSnapshotEvent {
 
 // ---------------------------------------------------------------- query parameters (as typed values)
 
-interface KlinesQuery {
+export interface KlinesQuery {
   symbol: string;
   interval: string;
   start_time?: number;
@@ -231,24 +231,24 @@ interface KlinesQuery {
   limit?: number;
 }
 
-interface KlinesBatchQuery {
+export interface KlinesBatchQuery {
   /** Comma-separated, at most 20. */
   symbols: string;
   interval: string;
   limit?: number;
 }
 
-interface DepthQuery {
+export interface DepthQuery {
   symbol: string;
   with_id?: boolean;
 }
 
-interface GeneralSymbolsQuery {
+export interface GeneralSymbolsQuery {
   status?: SymbolStatus;
   tag?: SymbolTag;
 }
 
-interface FuturesSymbolsQuery {
+export interface FuturesSymbolsQuery {
   /** Comma-separated. */
   symbols?: string;
   tag?: SymbolTag;

@@ -2,10 +2,10 @@
 // once here; the market (market/replay), the report (trading/session-report.ts), the SDK and
 // the screen all use these.
 
-type ReplayQueueModel = 'pessimistic' | 'probabilistic';
+export type ReplayQueueModel = 'pessimistic' | 'probabilistic';
 
 /** What drives a replayed pair's market: L2 depth, trades, or candles only. */
-type ReplaySourceKind = 'depth' | 'trades' | 'klines';
+export type ReplaySourceKind = 'depth' | 'trades' | 'klines';
 
 /** The replay market's state (ReplayMarket.status()). */
 export interface ReplayStatus {

@@ -303,7 +303,7 @@ export interface PositionHistoryPage {
 
 // ---------------------------------------------------------------- query parameters (as typed values)
 
-interface OpenOrdersQuery {
+export interface OpenOrdersQuery {
   symbol?: string;
 }
 
@@ -328,6 +328,6 @@ export interface PositionHistoryQuery {
   limit?: number;
 }
 
-interface PositionHistoryDetailQuery {
+export interface PositionHistoryDetailQuery {
   position_id: number;
 }

@@ -2,19 +2,17 @@
 
 // ---------------------------------------------------------------- WebSocket framing (DESIGN section 4)
 
-interface WsRequest {
+export interface WsRequest {
   method: 'SUBSCRIBE' | 'UNSUBSCRIBE' | 'LIST_SUBSCRIPTIONS' | 'LOGIN';
   params?: unknown[];
   id: number | string;
 }
 
-type WsResponse =
+export type WsResponse =
   | { id: number | string | null; result: unknown }
   | { id: number | string | null; error: { code: number; message: string } };
 
-interface WsPush<T = unknown> {
+export interface WsPush<T = unknown> {
   stream: string;
   data: T;
 }
-
-export {};

@@ -28,7 +28,7 @@ export async function getJson(
   url: string,
 ): Promise<{ status: number; body: any; raw: string; type: string }> {
   const r = await app.inject({ method: 'GET', url });
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = JSON.parse(r.body);
   } catch {

@@ -12,7 +12,7 @@ import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
 import { HOUSE_ACCOUNT, type BotOrderInput } from '../../src-main/trading/exchange.ts';
 import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { hmacSha256Hex } from '../../src-shared/sign.ts';
-import { TestClient, until } from './ws-test-client.ts';
+import { TestClient } from './ws-test-client.ts';
 
 const A = { key: 'wsalice_0001', secret: 'wsalice_secret_0001' };
 const B = { key: 'wsbob_0002', secret: 'wsbob_secret_0002' };
