@@ -210,7 +210,6 @@ export class LoadClients {
       const accept = createHash('sha1')
         .update(key + GUID)
         .digest('base64');
-      let c!: Client;
       const socket = net.connect({
         host: u.hostname,
         port: Number(u.port),
@@ -222,7 +221,8 @@ export class LoadClients {
           },
         },
       });
-      c = new Client(socket, accept, (cl) => this.reader(cl));
+      // the socket's callbacks run only after connect() returns, once c is set
+      const c = new Client(socket, accept, (cl) => this.reader(cl));
       socket.setNoDelay(true);
       socket.on('error', (err) => {
         if (c.onAnswer !== null) reject(err);
