@@ -1,9 +1,9 @@
-// bench:ws's frame reader (bench/lib/ws-load.ts): whatever way TCP splits the server's bytes into
+// The load clients' frame reader (ws-frame-reader.ts): whatever way TCP splits the server's bytes into
 // reads, it yields the same messages with their E, answers pings, and refuses what a server
 // must not send. The benchmark's latency figures are only as good as this reader.
 import { describe, expect, it } from 'vitest';
 import * as wsModule from 'ws';
-import { FrameReader } from '../../bench/lib/ws-load.ts';
+import { FrameReader } from './ws-frame-reader.ts';
 
 // ws's own server-side framing (its Sender export has no typings)
 const { Sender } = wsModule as unknown as { Sender: { frame(d: Buffer, o: object): Buffer[] } };
