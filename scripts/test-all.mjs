@@ -1,10 +1,11 @@
-// `npm test`: type-check, build, unit/route tests (vitest), e2e (Playwright in Debian's
-// Chromium), then one closing line `N passed, N failed, N skipped` over all of them
-// (type-check and build count as one check each).
+// `npm test`: lint (ESLint, Prettier's check, knip), type-check, build, unit/route tests
+// (vitest), e2e (Playwright in Debian's Chromium), then one closing line `N passed, N failed,
+// N skipped` over all of them (each lint tool, type-check and build count as one check each).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LINT_STEPS } from './lint.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const reports = join(root, 'test-results');
@@ -31,6 +32,8 @@ function check(label, ok) {
   }
 }
 
+// the house rules as tools (scripts/lint.mjs): each tool one check
+for (const [label, cmd, args] of LINT_STEPS) check(`lint: ${label}`, run(`lint: ${label}`, cmd, args));
 check('typecheck (node)', run('typecheck: node', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']));
 check('typecheck (web)', run('typecheck: web', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']));
 const built = run('build', process.execPath, [
