@@ -1,0 +1,87 @@
+// Shorthands for the exchange's commands in tests and benches: each builds one command and runs it
+// through Exchange.execute, the exchange's one door, so a test reads as the call it makes while
+// the class keeps only its real interface (execute and the read views).
+import type { PositionMode } from '../../src-shared/enums.ts';
+import type { AccountSummary, OrderRecord, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
+import { HOUSE_ACCOUNT, type BotOrderInput, type Exchange, type OrderInput } from '../../src-main/trading/exchange.ts';
+import type { CancelTarget } from '../../src-main/trading/commands.ts';
+import type { AccountSpec, AccountState } from '../../src-main/trading/ports.ts';
+import type { TriggerSpec } from '../../src-main/trading/tpsl.ts';
+
+export function placeOrder(ex: Exchange, accountId: number, input: OrderInput): PlacementResult {
+  return ex.execute({ kind: 'place', accountId, input });
+}
+
+export function placeBotOrder(ex: Exchange, input: BotOrderInput, engineAccount = HOUSE_ACCOUNT): PlacementResult {
+  return ex.execute({ kind: 'placeBot', input, engineAccount });
+}
+
+export function cancelOrder(ex: Exchange, accountId: number, by: CancelTarget): OrderRecord {
+  return ex.execute({ kind: 'cancel', accountId, ...by });
+}
+
+export function cancelAll(ex: Exchange, accountId: number, symbol: string): number {
+  return ex.execute({ kind: 'cancelAll', accountId, symbol });
+}
+
+export function cancelBotOrder(ex: Exchange, symbol: string, orderId: number): { order_id: string; status: number } {
+  return ex.execute({ kind: 'cancelBot', symbol, orderId });
+}
+
+export function setLeverage(
+  ex: Exchange,
+  accountId: number,
+  symbol: string,
+  leverage: number,
+): { symbol: string; leverage: number; max_notional: string } {
+  return ex.execute({ kind: 'setLeverage', accountId, symbol, leverage });
+}
+
+export function setMarginMode(
+  ex: Exchange,
+  accountId: number,
+  symbol: string,
+  marginMode: number,
+): { symbol: string; margin_mode: number } {
+  return ex.execute({ kind: 'setMarginMode', accountId, symbol, marginMode });
+}
+
+export function setPositionMode(ex: Exchange, accountId: number, mode: PositionMode): { position_mode: PositionMode } {
+  return ex.execute({ kind: 'setPositionMode', accountId, mode });
+}
+
+export function setTpSl(
+  ex: Exchange,
+  accountId: number,
+  symbol: string,
+  positionSide: number,
+  tp: TriggerSpec,
+  sl: TriggerSpec,
+): PositionRecord {
+  return ex.execute({ kind: 'setTpSl', accountId, symbol, positionSide, tp, sl });
+}
+
+/** Paper deposit (positive) or withdrawal (negative) of `amount` units. */
+export function deposit(ex: Exchange, accountId: number, amount: bigint): AccountSummary {
+  return ex.execute({ kind: 'deposit', accountId, amount });
+}
+
+export function resetAccount(ex: Exchange, accountId: number, balance: bigint): AccountSummary {
+  return ex.execute({ kind: 'reset', accountId, balance });
+}
+
+export function upsertAccount(ex: Exchange, spec: AccountSpec, now: number): AccountState {
+  return ex.execute({ kind: 'upsertAccount', spec, now });
+}
+
+export function setPrices(
+  ex: Exchange,
+  symbol: string,
+  p: { mark?: number; index?: number; fundingRate?: number; nextFundingTime?: number },
+): void {
+  ex.execute({ kind: 'prices', symbol, ...p });
+}
+
+export function settleFunding(ex: Exchange, symbol: string, rate: number, mark: number, time: number): number {
+  return ex.execute({ kind: 'funding', symbol, rate, mark, time });
+}
