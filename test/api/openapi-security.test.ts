@@ -13,7 +13,7 @@ import { Errors } from '../../src-shared/errors.ts';
 
 let venue: LocalVenue;
 let app: FastifyInstance;
- 
+
 let doc: any;
 /** "METHOD /path" -> error code of the unsigned remote probe (0 when it succeeded). */
 const probe = new Map<string, number>();

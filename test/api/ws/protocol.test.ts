@@ -3,15 +3,15 @@
 // UNSUBSCRIBE, LOGIN and the user channel, liveness, slow consumers, the stream payloads.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src-main/api/app.ts';
-import type { Hub } from '../../src-main/api/ws/hub.ts';
-import type { KlineSource } from '../../src-main/api/ws/subscriptions.ts';
-import { publish } from '../../src-main/api/ws/test-hooks.ts';
-import { KlineService } from '../../src-main/market/kline-service.ts';
-import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
-import { HOUSE_ACCOUNT, type BotOrderInput } from '../../src-main/trading/exchange.ts';
-import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
-import { hmacSha256Hex } from '../../src-shared/sign.ts';
+import { buildApp } from '../../../src-main/api/app.ts';
+import type { Hub } from '../../../src-main/api/ws/hub.ts';
+import type { KlineSource } from '../../../src-main/api/ws/subscriptions.ts';
+import { publish } from '../../../src-main/api/ws/test-hooks.ts';
+import { KlineService } from '../../../src-main/market/kline-service.ts';
+import { CandlesRepo } from '../../../src-main/store/candles-repo.ts';
+import { HOUSE_ACCOUNT, type BotOrderInput } from '../../../src-main/trading/exchange.ts';
+import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
+import { hmacSha256Hex } from '../../../src-shared/sign.ts';
 import { TestClient } from './ws-test-client.ts';
 
 const A = { key: 'wsalice_0001', secret: 'wsalice_secret_0001' };

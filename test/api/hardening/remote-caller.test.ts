@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Errors } from '../../src-shared/errors.ts';
+import { Errors } from '../../../src-shared/errors.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const NS = `perpdesk-h13-${process.pid}`;
 const REMOTE = '198.51.100.7';
 
@@ -115,7 +115,7 @@ function call(jobs: Job[]): Array<{ status: number; body: any }> {
       'exec',
       NS,
       process.execPath,
-      join(root, 'test/hardening/fixtures/netns-client.mjs'),
+      join(root, 'test/api/hardening/fixtures/netns-client.mjs'),
       JSON.stringify(jobs.map((j) => ({ ...j, port }))),
     ],
     {

@@ -7,15 +7,15 @@
 // and the spec's resync rules keep the local book right.
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toPriceLevels } from '../../src-main/api/ws/depth-feed.ts';
-import { dropNextPushes } from '../../src-main/api/ws/test-hooks.ts';
-import { startService, type ServiceHandle } from '../../src-main/service.ts';
-import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
-import type { PairState } from '../../src-main/trading/pair-state.ts';
-import { LocalOrderBook, type DepthSnapshot, type DepthUpdate } from '../../src-shared/sdk/local-order-book.ts';
-import { WsClient, type WebSocketConstructor } from '../../src-shared/sdk/ws-client.ts';
+import { toPriceLevels } from '../../../src-main/api/ws/depth-feed.ts';
+import { dropNextPushes } from '../../../src-main/api/ws/test-hooks.ts';
+import { startService, type ServiceHandle } from '../../../src-main/service.ts';
+import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
+import type { PairState } from '../../../src-main/trading/pair-state.ts';
+import { LocalOrderBook, type DepthSnapshot, type DepthUpdate } from '../../../src-shared/sdk/local-order-book.ts';
+import { WsClient, type WebSocketConstructor } from '../../../src-shared/sdk/ws-client.ts';
 import { until } from './ws-test-client.ts';
-import { mulberry32 } from '../helpers/seeded-random.ts';
+import { mulberry32 } from '../../helpers/seeded-random.ts';
 
 const SYMBOL = 'BTCUSDT';
 const STREAM = `depth_update@${SYMBOL}`;

@@ -18,10 +18,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DatabaseRefusedError } from '../../src-main/store/database.ts';
-import { openVenue } from '../../src-main/venue.ts';
+import { DatabaseRefusedError } from '../../../src-main/store/database.ts';
+import { openVenue } from '../../../src-main/venue.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });

@@ -2,11 +2,11 @@
 // because the history build stores every interval but 1s. Every interval includes the current
 // candle from the start.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Candle } from '../../src-main/market/candles.ts';
-import { KlineService } from '../../src-main/market/kline-service.ts';
-import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
-import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
-import { INTERVALS, openTimeOf } from '../../src-shared/intervals.ts';
+import type { Candle } from '../../../src-main/market/candles.ts';
+import { KlineService } from '../../../src-main/market/kline-service.ts';
+import { CandlesRepo } from '../../../src-main/store/candles-repo.ts';
+import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
+import { INTERVALS, openTimeOf } from '../../../src-shared/intervals.ts';
 
 const T = Date.parse('2025-03-03T10:17:42.250Z');
 let venue: Venue | null = null;

@@ -3,10 +3,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseFixed } from '../../src-shared/decimal.ts';
-import { buildSignedQuery } from '../../src-shared/sign.ts';
+import { parseFixed } from '../../../src-shared/decimal.ts';
+import { buildSignedQuery } from '../../../src-shared/sign.ts';
 
-export const root = fileURLToPath(new URL('../..', import.meta.url));
+export const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 export interface Service {
   url: string;

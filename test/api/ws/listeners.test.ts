@@ -5,9 +5,9 @@
 // id of that moment (pu = that id, U = pu + 1): no hole, no stale changes.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src-main/api/app.ts';
-import { HOUSE_ACCOUNT, type BotOrderInput } from '../../src-main/trading/exchange.ts';
-import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
+import { buildApp } from '../../../src-main/api/app.ts';
+import { HOUSE_ACCOUNT, type BotOrderInput } from '../../../src-main/trading/exchange.ts';
+import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
 import { TestClient, until } from './ws-test-client.ts';
 
 let venue: Venue;

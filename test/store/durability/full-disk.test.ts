@@ -10,10 +10,10 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Errors } from '../../src-shared/errors.ts';
-import { openDatabase, transaction } from '../../src-main/store/database.ts';
-import { RESERVE_FILE } from '../../src-main/store/disk-space.ts';
-import { groupCommitOf } from '../../src-main/store/group-commit.ts';
+import { Errors } from '../../../src-shared/errors.ts';
+import { openDatabase, transaction } from '../../../src-main/store/database.ts';
+import { RESERVE_FILE } from '../../../src-main/store/disk-space.ts';
+import { groupCommitOf } from '../../../src-main/store/group-commit.ts';
 import { all, kill9, plain, signed, startService, type Creds, type Service } from './service-process.ts';
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'perpdesk-fulldisk-'));

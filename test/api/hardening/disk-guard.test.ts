@@ -1,15 +1,15 @@
-// The API side of the full-disk rule without root (test/durability/full-disk.test.ts fills a real
+// The API side of the full-disk rule without root (test/store/durability/full-disk.test.ts fills a real
 // tmpfs): a venue whose guard sees less free space than its reserve refuses every change with
 // 503 / 5002 naming the folder, changes nothing, and still answers reads and the browser login.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src-main/api/app.ts';
-import { databaseFile } from '../../src-main/store/database.ts';
-import { guardDiskSpace } from '../../src-main/store/disk-space.ts';
-import { openVenue } from '../../src-main/venue.ts';
-import { Errors } from '../../src-shared/errors.ts';
+import { buildApp } from '../../../src-main/api/app.ts';
+import { databaseFile } from '../../../src-main/store/database.ts';
+import { guardDiskSpace } from '../../../src-main/store/disk-space.ts';
+import { openVenue } from '../../../src-main/venue.ts';
+import { Errors } from '../../../src-shared/errors.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'perpdesk-diskguard-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

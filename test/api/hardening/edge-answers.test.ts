@@ -4,12 +4,12 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src-main/api/app.ts';
-import { LOGIN_TOKEN_TTL_MS, newLoginToken } from '../../src-main/api/routes/session.ts';
-import { ensureLocalAccount } from '../../src-main/local-account.ts';
-import type { Venue } from '../../src-main/services/venue.ts';
-import { openVenue } from '../../src-main/venue.ts';
-import { Errors } from '../../src-shared/errors.ts';
+import { buildApp } from '../../../src-main/api/app.ts';
+import { LOGIN_TOKEN_TTL_MS, newLoginToken } from '../../../src-main/api/routes/session.ts';
+import { ensureLocalAccount } from '../../../src-main/local-account.ts';
+import type { Venue } from '../../../src-main/services/venue.ts';
+import { openVenue } from '../../../src-main/venue.ts';
+import { Errors } from '../../../src-shared/errors.ts';
 
 let venue: Venue;
 let app: Awaited<ReturnType<typeof buildApp>>;

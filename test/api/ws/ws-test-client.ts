@@ -9,7 +9,7 @@ export interface Closed {
 
 export class TestClient {
   readonly ws: WebSocket;
-   
+
   readonly messages: any[] = [];
   readonly closed: Promise<Closed>;
   private nextId = 1;
@@ -38,7 +38,7 @@ export class TestClient {
   }
 
   /** Sends `{method, params, id}` and resolves with the answer carrying that id. */
-   
+
   async request(method: string, params?: unknown, id: number | string = this.nextId++): Promise<any> {
     const msg = params === undefined ? { method, id } : { method, params, id };
     this.ws.send(JSON.stringify(msg));
@@ -46,7 +46,7 @@ export class TestClient {
   }
 
   /** The first message (already received or future) matching `pred`, within `ms`. */
-   
+
   waitFor(pred: (m: any) => boolean, ms = 3000, from = 0): Promise<any> {
     return new Promise((resolve, reject) => {
       let i = from;
@@ -74,7 +74,6 @@ export class TestClient {
     });
   }
 
-   
   pushes(stream: string): any[] {
     return this.messages.filter((m) => m.stream === stream);
   }

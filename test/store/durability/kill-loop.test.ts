@@ -35,7 +35,7 @@ function runOnce(seed: number, afterMs: number): Promise<Run> {
     const logFile = join(logDir, `run-${seed}.log`);
     const child = spawn(
       process.execPath,
-      [join(root, 'test/durability/fixtures/risk-worker.ts'), dataDir, String(seed), logFile],
+      [join(root, 'test/store/durability/fixtures/risk-worker.ts'), dataDir, String(seed), logFile],
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,12 +6,12 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as wsModule from 'ws';
-import { buildApp } from '../../src-main/api/app.ts';
-import { rawSocket, textFrame } from '../../src-main/api/ws/frame.ts';
-import { publish, rawStreamOf } from '../../src-main/api/ws/test-hooks.ts';
-import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
-import type { Venue } from '../../src-main/services/venue.ts';
-import { openVenue } from '../../src-main/venue.ts';
+import { buildApp } from '../../../src-main/api/app.ts';
+import { rawSocket, textFrame } from '../../../src-main/api/ws/frame.ts';
+import { publish, rawStreamOf } from '../../../src-main/api/ws/test-hooks.ts';
+import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
+import type { Venue } from '../../../src-main/services/venue.ts';
+import { openVenue } from '../../../src-main/venue.ts';
 import { TestClient } from './ws-test-client.ts';
 
 /** What `ws` writes for `send(payload, { binary: false })` on a server connection. */

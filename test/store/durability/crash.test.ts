@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseFixed } from '../../src-shared/decimal.ts';
-import { buildSignedQuery } from '../../src-shared/sign.ts';
+import { parseFixed } from '../../../src-shared/decimal.ts';
+import { buildSignedQuery } from '../../../src-shared/sign.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const KEY = 'crashtestkey1';
 const SECRET = 'crashtestsecret1';
 const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-crash-'));
