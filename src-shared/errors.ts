@@ -136,8 +136,6 @@ export const Errors = {
   PRICE_INTERNAL: def(7002, 500, 'price', 'Internal error'),
 } as const;
 
-type ErrorName = keyof typeof Errors;
-
 /** The success envelope's message. */
 export const SUCCESS_MESSAGE = 'success';
 
@@ -162,9 +160,4 @@ export class ApiError extends Error {
   get http(): number {
     return this.def.http;
   }
-}
-
-function errorByCode(code: number): ErrorDef | undefined {
-  for (const d of Object.values(Errors)) if (d.code === code && d.cls !== 'price') return d;
-  return undefined;
 }

@@ -20,6 +20,7 @@ import type {
   DepthSnapshot,
   FuturesSymbol,
   GeneralSymbol,
+  GeneralSymbolsQuery,
   KlinesBatch,
   MyTradesPage,
   OrderRecord,
@@ -260,8 +261,8 @@ export class RestClient {
   // ------------------------------------------------------------------ market data (public)
 
   /** Trading pairs, general records (`GET /api/v1/symbols`). */
-  generalSymbols(filter: { status?: 1 | 2 | 3; tag?: 'new' | 'meme' | 'innovation' } = {}): Promise<GeneralSymbol[]> {
-    return this.getPublic('/api/v1/symbols', filter);
+  generalSymbols(filter: GeneralSymbolsQuery = {}): Promise<GeneralSymbol[]> {
+    return this.getPublic('/api/v1/symbols', { ...filter });
   }
 
   /** Trading pairs, futures records (`GET /fapi/v1/symbols`). */

@@ -223,33 +223,8 @@ export interface DepthSnapshotEvent {
 
 // ---------------------------------------------------------------- query parameters (as typed values)
 
-interface KlinesQuery {
-  symbol: string;
-  interval: string;
-  start_time?: number;
-  end_time?: number;
-  limit?: number;
-}
-
-interface KlinesBatchQuery {
-  /** Comma-separated, at most 20. */
-  symbols: string;
-  interval: string;
-  limit?: number;
-}
-
-interface DepthQuery {
-  symbol: string;
-  with_id?: boolean;
-}
-
-interface GeneralSymbolsQuery {
+/** Filters of `GET /api/v1/symbols`. */
+export interface GeneralSymbolsQuery {
   status?: SymbolStatus;
-  tag?: SymbolTag;
-}
-
-interface FuturesSymbolsQuery {
-  /** Comma-separated. */
-  symbols?: string;
   tag?: SymbolTag;
 }

@@ -303,10 +303,6 @@ export interface PositionHistoryPage {
 
 // ---------------------------------------------------------------- query parameters (as typed values)
 
-interface OpenOrdersQuery {
-  symbol?: string;
-}
-
 export interface MyTradesQuery {
   symbol?: string;
   side?: Side;
@@ -326,8 +322,4 @@ export interface PositionHistoryQuery {
   endTime?: number;
   cursor?: string;
   limit?: number;
-}
-
-interface PositionHistoryDetailQuery {
-  position_id: number;
 }

@@ -1,5 +1,5 @@
 // Order history: every order of the account, newest first, filtered by pair and status.
-import type { OrderStatus } from '../../../../src-shared/enums.ts';
+import { type OrderStatus, OrderType } from '../../../../src-shared/enums.ts';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtDateTime } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -24,7 +24,12 @@ export function OrderHistory() {
     { head: 'Symbol', cls: 'sym', cell: ({ o }) => o.symbol },
     { head: 'Type', cell: ({ o }) => TYPE_NAMES[o.type] },
     { head: 'Direction', cls: ({ o }) => sideClass(o.side), cell: ({ o }) => directionName(o, oneWay) },
-    { head: 'Price', headClass: 'num', cls: 'num', cell: ({ o, pd }) => (o.type === 1 ? fmt(o.price, pd) : 'Market') },
+    {
+      head: 'Price',
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ o, pd }) => (o.type === OrderType.LIMIT ? fmt(o.price, pd) : 'Market'),
+    },
     {
       head: 'Avg price',
       headClass: 'num',

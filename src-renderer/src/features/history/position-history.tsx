@@ -1,6 +1,6 @@
 // Position history: closed positions, newest first, with the spec's filters (pair, position
 // side, margin mode, close type, close time) and close types by name.
-import type { CloseType, MarginMode, PositionSide } from '../../../../src-shared/enums.ts';
+import { type CloseType, MarginMode, PositionSide } from '../../../../src-shared/enums.ts';
 import type { ClosedPositionRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtDateTime, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
@@ -45,15 +45,15 @@ export function PositionHistory() {
         <>
           {p.symbol}{' '}
           <span className="tag">
-            {p.margin_mode === 1 ? 'Isolated' : 'Cross'} {p.leverage}x
+            {p.margin_mode === MarginMode.ISOLATED ? 'Isolated' : 'Cross'} {p.leverage}x
           </span>
         </>
       ),
     },
     {
       head: 'Side',
-      cls: ({ p }) => (p.position_side === 1 ? 'up' : 'down'),
-      cell: ({ p }) => (p.position_side === 1 ? 'Long' : 'Short'),
+      cls: ({ p }) => (p.position_side === PositionSide.LONG ? 'up' : 'down'),
+      cell: ({ p }) => (p.position_side === PositionSide.LONG ? 'Long' : 'Short'),
     },
     { head: 'Size', headClass: 'num', cls: 'num', cell: ({ p, qd }) => fmt(p.close_quantity, qd) },
     { head: 'Entry', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.entry_price, pd) },

@@ -14,7 +14,7 @@
 // says so. The trading math is order-model.ts (through use-order-model.ts); the two
 // mirrored sides are order-side.tsx, the size field size-field.tsx.
 import { useEffect, useRef, useState } from 'react';
-import type { TimeInForce } from '../../../../src-shared/enums.ts';
+import { MarginMode, OrderType, Side, SymbolStatus, type TimeInForce } from '../../../../src-shared/enums.ts';
 import { fmt } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { marketDown } from '../../lib/connection-status.ts';
@@ -53,7 +53,7 @@ export function OrderEntry() {
   const root = useRef<HTMLDivElement>(null);
   const loggedIn = session === 'ready';
   // a paused or delisted pair takes no new orders (the API would answer 3001)
-  const halted = entry !== undefined && entry.general.status !== 1;
+  const halted = entry !== undefined && entry.general.status !== SymbolStatus.TRADING;
   const { leverage, maxLeverage, marginMode, oneWay, priceIn, buy, sell } = model;
 
   useEffect(() => {
@@ -91,7 +91,7 @@ export function OrderEntry() {
     if (loggedIn && setting !== undefined) void s.notionalCaps.getState().actions.probe(symbol);
   }, [s, symbol, loggedIn, setting?.leverage]);
 
-  const submit = async (side: 1 | 2): Promise<unknown> => {
+  const submit = async (side: Side): Promise<unknown> => {
     if (!fut || halted) return;
     if (down) return a.fail('Not sent: the market connection is lost; orders are disabled until it is back.');
     const r = model.order(side);
@@ -111,7 +111,7 @@ export function OrderEntry() {
     else a.showHint();
   };
 
-  const setMode = async (mode: 1 | 2): Promise<void> => {
+  const setMode = async (mode: MarginMode): Promise<void> => {
     a.clearMessages();
     try {
       await s.account.getState().actions.setMarginMode(symbol, mode);
@@ -142,7 +142,7 @@ export function OrderEntry() {
 
       <div className="oe-settings">
         <div className="seg" role="group" aria-label="Margin mode">
-          {([2, 1] as const).map((m) => (
+          {[MarginMode.CROSS, MarginMode.ISOLATED].map((m) => (
             <button
               key={m}
               className={marginMode === m ? 'active' : ''}
@@ -150,7 +150,7 @@ export function OrderEntry() {
               disabled={!loggedIn}
               onClick={() => void setMode(m)}
             >
-              {m === 2 ? 'Cross' : 'Isolated'}
+              {m === MarginMode.CROSS ? 'Cross' : 'Isolated'}
             </button>
           ))}
         </div>
@@ -184,16 +184,16 @@ export function OrderEntry() {
       )}
 
       <div className="oe-types" role="tablist" aria-label="Order type">
-        {([1, 2] as const).map((t) => (
+        {[OrderType.LIMIT, OrderType.MARKET].map((t) => (
           <button
             key={t}
             role="tab"
             aria-selected={f.type === t}
             className={f.type === t ? 'active' : ''}
             onClick={() => a.set({ type: t })}
-            disabled={t === 2 && entry?.general.allow_market === false}
+            disabled={t === OrderType.MARKET && entry?.general.allow_market === false}
           >
-            {t === 1 ? 'Limit' : 'Market'}
+            {t === OrderType.LIMIT ? 'Limit' : 'Market'}
           </button>
         ))}
         <span className="avail" title="Available margin">
@@ -203,7 +203,7 @@ export function OrderEntry() {
 
       <label className="field">
         <span className="field-label">Price</span>
-        {f.type === 1 ? (
+        {f.type === OrderType.LIMIT ? (
           <input
             aria-label="Price"
             inputMode="decimal"
@@ -216,7 +216,7 @@ export function OrderEntry() {
           <input aria-label="Price" disabled value="Market price" readOnly />
         )}
         <span className="unit">
-          {f.type === 1 && (
+          {f.type === OrderType.LIMIT && (
             <button
               className="link"
               type="button"
@@ -230,7 +230,7 @@ export function OrderEntry() {
         </span>
       </label>
 
-      {priceIn.kind === 'invalid' && f.type === 1 && (
+      {priceIn.kind === 'invalid' && f.type === OrderType.LIMIT && (
         <p className="warn-text" data-testid="price-invalid">
           Not a price: {NOT_A_NUMBER}.
         </p>
@@ -239,7 +239,7 @@ export function OrderEntry() {
       <SizeField f={f} model={model} futures={fut} base={base} inputRef={sizeInput} />
 
       <div className="oe-options">
-        {f.type === 1 && (
+        {f.type === OrderType.LIMIT && (
           <label className="inline">
             <span>TIF</span>
             <select
@@ -270,8 +270,8 @@ export function OrderEntry() {
 
       {halted && (
         <p className="oe-halted warn small" data-testid="order-halted">
-          {symbol} is {entry?.general.status === 2 ? 'paused' : 'delisted'}: it takes no new orders (open orders can
-          still be cancelled).
+          {symbol} is {entry?.general.status === SymbolStatus.PAUSED ? 'paused' : 'delisted'}: it takes no new orders
+          (open orders can still be cancelled).
         </p>
       )}
       {down && loggedIn && (

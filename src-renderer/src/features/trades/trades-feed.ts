@@ -7,6 +7,7 @@ import { frameBatcher } from '../../lib/frame.ts';
 import type { WorkspaceState } from '../../lib/workspace-store.ts';
 import type { TickerState } from '../topbar/ticker-store.ts';
 import { MAX_TRADES, type RecentTrade, type TradePush, type TradesState } from './trades-store.ts';
+import { Side } from '../../../../src-shared/enums.ts';
 
 export function startTradesFeed(deps: {
   api?: RestClient;
@@ -42,7 +43,13 @@ export function startTradesFeed(deps: {
       for (let i = Math.max(0, list.length - MAX_TRADES); i < list.length; i++) {
         const t = list[i];
         if (t.s !== undefined && t.s !== symbol) continue;
-        pending.push({ id: t.t, price: Number(t.p), qty: Number(t.q), time: t.T, side: t.S === 2 ? 2 : 1 });
+        pending.push({
+          id: t.t,
+          price: Number(t.p),
+          qty: Number(t.q),
+          time: t.T,
+          side: t.S === Side.SELL ? Side.SELL : Side.BUY,
+        });
       }
       if (pending.length > 2 * MAX_TRADES) pending = pending.slice(pending.length - MAX_TRADES);
       flush.schedule();
