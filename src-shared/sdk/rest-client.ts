@@ -140,6 +140,7 @@ export class RestClient {
       try {
         out.json = JSON.parse(out.text);
       } catch {
+        // not JSON (a proxy's page, an empty body): `text` has it as it came
         out.json = undefined;
       }
     } catch (err) {

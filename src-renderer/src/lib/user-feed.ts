@@ -23,6 +23,7 @@ import { fmt, fmtSigned } from './format.ts';
 import { errorText, poll } from './frame.ts';
 import type { SessionState } from './session-store.ts';
 import { PositionSide, Side, TradeRole } from '../../../src-shared/enums.ts';
+import { dropServiceFailure, reportBugs } from './service-failure.ts';
 
 interface UserEvent {
   kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding';
@@ -162,7 +163,7 @@ export function startUserFeed(deps: {
           title: `Liquidation: ${x.symbol ?? ''} ${direction} ${x.quantity !== undefined ? fmt(x.quantity, d.q) : ''}`,
           body: `Mark ${fmt(x.mark_price, d.p)} reached the liquidation price; closing at up to the bankruptcy price ${fmt(x.bankruptcy_price, d.p)}.`,
         });
-        void refreshAll().catch(() => {});
+        void refreshAll().catch(dropServiceFailure);
         break;
       }
       case 'funding': {
@@ -193,7 +194,7 @@ export function startUserFeed(deps: {
     state.setState({ status: 'connecting', error: null });
     const client = new WsClient({ url: deps.wsUrl, pingIntervalMs: 15_000, pingTimeoutMs: 45_000 });
     ws = client;
-    client.onError(() => {});
+    client.onError(reportBugs);
     client.on('user', (data) => onEvent(data as UserEvent));
     const login = async (): Promise<void> => {
       try {
@@ -204,7 +205,7 @@ export function startUserFeed(deps: {
       } catch (err) {
         if (ws === client) state.setState({ status: 'error', error: errorText(err) });
       }
-      await refreshAll().catch(() => {});
+      await refreshAll().catch(dropServiceFailure);
     };
     client.onReconnect(() => void login());
     client.onStateChange((s) => {

@@ -282,6 +282,7 @@ function pretty(text: string | undefined): string {
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
+    // not JSON (JSON.parse throws nothing else): shown as it came
     return text;
   }
 }
@@ -294,6 +295,7 @@ function restingFrom(last: RawExchange | null): { symbol: string; orderId: strin
   try {
     body = JSON.parse(last.requestBody ?? '') as { symbol?: unknown };
   } catch {
+    // no body, or not JSON (JSON.parse throws nothing else): no order to point at
     body = undefined;
   }
   if (

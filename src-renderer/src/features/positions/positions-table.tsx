@@ -16,6 +16,7 @@ import { positionDirection } from './position-direction.ts';
 import { livePnl, positionKey, roe, type PositionsState } from './positions-store.ts';
 import { TpSlDialog } from './tpsl-dialog.tsx';
 import { MarginMode } from '../../../../src-shared/enums.ts';
+import { dropServiceFailure } from '../../lib/service-failure.ts';
 import './positions.css';
 
 /** A position with what its row shows: live mark, PnL and ROE, direction, decimals, TP / SL. */
@@ -75,10 +76,7 @@ export function PositionsTable() {
         fail(`Close ${p.symbol} refused`, e);
       }
     }
-    await s.positions
-      .getState()
-      .actions.refresh()
-      .catch(() => {});
+    await s.positions.getState().actions.refresh().catch(dropServiceFailure);
     setBusy(null);
   };
 

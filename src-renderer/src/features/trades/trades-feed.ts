@@ -8,6 +8,7 @@ import type { WorkspaceState } from '../../lib/workspace-store.ts';
 import type { TickerState } from '../topbar/ticker-store.ts';
 import { MAX_TRADES, type RecentTrade, type TradePush, type TradesState } from './trades-store.ts';
 import { Side } from '../../../../src-shared/enums.ts';
+import { dropServiceFailure } from '../../lib/service-failure.ts';
 
 export function startTradesFeed(deps: {
   api?: RestClient;
@@ -31,7 +32,7 @@ export function startTradesFeed(deps: {
   const follow = (symbol: string): void => {
     const next = `trade@${symbol}`;
     if (next === stream) return;
-    if (stream !== null) void ws.unsubscribe([stream]).catch(() => {});
+    if (stream !== null) void ws.unsubscribe([stream]).catch(dropServiceFailure);
     off?.();
     pending = [];
     store.getState().actions.reset(symbol);
@@ -54,7 +55,7 @@ export function startTradesFeed(deps: {
       if (pending.length > 2 * MAX_TRADES) pending = pending.slice(pending.length - MAX_TRADES);
       flush.schedule();
     });
-    void ws.subscribe([next]).catch(() => {});
+    void ws.subscribe([next]).catch(dropServiceFailure);
     // the tape starts with the pair's latest trades instead of empty
     if (api) {
       void api
@@ -71,7 +72,7 @@ export function startTradesFeed(deps: {
             })),
           );
         })
-        .catch(() => {});
+        .catch(dropServiceFailure);
     }
   };
   follow(workspace.getState().symbol);
