@@ -1,4 +1,4 @@
-// Replay (issue #16) in the screen: import real 1m BTCUSDT klines (2021-05-16..18) through the
+// Replay in the screen: import real 1m BTCUSDT klines (2021-05-16..18) through the
 // Data dialog, open a replay from the Replay dialog (its checks first), land on the replay venue
 // with its banner, pause, place a limit buy below the market that the history reaches within
 // the next hour, play at speed and see it fill, the position, the report with its equity

@@ -1,22 +1,11 @@
-// WebSocket client for the venue's `/ws` protocol (DESIGN section 4).
-//
-// Protocol: client messages `{"method","params","id"}` (SUBSCRIBE, UNSUBSCRIBE,
-// LIST_SUBSCRIPTIONS, LOGIN, PING, REPLAY); answers `{"id","result"}` or `{"id","error":{code,message}}`;
-// pushes `{"stream","data"}`.
-//
-// Invariants:
-// - The client remembers the acknowledged subscriptions and the last accepted LOGIN (params
-//   or a function that signs them afresh).
-//   After every reconnect it sends LOGIN first, waits for its answer, then re-subscribes,
-//   waits, and only then sends queued requests and fires `onReconnect`, so a listener (e.g.
-//   `LocalOrderBook.onReconnect`) runs when the channels are live again.
-// - Requests made while disconnected are queued; requests in flight when a connection drops
-//   are re-sent on the next one (all methods are idempotent). Every request still ends within
-//   its timeout. PING is fire-and-forget; any incoming message counts as liveness.
-// - Reconnect delays grow exponentially with jitter and reset once a connection is restored.
-// - After `close()` the client never reconnects and every pending request is rejected.
-//
-// Limits: text frames of JSON only; a stream handler sees `data` as sent, unvalidated.
+// WebSocket client for the venue's `/ws` protocol (DESIGN section 4, docs/api.md): requests
+// matched to answers by id (ws-requests.ts), pushes routed by stream, automatic reconnect.
+// Invariants: after every reconnect the last accepted LOGIN goes first, then the remembered
+// subscriptions, and only then the queued requests and `onReconnect` (a listener such as
+// LocalOrderBook runs when the channels are live again); a request in flight when a connection
+// drops is re-sent on the next one; every request ends within its timeout; reconnect delays
+// grow exponentially with jitter; after `close()` nothing reconnects and nothing stays pending.
+// Limits: JSON text frames only; a stream handler sees `data` as sent, unvalidated.
 
 import { systemScheduler, type Scheduler } from './scheduler.ts';
 import { PendingRequests, type Pending } from './ws-requests.ts';

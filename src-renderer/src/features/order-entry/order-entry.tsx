@@ -1,18 +1,10 @@
-// Order entry: open or close, limit or market, time in force, reduce-only (where it means
-// something: one-way mode; close orders are always reduce-only), leverage (up to the pair's
-// maximum) and margin mode, size as a quantity or a share of available margin (or of the
-// position, when closing; capped at the pair's max_qty), and a preview of cost, margin, fee
-// and estimated liquidation price for each side. Prices and sizes may carry thousands
-// separators; what is still not a number is refused here, not sent. A refused order shows the
-// API's own message. Keyboard: B / S arm a side and focus the size, Enter sends it once, Enter
-// with nothing armed says how; after each request the focus leaves the form so the global
-// shortcuts work again. B / S select the whole size so typing replaces it (the size a send
-// used stays, as after a click, ready to repeat with Enter or to be typed over).
-// Max and % sizes respect the leverage's notional cap (notional-cap.ts) with the side's
-// position and open orders counted. With the market connection lost the buttons are
-// disabled (prices on screen are stale); in Close, a side with no position is disabled and
-// says so. The trading math is order-model.ts (through use-order-model.ts); the two
-// mirrored sides are order-side.tsx, the size field size-field.tsx.
+// Order entry: open or close, limit or market, time in force, reduce-only (one-way mode only),
+// leverage and margin mode, size as a quantity or a share of margin (or of the position), and
+// each side's preview. The math is order-model.ts, the form's state order-form-store.ts, the
+// mirrored sides order-side.tsx, the size field size-field.tsx.
+// Keeps true: what is not a number is refused here, not sent; Max and % stay under the
+// leverage's notional cap; Enter sends the side armed with B / S once, then the focus leaves the
+// form so the shortcuts work again; with the market connection lost the buttons are disabled.
 import { useEffect, useRef, useState } from 'react';
 import { MarginMode, OrderType, Side, SymbolStatus, type TimeInForce } from '../../../../src-shared/enums.ts';
 import { fmt } from '../../lib/format.ts';
