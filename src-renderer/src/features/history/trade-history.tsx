@@ -10,8 +10,8 @@ import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from '
 
 const SIDES: ReadonlyArray<readonly [Side | 0, string]> = [
   [0, 'All'],
-  [1, 'Buy'],
-  [2, 'Sell'],
+  [Side.BUY, 'Buy'],
+  [Side.SELL, 'Sell'],
 ];
 
 export function TradeHistory() {

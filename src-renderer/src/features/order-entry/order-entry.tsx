@@ -6,7 +6,15 @@
 // leverage's notional cap; Enter sends the side armed with B / S once, then the focus leaves the
 // form so the shortcuts work again; with the market connection lost the buttons are disabled.
 import { useEffect, useRef, useState } from 'react';
-import { MarginMode, OrderType, Side, SymbolStatus, type TimeInForce } from '../../../../src-shared/enums.ts';
+import {
+  MarginMode,
+  OrderType,
+  Side,
+  SymbolStatus,
+  TimeInForce,
+  nameOf,
+  valuesOf,
+} from '../../../../src-shared/enums.ts';
 import { fmt } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { marketDown } from '../../lib/connection-status.ts';
@@ -21,12 +29,11 @@ import { SizeField } from './size-field.tsx';
 import { useOrderModel } from './use-order-model.ts';
 import './order-entry.css';
 
-const TIF_NAMES: Record<TimeInForce, string> = { 1: 'GTC', 2: 'IOC', 3: 'FOK', 4: 'GTX' };
 const TIF_TITLES: Record<TimeInForce, string> = {
-  1: 'Good till cancelled: rests until filled or cancelled',
-  2: 'Immediate or cancel: fills what it can, the rest expires',
-  3: 'Fill or kill: fills completely at once, or is refused',
-  4: 'Post only: refused if any part would take liquidity',
+  [TimeInForce.GTC]: 'Good till cancelled: rests until filled or cancelled',
+  [TimeInForce.IOC]: 'Immediate or cancel: fills what it can, the rest expires',
+  [TimeInForce.FOK]: 'Fill or kill: fills completely at once, or is refused',
+  [TimeInForce.GTX]: 'Post only: refused if any part would take liquidity',
 };
 
 export function OrderEntry() {
@@ -239,9 +246,9 @@ export function OrderEntry() {
               value={f.tif}
               onChange={(e) => a.set({ tif: Number(e.target.value) as TimeInForce })}
             >
-              {([1, 2, 3, 4] as const).map((t) => (
+              {valuesOf(TimeInForce).map((t) => (
                 <option key={t} value={t} title={TIF_TITLES[t]}>
-                  {TIF_NAMES[t]}
+                  {nameOf(TimeInForce, t)}
                 </option>
               ))}
             </select>
