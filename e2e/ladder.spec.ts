@@ -1,6 +1,5 @@
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
-import { onTick } from './support/prices.ts';
 import type { DepthSnapshot } from '../src-shared/types.ts';
 import { setPaused } from './support/sim.ts';
 

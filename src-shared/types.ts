@@ -1,6 +1,6 @@
 // The API's records, exactly as spec/api.md names, orders and types their fields: market data
-// (types/market.ts), trading (types/trading.ts) and WebSocket framing (types/ws.ts), re-exported
-// here so every importer keeps one path.
+// (types/market.ts), trading (types/trading.ts), WebSocket framing (types/ws.ts) and replays
+// (types/replay.ts), re-exported here so every importer keeps one path.
 //
 // Interfaces cannot state field order, so every record that routes serialise also has a
 // `*_FIELDS` array in the spec's order; route tests compare JSON keys against it and the

@@ -3,7 +3,7 @@
 // (POST /fapi/v1/bot/orders, IP whitelist: loopback is always on it); trades need a second
 // party, because bot orders all belong to the house account and would only self-trade, so a
 // taker paper account (created with the loopback admin route) takes from that liquidity.
-import { RestClient } from '../../src-shared/sdk/rest-client.ts';
+import { PerpdeskApiError, RestClient } from '../../src-shared/sdk/rest-client.ts';
 import type { FuturesSymbol } from '../../src-shared/types.ts';
 
 export interface LadderOptions {
@@ -65,9 +65,14 @@ export class BotMarket {
     const bid = Number(d.bids[0]?.[0] ?? NaN);
     const ask = Number(d.asks[0]?.[0] ?? NaN);
     if (bid > 0 && ask > 0) return (bid + ask) / 2;
-    const [last] = await this.api.klines(symbol, '1m', { limit: 1 }).catch(() => []);
+    // a pair with no candle or no price record yet refuses the route: try the next source
+    const refused = (e: unknown): null => {
+      if (e instanceof PerpdeskApiError) return null;
+      throw e;
+    };
+    const [last] = (await this.api.klines(symbol, '1m', { limit: 1 }).catch(refused)) ?? [];
     if (Number(last?.[5]) > 0) return Number(last[5]);
-    const rec = await this.api.completePrice(symbol).catch(() => null);
+    const rec = await this.api.completePrice(symbol).catch(refused);
     if (rec && Number(rec.mark_price) > 0) return Number(rec.mark_price);
     return this.pushedMark(symbol);
   }

@@ -5,16 +5,21 @@ import { test as base } from 'playwright/test';
 import { randomBytes } from 'node:crypto';
 import { RestClient } from '../../src-shared/sdk/rest-client.ts';
 import { BotMarket } from './bot-market.ts';
-import { startHeadless, type PaperAccount, type RunningService } from './service.ts';
+import { startHeadless, type PaperAccount, type RunningService, type StartOptions } from './service.ts';
 
 export interface Trader extends PaperAccount {
   api: RestClient;
 }
 
-export const test = base.extend<{ trader: Trader; market: BotMarket }, { service: RunningService }>({
+export const test = base.extend<
+  { trader: Trader; market: BotMarket },
+  { service: RunningService; serviceOptions: StartOptions }
+>({
+  /** How the worker's service starts (extra CLI flags, balance); a spec file may `test.use()` its own. */
+  serviceOptions: [{}, { scope: 'worker', option: true }],
   service: [
-    async ({}, use) => {
-      const s = await startHeadless();
+    async ({ serviceOptions }, use) => {
+      const s = await startHeadless(serviceOptions);
       await use(s);
       await s.stop();
     },

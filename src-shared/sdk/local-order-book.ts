@@ -1,30 +1,13 @@
-// Local order book that follows the spec's accurate-mode rules (spec/api.md, Events).
-//
-// Invariants:
-// - Each side is a sorted array, best price first, with no zero-quantity level and no two
-//   levels at the same numeric price. Updates use binary search + splice (O(log n) search,
-//   O(n) memmove) so a book of a few thousand levels is never re-sorted.
-// - While 'live', `lastUpdateId` is the `u` of the last applied delta (or the snapshot id)
-//   and the book equals the venue's book at that id, as long as the feed keeps its rules.
-// - Level tuples handed out by the views are immutable: an update replaces a tuple, never
-//   changes one, so a view taken earlier stays a consistent picture.
-// - The book never does I/O itself: deltas and snapshot pushes are handed to it, REST
-//   snapshots come from an injected `fetchSnapshot`, and time comes from an injected
-//   `Scheduler`, so it runs the same over our WebSocket client, another feed, or a test.
-//
-// Limits:
-// - Prices and quantities are kept as the wire's decimal strings; ordering uses
-//   `Number(price)`, exact for any price with up to 15 significant digits.
-// - Ids are JS numbers: exact up to 2^53 (Binance's ids are about 2^43).
-// - Periodic verification compares only as many levels as the REST snapshot carries, so a
-//   divergence deeper than the snapshot's depth goes unnoticed.
-// - While syncing or resyncing the views keep showing the previous content; `state` says
-//   whether it can be trusted.
-// - 'live' needs a connected feed: once told the connection dropped (`onDisconnect`, or
-//   `followConnection` on a WsClient) the book leaves 'live' at once, fetches nothing, and
-//   only re-initialises after `onReconnect`, so it never calls a book live that no delta can
-//   reach.
+// Local order book that follows the spec's accurate-mode rules (spec/api.md, Events): buffer
+// the deltas, join them to a snapshot, resync on a gap, verify when idle.
+// Invariants: while 'live', the book equals the venue's book at `lastUpdateId` (as long as the
+// feed keeps its rules), and the feed is connected (a dropped connection leaves 'live' at once).
+// Each side is sorted best first, with no empty or duplicate level (book-side.ts); level tuples
+// handed out are never changed afterwards. No I/O of its own: deltas and pushes are handed in,
+// snapshots come from `fetchSnapshot`, time from a `Scheduler`. Limits are in the class's doc.
 
+import { followConnection } from './book-connection.ts';
+import { jointOf } from './book-continuity.ts';
 import { BookSide } from './book-side.ts';
 import { isSnapshot } from './depth-types.ts';
 import type {
@@ -57,8 +40,6 @@ export type {
 } from './depth-types.ts';
 export { systemScheduler, type Scheduler } from './scheduler.ts';
 
-type StepResult = 'applied' | 'stale' | 'gap';
-
 /**
  * Local copy of one symbol's order book, kept by the spec's accurate-mode rules.
  *
@@ -78,6 +59,11 @@ type StepResult = 'applied' | 'stale' | 'gap';
  * book.start();
  * book.onUpdate(() => render(book.grouped('0.5', 20)));
  * ```
+ *
+ * Limits: prices and quantities stay the wire's decimal strings, ordered by `Number(price)`
+ * (exact up to 15 significant digits); ids are JS numbers (exact up to 2^53); verification
+ * compares only as many levels as the REST snapshot carries; while syncing or resyncing the
+ * views keep the previous content, and `state` says whether it can be trusted.
  */
 export class LocalOrderBook {
   readonly #symbol: string | undefined;
@@ -196,31 +182,7 @@ export class LocalOrderBook {
    * `onReconnect` by hand, not besides it. Returns a remover.
    */
   followConnection(conn: ConnectionEvents): () => void {
-    let active = true;
-    let waiting = false;
-    const lost = (): void => {
-      if (!active) return;
-      this.onDisconnect();
-      if (waiting) return;
-      waiting = true;
-      conn.whenReady().then(
-        () => {
-          waiting = false;
-          if (active) this.onReconnect();
-        },
-        () => {
-          waiting = false; // closed for good: the book stays out of 'live'
-        },
-      );
-    };
-    const off = conn.onStateChange((state) => {
-      if (state === 'reconnecting' || state === 'closed') lost();
-    });
-    if (conn.state === 'reconnecting' || conn.state === 'closed') lost();
-    return () => {
-      active = false;
-      off();
-    };
+    return followConnection(this, conn);
   }
 
   /** Stops all timers, ignores pending fetches and drops listeners. */
@@ -317,18 +279,9 @@ export class LocalOrderBook {
   // ---- internals ----
 
   /** Continuity check and application of one delta against the current book. */
-  #step(ev: DepthUpdate): StepResult {
-    const last = this.#lastUpdateId;
-    if (this.#continuity === 'id') {
-      if (ev.u <= last) return 'stale';
-      if (ev.U > last + 1) return 'gap';
-    } else if (this.#awaitingFirst) {
-      if (ev.u < last) return 'stale';
-      if (ev.U > last) return 'gap';
-    } else {
-      if (ev.u <= last) return 'stale';
-      if (ev.pu !== last) return 'gap';
-    }
+  #step(ev: DepthUpdate): 'applied' | 'stale' | 'gap' {
+    const joint = jointOf(this.#continuity, this.#lastUpdateId, this.#awaitingFirst, ev);
+    if (joint !== 'join') return joint;
     for (const [p, q] of ev.b) this.#bids.set(p, q);
     for (const [p, q] of ev.a) this.#asks.set(p, q);
     this.#lastUpdateId = ev.u;

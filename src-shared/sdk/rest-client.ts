@@ -5,13 +5,13 @@
 //   and send the key in the X-API-KEY header. The body is serialised once and the exact text
 //   that was signed is the text that is sent.
 // - Envelope routes resolve with `data` and throw `PerpdeskApiError` (the API's code and
-//   message) on any non-zero code; the klines routes (bare arrays, HTTP 200 errors) too.
+//   message) on any non-zero code; the klines routes (bare arrays, HTTP 200 errors) too
+//   (rest-answer.ts).
 // - `request()` is the one place that talks HTTP; it never throws for an API error and hands
 //   back the raw exchange (URL, bodies, status), for tools that show what went over the wire.
 // - Timestamps come from the injected clock plus `timeOffsetMs`; `syncTime()` sets the offset
 //   from `GET /fapi/v1/time` for machines whose clock is not the server's.
-import type { Envelope } from '../errors.ts';
-import type { ReplayAccountReport, ReplayState } from '../types/replay.ts';
+import type { ReplayState } from '../types/replay.ts';
 import type {
   AccountSummary,
   BotOrderRequest,
@@ -20,142 +20,47 @@ import type {
   DepthSnapshot,
   FuturesSymbol,
   GeneralSymbol,
+  GeneralSymbolsQuery,
   KlinesBatch,
   MyTradesPage,
+  MyTradesQuery,
   OrderRecord,
   OrderRequest,
   PlacementResult,
   PositionHistoryPage,
-  PositionHistoryQuery,
   PositionRecord,
   PriceRecord,
-  MyTradesQuery,
 } from '../types.ts';
-import type { MarginMode, OrderStatus, PositionSide } from '../enums.ts';
+import type { MarginMode, OrderStatus, PositionSide, Side } from '../enums.ts';
 import { buildSignedQuery, serializeQuery } from '../sign.ts';
-import { PerpdeskApiError } from './rest-request.ts';
+import { unwrap, unwrapBare } from './rest-answer.ts';
+import { CLIENT_ERROR, NO_ANSWER, PerpdeskApiError } from './rest-request.ts';
 import type { Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
+import type {
+  AllOrdersQuery,
+  KlinesOptions,
+  LeverageSetting,
+  OrderRef,
+  OrdersPage,
+  PositionHistoryFilter,
+  ReplayAction,
+  ReplayInfo,
+  ReplayReport,
+  SimState,
+  StartReplayRequest,
+  TpSlRequest,
+  TpSlResult,
+} from './rest-routes.ts';
 
-// The request types and the error live in rest-request.ts; they stay exported from here (and so
-// from the SDK) as before the split.
+// The request types, the error, the answer decoding and the route records live beside this
+// file; they stay exported from here (and so from the SDK) as before the split.
 export { PerpdeskApiError, toQueryString } from './rest-request.ts';
 export type { AuthKind, Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
+export { unwrap } from './rest-answer.ts';
+export type * from './rest-routes.ts';
 
-/** A cursor page of `allOrders` (same shape as myTrades). */
-export interface OrdersPage {
-  has_more: boolean;
-  next_cursor: string;
-  items: OrderRecord[];
-}
-
-export interface AllOrdersQuery {
-  symbol?: string;
-  status?: OrderStatus;
-  cursor?: string;
-  limit?: number;
-}
-
-export type { AccountSummary };
-
-/** Body of `POST /fapi/v1/position/tpsl`: a string sets, null removes, absent keeps. */
-export interface TpSlRequest {
-  symbol: string;
-  position_side: PositionSide;
-  take_profit_price?: string | null;
-  stop_loss_price?: string | null;
-  /** 1 mark price (default), 2 last price. */
-  working_type?: 1 | 2;
-}
-
-/** Answer of the TP/SL route: the position plus its triggers. */
-export type TpSlResult = PositionRecord & {
-  take_profit_price: string | null;
-  stop_loss_price: string | null;
-  working_type: number;
-};
-
-export interface LeverageSetting {
-  symbol: string;
-  leverage: number;
-  /** Answered by the GET route. */
-  margin_mode?: MarginMode;
-  /** The pair's maximum leverage (GET route). */
-  max_leverage?: number;
-  /** Largest position notional allowed at this leverage, USDT (both routes). */
-  max_notional?: string;
-}
-
-/** `GET /api/v1/sim`: the simulator of a local venue. */
-export interface SimState {
-  seed: number;
-  speed: number;
-  paused: boolean;
-  market_time: number;
-  [extra: string]: unknown;
-}
-
-/** `GET /api/v1/replay`: a replay venue's status (docs/replay.md). */
-export type { ReplayState };
-
-/** A control action of `POST /api/v1/replay` (and the WebSocket REPLAY method). */
-export type ReplayAction =
-  | { action: 'play' }
-  | { action: 'pause' }
-  | { action: 'speed'; speed: number }
-  | { action: 'step'; ms: number }
-  | { action: 'seek'; time: number };
-
-/** `POST /api/v1/replays` (the live venue). */
-export interface StartReplayRequest {
-  symbols: string[];
-  /** ms UTC. */
-  start: number;
-  until?: number;
-  speed?: number;
-  /** Starting USDT balance of the replay's local account, e.g. "10000". */
-  balance?: string;
-  queue_model?: 'pessimistic' | 'probabilistic';
-  lockstep?: boolean;
-  /** Order entry latency, ms of history (0 to 60000). */
-  order_latency?: number;
-  /** WebSocket market-data latency, ms of history (0 to 60000). */
-  data_latency?: number;
-  /** Order response latency, ms of history (0 to 60000). */
-  response_latency?: number;
-}
-
-export interface ReplayInfo {
-  id: string;
-  url: string;
-  login_url: string;
-  status: ReplayState;
-}
-
-/** One account of the session report (`GET /api/v1/replay/report`). */
-export type { ReplayAccountReport };
-
-export interface ReplayReport {
-  start: number;
-  time: number;
-  accounts: ReplayAccountReport[];
-}
-
-export interface KlinesOptions {
-  /** Latest N candles (default 500, max 1500); never together with a time range. */
-  limit?: number;
-  /** Time range, ms, both ends inclusive; start_time and end_time go together. */
-  startTime?: number;
-  endTime?: number;
-}
-
-/**
- * One order of yours: by the venue's id, or by the `client_order_id` you placed it with
- * (exactly one of the two, as `DELETE /fapi/v1/order` requires).
- */
-export type OrderRef = { orderId: string | number; clientOrderId?: never } | { clientOrderId: string; orderId?: never };
-
-/** Filters of `GET /fapi/v1/position/history` (camelCase, as the spec names them). */
-export type PositionHistoryFilter = PositionHistoryQuery;
+/** The HTTP status of a CSV answer (an error comes back as an envelope). */
+const HTTP_OK = 200;
 
 export class RestClient {
   readonly baseUrl: string;
@@ -216,7 +121,8 @@ export class RestClient {
     if (bodyText !== undefined) headers['Content-Type'] = 'application/json';
     let qs: string;
     if (options.auth === 'signed') {
-      if (!this.apiKey || !this.apiSecret) throw new PerpdeskApiError(-1, 'No API key: log in first', 0);
+      if (!this.apiKey || !this.apiSecret)
+        throw new PerpdeskApiError(CLIENT_ERROR, 'No API key: log in first', NO_ANSWER);
       const params: Query = { ...(options.query ?? {}), timestamp: this.timestamp() };
       if (this.opts.recvWindow !== undefined) params.recv_window = this.opts.recvWindow;
       qs = buildSignedQuery(params, this.apiSecret, bodyText);
@@ -234,6 +140,7 @@ export class RestClient {
       try {
         out.json = JSON.parse(out.text);
       } catch {
+        // not JSON (a proxy's page, an empty body): `text` has it as it came
         out.json = undefined;
       }
     } catch (err) {
@@ -260,8 +167,8 @@ export class RestClient {
   // ------------------------------------------------------------------ market data (public)
 
   /** Trading pairs, general records (`GET /api/v1/symbols`). */
-  generalSymbols(filter: { status?: 1 | 2 | 3; tag?: 'new' | 'meme' | 'innovation' } = {}): Promise<GeneralSymbol[]> {
-    return this.getPublic('/api/v1/symbols', filter);
+  generalSymbols(filter: GeneralSymbolsQuery = {}): Promise<GeneralSymbol[]> {
+    return this.getPublic('/api/v1/symbols', { ...filter });
   }
 
   /** Trading pairs, futures records (`GET /fapi/v1/symbols`). */
@@ -312,7 +219,7 @@ export class RestClient {
       qty: string;
       quote_qty: string;
       time: number;
-      taker_side: 1 | 2;
+      taker_side: Side;
       is_buyer_maker: boolean;
     }>
   > {
@@ -388,7 +295,7 @@ export class RestClient {
   tpslList(): Promise<
     Array<{
       symbol: string;
-      position_side: 1 | 2;
+      position_side: PositionSide;
       take_profit_price: string | null;
       stop_loss_price: string | null;
       working_type: 1 | 2;
@@ -521,7 +428,7 @@ export class RestClient {
   /** One table of the session report as CSV text. */
   async replayReportCsv(table: 'summary' | 'equity' | 'fills' = 'summary'): Promise<string> {
     const x = await this.request('GET', '/api/v1/replay/report', { query: { format: 'csv', table } });
-    if (x.status === 200 && x.json === undefined) return x.text;
+    if (x.status === HTTP_OK && x.json === undefined) return x.text;
     return unwrap<never>(x);
   }
 
@@ -539,31 +446,4 @@ export class RestClient {
   closeReplay(id: string): Promise<{ id: string; closed: boolean }> {
     return this.call('DELETE', `/api/v1/replays/${encodeURIComponent(id)}`);
   }
-}
-
-function networkFailure(x: RawExchange): PerpdeskApiError {
-  return new PerpdeskApiError(-1, `Cannot reach the service: ${x.networkError ?? 'no answer'}`, 0);
-}
-
-/** `data` of an envelope answer, or the API's error as PerpdeskApiError. */
-export function unwrap<T>(x: RawExchange): T {
-  if (x.networkError !== undefined) throw networkFailure(x);
-  const env = x.json as Envelope<T> | undefined;
-  if (typeof env !== 'object' || env === null || typeof env.code !== 'number') {
-    throw new PerpdeskApiError(-1, `HTTP ${x.status}: the answer is not an envelope`, x.status);
-  }
-  if (env.code !== 0) throw new PerpdeskApiError(env.code, env.message, x.status);
-  return env.data;
-}
-
-/** A bare success body (klines), or the route's `{code, message}` error as PerpdeskApiError. */
-function unwrapBare<T>(x: RawExchange, isSuccess: (body: unknown) => boolean): T {
-  if (x.networkError !== undefined) throw networkFailure(x);
-  const body = x.json;
-  if (body !== undefined && isSuccess(body)) return body as T;
-  const err = body as { code?: unknown; message?: unknown } | undefined;
-  if (typeof err === 'object' && err !== null && typeof err.code === 'number') {
-    throw new PerpdeskApiError(err.code, typeof err.message === 'string' ? err.message : 'error', x.status);
-  }
-  throw new PerpdeskApiError(-1, `HTTP ${x.status}: unexpected answer`, x.status);
 }

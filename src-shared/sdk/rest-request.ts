@@ -17,6 +17,11 @@ export interface RestClientOptions {
   now?: () => number;
 }
 
+/** `code` of a PerpdeskApiError the client raised itself: no answer, no credentials, not an envelope. */
+export const CLIENT_ERROR = -1;
+/** `status` of a request that never got an HTTP answer. */
+export const NO_ANSWER = 0;
+
 /** An error answer of the API: `code` is from the error registry (docs/api.md, Errors). */
 export class PerpdeskApiError extends Error {
   readonly code: number;

@@ -1,24 +1,14 @@
-// WebSocket client for the venue's `/ws` protocol (DESIGN section 4).
-//
-// Protocol: client messages `{"method","params","id"}` (SUBSCRIBE, UNSUBSCRIBE,
-// LIST_SUBSCRIPTIONS, LOGIN, PING, REPLAY); answers `{"id","result"}` or `{"id","error":{code,message}}`;
-// pushes `{"stream","data"}`.
-//
-// Invariants:
-// - The client remembers the acknowledged subscriptions and the last accepted LOGIN (params
-//   or a function that signs them afresh).
-//   After every reconnect it sends LOGIN first, waits for its answer, then re-subscribes,
-//   waits, and only then sends queued requests and fires `onReconnect`, so a listener (e.g.
-//   `LocalOrderBook.onReconnect`) runs when the channels are live again.
-// - Requests made while disconnected are queued; requests in flight when a connection drops
-//   are re-sent on the next one (all methods are idempotent). Every request still ends within
-//   its timeout. PING is fire-and-forget; any incoming message counts as liveness.
-// - Reconnect delays grow exponentially with jitter and reset once a connection is restored.
-// - After `close()` the client never reconnects and every pending request is rejected.
-//
-// Limits: text frames of JSON only; a stream handler sees `data` as sent, unvalidated.
+// WebSocket client for the venue's `/ws` protocol (DESIGN section 4, docs/api.md): requests
+// matched to answers by id (ws-requests.ts), pushes routed by stream, automatic reconnect.
+// Invariants: after every reconnect the last accepted LOGIN goes first, then the remembered
+// subscriptions, and only then the queued requests and `onReconnect` (a listener such as
+// LocalOrderBook runs when the channels are live again); a request in flight when a connection
+// drops is re-sent on the next one; every request ends within its timeout; reconnect delays
+// grow exponentially with jitter; after `close()` nothing reconnects and nothing stays pending.
+// Limits: JSON text frames only; a stream handler sees `data` as sent, unvalidated.
 
 import { systemScheduler, type Scheduler } from './scheduler.ts';
+import { PendingRequests, type Pending } from './ws-requests.ts';
 import { WsRequestError } from './ws-types.ts';
 import type {
   LoginParamsSource,
@@ -42,18 +32,6 @@ export type {
   WsState,
 } from './ws-types.ts';
 
-interface Pending {
-  readonly id: number;
-  readonly method: string;
-  readonly params: unknown;
-  readonly resolve: (result: unknown) => void;
-  readonly reject: (error: WsRequestError) => void;
-  timer: unknown;
-  sent: boolean;
-  /** Re-send on the next connection when the current one drops before the answer. */
-  readonly requeue: boolean;
-}
-
 type Listener<A extends unknown[]> = (...args: A) => void;
 
 /**
@@ -72,7 +50,6 @@ type Listener<A extends unknown[]> = (...args: A) => void;
 export class WsClient {
   readonly #url: string;
   readonly #Ctor: WebSocketConstructor | undefined;
-  readonly #timeoutMs: number;
   readonly #baseMs: number;
   readonly #maxMs: number;
   readonly #jitter: number;
@@ -83,11 +60,8 @@ export class WsClient {
 
   #state: WsState = 'idle';
   #ws: WebSocketLike | null = null;
-  /** Requests, sent or queued, by id. */
-  readonly #pending = new Map<number, Pending>();
-  /** Ids waiting to be sent, oldest first. */
-  #queue: number[] = [];
-  #nextId = 1;
+  /** Requests, sent or queued (ws-requests.ts). */
+  readonly #requests: PendingRequests;
   /** The current socket finished re-login/re-subscription: queued requests may go. */
   #ready = false;
   #everReady = false;
@@ -111,7 +85,6 @@ export class WsClient {
   constructor(options: WsClientOptions) {
     this.#url = options.url;
     this.#Ctor = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-    this.#timeoutMs = options.requestTimeoutMs ?? 10_000;
     this.#baseMs = options.reconnectBaseMs ?? 250;
     this.#maxMs = options.reconnectMaxMs ?? 30_000;
     this.#jitter = Math.min(1, Math.max(0, options.reconnectJitter ?? 0.5));
@@ -119,6 +92,7 @@ export class WsClient {
     this.#pingMs = options.pingIntervalMs ?? 0;
     this.#pingTimeoutMs = options.pingTimeoutMs ?? 2 * this.#pingMs;
     this.#sched = options.scheduler ?? systemScheduler;
+    this.#requests = new PendingRequests(this.#sched, options.requestTimeoutMs ?? 10_000);
   }
 
   /** Current connection state. */
@@ -153,9 +127,7 @@ export class WsClient {
     this.#setState('closed');
     this.#clearTimer('reconnect');
     this.#clearTimer('ping');
-    for (const p of [...this.#pending.values()])
-      this.#fail(p, new WsRequestError('closed', p.method, 'WsClient closed'));
-    this.#queue = [];
+    this.#requests.failAll('WsClient closed');
     this.#ready = false;
     const waiters = this.#readyWaiters;
     this.#readyWaiters = [];
@@ -331,12 +303,7 @@ export class WsClient {
     this.#ready = true;
     this.#everReady = true;
     this.#attempt = 0;
-    const queue = this.#queue;
-    this.#queue = [];
-    for (const id of queue) {
-      const p = this.#pending.get(id);
-      if (p !== undefined) this.#send(p);
-    }
+    for (const p of this.#requests.takeQueue()) this.#send(p);
     this.#schedulePing();
     const waiters = this.#readyWaiters;
     this.#readyWaiters = [];
@@ -351,30 +318,16 @@ export class WsClient {
   #request(method: string, params: unknown, userRequest: boolean): Promise<unknown> {
     if (this.#state === 'closed') return Promise.reject(new WsRequestError('closed', method, 'WsClient closed'));
     return new Promise((resolve, reject) => {
-      const p: Pending = {
-        id: this.#nextId++,
-        method,
-        params,
-        resolve,
-        reject,
-        timer: undefined,
-        sent: false,
-        requeue: userRequest,
-      };
-      p.timer = this.#sched.setTimeout(() => {
-        p.timer = undefined;
-        this.#fail(p, new WsRequestError('timeout', method, `${method} got no answer in ${this.#timeoutMs} ms`));
-      }, this.#timeoutMs);
-      this.#pending.set(p.id, p);
+      const p = this.#requests.add({ method, params, requeue: userRequest, resolve, reject });
       if (!userRequest || this.#ready) this.#send(p);
-      else this.#queue.push(p.id);
+      else this.#requests.enqueue(p);
     });
   }
 
   #send(p: Pending): void {
     const ws = this.#ws;
     if (ws === null) {
-      this.#queue.push(p.id);
+      this.#requests.enqueue(p);
       return;
     }
     const msg =
@@ -387,12 +340,6 @@ export class WsClient {
       p.sent = true;
       this.#emitError(e);
     }
-  }
-
-  #fail(p: Pending, error: WsRequestError): void {
-    if (!this.#pending.delete(p.id)) return;
-    if (p.timer !== undefined) this.#sched.clearTimeout(p.timer);
-    p.reject(error);
   }
 
   #handleMessage(raw: unknown): void {
@@ -415,19 +362,8 @@ export class WsClient {
     }
     if (typeof msg === 'object' && msg !== null) {
       const m = msg as { id?: unknown; result?: unknown; error?: unknown; stream?: unknown; data?: unknown };
-      if (typeof m.id === 'number' && ('result' in m || 'error' in m)) {
-        const p = this.#pending.get(m.id);
-        if (p !== undefined) {
-          this.#pending.delete(p.id);
-          if (p.timer !== undefined) this.#sched.clearTimeout(p.timer);
-          if (m.error !== undefined && m.error !== null) {
-            const err = m.error as { code?: unknown; message?: unknown };
-            const code = typeof err.code === 'number' ? err.code : undefined;
-            const text = typeof err.message === 'string' ? err.message : `${p.method} failed`;
-            p.reject(new WsRequestError('server', p.method, text, code));
-          } else p.resolve(m.result);
-        }
-      } else if (typeof m.stream === 'string') {
+      if (typeof m.id === 'number' && ('result' in m || 'error' in m)) this.#requests.answer(m.id, m.result, m.error);
+      else if (typeof m.stream === 'string') {
         const handlers = this.#streamHandlers.get(m.stream);
         if (handlers !== undefined) this.#emit(handlers, m.data, m.stream);
       }
@@ -442,16 +378,7 @@ export class WsClient {
     this.#ws = null;
     this.#ready = false;
     this.#clearTimer('ping');
-    const requeue: number[] = [];
-    for (const p of [...this.#pending.values()]) {
-      if (!p.sent) continue;
-      if (p.requeue) {
-        p.sent = false;
-        requeue.push(p.id);
-      } else this.#fail(p, new WsRequestError('closed', p.method, 'connection lost'));
-    }
-    // Requests that were in flight are older than the ones still queued.
-    this.#queue = [...requeue, ...this.#queue];
+    this.#requests.connectionLost();
     if (this.#state === 'closed') return;
     this.#scheduleReconnect(code, reason);
   }
@@ -487,7 +414,7 @@ export class WsClient {
         return;
       }
       try {
-        ws.send(JSON.stringify({ method: 'PING', id: this.#nextId++ }));
+        ws.send(JSON.stringify({ method: 'PING', id: this.#requests.nextId() }));
       } catch (e) {
         this.#emitError(e);
       }

@@ -243,6 +243,7 @@ export interface DepthQuery {
   with_id?: boolean;
 }
 
+/** Filters of `GET /api/v1/symbols`. */
 export interface GeneralSymbolsQuery {
   status?: SymbolStatus;
   tag?: SymbolTag;

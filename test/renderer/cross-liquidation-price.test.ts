@@ -51,8 +51,11 @@ describe('cross liquidation price', () => {
 
   it('the 100% range holds for isolated too: a 1x short keeps its price just under twice the entry', () => {
     // (1 x 60,000 + 60,000) / (0.005 + 1) = 119,402.99
-    expect(liquidationPrice(false, 1, 60_000, 60_000, 0.005)).toBeCloseTo(119_402.99, 2);
-    expect(liquidationPrice(false, 1, 60_000, 61_000, 0.005)).toBeNaN();
+    expect(liquidationPrice({ long: false, qty: 1, entry: 60_000, walletBacking: 60_000, mmr: 0.005 })).toBeCloseTo(
+      119_402.99,
+      2,
+    );
+    expect(liquidationPrice({ long: false, qty: 1, entry: 60_000, walletBacking: 61_000, mmr: 0.005 })).toBeNaN();
   });
 });
 

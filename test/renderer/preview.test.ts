@@ -5,12 +5,16 @@ import { liquidationPrice, maxOpenQty, preview } from '../../src-renderer/src/fe
 
 describe('liquidationPrice', () => {
   it('matches the reference: isolated 1 BTC at 60,000, 20x, MMR 0.5%, cum 50', () => {
-    expect(liquidationPrice(true, 1, 60_000, 3_000, 0.005, 50)).toBeCloseTo(57_236.18, 2);
-    expect(liquidationPrice(false, 1, 60_000, 3_000, 0.005, 50)).toBeCloseTo(62_736.32, 2);
+    expect(
+      liquidationPrice({ long: true, qty: 1, entry: 60_000, walletBacking: 3_000, mmr: 0.005, cum: 50 }),
+    ).toBeCloseTo(57_236.18, 2);
+    expect(
+      liquidationPrice({ long: false, qty: 1, entry: 60_000, walletBacking: 3_000, mmr: 0.005, cum: 50 }),
+    ).toBeCloseTo(62_736.32, 2);
   });
 
   it('has no liquidation price when the backing exceeds the position value (long)', () => {
-    expect(liquidationPrice(true, 1, 100, 1_000, 0.005)).toBeNaN();
+    expect(liquidationPrice({ long: true, qty: 1, entry: 100, walletBacking: 1_000, mmr: 0.005 })).toBeNaN();
   });
 });
 

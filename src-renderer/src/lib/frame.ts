@@ -1,3 +1,5 @@
+import { reportBugs } from './service-failure.ts';
+
 // Coalesces bursts of feed messages into at most one store write per animation frame, so a
 // 100 ms depth feed and a busy trade feed never cost more than one render each per frame.
 export function frameBatcher(flush: () => void): { schedule(): void; cancel(): void } {
@@ -27,10 +29,10 @@ export function frameBatcher(flush: () => void): { schedule(): void; cancel(): v
 }
 
 /**
- * Runs `task` now and then every `ms` (never two at once); errors go to `onError`. Returns the
- * stopper.
+ * Runs `task` now and then every `ms` (never two at once); errors go to `onError` (by default
+ * the console, for a bug; a service failure shows elsewhere). Returns the stopper.
  */
-export function poll(task: () => Promise<unknown>, ms: number, onError: (e: unknown) => void = () => {}): () => void {
+export function poll(task: () => Promise<unknown>, ms: number, onError: (e: unknown) => void = reportBugs): () => void {
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const run = async (): Promise<void> => {

@@ -44,6 +44,7 @@ function readStored(baseUrl: string): Stored | null {
     if (s.baseUrl !== undefined && s.baseUrl !== baseUrl) return null;
     return { apiKey: s.apiKey, apiSecret: s.apiSecret, baseUrl };
   } catch {
+    // storage disabled, or an entry that is not JSON: no stored session, the user logs in again
     return null;
   }
 }

@@ -22,6 +22,8 @@ import { createStore } from 'zustand/vanilla';
 import { fmt, fmtSigned } from './format.ts';
 import { errorText, poll } from './frame.ts';
 import type { SessionState } from './session-store.ts';
+import { PositionSide, Side, TradeRole } from '../../../src-shared/enums.ts';
+import { dropServiceFailure, reportBugs } from './service-failure.ts';
 
 interface UserEvent {
   kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding';
@@ -116,8 +118,13 @@ export function startUserFeed(deps: {
     toasts.getState().actions.push({
       key: `fill:${t.order_id}`,
       kind: 'fill',
-      title: `${t.side === 1 ? 'Bought' : 'Sold'} ${fmt(sum.qty, d.q)} ${t.symbol} @ ${fmt(avg, d.p)}`,
-      body: `${t.is_close ? 'Close' : 'Open'} ${t.position_side === 1 ? 'long' : 'short'} · ${t.role === 1 ? 'maker' : 'taker'} · fee ${fmt(sum.fee, 4)} ${t.fee_asset}${t.is_close ? ` · PnL ${fmtSigned(sum.pnl, 2)}` : ''}`,
+      title: `${t.side === Side.BUY ? 'Bought' : 'Sold'} ${fmt(sum.qty, d.q)} ${t.symbol} @ ${fmt(avg, d.p)}`,
+      body: [
+        `${t.is_close ? 'Close' : 'Open'} ${t.position_side === PositionSide.LONG ? 'long' : 'short'}`,
+        t.role === TradeRole.MAKER ? 'maker' : 'taker',
+        `fee ${fmt(sum.fee, 4)} ${t.fee_asset}`,
+        ...(t.is_close ? [`PnL ${fmtSigned(sum.pnl, 2)}`] : []),
+      ].join(' · '),
     });
   };
 
@@ -150,12 +157,13 @@ export function startUserFeed(deps: {
           bankruptcy_price?: number;
         };
         const d = decimals(x.symbol ?? '');
+        const direction = x.position_side === PositionSide.SHORT ? 'short' : 'long';
         toasts.getState().actions.push({
           kind: 'liquidation',
-          title: `Liquidation: ${x.symbol ?? ''} ${x.position_side === 2 ? 'short' : 'long'} ${x.quantity !== undefined ? fmt(x.quantity, d.q) : ''}`,
+          title: `Liquidation: ${x.symbol ?? ''} ${direction} ${x.quantity !== undefined ? fmt(x.quantity, d.q) : ''}`,
           body: `Mark ${fmt(x.mark_price, d.p)} reached the liquidation price; closing at up to the bankruptcy price ${fmt(x.bankruptcy_price, d.p)}.`,
         });
-        void refreshAll().catch(() => {});
+        void refreshAll().catch(dropServiceFailure);
         break;
       }
       case 'funding': {
@@ -167,9 +175,12 @@ export function startUserFeed(deps: {
           amount?: string | number;
         };
         const amount = Number(x.amount);
+        const settled = Number.isFinite(amount)
+          ? `${amount >= 0 ? 'received' : 'paid'} ${fmt(Math.abs(amount), 4)} USDT`
+          : 'settled';
         toasts.getState().actions.push({
           kind: 'funding',
-          title: `Funding ${x.symbol ?? ''} ${x.position_side === 2 ? 'short' : 'long'}: ${Number.isFinite(amount) ? `${amount >= 0 ? 'received' : 'paid'} ${fmt(Math.abs(amount), 4)} USDT` : 'settled'}`,
+          title: `Funding ${x.symbol ?? ''} ${x.position_side === PositionSide.SHORT ? 'short' : 'long'}: ${settled}`,
           body: x.funding_rate !== undefined ? `Rate ${fmtSigned(Number(x.funding_rate) * 100, 4)}%` : undefined,
         });
         break;
@@ -183,7 +194,7 @@ export function startUserFeed(deps: {
     state.setState({ status: 'connecting', error: null });
     const client = new WsClient({ url: deps.wsUrl, pingIntervalMs: 15_000, pingTimeoutMs: 45_000 });
     ws = client;
-    client.onError(() => {});
+    client.onError(reportBugs);
     client.on('user', (data) => onEvent(data as UserEvent));
     const login = async (): Promise<void> => {
       try {
@@ -194,7 +205,7 @@ export function startUserFeed(deps: {
       } catch (err) {
         if (ws === client) state.setState({ status: 'error', error: errorText(err) });
       }
-      await refreshAll().catch(() => {});
+      await refreshAll().catch(dropServiceFailure);
     };
     client.onReconnect(() => void login());
     client.onStateChange((s) => {

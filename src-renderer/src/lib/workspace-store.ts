@@ -33,6 +33,7 @@ function load(): { symbol?: string; interval?: Interval } {
       interval: isInterval(v.interval) ? v.interval : undefined,
     };
   } catch {
+    // storage disabled, or an entry that is not JSON: the default pair and interval
     return {};
   }
 }
@@ -57,7 +58,7 @@ export function createWorkspaceStore(initial: { symbol?: string; interval?: Inte
     try {
       localStorage.setItem(KEY, JSON.stringify({ symbol: s.symbol, interval: s.interval }));
     } catch {
-      // not fatal
+      // storage disabled or full: the workspace is just not remembered for the next visit
     }
   });
   return store;

@@ -3,7 +3,7 @@
 // by the order form after it changes a setting.
 import { createStore } from 'zustand/vanilla';
 import type { AccountSummary, RestClient } from '../../../../src-shared/sdk/rest-client.ts';
-import type { MarginMode } from '../../../../src-shared/enums.ts';
+import { MarginMode } from '../../../../src-shared/enums.ts';
 import { errorText } from '../../lib/frame.ts';
 
 export interface PairSetting {
@@ -29,7 +29,7 @@ export interface AccountState {
 export function createAccountStore(api: RestClient) {
   return createStore<AccountState>()((set, get) => {
     const patchSetting = (symbol: string, change: Partial<PairSetting>): void => {
-      const cur = get().settings[symbol] ?? { leverage: 20, marginMode: 2 as MarginMode, maxLeverage: 125 };
+      const cur = get().settings[symbol] ?? { leverage: 20, marginMode: MarginMode.CROSS, maxLeverage: 125 };
       set({ settings: { ...get().settings, [symbol]: { ...cur, ...change } } });
     };
     return {

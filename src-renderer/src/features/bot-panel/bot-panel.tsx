@@ -11,8 +11,20 @@ import { RecordTable, type Column } from '../../layout/record-table.tsx';
 import { directionName, sideClass, STATUS_NAMES } from '../orders/order-labels.ts';
 import type { RawExchange } from '../../../../src-shared/sdk/rest-client.ts';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
-import type { BotForm } from './bot-store.ts';
+import {
+  MarginMode,
+  OrderStatus,
+  OrderType,
+  PositionAction,
+  PositionSide,
+  Side,
+  TimeInForce,
+} from '../../../../src-shared/enums.ts';
+import { OMIT, type BotForm } from './bot-store.ts';
 import './bot-panel.css';
+
+/** The HTTP status of an answered request (the raw pane colours everything else as a failure). */
+const HTTP_OK = 200;
 
 export function BotPanel() {
   const s = useServices();
@@ -72,9 +84,9 @@ function BotPanelBody() {
         </label>
         <label>
           <span>side</span>
-          <select aria-label="side" value={f.side} onChange={(e) => set({ side: Number(e.target.value) as 1 | 2 })}>
-            <option value={1}>1 buy</option>
-            <option value={2}>2 sell</option>
+          <select aria-label="side" value={f.side} onChange={(e) => set({ side: Number(e.target.value) as Side })}>
+            <option value={Side.BUY}>1 buy</option>
+            <option value={Side.SELL}>2 sell</option>
           </select>
         </label>
         <label>
@@ -82,10 +94,10 @@ function BotPanelBody() {
           <select
             aria-label="position_side"
             value={f.position_side}
-            onChange={(e) => set({ position_side: Number(e.target.value) as 1 | 2 })}
+            onChange={(e) => set({ position_side: Number(e.target.value) as PositionSide })}
           >
-            <option value={1}>1 long</option>
-            <option value={2}>2 short</option>
+            <option value={PositionSide.LONG}>1 long</option>
+            <option value={PositionSide.SHORT}>2 short</option>
           </select>
         </label>
         <label>
@@ -93,17 +105,17 @@ function BotPanelBody() {
           <select
             aria-label="position_action"
             value={f.position_action}
-            onChange={(e) => set({ position_action: Number(e.target.value) as 1 | 2 })}
+            onChange={(e) => set({ position_action: Number(e.target.value) as PositionAction })}
           >
-            <option value={1}>1 open</option>
-            <option value={2}>2 close</option>
+            <option value={PositionAction.OPEN}>1 open</option>
+            <option value={PositionAction.CLOSE}>2 close</option>
           </select>
         </label>
         <label>
           <span>type</span>
-          <select aria-label="type" value={f.type} onChange={(e) => set({ type: Number(e.target.value) as 1 | 2 })}>
-            <option value={1}>1 limit</option>
-            <option value={2}>2 market</option>
+          <select aria-label="type" value={f.type} onChange={(e) => set({ type: Number(e.target.value) as OrderType })}>
+            <option value={OrderType.LIMIT}>1 limit</option>
+            <option value={OrderType.MARKET}>2 market</option>
           </select>
         </label>
         <label>
@@ -112,7 +124,7 @@ function BotPanelBody() {
             aria-label="price"
             inputMode="decimal"
             value={f.price}
-            placeholder={f.type === 1 ? 'required for limit' : 'omit for market'}
+            placeholder={f.type === OrderType.LIMIT ? 'required for limit' : 'omit for market'}
             onChange={(e) => set({ price: e.target.value })}
           />
         </label>
@@ -135,11 +147,11 @@ function BotPanelBody() {
           <select
             aria-label="margin_mode"
             value={f.margin_mode}
-            onChange={(e) => set({ margin_mode: Number(e.target.value) as 0 | 1 | 2 })}
+            onChange={(e) => set({ margin_mode: Number(e.target.value) as BotForm['margin_mode'] })}
           >
-            <option value={0}>omit</option>
-            <option value={1}>1 isolated</option>
-            <option value={2}>2 cross</option>
+            <option value={OMIT}>omit</option>
+            <option value={MarginMode.ISOLATED}>1 isolated</option>
+            <option value={MarginMode.CROSS}>2 cross</option>
           </select>
         </label>
         <label>
@@ -149,11 +161,11 @@ function BotPanelBody() {
             value={f.time_in_force}
             onChange={(e) => set({ time_in_force: Number(e.target.value) as BotForm['time_in_force'] })}
           >
-            <option value={0}>omit</option>
-            <option value={1}>1 GTC</option>
-            <option value={2}>2 IOC</option>
-            <option value={3}>3 FOK</option>
-            <option value={4}>4 GTX</option>
+            <option value={OMIT}>omit</option>
+            <option value={TimeInForce.GTC}>1 GTC</option>
+            <option value={TimeInForce.IOC}>2 IOC</option>
+            <option value={TimeInForce.FOK}>3 FOK</option>
+            <option value={TimeInForce.GTX}>4 GTX</option>
           </select>
         </label>
         <label>
@@ -201,7 +213,7 @@ function BotPanelBody() {
           <h4>
             Response{' '}
             {last && (
-              <span className={last.status === 200 && (last.json as { code?: number })?.code === 0 ? 'up' : 'down'}>
+              <span className={last.status === HTTP_OK && (last.json as { code?: number })?.code === 0 ? 'up' : 'down'}>
                 HTTP {last.status || 'failed'} · {last.elapsedMs} ms
               </span>
             )}
@@ -245,7 +257,12 @@ function botOrderColumns(cancel: (o: OrderRecord) => void): Column<BotOrderRow>[
     { head: 'ID', cls: 'dim', cell: ({ o }) => o.id },
     { head: 'Symbol', cls: 'sym', cell: ({ o }) => o.symbol },
     { head: 'Direction', cls: ({ o }) => sideClass(o.side), cell: ({ o }) => directionName(o) },
-    { head: 'Price', headClass: 'num', cls: 'num', cell: ({ o, pd }) => (o.type === 1 ? fmt(o.price, pd) : 'Market') },
+    {
+      head: 'Price',
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ o, pd }) => (o.type === OrderType.LIMIT ? fmt(o.price, pd) : 'Market'),
+    },
     { head: 'Qty', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.qty, qd) },
     { head: 'Filled', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.filled_qty, qd) },
     { head: 'Status', cell: ({ o }) => STATUS_NAMES[o.status] },
@@ -265,11 +282,12 @@ function pretty(text: string | undefined): string {
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
+    // not JSON (JSON.parse throws nothing else): shown as it came
     return text;
   }
 }
 
-/** The order a bot placement answer left resting (status 1 new, 2 partially filled), if any. */
+/** The order a bot placement answer left resting (NEW or PARTIALLY_FILLED), if any. */
 function restingFrom(last: RawExchange | null): { symbol: string; orderId: string } | null {
   if (last === null || last.method !== 'POST' || !last.url.includes('/fapi/v1/bot/orders')) return null;
   const data = (last.json as { code?: number; data?: { order_id?: string; status?: number } } | null)?.data;
@@ -277,11 +295,12 @@ function restingFrom(last: RawExchange | null): { symbol: string; orderId: strin
   try {
     body = JSON.parse(last.requestBody ?? '') as { symbol?: unknown };
   } catch {
+    // no body, or not JSON (JSON.parse throws nothing else): no order to point at
     body = undefined;
   }
   if (
     !data ||
-    (data.status !== 1 && data.status !== 2) ||
+    (data.status !== OrderStatus.NEW && data.status !== OrderStatus.PARTIALLY_FILLED) ||
     typeof data.order_id !== 'string' ||
     typeof body?.symbol !== 'string'
   )

@@ -6,20 +6,31 @@ import { createStore } from 'zustand/vanilla';
 import type { RawExchange, RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import { unwrap } from '../../../../src-shared/sdk/rest-client.ts';
 import type { BotOrderRequest, OrderRecord } from '../../../../src-shared/types.ts';
+import {
+  MarginMode,
+  OrderType,
+  PositionAction,
+  PositionSide,
+  Side,
+  TimeInForce,
+} from '../../../../src-shared/enums.ts';
 import { errorText } from '../../lib/frame.ts';
 
-/** The form as typed; '' or 0 means "leave the field out of the body". */
+/** The form's value for an optional enum field that stays out of the body (no enum uses 0). */
+export const OMIT = 0;
+
+/** The form as typed; '' or OMIT means "leave the field out of the body". */
 export interface BotForm {
   symbol: string;
-  side: 1 | 2;
-  position_side: 1 | 2;
-  position_action: 1 | 2;
-  type: 1 | 2;
+  side: Side;
+  position_side: PositionSide;
+  position_action: PositionAction;
+  type: OrderType;
   price: string;
   qty: string;
   leverage: string;
-  margin_mode: 0 | 1 | 2;
-  time_in_force: 0 | 1 | 2 | 3 | 4;
+  margin_mode: typeof OMIT | MarginMode;
+  time_in_force: typeof OMIT | TimeInForce;
   reduce_only: boolean;
   client_order_id: string;
   need_cache: boolean;
@@ -59,8 +70,8 @@ function botBody(f: BotForm): BotOrderRequest {
     qty: f.qty.trim(),
   };
   if (f.leverage.trim() !== '') body.leverage = Number(f.leverage);
-  if (f.margin_mode !== 0) body.margin_mode = f.margin_mode;
-  if (f.time_in_force !== 0) body.time_in_force = f.time_in_force;
+  if (f.margin_mode !== OMIT) body.margin_mode = f.margin_mode;
+  if (f.time_in_force !== OMIT) body.time_in_force = f.time_in_force;
   if (f.reduce_only) body.reduce_only = true;
   if (f.client_order_id.trim() !== '') body.client_order_id = f.client_order_id.trim();
   body.need_cache = f.need_cache;
@@ -71,15 +82,15 @@ export function createBotStore(api: RestClient, initialSymbol: string) {
   return createStore<BotState>()((set, get) => ({
     form: {
       symbol: initialSymbol,
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
+      side: Side.BUY,
+      position_side: PositionSide.LONG,
+      position_action: PositionAction.OPEN,
+      type: OrderType.LIMIT,
       price: '',
       qty: '',
       leverage: '',
-      margin_mode: 0,
-      time_in_force: 1,
+      margin_mode: OMIT,
+      time_in_force: TimeInForce.GTC,
       reduce_only: false,
       client_order_id: '',
       need_cache: true,

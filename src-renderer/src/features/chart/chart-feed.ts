@@ -17,6 +17,7 @@ import { INTERVAL_MS, previousOpenTime, type Interval } from '../../../../src-sh
 import type { Candle } from '../../../../src-shared/types.ts';
 import { errorText } from '../../lib/frame.ts';
 import type { ChartModel } from './chart-model.ts';
+import { dropServiceFailure } from '../../lib/service-failure.ts';
 
 /** Candles loaded first, and per step back in history. */
 const INITIAL_CANDLES = 500;
@@ -102,13 +103,13 @@ export class ChartFeed {
     });
     const name = `kline@${symbol},${interval}`;
     if (this.stream !== name) {
-      if (this.stream !== null) void this.ws.unsubscribe([this.stream]).catch(() => {});
+      if (this.stream !== null) void this.ws.unsubscribe([this.stream]).catch(dropServiceFailure);
       this.off?.();
       this.stream = name;
       this.off = this.ws.on(name, (d) => {
         if (this.stream === name) this.onPush(d as KlinePush);
       });
-      void this.ws.subscribe([name]).catch(() => {});
+      void this.ws.subscribe([name]).catch(dropServiceFailure);
     }
     void this.load(symbol, interval, gen);
   }
@@ -145,7 +146,7 @@ export class ChartFeed {
     this.generation++;
     this.off?.();
     this.offReconnect?.();
-    if (this.stream !== null) void this.ws.unsubscribe([this.stream]).catch(() => {});
+    if (this.stream !== null) void this.ws.unsubscribe([this.stream]).catch(dropServiceFailure);
     this.stream = null;
   }
 
@@ -202,8 +203,9 @@ export class ChartFeed {
       const missed = await this.api.klines(s.symbol, s.interval, { startTime: last, endTime: k[0] - 1 });
       if (gen !== this.generation) return;
       for (const c of missed.slice().reverse()) this.model.update(c);
-    } catch {
+    } catch (err) {
       // The push itself is still right; a hole is better than a frozen chart.
+      dropServiceFailure(err);
     } finally {
       if (gen === this.generation) this.filling = false;
     }

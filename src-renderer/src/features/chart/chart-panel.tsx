@@ -10,6 +10,7 @@ import { useSymbolView } from '../../lib/use-symbol.ts';
 import { positionKey } from '../positions/positions-store.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
+import { OrderType, PositionSide, Side, SymbolStatus } from '../../../../src-shared/enums.ts';
 import './chart.css';
 
 /** Shortcut keys 1-9 pick these intervals. */
@@ -107,8 +108,12 @@ export function ChartPanel() {
       {feedState.status === 'ready' && feedState.candles === 0 && (
         <div className="chart-empty" data-testid="chart-empty">
           <b>No trades on {symbol} yet</b>
-          {entry && entry.general.status !== 1 && (
-            <span>{entry.general.status === 2 ? 'Trading on this pair is paused.' : 'This pair is delisted.'}</span>
+          {entry && entry.general.status !== SymbolStatus.TRADING && (
+            <span>
+              {entry.general.status === SymbolStatus.PAUSED
+                ? 'Trading on this pair is paused.'
+                : 'This pair is delisted.'}
+            </span>
           )}
         </div>
       )}
@@ -136,7 +141,7 @@ function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] 
     const out: PriceLineSpec[] = [];
     for (const p of positions) {
       if (p.symbol !== symbol) continue;
-      const side = p.position_side === 2 ? 'Short' : 'Long';
+      const side = p.position_side === PositionSide.SHORT ? 'Short' : 'Long';
       const k = `${p.symbol}:${p.position_side}`;
       out.push({
         id: `entry:${k}`,
@@ -154,9 +159,9 @@ function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] 
     }
     // One line per side and price: several orders there (a grid bot's) would stack identical
     // labels on the axis; the line sums them and says how many.
-    const groups = new Map<string, { ids: string[]; side: number; text: string; left: number }>();
+    const groups = new Map<string, { ids: string[]; side: Side; text: string; left: number }>();
     for (const o of orders) {
-      if (o.symbol !== symbol || o.type !== 1) continue;
+      if (o.symbol !== symbol || o.type !== OrderType.LIMIT) continue;
       const k = `${o.side}:${o.price}`;
       const g = groups.get(k) ?? { ids: [], side: o.side, text: o.price, left: 0 };
       g.ids.push(o.id);
@@ -167,8 +172,8 @@ function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] 
       out.push({
         id: g.ids.length === 1 ? `order:${g.ids[0]}` : `orders:${g.side}:${g.text}`,
         price: Number(g.text),
-        color: g.side === 1 ? '#2ebd85' : '#f6465d',
-        title: `${g.side === 1 ? 'Buy' : 'Sell'} ${fmt(g.left, qd)}${g.ids.length > 1 ? ` (${g.ids.length} orders)` : ''}`,
+        color: g.side === Side.BUY ? '#2ebd85' : '#f6465d',
+        title: `${g.side === Side.BUY ? 'Buy' : 'Sell'} ${fmt(g.left, qd)}${g.ids.length > 1 ? ` (${g.ids.length} orders)` : ''}`,
         style: 'dotted',
       });
     }

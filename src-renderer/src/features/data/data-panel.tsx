@@ -78,6 +78,7 @@ function DataBody() {
           if (body.code !== 0) reject(new Error(body.message));
           else resolve(body.data.results[0]);
         } catch {
+          // not JSON, or not the import answer's shape: all there is to say is the HTTP status
           reject(new Error(`HTTP ${xhr.status}`));
         }
       };

@@ -54,7 +54,8 @@ export function resultLine(r: ImportResultView): string {
   }
   if (r.status === 'unchanged') return `${r.file}: already imported, nothing changed`;
   const gaps = r.gaps === 0 ? 'no gaps' : `${r.gaps} gap${r.gaps === 1 ? '' : 's'}`;
-  return `${r.file}: ${r.rows.toLocaleString('en-US')} rows (${r.added.toLocaleString('en-US')} new), ${gaps}, checksum ${r.checksum === 'verified' ? 'verified' : 'not given'}`;
+  const checksum = r.checksum === 'verified' ? 'verified' : 'not given';
+  return `${r.file}: ${r.rows.toLocaleString('en-US')} rows (${r.added.toLocaleString('en-US')} new), ${gaps}, checksum ${checksum}`;
 }
 
 /** One row of /api/v1/datasets/{id}/klines (the /fapi/v1/klines layout). */

@@ -6,6 +6,7 @@ import type { Services } from '../../lib/services.ts';
 import { HOTKEY_INTERVALS } from '../chart/chart-panel.tsx';
 import { replayKey } from '../replay/replay-keys.ts';
 import { overlayAllows } from './overlay-keys.ts';
+import { OrderType } from '../../../../src-shared/enums.ts';
 
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -52,11 +53,11 @@ export function installHotkeys(s: Services): () => void {
         break;
       case 'l':
       case 'L':
-        form.set({ type: 1 });
+        form.set({ type: OrderType.LIMIT });
         break;
       case 'm':
       case 'M':
-        form.set({ type: 2 });
+        form.set({ type: OrderType.MARKET });
         break;
       case 'o':
         form.setAction('open');

@@ -74,5 +74,3 @@ export function createHistoryStores(api: RestClient) {
     ),
   };
 }
-
-type HistoryStores = ReturnType<typeof createHistoryStores>;

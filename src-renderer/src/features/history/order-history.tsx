@@ -1,5 +1,5 @@
 // Order history: every order of the account, newest first, filtered by pair and status.
-import type { OrderStatus } from '../../../../src-shared/enums.ts';
+import { OrderStatus, OrderType, valuesOf } from '../../../../src-shared/enums.ts';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtDateTime } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -10,21 +10,26 @@ import { EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-c
 
 const STATUS_OPTIONS: ReadonlyArray<readonly [OrderStatus | 0, string]> = [
   [0, 'All'],
-  ...([1, 2, 3, 4, 5, 6] as const).map((v) => [v, STATUS_NAMES[v]] as const),
+  ...valuesOf(OrderStatus).map((v) => [v, STATUS_NAMES[v]] as const),
 ];
 
 export function OrderHistory() {
   const s = useServices();
   const st = usePagedHistory(s.history.orders, 'orders');
   const decimals = useDecimals();
-  // one-way orders all carry position_side 1: named by their side, not as "Open long"
+  // one-way orders all carry position_side LONG: named by their side, not as "Open long"
   const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   const columns: Column<{ o: OrderRecord; pd: number; qd: number }>[] = [
     { head: 'Time', cls: 'dim', cell: ({ o }) => fmtDateTime(o.created_at) },
     { head: 'Symbol', cls: 'sym', cell: ({ o }) => o.symbol },
     { head: 'Type', cell: ({ o }) => TYPE_NAMES[o.type] },
     { head: 'Direction', cls: ({ o }) => sideClass(o.side), cell: ({ o }) => directionName(o, oneWay) },
-    { head: 'Price', headClass: 'num', cls: 'num', cell: ({ o, pd }) => (o.type === 1 ? fmt(o.price, pd) : 'Market') },
+    {
+      head: 'Price',
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ o, pd }) => (o.type === OrderType.LIMIT ? fmt(o.price, pd) : 'Market'),
+    },
     {
       head: 'Avg price',
       headClass: 'num',

@@ -1,6 +1,6 @@
 // Position history: closed positions, newest first, with the spec's filters (pair, position
 // side, margin mode, close type, close time) and close types by name.
-import type { CloseType, MarginMode, PositionSide } from '../../../../src-shared/enums.ts';
+import { CloseType, MarginMode, PositionSide, valuesOf } from '../../../../src-shared/enums.ts';
 import type { ClosedPositionRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtDateTime, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
@@ -9,27 +9,27 @@ import { RecordTable, type Column } from '../../layout/record-table.tsx';
 import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
 const CLOSE_TYPE_NAMES: Record<number, string> = {
-  1: 'User close',
-  2: 'Take profit',
-  3: 'Stop loss',
-  4: 'Liquidation',
-  5: 'ADL',
-  6: 'Bankruptcy',
+  [CloseType.USER]: 'User close',
+  [CloseType.TAKE_PROFIT]: 'Take profit',
+  [CloseType.STOP_LOSS]: 'Stop loss',
+  [CloseType.LIQUIDATION]: 'Liquidation',
+  [CloseType.ADL]: 'ADL',
+  [CloseType.BANKRUPTCY]: 'Bankruptcy',
 };
 
 const CLOSE_TYPES: ReadonlyArray<readonly [CloseType | 0, string]> = [
   [0, 'All'],
-  ...([1, 2, 3, 4, 5, 6] as const).map((v) => [v, CLOSE_TYPE_NAMES[v]] as const),
+  ...valuesOf(CloseType).map((v) => [v, CLOSE_TYPE_NAMES[v]] as const),
 ];
 const SIDES: ReadonlyArray<readonly [PositionSide | 0, string]> = [
   [0, 'All'],
-  [1, 'Long'],
-  [2, 'Short'],
+  [PositionSide.LONG, 'Long'],
+  [PositionSide.SHORT, 'Short'],
 ];
 const MODES: ReadonlyArray<readonly [MarginMode | 0, string]> = [
   [0, 'All'],
-  [1, 'Isolated'],
-  [2, 'Cross'],
+  [MarginMode.ISOLATED, 'Isolated'],
+  [MarginMode.CROSS, 'Cross'],
 ];
 
 export function PositionHistory() {
@@ -45,15 +45,15 @@ export function PositionHistory() {
         <>
           {p.symbol}{' '}
           <span className="tag">
-            {p.margin_mode === 1 ? 'Isolated' : 'Cross'} {p.leverage}x
+            {p.margin_mode === MarginMode.ISOLATED ? 'Isolated' : 'Cross'} {p.leverage}x
           </span>
         </>
       ),
     },
     {
       head: 'Side',
-      cls: ({ p }) => (p.position_side === 1 ? 'up' : 'down'),
-      cell: ({ p }) => (p.position_side === 1 ? 'Long' : 'Short'),
+      cls: ({ p }) => (p.position_side === PositionSide.LONG ? 'up' : 'down'),
+      cell: ({ p }) => (p.position_side === PositionSide.LONG ? 'Long' : 'Short'),
     },
     { head: 'Size', headClass: 'num', cls: 'num', cell: ({ p, qd }) => fmt(p.close_quantity, qd) },
     { head: 'Entry', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.entry_price, pd) },

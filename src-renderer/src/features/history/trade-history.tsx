@@ -1,5 +1,5 @@
 // Trade history: the account's fills, newest first, filtered by pair, side and UTC days.
-import type { Side } from '../../../../src-shared/enums.ts';
+import { PositionSide, Side, TradeRole } from '../../../../src-shared/enums.ts';
 import type { TradeRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtDateTime, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
@@ -10,8 +10,8 @@ import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from '
 
 const SIDES: ReadonlyArray<readonly [Side | 0, string]> = [
   [0, 'All'],
-  [1, 'Buy'],
-  [2, 'Sell'],
+  [Side.BUY, 'Buy'],
+  [Side.SELL, 'Sell'],
 ];
 
 export function TradeHistory() {
@@ -25,7 +25,7 @@ export function TradeHistory() {
       head: 'Side',
       cls: ({ t }) => sideClass(t.side),
       cell: ({ t }) =>
-        `${t.side === 1 ? 'Buy' : 'Sell'} · ${t.is_close ? 'close' : 'open'} ${t.position_side === 1 ? 'long' : 'short'}`,
+        `${t.side === Side.BUY ? 'Buy' : 'Sell'} · ${t.is_close ? 'close' : 'open'} ${t.position_side === PositionSide.LONG ? 'long' : 'short'}`,
     },
     { head: 'Price', headClass: 'num', cls: 'num', cell: ({ t, pd }) => fmt(t.price, pd) },
     { head: 'Quantity', headClass: 'num', cls: 'num', cell: ({ t, qd }) => fmt(t.qty, qd) },
@@ -40,7 +40,7 @@ export function TradeHistory() {
         </>
       ),
     },
-    { head: 'Role', cell: ({ t }) => (t.role === 1 ? 'Maker' : 'Taker') },
+    { head: 'Role', cell: ({ t }) => (t.role === TradeRole.MAKER ? 'Maker' : 'Taker') },
     {
       head: 'Realized PnL',
       headClass: 'num',

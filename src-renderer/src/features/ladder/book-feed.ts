@@ -10,6 +10,7 @@ import { frameBatcher } from '../../lib/frame.ts';
 import type { WorkspaceState } from '../../lib/workspace-store.ts';
 import type { SymbolsState } from '../symbols/symbols-store.ts';
 import type { BookViewState } from './book-store.ts';
+import { dropServiceFailure, reportBugs } from '../../lib/service-failure.ts';
 
 /** Groups per side kept in the view (the ladder shows as many as fit). */
 const LADDER_DEPTH = 40;
@@ -59,12 +60,12 @@ export function startBookFeed(deps: {
     offs.forEach((o) => o());
     offs = [];
     book?.dispose();
-    if (streams.length > 0) void ws.unsubscribe(streams).catch(() => {});
+    if (streams.length > 0) void ws.unsubscribe(streams).catch(dropServiceFailure);
     symbol = next;
     const b = new LocalOrderBook({
       symbol: next,
       fetchSnapshot: () => api.depth(next, SNAPSHOT_LIMIT),
-      onError: () => {},
+      onError: reportBugs,
     });
     book = b;
     store.setState({

@@ -9,6 +9,7 @@ import { decimalsOf, fmt, fmtPct } from '../../lib/format.ts';
 import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
+import { Side } from '../../../../src-shared/enums.ts';
 import './ladder.css';
 
 /** Rows per side rendered: enough for a tall window; the column clips the rest. */
@@ -85,21 +86,23 @@ export function Ladder() {
       <div className="ladder-side asks" data-testid="ladder-asks">
         {asks.map((l) => (
           <Row
-            key={flash && flash.side === 1 && near(Number(l.price), flash.up) ? `${l.price}:${flash.id}` : l.price}
+            key={
+              flash && flash.side === Side.BUY && near(Number(l.price), flash.up) ? `${l.price}:${flash.id}` : l.price
+            }
             level={l}
             side="ask"
             pd={priceDecimals}
             qd={qd}
             maxTotal={maxTotal}
-            flash={flash !== null && flash.side === 1 && near(Number(l.price), flash.up)}
+            flash={flash !== null && flash.side === Side.BUY && near(Number(l.price), flash.up)}
             onPick={pick}
           />
         ))}
       </div>
       <div className="ladder-mid" data-testid="ladder-mid">
-        <span className={`mid-last ${lastTrade ? (lastTrade.side === 1 ? 'up' : 'down') : ''}`}>
+        <span className={`mid-last ${lastTrade ? (lastTrade.side === Side.BUY ? 'up' : 'down') : ''}`}>
           {lastTrade ? fmt(lastTrade.price, pd) : fmt(mid, pd)}
-          {lastTrade && <span className="arrow">{lastTrade.side === 1 ? '↑' : '↓'}</span>}
+          {lastTrade && <span className="arrow">{lastTrade.side === Side.BUY ? '↑' : '↓'}</span>}
         </span>
         <span className="mid-mark" title="Mark price">
           {fmt(mark, pd)}
@@ -115,13 +118,17 @@ export function Ladder() {
       <div className="ladder-side bids" data-testid="ladder-bids">
         {bids.map((l) => (
           <Row
-            key={flash && flash.side === 2 && near(Number(l.price), flash.down) ? `${l.price}:${flash.id}` : l.price}
+            key={
+              flash && flash.side === Side.SELL && near(Number(l.price), flash.down)
+                ? `${l.price}:${flash.id}`
+                : l.price
+            }
             level={l}
             side="bid"
             pd={priceDecimals}
             qd={qd}
             maxTotal={maxTotal}
-            flash={flash !== null && flash.side === 2 && near(Number(l.price), flash.down)}
+            flash={flash !== null && flash.side === Side.SELL && near(Number(l.price), flash.down)}
             onPick={pick}
           />
         ))}

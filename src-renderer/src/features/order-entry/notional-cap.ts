@@ -4,16 +4,17 @@
 // plus its open non-reduce-only orders at their price (the mark for a market order), and the
 // new order counts at its limit price (the reference price for a market order). Max and %
 // sizes are capped by the room left under that limit, so they never offer what is refused.
-// Pure: the view hands in records and prices. Close orders (position_action 2) are reduce-only
+// Pure: the view hands in records and prices. Close orders (PositionAction.CLOSE) are reduce-only
 // and never count; the order record does not carry reduce_only, so a reduce-only open of
 // one-way mode counts here (the estimate errs on the safe side).
 import type { OrderRecord } from '../../../../src-shared/types.ts';
 import type { BackingPosition } from './preview.ts';
+import { PositionAction, PositionSide } from '../../../../src-shared/enums.ts';
 
 export interface SideNotionalInput {
   symbol: string;
-  /** Hedge: 1 long, 2 short. One-way: every position of the pair counts, orders of side 1. */
-  positionSide: 1 | 2;
+  /** Hedge: the position's side. One-way: every position of the pair counts, orders of side LONG. */
+  positionSide: PositionSide;
   oneWay: boolean;
   positions: readonly Pick<BackingPosition, 'symbol' | 'position_side' | 'quantity' | 'mark_price'>[];
   orders: readonly Pick<OrderRecord, 'symbol' | 'position_side' | 'position_action' | 'price' | 'qty' | 'filled_qty'>[];
@@ -23,7 +24,7 @@ export interface SideNotionalInput {
 
 /** The side's notional as the venue counts it against the leverage's cap, USDT. */
 export function sideNotional(i: SideNotionalInput): number {
-  const side = i.oneWay ? 1 : i.positionSide;
+  const side = i.oneWay ? PositionSide.LONG : i.positionSide;
   let total = 0;
   for (const p of i.positions) {
     if (p.symbol !== i.symbol || p.quantity === 0) continue;
@@ -32,7 +33,7 @@ export function sideNotional(i: SideNotionalInput): number {
     total += Math.abs(p.quantity) * mark;
   }
   for (const o of i.orders) {
-    if (o.symbol !== i.symbol || o.position_action === 2 || o.position_side !== side) continue;
+    if (o.symbol !== i.symbol || o.position_action === PositionAction.CLOSE || o.position_side !== side) continue;
     const left = Number(o.qty) - Number(o.filled_qty);
     const price = Number(o.price) > 0 ? Number(o.price) : (i.mark ?? NaN);
     if (left > 0 && price > 0) total += left * price;

@@ -4,6 +4,7 @@
 // record a cap under a leverage that a confirmed change has just replaced.
 import { createStore } from 'zustand/vanilla';
 import type { LeverageSetting, RestClient } from '../../../../src-shared/sdk/rest-client.ts';
+import { dropServiceFailure } from '../../lib/service-failure.ts';
 
 export interface NotionalCapsState {
   /** `${symbol}@${leverage}` -> max notional, USDT. */
@@ -22,7 +23,8 @@ export function createNotionalCapsStore(api: Pick<RestClient, 'leverage' | 'setL
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = queue.then(fn, fn);
-    queue = run.catch(() => {});
+    // the queue only orders the calls; `run` hands each call's error to its own caller
+    queue = run.catch(() => undefined);
     return run;
   };
   return createStore<NotionalCapsState>()((set, get) => {
@@ -36,7 +38,7 @@ export function createNotionalCapsStore(api: Pick<RestClient, 'leverage' | 'setL
           serial(async () => {
             const r = await api.leverage(symbol);
             record(symbol, r.leverage, Number(r.max_notional));
-          }).catch(() => {}),
+          }).catch(dropServiceFailure),
         setLeverage: (symbol, leverage) =>
           serial(async () => {
             const r = await api.setLeverage(symbol, leverage);

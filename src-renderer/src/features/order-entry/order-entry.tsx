@@ -1,20 +1,20 @@
-// Order entry: open or close, limit or market, time in force, reduce-only (where it means
-// something: one-way mode; close orders are always reduce-only), leverage (up to the pair's
-// maximum) and margin mode, size as a quantity or a share of available margin (or of the
-// position, when closing; capped at the pair's max_qty), and a preview of cost, margin, fee
-// and estimated liquidation price for each side. Prices and sizes may carry thousands
-// separators; what is still not a number is refused here, not sent. A refused order shows the
-// API's own message. Keyboard: B / S arm a side and focus the size, Enter sends it once, Enter
-// with nothing armed says how; after each request the focus leaves the form so the global
-// shortcuts work again. B / S select the whole size so typing replaces it (the size a send
-// used stays, as after a click, ready to repeat with Enter or to be typed over).
-// Max and % sizes respect the leverage's notional cap (notional-cap.ts) with the side's
-// position and open orders counted. With the market connection lost the buttons are
-// disabled (prices on screen are stale); in Close, a side with no position is disabled and
-// says so. The trading math is order-model.ts (through use-order-model.ts); the two
-// mirrored sides are order-side.tsx, the size field size-field.tsx.
+// Order entry: open or close, limit or market, time in force, reduce-only (one-way mode only),
+// leverage and margin mode, size as a quantity or a share of margin (or of the position), and
+// each side's preview. The math is order-model.ts, the form's state order-form-store.ts, the
+// mirrored sides order-side.tsx, the size field size-field.tsx.
+// Keeps true: what is not a number is refused here, not sent; Max and % stay under the
+// leverage's notional cap; Enter sends the side armed with B / S once, then the focus leaves the
+// form so the shortcuts work again; with the market connection lost the buttons are disabled.
 import { useEffect, useRef, useState } from 'react';
-import type { TimeInForce } from '../../../../src-shared/enums.ts';
+import {
+  MarginMode,
+  OrderType,
+  Side,
+  SymbolStatus,
+  TimeInForce,
+  nameOf,
+  valuesOf,
+} from '../../../../src-shared/enums.ts';
 import { fmt } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { marketDown } from '../../lib/connection-status.ts';
@@ -29,12 +29,11 @@ import { SizeField } from './size-field.tsx';
 import { useOrderModel } from './use-order-model.ts';
 import './order-entry.css';
 
-const TIF_NAMES: Record<TimeInForce, string> = { 1: 'GTC', 2: 'IOC', 3: 'FOK', 4: 'GTX' };
 const TIF_TITLES: Record<TimeInForce, string> = {
-  1: 'Good till cancelled: rests until filled or cancelled',
-  2: 'Immediate or cancel: fills what it can, the rest expires',
-  3: 'Fill or kill: fills completely at once, or is refused',
-  4: 'Post only: refused if any part would take liquidity',
+  [TimeInForce.GTC]: 'Good till cancelled: rests until filled or cancelled',
+  [TimeInForce.IOC]: 'Immediate or cancel: fills what it can, the rest expires',
+  [TimeInForce.FOK]: 'Fill or kill: fills completely at once, or is refused',
+  [TimeInForce.GTX]: 'Post only: refused if any part would take liquidity',
 };
 
 export function OrderEntry() {
@@ -53,7 +52,7 @@ export function OrderEntry() {
   const root = useRef<HTMLDivElement>(null);
   const loggedIn = session === 'ready';
   // a paused or delisted pair takes no new orders (the API would answer 3001)
-  const halted = entry !== undefined && entry.general.status !== 1;
+  const halted = entry !== undefined && entry.general.status !== SymbolStatus.TRADING;
   const { leverage, maxLeverage, marginMode, oneWay, priceIn, buy, sell } = model;
 
   useEffect(() => {
@@ -91,7 +90,7 @@ export function OrderEntry() {
     if (loggedIn && setting !== undefined) void s.notionalCaps.getState().actions.probe(symbol);
   }, [s, symbol, loggedIn, setting?.leverage]);
 
-  const submit = async (side: 1 | 2): Promise<unknown> => {
+  const submit = async (side: Side): Promise<unknown> => {
     if (!fut || halted) return;
     if (down) return a.fail('Not sent: the market connection is lost; orders are disabled until it is back.');
     const r = model.order(side);
@@ -111,7 +110,7 @@ export function OrderEntry() {
     else a.showHint();
   };
 
-  const setMode = async (mode: 1 | 2): Promise<void> => {
+  const setMode = async (mode: MarginMode): Promise<void> => {
     a.clearMessages();
     try {
       await s.account.getState().actions.setMarginMode(symbol, mode);
@@ -142,7 +141,7 @@ export function OrderEntry() {
 
       <div className="oe-settings">
         <div className="seg" role="group" aria-label="Margin mode">
-          {([2, 1] as const).map((m) => (
+          {[MarginMode.CROSS, MarginMode.ISOLATED].map((m) => (
             <button
               key={m}
               className={marginMode === m ? 'active' : ''}
@@ -150,7 +149,7 @@ export function OrderEntry() {
               disabled={!loggedIn}
               onClick={() => void setMode(m)}
             >
-              {m === 2 ? 'Cross' : 'Isolated'}
+              {m === MarginMode.CROSS ? 'Cross' : 'Isolated'}
             </button>
           ))}
         </div>
@@ -184,16 +183,16 @@ export function OrderEntry() {
       )}
 
       <div className="oe-types" role="tablist" aria-label="Order type">
-        {([1, 2] as const).map((t) => (
+        {[OrderType.LIMIT, OrderType.MARKET].map((t) => (
           <button
             key={t}
             role="tab"
             aria-selected={f.type === t}
             className={f.type === t ? 'active' : ''}
             onClick={() => a.set({ type: t })}
-            disabled={t === 2 && entry?.general.allow_market === false}
+            disabled={t === OrderType.MARKET && entry?.general.allow_market === false}
           >
-            {t === 1 ? 'Limit' : 'Market'}
+            {t === OrderType.LIMIT ? 'Limit' : 'Market'}
           </button>
         ))}
         <span className="avail" title="Available margin">
@@ -203,7 +202,7 @@ export function OrderEntry() {
 
       <label className="field">
         <span className="field-label">Price</span>
-        {f.type === 1 ? (
+        {f.type === OrderType.LIMIT ? (
           <input
             aria-label="Price"
             inputMode="decimal"
@@ -216,7 +215,7 @@ export function OrderEntry() {
           <input aria-label="Price" disabled value="Market price" readOnly />
         )}
         <span className="unit">
-          {f.type === 1 && (
+          {f.type === OrderType.LIMIT && (
             <button
               className="link"
               type="button"
@@ -230,7 +229,7 @@ export function OrderEntry() {
         </span>
       </label>
 
-      {priceIn.kind === 'invalid' && f.type === 1 && (
+      {priceIn.kind === 'invalid' && f.type === OrderType.LIMIT && (
         <p className="warn-text" data-testid="price-invalid">
           Not a price: {NOT_A_NUMBER}.
         </p>
@@ -239,7 +238,7 @@ export function OrderEntry() {
       <SizeField f={f} model={model} futures={fut} base={base} inputRef={sizeInput} />
 
       <div className="oe-options">
-        {f.type === 1 && (
+        {f.type === OrderType.LIMIT && (
           <label className="inline">
             <span>TIF</span>
             <select
@@ -247,9 +246,9 @@ export function OrderEntry() {
               value={f.tif}
               onChange={(e) => a.set({ tif: Number(e.target.value) as TimeInForce })}
             >
-              {([1, 2, 3, 4] as const).map((t) => (
+              {valuesOf(TimeInForce).map((t) => (
                 <option key={t} value={t} title={TIF_TITLES[t]}>
-                  {TIF_NAMES[t]}
+                  {nameOf(TimeInForce, t)}
                 </option>
               ))}
             </select>
@@ -270,8 +269,8 @@ export function OrderEntry() {
 
       {halted && (
         <p className="oe-halted warn small" data-testid="order-halted">
-          {symbol} is {entry?.general.status === 2 ? 'paused' : 'delisted'}: it takes no new orders (open orders can
-          still be cancelled).
+          {symbol} is {entry?.general.status === SymbolStatus.PAUSED ? 'paused' : 'delisted'}: it takes no new orders
+          (open orders can still be cancelled).
         </p>
       )}
       {down && loggedIn && (

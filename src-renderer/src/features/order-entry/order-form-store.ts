@@ -1,7 +1,7 @@
 // The order form: what the trader typed, the side the keyboard armed, and the last answer.
 // Submitting builds the API's order body (hedge mode: open long = buy/long/open, open short =
 // sell/short/open, close long = sell/long/close, close short = buy/short/close; one-way mode
-// always uses position_side 1) and keeps the API's own message when the order is refused.
+// always uses position_side LONG) and keeps the API's own message when the order is refused.
 // Invariants: the size is a base quantity unless a % control was used since the last reset
 // (Esc, a symbol change or an Open/Close switch put it back to the quantity, so a typed "5"
 // never means 5% by surprise); a side armed with B / S is disarmed by each request that goes
@@ -11,13 +11,13 @@
 // refusal ("Not sent: ..."), and it goes away once the connection is back (connectionRestored).
 import { createStore } from 'zustand/vanilla';
 import type { OrderRequest, PlacementResult } from '../../../../src-shared/types.ts';
-import type { TimeInForce } from '../../../../src-shared/enums.ts';
+import { OrderType, Side, TimeInForce } from '../../../../src-shared/enums.ts';
 import { PerpdeskApiError, type RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import { isNetworkFailure, NOT_SENT_TEXT } from '../../lib/network-failure.ts';
 import { placementNotice } from './placement-notice.ts';
 
 export type FormAction = 'open' | 'close';
-export type FormType = 1 | 2;
+export type FormType = OrderType;
 export type SizeMode = 'qty' | 'pct';
 
 /** What Enter in the form says when no side is armed. */
@@ -34,7 +34,7 @@ export interface OrderFormState {
   pct: number;
   tif: TimeInForce;
   reduceOnly: boolean;
-  submitting: 1 | 2 | null;
+  submitting: Side | null;
   /** The API's message of the last refused request, or the form's own. */
   error: string | null;
   errorCode: number | null;
@@ -48,7 +48,7 @@ export interface OrderFormState {
   /** A short help line (Enter with no side armed). */
   hint: string | null;
   /** The side the keyboard armed (B / S); the view focuses the size field. */
-  focus: { side: 1 | 2; seq: number } | null;
+  focus: { side: Side; seq: number } | null;
   /** Counts the requests that went out: the view moves the focus off the form after each. */
   sent: number;
   actions: {
@@ -59,7 +59,7 @@ export interface OrderFormState {
     setAction(action: FormAction): void;
     /** A price picked on the ladder or chart: switches to a limit order at that price. */
     pickPrice(price: string): void;
-    focusSide(side: 1 | 2): void;
+    focusSide(side: Side): void;
     /** Esc or a new symbol: clears what was typed, the armed side and any message. */
     reset(): void;
     clearMessages(): void;
@@ -124,12 +124,12 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
     };
     return {
       action: 'open',
-      type: 1,
+      type: OrderType.LIMIT,
       price: '',
       qty: '',
       sizeMode: 'qty',
       pct: 0,
-      tif: 1,
+      tif: TimeInForce.GTC,
       reduceOnly: false,
       submitting: null,
       error: null,
@@ -144,7 +144,7 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
       actions: {
         set: (change) => act(change),
         setAction: (action) => act({ action, sizeMode: 'qty', pct: 0 }),
-        pickPrice: (price) => act({ price, type: 1 }),
+        pickPrice: (price) => act({ price, type: OrderType.LIMIT }),
         focusSide: (side) => act({ focus: { side, seq: ++seq } }),
         reset: () => act({ price: '', qty: '', pct: 0, sizeMode: 'qty', focus: null }),
         clearMessages: () => act({}),

@@ -6,7 +6,14 @@
 // them from the stores), so it can be tested with worked values. Numbers that are not known
 // yet (no catalogue, no summary, no book) come out NaN or '' and estimate nothing; a price
 // that is not a number is never replaced by the market price.
-import type { TimeInForce } from '../../../../src-shared/enums.ts';
+import {
+  MarginMode,
+  OrderType,
+  PositionAction,
+  PositionSide,
+  Side,
+  type TimeInForce,
+} from '../../../../src-shared/enums.ts';
 import type { AccountSummary } from '../../../../src-shared/sdk/rest-client.ts';
 import type { FuturesSymbol, OrderRecord, OrderRequest, PositionRecord } from '../../../../src-shared/types.ts';
 import { num, toStep } from '../../lib/format.ts';
@@ -46,7 +53,7 @@ export interface OrderModelInput {
   /** The account at live marks (null before login). */
   summary: Pick<AccountSummary, 'available_balance' | 'wallet_balance' | 'position_mode'> | null;
   /** The pair's leverage and margin mode in force (undefined until loaded). */
-  setting: { leverage: number; marginMode: 1 | 2; maxLeverage: number } | undefined;
+  setting: { leverage: number; marginMode: MarginMode; maxLeverage: number } | undefined;
   positions: readonly PositionRecord[];
   openOrders: readonly OrderRecord[];
   /** Live mark price of a symbol. */
@@ -62,7 +69,7 @@ export interface OrderModelInput {
 
 /** One side of the form: its preview, the quantity it would send and its Max. */
 export interface SideModel extends Preview {
-  side: 1 | 2;
+  side: Side;
   /** The button's words: Open long / Close short (buy), Open short / Close long (sell). */
   label: string;
   /** The quantity a click would send, as a decimal string ('' when none or not a number). */
@@ -78,14 +85,14 @@ type OrderOutcome = { ok: true; order: OrderRequest } | { ok: false; error: stri
 export interface OrderModel {
   leverage: number;
   maxLeverage: number;
-  marginMode: 1 | 2;
+  marginMode: MarginMode;
   oneWay: boolean;
   priceIn: DecimalInput;
   qtyIn: DecimalInput;
   buy: SideModel;
   sell: SideModel;
   /** The request a click on `side` sends, or the form's own reason to send nothing. */
-  order(side: 1 | 2): OrderOutcome;
+  order(side: Side): OrderOutcome;
 }
 
 export function orderModel(i: OrderModelInput): OrderModel {
@@ -93,7 +100,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
   const oneWay = summary?.position_mode === 'one_way';
   const leverage = i.setting?.leverage ?? DEFAULT_LEVERAGE;
   const maxLeverage = i.setting?.maxLeverage ?? fut?.max_leverage ?? DEFAULT_MAX_LEVERAGE;
-  const marginMode = i.setting?.marginMode ?? 2;
+  const marginMode = i.setting?.marginMode ?? MarginMode.CROSS;
   const available = num(summary?.available_balance);
   const takerFee = num(fut?.taker_fee_rate);
   const makerFee = num(fut?.maker_fee_rate);
@@ -103,14 +110,14 @@ export function orderModel(i: OrderModelInput): OrderModel {
   const maxQty = fut?.max_qty ?? '';
   const open = f.action === 'open';
 
-  const refPrice = (side: 1 | 2): number => {
-    if (f.type === 1 && priceIn.kind === 'ok') return priceIn.n;
+  const refPrice = (side: Side): number => {
+    if (f.type === OrderType.LIMIT && priceIn.kind === 'ok') return priceIn.n;
     // a price that is not a number estimates nothing (never the market price in its place)
-    if (f.type === 1 && priceIn.kind === 'invalid') return NaN;
-    const book = side === 1 ? bestAsk : bestBid;
+    if (f.type === OrderType.LIMIT && priceIn.kind === 'invalid') return NaN;
+    const book = side === Side.BUY ? bestAsk : bestBid;
     return book > 0 ? book : (last ?? NaN);
   };
-  // long or short from the record: a one-way short is position_side 2 with a positive quantity
+  // long or short from the record (positionDirection reads the side and the quantity's sign)
   const positionOf = (long: boolean) => {
     const p = positions.find((x) => x.symbol === symbol && positionDirection(x).long === long);
     return p ? { qty: positionDirection(p).size, entry: p.entry_price, margin: p.margin } : null;
@@ -120,11 +127,11 @@ export function orderModel(i: OrderModelInput): OrderModel {
    * The largest open of `side`: what the available margin buys at the leverage, within the
    * room the leverage's notional cap leaves beside the side's position and open orders.
    */
-  const openableQty = (side: 1 | 2): number => {
+  const openableQty = (side: Side): number => {
     const price = refPrice(side);
     const existing = sideNotional({
       symbol,
-      positionSide: side,
+      positionSide: side === Side.BUY ? PositionSide.LONG : PositionSide.SHORT,
       oneWay,
       positions,
       orders: i.openOrders,
@@ -134,16 +141,16 @@ export function orderModel(i: OrderModelInput): OrderModel {
   };
 
   /** What an order of `side` is a share of: the largest open, or the position it closes. */
-  const wholeFor = (side: 1 | 2): number => (open ? openableQty(side) : (positionOf(side === 2)?.qty ?? 0));
+  const wholeFor = (side: Side): number => (open ? openableQty(side) : (positionOf(side === Side.SELL)?.qty ?? 0));
 
   /** What one order of `side` could carry at most: capped at max_qty, on the step. */
-  const maxFor = (side: 1 | 2): number => {
+  const maxFor = (side: Side): number => {
     const cap = Math.min(wholeFor(side), capOf(maxQty));
     // floored to the step: a rounded-up Max would be refused
     return fut && Number.isFinite(cap) ? Number(toStep(cap, fut.qty_step) || 0) : cap;
   };
 
-  const qtyFor = (side: 1 | 2): string => {
+  const qtyFor = (side: Side): string => {
     if (f.sizeMode === 'qty') return qtyIn.kind === 'ok' ? qtyIn.value : '';
     if (!fut || f.pct <= 0) return '';
     return pctQty({ pct: f.pct, base: wholeFor(side), qtyStep: fut.qty_step, maxQty });
@@ -155,20 +162,20 @@ export function orderModel(i: OrderModelInput): OrderModel {
     const wallet = num(summary?.wallet_balance);
     if (!Number.isFinite(wallet)) return available;
     const isThis = (p: BackingPosition): boolean =>
-      p.symbol === symbol && (oneWay ? true : p.position_side === (long ? 1 : 2));
+      p.symbol === symbol && (oneWay ? true : p.position_side === (long ? PositionSide.LONG : PositionSide.SHORT));
     return crossBacking(wallet, positions, isThis, i.markOf);
   };
 
   // Close: a side with no position has nothing to close (the venue would refuse it)
-  const nothingToClose = (side: 1 | 2): string | null =>
-    !open && i.loggedIn && i.positionsLoaded && positionOf(side === 2) === null
-      ? `No ${side === 1 ? 'short' : 'long'} to close`
+  const nothingToClose = (side: Side): string | null =>
+    !open && i.loggedIn && i.positionsLoaded && positionOf(side === Side.SELL) === null
+      ? `No ${side === Side.BUY ? 'short' : 'long'} to close`
       : null;
 
-  const sideModel = (side: 1 | 2): SideModel => {
+  const sideModel = (side: Side): SideModel => {
     const price = refPrice(side);
     const qty = qtyFor(side);
-    const taker = f.type === 2 || (side === 1 ? price >= bestAsk : price <= bestBid);
+    const taker = f.type === OrderType.MARKET || (side === Side.BUY ? price >= bestAsk : price <= bestBid);
     const p = preview({
       side,
       action: f.action,
@@ -181,27 +188,27 @@ export function orderModel(i: OrderModelInput): OrderModel {
       takerFee,
       mmr,
       available,
-      crossBacking: open ? backingFor(side === 1) : undefined,
-      position: open ? positionOf(side === 1) : positionOf(side === 2),
+      crossBacking: open ? backingFor(side === Side.BUY) : undefined,
+      position: open ? positionOf(side === Side.BUY) : positionOf(side === Side.SELL),
     });
-    const label = side === 1 ? (open ? 'Open long' : 'Close short') : open ? 'Open short' : 'Close long';
+    const label = side === Side.BUY ? (open ? 'Open long' : 'Close short') : open ? 'Open short' : 'Close long';
     return { ...p, side, label, qty, max: maxFor(side), nothingToClose: nothingToClose(side) };
   };
-  const buy = sideModel(1);
-  const sell = sideModel(2);
+  const buy = sideModel(Side.BUY);
+  const sell = sideModel(Side.SELL);
 
-  const order = (side: 1 | 2): OrderOutcome => {
-    const none = side === 1 ? buy.nothingToClose : sell.nothingToClose;
+  const order = (side: Side): OrderOutcome => {
+    const none = side === Side.BUY ? buy.nothingToClose : sell.nothingToClose;
     if (none !== null) return { ok: false, error: `${none}.` };
-    const long = open ? side === 1 : side === 2;
-    const qty = side === 1 ? buy.qty : sell.qty;
+    const long = open ? side === Side.BUY : side === Side.SELL;
+    const qty = side === Side.BUY ? buy.qty : sell.qty;
     // Only what the API cannot say better is checked here: that something was typed at all,
     // and that it is a number (the API would answer with its pattern, not with what to do).
-    if (f.type === 1 && priceIn.kind === 'empty')
+    if (f.type === OrderType.LIMIT && priceIn.kind === 'empty')
       return { ok: false, error: 'Enter a limit price (or click a price in the order book).' };
-    if (f.type === 1 && priceIn.kind === 'invalid')
+    if (f.type === OrderType.LIMIT && priceIn.kind === 'invalid')
       return { ok: false, error: `Price "${priceIn.text}" is not a number: ${NOT_A_NUMBER}.` };
-    if (f.type === 1 && priceIn.kind === 'ok' && !(priceIn.n > 0))
+    if (f.type === OrderType.LIMIT && priceIn.kind === 'ok' && !(priceIn.n > 0))
       return { ok: false, error: 'Enter a limit price above 0.' };
     if (f.sizeMode === 'qty' && qtyIn.kind === 'invalid')
       return { ok: false, error: `Size "${qtyIn.text}" is not a number: ${NOT_A_NUMBER}.` };
@@ -214,12 +221,12 @@ export function orderModel(i: OrderModelInput): OrderModel {
     const req: OrderRequest = {
       symbol,
       side,
-      position_side: oneWay ? 1 : long ? 1 : 2,
-      position_action: open ? 1 : 2,
+      position_side: oneWay || long ? PositionSide.LONG : PositionSide.SHORT,
+      position_action: open ? PositionAction.OPEN : PositionAction.CLOSE,
       type: f.type,
       qty,
     };
-    if (f.type === 1 && priceIn.kind === 'ok') {
+    if (f.type === OrderType.LIMIT && priceIn.kind === 'ok') {
       req.price = priceIn.value;
       req.time_in_force = f.tif;
     }

@@ -3,6 +3,7 @@
 import { fmt, fmtSigned } from '../../lib/format.ts';
 import type { FormAction } from './order-form-store.ts';
 import type { SideModel } from './order-model.ts';
+import { Side } from '../../../../src-shared/enums.ts';
 
 export interface SideButtonProps {
   m: SideModel;
@@ -20,10 +21,10 @@ export interface SideButtonProps {
 export function SideButton({ m, focused, disabled, sending, pct, onClick }: SideButtonProps) {
   return (
     <button
-      className={`${m.side === 1 ? 'buy' : 'sell'}${focused ? ' focused' : ''}`}
+      className={`${m.side === Side.BUY ? 'buy' : 'sell'}${focused ? ' focused' : ''}`}
       disabled={disabled}
       onClick={onClick}
-      title={m.side === 1 ? 'B' : 'S'}
+      title={m.side === Side.BUY ? 'B' : 'S'}
     >
       {sending ? 'Sending…' : m.label}
       {pct !== null && !sending && <span className="pct-tag"> · {pct}%</span>}

@@ -11,6 +11,7 @@
 import type { OrderRequest, PlacementResult } from '../../../../src-shared/types.ts';
 import { fmt } from '../../lib/format.ts';
 import { directionName, oneWayOnly } from '../orders/order-labels.ts';
+import { OrderStatus, OrderType, PositionAction, Side, TimeInForce } from '../../../../src-shared/enums.ts';
 
 export interface PlacementNotice {
   kind: 'ok' | 'warn';
@@ -26,23 +27,23 @@ export function placementNotice(
 ): PlacementNotice {
   const what =
     (oneWay ?? oneWayOnly(order))
-      ? `${order.side === 1 ? 'Buy' : 'Sell'} ${order.qty} ${order.symbol}${order.position_action === 2 ? ' (close)' : order.reduce_only === true ? ' (reduce-only)' : ''}`
+      ? `${order.side === Side.BUY ? 'Buy' : 'Sell'} ${order.qty} ${order.symbol}${oneWayTag(order)}`
       : `${directionName(order)} ${order.qty} ${order.symbol}`;
   const filled = Number(r.filled_qty);
   const fills = filled > 0 ? `filled ${fmt(filled, qd)} at ${fmt(Number(r.filled_quote) / filled, pd)}` : '';
-  const tif = order.type === 2 ? 'market' : (order.time_in_force ?? 1);
+  const tif = order.type === OrderType.MARKET ? 'market' : (order.time_in_force ?? TimeInForce.GTC);
   switch (r.status) {
-    case 1:
+    case OrderStatus.NEW:
       return { kind: 'ok', text: `${what}: placed` };
-    case 2:
+    case OrderStatus.PARTIALLY_FILLED:
       return { kind: 'ok', text: `${what}: ${fills}, the rest placed` };
-    case 3:
+    case OrderStatus.FILLED:
       return { kind: 'ok', text: `${what}: ${fills}` };
-    case 4:
+    case OrderStatus.CANCELED:
       return { kind: 'warn', text: `Order cancelled${fills ? ` after it ${fills}` : ', nothing filled'}. ${what}.` };
-    case 5:
+    case OrderStatus.REJECTED:
       return { kind: 'warn', text: `Order rejected by the venue, nothing filled. ${what}.` };
-    case 6:
+    case OrderStatus.EXPIRED:
       return {
         kind: 'warn',
         text: `${expiredReason(tif, filled > 0)}. ${what}${fills ? `: ${fills}` : ', nothing filled'}.`,
@@ -52,16 +53,22 @@ export function placementNotice(
   }
 }
 
-function expiredReason(tif: 'market' | number, partly: boolean): string {
+/** What a one-way order does beyond its side: " (close)", " (reduce-only)" or nothing. */
+function oneWayTag(order: OrderRequest): string {
+  if (order.position_action === PositionAction.CLOSE) return ' (close)';
+  return order.reduce_only === true ? ' (reduce-only)' : '';
+}
+
+function expiredReason(tif: 'market' | TimeInForce, partly: boolean): string {
   const rest = partly ? 'The rest expired' : 'Expired';
   switch (tif) {
     case 'market':
       return `Market order: ${rest.toLowerCase()}, no more liquidity within the price protection`;
-    case 4:
+    case TimeInForce.GTX:
       return 'Post-only order expired: it would have taken liquidity';
-    case 2:
+    case TimeInForce.IOC:
       return `IOC order: ${rest.toLowerCase()}, ${partly ? 'no more' : 'nothing'} to fill at the limit price`;
-    case 3:
+    case TimeInForce.FOK:
       return 'Fill-or-kill order expired: it could not fill completely at the limit price';
     default:
       return `Order: ${rest.toLowerCase()} (self-trade prevention or liquidation)`;

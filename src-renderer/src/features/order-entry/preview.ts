@@ -11,9 +11,10 @@
 // small short backed by a large cross wallet shows a liquidation price of millions while
 // the same long shows none.
 import type { PositionRecord } from '../../../../src-shared/types.ts';
+import { MarginMode, PositionSide, Side } from '../../../../src-shared/enums.ts';
 
 export interface PreviewInput {
-  side: 1 | 2;
+  side: Side;
   action: 'open' | 'close';
   /** Limit price, or the price a market order is expected to fill at. */
   price: number;
@@ -21,7 +22,7 @@ export interface PreviewInput {
   /** Whether the order takes liquidity (market, or a limit that crosses the book). */
   taker: boolean;
   leverage: number;
-  marginMode: 1 | 2;
+  marginMode: MarginMode;
   makerFee: number;
   takerFee: number;
   mmr: number;
@@ -48,20 +49,28 @@ export interface Preview {
 /** Largest adverse move, as a share of the entry, for which a liquidation price is shown. */
 const LIQUIDATION_RANGE = 1;
 
+/** One position as liquidationPrice() reads it. */
+export interface LiquidationInput {
+  long: boolean;
+  /** Q: the position's quantity, base asset. */
+  qty: number;
+  /** EP: its entry price. */
+  entry: number;
+  /** WB: the margin backing it (isolated margin, or the cross wallet's share, crossBacking()). */
+  walletBacking: number;
+  /** MMR: the tier's maintenance margin rate. */
+  mmr: number;
+  /** The tier's maintenance amount (0 in the first tier). */
+  cum?: number;
+}
+
 /**
  * Liquidation price of one position (DESIGN section 5): s = +1 long / -1 short,
- * LP = (WB + cum - s x Q x EP) / (Q x MMR - s x Q), `cum` being the tier's maintenance amount
- * (0 in the first tier); NaN when there is none within LIQUIDATION_RANGE of the entry (a long
- * at or below 0, a short at or above twice the entry) or the input is nonsense.
+ * LP = (WB + cum - s x Q x EP) / (Q x MMR - s x Q); NaN when there is none within
+ * LIQUIDATION_RANGE of the entry (a long at or below 0, a short at or above twice the entry)
+ * or the input is nonsense.
  */
-export function liquidationPrice(
-  long: boolean,
-  qty: number,
-  entry: number,
-  walletBacking: number,
-  mmr: number,
-  cum = 0,
-): number {
+export function liquidationPrice({ long, qty, entry, walletBacking, mmr, cum = 0 }: LiquidationInput): number {
   const s = long ? 1 : -1;
   const denom = qty * mmr - s * qty;
   if (!(qty > 0) || !(entry > 0) || denom === 0) return NaN;
@@ -98,15 +107,15 @@ export function crossBacking(
   let backing = wallet;
   for (const p of positions) {
     if (p.quantity === 0) continue;
-    if (p.margin_mode === 1) {
+    if (p.margin_mode === MarginMode.ISOLATED) {
       backing -= p.margin;
       continue;
     }
     if (isThis(p)) continue;
     const live = markOf(p.symbol);
     const mark = live !== undefined && live > 0 ? live : p.mark_price;
-    // one-way: a short is a negative quantity on side 1; hedge: side 2 is short
-    const sign = p.position_side === 2 ? -1 : 1;
+    // one-way: a short is a negative quantity on LONG; hedge: SHORT is short
+    const sign = p.position_side === PositionSide.SHORT ? -1 : 1;
     backing += (mark - p.entry_price) * p.quantity * sign - Math.abs(p.quantity) * mark * p.maintenance_margin_rate;
   }
   return backing;
@@ -116,7 +125,7 @@ export function preview(i: PreviewInput): Preview {
   const qty = i.qty > 0 ? i.qty : 0;
   const notional = i.price > 0 ? qty * i.price : 0;
   const fee = notional * (i.taker ? i.takerFee : i.makerFee);
-  const long = i.action === 'open' ? i.side === 1 : i.side === 2;
+  const long = i.action === 'open' ? i.side === Side.BUY : i.side === Side.SELL;
   if (i.action === 'close') {
     const p = i.position;
     const closing = p ? Math.min(qty, Math.abs(p.qty)) : 0;
@@ -128,8 +137,10 @@ export function preview(i: PreviewInput): Preview {
   const totalQty = qty + (p ? Math.abs(p.qty) : 0);
   const entry = totalQty > 0 ? (notional + (p ? Math.abs(p.qty) * p.entry : 0)) / totalQty : 0;
   // the opening fee leaves the cross wallet; an isolated position keeps its margin
-  const backing = i.marginMode === 1 ? margin + (p ? p.margin : 0) : (i.crossBacking ?? i.available) - fee;
-  const liquidation = qty > 0 && i.price > 0 ? liquidationPrice(long, totalQty, entry, backing, i.mmr) : NaN;
+  const backing =
+    i.marginMode === MarginMode.ISOLATED ? margin + (p ? p.margin : 0) : (i.crossBacking ?? i.available) - fee;
+  const liquidation =
+    qty > 0 && i.price > 0 ? liquidationPrice({ long, qty: totalQty, entry, walletBacking: backing, mmr: i.mmr }) : NaN;
   return { notional, margin, fee, cost: margin + fee, liquidation, pnl: NaN };
 }
 

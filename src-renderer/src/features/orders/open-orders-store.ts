@@ -3,6 +3,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
+import { OrderStatus } from '../../../../src-shared/enums.ts';
 
 export interface OpenOrdersState {
   orders: readonly OrderRecord[];
@@ -16,7 +17,7 @@ export interface OpenOrdersState {
   };
 }
 
-const isOpen = (o: OrderRecord): boolean => o.status === 1 || o.status === 2;
+const isOpen = (o: OrderRecord): boolean => o.status === OrderStatus.NEW || o.status === OrderStatus.PARTIALLY_FILLED;
 
 export function createOpenOrdersStore(api: RestClient) {
   return createStore<OpenOrdersState>()((set, get) => ({

@@ -9,6 +9,7 @@ import { useDecimals } from '../../lib/use-symbol.ts';
 import { RecordTable, type Column } from '../../layout/record-table.tsx';
 import { ConfirmBar } from './confirm-bar.tsx';
 import { directionName, sideClass, TYPE_NAMES } from './order-labels.ts';
+import { MarginMode, OrderType } from '../../../../src-shared/enums.ts';
 
 export function OpenOrdersTable() {
   const s = useServices();
@@ -53,14 +54,19 @@ export function OpenOrdersTable() {
     { head: 'Symbol', cls: 'sym', cell: ({ o }) => o.symbol },
     { head: 'Type', cell: ({ o }) => TYPE_NAMES[o.type] },
     { head: 'Direction', cls: ({ o }) => sideClass(o.side), cell: ({ o }) => directionName(o, oneWay) },
-    { head: 'Price', headClass: 'num', cls: 'num', cell: ({ o, pd }) => (o.type === 1 ? fmt(o.price, pd) : 'Market') },
+    {
+      head: 'Price',
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ o, pd }) => (o.type === OrderType.LIMIT ? fmt(o.price, pd) : 'Market'),
+    },
     { head: 'Amount', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.qty, qd) },
     { head: 'Filled', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.filled_qty, qd) },
     {
       head: 'Margin',
       headClass: 'num',
       cls: 'num dim',
-      cell: ({ o }) => `${o.margin_mode === 1 ? 'Iso' : 'Cross'} ${o.leverage}x`,
+      cell: ({ o }) => `${o.margin_mode === MarginMode.ISOLATED ? 'Iso' : 'Cross'} ${o.leverage}x`,
     },
     { head: 'Client ID', cls: 'dim', cell: ({ o }) => o.client_order_id },
     {

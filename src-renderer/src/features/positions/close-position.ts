@@ -1,19 +1,20 @@
-// Closing a position at market: a close order (position_action 2, which the server makes
+// Closing a position at market: a close order (PositionAction.CLOSE, which the server makes
 // reduce-only) of the whole size on the opposite side. Hedge mode names the position side
-// being closed; one-way mode only accepts position_side 1 and reduces the net position the
+// being closed; one-way mode only accepts PositionSide.LONG and reduces the net position the
 // sell (of a long) or the buy (of a short) is against, so the side is what matters there.
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { OrderRequest, PlacementResult, PositionRecord } from '../../../../src-shared/types.ts';
 import { positionDirection } from './position-direction.ts';
+import { OrderType, PositionAction, PositionSide, Side } from '../../../../src-shared/enums.ts';
 
 export function closeOrder(p: PositionRecord, qtyDecimals: number, oneWay: boolean): OrderRequest {
   const d = positionDirection(p);
   return {
     symbol: p.symbol,
-    side: d.long ? 2 : 1,
-    position_side: oneWay ? 1 : d.long ? 1 : 2,
-    position_action: 2,
-    type: 2,
+    side: d.long ? Side.SELL : Side.BUY,
+    position_side: oneWay || d.long ? PositionSide.LONG : PositionSide.SHORT,
+    position_action: PositionAction.CLOSE,
+    type: OrderType.MARKET,
     qty: d.size.toFixed(qtyDecimals),
   };
 }

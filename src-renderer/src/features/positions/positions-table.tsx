@@ -15,6 +15,8 @@ import { closePosition } from './close-position.ts';
 import { positionDirection } from './position-direction.ts';
 import { livePnl, positionKey, roe, type PositionsState } from './positions-store.ts';
 import { TpSlDialog } from './tpsl-dialog.tsx';
+import { MarginMode } from '../../../../src-shared/enums.ts';
+import { dropServiceFailure } from '../../lib/service-failure.ts';
 import './positions.css';
 
 /** A position with what its row shows: live mark, PnL and ROE, direction, decimals, TP / SL. */
@@ -74,10 +76,7 @@ export function PositionsTable() {
         fail(`Close ${p.symbol} refused`, e);
       }
     }
-    await s.positions
-      .getState()
-      .actions.refresh()
-      .catch(() => {});
+    await s.positions.getState().actions.refresh().catch(dropServiceFailure);
     setBusy(null);
   };
 
@@ -97,7 +96,7 @@ export function PositionsTable() {
           <span className="sym">{p.symbol}</span>
           <span className={`tag ${long ? 'up' : 'down'}`}>{long ? 'Long' : 'Short'}</span>
           <span className="tag">
-            {p.margin_mode === 1 ? 'Isolated' : 'Cross'} {p.leverage}x
+            {p.margin_mode === MarginMode.ISOLATED ? 'Isolated' : 'Cross'} {p.leverage}x
           </span>
         </>
       ),

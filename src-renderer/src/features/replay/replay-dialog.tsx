@@ -18,6 +18,7 @@ import {
   type ReplayForm,
   type ReplayStatusView,
 } from './replay-view.ts';
+import { dropServiceFailure } from '../../lib/service-failure.ts';
 import './replay.css';
 
 export function ReplayDialog() {
@@ -60,7 +61,9 @@ function ReplayBody() {
     try {
       const data = await s.api.call<unknown>('GET', '/api/v1/replays');
       setRunning(runningList(data));
-    } catch {
+    } catch (err) {
+      // a replay venue (or one that cannot be reached) lists no replays of its own
+      dropServiceFailure(err);
       setRunning([]);
     }
   }, [s]);

@@ -8,6 +8,7 @@ import { createStore } from 'zustand/vanilla';
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
 import type { ReplayReportView, ReplayStatusView } from './replay-view.ts';
+import { dropServiceFailure } from '../../lib/service-failure.ts';
 
 // (not lib/frame.ts's errorText: this module stays free of DOM-only imports for its unit test)
 function errorText(e: unknown): string {
@@ -71,20 +72,21 @@ export function createReplayStore(api: RestClient, wall: () => number = Date.now
     actions: {
       async probe(timeoutMs = 2000) {
         let timer: ReturnType<typeof setTimeout> | undefined;
+        let status: ReplayStatusView | null = null;
         try {
-          const status = await Promise.race([
+          status = await Promise.race([
             api.getPublic<ReplayStatusView>('/api/v1/replay'),
-            new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), timeoutMs))),
+            new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs))),
           ]);
-          if (isStatus(status)) get().actions.apply(status);
-          else if (get().mode === 'unknown') set({ mode: 'live' });
-        } catch {
+        } catch (err) {
           // a live venue refuses the route; an unreachable service is treated as live until a
           // `replay` push says otherwise
-          if (get().mode === 'unknown') set({ mode: 'live' });
+          dropServiceFailure(err);
         } finally {
           if (timer !== undefined) clearTimeout(timer);
         }
+        if (status !== null && isStatus(status)) get().actions.apply(status);
+        else if (get().mode === 'unknown') set({ mode: 'live' });
       },
       apply(status) {
         set({ mode: 'replay', status, receivedAt: wall() });
@@ -127,10 +129,10 @@ export function startReplayFeed(ws: WsClient, store: ReplayStore): () => void {
   const off = ws.on('replay', (data) => {
     if (isStatus(data)) store.getState().actions.apply(data);
   });
-  void ws.subscribe(['replay']).catch(() => {});
+  void ws.subscribe(['replay']).catch(dropServiceFailure);
   return () => {
     off();
-    void ws.unsubscribe(['replay']).catch(() => {});
+    void ws.unsubscribe(['replay']).catch(dropServiceFailure);
   };
 }
 

@@ -1,4 +1,4 @@
-// Pure helpers of the replay screens (issue #16, docs/replay.md): which symbols a replay can
+// Pure helpers of the replay screens (docs/replay.md): which symbols a replay can
 // run on and over which span (from GET /api/v1/datasets), the Replay dialog's checks and the
 // POST /api/v1/replays body they give, the speed presets and steps of the replay controls,
 // the banner's words, and the session report's figures and equity curve.

@@ -13,6 +13,7 @@ import {
 } from '../../../../src-shared/sdk/rest-client.ts';
 import { fmt } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
+import { dropServiceFailure } from '../../lib/service-failure.ts';
 
 export interface SettingsState {
   ips: readonly string[] | null;
@@ -105,7 +106,7 @@ export function createSettingsStore(api: RestClient, opts: SettingsOptions = {})
           } catch (e) {
             return refusal(e);
           }
-          await Promise.resolve(opts.afterSim?.()).catch(() => {});
+          await Promise.resolve(opts.afterSim?.()).catch(dropServiceFailure);
           return null;
         },
         async setPositionMode(mode) {
@@ -123,7 +124,7 @@ export function createSettingsStore(api: RestClient, opts: SettingsOptions = {})
             set({ busy: false, modeMessage: { ok: false, text: `Position mode not changed: ${refusal(e)}` } });
             return false;
           }
-          await Promise.resolve(opts.afterPositionMode?.()).catch(() => {});
+          await Promise.resolve(opts.afterPositionMode?.()).catch(dropServiceFailure);
           return true;
         },
         reset: (balance) =>

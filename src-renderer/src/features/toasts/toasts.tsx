@@ -27,7 +27,8 @@ function ToastView({ t, onDone }: { t: Toast; onDone: () => void }) {
   useEffect(() => {
     arm();
     return () => clearTimeout(timer.current);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only a new revision of the toast re-arms its timer; `arm` is a fresh closure each render
+    // but reads nothing that changes between revisions (refs, and t.ttl, set with the revision).
   }, [t.rev]);
   return (
     <div

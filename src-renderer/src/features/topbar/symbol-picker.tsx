@@ -7,6 +7,7 @@ import { fmt, fmtCompact, fmtPct } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { nextSort, sortEntries, type SortKey, type SortSpec } from './symbol-sort.ts';
 import { change24 } from './ticker-store.ts';
+import { SymbolStatus } from '../../../../src-shared/enums.ts';
 
 type TagFilter = 'all' | 'new' | 'meme' | 'innovation';
 const COLUMNS: ReadonlyArray<readonly [SortKey, string]> = [
@@ -17,7 +18,11 @@ const COLUMNS: ReadonlyArray<readonly [SortKey, string]> = [
   ['funding', 'Funding'],
   ['leverage', 'Max leverage'],
 ];
-const STATUS_NAME: Record<number, string> = { 1: 'Trading', 2: 'Paused', 3: 'Delisted' };
+const STATUS_NAME: Record<number, string> = {
+  [SymbolStatus.TRADING]: 'Trading',
+  [SymbolStatus.PAUSED]: 'Paused',
+  [SymbolStatus.DELISTED]: 'Delisted',
+};
 
 export function SymbolPicker() {
   const s = useServices();
@@ -155,7 +160,9 @@ export function SymbolPicker() {
                         </span>
                       ))}
                       {e.general.is_hot && <span className="badge hot">hot</span>}
-                      {e.general.status !== 1 && <span className="badge paused">{STATUS_NAME[e.general.status]}</span>}
+                      {e.general.status !== SymbolStatus.TRADING && (
+                        <span className="badge paused">{STATUS_NAME[e.general.status]}</span>
+                      )}
                     </td>
                     <td className="num">{fmt(t?.last, e.priceDecimals)}</td>
                     <td className={`num ${ch > 0 ? 'up' : ch < 0 ? 'down' : ''}`}>{fmtPct(ch, 2, true)}</td>

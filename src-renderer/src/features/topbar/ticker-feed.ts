@@ -7,6 +7,7 @@ import { poll } from '../../lib/frame.ts';
 import type { WorkspaceState } from '../../lib/workspace-store.ts';
 import type { SymbolsState } from '../symbols/symbols-store.ts';
 import { STATS_CANDLES, type PricePush, type TickerState } from './ticker-store.ts';
+import { dropServiceFailure } from '../../lib/service-failure.ts';
 
 export function startTickerFeed(deps: {
   api: RestClient;
@@ -41,11 +42,11 @@ export function startTickerFeed(deps: {
   const follow = (symbol: string): void => {
     const next = `price@${symbol}`;
     if (stream === next) return;
-    if (stream !== null) void ws.unsubscribe([stream]).catch(() => {});
+    if (stream !== null) void ws.unsubscribe([stream]).catch(dropServiceFailure);
     off?.();
     stream = next;
     off = ws.on(next, (data) => actions.applyPricePush(data as PricePush));
-    void ws.subscribe([next]).catch(() => {});
+    void ws.subscribe([next]).catch(dropServiceFailure);
   };
   follow(workspace.getState().symbol);
   stops.push(workspace.subscribe((s) => follow(s.symbol)));

@@ -13,6 +13,7 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { SymbolPicker } from './symbol-picker.tsx';
 import { change24 } from './ticker-store.ts';
+import { SymbolStatus } from '../../../../src-shared/enums.ts';
 import './topbar.css';
 
 export function Topbar() {
@@ -54,9 +55,9 @@ export function Topbar() {
           )}
           <span className="symbol-name">{symbol}</span>
           <span className="symbol-kind">Perp</span>
-          {entry && entry.general.status !== 1 && (
+          {entry && entry.general.status !== SymbolStatus.TRADING && (
             <span className="symbol-status" data-testid="symbol-status" title="No new orders are accepted on this pair">
-              {entry.general.status === 2 ? 'Trading paused' : 'Delisted'}
+              {entry.general.status === SymbolStatus.PAUSED ? 'Trading paused' : 'Delisted'}
             </span>
           )}
           <span className="caret">▾</span>

@@ -6,6 +6,7 @@ import { fmt, fmtTime } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import type { RecentTrade } from './trades-store.ts';
+import { Side } from '../../../../src-shared/enums.ts';
 import './trades.css';
 
 /** Rows rendered: more than fit in the column at any usual window height. */
@@ -40,8 +41,8 @@ export function RecentTrades() {
 
 const TradeRow = memo(function TradeRow({ t, pd, qd }: { t: RecentTrade; pd: number; qd: number }) {
   return (
-    <div className={`trade-row ${t.side === 1 ? 'buy' : 'sell'}`} data-testid="trade-row">
-      <span className={t.side === 1 ? 'up' : 'down'}>{fmt(t.price, pd)}</span>
+    <div className={`trade-row ${t.side === Side.BUY ? 'buy' : 'sell'}`} data-testid="trade-row">
+      <span className={t.side === Side.BUY ? 'up' : 'down'}>{fmt(t.price, pd)}</span>
       <span className="num">{fmt(t.qty, qd)}</span>
       <span className="num dim">{fmtTime(t.time)}</span>
     </div>

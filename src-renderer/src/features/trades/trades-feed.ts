@@ -7,6 +7,8 @@ import { frameBatcher } from '../../lib/frame.ts';
 import type { WorkspaceState } from '../../lib/workspace-store.ts';
 import type { TickerState } from '../topbar/ticker-store.ts';
 import { MAX_TRADES, type RecentTrade, type TradePush, type TradesState } from './trades-store.ts';
+import { Side } from '../../../../src-shared/enums.ts';
+import { dropServiceFailure } from '../../lib/service-failure.ts';
 
 export function startTradesFeed(deps: {
   api?: RestClient;
@@ -30,7 +32,7 @@ export function startTradesFeed(deps: {
   const follow = (symbol: string): void => {
     const next = `trade@${symbol}`;
     if (next === stream) return;
-    if (stream !== null) void ws.unsubscribe([stream]).catch(() => {});
+    if (stream !== null) void ws.unsubscribe([stream]).catch(dropServiceFailure);
     off?.();
     pending = [];
     store.getState().actions.reset(symbol);
@@ -42,12 +44,18 @@ export function startTradesFeed(deps: {
       for (let i = Math.max(0, list.length - MAX_TRADES); i < list.length; i++) {
         const t = list[i];
         if (t.s !== undefined && t.s !== symbol) continue;
-        pending.push({ id: t.t, price: Number(t.p), qty: Number(t.q), time: t.T, side: t.S === 2 ? 2 : 1 });
+        pending.push({
+          id: t.t,
+          price: Number(t.p),
+          qty: Number(t.q),
+          time: t.T,
+          side: t.S === Side.SELL ? Side.SELL : Side.BUY,
+        });
       }
       if (pending.length > 2 * MAX_TRADES) pending = pending.slice(pending.length - MAX_TRADES);
       flush.schedule();
     });
-    void ws.subscribe([next]).catch(() => {});
+    void ws.subscribe([next]).catch(dropServiceFailure);
     // the tape starts with the pair's latest trades instead of empty
     if (api) {
       void api
@@ -64,7 +72,7 @@ export function startTradesFeed(deps: {
             })),
           );
         })
-        .catch(() => {});
+        .catch(dropServiceFailure);
     }
   };
   follow(workspace.getState().symbol);

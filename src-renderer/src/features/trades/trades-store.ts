@@ -1,13 +1,14 @@
 // Recent trades of the current symbol, newest first, as pushed by `trade@{symbol}`.
 import { createStore } from 'zustand/vanilla';
+import type { Side } from '../../../../src-shared/enums.ts';
 
 export interface RecentTrade {
   id: number;
   price: number;
   qty: number;
   time: number;
-  /** Taker side: 1 buy, 2 sell. */
-  side: 1 | 2;
+  /** Taker side. */
+  side: Side;
 }
 
 /** One element of a `trade@` push (the push's data is an array of these). */
@@ -16,7 +17,7 @@ export interface TradePush {
   p: string;
   q: string;
   T: number;
-  S: 1 | 2;
+  S: Side;
   s: string;
 }
 

@@ -1,0 +1,122 @@
+// The records and queries of the REST routes that src-shared/types.ts does not define: order
+// pages and filters, TP/SL, leverage, the simulator and replay controls. Types only; the
+// client that sends them is rest-client.ts, which re-exports all of them.
+import type { MarginMode, OrderStatus, PositionSide } from '../enums.ts';
+import type { ReplayAccountReport, ReplayState } from '../types/replay.ts';
+import type { AccountSummary, OrderRecord, PositionHistoryQuery, PositionRecord } from '../types.ts';
+
+/** A cursor page of `allOrders` (same shape as myTrades). */
+export interface OrdersPage {
+  has_more: boolean;
+  next_cursor: string;
+  items: OrderRecord[];
+}
+
+export interface AllOrdersQuery {
+  symbol?: string;
+  status?: OrderStatus;
+  cursor?: string;
+  limit?: number;
+}
+
+export type { AccountSummary };
+
+/** Body of `POST /fapi/v1/position/tpsl`: a string sets, null removes, absent keeps. */
+export interface TpSlRequest {
+  symbol: string;
+  position_side: PositionSide;
+  take_profit_price?: string | null;
+  stop_loss_price?: string | null;
+  /** 1 mark price (default), 2 last price. */
+  working_type?: 1 | 2;
+}
+
+/** Answer of the TP/SL route: the position plus its triggers. */
+export type TpSlResult = PositionRecord & {
+  take_profit_price: string | null;
+  stop_loss_price: string | null;
+  working_type: number;
+};
+
+export interface LeverageSetting {
+  symbol: string;
+  leverage: number;
+  /** Answered by the GET route. */
+  margin_mode?: MarginMode;
+  /** The pair's maximum leverage (GET route). */
+  max_leverage?: number;
+  /** Largest position notional allowed at this leverage, USDT (both routes). */
+  max_notional?: string;
+}
+
+/** `GET /api/v1/sim`: the simulator of a local venue. */
+export interface SimState {
+  seed: number;
+  speed: number;
+  paused: boolean;
+  market_time: number;
+  [extra: string]: unknown;
+}
+
+/** `GET /api/v1/replay`: a replay venue's status (docs/replay.md). */
+export type { ReplayState };
+
+/** A control action of `POST /api/v1/replay` (and the WebSocket REPLAY method). */
+export type ReplayAction =
+  | { action: 'play' }
+  | { action: 'pause' }
+  | { action: 'speed'; speed: number }
+  | { action: 'step'; ms: number }
+  | { action: 'seek'; time: number };
+
+/** `POST /api/v1/replays` (the live venue). */
+export interface StartReplayRequest {
+  symbols: string[];
+  /** ms UTC. */
+  start: number;
+  until?: number;
+  speed?: number;
+  /** Starting USDT balance of the replay's local account, e.g. "10000". */
+  balance?: string;
+  queue_model?: 'pessimistic' | 'probabilistic';
+  lockstep?: boolean;
+  /** Order entry latency, ms of history (0 to 60000). */
+  order_latency?: number;
+  /** WebSocket market-data latency, ms of history (0 to 60000). */
+  data_latency?: number;
+  /** Order response latency, ms of history (0 to 60000). */
+  response_latency?: number;
+}
+
+export interface ReplayInfo {
+  id: string;
+  url: string;
+  login_url: string;
+  status: ReplayState;
+}
+
+/** One account of the session report (`GET /api/v1/replay/report`). */
+export type { ReplayAccountReport };
+
+export interface ReplayReport {
+  start: number;
+  time: number;
+  accounts: ReplayAccountReport[];
+}
+
+export interface KlinesOptions {
+  /** Latest N candles (default 500, max 1500); never together with a time range. */
+  limit?: number;
+  /** Time range, ms, both ends inclusive; start_time and end_time go together. */
+  startTime?: number;
+  endTime?: number;
+}
+
+/**
+ * One order of yours: by the venue's id, or by the `client_order_id` you placed it with
+ * (exactly one of the two, as `DELETE /fapi/v1/order` requires).
+ */
+export type OrderRef = { orderId: string | number; clientOrderId?: never } | { clientOrderId: string; orderId?: never };
+
+/** Filters of `GET /fapi/v1/position/history` (camelCase, as the spec names them). */
+export type PositionHistoryFilter = PositionHistoryQuery;

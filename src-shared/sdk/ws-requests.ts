@@ -1,0 +1,121 @@
+// The WebSocket client's requests in flight: ids, timeouts, the queue of requests waiting for a
+// restored connection, and the matching of answers to requests. Every request ends exactly
+// once: answered, refused by the server, timed out, or failed (closed, connection lost); its
+// timer is cleared when it ends. WsClient (ws-client.ts) owns the socket and decides when a
+// request goes out; this table only keeps the books.
+import type { Scheduler } from './scheduler.ts';
+import { WsRequestError } from './ws-types.ts';
+
+export interface Pending {
+  readonly id: number;
+  readonly method: string;
+  readonly params: unknown;
+  readonly resolve: (result: unknown) => void;
+  readonly reject: (error: WsRequestError) => void;
+  timer: unknown;
+  sent: boolean;
+  /** Re-send on the next connection when the current one drops before the answer. */
+  readonly requeue: boolean;
+}
+
+interface NewRequest {
+  method: string;
+  params: unknown;
+  requeue: boolean;
+  resolve: (result: unknown) => void;
+  reject: (error: WsRequestError) => void;
+}
+
+export class PendingRequests {
+  readonly #sched: Scheduler;
+  readonly #timeoutMs: number;
+  /** Requests, sent or queued, by id. */
+  readonly #pending = new Map<number, Pending>();
+  /** Ids waiting to be sent, oldest first. */
+  #queue: number[] = [];
+  #nextId = 1;
+
+  constructor(sched: Scheduler, timeoutMs: number) {
+    this.#sched = sched;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** A fresh message id (requests and PINGs share the sequence). */
+  nextId(): number {
+    return this.#nextId++;
+  }
+
+  /** Registers a request and starts its timeout; the caller sends or queues it. */
+  add(r: NewRequest): Pending {
+    const p: Pending = { id: this.nextId(), ...r, timer: undefined, sent: false };
+    p.timer = this.#sched.setTimeout(() => {
+      p.timer = undefined;
+      this.fail(p, new WsRequestError('timeout', p.method, `${p.method} got no answer in ${this.#timeoutMs} ms`));
+    }, this.#timeoutMs);
+    this.#pending.set(p.id, p);
+    return p;
+  }
+
+  /** Puts a request at the end of the queue for the next restored connection. */
+  enqueue(p: Pending): void {
+    this.#queue.push(p.id);
+  }
+
+  /** Empties the queue and returns the requests in it still waiting, oldest first. */
+  takeQueue(): Pending[] {
+    const ids = this.#queue;
+    this.#queue = [];
+    const out: Pending[] = [];
+    for (const id of ids) {
+      const p = this.#pending.get(id);
+      if (p !== undefined) out.push(p);
+    }
+    return out;
+  }
+
+  /** Ends a request with `error`; a request that already ended is left alone. */
+  fail(p: Pending, error: WsRequestError): void {
+    if (!this.#pending.delete(p.id)) return;
+    if (p.timer !== undefined) this.#sched.clearTimeout(p.timer);
+    p.reject(error);
+  }
+
+  /** Ends every request (the client closed) and empties the queue. */
+  failAll(reason: string): void {
+    for (const p of [...this.#pending.values()]) this.fail(p, new WsRequestError('closed', p.method, reason));
+    this.#queue = [];
+  }
+
+  /**
+   * Ends the request an answer names, if it is still waiting: `error` (non-null) rejects it as
+   * the server's refusal, otherwise it resolves with `result`.
+   */
+  answer(id: number, result: unknown, error: unknown): void {
+    const p = this.#pending.get(id);
+    if (p === undefined) return;
+    this.#pending.delete(id);
+    if (p.timer !== undefined) this.#sched.clearTimeout(p.timer);
+    if (error !== undefined && error !== null) {
+      const err = error as { code?: unknown; message?: unknown };
+      const code = typeof err.code === 'number' ? err.code : undefined;
+      const text = typeof err.message === 'string' ? err.message : `${p.method} failed`;
+      p.reject(new WsRequestError('server', p.method, text, code));
+    } else p.resolve(result);
+  }
+
+  /**
+   * The connection dropped: requests sent on it and marked `requeue` go to the front of the
+   * queue (they are older than the ones still queued); the other sent ones fail.
+   */
+  connectionLost(): void {
+    const requeue: number[] = [];
+    for (const p of [...this.#pending.values()]) {
+      if (!p.sent) continue;
+      if (p.requeue) {
+        p.sent = false;
+        requeue.push(p.id);
+      } else this.fail(p, new WsRequestError('closed', p.method, 'connection lost'));
+    }
+    this.#queue = [...requeue, ...this.#queue];
+  }
+}
