@@ -97,6 +97,16 @@ export class BinanceStreams {
     this.slow = setInterval(() => this.tick1000(), 1000);
     this.fast.unref();
     this.slow.unref();
+    // a DELETE of the key ends its streams, as on Binance: closed, nothing more delivered
+    ctx.listenKeys.onClosed((key) => {
+      for (const c of this.conns) if (c.listenKey === key) this.endUserStream(c);
+    });
+  }
+
+  /** Closes a user stream (its socket stops taking sends at once: CLOSING is not OPEN). */
+  private endUserStream(c: Conn): void {
+    c.listenKey = null;
+    c.socket.close(1000, 'listenKey deleted');
   }
 
   close(): void {
@@ -162,6 +172,9 @@ export class BinanceStreams {
     this.attachMarket();
     for (const n of names) if (n !== key && parse(n) !== null) this.subscribe(conn, n);
     this.conns.add(conn);
+    // what the stream starts from: only changes after it are ACCOUNT_UPDATEs (an order placement
+    // moves neither the wallet nor a position, so it sends none)
+    if (conn.accountId !== null && this.userConns(conn.accountId).length === 1) this.seedAccount(conn.accountId);
     if (conn.accountId !== null && this.offAccount === null) {
       const events = this.ctx.venue.exchange.events;
       const offAccount = events.on('account', (e) => this.onAccount(e));
@@ -648,20 +661,8 @@ export class BinanceStreams {
       const before = this.sentPositions.get(accountId) ?? new Map<string, string>();
       const after = new Map<string, string>();
       for (const p of positions) {
-        const pair = exchange.pair(p.symbol)!;
-        const ps = positionSideName(mode, p.position_side);
-        const pa = new Decimal(p.quantity).times(p.position_side === 2 ? -1 : 1).toFixed(pair.row.qtyPrecision);
-        const entry = {
-          s: p.symbol,
-          pa,
-          ep: String(p.entry_price),
-          bep: String(p.break_even_price),
-          cr: String(p.realized_pnl),
-          up: String(p.unrealized_pnl),
-          mt: p.margin_mode === 1 ? 'isolated' : 'cross',
-          iw: p.margin_mode === 1 ? String(p.margin) : '0',
-          ps,
-        };
+        const entry = positionEntry(exchange.pair(p.symbol)!, p, mode);
+        const ps = entry.ps;
         const key = `${p.symbol}|${ps}`;
         const sig = JSON.stringify(entry);
         after.set(key, sig);
@@ -678,6 +679,19 @@ export class BinanceStreams {
       const m = fills.length > 0 ? 'ORDER' : events.some((e) => e.kind === 'funding') ? 'FUNDING_FEE' : 'DEPOSIT';
       send({ e: 'ACCOUNT_UPDATE', E: now, T: now, a: { m, B, P } });
     }
+  }
+
+  /** The wallet and positions as they are when an account's first stream opens. */
+  private seedAccount(accountId: number): void {
+    const { exchange } = this.ctx.venue;
+    this.sentWallet.set(accountId, exchange.summary(accountId).wallet_balance);
+    const mode: Mode = exchange.summary(accountId).position_mode;
+    const seen = new Map<string, string>();
+    for (const p of exchange.positions(accountId)) {
+      const entry = positionEntry(exchange.pair(p.symbol)!, p, mode);
+      seen.set(`${p.symbol}|${entry.ps}`, JSON.stringify(entry));
+    }
+    this.sentPositions.set(accountId, seen);
   }
 
   /** An account without a stream: what was sent to it no longer describes what its next stream has seen. */
@@ -697,6 +711,21 @@ export class BinanceStreams {
     for (const c of this.userConns(accountId))
       this.send(c, { e: 'ACCOUNT_CONFIG_UPDATE', E: now, T: now, ac: { s: symbol, l: leverage } });
   }
+}
+
+/** An ACCOUNT_UPDATE position entry (a one-way short and a hedge SHORT have a negative pa). */
+function positionEntry(pair: PairState, p: PositionRecord, mode: Mode) {
+  return {
+    s: p.symbol,
+    pa: new Decimal(p.quantity).times(p.position_side === 2 ? -1 : 1).toFixed(pair.row.qtyPrecision),
+    ep: String(p.entry_price),
+    bep: String(p.break_even_price),
+    cr: String(p.realized_pnl),
+    up: String(p.unrealized_pnl),
+    mt: p.margin_mode === 1 ? 'isolated' : 'cross',
+    iw: p.margin_mode === 1 ? String(p.margin) : '0',
+    ps: positionSideName(mode, p.position_side),
+  };
 }
 
 function parse(name: string): Parsed | null {
