@@ -30,7 +30,7 @@ import { BinanceError, invalidValue } from './errors.ts';
 
 const BINANCE_DEPTH_LIMITS = [5, 10, 20, 50, 100, 500, 1000] as const;
 const BINANCE_DEPTH_DEFAULT = 500;
-/** Binance allows 1000 trades a request; the venue keeps the last RECENT_TRADES_KEPT, so more are clamped, never refused. */
+/** Binance allows 1000 trades a request; the venue keeps the last RECENT_TRADES_KEPT (1000, a full page). */
 const BINANCE_TRADES_MAX = 1000;
 /** fundingRate: Binance's default 100, at most 1000 a request. */
 const BINANCE_FUNDING_RATE_MAX = 1000;
