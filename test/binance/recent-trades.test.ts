@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => svc?.close());
 
-const get = async (path: string) => (await fetch(`${svc.base}/binance${path}`)).json();
+const get = async (path: string): Promise<any> => (await fetch(`${svc.base}/binance${path}`)).json();
 
 describe('recent trades, Binance limits', () => {
   it('trades and aggTrades with limit=1000 answer 1000 rows, oldest first, the newest last', async () => {
