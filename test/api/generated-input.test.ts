@@ -370,6 +370,7 @@ function baseRequest(op: Op): { req: Request; body: Record<string, unknown> | un
 function expectRefused(op: Op, r: Sent, named: string | undefined, what: string): void {
   const where = `${op.method} ${op.path} ${what} -> ${r.status} ${r.raw.slice(0, 300)}`;
   expect(r.status, where).toBeLessThan(500);
+  expect(r.raw, where).not.toMatch(EXCEPTION_TEXT);
   expect(r.body, where).toBeTypeOf('object');
   const b = r.body!;
   expect(typeof b.message === 'string' && b.message.length > 0, where).toBe(true);
@@ -386,6 +387,10 @@ function expectRefused(op: Op, r: Sent, named: string | undefined, what: string)
   }
   if (named !== undefined) expect(String(b.message), where).toContain(named);
 }
+
+/** What a JavaScript exception's text looks like: never part of an answer. */
+const EXCEPTION_TEXT =
+  /Cannot read propert|Cannot set propert|is not a function|is not iterable|is not defined|\(reading '|TypeError|ReferenceError|RangeError|\bat [\w.<>]+ \(/;
 
 /** How a message names a parameter: quoted by the validator's messages, bare in auth and klines wording. */
 function nameIn(op: Op, p: { name: string; in: Where }): string {
@@ -587,4 +592,15 @@ describe(`generated bad input (${RUNS} runs per parameter)`, () => {
     },
     TIMEOUT,
   );
+});
+
+describe('no exception text in an answer', () => {
+  it('POST /api/v1/datasets/import with no body: 1002 naming the body, no JavaScript error text', async () => {
+    const r = await app.inject({ method: 'POST', url: '/api/v1/datasets/import' });
+    expect(r.statusCode, r.body).toBe(400);
+    const b = JSON.parse(r.body);
+    expect(b.code).toBe(1002);
+    expect(b.message).toContain('body');
+    expect(r.body).not.toMatch(EXCEPTION_TEXT);
+  });
 });
