@@ -96,7 +96,7 @@ const BINANCE_NAMES: Record<string, string> = {
 const NATIVE_NAME = new RegExp(`\\b(${Object.keys(BINANCE_NAMES).join('|')})\\b`, 'g');
 
 /** A native message in Binance's parameter names (`qty` -> `quantity`, ...). */
-export function binanceWords(text: string): string {
+function binanceWords(text: string): string {
   return text.replace(NATIVE_NAME, (w) => BINANCE_NAMES[w]);
 }
 

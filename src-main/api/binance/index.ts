@@ -1,7 +1,9 @@
-// The Binance USD-M compatible API under /binance (issue 14): a translation layer over the
-// exchange's commands and the native read services, so Binance bots (ccxt, freqtrade,
-// python-binance) run against the venue with only a base-URL change. Reference:
-// /work/shared/reference/binance-usdm.md.
+// The Binance USD-M compatible API under /binance: a translation layer over the exchange's
+// commands and the native read services, so Binance bots (ccxt, freqtrade, python-binance) run
+// against the venue with only a base-URL change. Route modules per resource (routes/: market
+// data, orders, history, account, user stream; streams/: the WebSocket hub) with handlers that
+// only translate, through translate/ (Binance parameters, enums and records <-> native commands
+// and records, pure). Reference: docs/binance.md.
 //
 // Invariants: this plugin is encapsulated, so its error handler, not-found handler, form-body
 // parser and rate limits apply only under its prefix, and the native envelope never wraps a
@@ -13,10 +15,14 @@ import type { AuthServices } from '../auth.ts';
 import { FixedWindowLimiter, resolveRateLimits, type RateLimitOptions } from '../rate-limit.ts';
 import type { BinanceContext } from './context.ts';
 import { binanceErrorOf, BinanceError, MSG } from './errors.ts';
-import { registerMarket } from './market.ts';
-import { registerTrading } from './trading.ts';
 import { ListenKeys } from './listen-keys.ts';
-import { registerStreams } from './ws.ts';
+import { registerAccount } from './routes/account.ts';
+import { registerHistory } from './routes/history.ts';
+import { registerMarketData } from './routes/market-data.ts';
+import { registerOrders } from './routes/orders.ts';
+import { registerUserStream } from './routes/user-stream.ts';
+import { registerStreams } from './streams/hub.ts';
+import { Ticker24hService } from '../../market/ticker-24h.ts';
 
 /** The facade's tag in the OpenAPI document. */
 const BINANCE_TAG = 'binance';
@@ -45,7 +51,12 @@ function sendBinanceError(reply: FastifyReply, e: BinanceError, retryAfterMs?: n
 }
 
 export default async function binanceApi(app: FastifyInstance, opts: BinanceApiOptions): Promise<void> {
-  const ctx: BinanceContext = { venue: opts.venue, auth: opts.auth, listenKeys: new ListenKeys(opts.auth.now) };
+  const ctx: BinanceContext = {
+    venue: opts.venue,
+    auth: opts.auth,
+    listenKeys: new ListenKeys(opts.auth.now),
+    tickers: new Ticker24hService(opts.venue.klines, opts.venue.recentTrades),
+  };
 
   // Listed in the OpenAPI document under their own tag, with what kind of route each is; the
   // parameters and answers are Binance's (its own documentation, docs/binance.md), so no schema
@@ -96,9 +107,12 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   });
 
   kind = 'public';
-  registerMarket(app, ctx);
+  registerMarketData(app, ctx);
   kind = 'stream';
   registerStreams(app, ctx);
   kind = 'signed';
-  registerTrading(app, ctx);
+  registerOrders(app, ctx);
+  registerHistory(app, ctx);
+  registerAccount(app, ctx);
+  registerUserStream(app, ctx);
 }
