@@ -29,8 +29,9 @@ function bodyText(req: FastifyRequest): string {
   return typeof req.body === 'string' ? req.body : '';
 }
 
+/** The request's parameters: the query and form body, merged and validated by the route's schema. */
 export function paramsOf(req: FastifyRequest): Params {
-  return new Params(queryOf(req.url), bodyText(req));
+  return Params.of(req.query as Record<string, unknown>);
 }
 
 /** A listed pair (delisted ones are unknown to Binance clients), by Binance's upper-case name. */

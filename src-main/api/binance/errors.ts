@@ -237,6 +237,58 @@ export function isBinanceUrl(url: string): boolean {
   return url.startsWith('/binance') && (url.length === 8 || url[8] === '/' || url[8] === '?');
 }
 
+/** One failure of a route's schema (the validator's first error). */
+interface SchemaFailure {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+}
+
+/** Enumerated parameters whose refusal Binance answers with a code of its own. */
+const ENUM_CODES: Record<string, [number, string]> = {
+  side: [-1117, 'Invalid side.'],
+  type: [-1116, MSG.INVALID_ORDER_TYPE],
+  timeInForce: [-1115, 'Invalid timeInForce.'],
+  positionSide: [-4006, 'Position side is invalid.'],
+  interval: [-1120, 'Invalid interval.'],
+};
+/** Binance's order types and time in force the venue does not serve yet, named as such. */
+const NOT_YET = new Set(['STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET', 'GTD']);
+
+/** A schema refusal in Binance's terms; `values` are the request's parameters (the refused value is named where Binance does). */
+export function fromSchema(f: SchemaFailure | undefined, values: Record<string, unknown>): BinanceError {
+  if (f === undefined) return new BinanceError(-1000, MSG.UNKNOWN);
+  if (f.keyword === 'required') return mandatory(String(f.params.missingProperty));
+  const name = f.instancePath.replace(/^\//, '').split('/')[0];
+  const value = values[name];
+  switch (f.keyword) {
+    case 'enum': {
+      const own = ENUM_CODES[name];
+      if (own === undefined) {
+        const allowed = (f.params.allowedValues as unknown[] | undefined)?.join(', ') ?? '';
+        return invalidValue(name, `It must be one of ${allowed}.`);
+      }
+      const later =
+        typeof value === 'string' && NOT_YET.has(value) ? ` ${value} is not supported by this venue yet.` : '';
+      return new BinanceError(own[0], own[1] + later);
+    }
+    case 'minimum':
+    case 'maximum':
+      if (name === 'recvWindow') return new BinanceError(-1131, MSG.RECV_WINDOW);
+      if (name === 'leverage') return new BinanceError(-4028, `Leverage ${String(value)} is not valid`);
+      return invalidValue(name, `It must be ${String(f.params.comparison)} ${String(f.params.limit)}.`);
+    case 'minLength':
+    case 'maxLength':
+      return invalidValue(
+        name,
+        `Its length must be ${f.keyword === 'minLength' ? 'at least' : 'at most'} ${String(f.params.limit)}.`,
+      );
+    default:
+      // type, pattern: characters the parameter does not take
+      return illegal(name);
+  }
+}
+
 /** Any thrown value in Binance's terms. */
 export function binanceErrorOf(err: unknown, ctx: ErrorContext = {}): BinanceError {
   if (err instanceof BinanceError) return err;

@@ -11,6 +11,7 @@ import { MarginMode, PositionSide } from '../../../../src-shared/enums.ts';
 import { maintenanceMargin, maxNotional } from '../../../trading/pair-figures.ts';
 import type { PairState } from '../../../trading/pair-state.ts';
 import { listedPairs, pairOf, run, signedRequest, type BinanceContext, type Signed } from '../context.ts';
+import { routeSchema } from '../schemas.ts';
 import { BinanceError, MSG, fromNative, invalidValue, mandatory } from '../errors.ts';
 import { accountAnswer, balanceAnswer, binancePosition, bracketsAnswer, orderFigures } from '../translate/account.ts';
 
@@ -53,32 +54,36 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
     return out;
   };
 
-  app.get('/fapi/v3/positionRisk', async (req) => {
+  app.get('/fapi/v3/positionRisk', routeSchema('GET', '/fapi/v3/positionRisk'), async (req) => {
     const s = signedRequest(ctx, req);
     return positionsOf(s, false, s.q.str('symbol'));
   });
-  app.get('/fapi/v2/positionRisk', async (req) => {
+  app.get('/fapi/v2/positionRisk', routeSchema('GET', '/fapi/v2/positionRisk'), async (req) => {
     const s = signedRequest(ctx, req);
     return positionsOf(s, true, s.q.str('symbol'));
   });
 
   const account = (s: Signed, v2: boolean) =>
     accountAnswer(ex.summary(s.account.id), positionsOf(s, v2, undefined), { now: venue.clock.now(), v2 });
-  app.get('/fapi/v3/account', async (req) => account(signedRequest(ctx, req), false));
-  app.get('/fapi/v2/account', async (req) => account(signedRequest(ctx, req), true));
+  app.get('/fapi/v3/account', routeSchema('GET', '/fapi/v3/account'), async (req) =>
+    account(signedRequest(ctx, req), false),
+  );
+  app.get('/fapi/v2/account', routeSchema('GET', '/fapi/v2/account'), async (req) =>
+    account(signedRequest(ctx, req), true),
+  );
 
   const balance = (s: Signed) => balanceAnswer(s.account.id, ex.summary(s.account.id), venue.clock.now());
-  app.get('/fapi/v3/balance', async (req) => balance(signedRequest(ctx, req)));
-  app.get('/fapi/v2/balance', async (req) => balance(signedRequest(ctx, req)));
+  app.get('/fapi/v3/balance', routeSchema('GET', '/fapi/v3/balance'), async (req) => balance(signedRequest(ctx, req)));
+  app.get('/fapi/v2/balance', routeSchema('GET', '/fapi/v2/balance'), async (req) => balance(signedRequest(ctx, req)));
 
-  app.get('/fapi/v1/leverageBracket', async (req) => {
+  app.get('/fapi/v1/leverageBracket', routeSchema('GET', '/fapi/v1/leverageBracket'), async (req) => {
     const s = signedRequest(ctx, req);
     const symbol = s.q.str('symbol');
     if (symbol !== undefined) return bracketsAnswer(pairOf(ctx, symbol).row);
     return listedPairs(ctx).map((p: PairState) => bracketsAnswer(p.row));
   });
 
-  app.post('/fapi/v1/leverage', async (req) => {
+  app.post('/fapi/v1/leverage', routeSchema('POST', '/fapi/v1/leverage'), async (req) => {
     const s = signedRequest(ctx, req);
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
     const text = s.q.required('leverage');
@@ -87,7 +92,7 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
     return { leverage: r.leverage, maxNotionalValue: r.max_notional, symbol: r.symbol };
   });
 
-  app.post('/fapi/v1/marginType', async (req) => {
+  app.post('/fapi/v1/marginType', routeSchema('POST', '/fapi/v1/marginType'), async (req) => {
     const s = signedRequest(ctx, req);
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
     const type = s.q.required('marginType').toUpperCase();
@@ -99,11 +104,11 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
     return { code: 200, msg: MSG.SUCCESS };
   });
 
-  app.get('/fapi/v1/positionSide/dual', async (req) => ({
+  app.get('/fapi/v1/positionSide/dual', routeSchema('GET', '/fapi/v1/positionSide/dual'), async (req) => ({
     dualSidePosition: signedRequest(ctx, req).mode === 'hedge',
   }));
 
-  app.post('/fapi/v1/positionSide/dual', async (req) => {
+  app.post('/fapi/v1/positionSide/dual', routeSchema('POST', '/fapi/v1/positionSide/dual'), async (req) => {
     const s = signedRequest(ctx, req);
     const dual = s.q.bool('dualSidePosition');
     if (dual === undefined) throw mandatory('dualSidePosition');
@@ -122,12 +127,12 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
     return { code: 200, msg: MSG.SUCCESS };
   });
 
-  app.get('/fapi/v1/multiAssetsMargin', async (req) => {
+  app.get('/fapi/v1/multiAssetsMargin', routeSchema('GET', '/fapi/v1/multiAssetsMargin'), async (req) => {
     signedRequest(ctx, req);
     return { multiAssetsMargin: false };
   });
 
-  app.get('/fapi/v1/commissionRate', async (req) => {
+  app.get('/fapi/v1/commissionRate', routeSchema('GET', '/fapi/v1/commissionRate'), async (req) => {
     const s = signedRequest(ctx, req);
     const pair = pairOf(ctx, s.q.required('symbol'));
     return {

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { TransferKind, type OrderState, type TradeState } from '../../../trading/ports.ts';
 import { moneyText } from '../../../trading/pair-figures.ts';
 import { pairOf, signedRequest, type BinanceContext } from '../context.ts';
+import { routeSchema } from '../schemas.ts';
 import { BinanceError } from '../errors.ts';
 import type { Params } from '../params.ts';
 import { binanceOrder, binanceTrade } from '../translate/orders.ts';
@@ -101,7 +102,7 @@ interface IncomeEntry {
 export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void {
   const { venue } = ctx;
 
-  app.get('/fapi/v1/allOrders', async (req) => {
+  app.get('/fapi/v1/allOrders', routeSchema('GET', '/fapi/v1/allOrders'), async (req) => {
     const s = signedRequest(ctx, req);
     const pair = pairOf(ctx, s.q.required('symbol'));
     const symbol = pair.row.symbol;
@@ -111,7 +112,7 @@ export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void
     return rows.map((o) => binanceOrder(pair.math, o, s.mode));
   });
 
-  app.get('/fapi/v1/userTrades', async (req) => {
+  app.get('/fapi/v1/userTrades', routeSchema('GET', '/fapi/v1/userTrades'), async (req) => {
     const s = signedRequest(ctx, req);
     const pair = pairOf(ctx, s.q.required('symbol'));
     const symbol = pair.row.symbol;
@@ -123,7 +124,7 @@ export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void
     return rows.map((t) => binanceTrade(pair.math, t, s.mode));
   });
 
-  app.get('/fapi/v1/income', async (req) => {
+  app.get('/fapi/v1/income', routeSchema('GET', '/fapi/v1/income'), async (req) => {
     const s = signedRequest(ctx, req);
     const q = s.q;
     const symbolText = q.str('symbol');

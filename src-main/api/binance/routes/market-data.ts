@@ -16,6 +16,7 @@ import { MAX_OPEN_ORDERS_PER_PAIR } from '../../../trading/order-checks.ts';
 import { fundingLimits, fundingSchedule, maxPriceText } from '../../../trading/pair-figures.ts';
 import type { PairState } from '../../../trading/pair-state.ts';
 import { listedPairs, pairOf, paramsOf, type BinanceContext } from '../context.ts';
+import { routeSchema } from '../schemas.ts';
 import { BinanceError, invalidValue } from '../errors.ts';
 import type { Params } from '../params.ts';
 import { selectKlines } from '../translate/klines.ts';
@@ -65,10 +66,10 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
     return symbol !== undefined ? f(pairOf(ctx, symbol), now) : listedPairs(ctx).map((p) => f(p, now));
   };
 
-  app.get('/fapi/v1/ping', async () => ({}));
-  app.get('/fapi/v1/time', async () => ({ serverTime: wall() }));
+  app.get('/fapi/v1/ping', routeSchema('GET', '/fapi/v1/ping'), async () => ({}));
+  app.get('/fapi/v1/time', routeSchema('GET', '/fapi/v1/time'), async () => ({ serverTime: wall() }));
 
-  app.get('/fapi/v1/exchangeInfo', async () => ({
+  app.get('/fapi/v1/exchangeInfo', routeSchema('GET', '/fapi/v1/exchangeInfo'), async () => ({
     timezone: 'UTC',
     serverTime: wall(),
     futuresType: 'U_MARGINED',
@@ -83,7 +84,7 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
     ),
   }));
 
-  app.get('/fapi/v1/depth', async (req) => {
+  app.get('/fapi/v1/depth', routeSchema('GET', '/fapi/v1/depth'), async (req) => {
     const q = paramsOf(req);
     const pair = pairOf(ctx, q.required('symbol'));
     const limit = q.int('limit') ?? DEPTH_DEFAULT;
@@ -96,14 +97,14 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
   const recent = (symbol: string, limit: number) =>
     venue.recentTrades.newest(symbol, Math.min(limit, RECENT_TRADES_KEPT)).reverse();
 
-  app.get('/fapi/v1/trades', async (req) => {
+  app.get('/fapi/v1/trades', routeSchema('GET', '/fapi/v1/trades'), async (req) => {
     const q = paramsOf(req);
     const pair = pairOf(ctx, q.required('symbol'));
     const limit = q.int('limit', 1, TRADES_MAX) ?? 500;
     return recent(pair.row.symbol, limit).map((t) => tradeRow(pair, t));
   });
 
-  app.get('/fapi/v1/aggTrades', async (req) => {
+  app.get('/fapi/v1/aggTrades', routeSchema('GET', '/fapi/v1/aggTrades'), async (req) => {
     const q = paramsOf(req);
     const pair = pairOf(ctx, q.required('symbol'));
     const limit = q.int('limit', 1, TRADES_MAX) ?? 500;
@@ -121,7 +122,7 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
     return rows.map((t) => aggTradeRow(pair, t));
   });
 
-  app.get('/fapi/v1/klines', async (req) => {
+  app.get('/fapi/v1/klines', routeSchema('GET', '/fapi/v1/klines'), async (req) => {
     const q = paramsOf(req);
     const pair = pairOf(ctx, q.required('symbol'));
     const interval = q.required('interval');
@@ -140,7 +141,7 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
 
   // Mark / index / premium candles: the venue's price candles (market/price-klines.ts).
   const priceRoute = (path: string, series: PriceSeries, symbolParam: 'symbol' | 'pair') => {
-    app.get(path, async (req) => {
+    app.get(path, routeSchema('GET', path), async (req) => {
       const q = paramsOf(req);
       const pair = pairOf(ctx, q.required(symbolParam));
       const interval = q.required('interval');
@@ -158,12 +159,14 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
   priceRoute('/fapi/v1/indexPriceKlines', 'index', 'pair');
   priceRoute('/fapi/v1/premiumIndexKlines', 'premium', 'symbol');
 
-  app.get('/fapi/v1/ticker/24hr', async (req) =>
+  app.get('/fapi/v1/ticker/24hr', routeSchema('GET', '/fapi/v1/ticker/24hr'), async (req) =>
     oneOrAll(paramsOf(req), (p, now) => ticker24(ctx.tickers.ticker(p, now))),
   );
-  app.get('/fapi/v1/ticker/bookTicker', async (req) => oneOrAll(paramsOf(req), bookTicker));
+  app.get('/fapi/v1/ticker/bookTicker', routeSchema('GET', '/fapi/v1/ticker/bookTicker'), async (req) =>
+    oneOrAll(paramsOf(req), bookTicker),
+  );
   for (const path of ['/fapi/v1/ticker/price', '/fapi/v2/ticker/price']) {
-    app.get(path, async (req) =>
+    app.get(path, routeSchema('GET', path), async (req) =>
       oneOrAll(paramsOf(req), (p, now) => ({
         symbol: p.row.symbol,
         price: p.math.formatPrice(p.lastPriceTicks),
@@ -171,13 +174,13 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
       })),
     );
   }
-  app.get('/fapi/v1/premiumIndex', async (req) =>
+  app.get('/fapi/v1/premiumIndex', routeSchema('GET', '/fapi/v1/premiumIndex'), async (req) =>
     oneOrAll(paramsOf(req), (p, now) => premiumIndex(p, fundingSchedule(p, now), now)),
   );
 
   // The rate of each settlement as the venue stored it; startTime counts forward, otherwise the
   // newest `limit`; oldest first either way.
-  app.get('/fapi/v1/fundingRate', async (req) => {
+  app.get('/fapi/v1/fundingRate', routeSchema('GET', '/fapi/v1/fundingRate'), async (req) => {
     const q = paramsOf(req);
     const symbolText = q.str('symbol');
     const pair = symbolText === undefined ? undefined : pairOf(ctx, symbolText);
@@ -197,7 +200,7 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
     });
   });
 
-  app.get('/fapi/v1/fundingInfo', async () =>
+  app.get('/fapi/v1/fundingInfo', routeSchema('GET', '/fapi/v1/fundingInfo'), async () =>
     listedPairs(ctx).map((p) => {
       const f = fundingLimits(p);
       return {
@@ -210,13 +213,13 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
     }),
   );
 
-  app.get('/fapi/v1/openInterest', async (req) => {
+  app.get('/fapi/v1/openInterest', routeSchema('GET', '/fapi/v1/openInterest'), async (req) => {
     const pair = pairOf(ctx, paramsOf(req).required('symbol'));
     const oi = venue.exchange.openInterest(pair.row.symbol);
     return { openInterest: pair.math.formatQty(oi.lots), symbol: pair.row.symbol, time: venue.clock.now() };
   });
 
-  app.get('/futures/data/openInterestHist', async (req) => {
+  app.get('/futures/data/openInterestHist', routeSchema('GET', '/futures/data/openInterestHist'), async (req) => {
     const q = paramsOf(req);
     const pair = pairOf(ctx, q.required('symbol'));
     const periodName = q.required('period');
@@ -236,9 +239,9 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
 
   // Stubs: a futures-only venue has no spot or COIN-M markets and no sapi currencies; ccxt.binance
   // (freqtrade's class) asks for both margin lists when it has credentials.
-  app.get('/api/v3/exchangeInfo', async () => EMPTY_INFO(wall()));
-  app.get('/dapi/v1/exchangeInfo', async () => EMPTY_INFO(wall()));
-  app.get('/sapi/v1/capital/config/getall', async () => []);
-  app.get('/sapi/v1/margin/allPairs', async () => []);
-  app.get('/sapi/v1/margin/isolated/allPairs', async () => []);
+  app.get('/api/v3/exchangeInfo', routeSchema('GET', '/api/v3/exchangeInfo'), async () => EMPTY_INFO(wall()));
+  app.get('/dapi/v1/exchangeInfo', routeSchema('GET', '/dapi/v1/exchangeInfo'), async () => EMPTY_INFO(wall()));
+  app.get('/sapi/v1/capital/config/getall', routeSchema('GET', '/sapi/v1/capital/config/getall'), async () => []);
+  app.get('/sapi/v1/margin/allPairs', routeSchema('GET', '/sapi/v1/margin/allPairs'), async () => []);
+  app.get('/sapi/v1/margin/isolated/allPairs', routeSchema('GET', '/sapi/v1/margin/isolated/allPairs'), async () => []);
 }

@@ -10,6 +10,7 @@ import { ApiError, Errors } from '../../../../src-shared/errors.ts';
 import { OrderStatus } from '../../../../src-shared/enums.ts';
 import type { OrderState } from '../../../trading/ports.ts';
 import { enter, pairOf, signedRequest, type BinanceContext, type Signed } from '../context.ts';
+import { routeSchema } from '../schemas.ts';
 import { BinanceError, MSG, binanceErrorOf, fromNative, illegal, invalidValue, mandatory } from '../errors.ts';
 import { Params } from '../params.ts';
 import {
@@ -122,14 +123,14 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     return placedOrder(pair.math, o, placed, s.mode);
   };
 
-  app.post('/fapi/v1/order', async (req) => {
+  app.post('/fapi/v1/order', routeSchema('POST', '/fapi/v1/order'), async (req) => {
     const s = signedRequest(ctx, req, false);
     return placeOrder(s, s.q);
   });
 
   // Batches: each entry runs alone, in the order sent, through the same command as a single
   // order, answered in its place with the order or its own {code, msg}.
-  app.post('/fapi/v1/batchOrders', async (req) => {
+  app.post('/fapi/v1/batchOrders', routeSchema('POST', '/fapi/v1/batchOrders'), async (req) => {
     const s = signedRequest(ctx, req, false);
     const entries = jsonList(s.q, 'batchOrders', BATCH_NEW_MAX).map(batchEntry);
     const out: unknown[] = [];
@@ -145,7 +146,7 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     return out;
   });
 
-  app.delete('/fapi/v1/batchOrders', async (req) => {
+  app.delete('/fapi/v1/batchOrders', routeSchema('DELETE', '/fapi/v1/batchOrders'), async (req) => {
     const s = signedRequest(ctx, req);
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
     // ccxt sends the lists' names in lower case; Binance takes either
@@ -179,7 +180,7 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
   // exchange's amend command (Binance's rules: the order goes to the back of its queue; an
   // amendment to a quantity not above what has filled, or a post-only price that would take,
   // cancels it).
-  app.put('/fapi/v1/order', async (req) => {
+  app.put('/fapi/v1/order', routeSchema('PUT', '/fapi/v1/order'), async (req) => {
     const s = signedRequest(ctx, req);
     const q = s.q;
     const pair = pairOf(ctx, q.required('symbol'));
@@ -214,12 +215,12 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     return orderOf(s, ex.liveOrder(s.account.id, o.id)!);
   });
 
-  app.get('/fapi/v1/order', async (req) => {
+  app.get('/fapi/v1/order', routeSchema('GET', '/fapi/v1/order'), async (req) => {
     const s = signedRequest(ctx, req);
     return orderOf(s, findOrder(s, pairOf(ctx, s.q.required('symbol')).row.symbol));
   });
 
-  app.delete('/fapi/v1/order', async (req) => {
+  app.delete('/fapi/v1/order', routeSchema('DELETE', '/fapi/v1/order'), async (req) => {
     const s = signedRequest(ctx, req);
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
     const orderId = s.q.int('orderId', 1);
@@ -230,21 +231,21 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     return orderOf(s, venue.trading.order(Number(rec.id))!);
   });
 
-  app.delete('/fapi/v1/allOpenOrders', async (req) => {
+  app.delete('/fapi/v1/allOpenOrders', routeSchema('DELETE', '/fapi/v1/allOpenOrders'), async (req) => {
     const s = signedRequest(ctx, req);
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
     await enter(ctx, { kind: 'cancelAll', accountId: s.account.id, symbol }, { method: 'DELETE' });
     return { code: 200, msg: 'The operation of cancel all open order is done.' };
   });
 
-  app.get('/fapi/v1/openOrders', async (req) => {
+  app.get('/fapi/v1/openOrders', routeSchema('GET', '/fapi/v1/openOrders'), async (req) => {
     const s = signedRequest(ctx, req);
     const text = s.q.str('symbol');
     const symbol = text === undefined ? undefined : pairOf(ctx, text).row.symbol;
     return ex.openOrders(s.account.id, symbol).map((r) => orderOf(s, ex.liveOrder(s.account.id, Number(r.id))!));
   });
 
-  app.get('/fapi/v1/openOrder', async (req) => {
+  app.get('/fapi/v1/openOrder', routeSchema('GET', '/fapi/v1/openOrder'), async (req) => {
     const s = signedRequest(ctx, req);
     const o = findOrder(s, pairOf(ctx, s.q.required('symbol')).row.symbol);
     if (o.status !== OrderStatus.NEW && o.status !== OrderStatus.PARTIALLY_FILLED)
