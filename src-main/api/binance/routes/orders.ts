@@ -104,13 +104,15 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     const ranNow = entered instanceof Promise ? null : venue.clock.now();
     const r = await entered;
     const id = Number(r.order_id);
-    const time = ranNow ?? ex.liveOrder(s.account.id, id)?.createdAt ?? venue.trading.order(id)!.createdAt;
+    // a resting order's own creation time (a map read); a finished one's is the time the command ran
+    const live = ex.liveOrder(s.account.id, id);
+    const time = live?.createdAt ?? ranNow ?? venue.trading.order(id)!.createdAt;
     // an expired order may be a self-trade's EXPIRED_IN_MATCH, which only the record says (the
     // one read of it on this route, for expired orders answered in full only)
     const inMatch =
       r.status === OrderStatus.EXPIRED &&
       o.respType === 'RESULT' &&
-      (ex.liveOrder(s.account.id, id) ?? venue.trading.order(id))?.expiredInMatch === true;
+      (live ?? venue.trading.order(id))?.expiredInMatch === true;
     const placed = {
       orderId: id,
       clientOrderId: r.client_order_id,
