@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from './helpers.ts';
 
 let svc: Service;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 let doc: any;
 
 beforeAll(async () => {
