@@ -2,9 +2,9 @@
 // to the renderer so the trading screen signs requests like any bot.
 import { DEFAULT_PAPER_BALANCE, newApiKey, newApiSecret } from './accounts/credentials.ts';
 import type { Account } from './core/account.ts';
-import type { Venue } from './services/venue.ts';
+import type { LocalVenue } from './venue.ts';
 
-export function ensureLocalAccount(venue: Venue, now = Date.now(), balance = DEFAULT_PAPER_BALANCE): Account {
+export function ensureLocalAccount(venue: LocalVenue, now = Date.now(), balance = DEFAULT_PAPER_BALANCE): Account {
   const existing = venue.accounts.firstOfKind('local');
   if (existing) return existing;
   // through the exchange, the venue's one sequencer of account changes

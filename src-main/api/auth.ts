@@ -62,9 +62,6 @@ declare module 'fastify' {
 /** Name of the OpenAPI security scheme of signed routes (components.securitySchemes, app.ts). */
 export const API_KEY_SCHEME = 'apiKey';
 
-// The time rules live with the verifier (signature.ts), shared with the WebSocket LOGIN.
-export { MAX_CLOCK_AHEAD, MAX_RECV_WINDOW } from './signature.ts';
-
 /**
  * Accounts by API key, in memory: the signed-request check runs on every order, and an
  * SQLite lookup costs a few µs where a Map lookup costs tens of ns. Whoever changes an

@@ -15,6 +15,7 @@ import { STATUS_CODES, maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, Errors, type ErrorDef } from '../../src-shared/errors.ts';
+import { binanceRefusal, isBinanceUrl } from './binance/errors.ts';
 import { drainRefusedBody } from './raw-body.ts';
 
 type ErrorStyle = 'envelope' | 'klines' | 'price';
@@ -26,8 +27,13 @@ declare module 'fastify' {
 }
 
 export function sendError(reply: FastifyReply, def: ErrorDef, message?: string): FastifyReply {
-  const style = (reply.request.routeOptions.config as { errorStyle?: ErrorStyle } | undefined)?.errorStyle;
   const msg = message ?? def.message;
+  // a guard's refusal (Host, URL length, disk) under /binance answers in Binance's {code, msg}
+  if (isBinanceUrl(reply.request.url)) {
+    const b = binanceRefusal(def, msg);
+    return reply.code(b.http).send(b.body);
+  }
+  const style = (reply.request.routeOptions.config as { errorStyle?: ErrorStyle } | undefined)?.errorStyle;
   if (style === 'klines') return reply.code(200).send({ code: def.code, message: msg });
   return reply.code(def.http).send({ code: def.code, message: msg, data: null });
 }

@@ -17,7 +17,7 @@ import { Errors, type ErrorDef } from '../../src-shared/errors.ts';
 export const DEFAULT_RECV_WINDOW = 5000;
 export const MAX_RECV_WINDOW = 60_000;
 /** How far ahead of the server clock a timestamp may be (exclusive), ms. */
-export const MAX_CLOCK_AHEAD = 1000;
+const MAX_CLOCK_AHEAD = 1000;
 
 /** Below this a timestamp is taken for seconds: 1e11 ms is March 1973, 1e11 s is year 5138. */
 const SECONDS_BELOW = 1e11;

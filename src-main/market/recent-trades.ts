@@ -1,8 +1,9 @@
 // The last trades of every pair, kept in memory for `GET /fapi/v1/trades` (a screen opening a
-// pair, a bot starting up). A fixed ring per pair: O(1) per trade, bounded memory.
+// pair, a bot starting up) and the Binance facade's trades / aggTrades (up to 1000 a request, as
+// Binance). A fixed ring per pair: O(1) per trade, bounded memory.
 import type { EventBus, TradeEvent } from '../trading/events.ts';
 
-export const RECENT_TRADES_KEPT = 500;
+export const RECENT_TRADES_KEPT = 1000;
 
 class Ring {
   private readonly items: TradeEvent[] = [];

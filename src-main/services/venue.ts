@@ -26,7 +26,7 @@ interface DiskGuard {
  * The exchange as the transport sees it: its one command door, events and read views, with each
  * pair's book read-only (the engine's book is changed only by the exchange's commands).
  */
-type ExchangeView = Omit<Exchange, 'pair' | 'pairs'> & {
+type ExchangeView = Omit<Exchange, 'pair' | 'pairs' | 'execute'> & {
   pair(symbol: string): PairView | undefined;
   readonly pairs: ReadonlyMap<string, PairView>;
 };

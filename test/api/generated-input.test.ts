@@ -7,7 +7,10 @@
 // health probe after each operation.
 //
 // Signed routes are signed (the key is valid, the signature covers the bad value), so every
-// failure is about the parameter. FUZZ_RUNS sets the runs per parameter; `npm run fuzz:api -- N`
+// failure is about the parameter. The Binance dialect's operations (/binance, tag binance) are
+// generated from their schemas too, signed Binance's way (X-MBX-APIKEY, timestamp, recvWindow,
+// signature), and must answer Binance's {code, msg} with a 4xx; unknown parameters are ignored
+// there, as on Binance, so only the bad values of declared parameters are sent. FUZZ_RUNS sets the runs per parameter; `npm run fuzz:api -- N`
 // is the long run.
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
@@ -55,6 +58,8 @@ interface Param {
 interface Op {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
+  /** The Binance dialect: Binance's signing and error shape. */
+  binance: boolean;
   signed: boolean;
   style: Style;
   params: Param[];
@@ -73,6 +78,23 @@ const STYLE: Record<string, Style> = {
 
 /** Parameters the auth hook owns on signed routes (checked before the schema). */
 const AUTH_PARAMS = new Set(['timestamp', 'recv_window', 'signature']);
+/** The same on the Binance dialect's signed routes. */
+const BINANCE_AUTH_PARAMS = new Set(['timestamp', 'recvWindow', 'signature']);
+/** Binance's own code for a refused value of these parameters (its message need not quote the name). */
+const BINANCE_OWN_CODES: Record<string, number[]> = {
+  side: [-1117],
+  type: [-1116],
+  timeInForce: [-1115],
+  positionSide: [-4006],
+  interval: [-1120],
+  recvWindow: [-1131],
+  leverage: [-4028],
+  signature: [-1022],
+};
+/** The Binance codes that name the parameter in their message. */
+const BINANCE_NAMING = new Set([-1100, -1102, -1130]);
+/** The dialect's WebSocket endpoints: upgrade routes, no parameters to send. */
+const BINANCE_STREAM = /^\/binance\/(ws|stream|public|market|private)(\/|$)/;
 
 /** Valid values of required parameters, by name; the rest come from the schema. */
 const KNOWN: Record<string, unknown> = {
@@ -86,6 +108,11 @@ const KNOWN: Record<string, unknown> = {
   amount: '1',
   tick_size: '0.01',
   step_size: '0.001',
+  // the Binance dialect's required parameters
+  quantity: '0.010',
+  pair: 'BTCUSDT',
+  period: '5m',
+  batchOrders: '[{}]',
   // dataset import by path: a file that does not exist (refused by name, nothing imported)
   paths: ['/nonexistent/perpdesk-generated-input/BTCUSDT-1m-2025-01-06.zip'],
   token: 'not-the-login-token',
@@ -283,7 +310,7 @@ let who: Creds;
 
 interface Sent {
   status: number;
-  body: { code?: unknown; message?: unknown; data?: unknown } | undefined;
+  body: { code?: unknown; message?: unknown; msg?: unknown; data?: unknown } | undefined;
   raw: string;
 }
 
@@ -319,7 +346,12 @@ async function send(op: Op, r: Request): Promise<Sent> {
   let url = op.path.replace(/\{(\w+)\}/g, (_m, n: string) => enc(r.path[n] ?? ''));
   const pairs = r.query.map(([k, v]) => `${enc(k)}=${enc(v)}`);
   const headers: Record<string, string> = {};
-  if (op.signed) {
+  if (op.binance && op.signed) {
+    headers['x-mbx-apikey'] = who.apiKey;
+    pairs.push(`timestamp=${enc(r.timestamp ?? String(Date.now()))}`);
+    if (r.recvWindow !== undefined) pairs.push(`recvWindow=${enc(r.recvWindow)}`);
+    pairs.push(`signature=${enc(r.signature ?? hmacSha256Hex(who.apiSecret, pairs.join('&')))}`);
+  } else if (op.signed) {
     headers['x-api-key'] = who.apiKey;
     pairs.push(`timestamp=${enc(r.timestamp ?? String(Date.now()))}`);
     if (r.recvWindow !== undefined) pairs.push(`recv_window=${enc(r.recvWindow)}`);
@@ -348,7 +380,7 @@ function baseRequest(op: Op): { req: Request; body: Record<string, unknown> | un
   const req: Request = { path: {}, query: [] };
   const body: Record<string, unknown> | undefined = op.hasBody ? {} : undefined;
   for (const p of op.params) {
-    if (!p.required || AUTH_PARAMS.has(p.name)) continue;
+    if (!p.required || (op.binance ? BINANCE_AUTH_PARAMS : AUTH_PARAMS).has(p.name)) continue;
     const v = validValue(p);
     if (p.in === 'path') req.path[p.name] = String(v);
     else if (p.in === 'query') req.query.push([p.name, String(v)]);
@@ -370,8 +402,10 @@ function baseRequest(op: Op): { req: Request; body: Record<string, unknown> | un
 function expectRefused(op: Op, r: Sent, named: string | undefined, what: string): void {
   const where = `${op.method} ${op.path} ${what} -> ${r.status} ${r.raw.slice(0, 300)}`;
   expect(r.status, where).toBeLessThan(500);
+  expect(r.raw, where).not.toMatch(EXCEPTION_TEXT);
   expect(r.body, where).toBeTypeOf('object');
   const b = r.body!;
+  if (op.binance) return expectBinanceRefused(r, named, where);
   expect(typeof b.message === 'string' && b.message.length > 0, where).toBe(true);
   if (op.style === 'klines') {
     expect(r.status, where).toBe(200);
@@ -387,8 +421,25 @@ function expectRefused(op: Op, r: Sent, named: string | undefined, what: string)
   if (named !== undefined) expect(String(b.message), where).toContain(named);
 }
 
+/** Binance's refusal: a 4xx, exactly {code, msg}, a negative code; the parameter named, or Binance's own code for it. */
+function expectBinanceRefused(r: Sent, named: string | undefined, where: string): void {
+  const b = r.body!;
+  expect(r.status >= 400 && r.status < 500, where).toBe(true);
+  expect(Object.keys(b), where).toEqual(['code', 'msg']);
+  expect(Number.isInteger(b.code) && Number(b.code) < 0, where).toBe(true);
+  expect(typeof b.msg === 'string' && b.msg.length > 0, where).toBe(true);
+  if (named === undefined) return;
+  if (BINANCE_NAMING.has(Number(b.code))) expect(String(b.msg), where).toContain(`'${named}'`);
+  else expect(BINANCE_OWN_CODES[named] ?? [], where).toContain(b.code);
+}
+
+/** What a JavaScript exception's text looks like: never part of an answer. */
+const EXCEPTION_TEXT =
+  /Cannot read propert|Cannot set propert|is not a function|is not iterable|is not defined|\(reading '|TypeError|ReferenceError|RangeError|\bat [\w.<>]+ \(/;
+
 /** How a message names a parameter: quoted by the validator's messages, bare in auth and klines wording. */
 function nameIn(op: Op, p: { name: string; in: Where }): string {
+  if (op.binance) return p.name;
   if (op.style === 'klines' || (op.signed && AUTH_PARAMS.has(p.name))) return p.name;
   return `'${p.name}`;
 }
@@ -405,8 +456,8 @@ function operations(doc: { paths: Record<string, Record<string, Record<string, u
   const ops: Op[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     if (path === '/ws') continue; // the WebSocket upgrade, not a request/answer route
-    // the Binance facade (tag binance): Binance's parameters and errors, not the native rules; test/binance covers it
-    if (path.startsWith('/binance/')) continue;
+    if (BINANCE_STREAM.test(path)) continue;
+    const binance = path.startsWith('/binance/');
     for (const [m, raw] of Object.entries(methods)) {
       const o = raw as {
         parameters?: Array<{ name: string; in: string; required?: boolean; schema: Schema }>;
@@ -426,7 +477,8 @@ function operations(doc: { paths: Record<string, Record<string, Record<string, u
       ops.push({
         method: m.toUpperCase() as Op['method'],
         path,
-        signed: (o.security ?? []).length > 0,
+        binance,
+        signed: binance ? params.some((x) => x.name === 'signature') : (o.security ?? []).length > 0,
         style: STYLE[path] ?? 'envelope',
         params,
         hasBody: bodySchema !== undefined,
@@ -474,7 +526,23 @@ describe(`generated bad input (${RUNS} runs per parameter)`, () => {
     ]) {
       expect(keys).toContain(k);
     }
-    expect(ops.filter((o) => o.signed).length).toBeGreaterThanOrEqual(19);
+    expect(ops.filter((o) => o.signed && !o.binance).length).toBeGreaterThanOrEqual(19);
+    // every Binance operation but the WebSocket endpoints, the dataset and replay routes
+    const binance = ops.filter((o) => o.binance);
+    expect(binance.length).toBeGreaterThanOrEqual(50);
+    expect(binance.filter((o) => o.signed).length).toBeGreaterThanOrEqual(25);
+    for (const k of [
+      'POST /binance/fapi/v1/order',
+      'PUT /binance/fapi/v1/order',
+      'GET /binance/fapi/v1/klines',
+      'GET /binance/fapi/v1/fundingInfo',
+      'GET /binance/fapi/v2/account',
+      'GET /binance/sapi/v1/margin/allPairs',
+      'POST /api/v1/datasets/import',
+      'POST /api/v1/replays',
+      'DELETE /api/v1/replays/{id}',
+    ])
+      expect(keys).toContain(k);
     expect(ops.flatMap((o) => o.params).filter((p) => p.in === 'body').length).toBeGreaterThanOrEqual(25);
   });
 
@@ -493,7 +561,8 @@ describe(`generated bad input (${RUNS} runs per parameter)`, () => {
               if (p.in === 'path') req.path[p.name] = bad as string;
               else if (p.in === 'body') body = { ...body, [p.name]: bad };
               else if (op.signed && p.name === 'timestamp') req.timestamp = bad as string;
-              else if (op.signed && p.name === 'recv_window') req.recvWindow = bad as string;
+              else if (op.signed && (p.name === 'recv_window' || (op.binance && p.name === 'recvWindow')))
+                req.recvWindow = bad as string;
               else if (op.signed && p.name === 'signature') req.signature = bad as string;
               else req.query.push([p.name, bad as string]);
               if (body !== undefined) req.body = bodyText(body);
@@ -519,7 +588,8 @@ describe(`generated bad input (${RUNS} runs per parameter)`, () => {
   it(
     'every operation: unknown query keys and unknown body keys are refused by name',
     async () => {
-      for (const op of ops) {
+      // the Binance dialect ignores unknown parameters, as Binance does
+      for (const op of ops.filter((o) => !o.binance)) {
         const base = baseRequest(op);
         await fc.assert(
           fc.asyncProperty(unknownKey, fc.string({ maxLength: 20 }), async (key, value) => {
@@ -587,4 +657,15 @@ describe(`generated bad input (${RUNS} runs per parameter)`, () => {
     },
     TIMEOUT,
   );
+});
+
+describe('no exception text in an answer', () => {
+  it('POST /api/v1/datasets/import with no body: 1002 naming the body, no JavaScript error text', async () => {
+    const r = await app.inject({ method: 'POST', url: '/api/v1/datasets/import' });
+    expect(r.statusCode, r.body).toBe(400);
+    const b = JSON.parse(r.body);
+    expect(b.code).toBe(1002);
+    expect(b.message).toContain('body');
+    expect(r.body).not.toMatch(EXCEPTION_TEXT);
+  });
 });

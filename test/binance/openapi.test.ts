@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type Service } from './helpers.ts';
 
 let svc: Service;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 let doc: any;
 
 beforeAll(async () => {
@@ -58,5 +57,30 @@ describe('OpenAPI: the binance tag', () => {
     expect(op('post', '/binance/fapi/v1/order').description).toMatch(/X-MBX-APIKEY.*signature/);
     expect(op('post', '/binance/fapi/v1/listenKey').description).toMatch(/X-MBX-APIKEY header only/);
     expect(op('get', '/binance/ws').description).toMatch(/WebSocket/);
+  });
+
+  it('documents every operation: its parameters with types and which are required, its answers and errors', () => {
+    const streams = /^\/binance\/(ws|stream|public|market|private)/;
+    const all = ops((p) => p.startsWith('/binance/') && !streams.test(p));
+    expect(all.length).toBeGreaterThanOrEqual(50);
+    for (const { key, o } of all) {
+      const op = o as { responses?: Record<string, unknown> };
+      expect(Object.keys(op.responses ?? {}), key).toEqual(expect.arrayContaining(['200', '400']));
+    }
+    const params = (method: string, path: string) =>
+      Object.fromEntries(
+        (doc.paths[path][method].parameters as Array<{ name: string; required?: boolean; schema: any }>).map((x) => [
+          x.name,
+          x,
+        ]),
+      );
+    const order = params('post', '/binance/fapi/v1/order');
+    expect(order.quantity.required).toBe(true);
+    expect(order.price.required ?? false).toBe(false);
+    expect(order.side.schema.enum).toEqual(['BUY', 'SELL']);
+    expect(order.timestamp.required).toBe(true);
+    expect(params('get', '/binance/fapi/v1/klines').limit.schema).toMatchObject({ type: 'integer', maximum: 1500 });
+    const err = doc.paths['/binance/fapi/v1/order'].post.responses['400'].content['application/json'].schema;
+    expect(Object.keys(err.properties)).toEqual(['code', 'msg']);
   });
 });

@@ -13,7 +13,7 @@ describe('RecentTrades', () => {
     let id = 0;
     // interleaved, then runs of one pair, then interleaved again, past the ring size
     for (let k = 0; k < 300; k++) emit(k % 3 === 0 ? 'ETHUSDT' : 'BTCUSDT', ++id);
-    for (let k = 0; k < 400; k++) emit('BTCUSDT', ++id);
+    for (let k = 0; k < 900; k++) emit('BTCUSDT', ++id);
     for (let k = 0; k < 50; k++) emit('ETHUSDT', ++id);
     for (let k = 0; k < 200; k++) emit(k % 2 === 0 ? 'ETHUSDT' : 'SOLUSDT', ++id);
     const ids = (s: string): number[] => recent.newest(s, 10_000).map((t) => t.tradeId);
@@ -26,11 +26,11 @@ describe('RecentTrades', () => {
     const sent: Array<[string, number]> = [];
     id = 0;
     for (let k = 0; k < 300; k++) sent.push([k % 3 === 0 ? 'ETHUSDT' : 'BTCUSDT', ++id]);
-    for (let k = 0; k < 400; k++) sent.push(['BTCUSDT', ++id]);
+    for (let k = 0; k < 900; k++) sent.push(['BTCUSDT', ++id]);
     for (let k = 0; k < 50; k++) sent.push(['ETHUSDT', ++id]);
     for (let k = 0; k < 200; k++) sent.push([k % 2 === 0 ? 'ETHUSDT' : 'SOLUSDT', ++id]);
     for (const s of ['BTCUSDT', 'ETHUSDT', 'SOLUSDT']) expect(ids(s), s).toEqual(want(s, sent));
-    expect(ids('BTCUSDT')).toHaveLength(RECENT_TRADES_KEPT); // 600 sent, the ring keeps the newest
+    expect(ids('BTCUSDT')).toHaveLength(RECENT_TRADES_KEPT); // 1100 sent, the ring keeps the newest
     expect(recent.newest('XRPUSDT', 5)).toEqual([]);
     expect(recent.newest('ETHUSDT', 3).map((t) => t.tradeId)).toEqual(want('ETHUSDT', sent).slice(0, 3));
     recent.close();

@@ -2,7 +2,7 @@
 // exact message texts clients match (ccxt maps some by message before code), and the table that
 // turns a native ApiError into one. Invariant: every error leaving /binance goes through
 // binanceErrorOf, so a native envelope never reaches a Binance client.
-import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import { ApiError, Errors, type ErrorDef } from '../../../src-shared/errors.ts';
 
 /** An error already in Binance's terms. */
 export class BinanceError extends Error {
@@ -56,7 +56,10 @@ export const invalidValue = (name: string, detail?: string) =>
   new BinanceError(-1130, `Data sent for parameter '${name}' is not valid.${detail ? ` ${detail}` : ''}`);
 export const notRequired = (name: string) => new BinanceError(-1106, `Parameter '${name}' sent when not required.`);
 
+const DECIMAL_RANGE = '^([0-9]{1,20})(\\.[0-9]{1,20})?$';
 const LEGAL: Record<string, string> = {
+  quantity: DECIMAL_RANGE,
+  price: DECIMAL_RANGE,
   newClientOrderId: '^[\\.A-Z\\:/a-z0-9_-]{1,36}$',
   origClientOrderId: '^[\\.A-Z\\:/a-z0-9_-]{1,36}$',
   symbol: '^[A-Z0-9-_.]{1,20}$',
@@ -73,6 +76,40 @@ export interface ErrorContext {
   leverage?: string;
 }
 
+/** Native parameter and field names -> Binance's, for native messages passed on. */
+const BINANCE_NAMES: Record<string, string> = {
+  qty: 'quantity',
+  client_order_id: 'newClientOrderId',
+  time_in_force: 'timeInForce',
+  position_side: 'positionSide',
+  position_action: 'reduceOnly',
+  reduce_only: 'reduceOnly',
+  order_id: 'orderId',
+  margin_mode: 'marginType',
+  position_mode: 'dualSidePosition',
+  min_qty: 'minQty',
+  max_qty: 'maxQty',
+  step_size: 'stepSize',
+  tick_size: 'tickSize',
+  min_notional: 'notional',
+};
+const NATIVE_NAME = new RegExp(`\\b(${Object.keys(BINANCE_NAMES).join('|')})\\b`, 'g');
+
+/** A native message in Binance's parameter names (`qty` -> `quantity`, ...). */
+function binanceWords(text: string): string {
+  return text.replace(NATIVE_NAME, (w) => BINANCE_NAMES[w]);
+}
+
+/** A native validation refusal: the parameter it names, in Binance's terms (-1100 for a malformed number). */
+function invalidNative(detail: string): BinanceError {
+  const d = binanceWords(detail);
+  const named = /^(?:Invalid \w+ parameter ')?([A-Za-z]+)'?/.exec(d)?.[1];
+  if (named === undefined || !/[A-Z]|^(quantity|price|symbol|side|leverage|limit)$/.test(named))
+    return new BinanceError(-1130, `Data sent for parameter is not valid. ${d}`);
+  if (d.includes('decimal string') && LEGAL[named] !== undefined) return illegal(named);
+  return invalidValue(named, d);
+}
+
 function bandLimit(detail: string): string {
   const m = /(above|below) ([0-9.]+)/.exec(detail);
   return m ? m[2] : '';
@@ -80,7 +117,7 @@ function bandLimit(detail: string): string {
 
 /** A native ApiError in Binance's terms (reference a.5 "Native error codes -> Binance"). */
 export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError {
-  const d = err.detail;
+  const d = binanceWords(err.detail);
   switch (err.def.code) {
     case Errors.SYMBOL_NOT_FOUND.code:
       return new BinanceError(-1121, MSG.INVALID_SYMBOL);
@@ -154,7 +191,18 @@ export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError 
     case Errors.INVALID_PARAMETER.code:
     case Errors.MISSING_PARAMETER.code:
     case Errors.UNKNOWN_PARAMETER.code:
-      return new BinanceError(-1130, `Data sent for parameter is not valid. ${d}`);
+      return invalidNative(err.detail);
+    case Errors.HOST_NOT_ALLOWED.code:
+    case Errors.LOOPBACK_ONLY.code:
+    case Errors.IP_NOT_WHITELISTED.code:
+      return new BinanceError(-1002, `You are not authorized to execute this request. ${d}`, err.def.http);
+    case Errors.BAD_REQUEST.code:
+    case Errors.URI_TOO_LONG.code:
+    case Errors.HEADERS_TOO_LARGE.code:
+    case Errors.REQUEST_TIMEOUT.code:
+    case Errors.BODY_TOO_LARGE.code:
+    case Errors.STORAGE_FULL.code:
+      return new BinanceError(-1000, d, err.def.http);
     default:
       // no Binance counterpart: the native message, under Binance's "invalid data" code
       return new BinanceError(-1130, `${d} (native code ${err.def.code})`);
@@ -176,6 +224,69 @@ export function positionSideMessage(mode: 'hedge' | 'one_way' | undefined): stri
     );
   }
   return MSG.POSITION_SIDE;
+}
+
+/** A refusal of the service's own guards (Host, URL length, disk, ...) for a request under /binance. */
+export function binanceRefusal(def: ErrorDef, message: string): { http: number; body: { code: number; msg: string } } {
+  const e = fromNative(new ApiError(def, message));
+  return { http: def.http, body: { code: e.code, msg: e.message } };
+}
+
+/** Whether a request URL is the facade's (its prefix, then a path, a query or nothing). */
+export function isBinanceUrl(url: string): boolean {
+  return url.startsWith('/binance') && (url.length === 8 || url[8] === '/' || url[8] === '?');
+}
+
+/** One failure of a route's schema (the validator's first error). */
+interface SchemaFailure {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+}
+
+/** Enumerated parameters whose refusal Binance answers with a code of its own. */
+const ENUM_CODES: Record<string, [number, string]> = {
+  side: [-1117, 'Invalid side.'],
+  type: [-1116, MSG.INVALID_ORDER_TYPE],
+  timeInForce: [-1115, 'Invalid timeInForce.'],
+  positionSide: [-4006, 'Position side is invalid.'],
+  interval: [-1120, 'Invalid interval.'],
+};
+/** Binance's order types and time in force the venue does not serve yet, named as such. */
+const NOT_YET = new Set(['STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET', 'GTD']);
+
+/** A schema refusal in Binance's terms; `values` are the request's parameters (the refused value is named where Binance does). */
+export function fromSchema(f: SchemaFailure | undefined, values: Record<string, unknown>): BinanceError {
+  if (f === undefined) return new BinanceError(-1000, MSG.UNKNOWN);
+  if (f.keyword === 'required') return mandatory(String(f.params.missingProperty));
+  const name = f.instancePath.replace(/^\//, '').split('/')[0];
+  const value = values[name];
+  switch (f.keyword) {
+    case 'enum': {
+      const own = ENUM_CODES[name];
+      if (own === undefined) {
+        const allowed = (f.params.allowedValues as unknown[] | undefined)?.join(', ') ?? '';
+        return invalidValue(name, `It must be one of ${allowed}.`);
+      }
+      const later =
+        typeof value === 'string' && NOT_YET.has(value) ? ` ${value} is not supported by this venue yet.` : '';
+      return new BinanceError(own[0], own[1] + later);
+    }
+    case 'minimum':
+    case 'maximum':
+      if (name === 'recvWindow') return new BinanceError(-1131, MSG.RECV_WINDOW);
+      if (name === 'leverage') return new BinanceError(-4028, `Leverage ${String(value)} is not valid`);
+      return invalidValue(name, `It must be ${String(f.params.comparison)} ${String(f.params.limit)}.`);
+    case 'minLength':
+    case 'maxLength':
+      return invalidValue(
+        name,
+        `Its length must be ${f.keyword === 'minLength' ? 'at least' : 'at most'} ${String(f.params.limit)}.`,
+      );
+    default:
+      // type, pattern: characters the parameter does not take
+      return illegal(name);
+  }
 }
 
 /** Any thrown value in Binance's terms. */

@@ -1,7 +1,9 @@
-// The Binance USD-M compatible API under /binance (issue 14): a translation layer over the
-// exchange's commands and the native read services, so Binance bots (ccxt, freqtrade,
-// python-binance) run against the venue with only a base-URL change. Reference:
-// /work/shared/reference/binance-usdm.md.
+// The Binance USD-M compatible API under /binance: a translation layer over the exchange's
+// commands and the native read services, so Binance bots (ccxt, freqtrade, python-binance) run
+// against the venue with only a base-URL change. Route modules per resource (routes/: market
+// data, orders, history, account, user stream; streams/: the WebSocket hub) with handlers that
+// only translate, through translate/ (Binance parameters, enums and records <-> native commands
+// and records, pure). Reference: docs/binance.md.
 //
 // Invariants: this plugin is encapsulated, so its error handler, not-found handler, form-body
 // parser and rate limits apply only under its prefix, and the native envelope never wraps a
@@ -12,26 +14,24 @@ import type { Venue } from '../../services/venue.ts';
 import type { AuthServices } from '../auth.ts';
 import { FixedWindowLimiter, resolveRateLimits, type RateLimitOptions } from '../rate-limit.ts';
 import type { BinanceContext } from './context.ts';
-import { binanceErrorOf, BinanceError, MSG } from './errors.ts';
-import { registerMarket } from './market.ts';
-import { registerTrading } from './trading.ts';
+import { binanceErrorOf, BinanceError, fromSchema, MSG } from './errors.ts';
 import { ListenKeys } from './listen-keys.ts';
-import { registerStreams } from './ws.ts';
+import { registerAccount } from './routes/account.ts';
+import { registerHistory } from './routes/history.ts';
+import { registerMarketData } from './routes/market-data.ts';
+import { registerOrders } from './routes/orders.ts';
+import { registerUserStream } from './routes/user-stream.ts';
+import { registerStreams } from './streams/hub.ts';
+import { Ticker24hService } from '../../market/ticker-24h.ts';
 
 /** The facade's tag in the OpenAPI document. */
 const BINANCE_TAG = 'binance';
 
-const SEE =
-  " Parameters, answers and errors are Binance's ({code, msg}); what is served and what differs: docs/binance.md.";
-const ROUTE_KIND = {
-  public: 'Binance-compatible public market data: no key, no signature.' + SEE,
-  signed:
-    'Binance-compatible signed route: X-MBX-APIKEY header, and timestamp plus signature (hex HMAC-SHA256 of the ' +
-    'query string and form body, with the API secret) in the parameters, as Binance.' +
-    SEE,
-  apiKey: 'Binance-compatible user-stream key: the X-MBX-APIKEY header only, no signature.' + SEE,
-  stream: 'Binance-compatible WebSocket endpoint: connect with Upgrade: websocket (a plain GET answers -1000).' + SEE,
-} as const;
+const STREAM_TEXT =
+  'Binance-compatible WebSocket endpoint: connect with Upgrade: websocket (a plain GET answers -1000). ' +
+  "Streams, methods and events are Binance's; what is served: docs/binance.md.";
+/** Keys never copied into the parameters object. */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export interface BinanceApiOptions {
   venue: Venue;
@@ -45,21 +45,35 @@ function sendBinanceError(reply: FastifyReply, e: BinanceError, retryAfterMs?: n
 }
 
 export default async function binanceApi(app: FastifyInstance, opts: BinanceApiOptions): Promise<void> {
-  const ctx: BinanceContext = { venue: opts.venue, auth: opts.auth, listenKeys: new ListenKeys(opts.auth.now) };
+  const ctx: BinanceContext = {
+    venue: opts.venue,
+    auth: opts.auth,
+    listenKeys: new ListenKeys(opts.auth.now),
+    tickers: new Ticker24hService(opts.venue.klines, opts.venue.recentTrades),
+  };
 
-  // Listed in the OpenAPI document under their own tag, with what kind of route each is; the
-  // parameters and answers are Binance's (its own documentation, docs/binance.md), so no schema
-  // of ours validates them.
-  let kind: keyof typeof ROUTE_KIND = 'public';
+  // Every route has its schema (schemas.ts); the WebSocket endpoints, which take no parameters,
+  // are listed under the same tag here.
   app.addHook('onRoute', (route) => {
+    if ((route.schema as { tags?: unknown } | undefined)?.tags !== undefined) return;
     const path = route.url.startsWith(route.prefix) ? route.url.slice(route.prefix.length) : route.url;
-    const k = path === '/fapi/v1/listenKey' ? 'apiKey' : kind;
     route.schema = {
       ...route.schema,
       tags: [BINANCE_TAG],
       summary: `${String(route.method)} ${path} (Binance USD-M)`,
-      description: ROUTE_KIND[k],
+      description: STREAM_TEXT,
     };
+  });
+
+  // Binance's totalParams: a form body's parameters join the query's (the body's win) before the
+  // route's schema validates them; the raw texts stay as sent for the signature.
+  app.addHook('preValidation', (req, _reply, done) => {
+    const body = req.body;
+    if (typeof body === 'string' && body !== '') {
+      const q = req.query as Record<string, unknown>;
+      for (const [k, v] of new URLSearchParams(body)) if (!UNSAFE_KEYS.has(k)) q[k] = v;
+    }
+    done();
   });
 
   // Binance clients sign the form body as sent: keep it as text (params.ts reads it)
@@ -67,8 +81,9 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
     done(null, body),
   );
 
-  app.setErrorHandler((err, _req, reply) => {
-    const e = binanceErrorOf(err);
+  app.setErrorHandler((err, req, reply) => {
+    const v = (err as { validation?: Parameters<typeof fromSchema>[0][] }).validation;
+    const e = Array.isArray(v) ? fromSchema(v[0], req.query as Record<string, unknown>) : binanceErrorOf(err);
     if (e.http >= 500) reply.log.error({ err }, 'binance facade error');
     return sendBinanceError(reply, e);
   });
@@ -95,10 +110,10 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
     sendBinanceError(reply, new BinanceError(-1003, MSG.TOO_MANY_REQUESTS, 429), wait);
   });
 
-  kind = 'public';
-  registerMarket(app, ctx);
-  kind = 'stream';
+  registerMarketData(app, ctx);
   registerStreams(app, ctx);
-  kind = 'signed';
-  registerTrading(app, ctx);
+  registerOrders(app, ctx);
+  registerHistory(app, ctx);
+  registerAccount(app, ctx);
+  registerUserStream(app, ctx);
 }

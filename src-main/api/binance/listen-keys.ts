@@ -1,5 +1,6 @@
 // listenKeys of the user data stream (reference d.2 item 4): one per account, valid 60 minutes
-// from its last POST or PUT; a second POST answers the same key. In memory: a restart ends
+// from its last POST or PUT; a second POST answers the same key; a DELETE ends the key and its
+// streams (the hub closes them, onClosed). In memory: a restart ends
 // every key, as Binance's keys end with a session (clients create one at start).
 import { randomBytes } from 'node:crypto';
 
@@ -9,6 +10,7 @@ export class ListenKeys {
   private readonly byAccount = new Map<number, { key: string; expires: number }>();
   private readonly byKey = new Map<string, number>();
   private readonly now: () => number;
+  private readonly closedListeners: Array<(key: string) => void> = [];
 
   constructor(now: () => number) {
     this.now = now;
@@ -42,7 +44,13 @@ export class ListenKeys {
     if (k === undefined) return false;
     this.byAccount.delete(accountId);
     this.byKey.delete(k.key);
+    for (const fn of this.closedListeners) fn(k.key);
     return true;
+  }
+
+  /** `fn` runs with each key a DELETE closed (its streams end with it). */
+  onClosed(fn: (key: string) => void): void {
+    this.closedListeners.push(fn);
   }
 
   accountOf(key: string): number | undefined {

@@ -1,5 +1,5 @@
 // Binance-style request parameters: the query string and a form body read together (Binance's
-// "totalParams"), every value text. Unknown parameters are ignored as Binance ignores them;
+// "totalParams"; index.ts merges them before the route's schema validates them), every value text. Unknown parameters are ignored as Binance ignores them;
 // each getter refuses a malformed value with Binance's code (-1100 illegal characters, -1102
 // mandatory missing, -1130 invalid data) and the parameter's name.
 import { BinanceError, illegal, invalidValue, mandatory } from './errors.ts';
@@ -16,6 +16,16 @@ export class Params {
       if (text === '') continue;
       for (const [k, v] of new URLSearchParams(text)) this.map.set(k, v);
     }
+  }
+
+  /** The parameters of a request already merged and validated (index.ts), each value as text. */
+  static of(values: Record<string, unknown>): Params {
+    const p = new Params('', '');
+    for (const k of Object.keys(values)) {
+      const v = values[k];
+      if (v !== undefined && v !== null) p.map.set(k, String(v));
+    }
+    return p;
   }
 
   has(name: string): boolean {

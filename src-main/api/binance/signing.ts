@@ -1,22 +1,19 @@
 // Binance's request authentication for the facade (reference a.1): the key in X-MBX-APIKEY;
 // signed routes carry timestamp (wall-clock ms), an optional recvWindow (default 5000, at most
-// 60000) and signature = lowercase hex HMAC-SHA256(secret, totalParams) where totalParams is
+// 60000) and signature = lowercase hex HMAC-SHA256(secret, totalParams), where totalParams is
 // the query string followed directly by the form body, the signature parameter removed from
-// whichever holds it. Accepted when timestamp < serverTime + 1000 and serverTime - timestamp
-// <= recvWindow; serverTime is the wall clock (the same the native API signs against). The
-// accounts are the native ones (the same AccountCache as the native auth), so a key works on
-// both surfaces.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// whichever holds it. The time and HMAC checks are the venue's one verifier (api/signature.ts,
+// as native REST and the /ws LOGIN); this module only reads Binance's parameter names and words
+// each failure with Binance's code. The accounts are the native ones (the same AccountCache as
+// the native auth), so a key works on both surfaces.
 import type { FastifyRequest } from 'fastify';
 import type { Account } from '../../core/account.ts';
 import type { AuthServices } from '../auth.ts';
-import { MAX_CLOCK_AHEAD, MAX_RECV_WINDOW } from '../auth.ts';
+import { verifySignature } from '../signature.ts';
 import { BinanceError, MSG, illegal, mandatory } from './errors.ts';
-import { withoutSignature, type Params } from './params.ts';
+import { withoutSignature } from './params.ts';
 
-const BINANCE_DEFAULT_RECV_WINDOW = 5000;
 const DIGITS = /^\d{1,15}$/;
-const HEX64 = /^[0-9a-fA-F]{64}$/;
 
 /** The account named by X-MBX-APIKEY (API-key-only routes such as listenKey). */
 export function accountByKey(auth: AuthServices, req: FastifyRequest): Account {
@@ -27,39 +24,44 @@ export function accountByKey(auth: AuthServices, req: FastifyRequest): Account {
   return account;
 }
 
+/** What a signed request sent: its raw query and body texts and its parameters' values. */
+export interface SignedText {
+  query: string;
+  body: string;
+  timestamp: string | undefined;
+  recvWindow: string | undefined;
+}
+
 /** Verifies a signed request; answers its account or throws the Binance error. */
-export function verifySigned(
-  auth: AuthServices,
-  req: FastifyRequest,
-  query: string,
-  body: string,
-  params: Params,
-): Account {
+export function verifySigned(auth: AuthServices, req: FastifyRequest, sent: SignedText): Account {
   const account = accountByKey(auth, req);
-  const q = withoutSignature(query);
-  const b = withoutSignature(body);
-  const ts = params.str('timestamp');
+  const ts = sent.timestamp;
   if (ts === undefined) throw mandatory('timestamp');
   if (!DIGITS.test(ts)) throw illegal('timestamp');
-  const rw = params.str('recvWindow');
-  let recvWindow = BINANCE_DEFAULT_RECV_WINDOW;
-  if (rw !== undefined) {
-    if (!DIGITS.test(rw)) throw illegal('recvWindow');
-    recvWindow = Number(rw);
-    if (recvWindow > MAX_RECV_WINDOW) throw new BinanceError(-1131, MSG.RECV_WINDOW);
-  }
-  const now = auth.now();
-  const timestamp = Number(ts);
-  if (timestamp >= now + MAX_CLOCK_AHEAD || now - timestamp > recvWindow) throw new BinanceError(-1021, MSG.TIMESTAMP);
+  const rw = sent.recvWindow;
+  if (rw !== undefined && !DIGITS.test(rw)) throw illegal('recvWindow');
+  const q = withoutSignature(sent.query);
+  const b = withoutSignature(sent.body);
   const signature = q.signature ?? b.signature;
-  if (signature === undefined || signature === '') throw mandatory('signature');
-  const expected = createHmac('sha256', account.apiSecret).update(q.rest).update(b.rest).digest('hex');
-  // equal-length texts only, compared in constant time
-  if (
-    !HEX64.test(signature) ||
-    !timingSafeEqual(Buffer.from(signature.toLowerCase(), 'latin1'), Buffer.from(expected, 'latin1'))
-  ) {
-    throw new BinanceError(-1022, MSG.SIGNATURE, 400);
+  const failure = verifySignature({
+    secret: account.apiSecret,
+    timestamp: ts,
+    recvWindow: rw,
+    signed: q.rest,
+    body: b.rest,
+    // the verifier compares lowercase hex; Binance accepts either case
+    signature: signature === undefined ? '' : signature.toLowerCase(),
+    now: auth.now(),
+  });
+  if (failure === null) return account;
+  switch (failure.check) {
+    case 'recv-window':
+      throw new BinanceError(-1131, MSG.RECV_WINDOW);
+    case 'time':
+      throw new BinanceError(-1021, MSG.TIMESTAMP);
+    default:
+      // the time is checked before the HMAC: a request without a signature gets here once fresh
+      if (signature === undefined || signature === '') throw mandatory('signature');
+      throw new BinanceError(-1022, MSG.SIGNATURE);
   }
-  return account;
 }

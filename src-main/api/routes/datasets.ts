@@ -338,12 +338,17 @@ export default async function datasetRoutes(
           await rm(dir, { recursive: true, force: true });
         }
       }
-      const b = body as Static<typeof importJsonBody>;
+      const b = body as Static<typeof importJsonBody> | undefined;
+      if (b === undefined || b === null)
+        throw new ApiError(Errors.MISSING_PARAMETER, 'Missing request body: send {"paths": [...]} or an uploaded file');
       let files: string[];
       try {
         files = expandPaths(b.paths);
       } catch (err) {
-        throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'paths': ${(err as Error).message}`);
+        // expandPaths words a missing path itself; a system error (EACCES ...) is named by its code only
+        const code = (err as NodeJS.ErrnoException).code;
+        const why = code === undefined ? (err as Error).message : `a path cannot be read (${code})`;
+        throw new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter 'paths': ${why}`);
       }
       const results = await s.importFiles(files, {
         symbol: b.symbol,

@@ -7,11 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src-main/api/app.ts';
 import { LOGIN_TOKEN_TTL_MS, newLoginToken } from '../../../src-main/api/routes/session.ts';
 import { ensureLocalAccount } from '../../../src-main/local-account.ts';
-import type { Venue } from '../../../src-main/services/venue.ts';
-import { openVenue } from '../../../src-main/venue.ts';
+import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
 import { Errors } from '../../../src-shared/errors.ts';
 
-let venue: Venue;
+let venue: LocalVenue;
 let app: Awaited<ReturnType<typeof buildApp>>;
 let port: number;
 let wall = Date.now();

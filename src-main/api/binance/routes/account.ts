@@ -1,0 +1,144 @@
+// Account routes of the facade (signed): positionRisk, account, balance, leverage brackets,
+// leverage, margin type, position mode, multi-assets mode, commission rates. Reads come from the
+// exchange's views and the pair-figures service; changes run one exchange command each.
+//
+// Where the native core answers differently from Binance, the translation is named: a margin
+// type or position mode change to the current setting is -4046 / -4059 (native answers success),
+// decided against the live setting.
+import type { FastifyInstance } from 'fastify';
+import { ApiError, Errors } from '../../../../src-shared/errors.ts';
+import { MarginMode, PositionSide } from '../../../../src-shared/enums.ts';
+import { maintenanceMargin, maxNotional } from '../../../trading/pair-figures.ts';
+import type { PairView } from '../../../trading/pair-state.ts';
+import { listedPairs, enter, pairOf, signedRequest, type BinanceContext, type Signed } from '../context.ts';
+import { routeSchema } from '../schemas.ts';
+import { BinanceError, MSG, fromNative, invalidValue, mandatory } from '../errors.ts';
+import { accountAnswer, balanceAnswer, binancePosition, bracketsAnswer, orderFigures } from '../translate/account.ts';
+
+export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void {
+  const { venue } = ctx;
+  const ex = venue.exchange;
+
+  /** positionRisk entries: one-way one per pair, hedge LONG and SHORT; v2 lists empty ones too. */
+  const positionsOf = (s: Signed, v2: boolean, symbol: string | undefined) => {
+    const records = ex.positions(s.account.id);
+    const out: Record<string, unknown>[] = [];
+    const pairs = symbol === undefined ? listedPairs(ctx) : [pairOf(ctx, symbol)];
+    for (const pair of pairs) {
+      const setting = ex.pairSetting(s.account.id, pair.row.symbol);
+      const mine = records.filter((p) => p.symbol === pair.row.symbol);
+      const orders = ex.openOrders(s.account.id, pair.row.symbol);
+      const entry = (side: number, figures: ReturnType<typeof orderFigures>) =>
+        binancePosition({
+          row: pair.row,
+          mark: pair.markPrice,
+          position: s.mode === 'one_way' ? mine[0] : mine.find((x) => x.position_side === side),
+          mode: s.mode,
+          side,
+          setting,
+          maxNotional: maxNotional(pair, setting.leverage),
+          maintenance: (n) => maintenanceMargin(pair, n),
+          v2,
+          orders: figures,
+        });
+      if (s.mode === 'one_way') {
+        if (mine.length > 0 || v2 || orders.length > 0) out.push(entry(PositionSide.LONG, orderFigures(orders, null)));
+        continue;
+      }
+      for (const side of [PositionSide.LONG, PositionSide.SHORT]) {
+        const f = orderFigures(orders, side);
+        if (mine.some((x) => x.position_side === side) || v2 || f.bidNotional + f.askNotional > 0)
+          out.push(entry(side, f));
+      }
+    }
+    return out;
+  };
+
+  app.get('/fapi/v3/positionRisk', routeSchema('GET', '/fapi/v3/positionRisk'), async (req) => {
+    const s = signedRequest(ctx, req);
+    return positionsOf(s, false, s.q.str('symbol'));
+  });
+  app.get('/fapi/v2/positionRisk', routeSchema('GET', '/fapi/v2/positionRisk'), async (req) => {
+    const s = signedRequest(ctx, req);
+    return positionsOf(s, true, s.q.str('symbol'));
+  });
+
+  const account = (s: Signed, v2: boolean) =>
+    accountAnswer(ex.summary(s.account.id), positionsOf(s, v2, undefined), { now: venue.clock.now(), v2 });
+  app.get('/fapi/v3/account', routeSchema('GET', '/fapi/v3/account'), async (req) =>
+    account(signedRequest(ctx, req), false),
+  );
+  app.get('/fapi/v2/account', routeSchema('GET', '/fapi/v2/account'), async (req) =>
+    account(signedRequest(ctx, req), true),
+  );
+
+  const balance = (s: Signed) => balanceAnswer(s.account.id, ex.summary(s.account.id), venue.clock.now());
+  app.get('/fapi/v3/balance', routeSchema('GET', '/fapi/v3/balance'), async (req) => balance(signedRequest(ctx, req)));
+  app.get('/fapi/v2/balance', routeSchema('GET', '/fapi/v2/balance'), async (req) => balance(signedRequest(ctx, req)));
+
+  app.get('/fapi/v1/leverageBracket', routeSchema('GET', '/fapi/v1/leverageBracket'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const symbol = s.q.str('symbol');
+    if (symbol !== undefined) return bracketsAnswer(pairOf(ctx, symbol).row);
+    return listedPairs(ctx).map((p: PairView) => bracketsAnswer(p.row));
+  });
+
+  app.post('/fapi/v1/leverage', routeSchema('POST', '/fapi/v1/leverage'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
+    const text = s.q.required('leverage');
+    const leverage = s.q.requiredInt('leverage', 1, 1000);
+    const r = await enter(ctx, { kind: 'setLeverage', accountId: s.account.id, symbol, leverage }, { leverage: text });
+    return { leverage: r.leverage, maxNotionalValue: r.max_notional, symbol: r.symbol };
+  });
+
+  app.post('/fapi/v1/marginType', routeSchema('POST', '/fapi/v1/marginType'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
+    const type = s.q.required('marginType').toUpperCase();
+    if (type !== 'ISOLATED' && type !== 'CROSSED') throw invalidValue('marginType', 'It must be ISOLATED or CROSSED.');
+    const marginMode = type === 'ISOLATED' ? MarginMode.ISOLATED : MarginMode.CROSS;
+    if (ex.pairSetting(s.account.id, symbol).marginMode === marginMode)
+      throw new BinanceError(-4046, MSG.NO_MARGIN_CHANGE);
+    await enter(ctx, { kind: 'setMarginMode', accountId: s.account.id, symbol, marginMode }, {});
+    return { code: 200, msg: MSG.SUCCESS };
+  });
+
+  app.get('/fapi/v1/positionSide/dual', routeSchema('GET', '/fapi/v1/positionSide/dual'), async (req) => ({
+    dualSidePosition: signedRequest(ctx, req).mode === 'hedge',
+  }));
+
+  app.post('/fapi/v1/positionSide/dual', routeSchema('POST', '/fapi/v1/positionSide/dual'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const dual = s.q.bool('dualSidePosition');
+    if (dual === undefined) throw mandatory('dualSidePosition');
+    const mode = dual ? 'hedge' : 'one_way';
+    if (mode === s.mode) throw new BinanceError(-4059, MSG.NO_POSITION_SIDE_CHANGE);
+    try {
+      await ctx.venue.submit({ kind: 'setPositionMode', accountId: s.account.id, mode });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.def !== Errors.POSITION_MODE_CHANGE_REFUSED) throw fromNative(err);
+      throw ex.openOrders(s.account.id).length > 0
+        ? new BinanceError(-4067, 'Position side cannot be changed if there exists open orders.')
+        : new BinanceError(-4068, 'Position side cannot be changed if there exists position.');
+    }
+    ctx.auth.accounts.invalidate(s.account.apiKey);
+    return { code: 200, msg: MSG.SUCCESS };
+  });
+
+  app.get('/fapi/v1/multiAssetsMargin', routeSchema('GET', '/fapi/v1/multiAssetsMargin'), async (req) => {
+    signedRequest(ctx, req);
+    return { multiAssetsMargin: false };
+  });
+
+  app.get('/fapi/v1/commissionRate', routeSchema('GET', '/fapi/v1/commissionRate'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const pair = pairOf(ctx, s.q.required('symbol'));
+    return {
+      symbol: pair.row.symbol,
+      makerCommissionRate: pair.row.makerFeeRate,
+      takerCommissionRate: pair.row.takerFeeRate,
+    };
+  });
+}

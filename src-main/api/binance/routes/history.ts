@@ -1,0 +1,201 @@
+// Order and trade history of the facade (signed): allOrders, userTrades, and income, read from
+// the trading repository's newest-first pages and answered in Binance's windows (from fromId /
+// startTime oldest first, else the newest `limit`; oldest first either way).
+//
+// Income: REALIZED_PNL and COMMISSION per fill (tranId = trade id x 10 + 1 / 2), FUNDING_FEE per
+// stored funding payment (payment id x 10 + 3), TRANSFER and INSURANCE_CLEAR per stored transfer
+// (transfer id x 10 + 4; no symbol, as Binance's transfers, so a symbol filter leaves them out).
+import type { FastifyInstance } from 'fastify';
+import { TransferKind, type OrderState, type TradeState } from '../../../trading/ports.ts';
+import { moneyText } from '../../../trading/pair-figures.ts';
+import { pairOf, signedRequest, type BinanceContext } from '../context.ts';
+import { routeSchema } from '../schemas.ts';
+import { BinanceError } from '../errors.ts';
+import type { Params } from '../params.ts';
+import { binanceOrder, binanceTrade } from '../translate/orders.ts';
+
+const HISTORY_PAGE = 500;
+const WEEK = 7 * 86_400_000;
+
+const INCOME_TYPES = [
+  'TRANSFER',
+  'WELCOME_BONUS',
+  'REALIZED_PNL',
+  'FUNDING_FEE',
+  'COMMISSION',
+  'INSURANCE_CLEAR',
+  'REFERRAL_KICKBACK',
+  'COMMISSION_REBATE',
+  'API_REBATE',
+  'CONTEST_REWARD',
+  'CROSS_COLLATERAL_TRANSFER',
+  'OPTIONS_PREMIUM_FEE',
+  'OPTIONS_SETTLE_PROFIT',
+  'INTERNAL_TRANSFER',
+  'AUTO_EXCHANGE',
+  'DELIVERED_SETTELMENT',
+  'COIN_SWAP_DEPOSIT',
+  'COIN_SWAP_WITHDRAW',
+  'POSITION_LIMIT_INCREASE_FEE',
+  'STRATEGY_UMFUTURES_TRANSFER',
+  'FEE_RETURN',
+  'BFUSD_REWARD',
+] as const;
+/** The income types the venue produces; the others always answer []. */
+const PRODUCED = ['REALIZED_PNL', 'COMMISSION', 'FUNDING_FEE', 'TRANSFER', 'INSURANCE_CLEAR'];
+
+type Fetch<T> = (beforeId: number | undefined) => T[];
+
+/** Every row of a newest-first history (pages of HISTORY_PAGE) that passes `keep`, until `stop`. */
+function scan<T extends { id: number }>(fetch: Fetch<T>, keep: (r: T) => boolean, stop: (r: T) => boolean): T[] {
+  const out: T[] = [];
+  let before: number | undefined;
+  for (;;) {
+    const rows = fetch(before);
+    for (const r of rows) {
+      if (stop(r)) return out;
+      if (keep(r)) out.push(r);
+    }
+    if (rows.length < HISTORY_PAGE) return out;
+    before = rows[rows.length - 1].id;
+  }
+}
+
+/** Binance's history window: from fromId / startTime oldest first, else the newest `limit`; answered oldest first. */
+function history<T extends { id: number; createdAt: number }>(q: Params, idName: string, fetch: Fetch<T>): T[] {
+  const fromId = q.int(idName, 0);
+  const start = q.int('startTime', 0);
+  const end = q.int('endTime', 0);
+  const limit = q.int('limit', 1, 1000) ?? 500;
+  if (start !== undefined && end !== undefined && end - start > WEEK)
+    throw new BinanceError(-1127, 'More than 7 days between startTime and endTime.');
+  const keep = (r: T) =>
+    (fromId === undefined || r.id >= fromId) &&
+    (start === undefined || r.createdAt >= start) &&
+    (end === undefined || r.createdAt <= end);
+  if (fromId === undefined && start === undefined) {
+    // the newest `limit` matching rows
+    const out: T[] = [];
+    let before: number | undefined;
+    for (;;) {
+      const rows = fetch(before);
+      for (const r of rows) if (keep(r) && out.push(r) >= limit) return out.reverse();
+      if (rows.length < HISTORY_PAGE) return out.reverse();
+      before = rows[rows.length - 1].id;
+    }
+  }
+  const stop = (r: T) => (fromId !== undefined && r.id < fromId) || (start !== undefined && r.createdAt < start);
+  return scan(fetch, keep, stop).reverse().slice(0, limit);
+}
+
+interface IncomeEntry {
+  symbol: string;
+  incomeType: string;
+  income: string;
+  asset: 'USDT';
+  info: string;
+  time: number;
+  tranId: number;
+  tradeId: string;
+}
+
+export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void {
+  const { venue } = ctx;
+
+  app.get('/fapi/v1/allOrders', routeSchema('GET', '/fapi/v1/allOrders'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const pair = pairOf(ctx, s.q.required('symbol'));
+    const symbol = pair.row.symbol;
+    const rows = history<OrderState>(s.q, 'orderId', (beforeId) =>
+      venue.trading.orders({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE }),
+    );
+    return rows.map((o) => binanceOrder(pair.math, o, s.mode));
+  });
+
+  app.get('/fapi/v1/userTrades', routeSchema('GET', '/fapi/v1/userTrades'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const pair = pairOf(ctx, s.q.required('symbol'));
+    const symbol = pair.row.symbol;
+    const orderId = s.q.int('orderId', 1);
+    let rows = history<TradeState>(s.q, 'fromId', (beforeId) =>
+      venue.trading.trades({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE }),
+    );
+    if (orderId !== undefined) rows = rows.filter((t) => t.orderId === orderId);
+    return rows.map((t) => binanceTrade(pair.math, t, s.mode));
+  });
+
+  app.get('/fapi/v1/income', routeSchema('GET', '/fapi/v1/income'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const q = s.q;
+    const symbolText = q.str('symbol');
+    const symbol = symbolText === undefined ? undefined : pairOf(ctx, symbolText).row.symbol;
+    const type = q.oneOf('incomeType', INCOME_TYPES);
+    const startTime = q.int('startTime', 0);
+    const endTime = q.int('endTime', 0);
+    const limit = q.int('limit', 1, 1000) ?? 100;
+    q.int('page', 1);
+    const wants = (t: string) => type === undefined || type === t;
+    if (!PRODUCED.some(wants)) return [];
+    const accountId = s.account.id;
+    // each stored list gives at most the first / newest `limit` of its own: all the merge below can keep
+    const order = startTime === undefined ? 'desc' : 'asc';
+    const oldestFirst = <T>(rows: T[]) => (startTime === undefined ? rows.reverse() : rows);
+    const window = { accountId, startTime, endTime, limit, order } as const;
+    const entry = (e: Omit<IncomeEntry, 'asset' | 'info'> & { info?: string }): IncomeEntry => ({
+      ...e,
+      asset: 'USDT',
+      info: e.info ?? e.incomeType,
+    });
+    const funding = wants('FUNDING_FEE') ? oldestFirst(venue.trading.fundingPayments({ ...window, symbol })) : [];
+    const fundingEntries = funding.map((f) =>
+      entry({
+        symbol: f.symbol,
+        incomeType: 'FUNDING_FEE',
+        income: moneyText(f.amount),
+        time: f.time,
+        tranId: f.id * 10 + 3,
+        tradeId: '',
+      }),
+    );
+    const kinds = [
+      ...(wants('TRANSFER') ? [TransferKind.DEPOSIT, TransferKind.RESET, TransferKind.ACCOUNT_SET] : []),
+      ...(wants('INSURANCE_CLEAR') ? [TransferKind.INSURANCE_COVER] : []),
+    ];
+    const transfers =
+      symbol === undefined && kinds.length > 0 ? oldestFirst(venue.trading.transfers({ ...window, kinds })) : [];
+    const transferEntries = transfers.map((t) =>
+      entry({
+        symbol: '',
+        incomeType: t.kind === TransferKind.INSURANCE_COVER ? 'INSURANCE_CLEAR' : 'TRANSFER',
+        income: moneyText(t.amount),
+        time: t.time,
+        tranId: t.id * 10 + 4,
+        tradeId: '',
+      }),
+    );
+    const tradeEntries: IncomeEntry[] = [];
+    if (wants('REALIZED_PNL') || wants('COMMISSION')) {
+      const fetch = (beforeId: number | undefined) =>
+        venue.trading.trades({ accountId, symbol, startTime, endTime, beforeId, limit: HISTORY_PAGE });
+      for (const t of scan<TradeState>(
+        fetch,
+        () => true,
+        () => false,
+      ).reverse()) {
+        const base = { symbol: t.symbol, time: t.createdAt, tradeId: String(t.id) };
+        if (wants('REALIZED_PNL') && t.realizedPnl !== 0n)
+          tradeEntries.push(
+            entry({ ...base, incomeType: 'REALIZED_PNL', income: moneyText(t.realizedPnl), tranId: t.id * 10 + 1 }),
+          );
+        if (wants('COMMISSION') && t.fee !== 0n)
+          tradeEntries.push(
+            entry({ ...base, incomeType: 'COMMISSION', income: moneyText(-t.fee), tranId: t.id * 10 + 2 }),
+          );
+      }
+    }
+    // every list is oldest first: merged by time (stable: at the same ms a trade, a settlement, a transfer)
+    const out = [...tradeEntries, ...fundingEntries, ...transferEntries].sort((x, y) => x.time - y.time);
+    // Binance: without startTime the most recent `limit`, with it the first `limit` from it
+    return startTime === undefined ? out.slice(Math.max(0, out.length - limit)) : out.slice(0, limit);
+  });
+}

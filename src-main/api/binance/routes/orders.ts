@@ -1,0 +1,257 @@
+// Order routes of the facade (signed): place, modify, query, cancel, batches, open orders. Each
+// handler checks Binance's parameters through the translation layer (translate/orders.ts), runs
+// one native command through the venue, and answers Binance's order record.
+//
+// Where the native core answers differently from Binance, the translation is named: reduceOnly
+// in hedge mode is -1106; a modification that changes nothing is -5027; a post-only order that
+// would take (native 3022) is -5022 and a FOK that cannot fill (3023) -5021.
+import type { FastifyInstance } from 'fastify';
+import { ApiError, Errors } from '../../../../src-shared/errors.ts';
+import { OrderStatus } from '../../../../src-shared/enums.ts';
+import type { OrderState } from '../../../trading/ports.ts';
+import { enter, pairOf, signedRequest, type BinanceContext, type Signed } from '../context.ts';
+import { routeSchema } from '../schemas.ts';
+import { BinanceError, MSG, binanceErrorOf, fromNative, illegal, invalidValue, mandatory } from '../errors.ts';
+import { Params } from '../params.ts';
+import {
+  binanceOrder,
+  CLIENT_ID,
+  parseNewOrder,
+  placedOrder,
+  placeInput,
+  POSITION_SIDES,
+  sideName,
+  SIDES,
+  type Mode,
+  type NewOrder,
+} from '../translate/orders.ts';
+
+/** Binance's batch sizes: 5 new orders, 10 cancels a request. */
+const BATCH_NEW_MAX = 5;
+const BATCH_CANCEL_MAX = 10;
+const BOTH_EMPTY = (a: string, b: string) =>
+  new BinanceError(-1102, `Param '${a}' or '${b}' must be sent, but both were empty/null!`);
+
+/** A parameter holding a JSON array of 1 to `max` entries (batchOrders, orderIdList, ...), else -1102 / -1130. */
+function jsonList(q: Params, name: string, max: number): unknown[] {
+  const text = q.required(name);
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    throw invalidValue(name, 'It must be a JSON array.');
+  }
+  if (!Array.isArray(list) || list.length === 0) throw invalidValue(name, 'It must be a non-empty JSON array.');
+  if (list.length > max) throw invalidValue(name, `At most ${max} entries a request.`);
+  return list;
+}
+
+/** One entry of batchOrders (a JSON object of parameters) as parameters. */
+function batchEntry(e: unknown): Params {
+  if (e === null || typeof e !== 'object' || Array.isArray(e))
+    throw invalidValue('batchOrders', 'Each order is a JSON object of parameters.');
+  const text = new URLSearchParams();
+  for (const [k, v] of Object.entries(e as Record<string, unknown>)) {
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') text.set(k, String(v));
+    else if (v !== null)
+      throw invalidValue('batchOrders', `Parameter '${k}' of an order must be a string, number or boolean.`);
+  }
+  return new Params(text.toString(), '');
+}
+
+export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void {
+  const { venue } = ctx;
+  const ex = venue.exchange;
+  const orderOf = (s: Signed, o: Readonly<OrderState>) => binanceOrder(ex.pair(o.symbol)!.math, o, s.mode);
+
+  /** The account's order named by orderId or origClientOrderId on `symbol`, else -2013. */
+  const findOrder = (s: Signed, symbol: string): Readonly<OrderState> => {
+    const id = s.q.int('orderId', 1);
+    const cid = s.q.str('origClientOrderId');
+    if (id === undefined && cid === undefined) throw BOTH_EMPTY('orderId', 'origClientOrderId');
+    const o = id !== undefined ? ex.liveOrder(s.account.id, id) : ex.liveOrderByClientId(s.account.id, cid!, symbol);
+    if (o === undefined || o.accountId !== s.account.id || o.symbol !== symbol)
+      throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
+    return o;
+  };
+
+  /** The native input in the cached mode; refused there, decided again in the live one. */
+  const inputFor = (s: Signed, o: NewOrder, symbol: string) => {
+    try {
+      return placeInput(o, symbol, s.mode);
+    } catch (err) {
+      const live: Mode = ex.summary(s.account.id).position_mode;
+      if (!(err instanceof BinanceError) || live === s.mode) throw err;
+      s.mode = live;
+      return placeInput(o, symbol, live);
+    }
+  };
+
+  /** One new order through the exchange's place command; Binance's order answer (ACK or RESULT). */
+  const placeOrder = async (s: Signed, q: Params): Promise<Record<string, unknown>> => {
+    const o = parseNewOrder(q);
+    const pair = pairOf(ctx, o.symbol);
+    const input = inputFor(s, o, pair.row.symbol);
+    const entered = enter(
+      ctx,
+      { kind: 'place', accountId: s.account.id, input },
+      { side: o.side, positionMode: s.mode },
+      s,
+    );
+    // the market time the command ran at is the order's creation time (a finished order is no
+    // longer live, and reading its stored row would flush the turn's writes on every order); with a
+    // replay's latency the command ran later, at the order's creation time
+    const ranNow = entered instanceof Promise ? null : venue.clock.now();
+    const r = await entered;
+    const id = Number(r.order_id);
+    // a resting order's own creation time (a map read); a finished one's is the time the command ran
+    const live = ex.liveOrder(s.account.id, id);
+    const time = live?.createdAt ?? ranNow ?? venue.trading.order(id)!.createdAt;
+    // an expired order may be a self-trade's EXPIRED_IN_MATCH, which only the record says (the
+    // one read of it on this route, for expired orders answered in full only)
+    const inMatch =
+      r.status === OrderStatus.EXPIRED &&
+      o.respType === 'RESULT' &&
+      (live ?? venue.trading.order(id))?.expiredInMatch === true;
+    const placed = {
+      orderId: id,
+      clientOrderId: r.client_order_id,
+      status: r.status,
+      filledQty: r.filled_qty,
+      filledQuote: r.filled_quote,
+      expiredInMatch: inMatch,
+      time,
+    };
+    return placedOrder(pair.math, o, placed, s.mode);
+  };
+
+  app.post('/fapi/v1/order', routeSchema('POST', '/fapi/v1/order'), async (req) => {
+    const s = signedRequest(ctx, req, false);
+    return placeOrder(s, s.q);
+  });
+
+  // Batches: each entry runs alone, in the order sent, through the same command as a single
+  // order, answered in its place with the order or its own {code, msg}.
+  app.post('/fapi/v1/batchOrders', routeSchema('POST', '/fapi/v1/batchOrders'), async (req) => {
+    const s = signedRequest(ctx, req, false);
+    const entries = jsonList(s.q, 'batchOrders', BATCH_NEW_MAX).map(batchEntry);
+    const out: unknown[] = [];
+    // one after the other: with a replay's order latency each waits for its own arrival
+    for (const q of entries) {
+      try {
+        out.push(await placeOrder(s, q));
+      } catch (err) {
+        const e = binanceErrorOf(err, { side: q.str('side'), positionMode: s.mode });
+        out.push({ code: e.code, msg: e.message });
+      }
+    }
+    return out;
+  });
+
+  app.delete('/fapi/v1/batchOrders', routeSchema('DELETE', '/fapi/v1/batchOrders'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
+    // ccxt sends the lists' names in lower case; Binance takes either
+    const idName = s.q.has('orderIdList') ? 'orderIdList' : 'orderidlist';
+    const cidName = s.q.has('origClientOrderIdList') ? 'origClientOrderIdList' : 'origclientorderidlist';
+    if (!s.q.has(idName) && !s.q.has(cidName)) throw BOTH_EMPTY('orderIdList', 'origClientOrderIdList');
+    const targets = s.q.has(idName)
+      ? jsonList(s.q, idName, BATCH_CANCEL_MAX).map((v) => {
+          const id = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : NaN;
+          if (!Number.isSafeInteger(id) || id < 1) throw invalidValue(idName, 'Order ids are positive integers.');
+          return { orderId: id };
+        })
+      : jsonList(s.q, cidName, BATCH_CANCEL_MAX).map((v) => {
+          if (typeof v !== 'string' || !CLIENT_ID.test(v)) throw illegal('origClientOrderId');
+          return { clientOrderId: v };
+        });
+    const out: unknown[] = [];
+    for (const t of targets) {
+      try {
+        const rec = await enter(ctx, { kind: 'cancel', accountId: s.account.id, symbol, ...t }, { method: 'DELETE' });
+        out.push(orderOf(s, venue.trading.order(Number(rec.id))!));
+      } catch (err) {
+        const e = binanceErrorOf(err, { method: 'DELETE' });
+        out.push({ code: e.code, msg: e.message });
+      }
+    }
+    return out;
+  });
+
+  // Modify (ccxt editOrder): a resting LIMIT order's price and total quantity through the
+  // exchange's amend command (Binance's rules: the order goes to the back of its queue; an
+  // amendment to a quantity not above what has filled, or a post-only price that would take,
+  // cancels it).
+  app.put('/fapi/v1/order', routeSchema('PUT', '/fapi/v1/order'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const q = s.q;
+    const pair = pairOf(ctx, q.required('symbol'));
+    const symbol = pair.row.symbol;
+    const side = q.oneOf('side', SIDES, () => new BinanceError(-1117, 'Invalid side.'));
+    if (side === undefined) throw mandatory('side');
+    const quantity = q.required('quantity');
+    const priceMatch = q.str('priceMatch');
+    if (priceMatch !== undefined && priceMatch !== 'NONE')
+      throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
+    const price = q.required('price');
+    q.oneOf('origType', ['LIMIT']);
+    q.oneOf('positionSide', POSITION_SIDES, () => new BinanceError(-4006, 'Position side is invalid.'));
+    const o = findOrder(s, symbol);
+    if (o.status !== OrderStatus.NEW && o.status !== OrderStatus.PARTIALLY_FILLED)
+      throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
+    if (sideName(o.side) !== side)
+      throw invalidValue('side', `Order ${o.id} is a ${sideName(o.side)}; side cannot be modified.`);
+    const m = pair.math;
+    const p = m.price.toUnits(price);
+    const n = m.qty.toUnits(quantity);
+    if (p.ok && n.ok && p.value === o.priceTicks && n.value === o.qtyLots) throw new BinanceError(-5027, MSG.NO_MODIFY);
+    try {
+      await venue.submit({ kind: 'amend', accountId: s.account.id, symbol, orderId: o.id, price, qty: quantity });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      // the order finished between the look-up and the command: as Binance, it does not exist
+      if (err.def === Errors.ORDER_NOT_FOUND || err.def === Errors.ORDER_NOT_CANCELLABLE)
+        throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
+      throw fromNative(err, { side, positionMode: s.mode });
+    }
+    return orderOf(s, ex.liveOrder(s.account.id, o.id)!);
+  });
+
+  app.get('/fapi/v1/order', routeSchema('GET', '/fapi/v1/order'), async (req) => {
+    const s = signedRequest(ctx, req);
+    return orderOf(s, findOrder(s, pairOf(ctx, s.q.required('symbol')).row.symbol));
+  });
+
+  app.delete('/fapi/v1/order', routeSchema('DELETE', '/fapi/v1/order'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
+    const orderId = s.q.int('orderId', 1);
+    const clientOrderId = s.q.str('origClientOrderId');
+    if (orderId === undefined && clientOrderId === undefined) throw BOTH_EMPTY('orderId', 'origClientOrderId');
+    const which = orderId !== undefined ? { orderId } : { clientOrderId };
+    const rec = await enter(ctx, { kind: 'cancel', accountId: s.account.id, symbol, ...which }, { method: 'DELETE' });
+    return orderOf(s, venue.trading.order(Number(rec.id))!);
+  });
+
+  app.delete('/fapi/v1/allOpenOrders', routeSchema('DELETE', '/fapi/v1/allOpenOrders'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
+    await enter(ctx, { kind: 'cancelAll', accountId: s.account.id, symbol }, { method: 'DELETE' });
+    return { code: 200, msg: 'The operation of cancel all open order is done.' };
+  });
+
+  app.get('/fapi/v1/openOrders', routeSchema('GET', '/fapi/v1/openOrders'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const text = s.q.str('symbol');
+    const symbol = text === undefined ? undefined : pairOf(ctx, text).row.symbol;
+    return ex.openOrders(s.account.id, symbol).map((r) => orderOf(s, ex.liveOrder(s.account.id, Number(r.id))!));
+  });
+
+  app.get('/fapi/v1/openOrder', routeSchema('GET', '/fapi/v1/openOrder'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const o = findOrder(s, pairOf(ctx, s.q.required('symbol')).row.symbol);
+    if (o.status !== OrderStatus.NEW && o.status !== OrderStatus.PARTIALLY_FILLED)
+      throw new BinanceError(-2013, MSG.ORDER_NOT_EXIST);
+    return orderOf(s, o);
+  });
+}

@@ -1,0 +1,262 @@
+// The facade's request schemas (TypeBox), one per route, keyed by method and path: Binance's
+// parameter names, types and ranges. They validate Binance's totalParams (the query and the form
+// body together, merged before validation) and document every operation in /openapi.json under
+// the `binance` tag. A failure answers Binance's code for it (index.ts, validationError).
+//
+// Invariants: unknown parameters are accepted (Binance ignores them); no schema sets a default
+// (the validator would add it to the request); the handlers read only parameters listed here.
+import { Type, type TProperties, type TSchema } from 'typebox';
+import { INTERVALS } from '../../../src-shared/intervals.ts';
+import { OPEN_INTEREST_PERIODS } from '../../market/open-interest-history.ts';
+
+const text = (pattern: string, description: string) => Type.String({ pattern, description });
+const oneOf = (values: readonly string[], description: string) =>
+  Type.Unsafe<string>({ type: 'string', enum: [...values], description });
+const int = (minimum: number, maximum: number, description: string) => Type.Integer({ minimum, maximum, description });
+
+const DECIMAL = '^([0-9]{1,20})(\\.[0-9]{1,20})?$';
+const symbol = text('^[A-Za-z0-9_.-]{1,20}$', 'Pair, e.g. BTCUSDT (any case)');
+const time = (what: string) => int(0, Number.MAX_SAFE_INTEGER, `${what}, ms of market time`);
+const limit = (max: number, dflt: number) => int(1, max, `Rows, default ${dflt}, at most ${max}`);
+const bool = (description: string) => oneOf(['true', 'false', 'TRUE', 'FALSE', 'True', 'False'], description);
+const orderId = int(1, Number.MAX_SAFE_INTEGER, 'The order id');
+const clientId = text('^[.A-Z:/a-z0-9_-]{1,36}$', 'Client order id: 1 to 36 of letters, digits, . : / _ -');
+const KLINE_INTERVALS = INTERVALS.filter((i) => i !== '1s');
+const window = { startTime: time('From (inclusive)'), endTime: time('Up to (inclusive)') };
+
+/** Parameters every signed route takes (in the query or the form body). */
+const SIGNED: TProperties = {
+  timestamp: int(0, 999_999_999_999_999, 'Wall-clock ms (GET /fapi/v1/time serverTime)'),
+  recvWindow: int(1, 60_000, 'How long after timestamp the request stays valid, ms (default 5000, at most 60000)'),
+  signature: Type.String({
+    minLength: 1,
+    description: 'Lowercase hex HMAC-SHA256(secret, the query string and form body without signature)',
+  }),
+};
+
+const SIDE = oneOf(['BUY', 'SELL'], 'BUY or SELL');
+const POSITION_SIDE = oneOf(['BOTH', 'LONG', 'SHORT'], 'BOTH (one-way account), LONG or SHORT (hedge account)');
+const NEW_ORDER: TProperties = {
+  symbol,
+  side: SIDE,
+  type: oneOf(['LIMIT', 'MARKET'], 'LIMIT or MARKET (conditional orders are not served yet)'),
+  quantity: text(DECIMAL, 'Quantity, on the pair step'),
+  price: text(DECIMAL, 'Limit price, on the pair tick (LIMIT only)'),
+  timeInForce: oneOf(['GTC', 'IOC', 'FOK', 'GTX'], 'LIMIT only: GTC, IOC, FOK or GTX (post-only)'),
+  positionSide: POSITION_SIDE,
+  reduceOnly: bool('One-way accounts only: the order may only reduce the position'),
+  newClientOrderId: clientId,
+  newOrderRespType: oneOf(['ACK', 'RESULT'], 'ACK (default): the order as accepted; RESULT: as it left matching'),
+  closePosition: bool('Not served yet: only false'),
+  workingType: oneOf(['MARK_PRICE', 'CONTRACT_PRICE'], 'Accepted, not used (no conditional orders)'),
+  priceProtect: bool('Accepted, not used'),
+  priceMatch: oneOf(['NONE'], 'Only NONE (price matching is not served yet)'),
+  selfTradePreventionMode: oneOf(
+    ['NONE', 'EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH'],
+    'Accepted; the venue applies EXPIRE_TAKER',
+  ),
+  goodTillDate: time('Accepted, not used (no GTD)'),
+};
+const ORDER_REF: TProperties = { symbol, orderId, origClientOrderId: clientId };
+
+const INCOME_TYPES = [
+  'TRANSFER',
+  'WELCOME_BONUS',
+  'REALIZED_PNL',
+  'FUNDING_FEE',
+  'COMMISSION',
+  'INSURANCE_CLEAR',
+  'REFERRAL_KICKBACK',
+  'COMMISSION_REBATE',
+  'API_REBATE',
+  'CONTEST_REWARD',
+  'CROSS_COLLATERAL_TRANSFER',
+  'OPTIONS_PREMIUM_FEE',
+  'OPTIONS_SETTLE_PROFIT',
+  'INTERNAL_TRANSFER',
+  'AUTO_EXCHANGE',
+  'DELIVERED_SETTELMENT',
+  'COIN_SWAP_DEPOSIT',
+  'COIN_SWAP_WITHDRAW',
+  'POSITION_LIMIT_INCREASE_FEE',
+  'STRATEGY_UMFUTURES_TRANSFER',
+  'FEE_RETURN',
+  'BFUSD_REWARD',
+];
+
+interface RouteParams {
+  props: TProperties;
+  required?: string[];
+}
+
+const p = (props: TProperties, required: string[] = []): RouteParams => ({ props, required });
+const candles = (who: 'symbol' | 'pair', intervals: readonly string[]) =>
+  p({ [who]: symbol, interval: oneOf(intervals, 'Candle interval'), ...window, limit: limit(1500, 500) }, [
+    who,
+    'interval',
+  ]);
+const optionalSymbol = p({ symbol });
+
+/** Public routes' parameters, by "METHOD path" under /binance. */
+const PUBLIC: Record<string, RouteParams> = {
+  'GET /fapi/v1/depth': p(
+    {
+      symbol,
+      limit: Type.Unsafe<number>({
+        type: 'integer',
+        enum: [5, 10, 20, 50, 100, 500, 1000],
+        description: 'Levels: 5, 10, 20, 50, 100, 500 (default) or 1000',
+      }),
+    },
+    ['symbol'],
+  ),
+  'GET /fapi/v1/trades': p({ symbol, limit: limit(1000, 500) }, ['symbol']),
+  'GET /fapi/v1/aggTrades': p(
+    { symbol, fromId: int(0, Number.MAX_SAFE_INTEGER, 'From this trade id'), ...window, limit: limit(1000, 500) },
+    ['symbol'],
+  ),
+  'GET /fapi/v1/klines': candles('symbol', KLINE_INTERVALS),
+  'GET /fapi/v1/markPriceKlines': candles('symbol', KLINE_INTERVALS),
+  'GET /fapi/v1/indexPriceKlines': candles('pair', KLINE_INTERVALS),
+  'GET /fapi/v1/premiumIndexKlines': candles('symbol', KLINE_INTERVALS),
+  'GET /fapi/v1/ticker/24hr': optionalSymbol,
+  'GET /fapi/v1/ticker/bookTicker': optionalSymbol,
+  'GET /fapi/v1/ticker/price': optionalSymbol,
+  'GET /fapi/v2/ticker/price': optionalSymbol,
+  'GET /fapi/v1/premiumIndex': optionalSymbol,
+  'GET /fapi/v1/fundingRate': p({ symbol, ...window, limit: limit(1000, 100) }),
+  'GET /fapi/v1/openInterest': p({ symbol }, ['symbol']),
+  'GET /futures/data/openInterestHist': p(
+    { symbol, period: oneOf(Object.keys(OPEN_INTEREST_PERIODS), 'Sample period'), ...window, limit: limit(500, 30) },
+    ['symbol', 'period'],
+  ),
+};
+
+/** Signed routes' own parameters (timestamp, recvWindow and signature are added). */
+const SIGNED_ROUTES: Record<string, RouteParams> = {
+  'POST /fapi/v1/order': p(NEW_ORDER, ['symbol', 'side', 'type', 'quantity']),
+  'PUT /fapi/v1/order': p(
+    {
+      ...ORDER_REF,
+      side: SIDE,
+      quantity: text(DECIMAL, 'The new total quantity (filled part included)'),
+      price: text(DECIMAL, 'The new price'),
+      priceMatch: oneOf(['NONE'], 'Only NONE'),
+      origType: oneOf(['LIMIT'], 'Only LIMIT orders are modified'),
+      positionSide: POSITION_SIDE,
+    },
+    ['symbol', 'side', 'quantity', 'price'],
+  ),
+  'GET /fapi/v1/order': p(ORDER_REF, ['symbol']),
+  'DELETE /fapi/v1/order': p(ORDER_REF, ['symbol']),
+  'GET /fapi/v1/openOrder': p(ORDER_REF, ['symbol']),
+  'POST /fapi/v1/batchOrders': p(
+    { batchOrders: Type.String({ minLength: 2, description: 'JSON array of 1 to 5 orders (POST order parameters)' }) },
+    ['batchOrders'],
+  ),
+  'DELETE /fapi/v1/batchOrders': p(
+    {
+      symbol,
+      orderIdList: Type.String({ minLength: 2, description: 'JSON array of 1 to 10 order ids' }),
+      origClientOrderIdList: Type.String({ minLength: 2, description: 'JSON array of 1 to 10 client order ids' }),
+    },
+    ['symbol'],
+  ),
+  'DELETE /fapi/v1/allOpenOrders': p({ symbol }, ['symbol']),
+  'GET /fapi/v1/openOrders': optionalSymbol,
+  'GET /fapi/v1/allOrders': p({ symbol, orderId, ...window, limit: limit(1000, 500) }, ['symbol']),
+  'GET /fapi/v1/userTrades': p(
+    {
+      symbol,
+      orderId,
+      fromId: int(0, Number.MAX_SAFE_INTEGER, 'From this trade id'),
+      ...window,
+      limit: limit(1000, 500),
+    },
+    ['symbol'],
+  ),
+  'GET /fapi/v1/income': p({
+    symbol,
+    incomeType: oneOf(INCOME_TYPES, 'Income type'),
+    ...window,
+    limit: limit(1000, 100),
+    page: int(1, 1_000_000, 'Accepted, not used'),
+  }),
+  'GET /fapi/v2/positionRisk': optionalSymbol,
+  'GET /fapi/v3/positionRisk': optionalSymbol,
+  'GET /fapi/v1/leverageBracket': optionalSymbol,
+  'POST /fapi/v1/leverage': p({ symbol, leverage: int(1, 125, 'Leverage, 1 to the pair maximum') }, [
+    'symbol',
+    'leverage',
+  ]),
+  'POST /fapi/v1/marginType': p(
+    { symbol, marginType: oneOf(['ISOLATED', 'CROSSED', 'isolated', 'crossed'], 'ISOLATED or CROSSED') },
+    ['symbol', 'marginType'],
+  ),
+  'POST /fapi/v1/positionSide/dual': p({ dualSidePosition: bool('true: hedge mode; false: one-way') }, [
+    'dualSidePosition',
+  ]),
+  'GET /fapi/v1/commissionRate': p({ symbol }, ['symbol']),
+};
+
+/** The querystring schema of a facade route ("METHOD path"), or undefined for a route without parameters. */
+function paramsSchema(key: string, signed: boolean): TSchema | undefined {
+  const own = signed ? SIGNED_ROUTES[key] : PUBLIC[key];
+  if (!signed && own === undefined) return undefined;
+  const all = signed ? { ...(own?.props ?? {}), ...SIGNED } : own!.props;
+  const required = new Set([...(own?.required ?? []), ...(signed ? ['timestamp', 'signature'] : [])]);
+  const props: TProperties = {};
+  for (const [k, v] of Object.entries(all)) props[k] = required.has(k) ? v : Type.Optional(v);
+  return Type.Object(props, { additionalProperties: true });
+}
+
+/** Signed routes without parameters of their own. */
+const SIGNED_ONLY = new Set([
+  'GET /fapi/v2/account',
+  'GET /fapi/v3/account',
+  'GET /fapi/v2/balance',
+  'GET /fapi/v3/balance',
+  'GET /fapi/v1/multiAssetsMargin',
+  'GET /fapi/v1/positionSide/dual',
+]);
+
+const SEE =
+  " Parameters, answers and errors are Binance's ({code, msg}); what is served and what differs: docs/binance.md.";
+const KIND_TEXT = {
+  public: 'Binance-compatible public market data: no key, no signature.' + SEE,
+  signed:
+    'Binance-compatible signed route: X-MBX-APIKEY header, and timestamp plus signature (hex HMAC-SHA256 of the ' +
+    'query string and form body, with the API secret) in the parameters, as Binance. Parameters may be sent in ' +
+    'the query or in an application/x-www-form-urlencoded body.' +
+    SEE,
+  apiKey: 'Binance-compatible user-stream key: the X-MBX-APIKEY header only, no signature.' + SEE,
+} as const;
+
+const ERROR = Type.Object(
+  { code: Type.Integer({ description: "Binance's negative error code" }), msg: Type.String() },
+  { description: "Binance's error: {code, msg}" },
+);
+
+/**
+ * A facade route's schema: its parameters (validated), its answers and errors (documented), the
+ * `binance` tag. The 200 answer has no declared type, so it is written as the handler returns it.
+ */
+export function routeSchema(method: string, path: string): { schema: Record<string, unknown> } {
+  const key = `${method} ${path}`;
+  const kind =
+    path === '/fapi/v1/listenKey' ? 'apiKey' : key in SIGNED_ROUTES || SIGNED_ONLY.has(key) ? 'signed' : 'public';
+  const querystring = kind === 'apiKey' ? undefined : paramsSchema(key, kind === 'signed');
+  const errors =
+    kind === 'public'
+      ? { 400: ERROR, 429: ERROR }
+      : { 400: { ...ERROR, description: 'A refused parameter, signature or order' }, 401: ERROR, 429: ERROR };
+  return {
+    schema: {
+      tags: ['binance'],
+      summary: `${method} ${path} (Binance USD-M)`,
+      description: KIND_TEXT[kind],
+      ...(querystring === undefined ? {} : { querystring }),
+      response: { 200: { description: "Binance's answer for this route (docs/binance.md)" }, ...errors },
+    },
+  };
+}

@@ -1,0 +1,163 @@
+// Binance's WebSocket stream names and market event layouts (reference a.4), pure: a stream name
+// parsed, and the depthUpdate, trade, aggTrade, kline, bookTicker, markPriceUpdate and 24 h
+// ticker events built from the venue's records.
+import { Side } from '../../../../src-shared/enums.ts';
+import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
+import type { PairView } from '../../../trading/pair-state.ts';
+import { toPriceLevels } from '../../ws/depth-feed.ts';
+import type { BookTop, PremiumIndex, Ticker24 } from '../translate/market.ts';
+
+export type Parsed =
+  | { kind: 'depth'; symbol: string }
+  | { kind: 'partial'; symbol: string; levels: number }
+  | { kind: 'trade' | 'aggTrade' | 'bookTicker' | 'markPrice' | 'miniTicker' | 'ticker'; symbol: string }
+  | { kind: 'kline'; symbol: string; interval: Interval }
+  | { kind: 'allMarkPrice' | 'allMiniTicker' | 'allTicker' };
+
+const STREAM =
+  /^([a-z0-9]+)@(depth(?:5|10|20)?(?:@(?:100ms|250ms|500ms))?|trade|aggTrade|bookTicker|markPrice(?:@1s)?|miniTicker|ticker|kline_[0-9a-zA-Z]+)$/;
+
+/** A stream name Binance serves, parsed; null for any other. */
+export function parseStream(name: string): Parsed | null {
+  if (name === '!markPrice@arr' || name === '!markPrice@arr@1s') return { kind: 'allMarkPrice' };
+  if (name === '!miniTicker@arr') return { kind: 'allMiniTicker' };
+  if (name === '!ticker@arr') return { kind: 'allTicker' };
+  const m = STREAM.exec(name);
+  if (m === null) return null;
+  const symbol = m[1].toUpperCase();
+  const what = m[2];
+  if (what.startsWith('kline_')) {
+    const iv = what.slice(6);
+    return (INTERVALS as readonly string[]).includes(iv) && iv !== '1s'
+      ? { kind: 'kline', symbol, interval: iv as Interval }
+      : null;
+  }
+  if (what.startsWith('depth')) {
+    const n = /^depth(5|10|20)/.exec(what);
+    return n ? { kind: 'partial', symbol, levels: Number(n[1]) } : { kind: 'depth', symbol };
+  }
+  if (what.startsWith('markPrice')) return { kind: 'markPrice', symbol };
+  return { kind: what as 'trade', symbol };
+}
+
+type Levels = Parameters<typeof toPriceLevels>[1];
+
+/** A diff or partial book event with the native ids (U, u, pu) of the changes it follows. */
+export function depthEvent(
+  pair: PairView,
+  ids: { U: number; u: number; pu: number },
+  levels: { bids: Levels; asks: Levels },
+  now: number,
+): Record<string, unknown> {
+  return {
+    e: 'depthUpdate',
+    E: now,
+    T: now,
+    s: pair.row.symbol,
+    U: ids.U,
+    u: ids.u,
+    pu: ids.pu,
+    b: toPriceLevels(pair.math, levels.bids),
+    a: toPriceLevels(pair.math, levels.asks),
+  };
+}
+
+export function tradeEvents(
+  pair: PairView,
+  t: { tradeId: number; priceTicks: number; qtyLots: number; takerSide: number; time: number },
+): { trade: Record<string, unknown>; agg: Record<string, unknown> } {
+  const s = pair.row.symbol;
+  const p = pair.math.formatPrice(t.priceTicks);
+  const q = pair.math.formatQty(t.qtyLots);
+  const m = t.takerSide === Side.SELL;
+  const id = t.tradeId;
+  return {
+    trade: { e: 'trade', E: t.time, T: t.time, s, t: id, p, q, X: 'MARKET', m },
+    agg: { e: 'aggTrade', E: t.time, s, a: id, p, q, f: id, l: id, T: t.time, m },
+  };
+}
+
+export function bookTickerEvent(t: BookTop, now: number): Record<string, unknown> {
+  return {
+    e: 'bookTicker',
+    u: t.lastUpdateId,
+    E: now,
+    T: now,
+    s: t.symbol,
+    b: t.bidPrice,
+    B: t.bidQty,
+    a: t.askPrice,
+    A: t.askQty,
+  };
+}
+
+export function markPriceEvent(pi: PremiumIndex, now: number): Record<string, unknown> {
+  return {
+    e: 'markPriceUpdate',
+    E: now,
+    s: pi.symbol,
+    p: pi.markPrice,
+    i: pi.indexPrice,
+    P: pi.estimatedSettlePrice,
+    r: pi.lastFundingRate,
+    T: pi.nextFundingTime,
+  };
+}
+
+export function tickerEvents(
+  t: Ticker24,
+  now: number,
+): { mini: Record<string, unknown>; full: Record<string, unknown> } {
+  const mini = {
+    e: '24hrMiniTicker',
+    E: now,
+    s: t.symbol,
+    c: t.lastPrice,
+    o: t.openPrice,
+    h: t.highPrice,
+    l: t.lowPrice,
+    v: t.volume,
+    q: t.quoteVolume,
+  };
+  const full = {
+    ...mini,
+    e: '24hrTicker',
+    p: t.priceChange,
+    P: t.priceChangePercent,
+    w: t.weightedAvgPrice,
+    Q: t.lastQty,
+    O: t.openTime,
+    C: t.closeTime,
+    L: t.lastId,
+    n: t.count,
+  };
+  return { mini, full };
+}
+
+/** A native candle tuple [open, close, o, h, l, c, v, q, n, V, Q, closed] as a kline event. */
+export function klineEvent(symbol: string, interval: string, k: readonly unknown[], now: number): unknown {
+  return {
+    e: 'kline',
+    E: now,
+    s: symbol,
+    k: {
+      t: k[0],
+      T: k[1],
+      s: symbol,
+      i: interval,
+      f: -1,
+      L: -1,
+      o: k[2],
+      c: k[5],
+      h: k[3],
+      l: k[4],
+      v: k[6],
+      n: k[8],
+      x: k[11],
+      q: k[7],
+      V: k[9],
+      Q: k[10],
+      B: '0',
+    },
+  };
+}

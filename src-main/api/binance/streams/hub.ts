@@ -1,0 +1,286 @@
+// Binance-layout WebSocket streams under /binance (reference a.4): the new paths (public/ws,
+// market/ws, private/ws?listenKey=) and the legacy ones (ws/<stream>, stream?streams=a/b,
+// ws/<listenKey>), SUBSCRIBE / UNSUBSCRIBE / LIST_SUBSCRIPTIONS acked with the client's id, raw
+// streams (bare events) and combined ones ({stream, data}). The market events are built by
+// market-feed.ts, the user events by user-events.ts; this hub keeps the connections.
+//
+// On a replay with a market-data latency (docs/replay.md "Latency") every market stream event is
+// held until market time reaches the time it was built at + the latency, then sent in build
+// order (released on the 100 ms tick); a response latency holds the user stream's events.
+//
+// The hub listens to the exchange's level and trade events and the candles only while at least
+// one connection is open (every order pays for each listener otherwise); with the last one gone
+// it drops its depth windows too, so the next subscription starts a new window (U = pu + 1).
+// A DELETE of a listenKey closes its streams: nothing is delivered after it.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { SymbolStatus } from '../../../../src-shared/enums.ts';
+import type { BinanceContext } from '../context.ts';
+import { MarketFeed } from './market-feed.ts';
+import { parseStream } from './events.ts';
+import { UserEvents } from './user-events.ts';
+
+const OPEN = 1;
+const PATHS = [
+  '/ws',
+  '/stream',
+  '/public/ws',
+  '/public/stream',
+  '/market/ws',
+  '/market/stream',
+  '/private/ws',
+  '/private/stream',
+];
+
+interface Conn {
+  socket: WebSocket;
+  combined: boolean;
+  subs: Set<string>;
+  accountId: number | null;
+  listenKey: string | null;
+}
+
+class BinanceStreams {
+  private readonly ctx: BinanceContext;
+  private readonly conns = new Set<Conn>();
+  private readonly market: MarketFeed;
+  private readonly user: UserEvents;
+  /** The market listeners, attached while at least one connection is open. */
+  private offMarket: (() => void) | null = null;
+  /** The exchange builds account records only while someone listens: only while a user stream is open. */
+  private offAccount: (() => void) | null = null;
+  private readonly fast: NodeJS.Timeout;
+  private readonly slow: NodeJS.Timeout;
+  /** A replay's market-data latency, ms of market time (0: none), and the events it holds. */
+  private readonly dataLatency: number;
+  private held: Array<{ due: number; name: string; data: unknown }> = [];
+
+  constructor(ctx: BinanceContext) {
+    this.ctx = ctx;
+    const st = ctx.venue.replay?.status();
+    this.dataLatency = st?.data_latency ?? 0;
+    this.market = new MarketFeed(ctx, { subscribed: (n) => this.subscribed(n), push: (n, d) => this.push(n, d) });
+    this.user = new UserEvents(
+      ctx,
+      {
+        deliver: (id, msg) => {
+          for (const c of this.conns)
+            if (c.accountId === id) this.send(c, c.combined ? { stream: c.listenKey, data: msg } : msg);
+        },
+        hasStream: (id) => this.hasUserStream(id),
+      },
+      st?.response_latency ?? 0,
+    );
+    this.fast = setInterval(() => this.tick100(), 100);
+    this.slow = setInterval(() => this.tick1000(), 1000);
+    this.fast.unref();
+    this.slow.unref();
+    // a DELETE of the key ends its streams, as on Binance (CLOSING takes no more sends)
+    ctx.listenKeys.onClosed((key) => {
+      for (const c of this.conns) {
+        if (c.listenKey !== key) continue;
+        c.listenKey = null;
+        c.socket.close(1000, 'listenKey deleted');
+      }
+    });
+  }
+
+  close(): void {
+    clearInterval(this.fast);
+    clearInterval(this.slow);
+    this.detachMarket();
+    this.offAccount?.();
+    this.offAccount = null;
+    for (const c of this.conns) c.socket.close(1001);
+    this.conns.clear();
+    this.held = [];
+    this.user.clear();
+  }
+
+  private attachMarket(): void {
+    if (this.offMarket !== null) return;
+    const ev = this.ctx.venue.exchange.events;
+    const offLevel = ev.on('level', (e) =>
+      this.market.windows.get(e.symbol)?.add(e.updateId, e.side, e.priceTicks, e.totalLots),
+    );
+    const offTrade = ev.on('trade', (e) => this.market.onTrade(e));
+    const offCandle = this.ctx.venue.klines.onCandle((symbol, closed) =>
+      this.market.onCandle(symbol, closed.length > 0),
+    );
+    this.offMarket = () => (offLevel(), offTrade(), offCandle());
+  }
+
+  private detachMarket(): void {
+    if (this.offMarket === null) return;
+    this.offMarket();
+    this.offMarket = null;
+    this.market.reset();
+  }
+
+  private hasUserStream(accountId: number): boolean {
+    for (const c of this.conns) if (c.accountId === accountId) return true;
+    return false;
+  }
+
+  attach(socket: WebSocket, req: FastifyRequest): void {
+    const url = new URL(req.url, 'http://x');
+    const path = url.pathname.replace(/^\/binance/, '');
+    const conn: Conn = { socket, combined: /\/stream/.test(path), subs: new Set(), accountId: null, listenKey: null };
+    const base = PATHS.find((p) => path === p || path.startsWith(p + '/')) ?? '/ws';
+    const tail = path.slice(base.length + 1);
+    const names = [...(tail ? tail.split('/') : []), ...(url.searchParams.get('streams')?.split('/') ?? [])].filter(
+      (s) => s !== '',
+    );
+    // a listenKey comes as ?listenKey= or as the legacy ws/<listenKey>; other segments that name
+    // no stream (ccxt's opaque connection index public/ws/<n>) are ignored, as Binance does
+    const key =
+      url.searchParams.get('listenKey') ?? names.find((n) => n.length >= 32 && !n.includes('@') && !n.startsWith('!'));
+    if (key !== undefined && key !== null) {
+      const id = this.ctx.listenKeys.accountOf(key);
+      if (id === undefined) {
+        socket.close(1008, 'This listenKey does not exist.');
+        return;
+      }
+      conn.accountId = id;
+      conn.listenKey = key;
+    }
+    // listeners first: a depth window started below must see every level change after its start
+    this.attachMarket();
+    for (const n of names) if (n !== key && parseStream(n) !== null) this.subscribe(conn, n);
+    if (conn.accountId !== null && !this.hasUserStream(conn.accountId)) this.user.seed(conn.accountId);
+    this.conns.add(conn);
+    if (conn.accountId !== null && this.offAccount === null) {
+      const events = this.ctx.venue.exchange.events;
+      const offAccount = events.on('account', (e) => this.user.onAccount(e));
+      // leverage changes made on any surface (native API, screen, here)
+      const offSetting = events.on('setting', (e) => this.user.configUpdate(e.accountId, e.symbol, e.leverage));
+      this.offAccount = () => (offAccount(), offSetting());
+    }
+    socket.on('message', (data, isBinary) => this.onMessage(conn, isBinary ? '' : String(data)));
+    socket.on('close', () => this.onClose(conn));
+    socket.on('error', () => socket.terminate());
+  }
+
+  private onClose(conn: Conn): void {
+    this.conns.delete(conn);
+    if (this.conns.size === 0) this.detachMarket();
+    if (conn.accountId !== null && !this.hasUserStream(conn.accountId)) this.user.forget(conn.accountId);
+    if (this.offAccount !== null && ![...this.conns].some((c) => c.accountId !== null)) {
+      this.offAccount();
+      this.offAccount = null;
+    }
+  }
+
+  private onMessage(conn: Conn, text: string): void {
+    let msg: { method?: unknown; params?: unknown; id?: unknown };
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return this.send(conn, { error: { code: 3, msg: 'Invalid JSON: the message is not JSON' }, id: null });
+    }
+    const id = typeof msg?.id === 'number' || typeof msg?.id === 'string' ? msg.id : null;
+    const params = Array.isArray(msg?.params) ? msg.params : [];
+    const invalid = (why: string) => this.send(conn, { error: { code: 2, msg: `Invalid request: ${why}` }, id });
+    switch (msg?.method) {
+      case 'SUBSCRIBE':
+      case 'UNSUBSCRIBE': {
+        const bad = params.find((p) => typeof p !== 'string' || parseStream(p) === null);
+        if (bad !== undefined) return invalid(`unknown stream ${JSON.stringify(bad)}`);
+        for (const p of params as string[]) {
+          if (msg.method === 'SUBSCRIBE') this.subscribe(conn, p);
+          else conn.subs.delete(p);
+        }
+        return this.send(conn, { result: null, id });
+      }
+      case 'LIST_SUBSCRIPTIONS':
+        return this.send(conn, { result: [...conn.subs], id });
+      case 'SET_PROPERTY':
+        if (params[0] !== 'combined' || typeof params[1] !== 'boolean')
+          return invalid('only the property combined can be set');
+        conn.combined = params[1];
+        return this.send(conn, { result: null, id });
+      case 'GET_PROPERTY':
+        return this.send(conn, { result: conn.combined, id });
+      default:
+        return invalid(`unknown method ${JSON.stringify(msg?.method)}`);
+    }
+  }
+
+  private subscribe(conn: Conn, name: string): void {
+    const p = parseStream(name)!;
+    if (!('symbol' in p)) {
+      conn.subs.add(name);
+      return;
+    }
+    const pair = this.ctx.venue.exchange.pair(p.symbol);
+    if (pair === undefined || pair.row.status === SymbolStatus.DELISTED) return;
+    conn.subs.add(name);
+    if (p.kind === 'depth' || p.kind === 'partial' || p.kind === 'bookTicker') this.market.follow(pair);
+  }
+
+  private send(conn: Conn, msg: unknown): void {
+    if (conn.socket.readyState === OPEN) conn.socket.send(JSON.stringify(msg));
+  }
+
+  /** A market stream event: sent now, or held for the replay's market-data latency. */
+  private push(name: string, data: unknown): void {
+    if (this.dataLatency === 0) return this.emit(name, data);
+    if (this.subscribed(name)) this.held.push({ due: this.ctx.venue.clock.now() + this.dataLatency, name, data });
+  }
+
+  private emit(name: string, data: unknown): void {
+    let raw: string | undefined;
+    let wrapped: string | undefined;
+    for (const c of this.conns) {
+      if (!c.subs.has(name) || c.socket.readyState !== OPEN) continue;
+      if (c.combined) c.socket.send((wrapped ??= JSON.stringify({ stream: name, data })));
+      else c.socket.send((raw ??= JSON.stringify(data)));
+    }
+  }
+
+  private subscribed(name: string): boolean {
+    for (const c of this.conns) if (c.subs.has(name)) return true;
+    return false;
+  }
+
+  private tick100(): void {
+    const now = this.ctx.venue.clock.now();
+    this.user.release(now);
+    let n = 0;
+    while (n < this.held.length && this.held[n].due <= now) n++;
+    if (n > 0) for (const h of this.held.splice(0, n)) this.emit(h.name, h.data);
+    this.market.tick100(now);
+  }
+
+  private tick1000(): void {
+    const now = this.ctx.venue.clock.now();
+    for (const key of this.ctx.listenKeys.expire()) {
+      for (const c of this.conns) {
+        if (c.listenKey !== key) continue;
+        this.send(c, { e: 'listenKeyExpired', E: now, listenKey: key });
+        c.socket.close(1000);
+      }
+    }
+    if (this.conns.size > 0) this.market.tick1000(now);
+  }
+}
+
+/** The WebSocket endpoints; a plain GET on one answers -1000. */
+export function registerStreams(app: FastifyInstance, ctx: BinanceContext): void {
+  const streams = new BinanceStreams(ctx);
+  app.addHook('onClose', (_i, done) => {
+    streams.close();
+    done();
+  });
+  for (const p of PATHS) {
+    for (const url of [p, `${p}/*`]) {
+      app.route({
+        method: 'GET',
+        url,
+        handler: async (_req, reply) =>
+          reply.code(400).send({ code: -1000, msg: `${p} is a WebSocket endpoint: connect with Upgrade: websocket.` }),
+        wsHandler: (socket, req) => streams.attach(socket, req),
+      });
+    }
+  }
+}

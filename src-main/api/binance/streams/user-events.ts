@@ -1,0 +1,287 @@
+// The user data stream's events (reference a.4): the native pushes of one command (order record,
+// fills, positions, balance) turned into Binance's sequence: ORDER_TRADE_UPDATE NEW, one TRADE
+// per fill with running totals, AMENDMENT for a modified order, CANCELED / EXPIRED, then
+// ACCOUNT_UPDATE with the changed positions (pa "0" for a closed one) and the wallet when it
+// moved; ACCOUNT_CONFIG_UPDATE for a leverage change on any surface.
+//
+// Invariants: an account's first stream starts from its wallet and positions as they are, so
+// only changes after it are sent (an order placement sends no ACCOUNT_UPDATE); with a replay's
+// response latency every event is held for it, in order.
+import { Decimal } from 'decimal.js';
+import { MarginMode, OrderStatus, OrderType, PositionSide, Side, TradeRole } from '../../../../src-shared/enums.ts';
+import type { AccountSummary, OrderRecord, PositionRecord, TradeRecord } from '../../../../src-shared/types.ts';
+import type { AccountEvent } from '../../../trading/events.ts';
+import type { PairView } from '../../../trading/pair-state.ts';
+import type { BinanceContext } from '../context.ts';
+import { positionSideName, STATUS, TIF, type Mode } from '../translate/orders.ts';
+
+/** An ACCOUNT_UPDATE position entry (a one-way short and a hedge SHORT have a negative pa). */
+function positionEntry(pair: PairView, p: PositionRecord, mode: Mode) {
+  const isolated = p.margin_mode === MarginMode.ISOLATED;
+  return {
+    s: p.symbol,
+    pa: new Decimal(p.quantity).times(p.position_side === PositionSide.SHORT ? -1 : 1).toFixed(pair.row.qtyPrecision),
+    ep: String(p.entry_price),
+    bep: String(p.break_even_price),
+    cr: String(p.realized_pnl),
+    up: String(p.unrealized_pnl),
+    mt: isolated ? 'isolated' : 'cross',
+    iw: isolated ? String(p.margin) : '0',
+    ps: positionSideName(mode, p.position_side),
+  };
+}
+
+const NO_FILL = { l: '0', L: '0', N: 'USDT', n: '0', t: 0, m: false, rp: '0' };
+
+/** Where the events go: the account's user streams (the hub's). */
+export interface UserSink {
+  deliver(accountId: number, msg: unknown): void;
+  hasStream(accountId: number): boolean;
+}
+
+export class UserEvents {
+  private readonly ctx: BinanceContext;
+  private readonly sink: UserSink;
+  private readonly pending = new Map<number, AccountEvent[]>();
+  private flushing = false;
+  private readonly running = new Map<number, { lots: Decimal; quote: Decimal }>();
+  private readonly seenOrders = new Set<number>();
+  private readonly sentPositions = new Map<number, Map<string, string>>();
+  private readonly sentWallet = new Map<number, string>();
+  /** A replay's response latency, ms of market time (0: none), and the sends it holds. */
+  private readonly latency: number;
+  private held: Array<{ due: number; send: () => void }> = [];
+
+  constructor(ctx: BinanceContext, sink: UserSink, responseLatency: number) {
+    this.ctx = ctx;
+    this.sink = sink;
+    this.latency = responseLatency;
+  }
+
+  /** The wallet and positions as they are when an account's first stream opens. */
+  seed(accountId: number): void {
+    const { exchange } = this.ctx.venue;
+    const sum = exchange.summary(accountId);
+    this.sentWallet.set(accountId, sum.wallet_balance);
+    const seen = new Map<string, string>();
+    for (const p of exchange.positions(accountId)) {
+      const entry = positionEntry(exchange.pair(p.symbol)!, p, sum.position_mode);
+      seen.set(`${p.symbol}|${entry.ps}`, JSON.stringify(entry));
+    }
+    this.sentPositions.set(accountId, seen);
+  }
+
+  /** An account without a stream: what was sent no longer describes what its next stream has seen. */
+  forget(accountId: number): void {
+    this.sentPositions.delete(accountId);
+    this.sentWallet.delete(accountId);
+  }
+
+  clear(): void {
+    this.held = [];
+  }
+
+  /** Sends the held events whose time has come, oldest first. */
+  release(now: number): void {
+    let n = 0;
+    while (n < this.held.length && this.held[n].due <= now) n++;
+    if (n > 0) for (const h of this.held.splice(0, n)) h.send();
+  }
+
+  onAccount(e: AccountEvent): void {
+    let list = this.pending.get(e.accountId);
+    if (list === undefined) this.pending.set(e.accountId, (list = []));
+    list.push(e);
+    if (this.flushing) return;
+    this.flushing = true;
+    // the native pushes of one command arrive in one synchronous run: translate them together
+    queueMicrotask(() => {
+      this.flushing = false;
+      const batches = [...this.pending];
+      this.pending.clear();
+      for (const [id, events] of batches) this.flush(id, events);
+    });
+  }
+
+  /** An account's leverage changed, on any surface. */
+  configUpdate(accountId: number, symbol: string, leverage: number): void {
+    const now = this.ctx.venue.clock.now();
+    this.sink.deliver(accountId, { e: 'ACCOUNT_CONFIG_UPDATE', E: now, T: now, ac: { s: symbol, l: leverage } });
+  }
+
+  private flush(accountId: number, events: AccountEvent[]): void {
+    if (!this.sink.hasStream(accountId)) return;
+    const { exchange, clock } = this.ctx.venue;
+    const mode: Mode = exchange.summary(accountId).position_mode;
+    const now = clock.now();
+    const stamp = events[0]?.time ?? now;
+    const send =
+      this.latency === 0
+        ? (msg: unknown) => this.sink.deliver(accountId, msg)
+        : (msg: unknown) =>
+            void this.held.push({ due: stamp + this.latency, send: () => this.sink.deliver(accountId, msg) });
+    const orders = new Map<number, OrderRecord>();
+    const fills: TradeRecord[] = [];
+    let positions: PositionRecord[] | undefined;
+    let balance: AccountSummary | undefined;
+    for (const e of events) {
+      if (e.kind === 'order') orders.set(Number((e.data as OrderRecord).id), e.data as OrderRecord);
+      else if (e.kind === 'fill') fills.push(e.data as TradeRecord);
+      else if (e.kind === 'position') positions = e.data as PositionRecord[];
+      else if (e.kind === 'balance') balance = e.data as AccountSummary;
+    }
+    this.orderEvents({ accountId, mode, now, orders, fills, send });
+    const B = balance === undefined ? [] : this.walletChange(accountId, balance);
+    const P = positions === undefined ? [] : this.positionChanges(accountId, positions, mode);
+    if (B.length > 0 || P.length > 0) {
+      const m = fills.length > 0 ? 'ORDER' : events.some((e) => e.kind === 'funding') ? 'FUNDING_FEE' : 'DEPOSIT';
+      send({ e: 'ACCOUNT_UPDATE', E: now, T: now, a: { m, B, P } });
+    }
+  }
+
+  private orderEvents(o: {
+    accountId: number;
+    mode: Mode;
+    now: number;
+    orders: Map<number, OrderRecord>;
+    fills: TradeRecord[];
+    send: (msg: unknown) => void;
+  }): void {
+    const { exchange } = this.ctx.venue;
+    const { mode, now, orders, fills, send } = o;
+    const base = (id: number) => {
+      // the live order while it is open (no store read, which would flush the turn's writes)
+      const r = exchange.liveOrder(o.accountId, id)!;
+      const m = exchange.pair(r.symbol)!.math;
+      const market = r.type === OrderType.MARKET;
+      return {
+        fields: {
+          s: r.symbol,
+          c: r.clientOrderId,
+          S: r.side === Side.BUY ? 'BUY' : 'SELL',
+          o: market ? 'MARKET' : 'LIMIT',
+          f: market ? 'GTC' : TIF[r.tif],
+          q: m.formatQty(r.qtyLots),
+          p: market ? '0' : m.formatPrice(r.priceTicks),
+          sp: '0',
+          i: r.id,
+          T: now,
+          b: '0',
+          a: '0',
+          R: mode === 'one_way' ? r.reduceOnly : false,
+          wt: 'CONTRACT_PRICE',
+          ot: market ? 'MARKET' : 'LIMIT',
+          ps: positionSideName(mode, r.positionSide),
+          cp: false,
+          pP: false,
+          si: 0,
+          ss: 0,
+          V: 'NONE',
+          pm: 'NONE',
+          gtd: 0,
+        },
+        inMatch: r.expiredInMatch === true,
+        math: m,
+      };
+    };
+    type Base = ReturnType<typeof base>;
+    const event = (b: Base, x: string, X: string, extra: Record<string, unknown>) => ({
+      e: 'ORDER_TRADE_UPDATE',
+      E: now,
+      T: now,
+      o: { ...b.fields, x, X, ...extra },
+    });
+    // NEW for every order seen for the first time, before its fills
+    const ids = new Set<number>([...orders.keys(), ...fills.map((f) => Number(f.order_id))]);
+    const bases = new Map<number, Base>();
+    const fresh = new Set<number>();
+    for (const id of ids) {
+      if (id === 0) continue; // bankruptcy / ADL closes have no order
+      const b = base(id);
+      bases.set(id, b);
+      if (!this.seenOrders.has(id)) {
+        this.seenOrders.add(id);
+        fresh.add(id);
+        send(event(b, 'NEW', 'NEW', { ap: '0', z: '0', ...NO_FILL }));
+      }
+    }
+    const open = (rec: OrderRecord) => rec.status === OrderStatus.NEW || rec.status === OrderStatus.PARTIALLY_FILLED;
+    // an order already announced that changed while open without a fill: its price or quantity
+    // was modified (PUT order, or a reduce-only order trimmed to its position): AMENDMENT
+    const filledNow = new Set(fills.map((f) => Number(f.order_id)));
+    for (const [id, rec] of orders) {
+      if (fresh.has(id) || filledNow.has(id) || !open(rec)) continue;
+      send(
+        event(bases.get(id)!, 'AMENDMENT', STATUS[rec.status], { ap: rec.avg_price, z: rec.filled_qty, ...NO_FILL }),
+      );
+    }
+    for (const f of fills) {
+      const id = Number(f.order_id);
+      const b = bases.get(id);
+      if (b === undefined) continue;
+      const r = this.running.get(id) ?? { lots: new Decimal(0), quote: new Decimal(0) };
+      r.lots = r.lots.plus(f.qty);
+      r.quote = r.quote.plus(f.quote_qty);
+      this.running.set(id, r);
+      const full = r.lots.equals(b.fields.q);
+      send(
+        event(b, 'TRADE', full ? 'FILLED' : 'PARTIALLY_FILLED', {
+          ap: r.quote.div(r.lots).toFixed(b.math.price.precision),
+          l: f.qty,
+          z: b.math.formatQty(b.math.qty.mustToUnits(r.lots.toFixed())),
+          L: f.price,
+          N: 'USDT',
+          n: f.fee,
+          t: Number(f.id),
+          m: f.role === TradeRole.MAKER,
+          rp: f.realized_pnl,
+        }),
+      );
+      if (full) this.done(id);
+    }
+    for (const [id, rec] of orders) {
+      if (open(rec) || rec.status === OrderStatus.FILLED) continue;
+      const b = bases.get(id)!;
+      // a taker expired by self-trade prevention: X EXPIRED_IN_MATCH, execution type EXPIRED
+      const X = rec.status === OrderStatus.EXPIRED && b.inMatch ? 'EXPIRED_IN_MATCH' : STATUS[rec.status];
+      send(
+        event(b, X === 'CANCELED' ? 'CANCELED' : 'EXPIRED', X, { ap: rec.avg_price, z: rec.filled_qty, ...NO_FILL }),
+      );
+      this.done(id);
+    }
+  }
+
+  /** The wallet entry of ACCOUNT_UPDATE when it moved since the last one sent. */
+  private walletChange(accountId: number, balance: AccountSummary): unknown[] {
+    if (this.sentWallet.get(accountId) === balance.wallet_balance) return [];
+    this.sentWallet.set(accountId, balance.wallet_balance);
+    return [{ a: 'USDT', wb: balance.wallet_balance, cw: balance.wallet_balance, bc: '0' }];
+  }
+
+  /** The positions that changed since the last ACCOUNT_UPDATE sent, a closed one as pa "0". */
+  private positionChanges(accountId: number, positions: PositionRecord[], mode: Mode): unknown[] {
+    const { exchange } = this.ctx.venue;
+    const before = this.sentPositions.get(accountId) ?? new Map<string, string>();
+    const after = new Map<string, string>();
+    const P: unknown[] = [];
+    for (const p of positions) {
+      const entry = positionEntry(exchange.pair(p.symbol)!, p, mode);
+      const key = `${p.symbol}|${entry.ps}`;
+      const sig = JSON.stringify(entry);
+      after.set(key, sig);
+      if (before.get(key) !== sig) P.push(entry);
+    }
+    for (const key of before.keys()) {
+      if (after.has(key)) continue;
+      const [s, ps] = key.split('|');
+      P.push({ s, pa: '0', ep: '0', bep: '0', cr: '0', up: '0', mt: 'cross', iw: '0', ps });
+    }
+    this.sentPositions.set(accountId, after);
+    return P;
+  }
+
+  private done(orderId: number): void {
+    this.running.delete(orderId);
+    this.seenOrders.delete(orderId);
+  }
+}

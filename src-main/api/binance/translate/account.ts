@@ -1,0 +1,181 @@
+// Account records between the venue and Binance, pure: positionRisk entries, the USDT asset of
+// account / balance, the account answers (v2 and v3), leverage brackets, open-order figures.
+// Ids and times are integers, money and amounts decimal strings; a one-way account's position is
+// BOTH with a signed amount, a hedge account's LONG / SHORT with SHORT amounts negative
+// (reference d.2 items 1-2).
+import { Decimal } from 'decimal.js';
+import { MarginMode, PositionAction, PositionSide, Side } from '../../../../src-shared/enums.ts';
+import type { AccountSummary, OrderRecord, PositionRecord } from '../../../../src-shared/types.ts';
+import type { SymbolRow } from '../../../core/symbol.ts';
+import { positionSideName, type Mode } from './orders.ts';
+
+/** Open orders' figures of one position entry (remaining quantity x price). */
+export interface OrderFigures {
+  bidNotional: number;
+  askNotional: number;
+  /** Initial margin of the orders that would open or add to this position. */
+  initialMargin: number;
+}
+
+/** The figures of the open orders of one entry: `side` null takes all of them (one-way). */
+export function orderFigures(orders: readonly OrderRecord[], side: number | null): OrderFigures {
+  const f = { bidNotional: 0, askNotional: 0, initialMargin: 0 };
+  for (const o of orders) {
+    if (side !== null && o.position_side !== side) continue;
+    const n = (Number(o.qty) - Number(o.filled_qty)) * Number(o.price);
+    if (o.side === Side.BUY) f.bidNotional += n;
+    else f.askNotional += n;
+    if (o.position_action === PositionAction.OPEN) f.initialMargin += n / o.leverage;
+  }
+  return f;
+}
+
+/** What a positionRisk entry is made of. */
+export interface PositionEntry {
+  row: SymbolRow;
+  mark: number;
+  /** The native position, undefined for an empty entry. */
+  position: PositionRecord | undefined;
+  mode: Mode;
+  /** Native position side of the entry (LONG for one-way). */
+  side: number;
+  setting: { leverage: number; marginMode: number };
+  maxNotional: number;
+  /** The maintenance margin of a notional (the pair's brackets, a service's figure). */
+  maintenance: (notional: number) => number;
+  /** v2 adds leverage, marginType, isAutoAddMargin, maxNotionalValue. */
+  v2: boolean;
+  orders: OrderFigures;
+}
+
+const dec = (x: number, places: number) => new Decimal(x).toFixed(places);
+
+export function binancePosition(e: PositionEntry): Record<string, unknown> {
+  const { row: r, position: p } = e;
+  const sign = p !== undefined && p.position_side === PositionSide.SHORT ? -1 : 1;
+  const qty = p?.quantity ?? 0;
+  const notional = qty * e.mark;
+  const isolated = (p?.margin_mode ?? e.setting.marginMode) === MarginMode.ISOLATED;
+  const leverage = p?.leverage ?? e.setting.leverage;
+  const initial = notional / leverage;
+  const out: Record<string, unknown> = {
+    symbol: r.symbol,
+    positionSide: positionSideName(e.mode, e.side),
+    positionAmt: new Decimal(qty).times(sign).toFixed(r.qtyPrecision),
+    entryPrice: dec(p?.entry_price ?? 0, 8),
+    breakEvenPrice: dec(p?.break_even_price ?? 0, 8),
+    markPrice: e.mark.toFixed(r.pricePrecision),
+    unRealizedProfit: dec(p?.unrealized_pnl ?? 0, 8),
+    liquidationPrice: dec(p?.liquidation_price ?? 0, r.pricePrecision),
+    isolatedMargin: isolated && p ? dec(p.margin + p.unrealized_pnl, 8) : '0',
+    notional: dec(notional * sign, 8),
+    marginAsset: 'USDT',
+    isolatedWallet: isolated && p ? dec(p.margin, 8) : '0',
+    initialMargin: dec(initial, 8),
+    maintMargin: dec(e.maintenance(notional), 8),
+    positionInitialMargin: dec(initial, 8),
+    openOrderInitialMargin: dec(e.orders.initialMargin, 8),
+    adl: 0,
+    bidNotional: dec(e.orders.bidNotional, 8),
+    askNotional: dec(e.orders.askNotional, 8),
+    updateTime: p?.updated_at ?? 0,
+  };
+  if (e.v2) {
+    out.leverage = String(leverage);
+    out.marginType = isolated ? 'isolated' : 'cross';
+    out.isAutoAddMargin = 'false';
+    out.maxNotionalValue = String(e.maxNotional);
+  }
+  return out;
+}
+
+/** The USDT asset of account / balance answers. */
+function usdtAsset(s: AccountSummary, maintMargin: string, updateTime: number): Record<string, unknown> {
+  const initial = new Decimal(s.position_margin).plus(s.frozen_margin);
+  return {
+    asset: 'USDT',
+    walletBalance: s.wallet_balance,
+    unrealizedProfit: s.unrealized_pnl,
+    marginBalance: s.margin_balance,
+    maintMargin,
+    initialMargin: initial.toFixed(8),
+    positionInitialMargin: s.position_margin,
+    openOrderInitialMargin: s.frozen_margin,
+    crossWalletBalance: s.wallet_balance,
+    crossUnPnl: s.unrealized_pnl,
+    availableBalance: s.available_balance,
+    maxWithdrawAmount: s.available_balance,
+    marginAvailable: true,
+    updateTime,
+  };
+}
+
+/** GET fapi/v2|v3/account from the summary and the positionRisk entries. */
+export function accountAnswer(
+  sum: AccountSummary,
+  positions: Record<string, unknown>[],
+  opts: { now: number; v2: boolean },
+): Record<string, unknown> {
+  const maint = positions.reduce((acc, p) => acc.plus(p.maintMargin as string), new Decimal(0)).toFixed(8);
+  const asset = usdtAsset(sum, maint, opts.now);
+  const v2 = opts.v2
+    ? {
+        feeTier: 0,
+        canTrade: true,
+        canDeposit: true,
+        canWithdraw: true,
+        updateTime: 0,
+        multiAssetsMargin: false,
+        tradeGroupId: -1,
+      }
+    : {};
+  return {
+    ...v2,
+    totalInitialMargin: asset.initialMargin,
+    totalMaintMargin: maint,
+    totalWalletBalance: sum.wallet_balance,
+    totalUnrealizedProfit: sum.unrealized_pnl,
+    totalMarginBalance: sum.margin_balance,
+    totalPositionInitialMargin: sum.position_margin,
+    totalOpenOrderInitialMargin: sum.frozen_margin,
+    totalCrossWalletBalance: sum.wallet_balance,
+    totalCrossUnPnl: sum.unrealized_pnl,
+    availableBalance: sum.available_balance,
+    maxWithdrawAmount: sum.available_balance,
+    assets: [asset],
+    positions,
+  };
+}
+
+/** GET fapi/v2|v3/balance: the one USDT entry. */
+export function balanceAnswer(accountId: number, sum: AccountSummary, now: number): Record<string, unknown>[] {
+  return [
+    {
+      accountAlias: `pd${accountId}`,
+      asset: 'USDT',
+      balance: sum.wallet_balance,
+      crossWalletBalance: sum.wallet_balance,
+      crossUnPnl: sum.unrealized_pnl,
+      availableBalance: sum.available_balance,
+      maxWithdrawAmount: sum.available_balance,
+      marginAvailable: true,
+      updateTime: now,
+    },
+  ];
+}
+
+/** One leverageBracket entry: the pair's bracket table in Binance's names. */
+export function bracketsAnswer(row: SymbolRow): Record<string, unknown> {
+  return {
+    symbol: row.symbol,
+    notionalCoef: 1.0,
+    brackets: row.brackets.map((b) => ({
+      bracket: b.tier,
+      initialLeverage: b.maxLeverage,
+      notionalCap: b.cap,
+      notionalFloor: b.floor,
+      maintMarginRatio: b.mmr,
+      cum: b.cum,
+    })),
+  };
+}

@@ -1,0 +1,251 @@
+// Orders between Binance and the venue, pure (no venue, no I/O): Binance's new-order parameters
+// -> the native place command's input, native order and trade records -> Binance's order and
+// user-trade records, enum names both ways. Reference: binance-usdm.md a.3 and a.5.
+//
+// Invariants: a parameter Binance would refuse is refused here with Binance's code and its
+// Binance name; the native input carries only what the exchange command takes; hedge-mode
+// closes are reduce-only natively but Binance reports reduceOnly only in one-way mode.
+import { Decimal } from 'decimal.js';
+import {
+  OrderStatus,
+  OrderType,
+  PositionAction,
+  PositionSide,
+  Side,
+  TimeInForce,
+  TradeRole,
+} from '../../../../src-shared/enums.ts';
+import type { OrderInput } from '../../../trading/exchange.ts';
+import { moneyText, type SymbolMath } from '../../../trading/pair-figures.ts';
+import type { OrderState, TradeState } from '../../../trading/ports.ts';
+import { BinanceError, MSG, illegal, invalidValue, mandatory, notRequired, positionSideMessage } from '../errors.ts';
+import type { Params } from '../params.ts';
+
+export type Mode = 'hedge' | 'one_way';
+
+export const STATUS = ['', 'NEW', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'REJECTED', 'EXPIRED'] as const;
+export const TIF = ['', 'GTC', 'IOC', 'FOK', 'GTX'] as const;
+export const SIDES = ['BUY', 'SELL'] as const;
+const TIME_IN_FORCE = ['GTC', 'IOC', 'FOK', 'GTX'] as const;
+export const POSITION_SIDES = ['BOTH', 'LONG', 'SHORT'] as const;
+/** Binance's order types the venue does not take yet (refused with -1116 and that reason). */
+const UNSUPPORTED_TYPES = ['STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET'];
+
+/** Binance's client order id characters (reference a.5). */
+export const CLIENT_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
+
+/** Binance's order status; a taker expired by self-trade prevention is EXPIRED_IN_MATCH (reference a.5). */
+export function statusName(o: Readonly<Pick<OrderState, 'status' | 'expiredInMatch'>>): string {
+  return o.status === OrderStatus.EXPIRED && o.expiredInMatch === true ? 'EXPIRED_IN_MATCH' : STATUS[o.status];
+}
+
+export function sideName(side: number): 'BUY' | 'SELL' {
+  return side === Side.BUY ? 'BUY' : 'SELL';
+}
+
+export function positionSideName(mode: Mode, nativeSide: number): 'BOTH' | 'LONG' | 'SHORT' {
+  if (mode === 'one_way') return 'BOTH';
+  return nativeSide === PositionSide.SHORT ? 'SHORT' : 'LONG';
+}
+
+/** A new order's Binance parameters, checked (the single route's, or one entry of a batch). */
+export interface NewOrder {
+  symbol: string;
+  side: 'BUY' | 'SELL';
+  type: 'LIMIT' | 'MARKET';
+  quantity: string;
+  price: string | undefined;
+  /** Native time in force (GTC for a market order). */
+  tif: number;
+  respType: 'ACK' | 'RESULT';
+  clientOrderId: string | undefined;
+  positionSide: 'BOTH' | 'LONG' | 'SHORT';
+  reduceOnly: boolean | undefined;
+}
+
+export function parseNewOrder(q: Params): NewOrder {
+  const symbol = q.required('symbol');
+  const side = q.oneOf('side', SIDES, () => new BinanceError(-1117, 'Invalid side.'));
+  if (side === undefined) throw mandatory('side');
+  const type = q.required('type');
+  if (type !== 'LIMIT' && type !== 'MARKET') {
+    const reason = UNSUPPORTED_TYPES.includes(type) ? ` ${type} orders are not supported by this venue yet.` : '';
+    throw new BinanceError(-1116, MSG.INVALID_ORDER_TYPE + reason);
+  }
+  if (q.bool('closePosition') === true)
+    throw invalidValue('closePosition', 'closePosition orders are not supported by this venue yet.');
+  const quantity = q.required('quantity');
+  const price = q.str('price');
+  let tif: number = TimeInForce.GTC;
+  if (type === 'LIMIT') {
+    if (price === undefined) throw mandatory('price');
+    const name = q.required('timeInForce');
+    const i = TIME_IN_FORCE.indexOf(name as (typeof TIME_IN_FORCE)[number]);
+    if (i < 0) {
+      const reason = name === 'GTD' ? ' GTD is not supported by this venue yet.' : '';
+      throw new BinanceError(-1115, `Invalid timeInForce.${reason}`);
+    }
+    tif = i + 1;
+  } else if (price !== undefined) throw notRequired('price');
+  const priceMatch = q.str('priceMatch');
+  if (priceMatch !== undefined && priceMatch !== 'NONE')
+    throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
+  q.oneOf('selfTradePreventionMode', ['NONE', 'EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH']);
+  q.oneOf('workingType', ['MARK_PRICE', 'CONTRACT_PRICE']);
+  q.bool('priceProtect');
+  const clientOrderId = q.str('newClientOrderId');
+  if (clientOrderId !== undefined && !CLIENT_ID.test(clientOrderId)) throw illegal('newClientOrderId');
+  return {
+    symbol,
+    side,
+    type,
+    quantity,
+    price,
+    tif,
+    respType: q.oneOf('newOrderRespType', ['ACK', 'RESULT']) ?? 'ACK',
+    clientOrderId,
+    positionSide:
+      q.oneOf('positionSide', POSITION_SIDES, () => new BinanceError(-4006, 'Position side is invalid.')) ?? 'BOTH',
+    reduceOnly: q.bool('reduceOnly'),
+  };
+}
+
+/**
+ * The native place input of a checked order on pair `symbol` in position mode `mode`: hedge mode
+ * takes LONG / SHORT (open or close from the side), one-way takes BOTH (reduceOnly closes).
+ */
+export function placeInput(o: NewOrder, symbol: string, mode: Mode): OrderInput {
+  const side = o.side === 'BUY' ? Side.BUY : Side.SELL;
+  let positionSide: number = PositionSide.LONG;
+  let action: number;
+  if (mode === 'hedge') {
+    if (o.positionSide === 'BOTH') throw new BinanceError(-4061, positionSideMessage('hedge'));
+    if (o.reduceOnly === true) throw notRequired('reduceOnly');
+    positionSide = o.positionSide === 'LONG' ? PositionSide.LONG : PositionSide.SHORT;
+    action = (o.positionSide === 'LONG') === (side === Side.BUY) ? PositionAction.OPEN : PositionAction.CLOSE;
+  } else {
+    if (o.positionSide !== 'BOTH') throw new BinanceError(-4061, positionSideMessage('one_way'));
+    action = o.reduceOnly === true ? PositionAction.CLOSE : PositionAction.OPEN;
+  }
+  const market = o.type === 'MARKET';
+  return {
+    symbol,
+    side,
+    type: market ? OrderType.MARKET : OrderType.LIMIT,
+    position_side: positionSide,
+    position_action: action,
+    qty: o.quantity,
+    ...(market ? {} : { price: o.price, time_in_force: o.tif }),
+    ...(mode === 'one_way' && o.reduceOnly === true ? { reduce_only: true } : {}),
+    ...(o.clientOrderId !== undefined ? { client_order_id: o.clientOrderId } : {}),
+  };
+}
+
+/** What the place command answered, and what only the order record knows. */
+export interface Placed {
+  orderId: number;
+  clientOrderId: string;
+  /** Native status. */
+  status: number;
+  filledQty: string;
+  filledQuote: string;
+  /** An expired order that self-trade prevention expired. */
+  expiredInMatch: boolean;
+  /** Market time the order was created at. */
+  time: number;
+}
+
+/** The answer of POST order: the order as accepted (ACK) or as the command left it (RESULT). */
+export function placedOrder(m: SymbolMath, o: NewOrder, placed: Placed, mode: Mode): Record<string, unknown> {
+  const ack = o.respType === 'ACK';
+  const market = o.type === 'MARKET';
+  const filled = ack ? m.formatQty(0) : placed.filledQty;
+  const quote = ack ? '0' : placed.filledQuote;
+  return {
+    orderId: placed.orderId,
+    symbol: m.symbol,
+    status: ack ? 'NEW' : statusName({ status: placed.status, expiredInMatch: placed.expiredInMatch }),
+    clientOrderId: placed.clientOrderId,
+    price: market ? '0' : m.formatPrice(m.price.mustToUnits(o.price!)),
+    // a display value, as the native record's avg_price
+    avgPrice: Number(filled) > 0 ? (Number(quote) / Number(filled)).toFixed(m.price.precision) : '0',
+    origQty: m.formatQty(m.qty.mustToUnits(o.quantity)),
+    executedQty: filled,
+    cumQty: filled,
+    cumQuote: quote,
+    timeInForce: TIF[o.tif],
+    type: o.type,
+    reduceOnly: mode === 'one_way' && o.reduceOnly === true,
+    closePosition: false,
+    side: o.side,
+    positionSide: o.positionSide,
+    stopPrice: '0',
+    workingType: 'CONTRACT_PRICE',
+    priceProtect: false,
+    origType: o.type,
+    priceMatch: 'NONE',
+    selfTradePreventionMode: 'NONE',
+    goodTillDate: 0,
+    updateTime: placed.time,
+  };
+}
+
+/** An order as Binance answers it (cancel / query / lists). */
+export function binanceOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode): Record<string, unknown> {
+  const market = o.type === OrderType.MARKET;
+  const type = market ? 'MARKET' : 'LIMIT';
+  return {
+    orderId: o.id,
+    symbol: o.symbol,
+    status: statusName(o),
+    clientOrderId: o.clientOrderId,
+    price: market ? '0' : m.formatPrice(o.priceTicks),
+    avgPrice: averagePrice(m, o.filledQuote, o.filledLots),
+    origQty: m.formatQty(o.qtyLots),
+    executedQty: m.formatQty(o.filledLots),
+    cumQty: m.formatQty(o.filledLots),
+    cumQuote: moneyText(o.filledQuote),
+    // a market order's native IOC is an implementation detail; Binance reports GTC for market orders
+    timeInForce: market ? 'GTC' : TIF[o.tif],
+    type,
+    reduceOnly: mode === 'one_way' ? o.reduceOnly : false,
+    closePosition: false,
+    side: sideName(o.side),
+    positionSide: positionSideName(mode, o.positionSide),
+    stopPrice: '0',
+    workingType: 'CONTRACT_PRICE',
+    priceProtect: false,
+    origType: type,
+    priceMatch: 'NONE',
+    selfTradePreventionMode: 'NONE',
+    goodTillDate: 0,
+    time: o.createdAt,
+    updateTime: o.updatedAt,
+  };
+}
+
+/** filled quote / filled quantity at the price's precision, '0' before any fill. */
+function averagePrice(m: SymbolMath, quoteUnits: bigint, lots: number): string {
+  if (lots <= 0) return '0';
+  return new Decimal(moneyText(quoteUnits)).div(new Decimal(m.formatQty(lots))).toFixed(m.price.precision);
+}
+
+export function binanceTrade(m: SymbolMath, t: TradeState, mode: Mode): Record<string, unknown> {
+  return {
+    symbol: t.symbol,
+    id: t.id,
+    orderId: t.orderId,
+    side: sideName(t.side),
+    price: m.formatPrice(t.priceTicks),
+    qty: m.formatQty(t.qtyLots),
+    realizedPnl: moneyText(t.realizedPnl),
+    marginAsset: 'USDT',
+    quoteQty: moneyText(t.quote),
+    commission: moneyText(t.fee),
+    commissionAsset: 'USDT',
+    time: t.createdAt,
+    positionSide: positionSideName(mode, t.positionSide),
+    buyer: t.side === Side.BUY,
+    maker: t.role === TradeRole.MAKER,
+  };
+}

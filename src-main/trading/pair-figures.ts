@@ -1,0 +1,45 @@
+// A pair's risk and funding figures as the API surfaces show them: leverage brackets, the largest
+// notional a leverage allows, a position's maintenance margin, the funding rate cap and schedule,
+// the price filter's ceiling, and money units as text. The transport asks here instead of doing
+// risk or engine arithmetic itself, so every surface answers the same figures.
+import { MAX_PRICE_TICKS } from '../engine/types.ts';
+import { FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS, fundingRateCap, nextFundingTime } from '../risk/funding.ts';
+import { formatMoney } from '../risk/money.ts';
+import { bracketFor, maxNotionalFor } from '../risk/tiers.ts';
+import type { PairView } from './pair-state.ts';
+
+export type { SymbolMath } from '../risk/money.ts';
+
+/** Money units (1e-8 USDT) as a decimal string with 8 places. */
+export function moneyText(units: bigint): string {
+  return formatMoney(units);
+}
+
+/** The largest position notional `leverage` allows on the pair (its bracket table). */
+export function maxNotional(pair: PairView, leverage: number): number {
+  return maxNotionalFor(pair.row.brackets, leverage);
+}
+
+/** Maintenance margin of a position of `notional` (its bracket's rate less the bracket's amount), at least 0. */
+export function maintenanceMargin(pair: PairView, notional: number): number {
+  const b = bracketFor(pair.row.brackets, notional);
+  return Math.max(0, notional * b.mmr - b.cum);
+}
+
+/** The funding rate's cap (the floor is its negative) and the settlement interval, hours. */
+export function fundingLimits(pair: PairView): { cap: number; intervalHours: number } {
+  return { cap: fundingRateCap(pair.row.brackets), intervalHours: FUNDING_INTERVAL_MS / 3_600_000 };
+}
+
+/** The interest rate of the funding formula and the pair's next settlement (market time). */
+export function fundingSchedule(pair: PairView, now: number): { interestRate: number; nextFundingTime: number } {
+  return {
+    interestRate: FUNDING_INTEREST_RATE,
+    nextFundingTime: pair.nextFundingTime > 0 ? pair.nextFundingTime : nextFundingTime(now),
+  };
+}
+
+/** The highest price the book takes, as the pair's price text. */
+export function maxPriceText(pair: PairView): string {
+  return pair.math.formatPrice(MAX_PRICE_TICKS);
+}
