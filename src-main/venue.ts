@@ -8,12 +8,13 @@ import { BotWhitelist } from './accounts/whitelist.ts';
 import { VirtualClock } from './core/clock.ts';
 import { DatasetService } from './data/dataset-service.ts';
 import { KlineService } from './market/kline-service.ts';
-import { openMarketSource, type MarketSource } from './market/market-source.ts';
-import { ReplaySession } from './market/replay-session.ts';
-import type { ReplayData } from './market/replay/ports.ts';
-import type { ReplayMarket, ReplayOptions } from './market/replay/replay-market.ts';
-import { replayCatalogue } from './replay-catalogue.ts';
-import { SessionReport } from './trading/session-report.ts';
+import type { MarketSource } from './market/market-source.ts';
+import { openSimulatedMarket } from './market/sim/simulated-market.ts';
+import { replayCatalogue } from './replay/catalogue.ts';
+import type { ReplayData } from './replay/ports.ts';
+import { openReplayMarket, type ReplayMarket, type ReplayOptions } from './replay/replay-market.ts';
+import { ReplaySession } from './replay/session.ts';
+import { SessionReport } from './replay/session-report.ts';
 import type { SymbolCatalogue } from './market/ports.ts';
 import { PriceKlines } from './market/price-klines.ts';
 import { OpenInterestHistory } from './market/open-interest-history.ts';
@@ -195,42 +196,41 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   // (sorted arrays: a candle write is an append, where SQLite's upsert costs ~1 µs)
   const candles = replay !== undefined ? new MemoryCandleStore() : new CandlesRepo(db);
   const openKlines = () => new KlineService({ candles, symbols, clock, exchange });
-  const { market, klines } =
-    replay !== undefined
-      ? openMarketSource({
-          kind: 'replay',
-          exchange,
-          clock,
-          candles,
-          symbols,
-          data: replay.data,
-          replay: replay.options,
-          openKlines,
-        })
-      : opts.simulate
-        ? openMarketSource({
-            kind: 'simulator',
-            exchange,
-            clock,
-            seed,
-            candles,
-            symbols,
-            volatility: opts.simVolatility,
-            intensity: opts.simIntensity,
-            onHistoryProgress: opts.onHistoryProgress,
-            openKlines,
-          })
-        : { market: null, klines: openKlines() };
-  let session: ReplaySession | null = null;
-  const replayMarket = replay !== undefined ? (market as ReplayMarket) : null;
+  // the venue's market source: a replay of history, the simulator, or none
+  let replayMarket: ReplayMarket | null = null;
+  let market: MarketSource | null = null;
+  let klines: KlineService;
   if (replay !== undefined) {
+    ({ market: replayMarket, klines } = openReplayMarket({
+      exchange,
+      clock,
+      data: replay.data,
+      replay: replay.options,
+      openKlines,
+    }));
+    market = replayMarket;
+  } else if (opts.simulate) {
+    ({ market, klines } = openSimulatedMarket({
+      exchange,
+      clock,
+      seed,
+      candles,
+      symbols,
+      volatility: opts.simVolatility,
+      intensity: opts.simIntensity,
+      onHistoryProgress: opts.onHistoryProgress,
+      openKlines,
+    }));
+  } else klines = openKlines();
+  let session: ReplaySession | null = null;
+  if (replay !== undefined && replayMarket !== null) {
     const report = new SessionReport({
       events: exchange.events,
       summary: (id) => exchange.summary(id),
       now: () => clock.now(),
     });
     session = new ReplaySession({
-      market: market as ReplayMarket,
+      market: replayMarket,
       report,
       lockstep: replay.lockstep ?? false,
       liveUrl: replay.liveUrl ?? null,

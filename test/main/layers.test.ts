@@ -15,8 +15,9 @@
 //   trading  src-main/trading/             trading, core, engine, risk, shared
 //   market   src-main/market/              market, trading, core, engine, risk, shared
 //   data     src-main/data/                data, market, trading, core, engine, risk, shared
-//   api      src-main/api/                 api, accounts, trading, market, data, core, engine, risk,
-//                                          shared + type-only src-main/venue.ts (the Venue
+//   replay   src-main/replay/              replay, market, trading, data, core, engine, risk, shared
+//   api      src-main/api/                 api, accounts, trading, market, data, replay, core, engine,
+//                                          risk, shared + type-only src-main/venue.ts (the Venue
 //                                          interface it is handed)
 //   entry    every other file of src-main/ (venue.ts, service.ts, headless.ts, electron-main.ts,
 //            cli-args.ts, desktop/, preload/ ...): anything
@@ -30,7 +31,18 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 type Layer =
-  'shared' | 'engine' | 'risk' | 'core' | 'store' | 'accounts' | 'trading' | 'market' | 'data' | 'api' | 'entry';
+  | 'shared'
+  | 'engine'
+  | 'risk'
+  | 'core'
+  | 'store'
+  | 'accounts'
+  | 'trading'
+  | 'market'
+  | 'data'
+  | 'replay'
+  | 'api'
+  | 'entry';
 
 const MAY_IMPORT: Record<Layer, readonly Layer[] | 'any'> = {
   shared: ['shared'],
@@ -42,7 +54,8 @@ const MAY_IMPORT: Record<Layer, readonly Layer[] | 'any'> = {
   trading: ['trading', 'core', 'engine', 'risk', 'shared'],
   market: ['market', 'trading', 'core', 'engine', 'risk', 'shared'],
   data: ['data', 'market', 'trading', 'core', 'engine', 'risk', 'shared'],
-  api: ['api', 'accounts', 'trading', 'market', 'data', 'core', 'engine', 'risk', 'shared'],
+  replay: ['replay', 'market', 'trading', 'data', 'core', 'engine', 'risk', 'shared'],
+  api: ['api', 'accounts', 'trading', 'market', 'data', 'replay', 'core', 'engine', 'risk', 'shared'],
   entry: 'any',
 };
 
@@ -124,6 +137,7 @@ function layerOf(path: string): Layer | null {
     case 'trading':
     case 'market':
     case 'data':
+    case 'replay':
     case 'api':
       return top;
     default:
@@ -225,6 +239,11 @@ describe('layers of src-main/', () => {
       ],
       ['src-main/risk/f.ts', "import { formatFixed } from '../../src-shared/decimal.ts';"],
       [
+        'src-main/replay/g.ts',
+        "import { Exchange } from '../trading/exchange.ts';\nimport { buildApp } from '../api/app.ts';\nimport type { ServiceHandle } from '../service.ts';",
+      ],
+      ['src-main/data/h.ts', "import type { ReplayData } from '../replay/ports.ts';"],
+      [
         'src-main/venue.ts',
         "import { openDatabase } from './store/database.ts';\nimport { DatabaseSync } from 'node:sqlite';",
       ],
@@ -238,6 +257,9 @@ describe('layers of src-main/', () => {
       'src-main/trading/d.ts -> src-main/market/clock.ts',
       'src-main/api/e.ts -> src-main/cli-args.ts',
       'src-main/api/e.ts -> node:sqlite',
+      'src-main/replay/g.ts -> src-main/api/app.ts',
+      'src-main/replay/g.ts -> src-main/service.ts',
+      'src-main/data/h.ts -> src-main/replay/ports.ts',
     ]);
   });
 });
