@@ -43,6 +43,12 @@ const CONSOLIDATE_AT = 4;
 export class BookMirror {
   /** [bids, asks]: price ticks -> lots the book account should show. */
   readonly hist: [LevelMap, LevelMap] = [new LevelMap(), new LevelMap()];
+  /**
+   * Someone else than the house has traded on the pair (a user's order took the book, or a
+   * print met a user's order): positions may be open, so the replay runs the venue's risk check
+   * after the prints that move the price.
+   */
+  usersTraded = false;
   readonly stats: MirrorStats = { placed: 0, grown: 0, trimmed: 0, cancelled: 0, takers: 0, rejected: 0, resyncs: 0 };
   private readonly ex: Exchange;
   private readonly pair: PairState;
@@ -80,6 +86,7 @@ export class BookMirror {
       // a trade the mirror did not send (a user's or a liquidation's order taking the book): the
       // resting side's level at its price may have lost house lots
       if (this.own || e.symbol !== this.symbol) return;
+      this.usersTraded = true;
       this.touched[e.takerSide === Side.BUY ? 1 : 0].add(e.priceTicks);
     });
   }
@@ -225,6 +232,7 @@ export class BookMirror {
     }
     // without user orders at the level, before it, or crossing it (which the top-up would trade
     // with) the taker took only the level's house lots: no read needed
+    if (users || through) this.usersTraded = true;
     const left = users || through ? this.scan(rest, price) : at - got;
     if (left > 0) h.set(price, left);
     else h.delete(price);

@@ -59,6 +59,8 @@ export class SymbolReplay implements PrintSink {
   lastPriceTicks = 0;
   derivedPrices: boolean;
   private lastPriceSent = Number.NEGATIVE_INFINITY;
+  /** The last price the venue's risk check saw (after the print that set it). */
+  private riskPrice = 0;
   private lastPriceText = '';
   private lastPriceValue = 0;
   private readonly stepSize: number;
@@ -126,7 +128,7 @@ export class SymbolReplay implements PrintSink {
       // the first mark comes from the book (the price band of the book's orders is around it)
       if (this.lastPriceTicks === 0 && bids.size > 0 && asks.size > 0) {
         this.lastPriceTicks = Math.round((Math.max(...bids.keys()) + Math.min(...asks.keys())) / 2);
-        this.sendDerivedPrices(this.lastPriceTicks, ev.time, true);
+        this.sendDerivedPrices(this.lastPriceTicks, ev.time);
       }
       this.mirror.replace(bids, asks);
       this.lastUpdateId = ev.u;
@@ -172,23 +174,39 @@ export class SymbolReplay implements PrintSink {
 
   trade(takerSide: 1 | 2, price: number, lots: number, time: number): void {
     if (lots <= 0) return;
-    // the derived prices first: a liquidation they set off may take from the book, which the
-    // restore then puts back before the print meets it
-    this.sendDerivedPrices(price, time, this.lastPriceTicks === 0);
+    // the first print of a pair with no book before it: its price is the first mark, before it,
+    // so the levels quoted around it are inside the price band (nothing can be open to trigger yet)
+    if (this.lastPriceTicks === 0) this.sendDerivedPrices(price, time);
     this.mirror.restoreIfTouched();
     const synthetic = this.synthetic;
     this.mirror.trade(takerSide, price, lots, synthetic === null ? 0 : synthetic.prepare(lots));
     this.lastPriceTicks = price;
     synthetic?.after(takerSide, price);
+    // what the print causes comes after it, against the book it left (no look-ahead)
+    this.afterPrint(price, time);
+  }
+
+  /**
+   * After a print: the derived mark when it is due; else, once users have traded the pair and
+   * the last price moved, the venue's risk check again (the current mark sent anew), so a
+   * trigger on the last price fires on the first print that reaches it.
+   */
+  private afterPrint(price: number, time: number): void {
+    if (this.derivedPrices && time - this.lastPriceSent >= 1000) {
+      this.sendDerivedPrices(price, time);
+      this.riskPrice = price;
+    } else if (this.mirror.usersTraded && price !== this.riskPrice) {
+      this.riskPrice = price;
+      this.ex.execute({ kind: 'prices', symbol: this.src.symbol, mark: this.pair.markPrice });
+    }
   }
 
   histTrade(t: HistTrade): void {
     this.trade(t.buyerMaker ? Side.SELL : Side.BUY, this.ticks(t.price), this.lots(t.qty), t.time);
   }
 
-  /** mark = index = the last print (no mark dataset), at most once a second of history. */
-  sendDerivedPrices(priceTicks: number, time: number, force = false): void {
-    if (!force && (!this.derivedPrices || time - this.lastPriceSent < 1000)) return;
+  /** mark = index = the price (no mark dataset, or the first book); at most once a second of history (the callers). */
+  private sendDerivedPrices(priceTicks: number, time: number): void {
     this.lastPriceSent = time;
     const px = priceTicks * this.pair.math.tickValue;
     this.ex.execute({ kind: 'prices', symbol: this.src.symbol, mark: px, index: px });
