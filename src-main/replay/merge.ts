@@ -6,10 +6,12 @@
 //   - run(end) applies exactly the events with time <= end, each once, in (time, rank, added)
 //     order; before an event later than the last one applied it tells the caller the new time
 //     (the clock moves to each event's time before the event is applied).
-//   - An event applied moves only its own stream (apply() sets the stream's next time), and no
-//     stream's next time goes back: so a stream stays the next one while its time is before
-//     every lower-ranked stream's and not after any higher-ranked one's, and the merge applies
-//     such a run without looking at the others again. Nothing is allocated per event.
+//   - An event applied moves its own stream (apply() sets the stream's next time) and no other,
+//     and no stream's next time goes back: so a stream stays the next one while its time is
+//     before every lower-ranked stream's and not after any higher-ranked one's, and the merge
+//     applies such a run without looking at the others again. The one exception is announced: an
+//     event that gives another stream an earlier next time (an idle stream woken with a time)
+//     calls wake(), and the merge looks at every stream again. Nothing is allocated per event.
 
 /** Ranks at equal times (a depth diff reports the book after the trades of its batch). */
 export const RANK_PRICES = 0;
@@ -29,11 +31,18 @@ export interface Stream {
 export class StreamMerge {
   /** Sorted by rank, stable (streams of one rank in the order added). */
   private readonly streams: Stream[] = [];
+  /** A stream's next time went back during a run (wake()). */
+  private woken = false;
 
   add(s: Stream): void {
     let i = this.streams.length;
     while (i > 0 && this.streams[i - 1].rank > s.rank) i--;
     this.streams.splice(i, 0, s);
+  }
+
+  /** A stream's next time became earlier than the merge knew (an idle stream got an event). */
+  wake(): void {
+    this.woken = true;
   }
 
   /** Time of the next event of any stream (Infinity when all are done). */
@@ -53,6 +62,7 @@ export class StreamMerge {
     let applied = 0;
     let time = now;
     for (;;) {
+      this.woken = false;
       // the next event: smallest time, then rank (streams are sorted by rank)
       let best: Stream | null = null;
       let bi = -1;
@@ -79,7 +89,7 @@ export class StreamMerge {
         }
         best.apply();
         applied++;
-      } while (best.time <= last && best.time < below);
+      } while (best.time <= last && best.time < below && !this.woken);
     }
   }
 }

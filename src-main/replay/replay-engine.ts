@@ -36,8 +36,8 @@ export interface ReplayEngineOptions {
 export class ReplayEngine {
   /** Market time of the history applied. */
   time: number;
-  /** Historical events applied. */
-  events = 0;
+  /** Events the merge applied (historical ones and the derived marks due: events). */
+  private applied = 0;
   readonly symbols = new Map<string, SymbolReplay>();
   private readonly opts: ReplayEngineOptions;
   private readonly merge = new StreamMerge();
@@ -51,7 +51,18 @@ export class ReplayEngine {
   constructor(opts: ReplayEngineOptions) {
     this.opts = opts;
     this.time = opts.start;
-    for (const s of opts.sources) this.symbols.set(s.symbol, new SymbolReplay(opts.exchange, s, opts.queueModel));
+    for (const s of opts.sources) {
+      const sym = new SymbolReplay(opts.exchange, s, opts.queueModel, this.merge);
+      this.symbols.set(s.symbol, sym);
+      if (sym.derivedPrices) this.merge.add(sym.markDue);
+    }
+  }
+
+  /** Historical events applied (a derived mark sent once its second is up is none). */
+  get events(): number {
+    let derived = 0;
+    for (const s of this.symbols.values()) derived += s.marksDue;
+    return this.applied - derived;
   }
 
   sources(): Record<string, SourceKind> {
@@ -160,7 +171,7 @@ export class ReplayEngine {
     const end = Math.min(target, this.opts.until);
     if (end < this.time) return;
     this.clock = clock;
-    this.events += this.merge.run(end, this.time, this.moveTo);
+    this.applied += this.merge.run(end, this.time, this.moveTo);
     if (end > this.time) {
       clock.advance(end - this.time);
       this.time = end;

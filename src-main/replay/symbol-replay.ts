@@ -12,6 +12,7 @@ import { Side } from '../../src-shared/enums.ts';
 import { HOUSE_ACCOUNT, type Exchange } from '../trading/exchange.ts';
 import type { PairState } from '../trading/pair-state.ts';
 import { BookMirror } from './book-mirror.ts';
+import { RANK_PRICES, type Stream, type StreamMerge } from './merge.ts';
 import type { QueueModel } from './models/queue-model.ts';
 import type { SymbolSource } from './plan.ts';
 import type { HistDepth, HistTrade } from './ports.ts';
@@ -65,7 +66,17 @@ export class SymbolReplay implements PrintSink {
   private lastPriceValue = 0;
   private readonly stepSize: number;
 
-  constructor(ex: Exchange, src: SymbolSource, model: QueueModel) {
+  /**
+   * The derived mark's stream (in the merge when the pair has no mark data): its next event is
+   * the time a print left pending is due (the last mark sent + 1 s), Infinity while none is.
+   */
+  readonly markDue: Stream;
+  /** Events of markDue applied. */
+  marksDue = 0;
+  private pendingPrice = 0;
+  private readonly merge: StreamMerge;
+
+  constructor(ex: Exchange, src: SymbolSource, model: QueueModel, merge: StreamMerge) {
     const pair = ex.pairs.get(src.symbol);
     if (!pair) throw new RangeError(`the venue does not list ${src.symbol}`);
     this.ex = ex;
@@ -75,6 +86,18 @@ export class SymbolReplay implements PrintSink {
     this.synthetic = src.kind === 'depth' ? null : new SyntheticBook(this.mirror, pair);
     this.derivedPrices = src.mark === null;
     this.stepSize = Number(pair.row.stepSize);
+    this.merge = merge;
+    const markDue: Stream = {
+      time: Number.POSITIVE_INFINITY,
+      rank: RANK_PRICES,
+      apply: () => {
+        markDue.time = Number.POSITIVE_INFINITY;
+        this.marksDue++;
+        this.sendDerivedPrices(this.pendingPrice, this.lastPriceSent + 1000);
+        this.riskPrice = this.pendingPrice;
+      },
+    };
+    this.markDue = markDue;
   }
 
   ticks(text: string): number {
@@ -192,10 +215,21 @@ export class SymbolReplay implements PrintSink {
    * trigger on the last price fires on the first print that reaches it.
    */
   private afterPrint(price: number, time: number): void {
-    if (this.derivedPrices && time - this.lastPriceSent >= 1000) {
-      this.sendDerivedPrices(price, time);
-      this.riskPrice = price;
-    } else if (this.mirror.usersTraded && price !== this.riskPrice) {
+    if (this.derivedPrices) {
+      if (time - this.lastPriceSent >= 1000) {
+        this.markDue.time = Number.POSITIVE_INFINITY;
+        this.sendDerivedPrices(price, time);
+        this.riskPrice = price;
+        return;
+      }
+      // within the second of the last mark: this print's price is sent once the second is up
+      this.pendingPrice = price;
+      if (this.markDue.time === Number.POSITIVE_INFINITY) {
+        this.markDue.time = this.lastPriceSent + 1000;
+        this.merge.wake();
+      }
+    }
+    if (this.mirror.usersTraded && price !== this.riskPrice) {
       this.riskPrice = price;
       this.ex.execute({ kind: 'prices', symbol: this.src.symbol, mark: this.pair.markPrice });
     }

@@ -58,7 +58,7 @@ function closeOf(v: ReplayVenue, acct: number, symbol: string, long: boolean): C
   const tick = v.exchange.pair(symbol)!.math.tickValue;
   const fills = v.trading.trades({ accountId: acct, limit: 100 }).filter((t) => t.isClose);
   expect(fills.length).toBeGreaterThan(0);
-  const prices = fills.map((t) => t.priceTicks * tick);
+  const prices = fills.map((t) => Number((t.priceTicks * tick).toFixed(10)));
   const closed = v.trading.closedPositions({ accountId: acct, limit: 10 });
   expect(closed).toHaveLength(1);
   return {
