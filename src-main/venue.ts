@@ -207,6 +207,9 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       data: replay.data,
       replay: replay.options,
       openKlines,
+      wall: opts.wall,
+      // users' account events go out at the market time they happened (the report reads them so)
+      commit: trading.group,
     }));
     market = replayMarket;
   } else if (opts.simulate) {
@@ -229,6 +232,8 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       summary: (id) => exchange.summary(id),
       now: () => clock.now(),
     });
+    // the report's equity grid: sampled by the replay at fixed market times, however the clock moves
+    replayMarket.every(report.sampleMs, (t) => report.sample(t));
     session = new ReplaySession({
       market: replayMarket,
       report,
@@ -263,14 +268,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     replay: session,
     submit:
       replayMarket !== null && session !== null && (replayMarket.orderLatency > 0 || replayMarket.responseLatency > 0)
-        ? <C extends Command>(c: C) => {
-            const p = replayMarket.submit(() => exchange.execute(c));
-            // the replay may have moved itself for the order (lockstep): the report's equity grid
-            // is sampled where the clock went, as after a step
-            const sample = (): void => session!.report.sample(clock.now());
-            void p.then(sample, sample);
-            return p;
-          }
+        ? <C extends Command>(c: C) => replayMarket.submit(() => exchange.execute(c))
         : <C extends Command>(c: C) => exchange.execute(c),
     seed,
     close() {

@@ -18,6 +18,8 @@ export const RANK_PRICES = 0;
 export const RANK_TRADE = 1;
 export const RANK_DEPTH = 2;
 export const RANK_FUNDING = 3;
+/** Samples of the market time itself (the session report's grid), after every event of their time. */
+export const RANK_GRID = 4;
 
 /** One time-ordered stream of events. */
 export interface Stream {

@@ -16,7 +16,7 @@ import type { MarketSymbolView } from '../market/market-source.ts';
 import type { Exchange } from '../trading/exchange.ts';
 import { addFundingStreams } from './funding-stream.ts';
 import { klinePath, type PathPrint } from './kline-path.ts';
-import { RANK_DEPTH, RANK_PRICES, RANK_TRADE, StreamMerge } from './merge.ts';
+import { RANK_DEPTH, RANK_GRID, RANK_PRICES, RANK_TRADE, StreamMerge, type Stream } from './merge.ts';
 import type { QueueModel } from './models/queue-model.ts';
 import { INTERVAL_MS, type SourceKind, type SymbolSource } from './plan.ts';
 import type { HistCandle, HistDepth, HistTrade, ReplayData, ReplayDataset } from './ports.ts';
@@ -31,6 +31,17 @@ export interface ReplayEngineOptions {
   start: number;
   until: number;
   queueModel: QueueModel;
+  /**
+   * The venue's group commit: committed before the clock moves on from a time whose events wrote
+   * to users' accounts, so their account events go out at the market time they happened.
+   */
+  commit?: ReplayCommit;
+}
+
+/** What the engine needs of the venue's group commit (store/group-commit.ts). */
+export interface ReplayCommit {
+  readonly pending: boolean;
+  commitNow(): void;
 }
 
 export class ReplayEngine {
@@ -38,12 +49,15 @@ export class ReplayEngine {
   time: number;
   /** Events the merge applied (historical ones and the derived marks due: events). */
   private applied = 0;
+  /** Events of every() streams applied. */
+  private gridEvents = 0;
   readonly symbols = new Map<string, SymbolReplay>();
   private readonly opts: ReplayEngineOptions;
   private readonly merge = new StreamMerge();
   private clock: VirtualClock | null = null;
   /** merge.run's clock move (one closure for the replay's life: nothing allocated per run). */
   private readonly moveTo = (t: number): void => {
+    if (this.opts.commit?.pending) this.opts.commit.commitNow();
     this.clock!.advance(t - this.time);
     this.time = t;
   };
@@ -60,7 +74,7 @@ export class ReplayEngine {
 
   /** Historical events applied (a derived mark sent once its second is up is none). */
   get events(): number {
-    let derived = 0;
+    let derived = this.gridEvents;
     for (const s of this.symbols.values()) derived += s.marksDue;
     return this.applied - derived;
   }
@@ -172,10 +186,33 @@ export class ReplayEngine {
     if (end < this.time) return;
     this.clock = clock;
     this.applied += this.merge.run(end, this.time, this.moveTo);
+    if (this.opts.commit?.pending) this.opts.commit.commitNow();
     if (end > this.time) {
       clock.advance(end - this.time);
       this.time = end;
     }
+  }
+
+  /**
+   * Calls `fn(t)` at every market time t = start + k x ms (k >= 1) the replay reaches, after
+   * every event of that time and its commit: the same times whether the clock plays, steps or
+   * seeks. Not counted as historical events.
+   */
+  every(ms: number, fn: (t: number) => void): void {
+    if (!(Number.isInteger(ms) && ms > 0)) throw new RangeError('every takes a positive integer ms');
+    const commit = this.opts.commit;
+    const st: Stream = {
+      time: this.opts.start + ms,
+      rank: RANK_GRID,
+      apply: () => {
+        const t = st.time;
+        st.time += ms;
+        this.gridEvents++;
+        if (commit?.pending) commit.commitNow();
+        fn(t);
+      },
+    };
+    this.merge.add(st);
   }
 
   view(): MarketSymbolView[] {

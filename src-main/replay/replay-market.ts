@@ -30,7 +30,7 @@ import { ProbabilisticQueue } from './models/probabilistic-queue.ts';
 import type { QueueModel, QueueModelName } from './models/queue-model.ts';
 import { planSources, type SymbolSource } from './plan.ts';
 import type { ReplayData } from './ports.ts';
-import { ReplayEngine } from './replay-engine.ts';
+import { ReplayEngine, type ReplayCommit } from './replay-engine.ts';
 
 export interface ReplayOptions {
   /** Replayed together; their datasets must overlap in time. */
@@ -74,6 +74,8 @@ export interface ReplayMarketOptions {
   intervalMs?: number;
   /** Wall clock the replay follows at its speed (default Date.now). */
   wall?: () => number;
+  /** The venue's group commit (ReplayEngineOptions.commit). */
+  commit?: ReplayCommit;
 }
 
 const STATUS_EVERY_MS = 250;
@@ -257,6 +259,11 @@ export class ReplayMarket implements MarketSource {
     });
   }
 
+  /** Calls fn(t) at every market time start + k x ms the replay reaches (ReplayEngine.every). */
+  every(ms: number, fn: (t: number) => void): void {
+    this.engine.every(ms, fn);
+  }
+
   /** Orders sent and not yet at the engine, and answers not yet delivered. */
   get ordersInFlight(): number {
     return this.inFlight.length;
@@ -417,6 +424,7 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
     start: o.start,
     until,
     queueModel: queueModelOf(queueModel),
+    ...(opts.commit === undefined ? {} : { commit: opts.commit }),
   });
   engine.prime(opts.clock);
   const klines = opts.openKlines();

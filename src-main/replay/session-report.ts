@@ -1,18 +1,25 @@
-// The session report of a replay (issue 16): per account, what the session did to it, from the
-// exchange's own account events and summaries (never a second ledger of its own).
+// The session report of a replay: per account, what the session did to it, from the exchange's
+// own account events and summaries (never a second ledger of its own). docs/replay.md "Session
+// report" defines every figure.
 //
 // Invariants:
 // - Everything here is a function of the exchange's events and of MARKET time (the `now` the
 //   venue hands in, the replay clock): the same commands on the same data give the same report
-//   to the byte, in lockstep or not. Wall time is never read.
+//   to the byte, whether the clock played, stepped or sought. Wall time is never read.
 // - Money is kept in 1e-8 USDT units (bigint), written as 8-decimal strings.
 // - An account is in the report from its first event or from track() (the local account at the
 //   start, so an idle session still shows its flat curve); the house (engine account 0 and the
 //   bot accounts of HOUSE_ACCOUNT and above) never is.
-// - Equity samples sit on a grid of market time (`sampleMs`), plus one after every fill, funding
-//   and liquidation; when an account's curve passes MAX_SAMPLES it is thinned (every second grid
-//   point dropped, the grid doubled), so memory stays bounded over a month-long replay. Max
-//   drawdown is kept from every sample ever taken, before thinning, so thinning never hides it.
+// - Starting equity is the account's equity before its first command of the session: a replay's
+//   accounts are new, so that is what was deposited when it entered the report (its first
+//   events may already carry a fill and its fee). Net PnL is equity now minus starting equity
+//   minus what was deposited since.
+// - Equity samples sit on a grid of market time aligned to the session's start (`sampleMs`; the
+//   replay calls sample() at each grid time it reaches, ReplayMarket.every), plus one after every
+//   fill, funding and liquidation (account events go out when their command is committed, which
+//   a replay does before its clock moves on); when an account's curve passes MAX_SAMPLES it is
+//   thinned (every second grid point dropped, the grid doubled), so memory stays bounded over a
+//   month-long replay. Max drawdown is kept from every sample ever taken, before thinning.
 // - Time in market: market ms during which the account held any position (a non-zero quantity).
 import { parseFixed } from '../../src-shared/decimal.ts';
 import type { AccountSummary, PositionRecord, ReplayAccountReport, TradeRecord } from '../../src-shared/types.ts';
@@ -67,17 +74,18 @@ class Tally {
 
   readonly accountId: number;
   readonly startEquity: bigint;
-  readonly startTime: number;
+  /** Deposits when the account entered the report (later ones are not PnL). */
+  readonly startDeposits: bigint;
 
-  constructor(accountId: number, startEquity: bigint, startTime: number, grid: number) {
-    this.accountId = accountId;
-    this.startEquity = startEquity;
-    this.startTime = startTime;
-    this.peak = startEquity;
-    this.grid = grid;
-    this.lastGridTime = startTime;
-    this.times.push(startTime);
-    this.equities.push(startEquity);
+  constructor(o: { accountId: number; startEquity: bigint; startTime: number; grid: number; gridTime: number }) {
+    this.accountId = o.accountId;
+    this.startEquity = o.startEquity;
+    this.startDeposits = o.startEquity;
+    this.peak = o.startEquity;
+    this.grid = o.grid;
+    this.lastGridTime = o.gridTime;
+    this.times.push(o.startTime);
+    this.equities.push(o.startEquity);
   }
 
   add(time: number, equity: bigint): void {
@@ -124,7 +132,8 @@ const money = (text: string): bigint => {
 export class SessionReport {
   private readonly deps: SessionReportDeps;
   private readonly tallies = new Map<number, Tally>();
-  private readonly sampleMs: number;
+  /** The grid of equity samples, market ms. */
+  readonly sampleMs: number;
   readonly start: number;
   private off: (() => void) | null;
 
@@ -149,9 +158,9 @@ export class SessionReport {
   sample(time: number): void {
     for (const t of this.tallies.values()) {
       if (time - t.lastGridTime < t.grid) continue;
-      // the grid point the time reached (aligned to the start), so samples land on the same
-      // market times however the clock was stepped
-      t.lastGridTime = t.startTime + Math.floor((time - t.startTime) / t.grid) * t.grid;
+      // the grid point the time reached (aligned to the session's start), so samples land on the
+      // same market times however the clock was moved
+      t.lastGridTime = this.start + Math.floor((time - this.start) / t.grid) * t.grid;
       t.add(time, this.equity(t.accountId));
     }
   }
@@ -195,7 +204,7 @@ export class SessionReport {
         unrealized_pnl: s.unrealized_pnl,
         fees: formatMoney(t.fees),
         funding: formatMoney(t.funding),
-        net_pnl: formatMoney(equity - t.startEquity),
+        net_pnl: formatMoney(equity - t.startEquity - (money(s.total_deposits) - t.startDeposits)),
         max_drawdown: formatMoney(maxDd),
         max_drawdown_ratio: ddPeak > 0n ? ratio(maxDd, ddPeak) : 0,
         liquidations: t.liquidations,
@@ -219,10 +228,19 @@ export class SessionReport {
     return money(this.deps.summary(accountId).margin_balance);
   }
 
-  private tally(accountId: number): Tally {
+  private tally(accountId: number, time?: number): Tally {
     let t = this.tallies.get(accountId);
     if (t === undefined) {
-      t = new Tally(accountId, this.equity(accountId), this.deps.now(), this.sampleMs);
+      const now = this.deps.now();
+      // the account's equity before its first command: what it was made with (its first events
+      // may already carry a fill and its fee)
+      t = new Tally({
+        accountId,
+        startEquity: money(this.deps.summary(accountId).total_deposits),
+        startTime: time ?? now,
+        grid: this.sampleMs,
+        gridTime: this.start + Math.floor((now - this.start) / this.sampleMs) * this.sampleMs,
+      });
       this.tallies.set(accountId, t);
     }
     return t;
@@ -230,7 +248,7 @@ export class SessionReport {
 
   private onEvent(e: AccountEvent): void {
     if (e.accountId === 0 || e.accountId >= HOUSE_ACCOUNT) return;
-    const t = this.tally(e.accountId);
+    const t = this.tally(e.accountId, e.time);
     // Events arrive once their command is committed (trading/turn-writer.ts): the figures are
     // read then, at the market time the event names (a fill's, a settlement's).
     switch (e.kind) {

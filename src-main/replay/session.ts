@@ -11,7 +11,8 @@
 //   setImmediate, so requests are still answered), and stands still while paused.
 // - The same market data, start and sequence of commands give the same events: every clock move
 //   is a step() or seek() of the market in lockstep, a function of the commands only.
-// - The report samples equity at every clock move (market time), never on the wall clock.
+// - The report's grid is sampled by the market itself at fixed market times (ReplayMarket.every,
+//   wired by the venue), never here: play, step and seek give the same report.
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { MAX_SPEED, MIN_SPEED } from '../core/clock.ts';
 import type { SessionReport } from './session-report.ts';
@@ -72,9 +73,6 @@ export class ReplaySession {
       this.market.pause();
     }
     this.offChange = this.market.onChange((s) => {
-      // following the wall clock: sample as the market reports; in lockstep the steps sample
-      // (the market's reports are paced by the wall, which must not shape the report)
-      if (!this.lockstepMode && this.holder === null) this.report.sample(s.time);
       const full = this.decorate(s);
       for (const l of this.listeners) l(full);
     });
@@ -132,7 +130,7 @@ export class ReplaySession {
         if (by !== undefined && this.holder === null) this.take(by);
         // a step while playing is a frame step: the replay stops first, like a video player's
         else if (this.holder === null) this.stopPlaying();
-        this.report.sample(this.market.step(a.ms));
+        this.market.step(a.ms);
         break;
       }
       case 'seek': {
@@ -144,7 +142,7 @@ export class ReplaySession {
           );
         }
         if (this.holder === null) this.stopPlaying();
-        this.report.sample(this.market.seek(a.time));
+        this.market.seek(a.time);
         break;
       }
     }
@@ -196,7 +194,7 @@ export class ReplaySession {
         this.playing = false;
         return;
       }
-      this.report.sample(this.market.step(Math.min(FREE_RUN_SLICE_MS, s.until - s.time)));
+      this.market.step(Math.min(FREE_RUN_SLICE_MS, s.until - s.time));
       this.scheduleFreeRun();
     });
   }
