@@ -92,6 +92,13 @@ export class ReplayEngine {
     return { lastUpdateId: s.lastUpdateId, gaps: s.gaps };
   }
 
+  /** Per replayed symbol, the breaks met in its depth stream: how many, and the times of the first ones. */
+  gaps(): Record<string, { count: number; times: number[] }> {
+    const out: Record<string, { count: number; times: number[] }> = {};
+    for (const [k, s] of this.symbols) out[k] = { count: s.gaps, times: [...s.gapTimes] };
+    return out;
+  }
+
   /** Detaches the mirrors from the exchange's events (the replay is closed). */
   dispose(): void {
     for (const s of this.symbols.values()) s.mirror.dispose();

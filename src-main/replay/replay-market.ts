@@ -188,6 +188,7 @@ export class ReplayMarket implements MarketSource {
       finished: this.finished,
       events: this.engine.events,
       sources: this.engine.sources(),
+      gaps: this.engine.gaps(),
       queue_model: this.opts.queueModel,
       order_latency: this.opts.orderLatency,
       data_latency: this.opts.dataLatency,

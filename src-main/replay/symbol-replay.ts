@@ -19,6 +19,9 @@ import type { HistDepth, HistTrade } from './ports.ts';
 import type { PrintSink } from './streams.ts';
 import { SyntheticBook } from './synthetic-book.ts';
 
+/** Gap times a symbol keeps for the status (the count goes on). */
+const MAX_GAP_TIMES = 100;
+
 /** Engine account of the historical book's resting orders. */
 export const REPLAY_BOOK_ACCOUNT = HOUSE_ACCOUNT + 11;
 /** Engine account of the historical prints' takers. */
@@ -57,6 +60,8 @@ export class SymbolReplay implements PrintSink {
   /** Update id of the last diff applied (depth), -1 while waiting for a snapshot. */
   lastUpdateId = -1;
   gaps = 0;
+  /** Market times of the first gaps met (MAX_GAP_TIMES of them). */
+  readonly gapTimes: number[] = [];
   lastPriceTicks = 0;
   derivedPrices: boolean;
   private lastPriceSent = Number.NEGATIVE_INFINITY;
@@ -165,6 +170,7 @@ export class SymbolReplay implements PrintSink {
         : ev.U <= this.lastUpdateId + 1;
     if (!continuous) {
       this.gaps++;
+      if (this.gapTimes.length < MAX_GAP_TIMES) this.gapTimes.push(ev.time);
       this.lastUpdateId = -1;
       return;
     }

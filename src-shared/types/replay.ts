@@ -22,6 +22,8 @@ export interface ReplayStatus {
   /** Historical events applied so far. */
   events: number;
   sources: Record<string, ReplaySourceKind>;
+  /** Per symbol, the breaks met in its L2 depth stream (the book waits for the next snapshot): their count and the market times of the first 100. */
+  gaps: Record<string, { count: number; times: number[] }>;
   queue_model: ReplayQueueModel;
   /** Order entry latency, ms of history: an order sent at time t reaches the matching engine at t + this. */
   order_latency: number;

@@ -41,6 +41,17 @@ const statusSchema = Type.Object({
       description: 'Per symbol, what the market is rebuilt from',
     },
   ),
+  gaps: Type.Record(
+    Type.String(),
+    Type.Object({
+      count: Type.Integer({ description: 'Breaks met in the L2 depth stream so far' }),
+      times: Type.Array(Type.Integer(), { description: 'Market ms of the first 100 breaks' }),
+    }),
+    {
+      description:
+        'Per symbol, the breaks (gaps) met in its depth stream: the book stays as it was until the next snapshot re-anchors it',
+    },
+  ),
   queue_model: Type.Union([Type.Literal('pessimistic'), Type.Literal('probabilistic')]),
   order_latency: Type.Integer({
     description: 'Order entry latency, ms of history: an order sent at time t reaches the matching engine at t + this',
