@@ -71,16 +71,12 @@ function closeOf(v: ReplayVenue, acct: number, symbol: string, long: boolean): C
 /** A user with `balance` USDT, a market order opening `qty` on `side`. */
 function open(
   v: ReplayVenue,
-  o: { key: string; symbol: string; side: 1 | 2; qty: string; isolated20?: boolean },
+  o: { key: string; symbol: string; side: 1 | 2; qty: string; isolated20?: boolean; cross20?: bigint },
 ): number {
-  const acct = v.exchange.upsertAccount(
-    { apiKey: o.key, apiSecret: 's', kind: 'user', balance: 100_000n * UNIT },
-    0,
-  ).id;
-  if (o.isolated20) {
-    v.exchange.setMarginMode(acct, o.symbol, MarginMode.ISOLATED);
-    v.exchange.setLeverage(acct, o.symbol, 20);
-  }
+  const balance = (o.cross20 ?? 100_000n) * UNIT;
+  const acct = v.exchange.upsertAccount({ apiKey: o.key, apiSecret: 's', kind: 'user', balance }, 0).id;
+  if (o.isolated20) v.exchange.setMarginMode(acct, o.symbol, MarginMode.ISOLATED);
+  if (o.isolated20 || o.cross20 !== undefined) v.exchange.setLeverage(acct, o.symbol, 20);
   const r = v.exchange.placeOrder(acct, {
     symbol: o.symbol,
     side: o.side,
@@ -113,6 +109,8 @@ describe('no look-ahead', () => {
     const liq = open(v, { key: 'liq', symbol: 'BTCUSDT', side: Side.BUY, qty: '0.200000', isolated20: true });
     const sl = open(v, { key: 'sl', symbol: 'BTCUSDT', side: Side.BUY, qty: '0.100000' });
     const tp = open(v, { key: 'tp', symbol: 'BTCUSDT', side: Side.BUY, qty: '0.100000' });
+    // a cross long on a 700 USDT wallet: liquidated some 3,500 lower
+    const cross = open(v, { key: 'cross', symbol: 'BTCUSDT', side: Side.BUY, qty: '0.200000', cross20: 700n });
     const entry = v.exchange.positions(tp)[0].entry_price;
     const liqPrice = v.exchange.positions(liq)[0].liquidation_price;
     const slPrice = Math.round(entry * 0.985 * 100) / 100;
@@ -135,6 +133,12 @@ describe('no look-ahead', () => {
       // the long's closing sells meet the book the print left: at its price or below
       expect(c.worst).toBeLessThanOrEqual(trigger.price);
     }
+    // the cross liquidation: after the print that set it off, filled no better than that print
+    const c = closeOf(v, cross, 'BTCUSDT', true);
+    expect(c.closeType).toBe(CloseType.LIQUIDATION);
+    const last = prints.filter((p) => p.time <= c.time).at(-1)!;
+    expect(last.time).toBe(c.time);
+    expect(c.worst).toBeLessThanOrEqual(last.price);
   }, 120_000);
 
   for (const kind of ['trades', 'depth'] as const) {
