@@ -6,7 +6,7 @@
 // house orders' lifecycle recorded; BENCH_KEEP_LOGS=1 keeps the recorded logs; BENCH_NO_LOCKSTEP=1
 // skips section 2; BENCH_NO_DEPTH=1 section 3.)
 //
-// Section 1, no client: a trades-only replay (market/replay/) of BENCH_EVENTS trades on BTCUSDT's
+// Section 1, no client: a trades-only replay (src-main/replay/) of BENCH_EVENTS trades on BTCUSDT's
 // 0.1 tick and 0.001 step around 50,000, twice: real flow first (the TRXUSDT trade recording's
 // moves, sizes, sides and times, see realFlow; BENCH_NO_REAL_FLOW=1 skips it), then a stress case,
 // a generated random walk whose aggressor side is drawn anew each print (half the prints change
@@ -52,9 +52,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBook, RecordingSink } from '../src-main/engine/index.ts';
 import { KlineService } from '../src-main/market/kline-service.ts';
-import type { HistTrade, HistTradeBlock, ReplayData, ReplayDataset } from '../src-main/market/replay/ports.ts';
-import { REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT } from '../src-main/market/replay/replay-engine.ts';
-import { replaySymbolRow, type ReplayMarket } from '../src-main/market/replay/replay-market.ts';
+import type { HistTrade, HistTradeBlock, ReplayData, ReplayDataset } from '../src-main/replay/ports.ts';
+import type { ReplayMarket } from '../src-main/replay/replay-market.ts';
+import { replaySymbolRow } from '../src-main/replay/specs.ts';
+import { REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT } from '../src-main/replay/symbol-replay.ts';
 import { MemoryCandleStore } from '../src-main/store/memory-candle-store.ts';
 import { openDatabase } from '../src-main/store/database.ts';
 import { SymbolsRepo } from '../src-main/store/symbols-repo.ts';
@@ -66,7 +67,7 @@ import {
   trxBooks,
   trxTradesCsv,
   type MemoryReplayVenue,
-} from '../test/market/replay/harness.ts';
+} from '../test/replay/harness.ts';
 import { startService } from '../src-main/service.ts';
 import { lockstepSection } from './lib/replay-lockstep.ts';
 
@@ -150,7 +151,7 @@ function realFlow(n: number): GenTrades {
 
 /**
  * The generated trades as the replay's data port: decimal strings (trades()) and, as the store's
- * port (data/replay-data.ts) gives them, blocks of 8,192 rows of integer mantissas (tradeBlocks(),
+ * port (replay/dataset-replay-data.ts) gives them, blocks of 8,192 rows of integer mantissas (tradeBlocks(),
  * which the replay reads when a port has it).
  */
 function memoryData(g: GenTrades): ReplayData {
@@ -292,6 +293,7 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
     qty: number,
     tif: number,
     stp = 0,
+    // eslint-disable-next-line max-params -- the engine's own positional signature, recorded as it is called
   ): void => {
     if ((log.n + 1) * 6 > log.ops.length) {
       const bigger = new Int32Array(log.ops.length * 2);
@@ -330,6 +332,7 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
     flags = 0,
     cap = -1,
     stp = 0,
+    // eslint-disable-next-line max-params -- the engine's own positional signature, recorded as it is called
   ): void => {
     if (flags !== 0 || cap !== -1) throw new Error('the floor log knows limit orders without flags or caps only');
     put(OP_LIMIT, id, acct, side, price, qty, tif, stp);
@@ -344,6 +347,7 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
     put(OP_TRIM, id, 0, 0, 0, cap, 0);
     trimOrder(id, cap);
   };
+  // eslint-disable-next-line max-params -- the engine's own positional signature, recorded as it is called
   raw.amend = (id: number, price: number, qty: number, acct = -1, maxFill = -1, requeue = false): void => {
     if (acct !== -1 || maxFill !== -1 || requeue) throw new Error('the floor log knows amendments by id only');
     put(OP_AMEND, id, 0, 0, price, qty, 0);
@@ -628,7 +632,8 @@ function measureInChild(measure: Measure, flow: Flow, dir: string): { events: nu
 async function noClient(what: string, flow: Flow): Promise<void> {
   const g = flowTrades(flow);
   console.log(
-    `replay, no client: ${fmtN(g.priceTicks.length)} ${what} (trades-only replay, synthetic book), ${ROUNDS} rounds, bound ${SECONDS} s a run, each measure in a process of its own`,
+    `replay, no client: ${fmtN(g.priceTicks.length)} ${what} (trades-only replay, synthetic ` +
+      `book), ${ROUNDS} rounds, bound ${SECONDS} s a run, each measure in a process of its own`,
   );
   const log = recordCommands(g, FLOOR_EVENTS);
   const exLog = recordExchangeCommands(g, FLOOR_EVENTS);
@@ -653,8 +658,10 @@ async function noClient(what: string, flow: Flow): Promise<void> {
       const loud = LOUD ? rateOf(measureInChild('loud', flow, dir)) : 0;
       const service = process.env.BENCH_NO_SERVICE ? 0 : rateOf(measureInChild('service', flow, dir));
       console.log(
-        `  round ${round}: raw engine ${fmtN(raw)} /s, prints + candles ${fmtN(candles)} /s, floor ${fmtN(floor)} /s, its commands through the exchange ${fmtN(exchange)} /s, ` +
-          `replay ${fmtN(replay)} /s (${fmtN(r.events)} events in ${r.ms.toFixed(0)} ms); replay / raw ${(replay / raw).toFixed(3)}, replay / floor ${(replay / floor).toFixed(3)}; ` +
+        `  round ${round}: raw engine ${fmtN(raw)} /s, prints + candles ${fmtN(candles)} /s, ` +
+          `floor ${fmtN(floor)} /s, its commands through the exchange ${fmtN(exchange)} /s, ` +
+          `replay ${fmtN(replay)} /s (${fmtN(r.events)} events in ${r.ms.toFixed(0)} ms); replay ` +
+          `/ raw ${(replay / raw).toFixed(3)}, replay / floor ${(replay / floor).toFixed(3)}; ` +
           `${LOUD ? `with the house orders' lifecycle recorded ${fmtN(loud)} /s; ` : ''}through the whole service ${fmtN(service)} /s`,
       );
       best.service = Math.max(best.service, service);
@@ -675,25 +682,30 @@ async function noClient(what: string, flow: Flow): Promise<void> {
   console.log(`  the same prints + candles (16 intervals), no exchange:         ${fmtN(best.candles)} prints/s`);
   console.log(`  floor: the replay's own engine commands + candles, no exchange:  ${fmtN(best.floor)} prints/s`);
   console.log(
-    `  the replay's exchange commands on a fresh venue (no mirror, data): ${fmtN(best.exchange)} prints/s (${exLog.cmds.length} commands over ${fmtN(exLog.prints)} prints)`,
+    `  the replay's exchange commands on a fresh venue (no mirror, data): ${fmtN(best.exchange)} ` +
+      `prints/s (${exLog.cmds.length} commands over ${fmtN(exLog.prints)} prints)`,
   );
   console.log(`  replay through the venue (exchange, mirror, candles):           ${fmtN(best.replay)} events/s`);
   if (LOUD)
     console.log(
-      `  the same with the house orders' lifecycle recorded (no quiet sink): ${fmtN(best.loud)} events/s (quiet / recorded ${(best.replay / best.loud).toFixed(3)})`,
+      `  the same with the house orders' lifecycle recorded (no quiet sink): ` +
+        `${fmtN(best.loud)} events/s (quiet / recorded ${(best.replay / best.loud).toFixed(3)})`,
     );
   console.log(
-    `  the same through the whole replay service, no client connected:     ${fmtN(best.service)} events/s (service / venue ${(best.service / best.replay).toFixed(3)})`,
+    `  the same through the whole replay service, no client connected:     ` +
+      `${fmtN(best.service)} events/s (service / venue ${(best.service / best.replay).toFixed(3)})`,
   );
   // time a print, split: the engine and candles (floor), the exchange's part (its commands minus
   // the floor), the replay's own part (mirror, synthetic book, merge, data: the rest)
   const us = (rate: number): number => 1e6 / rate;
   console.log(
-    `  a print: ${us(best.replay).toFixed(2)} us = engine + candles ${us(best.floor).toFixed(2)} + exchange ${(us(best.exchange) - us(best.floor)).toFixed(2)} ` +
+    `  a print: ${us(best.replay).toFixed(2)} us = engine + candles ${us(best.floor).toFixed(2)} ` +
+      `+ exchange ${(us(best.exchange) - us(best.floor)).toFixed(2)} ` +
       `+ the replay's own work ${(us(best.replay) - us(best.exchange)).toFixed(2)} (mirror, synthetic book, merge, data)`,
   );
   console.log(
-    `  ratio replay / raw engine: ${(best.replay / best.raw).toFixed(3)}   replay / floor: ${(best.replay / best.floor).toFixed(3)}   floor / raw engine: ${(best.floor / best.raw).toFixed(3)}`,
+    `  ratio replay / raw engine: ${(best.replay / best.raw).toFixed(3)}   replay / floor: ` +
+      `${(best.replay / best.floor).toFixed(3)}   floor / raw engine: ${(best.floor / best.raw).toFixed(3)}`,
   );
   console.log(
     `  target 1,000,000 events/s: ${best.replay >= 1_000_000 ? 'met' : 'NOT met'} (floor ${fmtN(best.floor)} /s, reached ${fmtN(best.replay)} /s)`,
@@ -777,7 +789,8 @@ async function depthBot(): Promise<void> {
   console.log(`  alone: ${a.us.toFixed(1)} us a step; with the bot: ${b.us.toFixed(1)} us a step (best of 2 each)`);
   console.log(
     `  with the bot: ${b.resyncs} resyncs, ${b.resyncMs.toFixed(1)} ms in them (${((b.resyncMs / Math.max(1, b.resyncs)) * 1000).toFixed(0)} us each); ` +
-      `a walk of every level (the resync before): ${b.walkUs.toFixed(0)} us; resync / walk ${(b.resyncMs / Math.max(1, b.resyncs) / (b.walkUs / 1000)).toFixed(3)}`,
+      `a walk of every level (the resync before): ${b.walkUs.toFixed(0)} us; resync ` +
+      `/ walk ${(b.resyncMs / Math.max(1, b.resyncs) / (b.walkUs / 1000)).toFixed(3)}`,
   );
 }
 

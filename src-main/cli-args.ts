@@ -1,7 +1,7 @@
 // Command-line options of the headless service (`npm run serve -- ...`) and the desktop app.
 import { AccountFieldError, checkAccountFields, DEFAULT_PAPER_BALANCE } from './accounts/credentials.ts';
 import { parseFixed } from '../src-shared/decimal.ts';
-import { MAX_LATENCY_MS } from './market/replay/replay-market.ts';
+import { MAX_LATENCY_MS } from './replay/models/constant-latency.ts';
 
 export { DEFAULT_PAPER_BALANCE };
 

@@ -3,8 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, parseCli, USAGE } from './cli-args.ts';
 import { defaultDataDir } from './paths.ts';
-import { openFolderReplayData } from './replay-host.ts';
-import { startService } from './service.ts';
+import { openFolderReplayData, startService } from './service.ts';
 
 async function main(): Promise<void> {
   let opts;

@@ -7,7 +7,13 @@ import { newLoginToken, type LoginToken } from './api/routes/session.ts';
 import { ensureLocalAccount } from './local-account.ts';
 import { openVenue, type LocalVenue, type VenueOptions } from './venue.ts';
 import { removeServiceFile, writeServiceFile } from './service-file.ts';
-import { ReplayHostService } from './replay-host.ts';
+import { DatasetService } from './data/dataset-service.ts';
+import { DatasetReplayData } from './replay/dataset-replay-data.ts';
+import { ReplayHostService, type ReplayLaunch } from './replay/host.ts';
+import type { ReplayData } from './replay/ports.ts';
+import { lockDataFolder } from './store/data-lock.ts';
+import { openDatabase } from './store/database.ts';
+import { DatasetsRepo } from './store/datasets-repo.ts';
 
 export interface ServiceOptions {
   /** Interface to listen on; 127.0.0.1 unless told otherwise. */
@@ -88,11 +94,26 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
   const replays =
     replay === undefined
       ? new ReplayHostService({
-          data: () => venue.datasets.replayData(),
-          startService,
-          uiDir: opts.uiDir,
-          logger: opts.logger,
-          rateLimit: opts.rateLimit,
+          data: () => new DatasetReplayData(venue.datasets.store),
+          launch: async (l: ReplayLaunch) => {
+            const h = await startService({
+              host: '127.0.0.1',
+              port: 0,
+              dataDir: ':memory:',
+              uiDir: opts.uiDir,
+              logger: opts.logger,
+              rateLimit: opts.rateLimit,
+              ...l,
+            });
+            return {
+              url: h.url,
+              loginUrl: h.loginUrl,
+              renewLoginUrl: () => h.renewLoginUrl(),
+              status: () => h.venue.replay!.status(),
+              play: () => void h.venue.replay!.act({ action: 'play' }),
+              close: () => h.close(),
+            };
+          },
         })
       : null;
   try {
@@ -156,4 +177,27 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
       return closing;
     },
   };
+}
+
+/**
+ * The datasets of a data folder for `npm run serve -- --replay`: the folder is taken like the
+ * live service takes it (one venue per folder, store/data-lock.ts), its database opened for the
+ * datasets only. close() releases both.
+ */
+export function openFolderReplayData(dataDir: string): { data: ReplayData; close(): void } {
+  const lock = lockDataFolder(dataDir);
+  try {
+    const db = openDatabase({ dataDir });
+    const data = new DatasetReplayData(new DatasetService(new DatasetsRepo(db)).store);
+    return {
+      data,
+      close() {
+        db.close();
+        lock.release();
+      },
+    };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
 }

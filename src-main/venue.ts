@@ -8,12 +8,14 @@ import { BotWhitelist } from './accounts/whitelist.ts';
 import { VirtualClock } from './core/clock.ts';
 import { DatasetService } from './data/dataset-service.ts';
 import { KlineService } from './market/kline-service.ts';
-import { openMarketSource } from './market/market-source.ts';
-import { ReplaySession } from './market/replay-session.ts';
-import type { ReplayData } from './market/replay/ports.ts';
-import type { ReplayMarket, ReplayOptions } from './market/replay/replay-market.ts';
-import { replayCatalogue } from './replay-catalogue.ts';
-import { SessionReport } from './trading/session-report.ts';
+import type { MarketSource } from './market/market-source.ts';
+import { openSimulatedMarket } from './market/sim/simulated-market.ts';
+import { replayCatalogue } from './replay/catalogue.ts';
+import type { ReplayData } from './replay/ports.ts';
+import { openReplayMarket, type ReplayMarket, type ReplayOptions } from './replay/replay-market.ts';
+import { ReplaySession } from './replay/session.ts';
+import { SessionReport } from './replay/session-report.ts';
+
 import { PriceKlines } from './market/price-klines.ts';
 import { OpenInterestHistory } from './market/open-interest-history.ts';
 import { RecentTrades } from './market/recent-trades.ts';
@@ -138,42 +140,46 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   // (sorted arrays: a candle write is an append, where SQLite's upsert costs ~1 µs)
   const candles = replay !== undefined ? new MemoryCandleStore() : new CandlesRepo(db);
   const openKlines = () => new KlineService({ candles, symbols, clock, exchange });
-  const { market, klines } =
-    replay !== undefined
-      ? openMarketSource({
-          kind: 'replay',
-          exchange,
-          clock,
-          candles,
-          symbols,
-          data: replay.data,
-          replay: replay.options,
-          openKlines,
-        })
-      : opts.simulate
-        ? openMarketSource({
-            kind: 'simulator',
-            exchange,
-            clock,
-            seed,
-            candles,
-            symbols,
-            volatility: opts.simVolatility,
-            intensity: opts.simIntensity,
-            onHistoryProgress: opts.onHistoryProgress,
-            openKlines,
-          })
-        : { market: null, klines: openKlines() };
-  let session: ReplaySession | null = null;
-  const replayMarket = replay !== undefined ? (market as ReplayMarket) : null;
+  // the venue's market source: a replay of history, the simulator, or none
+  let replayMarket: ReplayMarket | null = null;
+  let market: MarketSource | null = null;
+  let klines: KlineService;
   if (replay !== undefined) {
+    ({ market: replayMarket, klines } = openReplayMarket({
+      exchange,
+      clock,
+      data: replay.data,
+      replay: replay.options,
+      openKlines,
+      wall: opts.wall,
+      // users' account events go out at the market time they happened (the report reads them so)
+      commit: trading.group,
+    }));
+    market = replayMarket;
+  } else if (opts.simulate) {
+    ({ market, klines } = openSimulatedMarket({
+      exchange,
+      clock,
+      seed,
+      candles,
+      symbols,
+      volatility: opts.simVolatility,
+      intensity: opts.simIntensity,
+      onHistoryProgress: opts.onHistoryProgress,
+      openKlines,
+    }));
+  } else klines = openKlines();
+  let session: ReplaySession | null = null;
+  if (replay !== undefined && replayMarket !== null) {
     const report = new SessionReport({
       events: exchange.events,
       summary: (id) => exchange.summary(id),
       now: () => clock.now(),
     });
+    // the report's equity grid: sampled by the replay at fixed market times, however the clock moves
+    replayMarket.every(report.sampleMs, (t) => report.sample(t));
     session = new ReplaySession({
-      market: market as ReplayMarket,
+      market: replayMarket,
       report,
       lockstep: replay.lockstep ?? false,
       liveUrl: replay.liveUrl ?? null,
@@ -206,14 +212,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     replay: session,
     submit:
       replayMarket !== null && session !== null && (replayMarket.orderLatency > 0 || replayMarket.responseLatency > 0)
-        ? <C extends Command>(c: C) => {
-            const p = replayMarket.submit(() => exchange.execute(c));
-            // the replay may have moved itself for the order (lockstep): the report's equity grid
-            // is sampled where the clock went, as after a step
-            const sample = (): void => session!.report.sample(clock.now());
-            void p.then(sample, sample);
-            return p;
-          }
+        ? <C extends Command>(c: C) => replayMarket.submit(() => exchange.execute(c))
         : <C extends Command>(c: C) => exchange.execute(c),
     seed,
     close() {

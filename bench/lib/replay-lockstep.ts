@@ -12,7 +12,7 @@
 import { createServer } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { runReplayBot } from '../../examples/replay-bot.ts';
-import type { ReplayData } from '../../src-main/market/replay/ports.ts';
+import type { ReplayData } from '../../src-main/replay/ports.ts';
 import { startService } from '../../src-main/service.ts';
 import { WsClient } from '../../src-shared/sdk/index.ts';
 
@@ -84,7 +84,8 @@ export async function lockstepSection(data: ReplayData, symbol: string, start: n
     `  baseline, bare ws server answering at once (same client): ${fmtN(base.steps)} round trips in ${base.ms.toFixed(0)} ms = ${fmtN(baseRate)} /s`,
   );
   console.log(
-    `  replay venue, example bot in lockstep:                    ${fmtN(r.steps)} steps in ${r.wallMs} ms = ${fmtN(rate)} /s (${r.orders} orders, ${fmtN(r.status.events)} events applied)`,
+    `  replay venue, example bot in lockstep:                    ${fmtN(r.steps)} steps in ` +
+      `${r.wallMs} ms = ${fmtN(rate)} /s (${r.orders} orders, ${fmtN(r.status.events)} events applied)`,
   );
   console.log(
     `  ratio replay / baseline: ${(rate / baseRate).toFixed(3)}   target 5,000 steps/s: ${rate >= 5_000 ? 'met' : 'NOT met'}`,

@@ -41,8 +41,6 @@ import type {
 } from './ports.ts';
 import { FileRefused, readLines, verifiedHash } from './file-source.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
-import type { ReplayData } from '../market/replay/ports.ts';
-import { DatasetReplayData } from './replay-data.ts';
 import { makeDepthParser, depthData } from './depth-rows.ts';
 import { makeRowParser, RowError, type CandleRow, type TradeRow } from './rows.ts';
 import { BlockBuilder, decodeBlock, newColumns, type TradeColumns } from './trade-codec.ts';
@@ -126,7 +124,8 @@ function inferredSpecs(priceDp: number, qtyDp: number): ContractSpecs {
 }
 
 export class DatasetService {
-  private readonly store: DatasetStore;
+  /** The store (the replay reads the datasets through it: replay/dataset-replay-data.ts). */
+  readonly store: DatasetStore;
   private readonly now: () => number;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -139,11 +138,6 @@ export class DatasetService {
 
   list(): DatasetRecord[] {
     return this.store.list();
-  }
-
-  /** What a replay reads from the datasets (market/replay/ports.ts). */
-  replayData(): ReplayData {
-    return new DatasetReplayData(this.store);
   }
 
   get(id: number): DatasetRecord {

@@ -4,7 +4,7 @@
 // the like are refused outright, since shell.openExternal would hand them to whatever the OS
 // has registered. Subframes and server redirects never open anything outside: they are not a
 // user's click, so they may only stay on the service. The one exception: the replays the
-// service hosts (replay-host.ts, each on its own loopback port) are the same app on another
+// service hosts (replay/host.ts, each on its own loopback port) are the same app on another
 // origin, so the main frame may go to them (the Replay dialog, "Back to live").
 import { isOwnOrigin } from './origin.ts';
 

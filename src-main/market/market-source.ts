@@ -1,16 +1,14 @@
 // What feeds a venue its market: the one seam between the venue and whatever makes prices and
 // trades. The simulator is the first source (market/sim/simulated-market.ts); the replay of
-// imported data (market/replay/replay-market.ts) the second. A source
+// imported data (replay/replay-market.ts) the second. A source
 //   - builds or loads its past before the venue's klines service starts (that service restores
-//     from the candle store once, when constructed), which is why openMarketSource() builds the
+//     from the candle store once, when constructed), which is why opening a source builds the
 //     klines service itself, at the right moment;
 //   - follows the market clock once started, and moves the klines service to the market time it
 //     has produced (never to the raw clock, which runs ahead of it);
 //   - owns speed and pause: they act on the clock it follows, the one source of market time.
-// openMarketSource() is the one place a venue's source is chosen and wired.
-import { openReplayMarket, type ReplayMarketOptions } from './replay/replay-market.ts';
+// The venue's wiring (venue.ts) chooses a venue's source; this module names only what a source is.
 import type { HistoryProgress } from './sim/history.ts';
-import { openSimulatedMarket } from './sim/simulated-market.ts';
 import type { SimSymbolView } from './sim/simulator.ts';
 import type { KlineService } from './kline-service.ts';
 import type { CandleStore, SymbolCatalogue } from './ports.ts';
@@ -47,7 +45,6 @@ export interface MarketSource {
 }
 
 export interface SimulatorSourceOptions {
-  kind: 'simulator';
   exchange: Exchange;
   clock: VirtualClock;
   seed: number;
@@ -60,15 +57,4 @@ export interface SimulatorSourceOptions {
   onHistoryProgress?: (p: HistoryProgress) => void;
   /** Creates the venue's klines service; called once the source's past is in the candle store. */
   openKlines: () => KlineService;
-}
-
-export type MarketSourceOptions = SimulatorSourceOptions | ReplayMarketOptions;
-
-export function openMarketSource(opts: MarketSourceOptions): { market: MarketSource; klines: KlineService } {
-  switch (opts.kind) {
-    case 'simulator':
-      return openSimulatedMarket(opts);
-    case 'replay':
-      return openReplayMarket(opts);
-  }
 }

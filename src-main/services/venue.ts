@@ -8,7 +8,7 @@ import type { VirtualClock } from '../core/clock.ts';
 import type { DatasetService } from '../data/dataset-service.ts';
 import type { KlineService } from '../market/kline-service.ts';
 import type { MarketSource } from '../market/market-source.ts';
-import type { ReplaySession } from '../market/replay-session.ts';
+import type { ReplaySession } from '../replay/session.ts';
 import type { SymbolCatalogue } from '../market/ports.ts';
 import type { PriceKlines } from '../market/price-klines.ts';
 import type { OpenInterestHistory } from '../market/open-interest-history.ts';

@@ -1,5 +1,5 @@
 // Wire types of a replay venue (docs/replay.md): its status and its session report. Declared
-// once here; the market (market/replay), the report (trading/session-report.ts), the SDK and
+// once here; the market (replay/replay-market.ts), the report (replay/session-report.ts), the SDK and
 // the screen all use these.
 
 export type ReplayQueueModel = 'pessimistic' | 'probabilistic';
@@ -22,6 +22,8 @@ export interface ReplayStatus {
   /** Historical events applied so far. */
   events: number;
   sources: Record<string, ReplaySourceKind>;
+  /** Per symbol, the breaks met in its L2 depth stream (the book waits for the next snapshot): their count and the market times of the first 100. */
+  gaps: Record<string, { count: number; times: number[] }>;
   queue_model: ReplayQueueModel;
   /** Order entry latency, ms of history: an order sent at time t reaches the matching engine at t + this. */
   order_latency: number;
@@ -42,7 +44,7 @@ export interface ReplayState extends ReplayStatus {
 /** One account of the session report (`GET /api/v1/replay/report?format=json`: `data.accounts[]`). */
 export interface ReplayAccountReport {
   user_id: number;
-  /** Equity (margin balance) when the account entered the session. */
+  /** Equity before the account's first command of the session (what it was made with). */
   starting_equity: string;
   /** Wallet balance now. */
   wallet_balance: string;
@@ -57,7 +59,7 @@ export interface ReplayAccountReport {
   fees: string;
   /** Funding received (negative: paid). */
   funding: string;
-  /** equity - starting_equity (deposits during the session count as gains: none exist in a replay). */
+  /** equity - starting_equity - USDT deposited since the account entered the report. */
   net_pnl: string;
   /** Largest fall of equity from a running peak, USDT. */
   max_drawdown: string;

@@ -4,10 +4,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReplayBot } from '../../examples/replay-bot.ts';
-import type { ReplayData } from '../../src-main/market/replay/ports.ts';
+import type { ReplayData } from '../../src-main/replay/ports.ts';
 import { startService } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, LASOTA, trxTradesCsv } from '../market/replay/harness.ts';
+import { importInto, LASOTA, replayDataOf, trxTradesCsv } from './harness.ts';
 import type { DatabaseSync } from 'node:sqlite';
 
 const FIRST_TRADE = 1744588804438;
@@ -26,7 +26,7 @@ beforeAll(async () => {
     },
     { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
   ]);
-  data = datasets.replayData();
+  data = replayDataOf(datasets);
 });
 afterAll(() => db?.close());
 

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { RestClient } from '../../src-shared/sdk/index.ts';
 import { hmacSha256Hex } from '../../src-shared/sign.ts';
-import type { ReplayData } from '../../src-main/market/replay/ports.ts';
+import type { ReplayData } from '../../src-main/replay/ports.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, LASOTA, trxTradesCsv } from '../market/replay/harness.ts';
+import { importInto, LASOTA, replayDataOf, trxTradesCsv } from './harness.ts';
 import { WsTestClient } from './ws-client.ts';
 
 const FIRST_TRADE = 1744588804438;
@@ -32,7 +32,7 @@ beforeAll(async () => {
     },
     { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
   ]);
-  data = ds.replayData();
+  data = replayDataOf(ds);
 });
 afterAll(() => db?.close());
 

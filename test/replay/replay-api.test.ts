@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { tempDir } from '../data/archive-fixtures.ts';
-import { LASOTA, trxTradesCsv } from '../market/replay/harness.ts';
+import { LASOTA, trxTradesCsv } from './harness.ts';
 
 const SNAPSHOT_TIME = 1744588800061;
 const FIRST_TRADE = 1744588804438;
@@ -142,9 +142,11 @@ describe('a replay venue', () => {
     const listed = JSON.stringify(ex.body);
     expect(listed).toContain('TRXUSDT');
     expect(listed).not.toContain('BTCUSDT');
-    const handle = [...(live.replays as any).running.values()][0] as ServiceHandle;
-    const local = handle.venue.accounts.firstOfKind('local')!;
-    expect(handle.venue.exchange.summary(local.id).wallet_balance).toBe('2500.00000000');
+    // the report follows the local account from the start: the only account before any order
+    const first = (await call(base, 'GET', '/api/v1/replay/report')).body.data.accounts;
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatchObject({ wallet_balance: '2500.00000000', starting_equity: '2500.00000000' });
+    const local = { id: first[0].user_id as number };
 
     // controls: the field of each action only; forward only
     expect((await call(base, 'POST', '/api/v1/replay', { action: 'step' })).body.code).toBe(1002);

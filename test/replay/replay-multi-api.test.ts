@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { FIXTURES, tempDir } from '../data/archive-fixtures.ts';
-import { LASOTA } from '../market/replay/harness.ts';
+import { LASOTA } from './harness.ts';
 
 const CRYPTOFEED = path.join(FIXTURES, 'depth/binance_usdm_2021-07-22_cryptofeed');
 const PAIRS = ['SUSHIUSDT', 'AKROUSDT'];
@@ -57,7 +57,10 @@ function recordedTop(symbol: string, t: number): { bids: number[][]; asks: numbe
       [bids, d.b],
       [asks, d.a],
     ] as const)
-      for (const [p, q] of rows as string[][]) Number(q) === 0 ? m.delete(Number(p)) : m.set(Number(p), Number(q));
+      for (const [p, q] of rows as string[][]) {
+        if (Number(q) === 0) m.delete(Number(p));
+        else m.set(Number(p), Number(q));
+      }
     prev = d.u;
   }
   const top = (m: Map<number, number>, desc: boolean): number[][] =>

@@ -6,7 +6,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, LASOTA } from '../market/replay/harness.ts';
+import { importInto, LASOTA, replayDataOf } from './harness.ts';
 import { WsTestClient } from './ws-client.ts';
 
 const SNAPSHOT_TIME = 1744588800061;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   replay = await startService({
     dataDir: ':memory:',
     rateLimit: false,
-    replay: { options: { symbols: ['TRXUSDT'], start: SNAPSHOT_TIME + 1000 }, data: ds.replayData(), lockstep: true },
+    replay: { options: { symbols: ['TRXUSDT'], start: SNAPSHOT_TIME + 1000 }, data: replayDataOf(ds), lockstep: true },
   });
   live = await startService({ dataDir: ':memory:', simulate: false, rateLimit: false });
 });

@@ -2,7 +2,7 @@
 // house orders, a mark move, one funding payment, on a market clock the test moves itself.
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
-import { reportCsv, SessionReport } from '../../src-main/trading/session-report.ts';
+import { reportCsv, SessionReport } from '../../src-main/replay/session-report.ts';
 import { openVenue, type LocalVenue } from '../../src-main/venue.ts';
 
 const T0 = Date.UTC(2021, 4, 16);
@@ -118,7 +118,8 @@ describe('session report', () => {
     const summary = reportCsv(r, report.fills(), 'summary').split('\n');
     expect(summary[0].split(',')).toContain('max_drawdown');
     expect(summary[1]).toBe(
-      `${u},10000.00000000,10009.52400000,10009.52400000,2,1910.00000000,10.00000000,0.00000000,0.38200000,-0.09400000,9.52400000,10.28400000,0.0010284,0,120000,0.5`,
+      `${u},10000.00000000,10009.52400000,10009.52400000,2,1910.00000000,10.00000000,0.00000000,` +
+        '0.38200000,-0.09400000,9.52400000,10.28400000,0.0010284,0,120000,0.5',
     );
     const fills = reportCsv(r, report.fills(), 'fills').trim().split('\n');
     expect(fills).toHaveLength(3);

@@ -4,55 +4,21 @@
 // a CSV table). On the live venue these answer 404 / 1108 (not a replay).
 // On the live venue: POST/GET /api/v1/replays and DELETE /api/v1/replays/{id} (loopback) start,
 // list and close replay venues hosted in the same process, each on its own loopback port
-// (ReplayHost, implemented by the entry point). A replay venue answers them 404 / 1108 too:
+// (replay/host.ts ReplayHost). A replay venue answers them 404 / 1108 too:
 // replays are started from the live venue.
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { parseFixed } from '../../../src-shared/decimal.ts';
 import { MAX_SPEED, MIN_SPEED } from '../../core/clock.ts';
-import { MAX_LATENCY_MS } from '../../market/replay/replay-market.ts';
-import { MAX_STEP_MS, type ReplayAction, type ReplaySession, type SessionStatus } from '../../market/replay-session.ts';
-import { REPORT_TABLES, reportCsv, type ReportTable } from '../../trading/session-report.ts';
+import { MAX_REPLAYS, type ReplayHost } from '../../replay/host.ts';
+import { MAX_LATENCY_MS } from '../../replay/models/constant-latency.ts';
+import { MAX_STEP_MS, type ReplayAction, type ReplaySession } from '../../replay/session.ts';
+import { REPORT_TABLES, reportCsv, type ReportTable } from '../../replay/session-report.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, strEnum, type ApiInstance } from '../schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
 
-/** What POST /api/v1/replays asks for, checked for form (the host checks it against the data). */
-export interface ReplayRequest {
-  symbols: string[];
-  start: number;
-  until?: number;
-  speed?: number;
-  /** Starting balance of the replay's local account, 1e-8 USDT units. */
-  balance?: bigint;
-  queueModel?: 'pessimistic' | 'probabilistic';
-  lockstep?: boolean;
-  /** Order entry latency, ms of history. */
-  orderLatency?: number;
-  /** Market-data latency, ms of history. */
-  dataLatency?: number;
-  /** Order response latency, ms of history. */
-  responseLatency?: number;
-}
-
-export interface ReplayInfo {
-  id: string;
-  url: string;
-  /** One-time browser login link of the replay's local account (renewed by every listing). */
-  login_url: string;
-  status: SessionStatus;
-}
-
-/** Replay venues hosted by the live service (service.ts). Errors are ApiErrors. */
-export interface ReplayHost {
-  start(req: ReplayRequest): Promise<ReplayInfo>;
-  list(): ReplayInfo[];
-  /** false when no replay has that id. */
-  close(id: string): Promise<boolean>;
-}
-
-/** Replays one live venue hosts at once. */
-export const MAX_REPLAYS = 4;
+export type { ReplayHost };
 
 const statusSchema = Type.Object({
   symbols: Type.Array(Type.String(), { description: 'The replayed pairs' }),
@@ -73,6 +39,17 @@ const statusSchema = Type.Object({
     Type.Union([Type.Literal('depth'), Type.Literal('trades'), Type.Literal('klines')]),
     {
       description: 'Per symbol, what the market is rebuilt from',
+    },
+  ),
+  gaps: Type.Record(
+    Type.String(),
+    Type.Object({
+      count: Type.Integer({ description: 'Breaks met in the L2 depth stream so far' }),
+      times: Type.Array(Type.Integer(), { description: 'Market ms of the first 100 breaks' }),
+    }),
+    {
+      description:
+        'Per symbol, the breaks (gaps) met in its depth stream: the book stays as it was until the next snapshot re-anchors it',
     },
   ),
   queue_model: Type.Union([Type.Literal('pessimistic'), Type.Literal('probabilistic')]),
@@ -340,7 +317,8 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
           "(the owner's user stream events too); data_latency: the " +
           'WebSocket market streams reach clients that many ms of history late (REST reads show the venue now). ' +
           'Errors: a symbol without a usable dataset 1106; start ' +
-          `outside the data, until not after start, datasets that do not overlap, a bad balance, a latency not an integer from 0 to ${MAX_LATENCY_MS} 1001; more than ` +
+          'outside the data, until not after start, datasets that do not overlap, a bad balance, ' +
+          `a latency not an integer from 0 to ${MAX_LATENCY_MS} 1001; more than ` +
           `${MAX_REPLAYS} replays running 1010. Only on the live venue (a replay answers 1108).`,
         querystring: noQuery,
         body: startBody,

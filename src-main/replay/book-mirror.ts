@@ -1,0 +1,413 @@
+// The historical book of one pair as resting orders of the replay's book account in the venue's
+// engine, and historical trades as IOC takers of its taker account (docs/replay.md "Fills and
+// queue models").
+//
+// Invariants
+//   - `hist` holds, per side, the size in lots the book account should show at each price (the
+//     historical level, or the synthetic one). After every call the book account's orders at a
+//     price total exactly hist's size there, except while a user's order has consumed some of it:
+//     others change the book account's orders only by trading with them (the bot API may not
+//     cancel or trim them: Exchange.reserveHouseAccounts), so the mirror notes the levels of the
+//     trades it did not send itself, and the next call puts those levels' historical sizes back
+//     first (no market impact); a resync costs the levels traded, not the book's size.
+//   - A level that grows gets its new lots at the back of the queue (behind every user order):
+//     the last order there grows in place when it is the book account's (houseGrow: the same
+//     queue, one order fewer), else a new order is added. A level that shrinks is reduced in
+//     place (houseTrim keeps priority), choosing which of the book account's orders shrink by
+//     the queue model (models/): how much of the decrease comes from ahead of the first user
+//     order. Without user orders at a level there is nothing to choose.
+//   - Only the book account's orders are ever changed here; user orders are touched only by the
+//     takers (history trading through or at their price).
+//   - Every change goes through Exchange.execute as the numeric house commands (houseOrder,
+//     houseTrim, houseGrow: no decimal strings); levels are read without allocating (scan), a
+//     print reads a few.
+import { Side, TimeInForce } from '../../src-shared/enums.ts';
+import type { Command, Exchange, ResultOf } from '../trading/exchange.ts';
+import type { PairState } from '../trading/pair-state.ts';
+import { LevelMap } from './level-map.ts';
+import type { QueueModel } from './models/queue-model.ts';
+
+export interface MirrorStats {
+  placed: number;
+  grown: number;
+  trimmed: number;
+  cancelled: number;
+  takers: number;
+  rejected: number;
+  resyncs: number;
+}
+
+/** Orders of the book account at a level without user orders before a growth merges them into one. */
+const CONSOLIDATE_AT = 4;
+
+export class BookMirror {
+  /** [bids, asks]: price ticks -> lots the book account should show. */
+  readonly hist: [LevelMap, LevelMap] = [new LevelMap(), new LevelMap()];
+  /**
+   * Someone else than the house has traded on the pair (a user's order took the book, or a
+   * print met a user's order): positions may be open, so the replay runs the venue's risk check
+   * after the prints that move the price.
+   */
+  usersTraded = false;
+  readonly stats: MirrorStats = { placed: 0, grown: 0, trimmed: 0, cancelled: 0, takers: 0, rejected: 0, resyncs: 0 };
+  private readonly ex: Exchange;
+  private readonly pair: PairState;
+  private readonly symbol: string;
+  private readonly bookAccount: number;
+  private readonly takerAccount: number;
+  private readonly model: QueueModel;
+  /** Prices of the book account's side (bids, asks) where others traded since the last resync. */
+  private readonly touched: [Set<number>, Set<number>] = [new Set(), new Set()];
+  /** True while the mirror's own command runs (its trades are its own, not others'). */
+  private own = false;
+  private readonly unsubscribe: () => void;
+  // scratch of scan(): the level's queue as the engine gives it, and the book account's part
+  private readonly qIds: number[] = [];
+  private readonly qAccounts: number[] = [];
+  private readonly qRem: number[] = [];
+  private readonly hIds: number[] = [];
+  private readonly hRem: number[] = [];
+  private nHouse = 0;
+  private nAhead = 0;
+  private total = 0;
+  private users = false;
+  /** The level's last order is the book account's (hIds[nHouse - 1]): a growth can grow it. */
+  private lastHouse = false;
+
+  constructor(ex: Exchange, pair: PairState, bookAccount: number, takerAccount: number, model: QueueModel) {
+    this.ex = ex;
+    this.pair = pair;
+    this.symbol = pair.row.symbol;
+    this.bookAccount = bookAccount;
+    this.takerAccount = takerAccount;
+    this.model = model;
+    ex.reserveHouseAccounts([bookAccount, takerAccount]);
+    this.unsubscribe = ex.events.on('trade', (e) => {
+      // a trade the mirror did not send (a user's or a liquidation's order taking the book): the
+      // resting side's level at its price may have lost house lots
+      if (this.own || e.symbol !== this.symbol) return;
+      this.usersTraded = true;
+      this.touched[e.takerSide === Side.BUY ? 1 : 0].add(e.priceTicks);
+    });
+  }
+
+  /** Stops noting others' trades (the replay is closed). */
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  /** Puts the historical sizes back at the levels others traded at since the last call. */
+  restoreIfTouched(): void {
+    if (this.touched[0].size === 0 && this.touched[1].size === 0) return;
+    this.stats.resyncs++;
+    for (let s = 0; s < 2; s++) {
+      const side = (s + 1) as 1 | 2;
+      const t = this.touched[s];
+      const h = this.hist[s];
+      for (const p of t) this.apply(side, p, h.get(p) ?? 0);
+      t.clear();
+    }
+  }
+
+  /** Sets one level (side 1 bids, 2 asks) to `lots` (0 removes it). */
+  setLevel(side: 1 | 2, price: number, lots: number): void {
+    const h = this.hist[side - 1];
+    if (lots > 0) h.set(price, lots);
+    else h.delete(price);
+    this.apply(side, price, lots);
+  }
+
+  /** Replaces the whole book (a snapshot): removals first, so nothing crosses on the way. */
+  replace(bids: Map<number, number>, asks: Map<number, number>): void {
+    const next = [bids, asks];
+    for (let s = 0; s < 2; s++) {
+      const side = (s + 1) as 1 | 2;
+      for (const p of this.housePrices(side)) {
+        if (!next[s].has(p)) this.apply(side, p, 0);
+      }
+    }
+    for (let s = 0; s < 2; s++) {
+      const side = (s + 1) as 1 | 2;
+      const h = this.hist[s];
+      h.clear();
+      for (const [p, lots] of next[s]) {
+        h.set(p, lots);
+        this.apply(side, p, lots);
+      }
+    }
+  }
+
+  /**
+   * One historical print: `lots` at `price`, the aggressor on `takerSide`. First the book account
+   * shows at least `lots` at that price and nothing better on the resting side (stale levels go),
+   * then an IOC taker at the price consumes the engine's queue in price-time order; or, when the
+   * level is placed for the print and nobody else's order can be met, one housePrint does both.
+   * Returns the lots the taker got (= lots, unless the exchange refused it). `keep`: the lots the
+   * level is to show after the print when it has to be topped up for it (the synthetic book's
+   * level size): the top-up brings them too, so the level needs no refill after the print.
+   */
+  trade(takerSide: 1 | 2, price: number, lots: number, keep = 0): number {
+    const book = this.pair.book;
+    const rest = takerSide === Side.BUY ? 2 : 1;
+    const h = this.hist[rest - 1];
+    // stale better levels of the resting side: history traded at `price`, so none were there
+    let through = false;
+    for (let guard = 0; guard < 100_000; guard++) {
+      const best = rest === 2 ? book.bestAsk() : book.bestBid();
+      if (best === 0 || (rest === 2 ? best >= price : best <= price)) break;
+      const house = this.scan(rest, best);
+      h.delete(best);
+      if (house === 0) {
+        through = true; // only user orders there: history trades through them
+        break;
+      }
+      this.applyScanned(rest, best, 0);
+    }
+    // the book account's own orders on the taker's side at or through the price go too (a sell
+    // printed at P means no ask at or below P): else the level topped up below would cross them
+    const own = this.hist[takerSide - 1];
+    // the own level at the price when the top-up below is to take it away as it is placed, and
+    // its house orders (cancelled so)
+    let expireOwn = false;
+    let expired = 0;
+    for (let guard = 0; guard < 100_000; guard++) {
+      const best = takerSide === Side.BUY ? book.bestBid() : book.bestAsk();
+      if (best === 0 || (takerSide === Side.BUY ? best < price : best > price)) break;
+      const house = this.scan(takerSide, best);
+      own.delete(best);
+      if (house === 0) {
+        through = true; // only user orders there: the top-up below trades with them
+        break;
+      }
+      if (best === price && !this.users && !through) {
+        // the book account's alone, and the only level at or through the price (the side's
+        // best is the price): a side change of the touch. The top-up below (the rest side is
+        // empty at the price, as this level would cross it) cancels it as it meets it, one
+        // command instead of two
+        expireOwn = true;
+        expired = this.nHouse;
+        break;
+      }
+      this.applyScanned(takerSide, best, 0);
+    }
+    let at = this.scan(rest, price);
+    const users = this.users;
+    // nobody at the price on the resting side and nothing better or crossing but the book
+    // account's own level at the price (the top-up takes it away): the print can meet only the
+    // level placed for it, one housePrint (the level keeps `keep`, the print is booked) instead
+    // of a placement and an IOC taker. Not without a level to place when the own level is to go.
+    if (
+      at === 0 &&
+      !users &&
+      !through &&
+      (keep > 0 || !expireOwn) &&
+      this.print(takerSide, price, lots, keep, expireOwn)
+    ) {
+      this.stats.cancelled += expired;
+      if (keep > 0) h.set(price, keep);
+      else h.delete(price);
+      return lots;
+    }
+    if (expireOwn) {
+      if (this.place(rest, price, lots + keep, true)) {
+        this.stats.cancelled += expired;
+        at = lots + keep;
+      } else this.apply(takerSide, price, 0); // refused (nothing changed): the own level goes as any other
+    } else if (at < lots && this.grow(rest, price, lots - at + keep)) at = lots + keep;
+    let got = 0;
+    try {
+      got = this.exec({
+        kind: 'houseOrder',
+        symbol: this.symbol,
+        account: this.takerAccount,
+        side: takerSide,
+        priceTicks: price,
+        lots,
+        tif: TimeInForce.IOC,
+        expireOwn: false,
+      }).filledLots;
+      this.stats.takers++;
+    } catch {
+      this.stats.rejected++;
+    }
+    // without user orders at the level, before it, or crossing it (which the top-up would trade
+    // with) the taker took only the level's house lots: no read needed
+    if (users || through) this.usersTraded = true;
+    const left = users || through ? this.scan(rest, price) : at - got;
+    if (left > 0) h.set(price, left);
+    else h.delete(price);
+    return got;
+  }
+
+  /** The book account's lots at a level: what the engine holds. */
+  houseLots(side: 1 | 2, price: number): number {
+    return this.scan(side, price);
+  }
+
+  /** One of the mirror's own commands: the trades it makes are not others' (see touched). */
+  private exec<C extends Command>(c: C): ResultOf<C> {
+    this.own = true;
+    try {
+      return this.ex.execute(c);
+    } finally {
+      this.own = false;
+    }
+  }
+
+  /** The prices where the book account has orders on a side (from the engine: read only on a resync or a snapshot). */
+  private housePrices(side: 1 | 2): Set<number> {
+    const out = new Set<number>();
+    const book = this.pair.book;
+    for (const id of book.openOrderIds(this.bookAccount)) {
+      const o = book.getOrder(id);
+      if (o !== null && o.side === side) out.add(o.priceTicks);
+    }
+    return out;
+  }
+
+  /**
+   * Reads the book account's orders at a level into the scratch arrays, in queue order: the
+   * first `nAhead` are ahead of the first other order, the rest behind it; `total` their lots,
+   * `users` whether anyone else queues there. Allocates nothing (a print reads a few levels);
+   * the arrays hold until the next scan.
+   */
+  private scan(side: 1 | 2, price: number): number {
+    const n = this.pair.book.levelQueue(side, price, this.qIds, this.qAccounts, this.qRem);
+    let k = 0;
+    let total = 0;
+    let users = false;
+    let nAhead = 0;
+    for (let i = 0; i < n; i++) {
+      if (this.qAccounts[i] === this.bookAccount) {
+        this.hIds[k] = this.qIds[i];
+        this.hRem[k] = this.qRem[i];
+        total += this.qRem[i];
+        k++;
+        if (!users) nAhead = k;
+      } else users = true;
+    }
+    this.nHouse = k;
+    this.lastHouse = n > 0 && this.qAccounts[n - 1] === this.bookAccount;
+    this.nAhead = nAhead;
+    this.total = total;
+    this.users = users;
+    return total;
+  }
+
+  private apply(side: 1 | 2, price: number, lots: number): void {
+    this.scan(side, price);
+    this.applyScanned(side, price, lots);
+  }
+
+  /** apply() on the level scan() just read (nothing changed the book in between). */
+  private applyScanned(side: 1 | 2, price: number, lots: number): void {
+    const total = this.total;
+    if (total === lots) {
+      return;
+    }
+    const nHouse = this.nHouse;
+    const nAhead = this.nAhead;
+    if (lots > total) {
+      // a level without user orders is one order again once it has grown a few times (nobody's
+      // priority to keep there; the level's own order count stays small)
+      if (!this.users && nAhead >= CONSOLIDATE_AT) {
+        this.shrink(0, nAhead, total);
+        this.place(side, price, lots);
+      } else this.grow(side, price, lots - total);
+      return;
+    }
+    const d = total - lots;
+    if (!this.users) {
+      this.shrink(0, nAhead, d);
+    } else {
+      let aheadLots = 0;
+      for (let i = 0; i < nAhead; i++) aheadLots += this.hRem[i];
+      const behindLots = total - aheadLots;
+      const fromAhead = this.model.fromAhead(aheadLots, behindLots, d);
+      this.shrink(0, nAhead, fromAhead);
+      this.shrink(nAhead, nHouse, d - fromAhead);
+    }
+  }
+
+  /**
+   * Takes `lots` off the scanned house orders [from, to), from the back of the run (its front
+   * keeps its place). The scan must be the one of this level (nothing scans in between).
+   */
+  private shrink(from: number, to: number, lots: number): void {
+    let left = lots;
+    for (let i = to - 1; i >= from && left > 0; i--) {
+      const id = this.hIds[i];
+      const rem = this.hRem[i];
+      const take = Math.min(rem, left);
+      left -= take;
+      try {
+        this.exec({ kind: 'houseTrim', symbol: this.symbol, orderId: id, lots: rem - take });
+        if (take === rem) this.stats.cancelled++;
+        else this.stats.trimmed++;
+      } catch {
+        this.stats.rejected++;
+      }
+    }
+  }
+
+  /**
+   * Adds `lots` at the back of the scanned level: the last order grows when it is the book
+   * account's, else a new order joins the queue. The scan must be the one of this level.
+   */
+  private grow(side: 1 | 2, price: number, lots: number): boolean {
+    if (!this.lastHouse) return this.place(side, price, lots);
+    const k = this.nHouse - 1;
+    try {
+      this.exec({ kind: 'houseGrow', symbol: this.symbol, orderId: this.hIds[k], lots: this.hRem[k] + lots });
+      this.stats.grown++;
+      return true;
+    } catch {
+      this.stats.rejected++;
+      return false;
+    }
+  }
+
+  /** A housePrint of the book account (maker, keeping `keep` at the price) and the taker account; false when the exchange refused it. */
+  private print(takerSide: 1 | 2, price: number, lots: number, keep: number, expireOwn: boolean): boolean {
+    try {
+      this.exec({
+        kind: 'housePrint',
+        symbol: this.symbol,
+        maker: this.bookAccount,
+        taker: this.takerAccount,
+        takerSide,
+        priceTicks: price,
+        lots,
+        rest: keep,
+        expireOwn,
+      });
+      this.stats.takers++;
+      if (keep > 0) this.stats.placed++;
+      return true;
+    } catch {
+      this.stats.rejected++;
+      return false;
+    }
+  }
+
+  /** Adds a GTC order of the book account; false when the exchange refused it. */
+  private place(side: 1 | 2, price: number, lots: number, expireOwn = false): boolean {
+    try {
+      this.exec({
+        kind: 'houseOrder',
+        symbol: this.symbol,
+        account: this.bookAccount,
+        side,
+        priceTicks: price,
+        lots,
+        tif: TimeInForce.GTC,
+        expireOwn,
+      });
+      this.stats.placed++;
+      return true;
+    } catch {
+      this.stats.rejected++;
+      return false;
+    }
+  }
+}

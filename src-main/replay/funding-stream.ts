@@ -1,0 +1,102 @@
+// A replayed pair's funding (docs/replay.md "Mark, index, funding"): settlements at the times of
+// the fundingRate rows with their rates when the pair has them (the next row's rate and time shown
+// as the predicted rate and next funding time); otherwise every 8 h at 00/08/16 UTC, at the rate
+// Binance's rule gives from the premiumIndexKlines closes (premium-funding.ts), else at 0.01 %
+// (the interest rate: with mark = index the premium is 0). Everything goes through the venue's
+// 'funding' and 'prices' commands, so payments are the live venue's.
+import { FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS, fundingRateCap } from '../risk/funding.ts';
+import type { Exchange } from '../trading/exchange.ts';
+import type { PairState } from '../trading/pair-state.ts';
+import { RANK_FUNDING, RANK_PRICES, type StreamMerge, type Stream } from './merge.ts';
+import type { HistCandle, ReplayData, ReplayDataset } from './ports.ts';
+import { PremiumFunding } from './premium-funding.ts';
+import { iter, iteratorStream } from './streams.ts';
+
+export interface FundingStreamOptions {
+  ex: Exchange;
+  data: ReplayData;
+  merge: StreamMerge;
+  pair: PairState;
+  funding: ReplayDataset | null;
+  premium: ReplayDataset | null;
+  start: number;
+  until: number;
+}
+
+/** Adds the pair's funding stream (and its premium samples' stream) to the merge. */
+export function addFundingStreams(o: FundingStreamOptions): void {
+  if (o.funding !== null) o.merge.add(rowsStream(o, o.funding));
+  else o.merge.add(scheduleStream(o));
+}
+
+function rowsStream(o: FundingStreamOptions, ds: ReplayDataset): Stream {
+  const { ex, pair } = o;
+  const symbol = pair.row.symbol;
+  const it = iter(o.data.funding(ds.id, o.start));
+  let nextRow = it.next();
+  const st: Stream = {
+    time: nextRow.done ? Number.POSITIVE_INFINITY : nextRow.value.time,
+    rank: RANK_FUNDING,
+    apply() {
+      const f = nextRow.value!;
+      nextRow = it.next();
+      st.time = nextRow.done ? Number.POSITIVE_INFINITY : nextRow.value.time;
+      ex.execute({ kind: 'funding', symbol, rate: f.rate, mark: pair.markPrice, time: f.time });
+      ex.execute({
+        kind: 'prices',
+        symbol,
+        fundingRate: nextRow.done ? f.rate : nextRow.value.rate,
+        nextFundingTime: nextRow.done ? 0 : nextRow.value.time,
+      });
+    },
+  };
+  if (!nextRow.done)
+    ex.execute({ kind: 'prices', symbol, fundingRate: nextRow.value.rate, nextFundingTime: nextRow.value.time });
+  return st;
+}
+
+function scheduleStream(o: FundingStreamOptions): Stream {
+  const { ex, pair } = o;
+  const symbol = pair.row.symbol;
+  let next = Math.floor(o.start / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS + FUNDING_INTERVAL_MS;
+  const premium = o.premium === null ? null : premiumSamples(o, o.premium, () => next);
+  const rateOf = (t: number): number => premium?.settle(t) ?? FUNDING_INTEREST_RATE;
+  const predicted = (): number => premium?.rate(next) ?? FUNDING_INTEREST_RATE;
+  ex.execute({ kind: 'prices', symbol, fundingRate: predicted(), nextFundingTime: next });
+  const st: Stream = {
+    time: next,
+    rank: RANK_FUNDING,
+    apply() {
+      const t = next;
+      next += FUNDING_INTERVAL_MS;
+      st.time = next;
+      ex.execute({ kind: 'funding', symbol, rate: rateOf(t), mark: pair.markPrice, time: t });
+      ex.execute({ kind: 'prices', symbol, fundingRate: predicted(), nextFundingTime: next });
+    },
+  };
+  return st;
+}
+
+/**
+ * The premium index candles of a pair without fundingRate rows: each close is a premium sample
+ * at its close time (those of the interval running at the start are read from its beginning
+ * and applied at the start), and the predicted rate follows them.
+ */
+function premiumSamples(o: FundingStreamOptions, ds: ReplayDataset, settlement: () => number): PremiumFunding {
+  const pf = new PremiumFunding(fundingRateCap(o.pair.row.brackets));
+  const { ex, start } = o;
+  const symbol = o.pair.row.symbol;
+  const from = Math.floor(start / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS;
+  o.merge.add(
+    iteratorStream(
+      RANK_PRICES,
+      iter(o.data.candles(ds.id, from, o.until)),
+      (c: HistCandle) => {
+        pf.add(c.closeTime, Number(c.close));
+        ex.execute({ kind: 'prices', symbol, fundingRate: pf.rate(settlement()) });
+      },
+      (c) => Math.max(start, c.closeTime),
+    ),
+  );
+  return pf;
+}

@@ -1,0 +1,245 @@
+// The replay's event loop (docs/replay.md "Market"): the historical streams of every replayed
+// symbol opened at the start and merged in time order (merge.ts), each applied to the venue's
+// exchange by its symbol (symbol-replay.ts).
+//
+// Per symbol, one source of liquidity and prints, the richest the data has (plan.ts):
+//   'depth'   an L2 dataset: the historical book (book-mirror.ts); prints from a trades /
+//             aggTrades dataset when there is one.
+//   'trades'  trades / aggTrades only: a synthetic book around the last print (synthetic-book.ts).
+//   'klines'  candles only: four prints a candle (kline-path.ts) and the synthetic book.
+// Mark / index: the close of markPriceKlines / indexPriceKlines candles at their close time when
+// present; otherwise mark = index = the last print (symbol-replay.ts). Funding: funding-stream.ts.
+// Invariants: events are applied in (time, stream rank) order: prices, then trades, then depth,
+// then funding; the clock is set to each event's time before it is applied.
+import type { VirtualClock } from '../core/clock.ts';
+import type { MarketSymbolView } from '../market/market-source.ts';
+import type { Exchange } from '../trading/exchange.ts';
+import { addFundingStreams } from './funding-stream.ts';
+import { klinePath, type PathPrint } from './kline-path.ts';
+import { RANK_DEPTH, RANK_GRID, RANK_PRICES, RANK_TRADE, StreamMerge, type Stream } from './merge.ts';
+import type { QueueModel } from './models/queue-model.ts';
+import { INTERVAL_MS, type SourceKind, type SymbolSource } from './plan.ts';
+import type { HistCandle, HistDepth, HistTrade, ReplayData, ReplayDataset } from './ports.ts';
+import { iter, iteratorStream, TradeBlockStream } from './streams.ts';
+import { SymbolReplay } from './symbol-replay.ts';
+import type { BookMirror } from './book-mirror.ts';
+
+export interface ReplayEngineOptions {
+  exchange: Exchange;
+  data: ReplayData;
+  sources: SymbolSource[];
+  start: number;
+  until: number;
+  queueModel: QueueModel;
+  /**
+   * The venue's group commit: committed before the clock moves on from a time whose events wrote
+   * to users' accounts, so their account events go out at the market time they happened.
+   */
+  commit?: ReplayCommit;
+}
+
+/** What the engine needs of the venue's group commit (store/group-commit.ts). */
+export interface ReplayCommit {
+  readonly pending: boolean;
+  commitNow(): void;
+}
+
+export class ReplayEngine {
+  /** Market time of the history applied. */
+  time: number;
+  /** Events the merge applied (historical ones and the derived marks due: events). */
+  private applied = 0;
+  /** Events of every() streams applied. */
+  private gridEvents = 0;
+  readonly symbols = new Map<string, SymbolReplay>();
+  private readonly opts: ReplayEngineOptions;
+  private readonly merge = new StreamMerge();
+  private clock: VirtualClock | null = null;
+  /** merge.run's clock move (one closure for the replay's life: nothing allocated per run). */
+  private readonly moveTo = (t: number): void => {
+    if (this.opts.commit?.pending) this.opts.commit.commitNow();
+    this.clock!.advance(t - this.time);
+    this.time = t;
+  };
+
+  constructor(opts: ReplayEngineOptions) {
+    this.opts = opts;
+    this.time = opts.start;
+    for (const s of opts.sources) {
+      const sym = new SymbolReplay(opts.exchange, s, opts.queueModel, this.merge);
+      this.symbols.set(s.symbol, sym);
+      if (sym.derivedPrices) this.merge.add(sym.markDue);
+    }
+  }
+
+  /** Historical events applied (a derived mark sent once its second is up is none). */
+  get events(): number {
+    let derived = this.gridEvents;
+    for (const s of this.symbols.values()) derived += s.marksDue;
+    return this.applied - derived;
+  }
+
+  sources(): Record<string, SourceKind> {
+    const out: Record<string, SourceKind> = {};
+    for (const [k, s] of this.symbols) out[k] = s.src.kind;
+    return out;
+  }
+
+  /** The depth state of a replayed symbol (tests, status): the last update id applied (-1 waiting for a snapshot) and gaps met. */
+  depthState(symbol: string): { lastUpdateId: number; gaps: number } {
+    const s = this.symbols.get(symbol);
+    if (!s) throw new RangeError(`${symbol} is not replayed`);
+    return { lastUpdateId: s.lastUpdateId, gaps: s.gaps };
+  }
+
+  /** Per replayed symbol, the breaks met in its depth stream: how many, and the times of the first ones. */
+  gaps(): Record<string, { count: number; times: number[] }> {
+    const out: Record<string, { count: number; times: number[] }> = {};
+    for (const [k, s] of this.symbols) out[k] = { count: s.gaps, times: [...s.gapTimes] };
+    return out;
+  }
+
+  /** Detaches the mirrors from the exchange's events (the replay is closed). */
+  dispose(): void {
+    for (const s of this.symbols.values()) s.mirror.dispose();
+  }
+
+  /** The mirror of a replayed symbol (its historical levels and stats). */
+  mirror(symbol: string): BookMirror {
+    const s = this.symbols.get(symbol);
+    if (!s) throw new RangeError(`${symbol} is not replayed`);
+    return s.mirror;
+  }
+
+  /**
+   * Opens the streams at the start. Depth is read from the last snapshot at or before the start
+   * (the data's index, depthAnchor; the dataset's first event when there is none) so the book at
+   * the start is the historical one (that snapshot plus its diffs), applied with the clock at the
+   * start; everything else starts at the start.
+   */
+  prime(clock: VirtualClock): void {
+    this.clock = clock;
+    const { data, start, until, exchange } = this.opts;
+    for (const s of this.symbols.values()) {
+      const src = s.src;
+      if (src.depth) {
+        const from = data.depthAnchor?.(src.depth.id, start) ?? src.depth.firstTime ?? start;
+        const st = iteratorStream(
+          RANK_DEPTH,
+          iter(data.depth(src.depth.id, from)),
+          (ev: HistDepth) => s.depth(ev),
+          (ev) => ev.time,
+        );
+        // the history before the start builds the book only
+        while (st.time < start) st.apply();
+        this.merge.add(st);
+      }
+      this.addPrints(s, src);
+      const closes = (ds: ReplayDataset, apply: (c: HistCandle) => void): void => {
+        const iv = INTERVAL_MS[ds.interval];
+        const it = iter(data.candles(ds.id, start - iv, until));
+        this.merge.add(iteratorStream(RANK_PRICES, it, apply, (c) => Math.max(start, c.closeTime)));
+      };
+      if (src.mark)
+        closes(src.mark, (c) => exchange.execute({ kind: 'prices', symbol: src.symbol, mark: Number(c.close) }));
+      if (src.index)
+        closes(src.index, (c) => exchange.execute({ kind: 'prices', symbol: src.symbol, index: Number(c.close) }));
+      addFundingStreams({
+        ex: exchange,
+        data,
+        merge: this.merge,
+        pair: s.pair,
+        funding: src.funding,
+        premium: src.premium,
+        start,
+        until,
+      });
+    }
+    clock.advance(Math.max(0, start - clock.now()));
+  }
+
+  /** The prints' stream of a symbol: its trades, or its candles' path. */
+  private addPrints(s: SymbolReplay, src: SymbolSource): void {
+    const { data, start, until } = this.opts;
+    if (src.trades && data.tradeBlocks) {
+      this.merge.add(new TradeBlockStream(iter(data.tradeBlocks(src.trades.id, start)), s));
+    } else if (src.trades) {
+      const it = iter(data.trades(src.trades.id, start));
+      this.merge.add(
+        iteratorStream(
+          RANK_TRADE,
+          it,
+          (t: HistTrade) => s.histTrade(t),
+          (t) => t.time,
+        ),
+      );
+    } else if (src.kind === 'klines') {
+      const iv = INTERVAL_MS[src.klines!.interval];
+      const it = iter(data.candles(src.klines!.id, Math.ceil(start / iv) * iv, until));
+      this.merge.add(
+        iteratorStream(
+          RANK_TRADE,
+          klinePath(s, iv, it),
+          (p: PathPrint) => s.trade(p.side, p.price, p.lots, p.time),
+          (p) => p.time,
+        ),
+      );
+    }
+  }
+
+  /** Applies every event with time <= target, the clock at each event's time; ends with time = target. */
+  runTo(target: number, clock: VirtualClock): void {
+    const end = Math.min(target, this.opts.until);
+    if (end < this.time) return;
+    this.clock = clock;
+    this.applied += this.merge.run(end, this.time, this.moveTo);
+    if (this.opts.commit?.pending) this.opts.commit.commitNow();
+    if (end > this.time) {
+      clock.advance(end - this.time);
+      this.time = end;
+    }
+  }
+
+  /**
+   * Calls `fn(t)` at every market time t = start + k x ms (k >= 1) the replay reaches, after
+   * every event of that time and its commit: the same times whether the clock plays, steps or
+   * seeks. Not counted as historical events.
+   */
+  every(ms: number, fn: (t: number) => void): void {
+    if (!(Number.isInteger(ms) && ms > 0)) throw new RangeError('every takes a positive integer ms');
+    const commit = this.opts.commit;
+    const st: Stream = {
+      time: this.opts.start + ms,
+      rank: RANK_GRID,
+      apply: () => {
+        const t = st.time;
+        st.time += ms;
+        this.gridEvents++;
+        if (commit?.pending) commit.commitNow();
+        fn(t);
+      },
+    };
+    this.merge.add(st);
+  }
+
+  view(): MarketSymbolView[] {
+    const out: MarketSymbolView[] = [];
+    for (const s of this.symbols.values()) {
+      out.push({
+        symbol: s.src.symbol,
+        volatility: 0,
+        current_volatility: 0,
+        jumps_per_day: 0,
+        taker_rate: 0,
+        taker_median_notional: 0,
+        maker_levels: s.pair.book.levelCount(1) + s.pair.book.levelCount(2),
+        maker_depth_notional: 0,
+        index_price: s.pair.indexPrice,
+        mark_price: s.pair.markPrice,
+        funding_rate: s.pair.fundingRate,
+        venues: [],
+      });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,366 @@
+// The session report of a replay: per account, what the session did to it, from the exchange's
+// own account events and summaries (never a second ledger of its own). docs/replay.md "Session
+// report" defines every figure.
+//
+// Invariants:
+// - Everything here is a function of the exchange's events and of MARKET time (the `now` the
+//   venue hands in, the replay clock): the same commands on the same data give the same report
+//   to the byte, whether the clock played, stepped or sought. Wall time is never read.
+// - Money is kept in 1e-8 USDT units (bigint), written as 8-decimal strings.
+// - An account is in the report from its first event or from track() (the local account at the
+//   start, so an idle session still shows its flat curve); the house (engine account 0 and the
+//   bot accounts of HOUSE_ACCOUNT and above) never is.
+// - Starting equity is the account's equity before its first command of the session: a replay's
+//   accounts are new, so that is what was deposited when it entered the report (its first
+//   events may already carry a fill and its fee). Net PnL is equity now minus starting equity
+//   minus what was deposited since.
+// - Equity samples sit on a grid of market time aligned to the session's start (`sampleMs`; the
+//   replay calls sample() at each grid time it reaches, ReplayMarket.every), plus one after every
+//   fill, funding and liquidation (account events go out when their command is committed, which
+//   a replay does before its clock moves on); when an account's curve passes MAX_SAMPLES it is
+//   thinned (every second grid point dropped, the grid doubled), so memory stays bounded over a
+//   month-long replay. Max drawdown is kept from every sample ever taken, before thinning.
+// - Time in market: market ms during which the account held any position (a non-zero quantity).
+import { parseFixed } from '../../src-shared/decimal.ts';
+import type { AccountSummary, PositionRecord, ReplayAccountReport, TradeRecord } from '../../src-shared/types.ts';
+import { formatMoney } from '../risk/money.ts';
+import { HOUSE_ACCOUNT } from '../trading/core.ts';
+import type { AccountEvent, EventBus } from '../trading/events.ts';
+
+/** Most equity samples kept per account before the curve is thinned. */
+const MAX_SAMPLES = 10_000;
+/** Default grid of equity samples, market ms. */
+const DEFAULT_SAMPLE_MS = 60_000;
+
+export interface SessionReportDeps {
+  events: Pick<EventBus, 'on'>;
+  /** The account's balance summary (Exchange.summary). */
+  summary(accountId: number): AccountSummary;
+  /** Market time, ms. */
+  now(): number;
+  sampleMs?: number;
+}
+
+/** One account's part of the report, as the API answers it. */
+type AccountReport = ReplayAccountReport;
+
+export interface SessionReportData {
+  /** Market time of the session's start and of this report, ms. */
+  start: number;
+  time: number;
+  accounts: AccountReport[];
+}
+
+class Tally {
+  fills = 0;
+  volume = 0n;
+  realized = 0n;
+  fees = 0n;
+  funding = 0n;
+  liquidations = 0;
+  peak: bigint;
+  maxDrawdown = 0n;
+  maxDrawdownPeak = 0n;
+  openSince: number | null = null;
+  /** Market time of the account's last fill or funding. */
+  lastEventTime: number | null = null;
+  inMarketMs = 0;
+  /** Market times and equities of the curve (parallel arrays). */
+  times: number[] = [];
+  equities: bigint[] = [];
+  grid: number;
+  lastGridTime: number;
+  readonly fillLog: TradeRecord[] = [];
+
+  readonly accountId: number;
+  readonly startEquity: bigint;
+  /** Deposits when the account entered the report (later ones are not PnL). */
+  readonly startDeposits: bigint;
+
+  constructor(o: { accountId: number; startEquity: bigint; startTime: number; grid: number; gridTime: number }) {
+    this.accountId = o.accountId;
+    this.startEquity = o.startEquity;
+    this.startDeposits = o.startEquity;
+    this.peak = o.startEquity;
+    this.grid = o.grid;
+    this.lastGridTime = o.gridTime;
+    this.times.push(o.startTime);
+    this.equities.push(o.startEquity);
+  }
+
+  add(time: number, equity: bigint): void {
+    if (equity > this.peak) this.peak = equity;
+    const dd = this.peak - equity;
+    if (dd > this.maxDrawdown) {
+      this.maxDrawdown = dd;
+      this.maxDrawdownPeak = this.peak;
+    }
+    const n = this.times.length;
+    // an event committed after a later grid sample keeps the curve in time order
+    if (n > 0 && time < this.times[n - 1]) time = this.times[n - 1];
+    // several samples at one market time (a fill and the grid point): the last one stands
+    if (n > 0 && this.times[n - 1] === time) this.equities[n - 1] = equity;
+    else {
+      this.times.push(time);
+      this.equities.push(equity);
+    }
+    if (this.times.length > MAX_SAMPLES) this.thin();
+  }
+
+  /** Keeps every other sample (the first and the last always), doubling the grid. */
+  private thin(): void {
+    const t: number[] = [];
+    const e: bigint[] = [];
+    const last = this.times.length - 1;
+    for (let i = 0; i <= last; i++) {
+      if (i % 2 === 0 || i === last) {
+        t.push(this.times[i]);
+        e.push(this.equities[i]);
+      }
+    }
+    this.times = t;
+    this.equities = e;
+    this.grid *= 2;
+  }
+}
+
+const money = (text: string): bigint => {
+  const r = parseFixed(text, 8, { allowNegative: true, allowZero: true });
+  return r.ok ? r.value : 0n;
+};
+
+export class SessionReport {
+  private readonly deps: SessionReportDeps;
+  private readonly tallies = new Map<number, Tally>();
+  /** The grid of equity samples, market ms. */
+  readonly sampleMs: number;
+  readonly start: number;
+  private off: (() => void) | null;
+
+  constructor(deps: SessionReportDeps) {
+    this.deps = deps;
+    this.sampleMs = deps.sampleMs ?? DEFAULT_SAMPLE_MS;
+    if (!(Number.isInteger(this.sampleMs) && this.sampleMs > 0))
+      throw new RangeError('sampleMs must be a positive integer');
+    this.start = deps.now();
+    this.off = deps.events.on('account', (e) => this.onEvent(e));
+  }
+
+  /** Puts an account in the report now (its starting equity is its equity now). */
+  track(accountId: number): void {
+    this.tally(accountId);
+  }
+
+  /**
+   * Market time moved to `time`: adds the grid samples due. Called by the venue after each
+   * clock step of the replay (and by report()), so the curve follows the clock, not the wall.
+   */
+  sample(time: number): void {
+    for (const t of this.tallies.values()) {
+      if (time - t.lastGridTime < t.grid) continue;
+      // the grid point the time reached (aligned to the session's start), so samples land on the
+      // same market times however the clock was moved
+      t.lastGridTime = this.start + Math.floor((time - this.start) / t.grid) * t.grid;
+      t.add(time, this.equity(t.accountId));
+    }
+  }
+
+  /** Stops listening to the exchange (the venue is closing). */
+  close(): void {
+    this.off?.();
+    this.off = null;
+  }
+
+  /** The report at market time now. */
+  report(): SessionReportData {
+    const time = this.deps.now();
+    this.sample(time);
+    const elapsed = Math.max(0, time - this.start);
+    const accounts: AccountReport[] = [];
+    const ids = [...this.tallies.keys()].sort((a, b) => a - b);
+    for (const id of ids) {
+      const t = this.tallies.get(id)!;
+      const s = this.deps.summary(id);
+      const equity = money(s.margin_balance);
+      const inMarket = t.inMarketMs + (t.openSince === null ? 0 : Math.max(0, time - t.openSince));
+      const curve: Array<[number, string]> = t.times.map((x, i) => [x, formatMoney(t.equities[i])]);
+      if (curve[curve.length - 1][0] !== time) curve.push([time, formatMoney(equity)]);
+      // the figure now counts too (it may be below every sample taken)
+      let maxDd = t.maxDrawdown;
+      let ddPeak = t.maxDrawdownPeak;
+      const peak = equity > t.peak ? equity : t.peak;
+      if (peak - equity > maxDd) {
+        maxDd = peak - equity;
+        ddPeak = peak;
+      }
+      accounts.push({
+        user_id: id,
+        starting_equity: formatMoney(t.startEquity),
+        wallet_balance: s.wallet_balance,
+        equity: formatMoney(equity),
+        fills: t.fills,
+        volume: formatMoney(t.volume),
+        realized_pnl: formatMoney(t.realized),
+        unrealized_pnl: s.unrealized_pnl,
+        fees: formatMoney(t.fees),
+        funding: formatMoney(t.funding),
+        net_pnl: formatMoney(equity - t.startEquity - (money(s.total_deposits) - t.startDeposits)),
+        max_drawdown: formatMoney(maxDd),
+        max_drawdown_ratio: ddPeak > 0n ? ratio(maxDd, ddPeak) : 0,
+        liquidations: t.liquidations,
+        time_in_market_ms: inMarket,
+        time_in_market_ratio: elapsed > 0 ? Math.min(1, inMarket / elapsed) : 0,
+        equity_curve: curve,
+      });
+    }
+    return { start: this.start, time, accounts };
+  }
+
+  /** The fills of the session, per account, oldest first. */
+  fills(): Array<{ user_id: number; fill: TradeRecord }> {
+    const out: Array<{ user_id: number; fill: TradeRecord }> = [];
+    for (const id of [...this.tallies.keys()].sort((a, b) => a - b))
+      for (const f of this.tallies.get(id)!.fillLog) out.push({ user_id: id, fill: f });
+    return out;
+  }
+
+  private equity(accountId: number): bigint {
+    return money(this.deps.summary(accountId).margin_balance);
+  }
+
+  private tally(accountId: number, time?: number): Tally {
+    let t = this.tallies.get(accountId);
+    if (t === undefined) {
+      const now = this.deps.now();
+      // the account's equity before its first command: what it was made with (its first events
+      // may already carry a fill and its fee)
+      t = new Tally({
+        accountId,
+        startEquity: money(this.deps.summary(accountId).total_deposits),
+        startTime: time ?? now,
+        grid: this.sampleMs,
+        gridTime: this.start + Math.floor((now - this.start) / this.sampleMs) * this.sampleMs,
+      });
+      this.tallies.set(accountId, t);
+    }
+    return t;
+  }
+
+  private onEvent(e: AccountEvent): void {
+    if (e.accountId === 0 || e.accountId >= HOUSE_ACCOUNT) return;
+    const t = this.tally(e.accountId, e.time);
+    // Events arrive once their command is committed (trading/turn-writer.ts): the figures are
+    // read then, at the market time the event names (a fill's, a settlement's).
+    switch (e.kind) {
+      case 'fill': {
+        const f = e.data as TradeRecord;
+        t.fills++;
+        t.volume += money(f.quote_qty);
+        t.realized += money(f.realized_pnl);
+        t.fees += money(f.fee);
+        t.fillLog.push(f);
+        t.lastEventTime = f.created_at;
+        t.add(f.created_at, this.equity(e.accountId));
+        break;
+      }
+      case 'funding': {
+        const d = e.data as { amount: string; time: number };
+        t.funding += money(d.amount);
+        t.lastEventTime = d.time;
+        t.add(d.time, this.equity(e.accountId));
+        break;
+      }
+      case 'liquidation':
+        t.liquidations++;
+        t.add(this.deps.now(), this.equity(e.accountId));
+        break;
+      case 'position': {
+        // a position opens or closes by a fill, whose time came just before in the same command
+        const now = t.lastEventTime ?? this.deps.now();
+        const open = (e.data as PositionRecord[]).some((p) => p.quantity !== 0);
+        if (open && t.openSince === null) t.openSince = now;
+        else if (!open && t.openSince !== null) {
+          t.inMarketMs += now - t.openSince;
+          t.openSince = null;
+        }
+        break;
+      }
+      default:
+        // order and balance events: the account is in the report (its starting equity taken above)
+        break;
+    }
+  }
+}
+
+function ratio(a: bigint, b: bigint): number {
+  // 1e-8 precision is plenty for a ratio shown to a person; integer division keeps it exact to that
+  return Number((a * 100_000_000n) / b) / 100_000_000;
+}
+
+// ---------------------------------------------------------------- CSV
+
+const csvCell = (v: string | number | boolean): string => {
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+const csvRow = (cells: Array<string | number | boolean>): string => cells.map(csvCell).join(',') + '\n';
+
+export const REPORT_TABLES = ['summary', 'equity', 'fills'] as const;
+export type ReportTable = (typeof REPORT_TABLES)[number];
+
+const SUMMARY_COLUMNS = [
+  'user_id',
+  'starting_equity',
+  'wallet_balance',
+  'equity',
+  'fills',
+  'volume',
+  'realized_pnl',
+  'unrealized_pnl',
+  'fees',
+  'funding',
+  'net_pnl',
+  'max_drawdown',
+  'max_drawdown_ratio',
+  'liquidations',
+  'time_in_market_ms',
+  'time_in_market_ratio',
+] as const satisfies readonly (keyof AccountReport)[];
+
+const FILL_COLUMNS = [
+  'id',
+  'order_id',
+  'symbol',
+  'side',
+  'position_side',
+  'price',
+  'qty',
+  'quote_qty',
+  'fee',
+  'fee_asset',
+  'role',
+  'is_close',
+  'realized_pnl',
+  'created_at',
+] as const satisfies readonly (keyof TradeRecord)[];
+
+/** One table of the report as CSV (RFC 4180, LF line ends, a header row). */
+export function reportCsv(
+  report: SessionReportData,
+  fills: Array<{ user_id: number; fill: TradeRecord }>,
+  table: ReportTable,
+): string {
+  if (table === 'summary') {
+    let out = csvRow([...SUMMARY_COLUMNS]);
+    for (const a of report.accounts) out += csvRow(SUMMARY_COLUMNS.map((c) => a[c] as string | number));
+    return out;
+  }
+  if (table === 'equity') {
+    let out = csvRow(['user_id', 'time', 'equity']);
+    for (const a of report.accounts) for (const [t, e] of a.equity_curve) out += csvRow([a.user_id, t, e]);
+    return out;
+  }
+  let out = csvRow(['user_id', ...FILL_COLUMNS]);
+  for (const { user_id, fill } of fills) out += csvRow([user_id, ...FILL_COLUMNS.map((c) => fill[c])]);
+  return out;
+}

@@ -1,0 +1,207 @@
+// A replay session: the controls of a replay venue (play, pause, speed, step, seek), who holds
+// its clock in lockstep, and its session report's clock. Routes and the WebSocket hub act
+// through it, never on the market directly, so REST and WebSocket controls mean the same.
+//
+// Invariants:
+// - Market time only goes forward (the market refuses a seek backwards; so does act()).
+// - Lockstep: while a client holds the replay (a WebSocket connection that stepped it), the
+//   clock moves only by that client's steps; another client's step or play is refused (2104)
+//   until it lets go or disconnects. A replay opened in lockstep mode with nobody holding it
+//   runs as fast as the machine allows while playing (slices of FREE_RUN_SLICE_MS on
+//   setImmediate, so requests are still answered), and stands still while paused.
+// - The same market data, start and sequence of commands give the same events: every clock move
+//   is a step() or seek() of the market in lockstep, a function of the commands only.
+// - The report's grid is sampled by the market itself at fixed market times (ReplayMarket.every,
+//   wired by the venue), never here: play, step and seek give the same report.
+import { ApiError, Errors } from '../../src-shared/errors.ts';
+import { MAX_SPEED, MIN_SPEED } from '../core/clock.ts';
+import type { SessionReport } from './session-report.ts';
+import type { ReplayState, ReplayStatus } from '../../src-shared/types.ts';
+import type { ReplayMarket } from './replay-market.ts';
+
+/** What the session needs of the replay market. */
+export type ReplayControl = Pick<
+  ReplayMarket,
+  'status' | 'setSpeed' | 'pause' | 'resume' | 'step' | 'seek' | 'setLockstep' | 'onChange'
+>;
+export type { ReplayStatus };
+
+/** The status as the API answers it. */
+/** GET /api/v1/replay: the market's status, who holds the clock, where the live venue is. */
+export type SessionStatus = ReplayState;
+
+export type ReplayAction =
+  | { action: 'play' }
+  | { action: 'pause' }
+  | { action: 'speed'; speed: number }
+  | { action: 'step'; ms: number }
+  | { action: 'seek'; time: number };
+
+/** Longest single step, ms of market time (31 days). */
+export const MAX_STEP_MS = 31 * 86_400_000;
+/** Market ms per slice of a free-running lockstep replay. */
+const FREE_RUN_SLICE_MS = 60_000;
+
+export interface ReplaySessionOptions {
+  market: ReplayControl;
+  report: SessionReport;
+  /** Opened in lockstep mode (--lockstep, `lockstep: true`). */
+  lockstep: boolean;
+  liveUrl?: string | null;
+}
+
+export class ReplaySession {
+  readonly market: ReplayControl;
+  readonly report: SessionReport;
+  readonly lockstepMode: boolean;
+  liveUrl: string | null;
+  private holder: object | null = null;
+  private freeRun: ReturnType<typeof setImmediate> | null = null;
+  private playing = false;
+  private closed = false;
+  private readonly offChange: () => void;
+  private readonly listeners = new Set<(s: SessionStatus) => void>();
+
+  constructor(opts: ReplaySessionOptions) {
+    this.market = opts.market;
+    this.report = opts.report;
+    this.lockstepMode = opts.lockstep;
+    this.liveUrl = opts.liveUrl ?? null;
+    if (this.lockstepMode) {
+      // lockstep opens paused: nothing moves before a client steps it or someone presses play
+      this.market.setLockstep(true);
+      this.market.pause();
+    }
+    this.offChange = this.market.onChange((s) => {
+      const full = this.decorate(s);
+      for (const l of this.listeners) l(full);
+    });
+  }
+
+  status(): SessionStatus {
+    return this.decorate(this.market.status());
+  }
+
+  /** Status changes (the market's, at most a few a second, and every control action). */
+  onChange(listener: (s: SessionStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get held(): boolean {
+    return this.holder !== null;
+  }
+
+  /** The connection holding the clock, or null. */
+  get holderOf(): object | null {
+    return this.holder;
+  }
+
+  /**
+   * One control action. `by` is the WebSocket connection acting (undefined for REST): while a
+   * client holds the clock, only it may move it; a step by a connection takes hold of it.
+   */
+  act(a: ReplayAction, by?: object): SessionStatus {
+    if (this.closed) throw new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay is closing');
+    const moves = a.action === 'play' || a.action === 'step' || a.action === 'seek';
+    if (moves && this.holder !== null && this.holder !== by) {
+      throw new ApiError(
+        Errors.REPLAY_HELD,
+        `${Errors.REPLAY_HELD.message}; it may play, step or seek again once that client lets go or disconnects`,
+      );
+    }
+    switch (a.action) {
+      case 'play':
+        this.playing = true;
+        if (this.lockstepMode) this.scheduleFreeRun();
+        else this.market.resume();
+        break;
+      case 'pause':
+        this.stopPlaying();
+        break;
+      case 'speed':
+        if (!(a.speed >= MIN_SPEED && a.speed <= MAX_SPEED))
+          throw new ApiError(Errors.INVALID_PARAMETER, `speed must be from ${MIN_SPEED} to ${MAX_SPEED}`);
+        this.market.setSpeed(a.speed);
+        break;
+      case 'step': {
+        if (!(Number.isInteger(a.ms) && a.ms >= 1 && a.ms <= MAX_STEP_MS))
+          throw new ApiError(Errors.INVALID_PARAMETER, `ms must be an integer from 1 to ${MAX_STEP_MS}`);
+        if (by !== undefined && this.holder === null) this.take(by);
+        // a step while playing is a frame step: the replay stops first, like a video player's
+        else if (this.holder === null) this.stopPlaying();
+        this.market.step(a.ms);
+        break;
+      }
+      case 'seek': {
+        const s = this.market.status();
+        if (!Number.isInteger(a.time) || a.time < s.time || a.time > s.until) {
+          throw new ApiError(
+            Errors.INVALID_PARAMETER,
+            `time must be an integer ms from the replay's time ${s.time} (seek goes forward only) to its end ${s.until}`,
+          );
+        }
+        if (this.holder === null) this.stopPlaying();
+        this.market.seek(a.time);
+        break;
+      }
+    }
+    const st = this.status();
+    for (const l of this.listeners) l(st);
+    return st;
+  }
+
+  /** The connection lets go of the clock (it said so, or it closed). */
+  release(by: object): void {
+    if (this.holder !== by) return;
+    this.holder = null;
+    // back to the mode the replay was opened in, paused: nothing jumps when the bot leaves
+    if (!this.lockstepMode) this.market.setLockstep(false);
+    this.market.pause();
+    const st = this.status();
+    for (const l of this.listeners) l(st);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopPlaying();
+    this.offChange();
+    this.listeners.clear();
+    this.report.close();
+  }
+
+  private take(by: object): void {
+    this.stopPlaying();
+    this.holder = by;
+    this.market.setLockstep(true);
+  }
+
+  private stopPlaying(): void {
+    this.playing = false;
+    if (this.freeRun !== null) clearImmediate(this.freeRun);
+    this.freeRun = null;
+    this.market.pause();
+  }
+
+  private scheduleFreeRun(): void {
+    if (this.freeRun !== null || this.closed) return;
+    this.freeRun = setImmediate(() => {
+      this.freeRun = null;
+      if (!this.playing || this.holder !== null || this.closed) return;
+      const s = this.market.status();
+      if (s.finished || s.time >= s.until) {
+        this.playing = false;
+        return;
+      }
+      this.market.step(Math.min(FREE_RUN_SLICE_MS, s.until - s.time));
+      this.scheduleFreeRun();
+    });
+  }
+
+  private decorate(s: ReplayStatus): SessionStatus {
+    // in lockstep the market itself stays paused (only steps move it): playing is the session's
+    const paused = this.lockstepMode || this.holder !== null ? !this.playing : s.paused;
+    return { ...s, paused, held: this.holder !== null, live_url: this.liveUrl };
+  }
+}

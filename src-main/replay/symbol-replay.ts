@@ -1,0 +1,254 @@
+// One replayed symbol (docs/replay.md "Market"): its source of liquidity and prints (the
+// historical book of an L2 dataset through book-mirror.ts, or the synthetic book around the last
+// print), the conversion of the data's decimals to the pair's ticks and lots, the depth stream's
+// update-id continuity, and the mark and index derived from the prints when there is no mark data.
+// Invariants
+//   - A depth diff is applied only when it continues the stream (futures: pu = the previous u, or
+//     U <= lastUpdateId <= u right after a snapshot; spot: U <= previous u + 1); a break is a gap:
+//     the book stays as it was until the next snapshot re-anchors it.
+//   - Within a diff, reductions and removals come before growth, so nothing ever crosses.
+//   - Every print first puts back the levels others traded at (no market impact).
+import { Side } from '../../src-shared/enums.ts';
+import { HOUSE_ACCOUNT, type Exchange } from '../trading/exchange.ts';
+import type { PairState } from '../trading/pair-state.ts';
+import { BookMirror } from './book-mirror.ts';
+import { RANK_PRICES, type Stream, type StreamMerge } from './merge.ts';
+import type { QueueModel } from './models/queue-model.ts';
+import type { SymbolSource } from './plan.ts';
+import type { HistDepth, HistTrade } from './ports.ts';
+import type { PrintSink } from './streams.ts';
+import { SyntheticBook } from './synthetic-book.ts';
+
+/** Gap times a symbol keeps for the status (the count goes on). */
+const MAX_GAP_TIMES = 100;
+
+/** Engine account of the historical book's resting orders. */
+export const REPLAY_BOOK_ACCOUNT = HOUSE_ACCOUNT + 11;
+/** Engine account of the historical prints' takers. */
+export const REPLAY_TAKER_ACCOUNT = HOUSE_ACCOUNT + 12;
+
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * m / 10^dp in steps of stepUnits x 10^-stepDecimals when that is an exact multiple (what
+ * StepScale.toUnits gives for its decimal string), else -1.
+ */
+function mantissaUnits(m: number, dp: number, stepUnits: number, stepDecimals: number): number {
+  // the common case: the data at the step's decimals, a step of one unit (0.1, 0.001)
+  if (dp === stepDecimals && stepUnits === 1) return Number.isSafeInteger(m) ? m : -1;
+  let v: number;
+  if (dp <= stepDecimals) {
+    if (stepDecimals - dp > 22) return -1;
+    v = m * POW10[stepDecimals - dp];
+    if (!Number.isSafeInteger(v)) return -1;
+  } else {
+    if (dp - stepDecimals > 22) return -1;
+    const d = POW10[dp - stepDecimals];
+    if (m % d !== 0) return -1;
+    v = m / d;
+  }
+  return v % stepUnits === 0 ? v / stepUnits : -1;
+}
+
+/** Per-symbol replay state. */
+export class SymbolReplay implements PrintSink {
+  readonly src: SymbolSource;
+  readonly pair: PairState;
+  readonly mirror: BookMirror;
+  readonly synthetic: SyntheticBook | null;
+  readonly ex: Exchange;
+  /** Update id of the last diff applied (depth), -1 while waiting for a snapshot. */
+  lastUpdateId = -1;
+  gaps = 0;
+  /** Market times of the first gaps met (MAX_GAP_TIMES of them). */
+  readonly gapTimes: number[] = [];
+  lastPriceTicks = 0;
+  derivedPrices: boolean;
+  private lastPriceSent = Number.NEGATIVE_INFINITY;
+  /** The last price the venue's risk check saw (after the print that set it). */
+  private riskPrice = 0;
+  private lastPriceText = '';
+  private lastPriceValue = 0;
+  private readonly stepSize: number;
+
+  /**
+   * The derived mark's stream (in the merge when the pair has no mark data): its next event is
+   * the time a print left pending is due (the last mark sent + 1 s), Infinity while none is.
+   */
+  readonly markDue: Stream;
+  /** Events of markDue applied. */
+  marksDue = 0;
+  private pendingPrice = 0;
+  private readonly merge: StreamMerge;
+
+  constructor(ex: Exchange, src: SymbolSource, model: QueueModel, merge: StreamMerge) {
+    const pair = ex.pairs.get(src.symbol);
+    if (!pair) throw new RangeError(`the venue does not list ${src.symbol}`);
+    this.ex = ex;
+    this.src = src;
+    this.pair = pair;
+    this.mirror = new BookMirror(ex, pair, REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT, model);
+    this.synthetic = src.kind === 'depth' ? null : new SyntheticBook(this.mirror, pair);
+    this.derivedPrices = src.mark === null;
+    this.stepSize = Number(pair.row.stepSize);
+    this.merge = merge;
+    const markDue: Stream = {
+      time: Number.POSITIVE_INFINITY,
+      rank: RANK_PRICES,
+      apply: () => {
+        markDue.time = Number.POSITIVE_INFINITY;
+        this.marksDue++;
+        this.sendDerivedPrices(this.pendingPrice, this.lastPriceSent + 1000);
+        this.riskPrice = this.pendingPrice;
+      },
+    };
+    this.markDue = markDue;
+  }
+
+  ticks(text: string): number {
+    // consecutive prints and rows mostly repeat the price: parse each new text once
+    if (text === this.lastPriceText) return this.lastPriceValue;
+    const r = this.pair.math.price.toUnits(text);
+    const v = r.ok ? r.value : this.pair.math.ticksRound(Number(text));
+    this.lastPriceText = text;
+    this.lastPriceValue = v;
+    return v;
+  }
+
+  lots(text: string): number {
+    const r = this.pair.math.qty.toUnits(text);
+    // a zero ('0.000') is not a step count: the rounding below makes it 0, as it does off-step sizes
+    return r.ok ? r.value : Math.round(Number(text) / this.stepSize);
+  }
+
+  private lastMantissa = -1;
+  private lastMantissaDp = -1;
+  private lastMantissaTicks = 0;
+
+  /** ticks() of the price m / 10^dp (a block's column), without its decimal string. */
+  ticksOf(m: number, dp: number): number {
+    if (m === this.lastMantissa && dp === this.lastMantissaDp) return this.lastMantissaTicks;
+    const price = this.pair.math.price;
+    let v = mantissaUnits(m, dp, price.stepUnits, price.stepDecimals);
+    // off the tick: as ticks() rounds the text (m / 10^dp is the double the text parses to)
+    if (v < 0) v = this.pair.math.ticksRound(m / 10 ** dp);
+    this.lastMantissa = m;
+    this.lastMantissaDp = dp;
+    this.lastMantissaTicks = v;
+    return v;
+  }
+
+  /** lots() of the quantity m / 10^dp, without its decimal string. */
+  lotsOf(m: number, dp: number): number {
+    const qty = this.pair.math.qty;
+    const v = mantissaUnits(m, dp, qty.stepUnits, qty.stepDecimals);
+    return v >= 0 ? v : Math.round(m / 10 ** dp / this.stepSize);
+  }
+
+  depth(ev: HistDepth): void {
+    this.mirror.restoreIfTouched();
+    if (ev.snapshot) {
+      // a snapshot anchors the book when there is none yet or after a gap; while the stream is
+      // continuous it is only a check point (the diffs already carry the book)
+      if (this.lastUpdateId !== -1) return;
+      const bids = this.levels(ev.bids);
+      const asks = this.levels(ev.asks);
+      // the first mark comes from the book (the price band of the book's orders is around it)
+      if (this.lastPriceTicks === 0 && bids.size > 0 && asks.size > 0) {
+        this.lastPriceTicks = Math.round((Math.max(...bids.keys()) + Math.min(...asks.keys())) / 2);
+        this.sendDerivedPrices(this.lastPriceTicks, ev.time);
+      }
+      this.mirror.replace(bids, asks);
+      this.lastUpdateId = ev.u;
+      return;
+    }
+    if (this.lastUpdateId === -1) return;
+    if (ev.u < this.lastUpdateId) return; // before the snapshot
+    const continuous =
+      ev.pu >= 0
+        ? ev.pu === this.lastUpdateId || (ev.U <= this.lastUpdateId && this.lastUpdateId <= ev.u)
+        : ev.U <= this.lastUpdateId + 1;
+    if (!continuous) {
+      this.gaps++;
+      if (this.gapTimes.length < MAX_GAP_TIMES) this.gapTimes.push(ev.time);
+      this.lastUpdateId = -1;
+      return;
+    }
+    // removals and reductions first, so a level that moved never crosses the other side
+    const up: Array<[1 | 2, number, number]> = [];
+    for (const [side, rows] of [
+      [1, ev.bids],
+      [2, ev.asks],
+    ] as const) {
+      const h = this.mirror.hist[side - 1];
+      for (const [p, q] of rows) {
+        const price = this.ticks(p);
+        const lots = this.lots(q);
+        if (lots < (h.get(price) ?? 0)) this.mirror.setLevel(side, price, lots);
+        else if (lots > (h.get(price) ?? 0)) up.push([side, price, lots]);
+      }
+    }
+    for (const [side, price, lots] of up) this.mirror.setLevel(side, price, lots);
+    this.lastUpdateId = ev.u;
+  }
+
+  private levels(rows: HistDepth['bids']): Map<number, number> {
+    const m = new Map<number, number>();
+    for (const [p, q] of rows) {
+      const lots = this.lots(q);
+      if (lots > 0) m.set(this.ticks(p), lots);
+    }
+    return m;
+  }
+
+  trade(takerSide: 1 | 2, price: number, lots: number, time: number): void {
+    if (lots <= 0) return;
+    // the first print of a pair with no book before it: its price is the first mark, before it,
+    // so the levels quoted around it are inside the price band (nothing can be open to trigger yet)
+    if (this.lastPriceTicks === 0) this.sendDerivedPrices(price, time);
+    this.mirror.restoreIfTouched();
+    const synthetic = this.synthetic;
+    this.mirror.trade(takerSide, price, lots, synthetic === null ? 0 : synthetic.prepare(lots));
+    this.lastPriceTicks = price;
+    synthetic?.after(takerSide, price);
+    // what the print causes comes after it, against the book it left (no look-ahead)
+    this.afterPrint(price, time);
+  }
+
+  /**
+   * After a print: the derived mark when it is due; else, once users have traded the pair and
+   * the last price moved, the venue's risk check again (the current mark sent anew), so a
+   * trigger on the last price fires on the first print that reaches it.
+   */
+  private afterPrint(price: number, time: number): void {
+    if (this.derivedPrices) {
+      if (time - this.lastPriceSent >= 1000) {
+        this.markDue.time = Number.POSITIVE_INFINITY;
+        this.sendDerivedPrices(price, time);
+        this.riskPrice = price;
+        return;
+      }
+      // within the second of the last mark: this print's price is sent once the second is up
+      this.pendingPrice = price;
+      if (this.markDue.time === Number.POSITIVE_INFINITY) {
+        this.markDue.time = this.lastPriceSent + 1000;
+        this.merge.wake();
+      }
+    }
+    if (this.mirror.usersTraded && price !== this.riskPrice) {
+      this.riskPrice = price;
+      this.ex.execute({ kind: 'prices', symbol: this.src.symbol, mark: this.pair.markPrice });
+    }
+  }
+
+  histTrade(t: HistTrade): void {
+    this.trade(t.buyerMaker ? Side.SELL : Side.BUY, this.ticks(t.price), this.lots(t.qty), t.time);
+  }
+
+  /** mark = index = the price (no mark dataset, or the first book); at most once a second of history (the callers). */
+  private sendDerivedPrices(priceTicks: number, time: number): void {
+    this.lastPriceSent = time;
+    const px = priceTicks * this.pair.math.tickValue;
+    this.ex.execute({ kind: 'prices', symbol: this.src.symbol, mark: px, index: px });
+  }
+}

@@ -1,0 +1,232 @@
+// An in-memory replay venue for the replay tests: datasets imported from the fixtures into an
+// in-memory database, the replayed pairs listed with replaySymbolRow, an Exchange, a klines
+// service without timer, and the ReplayMarket over them (clock on a frozen wall: time moves only
+// by step()/seek()).
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { wireRecords } from '../../src-main/api/records.ts';
+import { VirtualClock } from '../../src-main/core/clock.ts';
+import { DatasetService, type ImportOptions } from '../../src-main/data/dataset-service.ts';
+import { KlineService } from '../../src-main/market/kline-service.ts';
+import { DatasetReplayData } from '../../src-main/replay/dataset-replay-data.ts';
+import { planSources } from '../../src-main/replay/plan.ts';
+import type { ReplayData } from '../../src-main/replay/ports.ts';
+import { openReplayMarket, type ReplayMarket, type ReplayOptions } from '../../src-main/replay/replay-market.ts';
+import { replaySymbolRow } from '../../src-main/replay/specs.ts';
+import { AccountsRepo } from '../../src-main/store/accounts-repo.ts';
+import { MemoryCandleStore } from '../../src-main/store/memory-candle-store.ts';
+import { openDatabase } from '../../src-main/store/database.ts';
+import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
+import { SettingsRepo } from '../../src-main/store/settings-repo.ts';
+import { SymbolsRepo } from '../../src-main/store/symbols-repo.ts';
+import { TradingRepo } from '../../src-main/store/trading-repo.ts';
+import { Exchange } from '../../src-main/trading/exchange.ts';
+import { FIXTURES, tempDir } from '../data/archive-fixtures.ts';
+
+export const LASOTA = path.join(FIXTURES, 'depth/binance_usdm_TRXUSDT_2025-04-14_lasota');
+export const KLINES = path.join(FIXTURES, 'klines');
+
+export interface ReplayVenue {
+  db: DatabaseSync;
+  exchange: Exchange;
+  market: ReplayMarket;
+  klines: KlineService;
+  clock: VirtualClock;
+  datasets: DatasetService;
+  trading: TradingRepo;
+  close(): void;
+}
+
+/** The replay's data port over a dataset service's store (as service.ts builds it). */
+export function replayDataOf(datasets: DatasetService): ReplayData {
+  return new DatasetReplayData(datasets.store);
+}
+
+export async function importInto(
+  db: DatabaseSync,
+  files: Array<{ paths: string[]; opts: ImportOptions }>,
+): Promise<DatasetService> {
+  const datasets = new DatasetService(new DatasetsRepo(db));
+  for (const f of files) {
+    const r = await datasets.importFiles(f.paths, f.opts);
+    for (const x of r) if (!x.ok) throw new Error(`import of ${x.file} failed: ${x.error}`);
+  }
+  return datasets;
+}
+
+export async function replayVenue(
+  files: Array<{ paths: string[]; opts: ImportOptions }>,
+  replay: ReplayOptions,
+  wall: () => number = () => 0,
+): Promise<ReplayVenue> {
+  const db = openDatabase({ dataDir: ':memory:' });
+  const datasets = await importInto(db, files);
+  const data = replayDataOf(datasets);
+  const plan = planSources(data, replay.symbols, replay.start, replay.until);
+  const symbols = new SymbolsRepo(db);
+  symbols.insertMissing(
+    plan.map((p, i) => replaySymbolRow(p.symbol, p.specs, '1', i)),
+    0,
+  );
+  const clock = new VirtualClock({ start: replay.start, wall });
+  const trading = new TradingRepo(db);
+  const exchange = new Exchange({
+    symbols,
+    accounts: new AccountsRepo(db),
+    settings: new SettingsRepo(db),
+    repo: trading,
+    clock,
+    records: wireRecords,
+  });
+  const candles = new MemoryCandleStore(); // as a replay venue keeps them (venue.ts)
+  const { market, klines } = openReplayMarket({
+    exchange,
+    clock,
+    data,
+    replay,
+    wall,
+    openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
+  });
+  return {
+    db,
+    exchange,
+    market,
+    klines,
+    clock,
+    datasets,
+    trading,
+    close() {
+      trading.group.commitNow();
+      market.dispose();
+      klines.close();
+      db.close();
+    },
+  };
+}
+
+/** A replay over an in-memory data port (no import): the venue, its market and candles. */
+export interface MemoryReplayVenue {
+  exchange: Exchange;
+  market: ReplayMarket;
+  klines: KlineService;
+  clock: VirtualClock;
+  trading: TradingRepo;
+  close(): void;
+}
+
+/**
+ * A replay of `symbol` from `start` over a ReplayData held in memory (generated prints, a
+ * recording's rows), listed at `initialPrice` with the specs of its first dataset; the clock on
+ * a frozen wall. The replay tests' and bench:replay's rig.
+ */
+export function memoryReplayVenue(
+  data: ReplayData,
+  symbol: string,
+  start: number,
+  initialPrice: string,
+): MemoryReplayVenue {
+  const db = openDatabase({ dataDir: ':memory:' });
+  const symbols = new SymbolsRepo(db);
+  symbols.insertMissing([replaySymbolRow(symbol, data.datasets(symbol)[0].specs, initialPrice, 0)], 0);
+  const clock = new VirtualClock({ start, wall: () => 0 });
+  const trading = new TradingRepo(db);
+  const exchange = new Exchange({
+    symbols,
+    accounts: new AccountsRepo(db),
+    settings: new SettingsRepo(db),
+    repo: trading,
+    clock,
+    records: wireRecords,
+  });
+  const candles = new MemoryCandleStore(); // as a replay venue keeps them (venue.ts)
+  const { market, klines } = openReplayMarket({
+    exchange,
+    clock,
+    data,
+    replay: { symbols: [symbol], start },
+    openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
+  });
+  return {
+    exchange,
+    market,
+    klines,
+    clock,
+    trading,
+    close() {
+      market.dispose();
+      klines.close();
+      trading.group.commitNow();
+      db.close();
+    },
+  };
+}
+
+/** The TRX trade stream recording as the archive's trades CSV (id,price,qty,quote_qty,time,is_buyer_maker): the importer reads that layout. */
+export function trxTradesCsv(): string {
+  const lines = readFileSync(path.join(LASOTA, 'trade_stream.csv'), 'utf8').trim().split('\n').slice(1);
+  const out = ['id,price,qty,quote_qty,time,is_buyer_maker'];
+  for (const l of lines) {
+    const f = l.split(',');
+    // TradeId, Price, Quantity, (quote), TransactionTime, IsBuyerMarketMaker
+    out.push(
+      [f[6], f[7], f[8], (Number(f[7]) * Number(f[8])).toFixed(5), f[4], f[9] === '1' ? 'true' : 'false'].join(','),
+    );
+  }
+  const file = path.join(tempDir(), 'TRXUSDT-trades-2025-04-14.csv');
+  writeFileSync(file, out.join('\n') + '\n');
+  return file;
+}
+
+export interface HistBook {
+  u: number;
+  time: number;
+  bids: Map<string, number>;
+  asks: Map<string, number>;
+}
+
+/**
+ * The TRX book read straight from the CSV recording, independently of the importer and the
+ * replay: the snapshot, then each diff event (rows sharing FinalUpdateId) applied in order from
+ * the one that spans the snapshot's id. Returns the book after the snapshot and after each event.
+ */
+export function trxBooks(): HistBook[] {
+  const snap = readFileSync(path.join(LASOTA, 'rest_depth_snapshot.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
+  const bids = new Map<string, number>();
+  const asks = new Map<string, number>();
+  const key = (p: string): string => Number(p).toFixed(5);
+  for (const f of snap) (f[5] === '1' ? asks : bids).set(key(f[6]), Number(f[7]));
+  const lastId = Number(snap[0][4]);
+  const out: HistBook[] = [{ u: lastId, time: Number(snap[0][3]), bids: new Map(bids), asks: new Map(asks) }];
+  const rows = readFileSync(path.join(LASOTA, 'diff_depth_stream.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
+  let i = 0;
+  let prev = lastId;
+  while (i < rows.length) {
+    const u = Number(rows[i][7]);
+    const U = Number(rows[i][6]);
+    const pu = Number(rows[i][8]);
+    const time = Number(rows[i][3]);
+    let j = i;
+    const ev: string[][] = [];
+    while (j < rows.length && Number(rows[j][7]) === u) ev.push(rows[j++]);
+    i = j;
+    if (u < lastId) continue;
+    if (!(pu === prev || (U <= prev && prev <= u))) throw new Error(`the fixture breaks at ${u}`);
+    for (const f of ev) {
+      const m = f[9] === '1' ? asks : bids;
+      if (Number(f[11]) === 0) m.delete(key(f[10]));
+      else m.set(key(f[10]), Number(f[11]));
+    }
+    prev = u;
+    out.push({ u, time, bids: new Map(bids), asks: new Map(asks) });
+  }
+  return out;
+}
