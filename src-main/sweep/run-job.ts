@@ -86,7 +86,7 @@ function failedResult(job: SweepJob, reason: string, wallMs: number): JobResult 
   };
 }
 
-export function jobEnv(job: SweepJob, svc: { url: string }, cred: { key: string; secret: string; dir: string }) {
+function jobEnv(job: SweepJob, svc: { url: string }, cred: { key: string; secret: string; dir: string }) {
   return {
     PERPDESK_URL: svc.url,
     PERPDESK_WS_URL: `${svc.url.replace(/^http/, 'ws')}/ws`,
