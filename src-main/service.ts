@@ -8,6 +8,7 @@ import { ensureLocalAccount } from './local-account.ts';
 import { openVenue, type LocalVenue, type VenueOptions } from './venue.ts';
 import { removeServiceFile, writeServiceFile } from './service-file.ts';
 import { ReplayHostService } from './replay-host.ts';
+import { sweepResults } from './sweep/reader.ts';
 
 export interface ServiceOptions {
   /** Interface to listen on; 127.0.0.1 unless told otherwise. */
@@ -95,6 +96,8 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
           rateLimit: opts.rateLimit,
         })
       : null;
+  // the sweeps run on this data folder (npm run sweep), read-only
+  const sweeps = replay === undefined ? sweepResults(opts.dataDir) : null;
   try {
     const bind = opts.host ?? '127.0.0.1';
     const loopback = bind === '127.0.0.1' || bind === '::1' || bind === 'localhost';
@@ -106,6 +109,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
       rateLimit: opts.rateLimit,
       loopbackHostsOnly: loopback,
       ...(replays === null ? {} : { replays }),
+      ...(sweeps === null ? {} : { sweeps }),
     });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   } catch (err) {
@@ -150,6 +154,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
         try {
           await app.close();
         } finally {
+          sweeps?.close();
           await venue.close();
         }
       })();

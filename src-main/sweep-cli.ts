@@ -207,6 +207,8 @@ async function main(argv: string[]): Promise<number> {
       else throw new PlanError(`--format must be csv or json, got '${v.format}'`);
       return 0;
     }
+    // the runner first: an unreachable Redis is refused before anything is planned or stored
+    const runner = await makeRunner(v);
     let id: string;
     if (v.resume) {
       const given = argv.find((a, i) => i > 0 && argv[i - 1] === '--resume' && !a.startsWith('--'));
@@ -221,7 +223,6 @@ async function main(argv: string[]): Promise<number> {
       store.createSweep(id, prepared.spec, prepared.jobs, Date.now());
       console.log(`perpdesk sweep ${id}: ${prepared.jobs.length} jobs (${prepared.spec.sets.length} parameter sets)`);
     }
-    const runner = await makeRunner(v);
     let interrupted = false;
     const stop = () => {
       interrupted = true;

@@ -35,7 +35,7 @@ export interface SweepJob {
   params: ParamSet;
   /** Handed to the bot (PERPDESK_SEED); the replay itself draws nothing. */
   seed: number;
-  /** Wall-time bound of the whole job, ms: past it the bot is killed and the job marked 'timeout'. */
+  /** Wall-time bound of the bot, ms from its start: past it the bot is killed and the job marked 'timeout'. */
   timeoutMs: number;
 }
 

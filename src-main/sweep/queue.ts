@@ -64,14 +64,15 @@ async function probe(url: string, opts: RedisOptions): Promise<void> {
     enableOfflineQueue: false,
     retryStrategy: () => null,
   });
-  r.on('error', () => {
-    // reported by connect() below
-  });
+  // the socket's own error (ECONNREFUSED, ENOTFOUND...) says more than connect()'s rejection
+  let cause: Error | null = null;
+  r.on('error', (err: Error) => (cause ??= err));
   try {
     await r.connect();
     await r.ping();
   } catch (err) {
-    throw new QueueError(`cannot reach Redis at ${url}: ${err instanceof Error ? err.message || err.name : err}`);
+    const e = cause ?? (err instanceof Error ? err : new Error(String(err)));
+    throw new QueueError(`cannot reach Redis at ${url}: ${e.message || e.name}`);
   } finally {
     r.disconnect();
   }
@@ -277,7 +278,8 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
       connection: connection(opts),
       concurrency: o.concurrency,
       lockDuration: stallMs,
-      stalledInterval: stallMs,
+      // the check is cheap: a dead worker's job goes back soon after its lock expires
+      stalledInterval: Math.min(5000, Math.max(500, Math.round(stallMs / 2))),
       maxStalledCount: 2,
     },
   );
@@ -286,6 +288,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
     if (err.message !== lastError) o.log(`perpdesk sweep worker: ${err.message}`);
     lastError = err.message;
   });
+  worker.on('active', (job) => o.log(`job ${job.id} started`));
   worker.on('completed', (job, r: JobResult) => o.log(`job ${job.id} ${r.status} (${r.wallMs} ms)`));
   worker.on('failed', (job, err) => o.log(`job ${job?.id} could not run: ${err.message}`));
   o.log(`perpdesk sweep worker ${process.pid}: taking jobs from ${o.url} (${o.concurrency} at once)`);

@@ -212,7 +212,8 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
   let endedBy: JobResult['endedBy'] = 'bot';
   let stopped = false;
   let state: ReplayState;
-  const deadline = cx.t0 + job.timeoutMs;
+  // the bound is the bot's: the venue's own start is not its time
+  const deadline = performance.now() + job.timeoutMs;
   while (!done) {
     if (performance.now() >= deadline) {
       endedBy = 'timeout';

@@ -48,7 +48,7 @@ describe('a job', () => {
     const c = await runJob(job({ mode: 'trade', qty: '0.02' }), { data: pack.data });
     expect(a).toMatchObject({ status: 'ok', endedBy: 'replay', finished: true, replayTime: JAN6 + DAY / 4 });
     expect(a.outputTail).toEqual(['test-bot: 6 steps']);
-    // bought at the first step, sold at the third: two fills, one round trip
+    // bought at the first step, sold at the second: two fills, one round trip
     expect(a.metrics).toMatchObject({ trades: 2, closed_positions: 1, starting_equity: 10_000 });
     expect(a.metrics!.fees).toBeGreaterThan(0);
     expect(a.firstRequestMs).toBeGreaterThan(0);

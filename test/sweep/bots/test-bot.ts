@@ -1,8 +1,9 @@
 // A bot for the sweep tests: what it does is its `mode` parameter (PERPDESK_PARAMS).
-//   trade: the example sweep bot's behaviour is not needed here: buy at the first step, sell at
-//          the third, step to the end, exit 0;  env: print the contract's variables, exit 0;
-//   crash: throw after one step;  exit3: print a line and exit 3;  hang: hold the connection and
-//   never step (the time bound ends it);  slow: step every `sleep_ms` of wall time.
+//   trade: buy at the first step of an hour, sell at the second, step to the end, exit 0 (nothing
+//          after the last step: a bot still busy a second after the replay's end is stopped);
+//   env: print the contract's variables, exit 0;  crash: throw after one step;  exit3: print a
+//   line and exit 3;  hang: hold the connection and never step (the time bound ends it);
+//   slow: trade, waiting `sleep_ms` of wall time before each step.
 import { OrderType, PositionAction, PositionSide, Side } from '../../../src-shared/enums.ts';
 import { RestClient, WsClient, type ReplayState } from '../../../src-shared/sdk/index.ts';
 
@@ -39,11 +40,11 @@ if (mode === 'hang') {
 let steps = 0;
 let status = (await rest.replay()) as ReplayState;
 while (!status.finished) {
+  if (mode === 'slow') await new Promise((r) => setTimeout(r, p.sleep_ms ?? 200));
   status = (await ws.replayStep(3_600_000)) as ReplayState;
   steps++;
   if (mode === 'crash') throw new Error('test-bot: boom at step 1');
-  if (mode === 'slow') await new Promise((r) => setTimeout(r, p.sleep_ms ?? 200));
-  if (steps === 1 || steps === 3) {
+  if (steps === 1 || steps === 2) {
     const buy = steps === 1;
     await rest.placeOrder({
       symbol,
