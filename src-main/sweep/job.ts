@@ -94,6 +94,9 @@ export interface JobResult {
   /** Wall ms from the job's start to the bot's first request to its venue; null if it sent none. */
   firstRequestMs: number | null;
   wallMs: number;
+  /** Wall ms from the job's start to the bot's start (the venue's start), and the bot's run. */
+  startMs: number;
+  botMs: number;
   /** Historical time the replay reached. */
   replayTime: number;
   finished: boolean;

@@ -37,6 +37,8 @@ export function errorResult(job: SweepJob, reason: string): JobResult {
     outputTail: [],
     firstRequestMs: null,
     wallMs: 0,
+    startMs: 0,
+    botMs: 0,
     replayTime: job.start,
     finished: false,
   };

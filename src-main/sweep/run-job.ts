@@ -81,6 +81,8 @@ function failedResult(job: SweepJob, reason: string, wallMs: number): JobResult 
     outputTail: [],
     firstRequestMs: null,
     wallMs,
+    startMs: wallMs,
+    botMs: 0,
     replayTime: job.start,
     finished: false,
   };
@@ -190,6 +192,7 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
   if (!job.lockstep) await svc.app.inject({ method: 'POST', url: '/api/v1/replay', payload: { action: 'play' } });
 
   const tail = new OutputTail();
+  const startMs = since();
   const child = spawn(job.bot[0], job.bot.slice(1), {
     cwd: job.cwd,
     env: { ...process.env, ...jobEnv(job, svc, cx) },
@@ -235,6 +238,7 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
     await Promise.race([exited, sleep(POLL_MS)]);
   }
   await exited;
+  const botMs = since() - startMs;
   // the bot's last lines may still be in the pipes
   await Promise.race([new Promise((r) => child.once('close', r)), sleep(200)]);
   killGroup(child, 'SIGKILL');
@@ -290,6 +294,8 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
     outputTail: tail.lines(),
     firstRequestMs,
     wallMs: since(),
+    startMs,
+    botMs,
     replayTime: state.time,
     finished: state.finished,
   };

@@ -50,6 +50,8 @@ function result(index: number, status: JobResult['status'], m: JobMetrics | null
     outputTail: ['bot: bye, "all"'],
     firstRequestMs: 120,
     wallMs: 900 + index,
+    startMs: 300,
+    botMs: 500,
     replayTime: JAN6,
     finished: status === 'ok',
   };
