@@ -69,9 +69,13 @@ export class LocalPool {
       this.resolveRun = resolve;
       if (left === 0) return resolve();
       const finish = () => {
+        // the workers exit on the disconnect; run() resolves once they are gone (reaped)
+        const gone = [...this.slots].map(
+          (s) => new Promise((r) => (s.proc.exitCode !== null ? r(null) : s.proc.once('exit', r))),
+        );
         for (const s of this.slots) s.proc.disconnect();
         this.slots.clear();
-        resolve();
+        void Promise.all(gone).then(() => resolve());
       };
       const feed = (slot: Slot) => {
         if (this.stopping) return;
