@@ -12,7 +12,7 @@ import type { ParamSet, ParamValue } from './job.ts';
 export class GridError extends Error {}
 
 /** Bound of the sets one file may expand to (a grid of 10 names of 10 values is 10^10). */
-export const MAX_SETS = 10_000;
+const MAX_SETS = 10_000;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 function isObject(x: unknown): x is Record<string, unknown> {

@@ -1,9 +1,8 @@
-// The local runner: a pool of worker processes (worker-process.ts), one per core by default, each
+// The local runner: a pool of worker processes (worker-process.ts), one per core by default (the CLI), each
 // running one job at a time, fed from one queue so every core stays busy until the last job. A
 // worker that dies with a job in hand (killed, out of memory) is replaced and its job given to
 // another once more; a second loss marks the job 'error'. A bot that fails fails its job only.
 import { fork, type ChildProcess } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { JobResult, SweepJob } from './job.ts';
 import type { PackRef } from './pack.ts';
@@ -16,10 +15,6 @@ const ATTEMPTS = 2;
 export interface RunnerEvents {
   onStart?: (job: SweepJob) => void;
   onResult: (job: SweepJob, result: JobResult) => void;
-}
-
-export function defaultWorkers(): number {
-  return Math.max(1, availableParallelism());
 }
 
 /** A result for a job that could not be run at all (its worker died, its pack was missing). */

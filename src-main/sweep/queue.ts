@@ -32,7 +32,7 @@ interface QueueData {
 }
 
 /** `redis://[USER:PASSWORD@]HOST:PORT[/DB]` (or rediss:// for TLS) as ioredis options. */
-export function redisOptions(url: string): RedisOptions {
+function redisOptions(url: string): RedisOptions {
   let u: URL;
   try {
     u = new URL(url);

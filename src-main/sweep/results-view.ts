@@ -6,7 +6,7 @@ import type { JobMetrics, JobResult, ParamSet } from './job.ts';
 import { sharpe, sortino } from './metrics.ts';
 import type { StoredJob, SweepStore, SweepSummary } from './ports.ts';
 
-export interface JobView {
+interface JobView {
   index: number;
   start: number;
   until: number;
@@ -19,7 +19,7 @@ export interface JobView {
   metrics: JobMetrics | null;
 }
 
-export interface SetView {
+interface SetView {
   params: ParamSet;
   jobs: number;
   ok: number;

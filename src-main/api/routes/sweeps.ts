@@ -100,8 +100,8 @@ const jobDetailSchema = Type.Object({
   }),
 });
 
-export type SweepSummaryWire = Static<typeof summarySchema>;
-export type SweepWire = Static<typeof sweepSchema>;
+type SweepSummaryWire = Static<typeof summarySchema>;
+type SweepWire = Static<typeof sweepSchema>;
 export type SweepJobWire = Static<typeof jobDetailSchema>;
 
 /** Where the routes read the sweeps from (the data folder's sweep store). */
