@@ -32,9 +32,13 @@ export class PackCache {
         `the dataset pack ${ref.sha256.slice(0, 12)} is neither at ${ref.path} nor in ${this.cacheDir}, and no pack server was given`,
       );
     }
-    const r = await fetch(ref.url).catch((err: unknown) => {
-      throw new Error(`cannot fetch the dataset pack from ${ref.url}: ${err instanceof Error ? err.message : err}`);
-    });
+    const url = ref.url;
+    // once more on a network error: a kept-alive socket the server just closed fails the first try
+    const r = await fetch(url)
+      .catch(() => fetch(url))
+      .catch((err: unknown) => {
+        throw new Error(`cannot fetch the dataset pack from ${url}: ${err instanceof Error ? err.message : err}`);
+      });
     if (!r.ok) throw new Error(`cannot fetch the dataset pack from ${ref.url}: HTTP ${r.status}`);
     mkdirSync(this.cacheDir, { recursive: true });
     const part = `${cached}.${process.pid}.part`;
