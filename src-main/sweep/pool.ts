@@ -122,7 +122,8 @@ export class LocalPool {
   /** Stops every worker now (their jobs are left without a result, to be resumed). */
   stop(): void {
     this.stopping = true;
-    for (const s of this.slots) s.proc.kill('SIGKILL');
+    // a worker told to go takes its running bot with it (worker-process.ts)
+    for (const s of this.slots) s.proc.kill('SIGTERM');
     this.slots.clear();
     this.resolveRun?.();
   }

@@ -38,6 +38,12 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/** The bots running in this process: killed with it when it exits (a worker told to stop, or failing). */
+const liveBots = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of liveBots) killGroup(c, 'SIGKILL');
+});
+
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
@@ -199,6 +205,8 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  liveBots.add(child);
+  child.once('exit', () => liveBots.delete(child));
   child.stdout!.on('data', (b: Buffer) => tail.push(b));
   child.stderr!.on('data', (b: Buffer) => tail.push(b));
   let spawnError: Error | null = null;

@@ -1,6 +1,6 @@
 // A local pool's worker process (pool.ts forks it): takes one job at a time over IPC, runs it
 // (run-job.ts) against the sweep's dataset pack, answers its result. It exits when its parent
-// disconnects, so a coordinator that dies leaves no worker behind.
+// disconnects, so a coordinator that dies leaves no worker behind, and its running bot with it.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SweepJob } from './job.ts';
@@ -33,8 +33,11 @@ process.on('message', (m: ToWorker) => {
     }
   })();
 });
+// every way out goes through process.exit, whose handler (run-job.ts) kills the running bot
 process.on('disconnect', () => {
   packs.close();
   process.exit(0);
 });
+process.on('SIGINT', () => process.exit(130));
+process.on('SIGTERM', () => process.exit(143));
 send({ type: 'ready' });

@@ -2,7 +2,7 @@
 // starts; a sweep over pieces x parameter sets on two worker processes where a failing bot fails
 // its jobs only; the same sweep twice giving the same digests; a coordinator killed mid-sweep
 // finished by --resume with every job stored once.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SqliteSweepStore } from '../../src-main/sweep/sqlite-store.ts';
@@ -114,14 +114,14 @@ describe('a local sweep', () => {
       '--workers',
       '1',
     ]);
-    // kill -9 the coordinator once a result is stored (its worker goes with it)
+    // kill -9 the coordinator once two results are stored, the third job (a trading bot) running
     let id = '';
     for (let i = 0; i < 600; i++) {
       await new Promise((r) => setTimeout(r, 100));
       const s = new SqliteSweepStore(dir);
       const mine = s.list().find((x) => x.id !== first.id);
       s.close();
-      if (mine !== undefined && mine.done >= 1) {
+      if (mine !== undefined && mine.done >= 2) {
         id = mine.id;
         break;
       }
@@ -129,6 +129,19 @@ describe('a local sweep', () => {
     expect(id).not.toBe('');
     run.child.kill('SIGKILL');
     await run.done;
+    // its worker saw the coordinator go and took its running bot with it
+    const botsOf = (sweep: string) =>
+      readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return readFileSync(`/proc/${p}/environ`, 'latin1').includes(`PERPDESK_JOB_ID=${sweep}:`);
+          } catch {
+            return false; // gone meanwhile, or not ours to read
+          }
+        });
+    for (let i = 0; i < 100 && botsOf(id).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(botsOf(id)).toEqual([]);
     const cut = stored(id);
     expect(cut.summary.done).toBeLessThan(4);
     expect(cut.summary.state).toBe('running');
