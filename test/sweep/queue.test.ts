@@ -4,7 +4,7 @@
 // its data) mid-sweep has the coordinator add the lost jobs again; every result is stored once,
 // and the jobs give the same digests as before the faults. An unreachable Redis is a clear error.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -109,6 +109,18 @@ describe.skipIf(!HAS_REDIS)('a sweep over BullMQ and Redis', () => {
   afterAll(async () => {
     await Promise.all(workers.map((w) => stop(w.proc)));
     await stop(redis);
+    // the bot of the worker killed with kill -9 had nobody left to stop it
+    const s = new SqliteSweepStore(dir);
+    const ids = s.list().map((x) => x.id);
+    s.close();
+    for (const p of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+      try {
+        const env = readFileSync(`/proc/${p}/environ`, 'latin1');
+        if (ids.some((id) => env.includes(`PERPDESK_JOB_ID=${id}:`))) process.kill(Number(p), 'SIGKILL');
+      } catch {
+        // gone meanwhile, or not ours to read
+      }
+    }
   });
 
   it('runs the jobs on two workers: ok, failing and hanging bots each get their result', async () => {
