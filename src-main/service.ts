@@ -14,6 +14,7 @@ import type { ReplayData } from './replay/ports.ts';
 import { lockDataFolder } from './store/data-lock.ts';
 import { openDatabase } from './store/database.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
+import { sweepResults } from './sweep/reader.ts';
 
 export interface ServiceOptions {
   /** Interface to listen on; 127.0.0.1 unless told otherwise. */
@@ -116,6 +117,8 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
           },
         })
       : null;
+  // the sweeps run on this data folder (npm run sweep), read-only
+  const sweeps = replay === undefined ? sweepResults(opts.dataDir) : null;
   try {
     const bind = opts.host ?? '127.0.0.1';
     const loopback = bind === '127.0.0.1' || bind === '::1' || bind === 'localhost';
@@ -127,6 +130,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
       rateLimit: opts.rateLimit,
       loopbackHostsOnly: loopback,
       ...(replays === null ? {} : { replays }),
+      ...(sweeps === null ? {} : { sweeps }),
     });
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   } catch (err) {
@@ -171,6 +175,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
         try {
           await app.close();
         } finally {
+          sweeps?.close();
           await venue.close();
         }
       })();

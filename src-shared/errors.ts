@@ -48,6 +48,7 @@ export const Errors = {
   DATASET_NOT_FOUND: def(1106, 404, 'not_found', 'Dataset not found'),
   REPLAY_NOT_FOUND: def(1107, 404, 'not_found', 'Replay not found'),
   NOT_A_REPLAY: def(1108, 404, 'not_found', 'This venue is not a replay'),
+  SWEEP_NOT_FOUND: def(1109, 404, 'not_found', 'Sweep not found'),
 
   // 2000-2099: authentication (HTTP 401)
   API_KEY_MISSING: def(2001, 401, 'auth', 'Missing X-API-KEY header'),

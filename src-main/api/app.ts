@@ -28,6 +28,7 @@ import tpslRoutes from './routes/tpsl.ts';
 import paperRoutes from './routes/paper.ts';
 import simRoutes from './routes/sim.ts';
 import replayRoutes, { type ReplayHost } from './routes/replay.ts';
+import sweepRoutes, { type SweepResults } from './routes/sweeps.ts';
 import priceRoutes from './routes/prices.ts';
 import tradeRoutes from './routes/trades.ts';
 import { futuresSymbolSchema, generalSymbolSchema } from './schemas.ts';
@@ -53,6 +54,8 @@ export interface AppOptions {
   loopbackHostsOnly?: boolean;
   /** Replay venues this (live) service hosts: POST/GET /api/v1/replays (service.ts). */
   replays?: ReplayHost;
+  /** The sweeps of the data folder: GET /api/v1/sweeps (service.ts, docs/sweeps.md). */
+  sweeps?: SweepResults;
 }
 
 /**
@@ -259,6 +262,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // a replay's clock is the replay's controls' (POST /api/v1/replay), not the simulator's route
   if (venue.market && venue.market.kind === 'simulator') await app.register(simRoutes, { market: venue.market });
   await app.register(replayRoutes, { replay: venue.replay, host: venue.replay === null ? opts.replays : undefined });
+  if (opts.sweeps !== undefined) await app.register(sweepRoutes, { sweeps: opts.sweeps });
   await app.register(tradingSchemas);
   await app.register(orderRoutes, { venue });
   await app.register(positionRoutes, { venue });

@@ -6,6 +6,7 @@ import { BotPanel } from './features/bot-panel/bot-panel.tsx';
 import { BottomTabs } from './layout/bottom-tabs.tsx';
 import { ChartPanel } from './features/chart/chart-panel.tsx';
 import { DataPanel } from './features/data/data-panel.tsx';
+import { SweepsPanel } from './features/sweeps/sweeps-panel.tsx';
 import { HelpOverlay } from './features/help/help-overlay.tsx';
 import { installHotkeys } from './features/help/hotkeys.ts';
 import { Ladder } from './features/ladder/ladder.tsx';
@@ -48,6 +49,7 @@ export function App() {
       <SettingsPanel />
       <BotPanel />
       <DataPanel />
+      <SweepsPanel />
       <ReplayDialog />
       <Toasts />
     </div>

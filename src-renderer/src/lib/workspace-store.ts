@@ -5,7 +5,7 @@ import { isInterval, type Interval } from '../../../src-shared/intervals.ts';
 
 export type BottomTab =
   'positions' | 'open-orders' | 'order-history' | 'trade-history' | 'position-history' | 'account' | 'replay-report';
-type Overlay = null | 'symbols' | 'help' | 'settings' | 'bots' | 'tpsl' | 'data' | 'replay';
+type Overlay = null | 'symbols' | 'help' | 'settings' | 'bots' | 'tpsl' | 'data' | 'replay' | 'sweeps';
 
 export interface WorkspaceState {
   symbol: string;

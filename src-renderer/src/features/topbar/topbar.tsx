@@ -109,6 +109,15 @@ export function Topbar() {
         {replayMode === 'live' && (
           <button
             className="icon-button"
+            title="Sweeps: a bot over many replay days and parameter sets"
+            onClick={() => s.workspace.getState().actions.open('sweeps')}
+          >
+            Sweeps
+          </button>
+        )}
+        {replayMode === 'live' && (
+          <button
+            className="icon-button"
             title="Replay stored market history (Shift+R)"
             onClick={() => s.workspace.getState().actions.open('replay')}
           >

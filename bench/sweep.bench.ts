@@ -1,0 +1,157 @@
+// npm run bench:sweep: the sweep runners' throughput on the same jobs, each figure against its
+// same-run baseline (docs/sweeps.md, Benchmark):
+//   1. the local pool with 1 worker, then 2: jobs a minute and core use (CPU seconds of the
+//      coordinator, its workers and their bots, reaped, over wall seconds); 2 workers should do
+//      at least 0.8 x twice the jobs of 1 on two free cores;
+//   2. per-job overhead: wall ms from a job's start to its bot's first request, plus from the
+//      bot's exit to the job's result (the report, the digest, the venue's close);
+//   3. the BullMQ runner with 2 worker processes (a redis-server on a free loopback port) on the
+//      same jobs, against the local pool's 2 workers.
+// Knobs: BENCH_JOBS (default 8, even), BENCH_BOT (default the test bot's trade mode).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { JobResult, SweepJob } from '../src-main/sweep/job.ts';
+import { buildPack, type PackRef } from '../src-main/sweep/pack.ts';
+import { planJobs, splitCommand, splitSpan, type JobTemplate } from '../src-main/sweep/plan.ts';
+import { LocalPool } from '../src-main/sweep/pool.ts';
+import { QueueRunner } from '../src-main/sweep/queue.ts';
+import { DAY, JAN6, klinesDataDir, ROOT } from '../test/sweep/fixture.ts';
+
+const JOBS = Number(process.env.BENCH_JOBS ?? 8);
+const BOT = process.env.BENCH_BOT ?? 'node test/sweep/bots/test-bot.ts';
+const TICK = 100; // clock ticks a second of /proc/self/stat (USER_HZ on Linux)
+
+/** CPU seconds of this process and its reaped descendants. */
+function cpuSeconds(): number {
+  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  // fields 14-17 of stat (utime stime cutime cstime), 12-15 after the command's closing paren
+  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / TICK;
+}
+
+interface Measure {
+  jobsPerMin: number;
+  cores: number;
+  results: JobResult[];
+}
+
+async function measure(
+  run: (jobs: SweepJob[], ev: { onResult: (j: SweepJob, r: JobResult) => void }) => Promise<void>,
+  jobs: SweepJob[],
+): Promise<Measure> {
+  const results: JobResult[] = [];
+  const c0 = cpuSeconds();
+  const t0 = performance.now();
+  await run(jobs, { onResult: (_j, r) => results.push(r) });
+  const wall = (performance.now() - t0) / 1000;
+  const bad = results.filter((r) => r.status !== 'ok');
+  if (bad.length > 0) throw new Error(`${bad.length} jobs not ok: ${bad[0].reason} ${bad[0].outputTail.join(' | ')}`);
+  return { jobsPerMin: (jobs.length / wall) * 60, cores: (cpuSeconds() - c0) / wall, results };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function queueRun(pack: PackRef, jobs: SweepJob[]): Promise<Measure | null> {
+  if (spawnSync('redis-server', ['--version']).status !== 0) return null;
+  const port = await freePort();
+  const redis = spawn('redis-server', [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ]);
+  await new Promise<void>((resolve) =>
+    redis.stdout.on('data', (b: Buffer) => b.toString().includes('Ready') && resolve()),
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  const workers: ChildProcess[] = [];
+  const ready: Array<Promise<void>> = [];
+  for (let i = 0; i < 2; i++) {
+    const w = spawn(
+      process.execPath,
+      [path.join(ROOT, 'src-main/sweep-cli.ts'), 'worker', '--queue', url, '--concurrency', '1'],
+      { cwd: ROOT },
+    );
+    ready.push(
+      new Promise((resolve) => w.stdout!.on('data', (b: Buffer) => b.toString().includes('taking jobs') && resolve())),
+    );
+    workers.push(w);
+  }
+  await Promise.all(ready);
+  try {
+    const runner = await QueueRunner.connect(url);
+    const m = await measure((js, ev) => runner.run(js, pack, ev), jobs);
+    await runner.stop();
+    return m;
+  } finally {
+    for (const w of workers) w.kill('SIGTERM');
+    await Promise.all(workers.map((w) => new Promise((r) => w.once('exit', r))));
+    redis.kill('SIGTERM');
+  }
+}
+
+const dir = await klinesDataDir();
+const pack = await buildPack(
+  dir,
+  ['BTCUSDT'],
+  path.join(mkdtempSync(path.join(tmpdir(), 'perpdesk-bench-')), 'data.db'),
+);
+const template: JobTemplate = {
+  symbols: ['BTCUSDT'],
+  lockstep: true,
+  speed: 1,
+  balance: '10000',
+  queueModel: 'probabilistic',
+  orderLatency: 0,
+  responseLatency: 0,
+  dataLatency: 0,
+  positionMode: 'hedge',
+  bot: splitCommand(BOT),
+  cwd: ROOT,
+  seed: 1,
+  timeoutMs: 120_000,
+};
+const pieces = splitSpan({ symbols: ['BTCUSDT'], start: JAN6, until: JAN6 + (JOBS / 2) * DAY }, { kind: 'day' });
+const plan = (id: string) => planJobs(id, pieces, [{ mode: 'trade' }, { mode: 'trade', qty: '0.02' }], template);
+
+const pool = (n: number) => (js: SweepJob[], ev: { onResult: (j: SweepJob, r: JobResult) => void }) =>
+  new LocalPool(n).run(js, pack, ev);
+console.log(`bench:sweep: ${JOBS} jobs of one day each (BTCUSDT 15m klines), bot: ${BOT}`);
+const one = await measure(pool(1), plan('bench1'));
+const two = await measure(pool(2), plan('bench2'));
+const f = (x: number) => x.toFixed(1);
+console.log(`1. local pool, 1 worker:  ${f(one.jobsPerMin)} jobs/min, ${f(one.cores)} cores busy`);
+console.log(`   local pool, 2 workers: ${f(two.jobsPerMin)} jobs/min, ${f(two.cores)} cores busy`);
+console.log(`   2 workers / (2 x 1 worker) = ${(two.jobsPerMin / (2 * one.jobsPerMin)).toFixed(2)} (target >= 0.8)`);
+const all = [...one.results, ...two.results];
+const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const first = avg(all.map((r) => r.firstRequestMs ?? 0));
+const after = avg(all.map((r) => r.wallMs - r.startMs - r.botMs));
+console.log(
+  `2. per-job overhead: ${first.toFixed(0)} ms from the job's start to the bot's first request` +
+    ` (venue start ${avg(all.map((r) => r.startMs)).toFixed(0)} ms) + ${after.toFixed(0)} ms from the bot's exit to the result` +
+    ` = ${(first + after).toFixed(0)} ms (target <= 500)`,
+);
+const q = await queueRun(pack, plan('bench3'));
+if (q === null) console.log('3. queue: skipped (no redis-server on this machine)');
+else {
+  console.log(
+    `3. queue, 2 worker processes: ${f(q.jobsPerMin)} jobs/min against the local pool's ${f(two.jobsPerMin)}`,
+  );
+  console.log(`   queue / local = ${(q.jobsPerMin / two.jobsPerMin).toFixed(2)} (target >= 0.95)`);
+}
+process.exit(0);

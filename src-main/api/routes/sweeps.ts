@@ -1,0 +1,191 @@
+// Sweep results (docs/sweeps.md): the sweeps recorded in this service's data folder, each with
+// its jobs' status and metrics and its per-parameter-set view, as JSON or a CSV download, and one
+// job's result with its equity curve. Read-only and public like the dataset catalogue: the
+// sweeps are run by `npm run sweep`, which writes them; the service reads them through the
+// SweepResults it is handed (service.ts), so this transport knows no sweep code.
+import { Type, type Static } from 'typebox';
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import { noQuery, strEnum, type ApiInstance } from '../schemas.ts';
+
+const num = (description?: string) => Type.Number(description === undefined ? {} : { description });
+const numOrNull = (description: string) => Type.Unsafe<number | null>({ type: ['number', 'null'], description });
+const paramsSchema = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+  description: 'The parameter set, as the grid file gave it',
+});
+const statusSchema = strEnum(['pending', 'ok', 'failed', 'timeout', 'error'] as const, 'The job status');
+
+const summarySchema = Type.Object({
+  id: Type.String(),
+  created_at: Type.Integer(),
+  updated_at: Type.Integer(),
+  state: strEnum(
+    ['running', 'done', 'stopped'] as const,
+    'stopped: some jobs have no result (npm run sweep -- --resume)',
+  ),
+  bot: Type.String(),
+  replay: Type.String(),
+  split: Type.String(),
+  jobs: Type.Integer(),
+  done: Type.Integer(),
+  ok: Type.Integer(),
+  failed: Type.Integer({ description: 'Done but not ok: failed, timeout or error' }),
+});
+
+const metricsSchema = Type.Object({
+  starting_equity: num(),
+  net_pnl: num('USDT'),
+  return: num('net_pnl / starting_equity'),
+  max_drawdown: num('USDT'),
+  max_drawdown_ratio: num(),
+  sharpe: numOrNull('Of the daily returns, x sqrt(365); null under 2 days'),
+  sortino: numOrNull('Of the daily returns, x sqrt(365); null under 2 days or without a losing day'),
+  daily_returns: Type.Array(Type.Number()),
+  fees: num(),
+  funding: num('Received; negative: paid'),
+  trades: Type.Integer({ description: 'Fills' }),
+  win_rate: numOrNull('Closed positions with a positive realized PnL over all closed'),
+  closed_positions: Type.Integer(),
+  time_in_market: num('Share of market time with a position open'),
+  turnover: num('Volume over starting equity'),
+  liquidations: Type.Integer(),
+});
+
+const jobSchema = Type.Object({
+  index: Type.Integer(),
+  start: Type.Integer(),
+  until: Type.Integer(),
+  params: paramsSchema,
+  status: statusSchema,
+  reason: Type.Union([Type.String(), Type.Null()]),
+  exit_code: Type.Union([Type.Integer(), Type.Null()]),
+  digest: Type.Union([Type.String(), Type.Null()]),
+  wall_ms: Type.Union([Type.Integer(), Type.Null()]),
+  metrics: Type.Union([metricsSchema, Type.Null()]),
+});
+
+const setSchema = Type.Object({
+  params: paramsSchema,
+  jobs: Type.Integer(),
+  ok: Type.Integer(),
+  failed: Type.Integer(),
+  net_pnl: num(),
+  return: num('The pieces returns compounded'),
+  max_drawdown_ratio: num(),
+  sharpe: numOrNull('Of all the set daily returns'),
+  sortino: numOrNull('Of all the set daily returns'),
+  fees: num(),
+  funding: num(),
+  trades: Type.Integer(),
+  win_rate: numOrNull('Over all the set closed positions'),
+  time_in_market: num(),
+  turnover: num(),
+});
+
+const sweepSchema = Type.Object({
+  ...summarySchema.properties,
+  symbols: Type.Array(Type.String()),
+  start: Type.Integer(),
+  until: Type.Integer(),
+  params: Type.Array(Type.String(), { description: 'Every parameter name of the sets' }),
+  jobs_detail: Type.Array(jobSchema),
+  sets: Type.Array(setSchema),
+});
+
+const jobDetailSchema = Type.Object({
+  ...jobSchema.properties,
+  output_tail: Type.Array(Type.String()),
+  equity: Type.Array(Type.Tuple([Type.Integer(), Type.Number()]), {
+    description: '[market ms, equity], at most 500 points',
+  }),
+});
+
+type SweepSummaryWire = Static<typeof summarySchema>;
+type SweepWire = Static<typeof sweepSchema>;
+export type SweepJobWire = Static<typeof jobDetailSchema>;
+
+/** Where the routes read the sweeps from (the data folder's sweep store). */
+export interface SweepResults {
+  list(): SweepSummaryWire[];
+  get(id: string): SweepWire | undefined;
+  csv(id: string): string | undefined;
+  job(id: string, index: number): SweepJobWire | undefined;
+}
+
+const idParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) });
+const jobParams = Type.Object({
+  id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }),
+  index: Type.Integer({ minimum: 0 }),
+});
+const formatQuery = Type.Object(
+  { format: Type.Optional(strEnum(['json', 'csv'] as const, 'json (default) or csv: one row per job')) },
+  { additionalProperties: false },
+);
+
+function notFound(id: string): ApiError {
+  return new ApiError(Errors.SWEEP_NOT_FOUND, `No sweep ${id} in this data folder`);
+}
+
+export default async function sweepRoutes(app: ApiInstance, opts: { sweeps: SweepResults }): Promise<void> {
+  const { sweeps } = opts;
+  app.get(
+    '/api/v1/sweeps',
+    {
+      schema: {
+        tags: ['sweeps'],
+        summary: 'Sweeps',
+        description: 'The sweeps run on this data folder (npm run sweep), newest first, with their progress.',
+        querystring: noQuery,
+        response: { 200: envelopeSchema(Type.Array(summarySchema)), ...standardErrors() },
+      },
+    },
+    async () => ok(sweeps.list()),
+  );
+
+  app.get(
+    '/api/v1/sweeps/:id',
+    {
+      schema: {
+        tags: ['sweeps'],
+        summary: 'One sweep: its jobs and parameter sets with their metrics (JSON or CSV)',
+        params: idParams,
+        querystring: formatQuery,
+        response: { 200: envelopeSchema(sweepSchema), ...standardErrors() },
+      },
+    },
+    async (req, reply) => {
+      const { id } = req.params as Static<typeof idParams>;
+      const { format = 'json' } = req.query as Static<typeof formatQuery>;
+      if (format === 'csv') {
+        const csv = sweeps.csv(id);
+        if (csv === undefined) throw notFound(id);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="sweep-${id}.csv"`)
+          .send(csv as never);
+      }
+      const v = sweeps.get(id);
+      if (v === undefined) throw notFound(id);
+      return ok(v);
+    },
+  );
+
+  app.get(
+    '/api/v1/sweeps/:id/jobs/:index',
+    {
+      schema: {
+        tags: ['sweeps'],
+        summary: "One job's result: metrics, equity curve, the bot's last output lines",
+        params: jobParams,
+        querystring: noQuery,
+        response: { 200: envelopeSchema(jobDetailSchema), ...standardErrors() },
+      },
+    },
+    async (req) => {
+      const { id, index } = req.params as Static<typeof jobParams>;
+      const j = sweeps.job(id, index);
+      if (j === undefined) throw new ApiError(Errors.SWEEP_NOT_FOUND, `No job ${index} in sweep ${id}`);
+      return ok(j);
+    },
+  );
+}

@@ -1,0 +1,261 @@
+// `npm run sweep` (run or resume a sweep, export its results) and `npm run sweep:worker` (a queue
+// worker): docs/sweeps.md. Usage errors (a bad grid, an unknown symbol, a span outside the data,
+// a bot that does not exist, an unreachable Redis) exit 2 with one line naming the cause, before
+// any job starts; a sweep that ran exits 0 whatever its jobs did.
+import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { defaultDataDir } from './paths.ts';
+import { prepareSweep, runSweep, type Runner, type SweepRequest } from './sweep/coordinator.ts';
+import { sweepCsv, sweepView } from './sweep/results-view.ts';
+import { PlanError } from './sweep/plan.ts';
+import { LocalPool } from './sweep/pool.ts';
+import { QueueError } from './sweep/queue-error.ts';
+import { SqliteSweepStore } from './sweep/sqlite-store.ts';
+
+const USAGE = `Usage:
+  npm run sweep -- --bot CMD --replay SYM[,SYM2]@FROM..TO [options]    run a sweep
+  npm run sweep -- --resume [ID] [--workers N | --queue redis://HOST:PORT]   finish a stopped sweep
+  npm run sweep -- --list | --export ID [--format csv|json]             stored sweeps
+  npm run sweep:worker -- --queue redis://HOST:PORT [--concurrency N]      take jobs from the queue
+
+  --bot CMD             the bot's command line ("node examples/sweep-bot.ts"), run once per job
+  --replay SPEC         BTCUSDT@2025-01-06..2025-01-12 (dates: whole UTC days) or with times
+                        BTCUSDT@2025-01-06T08:00Z..2025-01-06T20:00Z
+  --split S             day (default), week, none, or a number of hours (6h)
+  --grid FILE           the parameter sets (docs/sweeps.md, The grid file); none: one empty set
+  --workers N           local worker processes (default: one per core, ${availableParallelism()} here)
+  --queue URL           run on BullMQ over Redis instead (redis://HOST:PORT[/DB])
+  --data-dir DIR        the data folder (datasets in, results out; default: the OS user-data folder)
+  --balance X           the bot's starting USDT (default 10000)
+  --speed X             play each replay at X instead of lockstep (the bot steps by default)
+  --queue-model M       pessimistic or probabilistic (default)
+  --order-latency MS, --response-latency MS, --data-latency MS   (default 0; docs/replay.md)
+  --position-mode M     hedge (default) or one_way (Binance bots)
+  --timeout SECONDS     a job's wall-time bound; the bot is killed past it (default 600)
+  --seed N              handed to the bot as PERPDESK_SEED (default 1)
+  --pack-url URL        (with --queue) where workers without the data fetch it: the coordinator
+                        serves it there (http://HOST:PORT, this machine's reachable address)
+  --concurrency N       (worker) jobs at once (default: one per core)
+  --cache-dir DIR       (worker) where fetched dataset packs are kept
+  --stall-ms MS         (worker) a worker silent this long is taken for dead and its job run
+                        again elsewhere (default 30000)`;
+
+const OPTIONS = {
+  bot: { type: 'string' },
+  replay: { type: 'string' },
+  split: { type: 'string', default: 'day' },
+  grid: { type: 'string' },
+  workers: { type: 'string' },
+  queue: { type: 'string' },
+  'data-dir': { type: 'string' },
+  balance: { type: 'string', default: '10000' },
+  speed: { type: 'string' },
+  'queue-model': { type: 'string', default: 'probabilistic' },
+  'order-latency': { type: 'string', default: '0' },
+  'response-latency': { type: 'string', default: '0' },
+  'data-latency': { type: 'string', default: '0' },
+  'position-mode': { type: 'string', default: 'hedge' },
+  timeout: { type: 'string', default: '600' },
+  seed: { type: 'string', default: '1' },
+  'pack-url': { type: 'string' },
+  resume: { type: 'boolean' },
+  list: { type: 'boolean' },
+  export: { type: 'string' },
+  format: { type: 'string', default: 'json' },
+  concurrency: { type: 'string' },
+  'cache-dir': { type: 'string' },
+  'stall-ms': { type: 'string', default: '30000' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function int(name: string, v: string, min: number, max: number): number {
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+    throw new PlanError(`--${name} must be an integer from ${min} to ${max}, got '${v}'`);
+  return Number(v);
+}
+
+type Values = ReturnType<typeof parse>['values'];
+
+function parse(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new PlanError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function request(v: Values, dataDir: string): SweepRequest {
+  if (v.bot === undefined) throw new PlanError('--bot is required: the command that runs your bot ("node my-bot.ts")');
+  if (v.replay === undefined)
+    throw new PlanError('--replay is required: SYMBOL@FROM..TO (BTCUSDT@2025-01-06..2025-01-12)');
+  const qm = v['queue-model'];
+  if (qm !== 'pessimistic' && qm !== 'probabilistic')
+    throw new PlanError(`--queue-model must be pessimistic or probabilistic, got '${qm}'`);
+  const pm = v['position-mode'];
+  if (pm !== 'hedge' && pm !== 'one_way') throw new PlanError(`--position-mode must be hedge or one_way, got '${pm}'`);
+  let speed = 1;
+  if (v.speed !== undefined) {
+    speed = Number(v.speed);
+    if (!Number.isFinite(speed) || speed < 0.1 || speed > 10_000)
+      throw new PlanError(`--speed must be a number from 0.1 to 10000, got '${v.speed}'`);
+  }
+  return {
+    dataDir,
+    cwd: process.cwd(),
+    bot: v.bot,
+    replay: v.replay,
+    split: v.split,
+    grid: v.grid,
+    balance: v.balance,
+    lockstep: v.speed === undefined,
+    speed,
+    queueModel: qm,
+    orderLatency: int('order-latency', v['order-latency'], 0, 60_000),
+    responseLatency: int('response-latency', v['response-latency'], 0, 60_000),
+    dataLatency: int('data-latency', v['data-latency'], 0, 60_000),
+    positionMode: pm,
+    timeoutMs: int('timeout', v.timeout, 1, 86_400) * 1000,
+    seed: int('seed', v.seed, 0, 2 ** 31),
+    runner: v.queue ?? 'local',
+  };
+}
+
+async function makeRunner(v: Values): Promise<Runner> {
+  if (v.queue !== undefined) {
+    // BullMQ and the Redis client load only for a queue
+    const { QueueRunner } = await import('./sweep/queue.ts');
+    return QueueRunner.connect(v.queue, { packUrl: v['pack-url'], log: (l) => console.log(l) });
+  }
+  const workers = v.workers === undefined ? availableParallelism() : int('workers', v.workers, 1, 256);
+  return new LocalPool(workers);
+}
+
+/** Runs n single-job worker processes of this CLI, replacing any that dies, until SIGINT / SIGTERM. */
+async function superviseWorkers(n: number, args: string[]): Promise<void> {
+  const kids = new Set<ChildProcess>();
+  let stopping = false;
+  const spawnOne = () => {
+    const k = fork(process.argv[1], args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    kids.add(k);
+    k.on('exit', (code) => {
+      kids.delete(k);
+      // a usage error (2) repeats in every replacement: stop there
+      if (code === 2) stopping = true;
+      if (!stopping) setTimeout(spawnOne, 1000);
+    });
+  };
+  for (let i = 0; i < n; i++) spawnOne();
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      stopping = true;
+      for (const k of kids) k.kill('SIGTERM');
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await Promise.all([...kids].map((k) => new Promise((r) => (k.exitCode !== null ? r(null) : k.once('exit', r)))));
+}
+
+async function main(argv: string[]): Promise<number> {
+  const worker = argv[0] === 'worker';
+  const { values: v } = parse(worker ? argv.slice(1) : argv);
+  if (v.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (worker) {
+    if (v.queue === undefined) throw new PlanError('--queue redis://HOST:PORT is required');
+    const concurrency =
+      v.concurrency === undefined ? availableParallelism() : int('concurrency', v.concurrency, 1, 256);
+    const stallMs = int('stall-ms', v['stall-ms'], 500, 3_600_000);
+    if (concurrency > 1) {
+      // one venue at a time per Node process uses one core: N at once are N processes
+      const pass = [
+        '--stall-ms',
+        String(stallMs),
+        ...(v['cache-dir'] === undefined ? [] : ['--cache-dir', v['cache-dir']]),
+      ];
+      await superviseWorkers(concurrency, ['worker', '--queue', v.queue, '--concurrency', '1', ...pass]);
+      return 0;
+    }
+    const { runQueueWorker } = await import('./sweep/queue.ts');
+    await runQueueWorker({
+      url: v.queue,
+      concurrency: 1,
+      cacheDir: v['cache-dir'],
+      stallMs,
+      log: (l: string) => console.log(l),
+    });
+    return 0;
+  }
+  const dataDir = v['data-dir'] ?? defaultDataDir();
+  const store = new SqliteSweepStore(dataDir);
+  try {
+    if (v.list) {
+      for (const s of store.list())
+        console.log(
+          `${s.id}  ${s.state.padEnd(7)}  ${s.done}/${s.jobs} done, ${s.failed} failed  ${s.replay}  ${s.bot}`,
+        );
+      return 0;
+    }
+    if (v.export !== undefined) {
+      if (store.summary(v.export) === undefined) throw new PlanError(`no sweep ${v.export} in ${dataDir}`);
+      if (v.format === 'csv') process.stdout.write(sweepCsv(store, v.export));
+      else if (v.format === 'json') console.log(JSON.stringify(sweepView(store, v.export), null, 2));
+      else throw new PlanError(`--format must be csv or json, got '${v.format}'`);
+      return 0;
+    }
+    // the runner first: an unreachable Redis is refused before anything is planned or stored
+    const runner = await makeRunner(v);
+    let id: string;
+    if (v.resume) {
+      const given = argv.find((a, i) => i > 0 && argv[i - 1] === '--resume' && !a.startsWith('--'));
+      id = given ?? store.lastUnfinished() ?? '';
+      if (id === '' || store.summary(id) === undefined)
+        throw new PlanError(
+          given === undefined ? `no unfinished sweep in ${dataDir}` : `no sweep ${given} in ${dataDir}`,
+        );
+    } else {
+      const prepared = await prepareSweep(request(v, dataDir));
+      id = prepared.id;
+      store.createSweep(id, prepared.spec, prepared.jobs, Date.now());
+      console.log(`perpdesk sweep ${id}: ${prepared.jobs.length} jobs (${prepared.spec.sets.length} parameter sets)`);
+    }
+    let interrupted = false;
+    const stop = () => {
+      interrupted = true;
+      void runner.stop();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    const r = await runSweep(store, id, runner, {
+      out: (l) => console.log(l),
+      progress: (t) => process.stderr.write(t),
+      tty: process.stderr.isTTY === true,
+    });
+    await runner.stop();
+    const s = store.summary(id)!;
+    console.log(
+      `perpdesk sweep ${id}: ${s.done}/${s.jobs} jobs done (${s.ok} ok, ${s.failed} failed)` +
+        (s.done < s.jobs ? `; finish with: npm run sweep -- --resume ${id}` : '') +
+        ` (this run: ${r.ran}); results: npm run sweep -- --export ${id} --format csv, or GET /api/v1/sweeps/${id}`,
+    );
+    return interrupted ? 130 : 0;
+  } finally {
+    store.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof PlanError || err instanceof QueueError) {
+      console.error(`perpdesk sweep: ${err.message}`);
+      process.exit(2);
+    }
+    console.error('perpdesk sweep: failed:', err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,186 @@
+// The coordinator of a sweep: checks everything a sweep needs before any job starts (the grid,
+// the bot command, the data and its span, a trial start of the first job's venue), plans the
+// jobs, packs the datasets, records the sweep in the data folder's store, runs the jobs on a
+// runner (the local pool, or the BullMQ queue) and stores each result once, with a progress bar.
+// A sweep stopped for any reason is finished by `--resume`: only the jobs without a result run.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseFixed } from '../../src-shared/decimal.ts';
+import { GridError, parseGrid } from './grid.ts';
+import type { JobResult, ParamSet, SweepJob } from './job.ts';
+import { buildPack, listDatasets, openPack, type PackRef } from './pack.ts';
+import {
+  checkBot,
+  checkData,
+  parseSpan,
+  parseSplit,
+  planJobs,
+  PlanError,
+  splitSpan,
+  type JobTemplate,
+} from './plan.ts';
+import type { RunnerEvents } from './pool.ts';
+import type { SweepSpec, SweepStore } from './ports.ts';
+import { Progress } from './progress.ts';
+
+/** What a sweep is asked for on the command line (sweep-cli.ts). */
+export interface SweepRequest {
+  dataDir: string;
+  cwd: string;
+  bot: string;
+  replay: string;
+  split: string;
+  /** The grid file's path; none: one empty parameter set. */
+  grid?: string;
+  balance: string;
+  lockstep: boolean;
+  speed: number;
+  queueModel: 'pessimistic' | 'probabilistic';
+  orderLatency: number;
+  responseLatency: number;
+  dataLatency: number;
+  positionMode: 'hedge' | 'one_way';
+  timeoutMs: number;
+  seed: number;
+  runner: string;
+}
+
+/** A run's runner: the local pool or the queue, the same to the coordinator. */
+export interface Runner {
+  run(jobs: readonly SweepJob[], pack: PackRef, ev: RunnerEvents): Promise<void>;
+  stop(): void | Promise<void>;
+}
+
+export interface CoordinatorIo {
+  out: (line: string) => void;
+  /** The progress bar's stream. */
+  progress: (text: string) => void;
+  tty: boolean;
+  now?: () => number;
+}
+
+/** Everything checked and planned; nothing stored or run yet. */
+export interface PreparedSweep {
+  id: string;
+  spec: SweepSpec;
+  jobs: SweepJob[];
+}
+
+function readGrid(file: string | undefined, cwd: string): ParamSet[] {
+  if (file === undefined) return [{}];
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, file), 'utf8');
+  } catch (err) {
+    throw new PlanError(`--grid ${file} cannot be read: ${err instanceof Error ? err.message : err}`);
+  }
+  try {
+    return parseGrid(text);
+  } catch (err) {
+    if (err instanceof GridError) throw new PlanError(`--grid ${file}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Checks a new sweep and plans its jobs; PlanError (a usage error) for anything wrong. */
+export async function prepareSweep(req: SweepRequest): Promise<PreparedSweep> {
+  const span = parseSpan(req.replay);
+  const split = parseSplit(req.split);
+  const sets = readGrid(req.grid, req.cwd);
+  const bot = checkBot(req.bot, req.cwd);
+  if (!parseFixed(req.balance, 8).ok)
+    throw new PlanError(`--balance must be a positive USDT amount, got '${req.balance}'`);
+  let datasets;
+  try {
+    datasets = listDatasets(req.dataDir);
+  } catch (err) {
+    throw new PlanError(err instanceof Error ? err.message : String(err));
+  }
+  checkData(span, datasets, req.dataDir);
+  const id = `sw${new Date().toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(4).toString('hex')}`;
+  const template: JobTemplate = {
+    symbols: span.symbols,
+    lockstep: req.lockstep,
+    speed: req.speed,
+    balance: req.balance,
+    queueModel: req.queueModel,
+    orderLatency: req.orderLatency,
+    responseLatency: req.responseLatency,
+    dataLatency: req.dataLatency,
+    positionMode: req.positionMode,
+    bot,
+    cwd: req.cwd,
+    seed: req.seed,
+    timeoutMs: req.timeoutMs,
+  };
+  const jobs = planJobs(id, splitSpan(span, split), sets, template);
+  const pack = await buildPack(req.dataDir, span.symbols, join(req.dataDir, 'sweeps', id, 'data.db'));
+  // the replay's own checks, on the first and the last job: a span its data cannot replay fails here
+  const open = openPack(pack.path);
+  // the venue's code loads only here, after the cheap checks (a usage error answers at once)
+  const { checkVenue } = await import('./run-job.ts');
+  try {
+    for (const j of [jobs[0], jobs[jobs.length - 1]]) {
+      const why = await checkVenue(j, open.data);
+      if (why !== null)
+        throw new PlanError(`cannot replay ${span.symbols.join(',')} from ${new Date(j.start).toISOString()}: ${why}`);
+    }
+  } finally {
+    open.close();
+  }
+  const spec: SweepSpec = {
+    bot: req.bot,
+    replay: req.replay,
+    split: req.split,
+    symbols: span.symbols,
+    start: span.start,
+    until: span.until,
+    sets,
+    runner: req.runner,
+    pack,
+    template,
+  };
+  return { id, spec, jobs };
+}
+
+/** Runs the jobs of a sweep still without a result; answers the counts of this run. */
+export async function runSweep(
+  store: SweepStore,
+  id: string,
+  runner: Runner,
+  io: CoordinatorIo,
+): Promise<{ ran: number; ok: number; failed: number; duplicates: number }> {
+  const spec = store.spec(id);
+  if (spec === undefined) throw new PlanError(`no sweep ${id} in this data folder`);
+  const summary = store.summary(id)!;
+  const jobs = store.pending(id);
+  const now = io.now ?? Date.now;
+  const progress = new Progress({ total: summary.jobs, done: summary.done, write: io.progress, tty: io.tty, now });
+  store.setState(id, 'running', now());
+  let ok = 0;
+  let failed = 0;
+  let duplicates = 0;
+  await runner.run(jobs, spec.pack, {
+    onStart: () => progress.started(),
+    onResult: (job: SweepJob, result: JobResult) => {
+      if (!store.storeResult(id, job.index, result, now())) {
+        duplicates++;
+        return;
+      }
+      if (result.status === 'ok') ok++;
+      else {
+        failed++;
+        io.progress(io.tty ? '\n' : '');
+        io.out(
+          `job ${job.index} ${result.status}: ${result.reason}${result.outputTail.length ? ` | ${result.outputTail.at(-1)}` : ''}`,
+        );
+      }
+      progress.finished(result.status === 'ok');
+    },
+  });
+  progress.end();
+  const after = store.summary(id)!;
+  store.setState(id, after.done === after.jobs ? 'done' : 'stopped', now());
+  return { ran: ok + failed, ok, failed, duplicates };
+}

@@ -1,0 +1,153 @@
+// The grid file: which parameter sets a sweep runs (docs/sweeps.md, "The grid file"). A JSON
+// object with any of three parts, expanded in this order and without repeats:
+//   "grid":   {"fast": [3, 5], "slow": [10, 20]}      every combination (the first name varies slowest)
+//   "sets":   [{"fast": 4, "slow": 30}, ...]          listed sets, as they are
+//   "random": {"count": 20, "seed": 7, "params": {"fast": {"min": 2, "max": 9}, "qty": ["0.01", "0.02"]}}
+//             sets drawn from ranges (a step, or integers when min and max are) or value lists,
+//             from a seeded generator: the same file gives the same sets.
+// Names are identifiers, values JSON strings, numbers or booleans. Anything else is a GridError
+// naming the place in the file.
+import type { ParamSet, ParamValue } from './job.ts';
+
+export class GridError extends Error {}
+
+/** Bound of the sets one file may expand to (a grid of 10 names of 10 values is 10^10). */
+const MAX_SETS = 10_000;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function checkValue(v: unknown, where: string): ParamValue {
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  throw new GridError(`${where} must be a string, a number or a boolean, got ${JSON.stringify(v)}`);
+}
+
+function checkName(name: string, where: string): void {
+  if (!NAME.test(name))
+    throw new GridError(`${where}: '${name}' is not a parameter name (letters, digits, _; 64 at most)`);
+}
+
+/** mulberry32: small, fast, and the same sequence on every machine. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function decimalsOf(x: number): number {
+  const s = String(x);
+  const dot = s.indexOf('.');
+  return dot < 0 ? 0 : s.length - dot - 1;
+}
+
+type Draw = (next: () => number) => ParamValue;
+
+function rangeDraw(spec: Record<string, unknown>, where: string): Draw {
+  const { min, max, step } = spec;
+  if (typeof min !== 'number' || typeof max !== 'number' || !Number.isFinite(min) || !Number.isFinite(max) || min > max)
+    throw new GridError(`${where} wants numbers min <= max, got ${JSON.stringify(spec)}`);
+  for (const k of Object.keys(spec))
+    if (k !== 'min' && k !== 'max' && k !== 'step') throw new GridError(`${where} has an unknown field '${k}'`);
+  if (step !== undefined && (typeof step !== 'number' || !(step > 0)))
+    throw new GridError(`${where}.step must be a positive number, got ${JSON.stringify(step)}`);
+  const st = step ?? (Number.isInteger(min) && Number.isInteger(max) ? 1 : undefined);
+  if (st === undefined) return (next) => Number((min + next() * (max - min)).toPrecision(6));
+  const n = Math.floor((max - min) / st + 1e-9);
+  const dp = Math.max(decimalsOf(min), decimalsOf(st));
+  return (next) => Number((min + Math.floor(next() * (n + 1)) * st).toFixed(dp));
+}
+
+function expandRandom(r: unknown): ParamSet[] {
+  if (!isObject(r)) throw new GridError('"random" must be an object {count, seed?, params}');
+  for (const k of Object.keys(r))
+    if (k !== 'count' && k !== 'seed' && k !== 'params') throw new GridError(`"random" has an unknown field '${k}'`);
+  const { count, seed = 1, params } = r;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_SETS)
+    throw new GridError(`"random.count" must be an integer from 1 to ${MAX_SETS}, got ${JSON.stringify(count)}`);
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0)
+    throw new GridError(`"random.seed" must be a non-negative integer, got ${JSON.stringify(seed)}`);
+  if (!isObject(params) || Object.keys(params).length === 0)
+    throw new GridError('"random.params" must be an object of at least one parameter');
+  const draws: Array<[string, Draw]> = Object.entries(params).map(([name, spec]) => {
+    const where = `"random.params.${name}"`;
+    checkName(name, where);
+    if (Array.isArray(spec)) {
+      if (spec.length === 0) throw new GridError(`${where} lists no value`);
+      const values = spec.map((v, i) => checkValue(v, `${where}[${i}]`));
+      return [name, (next) => values[Math.floor(next() * values.length)]];
+    }
+    if (!isObject(spec)) throw new GridError(`${where} must be a list of values or {min, max, step?}`);
+    return [name, rangeDraw(spec, where)];
+  });
+  const next = generator(seed);
+  const out: ParamSet[] = [];
+  for (let i = 0; i < count; i++) out.push(Object.fromEntries(draws.map(([name, d]) => [name, d(next)])));
+  return out;
+}
+
+function expandGrid(g: unknown): ParamSet[] {
+  if (!isObject(g) || Object.keys(g).length === 0) throw new GridError('"grid" must be an object of parameter lists');
+  let sets: ParamSet[] = [{}];
+  for (const [name, values] of Object.entries(g)) {
+    checkName(name, '"grid"');
+    if (!Array.isArray(values) || values.length === 0)
+      throw new GridError(`"grid.${name}" must be a non-empty list of values, got ${JSON.stringify(values)}`);
+    const vs = values.map((v, i) => checkValue(v, `"grid.${name}"[${i}]`));
+    if (sets.length * vs.length > MAX_SETS)
+      throw new GridError(`"grid" expands to more than ${MAX_SETS} sets; list fewer values or use "random"`);
+    sets = sets.flatMap((s) => vs.map((v) => ({ ...s, [name]: v })));
+  }
+  return sets;
+}
+
+function listedSets(l: unknown): ParamSet[] {
+  if (!Array.isArray(l) || l.length === 0) throw new GridError('"sets" must be a non-empty list of objects');
+  return l.map((s, i) => {
+    if (!isObject(s)) throw new GridError(`"sets"[${i}] must be an object of parameter values`);
+    const out: ParamSet = {};
+    for (const [name, v] of Object.entries(s)) {
+      checkName(name, `"sets"[${i}]`);
+      out[name] = checkValue(v, `"sets"[${i}].${name}`);
+    }
+    return out;
+  });
+}
+
+/** The parameter sets of a grid file's text; GridError for anything it cannot use. */
+export function parseGrid(text: string): ParamSet[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new GridError(`not JSON: ${err instanceof Error ? err.message : err}`);
+  }
+  if (!isObject(doc)) throw new GridError('must be a JSON object with "grid", "sets" and/or "random"');
+  for (const k of Object.keys(doc))
+    if (k !== 'grid' && k !== 'sets' && k !== 'random' && k !== 'comment')
+      throw new GridError(`unknown field '${k}' (a grid file has "grid", "sets", "random" and "comment")`);
+  if (doc.grid === undefined && doc.sets === undefined && doc.random === undefined)
+    throw new GridError('has none of "grid", "sets" and "random"');
+  const all = [
+    ...(doc.grid === undefined ? [] : expandGrid(doc.grid)),
+    ...(doc.sets === undefined ? [] : listedSets(doc.sets)),
+    ...(doc.random === undefined ? [] : expandRandom(doc.random)),
+  ];
+  const seen = new Set<string>();
+  const out: ParamSet[] = [];
+  for (const s of all) {
+    const key = JSON.stringify(Object.entries(s).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(s);
+  }
+  if (out.length > MAX_SETS) throw new GridError(`expands to ${out.length} sets, more than ${MAX_SETS}`);
+  return out;
+}

@@ -1,0 +1,103 @@
+// A sweep job as plain data (JSON both ways: a worker process, a BullMQ job and the results store
+// all carry it as is) and its result. A job is one replay of one span with one parameter set and
+// one bot command; nothing in it refers to the machine it was planned on except the dataset pack
+// it names (pack.ts), which any worker fetches or reads by its checksum.
+
+/** A parameter's value in a set (the grid file's scalars). */
+export type ParamValue = string | number | boolean;
+export type ParamSet = Record<string, ParamValue>;
+
+export interface SweepJob {
+  /** `SWEEP_ID:INDEX`, unique across sweeps. */
+  id: string;
+  sweepId: string;
+  /** Position in the sweep's plan, from 0. */
+  index: number;
+  symbols: string[];
+  /** ms UTC: the replay's start and end (exclusive of nothing: the replay's own until). */
+  start: number;
+  until: number;
+  /** true: the bot steps the clock (docs/replay.md, Bots and determinism); false: plays at `speed`. */
+  lockstep: boolean;
+  speed: number;
+  /** Starting USDT balance of the bot's account, a decimal string. */
+  balance: string;
+  queueModel: 'pessimistic' | 'probabilistic';
+  orderLatency: number;
+  responseLatency: number;
+  dataLatency: number;
+  /** Position mode of the bot's account (Binance bots expect one_way). */
+  positionMode: 'hedge' | 'one_way';
+  /** The bot's argv (the command split as a shell would, without a shell). */
+  bot: string[];
+  /** Folder the bot runs in (relative paths of its command are read from there). */
+  cwd: string;
+  params: ParamSet;
+  /** Handed to the bot (PERPDESK_SEED); the replay itself draws nothing. */
+  seed: number;
+  /** Wall-time bound of the bot, ms from its start: past it the bot is killed and the job marked 'timeout'. */
+  timeoutMs: number;
+}
+
+/**
+ * ok: the bot exited 0, or the replay reached its end (then the bot was stopped);
+ * failed: the bot crashed, exited non-zero or could not start; timeout: killed at the time bound;
+ * error: the job could not be run (its venue would not start): not the bot's fault.
+ */
+export type JobStatus = 'ok' | 'failed' | 'timeout' | 'error';
+
+/** Per-job figures (metrics.ts); USDT amounts as numbers (results, not ledger entries). */
+export interface JobMetrics {
+  starting_equity: number;
+  net_pnl: number;
+  /** net_pnl / starting_equity. */
+  return: number;
+  max_drawdown: number;
+  max_drawdown_ratio: number;
+  /** Annualised (x sqrt(365)) mean over standard deviation of the daily returns; null under 2 days. */
+  sharpe: number | null;
+  /** As sharpe with the downside deviation; null under 2 days or with no losing day. */
+  sortino: number | null;
+  /** Equity change of each UTC day of the span, in order. */
+  daily_returns: number[];
+  /** Fees paid (negative: rebates). */
+  fees: number;
+  /** Funding received (negative: paid). */
+  funding: number;
+  /** Fills. */
+  trades: number;
+  /** Share of closed positions with a positive realized PnL; null with none closed. */
+  win_rate: number | null;
+  closed_positions: number;
+  /** Share of the span's elapsed market time with a position open. */
+  time_in_market: number;
+  /** Traded volume over starting equity. */
+  turnover: number;
+  liquidations: number;
+}
+
+export interface JobResult {
+  jobId: string;
+  status: JobStatus;
+  /** One line: why the job ended the way it did. */
+  reason: string;
+  endedBy: 'bot' | 'replay' | 'timeout' | 'venue';
+  exitCode: number | null;
+  signal: string | null;
+  /** SHA-256 (hex) of the venue's records after the job: fills, orders, positions, balances. */
+  digest: string;
+  metrics: JobMetrics | null;
+  /** The bot account's equity curve, [market ms, equity], thinned to at most 500 points. */
+  equity: Array<[number, number]>;
+  /** Last lines of the bot's stdout and stderr, merged. */
+  outputTail: string[];
+  /** Wall ms from the job's start to the bot's first request to its venue; null if it sent none. */
+  firstRequestMs: number | null;
+  wallMs: number;
+  /** Wall ms from the job's start to the bot's start (the venue's start), and the bot's run. */
+  startMs: number;
+  botMs: number;
+  /** Historical time the replay reached. */
+  replayTime: number;
+  finished: boolean;
+}

@@ -1,0 +1,101 @@
+// A job's figures from its session report (GET /api/v1/replay/report, the bot's account) and its
+// closed positions. Daily returns are read off the equity curve at each UTC midnight inside the
+// span (the last sample at or before it) and at the span's end; Sharpe and Sortino are of those
+// daily returns, annualised with sqrt(365) (crypto trades every day), risk-free rate 0.
+import type { ReplayAccountReport } from '../../src-shared/types/replay.ts';
+import type { JobMetrics } from './job.ts';
+
+const DAY = 86_400_000;
+const ANNUAL = Math.sqrt(365);
+
+/** Equity at each day end of [start, until], as returns against the previous day end. */
+export function dailyReturns(
+  curve: ReadonlyArray<[number, number]>,
+  startEquity: number,
+  span: [number, number],
+): number[] {
+  const [start, until] = span;
+  const ends: number[] = [];
+  for (let t = Math.floor(start / DAY) * DAY + DAY; t < until; t += DAY) ends.push(t);
+  ends.push(until);
+  const out: number[] = [];
+  let prev = startEquity;
+  let i = 0;
+  let last = startEquity;
+  for (const end of ends) {
+    // a sample at the boundary itself belongs to the day it closes
+    while (i < curve.length && curve[i][0] <= end) last = curve[i++][1];
+    out.push(prev === 0 ? 0 : last / prev - 1);
+    prev = last;
+  }
+  return out;
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+/** Annualised Sharpe ratio of daily returns (sample deviation); null under 2 returns or with none varying. */
+export function sharpe(returns: readonly number[]): number | null {
+  if (returns.length < 2) return null;
+  const m = mean(returns);
+  const sd = Math.sqrt(returns.reduce((a, r) => a + (r - m) ** 2, 0) / (returns.length - 1));
+  return sd === 0 ? null : (m / sd) * ANNUAL;
+}
+
+/** Annualised Sortino ratio (downside deviation against 0); null under 2 returns or with no losing day. */
+export function sortino(returns: readonly number[]): number | null {
+  if (returns.length < 2) return null;
+  const down = Math.sqrt(returns.reduce((a, r) => a + Math.min(r, 0) ** 2, 0) / returns.length);
+  return down === 0 ? null : (mean(returns) / down) * ANNUAL;
+}
+
+export interface MetricsInput {
+  /** The bot account's report; undefined when it never appeared in it (did nothing). */
+  account: ReplayAccountReport | undefined;
+  /** The job's starting balance: the equity every figure is measured from. */
+  balance: number;
+  /** Realized PnL of each closed position, USDT. */
+  closed: readonly number[];
+  span: [number, number];
+}
+
+/** A USDT amount at the ledger's 8 decimals (a float sum's last-bit noise removed). */
+const usdt = (x: number) => Number(x.toFixed(8));
+
+export function jobMetrics(inp: MetricsInput): JobMetrics {
+  const a = inp.account;
+  // the report's starting equity is the account's when it entered the session (after its first
+  // fill's fee): the job's balance is what the bot was given
+  const start = inp.balance;
+  const curve = (a?.equity_curve ?? []).map(([t, e]) => [t, Number(e)] as [number, number]);
+  const days = dailyReturns(curve, start, inp.span);
+  const net = a === undefined ? 0 : usdt(Number(a.equity) - start);
+  const wins = inp.closed.filter((x) => x > 0).length;
+  return {
+    starting_equity: start,
+    net_pnl: net,
+    return: start === 0 ? 0 : net / start,
+    max_drawdown: a === undefined ? 0 : Number(a.max_drawdown),
+    max_drawdown_ratio: a?.max_drawdown_ratio ?? 0,
+    sharpe: sharpe(days),
+    sortino: sortino(days),
+    daily_returns: days,
+    fees: a === undefined ? 0 : Number(a.fees),
+    funding: a === undefined ? 0 : Number(a.funding),
+    trades: a?.fills ?? 0,
+    win_rate: inp.closed.length === 0 ? null : wins / inp.closed.length,
+    closed_positions: inp.closed.length,
+    time_in_market: a?.time_in_market_ratio ?? 0,
+    turnover: a === undefined || start === 0 ? 0 : Number(a.volume) / start,
+    liquidations: a?.liquidations ?? 0,
+  };
+}
+
+/** At most `max` points of a curve, evenly picked, the first and last kept. */
+export function thinCurve(curve: ReadonlyArray<[number, number]>, max = 500): Array<[number, number]> {
+  if (curve.length <= max) return curve.slice();
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < max; i++) out.push(curve[Math.round((i * (curve.length - 1)) / (max - 1))]);
+  return out;
+}

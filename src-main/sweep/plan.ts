@@ -1,0 +1,200 @@
+// From what a sweep asks for to its jobs: the replay span (`SYM[,SYM2]@FROM..TO`) cut into pieces
+// (`--split day|week|none|Nh`), times every parameter set, in that order (all sets of the first
+// piece, then the next piece). Also the checks that run before any job starts: the bot command
+// exists, the data folder holds a replayable dataset of every symbol over the whole span.
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import type { DatasetRecord } from '../data/ports.ts';
+import { parseReplayTime } from '../cli-args.ts';
+import type { ParamSet, SweepJob } from './job.ts';
+
+export class PlanError extends Error {}
+
+const DAY = 86_400_000;
+const SYMBOL = /^[A-Z0-9]{2,30}$/;
+/** Bound of one sweep's jobs. */
+const MAX_JOBS = 100_000;
+
+export interface ReplaySpan {
+  symbols: string[];
+  start: number;
+  until: number;
+}
+
+/**
+ * `BTCUSDT@2025-01-06..2025-01-12` (dates: whole UTC days, the last one included) or with times
+ * `BTCUSDT,ETHUSDT@2025-01-06T08:00Z..2025-01-06T20:00Z` (the end time itself).
+ */
+export function parseSpan(text: string): ReplaySpan {
+  const m = /^([^@]+)@([^.]+)\.\.(.+)$/.exec(text);
+  if (m === null)
+    throw new PlanError(`--replay wants SYMBOL[,SYMBOL2...]@FROM..TO (BTCUSDT@2025-01-06..2025-01-12), got '${text}'`);
+  const symbols = m[1].split(',');
+  for (const s of symbols)
+    if (!SYMBOL.test(s)) throw new PlanError(`--replay symbols are 2 to 30 upper-case letters or digits, got '${s}'`);
+  if (new Set(symbols).size !== symbols.length) throw new PlanError(`--replay names a symbol twice: '${m[1]}'`);
+  const start = parseReplayTime(m[2]);
+  const end = parseReplayTime(m[3]);
+  const rule = 'a UTC date (2025-01-06) or time (2025-01-06T08:00Z)';
+  if (start === null) throw new PlanError(`--replay FROM must be ${rule}, got '${m[2]}'`);
+  if (end === null) throw new PlanError(`--replay TO must be ${rule}, got '${m[3]}'`);
+  // a bare date as the end means that whole day
+  const until = m[3].includes('T') ? end : end + DAY;
+  if (until <= start) throw new PlanError(`--replay ends (${m[3]}) before it starts (${m[2]})`);
+  return { symbols, start, until };
+}
+
+export type Split = { kind: 'day' } | { kind: 'week' } | { kind: 'none' } | { kind: 'ms'; ms: number };
+
+export function parseSplit(text: string): Split {
+  if (text === 'day' || text === 'week' || text === 'none') return { kind: text };
+  const m = /^(\d{1,4})h$/.exec(text);
+  if (m !== null && Number(m[1]) > 0) return { kind: 'ms', ms: Number(m[1]) * 3_600_000 };
+  throw new PlanError(`--split must be day, week, none or a number of hours (6h), got '${text}'`);
+}
+
+/** The pieces of a span: UTC days, weeks from Monday 00:00, fixed lengths from the start, or the whole. */
+export function splitSpan(span: ReplaySpan, split: Split): Array<[number, number]> {
+  if (split.kind === 'none') return [[span.start, span.until]];
+  const out: Array<[number, number]> = [];
+  let t = span.start;
+  while (t < span.until) {
+    let next: number;
+    if (split.kind === 'ms') next = t + split.ms;
+    else if (split.kind === 'day') next = Math.floor(t / DAY) * DAY + DAY;
+    else {
+      // 1970-01-01 was a Thursday: Mondays are 4 days after the epoch's week boundaries
+      const w = 7 * DAY;
+      next = Math.floor((t - 4 * DAY) / w) * w + 4 * DAY + w;
+    }
+    out.push([t, Math.min(next, span.until)]);
+    t = next;
+  }
+  return out;
+}
+
+/** A command line split into words as a POSIX shell would split it (quotes, backslashes), without expansions. */
+export function splitCommand(text: string): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let inWord = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== null) {
+      if (c === quote) quote = null;
+      else if (c === '\\' && quote === '"' && i + 1 < text.length && '"\\$`'.includes(text[i + 1])) cur += text[++i];
+      else cur += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < text.length) {
+      cur += text[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(cur);
+      cur = '';
+      inWord = false;
+    } else {
+      cur += c;
+      inWord = true;
+    }
+  }
+  if (quote !== null) throw new PlanError(`--bot has an unclosed ${quote} quote: ${text}`);
+  if (inWord) words.push(cur);
+  return words;
+}
+
+const INTERPRETERS = new Set(['node', 'python', 'python3', 'bash', 'sh', 'deno', 'bun', 'tsx', 'ruby', 'perl']);
+const INLINE = new Set(['-e', '--eval', '-c', '-m', '-p', '--print']);
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The bot command as argv, checked: the program exists, and so does an interpreter's script. */
+export function checkBot(text: string, cwd: string, path = process.env.PATH ?? ''): string[] {
+  const argv = splitCommand(text.trim());
+  if (argv.length === 0) throw new PlanError('--bot is empty: give the command that runs your bot ("node my-bot.ts")');
+  const prog = argv[0];
+  const found = prog.includes('/')
+    ? executable(resolve(cwd, prog))
+    : path.split(delimiter).some((d) => d !== '' && executable(join(d, prog)));
+  if (!found)
+    throw new PlanError(
+      prog.includes('/')
+        ? `--bot: ${resolve(cwd, prog)} does not exist or is not executable`
+        : `--bot: '${prog}' is not a command found on PATH`,
+    );
+  const name = prog.split('/').pop()!;
+  if (INTERPRETERS.has(name)) {
+    const i = argv.findIndex((a, k) => k > 0 && !a.startsWith('-'));
+    const inline = argv.slice(1, i < 0 ? argv.length : i).some((a) => INLINE.has(a));
+    if (i > 0 && !inline) {
+      const script = isAbsolute(argv[i]) ? argv[i] : resolve(cwd, argv[i]);
+      try {
+        statSync(script);
+      } catch {
+        throw new PlanError(`--bot: the script ${script} does not exist`);
+      }
+    }
+  }
+  return argv;
+}
+
+const REPLAYABLE = new Set(['depth', 'trades', 'aggTrades', 'klines']);
+
+function intervalMs(interval: string | null): number {
+  const m = /^(\d+)([smhdw])$/.exec(interval ?? '');
+  if (m === null) return interval === '1M' ? 31 * DAY : 1;
+  const unit = { s: 1000, m: 60_000, h: 3_600_000, d: DAY, w: 7 * DAY }[m[2] as 's' | 'm' | 'h' | 'd' | 'w'];
+  return Number(m[1]) * unit;
+}
+
+const iso = (t: number) => new Date(t).toISOString().replace(':00.000Z', 'Z');
+
+/** Every symbol has a depth, trades or klines dataset, and together they cover the whole span. */
+export function checkData(span: ReplaySpan, datasets: readonly DatasetRecord[], dataDir: string): void {
+  for (const sym of span.symbols) {
+    const mine = datasets.filter((d) => d.symbol === sym && REPLAYABLE.has(d.kind) && d.firstTime !== null);
+    if (mine.length === 0) {
+      throw new PlanError(
+        `no depth, trades or klines dataset of ${sym} in ${dataDir}` +
+          ` (import it: npm run data -- import ..., or download: npm run data -- download --symbol ${sym} ...)`,
+      );
+    }
+    const first = Math.min(...mine.map((d) => d.firstTime!));
+    const end = Math.max(...mine.map((d) => d.lastTime! + (d.kind === 'klines' ? intervalMs(d.interval) : 1)));
+    if (span.start < first || span.until > end) {
+      throw new PlanError(
+        `the span ${iso(span.start)}..${iso(span.until)} is outside the data of ${sym} (${iso(first)}..${iso(end)})`,
+      );
+    }
+  }
+}
+
+/** What every job of a sweep shares; the plan varies the span and the parameter set. */
+export type JobTemplate = Omit<SweepJob, 'id' | 'sweepId' | 'index' | 'start' | 'until' | 'params'>;
+
+export function planJobs(
+  sweepId: string,
+  pieces: ReadonlyArray<[number, number]>,
+  sets: readonly ParamSet[],
+  t: JobTemplate,
+): SweepJob[] {
+  if (pieces.length * sets.length > MAX_JOBS)
+    throw new PlanError(`${pieces.length} pieces x ${sets.length} parameter sets is more than ${MAX_JOBS} jobs`);
+  const jobs: SweepJob[] = [];
+  for (const [start, until] of pieces) {
+    for (const params of sets) {
+      const index = jobs.length;
+      jobs.push({ ...t, id: `${sweepId}:${index}`, sweepId, index, start, until, params });
+    }
+  }
+  return jobs;
+}

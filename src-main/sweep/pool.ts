@@ -1,0 +1,135 @@
+// The local runner: a pool of worker processes (worker-process.ts), one per core by default (the CLI), each
+// running one job at a time, fed from one queue so every core stays busy until the last job. A
+// worker that dies with a job in hand (killed, out of memory) is replaced and its job given to
+// another once more; a second loss marks the job 'error'. A bot that fails fails its job only.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { JobResult, SweepJob } from './job.ts';
+import type { PackRef } from './pack.ts';
+import type { FromWorker, ToWorker } from './worker-process.ts';
+
+const WORKER_FILE = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
+/** A job is tried this many times when its worker process dies under it. */
+const ATTEMPTS = 2;
+
+export interface RunnerEvents {
+  onStart?: (job: SweepJob) => void;
+  onResult: (job: SweepJob, result: JobResult) => void;
+}
+
+/** A result for a job that could not be run at all (its worker died, its pack was missing). */
+export function errorResult(job: SweepJob, reason: string): JobResult {
+  return {
+    jobId: job.id,
+    status: 'error',
+    reason,
+    endedBy: 'venue',
+    exitCode: null,
+    signal: null,
+    digest: '',
+    metrics: null,
+    equity: [],
+    outputTail: [],
+    firstRequestMs: null,
+    wallMs: 0,
+    startMs: 0,
+    botMs: 0,
+    replayTime: job.start,
+    finished: false,
+  };
+}
+
+interface Slot {
+  proc: ChildProcess;
+  job: SweepJob | null;
+  ready: boolean;
+}
+
+export class LocalPool {
+  private readonly size: number;
+  private readonly slots = new Set<Slot>();
+  private stopping = false;
+  private resolveRun: (() => void) | null = null;
+
+  constructor(workers: number) {
+    this.size = workers;
+  }
+
+  /** Runs the jobs; resolves when each has a result (or the pool was stopped). */
+  run(jobs: readonly SweepJob[], pack: PackRef, ev: RunnerEvents): Promise<void> {
+    const queue = jobs.slice();
+    const tries = new Map<string, number>();
+    let left = jobs.length;
+    return new Promise<void>((resolve) => {
+      this.resolveRun = resolve;
+      if (left === 0) return resolve();
+      const finish = () => {
+        // the workers exit on the disconnect; run() resolves once they are gone (reaped)
+        const gone = [...this.slots].map(
+          (s) => new Promise((r) => (s.proc.exitCode !== null ? r(null) : s.proc.once('exit', r))),
+        );
+        for (const s of this.slots) s.proc.disconnect();
+        this.slots.clear();
+        void Promise.all(gone).then(() => resolve());
+      };
+      const feed = (slot: Slot) => {
+        if (this.stopping) return;
+        const job = queue.shift();
+        if (job === undefined) {
+          slot.job = null;
+          return;
+        }
+        slot.job = job;
+        tries.set(job.id, (tries.get(job.id) ?? 0) + 1);
+        ev.onStart?.(job);
+        slot.proc.send({ type: 'job', job, pack } satisfies ToWorker);
+      };
+      const done = (slot: Slot, result: JobResult) => {
+        const job = slot.job!;
+        slot.job = null;
+        ev.onResult(job, result);
+        if (--left === 0) finish();
+        else feed(slot);
+      };
+      const spawnOne = () => {
+        const proc = fork(WORKER_FILE, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] });
+        const slot: Slot = { proc, job: null, ready: false };
+        this.slots.add(slot);
+        proc.on('message', (m: FromWorker) => {
+          if (m.type === 'ready') {
+            slot.ready = true;
+            feed(slot);
+          } else if (m.type === 'result' && slot.job !== null) done(slot, m.result);
+          else if (m.type === 'error' && slot.job !== null) done(slot, errorResult(slot.job, m.message));
+        });
+        proc.on('exit', (code, signal) => {
+          if (!this.slots.delete(slot) || this.stopping) return;
+          const job = slot.job;
+          if (job !== null) {
+            if ((tries.get(job.id) ?? 0) < ATTEMPTS) queue.unshift(job);
+            else {
+              ev.onResult(job, errorResult(job, `its worker process died twice (last: ${signal ?? `exit ${code}`})`));
+              if (--left === 0) return finish();
+            }
+          }
+          if (queue.length > 0) spawnOne();
+        });
+      };
+      for (let i = 0; i < Math.min(this.size, jobs.length); i++) spawnOne();
+    });
+  }
+
+  /** Stops every worker now (their jobs are left without a result, to be resumed). */
+  stop(): void {
+    this.stopping = true;
+    // a worker told to go takes its running bot with it (worker-process.ts)
+    for (const s of this.slots) s.proc.kill('SIGTERM');
+    this.slots.clear();
+    this.resolveRun?.();
+  }
+
+  /** Process ids of the live workers (tests kill one). */
+  pids(): number[] {
+    return [...this.slots].map((s) => s.proc.pid!).filter((p) => p !== undefined);
+  }
+}

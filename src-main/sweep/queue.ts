@@ -1,0 +1,303 @@
+// The distributed runner: BullMQ over Redis (no protocol of our own). The coordinator adds a
+// sweep's jobs to one queue (job id `SWEEP-INDEX`, so adding one twice is a no-op), workers on
+// any machine take them (`npm run sweep:worker`), and the coordinator collects each finished
+// job's result from Redis, stores it (once: the store refuses a second result) and removes it.
+// A worker that dies mid-job stops renewing its lock: another worker's stalled-job check puts the
+// job back, and it runs again. A job Redis lost (a restart without persistence) is added again
+// by the coordinator's periodic check of its pending jobs. A bot's failure is a job's result,
+// not a queue failure: only a job that could not run at all is retried (attempts).
+import { createReadStream, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue, QueueEvents, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import IORedis, { type RedisOptions } from 'ioredis';
+import type { JobResult, SweepJob } from './job.ts';
+import { QueueError } from './queue-error.ts';
+import type { PackRef } from './pack.ts';
+import { PackCache } from './pack-cache.ts';
+import { errorResult, type RunnerEvents } from './pool.ts';
+import { runJob } from './run-job.ts';
+
+const QUEUE = 'perpdesk-sweep';
+/** Tries of a job that could not run (its data unreachable...); a bot's failure is not retried. */
+const ATTEMPTS = 3;
+const POLL_MS = 300;
+/** Every this many polls the coordinator checks that Redis still holds every pending job. */
+const RECONCILE_EVERY = 10;
+
+interface QueueData {
+  job: SweepJob;
+  pack: PackRef;
+}
+
+/** `redis://[USER:PASSWORD@]HOST:PORT[/DB]` (or rediss:// for TLS) as ioredis options. */
+function redisOptions(url: string): RedisOptions {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new QueueError(`--queue wants redis://HOST:PORT, got '${url}'`);
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new QueueError(`--queue wants redis://HOST:PORT, got '${url}'`);
+  const db = u.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d{1,2}$/.test(db))
+    throw new QueueError(`--queue: the database after the port must be a number, got '${db}'`);
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port === '' ? 6379 : Number(u.port),
+    ...(db === '' ? {} : { db: Number(db) }),
+    ...(u.username === '' ? {} : { username: decodeURIComponent(u.username) }),
+    ...(u.password === '' ? {} : { password: decodeURIComponent(u.password) }),
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+}
+
+/** Connects once and pings, failing fast: an unreachable Redis is a clear error before anything starts. */
+async function probe(url: string, opts: RedisOptions): Promise<void> {
+  const r = new IORedis({
+    ...opts,
+    lazyConnect: true,
+    connectTimeout: 3000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // the socket's own error (ECONNREFUSED, ENOTFOUND...) says more than connect()'s rejection
+  let cause: Error | null = null;
+  r.on('error', (err: Error) => (cause ??= err));
+  try {
+    await r.connect();
+    await r.ping();
+  } catch (err) {
+    const e = cause ?? (err instanceof Error ? err : new Error(String(err)));
+    throw new QueueError(`cannot reach Redis at ${url}: ${e.message || e.name}`);
+  } finally {
+    r.disconnect();
+  }
+}
+
+/** Long-lived connections retry for ever (a Redis restart is waited out), as BullMQ requires. */
+function connection(opts: RedisOptions): ConnectionOptions {
+  return { ...opts, maxRetriesPerRequest: null, enableReadyCheck: true } as ConnectionOptions;
+}
+
+const queueJobId = (j: SweepJob) => `${j.sweepId}-${j.index}`;
+
+export interface QueueRunnerOptions {
+  /** Serve the pack at this base URL (http://HOST:PORT) for workers that lack it. */
+  packUrl?: string;
+  log?: (line: string) => void;
+}
+
+export class QueueRunner {
+  private readonly url: string;
+  private readonly opts: RedisOptions;
+  private readonly o: QueueRunnerOptions;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private server: Server | null = null;
+  private closers: Array<() => Promise<void>> = [];
+
+  private constructor(url: string, opts: RedisOptions, o: QueueRunnerOptions) {
+    this.url = url;
+    this.opts = opts;
+    this.o = o;
+  }
+
+  static async connect(url: string, o: QueueRunnerOptions = {}): Promise<QueueRunner> {
+    const opts = redisOptions(url);
+    await probe(url, opts);
+    return new QueueRunner(url, opts, o);
+  }
+
+  private async servePack(pack: PackRef): Promise<PackRef> {
+    if (this.o.packUrl === undefined) return pack;
+    const base = new URL(this.o.packUrl);
+    const path = `/packs/${pack.sha256}.db`;
+    this.server = createServer((req, res) => {
+      if (req.url !== path) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': statSync(pack.path).size });
+      createReadStream(pack.path).pipe(res);
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(Number(base.port || 80), base.hostname, resolve);
+    });
+    return { ...pack, url: `${base.origin}${path}` };
+  }
+
+  async run(jobs: readonly SweepJob[], packRef: PackRef, ev: RunnerEvents): Promise<void> {
+    if (jobs.length === 0) return;
+    const sweepId = jobs[0].sweepId;
+    const pack = await this.servePack(packRef);
+    const queue = new Queue(QUEUE, { connection: connection(this.opts) });
+    const events = new QueueEvents(QUEUE, { connection: connection(this.opts) });
+    this.closers.push(
+      () => queue.close(),
+      () => events.close(),
+    );
+    queue.on('error', () => {
+      // the poll below reports a Redis that went away
+    });
+    events.on('error', () => {
+      // idem
+    });
+    const pending = new Map(jobs.map((j) => [queueJobId(j), j]));
+    const started = new Set<string>();
+    const poke = () => this.wake?.();
+    events.on('active', ({ jobId }) => {
+      const j = pending.get(jobId);
+      if (j !== undefined && !started.has(jobId)) {
+        started.add(jobId);
+        ev.onStart?.(j);
+      }
+    });
+    events.on('completed', poke);
+    events.on('failed', poke);
+    const add = (js: readonly SweepJob[]) =>
+      queue.addBulk(
+        js.map((j) => ({
+          name: sweepId,
+          data: { job: j, pack },
+          opts: {
+            jobId: queueJobId(j),
+            attempts: ATTEMPTS,
+            backoff: { type: 'fixed', delay: 1000 },
+            removeOnComplete: false,
+            removeOnFail: false,
+          },
+        })),
+      );
+    await add(jobs);
+    let polls = 0;
+    let down = false;
+    while (pending.size > 0 && !this.stopped) {
+      try {
+        await this.collect(queue, sweepId, pending, ev);
+        if (++polls % RECONCILE_EVERY === 0) await this.reconcile(queue, pending, add);
+        if (down) this.o.log?.(`redis at ${this.url} is back`);
+        down = false;
+      } catch (err) {
+        if (!down) this.o.log?.(`redis at ${this.url}: ${err instanceof Error ? err.message : err}; retrying`);
+        down = true;
+      }
+      if (pending.size === 0) break;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        setTimeout(resolve, POLL_MS);
+      });
+      this.wake = null;
+    }
+  }
+
+  /** Stores the results of this sweep's finished jobs and removes them from Redis. */
+  private async collect(
+    queue: Queue,
+    sweepId: string,
+    pending: Map<string, SweepJob>,
+    ev: RunnerEvents,
+  ): Promise<void> {
+    const finished = (await queue.getJobs(['completed', 'failed'], 0, 999)) as Array<Job<QueueData, JobResult>>;
+    for (const j of finished) {
+      if (j === undefined || j.name !== sweepId || j.id === undefined) continue;
+      const state =
+        j.returnvalue != null && j.finishedOn !== undefined && j.failedReason === undefined
+          ? 'completed'
+          : await j.getState();
+      const mine = pending.get(j.id);
+      if (mine !== undefined) {
+        if (state === 'completed') ev.onResult(mine, j.returnvalue);
+        else if (state === 'failed') ev.onResult(mine, errorResult(mine, `the queue gave up on it: ${j.failedReason}`));
+        else continue;
+        pending.delete(j.id);
+      }
+      await j.remove();
+    }
+  }
+
+  /** Adds again the pending jobs Redis no longer holds (it restarted without its data). */
+  private async reconcile(
+    queue: Queue,
+    pending: Map<string, SweepJob>,
+    add: (js: readonly SweepJob[]) => Promise<unknown>,
+  ): Promise<void> {
+    const ids = [...pending.keys()];
+    const lost: SweepJob[] = [];
+    for (let i = 0; i < ids.length; i += 200) {
+      const chunk = ids.slice(i, i + 200);
+      const got = await Promise.all(chunk.map((id) => queue.getJob(id)));
+      got.forEach((j, k) => {
+        if (j === undefined || j === null) lost.push(pending.get(chunk[k])!);
+      });
+    }
+    if (lost.length > 0) {
+      this.o.log?.(`${lost.length} jobs were no longer in Redis: added again`);
+      await add(lost);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    const closers = this.closers;
+    this.closers = [];
+    await Promise.allSettled(closers.map((c) => c()));
+    await new Promise<void>((resolve) => (this.server === null ? resolve() : this.server.close(() => resolve())));
+    this.server = null;
+  }
+}
+
+export interface QueueWorkerOptions {
+  url: string;
+  concurrency: number;
+  cacheDir?: string;
+  /** A worker silent this long is taken for dead and its job given to another, ms. */
+  stallMs?: number;
+  log: (line: string) => void;
+}
+
+/** Takes jobs from the queue until SIGINT / SIGTERM (or its parent process goes). */
+export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
+  const opts = redisOptions(o.url);
+  await probe(o.url, opts);
+  const packs = new PackCache(o.cacheDir ?? join(tmpdir(), 'perpdesk-sweep-cache'));
+  const stallMs = o.stallMs ?? 30_000;
+  // one Node process runs one venue at a time well: N jobs at once are N processes
+  const worker = new Worker(
+    QUEUE,
+    async (job: Job<QueueData, JobResult>) => {
+      const pack = await packs.get(job.data.pack);
+      return runJob(job.data.job, { data: pack.data });
+    },
+    {
+      connection: connection(opts),
+      concurrency: o.concurrency,
+      lockDuration: stallMs,
+      // the check is cheap: a dead worker's job goes back soon after its lock expires
+      stalledInterval: Math.min(5000, Math.max(500, Math.round(stallMs / 2))),
+      maxStalledCount: 2,
+    },
+  );
+  let lastError = '';
+  worker.on('error', (err) => {
+    if (err.message !== lastError) o.log(`perpdesk sweep worker: ${err.message}`);
+    lastError = err.message;
+  });
+  worker.on('active', (job) => o.log(`job ${job.id} started`));
+  worker.on('completed', (job, r: JobResult) => o.log(`job ${job.id} ${r.status} (${r.wallMs} ms)`));
+  worker.on('failed', (job, err) => o.log(`job ${job?.id} could not run: ${err.message}`));
+  o.log(`perpdesk sweep worker ${process.pid}: taking jobs from ${o.url} (${o.concurrency} at once)`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    process.once('disconnect', stop);
+  });
+  await worker.close();
+  packs.close();
+}

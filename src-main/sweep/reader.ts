@@ -1,0 +1,48 @@
+// The service's view of the sweeps of its data folder (api/routes/sweeps.ts SweepResults): the
+// store is opened when its file exists (the first sweep creates it, maybe while the service
+// runs) and read as the sweep CLI writes it.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SweepJobWire, SweepResults } from '../api/routes/sweeps.ts';
+import { sweepCsv, sweepView } from './results-view.ts';
+import { SqliteSweepStore, SWEEPS_FILE } from './sqlite-store.ts';
+
+export function sweepResults(dataDir: string): SweepResults & { close(): void } {
+  let store: SqliteSweepStore | null = null;
+  const open = (): SqliteSweepStore | null => {
+    if (store === null && dataDir !== ':memory:' && existsSync(join(dataDir, SWEEPS_FILE)))
+      store = new SqliteSweepStore(dataDir);
+    return store;
+  };
+  return {
+    list: () => open()?.list() ?? [],
+    get: (id) => {
+      const s = open();
+      return s === null ? undefined : sweepView(s, id);
+    },
+    csv: (id) => {
+      const s = open();
+      return s === null || s.summary(id) === undefined ? undefined : sweepCsv(s, id);
+    },
+    job: (id, index): SweepJobWire | undefined => {
+      const j = open()?.job(id, index);
+      if (j === undefined) return undefined;
+      const r = j.result;
+      return {
+        index: j.index,
+        start: j.start,
+        until: j.until,
+        params: j.params,
+        status: j.status,
+        reason: r?.reason ?? null,
+        exit_code: r?.exitCode ?? null,
+        digest: r === null || r.digest === '' ? null : r.digest,
+        wall_ms: r?.wallMs ?? null,
+        metrics: r?.metrics ?? null,
+        output_tail: r?.outputTail ?? [],
+        equity: r?.equity ?? [],
+      };
+    },
+    close: () => store?.close(),
+  };
+}

@@ -1,0 +1,177 @@
+// What a sweep's results look like outside: the JSON of GET /api/v1/sweeps/{id} and its CSV
+// export (one row per job), and the per-parameter-set view across the span's pieces (a set run
+// over seven days is one line: its days' returns compounded, its Sharpe and Sortino over all
+// of its daily returns).
+import type { JobMetrics, JobResult, ParamSet } from './job.ts';
+import { sharpe, sortino } from './metrics.ts';
+import type { StoredJob, SweepStore, SweepSummary } from './ports.ts';
+
+interface JobView {
+  index: number;
+  start: number;
+  until: number;
+  params: ParamSet;
+  status: StoredJob['status'];
+  reason: string | null;
+  exit_code: number | null;
+  digest: string | null;
+  wall_ms: number | null;
+  metrics: JobMetrics | null;
+}
+
+interface SetView {
+  params: ParamSet;
+  jobs: number;
+  ok: number;
+  failed: number;
+  net_pnl: number;
+  /** The pieces' returns compounded. */
+  return: number;
+  max_drawdown_ratio: number;
+  sharpe: number | null;
+  sortino: number | null;
+  fees: number;
+  funding: number;
+  trades: number;
+  win_rate: number | null;
+  time_in_market: number;
+  turnover: number;
+}
+
+export interface SweepView extends SweepSummary {
+  symbols: string[];
+  start: number;
+  until: number;
+  params: string[];
+  jobs_detail: JobView[];
+  sets: SetView[];
+}
+
+function jobView(j: StoredJob): JobView {
+  const r: JobResult | null = j.result;
+  return {
+    index: j.index,
+    start: j.start,
+    until: j.until,
+    params: j.params,
+    status: j.status,
+    reason: r?.reason ?? null,
+    exit_code: r?.exitCode ?? null,
+    digest: r === null || r.digest === '' ? null : r.digest,
+    wall_ms: r?.wallMs ?? null,
+    metrics: r?.metrics ?? null,
+  };
+}
+
+function setViews(jobs: readonly StoredJob[]): SetView[] {
+  const groups = new Map<string, StoredJob[]>();
+  for (const j of jobs) {
+    const key = JSON.stringify(j.params);
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, [j]);
+    else g.push(j);
+  }
+  return [...groups.values()].map((g) => {
+    const ms = g
+      .filter((j) => j.result?.metrics != null)
+      .sort((a, b) => a.start - b.start)
+      .map((j) => j.result!.metrics!);
+    const days = ms.flatMap((m) => m.daily_returns);
+    const closed = ms.reduce((a, m) => a + m.closed_positions, 0);
+    const wins = ms.reduce((a, m) => a + (m.win_rate ?? 0) * m.closed_positions, 0);
+    const sum = (f: (m: JobMetrics) => number) => Number(ms.reduce((a, m) => a + f(m), 0).toFixed(8));
+    const done = g.filter((j) => j.status !== 'pending').length;
+    const ok = g.filter((j) => j.status === 'ok').length;
+    return {
+      params: g[0].params,
+      jobs: g.length,
+      ok,
+      failed: done - ok,
+      net_pnl: sum((m) => m.net_pnl),
+      return: ms.reduce((a, m) => a * (1 + m.return), 1) - 1,
+      max_drawdown_ratio: Math.max(0, ...ms.map((m) => m.max_drawdown_ratio)),
+      sharpe: sharpe(days),
+      sortino: sortino(days),
+      fees: sum((m) => m.fees),
+      funding: sum((m) => m.funding),
+      trades: sum((m) => m.trades),
+      win_rate: closed === 0 ? null : wins / closed,
+      time_in_market: ms.length === 0 ? 0 : sum((m) => m.time_in_market) / ms.length,
+      turnover: sum((m) => m.turnover),
+    };
+  });
+}
+
+export function sweepView(store: SweepStore, id: string): SweepView | undefined {
+  const summary = store.summary(id);
+  const spec = store.spec(id);
+  if (summary === undefined || spec === undefined) return undefined;
+  const jobs = store.jobs(id);
+  const params = [...new Set(spec.sets.flatMap((s) => Object.keys(s)))];
+  return {
+    ...summary,
+    symbols: spec.symbols,
+    start: spec.start,
+    until: spec.until,
+    params,
+    jobs_detail: jobs.map(jobView),
+    sets: setViews(jobs),
+  };
+}
+
+const METRIC_COLUMNS: ReadonlyArray<keyof JobMetrics> = [
+  'net_pnl',
+  'return',
+  'max_drawdown',
+  'max_drawdown_ratio',
+  'sharpe',
+  'sortino',
+  'fees',
+  'funding',
+  'trades',
+  'win_rate',
+  'time_in_market',
+  'turnover',
+  'liquidations',
+];
+
+function cell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  const s = String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** One row per job: index, span, status, each parameter, each metric, the digest and the reason. */
+export function sweepCsv(store: SweepStore, id: string): string {
+  const v = sweepView(store, id);
+  if (v === undefined) return '';
+  const head = [
+    'index',
+    'start',
+    'until',
+    'status',
+    ...v.params,
+    ...METRIC_COLUMNS,
+    'exit_code',
+    'wall_ms',
+    'digest',
+    'reason',
+  ];
+  const rows = v.jobs_detail.map((j) =>
+    [
+      j.index,
+      new Date(j.start).toISOString(),
+      new Date(j.until).toISOString(),
+      j.status,
+      ...v.params.map((p) => j.params[p]),
+      ...METRIC_COLUMNS.map((m) => j.metrics?.[m]),
+      j.exit_code,
+      j.wall_ms,
+      j.digest,
+      j.reason,
+    ]
+      .map(cell)
+      .join(','),
+  );
+  return `${[head.join(','), ...rows].join('\n')}\n`;
+}

@@ -1,0 +1,310 @@
+// Runs one sweep job: a replay venue of its own (startService with the job's replay options, on a
+// free loopback port, its records in memory), the bot as a child process with its connection in
+// the environment (the bot contract, docs/sweeps.md), until the bot exits, the replay reaches its
+// end (the bot is then stopped) or the job's time bound (the bot is killed: 'timeout'). What is
+// read back goes through the venue's public routes (status, session report) and its records; the
+// bot's process group is always gone and the venue closed when this resolves.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseFixed } from '../../src-shared/decimal.ts';
+import type { ReplayAccountReport, ReplayState } from '../../src-shared/types/replay.ts';
+import { startService, type ServiceHandle, type ServiceOptions } from '../service.ts';
+import type { JobResult, SweepJob } from './job.ts';
+import { jobMetrics, thinCurve } from './metrics.ts';
+import { OutputTail } from './output-tail.ts';
+
+/** What a replay reads its datasets through (a dataset pack opened by pack.ts). */
+export type JobData = NonNullable<ServiceOptions['replay']>['data'];
+
+/** After the replay's end, how long the bot has to exit by itself before SIGTERM, then SIGKILL. */
+const GRACE_MS = 1000;
+const POLL_MS = 20;
+
+export interface RunJobOptions {
+  data: JobData;
+  /** Called once with the wall ms from the job's start to the bot's first request. */
+  onFirstRequest?: (ms: number) => void;
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: the group is gone already
+  }
+}
+
+/** The bots running in this process: killed with it when it exits (a worker told to stop, or failing). */
+const liveBots = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of liveBots) killGroup(c, 'SIGKILL');
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function getJson<T>(svc: ServiceHandle, url: string): Promise<T> {
+  const r = await svc.app.inject({ method: 'GET', url });
+  const body = r.json() as { code: number; message: string; data: T };
+  if (r.statusCode !== 200) throw new Error(`${url} answered ${r.statusCode}: ${body.message}`);
+  return body.data;
+}
+
+/** SHA-256 of the venue's records, as the replay determinism test reads them. */
+function recordsDigest(svc: ServiceHandle): string {
+  const db = svc.venue.db;
+  const rows = (sql: string) => db.prepare(sql).all();
+  const text = JSON.stringify(
+    {
+      trades: rows('SELECT * FROM trades ORDER BY account_id, id'),
+      orders: rows('SELECT * FROM orders ORDER BY id'),
+      positions: rows('SELECT * FROM positions ORDER BY id'),
+      closed: rows('SELECT * FROM closed_positions ORDER BY id'),
+      // an account row's creation time is wall time, and the local account's key is random
+      wallets: rows('SELECT id, wallet_balance, total_deposits FROM accounts ORDER BY id'),
+    },
+    (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
+  );
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function failedResult(job: SweepJob, reason: string, wallMs: number): JobResult {
+  return {
+    jobId: job.id,
+    status: 'error',
+    reason,
+    endedBy: 'venue',
+    exitCode: null,
+    signal: null,
+    digest: '',
+    metrics: null,
+    equity: [],
+    outputTail: [],
+    firstRequestMs: null,
+    wallMs,
+    startMs: wallMs,
+    botMs: 0,
+    replayTime: job.start,
+    finished: false,
+  };
+}
+
+function jobEnv(job: SweepJob, svc: { url: string }, cred: { key: string; secret: string; dir: string }) {
+  return {
+    PERPDESK_URL: svc.url,
+    PERPDESK_WS_URL: `${svc.url.replace(/^http/, 'ws')}/ws`,
+    PERPDESK_BINANCE_URL: `${svc.url}/binance`,
+    PERPDESK_API_KEY: cred.key,
+    PERPDESK_API_SECRET: cred.secret,
+    PERPDESK_PARAMS: JSON.stringify(job.params),
+    PERPDESK_JOB_ID: job.id,
+    PERPDESK_SEED: String(job.seed),
+    PERPDESK_SYMBOLS: job.symbols.join(','),
+    PERPDESK_START: String(job.start),
+    PERPDESK_UNTIL: String(job.until),
+    PERPDESK_LOCKSTEP: job.lockstep ? '1' : '0',
+    PERPDESK_JOB_DIR: cred.dir,
+  };
+}
+
+/** The replay options of a job (what startService is given). */
+function replayOptions(job: SweepJob, data: JobData, balance: bigint): NonNullable<ServiceOptions['replay']> {
+  return {
+    options: {
+      symbols: job.symbols,
+      start: job.start,
+      until: job.until,
+      queueModel: job.queueModel,
+      orderLatency: job.orderLatency,
+      responseLatency: job.responseLatency,
+      dataLatency: job.dataLatency,
+    },
+    data,
+    lockstep: job.lockstep,
+    liveUrl: null,
+    balance,
+  };
+}
+
+/** Opens and closes a job's venue: null when it starts, else why not (the replay's own checks). */
+export async function checkVenue(job: SweepJob, data: JobData): Promise<string | null> {
+  try {
+    const svc = await startService({
+      dataDir: ':memory:',
+      port: 0,
+      logger: false,
+      replay: replayOptions(job, data, 1n),
+    });
+    await svc.close();
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+export async function runJob(job: SweepJob, opts: RunJobOptions): Promise<JobResult> {
+  const t0 = performance.now();
+  const since = () => Math.round(performance.now() - t0);
+  const balance = parseFixed(job.balance, 8);
+  if (!balance.ok) return failedResult(job, `balance '${job.balance}' is not a USDT amount`, since());
+  const key = `sweepbot_${job.index}`;
+  const secret = randomBytes(16).toString('hex');
+  let svc: ServiceHandle;
+  try {
+    svc = await startService({
+      dataDir: ':memory:',
+      port: 0,
+      rateLimit: false,
+      logger: false,
+      speed: job.speed,
+      accounts: [{ apiKey: key, apiSecret: secret, balance: balance.value, positionMode: job.positionMode }],
+      replay: replayOptions(job, opts.data, balance.value),
+    });
+  } catch (err) {
+    return failedResult(job, `the replay venue did not start: ${err instanceof Error ? err.message : err}`, since());
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'perpdesk-job-'));
+  try {
+    return await drive(job, svc, { key, secret, dir, t0, onFirstRequest: opts.onFirstRequest });
+  } finally {
+    await svc.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface DriveContext {
+  key: string;
+  secret: string;
+  dir: string;
+  t0: number;
+  onFirstRequest?: (ms: number) => void;
+}
+
+async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promise<JobResult> {
+  const since = () => Math.round(performance.now() - cx.t0);
+  let firstRequestMs: number | null = null;
+  const first = () => {
+    if (firstRequestMs !== null) return;
+    firstRequestMs = since();
+    cx.onFirstRequest?.(firstRequestMs);
+  };
+  svc.app.server.once('request', first);
+  svc.app.server.once('upgrade', first);
+  if (!job.lockstep) await svc.app.inject({ method: 'POST', url: '/api/v1/replay', payload: { action: 'play' } });
+
+  const tail = new OutputTail();
+  const startMs = since();
+  const child = spawn(job.bot[0], job.bot.slice(1), {
+    cwd: job.cwd,
+    env: { ...process.env, ...jobEnv(job, svc, cx) },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  liveBots.add(child);
+  child.once('exit', () => liveBots.delete(child));
+  child.stdout!.on('data', (b: Buffer) => tail.push(b));
+  child.stderr!.on('data', (b: Buffer) => tail.push(b));
+  let spawnError: Error | null = null;
+  const exited = new Promise<void>((resolve) => {
+    child.once('error', (err) => {
+      spawnError = err;
+      resolve();
+    });
+    child.once('exit', () => resolve());
+  });
+  let done = false;
+  void exited.then(() => (done = true));
+
+  let endedBy: JobResult['endedBy'] = 'bot';
+  let stopped = false;
+  let state: ReplayState;
+  // the bound is the bot's: the venue's own start is not its time
+  const deadline = performance.now() + job.timeoutMs;
+  while (!done) {
+    if (performance.now() >= deadline) {
+      endedBy = 'timeout';
+      killGroup(child, 'SIGKILL');
+      break;
+    }
+    state = await getJson<ReplayState>(svc, '/api/v1/replay');
+    if (state.finished) {
+      endedBy = 'replay';
+      await Promise.race([exited, sleep(GRACE_MS)]);
+      if (!done) {
+        stopped = true;
+        killGroup(child, 'SIGTERM');
+      }
+      await Promise.race([exited, sleep(GRACE_MS)]);
+      if (!done) killGroup(child, 'SIGKILL');
+      break;
+    }
+    await Promise.race([exited, sleep(POLL_MS)]);
+  }
+  await exited;
+  const botMs = since() - startMs;
+  // the bot's last lines may still be in the pipes
+  await Promise.race([new Promise((r) => child.once('close', r)), sleep(200)]);
+  killGroup(child, 'SIGKILL');
+  tail.end();
+  state = await getJson<ReplayState>(svc, '/api/v1/replay');
+  if (endedBy === 'bot' && state.finished) endedBy = 'replay';
+
+  const exitCode = child.exitCode;
+  const signal = child.signalCode;
+  let status: JobResult['status'];
+  let reason: string;
+  if (spawnError !== null) {
+    status = 'failed';
+    reason = `the bot did not start: ${(spawnError as Error).message}`;
+  } else if (endedBy === 'timeout') {
+    status = 'timeout';
+    reason = `killed at the time bound (${job.timeoutMs} ms)`;
+  } else if (endedBy === 'replay') {
+    // stopped by us after the replay's end, or exited by itself: fine unless it failed by itself
+    status = stopped || exitCode === 0 ? 'ok' : 'failed';
+    reason =
+      status === 'ok'
+        ? 'the replay reached its end'
+        : exitCode !== null
+          ? `the bot exited with code ${exitCode}`
+          : `the bot was killed by ${signal}`;
+  } else if (exitCode === 0) {
+    status = 'ok';
+    reason = 'the bot exited 0';
+  } else {
+    status = 'failed';
+    reason = exitCode !== null ? `the bot exited with code ${exitCode}` : `the bot was killed by ${signal}`;
+  }
+
+  const report = await getJson<{ accounts: ReplayAccountReport[] }>(svc, '/api/v1/replay/report?format=json');
+  const botId = (svc.venue.db.prepare('SELECT id FROM accounts WHERE api_key = ?').get(cx.key) as { id: number }).id;
+  const account = report.accounts.find((a) => a.user_id === botId);
+  const closed = svc.venue.db
+    .prepare('SELECT realized_pnl FROM closed_positions WHERE account_id = ? ORDER BY id')
+    .all(botId)
+    .map((r) => Number((r as { realized_pnl: number }).realized_pnl) / 1e8);
+  const metrics = jobMetrics({ account, balance: Number(job.balance), closed, span: [job.start, job.until] });
+  return {
+    jobId: job.id,
+    status,
+    reason,
+    endedBy,
+    exitCode,
+    signal,
+    digest: recordsDigest(svc),
+    metrics,
+    equity: thinCurve((account?.equity_curve ?? []).map(([t, e]) => [t, Number(e)] as [number, number])),
+    outputTail: tail.lines(),
+    firstRequestMs,
+    wallMs: since(),
+    startMs,
+    botMs,
+    replayTime: state.time,
+    finished: state.finished,
+  };
+}

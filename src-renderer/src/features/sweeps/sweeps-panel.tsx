@@ -1,0 +1,286 @@
+// The Sweeps page (docs/sweeps.md): the sweeps run on this data folder with their progress
+// (refreshed while one runs), one sweep's parameter sets in a sortable table, a heat map of a
+// metric over two chosen parameters, and the equity curves of the sets picked in the table,
+// overlaid (each job's curve as its return from its start). Read from GET /api/v1/sweeps...
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { errorText } from '../../lib/frame.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { Drawer } from '../../layout/drawer.tsx';
+import {
+  curvePaths,
+  heatColor,
+  heatMap,
+  jobsOfSet,
+  SET_METRICS,
+  sortSets,
+  type SetMetric,
+  type SetView,
+  type SortKey,
+  type SweepDetailView,
+  type SweepSummaryView,
+} from './sweeps-view.ts';
+import './sweeps.css';
+
+const COLORS = ['#4cc9f0', '#f72585', '#ffd166', '#06d6a0', '#b388ff', '#ff8c42'];
+
+export function SweepsPanel() {
+  const s = useServices();
+  const open = useSel(s.workspace, (w) => w.overlay === 'sweeps');
+  if (!open) return null;
+  return (
+    <Drawer title="Sweeps" testId="sweeps-panel" wide onClose={() => s.workspace.getState().actions.close()}>
+      <SweepsBody />
+    </Drawer>
+  );
+}
+
+async function getData<T>(url: string): Promise<T> {
+  const r = await fetch(url);
+  const body = (await r.json()) as { code: number; message: string; data: T };
+  if (body.code !== 0) throw new Error(body.message);
+  return body.data;
+}
+
+const fmt = (v: number | null, pct = false) => (v === null ? '–' : pct ? `${(v * 100).toFixed(2)}%` : v.toFixed(2));
+
+function SweepsBody() {
+  const base = useServices().api.baseUrl;
+  const [list, setList] = useState<SweepSummaryView[] | null>(null);
+  const [id, setId] = useState<string | null>(null);
+  const [detail, setDetail] = useState<SweepDetailView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'return', desc: true });
+  const [axes, setAxes] = useState<{ x: string; y: string; metric: SetMetric }>({ x: '', y: '', metric: 'return' });
+  const [picked, setPicked] = useState<string[]>([]);
+  const [curves, setCurves] = useState<Record<string, Array<Array<[number, number]>>>>({});
+
+  const load = useCallback(async () => {
+    try {
+      const l = await getData<SweepSummaryView[]>(`${base}/api/v1/sweeps`);
+      setList(l);
+      const sel = id ?? l[0]?.id ?? null;
+      if (sel !== id) setId(sel);
+      if (sel !== null) setDetail(await getData<SweepDetailView>(`${base}/api/v1/sweeps/${sel}`));
+      setError(null);
+    } catch (e) {
+      setError(`Could not read the sweeps: ${errorText(e)}`);
+    }
+  }, [base, id]);
+
+  useEffect(() => {
+    void load();
+    // progress while a sweep runs
+    const t = setInterval(() => void load(), 2000);
+    return () => clearInterval(t);
+  }, [load]);
+
+  useEffect(() => {
+    if (detail === null) return;
+    setAxes((a) =>
+      detail.params.includes(a.x) && detail.params.includes(a.y)
+        ? a
+        : { ...a, x: detail.params[0] ?? '', y: detail.params[1] ?? detail.params[0] ?? '' },
+    );
+  }, [detail]);
+
+  const pick = async (set: SetView) => {
+    const key = JSON.stringify(set.params);
+    if (picked.includes(key)) {
+      setPicked(picked.filter((k) => k !== key));
+      return;
+    }
+    setPicked([...picked, key].slice(-COLORS.length));
+    if (detail === null || curves[key] !== undefined) return;
+    try {
+      const jobs = await Promise.all(
+        jobsOfSet(detail, set.params).map((i) =>
+          getData<{ equity: Array<[number, number]> }>(`${base}/api/v1/sweeps/${detail.id}/jobs/${i}`),
+        ),
+      );
+      setCurves((c) => ({ ...c, [key]: jobs.map((j) => j.equity) }));
+    } catch (e) {
+      setError(`Could not read the equity curves: ${errorText(e)}`);
+    }
+  };
+
+  const sets = useMemo(() => (detail === null ? [] : sortSets(detail.sets, sort.key, sort.desc)), [detail, sort]);
+  const map = useMemo(
+    () => (detail === null || axes.x === '' ? null : heatMap(detail.sets, axes.x, axes.y, axes.metric)),
+    [detail, axes],
+  );
+  const header = (key: SortKey, label: string) => (
+    <th
+      className="sortable"
+      aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}
+      onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : true })}
+    >
+      {label}
+      {sort.key === key ? (sort.desc ? ' ▼' : ' ▲') : ''}
+    </th>
+  );
+  const overlay = picked.flatMap((k, i) => (curves[k] ?? []).map((c) => ({ c, color: COLORS[i % COLORS.length] })));
+  const paths = curvePaths(
+    overlay.map((o) => o.c),
+    600,
+    180,
+  );
+
+  return (
+    <div className="sweeps-panel">
+      {error !== null && <p className="error">{error}</p>}
+      {list !== null && list.length === 0 && (
+        <p>
+          No sweep on this data folder yet. Run one:{' '}
+          <code>
+            npm run sweep -- --bot &quot;node examples/sweep-bot.ts&quot; --replay BTCUSDT@2025-01-06..2025-01-12 --grid
+            examples/sweep-grid.json
+          </code>{' '}
+          (docs/sweeps.md).
+        </p>
+      )}
+      <section>
+        <table className="data-table" data-testid="sweeps-list">
+          <tbody>
+            {(list ?? []).map((w) => (
+              <tr key={w.id} className={w.id === id ? 'selected' : ''} onClick={() => setId(w.id)}>
+                <td>{w.id}</td>
+                <td>{w.replay}</td>
+                <td>{w.bot}</td>
+                <td>
+                  <progress value={w.done} max={Math.max(1, w.jobs)} /> {w.done}/{w.jobs} done, {w.failed} failed (
+                  {w.state})
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      {detail !== null && (
+        <>
+          <section>
+            <h3>Parameter sets</h3>
+            <table className="data-table" data-testid="sweep-sets">
+              <thead>
+                <tr>
+                  {detail.params.map((p) => header(`param:${p}`, p))}
+                  {header('return', 'return')}
+                  {header('net_pnl', 'net PnL')}
+                  {header('sharpe', 'Sharpe')}
+                  {header('sortino', 'Sortino')}
+                  {header('max_drawdown_ratio', 'max DD')}
+                  {header('trades', 'trades')}
+                  {header('win_rate', 'win rate')}
+                  <th>jobs</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sets.map((st) => {
+                  const key = JSON.stringify(st.params);
+                  const i = picked.indexOf(key);
+                  return (
+                    <tr
+                      key={key}
+                      className={i >= 0 ? 'selected' : ''}
+                      onClick={() => void pick(st)}
+                      title="Show its equity curves"
+                    >
+                      {detail.params.map((p) => (
+                        <td key={p}>{String(st.params[p] ?? '')}</td>
+                      ))}
+                      <td style={i >= 0 ? { color: COLORS[i] } : undefined}>{fmt(st.return, true)}</td>
+                      <td>{fmt(st.net_pnl)}</td>
+                      <td>{fmt(st.sharpe)}</td>
+                      <td>{fmt(st.sortino)}</td>
+                      <td>{fmt(st.max_drawdown_ratio, true)}</td>
+                      <td>{st.trades}</td>
+                      <td>{fmt(st.win_rate, true)}</td>
+                      <td>
+                        {st.ok}/{st.jobs}
+                        {st.failed > 0 ? ` (${st.failed} failed)` : ''}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </section>
+          {map !== null && (
+            <section>
+              <h3>Heat map</h3>
+              <div className="row">
+                {(['x', 'y'] as const).map((k) => (
+                  <label key={k}>
+                    {k}{' '}
+                    <select value={axes[k]} onChange={(e) => setAxes({ ...axes, [k]: e.target.value })}>
+                      {detail.params.map((p) => (
+                        <option key={p}>{p}</option>
+                      ))}
+                    </select>
+                  </label>
+                ))}
+                <label>
+                  metric{' '}
+                  <select
+                    value={axes.metric}
+                    onChange={(e) => setAxes({ ...axes, metric: e.target.value as SetMetric })}
+                  >
+                    {SET_METRICS.map((m) => (
+                      <option key={m}>{m}</option>
+                    ))}
+                  </select>
+                </label>
+              </div>
+              <table className="heat-map" data-testid="sweep-heat-map">
+                <tbody>
+                  {map.ys.map((yv, yi) => (
+                    <tr key={String(yv)}>
+                      <th>{String(yv)}</th>
+                      {map.xs.map((xv, xi) => {
+                        const v = map.cells[yi][xi];
+                        return (
+                          <td
+                            key={String(xv)}
+                            style={{ background: heatColor(v, map.min, map.max) }}
+                            title={`${axes.x} ${String(xv)}, ${axes.y} ${String(yv)}`}
+                          >
+                            {fmt(
+                              v,
+                              axes.metric === 'return' ||
+                                axes.metric === 'max_drawdown_ratio' ||
+                                axes.metric === 'win_rate',
+                            )}
+                          </td>
+                        );
+                      })}
+                    </tr>
+                  ))}
+                  <tr>
+                    <th>{`${axes.y} / ${axes.x}`}</th>
+                    {map.xs.map((xv) => (
+                      <th key={String(xv)}>{String(xv)}</th>
+                    ))}
+                  </tr>
+                </tbody>
+              </table>
+            </section>
+          )}
+          <section>
+            <h3>Equity curves</h3>
+            {overlay.length === 0 ? (
+              <p>
+                Pick parameter sets in the table to overlay their jobs&apos; equity (as a return from each job&apos;s
+                start).
+              </p>
+            ) : (
+              <svg className="sweep-curves" viewBox="0 0 600 180" data-testid="sweep-curves">
+                {paths.map((d, i) => (
+                  <polyline key={i} points={d} fill="none" stroke={overlay[i].color} strokeWidth="1.2" />
+                ))}
+              </svg>
+            )}
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

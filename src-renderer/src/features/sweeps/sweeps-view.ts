@@ -1,0 +1,134 @@
+// The Sweeps page's pure parts: the wire shapes it reads (GET /api/v1/sweeps...), sorting the
+// per-set table, the heat map of a metric over two parameters, and the scaling of equity curves
+// into one SVG box. No React here, so the page's logic is tested alone.
+export type ParamValue = string | number | boolean;
+
+export interface SweepSummaryView {
+  id: string;
+  created_at: number;
+  state: 'running' | 'done' | 'stopped';
+  bot: string;
+  replay: string;
+  jobs: number;
+  done: number;
+  ok: number;
+  failed: number;
+}
+
+export interface SetView {
+  params: Record<string, ParamValue>;
+  jobs: number;
+  ok: number;
+  failed: number;
+  net_pnl: number;
+  return: number;
+  max_drawdown_ratio: number;
+  sharpe: number | null;
+  sortino: number | null;
+  fees: number;
+  trades: number;
+  win_rate: number | null;
+  time_in_market: number;
+  turnover: number;
+}
+
+export interface SweepDetailView extends SweepSummaryView {
+  params: string[];
+  jobs_detail: Array<{ index: number; start: number; params: Record<string, ParamValue>; status: string }>;
+  sets: SetView[];
+}
+
+export const SET_METRICS = [
+  'return',
+  'net_pnl',
+  'sharpe',
+  'sortino',
+  'max_drawdown_ratio',
+  'trades',
+  'win_rate',
+  'fees',
+] as const;
+export type SetMetric = (typeof SET_METRICS)[number];
+
+/** A sort key: a metric, or `param:NAME`. */
+export type SortKey = SetMetric | `param:${string}`;
+
+function keyOf(s: SetView, key: SortKey): number | string | null {
+  if (key.startsWith('param:')) {
+    const v = s.params[key.slice(6)];
+    return v === undefined ? null : typeof v === 'boolean' ? String(v) : v;
+  }
+  return s[key as SetMetric];
+}
+
+/** Sets sorted by a key (nulls always last), stable. */
+export function sortSets(sets: readonly SetView[], key: SortKey, desc: boolean): SetView[] {
+  return sets
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => {
+      const x = keyOf(a.s, key);
+      const y = keyOf(b.s, key);
+      if (x === null || y === null) return x === y ? a.i - b.i : x === null ? 1 : -1;
+      const c = x < y ? -1 : x > y ? 1 : 0;
+      return (desc ? -c : c) || a.i - b.i;
+    })
+    .map((e) => e.s);
+}
+
+export interface HeatMap {
+  xs: ParamValue[];
+  ys: ParamValue[];
+  /** cells[y][x]: the metric's mean over the sets with those two values; null where none. */
+  cells: Array<Array<number | null>>;
+  min: number;
+  max: number;
+}
+
+function distinct(values: ParamValue[]): ParamValue[] {
+  const out = [...new Set(values)];
+  return out.sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : 1));
+}
+
+export function heatMap(sets: readonly SetView[], x: string, y: string, metric: SetMetric): HeatMap {
+  const xs = distinct(sets.map((s) => s.params[x]).filter((v) => v !== undefined));
+  const ys = distinct(sets.map((s) => s.params[y]).filter((v) => v !== undefined));
+  const sum = ys.map(() => xs.map(() => ({ n: 0, t: 0 })));
+  for (const s of sets) {
+    const v = s[metric];
+    const xi = xs.indexOf(s.params[x]);
+    const yi = ys.indexOf(s.params[y]);
+    if (v === null || xi < 0 || yi < 0) continue;
+    sum[yi][xi].n++;
+    sum[yi][xi].t += v;
+  }
+  const cells = sum.map((row) => row.map((c) => (c.n === 0 ? null : c.t / c.n)));
+  const all = cells.flat().filter((v): v is number => v !== null);
+  return { xs, ys, cells, min: all.length ? Math.min(...all) : 0, max: all.length ? Math.max(...all) : 0 };
+}
+
+/** A cell's colour: red for the lowest, green for the highest (grey without a value). */
+export function heatColor(v: number | null, min: number, max: number): string {
+  if (v === null) return '#333a46';
+  const t = max === min ? 0.5 : (v - min) / (max - min);
+  return `hsl(${Math.round(t * 120)}, 55%, 38%)`;
+}
+
+/** Curves as SVG polyline points in a w x h box, each as its return from its first point. */
+export function curvePaths(curves: ReadonlyArray<Array<[number, number]>>, w: number, h: number): string[] {
+  const rel = curves.map((c) => (c.length === 0 ? [] : c.map(([t, e]) => [t, e / c[0][1] - 1] as [number, number])));
+  const pts = rel.flat();
+  if (pts.length === 0) return curves.map(() => '');
+  const t0 = Math.min(...pts.map((p) => p[0]));
+  const t1 = Math.max(...pts.map((p) => p[0]));
+  const lo = Math.min(0, ...pts.map((p) => p[1]));
+  const hi = Math.max(0, ...pts.map((p) => p[1]));
+  const sx = (t: number) => (t1 === t0 ? 0 : ((t - t0) / (t1 - t0)) * w);
+  const sy = (r: number) => (hi === lo ? h / 2 : h - ((r - lo) / (hi - lo)) * h);
+  return rel.map((c) => c.map(([t, r]) => `${sx(t).toFixed(1)},${sy(r).toFixed(1)}`).join(' '));
+}
+
+/** The jobs of one parameter set. */
+export function jobsOfSet(d: SweepDetailView, params: Record<string, ParamValue>): number[] {
+  const key = JSON.stringify(params);
+  return d.jobs_detail.filter((j) => JSON.stringify(j.params) === key).map((j) => j.index);
+}

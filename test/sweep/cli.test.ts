@@ -1,0 +1,187 @@
+// `npm run sweep` with the local pool (docs/sweeps.md): clear usage errors before any job
+// starts; a sweep over pieces x parameter sets on two worker processes where a failing bot fails
+// its jobs only; the same sweep twice giving the same digests; a coordinator killed mid-sweep
+// finished by --resume with every job stored once.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SqliteSweepStore } from '../../src-main/sweep/sqlite-store.ts';
+import { runCli, startCli } from './cli-helpers.ts';
+import { klinesDataDir } from './fixture.ts';
+
+let dir: string;
+let grid: string;
+const BOT = 'node test/sweep/bots/test-bot.ts';
+const SPAN = 'BTCUSDT@2025-01-06T00:00Z..2025-01-06T12:00Z';
+
+beforeAll(async () => {
+  dir = await klinesDataDir();
+  grid = path.join(dir, 'grid.json');
+  writeFileSync(grid, JSON.stringify({ sets: [{ mode: 'trade', qty: '0.02' }, { mode: 'exit3' }] }));
+});
+
+function stored(id: string) {
+  const s = new SqliteSweepStore(dir);
+  try {
+    return { summary: s.summary(id)!, jobs: s.jobs(id) };
+  } finally {
+    s.close();
+  }
+}
+
+const sweepId = (stdout: string) => /perpdesk sweep (sw\w+):/.exec(stdout)![1];
+
+describe('npm run sweep, before any job starts', () => {
+  it('refuses a bad grid, an unknown symbol, a span outside the data and a missing bot, naming the cause', async () => {
+    const bad = path.join(dir, 'bad-grid.json');
+    writeFileSync(bad, '{"grid": {"fast": []}}');
+    const base = ['--data-dir', dir, '--split', '6h'];
+    const runs = await Promise.all([
+      runCli([...base, '--bot', BOT, '--replay', SPAN, '--grid', bad]),
+      runCli([...base, '--bot', BOT, '--replay', 'ETHUSDT@2025-01-06..2025-01-07']),
+      runCli([...base, '--bot', BOT, '--replay', 'BTCUSDT@2025-01-10..2025-01-20']),
+      runCli([...base, '--bot', 'node examples/no-such-bot.ts', '--replay', SPAN]),
+      runCli([...base, '--replay', SPAN]),
+    ]);
+    const want = [
+      /--grid .*bad-grid.json: "grid.fast" must be a non-empty list/,
+      /no depth, trades or klines dataset of ETHUSDT in /,
+      /the span 2025-01-10T00:00Z..2025-01-21T00:00Z is outside the data of BTCUSDT \(2025-01-06T00:00Z..2025-01-13T00:00Z\)/,
+      /--bot: the script .*no-such-bot.ts does not exist/,
+      /--bot is required/,
+    ];
+    runs.forEach((r, i) => {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^perpdesk sweep: ${want[i].source}`));
+      expect(r.stdout).toBe('');
+    });
+    // nothing was recorded
+    const s = new SqliteSweepStore(dir);
+    expect(s.list()).toEqual([]);
+    s.close();
+  }, 60_000);
+});
+
+describe('a local sweep', () => {
+  let first: { id: string; digests: string[] };
+
+  it('runs every piece x set on two workers; a failing bot fails its jobs and the sweep goes on', async () => {
+    const r = await runCli([
+      '--data-dir',
+      dir,
+      '--bot',
+      BOT,
+      '--replay',
+      SPAN,
+      '--split',
+      '6h',
+      '--grid',
+      grid,
+      '--workers',
+      '2',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const id = sweepId(r.stdout);
+    expect(r.stdout).toMatch(/4 jobs \(2 parameter sets\)/);
+    expect(r.stdout).toMatch(/4\/4 jobs done \(2 ok, 2 failed\)/);
+    expect(r.stdout).toMatch(/job 1 failed: the bot exited with code 3 \| test-bot: giving up with 3/);
+    expect(r.stderr).toMatch(/\[#+\] 4\/4 done, 2 failed, 0 running, ETA 0s/);
+    const { summary, jobs } = stored(id);
+    expect(summary).toMatchObject({ jobs: 4, done: 4, ok: 2, failed: 2, state: 'done' });
+    expect(jobs.map((j) => [j.index, j.status, j.params.mode, j.start])).toEqual([
+      [0, 'ok', 'trade', Date.UTC(2025, 0, 6)],
+      [1, 'failed', 'exit3', Date.UTC(2025, 0, 6)],
+      [2, 'ok', 'trade', Date.UTC(2025, 0, 6, 6)],
+      [3, 'failed', 'exit3', Date.UTC(2025, 0, 6, 6)],
+    ]);
+    expect(jobs[1].result).toMatchObject({ exitCode: 3, outputTail: ['test-bot: giving up with 3'] });
+    expect(jobs[0].result!.metrics!.trades).toBe(2);
+    first = { id, digests: jobs.map((j) => j.result!.digest) };
+  }, 120_000);
+
+  it('gives the same digests run again, and a coordinator killed mid-sweep is finished by --resume', async () => {
+    const run = startCli([
+      '--data-dir',
+      dir,
+      '--bot',
+      BOT,
+      '--replay',
+      SPAN,
+      '--split',
+      '6h',
+      '--grid',
+      grid,
+      '--workers',
+      '1',
+    ]);
+    // kill -9 the coordinator once two results are stored, the third job (a trading bot) running
+    let id = '';
+    for (let i = 0; i < 600; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const s = new SqliteSweepStore(dir);
+      const mine = s.list().find((x) => x.id !== first.id);
+      s.close();
+      if (mine !== undefined && mine.done >= 2) {
+        id = mine.id;
+        break;
+      }
+    }
+    expect(id).not.toBe('');
+    run.child.kill('SIGKILL');
+    await run.done;
+    // its worker saw the coordinator go and took its running bot with it
+    const botsOf = (sweep: string) =>
+      readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return readFileSync(`/proc/${p}/environ`, 'latin1').includes(`PERPDESK_JOB_ID=${sweep}:`);
+          } catch {
+            return false; // gone meanwhile, or not ours to read
+          }
+        });
+    for (let i = 0; i < 100 && botsOf(id).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(botsOf(id)).toEqual([]);
+    const cut = stored(id);
+    expect(cut.summary.done).toBeLessThan(4);
+    expect(cut.summary.state).toBe('running');
+
+    const r = await runCli(['--data-dir', dir, '--resume', '--workers', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      new RegExp(`perpdesk sweep ${id}: 4/4 jobs done \\(2 ok, 2 failed\\) \\(this run: ${4 - cut.summary.done}\\)`),
+    );
+    const { jobs } = stored(id);
+    expect(jobs.map((j) => j.result!.digest)).toEqual(first.digests);
+    // nothing left to resume
+    const again = await runCli(['--data-dir', dir, '--resume']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/no unfinished sweep in /);
+  }, 120_000);
+
+  it('exports a sweep as CSV, one row per job with its parameters and metrics', async () => {
+    const r = await runCli(['--data-dir', dir, '--export', first.id, '--format', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    const [head, ...rows] = r.stdout.trim().split('\n');
+    expect(head.split(',')).toEqual([
+      ...[
+        'index',
+        'start',
+        'until',
+        'status',
+        'mode',
+        'qty',
+        'net_pnl',
+        'return',
+        'max_drawdown',
+        'max_drawdown_ratio',
+      ],
+      ...['sharpe', 'sortino', 'fees', 'funding', 'trades', 'win_rate', 'time_in_market', 'turnover', 'liquidations'],
+      ...['exit_code', 'wall_ms', 'digest', 'reason'],
+    ]);
+    expect(rows).toHaveLength(4);
+    expect(rows[1]).toMatch(/^1,2025-01-06T00:00:00.000Z,2025-01-06T06:00:00.000Z,failed,exit3,,/);
+    expect(rows[2]).toMatch(/^2,2025-01-06T06:00:00.000Z,2025-01-06T12:00:00.000Z,ok,trade,0.02,-?\d/);
+    expect(rows[2]).toContain(first.digests[2]);
+  }, 30_000);
+});

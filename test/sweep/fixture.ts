@@ -1,0 +1,37 @@
+// Shared set-up of the sweep tests: a data folder holding the BTCUSDT 15m spot klines of
+// 2025-01-06..12 (test/fixtures/binance/SOURCES.md), imported as the data CLI would, and the
+// small bots of test/sweep/bots.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DatasetService } from '../../src-main/data/dataset-service.ts';
+import { openDatabase } from '../../src-main/store/database.ts';
+import { groupCommitOf } from '../../src-main/store/group-commit.ts';
+import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.resolve(here, '../..');
+export const BOTS = path.join(here, 'bots');
+const KLINES = path.join(ROOT, 'test/fixtures/binance/klines/binance_spot_BTCUSDT_15m_2025-01-06_to_2025-01-12.csv');
+
+export const DAY = 86_400_000;
+export const JAN6 = Date.UTC(2025, 0, 6);
+
+/** A fresh data folder with the 15m klines imported; answers its path. */
+export async function klinesDataDir(): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'perpdesk-sweep-data-'));
+  const db = openDatabase({ dataDir: dir });
+  try {
+    const r = await new DatasetService(new DatasetsRepo(db)).importFiles([KLINES], {
+      market: 'spot',
+      symbol: 'BTCUSDT',
+      interval: '15m',
+    });
+    for (const x of r) if (!x.ok) throw new Error(`import failed: ${x.error}`);
+    groupCommitOf(db).commitNow();
+  } finally {
+    db.close();
+  }
+  return dir;
+}

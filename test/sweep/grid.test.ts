@@ -1,0 +1,87 @@
+// The grid file (docs/sweeps.md, The grid file): full grids, listed and random sets, repeats
+// dropped, and a clear error for each way a file can be wrong.
+import { describe, expect, it } from 'vitest';
+import { GridError, parseGrid } from '../../src-main/sweep/grid.ts';
+
+describe('parseGrid', () => {
+  it('expands a full grid, the first name varying slowest', () => {
+    expect(parseGrid(JSON.stringify({ grid: { fast: [3, 5], slow: [10, 20, 30] } }))).toEqual([
+      { fast: 3, slow: 10 },
+      { fast: 3, slow: 20 },
+      { fast: 3, slow: 30 },
+      { fast: 5, slow: 10 },
+      { fast: 5, slow: 20 },
+      { fast: 5, slow: 30 },
+    ]);
+  });
+
+  it('adds listed sets after the grid and drops repeats whatever their key order', () => {
+    const sets = parseGrid(
+      JSON.stringify({
+        grid: { fast: [3], slow: [10] },
+        sets: [
+          { slow: 10, fast: 3 },
+          { fast: 4, slow: 30, qty: '0.02', hedge: true },
+        ],
+      }),
+    );
+    expect(sets).toEqual([
+      { fast: 3, slow: 10 },
+      { fast: 4, slow: 30, qty: '0.02', hedge: true },
+    ]);
+  });
+
+  it('draws random sets from ranges and lists, the same for the same seed and others for another', () => {
+    const file = (seed: number) =>
+      JSON.stringify({
+        random: {
+          count: 30,
+          seed,
+          params: { fast: { min: 2, max: 9 }, width: { min: 0.1, max: 0.5, step: 0.05 }, qty: ['0.01', '0.02'] },
+        },
+      });
+    const a = parseGrid(file(7));
+    expect(parseGrid(file(7))).toEqual(a);
+    expect(parseGrid(file(8))).not.toEqual(a);
+    expect(a.length).toBeGreaterThan(20); // repeats dropped, most of 30 kept
+    for (const s of a) {
+      expect(Number.isInteger(s.fast)).toBe(true);
+      expect(s.fast).toBeGreaterThanOrEqual(2);
+      expect(s.fast).toBeLessThanOrEqual(9);
+      const w = s.width as number;
+      expect(w).toBeGreaterThanOrEqual(0.1);
+      expect(w).toBeLessThanOrEqual(0.5);
+      expect(Math.abs(w * 20 - Math.round(w * 20))).toBeLessThan(1e-9);
+      expect(['0.01', '0.02']).toContain(s.qty);
+    }
+    // every value of the small integer range shows up
+    expect(new Set(a.map((s) => s.fast)).size).toBeGreaterThanOrEqual(6);
+  });
+
+  it.each([
+    ['{', /not JSON/],
+    ['[]', /must be a JSON object/],
+    ['{}', /has none of "grid", "sets" and "random"/],
+    ['{"grid": {"fast": []}}', /"grid.fast" must be a non-empty list/],
+    ['{"grid": {"fast": [1, null]}}', /"grid.fast"\[1\] must be a string, a number or a boolean/],
+    ['{"grid": {"fast": [{"a": 1}]}}', /must be a string, a number or a boolean/],
+    ['{"grid": {"9lives": [1]}}', /'9lives' is not a parameter name/],
+    ['{"sets": [{"a": 1}, 5]}', /"sets"\[1\] must be an object/],
+    ['{"sets": []}', /"sets" must be a non-empty list/],
+    ['{"random": {"count": 0, "params": {"a": [1]}}}', /"random.count" must be an integer from 1/],
+    ['{"random": {"count": 3, "params": {}}}', /"random.params" must be an object of at least one/],
+    ['{"random": {"count": 3, "params": {"a": {"min": 5, "max": 1}}}}', /min <= max/],
+    ['{"random": {"count": 3, "params": {"a": {"min": 1, "max": 5, "step": 0}}}}', /step must be a positive number/],
+    ['{"random": {"count": 3, "params": {"a": {"min": 1, "max": 5, "pick": 2}}}}', /unknown field 'pick'/],
+    ['{"grids": {"a": [1]}}', /unknown field 'grids'/],
+    [
+      JSON.stringify({
+        grid: Object.fromEntries('abcde'.split('').map((k) => [k, Array.from({ length: 10 }, (_, i) => i)])),
+      }),
+      /more than 10000 sets/,
+    ],
+  ])('refuses %s', (text, msg) => {
+    expect(() => parseGrid(text)).toThrow(GridError);
+    expect(() => parseGrid(text)).toThrow(msg);
+  });
+});

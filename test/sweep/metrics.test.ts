@@ -1,0 +1,92 @@
+// A job's figures, on hand-worked cases: daily returns read off the equity curve at UTC
+// midnights, Sharpe and Sortino of those returns, win rate, turnover and return against the
+// job's own balance.
+import { describe, expect, it } from 'vitest';
+import type { ReplayAccountReport } from '../../src-shared/types/replay.ts';
+import { dailyReturns, jobMetrics, sharpe, sortino, thinCurve } from '../../src-main/sweep/metrics.ts';
+import { DAY, JAN6 } from './fixture.ts';
+
+describe('daily returns', () => {
+  it('takes the last sample at or before each midnight and the span end', () => {
+    const curve: Array<[number, number]> = [
+      [JAN6 + 1000, 1010],
+      [JAN6 + DAY, 1100], // at midnight: closes day 1
+      [JAN6 + DAY + 5, 990],
+      [JAN6 + 2 * DAY + 7, 1089],
+    ];
+    const r = dailyReturns(curve, 1000, [JAN6, JAN6 + 3 * DAY]);
+    expect(r.map((x) => Number(x.toFixed(10)))).toEqual([0.1, -0.1, 0.1]);
+    // a day without a sample is flat
+    expect(dailyReturns([], 1000, [JAN6, JAN6 + 2 * DAY])).toEqual([0, 0]);
+  });
+
+  it('Sharpe: mean over sample deviation x sqrt(365); Sortino over the downside deviation', () => {
+    const r = [0.01, -0.01, 0.02, 0];
+    // mean 0.005, sample sd sqrt((0.000025+0.000225+0.000225+0.000025)/3) = sqrt(0.0005/3)
+    expect(sharpe(r)).toBeCloseTo((0.005 / Math.sqrt(0.0005 / 3)) * Math.sqrt(365), 10);
+    // downside: sqrt(0.0001 / 4) = 0.005
+    expect(sortino(r)).toBeCloseTo((0.005 / 0.005) * Math.sqrt(365), 10);
+    expect(sharpe([0.01])).toBeNull();
+    expect(sharpe([0.01, 0.01])).toBeNull();
+    expect(sortino([0.01, 0.02])).toBeNull();
+  });
+});
+
+describe('jobMetrics', () => {
+  const account: ReplayAccountReport = {
+    user_id: 3,
+    starting_equity: '9999.5',
+    wallet_balance: '10040',
+    equity: '10050',
+    fills: 4,
+    volume: '25000',
+    realized_pnl: '45',
+    unrealized_pnl: '10',
+    fees: '5',
+    funding: '-0.25',
+    net_pnl: '50.5',
+    max_drawdown: '20',
+    max_drawdown_ratio: 0.002,
+    liquidations: 0,
+    time_in_market_ms: 43_200_000,
+    time_in_market_ratio: 0.25,
+    equity_curve: [
+      [JAN6, '9999.5'],
+      [JAN6 + DAY, '10100'],
+      [JAN6 + 2 * DAY - 1, '10050'],
+    ],
+  };
+
+  it('measures from the job balance, not from when the account first appeared', () => {
+    const m = jobMetrics({ account, balance: 10_000, closed: [30, -5, 20], span: [JAN6, JAN6 + 2 * DAY] });
+    expect(m).toMatchObject({
+      starting_equity: 10_000,
+      net_pnl: 50,
+      return: 0.005,
+      max_drawdown: 20,
+      fees: 5,
+      funding: -0.25,
+      trades: 4,
+      closed_positions: 3,
+      time_in_market: 0.25,
+      turnover: 2.5,
+    });
+    expect(m.win_rate).toBeCloseTo(2 / 3, 12);
+    expect(m.daily_returns[0]).toBeCloseTo(0.01, 12);
+    expect(m.daily_returns[1]).toBeCloseTo(10050 / 10100 - 1, 12);
+    expect(m.sharpe).not.toBeNull();
+  });
+
+  it('an account that never traded: flat figures, no win rate', () => {
+    const m = jobMetrics({ account: undefined, balance: 10_000, closed: [], span: [JAN6, JAN6 + DAY] });
+    expect(m).toMatchObject({ net_pnl: 0, return: 0, trades: 0, win_rate: null, sharpe: null, daily_returns: [0] });
+  });
+
+  it('thins a long curve to the bound, keeping both ends', () => {
+    const c = Array.from({ length: 2001 }, (_, i) => [i, i] as [number, number]);
+    const t = thinCurve(c, 500);
+    expect(t).toHaveLength(500);
+    expect(t[0]).toEqual([0, 0]);
+    expect(t[499]).toEqual([2000, 2000]);
+  });
+});

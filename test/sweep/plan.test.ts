@@ -1,0 +1,155 @@
+// Planning a sweep: the replay span, its split, the bot command and the data checks that run
+// before any job starts (docs/sweeps.md).
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { DatasetRecord } from '../../src-main/data/ports.ts';
+import {
+  checkBot,
+  checkData,
+  parseSpan,
+  parseSplit,
+  planJobs,
+  PlanError,
+  splitCommand,
+  splitSpan,
+  type JobTemplate,
+} from '../../src-main/sweep/plan.ts';
+import { DAY, JAN6, ROOT } from './fixture.ts';
+
+const H = 3_600_000;
+
+describe('the replay span and its split', () => {
+  it('reads dates as whole days, the last one included, and times exactly', () => {
+    expect(parseSpan('BTCUSDT@2025-01-06..2025-01-12')).toEqual({
+      symbols: ['BTCUSDT'],
+      start: JAN6,
+      until: JAN6 + 7 * DAY,
+    });
+    expect(parseSpan('BTCUSDT,ETHUSDT@2025-01-06T08:00Z..2025-01-06T20:30Z')).toEqual({
+      symbols: ['BTCUSDT', 'ETHUSDT'],
+      start: JAN6 + 8 * H,
+      until: JAN6 + 20.5 * H,
+    });
+  });
+
+  it.each([
+    ['BTCUSDT@2025-01-06', /SYMBOL\[,SYMBOL2...\]@FROM..TO/],
+    ['btc@2025-01-06..2025-01-07', /upper-case/],
+    ['BTCUSDT,BTCUSDT@2025-01-06..2025-01-07', /twice/],
+    ['BTCUSDT@2025-02-30..2025-03-01', /FROM must be a UTC date/],
+    ['BTCUSDT@2025-01-06..tomorrow', /TO must be a UTC date/],
+    ['BTCUSDT@2025-01-06T10:00Z..2025-01-06T09:00Z', /ends .* before it starts/],
+  ])('refuses --replay %s', (text, msg) => {
+    expect(() => parseSpan(text)).toThrow(PlanError);
+    expect(() => parseSpan(text)).toThrow(msg);
+  });
+
+  it('cuts days at UTC midnight, weeks at Monday, hours from the start', () => {
+    const span = { symbols: ['X'], start: JAN6 + 20 * H, until: JAN6 + 2 * DAY + 3 * H };
+    expect(splitSpan(span, parseSplit('day'))).toEqual([
+      [JAN6 + 20 * H, JAN6 + DAY],
+      [JAN6 + DAY, JAN6 + 2 * DAY],
+      [JAN6 + 2 * DAY, JAN6 + 2 * DAY + 3 * H],
+    ]);
+    expect(splitSpan(span, parseSplit('none'))).toEqual([[span.start, span.until]]);
+    expect(splitSpan(span, parseSplit('12h')).map(([a, b]) => (b - a) / H)).toEqual([12, 12, 7]);
+    // 2025-01-06 is a Monday: a span from Sunday the 5th cuts there
+    const weeks = splitSpan({ symbols: ['X'], start: JAN6 - DAY, until: JAN6 + 10 * DAY }, parseSplit('week'));
+    expect(weeks).toEqual([
+      [JAN6 - DAY, JAN6],
+      [JAN6, JAN6 + 7 * DAY],
+      [JAN6 + 7 * DAY, JAN6 + 10 * DAY],
+    ]);
+    expect(() => parseSplit('month')).toThrow(/--split must be day, week, none or a number of hours/);
+    expect(() => parseSplit('0h')).toThrow(PlanError);
+  });
+
+  it('plans every piece times every set, pieces outer, with ids and indexes', () => {
+    const t = { symbols: ['X'] } as unknown as JobTemplate;
+    const jobs = planJobs(
+      'swA',
+      [
+        [0, 1],
+        [1, 2],
+      ],
+      [{ a: 1 }, { a: 2 }, { a: 3 }],
+      t,
+    );
+    expect(jobs.map((j) => [j.id, j.start, j.params.a])).toEqual([
+      ['swA:0', 0, 1],
+      ['swA:1', 0, 2],
+      ['swA:2', 0, 3],
+      ['swA:3', 1, 1],
+      ['swA:4', 1, 2],
+      ['swA:5', 1, 3],
+    ]);
+  });
+});
+
+describe('the bot command', () => {
+  it('splits words as a shell does, quotes and backslashes included', () => {
+    expect(splitCommand(`node "my bot.ts" --name 'a b' x\\ y "say \\"hi\\""`)).toEqual([
+      'node',
+      'my bot.ts',
+      '--name',
+      'a b',
+      'x y',
+      'say "hi"',
+    ]);
+    expect(() => splitCommand('node "open')).toThrow(/unclosed " quote/);
+  });
+
+  it("finds the program on PATH or as a path, and an interpreter's script", () => {
+    expect(checkBot('node examples/sweep-bot.ts --x 1', ROOT)).toEqual(['node', 'examples/sweep-bot.ts', '--x', '1']);
+    expect(checkBot('node -e "process.exit(0)"', ROOT)).toEqual(['node', '-e', 'process.exit(0)']);
+    const dir = mkdtempSync(path.join(tmpdir(), 'perpdesk-bot-'));
+    const exe = path.join(dir, 'bot.sh');
+    writeFileSync(exe, '#!/bin/sh\nexit 0\n');
+    chmodSync(exe, 0o755);
+    expect(checkBot('./bot.sh', dir)).toEqual(['./bot.sh']);
+    expect(() => checkBot('', ROOT)).toThrow(/--bot is empty/);
+    expect(() => checkBot('no-such-bot-program --x', ROOT)).toThrow(
+      /'no-such-bot-program' is not a command found on PATH/,
+    );
+    expect(() => checkBot('./missing.sh', dir)).toThrow(/missing.sh does not exist or is not executable/);
+    expect(() => checkBot('node examples/no-such-bot.ts', ROOT)).toThrow(/the script .*no-such-bot.ts does not exist/);
+    expect(() => checkBot('python3 -u strategies/nope.py', ROOT)).toThrow(/nope.py does not exist/);
+  });
+});
+
+describe('the data check', () => {
+  const klines = {
+    id: 1,
+    market: 'spot',
+    symbol: 'BTCUSDT',
+    kind: 'klines',
+    interval: '15m',
+    firstTime: JAN6,
+    lastTime: JAN6 + 7 * DAY - 15 * 60_000,
+  } as unknown as DatasetRecord;
+  const mark = { ...klines, id: 2, kind: 'markPriceKlines', firstTime: 0, lastTime: JAN6 * 2 } as DatasetRecord;
+
+  it('takes a span inside a replayable dataset, its last candle counted whole', () => {
+    expect(() =>
+      checkData({ symbols: ['BTCUSDT'], start: JAN6, until: JAN6 + 7 * DAY }, [klines, mark], '/d'),
+    ).not.toThrow();
+  });
+
+  it('names an unknown symbol and a span outside the data', () => {
+    expect(() =>
+      checkData({ symbols: ['BTCUSDT', 'ETHUSDT'], start: JAN6, until: JAN6 + DAY }, [klines], '/d'),
+    ).toThrow(/no depth, trades or klines dataset of ETHUSDT in \/d/);
+    // a mark-price series alone replays nothing
+    expect(() => checkData({ symbols: ['BTCUSDT'], start: 0, until: DAY }, [mark], '/d')).toThrow(
+      /no depth, trades or klines/,
+    );
+    expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6, until: JAN6 + 8 * DAY }, [klines], '/d')).toThrow(
+      /the span 2025-01-06T00:00Z..2025-01-14T00:00Z is outside the data of BTCUSDT \(2025-01-06T00:00Z..2025-01-13T00:00Z\)/,
+    );
+    expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6 - DAY, until: JAN6 + DAY }, [klines], '/d')).toThrow(
+      /outside the data/,
+    );
+  });
+});

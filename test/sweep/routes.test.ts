@@ -1,0 +1,180 @@
+// GET /api/v1/sweeps, /api/v1/sweeps/{id} (JSON and CSV) and /api/v1/sweeps/{id}/jobs/{index}
+// on a live service whose data folder holds a sweep written by the sweep store, as the CLI
+// writes it (while the service runs: the store file appears after the service started).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type ServiceHandle } from '../../src-main/service.ts';
+import type { JobMetrics, JobResult, SweepJob } from '../../src-main/sweep/job.ts';
+import type { SweepSpec } from '../../src-main/sweep/ports.ts';
+import { SqliteSweepStore } from '../../src-main/sweep/sqlite-store.ts';
+import { DAY, JAN6 } from './fixture.ts';
+
+let svc: ServiceHandle;
+let dir: string;
+
+const metrics = (ret: number, days: number[]): JobMetrics => ({
+  starting_equity: 10_000,
+  net_pnl: ret * 10_000,
+  return: ret,
+  max_drawdown: 10,
+  max_drawdown_ratio: 0.001,
+  sharpe: null,
+  sortino: null,
+  daily_returns: days,
+  fees: 1.5,
+  funding: -0.1,
+  trades: 4,
+  win_rate: 0.5,
+  closed_positions: 2,
+  time_in_market: 0.25,
+  turnover: 1,
+  liquidations: 0,
+});
+
+function result(index: number, status: JobResult['status'], m: JobMetrics | null): JobResult {
+  return {
+    jobId: `swR:${index}`,
+    status,
+    reason: status === 'ok' ? 'the replay reached its end' : 'the bot exited with code 3',
+    endedBy: status === 'ok' ? 'replay' : 'bot',
+    exitCode: status === 'ok' ? 0 : 3,
+    signal: null,
+    digest: `d${index}`.padEnd(64, '0'),
+    metrics: m,
+    equity: [
+      [JAN6 + index * DAY, 10_000],
+      [JAN6 + index * DAY + 60_000, 10_010.5],
+    ],
+    outputTail: ['bot: bye, "all"'],
+    firstRequestMs: 120,
+    wallMs: 900 + index,
+    startMs: 300,
+    botMs: 500,
+    replayTime: JAN6,
+    finished: status === 'ok',
+  };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'perpdesk-sweep-routes-'));
+  svc = await startService({ dataDir: dir, simulate: false, rateLimit: false });
+  // written after the service started, as `npm run sweep` would
+  const store = new SqliteSweepStore(dir);
+  const job = (index: number, day: number, fast: number): SweepJob =>
+    ({
+      id: `swR:${index}`,
+      sweepId: 'swR',
+      index,
+      start: JAN6 + day * DAY,
+      until: JAN6 + (day + 1) * DAY,
+      params: { fast },
+    }) as unknown as SweepJob;
+  const spec = {
+    bot: 'node bot.ts',
+    replay: 'BTCUSDT@2025-01-06..2025-01-07',
+    split: 'day',
+    symbols: ['BTCUSDT'],
+    start: JAN6,
+    until: JAN6 + 2 * DAY,
+    sets: [{ fast: 3 }, { fast: 5 }],
+  } as unknown as SweepSpec;
+  store.createSweep('swR', spec, [job(0, 0, 3), job(1, 0, 5), job(2, 1, 3), job(3, 1, 5)], 1000);
+  store.storeResult('swR', 0, result(0, 'ok', metrics(0.01, [0.01])), 2000);
+  store.storeResult('swR', 1, result(1, 'failed', null), 2001);
+  store.storeResult('swR', 2, result(2, 'ok', metrics(-0.02, [-0.02])), 2002);
+  store.close();
+});
+
+afterAll(async () => {
+  await svc?.close();
+});
+
+async function get(url: string) {
+  const r = await svc.app.inject({ method: 'GET', url });
+  return {
+    status: r.statusCode,
+    body: r.headers['content-type']?.toString().startsWith('application/json') ? r.json() : r.body,
+    type: r.headers['content-type'],
+  };
+}
+
+describe('the sweeps routes', () => {
+  it('list the sweeps with their progress', async () => {
+    const r = await get('/api/v1/sweeps');
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([
+      expect.objectContaining({
+        id: 'swR',
+        state: 'running',
+        jobs: 4,
+        done: 3,
+        ok: 2,
+        failed: 1,
+        bot: 'node bot.ts',
+        split: 'day',
+      }),
+    ]);
+  });
+
+  it('answer a sweep: each job with its metrics, and each parameter set over its days', async () => {
+    const r = await get('/api/v1/sweeps/swR');
+    expect(r.status).toBe(200);
+    const v = r.body.data;
+    expect(v.params).toEqual(['fast']);
+    expect(v.jobs_detail.map((j: { index: number; status: string }) => [j.index, j.status])).toEqual([
+      [0, 'ok'],
+      [1, 'failed'],
+      [2, 'ok'],
+      [3, 'pending'],
+    ]);
+    expect(v.jobs_detail[1]).toMatchObject({ exit_code: 3, metrics: null, reason: 'the bot exited with code 3' });
+    const fast3 = v.sets.find((s: { params: { fast: number } }) => s.params.fast === 3);
+    // two days compounded: 1.01 x 0.98 - 1; Sharpe over the two daily returns
+    expect(fast3.return).toBeCloseTo(1.01 * 0.98 - 1, 12);
+    expect(fast3).toMatchObject({ jobs: 2, ok: 2, failed: 0, trades: 8, net_pnl: -100, fees: 3 });
+    expect(fast3.sharpe).toBeCloseTo((-0.005 / Math.sqrt(0.00045)) * Math.sqrt(365), 8);
+    const fast5 = v.sets.find((s: { params: { fast: number } }) => s.params.fast === 5);
+    expect(fast5).toMatchObject({ jobs: 2, ok: 0, failed: 1, trades: 0, sharpe: null });
+  });
+
+  it('export a sweep as CSV, quoting what needs it', async () => {
+    const r = await get('/api/v1/sweeps/swR?format=csv');
+    expect(r.status).toBe(200);
+    expect(r.type).toMatch(/^text\/csv/);
+    const lines = (r.body as string).trim().split('\n');
+    expect(lines[0]).toMatch(/^index,start,until,status,fast,net_pnl,return,/);
+    expect(lines).toHaveLength(5);
+    expect(lines[3]).toMatch(/^2,2025-01-07T00:00:00.000Z,2025-01-08T00:00:00.000Z,ok,3,-200,-0.02,10,/);
+    expect(lines[4]).toMatch(/^3,.*,pending,5,/);
+  });
+
+  it("answer one job's equity curve and output tail", async () => {
+    const r = await get('/api/v1/sweeps/swR/jobs/2');
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({
+      index: 2,
+      status: 'ok',
+      output_tail: ['bot: bye, "all"'],
+      equity: [
+        [JAN6 + 2 * DAY, 10_000],
+        [JAN6 + 2 * DAY + 60_000, 10_010.5],
+      ],
+    });
+  });
+
+  it.each([
+    ['/api/v1/sweeps/swNOPE', 404, 1109, /No sweep swNOPE/],
+    ['/api/v1/sweeps/swNOPE?format=csv', 404, 1109, /No sweep swNOPE/],
+    ['/api/v1/sweeps/swR/jobs/9', 404, 1109, /No job 9 in sweep swR/],
+    ['/api/v1/sweeps/swR?format=xml', 400, 1001, /format/],
+    ['/api/v1/sweeps/sw.R', 400, 1001, /id/],
+    ['/api/v1/sweeps/swR/jobs/-1', 400, 1001, /index/],
+  ])('GET %s answers %i %i', async (url, http, code, msg) => {
+    const r = await get(url);
+    expect(r.status).toBe(http);
+    expect(r.body).toMatchObject({ code, data: null });
+    expect(r.body.message).toMatch(msg);
+  });
+});

@@ -1,0 +1,113 @@
+// One sweep job end to end (docs/sweeps.md, The bot contract): a replay venue of its own for the
+// bot, its connection and parameters in the environment, the job's end when the replay ends or
+// the bot exits, a crash or a hang failing the job with the bot's output tail, and the same job
+// twice giving the same digest.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SweepJob } from '../../src-main/sweep/job.ts';
+import { buildPack, openPack, type OpenPack } from '../../src-main/sweep/pack.ts';
+import { runJob } from '../../src-main/sweep/run-job.ts';
+import { DAY, JAN6, klinesDataDir, ROOT } from './fixture.ts';
+
+let pack: OpenPack;
+
+beforeAll(async () => {
+  const dir = await klinesDataDir();
+  pack = openPack((await buildPack(dir, ['BTCUSDT'], `${dir}/sweeps/t/data.db`)).path);
+});
+afterAll(() => pack?.close());
+
+function job(params: SweepJob['params'], over: Partial<SweepJob> = {}): SweepJob {
+  return {
+    id: 'swT:4',
+    sweepId: 'swT',
+    index: 4,
+    symbols: ['BTCUSDT'],
+    start: JAN6,
+    until: JAN6 + DAY / 4,
+    lockstep: true,
+    speed: 1,
+    balance: '10000',
+    queueModel: 'probabilistic',
+    orderLatency: 0,
+    responseLatency: 0,
+    dataLatency: 0,
+    positionMode: 'hedge',
+    bot: ['node', 'test/sweep/bots/test-bot.ts'],
+    cwd: ROOT,
+    params,
+    seed: 9,
+    timeoutMs: 60_000,
+    ...over,
+  };
+}
+
+describe('a job', () => {
+  it('runs the bot to the replay end, twice with the same digest, and another parameter set differs', async () => {
+    const a = await runJob(job({ mode: 'trade' }), { data: pack.data });
+    const b = await runJob(job({ mode: 'trade' }), { data: pack.data });
+    const c = await runJob(job({ mode: 'trade', qty: '0.02' }), { data: pack.data });
+    expect(a).toMatchObject({ status: 'ok', endedBy: 'replay', finished: true, replayTime: JAN6 + DAY / 4 });
+    expect(a.outputTail).toEqual(['test-bot: 6 steps']);
+    // bought at the first step, sold at the second: two fills, one round trip
+    expect(a.metrics).toMatchObject({ trades: 2, closed_positions: 1, starting_equity: 10_000 });
+    expect(a.metrics!.fees).toBeGreaterThan(0);
+    expect(a.firstRequestMs).toBeGreaterThan(0);
+    expect(a.equity.length).toBeGreaterThan(1);
+    expect(a.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(b.digest).toBe(a.digest);
+    expect(b.metrics).toEqual(a.metrics);
+    expect(c.digest).not.toBe(a.digest);
+    expect(c.metrics!.turnover).toBeCloseTo(a.metrics!.turnover * 2, 6);
+  }, 90_000);
+
+  it('hands the bot its venue, credentials, parameters and job in the environment', async () => {
+    const r = await runJob(job({ mode: 'env' }), { data: pack.data });
+    expect(r).toMatchObject({ status: 'ok', endedBy: 'bot', exitCode: 0, reason: 'the bot exited 0' });
+    const env = Object.fromEntries(r.outputTail.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    const url = env.PERPDESK_URL;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(env).toMatchObject({
+      PERPDESK_WS_URL: `${url.replace('http', 'ws')}/ws`,
+      PERPDESK_BINANCE_URL: `${url}/binance`,
+      PERPDESK_API_KEY: 'sweepbot_4',
+      PERPDESK_PARAMS: '{"mode":"env"}',
+      PERPDESK_JOB_ID: 'swT:4',
+      PERPDESK_SEED: '9',
+      PERPDESK_SYMBOLS: 'BTCUSDT',
+      PERPDESK_START: String(JAN6),
+      PERPDESK_UNTIL: String(JAN6 + DAY / 4),
+      PERPDESK_LOCKSTEP: '1',
+    });
+    expect(env.PERPDESK_API_SECRET).toMatch(/^[0-9a-f]{32}$/);
+    expect(env.PERPDESK_JOB_DIR).toMatch(/perpdesk-job-/);
+  }, 60_000);
+
+  it('fails when the bot crashes, with its exit code and the end of its output', async () => {
+    const r = await runJob(job({ mode: 'crash' }), { data: pack.data });
+    expect(r).toMatchObject({ status: 'failed', endedBy: 'bot', exitCode: 1, reason: 'the bot exited with code 1' });
+    expect(r.outputTail.join('\n')).toMatch(/Error: test-bot: boom at step 1/);
+    expect(r.finished).toBe(false);
+  }, 60_000);
+
+  it('kills a hung bot at the time bound and marks the job', async () => {
+    const t0 = Date.now();
+    const r = await runJob(job({ mode: 'hang' }, { timeoutMs: 4000 }), { data: pack.data });
+    expect(r).toMatchObject({
+      status: 'timeout',
+      endedBy: 'timeout',
+      signal: 'SIGKILL',
+      reason: 'killed at the time bound (4000 ms)',
+    });
+    expect(r.outputTail).toContain('test-bot: hanging');
+    expect(Date.now() - t0).toBeLessThan(15_000);
+  }, 60_000);
+
+  it('fails a bot that cannot start, and answers an error for a venue that cannot open', async () => {
+    const r = await runJob(job({}, { bot: ['./no-such-bot-here'] }), { data: pack.data });
+    expect(r.status).toBe('failed');
+    expect(r.reason).toMatch(/the bot did not start: spawn .*ENOENT/);
+    const e = await runJob(job({}, { symbols: ['ETHUSDT'] }), { data: pack.data });
+    expect(e).toMatchObject({ status: 'error', endedBy: 'venue' });
+    expect(e.reason).toMatch(/the replay venue did not start: .*ETHUSDT/);
+  }, 60_000);
+});

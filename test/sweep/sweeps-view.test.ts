@@ -1,0 +1,63 @@
+// The Sweeps page's logic (src-renderer/src/features/sweeps/sweeps-view.ts): the per-set table's
+// sort (nulls last, either way), the heat map's cells (means over the sets sharing two values)
+// and colours, and the overlaid equity curves' scaling.
+import { describe, expect, it } from 'vitest';
+import {
+  curvePaths,
+  heatColor,
+  heatMap,
+  sortSets,
+  type SetView,
+} from '../../src-renderer/src/features/sweeps/sweeps-view.ts';
+
+const set = (params: SetView['params'], ret: number, sharpe: number | null): SetView =>
+  ({ params, return: ret, sharpe, net_pnl: ret * 1e4, trades: 1 }) as unknown as SetView;
+
+const sets = [
+  set({ fast: 3, slow: 12, qty: '0.01' }, 0.01, 1.5),
+  set({ fast: 3, slow: 24, qty: '0.01' }, -0.02, null),
+  set({ fast: 5, slow: 12, qty: '0.01' }, 0.03, 2.5),
+  set({ fast: 5, slow: 12, qty: '0.02' }, 0.05, -1),
+];
+
+describe('the Sweeps page', () => {
+  it('sorts the sets by a metric or a parameter, nulls last both ways', () => {
+    expect(sortSets(sets, 'return', true).map((s) => s.return)).toEqual([0.05, 0.03, 0.01, -0.02]);
+    expect(sortSets(sets, 'sharpe', false).map((s) => s.sharpe)).toEqual([-1, 1.5, 2.5, null]);
+    expect(sortSets(sets, 'sharpe', true).map((s) => s.sharpe)).toEqual([2.5, 1.5, -1, null]);
+    expect(sortSets(sets, 'param:slow', false).map((s) => s.params.slow)).toEqual([12, 12, 12, 24]);
+  });
+
+  it('maps a metric over two parameters, a cell the mean of its sets', () => {
+    const m = heatMap(sets, 'fast', 'slow', 'return');
+    expect(m.xs).toEqual([3, 5]);
+    expect(m.ys).toEqual([12, 24]);
+    expect(m.cells[0][0]).toBeCloseTo(0.01, 12);
+    expect(m.cells[0][1]).toBeCloseTo(0.04, 12); // (0.03 + 0.05) / 2
+    expect(m.cells[1]).toEqual([-0.02, null]);
+    expect([m.min, m.max]).toEqual([-0.02, 0.04]);
+    expect(heatColor(-0.02, m.min, m.max)).toBe('hsl(0, 55%, 38%)');
+    expect(heatColor(0.04, m.min, m.max)).toBe('hsl(120, 55%, 38%)');
+    expect(heatColor(null, m.min, m.max)).toBe('#333a46');
+  });
+
+  it('scales curves of different days into one box as returns from their starts', () => {
+    const [a, b] = curvePaths(
+      [
+        [
+          [0, 100],
+          [10, 110],
+        ],
+        [
+          [10, 200],
+          [20, 180],
+        ],
+      ],
+      100,
+      50,
+    );
+    // returns 0 -> +10 % and 0 -> -10 %: time 0..20 across, -10 %..+10 % down the box
+    expect(a).toBe('0.0,25.0 50.0,0.0');
+    expect(b).toBe('50.0,25.0 100.0,50.0');
+  });
+});
