@@ -21,6 +21,7 @@
 //   - Every change goes through Exchange.execute as the numeric house commands (houseOrder,
 //     houseTrim, houseGrow: no decimal strings); levels are read without allocating (scan), a
 //     print reads a few.
+import { ApiError } from '../../src-shared/errors.ts';
 import { Side, TimeInForce } from '../../src-shared/enums.ts';
 import type { Command, Exchange, ResultOf } from '../trading/exchange.ts';
 import type { PairState } from '../trading/pair-state.ts';
@@ -227,7 +228,8 @@ export class BookMirror {
         expireOwn: false,
       }).filledLots;
       this.stats.takers++;
-    } catch {
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
     }
     // without user orders at the level, before it, or crossing it (which the top-up would trade
@@ -344,7 +346,8 @@ export class BookMirror {
         this.exec({ kind: 'houseTrim', symbol: this.symbol, orderId: id, lots: rem - take });
         if (take === rem) this.stats.cancelled++;
         else this.stats.trimmed++;
-      } catch {
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
         this.stats.rejected++;
       }
     }
@@ -361,7 +364,8 @@ export class BookMirror {
       this.exec({ kind: 'houseGrow', symbol: this.symbol, orderId: this.hIds[k], lots: this.hRem[k] + lots });
       this.stats.grown++;
       return true;
-    } catch {
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
       return false;
     }
@@ -384,7 +388,8 @@ export class BookMirror {
       this.stats.takers++;
       if (keep > 0) this.stats.placed++;
       return true;
-    } catch {
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
       return false;
     }
@@ -405,7 +410,8 @@ export class BookMirror {
       });
       this.stats.placed++;
       return true;
-    } catch {
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
       return false;
     }
