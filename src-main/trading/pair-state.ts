@@ -29,7 +29,7 @@ export interface PairState {
 }
 
 /** The book as readers see it: its update id and depth snapshots, nothing that changes it. */
-export interface BookView {
+interface BookView {
   /** Update id after the last level change. */
   readonly updateId: number;
   /** The best `n` levels a side (all by default), optionally grouped by `stepTicks`. */
@@ -39,7 +39,7 @@ export interface BookView {
 /** A pair as the transport and the market readers see it: its prices and a read-only book. */
 export type PairView = Readonly<Omit<PairState, 'book' | 'sink'>> & { readonly book: BookView };
 
-export type { DepthView, Level } from '../engine/types.ts';
+export type { Level } from '../engine/types.ts';
 
 export function createPairState(row: SymbolRow): PairState {
   const math = new SymbolMath(row);
