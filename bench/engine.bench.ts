@@ -75,20 +75,16 @@ function oneOurs(book: OrderBook, s: Stream, i: number): void {
 }
 
 function replayRef(book: ReferenceBook, s: Stream, from: number, to: number): void {
-  const { op, id, account, side, price, qty, tif } = s;
-  for (let i = from; i < to; i++) {
-    const k = op[i];
-    if (k === Op.Cancel) book.cancel(id[i]);
-    else if (k === Op.Market) book.placeMarket(id[i], account[i], side[i], qty[i], price[i]);
-    else book.placeLimit(id[i], account[i], side[i], price[i], qty[i], tif[i]);
-  }
+  for (let i = from; i < to; i++) oneRef(book, s, i);
 }
 
+/** The reference book takes its orders as objects (it is the slow oracle: one object per op is noise). */
 function oneRef(book: ReferenceBook, s: Stream, i: number): void {
   const k = s.op[i];
-  if (k === Op.Cancel) book.cancel(s.id[i]);
-  else if (k === Op.Market) book.placeMarket(s.id[i], s.account[i], s.side[i], s.qty[i], s.price[i]);
-  else book.placeLimit(s.id[i], s.account[i], s.side[i], s.price[i], s.qty[i], s.tif[i]);
+  const [orderId, account, side, qtyLots] = [s.id[i], s.account[i], s.side[i], s.qty[i]];
+  if (k === Op.Cancel) book.cancel(orderId);
+  else if (k === Op.Market) book.placeMarket({ orderId, account, side, qtyLots, refPriceTicks: s.price[i] });
+  else book.placeLimit({ orderId, account, side, priceTicks: s.price[i], qtyLots, tif: s.tif[i] });
 }
 
 /** nodejs-order-book wants string ids; they are made before timing. It has no price band: its market orders sweep until filled. */

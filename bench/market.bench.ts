@@ -139,6 +139,16 @@ function makeStream(from: number, n: number, gapMs: number, seed: number): Trade
   return s;
 }
 
+/** One reused trade record (KlineService.recordTrade reads it during the call): no object per trade. */
+const rec = { time: 0, priceTicks: 0, qtyLots: 0, takerSide: 1 };
+function trade(time: number, priceTicks: number, qtyLots: number, takerSide: number): typeof rec {
+  rec.time = time;
+  rec.priceTicks = priceTicks;
+  rec.qtyLots = qtyLots;
+  rec.takerSide = takerSide;
+  return rec;
+}
+
 /**
  * Fast-forward of history as the simulator does it: recordTrade only (closed candles are
  * written in batches of the service's flushAt), one advanceTo at the end.
@@ -148,7 +158,7 @@ function fillHistory(klines: KlineService, symbol: string, now: number, gapMs: n
   const s = makeStream(from, Math.floor((now - from) / gapMs), gapMs, seed);
   let n = 0;
   for (let i = 0; i < s.time.length && s.time[i] < now; i++, n++)
-    klines.recordTrade(symbol, s.time[i], s.price[i], s.qty[i], s.side[i]);
+    klines.recordTrade(symbol, trade(s.time[i], s.price[i], s.qty[i], s.side[i]));
   return n;
 }
 
@@ -173,7 +183,7 @@ function liveRate(): { service: number; builder: number } {
         svc.advanceTo(t);
         next = t + 250;
       }
-      svc.recordTrade('BTCUSDT', t, s.price[i], s.qty[i], s.side[i]);
+      svc.recordTrade('BTCUSDT', trade(t, s.price[i], s.qty[i], s.side[i]));
     }
     svc.advanceTo(s.time[n - 1] + 1000);
     return n / ((performance.now() - t0) / 1000);

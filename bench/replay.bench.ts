@@ -472,18 +472,29 @@ function floorRate(log: EngineLog): { events: number; ms: number } {
     else if (k === OP_CANCEL) book.cancel(o[b + 1]);
     else if (k === OP_AMEND) book.amend(o[b + 1], o[b + 2], o[b + 3]);
     else if (k === OP_PRINT) {
-      klines.recordTrade('BTCUSDT', START + o[b + 4], o[b + 2], o[b + 3], (o[b] >> 4) & 15);
+      klines.recordTrade('BTCUSDT', klineTrade(START + o[b + 4], o[b + 2], o[b + 3], (o[b] >> 4) & 15));
       continue;
     } else book.trimOrder(o[b + 1], o[b + 3]);
     const events = sink.take();
     for (let j = 0; j < events.length; j++) {
       const e = events[j];
-      if (e.type === 'trade') klines.recordTrade('BTCUSDT', START + o[b + 4], e.priceTicks, e.qtyLots, e.takerSide);
+      if (e.type === 'trade')
+        klines.recordTrade('BTCUSDT', klineTrade(START + o[b + 4], e.priceTicks, e.qtyLots, e.takerSide));
     }
   }
   const ms = performance.now() - t0;
   close();
   return { events: log.prints, ms };
+}
+
+/** One reused trade record for the klines (recordTrade reads it during the call): no object per trade. */
+const klineRec = { time: 0, priceTicks: 0, qtyLots: 0, takerSide: 1 };
+function klineTrade(time: number, priceTicks: number, qtyLots: number, takerSide: number): typeof klineRec {
+  klineRec.time = time;
+  klineRec.priceTicks = priceTicks;
+  klineRec.qtyLots = qtyLots;
+  klineRec.takerSide = takerSide;
+  return klineRec;
 }
 
 /** The baseline's prints (maker + IOC taker) with candles from their trades. */
@@ -503,7 +514,8 @@ function printsWithCandlesRate(g: GenTrades): { events: number; ms: number } {
     const events = sink.take();
     for (let j = 0; j < events.length; j++) {
       const e = events[j];
-      if (e.type === 'trade') klines.recordTrade('BTCUSDT', START + g.times[i], e.priceTicks, e.qtyLots, e.takerSide);
+      if (e.type === 'trade')
+        klines.recordTrade('BTCUSDT', klineTrade(START + g.times[i], e.priceTicks, e.qtyLots, e.takerSide));
     }
   }
   const ms = performance.now() - t0;

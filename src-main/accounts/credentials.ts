@@ -11,10 +11,6 @@ export const DEFAULT_PAPER_BALANCE = 10_000n * 10n ** BigInt(USDT_DECIMALS);
 export const CREDENTIAL_RULE = '8 to 128 letters, digits, _ or -';
 const KEY_RE = /^[A-Za-z0-9_-]{8,128}$/;
 
-function isValidCredential(text: string): boolean {
-  return KEY_RE.test(text);
-}
-
 export type AccountField = 'KEY' | 'SECRET' | 'BALANCE';
 
 /** A credential or balance that breaks its rule; `detail` reads after the field's name. */

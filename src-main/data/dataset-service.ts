@@ -1,18 +1,17 @@
-// The dataset service (issue 15): imports Binance archive files into datasets, lists and deletes
-// them, and reads their candles (at any interval of the spec the stored one nests in) and trades.
+// The dataset service: imports Binance archive files into datasets (staging in
+// dataset-staging.ts), lists and deletes them, and reads their candles (at any interval of the
+// spec the stored one nests in) and trades.
 //
 // Invariants:
-//   - all or nothing per file: a file is checked against its .CHECKSUM, parsed and validated row
-//     by row while its rows are staged; any failure removes everything staged and names the row;
+//   - all or nothing per file: a file is checked against its .CHECKSUM, then staged; any
+//     failure removes everything staged and names the row;
 //   - idempotent: a file whose content (SHA-256) is already in the dataset changes nothing; a
 //     candle or event already stored from another file is kept, not duplicated; trades whose ids
 //     overlap stored ones refuse the file (a trade series has one source per id);
-//   - gaps (missing candles, trade-id jumps, funding times missing, long silences) are recorded
-//     with the file, never filled; the between-file ones are recomputed on every import;
-//   - one import at a time per service (a queue), so staged files never interleave;
-//   - candles keep the archive's decimal strings; coarse candles are built by the project's
-//     aggregation (market/candle-aggregate.ts) over exact integers at the dataset's decimals and
-//     written back at those decimals, so they equal Binance's own coarse files field for field.
+//   - gaps are recorded with the file, never filled; the between-file ones are recomputed on
+//     every import; one import at a time per service (a queue), so staged files never interleave;
+//   - candles keep the archive's decimal strings; coarse ones are built by the project's
+//     aggregation over exact integers, so they equal Binance's own coarse files field for field.
 
 import { basename } from 'node:path';
 import { formatFixed } from '../../src-shared/decimal.ts';
@@ -30,28 +29,14 @@ import { generateBrackets } from '../risk/tiers.ts';
 import { resolveKey, type KeyOptions } from './archive-path.ts';
 import { aggregateDatasetCandles, archiveRow, type ArchiveKline } from './dataset-candles.ts';
 import { DatasetError } from './dataset-error.ts';
-import type {
-  ContractSpecs,
-  DatasetRecord,
-  DatasetStore,
-  FileSummary,
-  Gap,
-  SpecsSource,
-  StoredCandle,
-} from './ports.ts';
-import { FileRefused, readLines, verifiedHash } from './file-source.ts';
+import { crossGaps, stageFile, type ImportProgress } from './dataset-staging.ts';
+import type { ContractSpecs, DatasetRecord, DatasetStore, Gap } from './ports.ts';
+import { FileRefused, verifiedHash } from './file-source.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
-import { makeDepthParser, depthData } from './depth-rows.ts';
-import { makeRowParser, RowError, type CandleRow, type TradeRow } from './rows.ts';
-import { BlockBuilder, decodeBlock, newColumns, type TradeColumns } from './trade-codec.ts';
+import { RowError } from './rows.ts';
+import { decodeBlock, newColumns, type TradeColumns } from './trade-codec.ts';
 
 export { DatasetError };
-
-export interface ImportProgress {
-  readonly file: string;
-  readonly bytes: number;
-  readonly rows: number;
-}
 
 export interface ImportResult {
   readonly file: string;
@@ -94,12 +79,6 @@ export interface TradeView {
   is_buyer_maker: boolean;
   is_best_match?: boolean;
 }
-
-/** Silence after which an event stream records a gap (bookTicker, bookDepth). */
-const EVENT_SILENCE_MS = 10 * 60_000;
-const CANDLE_BATCH = 2048;
-const EVENT_BATCH = 4096;
-const PROGRESS_EVERY_ROWS = 65_536;
 
 const POW10N = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i));
 const pow10 = (n: number): bigint => POW10N[n];
@@ -227,8 +206,15 @@ export class DatasetService {
     }
     const fileId = this.store.beginFile(ds.id, file, hash.sha256, now);
     try {
-      const summary = await this.stage(path, file, key, ds.id, fileId, opts.onProgress);
-      this.store.commitFile(ds.id, fileId, summary.summary, () => this.crossGaps(ds.id, key), this.now());
+      const summary = await stageFile(this.store, {
+        path,
+        file,
+        key,
+        datasetId: ds.id,
+        fileId,
+        onProgress: opts.onProgress,
+      });
+      this.store.commitFile(ds.id, fileId, summary.summary, () => crossGaps(this.store, ds.id, key), this.now());
       this.refreshInferredSpecs(ds.id);
       return {
         ...base,
@@ -273,249 +259,6 @@ export class DatasetService {
     const want = inferredSpecs(d.priceDp, d.qtyDp);
     if (want.tickSize !== d.specs.tickSize || want.stepSize !== d.specs.stepSize)
       this.store.setSpecs(id, want, 'inferred', this.now());
-  }
-
-  private async stage(
-    path: string,
-    file: string,
-    key: DatasetKey,
-    datasetId: number,
-    fileId: number,
-    onProgress?: (p: ImportProgress) => void,
-  ): Promise<{ read: number; fileGaps: number; summary: FileSummary }> {
-    const storage = storageOf(key.kind);
-    const gaps: Omit<Gap, 'fileId'>[] = [];
-    let added = 0;
-    let firstKey: number | null = null;
-    let lastKey: number | null = null;
-    let firstTime: number | null = null;
-    let lastTime: number | null = null;
-    let priceDp = 0;
-    let qtyDp = 0;
-    let quoteDp = 0;
-    const store = this.store;
-
-    // candles
-    let candles: StoredCandle[] = [];
-    let prevOpen: number | null = null;
-    const flushCandles = (): void => {
-      if (candles.length > 0) added += store.stageCandles(datasetId, fileId, candles);
-      candles = [];
-    };
-    // trades
-    const builder = new BlockBuilder(key.kind === 'aggTrades');
-    let prevTrade: { id: number; timeUs: number } | null = null;
-    let firstTrade: { id: number; timeUs: number } | null = null;
-    const flushBlock = (): void => {
-      if (builder.count === 0) return;
-      const r = builder.range();
-      const clash = store.tradeOverlap(datasetId, r.firstId, r.lastId);
-      if (clash !== undefined) {
-        throw new Error(
-          `trade ids ${r.firstId}..${r.lastId} overlap trades already imported from ${clash}; nothing of this file was imported`,
-        );
-      }
-      store.stageTradeBlock(datasetId, fileId, r, builder.encode());
-      added += r.count;
-    };
-    // events
-    let events: { time: number; seq: number; data: string }[] = [];
-    let prevEventTime = Number.NEGATIVE_INFINITY;
-    let seq = 0;
-    let fundingHours = 0;
-    const flushEvents = (): void => {
-      if (events.length > 0) added += store.stageEvents(datasetId, fileId, events);
-      events = [];
-    };
-
-    const interval = key.interval as Interval;
-    const parser =
-      key.kind === 'depth'
-        ? null
-        : makeRowParser(key, {
-            candle(row: CandleRow) {
-              if (prevOpen !== null) {
-                const expected = nextOpenTime(interval, prevOpen);
-                if (row.openTime !== expected) gaps.push(candleGap(interval, expected, row.openTime));
-              }
-              prevOpen = row.openTime;
-              if (row.priceDp > priceDp) priceDp = row.priceDp;
-              if (row.qtyDp > qtyDp) qtyDp = row.qtyDp;
-              if (row.quoteDp > quoteDp) quoteDp = row.quoteDp;
-              firstKey ??= row.openTime;
-              lastKey = row.openTime;
-              candles.push({ openTime: row.openTime, closeTime: row.closeTime, values: row.values, count: row.count });
-              if (candles.length >= CANDLE_BATCH) flushCandles();
-            },
-            trade(row: TradeRow) {
-              if (prevTrade !== null) {
-                // Ids count every trade (aggregate) of the series: a jump is data missing from the file.
-                if (row.id !== prevTrade.id + 1) gaps.push(tradeGap(key.kind, prevTrade, row));
-              }
-              prevTrade = { id: row.id, timeUs: row.timeUs };
-              firstTrade ??= prevTrade;
-              if (row.priceDp > priceDp) priceDp = row.priceDp;
-              if (row.qtyDp > qtyDp) qtyDp = row.qtyDp;
-              if (row.auxDp > quoteDp) quoteDp = row.auxDp;
-              firstKey ??= row.id;
-              lastKey = row.id;
-              firstTime ??= Math.floor(row.timeUs / 1000);
-              lastTime = Math.floor(row.timeUs / 1000);
-              builder.add(row);
-              if (builder.full) flushBlock();
-            },
-            event(timeUs: number, data: string) {
-              seq = timeUs === prevEventTime ? seq + 1 : 0;
-              const ms = Math.floor(timeUs / 1000);
-              if (prevEventTime !== Number.NEGATIVE_INFINITY) {
-                const prevMs = Math.floor(prevEventTime / 1000);
-                const limit = key.kind === 'fundingRate' ? fundingHours * 3_600_000 + 60_000 : EVENT_SILENCE_MS;
-                if (ms - prevMs > limit)
-                  gaps.push({
-                    start: prevMs + 1,
-                    end: ms,
-                    detail: `no ${key.kind} data for ${formatSpan(ms - prevMs)}`,
-                  });
-              }
-              if (key.kind === 'fundingRate') fundingHours = Number(data.slice(0, data.indexOf(',')));
-              prevEventTime = timeUs;
-              firstKey ??= timeUs;
-              lastKey = timeUs;
-              firstTime ??= ms;
-              lastTime = ms;
-              events.push({ time: timeUs, seq, data });
-              if (events.length >= EVENT_BATCH) flushEvents();
-            },
-          });
-
-    let lastDepthMs = 0;
-    const depth =
-      key.kind === 'depth'
-        ? makeDepthParser(key.symbol, {
-            depth(ev) {
-              const ms = Math.floor(ev.timeUs / 1000);
-              firstKey ??= ev.timeUs;
-              lastKey = ev.timeUs;
-              firstTime ??= ms;
-              lastTime = ms;
-              if (ev.kind === 'diff') lastDepthMs = ms;
-              // one row per event: the update id keeps snapshots and diffs of one ms apart
-              events.push({ time: ev.timeUs, seq: ev.u * 2 + (ev.kind === 'diff' ? 1 : 0), data: depthData(ev) });
-              if (events.length >= EVENT_BATCH) flushEvents();
-            },
-            brokenStream(prevU, ev) {
-              const ms = Math.floor(ev.timeUs / 1000);
-              const why = ev.pu >= 0 ? `pu ${ev.pu}` : `U ${ev.U}`;
-              gaps.push({
-                start: lastDepthMs + 1,
-                end: Math.max(ms, lastDepthMs + 1),
-                detail: `diff-depth stream broken: ${why} after u ${prevU} (events lost; resync from a snapshot)`,
-              });
-            },
-          })
-        : null;
-    const reader = (depth ?? parser)!;
-
-    let bytes = 0;
-    let lineNo = 0;
-    let nextReport = PROGRESS_EVERY_ROWS;
-    for await (const lines of readLines(path, (n) => (bytes += n))) {
-      for (let i = 0; i < lines.length; i++) reader.line(lines[i], ++lineNo);
-      if (onProgress !== undefined && reader.rows >= nextReport) {
-        nextReport = reader.rows + PROGRESS_EVERY_ROWS;
-        onProgress({ file, bytes, rows: reader.rows });
-      }
-    }
-    depth?.end();
-    if (reader.rows === 0) {
-      const others = depth === null ? [] : [...depth.otherSymbols];
-      throw new RowError(
-        Math.max(1, lineNo),
-        others.length > 0
-          ? `the file has no rows of ${key.symbol} (it has ${others.join(', ')})`
-          : 'the file has no data rows',
-      );
-    }
-    flushCandles();
-    flushBlock();
-    flushEvents();
-    onProgress?.({ file, bytes, rows: reader.rows });
-    if (storage === 'candles') {
-      firstTime = firstKey;
-      lastTime = lastKey;
-    }
-    // (assigned in the row callbacks, which the compiler's narrowing does not follow)
-    const first = firstTrade as { timeUs: number } | null;
-    const last = prevTrade as { timeUs: number } | null;
-    if (storage === 'trades' && firstKey !== null && lastKey !== null && first !== null && last !== null) {
-      // the stored series is read in id order as time order: this file must fit between its neighbours
-      const n = store.tradeNeighbours(datasetId, firstKey, lastKey);
-      const lastUs = last.timeUs;
-      if (n.beforeUs !== null && first.timeUs < n.beforeUs) {
-        throw new Error(
-          `its first trade (id ${firstKey}) is earlier than stored trades with lower ids; nothing of this file was imported`,
-        );
-      }
-      if (n.afterUs !== null && lastUs > n.afterUs) {
-        throw new Error(
-          `its last trade (id ${lastKey}) is later than stored trades with higher ids; nothing of this file was imported`,
-        );
-      }
-    }
-    return {
-      read: reader.rows,
-      // Candle gaps are all found over the stored series (crossGaps), so a later file that fills
-      // one removes it; the file's own count is still reported.
-      fileGaps: gaps.length,
-      summary: {
-        rows: added,
-        firstKey,
-        lastKey,
-        firstTime,
-        lastTime,
-        priceDp,
-        qtyDp,
-        quoteDp,
-        gaps: storage === 'candles' ? [] : gaps,
-      },
-    };
-  }
-
-  /** Gaps between the dataset's files (and, for candles, anywhere in the stored series). */
-  private crossGaps(datasetId: number, key: DatasetKey): Omit<Gap, 'fileId'>[] {
-    const out: Omit<Gap, 'fileId'>[] = [];
-    const storage = storageOf(key.kind);
-    if (storage === 'candles') {
-      const interval = key.interval as Interval;
-      const times = this.store.candleTimes(datasetId);
-      for (let i = 1; i < times.length; i++) {
-        const expected = nextOpenTime(interval, times[i - 1]);
-        if (times[i] !== expected) out.push(candleGap(interval, expected, times[i]));
-      }
-      return out;
-    }
-    const files = this.store.files(datasetId);
-    for (let i = 1; i < files.length; i++) {
-      const a = files[i - 1];
-      const b = files[i];
-      if (a.lastKey === null || b.firstKey === null || a.lastTime === null || b.firstTime === null) continue;
-      if (storage === 'trades') {
-        if (b.firstKey !== a.lastKey + 1) {
-          out.push({
-            start: a.lastTime + 1,
-            end: b.firstTime,
-            detail: `${key.kind} ids ${a.lastKey + 1}..${b.firstKey - 1} missing between ${a.name} and ${b.name}`,
-          });
-        }
-      } else if (b.firstTime - a.lastTime > (key.kind === 'fundingRate' ? 8 * 3_600_000 + 60_000 : EVENT_SILENCE_MS)) {
-        out.push({
-          start: a.lastTime + 1,
-          end: b.firstTime,
-          detail: `no ${key.kind} data for ${formatSpan(b.firstTime - a.lastTime)} between ${a.name} and ${b.name}`,
-        });
-      }
-    }
-    return out;
   }
 
   // ---- reading ------------------------------------------------------------------------------
@@ -614,26 +357,4 @@ export class DatasetService {
     }
     return out;
   }
-}
-
-function candleGap(interval: Interval, expected: number, actual: number): Omit<Gap, 'fileId'> {
-  let n = 0;
-  for (let t = expected; t < actual && n < 1_000_000; t = nextOpenTime(interval, t)) n++;
-  return { start: expected, end: actual, detail: `${n} ${interval} candle${n === 1 ? '' : 's'} missing` };
-}
-
-function tradeGap(kind: string, prev: { id: number; timeUs: number }, row: TradeRow): Omit<Gap, 'fileId'> {
-  const prevMs = Math.floor(prev.timeUs / 1000);
-  const ms = Math.floor(row.timeUs / 1000);
-  return {
-    start: prevMs + 1,
-    end: Math.max(ms, prevMs + 1),
-    detail: `${kind} ids ${prev.id + 1}..${row.id - 1} missing`,
-  };
-}
-
-function formatSpan(ms: number): string {
-  if (ms >= 86_400_000) return `${(ms / 86_400_000).toFixed(1)} days`;
-  if (ms >= 3_600_000) return `${(ms / 3_600_000).toFixed(1)} hours`;
-  return `${Math.round(ms / 60_000)} minutes`;
 }

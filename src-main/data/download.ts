@@ -19,6 +19,11 @@ import { isInterval } from '../../src-shared/intervals.ts';
 import { parseChecksum, sha256File } from './file-source.ts';
 import { CANDLE_KINDS, isKind, isMarket, keyProblem, type Kind, type Market } from './kinds.ts';
 
+/** The HTTP statuses a download tells apart (the whole file, the rest of a .part, none upstream). */
+const HTTP_OK = 200;
+const HTTP_PARTIAL_CONTENT = 206;
+const HTTP_NOT_FOUND = 404;
+
 export const DEFAULT_BASE_URL = 'https://data.binance.vision';
 
 export interface KindSpec {
@@ -193,7 +198,7 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
     mkdirSync(dirname(target), { recursive: true });
     // the checksum first: it is small, says whether the file exists, and decides "already had"
     const sumRes = await get(`${url}.CHECKSUM`);
-    if (sumRes.status === 404) {
+    if (sumRes.status === HTTP_NOT_FOUND) {
       await sumRes.body?.cancel();
       return {
         path: target,
@@ -226,7 +231,7 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
     for (let attempt = 1; attempt <= 3; attempt++) {
       const have = existsSync(part) ? statSync(part).size : 0;
       const res = await get(url, have > 0 ? { headers: { range: `bytes=${have}-` } } : undefined);
-      if (res.status === 404) {
+      if (res.status === HTTP_NOT_FOUND) {
         await res.body?.cancel();
         return {
           path: target,
@@ -236,12 +241,12 @@ export async function download(plan: readonly DownloadPlanItem[], o: DownloadOpt
           error: `${name} does not exist upstream (${url})`,
         };
       }
-      if (res.status !== 200 && res.status !== 206) {
+      if (res.status !== HTTP_OK && res.status !== HTTP_PARTIAL_CONTENT) {
         await res.body?.cancel();
         lastError = `HTTP ${res.status}`;
         continue;
       }
-      const append = res.status === 206 && have > 0;
+      const append = res.status === HTTP_PARTIAL_CONTENT && have > 0;
       try {
         const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
         body.on('data', (c: Buffer) => {

@@ -4,45 +4,50 @@
 
 import type { BookCommands } from './types.ts';
 
+/** placeLimit's arguments by name (the reference book takes them so). */
+export interface LimitOrder {
+  orderId: number;
+  account: number;
+  side: number;
+  priceTicks: number;
+  qtyLots: number;
+  tif: number;
+  flags?: number;
+  /** Reduce-only cap from the risk layer; -1 or absent = none. */
+  maxFillLots?: number;
+  /** 0 or absent = the book's default. */
+  stp?: number;
+}
+
+/** placeMarket's arguments by name. */
+export interface MarketOrder {
+  orderId: number;
+  account: number;
+  side: number;
+  qtyLots: number;
+  /** Reference price for the protection band (mark). */
+  refPriceTicks: number;
+  flags?: number;
+  maxFillLots?: number;
+  stp?: number;
+}
+
+/** amend's arguments by name: the new price and TOTAL quantity. */
+export interface Amendment {
+  orderId: number;
+  priceTicks: number;
+  qtyLots: number;
+  account?: number;
+  maxFillLots?: number;
+  requeue?: boolean;
+}
+
 export type Command =
-  | {
-      kind: 'limit';
-      orderId: number;
-      account: number;
-      side: number;
-      priceTicks: number;
-      qtyLots: number;
-      /** Default GTC. */
-      tif?: number;
-      flags?: number;
-      /** Reduce-only cap from the risk layer; -1 or absent = none. */
-      maxFillLots?: number;
-      /** 0 or absent = the book's default. */
-      stp?: number;
-    }
-  | {
-      kind: 'market';
-      orderId: number;
-      account: number;
-      side: number;
-      qtyLots: number;
-      /** Reference price for the protection band (mark). */
-      refPriceTicks: number;
-      flags?: number;
-      maxFillLots?: number;
-      stp?: number;
-    }
+  | ({ kind: 'limit' } & Omit<LimitOrder, 'tif'> & { /** Default GTC. */ tif?: number })
+  | ({ kind: 'market' } & MarketOrder)
   | { kind: 'cancel'; orderId: number; account?: number }
   | { kind: 'cancelAll'; account: number }
-  | {
-      kind: 'amend';
-      orderId: number;
-      priceTicks: number;
-      qtyLots: number;
-      account?: number;
-      maxFillLots?: number;
-      requeue?: boolean;
-    }
+  | ({ kind: 'amend' } & Amendment)
   | { kind: 'trim'; orderId: number; capLots: number };
 
 export function applyCommand(book: BookCommands, c: Command): void {

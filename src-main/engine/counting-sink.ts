@@ -36,6 +36,7 @@ export class CountingSink implements EngineSink {
   onRejected(): void {
     this.rejected++;
   }
+  // eslint-disable-next-line max-params -- EngineSink callback: the engine calls it per event with primitives, allocating nothing
   onTrade(
     _makerId: number,
     _makerAccount: number,

@@ -4,65 +4,8 @@
 // account ids come from the caller). Bad input never throws: every command either emits
 // onAccepted/onAmended/... or exactly one onRejected with a RejectReason, and a rejected
 // command changes nothing. (Only programming errors throw: bad config, a re-entrant call from
-// inside a sink callback, an invalid grouping step.)
-//
-// Units and limits
-// - Prices are integer ticks in [1, 2^31-1]; quantities integer lots in [1, 2^44] per order;
-//   level totals are exact while they stay below 2^53 (>= 512 maximal orders per level).
-// - Order and account ids are safe integers >= 0. Duplicate detection covers live orders only:
-//   the caller must not reuse the id of a finished order if it wants ids to stay unique.
-// - Impact notional is in tick*lot units (price ticks x lots): convert a quote notional N with
-//   N / (tickSize * lotSize).
-//
-// Matching rules
-// - Price-time priority, FIFO within a level. Trades print at the maker's price.
-// - GTC rests; IOC fills what it can, the rest expires; FOK fills completely or expires whole
-//   with the book untouched; GTX (post-only) expires whole if any part would take.
-// - Market orders are IOC limited to the band: a buy sweeps up to floor(ref*(1+band)), a sell
-//   down to max(1, ceil(ref*(1-band))), ref being the reference price given with the command
-//   (the service passes mark); the remainder expires (MarketBand, or MarketNoLiquidity when the
-//   opposite side is empty).
-// - Reduce-only / risk cap: maxFillLots >= 0 caps what the order may ever fill; the order's
-//   quantity is trimmed to it at entry (onAccepted reports the trimmed quantity) and a cap of 0
-//   is rejected (NothingToReduce). While it rests, trimOrder(id, cap) lowers its remaining
-//   quantity (priority kept) or cancels it when cap is 0; a cap >= remaining is a silent no-op.
-//   The cap is per order: the risk layer keeps the sum over an account's reduce-only orders
-//   within the position.
-// - Self-trade prevention by the taker's mode (default ExpireTaker, like Binance): ExpireTaker
-//   stops the taker at the first own resting order and expires its remainder; ExpireMaker
-//   expires each own resting order met and keeps matching; ExpireBoth expires both. A FOK order
-//   counts only what it could fill under its mode, so a FOK that fails touches nothing.
-// - Amend(id, price, qty) takes the new TOTAL quantity (as Binance: filled part included).
-//   Same price and smaller quantity: priority kept (unless the caller asks for a requeue). Same
-//   price and larger quantity: moves to the back of its level (priority lost). New price: the order leaves the book and re-enters
-//   as a taker with its own time in force and STP mode (it may trade; a GTX that would take
-//   expires), then rests at the back of the new level. New total <= filled is rejected.
-//
-// Events (see EngineSink): per command, first the order events in the order they happen
-// (accepted, then per match: trade, maker filled/partially filled, taker filled/partially
-// filled; expiries and cancels where they happen), then the command's level changes. Each level
-// whose total differs after the command from before it gets exactly one onLevelChanged carrying
-// the next update id (+1 each, no gaps), its side, price and new total (0 = gone), bids first
-// (best to worst), then asks (best to worst). The depth feed's U/u and the snapshot id use
-// these ids.
-//
-// Data structures (all typed arrays, reused; the hot path allocates nothing):
-// - order-pool.ts: one 64-byte record (a cache line) per order, intrusive FIFO links per level
-//   and per account;
-// - level-pool.ts: one 64-byte record per level (price, total, FIFO head/tail, count, side,
-//   dirty/before for the command's level changes), like the orders;
-// - price-ladder.ts: per side, sorted keys with the best at the end, gallop search from the top
-//   behind a small price -> level cache, lazy removal of levels emptied below the top (a cancel
-//   never shifts the array);
-// - order-index.ts: id -> slot (O(1) cancel), the newest ids direct-mapped in a sliding window
-//   (which doubles, up to maxIdWindow, while many orders outlive it), the rest in id-table.ts
-//   (open addressing); account-table.ts: per-account lists and counts
-//   (direct-mapped for account ids below 2^20).
-// Nothing grows with the depth of a level: entry appends at the tail, cancel unlinks by slot,
-// a fill removes the head. Growth (doubling a pool, compacting a ladder) is amortized O(1).
-// One exception, by necessity: a FOK pre-check sums level totals, but walks the crossed orders
-// one by one when the taker's own account rests orders on the other side (STP decides what
-// could fill).
+// inside a sink callback, an invalid grouping step.) Units, limits and matching rules: the doc
+// of BookCommands (types.ts); event order: EngineSink's; data structures: OrderBook's.
 
 import * as accountModule from './account-table.ts';
 import { AccountTable } from './account-table.ts';
@@ -154,6 +97,7 @@ function isStp(x: number): boolean {
  * goes through the full chain, which names the reason. typeof comes before `| 0`, which would
  * throw on a BigInt, a Symbol or an object whose valueOf throws.
  */
+// eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
 function isPlain(
   orderId: number,
   account: number,
@@ -187,6 +131,25 @@ function isFlags(x: number): boolean {
   return typeof x === 'number' && (x | 0) === x && (x & ~KNOWN_FLAGS) === 0;
 }
 
+/**
+ * Data structures (all typed arrays, reused; the hot path allocates nothing):
+ * - order-pool.ts: one 64-byte record (a cache line) per order, intrusive FIFO links per level
+ *   and per account;
+ * - level-pool.ts: one 64-byte record per level (price, total, FIFO head/tail, count, side,
+ *   dirty/before for the command's level changes), like the orders;
+ * - price-ladder.ts: per side, sorted keys with the best at the end, gallop search from the top
+ *   behind a small price -> level cache, lazy removal of levels emptied below the top (a cancel
+ *   never shifts the array);
+ * - order-index.ts: id -> slot (O(1) cancel), the newest ids direct-mapped in a sliding window
+ *   (which doubles, up to maxIdWindow, while many orders outlive it), the rest in id-table.ts
+ *   (open addressing); account-table.ts: per-account lists and counts
+ *   (direct-mapped for account ids below 2^20).
+ * Nothing grows with the depth of a level: entry appends at the tail, cancel unlinks by slot,
+ * a fill removes the head. Growth (doubling a pool, compacting a ladder) is amortized O(1).
+ * One exception, by necessity: a FOK pre-check sums level totals, but walks the crossed orders
+ * one by one when the taker's own account rests orders on the other side (STP decides what
+ * could fill).
+ */
 export class OrderBook implements BookCommands {
   readonly symbol: string;
   readonly bandPpm: number;
@@ -241,6 +204,7 @@ export class OrderBook implements BookCommands {
 
   // ---------------------------------------------------------------- commands
 
+  // eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
   placeLimit(
     orderId: number,
     account: number,
@@ -288,6 +252,7 @@ export class OrderBook implements BookCommands {
   }
 
   /** Why a limit order is refused (0: it is not), checking every parameter in turn. */
+  // eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
   private limitReason(
     orderId: number,
     account: number,
@@ -324,6 +289,7 @@ export class OrderBook implements BookCommands {
                           : 0;
   }
 
+  // eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
   placeMarket(
     orderId: number,
     account: number,
@@ -354,6 +320,7 @@ export class OrderBook implements BookCommands {
   }
 
   /** Why a market order is refused (0: it is not), checking every parameter in turn. */
+  // eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
   private marketReason(
     orderId: number,
     account: number,
@@ -444,6 +411,7 @@ export class OrderBook implements BookCommands {
    * back of its level even when the header's rule would keep its place (Binance's modify
    * reorders every modified order).
    */
+  // eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
   amend(orderId: number, priceTicks: number, qtyLots: number, account = -1, maxFillLots = -1, requeue = false): void {
     this.begin();
     let reason: number = !isId(orderId)
@@ -584,6 +552,7 @@ export class OrderBook implements BookCommands {
   }
 
   /** Match a new (or re-priced) order, then rest or expire what is left. */
+  // eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
   private enter(
     id: number,
     acct: number,
@@ -626,6 +595,7 @@ export class OrderBook implements BookCommands {
   }
 
   /** Take liquidity from opp while it crosses limitKey; returns the taker's remaining lots. */
+  // eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
   private sweep(
     takerId: number,
     takerAcct: number,
@@ -716,6 +686,7 @@ export class OrderBook implements BookCommands {
   }
 
   /** Could a FOK taker fill `need` lots under its STP mode? Reads only. */
+  // eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
   private canFill(acct: number, side: number, opp: PriceLadder, limitKey: number, need: number, stp: number): boolean {
     const a = this.accounts.find(acct);
     const selfOpposite =
@@ -749,6 +720,7 @@ export class OrderBook implements BookCommands {
   // ---------------------------------------------------------------- book upkeep
 
   /** Rest an order at the back of its level; returns the level. track: record the level as dirty (false: the caller reports it). */
+  // eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
   private rest(
     id: number,
     acct: number,

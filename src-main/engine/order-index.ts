@@ -1,22 +1,6 @@
-// Order id -> order slot, tuned for ids handed out by a counter.
-//
-// Ids in the window [lo, lo + W) live in a direct-mapped ring (cell id & (W-1) holds slot + 1,
-// 0 = none): the newest ids, which most commands touch, sit next to each other, so look-ups hit
-// cache and cost no hashing. Every other id lives in an IdTable (hash). The window slides up
-// when a new id lands in [lo + W, lo + 2W), by what that id needs plus W/16 (so a counter's ids
-// slide it once per W/16 ids, not at every id; the newest ~15/16 W ids stay direct): the cells it
-// leaves are scanned once and their live entries move to the hash, so sliding costs O(1)
-// amortized per id the window passes. An id
-// further ahead goes to the hash, unless the ring is empty, in which case the window jumps to it
-// (O(1)). So odd id patterns (random, sparse, strided) cost hash speed and bounded memory, never
-// more. On the bench's deep book (336k resting orders) this cut the mixed stream's time by about
-// a third against hashing every id (hashing scatters the hot newest ids over many megabytes).
-//
-// The window may grow (up to maxWindow, doubling): when it has handed more than W/64 live ids to
-// the hash within one window's worth of sliding, long-lived orders are common (a deep book) and each
-// would cost a hash insert and a hash delete; doubling costs one O(W) re-placement and 4 bytes per
-// id. With maxWindow == windowSize (this class's default) the window is fixed; the book's default
-// is 2^20 (see BookConfig.maxIdWindow).
+// Order id -> order slot, tuned for ids handed out by a counter: the newest ids in a
+// direct-mapped ring (no hashing, cache-close), every other id in an IdTable (hash). Odd id
+// patterns cost hash speed and bounded memory, never more.
 //
 // Invariants: an id is in at most one of ring and hash; the ring holds only ids inside
 // [lo, lo + W) (other cells are 0); the hash may also hold ids the window has since reached
@@ -26,6 +10,26 @@
 
 import { IdTable } from './id-table.ts';
 
+/**
+ * Ids in the window [lo, lo + W) live in a direct-mapped ring (cell id & (W-1) holds slot + 1,
+ * 0 = none): the newest ids, which most commands touch, sit next to each other, so look-ups hit
+ * cache and cost no hashing. Every other id lives in an IdTable (hash). The window slides up
+ * when a new id lands in [lo + W, lo + 2W), by what that id needs plus W/16 (so a counter's ids
+ * slide it once per W/16 ids, not at every id; the newest ~15/16 W ids stay direct): the cells it
+ * leaves are scanned once and their live entries move to the hash, so sliding costs O(1)
+ * amortized per id the window passes. An id
+ * further ahead goes to the hash, unless the ring is empty, in which case the window jumps to it
+ * (O(1)). So odd id patterns (random, sparse, strided) cost hash speed and bounded memory, never
+ * more. On the bench's deep book (336k resting orders) this cut the mixed stream's time by about
+ * a third against hashing every id (hashing scatters the hot newest ids over many megabytes).
+ *
+ * The window may grow (up to maxWindow, doubling): when it has handed more than W/64 live ids to
+ * the hash within one window's worth of sliding, long-lived orders are common (a deep book) and each
+ * would cost a hash insert and a hash delete; doubling costs one O(W) re-placement and 4 bytes per
+ * id. With maxWindow == windowSize (this class's default) the window is fixed; the book's default
+ * is 2^20 (see BookConfig.maxIdWindow).
+ *
+ */
 export class OrderIndex {
   private ring: Int32Array;
   private mask: number;

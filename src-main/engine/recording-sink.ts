@@ -87,6 +87,7 @@ export class RecordingSink implements EngineSink {
     return e;
   }
 
+  // eslint-disable-next-line max-params -- EngineSink callback: the engine calls it per event with primitives, allocating nothing
   onAccepted(
     orderId: number,
     account: number,
@@ -103,6 +104,7 @@ export class RecordingSink implements EngineSink {
   onRejected(command: number, orderId: number, account: number, reason: number): void {
     this.events.push({ type: 'rejected', command, orderId, account, reason });
   }
+  // eslint-disable-next-line max-params -- EngineSink callback: the engine calls it per event with primitives, allocating nothing
   onTrade(
     makerId: number,
     makerAccount: number,
@@ -122,6 +124,7 @@ export class RecordingSink implements EngineSink {
     if (this.isQuiet(account)) return;
     this.events.push({ type: 'filled', orderId, account, filledLots });
   }
+  // eslint-disable-next-line max-params -- EngineSink callback: the engine calls it per event with primitives, allocating nothing
   onAmended(
     orderId: number,
     account: number,

@@ -6,6 +6,7 @@
 // before and after each command. Nothing here is clever on purpose: every rule is written the
 // way the header of order-book.ts states it.
 
+import type { Amendment, Command, LimitOrder, MarketOrder } from './commands.ts';
 import {
   CancelReason,
   CommandKind,
@@ -13,10 +14,13 @@ import {
   MAX_PRICE_TICKS,
   MAX_QTY_LOTS,
   OrderFlag,
+  OrderType,
   RejectReason,
+  Side as SideCode,
   StpMode,
+  TimeInForce,
 } from './types.ts';
-import type { BookCommands, BookConfig, DepthView, EngineSink, Level, OrderView, Side, TimeInForce } from './types.ts';
+import type { BookConfig, DepthView, EngineSink, Level, OrderView, Side } from './types.ts';
 
 interface RefOrder {
   id: number;
@@ -39,7 +43,7 @@ const validPrice = (x: number): boolean => intIn(x, 1, MAX_PRICE_TICKS);
 const validQty = (x: number): boolean => intIn(x, 1, MAX_QTY_LOTS);
 const validCap = (x: number): boolean => x === -1 || intIn(x, 0, MAX_QTY_LOTS);
 
-export class ReferenceBook implements BookCommands {
+export class ReferenceBook {
   private resting: RefOrder[] = [];
   private seq = 0;
   private lastUpdateId = 0;
@@ -55,21 +59,31 @@ export class ReferenceBook implements BookCommands {
 
   // -------------------------------------------------------------- commands
 
-  placeLimit(
-    orderId: number,
-    account: number,
-    side: number,
-    priceTicks: number,
-    qtyLots: number,
-    tif: number,
-    flags = 0,
-    maxFillLots = -1,
-    stp = 0,
-  ): void {
+  /** Runs one command, as applyCommand runs it on the engine. */
+  execute(c: Command): void {
+    switch (c.kind) {
+      case 'limit':
+        return this.placeLimit({ ...c, tif: c.tif ?? TimeInForce.GTC });
+      case 'market':
+        return this.placeMarket(c);
+      case 'cancel':
+        return this.cancel(c.orderId, c.account ?? -1);
+      case 'cancelAll':
+        this.cancelAll(c.account);
+        return;
+      case 'amend':
+        return this.amend(c);
+      case 'trim':
+        return this.trimOrder(c.orderId, c.capLots);
+    }
+  }
+
+  placeLimit(order: LimitOrder): void {
+    const { orderId, account, side, priceTicks, qtyLots, tif, flags = 0, maxFillLots = -1, stp = 0 } = order;
     let reason = 0;
     if (!validId(orderId)) reason = RejectReason.InvalidOrderId;
     else if (!validId(account)) reason = RejectReason.InvalidAccount;
-    else if (side !== 1 && side !== 2) reason = RejectReason.InvalidSide;
+    else if (side !== SideCode.Buy && side !== SideCode.Sell) reason = RejectReason.InvalidSide;
     else if (!validPrice(priceTicks)) reason = RejectReason.InvalidPrice;
     else if (!validQty(qtyLots)) reason = RejectReason.InvalidQuantity;
     else if (![1, 2, 3, 4].includes(tif)) reason = RejectReason.InvalidTimeInForce;
@@ -81,7 +95,7 @@ export class ReferenceBook implements BookCommands {
     if (reason) return this.sink.onRejected(CommandKind.Limit, orderId, account, reason);
     const qty = maxFillLots > 0 ? Math.min(qtyLots, maxFillLots) : qtyLots;
     this.command(() => {
-      this.sink.onAccepted(orderId, account, side, 1, tif, priceTicks, qty, flags);
+      this.sink.onAccepted(orderId, account, side, OrderType.Limit, tif, priceTicks, qty, flags);
       const o: RefOrder = {
         id: orderId,
         account,
@@ -98,20 +112,12 @@ export class ReferenceBook implements BookCommands {
     });
   }
 
-  placeMarket(
-    orderId: number,
-    account: number,
-    side: number,
-    qtyLots: number,
-    refPriceTicks: number,
-    flags = 0,
-    maxFillLots = -1,
-    stp = 0,
-  ): void {
+  placeMarket(order: MarketOrder): void {
+    const { orderId, account, side, qtyLots, refPriceTicks, flags = 0, maxFillLots = -1, stp = 0 } = order;
     let reason = 0;
     if (!validId(orderId)) reason = RejectReason.InvalidOrderId;
     else if (!validId(account)) reason = RejectReason.InvalidAccount;
-    else if (side !== 1 && side !== 2) reason = RejectReason.InvalidSide;
+    else if (side !== SideCode.Buy && side !== SideCode.Sell) reason = RejectReason.InvalidSide;
     else if (!validQty(qtyLots)) reason = RejectReason.InvalidQuantity;
     else if (!validPrice(refPriceTicks)) reason = RejectReason.InvalidReferencePrice;
     else if (flags !== 0 && flags !== OrderFlag.ReduceOnly) reason = RejectReason.InvalidFlags;
@@ -123,11 +129,11 @@ export class ReferenceBook implements BookCommands {
     const qty = maxFillLots > 0 ? Math.min(qtyLots, maxFillLots) : qtyLots;
     // The band in exact rational arithmetic: ref * (1e6 +- band) / 1e6, rounded toward ref.
     const bound =
-      side === 1
+      side === SideCode.Buy
         ? Number((BigInt(refPriceTicks) * BigInt(1_000_000 + this.band)) / 1_000_000n)
         : Math.max(1, Number((BigInt(refPriceTicks) * BigInt(1_000_000 - this.band) + 999_999n) / 1_000_000n));
     this.command(() => {
-      this.sink.onAccepted(orderId, account, side, 2, 2, 0, qty, flags);
+      this.sink.onAccepted(orderId, account, side, OrderType.Market, TimeInForce.IOC, 0, qty, flags);
       const o: RefOrder = {
         id: orderId,
         account,
@@ -135,7 +141,7 @@ export class ReferenceBook implements BookCommands {
         price: bound,
         qty,
         rem: qty,
-        tif: 2,
+        tif: TimeInForce.IOC,
         flags,
         stp: stp || this.defaultStp,
         seq: 0,
@@ -172,7 +178,8 @@ export class ReferenceBook implements BookCommands {
     return mine.length;
   }
 
-  amend(orderId: number, priceTicks: number, qtyLots: number, account = -1, maxFillLots = -1, requeue = false): void {
+  amend(a: Amendment): void {
+    const { orderId, priceTicks, qtyLots, account = -1, maxFillLots = -1, requeue = false } = a;
     let reason = 0;
     if (!validId(orderId)) reason = RejectReason.InvalidOrderId;
     else if (account !== -1 && !validId(account)) reason = RejectReason.InvalidAccount;
@@ -241,7 +248,7 @@ export class ReferenceBook implements BookCommands {
       [2, before.asks, after.asks],
     ] as const) {
       const prices = [...new Set([...b.map((l) => l[0]), ...a.map((l) => l[0])])].sort((x, y) =>
-        side === 1 ? y - x : x - y,
+        side === SideCode.Buy ? y - x : x - y,
       );
       for (const p of prices) {
         const was = b.find((l) => l[0] === p)?.[1] ?? 0;
@@ -252,18 +259,21 @@ export class ReferenceBook implements BookCommands {
   }
 
   private crosses(taker: RefOrder, makerPrice: number): boolean {
-    return taker.side === 1 ? makerPrice <= taker.price : makerPrice >= taker.price;
+    return taker.side === SideCode.Buy ? makerPrice <= taker.price : makerPrice >= taker.price;
   }
 
   /** The resting orders the taker would meet, in the order it would meet them. */
   private against(taker: RefOrder): RefOrder[] {
-    return this.sideOrders(taker.side === 1 ? 2 : 1).filter((m) => this.crosses(taker, m.price));
+    return this.sideOrders(taker.side === SideCode.Buy ? SideCode.Sell : SideCode.Buy).filter((m) =>
+      this.crosses(taker, m.price),
+    );
   }
 
   private enter(t: RefOrder, market: boolean): void {
     const makers = this.against(t);
-    if (t.tif === 4 && makers.length > 0) return this.sink.onExpired(t.id, t.account, t.rem, ExpireReason.PostOnly);
-    if (t.tif === 3) {
+    if (t.tif === TimeInForce.GTX && makers.length > 0)
+      return this.sink.onExpired(t.id, t.account, t.rem, ExpireReason.PostOnly);
+    if (t.tif === TimeInForce.FOK) {
       // What would fill before STP stops the taker (ExpireMaker skips own orders instead).
       let fillable = 0;
       for (const m of makers) {
@@ -299,7 +309,7 @@ export class ReferenceBook implements BookCommands {
     }
     if (t.rem === 0) return;
     if (market) {
-      const opposite = this.sideOrders(t.side === 1 ? 2 : 1);
+      const opposite = this.sideOrders(t.side === SideCode.Buy ? SideCode.Sell : SideCode.Buy);
       return this.sink.onExpired(
         t.id,
         t.account,
@@ -307,7 +317,7 @@ export class ReferenceBook implements BookCommands {
         opposite.length > 0 ? ExpireReason.MarketBand : ExpireReason.MarketNoLiquidity,
       );
     }
-    if (t.tif === 2) return this.sink.onExpired(t.id, t.account, t.rem, ExpireReason.ImmediateOrCancel);
+    if (t.tif === TimeInForce.IOC) return this.sink.onExpired(t.id, t.account, t.rem, ExpireReason.ImmediateOrCancel);
     t.seq = ++this.seq;
     this.resting.push(t);
   }
@@ -324,7 +334,9 @@ export class ReferenceBook implements BookCommands {
   private sideOrders(side: number): RefOrder[] {
     return this.resting
       .filter((o) => o.side === side)
-      .sort((a, b) => (a.price !== b.price ? (side === 1 ? b.price - a.price : a.price - b.price) : a.seq - b.seq));
+      .sort((a, b) =>
+        a.price !== b.price ? (side === SideCode.Buy ? b.price - a.price : a.price - b.price) : a.seq - b.seq,
+      );
   }
 
   // -------------------------------------------------------------- read views
@@ -351,7 +363,7 @@ export class ReferenceBook implements BookCommands {
 
   topLevels(side: Side, n = Number.POSITIVE_INFINITY, stepTicks = 1): Level[] {
     const group = (p: number): number =>
-      (side === 1 ? Math.floor(p / stepTicks) : Math.ceil(p / stepTicks)) * stepTicks;
+      (side === SideCode.Buy ? Math.floor(p / stepTicks) : Math.ceil(p / stepTicks)) * stepTicks;
     const out: Level[] = [];
     for (const o of this.sideOrders(side)) {
       const g = group(o.price);
@@ -405,7 +417,7 @@ export class ReferenceBook implements BookCommands {
       qtyLots: o.qty,
       remainingLots: o.rem,
       filledLots: o.qty - o.rem,
-      tif: o.tif as TimeInForce,
+      tif: o.tif as OrderView['tif'],
       flags: o.flags,
       reduceOnly: (o.flags & OrderFlag.ReduceOnly) !== 0,
     };

@@ -11,9 +11,3 @@ export function grownI32(a: Int32Array, cap: number): Int32Array {
   b.set(a);
   return b;
 }
-
-function grownU8(a: Uint8Array, cap: number): Uint8Array {
-  const b = new Uint8Array(cap);
-  b.set(a);
-  return b;
-}

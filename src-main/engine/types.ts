@@ -82,6 +82,14 @@ export const MAX_BAND_PPM = 1_000_000;
  * allocated per event. Calls arrive in order; a command's level changes come last, after its
  * order and trade events. A sink must not call back into the book and must not throw (a
  * re-entrant call throws; a throwing sink leaves the book unusable).
+ *
+ * Per command, first the order events in the order they happen
+ * (accepted, then per match: trade, maker filled/partially filled, taker filled/partially
+ * filled; expiries and cancels where they happen), then the command's level changes. Each level
+ * whose total differs after the command from before it gets exactly one onLevelChanged carrying
+ * the next update id (+1 each, no gaps), its side, price and new total (0 = gone), bids first
+ * (best to worst), then asks (best to worst). The depth feed's U/u and the snapshot id use
+ * these ids.
  */
 export interface EngineSink {
   /** A new order passed validation (status NEW). qtyLots is after the reduce-only cap. Market: price 0, tif IOC. */
@@ -126,7 +134,42 @@ export interface EngineSink {
   onLevelChanged(updateId: number, side: number, priceTicks: number, totalLots: number): void;
 }
 
-/** The command surface shared by the engine and the reference book (tests drive both through it). */
+/**
+ * The engine's command surface (the reference book takes the same commands as objects).
+ *
+ * Units and limits
+ * - Prices are integer ticks in [1, 2^31-1]; quantities integer lots in [1, 2^44] per order;
+ *   level totals are exact while they stay below 2^53 (>= 512 maximal orders per level).
+ * - Order and account ids are safe integers >= 0. Duplicate detection covers live orders only:
+ *   the caller must not reuse the id of a finished order if it wants ids to stay unique.
+ * - Impact notional is in tick*lot units (price ticks x lots): convert a quote notional N with
+ *   N / (tickSize * lotSize).
+ *
+ * Matching rules
+ * - Price-time priority, FIFO within a level. Trades print at the maker's price.
+ * - GTC rests; IOC fills what it can, the rest expires; FOK fills completely or expires whole
+ *   with the book untouched; GTX (post-only) expires whole if any part would take.
+ * - Market orders are IOC limited to the band: a buy sweeps up to floor(ref*(1+band)), a sell
+ *   down to max(1, ceil(ref*(1-band))), ref being the reference price given with the command
+ *   (the service passes mark); the remainder expires (MarketBand, or MarketNoLiquidity when the
+ *   opposite side is empty).
+ * - Reduce-only / risk cap: maxFillLots >= 0 caps what the order may ever fill; the order's
+ *   quantity is trimmed to it at entry (onAccepted reports the trimmed quantity) and a cap of 0
+ *   is rejected (NothingToReduce). While it rests, trimOrder(id, cap) lowers its remaining
+ *   quantity (priority kept) or cancels it when cap is 0; a cap >= remaining is a silent no-op.
+ *   The cap is per order: the risk layer keeps the sum over an account's reduce-only orders
+ *   within the position.
+ * - Self-trade prevention by the taker's mode (default ExpireTaker, like Binance): ExpireTaker
+ *   stops the taker at the first own resting order and expires its remainder; ExpireMaker
+ *   expires each own resting order met and keeps matching; ExpireBoth expires both. A FOK order
+ *   counts only what it could fill under its mode, so a FOK that fails touches nothing.
+ * - Amend(id, price, qty) takes the new TOTAL quantity (as Binance: filled part included).
+ *   Same price and smaller quantity: priority kept (unless the caller asks for a requeue). Same
+ *   price and larger quantity: moves to the back of its level (priority lost). New price: the
+ *   order leaves the book and re-enters as a taker with its own time in force and STP mode (it
+ *   may trade; a GTX that would take expires), then rests at the back of the new level. New
+ *   total <= filled is rejected.
+ */
 export interface BookCommands {
   placeLimit(
     orderId: number,

@@ -1,25 +1,15 @@
 // Candle builder: one symbol's trades -> the candles of every interval (DESIGN section 4, Klines).
 //
-// Pure and deterministic: no clock, no I/O. Time moves only through trade timestamps and
-// explicit advanceTo(ts) calls, both non-decreasing (a step back throws RangeError).
-// Invariants:
-//   - every interval's candle is built from the trades themselves, never from finer candles, so
-//     a candle's open is its first trade, and a candle with no trade carries the previous close
-//     (open = high = low = close = previous close, volume 0, trades 0);
-//   - a candle is closed, and handed to the sink exactly once, when time reaches its next open
-//     time (a trade at that very ms belongs to the next candle); before the first trade or
-//     restore() an interval has no candle at all, so nothing is emitted for it;
-//   - emission order: interval by interval in INTERVALS order, each interval's candles ascending.
-// Numbers: prices in integer ticks, sizes in integer lots. Volume and taker-buy volume are
-// Numbers (a month of lots stays far below 2^53). Quote volumes are tick x lot units and do not
-// (a month of BTC at 0.1 tick, 0.001 lot is ~1e16): the hot path sums them in a Number kept below
-// 2^52 and spills into a BigInt when it gets there; the public Candle carries exact bigints.
-// Hot path: trade() allocates nothing (a BigInt only on a spill or a single trade worth > 2^52
-// tick x lot units); each close allocates the one Candle object given to the sink. A trade
-// updates two states, not one an interval: the finest interval's candle and the trades pending
-// for the coarser ones, which take them in at once (fold) when the finest period ends, on an
-// advance past it, or when one of them is read; the pending trades are always within every
-// current candle's period, so a coarse candle is the same as if each trade had gone into it.
+// Pure and deterministic: no clock, no I/O; time moves only through trade timestamps and
+// advanceTo(ts), both non-decreasing (a step back throws RangeError). Every interval's candle is
+// built from the trades themselves (its open is its first trade; a candle with no trade carries
+// the previous close, volume 0); a candle is handed to the sink exactly once, when time reaches
+// its next open time (none before its first trade or restore()), interval by interval in
+// INTERVALS order, each ascending. Prices in ticks, sizes in lots; quote volumes are exact (a
+// Number below 2^52 that spills into a BigInt).
+// Hot path: trade() allocates nothing (a BigInt only on a spill or a product > 2^52); it updates
+// the finest interval's candle and the trades pending for the coarser ones, which take them in
+// (fold) when the finest period ends, on an advance past it, or when one of them is read.
 
 import { INTERVALS, nextOpenTime, openTimeOf, closeTimeOf } from '../../src-shared/intervals.ts';
 import type { Interval } from '../../src-shared/intervals.ts';
@@ -191,13 +181,9 @@ export class CandleBuilder {
       }
       this.nested = true;
     }
-    const pq = price * qty;
-    // A Number product <= 2^52 is exact (the true product is below 2^53); larger ones go BigInt.
-    const small = pq <= SPILL;
-    const bigPq = small ? 0n : BigInt(price) * BigInt(qty);
     const buy = takerSide === Side.BUY;
-    addTrade(base, price, qty, count, pq, small, bigPq, buy);
-    if (slots.length > 1) addTrade(this.pending, price, qty, count, pq, small, bigPq, buy);
+    addTrade(base, price, qty, count, buy);
+    if (slots.length > 1) addTrade(this.pending, price, qty, count, buy);
   }
 
   /**
@@ -290,17 +276,12 @@ export class CandleBuilder {
   }
 }
 
-/** One trade (or `count` at one price) into a candle's state. */
-function addTrade(
-  s: Slot,
-  price: number,
-  qty: number,
-  count: number,
-  pq: number,
-  small: boolean,
-  bigPq: bigint,
-  buy: boolean,
-): void {
+/** One trade (or `count` at one price) into a candle's state; `buy`: the taker bought. */
+function addTrade(s: Slot, price: number, qty: number, count: number, buy: boolean): void {
+  const pq = price * qty;
+  // A Number product <= 2^52 is exact (the true product is below 2^53); larger ones go BigInt.
+  const small = pq <= SPILL;
+  const bigPq = small ? 0n : BigInt(price) * BigInt(qty);
   if (s.trades === 0) {
     s.open = price;
     s.high = price;

@@ -1,32 +1,15 @@
 // Klines of the venue: every symbol's candles in all 16 intervals, built from its trades, kept in
-// a CandleStore (market/ports.ts; SQLite in a venue) and served from memory (DESIGN 4 "Klines",
-// DESIGN 6 "1,500 candles in under 1 ms").
+// a CandleStore (market/ports.ts; SQLite in a venue) and served from memory (candle-rings.ts:
+// per (symbol, interval) a ring of the newest 1,500 closed candles, loaded on first read).
 //
-// Invariants and choices:
-//   - One CandleBuilder per symbol, fed by recordTrade() (the exchange's trade events, and the
-//     simulator directly when it fast-forwards history) and moved by advanceTo() (a timer on the
-//     market clock, and every klines read). Time per symbol never steps back: a trade or advance
-//     stamped before the symbol's latest time counts at that latest time.
-//   - Closed candles are collected and written in one transaction per advance (or when
-//     `flushAt` of them are waiting, for long fast-forwards between advances), upserted by
-//     (symbol, interval, open_time). The current candles are written as checkpoints (every
-//     `checkpointMs` of timer time and on close()), so a restart continues them.
-//   - Memory (candle-rings.ts): per (symbol, interval) a ring of the newest `ringSize` (1,500) closed candles with
-//     their wire JSON cached on first use, loaded from SQLite on the first read of that pair.
-//     "Latest N" reads never touch SQLite after that; a closed candle is formatted once, and the
-//     closed part of a read stays cached as bytes until the next close of that pair.
-//   - Gaps: when time jumps over more than `ringSize` periods of an interval (a restart after a
-//     long stop, clock.advance, a burst at 10,000x), the candle that was open closes as it was,
-//     only the newest `ringSize` zero-trade candles before the new time are emitted (carrying its
-//     close), and older ones are left out, a hole like an exchange outage. So a jump emits at
-//     most ringSize + 1 candles per interval, and a "latest 1500" read is still contiguous.
-//   - Retention: '1s' candles older than 24 h of market time are deleted (hourly); other
-//     intervals are kept. Configurable.
-//   - Time-range reads cover at most 1,500 candle periods between the oldest and the newest
-//     candle that exist; a wider range is refused (6000), never truncated.
+// One CandleBuilder per symbol, fed by recordTrade() (the exchange's trade events, and the
+// simulator directly) and moved by advanceTo() (a timer on the market clock, and every read).
+// Time per symbol never steps back: a trade or advance stamped earlier counts at the symbol's
+// latest time. Closed candles are written in one transaction per advance (upserted by symbol,
+// interval, open time), the current ones as checkpoints, so a restart continues them.
 // Hot path: recordTrade() is a Map lookup, a compare and CandleBuilder.trade(); it allocates only
 // when a candle closes (the builder's Candle) or a listener wants the closed list.
-import type { Side } from '../../src-shared/enums.ts';
+import { Side, SymbolStatus } from '../../src-shared/enums.ts';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import {
   INTERVAL_MS,
@@ -38,7 +21,9 @@ import {
 } from '../../src-shared/intervals.ts';
 import type { EventBus } from '../trading/events.ts';
 import { CandleBuilder, klineFormatter, type Candle, type KlineTuple } from './candles.ts';
-import { periodsBetween, Ring, SymbolCandles } from './candle-rings.ts';
+import { periodsBetween, SymbolCandles } from './candle-rings.ts';
+import { currentCandles } from './kline-restore.ts';
+import { closedBytes, type Selection } from './kline-selection.ts';
 import type { CandleStore, SymbolCatalogue } from './ports.ts';
 
 export const KLINES_MAX_LIMIT = 1500;
@@ -68,7 +53,23 @@ export interface KlineServiceOptions {
 }
 
 /** Latest `limit` candles (default 500), or every candle overlapping [startTime, endTime]. */
-export type KlineQuery = { limit?: number } | { startTime: number; endTime: number };
+export type KlineQuery = { limit?: number } | KlineRange;
+
+/** Every candle overlapping [startTime, endTime], ms. */
+interface KlineRange {
+  startTime: number;
+  endTime: number;
+}
+
+/** One trade as the klines take it: market ms, ticks, lots, the taker's side (1 buy, 2 sell). */
+export interface KlineTrade {
+  readonly time: number;
+  readonly priceTicks: number;
+  readonly qtyLots: number;
+  readonly takerSide: number;
+  /** > 1: a record standing for that many trades at one price (the simulated history). Default 1. */
+  readonly count?: number;
+}
 
 /**
  * Called after each change of a symbol's candles: a trade (every current candle changed) or an
@@ -87,16 +88,6 @@ const EMPTY_OBJECT = Buffer.from('{}');
 const INTERVAL_INDEX: Readonly<Record<Interval, number>> = Object.fromEntries(
   INTERVALS.map((i, k) => [i, k]),
 ) as Record<Interval, number>;
-
-/** Where a read's closed candles come from: ring indices [from, to) or rows from SQLite. */
-interface Selection {
-  st: SymbolCandles;
-  ring: Ring;
-  current: Candle | undefined;
-  from: number;
-  to: number;
-  rows: Candle[] | null;
-}
 
 export class KlineService {
   private readonly symbols: SymbolCatalogue;
@@ -133,9 +124,7 @@ export class KlineService {
 
     for (const row of this.symbols.all()) this.stateFor(row.symbol);
     if (deps.exchange) {
-      this.unsubscribe = deps.exchange.events.on('trade', (e) =>
-        this.recordTrade(e.symbol, e.time, e.priceTicks, e.qtyLots, e.takerSide),
-      );
+      this.unsubscribe = deps.exchange.events.on('trade', (e) => this.recordTrade(e.symbol, e));
     }
     const tickMs = options.tickMs ?? 250;
     if (tickMs > 0) {
@@ -156,18 +145,19 @@ export class KlineService {
   // ------------------------------------------------------------------ writing
 
   /**
-   * Records one trade: time in market ms, price in ticks, quantity in lots, the taker's side
-   * (1 buy, 2 sell). Times must not go back; an earlier one counts at the symbol's latest time.
-   * `count` > 1: a record standing for that many trades at one price (the simulated history).
+   * Records one trade of `symbol` (the exchange's TradeEvent is a KlineTrade: nothing is built per
+   * trade). Times must not go back; an earlier one counts at the symbol's latest time.
    */
-  recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number, count = 1): void {
+  recordTrade(symbol: string, trade: KlineTrade): void {
+    const { time, takerSide } = trade;
     const st = this.states.get(symbol) ?? this.stateFor(symbol);
     if (!Number.isSafeInteger(time)) throw new RangeError(`trade time must be an integer ms, got ${time}`);
-    if (takerSide !== 1 && takerSide !== 2) throw new RangeError(`takerSide must be 1 or 2, got ${takerSide}`);
+    if (takerSide !== Side.BUY && takerSide !== Side.SELL)
+      throw new RangeError(`takerSide must be 1 or 2, got ${takerSide}`);
     const t = time < st.lastTime ? st.lastTime : time;
     const before = this.pendingCandles.length;
     if (t >= st.horizon) this.skipAhead(st, t);
-    st.builder.trade(t, priceTicks, qtyLots, takerSide as Side, count);
+    st.builder.trade(t, trade.priceTicks, trade.qtyLots, takerSide, trade.count ?? 1);
     st.lastTime = t;
     st.dirty = true;
     if (this.listeners.length > 0) this.notify(symbol, before);
@@ -179,7 +169,7 @@ export class KlineService {
     if (!Number.isSafeInteger(t)) throw new RangeError(`advanceTo needs an integer ms, got ${t}`);
     for (const st of this.states.values()) {
       // A delisted pair's candles stand still.
-      if (this.symbols.get(st.symbol)?.status === 3) continue;
+      if (this.symbols.get(st.symbol)?.status === SymbolStatus.DELISTED) continue;
       this.advanceState(st, t);
     }
     this.flush();
@@ -279,7 +269,7 @@ export class KlineService {
    */
   klinesBody(symbol: string, interval: Interval, query: KlineQuery = {}): Buffer {
     const sel = this.select(symbol, interval, query);
-    const closed = this.closedBytes(sel);
+    const closed = closedBytes(sel);
     const head = sel.current
       ? '[' + JSON.stringify(sel.st.format(sel.current, false)) + (closed.length > 0 ? ',' : '')
       : '[';
@@ -297,37 +287,12 @@ export class KlineService {
     return Buffer.concat(parts);
   }
 
-  /** JSON of a selection's closed candles, newest first, comma-separated, no brackets. */
-  private closedBytes(sel: Selection): Buffer {
-    const { st, ring, rows } = sel;
-    if (rows) {
-      let s = '';
-      for (let i = rows.length - 1; i >= 0; i--)
-        s += (i === rows.length - 1 ? '' : ',') + JSON.stringify(st.format(rows[i], true));
-      return Buffer.from(s);
-    }
-    const key = sel.from * (ring.cap + 1) + sel.to;
-    const hit = ring.bytes.get(key);
-    if (hit) return hit;
-    const { candles, json } = ring;
-    let s = '';
-    for (let i = sel.to - 1; i >= sel.from; i--) {
-      const k = ring.slot(i);
-      let j = json[k];
-      if (j === undefined) j = json[k] = JSON.stringify(st.format(candles[k], true));
-      s += i === sel.to - 1 ? j : ',' + j;
-    }
-    const bytes = Buffer.from(s);
-    if (ring.bytes.size >= 4) ring.bytes.clear();
-    ring.bytes.set(key, bytes);
-    return bytes;
-  }
-
   private select(symbol: string, interval: Interval, query: KlineQuery): Selection {
     if (!isInterval(interval))
       throw new ApiError(Errors.KLINES_INVALID_INTERVAL, `Invalid interval '${String(interval)}'`);
     const st = this.states.get(symbol) ?? this.stateFor(symbol);
-    if (this.autoAdvance && this.symbols.get(symbol)?.status !== 3) this.advanceState(st, this.clock.now());
+    if (this.autoAdvance && this.symbols.get(symbol)?.status !== SymbolStatus.DELISTED)
+      this.advanceState(st, this.clock.now());
     const idx = INTERVAL_INDEX[interval];
     const current = st.builder.current(interval);
     const ring = st.rings[idx];
@@ -339,7 +304,7 @@ export class KlineService {
     }
 
     if ('startTime' in query) {
-      return this.selectRange(st, ring, interval, current, query.startTime, query.endTime);
+      return this.selectRange(st, interval, current, query);
     }
     const limit = query.limit ?? KLINES_DEFAULT_LIMIT;
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > KLINES_MAX_LIMIT) {
@@ -349,14 +314,18 @@ export class KlineService {
     return { st, ring, current, from: Math.max(0, ring.size - closedWanted), to: ring.size, rows: null };
   }
 
+  /**
+   * A time-range read: at most 1,500 candle periods between the oldest and the newest candle that
+   * exist inside the range (a wider range is refused, 6000, never truncated).
+   */
   private selectRange(
     st: SymbolCandles,
-    ring: Ring,
     interval: Interval,
     current: Candle | undefined,
-    startTime: number,
-    endTime: number,
+    range: KlineRange,
   ): Selection {
+    const { startTime, endTime } = range;
+    const ring = st.rings[INTERVAL_INDEX[interval]];
     const none: Selection = { st, ring, current: undefined, from: 0, to: 0, rows: null };
     if (!Number.isSafeInteger(startTime) || !Number.isSafeInteger(endTime) || startTime < 0 || endTime < 0) {
       throw new ApiError(Errors.KLINES_INVALID_PARAMETER, 'start_time and end_time must be non-negative integers (ms)');
@@ -414,40 +383,8 @@ export class KlineService {
     });
     st = new SymbolCandles(symbol, format, this.ringSize);
     st.builder = this.newBuilder(st);
-    const stored: Candle[] = [];
-    for (const interval of INTERVALS) {
-      const c = this.repo.newest(symbol, interval);
-      if (c) {
-        stored.push(c);
-        if (c.openTime > st.lastTime) st.lastTime = c.openTime;
-      }
-    }
-    // An interval with nothing stored while others have candles (1s after the history build,
-    // which skips it) opens now at the latest price with no trades: every interval has its
-    // current candle from the start, not only from the pair's next trade.
-    if (stored.length > 0 && stored.length < INTERVALS.length) {
-      const have = new Set(stored.map((c) => c.interval));
-      const now = Math.max(st.lastTime, this.clock.now());
-      const price = stored[0].close; // the finest interval's close: the last trade's price
-      for (const interval of INTERVALS) {
-        if (have.has(interval)) continue;
-        const openTime = openTimeOf(interval, now);
-        stored.push({
-          interval,
-          openTime,
-          open: price,
-          high: price,
-          low: price,
-          close: price,
-          volume: 0,
-          quoteVolume: 0n,
-          trades: 0,
-          takerBuyVolume: 0,
-          takerBuyQuoteVolume: 0n,
-        });
-        if (openTime > st.lastTime) st.lastTime = openTime;
-      }
-    }
+    const { candles: stored, lastTime } = currentCandles(this.repo, symbol, this.clock.now());
+    if (lastTime > st.lastTime) st.lastTime = lastTime;
     st.builder.restore(stored);
     this.states.set(symbol, st);
     return st;
@@ -479,8 +416,11 @@ export class KlineService {
   /**
    * Before moving a symbol to time t: any interval whose open candle is more than ringSize
    * periods behind t closes that candle as it is and restarts from a zero-trade candle ringSize
-   * periods before t (see the gap rule at the top). Runs when t passes `horizon`, the time from
-   * which the finest interval (1s, so every interval) could need more than ringSize candles.
+   * periods before t (carrying its close); older periods are left out, a hole like an exchange
+   * outage. So a jump (a restart after a long stop, a burst at 10,000x) emits at most ringSize + 1
+   * candles per interval, and a "latest 1500" read is still contiguous. Runs when t passes
+   * `horizon`, the time from which the finest interval (1s, so every interval) could need more
+   * than ringSize candles.
    */
   private skipAhead(st: SymbolCandles, t: number): void {
     const K = this.ringSize;

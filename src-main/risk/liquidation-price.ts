@@ -35,19 +35,14 @@ export interface LiquidationInput {
   readonly brackets: readonly Bracket[];
 }
 
-/** The single-tier formula; may be <= 0 (no liquidation price in that tier). */
+/** The single-tier formula for the tier's MMR and cum; may be <= 0 (no liquidation price in that tier). */
 export function liquidationPriceInTier(
-  s: Side,
-  qty: number,
-  entry: number,
-  wallet: number,
-  otherMaintenance: number,
-  otherUpnl: number,
-  mmr: number,
-  cum: number,
+  position: Omit<LiquidationInput, 'brackets'>,
+  tier: Pick<Bracket, 'mmr' | 'cum'>,
 ): number {
-  const q = Math.abs(qty);
-  return (wallet - otherMaintenance + otherUpnl + cum - s * q * entry) / (q * mmr - s * q);
+  const { side: s, entry, wallet, otherMaintenance = 0, otherUpnl = 0 } = position;
+  const q = Math.abs(position.qty);
+  return (wallet - otherMaintenance + otherUpnl + tier.cum - s * q * entry) / (q * tier.mmr - s * q);
 }
 
 /** Mark price at which the position's margin ratio reaches 100%; 0 if none (see header). */
@@ -70,7 +65,7 @@ export function liquidationPrice(input: LiquidationInput): number {
       break;
     }
   }
-  const lp = liquidationPriceInTier(s, q, entry, wallet, tmm1, upnl1, chosen.mmr, chosen.cum);
+  const lp = liquidationPriceInTier(input, chosen);
   return lp > 0 ? lp : 0;
 }
 

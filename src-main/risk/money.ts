@@ -10,7 +10,6 @@
 import { createScale, type StepScale } from '../../src-shared/decimal.ts';
 
 const MONEY_DECIMALS = 8;
-const MONEY_SCALE = 100_000_000n;
 
 export interface PairFilters {
   symbol: string;

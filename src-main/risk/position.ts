@@ -9,6 +9,7 @@
 // - realizedPnl is price PnL only; fees (openFee, closeFee) and funding (fundingFee, positive =
 //   paid) are kept apart, as the spec's records show them apart.
 // - Pure: no clock (times are passed in), no I/O.
+import { MarginMode, PositionSide } from '../../src-shared/enums.ts';
 import { ceilDiv } from './money.ts';
 
 export type HedgeSide = 1 | 2;
@@ -41,15 +42,18 @@ export interface PositionState {
   updatedAt: number;
 }
 
-export function newPosition(
-  id: number,
-  accountId: number,
-  symbol: string,
-  side: HedgeSide,
-  marginMode: 1 | 2,
-  leverage: number,
-  now: number,
-): PositionState {
+/** What a new, still flat position is made of: its id, owner, pair, side, margin settings and time. */
+export interface NewPosition {
+  id: number;
+  accountId: number;
+  symbol: string;
+  side: HedgeSide;
+  marginMode: 1 | 2;
+  leverage: number;
+  now: number;
+}
+
+export function newPosition({ id, accountId, symbol, side, marginMode, leverage, now }: NewPosition): PositionState {
   return {
     id,
     accountId,
@@ -78,7 +82,7 @@ export function newPosition(
 }
 
 export function sign(side: HedgeSide): 1n | -1n {
-  return side === 1 ? 1n : -1n;
+  return side === PositionSide.LONG ? 1n : -1n;
 }
 
 /** Adds an opening fill of `lots` worth `notional`; returns the isolated margin it locks. */
@@ -89,7 +93,7 @@ export function applyOpen(p: PositionState, lots: number, notional: bigint, fee:
   p.openQtyTotal += lots;
   p.openAmount += notional;
   p.updatedAt = now;
-  if (p.marginMode === 1) {
+  if (p.marginMode === MarginMode.ISOLATED) {
     const m = ceilDiv(notional, BigInt(p.leverage));
     p.isolatedMargin += m;
     return m;

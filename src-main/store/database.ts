@@ -1,19 +1,9 @@
 // Opens the venue's SQLite database (node:sqlite, WAL) and brings its schema up to date.
 //
 // Migrations are an ordered list; each runs once, inside a transaction, and bumps
-// `PRAGMA user_version`. A database written by a newer build (user_version above the
-// newest migration here) is refused rather than silently misread.
-//
-// Before anything is written, an existing database is checked (checkDatabase), read-only: a
-// file that is not SQLite or is shorter than its header says (truncated), a WAL whose header
-// does not fit the database, a WAL from another database, a failed quick_check after an unclean
-// stop (a WAL left behind) and a newer schema all refuse the start with DatabaseRefusedError,
-// naming the file and what to do; the file is left as it was. "Another database": every
-// database carries a random id in its header (PRAGMA application_id), set at creation, and the
-// group commit writes it again at least once a second while writing (ID_STAMP_MS), so every
-// WAL that saw a second of writes holds page 1 with its database's id; the id SQLite reads
-// through the WAL must then equal the one in the main file. (A WAL without page 1, written in
-// a database's first second, cannot be told apart this way; quick_check still runs on it.)
+// `PRAGMA user_version`. Before anything is written, an existing database is checked
+// read-only (checkDatabase): a damaged file, another database's WAL or a newer schema refuses
+// the start with DatabaseRefusedError, naming the file and what to do, and leaves it as it was.
 import { randomInt } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -34,8 +24,6 @@ export class DatabaseRefusedError extends Error {
 
 /** The group commit rewrites the database id (page 1) this often while writing, ms. */
 const ID_STAMP_MS = 1000;
-
-type Database = DatabaseSync;
 
 export interface OpenOptions {
   /** Folder that holds `perpdesk.db`; `':memory:'` for an in-memory database (tests). */
@@ -112,7 +100,13 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 /**
  * Refuses (DatabaseRefusedError) a database that is damaged, comes with another database's
  * WAL, or was written by a newer build; reads only. A missing or empty file passes (a new
- * database).
+ * database). Damaged: not SQLite, shorter than its header says, a WAL whose header does not fit
+ * it, or a failed quick_check after an unclean stop (a WAL left behind). Another database's WAL:
+ * every database carries a random id in its header (PRAGMA application_id), set at creation, and
+ * the group commit writes it again at least once a second while writing (ID_STAMP_MS), so every
+ * WAL that saw a second of writes holds page 1 with its database's id; the id SQLite reads
+ * through the WAL must then equal the one in the main file. (A WAL without page 1, written in a
+ * database's first second, cannot be told apart this way; quick_check still runs on it.)
  */
 function checkDatabase(file: string): void {
   if (!existsSync(file)) return;

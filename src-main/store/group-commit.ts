@@ -1,32 +1,10 @@
-// Group commit: every write of one event-loop turn shares one SQLite transaction.
-//
-// A commit costs a WAL append plus its bookkeeping (tens of µs), far more than the rows of one
-// order; under load, many commands arrive in one turn (one poll phase of the event loop), so
-// they share one commit. Invariants:
-//   - `unit(fn)` runs fn inside a SAVEPOINT of the open batch (BEGIN IMMEDIATE on the first unit
-//     of a turn): a unit that throws leaves nothing behind and the batch goes on;
-//   - the batch commits on setImmediate (after the turn's I/O callbacks), or at once by
-//     `commitNow()` (close, tests);
-//   - `whenDurable(cb)` calls cb once everything written before it is committed: at once
-//     (synchronously) when no batch is open, else after the commit; with the error when the
-//     commit failed. Answers and private pushes wait for it, so nothing is acknowledged before
-//     it is on disk (DESIGN 7: "group commit is fine");
-//   - `afterCommit(fn)` runs fn after a successful commit (dropped when it fails), in order;
-//   - `defer(fn)` runs fn once just before the commit, inside the batch: a writer that
-//     coalesces a whole turn (a row changed by ten commands is written once); `sync()` runs the
-//     deferred writers now, so a reader of this connection sees every change made so far (not
-//     inside a unit: a unit syncs as it starts, and deferred writes never run inside one, so a
-//     unit's rollback cannot take them along); a deferred writer that throws fails the batch;
-//   - `everyMs(ms, fn)` runs fn inside a batch just before its commit when `ms` have passed since
-//     it last ran (the database id stamp of database.ts); `beforeCommit(fn)` runs fn before every
-//     COMMIT (the disk-space guard, which frees its reserve file when the disk is full);
-//   - a failed COMMIT rolls the batch back and tells the `onFailure` listeners (the exchange then
-//     refuses further commands: its memory is ahead of the disk). SQLite itself rolls back a
-//     COMMIT that fails for a full disk, so such a batch cannot be held and retried; the API
-//     refuses writes while the disk is nearly full instead (store/disk-space.ts), so that a
-//     commit failing is the exception.
-// One GroupCommit per connection (`groupCommitOf(db)`); every writer of that connection goes
-// through it, since SQLite has one transaction per connection.
+// Group commit: every write of one event-loop turn shares one SQLite transaction, since a
+// commit (a WAL append, tens of µs) costs far more than one command's rows. The batch commits on
+// setImmediate (after the turn's I/O) or at commitNow(); nothing is acknowledged before it is on
+// disk (whenDurable). A failed COMMIT rolls the batch back and tells the onFailure listeners
+// (SQLite rolls back a COMMIT that fails for a full disk, so the API refuses writes while the
+// disk is nearly full instead: store/disk-space.ts). One GroupCommit per connection
+// (groupCommitOf), since SQLite has one transaction per connection.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 type Waiter = (err: Error | null) => void;
@@ -62,7 +40,11 @@ export class GroupCommit {
     return this.depth > 0;
   }
 
-  /** Runs fn as one all-or-nothing unit of the current batch. Nested units join the outer one. */
+  /**
+   * Runs fn as one all-or-nothing unit of the current batch (a SAVEPOINT; BEGIN IMMEDIATE on the
+   * first unit of a turn): a unit that throws leaves nothing behind and the batch goes on. Nested
+   * units join the outer one.
+   */
   unit<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
     // Deferred writes go first, outside the savepoint: a unit that rolls back must not take
@@ -86,6 +68,10 @@ export class GroupCommit {
     }
   }
 
+  /**
+   * Calls cb once everything written before it is committed: at once (synchronously) when no
+   * batch is open, else after the commit; with the error when the commit failed.
+   */
   whenDurable(cb: Waiter): void {
     if (!this.open) cb(null);
     else this.waiters.push(cb);
@@ -97,18 +83,26 @@ export class GroupCommit {
     return new Promise((resolve, reject) => this.waiters.push((err) => (err ? reject(err) : resolve())));
   }
 
+  /** Runs fn after a successful commit (dropped when it fails), in order. */
   afterCommit(fn: () => void): void {
     if (!this.open) fn();
     else this.after.push(fn);
   }
 
-  /** Runs fn just before this batch commits (opens a batch when none is open). */
+  /**
+   * Runs fn once just before this batch commits, inside it (opens a batch when none is open): a
+   * writer that coalesces a whole turn (a row changed by ten commands is written once). A
+   * deferred writer that throws fails the batch.
+   */
   defer(fn: () => void): void {
     if (!this.open) this.begin();
     this.deferred.push(fn);
   }
 
-  /** Runs the deferred writers now (inside the open batch): reads see every change so far. */
+  /**
+   * Runs the deferred writers now (inside the open batch): reads see every change so far. Not
+   * inside a unit: a unit syncs as it starts, so its rollback cannot take deferred writes along.
+   */
   sync(): void {
     // Inside a unit the deferred writes would share its fate (see unit()): they wait, and a
     // reader there sees everything written before the unit began.
@@ -123,11 +117,12 @@ export class GroupCommit {
     this.beforeCommitFns.push(fn);
   }
 
-  /** Runs fn in the next batch, and again in a batch at least `ms` after each run. */
+  /** Runs fn in the next batch, and again in a batch at least `ms` after each run (database.ts's id stamp). */
   everyMs(ms: number, fn: () => void): void {
     this.periodic = { ms, fn, last: Number.NEGATIVE_INFINITY };
   }
 
+  /** Tells fn of a failed COMMIT (the exchange then refuses commands: its memory is ahead of the disk). */
   onFailure(fn: (err: Error) => void): void {
     this.failureListeners.push(fn);
   }

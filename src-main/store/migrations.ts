@@ -177,7 +177,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (symbol, interval, open_time)
   ) WITHOUT ROWID;
   `,
-  // 4: imported market data (issue 15). A dataset is one (market, symbol, kind, interval) series
+  // 4: imported market data. A dataset is one (market, symbol, kind, interval) series
   // of Binance archive files; interval is '' except for the candle kinds. A file's rows are
   // written while its dataset_files row is 'staging' and become visible in one step when it turns
   // 'done' (readers join on it); a failed or interrupted file's rows are deleted. Candle values

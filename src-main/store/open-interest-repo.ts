@@ -14,7 +14,8 @@ export class OpenInterestRepo implements OpenInterestStore {
   constructor(db: DatabaseSync) {
     this.db = db;
     this.upsert = db.prepare(
-      'INSERT INTO open_interest (symbol, time, lots, value) VALUES (?, ?, ?, ?) ON CONFLICT(symbol, time) DO UPDATE SET lots = excluded.lots, value = excluded.value',
+      'INSERT INTO open_interest (symbol, time, lots, value) VALUES (?, ?, ?, ?) ' +
+        'ON CONFLICT(symbol, time) DO UPDATE SET lots = excluded.lots, value = excluded.value',
     );
     this.newestStmt = db.prepare('SELECT MAX(time) AS t FROM open_interest WHERE symbol = ?');
     this.pruneStmt = db.prepare('DELETE FROM open_interest WHERE time < ?');

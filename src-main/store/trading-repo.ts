@@ -23,114 +23,13 @@ import type {
   FundingRecordRow,
 } from '../trading/ports.ts';
 import { groupCommitOf, type GroupCommit } from './group-commit.ts';
+import { closedFromRaw, n, orderFromRaw, positionFromRaw, tradeFromRaw, Where, type Raw } from './trading-rows.ts';
 
 /** An order row: the trading service's order state (its port type). */
 export type OrderRow = OrderState;
 
 /** A trade row: the trading service's fill (its port type). */
 export type TradeRow = TradeState;
-
-type Raw = Record<string, bigint | string | null>;
-const n = (v: unknown): number => Number(v as bigint);
-
-function orderFromRaw(r: Raw): OrderRow {
-  return {
-    id: n(r.id),
-    clientOrderId: r.client_order_id as string,
-    accountId: n(r.account_id),
-    symbol: r.symbol as string,
-    side: n(r.side),
-    type: n(r.type),
-    tif: n(r.tif),
-    priceTicks: n(r.price_ticks),
-    qtyLots: n(r.qty_lots),
-    filledLots: n(r.filled_lots),
-    filledQuote: r.filled_quote as bigint,
-    status: n(r.status),
-    leverage: n(r.leverage),
-    marginMode: n(r.margin_mode),
-    positionSide: n(r.position_side),
-    positionAction: n(r.position_action),
-    reduceOnly: n(r.reduce_only) === 1,
-    expiredInMatch: n(r.expired_in_match) === 1,
-    frozen: r.frozen as bigint,
-    totalFee: r.total_fee as bigint,
-    createdAt: n(r.created_at),
-    updatedAt: n(r.updated_at),
-  };
-}
-
-function tradeFromRaw(r: Raw): TradeRow {
-  return {
-    id: n(r.id),
-    orderId: n(r.order_id),
-    accountId: n(r.account_id),
-    symbol: r.symbol as string,
-    side: n(r.side),
-    positionSide: n(r.position_side),
-    priceTicks: n(r.price_ticks),
-    qtyLots: n(r.qty_lots),
-    quote: r.quote as bigint,
-    fee: r.fee as bigint,
-    feeRate: r.fee_rate as string,
-    role: n(r.role),
-    isClose: n(r.is_close) === 1,
-    realizedPnl: r.realized_pnl as bigint,
-    createdAt: n(r.created_at),
-  };
-}
-
-function positionFromRaw(r: Raw): PositionState {
-  return {
-    id: n(r.id),
-    accountId: n(r.account_id),
-    symbol: r.symbol as string,
-    side: n(r.side) as 1 | 2,
-    qty: n(r.qty_lots),
-    cost: r.cost as bigint,
-    marginMode: n(r.margin_mode) as 1 | 2,
-    leverage: n(r.leverage),
-    isolatedMargin: r.isolated_margin as bigint,
-    realizedPnl: r.realized_pnl as bigint,
-    openFee: r.open_fee as bigint,
-    closeFee: r.close_fee as bigint,
-    fundingFee: r.funding_fee as bigint,
-    openQtyTotal: n(r.open_qty_total),
-    closeQtyTotal: n(r.close_qty_total),
-    openAmount: r.open_amount as bigint,
-    closeAmount: r.close_amount as bigint,
-    tpTicks: r.tp_price === null ? 0 : n(r.tp_price),
-    tpTrigger: (r.tp_trigger === null ? 1 : n(r.tp_trigger)) as 1 | 2,
-    slTicks: r.sl_price === null ? 0 : n(r.sl_price),
-    slTrigger: (r.sl_trigger === null ? 1 : n(r.sl_trigger)) as 1 | 2,
-    createdAt: n(r.created_at),
-    updatedAt: n(r.updated_at),
-  };
-}
-
-function closedFromRaw(r: Raw): ClosedPositionRow {
-  return {
-    id: n(r.id),
-    positionId: n(r.position_id),
-    accountId: n(r.account_id),
-    symbol: r.symbol as string,
-    positionSide: n(r.position_side),
-    marginMode: n(r.margin_mode),
-    leverage: n(r.leverage),
-    openQuantity: n(r.open_quantity),
-    closeQuantity: n(r.close_quantity),
-    openAmount: r.open_amount as bigint,
-    closeAmount: r.close_amount as bigint,
-    openFee: r.open_fee as bigint,
-    closeFee: r.close_fee as bigint,
-    totalFundingFee: r.total_funding_fee as bigint,
-    realizedPnl: r.realized_pnl as bigint,
-    closeType: n(r.close_type),
-    openedAt: n(r.opened_at),
-    closedAt: n(r.closed_at),
-    createdAt: n(r.created_at),
-  };
-}
 
 export class TradingRepo implements TradingStorePort, TradeHistoryPort {
   private readonly db: DatabaseSync;
@@ -340,17 +239,14 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
   /** Transfers of an account, ordered by time then id. */
   transfers(q: TransferQuery): TransferRow[] {
     this.group.sync(); // the turn's deferred writes first: reads see every change so far
-    const where = ['account_id = ?'];
-    const args: number[] = [q.accountId];
-    if (q.kinds !== undefined) where.push(`kind IN (${q.kinds.map((k) => Number(k)).join(', ')})`);
-    if (q.startTime !== undefined) (where.push('time >= ?'), args.push(q.startTime));
-    if (q.endTime !== undefined) (where.push('time <= ?'), args.push(q.endTime));
+    const where = new Where('account_id = ?', [q.accountId]);
+    if (q.kinds !== undefined) where.addRaw(`kind IN (${q.kinds.map((k) => Number(k)).join(', ')})`);
+    where.add('time >= ?', q.startTime);
+    where.add('time <= ?', q.endTime);
     const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-    const st = this.db.prepare(
-      `SELECT * FROM transfers WHERE ${where.join(' AND ')} ORDER BY time ${dir}, id ${dir} LIMIT ?`,
-    );
+    const st = this.db.prepare(`SELECT * FROM transfers WHERE ${where.sql} ORDER BY time ${dir}, id ${dir} LIMIT ?`);
     st.setReadBigInts(true);
-    return (st.all(...args, q.limit) as Raw[]).map((r) => ({
+    return (st.all(...where.args, q.limit) as Raw[]).map((r) => ({
       id: n(r.id),
       accountId: n(r.account_id),
       kind: n(r.kind) as TransferKind,
@@ -410,46 +306,43 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
   /** Trades of an account, newest first. */
   trades(q: TradeQuery): TradeRow[] {
     this.group.sync(); // the turn's deferred writes first: reads see every change so far
-    const where = ['account_id = ?'];
-    const args: Array<number | string> = [q.accountId];
-    if (q.symbol !== undefined) (where.push('symbol = ?'), args.push(q.symbol));
-    if (q.side !== undefined) (where.push('side = ?'), args.push(q.side));
-    if (q.startTime !== undefined) (where.push('created_at >= ?'), args.push(q.startTime));
-    if (q.endTime !== undefined) (where.push('created_at <= ?'), args.push(q.endTime));
-    if (q.beforeId !== undefined) (where.push('id < ?'), args.push(q.beforeId));
-    const st = this.db.prepare(`SELECT * FROM trades WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`);
+    const where = new Where('account_id = ?', [q.accountId]);
+    where.add('symbol = ?', q.symbol);
+    where.add('side = ?', q.side);
+    where.add('created_at >= ?', q.startTime);
+    where.add('created_at <= ?', q.endTime);
+    where.add('id < ?', q.beforeId);
+    const st = this.db.prepare(`SELECT * FROM trades WHERE ${where.sql} ORDER BY id DESC LIMIT ?`);
     st.setReadBigInts(true);
-    return (st.all(...args, q.limit) as Raw[]).map(tradeFromRaw);
+    return (st.all(...where.args, q.limit) as Raw[]).map(tradeFromRaw);
   }
 
   /** Orders of an account (all statuses), newest first. */
   orders(q: { accountId: number; symbol?: string; status?: number; beforeId?: number; limit: number }): OrderRow[] {
     this.group.sync(); // the turn's deferred writes first: reads see every change so far
-    const where = ['account_id = ?'];
-    const args: Array<number | string> = [q.accountId];
-    if (q.symbol !== undefined) (where.push('symbol = ?'), args.push(q.symbol));
-    if (q.status !== undefined) (where.push('status = ?'), args.push(q.status));
-    if (q.beforeId !== undefined) (where.push('id < ?'), args.push(q.beforeId));
-    const st = this.db.prepare(`SELECT * FROM orders WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`);
+    const where = new Where('account_id = ?', [q.accountId]);
+    where.add('symbol = ?', q.symbol);
+    where.add('status = ?', q.status);
+    where.add('id < ?', q.beforeId);
+    const st = this.db.prepare(`SELECT * FROM orders WHERE ${where.sql} ORDER BY id DESC LIMIT ?`);
     st.setReadBigInts(true);
-    return (st.all(...args, q.limit) as Raw[]).map(orderFromRaw);
+    return (st.all(...where.args, q.limit) as Raw[]).map(orderFromRaw);
   }
 
   /** Closed positions of an account, newest close first. */
   closedPositions(q: ClosedQuery): ClosedPositionRow[] {
     this.group.sync(); // the turn's deferred writes first: reads see every change so far
-    const where = ['account_id = ?'];
-    const args: Array<number | string> = [q.accountId];
-    if (q.symbol !== undefined) (where.push('symbol = ?'), args.push(q.symbol));
-    if (q.positionSide !== undefined) (where.push('position_side = ?'), args.push(q.positionSide));
-    if (q.marginMode !== undefined) (where.push('margin_mode = ?'), args.push(q.marginMode));
-    if (q.closeType !== undefined) (where.push('close_type = ?'), args.push(q.closeType));
-    if (q.startTime !== undefined) (where.push('closed_at >= ?'), args.push(q.startTime));
-    if (q.endTime !== undefined) (where.push('closed_at <= ?'), args.push(q.endTime));
-    if (q.beforeId !== undefined) (where.push('id < ?'), args.push(q.beforeId));
-    const st = this.db.prepare(`SELECT * FROM closed_positions WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`);
+    const where = new Where('account_id = ?', [q.accountId]);
+    where.add('symbol = ?', q.symbol);
+    where.add('position_side = ?', q.positionSide);
+    where.add('margin_mode = ?', q.marginMode);
+    where.add('close_type = ?', q.closeType);
+    where.add('closed_at >= ?', q.startTime);
+    where.add('closed_at <= ?', q.endTime);
+    where.add('id < ?', q.beforeId);
+    const st = this.db.prepare(`SELECT * FROM closed_positions WHERE ${where.sql} ORDER BY id DESC LIMIT ?`);
     st.setReadBigInts(true);
-    return (st.all(...args, q.limit) as Raw[]).map(closedFromRaw);
+    return (st.all(...where.args, q.limit) as Raw[]).map(closedFromRaw);
   }
 
   closedPosition(accountId: number, positionId: number): ClosedPositionRow | undefined {
@@ -461,17 +354,16 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
   /** Funding payments of an account, ordered by time then id. */
   fundingPayments(q: FundingQuery): FundingRecordRow[] {
     this.group.sync(); // the turn's deferred writes first: reads see every change so far
-    const where = ['account_id = ?'];
-    const args: Array<number | string> = [q.accountId];
-    if (q.symbol !== undefined) (where.push('symbol = ?'), args.push(q.symbol));
-    if (q.startTime !== undefined) (where.push('time >= ?'), args.push(q.startTime));
-    if (q.endTime !== undefined) (where.push('time <= ?'), args.push(q.endTime));
+    const where = new Where('account_id = ?', [q.accountId]);
+    where.add('symbol = ?', q.symbol);
+    where.add('time >= ?', q.startTime);
+    where.add('time <= ?', q.endTime);
     const dir = q.order === 'asc' ? 'ASC' : 'DESC';
     const st = this.db.prepare(
-      `SELECT * FROM funding_payments WHERE ${where.join(' AND ')} ORDER BY time ${dir}, id ${dir} LIMIT ?`,
+      `SELECT * FROM funding_payments WHERE ${where.sql} ORDER BY time ${dir}, id ${dir} LIMIT ?`,
     );
     st.setReadBigInts(true);
-    return (st.all(...args, q.limit) as Raw[]).map((r) => ({
+    return (st.all(...where.args, q.limit) as Raw[]).map((r) => ({
       id: n(r.id),
       accountId: n(r.account_id),
       symbol: r.symbol as string,
@@ -486,16 +378,15 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
   /** A pair's settlement rates, ordered by time. */
   fundingRates(q: FundingRateQuery): FundingRateState[] {
     this.group.sync();
-    const where = ['1 = 1'];
-    const args: Array<number | string> = [];
-    if (q.symbol !== undefined) (where.push('symbol = ?'), args.push(q.symbol));
-    if (q.startTime !== undefined) (where.push('time >= ?'), args.push(q.startTime));
-    if (q.endTime !== undefined) (where.push('time <= ?'), args.push(q.endTime));
+    const where = new Where('1 = 1', []);
+    where.add('symbol = ?', q.symbol);
+    where.add('time >= ?', q.startTime);
+    where.add('time <= ?', q.endTime);
     const dir = q.order === 'asc' ? 'ASC' : 'DESC';
     const st = this.db.prepare(
-      `SELECT * FROM funding_rates WHERE ${where.join(' AND ')} ORDER BY time ${dir}, id ${dir} LIMIT ?`,
+      `SELECT * FROM funding_rates WHERE ${where.sql} ORDER BY time ${dir}, id ${dir} LIMIT ?`,
     );
-    return (st.all(...args, q.limit) as Array<Record<string, number | string>>).map((r) => ({
+    return (st.all(...where.args, q.limit) as Array<Record<string, number | string>>).map((r) => ({
       symbol: r.symbol as string,
       time: Number(r.time),
       rate: Number(r.rate),

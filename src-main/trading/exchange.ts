@@ -29,18 +29,15 @@ import { settleFunding } from './funding.ts';
 import { TurnWriter } from './turn-writer.ts';
 import { bookWalletTo, deposit } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
+import { growHouseOrder, housePrint, placeHouseOrder, trimHouseOrder } from './house-orders.ts';
 import {
   amendOrder,
   cancelAll,
   cancelBotOrder,
   cancelOrder,
-  growHouseOrder,
-  housePrint,
   placeBotOrder,
-  placeHouseOrder,
   placeUserOrder,
   trimBotOrder,
-  trimHouseOrder,
 } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import { TransferKind, type AccountSpec, type AccountState, type ExchangeDeps, type OrderState } from './ports.ts';
@@ -111,7 +108,7 @@ export class Exchange {
       case 'setPositionMode':
         return setPositionMode(core, core.requireAccount(c.accountId), c.mode);
       case 'setTpSl':
-        return setTpSl(core, core.requireAccount(c.accountId), c.symbol, c.positionSide, c.tp, c.sl);
+        return setTpSl(core, core.requireAccount(c.accountId), c);
       case 'deposit': {
         const a = core.requireAccount(c.accountId);
         deposit(core, a, c.amount);
@@ -208,7 +205,7 @@ export class Exchange {
       const lots = p.qty;
       const pnl = closeLots(core, a, p, lots, notional, 0n, time, CloseType.USER);
       a.wallet += pnl;
-      recordSyntheticTrade(core, a, pair, p, ticks, lots, notional, pnl, time);
+      recordSyntheticTrade(core, a, p, { priceTicks: ticks, lots, notional, closeType: CloseType.USER, time }, pnl);
     }
     bookWalletTo(core, a, balance, time);
     core.writer.announceBalance(a);

@@ -25,6 +25,7 @@ import type { EngineEvent } from '../engine/index.ts';
 import { ExpireReason, RejectReason } from '../engine/types.ts';
 import { applyClose, applyOpen, newPosition, type HedgeSide, type PositionState } from '../risk/position.ts';
 import { posKey, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
+import type { TradeEvent } from './events.ts';
 import type { PairState } from './pair-state.ts';
 import type { TradeState } from './ports.ts';
 
@@ -105,18 +106,20 @@ function apply(core: TradingCore, pair: PairState, e: EngineEvent, untracked: Li
       const time = core.now();
       const tradeId = core.takeTradeId();
       pair.lastPriceTicks = e.priceTicks;
-      const maker = lookup(core, e.makerId, untracked);
-      const taker = lookup(core, e.takerId, untracked);
-      if (maker) fill(core, pair, maker, e.priceTicks, e.qtyLots, true, tradeId, time);
-      if (taker) fill(core, pair, taker, e.priceTicks, e.qtyLots, false, tradeId, time);
-      core.events.emit('trade', {
+      // the print both fills read and the 'trade' event announces: one object per trade
+      const print: TradeEvent = {
         symbol: pair.row.symbol,
         tradeId,
         priceTicks: e.priceTicks,
         qtyLots: e.qtyLots,
         takerSide: e.takerSide,
         time,
-      });
+      };
+      const maker = lookup(core, e.makerId, untracked);
+      const taker = lookup(core, e.takerId, untracked);
+      if (maker) fill(core, pair, maker, print, true);
+      if (taker) fill(core, pair, taker, print, false);
+      core.events.emit('trade', print);
       return;
     }
     case 'partiallyFilled': {
@@ -185,16 +188,9 @@ function finish(core: TradingCore, o: LiveOrder, status: number): void {
   core.writer.orderEvent(o);
 }
 
-function fill(
-  core: TradingCore,
-  pair: PairState,
-  o: LiveOrder,
-  priceTicks: number,
-  lots: number,
-  isMaker: boolean,
-  tradeId: number,
-  time: number,
-): void {
+/** Books one side of a trade (`print`) for order `o`: the order, its wallet, position and trade record. */
+function fill(core: TradingCore, pair: PairState, o: LiveOrder, print: TradeEvent, isMaker: boolean): void {
+  const { priceTicks, qtyLots: lots, tradeId, time } = print;
   const remainingBefore = o.qtyLots - o.filledLots;
   const notional = pair.math.notional(priceTicks, lots);
   o.filledLots += lots;
@@ -225,7 +221,7 @@ function fill(
         isClose = true;
       }
     } else {
-      const p = positionFor(core, a, pair, o.positionSide as HedgeSide, o, time);
+      const p = positionFor(core, a, o.positionSide as HedgeSide, o, time);
       applyOpen(p, lots, notional, fee, time);
       w.position(p);
     }
@@ -242,13 +238,13 @@ function fill(
       isClose = true;
       rest -= closing;
       if (rest > 0) {
-        const p = positionFor(core, a, pair, o.side as HedgeSide, o, time);
+        const p = positionFor(core, a, o.side as HedgeSide, o, time);
         applyOpen(p, rest, notional - closeNotional, fee - closeFee, time);
         w.position(p);
       }
     } else if (!o.reduceOnly) {
       positionSide = o.side;
-      const p = positionFor(core, a, pair, o.side as HedgeSide, o, time);
+      const p = positionFor(core, a, o.side as HedgeSide, o, time);
       applyOpen(p, lots, notional, fee, time);
       w.position(p);
     }
@@ -274,24 +270,30 @@ function fill(
   });
 }
 
-function positionFor(
-  core: TradingCore,
-  a: AccountLive,
-  pair: PairState,
-  side: HedgeSide,
-  o: LiveOrder,
-  time: number,
-): PositionState {
-  const key = posKey(pair.row.symbol, side);
+/** The account's position on the order's pair and `side`, a new one (with the order's margin settings) when flat. */
+function positionFor(core: TradingCore, a: AccountLive, side: HedgeSide, o: LiveOrder, time: number): PositionState {
+  const key = posKey(o.symbol, side);
   let p = a.positions.get(key);
   if (!p || p.qty === 0) {
-    p = newPosition(core.takePositionId(), a.id, pair.row.symbol, side, o.marginMode as 1 | 2, o.leverage, time);
+    p = newPosition({
+      id: core.takePositionId(),
+      accountId: a.id,
+      symbol: o.symbol,
+      side,
+      marginMode: o.marginMode as 1 | 2,
+      leverage: o.leverage,
+      now: time,
+    });
     a.positions.set(key, p);
   }
   return p;
 }
 
-/** Closes `lots` of a position at `notional`; returns the price PnL (the caller books it). */
+/**
+ * Closes `lots` of a position at `notional`; returns the price PnL (the caller books it).
+ * Runs per closing fill, so it takes plain values: an options object would allocate per fill.
+ */
+// eslint-disable-next-line max-params -- per closing fill: plain values, nothing allocated per call
 export function closeLots(
   core: TradingCore,
   a: AccountLive,
@@ -325,23 +327,30 @@ function trimCloseOrders(core: TradingCore, pair: PairState, p: PositionState): 
   }
 }
 
-/** A fill that did not come from the book (bankruptcy close, ADL, paper reset): recorded like any fill. */
+/** A close the venue books itself at one price, with no order and no fee (bankruptcy, ADL, paper reset). */
+export interface VenueClose {
+  priceTicks: number;
+  lots: number;
+  /** priceTicks x lots in 1e-8 USDT. */
+  notional: bigint;
+  closeType: number;
+  time: number;
+}
+
+/** A fill that did not come from the book (a VenueClose of `p` that realized `pnl`): recorded like any fill. */
 export function recordSyntheticTrade(
   core: TradingCore,
   a: AccountLive,
-  pair: PairState,
   p: PositionState,
-  priceTicks: number,
-  lots: number,
-  notional: bigint,
+  close: VenueClose,
   pnl: bigint,
-  time: number,
 ): void {
+  const { priceTicks, lots, notional, time } = close;
   const trade: TradeState = {
     id: core.takeTradeId(),
     orderId: 0,
     accountId: a.id,
-    symbol: pair.row.symbol,
+    symbol: p.symbol,
     side: p.side === PositionSide.LONG ? Side.SELL : Side.BUY,
     positionSide: p.side,
     priceTicks,
@@ -357,6 +366,14 @@ export function recordSyntheticTrade(
   core.writer.trade(trade);
 }
 
+/** The order id, client order id, close type and time of a close order the venue sends. */
+export interface VenueCloseOrder {
+  id: number;
+  clientOrderId: string;
+  closeType: number;
+  time: number;
+}
+
 /**
  * Places a reduce-only order the venue itself sends for an account (liquidation IOC, TP/SL
  * market close): tracked like a user order so its fills are booked and stored.
@@ -365,11 +382,9 @@ export function venueCloseOrder(
   core: TradingCore,
   a: AccountLive,
   p: PositionState,
-  clientOrderId: string,
-  id: number,
-  closeType: number,
-  time: number,
+  close: VenueCloseOrder,
 ): LiveOrder {
+  const { id, clientOrderId, closeType, time } = close;
   const order: LiveOrder = {
     id,
     clientOrderId,

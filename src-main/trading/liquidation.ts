@@ -22,7 +22,7 @@ import { unitsToNumber } from '../risk/money.ts';
 import { entryPrice, type PositionState } from '../risk/position.ts';
 import { posKey, type AccountLive, type TradingCore } from './core.ts';
 import { TransferKind } from './ports.ts';
-import { closeLots, drain, recordSyntheticTrade, venueCloseOrder } from './fills.ts';
+import { closeLots, drain, recordSyntheticTrade, venueCloseOrder, type VenueClose } from './fills.ts';
 import { crossTotals, markValue, upnlUnits } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
 import { checkTriggers } from './tpsl.ts';
@@ -103,7 +103,12 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
     });
     // 1. IOC close in the market
     const id = core.takeOrderId();
-    const order = venueCloseOrder(core, a, p, `liq-${id}`, id, CloseType.LIQUIDATION, time);
+    const order = venueCloseOrder(core, a, p, {
+      id,
+      clientOrderId: `liq-${id}`,
+      closeType: CloseType.LIQUIDATION,
+      time,
+    });
     // the IOC may trade only down to the bankruptcy price
     const bpTicks = Math.max(1, s === 1 ? pair.math.ticksCeil(bp) : pair.math.ticksFloor(bp));
     if (bp > 0 && bpTicks < MAX_PRICE_TICKS)
@@ -122,7 +127,7 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
     w.order(order);
     // 2. the rest at the bankruptcy price against the fund, or by ADL
     const live = a.positions.get(posKey(p.symbol, p.side));
-    if (live && live.qty > 0) closeAtBankruptcy(core, a, pair, live, Math.max(bp, pair.math.tickValue), time);
+    if (live && live.qty > 0) closeAtBankruptcy(core, a, live, Math.max(bp, pair.math.tickValue), time);
     if (qtyBefore > 0) core.trimQueue.add(p);
   }
   // A wallet below zero is covered by the fund. The cover is booked as a deposit from the
@@ -147,14 +152,8 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
 }
 
 /** Closes the rest of a liquidated position at its bankruptcy price (close type 6). */
-function closeAtBankruptcy(
-  core: TradingCore,
-  a: AccountLive,
-  pair: PairState,
-  p: PositionState,
-  bp: number,
-  time: number,
-): void {
+function closeAtBankruptcy(core: TradingCore, a: AccountLive, p: PositionState, bp: number, time: number): void {
+  const pair = core.pairs.get(p.symbol)!;
   const s = p.side === PositionSide.LONG ? 1 : -1;
   const lots = p.qty;
   const bpTicks = Math.max(1, pair.math.ticksRound(bp));
@@ -163,40 +162,24 @@ function closeAtBankruptcy(
   const markTicks = Math.max(1, pair.math.ticksRound(pair.markPrice));
   const fundPnl = BigInt(s) * (pair.math.notional(markTicks, lots) - notional);
   if (core.insurance + fundPnl < 0n) {
-    autoDeleverage(core, a, pair, p, bpTicks, time);
+    autoDeleverage(core, a, p, bpTicks, time);
     return;
   }
   core.insurance += fundPnl;
-  bookClose(core, a, pair, p, bpTicks, lots, notional, time, CloseType.BANKRUPTCY);
+  bookClose(core, a, p, { priceTicks: bpTicks, lots, notional, time, closeType: CloseType.BANKRUPTCY });
 }
 
-/** Closes `lots` of a position at `priceTicks` with no fee and books the PnL as a synthetic trade. */
-function bookClose(
-  core: TradingCore,
-  a: AccountLive,
-  pair: PairState,
-  p: PositionState,
-  priceTicks: number,
-  lots: number,
-  notional: bigint,
-  time: number,
-  closeType: number,
-): void {
-  const pnl = closeLots(core, a, p, lots, notional, 0n, time, closeType);
+/** Books a venue close of a position (no fee) into its wallet and records it as a synthetic trade. */
+function bookClose(core: TradingCore, a: AccountLive, p: PositionState, close: VenueClose): void {
+  const pnl = closeLots(core, a, p, close.lots, close.notional, 0n, close.time, close.closeType);
   a.wallet += pnl;
   core.writer.wallet(a);
-  recordSyntheticTrade(core, a, pair, p, priceTicks, lots, notional, pnl, time);
+  recordSyntheticTrade(core, a, p, close, pnl);
 }
 
 /** The fund cannot cover: reduce profitable opposite positions at the bankruptcy price (ADL). */
-function autoDeleverage(
-  core: TradingCore,
-  a: AccountLive,
-  pair: PairState,
-  p: PositionState,
-  bpTicks: number,
-  time: number,
-): void {
+function autoDeleverage(core: TradingCore, a: AccountLive, p: PositionState, bpTicks: number, time: number): void {
+  const pair = core.pairs.get(p.symbol)!;
   const opposite: Array<AdlCandidate & { acct: AccountLive; pos: PositionState }> = [];
   for (const other of core.accounts.values()) {
     if (other === a) continue;
@@ -225,8 +208,8 @@ function autoDeleverage(
     if (rest === 0) break;
     const lots = Math.min(rest, c.pos.qty);
     const notional = pair.math.notional(bpTicks, lots);
-    bookClose(core, c.acct, pair, c.pos, bpTicks, lots, notional, time, CloseType.ADL);
-    bookClose(core, a, pair, p, bpTicks, lots, notional, time, CloseType.BANKRUPTCY);
+    bookClose(core, c.acct, c.pos, { priceTicks: bpTicks, lots, notional, time, closeType: CloseType.ADL });
+    bookClose(core, a, p, { priceTicks: bpTicks, lots, notional, time, closeType: CloseType.BANKRUPTCY });
     rest -= lots;
   }
   if (rest > 0) {
@@ -234,6 +217,6 @@ function autoDeleverage(
     const notional = pair.math.notional(bpTicks, rest);
     const markTicks = Math.max(1, pair.math.ticksRound(pair.markPrice));
     core.insurance += BigInt(p.side === PositionSide.LONG ? 1 : -1) * (pair.math.notional(markTicks, rest) - notional);
-    bookClose(core, a, pair, p, bpTicks, rest, notional, time, CloseType.BANKRUPTCY);
+    bookClose(core, a, p, { priceTicks: bpTicks, lots: rest, notional, time, closeType: CloseType.BANKRUPTCY });
   }
 }

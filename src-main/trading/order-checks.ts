@@ -103,10 +103,10 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
     const expectedSide =
       (positionSide === PositionSide.LONG) === (action === PositionAction.OPEN) ? Side.BUY : Side.SELL;
     if (input.side !== expectedSide) {
-      reject(
-        Errors.POSITION_SIDE_MISMATCH,
-        `In hedge mode ${action === PositionAction.OPEN ? 'opening' : 'closing'} a ${positionSide === PositionSide.LONG ? 'long' : 'short'} is a ${expectedSide === Side.BUY ? 'buy' : 'sell'} (side ${expectedSide})`,
-      );
+      const doing = action === PositionAction.OPEN ? 'opening' : 'closing';
+      const which = positionSide === PositionSide.LONG ? 'long' : 'short';
+      const needed = expectedSide === Side.BUY ? 'buy' : 'sell';
+      reject(Errors.POSITION_SIDE_MISMATCH, `In hedge mode ${doing} a ${which} is a ${needed} (side ${expectedSide})`);
     }
     if (action === PositionAction.OPEN && input.reduce_only === true) {
       reject(
@@ -168,15 +168,18 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
   return { isMarket, tif, positionSide, action, reduceOnly, qtyLots, priceTicks, refTicks };
 }
 
-/** Settings, client id, reduce-only cap, minimum notional, leverage cap and margin of a user order. */
+/**
+ * Settings, client id (`clientOrderId`, the input's or the generated one), reduce-only cap,
+ * minimum notional, leverage cap and margin of a user order on `input.symbol`.
+ */
 export function checkAccountSide(
   core: TradingCore,
   a: AccountLive,
-  pair: PairState,
   input: OrderInput,
   s: CheckedShape,
   clientOrderId: string,
 ): CheckedAccount {
+  const pair = core.requirePair(input.symbol);
   const { row, math } = pair;
   const current = core.pairSetting(a, pair);
   const leverage = input.leverage ?? current.leverage;
@@ -237,8 +240,8 @@ export function checkAccountSide(
 }
 
 /**
- * The account side of an amendment of resting order `o` to `priceTicks` and a total of
- * `qtyLots`, as checkAccountSide for a placement at the order's own settings: a reduce-only
+ * The account side of an amendment of resting order `o` to the price and total quantity of
+ * `s` (`priceTicks`, `qtyLots`), as checkAccountSide for a placement at the order's own settings: a reduce-only
  * order's cap (the position it reduces), else the minimum notional, the leverage cap with the
  * order's remaining part replaced by the new one, and the margin of the new remaining part
  * (what the order freezes once amended) against the available balance plus what it frees.
@@ -248,10 +251,10 @@ export function checkAmendAccountSide(
   a: AccountLive,
   pair: PairState,
   o: OrderState,
-  priceTicks: number,
-  qtyLots: number,
+  s: Pick<CheckedShape, 'priceTicks' | 'qtyLots'>,
 ): { frozen: bigint; maxFill: number } {
   const { row, math } = pair;
+  const { priceTicks, qtyLots } = s;
   if (o.reduceOnly) {
     const reducible = reducibleLots(a, row.symbol, o.positionSide, o.side);
     if (reducible <= 0) reject(Errors.REDUCE_ONLY_REJECTED, `No position on ${row.symbol} for order ${o.id} to reduce`);

@@ -1,5 +1,5 @@
-// Order commands: place (user and bot), cancel one, cancel all, cancel a bot order, amend
-// (modify) a user's resting limit order, trim a bot order.
+// Order commands of users and bots: place, cancel one, cancel all, amend (modify) a user's
+// resting limit order, cancel or trim a bot order. (House orders: house-orders.ts.)
 //
 // Invariants
 // - A placement is checked completely (order-checks.ts) before the engine sees it; a rejected
@@ -9,24 +9,14 @@
 //   live for this command alone ('untracked') and are never stored or announced.
 // - Every command ends with the turn writer's flush: its changes are one group-commit unit.
 import { Errors } from '../../src-shared/errors.ts';
-import {
-  CloseType,
-  MarginMode,
-  OrderStatus,
-  OrderType,
-  PositionMode,
-  Side,
-  SymbolStatus,
-  TimeInForce,
-} from '../../src-shared/enums.ts';
-import { MAX_PRICE_TICKS, OrderFlag, StpMode } from '../engine/types.ts';
+import { CloseType, MarginMode, OrderStatus, OrderType, PositionMode, TimeInForce } from '../../src-shared/enums.ts';
+import { OrderFlag } from '../engine/types.ts';
 import type { OrderRecord, PlacementResult } from '../../src-shared/types.ts';
-import type { AmendTarget, BotOrderInput, CancelTarget, Command, OrderInput } from './commands.ts';
+import type { AmendTarget, BotOrderInput, CancelTarget, OrderInput } from './commands.ts';
 import { formatMoney } from '../risk/money.ts';
 import { applyPairSetting } from './account-settings.ts';
 import { HOUSE_ACCOUNT, openOrdersOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
-import { drain, recordUntrackedTrade } from './fills.ts';
-import type { PairState } from './pair-state.ts';
+import { drain } from './fills.ts';
 import {
   checkAccountSide,
   checkAmendAccountSide,
@@ -46,29 +36,25 @@ export function placeUserOrder(core: TradingCore, a: AccountLive, input: OrderIn
   const id = core.takeOrderId();
   // Generated ids have a form client-chosen ids may not take (checkClientOrderId), so they never collide.
   const clientOrderId = input.client_order_id || `api.${id}`;
-  const c = checkAccountSide(core, a, pair, input, s, clientOrderId);
+  const c = checkAccountSide(core, a, input, s, clientOrderId);
   checkImmediate(pair, a.id, input.side, s, c.maxFill);
   // settings the order asked for apply only now that it is accepted
   if (c.settingsChange) applyPairSetting(core, a, pair.row.symbol, c.leverage, c.marginMode);
-  const order = newOrder(
-    core,
+  const order = newOrder(core, {
     id,
     clientOrderId,
-    a.id,
     input,
-    s,
-    c.leverage,
-    c.marginMode,
-    c.frozen,
-    false,
-    a.id,
-    false,
-  );
+    shape: s,
+    leverage: c.leverage,
+    marginMode: c.marginMode,
+    frozen: c.frozen,
+    owner: { user: a },
+  });
   core.orders.set(id, order);
   a.orders.set(id, order);
   a.clientIds.set(clientOrderId, id);
   a.frozen += c.frozen;
-  submit(core, order, s.isMarket, s.refTicks, c.maxFill, null);
+  submit(core, order, s, c.maxFill, null);
   core.writer.order(order);
   core.writer.flush();
   return placement(core, order);
@@ -93,169 +79,49 @@ export function placeBotOrder(core: TradingCore, input: BotOrderInput, engineAcc
       }
     }
   }
-  const order = newOrder(
-    core,
+  const order = newOrder(core, {
     id,
     clientOrderId,
-    0,
     input,
-    s,
-    input.leverage ?? 1,
-    input.margin_mode ?? MarginMode.CROSS,
-    0n,
-    true,
-    engineAccount,
-    track,
-  );
+    shape: s,
+    leverage: input.leverage ?? 1,
+    marginMode: input.margin_mode ?? MarginMode.CROSS,
+    frozen: 0n,
+    owner: { bot: engineAccount, cached: track },
+  });
   if (track) core.orders.set(id, order);
-  submit(core, order, s.isMarket, s.refTicks, -1, track ? null : order);
+  submit(core, order, s, -1, track ? null : order);
   core.writer.flush();
   return placement(core, order);
 }
 
 /**
- * House placement in ticks and lots (commands.ts 'houseOrder'): the checks a bot order of the
- * same price and size passes (checkShape: trading status, size within min/max, price within
- * the band around the mark, the same codes), then the engine; never tracked, stored or
- * announced, so only a user order it trades with is booked (on the user's side, as for any bot
- * order). What it saves against 'placeBot' is the decimal strings both ways and the order object.
+ * Who places an order: a user's account (margined, stored; its engine account is its own id) or
+ * a bot's engine account (no account, never stored; `cached` keeps it listed and cancellable).
  */
-export function placeHouseOrder(
-  core: TradingCore,
-  c: Extract<Command, { kind: 'houseOrder' }>,
-): { orderId: number; filledLots: number } {
-  core.checkHealthy();
-  const pair = core.requirePair(c.symbol);
-  if (c.tif !== TimeInForce.GTC && c.tif !== TimeInForce.IOC)
-    reject(Errors.INVALID_PARAMETER, 'a house order is GTC (1) or IOC (2)');
-  if (c.expireOwn !== undefined && typeof c.expireOwn !== 'boolean')
-    reject(Errors.INVALID_PARAMETER, 'expireOwn must be true or false');
-  checkHouseOrder(pair, c.side, c.account, c.lots, c.priceTicks);
-  const id = core.takeOrderId();
-  pair.book.placeLimit(
-    id,
-    c.account,
-    c.side,
-    c.priceTicks,
-    c.lots,
-    c.tif,
-    0,
-    -1,
-    c.expireOwn === true ? StpMode.ExpireMaker : 0,
-  );
-  const filledLots = drain(core, pair, null, id);
-  core.writer.flush();
-  return { orderId: id, filledLots };
+type OrderOwner = { user: AccountLive } | { bot: number; cached: boolean };
+
+/** A checked order about to enter the book: its ids, input and shape, settings, margin and owner. */
+interface NewOrder {
+  id: number;
+  clientOrderId: string;
+  input: OrderInput;
+  shape: CheckedShape;
+  leverage: number;
+  marginMode: number;
+  /** Margin and fees frozen for it (0 for a bot order). */
+  frozen: bigint;
+  owner: OrderOwner;
 }
 
-/** What a house order must be (houseOrder, and the two orders of a housePrint); rejects with a bot order's codes. */
-function checkHouseOrder(pair: PairState, side: number, account: number, lots: number, priceTicks: number): void {
-  const { row, math } = pair;
-  if (row.status !== SymbolStatus.TRADING)
-    reject(Errors.SYMBOL_NOT_TRADING, `${row.symbol} is not trading (status ${row.status})`);
-  if (side !== Side.BUY && side !== Side.SELL) reject(Errors.INVALID_PARAMETER, 'side must be 1 (buy) or 2 (sell)');
-  if (!Number.isSafeInteger(account) || account < HOUSE_ACCOUNT)
-    reject(Errors.INVALID_PARAMETER, `account ${account} is not a house engine account`);
-  if (!Number.isSafeInteger(lots) || lots < 1)
-    reject(Errors.INVALID_PARAMETER, `lots must be a positive integer, got ${lots}`);
-  if (lots < pair.minLots)
-    reject(Errors.QTY_BELOW_MIN, `qty ${math.formatQty(lots)} is below the minimum ${row.minQty}`);
-  if (lots > pair.maxLots)
-    reject(Errors.QTY_ABOVE_MAX, `qty ${math.formatQty(lots)} is above the maximum ${row.maxQty}`);
-  if (!Number.isSafeInteger(priceTicks) || priceTicks < 1 || priceTicks > MAX_PRICE_TICKS)
-    reject(Errors.INVALID_PARAMETER, `price ticks ${priceTicks} are out of range`);
-  // the band exactly as checkShape draws it
-  const mark = pair.markPrice;
-  const px = priceTicks * math.tickValue;
-  if (side === Side.BUY && px > mark * (1 + pair.bandRatio) * (1 + 1e-12)) {
-    reject(
-      Errors.PRICE_OUTSIDE_BAND,
-      `A buy above ${math.roundPrice(mark * (1 + pair.bandRatio))} (mark ${math.roundPrice(mark)} + ${pair.bandRatio * 100}%) is outside the price band`,
-    );
-  }
-  if (side === Side.SELL && px < mark * (1 - pair.bandRatio) * (1 - 1e-12)) {
-    reject(
-      Errors.PRICE_OUTSIDE_BAND,
-      `A sell below ${math.roundPrice(mark * (1 - pair.bandRatio))} (mark ${math.roundPrice(mark)} - ${pair.bandRatio * 100}%) is outside the price band`,
-    );
-  }
-}
-
-/**
- * A print between two house accounts that meets nobody else's order (commands.ts 'housePrint'):
- * checked as its two house orders (the maker's of lots + rest on the resting side, the taker's
- * IOC of lots) and for what it may meet, then the maker's order rests with `rest` lots and the
- * trade is booked as the engine would book it between two untracked orders. The engine would
- * have matched the taker with the maker's new order alone (nothing else at the price or better
- * on the resting side; nothing crossing on the taker's side but the maker's own orders, which its
- * order cancels with expireOwn), so only the order's transient level (lots + rest, then rest)
- * and the taker's order id are not seen.
- */
-export function housePrint(
-  core: TradingCore,
-  c: Extract<Command, { kind: 'housePrint' }>,
-): { orderId: number; filledLots: number } {
-  core.checkHealthy();
-  const pair = core.requirePair(c.symbol);
-  const takerSide = c.takerSide;
-  if (takerSide !== Side.BUY && takerSide !== Side.SELL)
-    reject(Errors.INVALID_PARAMETER, 'takerSide must be 1 (buy) or 2 (sell)');
-  const restSide = takerSide === Side.BUY ? Side.SELL : Side.BUY;
-  if (typeof c.expireOwn !== 'boolean') reject(Errors.INVALID_PARAMETER, 'expireOwn must be true or false');
-  if (!Number.isSafeInteger(c.rest) || c.rest < 0)
-    reject(Errors.INVALID_PARAMETER, `rest must be a non-negative integer, got ${c.rest}`);
-  if (c.maker === c.taker) reject(Errors.INVALID_PARAMETER, 'the maker and the taker are two accounts');
-  checkHouseOrder(pair, restSide, c.maker, c.lots + c.rest, c.priceTicks);
-  checkHouseOrder(pair, takerSide, c.taker, c.lots, c.priceTicks);
-  const book = pair.book;
-  const P = c.priceTicks;
-  const restBest = restSide === Side.BUY ? book.bestBid() : book.bestAsk();
-  if (restBest !== 0 && (restSide === Side.BUY ? restBest >= P : restBest <= P)) {
-    reject(
-      Errors.INVALID_PARAMETER,
-      'the resting side shows the price or better: the print would meet those orders (a houseOrder takes them)',
-    );
-  }
-  const across = takerSide === Side.BUY ? book.bestBid() : book.bestAsk();
-  if (across !== 0 && (takerSide === Side.BUY ? across >= P : across <= P)) {
-    // only the maker's own orders, which its order cancels as it meets them
-    if (!c.expireOwn || c.rest === 0 || book.fokFillable(c.maker, restSide, P, 1, StpMode.ExpireMaker)) {
-      reject(
-        Errors.INVALID_PARAMETER,
-        "the taker's side shows the price or through it: the maker's order would meet those orders",
-      );
-    }
-  }
-  let id = 0;
-  if (c.rest > 0) {
-    id = core.takeOrderId();
-    book.placeLimit(id, c.maker, restSide, P, c.rest, TimeInForce.GTC, 0, -1, c.expireOwn ? StpMode.ExpireMaker : 0);
-    drain(core, pair, null);
-  }
-  recordUntrackedTrade(core, pair, P, c.lots, takerSide);
-  core.writer.flush();
-  return { orderId: id, filledLots: c.lots };
-}
-
-function newOrder(
-  core: TradingCore,
-  id: number,
-  clientOrderId: string,
-  accountId: number,
-  input: OrderInput,
-  s: CheckedShape,
-  leverage: number,
-  marginMode: number,
-  frozen: bigint,
-  isBot: boolean,
-  engineAccount: number,
-  cached: boolean,
-): LiveOrder {
+function newOrder(core: TradingCore, n: NewOrder): LiveOrder {
+  const { id, clientOrderId, input, shape: s, leverage, marginMode, frozen, owner } = n;
+  const isBot = 'bot' in owner;
   const now = core.now();
   return {
     id,
     clientOrderId,
-    accountId,
+    accountId: isBot ? 0 : owner.user.id,
     symbol: input.symbol,
     side: input.side,
     type: input.type,
@@ -275,23 +141,17 @@ function newOrder(
     createdAt: now,
     updatedAt: now,
     isBot,
-    engineAccount,
+    engineAccount: isBot ? owner.bot : owner.user.id,
     closeType: CloseType.USER,
-    cached,
+    cached: isBot && owner.cached,
   };
 }
 
-function submit(
-  core: TradingCore,
-  o: LiveOrder,
-  isMarket: boolean,
-  refTicks: number,
-  maxFill: number,
-  untracked: LiveOrder | null,
-): void {
+/** Sends a tracked (or, for an uncached bot order, `untracked`) order to the book and applies what it did. */
+function submit(core: TradingCore, o: LiveOrder, s: CheckedShape, maxFill: number, untracked: LiveOrder | null): void {
   const pair = core.pairs.get(o.symbol)!;
   const flags = o.reduceOnly ? OrderFlag.ReduceOnly : 0;
-  if (isMarket) pair.book.placeMarket(o.id, o.engineAccount, o.side, o.qtyLots, refTicks, flags, maxFill);
+  if (s.isMarket) pair.book.placeMarket(o.id, o.engineAccount, o.side, o.qtyLots, s.refTicks, flags, maxFill);
   else pair.book.placeLimit(o.id, o.engineAccount, o.side, o.priceTicks, o.qtyLots, o.tif, flags, maxFill);
   drain(core, pair, untracked);
 }
@@ -350,8 +210,6 @@ function openOrderOf(core: TradingCore, a: AccountLive, by: CancelTarget): LiveO
   return o;
 }
 
-/** A new price and total quantity (filled part included, as Binance) for a resting order. */
-
 /**
  * Modifies a resting limit order of a user in place (Binance USD-M's modify): same id, client id,
  * side, time in force and settings, a new price and total quantity. Checked as a placement is
@@ -391,7 +249,7 @@ export function amendOrder(core: TradingCore, a: AccountLive, t: AmendTarget): O
     core.writer.flush();
     return orderRecord(core, o);
   }
-  const c = checkAmendAccountSide(core, a, pair, o, s.priceTicks, s.qtyLots);
+  const c = checkAmendAccountSide(core, a, pair, o, s);
   const remaining = c.maxFill > 0 ? Math.min(s.qtyLots - o.filledLots, c.maxFill) : s.qtyLots - o.filledLots;
   if (s.priceTicks === o.priceTicks && remaining === o.qtyLots - o.filledLots) {
     reject(
@@ -460,58 +318,4 @@ export function trimBotOrder(
   drain(core, pair, null);
   core.writer.flush();
   return { order_id: String(orderId), remaining_lots: lots };
-}
-
-/**
- * Reduces a resting house order to `lots` in place (commands.ts 'houseTrim'): 0 cancels it as
- * cancelBot does, a smaller size trims it as trimBot does (priority kept); the refusals are
- * theirs. Answers the lots left, as a number (no order id string to build).
- */
-export function trimHouseOrder(core: TradingCore, symbol: string, orderId: number, lots: number): number {
-  const pair = core.requirePair(symbol);
-  const book = pair.book;
-  if (book.orderAccount(orderId) < HOUSE_ACCOUNT)
-    reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
-  if (lots === 0) book.cancel(orderId);
-  else {
-    const left = book.orderRemaining(orderId);
-    if (!Number.isSafeInteger(lots) || lots < 0 || lots >= left) {
-      reject(
-        Errors.INVALID_PARAMETER,
-        `lots must be an integer from 0 to ${left - 1} (the order has ${left} left), got ${lots}`,
-      );
-    }
-    book.trimOrder(orderId, lots);
-  }
-  drain(core, pair, null);
-  core.writer.flush();
-  return lots;
-}
-
-/**
- * Grows the last resting house order of a level to `lots` in place (commands.ts 'houseGrow'):
- * the queue an added order of the difference would make (nobody is behind it), one order fewer.
- * Refused: not a live house order, not a growth, above the pair's maximum quantity, or an order
- * with others behind it (growing it would put its new lots ahead of theirs).
- */
-export function growHouseOrder(core: TradingCore, symbol: string, orderId: number, lots: number): number {
-  core.checkHealthy();
-  const pair = core.requirePair(symbol);
-  const book = pair.book;
-  if (book.orderAccount(orderId) < HOUSE_ACCOUNT)
-    reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
-  const left = book.orderRemaining(orderId);
-  if (!Number.isSafeInteger(lots) || lots <= left || lots > pair.maxLots) {
-    reject(
-      Errors.INVALID_PARAMETER,
-      `lots must be an integer from ${left + 1} to ${pair.maxLots} (the order has ${left} left), got ${lots}`,
-    );
-  }
-  if (!book.isLastInLevel(orderId))
-    reject(Errors.INVALID_PARAMETER, `order ${orderId} has orders queued behind it: growing it would pass them`);
-  // an amendment that grows loses priority: to the back of the level, where the order already is
-  book.amend(orderId, book.orderPriceTicks(orderId), book.orderFilledLots(orderId) + lots);
-  drain(core, pair, null);
-  core.writer.flush();
-  return lots;
 }

@@ -29,15 +29,17 @@ function positionNamed(a: AccountLive, symbol: string, positionSide: number): Po
     : (a.positions.get(posKey(symbol, PositionSide.LONG)) ?? a.positions.get(posKey(symbol, PositionSide.SHORT)));
 }
 
+/** A take-profit / stop-loss change of one position: undefined leaves a trigger as it is, price null removes it. */
+export interface TpSlChange {
+  symbol: string;
+  positionSide: number;
+  tp: TriggerSpec;
+  sl: TriggerSpec;
+}
+
 /** Sets, changes or removes (price null) the take-profit and stop-loss of a position. */
-export function setTpSl(
-  core: TradingCore,
-  a: AccountLive,
-  symbol: string,
-  positionSide: number,
-  tp: TriggerSpec,
-  sl: TriggerSpec,
-): PositionRecord {
+export function setTpSl(core: TradingCore, a: AccountLive, change: TpSlChange): PositionRecord {
+  const { symbol, positionSide, tp, sl } = change;
   const pair = core.requirePair(symbol);
   const p = positionNamed(a, symbol, positionSide);
   if (!p || p.qty === 0)
@@ -152,7 +154,7 @@ function closeByMarket(core: TradingCore, a: AccountLive, pair: PairState, p: Po
   p.tpTicks = 0;
   p.slTicks = 0;
   core.writer.position(p);
-  const order = venueCloseOrder(core, a, p, `${prefix}-${id}`, id, closeType, time);
+  const order = venueCloseOrder(core, a, p, { id, clientOrderId: `${prefix}-${id}`, closeType, time });
   pair.book.placeMarket(
     id,
     a.id,

@@ -182,7 +182,8 @@ describe('spot files from 2025 on: µs timestamps', () => {
     const t0 = Date.parse('2025-01-06T00:00:00Z');
     const rows = [0, 1, 2].map((i) => {
       const open = (t0 + i * 60_000) * 1000;
-      return `${open},94000.00000000,94010.00000000,93990.00000000,94005.00000000,1.50000000,${open + 59_999_999},141007.50000000,10,0.70000000,65803.50000000,0`;
+      const prices = '94000.00000000,94010.00000000,93990.00000000,94005.00000000';
+      return `${open},${prices},1.50000000,${open + 59_999_999},141007.50000000,10,0.70000000,65803.50000000,0`;
     });
     const [k] = await service.importFiles([spot1m(rows.join('\n'), { date: '2025-01-06' })]);
     expect(k.status).toBe('imported');
@@ -415,14 +416,25 @@ describe('the other kinds', () => {
       kind: 'bookTicker',
       symbol: 'BTCUSDT',
       date: '2025-01-06',
-      csv: 'update_id,best_bid_price,best_bid_qty,best_ask_price,best_ask_qty,transaction_time,event_time\n6300000001,94000.10,1.234,94000.20,0.500,1736121600001,1736121600003\n6300000002,94000.10,1.300,94000.20,0.500,1736121600002,1736121600004\n',
+      csv: [
+        'update_id,best_bid_price,best_bid_qty,best_ask_price,best_ask_qty,transaction_time,event_time',
+        '6300000001,94000.10,1.234,94000.20,0.500,1736121600001,1736121600003',
+        '6300000002,94000.10,1.300,94000.20,0.500,1736121600002,1736121600004',
+        '',
+      ].join('\n'),
     });
     const depth = writeArchiveZip(root, {
       market: 'um',
       kind: 'bookDepth',
       symbol: 'BTCUSDT',
       date: '2025-01-06',
-      csv: 'timestamp,percentage,depth,notional\n2025-01-06 00:00:08,-5.00,4000.123,370000000.45\n2025-01-06 00:00:08,-4.00,3500.100,330000000.00\n2025-01-06 00:00:38,5.00,4100.000,390000000.00\n',
+      csv: [
+        'timestamp,percentage,depth,notional',
+        '2025-01-06 00:00:08,-5.00,4000.123,370000000.45',
+        '2025-01-06 00:00:08,-4.00,3500.100,330000000.00',
+        '2025-01-06 00:00:38,5.00,4100.000,390000000.00',
+        '',
+      ].join('\n'),
     });
     const mark = writeArchiveZip(root, {
       market: 'um',

@@ -12,7 +12,7 @@ import { ReferenceBook } from '../../src-main/engine/reference-book.ts';
 import { RecordingSink } from '../../src-main/engine/recording-sink.ts';
 import type { EngineEvent } from '../../src-main/engine/recording-sink.ts';
 import { CancelReason, CommandKind, ExpireReason, RejectReason, StpMode } from '../../src-main/engine/types.ts';
-import type { BookCommands, BookConfig, Level } from '../../src-main/engine/types.ts';
+import type { BookConfig, Level } from '../../src-main/engine/types.ts';
 
 const BUY = 1;
 const SELL = 2;
@@ -852,28 +852,32 @@ const scenarios: Scenario[] = [
  */
 interface Implementation {
   name: string;
-  make(
-    config: BookConfig,
-    sink: RecordingSink,
-  ): BookCommands & Pick<OrderBook, 'updateId' | 'snapshot' | 'levelOrderIds'>;
+  make(config: BookConfig, sink: RecordingSink): Pick<OrderBook, 'updateId' | 'snapshot' | 'levelOrderIds'>;
+  apply(book: unknown, c: Command): void;
   audit(book: unknown): string[];
 }
 const implementations: Implementation[] = [
   {
     name: 'OrderBook',
     make: (config, sink) => new OrderBook(config, sink),
+    apply: (book, c) => applyCommand(book as OrderBook, c),
     audit: (book) => (book as OrderBook).audit(),
   },
-  { name: 'ReferenceBook', make: (config, sink) => new ReferenceBook(config, sink), audit: () => [] },
+  {
+    name: 'ReferenceBook',
+    make: (config, sink) => new ReferenceBook(config, sink),
+    apply: (book, c) => (book as ReferenceBook).execute(c),
+    audit: () => [],
+  },
 ];
 
 function run(impl: Implementation, s: Scenario) {
   const sink = new RecordingSink();
   const book = impl.make({ bandPpm: 50_000, ...s.config }, sink);
-  for (const c of [...BASE, ...(s.setup ?? [])]) applyCommand(book, c);
+  for (const c of [...BASE, ...(s.setup ?? [])]) impl.apply(book, c);
   sink.take();
   const baseUpdateId = book.updateId;
-  for (const c of s.act) applyCommand(book, c);
+  for (const c of s.act) impl.apply(book, c);
   return { book, events: sink.take(), baseUpdateId };
 }
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { OrderBook } from '../../src-main/engine/order-book.ts';
 import { RecordingSink } from '../../src-main/engine/recording-sink.ts';
 import type { EngineEvent } from '../../src-main/engine/recording-sink.ts';
+import type { LimitOrder, MarketOrder } from '../../src-main/engine/commands.ts';
 import { ReferenceBook } from '../../src-main/engine/reference-book.ts';
 
 const CONFIG = { bandPpm: 50_000 };
@@ -54,13 +55,24 @@ function books(): { ours: OrderBook; ref: ReferenceBook; oursSink: RecordingSink
   const ref = new ReferenceBook(CONFIG, refSink);
   // One resting order (id 1) so that duplicate ids and crossing are in play.
   ours.placeLimit(1, 9, 2, 1000, 5, 1);
-  ref.placeLimit(1, 9, 2, 1000, 5, 1);
+  ref.placeLimit({ orderId: 1, account: 9, side: 2, priceTicks: 1000, qtyLots: 5, tif: 1 });
   oursSink.take();
   refSink.take();
   return { ours, ref, oursSink, refSink };
 }
 
+const LIMIT_FIELDS = ['orderId', 'account', 'side', 'priceTicks', 'qtyLots', 'tif', 'flags', 'maxFillLots', 'stp'];
+const MARKET_FIELDS = ['orderId', 'account', 'side', 'qtyLots', 'refPriceTicks', 'flags', 'maxFillLots', 'stp'];
+
+/** The engine takes the arguments as they are; the reference book the same values by name (undefined: its default). */
 function call(book: OrderBook | ReferenceBook, kind: 'limit' | 'market', args: Args): void {
+  if (book instanceof ReferenceBook) {
+    const names = kind === 'limit' ? LIMIT_FIELDS : MARKET_FIELDS;
+    const order = Object.fromEntries(names.map((name, i) => [name, args[i]]));
+    if (kind === 'limit') book.placeLimit(order as unknown as LimitOrder);
+    else book.placeMarket(order as unknown as MarketOrder);
+    return;
+  }
   const f = (kind === 'limit' ? book.placeLimit : book.placeMarket) as (...a: unknown[]) => void;
   f.apply(book, args);
 }

@@ -133,6 +133,11 @@ describe('structure', () => {
     const s2 = new RecordingSink();
     const b = new OrderBook({ bandPpm: 50_000, initialLevelCapacity: 1 }, s1);
     const r = new ReferenceBook({ bandPpm: 50_000 }, s2);
+    // the engine takes an order's fields as arguments, the reference book as one object
+    const limitOn = (x: OrderBook | ReferenceBook, [orderId, account, side, priceTicks, qtyLots, tif]: number[]) =>
+      x instanceof OrderBook
+        ? x.placeLimit(orderId, account, side, priceTicks, qtyLots, tif)
+        : x.placeLimit({ orderId, account, side, priceTicks, qtyLots, tif });
     const both = (f: (x: OrderBook | ReferenceBook) => void): void => {
       f(b);
       f(r);
@@ -140,8 +145,8 @@ describe('structure', () => {
     // 300 bid levels and 300 ask levels, then cancel most of them away from the top.
     both((x) => {
       for (let i = 0; i < 300; i++) {
-        x.placeLimit(1 + i, 1 + (i % 3), BUY, 1000 - i, 1 + (i % 4), 1);
-        x.placeLimit(1001 + i, 1 + (i % 3), SELL, 1001 + i, 1 + (i % 4), 1);
+        limitOn(x, [1 + i, 1 + (i % 3), BUY, 1000 - i, 1 + (i % 4), 1]);
+        limitOn(x, [1001 + i, 1 + (i % 3), SELL, 1001 + i, 1 + (i % 4), 1]);
       }
       for (let i = 1; i < 300; i++) {
         if (i % 5 !== 0) {
@@ -155,12 +160,12 @@ describe('structure', () => {
     expect(b.levelCount(BUY)).toBe(60);
     // Re-use prices that were emptied, then sweep through the thinned book.
     both((x) => {
-      x.placeLimit(5000, 4, BUY, 998, 2, 1);
-      x.placeLimit(5001, 4, SELL, 1002, 2, 1);
-      x.placeLimit(5002, 5, SELL, 900, 400, 3); // FOK: far more than the bids hold
-      x.placeLimit(5003, 5, SELL, 900, 60, 2); // IOC sweep across emptied prices
+      limitOn(x, [5000, 4, BUY, 998, 2, 1]);
+      limitOn(x, [5001, 4, SELL, 1002, 2, 1]);
+      limitOn(x, [5002, 5, SELL, 900, 400, 3]); // FOK: far more than the bids hold
+      limitOn(x, [5003, 5, SELL, 900, 60, 2]); // IOC sweep across emptied prices
       x.cancelAll(1);
-      x.placeLimit(5004, 5, BUY, 1200, 40, 1);
+      limitOn(x, [5004, 5, BUY, 1200, 40, 1]);
     });
     expect(s1.take()).toEqual(s2.take());
     expectSameState(b, r, [1, 2, 3, 4, 5]);

@@ -137,12 +137,12 @@ function expectCandles(actual: readonly Candle[], expected: readonly Candle[], w
  */
 function generate(
   seed: number,
-  start: number,
-  end: number,
-  meanGapMs: number,
-  maxJumpMs: number,
+  span: { start: number; end: number },
+  gaps: { meanGapMs: number; maxJumpMs: number },
   intervals: readonly Interval[],
 ): { steps: Step[]; trades: Trade[] } {
+  const { start, end } = span;
+  const { meanGapMs, maxJumpMs } = gaps;
   const rnd = mulberry32(seed);
   const steps: Step[] = [];
   const trades: Trade[] = [];
@@ -187,7 +187,7 @@ describe('every interval equals the naive aggregate of its trades', () => {
   it('all 16 intervals over the 2024 leap day, a month start, a Monday and 3d boundaries', () => {
     const start = iso('2024-02-28T12:00:00Z');
     const end = iso('2024-03-04T06:00:00Z');
-    const { steps, trades } = generate(1, start, end, 3000, 3 * 3_600_000, INTERVALS);
+    const { steps, trades } = generate(1, { start, end }, { meanGapMs: 3000, maxJumpMs: 3 * 3_600_000 }, INTERVALS);
     expect(trades.length).toBeGreaterThan(1000);
     const r = run(INTERVALS, steps, end);
     for (const i of INTERVALS) expectCandles(r.all.get(i)!, naiveCandles(i, trades, end), i);
@@ -202,7 +202,7 @@ describe('every interval equals the naive aggregate of its trades', () => {
     const intervals = INTERVALS.filter((i) => i !== '1s');
     const start = iso('2023-12-17T05:06:07.089Z');
     const end = iso('2024-04-09T01:02:03.004Z');
-    const { steps, trades } = generate(2, start, end, 60_000, 4 * 86_400_000, intervals);
+    const { steps, trades } = generate(2, { start, end }, { meanGapMs: 60_000, maxJumpMs: 4 * 86_400_000 }, intervals);
     expect(trades.length).toBeGreaterThan(50_000);
     const r = run(intervals, steps, end);
     for (const i of intervals) expectCandles(r.all.get(i)!, naiveCandles(i, trades, end), i);
@@ -349,7 +349,7 @@ describe('coarse candles equal the aggregate of finer ones where boundaries nest
   const intervals = INTERVALS.filter((i) => i !== '1s');
   const start = iso('2024-01-22T13:00:00.500Z');
   const end = iso('2024-04-02T00:00:00Z');
-  const { steps } = generate(3, start, end, 120_000, 3 * 86_400_000, intervals);
+  const { steps } = generate(3, { start, end }, { meanGapMs: 120_000, maxJumpMs: 3 * 86_400_000 }, intervals);
   const r = run(intervals, steps, end);
 
   for (const coarse of intervals) {
@@ -370,7 +370,7 @@ describe('determinism and independence from how time is advanced', () => {
   it('the same input gives the same stream of closed candles, in the same order', () => {
     const start = iso('2024-03-30T22:00:00Z');
     const end = iso('2024-04-01T02:00:00Z');
-    const { steps } = generate(4, start, end, 500, 1_800_000, INTERVALS);
+    const { steps } = generate(4, { start, end }, { meanGapMs: 500, maxJumpMs: 1_800_000 }, INTERVALS);
     const a = run(INTERVALS, steps, end);
     const b = run(INTERVALS, steps, end);
     expect(a.stream.length).toBeGreaterThan(100_000);

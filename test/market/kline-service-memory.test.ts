@@ -33,9 +33,9 @@ function start(store: MemoryCandleStore, t = T0, options: KlineServiceOptions = 
 
 /** Three BTC trades: two in the first minute, one in the second. */
 function threeTrades(svc: KlineService): void {
-  svc.recordTrade('BTCUSDT', T0 + 1_000, 1_000_000, 2, 1);
-  svc.recordTrade('BTCUSDT', T0 + 20_000, 1_010_000, 1, 2);
-  svc.recordTrade('BTCUSDT', T0 + MIN + 1_000, 990_000, 3, 1);
+  svc.recordTrade('BTCUSDT', { time: T0 + 1_000, priceTicks: 1_000_000, qtyLots: 2, takerSide: 1 });
+  svc.recordTrade('BTCUSDT', { time: T0 + 20_000, priceTicks: 1_010_000, qtyLots: 1, takerSide: 2 });
+  svc.recordTrade('BTCUSDT', { time: T0 + MIN + 1_000, priceTicks: 990_000, qtyLots: 3, takerSide: 1 });
 }
 
 const FIRST: Partial<Candle> = {
@@ -113,14 +113,14 @@ describe('KlineService on in-memory ports', () => {
   it('checkpoints the current candles on close, and a new service continues them', () => {
     const store = new MemoryCandleStore();
     const a = start(store);
-    a.svc.recordTrade('BTCUSDT', T0 + 1_000, 1_000_000, 2, 1);
-    a.svc.recordTrade('BTCUSDT', T0 + 20_000, 1_010_000, 1, 2);
+    a.svc.recordTrade('BTCUSDT', { time: T0 + 1_000, priceTicks: 1_000_000, qtyLots: 2, takerSide: 1 });
+    a.svc.recordTrade('BTCUSDT', { time: T0 + 20_000, priceTicks: 1_010_000, qtyLots: 1, takerSide: 2 });
     a.svc.close();
     // the open 1m and 1h candles were written as they stood
     expect(store.newest('BTCUSDT', '1h')).toMatchObject({ openTime: T0, volume: 3, trades: 2 });
 
     const b = start(store, T0 + 30_000);
-    b.svc.recordTrade('BTCUSDT', T0 + 40_000, 990_000, 4, 2);
+    b.svc.recordTrade('BTCUSDT', { time: T0 + 40_000, priceTicks: 990_000, qtyLots: 4, takerSide: 2 });
     expect(b.svc.current('BTCUSDT', '1m')).toMatchObject({
       openTime: T0,
       open: 1_000_000,
@@ -141,7 +141,13 @@ describe('KlineService on in-memory ports', () => {
   it('reads past the in-memory ring from the store, and prunes by retention', () => {
     const store = new MemoryCandleStore();
     const { svc, clock } = start(store, T0, { ringSize: 5, retention: { '1s': 0, '1m': 20 * MIN } });
-    for (let m = 0; m < 30; m++) svc.recordTrade('BTCUSDT', T0 + m * MIN + 500, 1_000_000 + m * 10, 1, 1);
+    for (let m = 0; m < 30; m++)
+      svc.recordTrade('BTCUSDT', {
+        time: T0 + m * MIN + 500,
+        priceTicks: 1_000_000 + m * 10,
+        qtyLots: 1,
+        takerSide: 1,
+      });
     clock.t = T0 + 30 * MIN;
     svc.advanceTo(clock.t);
     // retention: 1m candles older than 20 minutes of market time are gone, 1s ones are kept

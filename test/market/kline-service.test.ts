@@ -120,7 +120,8 @@ function stop(f: Fixture): void {
 }
 
 function feed(f: Fixture, trades: readonly Trade[]): void {
-  for (const t of trades) f.svc.recordTrade('BTCUSDT', t.time, t.price, t.qty, t.side);
+  for (const t of trades)
+    f.svc.recordTrade('BTCUSDT', { time: t.time, priceTicks: t.price, qtyLots: t.qty, takerSide: t.side });
 }
 
 /** Stored candles as the builder's records, ascending. */
@@ -247,7 +248,7 @@ describe('KlineService', () => {
 
   it('after a long gap emits at most 1500 zero candles per interval, carrying the last close', () => {
     const f = start(':memory:', { retention: { '1s': 0 } }); // keep 1s candles for this test
-    f.svc.recordTrade('BTCUSDT', T0 + 500, 960_005, 7, 1);
+    f.svc.recordTrade('BTCUSDT', { time: T0 + 500, priceTicks: 960_005, qtyLots: 7, takerSide: 1 });
     const later = T0 + 10 * 86_400_000 + 1_234; // 10 days on
     f.clock.t = later;
     f.svc.advanceTo(later);
@@ -268,7 +269,7 @@ describe('KlineService', () => {
     expect(k[0][11]).toBe(false);
     expect(k.every((c, i) => i === 0 || (c[0] === k[i - 1][0] - 60_000 && c[11] === true))).toBe(true);
     // trading continues from the carried price
-    f.svc.recordTrade('BTCUSDT', later + 10, 960_100, 1, 2);
+    f.svc.recordTrade('BTCUSDT', { time: later + 10, priceTicks: 960_100, qtyLots: 1, takerSide: 2 });
     expect(f.svc.current('BTCUSDT', '1d')).toMatchObject({ open: 960_100, trades: 1 });
   });
 
@@ -278,8 +279,8 @@ describe('KlineService', () => {
     const off = f.svc.onCandle((symbol, closed) =>
       seen.push({ symbol, closed: closed.map((c) => `${c.interval}@${c.openTime}`) }),
     );
-    f.svc.recordTrade('BTCUSDT', T0 + 61_000, 960_000, 1, 1);
-    f.svc.recordTrade('BTCUSDT', T0 + 1_000, 961_000, 2, 2); // late: counts at T0 + 61 s
+    f.svc.recordTrade('BTCUSDT', { time: T0 + 61_000, priceTicks: 960_000, qtyLots: 1, takerSide: 1 });
+    f.svc.recordTrade('BTCUSDT', { time: T0 + 1_000, priceTicks: 961_000, qtyLots: 2, takerSide: 2 }); // late: counts at T0 + 61 s
     expect(f.svc.current('BTCUSDT', '1m')).toMatchObject({ openTime: T0 + 60_000, trades: 2, close: 961_000 });
     expect(seen).toEqual([
       { symbol: 'BTCUSDT', closed: [] },
@@ -305,12 +306,14 @@ describe('KlineService', () => {
       '0.00000000',
       false,
     ]);
-    expect(() => f.svc.recordTrade('NOPEUSDT', T0, 1, 1, 1)).toThrow(ApiError);
+    expect(() => f.svc.recordTrade('NOPEUSDT', { time: T0, priceTicks: 1, qtyLots: 1, takerSide: 1 })).toThrow(
+      ApiError,
+    );
   });
 
   it('deletes 1s candles older than 24 h of market time, keeps the other intervals', () => {
     const f = start();
-    f.svc.recordTrade('BTCUSDT', T0 + 500, 960_005, 7, 1);
+    f.svc.recordTrade('BTCUSDT', { time: T0 + 500, priceTicks: 960_005, qtyLots: 7, takerSide: 1 });
     for (let t = T0; t <= T0 + 26 * 3_600_000; t += 1_000_000) f.svc.advanceTo(t);
     const last = T0 + 26 * 3_600_000;
     f.svc.advanceTo(last);

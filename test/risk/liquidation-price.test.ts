@@ -32,12 +32,16 @@ describe('reference vector: isolated 1 BTC at 60,000, 20x (WB 3,000)', () => {
   });
 
   it('long liquidates at 57,236.18', () => {
-    expect(liquidationPriceInTier(1, 1, 60_000, 3_000, 0, 0, 0.005, 50)).toBeCloseTo(57_236.18, 2);
+    expect(
+      liquidationPriceInTier({ side: 1, qty: 1, entry: 60_000, wallet: 3_000 }, { mmr: 0.005, cum: 50 }),
+    ).toBeCloseTo(57_236.18, 2);
     expect(liquidationPrice(isolated(1, 1, 60_000, 3_000))).toBeCloseTo(57_236.18, 2);
   });
 
   it('short liquidates at 62,736.32', () => {
-    expect(liquidationPriceInTier(-1, 1, 60_000, 3_000, 0, 0, 0.005, 50)).toBeCloseTo(62_736.32, 2);
+    expect(
+      liquidationPriceInTier({ side: -1, qty: 1, entry: 60_000, wallet: 3_000 }, { mmr: 0.005, cum: 50 }),
+    ).toBeCloseTo(62_736.32, 2);
     expect(liquidationPrice(isolated(-1, 1, 60_000, 3_000))).toBeCloseTo(62_736.32, 2);
   });
 

@@ -6,7 +6,7 @@ const U = 100_000_000n; // 1 USDT in units
 
 describe('positions', () => {
   it('opening fills add quantity, cost and fees; entry is cost / qty', () => {
-    const p = newPosition(1, 7, 'BTCUSDT', 1, 2, 20, 1000);
+    const p = newPosition({ id: 1, accountId: 7, symbol: 'BTCUSDT', side: 1, marginMode: 2, leverage: 20, now: 1000 });
     expect(applyOpen(p, 4, 380n * U, 7_600_000n, 1001)).toBe(0n); // cross locks no isolated margin
     applyOpen(p, 6, 576n * U, 28_800_000n, 1002);
     expect(p).toMatchObject({
@@ -21,7 +21,7 @@ describe('positions', () => {
   });
 
   it('isolated margin is cost / leverage rounded up, and released in proportion', () => {
-    const p = newPosition(2, 7, 'BTCUSDT', 1, 1, 3, 0);
+    const p = newPosition({ id: 2, accountId: 7, symbol: 'BTCUSDT', side: 1, marginMode: 1, leverage: 3, now: 0 });
     expect(applyOpen(p, 3, 100n, 0n, 0)).toBe(34n); // ceil(100 / 3)
     const r = applyClose(p, 1, 40n, 0n, 1);
     expect(r.released).toBe(11n); // floor(34 x 1 / 3)
@@ -32,7 +32,7 @@ describe('positions', () => {
   });
 
   it('realized PnL over a life is exit amounts - entry amounts, to the unit, whatever the split', () => {
-    const p = newPosition(3, 7, 'BTCUSDT', 1, 2, 10, 0);
+    const p = newPosition({ id: 3, accountId: 7, symbol: 'BTCUSDT', side: 1, marginMode: 2, leverage: 10, now: 0 });
     applyOpen(p, 3, 100n, 0n, 0); // cost 100 over 3 lots: not divisible
     const a = applyClose(p, 1, 40n, 0n, 1); // cost out floor(100/3) = 33 -> +7
     const b = applyClose(p, 1, 30n, 0n, 2); // cost out floor(67/2) = 33 -> -3
@@ -44,7 +44,7 @@ describe('positions', () => {
   });
 
   it('a short gains when it closes below its entry', () => {
-    const p = newPosition(4, 7, 'ETHUSDT', 2, 2, 10, 0);
+    const p = newPosition({ id: 4, accountId: 7, symbol: 'ETHUSDT', side: 2, marginMode: 2, leverage: 10, now: 0 });
     applyOpen(p, 2, 200n * U, 0n, 0);
     const r = applyClose(p, 2, 190n * U, 5n, 1);
     expect(r.pnl).toBe(10n * U);
@@ -53,7 +53,7 @@ describe('positions', () => {
   });
 
   it('refuses a close of nothing or of more than the position', () => {
-    const p = newPosition(5, 7, 'BTCUSDT', 1, 2, 10, 0);
+    const p = newPosition({ id: 5, accountId: 7, symbol: 'BTCUSDT', side: 1, marginMode: 2, leverage: 10, now: 0 });
     applyOpen(p, 2, 10n, 0n, 0);
     expect(() => applyClose(p, 0, 0n, 0n, 1)).toThrow(RangeError);
     expect(() => applyClose(p, 3, 10n, 0n, 1)).toThrow(RangeError);

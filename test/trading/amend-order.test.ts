@@ -74,6 +74,7 @@ describe('amend', () => {
     const r = ex.execute({ kind: 'amend', accountId: a, symbol: 'BTCUSDT', orderId: first, price: px, qty: '0.030' });
     expect(r).toMatchObject({ id: String(first), price: px, qty: '0.030', status: 1 });
     expect(frozenOf(v, a)).toBe(marginOf(v, m.price.mustToUnits(px), 30, lev));
+    expect(ex.pair('BTCUSDT')!.book.levelOrderIds(1, m.price.mustToUnits(px))).toEqual([second, first]);
     // a seller takes 0.05: all of it from b's order, which was behind before
     const s = user(v, 'am3');
     ex.placeOrder(s, btc({ side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.050' }));

@@ -1,4 +1,4 @@
-// The houseOrder command (the replay's house path, issue 16 "Speed"): a house order in ticks and
+// The houseOrder command (the replay's fast house path): a house order in ticks and
 // lots does to the book, the tape and a user's order exactly what the same order sent as a bot
 // order ('placeBot', decimal strings) does, answers the lots it took, and is refused with the
 // codes a bot order of that price and size gets, having changed nothing (no order id used).

@@ -1,0 +1,53 @@
+// What the kline service takes back from the store when it first meets a symbol: the current
+// candle of every interval, so a restart continues them (a symbol with nothing stored starts
+// at its first trade).
+import { INTERVALS, openTimeOf } from '../../src-shared/intervals.ts';
+import type { Candle } from './candles.ts';
+import type { CandleStore } from './ports.ts';
+
+/**
+ * A symbol's current candles as the store last saw them (one per interval that has any), and the
+ * latest open time among them (-Infinity when none). An interval with nothing stored while others
+ * have candles (1s after the history build, which skips it) opens at `now` (or the latest open
+ * time, if later) at the latest price with no trades: every interval has its current candle from
+ * the start, not only from the pair's next trade.
+ */
+export function currentCandles(
+  repo: CandleStore,
+  symbol: string,
+  now: number,
+): { candles: Candle[]; lastTime: number } {
+  const candles: Candle[] = [];
+  let lastTime = Number.NEGATIVE_INFINITY;
+  for (const interval of INTERVALS) {
+    const c = repo.newest(symbol, interval);
+    if (c) {
+      candles.push(c);
+      if (c.openTime > lastTime) lastTime = c.openTime;
+    }
+  }
+  if (candles.length > 0 && candles.length < INTERVALS.length) {
+    const have = new Set(candles.map((c) => c.interval));
+    const at = Math.max(lastTime, now);
+    const price = candles[0].close; // the finest interval's close: the last trade's price
+    for (const interval of INTERVALS) {
+      if (have.has(interval)) continue;
+      const openTime = openTimeOf(interval, at);
+      candles.push({
+        interval,
+        openTime,
+        open: price,
+        high: price,
+        low: price,
+        close: price,
+        volume: 0,
+        quoteVolume: 0n,
+        trades: 0,
+        takerBuyVolume: 0,
+        takerBuyQuoteVolume: 0n,
+      });
+      if (openTime > lastTime) lastTime = openTime;
+    }
+  }
+  return { candles, lastTime };
+}
