@@ -27,41 +27,63 @@ async function commandsOf(run: () => Promise<unknown>): Promise<Command[]> {
   return sent.splice(0);
 }
 
-describe('routes go through execute()', () => {
-  it('orders, cancels, settings, TP/SL, reset and bot orders each send one typed command', async () => {
-    const u = makeAccount(t.venue, 'seam-a');
-    const order = {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price: '95000.0',
-      qty: '0.010',
-    };
+const u = { id: 0, apiKey: '', apiSecret: '' };
+const order = {
+  symbol: 'BTCUSDT',
+  side: 1,
+  position_side: 1,
+  position_action: 1,
+  type: 1,
+  price: '95000.0',
+  qty: '0.010',
+};
+// a resting bot ask, taken by a market buy, gives the account a position to put a stop on
+const ask = {
+  symbol: 'BTCUSDT',
+  side: 2,
+  position_side: 2,
+  position_action: 1,
+  type: 1,
+  price: '96000.0',
+  qty: '0.010',
+  need_cache: true,
+};
+const buy = { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.005' };
+let placed: { order_id: string } | undefined;
+let botOrderId = '';
 
-    expect(
-      await commandsOf(() =>
-        signed(t.app, u, 'POST', '/fapi/v1/leverage', { json: { symbol: 'BTCUSDT', leverage: 10 } }),
-      ),
-    ).toEqual([{ kind: 'setLeverage', accountId: u.id, symbol: 'BTCUSDT', leverage: 10 }]);
-    expect(
-      await commandsOf(() =>
-        signed(t.app, u, 'POST', '/fapi/v1/marginType', { json: { symbol: 'BTCUSDT', margin_mode: 1 } }),
-      ),
-    ).toEqual([{ kind: 'setMarginMode', accountId: u.id, symbol: 'BTCUSDT', marginMode: 1 }]);
+interface Step {
+  name: string;
+  /** What must be in place first (its commands are not recorded). */
+  before?: () => Promise<unknown>;
+  send: () => Promise<unknown>;
+  sent: () => Command[];
+}
 
-    let placed: { order_id: string } | undefined;
-    expect(
-      await commandsOf(async () => {
-        placed = dataOf(await signed(t.app, u, 'POST', '/fapi/v1/orders', { json: order }));
-      }),
-    ).toEqual([{ kind: 'place', accountId: u.id, input: order }]);
-    expect(
-      await commandsOf(() =>
-        signed(t.app, u, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: placed!.order_id } }),
-      ),
-    ).toEqual([
+/** Each request, in order (later steps use what earlier ones made), and the one command it sent. */
+const STEPS: Step[] = [
+  {
+    name: 'POST /fapi/v1/leverage',
+    send: () => signed(t.app, u, 'POST', '/fapi/v1/leverage', { json: { symbol: 'BTCUSDT', leverage: 10 } }),
+    sent: () => [{ kind: 'setLeverage', accountId: u.id, symbol: 'BTCUSDT', leverage: 10 }],
+  },
+  {
+    name: 'POST /fapi/v1/marginType',
+    send: () => signed(t.app, u, 'POST', '/fapi/v1/marginType', { json: { symbol: 'BTCUSDT', margin_mode: 1 } }),
+    sent: () => [{ kind: 'setMarginMode', accountId: u.id, symbol: 'BTCUSDT', marginMode: 1 }],
+  },
+  {
+    name: 'POST /fapi/v1/orders',
+    send: async () => {
+      placed = dataOf(await signed(t.app, u, 'POST', '/fapi/v1/orders', { json: order }));
+    },
+    sent: () => [{ kind: 'place', accountId: u.id, input: order }],
+  },
+  {
+    name: 'DELETE /fapi/v1/order',
+    send: () =>
+      signed(t.app, u, 'DELETE', '/fapi/v1/order', { query: { symbol: 'BTCUSDT', order_id: placed!.order_id } }),
+    sent: () => [
       {
         kind: 'cancel',
         accountId: u.id,
@@ -69,33 +91,26 @@ describe('routes go through execute()', () => {
         orderId: Number(placed!.order_id),
         clientOrderId: undefined,
       },
-    ]);
-    expect(
-      await commandsOf(() => signed(t.app, u, 'DELETE', '/fapi/v1/allOpenOrders', { query: { symbol: 'BTCUSDT' } })),
-    ).toEqual([{ kind: 'cancelAll', accountId: u.id, symbol: 'BTCUSDT' }]);
-
-    // a position to put a stop on: a bot ask taken by a market buy
-    const ask = {
-      symbol: 'BTCUSDT',
-      side: 2,
-      position_side: 2,
-      position_action: 1,
-      type: 1,
-      price: '96000.0',
-      qty: '0.010',
-      need_cache: true,
-    };
-    const botSent = await commandsOf(() => plain(t.app, 'POST', '/fapi/v1/bot/orders', { json: ask }));
-    expect(botSent).toEqual([{ kind: 'placeBot', input: ask }]);
-    const buy = { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.005' };
-    dataOf(await signed(t.app, u, 'POST', '/fapi/v1/orders', { json: buy }));
-    expect(
-      await commandsOf(() =>
-        signed(t.app, u, 'POST', '/fapi/v1/position/tpsl', {
-          json: { symbol: 'BTCUSDT', position_side: 1, stop_loss_price: '90000.0' },
-        }),
-      ),
-    ).toEqual([
+    ],
+  },
+  {
+    name: 'DELETE /fapi/v1/allOpenOrders',
+    send: () => signed(t.app, u, 'DELETE', '/fapi/v1/allOpenOrders', { query: { symbol: 'BTCUSDT' } }),
+    sent: () => [{ kind: 'cancelAll', accountId: u.id, symbol: 'BTCUSDT' }],
+  },
+  {
+    name: 'POST /fapi/v1/bot/orders',
+    send: () => plain(t.app, 'POST', '/fapi/v1/bot/orders', { json: ask }),
+    sent: () => [{ kind: 'placeBot', input: ask }],
+  },
+  {
+    name: 'POST /fapi/v1/position/tpsl',
+    before: async () => dataOf(await signed(t.app, u, 'POST', '/fapi/v1/orders', { json: buy })),
+    send: () =>
+      signed(t.app, u, 'POST', '/fapi/v1/position/tpsl', {
+        json: { symbol: 'BTCUSDT', position_side: 1, stop_loss_price: '90000.0' },
+      }),
+    sent: () => [
       {
         kind: 'setTpSl',
         accountId: u.id,
@@ -104,33 +119,58 @@ describe('routes go through execute()', () => {
         tp: undefined,
         sl: { price: '90000.0', trigger: 1 },
       },
-    ]);
-    const open = t.venue.exchange.botOrders('BTCUSDT');
-    expect(open).toHaveLength(1);
-    expect(
-      await commandsOf(() => plain(t.app, 'DELETE', `/fapi/v1/bot/order?symbol=BTCUSDT&order_id=${open[0].id}`)),
-    ).toEqual([{ kind: 'cancelBot', symbol: 'BTCUSDT', orderId: Number(open[0].id) }]);
-
-    expect(
-      await commandsOf(() => signed(t.app, u, 'POST', '/fapi/v1/account/reset', { json: { balance: '5000' } })),
-    ).toEqual([{ kind: 'reset', accountId: u.id, balance: 5000n * 100_000_000n }]);
-    expect(
-      await commandsOf(() => signed(t.app, u, 'POST', '/fapi/v1/positionMode', { json: { position_mode: 'one_way' } })),
-    ).toEqual([{ kind: 'setPositionMode', accountId: u.id, mode: 'one_way' }]);
-    // key rotation: one rotateKey command carrying the fresh credentials it answers
-    const rotated = await commandsOf(async () => {
+    ],
+  },
+  {
+    name: 'DELETE /fapi/v1/bot/order',
+    before: async () => {
+      const open = t.venue.exchange.botOrders('BTCUSDT');
+      expect(open).toHaveLength(1);
+      botOrderId = open[0].id;
+    },
+    send: () => plain(t.app, 'DELETE', `/fapi/v1/bot/order?symbol=BTCUSDT&order_id=${botOrderId}`),
+    sent: () => [{ kind: 'cancelBot', symbol: 'BTCUSDT', orderId: Number(botOrderId) }],
+  },
+  {
+    name: 'POST /fapi/v1/account/reset',
+    send: () => signed(t.app, u, 'POST', '/fapi/v1/account/reset', { json: { balance: '5000' } }),
+    sent: () => [{ kind: 'reset', accountId: u.id, balance: 5000n * 100_000_000n }],
+  },
+  {
+    name: 'POST /fapi/v1/positionMode',
+    send: () => signed(t.app, u, 'POST', '/fapi/v1/positionMode', { json: { position_mode: 'one_way' } }),
+    sent: () => [{ kind: 'setPositionMode', accountId: u.id, mode: 'one_way' }],
+  },
+  {
+    // one rotateKey command carrying the fresh credentials it answers
+    name: 'POST /fapi/v1/account/apiKey/regenerate',
+    send: async () => {
       const fresh: { api_key: string; api_secret: string } = dataOf(
         await signed(t.app, u, 'POST', '/fapi/v1/account/apiKey/regenerate'),
       );
       expect(fresh.api_key).not.toBe(u.apiKey);
       u.apiKey = fresh.api_key;
       u.apiSecret = fresh.api_secret;
-    });
-    expect(rotated).toEqual([
+    },
+    sent: () => [
       { kind: 'rotateKey', accountId: u.id, apiKey: u.apiKey, apiSecret: u.apiSecret, now: expect.any(Number) },
-    ]);
-    // reads send no command
-    expect(await commandsOf(() => signed(t.app, u, 'GET', '/fapi/v1/account'))).toEqual([]);
-    expect(await commandsOf(() => signed(t.app, u, 'GET', '/fapi/v1/openOrders'))).toEqual([]);
+    ],
+  },
+  { name: 'GET /fapi/v1/account (a read)', send: () => signed(t.app, u, 'GET', '/fapi/v1/account'), sent: () => [] },
+  {
+    name: 'GET /fapi/v1/openOrders (a read)',
+    send: () => signed(t.app, u, 'GET', '/fapi/v1/openOrders'),
+    sent: () => [],
+  },
+];
+
+describe('routes change state only through execute(), one typed command a request', () => {
+  beforeAll(() => {
+    Object.assign(u, makeAccount(t.venue, 'seam-a'));
+  });
+
+  it.each(STEPS)('$name', async (step) => {
+    if (step.before) await step.before();
+    expect(await commandsOf(step.send)).toEqual(step.sent());
   });
 });
