@@ -158,15 +158,15 @@ function newBookStats(): BookStats {
   return { spreadTicks: [], topInTrades: [], depth1pInTrades: [], share01: [], near005Usdt: [], truncated: 0 };
 }
 
-/** One snapshot's figures; medianTrade in base units. */
+/** One snapshot's figures; medianTrade in base units; maxLevels the levels the snapshot could hold. */
 function addBook(
   b: BookStats,
-  bids: Level[],
-  asks: Level[],
+  snap: { bids: Level[]; asks: Level[] },
   tick: number,
   medianTrade: number,
   maxLevels: number,
 ): void {
+  const { bids, asks } = snap;
   if (bids.length === 0 || asks.length === 0) return;
   const bb = bids[0].p;
   const ba = asks[0].p;
@@ -271,7 +271,7 @@ function realSide(): Real {
     const asks = lv(d.asks);
     const tick = tickOf([...d.bids, ...d.asks].map((x) => x[0]));
     const qs = wsEvents.filter((e) => e.stream === `${d.symbol.toLowerCase()}@aggTrade`).map((e) => Number(e.data.q));
-    if (qs.length > 0) addBook(book, bids, asks, tick, S.median(qs), 1000);
+    if (qs.length > 0) addBook(book, { bids, asks }, tick, S.median(qs), 1000);
   }
   const snap = readFileSync(join(tdir, 'rest_depth_snapshot.csv'), 'utf8')
     .trim()
@@ -286,7 +286,7 @@ function realSide(): Real {
     .filter((f) => f[5] === '1')
     .map((f) => ({ p: Number(f[6]), q: Number(f[7]) }))
     .sort((a, b) => a.p - b.p);
-  addBook(book, sb, sa, tickOf(snap.map((f) => f[6])), trx.median, 1000);
+  addBook(book, { bids: sb, asks: sa }, tickOf(snap.map((f) => f[6])), trx.median, 1000);
   return { c1m, profile, book, trx, depthEventsPerS, levelsPerEvent };
 }
 
@@ -376,7 +376,13 @@ async function watch(svc: ServiceHandle, tick: number, sizeFallback: number): Pr
       );
       const lv = (xs: string[][]) => xs.map(([p, q]) => ({ p: Number(p), q: Number(q) }));
       const recent = w.trades.slice(-2000).map((t) => t.q);
-      addBook(w.book, lv(d.bids), lv(d.asks), tick, recent.length >= 20 ? S.median(recent) : sizeFallback, 1000);
+      addBook(
+        w.book,
+        { bids: lv(d.bids), asks: lv(d.asks) },
+        tick,
+        recent.length >= 20 ? S.median(recent) : sizeFallback,
+        1000,
+      );
       await new Promise((r) => setTimeout(r, 250));
     }
   })();
@@ -775,8 +781,11 @@ async function main(): Promise<void> {
   for (const b of body) console.log(line(b));
   const targets = body.filter((b) => b[b.length - 1] !== '');
   const met = targets.filter((b) => b[b.length - 1] === 'yes').length;
+  const list = (f: (l: (typeof lives)[number]) => number) => lives.map(f).join(', ');
   console.log(
-    `\n${met} of ${targets.length} targets met on seeds ${SEEDS.join(', ')}; live minutes at speed ${FAST}: ${lives.map((l) => l.fast.minutes).join(', ')}, with speed ${VR_SPEED}: ${lives.map((l) => l.vr.minutes).join(', ')}; steps at speed ${FAST}: ${lives.map((l) => l.fast.steps).join(', ')}`,
+    `\n${met} of ${targets.length} targets met on seeds ${SEEDS.join(', ')}; ` +
+      `live minutes at speed ${FAST}: ${list((l) => l.fast.minutes)}, with speed ${VR_SPEED}: ${list((l) => l.vr.minutes)}; ` +
+      `steps at speed ${FAST}: ${list((l) => l.fast.steps)}`,
   );
 }
 

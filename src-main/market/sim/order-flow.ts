@@ -16,7 +16,9 @@
 //   since the arbitrage last traded, an IOC at the fair price's touch takes stale liquidity before
 //   it is withdrawn, in proportion to that net move: the informed side of the flow, which makes
 //   the taker imbalance of a minute follow its return.
+import { OrderStatus } from '../../../src-shared/enums.ts';
 import type { Exchange } from '../../trading/exchange.ts';
+import type { Party } from './house-orders.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import { activity } from './activity-profile.ts';
 import { ActivityFactor, Hawkes } from './hawkes.ts';
@@ -96,12 +98,13 @@ export class OrderFlow {
   /** Net ticks the fair price moved through stale quotes since the arbitrage last traded (up +). */
   private owed = 0;
 
-  constructor(ex: Exchange, pair: PairState, limits: PairLimits, rng: Rng, account: number, cfg: FlowSettings) {
+  constructor(party: Party, cfg: FlowSettings) {
+    const { ex, pair, rng } = party;
     this.ex = ex;
     this.pair = pair;
-    this.limits = limits;
+    this.limits = party.limits;
     this.rng = rng;
-    this.account = account;
+    this.account = party.account;
     this.cfg = cfg;
     this.hawkes = new Hawkes(rng, cfg.branching, cfg.beta);
     this.activity = new ActivityFactor(rng, cfg.activitySd, cfg.activityHalfLifeS);
@@ -207,7 +210,10 @@ export class OrderFlow {
           engineAccount: this.account,
         });
       }
-      const traded = r.status === 2 || r.status === 3 || (r.status === 6 && r.filled_qty !== this.zeroQty);
+      const traded =
+        r.status === OrderStatus.PARTIALLY_FILLED ||
+        r.status === OrderStatus.FILLED ||
+        (r.status === OrderStatus.EXPIRED && r.filled_qty !== this.zeroQty);
       if (traded) this.stats.traded++;
       return traded;
     } catch {

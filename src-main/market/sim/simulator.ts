@@ -23,6 +23,7 @@
 // later needs a new simulator); a pair paused while running is left alone until it trades again.
 // Errors: rejections by the exchange are counted inside the maker and takers; anything else that
 // throws inside a symbol's step is reported to onError and the other symbols go on.
+import { SymbolStatus } from '../../../src-shared/enums.ts';
 import type { VirtualClock } from '../../core/clock.ts';
 import { isFundingInstant, fundingTimesBetween } from '../../risk/funding.ts';
 import { HOUSE_ACCOUNT, type Exchange } from '../../trading/exchange.ts';
@@ -171,7 +172,7 @@ export class Simulator {
 
     for (const pair of this.ex.pairs.values()) {
       const row = pair.row;
-      if (row.status !== 1) continue;
+      if (row.status !== SymbolStatus.TRADING) continue;
       const params = paramsFor(row, opts.params?.[row.symbol]);
       const stream = (name: string) => Rng.stream(opts.seed, this.startTime, row.symbol, name);
       const limits = new PairLimits(pair);
@@ -187,25 +188,18 @@ export class Simulator {
         opts.venues ?? DEFAULT_VENUES,
         opts.outagesPerDay,
       );
-      const maker = new MarketMaker(
-        this.ex,
-        pair,
-        limits,
-        stream('maker'),
-        makerAccount,
-        params.makerLevels,
-        params.makerDepthNotional,
-      );
-      const takers = new OrderFlow(this.ex, pair, limits, stream('flow'), takerAccount, {
+      const party = (name: string, account: number) => ({ ex: this.ex, pair, limits, rng: stream(name), account });
+      const maker = new MarketMaker(party('maker', makerAccount), params.makerLevels, params.makerDepthNotional);
+      const takers = new OrderFlow(party('flow', takerAccount), {
         ...DEFAULT_FLOW,
         rate: params.takerRate,
         medianNotional: params.takerMedianNotional,
       });
-      const touch = new TouchBook(this.ex, pair, limits, stream('touch'), liquidityAccount, {
+      const touch = new TouchBook(party('touch', liquidityAccount), {
         ...DEFAULT_TOUCH,
         queueNotional: params.touchQueueNotional,
       });
-      const deep = new DeepBook(this.ex, pair, limits, stream('deep'), liquidityAccount, {
+      const deep = new DeepBook(party('deep', liquidityAccount), {
         ...DEFAULT_DEEP,
         orders: params.deepOrders,
         orderNotional: params.deepOrderNotional,
@@ -349,7 +343,7 @@ export class Simulator {
 
   /** A pair paused or delisted while running: pull the maker's quotes and leave it alone. */
   private checkActive(s: SymbolSim): boolean {
-    const trading = s.pair.row.status === 1;
+    const trading = s.pair.row.status === SymbolStatus.TRADING;
     if (!trading && s.active) {
       s.maker.cancelAll();
       s.touch.house.cancelAll();
@@ -382,7 +376,7 @@ export class Simulator {
     const hi = s.tradeHi;
     s.tradeLo = Number.POSITIVE_INFINITY;
     s.tradeHi = Number.NEGATIVE_INFINITY;
-    s.deep.step(time, dtMs, bidT, askT, DEFAULT_TOUCH.levels, lo, hi);
+    s.deep.step({ time, dtMs, bidTop: bidT, askTop: askT, inner: DEFAULT_TOUCH.levels, lo, hi });
     s.touch.step(time, dtMs, fair, lo, hi);
   }
 

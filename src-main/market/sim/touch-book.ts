@@ -21,9 +21,8 @@
 // that meets a large resting order prints a large trade.
 // Sizes are in lots of the pair, never below its minimum order; all orders are GTC on the crowd's
 // own engine account (house-orders.ts).
-import type { Exchange } from '../../trading/exchange.ts';
-import type { PairState } from '../../trading/pair-state.ts';
-import { HouseOrders, type HouseOrder } from './house-orders.ts';
+import { Side } from '../../../src-shared/enums.ts';
+import { HouseOrders, type HouseOrder, type Party } from './house-orders.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';
 import { TradeSizes } from './trade-size.ts';
@@ -60,14 +59,14 @@ export class TouchBook {
   bidTarget = 0;
   askTarget = 0;
 
-  constructor(ex: Exchange, pair: PairState, limits: PairLimits, rng: Rng, account: number, cfg: TouchSettings) {
+  constructor(party: Party, cfg: TouchSettings) {
     if (!(Number.isInteger(cfg.levels) && cfg.levels >= 1))
       throw new RangeError('touch levels must be an integer >= 1');
-    this.house = new HouseOrders(ex, pair, account);
-    this.rng = rng;
-    this.limits = limits;
+    this.house = new HouseOrders(party.ex, party.pair, party.account);
+    this.rng = party.rng;
+    this.limits = party.limits;
     this.cfg = cfg;
-    this.sizes = new TradeSizes(rng, 1, 1.5, 0.6, 0);
+    this.sizes = new TradeSizes(party.rng, 1, 1.5, 0.6, 0);
   }
 
   /** The ladder targets for a fair price in ticks (a real number). */
@@ -94,7 +93,7 @@ export class TouchBook {
     const bidQ = new Map<number, HouseOrder[]>();
     const askQ = new Map<number, HouseOrder[]>();
     for (const o of [...h.orders.values()]) {
-      if (o.side === 1) {
+      if (o.side === Side.BUY) {
         if (o.price > bidT || o.price <= bidT - L) h.cancel(o);
         else push(bidQ, o);
       } else {
@@ -102,19 +101,19 @@ export class TouchBook {
         else push(askQ, o);
       }
     }
-    const dt = dtMs / 1000;
-    this.side(1, bidT, bidQ, dt, time, moved);
-    this.side(2, askT, askQ, dt, time, moved);
+    const at = { dt: dtMs / 1000, time, moved };
+    this.side(Side.BUY, bidT, bidQ, at);
+    this.side(Side.SELL, askT, askQ, at);
   }
 
+  /** One side's best queue and ladder; at: the step's length (s), market time, and whether the fair price moved. */
   private side(
-    side: 1 | 2,
+    side: Side,
     best: number,
     queues: Map<number, HouseOrder[]>,
-    dt: number,
-    time: number,
-    moved: boolean,
+    at: { dt: number; time: number; moved: boolean },
   ): void {
+    const { dt, time, moved } = at;
     const h = this.house;
     const dir = side === 1 ? -1 : 1;
     const typical = this.queueLots(best);
