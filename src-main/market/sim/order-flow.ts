@@ -60,13 +60,13 @@ export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional'> = {
   beta: 2,
   activitySd: 0.7,
   activityHalfLifeS: 120,
-  parents: 3,
-  parentAlpha: 1.5,
+  parents: 2,
+  parentAlpha: 1.8,
   parentShare: 0.9,
   sizeAlpha: 1.4,
   sizeSigma: 0.6,
   roundShare: 0.3,
-  herdBias: 0.35,
+  herdBias: 0.1,
   herdHalfLifeS: 180,
   arbMove: 0.00005,
   arbAlpha: 2.5,
@@ -115,12 +115,15 @@ export class OrderFlow {
     this.zeroQty = pair.math.formatQty(0);
   }
 
-  /** Taker orders arriving in the step of dtMs ending at market time t, at volatility factor f. */
-  arrivals(t: number, dtMs: number, f: number): number {
+  /**
+   * Taker orders arriving in the step of dtMs ending at market time t, at volatility factor f;
+   * their offsets from the step's start (ms, ascending, below dtMs) go into `offsets` when given.
+   */
+  arrivals(t: number, dtMs: number, f: number, offsets?: number[]): number {
     const a = this.activity.advance(dtMs);
     this.herd.advance(dtMs);
     const mu = this.cfg.rate * (1 - this.cfg.branching) * activity(t) * a * f;
-    return this.hawkes.step(dtMs, mu);
+    return this.hawkes.step(dtMs, mu, offsets);
   }
 
   /** Sends one taker order of at most capNotional; returns true when it traded. */

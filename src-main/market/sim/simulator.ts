@@ -150,6 +150,8 @@ export class Simulator {
   private readonly stats0 = { steps: 0, skips: 0, skippedMs: 0, trades: 0, errors: 0 };
   private readonly unsubscribe: () => void;
   private disposed = false;
+  /** Arrival offsets of the current step's taker orders (reused). */
+  private readonly offsets: number[] = [];
 
   constructor(opts: SimulatorOptions) {
     const stepMs = opts.stepMs ?? DEFAULT_STEP_MS;
@@ -280,11 +282,14 @@ export class Simulator {
   step(): void {
     if (this.disposed) throw new Error('simulator is disposed');
     const t = this._time + this.stepMs;
-    runAt(this.clock, Math.max(t, this.lastStamp), () => {
-      for (const s of this.symbols) this.guard(s, () => this.stepSymbol(s, t));
-    });
+    for (const s of this.symbols) this.guard(s, () => this.stepSymbol(s, t));
     this._time = t;
     this.stats0.steps++;
+  }
+
+  /** Runs fn with the exchange's clock at `time`, or at the latest trade's time if that is later. */
+  private at<T>(time: number, fn: () => T): T {
+    return runAt(this.clock, Math.max(time, this.lastStamp), fn);
   }
 
   /** Steps while the next step's time is <= target, at most maxSteps; returns the steps done. */
@@ -380,28 +385,38 @@ export class Simulator {
     s.touch.step(time, dtMs, fair, lo, hi);
   }
 
+  /**
+   * One step of one symbol, over the market time (t - dt, t]: the crowd's refresh (and the
+   * arbitrage of the quotes the index moved through) at the step's first millisecond, each taker
+   * order at its own arrival time inside the step (so a client tells taker orders apart by their
+   * time, as on a real venue, where every order is matched at its own instant), the maker and the
+   * prices at t.
+   */
   private stepSymbol(s: SymbolSim, t: number): void {
     if (!this.checkActive(s)) return;
     const dt = this.stepMs;
+    const first = t - dt + 1;
     s.process.advance(dt);
     const index = s.venues.update(t, dt, s.process.logPrice);
 
     // the crowd follows the index (stale quotes it moved through are taken or withdrawn), then
     // the takers meet the fresh book; the maker books its fills, refills and follows the index
-    this.refreshCrowd(s, index, dt);
+    this.at(first, () => this.refreshCrowd(s, index, dt));
     const f = Math.min(3, Math.max(0.5, Math.sqrt(s.process.variance / s.process.meanVariance)));
-    const n = s.takers.arrivals(t, dt, f);
+    const offsets = this.offsets;
+    const n = s.takers.arrivals(t, dt, f, offsets);
     const cap = 0.5 * s.params.makerDepthNotional;
-    for (let i = 0; i < n; i++) s.takers.send(cap);
-    // the last step of each second: make sure the second saw a trade
-    if ((t + dt) % 1000 === 0 && Math.floor(s.lastTradeTime / 1000) < Math.floor(t / 1000)) {
-      if (!s.takers.send(cap)) s.takers.send(cap, s.pair.book.bestAsk() > 0 ? 1 : 2);
-    }
-    this.refreshMaker(s, index);
-
-    s.feed.update(t, index, this.lastPrice(s));
-    this.publish(s);
-    if (isFundingInstant(t)) this.settle(s, t);
+    for (let i = 0; i < n; i++) this.at(first + Math.floor(offsets[i]), () => s.takers.send(cap));
+    this.at(t, () => {
+      // the last step of each second: make sure the second saw a trade
+      if ((t + dt) % 1000 === 0 && Math.floor(s.lastTradeTime / 1000) < Math.floor(t / 1000)) {
+        if (!s.takers.send(cap)) s.takers.send(cap, s.pair.book.bestAsk() > 0 ? 1 : 2);
+      }
+      this.refreshMaker(s, index);
+      s.feed.update(t, index, this.lastPrice(s));
+      this.publish(s);
+      if (isFundingInstant(t)) this.settle(s, t);
+    });
   }
 
   private publish(s: SymbolSim): void {
