@@ -8,6 +8,7 @@ import { ensureLocalAccount } from './local-account.ts';
 import { openVenue, type LocalVenue, type VenueOptions } from './venue.ts';
 import { removeServiceFile, writeServiceFile } from './service-file.ts';
 import { ReplayHostService } from './replay-host.ts';
+import { SimulatedMarket } from './market/sim/simulated-market.ts';
 
 export interface ServiceOptions {
   /** Interface to listen on; 127.0.0.1 unless told otherwise. */
@@ -28,6 +29,8 @@ export interface ServiceOptions {
   /** Volatility and taker-intensity multipliers of the simulated market (0.1 to 10). */
   simVolatility?: number;
   simIntensity?: number;
+  /** The simulated market runs as fast as the CPU allows, every step simulated (SimulatedMarket.setFast). */
+  simFast?: boolean;
   /** Progress lines while the first start builds the simulated history. */
   onProgress?: (line: string) => void;
   /** Rate limits (docs/api.md, Rate limits); false turns them off (benchmarks). */
@@ -112,6 +115,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     await venue.close();
     throw err;
   }
+  if (opts.simFast === true && venue.market instanceof SimulatedMarket) venue.market.setFast(true);
   venue.market?.start();
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? 0);
