@@ -123,6 +123,7 @@ describe('arbitrage of stale quotes', () => {
         ...DEFAULT_FLOW,
         rate: 1,
         medianNotional: 600,
+        queueNotional: 0,
         arbMove: 9.9 / 960_000,
       },
     );

@@ -6,6 +6,10 @@
 //   weekday, activity-profile.ts) x a slow activity factor (minute-scale swings) x the
 //   volatility factor the simulator passes; branching ratio `branching`, so the long-run mean is
 //   rate x the factors (the baseline is scaled by 1 - branching);
+// - queue-reactive: the baseline is also scaled by queueFactor(x) of the best queues (x = the mean
+//   of both sides' best queue over a typical queue, queueNotional): the market-order intensity of
+//   Huang, Lehalle and Rosenbaum (2015) rises with the queue at the touch and saturates, so a thin
+//   touch (right after a sweep) draws fewer takers and a thick one more;
 // - sign: parent orders split into same-sign children (metaorders.ts), so signs are persistent,
 //   tilted by a slow herding bias, herdBias x tanh(x) with x an Ornstein-Uhlenbeck process of
 //   half-life herdHalfLifeS (the minute-to-minute persistence of the taker imbalance);
@@ -16,7 +20,7 @@
 //   since the arbitrage last traded, an IOC at the fair price's touch takes stale liquidity before
 //   it is withdrawn, in proportion to that net move: the informed side of the flow, which makes
 //   the taker imbalance of a minute follow its return.
-import { OrderStatus } from '../../../src-shared/enums.ts';
+import { OrderStatus, Side } from '../../../src-shared/enums.ts';
 import type { Exchange } from '../../trading/exchange.ts';
 import type { Party } from './house-orders.ts';
 import type { PairState } from '../../trading/pair-state.ts';
@@ -53,9 +57,23 @@ export interface FlowSettings {
   arbMove: number;
   /** Pareto tail index of the arbitrage's size multiplier (thinner than the takers': its size is set by the stale quotes). */
   arbAlpha: number;
+  /** Typical best queue, USDT (the touch crowd's): the scale of the queue-reactive factor; 0 turns it off. */
+  queueNotional: number;
 }
 
-export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional'> = {
+/** Queue size (in typical queues) at which the queue-reactive factor is half its ceiling. */
+const QUEUE_HALF = 0.5;
+
+/**
+ * The queue-reactive factor of the market-order rate at x typical queues at the touch:
+ * (1 + QUEUE_HALF) x / (x + QUEUE_HALF), 0 at an empty touch, 1 at a typical one, rising and
+ * saturating at 1.5 (the concave market-order intensity of Huang, Lehalle and Rosenbaum 2015).
+ */
+export function queueFactor(x: number): number {
+  return x > 0 ? ((1 + QUEUE_HALF) * x) / (x + QUEUE_HALF) : 0;
+}
+
+export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional' | 'queueNotional'> = {
   branching: 0.6,
   beta: 2,
   activitySd: 0.7,
@@ -122,8 +140,19 @@ export class OrderFlow {
   arrivals(t: number, dtMs: number, f: number, offsets?: number[]): number {
     const a = this.activity.advance(dtMs);
     this.herd.advance(dtMs);
-    const mu = this.cfg.rate * (1 - this.cfg.branching) * activity(t) * a * f;
+    const mu = this.cfg.rate * (1 - this.cfg.branching) * activity(t) * a * f * this.queueFactorNow();
     return this.hawkes.step(dtMs, mu, offsets);
+  }
+
+  /** queueFactor of the book's best queues now (1 when queueNotional is 0). */
+  queueFactorNow(): number {
+    if (!(this.cfg.queueNotional > 0)) return 1;
+    const book = this.pair.book;
+    const bid = book.topLevels(Side.BUY, 1)[0];
+    const ask = book.topLevels(Side.SELL, 1)[0];
+    if (bid === undefined || ask === undefined) return queueFactor(0);
+    const typical = this.limits.lotsFor(this.cfg.queueNotional, bid[0]);
+    return queueFactor((bid[1] + ask[1]) / 2 / typical);
   }
 
   /** Sends one taker order of at most capNotional; returns true when it traded. */

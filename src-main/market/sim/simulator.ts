@@ -189,6 +189,7 @@ export class Simulator {
         ...DEFAULT_FLOW,
         rate: params.takerRate,
         medianNotional: params.takerMedianNotional,
+        queueNotional: params.touchQueueNotional,
       });
       const touch = new TouchBook(party('touch', liquidityAccount), {
         ...DEFAULT_TOUCH,
