@@ -48,11 +48,12 @@ describe('the tape a client reads', () => {
         expect(acf[0]).toBeLessThan(0.4);
         for (const a of acf.slice(0, 5)) expect(a).toBeGreaterThan(0);
         expect(acf[6]).toBeLessThan(0.5 * acf[0]);
-        const slope = decaySlope(LAGS, acf);
+        // the exponent over lags 1-20 (8 minutes leave the far lags' figures within their noise)
+        const slope = decaySlope(LAGS.slice(0, 6), acf.slice(0, 6));
         expect(slope).toBeGreaterThan(-1);
         expect(slope).toBeLessThan(-0.3);
       }
-    }, 120_000);
+    }, 300_000);
   }
 
   it('the trades of one step carry the times their orders arrived at, never later than the step', () => {

@@ -404,7 +404,7 @@ export class Simulator {
     const hi = s.tradeHi;
     s.tradeLo = Number.POSITIVE_INFINITY;
     s.tradeHi = Number.NEGATIVE_INFINITY;
-    s.deep.step({ time, dtMs, bidTop: bidT, askTop: askT, inner: DEFAULT_TOUCH.levels, lo, hi });
+    s.deep.step({ time, dtMs, bidTop: bidT, askTop: askT, inner: s.touch.depthTicks, lo, hi });
     s.touch.step(time, dtMs, fair, lo, hi);
   }
 
