@@ -278,15 +278,19 @@ async function main(): Promise<void> {
     for (const s of symbols) for (const i of INTERVALS) rows += klines.repo.count(s, i);
     console.log('');
     console.log('history fast-forward (recordTrade only; closed candles written in batches; SQLite included)');
+    const n = (x: number) => Math.round(x).toLocaleString('en');
     console.log(
-      `  BTCUSDT, a trade per ~200 ms   ${dense.toLocaleString('en')} trades in ${(denseMs / 1000).toFixed(2)} s = ${Math.round(dense / (denseMs / 1000)).toLocaleString('en')} trades/s (${rows1.toLocaleString('en')} 1s candles)`,
+      `  BTCUSDT, a trade per ~200 ms   ${n(dense)} trades in ${(denseMs / 1000).toFixed(2)} s = ` +
+        `${n(dense / (denseMs / 1000))} trades/s (${n(rows1)} 1s candles)`,
     );
     console.log(
-      `  ${symbols.length - 1} pairs, a trade per ~10 s    ${sparse.toLocaleString('en')} trades in ${(sparseMs / 1000).toFixed(2)} s; ${rows.toLocaleString('en')} candle rows in all = ${Math.round(rows / ((denseMs + sparseMs) / 1000)).toLocaleString('en')} rows/s`,
+      `  ${symbols.length - 1} pairs, a trade per ~10 s    ${n(sparse)} trades in ${(sparseMs / 1000).toFixed(2)} s; ` +
+        `${n(rows)} candle rows in all = ${n(rows / ((denseMs + sparseMs) / 1000))} rows/s`,
     );
     const live = liveRate();
     console.log(
-      `  live rhythm (advance + one write per 250 ms, 5,000 trades/s of market time): ${Math.round(live.service).toLocaleString('en')} trades/s, x${(live.service / live.builder).toFixed(3)} of the bare CandleBuilder (${Math.round(live.builder).toLocaleString('en')} trades/s)`,
+      `  live rhythm (advance + one write per 250 ms, 5,000 trades/s of market time): ${n(live.service)} trades/s, ` +
+        `x${(live.service / live.builder).toFixed(3)} of the bare CandleBuilder (${n(live.builder)} trades/s)`,
     );
     for (const s of [symbols[0], symbols[symbols.length - 1]]) {
       for (const i of ['1s', '1m'] as const) {

@@ -157,3 +157,64 @@ export function hourProfile(times: ArrayLike<number>, values: ArrayLike<number>)
   const m = mean(per.filter((x) => Number.isFinite(x)));
   return per.map((x) => x / m);
 }
+
+/** A trade as the public tape shows it: market time (ms), price (ticks), quantity (lots), the taker's side (1 buy, 2 sell). */
+export interface TapeTrade {
+  time: number;
+  priceTicks: number;
+  qtyLots: number;
+  takerSide: number;
+}
+
+/** Consecutive trades merged while `same` holds of a trade and the first of its run (quantities added). */
+function mergeRuns(ts: readonly TapeTrade[], same: (a: TapeTrade, b: TapeTrade) => boolean): TapeTrade[] {
+  const out: TapeTrade[] = [];
+  for (const t of ts) {
+    const last = out[out.length - 1];
+    if (last !== undefined && same(last, t)) last.qtyLots += t.qtyLots;
+    else out.push({ ...t });
+  }
+  return out;
+}
+
+/** Binance's aggTrades: consecutive trades of one time, price and taker side are one record. */
+export function aggTrades(ts: readonly TapeTrade[]): TapeTrade[] {
+  return mergeRuns(ts, (a, b) => a.time === b.time && a.priceTicks === b.priceTicks && a.takerSide === b.takerSide);
+}
+
+/** Taker orders as a client can tell them: consecutive trades of one time and taker side (one order's fills at every price). */
+export function takerOrders(ts: readonly TapeTrade[]): TapeTrade[] {
+  return mergeRuns(ts, (a, b) => a.time === b.time && a.takerSide === b.takerSide);
+}
+
+/** Autocorrelation of the taker signs (+1 buy, -1 sell) at each lag. */
+export function signAcf(ts: readonly TapeTrade[], lags: readonly number[]): number[] {
+  const s = Float64Array.from(ts, (t) => (t.takerSide === 1 ? 1 : -1));
+  return lags.map((l) => autocorr(s, l));
+}
+
+/**
+ * Least-squares slope of log ACF on log lag over the lags whose ACF is positive (the exponent of
+ * a power-law decay, ACF ~ lag^slope; Lillo and Farmer measured about -0.5 to -0.7). NaN with
+ * fewer than three such lags.
+ */
+export function decaySlope(lags: readonly number[], acf: readonly number[]): number {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let i = 0; i < lags.length; i++) {
+    if (acf[i] > 0) {
+      xs.push(Math.log(lags[i]));
+      ys.push(Math.log(acf[i]));
+    }
+  }
+  if (xs.length < 3) return NaN;
+  const mx = mean(xs);
+  const my = mean(ys);
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < xs.length; i++) {
+    sxy += (xs[i] - mx) * (ys[i] - my);
+    sxx += (xs[i] - mx) ** 2;
+  }
+  return sxy / sxx;
+}

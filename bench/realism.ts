@@ -6,14 +6,12 @@
 //   2. reads the history's BTCUSDT 1m candles through GET /fapi/v1/klines;
 //   3. live at speed 1 for REALISM_SECONDS (default 60) of wall time: the trade@ and depth_update@
 //      streams over WebSocket and a GET /fapi/v1/depth?limit=1000 snapshot every 250 ms;
-//   4. live at speed REALISM_FAST (default 100) for REALISM_FAST_SECONDS (default 120): the same,
-//      plus the 1m candles of the live span (per-minute statistics need many minutes) and the
-//      simulator's own count of skipped steps (a fast market must still run every step);
-//   5. at speed REALISM_VR_SPEED (default 2000) for REALISM_VR_SECONDS (default 60): only the 1m
-//      candles, for the variance ratio, whose standard error over n minutes is about
-//      sqrt(2 (2q - 1)(q - 1) / (3 q n)) (0.35 over 100 minutes for q = 15, 0.09 over 1,500): the
-//      ratio is computed over the candles of phases 4 and 5 together. This phase may sample steps
-//      (the driver's overload mode keeps prices exact and trades in every candle).
+//   4. fast mode (POST /api/v1/sim {"fast": true}: every step simulated, as fast as the CPU allows)
+//      for REALISM_HOURS (default 20) hours of market time: the same streams and snapshots, the 1m
+//      candles of the span (per-minute statistics, the variance ratio, whose standard error over n
+//      minutes is about sqrt(2 (2q - 1)(q - 1) / (3 q n)), 0.10 over 1,200 minutes for q = 15, and
+//      the trade rate by UTC hour), the tape's sign memory (aggTrades and taker orders merged from
+//      the trade stream as a client merges them) and the simulator's count of steps run and skipped.
 // The real side comes from the Binance samples in test/fixtures/binance (provenance in its
 // SOURCES.md): spot BTCUSDT 1m klines (May 2021) and 1h klines (January 2025), USD-M depth
 // snapshots and streams of SUSHI/AKRO/KEEP/CTK (2021) and TRXUSDT (2025).
@@ -35,10 +33,10 @@ const FIX = join(HERE, '../test/fixtures/binance');
 const SYMBOL = 'BTCUSDT';
 const SEEDS = (process.env.REALISM_SEEDS ?? '1,2').split(',').map(Number);
 const SLOW_S = Number(process.env.REALISM_SECONDS ?? 60);
-const FAST = Number(process.env.REALISM_FAST ?? 100);
-const FAST_S = Number(process.env.REALISM_FAST_SECONDS ?? 120);
-const VR_SPEED = Number(process.env.REALISM_VR_SPEED ?? 2000);
-const VR_S = Number(process.env.REALISM_VR_SECONDS ?? 60);
+const HOURS = Number(process.env.REALISM_HOURS ?? 20);
+/** Binance USD-M BTCUSDT's daily mean trade rate (issue text: 33-47 a second); the hourly profile's level. */
+const DAY_RATE = 33;
+const LAGS = [1, 2, 3, 5, 10, 20, 50, 100];
 const MIN = 60_000;
 
 // ------------------------------------------------------------------ candles
@@ -151,22 +149,34 @@ interface BookStats {
   depth1pInTrades: number[];
   share01: number[];
   near005Usdt: number[];
+  /** Per snapshot, the side with fewer: prices occupied among the first 20 ticks from the best, and within 100 ticks. */
+  occ20: number[];
+  occ100: number[];
   truncated: number;
 }
 
 function newBookStats(): BookStats {
-  return { spreadTicks: [], topInTrades: [], depth1pInTrades: [], share01: [], near005Usdt: [], truncated: 0 };
+  return {
+    spreadTicks: [],
+    topInTrades: [],
+    depth1pInTrades: [],
+    share01: [],
+    near005Usdt: [],
+    occ20: [],
+    occ100: [],
+    truncated: 0,
+  };
 }
 
-/** One snapshot's figures; medianTrade in base units. */
+/** One snapshot's figures; medianTrade in base units; maxLevels the levels the snapshot could hold. */
 function addBook(
   b: BookStats,
-  bids: Level[],
-  asks: Level[],
+  snap: { bids: Level[]; asks: Level[] },
   tick: number,
   medianTrade: number,
   maxLevels: number,
 ): void {
+  const { bids, asks } = snap;
   if (bids.length === 0 || asks.length === 0) return;
   const bb = bids[0].p;
   const ba = asks[0].p;
@@ -191,6 +201,10 @@ function addBook(
   b.depth1pInTrades.push(d1 / 2 / medianTrade);
   b.share01.push(d01 / d1);
   b.near005Usdt.push(near);
+  const within = (ls: Level[], best: number, n: number) =>
+    ls.filter((l) => Math.abs(l.p - best) / tick < n - 0.5).length;
+  b.occ20.push(Math.min(within(bids, bb, 20), within(asks, ba, 20)));
+  b.occ100.push(Math.min(within(bids, bb, 100), within(asks, ba, 100)));
   const farBid = (mid - bids[bids.length - 1].p) / mid;
   const farAsk = (asks[asks.length - 1].p - mid) / mid;
   if ((bids.length >= maxLevels && farBid < 0.01) || (asks.length >= maxLevels && farAsk < 0.01)) b.truncated++;
@@ -198,6 +212,7 @@ function addBook(
 
 interface TradeRec {
   t: number;
+  p: number;
   q: number;
   sign: number;
 }
@@ -220,6 +235,12 @@ function tradeStats(ts: TradeRec[]): { signAcf1: number; tail: number; p99p50: n
 interface Real {
   c1m: CandleStats;
   profile: number[];
+  /**
+   * Trades by UTC hour, mean 1, from other days than the ones the model's hour profile was drawn
+   * from (activity-profile.ts follows Eross et al. 2019 and the January 2025 week): spot BTCUSDT
+   * 1h klines of 16-18 May 2021, trade counts.
+   */
+  rateProfile: number[];
   book: BookStats;
   trx: ReturnType<typeof tradeStats>;
   depthEventsPerS: number;
@@ -228,6 +249,11 @@ interface Real {
 
 function realSide(): Real {
   const c1m = candleStats(readCsvCandles('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv'));
+  const h2021 = readCsvCandles('binance_spot_BTCUSDT_1h_2021-05-16_to_2021-05-18.csv');
+  const rateProfile = S.hourProfile(
+    h2021.map((c) => c.t),
+    h2021.map((c) => c.n),
+  );
   const h1 = readCsvCandles('binance_spot_BTCUSDT_1h_2025-01-06_to_2025-01-12.csv');
   const profile = S.hourProfile(
     h1.map((c) => c.t),
@@ -241,7 +267,7 @@ function realSide(): Real {
     .slice(1)
     .map((l) => {
       const f = l.split(',');
-      return { t: Number(f[4]), q: Number(f[8]), sign: f[9] === '1' ? -1 : 1 };
+      return { t: Number(f[4]), p: Number(f[7]), q: Number(f[8]), sign: f[9] === '1' ? -1 : 1 };
     });
   const trx = tradeStats(trades);
   // depth events: TRXUSDT diff stream, one event per FinalUpdateId
@@ -271,7 +297,7 @@ function realSide(): Real {
     const asks = lv(d.asks);
     const tick = tickOf([...d.bids, ...d.asks].map((x) => x[0]));
     const qs = wsEvents.filter((e) => e.stream === `${d.symbol.toLowerCase()}@aggTrade`).map((e) => Number(e.data.q));
-    if (qs.length > 0) addBook(book, bids, asks, tick, S.median(qs), 1000);
+    if (qs.length > 0) addBook(book, { bids, asks }, tick, S.median(qs), 1000);
   }
   const snap = readFileSync(join(tdir, 'rest_depth_snapshot.csv'), 'utf8')
     .trim()
@@ -286,8 +312,8 @@ function realSide(): Real {
     .filter((f) => f[5] === '1')
     .map((f) => ({ p: Number(f[6]), q: Number(f[7]) }))
     .sort((a, b) => a.p - b.p);
-  addBook(book, sb, sa, tickOf(snap.map((f) => f[6])), trx.median, 1000);
-  return { c1m, profile, book, trx, depthEventsPerS, levelsPerEvent };
+  addBook(book, { bids: sb, asks: sa }, tickOf(snap.map((f) => f[6])), trx.median, 1000);
+  return { c1m, profile, rateProfile, book, trx, depthEventsPerS, levelsPerEvent };
 }
 
 function tickOf(prices: string[]): number {
@@ -313,12 +339,19 @@ interface Live {
     hours: string;
     candles: CandleStats;
     trades: ReturnType<typeof tradeStats>;
+    /** Sign autocorrelation at LAGS of the aggTrades and of the taker orders, from the trade stream. */
+    aggAcf: number[];
+    orderAcf: number[];
+    /** Each UTC hour's trade rate over Binance's for that hour (DAY_RATE x the real hourly profile). */
+    hourRatios: number[];
     book: BookStats;
     skips: number;
     steps: number;
+    /** Steps the span holds (every one should have run). */
+    spanSteps: number;
     minutes: number;
+    wallS: number;
   };
-  vr: { vr15: number; retAcf1: number; minutes: number };
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -360,8 +393,8 @@ async function watch(svc: ServiceHandle, tick: number, sizeFallback: number): Pr
   ws.on('message', (raw: Buffer) => {
     const m = JSON.parse(raw.toString()) as { stream?: string; data?: unknown };
     if (m.stream === `trade@${SYMBOL}`) {
-      for (const t of m.data as Array<{ T: number; q: string; S: number }>)
-        w.trades.push({ t: t.T, q: Number(t.q), sign: t.S === 1 ? 1 : -1 });
+      for (const t of m.data as Array<{ T: number; p: string; q: string; S: number }>)
+        w.trades.push({ t: t.T, p: Number(t.p), q: Number(t.q), sign: t.S === 1 ? 1 : -1 });
     } else if (m.stream === `depth_update@${SYMBOL}`) {
       const d = m.data as { E: number; b: unknown[]; a: unknown[] };
       w.depthEvents.push({ t: d.E, n: d.b.length + d.a.length });
@@ -376,7 +409,13 @@ async function watch(svc: ServiceHandle, tick: number, sizeFallback: number): Pr
       );
       const lv = (xs: string[][]) => xs.map(([p, q]) => ({ p: Number(p), q: Number(q) }));
       const recent = w.trades.slice(-2000).map((t) => t.q);
-      addBook(w.book, lv(d.bids), lv(d.asks), tick, recent.length >= 20 ? S.median(recent) : sizeFallback, 1000);
+      addBook(
+        w.book,
+        { bids: lv(d.bids), asks: lv(d.asks) },
+        tick,
+        recent.length >= 20 ? S.median(recent) : sizeFallback,
+        1000,
+      );
       await new Promise((r) => setTimeout(r, 250));
     }
   })();
@@ -390,7 +429,8 @@ async function watch(svc: ServiceHandle, tick: number, sizeFallback: number): Pr
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function liveSide(seed: number, realProfile: number[]): Promise<Live> {
+async function liveSide(seed: number, real: Real): Promise<Live> {
+  const realProfile = real.rateProfile;
   const dir = mkdtempSync(join(tmpdir(), 'perpdesk-realism-'));
   const svc = await startService({ dataDir: dir, seed, speed: 1, port: 0, logger: false, rateLimit: false });
   try {
@@ -400,7 +440,7 @@ async function liveSide(seed: number, realProfile: number[]): Promise<Live> {
     const t0 = sim.time;
     const hist = await klines(svc.url, Math.floor(t0 / MIN) * MIN - 30 * 1440 * MIN, Math.floor(t0 / MIN) * MIN);
     const history = candleStats(hist);
-    const historyProfileCorr = S.corr(history.profile, realProfile);
+    const historyProfileCorr = S.corr(history.profile, real.profile);
 
     // speed 1
     const w1 = await watch(svc, tick, 0.01);
@@ -423,40 +463,48 @@ async function liveSide(seed: number, realProfile: number[]): Promise<Live> {
       cpuShare: (cpu.user + cpu.system) / 1000 / wallMs,
     };
 
-    // fast
+    // fast mode: every step simulated, as fast as the CPU allows, for HOURS of market time
     const skips0 = sim.stats.skips;
     const steps0 = sim.stats.steps;
-    const r = await fetch(`${svc.url}/api/v1/sim`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ speed: FAST }),
-    });
-    if (!r.ok) throw new Error(`POST /api/v1/sim: ${r.status}`);
-    const f0 = Math.ceil(sim.time / MIN) * MIN;
+    const post = async (body: object) => {
+      const r = await fetch(`${svc.url}/api/v1/sim`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (!r.ok) throw new Error(`POST /api/v1/sim ${JSON.stringify(body)}: ${r.status}`);
+    };
+    const wallF = performance.now();
+    const s0 = sim.time;
+    await post({ fast: true });
+    const f0 = Math.ceil(sim.time / MIN) * MIN + MIN;
+    const f1 = f0 + HOURS * 60 * MIN;
     const w2 = await watch(svc, tick, slow.trades.median);
-    await sleep(FAST_S * 1000);
+    while (sim.time < f1 + 2_000) await sleep(500);
+    await post({ paused: true });
+    await sleep(500); // the last trade pushes
     await w2.stop();
-    const f1 = Math.floor(sim.time / MIN) * MIN;
     const skips = sim.stats.skips - skips0;
     const steps = sim.stats.steps - steps0;
-    await fetch(`${svc.url}/api/v1/sim`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ speed: VR_SPEED }),
-    });
-    await sleep(VR_S * 1000);
-    await fetch(`${svc.url}/api/v1/sim`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ paused: true }),
-    });
-    const v1 = Math.floor(sim.time / MIN) * MIN;
-    const all = await klines(svc.url, f0, v1);
-    const live = all.filter((c) => c.t < f1);
-    // The live trade rate as a daily mean: each fast-phase minute's rate over Binance's own
-    // volume factor for its UTC hour (the real 1h profile, mean 1), so a run at 05h UTC and one at
-    // 15h measure the same thing; Binance's 33-47 a second are daily figures too.
+    const spanSteps = Math.round((sim.time - s0) / sim.stepMs);
+    const live = await klines(svc.url, f0, f1);
+    // The live trade rate as a daily mean: each minute's rate over Binance's own volume factor for
+    // its UTC hour (the real 1h profile, mean 1), so a run at 05h UTC and one at 15h measure the
+    // same thing; Binance's 33-47 a second are daily figures too.
     const dayRate = S.mean(live.map((c) => c.n / 60 / realProfile[new Date(c.t).getUTCHours()]));
+    const byHour = new Map<number, number[]>();
+    for (const c of live) {
+      const h = new Date(c.t).getUTCHours();
+      const l = byHour.get(h) ?? [];
+      l.push(c.n / 60);
+      byHour.set(h, l);
+    }
+    const hourRatios = [...byHour]
+      .filter(([, l]) => l.length >= 30)
+      .map(([h, l]) => S.mean(l) / (DAY_RATE * realProfile[h]));
+    const tape: S.TapeTrade[] = w2.trades
+      .filter((t) => t.t >= f0 && t.t < f1)
+      .map((t) => ({ time: t.t, priceTicks: Math.round(t.p / tick), qtyLots: t.q, takerSide: t.sign > 0 ? 1 : 2 }));
     const fast = {
       dayRate,
       hours:
@@ -465,19 +513,17 @@ async function liveSide(seed: number, realProfile: number[]): Promise<Live> {
           : '-',
       candles: candleStats(live),
       trades: tradeStats(w2.trades),
+      aggAcf: S.signAcf(S.aggTrades(tape), LAGS),
+      orderAcf: S.signAcf(S.takerOrders(tape), LAGS),
+      hourRatios,
       book: w2.book,
       skips,
       steps,
+      spanSteps,
       minutes: live.length,
+      wallS: (performance.now() - wallF) / 1000,
     };
-    const allStats = candleStats(all);
-    return {
-      history,
-      historyProfileCorr,
-      slow,
-      fast,
-      vr: { vr15: allStats.vr15, retAcf1: allStats.retAcf1, minutes: all.length },
-    };
+    return { history, historyProfileCorr, slow, fast };
   } finally {
     await svc.close();
     rmSync(dir, { recursive: true, force: true });
@@ -519,9 +565,9 @@ async function main(): Promise<void> {
   const lives: Live[] = [];
   for (const seed of SEEDS) {
     process.stderr.write(
-      `realism: seed ${seed}: speed 1 for ${SLOW_S} s, speed ${FAST} for ${FAST_S} s, speed ${VR_SPEED} for ${VR_S} s\n`,
+      `realism: seed ${seed}: speed 1 for ${SLOW_S} s, then fast mode for ${HOURS} h of market time\n`,
     );
-    lives.push(await liveSide(seed, real.profile));
+    lives.push(await liveSide(seed, real));
   }
   const rb = real.book;
   const rows: Row[] = [
@@ -560,9 +606,23 @@ async function main(): Promise<void> {
     },
     {
       name: 'USDT within 0.05 % of best bid',
-      real: '2.6 M (BTCUSDT 2022, issue)',
-      band: null,
+      real: '2.63 M (BTCUSDT 2022, issue)',
+      band: [1.315e6, Infinity],
       values: lives.map((l) => S.median(l.slow.book.near005Usdt)),
+    },
+    {
+      name: 'ticks occupied of the first 20 from the best, median (thinner side)',
+      real: '19 (BTCUSDT 2022, issue)',
+      band: [16, 20],
+      values: lives.map((l) => S.median(l.fast.book.occ20)),
+      digits: 0,
+    },
+    {
+      name: 'levels within 100 ticks of the best, median (thinner side)',
+      real: '88 (BTCUSDT 2022, issue)',
+      band: [50, 100],
+      values: lives.map((l) => S.median(l.fast.book.occ100)),
+      digits: 0,
     },
     {
       name: 'book snapshots cut at 1000 levels before 1 %',
@@ -646,6 +706,49 @@ async function main(): Promise<void> {
       values: lives.map((l) => l.fast.trades.signAcf1),
     },
     {
+      name: 'aggTrade sign autocorrelation, lag 1 (trade stream)',
+      real: '0.22 (BTCUSDT, issue)',
+      band: [0.1, 0.4],
+      values: lives.map((l) => l.fast.aggAcf[0]),
+    },
+    {
+      name: 'taker-order sign autocorrelation, lag 1',
+      real: '0.16 (BTCUSDT, issue)',
+      band: [0.08, 0.35],
+      values: lives.map((l) => l.fast.orderAcf[0]),
+    },
+    {
+      name: 'aggTrade sign autocorrelation, lag 100',
+      real: '-',
+      band: [0, 0.1],
+      values: lives.map((l) => l.fast.aggAcf[LAGS.indexOf(100)]),
+      digits: 3,
+    },
+    {
+      name: 'aggTrade sign ACF decay exponent (lags 1-100)',
+      real: '-0.5 .. -0.7 (Lillo-Farmer)',
+      band: [-0.85, -0.4],
+      values: lives.map((l) => S.decaySlope(LAGS, l.fast.aggAcf)),
+    },
+    {
+      name: 'taker-order sign ACF decay exponent',
+      real: '-0.5 .. -0.7 (Lillo-Farmer)',
+      band: [-0.85, -0.4],
+      values: lives.map((l) => S.decaySlope(LAGS, l.fast.orderAcf)),
+    },
+    {
+      name: 'trade rate by UTC hour / Binance, lowest hour',
+      real: `1 (${DAY_RATE}/s x spot May 2021 hourly counts)`,
+      band: [0.5, 2],
+      values: lives.map((l) => Math.min(...l.fast.hourRatios)),
+    },
+    {
+      name: 'trade rate by UTC hour / Binance, highest hour',
+      real: '1',
+      band: [0.5, 2],
+      values: lives.map((l) => Math.max(...l.fast.hourRatios)),
+    },
+    {
       name: '1m taker imbalance autocorrelation (live)',
       real: fmt(real.c1m.imbAcf1),
       band: [0.05, 1],
@@ -680,19 +783,19 @@ async function main(): Promise<void> {
       name: 'live 1m variance ratio 15m/1m',
       real: fmt(real.c1m.vr15),
       band: [0.8, 1.2],
-      values: lives.map((l) => l.vr.vr15),
+      values: lives.map((l) => l.fast.candles.vr15),
     },
     {
       name: '  its standard error',
       real: fmt(vrSe(real.c1m.n)),
       band: null,
-      values: lives.map((l) => vrSe(l.vr.minutes)),
+      values: lives.map((l) => vrSe(l.fast.minutes)),
     },
     {
       name: 'live 1m return autocorrelation, lag 1',
       real: fmt(real.c1m.retAcf1),
       band: [-0.1, 0.1],
-      values: lives.map((l) => l.vr.retAcf1),
+      values: lives.map((l) => l.fast.candles.retAcf1),
     },
     {
       name: 'intraday volume profile, corr with real',
@@ -738,7 +841,7 @@ async function main(): Promise<void> {
       values: lives.map((l) => l.history.volRetCorr),
     },
     {
-      name: `steps skipped at speed ${FAST}`,
+      name: 'steps skipped in fast mode',
       real: '-',
       band: [0, 0],
       values: lives.map((l) => l.fast.skips),
@@ -775,8 +878,12 @@ async function main(): Promise<void> {
   for (const b of body) console.log(line(b));
   const targets = body.filter((b) => b[b.length - 1] !== '');
   const met = targets.filter((b) => b[b.length - 1] === 'yes').length;
+  const list = (f: (l: (typeof lives)[number]) => number) => lives.map(f).join(', ');
   console.log(
-    `\n${met} of ${targets.length} targets met on seeds ${SEEDS.join(', ')}; live minutes at speed ${FAST}: ${lives.map((l) => l.fast.minutes).join(', ')}, with speed ${VR_SPEED}: ${lives.map((l) => l.vr.minutes).join(', ')}; steps at speed ${FAST}: ${lives.map((l) => l.fast.steps).join(', ')}`,
+    `\n${met} of ${targets.length} targets met on seeds ${SEEDS.join(', ')}; ` +
+      `live minutes in fast mode: ${list((l) => l.fast.minutes)} (UTC hours ${lives.map((l) => l.fast.hours).join(', ')}); ` +
+      `steps run / in the span: ${list((l) => l.fast.steps)} / ${list((l) => l.fast.spanSteps)}; ` +
+      `wall seconds: ${list((l) => Math.round(l.fast.wallS))}`,
   );
 }
 

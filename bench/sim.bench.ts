@@ -124,14 +124,14 @@ async function history(): Promise<{ writerMs: number; builderMs: number; trades:
   const writerMs = performance.now() - t;
   const builders = new Map<string, CandleBuilder>();
   const bare: TradeRecorder = {
-    recordTrade(symbol, time, p, q, side, count) {
+    recordTrade(symbol, tr) {
       let b = builders.get(symbol);
       if (!b)
         builders.set(
           symbol,
           (b = new CandleBuilder({ intervals: INTERVALS.filter((i) => i !== '1s'), onClose: () => {} })),
         );
-      b.trade(time, p, q, side === 1 ? 1 : 2, count);
+      b.trade(tr.time, tr.priceTicks, tr.qtyLots, tr.takerSide, tr.count);
     },
   };
   t = performance.now();

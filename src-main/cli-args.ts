@@ -26,6 +26,8 @@ export interface CliOptions {
   /** --volatility / --intensity: multipliers of the simulated market's defaults. */
   simVolatility?: number;
   simIntensity?: number;
+  /** --fast: the simulated market runs as fast as the CPU allows, every step simulated. */
+  simFast?: boolean;
   /** --replay: the whole service is a replay of recorded data (docs/replay.md). */
   replay?: ReplayCliSpec;
   help: boolean;
@@ -63,6 +65,8 @@ export const USAGE = `Usage: npm run serve -- [options]
   --volatility X           multiply every pair's simulated volatility by X (0.1 to 10, default 1)
   --intensity X            multiply how often simulated takers trade by X (0.1 to 10, default 1)
   --no-sim                 no simulated market: the book holds only what clients place
+  --fast                   run the simulated market as fast as the CPU allows, every step simulated
+                           (reproducible from the seed; --speed applies once fast mode is turned off)
   --replay SYM@TIME[,SYM2...]
                            replay imported data instead of the simulated market, from TIME (UTC,
                            2021-05-16, 2021-05-16T00:00Z or 2021-05-16T00:00:00Z); several symbols
@@ -211,6 +215,10 @@ export function parseCli(argv: readonly string[]): CliOptions {
       }
       case '--no-sim':
         out.simulate = false;
+        simOnly.push(name);
+        break;
+      case '--fast':
+        out.simFast = true;
         simOnly.push(name);
         break;
       case '--replay':

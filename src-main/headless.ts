@@ -56,6 +56,7 @@ async function main(): Promise<void> {
       simulate: opts.simulate,
       simVolatility: opts.simVolatility,
       simIntensity: opts.simIntensity,
+      simFast: opts.simFast,
       onProgress: (line) => console.log(line),
       uiDir: process.env.PERPDESK_UI_DIR ?? join(here, '../renderer'),
       logger: true,

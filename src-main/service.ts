@@ -15,6 +15,7 @@ import { lockDataFolder } from './store/data-lock.ts';
 import { openDatabase } from './store/database.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
 import { sweepResults } from './sweep/reader.ts';
+import { SimulatedMarket } from './market/sim/simulated-market.ts';
 
 export interface ServiceOptions {
   /** Interface to listen on; 127.0.0.1 unless told otherwise. */
@@ -35,6 +36,8 @@ export interface ServiceOptions {
   /** Volatility and taker-intensity multipliers of the simulated market (0.1 to 10). */
   simVolatility?: number;
   simIntensity?: number;
+  /** The simulated market runs as fast as the CPU allows, every step simulated (SimulatedMarket.setFast). */
+  simFast?: boolean;
   /** Progress lines while the first start builds the simulated history. */
   onProgress?: (line: string) => void;
   /** Rate limits (docs/api.md, Rate limits); false turns them off (benchmarks). */
@@ -137,6 +140,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     await venue.close();
     throw err;
   }
+  if (opts.simFast === true && venue.market instanceof SimulatedMarket) venue.market.setFast(true);
   venue.market?.start();
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? 0);

@@ -4,6 +4,7 @@
 // candles checkpointed on close and continued by the next service, reads past the in-memory
 // rings and retention served by the store; and the history writer fills the same port.
 import { describe, expect, it } from 'vitest';
+import { Side } from '../../src-shared/enums.ts';
 import type { Candle } from '../../src-main/core/candle.ts';
 import type { SymbolRow } from '../../src-main/core/symbol.ts';
 import { DEFAULT_CATALOGUE } from '../../src-main/market/catalogue.ts';
@@ -165,7 +166,13 @@ describe('KlineService on in-memory ports', () => {
     const store = new MemoryCandleStore();
     const writer = new HistoryCandleWriter(store);
     for (let s = 0; s < 3 * 3600; s += 30)
-      writer.recordTrade('ETHUSDT', T0 + s * 1000, 300_000 + (s % 600), 5, s % 60 === 0 ? 1 : 2);
+      writer.recordTrade('ETHUSDT', {
+        time: T0 + s * 1000,
+        priceTicks: 300_000 + (s % 600),
+        qtyLots: 5,
+        takerSide: s % 60 === 0 ? Side.BUY : Side.SELL,
+        count: 1,
+      });
     writer.advanceTo(T0 + 3 * 3_600_000);
     writer.finish();
     expect(writer.written).toBeGreaterThan(3 * 60);

@@ -18,13 +18,16 @@ describe('touch crowd (queue-reactive)', () => {
     try {
       const ex = tv.venue.exchange;
       const pair = ex.pair('BTCUSDT')!;
-      const touch = new TouchBook(ex, pair, new PairLimits(pair), Rng.stream(1, 'touch'), CROWD, {
-        levels: 3,
-        queueNotional: 100_000,
-        limitRate: 4,
-        cancelRate: 2,
-        refillRate: 12,
-      });
+      const touch = new TouchBook(
+        { ex, pair, limits: new PairLimits(pair), rng: Rng.stream(1, 'touch'), account: CROWD },
+        {
+          levels: 3,
+          queueNotional: 100_000,
+          limitRate: 4,
+          cancelRate: 2,
+          refillRate: 12,
+        },
+      );
       const fair = 960_000.4; // ticks
       touch.step(0, 0, fair, 1, 0);
       const book = pair.book;
@@ -47,13 +50,16 @@ describe('touch crowd (queue-reactive)', () => {
     try {
       const ex = tv.venue.exchange;
       const pair = ex.pair('BTCUSDT')!;
-      const touch = new TouchBook(ex, pair, new PairLimits(pair), Rng.stream(2, 'touch'), CROWD, {
-        levels: 3,
-        queueNotional: 100_000,
-        limitRate: 0,
-        cancelRate: 0,
-        refillRate: 5,
-      });
+      const touch = new TouchBook(
+        { ex, pair, limits: new PairLimits(pair), rng: Rng.stream(2, 'touch'), account: CROWD },
+        {
+          levels: 3,
+          queueNotional: 100_000,
+          limitRate: 0,
+          cancelRate: 0,
+          refillRate: 5,
+        },
+      );
       const fair = 960_000.4;
       touch.step(0, 0, fair, 1, 0);
       const book = pair.book;
@@ -100,20 +106,27 @@ describe('arbitrage of stale quotes', () => {
     const ex = tv.venue.exchange;
     const pair = ex.pair('BTCUSDT')!;
     const limits = new PairLimits(pair);
-    const touch = new TouchBook(ex, pair, limits, Rng.stream(3, 'touch'), CROWD, {
-      levels: 3,
-      queueNotional: 1_000_000,
-      limitRate: 4,
-      cancelRate: 2,
-      refillRate: 12,
-    });
+    const touch = new TouchBook(
+      { ex, pair, limits: limits, rng: Rng.stream(3, 'touch'), account: CROWD },
+      {
+        levels: 3,
+        queueNotional: 1_000_000,
+        limitRate: 4,
+        cancelRate: 2,
+        refillRate: 12,
+      },
+    );
     // a threshold of 9.9 ticks at a fair price near 960,000 ticks
-    const flow = new OrderFlow(ex, pair, limits, Rng.stream(3, 'flow'), TAKER, {
-      ...DEFAULT_FLOW,
-      rate: 1,
-      medianNotional: 600,
-      arbMove: 9.9 / 960_000,
-    });
+    const flow = new OrderFlow(
+      { ex, pair, limits: limits, rng: Rng.stream(3, 'flow'), account: TAKER },
+      {
+        ...DEFAULT_FLOW,
+        rate: 1,
+        medianNotional: 600,
+        queueNotional: 0,
+        arbMove: 9.9 / 960_000,
+      },
+    );
     let i = 0;
     /** The fair price moved `through` ticks past the best ask (up) or bid (down); the lots the arbitrage bought (+) or sold (-). */
     const cross = (dir: 1 | -1, through: number, maxLots: number): number => {
@@ -175,12 +188,12 @@ describe('deep book (power-law placement)', () => {
       const pair = ex.pair('BTCUSDT')!;
       const limits = new PairLimits(pair);
       const cfg = { orders: 150, lifetimeS: 20, scale: 0.002, mu: 0.6, maxDistance: 0.04, orderNotional: 3_000 };
-      const deep = new DeepBook(ex, pair, limits, Rng.stream(3, 'deep'), CROWD, cfg);
+      const deep = new DeepBook({ ex, pair, limits: limits, rng: Rng.stream(3, 'deep'), account: CROWD }, cfg);
       const bid = 960_000;
-      deep.step(0, 0, bid, bid + 1, 3, 1, 0);
+      deep.step({ time: 0, dtMs: 0, bidTop: bid, askTop: bid + 1, inner: 3, lo: 1, hi: 0 });
       const dist: number[] = [];
       for (let i = 1; i <= 3000; i++) {
-        deep.step(i * 100, 100, bid, bid + 1, 3, 1, 0);
+        deep.step({ time: i * 100, dtMs: 100, bidTop: bid, askTop: bid + 1, inner: 3, lo: 1, hi: 0 });
         if (i % 100 === 0) for (const l of pair.book.depth(1000).bids) dist.push(bid - l[0] - 3);
       }
       const [nb, na] = deep.counts;
@@ -195,7 +208,7 @@ describe('deep book (power-law placement)', () => {
       expect(median(dist) / want).toBeLessThan(1.25);
       expect(Math.max(...dist)).toBeLessThanOrEqual(cfg.maxDistance * 960_000 + 1);
       // a move of 500 ticks down: bids now inside the touch zone are withdrawn
-      deep.step(400_000, 100, bid - 500, bid - 499, 3, 1, 0);
+      deep.step({ time: 400_000, dtMs: 100, bidTop: bid - 500, askTop: bid - 499, inner: 3, lo: 1, hi: 0 });
       expect(pair.book.bestBid()).toBeLessThanOrEqual(bid - 503);
       expect(pair.book.openOrderIds(CROWD).sort()).toEqual([...deep.house.orders.keys()].sort());
     } finally {

@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { activity, dayFactor, HOURLY, WEEKDAY, weekdayFactor } from '../../src-main/market/sim/activity-profile.ts';
 import { lomaxDistance } from '../../src-main/market/sim/deep-book.ts';
 import { ActivityFactor, Hawkes } from '../../src-main/market/sim/hawkes.ts';
-import { Metaorders } from '../../src-main/market/sim/metaorders.ts';
+import { Metaorders, parentLength } from '../../src-main/market/sim/metaorders.ts';
+import { HouseOrders } from '../../src-main/market/sim/house-orders.ts';
+import { DEFAULT_FLOW, OrderFlow, queueFactor } from '../../src-main/market/sim/order-flow.ts';
+import { PairLimits } from '../../src-main/market/sim/order-sizing.ts';
+import { LIQUIDITY_ACCOUNT, TAKER_ACCOUNT } from '../../src-main/market/sim/simulator.ts';
+import { T0, testVenue } from './helpers.ts';
 import { Rng } from '../../src-main/market/sim/rng.ts';
 import { poisson } from '../../src-main/market/sim/touch-book.ts';
 import { roundLot, TradeSizes } from '../../src-main/market/sim/trade-size.ts';
@@ -162,5 +167,74 @@ describe('activity profile', () => {
     const week = Array.from({ length: 7 * 1440 }, (_, m) => activity(Date.UTC(2025, 0, 5) + m * 60_000));
     expect(mean(week)).toBeCloseTo(1, 3);
     expect(weekdayFactor(Date.UTC(2025, 0, 5))).toBeLessThan(weekdayFactor(Date.UTC(2025, 0, 6))); // Sunday < Monday
+  });
+});
+
+describe('queue-reactive market orders', () => {
+  it('queueFactor is 0 at an empty touch, 1 at a typical queue, rising, concave and saturating at 1.5', () => {
+    expect(queueFactor(0)).toBe(0);
+    expect(queueFactor(1)).toBeCloseTo(1, 12);
+    let prev = 0;
+    let slope = Infinity;
+    for (let x = 0.25; x <= 20; x += 0.25) {
+      const q = queueFactor(x);
+      expect(q).toBeGreaterThan(prev);
+      expect(q - prev).toBeLessThan(slope); // concave
+      slope = q - prev;
+      prev = q;
+    }
+    expect(queueFactor(1e9)).toBeCloseTo(1.5, 6);
+  });
+
+  it('the taker arrivals follow the best queues: their mean is the rate times queueFactor(x)', () => {
+    const means: number[] = [];
+    const xs = [0.25, 2];
+    for (const x of xs) {
+      const tv = testVenue({ seed: 4 });
+      try {
+        const ex = tv.venue.exchange;
+        const pair = ex.pair('BTCUSDT')!;
+        const limits = new PairLimits(pair);
+        const queue = 150_000;
+        const bid = Math.round(pair.markPrice / limits.tick);
+        // a book of one bid and one ask queue of x typical queues; nobody trades
+        const house = new HouseOrders(ex, pair, LIQUIDITY_ACCOUNT);
+        house.place(1, bid, limits.lotsFor(queue * x, bid), T0);
+        house.place(2, bid + 1, limits.lotsFor(queue * x, bid), T0);
+        const flow = new OrderFlow(
+          { ex, pair, limits, rng: Rng.stream(4, 'qr', x), account: TAKER_ACCOUNT },
+          { ...DEFAULT_FLOW, activitySd: 0, rate: 20, medianNotional: 600, queueNotional: queue },
+        );
+        expect(flow.queueFactorNow()).toBeCloseTo(queueFactor(x), 2);
+        let n = 0;
+        const steps = 30_000;
+        for (let i = 0; i < steps; i++) n += flow.arrivals(T0 + 12 * 3_600_000, 100, 1);
+        means.push(n / steps);
+      } finally {
+        tv.close();
+      }
+    }
+    // the activity profile is fixed (one instant), the slow factor off: only the queues differ
+    const ratio = means[0] / means[1];
+    const want = queueFactor(xs[0]) / queueFactor(xs[1]);
+    expect(ratio / want, `ratio ${ratio}, want ${want}`).toBeGreaterThan(0.9);
+    expect(ratio / want).toBeLessThan(1.1);
+  });
+});
+
+describe('metaorder lengths', () => {
+  it('follow the discrete Pareto law P(L >= l) = l^-alpha', () => {
+    for (const alpha of [1.5, 1.8]) {
+      const rng = Rng.stream(9, 'lengths', alpha);
+      const n = 200_000;
+      const ls = Array.from({ length: n }, () => parentLength(rng, alpha));
+      expect(ls.reduce((a, b) => Math.min(a, b))).toBe(1);
+      for (const l of [2, 5, 20, 100]) {
+        const share = ls.filter((x) => x >= l).length / n;
+        const want = l ** -alpha;
+        const se = Math.sqrt((want * (1 - want)) / n);
+        expect(Math.abs(share - want), `alpha ${alpha}, l ${l}: ${share} vs ${want}`).toBeLessThan(4 * se + 1e-4);
+      }
+    }
   });
 });

@@ -7,6 +7,7 @@ import {
   fastForwardHistory,
   fastForwardHistorySync,
   type HistoryProgress,
+  type HistoryTrade,
   type TradeRecorder,
 } from '../../src-main/market/sim/history.ts';
 import {
@@ -32,7 +33,8 @@ class MinuteRecorder implements TradeRecorder {
   last = new Map<string, { time: number; price: number }>();
   trades = 0;
   // count: a record stands for that many trades (the history draws trade counts, not single trades)
-  recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number, count = 1): void {
+  recordTrade(symbol: string, tr: Readonly<HistoryTrade>): void {
+    const { time, priceTicks, qtyLots, takerSide, count } = tr;
     let b = this.builders.get(symbol);
     if (!b) {
       const list: Candle[] = [];
@@ -40,7 +42,7 @@ class MinuteRecorder implements TradeRecorder {
       b = new CandleBuilder({ intervals: ['1m'], onClose: (c) => list.push(c) });
       this.builders.set(symbol, b);
     }
-    b.trade(time, priceTicks, qtyLots, takerSide === 1 ? 1 : 2, count);
+    b.trade(time, priceTicks, qtyLots, takerSide, count);
     for (const x of [
       symbol.length,
       time % 4294967296,

@@ -49,7 +49,7 @@ describe('liquidation in the simulated market', () => {
     const btc = sim.symbol('BTCUSDT')!;
     btc.process.logPrice += Math.log(0.96);
 
-    let marks: number[] = [];
+    const marks: number[] = [];
     for (let i = 0; i < 4 * 120 && ex.positions(u).length > 0; i++) {
       sim.step();
       marks.push(ex.pair('BTCUSDT')!.markPrice);
@@ -65,7 +65,6 @@ describe('liquidation in the simulated market', () => {
     expect(first).toBeGreaterThanOrEqual(0);
     expect(at).toBe(marks[first]);
     expect(marks.slice(0, first).every((m) => m > lp)).toBe(true);
-    marks = [];
 
     const history = venue.trading.closedPositions({ accountId: u, limit: 5 });
     expect(history).toHaveLength(1);

@@ -38,7 +38,7 @@ describe('simulated market', () => {
     } finally {
       tv.close();
     }
-  });
+  }, 120_000);
 
   it('quotes legal orders: on tick and step, at least min qty and min notional, inside the band', () => {
     const tv = testVenue({ seed: 12 });

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import simRoutes from '../../src-main/api/routes/sim.ts';
 import { buildApp } from '../../src-main/api/app.ts';
+import type { MarketSource } from '../../src-main/market/market-source.ts';
 import { SimulatedMarket } from '../../src-main/market/sim/simulated-market.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
 import { T0, testVenue, tradingSymbols, type TestVenue } from './helpers.ts';
@@ -79,12 +80,60 @@ describe('/api/v1/sim', () => {
     expect(tv.venue.clock.now()).toBe(T0 + 10_500);
   });
 
+  it('POST fast: true runs the market off the wall clock, fast: false hands it back', async () => {
+    let r = await post({ fast: true });
+    expect(r.statusCode).toBe(200);
+    expect(r.json().data).toMatchObject({ fast: true, paused: false });
+    const at = tv.venue.clock.now();
+    tv.advanceWall(10_000);
+    expect(tv.venue.clock.now()).toBe(at); // the simulation moves the clock now, not the wall
+    r = await post({ paused: true });
+    expect(r.json().data).toMatchObject({ fast: true, paused: true });
+    r = await post({ fast: false, paused: false });
+    expect(r.json().data).toMatchObject({ fast: false, paused: false });
+    tv.advanceWall(1_000);
+    expect(tv.venue.clock.now()).toBe(at + 1_000);
+    expect((await app.inject({ method: 'GET', url: '/api/v1/sim' })).json().data.fast).toBe(false);
+  });
+
+  it('POST fast on a market that is not simulated is refused (400 / 1001)', async () => {
+    const replayLike: MarketSource = {
+      kind: 'replay',
+      seed: 1,
+      stepMs: 100,
+      time: T0,
+      now: () => T0,
+      speed: 1,
+      paused: true,
+      setSpeed: () => {},
+      pause: () => {},
+      resume: () => {},
+      view: () => [],
+      start: () => {},
+      stop: () => {},
+      dispose: () => {},
+    };
+    const other = await buildApp({ venue: tv.venue, rateLimit: false });
+    await other.register(simRoutes, { market: replayLike });
+    await other.ready();
+    try {
+      const r = await other.inject({ method: 'POST', url: '/api/v1/sim', payload: { fast: true } });
+      expect(r.statusCode).toBe(400);
+      expect(r.json()).toMatchObject({ code: 1001, data: null });
+      expect(r.json().message).toMatch(/fast/);
+      expect((await other.inject({ method: 'GET', url: '/api/v1/sim' })).json().data.fast).toBe(false);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('POST refuses bad input with the envelope and changes nothing', async () => {
     const cases: Array<[unknown, number]> = [
       [{ speed: 0.05 }, 1001],
       [{ speed: 10_001 }, 1001],
       [{ speed: 'fast' }, 1001],
       [{ paused: 'maybe' }, 1001],
+      [{ fast: 'yes' }, 1001],
       [{ speed: 2, turbo: true }, 1003],
       [{}, 1001],
     ];

@@ -1,10 +1,12 @@
 // Control of the simulated market: GET /api/v1/sim (public: seed, clock, per-symbol settings)
-// and POST /api/v1/sim (loopback only: speed and pause). Both talk to the venue's MarketSource;
+// and POST /api/v1/sim (loopback only: speed, pause, fast mode). Both talk to the venue's MarketSource;
 // speed and pause act on the market clock it follows, the one source of market time, and the
 // source catches up on its next tick.
 import { Type } from 'typebox';
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { MAX_SPEED, MIN_SPEED } from '../../core/clock.ts';
 import type { MarketSource } from '../../market/market-source.ts';
+import { SimulatedMarket } from '../../market/sim/simulated-market.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
@@ -40,6 +42,10 @@ const simSchema = Type.Object({
   seed: Type.Integer({ description: 'Seed of the simulated market (same seed, same market)' }),
   speed: Type.Number({ description: `Market clock speed, ${MIN_SPEED} to ${MAX_SPEED}` }),
   paused: Type.Boolean(),
+  fast: Type.Boolean({
+    description:
+      'true while the simulated market runs as fast as the CPU allows, every step simulated (speed is then unused)',
+  }),
   market_time: Type.Integer({ description: 'Market clock, ms' }),
   sim_time: Type.Integer({
     description: 'Market time the simulation has reached, ms (at most one driver tick behind market_time)',
@@ -54,6 +60,13 @@ const simBody = Type.Object(
       Type.Number({ minimum: MIN_SPEED, maximum: MAX_SPEED, description: 'Market clock speed factor' }),
     ),
     paused: Type.Optional(Type.Boolean({ description: 'true pauses the market clock, false resumes it' })),
+    fast: Type.Optional(
+      Type.Boolean({
+        description:
+          'true runs the simulated market as fast as the CPU allows, every step simulated (reproducible from the seed); ' +
+          'false goes back to the clock speed from the market time reached',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -68,6 +81,7 @@ export default async function simRoutes(app: ApiInstance, opts: SimRouteOptions)
     seed: market.seed,
     speed: market.speed,
     paused: market.paused,
+    fast: market instanceof SimulatedMarket && market.fast,
     market_time: market.now(),
     sim_time: market.time,
     step_ms: market.stepMs,
@@ -102,15 +116,23 @@ export default async function simRoutes(app: ApiInstance, opts: SimRouteOptions)
           `speed: ${MIN_SPEED} to ${MAX_SPEED} times real time; paused: true stops market time (no trades, no funding, ` +
           'candles stand still), false resumes it. At least one field. A change never makes market time jump or go back. ' +
           'Up to about 2,000x the market is simulated step by step (reproducible from the seed); faster, each driver tick ' +
-          'samples its span (prices stay continuous, trades sparser). Answers 403 / 2102 to callers not on this machine.',
+          'samples its span (prices stay continuous, trades sparser). fast: true instead runs every step as fast as the ' +
+          'CPU allows, the market clock following the simulation (a simulated market only: 400 / 1001 on a replay). ' +
+          'Answers 403 / 2102 to callers not on this machine.',
         querystring: noQuery,
         body: simBody,
         response: { 200: envelopeSchema(simSchema), ...standardErrors(403) },
       },
     },
     async (req) => {
-      const { speed, paused } = req.body;
+      const { speed, paused, fast } = req.body;
+      if (fast !== undefined && !(market instanceof SimulatedMarket))
+        throw new ApiError(
+          Errors.INVALID_PARAMETER,
+          "Invalid body parameter 'fast': only a simulated market has a fast mode",
+        );
       if (speed !== undefined) market.setSpeed(speed);
+      if (fast !== undefined) (market as SimulatedMarket).setFast(fast);
       if (paused === true) market.pause();
       else if (paused === false) market.resume();
       return ok(view());

@@ -11,9 +11,7 @@
 // average profile BMP describe; an order that a move brings inside the touch ladder (or across
 // the fair price) is cancelled, the touch crowd quotes there.
 // Sizes: notional orderNotional x e^(0.6 z) (log-normal, mean about 1.2x), in lots.
-import type { Exchange } from '../../trading/exchange.ts';
-import type { PairState } from '../../trading/pair-state.ts';
-import { HouseOrders, type HouseOrder } from './house-orders.ts';
+import { HouseOrders, type HouseOrder, type Party } from './house-orders.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';
 import { poisson } from './touch-book.ts';
@@ -51,6 +49,21 @@ export function lomaxDistance(rng: Rng, d0: number, mu: number, max: number): nu
   return rng.next() * max;
 }
 
+/**
+ * One step of the deep book: market time and step length (ms); bidTop / askTop, the touch
+ * ladder's best prices (ticks); inner, the ladder's depth in ticks (deep orders go behind it);
+ * [lo, hi], the prices traded at since the last step.
+ */
+export interface DeepStep {
+  time: number;
+  dtMs: number;
+  bidTop: number;
+  askTop: number;
+  inner: number;
+  lo: number;
+  hi: number;
+}
+
 export class DeepBook {
   readonly house: HouseOrders;
   private readonly rng: Rng;
@@ -61,10 +74,10 @@ export class DeepBook {
   private bids: HouseOrder[] = [];
   private asks: HouseOrder[] = [];
 
-  constructor(ex: Exchange, pair: PairState, limits: PairLimits, rng: Rng, account: number, cfg: DeepSettings) {
-    this.house = new HouseOrders(ex, pair, account);
-    this.rng = rng;
-    this.limits = limits;
+  constructor(party: Party, cfg: DeepSettings) {
+    this.house = new HouseOrders(party.ex, party.pair, party.account);
+    this.rng = party.rng;
+    this.limits = party.limits;
     this.cfg = cfg;
   }
 
@@ -73,11 +86,9 @@ export class DeepBook {
     return [this.bids.length, this.asks.length];
   }
 
-  /**
-   * One step. bidTop / askTop: the touch ladder's best prices (ticks); inner: the ladder's depth
-   * in ticks (deep orders go behind it); [lo, hi]: the prices traded at since the last step.
-   */
-  step(time: number, dtMs: number, bidTop: number, askTop: number, inner: number, lo: number, hi: number): void {
+  /** One step (DeepStep says what each field is). */
+  step(st: DeepStep): void {
+    const { time, dtMs, bidTop, askTop, inner, lo, hi } = st;
     const h = this.house;
     if (h.sync(lo, hi) > 0) {
       this.bids = this.bids.filter((o) => h.orders.has(o.id));

@@ -14,6 +14,11 @@
 //   (simulator.skipTo: exact price moves, no flow in between). Prices, index, mark and funding
 //   stay continuous and every candle still gets trades, at a sparser rhythm. Reproducibility
 //   ends at the first such tick (counted in stats.overloadTicks).
+// Fast mode (setFast(true)): no wall clock at all. Each tick runs whole steps for fastSliceMs of
+// wall time, then moves the market clock (which the caller keeps paused) to the time the
+// simulation reached, and the next tick follows at once (setImmediate), so the service answers
+// requests between slices. Every step is simulated, so a fast run is the run the clock would have
+// driven, step for step: reproducible from the seed and the start time, however fast the CPU.
 // onTick(time) runs after every tick with the time the simulation has stamped up to: the candle
 // service advances to it (never to the raw clock, which runs a tick ahead of the simulation).
 // A throwing tick is reported and the loop goes on.
@@ -27,6 +32,8 @@ export interface DriverOptions {
   maxStepsPerTick?: number;
   /** Live steps per tick when a tick falls behind (default 40). */
   overloadSamples?: number;
+  /** Wall ms of steps per tick in fast mode (default 25). */
+  fastSliceMs?: number;
   onTick?: (simTime: number) => void;
   onError?: (err: unknown) => void;
 }
@@ -47,8 +54,12 @@ export class SimDriver {
   private readonly samples: number;
   private readonly onTick?: (simTime: number) => void;
   private readonly onError: (err: unknown) => void;
+  private readonly sliceMs: number;
   private timer: ReturnType<typeof setInterval> | null = null;
+  private immediate: ReturnType<typeof setImmediate> | null = null;
+  private started = false;
   private stopped = false;
+  private _fast = false;
   readonly stats: DriverStats = { ticks: 0, steps: 0, overloadTicks: 0, skippedMs: 0 };
 
   constructor(sim: Simulator, clock: VirtualClock, opts: DriverOptions = {}) {
@@ -57,27 +68,84 @@ export class SimDriver {
     this.intervalMs = opts.intervalMs ?? 50;
     this.maxSteps = opts.maxStepsPerTick ?? 2000;
     this.samples = opts.overloadSamples ?? 40;
-    if (!(this.intervalMs >= 1) || !(this.maxSteps >= 1) || !(this.samples >= 1))
+    this.sliceMs = opts.fastSliceMs ?? 25;
+    if (!(this.intervalMs >= 1) || !(this.maxSteps >= 1) || !(this.samples >= 1) || !(this.sliceMs > 0))
       throw new RangeError('driver intervals and limits must be >= 1');
     this.onTick = opts.onTick;
     this.onError = opts.onError ?? ((err) => console.error('perpdesk: simulator tick failed', err));
   }
 
   get running(): boolean {
-    return this.timer !== null;
+    return this.timer !== null || this.immediate !== null;
+  }
+
+  get fast(): boolean {
+    return this._fast;
   }
 
   start(): void {
     if (this.stopped) throw new Error('the driver was stopped');
-    if (this.timer) return;
-    this.timer = setInterval(() => this.tick(), this.intervalMs);
-    this.timer.unref?.();
+    this.started = true;
+    this.schedule();
+  }
+
+  /** Fast mode on or off (the caller pauses the market clock while it is on: the driver moves it). */
+  setFast(on: boolean): void {
+    if (on === this._fast) return;
+    this._fast = on;
+    if (this.started && !this.stopped) this.schedule();
   }
 
   stop(): void {
     this.stopped = true;
+    this.unschedule();
+  }
+
+  private unschedule(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
     this.timer = null;
+    this.immediate = null;
+  }
+
+  private schedule(): void {
+    this.unschedule();
+    if (this._fast) {
+      const next = () => {
+        this.immediate = setImmediate(() => {
+          this.fastTick();
+          if (this._fast && !this.stopped) next();
+          else this.immediate = null;
+        });
+        this.immediate.unref?.();
+      };
+      next();
+    } else {
+      this.timer = setInterval(() => this.tick(), this.intervalMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /** One fast-mode tick: whole steps for the slice's wall time, then the market clock moved to them. Returns the steps run. */
+  fastTick(): number {
+    let n = 0;
+    try {
+      const sim = this.sim;
+      const t0 = performance.now();
+      do {
+        sim.step();
+        n++;
+      } while (performance.now() - t0 < this.sliceMs);
+      const reached = sim.stampTime;
+      const now = this.clock.now();
+      if (reached > now) this.clock.advance(reached - now);
+      this.stats.steps += n;
+      this.stats.ticks++;
+      this.onTick?.(reached);
+    } catch (err) {
+      this.onError(err);
+    }
+    return n;
   }
 
   /** One tick: catch up with the clock. Returns the live steps run. */

@@ -10,11 +10,12 @@
 // finish() writes the still-open candles too (they are the current ones the live market goes on
 // with). Run it before the venue's KlineService is created: that one restores each interval's
 // newest stored candle when it is constructed, and does not look at the table again.
+import { SymbolStatus } from '../../../src-shared/enums.ts';
 import { INTERVALS } from '../../../src-shared/intervals.ts';
 import { CandleBuilder, type Candle } from '../candles.ts';
 import type { CandleStore } from '../ports.ts';
 import type { PairState } from '../../trading/pair-state.ts';
-import type { TradeRecorder } from './history.ts';
+import type { HistoryTrade, TradeRecorder } from './history.ts';
 import type { ProcessState } from './price-process.ts';
 
 const BATCH = 20_000;
@@ -32,7 +33,7 @@ export class HistoryCandleWriter implements TradeRecorder {
     this.repo = repo;
   }
 
-  recordTrade(symbol: string, time: number, priceTicks: number, qtyLots: number, takerSide: number, count = 1): void {
+  recordTrade(symbol: string, t: Readonly<HistoryTrade>): void {
     let b = this.builders.get(symbol);
     if (b === undefined) {
       b = new CandleBuilder({
@@ -45,7 +46,7 @@ export class HistoryCandleWriter implements TradeRecorder {
       });
       this.builders.set(symbol, b);
     }
-    b.trade(time, priceTicks, qtyLots, takerSide === 1 ? 1 : 2, count);
+    b.trade(t.time, t.priceTicks, t.qtyLots, t.takerSide, t.count);
   }
 
   advanceTo(time: number): void {
@@ -79,7 +80,9 @@ export class HistoryCandleWriter implements TradeRecorder {
 
 /** Trading pairs (status 1) with no stored 1m candle: the ones that need a history. */
 export function pairsWithoutHistory(repo: CandleStore, pairs: Iterable<PairState>): PairState[] {
-  return [...pairs].filter((p) => p.row.status === 1 && repo.newest(p.row.symbol, '1m') === undefined);
+  return [...pairs].filter(
+    (p) => p.row.status === SymbolStatus.TRADING && repo.newest(p.row.symbol, '1m') === undefined,
+  );
 }
 
 /**

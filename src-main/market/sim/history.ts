@@ -21,6 +21,7 @@
 // event loop between symbols) or fastForwardHistorySync. Trades are at or after start and before `end`; times ascend.
 // Cost: O(days x 5,760) per symbol (two records a step, whatever the trade count), a Float64Array
 // of the path (about 1.4 MB for 30 days) alive while one symbol is built.
+import { Side, SymbolStatus } from '../../../src-shared/enums.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import { activity } from './activity-profile.ts';
 import { ActivityFactor } from './hawkes.ts';
@@ -42,17 +43,18 @@ const SQRT_HALF_PI = Math.sqrt(Math.PI / 2);
 /** Mean over median of the taker size law (log-normal sigma 0.6 x Pareto 1.4), from its definition. */
 const MEAN_OVER_MEDIAN = meanOverMedian(DEFAULT_FLOW.sizeSigma, DEFAULT_FLOW.sizeAlpha);
 
-/** Where the trades go: the KlineService has this shape. */
+/** One record of the history: `count` trades (>= 1) at one price and time, `qtyLots` in all, all taken on `takerSide`. */
+export interface HistoryTrade {
+  time: number;
+  priceTicks: number;
+  qtyLots: number;
+  takerSide: Side;
+  count: number;
+}
+
+/** Where the trades go (the record is reused between calls: copy what you keep). */
 export interface TradeRecorder {
-  /** count > 1: one record standing for that many trades at one price. */
-  recordTrade(
-    symbol: string,
-    time: number,
-    priceTicks: number,
-    qtyLots: number,
-    takerSide: number,
-    count?: number,
-  ): void;
+  recordTrade(symbol: string, t: Readonly<HistoryTrade>): void;
   advanceTo?(time: number): void;
 }
 
@@ -113,7 +115,7 @@ class HistoryRun {
     const days = opts.days ?? 30;
     if (!(days > 0 && days <= 400)) throw new RangeError('days must be in (0, 400]');
     this.opts = opts;
-    this.pairs = [...opts.pairs].filter((p) => p.row.status === 1);
+    this.pairs = [...opts.pairs].filter((p) => p.row.status === SymbolStatus.TRADING);
     this.from = Math.floor((opts.end - days * DAY_MS) / 60_000) * 60_000 - 60_000;
     this.steps = Math.floor((opts.end - this.from) / HISTORY_STEP_MS);
   }
@@ -125,15 +127,13 @@ class HistoryRun {
     const pair = this.pairs[this.i++];
     const symbol = pair.row.symbol;
     const anchor = opts.anchor?.get(symbol) ?? pair.markPrice;
-    const r = buildSymbol(
-      pair,
-      paramsFor(pair.row, opts.params?.[symbol]),
-      opts.seed,
-      this.from,
-      this.steps,
+    const r = buildSymbol(pair, paramsFor(pair.row, opts.params?.[symbol]), {
+      seed: opts.seed,
+      from: this.from,
+      steps: this.steps,
       anchor,
-      opts.recorder,
-    );
+      recorder: opts.recorder,
+    });
     this.states.set(symbol, r.state);
     this.trades += r.trades;
     opts.onProgress?.({ symbol, done: this.i, total: this.pairs.length, trades: r.trades });
@@ -146,15 +146,31 @@ class HistoryRun {
   }
 }
 
+interface BuildSpan {
+  seed: number;
+  /** First step's market time, and the number of HISTORY_STEP_MS steps. */
+  from: number;
+  steps: number;
+  /** Price the history ends at. */
+  anchor: number;
+  recorder: TradeRecorder;
+}
+
 function buildSymbol(
   pair: PairState,
   params: SymbolSimParams,
-  seed: number,
-  from: number,
-  steps: number,
-  anchor: number,
-  recorder: TradeRecorder,
+  span: BuildSpan,
 ): { state: ProcessState; trades: number } {
+  const { seed, from, steps, anchor, recorder } = span;
+  const rec: HistoryTrade = { time: 0, priceTicks: 0, qtyLots: 0, takerSide: Side.BUY, count: 1 };
+  const emit = (time: number, priceTicks: number, notional: number, side: Side, count: number) => {
+    rec.time = time;
+    rec.priceTicks = priceTicks;
+    rec.qtyLots = limits.lotsFor(notional, priceTicks);
+    rec.takerSide = side;
+    rec.count = count;
+    recorder.recordTrade(symbol, rec);
+  };
   const symbol = pair.row.symbol;
   const limits = new PairLimits(pair);
   const rng = Rng.stream(seed, 'history', symbol);
@@ -216,11 +232,11 @@ function buildSymbol(
     const p1 = tickOf(a + ext);
     const p2 = tickOf(b);
     const notional = n * meanSize * Math.exp(0.5 * rng.normal() - 0.125);
-    const major = imb >= 0 ? 1 : 2;
-    const nMajor = major === 1 ? nBuy : n - nBuy;
-    const share = major === 1 ? buy : 1 - buy;
-    recorder.recordTrade(symbol, t1, p1, limits.lotsFor(notional * share, p1), major, nMajor);
-    recorder.recordTrade(symbol, t2, p2, limits.lotsFor(notional * (1 - share), p2), major === 1 ? 2 : 1, n - nMajor);
+    const major = imb >= 0 ? Side.BUY : Side.SELL;
+    const nMajor = major === Side.BUY ? nBuy : n - nBuy;
+    const share = major === Side.BUY ? buy : 1 - buy;
+    emit(t1, p1, notional * share, major, nMajor);
+    emit(t2, p2, notional * (1 - share), major === Side.BUY ? Side.SELL : Side.BUY, n - nMajor);
     trades += n;
   }
   return { state: { price: Math.exp(path[steps] + shift), h: process.h }, trades };

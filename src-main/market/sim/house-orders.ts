@@ -8,8 +8,20 @@
 // A house order leaves the book only by a fill (at its own price) or by our cancel, so sync looks
 // only at orders priced inside the range the pair traded at since the last sync (the simulator
 // tracks it): a step without trades costs nothing. Rejections are counted, never thrown.
+import { OrderStatus } from '../../../src-shared/enums.ts';
 import type { Command, Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
+import type { PairLimits } from './order-sizing.ts';
+import type { Rng } from './rng.ts';
+
+/** What each order-flow process of one pair works with: the exchange, the pair, its limits, its own random stream and engine account. */
+export interface Party {
+  ex: Exchange;
+  pair: PairState;
+  limits: PairLimits;
+  rng: Rng;
+  account: number;
+}
 
 export interface HouseOrder {
   id: number;
@@ -146,9 +158,9 @@ export class HouseOrders {
       return null;
     }
     this.stats.placed++;
-    if (r.status !== 1 && r.status !== 2) return null;
+    if (r.status !== OrderStatus.NEW && r.status !== OrderStatus.PARTIALLY_FILLED) return null;
     const o: HouseOrder = { id: Number(r.order_id), side, price, lots, placed: time };
-    if (r.status === 2) {
+    if (r.status === OrderStatus.PARTIALLY_FILLED) {
       const f = math.qty.toUnits(r.filled_qty);
       o.lots = lots - (f.ok ? f.value : 0);
     }

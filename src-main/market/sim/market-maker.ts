@@ -16,11 +16,12 @@
 // Orders the exchange rejects (price band right after a jump, a paused pair) are counted and
 // retried on the next refresh (after a growing pause when every order of a refresh failed); they
 // never throw out of here.
+import { OrderStatus, Side } from '../../../src-shared/enums.ts';
 import type { Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';
-import { houseLimit } from './house-orders.ts';
+import { houseLimit, type Party } from './house-orders.ts';
 
 interface Quote {
   id: number;
@@ -67,20 +68,13 @@ export class MarketMaker {
   private readonly weights: number[];
   private readonly weightSum: number;
 
-  constructor(
-    ex: Exchange,
-    pair: PairState,
-    limits: PairLimits,
-    rng: Rng,
-    account: number,
-    levels: number,
-    depthNotional: number,
-  ) {
-    this.ex = ex;
-    this.pair = pair;
-    this.limits = limits;
-    this.rng = rng;
-    this.account = account;
+  /** levels: price levels a side; depthNotional: USDT shown on each side. */
+  constructor(party: Party, levels: number, depthNotional: number) {
+    this.ex = party.ex;
+    this.pair = party.pair;
+    this.limits = party.limits;
+    this.rng = party.rng;
+    this.account = party.account;
     this.levels = levels;
     this.depthNotional = depthNotional;
     this.weights = Array.from({ length: levels }, (_, i) => 1 + 0.4 * i);
@@ -217,7 +211,7 @@ export class MarketMaker {
     const v = book.getOrder(q.id);
     if (v === null) return;
     // fills since the last sync are booked before the order goes
-    if (v.remainingLots < q.rem) this.book((v.side === 1 ? 1 : -1) * (q.rem - v.remainingLots));
+    if (v.remainingLots < q.rem) this.book((v.side === Side.BUY ? 1 : -1) * (q.rem - v.remainingLots));
     try {
       this.ex.execute({ kind: 'cancelBot', symbol: this.pair.row.symbol, orderId: q.id });
       this.stats.cancelled++;
@@ -239,12 +233,12 @@ export class MarketMaker {
     }
     this.stats.placed++;
     let rem = lots;
-    if (r.status !== 1) {
+    if (r.status !== OrderStatus.NEW) {
       // it met resting orders of others first
       const filled = this.pair.math.qty.toUnits(r.filled_qty);
       const f = filled.ok ? filled.value : 0;
-      if (f > 0) this.book(side === 1 ? f : -f);
-      rem = r.status === 2 ? lots - f : 0;
+      if (f > 0) this.book(side === Side.BUY ? f : -f);
+      rem = r.status === OrderStatus.PARTIALLY_FILLED ? lots - f : 0;
     }
     if (rem > 0) (side === 1 ? this.bids : this.asks).push({ id: Number(r.order_id), price, target: lots, rem });
   }

@@ -17,6 +17,12 @@ import type { Rng } from './rng.ts';
 /** Children of a parent are capped (a parent of a million children would freeze one side for hours). */
 const MAX_CHILDREN = 20_000;
 
+/** A parent's number of children: discrete Pareto, P(L >= l) = l^-alpha (l >= 1), capped at MAX_CHILDREN. */
+export function parentLength(rng: Rng, alpha: number): number {
+  // the floor of a continuous Pareto with minimum 1
+  return Math.min(MAX_CHILDREN, Math.floor(Math.pow(1 - rng.next(), -1 / alpha)));
+}
+
 export class Metaorders {
   private readonly signs: Int8Array;
   private readonly left: Int32Array;
@@ -38,8 +44,7 @@ export class Metaorders {
 
   private renew(i: number, bias = 0): void {
     this.signs[i] = this.rng.next() < 0.5 + bias ? 1 : -1;
-    // discrete Pareto: floor of a continuous Pareto with minimum 1
-    this.left[i] = Math.min(MAX_CHILDREN, Math.floor(Math.pow(1 - this.rng.next(), -1 / this.alpha)));
+    this.left[i] = parentLength(this.rng, this.alpha);
   }
 
   /** The sign (+1 buy, -1 sell) of the next taker order; bias in [-0.5, 0.5] tilts new signs to buying. */

@@ -6,6 +6,10 @@
 //   weekday, activity-profile.ts) x a slow activity factor (minute-scale swings) x the
 //   volatility factor the simulator passes; branching ratio `branching`, so the long-run mean is
 //   rate x the factors (the baseline is scaled by 1 - branching);
+// - queue-reactive: the baseline is also scaled by queueFactor(x) of the best queues (x = the mean
+//   of both sides' best queue over a typical queue, queueNotional): the market-order intensity of
+//   Huang, Lehalle and Rosenbaum (2015) rises with the queue at the touch and saturates, so a thin
+//   touch (right after a sweep) draws fewer takers and a thick one more;
 // - sign: parent orders split into same-sign children (metaorders.ts), so signs are persistent,
 //   tilted by a slow herding bias, herdBias x tanh(x) with x an Ornstein-Uhlenbeck process of
 //   half-life herdHalfLifeS (the minute-to-minute persistence of the taker imbalance);
@@ -16,7 +20,9 @@
 //   since the arbitrage last traded, an IOC at the fair price's touch takes stale liquidity before
 //   it is withdrawn, in proportion to that net move: the informed side of the flow, which makes
 //   the taker imbalance of a minute follow its return.
+import { OrderStatus, Side } from '../../../src-shared/enums.ts';
 import type { Exchange } from '../../trading/exchange.ts';
+import type { Party } from './house-orders.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import { activity } from './activity-profile.ts';
 import { ActivityFactor, Hawkes } from './hawkes.ts';
@@ -51,20 +57,34 @@ export interface FlowSettings {
   arbMove: number;
   /** Pareto tail index of the arbitrage's size multiplier (thinner than the takers': its size is set by the stale quotes). */
   arbAlpha: number;
+  /** Typical best queue, USDT (the touch crowd's): the scale of the queue-reactive factor; 0 turns it off. */
+  queueNotional: number;
 }
 
-export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional'> = {
+/** Queue size (in typical queues) at which the queue-reactive factor is half its ceiling. */
+const QUEUE_HALF = 0.5;
+
+/**
+ * The queue-reactive factor of the market-order rate at x typical queues at the touch:
+ * (1 + QUEUE_HALF) x / (x + QUEUE_HALF), 0 at an empty touch, 1 at a typical one, rising and
+ * saturating at 1.5 (the concave market-order intensity of Huang, Lehalle and Rosenbaum 2015).
+ */
+export function queueFactor(x: number): number {
+  return x > 0 ? ((1 + QUEUE_HALF) * x) / (x + QUEUE_HALF) : 0;
+}
+
+export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional' | 'queueNotional'> = {
   branching: 0.6,
   beta: 2,
   activitySd: 0.7,
   activityHalfLifeS: 120,
-  parents: 3,
-  parentAlpha: 1.5,
+  parents: 2,
+  parentAlpha: 1.8,
   parentShare: 0.9,
   sizeAlpha: 1.4,
   sizeSigma: 0.6,
   roundShare: 0.3,
-  herdBias: 0.35,
+  herdBias: 0.1,
   herdHalfLifeS: 180,
   arbMove: 0.00005,
   arbAlpha: 2.5,
@@ -96,12 +116,13 @@ export class OrderFlow {
   /** Net ticks the fair price moved through stale quotes since the arbitrage last traded (up +). */
   private owed = 0;
 
-  constructor(ex: Exchange, pair: PairState, limits: PairLimits, rng: Rng, account: number, cfg: FlowSettings) {
+  constructor(party: Party, cfg: FlowSettings) {
+    const { ex, pair, rng } = party;
     this.ex = ex;
     this.pair = pair;
-    this.limits = limits;
+    this.limits = party.limits;
     this.rng = rng;
-    this.account = account;
+    this.account = party.account;
     this.cfg = cfg;
     this.hawkes = new Hawkes(rng, cfg.branching, cfg.beta);
     this.activity = new ActivityFactor(rng, cfg.activitySd, cfg.activityHalfLifeS);
@@ -112,12 +133,26 @@ export class OrderFlow {
     this.zeroQty = pair.math.formatQty(0);
   }
 
-  /** Taker orders arriving in the step of dtMs ending at market time t, at volatility factor f. */
-  arrivals(t: number, dtMs: number, f: number): number {
+  /**
+   * Taker orders arriving in the step of dtMs ending at market time t, at volatility factor f;
+   * their offsets from the step's start (ms, ascending, below dtMs) go into `offsets` when given.
+   */
+  arrivals(t: number, dtMs: number, f: number, offsets?: number[]): number {
     const a = this.activity.advance(dtMs);
     this.herd.advance(dtMs);
-    const mu = this.cfg.rate * (1 - this.cfg.branching) * activity(t) * a * f;
-    return this.hawkes.step(dtMs, mu);
+    const mu = this.cfg.rate * (1 - this.cfg.branching) * activity(t) * a * f * this.queueFactorNow();
+    return this.hawkes.step(dtMs, mu, offsets);
+  }
+
+  /** queueFactor of the book's best queues now (1 when queueNotional is 0). */
+  queueFactorNow(): number {
+    if (!(this.cfg.queueNotional > 0)) return 1;
+    const book = this.pair.book;
+    const bid = book.topLevels(Side.BUY, 1)[0];
+    const ask = book.topLevels(Side.SELL, 1)[0];
+    if (bid === undefined || ask === undefined) return queueFactor(0);
+    const typical = this.limits.lotsFor(this.cfg.queueNotional, bid[0]);
+    return queueFactor((bid[1] + ask[1]) / 2 / typical);
   }
 
   /** Sends one taker order of at most capNotional; returns true when it traded. */
@@ -207,7 +242,10 @@ export class OrderFlow {
           engineAccount: this.account,
         });
       }
-      const traded = r.status === 2 || r.status === 3 || (r.status === 6 && r.filled_qty !== this.zeroQty);
+      const traded =
+        r.status === OrderStatus.PARTIALLY_FILLED ||
+        r.status === OrderStatus.FILLED ||
+        (r.status === OrderStatus.EXPIRED && r.filled_qty !== this.zeroQty);
       if (traded) this.stats.traded++;
       return traded;
     } catch {

@@ -18,6 +18,9 @@ export class SimulatedMarket implements MarketSource {
   private readonly onAdvance: ((simTime: number) => void) | undefined;
   private driver: SimDriver | null = null;
   private stopped = false;
+  private _fast = false;
+  /** A pause asked for while fast (the clock itself stays paused all through fast mode). */
+  private heldPause = false;
 
   /** onAdvance(time) runs after every driver tick with the market time the simulation reached. */
   constructor(sim: Simulator, clock: VirtualClock, onAdvance?: (simTime: number) => void) {
@@ -47,19 +50,50 @@ export class SimulatedMarket implements MarketSource {
   }
 
   get paused(): boolean {
-    return this.clock.paused;
+    return this._fast ? this.heldPause : this.clock.paused;
   }
 
+  /** True while the market runs as fast as the CPU allows (setFast). */
+  get fast(): boolean {
+    return this._fast;
+  }
+
+  /** The clock's speed; while fast it applies once fast mode ends. */
   setSpeed(speed: number): void {
     this.clock.setSpeed(speed);
   }
 
   pause(): void {
-    this.clock.pause();
+    if (this._fast) {
+      this.heldPause = true;
+      this.driver?.setFast(false);
+    } else this.clock.pause();
   }
 
   resume(): void {
-    this.clock.resume();
+    if (this._fast) {
+      this.heldPause = false;
+      this.driver?.setFast(true);
+    } else this.clock.resume();
+  }
+
+  /**
+   * Fast mode: every step simulated, as fast as the CPU allows, the market clock following the
+   * simulation (it does not run with the wall meanwhile). Off again, the clock goes on at its speed
+   * from the market time reached. A pause holds either way.
+   */
+  setFast(on: boolean): void {
+    if (on === this._fast) return;
+    if (on) {
+      this.heldPause = this.clock.paused;
+      this.clock.pause();
+      this._fast = true;
+      this.driver?.setFast(!this.heldPause);
+    } else {
+      this._fast = false;
+      this.driver?.setFast(false);
+      if (!this.heldPause) this.clock.resume();
+    }
   }
 
   view(): MarketSymbolView[] {
@@ -69,6 +103,7 @@ export class SimulatedMarket implements MarketSource {
   start(): void {
     if (this.stopped) throw new Error('the market source was stopped');
     this.driver ??= new SimDriver(this.sim, this.clock, { onTick: this.onAdvance });
+    this.driver.setFast(this._fast && !this.heldPause);
     this.driver.start();
   }
 

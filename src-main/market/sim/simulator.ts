@@ -23,12 +23,13 @@
 // later needs a new simulator); a pair paused while running is left alone until it trades again.
 // Errors: rejections by the exchange are counted inside the maker and takers; anything else that
 // throws inside a symbol's step is reported to onError and the other symbols go on.
+import { SymbolStatus } from '../../../src-shared/enums.ts';
 import type { VirtualClock } from '../../core/clock.ts';
 import { isFundingInstant, fundingTimesBetween } from '../../risk/funding.ts';
 import { HOUSE_ACCOUNT, type Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import type { TradeEvent } from '../../trading/events.ts';
-import { DEFAULT_VENUES, IndexVenues, type VenueSpec, type VenueView } from './index-venues.ts';
+import { DEFAULT_VENUES, IndexVenues, type VenueSpec } from './index-venues.ts';
 import { MarketMaker } from './market-maker.ts';
 import { runAt } from './market-time.ts';
 import { niceNear, PairLimits } from './order-sizing.ts';
@@ -39,6 +40,9 @@ import { Rng } from './rng.ts';
 import { DEFAULT_DEEP, DeepBook } from './deep-book.ts';
 import { DEFAULT_FLOW, OrderFlow } from './order-flow.ts';
 import { DEFAULT_TOUCH, TouchBook } from './touch-book.ts';
+import { symbolView, type SimSymbolView } from './sim-view.ts';
+
+export type { SimSymbolView } from './sim-view.ts';
 
 /** 100 ms: the book can change ten times a second (Binance's depth stream is 100 ms). */
 const DEFAULT_STEP_MS = 100;
@@ -106,21 +110,9 @@ export interface SymbolSim {
   tradeHi: number;
   fundingSettlements: number;
   active: boolean;
-}
-
-export interface SimSymbolView {
-  symbol: string;
-  volatility: number;
-  current_volatility: number;
-  jumps_per_day: number;
-  taker_rate: number;
-  taker_median_notional: number;
-  maker_levels: number;
-  maker_depth_notional: number;
-  index_price: number;
-  mark_price: number;
-  funding_rate: number;
-  venues: Array<Pick<VenueView, 'name' | 'weight' | 'up'>>;
+  /** The current step's index (0 while the pair is not trading) and volatility factor of the taker rate. */
+  stepIndex: number;
+  volFactor: number;
 }
 
 export interface SimStats {
@@ -149,6 +141,10 @@ export class Simulator {
   private readonly stats0 = { steps: 0, skips: 0, skippedMs: 0, trades: 0, errors: 0 };
   private readonly unsubscribe: () => void;
   private disposed = false;
+  /** Arrival offsets of one symbol's taker orders in the current step (reused). */
+  private readonly offsets: number[] = [];
+  /** The current step's taker orders of every symbol, as offset x 4096 + catalogue place (reused). */
+  private readonly orders: number[] = [];
 
   constructor(opts: SimulatorOptions) {
     const stepMs = opts.stepMs ?? DEFAULT_STEP_MS;
@@ -171,7 +167,7 @@ export class Simulator {
 
     for (const pair of this.ex.pairs.values()) {
       const row = pair.row;
-      if (row.status !== 1) continue;
+      if (row.status !== SymbolStatus.TRADING) continue;
       const params = paramsFor(row, opts.params?.[row.symbol]);
       const stream = (name: string) => Rng.stream(opts.seed, this.startTime, row.symbol, name);
       const limits = new PairLimits(pair);
@@ -187,25 +183,19 @@ export class Simulator {
         opts.venues ?? DEFAULT_VENUES,
         opts.outagesPerDay,
       );
-      const maker = new MarketMaker(
-        this.ex,
-        pair,
-        limits,
-        stream('maker'),
-        makerAccount,
-        params.makerLevels,
-        params.makerDepthNotional,
-      );
-      const takers = new OrderFlow(this.ex, pair, limits, stream('flow'), takerAccount, {
+      const party = (name: string, account: number) => ({ ex: this.ex, pair, limits, rng: stream(name), account });
+      const maker = new MarketMaker(party('maker', makerAccount), params.makerLevels, params.makerDepthNotional);
+      const takers = new OrderFlow(party('flow', takerAccount), {
         ...DEFAULT_FLOW,
         rate: params.takerRate,
         medianNotional: params.takerMedianNotional,
+        queueNotional: params.touchQueueNotional,
       });
-      const touch = new TouchBook(this.ex, pair, limits, stream('touch'), liquidityAccount, {
+      const touch = new TouchBook(party('touch', liquidityAccount), {
         ...DEFAULT_TOUCH,
         queueNotional: params.touchQueueNotional,
       });
-      const deep = new DeepBook(this.ex, pair, limits, stream('deep'), liquidityAccount, {
+      const deep = new DeepBook(party('deep', liquidityAccount), {
         ...DEFAULT_DEEP,
         orders: params.deepOrders,
         orderNotional: params.deepOrderNotional,
@@ -231,6 +221,8 @@ export class Simulator {
         tradeHi: Number.NEGATIVE_INFINITY,
         fundingSettlements: 0,
         active: true,
+        stepIndex: 0,
+        volFactor: 1,
       };
       this.symbols.push(s);
       this.bySymbol.set(row.symbol, s);
@@ -244,6 +236,7 @@ export class Simulator {
         nextFundingTime: feed.nextFunding,
       });
     }
+    if (this.symbols.length > 4096) throw new RangeError('the simulator steps at most 4096 trading pairs');
     this.unsubscribe = this.ex.events.on('trade', (e: TradeEvent) => this.onTrade(e));
     // the opening quotes, so the first step's takers find a book
     runAt(this.clock, this._time, () => {
@@ -282,15 +275,44 @@ export class Simulator {
     this.stats0.trades++;
   }
 
-  /** Advances exactly one step. */
+  /**
+   * Advances exactly one step, over the market time (t - stepMs, t]: every symbol's prices and
+   * crowd at the step's first millisecond, then the taker orders of all symbols in the order of
+   * their arrival times (catalogue order at equal times), each at its own time, then every
+   * symbol's maker and prices at t. So trade times never go back, and a symbol's market does not
+   * depend on the others (each draws from its own streams).
+   */
   step(): void {
     if (this.disposed) throw new Error('simulator is disposed');
-    const t = this._time + this.stepMs;
-    runAt(this.clock, Math.max(t, this.lastStamp), () => {
-      for (const s of this.symbols) this.guard(s, () => this.stepSymbol(s, t));
-    });
+    const dt = this.stepMs;
+    const t = this._time + dt;
+    const first = t - dt + 1;
+    const orders = this.orders;
+    orders.length = 0;
+    for (let k = 0; k < this.symbols.length; k++) {
+      const s = this.symbols[k];
+      this.guard(s, () => {
+        s.stepIndex = this.at(first, () => this.openStep(s, t));
+        if (s.stepIndex === 0) return;
+        const n = s.takers.arrivals(t, dt, s.volFactor, this.offsets);
+        // one number per order: the offset (ms) and the symbol's place in the catalogue
+        for (let i = 0; i < n; i++) orders.push(Math.floor(this.offsets[i]) * 4096 + k);
+      });
+    }
+    orders.sort((a, b) => a - b);
+    for (const code of orders) {
+      const s = this.symbols[code % 4096];
+      const cap = 0.5 * s.params.makerDepthNotional;
+      this.guard(s, () => this.at(first + Math.floor(code / 4096), () => s.takers.send(cap)));
+    }
+    for (const s of this.symbols) if (s.stepIndex !== 0) this.guard(s, () => this.at(t, () => this.closeStep(s, t)));
     this._time = t;
     this.stats0.steps++;
+  }
+
+  /** Runs fn with the exchange's clock at `time`, or at the latest trade's time if that is later. */
+  private at<T>(time: number, fn: () => T): T {
+    return runAt(this.clock, Math.max(time, this.lastStamp), fn);
   }
 
   /** Steps while the next step's time is <= target, at most maxSteps; returns the steps done. */
@@ -349,7 +371,7 @@ export class Simulator {
 
   /** A pair paused or delisted while running: pull the maker's quotes and leave it alone. */
   private checkActive(s: SymbolSim): boolean {
-    const trading = s.pair.row.status === 1;
+    const trading = s.pair.row.status === SymbolStatus.TRADING;
     if (!trading && s.active) {
       s.maker.cancelAll();
       s.touch.house.cancelAll();
@@ -382,30 +404,35 @@ export class Simulator {
     const hi = s.tradeHi;
     s.tradeLo = Number.POSITIVE_INFINITY;
     s.tradeHi = Number.NEGATIVE_INFINITY;
-    s.deep.step(time, dtMs, bidT, askT, DEFAULT_TOUCH.levels, lo, hi);
+    s.deep.step({ time, dtMs, bidTop: bidT, askTop: askT, inner: s.touch.depthTicks, lo, hi });
     s.touch.step(time, dtMs, fair, lo, hi);
   }
 
-  private stepSymbol(s: SymbolSim, t: number): void {
-    if (!this.checkActive(s)) return;
+  /**
+   * The start of a symbol's step ending at t: the latent price and the index move, and the crowd
+   * follows the index (stale quotes it moved through are taken by the arbitrage or withdrawn), so
+   * the takers meet a fresh book. Returns the index (0: the pair is not trading).
+   */
+  private openStep(s: SymbolSim, t: number): number {
+    if (!this.checkActive(s)) return 0;
     const dt = this.stepMs;
     s.process.advance(dt);
     const index = s.venues.update(t, dt, s.process.logPrice);
-
-    // the crowd follows the index (stale quotes it moved through are taken or withdrawn), then
-    // the takers meet the fresh book; the maker books its fills, refills and follows the index
     this.refreshCrowd(s, index, dt);
-    const f = Math.min(3, Math.max(0.5, Math.sqrt(s.process.variance / s.process.meanVariance)));
-    const n = s.takers.arrivals(t, dt, f);
+    s.volFactor = Math.min(3, Math.max(0.5, Math.sqrt(s.process.variance / s.process.meanVariance)));
+    return index;
+  }
+
+  /** The end of a symbol's step, at t: the maker books its fills, refills and follows the index; prices; funding. */
+  private closeStep(s: SymbolSim, t: number): void {
+    const dt = this.stepMs;
     const cap = 0.5 * s.params.makerDepthNotional;
-    for (let i = 0; i < n; i++) s.takers.send(cap);
     // the last step of each second: make sure the second saw a trade
     if ((t + dt) % 1000 === 0 && Math.floor(s.lastTradeTime / 1000) < Math.floor(t / 1000)) {
       if (!s.takers.send(cap)) s.takers.send(cap, s.pair.book.bestAsk() > 0 ? 1 : 2);
     }
-    this.refreshMaker(s, index);
-
-    s.feed.update(t, index, this.lastPrice(s));
+    this.refreshMaker(s, s.stepIndex);
+    s.feed.update(t, s.stepIndex, this.lastPrice(s));
     this.publish(s);
     if (isFundingInstant(t)) this.settle(s, t);
   }
@@ -448,20 +475,7 @@ export class Simulator {
   }
 
   view(): SimSymbolView[] {
-    return this.symbols.map((s) => ({
-      symbol: s.symbol,
-      volatility: s.params.volatility,
-      current_volatility: round(s.process.annualVol, 4),
-      jumps_per_day: s.params.jumpsPerDay,
-      taker_rate: s.params.takerRate,
-      taker_median_notional: s.params.takerMedianNotional,
-      maker_levels: s.params.makerLevels,
-      maker_depth_notional: s.params.makerDepthNotional,
-      index_price: s.pair.math.roundPrice(s.feed.index || s.process.price),
-      mark_price: s.pair.math.roundPrice(s.pair.markPrice),
-      funding_rate: s.feed.rate,
-      venues: s.venues.view().map((v) => ({ name: v.name, weight: v.weight, up: v.up })),
-    }));
+    return this.symbols.map(symbolView);
   }
 
   /** Stops listening to the exchange; with cancelQuotes, also pulls the makers' orders. */
@@ -479,9 +493,4 @@ export class Simulator {
       }
     }
   }
-}
-
-function round(x: number, d: number): number {
-  const p = 10 ** d;
-  return Math.round(x * p) / p;
 }

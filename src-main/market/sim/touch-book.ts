@@ -15,15 +15,19 @@
 // queue (rate refillRate, the "insert in the spread" event of the model), so the spread is one
 // tick most of the time and wider right after a burst of market orders. A best price that is new
 // (the fair price moved) is quoted at once.
-// Deeper ladder levels are kept filled, sized up with the distance (weights 1 + 0.25 i).
+// Deeper ladder levels are kept filled, each levelShare of a typical queue, sized up with the
+// distance (weights 1 + levelSlope i). Behind the ladder, a band of `band` ticks is half occupied
+// (bandFill): each empty tick is quoted and each quoted one withdrawn at rates that keep that
+// share (bandRate per second), a tick new to the band (the fair price moved away) quoted at once
+// with probability bandFill; so the book has no hollow between the touch and the deep book (a
+// real BTCUSDT book has prices at 19 of the first 20 ticks and 88 of the first 100).
 // Order sizes are heavy-tailed like taker sizes (log-normal body x Pareto tail of index 1.5,
 // median 1; limit order sizes are power-law distributed too, Maslov and Mills 2001), so a taker
 // that meets a large resting order prints a large trade.
 // Sizes are in lots of the pair, never below its minimum order; all orders are GTC on the crowd's
 // own engine account (house-orders.ts).
-import type { Exchange } from '../../trading/exchange.ts';
-import type { PairState } from '../../trading/pair-state.ts';
-import { HouseOrders, type HouseOrder } from './house-orders.ts';
+import { Side } from '../../../src-shared/enums.ts';
+import { HouseOrders, type HouseOrder, type Party } from './house-orders.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';
 import { TradeSizes } from './trade-size.ts';
@@ -39,10 +43,24 @@ export interface TouchSettings {
   cancelRate: number;
   /** Rate (per second) at which an emptied best price is quoted again. */
   refillRate: number;
+  /** A deeper ladder level's size in typical queues, and its growth per tick of distance (defaults 0.8, 0.25). */
+  levelShare?: number;
+  levelSlope?: number;
+  /** Ticks of the half-occupied band behind the ladder (default 0), its occupied share, its turnover per second, and its orders' size in typical queues. */
+  band?: number;
+  bandFill?: number;
+  bandRate?: number;
+  bandShare?: number;
 }
 
 export const DEFAULT_TOUCH: TouchSettings = {
-  levels: 3,
+  levels: 20,
+  levelShare: 0.15,
+  levelSlope: 0.05,
+  band: 80,
+  bandFill: 0.55,
+  bandRate: 0.5,
+  bandShare: 0.08,
   queueNotional: 20_000,
   limitRate: 4,
   cancelRate: 2,
@@ -59,21 +77,29 @@ export class TouchBook {
   /** Ladder targets of the last step (ticks). */
   bidTarget = 0;
   askTarget = 0;
+  /** The band's farthest price of the last step, per side (every price is new to the band at first). */
+  private bandEdgeBid = Number.POSITIVE_INFINITY;
+  private bandEdgeAsk = Number.NEGATIVE_INFINITY;
 
-  constructor(ex: Exchange, pair: PairState, limits: PairLimits, rng: Rng, account: number, cfg: TouchSettings) {
+  constructor(party: Party, cfg: TouchSettings) {
     if (!(Number.isInteger(cfg.levels) && cfg.levels >= 1))
       throw new RangeError('touch levels must be an integer >= 1');
-    this.house = new HouseOrders(ex, pair, account);
-    this.rng = rng;
-    this.limits = limits;
+    this.house = new HouseOrders(party.ex, party.pair, party.account);
+    this.rng = party.rng;
+    this.limits = party.limits;
     this.cfg = cfg;
-    this.sizes = new TradeSizes(rng, 1, 1.5, 0.6, 0);
+    this.sizes = new TradeSizes(party.rng, 1, 1.5, 0.6, 0);
   }
 
   /** The ladder targets for a fair price in ticks (a real number). */
   static targets(fairTicks: number): [number, number] {
     const bid = Math.max(1, Math.ceil(fairTicks) - 1);
     return [bid, bid + 1];
+  }
+
+  /** Ticks from the best price that the crowd quotes (the ladder and the band behind it): the deep book goes behind them. */
+  get depthTicks(): number {
+    return this.cfg.levels + (this.cfg.band ?? 0);
   }
 
   /** Lots of a typical best queue at priceTicks. */
@@ -89,12 +115,12 @@ export class TouchBook {
     const moved = bidT !== this.bidTarget;
     this.bidTarget = bidT;
     this.askTarget = askT;
-    const L = this.cfg.levels;
-    // stale quotes: through the fair price, or left behind the ladder by a move
+    const L = this.depthTicks;
+    // stale quotes: through the fair price, or left behind the ladder and its band by a move
     const bidQ = new Map<number, HouseOrder[]>();
     const askQ = new Map<number, HouseOrder[]>();
     for (const o of [...h.orders.values()]) {
-      if (o.side === 1) {
+      if (o.side === Side.BUY) {
         if (o.price > bidT || o.price <= bidT - L) h.cancel(o);
         else push(bidQ, o);
       } else {
@@ -102,19 +128,19 @@ export class TouchBook {
         else push(askQ, o);
       }
     }
-    const dt = dtMs / 1000;
-    this.side(1, bidT, bidQ, dt, time, moved);
-    this.side(2, askT, askQ, dt, time, moved);
+    const at = { dt: dtMs / 1000, time, moved };
+    this.side(Side.BUY, bidT, bidQ, at);
+    this.side(Side.SELL, askT, askQ, at);
   }
 
+  /** One side's best queue and ladder; at: the step's length (s), market time, and whether the fair price moved. */
   private side(
-    side: 1 | 2,
+    side: Side,
     best: number,
     queues: Map<number, HouseOrder[]>,
-    dt: number,
-    time: number,
-    moved: boolean,
+    at: { dt: number; time: number; moved: boolean },
   ): void {
+    const { dt, time, moved } = at;
     const h = this.house;
     const dir = side === 1 ? -1 : 1;
     const typical = this.queueLots(best);
@@ -133,13 +159,43 @@ export class TouchBook {
       // the back of the queue cancels first (the newest orders)
       while (nc-- > 0 && bestQ.length > 0) h.cancel(bestQ.pop()!);
     }
-    for (let i = 1; i < this.cfg.levels; i++) {
+    const c = this.cfg;
+    const share = c.levelShare ?? 0.8;
+    const slope = c.levelSlope ?? 0.25;
+    for (let i = 1; i < c.levels; i++) {
       const p = best + dir * i;
       if (p < 1) break;
       const qs = queues.get(p);
       if (qs === undefined || qs.length === 0)
-        this.add(side, p, typical * 0.8 * (1 + 0.25 * i) * this.sizes.notional(), time);
+        this.add(side, p, typical * share * (1 + slope * i) * this.sizes.notional(), time);
     }
+    const band = c.band ?? 0;
+    if (band > 0) this.band(side, best, queues, at);
+  }
+
+  /** The half-occupied band behind the ladder (TouchSettings.band). */
+  private band(side: Side, best: number, queues: Map<number, HouseOrder[]>, at: { dt: number; time: number }): void {
+    const c = this.cfg;
+    const L = c.levels;
+    const S = c.band ?? 0;
+    const fill = c.bandFill ?? 0.5;
+    const k = 1 - Math.exp(-(c.bandRate ?? 0.5) * at.dt);
+    const dir = side === Side.BUY ? -1 : 1;
+    const edge = side === Side.BUY ? this.bandEdgeBid : this.bandEdgeAsk;
+    const size = this.queueLots(best) * (c.bandShare ?? 0.1);
+    for (let i = L; i < L + S; i++) {
+      const p = best + dir * i;
+      if (p < 1) break;
+      const qs = queues.get(p);
+      if (qs !== undefined && qs.length > 0) {
+        if (this.rng.next() < (1 - fill) * k) this.house.cancel(qs.pop()!);
+      } else {
+        const fresh = side === Side.BUY ? p < edge : p > edge;
+        if (this.rng.next() < (fresh ? fill : fill * k)) this.add(side, p, size * this.sizes.notional(), at.time);
+      }
+    }
+    if (side === Side.BUY) this.bandEdgeBid = best - (L + S - 1);
+    else this.bandEdgeAsk = best + (L + S - 1);
   }
 
   private add(side: 1 | 2, price: number, lots: number, time: number): void {

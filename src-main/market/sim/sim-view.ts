@@ -1,0 +1,40 @@
+// What GET /api/v1/sim shows of one simulated pair: its settings and its state right now.
+import type { VenueView } from './index-venues.ts';
+import type { SymbolSim } from './simulator.ts';
+
+export interface SimSymbolView {
+  symbol: string;
+  volatility: number;
+  current_volatility: number;
+  jumps_per_day: number;
+  taker_rate: number;
+  taker_median_notional: number;
+  maker_levels: number;
+  maker_depth_notional: number;
+  index_price: number;
+  mark_price: number;
+  funding_rate: number;
+  venues: Array<Pick<VenueView, 'name' | 'weight' | 'up'>>;
+}
+
+export function symbolView(s: SymbolSim): SimSymbolView {
+  return {
+    symbol: s.symbol,
+    volatility: s.params.volatility,
+    current_volatility: round(s.process.annualVol, 4),
+    jumps_per_day: s.params.jumpsPerDay,
+    taker_rate: s.params.takerRate,
+    taker_median_notional: s.params.takerMedianNotional,
+    maker_levels: s.params.makerLevels,
+    maker_depth_notional: s.params.makerDepthNotional,
+    index_price: s.pair.math.roundPrice(s.feed.index || s.process.price),
+    mark_price: s.pair.math.roundPrice(s.pair.markPrice),
+    funding_rate: s.feed.rate,
+    venues: s.venues.view().map((v) => ({ name: v.name, weight: v.weight, up: v.up })),
+  };
+}
+
+function round(x: number, d: number): number {
+  const p = 10 ** d;
+  return Math.round(x * p) / p;
+}
