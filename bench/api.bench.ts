@@ -53,6 +53,7 @@
 //
 // Targets (issue, DESIGN 6): signed >= 0.6x hello-world req/s with p99 < 5 ms; bot >= 0.8x;
 // the facade's signed order route >= 0.9x the native signed route, 0 errors.
+import { cancelAll, placeBotOrder } from '../test/helpers/exchange-commands.ts';
 
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -244,7 +245,7 @@ async function main(): Promise<void> {
       const left = ex.openOrders(accountIds[0], SYMBOL).length + ex.openOrders(accountIds[1], SYMBOL).length;
       const pos = accountIds.map((id) => ex.positions(id).find((p) => p.symbol === SYMBOL)?.quantity ?? 0);
       // cancelled so that the bot phase's takers meet only the seed
-      for (const id of accountIds) ex.cancelAll(id, SYMBOL);
+      for (const id of accountIds) cancelAll(ex, id, SYMBOL);
       const commits = svc.venue.trading.group.commits - commits0;
       notes.push(
         `${kind}: ${r.responses} answers (${statuses(r)}); open orders left ${left}; positions A ${f(pos[0], 3)} long, B ${f(pos[1], 3)} short; ` +
@@ -262,7 +263,8 @@ async function main(): Promise<void> {
       const ids = seedIds[side];
       for (let k = ids.length - 1; k >= 0; k--) if (!live.has(ids[k])) ids.splice(k, 1);
       while (ids.length < 3) {
-        const o = ex.placeBotOrder(
+        const o = placeBotOrder(
+          ex,
           {
             symbol: SYMBOL,
             side,

@@ -45,6 +45,7 @@
 // the events it applied.
 // Section 2, lockstep over the WebSocket (the example bot stepping a replay service of the same
 // generated trades): bench/lib/replay-lockstep.ts.
+import { cancelOrder, placeOrder, upsertAccount } from '../test/helpers/exchange-commands.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -749,7 +750,8 @@ async function depthBot(): Promise<void> {
     const v = await replayVenue([files, trades], { symbols: ['TRXUSDT'], start: trxBooks()[0].time });
     const pair = v.exchange.pair('TRXUSDT')!;
     const mirror = v.market.engine.mirror('TRXUSDT');
-    const acct = v.exchange.upsertAccount(
+    const acct = upsertAccount(
+      v.exchange,
       { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * 100_000_000n },
       0,
     ).id;
@@ -766,7 +768,7 @@ async function depthBot(): Promise<void> {
       if (bot && pair.book.bestBid() > 10) {
         const away = steps % 10 === 0 ? -2 : 5; // every tenth a buy two ticks through the best ask
         const price = steps % 10 === 0 ? pair.book.bestAsk() + 2 : pair.book.bestBid() - away;
-        const r = v.exchange.placeOrder(acct, {
+        const r = placeOrder(v.exchange, acct, {
           symbol: 'TRXUSDT',
           side: 1,
           position_side: 1,
@@ -778,7 +780,7 @@ async function depthBot(): Promise<void> {
           leverage: 1,
         });
         if (r.status === 1 || r.status === 2)
-          v.exchange.cancelOrder(acct, { symbol: 'TRXUSDT', orderId: Number(r.order_id) });
+          cancelOrder(v.exchange, acct, { symbol: 'TRXUSDT', orderId: Number(r.order_id) });
       }
       v.market.step(10);
       steps++;

@@ -13,6 +13,7 @@
 //      the market keeps up with at 100 % of a core; candles recorded, not advanced);
 //   4. history fast-forward: 30 days x every trading pair, into the HistoryCandleWriter
 //      (SQLite in memory) and into a bare CandleBuilder sink.
+import { placeBotOrder } from '../test/helpers/exchange-commands.ts';
 import { INTERVALS } from '../src-shared/intervals.ts';
 import { CandleBuilder } from '../src-main/market/candles.ts';
 import { SimDriver } from '../src-main/market/sim/driver.ts';
@@ -31,7 +32,7 @@ function baselineTradesPerSecond(): number {
   let trades = 0;
   ex.events.on('trade', () => trades++);
   const ask = (i: number) =>
-    ex.placeBotOrder({
+    placeBotOrder(ex, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 2,
@@ -44,7 +45,8 @@ function baselineTradesPerSecond(): number {
   for (let i = 0; i < 40_000; i++) ask(i);
   const run = (n: number) => {
     for (let i = 0; i < n; i++)
-      ex.placeBotOrder(
+      placeBotOrder(
+        ex,
         { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' },
         HOUSE_ACCOUNT + 1,
       );

@@ -29,6 +29,7 @@
 // - messages/s: frames received by all clients per second.
 // Ratios: perpdesk / baseline CPU (net of the bot flow measured in phase 0, and raw), latency.
 // Budget (DESIGN section 6): last-client p99 < 50 ms at 10 Hz; CPU within 1.5x the baseline.
+import { cancelBotOrder, placeBotOrder } from '../test/helpers/exchange-commands.ts';
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -119,7 +120,7 @@ async function perpdeskServer(): Promise<void> {
       live[i] = live[live.length - 1];
       live.pop();
       try {
-        ex.cancelBotOrder('BTCUSDT', id);
+        cancelBotOrder(ex, 'BTCUSDT', id);
       } catch {
         // filled meanwhile
       }
@@ -129,7 +130,8 @@ async function perpdeskServer(): Promise<void> {
     const aggressive = rnd() < 0.1;
     const off = Math.floor(rnd() * (aggressive ? 20 : 200));
     const ticks = aggressive ? (side === 1 ? MID + off : MID - off) : side === 1 ? MID - 1 - off : MID + 1 + off;
-    const r = ex.placeBotOrder(
+    const r = placeBotOrder(
+      ex,
       {
         symbol: 'BTCUSDT',
         side,

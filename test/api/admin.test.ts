@@ -1,4 +1,5 @@
 // Admin routes (accounts, whitelist), the whitelist status route and the paper deposit.
+import { placeOrder } from '../helpers/exchange-commands.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
@@ -157,7 +158,7 @@ describe('POST /admin/v1/accounts', () => {
     );
     // an open order: the switch is refused and the balance in the same body is not applied
     const bid = Math.round(venue.exchange.pair('BTCUSDT')!.markPrice * 0.98).toFixed(1);
-    venue.exchange.placeOrder(id, {
+    placeOrder(venue.exchange, id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,

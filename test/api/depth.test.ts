@@ -1,5 +1,6 @@
 // GET /fapi/v1/depth: shape, wire types, ordering, the update id and its errors, on the real
 // app with bot orders placed through the exchange.
+import { cancelBotOrder, placeBotOrder } from '../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT, type BotOrderInput } from '../../src-main/trading/exchange.ts';
 import { getJson, makeApp, type TestApp } from '../helpers/app.ts';
@@ -8,7 +9,7 @@ let t: TestApp;
 
 function bot(side: 1 | 2, price: string, qty: string, symbol = 'BTCUSDT'): string {
   const input: BotOrderInput = { symbol, side, position_side: side, position_action: 1, type: 1, price, qty };
-  return t.venue.exchange.placeBotOrder(input).order_id;
+  return placeBotOrder(t.venue.exchange, input).order_id;
 }
 
 beforeAll(async () => {
@@ -49,7 +50,7 @@ describe('GET /fapi/v1/depth', () => {
   it('moves the id by exactly one per level change, including trades and cancels', async () => {
     const before = (await getJson(t.app, '/fapi/v1/depth?symbol=BTCUSDT&with_id=true')).body.data.id as number;
     const id = bot(1, '95500', '0.1'); // new level: +1
-    t.venue.exchange.cancelBotOrder('BTCUSDT', Number(id)); // level gone: +1
+    cancelBotOrder(t.venue.exchange, 'BTCUSDT', Number(id)); // level gone: +1
     // another bot account's IOC sell takes 0.5 at 95990.0 and 0.2 at 95980.5: two bid levels
     // change, nothing rests (the house's own orders would not trade: self-trade prevention)
     const taker: BotOrderInput = {
@@ -62,7 +63,7 @@ describe('GET /fapi/v1/depth', () => {
       qty: '0.7',
       time_in_force: 2,
     };
-    expect(t.venue.exchange.placeBotOrder(taker, HOUSE_ACCOUNT + 1).filled_qty).toBe('0.700');
+    expect(placeBotOrder(t.venue.exchange, taker, HOUSE_ACCOUNT + 1).filled_qty).toBe('0.700');
     const r = await getJson(t.app, '/fapi/v1/depth?symbol=BTCUSDT&with_id=true');
     expect(r.body.data.id).toBe(before + 4);
     expect(r.body.data.bids).toEqual([

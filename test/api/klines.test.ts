@@ -1,4 +1,5 @@
 // GET /fapi/v1/klines and /fapi/v1/klines/batch through inject, fed by real trades of the exchange.
+import { placeBotOrder } from '../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KlineService } from '../../src-main/market/kline-service.ts';
 import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
@@ -55,10 +56,11 @@ function cross(makers: Array<[price: number, lots: number]>, takerSide: 1 | 2): 
     qty: fmtQty(lots),
     time_in_force: 1,
   });
-  for (const [p, q] of makers) t.venue.exchange.placeBotOrder(order(makerSide, p, q), HOUSE_ACCOUNT);
+  for (const [p, q] of makers) placeBotOrder(t.venue.exchange, order(makerSide, p, q), HOUSE_ACCOUNT);
   const worst = takerSide === 1 ? Math.max(...makers.map((m) => m[0])) : Math.min(...makers.map((m) => m[0]));
   const total = makers.reduce((s, m) => s + m[1], 0);
-  const res = t.venue.exchange.placeBotOrder(
+  const res = placeBotOrder(
+    t.venue.exchange,
     { ...order(takerSide, worst, total), time_in_force: 2 },
     HOUSE_ACCOUNT + 1,
   );

@@ -1,6 +1,7 @@
 // Position routes through inject: the current position's numbers, the closed-position record
 // a full close writes (list and detail, position_id integer vs string), history paging and
 // filters, and isolation between accounts.
+import { setPrices } from '../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errors } from '../../src-shared/errors.ts';
 import { CLOSED_POSITION_RECORD_FIELDS, POSITION_RECORD_FIELDS } from '../../src-shared/types.ts';
@@ -59,7 +60,7 @@ describe('current position and its closed record', () => {
   it('position/list shows the open long with the spec numbers', async () => {
     openedAt = t.venue.clock.now();
     await open(a, 'BTCUSDT', 1, '95000.0', '0.004');
-    t.venue.exchange.setPrices('BTCUSDT', { mark: 97000 });
+    setPrices(t.venue.exchange, 'BTCUSDT', { mark: 97000 });
     const list = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/position/list'));
     expect(list).toHaveLength(1);
     const p = list[0];

@@ -1,3 +1,4 @@
+import { placeBotOrder, setPrices } from '../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRICE_RECORD_FIELDS } from '../../src-shared/types.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
@@ -7,7 +8,7 @@ const T0 = Date.UTC(2026, 2, 3, 5, 30, 0);
 let t: TestApp;
 beforeAll(async () => {
   t = await makeApp({ wall: () => T0 });
-  t.venue.exchange.setPrices('BTCUSDT', {
+  setPrices(t.venue.exchange, 'BTCUSDT', {
     mark: 96123.456,
     index: 96100.04,
     fundingRate: 0.000125,
@@ -18,7 +19,8 @@ beforeAll(async () => {
     [2, HOUSE_ACCOUNT],
     [1, HOUSE_ACCOUNT + 1],
   ] as const) {
-    t.venue.exchange.placeBotOrder(
+    placeBotOrder(
+      t.venue.exchange,
       { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price: '96050.5', qty: '0.010' },
       acct,
     );

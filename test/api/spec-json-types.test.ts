@@ -1,6 +1,7 @@
 // Every record the routes answer, held against the spec's tables (names, order and JSON type of
 // each field, test/helpers/spec-records.ts): real answers through inject, one of each kind,
 // after a small trading session (a resting order, a maker fill, an open and a closed position).
+import { setPrices } from '../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApp, getJson, type TestApp } from '../helpers/app.ts';
 import { dataOf, makeAccount, orderBody, plain, signed, type Creds } from '../helpers/signed.ts';
@@ -66,7 +67,7 @@ describe('answers carry the spec JSON types', () => {
     const partial = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/openOrders'));
     expect(specMismatches('OrderRecord', partial[0])).toEqual([]);
 
-    t.venue.exchange.setPrices('BTCUSDT', { mark: 95_123.4 });
+    setPrices(t.venue.exchange, 'BTCUSDT', { mark: 95_123.4 });
     const positions = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/position/list'));
     expect(positions).toHaveLength(1);
     expect(specMismatches('PositionRecord', positions[0])).toEqual([]);

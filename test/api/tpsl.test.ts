@@ -1,3 +1,4 @@
+import { placeBotOrder } from '../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { makeApp, type TestApp } from '../helpers/app.ts';
@@ -13,7 +14,8 @@ describe('take-profit / stop-loss routes', () => {
   it('set, list, change, remove; another account sees nothing', async () => {
     const u = makeAccount(t.venue, 'tpsl-a');
     const other = makeAccount(t.venue, 'tpsl-b');
-    t.venue.exchange.placeBotOrder(
+    placeBotOrder(
+      t.venue.exchange,
       { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '0.010' },
       HOUSE_ACCOUNT,
     );

@@ -1,3 +1,4 @@
+import { placeBotOrder } from '../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { RECENT_TRADES_KEPT } from '../../src-main/market/recent-trades.ts';
@@ -5,7 +6,8 @@ import { getJson, makeApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 const bot = (side: 1 | 2, price: string, qty: string, account: number) =>
-  t.venue.exchange.placeBotOrder(
+  placeBotOrder(
+    t.venue.exchange,
     { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty },
     account,
   );

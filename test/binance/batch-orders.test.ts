@@ -3,6 +3,7 @@
 // answered in its place with the order or Binance's {code, msg}; a refused entry leaves the
 // others as they ran. Raw HTTP checks the wire (ccxt's raw JSON body, Binance's field list,
 // the request-level refusals); real ccxt checks the unified methods.
+import { placeOrder } from '../helpers/exchange-commands.ts';
 import { createHmac } from 'node:crypto';
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +47,7 @@ beforeAll(async () => {
   svc.venue.clock.pause();
   mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
   const mm = account(svc.venue, 'batchmm');
-  svc.venue.exchange.placeOrder(mm.id, {
+  placeOrder(svc.venue.exchange, mm.id, {
     symbol: 'BTCUSDT',
     side: 2,
     position_side: 2,
@@ -182,7 +183,7 @@ describe('DELETE batchOrders', () => {
     const ex = svc.venue.exchange;
     const ids = [1, 2, 3].map((i) =>
       Number(
-        ex.placeOrder(c.id, {
+        placeOrder(ex, c.id, {
           symbol: 'BTCUSDT',
           side: 1,
           position_side: 1,

@@ -3,6 +3,7 @@
 // fetchMarkOHLCV / fetchIndexOHLCV / fetchPremiumIndexOHLCV (mark / index / premium klines).
 // Settlements and prices go through the exchange's own commands, on a paused market clock, so
 // every expected figure is worked out here from the inputs.
+import { placeOrder, setPrices, settleFunding } from '../helpers/exchange-commands.ts';
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Creds } from '../helpers/signed.ts';
@@ -27,8 +28,8 @@ beforeAll(async () => {
   const t0 = Math.floor(v.clock.now() / H8) * H8 - 3 * H8;
   times = [t0, t0 + H8, t0 + 2 * H8];
   // a settlement before any position: rate history only
-  ex.settleFunding('BTCUSDT', 0.0002, 95_000, times[0]);
-  ex.placeOrder(short.id, {
+  settleFunding(ex, 'BTCUSDT', 0.0002, 95_000, times[0]);
+  placeOrder(ex, short.id, {
     symbol: 'BTCUSDT',
     side: 2,
     position_side: 2,
@@ -37,10 +38,10 @@ beforeAll(async () => {
     price: '96000.0',
     qty: '0.100',
   });
-  ex.placeOrder(long.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' });
-  ex.settleFunding('BTCUSDT', 0.0001, 96_000, times[1]);
-  ex.settleFunding('BTCUSDT', -0.00005, 97_000, times[2]);
-  ex.settleFunding('ETHUSDT', 0.0003, 3_500, times[2]);
+  placeOrder(ex, long.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' });
+  settleFunding(ex, 'BTCUSDT', 0.0001, 96_000, times[1]);
+  settleFunding(ex, 'BTCUSDT', -0.00005, 97_000, times[2]);
+  settleFunding(ex, 'ETHUSDT', 0.0003, 3_500, times[2]);
   await new Promise<void>((resolve, reject) => v.durability.whenDurable((err) => (err ? reject(err) : resolve())));
 });
 afterAll(async () => svc?.close());
@@ -131,13 +132,13 @@ describe('mark / index / premium klines', () => {
     if ((start / MIN) % 60 === 59) start += MIN;
     v.clock.advance(start - v.clock.now());
     // minute 1: mark 96000 -> 96600 -> 95900 over index 96000; minute 2: one update
-    v.exchange.setPrices('BTCUSDT', { mark: 96_000, index: 96_000 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96_000, index: 96_000 });
     v.clock.advance(10_000);
-    v.exchange.setPrices('BTCUSDT', { mark: 96_600, index: 96_000 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96_600, index: 96_000 });
     v.clock.advance(10_000);
-    v.exchange.setPrices('BTCUSDT', { mark: 95_900, index: 96_100 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95_900, index: 96_100 });
     v.clock.advance(MIN);
-    v.exchange.setPrices('BTCUSDT', { mark: 97_000, index: 96_500 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 97_000, index: 96_500 });
     const ex = binanceusdm(svc.base);
     await ex.loadMarkets();
     const mark = await ex.fetchMarkOHLCV(BTC, '1m', start);

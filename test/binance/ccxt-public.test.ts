@@ -1,5 +1,6 @@
 // Real ccxt (npm, pinned) against the facade's public routes: markets, book, candles,
 // tickers, funding; each figure checked against the native service that backs it.
+import { placeOrder } from '../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, binanceusdm, startService, type Service } from './helpers.ts';
 
@@ -15,7 +16,7 @@ beforeAll(async () => {
   const px = (k: number) => (Math.round(mark / tick) * tick + k).toFixed(1);
   // a book of 3 bids and 3 asks, then a cross: one trade
   for (let i = 1; i <= 3; i++) {
-    ex.placeOrder(maker.id, {
+    placeOrder(ex, maker.id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,
@@ -24,7 +25,7 @@ beforeAll(async () => {
       price: px(-i * 10),
       qty: '0.010',
     });
-    ex.placeOrder(maker.id, {
+    placeOrder(ex, maker.id, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 2,
@@ -35,7 +36,7 @@ beforeAll(async () => {
     });
   }
   const taker = account(svc.venue, 'taker');
-  ex.placeOrder(taker.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.005' });
+  placeOrder(ex, taker.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.005' });
 });
 afterAll(async () => svc?.close());
 

@@ -1,6 +1,7 @@
 // Real ccxt (npm, pinned) trading through the facade: settings, orders of every time in force
 // in hedge and one-way accounts, lists, cancels, fills, positions, balance, income, and the
 // ccxt exception class each bad input maps to. Expected values come from the native views.
+import { placeOrder } from '../helpers/exchange-commands.ts';
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, binanceusdm, startService, type Service } from './helpers.ts';
@@ -16,7 +17,7 @@ beforeAll(async () => {
   const ex = svc.venue.exchange;
   mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
   for (let i = 1; i <= 3; i++) {
-    ex.placeOrder(maker.id, {
+    placeOrder(ex, maker.id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,
@@ -25,7 +26,7 @@ beforeAll(async () => {
       price: px(-i * 10).toFixed(1),
       qty: '0.100',
     });
-    ex.placeOrder(maker.id, {
+    placeOrder(ex, maker.id, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 2,

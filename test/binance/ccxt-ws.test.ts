@@ -1,6 +1,7 @@
 // Real ccxt pro (npm, pinned) on the facade's WebSocket streams: the order book kept by
 // watchOrderBook equals the REST snapshot at equal update ids; trades, candles, tickers and the
 // user stream (orders, fills, positions incl. the close, balance) see what happens.
+import { placeOrder } from '../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { account, binanceusdm, startService, type Service } from './helpers.ts';
@@ -17,7 +18,7 @@ beforeAll(async () => {
   mm = account(svc.venue, 'wsmm');
   mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
   for (let i = 1; i <= 3; i++) {
-    svc.venue.exchange.placeOrder(mm.id, {
+    placeOrder(svc.venue.exchange, mm.id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,
@@ -26,7 +27,7 @@ beforeAll(async () => {
       price: px(-i * 10),
       qty: '0.100',
     });
-    svc.venue.exchange.placeOrder(mm.id, {
+    placeOrder(svc.venue.exchange, mm.id, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 2,
@@ -53,7 +54,7 @@ describe('ccxt pro, market streams', () => {
       let book = await ex.watchOrderBook(BTC);
       const ids = [] as number[];
       for (let i = 0; i < 3; i++) {
-        svc.venue.exchange.placeOrder(mm.id, {
+        placeOrder(svc.venue.exchange, mm.id, {
           symbol: 'BTCUSDT',
           side: 1,
           position_side: 1,
@@ -90,7 +91,7 @@ describe('ccxt pro, market streams', () => {
       const ohlcv = ex.watchOHLCV(BTC, '1m');
       const ticker = ex.watchTicker(BTC);
       await sleep(300);
-      svc.venue.exchange.placeOrder(taker.id, {
+      placeOrder(svc.venue.exchange, taker.id, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,
@@ -166,7 +167,7 @@ describe('ccxt pro, user stream', () => {
     ws.send(JSON.stringify({ method: 'SUBSCRIBE', params: ['btcusdt@nothing'], id: 44 }));
     await sleep(200);
     const taker = account(svc.venue, 'wsraw');
-    svc.venue.exchange.placeOrder(taker.id, {
+    placeOrder(svc.venue.exchange, taker.id, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 2,

@@ -2,6 +2,7 @@
 // of natively placed orders as the facade reports them, post-only / FOK refusals that leave no
 // record, EXPIRED_IN_MATCH for a self-trade, the open-order limit (-2025), and
 // ACCOUNT_CONFIG_UPDATE for a leverage change made natively. Real ccxt where it applies.
+import { placeOrder } from '../helpers/exchange-commands.ts';
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -18,7 +19,7 @@ beforeAll(async () => {
   const maker = account(svc.venue, 'cmm');
   mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
   for (let i = 1; i <= 3; i++) {
-    svc.venue.exchange.placeOrder(maker.id, {
+    placeOrder(svc.venue.exchange, maker.id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,
@@ -27,7 +28,7 @@ beforeAll(async () => {
       price: px(-i * 10),
       qty: '0.100',
     });
-    svc.venue.exchange.placeOrder(maker.id, {
+    placeOrder(svc.venue.exchange, maker.id, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 2,
@@ -48,8 +49,8 @@ describe('orders placed natively, read through the facade', () => {
     const c = account(svc.venue, 'ctif', 100_000, 'one_way');
     const ex = binanceusdm(svc.base, c);
     const x = svc.venue.exchange;
-    x.placeOrder(c.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' });
-    const gtx = x.placeOrder(c.id, {
+    placeOrder(x, c.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' });
+    const gtx = placeOrder(x, c.id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,
@@ -59,7 +60,7 @@ describe('orders placed natively, read through the facade', () => {
       qty: '0.010',
       time_in_force: 4,
     });
-    const ro = x.placeOrder(c.id, {
+    const ro = placeOrder(x, c.id, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 1,
@@ -102,7 +103,7 @@ describe('refusals', () => {
     expect(await ex.fetchOrders(BTC)).toHaveLength(0);
     const x = svc.venue.exchange;
     expect(() =>
-      x.placeOrder(c.id, {
+      placeOrder(x, c.id, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,
@@ -114,7 +115,7 @@ describe('refusals', () => {
       }),
     ).toThrow(expect.objectContaining({ code: 3022 }));
     expect(() =>
-      x.placeOrder(c.id, {
+      placeOrder(x, c.id, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,
@@ -132,7 +133,7 @@ describe('refusals', () => {
     const c = account(svc.venue, 'cmax', 1_000_000);
     const ex = binanceusdm(svc.base, c);
     for (let i = 0; i < MAX_OPEN_ORDERS_PER_PAIR; i++) {
-      svc.venue.exchange.placeOrder(c.id, {
+      placeOrder(svc.venue.exchange, c.id, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,
@@ -205,7 +206,7 @@ describe('user stream', () => {
     await new Promise((r) => ws.once('open', r));
     try {
       const x = svc.venue.exchange;
-      x.placeOrder(c.id, {
+      placeOrder(x, c.id, {
         symbol: 'BTCUSDT',
         side: 2,
         position_side: 2,
@@ -214,7 +215,7 @@ describe('user stream', () => {
         price: px(5),
         qty: '0.010',
       });
-      const taker = x.placeOrder(c.id, {
+      const taker = placeOrder(x, c.id, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,

@@ -1,5 +1,6 @@
 // A listening service for the facade's tests (real ccxt talks HTTP to it on 127.0.0.1:0),
 // accounts with known keys, and ccxt pointed at /binance exactly as docs/binance.md says.
+import { setPositionMode, upsertAccount } from '../helpers/exchange-commands.ts';
 import type { AddressInfo } from 'node:net';
 import ccxt from 'ccxt';
 import type { FastifyInstance } from 'fastify';
@@ -36,8 +37,12 @@ const UNIT = 100_000_000n;
 export function account(venue: Venue, name: string, usdt = 100_000, mode?: 'one_way'): Creds {
   const apiKey = `bkey_${name}_0000`;
   const apiSecret = `bsecret_${name}_0000`;
-  const a = venue.exchange.upsertAccount({ apiKey, apiSecret, kind: 'user', balance: BigInt(usdt) * UNIT }, Date.now());
-  if (mode === 'one_way') venue.exchange.setPositionMode(a.id, 'one_way');
+  const a = upsertAccount(
+    venue.exchange,
+    { apiKey, apiSecret, kind: 'user', balance: BigInt(usdt) * UNIT },
+    Date.now(),
+  );
+  if (mode === 'one_way') setPositionMode(venue.exchange, a.id, 'one_way');
   return { id: a.id, apiKey, apiSecret };
 }
 

@@ -2,6 +2,7 @@
 // through the exchange's amend command, answered as Binance's order; -5027 for no change,
 // -2013 for an order that is not open, the core's refusals in Binance's codes; the user stream
 // reports the modification as ORDER_TRADE_UPDATE x AMENDMENT.
+import { cancelOrder, placeOrder } from '../helpers/exchange-commands.ts';
 import { createHmac } from 'node:crypto';
 import ccxt from 'ccxt';
 import WebSocket from 'ws';
@@ -19,7 +20,7 @@ beforeAll(async () => {
   svc.venue.clock.pause();
   mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
   const mm = account(svc.venue, 'modmm');
-  svc.venue.exchange.placeOrder(mm.id, {
+  placeOrder(svc.venue.exchange, mm.id, {
     symbol: 'BTCUSDT',
     side: 2,
     position_side: 2,
@@ -50,7 +51,7 @@ describe('PUT /fapi/v1/order', () => {
     const c = account(svc.venue, 'mod1', 100_000, 'one_way');
     const ex = svc.venue.exchange;
     const id = Number(
-      ex.placeOrder(c.id, {
+      placeOrder(ex, c.id, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,
@@ -92,7 +93,7 @@ describe('PUT /fapi/v1/order', () => {
     const c = account(svc.venue, 'mod2', 1_000, 'one_way');
     const ex = svc.venue.exchange;
     const id = Number(
-      ex.placeOrder(c.id, {
+      placeOrder(ex, c.id, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,
@@ -122,7 +123,7 @@ describe('PUT /fapi/v1/order', () => {
       msg: 'Order does not exist.',
     });
     expect(ex.openOrders(c.id)).toEqual(before);
-    ex.cancelOrder(c.id, { orderId: id });
+    cancelOrder(ex, c.id, { orderId: id });
     expect((await put(c, { ...base, quantity: '0.020', price: px(-50) })).body).toEqual({
       code: -2013,
       msg: 'Order does not exist.',

@@ -2,6 +2,7 @@
 // the exchange's open interest sampled at the first price update of each 5-minute boundary of
 // market time, stored, answered per Binance period (the samples on its boundaries), the same
 // after a restart, kept 30 days.
+import { placeBotOrder, placeOrder, setPrices } from '../helpers/exchange-commands.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,10 +36,11 @@ describe('openInterestHist', () => {
     // start just after an hour boundary, so 15m / 1h boundaries are known
     const h = Math.floor(v.clock.now() / 3_600_000) * 3_600_000 + 3_600_000;
     v.clock.advance(h + 1_000 - v.clock.now());
-    const price = () => ex.setPrices('BTCUSDT', { mark, index: mark });
+    const price = () => setPrices(ex, 'BTCUSDT', { mark, index: mark });
     price(); // sample at h: nothing open
     const u = account(v, 'oih');
-    ex.placeBotOrder(
+    placeBotOrder(
+      ex,
       {
         symbol: 'BTCUSDT',
         side: 2,
@@ -51,11 +53,11 @@ describe('openInterestHist', () => {
       },
       HOUSE_ACCOUNT,
     );
-    ex.placeOrder(u.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.300' });
+    placeOrder(ex, u.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.300' });
     v.clock.advance(M5);
     price(); // h + 5m: 0.3
     price(); // the same boundary again: no second sample
-    ex.placeOrder(u.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.200' });
+    placeOrder(ex, u.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.200' });
     v.clock.advance(2 * M5); // h + 10m passes without an update: a hole
     price(); // h + 15m: 0.5
     const all = await raw(svc, 'symbol=BTCUSDT&period=5m');
@@ -99,12 +101,12 @@ describe('openInterestHist', () => {
     v.clock.pause();
     expect(await raw(svc, 'symbol=BTCUSDT&period=5m')).toEqual(all);
     v.clock.advance(h + 3 * M5 + 30_000 - v.clock.now());
-    v.exchange.setPrices('BTCUSDT', { mark, index: mark }); // a boundary already sampled: nothing new
+    setPrices(v.exchange, 'BTCUSDT', { mark, index: mark }); // a boundary already sampled: nothing new
     expect(await raw(svc, 'symbol=BTCUSDT&period=5m')).toEqual(all);
 
     // 30 days later, a sample there drops what is older than 30 days before it
     v.clock.advance(30 * 86_400_000);
-    v.exchange.setPrices('BTCUSDT', { mark, index: mark });
+    setPrices(v.exchange, 'BTCUSDT', { mark, index: mark });
     v.openInterestHistory.flush();
     const left = await raw(svc, 'symbol=BTCUSDT&period=5m&limit=500');
     expect(left.map((r: any) => r.timestamp)).toEqual([h + 3 * M5, h + 3 * M5 + 30 * 86_400_000]);

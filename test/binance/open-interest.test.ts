@@ -2,6 +2,7 @@
 // the users' open positions of a pair with the house market maker counted as one net position,
 // so the larger of the users' long and short totals. Checked raw (Binance's field list) and
 // through real ccxt, as positions open, grow and close, and across a restart on the same data.
+import { placeBotOrder, placeOrder } from '../helpers/exchange-commands.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +41,7 @@ describe('openInterest', () => {
     expect(empty.body).toEqual({ openInterest: '0.000', symbol: 'BTCUSDT', time: svc.venue.clock.now() });
 
     // user against user: 0.3 long and 0.3 short
-    ex.placeOrder(maker.id, {
+    placeOrder(ex, maker.id, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 2,
@@ -49,7 +50,7 @@ describe('openInterest', () => {
       price: (mid + 10).toFixed(1),
       qty: '0.300',
     });
-    ex.placeOrder(taker.id, {
+    placeOrder(ex, taker.id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,
@@ -60,7 +61,8 @@ describe('openInterest', () => {
     expect((await raw(svc, 'BTCUSDT')).body.openInterest).toBe('0.300');
 
     // a user buys 0.2 from the house: longs 0.5, shorts 0.3 (the house short 0.2 is not a stored position)
-    ex.placeBotOrder(
+    placeBotOrder(
+      ex,
       {
         symbol: 'BTCUSDT',
         side: 2,
@@ -73,7 +75,7 @@ describe('openInterest', () => {
       },
       HOUSE_ACCOUNT,
     );
-    ex.placeOrder(taker.id, {
+    placeOrder(ex, taker.id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,
@@ -91,7 +93,7 @@ describe('openInterest', () => {
     expect((await raw(svc, 'ETHUSDT')).body.openInterest).toMatch(/^0(\.0+)?$/);
 
     // the taker closes 0.4 into the maker's bid, which opens a 0.4 long: longs 0.1 + 0.4, shorts 0.3
-    ex.placeOrder(maker.id, {
+    placeOrder(ex, maker.id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,
@@ -100,7 +102,7 @@ describe('openInterest', () => {
       price: (mid - 10).toFixed(1),
       qty: '0.400',
     });
-    ex.placeOrder(taker.id, {
+    placeOrder(ex, taker.id, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 1,
@@ -111,7 +113,8 @@ describe('openInterest', () => {
     expect(ex.openInterest('BTCUSDT')).toEqual({ longLots: 500, shortLots: 300, lots: 500 });
     // the maker buys its short back from the house: longs 0.5, shorts 0 -> still 0.5; then the
     // taker sells its 0.1 to the house -> 0.4
-    ex.placeBotOrder(
+    placeBotOrder(
+      ex,
       {
         symbol: 'BTCUSDT',
         side: 2,
@@ -124,7 +127,8 @@ describe('openInterest', () => {
       },
       HOUSE_ACCOUNT,
     );
-    ex.placeBotOrder(
+    placeBotOrder(
+      ex,
       {
         symbol: 'BTCUSDT',
         side: 1,
@@ -137,7 +141,7 @@ describe('openInterest', () => {
       },
       HOUSE_ACCOUNT,
     );
-    ex.placeOrder(maker.id, {
+    placeOrder(ex, maker.id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 2,
@@ -146,7 +150,7 @@ describe('openInterest', () => {
       qty: '0.300',
     });
     expect(ex.openInterest('BTCUSDT')).toEqual({ longLots: 500, shortLots: 0, lots: 500 });
-    ex.placeOrder(taker.id, {
+    placeOrder(ex, taker.id, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 1,

@@ -1,6 +1,7 @@
 // GET /fapi/v1/openOrder (ccxt fetchOpenOrder): one open order of the account by orderId or
 // origClientOrderId on a symbol; an order that is no longer open, another account's, or one on
 // another symbol does not exist here (-2013), as on Binance.
+import { cancelOrder, placeOrder } from '../helpers/exchange-commands.ts';
 import { createHmac } from 'node:crypto';
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ beforeAll(async () => {
   svc.venue.clock.pause();
   mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
   const mm = account(svc.venue, 'oomm');
-  svc.venue.exchange.placeOrder(mm.id, {
+  placeOrder(svc.venue.exchange, mm.id, {
     symbol: 'BTCUSDT',
     side: 2,
     position_side: 2,
@@ -47,7 +48,7 @@ describe('GET /fapi/v1/openOrder', () => {
     const other = account(svc.venue, 'oo2', 100_000, 'one_way');
     const ex = svc.venue.exchange;
     const id = Number(
-      ex.placeOrder(c.id, {
+      placeOrder(ex, c.id, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,
@@ -76,11 +77,11 @@ describe('GET /fapi/v1/openOrder', () => {
     expect((await get(c, { symbol: 'BTCUSDT' })).body.code).toBe(-1102);
     // filled: GET order still has it, openOrder no longer
     const filled = Number(
-      ex.placeOrder(c.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' })
+      placeOrder(ex, c.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' })
         .order_id,
     );
     expect((await get(c, { symbol: 'BTCUSDT', orderId: filled })).body).toEqual(none);
-    ex.cancelOrder(c.id, { orderId: id });
+    cancelOrder(ex, c.id, { orderId: id });
     expect((await get(c, { symbol: 'BTCUSDT', origClientOrderId: 'oo.1' })).body).toEqual(none);
   });
 

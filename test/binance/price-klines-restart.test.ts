@@ -1,6 +1,7 @@
 // Mark / index / premium klines survive a restart of the service (the venue stores the price
 // candles): ccxt's fetchMarkOHLCV / fetchIndexOHLCV / fetchPremiumIndexOHLCV answer the same
 // candles from a new service on the same data, and the open candle goes on from where it was.
+import { setPrices } from '../helpers/exchange-commands.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,11 +26,11 @@ describe('price klines across a restart', () => {
     let start = Math.floor(v.clock.now() / MIN) * MIN + MIN;
     if ((start / MIN) % 60 >= 58) start += 3 * MIN; // both minutes and the one after in one hour
     v.clock.advance(start - v.clock.now());
-    v.exchange.setPrices('BTCUSDT', { mark: 96_000, index: 96_000 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96_000, index: 96_000 });
     v.clock.advance(10_000);
-    v.exchange.setPrices('BTCUSDT', { mark: 96_600, index: 96_000 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96_600, index: 96_000 });
     v.clock.advance(MIN);
-    v.exchange.setPrices('BTCUSDT', { mark: 95_900, index: 96_100 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95_900, index: 96_100 });
     const ex = binanceusdm(svc.base);
     const before = {
       mark: await ex.fetchMarkOHLCV(BTC, '1m', start),
@@ -53,7 +54,7 @@ describe('price klines across a restart', () => {
     expect(await again.fetchPremiumIndexOHLCV(BTC, '1h', start - 60 * MIN)).toEqual(before.premium);
     // the second minute was still open: a new update in it joins the stored candle
     v.clock.advance(start + MIN + 30_000 - v.clock.now());
-    v.exchange.setPrices('BTCUSDT', { mark: 97_000, index: 96_100 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 97_000, index: 96_100 });
     const last = (await again.fetchMarkOHLCV(BTC, '1m', start)).at(-1);
     expect(last.slice(0, 5)).toEqual([start + MIN, 95_900, 97_000, 95_900, 97_000]);
     expect(last).toHaveLength(6);

@@ -1,6 +1,7 @@
 // Raw HTTP on the routes only ccxt covered before: fundingInfo (every listed pair's cap, floor and
 // interval), GET fapi/v2/account (v2's extra fields, every pair's position entry, totals that add
 // up) and the sapi lists ccxt.binance reads at start-up (empty, signed or not).
+import { placeOrder } from '../helpers/exchange-commands.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
@@ -21,7 +22,7 @@ beforeAll(async () => {
   const mm = account(venue, 'rawacctmm');
   const mid = Math.round(venue.exchange.pair('BTCUSDT')!.markPrice);
   // a resting ask the account buys from: a one-way long of 0.050
-  venue.exchange.placeOrder(mm.id, {
+  placeOrder(venue.exchange, mm.id, {
     symbol: 'BTCUSDT',
     side: 2,
     position_side: 2,
@@ -30,7 +31,7 @@ beforeAll(async () => {
     price: (mid + 5).toFixed(1),
     qty: '1.000',
   });
-  venue.exchange.placeOrder(c.id, {
+  placeOrder(venue.exchange, c.id, {
     symbol: 'BTCUSDT',
     side: 1,
     position_side: 1,

@@ -1,5 +1,6 @@
 // The facade route by route over raw HTTP (inject), against the field lists of the reference
 // (binance-usdm.md a.3 / a.2): Binance's signing rules, {code, msg} errors, defaults and limits.
+import { placeOrder } from '../helpers/exchange-commands.ts';
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,7 +133,7 @@ beforeAll(async () => {
   c = account(venue, 'raw', 100_000, 'one_way');
   const mm = account(venue, 'rawmm');
   mid = Math.round(venue.exchange.pair('BTCUSDT')!.markPrice);
-  venue.exchange.placeOrder(mm.id, {
+  placeOrder(venue.exchange, mm.id, {
     symbol: 'BTCUSDT',
     side: 2,
     position_side: 2,
@@ -141,7 +142,7 @@ beforeAll(async () => {
     price: (mid + 5).toFixed(1),
     qty: '1.000',
   });
-  venue.exchange.placeOrder(mm.id, {
+  placeOrder(venue.exchange, mm.id, {
     symbol: 'BTCUSDT',
     side: 1,
     position_side: 1,
@@ -200,7 +201,7 @@ describe('public routes', () => {
   });
 
   it('klines: Binance columns, oldest first; unknown interval -1120; extra parameters ignored', async () => {
-    venue.exchange.placeOrder(c.id, {
+    placeOrder(venue.exchange, c.id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,

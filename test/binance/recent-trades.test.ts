@@ -1,5 +1,6 @@
 // trades and aggTrades serve up to 1000 rows, as Binance does: the venue keeps enough recent
 // trades per pair for a full page.
+import { placeOrder } from '../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, startService, type Service } from './helpers.ts';
 
@@ -11,7 +12,7 @@ beforeAll(async () => {
   const taker = account(svc.venue, 'rttaker', 10_000_000);
   const px = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice).toFixed(1);
   // one resting order, 1100 market orders against it: 1100 trades
-  svc.venue.exchange.placeOrder(maker.id, {
+  placeOrder(svc.venue.exchange, maker.id, {
     symbol: 'BTCUSDT',
     side: 2,
     position_side: 2,
@@ -21,7 +22,7 @@ beforeAll(async () => {
     qty: '3.000',
   });
   for (let i = 0; i < 1100; i++)
-    svc.venue.exchange.placeOrder(taker.id, {
+    placeOrder(svc.venue.exchange, taker.id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,

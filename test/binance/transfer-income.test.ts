@@ -3,6 +3,7 @@
 // with its market time, in the same unit as the wallet change, and answered by
 // GET /fapi/v1/income as Binance's TRANSFER entries (no symbol), beside REALIZED_PNL, COMMISSION
 // and FUNDING_FEE, across a restart. The transfers add up to the account's total deposits.
+import { placeBotOrder } from '../helpers/exchange-commands.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,7 +52,7 @@ describe('TRANSFER income', () => {
     // trade a little so the reset has a position to close and a fee is paid
     await ex.loadMarkets();
     const mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
-    svc.venue.exchange.placeBotOrder({
+    placeBotOrder(svc.venue.exchange, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 2,

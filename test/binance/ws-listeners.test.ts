@@ -1,6 +1,7 @@
 // The facade's stream hub costs the exchange nothing while no facade WebSocket is open: its level
 // and trade listeners come with the first connection and go with the last. A depth stream opened
 // after a time without connections starts a fresh window (U = pu + 1), not one with a hole.
+import { placeOrder } from '../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { account, startService, type Service } from './helpers.ts';
@@ -63,7 +64,7 @@ describe('facade stream hub, listeners on demand', () => {
 
   it('a depth stream opened after a time without connections has no hole (U = pu + 1)', async () => {
     const first = await open('/ws/btcusdt@depth');
-    svc.venue.exchange.placeOrder(mm.id, {
+    placeOrder(svc.venue.exchange, mm.id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,
@@ -77,7 +78,7 @@ describe('facade stream hub, listeners on demand', () => {
     await closeWs(first.ws);
     // level changes nobody listens to
     for (let i = 1; i <= 3; i++)
-      svc.venue.exchange.placeOrder(mm.id, {
+      placeOrder(svc.venue.exchange, mm.id, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,
@@ -89,7 +90,7 @@ describe('facade stream hub, listeners on demand', () => {
     const idBefore = svc.venue.exchange.pair('BTCUSDT')!.book.depth(0).updateId;
     expect(idBefore).toBeGreaterThan(d1.u);
     const second = await open('/ws/btcusdt@depth');
-    svc.venue.exchange.placeOrder(mm.id, {
+    placeOrder(svc.venue.exchange, mm.id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,

@@ -1,6 +1,7 @@
 // Mark and funding from the datasets when present: mark = the close of markPriceKlines candles at
 // their close time; funding settled at the fundingRate rows' own times with their rates (not at
 // the 8-hour rule).
+import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,9 +31,9 @@ describe('fundingRate and markPriceKlines datasets', () => {
       { symbols: ['BTCUSDT'], start: START, until: START + 10 * 3_600_000 },
     );
     v.market.seek(START + 60_000);
-    acct = v.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT }, 0).id;
+    acct = upsertAccount(v.exchange, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT }, 0).id;
     expect(
-      v.exchange.placeOrder(acct, {
+      placeOrder(v.exchange, acct, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,

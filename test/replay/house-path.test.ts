@@ -10,6 +10,7 @@
 // from the old path at commit 6fb4100 (this test run on that tree, before the change), and
 // again after the deliberate changes named at GOLDEN.
 // To see the new digests after a deliberate change of the replay model: REPLAY_GOLDEN_PRINT=1.
+import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -164,12 +165,13 @@ async function depthRun(model: QueueModel): Promise<void> {
   const venue = v;
   const o = observe(venue.exchange);
   const pair = venue.exchange.pair('TRXUSDT')!;
-  const acct = venue.exchange.upsertAccount(
+  const acct = upsertAccount(
+    venue.exchange,
     { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT },
     0,
   ).id;
-  const place = (input: Parameters<Exchange['placeOrder']>[1]): void =>
-    o.add(answer(venue.exchange.placeOrder(acct, input)));
+  const place = (input: Parameters<typeof placeOrder>[2]): void =>
+    o.add(answer(placeOrder(venue.exchange, acct, input)));
   venue.market.seek(1744588804438 - 1000);
   // resting in the queue on both sides, and one a tick inside the spread
   place({
@@ -283,13 +285,14 @@ describe('the house path shows what the bot-order path showed', () => {
     try {
       const o = observe(exchange);
       const pair = exchange.pair('BTCUSDT')!;
-      const acct = exchange.upsertAccount(
+      const acct = upsertAccount(
+        exchange,
         { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT },
         0,
       ).id;
-      const place = (input: Parameters<Exchange['placeOrder']>[1]): void => {
+      const place = (input: Parameters<typeof placeOrder>[2]): void => {
         try {
-          o.add(answer(exchange.placeOrder(acct, input)));
+          o.add(answer(placeOrder(exchange, acct, input)));
         } catch (err) {
           o.add(`E ${(err as Error).message}`);
         }
@@ -371,7 +374,8 @@ describe('the house path shows what the bot-order path showed', () => {
     );
     const venue = v;
     const o = observe(venue.exchange);
-    const acct = venue.exchange.upsertAccount(
+    const acct = upsertAccount(
+      venue.exchange,
       { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT },
       0,
     ).id;
@@ -381,7 +385,7 @@ describe('the house path shows what the bot-order path showed', () => {
     for (let i = 0; i < 5; i++) {
       o.add(
         answer(
-          venue.exchange.placeOrder(acct, {
+          placeOrder(venue.exchange, acct, {
             symbol: 'BTCUSDT',
             side: 1,
             position_side: 1,

@@ -2,6 +2,7 @@
 // test/fixtures/binance/SOURCES.md) replayed through the engine give the venue 1h and 1d candles
 // equal to Binance's own 1h and 1d files (open, high, low, close, volume, taker buy volume); the
 // path inside a candle follows the documented rule; funding is settled every 8 h at 00/08/16 UTC.
+import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,11 +129,12 @@ describe('funding without fundingRate data', () => {
 
   it('a funding position pays at 08:00 UTC at the 0.01 % rule', () => {
     // a small long opened in the first minutes, before the first funding time
-    const acct = v.exchange.upsertAccount(
+    const acct = upsertAccount(
+      v.exchange,
       { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT },
       0,
     ).id;
-    const r = v.exchange.placeOrder(acct, {
+    const r = placeOrder(v.exchange, acct, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,

@@ -2,6 +2,7 @@
 // matching engine at t + L, after the history up to then, so it meets the book of t + L, not the
 // book it was sent against. The cases are found in the TRXUSDT L2 recording read straight from
 // the CSV files (harness.ts trxBooks): a best ask that moves within L.
+import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-shared/errors.ts';
@@ -52,7 +53,8 @@ async function at(t: number, latency: number, back = 0): Promise<{ v: ReplayVenu
   });
   venues.push(v);
   v.market.seek(t);
-  const acct = v.exchange.upsertAccount(
+  const acct = upsertAccount(
+    v.exchange,
     { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT },
     0,
   ).id;
@@ -62,7 +64,7 @@ async function at(t: number, latency: number, back = 0): Promise<{ v: ReplayVenu
 /** An IOC buy of 100 TRX at `price`, sent through the market's order entry. */
 function buy(v: ReplayVenue, acct: number, price: number): Promise<PlacementResult> {
   return v.market.submit(() =>
-    v.exchange.placeOrder(acct, {
+    placeOrder(v.exchange, acct, {
       symbol: 'TRXUSDT',
       side: 1,
       position_side: 1,
@@ -137,7 +139,8 @@ describe('order entry latency on the TRXUSDT recording', () => {
       () => wall,
     );
     venues.push(v);
-    const acct = v.exchange.upsertAccount(
+    const acct = upsertAccount(
+      v.exchange,
       { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT },
       0,
     ).id;
@@ -170,7 +173,8 @@ describe('order entry latency on the TRXUSDT recording', () => {
       () => wall,
     );
     venues.push(v);
-    const acct = v.exchange.upsertAccount(
+    const acct = upsertAccount(
+      v.exchange,
       { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT },
       0,
     ).id;

@@ -8,6 +8,7 @@
 //   - trades only and L2 + trades (the TRXUSDT recording): a take-profit on the last price fires
 //     on the first print that reaches it; a stop-loss on the mark fires within a second of it
 //     (the derived mark is sent at most once a second) and fills no better than the last print.
+import { placeOrder, setLeverage, setMarginMode, setTpSl, upsertAccount } from '../helpers/exchange-commands.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,10 +75,10 @@ function open(
   o: { key: string; symbol: string; side: 1 | 2; qty: string; isolated20?: boolean; cross20?: bigint },
 ): number {
   const balance = (o.cross20 ?? 100_000n) * UNIT;
-  const acct = v.exchange.upsertAccount({ apiKey: o.key, apiSecret: 's', kind: 'user', balance }, 0).id;
-  if (o.isolated20) v.exchange.setMarginMode(acct, o.symbol, MarginMode.ISOLATED);
-  if (o.isolated20 || o.cross20 !== undefined) v.exchange.setLeverage(acct, o.symbol, 20);
-  const r = v.exchange.placeOrder(acct, {
+  const acct = upsertAccount(v.exchange, { apiKey: o.key, apiSecret: 's', kind: 'user', balance }, 0).id;
+  if (o.isolated20) setMarginMode(v.exchange, acct, o.symbol, MarginMode.ISOLATED);
+  if (o.isolated20 || o.cross20 !== undefined) setLeverage(v.exchange, acct, o.symbol, 20);
+  const r = placeOrder(v.exchange, acct, {
     symbol: o.symbol,
     side: o.side,
     position_side: o.side === Side.BUY ? PositionSide.LONG : PositionSide.SHORT,
@@ -115,8 +116,8 @@ describe('no look-ahead', () => {
     const liqPrice = v.exchange.positions(liq)[0].liquidation_price;
     const slPrice = Math.round(entry * 0.985 * 100) / 100;
     const tpPrice = Math.round(entry * 1.004 * 100) / 100;
-    v.exchange.setTpSl(sl, 'BTCUSDT', PositionSide.LONG, undefined, { price: slPrice.toFixed(2), trigger: 1 });
-    v.exchange.setTpSl(tp, 'BTCUSDT', PositionSide.LONG, { price: tpPrice.toFixed(2), trigger: 2 }, undefined);
+    setTpSl(v.exchange, sl, 'BTCUSDT', PositionSide.LONG, undefined, { price: slPrice.toFixed(2), trigger: 1 });
+    setTpSl(v.exchange, tp, 'BTCUSDT', PositionSide.LONG, { price: tpPrice.toFixed(2), trigger: 2 }, undefined);
     v.market.seek(v.market.status().until);
 
     const prints = klinePrints();
@@ -160,8 +161,8 @@ describe('no look-ahead', () => {
       const sl = open(v, { key: 'sl', symbol: 'TRXUSDT', side: Side.BUY, qty: '1000' });
       const tp = open(v, { key: 'tp', symbol: 'TRXUSDT', side: Side.SELL, qty: '1000' });
       const level = 0.25455;
-      v.exchange.setTpSl(sl, 'TRXUSDT', PositionSide.LONG, undefined, { price: String(level), trigger: 1 });
-      v.exchange.setTpSl(tp, 'TRXUSDT', PositionSide.SHORT, { price: String(level), trigger: 2 }, undefined);
+      setTpSl(v.exchange, sl, 'TRXUSDT', PositionSide.LONG, undefined, { price: String(level), trigger: 1 });
+      setTpSl(v.exchange, tp, 'TRXUSDT', PositionSide.SHORT, { price: String(level), trigger: 2 }, undefined);
       v.market.seek(v.market.status().until);
 
       const first = firstReaching(prints, opened, (p) => p <= level);

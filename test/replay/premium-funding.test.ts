@@ -3,6 +3,7 @@
 // of 00:00..08:00 (weights 1..n, F = avgP + clamp(0.01 % - avgP, +-0.05 %)), computed here from
 // the fixture's own numbers; the predicted rate follows the samples so far; a replay started
 // within the interval still counts the interval's samples before its start; fundingRate rows win.
+import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -59,12 +60,13 @@ async function longAt(
   const venue = await replayVenue(files(extra) as any, { symbols: ['BTCUSDT'], start, until: START + 10 * H });
   v = venue;
   venue.market.seek(start + 60_000);
-  const acct = venue.exchange.upsertAccount(
+  const acct = upsertAccount(
+    venue.exchange,
     { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 100_000n * UNIT },
     0,
   ).id;
   expect(
-    venue.exchange.placeOrder(acct, {
+    placeOrder(venue.exchange, acct, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,

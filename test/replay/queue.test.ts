@@ -2,6 +2,7 @@
 // resting bid at the best bid fills only after the historical queue ahead of it has traded, the
 // pessimistic model never earlier than the probabilistic one; the queue ahead is followed here
 // straight from the CSV files (trxBooks + the trade rows), not by the replay's code.
+import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -65,7 +66,8 @@ async function run(
   const bid = pair.book.bestBid();
   const price = pair.math.formatPrice(bid);
   const ahead = Number(pair.math.formatQty(venue.market.engine.mirror('TRXUSDT').hist[0].get(bid)!));
-  const acct = venue.exchange.upsertAccount(
+  const acct = upsertAccount(
+    venue.exchange,
     { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 10_000n * UNIT },
     0,
   ).id;
@@ -75,7 +77,7 @@ async function run(
       fills.push({ time: (e.data as { created_at: number }).created_at, qty: Number((e.data as { qty: string }).qty) });
   });
   const placedAt = venue.market.time;
-  const r = venue.exchange.placeOrder(acct, {
+  const r = placeOrder(venue.exchange, acct, {
     symbol: 'TRXUSDT',
     side: 1,
     position_side: 1,

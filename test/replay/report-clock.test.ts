@@ -5,6 +5,7 @@
 //   - the equity curve has a point at every funding settlement, read after the payment;
 //   - the report does not depend on how the clock was moved: seeking, stepping in uneven steps
 //     and playing the same span give the same curve, max drawdown and time in market.
+import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReplayAccountReport } from '../../src-shared/types.ts';
@@ -39,7 +40,7 @@ async function venue(wall: () => number): Promise<LocalVenue> {
 }
 
 const order = (v: LocalVenue, acct: number, side: 1 | 2) =>
-  v.exchange.placeOrder(acct, {
+  placeOrder(v.exchange, acct, {
     symbol: 'BTCUSDT',
     side,
     position_side: 1,
@@ -57,7 +58,8 @@ const wall = { ms: 0 };
 
 async function session(move: (v: LocalVenue, to: number) => void): Promise<ReplayAccountReport[]> {
   const v = await venue(() => wall.ms);
-  const early = v.exchange.upsertAccount(
+  const early = upsertAccount(
+    v.exchange,
     { apiKey: 'early', apiSecret: 's', kind: 'user', balance: 10_000n * UNIT },
     0,
   ).id;
@@ -65,7 +67,11 @@ async function session(move: (v: LocalVenue, to: number) => void): Promise<Repla
   v.replay!.act({ action: 'step', ms: 1 });
   expect(order(v, early, 1).status).toBe(3);
   move(v, START + 6 * 3_600_000);
-  const late = v.exchange.upsertAccount({ apiKey: 'late', apiSecret: 's', kind: 'user', balance: 5_000n * UNIT }, 0).id;
+  const late = upsertAccount(
+    v.exchange,
+    { apiKey: 'late', apiSecret: 's', kind: 'user', balance: 5_000n * UNIT },
+    0,
+  ).id;
   expect(order(v, late, 1).status).toBe(3);
   move(v, START + 30 * 3_600_000);
   expect(order(v, late, 2).status).toBe(3);

@@ -2,6 +2,7 @@
 // order changes no house order, so no level is put back for it; a user's order that trades with
 // the book has the levels it traded at put back at the next event; the bot API cannot cancel or
 // trim the book's orders (they are history's, not a bot's).
+import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errors } from '../../src-shared/errors.ts';
@@ -25,7 +26,7 @@ describe('others and the historical book', () => {
       { symbols: ['TRXUSDT'], start: books[0].time },
     );
     v.market.seek(books[0].time + 5_000);
-    acct = v.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+    acct = upsertAccount(v.exchange, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
   }, 60_000);
   afterAll(() => v?.close());
 
@@ -36,7 +37,7 @@ describe('others and the historical book', () => {
     v.exchange.events.on('level', (e) => levels.push([e.side, e.priceTicks, e.totalLots]));
     // resting, away from the touch: the book's update id moves, no house order changes
     const r0 = mirror.stats.resyncs;
-    v.exchange.placeOrder(acct, {
+    placeOrder(v.exchange, acct, {
       symbol: 'TRXUSDT',
       side: 1,
       position_side: 1,
@@ -57,7 +58,7 @@ describe('others and the historical book', () => {
     expect(want2).toBeGreaterThan(0);
     const qty = pair.math.formatQty(want1 + Math.floor(want2 / 2));
     expect(
-      v.exchange.placeOrder(acct, {
+      placeOrder(v.exchange, acct, {
         symbol: 'TRXUSDT',
         side: 1,
         position_side: 1,

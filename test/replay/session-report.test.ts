@@ -1,5 +1,6 @@
 // The session report's figures on a hand-worked case: one long opened and closed by hand-placed
 // house orders, a mark move, one funding payment, on a market clock the test moves itself.
+import { placeBotOrder, placeOrder, setPrices, settleFunding } from '../helpers/exchange-commands.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { reportCsv, SessionReport } from '../../src-main/replay/session-report.ts';
@@ -31,7 +32,8 @@ function setup() {
   const commit = <T>(r: T): T => (v.trading.group.commitNow(), r);
   const house = (side: 1 | 2, price: string) =>
     commit(
-      v.exchange.placeBotOrder(
+      placeBotOrder(
+        v.exchange,
         {
           symbol: 'BTCUSDT',
           side,
@@ -47,7 +49,7 @@ function setup() {
     );
   const user = (side: 1 | 2, price: string, action: 1 | 2) =>
     commit(
-      v.exchange.placeOrder(u, {
+      placeOrder(v.exchange, u, {
         symbol: 'BTCUSDT',
         type: 1,
         qty: '0.010',
@@ -63,19 +65,19 @@ function setup() {
 describe('session report', () => {
   it('fills, fees, realized and unrealized PnL, funding, max drawdown and time in market, worked by hand', () => {
     const { v, u, report, house, user, commit, at } = setup();
-    v.exchange.setPrices('BTCUSDT', { mark: 95_000 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95_000 });
     report.track(u);
 
     at(1_000); // long 0.010 at 95,000 as maker: fee 950 x 0.0002 = 0.19
     user(1, '95000.0', 1);
     house(2, '95000.0');
     at(30_000);
-    v.exchange.setPrices('BTCUSDT', { mark: 94_000 }); // unrealized -10
+    setPrices(v.exchange, 'BTCUSDT', { mark: 94_000 }); // unrealized -10
     at(60_000);
     report.sample(T0 + 60_000); // equity 10,000 - 0.19 - 10 = 9,989.81
-    commit(v.exchange.settleFunding('BTCUSDT', 0.0001, 94_000, T0 + 60_000)); // the long pays 0.010 x 94,000 x 0.0001 = 0.094
+    commit(settleFunding(v.exchange, 'BTCUSDT', 0.0001, 94_000, T0 + 60_000)); // the long pays 0.010 x 94,000 x 0.0001 = 0.094
     at(120_000);
-    v.exchange.setPrices('BTCUSDT', { mark: 96_000 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96_000 });
     report.sample(T0 + 120_000); // 10,000 - 0.19 - 0.094 + 10 = 10,009.716
     at(121_000); // close at 96,000 as maker: +10 realized, fee 960 x 0.0002 = 0.192
     user(2, '96000.0', 2);

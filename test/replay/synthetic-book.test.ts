@@ -4,6 +4,7 @@
 // took from keeping what is left (refilled only once emptied), deeper levels kept while within
 // twenty of the touch (a touch that goes a tick back and forth finds them there) and gone beyond,
 // a jump re-quoting around the new touch, and the tape equal to the history.
+import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HistTrade, ReplayData, ReplayDataset } from '../../src-main/replay/ports.ts';
 import { KEEP_LEVELS, LEVELS, SIZE_FACTOR } from '../../src-main/replay/synthetic-book.ts';
@@ -145,7 +146,8 @@ describe('synthetic book', () => {
     ]);
     r.run(1);
     const { exchange } = r.rig;
-    const user = exchange.upsertAccount(
+    const user = upsertAccount(
+      exchange,
       { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * 100_000_000n },
       0,
     ).id;
@@ -153,7 +155,7 @@ describe('synthetic book', () => {
     exchange.events.on('account', (e) => {
       if (e.kind === 'fill') fills.push(`${(e.data as { price: string }).price} ${(e.data as { qty: string }).qty}`);
     });
-    exchange.placeOrder(user, {
+    placeOrder(exchange, user, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,

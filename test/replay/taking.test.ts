@@ -2,6 +2,7 @@
 // recording shows, and does not move history: the prints after it are the recorded ones, and at the
 // next depth event the book is the recorded one again (no market impact). The recorded book and
 // prints are read straight from the CSV files (harness.ts).
+import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +38,7 @@ describe('a marketable buy against the TRXUSDT recording', () => {
       { symbols: ['TRXUSDT'], start: books[0].time },
     );
     v.market.seek(books[0].time + 5_000);
-    acct = v.exchange.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+    acct = upsertAccount(v.exchange, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
     v.exchange.events.on('account', (e) => {
       if (e.accountId === acct && e.kind === 'fill')
         fills.push({ price: (e.data as { price: string }).price, qty: Number((e.data as { qty: string }).qty) });
@@ -55,7 +56,7 @@ describe('a marketable buy against the TRXUSDT recording', () => {
     expect(h).toBeDefined();
     asks = [...h.asks].sort((x, y) => Number(x[0]) - Number(y[0])).slice(0, 3);
     const qty = asks[0][1] + asks[1][1] + Math.floor(asks[2][1] / 2);
-    const r = v.exchange.placeOrder(acct, {
+    const r = placeOrder(v.exchange, acct, {
       symbol: 'TRXUSDT',
       side: 1,
       position_side: 1,

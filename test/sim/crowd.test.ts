@@ -1,4 +1,5 @@
 // The touch crowd and the deep book on the real engine, without the rest of the simulator.
+import { placeBotOrder } from '../helpers/exchange-commands.ts';
 import { describe, expect, it } from 'vitest';
 import { DeepBook } from '../../src-main/market/sim/deep-book.ts';
 import { DEFAULT_FLOW, OrderFlow } from '../../src-main/market/sim/order-flow.ts';
@@ -70,7 +71,8 @@ describe('touch crowd (queue-reactive)', () => {
         if (!empty) {
           // a taker buys the whole best ask queue: the price moves a tick
           const lots = book.depth(1).asks[0][1];
-          ex.placeBotOrder(
+          placeBotOrder(
+            ex,
             {
               symbol: 'BTCUSDT',
               side: 1,

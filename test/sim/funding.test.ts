@@ -1,7 +1,9 @@
 // Funding is settled at 00:00, 08:00 and 16:00 UTC of market time, once per trading pair, with the
 // running interval's rate and the mark at that instant; users' positions pay or receive it.
+import { placeOrder } from '../helpers/exchange-commands.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
+import type { Command } from '../../src-main/trading/exchange.ts';
 import { T0, testVenue, tradingSymbols } from './helpers.ts';
 
 const H = 3_600_000;
@@ -12,11 +14,18 @@ describe('funding settlement', () => {
     try {
       const ex = tv.venue.exchange;
       const calls: Array<{ symbol: string; rate: number; mark: number; time: number; published: number }> = [];
-      const real = ex.settleFunding.bind(ex);
-      vi.spyOn(ex, 'settleFunding').mockImplementation((symbol, rate, mark, time) => {
-        calls.push({ symbol, rate, mark, time, published: ex.pair(symbol)!.fundingRate });
-        return real(symbol, rate, mark, time);
-      });
+      const real = ex.execute.bind(ex);
+      vi.spyOn(ex, 'execute').mockImplementation(((c: Command) => {
+        if (c.kind === 'funding')
+          calls.push({
+            symbol: c.symbol,
+            rate: c.rate,
+            mark: c.mark,
+            time: c.time,
+            published: ex.pair(c.symbol)!.fundingRate,
+          });
+        return real(c);
+      }) as typeof ex.execute);
       const sim = new Simulator({ exchange: ex, clock: tv.venue.clock, seed: 3 });
       const btc = sim.symbol('BTCUSDT')!;
       expect(btc.pair.nextFundingTime).toBe(T0 + 8 * H);
@@ -48,14 +57,14 @@ describe('funding settlement', () => {
         { apiKey: 'funding-test-key', apiSecret: 'funding-test-secret', kind: 'user', balance: 100_000n * 10n ** 8n },
         T0,
       );
-      ex.placeOrder(acct.id, { symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '2' });
+      placeOrder(ex, acct.id, { symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '2' });
       expect(ex.positions(acct.id)[0].quantity).toBe(2);
       let settled: { rate: number; mark: number } | null = null;
-      const real = ex.settleFunding.bind(ex);
-      vi.spyOn(ex, 'settleFunding').mockImplementation((symbol, rate, mark, time) => {
-        if (symbol === 'ETHUSDT') settled = { rate, mark };
-        return real(symbol, rate, mark, time);
-      });
+      const real = ex.execute.bind(ex);
+      vi.spyOn(ex, 'execute').mockImplementation(((c: Command) => {
+        if (c.kind === 'funding' && c.symbol === 'ETHUSDT') settled = { rate: c.rate, mark: c.mark };
+        return real(c);
+      }) as typeof ex.execute);
       sim.runUntil(T0 + 16 * H + 5_000);
       expect(settled).not.toBeNull();
       const { rate, mark } = settled!;
@@ -72,10 +81,12 @@ describe('funding settlement', () => {
     try {
       const ex = tv.venue.exchange;
       const times: number[] = [];
-      vi.spyOn(ex, 'settleFunding').mockImplementation((symbol, _rate, _mark, time) => {
-        if (symbol === 'BTCUSDT') times.push(time);
+      const real = ex.execute.bind(ex);
+      vi.spyOn(ex, 'execute').mockImplementation(((c: Command) => {
+        if (c.kind !== 'funding') return real(c);
+        if (c.symbol === 'BTCUSDT') times.push(c.time);
         return 0;
-      });
+      }) as typeof ex.execute);
       const sim = new Simulator({ exchange: ex, clock: tv.venue.clock, seed: 5 });
       sim.runUntil(T0 + 10_000);
       sim.skipTo(T0 + 17 * H);

@@ -2,6 +2,7 @@
 // follows, the position is liquidated at the first mark at or beyond its liquidation price,
 // the history says close type 4 (or 6 for a remainder at the bankruptcy price), and the
 // account's accounting identity holds with the insurance fund's cover included.
+import { placeOrder, setLeverage, setMarginMode } from '../helpers/exchange-commands.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
@@ -25,9 +26,9 @@ describe('liquidation in the simulated market', () => {
       { apiKey: 'liqe2e0001', apiSecret: 'liqe2e-secret', kind: 'user', balance: 2_000n * 100_000_000n },
       0,
     ).id;
-    ex.setMarginMode(u, 'BTCUSDT', 1);
-    ex.setLeverage(u, 'BTCUSDT', 50);
-    const r = ex.placeOrder(u, {
+    setMarginMode(ex, u, 'BTCUSDT', 1);
+    setLeverage(ex, u, 'BTCUSDT', 50);
+    const r = placeOrder(ex, u, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,

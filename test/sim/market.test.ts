@@ -1,5 +1,6 @@
 // The live market: depth on both sides at every step, trades in every second, legal house orders,
 // and the maker's inventory equal to what the takers did.
+import { placeBotOrder } from '../helpers/exchange-commands.ts';
 import { describe, expect, it } from 'vitest';
 import { MAKER_ACCOUNT, Simulator, TAKER_ACCOUNT } from '../../src-main/market/sim/simulator.ts';
 import { T0, testVenue, tradingSymbols } from './helpers.ts';
@@ -89,7 +90,8 @@ describe('simulated market', () => {
         const floor = bids[2].priceTicks;
         let lots = 0;
         for (const l of book.depth(2000).bids) if (l[0] >= floor) lots += l[1];
-        tv.venue.exchange.placeBotOrder(
+        placeBotOrder(
+          tv.venue.exchange,
           {
             symbol,
             side: 2,

@@ -1,4 +1,5 @@
 // Mark (median rule), premium index sampling and the funding rate from a book set up by hand.
+import { cancelBotOrder, placeBotOrder, setPrices } from '../helpers/exchange-commands.ts';
 import { describe, expect, it } from 'vitest';
 import { PriceFeed } from '../../src-main/market/sim/price-feed.ts';
 import { HOUSE_ACCOUNT, type Exchange } from '../../src-main/trading/exchange.ts';
@@ -7,7 +8,8 @@ import { T0, testVenue } from './helpers.ts';
 const H = 3_600_000;
 
 function rest(ex: Exchange, side: 1 | 2, price: string, qty: string, account = HOUSE_ACCOUNT): number {
-  const r = ex.placeBotOrder(
+  const r = placeBotOrder(
+    ex,
     { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty, time_in_force: 1 },
     account,
   );
@@ -20,7 +22,7 @@ describe('price feed', () => {
     try {
       const ex = tv.venue.exchange;
       const pair = ex.pair('BTCUSDT')!;
-      ex.setPrices('BTCUSDT', { mark: 100, index: 100 });
+      setPrices(ex, 'BTCUSDT', { mark: 100, index: 100 });
       rest(ex, 1, '99.9', '1');
       rest(ex, 2, '100.5', '1'); // mid 100.2: basis +0.2
       const t = T0 + 4 * H; // 4 h before the 08:00 funding
@@ -38,7 +40,7 @@ describe('price feed', () => {
       expect(feed.mark).toBeCloseTo(100.2, 10); // last above both: P2
       // P2 averages the per-second basis over 30 s: the mid moves to 100.0 (basis 0)
       rest(ex, 1, '99.5', '1');
-      ex.cancelBotOrder('BTCUSDT', pair.book.levelOrderIds(1, 999)[0]);
+      cancelBotOrder(ex, 'BTCUSDT', pair.book.levelOrderIds(1, 999)[0]);
       feed.update(t + 3000, 100, 100); // mid (99.5 + 100.5) / 2 = 100.0, basis 0
       // seconds t..t+2 held 0.2, t+3 holds 0: mean 0.15
       expect(feed.p2).toBeCloseTo(100.15, 10);
@@ -52,7 +54,7 @@ describe('price feed', () => {
     try {
       const ex = tv.venue.exchange;
       const pair = ex.pair('BTCUSDT')!;
-      ex.setPrices('BTCUSDT', { mark: 100, index: 100 });
+      setPrices(ex, 'BTCUSDT', { mark: 100, index: 100 });
       // impact notional 200 x 125 = 25,000 USDT: 250 BTC at ~100
       const bid = rest(ex, 1, '100.1', '300');
       rest(ex, 2, '100.5', '300');
@@ -65,7 +67,7 @@ describe('price feed', () => {
       expect(feed.samples).toBe(1);
       expect(feed.rate).toBe(0.0005);
       // not a sampling instant: nothing changes
-      ex.cancelBotOrder('BTCUSDT', bid);
+      cancelBotOrder(ex, 'BTCUSDT', bid);
       rest(ex, 1, '99.9', '300');
       feed.update(t + 2500, 100, 100.3);
       expect(feed.samples).toBe(1);
@@ -76,7 +78,7 @@ describe('price feed', () => {
       expect(feed.samples).toBe(2);
       expect(feed.rate).toBe(0.0001);
       // a book too thin for the impact notional: the sample is skipped
-      ex.cancelBotOrder('BTCUSDT', pair.book.levelOrderIds(1, 999)[0]);
+      cancelBotOrder(ex, 'BTCUSDT', pair.book.levelOrderIds(1, 999)[0]);
       rest(ex, 1, '99.9', '10');
       feed.update(t + 10_000, 100, 100.3);
       expect(feed.samples).toBe(2);
@@ -94,7 +96,7 @@ describe('price feed', () => {
     const tv = testVenue();
     try {
       const ex = tv.venue.exchange;
-      ex.setPrices('BTCUSDT', { mark: 100, index: 100 });
+      setPrices(ex, 'BTCUSDT', { mark: 100, index: 100 });
       rest(ex, 1, '101', '300'); // P = 1 %
       rest(ex, 2, '101.5', '300');
       const feed = new PriceFeed(ex.pair('BTCUSDT')!, T0);

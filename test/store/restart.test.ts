@@ -1,3 +1,4 @@
+import { placeBotOrder, placeOrder } from '../helpers/exchange-commands.ts';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,7 +100,7 @@ describe('storage', () => {
     const a = await startService({ dataDir, port: 0, simulate: false, accounts: [spec] });
     const id = a.venue.accounts.byKey(spec.apiKey)!.id;
     // a house ask to take, then a market buy: the position stays open, the taker fee leaves the wallet
-    a.venue.exchange.placeBotOrder({
+    placeBotOrder(a.venue.exchange, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 2,
@@ -109,7 +110,7 @@ describe('storage', () => {
       qty: '1.000',
       need_cache: true,
     });
-    a.venue.exchange.placeOrder(id, {
+    placeOrder(a.venue.exchange, id, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,

@@ -3,6 +3,7 @@
 // queue, its frozen margin following the new remainder; the two amendments Binance turns into a
 // cancel (a total not above the filled part, a post-only price that would take); a refused one
 // changes nothing; the amended order is what a restart finds.
+import { cancelOrder, placeBotOrder, placeOrder } from '../helpers/exchange-commands.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,8 +66,8 @@ describe('amend', () => {
     const a = user(v, 'am1');
     const b = user(v, 'am2');
     const px = (mid - 100).toFixed(1);
-    const first = Number(ex.placeOrder(a, bid(px, '0.050')).order_id);
-    const second = Number(ex.placeOrder(b, bid(px, '0.050')).order_id);
+    const first = Number(placeOrder(ex, a, bid(px, '0.050')).order_id);
+    const second = Number(placeOrder(ex, b, bid(px, '0.050')).order_id);
     const lev = ex.pairSetting(a, 'BTCUSDT').leverage;
     const m = ex.pair('BTCUSDT')!.math;
 
@@ -77,7 +78,7 @@ describe('amend', () => {
     expect(ex.pair('BTCUSDT')!.book.levelOrderIds(1, m.price.mustToUnits(px))).toEqual([second, first]);
     // a seller takes 0.05: all of it from b's order, which was behind before
     const s = user(v, 'am3');
-    ex.placeOrder(s, btc({ side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.050' }));
+    placeOrder(ex, s, btc({ side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.050' }));
     expect(ex.openOrders(b, 'BTCUSDT')).toHaveLength(0);
     expect(ex.openOrders(a, 'BTCUSDT')[0]).toMatchObject({ filled_qty: '0.000', qty: '0.030' });
 
@@ -99,7 +100,8 @@ describe('amend', () => {
     const ex = v.exchange;
     const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
     const ask = (mid + 10).toFixed(1);
-    ex.placeBotOrder(
+    placeBotOrder(
+      ex,
       {
         symbol: 'BTCUSDT',
         side: 2,
@@ -113,7 +115,7 @@ describe('amend', () => {
       HOUSE_ACCOUNT,
     );
     const a = user(v, 'cross');
-    const id = Number(ex.placeOrder(a, bid((mid - 50).toFixed(1), '0.050')).order_id);
+    const id = Number(placeOrder(ex, a, bid((mid - 50).toFixed(1), '0.050')).order_id);
     const r = ex.execute({ kind: 'amend', accountId: a, orderId: id, price: (mid + 20).toFixed(1), qty: '0.050' });
     expect(r).toMatchObject({ status: 2, filled_qty: '0.020', avg_price: ask });
     expect(ex.positions(a)[0]).toMatchObject({ quantity: 0.02 });
@@ -130,15 +132,16 @@ describe('amend', () => {
     const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
     const a = user(v, 'cx');
     const px = (mid - 10).toFixed(1);
-    const id = Number(ex.placeOrder(a, bid(px, '0.050')).order_id);
+    const id = Number(placeOrder(ex, a, bid(px, '0.050')).order_id);
     const s = user(v, 'cxs');
-    ex.placeOrder(s, btc({ side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.020' }));
+    placeOrder(ex, s, btc({ side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.020' }));
     const r = ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.020' });
     expect(r).toMatchObject({ status: 4, filled_qty: '0.020' });
     expect(ex.openOrders(a)).toHaveLength(0);
     expect(ex.summary(a).frozen_margin).toMatch(/^0(\.0+)?$/);
 
-    ex.placeBotOrder(
+    placeBotOrder(
+      ex,
       {
         symbol: 'BTCUSDT',
         side: 2,
@@ -151,7 +154,7 @@ describe('amend', () => {
       },
       HOUSE_ACCOUNT,
     );
-    const gtx = Number(ex.placeOrder(a, bid((mid - 30).toFixed(1), '0.010', { time_in_force: 4 })).order_id);
+    const gtx = Number(placeOrder(ex, a, bid((mid - 30).toFixed(1), '0.010', { time_in_force: 4 })).order_id);
     const g = ex.execute({ kind: 'amend', accountId: a, orderId: gtx, price: (mid + 10).toFixed(1), qty: '0.010' });
     expect(g.status).toBe(4);
     expect(ex.positions(a)[0].quantity).toBe(0.02); // nothing more was bought
@@ -163,7 +166,7 @@ describe('amend', () => {
     const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
     const a = user(v, 'rf', 2_000n * USDT);
     const px = (mid - 100).toFixed(1);
-    const id = Number(ex.placeOrder(a, bid(px, '0.010')).order_id);
+    const id = Number(placeOrder(ex, a, bid(px, '0.010')).order_id);
     const before = { order: ex.openOrders(a)[0], summary: ex.summary(a), book: ex.pair('BTCUSDT')!.book.getOrder(id) };
     expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.010' }))).toBe(
       Errors.INVALID_PARAMETER.code,
@@ -192,7 +195,7 @@ describe('amend', () => {
     expect({ order: ex.openOrders(a)[0], summary: ex.summary(a), book: ex.pair('BTCUSDT')!.book.getOrder(id) }).toEqual(
       before,
     );
-    ex.cancelOrder(a, { orderId: id });
+    cancelOrder(ex, a, { orderId: id });
     expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.020' }))).toBe(
       Errors.ORDER_NOT_CANCELLABLE.code,
     );
@@ -202,7 +205,8 @@ describe('amend', () => {
     const v = venue();
     const ex = v.exchange;
     const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
-    ex.placeBotOrder(
+    placeBotOrder(
+      ex,
       {
         symbol: 'BTCUSDT',
         side: 2,
@@ -216,9 +220,10 @@ describe('amend', () => {
       HOUSE_ACCOUNT,
     );
     const a = user(v, 'ro');
-    ex.placeOrder(a, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.030' }));
+    placeOrder(ex, a, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.030' }));
     const close = Number(
-      ex.placeOrder(
+      placeOrder(
+        ex,
         a,
         btc({ side: 2, position_side: 1, position_action: 2, price: (mid + 200).toFixed(1), qty: '0.010' }),
       ).order_id,
@@ -234,7 +239,7 @@ describe('amend', () => {
     let v = venue(dir);
     const mid = Math.round(v.exchange.pair('BTCUSDT')!.markPrice);
     const a = user(v, 'rs');
-    const id = Number(v.exchange.placeOrder(a, bid((mid - 100).toFixed(1), '0.010')).order_id);
+    const id = Number(placeOrder(v.exchange, a, bid((mid - 100).toFixed(1), '0.010')).order_id);
     v.exchange.execute({ kind: 'amend', accountId: a, orderId: id, price: (mid - 50).toFixed(1), qty: '0.020' });
     const frozen = v.exchange.summary(a).frozen_margin;
     await new Promise<void>((resolve, reject) => v.durability.whenDurable((err) => (err ? reject(err) : resolve())));
@@ -244,7 +249,7 @@ describe('amend', () => {
     expect(v.exchange.openOrders(a)[0]).toMatchObject({ id: String(id), price: (mid - 50).toFixed(1), qty: '0.020' });
     expect(v.exchange.summary(a).frozen_margin).toBe(frozen);
     const s = user(v, 'rs2');
-    v.exchange.placeOrder(s, btc({ side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.020' }));
+    placeOrder(v.exchange, s, btc({ side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.020' }));
     expect(v.exchange.positions(a)[0]).toMatchObject({ quantity: 0.02, entry_price: mid - 50 });
   });
 });

@@ -1,3 +1,14 @@
+import {
+  cancelOrder,
+  placeBotOrder,
+  placeOrder,
+  setLeverage,
+  setMarginMode,
+  setPositionMode,
+  setPrices,
+  setTpSl,
+  settleFunding,
+} from '../helpers/exchange-commands.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +46,8 @@ const btc = (o: Partial<OrderInput> & Pick<OrderInput, 'side' | 'position_side' 
 
 /** A bot (house) limit order resting or crossing at `price`. */
 function bot(v: Venue, side: 1 | 2, price: string, qty: string, account = HOUSE_ACCOUNT) {
-  return v.exchange.placeBotOrder(
+  return placeBotOrder(
+    v.exchange,
     { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty, time_in_force: 1 },
     account,
   );
@@ -71,7 +83,7 @@ describe('placing and filling', () => {
   it('a resting user bid filled by a bot sell opens a long with the maker fee, exactly', () => {
     const v = venue();
     const u = user(v, 'alice0001');
-    const r = v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0' }));
+    const r = placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0' }));
     expect(r).toEqual({
       order_id: r.order_id,
       client_order_id: `api.${r.order_id}`,
@@ -110,13 +122,13 @@ describe('placing and filling', () => {
     const v = venue();
     const u = user(v, 'bob000001');
     bot(v, 2, '96000.0', '0.100');
-    const r = v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
+    const r = placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
     expect(r).toMatchObject({ status: 3, filled_qty: '0.100', filled_quote: '9600.00000000' });
     // 9600 x 0.0005 = 4.8 taker fee
     expect(v.exchange.walletOf(u)).toBe(10_000n * USDT - 480_000_000n);
     bot(v, 1, '97000.0', '1.000');
-    v.exchange.setPrices('BTCUSDT', { mark: 97000 });
-    const c = v.exchange.placeOrder(u, btc({ side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.100' }));
+    setPrices(v.exchange, 'BTCUSDT', { mark: 97000 });
+    const c = placeOrder(v.exchange, u, btc({ side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.100' }));
     expect(c.status).toBe(3);
     expect(v.exchange.positions(u)).toEqual([]);
     // +100 PnL, -4.85 close fee
@@ -142,8 +154,8 @@ describe('placing and filling', () => {
     const v = venue();
     const a = user(v, 'carol0001');
     const b = user(v, 'dave00001');
-    v.exchange.placeOrder(a, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0' }));
-    v.exchange.placeOrder(b, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' }));
+    placeOrder(v.exchange, a, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0' }));
+    placeOrder(v.exchange, b, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' }));
     const ta = v.trading.trades({ accountId: a, limit: 5 });
     const tb = v.trading.trades({ accountId: b, limit: 5 });
     expect(ta).toHaveLength(1);
@@ -169,20 +181,20 @@ describe('account pushes', () => {
 
     // a bid of 0.010 at 95,000 at 20x freezes 950 / 20 = 47.5 margin plus 950 x 0.0005 = 0.475,
     // the fee reserved at the taker rate
-    const o = v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0' }));
+    const o = placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0' }));
     await v.trading.group.durable();
     expect(balances().at(-1)).toMatchObject({ frozen_margin: '47.97500000', wallet_balance: '10000.00000000' });
-    v.exchange.cancelOrder(u, { orderId: Number(o.order_id) });
+    cancelOrder(v.exchange, u, { orderId: Number(o.order_id) });
     await v.trading.group.durable();
     expect(balances().at(-1)).toMatchObject({ frozen_margin: '0.00000000', available_balance: '10000.00000000' });
 
     // a taker buy opens a cross long; raising the leverage lowers its margin: both pushed at once
     bot(v, 2, '96000.0', '1.000');
-    v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
+    placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
     await v.trading.group.durable();
     const before = Number(balances().at(-1).position_margin);
     pushes.length = 0;
-    v.exchange.setLeverage(u, 'BTCUSDT', 40);
+    setLeverage(v.exchange, u, 'BTCUSDT', 40);
     await v.trading.group.durable();
     expect(pushes.find((p) => p.kind === 'position')?.data[0]).toMatchObject({ leverage: 40 });
     expect(Number(balances().at(-1).position_margin)).toBeCloseTo(before / 2, 6);
@@ -244,7 +256,7 @@ describe('rejections change nothing', () => {
     const u = user(v, 'erin00001');
     const before = v.exchange.summary(u);
     const depth = v.exchange.pair('BTCUSDT')!.book.snapshot();
-    const err = expectApiError(() => v.exchange.placeOrder(u, input as OrderInput), def);
+    const err = expectApiError(() => placeOrder(v.exchange, u, input as OrderInput), def);
     expect(err.message.length).toBeGreaterThan(5);
     expect(v.exchange.summary(u)).toEqual(before);
     expect(v.exchange.openOrders(u)).toEqual([]);
@@ -256,12 +268,12 @@ describe('rejections change nothing', () => {
     const v = venue();
     const u = user(v, 'fred00001');
     const o = btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', client_order_id: 'my-1' });
-    v.exchange.placeOrder(u, o);
-    expectApiError(() => v.exchange.placeOrder(u, o), Errors.DUPLICATE_CLIENT_ORDER_ID);
-    const c = v.exchange.cancelOrder(u, { clientOrderId: 'my-1' });
+    placeOrder(v.exchange, u, o);
+    expectApiError(() => placeOrder(v.exchange, u, o), Errors.DUPLICATE_CLIENT_ORDER_ID);
+    const c = cancelOrder(v.exchange, u, { clientOrderId: 'my-1' });
     expect(c.status).toBe(4);
     expect(v.exchange.summary(u).frozen_margin).toBe('0.00000000');
-    expect(v.exchange.placeOrder(u, o).status).toBe(1);
+    expect(placeOrder(v.exchange, u, o).status).toBe(1);
   });
 });
 
@@ -270,17 +282,18 @@ describe('reduce-only and position modes', () => {
     const v = venue();
     const u = user(v, 'gina00001');
     bot(v, 2, '96000.0', '0.050');
-    v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' }));
-    const resting = v.exchange.placeOrder(
+    placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' }));
+    const resting = placeOrder(
+      v.exchange,
       u,
       btc({ side: 2, position_side: 1, position_action: 2, price: '99000.0', qty: '0.050' }),
     );
     bot(v, 1, '96000.0', '1.000');
-    v.exchange.placeOrder(u, btc({ side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.030' }));
+    placeOrder(v.exchange, u, btc({ side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.030' }));
     const [o] = v.exchange.openOrders(u);
     expect(o.id).toBe(resting.order_id);
     expect(o.qty).toBe('0.020');
-    v.exchange.placeOrder(u, btc({ side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.020' }));
+    placeOrder(v.exchange, u, btc({ side: 2, position_side: 1, position_action: 2, type: 2, qty: '0.020' }));
     expect(v.exchange.openOrders(u)).toEqual([]);
     expect(v.trading.order(Number(resting.order_id))!.status).toBe(4);
     checkIdentity(v, u);
@@ -289,9 +302,9 @@ describe('reduce-only and position modes', () => {
   it('one-way mode nets: a sell larger than the long closes it and opens a short', () => {
     const v = venue();
     const u = user(v, 'hank00001');
-    v.exchange.setPositionMode(u, 'one_way');
+    setPositionMode(v.exchange, u, 'one_way');
     bot(v, 2, '96000.0', '0.030');
-    v.exchange.placeOrder(u, {
+    placeOrder(v.exchange, u, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,
@@ -300,7 +313,7 @@ describe('reduce-only and position modes', () => {
       qty: '0.030',
     });
     bot(v, 1, '96500.0', '1.000');
-    v.exchange.placeOrder(u, {
+    placeOrder(v.exchange, u, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 1,
@@ -319,11 +332,11 @@ describe('reduce-only and position modes', () => {
   it('position mode and margin mode cannot change while something is open', () => {
     const v = venue();
     const u = user(v, 'ivan00001');
-    v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0' }));
-    expectApiError(() => v.exchange.setPositionMode(u, 'one_way'), Errors.POSITION_MODE_CHANGE_REFUSED);
-    expectApiError(() => v.exchange.setMarginMode(u, 'BTCUSDT', 1), Errors.MARGIN_MODE_CHANGE_REFUSED);
-    expect(v.exchange.setMarginMode(u, 'ETHUSDT', 1)).toEqual({ symbol: 'ETHUSDT', margin_mode: 1 });
-    expectApiError(() => v.exchange.setLeverage(u, 'BTCUSDT', 126), Errors.LEVERAGE_INVALID);
+    placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0' }));
+    expectApiError(() => setPositionMode(v.exchange, u, 'one_way'), Errors.POSITION_MODE_CHANGE_REFUSED);
+    expectApiError(() => setMarginMode(v.exchange, u, 'BTCUSDT', 1), Errors.MARGIN_MODE_CHANGE_REFUSED);
+    expect(setMarginMode(v.exchange, u, 'ETHUSDT', 1)).toEqual({ symbol: 'ETHUSDT', margin_mode: 1 });
+    expectApiError(() => setLeverage(v.exchange, u, 'BTCUSDT', 126), Errors.LEVERAGE_INVALID);
   });
 });
 
@@ -332,11 +345,11 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
     const v = venue();
     const l = user(v, 'long00001');
     const s = user(v, 'short0001');
-    v.exchange.placeOrder(s, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.100' }));
-    v.exchange.placeOrder(l, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
+    placeOrder(v.exchange, s, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.100' }));
+    placeOrder(v.exchange, l, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
     const wl = v.exchange.walletOf(l);
     const ws = v.exchange.walletOf(s);
-    expect(v.exchange.settleFunding('BTCUSDT', 0.0001, 96000, T0)).toBe(2);
+    expect(settleFunding(v.exchange, 'BTCUSDT', 0.0001, 96000, T0)).toBe(2);
     // 96000 x 0.1 x 0.0001 = 0.96
     expect(v.exchange.walletOf(l)).toBe(wl - 96_000_000n);
     expect(v.exchange.walletOf(s)).toBe(ws + 96_000_000n);
@@ -351,12 +364,12 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
     const l = user(v, 'fund00001');
     const s = user(v, 'fund00002');
     // a settlement with no position is still the pair's rate history
-    expect(v.exchange.settleFunding('BTCUSDT', 0.0002, 95000, T0 - 8 * 3_600_000)).toBe(0);
-    v.exchange.placeOrder(s, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.100' }));
-    v.exchange.placeOrder(l, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
-    v.exchange.settleFunding('BTCUSDT', 0.0001, 96000, T0);
-    v.exchange.settleFunding('BTCUSDT', -0.00005, 97000, T0 + 8 * 3_600_000);
-    v.exchange.settleFunding('ETHUSDT', 0.0003, 3500, T0 + 8 * 3_600_000);
+    expect(settleFunding(v.exchange, 'BTCUSDT', 0.0002, 95000, T0 - 8 * 3_600_000)).toBe(0);
+    placeOrder(v.exchange, s, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.100' }));
+    placeOrder(v.exchange, l, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
+    settleFunding(v.exchange, 'BTCUSDT', 0.0001, 96000, T0);
+    settleFunding(v.exchange, 'BTCUSDT', -0.00005, 97000, T0 + 8 * 3_600_000);
+    settleFunding(v.exchange, 'ETHUSDT', 0.0003, 3500, T0 + 8 * 3_600_000);
     const rates = v.trading.fundingRates({ symbol: 'BTCUSDT', limit: 10, order: 'asc' });
     expect(rates).toEqual([
       { symbol: 'BTCUSDT', time: T0 - 8 * 3_600_000, rate: 0.0002, mark: 95000 },
@@ -387,9 +400,9 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
   it('an isolated 20x long is liquidated when the mark reaches its liquidation price (close type 4)', () => {
     const v = venue();
     const u = user(v, 'liqd00001');
-    v.exchange.setMarginMode(u, 'BTCUSDT', 1);
+    setMarginMode(v.exchange, u, 'BTCUSDT', 1);
     bot(v, 2, '96000.0', '1.000');
-    v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
+    placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
     const [pos] = v.exchange.positions(u);
     expect(pos.margin).toBe(480); // 9600 / 20
     // worked by hand (reference/exchange.md, isolated long, MMR 0.4%, cum 0):
@@ -398,9 +411,9 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
     expect(pos.liquidation_price).toBe(91_566.3);
     // the house bids under the liquidation price
     bot(v, 1, '91500.0', '1.000');
-    v.exchange.setPrices('BTCUSDT', { mark: 91_570 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 91_570 });
     expect(v.exchange.positions(u)).toHaveLength(1);
-    v.exchange.setPrices('BTCUSDT', { mark: 91_560 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 91_560 });
     expect(v.exchange.positions(u)).toEqual([]);
     const [closed] = v.trading.closedPositions({ accountId: u, limit: 5 });
     expect(closed.closeType).toBe(4);
@@ -412,12 +425,12 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
   it('with no bids the liquidated remainder closes at the bankruptcy price against the insurance fund (close type 6)', () => {
     const v = venue();
     const u = user(v, 'bank00001');
-    v.exchange.setMarginMode(u, 'BTCUSDT', 1);
+    setMarginMode(v.exchange, u, 'BTCUSDT', 1);
     bot(v, 2, '96000.0', '1.000');
-    v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
+    placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
     const fund = v.exchange.insuranceFund();
     expect(fund).toBe(INITIAL_INSURANCE_FUND);
-    v.exchange.setPrices('BTCUSDT', { mark: 90_000 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 90_000 });
     expect(v.exchange.positions(u)).toEqual([]);
     const [closed] = v.trading.closedPositions({ accountId: u, limit: 5 });
     expect(closed.closeType).toBe(6);
@@ -432,18 +445,18 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
     const v = venue();
     const u = user(v, 'stop00001');
     bot(v, 2, '96000.0', '1.000');
-    v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' }));
-    v.exchange.setPrices('BTCUSDT', { mark: 96000 });
+    placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' }));
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96000 });
     expectApiError(
-      () => v.exchange.setTpSl(u, 'BTCUSDT', 1, undefined, { price: '97000.0', trigger: 1 }),
+      () => setTpSl(v.exchange, u, 'BTCUSDT', 1, undefined, { price: '97000.0', trigger: 1 }),
       Errors.INVALID_PARAMETER,
     );
-    v.exchange.setTpSl(u, 'BTCUSDT', 1, { price: '99000.0', trigger: 1 }, { price: '95000.0', trigger: 1 });
+    setTpSl(v.exchange, u, 'BTCUSDT', 1, { price: '99000.0', trigger: 1 }, { price: '95000.0', trigger: 1 });
     expect(v.exchange.tpsl(u, 'BTCUSDT', 1)).toEqual({ take_profit_price: '99000.0', stop_loss_price: '95000.0' });
     bot(v, 1, '94900.0', '1.000');
-    v.exchange.setPrices('BTCUSDT', { mark: 95500 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95500 });
     expect(v.exchange.positions(u)).toHaveLength(1);
-    v.exchange.setPrices('BTCUSDT', { mark: 94990 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 94990 });
     expect(v.exchange.positions(u)).toEqual([]);
     expect(v.trading.closedPositions({ accountId: u, limit: 5 })[0].closeType).toBe(3);
     checkIdentity(v, u);
@@ -457,8 +470,9 @@ describe('durability', () => {
     const v1 = venue(dir);
     const u = user(v1, 'rest00001');
     bot(v1, 2, '96000.0', '1.000');
-    v1.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.020' }));
-    const resting = v1.exchange.placeOrder(
+    placeOrder(v1.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.020' }));
+    const resting = placeOrder(
+      v1.exchange,
       u,
       btc({ side: 1, position_side: 1, position_action: 1, price: '95500.0', qty: '0.030' }),
     );
@@ -478,7 +492,7 @@ describe('durability', () => {
     const book = v2.exchange.pair('BTCUSDT')!.book;
     expect(book.getOrder(Number(resting.order_id))?.remainingLots).toBe(30);
     // ids continue without reuse
-    const next = v2.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '95400.0' }));
+    const next = placeOrder(v2.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, price: '95400.0' }));
     expect(Number(next.order_id)).toBeGreaterThan(Number(resting.order_id));
     // and the restored order still trades
     bot(v2, 2, '95500.0', '0.030');
@@ -492,8 +506,8 @@ describe('durability', () => {
     const v1 = venue(dir);
     const u = user(v1, 'rest00002');
     bot(v1, 2, '96000.0', '1.000');
-    v1.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.020' }));
-    v1.exchange.settleFunding('BTCUSDT', 0.0001, 96000, T0);
+    placeOrder(v1.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.020' }));
+    settleFunding(v1.exchange, 'BTCUSDT', 0.0001, 96000, T0);
     const rates = v1.trading.fundingRates({ symbol: 'BTCUSDT', limit: 10 });
     const payments = v1.trading.fundingPayments({ accountId: u, limit: 10 });
     expect(payments).toHaveLength(1);
@@ -503,7 +517,7 @@ describe('durability', () => {
     expect(v2.trading.fundingRates({ symbol: 'BTCUSDT', limit: 10 })).toEqual(rates);
     expect(v2.trading.fundingPayments({ accountId: u, limit: 10 })).toEqual(payments);
     // ids continue: a later settlement adds, never replaces
-    v2.exchange.settleFunding('BTCUSDT', 0.0001, 96000, T0 + 8 * 3_600_000);
+    settleFunding(v2.exchange, 'BTCUSDT', 0.0001, 96000, T0 + 8 * 3_600_000);
     const after = v2.trading.fundingPayments({ accountId: u, limit: 10 });
     expect(after).toHaveLength(2);
     expect(after[0].id).toBeGreaterThan(payments[0].id);
@@ -523,24 +537,25 @@ describe('auto-deleveraging', () => {
     const loser = user(v, 'adlloser1');
     const big = user(v, 'adlbig001');
     const small = user(v, 'adlsmall1');
-    v.exchange.setMarginMode(loser, 'BTCUSDT', 1);
+    setMarginMode(v.exchange, loser, 'BTCUSDT', 1);
     // two shorts opened against the house at 96,000, then the loser's long against the shorts
-    v.exchange.placeOrder(big, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.060' }));
-    v.exchange.placeOrder(
+    placeOrder(v.exchange, big, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.060' }));
+    placeOrder(
+      v.exchange,
       small,
       btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.040' }),
     );
-    v.exchange.setLeverage(big, 'BTCUSDT', 50); // more levered: ranks first
-    v.exchange.placeOrder(loser, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' }));
+    setLeverage(v.exchange, big, 'BTCUSDT', 50); // more levered: ranks first
+    placeOrder(v.exchange, loser, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' }));
     expect(v.exchange.positions(loser)[0].quantity).toBeCloseTo(0.05, 10);
 
     // a second buyer takes the rest, so both shorts are fully open
     const other = user(v, 'adlother1');
-    v.exchange.placeOrder(other, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' }));
+    placeOrder(v.exchange, other, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' }));
     expect(v.exchange.positions(big)[0].quantity).toBeCloseTo(0.06, 10);
     expect(v.exchange.positions(small)[0].quantity).toBeCloseTo(0.04, 10);
     // the mark gaps far below the bankruptcy price (91,200) with no bids: the fund would lose
-    v.exchange.setPrices('BTCUSDT', { mark: 88_000 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 88_000 });
     expect(v.exchange.positions(loser)).toEqual([]);
     expect(v.trading.closedPositions({ accountId: loser, limit: 5 })[0].closeType).toBe(6);
     // only the more levered short (ranked first) was reduced, by the loser's 0.050, at 91,200

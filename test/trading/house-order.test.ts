@@ -2,6 +2,7 @@
 // lots does to the book, the tape and a user's order exactly what the same order sent as a bot
 // order ('placeBot', decimal strings) does, answers the lots it took, and is refused with the
 // codes a bot order of that price and size gets, having changed nothing (no order id used).
+import { placeBotOrder, placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import { describe, expect, it } from 'vitest';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import type { Command } from '../../src-main/trading/commands.ts';
@@ -21,7 +22,7 @@ function scene() {
   const pair = ex.pair('BTCUSDT')!;
   const trades: string[] = [];
   ex.events.on('trade', (e) => trades.push(`${e.tradeId} ${e.priceTicks} ${e.qtyLots} ${e.takerSide} ${e.time}`));
-  const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+  const user = upsertAccount(ex, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
   return { ex, pair, P: pair.math.ticksRound(pair.markPrice), trades, user };
 }
 
@@ -37,7 +38,7 @@ function scenario(via: 'houseOrder' | 'placeBot'): { lines: string[]; answers: u
   ex.events.on('trade', (e) => lines.push(`T ${e.tradeId} ${e.priceTicks} ${e.qtyLots} ${e.takerSide} ${e.time}`));
   ex.events.on('level', (e) => lines.push(`L ${e.updateId} ${e.side} ${e.priceTicks} ${e.totalLots}`));
   ex.events.on('account', (e) => lines.push(`A ${e.accountId} ${e.kind} ${JSON.stringify(e.data)}`));
-  const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+  const user = upsertAccount(ex, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
   const P = pair.math.ticksRound(95_000);
   const answers: unknown[] = [];
   const house = (account: number, side: 1 | 2, price: number, lots: number, tif: 1 | 2): void => {
@@ -72,7 +73,7 @@ function scenario(via: 'houseOrder' | 'placeBot'): { lines: string[]; answers: u
   // bid queued behind it), then to 0.150, then cancelled; the user's order is then alone there
   house(HOUSE_ACCOUNT + 11, 1, P - 2, 1000, 1);
   const deep = (answers.at(-1) as number[])[0];
-  ex.placeOrder(user, {
+  placeOrder(ex, user, {
     symbol: 'BTCUSDT',
     side: 1,
     position_side: 1,
@@ -88,7 +89,7 @@ function scenario(via: 'houseOrder' | 'placeBot'): { lines: string[]; answers: u
   lines.push(`Q ${JSON.stringify(pair.book.levelOrderIds(1, P - 2))}`);
   // the house bids 1.000 at P, a user bids 0.500 behind it, the house adds 0.700 behind the user
   house(HOUSE_ACCOUNT + 11, 1, P, 1000, 1);
-  ex.placeOrder(user, {
+  placeOrder(ex, user, {
     symbol: 'BTCUSDT',
     side: 1,
     position_side: 1,
@@ -165,7 +166,7 @@ describe('houseOrder', () => {
     }
     // the same band refusal as a bot order
     expect(() =>
-      ex.placeBotOrder({
+      placeBotOrder(ex, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,
@@ -179,7 +180,7 @@ describe('houseOrder', () => {
     expect(pair.book.orderCount).toBe(0);
     // no order id was used by the refusals: the next order gets the one after the bot order's
     const r = ex.execute(base);
-    const bot = ex.placeBotOrder({
+    const bot = placeBotOrder(ex, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,
@@ -196,9 +197,9 @@ describe('houseOrder', () => {
       remainingLots: 10,
     });
     // houseTrim refuses unknown and non-house orders and sizes that are not a reduction
-    const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+    const user = upsertAccount(ex, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
     const mine = Number(
-      ex.placeOrder(user, {
+      placeOrder(ex, user, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,
@@ -259,7 +260,7 @@ describe('houseOrder', () => {
         tif: 1,
       }).orderId;
       const mine = Number(
-        ex.placeOrder(user, {
+        placeOrder(ex, user, {
           symbol: 'BTCUSDT',
           side: 2,
           position_side: 2,
@@ -319,7 +320,7 @@ describe('houseOrder', () => {
         [P + 1, 5],
       ])
         ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: price, lots, tif: 1 });
-      ex.placeOrder(user, {
+      placeOrder(ex, user, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,
@@ -328,7 +329,7 @@ describe('houseOrder', () => {
         price: pair.math.formatPrice(P - 3),
         qty: '0.002',
       });
-      ex.placeOrder(user, {
+      placeOrder(ex, user, {
         symbol: 'BTCUSDT',
         side: 2,
         position_side: 2,
@@ -425,7 +426,7 @@ describe('houseOrder', () => {
   it('housePrint refuses a print that could meet another order, or a bad one, changing nothing', () => {
     const { ex, pair, P, trades, user } = scene();
     // the user's bid at P - 2 and ask at P + 2; the book's own ask at P + 1
-    ex.placeOrder(user, {
+    placeOrder(ex, user, {
       symbol: 'BTCUSDT',
       side: 1,
       position_side: 1,
@@ -434,7 +435,7 @@ describe('houseOrder', () => {
       price: pair.math.formatPrice(P - 2),
       qty: '0.002',
     });
-    ex.placeOrder(user, {
+    placeOrder(ex, user, {
       symbol: 'BTCUSDT',
       side: 2,
       position_side: 2,
@@ -500,7 +501,7 @@ describe('houseOrder', () => {
       const lines: string[] = [];
       ex.events.on('trade', (e) => lines.push(`T ${e.priceTicks} ${e.qtyLots} ${e.takerSide}`));
       ex.events.on('level', (e) => lines.push(`L ${e.side} ${e.priceTicks} ${e.totalLots}`));
-      const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+      const user = upsertAccount(ex, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
       const house = (lots: number): number =>
         ex.execute({
           kind: 'houseOrder',
@@ -513,7 +514,7 @@ describe('houseOrder', () => {
         }).orderId;
       house(10);
       const mine = Number(
-        ex.placeOrder(user, {
+        placeOrder(ex, user, {
           symbol: 'BTCUSDT',
           side: 1,
           position_side: 1,
@@ -575,9 +576,9 @@ describe('houseOrder', () => {
         tif: 1,
       }).orderId;
     const first = house(10);
-    const user = ex.upsertAccount({ apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
+    const user = upsertAccount(ex, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
     const mine = Number(
-      ex.placeOrder(user, {
+      placeOrder(ex, user, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,

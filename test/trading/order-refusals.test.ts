@@ -2,6 +2,7 @@
 // cannot fill whole (3023), the per-pair open-order limit (3021). Each leaves no order behind
 // (no record, no frozen margin, the book untouched); time in force and reduce-only stay on the
 // order record across a restart.
+import { placeBotOrder, placeOrder, setPositionMode } from '../helpers/exchange-commands.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,7 +39,8 @@ const btc = (o: Partial<OrderInput> & Pick<OrderInput, 'side' | 'position_side' 
 });
 
 function bot(v: Venue, side: 1 | 2, price: string, qty: string) {
-  return v.exchange.placeBotOrder(
+  return placeBotOrder(
+    v.exchange,
     {
       symbol: 'BTCUSDT',
       side,
@@ -78,7 +80,8 @@ describe('post-only and fill-or-kill refusals', () => {
     const depthBefore = v.exchange.pair('BTCUSDT')!.book.depth();
     expect(
       code(() =>
-        v.exchange.placeOrder(
+        placeOrder(
+          v.exchange,
           u,
           btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', time_in_force: 4 }),
         ),
@@ -88,7 +91,8 @@ describe('post-only and fill-or-kill refusals', () => {
     expect(v.exchange.openOrders(u)).toHaveLength(0);
     expect(v.exchange.summary(u).frozen_margin).toBe('0.00000000');
     expect(v.exchange.pair('BTCUSDT')!.book.depth()).toEqual(depthBefore);
-    const r = v.exchange.placeOrder(
+    const r = placeOrder(
+      v.exchange,
       u,
       btc({ side: 1, position_side: 1, position_action: 1, price: '94999.9', time_in_force: 4 }),
     );
@@ -103,7 +107,8 @@ describe('post-only and fill-or-kill refusals', () => {
     bot(v, 2, '95001.0', '0.004');
     expect(
       code(() =>
-        v.exchange.placeOrder(
+        placeOrder(
+          v.exchange,
           u,
           btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '0.005', time_in_force: 3 }),
         ),
@@ -112,7 +117,8 @@ describe('post-only and fill-or-kill refusals', () => {
     // nothing crosses at all: also 3023 (the engine would expire it whole)
     expect(
       code(() =>
-        v.exchange.placeOrder(
+        placeOrder(
+          v.exchange,
           u,
           btc({ side: 1, position_side: 1, position_action: 1, price: '94000.0', qty: '0.002', time_in_force: 3 }),
         ),
@@ -120,7 +126,8 @@ describe('post-only and fill-or-kill refusals', () => {
     ).toBe(Errors.FOK_NOT_FILLABLE.code);
     expect(orderCount(v, u)).toBe(0);
     expect(v.exchange.summary(u).frozen_margin).toBe('0.00000000');
-    const r = v.exchange.placeOrder(
+    const r = placeOrder(
+      v.exchange,
       u,
       btc({ side: 1, position_side: 1, position_action: 1, price: '95001.0', qty: '0.008', time_in_force: 3 }),
     );
@@ -131,11 +138,12 @@ describe('post-only and fill-or-kill refusals', () => {
   it('a FOK that only its own resting order could fill is 3023 (self-trade prevention counted)', () => {
     const v = venue();
     const u = user(v, 'fok00002');
-    v.exchange.placeOrder(u, btc({ side: 2, position_side: 2, position_action: 1, price: '95000.0', qty: '0.010' }));
+    placeOrder(v.exchange, u, btc({ side: 2, position_side: 2, position_action: 1, price: '95000.0', qty: '0.010' }));
     bot(v, 2, '95001.0', '0.004');
     expect(
       code(() =>
-        v.exchange.placeOrder(
+        placeOrder(
+          v.exchange,
           u,
           btc({ side: 1, position_side: 1, position_action: 1, price: '95001.0', qty: '0.004', time_in_force: 3 }),
         ),
@@ -144,7 +152,8 @@ describe('post-only and fill-or-kill refusals', () => {
     // another account fills at once from the same book
     const w = user(v, 'fok00003');
     expect(
-      v.exchange.placeOrder(
+      placeOrder(
+        v.exchange,
         w,
         btc({ side: 1, position_side: 1, position_action: 1, price: '95001.0', qty: '0.014', time_in_force: 3 }),
       ).status,
@@ -158,14 +167,16 @@ describe('open-order limit', () => {
     const u = user(v, 'lim00001');
     let last = '';
     for (let i = 0; i < MAX_OPEN_ORDERS_PER_PAIR; i++) {
-      last = v.exchange.placeOrder(
+      last = placeOrder(
+        v.exchange,
         u,
         btc({ side: 1, position_side: 1, position_action: 1, price: (90000 - i).toFixed(1), qty: '0.002' }),
       ).order_id;
     }
     expect(
       code(() =>
-        v.exchange.placeOrder(
+        placeOrder(
+          v.exchange,
           u,
           btc({ side: 1, position_side: 1, position_action: 1, price: '80000.0', qty: '0.002' }),
         ),
@@ -174,7 +185,7 @@ describe('open-order limit', () => {
     const eth = v.exchange.pair('ETHUSDT')!;
     const ethPrice = eth.math.formatPrice(Math.round((eth.markPrice * 0.95) / eth.math.tickValue));
     expect(
-      v.exchange.placeOrder(u, {
+      placeOrder(v.exchange, u, {
         symbol: 'ETHUSDT',
         side: 1,
         position_side: 1,
@@ -186,7 +197,7 @@ describe('open-order limit', () => {
     ).toBe(1);
     v.exchange.execute({ kind: 'cancel', accountId: u, symbol: 'BTCUSDT', orderId: Number(last) });
     expect(
-      v.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, price: '80000.0', qty: '0.002' }))
+      placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, price: '80000.0', qty: '0.002' }))
         .status,
     ).toBe(1);
   });
@@ -198,14 +209,16 @@ describe('time in force and reduce-only on the record', () => {
     dirs.push(dir);
     const v1 = venue(dir);
     const u = user(v1, 'tif00001');
-    v1.exchange.setPositionMode(u, 'one_way');
+    setPositionMode(v1.exchange, u, 'one_way');
     bot(v1, 2, '95000.0', '0.050');
-    v1.exchange.placeOrder(u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.020' }));
-    const gtx = v1.exchange.placeOrder(
+    placeOrder(v1.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.020' }));
+    const gtx = placeOrder(
+      v1.exchange,
       u,
       btc({ side: 1, position_side: 1, position_action: 1, price: '94000.0', time_in_force: 4 }),
     );
-    const ro = v1.exchange.placeOrder(
+    const ro = placeOrder(
+      v1.exchange,
       u,
       btc({ side: 2, position_side: 1, position_action: 2, price: '99000.0', reduce_only: true }),
     );

@@ -2,6 +2,14 @@
 // and market time in the same unit (paper deposit and withdrawal, reset, account set through the
 // exchange, the insurance fund covering a wallet a liquidation left below zero), so an account's
 // transfers always add up to its total deposits.
+import {
+  deposit,
+  placeBotOrder,
+  placeOrder,
+  resetAccount,
+  setPrices,
+  upsertAccount,
+} from '../helpers/exchange-commands.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { TransferKind } from '../../src-main/trading/ports.ts';
@@ -32,12 +40,12 @@ describe('transfers', () => {
     const v = venue();
     const ex = v.exchange;
     const spec = { apiKey: 'xfer_a_0000', apiSecret: 'xfer_s_0000', kind: 'user' as const };
-    const { id } = ex.upsertAccount({ ...spec, balance: 1_000n * USDT }, T0);
-    ex.upsertAccount({ ...spec, balance: 1_000n * USDT }, T0); // the same balance: nothing moved, no row
-    ex.upsertAccount({ ...spec, balance: 1_500n * USDT }, T0);
-    ex.deposit(id, 200n * USDT);
-    ex.deposit(id, -50n * USDT);
-    ex.resetAccount(id, 10_000n * USDT);
+    const { id } = upsertAccount(ex, { ...spec, balance: 1_000n * USDT }, T0);
+    upsertAccount(ex, { ...spec, balance: 1_000n * USDT }, T0); // the same balance: nothing moved, no row
+    upsertAccount(ex, { ...spec, balance: 1_500n * USDT }, T0);
+    deposit(ex, id, 200n * USDT);
+    deposit(ex, id, -50n * USDT);
+    resetAccount(ex, id, 10_000n * USDT);
     expect(transfersOf(v, id)).toEqual([
       [TransferKind.ACCOUNT_SET, 1_000n * USDT],
       [TransferKind.ACCOUNT_SET, 500n * USDT],
@@ -48,18 +56,20 @@ describe('transfers', () => {
     expect(sum(v, id)).toBe(depositsOf(v, id));
     expect(v.trading.transfers({ accountId: id, limit: 1 })[0].time).toBe(v.clock.now());
     // a refused deposit leaves no row
-    expect(() => ex.deposit(id, -1_000_000n * USDT)).toThrow();
+    expect(() => deposit(ex, id, -1_000_000n * USDT)).toThrow();
     expect(transfersOf(v, id)).toHaveLength(5);
   });
 
   it('the insurance fund covering a wallet below zero is an INSURANCE_COVER transfer', () => {
     const v = venue();
     const ex = v.exchange;
-    const { id } = ex.upsertAccount(
+    const { id } = upsertAccount(
+      ex,
       { apiKey: 'xfer_b_0000', apiSecret: 'xfer_s_0000', kind: 'user', balance: 500n * USDT },
       T0,
     );
-    ex.placeBotOrder(
+    placeBotOrder(
+      ex,
       {
         symbol: 'BTCUSDT',
         side: 2,
@@ -72,13 +82,14 @@ describe('transfers', () => {
       },
       HOUSE_ACCOUNT,
     );
-    ex.placeOrder(id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' });
+    placeOrder(ex, id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' });
     // the bankruptcy price, where the wallet after the opening fee is gone: the liquidation may
     // sell down to it; the only bid is 10 above it, so the sale leaves 1 USDT, less than its
     // taker fee, and the wallet ends below zero, which the fund covers
     const bp = 96_000 - Number(ex.walletOf(id)) / 1e8 / 0.1;
     const bid = (Math.ceil(bp) + 10).toFixed(1);
-    ex.placeBotOrder(
+    placeBotOrder(
+      ex,
       {
         symbol: 'BTCUSDT',
         side: 1,
@@ -92,7 +103,7 @@ describe('transfers', () => {
       HOUSE_ACCOUNT,
     );
     const fund = ex.insuranceFund();
-    ex.setPrices('BTCUSDT', { mark: Number(bid) });
+    setPrices(ex, 'BTCUSDT', { mark: Number(bid) });
     expect(v.trading.trades({ accountId: id, limit: 1 })[0]).toMatchObject({
       priceTicks: ex.pair('BTCUSDT')!.math.price.mustToUnits(bid),
     });

@@ -1,6 +1,7 @@
 // The trimBot command: a resting bot order reduced in place keeps its place in the queue (what the
 // replay's book mirror relies on), 0 cancels it, and a size that is not a reduction is refused
 // having changed nothing.
+import { placeBotOrder } from '../helpers/exchange-commands.ts';
 import { describe, expect, it } from 'vitest';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
@@ -11,7 +12,8 @@ const venue = paperVenues();
 
 const bid = (v: LocalVenue, qty: string, account = HOUSE_ACCOUNT) =>
   Number(
-    v.exchange.placeBotOrder(
+    placeBotOrder(
+      v.exchange,
       {
         symbol: 'BTCUSDT',
         side: 1,
@@ -37,7 +39,8 @@ describe('trimBot', () => {
     expect(book.levelOrderIds(1, book.bestBid())).toEqual([a, b]);
     expect(book.topLevels(1, 1)).toEqual([[book.bestBid(), 1400]]);
     // a sell of 0.5 takes the 0.4 of a first, then 0.1 of b
-    v.exchange.placeBotOrder(
+    placeBotOrder(
+      v.exchange,
       {
         symbol: 'BTCUSDT',
         side: 2,

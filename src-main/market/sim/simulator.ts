@@ -452,7 +452,7 @@ export class Simulator {
   private settle(s: SymbolSim, t: number): void {
     const rate = s.feed.settle(t);
     s.fundingSettlements++;
-    this.ex.settleFunding(s.symbol, rate, s.feed.mark, t);
+    this.ex.execute({ kind: 'funding', symbol: s.symbol, rate, mark: s.feed.mark, time: t });
     this.ex.execute({
       kind: 'prices',
       symbol: s.symbol,

@@ -5,6 +5,7 @@
 // connections (reconnect). At each checkpoint, once the feed has flushed, the local book
 // equals the server's book level for level. Periodic verification is off, so only the deltas
 // and the spec's resync rules keep the local book right.
+import { cancelBotOrder, placeBotOrder } from '../../helpers/exchange-commands.ts';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPriceLevels } from '../../../src-main/api/ws/depth-feed.ts';
@@ -47,7 +48,7 @@ function step(): void {
     live[i] = live[live.length - 1];
     live.pop();
     try {
-      ex.cancelBotOrder(SYMBOL, id);
+      cancelBotOrder(ex, SYMBOL, id);
     } catch {
       // already filled
     }
@@ -62,7 +63,8 @@ function step(): void {
         ? MID - 1 - int(150)
         : MID + 1 + int(150);
     const account = aggressive || rnd() < 0.5 ? HOUSE_ACCOUNT + 1 : HOUSE_ACCOUNT;
-    const r = ex.placeBotOrder(
+    const r = placeBotOrder(
+      ex,
       {
         symbol: SYMBOL,
         side,

@@ -2,6 +2,7 @@
 // itself frames for the same payload at every length class; over a real connection the raw
 // writes arrive intact and in order with what `ws` sends on the same socket; a tick with
 // several messages for one connection reaches its socket as one write.
+import { placeBotOrder } from '../../helpers/exchange-commands.ts';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +11,7 @@ import { buildApp } from '../../../src-main/api/app.ts';
 import { rawSocket, textFrame } from '../../../src-main/api/ws/frame.ts';
 import { publish, rawStreamOf } from '../../../src-main/api/ws/test-hooks.ts';
 import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
-import type { Venue } from '../../../src-main/services/venue.ts';
-import { openVenue } from '../../../src-main/venue.ts';
+import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
 import { TestClient } from './ws-test-client.ts';
 
 /** What `ws` writes for `send(payload, { binary: false })` on a server connection. */
@@ -59,7 +59,7 @@ describe('rawSocket', () => {
 });
 
 describe('fan-out over a real connection', () => {
-  let venue: Venue;
+  let venue: LocalVenue;
   let app: FastifyInstance;
   let url: string;
   const clients: TestClient[] = [];
@@ -133,7 +133,8 @@ describe('fan-out over a real connection', () => {
     // one crossing order: a trade and level changes in the same tick
     const ex = venue.exchange;
     const order = (side: 1 | 2, price: string, account: number): void => {
-      ex.placeBotOrder(
+      placeBotOrder(
+        ex,
         { symbol: 'SOLUSDT', side, position_side: side, position_action: 1, type: 1, price, qty: '1.00' },
         account,
       );

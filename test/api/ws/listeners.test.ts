@@ -3,6 +3,7 @@
 // with the last, so a venue with no market stream open builds no level events for it. A
 // depth_update stream opened again after a time without any starts a fresh window at the book's
 // id of that moment (pu = that id, U = pu + 1): no hole, no stale changes.
+import { placeBotOrder } from '../../helpers/exchange-commands.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src-main/api/app.ts';
@@ -48,7 +49,7 @@ function bot(side: 1 | 2, ticksFromMid: number): void {
     price: ((mid + ticksFromMid) / 10).toFixed(1),
     qty: '0.010',
   };
-  venue.exchange.placeBotOrder(input, HOUSE_ACCOUNT);
+  placeBotOrder(venue.exchange, input, HOUSE_ACCOUNT);
 }
 
 describe('/ws market listeners on demand', () => {

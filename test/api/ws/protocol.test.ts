@@ -1,6 +1,7 @@
 // The /ws protocol over real sockets: a real app listening on 127.0.0.1:0 and `ws` clients.
 // Every method, answers and errors by id, every error case, the subscription limit,
 // UNSUBSCRIBE, LOGIN and the user channel, liveness, slow consumers, the stream payloads.
+import { cancelBotOrder, placeBotOrder, placeOrder, setPrices } from '../../helpers/exchange-commands.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src-main/api/app.ts';
@@ -35,7 +36,7 @@ async function client(): Promise<TestClient> {
 
 function bot(side: 1 | 2, price: string, qty: string, symbol = 'BTCUSDT', account = HOUSE_ACCOUNT): string {
   const input: BotOrderInput = { symbol, side, position_side: side, position_action: 1, type: 1, price, qty };
-  return venue.exchange.placeBotOrder(input, account).order_id;
+  return placeBotOrder(venue.exchange, input, account).order_id;
 }
 
 function loginParams(
@@ -192,7 +193,7 @@ describe('streams', () => {
     bot(1, '184.50', '0.50', 'SOLUSDT');
     bot(2, '185.20', '3.00', 'SOLUSDT');
     const gone = bot(2, '185.10', '4.00', 'SOLUSDT');
-    venue.exchange.cancelBotOrder('SOLUSDT', Number(gone));
+    cancelBotOrder(venue.exchange, 'SOLUSDT', Number(gone));
     const ev = (await c1.waitFor((m) => m.stream === 'depth_update@SOLUSDT')).data;
     expect(ev).toEqual({
       e: 'depthUpdate',
@@ -265,7 +266,8 @@ describe('streams', () => {
     await c.request('SUBSCRIBE', ['trade@ETHUSDT']);
     bot(2, '3401.00', '0.500', 'ETHUSDT');
     // another bot account buys 0.2 of that ask (two house orders would not trade: self-trade prevention)
-    venue.exchange.placeBotOrder(
+    placeBotOrder(
+      venue.exchange,
       {
         symbol: 'ETHUSDT',
         side: 1,
@@ -295,7 +297,7 @@ describe('streams', () => {
   });
 
   it('price@: index, mark, last, funding rate and next funding time every second', async () => {
-    venue.exchange.setPrices('XRPUSDT', {
+    setPrices(venue.exchange, 'XRPUSDT', {
       mark: 2.0123,
       index: 2.0101,
       fundingRate: 0.000125,
@@ -336,7 +338,8 @@ describe('kline streams', () => {
     Object.assign(venue, { klines: source });
     expect((await c.request('SUBSCRIBE', ['kline@ETHUSDT,1m'])).result).toBeNull();
     bot(2, '3399.00', '0.300', 'ETHUSDT');
-    venue.exchange.placeBotOrder(
+    placeBotOrder(
+      venue.exchange,
       { symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.300' },
       HOUSE_ACCOUNT + 1,
     );
@@ -433,7 +436,7 @@ describe('LOGIN and the user channel', () => {
     await ca.request('SUBSCRIBE', ['user']);
     await cb.request('SUBSCRIBE', ['user']);
     const order = (account: number, price: string) =>
-      venue.exchange.placeOrder(account, {
+      placeOrder(venue.exchange, account, {
         symbol: 'BTCUSDT',
         side: 1,
         position_side: 1,
@@ -537,11 +540,13 @@ describe('bot stream', () => {
     const c = await client();
     expect(await c.request('SUBSCRIBE', ['bot'])).toMatchObject({ result: null });
     const from = c.messages.length;
-    venue.exchange.placeBotOrder(
+    placeBotOrder(
+      venue.exchange,
       { symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '3000.00', qty: '0.100' },
       HOUSE_ACCOUNT,
     );
-    const cached = venue.exchange.placeBotOrder(
+    const cached = placeBotOrder(
+      venue.exchange,
       {
         symbol: 'ETHUSDT',
         side: 1,
@@ -557,7 +562,7 @@ describe('bot stream', () => {
     const push = await c.waitFor((m) => m.stream === 'bot', 3000, from);
     expect(push.data.kind).toBe('order');
     expect(push.data.data).toMatchObject({ id: cached.order_id, symbol: 'ETHUSDT', price: '3001.00', status: 1 });
-    venue.exchange.cancelBotOrder('ETHUSDT', Number(cached.order_id));
+    cancelBotOrder(venue.exchange, 'ETHUSDT', Number(cached.order_id));
     const cancelled = await c.waitFor((m) => m.stream === 'bot' && m.data.data.status === 4, 3000, from);
     expect(cancelled.data.data.id).toBe(cached.order_id);
     expect(c.pushes('bot').every((m) => m.data.data.id === cached.order_id)).toBe(true);

@@ -1,6 +1,7 @@
 // A damaged database refuses the start with a message naming the file and what to do, and is
 // never changed: a truncated file, a file that is not SQLite, a WAL from another database, a
 // schema from a newer build. Checked through openVenue and through a real service process.
+import { upsertAccount } from '../../helpers/exchange-commands.ts';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -38,7 +39,8 @@ async function venueFolder(n: number, prefix: string): Promise<string> {
   const dir = folder();
   const v = openVenue({ dataDir: dir });
   for (let i = 0; i < n; i++)
-    v.exchange.upsertAccount(
+    upsertAccount(
+      v.exchange,
       { apiKey: `${prefix}${String(i).padStart(8, '0')}`, apiSecret: 'damagedsecret01', kind: 'user', balance: 1000n },
       Date.now(),
     );
@@ -101,7 +103,8 @@ describe('a damaged database', () => {
     const vb = openVenue({ dataDir: b });
     vb.db.exec('PRAGMA wal_autocheckpoint = 0');
     for (let i = 0; i < 200; i++)
-      vb.exchange.upsertAccount(
+      upsertAccount(
+        vb.exchange,
         { apiKey: `bbbb${String(i).padStart(8, '0')}`, apiSecret: 'damagedsecret01', kind: 'user', balance: 5n },
         Date.now(),
       );
