@@ -17,11 +17,11 @@
 // users touch the ledger (on the user's side). Money is bigint 1e-8 USDT (risk/money.ts).
 // The exchange depends only on its ports (ports.ts): SQLite or memory-store.ts behind them.
 import { Errors } from '../../src-shared/errors.ts';
-import { CloseType, type PositionMode } from '../../src-shared/enums.ts';
-import type { AccountSummary, OrderRecord, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
+import { CloseType } from '../../src-shared/enums.ts';
+import type { AccountSummary, OrderRecord, PositionRecord } from '../../src-shared/types.ts';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import { setLeverage, setMarginMode, setPositionMode } from './account-settings.ts';
-import type { BotOrderInput, CancelTarget, Command, OrderInput, ResultOf } from './commands.ts';
+import type { Command, ResultOf } from './commands.ts';
 import { HOUSE_ACCOUNT, openOrdersOf, reject, TradingCore, type AccountLive } from './core.ts';
 import type { EventBus } from './events.ts';
 import { closeLots, drain, recordSyntheticTrade } from './fills.ts';
@@ -41,7 +41,7 @@ import {
 } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import { TransferKind, type AccountSpec, type AccountState, type ExchangeDeps, type OrderState } from './ports.ts';
-import { setTpSl, tpslList, tpslOf, type TpSlEntry, type TriggerSpec } from './tpsl.ts';
+import { setTpSl, tpslList, tpslOf, type TpSlEntry } from './tpsl.ts';
 import { openInterestLots, orderRecord, positionRecords, summaryRecord } from './views.ts';
 
 export { HOUSE_ACCOUNT, INITIAL_INSURANCE_FUND } from './core.ts';
