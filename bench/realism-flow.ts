@@ -12,7 +12,7 @@
 import { MS_PER_YEAR, paramsFor } from '../src-main/market/sim/params.ts';
 import { Simulator } from '../src-main/market/sim/simulator.ts';
 import { openVenue } from '../src-main/venue.ts';
-import * as S from './realism-stats.ts';
+import * as S from '../test/helpers/realism-stats.ts';
 
 const SEEDS = (process.env.FLOW_SEEDS ?? '1,2,3').split(',').map(Number);
 const MINUTES = Number(process.env.FLOW_MINUTES ?? 400);

@@ -6,7 +6,7 @@
 // Run: node bench/realism-tape.ts   (TAPE_SEEDS=1,2 TAPE_MINUTES=20 TAPE_HOUR=18)
 import { Simulator } from '../src-main/market/sim/simulator.ts';
 import { openVenue } from '../src-main/venue.ts';
-import * as S from './realism-stats.ts';
+import * as S from '../test/helpers/realism-stats.ts';
 
 const SEEDS = (process.env.TAPE_SEEDS ?? '1,2').split(',').map(Number);
 const MINUTES = Number(process.env.TAPE_MINUTES ?? 20);

@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { SimulatedMarket } from '../src-main/market/sim/simulated-market.ts';
 import { startService, type ServiceHandle } from '../src-main/service.ts';
-import * as S from './realism-stats.ts';
+import * as S from '../test/helpers/realism-stats.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FIX = join(HERE, '../test/fixtures/binance');

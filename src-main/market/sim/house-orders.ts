@@ -8,6 +8,7 @@
 // A house order leaves the book only by a fill (at its own price) or by our cancel, so sync looks
 // only at orders priced inside the range the pair traded at since the last sync (the simulator
 // tracks it): a step without trades costs nothing. Rejections are counted, never thrown.
+import { ApiError } from '../../../src-shared/errors.ts';
 import { OrderStatus } from '../../../src-shared/enums.ts';
 import type { Command, Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
@@ -153,7 +154,8 @@ export class HouseOrders {
     let r;
     try {
       r = this.ex.execute(houseLimit(this.pair, side, price, lots, this.account));
-    } catch {
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
       return null;
     }
@@ -174,7 +176,8 @@ export class HouseOrders {
     try {
       this.ex.execute({ kind: 'cancelBot', symbol: this.pair.row.symbol, orderId: o.id });
       this.stats.cancelled++;
-    } catch {
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
     }
   }

@@ -16,6 +16,7 @@
 // Orders the exchange rejects (price band right after a jump, a paused pair) are counted and
 // retried on the next refresh (after a growing pause when every order of a refresh failed); they
 // never throw out of here.
+import { ApiError } from '../../../src-shared/errors.ts';
 import { OrderStatus, Side } from '../../../src-shared/enums.ts';
 import type { Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
@@ -215,7 +216,8 @@ export class MarketMaker {
     try {
       this.ex.execute({ kind: 'cancelBot', symbol: this.pair.row.symbol, orderId: q.id });
       this.stats.cancelled++;
-    } catch {
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
     }
   }
@@ -226,7 +228,8 @@ export class MarketMaker {
     let r;
     try {
       r = this.ex.execute(houseLimit(this.pair, side, price, lots, this.account));
-    } catch {
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
       this.dirty = true; // try again on the next refresh
       return;

@@ -20,6 +20,7 @@
 //   since the arbitrage last traded, an IOC at the fair price's touch takes stale liquidity before
 //   it is withdrawn, in proportion to that net move: the informed side of the flow, which makes
 //   the taker imbalance of a minute follow its return.
+import { ApiError } from '../../../src-shared/errors.ts';
 import { OrderStatus, Side } from '../../../src-shared/enums.ts';
 import type { Exchange } from '../../trading/exchange.ts';
 import type { Party } from './house-orders.ts';
@@ -248,7 +249,8 @@ export class OrderFlow {
         (r.status === OrderStatus.EXPIRED && r.filled_qty !== this.zeroQty);
       if (traded) this.stats.traded++;
       return traded;
-    } catch {
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
       return false;
     }

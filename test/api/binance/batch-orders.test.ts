@@ -1,0 +1,274 @@
+// Batches (POST / DELETE /fapi/v1/batchOrders; ccxt createOrders, cancelOrders): up to 5 new
+// orders or 10 cancels, each run through the same exchange command as a single order and
+// answered in its place with the order or Binance's {code, msg}; a refused entry leaves the
+// others as they ran. Raw HTTP checks the wire (ccxt's raw JSON body, Binance's field list,
+// the request-level refusals); real ccxt checks the unified methods.
+import { placeOrder } from '../../helpers/exchange-commands.ts';
+import { createHmac } from 'node:crypto';
+import ccxt from 'ccxt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Creds } from '../../helpers/signed.ts';
+import { account, binanceusdm, startService, type Service } from './helpers.ts';
+
+const BTC = 'BTC/USDT:USDT';
+let svc: Service;
+let mid: number;
+const px = (k: number) => (mid + k).toFixed(1);
+
+const ORDER_FIELDS = [
+  'orderId',
+  'symbol',
+  'status',
+  'clientOrderId',
+  'price',
+  'avgPrice',
+  'origQty',
+  'executedQty',
+  'cumQty',
+  'cumQuote',
+  'timeInForce',
+  'type',
+  'reduceOnly',
+  'closePosition',
+  'side',
+  'positionSide',
+  'stopPrice',
+  'workingType',
+  'priceProtect',
+  'origType',
+  'priceMatch',
+  'selfTradePreventionMode',
+  'goodTillDate',
+  'updateTime',
+];
+
+beforeAll(async () => {
+  svc = await startService();
+  svc.venue.clock.pause();
+  mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
+  const mm = account(svc.venue, 'batchmm');
+  placeOrder(svc.venue.exchange, mm.id, {
+    symbol: 'BTCUSDT',
+    side: 2,
+    position_side: 2,
+    position_action: 1,
+    type: 1,
+    price: px(5),
+    qty: '1.000',
+  });
+});
+afterAll(async () => svc?.close());
+
+/** A signed request with its parameters as written (ccxt puts batchOrders' JSON raw, not percent-encoded). */
+async function signedRaw(c: Creds, method: 'POST' | 'DELETE', path: string, params: string) {
+  const text = `${params}&timestamp=${Date.now()}`;
+  const sig = createHmac('sha256', c.apiSecret).update(text).digest('hex');
+  const body = method === 'POST' ? `${text}&signature=${sig}` : undefined;
+  const url = `${svc.base}/binance${path}${method === 'POST' ? '' : `?${text}&signature=${sig}`}`;
+  const r = await fetch(url, {
+    method,
+    headers: { 'x-mbx-apikey': c.apiKey, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    body,
+  });
+  return { status: r.status, body: (await r.json()) as any };
+}
+
+describe('POST batchOrders', () => {
+  it('answers each order in its place; a refused one is {code, msg} and the others stand', async () => {
+    const c = account(svc.venue, 'batch1', 100_000, 'one_way');
+    const orders = [
+      {
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'LIMIT',
+        quantity: '0.010',
+        price: px(-50),
+        timeInForce: 'GTC',
+        newClientOrderId: 'b.1',
+      },
+      { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.010', price: `${px(-50)}3`, timeInForce: 'GTC' }, // off tick
+      { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: 0.02, newOrderRespType: 'RESULT' }, // a number, as JSON allows
+      {
+        symbol: 'BTCUSDT',
+        side: 'SELL',
+        type: 'LIMIT',
+        quantity: '0.010',
+        price: px(60),
+        timeInForce: 'GTC',
+        reduceOnly: true,
+        newClientOrderId: 'b.4',
+      },
+      {
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'LIMIT',
+        quantity: '0.010',
+        price: px(-50),
+        timeInForce: 'GTC',
+        newClientOrderId: 'b.1',
+      }, // duplicate client id
+    ];
+    const r = await signedRaw(c, 'POST', '/fapi/v1/batchOrders', `batchOrders=${JSON.stringify(orders)}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toHaveLength(5);
+    expect(Object.keys(r.body[0]).sort()).toEqual([...ORDER_FIELDS].sort());
+    expect(r.body[0]).toMatchObject({
+      status: 'NEW',
+      clientOrderId: 'b.1',
+      price: px(-50),
+      origQty: '0.010',
+      positionSide: 'BOTH',
+    });
+    expect(r.body[1]).toEqual({ code: -4014, msg: 'Price not increased by tick size.' });
+    expect(r.body[2]).toMatchObject({ status: 'FILLED', executedQty: '0.020', avgPrice: px(5) });
+    // the reduce-only sell ran after the market buy it reduces
+    expect(r.body[3]).toMatchObject({ status: 'NEW', reduceOnly: true, clientOrderId: 'b.4' });
+    expect(r.body[4]).toEqual({ code: -4116, msg: 'ClientOrderId is duplicated.' });
+    // the native views hold exactly the accepted ones
+    const open = svc.venue.exchange.openOrders(c.id, 'BTCUSDT');
+    expect(open.map((o) => o.client_order_id)).toEqual(['b.1', 'b.4']);
+    expect(svc.venue.exchange.positions(c.id).map((p) => p.quantity)).toEqual([0.02]);
+  });
+
+  it('refuses the whole request only when the list itself is bad', async () => {
+    const c = account(svc.venue, 'batch2', 100_000, 'one_way');
+    const one = {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: '0.010',
+      price: px(-50),
+      timeInForce: 'GTC',
+    };
+    expect((await signedRaw(c, 'POST', '/fapi/v1/batchOrders', 'x=1')).body.code).toBe(-1102);
+    expect((await signedRaw(c, 'POST', '/fapi/v1/batchOrders', 'batchOrders=[{')).body.code).toBe(-1130);
+    expect((await signedRaw(c, 'POST', '/fapi/v1/batchOrders', 'batchOrders=[]')).body.code).toBe(-1130);
+    expect(
+      (await signedRaw(c, 'POST', '/fapi/v1/batchOrders', `batchOrders=${JSON.stringify(Array(6).fill(one))}`)).body
+        .code,
+    ).toBe(-1130);
+    expect((await signedRaw(c, 'POST', '/fapi/v1/batchOrders', 'batchOrders=[1]')).body.code).toBe(-1130);
+    // nothing of a refused request ran
+    expect(svc.venue.exchange.openOrders(c.id)).toHaveLength(0);
+  });
+
+  it('a hedge-mode account gets -4061 per entry without positionSide, with the way out', async () => {
+    const c = account(svc.venue, 'batch3');
+    const r = await signedRaw(
+      c,
+      'POST',
+      '/fapi/v1/batchOrders',
+      `batchOrders=${JSON.stringify([
+        { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.010', price: px(-50), timeInForce: 'GTC' },
+        {
+          symbol: 'BTCUSDT',
+          side: 'BUY',
+          type: 'LIMIT',
+          quantity: '0.010',
+          price: px(-50),
+          timeInForce: 'GTC',
+          positionSide: 'LONG',
+        },
+      ])}`,
+    );
+    expect(r.body[0].code).toBe(-4061);
+    expect(r.body[0].msg).toMatch(/hedge mode/);
+    expect(r.body[1]).toMatchObject({ status: 'NEW', positionSide: 'LONG' });
+  });
+});
+
+describe('DELETE batchOrders', () => {
+  it('cancels by id list or client id list, each answered in place', async () => {
+    const c = account(svc.venue, 'batch4', 100_000, 'one_way');
+    const ex = svc.venue.exchange;
+    const ids = [1, 2, 3].map((i) =>
+      Number(
+        placeOrder(ex, c.id, {
+          symbol: 'BTCUSDT',
+          side: 1,
+          position_side: 1,
+          position_action: 1,
+          type: 1,
+          price: px(-10 * i - 40),
+          qty: '0.010',
+          client_order_id: `d.${i}`,
+        }).order_id,
+      ),
+    );
+    const r = await signedRaw(
+      c,
+      'DELETE',
+      '/fapi/v1/batchOrders',
+      `symbol=BTCUSDT&orderIdList=${encodeURIComponent(JSON.stringify([ids[0], 999999]))}`,
+    );
+    expect(r.status).toBe(200);
+    expect(r.body[0]).toMatchObject({ orderId: ids[0], status: 'CANCELED' });
+    expect(r.body[1]).toEqual({ code: -2011, msg: 'Unknown order sent.' });
+    const byCid = await signedRaw(
+      c,
+      'DELETE',
+      '/fapi/v1/batchOrders',
+      `symbol=BTCUSDT&origClientOrderIdList=${encodeURIComponent(JSON.stringify(['d.2', 'd.1']))}`,
+    );
+    expect(byCid.body[0]).toMatchObject({ orderId: ids[1], status: 'CANCELED', clientOrderId: 'd.2' });
+    expect(byCid.body[1]).toEqual({ code: -2011, msg: 'Unknown order sent.' });
+    expect(ex.openOrders(c.id).map((o) => Number(o.id))).toEqual([ids[2]]);
+    expect((await signedRaw(c, 'DELETE', '/fapi/v1/batchOrders', 'symbol=BTCUSDT')).body.code).toBe(-1102);
+    expect(
+      (
+        await signedRaw(
+          c,
+          'DELETE',
+          '/fapi/v1/batchOrders',
+          `symbol=BTCUSDT&orderIdList=${encodeURIComponent(JSON.stringify(Array(11).fill(ids[2])))}`,
+        )
+      ).body.code,
+    ).toBe(-1130);
+  });
+});
+
+describe('through ccxt', () => {
+  it('createOrders and cancelOrders', async () => {
+    const c = account(svc.venue, 'batchccxt', 100_000, 'one_way');
+    const ex = binanceusdm(svc.base, c);
+    await ex.loadMarkets();
+    const made = await ex.createOrders([
+      { symbol: BTC, type: 'limit', side: 'buy', amount: 0.01, price: Number(px(-60)) },
+      { symbol: BTC, type: 'limit', side: 'buy', amount: 0.01, price: Number(px(-70)), params: { postOnly: true } },
+      { symbol: BTC, type: 'limit', side: 'buy', amount: 900, price: Number(px(-70)) }, // more than the account's margin
+    ]);
+    expect(made).toHaveLength(3);
+    expect(made[0].status).toBe('open');
+    expect(made[1].postOnly).toBe(true);
+    expect(made[2].status).toBe('rejected');
+    expect(made[2].info).toEqual({ code: -2019, msg: 'Margin is insufficient.' });
+    const native = svc.venue.exchange.openOrders(c.id, 'BTCUSDT').map((o) => o.id);
+    expect(native).toEqual([made[0].id, made[1].id]);
+    const cancelled = await ex.cancelOrders([made[0].id, made[1].id], BTC);
+    expect(cancelled.map((o: any) => o.status)).toEqual(['canceled', 'canceled']);
+    expect(svc.venue.exchange.openOrders(c.id, 'BTCUSDT')).toHaveLength(0);
+    // by client id: ccxt's lower-case list name
+    const again = await ex.createOrders([
+      {
+        symbol: BTC,
+        type: 'limit',
+        side: 'buy',
+        amount: 0.01,
+        price: Number(px(-60)),
+        params: { clientOrderId: 'mine-1' },
+      },
+    ]);
+    const byCid = await ex.cancelOrders([], BTC, { clientOrderIds: ['mine-1'] });
+    expect(byCid[0].id).toBe(again[0].id);
+    expect(byCid[0].status).toBe('canceled');
+    // a one-entry answer that is an error: ccxt raises its class (OrderNotFound for -2011)
+    await expect(ex.cancelOrders([again[0].id], BTC)).rejects.toBeInstanceOf(ccxt.OrderNotFound);
+  });
+
+  it('a request-level refusal is the ccxt class of its code', async () => {
+    const c = account(svc.venue, 'batchccxt2', 100_000, 'one_way');
+    const ex = binanceusdm(svc.base, c);
+    await ex.loadMarkets();
+    await expect(ex.fapiPrivatePostBatchOrders({ batchOrders: '[{' })).rejects.toBeInstanceOf(ccxt.BadRequest);
+  });
+});

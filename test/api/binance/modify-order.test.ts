@@ -1,0 +1,171 @@
+// Modify (PUT /fapi/v1/order, ccxt editOrder): a resting LIMIT order's price and total quantity
+// through the exchange's amend command, answered as Binance's order; -5027 for no change,
+// -2013 for an order that is not open, the core's refusals in Binance's codes; the user stream
+// reports the modification as ORDER_TRADE_UPDATE x AMENDMENT.
+import { cancelOrder, placeOrder } from '../../helpers/exchange-commands.ts';
+import { createHmac } from 'node:crypto';
+import ccxt from 'ccxt';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Creds } from '../../helpers/signed.ts';
+import { account, binanceusdm, startService, type Service } from './helpers.ts';
+
+const BTC = 'BTC/USDT:USDT';
+let svc: Service;
+let mid: number;
+const px = (k: number) => (mid + k).toFixed(1);
+
+beforeAll(async () => {
+  svc = await startService();
+  svc.venue.clock.pause();
+  mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
+  const mm = account(svc.venue, 'modmm');
+  placeOrder(svc.venue.exchange, mm.id, {
+    symbol: 'BTCUSDT',
+    side: 2,
+    position_side: 2,
+    position_action: 1,
+    type: 1,
+    price: px(5),
+    qty: '0.050',
+  });
+});
+afterAll(async () => svc?.close());
+
+async function put(c: Creds, params: Record<string, string | number>) {
+  const text = new URLSearchParams({
+    ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
+    timestamp: String(Date.now()),
+  }).toString();
+  const sig = createHmac('sha256', c.apiSecret).update(text).digest('hex');
+  const r = await fetch(`${svc.base}/binance/fapi/v1/order`, {
+    method: 'PUT',
+    headers: { 'x-mbx-apikey': c.apiKey, 'content-type': 'application/x-www-form-urlencoded' },
+    body: `${text}&signature=${sig}`,
+  });
+  return { status: r.status, body: (await r.json()) as any };
+}
+
+describe('PUT /fapi/v1/order', () => {
+  it('modifies price and quantity in place; the native views agree', async () => {
+    const c = account(svc.venue, 'mod1', 100_000, 'one_way');
+    const ex = svc.venue.exchange;
+    const id = Number(
+      placeOrder(ex, c.id, {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: px(-50),
+        qty: '0.010',
+        client_order_id: 'mod.1',
+      }).order_id,
+    );
+    const r = await put(c, { symbol: 'BTCUSDT', side: 'BUY', orderId: id, quantity: '0.020', price: px(-60) });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({
+      orderId: id,
+      clientOrderId: 'mod.1',
+      status: 'NEW',
+      price: px(-60),
+      origQty: '0.020',
+      executedQty: '0.000',
+      type: 'LIMIT',
+      origType: 'LIMIT',
+      positionSide: 'BOTH',
+      timeInForce: 'GTC',
+    });
+    expect(ex.openOrders(c.id)[0]).toMatchObject({ id: String(id), price: px(-60), qty: '0.020' });
+    // by client id, to a crossing price: it trades at once, against the resting ask
+    const x = await put(c, {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      origClientOrderId: 'mod.1',
+      quantity: '0.020',
+      price: px(10),
+    });
+    expect(x.body).toMatchObject({ orderId: id, status: 'FILLED', executedQty: '0.020', avgPrice: px(5) });
+    expect(ex.positions(c.id)[0].quantity).toBe(0.02);
+  });
+
+  it('refusals in Binance terms; a refused modification leaves the order as it was', async () => {
+    const c = account(svc.venue, 'mod2', 1_000, 'one_way');
+    const ex = svc.venue.exchange;
+    const id = Number(
+      placeOrder(ex, c.id, {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: px(-50),
+        qty: '0.010',
+      }).order_id,
+    );
+    const before = ex.openOrders(c.id);
+    const base = { symbol: 'BTCUSDT', side: 'BUY', orderId: id };
+    expect((await put(c, { ...base, quantity: '0.010', price: px(-50) })).body).toEqual({
+      code: -5027,
+      msg: 'No need to modify the order.',
+    });
+    expect((await put(c, { ...base, quantity: '0.010', price: `${px(-50)}5` })).body.code).toBe(-4014);
+    expect((await put(c, { ...base, quantity: '5.000', price: px(-50) })).body).toEqual({
+      code: -2019,
+      msg: 'Margin is insufficient.',
+    });
+    expect((await put(c, { ...base, quantity: '0.010', price: (mid * 2).toFixed(1) })).body.code).toBe(-4016);
+    expect((await put(c, { ...base, side: 'SELL', quantity: '0.020', price: px(-50) })).body.code).toBe(-1130);
+    expect((await put(c, { ...base, quantity: '0.020' })).body.code).toBe(-1102);
+    expect((await put(c, { ...base, quantity: '0.020', price: px(-50), priceMatch: 'QUEUE' })).body.code).toBe(-1130);
+    expect((await put(c, { ...base, orderId: 999999, quantity: '0.020', price: px(-50) })).body).toEqual({
+      code: -2013,
+      msg: 'Order does not exist.',
+    });
+    expect(ex.openOrders(c.id)).toEqual(before);
+    cancelOrder(ex, c.id, { orderId: id });
+    expect((await put(c, { ...base, quantity: '0.020', price: px(-50) })).body).toEqual({
+      code: -2013,
+      msg: 'Order does not exist.',
+    });
+  });
+
+  it('ccxt editOrder, and the AMENDMENT event on the user stream', async () => {
+    const c = account(svc.venue, 'mod3', 100_000, 'one_way');
+    const cx = binanceusdm(svc.base, c);
+    await cx.loadMarkets();
+    // the raw user stream, to see Binance's execution types
+    const { listenKey } = await cx.fapiPrivatePostListenKey();
+    const ws = new WebSocket(`${svc.base.replace('http', 'ws')}/binance/ws/${listenKey}`);
+    const events: any[] = [];
+    ws.on('message', (d) => events.push(JSON.parse(String(d))));
+    await new Promise((r) => ws.once('open', r));
+    const updates = async (n: number) => {
+      for (let i = 0; i < 100 && events.filter((x) => x.e === 'ORDER_TRADE_UPDATE').length < n; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      return events.filter((x) => x.e === 'ORDER_TRADE_UPDATE');
+    };
+    try {
+      const o = await cx.createOrder(BTC, 'limit', 'buy', 0.01, Number(px(-80)));
+      expect((await updates(1))[0].o).toMatchObject({ i: Number(o.id), x: 'NEW', X: 'NEW' });
+      const e = await cx.editOrder(o.id, BTC, 'limit', 'buy', 0.03, Number(px(-90)));
+      expect(e.id).toBe(o.id);
+      expect(e.price).toBe(Number(px(-90)));
+      expect(e.amount).toBe(0.03);
+      expect(e.status).toBe('open');
+      const got = await cx.fetchOrder(o.id, BTC);
+      expect([got.price, got.amount]).toEqual([Number(px(-90)), 0.03]);
+      await expect(cx.editOrder(o.id, BTC, 'limit', 'buy', 0.03, Number(px(-90)))).rejects.toBeInstanceOf(
+        ccxt.OperationRejected,
+      );
+      await expect(cx.editOrder('999999', BTC, 'limit', 'buy', 0.03, Number(px(-90)))).rejects.toBeInstanceOf(
+        ccxt.OrderNotFound,
+      );
+      const upd = await updates(2);
+      expect(upd).toHaveLength(2);
+      expect(upd[1].o).toMatchObject({ i: Number(o.id), x: 'AMENDMENT', X: 'NEW', p: px(-90), q: '0.030', z: '0.000' });
+    } finally {
+      ws.close();
+    }
+  });
+});

@@ -1,0 +1,185 @@
+// Open interest (GET /fapi/v1/openInterest, ccxt fetchOpenInterest): the exchange's own figure,
+// the users' open positions of a pair with the house market maker counted as one net position,
+// so the larger of the users' long and short totals. Checked raw (Binance's field list) and
+// through real ccxt, as positions open, grow and close, and across a restart on the same data.
+import { placeBotOrder, placeOrder } from '../../helpers/exchange-commands.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ccxt from 'ccxt';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
+import { account, binanceusdm, startService, type Service } from './helpers.ts';
+
+const BTC = 'BTC/USDT:USDT';
+const dir = mkdtempSync(join(tmpdir(), 'perpdesk-oi-'));
+const services: Service[] = [];
+afterAll(async () => {
+  for (const s of services.splice(0)) await s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const raw = async (svc: Service, symbol: string) => {
+  const r = await fetch(`${svc.base}/binance/fapi/v1/openInterest?symbol=${symbol}`);
+  return { status: r.status, body: (await r.json()) as any };
+};
+
+describe('openInterest', () => {
+  it('follows the users positions: the larger side, the house as one net position; it survives a restart', async () => {
+    let svc = await startService(dir);
+    services.push(svc);
+    svc.venue.clock.pause();
+    const ex = svc.venue.exchange;
+    const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
+    const maker = account(svc.venue, 'oimm');
+    const taker = account(svc.venue, 'oitk');
+
+    // nothing open yet: zero, in Binance's shape
+    const empty = await raw(svc, 'BTCUSDT');
+    expect(empty.status).toBe(200);
+    expect(Object.keys(empty.body).sort()).toEqual(['openInterest', 'symbol', 'time']);
+    expect(empty.body).toEqual({ openInterest: '0.000', symbol: 'BTCUSDT', time: svc.venue.clock.now() });
+
+    // user against user: 0.3 long and 0.3 short
+    placeOrder(ex, maker.id, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 1,
+      price: (mid + 10).toFixed(1),
+      qty: '0.300',
+    });
+    placeOrder(ex, taker.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: '0.300',
+    });
+    expect((await raw(svc, 'BTCUSDT')).body.openInterest).toBe('0.300');
+
+    // a user buys 0.2 from the house: longs 0.5, shorts 0.3 (the house short 0.2 is not a stored position)
+    placeBotOrder(
+      ex,
+      {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price: (mid + 20).toFixed(1),
+        qty: '0.200',
+        time_in_force: 1,
+      },
+      HOUSE_ACCOUNT,
+    );
+    placeOrder(ex, taker.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: '0.200',
+    });
+    expect(ex.openInterest('BTCUSDT')).toEqual({ longLots: 500, shortLots: 300, lots: 500 });
+    const c = binanceusdm(svc.base);
+    const oi = await c.fetchOpenInterest(BTC);
+    expect(oi.symbol).toBe(BTC);
+    expect(oi.openInterestAmount).toBe(0.5);
+    expect(oi.timestamp).toBe(svc.venue.clock.now());
+    // another pair is untouched
+    expect((await raw(svc, 'ETHUSDT')).body.openInterest).toMatch(/^0(\.0+)?$/);
+
+    // the taker closes 0.4 into the maker's bid, which opens a 0.4 long: longs 0.1 + 0.4, shorts 0.3
+    placeOrder(ex, maker.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: (mid - 10).toFixed(1),
+      qty: '0.400',
+    });
+    placeOrder(ex, taker.id, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 1,
+      position_action: 2,
+      type: 2,
+      qty: '0.400',
+    });
+    expect(ex.openInterest('BTCUSDT')).toEqual({ longLots: 500, shortLots: 300, lots: 500 });
+    // the maker buys its short back from the house: longs 0.5, shorts 0 -> still 0.5; then the
+    // taker sells its 0.1 to the house -> 0.4
+    placeBotOrder(
+      ex,
+      {
+        symbol: 'BTCUSDT',
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price: (mid + 20).toFixed(1),
+        qty: '1.000',
+        time_in_force: 1,
+      },
+      HOUSE_ACCOUNT,
+    );
+    placeBotOrder(
+      ex,
+      {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: (mid - 20).toFixed(1),
+        qty: '1.000',
+        time_in_force: 1,
+      },
+      HOUSE_ACCOUNT,
+    );
+    placeOrder(ex, maker.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 2,
+      position_action: 2,
+      type: 2,
+      qty: '0.300',
+    });
+    expect(ex.openInterest('BTCUSDT')).toEqual({ longLots: 500, shortLots: 0, lots: 500 });
+    placeOrder(ex, taker.id, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 1,
+      position_action: 2,
+      type: 2,
+      qty: '0.100',
+    });
+    expect(ex.openInterest('BTCUSDT')).toEqual({ longLots: 400, shortLots: 0, lots: 400 });
+    expect((await c.fetchOpenInterest(BTC)).openInterestAmount).toBe(0.4);
+
+    // the same figure after a restart: it is the stored positions, not a counter kept in memory
+    await new Promise<void>((resolve, reject) =>
+      svc.venue.durability.whenDurable((err) => (err ? reject(err) : resolve())),
+    );
+    await svc.close();
+    services.pop();
+    svc = await startService(dir);
+    services.push(svc);
+    expect(svc.venue.exchange.openInterest('BTCUSDT')).toEqual({ longLots: 400, shortLots: 0, lots: 400 });
+    expect((await binanceusdm(svc.base).fetchOpenInterest(BTC)).openInterestAmount).toBe(0.4);
+  });
+
+  it('refuses what Binance refuses', async () => {
+    const svc = services[services.length - 1];
+    expect((await raw(svc, 'NOPEUSDT')).body.code).toBe(-1121);
+    const r = await fetch(`${svc.base}/binance/fapi/v1/openInterest`);
+    expect(((await r.json()) as any).code).toBe(-1102);
+    await expect(binanceusdm(svc.base).fapiPublicGetOpenInterest({ symbol: 'NOPEUSDT' })).rejects.toBeInstanceOf(
+      ccxt.BadSymbol,
+    );
+  });
+});

@@ -1,0 +1,51 @@
+// trades and aggTrades serve up to 1000 rows, as Binance does: the venue keeps enough recent
+// trades per pair for a full page.
+import { placeOrder } from '../../helpers/exchange-commands.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { account, startService, type Service } from './helpers.ts';
+
+let svc: Service;
+
+beforeAll(async () => {
+  svc = await startService();
+  const maker = account(svc.venue, 'rtmaker', 10_000_000);
+  const taker = account(svc.venue, 'rttaker', 10_000_000);
+  const px = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice).toFixed(1);
+  // one resting order, 1100 market orders against it: 1100 trades
+  placeOrder(svc.venue.exchange, maker.id, {
+    symbol: 'BTCUSDT',
+    side: 2,
+    position_side: 2,
+    position_action: 1,
+    type: 1,
+    price: px,
+    qty: '3.000',
+  });
+  for (let i = 0; i < 1100; i++)
+    placeOrder(svc.venue.exchange, taker.id, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: '0.002',
+    });
+});
+afterAll(async () => svc?.close());
+
+const get = async (path: string): Promise<any> => (await fetch(`${svc.base}/binance${path}`)).json();
+
+describe('recent trades, Binance limits', () => {
+  it('trades and aggTrades with limit=1000 answer 1000 rows, oldest first, the newest last', async () => {
+    const t = await get('/fapi/v1/trades?symbol=BTCUSDT&limit=1000');
+    expect(t).toHaveLength(1000);
+    const ids = t.map((x: any) => x.id);
+    expect(ids).toEqual([...ids].sort((a: number, b: number) => a - b));
+    const newest = svc.venue.recentTrades.newest('BTCUSDT', 1)[0].tradeId;
+    expect(ids[999]).toBe(newest);
+    const a = await get('/fapi/v1/aggTrades?symbol=BTCUSDT&limit=1000');
+    expect(a).toHaveLength(1000);
+    expect(a[999].a).toBe(newest);
+    expect(a[0].a).toBe(ids[0]);
+  });
+});

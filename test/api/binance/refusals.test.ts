@@ -1,0 +1,84 @@
+// Every refusal under /binance is Binance's {code, msg} in Binance's words: native parameter
+// names never show (quantity, not qty), and the service's own guards (the Host check against DNS
+// rebinding, the URL length limit) answer in that shape too, with their HTTP status.
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src-main/api/app.ts';
+import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
+import { account } from './helpers.ts';
+import { signedInject } from './raw.ts';
+import type { Creds } from '../../helpers/signed.ts';
+
+let venue: Venue;
+let app: FastifyInstance;
+let c: Creds;
+
+beforeAll(async () => {
+  venue = openVenue({ dataDir: ':memory:' });
+  app = await buildApp({ venue, rateLimit: false });
+  await app.ready();
+  c = account(venue, 'refuse', 100_000, 'one_way');
+});
+afterAll(async () => {
+  await app?.close();
+  await venue?.close();
+});
+
+const NATIVE_NAMES = /\b(qty|client_order_id|time_in_force|position_side|order_id|min_qty|max_qty)\b/;
+
+const order = (p: Record<string, string>) =>
+  signedInject(app, c, 'POST', '/fapi/v1/order', {
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    type: 'LIMIT',
+    timeInForce: 'GTC',
+    quantity: '0.010',
+    price: '90000',
+    ...p,
+  });
+
+describe("refusals in Binance's words", () => {
+  it.each([
+    [{ quantity: 'abc' }, -1100, "parameter 'quantity'"],
+    [{ quantity: '-1' }, -1100, "parameter 'quantity'"],
+    [{ price: 'abc' }, -1100, "parameter 'price'"],
+    [{ quantity: '100000' }, -4005, 'quantity 100000'],
+    [{ newClientOrderId: 'api.5' }, -1130, "parameter 'newClientOrderId'"],
+  ])('%j -> %i naming %s, no native name', async (p, code, named) => {
+    const r = await order(p as Record<string, string>);
+    expect(r.status).toBe(400);
+    expect(Object.keys(r.body)).toEqual(['code', 'msg']);
+    expect(r.body.code).toBe(code);
+    expect(r.body.msg).toContain(named);
+    expect(r.body.msg).not.toMatch(NATIVE_NAMES);
+  });
+
+  it('the Host guard answers {code, msg} under /binance, the envelope elsewhere', async () => {
+    const r = await app.inject({ url: '/binance/fapi/v1/ping', headers: { host: 'evil.example' } });
+    expect(r.statusCode).toBe(403);
+    const b = JSON.parse(r.body);
+    expect(Object.keys(b)).toEqual(['code', 'msg']);
+    expect(b.code).toBe(-1002);
+    const native = await app.inject({ url: '/fapi/v1/time', headers: { host: 'evil.example' } });
+    expect(JSON.parse(native.body)).toMatchObject({ code: 2103, data: null });
+  });
+
+  it('a URL over the limit under /binance is 414 with {code, msg}', async () => {
+    const r = await app.inject({ url: `/binance/fapi/v1/ping?x=${'a'.repeat(9000)}` });
+    expect(r.statusCode).toBe(414);
+    expect(Object.keys(JSON.parse(r.body))).toEqual(['code', 'msg']);
+  });
+
+  it('an unknown path and a wrong method are {code, msg}', async () => {
+    for (const [method, url] of [
+      ['GET', '/binance/fapi/v1/nothing'],
+      ['PATCH', '/binance/fapi/v1/order'],
+      ['GET', '/binance/fapi/v1/listenKey'],
+    ] as const) {
+      const r = await app.inject({ method, url });
+      expect(r.statusCode, url).toBeGreaterThanOrEqual(400);
+      expect(r.statusCode, url).toBeLessThan(500);
+      expect(Object.keys(JSON.parse(r.body)), url).toEqual(['code', 'msg']);
+    }
+  });
+});

@@ -1,0 +1,238 @@
+// The facade's translation layer on its own (no venue, no HTTP): Binance's new-order parameters
+// to the native place input in both position modes, its refusals with Binance's codes and names,
+// native order records to Binance's, and Binance's candle windows over a reader.
+import { describe, expect, it } from 'vitest';
+import { OrderStatus, OrderType, PositionAction, PositionSide, Side, TimeInForce } from '../../../src-shared/enums.ts';
+import { BinanceError } from '../../../src-main/api/binance/errors.ts';
+import { Params } from '../../../src-main/api/binance/params.ts';
+import { selectKlines } from '../../../src-main/api/binance/translate/klines.ts';
+import {
+  binanceOrder,
+  parseNewOrder,
+  placedOrder,
+  placeInput,
+  statusName,
+} from '../../../src-main/api/binance/translate/orders.ts';
+import { orderFigures } from '../../../src-main/api/binance/translate/account.ts';
+import { SymbolMath } from '../../../src-main/risk/money.ts';
+import type { OrderState } from '../../../src-main/trading/ports.ts';
+
+const math = new SymbolMath({
+  symbol: 'BTCUSDT',
+  tickSize: '0.1',
+  stepSize: '0.001',
+  pricePrecision: 1,
+  qtyPrecision: 3,
+  makerFeeRate: '0.0002',
+  takerFeeRate: '0.0005',
+});
+
+const params = (p: Record<string, string>) => new Params(new URLSearchParams(p).toString(), '');
+const limit = (p: Record<string, string> = {}) =>
+  parseNewOrder(
+    params({
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: '0.010',
+      price: '90000',
+      timeInForce: 'GTC',
+      ...p,
+    }),
+  );
+
+function refusal(f: () => unknown): { code: number; msg: string } {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof BinanceError) return { code: e.code, msg: e.message };
+    throw e;
+  }
+  throw new Error('not refused');
+}
+
+describe('new order parameters -> native place input', () => {
+  it('one-way: BOTH opens, reduceOnly closes and is kept as reduce_only', () => {
+    expect(placeInput(limit(), 'BTCUSDT', 'one_way')).toEqual({
+      symbol: 'BTCUSDT',
+      side: Side.BUY,
+      type: OrderType.LIMIT,
+      position_side: PositionSide.LONG,
+      position_action: PositionAction.OPEN,
+      qty: '0.010',
+      price: '90000',
+      time_in_force: TimeInForce.GTC,
+    });
+    const close = placeInput(limit({ side: 'SELL', reduceOnly: 'true' }), 'BTCUSDT', 'one_way');
+    expect(close).toMatchObject({ side: Side.SELL, position_action: PositionAction.CLOSE, reduce_only: true });
+  });
+
+  it('hedge: LONG / SHORT with the side pick open or close; BOTH and reduceOnly are refused', () => {
+    const closeShort = placeInput(limit({ positionSide: 'SHORT' }), 'BTCUSDT', 'hedge');
+    expect(closeShort).toMatchObject({ position_side: PositionSide.SHORT, position_action: PositionAction.CLOSE });
+    const openShort = placeInput(limit({ side: 'SELL', positionSide: 'SHORT' }), 'BTCUSDT', 'hedge');
+    expect(openShort).toMatchObject({ position_side: PositionSide.SHORT, position_action: PositionAction.OPEN });
+    expect(refusal(() => placeInput(limit(), 'BTCUSDT', 'hedge')).code).toBe(-4061);
+    expect(refusal(() => placeInput(limit({ positionSide: 'LONG', reduceOnly: 'true' }), 'BTCUSDT', 'hedge'))).toEqual({
+      code: -1106,
+      msg: "Parameter 'reduceOnly' sent when not required.",
+    });
+  });
+
+  it('market orders carry no price and answer GTC; a price with one is -1106', () => {
+    const m = parseNewOrder(params({ symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.010' }));
+    const input = placeInput(m, 'BTCUSDT', 'one_way');
+    expect(input).not.toHaveProperty('price');
+    expect(input.type).toBe(OrderType.MARKET);
+    const r = refusal(() =>
+      parseNewOrder(params({ symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '1', price: '1' })),
+    );
+    expect(r.code).toBe(-1106);
+  });
+
+  it.each([
+    [{ side: 'HOLD' }, -1117],
+    [{ type: 'STOP_MARKET' }, -1116],
+    [{ timeInForce: 'GTD' }, -1115],
+    [{ newClientOrderId: 'has space' }, -1100],
+    [{ positionSide: 'UP' }, -4006],
+    [{ newOrderRespType: 'FULL' }, -1130],
+    [{ priceMatch: 'QUEUE' }, -1130],
+    [{ reduceOnly: 'yes' }, -1130],
+  ])('%j is refused with %i', (p, code) => {
+    expect(refusal(() => limit(p as Record<string, string>)).code).toBe(code);
+  });
+
+  it('missing mandatory parameters name themselves (-1102)', () => {
+    for (const name of ['symbol', 'side', 'type', 'quantity', 'price', 'timeInForce']) {
+      const p: Record<string, string> = {
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'LIMIT',
+        quantity: '0.010',
+        price: '90000',
+        timeInForce: 'GTC',
+      };
+      delete p[name];
+      const r = refusal(() => parseNewOrder(params(p)));
+      expect(r.code, name).toBe(-1102);
+      expect(r.msg, name).toContain(`'${name}'`);
+    }
+  });
+});
+
+describe('native records -> Binance records', () => {
+  const order: OrderState = {
+    id: 42,
+    clientOrderId: 'my.bot:1',
+    accountId: 1,
+    symbol: 'BTCUSDT',
+    side: Side.SELL,
+    type: OrderType.LIMIT,
+    tif: TimeInForce.GTX,
+    priceTicks: 900_005,
+    qtyLots: 20,
+    filledLots: 10,
+    filledQuote: 90_000_500_000n, // 0.010 x 90000.5 = 900.005 USDT in 1e-8 units
+    status: OrderStatus.PARTIALLY_FILLED,
+    leverage: 10,
+    marginMode: 2,
+    positionSide: PositionSide.SHORT,
+    positionAction: PositionAction.OPEN,
+    reduceOnly: false,
+    frozen: 0n,
+    totalFee: 0n,
+    createdAt: 1000,
+    updatedAt: 2000,
+  };
+
+  it('an order: Binance names and text amounts, hedge side SHORT, one-way BOTH', () => {
+    expect(binanceOrder(math, order, 'hedge')).toMatchObject({
+      orderId: 42,
+      status: 'PARTIALLY_FILLED',
+      price: '90000.5',
+      avgPrice: '90000.5',
+      origQty: '0.020',
+      executedQty: '0.010',
+      cumQuote: '900.00500000',
+      timeInForce: 'GTX',
+      side: 'SELL',
+      positionSide: 'SHORT',
+      time: 1000,
+      updateTime: 2000,
+    });
+    expect(binanceOrder(math, order, 'one_way').positionSide).toBe('BOTH');
+  });
+
+  it('a self-trade-expired order is EXPIRED_IN_MATCH; an ACK answer is NEW with nothing filled', () => {
+    expect(statusName({ status: OrderStatus.EXPIRED, expiredInMatch: true })).toBe('EXPIRED_IN_MATCH');
+    expect(statusName({ status: OrderStatus.EXPIRED })).toBe('EXPIRED');
+    const placed = {
+      orderId: 7,
+      clientOrderId: 'c',
+      status: OrderStatus.FILLED,
+      filledQty: '0.010',
+      filledQuote: '900.00000000',
+      expiredInMatch: false,
+      time: 5,
+    };
+    expect(placedOrder(math, limit(), placed, 'one_way')).toMatchObject({ status: 'NEW', executedQty: '0.000' });
+    expect(placedOrder(math, limit({ newOrderRespType: 'RESULT' }), placed, 'one_way')).toMatchObject({
+      status: 'FILLED',
+      executedQty: '0.010',
+      avgPrice: '90000.0',
+    });
+  });
+
+  it("open orders' figures: remaining x price by side, initial margin of opening orders only", () => {
+    const rec = (side: number, action: number) =>
+      ({
+        side,
+        position_side: 1,
+        position_action: action,
+        qty: '2',
+        filled_qty: '0.5',
+        price: '100',
+        leverage: 5,
+      }) as never;
+    const f = orderFigures([rec(Side.BUY, PositionAction.OPEN), rec(Side.SELL, PositionAction.CLOSE)], null);
+    expect(f).toEqual({ bidNotional: 150, askNotional: 150, initialMargin: 30 });
+  });
+});
+
+describe("Binance's candle windows", () => {
+  const MIN = 60_000;
+  // native tuples, newest first, of the minutes 0..9
+  const all = Array.from({ length: 10 }, (_, i) => [
+    i * MIN,
+    i * MIN + MIN - 1,
+    'o',
+    'h',
+    'l',
+    'c',
+    'v',
+    'q',
+    1,
+    'V',
+    'Q',
+  ]);
+  const read = (q: { limit?: number; startTime?: number; endTime?: number }) => {
+    const rows = all
+      .filter((k) => (q.startTime ?? 0) <= (k[0] as number) && (k[0] as number) <= (q.endTime ?? Infinity))
+      .reverse();
+    return q.limit === undefined ? rows : rows.slice(0, q.limit);
+  };
+  const opens = (w: { start?: number; end?: number; limit: number }) =>
+    selectKlines(read, { interval: '1m', start: w.start, end: w.end, limit: w.limit }).map((k) => k[0]);
+
+  it('latest `limit` oldest first; startTime counts forward; endTime alone counts back', () => {
+    expect(opens({ limit: 3 })).toEqual([7 * MIN, 8 * MIN, 9 * MIN]);
+    expect(opens({ start: 2 * MIN, limit: 3 })).toEqual([2 * MIN, 3 * MIN, 4 * MIN]);
+    expect(opens({ end: 5 * MIN + 10, limit: 2 })).toEqual([4 * MIN, 5 * MIN]);
+  });
+
+  it("Binance's column order: closeTime at 6, a '0' last", () => {
+    const k = selectKlines(read, { interval: '1m', start: undefined, end: undefined, limit: 1 })[0];
+    expect(k).toEqual([9 * MIN, 'o', 'h', 'l', 'c', 'v', 10 * MIN - 1, 'q', 1, 'V', 'Q', '0']);
+  });
+});

@@ -1,0 +1,101 @@
+// The driver follows the virtual clock: pause, speed, bounded work per tick, the timer's lifecycle.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SimDriver } from '../../../src-main/market/sim/driver.ts';
+import { Simulator } from '../../../src-main/market/sim/simulator.ts';
+import { T0, testVenue } from './helpers.ts';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function setup(speed = 1) {
+  const tv = testVenue({ seed: 31, speed });
+  // 250 ms steps (the default is 100 ms): the step counts below are written for them
+  const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 31, stepMs: 250 });
+  const seen: number[] = [];
+  const driver = new SimDriver(sim, tv.venue.clock, { onTick: (t) => seen.push(t) });
+  return { tv, sim, driver, seen, clock: tv.venue.clock };
+}
+
+describe('simulator driver', () => {
+  it('steps up to the market clock; nothing while paused; more per tick when faster', () => {
+    const { tv, sim, driver, seen, clock } = setup();
+    try {
+      tv.advanceWall(1000);
+      expect(driver.tick()).toBe(4); // 1 s of market time at 250 ms steps
+      expect(sim.time).toBe(T0 + 1000);
+      expect(seen).toEqual([T0 + 1000]);
+      clock.pause();
+      tv.advanceWall(5000);
+      expect(driver.tick()).toBe(0);
+      expect(sim.time).toBe(T0 + 1000);
+      clock.resume();
+      clock.setSpeed(60);
+      tv.advanceWall(1000);
+      expect(driver.tick()).toBe(240);
+      expect(sim.time).toBe(T0 + 61_000);
+      // a partial step waits for the next tick
+      tv.advanceWall(3);
+      expect(driver.tick()).toBe(0);
+      tv.advanceWall(2);
+      expect(driver.tick()).toBe(1);
+      expect(driver.stats.overloadTicks).toBe(0);
+    } finally {
+      tv.close();
+    }
+  });
+
+  it('bounds the work of a tick far behind the clock, and still covers the span with trades', () => {
+    const { tv, sim, driver, clock } = setup(10_000);
+    try {
+      tv.advanceWall(1000); // 10,000 s of market time in one tick
+      const steps = driver.tick();
+      expect(steps).toBeLessThanOrEqual(40);
+      expect(driver.stats.overloadTicks).toBe(1);
+      expect(clock.now() - sim.time).toBeLessThan(sim.stepMs);
+      // every sample lands on the last step of a second, which must trade: trades spread over the span
+      const btc = tv.trades.filter((t) => t.symbol === 'BTCUSDT').map((t) => t.time);
+      expect(new Set(btc.map((t) => Math.floor((t - T0) / 1_000_000))).size).toBe(10);
+      expect(sim.stats.errors).toBe(0);
+      // and the market goes on normally once the clock slows down
+      clock.setSpeed(1);
+      const before = tv.trades.length;
+      tv.advanceWall(2000);
+      expect(driver.tick()).toBe(8);
+      expect(tv.trades.length).toBeGreaterThan(before);
+    } finally {
+      tv.close();
+    }
+  });
+
+  it('runs on an unref timer until stopped; a failing tick is reported and the loop goes on', () => {
+    vi.useFakeTimers();
+    const tv = testVenue({ seed: 32 });
+    try {
+      const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 32, stepMs: 250 });
+      const errors: unknown[] = [];
+      const driver = new SimDriver(sim, tv.venue.clock, { intervalMs: 50, onError: (e) => errors.push(e) });
+      driver.start();
+      expect(driver.running).toBe(true);
+      vi.spyOn(sim, 'runUntil').mockImplementationOnce(() => {
+        throw new Error('boom');
+      });
+      for (let i = 0; i < 6; i++) {
+        tv.advanceWall(50);
+        vi.advanceTimersByTime(50);
+      }
+      expect(errors.map((e) => (e as Error).message)).toEqual(['boom']);
+      expect(driver.stats.ticks).toBe(5);
+      expect(sim.time).toBe(T0 + 250); // market time 300 ms: one whole step
+      driver.stop();
+      expect(driver.running).toBe(false);
+      tv.advanceWall(500);
+      vi.advanceTimersByTime(500);
+      expect(driver.stats.ticks).toBe(5);
+      expect(sim.time).toBe(T0 + 250);
+      expect(() => driver.start()).toThrow(/stopped/);
+    } finally {
+      tv.close();
+    }
+  });
+});

@@ -1,0 +1,153 @@
+// The SDK's REST client against the real application (Fastify inject as its fetch): signed
+// requests are accepted by the real auth layer, bodies are sent exactly as signed, API errors
+// surface as PerpdeskApiError with the API's code and message, klines' bare answers and HTTP
+// 200 errors are told apart, and `request` hands back the raw exchange.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
+import { PerpdeskApiError, RestClient } from '../../../src-shared/sdk/rest-client.ts';
+import { makeApp, type TestApp } from '../../helpers/app.ts';
+
+let t: TestApp;
+const sent: Array<{ url: string; method: string; headers: Record<string, string>; body: string | undefined }> = [];
+
+function injectFetch(app: TestApp['app']): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = String(input);
+    const headers = (init?.headers ?? {}) as Record<string, string>;
+    const body = init?.body === undefined || init?.body === null ? undefined : String(init.body);
+    sent.push({ url, method: init?.method ?? 'GET', headers, body });
+    const u = new URL(url);
+    const r = await app.inject({
+      method: (init?.method ?? 'GET') as 'GET',
+      url: u.pathname + u.search,
+      headers,
+      payload: body,
+    });
+    return new Response(r.body, {
+      status: r.statusCode,
+      headers: { 'content-type': String(r.headers['content-type'] ?? '') },
+    });
+  }) as typeof fetch;
+}
+
+const KEY = 'sdk_test_key_1';
+const SECRET = 'sdk_test_secret_1';
+
+beforeAll(async () => {
+  t = await makeApp();
+  t.venue.accounts.upsert(
+    { apiKey: KEY, apiSecret: SECRET, kind: 'user', balance: 10_000n * 100_000_000n },
+    Date.now(),
+  );
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function client(opts: { apiKey?: string; apiSecret?: string } = { apiKey: KEY, apiSecret: SECRET }): RestClient {
+  return new RestClient({ baseUrl: 'http://127.0.0.1:1', fetch: injectFetch(t.app), ...opts });
+}
+
+describe('RestClient', () => {
+  it('signs requests the server accepts: key header, timestamp, signature last over query + body', async () => {
+    const api = client();
+    sent.length = 0;
+    const account = await api.account();
+    expect(account.wallet_balance).toBe('10000.00000000');
+    const setting = await api.setLeverage('BTCUSDT', 7);
+    expect(setting.leverage).toBe(7);
+    expect((await api.leverage('BTCUSDT')).leverage).toBe(7);
+
+    const post = sent.find((r) => r.method === 'POST')!;
+    expect(post.headers['X-API-KEY']).toBe(KEY);
+    const query = post.url.slice(post.url.indexOf('?') + 1);
+    const [signed, signature] = query.split('&signature=');
+    expect(signed).toMatch(/^timestamp=\d+$/);
+    expect(signature).toBe(
+      createHmac('sha256', SECRET)
+        .update(signed + post.body)
+        .digest('hex'),
+    );
+    expect(JSON.parse(post.body!)).toEqual({ symbol: 'BTCUSDT', leverage: 7 });
+  });
+
+  it('surfaces the API error code and message, and refuses signed calls without credentials', async () => {
+    const bad = client({ apiKey: KEY, apiSecret: 'wrong_secret_1' });
+    const err = await bad.account().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PerpdeskApiError);
+    expect((err as PerpdeskApiError).code).toBe(2004);
+    expect((err as PerpdeskApiError).status).toBe(401);
+    await expect(client({}).openOrders()).rejects.toThrow(/log in/);
+  });
+
+  it('places and cancels an order, and pages the order history', async () => {
+    const api = client();
+    const r = await api.placeOrder({
+      symbol: 'ETHUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: '1000.00',
+      qty: '0.100',
+    });
+    expect(r.status).toBe(1);
+    expect((await api.openOrders('ETHUSDT')).map((o) => o.id)).toEqual([r.order_id]);
+    const cancelled = await api.cancelOrder('ETHUSDT', r.order_id);
+    expect(cancelled.status).toBe(4);
+    const page = await api.allOrders({ symbol: 'ETHUSDT', limit: 10 });
+    expect(page.items.map((o) => o.id)).toContain(r.order_id);
+    expect(page.has_more).toBe(false);
+  });
+
+  it('cancels by client_order_id ({ clientOrderId }) as well as by id ({ orderId } or the bare id)', async () => {
+    const api = client();
+    const order = {
+      symbol: 'ETHUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: '1000.00',
+      qty: '0.100',
+    } as const;
+    const a = await api.placeOrder({ ...order, client_order_id: 'mm-bid-1' });
+    const b = await api.placeOrder({ ...order, client_order_id: 'mm-bid-2' });
+    sent.length = 0;
+    const byClient = await api.cancelOrder('ETHUSDT', { clientOrderId: 'mm-bid-1' });
+    expect(byClient.id).toBe(a.order_id);
+    expect(byClient.client_order_id).toBe('mm-bid-1');
+    expect(byClient.status).toBe(4);
+    const q = new URL(sent[0].url).searchParams;
+    expect(q.get('client_order_id')).toBe('mm-bid-1');
+    expect(q.has('order_id')).toBe(false);
+    expect((await api.openOrders('ETHUSDT')).map((o) => o.id)).toEqual([b.order_id]);
+    expect((await api.cancelOrder('ETHUSDT', { orderId: b.order_id })).status).toBe(4);
+    const err = await api.cancelOrder('ETHUSDT', { clientOrderId: 'never-placed' }).catch((e: unknown) => e);
+    expect((err as PerpdeskApiError).code).toBe(1102);
+  });
+
+  it('reads klines as a bare array and their HTTP 200 errors as PerpdeskApiError', async () => {
+    const api = client({});
+    const err = await api.klines('BTCUSDT', '7m').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PerpdeskApiError);
+    expect((err as PerpdeskApiError).code).toBe(6001);
+    expect((err as PerpdeskApiError).status).toBe(200);
+  });
+
+  it('hands back the raw exchange without throwing, and a network failure as status 0', async () => {
+    const api = client({});
+    const x = await api.request('POST', '/fapi/v1/bot/orders', { body: { symbol: 'BTCUSDT' } });
+    expect(x.status).toBe(400);
+    expect(x.requestBody).toBe('{"symbol":"BTCUSDT"}');
+    expect((x.json as { code: number }).code).toBeGreaterThan(0);
+    const down = new RestClient({
+      baseUrl: 'http://127.0.0.1:1',
+      fetch: (async () => Promise.reject(new Error('ECONNREFUSED'))) as typeof fetch,
+    });
+    const y = await down.request('GET', '/fapi/v1/time');
+    expect(y.status).toBe(0);
+    expect(y.networkError).toContain('ECONNREFUSED');
+    await expect(down.time()).rejects.toThrow(/Cannot reach the service/);
+  });
+});
