@@ -47,7 +47,7 @@
 // shares the machine, but it rises as throughput falls (fewer requests per event-loop wake-up),
 // so a slow route's figure includes some of that.
 //
-// Binance facade (issue 14): the same signed orders as POST /binance/fapi/v1/order (form body,
+// Binance facade: the same signed orders as POST /binance/fapi/v1/order (form body,
 // Binance signing, positionSide LONG / SHORT on the hedge accounts, newOrderRespType RESULT as
 // ccxt sends), run right after the native signed run of each round; its ratio is to that run.
 //

@@ -7,7 +7,7 @@
 //   2. the trading screen logged in, with an open position and open orders, while depth
 //      (100 ms deltas + 200 ms snapshots), trades and candles stream (the sim at max speed);
 //   3. the same screen with the simulator paused (the screen idle, same DOM);
-//   4. a replay (issue #16) at 100x: the fixture's real 1m BTCUSDT klines of 2021-05-16
+//   4. a replay at 100x: the fixture's real 1m BTCUSDT klines of 2021-05-16
 //      imported, POST /api/v1/replays, the replay venue's screen (banner, clock, report tab
 //      not open) logged in through its login link while history plays. Skipped, saying why,
 //      when the service cannot start a replay.

@@ -1,4 +1,4 @@
-// Bad input generated from the OpenAPI document (issue 13): for every operation of
+// Bad input generated from the OpenAPI document: for every operation of
 // /openapi.json and every parameter it lists (path, query, body property), fast-check makes
 // values the parameter's schema refuses (wrong types, non-finite, huge and out-of-range numbers,
 // loose integer spellings, empty and very long text, nested objects), plus unknown keys

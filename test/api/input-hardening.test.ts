@@ -1,4 +1,4 @@
-// Issue 13, defects 1-3, named cases: non-finite and loosely written numbers, unknown
+// Named cases of bad input: non-finite and loosely written numbers, unknown
 // parameters on the routes that ignored them, required bodies. (The generated suite,
 // generated-input.test.ts, covers every route; these pin the reported cases.)
 import type { FastifyInstance } from 'fastify';

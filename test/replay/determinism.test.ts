@@ -1,4 +1,4 @@
-// Determinism (issue 16): the example bot (examples/replay-bot.ts) drives a replay in lockstep
+// Determinism: the example bot (examples/replay-bot.ts) drives a replay in lockstep
 // over the WebSocket and trades it over REST; run twice on the same data, start and options, the
 // fills, balances, positions, orders and the session report are byte-identical.
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The replay's house path (issue 16, "Speed") against what the replay showed before it: the
+// The replay's house path against what the replay showed before it: the
 // mirror used to send every house order and print as a general bot order (decimal strings,
 // 'placeBot'); it now uses the numeric 'house' command. What users and bots observe must not
 // have changed: this runs four replays with user orders in the queue (a depth + trades

@@ -1,4 +1,4 @@
-// Replay sessions (issue 16, docs/replay.md).
+// Replay sessions (docs/replay.md).
 // On a replay venue: GET /api/v1/replay (public status), POST /api/v1/replay (loopback: play,
 // pause, speed, step, seek), GET /api/v1/replay/report (loopback: the session report as JSON or
 // a CSV table). On the live venue these answer 404 / 1108 (not a replay).

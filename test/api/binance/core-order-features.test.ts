@@ -1,4 +1,4 @@
-// Order features the core keeps so both surfaces agree (issue 14): time in force and reduce-only
+// Order features the core keeps so both surfaces agree: time in force and reduce-only
 // of natively placed orders as the facade reports them, post-only / FOK refusals that leave no
 // record, EXPIRED_IN_MATCH for a self-trade, the open-order limit (-2025), and
 // ACCOUNT_CONFIG_UPDATE for a leverage change made natively. Real ccxt where it applies.

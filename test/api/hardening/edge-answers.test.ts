@@ -1,4 +1,4 @@
-// Issue 13, defects 4-7 over real sockets: the Host guard parses strictly, every answer given
+// Over real sockets: the Host guard parses strictly, every answer given
 // before or outside routing is the envelope (404, 405, 408, 414, 431, 400), an oversized upload
 // hears its 1005 instead of a reset, and the browser login token expires.
 import { request } from 'node:http';

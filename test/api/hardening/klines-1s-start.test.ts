@@ -1,4 +1,4 @@
-// Defect 8 of issue 13: right after a start, 1s klines answered [] until the pair's next trade,
+// Right after a start, 1s klines answered [] until the pair's next trade,
 // because the history build stores every interval but 1s. Every interval includes the current
 // candle from the start.
 import { afterEach, describe, expect, it } from 'vitest';

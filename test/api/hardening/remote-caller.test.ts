@@ -1,4 +1,4 @@
-// Issue 13, defect 4, from a caller that is NOT on loopback: the service runs in a network
+// From a caller that is NOT on loopback: the service runs in a network
 // namespace the test creates (its own loopback, plus 198.51.100.7 from TEST-NET-2 on it, routed
 // nowhere; nothing leaves this machine or touches the host's interfaces), bound to 0.0.0.0, and
 // a client in that namespace calls it from 198.51.100.7 and from 127.0.0.1. The one-time login
