@@ -1,6 +1,19 @@
 // What GET /api/v1/sim shows of one simulated pair: its settings and its state right now.
-import type { VenueView } from './index-venues.ts';
-import type { SymbolSim } from './simulator.ts';
+import type { IndexVenues, VenueView } from './index-venues.ts';
+import type { SymbolSimParams } from './params.ts';
+import type { PriceFeed } from './price-feed.ts';
+import type { PriceProcess } from './price-process.ts';
+import type { PairState } from '../../trading/pair-state.ts';
+
+/** What the view reads of a simulated pair (simulator.ts's SymbolSim has it). */
+interface ViewedSim {
+  readonly symbol: string;
+  readonly pair: PairState;
+  readonly params: SymbolSimParams;
+  readonly process: PriceProcess;
+  readonly venues: IndexVenues;
+  readonly feed: PriceFeed;
+}
 
 export interface SimSymbolView {
   symbol: string;
@@ -17,7 +30,7 @@ export interface SimSymbolView {
   venues: Array<Pick<VenueView, 'name' | 'weight' | 'up'>>;
 }
 
-export function symbolView(s: SymbolSim): SimSymbolView {
+export function symbolView(s: ViewedSim): SimSymbolView {
   return {
     symbol: s.symbol,
     volatility: s.params.volatility,
