@@ -28,7 +28,7 @@ const WITH_VALUE = [
   '--response-latency',
   '--data-latency',
 ] as const;
-const FLAGS = ['--no-sim', '--lockstep', '--help', '-h'] as const;
+const FLAGS = ['--no-sim', '--fast', '--lockstep', '--help', '-h'] as const;
 export const PERPDESK_OPTIONS: readonly string[] = [...WITH_VALUE, ...FLAGS];
 
 export interface SplitArgv {
