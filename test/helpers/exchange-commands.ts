@@ -12,6 +12,24 @@ export function placeOrder(ex: Exchange, accountId: number, input: OrderInput): 
   return ex.execute({ kind: 'place', accountId, input });
 }
 
+/** A good-till-cancel limit order on BTCUSDT that opens a position on its side (hedge mode's usual test order). */
+export function openLimit(
+  ex: Exchange,
+  accountId: number,
+  o: { side: 1 | 2; price: string; qty: string },
+): PlacementResult {
+  const input = {
+    symbol: 'BTCUSDT',
+    side: o.side,
+    position_side: o.side,
+    position_action: 1,
+    type: 1,
+    price: o.price,
+    qty: o.qty,
+  };
+  return placeOrder(ex, accountId, input);
+}
+
 export function placeBotOrder(ex: Exchange, input: BotOrderInput, engineAccount = HOUSE_ACCOUNT): PlacementResult {
   return ex.execute({ kind: 'placeBot', input, engineAccount });
 }

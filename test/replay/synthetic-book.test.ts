@@ -4,7 +4,7 @@
 // took from keeping what is left (refilled only once emptied), deeper levels kept while within
 // twenty of the touch (a touch that goes a tick back and forth finds them there) and gone beyond,
 // a jump re-quoting around the new touch, and the tape equal to the history.
-import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
+import { openLimit, upsertAccount } from '../helpers/exchange-commands.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HistTrade, ReplayData, ReplayDataset } from '../../src-main/replay/ports.ts';
 import { KEEP_LEVELS, LEVELS, SIZE_FACTOR } from '../../src-main/replay/synthetic-book.ts';
@@ -155,15 +155,7 @@ describe('synthetic book', () => {
     exchange.events.on('account', (e) => {
       if (e.kind === 'fill') fills.push(`${(e.data as { price: string }).price} ${(e.data as { qty: string }).qty}`);
     });
-    placeOrder(exchange, user, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price: '49997.0',
-      qty: '0.040',
-    });
+    openLimit(exchange, user, { side: 1, price: '49997.0', qty: '0.040' });
     r.run(1);
     r.rig.trading.group.commitNow(); // private events go out after their commit
     expect(fills).toEqual(['49997.0 0.040']);

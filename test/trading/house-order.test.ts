@@ -2,11 +2,11 @@
 // lots does to the book, the tape and a user's order exactly what the same order sent as a bot
 // order ('placeBot', decimal strings) does, answers the lots it took, and is refused with the
 // codes a bot order of that price and size gets, having changed nothing (no order id used).
-import { placeBotOrder, placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
+import { openLimit, placeBotOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import { describe, expect, it } from 'vitest';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import type { Command } from '../../src-main/trading/commands.ts';
-import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
+import { HOUSE_ACCOUNT, type Exchange } from '../../src-main/trading/exchange.ts';
 import { paperVenues } from './venues.ts';
 
 const UNIT = 100_000_000n;
@@ -15,6 +15,10 @@ const venue = paperVenues(() => 1_700_000_000_000);
 /** The book and taker engine accounts of the house orders below (a replay's two). */
 const BOOK = HOUSE_ACCOUNT + 11;
 const TAKER = HOUSE_ACCOUNT + 12;
+
+/** A house order on BTCUSDT through the exchange's door. */
+type HouseOrder = Omit<Extract<Command, { kind: 'houseOrder' }>, 'kind' | 'symbol'>;
+const house = (ex: Exchange, o: HouseOrder) => ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', ...o });
 
 /** A fresh venue's BTCUSDT, P its mark in ticks, a funded user, and the tape as 'id price lots side time'. */
 function scene() {
@@ -41,9 +45,9 @@ function scenario(via: 'houseOrder' | 'placeBot'): { lines: string[]; answers: u
   const user = upsertAccount(ex, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
   const P = pair.math.ticksRound(95_000);
   const answers: unknown[] = [];
-  const house = (account: number, side: 1 | 2, price: number, lots: number, tif: 1 | 2): void => {
+  const send = (account: number, side: 1 | 2, price: number, lots: number, tif: 1 | 2): void => {
     if (via === 'houseOrder') {
-      const r = ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account, side, priceTicks: price, lots, tif });
+      const r = house(ex, { account, side, priceTicks: price, lots, tif });
       answers.push([r.orderId, r.filledLots]);
     } else {
       const r = ex.execute({
@@ -71,41 +75,25 @@ function scenario(via: 'houseOrder' | 'placeBot'): { lines: string[]; answers: u
   };
   // houseTrim: a house bid of 1.000 two ticks down trimmed to 0.400 (still ahead of the user's
   // bid queued behind it), then to 0.150, then cancelled; the user's order is then alone there
-  house(HOUSE_ACCOUNT + 11, 1, P - 2, 1000, 1);
+  send(BOOK, 1, P - 2, 1000, 1);
   const deep = (answers.at(-1) as number[])[0];
-  placeOrder(ex, user, {
-    symbol: 'BTCUSDT',
-    side: 1,
-    position_side: 1,
-    position_action: 1,
-    type: 1,
-    price: pair.math.formatPrice(P - 2),
-    qty: '0.100',
-  });
+  openLimit(ex, user, { side: 1, price: pair.math.formatPrice(P - 2), qty: '0.100' });
   trim(deep, 400);
   lines.push(`Q ${JSON.stringify(pair.book.levelOrderIds(1, P - 2))}`);
   trim(deep, 150);
   trim(deep, 0);
   lines.push(`Q ${JSON.stringify(pair.book.levelOrderIds(1, P - 2))}`);
   // the house bids 1.000 at P, a user bids 0.500 behind it, the house adds 0.700 behind the user
-  house(HOUSE_ACCOUNT + 11, 1, P, 1000, 1);
-  placeOrder(ex, user, {
-    symbol: 'BTCUSDT',
-    side: 1,
-    position_side: 1,
-    position_action: 1,
-    type: 1,
-    price: pair.math.formatPrice(P),
-    qty: '0.500',
-  });
-  house(HOUSE_ACCOUNT + 11, 1, P, 700, 1);
+  send(BOOK, 1, P, 1000, 1);
+  openLimit(ex, user, { side: 1, price: pair.math.formatPrice(P), qty: '0.500' });
+  send(BOOK, 1, P, 700, 1);
   // a house IOC sell of 1.200 at P: the house's 1.000 first, then 0.200 of the user's order
-  house(HOUSE_ACCOUNT + 12, 2, P, 1200, 2);
+  send(TAKER, 2, P, 1200, 2);
   // a house IOC sell through the level and one tick below, where nothing rests: the user's 0.300
   // and the house's 0.700 fill, the rest expires
-  house(HOUSE_ACCOUNT + 12, 2, P - 1, 5000, 2);
+  send(TAKER, 2, P - 1, 5000, 2);
   // an IOC that crosses nothing
-  house(HOUSE_ACCOUNT + 12, 1, P - 5, 100, 2);
+  send(TAKER, 1, P - 5, 100, 2);
   v.trading.group.commitNow(); // private events go out after their commit
   return { lines, answers };
 }
@@ -198,17 +186,7 @@ describe('houseOrder', () => {
     });
     // houseTrim refuses unknown and non-house orders and sizes that are not a reduction
     const user = upsertAccount(ex, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
-    const mine = Number(
-      placeOrder(ex, user, {
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 1,
-        price: pair.math.formatPrice(P - 10),
-        qty: '0.010',
-      }).order_id,
-    );
+    const mine = Number(openLimit(ex, user, { side: 1, price: pair.math.formatPrice(P - 10), qty: '0.010' }).order_id);
     const trims: Array<[number, number, number]> = [
       [999_999, 0, Errors.ORDER_NOT_FOUND.code],
       [mine, 0, Errors.ORDER_NOT_FOUND.code],
@@ -232,55 +210,12 @@ describe('houseOrder', () => {
     const run = (expireOwn: boolean) => {
       const { ex, pair, P, trades, user } = scene();
       // the book's asks at P (two orders) and P + 1, a user's ask at P + 1 behind the book's
-      const a1 = ex.execute({
-        kind: 'houseOrder',
-        symbol: 'BTCUSDT',
-        account: BOOK,
-        side: 2,
-        priceTicks: P,
-        lots: 4,
-        tif: 1,
-      }).orderId;
-      const a2 = ex.execute({
-        kind: 'houseOrder',
-        symbol: 'BTCUSDT',
-        account: BOOK,
-        side: 2,
-        priceTicks: P,
-        lots: 6,
-        tif: 1,
-      }).orderId;
-      const a3 = ex.execute({
-        kind: 'houseOrder',
-        symbol: 'BTCUSDT',
-        account: BOOK,
-        side: 2,
-        priceTicks: P + 1,
-        lots: 5,
-        tif: 1,
-      }).orderId;
-      const mine = Number(
-        placeOrder(ex, user, {
-          symbol: 'BTCUSDT',
-          side: 2,
-          position_side: 2,
-          position_action: 1,
-          type: 1,
-          price: pair.math.formatPrice(P + 1),
-          qty: '0.003',
-        }).order_id,
-      );
+      const a1 = house(ex, { account: BOOK, side: 2, priceTicks: P, lots: 4, tif: 1 }).orderId;
+      const a2 = house(ex, { account: BOOK, side: 2, priceTicks: P, lots: 6, tif: 1 }).orderId;
+      const a3 = house(ex, { account: BOOK, side: 2, priceTicks: P + 1, lots: 5, tif: 1 }).orderId;
+      const mine = Number(openLimit(ex, user, { side: 2, price: pair.math.formatPrice(P + 1), qty: '0.003' }).order_id);
       // the book bids 20 at P + 1: its own asks at P and P + 1 are in the way, the user's too
-      const r = ex.execute({
-        kind: 'houseOrder',
-        symbol: 'BTCUSDT',
-        account: BOOK,
-        side: 1,
-        priceTicks: P + 1,
-        lots: 20,
-        tif: 1,
-        expireOwn,
-      });
+      const r = house(ex, { account: BOOK, side: 1, priceTicks: P + 1, lots: 20, tif: 1, expireOwn });
       return {
         r,
         trades,
@@ -319,25 +254,9 @@ describe('houseOrder', () => {
         [P, 6],
         [P + 1, 5],
       ])
-        ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: price, lots, tif: 1 });
-      placeOrder(ex, user, {
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 1,
-        price: pair.math.formatPrice(P - 3),
-        qty: '0.002',
-      });
-      placeOrder(ex, user, {
-        symbol: 'BTCUSDT',
-        side: 2,
-        position_side: 2,
-        position_action: 1,
-        type: 1,
-        price: pair.math.formatPrice(P + 2),
-        qty: '0.002',
-      });
+        house(ex, { account: BOOK, side: 2, priceTicks: price, lots, tif: 1 });
+      openLimit(ex, user, { side: 1, price: pair.math.formatPrice(P - 3), qty: '0.002' });
+      openLimit(ex, user, { side: 2, price: pair.math.formatPrice(P + 2), qty: '0.002' });
       // a sell printed at P: the book's bid at P takes its ask at P away, 7 lots trade, 12 stay
       if (merged) {
         const r = ex.execute({
@@ -359,20 +278,8 @@ describe('houseOrder', () => {
           remainingLots: 12,
         });
       } else {
-        ex.execute({
-          kind: 'houseOrder',
-          symbol: 'BTCUSDT',
-          account: BOOK,
-          side: 1,
-          priceTicks: P,
-          lots: 19,
-          tif: 1,
-          expireOwn: true,
-        });
-        expect(
-          ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: TAKER, side: 2, priceTicks: P, lots: 7, tif: 2 })
-            .filledLots,
-        ).toBe(7);
+        house(ex, { account: BOOK, side: 1, priceTicks: P, lots: 19, tif: 1, expireOwn: true });
+        expect(house(ex, { account: TAKER, side: 2, priceTicks: P, lots: 7, tif: 2 }).filledLots).toBe(7);
       }
       // the book's bid at P goes; then a sell printed at P - 1, between the user's bid and the
       // asks, where nothing shows (rest 0: only the trade)
@@ -391,24 +298,8 @@ describe('houseOrder', () => {
           expireOwn: false,
         });
       else {
-        ex.execute({
-          kind: 'houseOrder',
-          symbol: 'BTCUSDT',
-          account: BOOK,
-          side: 1,
-          priceTicks: P - 1,
-          lots: 3,
-          tif: 1,
-        });
-        ex.execute({
-          kind: 'houseOrder',
-          symbol: 'BTCUSDT',
-          account: TAKER,
-          side: 2,
-          priceTicks: P - 1,
-          lots: 3,
-          tif: 2,
-        });
+        house(ex, { account: BOOK, side: 1, priceTicks: P - 1, lots: 3, tif: 1 });
+        house(ex, { account: TAKER, side: 2, priceTicks: P - 1, lots: 3, tif: 2 });
       }
       return { trades, depth: pair.book.depth(), last: pair.lastPriceTicks, orders: pair.book.orderCount, P };
     };
@@ -426,25 +317,9 @@ describe('houseOrder', () => {
   it('housePrint refuses a print that could meet another order, or a bad one, changing nothing', () => {
     const { ex, pair, P, trades, user } = scene();
     // the user's bid at P - 2 and ask at P + 2; the book's own ask at P + 1
-    placeOrder(ex, user, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price: pair.math.formatPrice(P - 2),
-      qty: '0.002',
-    });
-    placeOrder(ex, user, {
-      symbol: 'BTCUSDT',
-      side: 2,
-      position_side: 2,
-      position_action: 1,
-      type: 1,
-      price: pair.math.formatPrice(P + 2),
-      qty: '0.002',
-    });
-    ex.execute({ kind: 'houseOrder', symbol: 'BTCUSDT', account: BOOK, side: 2, priceTicks: P + 1, lots: 5, tif: 1 });
+    openLimit(ex, user, { side: 1, price: pair.math.formatPrice(P - 2), qty: '0.002' });
+    openLimit(ex, user, { side: 2, price: pair.math.formatPrice(P + 2), qty: '0.002' });
+    house(ex, { account: BOOK, side: 2, priceTicks: P + 1, lots: 5, tif: 1 });
     const base: Extract<Command, { kind: 'housePrint' }> = {
       kind: 'housePrint',
       symbol: 'BTCUSDT',
@@ -502,41 +377,14 @@ describe('houseOrder', () => {
       ex.events.on('trade', (e) => lines.push(`T ${e.priceTicks} ${e.qtyLots} ${e.takerSide}`));
       ex.events.on('level', (e) => lines.push(`L ${e.side} ${e.priceTicks} ${e.totalLots}`));
       const user = upsertAccount(ex, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
-      const house = (lots: number): number =>
-        ex.execute({
-          kind: 'houseOrder',
-          symbol: 'BTCUSDT',
-          account: HOUSE_ACCOUNT + 11,
-          side: 1,
-          priceTicks: P,
-          lots,
-          tif: 1,
-        }).orderId;
-      house(10);
-      const mine = Number(
-        placeOrder(ex, user, {
-          symbol: 'BTCUSDT',
-          side: 1,
-          position_side: 1,
-          position_action: 1,
-          type: 1,
-          price: pair.math.formatPrice(P),
-          qty: '0.010',
-        }).order_id,
-      );
-      const last = house(5);
+      const bid = (lots: number): number => house(ex, { account: BOOK, side: 1, priceTicks: P, lots, tif: 1 }).orderId;
+      bid(10);
+      const mine = Number(openLimit(ex, user, { side: 1, price: pair.math.formatPrice(P), qty: '0.010' }).order_id);
+      const last = bid(5);
       if (grow) expect(ex.execute({ kind: 'houseGrow', symbol: 'BTCUSDT', orderId: last, lots: 12 })).toBe(12);
-      else house(7);
+      else bid(7);
       for (const lots of [10, 10, 12]) {
-        ex.execute({
-          kind: 'houseOrder',
-          symbol: 'BTCUSDT',
-          account: HOUSE_ACCOUNT + 12,
-          side: 2,
-          priceTicks: P,
-          lots,
-          tif: 2,
-        });
+        house(ex, { account: TAKER, side: 2, priceTicks: P, lots, tif: 2 });
         // the user's order after each sell: its lots left (none once filled)
         lines.push(`F ${pair.book.getOrder(mine)?.remainingLots ?? 0}`);
       }
@@ -565,30 +413,11 @@ describe('houseOrder', () => {
     const ex = v.exchange;
     const pair = ex.pair('BTCUSDT')!;
     const P = pair.math.ticksRound(pair.markPrice) - 5;
-    const house = (lots: number): number =>
-      ex.execute({
-        kind: 'houseOrder',
-        symbol: 'BTCUSDT',
-        account: HOUSE_ACCOUNT + 11,
-        side: 1,
-        priceTicks: P,
-        lots,
-        tif: 1,
-      }).orderId;
-    const first = house(10);
+    const bid = (lots: number): number => house(ex, { account: BOOK, side: 1, priceTicks: P, lots, tif: 1 }).orderId;
+    const first = bid(10);
     const user = upsertAccount(ex, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 1_000_000n * UNIT }, 0).id;
-    const mine = Number(
-      placeOrder(ex, user, {
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 1,
-        price: pair.math.formatPrice(P),
-        qty: '0.010',
-      }).order_id,
-    );
-    const last = house(5);
+    const mine = Number(openLimit(ex, user, { side: 1, price: pair.math.formatPrice(P), qty: '0.010' }).order_id);
+    const last = bid(5);
     const cases: Array<[number, number, number]> = [
       [first, 20, Errors.INVALID_PARAMETER.code], // the user's order is behind it
       [mine, 20, Errors.ORDER_NOT_FOUND.code], // not a house order
