@@ -3,41 +3,17 @@
 // queue, its frozen margin following the new remainder; the two amendments Binance turns into a
 // cancel (a total not above the filled part, a post-only price that would take); a refused one
 // changes nothing; the amended order is what a restart finds.
+import { btc, venueKit } from './venues.ts';
 import { cancelOrder, placeBotOrder, placeOrder } from '../helpers/exchange-commands.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+
+import { describe, expect, it } from 'vitest';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { HOUSE_ACCOUNT, type OrderInput } from '../../src-main/trading/exchange.ts';
-import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
+import { type LocalVenue as Venue } from '../../src-main/venue.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
-const venues: Venue[] = [];
-const dirs: string[] = [];
-
-function venue(dataDir = ':memory:'): Venue {
-  const v = openVenue({ dataDir, wall: () => T0 });
-  v.clock.pause();
-  venues.push(v);
-  return v;
-}
-afterEach(async () => {
-  for (const v of venues.splice(0)) await v.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function user(v: Venue, key: string, balance = 1_000_000n * USDT): number {
-  return v.accounts.upsert({ apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, T0).id;
-}
-
-const btc = (o: Partial<OrderInput> & Pick<OrderInput, 'side' | 'position_side' | 'position_action'>): OrderInput => ({
-  symbol: 'BTCUSDT',
-  type: 1,
-  qty: '0.010',
-  ...o,
-});
+const { venue, user, dataDir } = venueKit({ wall: T0, balance: 1_000_000n * USDT, pause: true });
 const bid = (price: string, qty = '0.010', more: Partial<OrderInput> = {}) =>
   btc({ side: 1, position_side: 1, position_action: 1, price, qty, ...more });
 
@@ -234,8 +210,7 @@ describe('amend', () => {
   });
 
   it('the amended order is what a restart finds, and it keeps matching there', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-amend-'));
-    dirs.push(dir);
+    const dir = dataDir('perpdesk-amend-');
     let v = venue(dir);
     const mid = Math.round(v.exchange.pair('BTCUSDT')!.markPrice);
     const a = user(v, 'rs');
@@ -244,7 +219,6 @@ describe('amend', () => {
     const frozen = v.exchange.summary(a).frozen_margin;
     await new Promise<void>((resolve, reject) => v.durability.whenDurable((err) => (err ? reject(err) : resolve())));
     await v.close();
-    venues.splice(venues.indexOf(v), 1);
     v = venue(dir);
     expect(v.exchange.openOrders(a)[0]).toMatchObject({ id: String(id), price: (mid - 50).toFixed(1), qty: '0.020' });
     expect(v.exchange.summary(a).frozen_margin).toBe(frozen);

@@ -1,3 +1,4 @@
+import { btc, venueKit } from './venues.ts';
 import {
   cancelOrder,
   placeBotOrder,
@@ -9,40 +10,15 @@ import {
   setTpSl,
   settleFunding,
 } from '../helpers/exchange-commands.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+
+import { describe, expect, it } from 'vitest';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { HOUSE_ACCOUNT, INITIAL_INSURANCE_FUND, type OrderInput } from '../../src-main/trading/exchange.ts';
-import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
+import { type LocalVenue as Venue } from '../../src-main/venue.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
-const venues: Venue[] = [];
-const dirs: string[] = [];
-
-function venue(dataDir = ':memory:'): Venue {
-  const v = openVenue({ dataDir, wall: () => T0 });
-  venues.push(v);
-  return v;
-}
-afterEach(async () => {
-  // a venue's close resolves once its checkpoint worker is gone: only then is the folder quiet
-  for (const v of venues.splice(0)) await v.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function user(v: Venue, key: string, balance = 10_000n * USDT): number {
-  return v.accounts.upsert({ apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, T0).id;
-}
-
-const btc = (o: Partial<OrderInput> & Pick<OrderInput, 'side' | 'position_side' | 'position_action'>): OrderInput => ({
-  symbol: 'BTCUSDT',
-  type: 1,
-  qty: '0.010',
-  ...o,
-});
+const { venue, user, dataDir } = venueKit({ wall: T0, balance: 10_000n * USDT });
 
 /** A bot (house) limit order resting or crossing at `price`. */
 function bot(v: Venue, side: 1 | 2, price: string, qty: string, account = HOUSE_ACCOUNT) {
@@ -465,8 +441,7 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
 
 describe('durability', () => {
   it('a restart restores open orders into the book, positions and wallets', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-ex-'));
-    dirs.push(dir);
+    const dir = dataDir('perpdesk-ex-');
     const v1 = venue(dir);
     const u = user(v1, 'rest00001');
     bot(v1, 2, '96000.0', '1.000');
@@ -501,8 +476,7 @@ describe('durability', () => {
   });
 
   it('funding rates and payments survive a restart', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-ex-'));
-    dirs.push(dir);
+    const dir = dataDir('perpdesk-ex-');
     const v1 = venue(dir);
     const u = user(v1, 'rest00002');
     bot(v1, 2, '96000.0', '1.000');
@@ -526,8 +500,7 @@ describe('durability', () => {
 
 describe('auto-deleveraging', () => {
   it('when the insurance fund cannot cover, the most profitable opposite position is reduced at the bankruptcy price (close type 5)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-adl-'));
-    dirs.push(dir);
+    const dir = dataDir('perpdesk-adl-');
     const v0 = venue(dir);
     v0.settings.set('insurance_fund', '0'); // an empty fund
     v0.close(); // stays listed: afterEach awaits its worker before the folder goes

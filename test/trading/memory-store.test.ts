@@ -3,13 +3,14 @@
 // holds to the unit, the store follows at the commit, pushes wait for it, and a second exchange
 // on the same store restores the state.
 import { describe, expect, it } from 'vitest';
+import { openLimit, placeBotOrder } from '../helpers/exchange-commands.ts';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { wireRecords } from '../../src-main/api/records.ts';
 import { DEFAULT_CATALOGUE } from '../../src-main/market/catalogue.ts';
 import { toNewSymbol } from '../../src-main/market/seed-catalogue.ts';
 import type { SymbolRow } from '../../src-main/core/symbol.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
-import { Exchange, HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
+import { Exchange } from '../../src-main/trading/exchange.ts';
 import { MemorySettings, MemorySymbols, MemoryTradingStore } from '../../src-main/trading/memory-store.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
@@ -54,19 +55,7 @@ describe('the exchange on in-memory ports', () => {
     ex.execute({ kind: 'prices', symbol: 'BTCUSDT', mark: 96_000 });
 
     // a resting bid: 0.010 x 95,000 = 950 notional; 20x -> 47.5 margin + 0.475 taker fee frozen
-    const placed = ex.execute({
-      kind: 'place',
-      accountId: id,
-      input: {
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 1,
-        price: '95000.0',
-        qty: '0.010',
-      },
-    });
+    const placed = openLimit(ex, id, { side: 1, price: '95000.0', qty: '0.010' });
     expect(placed.status).toBe(1);
     expect(ex.summary(id).frozen_margin).toBe('47.97500000');
     // nothing is announced before the commit that stores it
@@ -76,18 +65,14 @@ describe('the exchange on in-memory ports', () => {
     expect(pushes.some((e) => e.kind === 'order')).toBe(true);
 
     // a bot sell fills 0.004 of it as maker (0.02%: 0.076 on 380)
-    ex.execute({
-      kind: 'placeBot',
-      input: {
-        symbol: 'BTCUSDT',
-        side: 2,
-        position_side: 2,
-        position_action: 1,
-        type: 1,
-        price: '95000.0',
-        qty: '0.004',
-      },
-      engineAccount: HOUSE_ACCOUNT,
+    placeBotOrder(ex, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 1,
+      price: '95000.0',
+      qty: '0.004',
     });
     // the rest is cancelled: its margin comes back
     const cancelled = ex.execute({ kind: 'cancel', accountId: id, orderId: Number(placed.order_id) });
@@ -97,17 +82,14 @@ describe('the exchange on in-memory ports', () => {
     expect(ex.execute({ kind: 'deposit', accountId: id, amount: 500n * USDT }).total_deposits).toBe('10500.00000000');
 
     // close 0.002 into a bot bid at 96,000: +2 realized, 0.096 taker fee
-    ex.execute({
-      kind: 'placeBot',
-      input: {
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 1,
-        price: '96000.0',
-        qty: '0.002',
-      },
+    placeBotOrder(ex, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: '96000.0',
+      qty: '0.002',
     });
     const close = ex.execute({
       kind: 'place',
@@ -188,17 +170,14 @@ describe('the exchange on in-memory ports', () => {
       spec: { apiKey: 'mem-carol', apiSecret: 'mem-secret', kind: 'user', balance: 10_000n * USDT },
       now: T0,
     });
-    first.ex.execute({
-      kind: 'placeBot',
-      input: {
-        symbol: 'BTCUSDT',
-        side: 2,
-        position_side: 2,
-        position_action: 1,
-        type: 1,
-        price: '96000.0',
-        qty: '0.003',
-      },
+    placeBotOrder(first.ex, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 1,
+      price: '96000.0',
+      qty: '0.003',
     });
     first.ex.execute({
       kind: 'place',
@@ -227,19 +206,7 @@ describe('the exchange on in-memory ports', () => {
     expect(second.ex.summary(id)).toEqual(first.ex.summary(id));
     expect(second.ex.openOrders(id)[0].client_order_id).toBe('keep-me');
     // ids go on from the stored high-water mark, never reused
-    const r = second.ex.execute({
-      kind: 'place',
-      accountId: id,
-      input: {
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 1,
-        price: '94000.0',
-        qty: '0.002',
-      },
-    });
+    const r = openLimit(second.ex, id, { side: 1, price: '94000.0', qty: '0.002' });
     expect(Number(r.order_id)).toBeGreaterThan(Number(first.ex.openOrders(id)[0].id));
   });
 });

@@ -2,41 +2,18 @@
 // cannot fill whole (3023), the per-pair open-order limit (3021). Each leaves no order behind
 // (no record, no frozen margin, the book untouched); time in force and reduce-only stay on the
 // order record across a restart.
+import { btc, venueKit } from './venues.ts';
 import { placeBotOrder, placeOrder, setPositionMode } from '../helpers/exchange-commands.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+
+import { describe, expect, it } from 'vitest';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
-import { HOUSE_ACCOUNT, type OrderInput } from '../../src-main/trading/exchange.ts';
+import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { MAX_OPEN_ORDERS_PER_PAIR } from '../../src-main/trading/order-checks.ts';
-import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
+import { type LocalVenue as Venue } from '../../src-main/venue.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
-const venues: Venue[] = [];
-const dirs: string[] = [];
-
-function venue(dataDir = ':memory:'): Venue {
-  const v = openVenue({ dataDir, wall: () => T0 });
-  venues.push(v);
-  return v;
-}
-afterEach(async () => {
-  for (const v of venues.splice(0)) await v.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function user(v: Venue, key: string, balance = 1_000_000n * USDT): number {
-  return v.accounts.upsert({ apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, T0).id;
-}
-
-const btc = (o: Partial<OrderInput> & Pick<OrderInput, 'side' | 'position_side' | 'position_action'>): OrderInput => ({
-  symbol: 'BTCUSDT',
-  type: 1,
-  qty: '0.010',
-  ...o,
-});
+const { venue, user, dataDir } = venueKit({ wall: T0, balance: 1_000_000n * USDT });
 
 function bot(v: Venue, side: 1 | 2, price: string, qty: string) {
   return placeBotOrder(
@@ -205,8 +182,7 @@ describe('open-order limit', () => {
 
 describe('time in force and reduce-only on the record', () => {
   it('survive a restart', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-tif-'));
-    dirs.push(dir);
+    const dir = dataDir('perpdesk-tif-');
     const v1 = venue(dir);
     const u = user(v1, 'tif00001');
     setPositionMode(v1.exchange, u, 'one_way');
