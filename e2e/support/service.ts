@@ -60,8 +60,8 @@ export async function startHeadless(opts: StartOptions = {}): Promise<RunningSer
   // Ready when both lines are out: "listening on URL" and the one-time login link after it.
   const [url, loginUrl] = await new Promise<[string, string]>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`service did not print its address and login link in 30 s:\n${out}`)),
-      30_000,
+      () => reject(new Error(`service did not print its address and login link in 90 s:\n${out}`)),
+      90_000,
     );
     const onData = (b: Buffer) => {
       out += b.toString();

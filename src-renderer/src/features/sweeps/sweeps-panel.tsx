@@ -2,7 +2,7 @@
 // (refreshed while one runs), one sweep's parameter sets in a sortable table, a heat map of a
 // metric over two chosen parameters, and the equity curves of the sets picked in the table,
 // overlaid (each job's curve as its return from its start). Read from GET /api/v1/sweeps...
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
@@ -39,6 +39,13 @@ async function getData<T>(url: string): Promise<T> {
   const body = (await r.json()) as { code: number; message: string; data: T };
   if (body.code !== 0) throw new Error(body.message);
   return body.data;
+}
+
+/** Enter or Space on a focused row does what a click does. */
+function activate(e: KeyboardEvent<HTMLElement>, act: () => void): void {
+  if (e.key !== 'Enter' && e.key !== ' ') return;
+  e.preventDefault();
+  act();
 }
 
 const fmt = (v: number | null, pct = false) => (v === null ? '–' : pct ? `${(v * 100).toFixed(2)}%` : v.toFixed(2));
@@ -109,13 +116,11 @@ function SweepsBody() {
     [detail, axes],
   );
   const header = (key: SortKey, label: string) => (
-    <th
-      className="sortable"
-      aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}
-      onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : true })}
-    >
-      {label}
-      {sort.key === key ? (sort.desc ? ' ▼' : ' ▲') : ''}
+    <th className="sortable" aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+      <button type="button" onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : true })}>
+        {label}
+        {sort.key === key ? (sort.desc ? ' ▼' : ' ▲') : ''}
+      </button>
     </th>
   );
   const overlay = picked.flatMap((k, i) => (curves[k] ?? []).map((c) => ({ c, color: COLORS[i % COLORS.length] })));
@@ -139,10 +144,17 @@ function SweepsBody() {
         </p>
       )}
       <section>
-        <table className="data-table" data-testid="sweeps-list">
+        <table className="data-table" data-testid="sweeps-list" aria-label="Sweeps">
           <tbody>
             {(list ?? []).map((w) => (
-              <tr key={w.id} className={w.id === id ? 'selected' : ''} onClick={() => setId(w.id)}>
+              <tr
+                key={w.id}
+                className={w.id === id ? 'selected' : ''}
+                aria-selected={w.id === id}
+                tabIndex={0}
+                onClick={() => setId(w.id)}
+                onKeyDown={(e) => activate(e, () => setId(w.id))}
+              >
                 <td>{w.id}</td>
                 <td>{w.replay}</td>
                 <td>{w.bot}</td>
@@ -159,7 +171,7 @@ function SweepsBody() {
         <>
           <section>
             <h3>Parameter sets</h3>
-            <table className="data-table" data-testid="sweep-sets">
+            <table className="data-table" data-testid="sweep-sets" aria-label="Parameter sets">
               <thead>
                 <tr>
                   {detail.params.map((p) => header(`param:${p}`, p))}
@@ -181,8 +193,11 @@ function SweepsBody() {
                     <tr
                       key={key}
                       className={i >= 0 ? 'selected' : ''}
+                      aria-selected={i >= 0}
+                      tabIndex={0}
                       onClick={() => void pick(st)}
-                      title="Show its equity curves"
+                      onKeyDown={(e) => activate(e, () => void pick(st))}
+                      title="Show its equity curves (Enter)"
                     >
                       {detail.params.map((p) => (
                         <td key={p}>{String(st.params[p] ?? '')}</td>

@@ -1,0 +1,119 @@
+// The Sweeps page: a real sweep (`npm run sweep`, the example moving-average bot over four
+// parameter sets on two worker processes) run on the service's data folder while the page is
+// open; the page follows its progress, lists the sets with the service's figures, sorts them,
+// draws the heat map over the two parameters and overlays the picked sets' equity curves.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test, expect } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const KLINES = path.join(ROOT, 'test/fixtures/binance/klines/binance_spot_BTCUSDT_15m_2025-01-06_to_2025-01-12.csv');
+
+interface SetRow {
+  params: Record<string, number>;
+  return: number | null;
+  ok: number;
+  jobs: number;
+}
+
+/** `npm run sweep` as a child process; answers its exit code and output. */
+function sweep(args: string[]): Promise<{ code: number | null; out: string }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'src-main/sweep-cli.ts'), ...args], { cwd: ROOT });
+  let out = '';
+  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out })));
+}
+
+test('a sweep run beside the open page: progress, sets, sorting, heat map and equity curves', async ({
+  page,
+  service,
+}) => {
+  test.setTimeout(180_000);
+  const imported = await fetch(`${service.url}/api/v1/datasets/import`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ paths: [KLINES], market: 'spot', symbol: 'BTCUSDT', interval: '15m' }),
+  });
+  expect(((await imported.json()) as { code: number }).code).toBe(0);
+
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await page.getByRole('button', { name: 'Sweeps' }).click();
+  const panel = page.getByTestId('sweeps-panel');
+  await expect(panel).toContainText('No sweep on this data folder yet');
+
+  const grid = path.join(service.dataDir, 'grid.json');
+  writeFileSync(grid, JSON.stringify({ grid: { fast: [3, 5], slow: [12, 24] } }));
+  const run = sweep([
+    '--data-dir',
+    service.dataDir,
+    '--bot',
+    'node examples/sweep-bot.ts',
+    '--replay',
+    'BTCUSDT@2025-01-06T00:00Z..2025-01-06T12:00Z',
+    '--split',
+    '12h',
+    '--grid',
+    grid,
+    '--workers',
+    '2',
+  ]);
+  // the page finds the sweep by itself (it polls) and follows it to the end
+  const row = panel.getByTestId('sweeps-list').getByRole('row');
+  await expect(row).toHaveCount(1, { timeout: 60_000 });
+  const finished = await run;
+  expect(finished.code, finished.out).toBe(0);
+  await expect(row).toContainText('4/4 done, 0 failed (done)', { timeout: 10_000 });
+  await expect(row).toContainText('BTCUSDT');
+
+  // the sets as the service reports them
+  const list = (await (await fetch(`${service.url}/api/v1/sweeps`)).json()) as { data: Array<{ id: string }> };
+  const detail = (await (await fetch(`${service.url}/api/v1/sweeps/${list.data[0].id}`)).json()) as {
+    data: { sets: SetRow[] };
+  };
+  expect(detail.data.sets).toHaveLength(4);
+  const sets = panel.getByTestId('sweep-sets');
+  const body = sets.locator('tbody tr');
+  await expect(body).toHaveCount(4);
+  const pct = (v: number | null) => (v === null ? '–' : `${(v * 100).toFixed(2)}%`);
+  // every set once, with the service's figures; sorted by return, best first (the default), then
+  // worst first after a click on its header (sets of equal return may come in either order)
+  const shown = async () =>
+    body.evaluateAll((rows) => rows.map((r) => (r as unknown as { innerText: string }).innerText.split('\t')));
+  const want = detail.data.sets.map((s) => [String(s.params.fast), String(s.params.slow), pct(s.return)].join(' '));
+  const returns = detail.data.sets.map((s) => s.return ?? -Infinity).sort((a, b) => b - a);
+  const expectOrder = (order: number[]) =>
+    expect
+      .poll(async () => {
+        const rows = await shown();
+        return { sets: rows.map((c) => c.slice(0, 3).join(' ')).sort(), returns: rows.map((c) => c[2]) };
+      })
+      .toEqual({ sets: [...want].sort(), returns: order.map((v) => pct(v === -Infinity ? null : v)) });
+  await expectOrder(returns);
+  await sets.getByRole('button', { name: /^return/ }).click();
+  await expect(sets.getByRole('columnheader', { name: /^return/ })).toHaveAttribute('aria-sort', 'ascending');
+  await expectOrder([...returns].reverse());
+  for (const s of detail.data.sets) expect(`${s.ok}/${s.jobs}`).toBe('1/1');
+
+  // the heat map: fast across, slow down, one cell a set
+  const heat = panel.getByTestId('sweep-heat-map');
+  await expect(heat.locator('td')).toHaveCount(4);
+  const cell = heat.getByTitle('fast 5, slow 24');
+  const set = detail.data.sets.find((s) => s.params.fast === 5 && s.params.slow === 24)!;
+  await expect(cell).toHaveText(pct(set.return));
+
+  // picking two sets from the keyboard overlays their equity curves, one line a job
+  await body.nth(0).focus();
+  await page.keyboard.press('Enter');
+  await body.nth(1).focus();
+  await page.keyboard.press('Enter');
+  await expect(panel.getByTestId('sweep-curves').locator('polyline')).toHaveCount(2);
+  await expect(body.nth(0)).toHaveAttribute('aria-selected', 'true');
+  await page.screenshot({ path: test.info().outputPath('sweeps-page.png') });
+  await page.keyboard.press('Enter');
+  await expect(panel.getByTestId('sweep-curves').locator('polyline')).toHaveCount(1);
+});
