@@ -1,4 +1,5 @@
 // Builds the Fastify application: error handling, OpenAPI, shared schemas, routes, the UI.
+import { cachedSchemaCompilers } from './schema-compilers.ts';
 import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -144,6 +145,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ? { level: 'warn' } : false,
     bodyLimit: 64 * 1024,
+    schemaController: cachedSchemaCompilers,
     ajv: {
       customOptions: {
         // Unknown fields are an error (1003), never silently dropped.
