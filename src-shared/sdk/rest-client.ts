@@ -34,7 +34,7 @@ import type {
 import type { MarginMode, OrderStatus, PositionSide, Side } from '../enums.ts';
 import { buildSignedQuery, serializeQuery } from '../sign.ts';
 import { unwrap, unwrapBare } from './rest-answer.ts';
-import { CLIENT_ERROR, NO_ANSWER, PerpdeskApiError } from './rest-request.ts';
+import { CLIENT_ERROR, NO_CREDENTIALS, PerpdeskApiError } from './rest-request.ts';
 import type { Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
 import type {
   AllOrdersQuery,
@@ -122,7 +122,7 @@ export class RestClient {
     let qs: string;
     if (options.auth === 'signed') {
       if (!this.apiKey || !this.apiSecret)
-        throw new PerpdeskApiError(CLIENT_ERROR, 'No API key: log in first', NO_ANSWER);
+        throw new PerpdeskApiError(CLIENT_ERROR, 'No API key: log in first', NO_CREDENTIALS);
       const params: Query = { ...(options.query ?? {}), timestamp: this.timestamp() };
       if (this.opts.recvWindow !== undefined) params.recv_window = this.opts.recvWindow;
       qs = buildSignedQuery(params, this.apiSecret, bodyText);

@@ -21,6 +21,8 @@ export interface RestClientOptions {
 export const CLIENT_ERROR = -1;
 /** `status` of a request that never got an HTTP answer. */
 export const NO_ANSWER = 0;
+/** `status` of a signed request that was never sent: the client has no API key and secret. */
+export const NO_CREDENTIALS = -1;
 
 /** An error answer of the API: `code` is from the error registry (docs/api.md, Errors). */
 export class PerpdeskApiError extends Error {

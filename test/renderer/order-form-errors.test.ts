@@ -2,7 +2,7 @@
 // "refused") and clears when the connection is back; a refused leverage / margin-mode change
 // clears on Esc, on the next action or on its timer.
 import { describe, expect, it } from 'vitest';
-import { PerpdeskApiError, type RestClient } from '../../src-shared/sdk/rest-client.ts';
+import { PerpdeskApiError, RestClient } from '../../src-shared/sdk/rest-client.ts';
 import type { OrderRequest } from '../../src-shared/types.ts';
 import { createOrderFormStore } from '../../src-renderer/src/features/order-entry/order-form-store.ts';
 import { isNetworkFailure, NOT_SENT_TEXT } from '../../src-renderer/src/lib/network-failure.ts';
@@ -32,6 +32,17 @@ describe('a request that never reached the service', () => {
     expect(isNetworkFailure(new TypeError('Failed to fetch'))).toBe(true);
     expect(isNetworkFailure(new PerpdeskApiError(-1, 'HTTP 502: the answer is not an envelope', 502))).toBe(false);
     expect(isNetworkFailure(new PerpdeskApiError(3013, 'At 125x ...', 400))).toBe(false);
+  });
+
+  it('is not a signed call the client never sent for want of an API key (that is "log in first")', async () => {
+    const rest = new RestClient({
+      baseUrl: 'http://127.0.0.1:9',
+      fetch: () => Promise.reject(new TypeError('unused')),
+    });
+    const err = await rest.account().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PerpdeskApiError);
+    expect((err as PerpdeskApiError).message).toBe('No API key: log in first');
+    expect(isNetworkFailure(err)).toBe(false);
   });
 
   it('says "Not sent", with no refusal code, and clears once the connection is back', async () => {
