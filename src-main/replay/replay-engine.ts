@@ -85,11 +85,14 @@ export class ReplayEngine {
     return out;
   }
 
-  /** The depth state of a replayed symbol (tests, status): the last update id applied (-1 waiting for a snapshot) and gaps met. */
-  depthState(symbol: string): { lastUpdateId: number; gaps: number } {
+  /**
+   * The depth state of a replayed symbol (tests, status): the last update id applied (-1 waiting
+   * for a snapshot), gaps met, and diffs after which the book's id stood above the recording's.
+   */
+  depthState(symbol: string): { lastUpdateId: number; gaps: number; idOverruns: number } {
     const s = this.symbols.get(symbol);
     if (!s) throw new RangeError(`${symbol} is not replayed`);
-    return { lastUpdateId: s.lastUpdateId, gaps: s.gaps };
+    return { lastUpdateId: s.lastUpdateId, gaps: s.gaps, idOverruns: s.idOverruns };
   }
 
   /** Per replayed symbol, the breaks met in its depth stream: how many, and the times of the first ones. */

@@ -60,6 +60,8 @@ export class SymbolReplay implements PrintSink {
   /** Update id of the last diff applied (depth), -1 while waiting for a snapshot. */
   lastUpdateId = -1;
   gaps = 0;
+  /** Diffs after which the book's id stood above the recording's u (more changes than ids between). */
+  idOverruns = 0;
   /** Market times of the first gaps met (MAX_GAP_TIMES of them). */
   readonly gapTimes: number[] = [];
   lastPriceTicks = 0;
@@ -160,6 +162,7 @@ export class SymbolReplay implements PrintSink {
       }
       this.mirror.replace(bids, asks);
       this.lastUpdateId = ev.u;
+      this.pair.book.raiseUpdateId(ev.u); // the book's id is the recording's
       return;
     }
     if (this.lastUpdateId === -1) return;
@@ -174,6 +177,10 @@ export class SymbolReplay implements PrintSink {
       this.lastUpdateId = -1;
       return;
     }
+    // the diff's changes take the recording's ids from U on (the venue's own changes since the
+    // last diff took the ids after its u), and leave the book's id at u
+    const book = this.pair.book;
+    book.raiseUpdateId(ev.U - 1);
     // removals and reductions first, so a level that moved never crosses the other side
     const up: Array<[1 | 2, number, number]> = [];
     for (const [side, rows] of [
@@ -190,6 +197,8 @@ export class SymbolReplay implements PrintSink {
     }
     for (const [side, price, lots] of up) this.mirror.setLevel(side, price, lots);
     this.lastUpdateId = ev.u;
+    if (book.updateId > ev.u) this.idOverruns++;
+    else book.raiseUpdateId(ev.u);
   }
 
   private levels(rows: HistDepth['bids']): Map<number, number> {
