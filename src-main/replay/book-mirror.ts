@@ -50,6 +50,8 @@ export class BookMirror {
    * after the prints that move the price.
    */
   usersTraded = false;
+  /** Trades the mirror's own commands made (a print meeting several resting orders makes several). */
+  ownTrades = 0;
   readonly stats: MirrorStats = { placed: 0, grown: 0, trimmed: 0, cancelled: 0, takers: 0, rejected: 0, resyncs: 0 };
   private readonly ex: Exchange;
   private readonly pair: PairState;
@@ -84,9 +86,13 @@ export class BookMirror {
     this.model = model;
     ex.reserveHouseAccounts([bookAccount, takerAccount]);
     this.unsubscribe = ex.events.on('trade', (e) => {
+      if (e.symbol !== this.symbol) return;
+      if (this.own) {
+        this.ownTrades++;
+        return;
+      }
       // a trade the mirror did not send (a user's or a liquidation's order taking the book): the
       // resting side's level at its price may have lost house lots
-      if (this.own || e.symbol !== this.symbol) return;
       this.usersTraded = true;
       this.touched[e.takerSide === Side.BUY ? 1 : 0].add(e.priceTicks);
     });

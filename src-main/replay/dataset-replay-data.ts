@@ -90,6 +90,7 @@ export class DatasetReplayData implements ReplayData {
           price: fixedString(c.price[i], c.priceDp),
           qty: fixedString(c.qty[i], c.qtyDp),
           buyerMaker: (c.flags[i] & 1) === 1,
+          ...(c.agg ? { trades: c.last[i] - c.aux[i] + 1 } : {}),
         };
       }
     }
@@ -100,6 +101,7 @@ export class DatasetReplayData implements ReplayData {
     const cols = newColumns();
     const time = new Float64Array(cols.timeUs.length);
     const buyerMaker = new Uint8Array(cols.flags.length);
+    const trades = new Float64Array(cols.flags.length);
     for (const bytes of this.store.tradeBlocks(datasetId, fromUs)) {
       const c = decodeBlock(bytes, cols);
       let start = 0;
@@ -108,8 +110,19 @@ export class DatasetReplayData implements ReplayData {
       for (let i = start; i < c.count; i++) {
         time[i] = Math.floor(c.timeUs[i] / 1000);
         buyerMaker[i] = c.flags[i] & 1;
+        if (c.agg) trades[i] = c.last[i] - c.aux[i] + 1;
       }
-      yield { start, count: c.count, time, price: c.price, priceDp: c.priceDp, qty: c.qty, qtyDp: c.qtyDp, buyerMaker };
+      const block = {
+        start,
+        count: c.count,
+        time,
+        price: c.price,
+        priceDp: c.priceDp,
+        qty: c.qty,
+        qtyDp: c.qtyDp,
+        buyerMaker,
+      };
+      yield c.agg ? { ...block, trades } : block;
     }
   }
 
@@ -128,6 +141,9 @@ export class DatasetReplayData implements ReplayData {
           close: v[3],
           volume: v[4],
           takerBuyVolume: v[6],
+          quoteVolume: v[5],
+          trades: c.count,
+          takerBuyQuoteVolume: v[7],
         };
       }
       if (page.length < CANDLE_PAGE) return;

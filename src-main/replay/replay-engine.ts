@@ -21,7 +21,7 @@ import type { QueueModel } from './models/queue-model.ts';
 import { INTERVAL_MS, type SourceKind, type SymbolSource } from './plan.ts';
 import type { HistCandle, HistDepth, HistTrade, ReplayData, ReplayDataset } from './ports.ts';
 import { iter, iteratorStream, TradeBlockStream } from './streams.ts';
-import { SymbolReplay } from './symbol-replay.ts';
+import { SymbolReplay, type CandleColumns } from './symbol-replay.ts';
 import type { BookMirror } from './book-mirror.ts';
 
 export interface ReplayEngineOptions {
@@ -107,6 +107,14 @@ export class ReplayEngine {
     for (const s of this.symbols.values()) s.mirror.dispose();
   }
 
+  /**
+   * The venue's candles: a klines replay brings them to its source's columns candle by candle,
+   * a replay of trades counts each print as the trades it stands for.
+   */
+  setCandles(candles: CandleColumns): void {
+    for (const s of this.symbols.values()) s.candles = candles;
+  }
+
   /** The mirror of a replayed symbol (its historical levels and stats). */
   mirror(symbol: string): BookMirror {
     const s = this.symbols.get(symbol);
@@ -183,7 +191,7 @@ export class ReplayEngine {
         iteratorStream(
           RANK_TRADE,
           klinePath(s, iv, it),
-          (p: PathPrint) => s.trade(p.side, p.price, p.lots, p.time),
+          (p: PathPrint) => s.pathPrint(p),
           (p) => p.time,
         ),
       );

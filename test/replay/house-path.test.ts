@@ -63,27 +63,30 @@ const UNIT = 100_000_000n;
  * both ways gave the same book, 25 levels a side, after every print). An eighth, on the depth
  * recordings only: the book's update ids are the recording's (docs/replay.md "Update ids"), so
  * every level line's id and the final book's differ; with the ids set aside both files are the
- * same line for line.
+ * same line for line. A ninth: the candles are history's (docs/replay.md "Candles"): a print
+ * counts as the trades it stands for however many resting orders it met, and a klines replay's
+ * candles take the source's count, quote and taker-buy quote volumes; only the K lines differ,
+ * in the count column (and for the klines day in the two quote columns too).
  */
 const GOLDEN: Record<string, { lines: number; sha256: string; wallet: bigint }> = {
   'depth-probabilistic': {
     lines: 4435,
-    sha256: '125839c71c8a1a12f5b7306ece35511f73a4acc97b8dec873e7d328b17c6685e',
+    sha256: '2f5662ae3e8b7797803d4e8f08f179471d63fd9253c91d5fdb3971b7cb69455b',
     wallet: 9999768377731n,
   },
   'depth-pessimistic': {
     lines: 4417,
-    sha256: '49613bae3b96de3b60bb0aa40eedad44fa685bdc23178464c745545a09858680',
+    sha256: '68bac4cb505878b1f374caaa5c045bcfecbd24a2609d353315ee3fca02b9a17f',
     wallet: 9999768377731n,
   },
   'trades-generated': {
     lines: 59434,
-    sha256: 'aedc39b9aeece12642842a914531c3b5ba3e9da569407e6a897f158662da8bce',
+    sha256: '34134e1f695fdc21cfbf93981d8bcf3cd47ab832a3f04785f224e18e63ee75bd',
     wallet: 99980225776565n,
   },
   'klines-day': {
     lines: 217547,
-    sha256: '13ac9a25dcad00f78c6ef435c9a6d09d50ebc2a2eeb8886d13fec3e4459ed9d1',
+    sha256: '7d491c017f32e16219461060f6e548f48f64f099caa55e85fc1f728a306f1da5',
     wallet: 99999881258775n,
   },
 };
