@@ -59,9 +59,12 @@ export async function replayVenue(
   files: Array<{ paths: string[]; opts: ImportOptions }>,
   replay: ReplayOptions,
   wall: () => number = () => 0,
+  /** Runs on the catalogue between the import and the replay's plan (an edit of a dataset's specs). */
+  prepare?: (datasets: DatasetService) => void,
 ): Promise<ReplayVenue> {
   const db = openDatabase({ dataDir: ':memory:' });
   const datasets = await importInto(db, files);
+  prepare?.(datasets);
   const data = replayDataOf(datasets);
   const plan = planSources(data, replay.symbols, replay.start, replay.until);
   const symbols = new SymbolsRepo(db);
