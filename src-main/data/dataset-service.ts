@@ -13,6 +13,8 @@
 //   - candles keep the archive's decimal strings; coarse ones are built by the project's
 //     aggregation over exact integers, so they equal Binance's own coarse files field for field.
 
+import { DatasetReader } from './dataset-reader.ts';
+import { inferTickStep } from './spec-inference.ts';
 import { basename } from 'node:path';
 import { formatFixed } from '../../src-shared/decimal.ts';
 import {
@@ -96,7 +98,7 @@ function tiersOf(brackets: readonly { cap: number; maxLeverage: number; mmr: num
   return brackets.map((b) => ({ cap: Number.isFinite(b.cap) ? b.cap : null, maxLeverage: b.maxLeverage, mmr: b.mmr }));
 }
 
-/** Specs read from the data: one tick and one lot at the most decimals seen; generic tiers. */
+/** The importer's placeholder until the data is read (spec-inference.ts): generic tiers. */
 function inferredSpecs(priceDp: number, qtyDp: number): ContractSpecs {
   const step = (dp: number): string => (dp === 0 ? '1' : `0.${'0'.repeat(dp - 1)}1`);
   return { tickSize: step(priceDp), stepSize: step(qtyDp), tiers: tiersOf(generateBrackets(20, 10_000)) };
@@ -253,12 +255,14 @@ export class DatasetService {
     }
   }
 
+  /** A dataset with no known specs gets the tick and step the spec inference rule reads from its data. */
   private refreshInferredSpecs(id: number): void {
     const d = this.get(id);
-    if (d.specsSource !== 'inferred' || storageOf(d.kind) === 'events') return;
-    const want = inferredSpecs(d.priceDp, d.qtyDp);
+    if (d.specsSource !== 'inferred') return;
+    if (storageOf(d.kind) === 'events' && d.kind !== 'depth') return;
+    const want = inferTickStep(new DatasetReader(this.store), [d]);
     if (want.tickSize !== d.specs.tickSize || want.stepSize !== d.specs.stepSize)
-      this.store.setSpecs(id, want, 'inferred', this.now());
+      this.store.setSpecs(id, { ...want, tiers: d.specs.tiers }, 'inferred', this.now());
   }
 
   // ---- reading ------------------------------------------------------------------------------

@@ -1013,6 +1013,14 @@ export class OrderBook implements BookCommands {
     return this.lastUpdateId;
   }
 
+  /**
+   * Raises the update id to `id` when it is below (ids that no level change here used: a replay
+   * takes the recording's ids so); never lowers it. The next level change is `updateId + 1`.
+   */
+  raiseUpdateId(id: number): void {
+    if (id > this.lastUpdateId) this.lastUpdateId = id;
+  }
+
   /** Number of live resting orders. */
   get orderCount(): number {
     return this.ids.size;

@@ -130,7 +130,10 @@ export interface EngineSink {
   ): void;
   onCancelled(orderId: number, account: number, remainingLots: number, reason: number): void;
   onExpired(orderId: number, account: number, remainingLots: number, reason: number): void;
-  /** A price level's total changed; totalLots 0 means the level is gone. updateId rises by exactly 1 per call. */
+  /**
+   * A price level's total changed; totalLots 0 means the level is gone. updateId rises by exactly 1
+   * per call (more where the book's id was raised in between: raiseUpdateId).
+   */
   onLevelChanged(updateId: number, side: number, priceTicks: number, totalLots: number): void;
 }
 

@@ -187,6 +187,22 @@ export class CandleBuilder {
   }
 
   /**
+   * Adds `trades`, `quote` and `takerBuyQuote` (may be negative; quote units as trade()'s) to the
+   * current candles of `from` and every coarser interval, no price or volume: a replay of candles
+   * brings them to the source's columns. Finer intervals are left as their trades built them.
+   */
+  adjust(from: Interval, trades: number, quote: bigint, takerBuyQuote: bigint): void {
+    this.fold();
+    const k = INTERVALS.indexOf(from);
+    for (const s of this.slots) {
+      if (!s.live || INTERVALS.indexOf(s.interval) < k) continue;
+      s.trades += trades;
+      if (quote !== 0n) s.quoteHi += quote;
+      if (takerBuyQuote !== 0n) s.takerBuyQuoteHi += takerBuyQuote;
+    }
+  }
+
+  /**
    * Moves the virtual clock to ts: every candle whose period ended before ts is closed and
    * emitted, with zero-trade candles for the periods in between.
    */

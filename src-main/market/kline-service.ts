@@ -164,6 +164,18 @@ export class KlineService {
     if (this.pendingCandles.length >= this.flushAt) this.flush();
   }
 
+  /** CandleBuilder.adjust on a symbol's current candles (a replay of candles: the source's columns). */
+  adjustCurrent(
+    symbol: string,
+    from: Interval,
+    columns: { trades: number; quote: bigint; takerBuyQuote: bigint },
+  ): void {
+    const st = this.states.get(symbol) ?? this.stateFor(symbol);
+    st.builder.adjust(from, columns.trades, columns.quote, columns.takerBuyQuote);
+    st.dirty = true;
+    if (this.listeners.length > 0) this.notify(symbol, this.pendingCandles.length);
+  }
+
   /** Moves every symbol's candles to market time t (closing what ended) and writes the closed ones. */
   advanceTo(t: number): void {
     if (!Number.isSafeInteger(t)) throw new RangeError(`advanceTo needs an integer ms, got ${t}`);

@@ -1,26 +1,9 @@
 // The historical book of one pair as resting orders of the replay's book account in the venue's
-// engine, and historical trades as IOC takers of its taker account (docs/replay.md "Fills and
-// queue models").
-//
-// Invariants
-//   - `hist` holds, per side, the size in lots the book account should show at each price (the
-//     historical level, or the synthetic one). After every call the book account's orders at a
-//     price total exactly hist's size there, except while a user's order has consumed some of it:
-//     others change the book account's orders only by trading with them (the bot API may not
-//     cancel or trim them: Exchange.reserveHouseAccounts), so the mirror notes the levels of the
-//     trades it did not send itself, and the next call puts those levels' historical sizes back
-//     first (no market impact); a resync costs the levels traded, not the book's size.
-//   - A level that grows gets its new lots at the back of the queue (behind every user order):
-//     the last order there grows in place when it is the book account's (houseGrow: the same
-//     queue, one order fewer), else a new order is added. A level that shrinks is reduced in
-//     place (houseTrim keeps priority), choosing which of the book account's orders shrink by
-//     the queue model (models/): how much of the decrease comes from ahead of the first user
-//     order. Without user orders at a level there is nothing to choose.
-//   - Only the book account's orders are ever changed here; user orders are touched only by the
-//     takers (history trading through or at their price).
-//   - Every change goes through Exchange.execute as the numeric house commands (houseOrder,
-//     houseTrim, houseGrow: no decimal strings); levels are read without allocating (scan), a
-//     print reads a few.
+// engine, and historical trades as IOC takers of its taker account (docs/replay.md "The
+// historical book", "Prints", "Fills and queue models", "Speed"). Keeps true: after every call
+// the book account shows hist's size at each level, except where others traded since (put back
+// at the next call); only the book account's orders are changed here, by the numeric house
+// commands through Exchange.execute; levels are read without allocating.
 import { ApiError } from '../../src-shared/errors.ts';
 import { Side, TimeInForce } from '../../src-shared/enums.ts';
 import type { Command, Exchange, ResultOf } from '../trading/exchange.ts';
@@ -50,6 +33,8 @@ export class BookMirror {
    * after the prints that move the price.
    */
   usersTraded = false;
+  /** Trades the mirror's own commands made (a print meeting several resting orders makes several). */
+  ownTrades = 0;
   readonly stats: MirrorStats = { placed: 0, grown: 0, trimmed: 0, cancelled: 0, takers: 0, rejected: 0, resyncs: 0 };
   private readonly ex: Exchange;
   private readonly pair: PairState;
@@ -84,9 +69,13 @@ export class BookMirror {
     this.model = model;
     ex.reserveHouseAccounts([bookAccount, takerAccount]);
     this.unsubscribe = ex.events.on('trade', (e) => {
+      if (e.symbol !== this.symbol) return;
+      if (this.own) {
+        this.ownTrades++;
+        return;
+      }
       // a trade the mirror did not send (a user's or a liquidation's order taking the book): the
       // resting side's level at its price may have lost house lots
-      if (this.own || e.symbol !== this.symbol) return;
       this.usersTraded = true;
       this.touched[e.takerSide === Side.BUY ? 1 : 0].add(e.priceTicks);
     });

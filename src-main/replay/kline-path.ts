@@ -3,7 +3,8 @@
 // low (the high on a tie), the other, close; each a quarter of the volume (the remainder on the
 // close), split into a buy part (its quarter of the taker-buy volume, the remainder on the close)
 // and a sell part. So candles built from the replay keep the source's open, high, low, close,
-// volume and taker-buy volume at every coarser interval.
+// volume and taker-buy volume at every coarser interval; the candle's last print carries the
+// candle, so the replay can bring its trade count and quote volumes to the source's after it.
 import type { HistCandle } from './ports.ts';
 
 export interface PathPrint {
@@ -11,6 +12,8 @@ export interface PathPrint {
   side: 1 | 2;
   price: number;
   lots: number;
+  /** The candle, on its last print (null on the others). */
+  candle: HistCandle | null;
 }
 
 /** Converts a candle's decimal strings to the pair's ticks and lots. */
@@ -20,6 +23,7 @@ export interface PathUnits {
 }
 
 export function* klinePath(s: PathUnits, intervalMs: number, candles: Iterator<HistCandle>): Generator<PathPrint> {
+  const out: PathPrint[] = [];
   for (let r = candles.next(); !r.done; r = candles.next()) {
     const c = r.value;
     const o = s.ticks(c.open);
@@ -32,12 +36,30 @@ export function* klinePath(s: PathUnits, intervalMs: number, candles: Iterator<H
     const path = highFirst ? [o, h, l, cl] : [o, l, h, cl];
     const q = Math.floor(vol / 4);
     const b = Math.floor(buy / 4);
+    out.length = 0;
     for (let i = 0; i < 4; i++) {
       const lots = i === 3 ? vol - 3 * q : q;
       const buyLots = i === 3 ? buy - 3 * b : b;
       const time = c.openTime + Math.floor((i * intervalMs) / 4);
-      if (buyLots > 0) yield { time, side: 1, price: path[i], lots: buyLots };
-      if (lots - buyLots > 0) yield { time, side: 2, price: path[i], lots: lots - buyLots };
+      if (buyLots > 0) out.push({ time, side: 1, price: path[i], lots: buyLots, candle: null });
+      if (lots - buyLots > 0) out.push({ time, side: 2, price: path[i], lots: lots - buyLots, candle: null });
     }
+    if (out.length > 0) out[out.length - 1].candle = c;
+    yield* out;
   }
+}
+
+/**
+ * A decimal string as an integer count of `unit` x 10^-decimals (a quote volume in the candle
+ * builder's units: tick x step), rounded to the nearest unit (halves up) when it is off them.
+ */
+export function decimalUnits(text: string, decimals: number, unit: number): bigint {
+  const m = /^(\d*)(?:\.(\d*))?$/.exec(text.trim());
+  if (m === null) throw new RangeError(`not a non-negative decimal: ${text}`);
+  const frac = m[2] ?? '';
+  const digits = BigInt((m[1] || '0') + frac.padEnd(decimals, '0').slice(0, decimals));
+  const cut = frac.length > decimals && frac[decimals] >= '5' ? 1n : 0n;
+  const n = digits + cut;
+  const u = BigInt(unit);
+  return (n + u / 2n) / u;
 }

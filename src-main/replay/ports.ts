@@ -56,6 +56,8 @@ export interface HistTrade {
   readonly qty: string;
   /** The buyer was the maker: the aggressor sold. */
   readonly buyerMaker: boolean;
+  /** The trades it stands for (an aggregated trade: last - first + 1); absent: 1. */
+  readonly trades?: number;
 }
 
 /**
@@ -75,6 +77,8 @@ export interface HistTradeBlock {
   readonly qtyDp: number;
   /** 1 when the buyer was the maker (the aggressor sold). */
   readonly buyerMaker: Uint8Array;
+  /** Per row, the trades it stands for (aggregated trades: last - first + 1); absent: 1 each. */
+  readonly trades?: Float64Array;
 }
 
 export interface HistCandle {
@@ -86,6 +90,10 @@ export interface HistCandle {
   readonly close: string;
   readonly volume: string;
   readonly takerBuyVolume: string;
+  /** The source's quote volume, trade count and taker-buy quote volume (absent: not adjusted to). */
+  readonly quoteVolume?: string;
+  readonly trades?: number;
+  readonly takerBuyQuoteVolume?: string;
 }
 
 /** One settled funding of the archive (fundingRate rows). */

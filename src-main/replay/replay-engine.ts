@@ -21,7 +21,7 @@ import type { QueueModel } from './models/queue-model.ts';
 import { INTERVAL_MS, type SourceKind, type SymbolSource } from './plan.ts';
 import type { HistCandle, HistDepth, HistTrade, ReplayData, ReplayDataset } from './ports.ts';
 import { iter, iteratorStream, TradeBlockStream } from './streams.ts';
-import { SymbolReplay } from './symbol-replay.ts';
+import { SymbolReplay, type CandleColumns } from './symbol-replay.ts';
 import type { BookMirror } from './book-mirror.ts';
 
 export interface ReplayEngineOptions {
@@ -85,11 +85,14 @@ export class ReplayEngine {
     return out;
   }
 
-  /** The depth state of a replayed symbol (tests, status): the last update id applied (-1 waiting for a snapshot) and gaps met. */
-  depthState(symbol: string): { lastUpdateId: number; gaps: number } {
+  /**
+   * The depth state of a replayed symbol (tests, status): the last update id applied (-1 waiting
+   * for a snapshot), gaps met, and diffs after which the book's id stood above the recording's.
+   */
+  depthState(symbol: string): { lastUpdateId: number; gaps: number; idOverruns: number } {
     const s = this.symbols.get(symbol);
     if (!s) throw new RangeError(`${symbol} is not replayed`);
-    return { lastUpdateId: s.lastUpdateId, gaps: s.gaps };
+    return { lastUpdateId: s.lastUpdateId, gaps: s.gaps, idOverruns: s.idOverruns };
   }
 
   /** Per replayed symbol, the breaks met in its depth stream: how many, and the times of the first ones. */
@@ -102,6 +105,14 @@ export class ReplayEngine {
   /** Detaches the mirrors from the exchange's events (the replay is closed). */
   dispose(): void {
     for (const s of this.symbols.values()) s.mirror.dispose();
+  }
+
+  /**
+   * The venue's candles: a klines replay brings them to its source's columns candle by candle,
+   * a replay of trades counts each print as the trades it stands for.
+   */
+  setCandles(candles: CandleColumns): void {
+    for (const s of this.symbols.values()) s.candles = candles;
   }
 
   /** The mirror of a replayed symbol (its historical levels and stats). */
@@ -180,7 +191,7 @@ export class ReplayEngine {
         iteratorStream(
           RANK_TRADE,
           klinePath(s, iv, it),
-          (p: PathPrint) => s.trade(p.side, p.price, p.lots, p.time),
+          (p: PathPrint) => s.pathPrint(p),
           (p) => p.time,
         ),
       );

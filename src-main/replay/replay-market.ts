@@ -430,6 +430,7 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   engine.prime(opts.clock);
   const klines = opts.openKlines();
   klines.autoAdvance = false;
+  engine.setCandles(klines);
   const market = new ReplayMarket({
     engine,
     clock: opts.clock,

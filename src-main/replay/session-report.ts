@@ -1,26 +1,8 @@
 // The session report of a replay: per account, what the session did to it, from the exchange's
 // own account events and summaries (never a second ledger of its own). docs/replay.md "Session
-// report" defines every figure.
-//
-// Invariants:
-// - Everything here is a function of the exchange's events and of MARKET time (the `now` the
-//   venue hands in, the replay clock): the same commands on the same data give the same report
-//   to the byte, whether the clock played, stepped or sought. Wall time is never read.
-// - Money is kept in 1e-8 USDT units (bigint), written as 8-decimal strings.
-// - An account is in the report from its first event or from track() (the local account at the
-//   start, so an idle session still shows its flat curve); the house (engine account 0 and the
-//   bot accounts of HOUSE_ACCOUNT and above) never is.
-// - Starting equity is the account's equity before its first command of the session: a replay's
-//   accounts are new, so that is what was deposited when it entered the report (its first
-//   events may already carry a fill and its fee). Net PnL is equity now minus starting equity
-//   minus what was deposited since.
-// - Equity samples sit on a grid of market time aligned to the session's start (`sampleMs`; the
-//   replay calls sample() at each grid time it reaches, ReplayMarket.every), plus one after every
-//   fill, funding and liquidation (account events go out when their command is committed, which
-//   a replay does before its clock moves on); when an account's curve passes MAX_SAMPLES it is
-//   thinned (every second grid point dropped, the grid doubled), so memory stays bounded over a
-//   month-long replay. Max drawdown is kept from every sample ever taken, before thinning.
-// - Time in market: market ms during which the account held any position (a non-zero quantity).
+// report" defines every figure and the sampling. Keeps true: the report is a function of the
+// events and of market time only (never wall time), so the same commands on the same data give
+// the same report to the byte however the clock moved; money in 1e-8 USDT units (bigint).
 import { parseFixed } from '../../src-shared/decimal.ts';
 import type { AccountSummary, PositionRecord, ReplayAccountReport, TradeRecord } from '../../src-shared/types.ts';
 import { formatMoney } from '../risk/money.ts';

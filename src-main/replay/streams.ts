@@ -46,7 +46,8 @@ export interface PrintSink {
   ticksOf(m: number, dp: number): number;
   /** Lots of the mantissa m at dp decimals. */
   lotsOf(m: number, dp: number): number;
-  trade(takerSide: 1 | 2, price: number, lots: number, time: number): void;
+  /** A historical print; `count`: the trades it stands for (1, or an aggregated trade's). */
+  trade(takerSide: 1 | 2, price: number, lots: number, time: number, count?: number): void;
 }
 
 /** The trades stream read a block of columns at a time (ReplayData.tradeBlocks). */
@@ -72,9 +73,10 @@ export class TradeBlockStream implements Stream {
     const side = b.buyerMaker[i] === 1 ? Side.SELL : Side.BUY;
     const price = this.s.ticksOf(b.price[i], b.priceDp);
     const lots = this.s.lotsOf(b.qty[i], b.qtyDp);
+    const count = b.trades === undefined ? 1 : b.trades[i];
     if (++this.i < b.count) this.time = b.time[this.i];
     else this.nextBlock();
-    this.s.trade(side, price, lots, t);
+    this.s.trade(side, price, lots, t, count);
   }
 
   private nextBlock(): void {

@@ -17,6 +17,17 @@ import type { QueueModel } from './models/queue-model.ts';
 import type { SymbolSource } from './plan.ts';
 import type { HistDepth, HistTrade } from './ports.ts';
 import type { PrintSink } from './streams.ts';
+import { decimalUnits, type PathPrint } from './kline-path.ts';
+import type { Interval } from '../../src-shared/intervals.ts';
+
+/** Where a klines replay brings its candles to the source's columns (the venue's klines service). */
+export interface CandleColumns {
+  adjustCurrent(
+    symbol: string,
+    from: Interval,
+    columns: { trades: number; quote: bigint; takerBuyQuote: bigint },
+  ): void;
+}
 import { SyntheticBook } from './synthetic-book.ts';
 
 /** Gap times a symbol keeps for the status (the count goes on). */
@@ -60,6 +71,8 @@ export class SymbolReplay implements PrintSink {
   /** Update id of the last diff applied (depth), -1 while waiting for a snapshot. */
   lastUpdateId = -1;
   gaps = 0;
+  /** Diffs after which the book's id stood above the recording's u (more changes than ids between). */
+  idOverruns = 0;
   /** Market times of the first gaps met (MAX_GAP_TIMES of them). */
   readonly gapTimes: number[] = [];
   lastPriceTicks = 0;
@@ -160,6 +173,7 @@ export class SymbolReplay implements PrintSink {
       }
       this.mirror.replace(bids, asks);
       this.lastUpdateId = ev.u;
+      this.pair.book.raiseUpdateId(ev.u); // the book's id is the recording's
       return;
     }
     if (this.lastUpdateId === -1) return;
@@ -174,6 +188,10 @@ export class SymbolReplay implements PrintSink {
       this.lastUpdateId = -1;
       return;
     }
+    // the diff's changes take the recording's ids from U on (the venue's own changes since the
+    // last diff took the ids after its u), and leave the book's id at u
+    const book = this.pair.book;
+    book.raiseUpdateId(ev.U - 1);
     // removals and reductions first, so a level that moved never crosses the other side
     const up: Array<[1 | 2, number, number]> = [];
     for (const [side, rows] of [
@@ -190,6 +208,8 @@ export class SymbolReplay implements PrintSink {
     }
     for (const [side, price, lots] of up) this.mirror.setLevel(side, price, lots);
     this.lastUpdateId = ev.u;
+    if (book.updateId > ev.u) this.idOverruns++;
+    else book.raiseUpdateId(ev.u);
   }
 
   private levels(rows: HistDepth['bids']): Map<number, number> {
@@ -201,14 +221,20 @@ export class SymbolReplay implements PrintSink {
     return m;
   }
 
-  trade(takerSide: 1 | 2, price: number, lots: number, time: number): void {
+  trade(takerSide: 1 | 2, price: number, lots: number, time: number, count = 1): void {
     if (lots <= 0) return;
     // the first print of a pair with no book before it: its price is the first mark, before it,
     // so the levels quoted around it are inside the price band (nothing can be open to trigger yet)
     if (this.lastPriceTicks === 0) this.sendDerivedPrices(price, time);
     this.mirror.restoreIfTouched();
     const synthetic = this.synthetic;
+    const before = this.mirror.ownTrades;
     this.mirror.trade(takerSide, price, lots, synthetic === null ? 0 : synthetic.prepare(lots));
+    // a historical print counts in the candles as the trades it stands for, however many resting
+    // orders it met here (a klines replay counts its candles' trades itself: pathPrint)
+    const made = this.mirror.ownTrades - before;
+    if (made !== count && made > 0 && this.candles !== null && this.src.kind !== 'klines')
+      this.candles.adjustCurrent(this.src.symbol, '1s', { trades: count - made, quote: 0n, takerBuyQuote: 0n });
     this.lastPriceTicks = price;
     synthetic?.after(takerSide, price);
     // what the print causes comes after it, against the book it left (no look-ahead)
@@ -241,8 +267,49 @@ export class SymbolReplay implements PrintSink {
     }
   }
 
+  /** The venue's candles a klines replay brings to the source's columns (set once they are open). */
+  candles: CandleColumns | null = null;
+  /** The current source candle's prints: engine trades, quote and taker-buy quote (tick x step units). */
+  private pathTrades = 0;
+  private pathQuote = 0n;
+  private pathBuyQuote = 0n;
+
+  /**
+   * One print of a candle's path (kline-path.ts); after the candle's last one, its trade count,
+   * quote volume and taker-buy quote volume are brought to the source's (docs/replay.md).
+   */
+  pathPrint(p: PathPrint): void {
+    // the engine trades the print makes (one per resting order it meets)
+    const before = this.mirror.ownTrades;
+    this.trade(p.side, p.price, p.lots, p.time);
+    this.pathTrades += this.mirror.ownTrades - before;
+    const q = BigInt(p.price) * BigInt(p.lots);
+    this.pathQuote += q;
+    if (p.side === Side.BUY) this.pathBuyQuote += q;
+    const c = p.candle;
+    if (c === null) return;
+    const { price, qty } = this.pair.math;
+    const decimals = price.stepDecimals + qty.stepDecimals;
+    const unit = price.stepUnits * qty.stepUnits;
+    if (
+      this.candles !== null &&
+      c.trades !== undefined &&
+      c.quoteVolume !== undefined &&
+      c.takerBuyQuoteVolume !== undefined
+    ) {
+      this.candles.adjustCurrent(this.src.symbol, this.src.klines!.interval as Interval, {
+        trades: c.trades - this.pathTrades,
+        quote: decimalUnits(c.quoteVolume, decimals, unit) - this.pathQuote,
+        takerBuyQuote: decimalUnits(c.takerBuyQuoteVolume, decimals, unit) - this.pathBuyQuote,
+      });
+    }
+    this.pathTrades = 0;
+    this.pathQuote = 0n;
+    this.pathBuyQuote = 0n;
+  }
+
   histTrade(t: HistTrade): void {
-    this.trade(t.buyerMaker ? Side.SELL : Side.BUY, this.ticks(t.price), this.lots(t.qty), t.time);
+    this.trade(t.buyerMaker ? Side.SELL : Side.BUY, this.ticks(t.price), this.lots(t.qty), t.time, t.trades ?? 1);
   }
 
   /** mark = index = the price (no mark dataset, or the first book); at most once a second of history (the callers). */

@@ -59,7 +59,7 @@ describe('import by path, then read', () => {
         rows: 4320,
         files: 3,
         gaps: [],
-        specs: expect.objectContaining({ tick_size: '0.00000001', step_size: '0.00000001', source: 'inferred' }),
+        specs: expect.objectContaining({ tick_size: '0.01', step_size: '0.000001', source: 'inferred' }),
       },
     ]);
     expect((await getJson(t.app, `/api/v1/datasets/${id}`)).body.data.rows).toBe(4320);

@@ -506,10 +506,11 @@ describe('the other kinds', () => {
     expect(() => service.get(999)).toThrow(/No dataset with id 999/);
   });
 
-  it('spot symbols are not in the (USD-M) catalogue: specs inferred from the decimals, editable', async () => {
+  it('spot symbols are not in the (USD-M) catalogue: specs inferred from the data by the rule, editable', async () => {
     const [r] = await service.importFiles([spot1m(day1m().join('\n'))]);
     const d = service.get(r.datasetId!);
-    expect([d.specsSource, d.specs.tickSize, d.specs.stepSize]).toEqual(['inferred', '0.00000001', '0.00000001']);
+    // the spec inference rule (data/spec-inference.ts): significant decimals of the data, not the stored ones
+    expect([d.specsSource, d.specs.tickSize, d.specs.stepSize]).toEqual(['inferred', '0.01', '0.000001']);
     const e = service.editSpecs(d.id, { ...d.specs, tickSize: '0.01', stepSize: '0.00001' });
     expect([e.specsSource, e.specs.tickSize]).toEqual(['edited', '0.01']);
   });

@@ -59,9 +59,12 @@ export async function replayVenue(
   files: Array<{ paths: string[]; opts: ImportOptions }>,
   replay: ReplayOptions,
   wall: () => number = () => 0,
+  /** Runs on the catalogue between the import and the replay's plan (an edit of a dataset's specs). */
+  prepare?: (datasets: DatasetService) => void,
 ): Promise<ReplayVenue> {
   const db = openDatabase({ dataDir: ':memory:' });
   const datasets = await importInto(db, files);
+  prepare?.(datasets);
   const data = replayDataOf(datasets);
   const plan = planSources(data, replay.symbols, replay.start, replay.until);
   const symbols = new SymbolsRepo(db);
@@ -179,6 +182,9 @@ export function trxTradesCsv(): string {
 }
 
 export interface HistBook {
+  /** The diff's first and previous update ids (the snapshot's: its lastUpdateId). */
+  U: number;
+  pu: number;
   u: number;
   time: number;
   bids: Map<string, number>;
@@ -201,7 +207,9 @@ export function trxBooks(): HistBook[] {
   const key = (p: string): string => Number(p).toFixed(5);
   for (const f of snap) (f[5] === '1' ? asks : bids).set(key(f[6]), Number(f[7]));
   const lastId = Number(snap[0][4]);
-  const out: HistBook[] = [{ u: lastId, time: Number(snap[0][3]), bids: new Map(bids), asks: new Map(asks) }];
+  const out: HistBook[] = [
+    { U: lastId, pu: lastId, u: lastId, time: Number(snap[0][3]), bids: new Map(bids), asks: new Map(asks) },
+  ];
   const rows = readFileSync(path.join(LASOTA, 'diff_depth_stream.csv'), 'utf8')
     .trim()
     .split('\n')
@@ -226,7 +234,7 @@ export function trxBooks(): HistBook[] {
       else m.set(key(f[10]), Number(f[11]));
     }
     prev = u;
-    out.push({ u, time, bids: new Map(bids), asks: new Map(asks) });
+    out.push({ U, pu, u, time, bids: new Map(bids), asks: new Map(asks) });
   }
   return out;
 }

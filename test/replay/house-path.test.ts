@@ -60,27 +60,33 @@ const UNIT = 100_000_000n;
  * are lower. The tape (prices, sizes, sides, times, trade ids), the users' fills and answers but
  * for their order ids, the final book but for its update id, the candles, the mirror's counts
  * and both wallets are as before (compared line by line; and a replay of 40,000 generated prints
- * both ways gave the same book, 25 levels a side, after every print).
+ * both ways gave the same book, 25 levels a side, after every print). An eighth, on the depth
+ * recordings only: the book's update ids are the recording's (docs/replay.md "Update ids"), so
+ * every level line's id and the final book's differ; with the ids set aside both files are the
+ * same line for line. A ninth: the candles are history's (docs/replay.md "Candles"): a print
+ * counts as the trades it stands for however many resting orders it met, and a klines replay's
+ * candles take the source's count, quote and taker-buy quote volumes; only the K lines differ,
+ * in the count column (and for the klines day in the two quote columns too).
  */
 const GOLDEN: Record<string, { lines: number; sha256: string; wallet: bigint }> = {
   'depth-probabilistic': {
     lines: 4435,
-    sha256: '8fa84bc817c5f50e073b3d59252cc42437481f8429b82908628ab4c34d72bc1e',
+    sha256: '2f5662ae3e8b7797803d4e8f08f179471d63fd9253c91d5fdb3971b7cb69455b',
     wallet: 9999768377731n,
   },
   'depth-pessimistic': {
     lines: 4417,
-    sha256: '7aa14f3c0054b69ea58ac1f5da53248e3a0d30dda9908a82435b72d3fcb7b4ae',
+    sha256: '68bac4cb505878b1f374caaa5c045bcfecbd24a2609d353315ee3fca02b9a17f',
     wallet: 9999768377731n,
   },
   'trades-generated': {
     lines: 59434,
-    sha256: 'aedc39b9aeece12642842a914531c3b5ba3e9da569407e6a897f158662da8bce',
+    sha256: '34134e1f695fdc21cfbf93981d8bcf3cd47ab832a3f04785f224e18e63ee75bd',
     wallet: 99980225776565n,
   },
   'klines-day': {
     lines: 217547,
-    sha256: '13ac9a25dcad00f78c6ef435c9a6d09d50ebc2a2eeb8886d13fec3e4459ed9d1',
+    sha256: '7d491c017f32e16219461060f6e548f48f64f099caa55e85fc1f728a306f1da5',
     wallet: 99999881258775n,
   },
 };

@@ -1,6 +1,7 @@
 // A candles-only replay: the 1m BTCUSDT klines of 2021-05-16..18 (real data,
 // test/fixtures/binance/SOURCES.md) replayed through the engine give the venue 1h and 1d candles
-// equal to Binance's own 1h and 1d files (open, high, low, close, volume, taker buy volume); the
+// equal to the source on every column (quote volume, trade count and taker-buy quote volume
+// included): 1m itself, Binance's own 1h and 1d files, and 5m, 15m, 4h summed from the 1m rows; the
 // path inside a candle follows the documented rule; funding is settled every 8 h at 00/08/16 UTC.
 import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import { readFileSync } from 'node:fs';
@@ -84,28 +85,90 @@ describe('1m BTCUSDT 2021-05-16..18, klines only', () => {
     expect(pair.math.formatPrice(ticks(path4[3]))).toBe(Number(c).toFixed(2));
   });
 
-  it("1h and 1d candles equal Binance's own files", () => {
+  it("candles equal the source on every column: 1m itself, 1h and 1d as Binance's own files, 5m, 15m and 4h summed from it", () => {
     v.market.seek(v.market.status().until);
     expect(v.market.finished).toBe(true);
     v.klines.advanceTo(v.market.time);
-    for (const interval of ['1h', '1d'] as const) {
-      const want = rows(interval);
-      const got = v.klines
-        .klines('BTCUSDT', interval, { startTime: START, endTime: Date.UTC(2021, 4, 19) - 1 })
-        .filter((k) => k[0] >= START)
-        .sort((x, y) => x[0] - y[0]);
-      expect(got.map((k) => k[0])).toEqual(want.map((f) => Number(f[0])));
-      for (let i = 0; i < want.length; i++) {
-        const f = want[i];
-        const k = got[i];
-        // open, high, low, close, volume, taker buy volume
-        expect([k[2], k[3], k[4], k[5], k[6], k[9]].map(Number), `${interval} ${new Date(k[0]).toISOString()}`).toEqual(
-          [f[1], f[2], f[3], f[4], f[5], f[9]].map(Number),
+    const m1 = rows('1m');
+    const want: Record<string, string[][]> = {
+      '1m': m1,
+      '1h': rows('1h'),
+      '1d': rows('1d'),
+      '5m': aggregate(m1, 5 * 60_000),
+      '15m': aggregate(m1, 15 * 60_000),
+      '4h': aggregate(m1, 4 * 3_600_000),
+    };
+    expect(want['1h'].length).toBe(72);
+    for (const [interval, w] of Object.entries(want)) {
+      // read in pages of at most 1000 candles (a range read serves 1500 at most)
+      const got: ReturnType<typeof v.klines.klines> = [];
+      const span = 1000 * (interval === '1m' ? 60_000 : 300_000);
+      for (let t = START; t < Date.UTC(2021, 4, 19); t += span)
+        got.push(
+          ...v.klines
+            .klines('BTCUSDT', interval as '1m', {
+              startTime: t,
+              endTime: Math.min(t + span, Date.UTC(2021, 4, 19)) - 1,
+            })
+            .filter((k) => k[0] >= t),
         );
+      got.sort((x, y) => x[0] - y[0]);
+      expect(
+        got.map((k) => k[0]),
+        interval,
+      ).toEqual(w.map((f) => Number(f[0])));
+      for (let i = 0; i < w.length; i++) {
+        const f = w[i];
+        const k = got[i];
+        // the source's columns in the served candle's order: open time, close time, open, high,
+        // low, close, volume, quote volume, count, taker buy volume, taker buy quote volume
+        const source = [f[0], f[6], f[1], f[2], f[3], f[4], f[5], f[7], f[8], f[9], f[10]].map(norm);
+        expect(
+          k.slice(0, 11).map((x) => norm(String(x))),
+          `${interval} ${new Date(k[0]).toISOString()}`,
+        ).toEqual(source);
       }
     }
   });
 });
+
+/** A decimal string without trailing zeros ("150.90843700" -> "150.908437", "3408" -> "3408"). */
+function norm(s: string): string {
+  return s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
+}
+
+/** 1m rows summed to a coarser interval as Binance builds it (sums exact, at 8 decimals). */
+function aggregate(m1: string[][], ms: number): string[][] {
+  const e8 = (x: string): bigint => {
+    const [a, b = ''] = x.split('.');
+    return BigInt(a + b.padEnd(8, '0').slice(0, 8));
+  };
+  const s8 = (n: bigint): string => {
+    const t = n.toString().padStart(9, '0');
+    return `${t.slice(0, -8)}.${t.slice(-8)}`;
+  };
+  const out: string[][] = [];
+  for (let i = 0; i < m1.length;) {
+    const open = Math.floor(Number(m1[i][0]) / ms) * ms;
+    const group: string[][] = [];
+    while (i < m1.length && Math.floor(Number(m1[i][0]) / ms) * ms === open) group.push(m1[i++]);
+    const sum = (c: number): string => s8(group.reduce((a, f) => a + e8(f[c]), 0n));
+    out.push([
+      String(open),
+      group[0][1],
+      group.reduce((a, f) => (Number(f[2]) > Number(a) ? f[2] : a), group[0][2]),
+      group.reduce((a, f) => (Number(f[3]) < Number(a) ? f[3] : a), group[0][3]),
+      group[group.length - 1][4],
+      sum(5),
+      String(open + ms - 1),
+      sum(7),
+      String(group.reduce((a, f) => a + Number(f[8]), 0)),
+      sum(9),
+      sum(10),
+    ]);
+  }
+  return out;
+}
 
 describe('funding without fundingRate data', () => {
   let v: ReplayVenue;

@@ -78,14 +78,14 @@ describe('a late start in a depth dataset', () => {
     );
     const h = bookBefore(start);
     expect(books.indexOf(h)).toBeGreaterThan(K);
-    expect(v.market.engine.depthState('TRXUSDT')).toEqual({ lastUpdateId: h.u, gaps: 0 });
+    expect(v.market.engine.depthState('TRXUSDT')).toEqual({ lastUpdateId: h.u, gaps: 0, idOverruns: 0 });
     const e = engineBook(v.exchange.pair('TRXUSDT')!);
     expect(e.bids).toEqual(h.bids);
     expect(e.asks).toEqual(h.asks);
     // and it goes on from there as recorded
     v.market.seek(books[K + 40].time + 1);
     const h2 = bookBefore(books[K + 40].time + 1);
-    expect(v.market.engine.depthState('TRXUSDT')).toEqual({ lastUpdateId: h2.u, gaps: 0 });
+    expect(v.market.engine.depthState('TRXUSDT')).toEqual({ lastUpdateId: h2.u, gaps: 0, idOverruns: 0 });
     const e2 = engineBook(v.exchange.pair('TRXUSDT')!);
     expect(e2.bids).toEqual(h2.bids);
     expect(e2.asks).toEqual(h2.asks);

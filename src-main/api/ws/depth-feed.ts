@@ -4,7 +4,9 @@
 // Invariants (the spec's accurate-mode rules depend on them):
 // - The book's update id rises by exactly 1 per level change, and every change is announced
 //   synchronously by the exchange ('level' events). A window started at id S sees S+1, S+2, ...
-//   with no hole, so consecutive windows are contiguous: the next U is the previous u + 1.
+//   with no hole, so consecutive windows are contiguous: the next U is the previous u + 1. A
+//   replay raises the book's id to the recording's between changes: U stays the previous u + 1,
+//   u is the book's id at the take, `first` the first change's id (the Binance dialect's U).
 // - A window keeps, per changed level, only its last total: applying the window's pairs to
 //   the book at U-1 gives exactly the book at u (a level changed and restored shows its
 //   total again, a level added and removed shows 0).
@@ -26,8 +28,10 @@ export function toPriceLevels(math: SymbolMath, levels: readonly Level[]): Price
 
 /** One closed window: update ids U..u (contiguous), the final totals of the levels it changed. */
 export interface DepthWindowTake {
-  /** First update id in the window. */
+  /** First update id in the window: the previous window's u + 1. */
   readonly U: number;
+  /** Id of the window's first change (above U when the book's id was raised before it: a replay's recording ids). */
+  readonly first: number;
   /** Last update id in the window. */
   readonly u: number;
   /** The id this window continues from (U - 1): the previous window's u. */
@@ -81,11 +85,16 @@ export class DepthWindow {
     return this.firstU !== 0;
   }
 
-  /** Closes the current window and returns it, or null when nothing changed since the last take. */
-  take(): DepthWindowTake | null {
+  /**
+   * Closes the current window and returns it, or null when nothing changed since the last take.
+   * `bookUpdateId`: the book's id now, the window's u when the id was raised past its last change.
+   */
+  take(bookUpdateId = 0): DepthWindowTake | null {
     if (!this.active || this.firstU === 0) return null;
+    this.lastU = Math.max(this.lastU, bookUpdateId);
     const out: DepthWindowTake = {
-      U: this.firstU,
+      U: this.prevU + 1,
+      first: this.firstU,
       u: this.lastU,
       pu: this.prevU,
       bids: sorted(this.bids, true),

@@ -406,7 +406,7 @@ export class Hub {
   }
 
   private sendDepthUpdate(f: SymbolFeed, s: Stream, E: number): void {
-    const w = f.window.take();
+    const w = f.window.take(f.pair.book.updateId);
     if (w === null) return;
     this.out.broadcast(s, this.out.serialise(s.name, depthUpdatePayload(f.pair, w, E)));
   }

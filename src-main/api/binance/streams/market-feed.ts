@@ -78,16 +78,17 @@ export class MarketFeed {
 
   tick100(now: number): void {
     for (const [symbol, w] of this.windows) {
-      const take = w.take();
-      if (take === null) continue;
       const pair = this.ctx.venue.exchange.pair(symbol)!;
+      const take = w.take(pair.book.updateId);
+      if (take === null) continue;
       const s = symbol.toLowerCase();
-      const diff = depthEvent(pair, take, take, now);
+      const ids = { U: take.first, u: take.u, pu: take.pu }; // U: its first change's id, as Binance's
+      const diff = depthEvent(pair, ids, take, now);
       for (const suffix of DIFF_SUFFIXES) this.sink.push(s + suffix, diff);
       for (const n of [5, 10, 20]) {
         for (const suffix of PARTIAL_SUFFIXES) {
           const name = `${s}@depth${n}${suffix}`;
-          if (this.sink.subscribed(name)) this.sink.push(name, depthEvent(pair, take, pair.book.depth(n), now));
+          if (this.sink.subscribed(name)) this.sink.push(name, depthEvent(pair, ids, pair.book.depth(n), now));
         }
       }
       const bt = `${s}@bookTicker`;

@@ -1,0 +1,88 @@
+// The one rule that infers a dataset's tick and lot from its data (docs/data.md "Contract specs"),
+// used by the catalogue (a dataset imported with no known specs: specs_source 'inferred') and by
+// a replay of such a dataset (replay/specs.ts): the most significant decimals (trailing zeros not
+// counted) of the first 50 depth events or 10,000 candles / trades give a tick and a step of one
+// unit there; tick + step decimals stay within 8 (the money precision), the step giving way.
+import type { CandleRowText, DepthRow, TradeRowText } from './dataset-reader.ts';
+
+const SAMPLE_EVENTS = 50;
+const SAMPLE_ROWS = 10_000;
+/** Tick and step decimals together stay within the money precision (risk/money.ts). */
+const MAX_DECIMALS = 8;
+
+/** What the rule reads: a dataset's first rows (the catalogue's store reader, the replay's data port). */
+export interface SpecSampleReader {
+  depth(datasetId: number, from: number): Iterable<Pick<DepthRow, 'bids' | 'asks'>>;
+  candles(
+    datasetId: number,
+    from: number,
+    to: number,
+  ): Iterable<Pick<CandleRowText, 'open' | 'high' | 'low' | 'close' | 'volume' | 'takerBuyVolume'>>;
+  trades(datasetId: number, from: number): Iterable<Pick<TradeRowText, 'price' | 'qty'>>;
+}
+
+/** The dataset a sample is read from. */
+export interface SampledDataset {
+  readonly id: number;
+  readonly kind: string;
+  readonly firstTime: number | null;
+}
+
+/** Decimals of a decimal string, trailing zeros not counted ('9781.0' has 0, '0.25460' 4). */
+function significantDecimals(text: string): number {
+  const dot = text.indexOf('.');
+  if (dot < 0) return 0;
+  let end = text.length;
+  while (end > dot + 1 && text.charCodeAt(end - 1) === 48) end--;
+  return end - dot - 1;
+}
+
+/**
+ * The tick and step the rule gives for `datasets` read together (a replayed pair's main dataset
+ * and its trades): each dataset's first rows, the most significant decimals over all of them.
+ */
+export function inferTickStep(
+  reader: SpecSampleReader,
+  datasets: readonly SampledDataset[],
+): { tickSize: string; stepSize: string } {
+  let pdp = 0;
+  let qdp = 0;
+  const price = (p: string): void => {
+    pdp = Math.max(pdp, significantDecimals(p));
+  };
+  const qty = (q: string): void => {
+    qdp = Math.max(qdp, significantDecimals(q));
+  };
+  for (const d of datasets) {
+    const from = d.firstTime ?? 0;
+    let n = 0;
+    if (d.kind === 'depth') {
+      for (const ev of reader.depth(d.id, from)) {
+        for (const rows of [ev.bids, ev.asks])
+          for (const [p, q] of rows) {
+            price(p);
+            qty(q);
+          }
+        if (++n >= SAMPLE_EVENTS) break;
+      }
+    } else if (d.kind === 'trades' || d.kind === 'aggTrades') {
+      for (const x of reader.trades(d.id, from)) {
+        price(x.price);
+        qty(x.qty);
+        if (++n >= SAMPLE_ROWS) break;
+      }
+    } else if (d.kind.endsWith('lines')) {
+      // klines and the price klines (mark, index, premium)
+      for (const c of reader.candles(d.id, from, Number.MAX_SAFE_INTEGER)) {
+        for (const p of [c.open, c.high, c.low, c.close]) price(p);
+        qty(c.volume);
+        qty(c.takerBuyVolume);
+        if (++n >= SAMPLE_ROWS) break;
+      }
+    }
+  }
+  pdp = Math.min(pdp, MAX_DECIMALS);
+  qdp = Math.min(qdp, MAX_DECIMALS - pdp);
+  const step = (dp: number): string => (dp === 0 ? '1' : `0.${'0'.repeat(dp - 1)}1`);
+  return { tickSize: step(pdp), stepSize: step(qdp) };
+}

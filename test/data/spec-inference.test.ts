@@ -1,0 +1,60 @@
+// One rule infers a dataset's tick and step from its data (data/spec-inference.ts), and the
+// catalogue and the replay both use it: a dataset imported without known specs shows in the
+// catalogue the tick and step a replay of it is listed with (spot BTCUSDT 1m klines: 0.01 and
+// 0.000001, where the catalogue used to show the stored decimals, 1e-8); an edit in the catalogue
+// is what the replay then lists.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { planSources } from '../../src-main/replay/plan.ts';
+import { openDatabase } from '../../src-main/store/database.ts';
+import { importInto, KLINES, LASOTA, replayDataOf, trxTradesCsv } from '../replay/harness.ts';
+
+const START = Date.UTC(2021, 4, 16);
+
+describe('spec inference: one rule for the catalogue and the replay', () => {
+  it('spot BTCUSDT klines: the catalogue shows what the replay lists, and an edit wins in both', async () => {
+    const db = openDatabase({ dataDir: ':memory:' });
+    try {
+      const ds = await importInto(db, [
+        {
+          paths: [path.join(KLINES, 'binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv')],
+          opts: { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' },
+        },
+      ]);
+      const [d] = ds.list();
+      expect(d.specsSource).toBe('inferred');
+      expect([d.specs.tickSize, d.specs.stepSize]).toEqual(['0.01', '0.000001']);
+      const [plan] = planSources(replayDataOf(ds), ['BTCUSDT'], START);
+      expect([plan.specs.tickSize, plan.specs.stepSize]).toEqual([d.specs.tickSize, d.specs.stepSize]);
+      ds.editSpecs(d.id, { ...d.specs, tickSize: '0.1' });
+      const [edited] = planSources(replayDataOf(ds), ['BTCUSDT'], START);
+      expect(edited.specs.tickSize).toBe('0.1');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a depth recording and its trades, imported as spot (no known specs): each dataset by the rule, the replay over both', async () => {
+    const db = openDatabase({ dataDir: ':memory:' });
+    try {
+      const ds = await importInto(db, [
+        {
+          paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
+          opts: { market: 'spot', symbol: 'TRXUSDT', kind: 'depth' },
+        },
+        { paths: [trxTradesCsv()], opts: { market: 'spot', symbol: 'TRXUSDT', kind: 'trades' } },
+      ]);
+      const byKind = new Map(ds.list().map((d) => [d.kind, d]));
+      // the recording's prices have 5 decimals ('0.25461'), its sizes none ('131.0')
+      for (const kind of ['depth', 'trades'] as const) {
+        const d = byKind.get(kind)!;
+        expect(d.specsSource, kind).toBe('inferred');
+        expect([d.specs.tickSize, d.specs.stepSize], kind).toEqual(['0.00001', '1']);
+      }
+      const [plan] = planSources(replayDataOf(ds), ['TRXUSDT'], 1744588804500);
+      expect([plan.specs.tickSize, plan.specs.stepSize]).toEqual(['0.00001', '1']);
+    } finally {
+      db.close();
+    }
+  });
+});
