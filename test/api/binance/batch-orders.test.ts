@@ -119,7 +119,10 @@ describe('POST batchOrders', () => {
       origQty: '0.010',
       positionSide: 'BOTH',
     });
-    expect(r.body[1]).toEqual({ code: -4014, msg: 'Price not increased by tick size.' });
+    expect(r.body[1]).toEqual({
+      code: -4014,
+      msg: `Price not increased by tick size. price ${px(-50)}3 is not a multiple of the tick 0.1`,
+    });
     expect(r.body[2]).toMatchObject({ status: 'FILLED', executedQty: '0.020', avgPrice: px(5) });
     // the reduce-only sell ran after the market buy it reduces
     expect(r.body[3]).toMatchObject({ status: 'NEW', reduceOnly: true, clientOrderId: 'b.4' });

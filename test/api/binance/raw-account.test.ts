@@ -109,7 +109,7 @@ describe('GET fapi/v2/account', () => {
     expect(r.statusCode).toBe(400);
     expect(JSON.parse(r.body)).toEqual({
       code: -1102,
-      msg: "Mandatory parameter 'timestamp' was not sent, was empty/null, or malformed.",
+      msg: "Mandatory parameter 'timestamp' was not sent, was empty/null, or malformed; legal range is '0 to 999999999999999'.",
     });
     const bad = await signedInject(app, { ...c, apiSecret: 'wrong' }, 'GET', '/fapi/v2/account');
     expect(bad.body).toEqual({ code: -1022, msg: 'Signature for this request is not valid.' });
