@@ -1,5 +1,6 @@
-// A listening service for the facade's tests (real ccxt talks HTTP to it on 127.0.0.1:0),
-// accounts with known keys, and ccxt pointed at /binance exactly as docs/binance.md says.
+// A listening service for the facade's tests (real ccxt talks HTTP to it on 127.0.0.1:0), the
+// same without a socket for inject tests, accounts with known keys, and ccxt pointed at /binance
+// exactly as docs/binance.md says.
 import { setPositionMode, upsertAccount } from '../../helpers/exchange-commands.ts';
 import type { AddressInfo } from 'node:net';
 import ccxt from 'ccxt';
@@ -25,6 +26,27 @@ export async function startService(dataDir = ':memory:'): Promise<Service> {
     app,
     venue,
     base: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      await venue.close();
+    },
+  };
+}
+
+/** The application without a socket (tests call it with inject), rate limits off, a venue in memory. */
+export interface Injected {
+  app: FastifyInstance;
+  venue: Venue;
+  close(): Promise<void>;
+}
+
+export async function injectService(): Promise<Injected> {
+  const venue = openVenue({ dataDir: ':memory:' });
+  const app = await buildApp({ venue, rateLimit: false });
+  await app.ready();
+  return {
+    app,
+    venue,
     async close() {
       await app.close();
       await venue.close();

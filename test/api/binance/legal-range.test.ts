@@ -5,26 +5,22 @@
 // operation, sent a value of the wrong characters, against its range in /openapi.json.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src-main/api/app.ts';
-import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
+import type { LocalVenue as Venue } from '../../../src-main/venue.ts';
 import type { Creds } from '../../helpers/signed.ts';
-import { account } from './helpers.ts';
+import { account, injectService, type Injected } from './helpers.ts';
 import { signedInject } from './raw.ts';
 
+let svc: Injected;
 let venue: Venue;
 let app: FastifyInstance;
 let c: Creds;
 
 beforeAll(async () => {
-  venue = openVenue({ dataDir: ':memory:' });
-  app = await buildApp({ venue, rateLimit: false });
-  await app.ready();
+  svc = await injectService();
+  ({ venue, app } = svc);
   c = account(venue, 'legal', 100_000, 'one_way');
 });
-afterAll(async () => {
-  await app?.close();
-  await venue?.close();
-});
+afterAll(async () => svc?.close());
 
 const get = async (url: string) => {
   const r = await app.inject({ method: 'GET', url: `/binance${url}` });

@@ -4,33 +4,25 @@
 import { placeOrder } from '../../helpers/exchange-commands.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src-main/api/app.ts';
-import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
-import { account } from './helpers.ts';
+import type { LocalVenue as Venue } from '../../../src-main/venue.ts';
+import { Side } from '../../../src-shared/enums.ts';
+import { limit, midOf } from './book.ts';
+import { account, injectService, type Injected } from './helpers.ts';
 import { signedInject } from './raw.ts';
 import type { Creds } from '../../helpers/signed.ts';
 
+let svc: Injected;
 let venue: Venue;
 let app: FastifyInstance;
 let c: Creds;
 
 beforeAll(async () => {
-  venue = openVenue({ dataDir: ':memory:' });
-  app = await buildApp({ venue, rateLimit: false });
-  await app.ready();
+  svc = await injectService();
+  ({ venue, app } = svc);
   c = account(venue, 'rawacct', 100_000, 'one_way');
   const mm = account(venue, 'rawacctmm');
-  const mid = Math.round(venue.exchange.pair('BTCUSDT')!.markPrice);
   // a resting ask the account buys from: a one-way long of 0.050
-  placeOrder(venue.exchange, mm.id, {
-    symbol: 'BTCUSDT',
-    side: 2,
-    position_side: 2,
-    position_action: 1,
-    type: 1,
-    price: (mid + 5).toFixed(1),
-    qty: '1.000',
-  });
+  limit(venue, mm, { side: Side.SELL, price: (midOf(venue) + 5).toFixed(1), qty: '1.000' });
   placeOrder(venue.exchange, c.id, {
     symbol: 'BTCUSDT',
     side: 1,
@@ -40,10 +32,7 @@ beforeAll(async () => {
     qty: '0.050',
   });
 });
-afterAll(async () => {
-  await app?.close();
-  await venue?.close();
-});
+afterAll(async () => svc?.close());
 
 const pub = async (url: string) => {
   const r = await app.inject({ url: `/binance${url}` });

@@ -3,26 +3,22 @@
 // rebinding, the URL length limit) answer in that shape too, with their HTTP status.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src-main/api/app.ts';
-import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
-import { account } from './helpers.ts';
+import type { LocalVenue as Venue } from '../../../src-main/venue.ts';
+import { account, injectService, type Injected } from './helpers.ts';
 import { signedInject } from './raw.ts';
 import type { Creds } from '../../helpers/signed.ts';
 
+let svc: Injected;
 let venue: Venue;
 let app: FastifyInstance;
 let c: Creds;
 
 beforeAll(async () => {
-  venue = openVenue({ dataDir: ':memory:' });
-  app = await buildApp({ venue, rateLimit: false });
-  await app.ready();
+  svc = await injectService();
+  ({ venue, app } = svc);
   c = account(venue, 'refuse', 100_000, 'one_way');
 });
-afterAll(async () => {
-  await app?.close();
-  await venue?.close();
-});
+afterAll(async () => svc?.close());
 
 const NATIVE_NAMES = /\b(qty|client_order_id|time_in_force|position_side|order_id|min_qty|max_qty)\b/;
 
