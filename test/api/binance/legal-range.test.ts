@@ -3,29 +3,17 @@
 // the pattern of a text, the values of an enumeration, the bounds of an integer, never a
 // placeholder. Worked cases by hand, then every documented parameter of every /binance
 // operation, sent a value of the wrong characters, against its range in /openapi.json.
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalVenue as Venue } from '../../../src-main/venue.ts';
-import type { Creds } from '../../helpers/signed.ts';
-import { account, injectService, type Injected } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { injectedWithAccount, placeLimitBuy } from './helpers.ts';
 import { signedInject } from './raw.ts';
 
-let svc: Injected;
-let venue: Venue;
-let app: FastifyInstance;
-let c: Creds;
-
-beforeAll(async () => {
-  svc = await injectService();
-  ({ venue, app } = svc);
-  c = account(venue, 'legal', 100_000, 'one_way');
-});
-afterAll(async () => svc?.close());
+const t = injectedWithAccount('legal');
 
 const get = async (url: string) => {
-  const r = await app.inject({ method: 'GET', url: `/binance${url}` });
+  const r = await t.app.inject({ method: 'GET', url: `/binance${url}` });
   return { status: r.statusCode, body: JSON.parse(r.body) };
 };
+const order = (p: Record<string, string>) => placeLimitBuy(t, p);
 const DECIMAL = '^([0-9]{1,20})(\\.[0-9]{1,20})?$';
 
 describe('-1100 / -1102 / -1111 / -4014 name the rule', () => {
@@ -66,25 +54,15 @@ describe('-1100 / -1102 / -1111 / -4014 name the rule', () => {
   });
 
   it('signed parameters: timestamp, quantity, newClientOrderId', async () => {
-    const bad = await app.inject({
+    const bad = await t.app.inject({
       method: 'GET',
       url: '/binance/fapi/v1/openOrders?timestamp=12ab&signature=00',
-      headers: { 'x-mbx-apikey': c.apiKey },
+      headers: { 'x-mbx-apikey': t.c.apiKey },
     });
     expect(JSON.parse(bad.body)).toEqual({
       code: -1100,
       msg: "Illegal characters found in parameter 'timestamp'; legal range is '0 to 999999999999999'.",
     });
-    const order = (p: Record<string, string>) =>
-      signedInject(app, c, 'POST', '/fapi/v1/order', {
-        symbol: 'BTCUSDT',
-        side: 'BUY',
-        type: 'LIMIT',
-        timeInForce: 'GTC',
-        quantity: '0.010',
-        price: '90000',
-        ...p,
-      });
     expect((await order({ quantity: '1e3' })).body.msg).toBe(
       `Illegal characters found in parameter 'quantity'; legal range is '${DECIMAL}'.`,
     );
@@ -94,16 +72,6 @@ describe('-1100 / -1102 / -1111 / -4014 name the rule', () => {
   });
 
   it('a quantity off the step (-1111) and a price off the tick (-4014) name the step and the tick', async () => {
-    const order = (p: Record<string, string>) =>
-      signedInject(app, c, 'POST', '/fapi/v1/order', {
-        symbol: 'BTCUSDT',
-        side: 'BUY',
-        type: 'LIMIT',
-        timeInForce: 'GTC',
-        quantity: '0.010',
-        price: '90000',
-        ...p,
-      });
     const q = (await order({ quantity: '0.0105' })).body;
     expect(q.code).toBe(-1111);
     expect(q.msg).toBe(
@@ -115,7 +83,7 @@ describe('-1100 / -1102 / -1111 / -4014 name the rule', () => {
   });
 
   it('inside a batch, each entry names the rule too', async () => {
-    const r = await signedInject(app, c, 'POST', '/fapi/v1/batchOrders', {
+    const r = await signedInject(t.app, t.c, 'POST', '/fapi/v1/batchOrders', {
       batchOrders: JSON.stringify([
         { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: 'x1', price: '90000' },
       ]),
@@ -152,7 +120,7 @@ function documented(p: Param): string {
 
 describe('every documented /binance parameter', () => {
   it('refused for its characters, names the range /openapi.json documents', async () => {
-    const doc = JSON.parse((await app.inject({ method: 'GET', url: '/openapi.json' })).body);
+    const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/openapi.json' })).body);
     let checked = 0;
     for (const [path, methods] of Object.entries<Record<string, { parameters?: Param[] }>>(doc.paths)) {
       if (!path.startsWith('/binance/')) continue;
@@ -164,10 +132,10 @@ describe('every documented /binance parameter', () => {
           const q = new URLSearchParams();
           for (const o of params) if (o.required && o.name !== p.name) q.set(o.name, valid(o));
           q.set(p.name, '#!');
-          const r = await app.inject({
+          const r = await t.app.inject({
             method: method.toUpperCase() as 'GET',
             url: `${path}?${q}`,
-            headers: { 'x-mbx-apikey': c.apiKey },
+            headers: { 'x-mbx-apikey': t.c.apiKey },
           });
           const where = `${method.toUpperCase()} ${path} ${p.name}`;
           expect(r.statusCode, where).toBe(400);
