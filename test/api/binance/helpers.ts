@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src-main/api/app.ts';
 import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
 import type { Creds } from '../../helpers/signed.ts';
+import { makeApp, type TestApp } from '../../helpers/app.ts';
 import { signedInject } from './raw.ts';
 
 export interface Service {
@@ -36,24 +37,10 @@ export async function startService(dataDir = ':memory:'): Promise<Service> {
 }
 
 /** The application without a socket (tests call it with inject), rate limits off, a venue in memory. */
-export interface Injected {
-  app: FastifyInstance;
-  venue: Venue;
-  close(): Promise<void>;
-}
+export type Injected = TestApp;
 
-export async function injectService(): Promise<Injected> {
-  const venue = openVenue({ dataDir: ':memory:' });
-  const app = await buildApp({ venue, rateLimit: false });
-  await app.ready();
-  return {
-    app,
-    venue,
-    async close() {
-      await app.close();
-      await venue.close();
-    },
-  };
+export function injectService(): Promise<Injected> {
+  return makeApp({}, { rateLimit: false });
 }
 
 /**
