@@ -36,23 +36,24 @@ export interface Ticker24h {
   trades: number;
 }
 
-/** A sum of decimal texts that all have the same number of decimals, kept as an integer. */
+/** A sum of decimal texts kept as an integer of units at the most decimals seen (exact). */
 class ScaledSum {
   private units = 0n;
-  private decimals = -1;
+  private decimals = 0;
 
   add(text: string): void {
     const dot = text.indexOf('.');
     const d = dot < 0 ? 0 : text.length - dot - 1;
-    if (this.decimals >= 0 && d !== this.decimals)
-      throw new RangeError(`candle figure '${text}': not ${this.decimals} decimals`);
-    this.decimals = d;
-    this.units += BigInt(dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1));
+    let v = BigInt(dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1));
+    if (d > this.decimals) {
+      this.units *= 10n ** BigInt(d - this.decimals);
+      this.decimals = d;
+    } else if (d < this.decimals) v *= 10n ** BigInt(this.decimals - d);
+    this.units += v;
   }
 
   value(): Decimal {
-    const units = new Decimal(this.units.toString());
-    return this.decimals <= 0 ? units : units.div(new Decimal(10).pow(this.decimals));
+    return new Decimal(this.units.toString()).div(new Decimal(10).pow(this.decimals));
   }
 }
 
@@ -82,8 +83,7 @@ export class Ticker24hService {
   ticker(pair: PairView, now: number): Ticker24h {
     const r = pair.row;
     const last = new Decimal(pair.math.formatPrice(pair.lastPriceTicks));
-    // per candle only number comparisons and integer sums (every candle of a pair is written
-    // with the same decimals); Decimal only for the few figures answered
+    // per candle only number comparisons and integer sums; Decimal only for the few figures answered
     let open = '';
     let high = '';
     let low = '';
