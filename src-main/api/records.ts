@@ -19,7 +19,7 @@ import type {
 import { breakEvenPrice, estimatedClosingFee } from '../risk/margin.ts';
 import { formatMoney, unitsToNumber, type SymbolMath } from '../risk/money.ts';
 import { entryPrice, type PositionState } from '../risk/position.ts';
-import { bracketFor } from '../risk/tiers.ts';
+import { maintenanceRate } from '../trading/pair-figures.ts';
 import type { ClosedPositionRow } from '../trading/ports.ts';
 import type { PairView } from '../trading/pair-state.ts';
 import type { AccountMoney, OrderState, PositionRisk, RecordFormat, TradeState } from '../trading/ports.ts';
@@ -118,7 +118,6 @@ function positionRecord(pair: PairView, p: PositionState, risk: PositionRisk): P
   const qty = m.qtyOf(p.qty);
   const entry = entryPrice(p, m.lotValue);
   const mark = pair.markPrice;
-  const bracket = bracketFor(pair.row.brackets, qty * mark);
   const s = p.side === PositionSide.LONG ? 1 : -1;
   const feesPaid = unitsToNumber(p.openFee + p.closeFee);
   const bep = breakEvenPrice(s, qty, entry, feesPaid, estimatedClosingFee(qty, entry, m.taker.value));
@@ -134,7 +133,7 @@ function positionRecord(pair: PairView, p: PositionState, risk: PositionRisk): P
     mark_price: r8(mark),
     liquidation_price: Math.max(0, m.roundPrice(risk.liquidationPrice)),
     break_even_price: r8(bep),
-    maintenance_margin_rate: bracket.mmr,
+    maintenance_margin_rate: maintenanceRate(pair, qty * mark),
     margin: r8(risk.margin),
     margin_ratio: Math.round(risk.marginRatio * 1e6) / 1e6,
     unrealized_pnl: r8(risk.unrealizedPnl),

@@ -4,7 +4,9 @@
 // shows 24 h figures can ask it instead of rebuilding them from coarser candles.
 //
 // Invariants: read-only over the kline service and the recent-trades ring; with no candle in the
-// window every price is the last price and the volumes are zero.
+// window every price is the last price and the volumes are zero. The window's first candle is the
+// first 1-minute candle that opened at or after now - 24 h; a candle without a trade opens at the
+// price then (the previous close), so `open` is the price 24 h ago to the minute.
 import { Decimal } from 'decimal.js';
 import type { PairView } from '../trading/pair-state.ts';
 import type { KlineService } from './kline-service.ts';
@@ -34,6 +36,41 @@ export interface Ticker24h {
   trades: number;
 }
 
+/** A sum of decimal texts kept as an integer of units at the most decimals seen (exact). */
+class ScaledSum {
+  private units = 0n;
+  private decimals = 0;
+
+  add(text: string): void {
+    const dot = text.indexOf('.');
+    const d = dot < 0 ? 0 : text.length - dot - 1;
+    let v = BigInt(dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1));
+    if (d > this.decimals) {
+      this.units *= 10n ** BigInt(d - this.decimals);
+      this.decimals = d;
+    } else if (d < this.decimals) v *= 10n ** BigInt(this.decimals - d);
+    this.units += v;
+  }
+
+  value(): Decimal {
+    return new Decimal(this.units.toString()).div(new Decimal(10).pow(this.decimals));
+  }
+}
+
+/** What the walk over the window's candles found. */
+interface Window {
+  now: number;
+  last: Decimal;
+  /** Texts of the candles ('' without a candle). */
+  open: string;
+  high: string;
+  low: string;
+  volume: ScaledSum;
+  quote: ScaledSum;
+  trades: number;
+  openTime: number;
+}
+
 export class Ticker24hService {
   private readonly klines: KlineService;
   private readonly recent: RecentTrades;
@@ -46,28 +83,47 @@ export class Ticker24hService {
   ticker(pair: PairView, now: number): Ticker24h {
     const r = pair.row;
     const last = new Decimal(pair.math.formatPrice(pair.lastPriceTicks));
-    let open = last;
-    let high = last;
-    let low = last;
-    let volume = new Decimal(0);
-    let quote = new Decimal(0);
+    // per candle only number comparisons and integer sums; Decimal only for the few figures answered
+    let open = '';
+    let high = '';
+    let low = '';
+    let highN = -Infinity;
+    let lowN = Infinity;
+    const volume = new ScaledSum();
+    const quote = new ScaledSum();
     let trades = 0;
     let openTime = now;
-    let first = true;
     // newest first: the walk stops at the first candle older than the window
     for (const k of this.klines.klines(r.symbol, '1m', { limit: MINUTES_A_DAY })) {
       if (k[0] < now - DAY) break;
-      const h = new Decimal(k[3]);
-      const l = new Decimal(k[4]);
-      if (first || h.gt(high)) high = h;
-      if (first || l.lt(low)) low = l;
-      first = false;
-      open = new Decimal(k[2]);
+      const h = Number(k[3]);
+      const l = Number(k[4]);
+      if (h > highN) {
+        highN = h;
+        high = k[3];
+      }
+      if (l < lowN) {
+        lowN = l;
+        low = k[4];
+      }
+      open = k[2];
       openTime = k[0];
-      volume = volume.plus(k[6]);
-      quote = quote.plus(k[7]);
+      volume.add(k[6]);
+      quote.add(k[7]);
       trades += k[8];
     }
+    return this.answer(pair, { now, last, open, high, low, volume, quote, trades, openTime });
+  }
+
+  private answer(pair: PairView, w: Window): Ticker24h {
+    const r = pair.row;
+    const { last } = w;
+    const open = w.open === '' ? last : new Decimal(w.open);
+    const high = w.high === '' ? last : new Decimal(w.high);
+    const low = w.low === '' ? last : new Decimal(w.low);
+    const volume = w.volume.value();
+    const quote = w.quote.value();
+    const { now, trades, openTime } = w;
     const p = r.pricePrecision;
     const change = last.minus(open);
     const lastTrade = this.recent.newest(r.symbol, 1)[0];

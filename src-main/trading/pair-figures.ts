@@ -20,6 +20,11 @@ export function maxNotional(pair: PairView, leverage: number): number {
   return maxNotionalFor(pair.row.brackets, leverage);
 }
 
+/** The maintenance margin rate of a position of `notional` (its bracket's). */
+export function maintenanceRate(pair: PairView, notional: number): number {
+  return bracketFor(pair.row.brackets, notional).mmr;
+}
+
 /** Maintenance margin of a position of `notional` (its bracket's rate less the bracket's amount), at least 0. */
 export function maintenanceMargin(pair: PairView, notional: number): number {
   const b = bracketFor(pair.row.brackets, notional);

@@ -28,6 +28,7 @@ export type {
   PositionHistoryQuery,
   PositionRecord,
   PriceRecord,
+  Ticker24hRecord,
   TradeRecord,
 } from '../types.ts';
 export { CandleIndex } from '../types.ts';

@@ -30,6 +30,7 @@ import type {
   PositionHistoryPage,
   PositionRecord,
   PriceRecord,
+  Ticker24hRecord,
 } from '../types.ts';
 import type { MarginMode, OrderStatus, PositionSide, Side } from '../enums.ts';
 import { buildSignedQuery, serializeQuery } from '../sign.ts';
@@ -229,6 +230,11 @@ export class RestClient {
   /** Index, mark and last price plus funding of every pair (`GET /fapi/v1/prices`). */
   prices(): Promise<PriceRecord[]> {
     return this.getPublic('/fapi/v1/prices');
+  }
+
+  /** Rolling 24 h ticker of every listed pair, or of `symbols` (`GET /api/v1/ticker/24h`). */
+  tickers24h(symbols?: readonly string[]): Promise<Ticker24hRecord[]> {
+    return this.getPublic('/api/v1/ticker/24h', { symbols: symbols?.join(',') });
   }
 
   /** One pair's price record (`GET /fapi/v1/complete_price`). */

@@ -73,6 +73,31 @@ export const PRICE_RECORD_FIELDS = [
   'timestamp',
 ] as const satisfies readonly (keyof PriceRecord)[];
 
+/**
+ * A record of `GET /api/v1/ticker/24h` (an extension): a pair's rolling 24 h figures over the
+ * 1-minute candles that opened in the last 24 h of market time, in exact decimals; prices at the
+ * pair's price precision, `volume` in the base asset, `quote_volume` in USDT.
+ */
+export interface Ticker24hRecord {
+  symbol: string;
+  open_price: string;
+  high_price: string;
+  low_price: string;
+  last_price: string;
+  /** last_price - open_price. */
+  price_change: string;
+  /** Percent of open_price, 3 decimals. */
+  price_change_percent: string;
+  weighted_avg_price: string;
+  volume: string;
+  quote_volume: string;
+  trade_count: number;
+  /** Market time of the window's first candle, ms (the answer's time with no candle). */
+  open_time: number;
+  /** Market time of the answer, ms. */
+  close_time: number;
+}
+
 // ---------------------------------------------------------------- trading pairs
 
 /** A record of `/api/v1/symbols` and `/api/v1/symbols/{symbol}`. */

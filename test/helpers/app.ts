@@ -1,6 +1,6 @@
 // Builds the real application on an in-memory (or given) database for `inject` tests.
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src-main/api/app.ts';
+import { buildApp, type AppOptions } from '../../src-main/api/app.ts';
 import { openVenue, type LocalVenue as Venue, type VenueOptions } from '../../src-main/venue.ts';
 
 export interface TestApp {
@@ -9,9 +9,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function makeApp(opts: Partial<VenueOptions> = {}): Promise<TestApp> {
+/** The application on a venue made of `opts`; `appOpts` are the application's own (rate limits, ...). */
+export async function makeApp(
+  opts: Partial<VenueOptions> = {},
+  appOpts: Omit<AppOptions, 'venue'> = {},
+): Promise<TestApp> {
   const venue = openVenue({ dataDir: ':memory:', ...opts });
-  const app = await buildApp({ venue });
+  const app = await buildApp({ ...appOpts, venue });
   await app.ready();
   return {
     app,

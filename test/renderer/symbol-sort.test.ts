@@ -13,7 +13,11 @@ const entry = (symbol: string, maxLeverage: number): SymbolEntry =>
     qtyDecimals: 3,
   }) as unknown as SymbolEntry;
 const ticker = (last: number, open24: number, quoteVolume24: number): Ticker =>
-  ({ last, open24, quoteVolume24, fundingRate: 0.0001 }) as unknown as Ticker;
+  ({
+    last,
+    fundingRate: 0.0001,
+    day: { price_change_percent: (((last - open24) / open24) * 100).toFixed(3), quote_volume: String(quoteVolume24) },
+  }) as unknown as Ticker;
 
 const entries = [entry('BTCUSDT', 125), entry('ETHUSDT', 100), entry('DOGEUSDT', 75), entry('NEWUSDT', 20)];
 const tickers: Record<string, Ticker> = {

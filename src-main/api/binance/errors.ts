@@ -3,6 +3,7 @@
 // turns a native ApiError into one. Invariant: every error leaving /binance goes through
 // binanceErrorOf, so a native envelope never reaches a Binance client.
 import { ApiError, Errors, type ErrorDef } from '../../../src-shared/errors.ts';
+import { PATTERNS } from './schemas.ts';
 
 /** An error already in Binance's terms. */
 export class BinanceError extends Error {
@@ -45,25 +46,53 @@ export const MSG = {
   SUCCESS: 'success',
 } as const;
 
-export const mandatory = (name: string) =>
-  new BinanceError(-1102, `Mandatory parameter '${name}' was not sent, was empty/null, or malformed.`);
-export const illegal = (name: string) =>
+/** A parameter's schema, as far as its legal range goes (a route schema's property). */
+export interface ParamRule {
+  type?: unknown;
+  pattern?: unknown;
+  enum?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
+}
+
+/** The legal range of parameters refused outside a route schema (signing, batch entries, native refusals). */
+const LEGAL: Record<string, string> = {
+  quantity: PATTERNS.decimal,
+  price: PATTERNS.decimal,
+  newClientOrderId: PATTERNS.clientId,
+  origClientOrderId: PATTERNS.clientId,
+  symbol: PATTERNS.symbol,
+  side: 'BUY, SELL',
+  timestamp: '0 to 999999999999999',
+  recvWindow: '1 to 60000',
+  signature: '^[0-9a-fA-F]{64}$',
+  dualSidePosition: 'true, false',
+};
+
+/**
+ * What a parameter takes, as Binance's messages name it: the pattern of a text, the values of an
+ * enumeration, the bounds of an integer ("1 to 1000"); from the route's schema when there is one.
+ */
+function legalRange(name: string, rule?: ParamRule): string | undefined {
+  if (typeof rule?.pattern === 'string') return rule.pattern;
+  if (Array.isArray(rule?.enum)) return rule.enum.join(', ');
+  if (rule?.type === 'integer' && typeof rule.minimum === 'number' && typeof rule.maximum === 'number')
+    return `${rule.minimum} to ${rule.maximum}`;
+  return LEGAL[name];
+}
+
+const rangeText = (range: string | undefined) => (range === undefined ? '' : `; legal range is '${range}'`);
+
+export const mandatory = (name: string, range = LEGAL[name]) =>
   new BinanceError(
-    -1100,
-    `Illegal characters found in parameter '${name}'; legal range is '${LEGAL[name] ?? 'see the API documentation'}'.`,
+    -1102,
+    `Mandatory parameter '${name}' was not sent, was empty/null, or malformed${rangeText(range)}.`,
   );
+export const illegal = (name: string, range = LEGAL[name]) =>
+  new BinanceError(-1100, `Illegal characters found in parameter '${name}'${rangeText(range)}.`);
 export const invalidValue = (name: string, detail?: string) =>
   new BinanceError(-1130, `Data sent for parameter '${name}' is not valid.${detail ? ` ${detail}` : ''}`);
 export const notRequired = (name: string) => new BinanceError(-1106, `Parameter '${name}' sent when not required.`);
-
-const DECIMAL_RANGE = '^([0-9]{1,20})(\\.[0-9]{1,20})?$';
-const LEGAL: Record<string, string> = {
-  quantity: DECIMAL_RANGE,
-  price: DECIMAL_RANGE,
-  newClientOrderId: '^[\\.A-Z\\:/a-z0-9_-]{1,36}$',
-  origClientOrderId: '^[\\.A-Z\\:/a-z0-9_-]{1,36}$',
-  symbol: '^[A-Z0-9-_.]{1,20}$',
-};
 
 /** What the request was doing when the native error came (some codes depend on it). */
 export interface ErrorContext {
@@ -132,9 +161,9 @@ export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError 
     case Errors.MARKET_NOT_ALLOWED.code:
       return new BinanceError(-1116, MSG.INVALID_ORDER_TYPE);
     case Errors.PRICE_OFF_TICK.code:
-      return new BinanceError(-4014, MSG.TICK);
+      return new BinanceError(-4014, `${MSG.TICK} ${d}`);
     case Errors.QTY_OFF_STEP.code:
-      return new BinanceError(-1111, MSG.PRECISION);
+      return new BinanceError(-1111, `${MSG.PRECISION} ${d}`);
     case Errors.QTY_BELOW_MIN.code:
       return new BinanceError(-4004, `Quantity less than min quantity. ${d}`);
     case Errors.QTY_ABOVE_MAX.code:
@@ -255,12 +284,24 @@ const ENUM_CODES: Record<string, [number, string]> = {
 /** Binance's order types and time in force the venue does not serve yet, named as such. */
 const NOT_YET = new Set(['STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET', 'GTD']);
 
-/** A schema refusal in Binance's terms; `values` are the request's parameters (the refused value is named where Binance does). */
-export function fromSchema(f: SchemaFailure | undefined, values: Record<string, unknown>): BinanceError {
+/**
+ * A schema refusal in Binance's terms; `values` are the request's parameters (the refused value
+ * is named where Binance does), `rules` the route schema's properties (each message names the
+ * parameter's legal range from them).
+ */
+export function fromSchema(
+  f: SchemaFailure | undefined,
+  values: Record<string, unknown>,
+  rules: Record<string, ParamRule> = {},
+): BinanceError {
   if (f === undefined) return new BinanceError(-1000, MSG.UNKNOWN);
-  if (f.keyword === 'required') return mandatory(String(f.params.missingProperty));
+  if (f.keyword === 'required') {
+    const missing = String(f.params.missingProperty);
+    return mandatory(missing, legalRange(missing, rules[missing]));
+  }
   const name = f.instancePath.replace(/^\//, '').split('/')[0];
   const value = values[name];
+  const range = legalRange(name, rules[name]);
   switch (f.keyword) {
     case 'enum': {
       const own = ENUM_CODES[name];
@@ -276,7 +317,12 @@ export function fromSchema(f: SchemaFailure | undefined, values: Record<string, 
     case 'maximum':
       if (name === 'recvWindow') return new BinanceError(-1131, MSG.RECV_WINDOW);
       if (name === 'leverage') return new BinanceError(-4028, `Leverage ${String(value)} is not valid`);
-      return invalidValue(name, `It must be ${String(f.params.comparison)} ${String(f.params.limit)}.`);
+      return invalidValue(
+        name,
+        range === undefined
+          ? `It must be ${String(f.params.comparison)} ${String(f.params.limit)}.`
+          : `Legal range is '${range}'.`,
+      );
     case 'minLength':
     case 'maxLength':
       return invalidValue(
@@ -285,7 +331,7 @@ export function fromSchema(f: SchemaFailure | undefined, values: Record<string, 
       );
     default:
       // type, pattern: characters the parameter does not take
-      return illegal(name);
+      return illegal(name, range);
   }
 }
 

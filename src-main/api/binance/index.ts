@@ -14,7 +14,7 @@ import type { Venue } from '../../services/venue.ts';
 import type { AuthServices } from '../auth.ts';
 import { FixedWindowLimiter, resolveRateLimits, type RateLimitOptions } from '../rate-limit.ts';
 import type { BinanceContext } from './context.ts';
-import { binanceErrorOf, BinanceError, fromSchema, MSG } from './errors.ts';
+import { binanceErrorOf, BinanceError, fromSchema, MSG, type ParamRule } from './errors.ts';
 import { ListenKeys } from './listen-keys.ts';
 import { registerAccount } from './routes/account.ts';
 import { registerHistory } from './routes/history.ts';
@@ -83,7 +83,9 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
 
   app.setErrorHandler((err, req, reply) => {
     const v = (err as { validation?: Parameters<typeof fromSchema>[0][] }).validation;
-    const e = Array.isArray(v) ? fromSchema(v[0], req.query as Record<string, unknown>) : binanceErrorOf(err);
+    const rules = (req.routeOptions.schema?.querystring as { properties?: Record<string, ParamRule> } | undefined)
+      ?.properties;
+    const e = Array.isArray(v) ? fromSchema(v[0], req.query as Record<string, unknown>, rules) : binanceErrorOf(err);
     if (e.http >= 500) reply.log.error({ err }, 'binance facade error');
     return sendBinanceError(reply, e);
   });

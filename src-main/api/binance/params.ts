@@ -47,7 +47,7 @@ export class Params {
   int(name: string, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number | undefined {
     const v = this.str(name);
     if (v === undefined) return undefined;
-    if (!INT.test(v)) throw illegal(name);
+    if (!INT.test(v)) throw illegal(name, `${min} to ${max}`);
     const n = Number(v);
     if (n < min || n > max) throw invalidValue(name, `It must be from ${min} to ${max}.`);
     return n;

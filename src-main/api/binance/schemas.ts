@@ -14,13 +14,19 @@ const oneOf = (values: readonly string[], description: string) =>
   Type.Unsafe<string>({ type: 'string', enum: [...values], description });
 const int = (minimum: number, maximum: number, description: string) => Type.Integer({ minimum, maximum, description });
 
-const DECIMAL = '^([0-9]{1,20})(\\.[0-9]{1,20})?$';
-const symbol = text('^[A-Za-z0-9_.-]{1,20}$', 'Pair, e.g. BTCUSDT (any case)');
+/** The patterns of the facade's text parameters (errors.ts names them in -1100 / -1102 messages). */
+export const PATTERNS = {
+  decimal: '^([0-9]{1,20})(\\.[0-9]{1,20})?$',
+  symbol: '^[A-Za-z0-9_.-]{1,20}$',
+  clientId: '^[.A-Z:/a-z0-9_-]{1,36}$',
+} as const;
+const DECIMAL = PATTERNS.decimal;
+const symbol = text(PATTERNS.symbol, 'Pair, e.g. BTCUSDT (any case)');
 const time = (what: string) => int(0, Number.MAX_SAFE_INTEGER, `${what}, ms of market time`);
 const limit = (max: number, dflt: number) => int(1, max, `Rows, default ${dflt}, at most ${max}`);
 const bool = (description: string) => oneOf(['true', 'false', 'TRUE', 'FALSE', 'True', 'False'], description);
 const orderId = int(1, Number.MAX_SAFE_INTEGER, 'The order id');
-const clientId = text('^[.A-Z:/a-z0-9_-]{1,36}$', 'Client order id: 1 to 36 of letters, digits, . : / _ -');
+const clientId = text(PATTERNS.clientId, 'Client order id: 1 to 36 of letters, digits, . : / _ -');
 const KLINE_INTERVALS = INTERVALS.filter((i) => i !== '1s');
 const window = { startTime: time('From (inclusive)'), endTime: time('Up to (inclusive)') };
 

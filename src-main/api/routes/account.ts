@@ -3,7 +3,7 @@
 // refuses it (3013 / 3014 / 3015) when open positions or orders forbid it.
 import { Type } from 'typebox';
 import type { Venue } from '../../services/venue.ts';
-import { maxNotionalFor } from '../../risk/tiers.ts';
+import { maxNotional } from '../../trading/pair-figures.ts';
 import { signedQuerystring } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import type { ApiInstance } from '../schemas.ts';
@@ -78,13 +78,14 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
     async (req) => {
       const symbol = listedSymbol(venue, req.query.symbol);
       const s = ex.pairSetting(accountIdOf(req), symbol);
-      const row = ex.pair(symbol)!.row;
+      const pair = ex.pair(symbol)!;
+      const row = pair.row;
       return ok({
         symbol,
         leverage: s.leverage,
         margin_mode: s.marginMode,
         max_leverage: row.maxLeverage,
-        max_notional: String(maxNotionalFor(row.brackets, s.leverage)),
+        max_notional: String(maxNotional(pair, s.leverage)),
       });
     },
   );

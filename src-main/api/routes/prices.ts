@@ -1,12 +1,16 @@
-// Price records: index, mark and last price with the funding rate, per pair.
+// Price records (index, mark and last price with the funding rate, per pair) and the rolling
+// 24 h ticker (an extension: GET /api/v1/ticker/24h). The 24 h figures are the market's ticker
+// service's (market/ticker-24h.ts), the same the Binance dialect answers, so every surface (bots,
+// the screen, Binance clients) shows one set of exact decimal figures.
 import { SymbolStatus } from '../../../src-shared/enums.ts';
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import { PRICE_RECORD_FIELDS, type PriceRecord } from '../../../src-shared/types.ts';
-import { nextFundingTime } from '../../risk/funding.ts';
+import { PRICE_RECORD_FIELDS, type PriceRecord, type Ticker24hRecord } from '../../../src-shared/types.ts';
+import { Ticker24hService, type Ticker24h } from '../../market/ticker-24h.ts';
+import { fundingSchedule } from '../../trading/pair-figures.ts';
 import type { PairView } from '../../trading/pair-state.ts';
 import type { Venue } from '../../services/venue.ts';
-import { envelopeSchema, errorEnvelopeSchema, ok } from '../envelope.ts';
+import { envelopeSchema, errorEnvelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { agree, noQuery, type ApiInstance } from '../schemas.ts';
 
 const priceRecordSchema = Type.Object({
@@ -27,6 +31,41 @@ agree<typeof priceRecordSchema, PriceRecord>(true);
 if (Object.keys(priceRecordSchema.properties).join() !== PRICE_RECORD_FIELDS.join())
   throw new Error('price record schema: not the spec field order');
 
+const ticker24hSchema = Type.Object({
+  symbol: Type.String({ description: 'Trading pair' }),
+  open_price: Type.String({ description: 'Open of the oldest 1-minute candle of the window (last_price without one)' }),
+  high_price: Type.String({ description: 'Highest trade price of the window' }),
+  low_price: Type.String({ description: 'Lowest trade price of the window' }),
+  last_price: Type.String({ description: 'Latest trade price' }),
+  price_change: Type.String({ description: 'last_price - open_price, at the price precision' }),
+  price_change_percent: Type.String({ description: 'price_change as a percent of open_price, 3 decimals' }),
+  weighted_avg_price: Type.String({ description: 'quote_volume / volume (last_price with no volume)' }),
+  volume: Type.String({ description: 'Traded quantity of the window, base asset' }),
+  quote_volume: Type.String({ description: 'Traded value of the window, USDT' }),
+  trade_count: Type.Integer({ description: 'Trades of the window' }),
+  open_time: Type.Integer({ description: "Market time of the window's first candle, ms (close_time with none)" }),
+  close_time: Type.Integer({ description: 'Market time of the answer, ms' }),
+});
+agree<typeof ticker24hSchema, Ticker24hRecord>(true);
+
+function tickerRecord(t: Ticker24h): Ticker24hRecord {
+  return {
+    symbol: t.symbol,
+    open_price: t.open,
+    high_price: t.high,
+    low_price: t.low,
+    last_price: t.last,
+    price_change: t.change,
+    price_change_percent: t.changePercent,
+    weighted_avg_price: t.weightedAverage,
+    volume: t.volume,
+    quote_volume: t.quoteVolume,
+    trade_count: t.trades,
+    open_time: t.openTime,
+    close_time: t.closeTime,
+  };
+}
+
 function record(pair: PairView, timestamp: number, now: number): PriceRecord {
   const m = pair.math;
   const p = m.price.precision;
@@ -36,7 +75,7 @@ function record(pair: PairView, timestamp: number, now: number): PriceRecord {
     mark_price: pair.markPrice.toFixed(p),
     last_price: m.formatPrice(pair.lastPriceTicks),
     funding_rate: pair.fundingRate.toFixed(6),
-    next_funding_time: pair.nextFundingTime > 0 ? pair.nextFundingTime : nextFundingTime(now),
+    next_funding_time: fundingSchedule(pair, now).nextFundingTime,
     price_precision: pair.row.pricePrecision,
     qty_precision: pair.row.qtyPrecision,
     timestamp,
@@ -96,6 +135,45 @@ export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue
         throw new ApiError(Errors.PRICE_PAIR_NOT_FOUND, `Trading pair '${name}' not found`);
       const now = venue.clock.now();
       return ok(record(pair, now, now));
+    },
+  );
+
+  const tickers = new Ticker24hService(venue.klines, venue.recentTrades);
+  app.get(
+    '/api/v1/ticker/24h',
+    {
+      schema: {
+        tags: ['market data'],
+        summary: 'Rolling 24 h ticker of every listed pair, or of the pairs named (extension)',
+        description:
+          "Open, high, low, last, change, volumes and trade count over the 1-minute candles that opened in the last 24 h of market time (the window ends at the answer's market time, not at a candle boundary), in exact decimals. " +
+          'The same figures as the Binance-compatible GET /binance/fapi/v1/ticker/24hr. Without `symbols`, delisted pairs are left out; an unknown name is error 1101.',
+        querystring: Type.Object(
+          {
+            symbols: Type.Optional(
+              Type.String({
+                pattern: '^[A-Za-z0-9]{2,30}(,[A-Za-z0-9]{2,30})*$',
+                description: 'Comma-separated trading pairs (any case); default every listed pair',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: envelopeSchema(Type.Array(ticker24hSchema)), ...standardErrors() },
+      },
+    },
+    async (req) => {
+      const now = venue.clock.now();
+      const { symbols } = req.query;
+      let pairs: PairView[];
+      if (symbols === undefined) pairs = listed();
+      else {
+        const wanted = [...new Set(symbols.split(',').map((s) => s.toUpperCase()))];
+        const unknown = wanted.filter((s) => venue.exchange.pair(s) === undefined);
+        if (unknown.length > 0) throw new ApiError(Errors.SYMBOL_NOT_FOUND, `Unknown symbol(s): ${unknown.join(', ')}`);
+        pairs = wanted.map((s) => venue.exchange.pair(s)!);
+      }
+      return ok(pairs.map((p) => tickerRecord(tickers.ticker(p, now))));
     },
   );
 }

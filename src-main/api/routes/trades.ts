@@ -4,7 +4,7 @@ import { Side } from '../../../src-shared/enums.ts';
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { RECENT_TRADES_KEPT } from '../../market/recent-trades.ts';
-import { formatMoney } from '../../risk/money.ts';
+import { moneyText } from '../../trading/pair-figures.ts';
 import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { defaulted } from '../trading-schemas.ts';
@@ -61,7 +61,7 @@ export default async function tradeRoutes(app: ApiInstance, opts: { venue: Venue
           id: String(t.tradeId),
           price: m.formatPrice(t.priceTicks),
           qty: m.formatQty(t.qtyLots),
-          quote_qty: formatMoney(m.notional(t.priceTicks, t.qtyLots)),
+          quote_qty: moneyText(m.notional(t.priceTicks, t.qtyLots)),
           time: t.time,
           taker_side: t.takerSide,
           is_buyer_maker: t.takerSide === Side.SELL,

@@ -110,7 +110,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       ws.connect();
       void symbols.getState().actions.load();
       stops.push(poll(() => clock.getState().actions.sync(), 5000));
-      stops.push(startTickerFeed({ api, ws, symbols, workspace, tickers }));
+      stops.push(startTickerFeed({ api, ws, workspace, tickers }));
       stops.push(startTradesFeed({ api, ws, workspace, store: trades, tickers }));
       bookFeed = startBookFeed({ api, ws, workspace, symbols, store: book });
       stops.push(() => bookFeed?.stop());

@@ -3,59 +3,21 @@
 // answered in its place with the order or Binance's {code, msg}; a refused entry leaves the
 // others as they ran. Raw HTTP checks the wire (ccxt's raw JSON body, Binance's field list,
 // the request-level refusals); real ccxt checks the unified methods.
-import { placeOrder } from '../../helpers/exchange-commands.ts';
 import { createHmac } from 'node:crypto';
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Creds } from '../../helpers/signed.ts';
-import { account, binanceusdm, startService, type Service } from './helpers.ts';
+import { Side } from '../../../src-shared/enums.ts';
+import { ORDER_ANSWER_FIELDS as ORDER_FIELDS, limit, pausedWithAsk } from './book.ts';
+import { account, binanceusdm, type Service } from './helpers.ts';
 
 const BTC = 'BTC/USDT:USDT';
 let svc: Service;
 let mid: number;
 const px = (k: number) => (mid + k).toFixed(1);
 
-const ORDER_FIELDS = [
-  'orderId',
-  'symbol',
-  'status',
-  'clientOrderId',
-  'price',
-  'avgPrice',
-  'origQty',
-  'executedQty',
-  'cumQty',
-  'cumQuote',
-  'timeInForce',
-  'type',
-  'reduceOnly',
-  'closePosition',
-  'side',
-  'positionSide',
-  'stopPrice',
-  'workingType',
-  'priceProtect',
-  'origType',
-  'priceMatch',
-  'selfTradePreventionMode',
-  'goodTillDate',
-  'updateTime',
-];
-
 beforeAll(async () => {
-  svc = await startService();
-  svc.venue.clock.pause();
-  mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
-  const mm = account(svc.venue, 'batchmm');
-  placeOrder(svc.venue.exchange, mm.id, {
-    symbol: 'BTCUSDT',
-    side: 2,
-    position_side: 2,
-    position_action: 1,
-    type: 1,
-    price: px(5),
-    qty: '1.000',
-  });
+  ({ svc, mid } = await pausedWithAsk('batchmm', '1.000'));
 });
 afterAll(async () => svc?.close());
 
@@ -119,7 +81,10 @@ describe('POST batchOrders', () => {
       origQty: '0.010',
       positionSide: 'BOTH',
     });
-    expect(r.body[1]).toEqual({ code: -4014, msg: 'Price not increased by tick size.' });
+    expect(r.body[1]).toEqual({
+      code: -4014,
+      msg: `Price not increased by tick size. price ${px(-50)}3 is not a multiple of the tick 0.1`,
+    });
     expect(r.body[2]).toMatchObject({ status: 'FILLED', executedQty: '0.020', avgPrice: px(5) });
     // the reduce-only sell ran after the market buy it reduces
     expect(r.body[3]).toMatchObject({ status: 'NEW', reduceOnly: true, clientOrderId: 'b.4' });
@@ -183,16 +148,7 @@ describe('DELETE batchOrders', () => {
     const ex = svc.venue.exchange;
     const ids = [1, 2, 3].map((i) =>
       Number(
-        placeOrder(ex, c.id, {
-          symbol: 'BTCUSDT',
-          side: 1,
-          position_side: 1,
-          position_action: 1,
-          type: 1,
-          price: px(-10 * i - 40),
-          qty: '0.010',
-          client_order_id: `d.${i}`,
-        }).order_id,
+        limit(svc.venue, c, { side: Side.BUY, price: px(-10 * i - 40), qty: '0.010', clientId: `d.${i}` }).order_id,
       ),
     );
     const r = await signedRaw(

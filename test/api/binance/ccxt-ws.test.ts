@@ -4,6 +4,7 @@
 import { placeOrder } from '../../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { ladder, midOf } from './book.ts';
 import { account, binanceusdm, startService, type Service } from './helpers.ts';
 
 const BTC = 'BTC/USDT:USDT';
@@ -15,28 +16,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   svc = await startService();
-  mm = account(svc.venue, 'wsmm');
-  mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
-  for (let i = 1; i <= 3; i++) {
-    placeOrder(svc.venue.exchange, mm.id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price: px(-i * 10),
-      qty: '0.100',
-    });
-    placeOrder(svc.venue.exchange, mm.id, {
-      symbol: 'BTCUSDT',
-      side: 2,
-      position_side: 2,
-      position_action: 1,
-      type: 1,
-      price: px(i * 10),
-      qty: '0.100',
-    });
-  }
+  mm = ladder(svc.venue, 'wsmm');
+  mid = midOf(svc.venue);
 });
 afterAll(async () => svc?.close());
 

@@ -7,6 +7,7 @@ import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { MAX_OPEN_ORDERS_PER_PAIR } from '../../../src-main/trading/order-checks.ts';
+import { ladder, midOf } from './book.ts';
 import { account, binanceusdm, startService, type Service } from './helpers.ts';
 
 const BTC = 'BTC/USDT:USDT';
@@ -16,28 +17,8 @@ const px = (k: number) => (mid + k).toFixed(1);
 
 beforeAll(async () => {
   svc = await startService();
-  const maker = account(svc.venue, 'cmm');
-  mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
-  for (let i = 1; i <= 3; i++) {
-    placeOrder(svc.venue.exchange, maker.id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price: px(-i * 10),
-      qty: '0.100',
-    });
-    placeOrder(svc.venue.exchange, maker.id, {
-      symbol: 'BTCUSDT',
-      side: 2,
-      position_side: 2,
-      position_action: 1,
-      type: 1,
-      price: px(i * 10),
-      qty: '0.100',
-    });
-  }
+  ladder(svc.venue, 'cmm');
+  mid = midOf(svc.venue);
 });
 afterAll(async () => svc?.close());
 

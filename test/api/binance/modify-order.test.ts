@@ -2,13 +2,15 @@
 // through the exchange's amend command, answered as Binance's order; -5027 for no change,
 // -2013 for an order that is not open, the core's refusals in Binance's codes; the user stream
 // reports the modification as ORDER_TRADE_UPDATE x AMENDMENT.
-import { cancelOrder, placeOrder } from '../../helpers/exchange-commands.ts';
-import { createHmac } from 'node:crypto';
+import { cancelOrder } from '../../helpers/exchange-commands.ts';
 import ccxt from 'ccxt';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Side } from '../../../src-shared/enums.ts';
 import type { Creds } from '../../helpers/signed.ts';
-import { account, binanceusdm, startService, type Service } from './helpers.ts';
+import { limit, pausedWithAsk } from './book.ts';
+import { account, binanceusdm, type Service } from './helpers.ts';
+import { signedCall } from './raw.ts';
 
 const BTC = 'BTC/USDT:USDT';
 let svc: Service;
@@ -16,51 +18,19 @@ let mid: number;
 const px = (k: number) => (mid + k).toFixed(1);
 
 beforeAll(async () => {
-  svc = await startService();
-  svc.venue.clock.pause();
-  mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
-  const mm = account(svc.venue, 'modmm');
-  placeOrder(svc.venue.exchange, mm.id, {
-    symbol: 'BTCUSDT',
-    side: 2,
-    position_side: 2,
-    position_action: 1,
-    type: 1,
-    price: px(5),
-    qty: '0.050',
-  });
+  ({ svc, mid } = await pausedWithAsk('modmm', '0.050'));
 });
 afterAll(async () => svc?.close());
 
-async function put(c: Creds, params: Record<string, string | number>) {
-  const text = new URLSearchParams({
-    ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
-    timestamp: String(Date.now()),
-  }).toString();
-  const sig = createHmac('sha256', c.apiSecret).update(text).digest('hex');
-  const r = await fetch(`${svc.base}/binance/fapi/v1/order`, {
-    method: 'PUT',
-    headers: { 'x-mbx-apikey': c.apiKey, 'content-type': 'application/x-www-form-urlencoded' },
-    body: `${text}&signature=${sig}`,
-  });
-  return { status: r.status, body: (await r.json()) as any };
-}
+const put = (c: Creds, params: Record<string, string | number>) =>
+  signedCall(svc.base, c, 'PUT', '/fapi/v1/order', params);
 
 describe('PUT /fapi/v1/order', () => {
   it('modifies price and quantity in place; the native views agree', async () => {
     const c = account(svc.venue, 'mod1', 100_000, 'one_way');
     const ex = svc.venue.exchange;
     const id = Number(
-      placeOrder(ex, c.id, {
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 1,
-        price: px(-50),
-        qty: '0.010',
-        client_order_id: 'mod.1',
-      }).order_id,
+      limit(svc.venue, c, { side: Side.BUY, price: px(-50), qty: '0.010', clientId: 'mod.1' }).order_id,
     );
     const r = await put(c, { symbol: 'BTCUSDT', side: 'BUY', orderId: id, quantity: '0.020', price: px(-60) });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -92,17 +62,7 @@ describe('PUT /fapi/v1/order', () => {
   it('refusals in Binance terms; a refused modification leaves the order as it was', async () => {
     const c = account(svc.venue, 'mod2', 1_000, 'one_way');
     const ex = svc.venue.exchange;
-    const id = Number(
-      placeOrder(ex, c.id, {
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 1,
-        price: px(-50),
-        qty: '0.010',
-      }).order_id,
-    );
+    const id = Number(limit(svc.venue, c, { side: Side.BUY, price: px(-50), qty: '0.010' }).order_id);
     const before = ex.openOrders(c.id);
     const base = { symbol: 'BTCUSDT', side: 'BUY', orderId: id };
     expect((await put(c, { ...base, quantity: '0.010', price: px(-50) })).body).toEqual({

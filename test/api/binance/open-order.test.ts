@@ -2,11 +2,13 @@
 // origClientOrderId on a symbol; an order that is no longer open, another account's, or one on
 // another symbol does not exist here (-2013), as on Binance.
 import { cancelOrder, placeOrder } from '../../helpers/exchange-commands.ts';
-import { createHmac } from 'node:crypto';
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Side } from '../../../src-shared/enums.ts';
 import type { Creds } from '../../helpers/signed.ts';
-import { account, binanceusdm, startService, type Service } from './helpers.ts';
+import { limit, pausedWithAsk } from './book.ts';
+import { account, binanceusdm, type Service } from './helpers.ts';
+import { signedCall } from './raw.ts';
 
 const BTC = 'BTC/USDT:USDT';
 let svc: Service;
@@ -14,51 +16,19 @@ let mid: number;
 const px = (k: number) => (mid + k).toFixed(1);
 
 beforeAll(async () => {
-  svc = await startService();
-  svc.venue.clock.pause();
-  mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
-  const mm = account(svc.venue, 'oomm');
-  placeOrder(svc.venue.exchange, mm.id, {
-    symbol: 'BTCUSDT',
-    side: 2,
-    position_side: 2,
-    position_action: 1,
-    type: 1,
-    price: px(5),
-    qty: '1.000',
-  });
+  ({ svc, mid } = await pausedWithAsk('oomm', '1.000'));
 });
 afterAll(async () => svc?.close());
 
-async function get(c: Creds, params: Record<string, string | number>) {
-  const text = new URLSearchParams({
-    ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
-    timestamp: String(Date.now()),
-  }).toString();
-  const sig = createHmac('sha256', c.apiSecret).update(text).digest('hex');
-  const r = await fetch(`${svc.base}/binance/fapi/v1/openOrder?${text}&signature=${sig}`, {
-    headers: { 'x-mbx-apikey': c.apiKey },
-  });
-  return { status: r.status, body: (await r.json()) as any };
-}
+const get = (c: Creds, params: Record<string, string | number>) =>
+  signedCall(svc.base, c, 'GET', '/fapi/v1/openOrder', params);
 
 describe('GET /fapi/v1/openOrder', () => {
   it('answers an open order by id or client id; a finished, foreign or other-symbol one is -2013', async () => {
     const c = account(svc.venue, 'oo1', 100_000, 'one_way');
     const other = account(svc.venue, 'oo2', 100_000, 'one_way');
     const ex = svc.venue.exchange;
-    const id = Number(
-      placeOrder(ex, c.id, {
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 1,
-        price: px(-50),
-        qty: '0.010',
-        client_order_id: 'oo.1',
-      }).order_id,
-    );
+    const id = Number(limit(svc.venue, c, { side: Side.BUY, price: px(-50), qty: '0.010', clientId: 'oo.1' }).order_id);
     const byId = await get(c, { symbol: 'BTCUSDT', orderId: id });
     expect(byId.status).toBe(200);
     expect(byId.body).toMatchObject({

@@ -2,36 +2,19 @@
 // interval), GET fapi/v2/account (v2's extra fields, every pair's position entry, totals that add
 // up) and the sapi lists ccxt.binance reads at start-up (empty, signed or not).
 import { placeOrder } from '../../helpers/exchange-commands.ts';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src-main/api/app.ts';
-import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
-import { account } from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Side } from '../../../src-shared/enums.ts';
+import { limit, midOf } from './book.ts';
+import { account, injectedWithAccount } from './helpers.ts';
 import { signedInject } from './raw.ts';
-import type { Creds } from '../../helpers/signed.ts';
 
-let venue: Venue;
-let app: FastifyInstance;
-let c: Creds;
+const t = injectedWithAccount('rawacct');
 
 beforeAll(async () => {
-  venue = openVenue({ dataDir: ':memory:' });
-  app = await buildApp({ venue, rateLimit: false });
-  await app.ready();
-  c = account(venue, 'rawacct', 100_000, 'one_way');
-  const mm = account(venue, 'rawacctmm');
-  const mid = Math.round(venue.exchange.pair('BTCUSDT')!.markPrice);
+  const mm = account(t.venue, 'rawacctmm');
   // a resting ask the account buys from: a one-way long of 0.050
-  placeOrder(venue.exchange, mm.id, {
-    symbol: 'BTCUSDT',
-    side: 2,
-    position_side: 2,
-    position_action: 1,
-    type: 1,
-    price: (mid + 5).toFixed(1),
-    qty: '1.000',
-  });
-  placeOrder(venue.exchange, c.id, {
+  limit(t.venue, mm, { side: Side.SELL, price: (midOf(t.venue) + 5).toFixed(1), qty: '1.000' });
+  placeOrder(t.venue.exchange, t.c.id, {
     symbol: 'BTCUSDT',
     side: 1,
     position_side: 1,
@@ -40,13 +23,9 @@ beforeAll(async () => {
     qty: '0.050',
   });
 });
-afterAll(async () => {
-  await app?.close();
-  await venue?.close();
-});
 
 const pub = async (url: string) => {
-  const r = await app.inject({ url: `/binance${url}` });
+  const r = await t.app.inject({ url: `/binance${url}` });
   return { status: r.statusCode, body: JSON.parse(r.body) };
 };
 
@@ -54,10 +33,10 @@ describe('fundingInfo', () => {
   it("every listed pair: cap 0.75 x the top tier's maintenance rate, floor its negative, 8 h", async () => {
     const r = await pub('/fapi/v1/fundingInfo');
     expect(r.status).toBe(200);
-    const listed = venue.symbols.all().filter((s) => s.status !== 3);
+    const listed = t.venue.symbols.all().filter((s) => s.status !== 3);
     expect(r.body.map((x: any) => x.symbol)).toEqual(listed.map((s) => s.symbol));
     const btc = r.body.find((x: any) => x.symbol === 'BTCUSDT');
-    const top = venue.symbols.get('BTCUSDT')!.brackets[0].mmr;
+    const top = t.venue.symbols.get('BTCUSDT')!.brackets[0].mmr;
     expect(Object.keys(btc).sort()).toEqual(
       ['adjustedFundingRateCap', 'adjustedFundingRateFloor', 'disclaimer', 'fundingIntervalHours', 'symbol'].sort(),
     );
@@ -70,7 +49,7 @@ describe('fundingInfo', () => {
 
 describe('GET fapi/v2/account', () => {
   it("v2's fields, one entry per listed pair, the position, totals from the summary and the entries", async () => {
-    const r = await signedInject(app, c, 'GET', '/fapi/v2/account');
+    const r = await signedInject(t.app, t.c, 'GET', '/fapi/v2/account');
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const a = r.body;
     for (const k of [
@@ -84,34 +63,34 @@ describe('GET fapi/v2/account', () => {
     ])
       expect(a, k).toHaveProperty(k);
     expect(a.multiAssetsMargin).toBe(false);
-    const sum = venue.exchange.summary(c.id);
+    const sum = t.venue.exchange.summary(t.c.id);
     expect(a.totalWalletBalance).toBe(sum.wallet_balance);
     expect(a.availableBalance).toBe(sum.available_balance);
     expect(a.assets).toHaveLength(1);
     expect(a.assets[0]).toMatchObject({ asset: 'USDT', walletBalance: sum.wallet_balance });
-    const listed = venue.symbols.all().filter((s) => s.status !== 3);
+    const listed = t.venue.symbols.all().filter((s) => s.status !== 3);
     expect(a.positions.map((p: any) => p.symbol)).toEqual(listed.map((s) => s.symbol));
     const btc = a.positions.find((p: any) => p.symbol === 'BTCUSDT');
     expect(btc).toMatchObject({ positionSide: 'BOTH', positionAmt: '0.050', marginType: 'cross' });
-    expect(btc.leverage).toBe(String(venue.exchange.pairSetting(c.id, 'BTCUSDT').leverage));
+    expect(btc.leverage).toBe(String(t.venue.exchange.pairSetting(t.c.id, 'BTCUSDT').leverage));
     expect(Number(btc.maxNotionalValue)).toBeGreaterThan(0);
     const maint = a.positions.reduce((s: number, p: any) => s + Number(p.maintMargin), 0);
     expect(Number(a.totalMaintMargin)).toBeCloseTo(maint, 8);
     expect(Number(btc.maintMargin)).toBeGreaterThan(0);
     // v3 has neither the v2 flags nor the empty entries
-    const v3 = (await signedInject(app, c, 'GET', '/fapi/v3/account')).body;
+    const v3 = (await signedInject(t.app, t.c, 'GET', '/fapi/v3/account')).body;
     expect(v3).not.toHaveProperty('feeTier');
     expect(v3.positions.map((p: any) => p.symbol)).toEqual(['BTCUSDT']);
   });
 
   it('unsigned or badly signed: Binance refusals, no account data', async () => {
-    const r = await app.inject({ url: '/binance/fapi/v2/account', headers: { 'x-mbx-apikey': c.apiKey } });
+    const r = await t.app.inject({ url: '/binance/fapi/v2/account', headers: { 'x-mbx-apikey': t.c.apiKey } });
     expect(r.statusCode).toBe(400);
     expect(JSON.parse(r.body)).toEqual({
       code: -1102,
-      msg: "Mandatory parameter 'timestamp' was not sent, was empty/null, or malformed.",
+      msg: "Mandatory parameter 'timestamp' was not sent, was empty/null, or malformed; legal range is '0 to 999999999999999'.",
     });
-    const bad = await signedInject(app, { ...c, apiSecret: 'wrong' }, 'GET', '/fapi/v2/account');
+    const bad = await signedInject(t.app, { ...t.c, apiSecret: 'wrong' }, 'GET', '/fapi/v2/account');
     expect(bad.body).toEqual({ code: -1022, msg: 'Signature for this request is not valid.' });
   });
 });
@@ -121,7 +100,7 @@ describe('sapi lists (ccxt.binance start-up)', () => {
     '%s answers [] with or without a signature',
     async (path) => {
       expect(await pub(path)).toEqual({ status: 200, body: [] });
-      const signed = await signedInject(app, c, 'GET', path);
+      const signed = await signedInject(t.app, t.c, 'GET', path);
       expect(signed).toEqual({ status: 200, body: [] });
     },
   );

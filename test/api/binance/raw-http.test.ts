@@ -6,41 +6,17 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src-main/api/app.ts';
 import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
-import { account } from './helpers.ts';
+import { Side } from '../../../src-shared/enums.ts';
+import { ORDER_FIELDS, limit, midOf } from './book.ts';
+import { account, injectService, type Injected } from './helpers.ts';
 import type { Creds } from '../../helpers/signed.ts';
 
+let svc: Injected;
 let venue: Venue;
 let app: FastifyInstance;
 let c: Creds;
 let mid: number;
 
-const ORDER_FIELDS = [
-  'orderId',
-  'symbol',
-  'status',
-  'clientOrderId',
-  'price',
-  'avgPrice',
-  'origQty',
-  'executedQty',
-  'cumQty',
-  'cumQuote',
-  'timeInForce',
-  'type',
-  'reduceOnly',
-  'closePosition',
-  'side',
-  'positionSide',
-  'stopPrice',
-  'workingType',
-  'priceProtect',
-  'origType',
-  'priceMatch',
-  'selfTradePreventionMode',
-  'goodTillDate',
-  'time',
-  'updateTime',
-];
 const USER_TRADE_FIELDS = [
   'symbol',
   'id',
@@ -127,35 +103,15 @@ const pub = async (path: string) => {
 };
 
 beforeAll(async () => {
-  venue = openVenue({ dataDir: ':memory:' });
-  app = await buildApp({ venue, rateLimit: false });
-  await app.ready();
+  svc = await injectService();
+  ({ venue, app } = svc);
   c = account(venue, 'raw', 100_000, 'one_way');
   const mm = account(venue, 'rawmm');
-  mid = Math.round(venue.exchange.pair('BTCUSDT')!.markPrice);
-  placeOrder(venue.exchange, mm.id, {
-    symbol: 'BTCUSDT',
-    side: 2,
-    position_side: 2,
-    position_action: 1,
-    type: 1,
-    price: (mid + 5).toFixed(1),
-    qty: '1.000',
-  });
-  placeOrder(venue.exchange, mm.id, {
-    symbol: 'BTCUSDT',
-    side: 1,
-    position_side: 1,
-    position_action: 1,
-    type: 1,
-    price: (mid - 5).toFixed(1),
-    qty: '1.000',
-  });
+  mid = midOf(venue);
+  limit(venue, mm, { side: Side.SELL, price: (mid + 5).toFixed(1), qty: '1.000' });
+  limit(venue, mm, { side: Side.BUY, price: (mid - 5).toFixed(1), qty: '1.000' });
 });
-afterAll(async () => {
-  await app?.close();
-  await venue?.close();
-});
+afterAll(async () => svc?.close());
 
 describe('public routes', () => {
   it('ping, time (wall clock), exchangeInfo filters as the reference lists them', async () => {

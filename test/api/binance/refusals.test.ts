@@ -1,41 +1,14 @@
 // Every refusal under /binance is Binance's {code, msg} in Binance's words: native parameter
 // names never show (quantity, not qty), and the service's own guards (the Host check against DNS
 // rebinding, the URL length limit) answer in that shape too, with their HTTP status.
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src-main/api/app.ts';
-import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
-import { account } from './helpers.ts';
-import { signedInject } from './raw.ts';
-import type { Creds } from '../../helpers/signed.ts';
+import { describe, expect, it } from 'vitest';
+import { injectedWithAccount, placeLimitBuy } from './helpers.ts';
 
-let venue: Venue;
-let app: FastifyInstance;
-let c: Creds;
-
-beforeAll(async () => {
-  venue = openVenue({ dataDir: ':memory:' });
-  app = await buildApp({ venue, rateLimit: false });
-  await app.ready();
-  c = account(venue, 'refuse', 100_000, 'one_way');
-});
-afterAll(async () => {
-  await app?.close();
-  await venue?.close();
-});
+const t = injectedWithAccount('refuse');
 
 const NATIVE_NAMES = /\b(qty|client_order_id|time_in_force|position_side|order_id|min_qty|max_qty)\b/;
 
-const order = (p: Record<string, string>) =>
-  signedInject(app, c, 'POST', '/fapi/v1/order', {
-    symbol: 'BTCUSDT',
-    side: 'BUY',
-    type: 'LIMIT',
-    timeInForce: 'GTC',
-    quantity: '0.010',
-    price: '90000',
-    ...p,
-  });
+const order = (p: Record<string, string>) => placeLimitBuy(t, p);
 
 describe("refusals in Binance's words", () => {
   it.each([
@@ -54,17 +27,17 @@ describe("refusals in Binance's words", () => {
   });
 
   it('the Host guard answers {code, msg} under /binance, the envelope elsewhere', async () => {
-    const r = await app.inject({ url: '/binance/fapi/v1/ping', headers: { host: 'evil.example' } });
+    const r = await t.app.inject({ url: '/binance/fapi/v1/ping', headers: { host: 'evil.example' } });
     expect(r.statusCode).toBe(403);
     const b = JSON.parse(r.body);
     expect(Object.keys(b)).toEqual(['code', 'msg']);
     expect(b.code).toBe(-1002);
-    const native = await app.inject({ url: '/fapi/v1/time', headers: { host: 'evil.example' } });
+    const native = await t.app.inject({ url: '/fapi/v1/time', headers: { host: 'evil.example' } });
     expect(JSON.parse(native.body)).toMatchObject({ code: 2103, data: null });
   });
 
   it('a URL over the limit under /binance is 414 with {code, msg}', async () => {
-    const r = await app.inject({ url: `/binance/fapi/v1/ping?x=${'a'.repeat(9000)}` });
+    const r = await t.app.inject({ url: `/binance/fapi/v1/ping?x=${'a'.repeat(9000)}` });
     expect(r.statusCode).toBe(414);
     expect(Object.keys(JSON.parse(r.body))).toEqual(['code', 'msg']);
   });
@@ -75,7 +48,7 @@ describe("refusals in Binance's words", () => {
       ['PATCH', '/binance/fapi/v1/order'],
       ['GET', '/binance/fapi/v1/listenKey'],
     ] as const) {
-      const r = await app.inject({ method, url });
+      const r = await t.app.inject({ method, url });
       expect(r.statusCode, url).toBeGreaterThanOrEqual(400);
       expect(r.statusCode, url).toBeLessThan(500);
       expect(Object.keys(JSON.parse(r.body)), url).toEqual(['code', 'msg']);

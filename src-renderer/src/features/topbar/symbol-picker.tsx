@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { fmt, fmtCompact, fmtPct } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { nextSort, sortEntries, type SortKey, type SortSpec } from './symbol-sort.ts';
-import { change24 } from './ticker-store.ts';
+import { change24, change24Text, quoteVolume24 } from './ticker-store.ts';
 import { SymbolStatus } from '../../../../src-shared/enums.ts';
 
 type TagFilter = 'all' | 'new' | 'meme' | 'innovation';
@@ -165,8 +165,8 @@ export function SymbolPicker() {
                       )}
                     </td>
                     <td className="num">{fmt(t?.last, e.priceDecimals)}</td>
-                    <td className={`num ${ch > 0 ? 'up' : ch < 0 ? 'down' : ''}`}>{fmtPct(ch, 2, true)}</td>
-                    <td className="num">{fmtCompact(t?.quoteVolume24)}</td>
+                    <td className={`num ${ch > 0 ? 'up' : ch < 0 ? 'down' : ''}`}>{change24Text(t).percent}</td>
+                    <td className="num">{fmtCompact(quoteVolume24(t))}</td>
                     <td className="num">{fmtPct(t?.fundingRate, 4)}</td>
                     <td className="num">{e.futures.max_leverage}x</td>
                   </tr>

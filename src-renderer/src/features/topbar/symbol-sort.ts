@@ -2,7 +2,7 @@
 // Pairs without a figure for the column (no ticker yet) go last in either direction; ties keep
 // the catalogue's order (Array.prototype.sort is stable).
 import type { SymbolEntry } from '../symbols/symbols-store.ts';
-import { change24, type Ticker } from './ticker-store.ts';
+import { change24, quoteVolume24, type Ticker } from './ticker-store.ts';
 
 export type SortKey = 'pair' | 'last' | 'change' | 'volume' | 'funding' | 'leverage';
 export interface SortSpec {
@@ -19,7 +19,7 @@ function figure(e: SymbolEntry, t: Ticker | undefined, key: Exclude<SortKey, 'pa
     case 'change':
       return change24(t);
     case 'volume':
-      return t?.quoteVolume24 ?? NaN;
+      return quoteVolume24(t);
     case 'funding':
       return t?.fundingRate ?? NaN;
     case 'leverage':

@@ -1,41 +1,43 @@
-// Keeps the ticker store fed: every pair's price record every 2 s, 24 h statistics every
-// minute (15-minute candles, in batches of 20 pairs), and the current pair's `price@` stream.
+// Keeps the ticker store fed: every pair's price record every 2 s, the venue's 24 h tickers
+// (GET /api/v1/ticker/24h, the figures bots and Binance clients read too): the current pair's
+// every 2 s, every pair's every 30 s (the picker's columns), and the current pair's `price@`
+// stream.
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
 import type { StoreApi } from 'zustand/vanilla';
 import { poll } from '../../lib/frame.ts';
 import type { WorkspaceState } from '../../lib/workspace-store.ts';
-import type { SymbolsState } from '../symbols/symbols-store.ts';
-import { STATS_CANDLES, type PricePush, type TickerState } from './ticker-store.ts';
-import { dropServiceFailure } from '../../lib/service-failure.ts';
+import type { PricePush, TickerState } from './ticker-store.ts';
+import { dropServiceFailure, reportBugs } from '../../lib/service-failure.ts';
+
+/** How often the current pair's 24 h ticker and every pair's are asked, ms. */
+const CURRENT_MS = 2000;
+const ALL_MS = 30_000;
 
 export function startTickerFeed(deps: {
   api: RestClient;
   ws: WsClient;
-  symbols: StoreApi<SymbolsState>;
   workspace: StoreApi<WorkspaceState>;
   tickers: StoreApi<TickerState>;
 }): () => void {
-  const { api, ws, symbols, workspace, tickers } = deps;
+  const { api, ws, workspace, tickers } = deps;
   const actions = tickers.getState().actions;
   const stops: Array<() => void> = [];
 
   stops.push(poll(async () => actions.applyPrices(await api.prices()), 2000));
 
-  const loadStats = async (): Promise<void> => {
-    const names = symbols.getState().entries.map((e) => e.general.symbol);
-    for (let i = 0; i < names.length; i += 20) {
-      const batch = await api.klinesBatch(names.slice(i, i + 20), '15m', STATS_CANDLES);
-      for (const [symbol, candles] of Object.entries(batch)) actions.applyStats(symbol, candles);
-    }
-  };
-  let statsStop: (() => void) | null = null;
-  const startStats = (): void => {
-    if (statsStop === null && symbols.getState().status === 'ready') statsStop = poll(loadStats, 60_000);
-  };
-  startStats();
-  stops.push(symbols.subscribe(startStats));
-  stops.push(() => statsStop?.());
+  const loadCurrent = async (): Promise<void> => actions.applyDay(await api.tickers24h([workspace.getState().symbol]));
+  stops.push(poll(loadCurrent, CURRENT_MS));
+  stops.push(poll(async () => actions.applyDay(await api.tickers24h()), ALL_MS));
+  // a pair picked: its figures now, not at the next poll
+  let shown = workspace.getState().symbol;
+  stops.push(
+    workspace.subscribe((w) => {
+      if (w.symbol === shown) return;
+      shown = w.symbol;
+      loadCurrent().catch(reportBugs);
+    }),
+  );
 
   let stream: string | null = null;
   let off: (() => void) | null = null;

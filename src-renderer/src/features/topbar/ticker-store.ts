@@ -1,8 +1,10 @@
 // Prices and 24 h statistics per symbol: the price records (index, mark, last, funding) and the
-// last 24 h of 15-minute candles (open, high, low, volume). Written by ticker-feed.ts and the
-// trade feed; read by the top bar and the symbol picker.
+// venue's rolling 24 h ticker (GET /api/v1/ticker/24h, the market's ticker service), kept as the
+// API answers it: the screen shows its change, high, low and volume as those exact decimal
+// texts and never rebuilds them from candles. Written by ticker-feed.ts and the trade feed; read
+// by the top bar and the symbol picker.
 import { createStore } from 'zustand/vanilla';
-import type { Candle, PriceRecord } from '../../../../src-shared/types.ts';
+import type { PriceRecord, Ticker24hRecord } from '../../../../src-shared/types.ts';
 
 export interface Ticker {
   symbol: string;
@@ -12,14 +14,8 @@ export interface Ticker {
   fundingRate: number;
   /** Market time of the next funding settlement, ms. */
   nextFundingTime: number;
-  /** Price 24 h ago (open of the oldest candle of the window); NaN until known. */
-  open24: number;
-  high24: number;
-  low24: number;
-  /** Base-asset volume over 24 h. */
-  volume24: number;
-  /** USDT turnover over 24 h. */
-  quoteVolume24: number;
+  /** The venue's 24 h ticker as last answered; null until the first answer. */
+  day: Ticker24hRecord | null;
 }
 
 /** The price push of `price@{symbol}`: index, mark, last, funding rate, next funding time. */
@@ -39,8 +35,8 @@ export interface TickerState {
     applyPricePush(p: PricePush): void;
     /** The latest trade price of a symbol (from the trade channel). */
     applyLast(symbol: string, price: number): void;
-    /** 15-minute candles of the last 24 h, newest first. */
-    applyStats(symbol: string, candles: readonly Candle[]): void;
+    /** The venue's 24 h tickers (GET /api/v1/ticker/24h), one record per pair. */
+    applyDay(records: readonly Ticker24hRecord[]): void;
   };
 }
 
@@ -52,16 +48,9 @@ function blank(symbol: string): Ticker {
     index: NaN,
     fundingRate: NaN,
     nextFundingTime: 0,
-    open24: NaN,
-    high24: NaN,
-    low24: NaN,
-    volume24: NaN,
-    quoteVolume24: NaN,
+    day: null,
   };
 }
-
-/** Candles per 24 h at 15 minutes. */
-export const STATS_CANDLES = 96;
 
 export function createTickerStore() {
   return createStore<TickerState>()((set, get) => {
@@ -84,8 +73,6 @@ export function createTickerStore() {
               index: Number(r.index_price),
               fundingRate: Number(r.funding_rate),
               nextFundingTime: r.next_funding_time,
-              high24: last > 0 && last > cur.high24 ? last : cur.high24,
-              low24: last > 0 && last < cur.low24 ? last : cur.low24,
             };
           }
           set({ tickers: next });
@@ -102,51 +89,48 @@ export function createTickerStore() {
           });
         },
         applyLast(symbol, price) {
-          const cur = get().tickers[symbol] ?? blank(symbol);
-          if (cur.last === price) return;
-          patch(symbol, {
-            last: price,
-            high24: !(price <= cur.high24) ? price : cur.high24,
-            low24: !(price >= cur.low24) ? price : cur.low24,
-          });
-        },
-        applyStats(symbol, candles) {
-          const window = candles.slice(0, STATS_CANDLES);
-          if (window.length === 0) return;
-          let high = -Infinity;
-          let low = Infinity;
-          let vol = 0;
-          let quote = 0;
-          for (const c of window) {
-            const h = Number(c[3]);
-            const l = Number(c[4]);
-            if (Number(c[8]) > 0 || Number(c[6]) > 0) {
-              if (h > high) high = h;
-              if (l < low) low = l;
-            }
-            vol += Number(c[6]);
-            quote += Number(c[7]);
-          }
-          const oldest = window[window.length - 1];
-          const newest = window[0];
           const cur = get().tickers[symbol];
-          const last = cur && cur.last > 0 ? cur.last : Number(newest[5]);
-          patch(symbol, {
-            open24: Number(oldest[2]),
-            high24: Number.isFinite(high) ? Math.max(high, last) : last,
-            low24: Number.isFinite(low) ? Math.min(low, last) : last,
-            volume24: vol,
-            quoteVolume24: quote,
-            last,
-          });
+          if (cur?.last === price) return;
+          patch(symbol, { last: price });
+        },
+        applyDay(records) {
+          const next = { ...get().tickers };
+          for (const r of records) next[r.symbol] = { ...(next[r.symbol] ?? blank(r.symbol)), day: r };
+          set({ tickers: next });
         },
       },
     };
   });
 }
 
-/** 24 h change as a ratio, NaN until both prices are known. */
+/** 24 h change as a ratio (the ticker's percent / 100), NaN until the ticker is known; for sorting and colour. */
 export function change24(t: Ticker | undefined): number {
-  if (!t || !(t.open24 > 0) || !(t.last > 0)) return NaN;
-  return (t.last - t.open24) / t.open24;
+  return t?.day ? Number(t.day.price_change_percent) / 100 : NaN;
+}
+
+/** USDT turnover over 24 h, NaN until the ticker is known. */
+export function quoteVolume24(t: Ticker | undefined): number {
+  return t?.day ? Number(t.day.quote_volume) : NaN;
+}
+
+/** A decimal text with thousands separators, its digits as they are ("-12345.6" -> "-12,345.6"). */
+export function grouped(text: string): string {
+  const m = /^(-?)(\d+)(\.\d+)?$/.exec(text);
+  if (m === null) return text;
+  return m[1] + m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (m[3] ?? '');
+}
+
+/** A decimal text grouped, with a '+' before a positive value (a zero or negative one as it is). */
+function signed(text: string): string {
+  const g = grouped(text);
+  return text.startsWith('-') || /^[0.]*$/.test(text) ? g : `+${g}`;
+}
+
+/**
+ * The 24 h change as the screen writes it: the ticker's price change and percent, exactly as
+ * the venue answered them, grouped ("+1,500.0", "+0.521%"); '—' for both until the ticker is known.
+ */
+export function change24Text(t: Ticker | undefined): { price: string; percent: string } {
+  if (!t?.day) return { price: '—', percent: '—' };
+  return { price: signed(t.day.price_change), percent: `${signed(t.day.price_change_percent)}%` };
 }

@@ -6,13 +6,13 @@
 // that on a narrow window the 24 h statistics are the ones left out, each as a whole: the
 // stats row wraps and only its first line shows, so nothing is cut mid-number.
 import { useEffect, useRef, useState } from 'react';
-import { fmt, fmtCompact, fmtCountdown, fmtPct, fmtSigned } from '../../lib/format.ts';
+import { fmt, fmtCompact, fmtCountdown, fmtPct } from '../../lib/format.ts';
 import { connectionView, marketDown } from '../../lib/connection-status.ts';
 import { marketNow } from '../../lib/market-clock.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { SymbolPicker } from './symbol-picker.tsx';
-import { change24 } from './ticker-store.ts';
+import { change24, change24Text, grouped } from './ticker-store.ts';
 import { SymbolStatus } from '../../../../src-shared/enums.ts';
 import './topbar.css';
 
@@ -25,6 +25,8 @@ export function Topbar() {
   const dir = useDirection(t?.last);
   const down = useSel(s.connection, (c) => marketDown(c.state));
   const ch = change24(t);
+  const chText = change24Text(t);
+  const day = t?.day ?? null;
   const chClass = ch > 0 ? 'up' : ch < 0 ? 'down' : '';
 
   useEffect(() => {
@@ -80,15 +82,10 @@ export function Topbar() {
             <Countdown to={t?.nextFundingTime ?? 0} />
           </dd>
         </div>
-        <Stat
-          label="24h change"
-          testId="change-24h"
-          value={`${fmtSigned(t ? t.last - t.open24 : NaN, pd)} ${fmtPct(ch, 2, true)}`}
-          className={chClass}
-        />
-        <Stat label="24h high" value={fmt(t?.high24, pd)} />
-        <Stat label="24h low" value={fmt(t?.low24, pd)} />
-        <Stat label={`24h vol (${entry?.general.quote_asset ?? 'USDT'})`} value={fmtCompact(t?.quoteVolume24)} />
+        <Stat label="24h change" testId="change-24h" value={`${chText.price} ${chText.percent}`} className={chClass} />
+        <Stat label="24h high" testId="high-24h" value={day ? grouped(day.high_price) : '—'} />
+        <Stat label="24h low" testId="low-24h" value={day ? grouped(day.low_price) : '—'} />
+        <Stat label={`24h vol (${entry?.general.quote_asset ?? 'USDT'})`} value={fmtCompact(day?.quote_volume)} />
       </dl>
       <div className="topbar-right">
         <ConnectionStatus />
