@@ -180,11 +180,10 @@ function installStrictBodyTypes(app: FastifyInstance): void {
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ? { level: 'warn' } : false,
-    // Only warnings and errors are logged: no per-request child logger (Fastify makes one per
-    // request to bind its id, a few µs on every order), no request lines; an error's log line
-    // names the request id itself (error-handler.ts).
+    // Only warnings and errors are logged (request lines are info): no per-request child logger
+    // (Fastify makes one per request to bind its id, a few µs on every order); an error's log
+    // line names the request id itself (error-handler.ts).
     childLoggerFactory: (logger) => logger,
-    disableRequestLogging: true,
     bodyLimit: 64 * 1024,
     ajv: {
       customOptions: {
