@@ -4,14 +4,29 @@ import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyReply, type preValidationHookHandler } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { Errors } from '../../src-shared/errors.ts';
 import type { Venue } from '../services/venue.ts';
 import { API_KEY_SCHEME, installAuth } from './auth.ts';
-import { installBrowserGuards } from './browser-guards.ts';
-import { answerClientError, clip, installErrorHandling, installUrlLimit, sendError } from './error-handler.ts';
+import { closeUpgradeAfterAnswer, hostCheck, refuseFraming } from './browser-guards.ts';
+import {
+  answerClientError,
+  clip,
+  installErrorHandling,
+  sendError,
+  urlLimitCheck,
+  type AnswerFinish,
+  type RequestCheck,
+} from './error-handler.ts';
 import { API_DESCRIPTION } from './openapi-description.ts';
-import { STRICT_BODY, bodyTypeChecker, installStrictQueryNumbers, type FlatBodySchema } from './strict-input.ts';
+import {
+  STRICT_BODY,
+  bodyTypeChecker,
+  fusePreValidation,
+  installStrictQueryNumbers,
+  syncHook,
+  type FlatBodySchema,
+} from './strict-input.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
 import accountRoutes from './routes/account.ts';
 import adminRoutes from './routes/admin.ts';
@@ -60,13 +75,18 @@ export interface AppOptions {
 }
 
 /**
- * No answer leaves before the writes made ahead of it are committed (group commit: the turn's
- * commands share one SQLite commit, store/group-commit.ts). When that commit fails, the answer
- * becomes error 5000 and the exchange refuses further commands.
+ * The one onSend pass: a body still arriving is read to its end after the answer
+ * (error-handler.ts), HTML answers refuse framing (browser-guards.ts), and no answer leaves
+ * before the writes made ahead of it are committed (group commit: the turn's commands share one
+ * SQLite commit, store/group-commit.ts). When that commit fails, the answer becomes error 5000
+ * and the exchange refuses further commands. One hook instead of three: Fastify pays a hook
+ * iteration per hook and request.
  */
-function installDurableAnswers(app: FastifyInstance, venue: Venue): void {
+function installOnSendPass(app: FastifyInstance, venue: Venue, finish: AnswerFinish): void {
   const group = venue.durability;
-  app.addHook('onSend', (_req, reply, payload, done) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
+    finish.drainIfIncomplete(req, reply);
+    refuseFraming(reply);
     if (!group.pending) return done(null, payload);
     group.whenDurable((err) => {
       if (err === null) return done(null, payload);
@@ -88,21 +108,37 @@ function installDurableAnswers(app: FastifyInstance, venue: Venue): void {
  * (503 / 5002, the free space in the message) before it reaches a route; reads go on, and so
  * does the browser login, which writes nothing. It ends by itself once there is room.
  */
-function installDiskGuard(app: FastifyInstance, venue: Venue): void {
+function diskCheck(venue: Venue): RequestCheck | null {
   const disk = venue.disk;
-  if (disk === undefined) return;
+  if (disk === undefined) return null;
   const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
-  app.addHook('onRequest', (req, reply, done) => {
+  return (req, reply) => {
     const m = req.method;
-    if (m === 'GET' || m === 'HEAD' || m === 'OPTIONS' || req.url.startsWith('/api/v1/session')) return done();
+    if (m === 'GET' || m === 'HEAD' || m === 'OPTIONS' || req.url.startsWith('/api/v1/session')) return false;
     const low = disk.low();
-    if (low === null) return done();
+    if (low === null) return false;
     sendError(
       reply,
       Errors.STORAGE_FULL,
       `${Errors.STORAGE_FULL.message}: ${mib(low.free)} free on the disk of ${low.dir}, below the ${mib(low.reserve)} ` +
         'perpdesk keeps in reserve. Free some space and retry; reads still work',
     );
+    return true;
+  };
+}
+
+/**
+ * The one onRequest pass of the guards, in this order: the URL length (414), the Host header
+ * (DNS rebinding, 403), the disk guard (503 on changes) and the per-IP rate limit (429); the
+ * first that answers ends the request. An upgrade request also gets its socket closed after an
+ * HTTP answer (browser-guards.ts closeUpgradeAfterAnswer).
+ */
+function installOnRequestPass(app: FastifyInstance, checks: Array<RequestCheck | null>): void {
+  const list = checks.filter((c): c is RequestCheck => c !== null);
+  app.addHook('onRequest', (req, reply, done) => {
+    closeUpgradeAfterAnswer(req, reply);
+    for (let i = 0; i < list.length; i++) if (list[i](req, reply)) return;
+    done();
   });
 }
 
@@ -131,12 +167,13 @@ function installStrictBodyTypes(app: FastifyInstance): void {
           ? route.preValidation
           : [route.preValidation];
     if (existing.some((h) => STRICT_BODY in h)) return;
-    const check: preValidationHookHandler = (req, _reply, done) => {
+    const check = syncHook((req) => {
       const b = req.body;
-      if (typeof b !== 'object' || b === null || Array.isArray(b)) return done();
-      if (json !== undefined && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return done();
-      done(typeError(b as Record<string, unknown>));
-    };
+      if (typeof b !== 'object' || b === null || Array.isArray(b)) return undefined;
+      if (json !== undefined && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? ''))
+        return undefined;
+      return typeError(b as Record<string, unknown>);
+    });
     route.preValidation = [...existing, check];
   });
 }
@@ -144,6 +181,10 @@ function installStrictBodyTypes(app: FastifyInstance): void {
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ? { level: 'warn' } : false,
+    // Only warnings and errors are logged (request lines are info): no per-request child logger
+    // (Fastify makes one per request to bind its id, a few µs on every order); an error's log
+    // line names the request id itself (error-handler.ts).
+    childLoggerFactory: (logger) => logger,
     bodyLimit: 64 * 1024,
     schemaController: cachedSchemaCompilers,
     ajv: {
@@ -178,14 +219,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: answerClientError,
   });
 
-  installUrlLimit(app);
-  installErrorHandling(app);
-  installBrowserGuards(app, { loopbackHostsOnly: opts.loopbackHostsOnly ?? true });
-  installDurableAnswers(app, opts.venue);
-  installDiskGuard(app, opts.venue);
+  const finish = installErrorHandling(app);
+  installOnSendPass(app, opts.venue, finish);
   const auth = installAuth(app, { venue: opts.venue, now: opts.now, rateLimit: opts.rateLimit });
+  installOnRequestPass(app, [
+    urlLimitCheck,
+    hostCheck({ loopbackHostsOnly: opts.loopbackHostsOnly ?? true }),
+    diskCheck(opts.venue),
+    auth.ipLimit,
+  ]);
   installStrictBodyTypes(app);
   installStrictQueryNumbers(app);
+  // last of the onRoute hooks that add preValidation checks: one pass for each route's checks
+  fusePreValidation(app);
   app.addSchema(generalSymbolSchema);
   app.addSchema(futuresSymbolSchema);
 

@@ -17,13 +17,7 @@
 // cheapest and most basic (who are you, is the request well formed) to freshness and last
 // authenticity, each with its own registry code. Errors are sent straight from the hook
 // without an exception, so a flood of bad requests costs no stack traces.
-import type {
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  HookHandlerDoneFunction,
-  preValidationHookHandler,
-} from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { Type, type TObject, type TOptional, type TProperties } from 'typebox';
 import { Errors, type ErrorDef } from '../../src-shared/errors.ts';
 import type { AccountService } from '../accounts/account-service.ts';
@@ -31,10 +25,11 @@ import { isLoopbackIp, type BotWhitelist } from '../accounts/whitelist.ts';
 import type { Account } from '../core/account.ts';
 import type { Defaulted } from './schemas.ts';
 import type { Venue } from '../services/venue.ts';
-import { sendError } from './error-handler.ts';
+import { sendError, type RequestCheck } from './error-handler.ts';
+import { ANSWERED, syncHook } from './strict-input.ts';
 import {
   FixedWindowLimiter,
-  installIpRateLimit,
+  ipRateLimitCheck,
   resolveRateLimits,
   sendRateLimited,
   type RateLimitOptions,
@@ -142,8 +137,9 @@ export interface AuthServices {
   readonly now: () => number;
 }
 
-function fail(reply: FastifyReply, def: ErrorDef, message?: string): void {
+function fail(reply: FastifyReply, def: ErrorDef, message?: string): typeof ANSWERED {
   sendError(reply, def, message);
+  return ANSWERED;
 }
 
 /** Echoes client text into a message safely short. */
@@ -167,7 +163,10 @@ function hasSignatureParam(query: string): boolean {
  * Installs raw-body capture, the auth hooks and the rate limits on `app`. Call it on the root
  * instance before any route is registered (it hooks onRoute).
  */
-export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServices {
+export function installAuth(
+  app: FastifyInstance,
+  opts: AuthOptions,
+): AuthServices & { readonly ipLimit: RequestCheck | null } {
   const now = opts.now ?? Date.now;
   const accounts = new AccountCache(opts.venue.accounts);
   const whitelist = opts.venue.whitelist;
@@ -176,9 +175,8 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServic
 
   installRawBody(app);
   app.decorateRequest('account', null);
-  installIpRateLimit(app, limits.perIp, now);
 
-  function verifySigned(req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  function verifySigned(req: FastifyRequest, reply: FastifyReply): typeof ANSWERED | undefined {
     const apiKey = req.headers['x-api-key'];
     if (typeof apiKey !== 'string' || apiKey === '') return fail(reply, Errors.API_KEY_MISSING);
     const account = accounts.byKey(apiKey);
@@ -186,7 +184,10 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServic
       return fail(reply, Errors.API_KEY_UNKNOWN, `${Errors.API_KEY_UNKNOWN.message} in X-API-KEY`);
     if (keyLimiter !== null) {
       const wait = keyLimiter.hit(apiKey);
-      if (wait !== 0) return sendRateLimited(reply, keyLimiter.limit, 'API key', wait);
+      if (wait !== 0) {
+        sendRateLimited(reply, keyLimiter.limit, 'API key', wait);
+        return ANSWERED;
+      }
     }
 
     // The signature is located in the raw query string: the signed text is the query as sent.
@@ -244,27 +245,27 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServic
       }
     }
     req.account = account;
-    done();
+    return undefined;
   }
 
-  function verifyBot(req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    if (whitelist.has(req.ip)) return done();
-    fail(
+  function verifyBot(req: FastifyRequest, reply: FastifyReply): typeof ANSWERED | undefined {
+    if (whitelist.has(req.ip)) return undefined;
+    return fail(
       reply,
       Errors.IP_NOT_WHITELISTED,
       `Caller IP ${req.ip} is not on the bot whitelist (see PUT /admin/v1/whitelist)`,
     );
   }
 
-  function verifyLoopback(req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    if (isLoopbackIp(req.ip)) return done();
-    fail(reply, Errors.LOOPBACK_ONLY, `${Errors.LOOPBACK_ONLY.message}; caller IP is ${req.ip}`);
+  function verifyLoopback(req: FastifyRequest, reply: FastifyReply): typeof ANSWERED | undefined {
+    if (isLoopbackIp(req.ip)) return undefined;
+    return fail(reply, Errors.LOOPBACK_ONLY, `${Errors.LOOPBACK_ONLY.message}; caller IP is ${req.ip}`);
   }
 
   const hooks: Record<Exclude<AuthMode, 'none'>, preValidationHookHandler> = {
-    signed: verifySigned as preValidationHookHandler,
-    bot: verifyBot as preValidationHookHandler,
-    loopback: verifyLoopback as preValidationHookHandler,
+    signed: syncHook(verifySigned),
+    bot: syncHook(verifyBot),
+    loopback: syncHook(verifyLoopback),
   };
 
   // Only routes that opt in pay for a check; a mistyped mode fails at start-up, not open.
@@ -282,5 +283,5 @@ export function installAuth(app: FastifyInstance, opts: AuthOptions): AuthServic
       route.schema = { ...route.schema, security: [{ [API_KEY_SCHEME]: [] }] } as typeof route.schema;
   });
 
-  return { accounts, whitelist, now };
+  return { accounts, whitelist, now, ipLimit: ipRateLimitCheck(limits.perIp, now) };
 }

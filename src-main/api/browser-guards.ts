@@ -10,9 +10,9 @@
 // - Framing: no page of the service may be framed by another site (click-jacking of the trading
 //   screen, whose browser login persists): every HTML answer says so (X-Frame-Options and CSP
 //   frame-ancestors). JSON answers are left as they are.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Errors } from '../../src-shared/errors.ts';
-import { sendError } from './error-handler.ts';
+import { sendError, type RequestCheck } from './error-handler.ts';
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /** How many distinct accepted Host values the guard remembers. */
@@ -44,40 +44,49 @@ export function isLoopbackHost(host: string | undefined): boolean {
   return name !== null && LOOPBACK_NAMES.has(name);
 }
 
-export function installBrowserGuards(app: FastifyInstance, opts: { loopbackHostsOnly: boolean }): void {
-  // A WebSocket upgrade answered over HTTP instead (refused here, before @fastify/websocket's
-  // own hooks ran) owns a socket that Node has detached from its HTTP parser: nothing else
-  // would ever close it, and server.close() would wait for it forever. Close it once the
-  // answer is out. (An upgrade that succeeds is hijacked and never reaches onResponse.)
-  app.addHook('onResponse', (req, _reply, done) => {
-    if (req.headers.upgrade !== undefined) req.raw.socket?.destroy();
-    done();
-  });
-  if (opts.loopbackHostsOnly) {
-    // Every request of a client names the same Host: the values found loopback are kept (the
-    // check is a pure function of the value), so the strict parse runs once per value, not per
-    // request. Bounded: a flood of distinct loopback values only falls back to parsing.
-    const accepted = new Set<string>();
-    app.addHook('onRequest', (req, reply, done) => {
-      const host = req.headers.host;
-      if (host === undefined || accepted.has(host)) return done();
-      if (isLoopbackHost(host)) {
-        if (accepted.size < ACCEPTED_HOSTS_KEPT) accepted.add(host);
-        return done();
-      }
-      sendError(
-        reply,
-        Errors.HOST_NOT_ALLOWED,
-        `${Errors.HOST_NOT_ALLOWED.message}: '${String(host).slice(0, 80)}'; use http://127.0.0.1:PORT`,
-      );
-    });
-  }
-  app.addHook('onSend', (_req, reply, payload, done) => {
-    const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && type.startsWith('text/html')) {
-      reply.header('x-frame-options', 'DENY');
-      reply.header('content-security-policy', "frame-ancestors 'none'");
+/**
+ * A WebSocket upgrade answered over HTTP instead (refused by a check of the onRequest pass,
+ * before @fastify/websocket's own hooks ran) owns a socket that Node has detached from its HTTP
+ * parser: nothing else would ever close it, and server.close() would wait for it forever. Close
+ * it once the answer is out. (An upgrade that succeeds is hijacked: its answer never finishes.)
+ * Only upgrade requests pay for the listener.
+ */
+export function closeUpgradeAfterAnswer(req: FastifyRequest, reply: FastifyReply): void {
+  if (req.headers.upgrade === undefined) return;
+  reply.raw.once('finish', () => req.raw.socket?.destroy());
+}
+
+/**
+ * The DNS-rebinding check of the onRequest pass (app.ts), or null when every Host is accepted
+ * (a service bound beyond loopback on purpose).
+ */
+export function hostCheck(opts: { loopbackHostsOnly: boolean }): RequestCheck | null {
+  if (!opts.loopbackHostsOnly) return null;
+  // Every request of a client names the same Host: the values found loopback are kept (the
+  // check is a pure function of the value), so the strict parse runs once per value, not per
+  // request. Bounded: a flood of distinct loopback values only falls back to parsing.
+  const accepted = new Set<string>();
+  return (req, reply) => {
+    const host = req.headers.host;
+    if (host === undefined || accepted.has(host)) return false;
+    if (isLoopbackHost(host)) {
+      if (accepted.size < ACCEPTED_HOSTS_KEPT) accepted.add(host);
+      return false;
     }
-    done(null, payload);
-  });
+    sendError(
+      reply,
+      Errors.HOST_NOT_ALLOWED,
+      `${Errors.HOST_NOT_ALLOWED.message}: '${String(host).slice(0, 80)}'; use http://127.0.0.1:PORT`,
+    );
+    return true;
+  };
+}
+
+/** The framing guard of the onSend pass (app.ts): every HTML answer refuses to be framed. */
+export function refuseFraming(reply: FastifyReply): void {
+  const type = reply.getHeader('content-type');
+  if (typeof type === 'string' && type.startsWith('text/html')) {
+    reply.header('x-frame-options', 'DENY');
+    reply.header('content-security-policy', "frame-ancestors 'none'");
+  }
 }

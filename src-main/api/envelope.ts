@@ -1,9 +1,21 @@
 // Envelope helpers and the schema of the envelope, shared by every envelope route.
+import type { FastifyReply } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { SUCCESS_MESSAGE, type Envelope } from '../../src-shared/errors.ts';
 
 export function ok<T>(data: T): Envelope<T> {
   return { code: 0, message: SUCCESS_MESSAGE, data };
+}
+
+/**
+ * Answers `result` in the envelope: at once when it is a value (no promise and no microtask turn
+ * for the order routes, whose command runs synchronously), after it settles when it is a promise
+ * (a replay's order latency). A rejection reaches the error handler as a thrown error would.
+ */
+export function answer<T>(reply: Pick<FastifyReply, 'send'>, result: T | Promise<T>): Promise<Envelope<T>> | undefined {
+  if (result instanceof Promise) return result.then(ok);
+  reply.send(ok(result));
+  return undefined;
 }
 
 /** Response schema of a successful envelope whose `data` follows `dataSchema`. */

@@ -74,16 +74,24 @@ function styleOf(req: FastifyRequest): ErrorStyle {
   return (req.routeOptions?.config as { errorStyle?: ErrorStyle } | undefined)?.errorStyle ?? 'envelope';
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+/**
+ * A check of app.ts's one onRequest pass: true when it answered the request itself (the
+ * request then goes no further), false to let it through. Sync and allocation-free on the
+ * path that lets a request through: it runs on every request.
+ */
+export type RequestCheck = (req: FastifyRequest, reply: FastifyReply) => boolean;
+
+/** What installErrorHandling leaves for app.ts's one onSend pass. */
+export interface AnswerFinish {
+  /** Reads a body still arriving as the answer goes out to its end after it (raw-body.ts). */
+  drainIfIncomplete(req: FastifyRequest, reply: FastifyReply): void;
+}
+
+export function installErrorHandling(app: FastifyInstance): AnswerFinish {
   const draining = new Set<Socket>();
   app.addHook('preClose', (done) => {
     for (const s of draining) s.destroy();
     done();
-  });
-  // a body still arriving as the answer goes out is read to its end after it (raw-body.ts)
-  app.addHook('onSend', (req, reply, payload, done) => {
-    if (!req.raw.complete) drainRefusedBody(req, reply, draining);
-    done(null, payload);
   });
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const style = styleOf(req);
@@ -128,7 +136,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (status === 429) return sendError(reply, Errors.RATE_LIMITED, err.message);
     if (status >= 400 && status < 500) return sendError(reply, Errors.BAD_REQUEST, err.message);
 
-    req.log.error({ err }, 'unhandled error');
+    req.log.error({ err, reqId: req.id }, 'unhandled error');
     if (style === 'klines') return sendError(reply, Errors.KLINES_INTERNAL);
     if (style === 'price') return sendError(reply, Errors.PRICE_INTERNAL);
     return sendError(reply, Errors.INTERNAL);
@@ -153,6 +161,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     reply.code(404).send({ code: Errors.ROUTE_NOT_FOUND.code, message: `No route ${req.method} ${path}`, data: null });
   });
+  return {
+    drainIfIncomplete(req, reply) {
+      if (!req.raw.complete) drainRefusedBody(req, reply, draining);
+    },
+  };
 }
 
 /** Methods a route may have; the router is asked about each (only on the not-found path). */
@@ -190,17 +203,16 @@ export function clip(text: string): string {
 /** The longest request URL (path and query) served, characters; beyond it 414 / 1007. */
 const MAX_URL_LENGTH = 8192;
 
-/** Refuses a URL over MAX_URL_LENGTH first thing (onRequest), before any route or guard sees it. */
-export function installUrlLimit(app: FastifyInstance): void {
-  app.addHook('onRequest', (req, reply, done) => {
-    if (req.url.length <= MAX_URL_LENGTH) return done();
-    sendError(
-      reply,
-      Errors.URI_TOO_LONG,
-      `${Errors.URI_TOO_LONG.message}: ${req.url.length} characters, the limit is ${MAX_URL_LENGTH}`,
-    );
-  });
-}
+/** Refuses a URL over MAX_URL_LENGTH first thing (app.ts runs it first), before any route or guard sees it. */
+export const urlLimitCheck: RequestCheck = (req, reply) => {
+  if (req.url.length <= MAX_URL_LENGTH) return false;
+  sendError(
+    reply,
+    Errors.URI_TOO_LONG,
+    `${Errors.URI_TOO_LONG.message}: ${req.url.length} characters, the limit is ${MAX_URL_LENGTH}`,
+  );
+  return true;
+};
 
 /** How long a socket refused by answerClientError may still send before it is closed, ms. */
 const CLIENT_ERROR_LINGER_MS = 2000;

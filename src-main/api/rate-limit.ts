@@ -7,9 +7,9 @@
 // against attackers. Two small maps cost a Map lookup per request and no timers; stale
 // buckets are swept at most once per window, on a request, so memory follows the number of
 // callers seen in the last window.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Errors } from '../../src-shared/errors.ts';
-import { sendError } from './error-handler.ts';
+import { sendError, type RequestCheck } from './error-handler.ts';
 
 export interface WindowLimit {
   /** Requests allowed per window. */
@@ -123,16 +123,17 @@ function isLimitedPath(url: string): boolean {
 }
 
 /**
- * Installs the per-IP limit on `app` (an onRequest hook, so a flood is turned away before
- * its body is read). Nothing is installed when `limit` is null.
+ * The per-IP limit, a check of app.ts's onRequest pass (so a flood is turned away before its
+ * body is read); null when `limit` is null.
  */
-export function installIpRateLimit(app: FastifyInstance, limit: WindowLimit | null, now: () => number): void {
-  if (limit === null) return;
+export function ipRateLimitCheck(limit: WindowLimit | null, now: () => number): RequestCheck | null {
+  if (limit === null) return null;
   const limiter = new FixedWindowLimiter(limit, now);
-  app.addHook('onRequest', (req, reply, done) => {
-    if (!isLimitedPath(req.url)) return done();
+  return (req, reply) => {
+    if (!isLimitedPath(req.url)) return false;
     const wait = limiter.hit(req.ip);
-    if (wait === 0) return done();
+    if (wait === 0) return false;
     sendRateLimited(reply, limit, 'IP', wait);
-  });
+    return true;
+  };
 }

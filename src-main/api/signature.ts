@@ -11,7 +11,7 @@
 // - The digest is computed with node:crypto (native: this runs on every signed order) and
 //   compared in constant time; it is the HMAC-SHA256 of src-shared/sign.ts (the same bytes:
 //   strings are UTF-8 in both).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { Errors, type ErrorDef } from '../../src-shared/errors.ts';
 
 export const DEFAULT_RECV_WINDOW = 5000;
@@ -82,6 +82,25 @@ const TIMESTAMP_MALFORMED: SignatureFailure = { check: 'timestamp-malformed', de
 const RECV_WINDOW: SignatureFailure = { check: 'recv-window', def: Errors.RECV_WINDOW_INVALID };
 const SIGNATURE: SignatureFailure = { check: 'signature', def: Errors.SIGNATURE_INVALID };
 
+/** How many secrets' HMAC keys are kept prepared (an account's key is reused on every request it signs). */
+const KEYS_KEPT = 1024;
+const keys = new Map<string, KeyObject>();
+
+/**
+ * The secret as a prepared HMAC key: createHmac with a string key converts and copies it on every
+ * call. Bounded: past KEYS_KEPT distinct secrets the map starts again (secrets are a handful of
+ * paper accounts in practice).
+ */
+function hmacKey(secret: string): KeyObject {
+  let k = keys.get(secret);
+  if (k === undefined) {
+    if (keys.size >= KEYS_KEPT) keys.clear();
+    k = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, k);
+  }
+  return k;
+}
+
 /** Checks a signed request's time and signature: null when accepted, else the first failing check. */
 export function verifySignature(p: SignedParts): SignatureFailure | null {
   const ts = p.timestamp;
@@ -95,7 +114,7 @@ export function verifySignature(p: SignedParts): SignatureFailure | null {
   }
   const late = timestampError(Number(ts), p.now, recvWindow);
   if (late !== null) return { check: 'time', def: late.def, message: late.message };
-  const h = createHmac('sha256', p.secret).update(p.signed);
+  const h = createHmac('sha256', hmacKey(p.secret)).update(p.signed);
   if (p.body !== undefined) h.update(p.body);
   const expected = h.digest('hex');
   // The length of a valid signature is public; only equal-length texts are compared, and in

@@ -4,7 +4,7 @@
 // only their fills against users reach the users' ledgers.
 import { Type } from 'typebox';
 import type { Venue } from '../../services/venue.ts';
-import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import { answer, envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
 import {
   botOrderBodySchema,
@@ -39,10 +39,10 @@ export default async function botOrderRoutes(app: ApiInstance, opts: { venue: Ve
         response: { 200: envelopeSchema(placementResultRef), ...errors },
       },
     },
-    async (req) => {
+    (req, reply) => {
       const body = req.body;
       body.symbol = body.symbol.toUpperCase();
-      return ok(await venue.submit({ kind: 'placeBot', input: body }));
+      return answer(reply, venue.submit({ kind: 'placeBot', input: body }));
     },
   );
 

@@ -10,7 +10,7 @@ import type { Venue } from '../../services/venue.ts';
 import { orderRecord, tradeRecord } from '../records.ts';
 import { signedQuerystring } from '../auth.ts';
 import { page } from '../cursor.ts';
-import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import { answer, envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import type { ApiInstance } from '../schemas.ts';
 import {
   accountIdOf,
@@ -59,10 +59,10 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
         response: { 200: envelopeSchema(placementResultRef), ...signedErrors() },
       },
     },
-    async (req) => {
+    (req, reply) => {
       const body = req.body;
       body.symbol = body.symbol.toUpperCase();
-      return ok(await venue.submit({ kind: 'place', accountId: accountIdOf(req), input: body }));
+      return answer(reply, venue.submit({ kind: 'place', accountId: accountIdOf(req), input: body }));
     },
   );
 

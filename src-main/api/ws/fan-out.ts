@@ -13,13 +13,15 @@
 // - Market-data latency (a replay's data latency, docs/replay.md "Latency"): with a delay set,
 //   every fan-out (the market streams; account and replay pushes go through push()) is held,
 //   stamped with the market time it was built at, and released by release() once market time
-//   reaches that stamp + the delay, in build order, to the connections still subscribed. Of
+//   reaches that stamp + the delay (the latency gate, latency-gate.ts, shared with the Binance
+//   dialect's hub), in build order, to the connections still subscribed. Of
 //   the snapshot streams (depth@, price@) only the newest held frame of one stamp is kept.
 // - Response latency (a replay's): account pushes (pushAccount: the user and bot streams) are
 //   held the same way for that latency, each to its one connection, in order.
 import type { Duplex } from 'node:stream';
 import { CloseCode, WS_OPEN, type Conn, type Stream } from './conn.ts';
 import { textFrame, type TextFrame } from './frame.ts';
+import { LatencyGate } from './latency-gate.ts';
 
 export interface HubStats {
   connections: number;
@@ -33,10 +35,16 @@ export interface HubStats {
   idleClosed: number;
 }
 
-/** A fan-out held back by the market-data latency until market time `due`. */
+/** A fan-out held back by the market-data latency. */
 interface Held {
-  readonly due: number;
   readonly conns: readonly Conn[];
+  readonly stream: string;
+  readonly frame: TextFrame;
+}
+
+/** An account push held back by the response latency, to its one connection. */
+interface HeldAccount {
+  readonly conn: Conn;
   readonly stream: string;
   readonly frame: TextFrame;
 }
@@ -62,17 +70,10 @@ export class FanOut {
   /** While a tick builds its messages: their fan-outs, in order (null: send at once). */
   private due: Due[] | null = null;
   private flushes = 0;
-  /** Market-data latency: ms of market time, and the market clock; null = none. */
-  private delay: { readonly ms: number; readonly now: () => number } | null = null;
-  private held: Held[] = [];
-  /** Response latency of account pushes: ms of market time, and the market clock; null = none. */
-  private responseDelay: { readonly ms: number; readonly now: () => number } | null = null;
-  private heldAccount: Array<{
-    readonly due: number;
-    readonly conn: Conn;
-    readonly stream: string;
-    readonly frame: TextFrame;
-  }> = [];
+  /** Market-data latency (latency-gate.ts); null = none. */
+  private delay: LatencyGate<Held> | null = null;
+  /** Response latency of account pushes; null = none. */
+  private responseDelay: LatencyGate<HeldAccount> | null = null;
   /**
    * Pushes this returns true for are not written (installed by test-hooks.ts to simulate lost
    * messages); null in production.
@@ -109,12 +110,12 @@ export class FanOut {
 
   /** Holds every later fan-out until market time (`now`) reaches its build time + `ms` (release()). */
   setDelay(ms: number, now: () => number): void {
-    this.delay = ms > 0 ? { ms, now } : null;
+    this.delay = ms > 0 ? new LatencyGate(ms, now) : null;
   }
 
   /** Holds every later account push (pushAccount) until market time reaches its time + `ms`. */
   setResponseDelay(ms: number, now: () => number): void {
-    this.responseDelay = ms > 0 ? { ms, now } : null;
+    this.responseDelay = ms > 0 ? new LatencyGate(ms, now) : null;
   }
 
   /**
@@ -123,12 +124,12 @@ export class FanOut {
    */
   pushAccount(conn: Conn, stream: string, frame: TextFrame, time?: number): void {
     if (this.responseDelay === null) return this.push(conn, stream, frame);
-    this.heldAccount.push({ due: (time ?? this.responseDelay.now()) + this.responseDelay.ms, conn, stream, frame });
+    this.responseDelay.hold({ conn, stream, frame }, time);
   }
 
   /** Pushes held by the market-data or the response latency. */
   get heldCount(): number {
-    return this.held.length + this.heldAccount.length;
+    return (this.delay?.size ?? 0) + (this.responseDelay?.size ?? 0);
   }
 
   /**
@@ -136,25 +137,17 @@ export class FanOut {
    * their connections that are still subscribed. The hub calls it before building new ones.
    */
   release(): void {
-    if (this.responseDelay !== null && this.heldAccount.length > 0) {
-      const now = this.responseDelay.now();
-      let n = 0;
-      while (n < this.heldAccount.length && this.heldAccount[n].due <= now) n++;
-      for (const h of this.heldAccount.splice(0, n))
+    if (this.responseDelay !== null && this.responseDelay.size > 0)
+      this.responseDelay.release((h) => {
         if (h.conn.names.has(h.stream)) this.push(h.conn, h.stream, h.frame);
-    }
-    if (this.delay === null || this.held.length === 0) return;
-    const now = this.delay.now();
-    let n = 0;
-    while (n < this.held.length && this.held[n].due <= now) n++;
-    if (n === 0) return;
-    const out = this.held.splice(0, n);
-    for (const h of out) {
+      });
+    if (this.delay === null || this.delay.size === 0) return;
+    this.delay.release((h) => {
       const conns = h.conns.filter((c) => !c.closed && c.names.has(h.stream));
-      if (conns.length === 0) continue;
+      if (conns.length === 0) return;
       if (this.due !== null) this.due.push({ conns, stream: h.stream, frame: h.frame });
       else for (const conn of conns) this.push(conn, h.stream, h.frame);
-    }
+    });
   }
 
   /** Sends now, or, inside a tick, queues for flushTick (subscriptions cannot change meanwhile). */
@@ -165,21 +158,17 @@ export class FanOut {
   }
 
   private hold(conns: Iterable<Conn>, stream: string, frame: TextFrame): void {
-    const due = this.delay!.now() + this.delay!.ms;
+    const gate = this.delay!;
     const list = [...conns];
     if (list.length === 0) return;
-    if (snapshotStream(stream)) {
-      // the newest state of a stream built at the same market time (the clock stood still) replaces the held one
-      for (let i = this.held.length - 1; i >= 0 && this.held[i].due === due; i--) {
-        const h = this.held[i];
-        if (h.stream === stream) {
-          const merged = new Set([...h.conns, ...list]);
-          this.held[i] = { due, conns: [...merged], stream, frame };
-          return;
-        }
-      }
-    }
-    this.held.push({ due, conns: list, stream, frame });
+    const item: Held = { conns: list, stream, frame };
+    if (!snapshotStream(stream)) return gate.hold(item);
+    // the newest state of a stream built at the same market time (the clock stood still) replaces the held one
+    gate.holdOrMerge(
+      item,
+      (h) => h.stream === stream,
+      (h) => ({ conns: [...new Set([...h.conns, ...list])], stream, frame }),
+    );
   }
 
   /** From now on fan-outs are queued, until endTick. */

@@ -96,6 +96,28 @@ export class Subscriptions {
     return this.source;
   }
 
+  /**
+   * What the subscriptions hold: every count is 0 (and no exchange, account or candle listener
+   * attached) once every connection has left; the memory test and bench read it.
+   */
+  get footprint(): {
+    streams: number;
+    feeds: number;
+    users: number;
+    botConns: number;
+    replayConns: number;
+    listeners: number;
+  } {
+    return {
+      streams: this.streams.size,
+      feeds: this.feeds.size,
+      users: this.users.size,
+      botConns: this.botConns.size,
+      replayConns: this.replayConns.size,
+      listeners: this.offEvents.length + (this.offAccount === null ? 0 : 1) + (this.offKlines === null ? 0 : 1),
+    };
+  }
+
   /** The stream of that name while it has subscribers. */
   stream(name: string): Stream | undefined {
     return this.streams.get(name);

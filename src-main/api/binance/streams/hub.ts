@@ -19,6 +19,7 @@ import type { BinanceContext } from '../context.ts';
 import { MarketFeed } from './market-feed.ts';
 import { parseStream } from './events.ts';
 import { UserEvents } from './user-events.ts';
+import { LatencyGate } from '../../ws/latency-gate.ts';
 
 const OPEN = 1;
 const PATHS = [
@@ -51,14 +52,13 @@ class BinanceStreams {
   private offAccount: (() => void) | null = null;
   private readonly fast: NodeJS.Timeout;
   private readonly slow: NodeJS.Timeout;
-  /** A replay's market-data latency, ms of market time (0: none), and the events it holds. */
-  private readonly dataLatency: number;
-  private held: Array<{ due: number; name: string; data: unknown }> = [];
+  /** A replay's market-data latency (ms of market time, 0: none) and the events it holds (ws/latency-gate.ts). */
+  private readonly dataGate: LatencyGate<{ name: string; data: unknown }>;
 
   constructor(ctx: BinanceContext) {
     this.ctx = ctx;
     const st = ctx.venue.replay?.status();
-    this.dataLatency = st?.data_latency ?? 0;
+    this.dataGate = new LatencyGate(st?.data_latency ?? 0, () => ctx.venue.clock.now());
     this.market = new MarketFeed(ctx, { subscribed: (n) => this.subscribed(n), push: (n, d) => this.push(n, d) });
     this.user = new UserEvents(
       ctx,
@@ -93,7 +93,7 @@ class BinanceStreams {
     this.offAccount = null;
     for (const c of this.conns) c.socket.close(1001);
     this.conns.clear();
-    this.held = [];
+    this.dataGate.clear();
     this.user.clear();
   }
 
@@ -224,8 +224,8 @@ class BinanceStreams {
 
   /** A market stream event: sent now, or held for the replay's market-data latency. */
   private push(name: string, data: unknown): void {
-    if (this.dataLatency === 0) return this.emit(name, data);
-    if (this.subscribed(name)) this.held.push({ due: this.ctx.venue.clock.now() + this.dataLatency, name, data });
+    if (!this.dataGate.active) return this.emit(name, data);
+    if (this.subscribed(name)) this.dataGate.hold({ name, data });
   }
 
   private emit(name: string, data: unknown): void {
@@ -246,9 +246,7 @@ class BinanceStreams {
   private tick100(): void {
     const now = this.ctx.venue.clock.now();
     this.user.release(now);
-    let n = 0;
-    while (n < this.held.length && this.held[n].due <= now) n++;
-    if (n > 0) for (const h of this.held.splice(0, n)) this.emit(h.name, h.data);
+    this.dataGate.release((h) => this.emit(h.name, h.data), now);
     this.market.tick100(now);
   }
 

@@ -13,6 +13,7 @@ import type { AccountSummary, OrderRecord, PositionRecord, TradeRecord } from '.
 import type { AccountEvent } from '../../../trading/events.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
+import { LatencyGate } from '../../ws/latency-gate.ts';
 import { positionSideName, STATUS, TIF, type Mode } from '../translate/orders.ts';
 
 /** An ACCOUNT_UPDATE position entry (a one-way short and a hedge SHORT have a negative pa). */
@@ -48,14 +49,13 @@ export class UserEvents {
   private readonly seenOrders = new Set<number>();
   private readonly sentPositions = new Map<number, Map<string, string>>();
   private readonly sentWallet = new Map<number, string>();
-  /** A replay's response latency, ms of market time (0: none), and the sends it holds. */
-  private readonly latency: number;
-  private held: Array<{ due: number; send: () => void }> = [];
+  /** A replay's response latency (ms of market time, 0: none) and the sends it holds (ws/latency-gate.ts). */
+  private readonly gate: LatencyGate<() => void>;
 
   constructor(ctx: BinanceContext, sink: UserSink, responseLatency: number) {
     this.ctx = ctx;
     this.sink = sink;
-    this.latency = responseLatency;
+    this.gate = new LatencyGate(responseLatency, () => ctx.venue.clock.now());
   }
 
   /** The wallet and positions as they are when an account's first stream opens. */
@@ -78,14 +78,12 @@ export class UserEvents {
   }
 
   clear(): void {
-    this.held = [];
+    this.gate.clear();
   }
 
   /** Sends the held events whose time has come, oldest first. */
   release(now: number): void {
-    let n = 0;
-    while (n < this.held.length && this.held[n].due <= now) n++;
-    if (n > 0) for (const h of this.held.splice(0, n)) h.send();
+    this.gate.release((send) => send(), now);
   }
 
   onAccount(e: AccountEvent): void {
@@ -115,11 +113,9 @@ export class UserEvents {
     const mode: Mode = exchange.summary(accountId).position_mode;
     const now = clock.now();
     const stamp = events[0]?.time ?? now;
-    const send =
-      this.latency === 0
-        ? (msg: unknown) => this.sink.deliver(accountId, msg)
-        : (msg: unknown) =>
-            void this.held.push({ due: stamp + this.latency, send: () => this.sink.deliver(accountId, msg) });
+    const send = !this.gate.active
+      ? (msg: unknown) => this.sink.deliver(accountId, msg)
+      : (msg: unknown) => this.gate.hold(() => this.sink.deliver(accountId, msg), stamp);
     const orders = new Map<number, OrderRecord>();
     const fills: TradeRecord[] = [];
     let positions: PositionRecord[] | undefined;

@@ -1,0 +1,46 @@
+// The order routes' hot path runs each kind of check in one pass (app.ts, strict-input.ts): one
+// onRequest hook of ours (URL length, Host, disk, per-IP limit) beside @fastify/websocket's, one
+// preValidation hook per route (auth, strict body, strict query numbers fused), one onSend hook
+// (drain, framing, durable answer), and no onResponse hook of ours. Fastify pays a hook iteration
+// and a callback per hook and request; a new guard joins a pass instead of adding a hook. The
+// checks' behaviour is the other tests' (auth, hardening, body rules, durable answers).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeApp, type TestApp } from '../helpers/app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await makeApp({ dataDir: ':memory:' });
+});
+afterAll(async () => t.close());
+
+/**
+ * The hooks Fastify lists (printRoutes with includeHooks) for `method` of the route at `parent`,
+ * or of its child `child` (the radix tree prints /fapi/v1/orders as "s" under /fapi/v1/order).
+ */
+function hooksOf(parent: string, method: string, child?: string): Record<string, number> {
+  const lines = t.app.printRoutes({ includeHooks: true, commonPrefix: false }).split('\n');
+  let at = lines.findIndex((l) => l.includes(`── ${parent} (`));
+  expect(at, `${parent} listed`).toBeGreaterThanOrEqual(0);
+  const want = child ?? parent;
+  while (at < lines.length && !(lines[at].includes(`── ${want} (`) && lines[at].includes(method))) at++;
+  expect(at, `${method} ${parent} ${child ?? ''} listed`).toBeLessThan(lines.length);
+  const out: Record<string, number> = {};
+  for (let i = at + 1; i < lines.length; i++) {
+    const m = /• \((\w+)\) (\[.*\])/.exec(lines[i]);
+    if (m === null) break;
+    out[m[1]] = (JSON.parse(m[2]) as string[]).length;
+  }
+  return out;
+}
+
+describe('hot path hooks', () => {
+  it.each([
+    ['POST /fapi/v1/orders', 'fapi/v1/order', 'POST', 's'],
+    ['POST /fapi/v1/bot/orders', 'fapi/v1/bot/order', 'POST', 's'],
+    ['DELETE /fapi/v1/order', 'fapi/v1/order', 'DELETE', undefined],
+    ['DELETE /fapi/v1/bot/order', 'fapi/v1/bot/order', 'DELETE', undefined],
+  ])('%s: one pass of each kind', (_name, parent, method, child) => {
+    // onRequest: ours and @fastify/websocket's; onResponse: @fastify/websocket's
+    expect(hooksOf(parent, method, child)).toEqual({ onRequest: 2, preValidation: 1, onSend: 1, onResponse: 1 });
+  });
+});
