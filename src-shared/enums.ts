@@ -76,6 +76,10 @@ export type ContractType = EnumValue<typeof ContractType>;
 export const PositionMode = Object.freeze({ HEDGE: 'hedge', ONE_WAY: 'one_way' } as const);
 export type PositionMode = EnumValue<typeof PositionMode>;
 
+/** `working_type` of a take-profit / stop-loss: the price its triggers watch (mark is the default). */
+export const WorkingType = Object.freeze({ MARK_PRICE: 1, LAST_PRICE: 2 } as const);
+export type WorkingType = EnumValue<typeof WorkingType>;
+
 /** `tag` filter of the symbol lists. */
 export const SymbolTag = Object.freeze({ NEW: 'new', MEME: 'meme', INNOVATION: 'innovation' } as const);
 export type SymbolTag = EnumValue<typeof SymbolTag>;

@@ -7,7 +7,7 @@
 //   take profit, 3 stop loss) and both triggers are spent, whether or not the market fills
 //   all of it.
 import { Errors } from '../../src-shared/errors.ts';
-import { CloseType, PositionMode, PositionSide } from '../../src-shared/enums.ts';
+import { CloseType, PositionMode, PositionSide, WorkingType } from '../../src-shared/enums.ts';
 import type { PositionRecord } from '../../src-shared/types.ts';
 import { OrderFlag } from '../engine/types.ts';
 import type { PositionState } from '../risk/position.ts';
@@ -16,11 +16,8 @@ import { drain, venueCloseOrder } from './fills.ts';
 import type { PairState } from './pair-state.ts';
 import { positionRecord } from './views.ts';
 
-/** What a trigger watches (the wire's working_type): the mark price or the last trade price. */
-const TRIGGER_MARK = 1;
-const TRIGGER_LAST = 2;
-
-export type TriggerSpec = { price: string | null; trigger: 1 | 2 } | undefined;
+/** A trigger: its price, and what it watches (the wire's working_type). */
+export type TriggerSpec = { price: string | null; trigger: WorkingType } | undefined;
 
 /** The position a TP/SL names: by side in hedge mode, the net position in one-way mode. */
 function positionNamed(a: AccountLive, symbol: string, positionSide: number): PositionState | undefined {
@@ -119,7 +116,7 @@ export function tpslList(core: TradingCore, a: AccountLive): TpSlEntry[] {
       position_side: p.side,
       take_profit_price: p.tpTicks ? m.formatPrice(p.tpTicks) : null,
       stop_loss_price: p.slTicks ? m.formatPrice(p.slTicks) : null,
-      working_type: p.tpTicks ? p.tpTrigger : p.slTicks ? p.slTrigger : TRIGGER_MARK,
+      working_type: p.tpTicks ? p.tpTrigger : p.slTicks ? p.slTrigger : WorkingType.MARK_PRICE,
     });
   }
   return out;
@@ -135,8 +132,8 @@ export function checkTriggers(core: TradingCore, pair: PairState): void {
       const long = p.side === PositionSide.LONG;
       const tpPx = p.tpTicks * pair.math.tickValue;
       const slPx = p.slTicks * pair.math.tickValue;
-      const tpRef = p.tpTrigger === TRIGGER_LAST ? last : mark;
-      const slRef = p.slTrigger === TRIGGER_LAST ? last : mark;
+      const tpRef = p.tpTrigger === WorkingType.LAST_PRICE ? last : mark;
+      const slRef = p.slTrigger === WorkingType.LAST_PRICE ? last : mark;
       let closeType = 0;
       if (p.tpTicks && (long ? tpRef >= tpPx : tpRef <= tpPx)) closeType = CloseType.TAKE_PROFIT;
       else if (p.slTicks && (long ? slRef <= slPx : slRef >= slPx)) closeType = CloseType.STOP_LOSS;

@@ -43,5 +43,6 @@ export {
   Side,
   TimeInForce,
   TradeRole,
+  WorkingType,
 } from '../enums.ts';
 export { buildSignedQuery, hmacSha256Hex } from '../sign.ts';

@@ -1,7 +1,7 @@
 // The records and queries of the REST routes that src-shared/types.ts does not define: order
 // pages and filters, TP/SL, leverage, the simulator and replay controls. Types only; the
 // client that sends them is rest-client.ts, which re-exports all of them.
-import type { MarginMode, OrderStatus, PositionSide } from '../enums.ts';
+import type { MarginMode, OrderStatus, PositionSide, WorkingType } from '../enums.ts';
 import type { ReplayAccountReport, ReplayState } from '../types/replay.ts';
 import type { AccountSummary, OrderRecord, PositionHistoryQuery, PositionRecord } from '../types.ts';
 
@@ -28,14 +28,14 @@ export interface TpSlRequest {
   take_profit_price?: string | null;
   stop_loss_price?: string | null;
   /** 1 mark price (default), 2 last price. */
-  working_type?: 1 | 2;
+  working_type?: WorkingType;
 }
 
 /** Answer of the TP/SL route: the position plus its triggers. */
 export type TpSlResult = PositionRecord & {
   take_profit_price: string | null;
   stop_loss_price: string | null;
-  working_type: number;
+  working_type: WorkingType;
 };
 
 export interface LeverageSetting {

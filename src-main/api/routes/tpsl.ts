@@ -1,5 +1,6 @@
 // Take-profit and stop-loss on a position: set, change, remove.
 import { Type } from 'typebox';
+import { WorkingType } from '../../../src-shared/enums.ts';
 import type { PositionRecord } from '../../../src-shared/types.ts';
 import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring } from '../auth.ts';
@@ -25,7 +26,12 @@ const tpslBody = Type.Object(
     take_profit_price: priceOrNull,
     stop_loss_price: priceOrNull,
     working_type: defaulted(
-      Type.Unsafe<1 | 2>({ type: 'integer', enum: [1, 2], default: 1, description: '1 mark price, 2 last price' }),
+      Type.Unsafe<WorkingType>({
+        type: 'integer',
+        enum: [1, 2],
+        default: 1,
+        description: '1 mark price, 2 last price',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -61,7 +67,7 @@ export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue 
       >
     > => {
       const b = req.body;
-      const wt = b.working_type ?? 1;
+      const wt = b.working_type ?? WorkingType.MARK_PRICE;
       const symbol = b.symbol.toUpperCase();
       const rec = await venue.submit({
         kind: 'setTpSl',
