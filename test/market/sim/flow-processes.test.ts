@@ -208,7 +208,10 @@ describe('queue-reactive market orders', () => {
         expect(flow.queueFactorNow()).toBeCloseTo(queueFactor(x), 2);
         let n = 0;
         const steps = 30_000;
-        for (let i = 0; i < steps; i++) n += flow.arrivals(T0 + 12 * 3_600_000, 100, 1);
+        for (let i = 0; i < steps; i++) {
+          flow.pace(T0 + 12 * 3_600_000, 100);
+          n += flow.arrivals(100, 1);
+        }
         means.push(n / steps);
       } finally {
         tv.close();

@@ -110,7 +110,7 @@ describe('history fast-forward', () => {
     } finally {
       tv.close();
     }
-  });
+  }, 120_000);
 
   it('draws trade counts from the live intensity: they vary by minute, follow the UTC hour profile, and the taker imbalance follows the return', async () => {
     const tv = testVenue();
