@@ -195,6 +195,7 @@ function buildSymbol(
     recorder.recordTrade(symbol, rec);
   };
   let trades = 0;
+  let startTicks = Math.exp(path[0] + shift) / limits.tick;
   for (let k = 0; k < steps; k++) {
     const s0 = from + k * HISTORY_STEP_MS;
     const a = path[k];
@@ -216,7 +217,9 @@ function buildSymbol(
     const bias = flow.herdBias * Math.tanh(herds[k]);
     let nBuy = signs.buys(n, bias);
     // the arbitrage takes the step's net move through the quotes, on the move's side
-    const moved = Math.abs(Math.exp(b + shift) - Math.exp(a + shift)) / limits.tick;
+    const endTicks = Math.exp(b + shift) / limits.tick;
+    const moved = Math.abs(endTicks - startTicks);
+    startTicks = endTicks;
     const arbs = Math.floor(moved / arbTicks);
     const arbNotional = arbs > 0 ? moved * arbPerTick : 0;
     if (r > 0) nBuy += arbs;
@@ -235,10 +238,10 @@ function buildSymbol(
     const t1 = s0 + 2_000 + rng.int(6_000);
     const t2 = s0 + 9_000 + rng.int(5_999);
     if (nMinor === 0) {
-      emit(t2, tickOf(b), majorSide, nMajor, buyMajor ? buyNotional : sellNotional);
+      emit(t2, Math.max(1, Math.round(endTicks)), majorSide, nMajor, buyMajor ? buyNotional : sellNotional);
     } else {
       emit(t1, tickOf(a + ext), majorSide, nMajor, buyMajor ? buyNotional : sellNotional);
-      emit(t2, tickOf(b), minorSide, nMinor, buyMajor ? sellNotional : buyNotional);
+      emit(t2, Math.max(1, Math.round(endTicks)), minorSide, nMinor, buyMajor ? sellNotional : buyNotional);
     }
     trades += n;
   }

@@ -72,7 +72,7 @@ export class Metaorders {
   /**
    * The number of buys among the next n orders, in about the law of n calls of next(bias), drawn
    * by parent rather than by order (for the history, where orders come by the thousand): the
-   * independent orders and each parent's share are binomial; parents of SHORT children or more
+   * independent orders are their expected share, each parent's share binomial; parents of SHORT children or more
    * are drawn one by one (L = floor(SHORT x U^(-1/alpha))) and consumed in runs; the shorter ones
    * between them come in runs of an exponential number of children (mean: the expected children
    * of a geometric run of short parents), and their signed sum is normal with the variance of a
@@ -81,7 +81,8 @@ export class Metaorders {
   buys(n: number, bias = 0): number {
     const rng = this.rng;
     const sh = this.short;
-    const indep = binomial(rng, n, 1 - this.share);
+    // the count of independent orders at its mean: its spread barely moves the signed sum
+    const indep = Math.round(n * (1 - this.share));
     let rest = n - indep;
     let buys = 0;
     let shortChildren = 0;
