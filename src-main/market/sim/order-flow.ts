@@ -74,7 +74,7 @@ export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional' | 'queue
   herdHalfLifeS: 180,
   arbMove: 0.00005,
   arbAlpha: 2.5,
-  arbQueues: 0.002,
+  arbQueues: 0.001,
 };
 
 export interface FlowStats {
