@@ -28,6 +28,8 @@ export interface CliOptions {
   simIntensity?: number;
   /** --fast: the simulated market runs as fast as the CPU allows, every step simulated. */
   simFast?: boolean;
+  /** --start: market time (ms UTC) a new venue's clock starts from (its history ends there). */
+  simStart?: number;
   /** --replay: the whole service is a replay of recorded data (docs/replay.md). */
   replay?: ReplayCliSpec;
   help: boolean;
@@ -67,6 +69,9 @@ export const USAGE = `Usage: npm run serve -- [options]
   --no-sim                 no simulated market: the book holds only what clients place
   --fast                   run the simulated market as fast as the CPU allows, every step simulated
                            (reproducible from the seed; --speed applies once fast mode is turned off)
+  --start TIME             market time a new data folder's simulated market starts from (UTC,
+                           2025-01-06 or 2025-01-06T00:00Z; default: now); with --seed (and --fast)
+                           a run is reproducible from its command line
   --replay SYM@TIME[,SYM2...]
                            replay imported data instead of the simulated market, from TIME (UTC,
                            2021-05-16, 2021-05-16T00:00Z or 2021-05-16T00:00:00Z); several symbols
@@ -221,6 +226,14 @@ export function parseCli(argv: readonly string[]): CliOptions {
         out.simFast = true;
         simOnly.push(name);
         break;
+      case '--start': {
+        const v = takeValue();
+        const t = parseReplayTime(v);
+        if (t === null) throw new CliError(`--start must be ${TIME_RULE}; got '${v}'`);
+        out.simStart = t;
+        simOnly.push(name);
+        break;
+      }
       case '--replay':
         if (out.replay !== undefined)
           throw new CliError('--replay may be given once (list several symbols after a comma)');

@@ -220,6 +220,8 @@ async function startOnChosenPort(plan: RunPlan): Promise<{ service: ServiceHandl
         simulate: o.simulate,
         simVolatility: o.simVolatility,
         simIntensity: o.simIntensity,
+        simFast: o.simFast,
+        simStart: o.simStart,
         uiDir: join(here, '../renderer'),
         onProgress: (line) => console.log(line),
       }),

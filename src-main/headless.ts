@@ -14,6 +14,10 @@ async function main(): Promise<void> {
       console.error(`perpdesk: ${err.message}`);
       process.exit(2);
     }
+    if (err instanceof RangeError && err.message.startsWith('--start')) {
+      console.error(`perpdesk: ${err.message}`); // a data folder whose clock has run: a usage error
+      process.exit(2);
+    }
     throw err;
   }
   if (opts.help) {
@@ -57,6 +61,7 @@ async function main(): Promise<void> {
       simVolatility: opts.simVolatility,
       simIntensity: opts.simIntensity,
       simFast: opts.simFast,
+      simStart: opts.simStart,
       onProgress: (line) => console.log(line),
       uiDir: process.env.PERPDESK_UI_DIR ?? join(here, '../renderer'),
       logger: true,
@@ -66,6 +71,10 @@ async function main(): Promise<void> {
     if (err instanceof RangeError && r !== undefined) {
       // what the data cannot replay (no dataset, start outside the data, ...): a usage error
       console.error(`perpdesk: cannot replay: ${err.message}`);
+      process.exit(2);
+    }
+    if (err instanceof RangeError && err.message.startsWith('--start')) {
+      console.error(`perpdesk: ${err.message}`); // a data folder whose clock has run: a usage error
       process.exit(2);
     }
     throw err;

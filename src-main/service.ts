@@ -38,6 +38,8 @@ export interface ServiceOptions {
   simIntensity?: number;
   /** The simulated market runs as fast as the CPU allows, every step simulated (SimulatedMarket.setFast). */
   simFast?: boolean;
+  /** Market time a new venue's clock starts from (--start). */
+  simStart?: number;
   /** Progress lines while the first start builds the simulated history. */
   onProgress?: (line: string) => void;
   /** Rate limits (docs/api.md, Rate limits); false turns them off (benchmarks). */
@@ -75,6 +77,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     simulate: replay === undefined && (opts.simulate ?? true),
     simVolatility: opts.simVolatility,
     simIntensity: opts.simIntensity,
+    start: opts.simStart,
     onHistoryProgress: (p) =>
       opts.onProgress?.(`perpdesk: building simulated history ${p.done}/${p.total} ${p.symbol}`),
   });

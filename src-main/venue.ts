@@ -51,6 +51,8 @@ export interface VenueOptions {
   simVolatility?: number;
   /** Multiplies every pair's taker arrival rate (0.1 to 10; 1 = the defaults). */
   simIntensity?: number;
+  /** Market time (ms) a new venue's clock starts from (--start); refused once the venue's clock has run. */
+  start?: number;
   onHistoryProgress?: (p: HistoryProgress) => void;
   /**
    * A replay venue (docs/replay.md): the market is history read from `data` (the live data
@@ -112,9 +114,11 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   // A replay's clock stands exactly at the start until the replay moves it (the ReplayMarket owns
   // it): its wall reads one fixed instant until the clock is paused, so no wall millisecond slips
   // in between (resume() rebases on the real wall).
+  if (opts.start !== undefined && replay === undefined && settings.getNumber('market_time') !== undefined)
+    throw new RangeError('--start applies to a new data folder: this one has a market clock already');
   let held: number | null = replay === undefined ? null : wall();
   const clock = new VirtualClock({
-    start: replay?.options.start ?? settings.getNumber('market_time') ?? wall(),
+    start: replay?.options.start ?? settings.getNumber('market_time') ?? opts.start ?? wall(),
     speed: opts.speed ?? 1,
     wall: replay === undefined ? wall : () => held ?? wall(),
   });

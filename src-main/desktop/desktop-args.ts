@@ -20,6 +20,7 @@ const WITH_VALUE = [
   '--account',
   '--volatility',
   '--intensity',
+  '--start',
   '--replay',
   '--until',
   '--queue-model',

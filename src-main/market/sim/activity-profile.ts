@@ -1,17 +1,15 @@
 // Trading activity by UTC hour and weekday: a multiplier (mean 1 over a week) on the rates of
-// the order-flow processes and on the history's trade counts.
-//
-// Shape: crypto volume dips in the Asian early morning and peaks when the US session opens
-// beside the European afternoon (13:30-16:00 UTC), the pattern reported for Binance BTCUSDT by
-// e.g. Eross, McGroarty, Urquhart and Wolfe (2019, "The intraday dynamics of bitcoin") and seen
-// in the fixtures' January 2025 hourly klines (peak at 15h): about 2.2x the day's mean at 15h
-// and 0.6x at 05h. Weekends trade about a quarter less than weekdays.
-// The hourly values are interpolated linearly between hour midpoints, so the rate has no steps.
-// Invariant: the mean of dayFactor over a day is 1, and the mean of weekdayFactor over a week is 1.
+// the order-flow processes and on the history's trade counts, interpolated linearly between hour
+// midpoints so the rate has no steps.
+// The hour of day: Binance spot BTCUSDT's trade counts of 6-12 January 2025 (1h klines,
+// test/fixtures/binance), each hour's share of its day averaged over the week and smoothed over
+// three hours (1-2-1); scored on other days (16-18 May 2021) in activity-profile.test.ts. The
+// weekend trades about a quarter less than weekdays.
+// Keeps true: dayFactor averages 1 over a day, weekdayFactor 1 over a week.
 
 const HOURLY_RAW = [
-  0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.65, 0.75, 0.85, 0.9, 0.95, 1.0, 1.1, 1.45, 1.9, 2.2, 1.7, 1.4, 1.2, 1.05, 1.0,
-  0.95, 0.9, 0.85,
+  0.84, 0.85, 0.82, 0.71, 0.61, 0.57, 0.59, 0.64, 0.64, 0.59, 0.67, 0.83, 0.96, 1.3, 1.85, 2.02, 1.74, 1.51, 1.32, 1.16,
+  1.12, 1.0, 0.86, 0.83,
 ];
 const RAW_MEAN = HOURLY_RAW.reduce((a, b) => a + b, 0) / 24;
 /** The 24 hourly multipliers (index = UTC hour), mean exactly 1. */
@@ -33,7 +31,8 @@ export function dayFactor(t: number): number {
 }
 
 export function weekdayFactor(t: number): number {
-  return WEEKDAY[new Date(t).getUTCDay()];
+  // 1 January 1970 was a Thursday (getUTCDay 4); no Date object on this hot path
+  return WEEKDAY[(((Math.floor(t / DAY_MS) + 4) % 7) + 7) % 7];
 }
 
 /** Activity at market time t: hour-of-day x weekday. */

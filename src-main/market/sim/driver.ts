@@ -1,27 +1,9 @@
-// The wall-clock loop of the simulated market: every `intervalMs` of wall time it steps the
-// simulator up to the virtual clock's market time. Speed and pause live in the VirtualClock
-// only: a paused clock stands still, so ticks find nothing to do; a faster clock gives each tick
-// more steps. The timer is unref'd (it never keeps the process alive) and stop() is final.
-//
-// Work per tick is bounded, whatever the speed:
-// - up to maxStepsPerTick steps (default 2,000 = 200 s of market time at 100 ms steps) the market
-//   is simulated in full, step by step, and the run is reproducible (at 50 ms ticks that covers
-//   speeds up to about 4,000x when the CPU keeps up, and a stall of up to 2 s of wall time at
-//   100x);
-// - a tick that would need more (a faster clock, or a tick delayed by a busy process) samples the
-//   span instead: `overloadSamples` live steps spread evenly over it, each landing on the last
-//   step of a second (where the simulator makes sure the second trades), joined by skips
-//   (simulator.skipTo: exact price moves, no flow in between). Prices, index, mark and funding
-//   stay continuous and every candle still gets trades, at a sparser rhythm. Reproducibility
-//   ends at the first such tick (counted in stats.overloadTicks).
-// Fast mode (setFast(true)): no wall clock at all. Each tick runs whole steps for fastSliceMs of
-// wall time, then moves the market clock (which the caller keeps paused) to the time the
-// simulation reached, and the next tick follows at once (setImmediate), so the service answers
-// requests between slices. Every step is simulated, so a fast run is the run the clock would have
-// driven, step for step: reproducible from the seed and the start time, however fast the CPU.
-// onTick(time) runs after every tick with the time the simulation has stamped up to: the candle
-// service advances to it (never to the raw clock, which runs a tick ahead of the simulation).
-// A throwing tick is reported and the loop goes on.
+// The wall-clock loop of the simulated market: steps the simulator up to the virtual clock's
+// market time every intervalMs of wall time, or, in fast mode, as fast as the CPU allows with
+// the market clock following the simulation.
+// Keeps true: the work of a tick is bounded whatever the speed; a run is reproducible unless an
+// overloaded tick had to sample (counted in stats.overloadTicks). Details: docs/simulated-market.md,
+// "The driver".
 import type { VirtualClock } from '../../core/clock.ts';
 import type { Simulator } from './simulator.ts';
 

@@ -1,26 +1,10 @@
-// History fast-forward: on a venue's first start (no stored candles) every trading pair gets
-// `days` (default 30) of past trades, so the chart has history the moment the venue opens.
-//
-// The book is bypassed, the model is the live market's at candle level: the latent price process
-// (price-process.ts, same model and settings) runs in 15 s steps, and each step's trades are
-// drawn from the live taker flow's intensity (order-flow.ts): takerRate x the UTC hour and
-// weekday profile (activity-profile.ts) x the slow activity factor x the volatility factor, with
-// the over-dispersion of its Hawkes clustering (variance mean / (1 - n)^2), so trade counts vary
-// from minute to minute as live ones do. A step becomes two records fed straight into the candle
-// service (recordTrade with a count): the majority side's trades at the step's high or low (the
-// exact distribution of a Brownian bridge's maximum or minimum, so 1m candles get real wicks),
-// the minority side's at the step's end price. The taker imbalance of a step follows its
-// standardized return (the informed flow of the live market), a slow herding tilt and noise;
-// half of the count scales with the step's absolute return (volume follows volatility);
-// volume is the count times the mean taker size, with log-normal noise.
-// Anchoring: the path is generated forward and then shifted so that it ends exactly at the
-// pair's current price (its mark, the catalogue's initial price on a first start); the live
-// simulation continues from there, with the variance state the history ended in.
-// Deterministic: streams Rng.stream(seed, 'history', symbol); the same seed, end time and
-// settings give the same trades, whether built with fastForwardHistory (async, yields to the
-// event loop between symbols) or fastForwardHistorySync. Trades are at or after start and before `end`; times ascend.
-// Cost: O(days x 5,760) per symbol (two records a step, whatever the trade count), a Float64Array
-// of the path (about 1.4 MB for 30 days) alive while one symbol is built.
+// History fast-forward: on a venue's first start every trading pair gets `days` (default 30) of
+// past trades, the live model coarse-grained to 15 s steps (the same processes and settings, the
+// book left out), fed to the candle service as two records a step.
+// Keeps true: deterministic for a seed, end time and settings (async or sync); trades ascend, lie
+// in [start, end), and the path ends exactly at the pair's price, where the live market goes on
+// with the variance state it ended in. The model: docs/simulated-market.md, "The history".
+// Cost: O(days x 5,760 + orders / 250) per symbol; a Float64Array path alive while one is built.
 import { Side, SymbolStatus } from '../../../src-shared/enums.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import { activity } from './activity-profile.ts';
@@ -30,18 +14,20 @@ import { PairLimits } from './order-sizing.ts';
 import { paramsFor, type SymbolSimParams } from './params.ts';
 import { PriceProcess, type ProcessState } from './price-process.ts';
 import { Rng } from './rng.ts';
-import { logMedian } from './trade-size.ts';
+import { logMedian, TradeSizes } from './trade-size.ts';
+import { binomial, Metaorders } from './metaorders.ts';
 
 const HISTORY_STEP_MS = 15_000;
 const DAY_MS = 86_400_000;
-/** Weight of a step's standardized return and of noise in its taker imbalance (before tanh). */
-const IMB_RETURN = 0.15;
-const IMB_NOISE = 0.3;
-/** Share of a step's trade count that scales with its absolute standardized return. */
-const VOL_LINK = 0.5;
-const SQRT_HALF_PI = Math.sqrt(Math.PI / 2);
-/** Mean over median of the taker size law (log-normal sigma 0.6 x Pareto 1.4), from its definition. */
+/**
+ * The live book's mean queue-reactive factor (order-flow.ts queueFactor of the best queues,
+ * averaged over BTCUSDT's steps of a live run): the live taker rate is takerRate x pace x this.
+ */
+const MEAN_QUEUE_FACTOR = 0.8;
+/** Mean over median of the taker size law (log-normal body x Pareto tail), from its definition. */
 const MEAN_OVER_MEDIAN = meanOverMedian(DEFAULT_FLOW.sizeSigma, DEFAULT_FLOW.sizeAlpha);
+/** Mean of the arbitrage's size multiplier (median 1, log-normal body x Pareto tail). */
+const ARB_MEAN = meanOverMedian(DEFAULT_FLOW.sizeSigma, DEFAULT_FLOW.arbAlpha);
 
 /** One record of the history: `count` trades (>= 1) at one price and time, `qtyLots` in all, all taken on `takerSide`. */
 export interface HistoryTrade {
@@ -162,8 +148,45 @@ function buildSymbol(
   span: BuildSpan,
 ): { state: ProcessState; trades: number } {
   const { seed, from, steps, anchor, recorder } = span;
+  const symbol = pair.row.symbol;
+  const limits = new PairLimits(pair);
+  const rng = Rng.stream(seed, 'history', symbol);
+  const flow = DEFAULT_FLOW;
+  const process = new PriceProcess(params, { price: anchor }, rng, {
+    min: limits.tick * 1000,
+    max: limits.tick * 1.5e9,
+  });
+  // the flow's slow processes, as the live flow runs them (order-flow.ts)
+  const act = new ActivityFactor(rng, flow.activitySd, flow.activityHalfLifeS);
+  const herd = new ActivityFactor(rng, 1, flow.herdHalfLifeS);
+  const signs = new Metaorders(rng, flow.parents, flow.parentAlpha, flow.parentShare);
+  const sizes = new TradeSizes(rng, params.takerMedianNotional, flow.sizeAlpha, flow.sizeSigma, 0);
+  const meanSize = params.takerMedianNotional * MEAN_OVER_MEDIAN;
+  const dt = HISTORY_STEP_MS / 1000;
+  // the path first (it is shifted to end at the anchor), with each step's pace and variance
+  const path = new Float64Array(steps + 1);
+  const paces = new Float32Array(steps);
+  const hs = new Float64Array(steps);
+  const herds = new Float32Array(steps);
+  path[0] = process.logPrice;
+  for (let k = 0; k < steps; k++) {
+    hs[k] = process.h;
+    herds[k] = herd.log;
+    herd.advance(HISTORY_STEP_MS);
+    paces[k] = activity(from + (k + 1) * HISTORY_STEP_MS) * act.advance(HISTORY_STEP_MS);
+    process.advance(HISTORY_STEP_MS, paces[k]);
+    path[k + 1] = process.logPrice;
+  }
+  const shift = Math.log(anchor) - path[steps];
+  const meanV = process.meanVariance;
+  const fano = 1 / (1 - flow.branching) ** 2;
+  const tickOf = (logp: number) => Math.max(1, Math.round(Math.exp(logp + shift) / limits.tick));
+  // the arbitrage of stale quotes: arbQueues typical best queues per net tick, in trades of arbMove
+  const arbPerTick = flow.arbQueues * params.touchQueueNotional * ARB_MEAN;
+  const arbTicks = Math.max(1, flow.arbMove * (anchor / limits.tick));
   const rec: HistoryTrade = { time: 0, priceTicks: 0, qtyLots: 0, takerSide: Side.BUY, count: 1 };
-  const emit = (time: number, priceTicks: number, notional: number, side: Side, count: number) => {
+  const emit = (time: number, priceTicks: number, side: Side, count: number, notional: number) => {
+    if (count === 0) return;
     rec.time = time;
     rec.priceTicks = priceTicks;
     rec.qtyLots = limits.lotsFor(notional, priceTicks);
@@ -171,75 +194,69 @@ function buildSymbol(
     rec.count = count;
     recorder.recordTrade(symbol, rec);
   };
-  const symbol = pair.row.symbol;
-  const limits = new PairLimits(pair);
-  const rng = Rng.stream(seed, 'history', symbol);
-  const process = new PriceProcess(params, { price: anchor }, rng, {
-    min: limits.tick * 1000,
-    max: limits.tick * 1.5e9,
-  });
-  const path = new Float64Array(steps + 1);
-  const hs = new Float64Array(steps);
-  path[0] = process.logPrice;
-  for (let k = 0; k < steps; k++) {
-    hs[k] = process.h;
-    process.advance(HISTORY_STEP_MS);
-    path[k + 1] = process.logPrice;
-  }
-  const shift = Math.log(anchor) - path[steps];
-  const dt = HISTORY_STEP_MS / 1000;
-  const meanV = process.meanVariance;
-  const flow = DEFAULT_FLOW;
-  const act = new ActivityFactor(rng, flow.activitySd, flow.activityHalfLifeS);
-  const herd = new ActivityFactor(rng, 1, flow.herdHalfLifeS);
-  const fano = 1 / (1 - flow.branching) ** 2;
-  // mean over median of a taker size (log-normal body x Pareto tail), for the volume of a count
-  const meanSize = params.takerMedianNotional * MEAN_OVER_MEDIAN;
-  const tickOf = (logp: number) => Math.max(1, Math.round(Math.exp(logp + shift) / limits.tick));
   let trades = 0;
+  let startTicks = Math.exp(path[0] + shift) / limits.tick;
   for (let k = 0; k < steps; k++) {
     const s0 = from + k * HISTORY_STEP_MS;
     const a = path[k];
     const b = path[k + 1];
     const r = b - a;
-    const v = Math.exp(hs[k]) * dt;
+    const v = Math.exp(hs[k]) * dt * paces[k];
+    // the Brownian bridge's maximum (or minimum) over the step: the candle's wick
     const up = rng.next() < 0.5;
-    const u = 1 - rng.next();
-    const ext = up
-      ? (r + Math.sqrt(r * r - 2 * v * Math.log(u))) / 2
-      : (r - Math.sqrt(r * r - 2 * v * Math.log(u))) / 2;
+    const w = Math.sqrt(r * r - 2 * v * Math.log(1 - rng.next()));
+    const ext = up ? (r + w) / 2 : (r - w) / 2;
+    // taker orders: the Hawkes count over the step (mean rate x pace x volatility factor x the
+    // book's mean queue factor, over-dispersion 1/(1-n)^2), then a trade in each empty second
     const f = Math.min(3, Math.max(0.5, Math.sqrt(Math.exp(hs[k]) / meanV)));
-    // trading follows the step's own move too (the live market's arbitrage of stale quotes
-    // trades more when the price moves): weight VOL_LINK on |z| sqrt(pi/2), whose mean is 1
-    const z = Math.abs(r) / Math.sqrt(v);
-    const m =
-      params.takerRate *
-      activity(s0) *
-      act.advance(HISTORY_STEP_MS) *
-      f *
-      dt *
-      (1 - VOL_LINK + VOL_LINK * z * SQRT_HALF_PI);
-    herd.advance(HISTORY_STEP_MS);
-    const n = Math.max(2, Math.round(m + Math.sqrt(m * fano) * rng.normal()));
-    // the step's buy share: its standardized return, the herding tilt, noise
-    const imb = Math.tanh(
-      IMB_RETURN * (r / Math.sqrt(v)) + 2 * flow.herdBias * Math.tanh(herd.log) + IMB_NOISE * rng.normal(),
-    );
-    const buy = 0.5 + 0.5 * imb;
-    const nBuy = Math.min(n - 1, Math.max(1, Math.round(n * buy)));
+    const m = params.takerRate * paces[k] * f * MEAN_QUEUE_FACTOR * dt;
+    let n = Math.max(0, Math.round(m + Math.sqrt(m * fano) * rng.normal()));
+    const empty = Math.exp(-(m * (1 - flow.branching)) / dt);
+    if (empty > 1e-4) n += binomial(rng, dt, empty);
+    // each order's sign from the metaorders, tilted by the herding driver
+    const bias = flow.herdBias * Math.tanh(herds[k]);
+    let nBuy = signs.buys(n, bias);
+    // the arbitrage takes the step's net move through the quotes, on the move's side
+    const endTicks = Math.exp(b + shift) / limits.tick;
+    const moved = Math.abs(endTicks - startTicks);
+    startTicks = endTicks;
+    const arbs = Math.floor(moved / arbTicks);
+    const arbNotional = arbs > 0 ? moved * arbPerTick : 0;
+    if (r > 0) nBuy += arbs;
+    n += arbs;
+    if (n === 0) continue;
+    const buyNotional = sumOf(sizes, nBuy - (r > 0 ? arbs : 0), meanSize, flow.sizeAlpha) + (r > 0 ? arbNotional : 0);
+    const sellNotional =
+      sumOf(sizes, n - nBuy - (r > 0 ? 0 : arbs), meanSize, flow.sizeAlpha) + (r > 0 ? 0 : arbNotional);
+    // the side that traded more prints at the step's extreme, the other at its close (a side
+    // alone prints at the close)
+    const buyMajor = buyNotional >= sellNotional;
+    const nMajor = buyMajor ? nBuy : n - nBuy;
+    const nMinor = n - nMajor;
+    const majorSide = buyMajor ? Side.BUY : Side.SELL;
+    const minorSide = buyMajor ? Side.SELL : Side.BUY;
     const t1 = s0 + 2_000 + rng.int(6_000);
     const t2 = s0 + 9_000 + rng.int(5_999);
-    const p1 = tickOf(a + ext);
-    const p2 = tickOf(b);
-    const notional = n * meanSize * Math.exp(0.5 * rng.normal() - 0.125);
-    const major = imb >= 0 ? Side.BUY : Side.SELL;
-    const nMajor = major === Side.BUY ? nBuy : n - nBuy;
-    const share = major === Side.BUY ? buy : 1 - buy;
-    emit(t1, p1, notional * share, major, nMajor);
-    emit(t2, p2, notional * (1 - share), major === Side.BUY ? Side.SELL : Side.BUY, n - nMajor);
+    if (nMinor === 0) {
+      emit(t2, Math.max(1, Math.round(endTicks)), majorSide, nMajor, buyMajor ? buyNotional : sellNotional);
+    } else {
+      emit(t1, tickOf(a + ext), majorSide, nMajor, buyMajor ? buyNotional : sellNotional);
+      emit(t2, Math.max(1, Math.round(endTicks)), minorSide, nMinor, buyMajor ? sellNotional : buyNotional);
+    }
     trades += n;
   }
   return { state: { price: Math.exp(path[steps] + shift), h: process.h }, trades };
+}
+
+/**
+ * The notional of n taker orders of the size law (mean `meanSize`, tail index alpha): n x the
+ * mean plus n^(1/alpha) x one draw's deviation from it. The generalized central limit theorem's
+ * scaling: exact for one order, and the sum keeps the law's tail (P(sum - n mean > x) about
+ * n P(size > x)); one draw a side and step instead of n.
+ */
+function sumOf(sizes: TradeSizes, n: number, meanSize: number, alpha: number): number {
+  if (n === 0) return 0;
+  return n * meanSize + Math.pow(n, 1 / alpha) * (sizes.notional() - meanSize);
 }
 
 /** Mean over median of e^(sigma Z) x P, P Pareto(1, alpha > 1): e^(sigma^2/2) alpha/(alpha-1) over the median (numeric). */

@@ -1,25 +1,8 @@
-// The taker flow of one symbol: orders that take liquidity, from an engine account of their own
-// (self-trade prevention never stops them against the house liquidity).
-//
-// Population of processes:
-// - arrivals: a Hawkes process (hawkes.ts) whose baseline is rate x activity(t) (UTC hour and
-//   weekday, activity-profile.ts) x a slow activity factor (minute-scale swings) x the
-//   volatility factor the simulator passes; branching ratio `branching`, so the long-run mean is
-//   rate x the factors (the baseline is scaled by 1 - branching);
-// - queue-reactive: the baseline is also scaled by queueFactor(x) of the best queues (x = the mean
-//   of both sides' best queue over a typical queue, queueNotional): the market-order intensity of
-//   Huang, Lehalle and Rosenbaum (2015) rises with the queue at the touch and saturates, so a thin
-//   touch (right after a sweep) draws fewer takers and a thick one more;
-// - sign: parent orders split into same-sign children (metaorders.ts), so signs are persistent,
-//   tilted by a slow herding bias, herdBias x tanh(x) with x an Ornstein-Uhlenbeck process of
-//   half-life herdHalfLifeS (the minute-to-minute persistence of the taker imbalance);
-// - size: log-normal body, Pareto tail of index 1.5, round lots (trade-size.ts), limited only by
-//   `capNotional` (what the house book can absorb);
-// - kind: market orders (IOC limits through the band edge where market orders are not allowed);
-// - arbitrage: when the fair price has moved through resting quotes by a net arbMove of the price
-//   since the arbitrage last traded, an IOC at the fair price's touch takes stale liquidity before
-//   it is withdrawn, in proportion to that net move: the informed side of the flow, which makes
-//   the taker imbalance of a minute follow its return.
+// The taker flow of one symbol: Hawkes arrivals paced by the UTC hour, a slow activity factor,
+// the volatility and the queues at the touch; metaorder signs tilted by herding; heavy-tailed
+// sizes; and the arbitrage of stale quotes, from an engine account of its own.
+// Keeps true: the mean rate is rate x pace x volatility factor x queue factor, and pace() is the
+// business time the latent price runs in. The model in full: docs/simulated-market.md, "The takers".
 import { ApiError } from '../../../src-shared/errors.ts';
 import { OrderStatus, Side } from '../../../src-shared/enums.ts';
 import type { Exchange } from '../../trading/exchange.ts';
@@ -56,6 +39,8 @@ export interface FlowSettings {
   herdHalfLifeS: number;
   /** Net move through stale quotes (fraction of price, at least a tick) before the arbitrage trades it. */
   arbMove: number;
+  /** Size of an arbitrage per net tick moved, in typical best queues (queueNotional). */
+  arbQueues: number;
   /** Pareto tail index of the arbitrage's size multiplier (thinner than the takers': its size is set by the stale quotes). */
   arbAlpha: number;
   /** Typical best queue, USDT (the touch crowd's): the scale of the queue-reactive factor; 0 turns it off. */
@@ -85,10 +70,11 @@ export const DEFAULT_FLOW: Omit<FlowSettings, 'rate' | 'medianNotional' | 'queue
   sizeAlpha: 1.4,
   sizeSigma: 0.6,
   roundShare: 0.3,
-  herdBias: 0.1,
+  herdBias: 0.06,
   herdHalfLifeS: 180,
   arbMove: 0.00005,
   arbAlpha: 2.5,
+  arbQueues: 0.001,
 };
 
 export interface FlowStats {
@@ -116,6 +102,8 @@ export class OrderFlow {
   private readonly zeroQty: string;
   /** Net ticks the fair price moved through stale quotes since the arbitrage last traded (up +). */
   private owed = 0;
+  /** The current step's pace (pace()). */
+  private paceNow = 1;
 
   constructor(party: Party, cfg: FlowSettings) {
     const { ex, pair, rng } = party;
@@ -135,13 +123,22 @@ export class OrderFlow {
   }
 
   /**
-   * Taker orders arriving in the step of dtMs ending at market time t, at volatility factor f;
+   * The pace of trading over the step of dtMs ending at market time t: activity(t) (UTC hour and
+   * weekday) x the slow activity factor, mean 1. Advances the activity and herding processes; the
+   * simulator runs the latent price in this business time, and arrivals() uses it.
+   */
+  pace(t: number, dtMs: number): number {
+    this.herd.advance(dtMs);
+    this.paceNow = activity(t) * this.activity.advance(dtMs);
+    return this.paceNow;
+  }
+
+  /**
+   * Taker orders arriving in the step of dtMs whose pace() was set last, at volatility factor f;
    * their offsets from the step's start (ms, ascending, below dtMs) go into `offsets` when given.
    */
-  arrivals(t: number, dtMs: number, f: number, offsets?: number[]): number {
-    const a = this.activity.advance(dtMs);
-    this.herd.advance(dtMs);
-    const mu = this.cfg.rate * (1 - this.cfg.branching) * activity(t) * a * f * this.queueFactorNow();
+  arrivals(dtMs: number, f: number, offsets?: number[]): number {
+    const mu = this.cfg.rate * (1 - this.cfg.branching) * this.paceNow * f * this.queueFactorNow();
     return this.hawkes.step(dtMs, mu, offsets);
   }
 

@@ -51,7 +51,7 @@ const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
     volatility: 0.45,
     jumpsPerDay: 2,
     jumpScale: 0.003,
-    takerRate: 24,
+    takerRate: 36,
     takerMedianNotional: 600,
     touchQueueNotional: 150_000,
     deepOrders: 150,

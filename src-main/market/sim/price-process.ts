@@ -91,14 +91,19 @@ export class PriceProcess {
     return Math.sqrt(this.variance * (MS_PER_YEAR / 1000));
   }
 
-  /** Advances by dtMs (> 0) and returns the log return of the step. */
-  advance(dtMs: number): number {
+  /**
+   * Advances by dtMs (> 0) of calendar time and returns the log return of the step. `pace` (mean
+   * 1, default 1) is the business time of the step per unit of calendar time: the diffusion's
+   * variance over the step is v x dt x pace, the variance process h runs in calendar time.
+   */
+  advance(dtMs: number, pace = 1): number {
     const dt = dtMs / 1000;
     const v = Math.exp(this.h);
     const z = this.rng.normal();
     const w = this.rng.normal();
     this.lastZ = z;
-    let r = Math.sqrt(v * dt) * z - 0.5 * v * dt;
+    const vdt = v * dt * pace;
+    let r = Math.sqrt(vdt) * z - 0.5 * vdt;
 
     if (this.jumpRatePerS > 0) {
       this.jumpBudget -= this.jumpRatePerS * dt;

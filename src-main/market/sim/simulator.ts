@@ -1,28 +1,9 @@
-// The simulated market: every trading pair (status 1) gets a latent price, an index from
-// synthetic venues, a population of order-flow processes (docs/realism.md: a queue-reactive crowd
-// at the touch, a power-law deep book, the house market maker behind them, Hawkes taker arrivals
-// with persistent signs and Pareto sizes, arbitrage of stale quotes) and a price feed, all
-// advanced together in fixed steps of market time.
-//
-// Determinism: the state after step k depends only on the seed, the start time, the settings and
-// the external commands sent in between; never on wall time or on how a driver groups steps.
-// - step() always advances exactly stepMs (a divisor of 1000); step times are multiples of it;
-// - random draws come from streams named (seed, start, symbol, component) (rng.ts);
-// - symbols are stepped in catalogue order, each in the same order of work: price -> venues ->
-//   arbitrage of quotes the index moved through -> deep book -> touch crowd (both follow the
-//   index) -> takers -> maker (books its fills, refills, follows the index) -> price feed ->
-//   setPrices -> funding (at multiples of 8 h);
-// - the exchange's clock reads the step's time while the step runs (market-time.ts), so every
-//   order and trade of the step carries it. The one exception keeps trade times non-decreasing:
-//   when someone else traded at a later market time (a user order between driver ticks, while the
-//   simulation lags the clock by less than a tick), the step's orders carry that later time.
-// Overload: skipTo(t) jumps a gap in one coarse move (price process exact over the gap, no taker
-// flow inside it, funding settled at every instant crossed); the driver uses it only for a tick
-// too far behind the clock (its overload sampling), which ends reproducibility for that run.
-// Limits: the pairs are the exchange's trading pairs when the simulator is built (a pair listed
-// later needs a new simulator); a pair paused while running is left alone until it trades again.
-// Errors: rejections by the exchange are counted inside the maker and takers; anything else that
-// throws inside a symbol's step is reported to onError and the other symbols go on.
+// The simulated market: every trading pair's latent price, index, crowd, deep book, takers, house
+// market maker and price feed, advanced together in fixed steps of market time.
+// Keeps true: the state after step k depends only on the seed, the start time, the settings and
+// the external commands in between (never on wall time or on how a driver groups steps), and
+// trade times never go back. Order of work, overload skips and errors: docs/simulated-market.md,
+// "The simulator".
 import { SymbolStatus } from '../../../src-shared/enums.ts';
 import type { VirtualClock } from '../../core/clock.ts';
 import { isFundingInstant, fundingTimesBetween } from '../../risk/funding.ts';
@@ -53,13 +34,6 @@ export const TAKER_ACCOUNT = HOUSE_ACCOUNT + 1;
 export const MAKER_ACCOUNT = HOUSE_ACCOUNT + 2;
 /** The crowd of liquidity providers: the touch and the deep book. */
 export const LIQUIDITY_ACCOUNT = HOUSE_ACCOUNT + 3;
-/**
- * Median size of an arbitrage per net tick the index moved through the quotes, in typical best
- * queues (order-flow.ts). At 0.2 a queue flat, on every other step, the arbitrage was 90 % of the
- * taker volume and its noise hid the takers' persistent imbalance (the 1m imbalance
- * autocorrelation was 0.0-0.1, Binance's 0.12); sized by the net move it follows the return.
- */
-const ARB_QUEUES = 0.002;
 /** The maker's half-spread grows with the volatility over this horizon. */
 const SPREAD_HORIZON_S = 10;
 const SPREAD_VOL_K = 0.6;
@@ -74,6 +48,8 @@ export interface SimulatorOptions {
   start?: number;
   /** Step length in ms of market time; must divide 1000. Default 100. */
   stepMs?: number;
+  /** The pairs to simulate (default: every trading pair); the others are left alone. */
+  symbols?: readonly string[];
   /** Per-symbol overrides of the class defaults (params.ts). */
   params?: Readonly<Record<string, Partial<SymbolSimParams>>>;
   /** Where each symbol's price (and variance) starts, e.g. the end of the history fast-forward. */
@@ -168,6 +144,7 @@ export class Simulator {
     for (const pair of this.ex.pairs.values()) {
       const row = pair.row;
       if (row.status !== SymbolStatus.TRADING) continue;
+      if (opts.symbols !== undefined && !opts.symbols.includes(row.symbol)) continue;
       const params = paramsFor(row, opts.params?.[row.symbol]);
       const stream = (name: string) => Rng.stream(opts.seed, this.startTime, row.symbol, name);
       const limits = new PairLimits(pair);
@@ -294,7 +271,7 @@ export class Simulator {
       this.guard(s, () => {
         s.stepIndex = this.at(first, () => this.openStep(s, t));
         if (s.stepIndex === 0) return;
-        const n = s.takers.arrivals(t, dt, s.volFactor, this.offsets);
+        const n = s.takers.arrivals(dt, s.volFactor, this.offsets);
         // one number per order: the offset (ms) and the symbol's place in the catalogue
         for (let i = 0; i < n; i++) orders.push(Math.floor(this.offsets[i]) * 4096 + k);
       });
@@ -399,7 +376,7 @@ export class Simulator {
     const fair = index / s.limits.tick;
     const [bidT, askT] = TouchBook.targets(fair);
     const time = this._time + dtMs;
-    if (dtMs > 0) s.takers.arbitrage(bidT, askT, ARB_QUEUES * s.touch.queueLots(bidT));
+    if (dtMs > 0) s.takers.arbitrage(bidT, askT, DEFAULT_FLOW.arbQueues * s.touch.queueLots(bidT));
     const lo = s.tradeLo;
     const hi = s.tradeHi;
     s.tradeLo = Number.POSITIVE_INFINITY;
@@ -416,7 +393,7 @@ export class Simulator {
   private openStep(s: SymbolSim, t: number): number {
     if (!this.checkActive(s)) return 0;
     const dt = this.stepMs;
-    s.process.advance(dt);
+    s.process.advance(dt, s.takers.pace(t, dt));
     const index = s.venues.update(t, dt, s.process.logPrice);
     this.refreshCrowd(s, index, dt);
     s.volFactor = Math.min(3, Math.max(0.5, Math.sqrt(s.process.variance / s.process.meanVariance)));

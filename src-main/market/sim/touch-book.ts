@@ -1,31 +1,9 @@
 // The book at the touch: a crowd of liquidity providers quoting one tick apart around the fair
-// price, with queue-reactive order flow after Huang, Lehalle and Rosenbaum (2015, "Simulating and
-// analyzing order book data: the queue-reactive model", JASA 110).
-//
-// Prices: the ladder of each side is `levels` prices one tick apart, its best at the fair
-// price's bid (ceil(fair) - 1) and ask (bid + 1): a one-tick spread straddling the fair price.
-// When the fair price (the index) moves, quotes through it or behind the ladder are cancelled
-// and the new prices are quoted: the quotes follow the index (takers do not have to push them).
-// Queue-reactive dynamics, per side, at the best price, with x = queue / typical queue:
-//   limit orders arrive at rate limitRate / (1 + x)   (a long queue attracts fewer),
-//   cancellations at rate cancelRate x                  (each order may leave),
-//   market orders come from the taker flow (order-flow.ts) and eat the queue FIFO.
-// A best queue that empties (eaten or cancelled) while the fair price stays leaves that price:
-// the best moves one tick away and the spread is two ticks until a limit order re-forms the
-// queue (rate refillRate, the "insert in the spread" event of the model), so the spread is one
-// tick most of the time and wider right after a burst of market orders. A best price that is new
-// (the fair price moved) is quoted at once.
-// Deeper ladder levels are kept filled, each levelShare of a typical queue, sized up with the
-// distance (weights 1 + levelSlope i). Behind the ladder, a band of `band` ticks is half occupied
-// (bandFill): each empty tick is quoted and each quoted one withdrawn at rates that keep that
-// share (bandRate per second), a tick new to the band (the fair price moved away) quoted at once
-// with probability bandFill; so the book has no hollow between the touch and the deep book (a
-// real BTCUSDT book has prices at 19 of the first 20 ticks and 88 of the first 100).
-// Order sizes are heavy-tailed like taker sizes (log-normal body x Pareto tail of index 1.5,
-// median 1; limit order sizes are power-law distributed too, Maslov and Mills 2001), so a taker
-// that meets a large resting order prints a large trade.
-// Sizes are in lots of the pair, never below its minimum order; all orders are GTC on the crowd's
-// own engine account (house-orders.ts).
+// price (the index), with queue-reactive limits and cancels at the best (Huang, Lehalle and
+// Rosenbaum 2015), a filled ladder and a half-occupied band behind it.
+// Keeps true: the quotes follow the index (none stays through it), the spread is one tick unless
+// a best queue was just emptied, and every order is the crowd's own GTC (house-orders.ts).
+// The model in full: docs/simulated-market.md, "The touch".
 import { Side } from '../../../src-shared/enums.ts';
 import { HouseOrders, type HouseOrder, type Party } from './house-orders.ts';
 import type { PairLimits } from './order-sizing.ts';

@@ -125,6 +125,34 @@ describe('metaorder signs', () => {
   });
 });
 
+describe('metaorder signs drawn by parent (the history)', () => {
+  it('buys(n) has the law of n calls of next(): the mean, spread and memory of block imbalances', () => {
+    const block = 50;
+    const blocks = 20_000;
+    for (const bias of [0, 0.05]) {
+      const one = new Metaorders(Rng.stream(7, 'one', bias), 2, 1.8, 0.9);
+      const bulk = new Metaorders(Rng.stream(7, 'bulk', bias), 2, 1.8, 0.9);
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let k = 0; k < blocks; k++) {
+        let buys = 0;
+        for (let i = 0; i < block; i++) if (one.next(bias) === 1) buys++;
+        a.push(buys / block);
+        b.push(bulk.buys(block, bias) / block);
+      }
+      expect(mean(b), `bias ${bias}`).toBeCloseTo(mean(a), 2);
+      expect(mean(b)).toBeCloseTo(0.5 + bias, 1);
+      // the block's spread (the parents' renewal-reward variance; short parents drawn as
+      // independent signs would give 0.87 of it)
+      const ratio = Math.sqrt(variance(b) / variance(a));
+      expect(ratio, `sd ratio ${ratio}`).toBeGreaterThan(0.93);
+      expect(ratio).toBeLessThan(1.12);
+      // long parents carry over from block to block in both (0.42 against 0.26 with that mistake)
+      expect(Math.abs(autocorr(b, 1) - autocorr(a, 1)), `${autocorr(b, 1)} vs ${autocorr(a, 1)}`).toBeLessThan(0.08);
+    }
+  });
+});
+
 describe('deep-book placement', () => {
   it('distances follow the Lomax law: median d0 (2^(1/mu) - 1) and tail index mu', () => {
     const rng = Rng.stream(7, 'deep');
@@ -208,7 +236,10 @@ describe('queue-reactive market orders', () => {
         expect(flow.queueFactorNow()).toBeCloseTo(queueFactor(x), 2);
         let n = 0;
         const steps = 30_000;
-        for (let i = 0; i < steps; i++) n += flow.arrivals(T0 + 12 * 3_600_000, 100, 1);
+        for (let i = 0; i < steps; i++) {
+          flow.pace(T0 + 12 * 3_600_000, 100);
+          n += flow.arrivals(100, 1);
+        }
         means.push(n / steps);
       } finally {
         tv.close();

@@ -110,7 +110,7 @@ describe('history fast-forward', () => {
     } finally {
       tv.close();
     }
-  });
+  }, 120_000);
 
   it('draws trade counts from the live intensity: they vary by minute, follow the UTC hour profile, and the taker imbalance follows the return', async () => {
     const tv = testVenue();
@@ -123,7 +123,7 @@ describe('history fast-forward', () => {
       // over-dispersed, not the constant of a fixed rhythm
       expect(cv(counts)).toBeGreaterThan(0.3);
       expect(cv(counts)).toBeLessThan(1.5);
-      // the mean rate is takerRate (24 a second at activity 1) within the volatility factor's range
+      // the mean rate is takerRate (36 a second at activity 1) x the book's mean queue factor (0.8), within the volatility factor's range
       expect(mean(counts) / 60).toBeGreaterThan(10);
       expect(mean(counts) / 60).toBeLessThan(40);
       // the hour profile of counts correlates with the activity profile

@@ -19,5 +19,5 @@ describe('simulator settings', () => {
       base.close();
       scaled.close();
     }
-  }, 60_000);
+  }, 180_000); // two venues, each building 30 days of history for every pair
 });
