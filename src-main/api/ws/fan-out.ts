@@ -1,23 +1,12 @@
-// Fan-out of pushes to subscribers (the hub's hot path).
-//
-// Invariants:
-// - A push is serialised and framed once (serialise(), frame.ts) and the same framed Buffer is
-//   written to every subscriber's socket: per subscriber the fan-out costs a few checks and
-//   one socket write, no allocation and no copy.
-// - Inside a tick (beginTick .. endTick) fan-outs are queued in build order and written by
-//   flushTick; when a tick has several, each connection gets them in one write (corked), since
-//   the kernel's per-write cost is most of a fan-out's. Subscriptions cannot change between
-//   build and write (both run in one synchronous step).
-// - A connection whose unsent bytes exceed `maxBufferedBytes` when a push is due is closed
-//   (1008 "slow consumer", through the hub's drop) and gets nothing more.
-// - Market-data latency (a replay's data latency, docs/replay.md "Latency"): with a delay set,
-//   every fan-out (the market streams; account and replay pushes go through push()) is held,
-//   stamped with the market time it was built at, and released by release() once market time
-//   reaches that stamp + the delay (the latency gate, latency-gate.ts, shared with the Binance
-//   dialect's hub), in build order, to the connections still subscribed. Of
-//   the snapshot streams (depth@, price@) only the newest held frame of one stamp is kept.
-// - Response latency (a replay's): account pushes (pushAccount: the user and bot streams) are
-//   held the same way for that latency, each to its one connection, in order.
+// Fan-out of pushes to subscribers (the hub's hot path). Keeps true:
+// - a push is serialised and framed once and the same Buffer written to every subscriber (no
+//   per-subscriber allocation or copy); inside a tick the fan-outs are queued in build order and
+//   each connection gets them in one corked write; subscriptions cannot change between build and write;
+// - a connection over `maxBufferedBytes` when a push is due is closed (1008 "slow consumer");
+// - a replay's market-data and response latencies hold pushes in the latency gate
+//   (latency-gate.ts, shared with the Binance hub) until market time reaches their stamp + the
+//   delay, released in build order; of a snapshot stream only the newest frame of a stamp is kept
+//   (docs/replay.md "Latency").
 import type { Duplex } from 'node:stream';
 import { CloseCode, WS_OPEN, type Conn, type Stream } from './conn.ts';
 import { textFrame, type TextFrame } from './frame.ts';
