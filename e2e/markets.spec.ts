@@ -84,15 +84,19 @@ test('the picker sorts by a clicked column and starts its cursor on the current 
 
 test("the top bar's 24 h figures are the venue's 24 h ticker, in its exact decimals", async ({ page, service }) => {
   await setPaused(service.url, true); // the window stands still with the market clock
-  const screen = new TradingPage(page);
-  await screen.open(service.url);
-  const r = (await (await fetch(`${service.url}/api/v1/ticker/24h?symbols=BTCUSDT`)).json()) as {
-    data: Array<{ price_change: string; price_change_percent: string; high_price: string; low_price: string }>;
-  };
-  const t = r.data[0];
-  const signed = (x: string) => (x.startsWith('-') || /^[0.]*$/.test(x) ? x : `+${x}`);
-  const shown = async (id: string) => ((await page.getByTestId(id).textContent()) ?? '').replaceAll(',', '');
-  await expect.poll(() => shown('change-24h')).toBe(`${signed(t.price_change)} ${signed(t.price_change_percent)}%`);
-  expect(await shown('high-24h')).toBe(t.high_price);
-  expect(await shown('low-24h')).toBe(t.low_price);
+  try {
+    const screen = new TradingPage(page);
+    await screen.open(service.url);
+    const r = (await (await fetch(`${service.url}/api/v1/ticker/24h?symbols=BTCUSDT`)).json()) as {
+      data: Array<{ price_change: string; price_change_percent: string; high_price: string; low_price: string }>;
+    };
+    const t = r.data[0];
+    const signed = (x: string) => (x.startsWith('-') || /^[0.]*$/.test(x) ? x : `+${x}`);
+    const shown = async (id: string) => ((await page.getByTestId(id).textContent()) ?? '').replaceAll(',', '');
+    await expect.poll(() => shown('change-24h')).toBe(`${signed(t.price_change)} ${signed(t.price_change_percent)}%`);
+    expect(await shown('high-24h')).toBe(t.high_price);
+    expect(await shown('low-24h')).toBe(t.low_price);
+  } finally {
+    await setPaused(service.url, false); // the worker's service is shared with the specs after this one
+  }
 });

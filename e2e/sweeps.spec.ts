@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
 
+// a service of its own: the specs before it import BTCUSDT data of other days into the shared one
+test.use({ serviceOptions: { args: ['--seed', '28'] } });
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KLINES = path.join(ROOT, 'test/fixtures/binance/klines/binance_spot_BTCUSDT_15m_2025-01-06_to_2025-01-12.csv');
 
@@ -64,9 +67,13 @@ test('a sweep run beside the open page: progress, sets, sorting, heat map and eq
   ]);
   // the page finds the sweep by itself (it polls) and follows it to the end
   const row = panel.getByTestId('sweeps-list').getByRole('row');
-  await expect(row).toHaveCount(1, { timeout: 60_000 });
+  let ended: { code: number | null; out: string } | null = null;
+  void run.then((r) => (ended = r));
+  // the row appears while the sweep runs (or the sweep ended first: its exit says why)
+  await expect.poll(async () => ended ?? (await row.count()), { timeout: 90_000 }).not.toBe(0);
   const finished = await run;
   expect(finished.code, finished.out).toBe(0);
+  await expect(row).toHaveCount(1, { timeout: 10_000 });
   await expect(row).toContainText('4/4 done, 0 failed (done)', { timeout: 10_000 });
   await expect(row).toContainText('BTCUSDT');
 
