@@ -5,26 +5,10 @@
 // (RangeError naming the symbol and what is wrong), and the pairs' data must overlap in time.
 import type { ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
 import { dataSpecs } from './specs.ts';
+import { INTERVALS } from '../../src-shared/intervals.ts';
 
-/** Candle intervals a replay reads, finest first. */
-const INTERVAL_RANK = [
-  '1s',
-  '1m',
-  '3m',
-  '5m',
-  '15m',
-  '30m',
-  '1h',
-  '2h',
-  '4h',
-  '6h',
-  '8h',
-  '12h',
-  '1d',
-  '3d',
-  '1w',
-  '1M',
-];
+/** Candle intervals a replay reads, finest first (the shared list). */
+const INTERVAL_RANK: readonly string[] = INTERVALS;
 
 /** ms of the fixed-length candle intervals (1M, a calendar month, is not read by a replay). */
 export const INTERVAL_MS: Readonly<Record<string, number>> = {
