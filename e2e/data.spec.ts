@@ -1,5 +1,5 @@
 // The Data dialog: import a Binance archive zip picked from disk, see what the import did and
-// the stored dataset, refuse a damaged one with its row, delete the dataset.
+// the stored dataset, refuse a damaged one with its row, edit its specs, delete the dataset.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -54,6 +54,30 @@ test('import an archive zip from the Data dialog, see it listed with its gap, an
   await chart.getByRole('combobox', { name: 'Chart interval' }).selectOption('1h');
   await expect(chart).toHaveAttribute('data-holes', '1');
   await page.screenshot({ path: test.info().outputPath('data-dialog.png') });
+
+  // the specs, edited in place from the keyboard: a zero tick is refused with the service's
+  // reason and nothing changes; Escape leaves the form; a good pair is stored as 'edited'
+  await row.getByRole('button', { name: /Edit specs of dataset/ }).click();
+  const form = row.getByRole('form', { name: /Specs of dataset/ });
+  await form.getByRole('textbox', { name: 'Tick size' }).fill('0');
+  await form.getByRole('textbox', { name: 'Tick size' }).press('Enter');
+  await expect(form.getByRole('alert')).toContainText('tick_size and step_size must be greater than 0');
+  await form.getByRole('textbox', { name: 'Tick size' }).press('Escape');
+  await expect(panel).toBeVisible();
+  await expect(row).not.toContainText('(edited)');
+  await row.getByRole('button', { name: /Edit specs of dataset/ }).click();
+  await form.getByRole('textbox', { name: 'Tick size' }).fill('0.1');
+  await form.getByRole('textbox', { name: 'Step size' }).fill('0.001');
+  await form.getByRole('textbox', { name: 'Step size' }).press('Enter');
+  await expect(row).toContainText('tick 0.1 · step 0.001 (edited)');
+  const stored = (await (await page.request.get(`${service.url}/api/v1/datasets`)).json()) as {
+    data: { symbol: string; specs: { tick_size: string; step_size: string; source: string } }[];
+  };
+  expect(stored.data.find((d) => d.symbol === 'ETHUSDT')?.specs).toMatchObject({
+    tick_size: '0.1',
+    step_size: '0.001',
+    source: 'edited',
+  });
 
   await row.getByRole('button', { name: /Delete dataset/ }).click();
   await row.getByRole('button', { name: 'Delete 23 rows' }).click();

@@ -1,12 +1,14 @@
-// The Data dialog: what market data is stored (datasets with their span, rows, gaps and specs),
-// importing Binance archive files picked from disk (uploaded one by one with a progress bar,
-// each answered with what the import did or why it refused the file), and deleting a dataset
-// after a confirmation. The same work as `npm run data` and /api/v1/datasets (docs/data.md).
+// The Data dialog: what market data is stored (datasets with their span, rows, gaps and specs,
+// the specs editable in place), importing Binance archive files picked from disk (uploaded one
+// by one with a progress bar, each answered with what the import did or why it refused the
+// file), and deleting a dataset after a confirmation. The same work as `npm run data` and
+// /api/v1/datasets (docs/data.md).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
 import { DatasetChart } from './dataset-chart.tsx';
+import { SpecsCell } from './specs-cell.tsx';
 import {
   datasetSpan,
   datasetTitle,
@@ -212,9 +214,11 @@ function DataBody() {
                   <td title={d.gaps.map((g) => g.detail).join('\n')}>
                     {d.gaps.length === 0 ? 'none' : `${d.gaps.length} (hover)`}
                   </td>
-                  <td title={`source: ${d.specs.source}`}>
-                    tick {d.specs.tick_size} · step {d.specs.step_size} ({d.specs.source})
-                  </td>
+                  <SpecsCell
+                    dataset={d}
+                    baseUrl={base}
+                    onSaved={(saved) => setList((prev) => prev?.map((x) => (x.id === saved.id ? saved : x)) ?? null)}
+                  />
                   <td>
                     {d.interval !== '' && (
                       <>
