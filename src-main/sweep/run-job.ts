@@ -169,12 +169,15 @@ export async function runJob(job: SweepJob, opts: RunJobOptions): Promise<JobRes
     return failedResult(job, `the replay venue did not start: ${err instanceof Error ? err.message : err}`, since());
   }
   const dir = mkdtempSync(join(tmpdir(), 'perpdesk-job-'));
+  let result: JobResult;
   try {
-    return await drive(job, svc, { key, secret, dir, t0, onFirstRequest: opts.onFirstRequest });
+    result = await drive(job, svc, { key, secret, dir, t0, onFirstRequest: opts.onFirstRequest });
   } finally {
     await svc.close();
     rmSync(dir, { recursive: true, force: true });
   }
+  // the venue's close is the job's time too
+  return { ...result, wallMs: since() };
 }
 
 interface DriveContext {
@@ -217,6 +220,8 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
     });
     child.once('exit', () => resolve());
   });
+  // 'close' (the pipes drained) may come before or right after 'exit': listened for from the start
+  const drained = new Promise<void>((resolve) => child.once('close', () => resolve()));
   let done = false;
   void exited.then(() => (done = true));
 
@@ -248,7 +253,7 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
   await exited;
   const botMs = since() - startMs;
   // the bot's last lines may still be in the pipes
-  await Promise.race([new Promise((r) => child.once('close', r)), sleep(200)]);
+  await Promise.race([drained, sleep(200)]);
   killGroup(child, 'SIGKILL');
   tail.end();
   state = await getJson<ReplayState>(svc, '/api/v1/replay');
