@@ -4,6 +4,7 @@
 // another once more; a second loss marks the job 'error'. A bot that fails fails its job only.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { compileCacheEnv, defaultCacheDir } from './compile-cache.ts';
 import type { JobResult, SweepJob } from './job.ts';
 import type { PackRef } from './pack.ts';
 import type { FromWorker, ToWorker } from './worker-process.ts';
@@ -92,7 +93,12 @@ export class LocalPool {
         else feed(slot);
       };
       const spawnOne = () => {
-        const proc = fork(WORKER_FILE, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] });
+        // the worker and its bots share Node's compile cache (compile-cache.ts)
+        const proc = fork(WORKER_FILE, [], {
+          stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+          execArgv: [],
+          env: { ...process.env, ...compileCacheEnv(defaultCacheDir()) },
+        });
         const slot: Slot = { proc, job: null, ready: false };
         this.slots.add(slot);
         proc.on('message', (m: FromWorker) => {

@@ -1,10 +1,9 @@
 // A local pool's worker process (pool.ts forks it): takes one job at a time over IPC, runs it
 // (run-job.ts) against the sweep's dataset pack, answers its result. It exits when its parent
 // disconnects, so a coordinator that dies leaves no worker behind, and its running bot with it.
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SweepJob } from './job.ts';
 import type { PackRef } from './pack.ts';
+import { defaultCacheDir } from './compile-cache.ts';
 import { PackCache } from './pack-cache.ts';
 import { runJob } from './run-job.ts';
 
@@ -15,7 +14,7 @@ export type FromWorker =
   | { type: 'result'; result: import('./job.ts').JobResult }
   | { type: 'error'; jobId: string; message: string };
 
-const packs = new PackCache(process.env.PERPDESK_SWEEP_CACHE ?? join(tmpdir(), 'perpdesk-sweep-cache'));
+const packs = new PackCache(defaultCacheDir());
 const send = (m: FromWorker) => process.send?.(m);
 
 process.on('message', (m: ToWorker) => {
