@@ -1,18 +1,24 @@
 // npm run bench:sweep: the sweep runners' throughput on the same jobs, each figure against its
 // same-run baseline (docs/sweeps.md, Benchmark):
-//   1. the local pool with 1 worker, then 2: jobs a minute and core use (CPU seconds of the
-//      coordinator, its workers and their bots, reaped, over wall seconds); 2 workers should do
-//      at least 0.8 x twice the jobs of 1 on two free cores;
-//   2. per-job overhead: wall ms from a job's start to its bot's first request, plus from the
-//      bot's exit to the job's result (the report, the digest, the venue's close);
+//   1. the local pool with 1 worker, then 2: jobs a minute, core use (CPU seconds of the
+//      coordinator, its workers and their bots, reaped, over wall seconds) and CPU seconds a job;
+//      2 workers should do at least 0.8 x twice the jobs of 1 on two free cores;
+//   2. per-job overhead: wall ms from a job's start to its bot's first request (of it the venue's
+//      start, and the bot's own start: the same bot command timed alone, from its spawn to its
+//      exit with nothing to do, in this run), plus from the bot's exit to the job's result (the
+//      report, the digest, the venue's close);
 //   3. the BullMQ runner with 2 worker processes (a redis-server on a free loopback port) on the
 //      same jobs, against the local pool's 2 workers.
-// Knobs: BENCH_JOBS (default 8, even), BENCH_BOT (default the test bot's trade mode).
+// The workers' cache folder (dataset packs, Node's compile cache: src-main/sweep/compile-cache.ts)
+// is a fresh one each run, so the first job of each worker pays the compiles a first sweep pays.
+// Knobs: BENCH_JOBS (default 8, even), BENCH_BOT (default the test bot's trade mode), BENCH_QUEUE=0
+// (skip 3).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { compileCacheEnv } from '../src-main/sweep/compile-cache.ts';
 import type { JobResult, SweepJob } from '../src-main/sweep/job.ts';
 import { buildPack, type PackRef } from '../src-main/sweep/pack.ts';
 import { planJobs, splitCommand, splitSpan, type JobTemplate } from '../src-main/sweep/plan.ts';
@@ -23,6 +29,8 @@ import { DAY, JAN6, klinesDataDir, ROOT } from '../test/sweep/fixture.ts';
 const JOBS = Number(process.env.BENCH_JOBS ?? 8);
 const BOT = process.env.BENCH_BOT ?? 'node test/sweep/bots/test-bot.ts';
 const TICK = 100; // clock ticks a second of /proc/self/stat (USER_HZ on Linux)
+// the pool's workers and the queue's read it (compile-cache.ts); fresh: nothing compiled yet
+process.env.PERPDESK_SWEEP_CACHE = mkdtempSync(path.join(tmpdir(), 'perpdesk-bench-cache-'));
 
 /** CPU seconds of this process and its reaped descendants. */
 function cpuSeconds(): number {
@@ -34,6 +42,7 @@ function cpuSeconds(): number {
 interface Measure {
   jobsPerMin: number;
   cores: number;
+  cpuPerJob: number;
   results: JobResult[];
 }
 
@@ -48,7 +57,8 @@ async function measure(
   const wall = (performance.now() - t0) / 1000;
   const bad = results.filter((r) => r.status !== 'ok');
   if (bad.length > 0) throw new Error(`${bad.length} jobs not ok: ${bad[0].reason} ${bad[0].outputTail.join(' | ')}`);
-  return { jobsPerMin: (jobs.length / wall) * 60, cores: (cpuSeconds() - c0) / wall, results };
+  const cpu = cpuSeconds() - c0;
+  return { jobsPerMin: (jobs.length / wall) * 60, cores: cpu / wall, cpuPerJob: cpu / jobs.length, results };
 }
 
 function freePort(): Promise<number> {
@@ -84,7 +94,7 @@ async function queueRun(pack: PackRef, jobs: SweepJob[]): Promise<Measure | null
     const w = spawn(
       process.execPath,
       [path.join(ROOT, 'src-main/sweep-cli.ts'), 'worker', '--queue', url, '--concurrency', '1'],
-      { cwd: ROOT },
+      { cwd: ROOT, env: { ...process.env, ...compileCacheEnv(process.env.PERPDESK_SWEEP_CACHE!) } },
     );
     ready.push(
       new Promise((resolve) => w.stdout!.on('data', (b: Buffer) => b.toString().includes('taking jobs') && resolve())),
@@ -128,14 +138,29 @@ const template: JobTemplate = {
 const pieces = splitSpan({ symbols: ['BTCUSDT'], start: JAN6, until: JAN6 + (JOBS / 2) * DAY }, { kind: 'day' });
 const plan = (id: string) => planJobs(id, pieces, [{ mode: 'trade' }, { mode: 'trade', qty: '0.02' }], template);
 
+/** Wall ms of the bot command alone, from its spawn to its exit with nothing to do (the test bot's env mode). */
+function botAlone(): number {
+  const t0 = performance.now();
+  const r = spawnSync(template.bot[0], template.bot.slice(1), {
+    cwd: ROOT,
+    env: { ...process.env, ...compileCacheEnv(process.env.PERPDESK_SWEEP_CACHE!), PERPDESK_PARAMS: '{"mode":"env"}' },
+  });
+  if (r.status !== 0) throw new Error(`the bot alone exited ${r.status}: ${r.stderr}`);
+  return performance.now() - t0;
+}
+
 const pool = (n: number) => (js: SweepJob[], ev: { onResult: (j: SweepJob, r: JobResult) => void }) =>
   new LocalPool(n).run(js, pack, ev);
 console.log(`bench:sweep: ${JOBS} jobs of one day each (BTCUSDT 15m klines), bot: ${BOT}`);
 const one = await measure(pool(1), plan('bench1'));
 const two = await measure(pool(2), plan('bench2'));
+// after the pools: the compile cache holds the bot, as it does on a worker after its first job
+const alone = [botAlone(), botAlone(), botAlone()].sort((a, b) => a - b)[1];
 const f = (x: number) => x.toFixed(1);
-console.log(`1. local pool, 1 worker:  ${f(one.jobsPerMin)} jobs/min, ${f(one.cores)} cores busy`);
-console.log(`   local pool, 2 workers: ${f(two.jobsPerMin)} jobs/min, ${f(two.cores)} cores busy`);
+const per = (m: Measure) =>
+  `${f(m.jobsPerMin)} jobs/min, ${f(m.cores)} cores busy, ${m.cpuPerJob.toFixed(2)} CPU s a job`;
+console.log(`1. local pool, 1 worker:  ${per(one)}`);
+console.log(`   local pool, 2 workers: ${per(two)}`);
 console.log(`   2 workers / (2 x 1 worker) = ${(two.jobsPerMin / (2 * one.jobsPerMin)).toFixed(2)} (target >= 0.8)`);
 const all = [...one.results, ...two.results];
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -143,11 +168,11 @@ const first = avg(all.map((r) => r.firstRequestMs ?? 0));
 const after = avg(all.map((r) => r.wallMs - r.startMs - r.botMs));
 console.log(
   `2. per-job overhead: ${first.toFixed(0)} ms from the job's start to the bot's first request` +
-    ` (venue start ${avg(all.map((r) => r.startMs)).toFixed(0)} ms) + ${after.toFixed(0)} ms from the bot's exit to the result` +
-    ` = ${(first + after).toFixed(0)} ms (target <= 500)`,
+    ` (venue start ${avg(all.map((r) => r.startMs)).toFixed(0)} ms; the bot alone ${alone.toFixed(0)} ms)` +
+    ` + ${after.toFixed(0)} ms from the bot's exit to the result = ${(first + after).toFixed(0)} ms (target <= 500)`,
 );
-const q = await queueRun(pack, plan('bench3'));
-if (q === null) console.log('3. queue: skipped (no redis-server on this machine)');
+const q = process.env.BENCH_QUEUE === '0' ? null : await queueRun(pack, plan('bench3'));
+if (q === null) console.log('3. queue: skipped (BENCH_QUEUE=0, or no redis-server on this machine)');
 else {
   console.log(
     `3. queue, 2 worker processes: ${f(q.jobsPerMin)} jobs/min against the local pool's ${f(two.jobsPerMin)}`,
