@@ -3,10 +3,11 @@
 //   1. the local pool with 1 worker, then 2: jobs a minute, core use (CPU seconds of the
 //      coordinator, its workers and their bots, reaped, over wall seconds) and CPU seconds a job;
 //      2 workers should do at least 0.8 x twice the jobs of 1 on two free cores;
-//   2. per-job overhead: wall ms from a job's start to its bot's first request (of it the venue's
-//      start, and the bot's own start: the same bot command timed alone, from its spawn to its
-//      exit with nothing to do, in this run), plus from the bot's exit to the job's result (the
-//      report, the digest, the venue's close);
+//   2. per-job overhead: wall ms from a job's start to its bot's first request (apart: the jobs
+//      whose venue the worker started ahead, during its previous job, and the others with their
+//      venue's start; and the bot's own start: the same bot command timed alone, from its spawn
+//      to its exit with nothing to do, in this run), plus from the bot's exit to the job's result
+//      (the report, the digest, the venue's close);
 //   3. the BullMQ runner with 2 worker processes (a redis-server on a free loopback port) on the
 //      same jobs, against the local pool's 2 workers.
 // The workers' cache folder (dataset packs, Node's compile cache: src-main/sweep/compile-cache.ts)
@@ -213,9 +214,15 @@ const all = [...one.results, ...two.results];
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const first = avg(all.map((r) => r.firstRequestMs ?? 0));
 const after = avg(all.map((r) => r.wallMs - r.startMs - r.botMs));
+const ahead = all.filter((r) => r.venueAhead === true);
+const cold = all.filter((r) => r.venueAhead !== true);
+const part = (rs: JobResult[]) =>
+  rs.length === 0 ? 'none' : `${avg(rs.map((r) => r.firstRequestMs ?? 0)).toFixed(0)} ms`;
 console.log(
   `2. per-job overhead: ${first.toFixed(0)} ms from the job's start to the bot's first request` +
-    ` (venue start ${avg(all.map((r) => r.startMs)).toFixed(0)} ms; the bot alone ${alone.toFixed(0)} ms)` +
+    ` (${ahead.length} of ${all.length} jobs with their venue started ahead: ${part(ahead)}; the others ${part(cold)},` +
+    ` of it the venue's start ${cold.length === 0 ? 0 : avg(cold.map((r) => r.startMs)).toFixed(0)} ms;` +
+    ` the bot alone ${alone.toFixed(0)} ms)` +
     ` + ${after.toFixed(0)} ms from the bot's exit to the result = ${(first + after).toFixed(0)} ms (target <= 500)`,
 );
 const q = process.env.BENCH_QUEUE === '0' ? null : await queueRun(pack, plan('bench3'));
