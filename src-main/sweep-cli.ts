@@ -3,9 +3,11 @@
 // a bot that does not exist, an unreachable Redis) exit 2 with one line naming the cause, before
 // any job starts; a sweep that ran exits 0 whatever its jobs did.
 import { fork, type ChildProcess } from 'node:child_process';
+import { enableCompileCache } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from './paths.ts';
+import { compileCacheEnv, defaultCacheDir } from './sweep/compile-cache.ts';
 import { prepareSweep, runSweep, type Runner, type SweepRequest } from './sweep/coordinator.ts';
 import { sweepCsv, sweepView } from './sweep/results-view.ts';
 import { PlanError } from './sweep/plan.ts';
@@ -170,6 +172,10 @@ async function main(argv: string[]): Promise<number> {
     const concurrency =
       v.concurrency === undefined ? availableParallelism() : int('concurrency', v.concurrency, 1, 256);
     const stallMs = int('stall-ms', v['stall-ms'], 500, 3_600_000);
+    // this process, its worker processes and their bots share Node's compile cache (compile-cache.ts)
+    const cache = compileCacheEnv(v['cache-dir'] ?? defaultCacheDir());
+    Object.assign(process.env, cache);
+    if (cache.NODE_COMPILE_CACHE !== undefined) enableCompileCache(cache.NODE_COMPILE_CACHE);
     if (concurrency > 1) {
       // one venue at a time per Node process uses one core: N at once are N processes
       const pass = [

@@ -14,8 +14,22 @@ type BuildSerializer = NonNullable<Factories['buildSerializer']>;
 
 const validatorCompiler = AjvCompiler();
 const serializerCompiler = SerializerSelector();
-const validators = new Map<string, unknown>();
-const serializers = new Map<string, unknown>();
+// by context, then by the route's schema (and part): a lookup hashes only the schema's JSON string,
+// taken once per schema object (a route's schema is a module constant, the same on every build)
+const validators = new Map<string, Map<string, unknown>>();
+const serializers = new Map<string, Map<string, unknown>>();
+const schemaJson = new WeakMap<object, string>();
+const jsonOf = (schema: unknown): string => {
+  if (typeof schema !== 'object' || schema === null) return JSON.stringify(schema);
+  let j = schemaJson.get(schema);
+  if (j === undefined) schemaJson.set(schema, (j = JSON.stringify(schema)));
+  return j;
+};
+const inContext = (all: Map<string, Map<string, unknown>>, context: string): Map<string, unknown> => {
+  let m = all.get(context);
+  if (m === undefined) all.set(context, (m = new Map()));
+  return m;
+};
 const compiled = { validators: 0, serializers: 0 };
 
 /** The key of a compiler's context: the shared schemas and the options (functions in them are fixed). */
@@ -23,12 +37,12 @@ const contextKey = (external: unknown, options: unknown): string => JSON.stringi
 
 const buildValidator: BuildValidator = (external, options) => {
   const compile = validatorCompiler(external, options);
-  const context = contextKey(external, options?.customOptions);
+  const cache = inContext(validators, contextKey(external, options?.customOptions));
   return (route) => {
-    const key = `${context}\n${route.httpPart}\n${JSON.stringify(route.schema)}`;
-    let fn = validators.get(key);
+    const key = `${route.httpPart}\n${jsonOf(route.schema)}`;
+    let fn = cache.get(key);
     if (fn === undefined) {
-      validators.set(key, (fn = compile(route)));
+      cache.set(key, (fn = compile(route)));
       compiled.validators++;
     }
     return fn as ReturnType<typeof compile>;
@@ -37,12 +51,12 @@ const buildValidator: BuildValidator = (external, options) => {
 
 const buildSerializer: BuildSerializer = (external, options) => {
   const compile = serializerCompiler(external, options);
-  const context = contextKey(external, options);
+  const cache = inContext(serializers, contextKey(external, options));
   return (route) => {
-    const key = `${context}\n${JSON.stringify(route.schema)}`;
-    let fn = serializers.get(key);
+    const key = jsonOf(route.schema);
+    let fn = cache.get(key);
     if (fn === undefined) {
-      serializers.set(key, (fn = compile(route)));
+      cache.set(key, (fn = compile(route)));
       compiled.serializers++;
     }
     return fn as ReturnType<typeof compile>;

@@ -97,6 +97,8 @@ export interface JobResult {
   /** Wall ms from the job's start to the bot's start (the venue's start), and the bot's run. */
   startMs: number;
   botMs: number;
+  /** The venue was started ahead, while the worker's previous job ran (the local pool's workers). */
+  venueAhead?: boolean;
   /** Historical time the replay reached. */
   replayTime: number;
   finished: boolean;

@@ -1,9 +1,13 @@
 // The local runner: a pool of worker processes (worker-process.ts), one per core by default (the CLI), each
 // running one job at a time, fed from one queue so every core stays busy until the last job. A
-// worker that dies with a job in hand (killed, out of memory) is replaced and its job given to
-// another once more; a second loss marks the job 'error'. A bot that fails fails its job only.
+// worker is given its next job while one runs (it starts that job's venue ahead), as long as
+// the queue holds a job for every worker: near the end a job waits for whichever worker is free.
+// A worker that dies with a job in hand (killed, out of memory) is replaced and its job given to
+// another once more (its next job, not started, goes back to the queue); a second loss marks the
+// job 'error'. A bot that fails fails its job only.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { compileCacheEnv, defaultCacheDir } from './compile-cache.ts';
 import type { JobResult, SweepJob } from './job.ts';
 import type { PackRef } from './pack.ts';
 import type { FromWorker, ToWorker } from './worker-process.ts';
@@ -11,6 +15,8 @@ import type { FromWorker, ToWorker } from './worker-process.ts';
 const WORKER_FILE = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
 /** A job is tried this many times when its worker process dies under it. */
 const ATTEMPTS = 2;
+/** Jobs a worker holds: the one it runs and the next. */
+const DEPTH = 2;
 
 export interface RunnerEvents {
   onStart?: (job: SweepJob) => void;
@@ -41,7 +47,8 @@ export function errorResult(job: SweepJob, reason: string): JobResult {
 
 interface Slot {
   proc: ChildProcess;
-  job: SweepJob | null;
+  /** Given to the worker, in order: the first one runs. */
+  jobs: SweepJob[];
   ready: boolean;
 }
 
@@ -72,40 +79,49 @@ export class LocalPool {
         this.slots.clear();
         void Promise.all(gone).then(() => resolve());
       };
-      const feed = (slot: Slot) => {
-        if (this.stopping) return;
-        const job = queue.shift();
-        if (job === undefined) {
-          slot.job = null;
-          return;
-        }
-        slot.job = job;
+      // a job is tried (and started) when it is the first its worker holds
+      const started = (job: SweepJob) => {
         tries.set(job.id, (tries.get(job.id) ?? 0) + 1);
         ev.onStart?.(job);
-        slot.proc.send({ type: 'job', job, pack } satisfies ToWorker);
+      };
+      const feed = (slot: Slot) => {
+        while (!this.stopping && slot.jobs.length < DEPTH && queue.length > 0) {
+          // a next job only while there is one for every worker
+          if (slot.jobs.length > 0 && queue.length < this.slots.size) return;
+          const job = queue.shift()!;
+          slot.jobs.push(job);
+          if (slot.jobs.length === 1) started(job);
+          slot.proc.send({ type: 'job', job, pack } satisfies ToWorker);
+        }
       };
       const done = (slot: Slot, result: JobResult) => {
-        const job = slot.job!;
-        slot.job = null;
+        const job = slot.jobs.shift()!;
         ev.onResult(job, result);
+        if (slot.jobs.length > 0) started(slot.jobs[0]);
         if (--left === 0) finish();
         else feed(slot);
       };
       const spawnOne = () => {
-        const proc = fork(WORKER_FILE, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] });
-        const slot: Slot = { proc, job: null, ready: false };
+        // the worker and its bots share Node's compile cache (compile-cache.ts)
+        const proc = fork(WORKER_FILE, [], {
+          stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+          execArgv: [],
+          env: { ...process.env, ...compileCacheEnv(defaultCacheDir()) },
+        });
+        const slot: Slot = { proc, jobs: [], ready: false };
         this.slots.add(slot);
         proc.on('message', (m: FromWorker) => {
           if (m.type === 'ready') {
             slot.ready = true;
             feed(slot);
-          } else if (m.type === 'result' && slot.job !== null) done(slot, m.result);
-          else if (m.type === 'error' && slot.job !== null) done(slot, errorResult(slot.job, m.message));
+          } else if (m.type === 'result' && slot.jobs.length > 0) done(slot, m.result);
+          else if (m.type === 'error' && slot.jobs.length > 0) done(slot, errorResult(slot.jobs[0], m.message));
         });
         proc.on('exit', (code, signal) => {
           if (!this.slots.delete(slot) || this.stopping) return;
-          const job = slot.job;
-          if (job !== null) {
+          const [job, ...next] = slot.jobs;
+          queue.unshift(...next);
+          if (job !== undefined) {
             if ((tries.get(job.id) ?? 0) < ATTEMPTS) queue.unshift(job);
             else {
               ev.onResult(job, errorResult(job, `its worker process died twice (last: ${signal ?? `exit ${code}`})`));

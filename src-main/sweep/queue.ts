@@ -8,10 +8,9 @@
 // not a queue failure: only a job that could not run at all is retried (attempts).
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Queue, QueueEvents, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import IORedis, { type RedisOptions } from 'ioredis';
+import { defaultCacheDir } from './compile-cache.ts';
 import type { JobResult, SweepJob } from './job.ts';
 import { QueueError } from './queue-error.ts';
 import type { PackRef } from './pack.ts';
@@ -265,7 +264,7 @@ export interface QueueWorkerOptions {
 export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
   const opts = redisOptions(o.url);
   await probe(o.url, opts);
-  const packs = new PackCache(o.cacheDir ?? join(tmpdir(), 'perpdesk-sweep-cache'));
+  const packs = new PackCache(o.cacheDir ?? defaultCacheDir());
   const stallMs = o.stallMs ?? 30_000;
   // one Node process runs one venue at a time well: N jobs at once are N processes
   const worker = new Worker(

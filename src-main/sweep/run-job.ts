@@ -25,9 +25,16 @@ const POLL_MS = 20;
 
 export interface RunJobOptions {
   data: JobData;
+  /** The job's venue started ahead (openJobVenue), while the worker's previous job ran. */
+  venue?: Promise<JobVenue>;
   /** Called once with the wall ms from the job's start to the bot's first request. */
   onFirstRequest?: (ms: number) => void;
+  /** Called once the bot is spawned (the worker may start its next job's venue meanwhile). */
+  onBotSpawned?: () => void;
 }
+
+/** A job's venue, started: the service and the bot account's credentials, or why it did not start. */
+export type JobVenue = { svc: ServiceHandle; key: string; secret: string } | { error: string };
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
@@ -147,34 +154,54 @@ export async function checkVenue(job: SweepJob, data: JobData): Promise<string |
   }
 }
 
-export async function runJob(job: SweepJob, opts: RunJobOptions): Promise<JobResult> {
-  const t0 = performance.now();
-  const since = () => Math.round(performance.now() - t0);
+/**
+ * Starts a job's venue: its own port, its records in memory, the bot's account. It stands still
+ * until its job runs (a lockstep replay waits for the bot's steps; one at a speed for the play).
+ */
+export async function openJobVenue(job: SweepJob, data: JobData): Promise<JobVenue> {
   const balance = parseFixed(job.balance, 8);
-  if (!balance.ok) return failedResult(job, `balance '${job.balance}' is not a USDT amount`, since());
+  if (!balance.ok) return { error: `balance '${job.balance}' is not a USDT amount` };
   const key = `sweepbot_${job.index}`;
   const secret = randomBytes(16).toString('hex');
-  let svc: ServiceHandle;
   try {
-    svc = await startService({
+    const svc = await startService({
       dataDir: ':memory:',
       port: 0,
       rateLimit: false,
       logger: false,
       speed: job.speed,
       accounts: [{ apiKey: key, apiSecret: secret, balance: balance.value, positionMode: job.positionMode }],
-      replay: replayOptions(job, opts.data, balance.value),
+      replay: replayOptions(job, data, balance.value),
     });
+    return { svc, key, secret };
   } catch (err) {
-    return failedResult(job, `the replay venue did not start: ${err instanceof Error ? err.message : err}`, since());
+    return { error: `the replay venue did not start: ${err instanceof Error ? err.message : err}` };
   }
+}
+
+export async function runJob(job: SweepJob, opts: RunJobOptions): Promise<JobResult> {
+  const t0 = performance.now();
+  const since = () => Math.round(performance.now() - t0);
+  const venue = await (opts.venue ?? openJobVenue(job, opts.data));
+  if ('error' in venue) return failedResult(job, venue.error, since());
+  const { svc, key, secret } = venue;
   const dir = mkdtempSync(join(tmpdir(), 'perpdesk-job-'));
+  let result: JobResult;
   try {
-    return await drive(job, svc, { key, secret, dir, t0, onFirstRequest: opts.onFirstRequest });
+    result = await drive(job, svc, {
+      key,
+      secret,
+      dir,
+      t0,
+      onFirstRequest: opts.onFirstRequest,
+      onBotSpawned: opts.onBotSpawned,
+    });
   } finally {
     await svc.close();
     rmSync(dir, { recursive: true, force: true });
   }
+  // the venue's close is the job's time too
+  return { ...result, wallMs: since(), venueAhead: opts.venue !== undefined };
 }
 
 interface DriveContext {
@@ -183,6 +210,7 @@ interface DriveContext {
   dir: string;
   t0: number;
   onFirstRequest?: (ms: number) => void;
+  onBotSpawned?: () => void;
 }
 
 async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promise<JobResult> {
@@ -209,6 +237,7 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
   child.once('exit', () => liveBots.delete(child));
   child.stdout!.on('data', (b: Buffer) => tail.push(b));
   child.stderr!.on('data', (b: Buffer) => tail.push(b));
+  cx.onBotSpawned?.();
   let spawnError: Error | null = null;
   const exited = new Promise<void>((resolve) => {
     child.once('error', (err) => {
@@ -217,6 +246,8 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
     });
     child.once('exit', () => resolve());
   });
+  // 'close' (the pipes drained) may come before or right after 'exit': listened for from the start
+  const drained = new Promise<void>((resolve) => child.once('close', () => resolve()));
   let done = false;
   void exited.then(() => (done = true));
 
@@ -248,7 +279,7 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
   await exited;
   const botMs = since() - startMs;
   // the bot's last lines may still be in the pipes
-  await Promise.race([new Promise((r) => child.once('close', r)), sleep(200)]);
+  await Promise.race([drained, sleep(200)]);
   killGroup(child, 'SIGKILL');
   tail.end();
   state = await getJson<ReplayState>(svc, '/api/v1/replay');

@@ -1,7 +1,7 @@
 // A bot for the sweep tests: what it does is its `mode` parameter (PERPDESK_PARAMS).
 //   trade: buy at the first step of an hour, sell at the second, step to the end, exit 0 (nothing
 //          after the last step: a bot still busy a second after the replay's end is stopped);
-//   env: print the contract's variables, exit 0;  crash: throw after one step;  exit3: print a
+//   env: print the contract's variables (and NODE_COMPILE_CACHE), exit 0;  crash: throw after one step;  exit3: print a
 //   line and exit 3;  hang: hold the connection and never step (the time bound ends it);
 //   slow: trade, waiting `sleep_ms` of wall time before each step.
 import { OrderType, PositionAction, PositionSide, Side } from '../../../src-shared/enums.ts';
@@ -13,7 +13,7 @@ const symbol = (process.env.PERPDESK_SYMBOLS ?? '').split(',')[0];
 
 if (mode === 'env') {
   for (const k of Object.keys(process.env)
-    .filter((k) => k.startsWith('PERPDESK_'))
+    .filter((k) => k.startsWith('PERPDESK_') || k === 'NODE_COMPILE_CACHE')
     .sort())
     console.log(`${k}=${process.env[k]}`);
   process.exit(0);

@@ -1,0 +1,76 @@
+// The local pool's workers start a job's venue ahead, while their previous job runs
+// (src-main/sweep/pool.ts, worker-process.ts): the jobs after a worker's first begin with their
+// venue ready, and a venue started ahead gives the same records as one started for its job.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobResult, SweepJob } from '../../src-main/sweep/job.ts';
+import { buildPack, openPack, type OpenPack, type PackRef } from '../../src-main/sweep/pack.ts';
+import { LocalPool } from '../../src-main/sweep/pool.ts';
+import { runJob } from '../../src-main/sweep/run-job.ts';
+import { DAY, JAN6, klinesDataDir, ROOT } from './fixture.ts';
+
+let ref: PackRef;
+let pack: OpenPack;
+
+beforeAll(async () => {
+  const dir = await klinesDataDir();
+  ref = await buildPack(dir, ['BTCUSDT'], `${dir}/sweeps/pool/data.db`);
+  pack = openPack(ref.path);
+});
+afterAll(() => pack?.close());
+
+function job(index: number, params: SweepJob['params']): SweepJob {
+  return {
+    id: `swP:${index}`,
+    sweepId: 'swP',
+    index,
+    symbols: ['BTCUSDT'],
+    start: JAN6 + index * (DAY / 4),
+    until: JAN6 + (index + 1) * (DAY / 4),
+    lockstep: true,
+    speed: 1,
+    balance: '10000',
+    queueModel: 'probabilistic',
+    orderLatency: 0,
+    responseLatency: 0,
+    dataLatency: 0,
+    positionMode: 'hedge',
+    bot: ['node', 'test/sweep/bots/test-bot.ts'],
+    cwd: ROOT,
+    params,
+    seed: 1,
+    timeoutMs: 60_000,
+  };
+}
+
+describe('the local pool', () => {
+  it("starts a worker's next venue ahead, with the same records as a venue started for its job", async () => {
+    const jobs = [job(0, { mode: 'trade' }), job(1, { mode: 'trade' }), job(2, { mode: 'trade', qty: '0.02' })];
+    const got = new Map<string, JobResult>();
+    const order: string[] = [];
+    await new LocalPool(1).run(jobs, ref, {
+      onStart: (j) => order.push(`start ${j.index}`),
+      onResult: (j, r) => {
+        order.push(`result ${j.index}`);
+        got.set(j.id, r);
+      },
+    });
+    // one worker: each job starts when the previous one's result is in, whatever it was given ahead
+    expect(order).toEqual(['start 0', 'result 0', 'start 1', 'result 1', 'start 2', 'result 2']);
+    expect(jobs.map((j) => got.get(j.id)!.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(jobs.map((j) => got.get(j.id)!.venueAhead)).toEqual([false, true, true]);
+    for (const j of jobs.slice(1)) {
+      const alone = await runJob(j, { data: pack.data });
+      expect(alone.venueAhead).toBe(false);
+      expect(got.get(j.id)!.digest).toBe(alone.digest);
+      expect(got.get(j.id)!.metrics).toEqual(alone.metrics);
+    }
+  }, 120_000);
+
+  it('gives a worker no job ahead when the queue holds fewer than one a worker', async () => {
+    const jobs = [job(0, { mode: 'env' }), job(1, { mode: 'env' })];
+    const got: JobResult[] = [];
+    await new LocalPool(2).run(jobs, ref, { onResult: (_j, r) => got.push(r) });
+    expect(got.map((r) => r.status)).toEqual(['ok', 'ok']);
+    expect(got.map((r) => r.venueAhead)).toEqual([false, false]);
+  }, 60_000);
+});
