@@ -4,7 +4,9 @@
 // section 1, default 5; BENCH_RUNS=N the timed runs of a measure in its process, default 2;
 // BENCH_NO_SERVICE=1 skips its run through a whole service; BENCH_LOUD=1 adds the replay with the
 // house orders' lifecycle recorded; BENCH_KEEP_LOGS=1 keeps the recorded logs; BENCH_NO_LOCKSTEP=1
-// skips section 2; BENCH_NO_DEPTH=1 section 3.)
+// skips section 2; BENCH_NO_DEPTH=1 section 3; BENCH_FLOWS=real or walk runs section 1 on that flow
+// only; BENCH_MEASURES=replay,floor,... runs only those measures of section 1, of raw, candles,
+// floor, exchange, replay, loud, service: with node --cpu-prof each child writes its profile.)
 //
 // Section 1, no client: a trades-only replay (src-main/replay/) of BENCH_EVENTS trades on BTCUSDT's
 // 0.1 tick and 0.001 step around 50,000, twice: real flow first (the TRXUSDT trade recording's
@@ -376,7 +378,7 @@ function recordExchangeCommands(g: GenTrades, prints: number): ExchangeLog {
   const log: ExchangeLog = { cmds: [], times: [], prints: 0 };
   const execute = rig.exchange.execute.bind(rig.exchange);
   (rig.exchange as unknown as { execute: (c: Command) => unknown }).execute = (c: Command): unknown => {
-    log.cmds.push(c);
+    log.cmds.push({ ...c }); // the mirror fills in one object a kind anew for each command
     log.times.push(clock.now());
     return execute(c);
   };
@@ -642,6 +644,13 @@ function measureInChild(measure: Measure, flow: Flow, dir: string): { events: nu
   return JSON.parse(last) as { events: number; ms: number };
 }
 
+/** BENCH_MEASURES: the measures of section 1 to run (default all); the others print 0. */
+const MEASURES = process.env.BENCH_MEASURES?.split(',');
+/** measureInChild, or nothing (no events) for a measure BENCH_MEASURES leaves out. */
+function measure(m: Measure, flow: Flow, dir: string): { events: number; ms: number } {
+  return MEASURES === undefined || MEASURES.includes(m) ? measureInChild(m, flow, dir) : { events: 0, ms: 1 };
+}
+
 async function noClient(what: string, flow: Flow): Promise<void> {
   const g = flowTrades(flow);
   console.log(
@@ -662,14 +671,14 @@ async function noClient(what: string, flow: Flow): Promise<void> {
   const best = { raw: 0, candles: 0, floor: 0, exchange: 0, replay: 0, loud: 0, service: 0 };
   try {
     for (let round = 1; round <= ROUNDS; round++) {
-      const raw = rateOf(measureInChild('raw', flow, dir));
-      const candles = rateOf(measureInChild('candles', flow, dir));
-      const floor = rateOf(measureInChild('floor', flow, dir));
-      const exchange = rateOf(measureInChild('exchange', flow, dir));
-      const r = measureInChild('replay', flow, dir);
+      const raw = rateOf(measure('raw', flow, dir));
+      const candles = rateOf(measure('candles', flow, dir));
+      const floor = rateOf(measure('floor', flow, dir));
+      const exchange = rateOf(measure('exchange', flow, dir));
+      const r = measure('replay', flow, dir);
       const replay = rateOf(r);
-      const loud = LOUD ? rateOf(measureInChild('loud', flow, dir)) : 0;
-      const service = process.env.BENCH_NO_SERVICE ? 0 : rateOf(measureInChild('service', flow, dir));
+      const loud = LOUD ? rateOf(measure('loud', flow, dir)) : 0;
+      const service = process.env.BENCH_NO_SERVICE ? 0 : rateOf(measure('service', flow, dir));
       console.log(
         `  round ${round}: raw engine ${fmtN(raw)} /s, prints + candles ${fmtN(candles)} /s, ` +
           `floor ${fmtN(floor)} /s, its commands through the exchange ${fmtN(exchange)} /s, ` +
@@ -813,8 +822,10 @@ if (process.argv[2] === '--measure') {
   console.log(JSON.stringify(await measureHere(process.argv[3] as Measure, process.argv[4] as Flow, process.argv[5])));
   process.exit(0);
 }
-if (!process.env.BENCH_NO_REAL_FLOW) await noClient('trades of real flow (the TRXUSDT recording repeated)', 'real');
-await noClient('generated trades, stress: the side drawn anew each print', 'walk');
+const FLOWS = process.env.BENCH_FLOWS?.split(',') ?? ['real', 'walk'];
+if (!process.env.BENCH_NO_REAL_FLOW && FLOWS.includes('real'))
+  await noClient('trades of real flow (the TRXUSDT recording repeated)', 'real');
+if (FLOWS.includes('walk')) await noClient('generated trades, stress: the side drawn anew each print', 'walk');
 // 300,000 prints (50 minutes of history at a print every 10 ms) are more than a bounded run steps through
 if (!process.env.BENCH_NO_DEPTH) await depthBot();
 if (!process.env.BENCH_NO_LOCKSTEP)

@@ -59,6 +59,12 @@ export class BookMirror {
   private users = false;
   /** The level's last order is the book account's (hIds[nHouse - 1]): a growth can grow it. */
   private lastHouse = false;
+  // the mirror's commands, one object a kind filled in anew for each (the exchange reads a
+  // command while it runs and keeps nothing of it): nothing is allocated per command
+  private readonly orderCmd: Extract<Command, { kind: 'houseOrder' }>;
+  private readonly printCmd: Extract<Command, { kind: 'housePrint' }>;
+  private readonly trimCmd: Extract<Command, { kind: 'houseTrim' }>;
+  private readonly growCmd: Extract<Command, { kind: 'houseGrow' }>;
 
   constructor(ex: Exchange, pair: PairState, bookAccount: number, takerAccount: number, model: QueueModel) {
     this.ex = ex;
@@ -67,6 +73,30 @@ export class BookMirror {
     this.bookAccount = bookAccount;
     this.takerAccount = takerAccount;
     this.model = model;
+    const symbol = this.symbol;
+    this.orderCmd = {
+      kind: 'houseOrder',
+      symbol,
+      account: 0,
+      side: 1,
+      priceTicks: 0,
+      lots: 0,
+      tif: 1,
+      expireOwn: false,
+    };
+    this.printCmd = {
+      kind: 'housePrint',
+      symbol,
+      maker: bookAccount,
+      taker: takerAccount,
+      takerSide: 1,
+      priceTicks: 0,
+      lots: 0,
+      rest: 0,
+      expireOwn: false,
+    };
+    this.trimCmd = { kind: 'houseTrim', symbol, orderId: 0, lots: 0 };
+    this.growCmd = { kind: 'houseGrow', symbol, orderId: 0, lots: 0 };
     ex.reserveHouseAccounts([bookAccount, takerAccount]);
     this.unsubscribe = ex.events.on('trade', (e) => {
       if (e.symbol !== this.symbol) return;
@@ -206,16 +236,7 @@ export class BookMirror {
     } else if (at < lots && this.grow(rest, price, lots - at + keep)) at = lots + keep;
     let got = 0;
     try {
-      got = this.exec({
-        kind: 'houseOrder',
-        symbol: this.symbol,
-        account: this.takerAccount,
-        side: takerSide,
-        priceTicks: price,
-        lots,
-        tif: TimeInForce.IOC,
-        expireOwn: false,
-      }).filledLots;
+      got = this.order(this.takerAccount, takerSide, price, lots, TimeInForce.IOC, false).filledLots;
       this.stats.takers++;
     } catch (err) {
       if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
@@ -243,6 +264,26 @@ export class BookMirror {
     } finally {
       this.own = false;
     }
+  }
+
+  /** A houseOrder of the mirror (its one command object filled in). */
+  // eslint-disable-next-line max-params -- per print: the command's own fields, nothing allocated per call
+  private order(
+    account: number,
+    side: 1 | 2,
+    price: number,
+    lots: number,
+    tif: 1 | 2,
+    expireOwn: boolean,
+  ): ResultOf<Extract<Command, { kind: 'houseOrder' }>> {
+    const c = this.orderCmd;
+    c.account = account;
+    c.side = side;
+    c.priceTicks = price;
+    c.lots = lots;
+    c.tif = tif;
+    c.expireOwn = expireOwn;
+    return this.exec(c);
   }
 
   /** The prices where the book account has orders on a side (from the engine: read only on a resync or a snapshot). */
@@ -332,7 +373,10 @@ export class BookMirror {
       const take = Math.min(rem, left);
       left -= take;
       try {
-        this.exec({ kind: 'houseTrim', symbol: this.symbol, orderId: id, lots: rem - take });
+        const c = this.trimCmd;
+        c.orderId = id;
+        c.lots = rem - take;
+        this.exec(c);
         if (take === rem) this.stats.cancelled++;
         else this.stats.trimmed++;
       } catch (err) {
@@ -350,7 +394,10 @@ export class BookMirror {
     if (!this.lastHouse) return this.place(side, price, lots);
     const k = this.nHouse - 1;
     try {
-      this.exec({ kind: 'houseGrow', symbol: this.symbol, orderId: this.hIds[k], lots: this.hRem[k] + lots });
+      const c = this.growCmd;
+      c.orderId = this.hIds[k];
+      c.lots = this.hRem[k] + lots;
+      this.exec(c);
       this.stats.grown++;
       return true;
     } catch (err) {
@@ -363,17 +410,13 @@ export class BookMirror {
   /** A housePrint of the book account (maker, keeping `keep` at the price) and the taker account; false when the exchange refused it. */
   private print(takerSide: 1 | 2, price: number, lots: number, keep: number, expireOwn: boolean): boolean {
     try {
-      this.exec({
-        kind: 'housePrint',
-        symbol: this.symbol,
-        maker: this.bookAccount,
-        taker: this.takerAccount,
-        takerSide,
-        priceTicks: price,
-        lots,
-        rest: keep,
-        expireOwn,
-      });
+      const c = this.printCmd;
+      c.takerSide = takerSide;
+      c.priceTicks = price;
+      c.lots = lots;
+      c.rest = keep;
+      c.expireOwn = expireOwn;
+      this.exec(c);
       this.stats.takers++;
       if (keep > 0) this.stats.placed++;
       return true;
@@ -387,16 +430,7 @@ export class BookMirror {
   /** Adds a GTC order of the book account; false when the exchange refused it. */
   private place(side: 1 | 2, price: number, lots: number, expireOwn = false): boolean {
     try {
-      this.exec({
-        kind: 'houseOrder',
-        symbol: this.symbol,
-        account: this.bookAccount,
-        side,
-        priceTicks: price,
-        lots,
-        tif: TimeInForce.GTC,
-        expireOwn,
-      });
+      this.order(this.bookAccount, side, price, lots, TimeInForce.GTC, expireOwn);
       this.stats.placed++;
       return true;
     } catch (err) {

@@ -1,7 +1,8 @@
 // Which datasets a replay reads for each symbol (docs/replay.md "What a replayed pair is made
 // of"): the richest data there is decides the pair's source (an L2 depth dataset, else trades /
-// aggTrades, else the finest klines, USD-M preferred), beside the mark, index, premium and
-// funding datasets when there are any. The plan is checked against the start and until asked for
+// aggTrades, else klines), beside the mark, index, premium and funding datasets when there are
+// any. Of several datasets of a kind, the one covering the span asked for is read (else one with
+// data within it), USD-M preferred, then the finest interval. The plan is checked against the start and until asked for
 // (RangeError naming the symbol and what is wrong), and the pairs' data must overlap in time.
 import type { ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
 import { dataSpecs } from './specs.ts';
@@ -49,17 +50,46 @@ export interface SymbolSource {
   end: number;
 }
 
-function smallest(list: ReplayDataset[], kind: string): ReplayDataset | null {
+/** The span a replay asks for: [start, until], until = start when open-ended. */
+interface Span {
+  start: number;
+  until: number;
+}
+
+/** ms after a dataset's last row (a candle's period, else 1 ms). */
+function endOf(d: ReplayDataset): number {
+  return d.lastTime! + (INTERVAL_MS[d.interval] ?? 1);
+}
+
+/** 0: the dataset covers the whole span; 1: it has data within it; 2: neither. */
+function coverage(d: ReplayDataset, span: Span): number {
+  if (d.firstTime! <= span.start && endOf(d) > span.until) return 0;
+  return d.firstTime! <= span.until && endOf(d) > span.start ? 1 : 2;
+}
+
+/**
+ * The dataset of `kind` to read: the best coverage of the span first (a dataset covering it,
+ * else one with data within it), then USD-M, then the finest interval.
+ */
+function smallest(list: ReplayDataset[], kind: string, span: Span): ReplayDataset | null {
   const c = list.filter((d) => d.kind === kind && d.lastTime !== null && INTERVAL_MS[d.interval] !== undefined);
-  c.sort((a, b) => INTERVAL_RANK.indexOf(a.interval) - INTERVAL_RANK.indexOf(b.interval));
+  c.sort(
+    (a, b) =>
+      coverage(a, span) - coverage(b, span) ||
+      (a.market === 'um' ? 0 : 1) - (b.market === 'um' ? 0 : 1) ||
+      INTERVAL_RANK.indexOf(a.interval) - INTERVAL_RANK.indexOf(b.interval),
+  );
   return c[0] ?? null;
 }
 
-function preferUm(list: ReplayDataset[], kinds: string[]): ReplayDataset | null {
+/** The dataset of one of `kinds` to read: the best coverage of the span, then USD-M, then the kinds' order. */
+function preferUm(list: ReplayDataset[], kinds: string[], span: Span): ReplayDataset | null {
   const c = list.filter((d) => kinds.includes(d.kind) && d.lastTime !== null);
   c.sort(
     (a, b) =>
-      (a.market === 'um' ? 0 : 1) - (b.market === 'um' ? 0 : 1) || kinds.indexOf(a.kind) - kinds.indexOf(b.kind),
+      coverage(a, span) - coverage(b, span) ||
+      (a.market === 'um' ? 0 : 1) - (b.market === 'um' ? 0 : 1) ||
+      kinds.indexOf(a.kind) - kinds.indexOf(b.kind),
   );
   return c[0] ?? null;
 }
@@ -69,13 +99,10 @@ const iso = (t: number): string => new Date(t).toISOString();
 /** One symbol's plan; RangeError when it has nothing to replay or its data misses the start. */
 function planSymbol(data: ReplayData, symbol: string, start: number, until?: number): SymbolSource {
   const all = data.datasets(symbol);
-  const depth = preferUm(all, ['depth']);
-  const trades = preferUm(all, ['trades', 'aggTrades']);
-  const klines =
-    smallest(
-      all.filter((d) => d.market === 'um'),
-      'klines',
-    ) ?? smallest(all, 'klines');
+  const span: Span = { start, until: Math.max(start, until ?? start) };
+  const depth = preferUm(all, ['depth'], span);
+  const trades = preferUm(all, ['trades', 'aggTrades'], span);
+  const klines = smallest(all, 'klines', span);
   const kind: SourceKind | null = depth ? 'depth' : trades ? 'trades' : klines ? 'klines' : null;
   if (kind === null) throw new RangeError(`${symbol} has no depth, trades or klines dataset to replay`);
   const main = (depth ?? trades ?? klines)!;
@@ -94,10 +121,10 @@ function planSymbol(data: ReplayData, symbol: string, start: number, until?: num
     depth,
     trades,
     klines,
-    mark: smallest(all, 'markPriceKlines'),
-    index: smallest(all, 'indexPriceKlines'),
-    funding: preferUm(all, ['fundingRate']),
-    premium: smallest(all, 'premiumIndexKlines'),
+    mark: smallest(all, 'markPriceKlines', span),
+    index: smallest(all, 'indexPriceKlines', span),
+    funding: preferUm(all, ['fundingRate'], span),
+    premium: smallest(all, 'premiumIndexKlines', span),
     specs,
     end,
   };

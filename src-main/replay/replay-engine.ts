@@ -102,6 +102,13 @@ export class ReplayEngine {
     return out;
   }
 
+  /** Per replayed symbol, the diffs after which the book's id stood above the recording's u (depthState's idOverruns). */
+  idOverruns(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [k, s] of this.symbols) out[k] = s.idOverruns;
+    return out;
+  }
+
   /** Detaches the mirrors from the exchange's events (the replay is closed). */
   dispose(): void {
     for (const s of this.symbols.values()) s.mirror.dispose();

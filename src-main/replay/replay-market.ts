@@ -189,6 +189,7 @@ export class ReplayMarket implements MarketSource {
       events: this.engine.events,
       sources: this.engine.sources(),
       gaps: this.engine.gaps(),
+      id_overruns: this.engine.idOverruns(),
       queue_model: this.opts.queueModel,
       order_latency: this.opts.orderLatency,
       data_latency: this.opts.dataLatency,

@@ -233,8 +233,11 @@ export class SymbolReplay implements PrintSink {
     // a historical print counts in the candles as the trades it stands for, however many resting
     // orders it met here (a klines replay counts its candles' trades itself: pathPrint)
     const made = this.mirror.ownTrades - before;
-    if (made !== count && made > 0 && this.candles !== null && this.src.kind !== 'klines')
-      this.candles.adjustCurrent(this.src.symbol, '1s', { trades: count - made, quote: 0n, takerBuyQuote: 0n });
+    if (made !== count && made > 0 && this.candles !== null && this.src.kind !== 'klines') {
+      const fix = this.countFix;
+      fix.trades = count - made;
+      this.candles.adjustCurrent(this.src.symbol, '1s', fix);
+    }
     this.lastPriceTicks = price;
     synthetic?.after(takerSide, price);
     // what the print causes comes after it, against the book it left (no look-ahead)
@@ -266,6 +269,9 @@ export class SymbolReplay implements PrintSink {
       this.ex.execute({ kind: 'prices', symbol: this.src.symbol, mark: this.pair.markPrice });
     }
   }
+
+  /** A print's trade-count correction (adjustCurrent reads it during the call): no object a print. */
+  private readonly countFix = { trades: 0, quote: 0n, takerBuyQuote: 0n };
 
   /** The venue's candles a klines replay brings to the source's columns (set once they are open). */
   candles: CandleColumns | null = null;

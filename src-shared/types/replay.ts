@@ -24,6 +24,11 @@ export interface ReplayStatus {
   sources: Record<string, ReplaySourceKind>;
   /** Per symbol, the breaks met in its L2 depth stream (the book waits for the next snapshot): their count and the market times of the first 100. */
   gaps: Record<string, { count: number; times: number[] }>;
+  /**
+   * Per symbol, the L2 diffs after which the book's update id stood above the diff's u: the venue
+   * made more changes between two diffs than the recording left ids for (docs/replay.md "Update ids").
+   */
+  id_overruns: Record<string, number>;
   queue_model: ReplayQueueModel;
   /** Order entry latency, ms of history: an order sent at time t reaches the matching engine at t + this. */
   order_latency: number;

@@ -52,6 +52,11 @@ const statusSchema = Type.Object({
         'Per symbol, the breaks (gaps) met in its depth stream: the book stays as it was until the next snapshot re-anchors it',
     },
   ),
+  id_overruns: Type.Record(Type.String(), Type.Integer(), {
+    description:
+      "Per symbol, the L2 diffs after which the book's update id stood above the diff's u (the venue's own changes " +
+      'between two diffs took more ids than the recording left there); 0 for trades and klines',
+  }),
   queue_model: Type.Union([Type.Literal('pessimistic'), Type.Literal('probabilistic')]),
   order_latency: Type.Integer({
     description: 'Order entry latency, ms of history: an order sent at time t reaches the matching engine at t + this',

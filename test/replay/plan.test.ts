@@ -1,0 +1,86 @@
+// Which dataset a replay plans for a symbol when it has several of a kind: the one covering the
+// span asked for, the finest interval among those (docs/replay.md "What a replayed pair is made
+// of"). The datasets are described only (the plan reads no rows when the specs are known).
+import { describe, expect, it } from 'vitest';
+import { planSources } from '../../src-main/replay/plan.ts';
+import type { ReplayData, ReplayDataset } from '../../src-main/replay/ports.ts';
+
+const DAY = 86_400_000;
+const SPECS = { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] };
+
+function dataset(
+  id: number,
+  kind: ReplayDataset['kind'],
+  interval: string,
+  first: string,
+  last: string,
+): ReplayDataset {
+  return {
+    id,
+    market: 'um',
+    symbol: 'BTCUSDT',
+    kind,
+    interval,
+    firstTime: Date.parse(first),
+    lastTime: Date.parse(last),
+    specs: SPECS,
+    specsSource: 'catalogue',
+  };
+}
+
+function dataOf(list: ReplayDataset[]): ReplayData {
+  return {
+    datasets: (symbol) => list.filter((d) => d.symbol === symbol),
+    depth: () => [],
+    trades: () => [],
+    candles: () => [],
+    funding: () => [],
+  };
+}
+
+// 2021 1m klines and 2025 15m klines of one symbol (as a user who downloaded both has them)
+const OLD_1M = dataset(1, 'klines', '1m', '2021-07-01T00:00:00Z', '2021-07-31T23:59:00Z');
+const NEW_15M = dataset(2, 'klines', '15m', '2025-01-01T00:00:00Z', '2025-01-31T23:45:00Z');
+
+describe('replay plan: several datasets of a kind', () => {
+  it('picks the klines dataset covering the start, not the finest interval', () => {
+    const data = dataOf([OLD_1M, NEW_15M]);
+    const [p] = planSources(data, ['BTCUSDT'], Date.parse('2025-01-06T00:00:00Z'));
+    expect(p.kind).toBe('klines');
+    expect(p.klines?.id).toBe(NEW_15M.id);
+    expect(p.end).toBe(NEW_15M.lastTime! + 900_000);
+    // and the 2021 span still reads the 1m data
+    const [q] = planSources(data, ['BTCUSDT'], Date.parse('2021-07-10T00:00:00Z'));
+    expect(q.klines?.id).toBe(OLD_1M.id);
+  });
+
+  it('among the datasets covering the span, the finest interval', () => {
+    const wide1h = dataset(3, 'klines', '1h', '2024-01-01T00:00:00Z', '2025-12-31T23:00:00Z');
+    const data = dataOf([wide1h, NEW_15M, OLD_1M]);
+    expect(planSources(data, ['BTCUSDT'], Date.parse('2025-01-06T00:00:00Z'))[0].klines?.id).toBe(NEW_15M.id);
+    // outside the 15m data's month only the 1h data covers the start
+    expect(planSources(data, ['BTCUSDT'], Date.parse('2025-03-01T00:00:00Z'))[0].klines?.id).toBe(wide1h.id);
+    // a span running past the 15m data's end: the 1h data covers all of it
+    const start = Date.parse('2025-01-20T00:00:00Z');
+    expect(planSources(data, ['BTCUSDT'], start, start + 30 * DAY)[0].klines?.id).toBe(wide1h.id);
+  });
+
+  it('mark price klines and trades datasets are picked by the span too', () => {
+    const mark1m = dataset(4, 'markPriceKlines', '1m', '2021-07-01T00:00:00Z', '2021-07-31T23:59:00Z');
+    const mark1h = dataset(5, 'markPriceKlines', '1h', '2025-01-01T00:00:00Z', '2025-01-31T23:00:00Z');
+    const trades2021 = dataset(6, 'trades', '', '2021-07-01T00:00:00Z', '2021-07-01T23:59:59Z');
+    const trades2025 = dataset(7, 'aggTrades', '', '2025-01-06T00:00:00Z', '2025-01-06T23:59:59Z');
+    const data = dataOf([mark1m, mark1h, trades2021, trades2025, NEW_15M]);
+    const [p] = planSources(data, ['BTCUSDT'], Date.parse('2025-01-06T01:00:00Z'));
+    expect(p.kind).toBe('trades');
+    expect(p.trades?.id).toBe(trades2025.id);
+    expect(p.mark?.id).toBe(mark1h.id);
+  });
+
+  it('with no dataset covering the start, the refusal names the data as before', () => {
+    const data = dataOf([OLD_1M, NEW_15M]);
+    expect(() => planSources(data, ['BTCUSDT'], Date.parse('2026-01-06T00:00:00Z'))).toThrow(
+      /the klines data of BTCUSDT ends before the replay start/,
+    );
+  });
+});
