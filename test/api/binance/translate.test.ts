@@ -27,7 +27,7 @@ const math = new SymbolMath({
   takerFeeRate: '0.0005',
 });
 
-const params = (p: Record<string, string>) => new Params(new URLSearchParams(p).toString(), '');
+const params = (p: Record<string, string>) => Params.of({ ...p });
 const limit = (p: Record<string, string> = {}) =>
   parseNewOrder(
     params({

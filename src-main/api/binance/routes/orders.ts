@@ -50,13 +50,13 @@ function jsonList(q: Params, name: string, max: number): unknown[] {
 function batchEntry(e: unknown): Params {
   if (e === null || typeof e !== 'object' || Array.isArray(e))
     throw invalidValue('batchOrders', 'Each order is a JSON object of parameters.');
-  const text = new URLSearchParams();
+  const values: Record<string, string> = Object.create(null);
   for (const [k, v] of Object.entries(e as Record<string, unknown>)) {
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') text.set(k, String(v));
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') values[k] = String(v);
     else if (v !== null)
       throw invalidValue('batchOrders', `Parameter '${k}' of an order must be a string, number or boolean.`);
   }
-  return new Params(text.toString(), '');
+  return Params.of(values);
 }
 
 export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void {
