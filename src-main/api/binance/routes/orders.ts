@@ -104,8 +104,10 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     const ranNow = entered instanceof Promise ? null : venue.clock.now();
     const r = await entered;
     const id = Number(r.order_id);
-    // a resting order's own creation time (a map read); a finished one's is the time the command ran
-    const live = ex.liveOrder(s.account.id, id);
+    // a resting order's own creation time (a map read); a finished one's is the time the command
+    // ran (it is no longer live, and liveOrder would read its stored row, flushing the turn's writes)
+    const rests = r.status === OrderStatus.NEW || r.status === OrderStatus.PARTIALLY_FILLED;
+    const live = rests ? ex.liveOrder(s.account.id, id) : undefined;
     const time = live?.createdAt ?? ranNow ?? venue.trading.order(id)!.createdAt;
     // an expired order may be a self-trade's EXPIRED_IN_MATCH, which only the record says (the
     // one read of it on this route, for expired orders answered in full only)
