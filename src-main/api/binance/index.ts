@@ -16,6 +16,7 @@ import { FixedWindowLimiter, resolveRateLimits, type RateLimitOptions } from '..
 import type { BinanceContext } from './context.ts';
 import { binanceErrorOf, BinanceError, fromSchema, MSG, type ParamRule } from './errors.ts';
 import { ListenKeys } from './listen-keys.ts';
+import { addFormParams } from './params.ts';
 import { registerAccount } from './routes/account.ts';
 import { registerHistory } from './routes/history.ts';
 import { registerMarketData } from './routes/market-data.ts';
@@ -30,8 +31,6 @@ const BINANCE_TAG = 'binance';
 const STREAM_TEXT =
   'Binance-compatible WebSocket endpoint: connect with Upgrade: websocket (a plain GET answers -1000). ' +
   "Streams, methods and events are Binance's; what is served: docs/binance.md.";
-/** Keys never copied into the parameters object. */
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export interface BinanceApiOptions {
   venue: Venue;
@@ -65,21 +64,14 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
     };
   });
 
-  // Binance's totalParams: a form body's parameters join the query's (the body's win) before the
-  // route's schema validates them; the raw texts stay as sent for the signature.
-  app.addHook('preValidation', (req, _reply, done) => {
-    const body = req.body;
-    if (typeof body === 'string' && body !== '') {
-      const q = req.query as Record<string, unknown>;
-      for (const [k, v] of new URLSearchParams(body)) if (!UNSAFE_KEYS.has(k)) q[k] = v;
-    }
-    done();
+  // Binance clients sign the form body as sent: it stays text (the signature check reads it), and
+  // its parameters join the query's (the body's win) as it is parsed, before the route's schema
+  // validates them: Binance's totalParams.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
+    const text = body as string;
+    if (text !== '') addFormParams(text, req.query as Record<string, unknown>);
+    done(null, text);
   });
-
-  // Binance clients sign the form body as sent: keep it as text (params.ts reads it)
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
-    done(null, body),
-  );
 
   app.setErrorHandler((err, req, reply) => {
     const v = (err as { validation?: Parameters<typeof fromSchema>[0][] }).validation;
@@ -104,13 +96,15 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   const limits = resolveRateLimits(opts.rateLimit);
   const ipLimiter = limits.perIp ? new FixedWindowLimiter(limits.perIp, ctx.auth.now) : null;
   const keyLimiter = limits.perKey ? new FixedWindowLimiter(limits.perKey, ctx.auth.now) : null;
-  app.addHook('onRequest', (req, reply, done) => {
-    let wait = ipLimiter === null ? 0 : ipLimiter.hit(req.ip);
-    const key = req.headers['x-mbx-apikey'];
-    if (wait === 0 && keyLimiter !== null && typeof key === 'string' && key !== '') wait = keyLimiter.hit(key);
-    if (wait === 0) return done();
-    sendBinanceError(reply, new BinanceError(-1003, MSG.TOO_MANY_REQUESTS, 429), wait);
-  });
+  // (no hook at all when both are off: a hook costs every request an iteration)
+  if (ipLimiter !== null || keyLimiter !== null)
+    app.addHook('onRequest', (req, reply, done) => {
+      let wait = ipLimiter === null ? 0 : ipLimiter.hit(req.ip);
+      const key = req.headers['x-mbx-apikey'];
+      if (wait === 0 && keyLimiter !== null && typeof key === 'string' && key !== '') wait = keyLimiter.hit(key);
+      if (wait === 0) return done();
+      sendBinanceError(reply, new BinanceError(-1003, MSG.TOO_MANY_REQUESTS, 429), wait);
+    });
 
   registerMarketData(app, ctx);
   registerStreams(app, ctx);

@@ -1,41 +1,62 @@
 // Binance-style request parameters: the query string and a form body read together (Binance's
-// "totalParams"; index.ts merges them before the route's schema validates them), every value text. Unknown parameters are ignored as Binance ignores them;
-// each getter refuses a malformed value with Binance's code (-1100 illegal characters, -1102
-// mandatory missing, -1130 invalid data) and the parameter's name.
+// "totalParams"; the facade's form parser merges the body into the query before the route's
+// schema validates them). Unknown parameters are ignored as Binance ignores them; each getter
+// refuses a malformed value with Binance's code (-1100 illegal characters, -1102 mandatory
+// missing, -1130 invalid data) and the parameter's name, and reads a value as text (the
+// validator may have made a number of it).
 import { BinanceError, illegal, invalidValue, mandatory } from './errors.ts';
 
 const INT = /^-?\d{1,16}$/;
+/** Keys never copied into a parameters object. */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Adds the parameters of a URL-encoded text to `into` (a name sent twice: the last one), as
+ * URLSearchParams reads them; a text with nothing to decode is split directly.
+ */
+export function addFormParams(text: string, into: Record<string, unknown>): void {
+  if (text.includes('%') || text.includes('+')) {
+    for (const [k, v] of new URLSearchParams(text)) if (!UNSAFE_KEYS.has(k)) into[k] = v;
+    return;
+  }
+  const n = text.length;
+  for (let i = 0; i < n;) {
+    let j = text.indexOf('&', i);
+    if (j < 0) j = n;
+    if (j > i) {
+      const e = text.indexOf('=', i);
+      const k = e < 0 || e > j ? text.slice(i, j) : text.slice(i, e);
+      if (!UNSAFE_KEYS.has(k)) into[k] = e < 0 || e > j ? '' : text.slice(e + 1, j);
+    }
+    i = j + 1;
+  }
+}
 
 export class Params {
-  private readonly map: Map<string, string>;
+  /** The values by name: read only through the getters, with the parameter names of this facade. */
+  private readonly values: Record<string, unknown>;
 
-  constructor(query: string, body: string) {
-    this.map = new Map();
-    // the body after the query: Binance reads both; a name given in both is taken from the body
-    for (const text of [query, body]) {
-      if (text === '') continue;
-      for (const [k, v] of new URLSearchParams(text)) this.map.set(k, v);
-    }
+  private constructor(values: Record<string, unknown>) {
+    this.values = values;
   }
 
-  /** The parameters of a request already merged and validated (index.ts), each value as text. */
+  /**
+   * The parameters of a request already merged and validated (the request's query object, read
+   * in place, not copied), or of one entry of a batch.
+   */
   static of(values: Record<string, unknown>): Params {
-    const p = new Params('', '');
-    for (const k of Object.keys(values)) {
-      const v = values[k];
-      if (v !== undefined && v !== null) p.map.set(k, String(v));
-    }
-    return p;
+    return new Params(values);
   }
 
   has(name: string): boolean {
-    const v = this.map.get(name);
-    return v !== undefined && v !== '';
+    const v = this.values[name];
+    return v !== undefined && v !== null && v !== '';
   }
 
   str(name: string): string | undefined {
-    const v = this.map.get(name);
-    return v === undefined || v === '' ? undefined : v;
+    const v = this.values[name];
+    if (v === undefined || v === null || v === '') return undefined;
+    return typeof v === 'string' ? v : String(v);
   }
 
   required(name: string): string {
@@ -86,6 +107,16 @@ export function queryOf(url: string): string {
 /** `text` without its `signature` parameter, and that parameter's value (undefined when absent). */
 export function withoutSignature(text: string): { rest: string; signature: string | undefined } {
   if (text === '') return { rest: '', signature: undefined };
+  // the usual case: one signature, the last parameter
+  const at = text.lastIndexOf('signature');
+  if (at < 0) return { rest: text, signature: undefined };
+  if (
+    text.indexOf('signature') === at &&
+    (at === 0 || text.charCodeAt(at - 1) === 38) &&
+    text.charCodeAt(at + 9) === 61 &&
+    text.indexOf('&', at) < 0
+  )
+    return { rest: at === 0 ? '' : text.slice(0, at - 1), signature: text.slice(at + 10) };
   let signature: string | undefined;
   const kept: string[] = [];
   for (const part of text.split('&')) {

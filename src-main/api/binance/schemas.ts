@@ -243,9 +243,49 @@ const ERROR = Type.Object(
   { description: "Binance's error: {code, msg}" },
 );
 
+const str = (description: string) => Type.String({ description });
+/**
+ * The answer of POST /fapi/v1/order (translate/orders.ts placedOrder), in Binance's field order:
+ * the route's serializer is compiled from it, so it writes exactly these fields in this order and
+ * types (a field missing here would be dropped, one out of place moved): placedOrder is typed
+ * by it, and the facade's tests hold the field order to Binance's.
+ */
+export const ORDER_ANSWER = Type.Object(
+  {
+    orderId: Type.Integer({ description: 'Order id' }),
+    symbol: str('Pair'),
+    status: str('NEW (always, for ACK), PARTIALLY_FILLED, FILLED, CANCELED, EXPIRED or EXPIRED_IN_MATCH'),
+    clientOrderId: str('Client order id (the one sent, or the venue-made one)'),
+    price: str("Limit price at the pair's precision; '0' for a market order"),
+    avgPrice: str("Average fill price; '0' before any fill"),
+    origQty: str('Quantity ordered'),
+    executedQty: str('Quantity filled'),
+    cumQty: str('Quantity filled'),
+    cumQuote: str('Quote filled (USDT)'),
+    timeInForce: str('GTC, IOC, FOK or GTX'),
+    type: str('LIMIT or MARKET'),
+    reduceOnly: Type.Boolean(),
+    closePosition: Type.Boolean({ description: 'Always false' }),
+    side: str('BUY or SELL'),
+    positionSide: str('BOTH, LONG or SHORT'),
+    stopPrice: str("Always '0'"),
+    workingType: str('Always CONTRACT_PRICE'),
+    priceProtect: Type.Boolean({ description: 'Always false' }),
+    origType: str('LIMIT or MARKET'),
+    priceMatch: str('Always NONE'),
+    selfTradePreventionMode: str('Always NONE'),
+    goodTillDate: Type.Integer({ description: 'Always 0' }),
+    updateTime: Type.Integer({ description: 'Market time of the order, ms' }),
+  },
+  { description: 'The order as accepted (ACK) or as it left matching (RESULT)' },
+);
+
+/** Routes whose 200 answer has a declared schema (its serializer is compiled from it). */
+const ANSWERS: Record<string, TSchema> = { 'POST /fapi/v1/order': ORDER_ANSWER };
+
 /**
  * A facade route's schema: its parameters (validated), its answers and errors (documented), the
- * `binance` tag. The 200 answer has no declared type, so it is written as the handler returns it.
+ * `binance` tag. A 200 answer without a declared schema is written as the handler returns it.
  */
 export function routeSchema(method: string, path: string): { schema: Record<string, unknown> } {
   const key = `${method} ${path}`;
@@ -262,7 +302,10 @@ export function routeSchema(method: string, path: string): { schema: Record<stri
       summary: `${method} ${path} (Binance USD-M)`,
       description: KIND_TEXT[kind],
       ...(querystring === undefined ? {} : { querystring }),
-      response: { 200: { description: "Binance's answer for this route (docs/binance.md)" }, ...errors },
+      response: {
+        200: ANSWERS[key] ?? { description: "Binance's answer for this route (docs/binance.md)" },
+        ...errors,
+      },
     },
   };
 }

@@ -46,6 +46,19 @@ export async function signedCall(
   return { status: r.status, body: await r.json() };
 }
 
+/** The same request through `inject` (no socket), the answer's text as sent. */
+export async function signedInjectText(
+  app: FastifyInstance,
+  who: Creds,
+  method: Method,
+  path: string,
+  params: Record<string, string | number> = {},
+): Promise<{ status: number; text: string }> {
+  const q = signedRequest(who, method, path, params);
+  const r = await app.inject({ method, url: q.url, headers: q.headers, payload: q.body });
+  return { status: r.statusCode, text: r.body };
+}
+
 /** The same request through `inject` (no socket). */
 export async function signedInject(
   app: FastifyInstance,
@@ -54,7 +67,6 @@ export async function signedInject(
   path: string,
   params: Record<string, string | number> = {},
 ): Promise<{ status: number; body: any }> {
-  const q = signedRequest(who, method, path, params);
-  const r = await app.inject({ method, url: q.url, headers: q.headers, payload: q.body });
-  return { status: r.statusCode, body: JSON.parse(r.body) };
+  const r = await signedInjectText(app, who, method, path, params);
+  return { status: r.status, body: JSON.parse(r.text) };
 }

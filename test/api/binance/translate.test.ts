@@ -27,7 +27,7 @@ const math = new SymbolMath({
   takerFeeRate: '0.0005',
 });
 
-const params = (p: Record<string, string>) => new Params(new URLSearchParams(p).toString(), '');
+const params = (p: Record<string, string>) => Params.of({ ...p });
 const limit = (p: Record<string, string> = {}) =>
   parseNewOrder(
     params({
@@ -101,6 +101,47 @@ describe('new order parameters -> native place input', () => {
     [{ reduceOnly: 'yes' }, -1130],
   ])('%j is refused with %i', (p, code) => {
     expect(refusal(() => limit(p as Record<string, string>)).code).toBe(code);
+  });
+
+  it('parameters the schema has validated read the same (every spelling of the booleans), and what it cannot check is refused', () => {
+    const base = {
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'LIMIT',
+      quantity: '0.010',
+      price: '90000',
+      timeInForce: 'IOC',
+    };
+    for (const [t, f] of [
+      ['true', 'false'],
+      ['TRUE', 'FALSE'],
+      ['True', 'False'],
+    ]) {
+      for (const [text, value] of [
+        [t, true],
+        [f, false],
+      ] as const) {
+        const p = {
+          ...base,
+          reduceOnly: text,
+          newOrderRespType: 'RESULT',
+          positionSide: 'SHORT',
+          newClientOrderId: 'a.b',
+        };
+        const checked = parseNewOrder(params(p), true);
+        expect(checked).toEqual(parseNewOrder(params(p)));
+        expect(checked.reduceOnly).toBe(value);
+      }
+      expect(refusal(() => parseNewOrder(params({ ...base, closePosition: t }), true)).code).toBe(-1130);
+      expect(parseNewOrder(params({ ...base, closePosition: f }), true).tif).toBe(TimeInForce.IOC);
+    }
+    expect(parseNewOrder(params(base), true)).toMatchObject({
+      respType: 'ACK',
+      positionSide: 'BOTH',
+      reduceOnly: undefined,
+    });
+    expect(refusal(() => parseNewOrder(params({ ...base, price: '' }), true)).code).toBe(-1102);
+    expect(refusal(() => parseNewOrder(params({ ...base, type: 'MARKET' }), true)).code).toBe(-1106);
   });
 
   it('missing mandatory parameters name themselves (-1102)', () => {

@@ -8,6 +8,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, Errors } from '../../../../src-shared/errors.ts';
 import { OrderStatus } from '../../../../src-shared/enums.ts';
+import type { PlacementResult } from '../../../../src-shared/types.ts';
+import type { PairView } from '../../../trading/pair-state.ts';
 import type { OrderState } from '../../../trading/ports.ts';
 import { enter, pairOf, signedRequest, type BinanceContext, type Signed } from '../context.ts';
 import { routeSchema } from '../schemas.ts';
@@ -24,6 +26,7 @@ import {
   SIDES,
   type Mode,
   type NewOrder,
+  type PlacedAnswer,
 } from '../translate/orders.ts';
 
 /** Binance's batch sizes: 5 new orders, 10 cancels a request. */
@@ -50,13 +53,13 @@ function jsonList(q: Params, name: string, max: number): unknown[] {
 function batchEntry(e: unknown): Params {
   if (e === null || typeof e !== 'object' || Array.isArray(e))
     throw invalidValue('batchOrders', 'Each order is a JSON object of parameters.');
-  const text = new URLSearchParams();
+  const values: Record<string, string> = Object.create(null);
   for (const [k, v] of Object.entries(e as Record<string, unknown>)) {
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') text.set(k, String(v));
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') values[k] = String(v);
     else if (v !== null)
       throw invalidValue('batchOrders', `Parameter '${k}' of an order must be a string, number or boolean.`);
   }
-  return new Params(text.toString(), '');
+  return Params.of(values);
 }
 
 export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void {
@@ -87,26 +90,14 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     }
   };
 
-  /** One new order through the exchange's place command; Binance's order answer (ACK or RESULT). */
-  const placeOrder = async (s: Signed, q: Params): Promise<Record<string, unknown>> => {
-    const o = parseNewOrder(q);
-    const pair = pairOf(ctx, o.symbol);
-    const input = inputFor(s, o, pair.row.symbol);
-    const entered = enter(
-      ctx,
-      { kind: 'place', accountId: s.account.id, input },
-      { side: o.side, positionMode: s.mode },
-      s,
-    );
-    // the market time the command ran at is the order's creation time (a finished order is no
-    // longer live, and reading its stored row would flush the turn's writes on every order); with a
-    // replay's latency the command ran later, at the order's creation time
-    const ranNow = entered instanceof Promise ? null : venue.clock.now();
-    const r = await entered;
+  /** Binance's answer to a placement the place command answered `r` (`ranAt`: the market time it ran at, when known). */
+  const placedAnswer = (s: Signed, o: NewOrder, pair: PairView, r: PlacementResult, ranAt: number | null) => {
     const id = Number(r.order_id);
-    // a resting order's own creation time (a map read); a finished one's is the time the command ran
-    const live = ex.liveOrder(s.account.id, id);
-    const time = live?.createdAt ?? ranNow ?? venue.trading.order(id)!.createdAt;
+    // a resting order's own creation time (a map read); a finished one's is the time the command
+    // ran (it is no longer live, and liveOrder would read its stored row, flushing the turn's writes)
+    const rests = r.status === OrderStatus.NEW || r.status === OrderStatus.PARTIALLY_FILLED;
+    const live = rests ? ex.liveOrder(s.account.id, id) : undefined;
+    const time = live?.createdAt ?? ranAt ?? venue.trading.order(id)!.createdAt;
     // an expired order may be a self-trade's EXPIRED_IN_MATCH, which only the record says (the
     // one read of it on this route, for expired orders answered in full only)
     const inMatch =
@@ -125,9 +116,33 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     return placedOrder(pair.math, o, placed, s.mode);
   };
 
-  app.post('/fapi/v1/order', routeSchema('POST', '/fapi/v1/order'), async (req) => {
+  /**
+   * One new order through the exchange's place command; Binance's order answer (ACK or RESULT):
+   * at once when the command ran at once, else when it has run (a replay's order latency).
+   * `validated`: the route's schema has checked the parameters (a batch entry's are not).
+   */
+  const placeOrder = (s: Signed, q: Params, validated: boolean): PlacedAnswer | Promise<PlacedAnswer> => {
+    const o = parseNewOrder(q, validated);
+    const pair = pairOf(ctx, o.symbol);
+    const input = inputFor(s, o, pair.row.symbol);
+    const entered = enter(
+      ctx,
+      { kind: 'place', accountId: s.account.id, input },
+      { side: o.side, positionMode: s.mode },
+      s,
+    );
+    // with a replay's latency the command runs later, at the order's creation time
+    if (entered instanceof Promise) return entered.then((r) => placedAnswer(s, o, pair, r, null));
+    return placedAnswer(s, o, pair, entered, venue.clock.now());
+  };
+
+  // A handler that answers at once (no promise, no microtask turn) when the command ran at once.
+  app.post('/fapi/v1/order', routeSchema('POST', '/fapi/v1/order'), (req, reply) => {
     const s = signedRequest(ctx, req, false);
-    return placeOrder(s, s.q);
+    const answer = placeOrder(s, s.q, true);
+    if (answer instanceof Promise) return answer;
+    reply.send(answer);
+    return undefined;
   });
 
   // Batches: each entry runs alone, in the order sent, through the same command as a single
@@ -139,7 +154,7 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     // one after the other: with a replay's order latency each waits for its own arrival
     for (const q of entries) {
       try {
-        out.push(await placeOrder(s, q));
+        out.push(await placeOrder(s, q, false));
       } catch (err) {
         const e = binanceErrorOf(err, { side: q.str('side'), positionMode: s.mode });
         out.push({ code: e.code, msg: e.message });

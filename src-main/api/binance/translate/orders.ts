@@ -6,6 +6,7 @@
 // Binance name; the native input carries only what the exchange command takes; hedge-mode
 // closes are reduce-only natively but Binance reports reduceOnly only in one-way mode.
 import { Decimal } from 'decimal.js';
+import type { Static } from 'typebox';
 import {
   OrderStatus,
   OrderType,
@@ -20,6 +21,7 @@ import { moneyText, type SymbolMath } from '../../../trading/pair-figures.ts';
 import type { OrderState, TradeState } from '../../../trading/ports.ts';
 import { BinanceError, MSG, illegal, invalidValue, mandatory, notRequired, positionSideMessage } from '../errors.ts';
 import type { Params } from '../params.ts';
+import type { ORDER_ANSWER } from '../schemas.ts';
 
 export type Mode = 'hedge' | 'one_way';
 
@@ -63,16 +65,24 @@ export interface NewOrder {
   reduceOnly: boolean | undefined;
 }
 
-export function parseNewOrder(q: Params): NewOrder {
+/**
+ * A new order's parameters checked. `validated`: the route's schema has already held each one to
+ * its type, pattern or values (the single route), so only what the schema cannot say is checked
+ * here (what depends on the order type, closePosition); a batch entry's are checked in full.
+ */
+export function parseNewOrder(q: Params, validated = false): NewOrder {
   const symbol = q.required('symbol');
-  const side = q.oneOf('side', SIDES, () => new BinanceError(-1117, 'Invalid side.'));
+  const side = validated
+    ? (q.required('side') as NewOrder['side'])
+    : q.oneOf('side', SIDES, () => new BinanceError(-1117, 'Invalid side.'));
   if (side === undefined) throw mandatory('side');
   const type = q.required('type');
   if (type !== 'LIMIT' && type !== 'MARKET') {
     const reason = UNSUPPORTED_TYPES.includes(type) ? ` ${type} orders are not supported by this venue yet.` : '';
     throw new BinanceError(-1116, MSG.INVALID_ORDER_TYPE + reason);
   }
-  if (q.bool('closePosition') === true)
+  const closePosition = q.str('closePosition');
+  if (closePosition !== undefined && (validated ? closePosition.toLowerCase() === 'true' : q.bool('closePosition')))
     throw invalidValue('closePosition', 'closePosition orders are not supported by this venue yet.');
   const quantity = q.required('quantity');
   const price = q.str('price');
@@ -87,13 +97,27 @@ export function parseNewOrder(q: Params): NewOrder {
     }
     tif = i + 1;
   } else if (price !== undefined) throw notRequired('price');
+  const clientOrderId = q.str('newClientOrderId');
+  const reduceOnly = q.str('reduceOnly');
+  if (validated)
+    return {
+      symbol,
+      side,
+      type,
+      quantity,
+      price,
+      tif,
+      respType: (q.str('newOrderRespType') as NewOrder['respType'] | undefined) ?? 'ACK',
+      clientOrderId,
+      positionSide: (q.str('positionSide') as NewOrder['positionSide'] | undefined) ?? 'BOTH',
+      reduceOnly: reduceOnly === undefined ? undefined : reduceOnly.toLowerCase() === 'true',
+    };
   const priceMatch = q.str('priceMatch');
   if (priceMatch !== undefined && priceMatch !== 'NONE')
     throw invalidValue('priceMatch', 'priceMatch is not supported by this venue yet.');
   q.oneOf('selfTradePreventionMode', ['NONE', 'EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH']);
   q.oneOf('workingType', ['MARK_PRICE', 'CONTRACT_PRICE']);
   q.bool('priceProtect');
-  const clientOrderId = q.str('newClientOrderId');
   if (clientOrderId !== undefined && !CLIENT_ID.test(clientOrderId)) throw illegal('newClientOrderId');
   return {
     symbol,
@@ -155,8 +179,11 @@ export interface Placed {
   time: number;
 }
 
+/** The answer of POST order (schemas.ts ORDER_ANSWER: its serializer writes the fields in Binance's order). */
+export type PlacedAnswer = Static<typeof ORDER_ANSWER>;
+
 /** The answer of POST order: the order as accepted (ACK) or as the command left it (RESULT). */
-export function placedOrder(m: SymbolMath, o: NewOrder, placed: Placed, mode: Mode): Record<string, unknown> {
+export function placedOrder(m: SymbolMath, o: NewOrder, placed: Placed, mode: Mode): PlacedAnswer {
   const ack = o.respType === 'ACK';
   const market = o.type === 'MARKET';
   const filled = ack ? m.formatQty(0) : placed.filledQty;
