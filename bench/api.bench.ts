@@ -57,6 +57,12 @@
 // signing, positionSide LONG / SHORT on the hedge accounts, newOrderRespType RESULT as ccxt
 // sends), run right after the native signed run of each round.
 //
+// The routes' own work: after each bot and signed run, the same orders go through venue.submit
+// in this process, with no HTTP (bench/lib/api-work.ts; the signed ones also with their share of
+// the SQLite group commit and the signature check). Floor / (floor + work) is the highest CPU
+// ratio a route could reach in this run; the floor's own p50 / p99 is printed beside the p99
+// target (a closed loop's mean latency is connections / req/s).
+//
 // Targets (DESIGN section 6), each against its same-run baseline: bot >= 0.9x the Fastify POST
 // floor; signed >= 0.6x the floor with p99 < 5 ms at 50 connections (on a quiet machine); the
 // Binance signed order route >= 0.9x the native signed route; 0 errors everywhere.
@@ -72,6 +78,7 @@ import Fastify from 'fastify';
 import { startService } from '../src-main/service.ts';
 import { HOUSE_ACCOUNT } from '../src-main/trading/exchange.ts';
 import { runClient, type ClientJob, type ClientResult } from './lib/api-client.ts';
+import { botWork, reportWork, signedWork, type Work } from './lib/api-work.ts';
 import { listenLocal } from './lib/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -90,6 +97,8 @@ const ACCOUNTS = [
 ];
 /** 1,000,000,000 USDT in 1e-8 units: margin for every fill of the run many times over. */
 const BALANCE = 1_000_000_000n * 100_000_000n;
+/** Orders of each in-process work measure (bench/lib/api-work.ts), after each bot and signed run. */
+const WORK_ORDERS = 4000;
 
 interface Measured extends ClientResult {
   /** Server process CPU over the measured run, µs per response. */
@@ -229,6 +238,7 @@ async function main(): Promise<void> {
   const seedIds: Record<1 | 2, number[]> = { 1: [], 2: [] };
   const warmed = new Set<Kind>();
   const notes: string[] = [];
+  const work: Work = { bot: [], signed: [] };
 
   async function phase(kind: Kind): Promise<Run> {
     const warmup = warmed.has(kind) ? 0.5 : kind === 'post' || kind === 'rawpost' ? 1 : WARMUP;
@@ -252,9 +262,14 @@ async function main(): Promise<void> {
       const r = await load({ ...base, kind, url: svc.url, symbol: SYMBOL, accounts: ACCOUNTS, priceTicks: P });
       const left = ex.openOrders(accountIds[0], SYMBOL).length + ex.openOrders(accountIds[1], SYMBOL).length;
       const pos = accountIds.map((id) => ex.positions(id).find((p) => p.symbol === SYMBOL)?.quantity ?? 0);
+      const commits = svc.venue.trading.group.commits - commits0;
+      if (kind === 'signed') {
+        const accounts = ACCOUNTS.map((a, i) => ({ id: accountIds[i], apiSecret: a.apiSecret }));
+        const perCommit = r.responses / Math.max(1, commits);
+        work.signed.push(signedWork(svc, { symbol: SYMBOL, priceTicks: P, accounts, perCommit, n: WORK_ORDERS }));
+      }
       // cancelled so that the bot phase's takers meet only the seed
       for (const id of accountIds) cancelAll(ex, id, SYMBOL);
-      const commits = svc.venue.trading.group.commits - commits0;
       notes.push(
         `${kind}: ${r.responses} answers (${statuses(r)}); open orders left ${left}; positions A ${f(pos[0], 3)} long, B ${f(pos[1], 3)} short; ` +
           `${commits} SQLite commits (group commit: ${f(r.responses / Math.max(1, commits), 1)} answers per commit, warm-up included)`,
@@ -289,6 +304,7 @@ async function main(): Promise<void> {
       }
     }
     const r = await load({ ...base, kind, url: svc.url, symbol: SYMBOL, askTicks: PA, bidTicks: PB });
+    work.bot.push(botWork(svc, { symbol: SYMBOL, askTicks: PA, bidTicks: PB, n: WORK_ORDERS }));
     const after = new Set(ex.botOrders(SYMBOL).map((o) => Number(o.id)));
     const seedLeft = [...seedIds[1], ...seedIds[2]].filter((id) => after.has(id)).length;
     const d = book.depth(1000, 1);
@@ -319,6 +335,12 @@ async function main(): Promise<void> {
     clearTimeout(watchdog);
   }
   report(runs, notes, only);
+  reportWork({
+    work,
+    floors: only === undefined ? runs.filter((x) => x.kind === 'post').map((x) => x.r) : [],
+    targets: { bot: TARGETS.bot.ratio, signed: TARGETS.signed.ratio, p99: TARGETS.signed.p99! },
+    connections: CONNECTIONS,
+  });
 }
 
 /** The mean of the floor runs just before and after run i (adjacent in time: the machine's other load drifts). */

@@ -45,11 +45,11 @@ export function isLoopbackHost(host: string | undefined): boolean {
 }
 
 /**
- * A WebSocket upgrade answered over HTTP instead (refused by a check of the onRequest pass,
- * before @fastify/websocket's own hooks ran) owns a socket that Node has detached from its HTTP
- * parser: nothing else would ever close it, and server.close() would wait for it forever. Close
- * it once the answer is out. (An upgrade that succeeds is hijacked: its answer never finishes.)
- * Only upgrade requests pay for the listener.
+ * A WebSocket upgrade answered over HTTP instead (refused by a check of the onRequest pass, or
+ * sent to a path that is no WebSocket endpoint: ws/upgrade.ts) owns a socket that Node has
+ * detached from its HTTP parser: nothing else would ever close it, and server.close() would wait
+ * for it forever. Close it once the answer is out. (An upgrade that succeeds is hijacked: its
+ * answer never finishes.) Only upgrade requests pay for the listener.
  */
 export function closeUpgradeAfterAnswer(req: FastifyRequest, reply: FastifyReply): void {
   if (req.headers.upgrade === undefined) return;

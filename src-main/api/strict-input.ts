@@ -64,13 +64,15 @@ function jsonTypeOk(value: unknown, type: string | undefined): boolean {
  */
 export function strictJsonBody(schema: FlatBodySchema): preValidationHookHandler {
   const typeError = bodyTypeChecker(schema.properties);
+  let lastJsonType = 'application/json';
   function bodyError(req: FastifyRequest): ApiError | undefined {
     const body = req.body as unknown;
     const ctype = req.headers['content-type'];
     if (ctype === undefined && (body === undefined || body === null)) {
       return new ApiError(Errors.MISSING_PARAMETER, 'Missing request body: a JSON object is required');
     }
-    if (typeof ctype !== 'string' || !JSON_CONTENT_TYPE.test(ctype)) {
+    // (every request of a client sends the same value: the last one accepted is kept)
+    if (ctype !== lastJsonType && (typeof ctype !== 'string' || !JSON_CONTENT_TYPE.test(ctype))) {
       return new ApiError(
         Errors.UNSUPPORTED_MEDIA_TYPE,
         `${Errors.UNSUPPORTED_MEDIA_TYPE.message} (got ${JSON.stringify(String(ctype ?? ''))})`,
@@ -79,6 +81,7 @@ export function strictJsonBody(schema: FlatBodySchema): preValidationHookHandler
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       return new ApiError(Errors.INVALID_PARAMETER, 'Invalid body: must be a JSON object');
     }
+    lastJsonType = ctype as string;
     return typeError(body as Record<string, unknown>);
   }
   return Object.assign(syncHook(bodyError), { [STRICT_BODY]: true });
@@ -148,12 +151,14 @@ export type BodyTypeCheck = (body: Record<string, unknown>) => ApiError | undefi
  * on every order placement).
  */
 export function bodyTypeChecker(props: FlatBodySchema['properties']): BodyTypeCheck {
-  const declared = new Map<string, readonly string[]>();
+  // Per declared key, its types and a test compiled from them (most keys declare one type), so
+  // that a body that passes, the case on every order, costs a lookup and a typeof per key.
+  const declared = new Map<string, { types: readonly string[]; ok: (v: unknown) => boolean }>();
   // an array's items are checked too: the validator would coerce [10] to ["10"]
   const itemTypes = new Map<string, readonly string[]>();
   for (const key of Object.keys(props)) {
     const types = declaredTypes(props[key]);
-    if (types !== undefined) declared.set(key, types);
+    if (types !== undefined) declared.set(key, { types, ok: typeTest(types) });
     const items = (props[key] as { items?: unknown }).items;
     if (types?.includes('array') && typeof items === 'object' && items !== null) {
       const it = declaredTypes(items);
@@ -161,15 +166,16 @@ export function bodyTypeChecker(props: FlatBodySchema['properties']): BodyTypeCh
     }
   }
   return (body) => {
-    for (const key of Object.keys(body)) {
-      const types = declared.get(key);
-      if (types === undefined) continue;
+    // (for-in: a parsed JSON object has only its own keys, and no array is made per request)
+    for (const key in body) {
+      const d = declared.get(key);
+      if (d === undefined) continue;
+      const types = d.types;
       const v = body[key];
-      let ok = false;
-      for (let i = 0; i < types.length && !ok; i++) ok = jsonTypeOk(v, types[i]);
-      const its = itemTypes.get(key);
-      if (ok && its !== undefined && Array.isArray(v)) {
-        const bad = v.findIndex((x) => !its.some((t) => jsonTypeOk(x, t)));
+      const ok = d.ok(v);
+      const its = ok && Array.isArray(v) ? itemTypes.get(key) : undefined;
+      if (its !== undefined) {
+        const bad = (v as unknown[]).findIndex((x) => !its.some((t) => jsonTypeOk(x, t)));
         if (bad !== -1)
           return new ApiError(
             Errors.INVALID_PARAMETER,
@@ -187,6 +193,28 @@ export function bodyTypeChecker(props: FlatBodySchema['properties']): BodyTypeCh
       );
     }
     return undefined;
+  };
+}
+
+/** Whether a value has one of `types` (jsonTypeOk), as one function: a single type's own test. */
+function typeTest(types: readonly string[]): (v: unknown) => boolean {
+  if (types.length === 1) {
+    switch (types[0]) {
+      case 'string':
+        return (v) => typeof v === 'string';
+      case 'integer':
+        return (v) => typeof v === 'number' && Number.isSafeInteger(v);
+      case 'boolean':
+        return (v) => typeof v === 'boolean';
+      default: {
+        const t = types[0];
+        return (v) => jsonTypeOk(v, t);
+      }
+    }
+  }
+  return (v) => {
+    for (let i = 0; i < types.length; i++) if (jsonTypeOk(v, types[i])) return true;
+    return false;
   };
 }
 

@@ -34,17 +34,17 @@ type PendingEvent =
 
 export class TurnWriter {
   private readonly core: TradingCore;
-  // this command's write set
-  private orders = new Set<LiveOrder>();
-  private trades: TradeState[] = [];
-  private positions = new Set<PositionState>();
-  private closed: Array<{ p: PositionState; closeType: number }> = [];
-  private wallets = new Set<AccountLive>();
-  private events: PendingEvent[] = [];
+  // this command's write set (emptied by flush, never replaced)
+  private readonly orders = new Set<LiveOrder>();
+  private readonly trades: TradeState[] = [];
+  private readonly positions = new Set<PositionState>();
+  private readonly closed: Array<{ p: PositionState; closeType: number }> = [];
+  private readonly wallets = new Set<AccountLive>();
+  private readonly events: PendingEvent[] = [];
   /** Anything marked since the last flush (most house commands mark nothing: flush is then one test). */
   private marked = false;
-  /** Changes of this event-loop turn not yet written (see flush / writeTurn). */
-  private turn = emptyTurn();
+  /** Changes of this event-loop turn not yet written (see flush / writeTurn; emptied, never replaced). */
+  private readonly turn = emptyTurn();
   private turnScheduled = false;
 
   constructor(core: TradingCore) {
@@ -93,20 +93,10 @@ export class TurnWriter {
   flush(): void {
     if (!this.marked) return;
     this.marked = false;
-    const orders = this.orders;
-    const trades = this.trades;
-    const positions = this.positions;
-    const closed = this.closed;
-    const wallets = this.wallets;
-    const events = this.events;
-    if (orders.size + trades.length + positions.size + closed.length + wallets.size + events.length === 0) return;
-    this.orders = new Set();
-    this.trades = [];
-    this.positions = new Set();
-    this.closed = [];
-    this.wallets = new Set();
-    this.events = [];
-    if (orders.size + trades.length + positions.size + closed.length + wallets.size > 0) {
+    const { orders, trades, positions, closed, wallets, events } = this;
+    const writes = orders.size + trades.length + positions.size + closed.length + wallets.size;
+    if (writes + events.length === 0) return;
+    if (writes > 0) {
       const turn = this.turn;
       for (const o of orders) turn.orders.add(o);
       for (const t of trades) turn.trades.push(t);
@@ -118,10 +108,24 @@ export class TurnWriter {
         this.core.deps.repo.group.defer(this.writeTurn);
       }
     }
+    if (this.core.events.has('account')) this.announceCommand();
+    // the command's sets are emptied for the next one, not made anew (a command per order)
+    orders.clear();
+    trades.length = 0;
+    positions.clear();
+    closed.length = 0;
+    wallets.clear();
+    events.length = 0;
+  }
+
+  /**
+   * The private events of the command being flushed. Records are taken now (the state this
+   * command left); they go out once the commit that stores them succeeded, so no push
+   * announces what a crash could still take back.
+   */
+  private announceCommand(): void {
     const core = this.core;
-    if (!core.events.has('account')) return;
-    // Records are taken now (the state this command left); they go out once the commit that
-    // stores them succeeded, so no push announces what a crash could still take back.
+    const { positions, closed, wallets, events } = this;
     const out: AccountEvent[] = [];
     const seen = new Set<unknown>();
     for (const ev of events) {
@@ -159,17 +163,25 @@ export class TurnWriter {
   private readonly writeTurn = (): void => {
     const { repo } = this.core.deps;
     const t = this.turn;
-    this.turn = emptyTurn();
     this.turnScheduled = false;
     const now = this.core.now();
-    for (const o of t.orders) repo.saveOrder(o);
-    for (const tr of t.trades) repo.insertTrade(tr);
-    for (const p of t.positions) {
-      if (p.qty > 0) repo.savePosition(p);
-      else repo.deletePosition(p.id);
+    try {
+      for (const o of t.orders) repo.saveOrder(o);
+      for (const tr of t.trades) repo.insertTrade(tr);
+      for (const p of t.positions) {
+        if (p.qty > 0) repo.savePosition(p);
+        else repo.deletePosition(p.id);
+      }
+      for (const c of t.closed) repo.insertClosed(c.p, c.closeType, c.p.updatedAt);
+      for (const a of t.wallets) repo.setWallet(a.id, a.wallet, now);
+    } finally {
+      // emptied for the next turn (a failed write fails the commit, which stops the exchange)
+      t.orders.clear();
+      t.trades.length = 0;
+      t.positions.clear();
+      t.closed.length = 0;
+      t.wallets.clear();
     }
-    for (const c of t.closed) repo.insertClosed(c.p, c.closeType, c.p.updatedAt);
-    for (const a of t.wallets) repo.setWallet(a.id, a.wallet, now);
   };
 
   private emitAll(out: AccountEvent[]): void {

@@ -87,27 +87,54 @@ describe('framing', () => {
   });
 });
 
-describe('a refused WebSocket upgrade', () => {
-  it('gets its 403 and its socket closed, so the server can still shut down', async () => {
+/** Sends a raw WebSocket upgrade for `path` with `host`: the first line answered and whether the socket closed. */
+async function rawUpgrade(port: number, path: string, host: string): Promise<{ head: string; closed: boolean }> {
+  return new Promise((resolve) => {
+    const sock = connect(port, '127.0.0.1', () => {
+      sock.write(
+        `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      );
+    });
+    let data = '';
+    sock.on('data', (d) => {
+      data += String(d);
+      // upgraded: the connection stays open, the client ends it
+      if (data.startsWith('HTTP/1.1 101 ')) sock.destroy();
+    });
+    // the server must end the connection itself otherwise; the client never does
+    const timer = setTimeout(() => (sock.destroy(), resolve({ head: data.split('\r\n')[0], closed: false })), 3000);
+    sock.on('close', () => (clearTimeout(timer), resolve({ head: data.split('\r\n')[0], closed: true })));
+  });
+}
+
+describe('WebSocket upgrades', () => {
+  it('a refused one gets its 403 and its socket closed, so the server can still shut down', async () => {
     const v = openVenue({ dataDir: ':memory:' });
     const server = await buildApp({ venue: v, rateLimit: false });
     await server.listen({ host: '127.0.0.1', port: 0 });
     const port = (server.server.address() as { port: number }).port;
-    const answer = await new Promise<{ head: string; closed: boolean }>((resolve) => {
-      const sock = connect(port, '127.0.0.1', () => {
-        sock.write(
-          'GET /ws HTTP/1.1\r\nHost: evil.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
-            'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
-        );
-      });
-      let data = '';
-      sock.on('data', (d) => (data += String(d)));
-      // the server must end the connection itself; the client never does
-      const timer = setTimeout(() => (sock.destroy(), resolve({ head: data.split('\r\n')[0], closed: false })), 3000);
-      sock.on('close', () => (clearTimeout(timer), resolve({ head: data.split('\r\n')[0], closed: true })));
-    });
+    const answer = await rawUpgrade(port, '/ws', 'evil.example');
     expect(answer.head).toBe('HTTP/1.1 403 Forbidden');
     expect(answer.closed).toBe(true);
+    await server.close();
+    v.close();
+  });
+
+  it('only a WebSocket endpoint upgrades: any other path answers over HTTP and closes the socket', async () => {
+    const v = openVenue({ dataDir: ':memory:' });
+    const server = await buildApp({ venue: v, rateLimit: false });
+    await server.listen({ host: '127.0.0.1', port: 0 });
+    const port = (server.server.address() as { port: number }).port;
+    expect(await rawUpgrade(port, '/fapi/v1/time', '127.0.0.1')).toEqual({ head: 'HTTP/1.1 200 OK', closed: true });
+    expect(await rawUpgrade(port, '/no/such/path', '127.0.0.1')).toEqual({
+      head: 'HTTP/1.1 404 Not Found',
+      closed: true,
+    });
+    const ws = await rawUpgrade(port, '/ws', '127.0.0.1');
+    expect(ws.head).toBe('HTTP/1.1 101 Switching Protocols');
+    const binance = await rawUpgrade(port, '/binance/ws', '127.0.0.1');
+    expect(binance.head).toBe('HTTP/1.1 101 Switching Protocols');
     await server.close();
     v.close();
   });

@@ -1,7 +1,8 @@
 // The order routes' hot path runs each kind of check in one pass (app.ts, strict-input.ts): one
-// onRequest hook of ours (URL length, Host, disk, per-IP limit) beside @fastify/websocket's, one
-// preValidation hook per route (auth, strict body, strict query numbers fused), one onSend hook
-// (drain, framing, durable answer), and no onResponse hook of ours. Fastify pays a hook iteration
+// onRequest hook (URL length, Host, disk, per-IP limit), one preValidation hook per route (auth,
+// strict body, strict query numbers fused), one onSend hook (drain, framing, durable answer), no
+// onResponse hook, and nothing of the WebSocket upgrades (ws/upgrade.ts: only the routes with a
+// wsHandler are wrapped). Fastify pays a hook iteration
 // and a callback per hook and request; a new guard joins a pass instead of adding a hook. The
 // checks' behaviour is the other tests' (auth, hardening, body rules, durable answers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +41,6 @@ describe('hot path hooks', () => {
     ['DELETE /fapi/v1/order', 'fapi/v1/order', 'DELETE', undefined],
     ['DELETE /fapi/v1/bot/order', 'fapi/v1/bot/order', 'DELETE', undefined],
   ])('%s: one pass of each kind', (_name, parent, method, child) => {
-    // onRequest: ours and @fastify/websocket's; onResponse: @fastify/websocket's
-    expect(hooksOf(parent, method, child)).toEqual({ onRequest: 2, preValidation: 1, onSend: 1, onResponse: 1 });
+    expect(hooksOf(parent, method, child)).toEqual({ onRequest: 1, preValidation: 1, onSend: 1 });
   });
 });

@@ -1,13 +1,12 @@
-// The /ws endpoint: registers @fastify/websocket on the root instance, the route, and the hub
-// (hub.ts holds the protocol). Call installWebSocket before any other route is registered:
-// @fastify/websocket only intercepts upgrades on routes added after it.
+// The /ws endpoint: the upgrade dispatch (upgrade.ts) on the root instance, the route, and the
+// hub (hub.ts holds the protocol). Call installWebSocket before any other route is registered:
+// the dispatch only serves the wsHandler of routes added after it.
 //
 // Limits: a client message may be at most MAX_MESSAGE_BYTES (64 KiB; a longer one closes the
 // connection with 1009, by `ws`); no per-message compression. A plain GET /ws (no upgrade)
 // answers the envelope error 1000. On app close the hub stops its timer and closes every
 // connection with 1001; connections that have not finished the close handshake within
 // CLOSE_GRACE_MS are terminated, so shutdown never waits on a slow peer.
-import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../../src-shared/errors.ts';
 import type { Venue } from '../../services/venue.ts';
@@ -16,6 +15,7 @@ import { sendError } from '../error-handler.ts';
 import { STREAM_PATTERNS } from './channels.ts';
 import { DEFAULT_HUB_LIMITS, Hub, METHODS, type HubLimits } from './hub.ts';
 import type { KlineSource } from './subscriptions.ts';
+import { installUpgrades } from './upgrade.ts';
 
 const MAX_MESSAGE_BYTES = 64 * 1024;
 const CLOSE_GRACE_MS = 1000;
@@ -82,20 +82,17 @@ export async function installWebSocket(app: FastifyInstance, opts: WebSocketOpti
     limits: opts.limits,
     klines,
   });
-  await app.register(fastifyWebsocket, {
+  const wss = installUpgrades(app, {
     options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false },
     // Resets and aborted handshakes are routine for a WebSocket server: drop the socket quietly.
-    errorHandler(_err, socket) {
-      socket.terminate();
-    },
-    async preClose() {
-      hub.close();
-      const wss = app.websocketServer;
-      const deadline = Date.now() + CLOSE_GRACE_MS;
-      while (wss.clients.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      for (const c of wss.clients) c.terminate();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-    },
+    onSocketError: (socket) => socket.terminate(),
+  });
+  app.addHook('preClose', async () => {
+    hub.close();
+    const deadline = Date.now() + CLOSE_GRACE_MS;
+    while (wss.clients.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    for (const c of wss.clients) c.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
   app.decorate('wsHub', hub);
   app.route({
