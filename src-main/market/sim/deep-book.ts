@@ -34,7 +34,9 @@ export interface DeepSettings {
 export const DEFAULT_DEEP: DeepSettings = {
   orders: 150,
   lifetimeS: 120,
-  scale: 0.002,
+  // d0 = 1 %: the density is nearly flat inside 1 % and a power law past it, so a book holds most
+  // of its 1 % depth past 0.1 % as real USD-M books do (docs/realism.md, the depth profile)
+  scale: 0.01,
   mu: 0.6,
   maxDistance: 0.04,
   orderNotional: 3_000,

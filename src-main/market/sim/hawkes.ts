@@ -73,6 +73,9 @@ export class ActivityFactor {
   private readonly sd: number;
   private readonly kappa: number;
   private readonly rng: Rng;
+  private dtMs = NaN;
+  private a = 0;
+  private b = 0;
 
   constructor(rng: Rng, sd: number, halfLifeS: number) {
     this.rng = rng;
@@ -92,8 +95,18 @@ export class ActivityFactor {
 
   /** Advances by dtMs (exact OU transition) and returns the new value. */
   advance(dtMs: number): number {
-    const a = Math.exp((-this.kappa * dtMs) / 1000);
-    this.x = this.x * a + this.sd * Math.sqrt(1 - a * a) * this.rng.normal();
+    this.step(dtMs);
     return this.value;
+  }
+
+  /** advance() without computing the value. */
+  step(dtMs: number): void {
+    // the transition's two coefficients, kept for the last step length (callers use one or two)
+    if (dtMs !== this.dtMs) {
+      this.dtMs = dtMs;
+      this.a = Math.exp((-this.kappa * dtMs) / 1000);
+      this.b = this.sd * Math.sqrt(1 - this.a * this.a);
+    }
+    this.x = this.x * this.a + this.b * this.rng.normal();
   }
 }

@@ -172,7 +172,7 @@ function buildSymbol(
   for (let k = 0; k < steps; k++) {
     hs[k] = process.h;
     herds[k] = herd.log;
-    herd.advance(HISTORY_STEP_MS);
+    herd.step(HISTORY_STEP_MS);
     paces[k] = activity(from + (k + 1) * HISTORY_STEP_MS) * act.advance(HISTORY_STEP_MS);
     process.advance(HISTORY_STEP_MS, paces[k]);
     path[k + 1] = process.logPrice;
@@ -201,14 +201,15 @@ function buildSymbol(
     const a = path[k];
     const b = path[k + 1];
     const r = b - a;
-    const v = Math.exp(hs[k]) * dt * paces[k];
+    const ev = Math.exp(hs[k]);
+    const v = ev * dt * paces[k];
     // the Brownian bridge's maximum (or minimum) over the step: the candle's wick
     const up = rng.next() < 0.5;
     const w = Math.sqrt(r * r - 2 * v * Math.log(1 - rng.next()));
     const ext = up ? (r + w) / 2 : (r - w) / 2;
     // taker orders: the Hawkes count over the step (mean rate x pace x volatility factor x the
     // book's mean queue factor, over-dispersion 1/(1-n)^2), then a trade in each empty second
-    const f = Math.min(3, Math.max(0.5, Math.sqrt(Math.exp(hs[k]) / meanV)));
+    const f = Math.min(3, Math.max(0.5, Math.sqrt(ev / meanV)));
     const m = params.takerRate * paces[k] * f * MEAN_QUEUE_FACTOR * dt;
     let n = Math.max(0, Math.round(m + Math.sqrt(m * fano) * rng.normal()));
     const empty = Math.exp(-(m * (1 - flow.branching)) / dt);

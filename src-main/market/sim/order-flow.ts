@@ -128,7 +128,7 @@ export class OrderFlow {
    * simulator runs the latent price in this business time, and arrivals() uses it.
    */
   pace(t: number, dtMs: number): number {
-    this.herd.advance(dtMs);
+    this.herd.step(dtMs);
     this.paceNow = activity(t) * this.activity.advance(dtMs);
     return this.paceNow;
   }

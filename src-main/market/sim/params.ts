@@ -55,7 +55,7 @@ const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
     takerMedianNotional: 600,
     touchQueueNotional: 150_000,
     deepOrders: 150,
-    deepOrderNotional: 6_000,
+    deepOrderNotional: 100_000,
     makerLevels: 10,
     makerDepthNotional: 900_000,
     makerBaseHalfSpread: 0.0008,

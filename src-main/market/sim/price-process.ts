@@ -49,6 +49,10 @@ export class PriceProcess {
   lastZ = 0;
   /** Jumps so far. */
   jumps = 0;
+  /** The variance's OU transition for the last step length (dtMs): decay and shock sd. */
+  private dtMs = NaN;
+  private decay = 0;
+  private shockSd = 0;
 
   constructor(
     params: Pick<SymbolSimParams, 'volatility' | 'jumpsPerDay' | 'jumpScale'>,
@@ -115,8 +119,13 @@ export class PriceProcess {
       }
     }
 
-    const decay = Math.exp(-KAPPA * dt);
-    const shockSd = XI * Math.sqrt((1 - decay * decay) / (2 * KAPPA));
+    if (dtMs !== this.dtMs) {
+      this.dtMs = dtMs;
+      this.decay = Math.exp(-KAPPA * dt);
+      this.shockSd = XI * Math.sqrt((1 - this.decay * this.decay) / (2 * KAPPA));
+    }
+    const decay = this.decay;
+    const shockSd = this.shockSd;
     const shock = RHO * ((Math.abs(z) - ABS_Z_MEAN) / ABS_Z_SD) + Math.sqrt(1 - RHO * RHO) * w;
     this.h = this.clampH(this.hBar + (this.h - this.hBar) * decay + shockSd * shock);
 
