@@ -9,7 +9,7 @@ import { compileCacheEnv } from '../../src-main/sweep/compile-cache.ts';
 import type { JobResult, SweepJob } from '../../src-main/sweep/job.ts';
 import { buildPack, type PackRef } from '../../src-main/sweep/pack.ts';
 import { LocalPool } from '../../src-main/sweep/pool.ts';
-import { DAY, JAN6, klinesDataDir, ROOT } from './fixture.ts';
+import { klinesDataDir, testJob } from './fixture.ts';
 
 let ref: PackRef;
 let cacheDir: string;
@@ -27,27 +27,7 @@ afterAll(() => {
   process.env = saved;
 });
 
-const envJob: SweepJob = {
-  id: 'swC:0',
-  sweepId: 'swC',
-  index: 0,
-  symbols: ['BTCUSDT'],
-  start: JAN6,
-  until: JAN6 + DAY / 4,
-  lockstep: true,
-  speed: 1,
-  balance: '10000',
-  queueModel: 'probabilistic',
-  orderLatency: 0,
-  responseLatency: 0,
-  dataLatency: 0,
-  positionMode: 'hedge',
-  bot: ['node', 'test/sweep/bots/test-bot.ts'],
-  cwd: ROOT,
-  params: { mode: 'env' },
-  seed: 1,
-  timeoutMs: 60_000,
-};
+const envJob: SweepJob = testJob({ id: 'swC:0', sweepId: 'swC', params: { mode: 'env' } });
 
 describe("Node's compile cache", () => {
   it("is the cache folder's node-compile-cache unless the environment names one or turns it off", () => {

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SweepJob } from '../../src-main/sweep/job.ts';
 import { DatasetService } from '../../src-main/data/dataset-service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 import { groupCommitOf } from '../../src-main/store/group-commit.ts';
@@ -34,4 +35,29 @@ export async function klinesDataDir(): Promise<string> {
     db.close();
   }
   return dir;
+}
+
+/** A job of the test bot on BTCUSDT: the first quarter of 2025-01-06 unless `over` says otherwise. */
+export function testJob(over: Partial<SweepJob> & Pick<SweepJob, 'params'>): SweepJob {
+  return {
+    id: 'swT:0',
+    sweepId: 'swT',
+    index: 0,
+    symbols: ['BTCUSDT'],
+    start: JAN6,
+    until: JAN6 + DAY / 4,
+    lockstep: true,
+    speed: 1,
+    balance: '10000',
+    queueModel: 'probabilistic',
+    orderLatency: 0,
+    responseLatency: 0,
+    dataLatency: 0,
+    positionMode: 'hedge',
+    bot: ['node', 'test/sweep/bots/test-bot.ts'],
+    cwd: ROOT,
+    seed: 1,
+    timeoutMs: 60_000,
+    ...over,
+  };
 }

@@ -6,7 +6,7 @@ import type { JobResult, SweepJob } from '../../src-main/sweep/job.ts';
 import { buildPack, openPack, type OpenPack, type PackRef } from '../../src-main/sweep/pack.ts';
 import { LocalPool } from '../../src-main/sweep/pool.ts';
 import { runJob } from '../../src-main/sweep/run-job.ts';
-import { DAY, JAN6, klinesDataDir, ROOT } from './fixture.ts';
+import { DAY, JAN6, klinesDataDir, testJob } from './fixture.ts';
 
 let ref: PackRef;
 let pack: OpenPack;
@@ -19,27 +19,14 @@ beforeAll(async () => {
 afterAll(() => pack?.close());
 
 function job(index: number, params: SweepJob['params']): SweepJob {
-  return {
+  return testJob({
     id: `swP:${index}`,
     sweepId: 'swP',
     index,
-    symbols: ['BTCUSDT'],
     start: JAN6 + index * (DAY / 4),
     until: JAN6 + (index + 1) * (DAY / 4),
-    lockstep: true,
-    speed: 1,
-    balance: '10000',
-    queueModel: 'probabilistic',
-    orderLatency: 0,
-    responseLatency: 0,
-    dataLatency: 0,
-    positionMode: 'hedge',
-    bot: ['node', 'test/sweep/bots/test-bot.ts'],
-    cwd: ROOT,
     params,
-    seed: 1,
-    timeoutMs: 60_000,
-  };
+  });
 }
 
 describe('the local pool', () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SweepJob } from '../../src-main/sweep/job.ts';
 import { buildPack, openPack, type OpenPack } from '../../src-main/sweep/pack.ts';
 import { runJob } from '../../src-main/sweep/run-job.ts';
-import { DAY, JAN6, klinesDataDir, ROOT } from './fixture.ts';
+import { DAY, JAN6, klinesDataDir, testJob } from './fixture.ts';
 
 let pack: OpenPack;
 
@@ -17,28 +17,7 @@ beforeAll(async () => {
 afterAll(() => pack?.close());
 
 function job(params: SweepJob['params'], over: Partial<SweepJob> = {}): SweepJob {
-  return {
-    id: 'swT:4',
-    sweepId: 'swT',
-    index: 4,
-    symbols: ['BTCUSDT'],
-    start: JAN6,
-    until: JAN6 + DAY / 4,
-    lockstep: true,
-    speed: 1,
-    balance: '10000',
-    queueModel: 'probabilistic',
-    orderLatency: 0,
-    responseLatency: 0,
-    dataLatency: 0,
-    positionMode: 'hedge',
-    bot: ['node', 'test/sweep/bots/test-bot.ts'],
-    cwd: ROOT,
-    params,
-    seed: 9,
-    timeoutMs: 60_000,
-    ...over,
-  };
+  return testJob({ id: 'swT:4', index: 4, params, seed: 9, ...over });
 }
 
 describe('a job', () => {
