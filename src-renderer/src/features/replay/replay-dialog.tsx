@@ -97,6 +97,8 @@ function ReplayBody() {
 
   const cov = useMemo(() => replayableSymbols(datasets ?? []), [datasets]);
   const span = commonSpan(cov, form.symbols);
+  // nothing to start until the datasets are listed and one of them can be replayed
+  const noData = datasets === null || cov.length === 0;
 
   const toggle = (symbol: string): void => {
     setForm((f) => {
@@ -183,7 +185,10 @@ function ReplayBody() {
           <p className="muted small">Loading…</p>
         ) : cov.length === 0 ? (
           <p className="muted small" data-testid="replay-no-data">
-            No replayable data yet: import klines, trades or depth files in the Data dialog first.
+            No replayable data yet: import klines, trades or depth files in the Data dialog first.{' '}
+            <button type="button" className="btn-small" onClick={() => s.workspace.getState().actions.open('data')}>
+              Open Data
+            </button>
           </p>
         ) : (
           <table className="grid dense replay-symbols" data-testid="replay-symbols">
@@ -331,7 +336,12 @@ function ReplayBody() {
         <button type="button" onClick={() => s.workspace.getState().actions.close()}>
           Cancel
         </button>
-        <button type="submit" className="primary" disabled={sending}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={sending || noData}
+          title={noData ? 'Nothing to replay: no stored data covers a symbol yet' : undefined}
+        >
           {sending ? 'Starting…' : 'Start replay'}
         </button>
       </div>

@@ -1,0 +1,19 @@
+// The Replay dialog on a service with no stored market data: it says so, offers the Data
+// dialog, and its Start button stays disabled (nothing can be replayed yet). A service of its
+// own (its own data folder), so no other spec's import is seen.
+import { test, expect } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+
+test.use({ serviceOptions: { args: ['--seed', '25'] } });
+
+test('replay dialog with no data: Start disabled, the way to the Data dialog offered', async ({ page, service }) => {
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, service.account);
+  await page.getByRole('button', { name: 'Replay', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Replay' });
+  await expect(dialog.getByTestId('replay-no-data')).toContainText('No replayable data yet');
+  await expect(dialog.getByRole('button', { name: 'Start replay' })).toBeDisabled();
+  await dialog.getByRole('button', { name: 'Open Data' }).click();
+  await expect(page.getByRole('dialog', { name: 'Market data' })).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+});
