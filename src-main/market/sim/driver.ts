@@ -1,7 +1,8 @@
 // The wall-clock loop of the simulated market: steps the simulator up to the virtual clock's
 // market time every intervalMs of wall time, or, in fast mode, as fast as the CPU allows with
 // the market clock following the simulation.
-// Keeps true: the work of a tick is bounded whatever the speed; a run is reproducible unless an
+// Keeps true: the work of a tick is bounded whatever the speed and however slow the machine (in
+// steps, and in wall time by the measured cost of a step); a run is reproducible unless an
 // overloaded tick had to sample (counted in stats.overloadTicks). Details: docs/simulated-market.md,
 // "The driver".
 import type { VirtualClock } from '../../core/clock.ts';
@@ -14,6 +15,12 @@ export interface DriverOptions {
   maxStepsPerTick?: number;
   /** Live steps per tick when a tick falls behind (default 40). */
   overloadSamples?: number;
+  /**
+   * Wall ms a tick may spend stepping (default: half of intervalMs). With the measured cost of a
+   * step, a tick that would take longer samples instead, so the event loop is never held for
+   * long when the CPU cannot keep up with the clock. Infinity: bounded by maxStepsPerTick only.
+   */
+  tickBudgetMs?: number;
   /** Wall ms of steps per tick in fast mode (default 25). */
   fastSliceMs?: number;
   onTick?: (simTime: number) => void;
@@ -34,6 +41,9 @@ export class SimDriver {
   private readonly intervalMs: number;
   private readonly maxSteps: number;
   private readonly samples: number;
+  private readonly budgetMs: number;
+  /** Wall ms a step costs, a moving average of the ticks so far (0 until measured). */
+  private stepCostMs = 0;
   private readonly onTick?: (simTime: number) => void;
   private readonly onError: (err: unknown) => void;
   private readonly sliceMs: number;
@@ -51,7 +61,14 @@ export class SimDriver {
     this.maxSteps = opts.maxStepsPerTick ?? 2000;
     this.samples = opts.overloadSamples ?? 40;
     this.sliceMs = opts.fastSliceMs ?? 25;
-    if (!(this.intervalMs >= 1) || !(this.maxSteps >= 1) || !(this.samples >= 1) || !(this.sliceMs > 0))
+    this.budgetMs = opts.tickBudgetMs ?? this.intervalMs / 2;
+    if (
+      !(this.intervalMs >= 1) ||
+      !(this.maxSteps >= 1) ||
+      !(this.samples >= 1) ||
+      !(this.sliceMs > 0) ||
+      !(this.budgetMs > 0)
+    )
       throw new RangeError('driver intervals and limits must be >= 1');
     this.onTick = opts.onTick;
     this.onError = opts.onError ?? ((err) => console.error('perpdesk: simulator tick failed', err));
@@ -130,6 +147,12 @@ export class SimDriver {
     return n;
   }
 
+  /** Full steps this tick may run: maxStepsPerTick, or fewer when that many would overrun the wall budget. */
+  private allowedSteps(): number {
+    if (this.stepCostMs <= 0 || this.budgetMs === Infinity) return this.maxSteps;
+    return Math.max(1, Math.min(this.maxSteps, Math.floor(this.budgetMs / this.stepCostMs)));
+  }
+
   /** One tick: catch up with the clock. Returns the live steps run. */
   tick(): number {
     let n = 0;
@@ -138,15 +161,18 @@ export class SimDriver {
       const target = this.clock.now();
       const step = sim.stepMs;
       const need = Math.floor((target - sim.time) / step);
-      if (need <= this.maxSteps) {
+      const allowed = this.allowedSteps();
+      const t0 = performance.now();
+      if (need <= allowed) {
         n = sim.runUntil(target);
       } else {
         this.stats.overloadTicks++;
         const from = sim.time;
         const span = target - from;
-        for (let i = 1; i <= this.samples; i++) {
+        const samples = Math.min(this.samples, allowed);
+        for (let i = 1; i <= samples; i++) {
           // the live step ends a second: t + step is a multiple of 1000
-          const goal = Math.floor((from + (span * i) / this.samples) / 1000) * 1000 - step;
+          const goal = Math.floor((from + (span * i) / samples) / 1000) * 1000 - step;
           if (goal - step > sim.time) {
             const before = sim.time;
             sim.skipTo(goal - step);
@@ -162,6 +188,10 @@ export class SimDriver {
           sim.skipTo(target);
           this.stats.skippedMs += sim.time - before;
         }
+      }
+      if (n > 0) {
+        const cost = (performance.now() - t0) / n;
+        this.stepCostMs = this.stepCostMs === 0 ? cost : 0.8 * this.stepCostMs + 0.2 * cost;
       }
       this.stats.steps += n;
       this.stats.ticks++;

@@ -54,7 +54,11 @@ describe('simulator determinism', () => {
       // candles follow the simulation's time, not the raw clock (the start-up wiring does the same)
       driven.venue.klines.autoAdvance = false;
       straight.venue.klines.autoAdvance = false;
-      const driver = new SimDriver(simD, driven.venue.clock, { onTick: (t) => driven.venue.klines.advanceTo(t) });
+      // no wall budget: full steps whatever the machine's speed
+      const driver = new SimDriver(simD, driven.venue.clock, {
+        onTick: (t) => driven.venue.klines.advanceTo(t),
+        tickBudgetMs: Infinity,
+      });
       const gaps = [13, 50, 7, 120, 3, 250, 41, 1, 90, 600, 17];
       const end = T0 + 60_000;
       for (let i = 0; driven.venue.clock.now() < end; i++) {

@@ -13,7 +13,8 @@ function setup(speed = 1) {
   // 250 ms steps (the default is 100 ms): the step counts below are written for them
   const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 31, stepMs: 250 });
   const seen: number[] = [];
-  const driver = new SimDriver(sim, tv.venue.clock, { onTick: (t) => seen.push(t) });
+  // no wall budget: these tests count full steps, whatever the machine's speed (the budget has its own test)
+  const driver = new SimDriver(sim, tv.venue.clock, { onTick: (t) => seen.push(t), tickBudgetMs: Infinity });
   return { tv, sim, driver, seen, clock: tv.venue.clock };
 }
 
@@ -63,6 +64,41 @@ describe('simulator driver', () => {
       tv.advanceWall(2000);
       expect(driver.tick()).toBe(8);
       expect(tv.trades.length).toBeGreaterThan(before);
+    } finally {
+      tv.close();
+    }
+  });
+
+  it('holds a tick to its wall budget when steps are slow: samples instead of holding the event loop', () => {
+    const tv = testVenue({ seed: 33, speed: 100 });
+    try {
+      const sim = new Simulator({ exchange: tv.venue.exchange, clock: tv.venue.clock, seed: 33, stepMs: 100 });
+      // every step made to cost at least 2 ms of wall time (a slow or busy machine)
+      const realStep = sim.step.bind(sim);
+      sim.step = () => {
+        const t = performance.now();
+        realStep();
+        while (performance.now() - t < 2);
+      };
+      const driver = new SimDriver(sim, tv.venue.clock, { intervalMs: 50, tickBudgetMs: 25 });
+      tv.advanceWall(50); // 5 s of market time: 50 steps, the step's cost not known yet
+      expect(driver.tick()).toBe(50);
+      expect(driver.stats.overloadTicks).toBe(0);
+      for (let i = 0; i < 5; i++) {
+        tv.advanceWall(50);
+        // at most 25 ms / 2 ms = 12 steps a tick, and the tick still reaches the clock
+        expect(driver.tick()).toBeLessThanOrEqual(12);
+        expect(tv.venue.clock.now() - sim.time).toBeLessThan(sim.stepMs);
+      }
+      expect(driver.stats.overloadTicks).toBe(5);
+      expect(sim.stats.errors).toBe(0);
+      // a slow step never stops the market: at 1x every step is run again
+      tv.venue.clock.setSpeed(1);
+      for (let i = 0; i < 3; i++) {
+        tv.advanceWall(100);
+        expect(driver.tick()).toBe(1);
+      }
+      expect(driver.stats.overloadTicks).toBe(5);
     } finally {
       tv.close();
     }
