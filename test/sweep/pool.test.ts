@@ -62,4 +62,30 @@ describe('the local pool', () => {
     expect(got.map((r) => r.status)).toEqual(['ok', 'ok']);
     expect(got.map((r) => r.venueAhead)).toEqual([false, false]);
   }, 60_000);
+
+  it('forks its workers ahead with warm(): one killed while warming up is replaced, and unneeded ones go', async () => {
+    const pool = new LocalPool(2);
+    pool.warm();
+    const [a, b] = pool.pids();
+    process.kill(a, 'SIGKILL');
+    for (let i = 0; i < 100 && pool.pids().includes(a); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(pool.pids()).toEqual([b]);
+    const got: JobResult[] = [];
+    const running = pool.run([job(0, { mode: 'env' }), job(1, { mode: 'env' })], ref, {
+      onResult: (_j, r) => got.push(r),
+    });
+    // replaced as the run begins: two workers again
+    expect(pool.pids()).toHaveLength(2);
+    await running;
+    expect(got.map((r) => r.status)).toEqual(['ok', 'ok']);
+    // a run of one job on two warmed workers: the second is let go, the job runs
+    const one = new LocalPool(2);
+    one.warm();
+    const pids = one.pids();
+    const res: JobResult[] = [];
+    await one.run([job(2, { mode: 'env' })], ref, { onResult: (_j, r) => res.push(r) });
+    expect(res.map((r) => r.status)).toEqual(['ok']);
+    expect(one.pids()).toEqual([]);
+    for (const p of pids) expect(() => process.kill(p, 0)).toThrow();
+  }, 90_000);
 });
