@@ -3,7 +3,7 @@
 // (its modules loaded, every route's schemas compiled, the code compiled and optimised: about
 // 0.8 s of CPU against 0.1 to 0.2 s), and so do the first report and digest after a bot. The
 // throwaway job runs the whole of runJob (a venue on two hours of made-up 15m klines held in
-// memory, a bot that exits at once, the report, the metrics, the digest, the close), so the
+// memory, a bot that exits at once, its output, the report, the metrics, the digest, the close), so the
 // worker's first real job finds all of it ready. Nothing of it stays: each venue has its own
 // in-memory records, and the compiled schemas a venue shares with later ones are caches keyed by
 // the schema itself (test/sweep/warm-up.test.ts: a job gives the same digest warm or cold).
@@ -70,8 +70,9 @@ export async function warmUp(): Promise<string | null> {
     responseLatency: 0,
     dataLatency: 0,
     positionMode: 'hedge',
-    // a bot that exits at once: the job's spawn, wait, report and digest, with no bot to load
-    bot: [process.execPath, '-e', ''],
+    // a bot that exits at once (Node printing its version: nothing of it to start): the job's
+    // spawn, wait, output, report and digest
+    bot: [process.execPath, '--version'],
     cwd: tmpdir(),
     params: {},
     seed: 1,
