@@ -2,14 +2,18 @@
 // same-run baseline (docs/sweeps.md, Benchmark):
 //   1. the local pool with 1 worker, then 2: jobs a minute, core use (CPU seconds of the
 //      coordinator, its workers and their bots, reaped, over wall seconds) and CPU seconds a job;
-//      2 workers should do at least 0.8 x twice the jobs of 1 on two free cores;
+//      the target "at least 0.8 x 2 for two" read two ways, each with PASS / FAIL: 2 workers'
+//      core use against 0.8 x 2 = 1.6 cores, and their throughput against twice one worker's,
+//      beside that ratio's ceiling on this machine (cores / one worker's core use / 2: one
+//      worker alone keeps more than a core busy, so the target may be above what the cores allow);
 //   2. per-job overhead: wall ms from a job's start to its bot's first request (apart: the jobs
-//      whose venue the worker started ahead, during its previous job, and the others with their
-//      venue's start; and the bot's own start: the same bot command timed alone, from its spawn
-//      to its exit with nothing to do, in this run), plus from the bot's exit to the job's result
-//      (the report, the digest, the venue's close);
+//      whose venue the worker started ahead, during its previous job, and the others, each
+//      worker's first after its warm-up, with their venue's start; and the bot's own start: the
+//      same bot command timed alone, from its spawn to its exit with nothing to do, in this run),
+//      plus from the bot's exit to the job's result (the report, the digest, the venue's close);
 //   3. the BullMQ runner with 2 worker processes (a redis-server on a free loopback port) on the
-//      same jobs, against the local pool's 2 workers.
+//      same jobs, against the local pool's 2 workers, and its per-job overhead (no venue started
+//      ahead there: each when its job is taken).
 // The workers' cache folder (dataset packs, Node's compile cache: src-main/sweep/compile-cache.ts)
 // is a fresh one each run, so the first job of each worker pays the compiles a first sweep pays.
 // Knobs: BENCH_JOBS (default 8, even), BENCH_BOT (default the test bot's trade mode), BENCH_QUEUE=0
@@ -17,7 +21,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { compileCacheEnv } from '../src-main/sweep/compile-cache.ts';
 import type { JobResult, SweepJob } from '../src-main/sweep/job.ts';
@@ -29,6 +33,7 @@ import { DAY, JAN6, klinesDataDir, ROOT } from '../test/sweep/fixture.ts';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 8);
 const BOT = process.env.BENCH_BOT ?? 'node test/sweep/bots/test-bot.ts';
+const CORES = availableParallelism();
 const TICK = 100; // clock ticks a second of /proc/self/stat (USER_HZ on Linux)
 // the pool's workers and the queue's read it (compile-cache.ts); fresh: nothing compiled yet
 process.env.PERPDESK_SWEEP_CACHE = mkdtempSync(path.join(tmpdir(), 'perpdesk-bench-cache-'));
@@ -204,26 +209,55 @@ const two = await measure(pool(2), plan('bench2'), 2);
 const alone = [botAlone(), botAlone(), botAlone()].sort((a, b) => a - b)[1];
 const f = (x: number) => x.toFixed(1);
 const per = (m: Rate) => `${f(m.jobsPerMin)} jobs/min, ${f(m.cores)} cores busy, ${m.cpuPerJob.toFixed(2)} CPU s a job`;
+const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 console.log(`1. local pool, 1 worker:  ${per(one)}; steady ${per(one.steady)}`);
 console.log(`   local pool, 2 workers: ${per(two)}; steady ${per(two.steady)}`);
+// the issue's "at least 0.8 x 2 for two", read two ways: as core use, and as throughput against
+// twice one worker's, whose ceiling is what the cores leave: one worker alone keeps `c` cores busy
+// (its bot, its venue and the next job's venue started ahead run at once), so two reach at most
+// CORES / c times one, (CORES / c) / 2 of twice one
+const WANT = 0.8;
 console.log(
-  `   2 workers / (2 x 1 worker) = ${(two.jobsPerMin / (2 * one.jobsPerMin)).toFixed(2)}, steady ` +
-    `${(two.steady.jobsPerMin / (2 * one.steady.jobsPerMin)).toFixed(2)} (target >= 0.8)`,
+  `   2 workers, core use: ${f(two.cores)} cores busy, steady ${f(two.steady.cores)}` +
+    ` (target >= ${WANT} x 2 = ${(WANT * 2).toFixed(1)} of the ${CORES} cores): ${pass(two.cores >= WANT * 2)}, steady ${pass(two.steady.cores >= WANT * 2)}`,
 );
+const ratio = (a: Rate, b: Rate, label: string) => {
+  const r = b.jobsPerMin / (2 * a.jobsPerMin);
+  const ceiling = Math.min(1, CORES / a.cores / 2);
+  const verdict =
+    r >= WANT
+      ? 'PASS'
+      : ceiling < WANT && r >= 0.95 * ceiling
+        ? `FAIL against ${WANT}, at its ceiling (the target is above what ${CORES} cores allow)`
+        : ceiling < WANT
+          ? `FAIL against ${WANT}, and below its ceiling`
+          : 'FAIL';
+  return (
+    `   ${label}: 2 workers / (2 x 1 worker) = ${r.toFixed(2)}; ceiling ${CORES} / ${a.cores.toFixed(2)} / 2 = ` +
+    `${ceiling.toFixed(2)} (1 worker keeps ${a.cores.toFixed(2)} cores busy); target >= ${WANT}: ${verdict}`
+  );
+};
+console.log(ratio(one, two, 'whole run'));
+console.log(ratio(one.steady, two.steady, 'steady   '));
 const all = [...one.results, ...two.results];
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const first = avg(all.map((r) => r.firstRequestMs ?? 0));
-const after = avg(all.map((r) => r.wallMs - r.startMs - r.botMs));
 const ahead = all.filter((r) => r.venueAhead === true);
 const cold = all.filter((r) => r.venueAhead !== true);
 const part = (rs: JobResult[]) =>
   rs.length === 0 ? 'none' : `${avg(rs.map((r) => r.firstRequestMs ?? 0)).toFixed(0)} ms`;
+/** Mean ms from a job's start to its bot's first request, and from the bot's exit to the result. */
+const overhead = (rs: JobResult[]) => {
+  const first = avg(rs.map((r) => r.firstRequestMs ?? 0));
+  const after = avg(rs.map((r) => r.wallMs - r.startMs - r.botMs));
+  return { first, after, total: first + after };
+};
+const o = overhead(all);
 console.log(
-  `2. per-job overhead: ${first.toFixed(0)} ms from the job's start to the bot's first request` +
-    ` (${ahead.length} of ${all.length} jobs with their venue started ahead: ${part(ahead)}; the others ${part(cold)},` +
-    ` of it the venue's start ${cold.length === 0 ? 0 : avg(cold.map((r) => r.startMs)).toFixed(0)} ms;` +
+  `2. per-job overhead: ${o.first.toFixed(0)} ms from the job's start to the bot's first request` +
+    ` (${ahead.length} of ${all.length} jobs with their venue started ahead: ${part(ahead)}; the others, each worker's first` +
+    ` after its warm-up, ${part(cold)}, of it the venue's start ${cold.length === 0 ? 0 : avg(cold.map((r) => r.startMs)).toFixed(0)} ms;` +
     ` the bot alone ${alone.toFixed(0)} ms)` +
-    ` + ${after.toFixed(0)} ms from the bot's exit to the result = ${(first + after).toFixed(0)} ms (target <= 500)`,
+    ` + ${o.after.toFixed(0)} ms from the bot's exit to the result = ${o.total.toFixed(0)} ms (target <= 500): ${pass(o.total <= 500)}`,
 );
 const q = process.env.BENCH_QUEUE === '0' ? null : await queueRun(pack, plan('bench3'));
 if (q === null) console.log('3. queue: skipped (BENCH_QUEUE=0, or no redis-server on this machine)');
@@ -231,6 +265,12 @@ else {
   console.log(
     `3. queue, 2 worker processes: ${f(q.jobsPerMin)} jobs/min against the local pool's ${f(two.jobsPerMin)}`,
   );
-  console.log(`   queue / local = ${(q.jobsPerMin / two.jobsPerMin).toFixed(2)} (target >= 0.95)`);
+  const qr = q.jobsPerMin / two.jobsPerMin;
+  console.log(`   queue / local = ${qr.toFixed(2)} (target >= 0.95): ${pass(qr >= 0.95)}`);
+  const qo = overhead(q.results);
+  console.log(
+    `   the queue's per-job overhead (each venue started when its job is taken): ${qo.first.toFixed(0)} ms to the first request` +
+      ` (of it the venue's start ${avg(q.results.map((r) => r.startMs)).toFixed(0)} ms) + ${qo.after.toFixed(0)} ms = ${qo.total.toFixed(0)} ms`,
+  );
 }
 process.exit(0);

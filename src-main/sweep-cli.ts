@@ -224,7 +224,8 @@ async function main(argv: string[]): Promise<number> {
           given === undefined ? `no unfinished sweep in ${dataDir}` : `no sweep ${given} in ${dataDir}`,
         );
     } else {
-      const prepared = await prepareSweep(request(v, dataDir));
+      // the local pool's workers warm up while the data is packed and the venues tried
+      const prepared = await prepareSweep(request(v, dataDir), () => runner.warm?.());
       id = prepared.id;
       store.createSweep(id, prepared.spec, prepared.jobs, Date.now());
       console.log(`perpdesk sweep ${id}: ${prepared.jobs.length} jobs (${prepared.spec.sets.length} parameter sets)`);

@@ -48,6 +48,8 @@ export interface SweepRequest {
 
 /** A run's runner: the local pool or the queue, the same to the coordinator. */
 export interface Runner {
+  /** Gets ready to run jobs (the local pool forks its workers); called once the cheap checks pass. */
+  warm?(): void;
   run(jobs: readonly SweepJob[], pack: PackRef, ev: RunnerEvents): Promise<void>;
   stop(): void | Promise<void>;
 }
@@ -83,8 +85,11 @@ function readGrid(file: string | undefined, cwd: string): ParamSet[] {
   }
 }
 
-/** Checks a new sweep and plans its jobs; PlanError (a usage error) for anything wrong. */
-export async function prepareSweep(req: SweepRequest): Promise<PreparedSweep> {
+/**
+ * Checks a new sweep and plans its jobs; PlanError (a usage error) for anything wrong.
+ * `onChecked` is called once the cheap checks pass, before the data is packed and the venues tried.
+ */
+export async function prepareSweep(req: SweepRequest, onChecked?: () => void): Promise<PreparedSweep> {
   const span = parseSpan(req.replay);
   const split = parseSplit(req.split);
   const sets = readGrid(req.grid, req.cwd);
@@ -115,6 +120,7 @@ export async function prepareSweep(req: SweepRequest): Promise<PreparedSweep> {
     timeoutMs: req.timeoutMs,
   };
   const jobs = planJobs(id, splitSpan(span, split), sets, template);
+  onChecked?.();
   const pack = await buildPack(req.dataDir, span.symbols, join(req.dataDir, 'sweeps', id, 'data.db'));
   // the replay's own checks, on the first and the last job: a span its data cannot replay fails here
   const open = openPack(pack.path);

@@ -1,5 +1,7 @@
 // The local runner: a pool of worker processes (worker-process.ts), one per core by default (the CLI), each
-// running one job at a time, fed from one queue so every core stays busy until the last job. A
+// running one job at a time, fed from one queue so every core stays busy until the last job. The
+// CLI forks the workers once the sweep's cheap checks pass (warm()): they warm up while the
+// coordinator packs the data and checks the first and last job's venues. A
 // worker is given its next job while one runs (it starts that job's venue ahead), as long as
 // the queue holds a job for every worker: near the end a job waits for whichever worker is free.
 // A worker that dies with a job in hand (killed, out of memory) is replaced and its job given to
@@ -52,14 +54,59 @@ interface Slot {
   ready: boolean;
 }
 
+/** What the running sweep does with its workers' messages and exits (run()). */
+interface RunHandlers {
+  ready(slot: Slot): void;
+  result(slot: Slot, result: JobResult): void;
+  exit(slot: Slot, how: string): void;
+}
+
+const exited = (s: Slot) => new Promise((r) => (s.proc.exitCode !== null ? r(null) : s.proc.once('exit', r)));
+
 export class LocalPool {
   private readonly size: number;
   private readonly slots = new Set<Slot>();
   private stopping = false;
   private resolveRun: (() => void) | null = null;
+  private handlers: RunHandlers | null = null;
+
+  private forked = false;
 
   constructor(workers: number) {
     this.size = workers;
+  }
+
+  /**
+   * Forks the workers ahead of run(): each warms up (worker-process.ts) while the coordinator
+   * packs and checks its sweep. run() forks them itself when this was not called.
+   */
+  warm(): void {
+    if (this.forked || this.stopping) return;
+    this.forked = true;
+    for (let i = 0; i < this.size; i++) this.spawnOne();
+  }
+
+  private spawnOne(): void {
+    // the worker and its bots share Node's compile cache (compile-cache.ts)
+    const proc = fork(WORKER_FILE, [], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      execArgv: [],
+      env: { ...process.env, ...compileCacheEnv(defaultCacheDir()) },
+    });
+    const slot: Slot = { proc, jobs: [], ready: false };
+    this.slots.add(slot);
+    proc.on('message', (m: FromWorker) => {
+      if (m.type === 'ready') {
+        slot.ready = true;
+        this.handlers?.ready(slot);
+      } else if (m.type === 'result' && slot.jobs.length > 0) this.handlers?.result(slot, m.result);
+      else if (m.type === 'error' && slot.jobs.length > 0)
+        this.handlers?.result(slot, errorResult(slot.jobs[0], m.message));
+    });
+    proc.on('exit', (code, signal) => {
+      if (!this.slots.delete(slot) || this.stopping) return;
+      this.handlers?.exit(slot, signal ?? `exit ${code}`);
+    });
   }
 
   /** Runs the jobs; resolves when each has a result (or the pool was stopped). */
@@ -69,23 +116,28 @@ export class LocalPool {
     let left = jobs.length;
     return new Promise<void>((resolve) => {
       this.resolveRun = resolve;
-      if (left === 0) return resolve();
+      // forked by warm() for fewer jobs than workers: the others go (they would have none)
+      const leaving = [...this.slots].slice(jobs.length).map((s) => {
+        this.slots.delete(s);
+        s.proc.disconnect();
+        return exited(s);
+      });
       const finish = () => {
+        this.handlers = null;
         // the workers exit on the disconnect; run() resolves once they are gone (reaped)
-        const gone = [...this.slots].map(
-          (s) => new Promise((r) => (s.proc.exitCode !== null ? r(null) : s.proc.once('exit', r))),
-        );
+        const gone = [...this.slots].map(exited);
         for (const s of this.slots) s.proc.disconnect();
         this.slots.clear();
-        void Promise.all(gone).then(() => resolve());
+        void Promise.all([...gone, ...leaving]).then(() => resolve());
       };
+      if (left === 0) return finish();
       // a job is tried (and started) when it is the first its worker holds
       const started = (job: SweepJob) => {
         tries.set(job.id, (tries.get(job.id) ?? 0) + 1);
         ev.onStart?.(job);
       };
       const feed = (slot: Slot) => {
-        while (!this.stopping && slot.jobs.length < DEPTH && queue.length > 0) {
+        while (!this.stopping && slot.ready && slot.jobs.length < DEPTH && queue.length > 0) {
           // a next job only while there is one for every worker
           if (slot.jobs.length > 0 && queue.length < this.slots.size) return;
           const job = queue.shift()!;
@@ -94,50 +146,39 @@ export class LocalPool {
           slot.proc.send({ type: 'job', job, pack } satisfies ToWorker);
         }
       };
-      const done = (slot: Slot, result: JobResult) => {
-        const job = slot.jobs.shift()!;
-        ev.onResult(job, result);
-        if (slot.jobs.length > 0) started(slot.jobs[0]);
-        if (--left === 0) finish();
-        else feed(slot);
-      };
-      const spawnOne = () => {
-        // the worker and its bots share Node's compile cache (compile-cache.ts)
-        const proc = fork(WORKER_FILE, [], {
-          stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-          execArgv: [],
-          env: { ...process.env, ...compileCacheEnv(defaultCacheDir()) },
-        });
-        const slot: Slot = { proc, jobs: [], ready: false };
-        this.slots.add(slot);
-        proc.on('message', (m: FromWorker) => {
-          if (m.type === 'ready') {
-            slot.ready = true;
-            feed(slot);
-          } else if (m.type === 'result' && slot.jobs.length > 0) done(slot, m.result);
-          else if (m.type === 'error' && slot.jobs.length > 0) done(slot, errorResult(slot.jobs[0], m.message));
-        });
-        proc.on('exit', (code, signal) => {
-          if (!this.slots.delete(slot) || this.stopping) return;
+      this.handlers = {
+        ready: feed,
+        result: (slot, result) => {
+          const job = slot.jobs.shift()!;
+          ev.onResult(job, result);
+          if (slot.jobs.length > 0) started(slot.jobs[0]);
+          if (--left === 0) finish();
+          else feed(slot);
+        },
+        exit: (slot, how) => {
           const [job, ...next] = slot.jobs;
           queue.unshift(...next);
           if (job !== undefined) {
             if ((tries.get(job.id) ?? 0) < ATTEMPTS) queue.unshift(job);
             else {
-              ev.onResult(job, errorResult(job, `its worker process died twice (last: ${signal ?? `exit ${code}`})`));
+              ev.onResult(job, errorResult(job, `its worker process died twice (last: ${how})`));
               if (--left === 0) return finish();
             }
           }
-          if (queue.length > 0) spawnOne();
-        });
+          if (queue.length > 0) this.spawnOne();
+        },
       };
-      for (let i = 0; i < Math.min(this.size, jobs.length); i++) spawnOne();
+      // forked now, or replacing one lost while it warmed up
+      this.forked = true;
+      for (let i = this.slots.size; i < Math.min(this.size, jobs.length); i++) this.spawnOne();
+      for (const s of this.slots) feed(s);
     });
   }
 
   /** Stops every worker now (their jobs are left without a result, to be resumed). */
   stop(): void {
     this.stopping = true;
+    this.handlers = null;
     // a worker told to go takes its running bot with it (worker-process.ts)
     for (const s of this.slots) s.proc.kill('SIGTERM');
     this.slots.clear();

@@ -17,6 +17,7 @@ import type { PackRef } from './pack.ts';
 import { PackCache } from './pack-cache.ts';
 import { errorResult, type RunnerEvents } from './pool.ts';
 import { runJob } from './run-job.ts';
+import { warmUp } from './warm-up.ts';
 
 const QUEUE = 'perpdesk-sweep';
 /** Tries of a job that could not run (its data unreachable...); a bot's failure is not retried. */
@@ -266,6 +267,10 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
   await probe(o.url, opts);
   const packs = new PackCache(o.cacheDir ?? defaultCacheDir());
   const stallMs = o.stallMs ?? 30_000;
+  // before taking a job: its first job's venue then starts as fast as a later one's (warm-up.ts)
+  const cold = await warmUp();
+  if (cold !== null)
+    o.log(`perpdesk sweep worker: the warm-up job did not end well (${cold}); the first job starts cold`);
   // one Node process runs one venue at a time well: N jobs at once are N processes
   const worker = new Worker(
     QUEUE,

@@ -1,5 +1,7 @@
-// A local pool's worker process (pool.ts forks it): runs the jobs it is given over IPC one at a
-// time, in order (run-job.ts), against the sweep's dataset pack, and answers each result. The pool
+// A local pool's worker process (pool.ts forks it): warms up (warm-up.ts: a throwaway job, so its
+// first job's venue starts as fast as a later one's), says it is ready, then runs the jobs it is
+// given over IPC one at a time, in order (run-job.ts), against the sweep's dataset pack, and
+// answers each result. The pool
 // may give it its next job while one runs: that job's venue is then started while the running
 // job's bot starts (the worker waits for the bot's first request then), so the next job begins
 // with its venue ready. It exits when its parent disconnects, so a coordinator that dies leaves no
@@ -9,6 +11,7 @@ import type { PackRef } from './pack.ts';
 import { defaultCacheDir } from './compile-cache.ts';
 import { PackCache } from './pack-cache.ts';
 import { openJobVenue, runJob, type JobVenue } from './run-job.ts';
+import { warmUp } from './warm-up.ts';
 
 export type ToWorker = { type: 'job'; job: SweepJob; pack: PackRef };
 export type FromWorker =
@@ -80,4 +83,9 @@ process.on('disconnect', () => {
 });
 process.on('SIGINT', () => process.exit(130));
 process.on('SIGTERM', () => process.exit(143));
+const cold = await warmUp();
+if (cold !== null)
+  console.error(
+    `perpdesk sweep worker ${process.pid}: the warm-up job did not end well (${cold}); the first job starts cold`,
+  );
 send({ type: 'ready' });

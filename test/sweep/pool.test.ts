@@ -1,6 +1,7 @@
 // The local pool's workers start a job's venue ahead, while their previous job runs
 // (src-main/sweep/pool.ts, worker-process.ts): the jobs after a worker's first begin with their
-// venue ready, and a venue started ahead gives the same records as one started for its job.
+// venue ready, and a venue started ahead (or after the worker's warm-up) gives the same records as
+// one started for its job.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobResult, SweepJob } from '../../src-main/sweep/job.ts';
 import { buildPack, openPack, type OpenPack, type PackRef } from '../../src-main/sweep/pack.ts';
@@ -45,7 +46,8 @@ describe('the local pool', () => {
     expect(order).toEqual(['start 0', 'result 0', 'start 1', 'result 1', 'start 2', 'result 2']);
     expect(jobs.map((j) => got.get(j.id)!.status)).toEqual(['ok', 'ok', 'ok']);
     expect(jobs.map((j) => got.get(j.id)!.venueAhead)).toEqual([false, true, true]);
-    for (const j of jobs.slice(1)) {
+    // the first job ran after its worker's warm-up, the others with their venue started ahead
+    for (const j of jobs) {
       const alone = await runJob(j, { data: pack.data });
       expect(alone.venueAhead).toBe(false);
       expect(got.get(j.id)!.digest).toBe(alone.digest);
@@ -60,4 +62,30 @@ describe('the local pool', () => {
     expect(got.map((r) => r.status)).toEqual(['ok', 'ok']);
     expect(got.map((r) => r.venueAhead)).toEqual([false, false]);
   }, 60_000);
+
+  it('forks its workers ahead with warm(): one killed while warming up is replaced, and unneeded ones go', async () => {
+    const pool = new LocalPool(2);
+    pool.warm();
+    const [a, b] = pool.pids();
+    process.kill(a, 'SIGKILL');
+    for (let i = 0; i < 100 && pool.pids().includes(a); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(pool.pids()).toEqual([b]);
+    const got: JobResult[] = [];
+    const running = pool.run([job(0, { mode: 'env' }), job(1, { mode: 'env' })], ref, {
+      onResult: (_j, r) => got.push(r),
+    });
+    // replaced as the run begins: two workers again
+    expect(pool.pids()).toHaveLength(2);
+    await running;
+    expect(got.map((r) => r.status)).toEqual(['ok', 'ok']);
+    // a run of one job on two warmed workers: the second is let go, the job runs
+    const one = new LocalPool(2);
+    one.warm();
+    const pids = one.pids();
+    const res: JobResult[] = [];
+    await one.run([job(2, { mode: 'env' })], ref, { onResult: (_j, r) => res.push(r) });
+    expect(res.map((r) => r.status)).toEqual(['ok']);
+    expect(one.pids()).toEqual([]);
+    for (const p of pids) expect(() => process.kill(p, 0)).toThrow();
+  }, 90_000);
 });
