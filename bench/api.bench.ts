@@ -25,9 +25,11 @@
 //     Both req/s and server CPU ratios are printed (floor CPU µs per request over the route's):
 //     the CPU ratio is steadier when other jobs share the machine.
 //
-// Signed placements: POST /fapi/v1/orders, every request signed afresh in the client
-// (buildSignedQuery over timestamp + recv_window + the raw body) with a unique
-// client_order_id. Two paper accounts with a large balance: A only buys (open long), B only
+// Signed placements: POST /fapi/v1/orders, every request signed in the client (buildSignedQuery
+// over timestamp + recv_window 60000 + the raw body) with a unique client_order_id, all of a
+// run's requests before it starts (bench/lib/api-client.ts buildPool): the client shares the
+// cores with the server, so its work per request is the same for every route, and printed
+// (client CPU µs per answer). Two paper accounts with a large balance: A only buys (open long), B only
 // sells (open short), strictly alternating from one global counter, A's bids at P..P+3 ticks
 // and B's asks at P-3..P ticks, quantities 0.002/0.003/0.005 in the same sequence for both.
 // So every order either rests (nothing opposite) or crosses (fills, trade, positions, stored
@@ -376,10 +378,10 @@ function report(runs: Run[], notes: string[], only: Kind | undefined): void {
   );
   console.log('signed run just before it.');
   console.log(
-    '                                req/s   ratio     p50     p99     max  errors  srv CPU µs/req  srv  client  cpu',
+    '                                req/s   ratio     p50     p99     max  errors  srv CPU µs/req  srv  client CPU  cpu',
   );
   console.log(
-    '                                                   ms      ms      ms          (of it sys)   CPU     CPU  ratio',
+    '                                                   ms      ms      ms          (of it sys)   CPU  %  µs/req  ratio',
   );
   type Summary = { ratios: number[]; cpuRatios: number[]; p99s: number[]; cpus: number[]; errors: number };
   const blank = (): Summary => ({ ratios: [], cpuRatios: [], p99s: [], cpus: [], errors: 0 });
@@ -424,12 +426,16 @@ function report(runs: Run[], notes: string[], only: Kind | undefined): void {
     console.log(
       `  ${name.padEnd(30)} ${Math.round(r.rps).toString().padStart(6)}  ${f(ratio, 3).padStart(6)}  ` +
         `${f(r.lat.p50).padStart(6)}  ${f(r.lat.p99).padStart(6)} ${f(r.lat.max, 1).padStart(7)}  ` +
-        `${String(bad(r)).padStart(6)}  ${f(r.cpuPerReq, 1).padStart(6)} (${f(r.sysPerReq, 1).padStart(4)}) ${f(r.cpuPct, 0).padStart(3)}%  ${f(r.clientCpuPct, 0).padStart(5)}%  ${f(cpuRatio, 2).padStart(5)}  ${v}`,
+        `${String(bad(r)).padStart(6)}  ${f(r.cpuPerReq, 1).padStart(6)} (${f(r.sysPerReq, 1).padStart(4)}) ${f(r.cpuPct, 0).padStart(3)}% ${f(r.clientCpuPct, 0).padStart(3)}% ${f(r.clientCpuPerReq, 1).padStart(6)}  ${f(cpuRatio, 2).padStart(5)}  ${v}`,
     );
   });
   console.log('');
   for (const n of notes) console.log(n);
   for (const { kind, r } of runs) {
+    if (r.builtLate > 0)
+      console.log(
+        `  ${kind}: the client built ${r.builtLate} requests during the measured run (its pool ran out): client CPU above the others'`,
+      );
     if (bad(r) > 0) {
       console.log(
         `  ${kind}: ${r.non2xx} non-2xx, ${r.errors} socket errors, ${r.timeouts} timeouts, ${r.envelopeErrors} envelope codes != 0; first: ${r.firstErrors.join(' | ')}`,
