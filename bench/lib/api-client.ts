@@ -200,7 +200,7 @@ interface Pool {
  * bodies) repeat a sequence of 24. Past the pool, or once its signatures near their window's
  * end, requests are built as they go, and counted (`builtLate`).
  */
-export function buildPool(job: ClientJob, expected: number): Pool {
+function buildPool(job: ClientJob, expected: number): Pool {
   const built: Built[] = [];
   const at = Date.now();
   if (job.kind !== 'hello') {
