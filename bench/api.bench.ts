@@ -8,7 +8,7 @@
 //   BENCH_ONLY=signed|binance|bot  that route alone, no floor (for node --cpu-prof)
 //   BENCH_CONNECTIONS  autocannon connections (50, the targets' figure)
 //
-// One run, one machine, 127.0.0.1 only, ends by itself (about 30 s a round at 5 s a run; a
+// One run, one machine, 127.0.0.1 only, ends by itself (about 40 s a round at 5 s a run; a
 // watchdog gives up well after the expected time):
 //   - this process hosts the servers: the real service (startService: temp data dir, so
 //     SQLite is on disk as in use; rate limits off; simulate false, so the book holds only
@@ -19,15 +19,19 @@
 //     (what Node alone costs for the same POST; a reference row);
 //   - each load run is autocannon in a forked child (the load generator must not share the
 //     servers' event loop), BENCH_CONNECTIONS connections, a warm-up then a bounded measured run;
-//   - order: floor, then per round signed, Binance, bot, node:http, floor. Each route's ratio is
+//     A second reference row: the floor with the service's answer batching (a turn's answers
+//     leave together at its end, src-main/api/answer-batch.ts), what that is worth with no work;
+//   - order: floor, then per round signed, Binance, bot, node:http, batched floor, floor. Each route's ratio is
 //     to the mean of the floor runs on either side of its round (the machine is shared and its
 //     other load drifts); the Binance route's ratio is to the native signed run just before it.
 //     Both req/s and server CPU ratios are printed (floor CPU µs per request over the route's):
 //     the CPU ratio is steadier when other jobs share the machine.
 //
-// Signed placements: POST /fapi/v1/orders, every request signed afresh in the client
-// (buildSignedQuery over timestamp + recv_window + the raw body) with a unique
-// client_order_id. Two paper accounts with a large balance: A only buys (open long), B only
+// Signed placements: POST /fapi/v1/orders, every request signed in the client (buildSignedQuery
+// over timestamp + recv_window 60000 + the raw body) with a unique client_order_id, all of a
+// run's requests before it starts (bench/lib/api-client.ts buildPool): the client shares the
+// cores with the server, so its work per request is the same for every route, and printed
+// (client CPU µs per answer). Two paper accounts with a large balance: A only buys (open long), B only
 // sells (open short), strictly alternating from one global counter, A's bids at P..P+3 ticks
 // and B's asks at P-3..P ticks, quantities 0.002/0.003/0.005 in the same sequence for both.
 // So every order either rests (nothing opposite) or crosses (fills, trade, positions, stored
@@ -75,6 +79,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
+import { AnswerBatch } from '../src-main/api/answer-batch.ts';
 import { startService } from '../src-main/service.ts';
 import { HOUSE_ACCOUNT } from '../src-main/trading/exchange.ts';
 import { runClient, type ClientJob, type ClientResult } from './lib/api-client.ts';
@@ -137,7 +142,7 @@ function load(job: ClientJob): Promise<Measured> {
   });
 }
 
-type Kind = 'post' | 'rawpost' | 'signed' | 'binance' | 'bot';
+type Kind = 'post' | 'rawpost' | 'postb' | 'signed' | 'binance' | 'bot';
 
 interface Run {
   kind: Kind;
@@ -177,7 +182,7 @@ async function main(): Promise<void> {
       console.error('api.bench: took too long, giving up');
       process.exit(1);
     },
-    (60 + ROUNDS * 5 * (SECONDS + 2) + 3 * WARMUP) * 1000 * 2,
+    (60 + ROUNDS * 6 * (SECONDS + 4) + 3 * WARMUP) * 1000 * 2,
   );
   const memory = process.env.BENCH_MEMORY === '1';
   const only = process.env.BENCH_ONLY as Kind | undefined;
@@ -212,6 +217,14 @@ async function main(): Promise<void> {
   };
   ref.post('/fapi/v1/bot/orders', async () => constant);
   const refUrl = await listenLocal(ref);
+  // The same floor with the service's answer batching (src-main/api/answer-batch.ts: a turn's
+  // answers leave together at its end): a reference row, what that part of the service's gain
+  // is worth to a route doing nothing.
+  const batched = Fastify({ logger: false });
+  const answers = new AnswerBatch();
+  batched.addHook('onSend', (_req, _reply, payload, done) => answers.add(done, payload));
+  batched.post('/fapi/v1/bot/orders', async () => constant);
+  const batchedUrl = await listenLocal(batched);
   // Reference below the framework: node:http alone, body read and parsed, constant answer.
   const constantText = JSON.stringify(constant);
   const raw = createServer((req, res) => {
@@ -241,16 +254,17 @@ async function main(): Promise<void> {
   const work: Work = { bot: [], signed: [] };
 
   async function phase(kind: Kind): Promise<Run> {
-    const warmup = warmed.has(kind) ? 0.5 : kind === 'post' || kind === 'rawpost' ? 1 : WARMUP;
+    const floorLike = kind === 'post' || kind === 'rawpost' || kind === 'postb';
+    const warmup = warmed.has(kind) ? 0.5 : floorLike ? 1 : WARMUP;
     warmed.add(kind);
     const base = { connections: CONNECTIONS, seconds: SECONDS, warmup };
-    if (kind === 'post' || kind === 'rawpost') {
+    if (floorLike) {
       return {
         kind,
         r: await load({
           ...base,
           kind: 'bot',
-          url: kind === 'post' ? refUrl : rawUrl,
+          url: kind === 'post' ? refUrl : kind === 'postb' ? batchedUrl : rawUrl,
           symbol: SYMBOL,
           askTicks: PA,
           bidTicks: PB,
@@ -324,11 +338,13 @@ async function main(): Promise<void> {
         runs.push(await phase('binance'));
         runs.push(await phase('bot'));
         runs.push(await phase('rawpost'));
+        runs.push(await phase('postb'));
         runs.push(await phase('post'));
       }
     }
   } finally {
     await ref.close();
+    await batched.close();
     await new Promise((resolve) => raw.close(resolve));
     await svc.close();
     if (!memory) rmSync(dataDir, { recursive: true, force: true });
@@ -376,18 +392,19 @@ function report(runs: Run[], notes: string[], only: Kind | undefined): void {
   );
   console.log('signed run just before it.');
   console.log(
-    '                                req/s   ratio     p50     p99     max  errors  srv CPU µs/req  srv  client  cpu',
+    '                                req/s   ratio     p50     p99     max  errors  srv CPU µs/req  srv  client CPU  cpu',
   );
   console.log(
-    '                                                   ms      ms      ms          (of it sys)   CPU     CPU  ratio',
+    '                                                   ms      ms      ms          (of it sys)   CPU  %  µs/req  ratio',
   );
   type Summary = { ratios: number[]; cpuRatios: number[]; p99s: number[]; cpus: number[]; errors: number };
   const blank = (): Summary => ({ ratios: [], cpuRatios: [], p99s: [], cpus: [], errors: 0 });
-  const summary: Record<Route | 'rawpost' | 'post', Summary> = {
+  const summary: Record<Route | 'rawpost' | 'postb' | 'post', Summary> = {
     signed: blank(),
     binance: blank(),
     bot: blank(),
     rawpost: blank(),
+    postb: blank(),
     post: blank(),
   };
   runs.forEach(({ kind, r }, i) => {
@@ -407,6 +424,7 @@ function report(runs: Run[], notes: string[], only: Kind | undefined): void {
         } else ratio = cpuRatio = NaN;
       }
       if (kind === 'rawpost') v = '(reference: no framework at all)';
+      else if (kind === 'postb') v = "(reference: the floor with the service's answer batching)";
       else if (!Number.isNaN(ratio)) v = verdict(kind, ratio, r.lat.p99, bad(r));
     } else v = '(the floor: no exchange, no auth, no schema)';
     const s = summary[kind];
@@ -420,16 +438,22 @@ function report(runs: Run[], notes: string[], only: Kind | undefined): void {
         ? 'floor: fastify POST, no work'
         : kind === 'rawpost'
           ? 'node:http POST, no work'
-          : TARGETS[kind].name;
+          : kind === 'postb'
+            ? 'floor, answers batched'
+            : TARGETS[kind].name;
     console.log(
       `  ${name.padEnd(30)} ${Math.round(r.rps).toString().padStart(6)}  ${f(ratio, 3).padStart(6)}  ` +
         `${f(r.lat.p50).padStart(6)}  ${f(r.lat.p99).padStart(6)} ${f(r.lat.max, 1).padStart(7)}  ` +
-        `${String(bad(r)).padStart(6)}  ${f(r.cpuPerReq, 1).padStart(6)} (${f(r.sysPerReq, 1).padStart(4)}) ${f(r.cpuPct, 0).padStart(3)}%  ${f(r.clientCpuPct, 0).padStart(5)}%  ${f(cpuRatio, 2).padStart(5)}  ${v}`,
+        `${String(bad(r)).padStart(6)}  ${f(r.cpuPerReq, 1).padStart(6)} (${f(r.sysPerReq, 1).padStart(4)}) ${f(r.cpuPct, 0).padStart(3)}% ${f(r.clientCpuPct, 0).padStart(3)}% ${f(r.clientCpuPerReq, 1).padStart(6)}  ${f(cpuRatio, 2).padStart(5)}  ${v}`,
     );
   });
   console.log('');
   for (const n of notes) console.log(n);
   for (const { kind, r } of runs) {
+    if (r.builtLate > 0)
+      console.log(
+        `  ${kind}: the client built ${r.builtLate} requests during the measured run (its pool ran out): client CPU above the others'`,
+      );
     if (bad(r) > 0) {
       console.log(
         `  ${kind}: ${r.non2xx} non-2xx, ${r.errors} socket errors, ${r.timeouts} timeouts, ${r.envelopeErrors} envelope codes != 0; first: ${r.firstErrors.join(' | ')}`,
@@ -463,6 +487,14 @@ function report(runs: Run[], notes: string[], only: Kind | undefined): void {
   console.log(
     `  node:http POST, no work          x${f(median(rp.ratios), 3)} of the floor (${range(rp.ratios)}), cpu x${f(median(rp.cpuRatios), 3)}, ${f(median(rp.cpus), 1)} µs/req` +
       ' (what Node alone costs: no route can beat it)',
+  );
+  const pb = summary.postb;
+  console.log(
+    `  floor, answers batched          x${f(median(pb.ratios), 3)} of the floor (${range(pb.ratios)}), cpu x${f(median(pb.cpuRatios), 3)}, ${f(median(pb.cpus), 1)} µs/req` +
+      " (the service's answer batching on the bare floor)",
+  );
+  console.log(
+    `  bot / batched floor x${f(median(summary.bot.ratios) / median(pb.ratios), 3)}, signed / batched floor x${f(median(summary.signed.ratios) / median(pb.ratios), 3)}`,
   );
   console.log(
     `  bot / node:http floor x${f(median(summary.bot.ratios) / median(rp.ratios), 3)}, signed / node:http floor x${f(median(summary.signed.ratios) / median(rp.ratios), 3)}`,

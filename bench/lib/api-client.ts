@@ -1,6 +1,8 @@
-// The load-generating side of bench/api.bench.ts, run in a forked child: autocannon with a
-// per-request builder (fresh signature, unique client_order_id, alternating sides) and a
-// response check that counts envelope codes and order statuses.
+// The load-generating side of bench/api.bench.ts, run in a forked child: autocannon with the
+// run's requests built before it starts (signed each with a unique client_order_id, alternating
+// sides) and a response check that counts envelope codes and order statuses. The client shares
+// the machine's cores with the server, so its own work per request is kept the same for every
+// route (an array read; see buildPool) and printed beside the server's.
 //
 // The request sequence comes from one counter per process, so across the 50 connections the
 // two sides stay balanced to within the requests in flight (the book stays bounded).
@@ -41,6 +43,10 @@ export interface ClientResult {
   /** Order status -> count (placements only). */
   statuses: Record<string, number>;
   clientCpuPct: number;
+  /** The client's own CPU per response over the measured run, µs (the same work for every route: see buildPool). */
+  clientCpuPerReq: number;
+  /** Requests of the measured run built as they went (the pool ran out or went stale): client work the other routes' runs did not do. */
+  builtLate: number;
 }
 
 interface RequestData {
@@ -87,90 +93,148 @@ const BINANCE_STATUS: Record<string, string> = {
   REJECTED: '5',
   EXPIRED: '6',
 };
+/** recv_window of the signed requests, ms: the largest the venue takes (they are signed before the run). */
+const RECV_WINDOW = 60_000;
+/** How long after signing a pooled request is still sent, ms (the window less a margin). */
+const POOL_FRESH_MS = RECV_WINDOW - 10_000;
+/** Requests per second the pool is sized for (more than any route answers here). */
+const POOL_RATE = 16_000;
 /** Ticks of 0.1 to the price text ("960001" -> "96000.1"). */
 const price = (ticks: number): string => `${Math.floor(ticks / 10)}.${ticks % 10}`;
 
-function requestsFor(job: ClientJob, tally: (status: number, body: string) => void): AutocannonOptions['requests'] {
-  if (job.kind === 'hello') return [{ method: 'GET', path: '/', onResponse: tally }];
-  let n = 0;
-  const tag = process.pid.toString(36);
+const HEADERS = new Map<string, Record<string, string>>();
+
+/** The headers of a kind's requests (one object per key and kind, shared by the pool). */
+function headersOf(apiKey: string, kind: 'signed' | 'binance' | 'bot'): Record<string, string> {
+  const id = `${kind} ${apiKey}`;
+  let h = HEADERS.get(id);
+  if (h === undefined) {
+    h =
+      kind === 'signed'
+        ? { 'content-type': 'application/json', 'x-api-key': apiKey }
+        : kind === 'binance'
+          ? { 'content-type': 'application/x-www-form-urlencoded', 'x-mbx-apikey': apiKey }
+          : { 'content-type': 'application/json' };
+    HEADERS.set(id, h);
+  }
+  return h;
+}
+
+/** One request as autocannon sends it. */
+interface Built {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Request i of the job's sequence (fresh `timestamp` now for the signed kinds). Called before
+ * the run for the whole pool (see requestsFor), so the client does the same per-request work,
+ * an array read, on every route.
+ */
+function buildRequest(job: Exclude<ClientJob, { kind: 'hello' }>, i: number, tag: string): Built {
+  const k = i >> 1;
+  const buy = (i & 1) === 0;
+  const off = k & 3;
   if (job.kind === 'signed') {
     const { symbol, accounts, priceTicks } = job;
-    return [
-      {
-        setupRequest(req) {
-          const i = n++;
-          const k = i >> 1;
-          const buy = (i & 1) === 0;
-          const acct = accounts[buy ? 0 : 1];
-          const off = k & 3;
-          const body = JSON.stringify({
-            symbol,
-            side: buy ? 1 : 2,
-            position_side: buy ? 1 : 2,
-            position_action: 1,
-            type: 1,
-            price: price(buy ? priceTicks + off : priceTicks - off),
-            qty: QTYS[k % 3],
-            time_in_force: 1,
-            client_order_id: `b${tag}-${i}`,
-          });
-          const q = buildSignedQuery({ timestamp: Date.now(), recv_window: 5000 }, acct.apiSecret, body);
-          req.method = 'POST';
-          req.path = `/fapi/v1/orders?${q}`;
-          req.headers = { 'content-type': 'application/json', 'x-api-key': acct.apiKey };
-          req.body = body;
-          return req;
-        },
-        onResponse: tally,
-      },
-    ];
+    const acct = accounts[buy ? 0 : 1];
+    const body = JSON.stringify({
+      symbol,
+      side: buy ? 1 : 2,
+      position_side: buy ? 1 : 2,
+      position_action: 1,
+      type: 1,
+      price: price(buy ? priceTicks + off : priceTicks - off),
+      qty: QTYS[k % 3],
+      time_in_force: 1,
+      client_order_id: `b${tag}-${i}`,
+    });
+    const q = buildSignedQuery({ timestamp: Date.now(), recv_window: RECV_WINDOW }, acct.apiSecret, body);
+    return { path: `/fapi/v1/orders?${q}`, headers: headersOf(acct.apiKey, 'signed'), body };
   }
   if (job.kind === 'binance') {
     const { symbol, accounts, priceTicks } = job;
-    return [
-      {
-        setupRequest(req) {
-          const i = n++;
-          const k = i >> 1;
-          const buy = (i & 1) === 0;
-          const acct = accounts[buy ? 0 : 1];
-          const off = k & 3;
-          // what ccxt sends for createOrder(symbol, 'limit', side, qty, price, {positionSide}) on a hedge account
-          const params =
-            `symbol=${symbol}&side=${buy ? 'BUY' : 'SELL'}&type=LIMIT&quantity=${QTYS[k % 3]}` +
-            `&price=${price(buy ? priceTicks + off : priceTicks - off)}&timeInForce=GTC&positionSide=${buy ? 'LONG' : 'SHORT'}` +
-            `&newClientOrderId=x${tag}-${i}&newOrderRespType=RESULT&timestamp=${Date.now()}&recvWindow=5000`;
-          req.method = 'POST';
-          req.path = '/binance/fapi/v1/order';
-          req.headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-mbx-apikey': acct.apiKey };
-          req.body = `${params}&signature=${hmacSha256Hex(acct.apiSecret, params)}`;
-          return req;
-        },
-        onResponse: tally,
-      },
-    ];
+    const acct = accounts[buy ? 0 : 1];
+    // what ccxt sends for createOrder(symbol, 'limit', side, qty, price, {positionSide}) on a hedge account
+    const params =
+      `symbol=${symbol}&side=${buy ? 'BUY' : 'SELL'}&type=LIMIT&quantity=${QTYS[k % 3]}` +
+      `&price=${price(buy ? priceTicks + off : priceTicks - off)}&timeInForce=GTC&positionSide=${buy ? 'LONG' : 'SHORT'}` +
+      `&newClientOrderId=x${tag}-${i}&newOrderRespType=RESULT&timestamp=${Date.now()}&recvWindow=${RECV_WINDOW}`;
+    return {
+      path: '/binance/fapi/v1/order',
+      headers: headersOf(acct.apiKey, 'binance'),
+      body: `${params}&signature=${hmacSha256Hex(acct.apiSecret, params)}`,
+    };
   }
   const { symbol, askTicks, bidTicks } = job;
+  return {
+    path: '/fapi/v1/bot/orders',
+    headers: headersOf('', 'bot'),
+    body: JSON.stringify({
+      symbol,
+      side: buy ? 1 : 2,
+      position_side: buy ? 1 : 2,
+      position_action: 1,
+      type: 1,
+      price: price(buy ? askTicks + off : bidTicks - off),
+      qty: QTYS[k % 3],
+    }),
+  };
+}
+
+/** The requests a run can send, built ahead (see requestsFor). */
+interface Pool {
+  built: Built[];
+  /** Wall clock of the signatures' timestamps, ms. */
+  at: number;
+  /** Requests sent so far, and how many of them had to be built during the run. */
+  sent: number;
+  builtLate: number;
+}
+
+/**
+ * The whole run's requests, built before it starts: the signed kinds each with a unique
+ * client_order_id and signed once, ahead, with recv_window 60000 (so a request built up to a
+ * minute before it is sent is still fresh); the bot orders (and the floor, which gets the same
+ * bodies) repeat a sequence of 24. Past the pool, or once its signatures near their window's
+ * end, requests are built as they go, and counted (`builtLate`).
+ */
+function buildPool(job: ClientJob, expected: number): Pool {
+  const built: Built[] = [];
+  const at = Date.now();
+  if (job.kind !== 'hello') {
+    const tag = process.pid.toString(36);
+    const n = job.kind === 'bot' ? 24 : expected;
+    for (let i = 0; i < n; i++) built.push(buildRequest(job, i, tag));
+  }
+  return { built, at, sent: 0, builtLate: 0 };
+}
+
+function requestsFor(
+  job: ClientJob,
+  pool: Pool,
+  tally: (status: number, body: string) => void,
+): AutocannonOptions['requests'] {
+  if (job.kind === 'hello') return [{ method: 'GET', path: '/', onResponse: tally }];
+  const tag = process.pid.toString(36);
+  const cyclic = job.kind === 'bot';
+  const built = pool.built;
   return [
     {
       setupRequest(req) {
-        const i = n++;
-        const k = i >> 1;
-        const buy = (i & 1) === 0;
-        const off = k & 3;
+        const i = pool.sent++;
+        let b: Built;
+        if (cyclic) b = built[i % built.length];
+        else if (i < built.length && Date.now() - pool.at < POOL_FRESH_MS) b = built[i];
+        else {
+          pool.builtLate++;
+          b = buildRequest(job, i, tag);
+        }
         req.method = 'POST';
-        req.path = '/fapi/v1/bot/orders';
-        req.headers = { 'content-type': 'application/json' };
-        req.body = JSON.stringify({
-          symbol,
-          side: buy ? 1 : 2,
-          position_side: buy ? 1 : 2,
-          position_action: 1,
-          type: 1,
-          price: price(buy ? askTicks + off : bidTicks - off),
-          qty: QTYS[k % 3],
-        });
+        req.path = b.path;
+        req.headers = b.headers;
+        req.body = b.body;
         return req;
       },
       onResponse: tally,
@@ -180,10 +244,10 @@ function requestsFor(job: ClientJob, tally: (status: number, body: string) => vo
 
 function run(
   job: ClientJob,
-  seconds: number,
-  onLatency: ((ms: number) => void) | null,
+  o: { seconds: number; pool: Pool; onLatency: ((ms: number) => void) | null },
   tally: (status: number, body: string) => void,
 ): Promise<AutocannonResult> {
+  const { seconds, pool, onLatency } = o;
   return new Promise((resolve, reject) => {
     const inst = autocannon(
       {
@@ -191,7 +255,7 @@ function run(
         connections: job.connections,
         duration: seconds,
         overallRate: job.rate,
-        requests: requestsFor(job, tally),
+        requests: requestsFor(job, pool, tally),
       },
       (err, r) => (err ? reject(err) : resolve(r)),
     );
@@ -202,7 +266,9 @@ function run(
 /** Warm-up, then the measured run (`onMeasuring` fires as it starts). */
 export async function runClient(job: ClientJob, onMeasuring: () => void): Promise<ClientResult> {
   const ignore = (): void => {};
-  if (job.warmup > 0) await run(job, job.warmup, null, ignore);
+  const pool = buildPool(job, Math.ceil((job.rate ?? POOL_RATE) * (job.warmup + job.seconds)));
+  if (job.warmup > 0) await run(job, { seconds: job.warmup, pool, onLatency: null }, ignore);
+  const late0 = pool.builtLate;
 
   let lat = new Float64Array(1 << 18);
   let count = 0;
@@ -250,7 +316,7 @@ export async function runClient(job: ClientJob, onMeasuring: () => void): Promis
   onMeasuring();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const r = await run(job, job.seconds, onLatency, tally);
+  const r = await run(job, { seconds: job.seconds, pool, onLatency }, tally);
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const sorted = lat.slice(0, count).sort();
@@ -270,5 +336,7 @@ export async function runClient(job: ClientJob, onMeasuring: () => void): Promis
     firstErrors,
     statuses,
     clientCpuPct: (cpu.user + cpu.system) / 10 / wall,
+    clientCpuPerReq: (cpu.user + cpu.system) / Math.max(1, count),
+    builtLate: pool.builtLate - late0,
   };
 }

@@ -13,6 +13,7 @@ import Fastify, {
 } from 'fastify';
 import { Errors } from '../../src-shared/errors.ts';
 import type { Venue } from '../services/venue.ts';
+import { AnswerBatch } from './answer-batch.ts';
 import { API_KEY_SCHEME, installAuth } from './auth.ts';
 import { closeUpgradeAfterAnswer, hostCheck, refuseFraming } from './browser-guards.ts';
 import {
@@ -85,15 +86,17 @@ export interface AppOptions {
  * (error-handler.ts), HTML answers refuse framing (browser-guards.ts), and no answer leaves
  * before the writes made ahead of it are committed (group commit: the turn's commands share one
  * SQLite commit, store/group-commit.ts). When that commit fails, the answer becomes error 5000
- * and the exchange refuses further commands. One hook instead of three: Fastify pays a hook
- * iteration per hook and request.
+ * and the exchange refuses further commands. The other answers leave together at the end of
+ * their turn (answer-batch.ts), as the committed ones do. One hook instead of three: Fastify pays
+ * a hook iteration per hook and request.
  */
 function installOnSendPass(app: FastifyInstance, venue: Venue, finish: AnswerFinish): void {
   const group = venue.durability;
+  const batch = new AnswerBatch();
   app.addHook('onSend', (req, reply, payload, done) => {
     finish.drainIfIncomplete(req, reply);
     refuseFraming(reply);
-    if (!group.pending) return done(null, payload);
+    if (!group.pending) return batch.add(done, payload);
     group.whenDurable((err) => {
       if (err === null) return done(null, payload);
       reply.code(Errors.INTERNAL.http);

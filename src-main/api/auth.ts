@@ -149,6 +149,8 @@ function quote(text: string): string {
 
 /** Whether `query` holds a parameter named exactly `signature` (with or without a value). */
 function hasSignatureParam(query: string): boolean {
+  // (the usual case, a signed text without the word, in one scan)
+  if (!query.includes('signature')) return false;
   return (
     query === 'signature' ||
     query.startsWith('signature=') ||

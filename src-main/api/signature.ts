@@ -8,11 +8,14 @@
 // - Each failure names its registry error and which check failed; the caller phrases the
 //   message for its transport (a query parameter on REST, a LOGIN field on WebSocket), so the
 //   codes are the same on both paths and nothing else is.
-// - The digest is computed with node:crypto (native: this runs on every signed order) and
-//   compared in constant time; it is the HMAC-SHA256 of src-shared/sign.ts (the same bytes:
-//   strings are UTF-8 in both).
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+// - The digest is src-shared/sign.ts's HMAC-SHA256 (the signer's own code, so both sides hash
+//   the same bytes), with each secret's key blocks absorbed once, and it is compared in constant
+//   time. Not node:crypto's: in the service, between requests, createHmac's set-up (OpenSSL's
+//   digest and key preparation) cost several times the whole JavaScript digest of a signed
+//   order (CPU profiles of the signed route, docs/benchmarks.md), though a tight loop of either
+//   costs a few µs.
 import { Errors, type ErrorDef } from '../../src-shared/errors.ts';
+import { constantTimeEqual, createHmacSha256, type HmacSha256 } from '../../src-shared/sign.ts';
 
 export const DEFAULT_RECV_WINDOW = 5000;
 export const MAX_RECV_WINDOW = 60_000;
@@ -82,20 +85,19 @@ const TIMESTAMP_MALFORMED: SignatureFailure = { check: 'timestamp-malformed', de
 const RECV_WINDOW: SignatureFailure = { check: 'recv-window', def: Errors.RECV_WINDOW_INVALID };
 const SIGNATURE: SignatureFailure = { check: 'signature', def: Errors.SIGNATURE_INVALID };
 
-/** How many secrets' HMAC keys are kept prepared (an account's key is reused on every request it signs). */
+/** How many secrets' prepared HMACs are kept (an account's is reused on every request it signs). */
 const KEYS_KEPT = 1024;
-const keys = new Map<string, KeyObject>();
+const keys = new Map<string, HmacSha256>();
 
 /**
- * The secret as a prepared HMAC key: createHmac with a string key converts and copies it on every
- * call. Bounded: past KEYS_KEPT distinct secrets the map starts again (secrets are a handful of
- * paper accounts in practice).
+ * The secret's HMAC with its key blocks absorbed once. Bounded: past KEYS_KEPT distinct secrets
+ * the map starts again (secrets are a handful of paper accounts in practice).
  */
-function hmacKey(secret: string): KeyObject {
+function hmacOf(secret: string): HmacSha256 {
   let k = keys.get(secret);
   if (k === undefined) {
     if (keys.size >= KEYS_KEPT) keys.clear();
-    k = createSecretKey(Buffer.from(secret, 'utf8'));
+    k = createHmacSha256(secret);
     keys.set(secret, k);
   }
   return k;
@@ -114,17 +116,10 @@ export function verifySignature(p: SignedParts): SignatureFailure | null {
   }
   const late = timestampError(Number(ts), p.now, recvWindow);
   if (late !== null) return { check: 'time', def: late.def, message: late.message };
-  const h = createHmac('sha256', hmacKey(p.secret)).update(p.signed);
-  if (p.body !== undefined) h.update(p.body);
-  const expected = h.digest('hex');
+  const expected = hmacOf(p.secret).hex(p.body === undefined ? p.signed : p.signed + p.body);
   // The length of a valid signature is public; only equal-length texts are compared, and in
-  // constant time. latin1 maps each char to one byte (a non-hex char never matches).
+  // constant time (a non-hex char never matches).
   const signature = p.signature;
-  if (
-    signature.length !== expected.length ||
-    !timingSafeEqual(Buffer.from(signature, 'latin1'), Buffer.from(expected, 'latin1'))
-  ) {
-    return SIGNATURE;
-  }
+  if (signature.length !== expected.length || !constantTimeEqual(signature, expected)) return SIGNATURE;
   return null;
 }

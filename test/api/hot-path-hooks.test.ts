@@ -4,8 +4,10 @@
 // onResponse hook, and nothing of the WebSocket upgrades (ws/upgrade.ts: only the routes with a
 // wsHandler are wrapped). Fastify pays a hook iteration
 // and a callback per hook and request; a new guard joins a pass instead of adding a hook. The
-// checks' behaviour is the other tests' (auth, hardening, body rules, durable answers).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// checks' behaviour is the other tests' (auth, hardening, body rules, durable answers). An answer
+// that waits for no commit leaves with its turn's other answers (answer-batch.ts).
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AnswerBatch } from '../../src-main/api/answer-batch.ts';
 import { makeApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -42,5 +44,17 @@ describe('hot path hooks', () => {
     ['DELETE /fapi/v1/bot/order', 'fapi/v1/bot/order', 'DELETE', undefined],
   ])('%s: one pass of each kind', (_name, parent, method, child) => {
     expect(hooksOf(parent, method, child)).toEqual({ onRequest: 1, preValidation: 1, onSend: 1 });
+  });
+
+  it("an answer that waits for no commit goes out through the turn's answer batch", async () => {
+    const add = vi.spyOn(AnswerBatch.prototype, 'add');
+    try {
+      const r = await t.app.inject({ method: 'GET', url: '/fapi/v1/time' });
+      expect(r.statusCode).toBe(200);
+      expect(add).toHaveBeenCalledTimes(1);
+      expect(add.mock.calls[0][1]).toBe(r.body);
+    } finally {
+      add.mockRestore();
+    }
   });
 });

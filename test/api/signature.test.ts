@@ -1,6 +1,7 @@
 // The one verifier of signed requests (src-main/api/signature.ts), shared by REST and the
 // WebSocket LOGIN: its checks in order (a request failing several hears of the first), and a
 // signature made by the client-side signer (src-shared/sign.ts) accepted, body included.
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { verifySignature, type SignedParts } from '../../src-main/api/signature.ts';
 import { hmacSha256Hex, loginPayload } from '../../src-shared/sign.ts';
@@ -86,5 +87,24 @@ describe('verifySignature', () => {
 
   it('an upper-case copy of the right signature does not match', () => {
     expect(verifySignature({ ...good, signature: good.signature.toUpperCase() })?.check).toBe('signature');
+  });
+
+  it("agrees with node:crypto's HMAC-SHA256 (what other clients sign with), for any text and secret", () => {
+    // UTF-8 text, a lone surrogate (U+FFFD in both), a body longer than a block, a secret over 64 bytes
+    const cases = [
+      { key: secret, text: signed, tail: '{"note":"caf\u00e9 \u20ac \ud83d\ude00 \ud800"}' },
+      { key: 'k'.repeat(100), text: 'a=1', tail: 'x'.repeat(200) },
+      { key: 'x', text: '', tail: undefined },
+    ];
+    for (const c of cases) {
+      const signature = createHmac('sha256', c.key)
+        .update(c.text + (c.tail ?? ''))
+        .digest('hex');
+      expect(verifySignature({ ...good, secret: c.key, signed: c.text, body: c.tail, signature })).toBeNull();
+      const wrong = signature.slice(0, 63) + (signature.endsWith('0') ? '1' : '0');
+      expect(verifySignature({ ...good, secret: c.key, signed: c.text, body: c.tail, signature: wrong })?.check).toBe(
+        'signature',
+      );
+    }
   });
 });
