@@ -10,7 +10,7 @@
 
 import { join, resolve } from 'node:path';
 import { DataFolderInUseError, lockDataFolder } from './store/data-lock.ts';
-import { openDatabase } from './store/database.ts';
+import { closeDatabase, openDatabase } from './store/database.ts';
 import { groupCommitOf } from './store/group-commit.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
 import { defaultDataDir } from './paths.ts';
@@ -302,7 +302,7 @@ export async function runDataCli(
     }
   } finally {
     groupCommitOf(db).commitNow();
-    db.close();
+    closeDatabase(db);
     lock.release();
   }
 }

@@ -12,7 +12,7 @@ import { DatasetReplayData } from './replay/dataset-replay-data.ts';
 import { ReplayHostService, type ReplayLaunch } from './replay/host.ts';
 import type { ReplayData } from './replay/ports.ts';
 import { lockDataFolder } from './store/data-lock.ts';
-import { openDatabase } from './store/database.ts';
+import { closeDatabase, openDatabase } from './store/database.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
 import { sweepResults } from './sweep/reader.ts';
 import { SimulatedMarket } from './market/sim/simulated-market.ts';
@@ -204,7 +204,7 @@ export function openFolderReplayData(dataDir: string): { data: ReplayData; close
     return {
       data,
       close() {
-        db.close();
+        closeDatabase(db);
         lock.release();
       },
     };

@@ -30,7 +30,7 @@ import { DatasetsRepo } from './store/datasets-repo.ts';
 import { diskSpaceOf } from './store/disk-space.ts';
 import { Checkpointer } from './store/checkpointer.ts';
 import { lockDataFolder, type DataLock } from './store/data-lock.ts';
-import { databaseFile, openDatabase } from './store/database.ts';
+import { closeDatabase, databaseFile, openDatabase } from './store/database.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
@@ -231,7 +231,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       klines.close();
       settings.set('market_time', String(clock.now()));
       trading.group.commitNow();
-      db.close();
+      closeDatabase(db);
       // the folder is free once this venue's state is committed and its connection closed (a
       // checkpoint still running in the worker is safe alongside a next venue's connection)
       lock?.release();

@@ -8,8 +8,8 @@ import { randomInt } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { guardDiskSpace } from './disk-space.ts';
-import { groupCommitOf } from './group-commit.ts';
+import { dropDiskSpaceGuard, guardDiskSpace } from './disk-space.ts';
+import { dropGroupCommit, groupCommitOf } from './group-commit.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 /** A database perpdesk will not open, with why and what to do; the file was not changed. */
@@ -59,6 +59,16 @@ export function openDatabase(opts: OpenOptions): DatabaseSync {
   stampId(db);
   if (file !== ':memory:') guardDiskSpace(db, file);
   return db;
+}
+
+/**
+ * Closes a connection opened by openDatabase, and forgets what this module attached to it (its
+ * group committer and disk guard), so that nothing of it stays reachable once its owner lets go.
+ */
+export function closeDatabase(db: DatabaseSync): void {
+  dropGroupCommit(db);
+  dropDiskSpaceGuard(db);
+  db.close();
 }
 
 /** Gives a database without an id one, and has the group commit rewrite it while writing. */

@@ -136,6 +136,11 @@ export function guardDiskSpace(db: DatabaseSync, file: string, opts?: DiskSpaceO
   return g;
 }
 
+/** Forgets a closing connection's guard (store/database.ts closeDatabase; see dropGroupCommit). */
+export function dropDiskSpaceGuard(db: DatabaseSync): void {
+  guards.delete(db);
+}
+
 /** The guard of a connection; undefined for an in-memory database. */
 export function diskSpaceOf(db: DatabaseSync): DiskSpace | undefined {
   return guards.get(db);

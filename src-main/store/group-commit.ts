@@ -197,7 +197,16 @@ export class GroupCommit {
   }
 }
 
+// Keyed weakly, but an entry must still be dropped when its connection closes (closeDatabase):
+// node:sqlite's statements hold their connection strongly from native code, so a connection
+// whose GroupCommit holds statements of it would keep itself, and everything its listeners
+// reach (a closed replay's whole venue), alive forever.
 const groups = new WeakMap<DatabaseSync, GroupCommit>();
+
+/** Forgets a closing connection's group committer (store/database.ts closeDatabase). */
+export function dropGroupCommit(db: DatabaseSync): void {
+  groups.delete(db);
+}
 
 /** The connection's group committer (created on first use). */
 export function groupCommitOf(db: DatabaseSync): GroupCommit {

@@ -10,7 +10,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { DatasetService } from '../data/dataset-service.ts';
 import { DatasetReplayData } from '../replay/dataset-replay-data.ts';
 import type { DatasetRecord } from '../data/ports.ts';
-import { databaseFile, openDatabase } from '../store/database.ts';
+import { closeDatabase, databaseFile, openDatabase } from '../store/database.ts';
 import { DatasetsRepo } from '../store/datasets-repo.ts';
 import type { JobData } from './run-job.ts';
 
@@ -76,7 +76,7 @@ export async function buildPack(dataDir: string, symbols: readonly string[], out
     // one self-contained file (no WAL beside it): a read-only open needs nothing else
     db.exec('PRAGMA journal_mode = DELETE');
   } finally {
-    db.close();
+    closeDatabase(db);
   }
   mkdirSync(dirname(out), { recursive: true });
   renameSync(databaseFile(work), out);
