@@ -193,6 +193,7 @@ async function main(): Promise<void> {
     execArgv: [...process.execArgv, '--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  process.on('exit', () => child.kill()); // a run that fails does not leave its service behind
   const next = <T>(type: string): Promise<T> =>
     new Promise((resolve) => {
       const on = (m: { type: string } & Record<string, unknown>): void => {
