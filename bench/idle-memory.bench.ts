@@ -30,11 +30,11 @@ import { startService } from '../src-main/service.ts';
 
 /** The documented RSS of each stage (MiB) and how far above it a run may go. */
 const STAGES = {
-  imported: { documented: 126, what: "the service's code imported, nothing started" },
-  venue: { documented: 175, what: '+ venue and HTTP app in memory, no market' },
-  folder: { documented: 192, what: '+ a data folder on disk' },
-  first: { documented: 297, what: '+ simulated market, first start (history built)' },
-  market: { documented: 238, what: '+ simulated market, history already built' },
+  imported: { documented: 94, what: "the service's code imported, nothing started" },
+  venue: { documented: 142, what: '+ venue and HTTP app in memory, no market' },
+  folder: { documented: 152, what: '+ a data folder on disk' },
+  first: { documented: 240, what: '+ simulated market, first start (history built)' },
+  market: { documented: 166, what: '+ simulated market, history already built' },
 } as const;
 type Stage = keyof typeof STAGES;
 const MARGIN = 1.2;
