@@ -23,6 +23,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export const RELAYED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
+/** V8 flags of Electron's main process: the same cap of the young generation as `npm run serve`. */
+const JS_FLAGS = '--js-flags=--max-semi-space-size=16';
+
 /** This script's exit code for a child that ended with `code` or was killed by `signal`. */
 export function exitCodeOf(code, signal) {
   if (typeof code === 'number') return code;
@@ -87,7 +90,8 @@ async function main() {
   const electron = findElectronBinary();
   let reason = electron.path ? noDisplayReason(process.env, process.platform) : electron.reason;
   if (reason === null) {
-    const r = await runDesktop(electron.path, [root, ...process.argv.slice(2)]);
+    // V8's young generation capped as for the headless service (docs/reliability.md, "The idle footprint")
+    const r = await runDesktop(electron.path, [JS_FLAGS, root, ...process.argv.slice(2)]);
     if (!r.error) process.exit(r.code);
     reason = `Electron could not be started (${r.error.message})`;
   }
