@@ -11,7 +11,7 @@
 // the finest interval's candle and the trades pending for the coarser ones, which take them in
 // (fold) when the finest period ends, on an advance past it, or when one of them is read.
 
-import { INTERVALS, nextOpenTime, openTimeOf, closeTimeOf } from '../../src-shared/intervals.ts';
+import { INTERVAL_MS, INTERVALS, nextOpenTime, openTimeOf, closeTimeOf } from '../../src-shared/intervals.ts';
 import type { Interval } from '../../src-shared/intervals.ts';
 import { createScale, formatFixed, notionalDecimals, rescaleFixed } from '../../src-shared/decimal.ts';
 import type { Candle as KlineTuple } from '../../src-shared/types.ts';
@@ -36,6 +36,10 @@ const SPILL = 2 ** 52;
 /** Mutable state of one interval's current candle; fields stay Numbers on the hot path. */
 class Slot {
   readonly interval: Interval;
+  /** The interval's place in INTERVALS (finest first). */
+  readonly rank: number;
+  /** The period in ms when periods are fixed and aligned on multiples of it (0 for 1w and 1M). */
+  private readonly ms: number;
   live = false;
   openTime = 0;
   // -Infinity until live, so the first trade always takes the roll-over branch.
@@ -54,12 +58,16 @@ class Slot {
 
   constructor(interval: Interval) {
     this.interval = interval;
+    this.rank = INTERVALS.indexOf(interval);
+    this.ms = interval === '1w' || interval === '1M' ? 0 : INTERVAL_MS[interval];
   }
 
   /** Starts an empty candle at openTime carrying `price` as its open, high, low and close. */
   reset(openTime: number, price: number): void {
     this.openTime = openTime;
-    this.nextOpen = nextOpenTime(this.interval, openTime);
+    // openTimeOf + the period, as nextOpenTime computes it, without its look-ups by name
+    const ms = this.ms;
+    this.nextOpen = ms > 0 ? Math.floor(openTime / ms) * ms + ms : nextOpenTime(this.interval, openTime);
     this.open = price;
     this.high = price;
     this.low = price;
@@ -195,7 +203,7 @@ export class CandleBuilder {
     this.fold();
     const k = INTERVALS.indexOf(from);
     for (const s of this.slots) {
-      if (!s.live || INTERVALS.indexOf(s.interval) < k) continue;
+      if (!s.live || s.rank < k) continue;
       s.trades += trades;
       if (quote !== 0n) s.quoteHi += quote;
       if (takerBuyQuote !== 0n) s.takerBuyQuoteHi += takerBuyQuote;
@@ -247,6 +255,8 @@ export class CandleBuilder {
     const p = this.pending;
     if (p.trades === 0) return;
     const slots = this.slots;
+    const quoteHi = p.quoteHi !== 0n;
+    const takerBuyQuoteHi = p.takerBuyQuoteHi !== 0n;
     for (let i = 1; i < slots.length; i++) {
       const s = slots[i];
       if (s.trades === 0) {
@@ -267,13 +277,13 @@ export class CandleBuilder {
         s.quoteHi += BigInt(s.quoteLo);
         s.quoteLo = 0;
       }
-      if (p.quoteHi !== 0n) s.quoteHi += p.quoteHi;
+      if (quoteHi) s.quoteHi += p.quoteHi;
       s.takerBuyQuoteLo += p.takerBuyQuoteLo;
       if (s.takerBuyQuoteLo >= SPILL) {
         s.takerBuyQuoteHi += BigInt(s.takerBuyQuoteLo);
         s.takerBuyQuoteLo = 0;
       }
-      if (p.takerBuyQuoteHi !== 0n) s.takerBuyQuoteHi += p.takerBuyQuoteHi;
+      if (takerBuyQuoteHi) s.takerBuyQuoteHi += p.takerBuyQuoteHi;
     }
     p.reset(0, 0);
   }

@@ -172,9 +172,15 @@ export class BookMirror {
     const h = this.hist[rest - 1];
     // stale better levels of the resting side: history traded at `price`, so none were there
     let through = false;
+    // the resting side's best does not reach the price: nothing rests there (what follows changes
+    // only the taker's side), so the level at the price needs no read
+    let restEmptyAtPrice = false;
     for (let guard = 0; guard < 100_000; guard++) {
       const best = rest === 2 ? book.bestAsk() : book.bestBid();
-      if (best === 0 || (rest === 2 ? best >= price : best <= price)) break;
+      if (best === 0 || (rest === 2 ? best >= price : best <= price)) {
+        restEmptyAtPrice = best !== price;
+        break;
+      }
       const house = this.scan(rest, best);
       h.delete(best);
       if (house === 0) {
@@ -210,7 +216,7 @@ export class BookMirror {
       }
       this.applyScanned(takerSide, best, 0);
     }
-    let at = this.scan(rest, price);
+    let at = restEmptyAtPrice ? this.scanEmpty() : this.scan(rest, price);
     const users = this.users;
     // nobody at the price on the resting side and nothing better or crossing but the book
     // account's own level at the price (the top-up takes it away): the print can meet only the
@@ -324,6 +330,16 @@ export class BookMirror {
     this.total = total;
     this.users = users;
     return total;
+  }
+
+  /** What scan() reads at a level where nothing rests. */
+  private scanEmpty(): number {
+    this.nHouse = 0;
+    this.lastHouse = false;
+    this.nAhead = 0;
+    this.total = 0;
+    this.users = false;
+    return 0;
   }
 
   private apply(side: 1 | 2, price: number, lots: number): void {

@@ -80,6 +80,8 @@ export class SymbolMath {
   readonly taker: Rate;
   /** units per (tick x lot). */
   private readonly k: bigint;
+  /** k as a Number (Infinity when it is not a safe integer: notional then always takes the BigInt path). */
+  private readonly kNumber: number;
   readonly tickValue: number;
   readonly lotValue: number;
   /** The step (base units per lot) as an exact fraction. */
@@ -97,6 +99,7 @@ export class SymbolMath {
       throw new Error(`${f.symbol}: tick and step decimals (${nd}) exceed the money precision (${MONEY_DECIMALS})`);
     }
     this.k = BigInt(this.price.stepUnits) * BigInt(this.qty.stepUnits) * 10n ** BigInt(MONEY_DECIMALS - nd);
+    this.kNumber = this.k <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(this.k) : Number.POSITIVE_INFINITY;
     this.maker = parseRate(f.makerFeeRate);
     this.taker = parseRate(f.takerFeeRate);
     this.tickValue = Number(f.tickSize);
@@ -106,6 +109,11 @@ export class SymbolMath {
 
   /** Exact notional of priceTicks x qtyLots, in units. */
   notional(priceTicks: number, qtyLots: number): bigint {
+    // a product of integers below 2^53 is exact as a Number: one BigInt instead of two multiplies
+    if (Number.isSafeInteger(priceTicks) && Number.isSafeInteger(qtyLots)) {
+      const v = priceTicks * qtyLots * this.kNumber;
+      if (Number.isSafeInteger(v)) return BigInt(v);
+    }
     return BigInt(priceTicks) * BigInt(qtyLots) * this.k;
   }
 

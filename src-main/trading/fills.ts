@@ -115,10 +115,13 @@ function apply(core: TradingCore, pair: PairState, e: EngineEvent, untracked: Li
         takerSide: e.takerSide,
         time,
       };
-      const maker = lookup(core, e.makerId, untracked);
-      const taker = lookup(core, e.takerId, untracked);
-      if (maker) fill(core, pair, maker, print, true);
-      if (taker) fill(core, pair, taker, print, false);
+      // no order is tracked (a replay's house orders meeting each other): nothing to look up
+      if (core.orders.size > 0 || untracked !== null) {
+        const maker = lookup(core, e.makerId, untracked);
+        const taker = lookup(core, e.takerId, untracked);
+        if (maker) fill(core, pair, maker, print, true);
+        if (taker) fill(core, pair, taker, print, false);
+      }
       core.events.emit('trade', print);
       return;
     }
