@@ -1,95 +1,128 @@
-// The UTC activity profile: fitted on one week of real Binance trade counts, scored on other days,
-// and the simulated market's trade rate by hour (its history, the live model coarse-grained:
-// history-vs-live.test.ts) within 0.5x-2x of Binance's at every hour, the quiet ones included.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// The UTC activity profile: fitted on a year of real Binance trade counts (2024), scored on another
+// (2025) and cross-validated the other way; the scoring rule of `npm run realism` on synthetic
+// series; and the simulated market's trade rate by hour of the week (its history, the live model
+// coarse-grained: history-vs-live.test.ts) within 0.5x-2x of Binance's at every hour.
 import { describe, expect, it } from 'vitest';
-import { dayFactor, HOURLY, WEEKDAY } from '../../../src-main/market/sim/activity-profile.ts';
+import {
+  activity,
+  DAY_OF_WEEK,
+  WEEK,
+  WEEKDAY_HOURS,
+  WEEKEND_HOURS,
+} from '../../../src-main/market/sim/activity-profile.ts';
 import { fastForwardHistorySync, type HistoryTrade } from '../../../src-main/market/sim/history.ts';
-import { corr, hourProfile, mean } from '../../helpers/realism-stats.ts';
+import {
+  fitActivity,
+  hourOfWeek,
+  ofYears,
+  readHourCounts,
+  scoreByHour,
+  weekTable,
+} from '../../helpers/activity-reference.ts';
 import { T0, testVenue } from './helpers.ts';
 
-const KLINES = join(import.meta.dirname, '../../fixtures/binance/klines');
-/** Binance USD-M BTCUSDT's daily mean trade rate (docs/realism.md: 33-47 a second). */
-const DAY_RATE = 33;
+const counts = readHourCounts();
+const fit2024 = fitActivity(ofYears(counts, [2024]));
+const fit2025 = fitActivity(ofYears(counts, [2025]));
+/** The reference `npm run realism` scores against: the days the model was not fitted on. */
+const reference = weekTable(fit2025);
+const SUNDAY = Date.UTC(2025, 0, 5);
 
-/** Open times and trade counts of a data.binance.vision kline CSV. */
-function counts(file: string): { t: number[]; n: number[] } {
-  const rows = readFileSync(join(KLINES, file), 'utf8').trim().split('\n').slice(1);
-  return { t: rows.map((r) => Number(r.split(',')[0])), n: rows.map((r) => Number(r.split(',')[8])) };
+/** The model's expected BTCUSDT trade rate a minute over a week from a Sunday 00:00 UTC (docs/realism.md). */
+function modelWeek(): { times: number[]; rates: number[] } {
+  const times = Array.from({ length: 7 * 1440 }, (_, m) => SUNDAY + m * 60_000);
+  // 36 taker orders a second at activity 1 x the book's mean queue factor 0.8, plus about 2 arbitrage orders
+  return { times, rates: times.map((t) => 36 * 0.8 * activity(t + 30_000) + 2) };
 }
 
-/** Each hour's share of its day (mean 1 a day), averaged over the days. */
-function dayShares(k: { t: number[]; n: number[] }): number[] {
-  const days = new Map<number, number[]>();
-  k.t.forEach((t, i) => {
-    const d = Math.floor(t / 86_400_000);
-    const row = days.get(d) ?? new Array<number>(24).fill(0);
-    row[new Date(t).getUTCHours()] = k.n[i];
-    days.set(d, row);
-  });
-  const out = new Array<number>(24).fill(0);
-  for (const row of days.values()) {
-    const m = mean(row);
-    row.forEach((x, h) => (out[h] += x / m / days.size));
-  }
-  return out;
-}
-
-const fitWeek = counts('binance_spot_BTCUSDT_1h_2025-01-06_to_2025-01-12.csv');
-const otherDays = counts('binance_spot_BTCUSDT_1h_2021-05-16_to_2021-05-18.csv');
+const ratios = (s: ReturnType<typeof scoreByHour>) => s.cells.map((c) => c.ratio);
 
 describe('the UTC activity profile', () => {
-  it('is the fit of the January 2025 week: hour shares averaged and smoothed 1-2-1', () => {
-    const s = dayShares(fitWeek);
-    const smooth = s.map((x, h) => (s[(h + 23) % 24] + 2 * x + s[(h + 1) % 24]) / 4);
-    const m = mean(smooth);
-    for (let h = 0; h < 24; h++) expect(HOURLY[h], `hour ${h}`).toBeCloseTo(smooth[h] / m, 1);
-    expect(mean(HOURLY)).toBeCloseTo(1, 12);
-    expect(mean(WEEKDAY)).toBeCloseTo(1, 12);
-    // interpolated between hour midpoints: continuous, and the day's mean is 1
-    let sum = 0;
-    for (let i = 0; i < 1440; i++) sum += dayFactor(T0 + i * 60_000 + 30_000);
-    expect(sum / 1440).toBeCloseTo(1, 2);
+  it('is the fit of 2024: day shapes of weekdays and weekends, day-of-week factors (2 decimals)', () => {
+    expect(fit2024.days).toBe(366);
+    expect(fit2024.weeks).toBe(52);
+    for (let h = 0; h < 24; h++) {
+      expect(WEEKDAY_HOURS[h], `weekday ${h}h`).toBeCloseTo(fit2024.weekdayHours[h], 2);
+      expect(WEEKEND_HOURS[h], `weekend ${h}h`).toBeCloseTo(fit2024.weekendHours[h], 2);
+    }
+    for (let d = 0; d < 7; d++) expect(DAY_OF_WEEK[d], `day ${d}`).toBeCloseTo(fit2024.dayOfWeek[d], 2);
+    const table = weekTable(fit2024);
+    for (let k = 0; k < 168; k++) expect(Math.abs(WEEK[k] / table[k] - 1), `hour of week ${k}`).toBeLessThan(0.015);
+    // not the reference year's: the fit would move if it were
+    expect(Math.max(...fit2025.dayOfWeek.map((x, d) => Math.abs(x - DAY_OF_WEEK[d])))).toBeGreaterThan(0.05);
   });
 
-  it('scores on other days (16-18 May 2021): correlated, and within 0.5x-2x at every hour', () => {
-    const real = dayShares(otherDays);
-    expect(corr(HOURLY, real)).toBeGreaterThan(0.5);
-    for (let h = 0; h < 24; h++) {
-      expect(real[h] / HOURLY[h], `hour ${h}`).toBeGreaterThan(0.5);
-      expect(real[h] / HOURLY[h], `hour ${h}`).toBeLessThan(2);
+  it('scores on 2025 within 0.7x-1.5x at every hour of the week (band 0.5x-2x), the model as it runs', () => {
+    const s = scoreByHour(reference, modelWeek());
+    expect(s.cells.length).toBe(168);
+    expect(Math.min(...ratios(s))).toBeGreaterThan(0.7);
+    expect(Math.max(...ratios(s))).toBeLessThan(1.5);
+    // the mean day: 36 x 0.8 + 2, give or take the profile's mismatch
+    expect(s.level).toBeGreaterThan(28);
+    expect(s.level).toBeLessThan(34);
+  });
+
+  it('cross-validates both ways on the raw counts: fit 2024 / score 2025 and fit 2025 / score 2024', () => {
+    for (const [fit, year] of [
+      [fit2024, 2025],
+      [fit2025, 2024],
+    ] as const) {
+      const real = ofYears(counts, [year]);
+      const s = scoreByHour(weekTable(fit), { times: real.t, rates: real.n }, 1);
+      expect(s.cells.length).toBe(168);
+      expect(Math.min(...ratios(s)), `scored on ${year}`).toBeGreaterThan(0.5);
+      expect(Math.max(...ratios(s)), `scored on ${year}`).toBeLessThan(2);
     }
   });
 
-  it("the simulated BTCUSDT trade rate by UTC hour is within 0.5x-2x of Binance's at every hour", () => {
+  it('the score: level and shape apart; a flat day, a missing weekend dip or one wild hour leave the band', () => {
+    const { times } = modelWeek();
+    const exact = scoreByHour(reference, { times, rates: times.map((t) => 25 * reference[hourOfWeek(t)]) });
+    expect(exact.level).toBeCloseTo(25, 9);
+    for (const r of ratios(exact)) expect(r).toBeCloseTo(1, 9);
+    // a profile without hours: the US-open hours read far below Binance's
+    const flat = scoreByHour(reference, { times, rates: times.map(() => 30) });
+    expect(Math.min(...ratios(flat))).toBeLessThan(0.5);
+    // Binance's day shape but the same level every day of the week: the weekend reads too busy
+    const noWeekend = scoreByHour(reference, {
+      times,
+      rates: times.map((t) => {
+        const k = hourOfWeek(t);
+        return reference[k] / fit2025.dayOfWeek[Math.floor(k / 24)];
+      }),
+    });
+    expect(Math.max(...ratios(noWeekend))).toBeGreaterThan(1.3);
+    const sat = noWeekend.cells.filter((c) => c.hourOfWeek >= 144).map((c) => c.ratio);
+    expect(Math.min(...sat)).toBeGreaterThan(1.3);
+    // one hour three times Binance's share: that hour alone is out
+    const wild = scoreByHour(reference, {
+      times,
+      rates: times.map((t) => reference[hourOfWeek(t)] * (hourOfWeek(t) === 3 * 24 + 5 ? 3 : 1)),
+    });
+    const out = wild.cells.filter((c) => c.ratio > 2 || c.ratio < 0.5).map((c) => c.hourOfWeek);
+    expect(out).toEqual([3 * 24 + 5]);
+    // hours with fewer samples than asked are left out; a table of another length is refused
+    expect(scoreByHour(reference, { times: times.slice(0, 29), rates: times.slice(0, 29) }).cells).toEqual([]);
+    expect(() => scoreByHour(reference.slice(1), { times, rates: times })).toThrow(/168/);
+  });
+
+  it("the simulated BTCUSDT trade rate by hour of the week is within 0.5x-2x of Binance's at every hour", () => {
     const tv = testVenue({ seed: 4 });
     try {
       const pairs = [...tv.venue.exchange.pairs.values()].filter((p) => p.row.symbol === 'BTCUSDT');
-      const times: number[] = [];
-      const n: number[] = [];
-      // trades per minute, weekdays only (the real rate of 33 a second is a weekday figure here)
       const perMinute = new Map<number, number>();
       const rec = (_s: string, t: Readonly<HistoryTrade>) => {
         const m = Math.floor(t.time / 60_000) * 60_000;
         perMinute.set(m, (perMinute.get(m) ?? 0) + t.count);
       };
-      fastForwardHistorySync({ pairs, seed: 4, end: T0, days: 28, recorder: { recordTrade: rec } });
-      for (const [m, c] of perMinute) {
-        const wd = new Date(m).getUTCDay();
-        if (wd === 0 || wd === 6) continue;
-        times.push(m);
-        n.push(c / 60);
-      }
-      const rel = hourProfile(times, n);
-      const level = mean(n);
-      const real = dayShares(otherDays);
-      const byHour = rel.map((x, h) => (x * level) / (DAY_RATE * real[h]));
-      for (let h = 0; h < 24; h++) {
-        expect(byHour[h], `hour ${h}: ${byHour.map((x) => x.toFixed(2)).join(' ')}`).toBeGreaterThan(0.5);
-        expect(byHour[h], `hour ${h}`).toBeLessThan(2);
-      }
-      expect(corr(rel, HOURLY)).toBeGreaterThan(0.9);
+      fastForwardHistorySync({ pairs, seed: 4, end: T0, days: 56, recorder: { recordTrade: rec } });
+      // eight weeks: each hour of the week pools eight hours (about 0.6x-1.65x on seeds 4 and 5; 0.55x-1.85x over four weeks)
+      const times = [...perMinute.keys()];
+      const s = scoreByHour(reference, { times, rates: times.map((m) => perMinute.get(m)! / 60) });
+      expect(s.cells.length).toBe(168);
+      const r = ratios(s);
+      expect(Math.min(...r), r.map((x) => x.toFixed(2)).join(' ')).toBeGreaterThan(0.5);
+      expect(Math.max(...r), r.map((x) => x.toFixed(2)).join(' ')).toBeLessThan(2);
     } finally {
       tv.close();
     }

@@ -2,7 +2,7 @@
 // from a seeded stream and checks a statistic that the definition fixes (with a tolerance a few
 // standard errors wide), and a contrast that a broken process would fail.
 import { describe, expect, it } from 'vitest';
-import { activity, dayFactor, HOURLY, WEEKDAY, weekdayFactor } from '../../../src-main/market/sim/activity-profile.ts';
+import { activity, WEEK } from '../../../src-main/market/sim/activity-profile.ts';
 import { lomaxDistance } from '../../../src-main/market/sim/deep-book.ts';
 import { ActivityFactor, Hawkes } from '../../../src-main/market/sim/hawkes.ts';
 import { Metaorders, parentLength } from '../../../src-main/market/sim/metaorders.ts';
@@ -182,19 +182,25 @@ describe('deep-book placement', () => {
 });
 
 describe('activity profile', () => {
-  it('has mean 1 over a day and a week, peaks at 15h UTC and dips at 05h', () => {
-    expect(mean(HOURLY)).toBeCloseTo(1, 12);
-    expect(mean(WEEKDAY)).toBeCloseTo(1, 12);
-    const day = Array.from({ length: 1440 }, (_, m) => dayFactor(m * 60_000));
-    expect(mean(day)).toBeCloseTo(1, 3);
-    const peak = day.indexOf(Math.max(...day));
-    const low = day.indexOf(Math.min(...day));
-    expect(Math.floor(peak / 60)).toBe(15);
-    expect(Math.floor(low / 60)).toBe(5);
-    expect(Math.max(...day) / Math.min(...day)).toBeGreaterThan(3);
-    const week = Array.from({ length: 7 * 1440 }, (_, m) => activity(Date.UTC(2025, 0, 5) + m * 60_000));
+  it('has mean 1 over a week, no steps, a weekday peak at 14h UTC and trough at 04h-06h, quieter weekends', () => {
+    expect(WEEK.length).toBe(168);
+    expect(mean(WEEK)).toBeCloseTo(1, 12);
+    const sunday = Date.UTC(2025, 0, 5);
+    const week = Array.from({ length: 7 * 1440 }, (_, m) => activity(sunday + m * 60_000 + 30_000));
     expect(mean(week)).toBeCloseTo(1, 3);
-    expect(weekdayFactor(Date.UTC(2025, 0, 5))).toBeLessThan(weekdayFactor(Date.UTC(2025, 0, 6))); // Sunday < Monday
+    // continuous: a minute never moves it by more than a few percent, midnight included
+    for (let m = 1; m < week.length; m++) expect(Math.abs(week[m] - week[m - 1])).toBeLessThan(0.03);
+    const day = (d: number) => week.slice(d * 1440, (d + 1) * 1440);
+    const wednesday = day(3);
+    expect(Math.floor(wednesday.indexOf(Math.max(...wednesday)) / 60)).toBe(14);
+    expect(Math.floor(wednesday.indexOf(Math.min(...wednesday)) / 60)).toBeGreaterThanOrEqual(4);
+    expect(Math.floor(wednesday.indexOf(Math.min(...wednesday)) / 60)).toBeLessThanOrEqual(6);
+    expect(Math.max(...wednesday) / Math.min(...wednesday)).toBeGreaterThan(2.5);
+    // the weekend trades about 0.55 of a weekday and its day is flatter (no US-open peak)
+    expect(mean(day(0)) / mean(day(1))).toBeGreaterThan(0.4);
+    expect(mean(day(0)) / mean(day(1))).toBeLessThan(0.7);
+    expect(mean(day(6)) / mean(day(5))).toBeLessThan(0.7);
+    expect(Math.max(...day(6)) / Math.min(...day(6))).toBeLessThan(2);
   });
 });
 

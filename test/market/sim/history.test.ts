@@ -18,7 +18,7 @@ import {
 import { Simulator } from '../../../src-main/market/sim/simulator.ts';
 import { CandlesRepo } from '../../../src-main/store/candles-repo.ts';
 import { T0, testVenue, tradingSymbols } from './helpers.ts';
-import { HOURLY } from '../../../src-main/market/sim/activity-profile.ts';
+import { activity } from '../../../src-main/market/sim/activity-profile.ts';
 import { corr, cv, hourProfile, mean } from '../../helpers/realism-stats.ts';
 
 const DAY = 86_400_000;
@@ -131,7 +131,11 @@ describe('history fast-forward', () => {
         list.map((c) => c.openTime),
         counts,
       );
-      expect(corr(prof, HOURLY)).toBeGreaterThan(0.7);
+      const expected = hourProfile(
+        list.map((c) => c.openTime),
+        list.map((c) => activity(c.openTime + 30_000)),
+      );
+      expect(corr(prof, expected)).toBeGreaterThan(0.7);
       // taker imbalance signed with the return
       const ret = list.map((c) => Math.log(c.close / c.open));
       const imb = list.map((c) => (2 * c.takerBuyVolume - c.volume) / c.volume);
