@@ -37,20 +37,28 @@ export interface PriceCandle {
   count: number;
 }
 
-interface Slot {
-  openTime: number;
-  /** The next candle's open time: an update before it is this candle's. */
-  end: number;
-  count: number;
-  // [open, high, low, close] for mark, index, premium
-  v: Float64Array;
-  /** Listed in PriceKlines.dirty (changed since the last flush). */
-  dirty: boolean;
-}
+/** Numbers a candle takes in a ring: [open, high, low, close] for mark, index and premium. */
+const WIDTH = 12;
+/** A ring's first allocation, in candles (it doubles up to PRICE_KLINES_KEPT). */
+const FIRST_CAPACITY = 16;
 
+/**
+ * The newest PRICE_KLINES_KEPT candles of one pair and interval, in typed arrays that grow as it
+ * fills (a candle is 14 numbers, about 112 bytes, instead of an object with a typed array of its
+ * own, about 400: 12 pairs x 15 intervals x 1,500 candles would otherwise hold about 108 MB). A
+ * candle is addressed by its position in the arrays (`at`), which it keeps until it leaves.
+ */
 class Ring {
-  private readonly slots: Slot[] = [];
+  private opens = new Float64Array(FIRST_CAPACITY);
+  private counts = new Float64Array(FIRST_CAPACITY);
+  /** WIDTH numbers a candle. */
+  v = new Float64Array(FIRST_CAPACITY * WIDTH);
+  /** Positions changed since the last flush (PriceKlines.flush). */
+  readonly dirty = new Set<number>();
+  private size = 0;
   private start = 0;
+  /** The newest candle's end: the next candle's open time (an update before it is the newest's). */
+  lastEnd = -Infinity;
   readonly symbol: string;
   readonly interval: Interval;
 
@@ -59,35 +67,75 @@ class Ring {
     this.interval = interval;
   }
 
-  /** The newest slot, or undefined when empty. */
-  last(): Slot | undefined {
-    const n = this.slots.length;
-    return n === 0 ? undefined : this.slots[(this.start + n - 1) % n];
+  get length(): number {
+    return this.size;
   }
 
-  /** Adds the newest slot; answers the oldest one when the window was full and it left. */
-  push(s: Slot): Slot | undefined {
-    if (this.slots.length < PRICE_KLINES_KEPT) {
-      this.slots.push(s);
-      return undefined;
+  /** Position of the i-th candle, oldest first. */
+  at(i: number): number {
+    const i2 = this.start + i;
+    return i2 < this.size ? i2 : i2 - this.size;
+  }
+
+  /** Position of the newest candle (the ring is not empty). */
+  lastAt(): number {
+    return this.at(this.size - 1);
+  }
+
+  openTime(at: number): number {
+    return this.opens[at];
+  }
+
+  count(at: number): number {
+    return this.counts[at];
+  }
+
+  addCount(at: number): void {
+    this.counts[at]++;
+  }
+
+  setCount(at: number, n: number): void {
+    this.counts[at] = n;
+  }
+
+  /**
+   * Adds the newest candle with its count and values zero (the caller fills them); answers its
+   * position and whether the oldest candle left to make room (the window was full).
+   */
+  push(openTime: number): { at: number; rolled: boolean } {
+    let at: number;
+    let rolled = false;
+    if (this.size < PRICE_KLINES_KEPT) {
+      if (this.size === this.opens.length) this.grow();
+      at = this.size++;
+    } else {
+      at = this.start;
+      this.start = at + 1 === this.size ? 0 : at + 1;
+      this.dirty.delete(at); // out of the window: never written, whatever it was
+      rolled = true;
     }
-    const gone = this.slots[this.start];
-    this.slots[this.start] = s;
-    this.start = (this.start + 1) % PRICE_KLINES_KEPT;
-    return gone;
+    this.opens[at] = openTime;
+    this.counts[at] = 0;
+    this.lastEnd = nextOpenTime(this.interval, openTime);
+    return { at, rolled };
   }
 
-  /** The oldest slot's open time (the ring is not empty). */
+  /** The oldest candle's open time (the ring is not empty). */
   oldestOpen(): number {
-    return this.slots[this.start].openTime;
+    return this.opens[this.start];
   }
 
-  /** Oldest first. */
-  all(): Slot[] {
-    const n = this.slots.length;
-    const out: Slot[] = new Array(n);
-    for (let i = 0; i < n; i++) out[i] = this.slots[(this.start + i) % n];
-    return out;
+  private grow(): void {
+    const cap = Math.min(PRICE_KLINES_KEPT, this.opens.length * 2);
+    const opens = new Float64Array(cap);
+    opens.set(this.opens);
+    const counts = new Float64Array(cap);
+    counts.set(this.counts);
+    const v = new Float64Array(cap * WIDTH);
+    v.set(this.v);
+    this.opens = opens;
+    this.counts = counts;
+    this.v = v;
   }
 }
 
@@ -99,8 +147,8 @@ export class PriceKlines {
   private readonly off: () => void;
   private readonly store: PriceCandleStore | null;
   private readonly timer: ReturnType<typeof setInterval> | null = null;
-  /** Slots changed since the last flush, with their series. */
-  private readonly dirty = new Map<Slot, Ring>();
+  /** Series with candles changed since the last flush. */
+  private readonly dirty = new Set<Ring>();
   /** Scratch of record(): mark, index, premium. */
   private readonly values = new Float64Array(3);
   /** Series whose window moved past its oldest stored candle since the last flush. */
@@ -129,14 +177,10 @@ export class PriceKlines {
   private load(rows: readonly PriceCandleRow[]): void {
     for (const r of rows) {
       const ring = this.ringsOf(r.symbol).get(r.interval);
-      if (ring === undefined || r.v.length !== 12) continue; // not a served interval
-      ring.push({
-        openTime: r.openTime,
-        end: nextOpenTime(r.interval, r.openTime),
-        count: r.count,
-        v: Float64Array.from(r.v),
-        dirty: false,
-      });
+      if (ring === undefined || r.v.length !== WIDTH) continue; // not a served interval
+      const { at } = ring.push(r.openTime);
+      ring.setCount(at, r.count);
+      ring.v.set(r.v, at * WIDTH);
       // the stored candles' times stand for the latest update seen: time never steps back
       if (r.openTime > (this.latest.get(r.symbol) ?? -Infinity)) this.latest.set(r.symbol, r.openTime);
     }
@@ -151,11 +195,18 @@ export class PriceKlines {
     const store = this.store;
     if (store === null || store.inUnit || (this.dirty.size === 0 && this.rolled.size === 0)) return;
     const rows: PriceCandleRow[] = [];
-    for (const [s, ring] of this.dirty)
-      rows.push({ symbol: ring.symbol, interval: ring.interval, openTime: s.openTime, count: s.count, v: s.v });
+    for (const ring of this.dirty)
+      for (const at of ring.dirty)
+        rows.push({
+          symbol: ring.symbol,
+          interval: ring.interval,
+          openTime: ring.openTime(at),
+          count: ring.count(at),
+          v: ring.v.subarray(at * WIDTH, at * WIDTH + WIDTH),
+        });
     store.saveMany(rows);
     for (const ring of this.rolled) store.prune(ring.symbol, ring.interval, ring.oldestOpen());
-    for (const slot of this.dirty.keys()) slot.dirty = false;
+    for (const ring of this.dirty) ring.dirty.clear();
     this.dirty.clear();
     this.rolled.clear();
   }
@@ -172,32 +223,28 @@ export class PriceKlines {
     values[1] = e.index;
     values[2] = (e.mark - e.index) / e.index;
     for (const ring of rings.values()) {
-      const interval = ring.interval;
-      let s = ring.last();
+      let at: number;
       // within the newest candle (the common case): no open time to work out
-      if (s === undefined || time >= s.end || time < s.openTime) {
-        const open = openTimeOf(interval, time);
-        s = { openTime: open, end: nextOpenTime(interval, open), count: 0, v: new Float64Array(12), dirty: false };
-        for (let k = 0; k < 3; k++) s.v.fill(values[k], k * 4, k * 4 + 4);
-        const gone = ring.push(s);
-        if (gone !== undefined && track) {
-          // out of the window: never written, whatever it was (a long run between flushes keeps no more than the window)
-          this.dirty.delete(gone);
-          this.rolled.add(ring);
-        }
+      if (ring.length === 0 || time >= ring.lastEnd || time < ring.openTime((at = ring.lastAt()))) {
+        const pushed = ring.push(openTimeOf(ring.interval, time));
+        at = pushed.at;
+        if (pushed.rolled && track) this.rolled.add(ring);
+        const v = ring.v;
+        for (let k = 0; k < 3; k++) v.fill(values[k], at * WIDTH + k * 4, at * WIDTH + k * 4 + 4);
       } else {
+        const v = ring.v;
         for (let k = 0; k < 3; k++) {
           const x = values[k];
-          const b = k * 4;
-          if (x > s.v[b + 1]) s.v[b + 1] = x;
-          if (x < s.v[b + 2]) s.v[b + 2] = x;
-          s.v[b + 3] = x;
+          const b = at * WIDTH + k * 4;
+          if (x > v[b + 1]) v[b + 1] = x;
+          if (x < v[b + 2]) v[b + 2] = x;
+          v[b + 3] = x;
         }
       }
-      s.count++;
-      if (track && !s.dirty) {
-        s.dirty = true;
-        this.dirty.set(s, ring);
+      ring.addCount(at);
+      if (track && !ring.dirty.has(at)) {
+        ring.dirty.add(at);
+        this.dirty.add(ring);
       }
     }
   }
@@ -215,20 +262,32 @@ export class PriceKlines {
   ): PriceCandle[] {
     const ring = this.rings.get(symbol)?.get(interval);
     if (ring === undefined) return [];
-    let slots = ring.all();
-    if (q.startTime !== undefined) slots = slots.filter((s) => s.openTime >= q.startTime!);
-    if (q.endTime !== undefined) slots = slots.filter((s) => s.openTime <= q.endTime!);
-    slots = q.startTime !== undefined ? slots.slice(0, q.limit) : slots.slice(Math.max(0, slots.length - q.limit));
+    const n = ring.length;
+    // oldest first: the first at or after startTime, the last at or before endTime
+    let lo = 0;
+    let hi = n;
+    while (lo < hi && q.startTime !== undefined && ring.openTime(ring.at(lo)) < q.startTime) lo++;
+    while (hi > lo && q.endTime !== undefined && ring.openTime(ring.at(hi - 1)) > q.endTime) hi--;
+    if (q.startTime !== undefined) hi = Math.min(hi, lo + q.limit);
+    else lo = Math.max(lo, hi - q.limit);
     const b = SERIES_AT[series];
-    return slots.map((s) => ({
-      openTime: s.openTime,
-      open: s.v[b],
-      high: s.v[b + 1],
-      low: s.v[b + 2],
-      close: s.v[b + 3],
-      closeTime: closeTimeOf(interval, s.openTime),
-      count: s.count,
-    }));
+    const v = ring.v;
+    const out: PriceCandle[] = [];
+    for (let i = lo; i < hi; i++) {
+      const at = ring.at(i);
+      const o = at * WIDTH + b;
+      const openTime = ring.openTime(at);
+      out.push({
+        openTime,
+        open: v[o],
+        high: v[o + 1],
+        low: v[o + 2],
+        close: v[o + 3],
+        closeTime: closeTimeOf(interval, openTime),
+        count: ring.count(at),
+      });
+    }
+    return out;
   }
 
   /** Stops listening; with a store, writes what changed since the last flush. */
