@@ -8,14 +8,14 @@
 // - Each failure names its registry error and which check failed; the caller phrases the
 //   message for its transport (a query parameter on REST, a LOGIN field on WebSocket), so the
 //   codes are the same on both paths and nothing else is.
-// - The digest is src-shared/sign.ts's HMAC-SHA256 (the signer's own code, so both sides hash
-//   the same bytes), with each secret's key blocks absorbed once, and it is compared in constant
-//   time. Not node:crypto's: in the service, between requests, createHmac's set-up (OpenSSL's
-//   digest and key preparation) cost several times the whole JavaScript digest of a signed
-//   order (CPU profiles of the signed route, docs/benchmarks.md), though a tight loop of either
-//   costs a few µs.
+// - The digest is HMAC-SHA256 over the same bytes as the signer's (src-shared/sign.ts), with
+//   each secret's key blocks absorbed once and nothing allocated per request (hmac-check.ts),
+//   compared in constant time. Not node:crypto's: in the service, between requests,
+//   createHmac's set-up (OpenSSL's digest and key preparation) cost several times the whole
+//   JavaScript digest of a signed order (CPU profiles of the signed route, docs/benchmarks.md),
+//   though a tight loop of either costs a few µs.
 import { Errors, type ErrorDef } from '../../src-shared/errors.ts';
-import { constantTimeEqual, createHmacSha256, type HmacSha256 } from '../../src-shared/sign.ts';
+import { createHmacCheck, type HmacCheck } from './hmac-check.ts';
 
 export const DEFAULT_RECV_WINDOW = 5000;
 export const MAX_RECV_WINDOW = 60_000;
@@ -87,17 +87,17 @@ const SIGNATURE: SignatureFailure = { check: 'signature', def: Errors.SIGNATURE_
 
 /** How many secrets' prepared HMACs are kept (an account's is reused on every request it signs). */
 const KEYS_KEPT = 1024;
-const keys = new Map<string, HmacSha256>();
+const keys = new Map<string, HmacCheck>();
 
 /**
  * The secret's HMAC with its key blocks absorbed once. Bounded: past KEYS_KEPT distinct secrets
  * the map starts again (secrets are a handful of paper accounts in practice).
  */
-function hmacOf(secret: string): HmacSha256 {
+function hmacOf(secret: string): HmacCheck {
   let k = keys.get(secret);
   if (k === undefined) {
     if (keys.size >= KEYS_KEPT) keys.clear();
-    k = createHmacSha256(secret);
+    k = createHmacCheck(secret);
     keys.set(secret, k);
   }
   return k;
@@ -116,10 +116,7 @@ export function verifySignature(p: SignedParts): SignatureFailure | null {
   }
   const late = timestampError(Number(ts), p.now, recvWindow);
   if (late !== null) return { check: 'time', def: late.def, message: late.message };
-  const expected = hmacOf(p.secret).hex(p.body === undefined ? p.signed : p.signed + p.body);
-  // The length of a valid signature is public; only equal-length texts are compared, and in
-  // constant time (a non-hex char never matches).
-  const signature = p.signature;
-  if (signature.length !== expected.length || !constantTimeEqual(signature, expected)) return SIGNATURE;
+  // constant time in the signature; the length of a valid one (64) is public
+  if (!hmacOf(p.secret).matches(p.signed, p.body ?? '', p.signature)) return SIGNATURE;
   return null;
 }
