@@ -34,12 +34,14 @@ type PendingEvent =
 
 export class TurnWriter {
   private readonly core: TradingCore;
-  // this command's write set (emptied by flush, never replaced)
-  private readonly orders = new Set<LiveOrder>();
+  // This command's write set, emptied by flush and never replaced. Arrays, not Sets: a command
+  // marks a handful of rows, a scan of them costs less than hashing, and emptying an array
+  // allocates nothing (Set.prototype.clear allocates a new table, on every order).
+  private readonly orders: LiveOrder[] = [];
   private readonly trades: TradeState[] = [];
-  private readonly positions = new Set<PositionState>();
+  private readonly positions: PositionState[] = [];
   private readonly closed: Array<{ p: PositionState; closeType: number }> = [];
-  private readonly wallets = new Set<AccountLive>();
+  private readonly wallets: AccountLive[] = [];
   private readonly events: PendingEvent[] = [];
   /** Anything marked since the last flush (most house commands mark nothing: flush is then one test). */
   private marked = false;
@@ -52,7 +54,7 @@ export class TurnWriter {
   }
 
   order(o: LiveOrder): void {
-    this.orders.add(o);
+    if (!this.orders.includes(o)) this.orders.push(o);
     this.marked = true;
   }
 
@@ -63,7 +65,7 @@ export class TurnWriter {
   }
 
   position(p: PositionState): void {
-    this.positions.add(p);
+    if (!this.positions.includes(p)) this.positions.push(p);
     this.marked = true;
   }
 
@@ -74,7 +76,7 @@ export class TurnWriter {
   }
 
   wallet(a: AccountLive): void {
-    this.wallets.add(a);
+    if (!this.wallets.includes(a)) this.wallets.push(a);
     this.marked = true;
   }
 
@@ -94,7 +96,7 @@ export class TurnWriter {
     if (!this.marked) return;
     this.marked = false;
     const { orders, trades, positions, closed, wallets, events } = this;
-    const writes = orders.size + trades.length + positions.size + closed.length + wallets.size;
+    const writes = orders.length + trades.length + positions.length + closed.length + wallets.length;
     if (writes + events.length === 0) return;
     if (writes > 0) {
       const turn = this.turn;
@@ -109,12 +111,12 @@ export class TurnWriter {
       }
     }
     if (this.core.events.has('account')) this.announceCommand();
-    // the command's sets are emptied for the next one, not made anew (a command per order)
-    orders.clear();
+    // the command's lists are emptied for the next one, not made anew (a command per order)
+    orders.length = 0;
     trades.length = 0;
-    positions.clear();
+    positions.length = 0;
     closed.length = 0;
-    wallets.clear();
+    wallets.length = 0;
     events.length = 0;
   }
 
