@@ -7,6 +7,9 @@
 //   BENCH_MEMORY=1 SQLite in memory (shows the cost without the disk)
 //   BENCH_ONLY=signed|binance|bot  that route alone, no floor (for node --cpu-prof)
 //   BENCH_CONNECTIONS  autocannon connections (50, the targets' figure)
+//   BENCH_CPU_PROF=DIR a CPU profile of this process (the servers) over each measured run, written
+//                  as DIR/<run>-<route>-<answers>.cpuprofile (the answers, to read it per request);
+//                  the sampling costs the servers some CPU, so the figures of such a run are high
 //
 // One run, one machine, 127.0.0.1 only, ends by itself (about 40 s a round at 5 s a run; a
 // watchdog gives up well after the expected time):
@@ -78,6 +81,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Session } from 'node:inspector/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { AnswerBatch } from '../src-main/api/answer-batch.ts';
 import { startService } from '../src-main/service.ts';
@@ -114,15 +119,42 @@ interface Measured extends ClientResult {
   cpuPct: number;
 }
 
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+let profiler: Session | null = null;
+let profiled = 0;
+
+/** Starts sampling this process's main thread (BENCH_CPU_PROF), once per measured run. */
+async function startProfile(): Promise<void> {
+  if (PROFILE_DIR === undefined) return;
+  if (profiler === null) {
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+  }
+  await profiler.post('Profiler.start');
+}
+
+async function stopProfile(name: string, answers: number): Promise<void> {
+  if (profiler === null || PROFILE_DIR === undefined) return;
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(
+    join(PROFILE_DIR, `${String(++profiled).padStart(2, '0')}-${name}-${answers}.cpuprofile`),
+    JSON.stringify(profile),
+  );
+}
+
 /** One load run: forks the client, measures this process's CPU while the client measures. */
-function load(job: ClientJob): Promise<Measured> {
+function load(job: ClientJob, name: string = job.kind): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const child = fork(BENCH_FILE, ['--client'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let cpu0 = process.cpuUsage();
     let t0 = performance.now();
     let result: Measured | null = null;
+    let profiling: Promise<void> = Promise.resolve();
     child.on('message', (m: { type: string; result?: ClientResult }) => {
       if (m.type === 'measuring') {
+        profiling = startProfile();
         cpu0 = process.cpuUsage();
         t0 = performance.now();
       } else if (m.type === 'result' && m.result) {
@@ -131,12 +163,13 @@ function load(job: ClientJob): Promise<Measured> {
         const wallMs = performance.now() - t0;
         const n = Math.max(1, m.result.responses);
         result = { ...m.result, cpuPerReq: cpuUs / n, sysPerReq: d.system / n, cpuPct: cpuUs / 10 / wallMs };
+        profiling = profiling.then(() => stopProfile(name, n));
       }
     });
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== 0 || result === null) reject(new Error(`autocannon child exited with ${code}`));
-      else resolve(result);
+      else profiling.then(() => resolve(result!), reject);
     });
     child.send(job);
   });
@@ -261,14 +294,17 @@ async function main(): Promise<void> {
     if (floorLike) {
       return {
         kind,
-        r: await load({
-          ...base,
-          kind: 'bot',
-          url: kind === 'post' ? refUrl : kind === 'postb' ? batchedUrl : rawUrl,
-          symbol: SYMBOL,
-          askTicks: PA,
-          bidTicks: PB,
-        }),
+        r: await load(
+          {
+            ...base,
+            kind: 'bot',
+            url: kind === 'post' ? refUrl : kind === 'postb' ? batchedUrl : rawUrl,
+            symbol: SYMBOL,
+            askTicks: PA,
+            bidTicks: PB,
+          },
+          kind === 'post' ? 'floor' : kind === 'postb' ? 'floor-batched' : 'node-http',
+        ),
       };
     }
     if (kind === 'signed' || kind === 'binance') {
