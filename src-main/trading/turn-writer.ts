@@ -32,17 +32,47 @@ function emptyTurn(): TurnWrites {
 type PendingEvent =
   { accountId: number; kind: 'order'; data: LiveOrder } | { accountId: number; kind: 'fill'; data: TradeState };
 
+/**
+ * A command's marks of one kind: a list emptied in place. Not a Set (a command marks a handful
+ * of rows: a scan costs less than hashing, and Set.prototype.clear allocates a new table), nor an
+ * array emptied with `length = 0` (which frees its storage, for the next push to allocate anew):
+ * on the order path each of them was an allocation per order.
+ */
+class Marks<T> {
+  private readonly items: Array<T | undefined> = [];
+  size = 0;
+
+  add(x: T): void {
+    this.items[this.size++] = x;
+  }
+
+  /** Adds x unless it is already marked. */
+  addOnce(x: T): void {
+    for (let i = 0; i < this.size; i++) if (this.items[i] === x) return;
+    this.items[this.size++] = x;
+  }
+
+  at(i: number): T {
+    return this.items[i] as T;
+  }
+
+  /** Empties the list, keeping its storage (and no reference to what it held). */
+  clear(): void {
+    for (let i = 0; i < this.size; i++) this.items[i] = undefined;
+    this.size = 0;
+  }
+}
+
 export class TurnWriter {
   private readonly core: TradingCore;
-  // This command's write set, emptied by flush and never replaced. Arrays, not Sets: a command
-  // marks a handful of rows, a scan of them costs less than hashing, and emptying an array
-  // allocates nothing (Set.prototype.clear allocates a new table, on every order).
-  private readonly orders: LiveOrder[] = [];
-  private readonly trades: TradeState[] = [];
-  private readonly positions: PositionState[] = [];
-  private readonly closed: Array<{ p: PositionState; closeType: number }> = [];
-  private readonly wallets: AccountLive[] = [];
-  private readonly events: PendingEvent[] = [];
+  // this command's write set (emptied by flush, never replaced)
+  private readonly orders = new Marks<LiveOrder>();
+  private readonly trades = new Marks<TradeState>();
+  private readonly positions = new Marks<PositionState>();
+  private readonly closed = new Marks<{ p: PositionState; closeType: number }>();
+  private readonly wallets = new Marks<AccountLive>();
+  /** This command's private events, kept only while someone listens ('account'). */
+  private readonly events = new Marks<PendingEvent>();
   /** Anything marked since the last flush (most house commands mark nothing: flush is then one test). */
   private marked = false;
   /** Changes of this event-loop turn not yet written (see flush / writeTurn; emptied, never replaced). */
@@ -54,36 +84,37 @@ export class TurnWriter {
   }
 
   order(o: LiveOrder): void {
-    if (!this.orders.includes(o)) this.orders.push(o);
+    this.orders.addOnce(o);
     this.marked = true;
   }
 
   trade(t: TradeState): void {
-    this.trades.push(t);
-    this.events.push({ accountId: t.accountId, kind: 'fill', data: t });
+    this.trades.add(t);
+    if (this.core.events.has('account')) this.events.add({ accountId: t.accountId, kind: 'fill', data: t });
     this.marked = true;
   }
 
   position(p: PositionState): void {
-    if (!this.positions.includes(p)) this.positions.push(p);
+    this.positions.addOnce(p);
     this.marked = true;
   }
 
   /** A position went flat: a copy of its final state goes to the closed-position history. */
   closedPosition(p: PositionState, closeType: number): void {
-    this.closed.push({ p: { ...p }, closeType });
+    this.closed.add({ p: { ...p }, closeType });
     this.marked = true;
   }
 
   wallet(a: AccountLive): void {
-    if (!this.wallets.includes(a)) this.wallets.push(a);
+    this.wallets.addOnce(a);
     this.marked = true;
   }
 
   /** An order changed: announced to its owner (cached bot orders to the house, account 0). */
   orderEvent(o: LiveOrder): void {
     if (o.isBot && !o.cached) return; // fire-and-forget bot orders are not announced
-    this.events.push({ accountId: o.isBot ? 0 : o.accountId, kind: 'order', data: o });
+    if (!this.core.events.has('account')) return; // nobody to tell: nothing to keep
+    this.events.add({ accountId: o.isBot ? 0 : o.accountId, kind: 'order', data: o });
     this.marked = true;
   }
 
@@ -96,15 +127,15 @@ export class TurnWriter {
     if (!this.marked) return;
     this.marked = false;
     const { orders, trades, positions, closed, wallets, events } = this;
-    const writes = orders.length + trades.length + positions.length + closed.length + wallets.length;
-    if (writes + events.length === 0) return;
+    const writes = orders.size + trades.size + positions.size + closed.size + wallets.size;
+    if (writes + events.size === 0) return;
     if (writes > 0) {
       const turn = this.turn;
-      for (const o of orders) turn.orders.add(o);
-      for (const t of trades) turn.trades.push(t);
-      for (const p of positions) turn.positions.add(p);
-      for (const c of closed) turn.closed.push(c);
-      for (const a of wallets) turn.wallets.add(a);
+      for (let i = 0; i < orders.size; i++) turn.orders.add(orders.at(i));
+      for (let i = 0; i < trades.size; i++) turn.trades.push(trades.at(i));
+      for (let i = 0; i < positions.size; i++) turn.positions.add(positions.at(i));
+      for (let i = 0; i < closed.size; i++) turn.closed.push(closed.at(i));
+      for (let i = 0; i < wallets.size; i++) turn.wallets.add(wallets.at(i));
       if (!this.turnScheduled) {
         this.turnScheduled = true;
         this.core.deps.repo.group.defer(this.writeTurn);
@@ -112,12 +143,12 @@ export class TurnWriter {
     }
     if (this.core.events.has('account')) this.announceCommand();
     // the command's lists are emptied for the next one, not made anew (a command per order)
-    orders.length = 0;
-    trades.length = 0;
-    positions.length = 0;
-    closed.length = 0;
-    wallets.length = 0;
-    events.length = 0;
+    orders.clear();
+    trades.clear();
+    positions.clear();
+    closed.clear();
+    wallets.clear();
+    events.clear();
   }
 
   /**
@@ -130,7 +161,8 @@ export class TurnWriter {
     const { positions, closed, wallets, events } = this;
     const out: AccountEvent[] = [];
     const seen = new Set<unknown>();
-    for (const ev of events) {
+    for (let i = 0; i < events.size; i++) {
+      const ev = events.at(i);
       if (ev.kind === 'order') {
         if (seen.has(ev.data)) continue;
         seen.add(ev.data);
@@ -140,15 +172,18 @@ export class TurnWriter {
       }
     }
     const touched = new Set<number>();
-    for (const p of positions) touched.add(p.accountId);
-    for (const c of closed) touched.add(c.p.accountId);
+    for (let i = 0; i < positions.size; i++) touched.add(positions.at(i).accountId);
+    for (let i = 0; i < closed.size; i++) touched.add(closed.at(i).p.accountId);
     for (const id of touched)
       out.push({ accountId: id, kind: 'position', data: positionRecords(core, core.accounts.get(id)!) });
     // The summary moves with the wallet, and also with the order margin an order freezes or
     // frees and the position margin a fill changes: one balance push per account concerned.
     const balances = new Set<number>();
-    for (const a of wallets) balances.add(a.id);
-    for (const ev of events) if (ev.kind === 'order' && ev.accountId > 0) balances.add(ev.accountId);
+    for (let i = 0; i < wallets.size; i++) balances.add(wallets.at(i).id);
+    for (let i = 0; i < events.size; i++) {
+      const ev = events.at(i);
+      if (ev.kind === 'order' && ev.accountId > 0) balances.add(ev.accountId);
+    }
     for (const id of touched) balances.add(id);
     for (const id of balances) {
       const a = core.accounts.get(id);
