@@ -236,18 +236,21 @@ export function installStrictQueryNumbers(app: FastifyInstance): void {
     const schema = route.schema as
       | { querystring?: { properties?: Record<string, object> }; params?: { properties?: Record<string, object> } }
       | undefined;
-    const checked: Array<[where: 'params' | 'querystring', name: string, integer: boolean]> = [];
+    // (objects read by an index loop: destructuring a tuple per parameter made an iterator per
+    // parameter and request, on every signed order)
+    const checked: Array<{ where: 'params' | 'querystring'; name: string; integer: boolean }> = [];
     for (const where of ['params', 'querystring'] as const) {
       for (const [name, p] of Object.entries(schema?.[where]?.properties ?? {})) {
         const types = declaredTypes(p) ?? [];
-        if (types.includes('integer')) checked.push([where, name, true]);
-        else if (types.includes('number')) checked.push([where, name, false]);
+        if (types.includes('integer')) checked.push({ where, name, integer: true });
+        else if (types.includes('number')) checked.push({ where, name, integer: false });
       }
     }
     if (checked.length === 0) return;
     const attach = route.attachValidation === true;
     const check = syncHook((req) => {
-      for (const [where, name, integer] of checked) {
+      for (let i = 0; i < checked.length; i++) {
+        const { where, name, integer } = checked[i];
         const q = (where === 'params' ? req.params : req.query) as Record<string, unknown> | undefined;
         const v = q?.[name];
         if (typeof v !== 'string') continue;

@@ -106,9 +106,8 @@ export function maxLeverageFor(brackets: readonly Bracket[], notional: number): 
 /** Largest notional allowed at this leverage; 0 when the leverage exceeds every tier's max. */
 export function maxNotionalFor(brackets: readonly Bracket[], leverage: number): number {
   let cap = 0;
-  for (const b of brackets) {
-    if (b.maxLeverage >= leverage) cap = b.cap;
-  }
+  // (an index loop: this runs on every user order, and for-of made an iterator result per tier)
+  for (let i = 0; i < brackets.length; i++) if (brackets[i].maxLeverage >= leverage) cap = brackets[i].cap;
   return cap;
 }
 
