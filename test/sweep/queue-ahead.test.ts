@@ -3,6 +3,8 @@
 // venue is started while the first job's bot still runs (the worker's log says so before the
 // first job's result), the second job waits for the first to end before its bot starts (never two
 // running at once), and both jobs give the digests of the same jobs run without a venue ahead.
+// Near a sweep's end a worker does not keep a next job another worker is free for: two jobs on two
+// workers run at the same time, one on each, even when one worker took both.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,8 +20,7 @@ import { freePort, HAS_REDIS, startRedis, stop, until } from './redis-helpers.ts
 
 describe.skipIf(!HAS_REDIS)('a queue worker of concurrency 1 with two jobs queued', () => {
   let redis: ChildProcess;
-  let worker: ChildProcess;
-  let log = '';
+  const workers: Array<{ proc: ChildProcess; log: string }> = [];
   let url: string;
   let pack: PackRef;
 
@@ -29,29 +30,35 @@ describe.skipIf(!HAS_REDIS)('a queue worker of concurrency 1 with two jobs queue
     const port = await freePort();
     url = `redis://127.0.0.1:${port}`;
     redis = await startRedis(port, mkdtempSync(path.join(tmpdir(), 'perpdesk-redis-')));
-    worker = startCli(['worker', '--queue', url, '--concurrency', '1']).child;
-    worker.stdout!.on('data', (b: Buffer) => (log += b.toString()));
-    worker.stderr!.on('data', (b: Buffer) => (log += b.toString()));
-    await until('the worker to take jobs', () => log.includes('taking jobs'));
+    await startWorker();
   }, 60_000);
 
   afterAll(async () => {
-    await stop(worker);
+    await Promise.all(workers.map((w) => stop(w.proc)));
     await stop(redis);
   });
 
-  it("starts the second job's venue while the first job's bot runs, with the same digests", async () => {
-    // the first bot waits a little before each of its 3 steps: a window the second venue's start fits in
-    const jobs: SweepJob[] = [0, 1].map((i) =>
+  async function startWorker(): Promise<void> {
+    const w = { proc: startCli(['worker', '--queue', url, '--concurrency', '1']).child, log: '' };
+    w.proc.stdout!.on('data', (b: Buffer) => (w.log += b.toString()));
+    w.proc.stderr!.on('data', (b: Buffer) => (w.log += b.toString()));
+    workers.push(w);
+    await until('the worker to take jobs', () => w.log.includes('taking jobs'));
+  }
+
+  const jobsOf = (sweepId: string, params: (i: number) => SweepJob['params']): SweepJob[] =>
+    [0, 1].map((i) =>
       testJob({
-        id: `swQA:${i}`,
-        sweepId: 'swQA',
+        id: `${sweepId}:${i}`,
+        sweepId,
         index: i,
         start: JAN6 + (i * DAY) / 8,
         until: JAN6 + ((i + 1) * DAY) / 8,
-        params: i === 0 ? { mode: 'slow', sleep_ms: 300 } : { mode: 'trade' },
+        params: params(i),
       }),
     );
+
+  async function run(jobs: SweepJob[]): Promise<{ results: Map<number, JobResult>; startedAt: Map<number, number> }> {
     const runner = await QueueRunner.connect(url);
     const results = new Map<number, JobResult>();
     const startedAt = new Map<number, number>();
@@ -65,6 +72,16 @@ describe.skipIf(!HAS_REDIS)('a queue worker of concurrency 1 with two jobs queue
     }
     expect([...results.keys()].sort()).toEqual([0, 1]);
     for (const r of results.values()) expect(r.status, r.reason).toBe('ok');
+    return { results, startedAt };
+  }
+
+  it("starts the second job's venue while the first job's bot runs, with the same digests", async () => {
+    // the first bot waits a little before each of its 3 steps: a window the second venue's start fits in
+    const slowFirst = (i: number): SweepJob['params'] =>
+      i === 0 ? { mode: 'slow', sleep_ms: 300 } : { mode: 'trade' };
+    const jobs = jobsOf('swQA', slowFirst);
+    const { results, startedAt } = await run(jobs);
+    const log = workers[0].log;
     // the second job's venue was ready before the first job's result: started during its bot
     const ahead = log.indexOf('job swQA-1: its venue started ahead');
     const firstDone = log.indexOf('job swQA-0 ok');
@@ -88,5 +105,14 @@ describe.skipIf(!HAS_REDIS)('a queue worker of concurrency 1 with two jobs queue
     } finally {
       open.close();
     }
+  }, 120_000);
+
+  it('near the end, a worker gives its next job back for a free worker: two jobs on two workers run at once', async () => {
+    await startWorker();
+    for (const w of workers) w.log = '';
+    const { results, startedAt } = await run(jobsOf('swQB', () => ({ mode: 'slow', sleep_ms: 300 })));
+    // each worker ran one job's bot, the two at the same time
+    for (const w of workers) expect(w.log.match(/job swQB-\d started/g), w.log).toHaveLength(1);
+    expect(Math.abs(startedAt.get(1)! - startedAt.get(0)!)).toBeLessThan(results.get(0)!.botMs / 2);
   }, 120_000);
 });
