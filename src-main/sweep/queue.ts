@@ -177,6 +177,8 @@ export class QueueRunner {
           },
         })),
       );
+    // listening before the first job can start (a start told earlier would not be heard)
+    await events.waitUntilReady();
     await add(jobs);
     let polls = 0;
     let down = false;
@@ -272,9 +274,8 @@ export interface QueueWorkerOptions {
  * job's bot is spawned, and its bot once a run slot is free (run-gate.ts). It stays an active job
  * of BullMQ's whose lock is renewed while it waits, so a worker killed with kill -9 loses both to
  * stalled-job detection. Its time bound starts with its bot (run-job.ts), and the coordinator counts
- * it running from then on (the job's progress, set when its bot is spawned). A worker keeps a next
- * job only while the queue holds one for every other worker; else it gives it back, for a worker
- * that is free (the local pool's rule near a sweep's end).
+ * it running from then on (the job's progress, set when its bot is spawned). Near a sweep's end
+ * a worker gives its next job back to the queue rather than keep it from a free worker (fairToKeep).
  */
 export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
   const opts = redisOptions(o.url);
@@ -306,14 +307,21 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
   const named = `bull:${Buffer.from(QUEUE).toString('base64')}:w:`;
   const me = `${named}${hostname()}-${process.pid}`;
   /**
-   * Whether a job taken ahead is fair to keep: the queue holds a job for every other worker (only
-   * one job more, when the workers cannot be counted: CLIENT LIST refused by some hosted Redis).
+   * Whether a job taken ahead is fair to keep: the unfinished jobs (waiting, and held by the
+   * workers, this one included) are at least 2W - 1 for W workers. Then a worker that holds nothing
+   * has a job to take (the W - 1 others hold at most 2W - 2), so none sits idle while another
+   * holds two. When the workers cannot be counted (CLIENT LIST refused by some hosted Redis): kept
+   * while at least one job waits.
    */
   const fairToKeep = async (): Promise<boolean> => {
     try {
-      const [waiting, clients] = await Promise.all([counts.getWaitingCount(), counts.getWorkers().catch(() => [])]);
+      const [waiting, active, clients] = await Promise.all([
+        counts.getWaitingCount(),
+        counts.getActiveCount(),
+        counts.getWorkers().catch(() => []),
+      ]);
       const names = new Set(clients.map((c) => c.rawname).filter((n) => n.startsWith(named)));
-      return waiting >= (names.has(me) ? names.size - 1 : 1);
+      return names.has(me) ? waiting + active >= 2 * names.size - 1 : waiting >= 1;
     } catch (err) {
       o.log(
         `perpdesk sweep worker: cannot read the queue's length (${err instanceof Error ? err.message : err}); job kept`,

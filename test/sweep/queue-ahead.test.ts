@@ -115,4 +115,46 @@ describe.skipIf(!HAS_REDIS)('a queue worker of concurrency 1 with two jobs queue
     for (const w of workers) expect(w.log.match(/job swQB-\d started/g), w.log).toHaveLength(1);
     expect(Math.abs(startedAt.get(1)! - startedAt.get(0)!)).toBeLessThan(results.get(0)!.botMs / 2);
   }, 120_000);
+
+  it('a worker stopped with SIGTERM gives its next job back and finishes its running one', async () => {
+    while (workers.length < 2) await startWorker();
+    for (const w of workers) w.log = '';
+    // four jobs for two workers: each holds a next one; the first to start a venue ahead is stopped
+    const jobs = [0, 1, 2, 3].map((i) =>
+      testJob({
+        id: `swQC:${i}`,
+        sweepId: 'swQC',
+        index: i,
+        start: JAN6 + (i * DAY) / 8,
+        until: JAN6 + ((i + 1) * DAY) / 8,
+        params: { mode: 'slow', sleep_ms: 400 },
+      }),
+    );
+    const runner = await QueueRunner.connect(url);
+    const results = new Map<number, JobResult>();
+    const done = runner.run(jobs, pack, { onResult: (j, r) => results.set(j.index, r) });
+    let victim: (typeof workers)[number] | undefined;
+    await until(
+      'a venue started ahead',
+      () => (victim = workers.find((w) => /venue started ahead/.test(w.log))) !== undefined,
+    );
+    const next = /job (swQC-\d): its venue started ahead/.exec(victim!.log)![1];
+    const running = /job (swQC-\d) started/.exec(victim!.log)![1];
+    const exited = new Promise((r) => victim!.proc.once('exit', r));
+    victim!.proc.kill('SIGTERM');
+    try {
+      await done;
+    } finally {
+      await runner.stop();
+    }
+    await exited;
+    expect(victim!.log).toContain(`job ${next} given back: the worker stops`);
+    expect(victim!.log).toContain(`job ${running} ok`);
+    expect(victim!.log).not.toContain(`job ${next} started`);
+    // every job has its one result, the one given back run by the other worker
+    expect([...results.keys()].sort()).toEqual([0, 1, 2, 3]);
+    for (const r of results.values()) expect(r.status, r.reason).toBe('ok');
+    const other = workers.find((w) => w !== victim)!;
+    expect(other.log).toContain(`job ${next} started`);
+  }, 120_000);
 });
