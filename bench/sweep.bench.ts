@@ -12,8 +12,8 @@
 //      same bot command timed alone, from its spawn to its exit with nothing to do, in this run),
 //      plus from the bot's exit to the job's result (the report, the digest, the venue's close);
 //   3. the BullMQ runner with 2 worker processes (a redis-server on a free loopback port) on the
-//      same jobs, against the local pool's 2 workers, and its per-job overhead (no venue started
-//      ahead there: each when its job is taken).
+//      same jobs, against the local pool's 2 workers, and its per-job overhead (apart: the jobs whose
+//      venue the worker started ahead, holding one job more than it runs, and the others).
 // The workers' cache folder (dataset packs, Node's compile cache: src-main/sweep/compile-cache.ts)
 // is a fresh one each run, so the first job of each worker pays the compiles a first sweep pays.
 // Knobs: BENCH_JOBS (default 8, even), BENCH_BOT (default the test bot's trade mode), BENCH_QUEUE=0
@@ -275,9 +275,13 @@ else {
       ` (whole runs ${(q.jobsPerMin / two.jobsPerMin).toFixed(2)}: the pool's includes starting its workers, the queue's does not)`,
   );
   const qo = overhead(q.results);
+  const qAhead = q.results.filter((r) => r.venueAhead === true);
+  const qCold = q.results.filter((r) => r.venueAhead !== true);
   console.log(
-    `   the queue's per-job overhead (each venue started when its job is taken): ${qo.first.toFixed(0)} ms to the first request` +
-      ` (of it the venue's start ${avg(q.results.map((r) => r.startMs)).toFixed(0)} ms) + ${qo.after.toFixed(0)} ms = ${qo.total.toFixed(0)} ms`,
+    `   the queue's per-job overhead: ${qo.first.toFixed(0)} ms to the first request` +
+      ` (${qAhead.length} of ${q.results.length} jobs with their venue started ahead: ${part(qAhead)}; the others ${part(qCold)},` +
+      ` of it the venue's start ${qCold.length === 0 ? 0 : avg(qCold.map((r) => r.startMs)).toFixed(0)} ms)` +
+      ` + ${qo.after.toFixed(0)} ms = ${qo.total.toFixed(0)} ms`,
   );
 }
 process.exit(0);

@@ -8,15 +8,17 @@
 // not a queue failure: only a job that could not run at all is retried (attempts).
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { Queue, QueueEvents, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { hostname } from 'node:os';
+import { Queue, QueueEvents, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import IORedis, { type RedisOptions } from 'ioredis';
 import { defaultCacheDir } from './compile-cache.ts';
 import type { JobResult, SweepJob } from './job.ts';
 import { QueueError } from './queue-error.ts';
-import type { PackRef } from './pack.ts';
+import type { OpenPack, PackRef } from './pack.ts';
 import { PackCache } from './pack-cache.ts';
 import { errorResult, type RunnerEvents } from './pool.ts';
-import { runJob } from './run-job.ts';
+import { RunGate } from './run-gate.ts';
+import { openJobVenue, runJob, type JobVenue } from './run-job.ts';
 import { warmUp } from './warm-up.ts';
 
 const QUEUE = 'perpdesk-sweep';
@@ -150,7 +152,9 @@ export class QueueRunner {
     const pending = new Map(jobs.map((j) => [queueJobId(j), j]));
     const started = new Set<string>();
     const poke = () => this.wake?.();
-    events.on('active', ({ jobId }) => {
+    // a job runs from its bot's start (the worker sets its progress then), not from when a worker
+    // takes it: a worker holds its next job, its venue started ahead, while another runs
+    events.on('progress', ({ jobId }) => {
       const j = pending.get(jobId);
       if (j !== undefined && !started.has(jobId)) {
         started.add(jobId);
@@ -173,6 +177,8 @@ export class QueueRunner {
           },
         })),
       );
+    // listening before the first job can start (a start told earlier would not be heard)
+    await events.waitUntilReady();
     await add(jobs);
     let polls = 0;
     let down = false;
@@ -254,6 +260,7 @@ export class QueueRunner {
 
 export interface QueueWorkerOptions {
   url: string;
+  /** Jobs run at once (bots); the worker holds one more, its venue started ahead. */
   concurrency: number;
   cacheDir?: string;
   /** A worker silent this long is taken for dead and its job given to another, ms. */
@@ -261,38 +268,129 @@ export interface QueueWorkerOptions {
   log: (line: string) => void;
 }
 
-/** Takes jobs from the queue until SIGINT / SIGTERM (or its parent process goes). */
+/**
+ * Takes jobs from the queue until SIGINT / SIGTERM (or its parent process goes). The BullMQ Worker
+ * takes one job more than it runs (concurrency + 1): that job's venue starts as soon as the running
+ * job's bot is spawned, and its bot once a run slot is free (run-gate.ts). It stays an active job
+ * of BullMQ's whose lock is renewed while it waits, so a worker killed with kill -9 loses both to
+ * stalled-job detection. Its time bound starts with its bot (run-job.ts), and the coordinator counts
+ * it running from then on (the job's progress, set when its bot is spawned). Near a sweep's end
+ * a worker gives its next job back to the queue rather than keep it from a free worker (fairToKeep).
+ */
 export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
   const opts = redisOptions(o.url);
   await probe(o.url, opts);
   const packs = new PackCache(o.cacheDir ?? defaultCacheDir());
+  // a worker's two jobs ask for the same pack at once: one fetch, one open
+  const loading = new Map<string, Promise<OpenPack>>();
+  const getPack = (ref: PackRef): Promise<OpenPack> => {
+    let p = loading.get(ref.sha256);
+    if (p === undefined) {
+      p = packs.get(ref);
+      loading.set(ref.sha256, p);
+      p.catch(() => loading.delete(ref.sha256));
+    }
+    return p;
+  };
   const stallMs = o.stallMs ?? 30_000;
   // before taking a job: its first job's venue then starts as fast as a later one's (warm-up.ts)
   const cold = await warmUp();
   if (cold !== null)
     o.log(`perpdesk sweep worker: the warm-up job did not end well (${cold}); the first job starts cold`);
-  // one Node process runs one venue at a time well: N jobs at once are N processes
-  const worker = new Worker(
-    QUEUE,
-    async (job: Job<QueueData, JobResult>) => {
-      const pack = await packs.get(job.data.pack);
-      return runJob(job.data.job, { data: pack.data });
-    },
-    {
-      connection: connection(opts),
-      concurrency: o.concurrency,
-      lockDuration: stallMs,
-      // the check is cheap: a dead worker's job goes back soon after its lock expires
-      stalledInterval: Math.min(5000, Math.max(500, Math.round(stallMs / 2))),
-      maxStalledCount: 2,
-    },
-  );
+  const gate = new RunGate(o.concurrency);
+  const counts = new Queue(QUEUE, { connection: connection(opts) });
+  counts.on('error', () => {
+    // the worker's own connection reports a Redis that went away
+  });
+  // the worker's connections carry a name of its own, so that each worker can count the others
+  // (CLIENT LIST, as BullMQ's getWorkers reads it)
+  const named = `bull:${Buffer.from(QUEUE).toString('base64')}:w:`;
+  const me = `${named}${hostname()}-${process.pid}`;
+  /**
+   * Whether a job taken ahead is fair to keep: the unfinished jobs (waiting, and held by the
+   * workers, this one included) are at least 2W - 1 for W workers. Then a worker that holds nothing
+   * has a job to take (the W - 1 others hold at most 2W - 2), so none sits idle while another
+   * holds two. When the workers cannot be counted (CLIENT LIST refused by some hosted Redis): kept
+   * while at least one job waits.
+   */
+  const fairToKeep = async (): Promise<boolean> => {
+    try {
+      const [waiting, active, clients] = await Promise.all([
+        counts.getWaitingCount(),
+        counts.getActiveCount(),
+        counts.getWorkers().catch(() => []),
+      ]);
+      const names = new Set(clients.map((c) => c.rawname).filter((n) => n.startsWith(named)));
+      return names.has(me) ? waiting + active >= 2 * names.size - 1 : waiting >= 1;
+    } catch (err) {
+      o.log(
+        `perpdesk sweep worker: cannot read the queue's length (${err instanceof Error ? err.message : err}); job kept`,
+      );
+      return true;
+    }
+  };
+  const giveBack = async (job: Job<QueueData, JobResult>, token: string | undefined, why: string): Promise<never> => {
+    // not taken again at once by this worker: one job less until its running job ends
+    worker.concurrency = o.concurrency;
+    await job.moveToWait(token);
+    o.log(`job ${job.id} given back: ${why}`);
+    throw new WaitingError();
+  };
+  const processJob = async (job: Job<QueueData, JobResult>, token?: string): Promise<JobResult> => {
+    let slot = gate.tryRun();
+    try {
+      const pack = await getPack(job.data.pack);
+      let venue: Promise<JobVenue> | undefined;
+      if (!slot) {
+        if (!(await fairToKeep())) return await giveBack(job, token, 'the queue is short, for a free worker');
+        const unlock = await gate.lock();
+        venue = openJobVenue(job.data.job, pack.data);
+        const v = await venue.finally(unlock);
+        o.log(`job ${job.id}: its venue started ahead`);
+        slot = await gate.run();
+        if (!slot) {
+          if (!('error' in v)) await v.svc.close();
+          return await giveBack(job, token, 'the worker stops');
+        }
+      }
+      const unlock = await gate.lock();
+      try {
+        return await runJob(job.data.job, {
+          data: pack.data,
+          venue,
+          onBotSpawned: () => {
+            unlock();
+            o.log(`job ${job.id} started`);
+            job.updateProgress(1).catch((err: unknown) => {
+              o.log(`job ${job.id}: its start not told (${err instanceof Error ? err.message : err})`);
+            });
+          },
+        });
+      } finally {
+        unlock();
+      }
+    } finally {
+      if (slot) {
+        gate.done();
+        worker.concurrency = o.concurrency + 1;
+      }
+    }
+  };
+  // one Node process runs one venue at a time well: N jobs at once are N processes (the CLI)
+  const worker = new Worker(QUEUE, processJob, {
+    connection: { ...connection(opts), connectionName: me } as ConnectionOptions,
+    concurrency: o.concurrency + 1,
+    lockDuration: stallMs,
+    // the check is cheap: a dead worker's job goes back soon after its lock expires
+    stalledInterval: Math.min(5000, Math.max(500, Math.round(stallMs / 2))),
+    maxStalledCount: 2,
+  });
   let lastError = '';
   worker.on('error', (err) => {
     if (err.message !== lastError) o.log(`perpdesk sweep worker: ${err.message}`);
     lastError = err.message;
   });
-  worker.on('active', (job) => o.log(`job ${job.id} started`));
+  worker.on('active', (job) => o.log(`job ${job.id} taken`));
   worker.on('completed', (job, r: JobResult) => o.log(`job ${job.id} ${r.status} (${r.wallMs} ms)`));
   worker.on('failed', (job, err) => o.log(`job ${job?.id} could not run: ${err.message}`));
   o.log(`perpdesk sweep worker ${process.pid}: taking jobs from ${o.url} (${o.concurrency} at once)`);
@@ -302,6 +400,9 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
     process.once('SIGTERM', stop);
     process.once('disconnect', stop);
   });
+  // the jobs waiting for a slot go back to the queue; the running ones end
+  gate.close();
   await worker.close();
+  await counts.close();
   packs.close();
 }

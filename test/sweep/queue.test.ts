@@ -3,62 +3,18 @@
 // worker killed with kill -9 mid-job has its job run again by the other; Redis restarted (without
 // its data) mid-sweep has the coordinator add the lost jobs again; every result is stored once,
 // and the jobs give the same digests as before the faults. An unreachable Redis is a clear error.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteSweepStore } from '../../src-main/sweep/sqlite-store.ts';
 import { runCli, startCli } from './cli-helpers.ts';
 import { klinesDataDir } from './fixture.ts';
+import { freePort, HAS_REDIS, startRedis, stop, until } from './redis-helpers.ts';
 
-const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
 const BOT = 'node test/sweep/bots/test-bot.ts';
 const SPAN = 'BTCUSDT@2025-01-06T00:00Z..2025-01-06T06:00Z';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** redis-server on loopback, no persistence: a restart loses every job. */
-function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const p = spawn('redis-server', [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-    '--dir',
-    dir,
-  ]);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    p.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      if (out.includes('Ready to accept connections')) resolve(p);
-    });
-    p.once('exit', (code) => reject(new Error(`redis-server exited ${code}: ${out}`)));
-  });
-}
-
-function stop(p: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (p === undefined || p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    p.once('exit', () => resolve());
-    p.kill(signal);
-  });
-}
 
 interface Worker {
   proc: ChildProcess;
@@ -71,14 +27,6 @@ function startWorker(url: string): Worker {
   run.child.stdout!.on('data', (b: Buffer) => (w.log += b.toString()));
   run.child.stderr!.on('data', (b: Buffer) => (w.log += b.toString()));
   return w;
-}
-
-async function until(what: string, test: () => boolean, ms = 90_000): Promise<void> {
-  const t0 = Date.now();
-  while (!test()) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe.skipIf(!HAS_REDIS)('a sweep over BullMQ and Redis', () => {
