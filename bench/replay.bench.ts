@@ -49,6 +49,7 @@
 // generated trades): bench/lib/replay-lockstep.ts.
 import { cancelOrder, placeOrder, upsertAccount } from '../test/helpers/exchange-commands.ts';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -817,6 +818,104 @@ async function depthBot(): Promise<void> {
   );
 }
 
+/**
+ * What users and clients observe of a replay of the first `prints` trades of a flow, as one
+ * SHA-256 (`--digest real|walk N [levels] [users]`, the old and new trees compared before a change
+ * of the house path is kept): every trade event (id, price, size, side, time), with `levels` every
+ * level change with its update id (a 'level' listener, as a connected client adds), with `users` a
+ * user's orders in the queue (their answers, the user's summary and positions), the final book
+ * with its update id, the candles of five intervals, the mirror's counts and the events applied.
+ */
+function digest(flow: Flow, prints: number, levels: boolean, users: boolean): Record<string, unknown> {
+  const g = flowTrades(flow);
+  const rig = openRig(g);
+  const { market, exchange } = rig;
+  const h = createHash('sha256');
+  let trades = 0;
+  let levelEvents = 0;
+  const offTrade = exchange.events.on('trade', (e) => {
+    trades++;
+    h.update(`t${e.tradeId},${e.priceTicks},${e.qtyLots},${e.takerSide},${e.time}\n`);
+  });
+  const offLevel = levels
+    ? exchange.events.on('level', (e) => {
+        levelEvents++;
+        h.update(`l${e.updateId},${e.side},${e.priceTicks},${e.totalLots}\n`);
+      })
+    : (): void => undefined;
+  const stopAt = START + (prints < g.times.length ? g.times[prints] : g.times[g.times.length - 1] + 1);
+  const book = exchange.pair('BTCUSDT')!.book;
+  const pair = exchange.pair('BTCUSDT')!;
+  // with `users`: a user's order in the queue at the touch every second of history (one in five
+  // marketable, the open ones cancelled every tenth second), so prints meet users' orders
+  const acct = users
+    ? upsertAccount(exchange, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 10n ** 16n }, 0).id
+    : 0;
+  const open: number[] = [];
+  let step = 0;
+  while (market.time < stopAt && !market.finished) {
+    market.seek(Math.min(market.status().until, stopAt, market.time + (users ? 1000 : 60_000)));
+    if (!users || book.bestBid() <= 10 || book.bestAsk() <= 10) continue;
+    step++;
+    const side = step % 2 === 0 ? 1 : 2;
+    const take = step % 5 === 0;
+    const price = side === 1 ? (take ? book.bestAsk() : book.bestBid()) : take ? book.bestBid() : book.bestAsk();
+    try {
+      const r = placeOrder(exchange, acct, {
+        symbol: 'BTCUSDT',
+        side,
+        position_side: side,
+        position_action: 1,
+        type: 1,
+        time_in_force: take ? 2 : 1,
+        price: pair.math.formatPrice(price),
+        qty: pair.math.formatQty(1 + (step % 7) * 40),
+        leverage: 20,
+      });
+      h.update(`u${r.order_id},${r.status}\n`);
+      if (r.status === 1 || r.status === 2) open.push(Number(r.order_id));
+    } catch (err) {
+      h.update(`u! ${(err as Error).message}\n`);
+    }
+    if (step % 10 === 0)
+      for (const id of open.splice(0)) {
+        try {
+          cancelOrder(exchange, acct, { symbol: 'BTCUSDT', orderId: id });
+        } catch (err) {
+          h.update(`c! ${(err as Error).message}\n`);
+        }
+      }
+  }
+  if (users) h.update(`user ${JSON.stringify(exchange.summary(acct))} ${JSON.stringify(exchange.positions(acct))}\n`);
+  const depth = book.depth();
+  h.update(`book ${depth.updateId} ${JSON.stringify(depth.bids)} ${JSON.stringify(depth.asks)}\n`);
+  for (const iv of ['1s', '1m', '5m', '1h', '1d'] as const)
+    h.update(`${iv} ${JSON.stringify(rig.klines.klines('BTCUSDT', iv, { limit: 1500 }))}\n`);
+  const stats = market.engine.mirror('BTCUSDT').stats;
+  const events = market.status().events;
+  h.update(`stats ${JSON.stringify(stats)} events ${events} orders ${book.orderCount}\n`);
+  offTrade();
+  offLevel();
+  rig.close();
+  return {
+    flow,
+    prints,
+    levels,
+    users,
+    sha256: h.digest('hex'),
+    trades,
+    levelEvents,
+    events,
+    updateId: depth.updateId,
+    stats,
+  };
+}
+
+if (process.argv[2] === '--digest') {
+  const [flow, n, ...opts] = process.argv.slice(3);
+  console.log(JSON.stringify(digest(flow as Flow, Number(n), opts.includes('levels'), opts.includes('users'))));
+  process.exit(0);
+}
 if (process.argv[2] === '--measure') {
   // a child of noClient(): one measure, its result as the last line
   console.log(JSON.stringify(await measureHere(process.argv[3] as Measure, process.argv[4] as Flow, process.argv[5])));
