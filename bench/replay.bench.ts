@@ -64,6 +64,7 @@ import { MemoryCandleStore } from '../src-main/store/memory-candle-store.ts';
 import { openDatabase } from '../src-main/store/database.ts';
 import { SymbolsRepo } from '../src-main/store/symbols-repo.ts';
 import type { Command } from '../src-main/trading/exchange.ts';
+import type { HouseDesk } from '../src-main/trading/house-desk.ts';
 import {
   LASOTA,
   memoryReplayVenue,
@@ -318,11 +319,12 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
     o[b + 5] = kind === OP_LIMIT ? code(acct) : 0;
     if (kind !== OP_PRINT) log.engineOps++;
   };
-  // a housePrint's trade, after the engine commands it sent
-  const execute = rig.exchange.execute.bind(rig.exchange);
-  (rig.exchange as unknown as { execute: (c: Command) => unknown }).execute = (c: Command): unknown => {
-    const r = execute(c);
-    if (c.kind === 'housePrint') put(OP_PRINT, 0, 0, c.takerSide, c.priceTicks, c.lots, 0);
+  // a house print's trade, after the engine commands it sent
+  const desk = deskOf(rig);
+  const print = desk.print.bind(desk);
+  desk.print = (takerSide: number, price: number, lots: number, rest: number, expireOwn: boolean): number => {
+    const r = print(takerSide, price, lots, rest, expireOwn);
+    put(OP_PRINT, 0, 0, takerSide, price, lots, 0);
     return r;
   };
   const placeLimit = book.placeLimit.bind(book);
@@ -369,24 +371,46 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
   return log;
 }
 
-/** The exchange commands a replay sends (house orders, trims, growths, prices, funding), with the market time of each. */
+/** The house desk the replay's mirror of BTCUSDT sends its house commands through. */
+function deskOf(rig: MemoryReplayVenue): HouseDesk {
+  return (rig.market.engine.mirror('BTCUSDT') as unknown as { desk: HouseDesk }).desk;
+}
+
+/** The house desk's calls (the mirror's house commands as numbers). */
+const DESK_CALLS = ['place', 'take', 'print', 'trim', 'grow'] as const;
+type DeskCall = { desk: (typeof DESK_CALLS)[number]; args: Array<number | boolean> };
+
+/**
+ * The exchange commands a replay sends (prices, funding) and its house desk's calls (house
+ * orders, prints, trims, growths), with the market time of each.
+ */
 interface ExchangeLog {
-  cmds: Command[];
+  cmds: Array<Command | DeskCall>;
   times: number[];
   prints: number;
 }
 
-/** Runs the replay of the first `prints` trades (untimed) recording every command its exchange executes. */
+/** Runs the replay of the first `prints` trades (untimed) recording every command its exchange and its house desk execute. */
 function recordExchangeCommands(g: GenTrades, prints: number): ExchangeLog {
   const rig = openRig(g);
   const { market, clock } = rig;
   const log: ExchangeLog = { cmds: [], times: [], prints: 0 };
   const execute = rig.exchange.execute.bind(rig.exchange);
   (rig.exchange as unknown as { execute: (c: Command) => unknown }).execute = (c: Command): unknown => {
-    log.cmds.push({ ...c }); // the mirror fills in one object a kind anew for each command
+    log.cmds.push({ ...c });
     log.times.push(clock.now());
     return execute(c);
   };
+  const desk = deskOf(rig);
+  const calls = desk as unknown as Record<string, (...args: Array<number | boolean>) => number>;
+  for (const name of DESK_CALLS) {
+    const call = calls[name].bind(desk);
+    calls[name] = (...args: Array<number | boolean>): number => {
+      log.cmds.push({ desk: name, args });
+      log.times.push(clock.now());
+      return call(...args);
+    };
+  }
   const stopAt = START + (prints < g.times.length ? g.times[prints] : g.times[g.times.length - 1] + 1);
   while (market.time < stopAt && !market.finished)
     market.seek(Math.min(market.status().until, stopAt, market.time + 60_000));
@@ -405,12 +429,15 @@ function exchangeFloorRate(g: GenTrades, log: ExchangeLog): { events: number; ms
   const rig = openRig(g);
   const { exchange, clock } = rig;
   const { cmds, times } = log;
+  const desk = deskOf(rig);
   const t0 = performance.now();
   for (let i = 0; i < cmds.length; i++) {
     const t = times[i];
     if (t > clock.now()) clock.advance(t - clock.now());
+    const c = cmds[i];
     try {
-      exchange.execute(cmds[i]);
+      if ('desk' in c) deskCall(desk, c);
+      else exchange.execute(c);
     } catch {
       // refused in the replay too (counted there as rejected)
     }
@@ -418,6 +445,16 @@ function exchangeFloorRate(g: GenTrades, log: ExchangeLog): { events: number; ms
   const ms = performance.now() - t0;
   rig.close();
   return { events: log.prints, ms };
+}
+
+/** A recorded call of the house desk, made again. */
+function deskCall(desk: HouseDesk, c: DeskCall): void {
+  const a = c.args as number[];
+  if (c.desk === 'take') desk.take(a[0], a[1], a[2]);
+  else if (c.desk === 'place') desk.place(a[0], a[1], a[2], c.args[3] as boolean);
+  else if (c.desk === 'print') desk.print(a[0], a[1], a[2], a[3], c.args[4] as boolean);
+  else if (c.desk === 'trim') desk.trim(a[0], a[1]);
+  else desk.grow(a[0], a[1]);
 }
 
 /**
