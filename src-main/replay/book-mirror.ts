@@ -208,16 +208,29 @@ export class BookMirror {
       else h.delete(price);
       return lots;
     }
+    // the order the taker meets first when it may be the book account's (the desk checks that it
+    // is, and that it covers the print; else the taker is placed as any)
+    let front = this.nAhead > 0 ? this.hIds[0] : 0;
     if (expireOwn) {
       if (this.place(rest, price, lots + keep, true)) {
         this.stats.cancelled += expired;
         at = lots + keep;
-      } else this.apply(takerSide, price, 0); // refused (nothing changed): the own level goes as any other
-    } else if (at < lots && this.grow(rest, price, lots - at + keep)) at = lots + keep;
+        front = this.desk.orderId;
+      } else {
+        this.apply(takerSide, price, 0); // refused (nothing changed): the own level goes as any other
+        front = 0;
+      }
+    } else if (at < lots) {
+      const last = this.lastHouse ? this.hIds[this.nHouse - 1] : -1;
+      if (this.grow(rest, price, lots - at + keep)) {
+        at = lots + keep;
+        front = last === -1 ? this.desk.orderId : last;
+      }
+    }
     let got = 0;
     this.own = true;
     try {
-      got = this.desk.take(takerSide, price, lots);
+      got = front > 0 ? this.desk.takeFront(takerSide, price, lots, front) : this.desk.take(takerSide, price, lots);
       this.stats.takers++;
     } catch (err) {
       if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug

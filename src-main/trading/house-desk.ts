@@ -48,6 +48,31 @@ export class HouseDesk {
   }
 
   /**
+   * take() when the order it would meet first covers it: `makerId`, the book account's order at
+   * the front of the best level of the resting side at `priceTicks`, with `lots` or more left.
+   * The engine would match the taker with that order alone, so the print is booked as it would
+   * book it without placing the taker: its order id taken, the maker's order reduced in place (or
+   * gone at 0: the same one level change and update id), then the trade. Any other order: take().
+   */
+  takeFront(takerSide: number, priceTicks: number, lots: number, makerId: number): number {
+    const core = this.core;
+    core.checkHealthy();
+    const pair = this.pair;
+    checkHouseOrder(pair, takerSide, this.taker, lots, priceTicks);
+    const book = pair.book;
+    const rem = book.headRemaining(makerId, this.book, takerSide === Side.BUY ? Side.SELL : Side.BUY, priceTicks);
+    if (rem < lots) return this.take(takerSide, priceTicks, lots);
+    this.orderId = core.takeOrderId();
+    book.trimOrder(makerId, rem - lots);
+    // the trade first, then what the engine recorded (the level's change when a client listens),
+    // in the engine's order for a taker
+    recordUntrackedTrade(core, pair, priceTicks, lots, takerSide);
+    drain(core, pair, null);
+    core.writer.flush();
+    return lots;
+  }
+
+  /**
    * A print between the book account (maker, keeping `rest` at the price) and the taker account
    * (the 'housePrint' command); returns the lots printed.
    */

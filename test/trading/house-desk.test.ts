@@ -1,5 +1,6 @@
 // The house desk (Exchange.houseDesk): the replay's house commands as numbers do exactly what the
-// 'houseOrder', 'housePrint', 'houseTrim' and 'houseGrow' commands do, through execute(): the
+// 'houseOrder', 'housePrint', 'houseTrim' and 'houseGrow' commands do, through execute() (takeFront
+// what a taker's 'houseOrder' does, whichever order it names): the
 // same tape, level changes with their update ids, a user's fills, position and wallet, answers,
 // and the same refusals (code and message) having changed nothing. Run with and without a level
 // listener: without one, the house's trades among themselves reach the desk as numbers.
@@ -17,6 +18,7 @@ const TAKER = HOUSE_ACCOUNT + 12;
 type Op =
   | ['place', 1 | 2, number, number, boolean]
   | ['take', 1 | 2, number, number]
+  | ['front', 1 | 2, number, number, number]
   | ['print', 1 | 2, number, number, number, boolean]
   | ['trim', number, number]
   | ['grow', number, number]
@@ -55,6 +57,16 @@ function scenario(via: 'commands' | 'desk', levels: boolean): string[] {
     ['print', 1, P + 2, 5, 6, false], // a print on a level placed for it
     ['print', 2, P + 2, 3, 4, true], // a side change: the own level at the price taken away
     ['place', 1, P + 2, 4, true],
+    ['place', 2, P + 5, 6, false],
+    ['place', 2, P + 5, 6, false],
+    ['place', 2, P + 5, 6, false],
+    ['front', 1, P + 5, 4, 8], // the head covers it: booked without the taker's order
+    ['front', 1, P + 5, 2, 9], // not the head: a taker as any (takes the rest of the head)
+    ['front', 1, P + 5, 9, 9], // the head does not cover it: a taker as any
+    ['front', 1, P + 5, 3, 10], // takes the head whole: the level's last order goes
+    ['user', 1, P + 3, '0.002'], // a user's bid, then the house's behind it
+    ['place', 1, P + 3, 5, false],
+    ['front', 2, P + 3, 1, 11], // the user's order is the head: a taker as any
     ['take', 2, P - 1, 100],
     ['place', 1, P * 2, 1, false], // outside the band: refused
     ['take', 1, P, 0], // no size: refused
@@ -87,6 +99,23 @@ function scenario(via: 'commands' | 'desk', levels: boolean): string[] {
         case 'take': {
           const [, side, price, lots] = op;
           if (desk) lines.push(`= ${desk.take(side, price, lots)} ${desk.orderId}`);
+          else {
+            const r = ex.execute({
+              kind: 'houseOrder',
+              symbol: 'BTCUSDT',
+              account: TAKER,
+              side,
+              priceTicks: price,
+              lots,
+              tif: 2,
+            });
+            lines.push(`= ${r.filledLots} ${r.orderId}`);
+          }
+          break;
+        }
+        case 'front': {
+          const [, side, price, lots, index] = op;
+          if (desk) lines.push(`= ${desk.takeFront(side, price, lots, ids[index])} ${desk.orderId}`);
           else {
             const r = ex.execute({
               kind: 'houseOrder',
