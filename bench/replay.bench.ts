@@ -30,10 +30,10 @@
 // with the candles (klines service, all 16 intervals) fed from its trades and those prints: no
 // exchange, no mirror logic, no data parsing. The prints alone (the baseline's two engine commands a print)
 // plus candles are printed too. Between the floor and the replay: the replay's exchange commands
-// (recorded the same way, at the exchange: house orders, trims, growths, prices, funding) executed
-// on a fresh venue of the same set-up, which is the replay without its own work (mirror, synthetic
-// book, merge, data); the time of a print is then split into the engine and candles, the
-// exchange's part and the replay's own part.
+// (recorded the same way, at the exchange: prices, funding, and the house desk's calls: house
+// orders, prints, trims, growths) executed on a fresh venue of the same set-up, which is the
+// replay without its own work (mirror, synthetic book, merge, data); the time of a print is then
+// split into the engine and candles, the exchange's part and the replay's own part.
 // Every engine reference records events as the venue's engine does in a replay with no client
 // (quietSink: the replay's book and taker accounts report only trades and rejections, and no
 // level changes are recorded since nobody listens for them; update ids still count).
@@ -377,7 +377,7 @@ function deskOf(rig: MemoryReplayVenue): HouseDesk {
 }
 
 /** The house desk's calls (the mirror's house commands as numbers). */
-const DESK_CALLS = ['place', 'take', 'print', 'trim', 'grow'] as const;
+const DESK_CALLS = ['place', 'take', 'takeFront', 'print', 'trim', 'grow'] as const;
 type DeskCall = { desk: (typeof DESK_CALLS)[number]; args: Array<number | boolean> };
 
 /**
@@ -403,12 +403,20 @@ function recordExchangeCommands(g: GenTrades, prints: number): ExchangeLog {
   };
   const desk = deskOf(rig);
   const calls = desk as unknown as Record<string, (...args: Array<number | boolean>) => number>;
+  let depth = 0; // the desk's calls made inside another (takeFront's fallback to take) are part of it
   for (const name of DESK_CALLS) {
     const call = calls[name].bind(desk);
     calls[name] = (...args: Array<number | boolean>): number => {
-      log.cmds.push({ desk: name, args });
-      log.times.push(clock.now());
-      return call(...args);
+      if (depth === 0) {
+        log.cmds.push({ desk: name, args });
+        log.times.push(clock.now());
+      }
+      depth++;
+      try {
+        return call(...args);
+      } finally {
+        depth--;
+      }
     };
   }
   const stopAt = START + (prints < g.times.length ? g.times[prints] : g.times[g.times.length - 1] + 1);
@@ -450,7 +458,8 @@ function exchangeFloorRate(g: GenTrades, log: ExchangeLog): { events: number; ms
 /** A recorded call of the house desk, made again. */
 function deskCall(desk: HouseDesk, c: DeskCall): void {
   const a = c.args as number[];
-  if (c.desk === 'take') desk.take(a[0], a[1], a[2]);
+  if (c.desk === 'takeFront') desk.takeFront(a[0], a[1], a[2], a[3]);
+  else if (c.desk === 'take') desk.take(a[0], a[1], a[2]);
   else if (c.desk === 'place') desk.place(a[0], a[1], a[2], c.args[3] as boolean);
   else if (c.desk === 'print') desk.print(a[0], a[1], a[2], a[3], c.args[4] as boolean);
   else if (c.desk === 'trim') desk.trim(a[0], a[1]);
