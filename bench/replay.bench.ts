@@ -30,10 +30,10 @@
 // with the candles (klines service, all 16 intervals) fed from its trades and those prints: no
 // exchange, no mirror logic, no data parsing. The prints alone (the baseline's two engine commands a print)
 // plus candles are printed too. Between the floor and the replay: the replay's exchange commands
-// (recorded the same way, at the exchange: house orders, trims, growths, prices, funding) executed
-// on a fresh venue of the same set-up, which is the replay without its own work (mirror, synthetic
-// book, merge, data); the time of a print is then split into the engine and candles, the
-// exchange's part and the replay's own part.
+// (recorded the same way, at the exchange: prices, funding, and the house desk's calls: house
+// orders, prints, trims, growths) executed on a fresh venue of the same set-up, which is the
+// replay without its own work (mirror, synthetic book, merge, data); the time of a print is then
+// split into the engine and candles, the exchange's part and the replay's own part.
 // Every engine reference records events as the venue's engine does in a replay with no client
 // (quietSink: the replay's book and taker accounts report only trades and rejections, and no
 // level changes are recorded since nobody listens for them; update ids still count).
@@ -49,6 +49,7 @@
 // generated trades): bench/lib/replay-lockstep.ts.
 import { cancelOrder, placeOrder, upsertAccount } from '../test/helpers/exchange-commands.ts';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -63,6 +64,7 @@ import { MemoryCandleStore } from '../src-main/store/memory-candle-store.ts';
 import { openDatabase } from '../src-main/store/database.ts';
 import { SymbolsRepo } from '../src-main/store/symbols-repo.ts';
 import type { Command } from '../src-main/trading/exchange.ts';
+import type { HouseDesk } from '../src-main/trading/house-desk.ts';
 import {
   LASOTA,
   memoryReplayVenue,
@@ -217,21 +219,25 @@ function openRig(g: GenTrades): MemoryReplayVenue {
 }
 
 /** Events per second of a trades-only replay through an in-memory venue. */
-function replayRate(g: GenTrades, recordLifecycle = false): { events: number; ms: number } {
+function replayRate(g: GenTrades, recordLifecycle = false): { events: number; ms: number; cpuMs: number } {
   const rig = openRig(g);
   const { market, exchange } = rig;
   // the A/B of the quiet sink: the replay's house accounts' order lifecycle recorded as any other's
   if (recordLifecycle) exchange.pair('BTCUSDT')!.sink.quiet = new Set();
   const until = market.status().until;
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const chunk = 60_000; // one minute of history per seek
   while (!market.finished && performance.now() - t0 < SECONDS * 1000) market.seek(Math.min(until, market.time + chunk));
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   const events = market.status().events;
   if (process.env.BENCH_DEBUG)
     console.log('book orders', exchange.pair('BTCUSDT')!.book.orderCount, market.engine.mirror('BTCUSDT').stats);
   rig.close();
-  return { events, ms };
+  // the process's CPU time of the timed part (a shared host's A/B reads events per CPU second)
+  return { events, ms, cpuMs };
 }
 
 /**
@@ -313,11 +319,12 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
     o[b + 5] = kind === OP_LIMIT ? code(acct) : 0;
     if (kind !== OP_PRINT) log.engineOps++;
   };
-  // a housePrint's trade, after the engine commands it sent
-  const execute = rig.exchange.execute.bind(rig.exchange);
-  (rig.exchange as unknown as { execute: (c: Command) => unknown }).execute = (c: Command): unknown => {
-    const r = execute(c);
-    if (c.kind === 'housePrint') put(OP_PRINT, 0, 0, c.takerSide, c.priceTicks, c.lots, 0);
+  // a house print's trade, after the engine commands it sent
+  const desk = deskOf(rig);
+  const print = desk.print.bind(desk);
+  desk.print = (takerSide: number, price: number, lots: number, rest: number, expireOwn: boolean): number => {
+    const r = print(takerSide, price, lots, rest, expireOwn);
+    put(OP_PRINT, 0, 0, takerSide, price, lots, 0);
     return r;
   };
   const placeLimit = book.placeLimit.bind(book);
@@ -364,24 +371,54 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
   return log;
 }
 
-/** The exchange commands a replay sends (house orders, trims, growths, prices, funding), with the market time of each. */
+/** The house desk the replay's mirror of BTCUSDT sends its house commands through. */
+function deskOf(rig: MemoryReplayVenue): HouseDesk {
+  return (rig.market.engine.mirror('BTCUSDT') as unknown as { desk: HouseDesk }).desk;
+}
+
+/** The house desk's calls (the mirror's house commands as numbers). */
+const DESK_CALLS = ['place', 'take', 'takeFront', 'print', 'trim', 'grow'] as const;
+type DeskCall = { desk: (typeof DESK_CALLS)[number]; args: Array<number | boolean> };
+
+/**
+ * The exchange commands a replay sends (prices, funding) and its house desk's calls (house
+ * orders, prints, trims, growths), with the market time of each.
+ */
 interface ExchangeLog {
-  cmds: Command[];
+  cmds: Array<Command | DeskCall>;
   times: number[];
   prints: number;
 }
 
-/** Runs the replay of the first `prints` trades (untimed) recording every command its exchange executes. */
+/** Runs the replay of the first `prints` trades (untimed) recording every command its exchange and its house desk execute. */
 function recordExchangeCommands(g: GenTrades, prints: number): ExchangeLog {
   const rig = openRig(g);
   const { market, clock } = rig;
   const log: ExchangeLog = { cmds: [], times: [], prints: 0 };
   const execute = rig.exchange.execute.bind(rig.exchange);
   (rig.exchange as unknown as { execute: (c: Command) => unknown }).execute = (c: Command): unknown => {
-    log.cmds.push({ ...c }); // the mirror fills in one object a kind anew for each command
+    log.cmds.push({ ...c });
     log.times.push(clock.now());
     return execute(c);
   };
+  const desk = deskOf(rig);
+  const calls = desk as unknown as Record<string, (...args: Array<number | boolean>) => number>;
+  let depth = 0; // the desk's calls made inside another (takeFront's fallback to take) are part of it
+  for (const name of DESK_CALLS) {
+    const call = calls[name].bind(desk);
+    calls[name] = (...args: Array<number | boolean>): number => {
+      if (depth === 0) {
+        log.cmds.push({ desk: name, args });
+        log.times.push(clock.now());
+      }
+      depth++;
+      try {
+        return call(...args);
+      } finally {
+        depth--;
+      }
+    };
+  }
   const stopAt = START + (prints < g.times.length ? g.times[prints] : g.times[g.times.length - 1] + 1);
   while (market.time < stopAt && !market.finished)
     market.seek(Math.min(market.status().until, stopAt, market.time + 60_000));
@@ -400,12 +437,15 @@ function exchangeFloorRate(g: GenTrades, log: ExchangeLog): { events: number; ms
   const rig = openRig(g);
   const { exchange, clock } = rig;
   const { cmds, times } = log;
+  const desk = deskOf(rig);
   const t0 = performance.now();
   for (let i = 0; i < cmds.length; i++) {
     const t = times[i];
     if (t > clock.now()) clock.advance(t - clock.now());
+    const c = cmds[i];
     try {
-      exchange.execute(cmds[i]);
+      if ('desk' in c) deskCall(desk, c);
+      else exchange.execute(c);
     } catch {
       // refused in the replay too (counted there as rejected)
     }
@@ -413,6 +453,17 @@ function exchangeFloorRate(g: GenTrades, log: ExchangeLog): { events: number; ms
   const ms = performance.now() - t0;
   rig.close();
   return { events: log.prints, ms };
+}
+
+/** A recorded call of the house desk, made again. */
+function deskCall(desk: HouseDesk, c: DeskCall): void {
+  const a = c.args as number[];
+  if (c.desk === 'takeFront') desk.takeFront(a[0], a[1], a[2], a[3]);
+  else if (c.desk === 'take') desk.take(a[0], a[1], a[2]);
+  else if (c.desk === 'place') desk.place(a[0], a[1], a[2], c.args[3] as boolean);
+  else if (c.desk === 'print') desk.print(a[0], a[1], a[2], a[3], c.args[4] as boolean);
+  else if (c.desk === 'trim') desk.trim(a[0], a[1]);
+  else desk.grow(a[0], a[1]);
 }
 
 /**
@@ -817,6 +868,104 @@ async function depthBot(): Promise<void> {
   );
 }
 
+/**
+ * What users and clients observe of a replay of the first `prints` trades of a flow, as one
+ * SHA-256 (`--digest real|walk N [levels] [users]`, the old and new trees compared before a change
+ * of the house path is kept): every trade event (id, price, size, side, time), with `levels` every
+ * level change with its update id (a 'level' listener, as a connected client adds), with `users` a
+ * user's orders in the queue (their answers, the user's summary and positions), the final book
+ * with its update id, the candles of five intervals, the mirror's counts and the events applied.
+ */
+function digest(flow: Flow, prints: number, levels: boolean, users: boolean): Record<string, unknown> {
+  const g = flowTrades(flow);
+  const rig = openRig(g);
+  const { market, exchange } = rig;
+  const h = createHash('sha256');
+  let trades = 0;
+  let levelEvents = 0;
+  const offTrade = exchange.events.on('trade', (e) => {
+    trades++;
+    h.update(`t${e.tradeId},${e.priceTicks},${e.qtyLots},${e.takerSide},${e.time}\n`);
+  });
+  const offLevel = levels
+    ? exchange.events.on('level', (e) => {
+        levelEvents++;
+        h.update(`l${e.updateId},${e.side},${e.priceTicks},${e.totalLots}\n`);
+      })
+    : (): void => undefined;
+  const stopAt = START + (prints < g.times.length ? g.times[prints] : g.times[g.times.length - 1] + 1);
+  const book = exchange.pair('BTCUSDT')!.book;
+  const pair = exchange.pair('BTCUSDT')!;
+  // with `users`: a user's order in the queue at the touch every second of history (one in five
+  // marketable, the open ones cancelled every tenth second), so prints meet users' orders
+  const acct = users
+    ? upsertAccount(exchange, { apiKey: 'k', apiSecret: 's', kind: 'user', balance: 10n ** 16n }, 0).id
+    : 0;
+  const open: number[] = [];
+  let step = 0;
+  while (market.time < stopAt && !market.finished) {
+    market.seek(Math.min(market.status().until, stopAt, market.time + (users ? 1000 : 60_000)));
+    if (!users || book.bestBid() <= 10 || book.bestAsk() <= 10) continue;
+    step++;
+    const side = step % 2 === 0 ? 1 : 2;
+    const take = step % 5 === 0;
+    const price = side === 1 ? (take ? book.bestAsk() : book.bestBid()) : take ? book.bestBid() : book.bestAsk();
+    try {
+      const r = placeOrder(exchange, acct, {
+        symbol: 'BTCUSDT',
+        side,
+        position_side: side,
+        position_action: 1,
+        type: 1,
+        time_in_force: take ? 2 : 1,
+        price: pair.math.formatPrice(price),
+        qty: pair.math.formatQty(1 + (step % 7) * 40),
+        leverage: 20,
+      });
+      h.update(`u${r.order_id},${r.status}\n`);
+      if (r.status === 1 || r.status === 2) open.push(Number(r.order_id));
+    } catch (err) {
+      h.update(`u! ${(err as Error).message}\n`);
+    }
+    if (step % 10 === 0)
+      for (const id of open.splice(0)) {
+        try {
+          cancelOrder(exchange, acct, { symbol: 'BTCUSDT', orderId: id });
+        } catch (err) {
+          h.update(`c! ${(err as Error).message}\n`);
+        }
+      }
+  }
+  if (users) h.update(`user ${JSON.stringify(exchange.summary(acct))} ${JSON.stringify(exchange.positions(acct))}\n`);
+  const depth = book.depth();
+  h.update(`book ${depth.updateId} ${JSON.stringify(depth.bids)} ${JSON.stringify(depth.asks)}\n`);
+  for (const iv of ['1s', '1m', '5m', '1h', '1d'] as const)
+    h.update(`${iv} ${JSON.stringify(rig.klines.klines('BTCUSDT', iv, { limit: 1500 }))}\n`);
+  const stats = market.engine.mirror('BTCUSDT').stats;
+  const events = market.status().events;
+  h.update(`stats ${JSON.stringify(stats)} events ${events} orders ${book.orderCount}\n`);
+  offTrade();
+  offLevel();
+  rig.close();
+  return {
+    flow,
+    prints,
+    levels,
+    users,
+    sha256: h.digest('hex'),
+    trades,
+    levelEvents,
+    events,
+    updateId: depth.updateId,
+    stats,
+  };
+}
+
+if (process.argv[2] === '--digest') {
+  const [flow, n, ...opts] = process.argv.slice(3);
+  console.log(JSON.stringify(digest(flow as Flow, Number(n), opts.includes('levels'), opts.includes('users'))));
+  process.exit(0);
+}
 if (process.argv[2] === '--measure') {
   // a child of noClient(): one measure, its result as the last line
   console.log(JSON.stringify(await measureHere(process.argv[3] as Measure, process.argv[4] as Flow, process.argv[5])));

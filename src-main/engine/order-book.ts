@@ -1205,6 +1205,23 @@ export class OrderBook implements BookCommands {
     return n === -1 ? -1 : this.orders.f64[(n << 3) + F_QTY] - this.orders.f64[(n << 3) + F_REM];
   }
 
+  /**
+   * The lots left of a live order of `account` resting at `priceTicks` on `side` when it is the
+   * first order of its side's best level (the order a taker at that price meets first), else -1.
+   */
+  headRemaining(orderId: number, account: number, side: Side, priceTicks: number): number {
+    if (!isId(orderId)) return -1;
+    const n = this.ids.get(orderId);
+    if (n === -1) return -1;
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    if (F[(n << 3) + F_ACCOUNT] !== account || I[(n << 4) + I_PRICE] !== priceTicks) return -1;
+    const L = I[(n << 4) + I_LEVEL];
+    if (this.levels.i32[(L << 4) + LI_HEAD] !== n || metaSide(I[(n << 4) + I_META]) !== side) return -1;
+    const ladder = side === BUY ? this.bids : this.asks;
+    return ladder.n > 0 && ladder.slots[ladder.n - 1] === L ? F[(n << 3) + F_REM] : -1;
+  }
+
   /** Whether a live order is the last of its level's queue (false when there is no such order). */
   isLastInLevel(orderId: number): boolean {
     if (!isId(orderId)) return false;

@@ -1,6 +1,10 @@
 // Turns engine events into plain objects, in order: for tests, determinism checks (JSON of the
 // list is byte-stable) and the service layer, which can drain it after each command.
-// Allocates per event by design; use CountingSink or a custom sink where that matters.
+// Allocates per event by design; use CountingSink or a custom sink where that matters. One
+// exception, asked for by the caller of a command (`columns`): trades between two quiet accounts
+// while nothing else is recorded are kept as numbers (a replay's house prints), and become
+// objects, in their place, as soon as anything else is recorded or take() is called, so `events`
+// and take() always read every event in order.
 
 import type { EngineSink } from './types.ts';
 
@@ -80,11 +84,45 @@ export class RecordingSink implements EngineSink {
     return true;
   }
 
+  /**
+   * While true, a trade between two quiet accounts recorded while `events` is empty is kept in
+   * `cols` (7 numbers a trade, as onTrade's arguments; `colTrades` of them) instead of an object:
+   * the caller of a command sets it, runs the command and reads the trades from `cols` when
+   * `events` is still empty (then sets `colTrades` to 0), else reads `events` as usual. Off by
+   * default: nothing changes for a caller that does not ask.
+   */
+  columns = false;
+  /** Trades kept in `cols` (never while `events` holds anything: the first other event turns them into objects). */
+  colTrades = 0;
+  /** makerId, makerAccount, takerId, takerAccount, priceTicks, qtyLots, takerSide of each trade kept. */
+  cols = new Float64Array(7 * 16);
+
   /** The events recorded since the last take(), and forget them. */
   take(): EngineEvent[] {
+    if (this.colTrades > 0) this.spill();
     const e = this.events;
     this.events = [];
     return e;
+  }
+
+  /** The trades kept as numbers become event objects, in order, ahead of what comes next. */
+  private spill(): void {
+    const c = this.cols;
+    const n = this.colTrades;
+    this.colTrades = 0;
+    for (let k = 0; k < n; k++) {
+      const b = k * 7;
+      this.events.push({
+        type: 'trade',
+        makerId: c[b],
+        makerAccount: c[b + 1],
+        takerId: c[b + 2],
+        takerAccount: c[b + 3],
+        priceTicks: c[b + 4],
+        qtyLots: c[b + 5],
+        takerSide: c[b + 6],
+      });
+    }
   }
 
   // eslint-disable-next-line max-params -- EngineSink callback: the engine calls it per event with primitives, allocating nothing
@@ -99,9 +137,11 @@ export class RecordingSink implements EngineSink {
     flags: number,
   ): void {
     if (this.isQuiet(account)) return;
+    if (this.colTrades > 0) this.spill();
     this.events.push({ type: 'accepted', orderId, account, side, orderType, tif, priceTicks, qtyLots, flags });
   }
   onRejected(command: number, orderId: number, account: number, reason: number): void {
+    if (this.colTrades > 0) this.spill();
     this.events.push({ type: 'rejected', command, orderId, account, reason });
   }
   // eslint-disable-next-line max-params -- EngineSink callback: the engine calls it per event with primitives, allocating nothing
@@ -114,14 +154,36 @@ export class RecordingSink implements EngineSink {
     qtyLots: number,
     takerSide: number,
   ): void {
+    if (this.columns && this.events.length === 0 && this.isQuiet(makerAccount) && this.isQuiet(takerAccount)) {
+      const n = this.colTrades;
+      if ((n + 1) * 7 > this.cols.length) {
+        const bigger = new Float64Array(this.cols.length * 2);
+        bigger.set(this.cols);
+        this.cols = bigger;
+      }
+      const c = this.cols;
+      const b = n * 7;
+      c[b] = makerId;
+      c[b + 1] = makerAccount;
+      c[b + 2] = takerId;
+      c[b + 3] = takerAccount;
+      c[b + 4] = priceTicks;
+      c[b + 5] = qtyLots;
+      c[b + 6] = takerSide;
+      this.colTrades = n + 1;
+      return;
+    }
+    if (this.colTrades > 0) this.spill();
     this.events.push({ type: 'trade', makerId, makerAccount, takerId, takerAccount, priceTicks, qtyLots, takerSide });
   }
   onPartiallyFilled(orderId: number, account: number, filledLots: number, remainingLots: number): void {
     if (this.isQuiet(account)) return;
+    if (this.colTrades > 0) this.spill();
     this.events.push({ type: 'partiallyFilled', orderId, account, filledLots, remainingLots });
   }
   onFilled(orderId: number, account: number, filledLots: number): void {
     if (this.isQuiet(account)) return;
+    if (this.colTrades > 0) this.spill();
     this.events.push({ type: 'filled', orderId, account, filledLots });
   }
   // eslint-disable-next-line max-params -- EngineSink callback: the engine calls it per event with primitives, allocating nothing
@@ -134,18 +196,22 @@ export class RecordingSink implements EngineSink {
     priorityKept: boolean,
   ): void {
     if (this.isQuiet(account)) return;
+    if (this.colTrades > 0) this.spill();
     this.events.push({ type: 'amended', orderId, account, priceTicks, qtyLots, remainingLots, priorityKept });
   }
   onCancelled(orderId: number, account: number, remainingLots: number, reason: number): void {
     if (this.isQuiet(account)) return;
+    if (this.colTrades > 0) this.spill();
     this.events.push({ type: 'cancelled', orderId, account, remainingLots, reason });
   }
   onExpired(orderId: number, account: number, remainingLots: number, reason: number): void {
     if (this.isQuiet(account)) return;
+    if (this.colTrades > 0) this.spill();
     this.events.push({ type: 'expired', orderId, account, remainingLots, reason });
   }
   onLevelChanged(updateId: number, side: number, priceTicks: number, totalLots: number): void {
     if (!this.levels) return;
+    if (this.colTrades > 0) this.spill();
     this.events.push({ type: 'level', updateId, side, priceTicks, totalLots });
   }
 }

@@ -2,11 +2,13 @@
 // engine, and historical trades as IOC takers of its taker account (docs/replay.md "The
 // historical book", "Prints", "Fills and queue models", "Speed"). Keeps true: after every call
 // the book account shows hist's size at each level, except where others traded since (put back
-// at the next call); only the book account's orders are changed here, by the numeric house
-// commands through Exchange.execute; levels are read without allocating.
+// at the next call); only the book account's orders are changed here, by the house commands as
+// numbers (the exchange's house desk: no command or answer object); levels are read without
+// allocating.
 import { ApiError } from '../../src-shared/errors.ts';
-import { Side, TimeInForce } from '../../src-shared/enums.ts';
-import type { Command, Exchange, ResultOf } from '../trading/exchange.ts';
+import { Side } from '../../src-shared/enums.ts';
+import type { Exchange } from '../trading/exchange.ts';
+import type { HouseDesk } from '../trading/house-desk.ts';
 import type { PairState } from '../trading/pair-state.ts';
 import { LevelMap } from './level-map.ts';
 import type { QueueModel } from './models/queue-model.ts';
@@ -59,12 +61,8 @@ export class BookMirror {
   private users = false;
   /** The level's last order is the book account's (hIds[nHouse - 1]): a growth can grow it. */
   private lastHouse = false;
-  // the mirror's commands, one object a kind filled in anew for each (the exchange reads a
-  // command while it runs and keeps nothing of it): nothing is allocated per command
-  private readonly orderCmd: Extract<Command, { kind: 'houseOrder' }>;
-  private readonly printCmd: Extract<Command, { kind: 'housePrint' }>;
-  private readonly trimCmd: Extract<Command, { kind: 'houseTrim' }>;
-  private readonly growCmd: Extract<Command, { kind: 'houseGrow' }>;
+  /** The house commands on this pair, as numbers. */
+  private readonly desk: HouseDesk;
 
   constructor(ex: Exchange, pair: PairState, bookAccount: number, takerAccount: number, model: QueueModel) {
     this.ex = ex;
@@ -73,31 +71,7 @@ export class BookMirror {
     this.bookAccount = bookAccount;
     this.takerAccount = takerAccount;
     this.model = model;
-    const symbol = this.symbol;
-    this.orderCmd = {
-      kind: 'houseOrder',
-      symbol,
-      account: 0,
-      side: 1,
-      priceTicks: 0,
-      lots: 0,
-      tif: 1,
-      expireOwn: false,
-    };
-    this.printCmd = {
-      kind: 'housePrint',
-      symbol,
-      maker: bookAccount,
-      taker: takerAccount,
-      takerSide: 1,
-      priceTicks: 0,
-      lots: 0,
-      rest: 0,
-      expireOwn: false,
-    };
-    this.trimCmd = { kind: 'houseTrim', symbol, orderId: 0, lots: 0 };
-    this.growCmd = { kind: 'houseGrow', symbol, orderId: 0, lots: 0 };
-    ex.reserveHouseAccounts([bookAccount, takerAccount]);
+    this.desk = ex.houseDesk(this.symbol, { book: bookAccount, taker: takerAccount });
     this.unsubscribe = ex.events.on('trade', (e) => {
       if (e.symbol !== this.symbol) return;
       if (this.own) {
@@ -234,19 +208,35 @@ export class BookMirror {
       else h.delete(price);
       return lots;
     }
+    // the order the taker meets first when it may be the book account's (the desk checks that it
+    // is, and that it covers the print; else the taker is placed as any)
+    let front = this.nAhead > 0 ? this.hIds[0] : 0;
     if (expireOwn) {
       if (this.place(rest, price, lots + keep, true)) {
         this.stats.cancelled += expired;
         at = lots + keep;
-      } else this.apply(takerSide, price, 0); // refused (nothing changed): the own level goes as any other
-    } else if (at < lots && this.grow(rest, price, lots - at + keep)) at = lots + keep;
+        front = this.desk.orderId;
+      } else {
+        this.apply(takerSide, price, 0); // refused (nothing changed): the own level goes as any other
+        front = 0;
+      }
+    } else if (at < lots) {
+      const last = this.lastHouse ? this.hIds[this.nHouse - 1] : -1;
+      if (this.grow(rest, price, lots - at + keep)) {
+        at = lots + keep;
+        front = last === -1 ? this.desk.orderId : last;
+      }
+    }
     let got = 0;
+    this.own = true;
     try {
-      got = this.order(this.takerAccount, takerSide, price, lots, TimeInForce.IOC, false).filledLots;
+      got = front > 0 ? this.desk.takeFront(takerSide, price, lots, front) : this.desk.take(takerSide, price, lots);
       this.stats.takers++;
     } catch (err) {
       if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
+    } finally {
+      this.own = false;
     }
     // without user orders at the level, before it, or crossing it (which the top-up would trade
     // with) the taker took only the level's house lots: no read needed
@@ -260,36 +250,6 @@ export class BookMirror {
   /** The book account's lots at a level: what the engine holds. */
   houseLots(side: 1 | 2, price: number): number {
     return this.scan(side, price);
-  }
-
-  /** One of the mirror's own commands: the trades it makes are not others' (see touched). */
-  private exec<C extends Command>(c: C): ResultOf<C> {
-    this.own = true;
-    try {
-      return this.ex.execute(c);
-    } finally {
-      this.own = false;
-    }
-  }
-
-  /** A houseOrder of the mirror (its one command object filled in). */
-  // eslint-disable-next-line max-params -- per print: the command's own fields, nothing allocated per call
-  private order(
-    account: number,
-    side: 1 | 2,
-    price: number,
-    lots: number,
-    tif: 1 | 2,
-    expireOwn: boolean,
-  ): ResultOf<Extract<Command, { kind: 'houseOrder' }>> {
-    const c = this.orderCmd;
-    c.account = account;
-    c.side = side;
-    c.priceTicks = price;
-    c.lots = lots;
-    c.tif = tif;
-    c.expireOwn = expireOwn;
-    return this.exec(c);
   }
 
   /** The prices where the book account has orders on a side (from the engine: read only on a resync or a snapshot). */
@@ -389,10 +349,7 @@ export class BookMirror {
       const take = Math.min(rem, left);
       left -= take;
       try {
-        const c = this.trimCmd;
-        c.orderId = id;
-        c.lots = rem - take;
-        this.exec(c);
+        this.desk.trim(id, rem - take);
         if (take === rem) this.stats.cancelled++;
         else this.stats.trimmed++;
       } catch (err) {
@@ -410,10 +367,7 @@ export class BookMirror {
     if (!this.lastHouse) return this.place(side, price, lots);
     const k = this.nHouse - 1;
     try {
-      const c = this.growCmd;
-      c.orderId = this.hIds[k];
-      c.lots = this.hRem[k] + lots;
-      this.exec(c);
+      this.desk.grow(this.hIds[k], this.hRem[k] + lots);
       this.stats.grown++;
       return true;
     } catch (err) {
@@ -425,14 +379,9 @@ export class BookMirror {
 
   /** A housePrint of the book account (maker, keeping `keep` at the price) and the taker account; false when the exchange refused it. */
   private print(takerSide: 1 | 2, price: number, lots: number, keep: number, expireOwn: boolean): boolean {
+    this.own = true;
     try {
-      const c = this.printCmd;
-      c.takerSide = takerSide;
-      c.priceTicks = price;
-      c.lots = lots;
-      c.rest = keep;
-      c.expireOwn = expireOwn;
-      this.exec(c);
+      this.desk.print(takerSide, price, lots, keep, expireOwn);
       this.stats.takers++;
       if (keep > 0) this.stats.placed++;
       return true;
@@ -440,19 +389,25 @@ export class BookMirror {
       if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
       return false;
+    } finally {
+      this.own = false;
     }
   }
 
   /** Adds a GTC order of the book account; false when the exchange refused it. */
   private place(side: 1 | 2, price: number, lots: number, expireOwn = false): boolean {
+    // its trades (with a user's order crossing it, or one it meets with expireOwn) are the mirror's own
+    this.own = true;
     try {
-      this.order(this.bookAccount, side, price, lots, TimeInForce.GTC, expireOwn);
+      this.desk.place(side, price, lots, expireOwn);
       this.stats.placed++;
       return true;
     } catch (err) {
       if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
       return false;
+    } finally {
+      this.own = false;
     }
   }
 }

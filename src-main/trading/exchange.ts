@@ -30,6 +30,7 @@ import { TurnWriter } from './turn-writer.ts';
 import { bookWalletTo, deposit } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
 import { growHouseOrder, housePrint, placeHouseOrder, trimHouseOrder } from './house-orders.ts';
+import { HouseDesk } from './house-desk.ts';
 import {
   amendOrder,
   cancelAll,
@@ -69,6 +70,17 @@ export class Exchange {
         throw new RangeError(`account ${a} is not a house engine account`);
       this.core.reservedAccounts.add(a);
     }
+  }
+
+  /**
+   * The house commands of a replay on one pair as numbers (house-desk.ts: 'houseOrder',
+   * 'housePrint', 'houseTrim' and 'houseGrow' without the command and answer objects), for the
+   * book and taker accounts given, which are reserved here (reserveHouseAccounts).
+   */
+  houseDesk(symbol: string, accounts: { book: number; taker: number }): HouseDesk {
+    const pair = this.core.requirePair(symbol);
+    this.reserveHouseAccounts([accounts.book, accounts.taker]);
+    return new HouseDesk(this.core, pair, accounts);
   }
 
   /** Runs one command to its end (synchronously) and returns its answer; throws ApiError having changed nothing. */

@@ -46,7 +46,13 @@ export function placeHouseOrder(
 }
 
 /** What a house order must be (houseOrder, and the two orders of a housePrint); rejects with a bot order's codes. */
-function checkHouseOrder(pair: PairState, side: number, account: number, lots: number, priceTicks: number): void {
+export function checkHouseOrder(
+  pair: PairState,
+  side: number,
+  account: number,
+  lots: number,
+  priceTicks: number,
+): void {
   const { row, math } = pair;
   if (row.status !== SymbolStatus.TRADING)
     reject(Errors.SYMBOL_NOT_TRADING, `${row.symbol} is not trading (status ${row.status})`);
@@ -94,35 +100,11 @@ export function housePrint(
 ): { orderId: number; filledLots: number } {
   core.checkHealthy();
   const pair = core.requirePair(c.symbol);
+  checkHousePrint(pair, c.maker, c.taker, c.takerSide, c.priceTicks, c.lots, c.rest, c.expireOwn);
   const takerSide = c.takerSide;
-  if (takerSide !== Side.BUY && takerSide !== Side.SELL)
-    reject(Errors.INVALID_PARAMETER, 'takerSide must be 1 (buy) or 2 (sell)');
   const restSide = takerSide === Side.BUY ? Side.SELL : Side.BUY;
-  if (typeof c.expireOwn !== 'boolean') reject(Errors.INVALID_PARAMETER, 'expireOwn must be true or false');
-  if (!Number.isSafeInteger(c.rest) || c.rest < 0)
-    reject(Errors.INVALID_PARAMETER, `rest must be a non-negative integer, got ${c.rest}`);
-  if (c.maker === c.taker) reject(Errors.INVALID_PARAMETER, 'the maker and the taker are two accounts');
-  checkHouseOrder(pair, restSide, c.maker, c.lots + c.rest, c.priceTicks);
-  checkHouseOrder(pair, takerSide, c.taker, c.lots, c.priceTicks);
   const book = pair.book;
   const P = c.priceTicks;
-  const restBest = restSide === Side.BUY ? book.bestBid() : book.bestAsk();
-  if (restBest !== 0 && (restSide === Side.BUY ? restBest >= P : restBest <= P)) {
-    reject(
-      Errors.INVALID_PARAMETER,
-      'the resting side shows the price or better: the print would meet those orders (a houseOrder takes them)',
-    );
-  }
-  const across = takerSide === Side.BUY ? book.bestBid() : book.bestAsk();
-  if (across !== 0 && (takerSide === Side.BUY ? across >= P : across <= P)) {
-    // only the maker's own orders, which its order cancels as it meets them
-    if (!c.expireOwn || c.rest === 0 || book.fokFillable(c.maker, restSide, P, 1, StpMode.ExpireMaker)) {
-      reject(
-        Errors.INVALID_PARAMETER,
-        "the taker's side shows the price or through it: the maker's order would meet those orders",
-      );
-    }
-  }
   let id = 0;
   if (c.rest > 0) {
     id = core.takeOrderId();
@@ -135,15 +117,63 @@ export function housePrint(
 }
 
 /**
+ * What a housePrint must be (its two house orders, and nothing but the maker's new order for the
+ * taker to meet); rejects with the command's codes and messages, in its order.
+ */
+// eslint-disable-next-line max-params -- per print: the command's own numbers (the house desk's too), nothing allocated per call
+export function checkHousePrint(
+  pair: PairState,
+  maker: number,
+  taker: number,
+  takerSide: number,
+  P: number,
+  lots: number,
+  rest: number,
+  expireOwn: boolean,
+): void {
+  if (takerSide !== Side.BUY && takerSide !== Side.SELL)
+    reject(Errors.INVALID_PARAMETER, 'takerSide must be 1 (buy) or 2 (sell)');
+  const restSide = takerSide === Side.BUY ? Side.SELL : Side.BUY;
+  if (typeof expireOwn !== 'boolean') reject(Errors.INVALID_PARAMETER, 'expireOwn must be true or false');
+  if (!Number.isSafeInteger(rest) || rest < 0)
+    reject(Errors.INVALID_PARAMETER, `rest must be a non-negative integer, got ${rest}`);
+  if (maker === taker) reject(Errors.INVALID_PARAMETER, 'the maker and the taker are two accounts');
+  checkHouseOrder(pair, restSide, maker, lots + rest, P);
+  checkHouseOrder(pair, takerSide, taker, lots, P);
+  const book = pair.book;
+  const restBest = restSide === Side.BUY ? book.bestBid() : book.bestAsk();
+  if (restBest !== 0 && (restSide === Side.BUY ? restBest >= P : restBest <= P)) {
+    reject(
+      Errors.INVALID_PARAMETER,
+      'the resting side shows the price or better: the print would meet those orders (a houseOrder takes them)',
+    );
+  }
+  const across = takerSide === Side.BUY ? book.bestBid() : book.bestAsk();
+  if (across !== 0 && (takerSide === Side.BUY ? across >= P : across <= P)) {
+    // only the maker's own orders, which its order cancels as it meets them
+    if (!expireOwn || rest === 0 || book.fokFillable(maker, restSide, P, 1, StpMode.ExpireMaker)) {
+      reject(
+        Errors.INVALID_PARAMETER,
+        "the taker's side shows the price or through it: the maker's order would meet those orders",
+      );
+    }
+  }
+}
+
+/**
  * Reduces a resting house order to `lots` in place (commands.ts 'houseTrim'): 0 cancels it as
  * cancelBot does, a smaller size trims it as trimBot does (priority kept); the refusals are
  * theirs. Answers the lots left, as a number (no order id string to build).
  */
 export function trimHouseOrder(core: TradingCore, symbol: string, orderId: number, lots: number): number {
-  const pair = core.requirePair(symbol);
+  return trimHouseOrderOf(core, core.requirePair(symbol), orderId, lots);
+}
+
+/** trimHouseOrder on a pair found (the house desk's trim). */
+export function trimHouseOrderOf(core: TradingCore, pair: PairState, orderId: number, lots: number): number {
   const book = pair.book;
   if (book.orderAccount(orderId) < HOUSE_ACCOUNT)
-    reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
+    reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${pair.row.symbol}`);
   if (lots === 0) book.cancel(orderId);
   else {
     const left = book.orderRemaining(orderId);
@@ -168,10 +198,14 @@ export function trimHouseOrder(core: TradingCore, symbol: string, orderId: numbe
  */
 export function growHouseOrder(core: TradingCore, symbol: string, orderId: number, lots: number): number {
   core.checkHealthy();
-  const pair = core.requirePair(symbol);
+  return growHouseOrderOf(core, core.requirePair(symbol), orderId, lots);
+}
+
+/** growHouseOrder on a pair found, the venue's health checked (the house desk's grow). */
+export function growHouseOrderOf(core: TradingCore, pair: PairState, orderId: number, lots: number): number {
   const book = pair.book;
   if (book.orderAccount(orderId) < HOUSE_ACCOUNT)
-    reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${symbol}`);
+    reject(Errors.ORDER_NOT_FOUND, `No open bot order ${orderId} on ${pair.row.symbol}`);
   const left = book.orderRemaining(orderId);
   if (!Number.isSafeInteger(lots) || lots <= left || lots > pair.maxLots) {
     reject(
