@@ -154,3 +154,28 @@ export function scoreByHour(
       cells.push({ hourOfWeek: k, samples: cnt[k], ratio: sum[k] / cnt[k] / (level * table[k]) });
   return { level, cells };
 }
+
+/**
+ * The lowest and the highest hour ratio (scoreByHour) of every run of `hours` consecutive hours of
+ * an hourly count series: how far a single stretch of that length strays from the mean profile.
+ * A live run of the model is one such stretch; Binance's own windows give its band.
+ */
+export function windowExtremes(
+  table: readonly number[],
+  c: HourCounts,
+  hours: number,
+): { low: number[]; high: number[] } {
+  if (!(Number.isInteger(hours) && hours >= 1))
+    throw new Error(`windowExtremes: hours must be a whole number >= 1; got ${hours}`);
+  const low: number[] = [];
+  const high: number[] = [];
+  for (let s = 0; s + hours <= c.t.length; s++) {
+    if (c.t[s + hours - 1] - c.t[s] !== (hours - 1) * HOUR_MS) continue; // a gap in the recording
+    const r = scoreByHour(table, { times: c.t.slice(s, s + hours), rates: c.n.slice(s, s + hours) }, 1).cells.map(
+      (x) => x.ratio,
+    );
+    low.push(Math.min(...r));
+    high.push(Math.max(...r));
+  }
+  return { low, high };
+}

@@ -18,7 +18,9 @@ import {
   readHourCounts,
   scoreByHour,
   weekTable,
+  windowExtremes,
 } from '../../helpers/activity-reference.ts';
+import { quantile } from '../../helpers/realism-stats.ts';
 import { T0, testVenue } from './helpers.ts';
 
 const counts = readHourCounts();
@@ -104,6 +106,33 @@ describe('the UTC activity profile', () => {
     // hours with fewer samples than asked are left out; a table of another length is refused
     expect(scoreByHour(reference, { times: times.slice(0, 29), rates: times.slice(0, 29) }).cells).toEqual([]);
     expect(() => scoreByHour(reference.slice(1), { times, rates: times })).toThrow(/168/);
+  });
+
+  it("one stretch of 20 hours strays from the profile on Binance itself: the band of `npm run realism`'s hour rows", () => {
+    // every 20-hour run of 2025 against 2025's own table: the lowest hour is under 0.5x in about
+    // half of them and the highest over 2x in about half, so a single live run is banded by these
+    // stretches (their 1st to 99th percentile), the model's expected profile by 0.5x-2x (above)
+    const y2025 = ofYears(counts, [2025]);
+    const ext = windowExtremes(reference, y2025, 20);
+    expect(ext.low.length).toBeGreaterThan(8700);
+    expect(quantile(ext.low, 0.5)).toBeGreaterThan(0.45);
+    expect(quantile(ext.low, 0.5)).toBeLessThan(0.55);
+    expect(quantile(ext.high, 0.5)).toBeGreaterThan(1.8);
+    expect(quantile(ext.low, 0.01)).toBeGreaterThan(0.2);
+    expect(quantile(ext.high, 0.99)).toBeLessThan(5);
+    // a series that is the table itself never strays; one wild hour shows in the windows that hold it, and only there
+    const t = y2025.t.slice(0, 48);
+    const exact = { t, n: t.map((x) => 100 * reference[hourOfWeek(x)]) };
+    const flat = windowExtremes(reference, exact, 20);
+    expect(flat.low.length).toBe(29);
+    for (const x of [...flat.low, ...flat.high]) expect(x).toBeCloseTo(1, 9);
+    const wild = { t, n: exact.n.map((x, i) => (i === 30 ? 3 * x : x)) };
+    const w = windowExtremes(reference, wild, 20);
+    expect(w.high.filter((x) => x > 2).length).toBe(18); // the windows starting at hours 11 .. 28 hold hour 30
+    // a gap in the recording: no window spans it
+    const gapped = { t: [...t.slice(0, 24), ...t.slice(25)], n: [...exact.n.slice(0, 24), ...exact.n.slice(25)] };
+    expect(windowExtremes(reference, gapped, 20).low.length).toBe(29 - 20);
+    expect(() => windowExtremes(reference, exact, 0)).toThrow(/whole number/);
   });
 
   it("the simulated BTCUSDT trade rate by hour of the week is within 0.5x-2x of Binance's at every hour", () => {
