@@ -38,9 +38,9 @@ const STAGES = {
   imported: { documented: 94, what: "the service's code imported, nothing started" },
   venue: { documented: 142, what: '+ venue and HTTP app in memory, no market' },
   folder: { documented: 152, what: '+ a data folder on disk' },
-  first: { documented: 240, what: '+ simulated market, first start (history built)' },
+  first: { documented: 196, what: '+ simulated market, first start (history built)' },
   market: { documented: 166, what: '+ simulated market, history already built' },
-  'price-klines': { documented: 200, what: "+ 12 pairs' price klines over 40 days of market time" },
+  'price-klines': { documented: 212, what: "+ 12 pairs' price klines over 40 days of market time" },
 } as const;
 type Stage = keyof typeof STAGES;
 const MARGIN = 1.2;
