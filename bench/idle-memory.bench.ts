@@ -12,8 +12,12 @@
 //   folder    + a data folder on disk (SQLite's page cache, the WAL checkpointer)
 //   first     + the simulated market of 12 pairs on a fresh folder: 30 days of history built first
 //   market    the same folder started again (history already built): the everyday start
-// The stages run with the Node flags the app starts with (APP_FLAGS: `npm run serve` and `npm
-// start` pass them), or those given with --node-flag, or none with --node-defaults.
+//   price-klines  the everyday start, then 12 pairs' mark / index / premium candles fed over 40 days
+//             of market time (an update every 20 s, as the market publishes at speed 1 over that
+//             long, in seconds here): every window up to 30m full, the longer ones filling; the
+//             windows a long-running venue fills (docs/reliability.md, "Soak")
+// The stages run with the Node flags the app starts with (those of package.json's serve script;
+// `npm start` passes the same), or those given with --node-flag, or none with --node-defaults.
 // Each figure is taken --settle seconds after the start, after two full collections. Also
 // printed: the time from the process's start to the code imported, and startService's time
 // (informative only; the machine may be shared).
@@ -22,24 +26,33 @@
 // margin wide enough for another machine's allocator and a loaded machine, narrow enough that
 // a part loaded for nothing or a high-water mark that stays (tens of MiB) shows.
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startService } from '../src-main/service.ts';
+import type { LocalVenue } from '../src-main/venue.ts';
 
 /** The documented RSS of each stage (MiB) and how far above it a run may go. */
 const STAGES = {
   imported: { documented: 94, what: "the service's code imported, nothing started" },
   venue: { documented: 142, what: '+ venue and HTTP app in memory, no market' },
   folder: { documented: 152, what: '+ a data folder on disk' },
-  first: { documented: 240, what: '+ simulated market, first start (history built)' },
+  first: { documented: 196, what: '+ simulated market, first start (history built)' },
   market: { documented: 166, what: '+ simulated market, history already built' },
+  'price-klines': { documented: 212, what: "+ 12 pairs' price klines over 40 days of market time" },
 } as const;
 type Stage = keyof typeof STAGES;
 const MARGIN = 1.2;
-/** The flags package.json's start and serve scripts give Node (and scripts/start.mjs Electron). */
-const APP_FLAGS = ['--max-semi-space-size=16'];
+/** The price-klines stage: pairs fed, market days, ms of market time between updates. */
+const PRICE_FEED = { pairs: 12, days: 40, everyMs: 20_000 };
+/** The flags package.json's serve script gives Node (and its start script too, and scripts/start.mjs Electron). */
+function appFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return pkg.scripts.serve.split(/\s+/).filter((w) => w.startsWith('--'));
+}
 
 interface Sample {
   rss: number;
@@ -58,6 +71,30 @@ function arg(name: string): string | undefined {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const mb = (b: number): string => (b / 1048576).toFixed(1);
 
+/**
+ * PRICE_FEED.days of mark and index updates for PRICE_FEED.pairs of the venue's pairs, from its
+ * market time on, straight into its price klines (as its 'price' events would), and written to
+ * its store as it goes: the windows as a venue running that long holds them.
+ */
+function feedPriceKlines(venue: LocalVenue): void {
+  const symbols = [...venue.exchange.pairs.keys()].slice(0, PRICE_FEED.pairs);
+  if (symbols.length < PRICE_FEED.pairs)
+    throw new Error(`price-klines: ${symbols.length} pairs, ${PRICE_FEED.pairs} wanted`);
+  const t0 = venue.clock.now();
+  const steps = (PRICE_FEED.days * 86_400_000) / PRICE_FEED.everyMs;
+  const index = symbols.map(() => 100);
+  for (let k = 1; k <= steps; k++) {
+    const time = t0 + k * PRICE_FEED.everyMs;
+    for (let p = 0; p < symbols.length; p++) {
+      index[p] *= 1 + 0.0004 * Math.sin(k * 0.37 + p); // moves, so candles differ
+      venue.priceKlines.record({ symbol: symbols[p], index: index[p], mark: index[p] * 1.0002, time });
+    }
+    // written as the venue's 5 s flush would at 720x: one write of the changed candles a market hour
+    if ((k * PRICE_FEED.everyMs) % 3_600_000 === 0) venue.priceKlines.flush();
+  }
+  venue.priceKlines.flush();
+}
+
 async function child(stage: Stage, dataDir: string, settleS: number): Promise<void> {
   const importMs = performance.now(); // since the process started: Node's own start and the imports
   let close = async (): Promise<void> => {};
@@ -66,10 +103,11 @@ async function child(stage: Stage, dataDir: string, settleS: number): Promise<vo
       host: '127.0.0.1',
       port: 0,
       dataDir: stage === 'venue' ? ':memory:' : dataDir,
-      simulate: stage === 'first' || stage === 'market',
+      simulate: stage === 'first' || stage === 'market' || stage === 'price-klines',
       rateLimit: false,
     });
     close = () => svc.close();
+    if (stage === 'price-klines') feedPriceKlines(svc.venue);
   }
   const startMs = performance.now() - importMs;
   await sleep(settleS * 1000);
@@ -100,7 +138,7 @@ async function main(): Promise<void> {
   const only = arg('stage') as Stage | undefined;
   if (only !== undefined && !(only in STAGES)) throw new Error(`--stage: one of ${Object.keys(STAGES).join(', ')}`);
   const given = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--node-flag' ? [a] : []));
-  const flags = process.argv.includes('--node-defaults') ? [] : given.length > 0 ? given : APP_FLAGS;
+  const flags = process.argv.includes('--node-defaults') ? [] : given.length > 0 ? given : appFlags();
   const settleS = Number(arg('settle') ?? '3');
   const dataRoot = mkdtempSync(join(tmpdir(), 'perpdesk-bench-idle-'));
   console.log(
@@ -109,7 +147,13 @@ async function main(): Promise<void> {
   let ok = true;
   try {
     for (const stage of Object.keys(STAGES) as Stage[]) {
-      if (only !== undefined && only !== stage && !(only === 'market' && stage === 'first')) continue;
+      // the later stages need the folder the first start built
+      if (
+        only !== undefined &&
+        only !== stage &&
+        !((only === 'market' || only === 'price-klines') && stage === 'first')
+      )
+        continue;
       const dir = stage === 'folder' ? join(dataRoot, 'plain') : join(dataRoot, 'sim');
       const s = await run(stage, dir, flags, settleS);
       const { documented, what } = STAGES[stage];

@@ -17,10 +17,11 @@
 // keeps p50 near 10 ms and p99 near 40 ms on a quiet 2-core machine). Default length 3 minutes;
 // the lead runs the long one (`--minutes 30`).
 import { fork } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { startService } from '../src-main/service.ts';
 
@@ -76,6 +77,46 @@ if (withReplay) {
 }
 
 const MiB = (n) => `${(n / 1048576).toFixed(1)} MiB`;
+/** RSS split as the kernel counts it (Linux): anonymous (heap, malloc), file-backed (code, mapped files), shared (SQLite's -shm). */
+const rssSplit = () => {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kib = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+    return { anon: kib('RssAnon'), file: kib('RssFile'), shmem: kib('RssShmem') };
+  } catch {
+    return { anon: NaN, file: NaN, shmem: NaN }; // not Linux
+  }
+};
+/** V8's spaces, committed bytes: the young generation, the old one, large objects, the rest (code, trusted). */
+const heapSpaces = () => {
+  const out = { young: 0, old: 0, large: 0, rest: 0 };
+  for (const sp of v8.getHeapSpaceStatistics()) {
+    const n = sp.space_name;
+    const k =
+      n === 'new_space' || n === 'new_large_object_space'
+        ? 'young'
+        : n === 'old_space'
+          ? 'old'
+          : n === 'large_object_space'
+            ? 'large'
+            : 'rest';
+    out[k] += sp.space_size;
+  }
+  return out;
+};
+// The live heap: what the last full collection of each sample's period left (not forced: a
+// collection per sample would change what is measured).
+const gcProfiler = new v8.GCProfiler();
+gcProfiler.start();
+let lastLive = NaN;
+/** The live heap, and the collections since the last sample: full ones, and the time all of them took (ms). */
+const collections = () => {
+  const all = gcProfiler.stop().statistics;
+  gcProfiler.start();
+  const full = all.filter((x) => x.gcType === 'MarkSweepCompact');
+  if (full.length > 0) lastLive = full[full.length - 1].afterGC.heapStatistics.usedHeapSize;
+  return { live: lastLive, fullGcs: full.length, gcMs: all.reduce((a, x) => a + x.cost, 0) / 1000 };
+};
 const fds = () => {
   try {
     return readdirSync('/proc/self/fd').length;
@@ -128,6 +169,15 @@ loop.enable();
 // the whole window after the warm-up, for the p99 asserted
 const window = monitorEventLoopDelay({ resolution: 10 });
 const rows = [];
+let cpuAt = { usage: process.cpuUsage(), t: performance.now() };
+/** The service process's CPU time since the last sample, as a share of one core (%). */
+const cpuShare = () => {
+  const now = { usage: process.cpuUsage(), t: performance.now() };
+  const used = now.usage.user - cpuAt.usage.user + (now.usage.system - cpuAt.usage.system);
+  const share = (used / 1000 / (now.t - cpuAt.t)) * 100;
+  cpuAt = now;
+  return share;
+};
 let identityBroken = false;
 const t0 = Date.now();
 const report = () => {
@@ -139,6 +189,13 @@ const report = () => {
     minute,
     rss: m.rss,
     heap: m.heapUsed,
+    heapTotal: m.heapTotal,
+    ...collections(),
+    cpu: cpuShare(),
+    ...heapSpaces(),
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+    ...rssSplit(),
     fds: fds(),
     p50: loop.percentile(50) / 1e6,
     p99: loop.percentile(99) / 1e6,
@@ -148,7 +205,9 @@ const report = () => {
   loop.reset();
   const c = counts;
   console.log(
-    `${minute.toFixed(2).padStart(6)} min: rss ${MiB(row.rss)}, heap ${MiB(row.heap)}, fds ${row.fds}, ` +
+    `${minute.toFixed(2).padStart(6)} min: rss ${MiB(row.rss)} (anon ${MiB(row.anon)}, file ${MiB(row.file)}, shmem ${MiB(row.shmem)}), ` +
+      `heap ${MiB(row.heap)} / ${MiB(row.heapTotal)} (live ${MiB(row.live)}; young ${MiB(row.young)}, old ${MiB(row.old)}, large ${MiB(row.large)}), external ${MiB(row.external)} (array buffers ${MiB(row.arrayBuffers)}), ` +
+      `gc ${row.gcMs.toFixed(0)} ms (${row.fullGcs} full), cpu ${row.cpu.toFixed(0)}%, fds ${row.fds}, ` +
       `loop delay p50 ${row.p50.toFixed(1)} ms p99 ${row.p99.toFixed(1)} ms max ${row.max.toFixed(1)} ms, ` +
       `orders ${c.placed} (${c.failed} refused), /binance ${c.binancePlaced} (user events ${c.userEvents}), ` +
       `replays ${c.replays} (pushes ${c.replayPushes}), market ${new Date(service.venue.clock.now()).toISOString().slice(0, 16)}, ` +
@@ -207,6 +266,20 @@ else {
       `${MiB(after[after.length - 1].rss)}, trend ${rssGrowth >= 0 ? '+' : ''}${MiB(rssGrowth)} over the window (allowed ${MiB(rssAllowed)}); ` +
       `descriptors ${after[0].fds} -> ${after[after.length - 1].fds}, trend ${fdGrowth.toFixed(1)} (allowed ${fdAllowed.toFixed(1)}); ` +
       `loop delay p99 ${p99.toFixed(1)} ms (bound ${maxP99} ms); identity ${identityBroken ? 'BROKEN' : 'held at every sample'}`,
+  );
+  // where the trend is: V8's committed heap, buffers outside it, the rest of the anonymous memory
+  // (malloc: SQLite, the allocator's arenas, native code), file-backed pages
+  const trend = (f) =>
+    slope(
+      xs,
+      after.map((r) => f(r)),
+    ) * span;
+  const signed = (n) => `${n >= 0 ? '+' : ''}${MiB(n)}`;
+  console.log(
+    `soak: RSS trend by part: V8 heap committed ${signed(trend((r) => r.heapTotal))} (young ${signed(trend((r) => r.young))}, ` +
+      `old ${signed(trend((r) => r.old))}, large ${signed(trend((r) => r.large))}; live after full collections ${signed(trend((r) => r.live))}), external ${signed(trend((r) => r.external))}, ` +
+      `other anonymous (malloc) ${signed(trend((r) => r.anon - r.heapTotal - r.external))}, file-backed ${signed(trend((r) => r.file))}, ` +
+      `shared ${signed(trend((r) => r.shmem))}`,
   );
   if (rssGrowth > rssAllowed) failures.push(`RSS rises: +${MiB(rssGrowth)} over ${span.toFixed(1)} min`);
   if (fdGrowth > fdAllowed) failures.push(`descriptors rise: +${fdGrowth.toFixed(1)} over ${span.toFixed(1)} min`);

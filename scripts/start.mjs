@@ -23,8 +23,15 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export const RELAYED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-/** V8 flags of Electron's main process: the same cap of the young generation as `npm run serve`. */
-const JS_FLAGS = '--js-flags=--max-semi-space-size=16';
+/**
+ * V8 flags of the service's process: package.json's start, serve and soak scripts give them to
+ * Node, and Electron's main process gets them here. The young generation capped at 16 MiB a
+ * semi-space, and an old-generation limit of 2,000 MiB, under which V8 grows the old generation
+ * by at most about 2x what the last full collection left instead of 4x (docs/reliability.md, "The
+ * idle footprint" and "Soak").
+ */
+export const APP_V8_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=2000'];
+const JS_FLAGS = `--js-flags=${APP_V8_FLAGS.join(' ')}`;
 
 /** This script's exit code for a child that ended with `code` or was killed by `signal`. */
 export function exitCodeOf(code, signal) {
@@ -90,7 +97,7 @@ async function main() {
   const electron = findElectronBinary();
   let reason = electron.path ? noDisplayReason(process.env, process.platform) : electron.reason;
   if (reason === null) {
-    // V8's young generation capped as for the headless service (docs/reliability.md, "The idle footprint")
+    // V8's heap capped as for the headless service (docs/reliability.md, "The idle footprint")
     const r = await runDesktop(electron.path, [JS_FLAGS, root, ...process.argv.slice(2)]);
     if (!r.error) process.exit(r.code);
     reason = `Electron could not be started (${r.error.message})`;
