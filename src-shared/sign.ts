@@ -38,12 +38,20 @@ function compress(state: Int32Array, bytes: Uint8Array, offset: number): void {
     const o = offset + t * 4;
     W[t] = (bytes[o] << 24) | (bytes[o + 1] << 16) | (bytes[o + 2] << 8) | bytes[o + 3];
   }
+  sha256Block(state, W);
+}
+
+/**
+ * One SHA-256 block: the message words already in w[0..15] (w is 64 long; its 16..63 are
+ * overwritten), `state` updated in place. Shared with the service's allocation-free HMAC check.
+ */
+export function sha256Block(state: Int32Array, w: Int32Array): void {
   for (let t = 16; t < 64; t++) {
-    const w15 = W[t - 15];
-    const w2 = W[t - 2];
+    const w15 = w[t - 15];
+    const w2 = w[t - 2];
     const s0 = ((w15 >>> 7) | (w15 << 25)) ^ ((w15 >>> 18) | (w15 << 14)) ^ (w15 >>> 3);
     const s1 = ((w2 >>> 17) | (w2 << 15)) ^ ((w2 >>> 19) | (w2 << 13)) ^ (w2 >>> 10);
-    W[t] = (W[t - 16] + s0 + W[t - 7] + s1) | 0;
+    w[t] = (w[t - 16] + s0 + w[t - 7] + s1) | 0;
   }
   let a = state[0];
   let b = state[1];
@@ -56,7 +64,7 @@ function compress(state: Int32Array, bytes: Uint8Array, offset: number): void {
   for (let t = 0; t < 64; t++) {
     const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
     const ch = (e & f) ^ (~e & g);
-    const t1 = (h + S1 + ch + K[t] + W[t]) | 0;
+    const t1 = (h + S1 + ch + K[t] + w[t]) | 0;
     const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
     const maj = (a & b) ^ (a & c) ^ (b & c);
     const t2 = (S0 + maj) | 0;
