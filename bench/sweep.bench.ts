@@ -20,7 +20,6 @@
 // (skip 3).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { compileCacheEnv } from '../src-main/sweep/compile-cache.ts';
@@ -30,6 +29,7 @@ import { planJobs, splitCommand, splitSpan, type JobTemplate } from '../src-main
 import { LocalPool } from '../src-main/sweep/pool.ts';
 import { QueueRunner } from '../src-main/sweep/queue.ts';
 import { DAY, JAN6, klinesDataDir, ROOT } from '../test/sweep/fixture.ts';
+import { freePort, HAS_REDIS, startRedis } from '../test/sweep/redis-helpers.ts';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 8);
 const BOT = process.env.BENCH_BOT ?? 'node test/sweep/bots/test-bot.ts';
@@ -112,32 +112,10 @@ async function measure(
   return { ...rate(jobs.length, wall, cpuSeconds() - c0), steady, results };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 async function queueRun(pack: PackRef, jobs: SweepJob[]): Promise<Measure | null> {
-  if (spawnSync('redis-server', ['--version']).status !== 0) return null;
+  if (!HAS_REDIS) return null;
   const port = await freePort();
-  const redis = spawn('redis-server', [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-  ]);
-  await new Promise<void>((resolve) =>
-    redis.stdout.on('data', (b: Buffer) => b.toString().includes('Ready') && resolve()),
-  );
+  const redis = await startRedis(port, mkdtempSync(path.join(tmpdir(), 'perpdesk-bench-redis-')));
   const url = `redis://127.0.0.1:${port}`;
   const workers: ChildProcess[] = [];
   const ready: Array<Promise<void>> = [];

@@ -71,6 +71,19 @@ function scenario(via: 'commands' | 'desk', levels: boolean): string[] {
     ['place', 1, P * 2, 1, false], // outside the band: refused
     ['take', 1, P, 0], // no size: refused
   ];
+  // the reference for a take and a front print: the house taker's IOC through execute()
+  const takerIoc = (side: 1 | 2, price: number, lots: number): string => {
+    const r = ex.execute({
+      kind: 'houseOrder',
+      symbol: 'BTCUSDT',
+      account: TAKER,
+      side,
+      priceTicks: price,
+      lots,
+      tif: 2,
+    });
+    return `= ${r.filledLots} ${r.orderId}`;
+  };
   for (const op of ops) {
     try {
       switch (op[0]) {
@@ -99,35 +112,13 @@ function scenario(via: 'commands' | 'desk', levels: boolean): string[] {
         case 'take': {
           const [, side, price, lots] = op;
           if (desk) lines.push(`= ${desk.take(side, price, lots)} ${desk.orderId}`);
-          else {
-            const r = ex.execute({
-              kind: 'houseOrder',
-              symbol: 'BTCUSDT',
-              account: TAKER,
-              side,
-              priceTicks: price,
-              lots,
-              tif: 2,
-            });
-            lines.push(`= ${r.filledLots} ${r.orderId}`);
-          }
+          else lines.push(takerIoc(side, price, lots));
           break;
         }
         case 'front': {
           const [, side, price, lots, index] = op;
           if (desk) lines.push(`= ${desk.takeFront(side, price, lots, ids[index])} ${desk.orderId}`);
-          else {
-            const r = ex.execute({
-              kind: 'houseOrder',
-              symbol: 'BTCUSDT',
-              account: TAKER,
-              side,
-              priceTicks: price,
-              lots,
-              tif: 2,
-            });
-            lines.push(`= ${r.filledLots} ${r.orderId}`);
-          }
+          else lines.push(takerIoc(side, price, lots));
           break;
         }
         case 'print': {
