@@ -1,5 +1,9 @@
 // The account's open orders (status NEW or PARTIALLY_FILLED), from GET /fapi/v1/openOrders
 // and the user channel's 'order' events; an order in any other status leaves the list.
+// Keeps true: an order event that arrives while a refresh is in flight wins over that
+// refresh's answer for its order (the answer may have been read before the event's change;
+// the channel sends every later change), so a stale list never hides a new order or revives
+// a cancelled one.
 import { createStore } from 'zustand/vanilla';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
@@ -19,18 +23,32 @@ export interface OpenOrdersState {
 
 const isOpen = (o: OrderRecord): boolean => o.status === OrderStatus.NEW || o.status === OrderStatus.PARTIALLY_FILLED;
 
+const newestFirst = (a: OrderRecord, b: OrderRecord): number => b.created_at - a.created_at;
+
 export function createOpenOrdersStore(api: RestClient) {
+  /** Per refresh in flight: the orders events brought meanwhile, by id (the last event of each). */
+  const inFlight = new Set<Map<string, OrderRecord>>();
   return createStore<OpenOrdersState>()((set, get) => ({
     orders: [],
     loaded: false,
     actions: {
       async refresh() {
-        const list = await api.openOrders();
-        set({ orders: list.filter(isOpen).sort((a, b) => b.created_at - a.created_at), loaded: true });
+        const during = new Map<string, OrderRecord>();
+        inFlight.add(during);
+        let list: OrderRecord[];
+        try {
+          list = await api.openOrders();
+        } finally {
+          inFlight.delete(during);
+        }
+        const orders = list.filter((o) => isOpen(o) && !during.has(o.id));
+        for (const o of during.values()) if (isOpen(o)) orders.push(o);
+        set({ orders: orders.sort(newestFirst), loaded: true });
       },
       apply(order) {
+        for (const during of inFlight) during.set(order.id, order);
         const rest = get().orders.filter((o) => o.id !== order.id);
-        set({ orders: isOpen(order) ? [order, ...rest].sort((a, b) => b.created_at - a.created_at) : rest });
+        set({ orders: isOpen(order) ? [order, ...rest].sort(newestFirst) : rest });
       },
       async cancel(order) {
         get().actions.apply(await api.cancelOrder(order.symbol, order.id));

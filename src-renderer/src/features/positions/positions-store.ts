@@ -3,6 +3,9 @@
 // account's whole list; a single record is accepted too); a record with quantity 0 means the
 // position closed. The triggers come from GET /fapi/v1/position/tpsl on refresh and from what
 // POST /fapi/v1/position/tpsl answers (the spec's position record does not carry them).
+// Keeps true: a position event that arrives while a refresh is in flight wins over that
+// refresh's answer (which may have been read before the event's change): a whole-list event
+// makes the answer's positions stale altogether, a single record its own position.
 import { createStore } from 'zustand/vanilla';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import type { RestClient, TpSlRequest } from '../../../../src-shared/sdk/rest-client.ts';
@@ -49,61 +52,93 @@ function triggersOf(r: PositionRecord): TpSl | null {
   };
 }
 
+/** What position events brought while one refresh was in flight. */
+interface DuringRefresh {
+  /** A whole list arrived: the refresh's own list is older than what is shown. */
+  whole: boolean;
+  /** Single records that arrived, by position key. */
+  keys: Set<string>;
+}
+
 export function createPositionsStore(api: RestClient) {
-  return createStore<PositionsState>()((set, get) => ({
-    positions: [],
-    tpsl: {},
-    loaded: false,
-    actions: {
-      async refresh() {
-        const [list, triggers] = await Promise.all([api.positions(), api.tpslList()]);
-        get().actions.replace(list);
-        const tpsl = { ...get().tpsl };
-        for (const t of triggers) {
-          const k = positionKey(t.symbol, t.position_side);
-          if (t.take_profit_price === null && t.stop_loss_price === null) delete tpsl[k];
-          else tpsl[k] = { takeProfit: t.take_profit_price, stopLoss: t.stop_loss_price, workingType: t.working_type };
-        }
-        set({ tpsl });
+  const inFlight = new Set<DuringRefresh>();
+  return createStore<PositionsState>()((set, get) => {
+    const replaceList = (list: readonly PositionRecord[]): void => {
+      const tpsl = { ...get().tpsl };
+      const live = new Set<string>();
+      for (const p of list) {
+        const k = positionKey(p.symbol, p.position_side);
+        live.add(k);
+        const t = triggersOf(p);
+        if (t) tpsl[k] = t;
+      }
+      for (const k of Object.keys(tpsl)) if (!live.has(k)) delete tpsl[k];
+      set({ positions: sortPositions(list.filter((p) => p.quantity !== 0)), tpsl, loaded: true });
+    };
+    const touched = (during: DuringRefresh) => (p: PositionRecord) =>
+      during.keys.has(positionKey(p.symbol, p.position_side));
+    return {
+      positions: [],
+      tpsl: {},
+      loaded: false,
+      actions: {
+        async refresh() {
+          const during: DuringRefresh = { whole: false, keys: new Set() };
+          inFlight.add(during);
+          let list: PositionRecord[];
+          let triggers: Awaited<ReturnType<RestClient['tpslList']>>;
+          try {
+            [list, triggers] = await Promise.all([api.positions(), api.tpslList()]);
+          } finally {
+            inFlight.delete(during);
+          }
+          // an event newer than the answer wins: the answer only fills in what no event touched
+          if (during.whole) set({ loaded: true });
+          else {
+            const isTouched = touched(during);
+            replaceList([...list.filter((p) => !isTouched(p)), ...get().positions.filter(isTouched)]);
+          }
+          const tpsl = { ...get().tpsl };
+          for (const t of triggers) {
+            const k = positionKey(t.symbol, t.position_side);
+            if (t.take_profit_price === null && t.stop_loss_price === null) delete tpsl[k];
+            else
+              tpsl[k] = { takeProfit: t.take_profit_price, stopLoss: t.stop_loss_price, workingType: t.working_type };
+          }
+          set({ tpsl });
+        },
+        replace(list) {
+          for (const during of inFlight) during.whole = true;
+          replaceList(list);
+        },
+        apply(record) {
+          const k = positionKey(record.symbol, record.position_side);
+          for (const during of inFlight) during.keys.add(k);
+          const rest = get().positions.filter((p) => positionKey(p.symbol, p.position_side) !== k);
+          const tpsl = { ...get().tpsl };
+          if (record.quantity === 0) delete tpsl[k];
+          else {
+            const t = triggersOf(record);
+            if (t) tpsl[k] = t;
+          }
+          set({ positions: record.quantity === 0 ? rest : sortPositions([...rest, record]), tpsl });
+        },
+        async setTpSl(body) {
+          const r = await api.setTpSl(body);
+          const k = positionKey(body.symbol, body.position_side);
+          set({
+            tpsl: {
+              ...get().tpsl,
+              [k]: { takeProfit: r.take_profit_price, stopLoss: r.stop_loss_price, workingType: r.working_type },
+            },
+          });
+          const { take_profit_price: _tp, stop_loss_price: _sl, working_type: _wt, ...record } = r;
+          get().actions.apply(record as PositionRecord);
+        },
+        clear: () => set({ positions: [], tpsl: {}, loaded: false }),
       },
-      replace(list) {
-        const tpsl = { ...get().tpsl };
-        const live = new Set<string>();
-        for (const p of list) {
-          const k = positionKey(p.symbol, p.position_side);
-          live.add(k);
-          const t = triggersOf(p);
-          if (t) tpsl[k] = t;
-        }
-        for (const k of Object.keys(tpsl)) if (!live.has(k)) delete tpsl[k];
-        set({ positions: sortPositions(list.filter((p) => p.quantity !== 0)), tpsl, loaded: true });
-      },
-      apply(record) {
-        const k = positionKey(record.symbol, record.position_side);
-        const rest = get().positions.filter((p) => positionKey(p.symbol, p.position_side) !== k);
-        const tpsl = { ...get().tpsl };
-        if (record.quantity === 0) delete tpsl[k];
-        else {
-          const t = triggersOf(record);
-          if (t) tpsl[k] = t;
-        }
-        set({ positions: record.quantity === 0 ? rest : sortPositions([...rest, record]), tpsl });
-      },
-      async setTpSl(body) {
-        const r = await api.setTpSl(body);
-        const k = positionKey(body.symbol, body.position_side);
-        set({
-          tpsl: {
-            ...get().tpsl,
-            [k]: { takeProfit: r.take_profit_price, stopLoss: r.stop_loss_price, workingType: r.working_type },
-          },
-        });
-        const { take_profit_price: _tp, stop_loss_price: _sl, working_type: _wt, ...record } = r;
-        get().actions.apply(record as PositionRecord);
-      },
-      clear: () => set({ positions: [], tpsl: {}, loaded: false }),
-    },
-  }));
+    };
+  });
 }
 
 /** Live unrealized PnL at `mark` (the record's own mark when none is given). */
