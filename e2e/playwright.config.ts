@@ -30,6 +30,8 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
     screenshot: 'only-on-failure',
-    trace: 'off',
+    // a failure keeps its trace (test-results/e2e-artifacts; npx playwright show-trace): rare, load-dependent
+    // failures cannot be rerun into view
+    trace: 'retain-on-failure',
   },
 });
