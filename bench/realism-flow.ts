@@ -17,6 +17,8 @@ import * as S from '../test/helpers/realism-stats.ts';
 const SEEDS = (process.env.FLOW_SEEDS ?? '1,2,3').split(',').map(Number);
 const MINUTES = Number(process.env.FLOW_MINUTES ?? 400);
 const HOUR = Number(process.env.FLOW_HOUR ?? 18);
+/** Day of November 2026 the run starts on (26 is a Thursday, 29 a Sunday). */
+const DAY = Number(process.env.FLOW_DAY ?? 26);
 /** BTCUSDT's volatility at the start, in multiples of its long-run level (a stress test: 2 = a busy day). */
 const VOL = Number(process.env.FLOW_VOL ?? 1);
 const SYMBOL = 'BTCUSDT';
@@ -25,7 +27,7 @@ const MIN = 60_000;
 type Actor = 'flow' | 'arb' | 'other';
 
 function run(seed: number): Record<string, number> {
-  const t0 = Date.UTC(2026, 10, 26, HOUR); // a Thursday
+  const t0 = Date.UTC(2026, 10, DAY, HOUR); // 26: a Thursday, 29: a Sunday
   const venue = openVenue({ dataDir: ':memory:', seed, wall: () => t0 });
   const pair = venue.exchange.pairs.get(SYMBOL)!;
   const sigma = paramsFor(pair.row).volatility * VOL;
@@ -92,9 +94,15 @@ function run(seed: number): Record<string, number> {
   // minute, so its median trade is that minute's)
   const minuteTop: number[][] = Array.from({ length: n }, () => []);
   const minuteD1p: number[][] = Array.from({ length: n }, () => []);
+  // the index once a market second: a minute's index return beside its traded return
+  const idxOpen = new Float64Array(n).fill(NaN);
+  const idxClose = new Float64Array(n);
   const cpu = performance.now();
   for (let t = start + 1000; t <= start + n * MIN; t += 1000) {
     sim.runUntil(t);
+    const im = Math.floor((t - 1 - start) / MIN);
+    if (Number.isNaN(idxOpen[im])) idxOpen[im] = s.pair.indexPrice;
+    idxClose[im] = s.pair.indexPrice;
     const bids = book.topLevels(1);
     const asks = book.topLevels(2);
     if (bids.length === 0 || asks.length === 0) continue;
@@ -127,6 +135,7 @@ function run(seed: number): Record<string, number> {
   const imb = Array.from(vol, (v, i) => (v > 0 ? (2 * buy[i] - v) / v : 0));
   const imbN = Array.from(cnt, (c, i) => (c > 0 ? (2 * cntBuy[i] - c) / c : 0));
   const ret = Array.from(close, (c, i) => Math.log(c / open[i]));
+  const idxRet = Array.from(idxClose, (c, i) => Math.log(c / idxOpen[i]));
   const total = by.flow + by.arb + by.other;
   return {
     tradesPerS: S.mean(cnt) / 60,
@@ -151,6 +160,14 @@ function run(seed: number): Record<string, number> {
       minuteSizes.map((z, m) => (z.length > 0 ? S.median(minuteD1p[m]) / S.median(z) : NaN)).filter((x) => x === x),
       0.05,
     ),
+    retAcf1: S.autocorr(ret, 1),
+    indexRetAcf1: S.autocorr(idxRet, 1),
+    corrRetIndexRet: S.corr(ret, idxRet),
+    gapAcf1: S.autocorr(
+      ret.map((x, i) => x - idxRet[i]),
+      1,
+    ),
+    gapSdOverRetSd: Math.sqrt(S.variance(ret.map((x, i) => x - idxRet[i])) / S.variance(ret)),
     vr15: S.varianceRatio(
       Array.from(close, (c) => Math.log(c)),
       15,

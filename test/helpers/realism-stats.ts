@@ -73,6 +73,35 @@ export function autocorr(xs: ArrayLike<number>, lag: number): number {
   return den > 0 ? num / den : NaN;
 }
 
+/**
+ * delta_j of Lo and MacKinlay (1988): n x sum (r_t - m)^2 (r_t-j - m)^2 / (sum (r_t - m)^2)^2, the
+ * variance of sqrt(n) x the lag-j sample autocorrelation when the returns are uncorrelated but
+ * heteroskedastic (volatility clustering makes it exceed 1, the i.i.d. value).
+ */
+export function acfDelta(returns: ArrayLike<number>, lag: number): number {
+  const n = returns.length;
+  if (n <= lag + 2) return NaN;
+  const m = mean(returns);
+  let den = 0;
+  let num = 0;
+  for (let i = 0; i < n; i++) {
+    const d = (returns[i] - m) ** 2;
+    den += d;
+    if (i >= lag) num += d * (returns[i - lag] - m) ** 2;
+  }
+  return den > 0 ? (n * num) / (den * den) : NaN;
+}
+
+/**
+ * theta(q) of Lo and MacKinlay (1988): sum over j < q of (2 (q - j) / q)^2 x delta_j, the variance of
+ * sqrt(n) x (VR(q) - 1) for uncorrelated heteroskedastic returns; 2 (2q - 1)(q - 1) / (3q) when i.i.d.
+ */
+export function varianceRatioTheta(returns: ArrayLike<number>, q: number): number {
+  let theta = 0;
+  for (let j = 1; j < q; j++) theta += ((2 * (q - j)) / q) ** 2 * acfDelta(returns, j);
+  return theta;
+}
+
 /** Excess kurtosis. */
 export function kurtosis(xs: ArrayLike<number>): number {
   const n = xs.length;
