@@ -1,5 +1,5 @@
 // `npm run soak -- [--minutes 3] [--speed 100] [--bots 4] [--clients 20] [--sample S] [--warmup M]
-// [--max-p99 MS] [--no-replay] [--data-dir DIR]`: runs the service with the simulated market at
+// [--max-p99 MS] [--no-replay] [--data-dir DIR] [--heap-snapshots M,M] [--alloc-profile M]`: runs the service with the simulated market at
 // high speed under a load in a child process of its own (scripts/soak-load.mjs, so its memory is
 // not counted): signed bots on the native REST API, a bot on the Binance dialect with a listenKey
 // user stream, WebSocket clients on the market streams with a fifth of them dropped and
@@ -7,7 +7,9 @@
 // (POST /api/v1/replays, a /ws client on it) started anew every 5 minutes. Every --sample seconds (10
 // for runs up to 5 minutes, else 60) it prints the service's RSS and heap, open descriptors,
 // event-loop delay (p50/p99/max since the last line), the load's counts and the accounting
-// identity of every paper account.
+// identity of every paper account. At the end it names the event-loop stalls over 100 ms after
+// the warm-up (the main thread's CPU and the collections' pauses in each). The last two options
+// are for finding where memory goes (docs/reliability.md, "Soak"), not for a measuring run.
 //
 // It asserts, and exits 1 when one fails: the identity held at every sample; after the warm-up
 // (--warmup minutes, a third of the run by default, at least 1: caches fill, the JIT settles) the
