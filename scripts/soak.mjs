@@ -1,5 +1,5 @@
 // `npm run soak -- [--minutes 3] [--speed 100] [--bots 4] [--clients 20] [--sample S] [--warmup M]
-// [--max-p99 MS] [--no-replay] [--data-dir DIR]`: runs the service with the simulated market at
+// [--max-p99 MS] [--no-replay] [--data-dir DIR] [--heap-snapshots M,M] [--alloc-profile M]`: runs the service with the simulated market at
 // high speed under a load in a child process of its own (scripts/soak-load.mjs, so its memory is
 // not counted): signed bots on the native REST API, a bot on the Binance dialect with a listenKey
 // user stream, WebSocket clients on the market streams with a fifth of them dropped and
@@ -7,7 +7,9 @@
 // (POST /api/v1/replays, a /ws client on it) started anew every 5 minutes. Every --sample seconds (10
 // for runs up to 5 minutes, else 60) it prints the service's RSS and heap, open descriptors,
 // event-loop delay (p50/p99/max since the last line), the load's counts and the accounting
-// identity of every paper account.
+// identity of every paper account. At the end it names the event-loop stalls over 100 ms after
+// the warm-up (the main thread's CPU and the collections' pauses in each). The last two options
+// are for finding where memory goes (docs/reliability.md, "Soak"), not for a measuring run.
 //
 // It asserts, and exits 1 when one fails: the identity held at every sample; after the warm-up
 // (--warmup minutes, a third of the run by default, at least 1: caches fill, the JIT settles) the
@@ -20,7 +22,7 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { startService } from '../src-main/service.ts';
@@ -45,6 +47,24 @@ const withReplay = !flag('no-replay');
 const speed = opt('speed', 100);
 const bots = opt('bots', 4);
 const clients = opt('clients', 20);
+// --heap-snapshots 5.5,10.5: write a heap snapshot at these minutes (each forces full collections
+// and blocks for seconds: a run with them measures what the heap holds, not RSS or delay)
+const snapshotAt = (() => {
+  const i = args.indexOf('--heap-snapshots');
+  if (i < 0) return [];
+  const list = String(args[i + 1])
+    .split(',')
+    .map(Number);
+  if (list.some((m) => !Number.isFinite(m) || m < 0)) {
+    console.error('soak: --heap-snapshots wants minutes separated by commas');
+    process.exit(2);
+  }
+  return list;
+})();
+// --alloc-profile M: sample allocations from minute M for one minute (V8's sampling heap profiler,
+// the objects a young collection freed left out: what reaches the old generation, live or garbage
+// a full collection frees) and print the sites that allocated most of it
+const allocAt = args.indexOf('--alloc-profile') >= 0 ? opt('alloc-profile', 0) : null;
 const given = args.indexOf('--data-dir') >= 0 ? args[args.indexOf('--data-dir') + 1] : undefined;
 const dataDir = given ?? mkdtempSync(join(tmpdir(), 'perpdesk-soak-'));
 
@@ -164,6 +184,53 @@ load.on('message', (m) => {
   counts = m;
 });
 
+// Stalls: every gap of the event loop over 100 ms, with the main-thread collections and replay
+// starts that overlap it, so a delay p99 over its bound says what held the loop.
+const stalls = [];
+const gcPauses = [];
+const replayStarts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries())
+    if (e.duration >= 20) gcPauses.push({ t: e.startTime, ms: e.duration, kind: e.detail?.kind });
+}).observe({ entryTypes: ['gc'] });
+if (service.replays) {
+  const host = service.replays;
+  const start = host.start.bind(host);
+  host.start = async (req) => {
+    const t = performance.now();
+    try {
+      return await start(req);
+    } finally {
+      replayStarts.push({ t, ms: performance.now() - t });
+    }
+  };
+}
+// the main thread's CPU over a stall tells a long task (CPU close to the stall) from a thread
+// the host did not run (CPU far below it)
+const threadCpu = () => {
+  const u = process.threadCpuUsage?.() ?? process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+let tickAt = performance.now();
+let tickCpu = threadCpu();
+setInterval(() => {
+  const now = performance.now();
+  const cpu = threadCpu();
+  if (now - tickAt > 120) stalls.push({ t: tickAt, ms: now - tickAt - 20, cpu: cpu - tickCpu });
+  tickAt = now;
+  tickCpu = cpu;
+}, 20).unref();
+const GC_KINDS = { 1: 'young', 2: 'young mark-sweep', 4: 'full', 8: 'incremental', 16: 'weak callbacks' };
+/** What overlapped a stall: collections (their pause ms) and replay starts. */
+const causes = (s) => {
+  const parts = [`main thread on CPU ${s.cpu.toFixed(0)} ms`];
+  for (const g of gcPauses)
+    if (g.t < s.t + s.ms + 20 && g.t + g.ms > s.t) parts.push(`gc ${GC_KINDS[g.kind] ?? g.kind} ${g.ms.toFixed(0)} ms`);
+  for (const r of replayStarts)
+    if (r.t < s.t + s.ms + 20 && r.t + r.ms > s.t) parts.push(`replay start (${r.ms.toFixed(0)} ms)`);
+  return parts.join(', ');
+};
+
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 // the whole window after the warm-up, for the p99 asserted
@@ -180,6 +247,7 @@ const cpuShare = () => {
 };
 let identityBroken = false;
 const t0 = Date.now();
+const t0Perf = performance.now();
 const report = () => {
   const minute = (Date.now() - t0) / 60_000;
   const m = process.memoryUsage();
@@ -215,6 +283,42 @@ const report = () => {
   );
 };
 
+for (const m of snapshotAt)
+  setTimeout(() => {
+    const t = performance.now();
+    const file = v8.writeHeapSnapshot(join(tmpdir(), `perpdesk-soak-${process.pid}-${m}min.heapsnapshot`));
+    console.log(`soak: heap snapshot at ${m} min: ${file} (${((performance.now() - t) / 1000).toFixed(1)} s)`);
+  }, m * 60_000);
+if (allocAt !== null)
+  setTimeout(async () => {
+    const { Session } = await import('node:inspector/promises');
+    const session = new Session();
+    session.connect();
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 16384,
+      includeObjectsCollectedByMajorGC: true,
+    });
+    await new Promise((r) => setTimeout(r, 60_000));
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    session.disconnect();
+    // bytes by allocating function, with its caller chain (up to 4 frames)
+    const byNode = new Map();
+    const walk = (n, stack) => {
+      const cf = n.callFrame;
+      const here = `${cf.functionName || '(anonymous)'} ${cf.url.replace(/^.*\/(src-main|src-shared|node_modules)\//, '$1/')}:${cf.lineNumber + 1}`;
+      const st = [here, ...stack].slice(0, 4);
+      if (n.selfSize > 0) byNode.set(st.join(' < '), (byNode.get(st.join(' < ')) ?? 0) + n.selfSize);
+      for (const c of n.children) walk(c, st);
+    };
+    walk(profile.head, []);
+    const total = [...byNode.values()].reduce((a, b) => a + b, 0);
+    console.log(
+      `soak: allocations that reached the old generation, minute ${allocAt}-${allocAt + 1}: ${MiB(total)} sampled; the largest sites:`,
+    );
+    for (const [k, v] of [...byNode].sort((a, b) => b[1] - a[1]).slice(0, 25))
+      console.log(`  ${MiB(v).padStart(10)}  ${k}`);
+  }, allocAt * 60_000);
 report();
 const samples = Math.round((minutes * 60) / sampleS);
 for (let k = 1; k <= samples; k++) {
@@ -284,6 +388,27 @@ else {
   if (rssGrowth > rssAllowed) failures.push(`RSS rises: +${MiB(rssGrowth)} over ${span.toFixed(1)} min`);
   if (fdGrowth > fdAllowed) failures.push(`descriptors rise: +${fdGrowth.toFixed(1)} over ${span.toFixed(1)} min`);
   if (!(p99 <= maxP99)) failures.push(`event-loop delay p99 ${p99.toFixed(1)} ms above ${maxP99} ms`);
+}
+const windowStalls = stalls.filter((s) => s.t >= t0Perf + warmupMin * 60_000);
+console.log(
+  `soak: event-loop stalls over 100 ms after the warm-up: ${windowStalls.length} ` +
+    `(${windowStalls.reduce((a, s) => a + s.ms, 0).toFixed(0)} ms in all); the longest:`,
+);
+for (const s of [...windowStalls].sort((a, b) => b.ms - a.ms).slice(0, 8))
+  console.log(`  ${((s.t - t0Perf) / 60_000).toFixed(2)} min: ${s.ms.toFixed(0)} ms: ${causes(s)}`);
+{
+  // of the stalls' time: the main thread's CPU, and the collections' pauses within them
+  let cpu = 0;
+  let gc = 0;
+  for (const s of windowStalls) {
+    cpu += Math.min(s.cpu, s.ms);
+    for (const g of gcPauses) gc += Math.max(0, Math.min(g.t + g.ms, s.t + s.ms + 20) - Math.max(g.t, s.t));
+  }
+  const all = windowStalls.reduce((a, s) => a + s.ms, 0);
+  console.log(
+    `soak: of the stalls' ${all.toFixed(0)} ms: main thread on CPU ${cpu.toFixed(0)} ms (collection pauses ${gc.toFixed(0)} ms), ` +
+      `not running ${(all - cpu).toFixed(0)} ms (the host's other work); replay starts took ${replayStarts.map((r) => `${(r.ms / 1000).toFixed(1)} s`).join(', ')}`,
+  );
 }
 const c = counts;
 if (c.placed === 0 || c.binancePlaced === 0 || (withReplay && c.replays === 0))

@@ -13,8 +13,9 @@
 // - A window is only recorded while someone listens (start()/stop()); while stopped, ids go by
 //   unrecorded and the next start() continues from the book's id at that moment.
 //
-// Limits: a window holds one Map entry per distinct level changed in it; the hub takes it
-// every 100 ms, so memory follows the book's change rate, not its size.
+// Limits: a window holds one entry per distinct level changed in it, in a table it keeps from one
+// window to the next (LevelTable: it grows to the busiest window's size and allocates nothing
+// after that); the hub takes it every 100 ms, so memory follows the book's change rate, not its size.
 import type { Level } from '../../trading/pair-state.ts';
 import type { SymbolMath } from '../../risk/money.ts';
 import type { PriceLevel } from '../../../src-shared/types.ts';
@@ -48,8 +49,8 @@ export class DepthWindow {
   private prevU = 0;
   private firstU = 0;
   private lastU = 0;
-  private readonly bids = new Map<number, number>();
-  private readonly asks = new Map<number, number>();
+  private readonly bids = new LevelTable();
+  private readonly asks = new LevelTable();
 
   get recording(): boolean {
     return this.active;
@@ -97,8 +98,8 @@ export class DepthWindow {
       first: this.firstU,
       u: this.lastU,
       pu: this.prevU,
-      bids: sorted(this.bids, true),
-      asks: sorted(this.asks, false),
+      bids: this.bids.sorted(true),
+      asks: this.asks.sorted(false),
     };
     this.prevU = this.lastU;
     this.firstU = 0;
@@ -109,10 +110,84 @@ export class DepthWindow {
   }
 }
 
-function sorted(m: Map<number, number>, desc: boolean): Level[] {
-  const out: Level[] = [];
-  for (const [p, q] of m) out.push([p, q]);
-  if (desc) out.sort((x, y) => y[0] - x[0]);
-  else out.sort((x, y) => x[0] - y[0]);
-  return out;
+/**
+ * The levels one window changed: price ticks -> last total lots, cleared by take(). Open
+ * addressing over typed arrays that stay from one window to the next (a slot belongs to the
+ * current window when its stamp is the window's), so a busy book's hundreds of changed levels
+ * every 100 ms allocate nothing once the table has grown to them; a Map cleared per window
+ * allocated its tables anew each time, and at a simulated market's pace they outlived the young
+ * generation. Holds at most half its slots; grows by doubling.
+ */
+export class LevelTable {
+  private keys = new Float64Array(64);
+  private lots = new Float64Array(64);
+  private stamps = new Uint32Array(64);
+  /** The slots in use, in the order first set. */
+  private used = new Int32Array(32);
+  private stamp = 1;
+  private n = 0;
+
+  get size(): number {
+    return this.n;
+  }
+
+  /** Room for the entries, in slots (for tests: it stays once grown). */
+  get capacity(): number {
+    return this.keys.length;
+  }
+
+  set(ticks: number, total: number): void {
+    const mask = this.keys.length - 1;
+    let i = hash(ticks) & mask;
+    while (this.stamps[i] === this.stamp) {
+      if (this.keys[i] === ticks) {
+        this.lots[i] = total;
+        return;
+      }
+      i = (i + 1) & mask;
+    }
+    if (this.n >= this.used.length) {
+      this.grow();
+      this.set(ticks, total);
+      return;
+    }
+    this.stamps[i] = this.stamp;
+    this.keys[i] = ticks;
+    this.lots[i] = total;
+    this.used[this.n++] = i;
+  }
+
+  clear(): void {
+    this.n = 0;
+    if (++this.stamp === 0xffffffff) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
+  }
+
+  /** The entries as [ticks, lots], by price: descending (bids) or ascending. */
+  sorted(desc: boolean): Level[] {
+    const out: Level[] = new Array(this.n);
+    for (let k = 0; k < this.n; k++) out[k] = [this.keys[this.used[k]], this.lots[this.used[k]]];
+    if (desc) out.sort((x, y) => y[0] - x[0]);
+    else out.sort((x, y) => x[0] - y[0]);
+    return out;
+  }
+
+  private grow(): void {
+    const { keys, lots, used, n } = this;
+    const size = keys.length * 2;
+    this.keys = new Float64Array(size);
+    this.lots = new Float64Array(size);
+    this.stamps = new Uint32Array(size);
+    this.used = new Int32Array(size / 2);
+    this.stamp = 1;
+    this.n = 0;
+    for (let k = 0; k < n; k++) this.set(keys[used[k]], lots[used[k]]);
+  }
+}
+
+/** Integer ticks to a slot number (an odd multiplier maps consecutive ticks, a book's levels, to distinct low bits). */
+function hash(ticks: number): number {
+  return Math.imul((ticks >>> 0) ^ Math.floor(ticks / 4294967296), 0x9e3779b1) >>> 0;
 }

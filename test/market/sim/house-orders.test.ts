@@ -1,0 +1,81 @@
+// The house's resting orders (src-main/market/sim/house-orders.ts) on the real engine: the
+// orders by price (lists linked through the orders) stay exact through cancels at the head, in
+// the middle and at the tail of a price, and sync counts the fills at the prices traded; the
+// command's decimal strings are right for prices whose slots in the text cache collide.
+import { describe, expect, it } from 'vitest';
+import { HouseOrders, houseLimit, type HouseOrder } from '../../../src-main/market/sim/house-orders.ts';
+import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
+import { testVenue } from './helpers.ts';
+
+const CROWD = HOUSE_ACCOUNT + 3;
+const TAKER = HOUSE_ACCOUNT + 1;
+
+describe('HouseOrders', () => {
+  it('keeps exactly the open orders through cancels anywhere in a price and fills, and sync counts the lots filled', () => {
+    const tv = testVenue();
+    try {
+      const ex = tv.venue.exchange;
+      const pair = ex.pair('BTCUSDT')!;
+      const h = new HouseOrders(ex, pair, CROWD);
+      const P = pair.math.ticksRound(pair.markPrice) - 100;
+      // five bids at each of three prices, 10 lots each, oldest first
+      const at = new Map<number, HouseOrder[]>();
+      for (let k = 0; k < 15; k++) {
+        const price = P - (k % 3);
+        const o = h.place(1, price, 10, k)!;
+        expect(o).not.toBeNull();
+        at.set(price, [...(at.get(price) ?? []), o]);
+      }
+      const open = () => pair.book.openOrderIds(CROWD).sort((a, b) => a - b);
+      const ours = () => [...h.orders.keys()].sort((a, b) => a - b);
+      // at the best price: cancel the oldest, one in the middle and the newest
+      const best = at.get(P)!;
+      h.cancel(best[0]);
+      h.cancel(best[2]);
+      h.cancel(best[4]);
+      // the next price loses everything but its middle order, which is then the only one
+      const second = at.get(P - 1)!;
+      for (const i of [0, 1, 3, 4]) h.cancel(second[i]);
+      expect(ours()).toEqual(open());
+      expect(ours()).toHaveLength(15 - 3 - 4);
+      // a seller takes 25 lots: the best price's two left (20 lots), then 5 of the next price's one
+      ex.execute(houseLimit(pair, 2, P - 2, 25, TAKER));
+      expect(pair.book.getOrder(second[2].id)!.remainingLots).toBe(5);
+      expect(h.sync(P - 1, P)).toBe(25);
+      expect(ours()).toEqual(open());
+      expect(h.orders.has(best[1].id)).toBe(false);
+      expect(h.orders.get(second[2].id)!.lots).toBe(5);
+      // a price emptied and quoted again starts a new list
+      const again = h.place(1, P, 7, 99)!;
+      expect(ours()).toEqual(open());
+      ex.execute(houseLimit(pair, 2, P, 7, TAKER));
+      expect(h.sync(P, P)).toBe(7);
+      expect(h.orders.has(again.id)).toBe(false);
+      expect(ours()).toEqual(open());
+      // the rest is cancelled: nothing left on either side
+      h.cancelAll();
+      expect(h.orders.size).toBe(0);
+      expect(open()).toEqual([]);
+      expect(h.sync(P - 2, P)).toBe(0);
+    } finally {
+      tv.close();
+    }
+  });
+
+  it("writes each price and size as the pair's decimal string, also for values sharing a cache slot", () => {
+    const tv = testVenue();
+    try {
+      const pair = tv.venue.exchange.pair('BTCUSDT')!;
+      const P = pair.math.ticksRound(pair.markPrice);
+      // 4096 apart: the same slot; alternating makes every look-up a miss that must not answer the other's text
+      for (let round = 0; round < 3; round++)
+        for (const price of [P, P + 4096, P + 8192, P + 1]) {
+          const cmd = houseLimit(pair, 1, price, price - P + 1, CROWD);
+          expect(cmd.input.price).toBe(pair.math.formatPrice(price));
+          expect(cmd.input.qty).toBe(pair.math.formatQty(price - P + 1));
+        }
+    } finally {
+      tv.close();
+    }
+  });
+});
