@@ -3,16 +3,25 @@
 //   BENCH_SECONDS  measured seconds per load run (5)
 //   BENCH_ROUNDS   rounds of floor, signed, Binance, bot, node:http floor (3); the verdict takes
 //                  each route's median ratio over the rounds, and prints the spread beside it
-//   BENCH_WARMUP   seconds of the first warm-up of each route (2; later warm-ups 0.5 s)
+//   BENCH_WARMUP   seconds of the first warm-up of each server and route, floors included (6; later
+//                  warm-ups 0.5 s). V8 compiles a route's hot functions (Maglev, then TurboFan, on its
+//                  helper threads, which count in the server's CPU) over its first 20,000-odd requests:
+//                  with a 2 s warm-up the first round's signed run still compiled 90 functions with
+//                  TurboFan while measured (its second round's: 18) and its CPU per request read
+//                  about 1.5x the second round's; the floor's first run (1 s warm-up) compiled 237
+//                  functions while measured. Past the first warm-ups, a few functions a run.
 //   BENCH_MEMORY=1 SQLite in memory (shows the cost without the disk)
-//   BENCH_ONLY=signed|binance|bot  that route alone, no floor (for node --cpu-prof)
+//   BENCH_ONLY=signed|binance|bot  that route alone, BENCH_ROUNDS runs of it, no floor (profiles, A/B runs)
 //   BENCH_CONNECTIONS  autocannon connections (50, the targets' figure)
 //   BENCH_CPU_PROF=DIR a CPU profile of this process (the servers) over each measured run, written
 //                  as DIR/<run>-<route>-<answers>.cpuprofile (the answers, to read it per request);
 //                  the sampling costs the servers some CPU, so the figures of such a run are high
+//   BENCH_HEAP_PROF=DIR a sampling allocation profile of this process over each measured run (every
+//                  allocation, collected or not, one sample per 4 KB on average), written as
+//                  DIR/<run>-<route>-<answers>.heapprofile: what a request allocates, by function
 //
-// One run, one machine, 127.0.0.1 only, ends by itself (about 40 s a round at 5 s a run; a
-// watchdog gives up well after the expected time):
+// One run, one machine, 127.0.0.1 only, ends by itself (about 40 s a round at 5 s a run, and the
+// first warm-ups; a watchdog gives up well after the expected time):
 //   - this process hosts the servers: the real service (startService: temp data dir, so
 //     SQLite is on disk as in use; rate limits off; simulate false, so the book holds only
 //     what the bench places and the mark stays at the pair's initial price; see below), the
@@ -93,7 +102,7 @@ import { listenLocal } from './lib/servers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SYMBOL = 'BTCUSDT';
 /** Signed orders cross around P; bot orders take the seed at PA / PB (ticks of 0.1). */
@@ -120,28 +129,41 @@ interface Measured extends ClientResult {
 }
 
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+const HEAP_DIR = process.env.BENCH_HEAP_PROF;
 let profiler: Session | null = null;
 let profiled = 0;
 
-/** Starts sampling this process's main thread (BENCH_CPU_PROF), once per measured run. */
+/** Samples this process's main thread (BENCH_CPU_PROF) and its allocations (BENCH_HEAP_PROF) over a measured run. */
 async function startProfile(): Promise<void> {
-  if (PROFILE_DIR === undefined) return;
+  if (PROFILE_DIR === undefined && HEAP_DIR === undefined) return;
   if (profiler === null) {
-    mkdirSync(PROFILE_DIR, { recursive: true });
+    for (const dir of [PROFILE_DIR, HEAP_DIR]) if (dir !== undefined) mkdirSync(dir, { recursive: true });
     profiler = new Session();
     profiler.connect();
-    await profiler.post('Profiler.enable');
+    if (PROFILE_DIR !== undefined) await profiler.post('Profiler.enable');
+    if (HEAP_DIR !== undefined) await profiler.post('HeapProfiler.enable');
   }
-  await profiler.post('Profiler.start');
+  if (PROFILE_DIR !== undefined) await profiler.post('Profiler.start');
+  if (HEAP_DIR !== undefined) {
+    await profiler.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
 }
 
 async function stopProfile(name: string, answers: number): Promise<void> {
-  if (profiler === null || PROFILE_DIR === undefined) return;
-  const { profile } = await profiler.post('Profiler.stop');
-  writeFileSync(
-    join(PROFILE_DIR, `${String(++profiled).padStart(2, '0')}-${name}-${answers}.cpuprofile`),
-    JSON.stringify(profile),
-  );
+  if (profiler === null) return;
+  const file = `${String(++profiled).padStart(2, '0')}-${name}-${answers}`;
+  if (PROFILE_DIR !== undefined) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(join(PROFILE_DIR, `${file}.cpuprofile`), JSON.stringify(profile));
+  }
+  if (HEAP_DIR !== undefined) {
+    const { profile } = await profiler.post('HeapProfiler.stopSampling');
+    writeFileSync(join(HEAP_DIR, `${file}.heapprofile`), JSON.stringify(profile));
+  }
 }
 
 /** One load run: forks the client, measures this process's CPU while the client measures. */
@@ -215,7 +237,7 @@ async function main(): Promise<void> {
       console.error('api.bench: took too long, giving up');
       process.exit(1);
     },
-    (60 + ROUNDS * 6 * (SECONDS + 4) + 3 * WARMUP) * 1000 * 2,
+    (60 + ROUNDS * 6 * (SECONDS + 4) + 6 * WARMUP) * 1000 * 2,
   );
   const memory = process.env.BENCH_MEMORY === '1';
   const only = process.env.BENCH_ONLY as Kind | undefined;
@@ -288,7 +310,7 @@ async function main(): Promise<void> {
 
   async function phase(kind: Kind): Promise<Run> {
     const floorLike = kind === 'post' || kind === 'rawpost' || kind === 'postb';
-    const warmup = warmed.has(kind) ? 0.5 : floorLike ? 1 : WARMUP;
+    const warmup = warmed.has(kind) ? 0.5 : WARMUP;
     warmed.add(kind);
     const base = { connections: CONNECTIONS, seconds: SECONDS, warmup };
     if (floorLike) {
@@ -366,7 +388,7 @@ async function main(): Promise<void> {
 
   const runs: Run[] = [];
   try {
-    if (only) runs.push(await phase(only));
+    if (only) for (let i = 0; i < ROUNDS; i++) runs.push(await phase(only));
     else {
       runs.push(await phase('post'));
       for (let i = 0; i < ROUNDS; i++) {
