@@ -45,6 +45,8 @@
 // interleaved, and each is summed up by its best round; the ratios are those of the bests.
 // Each run is bounded by BENCH_SECONDS of wall time (default 60): it stops early and reports
 // the events it applied.
+// Also `--digest real|walk N [levels] [users]` (what users and clients observe, one SHA-256) and
+// `--calls real|walk N` (the engine's, the house desk's and the mirror's calls a print makes).
 // Section 2, lockstep over the WebSocket (the example bot stepping a replay service of the same
 // generated trades): bench/lib/replay-lockstep.ts.
 import { cancelOrder, placeOrder, upsertAccount } from '../test/helpers/exchange-commands.ts';
