@@ -45,6 +45,8 @@
 // interleaved, and each is summed up by its best round; the ratios are those of the bests.
 // Each run is bounded by BENCH_SECONDS of wall time (default 60): it stops early and reports
 // the events it applied.
+// Also `--digest real|walk N [levels] [users]` (what users and clients observe, one SHA-256) and
+// `--calls real|walk N` (the engine's, the house desk's and the mirror's calls a print makes).
 // Section 2, lockstep over the WebSocket (the example bot stepping a replay service of the same
 // generated trades): bench/lib/replay-lockstep.ts.
 import { cancelOrder, placeOrder, upsertAccount } from '../test/helpers/exchange-commands.ts';
@@ -961,6 +963,78 @@ function digest(flow: Flow, prints: number, levels: boolean, users: boolean): Re
   };
 }
 
+/**
+ * The calls a print makes over the first `prints` trades of a flow (`--calls real|walk N`): the
+ * engine's commands and reads on the pair's book, the house desk's calls and the mirror's
+ * `LevelMap` operations, each wrapped to count, the replay otherwise as the bench runs it.
+ * Deterministic (the same on any host, unlike a time): the before and after of a change of the
+ * house path. A desk call made inside another (takeFront's fallback to take) counts too.
+ */
+function callCounts(flow: Flow, prints: number): Record<string, unknown> {
+  const g = flowTrades(flow);
+  const rig = openRig(g);
+  const { market, exchange } = rig;
+  const counts: Record<string, number> = {};
+  const wrap = (target: object, prefix: string, names: readonly string[]): void => {
+    const t = target as Record<string, (...args: unknown[]) => unknown>;
+    for (const name of names) {
+      const fn = t[name];
+      if (typeof fn !== 'function') continue;
+      const key = `${prefix}.${name}`;
+      counts[key] = 0;
+      t[name] = function (this: unknown, ...args: unknown[]): unknown {
+        counts[key]++;
+        return fn.apply(this, args);
+      };
+    }
+  };
+  const book = exchange.pair('BTCUSDT')!.book;
+  wrap(book, 'engine', [
+    'placeLimit',
+    'trimOrder',
+    'amend',
+    'cancel',
+    'levelQueue',
+    'bestBid',
+    'bestAsk',
+    'fokFillable',
+    'headRemaining',
+    'isLastInLevel',
+    'orderAccount',
+    'orderRemaining',
+    'orderPriceTicks',
+    'orderFilledLots',
+  ]);
+  wrap(deskOf(rig), 'desk', DESK_CALLS);
+  const mirror = market.engine.mirror('BTCUSDT');
+  for (const m of mirror.hist) wrap(m, 'levels', ['get', 'has', 'set', 'delete']);
+  const stopAt = START + (prints < g.times.length ? g.times[prints] : g.times[g.times.length - 1] + 1);
+  while (market.time < stopAt && !market.finished)
+    market.seek(Math.min(market.status().until, stopAt, market.time + 60_000));
+  const events = market.status().events;
+  rig.close();
+  const perPrint: Record<string, number> = {};
+  let engineCommands = 0;
+  let engineReads = 0;
+  for (const [k, n] of Object.entries(counts)) {
+    perPrint[k] = Math.round((n / events) * 1000) / 1000;
+    if (/^engine\.(placeLimit|trimOrder|amend|cancel)$/.test(k)) engineCommands += n;
+    else if (k.startsWith('engine.')) engineReads += n;
+  }
+  return {
+    flow,
+    events,
+    engineCommands: Math.round((engineCommands / events) * 1000) / 1000,
+    engineReads: Math.round((engineReads / events) * 1000) / 1000,
+    perPrint,
+  };
+}
+
+if (process.argv[2] === '--calls') {
+  const [flow, n] = process.argv.slice(3);
+  console.log(JSON.stringify(callCounts(flow as Flow, Number(n)), null, 1));
+  process.exit(0);
+}
 if (process.argv[2] === '--digest') {
   const [flow, n, ...opts] = process.argv.slice(3);
   console.log(JSON.stringify(digest(flow as Flow, Number(n), opts.includes('levels'), opts.includes('users'))));

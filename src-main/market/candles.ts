@@ -90,13 +90,18 @@ class Slot {
       low: this.low,
       close: this.close,
       volume: this.volume,
-      quoteVolume: this.quoteLo === 0 ? this.quoteHi : this.quoteHi + BigInt(this.quoteLo),
+      quoteVolume: exactSum(this.quoteHi, this.quoteLo),
       trades: this.trades,
       takerBuyVolume: this.takerBuyVolume,
-      takerBuyQuoteVolume:
-        this.takerBuyQuoteLo === 0 ? this.takerBuyQuoteHi : this.takerBuyQuoteHi + BigInt(this.takerBuyQuoteLo),
+      takerBuyQuoteVolume: exactSum(this.takerBuyQuoteHi, this.takerBuyQuoteLo),
     };
   }
+}
+
+/** hi + lo as one BigInt: no BigInt addition when either part is zero (most candles never spill). */
+function exactSum(hi: bigint, lo: number): bigint {
+  if (lo === 0) return hi;
+  return hi === 0n ? BigInt(lo) : hi + BigInt(lo);
 }
 
 function checkPositiveInt(name: string, v: number): void {

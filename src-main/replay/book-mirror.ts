@@ -61,6 +61,14 @@ export class BookMirror {
   private users = false;
   /** The level's last order is the book account's (hIds[nHouse - 1]): a growth can grow it. */
   private lastHouse = false;
+  /**
+   * The level the scratch holds (side 0: none) and the engine book's update id it holds it at:
+   * while that id has not moved, the level is as the scratch says (every change of a level's
+   * orders changes its total, which raises the id), so scan() reads it again from the scratch.
+   */
+  private scanSide = 0;
+  private scanPrice = 0;
+  private scanUpdateId = -1;
   /** The house commands on this pair, as numbers. */
   private readonly desk: HouseDesk;
 
@@ -227,6 +235,10 @@ export class BookMirror {
         front = last === -1 ? this.desk.orderId : last;
       }
     }
+    // the scratch holds this level as it is now (no command since its scan): after the taker, it
+    // is updated in place instead of read again at the next print (below)
+    const u0 = book.updateId;
+    const fresh = this.scanSide === rest && this.scanPrice === price && this.scanUpdateId === u0;
     let got = 0;
     this.own = true;
     try {
@@ -242,9 +254,45 @@ export class BookMirror {
     // with) the taker took only the level's house lots: no read needed
     if (users || through) this.usersTraded = true;
     const left = users || through ? this.scan(rest, price) : at - got;
-    if (left > 0) h.set(price, left);
-    else h.delete(price);
+    if (left > 0) {
+      h.set(price, left);
+      // the taker took `got` of the level's house lots front to back (the front order trimmed,
+      // or an IOC's sweep of this level alone: nobody else's order there), one level change
+      if (fresh && !users && !through && got > 0 && book.updateId === u0 + 1) this.taken(got, u0 + 1);
+    } else h.delete(price);
     return got;
+  }
+
+  /**
+   * The scratch's level (the book account's orders alone) after a taker took `got` of its lots,
+   * fewer than it holds, front to back, which left the book at update id `updateId`: the scan of
+   * it as the engine now holds it, without reading it.
+   */
+  private taken(got: number, updateId: number): void {
+    const ids = this.hIds;
+    const rem = this.hRem;
+    const n = this.nHouse;
+    let gone = 0;
+    let g = got;
+    while (g > 0) {
+      const r = rem[gone];
+      if (r <= g) {
+        g -= r;
+        gone++;
+      } else {
+        rem[gone] = r - g;
+        g = 0;
+      }
+    }
+    if (gone > 0)
+      for (let k = gone; k < n; k++) {
+        ids[k - gone] = ids[k];
+        rem[k - gone] = rem[k];
+      }
+    this.nHouse = n - gone;
+    this.nAhead = n - gone;
+    this.total -= got;
+    this.scanUpdateId = updateId;
   }
 
   /** The book account's lots at a level: what the engine holds. */
@@ -270,7 +318,10 @@ export class BookMirror {
    * the arrays hold until the next scan.
    */
   private scan(side: 1 | 2, price: number): number {
-    const n = this.pair.book.levelQueue(side, price, this.qIds, this.qAccounts, this.qRem);
+    const book = this.pair.book;
+    const updateId = book.updateId;
+    if (updateId === this.scanUpdateId && price === this.scanPrice && side === this.scanSide) return this.total;
+    const n = book.levelQueue(side, price, this.qIds, this.qAccounts, this.qRem);
     let k = 0;
     let total = 0;
     let users = false;
@@ -289,11 +340,15 @@ export class BookMirror {
     this.nAhead = nAhead;
     this.total = total;
     this.users = users;
+    this.scanSide = side;
+    this.scanPrice = price;
+    this.scanUpdateId = updateId;
     return total;
   }
 
   /** What scan() reads at a level where nothing rests. */
   private scanEmpty(): number {
+    this.scanSide = 0;
     this.nHouse = 0;
     this.lastHouse = false;
     this.nAhead = 0;
