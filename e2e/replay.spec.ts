@@ -98,13 +98,27 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
   await expect(state).toContainText('paused · 100x');
   await expect(page.getByTestId('account-compact')).toContainText('25,000');
 
-  // a limit buy below the market that the history's lows reach within the next hour
+  // a limit buy below the market that the history's lows reach within the next hour, and below
+  // the low of the minute in progress (its path inside the candle may visit any price down to
+  // its low, which would fill the order at once). Where the replay paused has no such price (a
+  // minute that is the next hours' low), seek to the first minute that has one.
+  const priceAt = (from: number): number | null => {
+    const current = rows.find((r) => r.open <= from && from < r.open + 60_000)!;
+    const ahead = rows.filter((r) => r.open > from && r.open <= from + 3_600_000);
+    const price = Math.floor(Math.min(...ahead.map((r) => r.low)) + 10);
+    return price < current.low - 10 ? price : null;
+  };
   const status = (await (await page.request.get(`${replayOrigin}/api/v1/replay`)).json()) as { data: { time: number } };
-  const t = status.data.time;
-  const ahead = rows.filter((r) => r.open > t && r.open <= t + 3_600_000);
-  const last = rows.filter((r) => r.open <= t).at(-1)!.close;
-  const price = Math.floor(Math.min(...ahead.map((r) => r.low)) + 10);
-  expect(price).toBeLessThan(last - 20);
+  let price = priceAt(status.data.time);
+  if (price === null) {
+    const start = rows.find((r) => r.open > status.data.time && priceAt(r.open) !== null)!;
+    const seek = await page.request.post(`${replayOrigin}/api/v1/replay`, {
+      data: { action: 'seek', time: start.open },
+    });
+    expect(seek.ok()).toBe(true);
+    await expect(banner.getByTestId('replay-time')).toContainText(new Date(start.open).toISOString().slice(11, 16));
+    price = priceAt(start.open)!;
+  }
   await screen.form.limit('Open long', String(price), '0.010');
   await screen.tabs.show('Open orders');
   await expect(screen.tabs.openOrders.getByRole('row', { name: /BTCUSDT/ })).toHaveCount(1);
