@@ -166,8 +166,11 @@ async function stopProfile(name: string, answers: number): Promise<void> {
   }
 }
 
-/** One load run: forks the client, measures this process's CPU while the client measures. */
-function load(job: ClientJob, name: string = job.kind): Promise<Measured> {
+/**
+ * One load run: forks the client, measures this process's CPU while the client measures;
+ * `onMeasuring` runs as the measured run starts (after the warm-up).
+ */
+function load(job: ClientJob, name: string = job.kind, onMeasuring?: () => void): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const child = fork(BENCH_FILE, ['--client'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let cpu0 = process.cpuUsage();
@@ -176,6 +179,7 @@ function load(job: ClientJob, name: string = job.kind): Promise<Measured> {
     let profiling: Promise<void> = Promise.resolve();
     child.on('message', (m: { type: string; result?: ClientResult }) => {
       if (m.type === 'measuring') {
+        onMeasuring?.();
         profiling = startProfile();
         cpu0 = process.cpuUsage();
         t0 = performance.now();
@@ -330,8 +334,15 @@ async function main(): Promise<void> {
       };
     }
     if (kind === 'signed' || kind === 'binance') {
-      const commits0 = svc.venue.trading.group.commits;
-      const r = await load({ ...base, kind, url: svc.url, symbol: SYMBOL, accounts: ACCOUNTS, priceTicks: P });
+      // the commits of the measured run only (the warm-up's answers are not in r.responses)
+      let commits0 = svc.venue.trading.group.commits;
+      const r = await load(
+        { ...base, kind, url: svc.url, symbol: SYMBOL, accounts: ACCOUNTS, priceTicks: P },
+        kind,
+        () => {
+          commits0 = svc.venue.trading.group.commits;
+        },
+      );
       const left = ex.openOrders(accountIds[0], SYMBOL).length + ex.openOrders(accountIds[1], SYMBOL).length;
       const pos = accountIds.map((id) => ex.positions(id).find((p) => p.symbol === SYMBOL)?.quantity ?? 0);
       const commits = svc.venue.trading.group.commits - commits0;
@@ -344,7 +355,7 @@ async function main(): Promise<void> {
       for (const id of accountIds) cancelAll(ex, id, SYMBOL);
       notes.push(
         `${kind}: ${r.responses} answers (${statuses(r)}); open orders left ${left}; positions A ${f(pos[0], 3)} long, B ${f(pos[1], 3)} short; ` +
-          `${commits} SQLite commits (group commit: ${f(r.responses / Math.max(1, commits), 1)} answers per commit, warm-up included)`,
+          `${commits} SQLite commits (group commit: ${f(r.responses / Math.max(1, commits), 1)} answers per commit, measured run)`,
       );
       return { kind, r };
     }
