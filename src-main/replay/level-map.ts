@@ -7,19 +7,18 @@
 // moving the last level into the hole, found through open addressing, load factor at most 1/2,
 // deletion by backward shift so no tombstones, Fibonacci hashing of both 32-bit halves as
 // engine/id-table.ts does). Keeps true: every level whose price is in [base, base + WINDOW) is in
-// the window, every other one in the table, never both. The window moves to the prices in use
-// (re-centred at an operation outside it once such operations have been RECENTRE_SHARE of the
-// work a move costs: amortised, so levels spread wider than the window cost at most a constant
-// factor more than the table alone); a move takes the window's levels that fall outside into the
-// table and the table's that fall inside into the window. Nothing is allocated per operation.
+// the window, every other one in the table, never both. The window is placed by its owner, who
+// knows where the touch is: follow(price) centres it there when the price has left its middle
+// half (the mirror calls it with every print's price), and the first level set in an empty map
+// centres it too; a move takes the window's levels that fall outside into the table and the
+// table's that fall inside into the window. Operations never move it (levels spread wider than
+// the window, an L2 book's, would move it back and forth). Nothing is allocated per operation.
 // Keys are non-negative integers (ticks); lots are non-negative numbers. keys() lists the prices
 // in ascending order (a snapshot: the map may change while the caller walks it); keysInto() fills
 // a caller's array, unordered, without allocating.
 
 /** Ticks the window spans. */
 export const WINDOW = 128;
-/** Operations outside the window, per slot a move scans (window and table), that move it. */
-const RECENTRE_SHARE = 1 / 8;
 
 export class LevelMap {
   /** Lots of the level at base + i, -1 where there is none. */
@@ -27,8 +26,6 @@ export class LevelMap {
   private base = 0;
   private winCount = 0;
   private readonly far: HashLevels;
-  /** Operations outside the window since it last moved. */
-  private misses = 0;
 
   constructor(capacity = 64) {
     this.far = new HashLevels(capacity);
@@ -44,14 +41,13 @@ export class LevelMap {
       const v = this.win[i];
       return v < 0 ? undefined : v;
     }
-    // a miss that moves the window brings the price into it
-    return this.miss(price) ? this.get(price) : this.far.get(price);
+    return this.far.get(price);
   }
 
   has(price: number): boolean {
     const i = price - this.base;
     if (i >= 0 && i < WINDOW) return this.win[i] >= 0;
-    return this.miss(price) ? this.has(price) : this.far.has(price);
+    return this.far.has(price);
   }
 
   set(price: number, lots: number): void {
@@ -65,10 +61,6 @@ export class LevelMap {
       this.win[i] = lots;
       return;
     }
-    if (this.miss(price)) {
-      this.set(price, lots);
-      return;
-    }
     this.far.set(price, lots);
   }
 
@@ -80,13 +72,12 @@ export class LevelMap {
       this.winCount--;
       return true;
     }
-    return this.miss(price) ? this.delete(price) : this.far.delete(price);
+    return this.far.delete(price);
   }
 
   clear(): void {
     this.win.fill(-1);
     this.winCount = 0;
-    this.misses = 0;
     this.far.clear();
   }
 
@@ -113,17 +104,18 @@ export class LevelMap {
     return out.sort((a, b) => a - b);
   }
 
-  /** An operation outside the window at `price`: moves the window there once they add up (true when it moved). */
-  private miss(price: number): boolean {
-    if (++this.misses < (WINDOW + this.far.size) * RECENTRE_SHARE) return false;
-    if (!Number.isSafeInteger(price) || price < 0) return false;
-    this.moveTo(price);
-    return true;
+  /**
+   * The prices in use are around `price` now (the touch): the window is centred there when the
+   * price is outside its middle half (so a touch that walks moves it every WINDOW / 4 ticks at most).
+   */
+  follow(price: number): void {
+    const i = price - this.base;
+    if (i >= WINDOW / 4 && i < (3 * WINDOW) / 4) return;
+    if (Number.isSafeInteger(price) && price >= 0) this.moveTo(price);
   }
 
   /** Centres the window at `price`: the levels that leave it go to the table, the table's inside it come in. */
   private moveTo(price: number): void {
-    this.misses = 0;
     const base = Math.max(0, price - WINDOW / 2);
     if (base === this.base) return;
     const win = this.win;

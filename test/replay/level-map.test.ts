@@ -1,8 +1,8 @@
 // LevelMap (the replay mirror's levels) against a Map on random operations: the same answers to
 // get / has / size / delete, the same keys (ascending), through growth and many deletions that
-// move the last level into the hole; prices past 2^32 ticks too. And the window of ticks around the
-// prices in use: moved along a walking touch, with levels left at both ends of the old window and
-// beyond it, which must be found after every move.
+// move the last level into the hole, and moves of the window now and then; prices past 2^32 ticks
+// too. And the window of ticks around the touch: moved along a walking touch (follow), with levels
+// left at both ends of the old window and beyond it, which must be found after every move.
 import { describe, expect, it } from 'vitest';
 import { LevelMap, WINDOW } from '../../src-main/replay/level-map.ts';
 import { mulberry32 } from '../helpers/seeded-random.ts';
@@ -21,6 +21,8 @@ describe('LevelMap', () => {
     };
     for (let n = 0; n < 200_000; n++) {
       const p = price();
+      // the owner moves the window now and then (to the cluster mostly, sometimes far away)
+      if (n % 97 === 0) m.follow(price());
       const r = rnd();
       if (r < 0.45) {
         const v = Math.floor(rnd() * 1e6);
@@ -72,6 +74,7 @@ describe('LevelMap', () => {
     // the touch walks up, a ladder of 20 ticks a side following it, far past the first window
     // (the window moves many times) and back down past where it started
     const ladder = (t: number): void => {
+      m.follow(t);
       for (let k = 0; k < 20; k++) put(t - k, 100 + k);
       expect(m.delete(t - 20)).toBe(ref.delete(t - 20));
     };
