@@ -152,6 +152,9 @@ export class BookMirror {
     const book = this.pair.book;
     const rest = takerSide === Side.BUY ? 2 : 1;
     const h = this.hist[rest - 1];
+    // the touch is at the print's price: both sides' levels in use are around it
+    this.hist[0].follow(price);
+    this.hist[1].follow(price);
     // stale better levels of the resting side: history traded at `price`, so none were there
     let through = false;
     // the resting side's best does not reach the price: nothing rests there (what follows changes
