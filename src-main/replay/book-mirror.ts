@@ -8,6 +8,7 @@
 import { ApiError } from '../../src-shared/errors.ts';
 import { Side } from '../../src-shared/enums.ts';
 import type { Exchange } from '../trading/exchange.ts';
+import type { TradeEvent } from '../trading/events.ts';
 import type { HouseDesk } from '../trading/house-desk.ts';
 import type { PairState } from '../trading/pair-state.ts';
 import { LevelMap } from './level-map.ts';
@@ -35,8 +36,8 @@ export class BookMirror {
    * after the prints that move the price.
    */
   usersTraded = false;
-  /** Trades the mirror's own commands made (a print meeting several resting orders makes several). */
-  ownTrades = 0;
+  /** Trades of the mirror's own commands its listener heard (those the desk did not book itself). */
+  private heardOwn = 0;
   readonly stats: MirrorStats = { placed: 0, grown: 0, trimmed: 0, cancelled: 0, takers: 0, rejected: 0, resyncs: 0 };
   private readonly ex: Exchange;
   private readonly pair: PairState;
@@ -80,17 +81,25 @@ export class BookMirror {
     this.takerAccount = takerAccount;
     this.model = model;
     this.desk = ex.houseDesk(this.symbol, { book: bookAccount, taker: takerAccount });
-    this.unsubscribe = ex.events.on('trade', (e) => {
+    const heard = (e: TradeEvent): void => {
       if (e.symbol !== this.symbol) return;
       if (this.own) {
-        this.ownTrades++;
+        this.heardOwn++;
         return;
       }
       // a trade the mirror did not send (a user's or a liquidation's order taking the book): the
       // resting side's level at its price may have lost house lots
       this.usersTraded = true;
       this.touched[e.takerSide === Side.BUY ? 1 : 0].add(e.priceTicks);
-    });
+    };
+    this.unsubscribe = ex.events.on('trade', heard);
+    // the trades the desk books itself are all the mirror's own: counted there, not heard here
+    this.desk.unheard = heard;
+  }
+
+  /** Trades the mirror's own commands made (a print meeting several resting orders makes several). */
+  get ownTrades(): number {
+    return this.heardOwn + this.desk.booked;
   }
 
   /** Stops noting others' trades (the replay is closed). */

@@ -95,9 +95,11 @@ export class EventBus {
     for (const w of this.watchers) if (w.kind === kind) w.fn(listened);
   }
 
-  emit<K extends keyof ExchangeListeners>(kind: K, e: Parameters<ExchangeListeners[K]>[0]): void {
+  /** Calls every listener of `kind` with `e`, but `unheard` (one that learns of `e` another way). */
+  emit<K extends keyof ExchangeListeners>(kind: K, e: Parameters<ExchangeListeners[K]>[0], unheard?: unknown): void {
     const list = this.listeners[kind] as Array<(x: typeof e) => void>;
     for (let i = 0; i < list.length; i++) {
+      if (list[i] === unheard) continue;
       try {
         list[i](e);
       } catch (err) {

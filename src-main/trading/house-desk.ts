@@ -10,10 +10,13 @@
 //   apply() books a trade of two untracked orders: trade id, last price, 'trade' event, in the
 //   engine's order. Anything else recorded (a user's order met, level changes a client listens
 //   for) goes through drain() as for every command.
+// - The trades it books itself (`booked` counts them) reach every 'trade' listener but `unheard`,
+//   the caller's own, which counts them from `booked` instead.
 import { Side, TimeInForce } from '../../src-shared/enums.ts';
 import { StpMode } from '../engine/types.ts';
 import type { TradingCore } from './core.ts';
-import { drain, recordUntrackedTrade } from './fills.ts';
+import { drain } from './fills.ts';
+import type { TradeEvent } from './events.ts';
 import { checkHouseOrder, checkHousePrint, growHouseOrderOf, trimHouseOrderOf } from './house-orders.ts';
 import type { PairState } from './pair-state.ts';
 
@@ -24,6 +27,13 @@ export class HouseDesk {
   private readonly pair: PairState;
   private readonly book: number;
   private readonly taker: number;
+  /** Trades the desk booked itself (a print, a front take, the house's trades kept as numbers). */
+  booked = 0;
+  /**
+   * The caller's 'trade' listener, not called for the trades the desk books itself (it reads
+   * `booked`); it hears every other trade as before. Null: every listener hears them.
+   */
+  unheard: ((e: TradeEvent) => void) | null = null;
   /** A call is running (a 'trade' listener calling the desk again would read the sink's numbers half-used). */
   private busy = false;
 
@@ -66,7 +76,7 @@ export class HouseDesk {
     book.trimOrder(makerId, rem - lots);
     // the trade first, then what the engine recorded (the level's change when a client listens),
     // in the engine's order for a taker
-    recordUntrackedTrade(core, pair, priceTicks, lots, takerSide);
+    this.book1(priceTicks, lots, takerSide);
     drain(core, pair, null);
     core.writer.flush();
     return lots;
@@ -97,7 +107,7 @@ export class HouseDesk {
       );
       drain(core, pair, null);
     }
-    recordUntrackedTrade(core, pair, priceTicks, lots, takerSide);
+    this.book1(priceTicks, lots, takerSide);
     core.writer.flush();
     return lots;
   }
@@ -111,6 +121,20 @@ export class HouseDesk {
   grow(orderId: number, lots: number): number {
     this.core.checkHealthy();
     return growHouseOrderOf(this.core, this.pair, orderId, lots);
+  }
+
+  /**
+   * A trade between the desk's untracked orders, booked as recordUntrackedTrade (fills.ts) books it
+   * (trade id, last price, the 'trade' event), every listener but `unheard` called.
+   */
+  private book1(priceTicks: number, qtyLots: number, takerSide: number): void {
+    const core = this.core;
+    const pair = this.pair;
+    const time = core.now();
+    const tradeId = core.takeTradeId();
+    pair.lastPriceTicks = priceTicks;
+    this.booked++;
+    core.events.emit('trade', { symbol: pair.row.symbol, tradeId, priceTicks, qtyLots, takerSide, time }, this.unheard);
   }
 
   private enter(): void {
@@ -169,7 +193,7 @@ export class HouseDesk {
       const b = k * 7;
       const qty = c[b + 5];
       if (c[b + 2] === takerId) taken += qty;
-      recordUntrackedTrade(core, pair, c[b + 4], qty, c[b + 6]);
+      this.book1(c[b + 4], qty, c[b + 6]);
     }
     return taken;
   }
