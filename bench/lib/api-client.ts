@@ -8,6 +8,7 @@
 // two sides stay balanced to within the requests in flight (the book stays bounded).
 // Latencies are taken from autocannon's 'response' event (float ms); its own histogram rounds
 // to whole ms.
+import { connect, type Socket } from 'node:net';
 // @ts-expect-error autocannon 9 ships no type declarations (no @types/autocannon installed)
 import autocannonUntyped from 'autocannon';
 import { buildSignedQuery, hmacSha256Hex } from '../../src-shared/sign.ts';
@@ -18,7 +19,10 @@ export type ClientJob = {
   connections: number;
   seconds: number;
   warmup: number;
-  /** Fixed total request rate (req/s) instead of as fast as possible: for A/B CPU comparisons. */
+  /**
+   * An open loop at this total rate (req/s) instead of a closed loop as fast as possible: request i
+   * is due at start + i / rate and timed from then (runPaced), whatever the connections are doing.
+   */
   rate?: number;
 } & (
   | { kind: 'hello' }
@@ -70,7 +74,6 @@ interface AutocannonOptions {
   url: string;
   connections: number;
   duration: number;
-  overallRate?: number;
   requests?: Array<{
     method?: string;
     path?: string;
@@ -247,6 +250,7 @@ function run(
   o: { seconds: number; pool: Pool; onLatency: ((ms: number) => void) | null },
   tally: (status: number, body: string) => void,
 ): Promise<AutocannonResult> {
+  if (job.rate !== undefined) return runPaced({ ...job, rate: job.rate }, o, tally);
   const { seconds, pool, onLatency } = o;
   return new Promise((resolve, reject) => {
     const inst = autocannon(
@@ -254,12 +258,121 @@ function run(
         url: job.url,
         connections: job.connections,
         duration: seconds,
-        overallRate: job.rate,
         requests: requestsFor(job, pool, tally),
       },
       (err, r) => (err ? reject(err) : resolve(r)),
     );
     if (onLatency) inst.on('response', (_c, _s, _b, ms) => onLatency(ms));
+  });
+}
+
+/**
+ * An open loop for latency runs: request i is due at start + i / rate and is timed from that
+ * moment, so a request that waits for a free connection (all `connections` busy) or behind a late
+ * timer counts its wait (no coordinated omission). Raw keep-alive sockets, one request in flight
+ * each, requests written as prebuilt text and answers read by their content-length: a client
+ * cheap enough not to be what is measured (node:http's client cost several times the server's
+ * floor per request here). autocannon's own overallRate is not used: each of its connections
+ * sends its second's quota back to back as the second starts, then pauses, so its "rate" is a
+ * burst a second, queued like a saturated run.
+ */
+function runPaced(
+  job: ClientJob & { rate: number },
+  o: { seconds: number; pool: Pool; onLatency: ((ms: number) => void) | null },
+  tally: (status: number, body: string) => void,
+): Promise<AutocannonResult> {
+  const { seconds, pool, onLatency } = o;
+  const url = new URL(job.url);
+  const host = `${url.hostname}:${url.port}`;
+  const total = Math.max(1, Math.floor(seconds * job.rate));
+  const interval = 1000 / job.rate;
+  const tag = process.pid.toString(36);
+  const out: AutocannonResult = { non2xx: 0, errors: 0, timeouts: 0 };
+  const text = (): string => {
+    let b: Built;
+    if (job.kind === 'hello') b = { path: '/', headers: {}, body: '' };
+    else {
+      const i = pool.sent++;
+      if (job.kind === 'bot') b = pool.built[i % pool.built.length];
+      else if (i < pool.built.length && Date.now() - pool.at < POOL_FRESH_MS) b = pool.built[i];
+      else {
+        pool.builtLate++;
+        b = buildRequest(job, i, tag);
+      }
+    }
+    let head = `${job.kind === 'hello' ? 'GET' : 'POST'} ${b.path} HTTP/1.1\r\nhost: ${host}\r\n`;
+    for (const k in b.headers) head += `${k}: ${b.headers[k]}\r\n`;
+    return `${head}content-length: ${Buffer.byteLength(b.body)}\r\n\r\n${b.body}`;
+  };
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let done = 0;
+    const waiting: number[] = [];
+    const idle: Conn[] = [];
+    const conns: Conn[] = [];
+    interface Conn {
+      sock: Socket;
+      due: number;
+      buf: Buffer;
+    }
+    const finish = (): void => {
+      if (++done < total) return;
+      for (const c of conns) c.sock.destroy();
+      resolve(out);
+    };
+    const start = (c: Conn, due: number): void => {
+      c.due = due;
+      c.sock.write(text());
+    };
+    const dispatch = (due: number): void => {
+      const c = idle.pop();
+      if (c === undefined) waiting.push(due);
+      else start(c, due);
+    };
+    const onData = (c: Conn, chunk: Buffer): void => {
+      c.buf = c.buf.length === 0 ? chunk : Buffer.concat([c.buf, chunk]);
+      const end = c.buf.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const head = c.buf.toString('latin1', 0, end);
+      const m = /\r\ncontent-length: *(\d+)/i.exec(head);
+      const len = m === null ? 0 : Number(m[1]);
+      if (c.buf.length < end + 4 + len) return;
+      const status = Number(head.slice(9, 12));
+      const body = c.buf.toString('utf8', end + 4, end + 4 + len);
+      c.buf = c.buf.subarray(end + 4 + len);
+      onLatency?.(performance.now() - c.due);
+      if (status < 200 || status > 299) out.non2xx++;
+      tally(status, body);
+      const next = waiting.shift();
+      if (next === undefined) idle.push(c);
+      else start(c, next);
+      finish();
+    };
+    let open = 0;
+    const t0Ref = { t0: 0 };
+    const tick = (): void => {
+      const due = Math.min(total, Math.floor((performance.now() - t0Ref.t0) / interval) + 1);
+      while (sent < due) dispatch(t0Ref.t0 + sent++ * interval);
+      if (sent < total) setTimeout(tick, Math.max(0, t0Ref.t0 + sent * interval - performance.now()));
+    };
+    for (let k = 0; k < job.connections; k++) {
+      const sock = connect(Number(url.port), url.hostname);
+      sock.setNoDelay(true);
+      const c: Conn = { sock, due: 0, buf: Buffer.alloc(0) };
+      conns.push(c);
+      sock.on('data', (chunk: Buffer) => onData(c, chunk));
+      sock.on('error', (err) => {
+        out.errors++;
+        reject(err);
+      });
+      sock.once('connect', () => {
+        idle.push(c);
+        if (++open === job.connections) {
+          t0Ref.t0 = performance.now();
+          tick();
+        }
+      });
+    }
   });
 }
 
