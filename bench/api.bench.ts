@@ -11,7 +11,8 @@
 //                  about 1.5x the second round's; the floor's first run (1 s warm-up) compiled 237
 //                  functions while measured. Past the first warm-ups, a few functions a run.
 //   BENCH_MEMORY=1 SQLite in memory (shows the cost without the disk)
-//   BENCH_ONLY=signed|binance|bot  that route alone, BENCH_ROUNDS runs of it, no floor (profiles, A/B runs)
+//   BENCH_ONLY=signed|binance|bot  that route alone, BENCH_ROUNDS runs of it, no floor (profiles, A/B runs);
+//                  BENCH_ONLY=latency: BENCH_ROUNDS pairs of latency runs only, at BENCH_LATENCY_RATE (3000)
 //   BENCH_CONNECTIONS  autocannon connections (50, the targets' figure)
 //   BENCH_LATENCY_RATE req/s of the latency runs (default: half the signed route's median req/s in this
 //                  run; 0: none). After the rounds, two pairs of runs, the signed route then the floor, at
@@ -268,9 +269,11 @@ async function main(): Promise<void> {
     (60 + ROUNDS * 6 * (SECONDS + 4) + 2 * LATENCY_PAIRS * (SECONDS + 4) + 6 * WARMUP) * 1000 * 2,
   );
   const memory = process.env.BENCH_MEMORY === '1';
-  const only = process.env.BENCH_ONLY as Kind | undefined;
-  if (only !== undefined && only !== 'signed' && only !== 'bot' && only !== 'binance')
-    throw new Error(`BENCH_ONLY must be signed, binance or bot, got ${only}`);
+  const onlyEnv = process.env.BENCH_ONLY;
+  if (onlyEnv !== undefined && !['signed', 'bot', 'binance', 'latency'].includes(onlyEnv))
+    throw new Error(`BENCH_ONLY must be signed, binance, bot or latency, got ${onlyEnv}`);
+  const latencyOnly = onlyEnv === 'latency';
+  const only = latencyOnly ? undefined : (onlyEnv as Kind | undefined);
   const dataDir = memory ? ':memory:' : mkdtempSync(join(tmpdir(), 'perpdesk-bench-api-'));
   console.log(
     `api bench: node ${process.version}, ${CONNECTIONS} connections, ${ROUNDS} round(s), ${SECONDS} s measured per run ` +
@@ -427,7 +430,9 @@ async function main(): Promise<void> {
    * closed loop.
    */
   async function paced(kind: 'signed' | 'post', rate: number): Promise<Run> {
-    const base = { connections: CONNECTIONS, seconds: SECONDS, warmup: 0.5, rate };
+    const warmup = warmed.has(kind) ? 0.5 : WARMUP;
+    warmed.add(kind);
+    const base = { connections: CONNECTIONS, seconds: SECONDS, warmup, rate };
     if (kind === 'post') {
       const r = await load(
         { ...base, kind: 'bot', url: refUrl, symbol: SYMBOL, askTicks: PA, bidTicks: PB },
@@ -448,7 +453,13 @@ async function main(): Promise<void> {
   let rate = 0;
   try {
     if (only) for (let i = 0; i < ROUNDS; i++) runs.push(await phase(only));
-    else {
+    else if (latencyOnly) {
+      rate = LATENCY_RATE ?? 3000;
+      for (let i = 0; i < ROUNDS; i++) {
+        pacedRuns.push(await paced('signed', rate));
+        pacedRuns.push(await paced('post', rate));
+      }
+    } else {
       runs.push(await phase('post'));
       for (let i = 0; i < ROUNDS; i++) {
         runs.push(await phase('signed'));
@@ -472,6 +483,10 @@ async function main(): Promise<void> {
     await svc.close();
     if (!memory) rmSync(dataDir, { recursive: true, force: true });
     clearTimeout(watchdog);
+  }
+  if (latencyOnly) {
+    reportLatency({ rate, runs: pacedRuns });
+    return;
   }
   report(runs, notes, only, { rate, runs: pacedRuns });
   reportWork({
@@ -587,23 +602,7 @@ function report(runs: Run[], notes: string[], only: Kind | undefined, lat: { rat
   console.log(`errors (non-2xx, socket errors, timeouts, envelope code != 0) over all runs: ${totalBad}`);
   if (only) return;
   const range = (xs: number[], d = 3): string => `${f(Math.min(...xs), d)}-${f(Math.max(...xs), d)}`;
-  console.log('');
-  console.log(
-    `latency at a set load: ${lat.rate} req/s offered over ${CONNECTIONS} connections (an open loop, each request timed from when it was due; ` +
-      `${LATENCY_RATE === undefined ? `${LATENCY_LOAD} of the signed route's median req/s above` : 'BENCH_LATENCY_RATE'}), ` +
-      '',
-  );
-  console.log(
-    '                                req/s     p50     p90     p99     max  errors  srv CPU µs/req  srv  client CPU',
-  );
-  for (const { kind, r } of lat.runs) {
-    const name = kind === 'post' ? 'floor: fastify POST, no work' : TARGETS.signed.name;
-    console.log(
-      `  ${name.padEnd(30)} ${Math.round(r.rps).toString().padStart(6)}  ${f(r.lat.p50).padStart(6)}  ${f(r.lat.p90).padStart(6)}  ` +
-        `${f(r.lat.p99).padStart(6)} ${f(r.lat.max, 1).padStart(7)}  ${String(bad(r)).padStart(6)}  ${f(r.cpuPerReq, 1).padStart(6)} ` +
-        `(${f(r.sysPerReq, 1).padStart(4)}) ${f(r.cpuPct, 0).padStart(3)}% ${f(r.clientCpuPct, 0).padStart(3)}%`,
-    );
-  }
+  reportLatency(lat);
   const pacedSigned = lat.runs.filter((x) => x.kind === 'signed');
   const pacedP99 = pacedSigned.length === 0 ? NaN : Math.max(...pacedSigned.map((x) => x.r.lat.p99));
   const pacedErrors = pacedSigned.reduce((a, x) => a + bad(x.r), 0);
@@ -651,6 +650,26 @@ function report(runs: Run[], notes: string[], only: Kind | undefined, lat: { rat
   console.log(
     `  bot / node:http floor x${f(median(summary.bot.ratios) / median(rp.ratios), 3)}, signed / node:http floor x${f(median(summary.signed.ratios) / median(rp.ratios), 3)}`,
   );
+}
+
+/** The latency runs' rows (see Latency in the header). */
+function reportLatency(lat: { rate: number; runs: Run[] }): void {
+  console.log('');
+  console.log(
+    `latency at a set load: ${lat.rate} req/s offered over ${CONNECTIONS} connections (an open loop, each request timed from when it was due; ` +
+      `${LATENCY_RATE === undefined ? `${LATENCY_LOAD} of the signed route's median req/s above` : 'BENCH_LATENCY_RATE'}):`,
+  );
+  console.log(
+    '                                req/s     p50     p90     p99     max  errors  srv CPU µs/req  srv  client CPU',
+  );
+  for (const { kind, r } of lat.runs) {
+    const name = kind === 'post' ? 'floor: fastify POST, no work' : TARGETS.signed.name;
+    console.log(
+      `  ${name.padEnd(30)} ${Math.round(r.rps).toString().padStart(6)}  ${f(r.lat.p50).padStart(6)}  ${f(r.lat.p90).padStart(6)}  ` +
+        `${f(r.lat.p99).padStart(6)} ${f(r.lat.max, 1).padStart(7)}  ${String(bad(r)).padStart(6)}  ${f(r.cpuPerReq, 1).padStart(6)} ` +
+        `(${f(r.sysPerReq, 1).padStart(4)}) ${f(r.cpuPct, 0).padStart(3)}% ${f(r.clientCpuPct, 0).padStart(3)}%`,
+    );
+  }
 }
 
 function statuses(r: Measured): string {
