@@ -24,7 +24,7 @@
 // every listener a served replay has, HTTP and /ws listening), no client connected.
 // The floor, in the same run: what no replay implementation can go below while users and bots see
 // the same book, update ids, tape and candles. The replay's engine commands are recorded (an
-// untimed run over the first FLOOR_EVENTS prints: every place, cancel, trim and growth its mirror
+// untimed run over the first FLOOR_EVENTS prints: every place, replacement of an own level, cancel, trim and growth its mirror
 // and synthetic book send, one to two a print, each an update id a client sees, and the prints
 // booked without the engine on a level placed for them, housePrint) and applied to a raw engine
 // with the candles (klines service, all 16 intervals) fed from its trades and those prints: no
@@ -282,6 +282,8 @@ const OP_TRIM = 3;
 const OP_AMEND = 4;
 /** A print booked without the engine (housePrint): its trade, which feeds the candles. */
 const OP_PRINT = 5;
+/** A GTC order that replaces its account's own level on the other side (engine replaceOwnLevel: a side change's new quote). */
+const OP_REPLACE = 6;
 
 /** Runs the replay of the first `prints` trades (untimed) recording every command its book receives. */
 function recordCommands(g: GenTrades, prints: number): EngineLog {
@@ -318,7 +320,7 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
     o[b + 2] = price;
     o[b + 3] = qty;
     o[b + 4] = clock.now() - START;
-    o[b + 5] = kind === OP_LIMIT ? code(acct) : 0;
+    o[b + 5] = kind === OP_LIMIT || kind === OP_REPLACE ? code(acct) : 0;
     if (kind !== OP_PRINT) log.engineOps++;
   };
   // a house print's trade, after the engine commands it sent
@@ -333,6 +335,7 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
   const cancel = book.cancel.bind(book);
   const trimOrder = book.trimOrder.bind(book);
   const amend = book.amend.bind(book);
+  const replaceOwnLevel = book.replaceOwnLevel.bind(book);
   const raw = book as unknown as Record<string, unknown>;
   raw.placeLimit = (
     id: number,
@@ -349,6 +352,11 @@ function recordCommands(g: GenTrades, prints: number): EngineLog {
     if (flags !== 0 || cap !== -1) throw new Error('the floor log knows limit orders without flags or caps only');
     put(OP_LIMIT, id, acct, side, price, qty, tif, stp);
     placeLimit(id, acct, side, price, qty, tif, flags, cap, stp);
+  };
+  raw.replaceOwnLevel = (id: number, acct: number, side: number, price: number, qty: number): boolean => {
+    const done = replaceOwnLevel(id, acct, side, price, qty);
+    if (done) put(OP_REPLACE, id, acct, side, price, qty, 1);
+    return done;
   };
   raw.cancel = (id: number, acct = -1): void => {
     if (acct !== -1) throw new Error('the floor log knows cancels by id only');
@@ -525,7 +533,10 @@ function floorRate(log: EngineLog): { events: number; ms: number } {
         -1,
         (o[b] >> 12) & 15,
       );
-    else if (k === OP_CANCEL) book.cancel(o[b + 1]);
+    else if (k === OP_REPLACE) {
+      if (!book.replaceOwnLevel(o[b + 1], acct[o[b + 5]], (o[b] >> 4) & 15, o[b + 2], o[b + 3]))
+        throw new Error('the floor log: a replacement of a level that does not apply');
+    } else if (k === OP_CANCEL) book.cancel(o[b + 1]);
     else if (k === OP_AMEND) book.amend(o[b + 1], o[b + 2], o[b + 3]);
     else if (k === OP_PRINT) {
       klines.recordTrade('BTCUSDT', klineTrade(START + o[b + 4], o[b + 2], o[b + 3], (o[b] >> 4) & 15));
@@ -991,10 +1002,12 @@ function callCounts(flow: Flow, prints: number): Record<string, unknown> {
   const book = exchange.pair('BTCUSDT')!.book;
   wrap(book, 'engine', [
     'placeLimit',
+    'replaceOwnLevel',
     'trimOrder',
     'amend',
     'cancel',
     'levelQueue',
+    'replacesOwnLevel',
     'bestBid',
     'bestAsk',
     'fokFillable',
@@ -1018,7 +1031,7 @@ function callCounts(flow: Flow, prints: number): Record<string, unknown> {
   let engineReads = 0;
   for (const [k, n] of Object.entries(counts)) {
     perPrint[k] = Math.round((n / events) * 1000) / 1000;
-    if (/^engine\.(placeLimit|trimOrder|amend|cancel)$/.test(k)) engineCommands += n;
+    if (/^engine\.(placeLimit|replaceOwnLevel|trimOrder|amend|cancel)$/.test(k)) engineCommands += n;
     else if (k.startsWith('engine.')) engineReads += n;
   }
   return {

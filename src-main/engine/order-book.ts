@@ -522,6 +522,131 @@ export class OrderBook implements BookCommands {
     this.end();
   }
 
+  /**
+   * Whether replaceOwnLevel(_, account, side, priceTicks, _) applies: the opposite side's best
+   * level is at `priceTicks` and holds orders of `account` only, and this side's best is below
+   * it (a buy) or above it (a sell). Reads only.
+   */
+  replacesOwnLevel(account: number, side: number, priceTicks: number): boolean {
+    const buy = side === BUY;
+    const opp = buy ? this.asks : this.bids;
+    const own = buy ? this.bids : this.asks;
+    if (opp.n === 0 || (own.n > 0 && own.keys[own.n - 1] >= (buy ? priceTicks : -priceTicks))) return false;
+    const L = opp.slots[opp.n - 1];
+    const LI = this.levels.i32;
+    if (LI[(L << 4) + LI_PRICE] !== priceTicks) return false;
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    for (let m = LI[(L << 4) + LI_HEAD]; m !== -1; m = I[(m << 4) + I_NEXT])
+      if (F[(m << 3) + F_ACCOUNT] !== account) return false;
+    return true;
+  }
+
+  /**
+   * A GTC limit order that replaces its account's own level on the other side (a quote moving
+   * across the price): when replacesOwnLevel(account, side, priceTicks) holds, does what
+   * placeLimit(orderId, account, side, priceTicks, qtyLots, GTC, 0, -1, StpMode.ExpireMaker)
+   * does there, in one pass, with the same events in the same order (accepted, each order of the
+   * level expired by self-trade prevention front first, the two level changes bids first) and
+   * the same update ids and book; the level's record moves to this side. Returns false, having
+   * changed and reported nothing, when it does not hold or a parameter is not plain (placeLimit
+   * decides those cases).
+   */
+  replaceOwnLevel(orderId: number, account: number, side: number, priceTicks: number, qtyLots: number): boolean {
+    this.begin();
+    if (
+      !isPlain(orderId, account, side, priceTicks, qtyLots, 0, -1, EXPIRE_MAKER) ||
+      this.ids.get(orderId) !== -1 ||
+      !this.replacesOwnLevel(account, side, priceTicks)
+    ) {
+      this.busy = 0;
+      return false;
+    }
+    const sink = this.sink;
+    sink.onAccepted(orderId, account, side, LIMIT, GTC, priceTicks, qtyLots, 0);
+    const buy = side === BUY;
+    const opp = buy ? this.asks : this.bids;
+    const own = buy ? this.bids : this.asks;
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    const LF = this.levels.f64;
+    const LI = this.levels.i32;
+    const L = opp.slots[opp.n - 1];
+    // the level's orders expire front first, as sweep() expires a maker of the taker's account
+    let m = LI[(L << 4) + LI_HEAD];
+    while (m !== -1) {
+      const mb = m << 3;
+      const mRem = F[mb + F_REM];
+      const next = I[(m << 4) + I_NEXT];
+      LF[(L << 3) + LF_TOTAL] -= mRem;
+      LI[(L << 4) + LI_COUNT]--;
+      LI[(L << 4) + LI_HEAD] = next;
+      if (next === -1) LI[(L << 4) + LI_TAIL] = -1;
+      sink.onExpired(F[mb + F_ID], account, mRem, ExpireReason.SelfTrade);
+      this.dropOrder(m);
+      m = next;
+    }
+    opp.n--;
+    this.popEmptyTops(opp);
+    // the emptied record becomes this side's new best level (nothing at or above the price here)
+    const key = buy ? priceTicks : -priceTicks;
+    LF[(L << 3) + LF_TOTAL] = 0;
+    LI[(L << 4) + LI_SIDE] = side;
+    own.insertAt(own.n, key, L);
+    own.cache[priceTicks & (CACHE_SIZE - 1)] = L;
+    this.restIn(L, orderId, account, side, priceTicks, qtyLots);
+    // the level changes as flush() orders them: bids before asks
+    if (buy) {
+      sink.onLevelChanged(++this.lastUpdateId, BUY, priceTicks, qtyLots);
+      sink.onLevelChanged(++this.lastUpdateId, 2, priceTicks, 0);
+    } else {
+      sink.onLevelChanged(++this.lastUpdateId, BUY, priceTicks, 0);
+      sink.onLevelChanged(++this.lastUpdateId, 2, priceTicks, qtyLots);
+    }
+    // the levels popEmptyTops() retired are freed, the ladders compacted as after any command
+    this.flush();
+    this.busy = 0;
+    return true;
+  }
+
+  /** A new GTC order (self-trade prevention ExpireMaker) alone in the empty level L of its side: rest() without the level's look-up. */
+  // eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
+  private restIn(L: number, id: number, acct: number, side: number, price: number, qty: number): void {
+    const o = this.orders;
+    const n = o.alloc();
+    const F = o.f64;
+    const I = o.i32;
+    const fb = n << 3;
+    const ib = n << 4;
+    F[fb + F_ID] = id;
+    F[fb + F_ACCOUNT] = acct;
+    F[fb + F_QTY] = qty;
+    F[fb + F_REM] = qty;
+    I[ib + I_PRICE] = price;
+    I[ib + I_META] = packMeta(side, GTC, EXPIRE_MAKER, 0);
+    this.ids.set(id, n);
+    const ac = this.accounts;
+    const a = ac.slotOf(acct);
+    const AI = ac.i32;
+    I[ib + I_ACCOUNT_SLOT] = a;
+    const at = AI[(a << 2) + A_TAIL];
+    I[ib + I_ACCOUNT_NEXT] = -1;
+    I[ib + I_ACCOUNT_PREV] = at;
+    if (at === -1) AI[(a << 2) + A_HEAD] = n;
+    else I[(at << 4) + I_ACCOUNT_NEXT] = n;
+    AI[(a << 2) + A_TAIL] = n;
+    if (side === BUY) AI[(a << 2) + A_COUNT_BUY]++;
+    else AI[(a << 2) + A_COUNT_SELL]++;
+    const LI = this.levels.i32;
+    I[ib + I_LEVEL] = L;
+    I[ib + I_NEXT] = -1;
+    I[ib + I_PREV] = -1;
+    LI[(L << 4) + LI_HEAD] = n;
+    LI[(L << 4) + LI_TAIL] = n;
+    LI[(L << 4) + LI_COUNT] = 1;
+    this.levels.f64[(L << 3) + LF_TOTAL] = qty;
+  }
+
   // ---------------------------------------------------------------- matching
 
   private begin(): void {

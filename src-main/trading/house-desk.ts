@@ -90,6 +90,11 @@ export class HouseDesk {
     const core = this.core;
     core.checkHealthy();
     const pair = this.pair;
+    if (expireOwn === true && rest > 0 && this.replaceOwn(takerSide, priceTicks, lots, rest)) {
+      this.book1(priceTicks, lots, takerSide);
+      core.writer.flush();
+      return lots;
+    }
     checkHousePrint(pair, this.book, this.taker, takerSide, priceTicks, lots, rest, expireOwn);
     if (rest > 0) {
       const restSide = takerSide === Side.BUY ? Side.SELL : Side.BUY;
@@ -110,6 +115,32 @@ export class HouseDesk {
     this.book1(priceTicks, lots, takerSide);
     core.writer.flush();
     return lots;
+  }
+
+  /**
+   * The maker's order of a print that moves the book account's quote across the price (its own
+   * level at the price on the taker's side, nothing on the resting side at or better than the
+   * price): checked as checkHousePrint checks it, where the engine's read of the book
+   * (replacesOwnLevel) decides its checks of the book, then placed by replaceOwnLevel, which does
+   * what placeLimit with ExpireMaker does there. False, nothing changed and no id taken, in any
+   * other case (the print goes the general way, which refuses what is to be refused); throws the
+   * refusal of checkHousePrint's order checks.
+   */
+  private replaceOwn(takerSide: number, priceTicks: number, lots: number, rest: number): boolean {
+    // checkHousePrint's argument checks, in its order, before its two order checks
+    if ((takerSide !== Side.BUY && takerSide !== Side.SELL) || !Number.isSafeInteger(rest) || this.book === this.taker)
+      return false;
+    const pair = this.pair;
+    const restSide = takerSide === Side.BUY ? Side.SELL : Side.BUY;
+    checkHouseOrder(pair, restSide, this.book, lots + rest, priceTicks);
+    checkHouseOrder(pair, takerSide, this.taker, lots, priceTicks);
+    const book = pair.book;
+    if (!book.replacesOwnLevel(this.book, restSide, priceTicks)) return false;
+    const id = this.core.takeOrderId();
+    if (!book.replaceOwnLevel(id, this.book, restSide, priceTicks, rest))
+      book.placeLimit(id, this.book, restSide, priceTicks, rest, TimeInForce.GTC, 0, -1, StpMode.ExpireMaker);
+    drain(this.core, pair, null);
+    return true;
   }
 
   /** A resting house order reduced to `lots` in place, 0 cancels it (the 'houseTrim' command); returns `lots`. */
