@@ -11,6 +11,7 @@ import type { Exchange } from '../trading/exchange.ts';
 import type { TradeEvent } from '../trading/events.ts';
 import type { HouseDesk } from '../trading/house-desk.ts';
 import type { PairState } from '../trading/pair-state.ts';
+import { DirectLevels } from './direct-levels.ts';
 import { LevelMap } from './level-map.ts';
 import type { QueueModel } from './models/queue-model.ts';
 
@@ -40,15 +41,16 @@ export class BookMirror {
   private heardOwn = 0;
   readonly stats: MirrorStats = { placed: 0, grown: 0, trimmed: 0, cancelled: 0, takers: 0, rejected: 0, resyncs: 0 };
   private readonly ex: Exchange;
-  private readonly pair: PairState;
+  /** The pair mirrored (read by the direct path). */
+  readonly pair: PairState;
   private readonly symbol: string;
   private readonly bookAccount: number;
   private readonly takerAccount: number;
   private readonly model: QueueModel;
   /** Prices of the book account's side (bids, asks) where others traded since the last resync. */
   private readonly touched: [Set<number>, Set<number>] = [new Set(), new Set()];
-  /** True while the mirror's own command runs (its trades are its own, not others'). */
-  private own = false;
+  /** True while the mirror's own command runs (its trades are its own, not others'; set by the direct path too). */
+  own = false;
   private readonly unsubscribe: () => void;
   // scratch of scan(): the level's queue as the engine gives it, and the book account's part
   private readonly qIds: number[] = [];
@@ -71,7 +73,9 @@ export class BookMirror {
   private scanPrice = 0;
   private scanUpdateId = -1;
   /** The house commands on this pair, as numbers. */
-  private readonly desk: HouseDesk;
+  readonly desk: HouseDesk;
+  /** The synthetic book's direct path (direct-levels.ts): off unless the synthetic book turns it on. */
+  readonly direct = new DirectLevels(this);
 
   constructor(ex: Exchange, pair: PairState, bookAccount: number, takerAccount: number, model: QueueModel) {
     this.ex = ex;
@@ -122,6 +126,10 @@ export class BookMirror {
 
   /** Sets one level (side 1 bids, 2 asks) to `lots` (0 removes it). */
   setLevel(side: 1 | 2, price: number, lots: number): void {
+    if (this.direct.holds()) {
+      this.direct.set(side, price, lots);
+      return;
+    }
     const h = this.hist[side - 1];
     if (lots > 0) h.set(price, lots);
     else h.delete(price);
@@ -130,6 +138,7 @@ export class BookMirror {
 
   /** Replaces the whole book (a snapshot): removals first, so nothing crosses on the way. */
   replace(bids: Map<number, number>, asks: Map<number, number>): void {
+    this.direct.on = false;
     const next = [bids, asks];
     for (let s = 0; s < 2; s++) {
       const side = (s + 1) as 1 | 2;
@@ -158,6 +167,10 @@ export class BookMirror {
    * level size): the top-up brings them too, so the level needs no refill after the print.
    */
   trade(takerSide: 1 | 2, price: number, lots: number, keep = 0): number {
+    if (this.direct.holds()) {
+      if (keep > 0) return this.direct.trade(takerSide, price, lots, keep);
+      this.direct.on = false;
+    }
     const book = this.pair.book;
     const rest = takerSide === Side.BUY ? 2 : 1;
     const h = this.hist[rest - 1];

@@ -55,6 +55,8 @@ export class SyntheticBook {
   constructor(mirror: BookMirror, pair: PairState) {
     this.mirror = mirror;
     this.pair = pair;
+    // its levels are one order of the book account each while nobody else has an order there
+    mirror.direct.on = true;
   }
 
   /** The size the next print's level holds after it: the mean updated with the print (call once per print, before after()). */

@@ -21,7 +21,7 @@ import { checkHouseOrder, checkHousePrint, growHouseOrderOf, trimHouseOrderOf } 
 import type { PairState } from './pair-state.ts';
 
 export class HouseDesk {
-  /** The order id of the last place() or take() (the refused ones take none). */
+  /** The order id of the last place(), take() or print() placing a level (the refused ones take none). */
   orderId = 0;
   private readonly core: TradingCore;
   private readonly pair: PairState;
@@ -99,6 +99,7 @@ export class HouseDesk {
     if (rest > 0) {
       const restSide = takerSide === Side.BUY ? Side.SELL : Side.BUY;
       const id = core.takeOrderId();
+      this.orderId = id;
       pair.book.placeLimit(
         id,
         this.book,
@@ -137,6 +138,7 @@ export class HouseDesk {
     const book = pair.book;
     if (!book.replacesOwnLevel(this.book, restSide, priceTicks)) return false;
     const id = this.core.takeOrderId();
+    this.orderId = id;
     if (!book.replaceOwnLevel(id, this.book, restSide, priceTicks, rest))
       book.placeLimit(id, this.book, restSide, priceTicks, rest, TimeInForce.GTC, 0, -1, StpMode.ExpireMaker);
     drain(this.core, pair, null);

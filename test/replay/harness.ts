@@ -11,7 +11,7 @@ import { DatasetService, type ImportOptions } from '../../src-main/data/dataset-
 import { KlineService } from '../../src-main/market/kline-service.ts';
 import { DatasetReplayData } from '../../src-main/replay/dataset-replay-data.ts';
 import { planSources } from '../../src-main/replay/plan.ts';
-import type { ReplayData } from '../../src-main/replay/ports.ts';
+import type { HistTrade, ReplayData } from '../../src-main/replay/ports.ts';
 import { openReplayMarket, type ReplayMarket, type ReplayOptions } from '../../src-main/replay/replay-market.ts';
 import { replaySymbolRow } from '../../src-main/replay/specs.ts';
 import { AccountsRepo } from '../../src-main/store/accounts-repo.ts';
@@ -163,6 +163,31 @@ export function memoryReplayVenue(
       db.close();
     },
   };
+}
+
+/**
+ * bench:replay's walk on BTCUSDT's 0.1 tick from `start`, a print every 10 ms: a tick up or down
+ * on 30 % of the prints, 1 to 500 lots of 0.001, the aggressor side drawn anew each print.
+ */
+export function walkTrades(start: number, n: number): HistTrade[] {
+  let s = 12345;
+  const rnd = (): number => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296;
+  const rows: HistTrade[] = [];
+  let p = 500_000;
+  for (let i = 0; i < n; i++) {
+    const r = rnd();
+    if (r < 0.15) p += 1;
+    else if (r > 0.85) p -= 1;
+    const lots = 1 + Math.floor(rnd() * 500);
+    const sell = rnd() < 0.5;
+    rows.push({
+      time: start + i * 10,
+      price: `${(p / 10) | 0}.${p % 10}`,
+      qty: (lots / 1000).toFixed(3),
+      buyerMaker: sell,
+    });
+  }
+  return rows;
 }
 
 /** The TRX trade stream recording as the archive's trades CSV (id,price,qty,quote_qty,time,is_buyer_maker): the importer reads that layout. */
