@@ -7,8 +7,8 @@
 // book as it is, with the same results.
 import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ReplayData, ReplayDataset } from '../../src-main/replay/ports.ts';
-import { memoryReplayVenue, walkTrades } from './harness.ts';
+import type { ReplayData } from '../../src-main/replay/ports.ts';
+import { memoryReplayVenue, tradesReplayData, walkTrades } from './harness.ts';
 
 const START = Date.UTC(2024, 0, 1);
 const N = 12_000;
@@ -20,25 +20,7 @@ afterEach(() => {
 });
 
 function data(): ReplayData {
-  const rows = walkTrades(START, N);
-  const ds: ReplayDataset = {
-    id: 1,
-    market: 'um',
-    symbol: 'BTCUSDT',
-    kind: 'trades',
-    interval: '',
-    firstTime: START,
-    lastTime: rows[rows.length - 1].time,
-    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] },
-    specsSource: 'catalogue',
-  };
-  return {
-    datasets: (symbol) => (symbol === 'BTCUSDT' ? [ds] : []),
-    depth: () => [],
-    candles: () => [],
-    funding: () => [],
-    trades: (_id, from) => rows.filter((t) => t.time >= from),
-  };
+  return tradesReplayData(START, walkTrades(START, N));
 }
 
 /** What the replay showed, and whether the direct path was on before and after the user came. */

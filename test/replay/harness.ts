@@ -11,7 +11,7 @@ import { DatasetService, type ImportOptions } from '../../src-main/data/dataset-
 import { KlineService } from '../../src-main/market/kline-service.ts';
 import { DatasetReplayData } from '../../src-main/replay/dataset-replay-data.ts';
 import { planSources } from '../../src-main/replay/plan.ts';
-import type { HistTrade, ReplayData } from '../../src-main/replay/ports.ts';
+import type { HistTrade, ReplayData, ReplayDataset } from '../../src-main/replay/ports.ts';
 import { openReplayMarket, type ReplayMarket, type ReplayOptions } from '../../src-main/replay/replay-market.ts';
 import { replaySymbolRow } from '../../src-main/replay/specs.ts';
 import { AccountsRepo } from '../../src-main/store/accounts-repo.ts';
@@ -162,6 +162,28 @@ export function memoryReplayVenue(
       trading.group.commitNow();
       db.close();
     },
+  };
+}
+
+/** A trades-only BTCUSDT dataset (tick 0.1, step 0.001) of these prints, from `start`, as the replay's data port gives it. */
+export function tradesReplayData(start: number, rows: HistTrade[]): ReplayData {
+  const ds: ReplayDataset = {
+    id: 1,
+    market: 'um',
+    symbol: 'BTCUSDT',
+    kind: 'trades',
+    interval: '',
+    firstTime: start,
+    lastTime: rows[rows.length - 1].time,
+    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] },
+    specsSource: 'catalogue',
+  };
+  return {
+    datasets: (symbol) => (symbol === 'BTCUSDT' ? [ds] : []),
+    depth: () => [],
+    candles: () => [],
+    funding: () => [],
+    trades: (_id, from) => rows.filter((t) => t.time >= from),
   };
 }
 

@@ -5,9 +5,8 @@
 // sizes, no reads of the engine's levels) would rest on this: a second order at a level (a
 // refill placed as a new order, say) is what this test catches.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ReplayData, ReplayDataset } from '../../src-main/replay/ports.ts';
 import { Side } from '../../src-shared/enums.ts';
-import { memoryReplayVenue, walkTrades } from './harness.ts';
+import { memoryReplayVenue, tradesReplayData, walkTrades } from './harness.ts';
 
 const START = Date.UTC(2024, 0, 1);
 const N = 20_000;
@@ -19,25 +18,7 @@ afterEach(() => {
 
 describe('synthetic book without users', () => {
   it('holds one order of the book account a level, of the level size, through 20,000 walk prints', () => {
-    const rows = walkTrades(START, N);
-    const ds: ReplayDataset = {
-      id: 1,
-      market: 'um',
-      symbol: 'BTCUSDT',
-      kind: 'trades',
-      interval: '',
-      firstTime: START,
-      lastTime: rows[rows.length - 1].time,
-      specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] },
-      specsSource: 'catalogue',
-    };
-    const data: ReplayData = {
-      datasets: (symbol) => (symbol === 'BTCUSDT' ? [ds] : []),
-      depth: () => [],
-      candles: () => [],
-      funding: () => [],
-      trades: (_id, from) => rows.filter((t) => t.time >= from),
-    };
+    const data = tradesReplayData(START, walkTrades(START, N));
     const rig = memoryReplayVenue(data, 'BTCUSDT', START, '50000.0');
     closers.push(() => rig.close());
     const book = rig.exchange.pair('BTCUSDT')!.book;

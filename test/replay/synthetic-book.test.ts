@@ -6,9 +6,9 @@
 // a jump re-quoting around the new touch, and the tape equal to the history.
 import { openLimit, upsertAccount } from '../helpers/exchange-commands.ts';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HistTrade, ReplayData, ReplayDataset } from '../../src-main/replay/ports.ts';
+import type { HistTrade } from '../../src-main/replay/ports.ts';
 import { KEEP_LEVELS, LEVELS, SIZE_FACTOR } from '../../src-main/replay/synthetic-book.ts';
-import { memoryReplayVenue } from './harness.ts';
+import { memoryReplayVenue, tradesReplayData } from './harness.ts';
 
 const START = Date.UTC(2024, 0, 1);
 const P = 500_000; // 50,000.0 in 0.1 ticks
@@ -30,24 +30,7 @@ function replay(prints: Print[]) {
     qty: '0.100',
     buyerMaker: side === 'S',
   }));
-  const ds: ReplayDataset = {
-    id: 1,
-    market: 'um',
-    symbol: 'BTCUSDT',
-    kind: 'trades',
-    interval: '',
-    firstTime: START,
-    lastTime: START + (rows.length - 1) * 10,
-    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] },
-    specsSource: 'catalogue',
-  };
-  const data: ReplayData = {
-    datasets: (symbol) => (symbol === 'BTCUSDT' ? [ds] : []),
-    depth: () => [],
-    candles: () => [],
-    funding: () => [],
-    trades: (_id, from) => rows.filter((t) => t.time >= from),
-  };
+  const data = tradesReplayData(START, rows);
   const rig = memoryReplayVenue(data, 'BTCUSDT', START, '50000.0');
   closers.push(() => rig.close());
   const { exchange, market } = rig;
