@@ -339,6 +339,28 @@ async function main(): Promise<void> {
   const notes: string[] = [];
   const work: Work = { bot: [], signed: [] };
 
+  /**
+   * Closes A's long and B's short against each other in-process (B's closing buy rests at P, A's
+   * closing sell takes it, 500 BTC at most an order): A only buys and B only sells, so without
+   * this their positions grow run over run toward the pair's notional cap at 20x (100,000,000
+   * USDT, about 1,040 BTC at P), which a host placing 12,000 signed orders a second reached in
+   * the third round and the order checks then refused.
+   */
+  function flatten(): void {
+    const held = (id: number, side: number): number =>
+      ex.positions(id).find((p) => p.symbol === SYMBOL && p.position_side === side)?.quantity ?? 0;
+    for (let guard = 0; guard < 10; guard++) {
+      const q = Math.min(held(accountIds[0], 1), held(accountIds[1], 2), 500);
+      if (q < 0.001) break;
+      const order = { symbol: SYMBOL, type: 1, price: (P / 10).toFixed(1), qty: q.toFixed(3), time_in_force: 1 };
+      const close = { ...order, position_action: 2 };
+      svc.venue.submit({ kind: 'place', accountId: accountIds[1], input: { ...close, side: 1, position_side: 2 } });
+      svc.venue.submit({ kind: 'place', accountId: accountIds[0], input: { ...close, side: 2, position_side: 1 } });
+    }
+    for (const id of accountIds) cancelAll(ex, id, SYMBOL);
+    svc.venue.trading.group.commitNow();
+  }
+
   async function phase(kind: Kind): Promise<Run> {
     const floorLike = kind === 'post' || kind === 'rawpost' || kind === 'postb';
     const warmup = warmed.has(kind) ? 0.5 : WARMUP;
@@ -378,8 +400,9 @@ async function main(): Promise<void> {
         const perCommit = r.responses / Math.max(1, commits);
         work.signed.push(signedWork(svc, { symbol: SYMBOL, priceTicks: P, accounts, perCommit, n: WORK_ORDERS }));
       }
-      // cancelled so that the bot phase's takers meet only the seed
+      // cancelled so that the bot phase's takers meet only the seed; positions closed (flatten)
       for (const id of accountIds) cancelAll(ex, id, SYMBOL);
+      flatten();
       notes.push(
         `${kind}: ${r.responses} answers (${statuses(r)}); open orders left ${left}; positions A ${f(pos[0], 3)} long, B ${f(pos[1], 3)} short; ` +
           `${commits} SQLite commits (group commit: ${f(r.responses / Math.max(1, commits), 1)} answers per commit, measured run)`,
@@ -445,6 +468,7 @@ async function main(): Promise<void> {
       'signed-paced',
     );
     for (const id of accountIds) cancelAll(ex, id, SYMBOL);
+    flatten();
     return { kind, r };
   }
 
