@@ -463,9 +463,17 @@ async function main(): Promise<void> {
       );
       return { kind, r };
     }
+    let commits0 = svc.venue.trading.group.commits;
     const r = await load(
       { ...base, kind, url: svc.url, symbol: SYMBOL, accounts: ACCOUNTS, priceTicks: P },
       'signed-paced',
+      () => {
+        commits0 = svc.venue.trading.group.commits;
+      },
+    );
+    const commits = svc.venue.trading.group.commits - commits0;
+    notes.push(
+      `signed at ${rate} req/s: ${r.responses} answers, ${commits} SQLite commits (${f(r.responses / Math.max(1, commits), 1)} answers per commit, measured run)`,
     );
     for (const id of accountIds) cancelAll(ex, id, SYMBOL);
     flatten();
@@ -510,6 +518,7 @@ async function main(): Promise<void> {
   }
   if (latencyOnly) {
     reportLatency({ rate, runs: pacedRuns });
+    for (const n of notes) console.log(n);
     return;
   }
   report(runs, notes, only, { rate, runs: pacedRuns });

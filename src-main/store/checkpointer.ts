@@ -9,20 +9,49 @@
 // Durability is unchanged: a commit is in the WAL before it is acknowledged either way, and
 // SQLite replays the WAL after a crash. On stop the worker runs a last checkpoint and closes;
 // the venue's connection then closes (SQLite checkpoints on the last close too).
+//
+// The WAL's size is the worker's too. With a journal_size_limit, the first commit after each
+// restart of the WAL cuts the file back to that size, on the writer's thread: an ftruncate of
+// the WAL's excess, 25-55 ms on ext4 for the 40-60 MB a busy minute of orders leaves (bench:api,
+// 2026-11-30), which stalled every answer behind it. So the venue's connection never truncates
+// (journal_size_limit -1: a restart reuses the file from its start, no allocation), and the
+// worker cuts the file to nothing (a TRUNCATE checkpoint) once it is over `limitBytes`, fully
+// copied, and no commit came in a whole round: when nothing waits. A commit that arrives during
+// that cut waits for it (the busy timeout) once, after an idle round.
 import { Worker } from 'node:worker_threads';
 import type { DatabaseSync } from 'node:sqlite';
 
 // Inline (eval) worker: the same code runs from the TypeScript sources and from the bundle.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { statSync } = require('node:fs');
 const { DatabaseSync } = require('node:sqlite');
 const db = new DatabaseSync(workerData.file);
 db.exec('PRAGMA busy_timeout = 1000');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const truncate = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
+const walSize = () => {
+  try {
+    return statSync(workerData.file + '-wal').size;
+  } catch {
+    return 0;
+  }
+};
+let lastLog = -1;
 const run = () => {
   try {
     const r = checkpoint.get();
-    parentPort.postMessage({ type: 'round', log: Number(r.log), checkpointed: Number(r.checkpointed) });
+    const log = Number(r.log);
+    const checkpointed = Number(r.checkpointed);
+    // all copied, and the same frames as the round before: no commit for a whole round
+    const idle = Number(r.busy) === 0 && log === checkpointed && log === lastLog;
+    lastLog = log;
+    let truncated = false;
+    if (idle && walSize() > workerData.limitBytes) {
+      truncated = Number(truncate.get().busy) === 0;
+      lastLog = -1;
+    }
+    parentPort.postMessage({ type: 'round', log, checkpointed, truncated });
   } catch (err) {
     parentPort.postMessage({ type: 'error', message: String(err && err.message || err) });
   }
@@ -43,6 +72,8 @@ export interface CheckpointerOptions {
   file: string;
   /** Interval between checkpoint rounds, ms (default 250). */
   everyMs?: number;
+  /** The WAL file is cut to nothing once idle and over this size, bytes (default 16 MiB). */
+  limitBytes?: number;
 }
 
 export class Checkpointer {
@@ -52,21 +83,31 @@ export class Checkpointer {
   rounds = 0;
   lastLog = 0;
   lastCheckpointed = 0;
+  /** Times the worker cut the idle WAL file back to nothing. */
+  truncations = 0;
   lastError: string | null = null;
 
   constructor(db: DatabaseSync, opts: CheckpointerOptions) {
     db.exec('PRAGMA wal_autocheckpoint = 0');
-    this.worker = new Worker(WORKER, { eval: true, workerData: { file: opts.file, everyMs: opts.everyMs ?? 250 } });
-    this.worker.unref(); // never keeps the process alive on its own
-    this.worker.on('message', (m: { type: string; log?: number; checkpointed?: number; message?: string }) => {
-      if (m.type === 'round') {
-        this.rounds++;
-        this.lastLog = m.log ?? 0;
-        this.lastCheckpointed = m.checkpointed ?? 0;
-      } else if (m.type === 'error') {
-        this.lastError = m.message ?? 'unknown';
-      }
+    db.exec('PRAGMA journal_size_limit = -1');
+    this.worker = new Worker(WORKER, {
+      eval: true,
+      workerData: { file: opts.file, everyMs: opts.everyMs ?? 250, limitBytes: opts.limitBytes ?? 16 * 1024 * 1024 },
     });
+    this.worker.unref(); // never keeps the process alive on its own
+    this.worker.on(
+      'message',
+      (m: { type: string; log?: number; checkpointed?: number; truncated?: boolean; message?: string }) => {
+        if (m.type === 'round') {
+          this.rounds++;
+          this.lastLog = m.log ?? 0;
+          this.lastCheckpointed = m.checkpointed ?? 0;
+          if (m.truncated === true) this.truncations++;
+        } else if (m.type === 'error') {
+          this.lastError = m.message ?? 'unknown';
+        }
+      },
+    );
     this.worker.on('error', (err) => {
       this.lastError = err.message;
     });

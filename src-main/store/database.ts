@@ -52,7 +52,8 @@ export function openDatabase(opts: OpenOptions): DatabaseSync {
   // or power loss can lose the last commits, which is the usual WAL trade-off.
   db.exec('PRAGMA synchronous = NORMAL');
   // The WAL is reused from its start after each full checkpoint; past 16 MB (the history build
-  // grows it to ~40 MB) it is cut back to that size when that happens.
+  // grows it to ~40 MB) it is cut back to that size when that happens. A venue's Checkpointer
+  // takes this over (no cut on the writer's thread; store/checkpointer.ts).
   db.exec('PRAGMA journal_size_limit = 16777216');
   db.exec('PRAGMA foreign_keys = ON');
   migrate(db);
