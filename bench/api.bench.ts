@@ -73,8 +73,8 @@
 // req/s by Little's law, the queue in front of the server and not the route's own time, so even
 // the floor, doing nothing, shows a p99 of 2.5 times its mean there. The p99 target is therefore
 // read on latency runs at a set load, half the signed route's capacity measured in the same run
-// (an open loop over the 50 connections: request i due at start + i / rate and timed from then;
-// bench/lib/api-client.ts runPaced), with the floor at the same rate
+// (an open loop over the 50 connections, kept from the warm-up: request i due at start + i / rate
+// and timed from then; bench/lib/api-client.ts runPaced), with the floor at the same rate
 // beside it: what a request waits at a load the route carries, queueing included. Server CPU per request: process.cpuUsage() of
 // this process over the measured run / responses; it is steadier than req/s when other load
 // shares the machine, but it rises as throughput falls (fewer requests per event-loop wake-up),

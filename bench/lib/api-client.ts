@@ -247,10 +247,11 @@ function requestsFor(
 
 function run(
   job: ClientJob,
-  o: { seconds: number; pool: Pool; onLatency: ((ms: number) => void) | null },
+  o: { seconds: number; pool: Pool; onLatency: ((ms: number) => void) | null; conns: PacedConn[] | null },
   tally: (status: number, body: string) => void,
 ): Promise<AutocannonResult> {
-  if (job.rate !== undefined) return runPaced({ ...job, rate: job.rate }, o, tally);
+  if (job.rate !== undefined && o.conns !== null)
+    return runPaced({ ...job, rate: job.rate }, { ...o, conns: o.conns }, tally);
   const { seconds, pool, onLatency } = o;
   return new Promise((resolve, reject) => {
     const inst = autocannon(
@@ -276,12 +277,40 @@ function run(
  * sends its second's quota back to back as the second starts, then pauses, so its "rate" is a
  * burst a second, queued like a saturated run.
  */
+/** A keep-alive connection of the open loop; a run sets what its answers and errors do. */
+interface PacedConn {
+  sock: Socket;
+  due: number;
+  buf: Buffer;
+  onData: ((c: PacedConn, chunk: Buffer) => void) | null;
+  onError: ((err: Error) => void) | null;
+}
+
+/** Opens the open loop's connections (kept over its warm-up and measured runs, as a bot keeps them). */
+function openPaced(job: ClientJob): Promise<PacedConn[]> {
+  const url = new URL(job.url);
+  return Promise.all(
+    Array.from(
+      { length: job.connections },
+      () =>
+        new Promise<PacedConn>((resolve, reject) => {
+          const sock = connect(Number(url.port), url.hostname);
+          sock.setNoDelay(true);
+          const c: PacedConn = { sock, due: 0, buf: Buffer.alloc(0), onData: null, onError: reject };
+          sock.on('data', (chunk: Buffer) => c.onData?.(c, chunk));
+          sock.on('error', (err) => c.onError?.(err));
+          sock.once('connect', () => resolve(c));
+        }),
+    ),
+  );
+}
+
 function runPaced(
   job: ClientJob & { rate: number },
-  o: { seconds: number; pool: Pool; onLatency: ((ms: number) => void) | null },
+  o: { seconds: number; pool: Pool; onLatency: ((ms: number) => void) | null; conns: PacedConn[] },
   tally: (status: number, body: string) => void,
 ): Promise<AutocannonResult> {
-  const { seconds, pool, onLatency } = o;
+  const { seconds, pool, onLatency, conns } = o;
   const url = new URL(job.url);
   const host = `${url.hostname}:${url.port}`;
   const total = Math.max(1, Math.floor(seconds * job.rate));
@@ -308,19 +337,13 @@ function runPaced(
     let sent = 0;
     let done = 0;
     const waiting: number[] = [];
-    const idle: Conn[] = [];
-    const conns: Conn[] = [];
-    interface Conn {
-      sock: Socket;
-      due: number;
-      buf: Buffer;
-    }
+    const idle: PacedConn[] = [];
     const finish = (): void => {
       if (++done < total) return;
-      for (const c of conns) c.sock.destroy();
+      for (const c of conns) c.onData = c.onError = null;
       resolve(out);
     };
-    const start = (c: Conn, due: number): void => {
+    const start = (c: PacedConn, due: number): void => {
       c.due = due;
       c.sock.write(text());
     };
@@ -329,7 +352,7 @@ function runPaced(
       if (c === undefined) waiting.push(due);
       else start(c, due);
     };
-    const onData = (c: Conn, chunk: Buffer): void => {
+    const onData = (c: PacedConn, chunk: Buffer): void => {
       c.buf = c.buf.length === 0 ? chunk : Buffer.concat([c.buf, chunk]);
       const end = c.buf.indexOf('\r\n\r\n');
       if (end < 0) return;
@@ -348,31 +371,22 @@ function runPaced(
       else start(c, next);
       finish();
     };
-    let open = 0;
-    const t0Ref = { t0: 0 };
+    const t0 = performance.now();
     const tick = (): void => {
-      const due = Math.min(total, Math.floor((performance.now() - t0Ref.t0) / interval) + 1);
-      while (sent < due) dispatch(t0Ref.t0 + sent++ * interval);
-      if (sent < total) setTimeout(tick, Math.max(0, t0Ref.t0 + sent * interval - performance.now()));
+      const due = Math.min(total, Math.floor((performance.now() - t0) / interval) + 1);
+      while (sent < due) dispatch(t0 + sent++ * interval);
+      if (sent < total) setTimeout(tick, Math.max(0, t0 + sent * interval - performance.now()));
     };
-    for (let k = 0; k < job.connections; k++) {
-      const sock = connect(Number(url.port), url.hostname);
-      sock.setNoDelay(true);
-      const c: Conn = { sock, due: 0, buf: Buffer.alloc(0) };
-      conns.push(c);
-      sock.on('data', (chunk: Buffer) => onData(c, chunk));
-      sock.on('error', (err) => {
+    for (const c of conns) {
+      c.buf = Buffer.alloc(0);
+      c.onData = onData;
+      c.onError = (err) => {
         out.errors++;
         reject(err);
-      });
-      sock.once('connect', () => {
-        idle.push(c);
-        if (++open === job.connections) {
-          t0Ref.t0 = performance.now();
-          tick();
-        }
-      });
+      };
+      idle.push(c);
     }
+    tick();
   });
 }
 
@@ -380,7 +394,13 @@ function runPaced(
 export async function runClient(job: ClientJob, onMeasuring: () => void): Promise<ClientResult> {
   const ignore = (): void => {};
   const pool = buildPool(job, Math.ceil((job.rate ?? POOL_RATE) * (job.warmup + job.seconds)));
-  if (job.warmup > 0) await run(job, { seconds: job.warmup, pool, onLatency: null }, ignore);
+  // The open loop's connections are the warm-up's too, so the measured run starts on warm ones,
+  // as a bot's orders go over connections it keeps. (With 50 fresh connections opened at its
+  // start, the service's loop stalled ~10 ms there and the first 30 ms of signed answers took
+  // 10-17 ms: 150-230 of the run's slowest 1 %, the bench's churn rather than the route.)
+  // autocannon's runs open their own.
+  const conns = job.rate === undefined ? null : await openPaced(job);
+  if (job.warmup > 0) await run(job, { seconds: job.warmup, pool, onLatency: null, conns }, ignore);
   const late0 = pool.builtLate;
 
   let lat = new Float64Array(1 << 18);
@@ -429,9 +449,10 @@ export async function runClient(job: ClientJob, onMeasuring: () => void): Promis
   onMeasuring();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const r = await run(job, { seconds: job.seconds, pool, onLatency }, tally);
+  const r = await run(job, { seconds: job.seconds, pool, onLatency, conns }, tally);
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  if (conns !== null) for (const c of conns) c.sock.destroy();
   const sorted = lat.slice(0, count).sort();
   return {
     rps: count / job.seconds,

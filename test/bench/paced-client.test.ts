@@ -1,6 +1,7 @@
 // The bench's open-loop client (bench/lib/api-client.ts, a job with `rate`): requests are spread
 // evenly over the run, not sent as a burst a second, and a request that waits for a connection
-// is timed from when it was due (the wait is latency), so a slow server shows as slow.
+// is timed from when it was due (the wait is latency), so a slow server shows as slow; the
+// measured run goes over the warm-up's connections.
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runClient } from '../../bench/lib/api-client.ts';
@@ -41,6 +42,20 @@ describe('the paced (open-loop) bench client', () => {
     }
     expect(most).toBeLessThan(45);
     expect(t[t.length - 1] - t[0]).toBeGreaterThan(800);
+  });
+
+  it("runs the measured run over the warm-up's connections (no fresh connections at its start)", async () => {
+    const url = await listen(0, []);
+    let sockets = 0;
+    server!.on('connection', () => sockets++);
+    let connectionsAtMeasuring = -1;
+    const r = await runClient({ kind: 'hello', url, connections: 5, seconds: 0.3, warmup: 0.2, rate: 100 }, () => {
+      connectionsAtMeasuring = sockets;
+    });
+    expect(r.responses).toBe(30);
+    expect(r.non2xx + r.errors + r.timeouts).toBe(0);
+    expect(connectionsAtMeasuring).toBe(5);
+    expect(sockets).toBe(5);
   });
 
   it("counts a request's wait for a busy connection as latency", async () => {
