@@ -45,7 +45,8 @@
 //
 // Signed placements: POST /fapi/v1/orders, every request signed in the client (buildSignedQuery
 // over timestamp + recv_window 60000 + the raw body) with a unique client_order_id, all of a
-// run's requests before it starts (bench/lib/api-client.ts buildPool): the client shares the
+// measured run's requests before its warm-up (bench/lib/api-client.ts buildPool, sized for 1.5x the
+// fastest signed or Binance run so far; the warm-up signs its own as it goes): the client shares the
 // cores with the server, so its work per request is the same for every route, and printed
 // (client CPU µs per answer). Two paper accounts with a large balance: A only buys (open long), B only
 // sells (open short), strictly alternating from one global counter, A's bids at P..P+3 ticks
@@ -361,6 +362,9 @@ async function main(): Promise<void> {
     svc.venue.trading.group.commitNow();
   }
 
+  /** The fastest signed or Binance run so far, req/s (sizes the next ones' request pools). */
+  let fastestSigned = 0;
+
   async function phase(kind: Kind): Promise<Run> {
     const floorLike = kind === 'post' || kind === 'rawpost' || kind === 'postb';
     const warmup = warmed.has(kind) ? 0.5 : WARMUP;
@@ -385,13 +389,16 @@ async function main(): Promise<void> {
     if (kind === 'signed' || kind === 'binance') {
       // the commits of the measured run only (the warm-up's answers are not in r.responses)
       let commits0 = svc.venue.trading.group.commits;
+      // the client's pool of signed requests: room for 1.5x the fastest such run so far
+      const poolRate = fastestSigned > 0 ? Math.ceil(fastestSigned * 1.5) : undefined;
       const r = await load(
-        { ...base, kind, url: svc.url, symbol: SYMBOL, accounts: ACCOUNTS, priceTicks: P },
+        { ...base, kind, url: svc.url, symbol: SYMBOL, accounts: ACCOUNTS, priceTicks: P, poolRate },
         kind,
         () => {
           commits0 = svc.venue.trading.group.commits;
         },
       );
+      fastestSigned = Math.max(fastestSigned, r.rps);
       const left = ex.openOrders(accountIds[0], SYMBOL).length + ex.openOrders(accountIds[1], SYMBOL).length;
       const pos = accountIds.map((id) => ex.positions(id).find((p) => p.symbol === SYMBOL)?.quantity ?? 0);
       const commits = svc.venue.trading.group.commits - commits0;
