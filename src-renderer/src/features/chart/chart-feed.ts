@@ -1,22 +1,23 @@
-// Feeds a ChartModel: the latest candles over REST (`limit`), the live candle from
+// Feeds a ChartModel (as a FeedModel): the latest candles over REST (`limit`), the live candle from
 // `kline@{symbol},{interval}`, and older candles by time range (start_time/end_time, never
 // with limit) when the view nears the left edge. A switch of symbol or interval bumps a
 // generation number; answers and pushes of an older generation are dropped, so a slow
 // request can never paint the previous pair's candles. Pushes that arrive before the REST
 // answer are kept (the latest one) and applied after it.
 //
-// The kline stream carries only the current candle, throttled: when it rolls over to a new
-// candle, the final state of the previous one (and, at high simulator speeds, whole candles in
-// between) never came over the stream. On every roll-over the feed fetches the range from the
-// last candle it has up to the new one over REST and appends it in order before the push, so
-// the chart has no holes and every closed candle shows its final values.
+// The kline stream carries the current candle, throttled, and when a candle closed since its
+// last push, that candle's final form first (src-main/api/ws/hub.ts sendKline). So a push of the
+// candle right after the newest one the feed has is simply appended: the one before it came in
+// its final form just before. A push further ahead (at high simulator speeds whole candles close
+// between two pushes, or a push was lost) has the feed fetch the range from its newest candle up
+// to the new one over REST and append it in order before the push, so the chart has no holes and
+// every closed candle shows its final values.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
-import { INTERVAL_MS, previousOpenTime, type Interval } from '../../../../src-shared/intervals.ts';
+import { INTERVAL_MS, nextOpenTime, previousOpenTime, type Interval } from '../../../../src-shared/intervals.ts';
 import type { Candle } from '../../../../src-shared/types.ts';
 import { errorText } from '../../lib/frame.ts';
-import type { ChartModel } from './chart-model.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
 
 /** Candles loaded first, and per step back in history. */
@@ -57,11 +58,23 @@ interface KlinePush {
   k: Candle;
 }
 
+/** What the feed needs of the chart (ChartModel, chart-model.ts): its bars, ascending by open time. */
+export interface FeedModel {
+  setCandles(candles: readonly Candle[]): void;
+  /** Adds older candles before the oldest; answers how many were added. */
+  prepend(older: readonly Candle[]): number;
+  /** The newest bar anew, or a newer one appended (an older one is ignored). */
+  update(c: Candle): void;
+  readonly newestOpenTime: number | undefined;
+  readonly oldestOpenTime: number | undefined;
+  readonly size: number;
+}
+
 export class ChartFeed {
   readonly state: StoreApi<ChartFeedState>;
   private readonly api: RestClient;
   private readonly ws: WsClient;
-  private readonly model: ChartModel;
+  private readonly model: FeedModel;
   private generation = 0;
   private stream: string | null = null;
   private off: (() => void) | null = null;
@@ -71,7 +84,7 @@ export class ChartFeed {
   private filling = false;
   private afterFill: Candle | null = null;
 
-  constructor(api: RestClient, ws: WsClient, model: ChartModel) {
+  constructor(api: RestClient, ws: WsClient, model: FeedModel) {
     this.api = api;
     this.ws = ws;
     this.model = model;
@@ -185,7 +198,9 @@ export class ChartFeed {
       if (this.afterFill === null || k[0] >= this.afterFill[0]) this.afterFill = k;
       return;
     }
-    if (last === undefined || k[0] <= last) {
+    const interval = this.state.getState().interval;
+    // the same candle, or the next one (whose predecessor's final form was pushed just before)
+    if (last === undefined || k[0] <= last || (interval !== null && k[0] === nextOpenTime(interval, last))) {
       this.model.update(k);
       this.state.setState({ candles: this.model.size });
       return;

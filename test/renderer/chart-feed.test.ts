@@ -1,0 +1,119 @@
+// The chart's feed (src-renderer/src/features/chart/chart-feed.ts): a push of the candle right
+// after the newest one is appended as it is (the stream sent its predecessor's final form just
+// before), and only a push further ahead, a gap, is filled over REST first, in order.
+import { describe, expect, it } from 'vitest';
+import type { RestClient } from '../../src-shared/sdk/rest-client.ts';
+import type { WsClient } from '../../src-shared/sdk/ws-client.ts';
+import type { Candle } from '../../src-shared/types.ts';
+import { ChartFeed, type FeedModel } from '../../src-renderer/src/features/chart/chart-feed.ts';
+
+const S = 1000;
+const T0 = 1_764_460_800_000; // a whole second (2025-11-30T00:00:00Z)
+
+function candle(openTime: number, close: string, isClosed = true): Candle {
+  return [openTime, openTime + S - 1, '100', '101', '99', close, '1', '100', 1, '0.5', '50', isClosed];
+}
+
+/** The chart's data without the canvas: the candles the feed handed over, by open time. */
+class Bars implements FeedModel {
+  readonly bars = new Map<number, Candle>();
+  setCandles(cs: readonly Candle[]): void {
+    this.bars.clear();
+    for (const c of cs) this.bars.set(c[0], c);
+  }
+  prepend(cs: readonly Candle[]): number {
+    for (const c of cs) this.bars.set(c[0], c);
+    return cs.length;
+  }
+  update(c: Candle): void {
+    const newest = this.newestOpenTime;
+    if (newest !== undefined && c[0] < newest) return; // as the real model: older updates are ignored
+    this.bars.set(c[0], c);
+  }
+  get newestOpenTime(): number | undefined {
+    return this.bars.size === 0 ? undefined : Math.max(...this.bars.keys());
+  }
+  get oldestOpenTime(): number | undefined {
+    return this.bars.size === 0 ? undefined : Math.min(...this.bars.keys());
+  }
+  get size(): number {
+    return this.bars.size;
+  }
+}
+
+/** The service's 1s candles of BTCUSDT over REST (limit: the newest; a time range: ascending in, newest first out). */
+function fakeApi(history: Candle[], calls: Array<Record<string, unknown>>): RestClient {
+  return {
+    async klines(_symbol: string, _interval: string, opts: { limit?: number; startTime?: number; endTime?: number }) {
+      calls.push({ ...opts });
+      const asc = history.filter(
+        (c) =>
+          (opts.startTime === undefined || c[0] >= opts.startTime) &&
+          (opts.endTime === undefined || c[0] <= opts.endTime),
+      );
+      const picked = opts.limit !== undefined ? asc.slice(-opts.limit) : asc;
+      return picked.slice().reverse();
+    },
+  } as unknown as RestClient;
+}
+
+function fakeWs(): { ws: WsClient; push: (k: Candle) => void } {
+  const handlers = new Map<string, (d: unknown, stream: string) => void>();
+  const ws = {
+    on(stream: string, h: (d: unknown, stream: string) => void) {
+      handlers.set(stream, h);
+      return () => handlers.delete(stream);
+    },
+    subscribe: async () => ({}),
+    unsubscribe: async () => ({}),
+    onReconnect: () => () => {},
+  } as unknown as WsClient;
+  const push = (k: Candle): void =>
+    handlers.get('kline@BTCUSDT,1s')?.({ s: 'BTCUSDT', i: '1s', k }, 'kline@BTCUSDT,1s');
+  return { ws, push };
+}
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+}
+
+async function ready(history: Candle[]) {
+  const calls: Array<Record<string, unknown>> = [];
+  const bars = new Bars();
+  const { ws, push } = fakeWs();
+  const feed = new ChartFeed(fakeApi(history, calls), ws, bars);
+  feed.show('BTCUSDT', '1s');
+  await settle();
+  expect(feed.state.getState().status).toBe('ready');
+  return { calls, bars, push, feed };
+}
+
+describe('chart feed roll-over', () => {
+  it("appends the next candle as pushed, after its predecessor's final form, with no REST request", async () => {
+    const history = [candle(T0, '100'), candle(T0 + S, '100.5'), candle(T0 + 2 * S, '101', false)];
+    const { calls, bars, push } = await ready(history);
+    expect(calls).toEqual([{ limit: 500 }]);
+
+    push(candle(T0 + 2 * S, '101.2', true)); // the closed candle's final form
+    push(candle(T0 + 3 * S, '101.3', false)); // then the new current one
+    await settle();
+    expect(calls).toHaveLength(1);
+    expect([...bars.bars.keys()]).toEqual([T0, T0 + S, T0 + 2 * S, T0 + 3 * S]);
+    expect(bars.bars.get(T0 + 2 * S)?.[5]).toBe('101.2');
+    expect(bars.bars.get(T0 + 3 * S)?.[5]).toBe('101.3');
+  });
+
+  it('fills a gap (candles closed between two pushes) over REST, in order, before the push', async () => {
+    const history = [candle(T0, '100'), candle(T0 + S, '100.5', false)];
+    const { calls, bars, push } = await ready(history);
+    // meanwhile the service closed three candles; the stream's next push is the fourth
+    history[1] = candle(T0 + S, '100.6');
+    history.push(candle(T0 + 2 * S, '100.7'), candle(T0 + 3 * S, '100.8'));
+    push(candle(T0 + 4 * S, '100.9', false));
+    await settle();
+    expect(calls).toEqual([{ limit: 500 }, { startTime: T0 + S, endTime: T0 + 4 * S - 1 }]);
+    expect([...bars.bars.keys()].sort((a, b) => a - b)).toEqual([T0, T0 + S, T0 + 2 * S, T0 + 3 * S, T0 + 4 * S]);
+    expect(bars.bars.get(T0 + S)?.[5]).toBe('100.6'); // the final values, from REST
+    expect(bars.bars.get(T0 + 4 * S)?.[5]).toBe('100.9');
+  });
+});
