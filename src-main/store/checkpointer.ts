@@ -18,6 +18,15 @@
 // worker cuts the file to nothing (a TRUNCATE checkpoint) once it is over `limitBytes`, fully
 // copied, and no commit came in a whole round: when nothing waits. A commit that arrives during
 // that cut waits for it (the busy timeout) once, after an idle round.
+//
+// A WAL that is written to all along never starts over by itself: the writer restarts it only
+// when a round has copied every frame, and with commits arriving while a round copies and syncs
+// (any steady order flow, a bot at full speed) none ever has, so the WAL grew without bound
+// (1.4 GB after 30 s of signed orders at 20,000 a second). So once the current WAL's frames pass
+// `restartBytes` the worker runs a RESTART checkpoint: it takes the write lock, copies the frames
+// written since its last round and syncs, and the next commit starts the WAL over. A commit that
+// comes meanwhile waits for it (the busy timeout's steps: about 8 ms on this disk), once per
+// `restartBytes` of WAL, about every 5 s at full speed.
 import { Worker } from 'node:worker_threads';
 import type { DatabaseSync } from 'node:sqlite';
 
@@ -30,6 +39,8 @@ const db = new DatabaseSync(workerData.file);
 db.exec('PRAGMA busy_timeout = 1000');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const truncate = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
+const restart = db.prepare('PRAGMA wal_checkpoint(RESTART)');
+const frameBytes = Number(db.prepare('PRAGMA page_size').get().page_size) + 24;
 const walSize = () => {
   try {
     return statSync(workerData.file + '-wal').size;
@@ -47,11 +58,17 @@ const run = () => {
     const idle = Number(r.busy) === 0 && log === checkpointed && log === lastLog;
     lastLog = log;
     let truncated = false;
+    let restarted = false;
     if (idle && walSize() > workerData.limitBytes) {
       truncated = Number(truncate.get().busy) === 0;
       lastLog = -1;
+    } else if (!idle && log * frameBytes > workerData.restartBytes) {
+      // written to all along: no round ever ends with nothing left, so the writer never starts
+      // the WAL over; this one holds off writes while it copies the last frames and syncs
+      restarted = Number(restart.get().busy) === 0;
+      lastLog = -1;
     }
-    parentPort.postMessage({ type: 'round', log, checkpointed, truncated });
+    parentPort.postMessage({ type: 'round', log, checkpointed, truncated, restarted });
   } catch (err) {
     parentPort.postMessage({ type: 'error', message: String(err && err.message || err) });
   }
@@ -74,6 +91,11 @@ export interface CheckpointerOptions {
   everyMs?: number;
   /** The WAL file is cut to nothing once idle and over this size, bytes (default 16 MiB). */
   limitBytes?: number;
+  /**
+   * A WAL written to without pause is started over (a RESTART checkpoint) once its frames pass
+   * this size, bytes (default 256 MiB).
+   */
+  restartBytes?: number;
 }
 
 export class Checkpointer {
@@ -85,6 +107,8 @@ export class Checkpointer {
   lastCheckpointed = 0;
   /** Times the worker cut the idle WAL file back to nothing. */
   truncations = 0;
+  /** Times the worker had the writer start a WAL written to without pause over from its start. */
+  restarts = 0;
   lastError: string | null = null;
 
   constructor(db: DatabaseSync, opts: CheckpointerOptions) {
@@ -92,17 +116,30 @@ export class Checkpointer {
     db.exec('PRAGMA journal_size_limit = -1');
     this.worker = new Worker(WORKER, {
       eval: true,
-      workerData: { file: opts.file, everyMs: opts.everyMs ?? 250, limitBytes: opts.limitBytes ?? 16 * 1024 * 1024 },
+      workerData: {
+        file: opts.file,
+        everyMs: opts.everyMs ?? 250,
+        limitBytes: opts.limitBytes ?? 16 * 1024 * 1024,
+        restartBytes: opts.restartBytes ?? 256 * 1024 * 1024,
+      },
     });
     this.worker.unref(); // never keeps the process alive on its own
     this.worker.on(
       'message',
-      (m: { type: string; log?: number; checkpointed?: number; truncated?: boolean; message?: string }) => {
+      (m: {
+        type: string;
+        log?: number;
+        checkpointed?: number;
+        truncated?: boolean;
+        restarted?: boolean;
+        message?: string;
+      }) => {
         if (m.type === 'round') {
           this.rounds++;
           this.lastLog = m.log ?? 0;
           this.lastCheckpointed = m.checkpointed ?? 0;
           if (m.truncated === true) this.truncations++;
+          if (m.restarted === true) this.restarts++;
         } else if (m.type === 'error') {
           this.lastError = m.message ?? 'unknown';
         }

@@ -151,3 +151,49 @@ describe('checkpointer: the WAL file size', () => {
     db.close();
   });
 });
+
+describe('checkpointer: a WAL written to without pause', () => {
+  /**
+   * 10,000 commits back to back (each a WAL frame or two) while the worker runs; then the frames of
+   * the WAL as it stands (since the writer last started it over).
+   */
+  async function writeWithoutPause(restartBytes: number): Promise<{ log: number; restarts: number; rows: number }> {
+    const sub = mkdtempSync(join(dir, 'run-'));
+    const file = databaseFile(sub);
+    const db = openDatabase({ dataDir: sub });
+    db.exec('CREATE TABLE t (v TEXT NOT NULL)');
+    const ck = new Checkpointer(db, { file, everyMs: 10, restartBytes });
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    await until(() => ck.rounds > 0); // the worker is up
+    // the worker's rounds run on their thread meanwhile; none ends with nothing left to copy
+    const n = 10_000;
+    for (let i = 0; i < n; i++) insert.run(`row ${i} ${'x'.repeat(100)}`);
+    // (a checkpoint of the worker's own may be running: this one then answers busy, -1)
+    const frames = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+    let log = -1;
+    await until(() => (log = Number((frames.get() as { log: number }).log)) >= 0);
+    await new Promise((r) => setTimeout(r, 50)); // the rounds' messages
+    expect(ck.lastError).toBeNull();
+    const restarts = ck.restarts;
+    await ck.stop();
+    db.close();
+    const again = new DatabaseSync(file, { readOnly: true });
+    const rows = (again.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
+    again.close();
+    return { log, restarts, rows };
+  }
+
+  it('is started over once its frames pass restartBytes (it grew without bound before), and every commit is kept', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'perpdesk-ckpt-'));
+    const unbounded = await writeWithoutPause(1024 ** 4);
+    const bounded = await writeWithoutPause(256 * 1024);
+    // without restarts the writer never started the WAL over: it holds a frame or more a commit
+    expect(unbounded.restarts).toBe(0);
+    expect(unbounded.log).toBeGreaterThanOrEqual(10_000);
+    // with them it was started over, so it holds only what came after the last restart
+    expect(bounded.restarts).toBeGreaterThan(0);
+    expect(bounded.log).toBeLessThan(unbounded.log);
+    expect(unbounded.rows).toBe(10_000);
+    expect(bounded.rows).toBe(10_000);
+  });
+});
