@@ -165,19 +165,24 @@ export function memoryReplayVenue(
   };
 }
 
-/** A trades-only BTCUSDT dataset (tick 0.1, step 0.001) of these prints, from `start`, as the replay's data port gives it. */
-export function tradesReplayData(start: number, rows: HistTrade[]): ReplayData {
-  const ds: ReplayDataset = {
+/** A trades-only BTCUSDT dataset entry (id 1, tick 0.1, step 0.001) over [firstTime, lastTime]. */
+export function btcTradesDataset(firstTime: number, lastTime: number): ReplayDataset {
+  return {
     id: 1,
     market: 'um',
     symbol: 'BTCUSDT',
     kind: 'trades',
     interval: '',
-    firstTime: start,
-    lastTime: rows[rows.length - 1].time,
+    firstTime,
+    lastTime,
     specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] },
     specsSource: 'catalogue',
   };
+}
+
+/** A trades-only BTCUSDT dataset (tick 0.1, step 0.001) of these prints, from `start`, as the replay's data port gives it. */
+export function tradesReplayData(start: number, rows: HistTrade[]): ReplayData {
+  const ds = btcTradesDataset(start, rows[rows.length - 1].time);
   return {
     datasets: (symbol) => (symbol === 'BTCUSDT' ? [ds] : []),
     depth: () => [],

@@ -15,11 +15,20 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KlineService } from '../../src-main/market/kline-service.ts';
-import type { HistTrade, ReplayData, ReplayDataset } from '../../src-main/replay/ports.ts';
+import type { HistTrade, ReplayData } from '../../src-main/replay/ports.ts';
 import type { QueueModelName as QueueModel } from '../../src-main/replay/models/queue-model.ts';
 import { Exchange } from '../../src-main/trading/exchange.ts';
 import type { PlacementResult } from '../../src-shared/types.ts';
-import { KLINES, LASOTA, memoryReplayVenue, replayVenue, trxBooks, trxTradesCsv, type ReplayVenue } from './harness.ts';
+import {
+  KLINES,
+  LASOTA,
+  memoryReplayVenue,
+  replayVenue,
+  tradesReplayData,
+  trxBooks,
+  trxTradesCsv,
+  type ReplayVenue,
+} from './harness.ts';
 
 const UNIT = 100_000_000n;
 
@@ -261,24 +270,7 @@ function generated(n: number): ReplayData {
       buyerMaker: rnd() < 0.5,
     });
   }
-  const ds: ReplayDataset = {
-    id: 1,
-    market: 'um',
-    symbol: 'BTCUSDT',
-    kind: 'trades',
-    interval: '',
-    firstTime: START,
-    lastTime: START + (n - 1) * 10,
-    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] },
-    specsSource: 'catalogue',
-  };
-  return {
-    datasets: (symbol) => (symbol === 'BTCUSDT' ? [ds] : []),
-    depth: () => [],
-    candles: () => [],
-    funding: () => [],
-    trades: (_id, from) => rows.filter((t) => t.time >= from),
-  };
+  return tradesReplayData(START, rows);
 }
 
 describe('the house path shows what the bot-order path showed', () => {

@@ -3,8 +3,8 @@
 // candles and book, with prices and sizes on the pair's steps, off them (rounded as the text
 // is), written at more or fewer decimals than the tick, and a start inside a block.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HistTrade, HistTradeBlock, ReplayData, ReplayDataset } from '../../src-main/replay/ports.ts';
-import { memoryReplayVenue } from './harness.ts';
+import type { HistTrade, HistTradeBlock, ReplayData } from '../../src-main/replay/ports.ts';
+import { btcTradesDataset, memoryReplayVenue } from './harness.ts';
 
 const START = Date.UTC(2024, 0, 1);
 
@@ -54,17 +54,7 @@ function rows(n: number): Row[] {
 }
 
 function port(list: Row[], blocks: boolean, blockSize: number): ReplayData {
-  const ds: ReplayDataset = {
-    id: 1,
-    market: 'um',
-    symbol: 'BTCUSDT',
-    kind: 'trades',
-    interval: '',
-    firstTime: list[0].time,
-    lastTime: list[list.length - 1].time,
-    specs: { tickSize: '0.1', stepSize: '0.001', tiers: [{ cap: 50_000_000, maxLeverage: 20, mmr: 0.025 }] },
-    specsSource: 'catalogue',
-  };
+  const ds = btcTradesDataset(list[0].time, list[list.length - 1].time);
   const data: ReplayData = {
     datasets: (symbol) => (symbol === 'BTCUSDT' ? [ds] : []),
     depth: () => [],
