@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Checkpointer } from '../../src-main/store/checkpointer.ts';
+import { Checkpointer, type CheckpointerOptions } from '../../src-main/store/checkpointer.ts';
 import { databaseFile, openDatabase } from '../../src-main/store/database.ts';
 
 let dir = '';
@@ -23,6 +23,24 @@ async function until(cond: () => boolean, ms = 10_000): Promise<void> {
   }
 }
 
+/** A data folder's database (table t) in a new folder under `parent`, with a Checkpointer on it. */
+function openWatched(parent: string, opts: Omit<CheckpointerOptions, 'file'>) {
+  const sub = mkdtempSync(join(parent, 'db-'));
+  const file = databaseFile(sub);
+  const db = openDatabase({ dataDir: sub });
+  db.exec('CREATE TABLE t (v TEXT NOT NULL)');
+  const ck = new Checkpointer(db, { file, ...opts });
+  return { file, db, ck, insert: db.prepare('INSERT INTO t (v) VALUES (?)') };
+}
+
+/** Rows of t in the closed database file, read by a fresh connection. */
+function rowsOnDisk(file: string): number {
+  const again = new DatabaseSync(file, { readOnly: true });
+  const n = (again.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
+  again.close();
+  return n;
+}
+
 describe('checkpointer', () => {
   // With a round period longer than the test, only the writer could checkpoint: it must not.
   // (With the worker running meanwhile, a round that catches up lets the writer restart the WAL
@@ -30,15 +48,11 @@ describe('checkpointer', () => {
   // happened.)
   it('turns off auto-checkpoints: the writer alone lets the WAL grow past the usual 1,000-page point', async () => {
     dir = mkdtempSync(join(tmpdir(), 'perpdesk-ckpt-'));
-    const file = databaseFile(dir);
-    const db = openDatabase({ dataDir: dir });
-    db.exec('CREATE TABLE t (v TEXT NOT NULL)');
-    const ck = new Checkpointer(db, { file, everyMs: 600_000 });
+    const { file, db, ck, insert } = openWatched(dir, { everyMs: 600_000 });
     expect((db.prepare('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint).toBe(
       0,
     );
 
-    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
     const blob = 'x'.repeat(2000);
     for (let i = 0; i < 3000; i++) insert.run(blob); // ~1,500 pages, past the usual 1,000-page auto point
     expect(ck.rounds).toBe(0);
@@ -47,18 +61,12 @@ describe('checkpointer', () => {
 
     await ck.stop();
     db.close();
-    const again = new DatabaseSync(file, { readOnly: true });
-    expect((again.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(3000);
-    again.close();
+    expect(rowsOnDisk(file)).toBe(3000);
   });
 
   it('a worker round copies every frame of the WAL into the database file, and every commit is kept', async () => {
     dir = mkdtempSync(join(tmpdir(), 'perpdesk-ckpt-'));
-    const file = databaseFile(dir);
-    const db = openDatabase({ dataDir: dir });
-    db.exec('CREATE TABLE t (v TEXT NOT NULL)');
-    const ck = new Checkpointer(db, { file, everyMs: 20 });
-    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const { file, db, ck, insert } = openWatched(dir, { everyMs: 20 });
     const blob = 'x'.repeat(2000);
     for (let i = 0; i < 3000; i++) insert.run(blob);
 
@@ -78,9 +86,7 @@ describe('checkpointer', () => {
 
     db.close();
     await ck.stop();
-    const again = new DatabaseSync(file, { readOnly: true });
-    expect((again.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(3000);
-    again.close();
+    expect(rowsOnDisk(file)).toBe(3000);
   });
 
   it('an awaited venue close finishes even when nothing else keeps the process alive', () => {
@@ -102,14 +108,10 @@ describe('checkpointer', () => {
 describe('checkpointer: the WAL file size', () => {
   it("the venue's connection never cuts the WAL; the worker cuts it to nothing once it is idle and over the limit", async () => {
     dir = mkdtempSync(join(tmpdir(), 'perpdesk-ckpt-'));
-    const file = databaseFile(dir);
-    const db = openDatabase({ dataDir: dir });
-    db.exec('CREATE TABLE t (v TEXT NOT NULL)');
-    const ck = new Checkpointer(db, { file, everyMs: 20, limitBytes: 1_000_000 });
+    const { file, db, ck, insert } = openWatched(dir, { everyMs: 20, limitBytes: 1_000_000 });
     expect((db.prepare('PRAGMA journal_size_limit').get() as { journal_size_limit: number }).journal_size_limit).toBe(
       -1,
     );
-    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
     const blob = 'x'.repeat(2000);
     db.exec('BEGIN');
     for (let i = 0; i < 3000; i++) insert.run(blob); // one commit of ~1,500 pages: a WAL of ~6 MB
@@ -128,18 +130,12 @@ describe('checkpointer: the WAL file size', () => {
 
     await ck.stop();
     db.close();
-    const again = new DatabaseSync(file, { readOnly: true });
-    expect((again.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(4000);
-    again.close();
+    expect(rowsOnDisk(file)).toBe(4000);
   });
 
   it('a WAL under the limit, or one still being written, is left as it is', async () => {
     dir = mkdtempSync(join(tmpdir(), 'perpdesk-ckpt-'));
-    const file = databaseFile(dir);
-    const db = openDatabase({ dataDir: dir });
-    db.exec('CREATE TABLE t (v TEXT NOT NULL)');
-    const ck = new Checkpointer(db, { file, everyMs: 20, limitBytes: 50_000_000 });
-    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const { file, db, ck, insert } = openWatched(dir, { everyMs: 20, limitBytes: 50_000_000 });
     db.exec('BEGIN');
     for (let i = 0; i < 3000; i++) insert.run('x'.repeat(2000));
     db.exec('COMMIT');
@@ -158,12 +154,7 @@ describe('checkpointer: a WAL written to without pause', () => {
    * the WAL as it stands (since the writer last started it over).
    */
   async function writeWithoutPause(restartBytes: number): Promise<{ log: number; restarts: number; rows: number }> {
-    const sub = mkdtempSync(join(dir, 'run-'));
-    const file = databaseFile(sub);
-    const db = openDatabase({ dataDir: sub });
-    db.exec('CREATE TABLE t (v TEXT NOT NULL)');
-    const ck = new Checkpointer(db, { file, everyMs: 10, restartBytes });
-    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const { file, db, ck, insert } = openWatched(dir, { everyMs: 10, restartBytes });
     await until(() => ck.rounds > 0); // the worker is up
     // the worker's rounds run on their thread meanwhile; none ends with nothing left to copy
     const n = 10_000;
@@ -177,10 +168,7 @@ describe('checkpointer: a WAL written to without pause', () => {
     const restarts = ck.restarts;
     await ck.stop();
     db.close();
-    const again = new DatabaseSync(file, { readOnly: true });
-    const rows = (again.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
-    again.close();
-    return { log, restarts, rows };
+    return { log, restarts, rows: rowsOnDisk(file) };
   }
 
   it('is started over once its frames pass restartBytes (it grew without bound before), and every commit is kept', async () => {
