@@ -17,38 +17,49 @@ import type { AccountEvent } from './events.ts';
 import type { TradeState } from './ports.ts';
 import { orderRecord, positionRecords, summaryRecord, tradeRecord } from './views.ts';
 
-interface TurnWrites {
-  orders: Set<LiveOrder>;
-  trades: TradeState[];
-  positions: Set<PositionState>;
-  closed: Array<{ p: PositionState; closeType: number }>;
-  wallets: Set<AccountLive>;
-}
-
-function emptyTurn(): TurnWrites {
-  return { orders: new Set(), trades: [], positions: new Set(), closed: [], wallets: new Set() };
-}
-
 type PendingEvent =
   { accountId: number; kind: 'order'; data: LiveOrder } | { accountId: number; kind: 'fill'; data: TradeState };
 
 /**
- * A command's marks of one kind: a list emptied in place. Not a Set (a command marks a handful
- * of rows: a scan costs less than hashing, and Set.prototype.clear allocates a new table), nor an
- * array emptied with `length = 0` (which frees its storage, for the next push to allocate anew):
- * on the order path each of them was an allocation per order.
+ * Marks of one kind (a command's, or the turn's): a list emptied in place.
+ *
+ * Not a Set, nor an array emptied with `length = 0`: the lists live as long as the exchange (old
+ * space), and V8 does not empty what a Set or Map leaves behind when it is cleared or rehashed
+ * (the old table keeps its entries and points to the new one, for iterators) nor the backing
+ * store an array drops. So every order, trade and string a turn marked stayed reachable from that
+ * dead old-space table for the scavenger, was promoted, and waited for a full mark-compact: about
+ * 280 bytes an order, 5 MB a second of old space at 9,000 signed orders a second (docs/
+ * benchmarks.md, "ninth pass"). Here a slot is overwritten with `undefined` when the list is
+ * emptied, so nothing it held outlives the turn.
+ *
+ * addOnce scans while the list is short (a command marks a handful of rows, a turn tens); past
+ * INDEX_FROM entries it keeps a Set of them, made anew for each filling and dropped on clear (a
+ * young table, which dies young).
  */
 class Marks<T> {
+  private static readonly INDEX_FROM = 32;
   private readonly items: Array<T | undefined> = [];
+  private index: Set<T> | null = null;
   size = 0;
 
   add(x: T): void {
     this.items[this.size++] = x;
+    this.index?.add(x);
   }
 
   /** Adds x unless it is already marked. */
   addOnce(x: T): void {
-    for (let i = 0; i < this.size; i++) if (this.items[i] === x) return;
+    if (this.index !== null) {
+      if (this.index.has(x)) return;
+      this.index.add(x);
+    } else {
+      for (let i = 0; i < this.size; i++) if (this.items[i] === x) return;
+      if (this.size === Marks.INDEX_FROM) {
+        this.index = new Set();
+        for (let i = 0; i < this.size; i++) this.index.add(this.items[i] as T);
+        this.index.add(x);
+      }
+    }
     this.items[this.size++] = x;
   }
 
@@ -60,7 +71,17 @@ class Marks<T> {
   clear(): void {
     for (let i = 0; i < this.size; i++) this.items[i] = undefined;
     this.size = 0;
+    this.index = null;
   }
+}
+
+/** The turn's write set: every command's marks since the last commit, each row once. */
+interface TurnWrites {
+  orders: Marks<LiveOrder>;
+  trades: Marks<TradeState>;
+  positions: Marks<PositionState>;
+  closed: Marks<{ p: PositionState; closeType: number }>;
+  wallets: Marks<AccountLive>;
 }
 
 export class TurnWriter {
@@ -76,7 +97,13 @@ export class TurnWriter {
   /** Anything marked since the last flush (most house commands mark nothing: flush is then one test). */
   private marked = false;
   /** Changes of this event-loop turn not yet written (see flush / writeTurn; emptied, never replaced). */
-  private readonly turn = emptyTurn();
+  private readonly turn: TurnWrites = {
+    orders: new Marks(),
+    trades: new Marks(),
+    positions: new Marks(),
+    closed: new Marks(),
+    wallets: new Marks(),
+  };
   private turnScheduled = false;
 
   constructor(core: TradingCore) {
@@ -131,11 +158,11 @@ export class TurnWriter {
     if (writes + events.size === 0) return;
     if (writes > 0) {
       const turn = this.turn;
-      for (let i = 0; i < orders.size; i++) turn.orders.add(orders.at(i));
-      for (let i = 0; i < trades.size; i++) turn.trades.push(trades.at(i));
-      for (let i = 0; i < positions.size; i++) turn.positions.add(positions.at(i));
-      for (let i = 0; i < closed.size; i++) turn.closed.push(closed.at(i));
-      for (let i = 0; i < wallets.size; i++) turn.wallets.add(wallets.at(i));
+      for (let i = 0; i < orders.size; i++) turn.orders.addOnce(orders.at(i));
+      for (let i = 0; i < trades.size; i++) turn.trades.add(trades.at(i));
+      for (let i = 0; i < positions.size; i++) turn.positions.addOnce(positions.at(i));
+      for (let i = 0; i < closed.size; i++) turn.closed.add(closed.at(i));
+      for (let i = 0; i < wallets.size; i++) turn.wallets.addOnce(wallets.at(i));
       if (!this.turnScheduled) {
         this.turnScheduled = true;
         this.core.deps.repo.group.defer(this.writeTurn);
@@ -203,20 +230,27 @@ export class TurnWriter {
     this.turnScheduled = false;
     const now = this.core.now();
     try {
-      for (const o of t.orders) repo.saveOrder(o);
-      for (const tr of t.trades) repo.insertTrade(tr);
-      for (const p of t.positions) {
+      for (let i = 0; i < t.orders.size; i++) repo.saveOrder(t.orders.at(i));
+      for (let i = 0; i < t.trades.size; i++) repo.insertTrade(t.trades.at(i));
+      for (let i = 0; i < t.positions.size; i++) {
+        const p = t.positions.at(i);
         if (p.qty > 0) repo.savePosition(p);
         else repo.deletePosition(p.id);
       }
-      for (const c of t.closed) repo.insertClosed(c.p, c.closeType, c.p.updatedAt);
-      for (const a of t.wallets) repo.setWallet(a.id, a.wallet, now);
+      for (let i = 0; i < t.closed.size; i++) {
+        const c = t.closed.at(i);
+        repo.insertClosed(c.p, c.closeType, c.p.updatedAt);
+      }
+      for (let i = 0; i < t.wallets.size; i++) {
+        const a = t.wallets.at(i);
+        repo.setWallet(a.id, a.wallet, now);
+      }
     } finally {
       // emptied for the next turn (a failed write fails the commit, which stops the exchange)
       t.orders.clear();
-      t.trades.length = 0;
+      t.trades.clear();
       t.positions.clear();
-      t.closed.length = 0;
+      t.closed.clear();
       t.wallets.clear();
     }
   };
