@@ -35,4 +35,27 @@ describe('RecentTrades', () => {
     expect(recent.newest('ETHUSDT', 3).map((t) => t.tradeId)).toEqual(want('ETHUSDT', sent).slice(0, 3));
     recent.close();
   });
+
+  it('gives back every field of a trade exactly, without holding the emitted object', () => {
+    const bus = new EventBus();
+    const recent = new RecentTrades(bus);
+    const sent = [];
+    for (let i = 0; i < RECENT_TRADES_KEPT + 7; i++) {
+      // each field its own value, ids and times past 2^32 (safe integers all)
+      const e = {
+        symbol: 'BTCUSDT',
+        tradeId: 5_000_000_000 + i,
+        priceTicks: 960_000 + (i % 17),
+        qtyLots: 1 + ((i * 7) % 1000),
+        takerSide: 1 + (i % 2),
+        time: 1_796_000_000_000 + i * 3,
+      };
+      sent.push(e);
+      bus.emit('trade', e);
+    }
+    const got = recent.newest('BTCUSDT', 5);
+    expect(got).toEqual(sent.slice(-5).reverse());
+    for (const t of got) expect(sent).not.toContain(t); // copies, built on request
+    recent.close();
+  });
 });
