@@ -12,6 +12,7 @@
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { CloseType, MarginMode, PositionMode, TimeInForce } from '../../src-shared/enums.ts';
 import { OrderFlag } from '../engine/types.ts';
+import { IdMap, StringIdMap } from '../core/id-map.ts';
 import type { PositionState } from '../risk/position.ts';
 import { EventBus, type AccountEvent } from './events.ts';
 import { createPairState, type PairState } from './pair-state.ts';
@@ -48,8 +49,10 @@ export interface AccountLive {
   mode: PositionMode;
   frozen: bigint;
   positions: Map<string, PositionState>;
-  orders: Map<number, LiveOrder>;
-  clientIds: Map<string, number>;
+  /** Open orders by id (an IdMap: no garbage under churn, see core/id-map.ts). */
+  orders: IdMap<LiveOrder>;
+  /** Client order ids of the open orders. */
+  clientIds: StringIdMap;
   pairs: Map<string, { leverage: number; marginMode: number }>;
 }
 
@@ -81,7 +84,7 @@ export class TradingCore {
   readonly pairs = new Map<string, PairState>();
   readonly accounts = new Map<number, AccountLive>();
   /** Orders the exchange tracks: user orders and cached bot orders. */
-  readonly orders = new Map<number, LiveOrder>();
+  readonly orders = new IdMap<LiveOrder>(64);
   /** Positions that shrank in this drain: their reduce-only orders are trimmed (fills.ts). */
   readonly trimQueue = new Set<PositionState>();
   /**
@@ -246,8 +249,8 @@ function liveFromRow(row: AccountState): AccountLive {
     mode: row.positionMode,
     frozen: 0n,
     positions: new Map(),
-    orders: new Map(),
-    clientIds: new Map(),
+    orders: new IdMap(),
+    clientIds: new StringIdMap(),
     pairs: new Map(),
   };
 }

@@ -10,6 +10,7 @@
 // tracks it): a step without trades costs nothing. Rejections are counted, never thrown.
 import { ApiError } from '../../../src-shared/errors.ts';
 import { OrderStatus } from '../../../src-shared/enums.ts';
+import { IdMap } from '../../core/id-map.ts';
 import type { Command, Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import type { PairLimits } from './order-sizing.ts';
@@ -109,7 +110,7 @@ interface Linked extends HouseOrder {
 
 export class HouseOrders {
   /** The open orders by id, in the order placed (read-only outside this class). */
-  readonly orders = new Map<number, HouseOrder>();
+  readonly orders = new IdMap<HouseOrder>(256);
   /**
    * The same orders by price (ticks), each price's oldest order heading a list linked through the
    * orders themselves: sync looks at the few prices traded at, not at every order, and a price
