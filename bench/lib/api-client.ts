@@ -201,6 +201,8 @@ interface Pool {
   /** Of the client_order_ids (unique per process and pool). */
   tag: string;
   built: Built[];
+  /** The same requests as bytes, for the open loop (toRaw; `built` is then empty). */
+  raw: { bytes: Buffer; ends: Uint32Array; count: number } | null;
   /** Wall clock of the signatures' timestamps, ms. */
   at: number;
   /** Requests sent so far, and how many of them had to be built during the run. */
@@ -222,7 +224,7 @@ function buildPool(job: ClientJob, expected: number, tag: string): Pool {
     const n = job.kind === 'bot' ? 24 : expected;
     for (let i = 0; i < n; i++) built.push(buildRequest(job, i, tag));
   }
-  return { tag, built, at, sent: 0, builtLate: 0 };
+  return { tag, built, raw: null, at, sent: 0, builtLate: 0 };
 }
 
 function requestsFor(
@@ -278,6 +280,33 @@ function run(
   });
 }
 
+/** A request as HTTP/1.1 text (the open loop writes it to its socket as is). */
+function requestText(job: ClientJob, host: string, b: Built): string {
+  let head = `${job.kind === 'hello' ? 'GET' : 'POST'} ${b.path} HTTP/1.1\r\nhost: ${host}\r\n`;
+  for (const k in b.headers) head += `${k}: ${b.headers[k]}\r\n`;
+  return `${head}content-length: ${Buffer.byteLength(b.body)}\r\n\r\n${b.body}`;
+}
+
+/**
+ * The open loop's prebuilt requests as bytes in one buffer outside the JS heap, in place of the
+ * pool's objects. Held as some 45,000 objects and strings (30-40 MB), the pool made the client's
+ * own mark-compacts stop it for 8-12 ms in the measured run; requests due meanwhile were sent
+ * late and counted that wait, which was most of the signed route's slowest 1 % (docs/
+ * benchmarks.md, "ninth pass").
+ */
+function toRaw(job: ClientJob, pool: Pool): void {
+  const url = new URL(job.url);
+  const host = `${url.hostname}:${url.port}`;
+  const texts = pool.built.map((b) => requestText(job, host, b));
+  const ends = new Uint32Array(texts.length);
+  let total = 0;
+  for (let i = 0; i < texts.length; i++) ends[i] = total += Buffer.byteLength(texts[i]);
+  const bytes = Buffer.allocUnsafeSlow(total);
+  for (let i = 0; i < texts.length; i++) bytes.write(texts[i], i === 0 ? 0 : ends[i - 1]);
+  pool.raw = { bytes, ends, count: texts.length };
+  pool.built = [];
+}
+
 /**
  * An open loop for latency runs: request i is due at start + i / rate and is timed from that
  * moment, so a request that waits for a free connection (all `connections` busy) or behind a late
@@ -328,21 +357,15 @@ function runPaced(
   const interval = 1000 / job.rate;
   const tag = pool.tag;
   const out: AutocannonResult = { non2xx: 0, errors: 0, timeouts: 0 };
-  const text = (): string => {
-    let b: Built;
-    if (job.kind === 'hello') b = { path: '/', headers: {}, body: '' };
-    else {
-      const i = pool.sent++;
-      if (job.kind === 'bot') b = pool.built[i % pool.built.length];
-      else if (i < pool.built.length && Date.now() - pool.at < POOL_FRESH_MS) b = pool.built[i];
-      else {
-        pool.builtLate++;
-        b = buildRequest(job, i, tag);
-      }
-    }
-    let head = `${job.kind === 'hello' ? 'GET' : 'POST'} ${b.path} HTTP/1.1\r\nhost: ${host}\r\n`;
-    for (const k in b.headers) head += `${k}: ${b.headers[k]}\r\n`;
-    return `${head}content-length: ${Buffer.byteLength(b.body)}\r\n\r\n${b.body}`;
+  const text = (): string | Buffer => {
+    if (job.kind === 'hello') return requestText(job, host, { path: '/', headers: {}, body: '' });
+    const i = pool.sent++;
+    if (job.kind === 'bot') return requestText(job, host, pool.built[i % pool.built.length]);
+    const raw = pool.raw;
+    if (raw !== null && i < raw.count && Date.now() - pool.at < POOL_FRESH_MS)
+      return raw.bytes.subarray(i === 0 ? 0 : raw.ends[i - 1], raw.ends[i]);
+    pool.builtLate++;
+    return requestText(job, host, buildRequest(job, i, tag));
   };
   return new Promise((resolve, reject) => {
     let sent = 0;
@@ -410,13 +433,14 @@ export async function runClient(job: ClientJob, onMeasuring: () => void): Promis
   const tag = process.pid.toString(36);
   const pool = buildPool(job, Math.ceil((job.rate ?? job.poolRate ?? POOL_RATE) * job.seconds * 1.05), tag);
   const warmPool: Pool =
-    job.kind === 'bot' ? pool : { tag: `${tag}w`, built: [], at: Date.now(), sent: 0, builtLate: 0 };
+    job.kind === 'bot' ? pool : { tag: `${tag}w`, built: [], raw: null, at: Date.now(), sent: 0, builtLate: 0 };
   // The open loop's connections are the warm-up's too, so the measured run starts on warm ones,
   // as a bot's orders go over connections it keeps. (With 50 fresh connections opened at its
   // start, the service's loop stalled ~10 ms there and the first 30 ms of signed answers took
   // 10-17 ms: 150-230 of the run's slowest 1 %, the bench's churn rather than the route.)
   // autocannon's runs open their own.
   const conns = job.rate === undefined ? null : await openPaced(job);
+  if (conns !== null && job.kind !== 'bot' && job.kind !== 'hello') toRaw(job, pool);
   if (job.warmup > 0) await run(job, { seconds: job.warmup, pool: warmPool, onLatency: null, conns }, ignore);
   const late0 = pool.builtLate;
 

@@ -66,4 +66,41 @@ describe('the paced (open-loop) bench client', () => {
     expect(r.lat.p50).toBeGreaterThan(100);
     expect(r.lat.max).toBeGreaterThan(400);
   });
+
+  it('sends the prebuilt signed requests whole and in order, each once (the pool held as bytes)', async () => {
+    const seen: Array<{ path: string; body: string }> = [];
+    server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (body += c));
+      req.on('end', () => {
+        seen.push({ path: req.url ?? '', body });
+        res.setHeader('content-type', 'application/json');
+        res.end('{"code":0,"message":"success","data":{"order_id":"1","status":1}}');
+      });
+    });
+    const url = await new Promise<string>((resolve) =>
+      server!.listen(0, '127.0.0.1', () => {
+        const a = server!.address();
+        resolve(`http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`);
+      }),
+    );
+    const accounts = [
+      { apiKey: 'kA', apiSecret: 'sA' },
+      { apiKey: 'kB', apiSecret: 'sB' },
+    ];
+    const job = { kind: 'signed' as const, url, symbol: 'BTCUSDT', accounts, priceTicks: 960_000 };
+    const r = await runClient({ ...job, connections: 4, seconds: 0.5, warmup: 0, rate: 200 }, () => {});
+    expect(r.responses).toBe(100);
+    expect(r.non2xx + r.errors + r.timeouts).toBe(0);
+    expect(r.builtLate).toBe(0);
+    expect(seen).toHaveLength(100);
+    const ids = seen.map(({ path, body }) => {
+      expect(path).toMatch(/^\/fapi\/v1\/orders\?timestamp=\d+&recv_window=\d+&signature=[0-9a-f]{64}$/);
+      return (JSON.parse(body) as { client_order_id: string }).client_order_id;
+    });
+    expect(new Set(ids).size).toBe(100);
+    // the i-th request sent is the pool's i-th: buys and sells alternate
+    expect(seen.map(({ body }) => (JSON.parse(body) as { side: number }).side).slice(0, 4)).toEqual([1, 2, 1, 2]);
+  });
 });
