@@ -23,6 +23,10 @@
 //   BENCH_HEAP_PROF=DIR a sampling allocation profile of this process over each measured run (every
 //                  allocation, collected or not, one sample per 4 KB on average), written as
 //                  DIR/<run>-<route>-<answers>.heapprofile: what a request allocates, by function
+//   BENCH_HEAP_PROF_OLD=1 with BENCH_HEAP_PROF: only what outlived the young generation (promoted to
+//                  old space, or allocated there), so what waits for a full mark-compact; two minor
+//                  collections run before the profile is taken, so the young generation's
+//                  contents at that moment do not count
 //
 // One run, one machine, 127.0.0.1 only, ends by itself (about 40 s a round at 5 s a run, and the
 // first warm-ups; a watchdog gives up well after the expected time):
@@ -104,6 +108,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Session } from 'node:inspector/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { AnswerBatch } from '../src-main/api/answer-batch.ts';
@@ -149,6 +155,7 @@ interface Measured extends ClientResult {
 
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const HEAP_DIR = process.env.BENCH_HEAP_PROF;
+const HEAP_OLD = process.env.BENCH_HEAP_PROF_OLD === '1';
 let profiler: Session | null = null;
 let profiled = 0;
 
@@ -167,7 +174,7 @@ async function startProfile(): Promise<void> {
     await profiler.post('HeapProfiler.startSampling', {
       samplingInterval: 4096,
       includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
+      includeObjectsCollectedByMinorGC: !HEAP_OLD,
     });
   }
 }
@@ -180,6 +187,13 @@ async function stopProfile(name: string, answers: number): Promise<void> {
     writeFileSync(join(PROFILE_DIR, `${file}.cpuprofile`), JSON.stringify(profile));
   }
   if (HEAP_DIR !== undefined) {
+    if (HEAP_OLD) {
+      // what the young generation holds now is not (yet) promoted: collect it first
+      setFlagsFromString('--expose-gc');
+      const gc = runInNewContext('gc') as (o: { type: 'minor' }) => void;
+      gc({ type: 'minor' });
+      gc({ type: 'minor' });
+    }
     const { profile } = await profiler.post('HeapProfiler.stopSampling');
     writeFileSync(join(HEAP_DIR, `${file}.heapprofile`), JSON.stringify(profile));
   }
