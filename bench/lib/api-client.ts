@@ -201,7 +201,7 @@ interface Pool {
   /** Of the client_order_ids (unique per process and pool). */
   tag: string;
   built: Built[];
-  /** The same requests as bytes, for the open loop (toRaw; `built` is then empty). */
+  /** The requests as bytes, for the open loop (rawPool; `built` is then empty). */
   raw: { bytes: Buffer; ends: Uint32Array; count: number } | null;
   /** Wall clock of the signatures' timestamps, ms. */
   at: number;
@@ -288,23 +288,34 @@ function requestText(job: ClientJob, host: string, b: Built): string {
 }
 
 /**
- * The open loop's prebuilt requests as bytes in one buffer outside the JS heap, in place of the
- * pool's objects. Held as some 45,000 objects and strings (30-40 MB), the pool made the client's
- * own mark-compacts stop it for 8-12 ms in the measured run; requests due meanwhile were sent
- * late and counted that wait, which was most of the signed route's slowest 1 % (docs/
- * benchmarks.md, "ninth pass").
+ * The open loop's requests, built ahead as bytes in one buffer outside the JS heap: each request
+ * is built, written into the buffer and dropped, so nothing of it outlives the young generation.
+ * Held as objects (the closed loop's pool: some 45,000 requests, 30-40 MB), the pool kept the
+ * client's old space large, and V8, having seen its allocation sites' objects live, went on
+ * allocating the warm-up's requests built as they went straight into old space (pretenuring):
+ * the client then stopped 8-20 ms for its own collections in the measured run, and requests due
+ * meanwhile were sent late and counted that wait as the route's latency (docs/benchmarks.md,
+ * "ninth pass").
  */
-function toRaw(job: ClientJob, pool: Pool): void {
+function rawPool(job: Exclude<ClientJob, { kind: 'hello' }>, expected: number, tag: string): Pool {
   const url = new URL(job.url);
   const host = `${url.hostname}:${url.port}`;
-  const texts = pool.built.map((b) => requestText(job, host, b));
-  const ends = new Uint32Array(texts.length);
-  let total = 0;
-  for (let i = 0; i < texts.length; i++) ends[i] = total += Buffer.byteLength(texts[i]);
-  const bytes = Buffer.allocUnsafeSlow(total);
-  for (let i = 0; i < texts.length; i++) bytes.write(texts[i], i === 0 ? 0 : ends[i - 1]);
-  pool.raw = { bytes, ends, count: texts.length };
-  pool.built = [];
+  const at = Date.now();
+  const ends = new Uint32Array(expected);
+  let bytes = Buffer.allocUnsafeSlow(Math.max(1024, expected * 768));
+  let end = 0;
+  for (let i = 0; i < expected; i++) {
+    const text = requestText(job, host, buildRequest(job, i, tag));
+    const len = Buffer.byteLength(text);
+    if (end + len > bytes.length) {
+      const more = Buffer.allocUnsafeSlow(Math.max(bytes.length * 2, end + len));
+      bytes.copy(more, 0, 0, end);
+      bytes = more;
+    }
+    end += bytes.write(text, end);
+    ends[i] = end;
+  }
+  return { tag, built: [], raw: { bytes, ends, count: expected }, at, sent: 0, builtLate: 0 };
 }
 
 /**
@@ -428,19 +439,25 @@ function runPaced(
 export async function runClient(job: ClientJob, onMeasuring: () => void): Promise<ClientResult> {
   const ignore = (): void => {};
   // The pool of prebuilt (signed) requests covers the measured run alone, built before the
-  // warm-up (its garbage is collected there); the warm-up builds its own requests as it sends
-  // them (another tag: no client_order_id repeats), which only slows what is not measured.
+  // warm-up (its garbage is collected there). The closed loop's warm-up builds its own requests
+  // as it sends them (another tag: no client_order_id repeats), which only slows what is not
+  // measured; the open loop's warm-up has a pool of its own too (see rawPool).
   const tag = process.pid.toString(36);
-  const pool = buildPool(job, Math.ceil((job.rate ?? job.poolRate ?? POOL_RATE) * job.seconds * 1.05), tag);
+  const paced = job.rate !== undefined && job.kind !== 'bot' && job.kind !== 'hello';
+  const size = (seconds: number): number => Math.ceil((job.rate ?? job.poolRate ?? POOL_RATE) * seconds * 1.05);
+  const pool = paced ? rawPool(job, size(job.seconds), tag) : buildPool(job, size(job.seconds), tag);
   const warmPool: Pool =
-    job.kind === 'bot' ? pool : { tag: `${tag}w`, built: [], raw: null, at: Date.now(), sent: 0, builtLate: 0 };
+    job.kind === 'bot'
+      ? pool
+      : paced && job.warmup > 0
+        ? rawPool(job, size(job.warmup), `${tag}w`)
+        : { tag: `${tag}w`, built: [], raw: null, at: Date.now(), sent: 0, builtLate: 0 };
   // The open loop's connections are the warm-up's too, so the measured run starts on warm ones,
   // as a bot's orders go over connections it keeps. (With 50 fresh connections opened at its
   // start, the service's loop stalled ~10 ms there and the first 30 ms of signed answers took
   // 10-17 ms: 150-230 of the run's slowest 1 %, the bench's churn rather than the route.)
   // autocannon's runs open their own.
   const conns = job.rate === undefined ? null : await openPaced(job);
-  if (conns !== null && job.kind !== 'bot' && job.kind !== 'hello') toRaw(job, pool);
   if (job.warmup > 0) await run(job, { seconds: job.warmup, pool: warmPool, onLatency: null, conns }, ignore);
   const late0 = pool.builtLate;
 
