@@ -3,18 +3,7 @@
 // while the number of entries stays bounded (the reason they exist: core/id-map.ts).
 import { describe, expect, it } from 'vitest';
 import { IdMap, StringIdMap } from '../../src-main/core/id-map.ts';
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../helpers/seeded-random.ts';
 
 /** The storage an IdMap holds (its arrays' lengths), read through its private fields. */
 function capacity(m: IdMap<unknown>): number {
