@@ -17,7 +17,7 @@
 // (journal_size_limit -1: a restart reuses the file from its start, no allocation), and the
 // worker cuts the file to nothing (a TRUNCATE checkpoint) once it is over `limitBytes`, fully
 // copied, and no commit came in a whole round: when nothing waits. A commit that arrives during
-// that cut waits for it (the busy timeout) once, after an idle round.
+// that cut waits for it once, after an idle round (as for the RESTART below).
 //
 // A WAL that is written to all along never starts over by itself: the writer restarts it only
 // when a round has copied every frame, and with commits arriving while a round copies and syncs
@@ -25,8 +25,9 @@
 // (1.4 GB after 30 s of signed orders at 20,000 a second). So once the current WAL's frames pass
 // `restartBytes` the worker runs a RESTART checkpoint: it takes the write lock, copies the frames
 // written since its last round and syncs, and the next commit starts the WAL over. A commit that
-// comes meanwhile waits for it (the busy timeout's steps: about 8 ms on this disk), once per
-// `restartBytes` of WAL, about every 5 s at full speed.
+// comes meanwhile waits for it, once per `restartBytes` of WAL, about every 5 s at full speed:
+// the end-of-turn commit without stopping the event loop (it tries again every millisecond,
+// group-commit.ts), a unit or a reader's sync on the thread (the busy timeout's steps).
 import { Worker } from 'node:worker_threads';
 import type { DatabaseSync } from 'node:sqlite';
 

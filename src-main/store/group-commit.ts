@@ -5,13 +5,36 @@
 // (SQLite rolls back a COMMIT that fails for a full disk, so the API refuses writes while the
 // disk is nearly full instead: store/disk-space.ts). One GroupCommit per connection
 // (groupCommitOf), since SQLite has one transaction per connection.
+//
+// The write lock is taken as late as possible. A deferred writer (the trading turn's rows) only
+// opens the batch; the transaction begins (BEGIN IMMEDIATE, the write lock) when something must
+// write now: a unit, a reader's sync(), or the commit itself. Another connection can hold that
+// lock for milliseconds (the checkpointer's RESTART or TRUNCATE, store/checkpointer.ts) or longer
+// (a slow disk's sync, a sqlite3 shell on the file). The scheduled commit does not wait for it on
+// the event loop: it tries without waiting and, while the lock is taken, tries again every
+// millisecond, and the loop goes on answering (new commands join the waiting batch; their answers
+// wait for its commit). After the connection's busy timeout (`lockWaitMs`) the batch fails like a
+// failed COMMIT. The synchronous paths (unit, sync, commitNow) wait on the thread, up to the busy
+// timeout, as before; a unit or a sync() that cannot have the lock throws and leaves the batch
+// pending, the next try of the scheduled commit takes it.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+
+/** SQLite's SQLITE_BUSY (the primary code of an extended one). */
+const SQLITE_BUSY = 5;
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { errcode?: unknown } | null)?.errcode;
+  return typeof code === 'number' && (code & 0xff) === SQLITE_BUSY;
+}
 
 type Waiter = (err: Error | null) => void;
 
 export class GroupCommit {
   private readonly db: DatabaseSync;
+  /** A batch is pending: written or deferred, not yet committed (answers wait for it). */
   private open = false;
+  /** The batch's transaction has begun (this connection holds the write lock). */
+  private txn = false;
   private scheduled = false;
   private waiters: Waiter[] = [];
   private after: Array<() => void> = [];
@@ -20,17 +43,27 @@ export class GroupCommit {
   /** Units running (a nested unit joins its outer one). */
   private depth = 0;
   private stmts: { savepoint: StatementSync; release: StatementSync; rollbackTo: StatementSync } | null = null;
+  private lockWait: number;
+  private restoreSql: string;
+  /** When the scheduled commit first found the write lock taken (0: it did not). */
+  private lockedSince = 0;
   private periodic: { ms: number; fn: () => void; last: number } | null = null;
   private readonly beforeCommitFns: Array<() => void> = [];
   /** Batches committed and units run (for tests and benchmarks). */
   commits = 0;
   units = 0;
+  /** Times the scheduled commit found the write lock taken and let the event loop go on. */
+  lockWaits = 0;
 
   constructor(db: DatabaseSync) {
     this.db = db;
+    const row = db.prepare('PRAGMA busy_timeout').get() as Record<string, unknown> | undefined;
+    const ms = Number(row === undefined ? 0 : Object.values(row)[0]);
+    this.lockWait = Number.isFinite(ms) ? ms : 0;
+    this.restoreSql = `PRAGMA busy_timeout = ${this.lockWait}`;
   }
 
-  /** True while a batch is open (written, not yet committed). */
+  /** True while a batch is open (written or deferred, not yet committed). */
   get pending(): boolean {
     return this.open;
   }
@@ -40,17 +73,30 @@ export class GroupCommit {
     return this.depth > 0;
   }
 
+  /** How long a commit waits for the write lock, ms: the connection's busy timeout. */
+  get lockWaitMs(): number {
+    return this.lockWait;
+  }
+
+  /** Sets how long a commit (and any statement of this connection) waits for a lock, ms. */
+  setLockWait(ms: number): void {
+    if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`lock wait must be a whole number of ms >= 0, got ${ms}`);
+    this.db.exec(`PRAGMA busy_timeout = ${ms}`);
+    this.lockWait = ms;
+    this.restoreSql = `PRAGMA busy_timeout = ${ms}`;
+  }
+
   /**
    * Runs fn as one all-or-nothing unit of the current batch (a SAVEPOINT; BEGIN IMMEDIATE on the
    * first unit of a turn): a unit that throws leaves nothing behind and the batch goes on. Nested
-   * units join the outer one.
+   * units join the outer one. Throws, having run nothing, when the write lock cannot be had.
    */
   unit<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
     // Deferred writes go first, outside the savepoint: a unit that rolls back must not take
     // them along (their owner has already let go of them).
     this.sync();
-    if (!this.open) this.begin();
+    this.begin();
     const s = this.statements();
     s.savepoint.run();
     this.depth++;
@@ -90,23 +136,25 @@ export class GroupCommit {
   }
 
   /**
-   * Runs fn once just before this batch commits, inside it (opens a batch when none is open): a
-   * writer that coalesces a whole turn (a row changed by ten commands is written once). A
-   * deferred writer that throws fails the batch.
+   * Runs fn once just before this batch commits, inside it (opens a batch when none is open,
+   * without taking the write lock): a writer that coalesces a whole turn (a row changed by ten
+   * commands is written once). A deferred writer that throws fails the batch.
    */
   defer(fn: () => void): void {
-    if (!this.open) this.begin();
     this.deferred.push(fn);
+    this.openBatch();
   }
 
   /**
-   * Runs the deferred writers now (inside the open batch): reads see every change so far. Not
-   * inside a unit: a unit syncs as it starts, so its rollback cannot take deferred writes along.
+   * Runs the deferred writers now (inside the open batch, beginning its transaction): reads see
+   * every change so far. Not inside a unit: a unit syncs as it starts, so its rollback cannot
+   * take deferred writes along. Throws, having run none, when the write lock cannot be had.
    */
   sync(): void {
     // Inside a unit the deferred writes would share its fate (see unit()): they wait, and a
     // reader there sees everything written before the unit began.
     if (this.deferred.length === 0 || this.depth > 0) return;
+    this.begin();
     const writers = this.deferred;
     this.deferred = [];
     for (const fn of writers) fn();
@@ -127,11 +175,15 @@ export class GroupCommit {
     this.failureListeners.push(fn);
   }
 
-  /** Commits the open batch now (no-op when none is open). */
+  /**
+   * Commits the open batch now (no-op when none is open), waiting on this thread for the write
+   * lock up to the busy timeout; a batch that cannot have it fails.
+   */
   commitNow(): void {
     if (!this.open || this.depth > 0) return; // inside a unit: the scheduled commit takes it
     let failure: Error | null = null;
     try {
+      this.begin();
       this.sync(); // still open: the writers may run units of their own
       const p = this.periodic;
       if (p !== null) {
@@ -145,12 +197,19 @@ export class GroupCommit {
     } catch (err) {
       failure = err instanceof Error ? err : new Error(String(err));
     }
+    this.finish(failure);
+  }
+
+  /** Ends the open batch: COMMIT when nothing failed so far, else (or when COMMIT fails) rollback. */
+  private finish(failed: Error | null): void {
+    let failure = failed;
     const waiters = this.waiters;
     const after = this.after;
     this.waiters = [];
     this.after = [];
     this.deferred = [];
     this.open = false;
+    this.lockedSince = 0;
     if (failure === null) {
       try {
         this.db.exec('COMMIT');
@@ -159,6 +218,7 @@ export class GroupCommit {
         failure = err instanceof Error ? err : new Error(String(err));
       }
     }
+    this.txn = false;
     if (failure !== null) {
       try {
         if (this.db.isTransaction) this.db.exec('ROLLBACK');
@@ -173,15 +233,67 @@ export class GroupCommit {
     for (const w of waiters) w(null);
   }
 
-  private begin(): void {
-    this.db.exec('BEGIN IMMEDIATE');
+  /** Marks a batch open and schedules its commit. */
+  private openBatch(): void {
     this.open = true;
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        if (this.db.isOpen) this.commitNow();
-      });
+      setImmediate(this.scheduledCommit);
+    }
+  }
+
+  /** Begins the batch's transaction (the write lock), waiting on this thread up to the busy timeout. */
+  private begin(): void {
+    if (this.txn) return;
+    this.db.exec('BEGIN IMMEDIATE');
+    this.txn = true;
+    this.openBatch();
+  }
+
+  /**
+   * The end-of-turn commit. It takes the write lock without waiting; while another connection
+   * holds it, the event loop goes on and this tries again a millisecond later, until the busy
+   * timeout has passed since the first try: then the batch fails.
+   */
+  private readonly scheduledCommit = (): void => {
+    this.scheduled = false;
+    if (!this.db.isOpen || !this.open || this.depth > 0) return;
+    if (!this.txn) {
+      const got = this.tryBegin();
+      if (got === false) {
+        const now = Date.now();
+        if (this.lockedSince === 0) this.lockedSince = now;
+        const waited = now - this.lockedSince;
+        if (waited < this.lockWait) {
+          this.lockWaits++;
+          this.scheduled = true;
+          setTimeout(this.scheduledCommit, 1);
+          return;
+        }
+        this.finish(
+          new Error(
+            `the database stayed locked by another connection for ${waited} ms: nothing of this batch was written`,
+          ),
+        );
+        return;
+      }
+    }
+    this.commitNow();
+  };
+
+  /** BEGIN IMMEDIATE without waiting: true, false while another connection holds the write lock, null on another error. */
+  private tryBegin(): boolean | null {
+    // exec, not a prepared statement: SQLite applies PRAGMA busy_timeout when it compiles it
+    this.db.exec('PRAGMA busy_timeout = 0');
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.txn = true;
+      return true;
+    } catch (err) {
+      // any other error: commitNow tries once more and fails the batch with it
+      return isBusy(err) ? false : null;
+    } finally {
+      this.db.exec(this.restoreSql);
     }
   }
 

@@ -10,6 +10,16 @@ import { openDatabase } from '../../src-main/store/database.ts';
 import { groupCommitOf } from '../../src-main/store/group-commit.ts';
 
 const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Waits (a timer at a time, so the event loop runs) until `done()` or `ms` have passed. */
+async function until(done: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await sleep(2);
+  }
+}
 
 let dirs: string[] = [];
 let dbs: DatabaseSync[] = [];
@@ -196,5 +206,111 @@ describe('group commit', () => {
         .all()
         .map((r) => (r as { v: number }).v),
     ).toEqual([1, 2, 3]);
+  });
+
+  describe('the write lock held by another connection', () => {
+    // Another connection on the file (the checkpointer's RESTART, a sqlite3 shell, a stalled
+    // sync) holds the write lock: BEGIN IMMEDIATE of this one answers SQLITE_BUSY.
+    function held(reader: () => DatabaseSync): DatabaseSync {
+      const other = reader();
+      other.exec('PRAGMA busy_timeout = 0');
+      other.exec('BEGIN IMMEDIATE');
+      return other;
+    }
+
+    it('a deferred write takes no lock; its commit waits for the lock without stopping the event loop', async () => {
+      const { db, reader } = fileDb();
+      const g = groupCommitOf(db);
+      const other = held(reader);
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      g.defer(() => insert.run(1));
+      expect(g.pending).toBe(true);
+      expect(db.isTransaction).toBe(false); // no BEGIN yet: nothing waited
+      let durable = false;
+      const done = g.durable().then(() => {
+        durable = true;
+      });
+      // timers of this thread fire while the commit keeps trying
+      let ticks = 0;
+      await until(() => {
+        ticks++;
+        return g.lockWaits >= 10;
+      });
+      expect(ticks).toBeGreaterThan(2);
+      expect(durable).toBe(false);
+      // a command of a later turn joins the waiting batch
+      g.defer(() => insert.run(2));
+      other.exec('COMMIT');
+      await done;
+      expect(g.pending).toBe(false);
+      expect(
+        reader()
+          .prepare('SELECT v FROM t ORDER BY v')
+          .all()
+          .map((r) => (r as { v: number }).v),
+      ).toEqual([1, 2]);
+    });
+
+    it('past the busy timeout the batch fails like a failed commit and writes nothing; the next one works', async () => {
+      const { db, reader } = fileDb();
+      const g = groupCommitOf(db);
+      g.setLockWait(100);
+      expect(g.lockWaitMs).toBe(100);
+      expect(Number(Object.values(db.prepare('PRAGMA busy_timeout').get() as object)[0])).toBe(100);
+      const failures: string[] = [];
+      g.onFailure((e) => failures.push(e.message));
+      const other = held(reader);
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      let announced = false;
+      g.defer(() => insert.run(1));
+      g.afterCommit(() => {
+        announced = true;
+      });
+      const t0 = Date.now();
+      await expect(g.durable()).rejects.toThrow(/locked by another connection for \d+ ms/);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(100);
+      expect(failures).toHaveLength(1);
+      expect(announced).toBe(false);
+      expect(g.pending).toBe(false);
+      other.exec('COMMIT');
+      expect(count(reader())).toBe(0);
+      // the busy timeout is the connection's again after every try (not left at 0)
+      expect(Number(Object.values(db.prepare('PRAGMA busy_timeout').get() as object)[0])).toBe(100);
+      g.defer(() => insert.run(2));
+      await g.durable();
+      expect(count(reader())).toBe(1);
+    });
+
+    it('a unit that cannot have the lock throws having run nothing; the batch commits once the lock is free', async () => {
+      const { db, reader } = fileDb();
+      const g = groupCommitOf(db);
+      g.setLockWait(30);
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      let pending = [1];
+      const writer = (): void => {
+        for (const v of pending) insert.run(v);
+        pending = [];
+      };
+      const other = held(reader);
+      g.defer(writer);
+      let ran = false;
+      expect(() =>
+        g.unit(() => {
+          ran = true;
+          insert.run(99);
+        }),
+      ).toThrow(/locked/);
+      expect(ran).toBe(false);
+      expect(() => g.sync()).toThrow(/locked/); // a reader that needs the deferred rows
+      expect(pending).toEqual([1]); // the writer did not run
+      other.exec('COMMIT');
+      await g.durable();
+      expect(
+        reader()
+          .prepare('SELECT v FROM t ORDER BY v')
+          .all()
+          .map((r) => (r as { v: number }).v),
+      ).toEqual([1]);
+    });
   });
 });

@@ -1,0 +1,121 @@
+// Another connection holds the database's write lock while orders come in: the checkpointer's
+// RESTART for a few ms, or for longer a sqlite3 shell on the file or a disk whose sync stalls.
+// An order's answer waits for its commit, and the event loop goes on meanwhile; once the lock is
+// free the order is stored and answered. A lock held past the busy timeout fails the batch as a
+// failed COMMIT does: the order is answered 5000, the venue refuses further changes (5001), and
+// a restart finds the state from before that order, nothing of it half-stored.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { groupCommitOf } from '../../../src-main/store/group-commit.ts';
+import { makeApp, type TestApp } from '../../helpers/app.ts';
+import { dataOf, makeAccount, orderBody, signed, type Creds } from '../../helpers/signed.ts';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+const dirs: string[] = [];
+const open: Array<TestApp | DatabaseSync> = [];
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) {
+    if (o instanceof DatabaseSync) {
+      if (o.isOpen) o.close();
+    } else await o.close();
+  }
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function venueOn(dataDir: string): Promise<TestApp> {
+  const t = await makeApp({ dataDir, simulate: false });
+  open.push(t);
+  return t;
+}
+
+/** A second connection to the venue's file holding the write lock (BEGIN IMMEDIATE). */
+function holdLock(dataDir: string): DatabaseSync {
+  const other = new DatabaseSync(join(dataDir, 'perpdesk.db'));
+  open.push(other);
+  other.exec('PRAGMA busy_timeout = 0');
+  other.exec('BEGIN IMMEDIATE');
+  return other;
+}
+
+const openOrders = async (t: TestApp, a: Creds): Promise<string[]> =>
+  (dataOf(await signed(t.app, a, 'GET', '/fapi/v1/openOrders', { query: { symbol: 'BTCUSDT' } })) as any[]).map(
+    (o) => o.client_order_id as string,
+  );
+
+describe('the write lock held by another connection', () => {
+  it('an order waits for the lock without stopping the event loop, then is stored and answered', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-lock-'));
+    dirs.push(dataDir);
+    const t = await venueOn(dataDir);
+    const a = makeAccount(t.venue, 'lockwait');
+    dataOf(await signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: 'before-1' }) }));
+    const g = groupCommitOf(t.venue.db);
+    const waits0 = g.lockWaits;
+    const other = holdLock(dataDir);
+    let answered = false;
+    const answer = signed(t.app, a, 'POST', '/fapi/v1/orders', {
+      json: orderBody({ client_order_id: 'held-1' }),
+    }).then((r) => {
+      answered = true;
+      return r;
+    });
+    // this thread's timers fire while the order's commit keeps trying: the loop is not blocked
+    let ticks = 0;
+    const end = Date.now() + 5_000;
+    while (g.lockWaits - waits0 < 20 && Date.now() < end) {
+      await sleep(2);
+      ticks++;
+    }
+    expect(g.lockWaits - waits0).toBeGreaterThanOrEqual(20);
+    expect(ticks).toBeGreaterThan(2);
+    expect(answered).toBe(false); // not acknowledged before it is on disk
+    other.exec('COMMIT');
+    const r = await answer;
+    expect(dataOf(r).client_order_id).toBe('held-1');
+    // on disk: another connection reads it
+    const row = other.prepare('SELECT status FROM orders WHERE client_order_id = ?').get('held-1') as
+      { status: number } | undefined;
+    expect(row?.status).toBe(1);
+    expect(await openOrders(t, a)).toEqual(['before-1', 'held-1']);
+  });
+
+  it('a lock held past the busy timeout: 5000 for the order, 5001 after, and a restart finds the state before it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-lock-'));
+    dirs.push(dataDir);
+    const t = await venueOn(dataDir);
+    const a = makeAccount(t.venue, 'locklost');
+    dataOf(await signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: 'kept-1' }) }));
+    const balanceBefore = dataOf(await signed(t.app, a, 'GET', '/fapi/v1/account'));
+    groupCommitOf(t.venue.db).setLockWait(150);
+    const other = holdLock(dataDir);
+    const lost = await signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: 'lost-1' }) });
+    expect(lost.status).toBe(500);
+    expect(lost.body).toEqual({
+      code: 5000,
+      message: 'Storing the command failed; the venue must restart',
+      data: null,
+    });
+    other.exec('COMMIT');
+    // memory is ahead of the disk now: every further change is refused until a restart
+    const refused = await signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: 'x-2' }) });
+    expect(refused.status).toBe(500);
+    expect(refused.body.code).toBe(5001);
+    expect(other.prepare('SELECT COUNT(*) AS n FROM orders WHERE client_order_id = ?').get('lost-1')).toEqual({
+      n: 0,
+    });
+    other.close();
+    await t.close();
+    open.splice(open.indexOf(t), 1);
+
+    const again = await venueOn(dataDir);
+    expect(await openOrders(again, a)).toEqual(['kept-1']);
+    expect(dataOf(await signed(again.app, a, 'GET', '/fapi/v1/account'))).toEqual(balanceBefore);
+    // and it takes orders again
+    dataOf(await signed(again.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: 'after-1' }) }));
+    expect(await openOrders(again, a)).toEqual(['kept-1', 'after-1']);
+  });
+});
