@@ -114,6 +114,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { AnswerBatch } from '../src-main/api/answer-batch.ts';
 import { startService } from '../src-main/service.ts';
+import { groupCommitOf } from '../src-main/store/group-commit.ts';
 import { HOUSE_ACCOUNT } from '../src-main/trading/exchange.ts';
 import { runClient, type ClientJob, type ClientResult } from './lib/api-client.ts';
 import { botWork, reportWork, signedWork, type Work } from './lib/api-work.ts';
@@ -485,16 +486,20 @@ async function main(): Promise<void> {
       return { kind, r };
     }
     let commits0 = svc.venue.trading.group.commits;
+    let lockWaits0 = groupCommitOf(svc.venue.db).lockWaits;
     const r = await load(
       { ...base, kind, url: svc.url, symbol: SYMBOL, accounts: ACCOUNTS, priceTicks: P },
       'signed-paced',
       () => {
         commits0 = svc.venue.trading.group.commits;
+        lockWaits0 = groupCommitOf(svc.venue.db).lockWaits;
       },
     );
     const commits = svc.venue.trading.group.commits - commits0;
+    const lockWaits = groupCommitOf(svc.venue.db).lockWaits - lockWaits0;
     notes.push(
-      `signed at ${rate} req/s: ${r.responses} answers, ${commits} SQLite commits (${f(r.responses / Math.max(1, commits), 1)} answers per commit, measured run)`,
+      `signed at ${rate} req/s: ${r.responses} answers, ${commits} SQLite commits (${f(r.responses / Math.max(1, commits), 1)} answers per commit, measured run); ` +
+        `the commit found the write lock taken (the checkpointer's RESTART) and tried again a ms later ${lockWaits} times`,
     );
     for (const id of accountIds) cancelAll(ex, id, SYMBOL);
     flatten();

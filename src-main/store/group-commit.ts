@@ -45,6 +45,8 @@ export class GroupCommit {
   private stmts: { savepoint: StatementSync; release: StatementSync; rollbackTo: StatementSync } | null = null;
   private lockWait: number;
   private restoreSql: string;
+  /** A file another connection can lock (an in-memory database has no other connection). */
+  private readonly shared: boolean;
   /** When the scheduled commit first found the write lock taken (0: it did not). */
   private lockedSince = 0;
   private periodic: { ms: number; fn: () => void; last: number } | null = null;
@@ -61,6 +63,7 @@ export class GroupCommit {
     const ms = Number(row === undefined ? 0 : Object.values(row)[0]);
     this.lockWait = Number.isFinite(ms) ? ms : 0;
     this.restoreSql = `PRAGMA busy_timeout = ${this.lockWait}`;
+    this.shared = db.location() !== null;
   }
 
   /** True while a batch is open (written or deferred, not yet committed). */
@@ -258,7 +261,7 @@ export class GroupCommit {
   private readonly scheduledCommit = (): void => {
     this.scheduled = false;
     if (!this.db.isOpen || !this.open || this.depth > 0) return;
-    if (!this.txn) {
+    if (!this.txn && this.shared) {
       const got = this.tryBegin();
       if (got === false) {
         const now = Date.now();
