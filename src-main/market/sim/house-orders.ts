@@ -194,6 +194,27 @@ export class HouseOrders {
     l.prevAt = null;
   }
 
+  /** The oldest open order at `price` (ticks), or null; newerThan() walks to the newest. */
+  oldestAt(price: number): HouseOrder | null {
+    return this.byPrice.get(price) ?? null;
+  }
+
+  /** The newest open order at `price` (ticks), or null; olderThan() walks back to the oldest. */
+  newestAt(price: number): HouseOrder | null {
+    return this.byPrice.get(price)?.prevAt ?? null;
+  }
+
+  /** The open order placed at o's price just after o, or null. */
+  newerThan(o: HouseOrder): HouseOrder | null {
+    return (o as Linked).nextAt;
+  }
+
+  /** The open order placed at o's price just before o, or null (o must be open). */
+  olderThan(o: HouseOrder): HouseOrder | null {
+    const l = o as Linked;
+    return this.byPrice.get(l.price) === l ? null : l.prevAt;
+  }
+
   /** Places a GTC limit order; returns it, or null when the exchange refused it or it traded away at once. */
   place(side: 1 | 2, price: number, lots: number, time: number): HouseOrder | null {
     const math = this.pair.math;

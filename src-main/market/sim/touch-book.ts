@@ -95,47 +95,47 @@ export class TouchBook {
     this.askTarget = askT;
     const L = this.depthTicks;
     // stale quotes: through the fair price, or left behind the ladder and its band by a move
-    const bidQ = new Map<number, HouseOrder[]>();
-    const askQ = new Map<number, HouseOrder[]>();
-    for (const o of [...h.orders.values()]) {
-      if (o.side === Side.BUY) {
-        if (o.price > bidT || o.price <= bidT - L) h.cancel(o);
-        else push(bidQ, o);
-      } else {
-        if (o.price < askT || o.price >= askT + L) h.cancel(o);
-        else push(askQ, o);
+    // (every order is placed inside the range, so none is stale while the targets stay; the
+    // queues left are read from the house's own lists by price: nothing is built per step)
+    if (moved)
+      for (const o of h.orders.values()) {
+        if (o.side === Side.BUY) {
+          if (o.price > bidT || o.price <= bidT - L) h.cancel(o);
+        } else if (o.price < askT || o.price >= askT + L) h.cancel(o);
       }
-    }
     const at = { dt: dtMs / 1000, time, moved };
-    this.side(Side.BUY, bidT, bidQ, at);
-    this.side(Side.SELL, askT, askQ, at);
+    this.side(Side.BUY, bidT, at);
+    this.side(Side.SELL, askT, at);
   }
 
-  /** One side's best queue and ladder; at: the step's length (s), market time, and whether the fair price moved. */
-  private side(
-    side: Side,
-    best: number,
-    queues: Map<number, HouseOrder[]>,
-    at: { dt: number; time: number; moved: boolean },
-  ): void {
+  /**
+   * One side's best queue and ladder; at: the step's length (s), market time, and whether the fair
+   * price moved. After step()'s cancels every house order at a price on this side is this side's.
+   */
+  private side(side: Side, best: number, at: { dt: number; time: number; moved: boolean }): void {
     const { dt, time, moved } = at;
     const h = this.house;
     const dir = side === 1 ? -1 : 1;
     const typical = this.queueLots(best);
-    const bestQ = queues.get(best);
-    if (bestQ === undefined || bestQ.length === 0) {
+    const head = h.oldestAt(best);
+    if (head === null) {
       // a new best price is quoted at once; an emptied one re-forms at the refill rate
       if (moved || this.rng.next() < 1 - Math.exp(-this.cfg.refillRate * dt))
         this.add(side, best, typical * 0.6 * this.sizes.notional(), time);
     } else {
       let q = 0;
-      for (const o of bestQ) q += o.lots;
+      for (let o: HouseOrder | null = head; o !== null; o = h.newerThan(o)) q += o.lots;
       const x = q / typical;
       let nl = poisson(this.rng, (this.cfg.limitRate * dt) / (1 + x));
       let nc = poisson(this.rng, this.cfg.cancelRate * dt * x);
+      // the back of the queue cancels first (the newest orders, not those joining in this step)
+      let back = h.newestAt(best);
       while (nl-- > 0) this.add(side, best, typical * 0.4 * this.sizes.notional(), time);
-      // the back of the queue cancels first (the newest orders)
-      while (nc-- > 0 && bestQ.length > 0) h.cancel(bestQ.pop()!);
+      while (nc-- > 0 && back !== null) {
+        const older = h.olderThan(back);
+        h.cancel(back);
+        back = older;
+      }
     }
     const c = this.cfg;
     const share = c.levelShare ?? 0.8;
@@ -143,17 +143,16 @@ export class TouchBook {
     for (let i = 1; i < c.levels; i++) {
       const p = best + dir * i;
       if (p < 1) break;
-      const qs = queues.get(p);
-      if (qs === undefined || qs.length === 0)
-        this.add(side, p, typical * share * (1 + slope * i) * this.sizes.notional(), time);
+      if (h.oldestAt(p) === null) this.add(side, p, typical * share * (1 + slope * i) * this.sizes.notional(), time);
     }
     const band = c.band ?? 0;
-    if (band > 0) this.band(side, best, queues, at);
+    if (band > 0) this.band(side, best, at);
   }
 
   /** The half-occupied band behind the ladder (TouchSettings.band). */
-  private band(side: Side, best: number, queues: Map<number, HouseOrder[]>, at: { dt: number; time: number }): void {
+  private band(side: Side, best: number, at: { dt: number; time: number }): void {
     const c = this.cfg;
+    const h = this.house;
     const L = c.levels;
     const S = c.band ?? 0;
     const fill = c.bandFill ?? 0.5;
@@ -164,9 +163,9 @@ export class TouchBook {
     for (let i = L; i < L + S; i++) {
       const p = best + dir * i;
       if (p < 1) break;
-      const qs = queues.get(p);
-      if (qs !== undefined && qs.length > 0) {
-        if (this.rng.next() < (1 - fill) * k) this.house.cancel(qs.pop()!);
+      const newest = h.newestAt(p);
+      if (newest !== null) {
+        if (this.rng.next() < (1 - fill) * k) h.cancel(newest);
       } else {
         const fresh = side === Side.BUY ? p < edge : p > edge;
         if (this.rng.next() < (fresh ? fill : fill * k)) this.add(side, p, size * this.sizes.notional(), at.time);
@@ -180,12 +179,6 @@ export class TouchBook {
     const n = Math.max(this.limits.floorLots(price), Math.min(this.limits.maxLots, Math.round(lots)));
     this.house.place(side, price, n, time);
   }
-}
-
-function push(m: Map<number, HouseOrder[]>, o: HouseOrder): void {
-  const l = m.get(o.price);
-  if (l) l.push(o);
-  else m.set(o.price, [o]);
 }
 
 /** Poisson draw by inversion (small means only: the rates here are a few per step). */

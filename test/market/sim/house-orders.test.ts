@@ -78,4 +78,56 @@ describe('HouseOrders', () => {
       tv.close();
     }
   });
+
+  it('walks a price oldest to newest and back, through cancels at the head, middle and tail and a price quoted anew', () => {
+    const tv = testVenue();
+    try {
+      const ex = tv.venue.exchange;
+      const pair = ex.pair('BTCUSDT')!;
+      const h = new HouseOrders(ex, pair, CROWD);
+      const P = pair.math.ticksRound(pair.markPrice) - 100;
+      const forward = (price: number): number[] => {
+        const ids: number[] = [];
+        for (let o = h.oldestAt(price); o !== null; o = h.newerThan(o)) ids.push(o.id);
+        return ids;
+      };
+      const backward = (price: number): number[] => {
+        const ids: number[] = [];
+        for (let o = h.newestAt(price); o !== null; o = h.olderThan(o)) ids.push(o.id);
+        return ids;
+      };
+      expect(h.oldestAt(P)).toBeNull();
+      expect(h.newestAt(P)).toBeNull();
+      // six bids at P and one at P - 1 placed between them, oldest first
+      const os: HouseOrder[] = [];
+      for (let k = 0; k < 6; k++) {
+        os.push(h.place(1, P, 3 + k, k)!);
+        if (k === 2) h.place(1, P - 1, 1, k);
+      }
+      const ids = os.map((o) => o.id);
+      expect(forward(P)).toEqual(ids);
+      expect(backward(P)).toEqual([...ids].reverse());
+      expect(h.newestAt(P)).toBe(os[5]);
+      expect(forward(P - 1)).toHaveLength(1);
+      // the oldest, one in the middle and the newest go
+      h.cancel(os[0]);
+      h.cancel(os[3]);
+      h.cancel(os[5]);
+      const left = [ids[1], ids[2], ids[4]];
+      expect(forward(P)).toEqual(left);
+      expect(backward(P)).toEqual([...left].reverse());
+      expect(h.oldestAt(P)).toBe(os[1]);
+      expect(h.olderThan(os[1])).toBeNull();
+      expect(h.newerThan(os[4])).toBeNull();
+      // emptied, then quoted anew: a new list of one
+      for (const i of [1, 2, 4]) h.cancel(os[i]);
+      expect(h.oldestAt(P)).toBeNull();
+      expect(h.newestAt(P)).toBeNull();
+      const again = h.place(1, P, 2, 9)!;
+      expect(forward(P)).toEqual([again.id]);
+      expect(backward(P)).toEqual([again.id]);
+    } finally {
+      tv.close();
+    }
+  });
 });
