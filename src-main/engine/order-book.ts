@@ -612,31 +612,9 @@ export class OrderBook implements BookCommands {
   /** A new GTC order (self-trade prevention ExpireMaker) alone in the empty level L of its side: rest() without the level's look-up. */
   // eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
   private restIn(L: number, id: number, acct: number, side: number, price: number, qty: number): void {
-    const o = this.orders;
-    const n = o.alloc();
-    const F = o.f64;
-    const I = o.i32;
-    const fb = n << 3;
+    const n = this.newRecord(id, acct, side, price, qty, qty, packMeta(side, GTC, EXPIRE_MAKER, 0));
+    const I = this.orders.i32;
     const ib = n << 4;
-    F[fb + F_ID] = id;
-    F[fb + F_ACCOUNT] = acct;
-    F[fb + F_QTY] = qty;
-    F[fb + F_REM] = qty;
-    I[ib + I_PRICE] = price;
-    I[ib + I_META] = packMeta(side, GTC, EXPIRE_MAKER, 0);
-    this.ids.set(id, n);
-    const ac = this.accounts;
-    const a = ac.slotOf(acct);
-    const AI = ac.i32;
-    I[ib + I_ACCOUNT_SLOT] = a;
-    const at = AI[(a << 2) + A_TAIL];
-    I[ib + I_ACCOUNT_NEXT] = -1;
-    I[ib + I_ACCOUNT_PREV] = at;
-    if (at === -1) AI[(a << 2) + A_HEAD] = n;
-    else I[(at << 4) + I_ACCOUNT_NEXT] = n;
-    AI[(a << 2) + A_TAIL] = n;
-    if (side === BUY) AI[(a << 2) + A_COUNT_BUY]++;
-    else AI[(a << 2) + A_COUNT_SELL]++;
     const LI = this.levels.i32;
     I[ib + I_LEVEL] = L;
     I[ib + I_NEXT] = -1;
@@ -844,9 +822,9 @@ export class OrderBook implements BookCommands {
 
   // ---------------------------------------------------------------- book upkeep
 
-  /** Rest an order at the back of its level; returns the level. track: record the level as dirty (false: the caller reports it). */
+  /** A new order record (the id's slot, the back of its account's list), not yet in a level; returns its slot. */
   // eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
-  private rest(
+  private newRecord(
     id: number,
     acct: number,
     side: number,
@@ -854,7 +832,6 @@ export class OrderBook implements BookCommands {
     qty: number,
     rem: number,
     meta: number,
-    track: boolean,
   ): number {
     const o = this.orders;
     const n = o.alloc();
@@ -882,6 +859,24 @@ export class OrderBook implements BookCommands {
     AI[(a << 2) + A_TAIL] = n;
     if (side === BUY) AI[(a << 2) + A_COUNT_BUY]++;
     else AI[(a << 2) + A_COUNT_SELL]++;
+    return n;
+  }
+
+  /** Rest an order at the back of its level; returns the level. track: record the level as dirty (false: the caller reports it). */
+  // eslint-disable-next-line max-params -- hot path: per-order command with primitive arguments, nothing allocated per call
+  private rest(
+    id: number,
+    acct: number,
+    side: number,
+    price: number,
+    qty: number,
+    rem: number,
+    meta: number,
+    track: boolean,
+  ): number {
+    const n = this.newRecord(id, acct, side, price, qty, rem, meta);
+    const I = this.orders.i32;
+    const ib = n << 4;
 
     const ladder = side === BUY ? this.bids : this.asks;
     const ci = price & (CACHE_SIZE - 1);
