@@ -1,6 +1,6 @@
 // The resting orders of one house liquidity account on one pair (the touch crowd, the deep book),
-// and the one place those processes talk to the exchange: GTC bot orders (no margin, not stored,
-// need_cache false) and their cancels.
+// and the one place those processes talk to the exchange: GTC house orders (no margin, not
+// stored, checked as bot orders are; numbers both ways: placeHouseLimit) and their cancels.
 //
 // Invariants: `orders` holds exactly the account's orders that this object placed and has not
 // seen leave the book, and byPrice the same orders by price; sync(lo, hi) drops the ones that
@@ -9,9 +9,9 @@
 // only at orders priced inside the range the pair traded at since the last sync (the simulator
 // tracks it): a step without trades costs nothing. Rejections are counted, never thrown.
 import { ApiError } from '../../../src-shared/errors.ts';
-import { OrderStatus } from '../../../src-shared/enums.ts';
+import { TimeInForce } from '../../../src-shared/enums.ts';
 import { IdMap } from '../../core/id-map.ts';
-import type { Command, Exchange } from '../../trading/exchange.ts';
+import type { Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';
@@ -41,63 +41,31 @@ export interface HouseStats {
   filledLots: number;
 }
 
-/**
- * Decimal strings of prices and quantities, per pair: the house sends tens of thousands of orders
- * a market minute at a few hundred distinct prices and sizes, and formatting each one anew was
- * about 7 % of the simulation's CPU. A direct-mapped cache of CACHE_SLOTS entries a pair and kind
- * (a key's slot is its low bits; a new key takes the slot over): fixed size, and a look-up
- * allocates nothing (a Map that grows and starts over allocates its tables again and again, and
- * at 100x they outlive the young generation).
- */
-const CACHE_SLOTS = 4096;
-interface TextCache {
-  keys: Float64Array;
-  texts: string[];
-}
-const priceText = new WeakMap<PairState, TextCache>();
-const qtyText = new WeakMap<PairState, TextCache>();
-
-function text(pair: PairState, units: number, isPrice: boolean): string {
-  const maps = isPrice ? priceText : qtyText;
-  let c = maps.get(pair);
-  if (c === undefined) {
-    c = { keys: new Float64Array(CACHE_SLOTS).fill(-1), texts: new Array<string>(CACHE_SLOTS).fill('') };
-    maps.set(pair, c);
-  }
-  const slot = units & (CACHE_SLOTS - 1);
-  if (c.keys[slot] === units) return c.texts[slot];
-  const t = isPrice ? pair.math.formatPrice(units) : pair.math.formatQty(units);
-  c.keys[slot] = units;
-  c.texts[slot] = t;
-  return t;
-}
+/** The exchange, the pair and the engine account a house process places its orders with. */
+export type HouseAccount = Pick<Party, 'ex' | 'pair' | 'account'>;
 
 /**
- * The command of a house GTC limit order opening on `side` at `price` ticks for `lots`, for
- * `account` (no margin, not stored, not cached): what the house liquidity and the market maker send.
+ * Places a GTC house order opening on `side` at `price` ticks for `lots` for engine `account` (no
+ * margin, not stored, not cached: what the house liquidity and the market maker send). Checked
+ * as a bot order is, with its codes (checkHouseOrder); numbers both ways, so no price or size is
+ * formatted only for the exchange to parse it back (that was a fifth of the simulation's CPU).
+ * Throws the exchange's ApiError when it refuses.
  */
-export function houseLimit(
-  pair: PairState,
+export function placeHouseLimit(
+  who: HouseAccount,
   side: 1 | 2,
   price: number,
   lots: number,
-  account: number,
-): Command & { kind: 'placeBot' } {
-  return {
-    kind: 'placeBot',
-    input: {
-      symbol: pair.row.symbol,
-      side,
-      position_side: side,
-      position_action: 1,
-      type: 1,
-      price: text(pair, price, true),
-      qty: text(pair, lots, false),
-      time_in_force: 1,
-      need_cache: false,
-    },
-    engineAccount: account,
-  };
+): { orderId: number; filledLots: number } {
+  return who.ex.execute({
+    kind: 'houseOrder',
+    symbol: who.pair.row.symbol,
+    account: who.account,
+    side,
+    priceTicks: price,
+    lots,
+    tif: TimeInForce.GTC,
+  });
 }
 
 /** A house order with its links in the list of its price's orders (oldest first). */
@@ -120,12 +88,12 @@ export class HouseOrders {
   readonly stats: HouseStats = { placed: 0, cancelled: 0, rejected: 0, filledLots: 0 };
   private readonly ex: Exchange;
   private readonly pair: PairState;
-  private readonly account: number;
+  private readonly who: HouseAccount;
 
   constructor(ex: Exchange, pair: PairState, account: number) {
     this.ex = ex;
     this.pair = pair;
-    this.account = account;
+    this.who = { ex, pair, account };
   }
 
   /** Drops filled orders priced from lo to hi (ticks; the range traded at); returns the lots filled. */
@@ -217,22 +185,25 @@ export class HouseOrders {
 
   /** Places a GTC limit order; returns it, or null when the exchange refused it or it traded away at once. */
   place(side: 1 | 2, price: number, lots: number, time: number): HouseOrder | null {
-    const math = this.pair.math;
     let r;
     try {
-      r = this.ex.execute(houseLimit(this.pair, side, price, lots, this.account));
+      r = placeHouseLimit(this.who, side, price, lots);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
       return null;
     }
     this.stats.placed++;
-    if (r.status !== OrderStatus.NEW && r.status !== OrderStatus.PARTIALLY_FILLED) return null;
-    const o: Linked = { id: Number(r.order_id), side, price, lots, placed: time, nextAt: null, prevAt: null };
-    if (r.status === OrderStatus.PARTIALLY_FILLED) {
-      const f = math.qty.toUnits(r.filled_qty);
-      o.lots = lots - (f.ok ? f.value : 0);
-    }
+    if (r.filledLots >= lots) return null;
+    const o: Linked = {
+      id: r.orderId,
+      side,
+      price,
+      lots: lots - r.filledLots,
+      placed: time,
+      nextAt: null,
+      prevAt: null,
+    };
     this.remember(o);
     return o;
   }

@@ -17,12 +17,12 @@
 // retried on the next refresh (after a growing pause when every order of a refresh failed); they
 // never throw out of here.
 import { ApiError } from '../../../src-shared/errors.ts';
-import { OrderStatus, Side } from '../../../src-shared/enums.ts';
+import { Side } from '../../../src-shared/enums.ts';
 import type { Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import type { PairLimits } from './order-sizing.ts';
 import type { Rng } from './rng.ts';
-import { houseLimit, type Party } from './house-orders.ts';
+import { placeHouseLimit, type Party } from './house-orders.ts';
 
 interface Quote {
   id: number;
@@ -59,6 +59,7 @@ export class MarketMaker {
   private dirty = true;
   private cooldown = 0;
   private rejectStreak = 0;
+  private readonly party: Party;
   private readonly ex: Exchange;
   private readonly pair: PairState;
   private readonly limits: PairLimits;
@@ -71,6 +72,7 @@ export class MarketMaker {
 
   /** levels: price levels a side; depthNotional: USDT shown on each side. */
   constructor(party: Party, levels: number, depthNotional: number) {
+    this.party = party;
     this.ex = party.ex;
     this.pair = party.pair;
     this.limits = party.limits;
@@ -227,7 +229,7 @@ export class MarketMaker {
     const lots = this.limits.lotsFor(notional, price);
     let r;
     try {
-      r = this.ex.execute(houseLimit(this.pair, side, price, lots, this.account));
+      r = placeHouseLimit(this.party, side, price, lots);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err; // the exchange's refusal is counted; anything else is a bug
       this.stats.rejected++;
@@ -235,15 +237,11 @@ export class MarketMaker {
       return;
     }
     this.stats.placed++;
-    let rem = lots;
-    if (r.status !== OrderStatus.NEW) {
-      // it met resting orders of others first
-      const filled = this.pair.math.qty.toUnits(r.filled_qty);
-      const f = filled.ok ? filled.value : 0;
-      if (f > 0) this.book(side === Side.BUY ? f : -f);
-      rem = r.status === OrderStatus.PARTIALLY_FILLED ? lots - f : 0;
-    }
-    if (rem > 0) (side === 1 ? this.bids : this.asks).push({ id: Number(r.order_id), price, target: lots, rem });
+    // it may have met resting orders of others first
+    const f = r.filledLots;
+    if (f > 0) this.book(side === Side.BUY ? f : -f);
+    const rem = lots - f;
+    if (rem > 0) (side === 1 ? this.bids : this.asks).push({ id: r.orderId, price, target: lots, rem });
   }
 
   /** Cancels every resting order of the maker. */

@@ -1,9 +1,9 @@
 // The house's resting orders (src-main/market/sim/house-orders.ts) on the real engine: the
 // orders by price (lists linked through the orders) stay exact through cancels at the head, in
-// the middle and at the tail of a price, and sync counts the fills at the prices traded; the
-// command's decimal strings are right for prices whose slots in the text cache collide.
+// the middle and at the tail of a price, and sync counts the fills at the prices traded; an order
+// that met others first keeps what is left, a refusal is counted and places nothing.
 import { describe, expect, it } from 'vitest';
-import { HouseOrders, houseLimit, type HouseOrder } from '../../../src-main/market/sim/house-orders.ts';
+import { HouseOrders, placeHouseLimit, type HouseOrder } from '../../../src-main/market/sim/house-orders.ts';
 import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
 import { testVenue } from './helpers.ts';
 
@@ -39,7 +39,7 @@ describe('HouseOrders', () => {
       expect(ours()).toEqual(open());
       expect(ours()).toHaveLength(15 - 3 - 4);
       // a seller takes 25 lots: the best price's two left (20 lots), then 5 of the next price's one
-      ex.execute(houseLimit(pair, 2, P - 2, 25, TAKER));
+      placeHouseLimit({ ex, pair, account: TAKER }, 2, P - 2, 25);
       expect(pair.book.getOrder(second[2].id)!.remainingLots).toBe(5);
       expect(h.sync(P - 1, P)).toBe(25);
       expect(ours()).toEqual(open());
@@ -48,7 +48,7 @@ describe('HouseOrders', () => {
       // a price emptied and quoted again starts a new list
       const again = h.place(1, P, 7, 99)!;
       expect(ours()).toEqual(open());
-      ex.execute(houseLimit(pair, 2, P, 7, TAKER));
+      placeHouseLimit({ ex, pair, account: TAKER }, 2, P, 7);
       expect(h.sync(P, P)).toBe(7);
       expect(h.orders.has(again.id)).toBe(false);
       expect(ours()).toEqual(open());
@@ -62,18 +62,31 @@ describe('HouseOrders', () => {
     }
   });
 
-  it("writes each price and size as the pair's decimal string, also for values sharing a cache slot", () => {
+  it('keeps what is left of an order that met others first; counts a refusal and places nothing', () => {
     const tv = testVenue();
     try {
-      const pair = tv.venue.exchange.pair('BTCUSDT')!;
-      const P = pair.math.ticksRound(pair.markPrice);
-      // 4096 apart: the same slot; alternating makes every look-up a miss that must not answer the other's text
-      for (let round = 0; round < 3; round++)
-        for (const price of [P, P + 4096, P + 8192, P + 1]) {
-          const cmd = houseLimit(pair, 1, price, price - P + 1, CROWD);
-          expect(cmd.input.price).toBe(pair.math.formatPrice(price));
-          expect(cmd.input.qty).toBe(pair.math.formatQty(price - P + 1));
-        }
+      const ex = tv.venue.exchange;
+      const pair = ex.pair('BTCUSDT')!;
+      const h = new HouseOrders(ex, pair, CROWD);
+      const P = pair.math.ticksRound(pair.markPrice) - 100;
+      // another house account offers 4 lots at P; the crowd bids 10 there: 4 fill, 6 rest
+      const offer = placeHouseLimit({ ex, pair, account: TAKER }, 2, P, 4);
+      expect(offer.filledLots).toBe(0);
+      const o = h.place(1, P, 10, 1)!;
+      expect(o.lots).toBe(6);
+      expect(pair.book.getOrder(o.id)!.remainingLots).toBe(6);
+      expect(pair.book.getOrder(offer.orderId)).toBeNull();
+      // all of it fills: nothing to keep (an offer above the crowd's bid, taken whole)
+      placeHouseLimit({ ex, pair, account: TAKER }, 2, P + 2, 3);
+      expect(h.place(1, P + 2, 3, 2)).toBeNull();
+      expect(pair.book.getOrder(o.id)!.remainingLots).toBe(6);
+      expect(h.stats.placed).toBe(2);
+      // a buy far above the mark is outside the price band: refused, counted, nothing placed
+      const before = pair.book.openOrderIds(CROWD).length;
+      expect(h.place(1, P * 2, 5, 3)).toBeNull();
+      expect(h.stats.rejected).toBe(1);
+      expect(pair.book.openOrderIds(CROWD)).toHaveLength(before);
+      expect([...h.orders.keys()]).toEqual([o.id]);
     } finally {
       tv.close();
     }
