@@ -133,7 +133,7 @@ export class KlineService {
       this.timer = setInterval(() => {
         try {
           if (this.autoAdvance) this.advanceTo(this.clock.now());
-          if (++ticks % every === 0) this.checkpoint();
+          if (++ticks % every === 0) this.checkpoint(false);
         } catch (err) {
           console.error('perpdesk: kline timer failed', err);
         }
@@ -161,7 +161,7 @@ export class KlineService {
     st.lastTime = t;
     st.dirty = true;
     if (this.listeners.length > 0) this.notify(symbol, before);
-    if (this.pendingCandles.length >= this.flushAt) this.flush();
+    if (this.pendingCandles.length >= this.flushAt) this.flush(false);
   }
 
   /** CandleBuilder.adjust on a symbol's current candles (a replay of candles: the source's columns). */
@@ -184,18 +184,19 @@ export class KlineService {
       if (this.symbols.get(st.symbol)?.status === SymbolStatus.DELISTED) continue;
       this.advanceState(st, t);
     }
-    this.flush();
+    this.flush(false);
     if (t >= this.nextPruneAt) this.prune(t);
   }
 
-  /** Writes the closed candles collected so far (one transaction). */
-  flush(): void {
+  /** Writes the closed candles collected so far (one unit); not `wait`: not while another connection locks the database. */
+  flush(wait = true): void {
     const n = this.pendingCandles.length;
     if (n === 0 || this.stopped) return;
     // Inside someone else's unit a rollback would take our rows along: write later.
     if (this.repo.inUnit) return;
     try {
-      this.repo.writeMany(this.pendingSymbols, this.pendingCandles, n);
+      if (wait) this.repo.writeMany(this.pendingSymbols, this.pendingCandles, n);
+      else if (!this.repo.tryWriteMany(this.pendingSymbols, this.pendingCandles, n)) return;
     } catch (err) {
       // Market data, not acknowledged user data: the rings still serve them; keep going.
       console.error(`perpdesk: writing ${n} candles failed`, err);
@@ -204,25 +205,28 @@ export class KlineService {
     this.pendingCandles.length = 0;
   }
 
-  /** Writes the closed candles and every changed current candle, so a restart continues them. */
-  checkpoint(): void {
-    this.flush();
+  /** Writes the closed candles and every changed current candle, so a restart continues them (`wait`: as flush). */
+  checkpoint(wait = true): void {
+    this.flush(wait);
     if (this.stopped || this.repo.inUnit) return;
     const syms: string[] = [];
     const candles: Candle[] = [];
+    const states: SymbolCandles[] = [];
     for (const st of this.states.values()) {
       if (!st.dirty) continue;
-      st.dirty = false;
+      states.push(st);
       for (const c of st.builder.currentAll()) {
         syms.push(st.symbol);
         candles.push(c);
       }
     }
     try {
-      this.repo.writeMany(syms, candles);
+      if (!wait && !this.repo.tryWriteMany(syms, candles)) return; // locked: the next checkpoint
+      if (wait) this.repo.writeMany(syms, candles);
     } catch (err) {
-      console.error('perpdesk: candle checkpoint failed', err);
+      console.error('perpdesk: candle checkpoint failed', err); // market data: the next change writes it again
     }
+    for (const st of states) st.dirty = false;
   }
 
   /** Stops the timer and the trade subscription, writes everything. Call before the database closes. */

@@ -12,6 +12,11 @@ import type { NewSymbol, SymbolRow } from '../core/symbol.ts';
 export interface CandleStore {
   /** Upserts candles[0 .. n-1] (symbols[i] is the symbol of candles[i]) as one unit. */
   writeMany(symbols: readonly string[], candles: readonly Candle[], n?: number): void;
+  /**
+   * writeMany, unless the storage is locked by another writer right now (another connection to
+   * the database file): then false, having written nothing, without waiting for it.
+   */
+  tryWriteMany(symbols: readonly string[], candles: readonly Candle[], n?: number): boolean;
   /** The newest stored candle of (symbol, interval), closed or not. */
   newest(symbol: string, interval: Interval): Candle | undefined;
   /** Up to `limit` newest candles with open time below `beforeOpen`, ascending. */

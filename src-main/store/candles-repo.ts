@@ -112,16 +112,23 @@ export class CandlesRepo implements CandleStore {
    */
   writeMany(symbols: readonly string[], candles: readonly Candle[], n = candles.length): void {
     if (n === 0) return;
-    transaction(this.db, () => {
-      // up to BATCH_ROWS rows a statement (a row's upsert sees the rows before it in the same
-      // statement, so a candle listed twice ends as its last copy)
-      for (let i = 0; i < n; i += BATCH_ROWS) {
-        const rows = Math.min(BATCH_ROWS, n - i);
-        const { stmt, params } = this.batch(rows);
-        for (let k = 0; k < rows; k++) bindRow(params, k * ROW_PARAMS, symbols[i + k], candles[i + k]);
-        stmt.run(...params);
-      }
-    });
+    transaction(this.db, () => this.write(symbols, candles, n));
+  }
+
+  tryWriteMany(symbols: readonly string[], candles: readonly Candle[], n = candles.length): boolean {
+    if (n === 0) return true;
+    return groupCommitOf(this.db).tryUnit(() => this.write(symbols, candles, n));
+  }
+
+  private write(symbols: readonly string[], candles: readonly Candle[], n: number): void {
+    // up to BATCH_ROWS rows a statement (a row's upsert sees the rows before it in the same
+    // statement, so a candle listed twice ends as its last copy)
+    for (let i = 0; i < n; i += BATCH_ROWS) {
+      const rows = Math.min(BATCH_ROWS, n - i);
+      const { stmt, params } = this.batch(rows);
+      for (let k = 0; k < rows; k++) bindRow(params, k * ROW_PARAMS, symbols[i + k], candles[i + k]);
+      stmt.run(...params);
+    }
   }
 
   private batch(rows: number): { stmt: StatementSync; params: Param[] } {

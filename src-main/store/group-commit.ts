@@ -16,7 +16,8 @@
 // wait for its commit). After the connection's busy timeout (`lockWaitMs`) the batch fails like a
 // failed COMMIT. The synchronous paths (unit, sync, commitNow) wait on the thread, up to the busy
 // timeout, as before; a unit or a sync() that cannot have the lock throws and leaves the batch
-// pending, the next try of the scheduled commit takes it.
+// pending, the next try of the scheduled commit takes it. A background writer that can write
+// later (the candles) uses tryUnit: it does not wait at all.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 /** SQLite's SQLITE_BUSY (the primary code of an extended one). */
@@ -115,6 +116,20 @@ export class GroupCommit {
       s.release.run();
       throw err;
     }
+  }
+
+  /**
+   * unit(fn) for a writer that can write later (market data): when another connection holds the
+   * write lock it returns false at once, having run nothing, instead of waiting on the thread.
+   */
+  tryUnit(fn: () => void): boolean {
+    if (this.depth === 0 && !this.txn && this.shared) {
+      const got = this.tryBegin();
+      if (got === false) return false;
+      if (got === true) this.openBatch();
+    }
+    this.unit(fn);
+    return true;
   }
 
   /**

@@ -20,6 +20,11 @@ export class MemoryCandleStore implements CandleStore {
     return this.series.get(`${symbol}\u0000${interval}`);
   }
 
+  tryWriteMany(symbols: readonly string[], candles: readonly Candle[], n = candles.length): boolean {
+    this.writeMany(symbols, candles, n);
+    return true; // nobody else holds memory
+  }
+
   writeMany(symbols: readonly string[], candles: readonly Candle[], n = candles.length): void {
     let list: Candle[] = [];
     for (let i = 0; i < n; i++) {

@@ -312,5 +312,29 @@ describe('group commit', () => {
           .map((r) => (r as { v: number }).v),
       ).toEqual([1]);
     });
+
+    it('tryUnit returns false at once while the lock is held, having run nothing; true once it is free', async () => {
+      const { db, reader } = fileDb();
+      const g = groupCommitOf(db);
+      expect(g.lockWaitMs).toBe(5000);
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      const other = held(reader);
+      let ran = false;
+      const t0 = Date.now();
+      expect(
+        g.tryUnit(() => {
+          ran = true;
+          insert.run(1);
+        }),
+      ).toBe(false);
+      expect(Date.now() - t0).toBeLessThan(2_500); // not the 5 s busy timeout
+      expect(ran).toBe(false);
+      expect(g.pending).toBe(false);
+      expect(Number(Object.values(db.prepare('PRAGMA busy_timeout').get() as object)[0])).toBe(5000);
+      other.exec('COMMIT');
+      expect(g.tryUnit(() => insert.run(2))).toBe(true);
+      await g.durable();
+      expect(count(reader())).toBe(1);
+    });
   });
 });

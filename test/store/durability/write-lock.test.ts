@@ -3,12 +3,16 @@
 // An order's answer waits for its commit, and the event loop goes on meanwhile; once the lock is
 // free the order is stored and answered. A lock held past the busy timeout fails the batch as a
 // failed COMMIT does: the order is answered 5000, the venue refuses further changes (5001), and
-// a restart finds the state from before that order, nothing of it half-stored.
+// a restart finds the state from before that order, nothing of it half-stored. The candles, which
+// can be written later, do not wait for the lock at all.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Candle } from '../../../src-main/core/candle.ts';
+import { CandlesRepo } from '../../../src-main/store/candles-repo.ts';
+import { openDatabase } from '../../../src-main/store/database.ts';
 import { groupCommitOf } from '../../../src-main/store/group-commit.ts';
 import { makeApp, type TestApp } from '../../helpers/app.ts';
 import { dataOf, makeAccount, orderBody, signed, type Creds } from '../../helpers/signed.ts';
@@ -117,5 +121,35 @@ describe('the write lock held by another connection', () => {
     // and it takes orders again
     dataOf(await signed(again.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ client_order_id: 'after-1' }) }));
     expect(await openOrders(again, a)).toEqual(['kept-1', 'after-1']);
+  });
+
+  it('the candles wait for a later flush while the lock is held, the event loop does not', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-lock-'));
+    dirs.push(dataDir);
+    const db = openDatabase({ dataDir });
+    open.push(db);
+    const repo = new CandlesRepo(db);
+    const c = (openTime: number): Candle => ({
+      interval: '1m',
+      openTime,
+      open: 10,
+      high: 12,
+      low: 9,
+      close: 11,
+      volume: 3,
+      quoteVolume: 33n,
+      trades: 2,
+      takerBuyVolume: 1,
+      takerBuyQuoteVolume: 11n,
+    });
+    const other = holdLock(dataDir);
+    const t0 = Date.now();
+    expect(repo.tryWriteMany(['BTCUSDT'], [c(0)])).toBe(false);
+    expect(Date.now() - t0).toBeLessThan(2_500); // not the 5 s busy timeout
+    expect(repo.count('BTCUSDT', '1m')).toBe(0);
+    other.exec('COMMIT');
+    expect(repo.tryWriteMany(['BTCUSDT', 'BTCUSDT'], [c(0), c(60_000)])).toBe(true);
+    groupCommitOf(db).commitNow();
+    expect(other.prepare("SELECT COUNT(*) AS n FROM candles WHERE symbol = 'BTCUSDT'").get()).toEqual({ n: 2 });
   });
 });
