@@ -190,7 +190,15 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     });
   }
   // Market time is saved every few seconds, so a crash restarts the clock close to where it was.
-  const saveTimer = setInterval(() => settings.set('market_time', String(clock.now())), 5_000);
+  // Not while another connection holds the database's write lock (the next round saves it), and
+  // a failure is logged: a timer that throws would end the process.
+  const saveTimer = setInterval(() => {
+    try {
+      settings.trySet('market_time', String(clock.now()));
+    } catch (err) {
+      console.error('perpdesk: saving the market time failed', err);
+    }
+  }, 5_000);
   saveTimer.unref();
 
   let closed = false;

@@ -45,7 +45,13 @@ export class OpenInterestHistory {
     this.store = store;
     this.now = now;
     this.off = events.on('price', (e) => this.record(e));
-    this.timer = setInterval(() => this.flush(), flushMs);
+    this.timer = setInterval(() => {
+      try {
+        this.flush();
+      } catch (err) {
+        console.error('perpdesk: writing open interest failed', err); // a timer that throws ends the process
+      }
+    }, flushMs);
     this.timer.unref();
   }
 
@@ -66,8 +72,8 @@ export class OpenInterestHistory {
   flush(): void {
     if (this.pending.length === 0 || this.store.inUnit) return;
     const rows = this.pending;
+    if (!this.store.saveMany(rows)) return; // the database is locked by another connection: next flush
     this.pending = [];
-    this.store.saveMany(rows);
     const newest = rows.reduce((m, r) => Math.max(m, r.time), -Infinity);
     this.store.prune(newest - OPEN_INTEREST_KEPT_MS);
   }

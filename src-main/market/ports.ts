@@ -54,8 +54,11 @@ export interface PriceCandleRow {
 export interface PriceCandleStore {
   /** Every stored candle, ascending by open time within each (symbol, interval). */
   loadAll(): PriceCandleRow[];
-  /** Upserts the rows as one unit. */
-  saveMany(rows: readonly PriceCandleRow[]): void;
+  /**
+   * Upserts the rows as one unit; false, having written nothing and without waiting, while
+   * another connection holds the database's write lock (the caller keeps them for its next flush).
+   */
+  saveMany(rows: readonly PriceCandleRow[]): boolean;
   /** Deletes the candles of (symbol, interval) opening before `beforeOpen`. */
   prune(symbol: string, interval: Interval, beforeOpen: number): void;
   /** True while another caller's unit is open on the same storage (a write now would share its fate). */
@@ -74,7 +77,8 @@ export interface OpenInterestSample {
 
 /** Storage of the open-interest samples. */
 export interface OpenInterestStore {
-  saveMany(rows: readonly OpenInterestSample[]): void;
+  /** Upserts the rows as one unit; false as PriceCandleStore.saveMany (written nothing, not waited). */
+  saveMany(rows: readonly OpenInterestSample[]): boolean;
   /** The newest sample's time of a pair, or undefined. */
   newestTime(symbol: string): number | undefined;
   /** Samples of a pair with from <= time <= to whose time is a multiple of `step`: the first `limit` ('asc') or the newest (`desc`), ascending. */

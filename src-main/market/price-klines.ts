@@ -158,7 +158,13 @@ export class PriceKlines {
     this.store = store ?? null;
     if (store !== undefined) {
       this.load(store.loadAll());
-      this.timer = setInterval(() => this.flush(), flushMs);
+      this.timer = setInterval(() => {
+        try {
+          this.flush();
+        } catch (err) {
+          console.error('perpdesk: writing price klines failed', err); // a timer that throws ends the process
+        }
+      }, flushMs);
       this.timer.unref();
     }
     this.off = events.on('price', (e) => this.record(e));
@@ -204,7 +210,7 @@ export class PriceKlines {
           count: ring.count(at),
           v: ring.v.subarray(at * WIDTH, at * WIDTH + WIDTH),
         });
-    store.saveMany(rows);
+    if (!store.saveMany(rows)) return; // the database is locked by another connection: next flush
     for (const ring of this.rolled) store.prune(ring.symbol, ring.interval, ring.oldestOpen());
     for (const ring of this.dirty) ring.dirty.clear();
     this.dirty.clear();

@@ -21,9 +21,9 @@ export class OpenInterestRepo implements OpenInterestStore {
     this.pruneStmt = db.prepare('DELETE FROM open_interest WHERE time < ?');
   }
 
-  saveMany(rows: readonly OpenInterestSample[]): void {
-    if (rows.length === 0) return;
-    transaction(this.db, () => {
+  saveMany(rows: readonly OpenInterestSample[]): boolean {
+    if (rows.length === 0) return true;
+    return groupCommitOf(this.db).tryUnit(() => {
       for (const r of rows) this.upsert.run(r.symbol, r.time, r.lots, r.value);
     });
   }

@@ -49,9 +49,9 @@ export class PriceKlinesRepo implements PriceCandleStore {
     }));
   }
 
-  saveMany(rows: readonly PriceCandleRow[]): void {
-    if (rows.length === 0) return;
-    transaction(this.db, () => {
+  saveMany(rows: readonly PriceCandleRow[]): boolean {
+    if (rows.length === 0) return true;
+    return groupCommitOf(this.db).tryUnit(() => {
       for (const r of rows) {
         const v = r.v;
         this.upsert.run(

@@ -6,6 +6,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { SettingsPort } from '../trading/ports.ts';
 import { transaction } from './database.ts';
+import { groupCommitOf } from './group-commit.ts';
 
 export class SettingsRepo implements SettingsPort {
   private readonly getStmt: StatementSync;
@@ -34,5 +35,10 @@ export class SettingsRepo implements SettingsPort {
 
   set(key: string, value: string): void {
     transaction(this.db, () => this.setStmt.run(key, value));
+  }
+
+  /** set(), unless another connection holds the database's write lock right now: then false, without waiting. */
+  trySet(key: string, value: string): boolean {
+    return groupCommitOf(this.db).tryUnit(() => this.setStmt.run(key, value));
   }
 }

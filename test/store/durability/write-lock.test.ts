@@ -4,7 +4,8 @@
 // free the order is stored and answered. A lock held past the busy timeout fails the batch as a
 // failed COMMIT does: the order is answered 5000, the venue refuses further changes (5001), and
 // a restart finds the state from before that order, nothing of it half-stored. The candles, which
-// can be written later, do not wait for the lock at all.
+// can be written later, do not wait for the lock at all, nor do the market time, the price klines
+// and the open interest, which the venue's timers save.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,9 @@ import type { Candle } from '../../../src-main/core/candle.ts';
 import { CandlesRepo } from '../../../src-main/store/candles-repo.ts';
 import { openDatabase } from '../../../src-main/store/database.ts';
 import { groupCommitOf } from '../../../src-main/store/group-commit.ts';
+import { OpenInterestRepo } from '../../../src-main/store/open-interest-repo.ts';
+import { PriceKlinesRepo } from '../../../src-main/store/price-klines-repo.ts';
+import { SettingsRepo } from '../../../src-main/store/settings-repo.ts';
 import { makeApp, type TestApp } from '../../helpers/app.ts';
 import { dataOf, makeAccount, orderBody, signed, type Creds } from '../../helpers/signed.ts';
 
@@ -151,5 +155,33 @@ describe('the write lock held by another connection', () => {
     expect(repo.tryWriteMany(['BTCUSDT', 'BTCUSDT'], [c(0), c(60_000)])).toBe(true);
     groupCommitOf(db).commitNow();
     expect(other.prepare("SELECT COUNT(*) AS n FROM candles WHERE symbol = 'BTCUSDT'").get()).toEqual({ n: 2 });
+  });
+
+  it('the market time, price klines and open interest are not saved while the lock is held, and are once it is free', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-lock-'));
+    dirs.push(dataDir);
+    const db = openDatabase({ dataDir });
+    open.push(db);
+    const settings = new SettingsRepo(db);
+    const oi = new OpenInterestRepo(db);
+    const pk = new PriceKlinesRepo(db);
+    const oiRow = { symbol: 'BTCUSDT', time: 300_000, lots: 5, value: 480_000 };
+    const pkRow = { symbol: 'BTCUSDT', interval: '1m' as const, openTime: 60_000, count: 3, v: Array(12).fill(96_000) };
+    const other = holdLock(dataDir);
+    const t0 = Date.now();
+    expect(settings.trySet('market_time', '1')).toBe(false);
+    expect(oi.saveMany([oiRow])).toBe(false);
+    expect(pk.saveMany([pkRow])).toBe(false);
+    expect(Date.now() - t0).toBeLessThan(2_500); // none waited for the 5 s busy timeout
+    other.exec('COMMIT');
+    expect(settings.get('market_time')).toBeUndefined();
+    expect(oi.newestTime('BTCUSDT')).toBeUndefined();
+    expect(settings.trySet('market_time', '2')).toBe(true);
+    expect(oi.saveMany([oiRow])).toBe(true);
+    expect(pk.saveMany([pkRow])).toBe(true);
+    groupCommitOf(db).commitNow();
+    expect(other.prepare("SELECT value FROM settings WHERE key = 'market_time'").get()).toEqual({ value: '2' });
+    expect(other.prepare('SELECT COUNT(*) AS n FROM open_interest').get()).toEqual({ n: 1 });
+    expect(other.prepare('SELECT COUNT(*) AS n FROM price_klines').get()).toEqual({ n: 1 });
   });
 });
