@@ -343,7 +343,8 @@ describe('kline streams', () => {
       { symbol: 'ETHUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.300' },
       HOUSE_ACCOUNT + 1,
     );
-    const live = await c.waitFor((m) => m.stream === 'kline@ETHUSDT,1m');
+    // the open candle (on a minute's edge the one before is pushed first, closed: it is not this one)
+    const live = await c.waitFor((m) => m.stream === 'kline@ETHUSDT,1m' && m.data.k[11] === false);
     expect(live.data).toMatchObject({ e: 'kline', s: 'ETHUSDT', i: '1m' });
     expect(live.data.k).toEqual(svc.currentKline('ETHUSDT', '1m'));
     expect(live.data.k[5]).toBe('3399.00');
