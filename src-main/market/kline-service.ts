@@ -221,8 +221,8 @@ export class KlineService {
       }
     }
     try {
-      if (!wait && !this.repo.tryWriteMany(syms, candles)) return; // locked: the next checkpoint
       if (wait) this.repo.writeMany(syms, candles);
+      else if (!this.repo.tryWriteMany(syms, candles)) return; // locked: the next checkpoint writes them
     } catch (err) {
       console.error('perpdesk: candle checkpoint failed', err); // market data: the next change writes it again
     }
