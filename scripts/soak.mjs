@@ -42,6 +42,8 @@ function opt(name, def) {
 const minutes = opt('minutes', 3);
 const sampleS = opt('sample', minutes <= 5 ? 10 : 60);
 const warmupMin = opt('warmup', Math.max(1, minutes / 3));
+/** The warm-up as printed: at most two decimals (a 4-minute run's is 1.33 min). */
+const warmupText = String(Number(warmupMin.toFixed(2)));
 const maxP99 = opt('max-p99', 250);
 const withReplay = !flag('no-replay');
 const speed = opt('speed', 100);
@@ -74,7 +76,7 @@ const accounts = Array.from({ length: bots }, (_, k) => ({
   balance: 1_000_000n * 100_000_000n,
 }));
 console.log(
-  `soak: ${minutes} min (warm-up ${warmupMin} min, a sample every ${sampleS} s), speed ${speed}x, ${bots} bots + 1 on /binance, ` +
+  `soak: ${minutes} min (warm-up ${warmupText} min, a sample every ${sampleS} s), speed ${speed}x, ${bots} bots + 1 on /binance, ` +
     `${clients} WebSocket clients, ${withReplay ? 'a hosted replay' : 'no replay'}, data ${dataDir}`,
 );
 const service = await startService({ dataDir, port: 0, speed, accounts, rateLimit: false, onProgress: () => {} });
@@ -366,7 +368,7 @@ else {
   const fdAllowed = Math.max(4, 0.1 * after[0].fds);
   const p99 = window.percentile(99) / 1e6;
   console.log(
-    `soak: after the ${warmupMin}-min warm-up (${after.length} samples over ${span.toFixed(1)} min): RSS ${MiB(after[0].rss)} -> ` +
+    `soak: after the ${warmupText}-min warm-up (${after.length} samples over ${span.toFixed(1)} min): RSS ${MiB(after[0].rss)} -> ` +
       `${MiB(after[after.length - 1].rss)}, trend ${rssGrowth >= 0 ? '+' : ''}${MiB(rssGrowth)} over the window (allowed ${MiB(rssAllowed)}); ` +
       `descriptors ${after[0].fds} -> ${after[after.length - 1].fds}, trend ${fdGrowth.toFixed(1)} (allowed ${fdAllowed.toFixed(1)}); ` +
       `loop delay p99 ${p99.toFixed(1)} ms (bound ${maxP99} ms); identity ${identityBroken ? 'BROKEN' : 'held at every sample'}`,
