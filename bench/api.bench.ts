@@ -16,7 +16,8 @@
 //   BENCH_CONNECTIONS  autocannon connections (50, the targets' figure)
 //   BENCH_LATENCY_RATE req/s of the latency runs (default: half the signed route's median req/s in this
 //                  run; 0: none). After the rounds, two pairs of runs, the signed route then the floor, at
-//                  that total rate over the same connections: the p99 target is read there (see Latency)
+//                  that total rate over the same connections: the p99 target is read there (see Latency);
+//                  without it, then two runs of the floor at half its own median req/s (the target's floor)
 //   BENCH_CPU_PROF=DIR a CPU profile of this process (the servers) over each measured run, written
 //                  as DIR/<run>-<route>-<answers>.cpuprofile (the answers, to read it per request);
 //                  the sampling costs the servers some CPU, so the figures of such a run are high
@@ -80,7 +81,10 @@
 // read on latency runs at a set load, half the signed route's capacity measured in the same run
 // (an open loop over the 50 connections, kept from the warm-up: request i due at start + i / rate
 // and timed from then; bench/lib/api-client.ts runPaced), with the floor at the same rate
-// beside it: what a request waits at a load the route carries, queueing included. Server CPU per request: process.cpuUsage() of
+// beside it: what a request waits at a load the route carries, queueing included. Then the
+// target's own floor: the floor at half its own capacity, the same definition applied to the
+// route that does nothing (on 2 shared cores its p99 there was 7.6-59 ms: docs/benchmarks.md,
+// "twelfth pass"); when it misses the target too, the summary says the target is out of reach. Server CPU per request: process.cpuUsage() of
 // this process over the measured run / responses; it is steadier than req/s when other load
 // shares the machine, but it rises as throughput falls (fewer requests per event-loop wake-up),
 // so a slow route's figure includes some of that.
@@ -282,7 +286,7 @@ async function main(): Promise<void> {
       console.error('api.bench: took too long, giving up');
       process.exit(1);
     },
-    (60 + ROUNDS * 6 * (SECONDS + 4) + 2 * LATENCY_PAIRS * (SECONDS + 4) + 6 * WARMUP) * 1000 * 2,
+    (60 + ROUNDS * 6 * (SECONDS + 4) + 3 * LATENCY_PAIRS * (SECONDS + 4) + 6 * WARMUP) * 1000 * 2,
   );
   const memory = process.env.BENCH_MEMORY === '1';
   const onlyEnv = process.env.BENCH_ONLY;
@@ -508,7 +512,9 @@ async function main(): Promise<void> {
 
   const runs: Run[] = [];
   const pacedRuns: Run[] = [];
+  const floorPaced: Run[] = [];
   let rate = 0;
+  let floorRate = 0;
   try {
     if (only) for (let i = 0; i < ROUNDS; i++) runs.push(await phase(only));
     else if (latencyOnly) {
@@ -533,6 +539,11 @@ async function main(): Promise<void> {
         pacedRuns.push(await paced('signed', rate));
         pacedRuns.push(await paced('post', rate));
       }
+      // the p99 target's own floor: the same definition (half the route's own capacity) applied
+      // to the route that does nothing
+      const floorRps = median(runs.filter((x) => x.kind === 'post').map((x) => x.r.rps));
+      floorRate = LATENCY_RATE === undefined ? Math.round((floorRps * LATENCY_LOAD) / 100) * 100 : 0;
+      for (let i = 0; i < LATENCY_PAIRS && floorRate > 0; i++) floorPaced.push(await paced('post', floorRate));
     }
   } finally {
     await ref.close();
@@ -547,7 +558,7 @@ async function main(): Promise<void> {
     for (const n of notes) console.log(n);
     return;
   }
-  report(runs, notes, only, { rate, runs: pacedRuns });
+  report(runs, notes, only, { rate, runs: pacedRuns, floorRate, floorRuns: floorPaced });
   reportWork({
     work,
     floors: only === undefined ? runs.filter((x) => x.kind === 'post').map((x) => x.r) : [],
@@ -576,7 +587,7 @@ const median = (xs: number[]): number => {
   return s.length === 0 ? NaN : s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-function report(runs: Run[], notes: string[], only: Kind | undefined, lat: { rate: number; runs: Run[] }): void {
+function report(runs: Run[], notes: string[], only: Kind | undefined, lat: Latency): void {
   console.log('');
   console.log(
     `load (autocannon in a child process, ${CONNECTIONS} connections). ratio = req/s over the mean of the floor runs`,
@@ -686,6 +697,17 @@ function report(runs: Run[], notes: string[], only: Kind | undefined, lat: { rat
         verdict(kind, ratio, signed ? pacedP99 : undefined, s.errors + (signed ? pacedErrors : 0)),
     );
   }
+  const floorP99s = (lat.floorRuns ?? []).map((x) => x.r.lat.p99);
+  if (floorP99s.length > 0) {
+    const worst = Math.max(...floorP99s);
+    const target = TARGETS.signed.p99!;
+    console.log(
+      `  the p99 target's floor: the floor at half its own capacity (${lat.floorRate} req/s), p99 ${floorP99s.map((x) => f(x)).join(' / ')} ms: ` +
+        (worst < target
+          ? `within ${target} ms, so the target is within reach here`
+          : `a route doing nothing misses p99 < ${target} ms at half its capacity on this host, so the signed route's p99 target is out of reach here; compare the signed route's ${f(pacedP99)} ms with it`),
+    );
+  }
   const fl = summary.post;
   const rp = summary.rawpost;
   console.log(
@@ -711,8 +733,16 @@ function report(runs: Run[], notes: string[], only: Kind | undefined, lat: { rat
   );
 }
 
+/** The latency runs: at the signed route's half capacity, and the floor at half its own (none with BENCH_LATENCY_RATE). */
+interface Latency {
+  rate: number;
+  runs: Run[];
+  floorRate?: number;
+  floorRuns?: Run[];
+}
+
 /** The latency runs' rows (see Latency in the header). */
-function reportLatency(lat: { rate: number; runs: Run[] }): void {
+function reportLatency(lat: Latency): void {
   console.log('');
   console.log(
     `latency at a set load: ${lat.rate} req/s offered over ${CONNECTIONS} connections (an open loop, each request timed from when it was due; ` +
@@ -725,6 +755,18 @@ function reportLatency(lat: { rate: number; runs: Run[] }): void {
     const name = kind === 'post' ? 'floor: fastify POST, no work' : TARGETS.signed.name;
     console.log(
       `  ${name.padEnd(30)} ${Math.round(r.rps).toString().padStart(6)}  ${f(r.lat.p50).padStart(6)}  ${f(r.lat.p90).padStart(6)}  ` +
+        `${f(r.lat.p99).padStart(6)} ${f(r.lat.max, 1).padStart(7)}  ${String(bad(r)).padStart(6)}  ${f(r.cpuPerReq, 1).padStart(6)} ` +
+        `(${f(r.sysPerReq, 1).padStart(4)}) ${f(r.cpuPct, 0).padStart(3)}% ${f(r.clientCpuPct, 0).padStart(3)}%`,
+    );
+  }
+  if (lat.floorRuns === undefined || lat.floorRuns.length === 0) return;
+  console.log(
+    `the floor at half its own capacity, ${lat.floorRate} req/s (${LATENCY_LOAD} of its median req/s above; the same definition as ` +
+      "the signed route's latency runs, applied to the route that does nothing):",
+  );
+  for (const { r } of lat.floorRuns) {
+    console.log(
+      `  ${'floor: fastify POST, no work'.padEnd(30)} ${Math.round(r.rps).toString().padStart(6)}  ${f(r.lat.p50).padStart(6)}  ${f(r.lat.p90).padStart(6)}  ` +
         `${f(r.lat.p99).padStart(6)} ${f(r.lat.max, 1).padStart(7)}  ${String(bad(r)).padStart(6)}  ${f(r.cpuPerReq, 1).padStart(6)} ` +
         `(${f(r.sysPerReq, 1).padStart(4)}) ${f(r.cpuPct, 0).padStart(3)}% ${f(r.clientCpuPct, 0).padStart(3)}%`,
     );
