@@ -1,8 +1,8 @@
 // Headless entry: the full service without a window, serving the web UI at '/'.
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, parseCli, USAGE } from './cli-args.ts';
-import { defaultDataDir } from './paths.ts';
+import { builtUiDir, defaultDataDir } from './paths.ts';
 import { openFolderReplayData, startService } from './service.ts';
 
 async function main(): Promise<void> {
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       simFast: opts.simFast,
       simStart: opts.simStart,
       onProgress: (line) => console.log(line),
-      uiDir: process.env.PERPDESK_UI_DIR ?? join(here, '../renderer'),
+      uiDir: process.env.PERPDESK_UI_DIR ?? builtUiDir(here),
       logger: true,
     });
   } catch (err) {

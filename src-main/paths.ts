@@ -5,6 +5,7 @@
 // the app's name or productName cannot then move the data, and Chromium's own files (the
 // screen's localStorage), the window state and the single-instance lock live with the database
 // they belong to, one set per data folder.
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -44,4 +45,17 @@ export function desktopDataDirs(o: {
   if (chosen === ':memory:') return { dataDir: chosen, userData: explicitProfile ?? fallback };
   const dataDir = resolve(o.cwd, chosen);
   return { dataDir, userData: explicitProfile ?? dataDir };
+}
+
+/**
+ * The built web UI the headless service serves, from the folder of the running entry: beside the
+ * built entry (out/main -> out/renderer); run from the sources (src-main/headless.ts), the build's
+ * output folder, out/renderer. When neither is built: the first, which the service answers with
+ * a page saying how to build it.
+ */
+export function builtUiDir(entryDir: string): string {
+  const beside = join(entryDir, '..', 'renderer');
+  const fromSources = join(entryDir, '..', 'out', 'renderer');
+  if (existsSync(join(beside, 'index.html'))) return beside;
+  return existsSync(join(fromSources, 'index.html')) ? fromSources : beside;
 }

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { USAGE } from '../../src-main/cli-args.ts';
 import { PERPDESK_OPTIONS, planStartup, portRequestOf, splitDesktopArgv } from '../../src-main/desktop/desktop-args.ts';
-import { defaultDataDir, desktopDataDirs } from '../../src-main/paths.ts';
+import { builtUiDir, defaultDataDir, desktopDataDirs } from '../../src-main/paths.ts';
 
 const env = { XDG_CONFIG_HOME: '/home/u/.config' };
 const plan = (argv: string[], defaultApp = true) =>
@@ -131,5 +134,36 @@ describe('desktopDataDirs', () => {
       dataDir: ':memory:',
       userData: '/home/u/.config/perpdesk',
     });
+  });
+});
+
+describe('builtUiDir', () => {
+  const roots: string[] = [];
+  afterAll(() => {
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  });
+  const tree = (...built: string[]): string => {
+    const root = mkdtempSync(join(tmpdir(), 'pd-ui-'));
+    roots.push(root);
+    for (const dir of built) {
+      mkdirSync(join(root, dir), { recursive: true });
+      writeFileSync(join(root, dir, 'index.html'), '<!doctype html>');
+    }
+    return root;
+  };
+
+  it('serves the UI beside the built entry (out/main -> out/renderer)', () => {
+    const root = tree('out/renderer');
+    expect(builtUiDir(join(root, 'out', 'main'))).toBe(join(root, 'out', 'renderer'));
+  });
+
+  it('finds the build output when run from the sources (src-main -> out/renderer)', () => {
+    const root = tree('out/renderer');
+    expect(builtUiDir(join(root, 'src-main'))).toBe(join(root, 'out', 'renderer'));
+  });
+
+  it('answers the folder beside the entry when nothing is built (the service then says how to build)', () => {
+    const root = tree();
+    expect(builtUiDir(join(root, 'src-main'))).toBe(join(root, 'renderer'));
   });
 });
