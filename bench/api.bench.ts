@@ -84,7 +84,7 @@
 // beside it: what a request waits at a load the route carries, queueing included. Then the
 // target's own floor: the floor at half its own capacity, the same definition applied to the
 // route that does nothing (on 2 shared cores its p99 there was 4.7-512 ms, over 5 ms in nine runs
-// of ten: docs/benchmarks.md, "twelfth pass"); when the worse of its two runs misses the target
+// of ten: docs/benchmarks-log.md, "twelfth pass"); when the worse of its two runs misses the target
 // too (the signed p99 is read the same way), the summary says the target is out of reach. Server CPU per request: process.cpuUsage() of
 // this process over the measured run / responses; it is steadier than req/s when other load
 // shares the machine, but it rises as throughput falls (fewer requests per event-loop wake-up),

@@ -294,7 +294,7 @@ function requestText(job: ClientJob, host: string, b: Built): string {
  * client's old space large, and V8, having seen its allocation sites' objects live, went on
  * allocating the warm-up's requests built as they went straight into old space (pretenuring):
  * the client then stopped 8-20 ms for its own collections in the measured run, and requests due
- * meanwhile were sent late and counted that wait as the route's latency (docs/benchmarks.md,
+ * meanwhile were sent late and counted that wait as the route's latency (docs/benchmarks-log.md,
  * "ninth pass").
  */
 function rawPool(job: Exclude<ClientJob, { kind: 'hello' }>, expected: number, tag: string): Pool {

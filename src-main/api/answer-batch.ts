@@ -5,7 +5,7 @@
 // when it sleeps, and that wake-up is charged to the writer. Written one by one between the
 // requests of a turn, nearly every answer wakes a client that has gone back to sleep; written back
 // to back at the end of the turn, the first one wakes it and the others find it awake. Measured
-// on the bot order route (docs/benchmarks.md, bench:api): the socket write fell from about 150 to
+// on the bot order route (docs/benchmarks-log.md, "third pass"): the socket write fell from about 150 to
 // about 67 units per answer (the floor's: 76), the route's whole CPU per answer by a third.
 //
 // Invariants: every answer handed in leaves, in the order handed in, in the check phase of the

@@ -12,7 +12,7 @@
 //   each secret's key blocks absorbed once and nothing allocated per request (hmac-check.ts),
 //   compared in constant time. Not node:crypto's: in the service, between requests,
 //   createHmac's set-up (OpenSSL's digest and key preparation) cost several times the whole
-//   JavaScript digest of a signed order (CPU profiles of the signed route, docs/benchmarks.md),
+//   JavaScript digest of a signed order (CPU profiles of the signed route, docs/benchmarks-log.md),
 //   though a tight loop of either costs a few µs.
 import { Errors, type ErrorDef } from '../../src-shared/errors.ts';
 import { createHmacCheck, type HmacCheck } from './hmac-check.ts';

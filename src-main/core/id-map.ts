@@ -8,7 +8,7 @@
 // space, and the table it replaces is left as it was, entries included, pointing to its successor
 // (for iterators that are still on it). So each rehash was old-space garbage, and every order
 // and client id in the old table stayed reachable from it for the scavenger, was promoted, and
-// waited for a full mark-compact (docs/benchmarks.md, "ninth pass"). These tables keep their
+// waited for a full mark-compact (docs/benchmarks-log.md, "ninth pass"). These tables keep their
 // storage, clear a slot when its entry leaves, and allocate only to grow.
 import { IdTable } from '../engine/id-table.ts';
 

@@ -29,7 +29,7 @@ type PendingEvent =
  * store an array drops. So every order, trade and string a turn marked stayed reachable from that
  * dead old-space table for the scavenger, was promoted, and waited for a full mark-compact: about
  * 280 bytes an order, 5 MB a second of old space at 9,000 signed orders a second (docs/
- * benchmarks.md, "ninth pass"). Here a slot is overwritten with `undefined` when the list is
+ * benchmarks-log.md, "ninth pass"). Here a slot is overwritten with `undefined` when the list is
  * emptied, so nothing it held outlives the turn.
  *
  * addOnce scans while the list is short (a command marks a handful of rows, a turn tens); past
