@@ -273,7 +273,7 @@ function bad(r: Measured): number {
 /**
  * Whether a ratio's verdict stands above this host's noise: met or missed in every round, or the
  * rounds on both sides of the target (on the 2-core host a route's ratio moves by a quarter from
- * one run to the next: docs/benchmarks.md, "How each bench runs").
+ * one run to the next: docs/benchmarks.md, "How stable a ratio is on this host").
  */
 function spreadNote(ratios: number[], target: number): string {
   const lo = Math.min(...ratios);

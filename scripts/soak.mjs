@@ -152,8 +152,7 @@ const fds = () => {
 // fewer sockets (63 against 68), a step the trend check read as a rise. A leak raises the most too.
 let fdMost = fds();
 setInterval(() => {
-  const n = fds();
-  if (!(n <= fdMost)) fdMost = n;
+  fdMost = Math.max(fdMost, fds());
 }, 1000).unref();
 const fdsSinceLastSample = () => {
   const n = Math.max(fdMost, fds());
