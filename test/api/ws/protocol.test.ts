@@ -351,9 +351,11 @@ describe('kline streams', () => {
     expect(live.data.k[11]).toBe(false);
 
     // the minute ends: its final form (isClosed) is pushed, then the new current candle
-    const mark = c.messages.length;
+    // (the live clock may already have crossed that minute's end: then it is not moved back, and
+    // the pushes are looked for from the open candle's on, not from now)
+    const mark = c.messages.indexOf(live) + 1;
     const openTime = live.data.k[0] as number;
-    venue.clock.advance(openTime + 60_000 - venue.clock.now());
+    venue.clock.advance(Math.max(0, openTime + 60_000 - venue.clock.now()));
     svc.advanceTo(venue.clock.now());
     const closed = await c.waitFor((m) => m.stream === 'kline@ETHUSDT,1m' && m.data.k[11] === true, 3000, mark);
     expect(closed.data.k[0]).toBe(openTime);
