@@ -165,7 +165,7 @@ describe('checkpointer: a WAL written to without pause', () => {
    * frames of the WAL as it stands (since the writer last started it over). `untilStartedOver`:
    * go on writing (up to 20 s) until the writer has started the WAL over at least once meanwhile.
    * The loop leaves the write lock free only between two commits, so a RESTART that waits for it
-   * can miss every such gap for a whole burst of 10,000 (about 1 run in 50 did, and then went
+   * can miss every such gap for a whole burst of 10,000 (1 run in 120 did, and then went
    * through only once the writes had stopped: nothing started the WAL over). The service's writer
    * commits once an event-loop turn and leaves it free far longer.
    */
