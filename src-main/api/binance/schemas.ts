@@ -65,7 +65,8 @@ const NEW_ORDER: TProperties = {
 };
 const ORDER_REF: TProperties = { symbol, orderId, origClientOrderId: clientId };
 
-const INCOME_TYPES = [
+/** Binance's income types, in its documentation's order (the income route answers [] for those the venue never produces). */
+export const INCOME_TYPES = [
   'TRANSFER',
   'WELCOME_BONUS',
   'REALIZED_PNL',
@@ -88,7 +89,7 @@ const INCOME_TYPES = [
   'STRATEGY_UMFUTURES_TRANSFER',
   'FEE_RETURN',
   'BFUSD_REWARD',
-];
+] as const;
 
 interface RouteParams {
   props: TProperties;

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { TransferKind, type OrderState, type TradeState } from '../../../trading/ports.ts';
 import { moneyText } from '../../../trading/pair-figures.ts';
 import { pairOf, signedRequest, type BinanceContext } from '../context.ts';
-import { routeSchema } from '../schemas.ts';
+import { INCOME_TYPES, routeSchema } from '../schemas.ts';
 import { BinanceError } from '../errors.ts';
 import type { Params } from '../params.ts';
 import { binanceOrder, binanceTrade } from '../translate/orders.ts';
@@ -17,30 +17,6 @@ import { binanceOrder, binanceTrade } from '../translate/orders.ts';
 const HISTORY_PAGE = 500;
 const WEEK = 7 * 86_400_000;
 
-const INCOME_TYPES = [
-  'TRANSFER',
-  'WELCOME_BONUS',
-  'REALIZED_PNL',
-  'FUNDING_FEE',
-  'COMMISSION',
-  'INSURANCE_CLEAR',
-  'REFERRAL_KICKBACK',
-  'COMMISSION_REBATE',
-  'API_REBATE',
-  'CONTEST_REWARD',
-  'CROSS_COLLATERAL_TRANSFER',
-  'OPTIONS_PREMIUM_FEE',
-  'OPTIONS_SETTLE_PROFIT',
-  'INTERNAL_TRANSFER',
-  'AUTO_EXCHANGE',
-  'DELIVERED_SETTELMENT',
-  'COIN_SWAP_DEPOSIT',
-  'COIN_SWAP_WITHDRAW',
-  'POSITION_LIMIT_INCREASE_FEE',
-  'STRATEGY_UMFUTURES_TRANSFER',
-  'FEE_RETURN',
-  'BFUSD_REWARD',
-] as const;
 /** The income types the venue produces; the others always answer []. */
 const PRODUCED = ['REALIZED_PNL', 'COMMISSION', 'FUNDING_FEE', 'TRANSFER', 'INSURANCE_CLEAR'];
 
