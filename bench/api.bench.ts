@@ -122,11 +122,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { AnswerBatch } from '../src-main/api/answer-batch.ts';
 import { startService } from '../src-main/service.ts';
-import { groupCommitOf } from '../src-main/store/group-commit.ts';
+import { groupCommitOf, type GroupCommit } from '../src-main/store/group-commit.ts';
 import { HOUSE_ACCOUNT } from '../src-main/trading/exchange.ts';
 import { runClient, type ClientJob, type ClientResult } from './lib/api-client.ts';
 import { botWork, reportWork, signedWork, type Work } from './lib/api-work.ts';
 import { listenLocal } from './lib/servers.ts';
+import { attributeTail, tailLine, TailWatch, type TailReport } from './lib/tail.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -160,6 +161,8 @@ interface Measured extends ClientResult {
   sysPerReq: number;
   /** Server process CPU over the measured run, % of one core. */
   cpuPct: number;
+  /** A latency run's slowest 1 % and what held it back (bench/lib/tail.ts). */
+  tail?: TailReport;
 }
 
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
@@ -212,17 +215,24 @@ async function stopProfile(name: string, answers: number): Promise<void> {
  * One load run: forks the client, measures this process's CPU while the client measures;
  * `onMeasuring` runs as the measured run starts (after the warm-up).
  */
-function load(job: ClientJob, name: string = job.kind, onMeasuring?: () => void): Promise<Measured> {
+function load(
+  job: ClientJob,
+  name: string = job.kind,
+  onMeasuring?: () => void,
+  tailOf?: GroupCommit,
+): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const child = fork(BENCH_FILE, ['--client'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let cpu0 = process.cpuUsage();
     let t0 = performance.now();
     let result: Measured | null = null;
     let profiling: Promise<void> = Promise.resolve();
+    let watch: TailWatch | null = null;
     child.on('message', (m: { type: string; result?: ClientResult }) => {
       if (m.type === 'measuring') {
         onMeasuring?.();
         profiling = startProfile();
+        if (tailOf !== undefined) watch = new TailWatch(tailOf);
         cpu0 = process.cpuUsage();
         t0 = performance.now();
       } else if (m.type === 'result' && m.result) {
@@ -230,12 +240,16 @@ function load(job: ClientJob, name: string = job.kind, onMeasuring?: () => void)
         const cpuUs = d.user + d.system;
         const wallMs = performance.now() - t0;
         const n = Math.max(1, m.result.responses);
-        result = { ...m.result, cpuPerReq: cpuUs / n, sysPerReq: d.system / n, cpuPct: cpuUs / 10 / wallMs };
+        const { timeline, ...rest } = m.result;
+        const causes = watch?.stop();
+        const tail = causes !== undefined && timeline !== undefined ? attributeTail(timeline, causes) : undefined;
+        result = { ...rest, cpuPerReq: cpuUs / n, sysPerReq: d.system / n, cpuPct: cpuUs / 10 / wallMs, tail };
         profiling = profiling.then(() => stopProfile(name, n));
       }
     });
     child.on('error', reject);
     child.on('exit', (code) => {
+      (watch as TailWatch | null)?.stop(); // a client that failed before its result
       if (code !== 0 || result === null) reject(new Error(`autocannon child exited with ${code}`));
       else profiling.then(() => resolve(result!), reject);
     });
@@ -508,6 +522,8 @@ async function main(): Promise<void> {
       const r = await load(
         { ...base, kind: 'bot', url: refUrl, symbol: SYMBOL, askTicks: PA, bidTicks: PB },
         'floor-paced',
+        undefined,
+        groupCommitOf(svc.venue.db),
       );
       return { kind, r };
     }
@@ -520,6 +536,7 @@ async function main(): Promise<void> {
         commits0 = svc.venue.trading.group.commits;
         lockWaits0 = groupCommitOf(svc.venue.db).lockWaits;
       },
+      groupCommitOf(svc.venue.db),
     );
     const commits = svc.venue.trading.group.commits - commits0;
     const lockWaits = groupCommitOf(svc.venue.db).lockWaits - lockWaits0;
@@ -784,12 +801,16 @@ function reportLatency(lat: Latency): void {
     );
   };
   lat.runs.forEach(row);
+  for (const [i, { kind, r }] of lat.runs.entries())
+    if (r.tail !== undefined) console.log(`  run ${i + 1} (${kind === 'post' ? 'floor' : kind}): ${tailLine(r.tail)}`);
   if (lat.floorRuns === undefined || lat.floorRuns.length === 0) return;
   console.log(
     `the floor at half its own capacity, ${lat.floorRate} req/s (${LATENCY_LOAD} of its median req/s above; the same definition as ` +
       "the signed route's latency runs, applied to the route that does nothing):",
   );
   lat.floorRuns.forEach(row);
+  for (const [i, { r }] of lat.floorRuns.entries())
+    if (r.tail !== undefined) console.log(`  run ${i + 1}: ${tailLine(r.tail)}`);
 }
 
 function statuses(r: Measured): string {

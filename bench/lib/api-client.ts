@@ -13,6 +13,7 @@ import { connect, type Socket } from 'node:net';
 import autocannonUntyped from 'autocannon';
 import { buildSignedQuery, hmacSha256Hex } from '../../src-shared/sign.ts';
 import { quantileSorted } from './stats.ts';
+import type { Timeline } from './tail.ts';
 
 export type ClientJob = {
   url: string;
@@ -56,6 +57,8 @@ export interface ClientResult {
   clientCpuPerReq: number;
   /** Requests of the measured run built as they went (the pool ran out or went stale): client work the other routes' runs did not do. */
   builtLate: number;
+  /** The open loop's requests: due (wall clock, ms) and latency (bench/lib/tail.ts). */
+  timeline?: Timeline;
 }
 
 interface RequestData {
@@ -260,7 +263,7 @@ function requestsFor(
 
 function run(
   job: ClientJob,
-  o: { seconds: number; pool: Pool; onLatency: ((ms: number) => void) | null; conns: PacedConn[] | null },
+  o: { seconds: number; pool: Pool; onLatency: ((ms: number, due?: number) => void) | null; conns: PacedConn[] | null },
   tally: (status: number, body: string) => void,
 ): Promise<AutocannonResult> {
   if (job.rate !== undefined && o.conns !== null)
@@ -358,7 +361,7 @@ function openPaced(job: ClientJob): Promise<PacedConn[]> {
 
 function runPaced(
   job: ClientJob & { rate: number },
-  o: { seconds: number; pool: Pool; onLatency: ((ms: number) => void) | null; conns: PacedConn[] },
+  o: { seconds: number; pool: Pool; onLatency: ((ms: number, due?: number) => void) | null; conns: PacedConn[] },
   tally: (status: number, body: string) => void,
 ): Promise<AutocannonResult> {
   const { seconds, pool, onLatency, conns } = o;
@@ -408,7 +411,7 @@ function runPaced(
       const status = Number(head.slice(9, 12));
       const body = c.buf.toString('utf8', end + 4, end + 4 + len);
       c.buf = c.buf.subarray(end + 4 + len);
-      onLatency?.(performance.now() - c.due);
+      onLatency?.(performance.now() - c.due, c.due);
       if (status < 200 || status > 299) out.non2xx++;
       tally(status, body);
       const next = waiting.shift();
@@ -462,13 +465,21 @@ export async function runClient(job: ClientJob, onMeasuring: () => void): Promis
   const late0 = pool.builtLate;
 
   let lat = new Float64Array(1 << 18);
+  // the open loop's due times too (this process's performance.now()), for the tail's causes
+  let dues = job.rate !== undefined ? new Float64Array(1 << 18) : null;
   let count = 0;
-  const onLatency = (ms: number): void => {
+  const onLatency = (ms: number, due = 0): void => {
     if (count === lat.length) {
       const next = new Float64Array(lat.length * 2);
       next.set(lat);
       lat = next;
+      if (dues !== null) {
+        const d = new Float64Array(dues.length * 2);
+        d.set(dues);
+        dues = d;
+      }
     }
+    if (dues !== null) dues[count] = due;
     lat[count++] = ms;
   };
   let envelopeErrors = 0;
@@ -530,5 +541,12 @@ export async function runClient(job: ClientJob, onMeasuring: () => void): Promis
     clientCpuPct: (cpu.user + cpu.system) / 10 / wall,
     clientCpuPerReq: (cpu.user + cpu.system) / Math.max(1, count),
     builtLate: pool.builtLate - late0,
+    timeline:
+      dues === null
+        ? undefined
+        : {
+            dues: Array.from(dues.subarray(0, count), (d) => performance.timeOrigin + d),
+            lats: Array.from(lat.subarray(0, count)),
+          },
   };
 }
