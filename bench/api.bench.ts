@@ -88,7 +88,10 @@
 // target's own floor: the floor at half its own capacity, the same definition applied to the
 // route that does nothing (on 2 shared cores its p99 there was 4.7-512 ms, over 5 ms in nine runs
 // of ten: docs/benchmarks-log.md, "twelfth pass"); when the worse of its two runs misses the target
-// too (the signed p99 is read the same way), the summary says the target is out of reach. Server CPU per request: process.cpuUsage() of
+// too (the signed p99 is read the same way), the summary says the target is out of reach. Under
+// each latency run a line puts its slowest 1 % down to what held it back (bench/lib/tail.ts: the
+// write lock, a slow COMMIT, a collection, a loop gap, or none of these), beside the share of all
+// its requests that overlap each. Server CPU per request: process.cpuUsage() of
 // this process over the measured run / responses; it is steadier than req/s when other load
 // shares the machine, but it rises as throughput falls (fewer requests per event-loop wake-up),
 // so a slow route's figure includes some of that.
