@@ -95,7 +95,8 @@ describe('TailWatch', () => {
       const span = (c: Cause): number[] => got.get(c)!.map(([a, b]) => b - a);
       expect(span('loop gap > 5 ms').some((ms) => ms >= 25)).toBe(true);
       expect(span('commit > 2 ms').some((ms) => ms >= 9)).toBe(true);
-      expect(span('write lock').some((ms) => ms >= 30)).toBe(true);
+      // from the 1 ms timer's first sight of a retry to the commit: most of the 40 ms hold
+      expect(span('write lock').some((ms) => ms >= 20)).toBe(true);
       other.close();
       db.close();
     }
