@@ -18,7 +18,8 @@
 //             windows a long-running venue fills (docs/reliability.md, "Soak")
 // The stages run with the Node flags the app starts with (those of package.json's serve script;
 // `npm start` passes the same), or those given with --node-flag, or none with --node-defaults.
-// Each figure is taken --settle seconds after the start, after two full collections. Also
+// Each figure is taken --settle seconds after the start (the first start's at least 30 s after),
+// after two full collections. Also
 // printed: the time from the process's start to the code imported, and startService's time
 // (informative only; the machine may be shared).
 //
@@ -38,7 +39,10 @@ const STAGES = {
   imported: { documented: 94, what: "the service's code imported, nothing started" },
   venue: { documented: 142, what: '+ venue and HTTP app in memory, no market' },
   folder: { documented: 152, what: '+ a data folder on disk' },
-  first: { documented: 196, what: '+ simulated market, first start (history built)' },
+  // at rest 30 s after a first start: the history's candle writer is a worker thread, whose V8
+  // pages stay in the process for V8's memory reducer to give back (3 s after the start they are
+  // 20-30 MiB more; docs/reliability.md, "The idle footprint")
+  first: { documented: 196, what: '+ simulated market, first start (history built)', settleS: 30 },
   market: { documented: 166, what: '+ simulated market, history already built' },
   'price-klines': { documented: 212, what: "+ 12 pairs' price klines over 40 days of market time" },
 } as const;
@@ -142,7 +146,7 @@ async function main(): Promise<void> {
   const settleS = Number(arg('settle') ?? '3');
   const dataRoot = mkdtempSync(join(tmpdir(), 'perpdesk-bench-idle-'));
   console.log(
-    `idle memory bench: node ${process.version}, flags ${flags.length > 0 ? flags.join(' ') : "(Node's defaults)"}, settle ${settleS} s`,
+    `idle memory bench: node ${process.version}, flags ${flags.length > 0 ? flags.join(' ') : "(Node's defaults)"}, settle ${settleS} s (a first start: at least 30 s)`,
   );
   let ok = true;
   try {
@@ -155,8 +159,9 @@ async function main(): Promise<void> {
       )
         continue;
       const dir = stage === 'folder' ? join(dataRoot, 'plain') : join(dataRoot, 'sim');
-      const s = await run(stage, dir, flags, settleS);
-      const { documented, what } = STAGES[stage];
+      const info: { documented: number; what: string; settleS?: number } = STAGES[stage];
+      const s = await run(stage, dir, flags, Math.max(settleS, info.settleS ?? 0));
+      const { documented, what } = info;
       const ceiling = documented * MARGIN;
       const pass = s.rss <= ceiling * 1048576;
       ok &&= pass;

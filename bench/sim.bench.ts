@@ -12,17 +12,25 @@
 //   3. full-fidelity capacity: market seconds simulated per CPU second (= the highest speed
 //      the market keeps up with at 100 % of a core; candles recorded, not advanced);
 //   4. history fast-forward: 30 days x every trading pair, into the HistoryCandleWriter
-//      (SQLite in memory) and into a bare CandleBuilder sink.
+//      (SQLite in memory) and into a bare CandleBuilder sink; then into a data folder's database
+//      file, as a venue's first start writes it (its worker thread, store/candle-bulk-writer.ts),
+//      against the same written on this thread, in turn (the ratio is the worker's wall time over
+//      this thread's).
 import { placeBotOrder } from '../test/helpers/exchange-commands.ts';
 import { INTERVALS } from '../src-shared/intervals.ts';
 import { CandleBuilder } from '../src-main/market/candles.ts';
 import { SimDriver } from '../src-main/market/sim/driver.ts';
-import { fastForwardHistory, type TradeRecorder } from '../src-main/market/sim/history.ts';
+import { fastForwardHistory, fastForwardHistorySync, type TradeRecorder } from '../src-main/market/sim/history.ts';
 import { HistoryCandleWriter } from '../src-main/market/sim/history-writer.ts';
 import { Simulator } from '../src-main/market/sim/simulator.ts';
 import { HOUSE_ACCOUNT } from '../src-main/trading/exchange.ts';
 import { CandlesRepo } from '../src-main/store/candles-repo.ts';
+import { BackgroundCandleWriter } from '../src-main/store/candle-bulk-writer.ts';
+import { closeDatabase, databaseFile, openDatabase } from '../src-main/store/database.ts';
 import { openVenue } from '../src-main/venue.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const T0 = Date.UTC(2025, 0, 6);
 
@@ -118,7 +126,13 @@ function capacity(): { marketSecondsPerCpuSecond: number; symbols: number } {
   return { marketSecondsPerCpuSecond: 3600 / s, symbols: n };
 }
 
-async function history(): Promise<{ writerMs: number; builderMs: number; trades: number; candles: number }> {
+async function history(): Promise<{
+  writerMs: number;
+  builderMs: number;
+  trades: number;
+  candles: number;
+  fileMs: { worker: number[]; thread: number[] };
+}> {
   const venue = openVenue({ dataDir: ':memory:', seed: 7, wall: () => T0 });
   const pairs = [...venue.exchange.pairs.values()];
   const writer = new HistoryCandleWriter(new CandlesRepo(venue.db));
@@ -141,8 +155,28 @@ async function history(): Promise<{ writerMs: number; builderMs: number; trades:
   t = performance.now();
   await fastForwardHistory({ pairs, seed: 7, end: T0, recorder: bare });
   const builderMs = performance.now() - t;
+  // into a database file, the way a venue's first start writes it, and on this thread (twice each, in turn)
+  const fileMs = { worker: [] as number[], thread: [] as number[] };
+  for (const kind of ['thread', 'worker', 'thread', 'worker'] as const) {
+    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-bench-history-'));
+    const db = openDatabase({ dataDir: dir });
+    try {
+      const repo = new CandlesRepo(db);
+      const w = new HistoryCandleWriter(
+        repo,
+        kind === 'worker' ? new BackgroundCandleWriter(databaseFile(dir)) : undefined,
+      );
+      t = performance.now();
+      fastForwardHistorySync({ pairs, seed: 7, end: T0, recorder: w });
+      w.finish();
+      fileMs[kind].push(performance.now() - t);
+    } finally {
+      closeDatabase(db);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   venue.close();
-  return { writerMs, builderMs, trades: r.trades, candles: writer.written };
+  return { writerMs, builderMs, trades: r.trades, candles: writer.written, fileMs };
 }
 
 export async function simBench(): Promise<string[]> {
@@ -172,6 +206,12 @@ export async function simBench(): Promise<string[]> {
   out.push(
     `history 30 days x every trading pair: ${h.trades} trades, ${h.candles} candles written in ${(h.writerMs / 1000).toFixed(1)} s ` +
       `(HistoryCandleWriter, SQLite in memory); ${(h.builderMs / 1000).toFixed(1)} s into a bare builder (ratio ${(h.writerMs / h.builderMs).toFixed(1)})`,
+  );
+  const secs = (ms: number[]) => ms.map((x) => (x / 1000).toFixed(2)).join(' / ');
+  const ratios = h.fileMs.worker.map((w, i) => (w / h.fileMs.thread[i]).toFixed(2)).join(' / ');
+  out.push(
+    `history into a data folder's database file, wall s: written by the worker (a venue's first start) ${secs(h.fileMs.worker)}, ` +
+      `on this thread ${secs(h.fileMs.thread)}; ratio ${ratios} (each pair in turn)`,
   );
   return out;
 }

@@ -23,6 +23,7 @@ import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
 import { CandlesRepo } from './store/candles-repo.ts';
+import { BackgroundCandleWriter } from './store/candle-bulk-writer.ts';
 import { MemoryCandleStore } from './store/memory-candle-store.ts';
 import { PriceKlinesRepo } from './store/price-klines-repo.ts';
 import { OpenInterestRepo } from './store/open-interest-repo.ts';
@@ -170,6 +171,10 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       volatility: opts.simVolatility,
       intensity: opts.simIntensity,
       onHistoryProgress: opts.onHistoryProgress,
+      // a new history's candles are upserted on a worker thread while this one simulates
+      ...(opts.dataDir === ':memory:'
+        ? {}
+        : { bulkCandles: () => new BackgroundCandleWriter(databaseFile(opts.dataDir)) }),
       openKlines,
     }));
   } else klines = openKlines();

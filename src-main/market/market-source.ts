@@ -11,7 +11,7 @@
 import type { HistoryProgress } from './sim/history.ts';
 import type { SimSymbolView } from './sim/simulator.ts';
 import type { KlineService } from './kline-service.ts';
-import type { CandleStore, SymbolCatalogue } from './ports.ts';
+import type { BulkCandleSink, CandleStore, SymbolCatalogue } from './ports.ts';
 import type { VirtualClock } from '../core/clock.ts';
 import type { Exchange } from '../trading/exchange.ts';
 
@@ -55,6 +55,8 @@ export interface SimulatorSourceOptions {
   /** Multiplies every pair's taker arrival rate (0.1 to 10; 1 = the defaults). */
   intensity?: number;
   onHistoryProgress?: (p: HistoryProgress) => void;
+  /** Where a new history's candles go, if not through `candles` on this thread (a venue's: a worker). */
+  bulkCandles?: () => BulkCandleSink;
   /** Creates the venue's klines service; called once the source's past is in the candle store. */
   openKlines: () => KlineService;
 }

@@ -39,6 +39,19 @@ export interface CandleStore {
 }
 
 /**
+ * Where a long run of candle upserts goes (the simulated history of a new venue, about 870,000
+ * candles): write() may return before its candles are stored; finish() returns once every one
+ * written is committed, or throws the first failure (write() may throw it earlier). After a
+ * failure nothing more is written; close() ends the sink without waiting (after a failure of its
+ * caller). Candles of one call are upserted in order, calls in the order they were made.
+ */
+export interface BulkCandleSink {
+  write(symbols: readonly string[], candles: readonly Candle[], n: number): void;
+  finish(): void;
+  close(): void;
+}
+
+/**
  * One stored mark / index / premium candle (market/price-klines.ts): open, high, low, close of
  * each series in `v` (mark 0-3, index 4-7, premium 8-11) and the price updates it counted.
  */

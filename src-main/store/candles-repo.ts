@@ -50,15 +50,24 @@ function fromRow(r: Row): Candle {
 /** Parameters of one candle row in the upsert. */
 const ROW_PARAMS = 12;
 /** Rows of the batch upsert (node:sqlite pays per call, not per row: a few times faster a candle). */
-const BATCH_ROWS = 64;
+export const BATCH_ROWS = 64;
 
-function upsertSql(rows: number): string {
-  const row = `(${Array(ROW_PARAMS).fill('?').join(', ')})`;
-  return `INSERT INTO candles (symbol, ${COLUMNS}) VALUES ${Array(rows).fill(row).join(', ')}
+/**
+ * The upsert of n rows is `head` + n `row`s joined by ", " + `tail` (candle-bulk-writer.ts builds
+ * it on its worker thread from these). A row's parameters: symbol, then COLUMNS in order.
+ */
+export const UPSERT = {
+  head: `INSERT INTO candles (symbol, ${COLUMNS}) VALUES `,
+  row: `(${Array(ROW_PARAMS).fill('?').join(', ')})`,
+  tail: `
        ON CONFLICT (symbol, interval, open_time) DO UPDATE SET
          open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close,
          volume = excluded.volume, quote_volume = excluded.quote_volume, trades = excluded.trades,
-         taker_buy_volume = excluded.taker_buy_volume, taker_buy_quote_volume = excluded.taker_buy_quote_volume`;
+         taker_buy_volume = excluded.taker_buy_volume, taker_buy_quote_volume = excluded.taker_buy_quote_volume`,
+} as const;
+
+function upsertSql(rows: number): string {
+  return UPSERT.head + Array(rows).fill(UPSERT.row).join(', ') + UPSERT.tail;
 }
 
 type Param = string | number;

@@ -10,10 +10,13 @@
 // finish() writes the still-open candles too (they are the current ones the live market goes on
 // with). Run it before the venue's KlineService is created: that one restores each interval's
 // newest stored candle when it is constructed, and does not look at the table again.
+// The candles go to a BulkCandleSink (market/ports.ts): a venue's writes them on a worker thread
+// while this thread simulates on (store/candle-bulk-writer.ts); without one, each batch is
+// upserted into the CandleStore and committed here.
 import { SymbolStatus } from '../../../src-shared/enums.ts';
 import { INTERVALS } from '../../../src-shared/intervals.ts';
 import { CandleBuilder, type Candle } from '../candles.ts';
-import type { CandleStore } from '../ports.ts';
+import type { BulkCandleSink, CandleStore } from '../ports.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import type { HistoryTrade, TradeRecorder } from './history.ts';
 import type { ProcessState } from './price-process.ts';
@@ -22,15 +25,17 @@ const BATCH = 20_000;
 const HISTORY_INTERVALS = INTERVALS.filter((i) => i !== '1s');
 
 export class HistoryCandleWriter implements TradeRecorder {
-  private readonly repo: CandleStore;
+  private readonly sink: BulkCandleSink;
   private readonly builders = new Map<string, CandleBuilder>();
   private readonly symbols: string[] = [];
   private readonly candles: Candle[] = [];
   /** Candles written so far. */
   written = 0;
 
-  constructor(repo: CandleStore) {
-    this.repo = repo;
+  /** bulk: where the candles go instead of `repo` (its connection's open transaction is committed first). */
+  constructor(repo: CandleStore, bulk?: BulkCandleSink) {
+    if (bulk !== undefined) repo.commitNow(); // the sink's own connection needs the write lock
+    this.sink = bulk ?? inlineSink(repo);
   }
 
   recordTrade(symbol: string, t: Readonly<HistoryTrade>): void {
@@ -54,7 +59,7 @@ export class HistoryCandleWriter implements TradeRecorder {
     this.flush();
   }
 
-  /** Writes what is waiting and every open candle. */
+  /** Writes what is waiting and every open candle; returns once all of it is stored. */
   finish(): void {
     for (const [symbol, b] of this.builders) {
       for (const c of b.currentAll()) {
@@ -63,19 +68,36 @@ export class HistoryCandleWriter implements TradeRecorder {
       }
     }
     this.flush();
+    this.sink.finish();
+  }
+
+  /** Ends the sink without waiting for it (the build failed). */
+  close(): void {
+    this.sink.close();
   }
 
   private flush(): void {
     const n = this.candles.length;
     if (n === 0) return;
-    this.repo.writeMany(this.symbols, this.candles, n);
-    // The build runs synchronously, past any end of turn: commit each batch, so one huge
-    // transaction does not pile up in the WAL.
-    this.repo.commitNow();
+    this.sink.write(this.symbols, this.candles, n);
     this.written += n;
     this.symbols.length = 0;
     this.candles.length = 0;
   }
+}
+
+/** The sink on the caller's thread: each batch upserted into the store and committed. */
+function inlineSink(repo: CandleStore): BulkCandleSink {
+  return {
+    write(symbols, candles, n) {
+      repo.writeMany(symbols, candles, n);
+      // The build runs synchronously, past any end of turn: commit each batch, so one huge
+      // transaction does not pile up in the WAL.
+      repo.commitNow();
+    },
+    finish() {},
+    close() {},
+  };
 }
 
 /** Trading pairs (status 1) with no stored 1m candle: the ones that need a history. */

@@ -124,15 +124,21 @@ export function openSimulatedMarket(opts: SimulatorSourceOptions): { market: Sim
   const fresh = pairsWithoutHistory(candles, exchange.pairs.values());
   if (fresh.length > 0) {
     clock.pause(); // the market does not move while its past is being built
-    const writer = new HistoryCandleWriter(candles);
-    const h = fastForwardHistorySync({
-      pairs: fresh,
-      seed,
-      end: clock.now(),
-      recorder: writer,
-      onProgress: opts.onHistoryProgress,
-    });
-    writer.finish();
+    const writer = new HistoryCandleWriter(candles, opts.bulkCandles?.());
+    let h: ReturnType<typeof fastForwardHistorySync>;
+    try {
+      h = fastForwardHistorySync({
+        pairs: fresh,
+        seed,
+        end: clock.now(),
+        recorder: writer,
+        onProgress: opts.onHistoryProgress,
+      });
+      writer.finish();
+    } catch (err) {
+      writer.close();
+      throw err;
+    }
     for (const [sym, st] of h.states) startStates.set(sym, st);
     clock.resume();
   }
