@@ -12,6 +12,8 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src-main/electron-main.ts'),
           headless: resolve(__dirname, 'src-main/headless.ts'),
+          // a worker thread's file (market/sim/history-pool.ts looks for it next to the chunks' folder)
+          'history-worker': resolve(__dirname, 'src-main/market/sim/history-worker.ts'),
         },
       },
     },

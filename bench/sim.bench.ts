@@ -13,15 +13,16 @@
 //      the market keeps up with at 100 % of a core; candles recorded, not advanced);
 //   4. history fast-forward: 30 days x every trading pair, into the HistoryCandleWriter
 //      (SQLite in memory) and into a bare CandleBuilder sink; then into a data folder's database
-//      file, as a venue's first start writes it (its worker thread, store/candle-bulk-writer.ts),
-//      against the same written on this thread, in turn (the ratio is the worker's wall time over
-//      this thread's).
+//      file: all on this thread; the candles written by a worker (store/candle-bulk-writer.ts);
+//      and as a venue's first start builds it, the pairs simulated on worker threads as well
+//      (market/sim/history-pool.ts); in turn, the ratios each one's wall time over this thread's.
 import { placeBotOrder } from '../test/helpers/exchange-commands.ts';
 import { INTERVALS } from '../src-shared/intervals.ts';
 import { CandleBuilder } from '../src-main/market/candles.ts';
 import { SimDriver } from '../src-main/market/sim/driver.ts';
 import { fastForwardHistory, fastForwardHistorySync, type TradeRecorder } from '../src-main/market/sim/history.ts';
 import { HistoryCandleWriter } from '../src-main/market/sim/history-writer.ts';
+import { HistoryWorkers, historyWorkerCount } from '../src-main/market/sim/history-pool.ts';
 import { Simulator } from '../src-main/market/sim/simulator.ts';
 import { HOUSE_ACCOUNT } from '../src-main/trading/exchange.ts';
 import { CandlesRepo } from '../src-main/store/candles-repo.ts';
@@ -131,7 +132,7 @@ async function history(): Promise<{
   builderMs: number;
   trades: number;
   candles: number;
-  fileMs: { worker: number[]; thread: number[] };
+  fileMs: { thread: number[]; writer: number[]; venue: number[] };
 }> {
   const venue = openVenue({ dataDir: ':memory:', seed: 7, wall: () => T0 });
   const pairs = [...venue.exchange.pairs.values()];
@@ -155,22 +156,25 @@ async function history(): Promise<{
   t = performance.now();
   await fastForwardHistory({ pairs, seed: 7, end: T0, recorder: bare });
   const builderMs = performance.now() - t;
-  // into a database file, the way a venue's first start writes it, and on this thread (twice each, in turn)
-  const fileMs = { worker: [] as number[], thread: [] as number[] };
-  for (const kind of ['thread', 'worker', 'thread', 'worker'] as const) {
+  // into a database file: all on this thread; the candles by the writer's worker; and as a
+  // venue's first start builds it, the pairs on worker threads too (twice each, in turn)
+  const fileMs = { thread: [] as number[], writer: [] as number[], venue: [] as number[] };
+  for (const kind of ['thread', 'writer', 'venue', 'thread', 'writer', 'venue'] as const) {
     const dir = mkdtempSync(join(tmpdir(), 'perpdesk-bench-history-'));
     const db = openDatabase({ dataDir: dir });
+    const builders = kind === 'venue' ? new HistoryWorkers(historyWorkerCount()) : undefined;
     try {
       const repo = new CandlesRepo(db);
       const w = new HistoryCandleWriter(
         repo,
-        kind === 'worker' ? new BackgroundCandleWriter(databaseFile(dir)) : undefined,
+        kind === 'thread' ? undefined : new BackgroundCandleWriter(databaseFile(dir)),
       );
       t = performance.now();
-      fastForwardHistorySync({ pairs, seed: 7, end: T0, recorder: w });
+      fastForwardHistorySync({ pairs, seed: 7, end: T0, recorder: w, builders });
       w.finish();
       fileMs[kind].push(performance.now() - t);
     } finally {
+      builders?.close();
       closeDatabase(db);
       rmSync(dir, { recursive: true, force: true });
     }
@@ -208,10 +212,11 @@ export async function simBench(): Promise<string[]> {
       `(HistoryCandleWriter, SQLite in memory); ${(h.builderMs / 1000).toFixed(1)} s into a bare builder (ratio ${(h.writerMs / h.builderMs).toFixed(1)})`,
   );
   const secs = (ms: number[]) => ms.map((x) => (x / 1000).toFixed(2)).join(' / ');
-  const ratios = h.fileMs.worker.map((w, i) => (w / h.fileMs.thread[i]).toFixed(2)).join(' / ');
+  const ratios = (ms: number[]) => ms.map((x, i) => (x / h.fileMs.thread[i]).toFixed(2)).join(' / ');
   out.push(
-    `history into a data folder's database file, wall s: written by the worker (a venue's first start) ${secs(h.fileMs.worker)}, ` +
-      `on this thread ${secs(h.fileMs.thread)}; ratio ${ratios} (each pair in turn)`,
+    `history into a data folder's database file, wall s: all on this thread ${secs(h.fileMs.thread)}; ` +
+      `the candles written by a worker ${secs(h.fileMs.writer)} (x${ratios(h.fileMs.writer)}); ` +
+      `and the pairs simulated on ${historyWorkerCount()} worker(s), as a venue's first start ${secs(h.fileMs.venue)} (x${ratios(h.fileMs.venue)})`,
   );
   return out;
 }

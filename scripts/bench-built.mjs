@@ -38,6 +38,15 @@ await build({
   output: { file, format: 'esm', sourcemap: false },
   logLevel: 'warn',
 });
+// The history's worker thread (src-main/market/sim/history-pool.ts) runs a file of its own,
+// which the pool looks for beside the bundle that starts it.
+await build({
+  input: join(root, 'src-main', 'market', 'sim', 'history-worker.ts'),
+  platform: 'node',
+  external: (id) => id.startsWith('node:') || /^[@a-z]/.test(id),
+  output: { file: join(outDir, 'history-worker.mjs'), format: 'esm', sourcemap: false },
+  logLevel: 'warn',
+});
 // --expose-gc only makes gc() callable: a bench may collect between (or within) timed runs.
 const run = spawnSync(process.execPath, ['--expose-gc', file, ...args], { stdio: 'inherit' });
 process.exit(run.status ?? 1);

@@ -21,6 +21,7 @@ import { OpenInterestHistory } from './market/open-interest-history.ts';
 import { RecentTrades } from './market/recent-trades.ts';
 import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
+import { HistoryWorkers, historyWorkerCount } from './market/sim/history-pool.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
 import { CandlesRepo } from './store/candles-repo.ts';
 import { BackgroundCandleWriter } from './store/candle-bulk-writer.ts';
@@ -171,10 +172,12 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       volatility: opts.simVolatility,
       intensity: opts.simIntensity,
       onHistoryProgress: opts.onHistoryProgress,
-      // a new history's candles are upserted on a worker thread while this one simulates
+      // a new history: its pairs simulated on worker threads, its candles built on this one and
+      // (a data folder's) upserted on another
       ...(opts.dataDir === ':memory:'
         ? {}
         : { bulkCandles: () => new BackgroundCandleWriter(databaseFile(opts.dataDir)) }),
+      historyBuilders: () => new HistoryWorkers(historyWorkerCount()),
       openKlines,
     }));
   } else klines = openKlines();

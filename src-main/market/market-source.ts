@@ -8,7 +8,7 @@
 //     has produced (never to the raw clock, which runs ahead of it);
 //   - owns speed and pause: they act on the clock it follows, the one source of market time.
 // The venue's wiring (venue.ts) chooses a venue's source; this module names only what a source is.
-import type { HistoryProgress } from './sim/history.ts';
+import type { HistoryProgress, SymbolBuilders } from './sim/history.ts';
 import type { SimSymbolView } from './sim/simulator.ts';
 import type { KlineService } from './kline-service.ts';
 import type { BulkCandleSink, CandleStore, SymbolCatalogue } from './ports.ts';
@@ -57,6 +57,8 @@ export interface SimulatorSourceOptions {
   onHistoryProgress?: (p: HistoryProgress) => void;
   /** Where a new history's candles go, if not through `candles` on this thread (a venue's: a worker). */
   bulkCandles?: () => BulkCandleSink;
+  /** Where a new history's pairs are simulated, if not on this thread (a venue's: worker threads). */
+  historyBuilders?: () => SymbolBuilders;
   /** Creates the venue's klines service; called once the source's past is in the candle store. */
   openKlines: () => KlineService;
 }

@@ -1,7 +1,7 @@
 // Candle upserts on a worker thread with its own connection: the market's BulkCandleSink
 // (market/ports.ts) for a new venue's simulated history. That history is about 870,000 candles
 // (12 pairs, 30 days, every interval but 1s), and their SQLite upserts took about 2.5 of the
-// first start's 6-7 s on the thread that simulates them (2-core host). Here the event loop's
+// first start's 6-7 s on the start-up thread (2-core host). Here the event loop's
 // thread only packs each batch into typed arrays (a copy: the caller reuses its arrays) and
 // posts it; the worker upserts it in one transaction, with the same statement as
 // CandlesRepo.writeMany (candles-repo.ts UPSERT, BATCH_ROWS rows a call), so the rows are the

@@ -41,10 +41,15 @@ export type PairView = Readonly<Omit<PairState, 'book' | 'sink'>> & { readonly b
 
 export type { Level } from '../engine/types.ts';
 
+/** The pair's price band (market price protection), as a ratio. */
+export function bandRatioOf(row: SymbolRow): number {
+  return Number(row.marketPriceProtectRatio);
+}
+
 export function createPairState(row: SymbolRow): PairState {
   const math = new SymbolMath(row);
   const sink = new RecordingSink();
-  const bandRatio = Number(row.marketPriceProtectRatio);
+  const bandRatio = bandRatioOf(row);
   const book = createBook({ symbol: row.symbol, bandPpm: Math.round(bandRatio * 1_000_000) }, sink);
   const initial = Number(row.initialPrice);
   return {

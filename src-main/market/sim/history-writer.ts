@@ -11,7 +11,7 @@
 // with). Run it before the venue's KlineService is created: that one restores each interval's
 // newest stored candle when it is constructed, and does not look at the table again.
 // The candles go to a BulkCandleSink (market/ports.ts): a venue's writes them on a worker thread
-// while this thread simulates on (store/candle-bulk-writer.ts); without one, each batch is
+// while this thread goes on (store/candle-bulk-writer.ts); without one, each batch is
 // upserted into the CandleStore and committed here.
 import { SymbolStatus } from '../../../src-shared/enums.ts';
 import { INTERVALS } from '../../../src-shared/intervals.ts';

@@ -5,8 +5,12 @@
 // in [start, end), and the path ends exactly at the pair's price, where the live market goes on
 // with the variance state it ended in. The model: docs/simulated-market.md, "The history".
 // Cost: O(days x 5,760 + orders / 250) per symbol; a Float64Array path alive while one is built.
+// Each pair is built from a SymbolJob (plain data) by buildJob, on this thread or on a worker
+// (history-pool.ts: SymbolBuilders); the recorder sees the pairs in order either way.
 import { Side, SymbolStatus } from '../../../src-shared/enums.ts';
-import type { PairState } from '../../trading/pair-state.ts';
+import type { SymbolRow } from '../../core/symbol.ts';
+import { SymbolMath } from '../../risk/money.ts';
+import { bandRatioOf, type PairState } from '../../trading/pair-state.ts';
 import { activity } from './activity-profile.ts';
 import { ActivityFactor } from './hawkes.ts';
 import { DEFAULT_FLOW } from './order-flow.ts';
@@ -64,6 +68,37 @@ export interface HistoryOptions {
   anchor?: ReadonlyMap<string, number>;
   recorder: TradeRecorder;
   onProgress?: (p: HistoryProgress) => void;
+  /** Where the pairs are simulated, if not on this thread (history-pool.ts: worker threads). */
+  builders?: SymbolBuilders;
+}
+
+/** One pair's history to build, as plain data (what a worker thread gets). */
+export interface SymbolJob {
+  row: SymbolRow;
+  params: SymbolSimParams;
+  seed: number;
+  /** First step's market time, and the number of HISTORY_STEP_MS steps. */
+  from: number;
+  steps: number;
+  /** Price the history ends at. */
+  anchor: number;
+}
+
+/** A pair's history built: where its process ended, and its trades. */
+export interface SymbolBuilt {
+  state: ProcessState;
+  trades: number;
+}
+
+/**
+ * Builds the pairs' histories elsewhere (history-pool.ts): start() is given every job once, in
+ * order; take(i) feeds job i's records to the recorder in the order they were drawn, as
+ * buildJob(job, recorder) on this thread would, and is called for i = 0, 1, ... in turn.
+ */
+export interface SymbolBuilders {
+  start(jobs: readonly SymbolJob[]): void;
+  take(i: number, recorder: TradeRecorder): SymbolBuilt;
+  close(): void;
 }
 
 export interface HistoryResult {
@@ -97,6 +132,8 @@ class HistoryRun {
   private trades = 0;
   private i = 0;
 
+  private readonly jobs: SymbolJob[];
+
   constructor(opts: HistoryOptions) {
     const days = opts.days ?? 30;
     if (!(days > 0 && days <= 400)) throw new RangeError('days must be in (0, 400]');
@@ -104,22 +141,29 @@ class HistoryRun {
     this.pairs = [...opts.pairs].filter((p) => p.row.status === SymbolStatus.TRADING);
     this.from = Math.floor((opts.end - days * DAY_MS) / 60_000) * 60_000 - 60_000;
     this.steps = Math.floor((opts.end - this.from) / HISTORY_STEP_MS);
+    this.jobs = this.pairs.map((pair) => ({
+      row: pair.row,
+      params: paramsFor(pair.row, opts.params?.[pair.row.symbol]),
+      seed: opts.seed,
+      from: this.from,
+      steps: this.steps,
+      anchor: opts.anchor?.get(pair.row.symbol) ?? pair.markPrice,
+    }));
+    opts.builders?.start(this.jobs);
   }
 
   /** Builds the next symbol; false when all are done. */
   next(): boolean {
     if (this.i >= this.pairs.length) return false;
     const { opts } = this;
-    const pair = this.pairs[this.i++];
+    const i = this.i++;
+    const pair = this.pairs[i];
     const symbol = pair.row.symbol;
-    const anchor = opts.anchor?.get(symbol) ?? pair.markPrice;
-    const r = buildSymbol(pair, paramsFor(pair.row, opts.params?.[symbol]), {
-      seed: opts.seed,
-      from: this.from,
-      steps: this.steps,
-      anchor,
-      recorder: opts.recorder,
-    });
+    const job = this.jobs[i];
+    const r =
+      opts.builders !== undefined
+        ? opts.builders.take(i, opts.recorder)
+        : buildSymbol(symbol, new PairLimits(pair), job, opts.recorder);
     this.states.set(symbol, r.state);
     this.trades += r.trades;
     opts.onProgress?.({ symbol, done: this.i, total: this.pairs.length, trades: r.trades });
@@ -132,24 +176,15 @@ class HistoryRun {
   }
 }
 
-interface BuildSpan {
-  seed: number;
-  /** First step's market time, and the number of HISTORY_STEP_MS steps. */
-  from: number;
-  steps: number;
-  /** Price the history ends at. */
-  anchor: number;
-  recorder: TradeRecorder;
+/** Builds one job on this thread (a worker's part: history-pool.ts), its records to `recorder`. */
+export function buildJob(job: SymbolJob, recorder: TradeRecorder): SymbolBuilt {
+  const { row } = job;
+  const limits = new PairLimits({ row, math: new SymbolMath(row), bandRatio: bandRatioOf(row) });
+  return buildSymbol(row.symbol, limits, job, recorder);
 }
 
-function buildSymbol(
-  pair: PairState,
-  params: SymbolSimParams,
-  span: BuildSpan,
-): { state: ProcessState; trades: number } {
-  const { seed, from, steps, anchor, recorder } = span;
-  const symbol = pair.row.symbol;
-  const limits = new PairLimits(pair);
+function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorder: TradeRecorder): SymbolBuilt {
+  const { params, seed, from, steps, anchor } = job;
   const rng = Rng.stream(seed, 'history', symbol);
   const flow = DEFAULT_FLOW;
   const process = new PriceProcess(params, { price: anchor }, rng, {

@@ -12,7 +12,8 @@ export class PairLimits {
   /** Price-band ratio of the pair (market price protection). */
   readonly band: number;
 
-  constructor(pair: PairState) {
+  /** pair: a PairState, or its row, math and band ratio alone (a history worker's: history-pool.ts). */
+  constructor(pair: Pick<PairState, 'row' | 'math' | 'bandRatio'>) {
     const { row, math } = pair;
     this.tick = math.tickValue;
     this.lot = math.lotValue;

@@ -125,6 +125,7 @@ export function openSimulatedMarket(opts: SimulatorSourceOptions): { market: Sim
   if (fresh.length > 0) {
     clock.pause(); // the market does not move while its past is being built
     const writer = new HistoryCandleWriter(candles, opts.bulkCandles?.());
+    const builders = opts.historyBuilders?.();
     let h: ReturnType<typeof fastForwardHistorySync>;
     try {
       h = fastForwardHistorySync({
@@ -133,11 +134,14 @@ export function openSimulatedMarket(opts: SimulatorSourceOptions): { market: Sim
         end: clock.now(),
         recorder: writer,
         onProgress: opts.onHistoryProgress,
+        builders,
       });
       writer.finish();
     } catch (err) {
       writer.close();
       throw err;
+    } finally {
+      builders?.close();
     }
     for (const [sym, st] of h.states) startStates.set(sym, st);
     clock.resume();

@@ -1,0 +1,195 @@
+// The history's pairs simulated on worker threads (history.ts SymbolBuilders): a new venue's
+// first start draws 30 days for each of its 12 pairs, about 3.4 s of the start-up thread's time
+// on the 2-core host, and the pairs are independent (each its own Rng stream). Each worker
+// (history-worker.ts) builds its share of the jobs in order (job i goes to worker i mod n) with
+// the same code as the start-up thread (history.ts buildJob) and posts each pair's records,
+// packed into typed arrays (transferred, not copied). take(i) feeds pair i's records to the
+// recorder in the order they were drawn, so the candles, the end states and every figure are
+// those of a build on one thread (a test compares them).
+//
+// Synchronous, as the history build is (it runs inside openVenue(), which does not await): take()
+// blocks the thread (Atomics.wait on a counter the worker bumps) until the pair is there. A
+// worker's failure comes back from take() as an Error with the worker's message; a worker with
+// no result for STALL_MS fails the same way. close() ends the workers, finished or not.
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { Side } from '../../../src-shared/enums.ts';
+import type { HistoryTrade, SymbolBuilders, SymbolBuilt, SymbolJob, TradeRecorder } from './history.ts';
+
+/** A worker with no result for this long is taken for gone. */
+const STALL_MS = 60_000;
+/**
+ * Results a worker may have posted and not yet had taken (11 MB each for 30 days of a pair):
+ * before building the next pair it waits for the start-up thread to take enough of them.
+ */
+export const RUN_AHEAD = 2;
+
+/** One pair's records, as a worker posts them (history-worker.ts). */
+export interface PackedPair {
+  n: number;
+  time: Float64Array;
+  price: Float64Array;
+  qty: Float64Array;
+  count: Float64Array;
+  /** 1 = Side.BUY took, 2 = Side.SELL. */
+  side: Uint8Array;
+  built: SymbolBuilt;
+}
+
+/** What the worker gets (workerData). */
+export interface WorkerInput {
+  jobs: SymbolJob[];
+  port: MessagePort;
+  /** Int32Array over it: [0] results posted, [1] results taken (the worker stays RUN_AHEAD ahead). */
+  posted: SharedArrayBuffer;
+}
+
+/** A TradeRecorder that packs a pair's records for posting (the worker's side). */
+export class PackingRecorder implements TradeRecorder {
+  private readonly out: PackedPair;
+
+  /** capacity: the most records the pair can have (two a step). */
+  constructor(capacity: number) {
+    this.out = {
+      n: 0,
+      time: new Float64Array(capacity),
+      price: new Float64Array(capacity),
+      qty: new Float64Array(capacity),
+      count: new Float64Array(capacity),
+      side: new Uint8Array(capacity),
+      built: { state: { price: 0 }, trades: 0 },
+    };
+  }
+
+  recordTrade(_symbol: string, t: Readonly<HistoryTrade>): void {
+    const o = this.out;
+    const k = o.n++;
+    o.time[k] = t.time;
+    o.price[k] = t.priceTicks;
+    o.qty[k] = t.qtyLots;
+    o.count[k] = t.count;
+    o.side[k] = t.takerSide;
+  }
+
+  /** The packed records with the pair's end state; the recorder is not used after. */
+  packed(built: SymbolBuilt): PackedPair {
+    this.out.built = built;
+    return this.out;
+  }
+}
+
+/** The most records a job can give: two a step. */
+export function recordCapacity(job: SymbolJob): number {
+  return 2 * job.steps;
+}
+
+/**
+ * The worker's file: next to this one in the sources; in the app's bundle (electron.vite.config.ts)
+ * `out/main/history-worker.js`, a folder above the shared chunk this code is in; in a benchmark's
+ * bundle (scripts/bench-built.mjs) `history-worker.mjs` beside it.
+ */
+function workerFile(): URL {
+  const candidates = import.meta.url.endsWith('.ts')
+    ? ['./history-worker.ts']
+    : ['../history-worker.js', './history-worker.js', './history-worker.mjs'];
+  for (const c of candidates) {
+    const url = new URL(c, import.meta.url);
+    if (existsSync(fileURLToPath(url))) return url;
+  }
+  throw new Error(
+    `the history's worker file is missing (looked for ${candidates.join(', ')} next to ${import.meta.url})`,
+  );
+}
+
+/** A venue's worker count: one core left to the start-up thread (which builds the candles), at most 4. */
+export function historyWorkerCount(): number {
+  return Math.min(4, Math.max(1, availableParallelism() - 1));
+}
+
+export class HistoryWorkers implements SymbolBuilders {
+  private readonly size: number;
+  private readonly workers: Worker[] = [];
+  private readonly ports: MessagePort[] = [];
+  private readonly posted: Int32Array[] = [];
+  private readonly taken: number[] = [];
+  private readonly rec: HistoryTrade = { time: 0, priceTicks: 0, qtyLots: 0, takerSide: Side.BUY, count: 1 };
+  private jobs: readonly SymbolJob[] = [];
+
+  /** size: the most worker threads (at least 1). */
+  constructor(size: number) {
+    if (!(Number.isInteger(size) && size >= 1)) throw new RangeError('size must be an integer >= 1');
+    this.size = size;
+  }
+
+  start(jobs: readonly SymbolJob[]): void {
+    if (this.workers.length > 0) throw new Error('the history workers were started already');
+    this.jobs = jobs;
+    const n = Math.min(this.size, jobs.length);
+    if (n === 0) return;
+    const file = workerFile();
+    for (let w = 0; w < n; w++) {
+      const channel = new MessageChannel();
+      const posted = new SharedArrayBuffer(8);
+      const input: WorkerInput = {
+        jobs: jobs.filter((_, i) => i % n === w),
+        port: channel.port2,
+        posted,
+      };
+      const worker = new Worker(file, { workerData: input, transferList: [channel.port2] });
+      worker.unref(); // never keeps the process alive on its own
+      worker.on('error', () => {}); // reported through its port; an 'error' event here would be unhandled
+      this.workers.push(worker);
+      this.ports.push(channel.port1);
+      this.posted.push(new Int32Array(posted));
+      this.taken.push(0);
+    }
+  }
+
+  take(i: number, recorder: TradeRecorder): SymbolBuilt {
+    const n = this.workers.length;
+    if (!(i >= 0 && i < this.jobs.length) || n === 0) throw new RangeError(`no history job ${i}`);
+    const w = i % n;
+    if (this.taken[w] !== Math.floor(i / n)) throw new Error(`history job ${i} taken out of turn`);
+    const m = this.receive(w) as PackedPair | { error: string };
+    this.taken[w]++;
+    Atomics.store(this.posted[w], 1, this.taken[w]);
+    Atomics.notify(this.posted[w], 1);
+    if ('error' in m) throw new Error(`the history's worker failed: ${m.error}`);
+    const symbol = this.jobs[i].row.symbol;
+    const rec = this.rec;
+    for (let k = 0; k < m.n; k++) {
+      rec.time = m.time[k];
+      rec.priceTicks = m.price[k];
+      rec.qtyLots = m.qty[k];
+      rec.count = m.count[k];
+      rec.takerSide = m.side[k] as Side;
+      recorder.recordTrade(symbol, rec);
+    }
+    return m.built;
+  }
+
+  close(): void {
+    for (const w of this.workers) void w.terminate();
+    for (const p of this.ports) p.close();
+    this.workers.length = 0;
+  }
+
+  /** The next message of worker w, waiting for it (blocking this thread). */
+  private receive(w: number): unknown {
+    const posted = this.posted[w];
+    const since = Date.now();
+    for (;;) {
+      const got = receiveMessageOnPort(this.ports[w]);
+      if (got !== undefined) return got.message;
+      const seen = Atomics.load(posted, 0);
+      if (Date.now() - since > STALL_MS) {
+        this.close();
+        throw new Error(`the history's worker ${w} gave no result for ${STALL_MS / 1000} s`);
+      }
+      // posted and not on the port yet: look again shortly; else wait for the next post
+      Atomics.wait(posted, 0, seen, seen > this.taken[w] ? 1 : 100);
+    }
+  }
+}
