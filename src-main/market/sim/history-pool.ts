@@ -139,7 +139,10 @@ export class HistoryWorkers implements SymbolBuilders {
       };
       const worker = new Worker(file, { workerData: input, transferList: [channel.port2] });
       worker.unref(); // never keeps the process alive on its own
-      worker.on('error', () => {}); // reported through its port; an 'error' event here would be unhandled
+      // a build's error comes through the port; one that stops the worker before it runs (a file
+      // that does not load) shows as the stall below, this thread being blocked meanwhile. The
+      // event is handled so that it cannot end the process once this thread runs again.
+      worker.on('error', () => {});
       this.workers.push(worker);
       this.ports.push(channel.port1);
       this.posted.push(new Int32Array(posted));
