@@ -2,8 +2,8 @@
 // first start draws 30 days for each of its 12 pairs, about 3.4 s of the start-up thread's time
 // on the 2-core host, and the pairs are independent (each its own Rng stream). Each worker
 // (history-worker.ts) builds its share of the jobs in order (job i goes to worker i mod n) with
-// the same code as the start-up thread (history.ts buildJob) and posts each pair's records,
-// packed into typed arrays (transferred, not copied). take(i) feeds pair i's records to the
+// the same code as the start-up thread (history.ts buildJob), writes each pair's records into a
+// record slot (shared memory, RUN_AHEAD a worker, reused) and posts which. take(i) feeds pair i's records to the
 // recorder in the order they were drawn, so the candles, the end states and every figure are
 // those of a build on one thread (a test compares them).
 //
@@ -21,20 +21,41 @@ import type { HistoryTrade, SymbolBuilders, SymbolBuilt, SymbolJob, TradeRecorde
 /** A worker with no result for this long is taken for gone. */
 const STALL_MS = 60_000;
 /**
- * Results a worker may have posted and not yet had taken (11 MB each for 30 days of a pair):
- * before building the next pair it waits for the start-up thread to take enough of them.
+ * Results a worker may have posted and not yet had taken: before building the next pair it waits
+ * for the start-up thread to take enough of them. Each result sits in one of RUN_AHEAD record
+ * slots of its worker (shared memory, allocated once here and reused pair after pair: buffers
+ * allocated a pair on the worker's thread, 11 MB each, were left in its malloc arena, 60 MiB
+ * that stayed in the process after the build in 2 first starts of 6).
  */
 export const RUN_AHEAD = 2;
 
-/** One pair's records, as a worker posts them (history-worker.ts). */
-export interface PackedPair {
-  n: number;
-  time: Float64Array;
-  price: Float64Array;
-  qty: Float64Array;
-  count: Float64Array;
+/** One pair's records in a slot: five columns of `capacity` entries over one SharedArrayBuffer. */
+export class RecordSlot {
+  readonly time: Float64Array;
+  readonly price: Float64Array;
+  readonly qty: Float64Array;
+  readonly count: Float64Array;
   /** 1 = Side.BUY took, 2 = Side.SELL. */
-  side: Uint8Array;
+  readonly side: Uint8Array;
+
+  constructor(buffer: SharedArrayBuffer, capacity: number) {
+    const f = capacity * 8;
+    this.time = new Float64Array(buffer, 0, capacity);
+    this.price = new Float64Array(buffer, f, capacity);
+    this.qty = new Float64Array(buffer, 2 * f, capacity);
+    this.count = new Float64Array(buffer, 3 * f, capacity);
+    this.side = new Uint8Array(buffer, 4 * f, capacity);
+  }
+
+  static bytes(capacity: number): number {
+    return capacity * 33;
+  }
+}
+
+/** What a worker posts for a pair: the slot its records are in, how many, and how it ended. */
+export interface PairPosted {
+  slot: number;
+  n: number;
   built: SymbolBuilt;
 }
 
@@ -44,44 +65,33 @@ export interface WorkerInput {
   port: MessagePort;
   /** Int32Array over it: [0] results posted, [1] results taken (the worker stays RUN_AHEAD ahead). */
   posted: SharedArrayBuffer;
+  /** RUN_AHEAD slots, each RecordSlot.bytes(capacity); result j goes to slot j mod RUN_AHEAD. */
+  slots: SharedArrayBuffer[];
+  capacity: number;
 }
 
-/** A TradeRecorder that packs a pair's records for posting (the worker's side). */
-export class PackingRecorder implements TradeRecorder {
-  private readonly out: PackedPair;
+/** A TradeRecorder that writes a pair's records into a slot (the worker's side). */
+export class SlotRecorder implements TradeRecorder {
+  n = 0;
+  private readonly slot: RecordSlot;
 
-  /** capacity: the most records the pair can have (two a step). */
-  constructor(capacity: number) {
-    this.out = {
-      n: 0,
-      time: new Float64Array(capacity),
-      price: new Float64Array(capacity),
-      qty: new Float64Array(capacity),
-      count: new Float64Array(capacity),
-      side: new Uint8Array(capacity),
-      built: { state: { price: 0 }, trades: 0 },
-    };
+  constructor(slot: RecordSlot) {
+    this.slot = slot;
   }
 
   recordTrade(_symbol: string, t: Readonly<HistoryTrade>): void {
-    const o = this.out;
-    const k = o.n++;
+    const o = this.slot;
+    const k = this.n++;
     o.time[k] = t.time;
     o.price[k] = t.priceTicks;
     o.qty[k] = t.qtyLots;
     o.count[k] = t.count;
     o.side[k] = t.takerSide;
   }
-
-  /** The packed records with the pair's end state; the recorder is not used after. */
-  packed(built: SymbolBuilt): PackedPair {
-    this.out.built = built;
-    return this.out;
-  }
 }
 
 /** The most records a job can give: two a step. */
-export function recordCapacity(job: SymbolJob): number {
+function recordCapacity(job: SymbolJob): number {
   return 2 * job.steps;
 }
 
@@ -113,6 +123,7 @@ export class HistoryWorkers implements SymbolBuilders {
   private readonly workers: Worker[] = [];
   private readonly ports: MessagePort[] = [];
   private readonly posted: Int32Array[] = [];
+  private readonly slots: RecordSlot[][] = [];
   private readonly taken: number[] = [];
   private readonly rec: HistoryTrade = { time: 0, priceTicks: 0, qtyLots: 0, takerSide: Side.BUY, count: 1 };
   private jobs: readonly SymbolJob[] = [];
@@ -132,11 +143,10 @@ export class HistoryWorkers implements SymbolBuilders {
     for (let w = 0; w < n; w++) {
       const channel = new MessageChannel();
       const posted = new SharedArrayBuffer(8);
-      const input: WorkerInput = {
-        jobs: jobs.filter((_, i) => i % n === w),
-        port: channel.port2,
-        posted,
-      };
+      const mine = jobs.filter((_, i) => i % n === w);
+      const capacity = Math.max(...mine.map(recordCapacity));
+      const slots = Array.from({ length: RUN_AHEAD }, () => new SharedArrayBuffer(RecordSlot.bytes(capacity)));
+      const input: WorkerInput = { jobs: mine, port: channel.port2, posted, slots, capacity };
       const worker = new Worker(file, { workerData: input, transferList: [channel.port2] });
       worker.unref(); // never keeps the process alive on its own
       // a build's error comes through the port; one that stops the worker before it runs (a file
@@ -146,6 +156,7 @@ export class HistoryWorkers implements SymbolBuilders {
       this.workers.push(worker);
       this.ports.push(channel.port1);
       this.posted.push(new Int32Array(posted));
+      this.slots.push(slots.map((b) => new RecordSlot(b, capacity)));
       this.taken.push(0);
     }
   }
@@ -155,28 +166,34 @@ export class HistoryWorkers implements SymbolBuilders {
     if (!(i >= 0 && i < this.jobs.length) || n === 0) throw new RangeError(`no history job ${i}`);
     const w = i % n;
     if (this.taken[w] !== Math.floor(i / n)) throw new Error(`history job ${i} taken out of turn`);
-    const m = this.receive(w) as PackedPair | { error: string };
-    this.taken[w]++;
-    Atomics.store(this.posted[w], 1, this.taken[w]);
-    Atomics.notify(this.posted[w], 1);
-    if ('error' in m) throw new Error(`the history's worker failed: ${m.error}`);
-    const symbol = this.jobs[i].row.symbol;
-    const rec = this.rec;
-    for (let k = 0; k < m.n; k++) {
-      rec.time = m.time[k];
-      rec.priceTicks = m.price[k];
-      rec.qtyLots = m.qty[k];
-      rec.count = m.count[k];
-      rec.takerSide = m.side[k] as Side;
-      recorder.recordTrade(symbol, rec);
+    const m = this.receive(w) as PairPosted | { error: string };
+    try {
+      if ('error' in m) throw new Error(`the history's worker failed: ${m.error}`);
+      const symbol = this.jobs[i].row.symbol;
+      const slot = this.slots[w][m.slot];
+      const rec = this.rec;
+      for (let k = 0; k < m.n; k++) {
+        rec.time = slot.time[k];
+        rec.priceTicks = slot.price[k];
+        rec.qtyLots = slot.qty[k];
+        rec.count = slot.count[k];
+        rec.takerSide = slot.side[k] as Side;
+        recorder.recordTrade(symbol, rec);
+      }
+      return m.built;
+    } finally {
+      // the slot is free again once its records are read
+      this.taken[w]++;
+      Atomics.store(this.posted[w], 1, this.taken[w]);
+      Atomics.notify(this.posted[w], 1);
     }
-    return m.built;
   }
 
   close(): void {
     for (const w of this.workers) void w.terminate();
     for (const p of this.ports) p.close();
     this.workers.length = 0;
+    this.slots.length = 0; // the shared memory goes once the workers are gone
   }
 
   /** The next message of worker w, waiting for it (blocking this thread). */
