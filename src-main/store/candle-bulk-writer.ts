@@ -17,10 +17,9 @@
 // The caller must not hold the database's write lock meanwhile (the history writer commits its
 // connection's open transaction before the first batch): the worker would wait for it.
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { INTERVALS } from '../../src-shared/intervals.ts';
 import type { Candle } from '../core/candle.ts';
 import type { BulkCandleSink } from '../market/ports.ts';
-import { BATCH_ROWS, UPSERT } from './candles-repo.ts';
+import { BATCH_ROWS, bindRow, ROW_PARAMS, UPSERT } from './candles-repo.ts';
 
 /** Batches posted and not yet committed before write() waits for the worker. */
 const MAX_AHEAD = 4;
@@ -33,16 +32,15 @@ const FAILED = 1;
 const CLOSED = 2;
 
 // Inline (eval) worker: the same code runs from the TypeScript sources and from the bundle.
-// A batch: `syms` (its symbols), `sym` / `iv` (each candle's index into syms / intervals),
-// `nums` (8 a candle: open_time, open, high, low, close, volume, trades, taker_buy_volume) and
-// `quotes` (2 a candle: quote_volume, taker_buy_quote_volume, decimal strings).
+// A batch: each candle's parameters as CandlesRepo binds them (candles-repo.ts bindRow, the one
+// place their order is written): the numbers in `nums` (ROW_PARAMS a candle, a string's place
+// left 0) and the strings, in order, in `strs`; `kinds` says which places hold strings.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
 const state = new Int32Array(workerData.state);
 const errors = workerData.errors;
 const { head, row, tail } = workerData.upsert;
-const intervals = workerData.intervals;
 const R = workerData.batchRows;
 let db = null;
 const stmts = [];
@@ -62,33 +60,22 @@ try {
 const stmtOf = (rows) => {
   if (stmts[rows] === undefined) {
     stmts[rows] = db.prepare(head + Array(rows).fill(row).join(', ') + tail);
-    params[rows] = new Array(12 * rows);
+    params[rows] = new Array(workerData.rowParams * rows);
   }
   return stmts[rows];
 };
 const write = (b) => {
-  const n = b.sym.length;
+  const P = workerData.rowParams;
+  const n = b.nums.length / P;
+  const kinds = b.kinds;
+  let si = 0;
   db.exec('BEGIN IMMEDIATE');
   try {
     for (let i = 0; i < n; i += R) {
       const rows = Math.min(R, n - i);
       const stmt = stmtOf(rows);
       const p = params[rows];
-      for (let k = 0; k < rows; k++) {
-        const c = i + k, o = 12 * k, x = 8 * c;
-        p[o] = b.syms[b.sym[c]];
-        p[o + 1] = intervals[b.iv[c]];
-        p[o + 2] = b.nums[x];
-        p[o + 3] = b.nums[x + 1];
-        p[o + 4] = b.nums[x + 2];
-        p[o + 5] = b.nums[x + 3];
-        p[o + 6] = b.nums[x + 4];
-        p[o + 7] = b.nums[x + 5];
-        p[o + 8] = b.quotes[2 * c];
-        p[o + 9] = b.nums[x + 6];
-        p[o + 10] = b.nums[x + 7];
-        p[o + 11] = b.quotes[2 * c + 1];
-      }
+      for (let j = 0, x = P * i; j < P * rows; j++, x++) p[j] = kinds[j % P] === 1 ? b.strs[si++] : b.nums[x];
       stmt.run(...p);
     }
     db.exec('COMMIT');
@@ -123,7 +110,8 @@ export class BackgroundCandleWriter implements BulkCandleSink {
   private readonly worker: Worker;
   private readonly state = new Int32Array(new SharedArrayBuffer(12));
   private readonly errors: MessagePort;
-  private readonly intervalIndex = new Map<string, number>(INTERVALS.map((iv, i) => [iv, i]));
+  /** One candle's parameters, bound by bindRow and split into numbers and strings. */
+  private readonly row: Array<string | number> = new Array(ROW_PARAMS);
   private posted = 0;
   private ended = false;
   private failure: Error | null = null;
@@ -139,7 +127,7 @@ export class BackgroundCandleWriter implements BulkCandleSink {
         state: this.state.buffer,
         errors: channel.port2,
         upsert: { head: UPSERT.head, row: UPSERT.row, tail: UPSERT.tail },
-        intervals: INTERVALS,
+        rowParams: ROW_PARAMS,
         batchRows: BATCH_ROWS,
       },
       transferList: [channel.port2],
@@ -154,35 +142,22 @@ export class BackgroundCandleWriter implements BulkCandleSink {
     if (this.ended) throw new Error('the candle writer was finished');
     this.throwIfFailed();
     if (n === 0) return;
-    const syms: string[] = [];
-    const symIndex = new Map<string, number>();
-    const sym = new Uint16Array(n);
-    const iv = new Uint8Array(n);
-    const nums = new Float64Array(8 * n);
-    const quotes: string[] = new Array(2 * n);
+    const row = this.row;
+    const nums = new Float64Array(ROW_PARAMS * n);
+    const strs: string[] = [];
+    const kinds = new Uint8Array(ROW_PARAMS);
+    bindRow(row, 0, symbols[0], candles[0]);
+    for (let k = 0; k < ROW_PARAMS; k++) kinds[k] = typeof row[k] === 'string' ? 1 : 0;
     for (let i = 0; i < n; i++) {
-      const s = symbols[i];
-      let si = symIndex.get(s);
-      if (si === undefined) {
-        si = syms.push(s) - 1;
-        symIndex.set(s, si);
+      bindRow(row, 0, symbols[i], candles[i]);
+      for (let k = 0, x = ROW_PARAMS * i; k < ROW_PARAMS; k++, x++) {
+        const v = row[k];
+        if (typeof v === 'string') strs.push(v);
+        else nums[x] = v;
+        if ((typeof v === 'string') !== (kinds[k] === 1)) throw new TypeError(`candle parameter ${k} changed type`);
       }
-      const c = candles[i];
-      sym[i] = si;
-      iv[i] = this.intervalIndex.get(c.interval)!;
-      const x = 8 * i;
-      nums[x] = c.openTime;
-      nums[x + 1] = c.open;
-      nums[x + 2] = c.high;
-      nums[x + 3] = c.low;
-      nums[x + 4] = c.close;
-      nums[x + 5] = c.volume;
-      nums[x + 6] = c.trades;
-      nums[x + 7] = c.takerBuyVolume;
-      quotes[2 * i] = String(c.quoteVolume);
-      quotes[2 * i + 1] = String(c.takerBuyQuoteVolume);
     }
-    this.worker.postMessage({ syms, sym, iv, nums, quotes }, [sym.buffer, iv.buffer, nums.buffer]);
+    this.worker.postMessage({ kinds, nums, strs }, [nums.buffer]);
     this.posted++;
     // at most MAX_AHEAD batches in flight: the memory of a slow disk's backlog stays bounded
     this.waitFor(() => this.posted - Atomics.load(this.state, DONE) <= MAX_AHEAD, DONE);

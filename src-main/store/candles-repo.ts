@@ -48,7 +48,7 @@ function fromRow(r: Row): Candle {
 }
 
 /** Parameters of one candle row in the upsert. */
-const ROW_PARAMS = 12;
+export const ROW_PARAMS = 12;
 /** Rows of the batch upsert (node:sqlite pays per call, not per row: a few times faster a candle). */
 export const BATCH_ROWS = 64;
 
@@ -72,7 +72,8 @@ function upsertSql(rows: number): string {
 
 type Param = string | number;
 
-function bindRow(p: Param[], at: number, symbol: string, c: Candle): void {
+/** Writes a candle's upsert parameters at p[at..]: symbol, then COLUMNS in order (numbers, and the quote volumes as decimal strings). */
+export function bindRow(p: Param[], at: number, symbol: string, c: Candle): void {
   p[at] = symbol;
   p[at + 1] = c.interval;
   p[at + 2] = c.openTime;
