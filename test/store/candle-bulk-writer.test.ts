@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Candle } from '../../src-main/core/candle.ts';
+import { storedCandle } from '../helpers/stored-candle.ts';
 import { fastForwardHistorySync } from '../../src-main/market/sim/history.ts';
 import { HistoryCandleWriter } from '../../src-main/market/sim/history-writer.ts';
 import { BackgroundCandleWriter } from '../../src-main/store/candle-bulk-writer.ts';
@@ -37,22 +37,6 @@ function writer(file: string): BackgroundCandleWriter {
 const all = (db: DatabaseSync) =>
   db.prepare('SELECT * FROM candles ORDER BY symbol, interval, open_time').all() as Array<Record<string, unknown>>;
 
-function candle(openTime: number, close: number, interval: Candle['interval'] = '1m'): Candle {
-  return {
-    interval,
-    openTime,
-    open: 100,
-    high: Math.max(100, close),
-    low: Math.min(100, close),
-    close,
-    volume: close * 3,
-    quoteVolume: 10n ** 20n + BigInt(close), // past 2^63: stored exactly, as text
-    trades: close % 7,
-    takerBuyVolume: close,
-    takerBuyQuoteVolume: BigInt(close) * 5n,
-  };
-}
-
 describe('BackgroundCandleWriter', () => {
   it('stores a simulated history exactly as the writes on the caller thread do', () => {
     const tv = testVenue({ start: T0 + 5 * 3_600_000 + 1234 });
@@ -80,14 +64,22 @@ describe('BackgroundCandleWriter', () => {
     const w = writer(file);
     // more batches than the writer lets run ahead of the worker, each rewriting the same candles
     for (let b = 1; b <= 30; b++) {
-      const cs = [candle(T0, b), candle(T0 + 60_000, b), candle(T0, b + 1000), candle(T0, b, '1h')];
+      const cs = [
+        storedCandle(T0, b),
+        storedCandle(T0 + 60_000, b),
+        storedCandle(T0, b + 1000),
+        storedCandle(T0, b, '1h'),
+      ];
       w.write(['BTCUSDT', 'BTCUSDT', 'BTCUSDT', b % 2 === 0 ? 'ETHUSDT' : 'BTCUSDT'], cs, cs.length);
     }
     w.finish();
     const repo = new CandlesRepo(db);
-    expect(repo.range('BTCUSDT', '1m', 0, T0 + 60_000)).toEqual([candle(T0, 1030), candle(T0 + 60_000, 30)]);
-    expect(repo.range('BTCUSDT', '1h', 0, T0)).toEqual([candle(T0, 29, '1h')]);
-    expect(repo.range('ETHUSDT', '1h', 0, T0)).toEqual([candle(T0, 30, '1h')]);
+    expect(repo.range('BTCUSDT', '1m', 0, T0 + 60_000)).toEqual([
+      storedCandle(T0, 1030),
+      storedCandle(T0 + 60_000, 30),
+    ]);
+    expect(repo.range('BTCUSDT', '1h', 0, T0)).toEqual([storedCandle(T0, 29, '1h')]);
+    expect(repo.range('ETHUSDT', '1h', 0, T0)).toEqual([storedCandle(T0, 30, '1h')]);
     expect(all(db).length).toBe(4);
   });
 
@@ -96,13 +88,13 @@ describe('BackgroundCandleWriter', () => {
     db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON candles WHEN NEW.open_time = 7
              BEGIN SELECT RAISE(ABORT, 'open time 7 refused'); END`);
     const w = writer(file);
-    w.write(['BTCUSDT'], [candle(T0, 1)], 1);
-    const bad = [candle(T0 + 60_000, 2), candle(7, 2)];
+    w.write(['BTCUSDT'], [storedCandle(T0, 1)], 1);
+    const bad = [storedCandle(T0 + 60_000, 2), storedCandle(7, 2)];
     w.write(['BTCUSDT', 'BTCUSDT'], bad, 2);
-    w.write(['BTCUSDT'], [candle(T0 + 120_000, 3)], 1);
+    w.write(['BTCUSDT'], [storedCandle(T0 + 120_000, 3)], 1);
     expect(() => w.finish()).toThrow(/open time 7 refused/);
     expect(all(db).map((r) => r.open_time)).toEqual([T0]);
-    expect(() => w.write(['BTCUSDT'], [candle(T0, 4)], 1)).toThrow(/finished/);
+    expect(() => w.write(['BTCUSDT'], [storedCandle(T0, 4)], 1)).toThrow(/finished/);
   });
 
   it('a database it cannot write fails the first call after it found out, with the reason', () => {
@@ -111,7 +103,7 @@ describe('BackgroundCandleWriter', () => {
     const w = writer(file);
     let caught: unknown = null;
     try {
-      for (let i = 0; i < 100; i++) w.write(['BTCUSDT'], [candle(T0 + i * 60_000, 1)], 1);
+      for (let i = 0; i < 100; i++) w.write(['BTCUSDT'], [storedCandle(T0 + i * 60_000, 1)], 1);
       w.finish();
     } catch (err) {
       caught = err;

@@ -4,6 +4,7 @@
 // copy, in open-time order.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Candle } from '../../src-main/core/candle.ts';
+import { storedCandle } from '../helpers/stored-candle.ts';
 import type { CandleStore } from '../../src-main/market/ports.ts';
 import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
 import { MemoryCandleStore } from '../../src-main/store/memory-candle-store.ts';
@@ -13,22 +14,6 @@ const dbs: Array<{ close(): void }> = [];
 afterEach(() => {
   for (const d of dbs.splice(0)) d.close();
 });
-
-function candle(openTime: number, close: number): Candle {
-  return {
-    interval: '1m',
-    openTime,
-    open: 100,
-    high: Math.max(100, close),
-    low: Math.min(100, close),
-    close,
-    volume: close * 3,
-    quoteVolume: 10n ** 20n + BigInt(close),
-    trades: close % 7,
-    takerBuyVolume: close,
-    takerBuyQuoteVolume: BigInt(close) * 5n,
-  };
-}
 
 const stores: Array<[string, () => CandleStore]> = [
   [
@@ -52,7 +37,7 @@ describe.each(stores)('%s.writeMany', (_name, open) => {
     // series' newest candle again (149 and 151, both ETHUSDT)
     for (let i = 0; i < 200; i++) {
       const t = i === 40 ? 3 : i === 100 ? 10 : i === 199 ? 5 : i === 151 ? 149 : i;
-      list.push(candle(t * 60_000, 1000 + i));
+      list.push(storedCandle(t * 60_000, 1000 + i));
       symbols.push(i % 2 === 0 ? 'BTCUSDT' : 'ETHUSDT');
     }
     repo.writeMany(symbols, list);
@@ -75,7 +60,7 @@ describe.each(stores)('%s.writeMany', (_name, open) => {
 
   it('writes only the first n rows', () => {
     const repo = open();
-    const list = Array.from({ length: 130 }, (_, i) => candle(i * 60_000, i + 1));
+    const list = Array.from({ length: 130 }, (_, i) => storedCandle(i * 60_000, i + 1));
     repo.writeMany(
       list.map(() => 'BTCUSDT'),
       list,
