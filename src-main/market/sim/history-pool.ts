@@ -9,8 +9,9 @@
 //
 // Synchronous, as the history build is (it runs inside openVenue(), which does not await): take()
 // blocks the thread (Atomics.wait on a counter the worker bumps) until the pair is there. A
-// worker's failure comes back from take() as an Error with the worker's message; a worker with
-// no result for STALL_MS fails the same way. close() ends the workers, finished or not.
+// worker's failure comes back from take() as an Error with the worker's message, a worker file
+// that does not load too (BOOT); a worker with no result for STALL_MS fails the same way.
+// close() ends the workers, finished or not.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +62,8 @@ export interface PairPosted {
 
 /** What the worker gets (workerData). */
 export interface WorkerInput {
+  /** The worker's module (a file URL), which BOOT imports. */
+  file: string;
   jobs: SymbolJob[];
   port: MessagePort;
   /** Int32Array over it: [0] results posted, [1] results taken (the worker stays RUN_AHEAD ahead). */
@@ -89,6 +92,22 @@ export class SlotRecorder implements TradeRecorder {
     o.side[k] = t.takerSide;
   }
 }
+
+/**
+ * Each worker starts as this inline script, which imports the worker's module. While the
+ * start-up thread waits in take() it cannot see a worker's `error` event, so a module that does
+ * not load (a missing or broken file in a bundle) would show only as the STALL_MS stall: its
+ * error is posted in place of the first result instead, as a build's error is.
+ */
+const BOOT = `
+const { workerData } = require('node:worker_threads');
+import(workerData.file).catch((err) => {
+  workerData.port.postMessage({ error: 'its module did not load: ' + String((err && err.message) || err) });
+  const counter = new Int32Array(workerData.posted);
+  Atomics.add(counter, 0, 1);
+  Atomics.notify(counter, 0);
+});
+`;
 
 /** The most records a job can give: two a step. */
 function recordCapacity(job: SymbolJob): number {
@@ -128,10 +147,13 @@ export class HistoryWorkers implements SymbolBuilders {
   private readonly rec: HistoryTrade = { time: 0, priceTicks: 0, qtyLots: 0, takerSide: Side.BUY, count: 1 };
   private jobs: readonly SymbolJob[] = [];
 
-  /** size: the most worker threads (at least 1). */
-  constructor(size: number) {
+  private readonly file: URL | undefined;
+
+  /** size: the most worker threads (at least 1); file: the worker's module (tests give another). */
+  constructor(size: number, file?: URL) {
     if (!(Number.isInteger(size) && size >= 1)) throw new RangeError('size must be an integer >= 1');
     this.size = size;
+    this.file = file;
   }
 
   start(jobs: readonly SymbolJob[]): void {
@@ -139,18 +161,18 @@ export class HistoryWorkers implements SymbolBuilders {
     this.jobs = jobs;
     const n = Math.min(this.size, jobs.length);
     if (n === 0) return;
-    const file = workerFile();
+    const file = (this.file ?? workerFile()).href;
     for (let w = 0; w < n; w++) {
       const channel = new MessageChannel();
       const posted = new SharedArrayBuffer(8);
       const mine = jobs.filter((_, i) => i % n === w);
       const capacity = Math.max(...mine.map(recordCapacity));
       const slots = Array.from({ length: RUN_AHEAD }, () => new SharedArrayBuffer(RecordSlot.bytes(capacity)));
-      const input: WorkerInput = { jobs: mine, port: channel.port2, posted, slots, capacity };
-      const worker = new Worker(file, { workerData: input, transferList: [channel.port2] });
+      const input: WorkerInput = { file, jobs: mine, port: channel.port2, posted, slots, capacity };
+      const worker = new Worker(BOOT, { eval: true, workerData: input, transferList: [channel.port2] });
       worker.unref(); // never keeps the process alive on its own
-      // a build's error comes through the port; one that stops the worker before it runs (a file
-      // that does not load) shows as the stall below, this thread being blocked meanwhile. The
+      // a build's error and a module's that does not load come through the port; one that stops
+      // the worker otherwise shows as the stall below, this thread being blocked meanwhile. The
       // event is handled so that it cannot end the process once this thread runs again.
       worker.on('error', () => {});
       this.workers.push(worker);

@@ -1,6 +1,10 @@
 // The history's pairs simulated on worker threads (market/sim/history-pool.ts): every record,
 // end state, trade count and progress line as the build on one thread gives them; a worker's
 // failure comes back as an error naming it.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   fastForwardHistorySync,
@@ -82,6 +86,26 @@ describe('HistoryWorkers', () => {
     open.push(workers);
     workers.start([job]);
     expect(() => workers.take(0, new Tape())).toThrow(/the history's worker failed: .+/);
+  });
+
+  it('a worker module that does not load fails take() with its reason, not after the stall', () => {
+    // the slip a draft of the worker once made: TypeScript that type stripping refuses
+    const dir = mkdtempSync(join(tmpdir(), 'history-pool-'));
+    const broken = join(dir, 'broken-worker.ts');
+    writeFileSync(broken, 'export class A {\n  constructor(private readonly x: number) {}\n}\n');
+    const [pair] = venuePairs(['ETHUSDT']);
+    const job: SymbolJob = { row: pair.row, params: paramsFor(pair.row), seed: 1, from: T0, steps: 10, anchor: 3000 };
+    try {
+      for (const file of [pathToFileURL(broken), pathToFileURL(join(dir, 'missing-worker.js'))]) {
+        const workers = new HistoryWorkers(1, file);
+        open.push(workers);
+        workers.start([job]);
+        // without the posted load error this waits out the 60 s stall (past the test's timeout)
+        expect(() => workers.take(0, new Tape())).toThrow(/the history's worker failed: its module did not load: .+/);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('takes the jobs in order only', () => {
