@@ -13,7 +13,7 @@ import { createOrderFormStore } from '../features/order-entry/order-form-store.t
 import { createOpenOrdersStore } from '../features/orders/open-orders-store.ts';
 import { createPositionsStore } from '../features/positions/positions-store.ts';
 import { createSettingsStore } from '../features/settings/settings-store.ts';
-import { createReplayStore, startReplayFeed } from '../features/replay/replay-store.ts';
+import { createReplayStore, followReplay } from '../features/replay/replay-store.ts';
 import { createSymbolsStore } from '../features/symbols/symbols-store.ts';
 import { createToastsStore } from '../features/toasts/toasts-store.ts';
 import { startTickerFeed } from '../features/topbar/ticker-feed.ts';
@@ -118,16 +118,14 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       stops.push(() => user?.stop());
       void session.getState().actions.bootstrap();
       // a replay venue: follow its status, and show one of the replayed pairs
-      replayProbe = replay
-        .getState()
-        .actions.probe()
-        .then(() => {
-          const r = replay.getState();
-          if (r.mode !== 'replay' || r.status === null) return;
-          stops.push(startReplayFeed(ws, replay));
-          if (!r.status.symbols.includes(workspace.getState().symbol))
-            workspace.getState().actions.setSymbol(r.status.symbols[0]);
-        });
+      const followed = followReplay(ws, replay);
+      stops.push(followed.stop);
+      replayProbe = followed.known.then(() => {
+        const r = replay.getState();
+        if (r.mode !== 'replay' || r.status === null) return;
+        if (!r.status.symbols.includes(workspace.getState().symbol))
+          workspace.getState().actions.setSymbol(r.status.symbols[0]);
+      });
     },
     stop(): void {
       stops.splice(0).forEach((s) => s());

@@ -1,9 +1,10 @@
-// Whether this screen shows a replay venue, and the replay's state. `probe()` asks
-// GET /api/v1/replay once at start (a live venue answers an error: mode 'live'); on a replay the
-// `replay` WebSocket channel then pushes every status change (time at most ~4 times a second),
-// and the controls (play, pause, speed, step, seek) are POST /api/v1/replay, whose answer is the
-// new status. The banner's clock runs between pushes from the last status at its speed
-// (`replayNow`), so the historical time moves smoothly without a render per event.
+// Whether this screen shows a replay venue, and the replay's state. `followReplay()` subscribes
+// to the `replay` WebSocket stream at start: a replay venue pushes its status at once and then
+// every change (time at most ~4 times a second), a live venue refuses the stream (1108: mode
+// 'live'; no failed HTTP request, so no error in the page's console). The controls (play, pause,
+// speed, step, seek) are POST /api/v1/replay, whose answer is the new status. The banner's clock
+// runs between pushes from the last status at its speed (`replayNow`), so the historical time
+// moves smoothly without a render per event.
 import { createStore } from 'zustand/vanilla';
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
@@ -23,7 +24,7 @@ type ReplayAction =
   | { action: 'seek'; time: number };
 
 export interface ReplayState {
-  /** 'unknown' until the probe answered; 'live' on the live venue. */
+  /** 'unknown' until the venue answered the subscription; 'live' on the live venue. */
   mode: 'unknown' | 'live' | 'replay';
   status: ReplayStatusView | null;
   /** Wall time the status arrived (for replayNow). */
@@ -34,7 +35,8 @@ export interface ReplayState {
   report: ReplayReportView[] | null;
   reportError: string | null;
   actions: {
-    probe(timeoutMs?: number): Promise<void>;
+    /** No status came (the stream refused, or no answer in time): the live venue. */
+    settleLive(): void;
     apply(status: ReplayStatusView): void;
     control(a: ReplayAction): Promise<boolean>;
     togglePlay(): Promise<boolean>;
@@ -70,23 +72,8 @@ export function createReplayStore(api: RestClient, wall: () => number = Date.now
     report: null,
     reportError: null,
     actions: {
-      async probe(timeoutMs = 2000) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        let status: ReplayStatusView | null = null;
-        try {
-          status = await Promise.race([
-            api.getPublic<ReplayStatusView>('/api/v1/replay'),
-            new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs))),
-          ]);
-        } catch (err) {
-          // a live venue refuses the route; an unreachable service is treated as live until a
-          // `replay` push says otherwise
-          dropServiceFailure(err);
-        } finally {
-          if (timer !== undefined) clearTimeout(timer);
-        }
-        if (status !== null && isStatus(status)) get().actions.apply(status);
-        else if (get().mode === 'unknown') set({ mode: 'live' });
+      settleLive() {
+        if (get().mode === 'unknown') set({ mode: 'live' });
       },
       apply(status) {
         set({ mode: 'replay', status, receivedAt: wall() });
@@ -124,15 +111,46 @@ export function createReplayStore(api: RestClient, wall: () => number = Date.now
 
 export type ReplayStore = ReturnType<typeof createReplayStore>;
 
-/** Follows the `replay` channel into the store; returns the stopper. */
-export function startReplayFeed(ws: WsClient, store: ReplayStore): () => void {
-  const off = ws.on('replay', (data) => {
+/**
+ * Follows the `replay` stream into the store. `known` settles once the screen knows which venue
+ * it shows: at the first status push (a replay), at the stream's refusal (the live venue), or
+ * after timeoutMs with no answer (taken for live until a status arrives). `stop` ends it.
+ */
+export function followReplay(
+  ws: WsClient,
+  store: ReplayStore,
+  timeoutMs = 2000,
+): { known: Promise<void>; stop: () => void } {
+  let off = ws.on('replay', (data) => {
     if (isStatus(data)) store.getState().actions.apply(data);
   });
-  void ws.subscribe(['replay']).catch(dropServiceFailure);
-  return () => {
-    off();
-    void ws.unsubscribe(['replay']).catch(dropServiceFailure);
+  let subscribed = false;
+  const answered = ws.subscribe(['replay']).then(
+    () => {
+      subscribed = true;
+    },
+    (err: unknown) => {
+      // the live venue refuses the stream; an unreachable service counts as live
+      dropServiceFailure(err);
+      off();
+      off = () => {};
+    },
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const known = Promise.race([
+    // a replay venue pushes the status before it acknowledges the subscription
+    answered,
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+  ]).then(() => {
+    clearTimeout(timer);
+    store.getState().actions.settleLive();
+  });
+  return {
+    known,
+    stop() {
+      off();
+      if (subscribed) void ws.unsubscribe(['replay']).catch(dropServiceFailure);
+    },
   };
 }
 
