@@ -9,7 +9,7 @@ import { VirtualClock } from './core/clock.ts';
 import { DatasetService } from './data/dataset-service.ts';
 import { KlineService } from './market/kline-service.ts';
 import type { MarketSource } from './market/market-source.ts';
-import { openSimulatedMarket } from './market/sim/simulated-market.ts';
+import { openSimulatedMarket, type SimulatedMarket } from './market/sim/simulated-market.ts';
 import { replayCatalogue } from './replay/catalogue.ts';
 import type { ReplayData } from './replay/ports.ts';
 import { openReplayMarket, type ReplayMarket, type ReplayOptions } from './replay/replay-market.ts';
@@ -36,7 +36,7 @@ import { closeDatabase, databaseFile, openDatabase } from './store/database.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
-import { Exchange, type Command } from './trading/exchange.ts';
+import { Exchange, type Command, type ResultOf } from './trading/exchange.ts';
 import { wireRecords } from './api/records.ts';
 import type { Venue } from './services/venue.ts';
 
@@ -149,6 +149,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   // the venue's market source: a replay of history, the simulator, or none
   let replayMarket: ReplayMarket | null = null;
   let market: MarketSource | null = null;
+  let simulated: SimulatedMarket | null = null;
   let klines: KlineService;
   if (replay !== undefined) {
     ({ market: replayMarket, klines } = openReplayMarket({
@@ -163,7 +164,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     }));
     market = replayMarket;
   } else if (opts.simulate) {
-    ({ market, klines } = openSimulatedMarket({
+    ({ market: simulated, klines } = openSimulatedMarket({
       exchange,
       clock,
       seed,
@@ -180,6 +181,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       historyBuilders: () => new HistoryWorkers(historyWorkerCount()),
       openKlines,
     }));
+    market = simulated;
   } else klines = openKlines();
   let session: ReplaySession | null = null;
   if (replay !== undefined && replayMarket !== null) {
@@ -233,7 +235,9 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     submit:
       replayMarket !== null && session !== null && (replayMarket.orderLatency > 0 || replayMarket.responseLatency > 0)
         ? <C extends Command>(c: C) => replayMarket.submit(() => exchange.execute(c))
-        : <C extends Command>(c: C) => exchange.execute(c),
+        : simulated !== null
+          ? submitAfter(simulated, exchange)
+          : <C extends Command>(c: C) => exchange.execute(c),
     seed,
     close() {
       if (closed) return closing;
@@ -255,5 +259,17 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       closing = checkpointer === null ? Promise.resolve() : checkpointer.stop();
       return closing;
     },
+  };
+}
+
+/**
+ * A simulated venue's commands: the simulation's due steps run first (SimulatedMarket.catchUp),
+ * so a command meets the market as it stands at its time and nothing stamped before that time
+ * comes after it.
+ */
+function submitAfter(market: SimulatedMarket, exchange: Exchange) {
+  return <C extends Command>(c: C): ResultOf<C> => {
+    market.catchUp();
+    return exchange.execute(c);
   };
 }

@@ -53,6 +53,7 @@ export class Exchange {
   readonly events: EventBus;
   readonly pairs: Map<string, PairState>;
   private readonly core: TradingCore;
+  private _lastCommandTime = Number.NEGATIVE_INFINITY;
 
   constructor(deps: ExchangeDeps) {
     this.core = new TradingCore(deps, (core) => new TurnWriter(core));
@@ -85,7 +86,21 @@ export class Exchange {
 
   /** Runs one command to its end (synchronously) and returns its answer; throws ApiError having changed nothing. */
   execute<C extends Command>(c: C): ResultOf<C> {
-    return this.run(c) as ResultOf<C>;
+    const answer = this.run(c) as ResultOf<C>;
+    // read after the command: at or after every stamp it took (the clock never goes back)
+    const time = this.core.now();
+    if (time > this._lastCommandTime) this._lastCommandTime = time;
+    return answer;
+  }
+
+  /**
+   * The market time of the latest command carried out (what its orders, trades and ledger rows
+   * are stamped with). A source that runs behind the clock (the simulator steps the time up to
+   * now in arrears) stamps nothing earlier, so no record follows another with an earlier time: a
+   * fill never comes before its order.
+   */
+  get lastCommandTime(): number {
+    return this._lastCommandTime;
   }
 
   private run(c: Command): unknown {

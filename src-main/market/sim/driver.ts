@@ -147,6 +147,16 @@ export class SimDriver {
     return n;
   }
 
+  /**
+   * Runs the steps that are due now, if any (outside fast mode): a user's command calls it before
+   * it runs, so the market it meets has moved up to the command's time and what happened before
+   * that time happens before the command, not after it (stamped at its time) at the next tick.
+   */
+  catchUp(): void {
+    if (this._fast || this.stopped || !this.started) return;
+    if (this.sim.time + this.sim.stepMs <= this.clock.now()) this.tick();
+  }
+
   /** Full steps this tick may run: maxStepsPerTick, or fewer when that many would overrun the wall budget. */
   private allowedSteps(): number {
     if (this.stepCostMs <= 0 || this.budgetMs === Infinity) return this.maxSteps;

@@ -96,6 +96,11 @@ export class SimulatedMarket implements MarketSource {
     }
   }
 
+  /** Runs the simulation's due steps now (a user's command is about to run: SimDriver.catchUp). */
+  catchUp(): void {
+    this.driver?.catchUp();
+  }
+
   view(): MarketSymbolView[] {
     return this.sim.view();
   }

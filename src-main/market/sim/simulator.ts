@@ -233,7 +233,7 @@ export class Simulator {
 
   /** The time the next step's orders and trades will carry at least (>= time). */
   get stampTime(): number {
-    return Math.max(this._time, this.lastStamp);
+    return this.floor(this._time);
   }
 
   symbol(name: string): SymbolSim | undefined {
@@ -287,9 +287,14 @@ export class Simulator {
     this.stats0.steps++;
   }
 
-  /** Runs fn with the exchange's clock at `time`, or at the latest trade's time if that is later. */
+  /** Runs fn with the exchange's clock at `time`, or at the latest trade's or command's time if that is later. */
   private at<T>(time: number, fn: () => T): T {
-    return runAt(this.clock, Math.max(time, this.lastStamp), fn);
+    return runAt(this.clock, this.floor(time), fn);
+  }
+
+  /** `time`, or the latest trade's or command's time if later (the exchange's stamps never go back). */
+  private floor(time: number): number {
+    return Math.max(time, this.lastStamp, this.ex.lastCommandTime);
   }
 
   /** Steps while the next step's time is <= target, at most maxSteps; returns the steps done. */
@@ -312,7 +317,7 @@ export class Simulator {
     if (to <= this._time) return;
     const gap = to - this._time;
     const from = this._time;
-    runAt(this.clock, Math.max(to, this.lastStamp), () => {
+    runAt(this.clock, this.floor(to), () => {
       for (const s of this.symbols) {
         this.guard(s, () => {
           if (!this.checkActive(s)) return;
