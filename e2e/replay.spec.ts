@@ -90,6 +90,10 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
   await expect(banner.getByTestId('replay-symbols')).toHaveText('BTCUSDT');
   await expect(banner.getByTestId('replay-time')).toContainText('2021-05-16');
   await expect(screen.topbar.symbolButton).toContainText('BTCUSDT');
+  // the banner says whether the replay plays: the top bar does not call its clock "paused"
+  // (a replay's clock is moved event by event, and reads paused to the time route all along)
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-paused', 'false');
+  await expect(page.getByTestId('connection-status')).not.toContainText('paused');
   // pause to place the order at a known historical time
   const state = banner.getByTestId('replay-state');
   if ((await banner.getAttribute('data-state')) === 'playing')

@@ -195,7 +195,10 @@ function ConnectionStatus() {
   const s = useServices();
   const ws = useSel(s.connection, (c) => c.state);
   const downSince = useSel(s.connection, (c) => c.downSince);
-  const paused = useSel(s.clock, (c) => c.paused);
+  // a replay's clock is moved event by event and reads paused all along: its banner says
+  // whether it plays
+  const replay = useSel(s.replay, (r) => r.mode === 'replay');
+  const paused = useSel(s.clock, (c) => c.paused) && !replay;
   const session = useSel(s.session, (x) => x.status);
   const user = useSel(s.userFeed, (u) => u.status);
   const accountStale = useSel(s.userFeed, (u) => u.refreshError !== null);
