@@ -45,6 +45,7 @@ export interface ImportResult {
   readonly ok: boolean;
   /** 'imported', 'unchanged' (already there) or 'refused'. */
   readonly status: 'imported' | 'unchanged' | 'refused';
+  /** The file's dataset; null when refused before one existed (a refused file starts none). */
   readonly datasetId: number | null;
   readonly key: DatasetKey | null;
   /** Rows read from the file, and how many of them were new. */
@@ -189,9 +190,8 @@ export class DatasetService {
     const checksum = hash.checked ? ('verified' as const) : ('none' as const);
     const now = this.now();
     const known = catalogueSpecs(key);
-    const ds =
-      this.store.find(key) ??
-      this.store.ensure(key, known ?? inferredSpecs(8, 8), known ? 'catalogue' : 'inferred', now);
+    const existing = this.store.find(key);
+    const ds = existing ?? this.store.ensure(key, known ?? inferredSpecs(8, 8), known ? 'catalogue' : 'inferred', now);
     const done = this.store.doneFile(ds.id, hash.sha256);
     if (done !== undefined) {
       return {
@@ -233,6 +233,8 @@ export class DatasetService {
       };
     } catch (err) {
       this.store.abortFile(fileId);
+      // a dataset this file would have started goes with it: a refused file leaves no trace
+      const created = existing === undefined && this.store.files(ds.id).length === 0 && this.store.delete(ds.id);
       const row = err instanceof RowError ? err.row : null;
       const text = (err as Error).message;
       const msg =
@@ -244,7 +246,7 @@ export class DatasetService {
       return {
         ...base,
         key,
-        datasetId: ds.id,
+        datasetId: created ? null : ds.id,
         ok: false,
         status: 'refused',
         checksum,

@@ -98,7 +98,20 @@ describe('validation: the failing row is named and nothing of the file is import
     expect(r.error).toMatch(/nothing of this file was imported/);
     expect(r.errorRow).toBe(row);
     expect(count('dataset_candles')).toBe(0);
-    expect(service.list().map((d) => d.rows)).toEqual([0]);
+    // the dataset the file would have started is not left behind, empty
+    expect(service.list()).toEqual([]);
+    expect(r.datasetId).toBeNull();
+    expect(count('dataset_files')).toBe(0);
+  });
+
+  it('a refused file leaves a dataset it did not start as it was', async () => {
+    const [good] = await service.importFiles([spot1m(day1m().join('\n'))]);
+    expect(good).toMatchObject({ ok: true, rows: 1440 });
+    const rows = fixtureRows('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv').slice(1440, 2880);
+    rows[5] = rows[5].replace(/^(\d+),[^,]+/, '$1,12x.5');
+    const [bad] = await service.importFiles([spot1m(rows.join('\n'), { date: '2021-05-17' })]);
+    expect(bad).toMatchObject({ ok: false, status: 'refused', datasetId: good.datasetId });
+    expect(service.list().map((d) => [d.id, d.rows, d.files])).toEqual([[good.datasetId, 1440, 1]]);
   });
 
   it('with a header, rows count from 2; a header of another kind is refused', async () => {
