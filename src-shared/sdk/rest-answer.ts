@@ -11,12 +11,27 @@ function networkFailure(x: RawExchange): PerpdeskApiError {
   return new PerpdeskApiError(CLIENT_ERROR, `Cannot reach the service: ${x.networkError ?? 'no answer'}`, NO_ANSWER);
 }
 
+/** HTTP statuses of a service that is not there to answer (bad gateway, unavailable, timeout). */
+const UNAVAILABLE = new Set([502, 503, 504]);
+
+/**
+ * An answer that is not the API's (the HTTP server's own 503 while the service shuts down, a
+ * proxy's error page): said plainly, with its status, and the body's message where it has one.
+ */
+function foreignAnswer(x: RawExchange): PerpdeskApiError {
+  if (UNAVAILABLE.has(x.status))
+    return new PerpdeskApiError(CLIENT_ERROR, `The service is unavailable (HTTP ${x.status})`, x.status);
+  const body = x.json as { message?: unknown } | undefined;
+  const said = typeof body === 'object' && body !== null && typeof body.message === 'string' ? `: ${body.message}` : '';
+  return new PerpdeskApiError(CLIENT_ERROR, `Unexpected answer from the service (HTTP ${x.status})${said}`, x.status);
+}
+
 /** `data` of an envelope answer, or the API's error as PerpdeskApiError. */
 export function unwrap<T>(x: RawExchange): T {
   if (x.networkError !== undefined) throw networkFailure(x);
   const env = x.json as Envelope<T> | undefined;
   if (typeof env !== 'object' || env === null || typeof env.code !== 'number') {
-    throw new PerpdeskApiError(CLIENT_ERROR, `HTTP ${x.status}: the answer is not an envelope`, x.status);
+    throw foreignAnswer(x);
   }
   if (env.code !== OK_CODE) throw new PerpdeskApiError(env.code, env.message, x.status);
   return env.data;
@@ -31,5 +46,5 @@ export function unwrapBare<T>(x: RawExchange, isSuccess: (body: unknown) => bool
   if (typeof err === 'object' && err !== null && typeof err.code === 'number') {
     throw new PerpdeskApiError(err.code, typeof err.message === 'string' ? err.message : 'error', x.status);
   }
-  throw new PerpdeskApiError(CLIENT_ERROR, `HTTP ${x.status}: unexpected answer`, x.status);
+  throw foreignAnswer(x);
 }

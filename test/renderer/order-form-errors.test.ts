@@ -30,7 +30,7 @@ describe('a request that never reached the service', () => {
   it('is recognised from the SDK error (code -1, status 0) and a fetch TypeError, not from a refusal', () => {
     expect(isNetworkFailure(new PerpdeskApiError(-1, 'Cannot reach the service: Failed to fetch', 0))).toBe(true);
     expect(isNetworkFailure(new TypeError('Failed to fetch'))).toBe(true);
-    expect(isNetworkFailure(new PerpdeskApiError(-1, 'HTTP 502: the answer is not an envelope', 502))).toBe(false);
+    expect(isNetworkFailure(new PerpdeskApiError(-1, 'The service is unavailable (HTTP 502)', 502))).toBe(false);
     expect(isNetworkFailure(new PerpdeskApiError(3013, 'At 125x ...', 400))).toBe(false);
   });
 

@@ -150,4 +150,25 @@ describe('RestClient', () => {
     expect(y.networkError).toContain('ECONNREFUSED');
     await expect(down.time()).rejects.toThrow(/Cannot reach the service/);
   });
+
+  it("says plainly what an answer that is not the API's was", async () => {
+    const answering = (status: number, body: string) =>
+      new RestClient({
+        baseUrl: 'http://127.0.0.1:1',
+        fetch: (async () =>
+          new Response(body, { status, headers: { 'content-type': 'application/json' } })) as typeof fetch,
+      });
+    // the HTTP server's own answer while the service shuts down
+    const closing = answering(503, '{"statusCode":503,"error":"Service Unavailable","message":"Service Unavailable"}');
+    const e = await closing.time().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(PerpdeskApiError);
+    expect(e).toMatchObject({ message: 'The service is unavailable (HTTP 503)', status: 503 });
+    await expect(closing.klines('BTCUSDT', '1m')).rejects.toThrow('The service is unavailable (HTTP 503)');
+    await expect(answering(418, '{"message":"I am a teapot"}').time()).rejects.toThrow(
+      'Unexpected answer from the service (HTTP 418): I am a teapot',
+    );
+    await expect(answering(200, '<html></html>').time()).rejects.toThrow(
+      'Unexpected answer from the service (HTTP 200)',
+    );
+  });
 });
