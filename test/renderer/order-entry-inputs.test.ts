@@ -26,8 +26,12 @@ describe('parseDecimalInput', () => {
   });
 
   it('refuses what is not a number, a decimal comma included (it would mean ten times the size)', () => {
-    for (const t of ['abc', '1,5', '9,0000', '1.2.3', '-5', '1e3', '90,000,0'])
+    for (const t of ['abc', '1,5', '9,0000', '1.2.3', '-', '--5', '-0', '1e3', '90,000,0'])
       expect(parseDecimalInput(t).kind, t).toBe('invalid');
+    // a number with a minus sign is one, but never a price or size: the form says so
+    expect(parseDecimalInput('-5')).toEqual({ kind: 'negative', text: '-5' });
+    expect(parseDecimalInput(' −1,000.5 ')).toEqual({ kind: 'negative', text: '−1,000.5' });
+    expect(inputNumber('-5')).toBeNaN();
     expect(parseDecimalInput('   ')).toEqual({ kind: 'empty' });
     expect(inputNumber('1,5')).toBeNaN();
     expect(inputNumber('95,810.5')).toBe(95_810.5);

@@ -80,6 +80,16 @@ describe('preview', () => {
     expect(m.sell.fee).toBeCloseTo(0.45, 9);
   });
 
+  it('a limit order with no price estimates nothing (it would not be sent at the market price), and Max still reads the market', () => {
+    const m = orderModel(input({}, { type: 1, price: '', qty: '0.010' }));
+    expect(m.priceIn.kind).toBe('empty');
+    expect(m.buy.cost).toBe(0);
+    expect(m.buy.margin).toBe(0);
+    expect(Number.isNaN(m.buy.liquidation)).toBe(true);
+    expect(m.buy.max).toBeGreaterThan(0);
+    expect(m.buy.max).toBe(orderModel(input({}, { type: 2, qty: '0.010' })).buy.max);
+  });
+
   it('a limit price that is not a number estimates nothing (never the market price in its place)', () => {
     const m = orderModel(input({}, { type: 1, price: '9o000', qty: '0.010' }));
     expect(m.priceIn.kind).toBe('invalid');
@@ -170,6 +180,22 @@ describe('the request a click sends', () => {
       error: expect.stringMatching(/^Size "1..2" is not a number/),
     });
     expect(orderModel(input()).order(1)).toEqual({ ok: false, error: 'Enter a size.' });
+    // a minus sign or a zero: a number, but never a price or size
+    for (const price of ['-5', '−5', '-0.1']) {
+      expect(orderModel(input({}, { type: 1, price, qty: '1' })).order(1)).toEqual({
+        ok: false,
+        error: 'Enter a limit price above 0.',
+      });
+    }
+    for (const qty of ['-1', '0', '0.000']) {
+      expect(orderModel(input({}, { qty })).order(2)).toEqual({
+        ok: false,
+        error: 'Enter a size above 0 (the button says buy or sell).',
+      });
+    }
+    expect(orderModel(input({}, { qty: '-' })).order(1)).toMatchObject({
+      error: expect.stringMatching(/^Size "-" is not a number/),
+    });
     // no margin: 50% of nothing is not one 0.001 step
     const broke = { available_balance: '0', wallet_balance: '0', position_mode: 'hedge' as const };
     expect(orderModel(input({ summary: broke }, { sizeMode: 'pct', pct: 50 })).order(1)).toEqual({

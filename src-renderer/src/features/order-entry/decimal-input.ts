@@ -4,9 +4,14 @@
 // no-break and thin spaces), an underscore or an apostrophe between groups of exactly three
 // digits is a thousands separator and is dropped. Anything else, "1,5" included (a decimal
 // comma would silently mean 15), is not a number: the caller says so instead of sending it.
+// A number with a minus sign is 'negative' (a price or size is never below 0: the caller says
+// that, rather than calling "-1" not a number).
 
 export type DecimalInput =
-  { kind: 'empty' } | { kind: 'ok'; value: string; n: number } | { kind: 'invalid'; text: string };
+  | { kind: 'empty' }
+  | { kind: 'ok'; value: string; n: number }
+  | { kind: 'negative'; text: string }
+  | { kind: 'invalid'; text: string };
 
 const GROUPED = /^\d{1,3}(?:[,\s_'’]\d{3})+(?:\.\d*)?$/;
 const PLAIN = /^(?:\d+\.?\d*|\.\d+)$/;
@@ -14,6 +19,10 @@ const PLAIN = /^(?:\d+\.?\d*|\.\d+)$/;
 export function parseDecimalInput(text: string): DecimalInput {
   const t = text.trim();
   if (t === '') return { kind: 'empty' };
+  if (/^[-−]/.test(t)) {
+    const abs = parseDecimalInput(t.slice(1));
+    return abs.kind === 'ok' && abs.n > 0 ? { kind: 'negative', text: t } : { kind: 'invalid', text: t };
+  }
   let raw: string;
   if (PLAIN.test(t)) raw = t;
   else if (GROUPED.test(t)) raw = t.replace(/[,\s_'’]/g, '');

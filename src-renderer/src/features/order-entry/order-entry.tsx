@@ -207,7 +207,7 @@ export function OrderEntry() {
             aria-label="Price"
             inputMode="decimal"
             value={f.price}
-            aria-invalid={priceIn.kind === 'invalid'}
+            aria-invalid={priceIn.kind === 'invalid' || priceIn.kind === 'negative'}
             placeholder={fmt(last, pd)}
             onChange={(e) => a.set({ price: e.target.value })}
           />
@@ -232,6 +232,11 @@ export function OrderEntry() {
       {priceIn.kind === 'invalid' && f.type === OrderType.LIMIT && (
         <p className="warn-text" data-testid="price-invalid">
           Not a price: {NOT_A_NUMBER}.
+        </p>
+      )}
+      {priceIn.kind === 'negative' && f.type === OrderType.LIMIT && (
+        <p className="warn-text" data-testid="price-invalid">
+          A price is above 0.
         </p>
       )}
 

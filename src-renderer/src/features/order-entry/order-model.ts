@@ -113,7 +113,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
   const refPrice = (side: Side): number => {
     if (f.type === OrderType.LIMIT && priceIn.kind === 'ok') return priceIn.n;
     // a price that is not a number estimates nothing (never the market price in its place)
-    if (f.type === OrderType.LIMIT && priceIn.kind === 'invalid') return NaN;
+    if (f.type === OrderType.LIMIT && priceIn.kind !== 'empty') return NaN;
     const book = side === Side.BUY ? bestAsk : bestBid;
     return book > 0 ? book : (last ?? NaN);
   };
@@ -173,7 +173,9 @@ export function orderModel(i: OrderModelInput): OrderModel {
       : null;
 
   const sideModel = (side: Side): SideModel => {
-    const price = refPrice(side);
+    // no limit price, no estimate: the order would not be sent at the market's price (Max and
+    // the % sizes still read it, to size the order before the price is typed)
+    const price = f.type === OrderType.LIMIT && priceIn.kind === 'empty' ? NaN : refPrice(side);
     const qty = qtyFor(side);
     const taker = f.type === OrderType.MARKET || (side === Side.BUY ? price >= bestAsk : price <= bestBid);
     const p = preview({
@@ -208,10 +210,12 @@ export function orderModel(i: OrderModelInput): OrderModel {
       return { ok: false, error: 'Enter a limit price (or click a price in the order book).' };
     if (f.type === OrderType.LIMIT && priceIn.kind === 'invalid')
       return { ok: false, error: `Price "${priceIn.text}" is not a number: ${NOT_A_NUMBER}.` };
-    if (f.type === OrderType.LIMIT && priceIn.kind === 'ok' && !(priceIn.n > 0))
+    if (f.type === OrderType.LIMIT && (priceIn.kind === 'negative' || (priceIn.kind === 'ok' && !(priceIn.n > 0))))
       return { ok: false, error: 'Enter a limit price above 0.' };
     if (f.sizeMode === 'qty' && qtyIn.kind === 'invalid')
       return { ok: false, error: `Size "${qtyIn.text}" is not a number: ${NOT_A_NUMBER}.` };
+    if (f.sizeMode === 'qty' && (qtyIn.kind === 'negative' || (qtyIn.kind === 'ok' && !(qtyIn.n > 0))))
+      return { ok: false, error: 'Enter a size above 0 (the button says buy or sell).' };
     if (qty === '' || !(num(qty) > 0)) {
       return {
         ok: false,

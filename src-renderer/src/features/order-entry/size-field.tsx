@@ -32,7 +32,7 @@ export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldP
             aria-label="Size"
             inputMode="decimal"
             value={f.qty}
-            aria-invalid={qtyIn.kind === 'invalid'}
+            aria-invalid={qtyIn.kind === 'invalid' || qtyIn.kind === 'negative'}
             placeholder={`min ${fut?.min_qty ?? ''}`}
             onChange={(e) => a.set({ qty: e.target.value })}
           />
@@ -68,6 +68,11 @@ export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldP
       {qtyIn.kind === 'invalid' && f.sizeMode === 'qty' && (
         <p className="warn-text" data-testid="size-invalid">
           Not a size: {NOT_A_NUMBER}.
+        </p>
+      )}
+      {qtyIn.kind === 'negative' && f.sizeMode === 'qty' && (
+        <p className="warn-text" data-testid="size-invalid">
+          A size is above 0: the buttons say buy or sell.
         </p>
       )}
 

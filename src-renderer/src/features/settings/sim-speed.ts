@@ -16,6 +16,7 @@ export function parseSimSpeed(text: string): SpeedInput {
   const d = parseDecimalInput(t);
   if (d.kind === 'empty') return { ok: false, reason: 'Enter a speed, e.g. 60' };
   if (d.kind === 'invalid') return { ok: false, reason: `"${text.trim()}" is not a number. ${RANGE}.` };
+  if (d.kind === 'negative') return { ok: false, reason: `${RANGE}: ${d.text} is out of range.` };
   if (d.n < MIN_SIM_SPEED || d.n > MAX_SIM_SPEED) return { ok: false, reason: `${RANGE}: ${d.value} is out of range.` };
   return { ok: true, value: d.n };
 }
