@@ -104,9 +104,7 @@ class BinanceStreams {
       this.market.windows.get(e.symbol)?.add(e.updateId, e.side, e.priceTicks, e.totalLots),
     );
     const offTrade = ev.on('trade', (e) => this.market.onTrade(e));
-    const offCandle = this.ctx.venue.klines.onCandle((symbol, closed) =>
-      this.market.onCandle(symbol, closed.length > 0),
-    );
+    const offCandle = this.ctx.venue.klines.onCandle((symbol, closed) => this.market.onCandle(symbol, closed));
     this.offMarket = () => (offLevel(), offTrade(), offCandle());
   }
 

@@ -63,16 +63,21 @@ export class MarketFeed {
     this.sink.push(agg, e.agg);
   }
 
-  onCandle(symbol: string, closedAny: boolean): void {
+  /**
+   * A change of the symbol's candles; `closed` lists the candles this change closed. Only an
+   * interval with a candle among them sends its final form (x true), once: the 1 s candle closes
+   * every second, and the other intervals' last closed candles must not go out again with it.
+   */
+  onCandle(symbol: string, closed: readonly { readonly interval: string }[]): void {
     this.dirtyKlines.add(symbol);
-    if (!closedAny) return;
+    if (closed.length === 0) return;
     const s = symbol.toLowerCase();
     for (const iv of INTERVALS) {
       const name = `${s}@kline_${iv}`;
-      if (!this.sink.subscribed(name)) continue;
+      if (!this.sink.subscribed(name) || !closed.some((c) => c.interval === iv)) continue;
       // the candle that just closed, final, then the new current one on the next tick
-      const closed = this.ctx.venue.klines.klines(symbol, iv, { limit: 2 }).find((k) => k[11] === true);
-      if (closed) this.sink.push(name, klineEvent(symbol, iv, closed, this.ctx.venue.clock.now()));
+      const last = this.ctx.venue.klines.klines(symbol, iv, { limit: 2 }).find((k) => k[11] === true);
+      if (last) this.sink.push(name, klineEvent(symbol, iv, last, this.ctx.venue.clock.now()));
     }
   }
 

@@ -1,0 +1,97 @@
+// The facade's kline streams over real sockets, on a market clock the test moves: the final form
+// of a candle (x true) goes out once, when that interval's candle closes, never again when a
+// candle of another interval (the 1 s one, every second) closes.
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src-main/api/app.ts';
+import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
+import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
+import { placeBotOrder } from '../../helpers/exchange-commands.ts';
+import { TestClient } from '../ws/ws-test-client.ts';
+
+const T0 = Date.parse('2025-03-05T09:59:30Z');
+let W = T0;
+let venue: Venue;
+let app: FastifyInstance;
+let ws: string;
+const clients: TestClient[] = [];
+
+beforeAll(async () => {
+  venue = openVenue({ dataDir: ':memory:', wall: () => W });
+  app = await buildApp({ venue, rateLimit: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  ws = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/binance`;
+});
+
+afterAll(async () => {
+  for (const c of clients) c.ws.close();
+  await app.close();
+  await venue.close();
+});
+
+async function open(path: string): Promise<TestClient> {
+  const c = await TestClient.open(ws + path);
+  clients.push(c);
+  return c;
+}
+
+/** One trade of 0.001 BTCUSDT at the mark, between two engine accounts. */
+function trade(): void {
+  const price = venue.exchange.pair('BTCUSDT')!.markPrice.toFixed(1);
+  const order = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty: '0.001' };
+  placeBotOrder(venue.exchange, { ...order, side: 2, position_side: 2 }, HOUSE_ACCOUNT);
+  const taker = placeBotOrder(
+    venue.exchange,
+    { ...order, side: 1, position_side: 1, time_in_force: 2 },
+    HOUSE_ACCOUNT + 1,
+  );
+  expect(taker.filled_qty).toBe('0.001');
+}
+
+/** Moves the market clock to `t` and the candles with it (closing what ended). */
+function moveTo(t: number): void {
+  W = t;
+  venue.klines.advanceTo(venue.clock.now());
+}
+
+/** Everything the server sent before this answer has arrived (one socket, in order). */
+const settle = (c: TestClient) => c.request('LIST_SUBSCRIPTIONS');
+
+const finals = (c: TestClient, stream?: string) =>
+  c.messages
+    .map((m) => (stream === undefined ? m : m.stream === stream ? m.data : undefined))
+    .filter((e) => e?.e === 'kline' && e.k.x === true)
+    .map((e) => e.k.t as number);
+
+describe('kline streams: the closed candle once', () => {
+  it('each interval sends its final candle once when it closes, not again as the 1 s candles close', async () => {
+    const combined = await open('/stream?streams=btcusdt@kline_1m/btcusdt@kline_1h/btcusdt@kline_1d');
+    const raw = await open('/ws/btcusdt@kline_5m');
+    trade(); // 09:59:30: every interval has a current candle
+    moveTo(Date.parse('2025-03-05T10:00:00.200Z')); // 1m, 5m and 1h close; 1d does not
+    for (let i = 1; i <= 5; i++) moveTo(W + 1_000); // five 1 s candles close, nothing else
+    // the current candles (x false) go out on the 100 ms tick: wait for one, then for the rest
+    await combined.waitFor((m) => m.stream === 'btcusdt@kline_1m' && m.data.k.x === false);
+    await settle(combined);
+    await raw.waitFor((m) => m.e === 'kline' && m.k.x === false);
+    await settle(raw);
+
+    expect(finals(combined, 'btcusdt@kline_1m')).toEqual([Date.parse('2025-03-05T09:59:00Z')]);
+    expect(finals(combined, 'btcusdt@kline_1h')).toEqual([Date.parse('2025-03-05T09:00:00Z')]);
+    expect(finals(combined, 'btcusdt@kline_1d')).toEqual([]);
+    expect(finals(raw)).toEqual([Date.parse('2025-03-05T09:55:00Z')]);
+
+    // the next minute's end: that minute's final candle, once; the hour's is not sent again
+    moveTo(Date.parse('2025-03-05T10:01:00.200Z'));
+    for (let i = 1; i <= 3; i++) moveTo(W + 1_000);
+    await settle(combined);
+    expect(finals(combined, 'btcusdt@kline_1m')).toEqual([
+      Date.parse('2025-03-05T09:59:00Z'),
+      Date.parse('2025-03-05T10:00:00Z'),
+    ]);
+    expect(finals(combined, 'btcusdt@kline_1h')).toEqual([Date.parse('2025-03-05T09:00:00Z')]);
+    await settle(raw);
+    expect(finals(raw)).toEqual([Date.parse('2025-03-05T09:55:00Z')]);
+  });
+});
