@@ -1,0 +1,77 @@
+// The native kline@ streams over real sockets, on a market clock the test moves: a closed candle
+// is pushed in its final form (isClosed true) once, when its own interval closes, not each time
+// the 1 s candle closes.
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src-main/api/app.ts';
+import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
+import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
+import { placeBotOrder } from '../../helpers/exchange-commands.ts';
+import { TestClient } from './ws-test-client.ts';
+
+let W = Date.parse('2025-03-05T09:59:30Z');
+let venue: Venue;
+let app: FastifyInstance;
+let c: TestClient;
+
+beforeAll(async () => {
+  venue = openVenue({ dataDir: ':memory:', wall: () => W });
+  app = await buildApp({ venue, rateLimit: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  c = await TestClient.open(`ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`);
+});
+
+afterAll(async () => {
+  c?.ws.close();
+  await app.close();
+  await venue.close();
+});
+
+function trade(): void {
+  const price = venue.exchange.pair('BTCUSDT')!.markPrice.toFixed(1);
+  const order = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty: '0.001' };
+  placeBotOrder(venue.exchange, { ...order, side: 2, position_side: 2 }, HOUSE_ACCOUNT);
+  const taker = placeBotOrder(
+    venue.exchange,
+    { ...order, side: 1, position_side: 1, time_in_force: 2 },
+    HOUSE_ACCOUNT + 1,
+  );
+  expect(taker.filled_qty).toBe('0.001');
+}
+
+function moveTo(t: number): void {
+  W = t;
+  venue.klines.advanceTo(venue.clock.now());
+}
+
+/** Waits for a push of the current candle (isClosed false) of `stream` opening at `open`, from message `from` on. */
+const current = (stream: string, open: number, from: number) =>
+  c.waitFor((m) => m.stream === stream && m.data.k[11] === false && m.data.k[0] === open, 3000, from);
+
+const finals = (stream: string) =>
+  c.messages.filter((m) => m.stream === stream && m.data.k[11] === true).map((m) => m.data.k[0] as number);
+
+describe('native kline streams: the closed candle once', () => {
+  it('a closed candle goes out once, not again on each push after a 1 s candle closed', async () => {
+    const streams = ['kline@BTCUSDT,1m', 'kline@BTCUSDT,1h', 'kline@BTCUSDT,1d'];
+    expect((await c.request('SUBSCRIBE', streams)).result).toBeNull();
+    trade();
+    const minute = Date.parse('2025-03-05T10:00:00Z');
+    const mark = c.messages.length;
+    moveTo(minute + 200); // 1m and 1h close, 1d does not
+    await current('kline@BTCUSDT,1m', minute, mark);
+    await current('kline@BTCUSDT,1h', minute, mark);
+    // each second a 1 s candle closes and the current candles change: one push each, none final
+    for (let i = 1; i <= 4; i++) {
+      const from = c.messages.length;
+      moveTo(W + 1_000);
+      trade();
+      await current('kline@BTCUSDT,1m', minute, from);
+      await current('kline@BTCUSDT,1h', minute, from);
+    }
+    expect(finals('kline@BTCUSDT,1m')).toEqual([Date.parse('2025-03-05T09:59:00Z')]);
+    expect(finals('kline@BTCUSDT,1h')).toEqual([Date.parse('2025-03-05T09:00:00Z')]);
+    expect(finals('kline@BTCUSDT,1d')).toEqual([]);
+  });
+});
