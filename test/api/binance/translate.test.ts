@@ -269,6 +269,8 @@ describe("Binance's candle windows", () => {
   it('latest `limit` oldest first; startTime counts forward; endTime alone counts back', () => {
     expect(opens({ limit: 3 })).toEqual([7 * MIN, 8 * MIN, 9 * MIN]);
     expect(opens({ start: 2 * MIN, limit: 3 })).toEqual([2 * MIN, 3 * MIN, 4 * MIN]);
+    // an unaligned startTime: still `limit` candles, from the first opening after it
+    expect(opens({ start: 2 * MIN + 10, limit: 3 })).toEqual([3 * MIN, 4 * MIN, 5 * MIN]);
     expect(opens({ end: 5 * MIN + 10, limit: 2 })).toEqual([4 * MIN, 5 * MIN]);
   });
 

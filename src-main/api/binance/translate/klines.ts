@@ -22,11 +22,13 @@ export function selectKlines(
   let rows: Array<readonly unknown[]>;
   if (start === undefined && end === undefined) rows = [...read({ limit })].reverse();
   else if (start !== undefined) {
-    const from = openTimeOf(interval, start);
+    // the first candle opening at or after startTime: an unaligned startTime falls inside a
+    // candle that opened before it, which Binance does not answer (the native read would)
+    const aligned = openTimeOf(interval, start);
+    const from = aligned < start ? nextOpenTime(interval, aligned) : aligned;
     const lastOpen = step(interval, from, limit - 1, true);
     const to = end === undefined ? lastOpen + 1 : Math.min(end, lastOpen + 1);
-    rows = to < from ? [] : [...read({ startTime: from, endTime: to })].reverse();
-    rows = rows.filter((k) => (k[0] as number) >= start).slice(0, limit);
+    rows = to < from ? [] : [...read({ startTime: from, endTime: to })].reverse().slice(0, limit);
   } else {
     const hi = openTimeOf(interval, end!);
     rows = [...read({ startTime: step(interval, hi, limit - 1, false), endTime: end! })].reverse();

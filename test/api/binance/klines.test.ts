@@ -1,0 +1,53 @@
+// GET /binance/fapi/v1/klines on a market clock the test moves: startTime counts `limit` candles
+// forward from the first one opening at or after it, whether or not it is on an interval boundary.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
+import { getJson, makeApp, type TestApp } from '../../helpers/app.ts';
+import { placeBotOrder } from '../../helpers/exchange-commands.ts';
+
+const MIN = 60_000;
+const T0 = Date.parse('2025-03-05T10:00:00Z');
+let W = T0 + 10_000;
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await makeApp({ wall: () => W }, { rateLimit: false });
+  // one trade at 10:00:10, then the clock moves to 10:09:30: minutes 10:00 to 10:09 have candles
+  const price = t.venue.exchange.pair('BTCUSDT')!.markPrice.toFixed(1);
+  const order = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty: '0.001' };
+  placeBotOrder(t.venue.exchange, { ...order, side: 2, position_side: 2 }, HOUSE_ACCOUNT);
+  placeBotOrder(t.venue.exchange, { ...order, side: 1, position_side: 1, time_in_force: 2 }, HOUSE_ACCOUNT + 1);
+  W = T0 + 9 * MIN + 30_000;
+});
+
+afterAll(async () => t?.close());
+
+const opens = async (qs: string): Promise<number[]> => {
+  const r = await getJson(t.app, `/binance/fapi/v1/klines?symbol=BTCUSDT&interval=1m&${qs}`);
+  expect(r.status, qs).toBe(200);
+  return (r.body as number[][]).map((k) => k[0]);
+};
+
+describe('GET /binance/fapi/v1/klines with startTime', () => {
+  it('answers `limit` candles opening at or after startTime, on a boundary or not', async () => {
+    expect(await opens(`startTime=${T0 + MIN}&limit=3`)).toEqual([T0 + MIN, T0 + 2 * MIN, T0 + 3 * MIN]);
+    expect(await opens(`startTime=${T0 + MIN + 1}&limit=3`)).toEqual([T0 + 2 * MIN, T0 + 3 * MIN, T0 + 4 * MIN]);
+    expect(await opens(`startTime=${T0 + 2 * MIN - 1}&limit=3`)).toEqual([T0 + 2 * MIN, T0 + 3 * MIN, T0 + 4 * MIN]);
+    expect(await opens(`startTime=${T0 + MIN + 30_000}&limit=1`)).toEqual([T0 + 2 * MIN]);
+  });
+
+  it('with endTime too: the candles opening inside [startTime, endTime], at most `limit`', async () => {
+    expect(await opens(`startTime=${T0 + MIN + 1}&endTime=${T0 + 3 * MIN}&limit=10`)).toEqual([
+      T0 + 2 * MIN,
+      T0 + 3 * MIN,
+    ]);
+    expect(await opens(`startTime=${T0 + MIN + 1}&endTime=${T0 + 9 * MIN}&limit=2`)).toEqual([
+      T0 + 2 * MIN,
+      T0 + 3 * MIN,
+    ]);
+  });
+
+  it('up to the current candle: fewer than `limit` only when no more candles exist', async () => {
+    expect(await opens(`startTime=${T0 + 7 * MIN + 1}&limit=5`)).toEqual([T0 + 8 * MIN, T0 + 9 * MIN]);
+  });
+});
