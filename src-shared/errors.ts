@@ -129,10 +129,14 @@ export const Errors = {
   KLINES_LIMIT_OUT_OF_RANGE: def(6004, 200, 'klines', 'limit must be an integer from 1 to 1500'),
   KLINES_TOO_MANY_SYMBOLS: def(6005, 200, 'klines', 'At most 20 symbols per batch'),
   KLINES_MISSING_PARAMETER: def(6006, 200, 'klines', 'Missing required parameter'),
+  KLINES_URI_TOO_LONG: def(6007, 200, 'klines', 'Request URL is too long'),
   KLINES_INTERNAL: def(7000, 200, 'klines', 'Internal error'),
 
   // complete_price (spec codes; HTTP status by class)
   PRICE_INVALID_PARAMETER: def(7000, 400, 'price', 'Invalid parameter'),
+  // the spec gives complete_price no other client code: an over-long URL is 7000 too, with the
+  // HTTP status of its cause, as every envelope route answers it (1007 there)
+  PRICE_URI_TOO_LONG: def(7000, 414, 'price', 'Request URL is too long'),
   PRICE_PAIR_NOT_FOUND: def(7001, 404, 'price', 'Trading pair not found'),
   PRICE_INTERNAL: def(7002, 500, 'price', 'Internal error'),
 } as const;

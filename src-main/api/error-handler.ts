@@ -8,8 +8,9 @@
 // parametric routes count).
 //
 // What is refused before a request reaches Fastify's routing is the envelope too: a URL longer
-// than MAX_URL_LENGTH is 414 / 1007, request headers beyond Node's limit 431 / 1008, a request
-// that does not arrive in time 408 / 1009, anything that is not HTTP/1.1 400 / 1000
+// than MAX_URL_LENGTH is 414 / 1007 (in the route's own codes on the candlestick routes, 200 /
+// 6007, and on complete_price, 414 / 7000), request headers beyond Node's limit 431 / 1008, a
+// request that does not arrive in time 408 / 1009, anything that is not HTTP/1.1 400 / 1000
 // (answerClientError, Node's 'clientError'). Client text echoed in a message is clipped.
 import { STATUS_CODES, maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
@@ -203,14 +204,18 @@ export function clip(text: string): string {
 /** The longest request URL (path and query) served, characters; beyond it 414 / 1007. */
 const MAX_URL_LENGTH = 8192;
 
+/** An over-long URL in each route style's own codes: the candlestick routes and complete_price have their own ranges. */
+const URI_TOO_LONG: Readonly<Record<ErrorStyle, ErrorDef>> = {
+  envelope: Errors.URI_TOO_LONG,
+  klines: Errors.KLINES_URI_TOO_LONG,
+  price: Errors.PRICE_URI_TOO_LONG,
+};
+
 /** Refuses a URL over MAX_URL_LENGTH first thing (app.ts runs it first), before any route or guard sees it. */
 export const urlLimitCheck: RequestCheck = (req, reply) => {
   if (req.url.length <= MAX_URL_LENGTH) return false;
-  sendError(
-    reply,
-    Errors.URI_TOO_LONG,
-    `${Errors.URI_TOO_LONG.message}: ${req.url.length} characters, the limit is ${MAX_URL_LENGTH}`,
-  );
+  const def = URI_TOO_LONG[styleOf(req)];
+  sendError(reply, def, `${def.message}: ${req.url.length} characters, the limit is ${MAX_URL_LENGTH}`);
   return true;
 };
 

@@ -5,8 +5,9 @@ perpdesk is a local perpetual-futures venue. All paths are relative to the servi
 
 **Envelope.** Most routes answer \`{code, message, data}\`; \`code\` 0 is success. The
 candlestick routes answer a bare array/object on success and \`{code, message}\` with HTTP 200
-on error (6000-6999 client errors, 6001 invalid interval; 7000-7999 server errors).
-\`/fapi/v1/complete_price\` uses 7000 invalid parameter, 7001 pair not found, 7002 internal.
+on error (6000-6999 client errors, 6001 invalid interval, 6007 URL too long; 7000-7999 server
+errors). \`/fapi/v1/complete_price\` uses 7000 invalid parameter (also a URL too long, HTTP 414),
+7001 pair not found, 7002 internal.
 
 **Error registry** (every other route; HTTP status by class):
 1000-1006 malformed request (400) · 1007 URL too long (414) · 1008 headers too large (431) ·

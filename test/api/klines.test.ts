@@ -281,6 +281,25 @@ describe('GET /fapi/v1/klines/batch', () => {
   });
 });
 
+describe('a URL over 8192 characters', () => {
+  it('is 6007 within the candlestick codes, HTTP 200, on both candlestick routes', async () => {
+    const pad = '1'.repeat(9000);
+    for (const url of [
+      `/fapi/v1/klines?symbol=BTCUSDT&interval=1m&limit=${pad}`,
+      `/fapi/v1/klines/batch?symbols=BTCUSDT&interval=1m&limit=${pad}`,
+    ]) {
+      const r = await get(url);
+      expect(r.status, url.slice(0, 30)).toBe(200);
+      expect(Object.keys(r.body).sort()).toEqual(['code', 'message']);
+      expect(r.body.code).toBe(6007);
+      expect(r.body.message).toContain('8192');
+    }
+    // one character under the limit is read as usual (here: a limit out of range, 6004)
+    const head = '/fapi/v1/klines?symbol=BTCUSDT&interval=1m&limit=';
+    expect((await get(head + '1'.repeat(8192 - head.length))).body.code).toBe(6004);
+  });
+});
+
 describe('time-range bound', () => {
   it('a range spanning more than 1500 existing candles is refused with 6000, 1500 are served', async () => {
     W += 1_000_000; // the 1s candles now span about 1,800 s

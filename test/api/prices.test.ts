@@ -61,6 +61,12 @@ describe('GET /fapi/v1/complete_price', () => {
     expect(r.body.code).toBe(code);
     expect(r.body.data).toBeNull();
   });
+
+  it("a URL over 8192 characters is the spec's 7000, with the HTTP status that names the cause (414)", async () => {
+    const r = await getJson(t.app, `/fapi/v1/complete_price?symbol=${'1'.repeat(9000)}`);
+    expect(r.status).toBe(414);
+    expect(r.body).toEqual({ code: 7000, message: expect.stringContaining('8192'), data: null });
+  });
 });
 
 describe('GET /fapi/v1/prices', () => {

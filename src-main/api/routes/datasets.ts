@@ -207,7 +207,8 @@ export default async function datasetRoutes(
           "/fapi/v1/klines: limit (default 500, 1..1500) or start_time + end_time (where the range, cut to the dataset's " +
           'span, covers at most 1500 periods of the interval, else 6000); errors ' +
           'are HTTP 200 with {code, message}: 6000 invalid parameter (also a dataset that holds no candles or an interval ' +
-          'that cannot be built from it), 6001 invalid interval, 6002 unknown dataset, 6003 time-range rule, 6004 limit.',
+          'that cannot be built from it), 6001 invalid interval, 6002 unknown dataset, 6003 time-range rule, 6004 limit, ' +
+          '6007 URL longer than 8192 characters.',
         params: idParams,
         querystring: klinesQuery,
         response: { 200: klinesAnswer },

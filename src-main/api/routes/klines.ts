@@ -2,7 +2,8 @@
 // Errors, Limits). The spec's exception to the envelope: success is a bare array (or object),
 // every error is HTTP 200 with {code, message}: 6000 invalid parameter, 6001 invalid interval,
 // 6002 unknown symbol, 6003 start_time/end_time not together or with limit, 6004 limit outside
-// 1..1500, 6005 more than 20 symbols, 6006 missing parameter, 7000 internal.
+// 1..1500, 6005 more than 20 symbols, 6006 missing parameter, 6007 URL over 8192 characters
+// (error-handler.ts's URL check, in these codes here), 7000 internal.
 // Bodies come from KlineService.klinesBody as ready UTF-8 JSON bytes (closed candles are
 // serialised once and cached), so the response schemas below document the shape but never
 // serialise a success; they serialise only the error object.
@@ -57,7 +58,7 @@ const klinesErrorSchema = {
   description:
     'Error (HTTP 200 too): 6000 invalid parameter, 6001 invalid interval, 6002 unknown symbol, 6003 start_time/end_time ' +
     'not together or combined with limit, 6004 limit outside 1..1500, 6005 more than 20 symbols, 6006 missing parameter, ' +
-    '7000 internal error.',
+    '6007 URL longer than 8192 characters, 7000 internal error.',
   required: ['code', 'message'],
   additionalProperties: false,
   properties: {

@@ -115,7 +115,8 @@ export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue
         tags: ['market data'],
         summary: 'Price record of one pair',
         description:
-          'Errors: 7000 invalid parameter (HTTP 400), 7001 trading pair not found (404), 7002 internal error (500).',
+          'Errors: 7000 invalid parameter (HTTP 400; a URL over 8192 characters is 7000 with HTTP 414), 7001 trading ' +
+          'pair not found (404), 7002 internal error (500).',
         querystring: Type.Object(
           { symbol: Type.String({ pattern: '^[A-Za-z0-9]{2,30}$', description: 'Trading pair' }) },
           { additionalProperties: false },
@@ -124,6 +125,7 @@ export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue
           200: envelopeSchema(priceRecordSchema),
           400: errorEnvelopeSchema,
           404: errorEnvelopeSchema,
+          414: errorEnvelopeSchema,
           500: errorEnvelopeSchema,
         },
       },
