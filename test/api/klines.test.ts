@@ -279,6 +279,16 @@ describe('GET /fapi/v1/klines/batch', () => {
       expect(r.body.code, qs).toBe(code);
     }
   });
+
+  it('counts the names as sent: 21 with repeats is 6005, 20 with repeats is answered once per pair', async () => {
+    const names = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 'BTCUSDT' : 'btcusdt')).join(',');
+    const over = await get(`/fapi/v1/klines/batch?symbols=${names(21)}&interval=1m&limit=2`);
+    expect(over.body.code).toBe(6005);
+    expect(over.body.message).toContain('21');
+    const twenty = await get(`/fapi/v1/klines/batch?symbols=${names(20)}&interval=1m&limit=2`);
+    expect(Object.keys(twenty.body)).toEqual(['BTCUSDT']);
+    expect(twenty.body.BTCUSDT).toEqual((await get('/fapi/v1/klines?symbol=BTCUSDT&interval=1m&limit=2')).body);
+  });
 });
 
 describe('a URL over 8192 characters', () => {
