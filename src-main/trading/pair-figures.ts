@@ -1,9 +1,10 @@
 // A pair's risk and funding figures as the API surfaces show them: leverage brackets, the largest
 // notional a leverage allows, a position's maintenance margin, the funding rate cap and schedule,
-// the price filter's ceiling, and money units as text. The transport asks here instead of doing
+// the price filter's ceiling, money units and mark prices as text. The transport asks here instead of doing
 // risk or engine arithmetic itself, so every surface answers the same figures.
 import { MAX_PRICE_TICKS } from '../engine/types.ts';
 import { FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS, fundingRateCap, nextFundingTime } from '../risk/funding.ts';
+import { formatNumber } from '../../src-shared/decimal.ts';
 import { formatMoney } from '../risk/money.ts';
 import { bracketFor, maxNotionalFor } from '../risk/tiers.ts';
 import type { PairView } from './pair-state.ts';
@@ -13,6 +14,16 @@ export type { SymbolMath } from '../risk/money.ts';
 /** Money units (1e-8 USDT) as a decimal string with 8 places. */
 export function moneyText(units: bigint): string {
   return formatMoney(units);
+}
+
+/**
+ * A mark or index price as every surface publishes it: 8 decimals, as Binance publishes them,
+ * so the figure a bot reads is the one the unrealized PnL, margin and liquidation are computed
+ * from (rounded to the pair's tick it differed by up to half a tick from those). A replay's
+ * historical marks (8 decimals) come back as they were. Not finite (not known yet): "0".
+ */
+export function markText(price: number): string {
+  return Number.isFinite(price) ? formatNumber(price, 8) : '0';
 }
 
 /** The largest position notional `leverage` allows on the pair (its bracket table). */

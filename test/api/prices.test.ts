@@ -37,8 +37,9 @@ describe('GET /fapi/v1/complete_price', () => {
     expect(Object.keys(p)).toEqual([...PRICE_RECORD_FIELDS]);
     expect(p).toEqual({
       symbol: 'BTCUSDT',
-      index_price: '96100.0',
-      mark_price: '96123.5',
+      // the mark the risk figures use, to 8 decimals (not rounded to the 0.1 tick: 96123.5)
+      index_price: '96100.04000000',
+      mark_price: '96123.45600000',
       last_price: '96050.5',
       funding_rate: '0.000125',
       next_funding_time: Date.UTC(2026, 2, 3, 8),
@@ -86,6 +87,6 @@ describe('GET /fapi/v1/prices', () => {
       expect(p.next_funding_time).toBeGreaterThan(T0);
     }
     const eth = r.body.data.find((p: { symbol: string }) => p.symbol === 'ETHUSDT');
-    expect(eth.mark_price).toBe('3400.00');
+    expect(eth.mark_price).toBe('3400.00000000');
   });
 });

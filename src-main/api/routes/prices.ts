@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { PRICE_RECORD_FIELDS, type PriceRecord, type Ticker24hRecord } from '../../../src-shared/types.ts';
 import { Ticker24hService, type Ticker24h } from '../../market/ticker-24h.ts';
-import { fundingSchedule } from '../../trading/pair-figures.ts';
+import { fundingSchedule, markText } from '../../trading/pair-figures.ts';
 import type { PairView } from '../../trading/pair-state.ts';
 import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, errorEnvelopeSchema, ok, standardErrors } from '../envelope.ts';
@@ -68,11 +68,10 @@ function tickerRecord(t: Ticker24h): Ticker24hRecord {
 
 function record(pair: PairView, timestamp: number, now: number): PriceRecord {
   const m = pair.math;
-  const p = m.price.precision;
   return {
     symbol: pair.row.symbol,
-    index_price: pair.indexPrice.toFixed(p),
-    mark_price: pair.markPrice.toFixed(p),
+    index_price: markText(pair.indexPrice),
+    mark_price: markText(pair.markPrice),
     last_price: m.formatPrice(pair.lastPriceTicks),
     funding_rate: pair.fundingRate.toFixed(6),
     next_funding_time: fundingSchedule(pair, now).nextFundingTime,

@@ -6,6 +6,7 @@ import { formatNumber } from '../../../src-shared/decimal.ts';
 import type { Interval } from '../../../src-shared/intervals.ts';
 import type { Candle, DepthSnapshotEvent, DepthUpdateEvent } from '../../../src-shared/types.ts';
 import { DEPTH_SNAPSHOT_EVENT, DEPTH_UPDATE_EVENT } from '../../../src-shared/types.ts';
+import { markText } from '../../trading/pair-figures.ts';
 import type { PairView } from '../../trading/pair-state.ts';
 import type { TradeEvent } from '../../trading/events.ts';
 import type { DepthChannelLevel } from '../../../src-shared/types.ts';
@@ -58,14 +59,13 @@ export function tradesPayload(pair: PairView, trades: readonly TradeEvent[], E: 
 
 /** price@: index, mark and last price, funding rate and next funding time. */
 export function pricePayload(p: PairView, E: number): object {
-  const precision = p.row.pricePrecision;
   const num = (x: number, d: number): string => (Number.isFinite(x) ? formatNumber(x, d) : '0');
   return {
     e: 'price',
     E,
     s: p.row.symbol,
-    i: num(p.indexPrice, precision),
-    m: num(p.markPrice, precision),
+    i: markText(p.indexPrice),
+    m: markText(p.markPrice),
     l: p.math.formatPrice(p.lastPriceTicks),
     r: num(p.fundingRate, 6),
     T: p.nextFundingTime,

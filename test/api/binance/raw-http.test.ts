@@ -235,6 +235,11 @@ describe('public routes', () => {
         'time',
       ]),
     );
+    // the mark and index the risk figures use, to 8 decimals as Binance sends them (not the tick)
+    const pair = venue.exchange.pair('BTCUSDT')!;
+    expect(pi.markPrice).toMatch(/^\d+\.\d{8}$/);
+    expect(Number(pi.markPrice)).toBe(Math.round(pair.markPrice * 1e8) / 1e8);
+    expect(pi.indexPrice).toBe(pair.indexPrice.toFixed(8));
   });
 
   it('stubs: spot and COIN-M exchangeInfo empty, sapi lists empty', async () => {

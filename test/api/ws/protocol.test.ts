@@ -298,7 +298,7 @@ describe('streams', () => {
 
   it('price@: index, mark, last, funding rate and next funding time every second', async () => {
     setPrices(venue.exchange, 'XRPUSDT', {
-      mark: 2.0123,
+      mark: 2.01234567,
       index: 2.0101,
       fundingRate: 0.000125,
       nextFundingTime: 1_800_000_000_000,
@@ -310,8 +310,9 @@ describe('streams', () => {
       e: 'price',
       E: expect.any(Number),
       s: 'XRPUSDT',
-      i: '2.0101',
-      m: '2.0123',
+      // the mark the risk figures use, to 8 decimals (not rounded to XRP's 0.0001 tick)
+      i: '2.01010000',
+      m: '2.01234567',
       l: expect.stringMatching(/^\d+\.\d{4}$/),
       r: '0.000125',
       T: 1_800_000_000_000,

@@ -7,6 +7,7 @@ import { Decimal } from 'decimal.js';
 import { MarginMode, PositionAction, PositionSide, Side } from '../../../../src-shared/enums.ts';
 import type { AccountSummary, OrderRecord, PositionRecord } from '../../../../src-shared/types.ts';
 import type { SymbolRow } from '../../../core/symbol.ts';
+import { markText } from '../../../trading/pair-figures.ts';
 import { positionSideName, type Mode } from './orders.ts';
 
 /** Open orders' figures of one position entry (remaining quantity x price). */
@@ -64,7 +65,7 @@ export function binancePosition(e: PositionEntry): Record<string, unknown> {
     positionAmt: new Decimal(qty).times(sign).toFixed(r.qtyPrecision),
     entryPrice: dec(p?.entry_price ?? 0, 8),
     breakEvenPrice: dec(p?.break_even_price ?? 0, 8),
-    markPrice: e.mark.toFixed(r.pricePrecision),
+    markPrice: markText(e.mark),
     unRealizedProfit: dec(p?.unrealized_pnl ?? 0, 8),
     liquidationPrice: dec(p?.liquidation_price ?? 0, r.pricePrecision),
     isolatedMargin: isolated && p ? dec(p.margin + p.unrealized_pnl, 8) : '0',

@@ -6,7 +6,7 @@ import { Decimal } from 'decimal.js';
 import { Side, SymbolStatus } from '../../../../src-shared/enums.ts';
 import type { Ticker24h } from '../../../market/ticker-24h.ts';
 import type { PriceCandle } from '../../../market/price-klines.ts';
-import { moneyText } from '../../../trading/pair-figures.ts';
+import { markText, moneyText } from '../../../trading/pair-figures.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import type { TradeEvent } from '../../../trading/events.ts';
 import { toPriceLevels } from '../../ws/depth-feed.ts';
@@ -155,12 +155,11 @@ export function premiumIndex(
   schedule: { interestRate: number; nextFundingTime: number },
   now: number,
 ): PremiumIndex {
-  const p = pair.row.pricePrecision;
   return {
     symbol: pair.row.symbol,
-    markPrice: pair.markPrice.toFixed(p),
-    indexPrice: pair.indexPrice.toFixed(p),
-    estimatedSettlePrice: pair.indexPrice.toFixed(p),
+    markPrice: markText(pair.markPrice),
+    indexPrice: markText(pair.indexPrice),
+    estimatedSettlePrice: markText(pair.indexPrice),
     lastFundingRate: pair.fundingRate.toFixed(8),
     interestRate: schedule.interestRate.toFixed(8),
     nextFundingTime: schedule.nextFundingTime,
