@@ -4,7 +4,9 @@
 // - A setting is checked before anything changes (order-checks.ts); then memory and store
 //   change together in one store unit.
 // - Margin mode and position mode change only while the pair (the account) has no position
-//   and no open order; leverage only to a value whose notional cap holds the positions.
+//   and no open order; leverage only to a value whose notional cap holds the positions and,
+//   when it is lower, whose initial margin the account can hold (cross positions and opening
+//   orders on the pair) and each isolated position's margin covers: else nothing changes.
 // - Positions take a new leverage at once (isolated margin stays as allocated); since a cross
 //   position's margin follows its leverage, positions and balance are announced again.
 import { Errors } from '../../src-shared/errors.ts';
@@ -52,7 +54,7 @@ export function setLeverage(
   leverage: number,
 ): { symbol: string; leverage: number; max_notional: string } {
   const pair = core.requirePair(symbol);
-  const maxNotional = checkLeverage(a, pair, leverage);
+  const { maxNotional } = checkLeverage(core, a, pair, leverage);
   applyPairSetting(core, a, symbol, leverage, core.pairSetting(a, pair).marginMode);
   return { symbol, leverage, max_notional: String(maxNotional) };
 }

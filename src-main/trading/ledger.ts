@@ -78,6 +78,51 @@ export function available(core: TradingCore, a: AccountLive): bigint {
   return a.wallet + t.upnl - t.im - t.isolated - a.frozen;
 }
 
+/** What a change of an account's leverage on one pair asks of its margin (leverageChange). */
+export interface LeverageMargin {
+  /** Initial margin the pair's cross positions and opening orders hold now. */
+  held: bigint;
+  /** Initial margin the pair's cross positions and opening orders need at the new leverage. */
+  need: bigint;
+  /** What the account can hold for them: the available balance plus what they hold now. */
+  canHold: bigint;
+  /** An isolated position the new leverage lowers whose margin would not cover its initial margin at it. */
+  isolatedShort?: { p: PositionState; im: bigint };
+}
+
+/**
+ * The margin a leverage of `leverage` on `pair` would ask of account `a`: its cross positions on
+ * the pair take their initial margin at that leverage, and its opening (not reduce-only) orders
+ * there the margin they would freeze at it (never less than they hold now: they fill into a
+ * position at the pair's leverage); isolated positions keep their margin, which must cover
+ * their initial margin at the new leverage. Exact units; reads only.
+ */
+export function leverageMargin(core: TradingCore, a: AccountLive, pair: PairState, leverage: number): LeverageMargin {
+  const symbol = pair.row.symbol;
+  const lev = BigInt(leverage);
+  let held = 0n;
+  let need = 0n;
+  let isolatedShort: LeverageMargin['isolatedShort'];
+  for (const p of a.positions.values()) {
+    if (p.symbol !== symbol || p.qty === 0) continue;
+    const im = ceilDiv(markValue(p, pair), lev);
+    if (p.marginMode === MarginMode.ISOLATED) {
+      if (leverage < p.leverage && im > p.isolatedMargin && isolatedShort === undefined) isolatedShort = { p, im };
+      continue;
+    }
+    held += ceilDiv(markValue(p, pair), BigInt(p.leverage));
+    need += im;
+  }
+  for (const o of a.orders.values()) {
+    if (o.symbol !== symbol || o.reduceOnly || o.priceTicks === 0) continue;
+    const rest = pair.math.notional(o.priceTicks, o.qtyLots - o.filledLots);
+    const atNew = ceilDiv(rest, lev) + pair.math.fee(rest, false);
+    held += o.frozen;
+    need += atNew > o.frozen ? atNew : o.frozen;
+  }
+  return { held, need, canHold: available(core, a) + held, isolatedShort };
+}
+
 /** The figures of an account's balance summary. */
 export function accountMoney(core: TradingCore, a: AccountLive): AccountMoney {
   const t = crossTotals(core, a, undefined, false);

@@ -27,7 +27,7 @@ import { formatMoney, unitsToNumber } from '../risk/money.ts';
 import { ceilDiv } from '../risk/money.ts';
 import { maxNotionalFor } from '../risk/tiers.ts';
 import { openOrdersOf, posKey, positionsOf, reject, type AccountLive, type TradingCore } from './core.ts';
-import { available } from './ledger.ts';
+import { available, leverageMargin } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
 import type { OrderState } from './ports.ts';
 
@@ -185,7 +185,8 @@ export function checkAccountSide(
   const leverage = input.leverage ?? current.leverage;
   const marginMode: number = input.margin_mode ?? current.marginMode;
   if (marginMode !== current.marginMode) checkMarginModeChange(a, row.symbol, marginMode);
-  if (leverage !== current.leverage) checkLeverage(a, pair, leverage);
+  // a leverage the order sets applies before it freezes its margin: what is available at it
+  const availableAt = leverage !== current.leverage ? checkLeverage(core, a, pair, leverage).available : undefined;
   const settingsChange = leverage !== current.leverage || marginMode !== current.marginMode;
   if (a.clientIds.has(clientOrderId)) {
     reject(
@@ -228,7 +229,7 @@ export function checkAccountSide(
       );
     }
     frozen = ceilDiv(notional, BigInt(leverage)) + math.fee(notional, false);
-    const avail = available(core, a);
+    const avail = availableAt ?? available(core, a);
     if (frozen > avail) {
       reject(
         Errors.INSUFFICIENT_MARGIN,
@@ -320,8 +321,19 @@ export function checkImmediate(
   }
 }
 
-/** Checks a leverage for an account's pair; returns the notional cap it allows (USDT). */
-export function checkLeverage(a: AccountLive, pair: PairState, leverage: number): number {
+/**
+ * Checks a leverage for an account's pair: its range, the notional cap of its tier (positions
+ * held), and, for a lower leverage, the margin (ledger.ts leverageMargin): the pair's cross
+ * positions and opening orders must fit in what the account can hold at it, and an isolated
+ * position's margin must cover its initial margin at it (3009 otherwise, as Binance's -2028).
+ * Returns the notional cap (USDT) and the available balance the account would have at it.
+ */
+export function checkLeverage(
+  core: TradingCore,
+  a: AccountLive,
+  pair: PairState,
+  leverage: number,
+): { maxNotional: number; available: bigint } {
   const symbol = pair.row.symbol;
   if (!Number.isInteger(leverage) || leverage < 1 || leverage > pair.row.maxLeverage) {
     reject(Errors.LEVERAGE_INVALID, `leverage must be an integer from 1 to ${pair.row.maxLeverage} on ${symbol}`);
@@ -336,7 +348,21 @@ export function checkLeverage(a: AccountLive, pair: PairState, leverage: number)
       );
     }
   }
-  return maxNotional;
+  const m = leverageMargin(core, a, pair, leverage);
+  if (m.isolatedShort !== undefined) {
+    const { p, im } = m.isolatedShort;
+    reject(
+      Errors.INSUFFICIENT_MARGIN,
+      `Leverage ${leverage}x is too low for the isolated ${p.side === PositionSide.LONG ? 'long' : 'short'} position on ${symbol}: it needs ${formatMoney(im, 2)} USDT of initial margin and holds ${formatMoney(p.isolatedMargin, 2)} USDT`,
+    );
+  }
+  if (m.need > m.held && m.need > m.canHold) {
+    reject(
+      Errors.INSUFFICIENT_MARGIN,
+      `Leverage ${leverage}x is too low for the account's margin: the positions and open orders on ${symbol} would need ${formatMoney(m.need, 2)} USDT of initial margin; the account can hold ${formatMoney(m.canHold < 0n ? 0n : m.canHold, 2)} USDT for them`,
+    );
+  }
+  return { maxNotional, available: m.canHold - m.need };
 }
 
 export function checkMarginModeValue(marginMode: number): void {

@@ -33,6 +33,7 @@ export const MSG = {
   TICK: 'Price not increased by tick size.',
   PRECISION: 'Precision is over the maximum defined for this asset.',
   MARGIN: 'Margin is insufficient.',
+  LEVERAGE_MARGIN: 'Leverage is smaller than permitted: insufficient margin balance.',
   REDUCE_ONLY: 'ReduceOnly Order is rejected.',
   DUP_CLIENT_ID: 'ClientOrderId is duplicated.',
   POSITION_SIDE: "Order's position side does not match user's setting.",
@@ -101,7 +102,7 @@ export interface ErrorContext {
   side?: string;
   /** The account's position mode, for -4061. */
   positionMode?: 'hedge' | 'one_way';
-  /** The leverage asked for, for -4028. */
+  /** The leverage asked for (the leverage route), for -4028 and -2028. */
   leverage?: string;
 }
 
@@ -180,7 +181,10 @@ export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError 
         ? new BinanceError(-4024, `Limit price can't be lower than ${bandLimit(d)}.`)
         : new BinanceError(-4016, `Limit price can't be higher than ${bandLimit(d)}.`);
     case Errors.INSUFFICIENT_MARGIN.code:
-      return new BinanceError(-2019, MSG.MARGIN);
+      // on the leverage route: a lower leverage the account's margin cannot hold
+      return ctx.leverage === undefined
+        ? new BinanceError(-2019, MSG.MARGIN)
+        : new BinanceError(-2028, `${MSG.LEVERAGE_MARGIN} ${d}`);
     case Errors.REDUCE_ONLY_REJECTED.code:
     case Errors.NO_POSITION_TO_CLOSE.code:
       return new BinanceError(-2022, MSG.REDUCE_ONLY);

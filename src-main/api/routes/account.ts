@@ -1,6 +1,6 @@
 // Signed account routes (DESIGN section 4 extensions): balance and margin summary, per-pair
 // leverage and margin mode, position mode. Every change goes through the exchange, which
-// refuses it (3013 / 3014 / 3015) when open positions or orders forbid it.
+// refuses it (3009 / 3013 / 3014 / 3015) when open positions or orders forbid it.
 import { Type } from 'typebox';
 import type { Venue } from '../../services/venue.ts';
 import { maxNotional } from '../../trading/pair-figures.ts';
@@ -100,7 +100,9 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
         summary: 'Set the leverage of a pair (signed; extension)',
         description:
           "Applies to new orders and to the pair's open positions. 3013 when above the pair's max_leverage or when " +
-          "an open position's notional exceeds what the tier allows at that leverage.",
+          "an open position's notional exceeds what the tier allows at that leverage. 3009 when a lower leverage " +
+          "needs more initial margin for the pair's cross positions and open orders than the account can hold, or " +
+          "more than an isolated position's margin; nothing changes then.",
         querystring: signedQuerystring(),
         body: leverageBody,
         response: {
