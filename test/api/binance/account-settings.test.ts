@@ -1,8 +1,11 @@
 // The facade's account settings as Binance answers them: a lower leverage the margin cannot hold
-// is -2028 and changes nothing. Prices stand still (clock paused, mark set).
+// is -2028 and changes nothing; a setting change on the user stream is ACCOUNT_CONFIG_UPDATE alone
+// (no ACCOUNT_UPDATE, which Binance sends for a fill, funding or a deposit only). Prices stand
+// still (clock paused, mark set by the test).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { OrderType, PositionAction, PositionSide, Side } from '../../../src-shared/enums.ts';
-import { placeBotOrder, placeOrder, setPrices } from '../../helpers/exchange-commands.ts';
+import { deposit, placeBotOrder, placeOrder, setPrices, setTpSl } from '../../helpers/exchange-commands.ts';
 import type { Creds } from '../../helpers/signed.ts';
 import { account, startService, type Service } from './helpers.ts';
 import { signedCall } from './raw.ts';
@@ -65,5 +68,91 @@ describe('POST /fapi/v1/leverage', () => {
       price: '95000',
     });
     expect([r.status, r.body.code]).toEqual([400, -2019]);
+  });
+});
+
+/** A user stream of `c` (its listenKey) collecting every event. */
+async function userStream(c: Creds): Promise<{ got: any[]; close: () => Promise<void> }> {
+  const r = await fetch(`${svc.base}/binance/fapi/v1/listenKey`, {
+    method: 'POST',
+    headers: { 'x-mbx-apikey': c.apiKey },
+  });
+  const { listenKey } = (await r.json()) as { listenKey: string };
+  const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${listenKey}`);
+  const got: any[] = [];
+  ws.on('message', (d) => got.push(JSON.parse(String(d))));
+  await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
+  return {
+    got,
+    close: () => new Promise<void>((res) => (ws.once('close', () => res()), ws.close())),
+  };
+}
+
+/** Waits until `got` holds `n` events (2 s at most), then a little longer for any stray one. */
+async function settle(got: unknown[], n: number): Promise<void> {
+  for (let i = 0; i < 100 && got.length < n; i++) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 150));
+}
+
+describe('the user stream on a setting change', () => {
+  it('a leverage change with an open position is ACCOUNT_CONFIG_UPDATE alone; the updates due still come', async () => {
+    setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 96000 });
+    const c = account(svc.venue, 'bcfg', 100_000, 'one_way');
+    openLong(c, '0.100');
+    const s = await userStream(c);
+    try {
+      // the mark moved since the stream opened: the position's unrealized PnL is not what it was
+      setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 96500 });
+      const r = await call(c, 'POST', '/fapi/v1/leverage', { symbol: 'BTCUSDT', leverage: '11' });
+      expect(r.body).toMatchObject({ leverage: 11 });
+      await settle(s.got, 1);
+      expect(s.got.map((m) => [m.e, m.ac])).toEqual([['ACCOUNT_CONFIG_UPDATE', { s: 'BTCUSDT', l: 11 }]]);
+
+      // a margin-type change (another pair, nothing open there) and a take-profit say nothing
+      s.got.length = 0;
+      const mt = await call(c, 'POST', '/fapi/v1/marginType', { symbol: 'ETHUSDT', marginType: 'ISOLATED' });
+      expect(mt.body).toEqual({ code: 200, msg: 'success' });
+      setTpSl(svc.venue.exchange, c.id, 'BTCUSDT', PositionSide.LONG, { price: '99000.0', trigger: 1 }, undefined);
+      await settle(s.got, 1);
+      expect(s.got).toEqual([]);
+
+      // a deposit is still ACCOUNT_UPDATE DEPOSIT, a fill ACCOUNT_UPDATE ORDER with the position
+      deposit(svc.venue.exchange, c.id, 1_000n * 100_000_000n);
+      await settle(s.got, 1);
+      expect(s.got.map((m) => [m.e, m.a?.m, m.a?.B.length])).toEqual([['ACCOUNT_UPDATE', 'DEPOSIT', 1]]);
+      s.got.length = 0;
+      setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 96000 });
+      openLong(c, '0.010');
+      await settle(s.got, 4);
+      const updates = s.got.filter((m) => m.e === 'ACCOUNT_UPDATE');
+      expect(updates.map((m) => m.a.m)).toEqual(['ORDER']);
+      expect(updates[0].a.P).toMatchObject([{ s: 'BTCUSDT', pa: '0.110', ps: 'BOTH' }]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('an order that sets a leverage and rests sends no ACCOUNT_UPDATE', async () => {
+    setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 96000 });
+    const c = account(svc.venue, 'bcfg-order', 100_000, 'one_way');
+    openLong(c, '0.100');
+    const s = await userStream(c);
+    try {
+      setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 96500 });
+      placeOrder(svc.venue.exchange, c.id, {
+        symbol: 'BTCUSDT',
+        type: OrderType.LIMIT,
+        price: '95000.0',
+        qty: '0.010',
+        side: Side.BUY,
+        position_side: PositionSide.LONG,
+        position_action: PositionAction.OPEN,
+        leverage: 12,
+      });
+      await settle(s.got, 2);
+      expect(s.got.map((m) => m.e).sort()).toEqual(['ACCOUNT_CONFIG_UPDATE', 'ORDER_TRADE_UPDATE']);
+    } finally {
+      await s.close();
+    }
   });
 });

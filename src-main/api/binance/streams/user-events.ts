@@ -5,8 +5,10 @@
 // moved; ACCOUNT_CONFIG_UPDATE for a leverage change on any surface.
 //
 // Invariants: an account's first stream starts from its wallet and positions as they are, so
-// only changes after it are sent (an order placement sends no ACCOUNT_UPDATE); with a replay's
-// response latency every event is held for it, in order.
+// only changes after it are sent; ACCOUNT_UPDATE only for a fill, a funding payment or a wallet
+// moved from outside trading (deposit, reset), never for an order placement or a setting change
+// (leverage, margin type, take-profit / stop-loss); with a replay's response latency every event
+// is held for it, in order.
 import { Decimal } from 'decimal.js';
 import { MarginMode, OrderStatus, OrderType, PositionSide, Side, TradeRole } from '../../../../src-shared/enums.ts';
 import type { AccountSummary, OrderRecord, PositionRecord, TradeRecord } from '../../../../src-shared/types.ts';
@@ -128,11 +130,21 @@ export class UserEvents {
     }
     this.orderEvents({ accountId, mode, now, orders, fills, send });
     const B = balance === undefined ? [] : this.walletChange(accountId, balance);
+    // Binance's reasons: a fill, a funding payment, or a wallet moved from outside trading
+    // (deposit, reset). Positions and balance pushed for anything else (a leverage change
+    // repricing a cross margin, a take-profit set) are no account update: nothing is sent, and
+    // what was sent stays the reference, so the next update carries every change since.
+    const m =
+      fills.length > 0
+        ? 'ORDER'
+        : events.some((e) => e.kind === 'funding')
+          ? 'FUNDING_FEE'
+          : B.length > 0
+            ? 'DEPOSIT'
+            : undefined;
+    if (m === undefined) return;
     const P = positions === undefined ? [] : this.positionChanges(accountId, positions, mode);
-    if (B.length > 0 || P.length > 0) {
-      const m = fills.length > 0 ? 'ORDER' : events.some((e) => e.kind === 'funding') ? 'FUNDING_FEE' : 'DEPOSIT';
-      send({ e: 'ACCOUNT_UPDATE', E: now, T: now, a: { m, B, P } });
-    }
+    if (B.length > 0 || P.length > 0) send({ e: 'ACCOUNT_UPDATE', E: now, T: now, a: { m, B, P } });
   }
 
   private orderEvents(o: {
