@@ -152,14 +152,23 @@ export interface Envelope<T> {
   data: T;
 }
 
+/** What blocks a setting change (ApiError.reason). */
+export type RefusalReason = 'position' | 'open_orders';
+
 /** An error the API layer turns into an envelope. Thrown by services and routes. */
 export class ApiError extends Error {
   readonly def: ErrorDef;
   readonly detail: string;
-  constructor(def: ErrorDef, detail?: string) {
+  /**
+   * Which of the code's causes it is, where a dialect tells them apart (3014 / 3015: 'position'
+   * or 'open_orders', Binance's -4048 / -4047 and -4068 / -4067). Not on the wire natively.
+   */
+  readonly reason?: RefusalReason;
+  constructor(def: ErrorDef, detail?: string, reason?: RefusalReason) {
     super(detail ?? def.message);
     this.def = def;
     this.detail = detail ?? def.message;
+    if (reason !== undefined) this.reason = reason;
   }
   get code(): number {
     return this.def.code;

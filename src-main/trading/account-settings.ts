@@ -12,7 +12,7 @@
 import { Errors } from '../../src-shared/errors.ts';
 import type { PositionMode } from '../../src-shared/enums.ts';
 import { positionsOf, reject, type AccountLive, type TradingCore } from './core.ts';
-import { checkLeverage, checkMarginModeChange, checkMarginModeValue } from './order-checks.ts';
+import { blockers, checkLeverage, checkMarginModeChange, checkMarginModeValue } from './order-checks.ts';
 
 export function applyPairSetting(
   core: TradingCore,
@@ -81,9 +81,16 @@ export function setPositionMode(
   mode: PositionMode,
 ): { position_mode: PositionMode } {
   if (a.mode !== mode) {
-    let busy = a.orders.size > 0;
-    for (const p of a.positions.values()) if (p.qty > 0) busy = true;
-    if (busy) reject(Errors.POSITION_MODE_CHANGE_REFUSED);
+    let positions = 0;
+    for (const p of a.positions.values()) if (p.qty > 0) positions++;
+    const orders = a.orders.size;
+    if (positions > 0 || orders > 0) {
+      reject(
+        Errors.POSITION_MODE_CHANGE_REFUSED,
+        `Position mode cannot change while the account has ${blockers(positions, orders)}`,
+        orders > 0 ? 'open_orders' : 'position',
+      );
+    }
     a.mode = mode;
     const { repo } = core.deps;
     const now = core.now();

@@ -9,7 +9,7 @@
 //   the turn writer.
 // - Ids never repeat, across crashes too: they are handed out from blocks whose end is stored
 //   (settings 'id_hwm') before the first id of the block is used.
-import { ApiError, Errors } from '../../src-shared/errors.ts';
+import { ApiError, Errors, type RefusalReason } from '../../src-shared/errors.ts';
 import { CloseType, MarginMode, PositionMode, TimeInForce } from '../../src-shared/enums.ts';
 import { OrderFlag } from '../engine/types.ts';
 import { IdMap, StringIdMap } from '../core/id-map.ts';
@@ -58,8 +58,8 @@ export interface AccountLive {
 
 export const posKey = (symbol: string, side: number): string => `${symbol}:${side}`;
 
-export function reject(def: (typeof Errors)[keyof typeof Errors], message?: string): never {
-  throw new ApiError(def, message);
+export function reject(def: (typeof Errors)[keyof typeof Errors], message?: string, reason?: RefusalReason): never {
+  throw new ApiError(def, message, reason);
 }
 
 /**

@@ -372,12 +372,22 @@ export function checkMarginModeValue(marginMode: number): void {
 
 export function checkMarginModeChange(a: AccountLive, symbol: string, marginMode: number): void {
   checkMarginModeValue(marginMode);
-  if (positionsOf(a, symbol).length > 0 || openOrdersOf(a, symbol).length > 0) {
+  const positions = positionsOf(a, symbol).length;
+  const orders = openOrdersOf(a, symbol).length;
+  if (positions > 0 || orders > 0) {
     reject(
       Errors.MARGIN_MODE_CHANGE_REFUSED,
-      `Margin mode of ${symbol} cannot change while a position or open order exists`,
+      `Margin mode of ${symbol} cannot change while the account has ${blockers(positions, orders)} on it`,
+      orders > 0 ? 'open_orders' : 'position',
     );
   }
+}
+
+/** What blocks a margin-mode or position-mode change, in words ("a position and 2 open orders"). */
+export function blockers(positions: number, orders: number): string {
+  const p = positions === 0 ? '' : positions === 1 ? 'a position' : `${positions} positions`;
+  const o = orders === 0 ? '' : orders === 1 ? '1 open order' : `${orders} open orders`;
+  return p && o ? `${p} and ${o}` : p || o;
 }
 
 /** Lots a reduce-only / close order may fill now: the position it reduces. */

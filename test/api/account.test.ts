@@ -128,10 +128,10 @@ describe('leverage', () => {
 
 describe('margin mode', () => {
   it('cannot change while an order is open on the pair (3014); the same mode is a no-op', async () => {
-    expectError(
-      await post('/fapi/v1/marginType', { symbol: 'BTCUSDT', margin_mode: 1 }),
-      Errors.MARGIN_MODE_CHANGE_REFUSED,
-    );
+    const r = await post('/fapi/v1/marginType', { symbol: 'BTCUSDT', margin_mode: 1 });
+    expectError(r, Errors.MARGIN_MODE_CHANGE_REFUSED);
+    // the message names what blocks the change
+    expect(r.body.message).toBe('Margin mode of BTCUSDT cannot change while the account has 1 open order on it');
     expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'BTCUSDT' })).margin_mode).toBe(2);
     expect(dataOf(await post('/fapi/v1/marginType', { symbol: 'BTCUSDT', margin_mode: 2 }))).toStrictEqual({
       symbol: 'BTCUSDT',
@@ -161,7 +161,9 @@ describe('margin mode', () => {
 
 describe('position mode', () => {
   it('cannot change while orders are open (3015)', async () => {
-    expectError(await post('/fapi/v1/positionMode', { position_mode: 'one_way' }), Errors.POSITION_MODE_CHANGE_REFUSED);
+    const r = await post('/fapi/v1/positionMode', { position_mode: 'one_way' });
+    expectError(r, Errors.POSITION_MODE_CHANGE_REFUSED);
+    expect(r.body.message).toMatch(/^Position mode cannot change while the account has \d+ open orders?$/);
     expect(dataOf(await get('/fapi/v1/account')).position_mode).toBe('hedge');
   });
 

@@ -199,10 +199,16 @@ export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError 
         ? new BinanceError(-4028, `Leverage ${ctx.leverage ?? ''} is not valid`.replace('  ', ' '))
         : new BinanceError(-2027, 'Exceeded the maximum allowable position at current leverage.');
     }
+    // the cause the exchange names: open orders (-4047 / -4067; named first when a position is
+    // there too, as the facade always answered the position-mode change) or a position
     case Errors.MARGIN_MODE_CHANGE_REFUSED.code:
-      return new BinanceError(-4047, 'Margin type cannot be changed if there exists open orders or position.');
+      return err.reason === 'position'
+        ? new BinanceError(-4048, 'Margin type cannot be changed if there exists position.')
+        : new BinanceError(-4047, 'Margin type cannot be changed if there exists open orders.');
     case Errors.POSITION_MODE_CHANGE_REFUSED.code:
-      return new BinanceError(-4068, 'Position side cannot be changed if there exists position or open orders.');
+      return err.reason === 'position'
+        ? new BinanceError(-4068, 'Position side cannot be changed if there exists position.')
+        : new BinanceError(-4067, 'Position side cannot be changed if there exists open orders.');
     case Errors.PRICE_REQUIRED.code:
       return mandatory('price');
     case Errors.PRICE_NOT_ALLOWED.code:

@@ -1,5 +1,6 @@
 // The facade's account settings as Binance answers them: a lower leverage the margin cannot hold
-// is -2028 and changes nothing; a setting change on the user stream is ACCOUNT_CONFIG_UPDATE alone
+// is -2028 and changes nothing; a margin-type or position-mode change is refused with the code of
+// what blocks it (open orders -4047 / -4067, a position -4048 / -4068); a setting change on the user stream is ACCOUNT_CONFIG_UPDATE alone
 // (no ACCOUNT_UPDATE, which Binance sends for a fill, funding or a deposit only). Prices stand
 // still (clock paused, mark set by the test).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,12 +17,13 @@ beforeAll(async () => {
   svc = await startService();
   svc.venue.clock.pause();
   setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 96000 });
+  setPrices(svc.venue.exchange, 'ETHUSDT', { mark: 3400 });
 });
 afterAll(async () => svc?.close());
 
-/** A long of `qty` BTCUSDT at 96000 for `c`: its resting buy, taken by a bot sell. */
-function openLong(c: Creds, qty: string): void {
-  const at = { symbol: 'BTCUSDT', type: OrderType.LIMIT, price: '96000.0', qty };
+/** A long of `qty` BTCUSDT at 96000 (or of another pair at `price`) for `c`: its resting buy, taken by a bot sell. */
+function openLong(c: Creds, qty: string, symbol = 'BTCUSDT', price = '96000.0'): void {
+  const at = { symbol, type: OrderType.LIMIT, price, qty };
   placeOrder(svc.venue.exchange, c.id, {
     ...at,
     side: Side.BUY,
@@ -154,5 +156,50 @@ describe('the user stream on a setting change', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('a margin-type or position-mode change something blocks', () => {
+  const restingBuy = (c: Creds) =>
+    placeOrder(svc.venue.exchange, c.id, {
+      symbol: 'ETHUSDT',
+      type: OrderType.LIMIT,
+      price: '3300.00',
+      qty: '0.100',
+      side: Side.BUY,
+      position_side: PositionSide.LONG,
+      position_action: PositionAction.OPEN,
+    });
+  const marginType = (c: Creds) =>
+    call(c, 'POST', '/fapi/v1/marginType', { symbol: 'ETHUSDT', marginType: 'ISOLATED' });
+  const dual = (c: Creds) => call(c, 'POST', '/fapi/v1/positionSide/dual', { dualSidePosition: 'true' });
+  const refusal = (r: { status: number; body: any }) => [r.status, r.body];
+
+  it('a position: -4048 / -4068', async () => {
+    const c = account(svc.venue, 'bmt-pos', 100_000, 'one_way');
+    openLong(c, '0.100', 'ETHUSDT', '3400.00');
+    expect(refusal(await marginType(c))).toEqual([
+      400,
+      { code: -4048, msg: 'Margin type cannot be changed if there exists position.' },
+    ]);
+    expect(refusal(await dual(c))).toEqual([
+      400,
+      { code: -4068, msg: 'Position side cannot be changed if there exists position.' },
+    ]);
+  });
+
+  it('open orders: -4047 / -4067, also beside a position', async () => {
+    const c = account(svc.venue, 'bmt-ord', 100_000, 'one_way');
+    restingBuy(c);
+    const orders = [400, { code: -4047, msg: 'Margin type cannot be changed if there exists open orders.' }];
+    const ordersDual = [400, { code: -4067, msg: 'Position side cannot be changed if there exists open orders.' }];
+    expect(refusal(await marginType(c))).toEqual(orders);
+    expect(refusal(await dual(c))).toEqual(ordersDual);
+    openLong(c, '0.100', 'ETHUSDT', '3400.00');
+    expect(refusal(await marginType(c))).toEqual(orders);
+    expect(refusal(await dual(c))).toEqual(ordersDual);
+    // nothing changed
+    const [risk] = (await call(c, 'GET', '/fapi/v2/positionRisk', { symbol: 'ETHUSDT' })).body;
+    expect(risk).toMatchObject({ marginType: 'cross', positionSide: 'BOTH' });
   });
 });

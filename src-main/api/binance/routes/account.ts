@@ -6,13 +6,12 @@
 // type or position mode change to the current setting is -4046 / -4059 (native answers success),
 // decided against the live setting.
 import type { FastifyInstance } from 'fastify';
-import { ApiError, Errors } from '../../../../src-shared/errors.ts';
 import { MarginMode, PositionSide } from '../../../../src-shared/enums.ts';
 import { maintenanceMargin, maxNotional } from '../../../trading/pair-figures.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import { listedPairs, enter, pairOf, signedRequest, type BinanceContext, type Signed } from '../context.ts';
 import { routeSchema } from '../schemas.ts';
-import { BinanceError, MSG, fromNative, invalidValue, mandatory } from '../errors.ts';
+import { BinanceError, MSG, invalidValue, mandatory } from '../errors.ts';
 import { accountAnswer, balanceAnswer, binancePosition, bracketsAnswer, orderFigures } from '../translate/account.ts';
 
 export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void {
@@ -114,15 +113,8 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
     if (dual === undefined) throw mandatory('dualSidePosition');
     const mode = dual ? 'hedge' : 'one_way';
     if (mode === s.mode) throw new BinanceError(-4059, MSG.NO_POSITION_SIDE_CHANGE);
-    try {
-      await ctx.venue.submit({ kind: 'setPositionMode', accountId: s.account.id, mode });
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      if (err.def !== Errors.POSITION_MODE_CHANGE_REFUSED) throw fromNative(err);
-      throw ex.openOrders(s.account.id).length > 0
-        ? new BinanceError(-4067, 'Position side cannot be changed if there exists open orders.')
-        : new BinanceError(-4068, 'Position side cannot be changed if there exists position.');
-    }
+    // a refusal (3015) names its cause: open orders -4067, a position -4068
+    await enter(ctx, { kind: 'setPositionMode', accountId: s.account.id, mode }, {});
     ctx.auth.accounts.invalidate(s.account.apiKey);
     return { code: 200, msg: MSG.SUCCESS };
   });
