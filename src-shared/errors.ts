@@ -152,8 +152,8 @@ export interface Envelope<T> {
   data: T;
 }
 
-/** What blocks a setting change (ApiError.reason). */
-export type RefusalReason = 'position' | 'open_orders';
+/** Which cause of its code a refusal is (ApiError.reason). */
+export type RefusalReason = 'position' | 'open_orders' | 'not_positive' | 'too_large';
 
 /** An error the API layer turns into an envelope. Thrown by services and routes. */
 export class ApiError extends Error {
@@ -161,7 +161,9 @@ export class ApiError extends Error {
   readonly detail: string;
   /**
    * Which of the code's causes it is, where a dialect tells them apart (3014 / 3015: 'position'
-   * or 'open_orders', Binance's -4048 / -4047 and -4068 / -4067). Not on the wire natively.
+   * or 'open_orders', Binance's -4048 / -4047 and -4068 / -4067; 1001 for an order's quantity or
+   * price: 'not_positive' or 'too_large', Binance's -4003 / -4005 and -4001 / -4002). Not on the
+   * wire natively.
    */
   readonly reason?: RefusalReason;
   constructor(def: ErrorDef, detail?: string, reason?: RefusalReason) {

@@ -184,7 +184,12 @@ export function bodyTypeChecker(props: FlatBodySchema['properties']): BodyTypeCh
       }
       if (ok) continue;
       if (typeof v === 'number' && types.some((t) => t === 'integer' || t === 'number')) {
-        const what = types.includes('integer') ? 'a safe integer (|n| <= 2^53 - 1)' : 'a finite number';
+        // an integer field: a fraction is no whole number; an integral value is too large
+        const what = !types.includes('integer')
+          ? 'a finite number'
+          : Number.isInteger(v) || !Number.isFinite(v)
+            ? 'a safe integer (|n| <= 2^53 - 1)'
+            : 'a whole number (an integer such as 10)';
         return new ApiError(Errors.INVALID_PARAMETER, `Invalid body parameter '${key}': must be ${what}`);
       }
       return new ApiError(

@@ -124,6 +124,15 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
   if (!q.ok) {
     if (q.reason === 'off_step')
       reject(Errors.QTY_OFF_STEP, `qty ${input.qty} is not a multiple of the step ${row.stepSize}`);
+    if (q.reason === 'zero')
+      reject(Errors.INVALID_PARAMETER, `qty must be greater than zero (got '${input.qty}')`, 'not_positive');
+    if (q.reason === 'range') {
+      reject(
+        Errors.INVALID_PARAMETER,
+        `qty ${input.qty} is out of range: above the maximum ${row.maxQty}`,
+        'too_large',
+      );
+    }
     reject(Errors.INVALID_PARAMETER, `qty must be a positive decimal string (got '${input.qty}')`);
   }
   const qtyLots = q.value;
@@ -139,14 +148,22 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
   } else {
     if (input.price === undefined || input.price === '') reject(Errors.PRICE_REQUIRED);
     const pr = math.price.toUnits(input.price);
+    const tooLarge = () =>
+      reject(
+        Errors.INVALID_PARAMETER,
+        `price ${input.price} is out of range: above the maximum ${math.formatPrice(MAX_PRICE_TICKS)}`,
+        'too_large',
+      );
     if (!pr.ok) {
       if (pr.reason === 'off_step')
         reject(Errors.PRICE_OFF_TICK, `price ${input.price} is not a multiple of the tick ${row.tickSize}`);
-      if (pr.reason === 'range') reject(Errors.INVALID_PARAMETER, `price ${input.price} is out of range`);
+      if (pr.reason === 'range') tooLarge();
+      if (pr.reason === 'zero')
+        reject(Errors.INVALID_PARAMETER, `price must be greater than zero (got '${input.price}')`, 'not_positive');
       reject(Errors.INVALID_PARAMETER, `price must be a positive decimal string (got '${input.price}')`);
     }
     priceTicks = pr.value;
-    if (priceTicks > MAX_PRICE_TICKS) reject(Errors.INVALID_PARAMETER, `price ${input.price} is out of range`);
+    if (priceTicks > MAX_PRICE_TICKS) tooLarge();
     const mark = pair.markPrice;
     const hi = mark * (1 + pair.bandRatio);
     const lo = mark * (1 - pair.bandRatio);

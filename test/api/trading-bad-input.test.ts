@@ -490,3 +490,33 @@ describe('auth and documentation of the trading routes', () => {
     expect(doc.components.schemas.ClosedPositionDetail.properties.position_id.type).toBe('string');
   });
 });
+
+describe('what a refused value is told', () => {
+  const order = (over: Record<string, unknown>) =>
+    signed(t.app, a, 'POST', '/fapi/v1/orders', { json: orderBody({ price: '90000.0', ...over }) });
+  it.each([
+    // positive, only too large: said so (as a huge price is), never "must be a positive decimal"
+    ['qty 999999999999999999999', { qty: '999999999999999999999' }, /^qty 999999999999999999999 is out of range/],
+    ['qty 0', { qty: '0' }, /^qty must be greater than zero/],
+    ['price 0', { price: '0' }, /^price must be greater than zero/],
+    ['leverage 10.5', { leverage: 10.5 }, /'leverage': must be a whole number/],
+  ])('%s', async (_label, over, said) => {
+    const r = await order(over);
+    expect([r.status, r.body.code]).toEqual([400, E.INVALID_PARAMETER.code]);
+    expect(r.body.message).toMatch(said);
+    expect(r.body.message).not.toMatch(/positive decimal string|safe integer/);
+  });
+
+  it('POST /fapi/v1/leverage 10.5: a whole number', async () => {
+    const r = await signed(t.app, a, 'POST', '/fapi/v1/leverage', { json: { symbol: 'BTCUSDT', leverage: 10.5 } });
+    expect([r.status, r.body.code]).toEqual([400, E.INVALID_PARAMETER.code]);
+    expect(r.body.message).toBe("Invalid body parameter 'leverage': must be a whole number (an integer such as 10)");
+  });
+
+  it('an integer beyond 2^53 is still told it is not a safe integer', async () => {
+    const r = await signed(t.app, a, 'POST', '/fapi/v1/leverage', {
+      rawBody: '{"symbol":"BTCUSDT","leverage":9007199254740993}',
+    });
+    expect(r.body.message).toBe("Invalid body parameter 'leverage': must be a safe integer (|n| <= 2^53 - 1)");
+  });
+});

@@ -2,7 +2,7 @@
 // exact message texts clients match (ccxt maps some by message before code), and the table that
 // turns a native ApiError into one. Invariant: every error leaving /binance goes through
 // binanceErrorOf, so a native envelope never reaches a Binance client.
-import { ApiError, Errors, type ErrorDef } from '../../../src-shared/errors.ts';
+import { ApiError, Errors, type ErrorDef, type RefusalReason } from '../../../src-shared/errors.ts';
 import { PATTERNS } from './schemas.ts';
 
 /** An error already in Binance's terms. */
@@ -130,10 +130,20 @@ function binanceWords(text: string): string {
   return text.replace(NATIVE_NAME, (w) => BINANCE_NAMES[w]);
 }
 
+/** Binance's own codes for a quantity or price that is no positive number or too large (ApiError.reason). */
+const BOUNDS: Record<string, [number, string]> = {
+  'quantity|not_positive': [-4003, 'Quantity less than or equal to zero.'],
+  'quantity|too_large': [-4005, 'Quantity greater than max quantity.'],
+  'price|not_positive': [-4001, 'Price less than 0.'],
+  'price|too_large': [-4002, 'Price greater than max price.'],
+};
+
 /** A native validation refusal: the parameter it names, in Binance's terms (-1100 for a malformed number). */
-function invalidNative(detail: string): BinanceError {
+function invalidNative(detail: string, reason?: RefusalReason): BinanceError {
   const d = binanceWords(detail);
   const named = /^(?:Invalid \w+ parameter ')?([A-Za-z]+)'?/.exec(d)?.[1];
+  const own = reason === undefined ? undefined : BOUNDS[`${named}|${reason}`];
+  if (own !== undefined) return new BinanceError(own[0], `${own[1]} ${d}`);
   if (named === undefined || !/[A-Z]|^(quantity|price|symbol|side|leverage|limit)$/.test(named))
     return new BinanceError(-1130, `Data sent for parameter is not valid. ${d}`);
   if (d.includes('decimal string') && LEGAL[named] !== undefined) return illegal(named);
@@ -230,7 +240,7 @@ export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError 
     case Errors.INVALID_PARAMETER.code:
     case Errors.MISSING_PARAMETER.code:
     case Errors.UNKNOWN_PARAMETER.code:
-      return invalidNative(err.detail);
+      return invalidNative(err.detail, err.reason);
     case Errors.HOST_NOT_ALLOWED.code:
     case Errors.LOOPBACK_ONLY.code:
     case Errors.IP_NOT_WHITELISTED.code:

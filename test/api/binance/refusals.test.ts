@@ -26,6 +26,20 @@ describe("refusals in Binance's words", () => {
     expect(r.body.msg).not.toMatch(NATIVE_NAMES);
   });
 
+  it.each([
+    // Binance's own codes for a quantity or price that is no positive number, or too large
+    [{ quantity: '0' }, -4003, 'Quantity less than or equal to zero.'],
+    [{ quantity: '0.000' }, -4003, 'Quantity less than or equal to zero.'],
+    [{ quantity: '999999999999999999' }, -4005, 'Quantity greater than max quantity.'],
+    [{ price: '0' }, -4001, 'Price less than 0.'],
+    [{ price: '300000000' }, -4002, 'Price greater than max price.'],
+  ])('%j -> %i %s', async (p, code, text) => {
+    const r = await order(p as Record<string, string>);
+    expect([r.status, r.body.code]).toEqual([400, code]);
+    expect(r.body.msg.startsWith(text)).toBe(true);
+    expect(r.body.msg).not.toMatch(NATIVE_NAMES);
+  });
+
   it('the Host guard answers {code, msg} under /binance, the envelope elsewhere', async () => {
     const r = await t.app.inject({ url: '/binance/fapi/v1/ping', headers: { host: 'evil.example' } });
     expect(r.statusCode).toBe(403);
