@@ -79,7 +79,7 @@ export function available(core: TradingCore, a: AccountLive): bigint {
 }
 
 /** What a change of an account's leverage on one pair asks of its margin (leverageChange). */
-export interface LeverageMargin {
+interface LeverageMargin {
   /** Initial margin the pair's cross positions and opening orders hold now. */
   held: bigint;
   /** Initial margin the pair's cross positions and opening orders need at the new leverage. */
