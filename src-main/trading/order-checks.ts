@@ -219,14 +219,7 @@ export function checkAccountSide(
   let maxFill = -1;
   if (s.reduceOnly) {
     const reducible = reducibleLots(a, row.symbol, s.positionSide, input.side);
-    if (reducible <= 0) {
-      const which =
-        a.mode === PositionMode.HEDGE ? (s.positionSide === PositionSide.LONG ? 'long' : 'short') + ' ' : '';
-      reject(
-        s.action === PositionAction.CLOSE ? Errors.NO_POSITION_TO_CLOSE : Errors.REDUCE_ONLY_REJECTED,
-        `No ${which}position on ${row.symbol} for this order to reduce`,
-      );
-    }
+    if (reducible <= 0) rejectNothingToReduce(a, row.symbol, s.positionSide, input.side, 'this order');
     maxFill = reducible;
   } else {
     const notional = math.notional(s.isMarket ? s.refTicks : s.priceTicks, s.qtyLots);
@@ -275,7 +268,7 @@ export function checkAmendAccountSide(
   const { priceTicks, qtyLots } = s;
   if (o.reduceOnly) {
     const reducible = reducibleLots(a, row.symbol, o.positionSide, o.side);
-    if (reducible <= 0) reject(Errors.REDUCE_ONLY_REJECTED, `No position on ${row.symbol} for order ${o.id} to reduce`);
+    if (reducible <= 0) rejectNothingToReduce(a, row.symbol, o.positionSide, o.side, `order ${o.id}`);
     return { frozen: 0n, maxFill: reducible };
   }
   const notional = math.notional(priceTicks, qtyLots);
@@ -413,6 +406,33 @@ function reducibleLots(a: AccountLive, symbol: string, positionSide: number, sid
   // one-way: the net position must be on the other side of this order
   const p = a.positions.get(posKey(symbol, side === Side.BUY ? PositionSide.SHORT : PositionSide.LONG));
   return p?.qty ?? 0;
+}
+
+/**
+ * Refuses a reduce-only order (`what`) that has nothing to reduce, whatever made it reduce-only
+ * (reduce_only, or position_action 2): 3018 when there is no position it could reduce (hedge: none
+ * on its side; one-way: none on the pair), 3010 when the one-way position is on the order's own
+ * side, which the order would increase.
+ */
+function rejectNothingToReduce(
+  a: AccountLive,
+  symbol: string,
+  positionSide: number,
+  side: number,
+  what: string,
+): never {
+  if (a.mode === PositionMode.ONE_WAY) {
+    const own = side === Side.BUY ? 'long' : 'short';
+    if ((a.positions.get(posKey(symbol, side === Side.BUY ? PositionSide.LONG : PositionSide.SHORT))?.qty ?? 0) > 0) {
+      reject(
+        Errors.REDUCE_ONLY_REJECTED,
+        `The position on ${symbol} is ${own}: a reduce-only ${side === Side.BUY ? 'buy' : 'sell'} would increase it`,
+      );
+    }
+    reject(Errors.NO_POSITION_TO_CLOSE, `No position on ${symbol} for ${what} to reduce`);
+  }
+  const which = positionSide === PositionSide.LONG ? 'long' : 'short';
+  reject(Errors.NO_POSITION_TO_CLOSE, `No ${which} position on ${symbol} for ${what} to reduce`);
 }
 
 /** Notional (USDT, at the mark or the order price) a side already holds or has ordered: the leverage cap's measure. */

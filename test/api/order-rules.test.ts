@@ -1,0 +1,104 @@
+// DESIGN section 5's order rules through the routes, one block a rule the tester found broken:
+// which code a reduce-only order with nothing to reduce gets.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Errors } from '../../src-shared/errors.ts';
+import { makeApp, type TestApp } from '../helpers/app.ts';
+import { dataOf, makeAccount, plain, signed, type Creds } from '../helpers/signed.ts';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await makeApp();
+  t.venue.clock.pause();
+});
+afterEach(() => t.close());
+
+const place = (who: Creds, body: Record<string, unknown>) =>
+  signed(t.app, who, 'POST', '/fapi/v1/orders', { json: body });
+const bot = (body: Record<string, unknown>) => plain(t.app, 'POST', '/fapi/v1/bot/orders', { json: body });
+
+function expectError(r: { status: number; body: any }, def: { code: number; http: number }): void {
+  expect({ status: r.status, code: r.body?.code, data: r.body?.data }).toEqual({
+    status: def.http,
+    code: def.code,
+    data: null,
+  });
+}
+
+/** A house order resting on ETHUSDT (mark 3400.00): a sell at 3400.00 or a buy at 3399.00. */
+async function ethLiquidity(side: 1 | 2, qty = '1.000'): Promise<void> {
+  const price = side === 2 ? '3400.00' : '3399.00';
+  dataOf(await bot({ symbol: 'ETHUSDT', side, position_side: side, position_action: 1, type: 1, price, qty }));
+}
+
+const ethMarket = (over: Record<string, unknown>) => ({
+  symbol: 'ETHUSDT',
+  position_side: 1,
+  type: 2,
+  qty: '0.100',
+  ...over,
+});
+
+describe('a reduce-only order with nothing to reduce: one condition, one code', () => {
+  async function oneWay(name: string): Promise<Creds> {
+    const who = makeAccount(t.venue, name);
+    dataOf(await signed(t.app, who, 'POST', '/fapi/v1/positionMode', { json: { position_mode: 'one_way' } }));
+    return who;
+  }
+
+  it('one-way, no position on the pair: 3018 whichever position_action says reduce-only', async () => {
+    const u = await oneWay('ro1');
+    await ethLiquidity(1);
+    await ethLiquidity(2);
+    for (const side of [1, 2]) {
+      expectError(
+        await place(u, ethMarket({ side, position_action: 1, reduce_only: true })),
+        Errors.NO_POSITION_TO_CLOSE,
+      );
+      expectError(
+        await place(u, ethMarket({ side, position_action: 2, reduce_only: true })),
+        Errors.NO_POSITION_TO_CLOSE,
+      );
+      expectError(await place(u, ethMarket({ side, position_action: 2 })), Errors.NO_POSITION_TO_CLOSE);
+    }
+  });
+
+  it('one-way, a position on the side the order would increase: 3010 with either position_action', async () => {
+    const u = await oneWay('ro2');
+    await ethLiquidity(2);
+    await ethLiquidity(1);
+    dataOf(await place(u, ethMarket({ side: 1, position_action: 1 }))); // long 0.100
+    for (const body of [
+      ethMarket({ side: 1, position_action: 1, reduce_only: true }),
+      ethMarket({ side: 1, position_action: 2, reduce_only: true }),
+      ethMarket({ side: 1, position_action: 2 }),
+    ]) {
+      const r = await place(u, body);
+      expectError(r, Errors.REDUCE_ONLY_REJECTED);
+      expect(r.body.message).toMatch(/long/);
+    }
+    // the opposite side reduces it
+    expect(dataOf(await place(u, ethMarket({ side: 2, position_action: 2, qty: '0.040' }))).status).toBe(3);
+  });
+
+  it('hedge: a close with no position on its side is 3018 (also while the other side is held), an open marked reduce-only 3010', async () => {
+    const u = makeAccount(t.venue, 'ro3');
+    await ethLiquidity(1);
+    dataOf(await place(u, ethMarket({ side: 2, position_side: 2, position_action: 1 }))); // short 0.100
+    expectError(
+      await place(u, ethMarket({ side: 2, position_side: 1, position_action: 2 })),
+      Errors.NO_POSITION_TO_CLOSE,
+    );
+    expectError(
+      await place(u, ethMarket({ side: 2, position_side: 1, position_action: 2, reduce_only: true })),
+      Errors.NO_POSITION_TO_CLOSE,
+    );
+    expectError(
+      await place(u, ethMarket({ side: 1, position_side: 1, position_action: 1, reduce_only: true })),
+      Errors.REDUCE_ONLY_REJECTED,
+    );
+    expectError(
+      await place(u, ethMarket({ side: 1, position_side: 2, position_action: 1 })),
+      Errors.POSITION_SIDE_MISMATCH,
+    );
+  });
+});
