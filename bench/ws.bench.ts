@@ -139,7 +139,7 @@ async function perpdeskServer(): Promise<void> {
         position_action: 1,
         type: 1,
         price: (ticks / 10).toFixed(1),
-        qty: ((1 + Math.floor(rnd() * 50)) / 1000).toFixed(3),
+        qty: ((2 + Math.floor(rnd() * 50)) / 1000).toFixed(3), // 2 lots and up: the min notional
         time_in_force: aggressive ? 2 : 1,
       },
       aggressive ? HOUSE_ACCOUNT + 1 : HOUSE_ACCOUNT,

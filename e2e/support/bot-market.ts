@@ -111,7 +111,13 @@ export class BotMarket {
     const levels = opts.levels ?? 15;
     const gap = opts.gapTicks ?? 5;
     const spread = opts.spreadTicks ?? 2;
-    const base = opts.baseSteps ?? Math.max(1, Math.round(Number(s.min_qty) / Number(s.qty_step)) * 5);
+    // at least the pair's minimum notional a level (bot orders are held to it as every order)
+    const base =
+      opts.baseSteps ??
+      Math.max(
+        Math.max(1, Math.round(Number(s.min_qty) / Number(s.qty_step)) * 5),
+        Math.ceil((Number(s.min_notional) * 1.1) / (mid * Number(s.qty_step))),
+      );
     const midTicks = Math.round(mid / tick);
     const ids: string[] = [];
     const place = async (side: 1 | 2, ticks: number, steps: number): Promise<void> => {

@@ -118,6 +118,14 @@ export class SymbolMath {
   }
 
   /**
+   * The smallest price ticks x lots whose notional is at least `units` (a minimum notional as a
+   * product of integers: notional(t, l) < units exactly when t * l is below it).
+   */
+  tickLotsAtLeast(units: bigint): number {
+    return Number((units + this.k - 1n) / this.k);
+  }
+
+  /**
    * Value of `lots` at a float price (the mark), in units: the price is first rounded to 1e-8
    * USDT, then the product is exact and rounded once, half up. Margin and PnL at the mark go
    * through here so that sums of them are sums of integers.

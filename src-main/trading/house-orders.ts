@@ -1,7 +1,8 @@
 // House orders: the replay's and the simulator's fast path in ticks and lots (commands.ts
-// 'houseOrder', 'housePrint', 'houseTrim', 'houseGrow'). A house order passes the checks a bot
-// order of the same price and size passes, with a bot order's codes; it is never tracked,
-// stored or announced, so only a user order it meets is booked (on the user's side).
+// 'houseOrder', 'housePrint', 'houseTrim', 'houseGrow'). A house order passes the shape checks a
+// bot order of the same price and size passes (status, size, band), with a bot order's codes, but
+// not the minimum notional: a replay's historical levels keep the sizes the history had. It is
+// never tracked, stored or announced, so only a user order it meets is booked (on the user's side).
 import { Errors } from '../../src-shared/errors.ts';
 import { Side, SymbolStatus, TimeInForce } from '../../src-shared/enums.ts';
 import { MAX_PRICE_TICKS, StpMode } from '../engine/types.ts';
@@ -11,9 +12,9 @@ import { drain, recordUntrackedTrade } from './fills.ts';
 import type { PairState } from './pair-state.ts';
 
 /**
- * House placement in ticks and lots (commands.ts 'houseOrder'): the checks a bot order of the
- * same price and size passes (checkShape: trading status, size within min/max, price within
- * the band around the mark, the same codes), then the engine; never tracked, stored or
+ * House placement in ticks and lots (commands.ts 'houseOrder'): the shape checks a bot order of
+ * the same price and size passes (checkShape: trading status, size within min/max, price within
+ * the band around the mark, the same codes; not the minimum notional), then the engine; never tracked, stored or
  * announced, so only a user order it trades with is booked (on the user's side, as for any bot
  * order). What it saves against 'placeBot' is the decimal strings both ways and the order object.
  */

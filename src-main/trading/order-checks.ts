@@ -222,13 +222,9 @@ export function checkAccountSide(
     if (reducible <= 0) rejectNothingToReduce(a, row.symbol, s.positionSide, input.side, 'this order');
     maxFill = reducible;
   } else {
-    const notional = math.notional(s.isMarket ? s.refTicks : s.priceTicks, s.qtyLots);
-    if (notional < BigInt(Math.round(Number(row.minNotional) * 1e8))) {
-      reject(
-        Errors.NOTIONAL_BELOW_MIN,
-        `Order notional ${formatMoney(notional, 2)} is below the minimum ${row.minNotional} USDT`,
-      );
-    }
+    const ticks = s.isMarket ? s.refTicks : s.priceTicks;
+    checkMinNotional(pair, ticks, s.qtyLots);
+    const notional = math.notional(ticks, s.qtyLots);
     const existing = sideNotional(a, pair, s.positionSide);
     const maxNotional = maxNotionalFor(row.brackets, leverage);
     const wanted = existing + unitsToNumber(notional);
@@ -271,13 +267,7 @@ export function checkAmendAccountSide(
     if (reducible <= 0) rejectNothingToReduce(a, row.symbol, o.positionSide, o.side, `order ${o.id}`);
     return { frozen: 0n, maxFill: reducible };
   }
-  const notional = math.notional(priceTicks, qtyLots);
-  if (notional < BigInt(Math.round(Number(row.minNotional) * 1e8))) {
-    reject(
-      Errors.NOTIONAL_BELOW_MIN,
-      `Order notional ${formatMoney(notional, 2)} is below the minimum ${row.minNotional} USDT`,
-    );
-  }
+  checkMinNotional(pair, priceTicks, qtyLots);
   const remaining = qtyLots - o.filledLots;
   const before = (o.qtyLots - o.filledLots) * math.lotValue * o.priceTicks * math.tickValue;
   const existing = sideNotional(a, pair, o.positionSide) - before;
@@ -332,6 +322,37 @@ export function checkImmediate(
 }
 
 /**
+ * What a bot order shares with a user order's account side, having no account: the leverage it
+ * names within the pair's range (3013) and, unless it is reduce-only, the minimum notional
+ * (3007; a market order at the mark, as checkAccountSide). Numbers only, nothing allocated: the
+ * bot route is benchmarked.
+ */
+export function checkBotOrder(pair: PairState, leverage: number | undefined, s: CheckedShape): void {
+  if (leverage !== undefined) checkLeverageRange(pair, leverage);
+  if (!s.reduceOnly) checkMinNotional(pair, s.isMarket ? s.refTicks : s.priceTicks, s.qtyLots);
+}
+
+/** 3007 when priceTicks x qtyLots is below the pair's minimum notional. */
+function checkMinNotional(pair: PairState, priceTicks: number, qtyLots: number): void {
+  if (priceTicks * qtyLots < pair.minNotionalTickLots) {
+    reject(
+      Errors.NOTIONAL_BELOW_MIN,
+      `Order notional ${formatMoney(pair.math.notional(priceTicks, qtyLots), 2)} is below the minimum ${pair.row.minNotional} USDT`,
+    );
+  }
+}
+
+/** 3013 unless leverage is an integer from 1 to the pair's maximum. */
+function checkLeverageRange(pair: PairState, leverage: number): void {
+  if (!Number.isInteger(leverage) || leverage < 1 || leverage > pair.row.maxLeverage) {
+    reject(
+      Errors.LEVERAGE_INVALID,
+      `leverage must be an integer from 1 to ${pair.row.maxLeverage} on ${pair.row.symbol}`,
+    );
+  }
+}
+
+/**
  * Checks a leverage for an account's pair: its range, the notional cap of its tier (positions
  * held), and, for a lower leverage, the margin (ledger.ts leverageMargin): the pair's cross
  * positions and opening orders must fit in what the account can hold at it, and an isolated
@@ -345,9 +366,7 @@ export function checkLeverage(
   leverage: number,
 ): { maxNotional: number; available: bigint } {
   const symbol = pair.row.symbol;
-  if (!Number.isInteger(leverage) || leverage < 1 || leverage > pair.row.maxLeverage) {
-    reject(Errors.LEVERAGE_INVALID, `leverage must be an integer from 1 to ${pair.row.maxLeverage} on ${symbol}`);
-  }
+  checkLeverageRange(pair, leverage);
   const maxNotional = maxNotionalFor(pair.row.brackets, leverage);
   for (const p of positionsOf(a, symbol)) {
     const notional = p.qty * pair.math.lotValue * pair.markPrice;

@@ -20,6 +20,7 @@ import { drain } from './fills.ts';
 import {
   checkAccountSide,
   checkAmendAccountSide,
+  checkBotOrder,
   checkClientOrderId,
   checkImmediate,
   checkShape,
@@ -65,6 +66,7 @@ export function placeBotOrder(core: TradingCore, input: BotOrderInput, engineAcc
   core.checkHealthy();
   const pair = core.requirePair(input.symbol);
   const s = checkShape(pair, input, PositionMode.HEDGE);
+  checkBotOrder(pair, input.leverage, s);
   checkClientOrderId(input.client_order_id);
   const track = input.need_cache === true;
   const id = core.takeOrderId();

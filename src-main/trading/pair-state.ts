@@ -26,6 +26,11 @@ export interface PairState {
   /** The row's min and max quantity in lots (parsed once: house orders check them per order). */
   minLots: number;
   maxLots: number;
+  /**
+   * The row's min notional as price ticks x lots (parsed once): an order whose ticks x lots is
+   * below it is below the min notional, a check of two numbers (bot orders check it per order).
+   */
+  minNotionalTickLots: number;
 }
 
 /** The book as readers see it: its update id and depth snapshots, nothing that changes it. */
@@ -66,5 +71,6 @@ export function createPairState(row: SymbolRow): PairState {
     priceTime: 0,
     minLots: math.qty.mustToUnits(row.minQty),
     maxLots: math.qty.mustToUnits(row.maxQty),
+    minNotionalTickLots: math.tickLotsAtLeast(BigInt(Math.round(Number(row.minNotional) * 1e8))),
   };
 }

@@ -90,7 +90,7 @@ describe('GET /fapi/v1/depth', () => {
   });
 
   it('limits the levels per side (default 100)', async () => {
-    for (let i = 0; i < 8; i++) bot(2, String(96100 + i * 10), '0.001', 'BTCUSDT');
+    for (let i = 0; i < 8; i++) bot(2, String(96100 + i * 10), '0.002', 'BTCUSDT');
     const all = await getJson(t.app, '/fapi/v1/depth?symbol=BTCUSDT');
     expect(all.body.data.asks).toHaveLength(10);
     expect(all.body.data.bids).toHaveLength(3);

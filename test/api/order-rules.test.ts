@@ -1,5 +1,6 @@
 // DESIGN section 5's order rules through the routes, one block a rule the tester found broken:
-// which code a reduce-only order with nothing to reduce gets.
+// which code a reduce-only order with nothing to reduce gets; the checks the bot route shares with
+// the signed route.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Errors } from '../../src-shared/errors.ts';
 import { makeApp, type TestApp } from '../helpers/app.ts';
@@ -99,6 +100,74 @@ describe('a reduce-only order with nothing to reduce: one condition, one code', 
     expectError(
       await place(u, ethMarket({ side: 1, position_side: 2, position_action: 1 })),
       Errors.POSITION_SIDE_MISMATCH,
+    );
+  });
+});
+
+describe('the bot route applies the minimum notional and the leverage range of every order', () => {
+  // BTCUSDT: mark 96000.0, min notional 100, max leverage 125
+  const btc = (over: Record<string, unknown>) => ({
+    symbol: 'BTCUSDT',
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price: '90000.0',
+    qty: '0.002',
+    ...over,
+  });
+
+  it('a limit order of 90 USDT is 3007 on both routes; 180 USDT rests', async () => {
+    const u = makeAccount(t.venue, 'mn1');
+    expectError(await place(u, btc({ qty: '0.001' })), Errors.NOTIONAL_BELOW_MIN);
+    const r = await bot(btc({ qty: '0.001' }));
+    expectError(r, Errors.NOTIONAL_BELOW_MIN);
+    expect(r.body.message).toBe('Order notional 90.00 is below the minimum 100 USDT');
+    expectError(await bot(btc({ qty: '0.001', need_cache: true })), Errors.NOTIONAL_BELOW_MIN);
+    expect(dataOf(await bot(btc({}))).status).toBe(1);
+    // exactly the minimum passes: a sell of 0.001 at 100000.0; 0.1 below it does not
+    expect(dataOf(await bot(btc({ price: '100000.0', qty: '0.001', side: 2, position_side: 2 }))).status).toBe(1);
+    expectError(
+      await bot(btc({ price: '99999.9', qty: '0.001', side: 2, position_side: 2 })),
+      Errors.NOTIONAL_BELOW_MIN,
+    );
+  });
+
+  it('a market order is measured at the mark (0.001 x 96000 = 96 USDT is 3007)', async () => {
+    expectError(await bot(btc({ type: 2, price: undefined, qty: '0.001' })), Errors.NOTIONAL_BELOW_MIN);
+    // a user's sell to take (another bot order would be the bot's own: self-trade prevention)
+    dataOf(
+      await place(makeAccount(t.venue, 'mn2'), btc({ side: 2, position_side: 2, price: '96000.0', qty: '0.005' })),
+    );
+    expect(dataOf(await bot(btc({ type: 2, price: undefined, qty: '0.002' }))).status).toBe(3);
+  });
+
+  it('a close (reduce-only) is not held to the minimum notional, as on the signed route', async () => {
+    expect(dataOf(await bot(btc({ side: 2, position_action: 2, price: '97000.0', qty: '0.001' }))).status).toBe(1);
+  });
+
+  it("leverage above the pair's maximum is 3013 on both routes; the maximum is taken", async () => {
+    const u = makeAccount(t.venue, 'lv1');
+    for (const leverage of [500, 126]) {
+      expectError(await place(u, btc({ leverage })), Errors.LEVERAGE_INVALID);
+      const r = await bot(btc({ leverage }));
+      expectError(r, Errors.LEVERAGE_INVALID);
+      expect(r.body.message).toBe('leverage must be an integer from 1 to 125 on BTCUSDT');
+    }
+    expect(dataOf(await bot(btc({ leverage: 125 }))).status).toBe(1);
+    // DOGEUSDT's maximum is 75
+    expectError(
+      await bot({
+        symbol: 'DOGEUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: '0.31000',
+        qty: '1000',
+        leverage: 76,
+      }),
+      Errors.LEVERAGE_INVALID,
     );
   });
 });

@@ -23,6 +23,8 @@ const botSell = (price: string, qty: string, symbol = 'BTCUSDT', needCache = fal
   qty,
   need_cache: needCache,
 });
+/** A bot's sell of `qty` that closes (a long): below the min notional, which binds opening orders only. */
+const botSmallSell = (price: string, qty: string) => ({ ...botSell(price, qty), position_side: 1, position_action: 2 });
 const botBuy = (price: string, qty: string, symbol = 'BTCUSDT', needCache = false) => ({
   symbol,
   side: 1,
@@ -301,7 +303,7 @@ describe('history paging and filters (myTrades, allOrders)', () => {
     dataOf(await place(t, a, { qty: '0.007', client_order_id: 'btc-buy' }));
     for (let i = 1; i <= 7; i++) {
       t.venue.clock.advance(1000);
-      dataOf(await bot(t, botSell('95000.0', '0.001')));
+      dataOf(await bot(t, botSmallSell('95000.0', '0.001')));
     }
     dataOf(await place(t, a, { symbol: 'ETHUSDT', price: '3400.00', qty: '0.010', client_order_id: 'eth-buy' }));
     t.venue.clock.advance(1000);
@@ -424,7 +426,7 @@ describe('accounts are isolated', () => {
     a = makeAccount(t.venue, 'alice');
     b = makeAccount(t.venue, 'bob');
     dataOf(await place(t, a, { qty: '0.002', client_order_id: 'alice-1' }));
-    dataOf(await bot(t, botSell('95000.0', '0.001')));
+    dataOf(await bot(t, botSmallSell('95000.0', '0.001')));
     dataOf(await place(t, a, { price: '94000.0', client_order_id: 'alice-2' }));
   });
   afterAll(() => t.close());

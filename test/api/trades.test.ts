@@ -33,8 +33,8 @@ describe('GET /fapi/v1/trades', () => {
     expect(Number(r.body.data[0].id)).toBeGreaterThan(Number(r.body.data[1].id));
     expect((await getJson(t.app, '/fapi/v1/trades?symbol=BTCUSDT&limit=1')).body.data).toHaveLength(1);
     for (let i = 0; i < RECENT_TRADES_KEPT + 20; i++) {
-      bot(2, '96100.0', '0.001', HOUSE_ACCOUNT);
-      bot(1, '96100.0', '0.001', HOUSE_ACCOUNT + 1);
+      bot(2, '96100.0', '0.002', HOUSE_ACCOUNT);
+      bot(1, '96100.0', '0.002', HOUSE_ACCOUNT + 1);
     }
     const all = (await getJson(t.app, `/fapi/v1/trades?symbol=BTCUSDT&limit=${RECENT_TRADES_KEPT}`)).body.data;
     expect(all).toHaveLength(RECENT_TRADES_KEPT);

@@ -31,6 +31,8 @@ export default async function botOrderRoutes(app: ApiInstance, opts: { venue: Ve
         summary: 'Bot order placement (IP whitelist)',
         description:
           'Sends the order straight to the matching engine: no margin frozen, nothing written to the database. ' +
+          'Checked by the order rules that need no account, with the signed route codes (tick, step, min/max qty, ' +
+          "price band, leverage within the pair's maximum 3013, min notional of an opening order 3007). " +
           'need_cache (default false) keeps the order in the in-memory order cache, so that GET ' +
           '/fapi/v1/bot/openOrders lists it; an order can be cancelled by id either way while it rests. Same ' +
           'answer as POST /fapi/v1/orders. Callers not on the whitelist get 403 / 2101.',

@@ -72,7 +72,7 @@ function step(): void {
         position_action: 1,
         type: 1,
         price: (ticks / 10).toFixed(1),
-        qty: ((1 + int(50)) / 1000).toFixed(3),
+        qty: ((2 + int(50)) / 1000).toFixed(3), // 2 lots and up: the min notional (100 USDT)
         time_in_force: aggressive && rnd() < 0.5 ? 2 : 1,
       },
       account,

@@ -23,8 +23,8 @@ describe('price feed', () => {
       const ex = tv.venue.exchange;
       const pair = ex.pair('BTCUSDT')!;
       setPrices(ex, 'BTCUSDT', { mark: 100, index: 100 });
-      rest(ex, 1, '99.9', '1');
-      rest(ex, 2, '100.5', '1'); // mid 100.2: basis +0.2
+      rest(ex, 1, '99.9', '2');
+      rest(ex, 2, '100.5', '2'); // mid 100.2: basis +0.2
       const t = T0 + 4 * H; // 4 h before the 08:00 funding
       const feed = new PriceFeed(pair, t);
       expect(feed.rate).toBe(0.0001); // no premium yet: the interest rate
@@ -39,7 +39,7 @@ describe('price feed', () => {
       feed.update(t + 2000, 100, 101);
       expect(feed.mark).toBeCloseTo(100.2, 10); // last above both: P2
       // P2 averages the per-second basis over 30 s: the mid moves to 100.0 (basis 0)
-      rest(ex, 1, '99.5', '1');
+      rest(ex, 1, '99.5', '2');
       cancelBotOrder(ex, 'BTCUSDT', pair.book.levelOrderIds(1, 999)[0]);
       feed.update(t + 3000, 100, 100); // mid (99.5 + 100.5) / 2 = 100.0, basis 0
       // seconds t..t+2 held 0.2, t+3 holds 0: mean 0.15
