@@ -30,6 +30,8 @@ export interface MarketOrder {
   flags?: number;
   maxFillLots?: number;
   stp?: number;
+  /** IOC (2, the default), FOK (3) or GTX (4). */
+  tif?: number;
 }
 
 /** amend's arguments by name: the new price and TOTAL quantity. */
@@ -75,6 +77,7 @@ export function applyCommand(book: BookCommands, c: Command): void {
         c.flags ?? 0,
         c.maxFillLots ?? -1,
         c.stp ?? 0,
+        c.tif ?? 2,
       );
       return;
     case 'cancel':

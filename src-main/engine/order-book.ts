@@ -87,6 +87,10 @@ function isCap(x: number): boolean {
 function isTif(x: number): boolean {
   return x === GTC || x === IOC || x === FOK || x === GTX;
 }
+/** A market order's time in force: IOC (the default), FOK or GTX; a market order never rests (no GTC). */
+function isMarketTif(x: number): boolean {
+  return x === IOC || x === FOK || x === GTX;
+}
 function isStp(x: number): boolean {
   return x === 0 || x === EXPIRE_TAKER || x === EXPIRE_MAKER || x === EXPIRE_BOTH;
 }
@@ -299,23 +303,26 @@ export class OrderBook implements BookCommands {
     flags = 0,
     maxFillLots = -1,
     stp = 0,
+    tif = IOC,
   ): void {
     this.begin();
     // The common case first (see isPlain), as in placeLimit().
-    const reason = isPlain(orderId, account, side, refPriceTicks, qtyLots, flags, maxFillLots, stp)
-      ? this.ids.get(orderId) !== -1
-        ? RejectReason.DuplicateOrderId
-        : 0
-      : this.marketReason(orderId, account, side, qtyLots, refPriceTicks, flags, maxFillLots, stp);
+    const reason =
+      isPlain(orderId, account, side, refPriceTicks, qtyLots, flags, maxFillLots, stp) && tif === IOC
+        ? this.ids.get(orderId) !== -1
+          ? RejectReason.DuplicateOrderId
+          : 0
+        : this.marketReason(orderId, account, side, qtyLots, refPriceTicks, flags, maxFillLots, stp, tif);
     if (reason !== 0) {
       this.sink.onRejected(CommandKind.Market, orderId, account, reason);
       this.busy = 0;
       return;
     }
     const qty = maxFillLots > 0 && maxFillLots < qtyLots ? maxFillLots : qtyLots;
-    this.sink.onAccepted(orderId, account, side, MARKET, IOC, 0, qty, flags);
+    this.sink.onAccepted(orderId, account, side, MARKET, tif, 0, qty, flags);
+    // FOK and GTX decide inside the band as a limit order at its edge would (enter())
     const bound = bandLimit(side, refPriceTicks, this.bandPpm);
-    this.enter(orderId, account, side, MARKET, IOC, bound, qty, qty, flags, stp === 0 ? this.defaultStp : stp);
+    this.enter(orderId, account, side, MARKET, tif, bound, qty, qty, flags, stp === 0 ? this.defaultStp : stp);
     this.end();
   }
 
@@ -330,6 +337,7 @@ export class OrderBook implements BookCommands {
     flags: number,
     maxFillLots: number,
     stp: number,
+    tif: number,
   ): number {
     return !isId(orderId)
       ? RejectReason.InvalidOrderId
@@ -341,17 +349,19 @@ export class OrderBook implements BookCommands {
             ? RejectReason.InvalidQuantity
             : !isPrice(refPriceTicks)
               ? RejectReason.InvalidReferencePrice
-              : !isFlags(flags)
-                ? RejectReason.InvalidFlags
-                : !isStp(stp)
-                  ? RejectReason.InvalidStpMode
-                  : !isCap(maxFillLots)
-                    ? RejectReason.InvalidCap
-                    : this.ids.get(orderId) !== -1
-                      ? RejectReason.DuplicateOrderId
-                      : maxFillLots === 0
-                        ? RejectReason.NothingToReduce
-                        : 0;
+              : !isMarketTif(tif)
+                ? RejectReason.InvalidTimeInForce
+                : !isFlags(flags)
+                  ? RejectReason.InvalidFlags
+                  : !isStp(stp)
+                    ? RejectReason.InvalidStpMode
+                    : !isCap(maxFillLots)
+                      ? RejectReason.InvalidCap
+                      : this.ids.get(orderId) !== -1
+                        ? RejectReason.DuplicateOrderId
+                        : maxFillLots === 0
+                          ? RejectReason.NothingToReduce
+                          : 0;
   }
 
   /** Cancel one resting order; with account >= 0 the order must belong to it. */
@@ -1168,6 +1178,14 @@ export class OrderBook implements BookCommands {
       qtyLots,
       stp === 0 ? this.defaultStp : stp,
     );
+  }
+
+  /**
+   * The price a market order of `side` sweeps to from reference `refPriceTicks` (the band's edge,
+   * bandLimit): the price its FOK / GTX decisions are made at, as wouldTake and fokFillable take it.
+   */
+  marketLimit(side: number, refPriceTicks: number): number {
+    return bandLimit(side, refPriceTicks, this.bandPpm);
   }
 
   /** Best bid price in ticks, 0 when there is no bid. */

@@ -114,12 +114,15 @@ export class ReferenceBook {
 
   placeMarket(order: MarketOrder): void {
     const { orderId, account, side, qtyLots, refPriceTicks, flags = 0, maxFillLots = -1, stp = 0 } = order;
+    const tif = order.tif ?? TimeInForce.IOC;
     let reason = 0;
     if (!validId(orderId)) reason = RejectReason.InvalidOrderId;
     else if (!validId(account)) reason = RejectReason.InvalidAccount;
     else if (side !== SideCode.Buy && side !== SideCode.Sell) reason = RejectReason.InvalidSide;
     else if (!validQty(qtyLots)) reason = RejectReason.InvalidQuantity;
     else if (!validPrice(refPriceTicks)) reason = RejectReason.InvalidReferencePrice;
+    else if (tif !== TimeInForce.IOC && tif !== TimeInForce.FOK && tif !== TimeInForce.GTX)
+      reason = RejectReason.InvalidTimeInForce;
     else if (flags !== 0 && flags !== OrderFlag.ReduceOnly) reason = RejectReason.InvalidFlags;
     else if (![0, 1, 2, 3].includes(stp)) reason = RejectReason.InvalidStpMode;
     else if (!validCap(maxFillLots)) reason = RejectReason.InvalidCap;
@@ -133,7 +136,7 @@ export class ReferenceBook {
         ? Number((BigInt(refPriceTicks) * BigInt(1_000_000 + this.band)) / 1_000_000n)
         : Math.max(1, Number((BigInt(refPriceTicks) * BigInt(1_000_000 - this.band) + 999_999n) / 1_000_000n));
     this.command(() => {
-      this.sink.onAccepted(orderId, account, side, OrderType.Market, TimeInForce.IOC, 0, qty, flags);
+      this.sink.onAccepted(orderId, account, side, OrderType.Market, tif, 0, qty, flags);
       const o: RefOrder = {
         id: orderId,
         account,
@@ -141,7 +144,7 @@ export class ReferenceBook {
         price: bound,
         qty,
         rem: qty,
-        tif: TimeInForce.IOC,
+        tif,
         flags,
         stp: stp || this.defaultStp,
         seq: 0,

@@ -92,7 +92,7 @@ export const MAX_BAND_PPM = 1_000_000;
  * these ids.
  */
 export interface EngineSink {
-  /** A new order passed validation (status NEW). qtyLots is after the reduce-only cap. Market: price 0, tif IOC. */
+  /** A new order passed validation (status NEW). qtyLots is after the reduce-only cap. Market: price 0, its tif (IOC, FOK or GTX). */
   onAccepted(
     orderId: number,
     account: number,
@@ -152,10 +152,14 @@ export interface EngineSink {
  * - Price-time priority, FIFO within a level. Trades print at the maker's price.
  * - GTC rests; IOC fills what it can, the rest expires; FOK fills completely or expires whole
  *   with the book untouched; GTX (post-only) expires whole if any part would take.
- * - Market orders are IOC limited to the band: a buy sweeps up to floor(ref*(1+band)), a sell
+ * - Market orders are limited to the band: a buy sweeps up to floor(ref*(1+band)), a sell
  *   down to max(1, ceil(ref*(1-band))), ref being the reference price given with the command
  *   (the service passes mark); the remainder expires (MarketBand, or MarketNoLiquidity when the
- *   opposite side is empty).
+ *   opposite side is empty). Their time in force is IOC (default), FOK or GTX (GTC is
+ *   InvalidTimeInForce: a market order never rests), decided as for a limit order at the band's
+ *   edge: a FOK fills whole inside the band or expires whole (FillOrKill) with the book untouched;
+ *   a GTX expires whole (PostOnly) when anything inside the band would trade, and otherwise
+ *   expires as any market order that meets nothing (MarketBand / MarketNoLiquidity).
  * - Reduce-only / risk cap: maxFillLots >= 0 caps what the order may ever fill; the order's
  *   quantity is trimmed to it at entry (onAccepted reports the trimmed quantity) and a cap of 0
  *   is rejected (NothingToReduce). While it rests, trimOrder(id, cap) lowers its remaining
@@ -194,6 +198,7 @@ export interface BookCommands {
     flags?: number,
     maxFillLots?: number,
     stp?: number,
+    tif?: number,
   ): void;
   cancel(orderId: number, account?: number): void;
   cancelAll(account: number): number;

@@ -73,8 +73,14 @@ const accepted = (
   qtyLots,
   flags,
 });
-const acceptedMarket = (orderId: number, account: number, side: number, qtyLots: number, flags = 0): EngineEvent =>
-  accepted(orderId, account, side, 0, qtyLots, IOC, 2, flags);
+const acceptedMarket = (
+  orderId: number,
+  account: number,
+  side: number,
+  qtyLots: number,
+  flags = 0,
+  tif = IOC,
+): EngineEvent => accepted(orderId, account, side, 0, qtyLots, tif, 2, flags);
 const rejected = (command: number, orderId: number, account: number, reason: number): EngineEvent => ({
   type: 'rejected',
   command,
@@ -431,6 +437,75 @@ const scenarios: Scenario[] = [
       level(BUY, 98, 0),
     ],
     bids: [],
+    asks: BASE_ASKS,
+  },
+
+  // ---------------------------------------------------------------- market FOK and GTX (inside the band)
+  {
+    name: 'market FOK buy that the band holds too little for expires whole, the book untouched (8 at 101, wants 9)',
+    config: { bandPpm: 10_000 },
+    act: [market(10, 30, BUY, 9, 100, { tif: FOK })],
+    events: [acceptedMarket(10, 30, BUY, 9, 0, FOK), expired(10, 30, 9, ExpireReason.FillOrKill)],
+    bids: BASE_BIDS,
+    asks: BASE_ASKS,
+  },
+  {
+    name: 'market FOK buy that fits inside the band fills whole',
+    config: { bandPpm: 10_000 },
+    act: [market(10, 30, BUY, 8, 100, { tif: FOK })],
+    events: [
+      acceptedMarket(10, 30, BUY, 8, 0, FOK),
+      trade(1, 10, 10, 30, 101, 5, BUY),
+      filled(1, 10, 5),
+      partial(10, 30, 5, 3),
+      trade(2, 11, 10, 30, 101, 3, BUY),
+      filled(2, 11, 3),
+      filled(10, 30, 8),
+      level(SELL, 101, 0),
+    ],
+    bids: BASE_BIDS,
+    asks: [[102, 4]],
+  },
+  {
+    name: 'market FOK sell whose band excludes every bid expires whole as FOK',
+    config: { bandPpm: 10_000 },
+    act: [market(10, 30, SELL, 3, 101, { tif: FOK })],
+    events: [acceptedMarket(10, 30, SELL, 3, 0, FOK), expired(10, 30, 3, ExpireReason.FillOrKill)],
+    bids: BASE_BIDS,
+    asks: BASE_ASKS,
+  },
+  {
+    name: 'market FOK counts only what self-trade prevention lets it fill (own order at the front of 101)',
+    config: { bandPpm: 10_000 },
+    act: [market(10, 10, BUY, 3, 100, { tif: FOK })],
+    events: [acceptedMarket(10, 10, BUY, 3, 0, FOK), expired(10, 10, 3, ExpireReason.FillOrKill)],
+    bids: BASE_BIDS,
+    asks: BASE_ASKS,
+  },
+  {
+    name: 'market GTX buy with asks inside the band would take: expires whole as post-only',
+    config: { bandPpm: 10_000 },
+    act: [market(10, 30, BUY, 2, 100, { tif: GTX })],
+    events: [acceptedMarket(10, 30, BUY, 2, 0, GTX), expired(10, 30, 2, ExpireReason.PostOnly)],
+    bids: BASE_BIDS,
+    asks: BASE_ASKS,
+  },
+  {
+    name: 'market GTX sell whose band excludes every bid takes nothing: expires as any market order there',
+    config: { bandPpm: 10_000 },
+    act: [market(10, 30, SELL, 3, 101, { tif: GTX })],
+    events: [acceptedMarket(10, 30, SELL, 3, 0, GTX), expired(10, 30, 3, ExpireReason.MarketBand)],
+    bids: BASE_BIDS,
+    asks: BASE_ASKS,
+  },
+  {
+    name: 'a market order is IOC, FOK or GTX: GTC or another number is refused',
+    act: [market(10, 30, BUY, 1, 100, { tif: GTC }), market(10, 30, BUY, 1, 100, { tif: 5 })],
+    events: [
+      rejected(CommandKind.Market, 10, 30, RejectReason.InvalidTimeInForce),
+      rejected(CommandKind.Market, 10, 30, RejectReason.InvalidTimeInForce),
+    ],
+    bids: BASE_BIDS,
     asks: BASE_ASKS,
   },
 
