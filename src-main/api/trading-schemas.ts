@@ -125,7 +125,7 @@ const orderBodyProperties = {
   time_in_force: Type.Optional(
     intEnum(
       [1, 2, 3, 4] as const satisfies readonly TimeInForce[],
-      '1=GTC (default), 2=IOC, 3=FOK, 4=GTX (maker only)',
+      '1=GTC (default), 2=IOC, 3=FOK, 4=GTX (maker only); a market order is IOC unless FOK or GTX, decided within its price band',
     ),
   ),
   reduce_only: Type.Optional(Type.Boolean({ description: 'Reduce only' })),

@@ -86,10 +86,17 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
   if (input.side !== Side.BUY && input.side !== Side.SELL)
     reject(Errors.INVALID_PARAMETER, 'side must be 1 (buy) or 2 (sell)');
   if (isMarket && !row.allowMarket) reject(Errors.MARKET_NOT_ALLOWED, `Market orders are not allowed on ${row.symbol}`);
-  const tif: number = isMarket ? TimeInForce.IOC : (input.time_in_force ?? TimeInForce.GTC);
-  if (tif !== TimeInForce.GTC && tif !== TimeInForce.IOC && tif !== TimeInForce.FOK && tif !== TimeInForce.GTX) {
+  const asked: number = input.time_in_force ?? TimeInForce.GTC;
+  if (
+    asked !== TimeInForce.GTC &&
+    asked !== TimeInForce.IOC &&
+    asked !== TimeInForce.FOK &&
+    asked !== TimeInForce.GTX
+  ) {
     reject(Errors.INVALID_PARAMETER, 'time_in_force must be 1 GTC, 2 IOC, 3 FOK or 4 GTX');
   }
+  // a market order never rests: GTC and IOC are IOC; FOK and GTX keep their rule (checkImmediate)
+  const tif = isMarket && asked !== TimeInForce.FOK && asked !== TimeInForce.GTX ? TimeInForce.IOC : asked;
 
   // position side and action, before quantity and price
   const positionSide: number = input.position_side;
@@ -292,9 +299,10 @@ export function checkAmendAccountSide(
 }
 
 /**
- * The book side of a limit order, read as the engine will decide on entry: a post-only (GTX)
- * order that would take is 3022, a FOK order that cannot fill whole (its reduce-only cap applied,
- * self-trade prevention counted) 3023. Reads only.
+ * The book side of an order, read as the engine will decide on entry: a post-only (GTX) order
+ * that would take is 3022, a FOK order that cannot fill whole (its reduce-only cap applied,
+ * self-trade prevention counted) 3023. A market order is decided at the edge of its price band,
+ * the farthest it may sweep (the engine's marketLimit). Reads only.
  */
 export function checkImmediate(
   pair: PairState,
@@ -303,19 +311,21 @@ export function checkImmediate(
   s: CheckedShape,
   maxFill: number,
 ): void {
-  if (s.isMarket) return;
-  if (s.tif === TimeInForce.GTX && pair.book.wouldTake(side, s.priceTicks)) {
-    reject(
-      Errors.POST_ONLY_WOULD_TAKE,
-      `A post-only order at ${pair.math.formatPrice(s.priceTicks)} would take liquidity on ${pair.row.symbol}`,
-    );
+  if (s.tif !== TimeInForce.GTX && s.tif !== TimeInForce.FOK) return;
+  const { book, math, row } = pair;
+  const limit = s.isMarket ? book.marketLimit(side, s.refTicks) : s.priceTicks;
+  const at = s.isMarket
+    ? `at market (within the price band, ${side === Side.BUY ? 'up' : 'down'} to ${math.formatPrice(limit)})`
+    : `at ${math.formatPrice(limit)}`;
+  if (s.tif === TimeInForce.GTX && book.wouldTake(side, limit)) {
+    reject(Errors.POST_ONLY_WOULD_TAKE, `A post-only order ${at} would take liquidity on ${row.symbol}`);
   }
   if (s.tif === TimeInForce.FOK) {
     const qty = maxFill > 0 && maxFill < s.qtyLots ? maxFill : s.qtyLots;
-    if (!pair.book.fokFillable(engineAccount, side, s.priceTicks, qty)) {
+    if (!book.fokFillable(engineAccount, side, limit, qty)) {
       reject(
         Errors.FOK_NOT_FILLABLE,
-        `A fill-or-kill order of ${pair.math.formatQty(qty)} at ${pair.math.formatPrice(s.priceTicks)} cannot fill completely on ${pair.row.symbol}`,
+        `A fill-or-kill order of ${math.formatQty(qty)} ${at} cannot fill completely on ${row.symbol}`,
       );
     }
   }

@@ -153,7 +153,7 @@ function newOrder(core: TradingCore, n: NewOrder): LiveOrder {
 function submit(core: TradingCore, o: LiveOrder, s: CheckedShape, maxFill: number, untracked: LiveOrder | null): void {
   const pair = core.pairs.get(o.symbol)!;
   const flags = o.reduceOnly ? OrderFlag.ReduceOnly : 0;
-  if (s.isMarket) pair.book.placeMarket(o.id, o.engineAccount, o.side, o.qtyLots, s.refTicks, flags, maxFill);
+  if (s.isMarket) pair.book.placeMarket(o.id, o.engineAccount, o.side, o.qtyLots, s.refTicks, flags, maxFill, 0, o.tif);
   else pair.book.placeLimit(o.id, o.engineAccount, o.side, o.priceTicks, o.qtyLots, o.tif, flags, maxFill);
   drain(core, pair, untracked);
 }

@@ -1,6 +1,6 @@
 // DESIGN section 5's order rules through the routes, one block a rule the tester found broken:
 // which code a reduce-only order with nothing to reduce gets; the checks the bot route shares with
-// the signed route.
+// the signed route; a market order's FOK and GTX.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Errors } from '../../src-shared/errors.ts';
 import { makeApp, type TestApp } from '../helpers/app.ts';
@@ -169,5 +169,99 @@ describe('the bot route applies the minimum notional and the leverage range of e
       }),
       Errors.LEVERAGE_INVALID,
     );
+  });
+});
+
+describe('a market order keeps FOK and GTX', () => {
+  // DOGEUSDT: mark 0.32000, band 10%: a market buy sweeps up to 0.35200
+  const doge = (over: Record<string, unknown>) => ({
+    symbol: 'DOGEUSDT',
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 2,
+    ...over,
+  });
+  let maker: Creds;
+  /** A user's asks: 50000 at 0.32100, 20000 at 0.33000 (70000 inside the band), 30000 at 0.36000 (outside). */
+  async function asks(): Promise<void> {
+    maker = makeAccount(t.venue, 'dogemaker');
+    for (const [price, qty] of [
+      ['0.32100', '50000'],
+      ['0.33000', '20000'],
+      ['0.36000', '30000'],
+    ]) {
+      dataOf(await place(maker, doge({ side: 2, position_side: 2, type: 1, price, qty })));
+    }
+  }
+  const depth = async () => dataOf(await plain(t.app, 'GET', '/fapi/v1/depth?symbol=DOGEUSDT'));
+  const account = async (who: Creds) => dataOf(await signed(t.app, who, 'GET', '/fapi/v1/account'));
+  const positions = async (who: Creds) => dataOf(await signed(t.app, who, 'GET', '/fapi/v1/position/list'));
+  const history = async (who: Creds) =>
+    dataOf(await signed(t.app, who, 'GET', '/fapi/v1/allOrders', { query: { symbol: 'DOGEUSDT' } })).items;
+
+  it('signed: a market FOK the band cannot fill whole is 3023 and leaves nothing; one that fits fills whole', async () => {
+    await asks();
+    const u = makeAccount(t.venue, 'fok1');
+    const before = await depth();
+    // 100000 rest on the book, but only 70000 inside the band
+    for (const qty of ['90000', '70001']) {
+      const r = await place(u, doge({ qty, time_in_force: 3 }));
+      expectError(r, Errors.FOK_NOT_FILLABLE);
+      expect(r.body.message).toContain('within the price band, up to 0.35200');
+    }
+    expect(await depth()).toEqual(before);
+    expect(await history(u)).toEqual([]);
+    expect(await positions(u)).toEqual([]);
+    expect((await account(u)).frozen_margin).toBe('0.00000000');
+    const r = dataOf(await place(u, doge({ qty: '70000', time_in_force: 3 })));
+    expect(r).toMatchObject({ status: 3, filled_qty: '70000', filled_quote: '22650.00000000' });
+    expect((await positions(u)).map((p: any) => [p.position_side, p.quantity])).toEqual([[1, 70000]]);
+  });
+
+  it('signed: a market FOK on an empty opposite side is 3023', async () => {
+    const u = makeAccount(t.venue, 'fok2');
+    expectError(await place(u, doge({ qty: '1000', time_in_force: 3 })), Errors.FOK_NOT_FILLABLE);
+    expect(await history(u)).toEqual([]);
+  });
+
+  it('bot route: a market FOK the band cannot fill whole expires (status 6) with nothing filled', async () => {
+    await asks();
+    const before = await depth();
+    expect(dataOf(await bot(doge({ qty: '90000', time_in_force: 3 })))).toMatchObject({
+      status: 6,
+      filled_qty: '0',
+      filled_quote: '0.00000000',
+    });
+    expect(await depth()).toEqual(before);
+    expect(await positions(maker)).toEqual([]);
+    expect(dataOf(await bot(doge({ qty: '70000', time_in_force: 3 })))).toMatchObject({
+      status: 3,
+      filled_qty: '70000',
+    });
+  });
+
+  it('signed: a market GTX that would take is 3022 and leaves nothing; the bot route expires it untaken', async () => {
+    await asks();
+    const u = makeAccount(t.venue, 'gtx1');
+    const before = await depth();
+    const r = await place(u, doge({ qty: '1000', time_in_force: 4 }));
+    expectError(r, Errors.POST_ONLY_WOULD_TAKE);
+    expect(r.body.message).toContain('would take liquidity on DOGEUSDT');
+    expect(await history(u)).toEqual([]);
+    expect((await account(u)).frozen_margin).toBe('0.00000000');
+    expect(dataOf(await bot(doge({ qty: '1000', time_in_force: 4 })))).toMatchObject({ status: 6, filled_qty: '0' });
+    expect(await depth()).toEqual(before);
+    expect(await positions(maker)).toEqual([]);
+    expect(await positions(u)).toEqual([]);
+  });
+
+  it('a market GTX with nothing to take is not 3022: it expires unfilled as any market order meeting no liquidity', async () => {
+    const u = makeAccount(t.venue, 'gtx2');
+    const r = dataOf(await place(u, doge({ qty: '1000', time_in_force: 4 })));
+    expect(r).toMatchObject({ status: 6, filled_qty: '0', filled_quote: '0.00000000' });
+    expect((await history(u)).map((o: any) => [o.type, o.status, o.filled_qty])).toEqual([[2, 6, '0']]);
+    expect(await positions(u)).toEqual([]);
+    expect((await account(u)).frozen_margin).toBe('0.00000000');
   });
 });
