@@ -225,6 +225,20 @@ describe('native records -> Binance records', () => {
     });
   });
 
+  it('origQty is the quantity the exchange accepted when the placement says it (a trimmed reduce-only order), else the one sent', () => {
+    const placed = {
+      orderId: 8,
+      clientOrderId: 'c',
+      status: OrderStatus.NEW,
+      filledQty: '0.000',
+      filledQuote: '0',
+      expiredInMatch: false,
+      time: 5,
+    };
+    expect(placedOrder(math, limit(), placed, 'one_way').origQty).toBe('0.010');
+    expect(placedOrder(math, limit(), { ...placed, qtyLots: 4 }, 'one_way').origQty).toBe('0.004');
+  });
+
   it("open orders' figures: remaining x price by side, initial margin of opening orders only", () => {
     const rec = (side: number, action: number) =>
       ({

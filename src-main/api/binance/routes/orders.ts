@@ -98,20 +98,22 @@ export function registerOrders(app: FastifyInstance, ctx: BinanceContext): void 
     const rests = r.status === OrderStatus.NEW || r.status === OrderStatus.PARTIALLY_FILLED;
     const live = rests ? ex.liveOrder(s.account.id, id) : undefined;
     const time = live?.createdAt ?? ranAt ?? venue.trading.order(id)!.createdAt;
-    // an expired order may be a self-trade's EXPIRED_IN_MATCH, which only the record says (the
-    // one read of it on this route, for expired orders answered in full only)
-    const inMatch =
-      r.status === OrderStatus.EXPIRED &&
-      o.respType === 'RESULT' &&
-      (live ?? venue.trading.order(id))?.expiredInMatch === true;
+    // A reduce-only order (one-way reduceOnly, any hedge close) was trimmed to its position on
+    // entry: its quantity is the record's. An expired order may be a self-trade's
+    // EXPIRED_IN_MATCH, which only the record says. Those are the only reads of the record on
+    // this route (closes, and expired orders answered in full).
+    const reduces = s.mode === 'one_way' ? o.reduceOnly === true : (o.positionSide === 'LONG') !== (o.side === 'BUY');
+    const expired = r.status === OrderStatus.EXPIRED && o.respType === 'RESULT';
+    const record = reduces || expired ? (live ?? venue.trading.order(id)) : undefined;
     const placed = {
       orderId: id,
       clientOrderId: r.client_order_id,
       status: r.status,
       filledQty: r.filled_qty,
       filledQuote: r.filled_quote,
-      expiredInMatch: inMatch,
+      expiredInMatch: expired && record?.expiredInMatch === true,
       time,
+      ...(reduces && record !== undefined ? { qtyLots: record.qtyLots } : {}),
     };
     return placedOrder(pair.math, o, placed, s.mode);
   };

@@ -175,6 +175,11 @@ export interface Placed {
   filledQuote: string;
   /** An expired order that self-trade prevention expired. */
   expiredInMatch: boolean;
+  /**
+   * The order's quantity as the exchange accepted it, when it may differ from the quantity sent
+   * (a reduce-only order is trimmed to its position on entry); absent: the quantity sent.
+   */
+  qtyLots?: number;
   /** Market time the order was created at. */
   time: number;
 }
@@ -196,7 +201,7 @@ export function placedOrder(m: SymbolMath, o: NewOrder, placed: Placed, mode: Mo
     price: market ? '0' : m.formatPrice(m.price.mustToUnits(o.price!)),
     // a display value, as the native record's avg_price
     avgPrice: Number(filled) > 0 ? (Number(quote) / Number(filled)).toFixed(m.price.precision) : '0',
-    origQty: m.formatQty(m.qty.mustToUnits(o.quantity)),
+    origQty: m.formatQty(placed.qtyLots ?? m.qty.mustToUnits(o.quantity)),
     executedQty: filled,
     cumQty: filled,
     cumQuote: quote,
