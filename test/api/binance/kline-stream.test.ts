@@ -36,17 +36,17 @@ async function open(path: string): Promise<TestClient> {
   return c;
 }
 
-/** One trade of 0.001 BTCUSDT at the mark, between two engine accounts. */
+/** One trade of 0.002 BTCUSDT (over the 100 USDT minimum notional) at the mark, between two engine accounts. */
 function trade(): void {
   const price = venue.exchange.pair('BTCUSDT')!.markPrice.toFixed(1);
-  const order = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty: '0.001' };
+  const order = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty: '0.002' };
   placeBotOrder(venue.exchange, { ...order, side: 2, position_side: 2 }, HOUSE_ACCOUNT);
   const taker = placeBotOrder(
     venue.exchange,
     { ...order, side: 1, position_side: 1, time_in_force: 2 },
     HOUSE_ACCOUNT + 1,
   );
-  expect(taker.filled_qty).toBe('0.001');
+  expect(taker.filled_qty).toBe('0.002');
 }
 
 /** Moves the market clock to `t` and the candles with it (closing what ended). */

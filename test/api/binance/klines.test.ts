@@ -14,7 +14,7 @@ beforeAll(async () => {
   t = await makeApp({ wall: () => W }, { rateLimit: false });
   // one trade at 10:00:10, then the clock moves to 10:09:30: minutes 10:00 to 10:09 have candles
   const price = t.venue.exchange.pair('BTCUSDT')!.markPrice.toFixed(1);
-  const order = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty: '0.001' };
+  const order = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty: '0.002' };
   placeBotOrder(t.venue.exchange, { ...order, side: 2, position_side: 2 }, HOUSE_ACCOUNT);
   placeBotOrder(t.venue.exchange, { ...order, side: 1, position_side: 1, time_in_force: 2 }, HOUSE_ACCOUNT + 1);
   W = T0 + 9 * MIN + 30_000;

@@ -30,14 +30,14 @@ afterAll(async () => {
 
 function trade(): void {
   const price = venue.exchange.pair('BTCUSDT')!.markPrice.toFixed(1);
-  const order = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty: '0.001' };
+  const order = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty: '0.002' };
   placeBotOrder(venue.exchange, { ...order, side: 2, position_side: 2 }, HOUSE_ACCOUNT);
   const taker = placeBotOrder(
     venue.exchange,
     { ...order, side: 1, position_side: 1, time_in_force: 2 },
     HOUSE_ACCOUNT + 1,
   );
-  expect(taker.filled_qty).toBe('0.001');
+  expect(taker.filled_qty).toBe('0.002');
 }
 
 function moveTo(t: number): void {
