@@ -356,13 +356,7 @@ export class KlineService {
     } catch {
       throw new ApiError(Errors.KLINES_INVALID_PARAMETER, 'start_time or end_time is out of range');
     }
-    // Only the span that holds candles counts against the limit.
-    let oldest: number | undefined;
-    if (ring.complete) oldest = ring.size > 0 ? ring.at(0).openTime : current?.openTime;
-    else {
-      this.flush();
-      oldest = this.repo.oldestOpen(st.symbol, interval);
-    }
+    const oldest = this.oldestOpen(st.symbol, interval); // only the span holding candles counts
     const newest = current ? current.openTime : ring.size > 0 ? ring.at(ring.size - 1).openTime : undefined;
     if (oldest === undefined || newest === undefined) return none;
     const effLo = Math.max(lo, openTimeOf(interval, oldest));
@@ -381,6 +375,14 @@ export class KlineService {
       return { st, ring, current: cur, from: ring.lowerBound(effLo), to: ring.lowerBound(closedHi + 1), rows: null };
     }
     return { st, ring, current: cur, from: 0, to: 0, rows: this.repo.range(st.symbol, interval, effLo, closedHi) };
+  }
+
+  /** Open time of the pair's oldest `interval` candle (stored or current); undefined when it has none. */
+  oldestOpen(symbol: string, interval: Interval): number | undefined {
+    const { st, ring, current } = this.select(symbol, interval, { limit: 1 });
+    if (ring.complete) return ring.size > 0 ? ring.at(0).openTime : current?.openTime;
+    this.flush();
+    return this.repo.oldestOpen(st.symbol, interval);
   }
 
   // ------------------------------------------------------------------ internals

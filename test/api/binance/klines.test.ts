@@ -47,6 +47,14 @@ describe('GET /binance/fapi/v1/klines with startTime', () => {
     ]);
   });
 
+  it('a startTime before the first candle counts from the first candle (a ccxt `since` from long ago)', async () => {
+    expect(await opens(`startTime=0&limit=3`)).toEqual([T0, T0 + MIN, T0 + 2 * MIN]);
+    expect(await opens(`startTime=${T0 - 86_400_000 + 1}&limit=2`)).toEqual([T0, T0 + MIN]);
+    // with an endTime before the first candle: none
+    expect(await opens(`startTime=0&endTime=${T0 - 1}&limit=3`)).toEqual([]);
+    expect(await opens(`startTime=0&endTime=${T0 + MIN}&limit=3`)).toEqual([T0, T0 + MIN]);
+  });
+
   it('up to the current candle: fewer than `limit` only when no more candles exist', async () => {
     expect(await opens(`startTime=${T0 + 7 * MIN + 1}&limit=5`)).toEqual([T0 + 8 * MIN, T0 + 9 * MIN]);
   });

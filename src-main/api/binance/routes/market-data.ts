@@ -136,6 +136,7 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
       start,
       end,
       limit,
+      oldest: start === undefined ? undefined : svc.oldestOpen(pair.row.symbol, interval as Interval),
     });
   });
 

@@ -16,16 +16,26 @@ function step(interval: Interval, t: number, n: number, forward: boolean): numbe
 
 export function selectKlines(
   read: Reader,
-  w: { interval: Interval; start: number | undefined; end: number | undefined; limit: number },
+  w: {
+    interval: Interval;
+    start: number | undefined;
+    end: number | undefined;
+    limit: number;
+    /** Open time of the oldest candle there is: a startTime before it counts from it. */
+    oldest?: number;
+  },
 ): unknown[][] {
-  const { interval, start, end, limit } = w;
+  const { interval, start, end, limit, oldest } = w;
   let rows: Array<readonly unknown[]>;
   if (start === undefined && end === undefined) rows = [...read({ limit })].reverse();
   else if (start !== undefined) {
     // the first candle opening at or after startTime: an unaligned startTime falls inside a
     // candle that opened before it, which Binance does not answer (the native read would)
     const aligned = openTimeOf(interval, start);
-    const from = aligned < start ? nextOpenTime(interval, aligned) : aligned;
+    const first = aligned < start ? nextOpenTime(interval, aligned) : aligned;
+    // before the oldest candle: the first `limit` from it, as Binance answers a startTime before
+    // a pair's listing (a ccxt fetchOHLCV with an early `since` gets the first candles, not none)
+    const from = oldest !== undefined && oldest > first ? oldest : first;
     const lastOpen = step(interval, from, limit - 1, true);
     const to = end === undefined ? lastOpen + 1 : Math.min(end, lastOpen + 1);
     rows = to < from ? [] : [...read({ startTime: from, endTime: to })].reverse().slice(0, limit);
