@@ -25,8 +25,10 @@ export function App() {
   // paint, and a key pressed in between was lost).
   useLayoutEffect(() => installHotkeys(services), [services]);
   const replay = useSel(services.replay, (r) => r.mode === 'replay');
+  // a narrow window shows the order book or the trades in one column (styles.css)
+  const bookTab = useSel(services.workspace, (w) => w.bookTab);
   return (
-    <div className={replay ? 'app replay' : 'app'}>
+    <div className={`app${replay ? ' replay' : ''} shows-${bookTab}`}>
       {replay && <ReplayBanner />}
       <Topbar />
       <main className="chart-area">

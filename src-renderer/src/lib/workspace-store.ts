@@ -1,21 +1,26 @@
-// What the trader is looking at: the symbol, the chart interval, the bottom tab and which
-// overlay is open. Symbol and interval survive a reload (localStorage).
+// What the trader is looking at: the symbol, the chart interval, the bottom tab, which of the
+// order book and the recent trades a narrow window shows (they share a column there) and which
+// overlay is open. Symbol, interval and that choice survive a reload (localStorage).
 import { createStore } from 'zustand/vanilla';
 import { isInterval, type Interval } from '../../../src-shared/intervals.ts';
 
 export type BottomTab =
   'positions' | 'open-orders' | 'order-history' | 'trade-history' | 'position-history' | 'account' | 'replay-report';
+/** What the shared book / trades column shows on a narrow window (styles.css); a wide one shows both. */
+export type BookTab = 'book' | 'trades';
 type Overlay = null | 'symbols' | 'help' | 'settings' | 'bots' | 'tpsl' | 'data' | 'replay' | 'sweeps';
 
 export interface WorkspaceState {
   symbol: string;
   interval: Interval;
   tab: BottomTab;
+  bookTab: BookTab;
   overlay: Overlay;
   actions: {
     setSymbol(symbol: string): void;
     setInterval(interval: Interval): void;
     setTab(tab: BottomTab): void;
+    setBookTab(tab: BookTab): void;
     open(overlay: Exclude<Overlay, null>): void;
     close(): void;
   };
@@ -23,14 +28,15 @@ export interface WorkspaceState {
 
 const KEY = 'perpdesk.workspace';
 
-function load(): { symbol?: string; interval?: Interval } {
+function load(): { symbol?: string; interval?: Interval; bookTab?: BookTab } {
   try {
     const raw = localStorage.getItem(KEY);
     if (!raw) return {};
-    const v = JSON.parse(raw) as { symbol?: unknown; interval?: unknown };
+    const v = JSON.parse(raw) as { symbol?: unknown; interval?: unknown; bookTab?: unknown };
     return {
       symbol: typeof v.symbol === 'string' && /^[A-Z0-9]{2,30}$/.test(v.symbol) ? v.symbol : undefined,
       interval: isInterval(v.interval) ? v.interval : undefined,
+      bookTab: v.bookTab === 'trades' ? 'trades' : undefined,
     };
   } catch {
     // storage disabled, or an entry that is not JSON: the default pair and interval
@@ -44,19 +50,21 @@ export function createWorkspaceStore(initial: { symbol?: string; interval?: Inte
     symbol: initial.symbol ?? saved.symbol ?? 'BTCUSDT',
     interval: initial.interval ?? saved.interval ?? '1m',
     tab: 'positions',
+    bookTab: saved.bookTab ?? 'book',
     overlay: null,
     actions: {
       setSymbol: (symbol) => set({ symbol, overlay: null }),
       setInterval: (interval) => set({ interval }),
       setTab: (tab) => set({ tab }),
+      setBookTab: (bookTab) => set({ bookTab }),
       open: (overlay) => set({ overlay }),
       close: () => set({ overlay: null }),
     },
   }));
   store.subscribe((s, prev) => {
-    if (s.symbol === prev.symbol && s.interval === prev.interval) return;
+    if (s.symbol === prev.symbol && s.interval === prev.interval && s.bookTab === prev.bookTab) return;
     try {
-      localStorage.setItem(KEY, JSON.stringify({ symbol: s.symbol, interval: s.interval }));
+      localStorage.setItem(KEY, JSON.stringify({ symbol: s.symbol, interval: s.interval, bookTab: s.bookTab }));
     } catch {
       // storage disabled or full: the workspace is just not remembered for the next visit
     }

@@ -10,6 +10,7 @@ import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { Side } from '../../../../src-shared/enums.ts';
+import { BookTabs } from './book-tabs.tsx';
 import './ladder.css';
 
 /** Rows per side rendered: enough for a tall window; the column clips the rest. */
@@ -64,7 +65,7 @@ export function Ladder() {
         </div>
       )}
       <div className="panel-title">
-        <span>Order book</span>
+        <BookTabs own="book" />
         <select
           aria-label="Grouping"
           className="mini-select"

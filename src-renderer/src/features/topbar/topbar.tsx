@@ -37,7 +37,8 @@ export function Topbar() {
   return (
     <header className={`topbar${down ? ' stale' : ''}`} data-testid="topbar">
       <span className="brand" aria-label="perpdesk">
-        <span className="brand-mark">◆</span>perpdesk
+        <span className="brand-mark">◆</span>
+        <span className="brand-name">perpdesk</span>
       </span>
       <div className="picker-anchor">
         <button

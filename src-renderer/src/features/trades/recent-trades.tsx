@@ -7,6 +7,7 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import type { RecentTrade } from './trades-store.ts';
 import { Side } from '../../../../src-shared/enums.ts';
+import { BookTabs } from '../ladder/book-tabs.tsx';
 import './trades.css';
 
 /** Rows rendered: more than fit in the column at any usual window height. */
@@ -19,7 +20,7 @@ export function RecentTrades() {
   return (
     <div className="trades panel-fill" data-testid="trades">
       <div className="panel-title">
-        <span>Trades</span>
+        <BookTabs own="trades" />
       </div>
       <div className="trades-head">
         <span>Price</span>
