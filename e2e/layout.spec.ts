@@ -1,7 +1,22 @@
 // The screen's layout at the desktop window's sizes: at 1024x640 (the smallest window) nothing
-// is wider than the window and the order book and the trades share a column under two tabs.
+// is wider than the window and the order book and the trades share a column under two tabs;
+// the positions table fits its panel with TP/SL and its edit button uncovered.
+import type { Locator } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { onTick } from './support/prices.ts';
+
+/** Whether the element drawn at the centre of `l` is `l` or inside it (nothing covers it there). */
+function uncovered(l: Locator): Promise<boolean> {
+  return l.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    // the e2e code is compiled without the DOM library: the page's document is typed here
+    const doc = (globalThis as unknown as { document: { elementFromPoint(x: number, y: number): typeof el | null } })
+      .document;
+    const top = doc.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return top !== null && (top === el || el.contains(top));
+  });
+}
 
 test('at 1024x640 the screen fits the window: the form whole, the top bar, every chart interval; book and trades as tabs', async ({
   page,
@@ -59,3 +74,50 @@ test('at 1024x640 the screen fits the window: the form whole, the top bar, every
   await expect(tabs).toHaveCount(0);
   expect((await trades.boundingBox())!.x).toBeGreaterThan((await screen.ladder.root.boundingBox())!.x);
 });
+
+for (const [width, height] of [
+  [1280, 800],
+  [1024, 640],
+] as const) {
+  test(`at ${width}x${height} every position column fits: TP/SL and its edit button are not covered`, async ({
+    page,
+    service,
+    trader,
+    market,
+  }) => {
+    const symbol = 'BTCUSDT';
+    await market.ensureBook(symbol, 15);
+    const s = await market.symbol(symbol);
+    await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' });
+    const [pos] = await trader.api.positions();
+    const tp = onTick(pos.mark_price * 1.2, s.price_step);
+    const sl = onTick(pos.mark_price * 0.8, s.price_step);
+    await trader.api.setTpSl({ symbol, position_side: 1, take_profit_price: tp, stop_loss_price: sl });
+    await page.setViewportSize({ width, height });
+    const screen = new TradingPage(page);
+    await screen.openAs(service.url, trader, symbol);
+    const row = screen.tabs.position(symbol, 1);
+    const fmtPx = (x: string): string =>
+      Number(x).toLocaleString('en-US', { minimumFractionDigits: s.price_precision });
+    await expect(row).toContainText(`${fmtPx(tp)} / ${fmtPx(sl)}`);
+
+    // nothing to scroll sideways, so nothing pinned over another column
+    const [tableWidth, panelWidth] = await screen.tabs.positions.evaluate((t) => [
+      t.scrollWidth,
+      t.closest('[role="tabpanel"]')!.clientWidth,
+    ]);
+    expect(tableWidth).toBeLessThanOrEqual(panelWidth);
+    const edit = row.getByRole('button', { name: `TP/SL ${symbol} long` });
+    const close = row.getByRole('button', { name: `Close ${symbol} long` });
+    const stopLoss = row.getByText(fmtPx(sl), { exact: true });
+    for (const l of [edit, close, stopLoss, row.getByText(symbol, { exact: true })]) {
+      await expect(l).toBeInViewport({ ratio: 1 });
+      expect(await uncovered(l)).toBe(true);
+    }
+    for (const th of await screen.tabs.positions.locator('thead th').all()) {
+      expect(await uncovered(th), `header ${await th.textContent()}`).toBe(true);
+    }
+    await edit.click();
+    await expect(page.getByRole('dialog', { name: 'Take profit / stop loss' })).toBeVisible();
+  });
+}

@@ -87,16 +87,23 @@ export function PositionsTable() {
     const k = positionKey(p.symbol, p.position_side);
     return { p, k, mark, pnl, roe: roe(p, pnl), ...positionDirection(p), ...decimals(p.symbol), tpsl: tpsl[k] };
   });
+  // Paired figures share a column, one above the other (the second smaller), so that every
+  // column, TP/SL and its edit button included, fits the bottom panel of a 1280 px window and
+  // of the 1024 px narrow layout without scrolling sideways.
   const columns: Column<PositionRow>[] = [
     {
       head: 'Symbol',
       cell: ({ p, long }) => (
         <>
           <span className={`side-bar ${long ? 'long' : 'short'}`} />
-          <span className="sym">{p.symbol}</span>
-          <span className={`tag ${long ? 'up' : 'down'}`}>{long ? 'Long' : 'Short'}</span>
-          <span className="tag">
-            {p.margin_mode === MarginMode.ISOLATED ? 'Isolated' : 'Cross'} {p.leverage}x
+          <span className="pos-stack">
+            <span className="sym">{p.symbol}</span>{' '}
+            <span className="pos-sub">
+              <span className={`tag ${long ? 'up' : 'down'}`}>{long ? 'Long' : 'Short'}</span>{' '}
+              <span className="tag">
+                {p.margin_mode === MarginMode.ISOLATED ? 'Isolated' : 'Cross'} {p.leverage}x
+              </span>
+            </span>
           </span>
         </>
       ),
@@ -108,36 +115,52 @@ export function PositionsTable() {
       attrs: () => ({ 'data-testid': 'position-size' }),
       cell: ({ size, qd }) => fmt(size, qd),
     },
-    { head: 'Entry', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.entry_price, pd) },
-    { head: 'Break-even', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.break_even_price, pd) },
-    { head: 'Mark', headClass: 'num', cls: 'num', cell: ({ p, mark, pd }) => fmt(mark ?? p.mark_price, pd) },
     {
-      head: 'Liq. price',
+      head: <Pair top="Entry" sub="Break-even" />,
       headClass: 'num',
-      cls: 'num warn',
-      cell: ({ p, pd }) => (p.liquidation_price > 0 ? fmt(p.liquidation_price, pd) : '—'),
+      cls: 'num',
+      cell: ({ p, pd }) => <Pair top={fmt(p.entry_price, pd)} sub={fmt(p.break_even_price, pd)} />,
     },
-    { head: 'Margin ratio', headClass: 'num', cls: 'num', cell: ({ p }) => fmtPct(p.margin_ratio, 2) },
-    { head: 'Margin', headClass: 'num', cls: 'num', cell: ({ p }) => fmt(p.margin, 2) },
     {
-      head: 'PnL (ROE)',
+      head: <Pair top="Mark" sub="Liq. price" />,
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ p, mark, pd }) => (
+        <Pair
+          top={fmt(mark ?? p.mark_price, pd)}
+          sub={p.liquidation_price > 0 ? fmt(p.liquidation_price, pd) : '—'}
+          subClass="warn"
+        />
+      ),
+    },
+    {
+      head: <Pair top="Margin" sub="Margin ratio" />,
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ p }) => <Pair top={fmt(p.margin, 2)} sub={fmtPct(p.margin_ratio, 2)} />,
+    },
+    {
+      head: <Pair top="PnL" sub="(ROE)" />,
       headClass: 'num',
       cls: ({ pnl }) => `num ${pnl > 0 ? 'up' : pnl < 0 ? 'down' : ''}`,
       attrs: ({ pnl }) => ({ 'data-testid': 'position-pnl', 'data-pnl': pnl }),
-      cell: ({ pnl, roe }) => `${fmtSigned(pnl, 2)} (${fmtPct(roe, 2, true)})`,
+      cell: ({ pnl, roe }) => <Pair top={fmtSigned(pnl, 2)} sub={`(${fmtPct(roe, 2, true)})`} subClass="" />,
     },
     {
-      head: 'TP / SL',
-      headClass: 'num',
+      head: <Pair top="TP" sub="SL" />,
+      headClass: 'num tpsl-head',
       cls: 'num',
       cell: ({ p, pd, name, tpsl: t }) => (
-        <>
-          <span className="up">{t?.takeProfit ? fmt(t.takeProfit, pd) : '—'}</span> /{' '}
-          <span className="down">{t?.stopLoss ? fmt(t.stopLoss, pd) : '—'}</span>
+        <span className="pos-tpsl">
+          <span className="pos-stack">
+            <span className="up">{t?.takeProfit ? fmt(t.takeProfit, pd) : '—'}</span>
+            <span className="sr-only"> / </span>
+            <span className="down">{t?.stopLoss ? fmt(t.stopLoss, pd) : '—'}</span>
+          </span>
           <button className="btn-small ghost" onClick={() => editTpSl(p)} aria-label={`TP/SL ${p.symbol} ${name}`}>
             ✎
           </button>
-        </>
+        </span>
       ),
     },
     {
@@ -188,7 +211,7 @@ export function PositionsTable() {
       )}
       <RecordTable
         testId="positions-table"
-        className={down ? 'grid dense stale' : 'grid dense'}
+        className={down ? 'grid dense positions stale' : 'grid dense positions'}
         columns={columns}
         rows={rows}
         rowKey={(r) => r.k}
@@ -208,5 +231,14 @@ export function PositionsTable() {
         />
       )}
     </>
+  );
+}
+
+/** Two figures of one column, the second below the first and smaller (muted unless `subClass`). */
+function Pair({ top, sub, subClass = 'muted' }: { top: string; sub: string; subClass?: string }) {
+  return (
+    <span className="pos-stack">
+      <span>{top}</span> <span className={`pos-sub ${subClass}`}>{sub}</span>
+    </span>
   );
 }
