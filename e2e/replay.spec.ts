@@ -65,6 +65,11 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
   const symbols = dialog.getByTestId('replay-symbols');
   await expect(symbols.getByRole('row', { name: /BTCUSDT/ })).toContainText('2021-05-16 00:00 → 2021-05-19 00:00');
   await expect(symbols.getByRole('row', { name: /BTCUSDT/ })).toContainText('klines');
+  // every column whole inside the drawer (the table was wider and cut "Made of" to "Mad")
+  await expect(symbols.getByRole('columnheader', { name: 'Made of' })).toBeInViewport({ ratio: 1 });
+  await expect(symbols.getByRole('cell', { name: 'klines' })).toBeInViewport({ ratio: 1 });
+  const [tableWidth, boxWidth] = await symbols.evaluate((t) => [t.scrollWidth, t.parentElement!.clientWidth]);
+  expect(tableWidth).toBeLessThanOrEqual(boxWidth);
   await dialog.getByRole('button', { name: 'Start replay' }).click();
   await expect(dialog.getByText('Pick at least one symbol.')).toBeVisible();
   await dialog.getByRole('checkbox', { name: 'Replay BTCUSDT' }).check();

@@ -213,7 +213,8 @@ function ReplayBody() {
                   </td>
                   <td className="sym">{c.symbol}</td>
                   <td>
-                    {utcMinute(c.first)} → {utcMinute(c.end)}
+                    <span className="when">{utcMinute(c.first)}</span> →{' '}
+                    <span className="when">{utcMinute(c.end)}</span>
                   </td>
                   <td className="muted">{c.sources.join(', ')}</td>
                 </tr>
