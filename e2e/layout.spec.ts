@@ -1,6 +1,7 @@
 // The screen's layout at the desktop window's sizes: at 1024x640 (the smallest window) nothing
 // is wider than the window and the order book and the trades share a column under two tabs;
-// the positions table fits its panel with TP/SL and its edit button uncovered.
+// the positions table fits its panel with TP/SL and its edit button uncovered; a long base asset
+// (1000PEPEUSDT) keeps the headers, the spread, the top bar and the order form in shape.
 import type { Locator } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
@@ -121,3 +122,50 @@ for (const [width, height] of [
     await expect(page.getByRole('dialog', { name: 'Take profit / stop loss' })).toBeVisible();
   });
 }
+
+test('a long base asset (1000PEPEUSDT at 1280x800): book and trades headers keep to their row, the spread to its figures, the top bar its 24h change', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = '1000PEPEUSDT';
+  await market.ensureBook(symbol, 15);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  await expect(page.getByTestId('trade-row').first()).toBeVisible();
+
+  // "Size (1000PEPE)" may take a second line, inside its header, never over the rows below
+  for (const panel of [screen.ladder.root, page.getByTestId('trades')]) {
+    const head = panel.getByText('Size (1000PEPE)', { exact: true });
+    await expect(head).toBeVisible();
+    const headBox = (await head.locator('xpath=..').boundingBox())!;
+    const textBox = (await head.boundingBox())!;
+    expect(textBox.y + textBox.height).toBeLessThanOrEqual(headBox.y + headBox.height + 0.5);
+    const rows = panel === screen.ladder.root ? page.getByTestId('ladder-asks') : page.getByTestId('trade-row').first();
+    expect((await rows.boundingBox())!.y).toBeGreaterThanOrEqual(headBox.y + headBox.height - 0.5);
+  }
+
+  // the spread's amount and share each whole on a line of their own
+  const spread = page.getByTestId('spread');
+  const amount = spread.getByText(/^0\.0000\d+$/);
+  const share = spread.getByText(/^\d+\.\d{3}%$/);
+  for (const l of [amount, share]) {
+    await expect(l).toBeVisible();
+    expect((await l.boundingBox())!.height).toBeLessThan(18);
+  }
+
+  // the order form's Max ("14,705,882 1000PEPE") stays inside the form, a second line if need be
+  const form = (await screen.form.root.boundingBox())!;
+  const amounts = screen.form.root.locator('dd').filter({ hasText: '1000PEPE' });
+  await expect(amounts.first()).toBeVisible();
+  for (const dd of await amounts.all()) {
+    const b = (await dd.boundingBox())!;
+    expect(b.x + b.width).toBeLessThanOrEqual(form.x + form.width);
+  }
+
+  // (a stat that does not fit wraps out of the bar's one line, out of sight: ratio 0)
+  await expect(page.getByTestId('change-24h')).toBeInViewport({ ratio: 0.9 });
+});

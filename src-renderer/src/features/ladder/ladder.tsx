@@ -109,11 +109,17 @@ export function Ladder() {
           {fmt(mark, pd)}
         </span>
         <span className="mid-spread" data-testid="spread" title="Spread">
-          {Number.isFinite(spread)
-            ? `${fmt(spread, pd)} · ${fmtPct(spread / mid, 3)}`
-            : book.sync === 'idle' || book.sync === 'syncing'
-              ? 'syncing…'
-              : '—'}
+          {Number.isFinite(spread) ? (
+            // the amount over the share, so that a long price (0.0000001) still fits the row
+            <>
+              <span>{fmt(spread, pd)}</span>
+              <span>{fmtPct(spread / mid, 3)}</span>
+            </>
+          ) : book.sync === 'idle' || book.sync === 'syncing' ? (
+            'syncing…'
+          ) : (
+            '—'
+          )}
         </span>
       </div>
       <div className="ladder-side bids" data-testid="ladder-bids">
