@@ -1,7 +1,8 @@
 // The screen's layout at the desktop window's sizes: at 1024x640 (the smallest window) nothing
 // is wider than the window and the order book and the trades share a column under two tabs;
 // the positions table fits its panel with TP/SL and its edit button uncovered; a long base asset
-// (1000PEPEUSDT) keeps the headers, the spread, the top bar and the order form in shape.
+// (1000PEPEUSDT) keeps the headers, the spread, the top bar and the order form in shape; toasts
+// cover none of what the trader checks.
 import type { Locator } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
@@ -168,4 +169,49 @@ test('a long base asset (1000PEPEUSDT at 1280x800): book and trades headers keep
 
   // (a stat that does not fit wraps out of the bar's one line, out of sight: ratio 0)
   await expect(page.getByTestId('change-24h')).toBeInViewport({ ratio: 0.9 });
+});
+
+test('toasts sit in the chart, clear of the order book, the order form, the positions and the legend, and can be dismissed', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  const screen = new TradingPage(page);
+  for (const [width, height] of [
+    [1280, 800],
+    [1024, 640],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    if (width === 1280) await screen.openAs(service.url, trader, symbol);
+    await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+    await screen.form.market('Open long', '0.010');
+    const toast = screen.toast('fill').first();
+    await expect(toast).toContainText(`Bought 0.010 ${symbol}`);
+    // the pointer on it keeps it (a fill's toast leaves after 5 s) while it is measured
+    await toast.hover();
+    const box = (await toast.boundingBox())!;
+    const apart = async (l: Locator): Promise<boolean> => {
+      const b = (await l.boundingBox())!;
+      return box.x + box.width <= b.x || b.x + b.width <= box.x || box.y + box.height <= b.y || b.y + b.height <= box.y;
+    };
+    for (const [name, l] of [
+      ['order book', screen.ladder.root],
+      ['order form', screen.form.root],
+      ['bottom tabs', page.getByRole('tablist', { name: 'Account views' })],
+      ['positions', screen.tabs.positions],
+      ['chart legend', screen.chart.legend],
+    ] as const) {
+      expect(await apart(l), `the toast covers the ${name} at ${width}x${height}`).toBe(true);
+    }
+    const chart = (await page.getByRole('main').boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(chart.x);
+    expect(box.x + box.width).toBeLessThanOrEqual(chart.x + chart.width);
+    expect(box.y + box.height).toBeLessThanOrEqual(chart.y + chart.height);
+    await expect(toast).toBeInViewport({ ratio: 1 });
+    await toast.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(screen.toast('fill')).toHaveCount(0);
+  }
 });

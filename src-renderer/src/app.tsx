@@ -1,5 +1,6 @@
-// The trading screen: top bar; chart, depth ladder, recent trades and order entry; the
-// bottom tabs; overlays (symbol picker, help, settings, bot orders, TP/SL) and toasts.
+// The trading screen: top bar; chart (with the toasts in its corner), depth ladder, recent
+// trades and order entry; the bottom tabs; overlays (symbol picker, help, settings, bot orders,
+// TP/SL).
 import { useLayoutEffect } from 'react';
 import { AccountPanel } from './features/account/account-panel.tsx';
 import { BotPanel } from './features/bot-panel/bot-panel.tsx';
@@ -33,6 +34,8 @@ export function App() {
       <Topbar />
       <main className="chart-area">
         <ChartPanel />
+        {/* in the chart's bottom-left corner (toasts.css) */}
+        <Toasts />
       </main>
       <section className="book-area">
         <Ladder />
@@ -53,7 +56,6 @@ export function App() {
       <DataPanel />
       <SweepsPanel />
       <ReplayDialog />
-      <Toasts />
     </div>
   );
 }

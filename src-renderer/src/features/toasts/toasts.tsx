@@ -1,4 +1,4 @@
-// Toasts in the bottom-right corner; hover pauses a toast's timer.
+// Toasts in the chart's bottom-left corner (toasts.css); hover pauses a toast's timer, ✕ dismisses it.
 import { useEffect, useRef } from 'react';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import type { Toast } from './toasts-store.ts';
