@@ -2,7 +2,7 @@
 // is wider than the window and the order book and the trades share a column under two tabs;
 // the positions table fits its panel with TP/SL and its edit button uncovered; a long base asset
 // (1000PEPEUSDT) keeps the headers, the spread, the top bar and the order form in shape; toasts
-// cover none of what the trader checks.
+// cover none of what the trader checks; a narrow chart's legend keeps clear of the price lines.
 import type { Locator } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
@@ -214,4 +214,25 @@ test('toasts sit in the chart, clear of the order book, the order form, the posi
     await toast.getByRole('button', { name: 'Dismiss' }).click();
     await expect(screen.toast('fill')).toHaveCount(0);
   }
+});
+
+test('at 1024x640 the chart legend keeps to two lines, clear of the labels of the price lines at the right', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  await trader.api.placeOrder({ symbol, side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.020' });
+  await page.setViewportSize({ width: 1024, height: 640 });
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  await expect.poll(() => screen.chart.lines()).toContain(`entry:${symbol}:2`);
+  await expect(screen.chart.legend).toContainText(/V [\d,.]+/);
+  const legend = (await screen.chart.legend.boundingBox())!;
+  const chart = (await screen.chart.box.boundingBox())!;
+  expect(legend.height).toBeLessThanOrEqual(40);
+  // the price scale and the entry line's label beside it ("Short 0.020") take the right 150 px
+  expect(legend.x + legend.width).toBeLessThanOrEqual(chart.x + chart.width - 150);
 });
