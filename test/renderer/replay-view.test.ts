@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DatasetView } from '../../src-renderer/src/features/data/data-view.ts';
-import { replayNow, reportList } from '../../src-renderer/src/features/replay/replay-store.ts';
+import { replayNow, reportList, screenNow } from '../../src-renderer/src/features/replay/replay-store.ts';
 import {
   checkReplayForm,
   commonSpan,
@@ -15,6 +15,7 @@ import {
   speedLabel,
   utcSecond,
   type ReplayForm,
+  type ReplayStatusView,
 } from '../../src-renderer/src/features/replay/replay-view.ts';
 
 const T = (s: string): number => Date.parse(s);
@@ -198,6 +199,18 @@ describe('replay controls and banner', () => {
     expect(replayNow({ ...s, lockstep: true }, 5000, 5250)).toBe(1_000_000);
     expect(replayNow(s, 5000, 10_000)).toBe(1_100_000);
     expect(replayNow(s, 5000, 4000)).toBe(1_000_000);
+  });
+
+  it("the screen's market time (funding countdown) follows a playing replay, not the clock route's standing reading", () => {
+    const status = { time: 1_000_000, speed: 100, paused: false, lockstep: false, finished: false, until: 2_000_000 };
+    // the time route reads a replay's clock as paused (it is moved event by event)
+    const clock = { marketAt: 990_000, wallAt: 4000, speed: 1, paused: true };
+    const replay = { mode: 'replay' as const, status: status as unknown as ReplayStatusView, receivedAt: 5000 };
+    expect(screenNow(clock, replay, 5250)).toBe(1_025_000);
+    expect(screenNow(clock, { ...replay, status: { ...replay.status, paused: true } }, 5250)).toBe(1_000_000);
+    // the live venue: the market clock, projected at its speed
+    const live = { ...clock, paused: false, speed: 2 };
+    expect(screenNow(live, { mode: 'live', status: null, receivedAt: 0 }, 5000)).toBe(992_000);
   });
 });
 

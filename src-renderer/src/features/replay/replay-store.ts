@@ -9,6 +9,7 @@ import { createStore } from 'zustand/vanilla';
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
 import type { ReplayReportView, ReplayStatusView } from './replay-view.ts';
+import { marketNow, type MarketClockState } from '../../lib/market-clock.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
 
 // (not lib/frame.ts's errorText: this module stays free of DOM-only imports for its unit test)
@@ -162,4 +163,19 @@ export function replayNow(
 ): number {
   if (s.paused || s.lockstep || s.finished) return s.time;
   return Math.min(s.until, s.time + Math.max(0, wall - receivedAt) * s.speed);
+}
+
+/**
+ * Market time now as this screen shows it (the funding countdown): on a replay venue the
+ * replay's own clock (replayNow: the market clock route reads a replay's clock as paused all
+ * along, since it is moved event by event), else the venue's market clock.
+ */
+export function screenNow(
+  clock: Pick<MarketClockState, 'marketAt' | 'wallAt' | 'speed' | 'paused'>,
+  replay: Pick<ReplayState, 'mode' | 'status' | 'receivedAt'>,
+  wall: number,
+): number {
+  return replay.mode === 'replay' && replay.status !== null
+    ? replayNow(replay.status, replay.receivedAt, wall)
+    : marketNow(clock, wall);
 }

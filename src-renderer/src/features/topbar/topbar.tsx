@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { fmt, fmtCompact, fmtCountdown, fmtPct } from '../../lib/format.ts';
 import { connectionView, marketDown } from '../../lib/connection-status.ts';
-import { marketNow } from '../../lib/market-clock.ts';
+import { screenNow } from '../replay/replay-store.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { SymbolPicker } from './symbol-picker.tsx';
@@ -184,7 +184,7 @@ function Countdown({ to }: { to: number }) {
     const h = setInterval(() => tick((n) => n + 1), 1000);
     return () => clearInterval(h);
   }, []);
-  const now = marketNow(s.clock.getState());
+  const now = screenNow(s.clock.getState(), s.replay.getState(), Date.now());
   return (
     <span data-testid="funding-countdown" title="Time to the next funding settlement (market clock)">
       {to > 0 ? fmtCountdown(to - now) : '—'}
