@@ -1,5 +1,10 @@
 // Command-line options of the headless service (`npm run serve -- ...`) and the desktop app.
-import { AccountFieldError, checkAccountFields, DEFAULT_PAPER_BALANCE } from './accounts/credentials.ts';
+import {
+  AccountFieldError,
+  checkAccountFields,
+  CREDENTIAL_RULE,
+  DEFAULT_PAPER_BALANCE,
+} from './accounts/credentials.ts';
 import { parseFixed } from '../src-shared/decimal.ts';
 import { MAX_LATENCY_MS } from './replay/models/constant-latency.ts';
 
@@ -63,7 +68,8 @@ export const USAGE = `Usage: npm run serve -- [options]
   --account KEY:SECRET[:BALANCE[:MODE]]
                            create or update a paper account with this API key, secret and USDT
                            balance (default 10000), MODE hedge (default) or one_way (what Binance
-                           bots expect, see docs/binance.md); may repeat
+                           bots expect, see docs/binance.md); KEY and SECRET: each
+                           ${CREDENTIAL_RULE}; may repeat
   --volatility X           multiply every pair's simulated volatility by X (0.1 to 10, default 1)
   --intensity X            multiply how often simulated takers trade by X (0.1 to 10, default 1)
   --no-sim                 no simulated market: the book holds only what clients place
