@@ -103,3 +103,15 @@ export function setPrices(
 export function settleFunding(ex: Exchange, symbol: string, rate: number, mark: number, time: number): number {
   return ex.execute({ kind: 'funding', symbol, rate, mark, time });
 }
+
+/**
+ * One trade of `qty` BTCUSDT at the mark (on the tick) between two engine accounts: a house sell
+ * rests, the next account's IOC buy takes it. The default 0.002 is over the 100 USDT minimum
+ * notional. Returns the taker's answer.
+ */
+export function tradeAtMark(ex: Exchange, qty = '0.002'): PlacementResult {
+  const price = ex.pair('BTCUSDT')!.markPrice.toFixed(1);
+  const order = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty };
+  placeBotOrder(ex, { ...order, side: 2, position_side: 2 }, HOUSE_ACCOUNT);
+  return placeBotOrder(ex, { ...order, side: 1, position_side: 1, time_in_force: 2 }, HOUSE_ACCOUNT + 1);
+}

@@ -3,7 +3,6 @@
 // SOURCES.md): the replay venue's status arrives over the `replay` stream and keeps coming; the
 // live venue refuses the stream, with no HTTP request (so no failed one in the page's console);
 // a service that does not answer counts as live once the wait is over.
-import path from 'node:path';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import { RestClient } from '../../src-shared/sdk/rest-client.ts';
 import { WsClient } from '../../src-shared/sdk/ws-client.ts';
 import { createReplayStore, followReplay } from '../../src-renderer/src/features/replay/replay-store.ts';
 import { tempDir } from '../data/archive-fixtures.ts';
-import { LASOTA, trxTradesCsv } from '../replay/harness.ts';
+import { importTrxRecording } from '../replay/harness.ts';
 
 const FIRST_TRADE = 1744588804438;
 
@@ -24,14 +23,7 @@ const clients: WsClient[] = [];
 beforeAll(async () => {
   dir = tempDir('perpdesk-replay-follow-');
   live = await startService({ dataDir: dir, simulate: false, rateLimit: false });
-  const d = live.venue.datasets;
-  for (const [paths, kind] of [
-    [[path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], 'depth'],
-    [[trxTradesCsv()], 'trades'],
-  ] as const) {
-    const r = await d.importFiles([...paths], { market: 'um', symbol: 'TRXUSDT', kind });
-    for (const x of r) if (!x.ok) throw new Error(`import failed: ${x.error}`);
-  }
+  await importTrxRecording(live.venue.datasets);
   const r = await fetch(`${live.url}/api/v1/replays`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

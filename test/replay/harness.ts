@@ -55,6 +55,20 @@ export async function importInto(
   return datasets;
 }
 
+/**
+ * Imports the TRXUSDT recording (depth: snapshot and diffs; trades) into a service's datasets as
+ * USD-M, as a user's Data dialog would; throws on a refused file.
+ */
+export async function importTrxRecording(datasets: DatasetService): Promise<void> {
+  for (const [paths, kind] of [
+    [[path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], 'depth'],
+    [[trxTradesCsv()], 'trades'],
+  ] as const) {
+    const r = await datasets.importFiles([...paths], { market: 'um', symbol: 'TRXUSDT', kind });
+    for (const x of r) if (!x.ok) throw new Error(`import of ${x.file} failed: ${x.error}`);
+  }
+}
+
 export async function replayVenue(
   files: Array<{ paths: string[]; opts: ImportOptions }>,
   replay: ReplayOptions,

@@ -2,12 +2,11 @@
 // and trade recording, test/fixtures/binance/SOURCES.md) starts, lists and closes replay venues;
 // each replay venue answers its status, its controls and its report; the live venue's accounts
 // and records are untouched by what happens on a replay.
-import path from 'node:path';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { tempDir } from '../data/archive-fixtures.ts';
-import { LASOTA, trxTradesCsv } from './harness.ts';
+import { importTrxRecording } from './harness.ts';
 
 const SNAPSHOT_TIME = 1744588800061;
 const FIRST_TRADE = 1744588804438;
@@ -40,14 +39,7 @@ async function call(
 beforeAll(async () => {
   dir = tempDir('perpdesk-replay-api-');
   live = await startService({ dataDir: dir, simulate: false, rateLimit: false });
-  const d = live.venue.datasets;
-  for (const [paths, kind] of [
-    [[path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], 'depth'],
-    [[trxTradesCsv()], 'trades'],
-  ] as const) {
-    const r = await d.importFiles([...paths], { market: 'um', symbol: 'TRXUSDT', kind });
-    for (const x of r) if (!x.ok) throw new Error(`import failed: ${x.error}`);
-  }
+  await importTrxRecording(live.venue.datasets);
 });
 
 afterAll(async () => {

@@ -1,9 +1,8 @@
 // GET /binance/fapi/v1/klines on a market clock the test moves: startTime counts `limit` candles
 // forward from the first one opening at or after it, whether or not it is on an interval boundary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
 import { getJson, makeApp, type TestApp } from '../../helpers/app.ts';
-import { placeBotOrder } from '../../helpers/exchange-commands.ts';
+import { tradeAtMark } from '../../helpers/exchange-commands.ts';
 
 const MIN = 60_000;
 const T0 = Date.parse('2025-03-05T10:00:00Z');
@@ -13,10 +12,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await makeApp({ wall: () => W }, { rateLimit: false });
   // one trade at 10:00:10, then the clock moves to 10:09:30: minutes 10:00 to 10:09 have candles
-  const price = t.venue.exchange.pair('BTCUSDT')!.markPrice.toFixed(1);
-  const order = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty: '0.002' };
-  placeBotOrder(t.venue.exchange, { ...order, side: 2, position_side: 2 }, HOUSE_ACCOUNT);
-  placeBotOrder(t.venue.exchange, { ...order, side: 1, position_side: 1, time_in_force: 2 }, HOUSE_ACCOUNT + 1);
+  tradeAtMark(t.venue.exchange);
   W = T0 + 9 * MIN + 30_000;
 });
 

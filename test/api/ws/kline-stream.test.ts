@@ -5,9 +5,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src-main/api/app.ts';
-import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
 import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
-import { placeBotOrder } from '../../helpers/exchange-commands.ts';
+import { tradeAtMark } from '../../helpers/exchange-commands.ts';
 import { TestClient } from './ws-test-client.ts';
 
 let W = Date.parse('2025-03-05T09:59:30Z');
@@ -28,16 +27,9 @@ afterAll(async () => {
   await venue.close();
 });
 
+/** One trade of 0.002 BTCUSDT at the mark; it fills whole. */
 function trade(): void {
-  const price = venue.exchange.pair('BTCUSDT')!.markPrice.toFixed(1);
-  const order = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty: '0.002' };
-  placeBotOrder(venue.exchange, { ...order, side: 2, position_side: 2 }, HOUSE_ACCOUNT);
-  const taker = placeBotOrder(
-    venue.exchange,
-    { ...order, side: 1, position_side: 1, time_in_force: 2 },
-    HOUSE_ACCOUNT + 1,
-  );
-  expect(taker.filled_qty).toBe('0.002');
+  expect(tradeAtMark(venue.exchange).filled_qty).toBe('0.002');
 }
 
 function moveTo(t: number): void {
