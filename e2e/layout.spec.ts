@@ -3,8 +3,8 @@
 // the positions table fits its panel with TP/SL and its edit button uncovered; a long base asset
 // (1000PEPEUSDT) keeps the headers, the spread, the top bar and the order form in shape; toasts
 // cover none of what the trader checks; a narrow chart's legend keeps clear of the price lines.
-import type { Locator } from 'playwright/test';
-import { test, expect } from './support/fixtures.ts';
+import type { Locator, Page } from 'playwright/test';
+import { test, expect, type Trader } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { onTick } from './support/prices.ts';
 
@@ -20,6 +20,20 @@ function uncovered(l: Locator): Promise<boolean> {
   });
 }
 
+/** The screen at a window of `size`, logged in as `trader` on `symbol`. */
+async function openAt(
+  page: Page,
+  base: string,
+  trader: Trader,
+  symbol: string,
+  size: { width: number; height: number },
+): Promise<TradingPage> {
+  await page.setViewportSize(size);
+  const screen = new TradingPage(page);
+  await screen.openAs(base, trader, symbol);
+  return screen;
+}
+
 test('at 1024x640 the screen fits the window: the form whole, the top bar, every chart interval; book and trades as tabs', async ({
   page,
   service,
@@ -28,9 +42,7 @@ test('at 1024x640 the screen fits the window: the form whole, the top bar, every
 }) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
-  await page.setViewportSize({ width: 1024, height: 640 });
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
+  const screen = await openAt(page, service.url, trader, symbol, { width: 1024, height: 640 });
   await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
 
   // (the e2e code is compiled without the DOM library: the page's globals are typed here)
@@ -95,9 +107,7 @@ for (const [width, height] of [
     const tp = onTick(pos.mark_price * 1.2, s.price_step);
     const sl = onTick(pos.mark_price * 0.8, s.price_step);
     await trader.api.setTpSl({ symbol, position_side: 1, take_profit_price: tp, stop_loss_price: sl });
-    await page.setViewportSize({ width, height });
-    const screen = new TradingPage(page);
-    await screen.openAs(service.url, trader, symbol);
+    const screen = await openAt(page, service.url, trader, symbol, { width, height });
     const row = screen.tabs.position(symbol, 1);
     const fmtPx = (x: string): string =>
       Number(x).toLocaleString('en-US', { minimumFractionDigits: s.price_precision });
@@ -132,9 +142,7 @@ test('a long base asset (1000PEPEUSDT at 1280x800): book and trades headers keep
 }) => {
   const symbol = '1000PEPEUSDT';
   await market.ensureBook(symbol, 15);
-  await page.setViewportSize({ width: 1280, height: 800 });
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
+  const screen = await openAt(page, service.url, trader, symbol, { width: 1280, height: 800 });
   await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
   await expect(page.getByTestId('trade-row').first()).toBeVisible();
 
@@ -225,9 +233,7 @@ test('at 1024x640 the chart legend keeps to two lines, clear of the labels of th
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
   await trader.api.placeOrder({ symbol, side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.020' });
-  await page.setViewportSize({ width: 1024, height: 640 });
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
+  const screen = await openAt(page, service.url, trader, symbol, { width: 1024, height: 640 });
   await expect.poll(() => screen.chart.lines()).toContain(`entry:${symbol}:2`);
   await expect(screen.chart.legend).toContainText(/V [\d,.]+/);
   const legend = (await screen.chart.legend.boundingBox())!;
