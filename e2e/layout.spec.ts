@@ -1,6 +1,7 @@
 // The screen's layout at the desktop window's sizes: at 1024x640 (the smallest window) nothing
 // is wider than the window and the order book and the trades share a column under two tabs;
-// the positions table fits its panel with TP/SL and its edit button uncovered; a long base asset
+// the positions table fits its panel with TP/SL and its edit button uncovered, and so do the order
+// tables with a long pair and a long client id; a long base asset
 // (1000PEPEUSDT) keeps the headers, the spread, the top bar and the order form in shape; toasts
 // cover none of what the trader checks; a narrow chart's legend keeps clear of the price lines.
 import type { Locator, Page } from 'playwright/test';
@@ -133,6 +134,66 @@ for (const [width, height] of [
     await expect(page.getByRole('dialog', { name: 'Take profit / stop loss' })).toBeVisible();
   });
 }
+
+test('at 1024x640 the order tables fit their panel (a long pair, a long client id): price, status and Cancel uncovered; at 1280 every column of its own', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = '1000PEPEUSDT';
+  await market.ensureBook(symbol, 15);
+  const s = await market.symbol(symbol);
+  const price = onTick((await market.mid(symbol)) * 0.9, s.price_step);
+  const qty = String(Math.ceil((2 * Number(s.min_notional)) / Number(price)));
+  const clientId = 'layout-check-0123456789abcdefghijkl';
+  const { order_id } = await trader.api.placeOrder({
+    symbol,
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    time_in_force: 1,
+    price,
+    qty,
+    client_order_id: clientId,
+  });
+  const screen = await openAt(page, service.url, trader, symbol, { width: 1024, height: 640 });
+  const fmtPx = (x: string): string => Number(x).toLocaleString('en-US', { minimumFractionDigits: s.price_precision });
+
+  for (const [tab, table, row, status] of [
+    ['Open orders', screen.tabs.openOrders, screen.tabs.order(order_id), null],
+    ['Order history', screen.tabs.orderHistory, page.getByTestId(`order-history-row-${order_id}`), 'New'],
+  ] as const) {
+    await screen.tabs.show(tab);
+    await expect(row).toBeVisible();
+    const [tableWidth, panelWidth] = await table.evaluate((t) => [
+      t.scrollWidth,
+      t.closest('[role="tabpanel"]')!.clientWidth,
+    ]);
+    expect(tableWidth, tab).toBeLessThanOrEqual(panelWidth);
+    // the client id shows its start, whole on hover
+    const id = row.getByText(`${clientId.slice(0, 8)}…`, { exact: true });
+    await expect(id).toBeVisible();
+    await expect(row.getByTitle(clientId)).toHaveCount(1);
+    const figures = [row.getByText(fmtPx(price), { exact: true }), row.getByText('Open long', { exact: true }), id];
+    if (status) figures.push(row.getByText(status, { exact: true }));
+    else figures.push(row.getByRole('button', { name: `Cancel order ${order_id}` }));
+    for (const l of figures) {
+      await expect(l).toBeInViewport({ ratio: 1 });
+      expect(await uncovered(l), `${tab}: ${await l.textContent()}`).toBe(true);
+    }
+  }
+
+  // a wide window gives Type and Filled columns of their own and the whole client id
+  await page.setViewportSize({ width: 1280, height: 800 });
+  for (const head of ['Type', 'Filled', 'Avg price']) {
+    await expect(screen.tabs.orderHistory.getByRole('columnheader', { name: head, exact: true })).toBeVisible();
+  }
+  const wideRow = page.getByTestId(`order-history-row-${order_id}`);
+  await expect(wideRow.getByText(clientId, { exact: true })).toBeVisible();
+  await expect(wideRow.getByText(`${clientId.slice(0, 8)}…`, { exact: true })).toBeHidden();
+});
 
 test('a long base asset (1000PEPEUSDT at 1280x800): book and trades headers keep to their row, the spread to its figures, the top bar its 24h change', async ({
   page,

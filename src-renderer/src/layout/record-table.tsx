@@ -5,6 +5,7 @@
 // follow the record. Rows carry whatever attributes the caller gives them (test ids, data-*):
 // the e2e page models find tables and rows by those.
 import type { ReactNode, TdHTMLAttributes } from 'react';
+import { fmtDateTime } from '../lib/format.ts';
 
 /** Attributes of a row or cell: data-* and test ids. */
 type DataAttributes = { [name: `data-${string}`]: string | number | undefined };
@@ -70,5 +71,53 @@ export function RecordTable<T>({
       </table>
       {rows.length === 0 && empty}
     </>
+  );
+}
+
+/**
+ * A record's time: one line on a wide window; on a narrow one (under 1280 px) the date above
+ * the time, so that the order tables keep their status and figures in view without scrolling
+ * sideways. The text is the same either way ("2026-12-01 10:55:54").
+ */
+export function When({ ms }: { ms: number }) {
+  const text = fmtDateTime(ms);
+  const at = text.indexOf(' ');
+  if (at < 0) return text;
+  return (
+    <span className="when">
+      <span className="when-date">{text.slice(0, at)}</span> <span>{text.slice(at + 1)}</span>
+    </span>
+  );
+}
+
+/**
+ * A cell's figure with, on a narrow window only, a second one under it: the figure of a column
+ * that the narrow window hides (its `headClass` and `cls` carry `wide-only`).
+ */
+export function NarrowPair({ top, sub }: { top: ReactNode; sub: ReactNode }) {
+  return (
+    <span className="n-pair">
+      <span>{top}</span>
+      <span className="n-sub">{sub}</span>
+    </span>
+  );
+}
+
+/** How many characters of a long client order id a narrow window shows before "…". */
+const CLIENT_ID_SHORT = 8;
+
+/**
+ * A client order id: whole on a wide window; on a narrow one a long id shows its first
+ * characters and "…" (the whole id on hover, and to screen readers and copy).
+ */
+export function ClientId({ id }: { id: string }) {
+  if (id.length <= CLIENT_ID_SHORT + 1) return id;
+  return (
+    <span title={id}>
+      <span className="cid-full">{id}</span>
+      <span className="cid-short" aria-hidden="true">
+        {id.slice(0, CLIENT_ID_SHORT)}…
+      </span>
+    </span>
   );
 }

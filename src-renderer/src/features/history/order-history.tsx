@@ -1,10 +1,10 @@
 // Order history: every order of the account, newest first, filtered by pair and status.
 import { OrderStatus, OrderType, valuesOf } from '../../../../src-shared/enums.ts';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
-import { fmt, fmtDateTime } from '../../lib/format.ts';
+import { fmt } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { RecordTable, type Column } from '../../layout/record-table.tsx';
+import { RecordTable, ClientId, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
 import { directionName, sideClass, STATUS_NAMES, TYPE_NAMES } from '../orders/order-labels.ts';
 import { EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
@@ -13,6 +13,16 @@ const STATUS_OPTIONS: ReadonlyArray<readonly [OrderStatus | 0, string]> = [
   ...valuesOf(OrderStatus).map((v) => [v, STATUS_NAMES[v]] as const),
 ];
 
+/** An order's limit price, or "Market". */
+function limitPrice(o: OrderRecord, pd: number): string {
+  return o.type === OrderType.LIMIT ? fmt(o.price, pd) : 'Market';
+}
+
+/** The average price of an order's fills, or "—" before the first. */
+function avgPrice(o: OrderRecord, pd: number): string {
+  return Number(o.avg_price) > 0 ? fmt(o.avg_price, pd) : '—';
+}
+
 export function OrderHistory() {
   const s = useServices();
   const st = usePagedHistory(s.history.orders, 'orders');
@@ -20,27 +30,31 @@ export function OrderHistory() {
   // one-way orders all carry position_side LONG: named by their side, not as "Open long"
   const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   const columns: Column<{ o: OrderRecord; pd: number; qd: number }>[] = [
-    { head: 'Time', cls: 'dim', cell: ({ o }) => fmtDateTime(o.created_at) },
+    { head: 'Time', cls: 'dim', cell: ({ o }) => <When ms={o.created_at} /> },
     { head: 'Symbol', cls: 'sym', cell: ({ o }) => o.symbol },
-    { head: 'Type', cell: ({ o }) => TYPE_NAMES[o.type] },
-    { head: 'Direction', cls: ({ o }) => sideClass(o.side), cell: ({ o }) => directionName(o, oneWay) },
+    { head: 'Type', headClass: 'wide-only', cls: 'wide-only', cell: ({ o }) => TYPE_NAMES[o.type] },
     {
-      head: 'Price',
-      headClass: 'num',
-      cls: 'num',
-      cell: ({ o, pd }) => (o.type === OrderType.LIMIT ? fmt(o.price, pd) : 'Market'),
+      head: <NarrowPair top="Direction" sub="Type" />,
+      cls: ({ o }) => sideClass(o.side),
+      cell: ({ o }) => <NarrowPair top={directionName(o, oneWay)} sub={TYPE_NAMES[o.type]} />,
     },
     {
-      head: 'Avg price',
+      head: <NarrowPair top="Price" sub="Avg price" />,
       headClass: 'num',
       cls: 'num',
-      cell: ({ o, pd }) => (Number(o.avg_price) > 0 ? fmt(o.avg_price, pd) : '—'),
+      cell: ({ o, pd }) => <NarrowPair top={limitPrice(o, pd)} sub={avgPrice(o, pd)} />,
     },
-    { head: 'Amount', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.qty, qd) },
-    { head: 'Filled', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.filled_qty, qd) },
+    { head: 'Avg price', headClass: 'num wide-only', cls: 'num wide-only', cell: ({ o, pd }) => avgPrice(o, pd) },
+    {
+      head: <NarrowPair top="Amount" sub="Filled" />,
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ o, qd }) => <NarrowPair top={fmt(o.qty, qd)} sub={fmt(o.filled_qty, qd)} />,
+    },
+    { head: 'Filled', headClass: 'num wide-only', cls: 'num wide-only', cell: ({ o, qd }) => fmt(o.filled_qty, qd) },
     { head: 'Fee', headClass: 'num', cls: 'num', cell: ({ o }) => fmt(o.total_fee, 4) },
     { head: 'Status', cell: ({ o }) => STATUS_NAMES[o.status] ?? o.status },
-    { head: 'Client ID', cls: 'dim', cell: ({ o }) => o.client_order_id },
+    { head: 'Client ID', cls: 'dim', cell: ({ o }) => <ClientId id={o.client_order_id} /> },
   ];
   return (
     <>

@@ -2,10 +2,10 @@
 // side, margin mode, close type, close time) and close types by name.
 import { CloseType, MarginMode, PositionSide, valuesOf } from '../../../../src-shared/enums.ts';
 import type { ClosedPositionRecord } from '../../../../src-shared/types.ts';
-import { fmt, fmtDateTime, fmtSigned } from '../../lib/format.ts';
+import { fmt, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { RecordTable, type Column } from '../../layout/record-table.tsx';
+import { RecordTable, When, type Column } from '../../layout/record-table.tsx';
 import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
 const CLOSE_TYPE_NAMES: Record<number, string> = {
@@ -37,7 +37,7 @@ export function PositionHistory() {
   const st = usePagedHistory(s.history.positions);
   const decimals = useDecimals();
   const columns: Column<{ p: ClosedPositionRecord; pd: number; qd: number }>[] = [
-    { head: 'Closed', cls: 'dim', cell: ({ p }) => fmtDateTime(p.closed_at) },
+    { head: 'Closed', cls: 'dim', cell: ({ p }) => <When ms={p.closed_at} /> },
     {
       head: 'Symbol',
       cls: 'sym',
@@ -71,7 +71,7 @@ export function PositionHistory() {
       attrs: () => ({ 'data-testid': 'close-type' }),
       cell: ({ p }) => CLOSE_TYPE_NAMES[p.close_type] ?? p.close_type,
     },
-    { head: 'Opened', cls: 'dim', cell: ({ p }) => fmtDateTime(p.opened_at) },
+    { head: 'Opened', cls: 'dim', cell: ({ p }) => <When ms={p.opened_at} /> },
   ];
   return (
     <>

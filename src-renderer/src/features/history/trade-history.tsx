@@ -1,10 +1,10 @@
 // Trade history: the account's fills, newest first, filtered by pair, side and UTC days.
 import { PositionSide, Side, TradeRole } from '../../../../src-shared/enums.ts';
 import type { TradeRecord } from '../../../../src-shared/types.ts';
-import { fmt, fmtDateTime, fmtSigned } from '../../lib/format.ts';
+import { fmt, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { RecordTable, type Column } from '../../layout/record-table.tsx';
+import { RecordTable, When, type Column } from '../../layout/record-table.tsx';
 import { sideClass } from '../orders/order-labels.ts';
 import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
@@ -19,7 +19,7 @@ export function TradeHistory() {
   const st = usePagedHistory(s.history.trades);
   const decimals = useDecimals();
   const columns: Column<{ t: TradeRecord; pnl: number; pd: number; qd: number }>[] = [
-    { head: 'Time', cls: 'dim', cell: ({ t }) => fmtDateTime(t.created_at) },
+    { head: 'Time', cls: 'dim', cell: ({ t }) => <When ms={t.created_at} /> },
     { head: 'Symbol', cls: 'sym', cell: ({ t }) => t.symbol },
     {
       head: 'Side',

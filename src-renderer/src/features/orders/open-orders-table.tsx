@@ -2,11 +2,11 @@
 // cancels); optionally only the current pair.
 import { useRef, useState } from 'react';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
-import { fmt, fmtDateTime } from '../../lib/format.ts';
+import { fmt } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { RecordTable, type Column } from '../../layout/record-table.tsx';
+import { RecordTable, ClientId, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
 import { ConfirmBar } from './confirm-bar.tsx';
 import { directionName, sideClass, TYPE_NAMES } from './order-labels.ts';
 import { MarginMode, OrderType } from '../../../../src-shared/enums.ts';
@@ -50,25 +50,34 @@ export function OpenOrdersTable() {
   };
 
   const columns: Column<{ o: OrderRecord; pd: number; qd: number }>[] = [
-    { head: 'Time', cls: 'dim', cell: ({ o }) => fmtDateTime(o.created_at) },
+    { head: 'Time', cls: 'dim', cell: ({ o }) => <When ms={o.created_at} /> },
     { head: 'Symbol', cls: 'sym', cell: ({ o }) => o.symbol },
-    { head: 'Type', cell: ({ o }) => TYPE_NAMES[o.type] },
-    { head: 'Direction', cls: ({ o }) => sideClass(o.side), cell: ({ o }) => directionName(o, oneWay) },
+    { head: 'Type', headClass: 'wide-only', cls: 'wide-only', cell: ({ o }) => TYPE_NAMES[o.type] },
+    {
+      head: <NarrowPair top="Direction" sub="Type" />,
+      cls: ({ o }) => sideClass(o.side),
+      cell: ({ o }) => <NarrowPair top={directionName(o, oneWay)} sub={TYPE_NAMES[o.type]} />,
+    },
     {
       head: 'Price',
       headClass: 'num',
       cls: 'num',
       cell: ({ o, pd }) => (o.type === OrderType.LIMIT ? fmt(o.price, pd) : 'Market'),
     },
-    { head: 'Amount', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.qty, qd) },
-    { head: 'Filled', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.filled_qty, qd) },
+    {
+      head: <NarrowPair top="Amount" sub="Filled" />,
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ o, qd }) => <NarrowPair top={fmt(o.qty, qd)} sub={fmt(o.filled_qty, qd)} />,
+    },
+    { head: 'Filled', headClass: 'num wide-only', cls: 'num wide-only', cell: ({ o, qd }) => fmt(o.filled_qty, qd) },
     {
       head: 'Margin',
       headClass: 'num',
       cls: 'num dim',
       cell: ({ o }) => `${o.margin_mode === MarginMode.ISOLATED ? 'Iso' : 'Cross'} ${o.leverage}x`,
     },
-    { head: 'Client ID', cls: 'dim', cell: ({ o }) => o.client_order_id },
+    { head: 'Client ID', cls: 'dim', cell: ({ o }) => <ClientId id={o.client_order_id} /> },
     {
       head: (
         <button
