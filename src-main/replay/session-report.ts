@@ -47,9 +47,11 @@ class Tally {
   /** Market time of the account's last fill or funding. */
   lastEventTime: number | null = null;
   inMarketMs = 0;
-  /** Market times and equities of the curve (parallel arrays). */
+  /** Market times, equities and net equities of the curve (parallel arrays). */
   times: number[] = [];
   equities: bigint[] = [];
+  /** Equity less the USDT deposited since the account entered the report (net_pnl's basis). */
+  nets: bigint[] = [];
   grid: number;
   lastGridTime: number;
   readonly fillLog: TradeRecord[] = [];
@@ -68,11 +70,18 @@ class Tally {
     this.lastGridTime = o.gridTime;
     this.times.push(o.startTime);
     this.equities.push(o.startEquity);
+    this.nets.push(o.startEquity);
   }
 
-  add(time: number, equity: bigint): void {
-    if (equity > this.peak) this.peak = equity;
-    const dd = this.peak - equity;
+  /** Equity less the USDT deposited (withdrawn, set by a reset) since the account entered the report. */
+  net(equity: bigint, deposits: bigint): bigint {
+    return equity - (deposits - this.startDeposits);
+  }
+
+  /** A sample: the drawdown is measured on the net equity, so a deposit or a reset is no gain or loss. */
+  add(time: number, equity: bigint, net: bigint): void {
+    if (net > this.peak) this.peak = net;
+    const dd = this.peak - net;
     if (dd > this.maxDrawdown) {
       this.maxDrawdown = dd;
       this.maxDrawdownPeak = this.peak;
@@ -81,10 +90,13 @@ class Tally {
     // an event committed after a later grid sample keeps the curve in time order
     if (n > 0 && time < this.times[n - 1]) time = this.times[n - 1];
     // several samples at one market time (a fill and the grid point): the last one stands
-    if (n > 0 && this.times[n - 1] === time) this.equities[n - 1] = equity;
-    else {
+    if (n > 0 && this.times[n - 1] === time) {
+      this.equities[n - 1] = equity;
+      this.nets[n - 1] = net;
+    } else {
       this.times.push(time);
       this.equities.push(equity);
+      this.nets.push(net);
     }
     if (this.times.length > MAX_SAMPLES) this.thin();
   }
@@ -93,15 +105,18 @@ class Tally {
   private thin(): void {
     const t: number[] = [];
     const e: bigint[] = [];
+    const m: bigint[] = [];
     const last = this.times.length - 1;
     for (let i = 0; i <= last; i++) {
       if (i % 2 === 0 || i === last) {
         t.push(this.times[i]);
         e.push(this.equities[i]);
+        m.push(this.nets[i]);
       }
     }
     this.times = t;
     this.equities = e;
+    this.nets = m;
     this.grid *= 2;
   }
 }
@@ -143,7 +158,7 @@ export class SessionReport {
       // the grid point the time reached (aligned to the session's start), so samples land on the
       // same market times however the clock was moved
       t.lastGridTime = this.start + Math.floor((time - this.start) / t.grid) * t.grid;
-      t.add(time, this.equity(t.accountId));
+      this.addSample(t, time);
     }
   }
 
@@ -164,15 +179,20 @@ export class SessionReport {
       const t = this.tallies.get(id)!;
       const s = this.deps.summary(id);
       const equity = money(s.margin_balance);
+      const net = t.net(equity, money(s.total_deposits));
       const inMarket = t.inMarketMs + (t.openSince === null ? 0 : Math.max(0, time - t.openSince));
       const curve: Array<[number, string]> = t.times.map((x, i) => [x, formatMoney(t.equities[i])]);
-      if (curve[curve.length - 1][0] !== time) curve.push([time, formatMoney(equity)]);
+      const netCurve: Array<[number, string]> = t.times.map((x, i) => [x, formatMoney(t.nets[i])]);
+      if (curve[curve.length - 1][0] !== time) {
+        curve.push([time, formatMoney(equity)]);
+        netCurve.push([time, formatMoney(net)]);
+      }
       // the figure now counts too (it may be below every sample taken)
       let maxDd = t.maxDrawdown;
       let ddPeak = t.maxDrawdownPeak;
-      const peak = equity > t.peak ? equity : t.peak;
-      if (peak - equity > maxDd) {
-        maxDd = peak - equity;
+      const peak = net > t.peak ? net : t.peak;
+      if (peak - net > maxDd) {
+        maxDd = peak - net;
         ddPeak = peak;
       }
       accounts.push({
@@ -186,13 +206,14 @@ export class SessionReport {
         unrealized_pnl: s.unrealized_pnl,
         fees: formatMoney(t.fees),
         funding: formatMoney(t.funding),
-        net_pnl: formatMoney(equity - t.startEquity - (money(s.total_deposits) - t.startDeposits)),
+        net_pnl: formatMoney(net - t.startEquity),
         max_drawdown: formatMoney(maxDd),
         max_drawdown_ratio: ddPeak > 0n ? ratio(maxDd, ddPeak) : 0,
         liquidations: t.liquidations,
         time_in_market_ms: inMarket,
         time_in_market_ratio: elapsed > 0 ? Math.min(1, inMarket / elapsed) : 0,
         equity_curve: curve,
+        net_equity_curve: netCurve,
       });
     }
     return { start: this.start, time, accounts };
@@ -206,8 +227,11 @@ export class SessionReport {
     return out;
   }
 
-  private equity(accountId: number): bigint {
-    return money(this.deps.summary(accountId).margin_balance);
+  /** Samples the account's equity and net equity at market time `time`. */
+  private addSample(t: Tally, time: number): void {
+    const s = this.deps.summary(t.accountId);
+    const equity = money(s.margin_balance);
+    t.add(time, equity, t.net(equity, money(s.total_deposits)));
   }
 
   private tally(accountId: number, time?: number): Tally {
@@ -242,19 +266,19 @@ export class SessionReport {
         t.fees += money(f.fee);
         t.fillLog.push(f);
         t.lastEventTime = f.created_at;
-        t.add(f.created_at, this.equity(e.accountId));
+        this.addSample(t, f.created_at);
         break;
       }
       case 'funding': {
         const d = e.data as { amount: string; time: number };
         t.funding += money(d.amount);
         t.lastEventTime = d.time;
-        t.add(d.time, this.equity(e.accountId));
+        this.addSample(t, d.time);
         break;
       }
       case 'liquidation':
         t.liquidations++;
-        t.add(this.deps.now(), this.equity(e.accountId));
+        this.addSample(t, this.deps.now());
         break;
       case 'position': {
         // a position opens or closes by a fill, whose time came just before in the same command
@@ -338,8 +362,9 @@ export function reportCsv(
     return out;
   }
   if (table === 'equity') {
-    let out = csvRow(['user_id', 'time', 'equity']);
-    for (const a of report.accounts) for (const [t, e] of a.equity_curve) out += csvRow([a.user_id, t, e]);
+    let out = csvRow(['user_id', 'time', 'equity', 'net_equity']);
+    for (const a of report.accounts)
+      a.equity_curve.forEach(([t, e], i) => (out += csvRow([a.user_id, t, e, a.net_equity_curve[i][1]])));
     return out;
   }
   let out = csvRow(['user_id', ...FILL_COLUMNS]);

@@ -66,9 +66,12 @@ export interface ReplayAccountReport {
   funding: string;
   /** equity - starting_equity - USDT deposited since the account entered the report. */
   net_pnl: string;
-  /** Largest fall of equity from a running peak, USDT. */
+  /**
+   * Largest fall of the net equity (equity less the USDT deposited, withdrawn or set by a reset
+   * since the account entered the report: net_pnl's basis) from a running peak, USDT.
+   */
   max_drawdown: string;
-  /** max_drawdown over the peak it fell from (0 to 1). */
+  /** max_drawdown over the net-equity peak it fell from (0 to 1). */
   max_drawdown_ratio: number;
   liquidations: number;
   /** Market ms with any position open. */
@@ -77,4 +80,6 @@ export interface ReplayAccountReport {
   time_in_market_ratio: number;
   /** [market ms, equity] samples, oldest first. */
   equity_curve: Array<[number, string]>;
+  /** [market ms, net equity] at the same times: starting_equity + the net_pnl then. */
+  net_equity_curve: Array<[number, string]>;
 }

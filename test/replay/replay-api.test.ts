@@ -174,7 +174,7 @@ describe('a replay venue', () => {
     const csv = await call(base, 'GET', '/api/v1/replay/report?format=csv&table=equity');
     expect(csv.status).toBe(200);
     expect(csv.type).toMatch(/^text\/csv/);
-    expect(csv.text.split('\n')[0]).toBe('user_id,time,equity');
+    expect(csv.text.split('\n')[0]).toBe('user_id,time,equity,net_equity');
     expect((await call(base, 'GET', '/api/v1/replay/report?table=fills')).body.code).toBe(1001);
     expect((await call(base, 'GET', '/api/v1/replay/report?format=xml')).body.code).toBe(1001);
 

@@ -1,6 +1,13 @@
 // The session report's figures on a hand-worked case: one long opened and closed by hand-placed
 // house orders, a mark move, one funding payment, on a market clock the test moves itself.
-import { placeBotOrder, placeOrder, setPrices, settleFunding } from '../helpers/exchange-commands.ts';
+import {
+  deposit,
+  placeBotOrder,
+  placeOrder,
+  resetAccount,
+  setPrices,
+  settleFunding,
+} from '../helpers/exchange-commands.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { reportCsv, SessionReport } from '../../src-main/replay/session-report.ts';
@@ -150,5 +157,94 @@ describe('session report', () => {
       [T0 + 600_000, '10000.00000000'],
     ]);
     void v;
+  });
+});
+
+describe('max drawdown is net of cash flows (deposits, withdrawals, resets), as net_pnl is', () => {
+  const net = (a: { net_equity_curve: Array<[number, string]> }) => a.net_equity_curve.map(([, e]) => e);
+
+  it('an account that never trades: a deposit and two resets are no drawdown', () => {
+    const { v, u, report, commit, at } = setup();
+    report.track(u);
+    at(60_000);
+    report.sample(T0 + 60_000);
+    commit(deposit(v.exchange, u, 500n * USDT));
+    at(120_000);
+    report.sample(T0 + 120_000);
+    commit(resetAccount(v.exchange, u, 10_000n * USDT));
+    at(180_000);
+    report.sample(T0 + 180_000);
+    commit(resetAccount(v.exchange, u, 4_000n * USDT));
+    at(240_000);
+    report.sample(T0 + 240_000);
+    const a = report.report().accounts[0];
+    expect(a).toMatchObject({ equity: '4000.00000000', net_pnl: '0.00000000', max_drawdown: '0.00000000' });
+    expect(a.max_drawdown_ratio).toBe(0);
+    // the curve shows the equity as it was; the net curve is flat
+    expect(a.equity_curve.map(([, e]) => e)).toEqual([
+      '10000.00000000',
+      '10000.00000000',
+      '10500.00000000',
+      '10000.00000000',
+      '4000.00000000',
+    ]);
+    expect(new Set(net(a))).toEqual(new Set(['10000.00000000']));
+    const csv = reportCsv(report.report(), report.fills(), 'equity').trim().split('\n');
+    expect(csv[0]).toBe('user_id,time,equity,net_equity');
+    expect(csv[csv.length - 1]).toBe(`${u},${T0 + 240_000},4000.00000000,10000.00000000`);
+    report.close();
+  });
+
+  // long 0.010 at 95,000 (maker fee 0.19), the mark down to 94,500 (-5) then 94,000 (-10), closed
+  // there (maker fee 0.188): the low is 10,000 - 10.378, the fall 10.378 from the peak 10,000;
+  // `flow` is deposited (negative: withdrawn) between the two marks, in the middle of the fall
+  const losingTrade = (flow?: bigint) => {
+    const { v, u, report, house, user, commit, at } = setup();
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95_000 });
+    report.track(u);
+    at(1_000);
+    user(1, '95000.0', 1);
+    house(2, '95000.0');
+    at(60_000);
+    setPrices(v.exchange, 'BTCUSDT', { mark: 94_500 });
+    report.sample(T0 + 60_000);
+    if (flow !== undefined) commit(deposit(v.exchange, u, flow));
+    at(120_000);
+    setPrices(v.exchange, 'BTCUSDT', { mark: 94_000 });
+    report.sample(T0 + 120_000);
+    at(121_000);
+    user(2, '94000.0', 2);
+    house(1, '94000.0');
+    at(180_000);
+    const a = report.report().accounts[0];
+    report.close();
+    return a;
+  };
+
+  it('a losing trade: the fall from the starting equity, fees included', () => {
+    const a = losingTrade();
+    expect(a).toMatchObject({
+      equity: '9989.62200000',
+      net_pnl: '-10.37800000',
+      max_drawdown: '10.37800000',
+      max_drawdown_ratio: 0.0010378,
+    });
+    expect(net(a)).toEqual(a.equity_curve.map(([, e]) => e));
+  });
+
+  it('a deposit in the middle of a losing streak does not hide it, nor a withdrawal deepen it', () => {
+    for (const [flow, equity] of [
+      [1_000n * USDT, '10989.62200000'],
+      [-3_000n * USDT, '6989.62200000'],
+    ] as const) {
+      const a = losingTrade(flow);
+      expect(a).toMatchObject({
+        equity,
+        net_pnl: '-10.37800000',
+        max_drawdown: '10.37800000',
+        max_drawdown_ratio: 0.0010378,
+      });
+      expect(net(a).at(-1)).toBe('9989.62200000');
+    }
   });
 });

@@ -197,14 +197,23 @@ const reportSchema = Type.Object({
       unrealized_pnl: Type.String(),
       fees: Type.String({ description: 'Fees paid (negative: rebates)' }),
       funding: Type.String({ description: 'Funding received (negative: paid)' }),
-      net_pnl: Type.String({ description: 'equity - starting_equity' }),
-      max_drawdown: Type.String({ description: 'Largest fall of equity from a running peak, USDT' }),
-      max_drawdown_ratio: Type.Number({ description: 'max_drawdown over that peak' }),
+      net_pnl: Type.String({
+        description:
+          'equity - starting_equity - USDT deposited (withdrawn, set by a reset) since the account entered the report',
+      }),
+      max_drawdown: Type.String({
+        description:
+          'Largest fall of the net equity (equity net of deposits, withdrawals and resets) from a running peak, USDT',
+      }),
+      max_drawdown_ratio: Type.Number({ description: 'max_drawdown over that net-equity peak' }),
       liquidations: Type.Integer(),
       time_in_market_ms: Type.Integer({ description: 'Market ms with any position open' }),
       time_in_market_ratio: Type.Number(),
       equity_curve: Type.Array(Type.Tuple([Type.Integer(), Type.String()]), {
         description: '[market ms, equity] samples, oldest first',
+      }),
+      net_equity_curve: Type.Array(Type.Tuple([Type.Integer(), Type.String()]), {
+        description: '[market ms, net equity] at the times of equity_curve: starting_equity + the net_pnl then',
       }),
     }),
   ),
