@@ -1,7 +1,10 @@
 // A job's figures from its session report (GET /api/v1/replay/report, the bot's account) and its
-// closed positions. Daily returns are read off the equity curve at each UTC midnight inside the
-// span (the last sample at or before it) and at the span's end; Sharpe and Sortino are of those
-// daily returns, annualised with sqrt(365) (crypto trades every day), risk-free rate 0.
+// closed positions. Every figure is net of the bot's own cash flows (deposits, withdrawals,
+// resets), as the report's net_pnl and max_drawdown are: daily returns are read off the report's
+// net equity curve, put on the job's balance (balance + the net PnL at each sample), at each UTC
+// midnight inside the span (the last sample at or before it) and at the span's end; Sharpe and
+// Sortino are of those daily returns, annualised with sqrt(365) (crypto trades every day),
+// risk-free rate 0. The daily returns compound to `return`.
 import type { ReplayAccountReport } from '../../src-shared/types/replay.ts';
 import type { JobMetrics } from './job.ts';
 
@@ -65,12 +68,14 @@ const usdt = (x: number) => Number(x.toFixed(8));
 
 export function jobMetrics(inp: MetricsInput): JobMetrics {
   const a = inp.account;
-  // the report's starting equity is the account's when it entered the session (after its first
-  // fill's fee): the job's balance is what the bot was given
+  // the job's balance is what the bot was given; the report's starting equity is the account's
+  // deposits when it entered the report (a deposit that was its first command included), and its
+  // net equity is that plus the net PnL: so balance + net PnL is the net equity on the balance
   const start = inp.balance;
-  const curve = (a?.equity_curve ?? []).map(([t, e]) => [t, Number(e)] as [number, number]);
+  const shift = a === undefined ? 0 : start - Number(a.starting_equity);
+  const curve = (a?.net_equity_curve ?? []).map(([t, e]) => [t, Number(e) + shift] as [number, number]);
   const days = dailyReturns(curve, start, inp.span);
-  const net = a === undefined ? 0 : usdt(Number(a.equity) - start);
+  const net = a === undefined ? 0 : usdt(Number(a.net_pnl));
   const wins = inp.closed.filter((x) => x > 0).length;
   return {
     starting_equity: start,

@@ -35,7 +35,7 @@ describe('daily returns', () => {
 describe('jobMetrics', () => {
   const account: ReplayAccountReport = {
     user_id: 3,
-    starting_equity: '9999.5',
+    starting_equity: '10000',
     wallet_balance: '10040',
     equity: '10050',
     fills: 4,
@@ -44,13 +44,18 @@ describe('jobMetrics', () => {
     unrealized_pnl: '10',
     fees: '5',
     funding: '-0.25',
-    net_pnl: '50.5',
+    net_pnl: '50',
     max_drawdown: '20',
     max_drawdown_ratio: 0.002,
     liquidations: 0,
     time_in_market_ms: 43_200_000,
     time_in_market_ratio: 0.25,
     equity_curve: [
+      [JAN6, '9999.5'],
+      [JAN6 + DAY, '10100'],
+      [JAN6 + 2 * DAY - 1, '10050'],
+    ],
+    net_equity_curve: [
       [JAN6, '9999.5'],
       [JAN6 + DAY, '10100'],
       [JAN6 + 2 * DAY - 1, '10050'],
@@ -75,6 +80,56 @@ describe('jobMetrics', () => {
     expect(m.daily_returns[0]).toBeCloseTo(0.01, 12);
     expect(m.daily_returns[1]).toBeCloseTo(10050 / 10100 - 1, 12);
     expect(m.sharpe).not.toBeNull();
+  });
+
+  it("is net of the bot's deposits, withdrawals and resets, as the report is", () => {
+    // day 1 +100, then a deposit of 500 and a reset to 4,000 (-6,600), day 2 -50: equity 4,000 - 50
+    const flows: ReplayAccountReport = {
+      ...account,
+      equity: '3950',
+      net_pnl: '50',
+      equity_curve: [
+        [JAN6, '10000'],
+        [JAN6 + DAY, '10100'],
+        [JAN6 + DAY + 1, '10600'],
+        [JAN6 + DAY + 2, '4000'],
+        [JAN6 + 2 * DAY - 1, '3950'],
+      ],
+      net_equity_curve: [
+        [JAN6, '10000'],
+        [JAN6 + DAY, '10100'],
+        [JAN6 + DAY + 1, '10100'],
+        [JAN6 + DAY + 2, '10100'],
+        [JAN6 + 2 * DAY - 1, '10050'],
+      ],
+    };
+    const m = jobMetrics({ account: flows, balance: 10_000, closed: [], span: [JAN6, JAN6 + 2 * DAY] });
+    expect(m).toMatchObject({ net_pnl: 50, return: 0.005, max_drawdown: 20 });
+    expect(m.daily_returns[0]).toBeCloseTo(0.01, 12);
+    expect(m.daily_returns[1]).toBeCloseTo(10050 / 10100 - 1, 12);
+    expect((1 + m.daily_returns[0]) * (1 + m.daily_returns[1]) - 1).toBeCloseTo(m.return, 12);
+    // a deposit that was the account's first command is in the report's starting equity: the
+    // figures are still on the job's balance
+    const first: ReplayAccountReport = {
+      ...account,
+      starting_equity: '10500',
+      equity: '10550',
+      net_pnl: '50',
+      equity_curve: [
+        [JAN6, '10500'],
+        [JAN6 + DAY, '10600'],
+        [JAN6 + 2 * DAY - 1, '10550'],
+      ],
+      net_equity_curve: [
+        [JAN6, '10500'],
+        [JAN6 + DAY, '10600'],
+        [JAN6 + 2 * DAY - 1, '10550'],
+      ],
+    };
+    const f = jobMetrics({ account: first, balance: 10_000, closed: [], span: [JAN6, JAN6 + 2 * DAY] });
+    expect(f).toMatchObject({ net_pnl: 50, return: 0.005 });
+    expect(f.daily_returns[0]).toBeCloseTo(0.01, 12);
+    expect(f.daily_returns[1]).toBeCloseTo(10050 / 10100 - 1, 12);
   });
 
   it('an account that never traded: flat figures, no win rate', () => {
