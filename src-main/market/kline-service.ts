@@ -23,10 +23,10 @@ import type { EventBus } from '../trading/events.ts';
 import { CandleBuilder, klineFormatter, type Candle, type KlineTuple } from './candles.ts';
 import { periodsBetween, SymbolCandles } from './candle-rings.ts';
 import { currentCandles } from './kline-restore.ts';
-import { closedBytes, type Selection } from './kline-selection.ts';
+import { closedBytes, KLINES_MAX_LIMIT, selectRange, type KlineRange, type Selection } from './kline-selection.ts';
 import type { CandleStore, SymbolCatalogue } from './ports.ts';
 
-export const KLINES_MAX_LIMIT = 1500;
+export { KLINES_MAX_LIMIT };
 export const KLINES_DEFAULT_LIMIT = 500;
 
 export interface KlineServiceDeps {
@@ -54,12 +54,6 @@ export interface KlineServiceOptions {
 
 /** Latest `limit` candles (default 500), or every candle overlapping [startTime, endTime]. */
 export type KlineQuery = { limit?: number } | KlineRange;
-
-/** Every candle overlapping [startTime, endTime], ms. */
-interface KlineRange {
-  startTime: number;
-  endTime: number;
-}
 
 /** One trade as the klines take it: market ms, ticks, lots, the taker's side (1 buy, 2 sell). */
 export interface KlineTrade {
@@ -320,7 +314,8 @@ export class KlineService {
     }
 
     if ('startTime' in query) {
-      return this.selectRange(st, interval, current, query);
+      const oldest = (): number | undefined => this.oldestOpen(symbol, interval);
+      return selectRange({ st, ring, interval, current }, query, oldest, this.repo);
     }
     const limit = query.limit ?? KLINES_DEFAULT_LIMIT;
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > KLINES_MAX_LIMIT) {
@@ -328,53 +323,6 @@ export class KlineService {
     }
     const closedWanted = current ? limit - 1 : limit;
     return { st, ring, current, from: Math.max(0, ring.size - closedWanted), to: ring.size, rows: null };
-  }
-
-  /**
-   * A time-range read: at most 1,500 candle periods between the oldest and the newest candle that
-   * exist inside the range (a wider range is refused, 6000, never truncated).
-   */
-  private selectRange(
-    st: SymbolCandles,
-    interval: Interval,
-    current: Candle | undefined,
-    range: KlineRange,
-  ): Selection {
-    const { startTime, endTime } = range;
-    const ring = st.rings[INTERVAL_INDEX[interval]];
-    const none: Selection = { st, ring, current: undefined, from: 0, to: 0, rows: null };
-    if (!Number.isSafeInteger(startTime) || !Number.isSafeInteger(endTime) || startTime < 0 || endTime < 0) {
-      throw new ApiError(Errors.KLINES_INVALID_PARAMETER, 'start_time and end_time must be non-negative integers (ms)');
-    }
-    if (startTime > endTime)
-      throw new ApiError(Errors.KLINES_INVALID_PARAMETER, 'start_time must not be after end_time');
-    let lo: number;
-    let hi: number;
-    try {
-      lo = openTimeOf(interval, startTime);
-      hi = openTimeOf(interval, endTime);
-    } catch {
-      throw new ApiError(Errors.KLINES_INVALID_PARAMETER, 'start_time or end_time is out of range');
-    }
-    const oldest = this.oldestOpen(st.symbol, interval); // only the span holding candles counts
-    const newest = current ? current.openTime : ring.size > 0 ? ring.at(ring.size - 1).openTime : undefined;
-    if (oldest === undefined || newest === undefined) return none;
-    const effLo = Math.max(lo, openTimeOf(interval, oldest));
-    const effHi = Math.min(hi, newest);
-    if (effLo > effHi) return none;
-    const periods = periodsBetween(interval, effLo, effHi, KLINES_MAX_LIMIT + 1) + 1;
-    if (periods > KLINES_MAX_LIMIT) {
-      throw new ApiError(
-        Errors.KLINES_INVALID_PARAMETER,
-        `The range spans more than ${KLINES_MAX_LIMIT} ${interval} candles; narrow start_time/end_time or use limit`,
-      );
-    }
-    const cur = current && current.openTime <= effHi ? current : undefined;
-    const closedHi = current ? Math.min(effHi, current.openTime - 1) : effHi;
-    if (ring.complete || (ring.size > 0 && ring.at(0).openTime <= effLo)) {
-      return { st, ring, current: cur, from: ring.lowerBound(effLo), to: ring.lowerBound(closedHi + 1), rows: null };
-    }
-    return { st, ring, current: cur, from: 0, to: 0, rows: this.repo.range(st.symbol, interval, effLo, closedHi) };
   }
 
   /** Open time of the pair's oldest `interval` candle (stored or current); undefined when it has none. */
