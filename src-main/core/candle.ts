@@ -20,4 +20,9 @@ export interface Candle {
   readonly takerBuyVolume: number;
   /** Tick x lot units bought by takers. */
   readonly takerBuyQuoteVolume: bigint;
+  /**
+   * The close time served, when it is not the period's end: a replayed source candle's recorded
+   * one (Binance's outage hour; market/candle-coverage.ts). Absent: open time + interval - 1.
+   */
+  readonly closeTime?: number;
 }

@@ -371,7 +371,7 @@ export function klineFormatter(format: KlineFormat): (candle: Candle, isClosed: 
     formatFixed(rescaleFixed(quoteM === 1n ? units : units * quoteM, quoteDecimals, qp, 'half_up'), qp);
   return (c, isClosed) => [
     c.openTime,
-    closeTimeOf(c.interval, c.openTime),
+    c.closeTime ?? closeTimeOf(c.interval, c.openTime),
     price.fromUnits(c.open),
     price.fromUnits(c.high),
     price.fromUnits(c.low),

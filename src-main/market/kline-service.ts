@@ -15,12 +15,14 @@ import {
   INTERVAL_MS,
   INTERVALS,
   isInterval,
+  nextOpenTime,
   openTimeOf,
   previousOpenTime,
   type Interval,
 } from '../../src-shared/intervals.ts';
 import type { EventBus } from '../trading/events.ts';
 import { CandleBuilder, klineFormatter, type Candle, type KlineTuple } from './candles.ts';
+import type { CandleCoverage } from './candle-coverage.ts';
 import { periodsBetween, SymbolCandles } from './candle-rings.ts';
 import { currentCandles } from './kline-restore.ts';
 import { closedBytes, KLINES_MAX_LIMIT, selectRange, type KlineRange, type Selection } from './kline-selection.ts';
@@ -104,6 +106,8 @@ export class KlineService {
    * clock's "now" does not overtake the history being written, and calls advanceTo() itself.
    */
   autoAdvance = true;
+  /** What history has candles for (a replay of candles sets it): the candles it has none for are left out. */
+  coverage: CandleCoverage | null = null;
 
   constructor(deps: KlineServiceDeps, options: KlineServiceOptions = {}) {
     this.symbols = deps.symbols;
@@ -210,6 +214,7 @@ export class KlineService {
       if (!st.dirty) continue;
       states.push(st);
       for (const c of st.builder.currentAll()) {
+        if (this.coverage !== null && !this.coverage.shows(st.symbol, c, st.lastTime + 1)) continue;
         syms.push(st.symbol);
         candles.push(c);
       }
@@ -246,14 +251,22 @@ export class KlineService {
 
   /** The current (unclosed) candle of (symbol, interval); undefined before the symbol's first trade. */
   current(symbol: string, interval: Interval): Candle | undefined {
-    return this.states.get(symbol)?.builder.current(interval);
+    const st = this.states.get(symbol);
+    return st === undefined ? undefined : this.currentOf(st, interval);
   }
 
   /** The current candle in wire form (isClosed false). */
   currentKline(symbol: string, interval: Interval): KlineTuple | undefined {
     const st = this.states.get(symbol);
-    const c = st?.builder.current(interval);
+    const c = st === undefined ? undefined : this.currentOf(st, interval);
     return c === undefined ? undefined : st!.format(c, false);
+  }
+
+  /** The current candle as served: none where history has none (`coverage`). */
+  private currentOf(st: SymbolCandles, interval: Interval): Candle | undefined {
+    const c = st.builder.current(interval);
+    if (c === undefined || this.coverage === null) return c;
+    return this.coverage.shows(st.symbol, c, st.lastTime + 1) ? c : undefined;
   }
 
   /** Candles in wire form, newest first, the current unclosed one included. Throws ApiError (klines codes). */
@@ -304,7 +317,7 @@ export class KlineService {
     if (this.autoAdvance && this.symbols.get(symbol)?.status !== SymbolStatus.DELISTED)
       this.advanceState(st, this.clock.now());
     const idx = INTERVAL_INDEX[interval];
-    const current = st.builder.current(interval);
+    const current = this.currentOf(st, interval);
     const ring = st.rings[idx];
     if (!ring.loaded) {
       this.flush();
@@ -360,8 +373,13 @@ export class KlineService {
     return new CandleBuilder({ onClose: (c) => this.candleClosed(st, c) });
   }
 
-  /** A candle closed: queued for SQLite and appended to its ring. */
-  private candleClosed(st: SymbolCandles, c: Candle): void {
+  /** A candle closed: queued for SQLite and appended to its ring (none where history has none: `coverage`). */
+  private candleClosed(st: SymbolCandles, closed: Candle): void {
+    let c = closed;
+    if (this.coverage !== null) {
+      if (c.trades === 0 && !this.coverage.shows(st.symbol, c, nextOpenTime(c.interval, c.openTime))) return;
+      c = this.coverage.closed(st.symbol, c);
+    }
     this.pendingSymbols.push(st.symbol);
     this.pendingCandles.push(c);
     st.rings[INTERVAL_INDEX[c.interval]].push(c);

@@ -5,6 +5,9 @@
 // and a sell part. So candles built from the replay keep the source's open, high, low, close,
 // volume and taker-buy volume at every coarser interval; the candle's last print carries the
 // candle, so the replay can bring its trade count and quote volumes to the source's after it.
+// The candle's first print (at its open time) carries it too (`opens`), so the venue's candles
+// learn where history has candles (market/candle-coverage.ts); a candle without volume has no
+// print and is one event of 0 lots at its open time, carrying it that way.
 import type { HistCandle } from './ports.ts';
 
 export interface PathPrint {
@@ -14,6 +17,8 @@ export interface PathPrint {
   lots: number;
   /** The candle, on its last print (null on the others). */
   candle: HistCandle | null;
+  /** The candle, on its first print (null on the others), at its open time. */
+  opens: HistCandle | null;
 }
 
 /** Converts a candle's decimal strings to the pair's ticks and lots. */
@@ -41,10 +46,14 @@ export function* klinePath(s: PathUnits, intervalMs: number, candles: Iterator<H
       const lots = i === 3 ? vol - 3 * q : q;
       const buyLots = i === 3 ? buy - 3 * b : b;
       const time = c.openTime + Math.floor((i * intervalMs) / 4);
-      if (buyLots > 0) out.push({ time, side: 1, price: path[i], lots: buyLots, candle: null });
-      if (lots - buyLots > 0) out.push({ time, side: 2, price: path[i], lots: lots - buyLots, candle: null });
+      if (buyLots > 0) out.push({ time, side: 1, price: path[i], lots: buyLots, candle: null, opens: null });
+      if (lots - buyLots > 0)
+        out.push({ time, side: 2, price: path[i], lots: lots - buyLots, candle: null, opens: null });
     }
     if (out.length > 0) out[out.length - 1].candle = c;
+    // a candle that traded nothing (Binance's outage hour) is still history's: no print, 0 lots
+    else out.push({ time: c.openTime, side: 1, price: o, lots: 0, candle: null, opens: null });
+    out[0].opens = c;
     yield* out;
   }
 }

@@ -20,6 +20,7 @@
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import type { ReplayStatus } from '../../src-shared/types.ts';
 import { MAX_SPEED, MIN_SPEED, VirtualClock } from '../core/clock.ts';
+import { CandleCoverage } from '../market/candle-coverage.ts';
 import type { KlineService } from '../market/kline-service.ts';
 import type { MarketSource, MarketSymbolView } from '../market/market-source.ts';
 import type { Exchange } from '../trading/exchange.ts';
@@ -431,6 +432,8 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   engine.prime(opts.clock);
   const klines = opts.openKlines();
   klines.autoAdvance = false;
+  // a replay of candles serves history's: none where its source has none (market/candle-coverage.ts)
+  if (sources.some((s) => s.kind === 'klines')) klines.coverage = new CandleCoverage();
   engine.setCandles(klines);
   const market = new ReplayMarket({
     engine,

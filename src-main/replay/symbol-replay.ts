@@ -14,11 +14,12 @@ import type { PairState } from '../trading/pair-state.ts';
 import { BookMirror } from './book-mirror.ts';
 import { RANK_PRICES, type Stream, type StreamMerge } from './merge.ts';
 import type { QueueModel } from './models/queue-model.ts';
-import type { SymbolSource } from './plan.ts';
+import { INTERVAL_MS, type SymbolSource } from './plan.ts';
 import type { HistDepth, HistTrade } from './ports.ts';
 import type { PrintSink } from './streams.ts';
 import { decimalUnits, type PathPrint } from './kline-path.ts';
 import type { Interval } from '../../src-shared/intervals.ts';
+import type { CandleCoverage } from '../market/candle-coverage.ts';
 
 /** Where a klines replay brings its candles to the source's columns (the venue's klines service). */
 export interface CandleColumns {
@@ -27,6 +28,8 @@ export interface CandleColumns {
     from: Interval,
     columns: { trades: number; quote: bigint; takerBuyQuote: bigint },
   ): void;
+  /** What history has candles for (set in a replay of candles): told of each source candle at its open. */
+  readonly coverage: CandleCoverage | null;
 }
 import { SyntheticBook } from './synthetic-book.ts';
 
@@ -285,6 +288,11 @@ export class SymbolReplay implements PrintSink {
    * quote volume and taker-buy quote volume are brought to the source's (docs/replay.md).
    */
   pathPrint(p: PathPrint): void {
+    if (p.opens !== null && this.candles?.coverage) {
+      const interval = this.src.klines!.interval;
+      this.candles.coverage.add(this.src.symbol, interval as Interval, INTERVAL_MS[interval], p.opens);
+    }
+    if (p.lots === 0) return; // a candle without volume: no print
     // the engine trades the print makes (one per resting order it meets)
     const before = this.mirror.ownTrades;
     this.trade(p.side, p.price, p.lots, p.time);
