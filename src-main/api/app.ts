@@ -264,7 +264,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'perpdesk API', version: '1.0.0', description: API_DESCRIPTION },
-      servers: [],
+      // relative: the service that serves this document, whatever its host and port
+      servers: [{ url: '/', description: 'This service (http://127.0.0.1:PORT)' }],
       tags: [
         { name: 'market data', description: 'Public market data: symbols, time, klines, depth, prices' },
         { name: 'trading', description: 'Signed order placement, cancels, open orders, trades' },

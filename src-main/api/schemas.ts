@@ -68,6 +68,25 @@ export function strEnum<const V extends readonly string[]>(values: V, descriptio
   });
 }
 
+/**
+ * A fixed-length array (`[market ms, equity]`) in JSON Schema 2020-12 form: `prefixItems` and
+ * `items: false`. TypeBox's `Type.Tuple` writes the draft-07 form (`items: [...]` with
+ * `additionalItems`), which OpenAPI 3.1 and 2020-12 validators refuse; fast-json-stringify
+ * serialises both alike.
+ */
+export function tuple<const T extends readonly TSchema[]>(items: T, description?: string): TUnsafe<StaticTuple<T>> {
+  return Type.Unsafe<StaticTuple<T>>({
+    type: 'array',
+    prefixItems: [...items],
+    items: false,
+    minItems: items.length,
+    maxItems: items.length,
+    ...(description === undefined ? {} : { description }),
+  });
+}
+
+type StaticTuple<T extends readonly TSchema[]> = { [K in keyof T]: T[K] extends TSchema ? Static<T[K]> : never };
+
 /** A reference to a schema registered by $id (one component in OpenAPI), typed as its record. */
 export function ref<T>(id: string): TUnsafe<T> {
   return Type.Unsafe<T>({ $ref: `${id}#` });

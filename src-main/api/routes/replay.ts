@@ -15,7 +15,7 @@ import { MAX_LATENCY_MS } from '../../replay/models/constant-latency.ts';
 import { MAX_STEP_MS, type ReplayAction, type ReplaySession } from '../../replay/session.ts';
 import { REPORT_TABLES, reportCsv, type ReportTable } from '../../replay/session-report.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { noQuery, strEnum, type ApiInstance } from '../schemas.ts';
+import { noQuery, strEnum, tuple, type ApiInstance } from '../schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
 
 export type { ReplayHost };
@@ -209,7 +209,7 @@ const reportSchema = Type.Object({
       liquidations: Type.Integer(),
       time_in_market_ms: Type.Integer({ description: 'Market ms with any position open' }),
       time_in_market_ratio: Type.Number(),
-      equity_curve: Type.Array(Type.Tuple([Type.Integer(), Type.String()]), {
+      equity_curve: Type.Array(tuple([Type.Integer(), Type.String()]), {
         description: '[market ms, equity] samples, oldest first',
       }),
       net_equity_curve: Type.Array(Type.Tuple([Type.Integer(), Type.String()]), {

@@ -6,7 +6,7 @@
 import { Type, type Static } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { noQuery, strEnum, type ApiInstance } from '../schemas.ts';
+import { noQuery, strEnum, tuple, type ApiInstance } from '../schemas.ts';
 
 const num = (description?: string) => Type.Number(description === undefined ? {} : { description });
 const numOrNull = (description: string) => Type.Unsafe<number | null>({ type: ['number', 'null'], description });
@@ -95,7 +95,7 @@ const sweepSchema = Type.Object({
 const jobDetailSchema = Type.Object({
   ...jobSchema.properties,
   output_tail: Type.Array(Type.String()),
-  equity: Type.Array(Type.Tuple([Type.Integer(), Type.Number()]), {
+  equity: Type.Array(tuple([Type.Integer(), Type.Number()]), {
     description: '[market ms, equity], at most 500 points',
   }),
 });

@@ -273,10 +273,29 @@ export function registerStreams(app: FastifyInstance, ctx: BinanceContext): void
       app.route({
         method: 'GET',
         url,
+        config: { swaggerTransform: url === p ? undefined : namedTail },
         handler: async (_req, reply) =>
           reply.code(400).send({ code: -1000, msg: `${p} is a WebSocket endpoint: connect with Upgrade: websocket.` }),
         wsHandler: (socket, req) => streams.attach(socket, req),
       });
     }
   }
+}
+
+/**
+ * How the OpenAPI document shows a `/*` endpoint: the wildcard as a named path parameter, `{streams}`
+ * (a template parameter's name must be a word, so `{*}` is no valid OpenAPI path).
+ */
+function namedTail({ schema, url }: { schema?: object; url: string }): { schema: object; url: string } {
+  const params = {
+    type: 'object',
+    properties: {
+      streams: {
+        type: 'string',
+        description: "Stream names joined by '/' (btcusdt@depth/btcusdt@aggTrade), or a listen key",
+      },
+    },
+    required: ['streams'],
+  };
+  return { schema: { ...schema, params }, url: url.replace(/\*$/, ':streams') };
 }
