@@ -1,4 +1,46 @@
-// The prose part of the OpenAPI document: conventions every route shares.
+// The prose part of the OpenAPI document: conventions every route shares. The error registry in
+// it is written from the one error table, src-shared/errors.ts, so a new code shows up here too.
+import { Errors, type ErrorClass, type ErrorDef } from '../../src-shared/errors.ts';
+
+/** What each class of the registry is called, in the order the registry lists them. */
+const CLASS_TITLES: Record<ErrorClass, string> = {
+  validation: 'malformed or refused request',
+  not_found: 'not found',
+  auth: 'authentication',
+  forbidden: 'forbidden',
+  order_rejected: 'order rejected',
+  rate_limit: 'rate limited',
+  internal: 'internal',
+  klines: 'candlestick routes, body {code, message}',
+  price: '/fapi/v1/complete_price',
+};
+
+/**
+ * The registry as one line per class: each code with its default message, and its HTTP status
+ * where it is not the class's usual one; a code used for several causes lists each.
+ */
+function errorRegistry(): string {
+  const byClass = new Map<ErrorClass, ErrorDef[]>();
+  for (const d of Object.values(Errors)) {
+    const list = byClass.get(d.cls);
+    if (list === undefined) byClass.set(d.cls, [d]);
+    else list.push(d);
+  }
+  const lines: string[] = [];
+  for (const [cls, defs] of byClass) {
+    const usual = mostCommon(defs.map((d) => d.http));
+    const entries = defs.map((d) => `${d.code} ${d.message}${d.http === usual ? '' : ` (HTTP ${d.http})`}`);
+    lines.push(`- ${CLASS_TITLES[cls]} (HTTP ${usual}): ${entries.join(' · ')}`);
+  }
+  return lines.join('\n');
+}
+
+function mostCommon(values: readonly number[]): number {
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0][0];
+}
+
 export const API_DESCRIPTION = `
 perpdesk is a local perpetual-futures venue. All paths are relative to the service's base URL
 (\`http://127.0.0.1:PORT\`).
@@ -9,13 +51,9 @@ on error (6000-6999 client errors, 6001 invalid interval, 6007 URL too long; 700
 errors). \`/fapi/v1/complete_price\` uses 7000 invalid parameter (also a URL too long, HTTP 414),
 7001 pair not found, 7002 internal.
 
-**Error registry** (every other route; HTTP status by class):
-1000-1006 malformed request (400) · 1007 URL too long (414) · 1008 headers too large (431) ·
-1009 request timeout (408) · 1100-1104 not found (404) · 1105 method not allowed on an
-existing path (405, with an \`Allow\` header) · 2001-2010 authentication (401) ·
-2101-2103 forbidden (403; 2103 a Host header naming another site while the service listens on loopback) ·
-3001-3021 order rejected (400) · 4290 rate limited (429) ·
-5000-5001 internal (500) · 5002 the data folder's disk is nearly full, changes refused (503). The full table is in docs/api.md (Errors).
+**Error registry** (src-shared/errors.ts; envelope routes answer a code with its class's HTTP status; docs/api.md,
+Errors, tells each code's causes):
+${errorRegistry()}
 
 **Signed requests** (operations marked with the \`apiKey\` security scheme): header
 \`X-API-KEY\`; query \`timestamp\` (ms, wall clock), optional \`recv_window\` (ms, default 5000,

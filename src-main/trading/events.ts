@@ -30,9 +30,22 @@ export interface PriceEvent {
   time: number;
 }
 
+/**
+ * The kinds of account event and what each one's `data` is: the `user` stream's `{kind, data}`
+ * (docs/api.md, the /ws description in the OpenAPI document is written from this table).
+ */
+export const ACCOUNT_EVENT_KINDS = {
+  order: 'the order record (the fields of GET /fapi/v1/openOrders), on every change of an order',
+  fill: 'the trade record of a fill (the fields of GET /fapi/v1/myTrades)',
+  position: "the account's whole position list (GET /fapi/v1/position/list; [] when flat)",
+  balance: 'the account summary (GET /fapi/v1/account)',
+  liquidation: '{symbol, position_side, quantity, mark_price, bankruptcy_price, time}: a position is being liquidated',
+  funding: '{symbol, position_side, funding_rate, mark_price, amount, time}: a funding payment (amount > 0 received)',
+} as const;
+
 export interface AccountEvent {
   accountId: number;
-  kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding';
+  kind: keyof typeof ACCOUNT_EVENT_KINDS;
   /** The record as the API shows it (order record, trade record, position record, balance summary, ...). */
   data: unknown;
   /**

@@ -9,6 +9,7 @@
 // CLOSE_GRACE_MS are terminated, so shutdown never waits on a slow peer.
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../../src-shared/errors.ts';
+import { ACCOUNT_EVENT_KINDS } from '../../trading/events.ts';
 import type { Venue } from '../../services/venue.ts';
 import type { AuthServices } from '../auth.ts';
 import { sendError } from '../error-handler.ts';
@@ -34,6 +35,10 @@ export interface WebSocketOptions {
   klines?: KlineSource;
 }
 
+const USER_KINDS = Object.entries(ACCOUNT_EVENT_KINDS)
+  .map(([kind, data]) => `  - \`${kind}\`: ${data}`)
+  .join('\n');
+
 const DESCRIPTION = `
 WebSocket endpoint (connect with \`Upgrade: websocket\`; a plain GET answers error 1000).
 
@@ -46,20 +51,25 @@ Streams (${STREAM_PATTERNS}):
   subscriber: \`{e:"depth",E,s,u,bids,asks}\`, u = update id after the last change included.
 - \`depth_update@{symbol}\`, every 100 ms when the book changed: \`{e:"depthUpdate",E,s,U,u,pu,b,a}\`; U..u are the
   update ids in the event (contiguous: each U is the previous u + 1), pu = U - 1 = the previous event's u,
-  b/a the final quantity of each changed level in the window ("0" = removed), best first.
+  b/a the final quantity of each changed level in the window, best first; a removed level's quantity is zero written
+  at the pair's quantity precision (e.g. "0.000" on BTCUSDT, not "0"): compare it as a number.
 - \`trade@{symbol}\`, every 100 ms when trades happened: data is an ARRAY, oldest first, of
   \`{e:"trade",E,s,t,p,q,T,S,m}\` (t trade id, T trade time, S taker side 1 buy / 2 sell, m buyer is maker).
 - \`price@{symbol}\`, every 1 s: \`{e:"price",E,s,i,m,l,r,T}\` (index, mark, last price, funding rate, next funding time).
 - \`kline@{symbol},{interval}\`: the current candle \`{e:"kline",E,s,i,k}\` (k: the 12-field candle array of
   /fapi/v1/klines) on change, at most every 250 ms.
-- \`user\` (after LOGIN): \`{kind, data}\` for the account's orders, fills, positions and balance.
+- \`user\` (after LOGIN): \`{kind, data}\` on every event of the logged-in account, kind one of:
+${USER_KINDS}
+- \`bot\` (caller IP on the bot whitelist): \`{kind: "order", data}\`, the order records of cached bot orders.
+- \`replay\` (replay venues): the replay status of GET /api/v1/replay, on subscribe and on every change.
 
 E is market time, ms. LOGIN params: \`{"api_key","timestamp","recv_window"?,"signature"}\`, signature =
 lowercase hex HMAC-SHA256(secret, "api_key={api_key}&timestamp={timestamp}" + "&recv_window={recv_window}" when sent),
 time rules as signed REST (wall-clock ms); timestamp and recv_window are JSON integers, api_key and signature strings
 (else 1001), and no other key is allowed (1003), as in a REST body. Errors: 1004 not JSON; 1000 malformed message (not
 an object, bad id, bad params, binary frame); 1003 unknown LOGIN parameter; 1105 unknown method; 1100 unknown channel;
-1101 unknown symbol; 1001 bad depth level / interval / name;
+1101 unknown symbol; 1001 bad depth level / interval / name; 1108 \`replay\` on the live venue; 2101 \`bot\` from an IP
+off the whitelist;
 4290 more than ${DEFAULT_HUB_LIMITS.maxSubscriptions} streams on a connection; 2001-2008 LOGIN failures (2001 also:
 'user' before LOGIN); 5001 kline streams unavailable.
 Connections: server ping every ${DEFAULT_HUB_LIMITS.pingIntervalMs / 1000} s; closed with 1001 after
