@@ -209,7 +209,7 @@ export class RestClient {
     return this.getPublic('/fapi/v1/depth', { symbol, with_id: true, limit });
   }
 
-  /** Recent public trades of a pair, newest first (`GET /fapi/v1/trades`; limit max 500). */
+  /** Recent public trades of a pair, newest first (`GET /fapi/v1/trades`; limit default 100, max 1000). */
   recentTrades(
     symbol: string,
     limit?: number,
