@@ -86,6 +86,23 @@ export class AccountCache {
     if (apiKey === undefined) this.byKeyMap.clear();
     else this.byKeyMap.delete(apiKey);
   }
+
+  /**
+   * The key was replaced (regenerated) and no longer exists: forgets it and tells the revoke
+   * listeners (the WebSocket hub ends the logins made with it).
+   */
+  revoke(apiKey: string): void {
+    this.invalidate(apiKey);
+    for (const l of [...this.revokeListeners]) l(apiKey);
+  }
+
+  /** Calls `listener` with every key revoked from now on; returns its remover. */
+  onRevoked(listener: (apiKey: string) => void): () => void {
+    this.revokeListeners.add(listener);
+    return () => this.revokeListeners.delete(listener);
+  }
+
+  private readonly revokeListeners = new Set<(apiKey: string) => void>();
 }
 
 const signedParams = {

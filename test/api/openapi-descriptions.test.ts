@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
+import { LOGIN_EVENT_KINDS } from '../../src-main/api/ws/login.ts';
 import { ACCOUNT_EVENT_KINDS } from '../../src-main/trading/events.ts';
 import { openVenue, type LocalVenue } from '../../src-main/venue.ts';
 import { Errors } from '../../src-shared/errors.ts';
@@ -37,7 +38,8 @@ describe('OpenAPI descriptions', () => {
 
   it('the /ws description names every kind of user event', () => {
     const text = wsDescription();
-    for (const kind of Object.keys(ACCOUNT_EVENT_KINDS)) expect(text, kind).toContain(`\`${kind}\``);
+    for (const kind of Object.keys({ ...ACCOUNT_EVENT_KINDS, ...LOGIN_EVENT_KINDS }))
+      expect(text, kind).toContain(`\`${kind}\``);
   });
 
   it('the /ws description gives a removed level\'s quantity as zero at the pair\'s precision, not "0"', async () => {

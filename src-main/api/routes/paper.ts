@@ -55,7 +55,10 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
       schema: {
         tags: ['account'],
         summary: 'Replace the API key and secret of the signed account (signed)',
-        description: 'The old key stops working at once; open WebSocket logins stay until they reconnect.',
+        description:
+          'The old key stops working at once, on REST and on the WebSocket: a /ws connection logged in with it gets a ' +
+          'last `user` push `{kind: "logged_out", data: {code: 2002, message}}`, leaves the `user` stream and is no ' +
+          'longer logged in (LOGIN again with the new key); its market streams go on.',
         querystring: signedQuerystring(),
         response: {
           200: envelopeSchema(Type.Object({ api_key: Type.String(), api_secret: Type.String() })),
@@ -73,7 +76,7 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
         apiSecret: newApiSecret(),
         now: Date.now(),
       });
-      auth.accounts.invalidate(old.apiKey);
+      auth.accounts.revoke(old.apiKey);
       return ok({ api_key: fresh.apiKey, api_secret: fresh.apiSecret });
     },
   );

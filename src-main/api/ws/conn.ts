@@ -24,6 +24,8 @@ export class Conn {
   /** Subscribed stream names, in subscription order. */
   readonly names = new Set<string>();
   accountId: number | null = null;
+  /** The API key of the connection's LOGIN (its login ends when that key is revoked). */
+  loginKey: string | null = null;
   lastSeen: number;
   closed = false;
   /** Start of the current rate window (wall ms) and messages in it. */

@@ -12,7 +12,7 @@ import type { Account } from '../../core/account.ts';
 import type { Venue } from '../../services/venue.ts';
 import { CloseCode, Conn, WS_OPEN, type Stream, type SymbolFeed } from './conn.ts';
 import { FanOut, type Due, type HubStats } from './fan-out.ts';
-import { checkLogin } from './login.ts';
+import { checkLogin, loggedOutEvent } from './login.ts';
 import { depthSnapshotPayload, depthUpdatePayload, klinePayload, pricePayload, tradesPayload } from './payloads.ts';
 import { ApiError } from '../../../src-shared/errors.ts';
 import { isLoopbackIp } from '../../accounts/whitelist.ts';
@@ -53,8 +53,8 @@ export const DEFAULT_HUB_LIMITS: Readonly<HubLimits> = Object.freeze({
 
 export interface HubOptions {
   venue: Venue;
-  /** API key look-up for LOGIN (auth.ts's AccountCache). */
-  accounts: { byKey(apiKey: string): Account | undefined };
+  /** API key look-up for LOGIN and, when given, revoked keys, whose logins end (auth.ts's AccountCache). */
+  accounts: { byKey(apiKey: string): Account | undefined; onRevoked?(listener: (apiKey: string) => void): () => void };
   /** The bot whitelist: who may subscribe to the `bot` stream (cached bot orders). */
   whitelist?: { has(ip: string): boolean };
   /** Wall clock for LOGIN timestamps (the signed-REST clock) and liveness, ms; Date.now by default. */
@@ -96,9 +96,11 @@ export class Hub {
   private ticks = 0;
   private lastPingAt: number;
   private closed = false;
+  private readonly offRevoked: () => void;
 
   constructor(opts: HubOptions) {
     this.accounts = opts.accounts;
+    this.offRevoked = opts.accounts.onRevoked?.((key) => this.endLogins(key)) ?? (() => {});
     this.venue = opts.venue;
     this.now = opts.now ?? Date.now;
     this.eventTime = opts.eventTime ?? (() => opts.venue.clock.now());
@@ -174,6 +176,7 @@ export class Hub {
     this.closed = true;
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
+    this.offRevoked();
     this.subs.close();
     for (const conn of [...this.conns]) this.drop(conn, CloseCode.GoingAway, 'server shutting down');
   }
@@ -337,10 +340,23 @@ export class Hub {
         const r = checkLogin({ accounts: this.accounts, now: this.now }, id, params);
         if ('error' in r) return r.error;
         this.subs.setAccount(conn, r.account.id);
+        conn.loginKey = r.account.apiKey;
         return { id, result: { user_id: r.account.id } };
       }
       default:
         return unknownMethod(id, req.method);
+    }
+  }
+
+  /**
+   * A revoked API key (regenerated): each connection logged in with it gets a last `user` push,
+   * `logged_out`, if it is subscribed, then leaves the stream and is no longer logged in.
+   */
+  private endLogins(apiKey: string): void {
+    for (const conn of this.conns) {
+      if (conn.loginKey !== apiKey) continue;
+      if (conn.names.has('user')) this.out.push(conn, 'user', this.out.serialise('user', loggedOutEvent()));
+      this.subs.endLogin(conn);
     }
   }
 

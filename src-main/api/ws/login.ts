@@ -15,6 +15,27 @@ import type { Account } from '../../core/account.ts';
 import { verifySignature } from '../signature.ts';
 import { errorReply, type Reply, type RequestId } from './protocol.ts';
 
+/**
+ * The `user` stream's own event kinds (beside the account's, trading/events.ts ACCOUNT_EVENT_KINDS)
+ * and what each one's `data` is.
+ */
+export const LOGIN_EVENT_KINDS = {
+  logged_out:
+    '{code, message}: the login ended because its API key was regenerated (code 2002); the connection has left ' +
+    'the `user` stream and must LOGIN again (with the new key) before subscribing to it again',
+} as const;
+
+/** The `user` push that ends a login whose API key was revoked. */
+export function loggedOutEvent(): { kind: keyof typeof LOGIN_EVENT_KINDS; data: { code: number; message: string } } {
+  return {
+    kind: 'logged_out',
+    data: {
+      code: Errors.API_KEY_UNKNOWN.code,
+      message: 'The API key of this login was regenerated: LOGIN again with the new key',
+    },
+  };
+}
+
 /** LOGIN parameters and their JSON types; any other key is refused (1003), as on REST. */
 const LOGIN_PARAMS = { api_key: 'string', timestamp: 'integer', recv_window: 'integer', signature: 'string' } as const;
 

@@ -206,6 +206,13 @@ export class Subscriptions {
     conn.accountId = accountId;
   }
 
+  /** Ends the connection's login: it leaves the `user` stream and is no longer logged in. */
+  endLogin(conn: Conn): void {
+    if (conn.names.has('user')) this.remove(conn, 'user');
+    conn.accountId = null;
+    conn.loginKey = null;
+  }
+
   /** Drops every subscription of a connection that went away. */
   removeAll(conn: Conn): void {
     for (const name of [...conn.names]) this.remove(conn, name);

@@ -16,6 +16,7 @@ import { sendError } from '../error-handler.ts';
 import { STREAM_PATTERNS } from './channels.ts';
 import { DEFAULT_HUB_LIMITS, Hub, METHODS, type HubLimits } from './hub.ts';
 import type { KlineSource } from './subscriptions.ts';
+import { LOGIN_EVENT_KINDS } from './login.ts';
 import { installUpgrades } from './upgrade.ts';
 
 const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -35,7 +36,7 @@ export interface WebSocketOptions {
   klines?: KlineSource;
 }
 
-const USER_KINDS = Object.entries(ACCOUNT_EVENT_KINDS)
+const USER_KINDS = Object.entries({ ...ACCOUNT_EVENT_KINDS, ...LOGIN_EVENT_KINDS })
   .map(([kind, data]) => `  - \`${kind}\`: ${data}`)
   .join('\n');
 

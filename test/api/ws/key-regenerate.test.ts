@@ -1,0 +1,75 @@
+// Regenerating an API key ends the WebSocket logins made with it, as it ends the key on REST:
+// a connection logged in with the old key gets a last `user` push `logged_out` (code 2002),
+// leaves the `user` stream and is logged out (SUBSCRIBE user is 2001 again); its market streams
+// stay, and it hears nothing of the account afterwards. Logins with other keys are untouched.
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src-main/api/app.ts';
+import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
+import { Errors } from '../../../src-shared/errors.ts';
+import { hmacSha256Hex } from '../../../src-shared/sign.ts';
+import { dataOf, makeAccount, orderBody, signed, type Creds } from '../../helpers/signed.ts';
+import { TestClient } from './ws-test-client.ts';
+
+let venue: LocalVenue;
+let app: FastifyInstance;
+let url: string;
+const clients: TestClient[] = [];
+
+beforeAll(async () => {
+  venue = openVenue({ dataDir: ':memory:' });
+  app = await buildApp({ venue, rateLimit: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  url = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`;
+});
+
+afterAll(async () => {
+  for (const c of clients) c.close();
+  await app.close();
+  venue.close();
+});
+
+async function loggedIn(who: Creds, streams: string[]): Promise<TestClient> {
+  const c = await TestClient.open(url);
+  clients.push(c);
+  const timestamp = Date.now();
+  const signature = hmacSha256Hex(who.apiSecret, `api_key=${who.apiKey}&timestamp=${timestamp}`);
+  const login = await c.request('LOGIN', { api_key: who.apiKey, timestamp, signature });
+  expect(login.result).toEqual({ user_id: who.id });
+  if (streams.length > 0) expect((await c.request('SUBSCRIBE', streams)).result).toBeNull();
+  return c;
+}
+
+describe('POST /fapi/v1/account/apiKey/regenerate and /ws', () => {
+  it('ends the logins made with the old key: a logged_out push, no user stream, no more account events', async () => {
+    const alice = makeAccount(venue, 'wsregen_a');
+    const bob = makeAccount(venue, 'wsregen_b');
+    const subscribed = await loggedIn(alice, ['user', 'trade@BTCUSDT']);
+    const quiet = await loggedIn(alice, []); // logged in, not on the user stream
+    const other = await loggedIn(bob, ['user']);
+
+    const fresh = dataOf(await signed(app, alice, 'POST', '/fapi/v1/account/apiKey/regenerate'));
+    const aliceNew: Creds = { id: alice.id, apiKey: fresh.api_key, apiSecret: fresh.api_secret };
+
+    const out = await subscribed.waitFor((m) => m.stream === 'user' && m.data.kind === 'logged_out');
+    expect(out.data.data).toEqual({ code: Errors.API_KEY_UNKNOWN.code, message: expect.stringMatching(/regenerated/) });
+    expect((await subscribed.request('LIST_SUBSCRIPTIONS')).result).toEqual(['trade@BTCUSDT']);
+    for (const c of [subscribed, quiet]) {
+      expect((await c.request('SUBSCRIBE', ['user'])).error.code).toBe(Errors.API_KEY_MISSING.code);
+    }
+
+    // An order with the new key: a session logged in with it hears of it, the old sessions do not.
+    const renewed = await loggedIn(aliceNew, ['user']);
+    const placed = dataOf(await signed(app, aliceNew, 'POST', '/fapi/v1/orders', { json: orderBody() }));
+    await renewed.waitFor((m) => m.stream === 'user' && m.data.kind === 'order' && m.data.data.id === placed.order_id);
+    await new Promise((r) => setTimeout(r, 100));
+    const after = subscribed.messages.slice(subscribed.messages.indexOf(out) + 1);
+    expect(after.filter((m) => m.stream === 'user')).toEqual([]);
+    expect(quiet.pushes('user')).toEqual([]);
+
+    // Bob's login is another key's: untouched.
+    expect(other.pushes('user').filter((m) => m.data.kind === 'logged_out')).toEqual([]);
+    expect((await other.request('LIST_SUBSCRIPTIONS')).result).toEqual(['user']);
+  });
+});
