@@ -84,8 +84,16 @@ export interface ConnectionEvents {
   readonly state: string;
   /** Registers a state listener; returns its remover. */
   onStateChange(listener: (state: string, previous: string) => void): () => void;
-  /** Resolves once the connection is open and its subscriptions are restored; rejects when closed for good. */
+  /**
+   * Resolves once the connection is open and its subscriptions are restored; rejects when closed
+   * for good, or when an attempt failed (the follower then waits for the next one unless `state`
+   * is 'closed').
+   */
   whenReady(): Promise<void>;
+  /** The streams the connection holds (WsClient's `subscriptions`); when given, the book checks its own is there. */
+  readonly subscriptions?: readonly string[];
+  /** Registers a listener of `subscriptions` changes; returns its remover. */
+  onSubscriptionsChange?(listener: (subscriptions: readonly string[]) => void): () => void;
 }
 
 /** Options of {@link LocalOrderBook}. Every timing is in ms of the injected scheduler. */

@@ -179,10 +179,14 @@ export class LocalOrderBook {
    * book leaves 'live' ({@link onDisconnect}); once it is ready again, with the channels
    * re-subscribed, the book re-initialises ({@link onReconnect}). Covers a first connection
    * that failed too, which `WsClient.onReconnect` does not report. Use it instead of wiring
-   * `onReconnect` by hand, not besides it. Returns a remover.
+   * `onReconnect` by hand, not besides it. The book is connected only while its delta stream
+   * (`stream`; by default `depth_update@{symbol}` for a book with a symbol and `'id'` continuity)
+   * is among the connection's `subscriptions`, when it lists them: a stream refused when the
+   * connection was restored keeps the book out of 'live'. Returns a remover.
    */
-  followConnection(conn: ConnectionEvents): () => void {
-    return followConnection(this, conn);
+  followConnection(conn: ConnectionEvents, stream?: string): () => void {
+    const own = this.#continuity === 'id' && this.#symbol !== undefined ? `depth_update@${this.#symbol}` : undefined;
+    return followConnection(this, conn, stream ?? own);
   }
 
   /** Stops all timers, ignores pending fetches and drops listeners. */

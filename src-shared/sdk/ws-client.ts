@@ -1,38 +1,41 @@
 // WebSocket client for the venue's `/ws` protocol (DESIGN section 4, docs/api.md): requests
 // matched to answers by id (ws-requests.ts), pushes routed by stream, automatic reconnect.
-// Invariants: after every reconnect the last accepted LOGIN goes first, then the remembered
-// subscriptions, and only then the queued requests and `onReconnect` (a listener such as
-// LocalOrderBook runs when the channels are live again); a request in flight when a connection
-// drops is re-sent on the next one; every request ends within its timeout; reconnect delays
-// grow exponentially with jitter; after `close()` nothing reconnects and nothing stays pending.
-// Limits: JSON text frames only; a stream handler sees `data` as sent, unvalidated.
+// Invariants: after every reconnect the last accepted LOGIN goes first, then the subscriptions,
+// then the queued requests and `onReconnect`; public streams come back whatever the login does,
+// private ones (`user`) only after a successful (re-)login, and a stream the server refuses costs
+// only itself (a refused SUBSCRIBE is split until it is found); a request in flight when a
+// connection drops is re-sent on the next one; every request ends within its timeout; reconnect
+// delays grow exponentially with jitter; a client never connected yet does not wait for a service
+// that is not there (its requests and `whenReady()` fail with the reason); after `close()` nothing
+// reconnects and nothing stays pending. Limits: JSON text only; pushes' `data` is unvalidated.
 
 import { systemScheduler, type Scheduler } from './scheduler.ts';
-import { PendingRequests, type Pending } from './ws-requests.ts';
-import { WsRequestError } from './ws-types.ts';
+import { WsEvents } from './ws-events.ts';
+import { PendingRequests, unsentError, type Pending } from './ws-requests.ts';
+import { loggedOut, messageText, WsStreams } from './ws-session.ts';
+import { WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
 import type {
   LoginParamsSource,
   WebSocketConstructor,
   WebSocketLike,
   WsClientOptions,
-  WsCloseInfo,
+  WsLoginState,
   WsState,
 } from './ws-types.ts';
 
 // The client's option, state and error types live in ws-types.ts; they stay exported from here
 // (and so from the SDK) as before the split.
-export { WsRequestError } from './ws-types.ts';
+export { WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
 export type {
   LoginParamsSource,
   WebSocketConstructor,
   WebSocketLike,
   WsClientOptions,
   WsCloseInfo,
+  WsLoginState,
   WsRequestErrorKind,
   WsState,
 } from './ws-types.ts';
-
-type Listener<A extends unknown[]> = (...args: A) => void;
 
 /**
  * Client of the venue's WebSocket endpoint with request/answer matching, stream routing,
@@ -47,7 +50,7 @@ type Listener<A extends unknown[]> = (...args: A) => void;
  * await ws.subscribe(['depth_update@BTCUSDT']);
  * ```
  */
-export class WsClient {
+export class WsClient extends WsEvents {
   readonly #url: string;
   readonly #Ctor: WebSocketConstructor | undefined;
   readonly #baseMs: number;
@@ -67,22 +70,20 @@ export class WsClient {
   #everReady = false;
   /** Failed attempts since the last restored connection; drives the backoff. */
   #attempt = 0;
+  /** The current socket has opened (a close before that is a failed attempt). */
+  #opened = false;
+  /** The last attempt's failure while the client has never been ready; null once ready. */
+  #unreachable: WsConnectionError | null = null;
   #reconnectTimer: unknown = undefined;
   #pingTimer: unknown = undefined;
   #lastMessageAt = 0;
-  readonly #subs = new Set<string>();
+  readonly #streams = new WsStreams((subs) => this.emitSubscriptions(subs));
   #login: LoginParamsSource | undefined = undefined;
+  #loginState: WsLoginState = 'none';
   #readyWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
 
-  readonly #streamHandlers = new Map<string, Set<Listener<[unknown, string]>>>();
-  readonly #messageHandlers = new Set<Listener<[unknown]>>();
-  readonly #openListeners = new Set<Listener<[{ reconnect: boolean }]>>();
-  readonly #reconnectListeners = new Set<Listener<[]>>();
-  readonly #closeListeners = new Set<Listener<[WsCloseInfo]>>();
-  readonly #stateListeners = new Set<Listener<[WsState, WsState]>>();
-  readonly #errorListeners = new Set<Listener<[unknown]>>();
-
   constructor(options: WsClientOptions) {
+    super();
     this.#url = options.url;
     this.#Ctor = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     this.#baseMs = options.reconnectBaseMs ?? 250;
@@ -92,7 +93,7 @@ export class WsClient {
     this.#pingMs = options.pingIntervalMs ?? 0;
     this.#pingTimeoutMs = options.pingTimeoutMs ?? 2 * this.#pingMs;
     this.#sched = options.scheduler ?? systemScheduler;
-    this.#requests = new PendingRequests(this.#sched, options.requestTimeoutMs ?? 10_000);
+    this.#requests = new PendingRequests(this.#sched, options.requestTimeoutMs ?? 10_000, this.#url);
   }
 
   /** Current connection state. */
@@ -100,9 +101,18 @@ export class WsClient {
     return this.#state;
   }
 
-  /** Streams acknowledged by the server and not unsubscribed since; restored after reconnect. */
+  /**
+   * Streams acknowledged by the server and not unsubscribed since; restored after reconnect. A
+   * stream refused at its restoration leaves the list; `user` leaves it while the login is lost
+   * (see {@link loginState}) and comes back with the next successful `login()`.
+   */
   get subscriptions(): readonly string[] {
-    return [...this.#subs];
+    return [...this.#streams.subs];
+  }
+
+  /** Whether the client is logged in; `lost` after a refused re-login or a `logged_out` push. */
+  get loginState(): WsLoginState {
+    return this.#loginState;
   }
 
   /** Opens the connection (and keeps it open until `close()`). Only acts in state `idle`. */
@@ -112,8 +122,12 @@ export class WsClient {
   }
 
   /**
-   * Resolves once a connection is open and restored (immediately if it is); rejects when
-   * the client is closed first.
+   * Resolves once a connection is open and restored (immediately if it is). Rejects when the
+   * client is closed first, and, while the client has never been connected, when the connection
+   * attempt under way (or the next one) fails, with a {@link WsConnectionError}: a service that
+   * is not there is reported, not waited for. The client keeps trying in the background; call
+   * `whenReady()` again to wait for the next attempt. Once it has been connected, it waits across
+   * reconnects, however long they take.
    */
   whenReady(): Promise<void> {
     if (this.#state === 'closed') return Promise.reject(new Error('WsClient is closed'));
@@ -129,31 +143,29 @@ export class WsClient {
     this.#clearTimer('ping');
     this.#requests.failAll('WsClient closed');
     this.#ready = false;
-    const waiters = this.#readyWaiters;
-    this.#readyWaiters = [];
-    for (const w of waiters) w.reject(new Error('WsClient is closed'));
+    this.#settleWaiters(new Error('WsClient is closed'));
     const ws = this.#ws;
     if (ws !== null) {
       this.#detach(ws);
       try {
         ws.close(code, reason);
       } catch (e) {
-        this.#emitError(e);
+        this.emitError(e);
       }
     }
-    this.#emit(this.#closeListeners, { code, reason, willReconnect: false });
+    this.emitClose({ code, reason, willReconnect: false });
   }
 
   /** Subscribes to streams; resolves with the server's result once acknowledged. */
   async subscribe(streams: readonly string[]): Promise<unknown> {
     const result = await this.#request('SUBSCRIBE', [...streams], true);
-    for (const s of streams) this.#subs.add(s);
+    this.#streams.add(streams);
     return result;
   }
 
   /** Unsubscribes; the streams are forgotten at once, so a reconnect will not restore them. */
   unsubscribe(streams: readonly string[]): Promise<unknown> {
-    for (const s of streams) this.#subs.delete(s);
+    this.#streams.remove(streams);
     return this.#request('UNSUBSCRIBE', [...streams], true);
   }
 
@@ -167,10 +179,16 @@ export class WsClient {
    * LOGIN is sent again after every reconnect, before the re-subscription, with params from
    * the same source: pass a function when the params expire (signed with a timestamp).
    * A request re-sent because its connection dropped before the answer reuses its params.
+   * When a re-login was refused or the server ended the login (`loginState` 'lost', reported to
+   * `onError` as a {@link WsLoginLostError}), the private streams it had are off; the next
+   * successful `login()` subscribes them again before it resolves.
    */
   async login(params: LoginParamsSource): Promise<unknown> {
     const result = await this.#request('LOGIN', await loginParams(params), true);
     this.#login = params;
+    this.#loginState = 'logged_in';
+    if (this.#streams.waiting.size > 0)
+      await this.subscribe([...this.#streams.waiting]).catch((e) => this.emitError(e));
     return result;
   }
 
@@ -196,47 +214,6 @@ export class WsClient {
     return this.#request('REPLAY', { action: 'step', ms }, true);
   }
 
-  /** Routes pushes of one stream (`data` and the stream name) to `handler`; returns its remover. */
-  on(stream: string, handler: (data: unknown, stream: string) => void): () => void {
-    let set = this.#streamHandlers.get(stream);
-    if (set === undefined) this.#streamHandlers.set(stream, (set = new Set()));
-    set.add(handler);
-    return () => {
-      set.delete(handler);
-      if (set.size === 0 && this.#streamHandlers.get(stream) === set) this.#streamHandlers.delete(stream);
-    };
-  }
-
-  /** Receives every parsed incoming message (answers and pushes); returns its remover. */
-  onMessage(handler: (message: unknown) => void): () => void {
-    return add(this.#messageHandlers, handler);
-  }
-
-  /** Called each time a socket opens, before re-login and re-subscription. */
-  onOpen(listener: (info: { reconnect: boolean }) => void): () => void {
-    return add(this.#openListeners, listener);
-  }
-
-  /** Called after a reconnect once re-login and re-subscription have been answered. */
-  onReconnect(listener: () => void): () => void {
-    return add(this.#reconnectListeners, listener);
-  }
-
-  /** Called each time a connection ends or an attempt fails. */
-  onClose(listener: (info: WsCloseInfo) => void): () => void {
-    return add(this.#closeListeners, listener);
-  }
-
-  /** Called on every state change. */
-  onStateChange(listener: (state: WsState, previous: WsState) => void): () => void {
-    return add(this.#stateListeners, listener);
-  }
-
-  /** Receives socket errors, unparsable messages, failed re-login/re-subscription, listener exceptions. */
-  onError(listener: (error: unknown) => void): () => void {
-    return add(this.#errorListeners, listener);
-  }
-
   // ---- internals ----
 
   #openSocket(): void {
@@ -247,11 +224,13 @@ export class WsClient {
       if (Ctor === undefined) throw new Error('No WebSocket implementation: pass options.WebSocket');
       ws = new Ctor(this.#url);
     } catch (e) {
-      this.#emitError(e);
+      this.emitError(e);
+      this.#attemptFailed(new WsConnectionError(this.#url, 1006, String(e)));
       this.#scheduleReconnect(1006, String(e));
       return;
     }
     this.#ws = ws;
+    this.#opened = false;
     try {
       ws.binaryType = 'arraybuffer';
     } catch {
@@ -259,56 +238,117 @@ export class WsClient {
     }
     ws.onopen = () => {
       if (this.#ws !== ws) return;
+      this.#opened = true;
+      this.#unreachable = null;
       this.#lastMessageAt = this.#sched.now();
       this.#setState('open');
-      this.#emit(this.#openListeners, { reconnect: this.#everReady });
+      this.emitOpen({ reconnect: this.#everReady });
       void this.#restore(ws);
     };
     ws.onmessage = (ev: { data: unknown }) => {
       if (this.#ws === ws) this.#handleMessage(ev.data);
     };
-    // The close event that follows says what happened; the error event itself carries
-    // nothing useful, so it is not logged unless someone listens.
-    ws.onerror = (ev: unknown) => {
-      if (this.#ws === ws && this.#errorListeners.size > 0) this.#emitError(ev);
-    };
+    // The error event carries nothing useful (no reason, no status); the close event that
+    // follows reports what happened (#lost: a WsConnectionError when the socket never opened).
+    ws.onerror = () => {};
     ws.onclose = (ev: { code?: number; reason?: string }) => {
       if (this.#ws === ws) this.#lost(ev.code ?? 1006, ev.reason ?? '');
     };
   }
 
-  /** Re-login, re-subscribe, then release the queue. Aborts quietly if the socket changes. */
+  /**
+   * Re-login, re-subscribe (private streams only after a successful re-login), then release the
+   * queue. Aborts quietly if the socket changes.
+   */
   async #restore(ws: WebSocketLike): Promise<void> {
     const isReconnect = this.#everReady;
-    if (this.#login !== undefined) {
-      try {
-        const params = await loginParams(this.#login);
-        if (this.#ws !== ws) return;
-        await this.#request('LOGIN', params, false);
-      } catch (e) {
-        if (this.#ws !== ws) return;
-        if (e instanceof WsRequestError && e.kind === 'server') this.#login = undefined;
-        this.#emitError(e);
-      }
-    }
-    if (this.#subs.size > 0) {
-      try {
-        await this.#request('SUBSCRIBE', [...this.#subs], false);
-      } catch (e) {
-        if (this.#ws !== ws) return;
-        this.#emitError(e);
-      }
-    }
+    const loggedIn = await this.#relogin(ws);
+    if (this.#ws !== ws) return;
+    if (!loggedIn) this.#streams.park();
+    const subs = this.#streams.subs;
+    if (subs.size > 0 && !(await this.#resubscribe(ws, [...subs]))) return;
     if (this.#ws !== ws || this.#state !== 'open') return;
     this.#ready = true;
     this.#everReady = true;
     this.#attempt = 0;
     for (const p of this.#requests.takeQueue()) this.#send(p);
     this.#schedulePing();
+    this.#settleWaiters();
+    if (isReconnect) this.emitReconnect();
+  }
+
+  /** LOGIN again from the remembered source; false when there is none or it failed (reported). */
+  async #relogin(ws: WebSocketLike): Promise<boolean> {
+    const source = this.#login;
+    if (source === undefined) return false;
+    try {
+      const params = await loginParams(source);
+      if (this.#ws !== ws) return false;
+      await this.#request('LOGIN', params, false);
+      return true;
+    } catch (e) {
+      if (this.#ws !== ws) return false;
+      const refused = e instanceof WsRequestError && e.kind === 'server';
+      // refused params come from this source again: only a new login() can help
+      if (refused) this.#login = undefined;
+      const why = `The re-login after a reconnect ${refused ? 'was refused' : 'failed'}: ${(e as Error).message}`;
+      this.#loginLost(why, e instanceof WsRequestError ? e.code : undefined);
+      return false;
+    }
+  }
+
+  /**
+   * SUBSCRIBE again; a refused request is split in halves until each refused stream is found,
+   * dropped and reported. False when the socket changed meanwhile.
+   */
+  async #resubscribe(ws: WebSocketLike, streams: readonly string[]): Promise<boolean> {
+    try {
+      await this.#request('SUBSCRIBE', [...streams], false);
+      return this.#ws === ws;
+    } catch (e) {
+      if (this.#ws !== ws) return false;
+      if (!(e instanceof WsRequestError) || e.kind !== 'server') {
+        this.emitError(e);
+        return true;
+      }
+      if (streams.length > 1) {
+        const half = Math.ceil(streams.length / 2);
+        return (await this.#resubscribe(ws, streams.slice(0, half))) && this.#resubscribe(ws, streams.slice(half));
+      }
+      this.#streams.remove(streams);
+      const text = `Re-subscribing ${streams[0]} after a reconnect was refused (${e.message}); it is no longer subscribed`;
+      this.emitError(new WsRequestError('server', 'SUBSCRIBE', text, e.code));
+      return true;
+    }
+  }
+
+  /** The login is gone without login() asking: private streams wait for the next login(). */
+  #loginLost(message: string, code: number | undefined): void {
+    this.#loginState = 'lost';
+    const parked = this.#streams.park();
+    const off = parked.length === 0 ? '' : `; ${parked.join(', ')} off until login() succeeds`;
+    this.emitError(new WsLoginLostError(message + off, code));
+  }
+
+  /**
+   * A connection attempt failed. A client that has never been ready stops waiting for it:
+   * `whenReady()` and the queued requests fail with the reason (the client still retries).
+   */
+  #attemptFailed(error: WsConnectionError): void {
+    if (this.hasErrorListeners) this.emitError(error);
+    if (this.#everReady) return;
+    this.#unreachable = error;
+    this.#requests.failUnsent((p) => unsentError(p.method, error));
+    this.#settleWaiters(error);
+  }
+
+  /** Resolves the `whenReady()` promises, or rejects them with `error`. */
+  #settleWaiters(error?: Error): void {
     const waiters = this.#readyWaiters;
     this.#readyWaiters = [];
-    for (const w of waiters) w.resolve();
-    if (isReconnect) this.#emit(this.#reconnectListeners);
+    for (const w of waiters)
+      if (error === undefined) w.resolve();
+      else w.reject(error);
   }
 
   /**
@@ -317,6 +357,8 @@ export class WsClient {
    */
   #request(method: string, params: unknown, userRequest: boolean): Promise<unknown> {
     if (this.#state === 'closed') return Promise.reject(new WsRequestError('closed', method, 'WsClient closed'));
+    const unreachable = this.#unreachable;
+    if (userRequest && !this.#ready && unreachable !== null) return Promise.reject(unsentError(method, unreachable));
     return new Promise((resolve, reject) => {
       const p = this.#requests.add({ method, params, requeue: userRequest, resolve, reject });
       if (!userRequest || this.#ready) this.#send(p);
@@ -338,41 +380,44 @@ export class WsClient {
     } catch (e) {
       // The socket is going down; its close event re-queues or fails the request.
       p.sent = true;
-      this.#emitError(e);
+      this.emitError(e);
     }
   }
 
   #handleMessage(raw: unknown): void {
     this.#lastMessageAt = this.#sched.now();
-    let text: string;
-    if (typeof raw === 'string') text = raw;
-    else if (raw instanceof ArrayBuffer) text = new TextDecoder().decode(new Uint8Array(raw));
-    else if (ArrayBuffer.isView(raw))
-      text = new TextDecoder().decode(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength));
-    else {
-      this.#emitError(new Error('WsClient: unsupported message payload'));
+    const text = messageText(raw);
+    if (text === undefined) {
+      this.emitError(new Error('WsClient: unsupported message payload'));
       return;
     }
     let msg: unknown;
     try {
       msg = JSON.parse(text);
     } catch {
-      this.#emitError(new Error(`WsClient: message is not JSON: ${text.slice(0, 200)}`));
+      this.emitError(new Error(`WsClient: message is not JSON: ${text.slice(0, 200)}`));
       return;
     }
     if (typeof msg === 'object' && msg !== null) {
       const m = msg as { id?: unknown; result?: unknown; error?: unknown; stream?: unknown; data?: unknown };
       if (typeof m.id === 'number' && ('result' in m || 'error' in m)) this.#requests.answer(m.id, m.result, m.error);
       else if (typeof m.stream === 'string') {
-        const handlers = this.#streamHandlers.get(m.stream);
-        if (handlers !== undefined) this.#emit(handlers, m.data, m.stream);
+        this.emitPush(m.stream, m.data);
+        const out = m.stream === 'user' ? loggedOut(m.data) : undefined;
+        if (out !== undefined) {
+          // the server ended the login (its API key was regenerated): the source signs for a dead key
+          this.#login = undefined;
+          this.#loginLost(`The server ended the login: ${out.message}`, out.code);
+        }
       }
     }
-    this.#emit(this.#messageHandlers, msg);
+    this.emitMessage(msg);
   }
 
   /** The current socket is gone (closed, failed, or declared dead). */
   #lost(code: number, reason: string): void {
+    const opened = this.#opened;
+    this.#opened = false;
     const ws = this.#ws;
     if (ws !== null) this.#detach(ws);
     this.#ws = null;
@@ -380,6 +425,7 @@ export class WsClient {
     this.#clearTimer('ping');
     this.#requests.connectionLost();
     if (this.#state === 'closed') return;
+    if (!opened) this.#attemptFailed(new WsConnectionError(this.#url, code, reason));
     this.#scheduleReconnect(code, reason);
   }
 
@@ -393,7 +439,7 @@ export class WsClient {
       this.#reconnectTimer = undefined;
       if (this.#state !== 'closed') this.#openSocket();
     }, delay);
-    this.#emit(this.#closeListeners, { code, reason, willReconnect: true });
+    this.emitClose({ code, reason, willReconnect: true });
   }
 
   #schedulePing(): void {
@@ -416,7 +462,7 @@ export class WsClient {
       try {
         ws.send(JSON.stringify({ method: 'PING', id: this.#requests.nextId() }));
       } catch (e) {
-        this.#emitError(e);
+        this.emitError(e);
       }
       this.#schedulePing();
     }, this.#pingMs);
@@ -443,31 +489,7 @@ export class WsClient {
     const prev = this.#state;
     if (prev === next) return;
     this.#state = next;
-    this.#emit(this.#stateListeners, next, prev);
-  }
-
-  #emit<A extends unknown[]>(listeners: Set<Listener<A>>, ...args: A): void {
-    for (const l of [...listeners]) {
-      try {
-        l(...args);
-      } catch (e) {
-        this.#emitError(e);
-      }
-    }
-  }
-
-  #emitError(error: unknown): void {
-    if (this.#errorListeners.size === 0) {
-      console.error(error);
-      return;
-    }
-    for (const l of [...this.#errorListeners]) {
-      try {
-        l(error);
-      } catch (e) {
-        console.error(e);
-      }
-    }
+    this.emitState(next, prev);
   }
 }
 
@@ -475,9 +497,4 @@ function loginParams(source: LoginParamsSource): Promise<object> {
   if (typeof source !== 'function') return Promise.resolve(source);
   const build = source as () => object | Promise<object>;
   return Promise.resolve().then(build);
-}
-
-function add<T>(set: Set<T>, item: T): () => void {
-  set.add(item);
-  return () => set.delete(item);
 }

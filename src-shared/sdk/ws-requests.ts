@@ -4,7 +4,7 @@
 // timer is cleared when it ends. WsClient (ws-client.ts) owns the socket and decides when a
 // request goes out; this table only keeps the books.
 import type { Scheduler } from './scheduler.ts';
-import { WsRequestError } from './ws-types.ts';
+import { WsRequestError, type WsConnectionError } from './ws-types.ts';
 
 export interface Pending {
   readonly id: number;
@@ -29,15 +29,18 @@ interface NewRequest {
 export class PendingRequests {
   readonly #sched: Scheduler;
   readonly #timeoutMs: number;
+  /** The endpoint, named when a request could not be sent. */
+  readonly #url: string;
   /** Requests, sent or queued, by id. */
   readonly #pending = new Map<number, Pending>();
   /** Ids waiting to be sent, oldest first. */
   #queue: number[] = [];
   #nextId = 1;
 
-  constructor(sched: Scheduler, timeoutMs: number) {
+  constructor(sched: Scheduler, timeoutMs: number, url: string) {
     this.#sched = sched;
     this.#timeoutMs = timeoutMs;
+    this.#url = url;
   }
 
   /** A fresh message id (requests and PINGs share the sequence). */
@@ -50,7 +53,15 @@ export class PendingRequests {
     const p: Pending = { id: this.nextId(), ...r, timer: undefined, sent: false };
     p.timer = this.#sched.setTimeout(() => {
       p.timer = undefined;
-      this.fail(p, new WsRequestError('timeout', p.method, `${p.method} got no answer in ${this.#timeoutMs} ms`));
+      const ms = this.#timeoutMs;
+      const error = p.sent
+        ? new WsRequestError('timeout', p.method, `${p.method} got no answer in ${ms} ms`)
+        : new WsRequestError(
+            'disconnected',
+            p.method,
+            `${p.method} was not sent: no connection to ${this.#url} for ${ms} ms (the client keeps reconnecting)`,
+          );
+      this.fail(p, error);
     }, this.#timeoutMs);
     this.#pending.set(p.id, p);
     return p;
@@ -78,6 +89,12 @@ export class PendingRequests {
     if (!this.#pending.delete(p.id)) return;
     if (p.timer !== undefined) this.#sched.clearTimeout(p.timer);
     p.reject(error);
+  }
+
+  /** Ends every request not sent (queued or re-queued) with the error `make` gives it. */
+  failUnsent(make: (p: Pending) => WsRequestError): void {
+    for (const p of [...this.#pending.values()]) if (!p.sent) this.fail(p, make(p));
+    this.#queue = [];
   }
 
   /** Ends every request (the client closed) and empties the queue. */
@@ -118,4 +135,9 @@ export class PendingRequests {
     }
     this.#queue = [...requeue, ...this.#queue];
   }
+}
+
+/** A request that was not sent because the service could not be reached. */
+export function unsentError(method: string, cause: WsConnectionError): WsRequestError {
+  return new WsRequestError('disconnected', method, `${method} was not sent: ${cause.message}`);
 }

@@ -55,8 +55,12 @@ export interface WsClientOptions {
   scheduler?: Scheduler;
 }
 
-/** Why a request failed: the server's error answer, no answer in time, or the client closed. */
-export type WsRequestErrorKind = 'server' | 'timeout' | 'closed';
+/**
+ * Why a request failed: the server's error answer (`server`), no answer in time (`timeout`), never
+ * sent because there was no connection (`disconnected`: the service could not be reached, or the
+ * connection was down for the whole timeout), or the client closed (`closed`).
+ */
+export type WsRequestErrorKind = 'server' | 'timeout' | 'disconnected' | 'closed';
 
 /** Rejection of a {@link WsClient} request. */
 export class WsRequestError extends Error {
@@ -75,6 +79,51 @@ export class WsRequestError extends Error {
     this.code = code;
   }
 }
+
+/**
+ * A connection attempt failed: nothing listens at the URL, or what listens is no WebSocket endpoint
+ * (an HTTP server answering the upgrade with an error). Reported to `onError` once per failed attempt,
+ * and the rejection of `whenReady()` while the client has never been connected.
+ */
+export class WsConnectionError extends Error {
+  /** The endpoint the client tried. */
+  readonly url: string;
+  /** The close code the socket ended with (1006: no close frame, the usual case). */
+  readonly closeCode: number;
+
+  constructor(url: string, closeCode: number, reason: string) {
+    super(
+      `Cannot reach the service at ${url}: the WebSocket connection failed (close ${closeCode}` +
+        `${reason === '' ? '' : `: ${reason}`}); is the service running, and is this its /ws URL?`,
+    );
+    this.name = 'WsConnectionError';
+    this.url = url;
+    this.closeCode = closeCode;
+  }
+}
+
+/**
+ * The client's login ended without `login()` being asked to: the re-login after a reconnect was
+ * refused (or not answered), or the server ended it (`logged_out`, its API key was regenerated).
+ * Private streams (`user`) are off until `login()` succeeds again, which subscribes them again.
+ */
+export class WsLoginLostError extends Error {
+  /** The server's code (e.g. 2002 unknown API key), when it gave one. */
+  readonly code: number | undefined;
+
+  constructor(message: string, code?: number) {
+    super(message);
+    this.name = 'WsLoginLostError';
+    this.code = code;
+  }
+}
+
+/**
+ * - `none`: no login asked for (or none accepted yet).
+ * - `logged_in`: the last LOGIN was accepted, on this connection or restored after a reconnect.
+ * - `lost`: the login ended ({@link WsLoginLostError}); private streams wait for the next `login()`.
+ */
+export type WsLoginState = 'none' | 'logged_in' | 'lost';
 
 /**
  * LOGIN params, or a function that builds them (sync or async) each time LOGIN is sent. Our

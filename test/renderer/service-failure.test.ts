@@ -2,7 +2,7 @@
 // without the request, and lets its own bugs through.
 import { describe, expect, it } from 'vitest';
 import { PerpdeskApiError } from '../../src-shared/sdk/rest-client.ts';
-import { WsRequestError } from '../../src-shared/sdk/ws-client.ts';
+import { WsConnectionError, WsLoginLostError, WsRequestError } from '../../src-shared/sdk/ws-client.ts';
 import { dropServiceFailure, isServiceFailure } from '../../src-renderer/src/lib/service-failure.ts';
 
 describe('service failures', () => {
@@ -11,6 +11,8 @@ describe('service failures', () => {
     ['no answer', new PerpdeskApiError(-1, 'Cannot reach the service', 0)],
     ['a WebSocket timeout', new WsRequestError('timeout', 'SUBSCRIBE', 'no answer')],
     ['a WebSocket refusal', new WsRequestError('server', 'LOGIN', 'bad signature', 1002)],
+    ['a WebSocket that cannot connect', new WsConnectionError('ws://127.0.0.1:1/ws', 1006, '')],
+    ['a WebSocket login lost', new WsLoginLostError('The server ended the login', 2002)],
     ['a failed fetch', new TypeError('Failed to fetch')],
   ])('%s is the service talking: dropped', (_what, err) => {
     expect(isServiceFailure(err)).toBe(true);

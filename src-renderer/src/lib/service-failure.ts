@@ -1,15 +1,21 @@
 // Which failures the screen expects from the service, and which are its own bugs. A request the
-// venue refuses or that never reaches it ends in PerpdeskApiError (REST), WsRequestError
-// (WebSocket) or a fetch TypeError: an outcome a caller may show or do without. Anything else
-// is a bug in the screen; it is rethrown, so it reaches the console instead of passing for a
-// refusal. Pure: no DOM.
+// venue refuses or that never reaches it ends in PerpdeskApiError (REST), WsRequestError,
+// WsConnectionError or WsLoginLostError (WebSocket) or a fetch TypeError: an outcome a caller
+// may show or do without. Anything else is a bug in the screen; it is rethrown, so it reaches
+// the console instead of passing for a refusal. Pure: no DOM.
 import { PerpdeskApiError } from '../../../src-shared/sdk/rest-client.ts';
-import { WsRequestError } from '../../../src-shared/sdk/ws-client.ts';
+import { WsConnectionError, WsLoginLostError, WsRequestError } from '../../../src-shared/sdk/ws-client.ts';
 import { isNetworkFailure } from './network-failure.ts';
 
 /** Whether `err` is the service's answer (a refusal, a timeout, no connection), not a bug. */
 export function isServiceFailure(err: unknown): boolean {
-  return err instanceof PerpdeskApiError || err instanceof WsRequestError || isNetworkFailure(err);
+  return (
+    err instanceof PerpdeskApiError ||
+    err instanceof WsRequestError ||
+    err instanceof WsConnectionError ||
+    err instanceof WsLoginLostError ||
+    isNetworkFailure(err)
+  );
 }
 
 /**

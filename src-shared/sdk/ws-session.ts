@@ -1,0 +1,71 @@
+// What a WsClient (ws-client.ts) restores on each new connection besides its LOGIN: the streams
+// it holds, and the private ones waiting for a login; and how it reads the server's messages.
+// Invariants: a stream is in at most one of `subs` and `waiting`; `waiting` holds only private
+// streams; every change of `subs` is announced once, through `changed`.
+
+/** Streams the server serves only after a successful LOGIN. */
+const PRIVATE_STREAMS: ReadonlySet<string> = new Set(['user']);
+
+export class WsStreams {
+  /** Streams acknowledged by the server and not unsubscribed since: restored after a reconnect. */
+  readonly subs = new Set<string>();
+  /** Private streams subscribed before and off since the login was lost; the next login restores them. */
+  readonly waiting = new Set<string>();
+  readonly #changed: (subs: readonly string[]) => void;
+
+  constructor(changed: (subs: readonly string[]) => void) {
+    this.#changed = changed;
+  }
+
+  /** Acknowledged by the server. */
+  add(streams: readonly string[]): void {
+    for (const s of streams) {
+      this.subs.add(s);
+      this.waiting.delete(s);
+    }
+    this.#changed([...this.subs]);
+  }
+
+  /** Unsubscribed, or refused when restored. */
+  remove(streams: readonly string[]): void {
+    for (const s of streams) {
+      this.subs.delete(s);
+      this.waiting.delete(s);
+    }
+    this.#changed([...this.subs]);
+  }
+
+  /** The login is gone: the private streams move to `waiting`; returns them. */
+  park(): string[] {
+    const parked = [...this.subs].filter((s) => PRIVATE_STREAMS.has(s));
+    if (parked.length === 0) return parked;
+    for (const s of parked) {
+      this.subs.delete(s);
+      this.waiting.add(s);
+    }
+    this.#changed([...this.subs]);
+    return parked;
+  }
+}
+
+/** The text of a message as the socket delivered it (string, ArrayBuffer or a view), or undefined. */
+export function messageText(raw: unknown): string | undefined {
+  if (typeof raw === 'string') return raw;
+  if (raw instanceof ArrayBuffer) return new TextDecoder().decode(new Uint8Array(raw));
+  if (ArrayBuffer.isView(raw))
+    return new TextDecoder().decode(new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength));
+  return undefined;
+}
+
+/**
+ * The server's `logged_out` push on `user` (the login's API key was regenerated, docs/api.md):
+ * its code and message, or undefined for any other push.
+ */
+export function loggedOut(data: unknown): { code: number | undefined; message: string } | undefined {
+  const d = data as { kind?: unknown; data?: { code?: unknown; message?: unknown } } | null;
+  if (typeof d !== 'object' || d === null || d.kind !== 'logged_out') return undefined;
+  return {
+    code: typeof d.data?.code === 'number' ? d.data.code : undefined,
+    message: typeof d.data?.message === 'string' ? d.data.message : 'logged_out',
+  };
+}

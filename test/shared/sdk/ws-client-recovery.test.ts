@@ -1,0 +1,192 @@
+// WsClient when a reconnect does not restore everything: the re-login is refused (the API key
+// was rotated), the server ends the login (`logged_out`), a stream is refused, or the service is
+// not there at all. The public streams always come back, private ones only after a successful
+// login, each loss is reported (onError, loginState, subscriptions), a LocalOrderBook whose
+// delta stream is not subscribed never reports 'live', and requests that could not be sent say so.
+import { describe, expect, it } from 'vitest';
+import { LocalOrderBook, type DepthSnapshot } from '../../../src-shared/sdk/local-order-book.ts';
+import { WsClient, WsConnectionError, WsLoginLostError, WsRequestError } from '../../../src-shared/sdk/ws-client.ts';
+import { ManualScheduler } from '../../helpers/manual-scheduler.ts';
+import { FakeVenue, flush } from './fake-venue.ts';
+
+const DELTAS = 'depth_update@BTCUSDT';
+const PUBLIC = [DELTAS, 'depth@BTCUSDT,20', 'trade@BTCUSDT'];
+
+function setup() {
+  const venue = new FakeVenue();
+  const sched = new ManualScheduler();
+  const ws = new WsClient({
+    url: 'ws://fake/ws',
+    WebSocket: venue.WebSocket,
+    scheduler: sched,
+    reconnectBaseMs: 100,
+    reconnectJitter: 0,
+    requestTimeoutMs: 60_000,
+  });
+  const errors: unknown[] = [];
+  ws.onError((e) => errors.push(e));
+  const fetches: Array<(s: DepthSnapshot) => void> = [];
+  const book = new LocalOrderBook({
+    symbol: 'BTCUSDT',
+    fetchSnapshot: () => new Promise<DepthSnapshot>((resolve) => fetches.push(resolve)),
+    scheduler: sched,
+    verifyIdleMs: 0,
+    onError: () => {},
+  });
+  book.followConnection(ws);
+  return { venue, sched, ws, errors, book, fetches };
+}
+
+/** Logged in with key-1, subscribed to the public streams and `user`, the book live. */
+async function running() {
+  const t = setup();
+  t.ws.connect();
+  t.venue.socket(0).open();
+  await t.ws.login(() => ({ key: 'key-1' }));
+  await t.ws.subscribe([...PUBLIC, 'user']);
+  t.book.start();
+  t.fetches[0]({ id: 5, bids: [['100', '1']], asks: [['101', '1']] });
+  await flush();
+  expect(t.book.state).toBe('live');
+  return t;
+}
+
+/** Drops the current socket and opens the next one after the backoff. */
+async function reconnect(t: ReturnType<typeof setup>, n: number): Promise<void> {
+  t.venue.socket(n - 1).drop();
+  t.sched.advance(100);
+  t.venue.socket(n).open();
+  await flush();
+}
+
+describe('WsClient: what a reconnect restores', () => {
+  it('a refused re-login keeps the public streams: user waits for the next login(), which restores it', async () => {
+    const t = await running();
+    t.venue.key = 'key-2'; // the key was regenerated
+    await reconnect(t, 1);
+
+    const s1 = t.venue.socket(1);
+    expect(s1.sent.map((m) => m.method)).toEqual(['LOGIN', 'SUBSCRIBE']);
+    expect([...s1.subs]).toEqual(PUBLIC);
+    expect(t.ws.subscriptions).toEqual(PUBLIC);
+    expect(t.ws.loginState).toBe('lost');
+    const lost = t.errors.find((e) => e instanceof WsLoginLostError) as WsLoginLostError;
+    expect(lost.code).toBe(2002);
+    expect(lost.message).toMatch(/re-login after a reconnect was refused: Unknown API key; user off until login\(\)/);
+
+    // the book is live again on its restored deltas
+    expect(t.fetches).toHaveLength(2);
+    t.fetches[1]({ id: 9, bids: [['100', '3']], asks: [] });
+    await flush();
+    expect(t.book.state).toBe('live');
+
+    // a login with the new key brings user back
+    await t.ws.login(() => ({ key: 'key-2' }));
+    expect(t.ws.loginState).toBe('logged_in');
+    expect(s1.sent.slice(2).map((m) => [m.method, m.params])).toEqual([
+      ['LOGIN', { key: 'key-2' }],
+      ['SUBSCRIBE', ['user']],
+    ]);
+    expect(t.ws.subscriptions).toEqual([...PUBLIC, 'user']);
+    await reconnect(t, 2);
+    expect([...t.venue.socket(2).subs]).toEqual([...PUBLIC, 'user']);
+  });
+
+  it("the server's logged_out push ends the login: user is off, and the dead key is not sent again", async () => {
+    const t = await running();
+    const gone = { kind: 'logged_out', data: { code: 2002, message: 'The API key of this login was regenerated' } };
+    const seen: unknown[] = [];
+    t.ws.on('user', (d) => seen.push(d));
+    t.venue.socket(0).push('user', gone);
+    expect(seen).toEqual([gone]);
+    expect(t.ws.loginState).toBe('lost');
+    expect(t.ws.subscriptions).toEqual(PUBLIC);
+    expect(t.errors.filter((e) => e instanceof WsLoginLostError)).toHaveLength(1);
+    await reconnect(t, 1);
+    expect(t.venue.socket(1).sent.map((m) => [m.method, m.params])).toEqual([['SUBSCRIBE', PUBLIC]]);
+  });
+
+  it('a stream refused at the re-subscription costs only itself, and is reported', async () => {
+    const t = await running();
+    t.venue.refused.add('trade@BTCUSDT');
+    await reconnect(t, 1);
+    expect([...t.venue.socket(1).subs].sort()).toEqual([DELTAS, 'depth@BTCUSDT,20', 'user'].sort());
+    expect(t.ws.subscriptions).toEqual([DELTAS, 'depth@BTCUSDT,20', 'user']);
+    const refused = t.errors.filter((e) => e instanceof WsRequestError) as WsRequestError[];
+    expect(refused.map((e) => [e.code, e.message.slice(0, 44)])).toEqual([
+      [1101, 'Re-subscribing trade@BTCUSDT after a reconne'],
+    ]);
+    expect(t.book.state).toBe('resyncing');
+    t.fetches[1]({ id: 9, bids: [], asks: [] });
+    await flush();
+    expect(t.book.state).toBe('live');
+  });
+
+  it('a LocalOrderBook whose delta stream was refused stays out of live until it is subscribed again', async () => {
+    const t = await running();
+    t.venue.refused.add(DELTAS);
+    await reconnect(t, 1);
+    expect(t.ws.subscriptions).not.toContain(DELTAS);
+    expect(t.fetches).toHaveLength(1); // no snapshot for deltas that will not come
+    expect(t.book.state).toBe('resyncing');
+    t.venue.refused.clear();
+    await t.ws.subscribe([DELTAS]);
+    expect(t.fetches).toHaveLength(2);
+    t.fetches[1]({ id: 9, bids: [], asks: [] });
+    await flush();
+    expect(t.book.state).toBe('live');
+    // unsubscribing the deltas on a live connection takes the book out of live too
+    await t.ws.unsubscribe([DELTAS]);
+    expect(t.book.state).toBe('resyncing');
+  });
+});
+
+describe('WsClient: the service is down', () => {
+  it('a client never connected: whenReady() and requests fail with the reason, and it keeps trying', async () => {
+    const t = setup();
+    t.ws.connect();
+    const ready = t.ws.whenReady();
+    const queued = t.ws.subscribe(PUBLIC);
+    t.venue.socket(0).drop();
+    await expect(ready).rejects.toBeInstanceOf(WsConnectionError);
+    await expect(ready).rejects.toThrow(
+      /^Cannot reach the service at ws:\/\/fake\/ws: the WebSocket connection failed/,
+    );
+    await expect(queued).rejects.toMatchObject({ kind: 'disconnected', method: 'SUBSCRIBE' });
+    await expect(queued).rejects.toThrow(/^SUBSCRIBE was not sent: Cannot reach the service at ws:\/\/fake\/ws/);
+    // made while it is down: refused at once, not after the request timeout
+    await expect(t.ws.listSubscriptions()).rejects.toMatchObject({ kind: 'disconnected' });
+    expect(t.errors.every((e) => e instanceof WsConnectionError)).toBe(true);
+    expect(t.errors).toHaveLength(1);
+
+    // the next attempt succeeds: a new whenReady() resolves, requests go out again
+    const next = t.ws.whenReady();
+    t.sched.advance(100);
+    t.venue.socket(1).open();
+    await next;
+    await expect(t.ws.subscribe(PUBLIC)).resolves.toBeNull();
+  });
+
+  it('an established client queues requests while it reconnects; one never sent says so at its timeout', async () => {
+    const t = await running();
+    t.venue.socket(0).drop();
+    const p = t.ws.listSubscriptions();
+    t.sched.advance(100);
+    t.venue.socket(1).drop(); // still down
+    t.sched.advance(60_000);
+    await expect(p).rejects.toMatchObject({ kind: 'disconnected' });
+    await expect(p).rejects.toThrow('LIST_SUBSCRIPTIONS was not sent: no connection to ws://fake/ws for 60000 ms');
+  });
+
+  it('against a real closed port: a clear WsConnectionError, not an empty ErrorEvent', async () => {
+    const errors: unknown[] = [];
+    const ws = new WsClient({ url: 'ws://127.0.0.1:1/ws', scheduler: new ManualScheduler() });
+    ws.onError((e) => errors.push(e));
+    ws.connect();
+    await expect(ws.whenReady()).rejects.toThrow('Cannot reach the service at ws://127.0.0.1:1/ws');
+    await expect(ws.subscribe(['trade@BTCUSDT'])).rejects.toMatchObject({ kind: 'disconnected' });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(WsConnectionError);
+    ws.close();
+  });
+});
