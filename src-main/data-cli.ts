@@ -18,6 +18,7 @@ import { DatasetService, type ImportResult } from './data/dataset-service.ts';
 import type { DatasetRecord } from './data/ports.ts';
 import { DEFAULT_BASE_URL, download, parseKinds, planDownload } from './data/download.ts';
 import { expandPaths } from './data/expand-paths.ts';
+import { optionsProblem } from './data/kinds.ts';
 import { readServiceFile } from './service-file.ts';
 
 export const DATA_USAGE = `Usage: npm run data -- COMMAND [options]
@@ -134,6 +135,11 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
   out.command = command;
   if (command === 'import' && out.paths.length === 0)
     throw new DataCliError('import needs at least one file or folder');
+  if (command === 'import') {
+    // a value no file can make right is a usage error, said once before any file is read
+    const problem = optionsProblem(out);
+    if (problem !== null) throw new DataCliError(problem);
+  }
   if (command === 'download') {
     const missing = ['symbol', 'market', 'kinds', 'from', 'to'].filter(
       (k) => out[k as keyof DataCliOptions] === undefined,

@@ -5,7 +5,7 @@
 // A dataset is one (market, symbol, kind, interval) series; interval is '' for every kind but
 // the four candle kinds.
 
-import { isInterval, type Interval } from '../../src-shared/intervals.ts';
+import { INTERVALS, isInterval, type Interval } from '../../src-shared/intervals.ts';
 
 export const MARKETS = ['spot', 'um', 'cm'] as const;
 export type Market = (typeof MARKETS)[number];
@@ -74,9 +74,39 @@ export function keyProblem(k: { market?: string; symbol?: string; kind?: string;
   }
   if (!kindInMarket(k.kind, k.market)) return `the ${k.market} archive has no ${k.kind} files`;
   if (CANDLE_KINDS.has(k.kind)) {
-    if (!isInterval(k.interval)) return `${k.kind} needs an interval (got ${JSON.stringify(k.interval ?? null)})`;
+    if (k.interval === undefined || k.interval === '') return `${k.kind} needs an interval (${INTERVALS.join(', ')})`;
+    if (!isInterval(k.interval)) return intervalProblem(k.interval);
   } else if (k.interval !== undefined && k.interval !== '') {
     return `${k.kind} has no interval (got ${JSON.stringify(k.interval)})`;
   }
+  return null;
+}
+
+function intervalProblem(interval: string): string {
+  return `interval must be one of ${INTERVALS.join(', ')} (got ${JSON.stringify(interval)})`;
+}
+
+/**
+ * Checks the values given as options (`--market`, `--kind`, `--interval`, `--symbol`) on their
+ * own, before any file is read: a value no file can make right. The message names the option;
+ * null when every given value can be used.
+ */
+export function optionsProblem(o: {
+  market?: string;
+  symbol?: string;
+  kind?: string;
+  interval?: string;
+}): string | null {
+  if (o.market !== undefined && !isMarket(o.market))
+    return `--market must be one of ${MARKETS.join(', ')} (got ${JSON.stringify(o.market)})`;
+  if (o.kind !== undefined && !isKind(o.kind))
+    return `--kind must be one of ${KINDS.join(', ')} (got ${JSON.stringify(o.kind)})`;
+  if (o.symbol !== undefined && !SYMBOL.test(o.symbol))
+    return `--symbol must be 2 to 40 capital letters, digits or _ (got ${JSON.stringify(o.symbol)})`;
+  if (o.interval !== undefined && !isInterval(o.interval)) return `--${intervalProblem(o.interval)}`;
+  if (o.kind !== undefined && o.market !== undefined && !kindInMarket(o.kind as Kind, o.market as Market))
+    return `the ${o.market} archive has no ${o.kind} files (--market ${o.market} with --kind ${o.kind})`;
+  if (o.kind !== undefined && o.interval !== undefined && !CANDLE_KINDS.has(o.kind as Kind))
+    return `--kind ${o.kind} has no interval (--interval is for ${[...CANDLE_KINDS].join(', ')})`;
   return null;
 }

@@ -71,7 +71,10 @@ describe('what an archive path says', () => {
       /spot archive has no fundingRate/,
     );
     expect(() => resolveKey('prices.csv', { market: 'um', symbol: 'BTCUSDT', kind: 'klines', interval: '7m' })).toThrow(
-      /needs an interval/,
+      /: interval must be one of 1s, 1m, 3m, .*, 1M \(got "7m"\)$/,
+    );
+    expect(() => resolveKey('prices.csv', { market: 'um', symbol: 'BTCUSDT', kind: 'klines' })).toThrow(
+      /klines needs an interval \(1s, 1m, /,
     );
     expect(() =>
       resolveKey('prices.csv', { market: 'um', symbol: 'BTCUSDT', kind: 'aggTrades', interval: '1m' }),

@@ -1,5 +1,6 @@
 // `npm run data`: import, list, delete on a data folder; through a running service when one
 // holds the folder.
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDataCli } from '../../src-main/data-cli.ts';
@@ -85,6 +86,27 @@ describe('on a data folder of its own', () => {
       /no such file or folder/,
     );
     expect((await run('--help')).out[0]).toMatch(/^Usage: npm run data -- COMMAND/);
+  });
+
+  it('a bad option value is bad usage: said once, before any file is read, exit 2', async () => {
+    const folder = archiveTree(); // three files
+    const fresh = tempDir();
+    for (const [args, why] of [
+      [['--market', 'xx'], /^perpdesk data: --market must be one of spot, um, cm \(got "xx"\)$/],
+      [['--kind', 'bogus'], /^perpdesk data: --kind must be one of klines, .*, depth \(got "bogus"\)$/],
+      [['--interval', '7m'], /^perpdesk data: --interval must be one of 1s, 1m, 3m, 5m, .*, 1M \(got "7m"\)$/],
+      [['--market', 'spot', '--kind', 'fundingRate'], /^perpdesk data: the spot archive has no fundingRate files/],
+      [['--kind', 'aggTrades', '--interval', '1m'], /^perpdesk data: --kind aggTrades has no interval/],
+    ] as const) {
+      const r = await run('import', folder, ...args, '--data-dir', fresh);
+      expect(r.code).toBe(2);
+      expect(r.out).toEqual([]);
+      expect(r.err).toHaveLength(1);
+      expect(r.err[0].split('\n')[0]).toMatch(why);
+      expect(r.err[0]).not.toMatch(/needs an interval|refused/);
+    }
+    // nothing was opened: the folder has no database
+    expect(readdirSync(fresh)).toEqual([]);
   });
 });
 
