@@ -200,7 +200,8 @@ export class DatasetService {
         datasetId: ds.id,
         ok: true,
         status: 'unchanged',
-        rows: done.rows,
+        // the file's own rows (its rows new to the dataset for a file imported before they were recorded)
+        rows: done.read ?? done.rows,
         checksum,
         sha256: hash.sha256,
         error: null,

@@ -232,6 +232,7 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
     fileGaps: gaps.length,
     summary: {
       rows: added,
+      read: reader.rows,
       firstKey,
       lastKey,
       firstTime,

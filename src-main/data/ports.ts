@@ -50,7 +50,10 @@ export interface StoredCandle {
 }
 
 export interface FileSummary {
+  /** The rows that were new to the dataset (its total is their sum). */
   readonly rows: number;
+  /** The file's own data rows (null: imported before this was recorded). */
+  readonly read: number | null;
   /** Candles: open times; trades: ids; events: times (µs). */
   readonly firstKey: number | null;
   readonly lastKey: number | null;

@@ -70,6 +70,7 @@ interface FileRow {
   name: string;
   sha256: string;
   rows: number;
+  read_rows: number | null;
   first_key: number | null;
   last_key: number | null;
   first_time: number | null;
@@ -128,8 +129,8 @@ export class DatasetsRepo implements DatasetStore {
          WHERE b.dataset_id = ? AND b.first_id > ? ORDER BY b.first_id LIMIT 1`,
       ),
       commit: p(
-        `UPDATE dataset_files SET state = 'done', rows = ?, first_key = ?, last_key = ?, first_time = ?, last_time = ?,
-           price_dp = ?, qty_dp = ?, quote_dp = ? WHERE id = ? AND state = 'staging'`,
+        `UPDATE dataset_files SET state = 'done', rows = ?, read_rows = ?, first_key = ?, last_key = ?, first_time = ?,
+           last_time = ?, price_dp = ?, qty_dp = ?, quote_dp = ? WHERE id = ? AND state = 'staging'`,
       ),
       gapInsert: p(
         'INSERT INTO dataset_gaps (dataset_id, file_id, start_time, end_time, detail) VALUES (?, ?, ?, ?, ?)',
@@ -223,6 +224,7 @@ export class DatasetsRepo implements DatasetStore {
       name: r.name,
       sha256: r.sha256,
       rows: r.rows,
+      read: r.read_rows,
       firstKey: r.first_key,
       lastKey: r.last_key,
       firstTime: r.first_time,
@@ -303,6 +305,7 @@ export class DatasetsRepo implements DatasetStore {
     transaction(this.db, () => {
       const changed = this.s.commit.run(
         sum.rows,
+        sum.read,
         sum.firstKey,
         sum.lastKey,
         sum.firstTime,

@@ -336,4 +336,10 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (symbol, time)
   ) WITHOUT ROWID;
   `,
+  // 10: an imported file's own row count (rows counts those that were new to its dataset, which
+  // the dataset's total sums), so a file imported again is reported with its rows; NULL for the
+  // files imported before.
+  `
+  ALTER TABLE dataset_files ADD COLUMN read_rows INTEGER;
+  `,
 ];

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeResult } from '../../src-main/data-cli.ts';
 import { DatasetService } from '../../src-main/data/dataset-service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
@@ -155,6 +156,11 @@ describe('idempotence', () => {
     });
     const [c] = await service.importFiles([monthly.zip]);
     expect(c).toMatchObject({ status: 'imported', rows: 2880, added: 1440, datasetId: a.datasetId });
+    expect(service.get(a.datasetId!).rows).toBe(2880);
+    // imported again, it is reported with its own rows (2880), not the 1440 that were new then
+    const [d] = await service.importFiles([monthly.zip]);
+    expect(d).toMatchObject({ status: 'unchanged', rows: 2880, added: 0, datasetId: a.datasetId });
+    expect(describeResult(d)).toMatch(/^unchanged BTCUSDT-1m-2021-05\.zip .*: already imported \(2880 rows\)$/);
     expect(service.get(a.datasetId!).rows).toBe(2880);
   });
 });
