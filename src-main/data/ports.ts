@@ -124,7 +124,10 @@ export interface DatasetStore {
     now: number,
   ): void;
   abortFile(fileId: number): void;
-  /** Removes every staged (never committed) file's rows: a crash in the middle of an import. */
+  /**
+   * Removes every staged (never committed) file's rows, and every dataset left without a file
+   * (one such a file had started): a crash in the middle of an import leaves nothing.
+   */
   abortStaging(): number;
 
   gaps(datasetId: number): Gap[];

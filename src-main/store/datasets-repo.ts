@@ -2,7 +2,8 @@
 //
 // Staging: a file's rows are written under its dataset_files row while that is 'staging' and
 // every read joins on state = 'done', so a file becomes visible in the one transaction of
-// commitFile() and a failed one is removed by abortFile() (or abortStaging() after a crash).
+// commitFile() and a failed one is removed by abortFile() (or abortStaging() after a crash,
+// with the dataset such a file had started, which holds no file then).
 // Writes go through the connection's group commit (transaction()), so an import running in a
 // live venue shares its commits instead of holding a long write lock.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -140,6 +141,9 @@ export class DatasetsRepo implements DatasetStore {
         'SELECT file_id, start_time, end_time, detail FROM dataset_gaps WHERE dataset_id = ? ORDER BY start_time, end_time',
       ),
       staged: p("SELECT id FROM dataset_files WHERE state = 'staging'"),
+      empty: p(
+        'SELECT d.id FROM datasets d WHERE NOT EXISTS (SELECT 1 FROM dataset_files f WHERE f.dataset_id = d.id)',
+      ),
       candlesAsc: p(
         `SELECT ${CANDLE_COLUMNS} FROM dataset_candles c JOIN dataset_files f ON f.id = c.file_id AND f.state = 'done'
          WHERE c.dataset_id = ? AND c.open_time BETWEEN ? AND ? ORDER BY c.open_time LIMIT ?`,
@@ -335,6 +339,8 @@ export class DatasetsRepo implements DatasetStore {
   abortStaging(): number {
     const ids = (this.s.staged.all() as { id: number }[]).map((r) => r.id);
     for (const id of ids) this.abortFile(id);
+    // a dataset whose first file was being imported holds no file now: it goes too
+    for (const r of this.s.empty.all() as { id: number }[]) this.delete(r.id);
     return ids.length;
   }
 

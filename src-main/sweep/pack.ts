@@ -60,7 +60,12 @@ export async function buildPack(dataDir: string, symbols: readonly string[], out
     db.prepare('ATTACH DATABASE ? AS src').run(source);
     const marks = symbols.map(() => '?').join(', ');
     db.exec('BEGIN');
-    db.prepare(`INSERT INTO datasets SELECT * FROM src.datasets WHERE symbol IN (${marks})`).run(...symbols);
+    // the datasets holding a file an import finished (one whose first file is being imported
+    // right now is not data yet)
+    db.prepare(
+      `INSERT INTO datasets SELECT * FROM src.datasets WHERE symbol IN (${marks})` +
+        " AND id IN (SELECT dataset_id FROM src.dataset_files WHERE state = 'done')",
+    ).run(...symbols);
     // the files an import finished only (a file being imported right now is not the data yet)
     db.exec(
       `INSERT INTO dataset_files SELECT * FROM src.dataset_files WHERE state = 'done' AND dataset_id IN (SELECT id FROM datasets)`,
