@@ -11,6 +11,7 @@ import { KlineService } from './market/kline-service.ts';
 import type { MarketSource } from './market/market-source.ts';
 import { openSimulatedMarket, type SimulatedMarket } from './market/sim/simulated-market.ts';
 import { replayCatalogue } from './replay/catalogue.ts';
+import { replayStart } from './replay/plan.ts';
 import type { ReplayData } from './replay/ports.ts';
 import { openReplayMarket, type ReplayMarket, type ReplayOptions } from './replay/replay-market.ts';
 import { ReplaySession } from './replay/session.ts';
@@ -102,7 +103,23 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   const symbols = new SymbolsRepo(db);
   const settings = new SettingsRepo(db);
   const accounts = new AccountsRepo(db);
-  const replay = opts.replay;
+  // a replay asked to start just before its data (earlier on the UTC day of the first event)
+  // starts at that event: its pairs are listed, and its clock set, there (replay/plan.ts)
+  const replay =
+    opts.replay === undefined
+      ? undefined
+      : {
+          ...opts.replay,
+          options: {
+            ...opts.replay.options,
+            start: replayStart(
+              opts.replay.data,
+              opts.replay.options.symbols,
+              opts.replay.options.start,
+              opts.replay.options.until,
+            ),
+          },
+        };
   if (replay !== undefined && opts.dataDir !== ':memory:')
     throw new Error("a replay venue keeps its records in memory: dataDir must be ':memory:'");
   if (replay === undefined) seedCatalogue(symbols, wall());

@@ -81,6 +81,33 @@ export class DatasetReader {
     }
   }
 
+  /** The last candle opened at or before `at` (ms), null when there is none. */
+  lastCandle(datasetId: number, at: number): CandleRowText | null {
+    const [c] = this.store.candles(datasetId, Number.MIN_SAFE_INTEGER, at, 1, true);
+    if (c === undefined) return null;
+    for (const row of this.candles(datasetId, c.openTime, c.openTime)) return row;
+    return null;
+  }
+
+  /** The last trade at or before `at` (ms: any µs within it), null when there is none. */
+  lastTrade(datasetId: number, at: number): TradeRowText | null {
+    const atUs = at * 1000 + 999;
+    const bytes = this.store.lastTradeBlock(datasetId, atUs);
+    if (bytes === undefined) return null;
+    const c = decodeBlock(bytes, newColumns());
+    for (let i = c.count - 1; i >= 0; i--) {
+      if (c.timeUs[i] > atUs) continue;
+      return {
+        time: Math.floor(c.timeUs[i] / 1000),
+        price: fixedString(c.price[i], c.priceDp),
+        qty: fixedString(c.qty[i], c.qtyDp),
+        buyerMaker: (c.flags[i] & 1) === 1,
+        ...(c.agg ? { trades: c.last[i] - c.aux[i] + 1 } : {}),
+      };
+    }
+    return null;
+  }
+
   *candles(datasetId: number, from: number, to: number): Iterable<CandleRowText> {
     let next = from;
     for (;;) {

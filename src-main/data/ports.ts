@@ -137,6 +137,8 @@ export interface DatasetStore {
   candleTimes(datasetId: number): number[];
   /** Committed trade blocks whose last trade is at or after `fromUs`, ascending by id. */
   tradeBlocks(datasetId: number, fromUs: number): Iterable<Uint8Array>;
+  /** The committed trade block holding the last trade at or before `atUs`, undefined when none is. */
+  lastTradeBlock(datasetId: number, atUs: number): Uint8Array | undefined;
   /** Committed events (time µs, stored data) at or after `fromUs`, ascending by (time, seq). */
   events(datasetId: number, fromUs: number): Iterable<{ time: number; data: string }>;
   /** Time (µs) of the last committed depth snapshot event at or before `atUs`, null when there is none. */

@@ -1,10 +1,12 @@
 // The pair catalogue of a replay venue: the replayed pairs only, each with its main dataset's
-// specs (specs.ts replaySymbolRow) and, as its listed initial price, the first historical price
-// at or after the start (a trade, else a candle's open, else the best bid of the depth snapshot the
-// replay starts from).
+// specs (specs.ts replaySymbolRow) and, as its listed initial price (the mark, index and last
+// price before the first event), the last historical price at or before the start: the last
+// trade, else the last candle opened by then (its close once it has closed, else its open), else
+// the best bid of the depth snapshot the replay starts from. Never a later one: a replay shows
+// nothing from after its clock (docs/replay.md, No look-ahead).
 import type { NewSymbol } from '../core/symbol.ts';
 import { planSources, type SymbolSource } from './plan.ts';
-import type { ReplayData } from './ports.ts';
+import type { HistCandle, ReplayData } from './ports.ts';
 import type { ReplayOptions } from './replay-market.ts';
 import { replaySymbolRow } from './specs.ts';
 
@@ -13,22 +15,24 @@ export function replayCatalogue(data: ReplayData, o: ReplayOptions): NewSymbol[]
   return sources.map((src, i) => replaySymbolRow(src.symbol, src.specs, initialPrice(data, src, o.start), i));
 }
 
-function first<T>(it: Iterable<T>): T | undefined {
-  for (const v of it) return v;
-  return undefined;
+const WEEK = 7 * 86_400_000;
+
+/** The last candle opened at or before `at`: the port's look-up, else a week back (every interval up to 1w). */
+function lastCandle(data: ReplayData, id: number, at: number): HistCandle | null {
+  if (data.lastCandle) return data.lastCandle(id, at);
+  let pick: HistCandle | null = null;
+  for (const k of data.candles(id, at - WEEK, at)) pick = k;
+  return pick;
 }
 
 function initialPrice(data: ReplayData, src: SymbolSource, start: number): string {
   if (src.trades) {
-    const t = first(data.trades(src.trades.id, start));
-    if (t) return t.price;
+    const t = data.lastTrade?.(src.trades.id, start) ?? null;
+    if (t !== null) return t.price;
   }
   if (src.klines) {
-    // the last candle opened at or before the start (a week back covers every interval up to 1w)
-    let pick: { open: string } | undefined;
-    for (const k of data.candles(src.klines.id, start - 7 * 86_400_000, start)) pick = k;
-    pick ??= first(data.candles(src.klines.id, start, Number.MAX_SAFE_INTEGER));
-    if (pick) return pick.open;
+    const k = lastCandle(data, src.klines.id, start);
+    if (k !== null) return start > k.closeTime ? k.close : k.open;
   }
   if (src.depth) {
     // the book the replay starts from: the last snapshot at or before the start
@@ -36,6 +40,7 @@ function initialPrice(data: ReplayData, src: SymbolSource, start: number): strin
       src.depth.id,
       data.depthAnchor?.(src.depth.id, start) ?? src.depth.firstTime ?? start,
     )) {
+      if (ev.time > start) break;
       if (ev.bids.length > 0 && ev.asks.length > 0) {
         const bid = ev.bids.reduce((a, b) => (Number(b[0]) > Number(a[0]) ? b : a))[0];
         const ask = ev.asks.reduce((a, b) => (Number(b[0]) < Number(a[0]) ? b : a))[0];
@@ -44,5 +49,5 @@ function initialPrice(data: ReplayData, src: SymbolSource, start: number): strin
       }
     }
   }
-  throw new RangeError(`${src.symbol} has no price at or after the replay start`);
+  throw new RangeError(`${src.symbol} has no price at or before the replay start`);
 }

@@ -4,6 +4,9 @@
 // any. Of several datasets of a kind, the one covering the span asked for is read (else one with
 // data within it), USD-M preferred, then the finest interval. The plan is checked against the start and until asked for
 // (RangeError naming the symbol and what is wrong), and the pairs' data must overlap in time.
+// A start earlier on the UTC day of the main data's first event starts at that event
+// (replayStart); a span with no row of the main data in it is refused (checkSpanRows), which
+// reads the data, where the plan itself reads only the datasets' extents (and rows for specs).
 import type { ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
 import { dataSpecs } from './specs.ts';
 import { INTERVALS } from '../../src-shared/intervals.ts';
@@ -96,24 +99,89 @@ function preferUm(list: ReplayDataset[], kinds: string[], span: Span): ReplayDat
 
 const iso = (t: number): string => new Date(t).toISOString();
 
-/** One symbol's plan; RangeError when it has nothing to replay or its data misses the start. */
-function planSymbol(data: ReplayData, symbol: string, start: number, until?: number): SymbolSource {
-  const all = data.datasets(symbol);
-  const span: Span = { start, until: Math.max(start, until ?? start) };
+const DAY = 86_400_000;
+const sameUtcDay = (a: number, b: number): boolean => Math.floor(a / DAY) === Math.floor(b / DAY);
+
+/** The datasets of a kind a source kind reads (the main data's kinds). */
+const SOURCE_KINDS: Readonly<Record<SourceKind, readonly string[]>> = {
+  depth: ['depth'],
+  trades: ['trades', 'aggTrades'],
+  klines: ['klines'],
+};
+
+/** A symbol's main data for a span (the richest kind there is) and its datasets of each kind. */
+interface Chosen {
+  symbol: string;
+  kind: SourceKind;
+  main: ReplayDataset;
+  depth: ReplayDataset | null;
+  trades: ReplayDataset | null;
+  klines: ReplayDataset | null;
+}
+
+/** The datasets of a symbol's main data for a span: null when it has no depth, trades or klines. */
+function chooseMain(symbol: string, all: ReplayDataset[], span: Span): Chosen | null {
   const depth = preferUm(all, ['depth'], span);
   const trades = preferUm(all, ['trades', 'aggTrades'], span);
   const klines = smallest(all, 'klines', span);
   const kind: SourceKind | null = depth ? 'depth' : trades ? 'trades' : klines ? 'klines' : null;
-  if (kind === null) throw new RangeError(`${symbol} has no depth, trades or klines dataset to replay`);
-  const main = (depth ?? trades ?? klines)!;
-  const end = kind === 'klines' ? main.lastTime! + INTERVAL_MS[main.interval] : main.lastTime! + 1;
-  if (end <= start)
-    throw new RangeError(`the ${main.kind} data of ${symbol} ends before the replay start (${iso(end)})`);
-  if (main.firstTime! > (until ?? start) && main.firstTime! > start) {
+  return kind === null ? null : { symbol, kind, main: (depth ?? trades ?? klines)!, depth, trades, klines };
+}
+
+/** ms after the last row of a main dataset: its last candle's end, else 1 ms after its last event. */
+function mainEnd(d: ReplayDataset): number {
+  return d.kind === 'klines' ? d.lastTime! + INTERVAL_MS[d.interval] : d.lastTime! + 1;
+}
+
+/**
+ * Where a replay asked to start at `start` starts: at the latest first event of the symbols'
+ * main data when it falls later on the same UTC day as `start` (`--replay TRXUSDT@2025-04-14` on
+ * a recording whose first event is at 00:00:00.061: there is no market before it, and no price
+ * but a later one), else at `start` (a start further before the data is refused by the plan).
+ */
+export function replayStart(data: ReplayData, symbols: readonly string[], start: number, until?: number): number {
+  let out = start;
+  for (const symbol of symbols) {
+    const c = chooseMain(symbol, data.datasets(symbol), { start, until: Math.max(start, until ?? start) });
+    const first = c?.main.firstTime ?? null;
+    if (first !== null && first > out && sameUtcDay(first, start)) out = first;
+  }
+  return out;
+}
+
+/** The extent of a symbol's data of a source kind, all its datasets together: [first, end). */
+function extentOf(all: ReplayDataset[], kind: SourceKind): { first: number; end: number } {
+  const same = all.filter((d) => SOURCE_KINDS[kind].includes(d.kind) && d.lastTime !== null);
+  return { first: Math.min(...same.map((d) => d.firstTime!)), end: Math.max(...same.map(mainEnd)) };
+}
+
+/** A symbol's main data for a span, checked against its start: RangeError naming what is wrong. */
+function chooseChecked(symbol: string, all: ReplayDataset[], span: Span): Chosen {
+  const c = chooseMain(symbol, all, span);
+  if (c === null) throw new RangeError(`${symbol} has no depth, trades or klines dataset to replay`);
+  const { main, kind } = c;
+  // the extent of the symbol's data of that kind (all its datasets), named when the start misses it
+  const x = extentOf(all, kind);
+  const extent = `${iso(x.first)} to ${iso(x.end)}`;
+  if (mainEnd(main) <= span.start) {
     throw new RangeError(
-      `the ${main.kind} data of ${symbol} starts at ${iso(main.firstTime!)}, after the replay start`,
+      `the ${main.kind} data of ${symbol} ends before the replay start (${iso(span.start)}): it runs from ${extent}`,
     );
   }
+  if (main.firstTime! > span.start) {
+    throw new RangeError(
+      `the ${main.kind} data of ${symbol} starts at ${iso(main.firstTime!)}, after the replay start ` +
+        `(${iso(span.start)}; a start earlier on that UTC day starts at its first event)`,
+    );
+  }
+  return c;
+}
+
+/** One symbol's plan; RangeError when it has nothing to replay or its data misses the start. */
+function planSymbol(data: ReplayData, symbol: string, start: number, until?: number): SymbolSource {
+  const all = data.datasets(symbol);
+  const span: Span = { start, until: Math.max(start, until ?? start) };
+  const { depth, trades, klines, kind, main } = chooseChecked(symbol, all, span);
   const specs = main.specsSource === 'inferred' ? dataSpecs(data, main, trades) : main.specs;
   return {
     symbol,
@@ -126,7 +194,7 @@ function planSymbol(data: ReplayData, symbol: string, start: number, until?: num
     funding: preferUm(all, ['fundingRate'], span),
     premium: smallest(all, 'premiumIndexKlines', span),
     specs,
-    end,
+    end: mainEnd(main),
   };
 }
 
@@ -142,16 +210,71 @@ export function planSources(
 ): SymbolSource[] {
   if (symbols.length === 0) throw new RangeError('a replay needs at least one symbol');
   if (new Set(symbols).size !== symbols.length) throw new RangeError('a replay lists each symbol once');
-  const out = symbols.map((symbol) => planSymbol(data, symbol, start, until));
-  // replayed together, the pairs' data must share some time (not only each touch [start, until])
-  const first = (p: SymbolSource): number => (p.depth ?? p.trades ?? p.klines)!.firstTime!;
-  const latestFirst = out.reduce((a, b) => (first(b) > first(a) ? b : a));
-  const earliestEnd = out.reduce((a, b) => (b.end < a.end ? b : a));
-  if (first(latestFirst) >= earliestEnd.end) {
+  // replayed together, the pairs' data (all their datasets of the kind they are replayed from)
+  // must share some time: checked first, as no start can mend it
+  const span: Span = { start, until: Math.max(start, until ?? start) };
+  const chosen = symbols.map((symbol) => {
+    const all = data.datasets(symbol);
+    const c = chooseMain(symbol, all, span);
+    if (c === null) throw new RangeError(`${symbol} has no depth, trades or klines dataset to replay`);
+    return { symbol, ...extentOf(all, c.kind) };
+  });
+  const latestFirst = chosen.reduce((a, b) => (b.first > a.first ? b : a));
+  const earliestEnd = chosen.reduce((a, b) => (b.end < a.end ? b : a));
+  if (latestFirst.first >= earliestEnd.end) {
     throw new RangeError(
-      `the data of ${earliestEnd.symbol} (${iso(first(earliestEnd))} to ${iso(earliestEnd.end)}) and ${latestFirst.symbol} ` +
-        `(${iso(first(latestFirst))} to ${iso(latestFirst.end)}) do not overlap in time`,
+      `the data of ${earliestEnd.symbol} (${iso(earliestEnd.first)} to ${iso(earliestEnd.end)}) and ${latestFirst.symbol} ` +
+        `(${iso(latestFirst.first)} to ${iso(latestFirst.end)}) do not overlap in time`,
     );
   }
-  return out;
+  return symbols.map((symbol) => planSymbol(data, symbol, start, until));
+}
+
+/** ms of the first row of a main dataset in [from, to): a depth event, a trade, a candle's open; null when none is. */
+function firstRow(data: ReplayData, d: ReplayDataset, from: number, to: number): number | null {
+  let t: number | undefined;
+  if (d.kind === 'depth') for (const ev of data.depth(d.id, from)) return ev.time < to ? ev.time : null;
+  else if (d.kind === 'klines') for (const c of data.candles(d.id, from, to - 1)) return c.openTime;
+  else if (data.tradeBlocks) {
+    for (const b of data.tradeBlocks(d.id, from)) {
+      t = b.time[b.start];
+      break;
+    }
+  } else for (const x of data.trades(d.id, from)) return x.time < to ? x.time : null;
+  return t !== undefined && t < to ? t : null;
+}
+
+/** ms at which the last row of a main dataset before `at` ends, when the port can tell (null otherwise). */
+function lastRowEnd(data: ReplayData, d: ReplayDataset, at: number): number | null {
+  if (d.kind === 'klines') {
+    const c = data.lastCandle?.(d.id, at - 1) ?? null;
+    return c === null ? null : c.openTime + INTERVAL_MS[d.interval];
+  }
+  if (d.kind === 'trades' || d.kind === 'aggTrades') return data.lastTrade?.(d.id, at - 1)?.time ?? null;
+  return null;
+}
+
+/**
+ * Every symbol's main data has a row (a depth event, a trade, a candle opening) in [start, until):
+ * a span lying wholly in a gap of the data is refused, naming the gap (RangeError). A span only
+ * partly in a gap is replayed over what there is (docs/replay.md, Session).
+ */
+export function checkSpanRows(
+  data: ReplayData,
+  sources: readonly Pick<SymbolSource, 'symbol' | 'depth' | 'trades' | 'klines'>[],
+  start: number,
+  until: number,
+): void {
+  for (const src of sources) {
+    const main = (src.depth ?? src.trades ?? src.klines)!;
+    if (firstRow(data, main, start, until) !== null) continue;
+    const before = lastRowEnd(data, main, start);
+    const next = firstRow(data, main, start, Number.MAX_SAFE_INTEGER);
+    const parts = [before === null ? '' : `stops at ${iso(before)}`, next === null ? '' : `resumes at ${iso(next)}`];
+    const where = parts.filter((x) => x !== '').join(' and ');
+    throw new RangeError(
+      `${src.symbol} has no ${main.kind} data from ${iso(start)} to ${iso(until)}` +
+        (where === '' ? '' : `: the span lies in a gap of its data, which ${where}`),
+    );
+  }
 }

@@ -122,6 +122,14 @@ export interface ReplayData {
   tradeBlocks?(datasetId: number, from: number): Iterable<HistTradeBlock>;
   /** Candles of a candle dataset with open time in [from, to], ascending. */
   candles(datasetId: number, from: number, to: number): Iterable<HistCandle>;
+  /**
+   * The last trade of a trades / aggTrades dataset at or before `at` (ms), and the last candle of
+   * a candle dataset opened at or before it (index look-ups, however far back), null when there
+   * is none: what history showed at `at`, never later (catalogue.ts: the price a replay starts
+   * with). Without them (a port with no index) a replay looks a week back for a candle only.
+   */
+  lastTrade?(datasetId: number, at: number): HistTrade | null;
+  lastCandle?(datasetId: number, at: number): HistCandle | null;
   /** Funding rows of a fundingRate dataset at or after `from`, in time order. */
   funding(datasetId: number, from: number): Iterable<HistFunding>;
 }

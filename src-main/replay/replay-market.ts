@@ -29,7 +29,7 @@ import type { LatencyModel } from './models/latency-model.ts';
 import { PessimisticQueue } from './models/pessimistic-queue.ts';
 import { ProbabilisticQueue } from './models/probabilistic-queue.ts';
 import type { QueueModel, QueueModelName } from './models/queue-model.ts';
-import { planSources, type SymbolSource } from './plan.ts';
+import { checkSpanRows, planSources, replayStart, type SymbolSource } from './plan.ts';
 import type { ReplayData } from './ports.ts';
 import { ReplayEngine, type ReplayCommit } from './replay-engine.ts';
 
@@ -396,7 +396,8 @@ export class ReplayMarket implements MarketSource {
 
 /**
  * Opens a replay over the venue's exchange: checks the options against the data (RangeError
- * naming what is wrong), sets the clock to the start, applies the history before the start that
+ * naming what is wrong: among it a span with no row of the data), sets the clock to the start (a
+ * start earlier on the UTC day of the data's first event: that event, replayStart), applies the history before the start that
  * the book needs (the last snapshot before it), then opens the klines service.
  */
 export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMarket; klines: KlineService } {
@@ -414,17 +415,20 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
   const speed = opts.clock.speed;
   if (!(speed >= MIN_SPEED && speed <= MAX_SPEED))
     throw new RangeError(`speed must be from ${MIN_SPEED} to ${MAX_SPEED}`);
-  const sources: SymbolSource[] = planSources(opts.data, o.symbols, o.start, o.until);
+  // a start just before the data (earlier on the UTC day of its first event) starts at that event
+  const start = replayStart(opts.data, o.symbols, o.start, o.until);
+  const sources: SymbolSource[] = planSources(opts.data, o.symbols, start, o.until);
   const until = o.until ?? Math.min(...sources.map((s) => s.end));
-  if (!(until > o.start)) throw new RangeError(`replay until (${until}) must be after start (${o.start})`);
-  const shift = o.start - opts.clock.now();
+  if (!(until > start)) throw new RangeError(`replay until (${until}) must be after start (${start})`);
+  checkSpanRows(opts.data, sources, start, until);
+  const shift = start - opts.clock.now();
   if (shift > 0) opts.clock.advance(shift);
   else if (shift < 0) throw new RangeError('the venue clock is already past the replay start');
   const engine = new ReplayEngine({
     exchange: opts.exchange,
     data: opts.data,
     sources,
-    start: o.start,
+    start,
     until,
     queueModel: queueModelOf(queueModel),
     ...(opts.commit === undefined ? {} : { commit: opts.commit }),
@@ -439,7 +443,7 @@ export function openReplayMarket(opts: ReplayMarketOptions): { market: ReplayMar
     engine,
     clock: opts.clock,
     klines,
-    opts: { ...o, until, queueModel, orderLatency, dataLatency, responseLatency },
+    opts: { ...o, start, until, queueModel, orderLatency, dataLatency, responseLatency },
     intervalMs: opts.intervalMs,
     wall: opts.wall,
   });

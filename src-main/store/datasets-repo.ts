@@ -170,6 +170,15 @@ export class DatasetsRepo implements DatasetStore {
         `SELECT b.data FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'
          WHERE b.dataset_id = ? AND b.last_time >= ? ORDER BY b.first_id`,
       ),
+      // the block reaching a time, and the one before it (index dataset_trade_blocks_time)
+      blockAt: p(
+        `SELECT b.data, b.first_time FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'
+         WHERE b.dataset_id = ? AND b.last_time >= ? ORDER BY b.last_time LIMIT 1`,
+      ),
+      blockBefore: p(
+        `SELECT b.data FROM dataset_trade_blocks b JOIN dataset_files f ON f.id = b.file_id AND f.state = 'done'
+         WHERE b.dataset_id = ? AND b.last_time < ? ORDER BY b.last_time DESC LIMIT 1`,
+      ),
     };
     // candle reads are the bulk path (a month of 1m for one coarse page): rows as arrays
     this.s.candlesAsc.setReturnArrays(true);
@@ -385,6 +394,14 @@ export class DatasetsRepo implements DatasetStore {
   *tradeBlocks(datasetId: number, fromUs: number): Iterable<Uint8Array> {
     for (const r of this.db.prepare(this.s.blocks.sourceSQL).iterate(datasetId, fromUs))
       yield (r as { data: Uint8Array }).data;
+  }
+
+  lastTradeBlock(datasetId: number, atUs: number): Uint8Array | undefined {
+    // trade times rise with the ids: the block reaching atUs holds the last trade at or before it
+    // when it starts by then, else the block before it does (its last trade)
+    const at = this.s.blockAt.get(datasetId, atUs) as { data: Uint8Array; first_time: number } | undefined;
+    if (at !== undefined && at.first_time <= atUs) return at.data;
+    return (this.s.blockBefore.get(datasetId, atUs) as { data: Uint8Array } | undefined)?.data;
   }
 
   lastSnapshotTime(datasetId: number, atUs: number): number | null {

@@ -140,15 +140,20 @@ describe('pairs whose data do not overlap', () => {
       const sushi = recordedBooks('SUSHIUSDT');
       const sushiStart = sushi[0].time;
       const trxEnd = 1744588823871 + 1;
-      // at SUSHIUSDT's start the TRXUSDT data (2025) has not begun
+      // at SUSHIUSDT's start the TRXUSDT data (2025) has not begun; at TRXUSDT's start the
+      // SUSHIUSDT data (2021) is over; a range covering both does not make them overlap: no start
+      // can, which the refusal says first
       expect(() => planSources(data, ['SUSHIUSDT', 'TRXUSDT'], sushiStart)).toThrow(
+        /SUSHIUSDT .* and TRXUSDT .* do not overlap in time/,
+      );
+      expect(() => planSources(data, ['SUSHIUSDT', 'TRXUSDT'], 1744588800061)).toThrow(
+        /SUSHIUSDT .* and TRXUSDT .* do not overlap in time/,
+      );
+      // each alone names what its data misses
+      expect(() => planSources(data, ['TRXUSDT'], sushiStart)).toThrow(
         /TRXUSDT starts at 2025-04-14T.*after the replay start/,
       );
-      // at TRXUSDT's start the SUSHIUSDT data (2021) is over
-      expect(() => planSources(data, ['SUSHIUSDT', 'TRXUSDT'], 1744588800061)).toThrow(
-        /SUSHIUSDT ends before the replay start/,
-      );
-      // a range covering both does not make them overlap
+      expect(() => planSources(data, ['SUSHIUSDT'], 1744588800061)).toThrow(/SUSHIUSDT ends before the replay start/);
       expect(() => planSources(data, ['SUSHIUSDT', 'TRXUSDT'], sushiStart, trxEnd)).toThrow(
         /SUSHIUSDT .* and TRXUSDT .* do not overlap in time/,
       );

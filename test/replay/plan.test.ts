@@ -77,10 +77,12 @@ describe('replay plan: several datasets of a kind', () => {
     expect(p.mark?.id).toBe(mark1h.id);
   });
 
-  it('with no dataset covering the start, the refusal names the data as before', () => {
+  it('with no dataset covering the start, the refusal names the extent of the data of that kind', () => {
     const data = dataOf([OLD_1M, NEW_15M]);
+    // not the 1m dataset's end (2021-08-01) it would read for lack of a better one
     expect(() => planSources(data, ['BTCUSDT'], Date.parse('2026-01-06T00:00:00Z'))).toThrow(
-      /the klines data of BTCUSDT ends before the replay start/,
+      'the klines data of BTCUSDT ends before the replay start (2026-01-06T00:00:00.000Z): it runs from ' +
+        '2021-07-01T00:00:00.000Z to 2025-02-01T00:00:00.000Z',
     );
   });
 });
