@@ -80,8 +80,10 @@ export const USAGE = `Usage: npm run serve -- [options]
                            a run is reproducible from its command line
   --replay SYM@TIME[,SYM2...]
                            replay imported data instead of the simulated market, from TIME (UTC,
-                           2021-05-16, 2021-05-16T00:00Z or 2021-05-16T00:00:00Z); several symbols
-                           are replayed together when their datasets overlap (docs/replay.md)
+                           2021-05-16, 2021-05-16T00:00Z, 2021-05-16T00:00:00Z or
+                           2021-05-16T00:00:00.061Z; a TIME earlier on the UTC day of the data's
+                           first event starts at that event); several symbols are replayed
+                           together when their datasets overlap (docs/replay.md)
   --until TIME             end of the replay (default: the end of the data)
   --queue-model M          pessimistic or probabilistic (default), how a resting order's place in
                            the historical queue moves
@@ -119,14 +121,14 @@ function parseAccount(spec: string): AccountSpec {
   return mode === undefined ? { apiKey, apiSecret, balance } : { apiKey, apiSecret, balance, positionMode: mode };
 }
 
-const REPLAY_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?Z)?$/;
+const REPLAY_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?Z)?$/;
 
-/** A UTC time as the replay options write it: a date, or a date and time ending in Z; ms, or null. */
+/** A UTC time as the replay options write it: a date, or a date and time ending in Z (ms allowed); ms, or null. */
 export function parseReplayTime(text: string): number | null {
   const m = REPLAY_TIME.exec(text);
   if (m === null) return null;
-  const [y, mo, d, h = '0', mi = '0', s = '0'] = m.slice(1).map((x) => x ?? undefined) as string[];
-  const t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+  const [y, mo, d, h = '0', mi = '0', s = '0', ms = '0'] = m.slice(1).map((x) => x ?? undefined) as string[];
+  const t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Number(ms.padEnd(3, '0')));
   // Date.UTC rolls 2021-02-30 over to March: refuse what does not read back the same
   const back = new Date(t);
   if (
@@ -140,7 +142,7 @@ export function parseReplayTime(text: string): number | null {
   return t;
 }
 
-const TIME_RULE = 'a UTC time like 2021-05-16, 2021-05-16T00:00Z or 2021-05-16T00:00:00Z';
+const TIME_RULE = 'a UTC time like 2021-05-16, 2021-05-16T00:00Z, 2021-05-16T00:00:00Z or 2021-05-16T00:00:00.061Z';
 const REPLAY_SYMBOL = /^[A-Z0-9]{2,30}$/;
 
 /** `SYM@TIME[,SYM2,...]`. */

@@ -51,6 +51,10 @@ describe('--replay', () => {
 
   it('reads UTC times only, and only real ones', () => {
     expect(parseReplayTime('2021-05-16T23:59Z')).toBe(Date.UTC(2021, 4, 16, 23, 59));
+    // milliseconds: the TRXUSDT recording's first event
+    expect(parseReplayTime('2025-04-14T00:00:00.061Z')).toBe(1744588800061);
+    expect(parseReplayTime('2025-04-14T00:00:00.5Z')).toBe(1744588800500);
+    expect(parseCli(['--replay', 'TRXUSDT@2025-04-14T00:00:00.061Z']).replay?.start).toBe(1744588800061);
     for (const bad of [
       '2021-02-30',
       '2021-05-16T24:00Z',
@@ -59,6 +63,9 @@ describe('--replay', () => {
       '1621123200000',
       'yesterday',
       '2021-5-16',
+      '2021-05-16T00:00.061Z',
+      '2021-05-16T00:00:00.0611Z',
+      '2021-05-16T00:00:00.Z',
     ]) {
       expect(parseReplayTime(bad), bad).toBeNull();
     }
