@@ -278,3 +278,15 @@ export function checkSpanRows(
     );
   }
 }
+
+/**
+ * A sweep job's span checked as its replay will check it, before any job starts: the start it
+ * will take (replayStart), the datasets' extents against it, and rows in the span (without
+ * reading the rows the specs are read from). RangeError naming what is wrong.
+ */
+export function checkSpan(data: ReplayData, symbols: readonly string[], start: number, until: number): void {
+  const at = replayStart(data, symbols, start, until);
+  if (!(until > at)) throw new RangeError(`the data begins at ${iso(at)}, at or after the span's end (${iso(until)})`);
+  const chosen = symbols.map((symbol) => chooseChecked(symbol, data.datasets(symbol), { start: at, until }));
+  checkSpanRows(data, chosen, at, until);
+}

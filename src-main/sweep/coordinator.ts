@@ -9,7 +9,9 @@ import { join, resolve } from 'node:path';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import { GridError, parseGrid } from './grid.ts';
 import type { JobResult, ParamSet, SweepJob } from './job.ts';
+import { checkSpan } from '../replay/plan.ts';
 import { buildPack, listDatasets, openPack, type PackRef } from './pack.ts';
+import type { JobData } from './run-job.ts';
 import {
   checkBot,
   checkData,
@@ -122,11 +124,14 @@ export async function prepareSweep(req: SweepRequest, onChecked?: () => void): P
   const jobs = planJobs(id, splitSpan(span, split), sets, template);
   onChecked?.();
   const pack = await buildPack(req.dataDir, span.symbols, join(req.dataDir, 'sweeps', id, 'data.db'));
-  // the replay's own checks, on the first and the last job: a span its data cannot replay fails here
+  // the replay's own checks: every job's span against the data's rows (a span lying in a gap of
+  // the data replays nothing), then a venue of the first and the last job: a span its data cannot
+  // replay fails here
   const open = openPack(pack.path);
   // the venue's code loads only here, after the cheap checks (a usage error answers at once)
   const { checkVenue } = await import('./run-job.ts');
   try {
+    checkJobSpans(jobs, open.data);
     for (const j of [jobs[0], jobs[jobs.length - 1]]) {
       const why = await checkVenue(j, open.data);
       if (why !== null)
@@ -148,6 +153,37 @@ export async function prepareSweep(req: SweepRequest, onChecked?: () => void): P
     template,
   };
   return { id, spec, jobs };
+}
+
+const isoMinute = (t: number): string => new Date(t).toISOString().replace(':00.000Z', 'Z');
+
+/** Every job's span holds rows of every symbol's data (replay/plan.ts checkSpan); PlanError naming the first that does not. */
+function checkJobSpans(jobs: readonly SweepJob[], data: JobData): void {
+  const bad: Array<{ job: SweepJob; why: string }> = [];
+  const seen = new Map<string, string | null>();
+  for (const job of jobs) {
+    // the parameter sets of one piece share its span
+    const key = `${job.start}:${job.until}`;
+    let why = seen.get(key);
+    if (why === undefined) {
+      try {
+        checkSpan(data, job.symbols, job.start, job.until);
+        why = null;
+      } catch (err) {
+        if (!(err instanceof RangeError)) throw err;
+        why = err.message;
+      }
+      seen.set(key, why);
+    }
+    if (why !== null) bad.push({ job, why });
+  }
+  if (bad.length === 0) return;
+  const spans = new Set(bad.map((b) => `${b.job.start}:${b.job.until}`)).size;
+  const first = bad[0];
+  throw new PlanError(
+    `${spans} of the sweep's ${seen.size} job span(s) cannot be replayed (${bad.length} of ${jobs.length} jobs); ` +
+      `the first, job ${first.job.index} (${isoMinute(first.job.start)}..${isoMinute(first.job.until)}): ${first.why}`,
+  );
 }
 
 /** Runs the jobs of a sweep still without a result; answers the counts of this run. */

@@ -158,7 +158,12 @@ function intervalMs(interval: string | null): number {
 
 const iso = (t: number) => new Date(t).toISOString().replace(':00.000Z', 'Z');
 
-/** Every symbol has a depth, trades or klines dataset, and together they cover the whole span. */
+/**
+ * Every symbol has a depth, trades or klines dataset, and together they cover the whole span, give
+ * or take the rest of the UTC days the data begins and ends on (a date span of a day's recording
+ * that starts at 00:00:00.061: the replay starts at its first event, replay/plan.ts replayStart, and
+ * runs on after its last). Each job's own span is checked against the rows (checkJobSpans).
+ */
 export function checkData(span: ReplaySpan, datasets: readonly DatasetRecord[], dataDir: string): void {
   for (const sym of span.symbols) {
     const mine = datasets.filter((d) => d.symbol === sym && REPLAYABLE.has(d.kind) && d.firstTime !== null);
@@ -170,7 +175,9 @@ export function checkData(span: ReplaySpan, datasets: readonly DatasetRecord[], 
     }
     const first = Math.min(...mine.map((d) => d.firstTime!));
     const end = Math.max(...mine.map((d) => d.lastTime! + (d.kind === 'klines' ? intervalMs(d.interval) : 1)));
-    if (span.start < first || span.until > end) {
+    const from = Math.floor(first / DAY) * DAY;
+    const to = Math.floor((end - 1) / DAY) * DAY + DAY;
+    if (span.start < from || span.until > to) {
       throw new PlanError(
         `the span ${iso(span.start)}..${iso(span.until)} is outside the data of ${sym} (${iso(first)}..${iso(end)})`,
       );

@@ -152,4 +152,21 @@ describe('the data check', () => {
       /outside the data/,
     );
   });
+
+  it('takes the rest of the UTC days the data begins and ends on (a recording from 00:00:00.061)', () => {
+    const rec = {
+      ...klines,
+      kind: 'depth',
+      interval: '',
+      firstTime: JAN6 + 61,
+      lastTime: JAN6 + 23_936,
+    } as DatasetRecord;
+    expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6, until: JAN6 + DAY }, [rec], '/d')).not.toThrow();
+    expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6 - 1, until: JAN6 + DAY }, [rec], '/d')).toThrow(
+      /the span 2025-01-05T23:59:59.999Z..2025-01-07T00:00Z is outside the data of BTCUSDT \(2025-01-06T00:00:00.061Z..2025-01-06T00:00:23.937Z\)/,
+    );
+    expect(() => checkData({ symbols: ['BTCUSDT'], start: JAN6, until: JAN6 + DAY + 1 }, [rec], '/d')).toThrow(
+      /outside the data/,
+    );
+  });
 });
