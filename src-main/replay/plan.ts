@@ -151,7 +151,13 @@ export function replayStart(data: ReplayData, symbols: readonly string[], start:
 
 /** The extent of a symbol's data of a source kind, all its datasets together: [first, end). */
 function extentOf(all: ReplayDataset[], kind: SourceKind): { first: number; end: number } {
-  const same = all.filter((d) => SOURCE_KINDS[kind].includes(d.kind) && d.lastTime !== null);
+  // (the datasets a replay can read: klines of a fixed-length interval, as smallest() picks them)
+  const same = all.filter(
+    (d) =>
+      SOURCE_KINDS[kind].includes(d.kind) &&
+      d.lastTime !== null &&
+      (d.kind !== 'klines' || INTERVAL_MS[d.interval] !== undefined),
+  );
   return { first: Math.min(...same.map((d) => d.firstTime!)), end: Math.max(...same.map(mainEnd)) };
 }
 

@@ -84,5 +84,11 @@ describe('replay plan: several datasets of a kind', () => {
       'the klines data of BTCUSDT ends before the replay start (2026-01-06T00:00:00.000Z): it runs from ' +
         '2021-07-01T00:00:00.000Z to 2025-02-01T00:00:00.000Z',
     );
+    // monthly candles (not read by a replay) are not part of that extent
+    const monthly = dataset(8, 'klines', '1M', '2020-01-01T00:00:00Z', '2026-12-01T00:00:00Z');
+    expect(() => planSources(dataOf([OLD_1M, monthly]), ['BTCUSDT'], Date.parse('2026-01-06T00:00:00Z'))).toThrow(
+      'the klines data of BTCUSDT ends before the replay start (2026-01-06T00:00:00.000Z): it runs from ' +
+        '2021-07-01T00:00:00.000Z to 2021-08-01T00:00:00.000Z',
+    );
   });
 });
