@@ -243,6 +243,8 @@ function firstRow(data: ReplayData, d: ReplayDataset, from: number, to: number):
   else if (d.kind === 'klines') for (const c of data.candles(d.id, from, to - 1)) return c.openTime;
   else if (data.tradeBlocks) {
     for (const b of data.tradeBlocks(d.id, from)) {
+      // (a block may hold only trades before `from`: start = count)
+      if (b.start >= b.count) continue;
       t = b.time[b.start];
       break;
     }
