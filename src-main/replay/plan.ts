@@ -277,6 +277,15 @@ export function checkSpanRows(
     const main = (src.depth ?? src.trades ?? src.klines)!;
     if (firstRow(data, main, start, until) !== null) continue;
     const before = lastRowEnd(data, main, start);
+    if (main.kind === 'klines' && before !== null && before > start) {
+      // inside one candle: a klines replay plays a candle from its open (its prints), so a span
+      // that starts after a candle's open and ends before the next one opens has nothing to play
+      throw new RangeError(
+        `${src.symbol}'s ${main.interval} candles have none opening from ${iso(start)} to ${iso(until)}: ` +
+          `a klines replay plays each candle from its open, so a span inside one candle has nothing to play ` +
+          `(start at a candle's open, or make the span or the split at least ${main.interval})`,
+      );
+    }
     const next = firstRow(data, main, start, Number.MAX_SAFE_INTEGER);
     const parts = [before === null ? '' : `stops at ${iso(before)}`, next === null ? '' : `resumes at ${iso(next)}`];
     const where = parts.filter((x) => x !== '').join(' and ');

@@ -30,6 +30,7 @@ async function dataDir(fill: (ds: DatasetService) => Promise<void>): Promise<str
 
 let gapped: string;
 let trx: string;
+let daily: string;
 beforeAll(async () => {
   // spot BTCUSDT 1h of 2021-05-16..18 and of 2023-03-24: one dataset, nothing in between
   gapped = await dataDir(async (ds) => {
@@ -43,6 +44,15 @@ beforeAll(async () => {
     for (const x of r) if (!x.ok) throw new Error(String(x.error));
   });
   trx = await dataDir(importTrxRecording);
+  // spot BTCUSDT 1d of 2021-05-16..18: one candle a day, its prints at 00:00, 06:00, 12:00, 18:00
+  daily = await dataDir(async (ds) => {
+    const r = await ds.importFiles([path.join(KLINES, 'binance_spot_BTCUSDT_1d_2021-05-16_to_2021-05-18.csv')], {
+      market: 'spot',
+      symbol: 'BTCUSDT',
+      interval: '1d',
+    });
+    for (const x of r) if (!x.ok) throw new Error(String(x.error));
+  });
 });
 
 describe('job spans in a gap of the data', () => {
@@ -67,6 +77,31 @@ describe('job spans in a gap of the data', () => {
     const s = new SqliteSweepStore(gapped);
     expect(s.list()).toEqual([]);
     s.close();
+  }, 60_000);
+});
+
+describe('pieces shorter than the candles (6h of 1d candles)', () => {
+  it('refuse the sweep saying a klines replay plays a candle from its open (no gap named)', async () => {
+    const r = await runCli([
+      '--data-dir',
+      daily,
+      '--bot',
+      BOT,
+      '--replay',
+      'BTCUSDT@2021-05-16T00:00Z..2021-05-17T00:00Z',
+      '--split',
+      '6h',
+      '--workers',
+      '1',
+    ]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      "perpdesk sweep: 3 of the sweep's 4 job span(s) cannot be replayed (3 of 4 jobs); the first, job 1 " +
+        "(2021-05-16T06:00Z..2021-05-16T12:00Z): BTCUSDT's 1d candles have none opening from " +
+        '2021-05-16T06:00:00.000Z to 2021-05-16T12:00:00.000Z: a klines replay plays each candle from its open, ' +
+        "so a span inside one candle has nothing to play (start at a candle's open, or make the span or the " +
+        'split at least 1d)',
+    );
   }, 60_000);
 });
 
