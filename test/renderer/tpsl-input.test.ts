@@ -2,7 +2,7 @@
 // non-number refused locally, PnL signed by direction; and its focus trap's index arithmetic.
 import { describe, expect, it } from 'vitest';
 import { triggerPnl, triggerPrices } from '../../src-renderer/src/features/positions/tpsl-input.ts';
-import { trapIndex } from '../../src-renderer/src/features/positions/focus-order.ts';
+import { trapIndex } from '../../src-renderer/src/layout/focus-order.ts';
 
 describe('triggerPrices', () => {
   it('sends "99,000" as 99000 and an empty field as null', () => {

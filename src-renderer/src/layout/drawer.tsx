@@ -1,5 +1,7 @@
-// A right-hand drawer over the screen (settings, bot orders); Esc or the backdrop closes it.
-import { useEffect, useRef, type ReactNode } from 'react';
+// A right-hand drawer over the screen (settings, bot orders, data, sweeps, replay): a modal
+// dialog (use-modal.ts); Esc or the backdrop closes it.
+import { useRef, type ReactNode } from 'react';
+import { useModal } from './use-modal.ts';
 
 export function Drawer(props: {
   title: string;
@@ -9,24 +11,18 @@ export function Drawer(props: {
   testId?: string;
 }) {
   const panel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    panel.current?.focus();
-  }, []);
+  const keys = useModal(panel, props.onClose);
   return (
     <div className="drawer-backdrop" onMouseDown={(e) => e.target === e.currentTarget && props.onClose()}>
       <div
         className={props.wide ? 'drawer wide' : 'drawer'}
         role="dialog"
+        aria-modal="true"
         aria-label={props.title}
         tabIndex={-1}
         ref={panel}
         data-testid={props.testId}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            props.onClose();
-          }
-        }}
+        onKeyDown={keys}
       >
         <header className="drawer-head">
           <h2>{props.title}</h2>

@@ -1,17 +1,31 @@
-// The `?` overlay: every keyboard shortcut.
+// The `?` overlay: every keyboard shortcut. A modal dialog (use-modal.ts).
+import { useRef } from 'react';
+import { useModal } from '../../layout/use-modal.ts';
+import type { Services } from '../../lib/services.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { SHORTCUTS } from '../../../../src-shared/shortcuts.ts';
 
 export function HelpOverlay() {
   const s = useServices();
   const open = useSel(s.workspace, (w) => w.overlay === 'help');
-  if (!open) return null;
+  return open ? <Help s={s} /> : null;
+}
+
+function Help({ s }: { s: Services }) {
+  const box = useRef<HTMLDivElement>(null);
+  const close = (): void => s.workspace.getState().actions.close();
+  const keys = useModal(box, close);
   return (
-    <div
-      className="modal-backdrop"
-      onMouseDown={(e) => e.target === e.currentTarget && s.workspace.getState().actions.close()}
-    >
-      <div className="modal help" role="dialog" aria-label="Keyboard shortcuts">
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
+      <div
+        ref={box}
+        className="modal help"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Keyboard shortcuts"
+        tabIndex={-1}
+        onKeyDown={keys}
+      >
         <h3>Keyboard shortcuts</h3>
         <table className="grid dense">
           <tbody>
@@ -31,7 +45,7 @@ export function HelpOverlay() {
           </tbody>
         </table>
         <div className="modal-actions">
-          <button className="primary" onClick={() => s.workspace.getState().actions.close()}>
+          <button className="primary" onClick={close}>
             Close
           </button>
         </div>

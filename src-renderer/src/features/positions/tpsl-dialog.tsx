@@ -4,15 +4,16 @@
 // thousands separators (sent without them); what is still not a number is refused here.
 // The dialog owns the keyboard while open: the caller registers it as the workspace's 'tpsl'
 // overlay (so the global shortcuts are inert even with the focus outside it), keys pressed in
-// it never reach the global handler, Tab / Shift+Tab cycle inside it, Esc closes it from
-// anywhere in it, and Enter saves only from the price fields (buttons keep their own Enter).
-import { useEffect, useRef, useState } from 'react';
+// it never reach the global handler, and Enter saves only from the price fields (buttons keep
+// their own Enter). A modal dialog (use-modal.ts): the focus starts in the take-profit field,
+// Tab / Shift+Tab cycle inside, Esc closes it from anywhere in it, the focus then goes back to ✎.
+import { useRef, useState } from 'react';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtSigned } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { trapTab } from './focus-trap.ts';
+import { useModal } from '../../layout/use-modal.ts';
 import { positionDirection } from './position-direction.ts';
 import { positionKey } from './positions-store.ts';
 import { triggerPnl, triggerPrices } from './tpsl-input.ts';
@@ -34,20 +35,7 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
   const first = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    const before = document.activeElement;
-    first.current?.focus();
-    // focus that leaves the dialog some other way (a script, a click outside that lands on a
-    // focusable element before the backdrop closes it) is brought back
-    const onFocusIn = (e: FocusEvent): void => {
-      if (box.current && e.target instanceof Node && !box.current.contains(e.target)) first.current?.focus();
-    };
-    document.addEventListener('focusin', onFocusIn);
-    return () => {
-      document.removeEventListener('focusin', onFocusIn);
-      if (before instanceof HTMLElement && before.isConnected) before.focus();
-    };
-  }, []);
+  const modalKeys = useModal(box, onClose, first);
 
   const d = positionDirection(p);
   const pnlAt = (price: string): number => triggerPnl(price, p.entry_price, d);
@@ -92,15 +80,10 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
         onKeyDown={(e) => {
           // no key pressed here reaches the global shortcuts
           e.stopPropagation();
-          if (e.key === 'Escape') {
-            e.preventDefault();
-            onClose();
-          } else if (e.key === 'Tab') {
-            if (box.current) trapTab(box.current, e);
-          } else if (e.key === 'Enter' && e.target instanceof HTMLInputElement) {
+          if (e.key === 'Enter' && e.target instanceof HTMLInputElement) {
             e.preventDefault();
             void save();
-          }
+          } else modalKeys(e);
         }}
       >
         <h3>

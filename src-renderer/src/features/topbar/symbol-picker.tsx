@@ -1,9 +1,11 @@
 // The pair picker: search, tag filters (new / meme / innovation), every pair with its last
 // price, 24 h change and volume, funding and maximum leverage; a click on a column header sorts
 // by it (again: the other way). The cursor starts on the current pair; arrow keys move, Enter
-// picks, Esc closes.
+// picks, Esc closes. A modal dialog (use-modal.ts): the rest of the screen is inert while it is
+// open, and a click outside it closes it.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fmt, fmtCompact, fmtPct } from '../../lib/format.ts';
+import { useModal } from '../../layout/use-modal.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { nextSort, sortEntries, type SortKey, type SortSpec } from './symbol-sort.ts';
 import { change24, change24Text, quoteVolume24 } from './ticker-store.ts';
@@ -35,12 +37,12 @@ export function SymbolPicker() {
   const input = useRef<HTMLInputElement>(null);
   const panel = useRef<HTMLDivElement>(null);
 
-  useEffect(() => input.current?.focus(), []);
+  const modalKeys = useModal(panel, () => s.workspace.getState().actions.close(), input);
   useEffect(() => {
+    // the rest of the screen is inert: a click on it (the pair button included) lands on an
+    // ancestor of the picker, outside it
     const away = (e: MouseEvent): void => {
-      const t = e.target as Node;
-      if (panel.current && !panel.current.contains(t) && !(t as Element).closest?.('.symbol-button'))
-        s.workspace.getState().actions.close();
+      if (panel.current && !panel.current.contains(e.target as Node)) s.workspace.getState().actions.close();
     };
     document.addEventListener('mousedown', away);
     return () => document.removeEventListener('mousedown', away);
@@ -78,14 +80,19 @@ export function SymbolPicker() {
     } else if (e.key === 'Enter' && shown[active]) {
       pick(shown[active].general.symbol);
       e.preventDefault();
-    } else if (e.key === 'Escape') {
-      s.workspace.getState().actions.close();
-      e.preventDefault();
-    }
+    } else modalKeys(e);
   };
 
   return (
-    <div className="symbol-picker" role="dialog" aria-label="Markets" ref={panel} onKeyDown={onKey}>
+    <div
+      className="symbol-picker"
+      role="dialog"
+      aria-modal="true"
+      aria-label="Markets"
+      tabIndex={-1}
+      ref={panel}
+      onKeyDown={onKey}
+    >
       <div className="picker-head">
         <input
           ref={input}

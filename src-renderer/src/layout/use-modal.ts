@@ -1,0 +1,41 @@
+// One modal overlay at a time (help, the drawers, the pair picker, TP/SL) behaves as a modal
+// dialog: when it opens the focus moves into it (to `initial`, or to the dialog itself), the rest
+// of the page is inert (focus-trap.ts: Tab cannot reach a control behind the veil, a click there
+// does nothing), Tab and Shift+Tab cycle inside it, Esc closes it, and when it closes the focus
+// goes back to what had it before (the button or the field it was opened from).
+import { useCallback, useLayoutEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
+import { inertOutside, trapTab } from './focus-trap.ts';
+
+/** Returns the dialog's keydown handler (Esc and Tab); an element inside that handles Esc itself stops it first. */
+export function useModal(
+  box: RefObject<HTMLElement | null>,
+  onClose: () => void,
+  initial?: RefObject<HTMLElement | null>,
+): (e: KeyboardEvent) => void {
+  const close = useRef(onClose);
+  close.current = onClose;
+  // a layout effect: the focus is inside before the first frame, so no key goes behind it
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const before = document.activeElement;
+    const free = inertOutside(el);
+    (initial?.current ?? el).focus();
+    return () => {
+      free();
+      if (before instanceof HTMLElement && before !== document.body && before.isConnected) before.focus();
+    };
+    // once per opening (a mount): the refs are set before layout effects run
+  }, []);
+  return useCallback(
+    (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        // not to the global shortcuts, which would also clear the order form
+        e.stopPropagation();
+        e.preventDefault();
+        close.current();
+      } else if (e.key === 'Tab' && box.current) trapTab(box.current, e);
+    },
+    [box],
+  );
+}
