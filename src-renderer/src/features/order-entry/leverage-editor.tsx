@@ -3,7 +3,9 @@
 // the text as typed (leverage-input.ts): confirm is enabled only for a whole number in range.
 // The POST goes through the notional-caps queue (its answer names the leverage's notional cap,
 // which Max and % sizes respect); the account store then re-reads the setting.
-import { useState } from 'react';
+// It closes without applying on Esc (anywhere in it, or on its opener, the "20x" button) and on a
+// click outside it; the focus then goes back to the opener, unless the click put it elsewhere.
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { parseLeverage } from './leverage-input.ts';
@@ -14,8 +16,41 @@ export function LeverageEditor(props: {
   max: number;
   onDone: (error: string | null) => void;
   onCancel: () => void;
+  /** The button that opens and closes the editor. */
+  opener: RefObject<HTMLElement | null>;
 }) {
   const s = useServices();
+  const box = useRef<HTMLDivElement>(null);
+  // the latest callbacks, for the document listeners set once
+  const close = useRef(props.onCancel);
+  close.current = props.onCancel;
+  const cancel = useRef(() => {});
+  cancel.current = (): void => {
+    props.onCancel();
+    props.opener.current?.focus();
+  };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key !== 'Escape' || e.target !== props.opener.current) return;
+      e.stopPropagation(); // closes the editor, does not clear the form (hotkeys.ts)
+      cancel.current();
+    };
+    const onDown = (e: MouseEvent): void => {
+      const t = e.target as Node;
+      if (box.current?.contains(t) || props.opener.current?.contains(t)) return;
+      close.current();
+      // a click on nothing focusable leaves the focus nowhere: it goes back to the opener
+      setTimeout(() => {
+        if (document.activeElement === document.body) props.opener.current?.focus();
+      });
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('mousedown', onDown);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('mousedown', onDown);
+    };
+  }, [props.opener]);
   const [text, setText] = useState(String(props.current));
   const [busy, setBusy] = useState(false);
   const parsed = parseLeverage(text, props.max);
@@ -37,7 +72,18 @@ export function LeverageEditor(props: {
     }
   };
   return (
-    <div className="lev-editor" role="group" aria-label="Leverage">
+    <div
+      ref={box}
+      id="leverage-editor"
+      className="lev-editor"
+      role="group"
+      aria-label="Leverage"
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') return;
+        e.stopPropagation();
+        cancel.current();
+      }}
+    >
       <div className="lev-top">
         <button type="button" onClick={() => step(-1)} aria-label="Less leverage">
           −
@@ -50,8 +96,8 @@ export function LeverageEditor(props: {
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter') void confirm();
-            if (e.key === 'Escape') props.onCancel();
-            e.stopPropagation();
+            // (not the order form's Enter, nor a shortcut; Esc goes on to the editor's own handler)
+            if (e.key !== 'Escape') e.stopPropagation();
           }}
         />
         <span className="x">x</span>
@@ -83,7 +129,7 @@ export function LeverageEditor(props: {
         <p className="warn-text">High leverage: a small move against you liquidates the position.</p>
       )}
       <div className="lev-actions">
-        <button type="button" onClick={props.onCancel}>
+        <button type="button" onClick={() => cancel.current()}>
           Cancel
         </button>
         <button type="button" className="primary" disabled={busy || value === null} onClick={() => void confirm()}>

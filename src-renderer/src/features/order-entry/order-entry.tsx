@@ -49,6 +49,7 @@ export function OrderEntry() {
   const model = useOrderModel();
   const [editLeverage, setEditLeverage] = useState(false);
   const sizeInput = useRef<HTMLInputElement>(null);
+  const leverageButton = useRef<HTMLButtonElement>(null);
   const root = useRef<HTMLDivElement>(null);
   const loggedIn = session === 'ready';
   // a paused or delisted pair takes no new orders (the API would answer 3001)
@@ -154,8 +155,11 @@ export function OrderEntry() {
           ))}
         </div>
         <button
+          ref={leverageButton}
           className="lev-button"
           data-testid="leverage-button"
+          aria-expanded={editLeverage}
+          aria-controls={editLeverage ? 'leverage-editor' : undefined}
           disabled={!loggedIn}
           onClick={() => setEditLeverage((v) => !v)}
           title={`Leverage, up to ${maxLeverage}x`}
@@ -174,6 +178,7 @@ export function OrderEntry() {
             setEditLeverage(false);
           }}
           onCancel={() => setEditLeverage(false)}
+          opener={leverageButton}
         />
       )}
       {f.settingError && (
