@@ -179,7 +179,7 @@ const Row = memo(function Row(props: {
     >
       <span className="price">{fmt(level.price, pd)}</span>
       <span className="num">{fmt(level.qty, qd)}</span>
-      <span className="num dim">{fmt(level.total, qd)}</span>
+      <span className="num total">{fmt(level.total, qd)}</span>
     </div>
   );
 });
