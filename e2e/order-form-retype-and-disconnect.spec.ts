@@ -3,7 +3,8 @@
 // reach the service says "Not sent" (never "Order refused"); a market connection lost for
 // more than a few seconds is a prominent "Disconnected — reconnecting…" in the top bar, the
 // order buttons are disabled and the ladder is veiled, and everything comes back (the "Not
-// sent" line cleared) once the connection does. The connection is cut from inside the page:
+// sent" lines cleared, the one of an Enter while the connection was lost too) once the
+// connection does. The connection is cut from inside the page:
 // an init script wraps WebSocket so that the test can close the live sockets and send new
 // ones to a refused port, then let them through again (the shared service keeps running).
 import { test, expect } from './support/fixtures.ts';
@@ -80,12 +81,22 @@ test('a lost connection: "Not sent" (not refused), a loud top bar, disabled butt
   await expect(page.getByTestId('ladder-veil')).toHaveText('Reconnecting…');
   // the account figures are dimmed as stale too
   await expect(page.getByTestId('account-compact')).toHaveAttribute('data-stale', 'true');
+  // Enter while it is down: nothing goes out, and the form says why
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  await page.keyboard.press('b');
+  await expect(screen.form.size).toBeFocused();
+  await page.keyboard.type('0.001');
+  await page.keyboard.press('Enter');
+  await expect(screen.form.error).toHaveText(
+    'Not sent: the market connection is lost; orders are disabled until it is back.',
+  );
 
-  // back: live again, buttons on, the "Not sent" line gone
+  // back: live again, buttons on, the "Not sent" line gone (that one too, without an edit)
   await sockets.restore();
   await expect(screen.topbar.connection).toHaveText(/Live/, { timeout: 40_000 });
   await expect(buy).toBeEnabled();
-  await expect(screen.form.error).toBeHidden();
+  await expect(screen.form.error).toBeHidden({ timeout: 2000 });
+  await expect(screen.form.size).toHaveValue('0.001');
   await expect(screen.ladder.root).toHaveAttribute('data-stale', 'false', { timeout: 15_000 });
   await expect(page.getByTestId('account-compact')).not.toHaveAttribute('data-stale', 'true');
 });

@@ -1,11 +1,12 @@
-// The order form's error lines: a request that never reached the service is "Not sent" (not
-// "refused") and clears when the connection is back; a refused leverage / margin-mode change
+// The order form's error lines: a request that never reached the service, or an order kept back
+// while the market connection is lost, is "Not sent" (not "refused") and clears when the
+// connection is back; a refused leverage / margin-mode change
 // clears on Esc, on the next action or on its timer.
 import { describe, expect, it } from 'vitest';
 import { PerpdeskApiError, RestClient } from '../../src-shared/sdk/rest-client.ts';
 import type { OrderRequest } from '../../src-shared/types.ts';
 import { createOrderFormStore } from '../../src-renderer/src/features/order-entry/order-form-store.ts';
-import { isNetworkFailure, NOT_SENT_TEXT } from '../../src-renderer/src/lib/network-failure.ts';
+import { isNetworkFailure, MARKET_LOST_TEXT, NOT_SENT_TEXT } from '../../src-renderer/src/lib/network-failure.ts';
 
 const order: OrderRequest = { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '1' };
 
@@ -50,6 +51,16 @@ describe('a request that never reached the service', () => {
     await a.submit(order);
     expect(store.getState()).toMatchObject({ error: NOT_SENT_TEXT, errorCode: null, notSent: true });
     expect(store.getState().error).toMatch(/^Not sent: the service cannot be reached/);
+    a.connectionRestored();
+    expect(store.getState()).toMatchObject({ error: null, notSent: false });
+  });
+
+  it('an order kept back while the market connection is lost says so, and clears once it is back', () => {
+    const { store, a } = setup(new Error('unused'));
+    a.focusSide(1);
+    a.marketLost();
+    expect(store.getState()).toMatchObject({ error: MARKET_LOST_TEXT, errorCode: null, notSent: true });
+    expect(store.getState().focus?.side).toBe(1);
     a.connectionRestored();
     expect(store.getState()).toMatchObject({ error: null, notSent: false });
   });

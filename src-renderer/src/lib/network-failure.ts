@@ -9,6 +9,9 @@ import { CLIENT_ERROR, NO_ANSWER } from '../../../src-shared/sdk/rest-request.ts
 export const NOT_SENT_TEXT =
   'Not sent: the service cannot be reached. Check that perpdesk is running; the screen reconnects by itself.';
 
+/** What the order form says when an order is sent while the market connection is lost (nothing goes out). */
+export const MARKET_LOST_TEXT = 'Not sent: the market connection is lost; orders are disabled until it is back.';
+
 export function isNetworkFailure(err: unknown): boolean {
   if (err instanceof PerpdeskApiError) return err.code === CLIENT_ERROR && err.status === NO_ANSWER;
   return err instanceof TypeError && /fetch|network/i.test(err.message);

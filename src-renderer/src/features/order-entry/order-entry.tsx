@@ -93,7 +93,7 @@ export function OrderEntry() {
 
   const submit = async (side: Side): Promise<unknown> => {
     if (!fut || halted) return;
-    if (down) return a.fail('Not sent: the market connection is lost; orders are disabled until it is back.');
+    if (down) return a.marketLost();
     const r = model.order(side);
     if (!r.ok) return a.fail(r.error);
     await a.submit(r.order, { pd, qd, oneWay });

@@ -8,12 +8,13 @@
 // out, so one Enter sends one order; a notice clears on the next action or after `noticeMs`.
 // A refused margin-mode or leverage change (settingError) clears the same way: on Esc, on the
 // next action or after `noticeMs`. A request that never reached the service is not called a
-// refusal ("Not sent: ..."), and it goes away once the connection is back (connectionRestored).
+// refusal ("Not sent: ..."); neither is an order kept back because the market connection is
+// lost (marketLost). Both go away once the connection is back (connectionRestored); a refusal stays.
 import { createStore } from 'zustand/vanilla';
 import type { OrderRequest, PlacementResult } from '../../../../src-shared/types.ts';
 import { OrderType, Side, TimeInForce } from '../../../../src-shared/enums.ts';
 import { PerpdeskApiError, type RestClient } from '../../../../src-shared/sdk/rest-client.ts';
-import { isNetworkFailure, NOT_SENT_TEXT } from '../../lib/network-failure.ts';
+import { isNetworkFailure, MARKET_LOST_TEXT, NOT_SENT_TEXT } from '../../lib/network-failure.ts';
 import { placementNotice } from './placement-notice.ts';
 
 export type FormAction = 'open' | 'close';
@@ -38,7 +39,7 @@ export interface OrderFormState {
   /** The API's message of the last refused request, or the form's own. */
   error: string | null;
   errorCode: number | null;
-  /** The last error is a request that never reached the service (cleared when it is back). */
+  /** The last error is an order that never reached the service, or was kept back while the connection was lost (cleared when it is back). */
   notSent: boolean;
   /** A refused leverage or margin-mode change (or its load failing). */
   settingError: string | null;
@@ -65,6 +66,8 @@ export interface OrderFormState {
     clearMessages(): void;
     /** A message of the form itself (nothing sent). */
     fail(message: string): void;
+    /** An order kept back because the market connection is lost: "Not sent", cleared when it is back. */
+    marketLost(): void;
     /** Enter with no side armed. */
     showHint(message?: string): void;
     /** A leverage or margin-mode change was refused: shown until the next action or `noticeMs`. */
@@ -149,6 +152,7 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
         reset: () => act({ price: '', qty: '', pct: 0, sizeMode: 'qty', focus: null }),
         clearMessages: () => act({}),
         fail: (message) => act({ error: message }),
+        marketLost: () => act({ error: MARKET_LOST_TEXT, notSent: true }),
         showHint: (message = ENTER_HINT) => act({ hint: message }),
         settingFailed(message) {
           cancelSetting?.();
