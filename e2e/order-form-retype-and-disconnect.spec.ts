@@ -4,11 +4,12 @@
 // more than a few seconds is a prominent "Disconnected — reconnecting…" in the top bar, the
 // order buttons are disabled and the ladder is veiled, and everything comes back (the "Not
 // sent" lines cleared, the one of an Enter while the connection was lost too) once the
-// connection does. The connection is cut from inside the page:
+// connection does. Keys typed while a sent order awaits its answer belong to the next order. The connection is cut from inside the page:
 // an init script wraps WebSocket so that the test can close the live sockets and send new
 // ones to a refused port, then let them through again (the shared service keeps running).
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { FormExtras } from './pages/form-extras.ts';
 import { SocketSwitch } from './support/socket-switch.ts';
 import { onTick } from './support/prices.ts';
 
@@ -99,4 +100,82 @@ test('a lost connection: "Not sent" (not refused), a loud top bar, disabled butt
   await expect(screen.form.size).toHaveValue('0.001');
   await expect(screen.ladder.root).toHaveAttribute('data-stale', 'false', { timeout: 15_000 });
   await expect(page.getByTestId('account-compact')).not.toHaveAttribute('data-stale', 'true');
+});
+
+test('keys typed while an order awaits its answer go to the next order: Enter disarms and hands the keyboard back at once', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = 'ETHUSDT';
+  await market.ensureBook(symbol);
+  const s = await market.symbol(symbol);
+  const price = onTick((await market.mid(symbol)) * 0.9, s.price_step);
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  await screen.form.type('Limit').click();
+  await screen.form.price.fill(price);
+  await expect(screen.chart.interval('1m')).toHaveAttribute('aria-selected', 'true');
+  // the answers are held back until released (a slow service): the order reaches the service
+  // at once (its signature would expire if held), its answer reaches the page when released
+  const answers: Array<() => void> = [];
+  const refuse = { next: false };
+  await page.route(
+    (url) => url.pathname === '/fapi/v1/orders',
+    async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      const answer = refuse.next ? null : await route.fetch();
+      await new Promise<void>((r) => answers.push(r));
+      if (answer !== null) return route.fulfill({ response: answer });
+      return route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 3006, message: 'Quantity above the maximum', data: null }),
+      });
+    },
+  );
+  const release = async (): Promise<void> => {
+    await expect.poll(() => answers.length).toBe(1);
+    answers.shift()!();
+  };
+  const armed = (name: 'Open long' | 'Open short') => expect(screen.form.button(name)).toHaveClass(/focused/);
+
+  // B, a size, Enter, and at once S and the next size, before the first answer is in
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  await page.keyboard.press('b');
+  await expect(screen.form.size).toBeFocused();
+  await page.keyboard.type('0.050');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('s');
+  await page.keyboard.type('0.04');
+  // S armed the short side with the size selected; nothing landed in the price, no digit was a shortcut
+  await expect(screen.form.size).toBeFocused();
+  await expect(screen.form.size).toHaveValue('0.04');
+  await expect(screen.form.price).toHaveValue(price);
+  await armed('Open short');
+  await expect(screen.chart.interval('1m')).toHaveAttribute('aria-selected', 'true');
+
+  // the answer: its notice shows, and the next order as typed is left alone
+  await release();
+  await expect(screen.form.notice).toContainText('placed');
+  await expect(screen.form.size).toBeFocused();
+  await expect(screen.form.size).toHaveValue('0.04');
+  await armed('Open short');
+  await expect(screen.form.button('Open long')).not.toHaveClass(/focused/);
+  expect((await trader.api.openOrders(symbol)).map((o) => [o.side, Number(o.qty)])).toEqual([[1, 0.05]]);
+
+  // the next order is refused: its message shows in the form, and a key typed meanwhile (B)
+  // still armed its side
+  refuse.next = true;
+  await page.keyboard.press('Enter');
+  await expect.poll(() => new FormExtras(page, screen).bodyFocused()).toBe(true);
+  await page.keyboard.press('b');
+  await expect(screen.form.size).toBeFocused();
+  await release();
+  await expect(screen.form.error).toContainText('Quantity above the maximum');
+  await armed('Open long');
+  await expect(screen.form.size).toBeFocused();
+  expect((await trader.api.openOrders(symbol)).length).toBe(1);
 });

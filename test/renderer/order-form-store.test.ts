@@ -57,16 +57,32 @@ describe('keyboard arming', () => {
     expect(store.getState().focus?.side).toBe(1);
     await a.submit(order, { pd: 1, qd: 3 });
     expect(store.getState().focus).toBeNull();
-    expect(store.getState().sent).toBe(1);
   });
 
-  it('a refused request disarms too, and counts as sent (the view moves the focus off the form)', async () => {
-    const { store, a } = setup(async () => {
-      throw new PerpdeskApiError(3006, 'qty above max', 400);
-    });
+  it('disarms as the order goes out: a side armed before the answer stays armed after it', async () => {
+    let answer!: (r: PlacementResult) => void;
+    const { store, a } = setup(() => new Promise<PlacementResult>((r) => (answer = r)));
+    a.focusSide(1);
+    const sending = a.submit(order, { pd: 1, qd: 3 });
+    expect(store.getState()).toMatchObject({ focus: null, submitting: 1 });
     a.focusSide(2);
-    await a.submit(order);
-    expect(store.getState()).toMatchObject({ focus: null, sent: 1, errorCode: 3006 });
+    a.set({ qty: '0.04' });
+    answer({ order_id: '1', client_order_id: 'c', status: 1, filled_qty: '0', filled_quote: '0' });
+    await sending;
+    expect(store.getState()).toMatchObject({ focus: { side: 2 }, qty: '0.04', submitting: null });
+    expect(store.getState().notice).not.toBeNull();
+  });
+
+  it('a refused request disarms too; a side armed while it was on its way stays, under the refusal', async () => {
+    let refuse!: (e: unknown) => void;
+    const { store, a } = setup(() => new Promise<PlacementResult>((_, r) => (refuse = r)));
+    a.focusSide(2);
+    const sending = a.submit(order);
+    expect(store.getState().focus).toBeNull();
+    a.focusSide(1);
+    refuse(new PerpdeskApiError(3006, 'qty above max', 400));
+    await sending;
+    expect(store.getState()).toMatchObject({ focus: { side: 1 }, errorCode: 3006, error: 'qty above max' });
   });
 
   it('a hint for Enter with nothing armed, cleared by the next action', () => {

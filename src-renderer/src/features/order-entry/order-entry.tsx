@@ -71,13 +71,6 @@ export function OrderEntry() {
     sizeInput.current?.select();
   }, [f.focus]);
 
-  // After each request the focus leaves the form (a field or the button clicked), so "/",
-  // "1"-"9" and B / S act as shortcuts again and a stray Enter sends nothing.
-  useEffect(() => {
-    const el = document.activeElement;
-    if (f.sent > 0 && el instanceof HTMLElement && root.current?.contains(el)) el.blur();
-  }, [f.sent]);
-
   // A new pair has other steps: drop what was typed for the old one.
   const prevSymbol = useRef(symbol);
   useEffect(() => {
@@ -96,6 +89,11 @@ export function OrderEntry() {
     if (down) return a.marketLost();
     const r = model.order(side);
     if (!r.ok) return a.fail(r.error);
+    // The order goes out: the focus leaves the form now (a field or the button clicked), not when
+    // the answer comes, so what is typed meanwhile is the next order's (B / S arm it, "/" and
+    // "1"-"9" are shortcuts) and a stray Enter sends nothing. The store disarms the side as it sends.
+    const el = document.activeElement;
+    if (el instanceof HTMLElement && root.current?.contains(el)) el.blur();
     await a.submit(r.order, { pd, qd, oneWay });
   };
 

@@ -5,7 +5,8 @@
 // Invariants: the size is a base quantity unless a % control was used since the last reset
 // (Esc, a symbol change or an Open/Close switch put it back to the quantity, so a typed "5"
 // never means 5% by surprise); a side armed with B / S is disarmed by each request that goes
-// out, so one Enter sends one order; a notice clears on the next action or after `noticeMs`.
+// out, as it goes out (not when its answer comes: a side armed meanwhile is the next order's), so
+// one Enter sends one order; a notice clears on the next action or after `noticeMs`.
 // A refused margin-mode or leverage change (settingError) clears the same way: on Esc, on the
 // next action or after `noticeMs`. A request that never reached the service is not called a
 // refusal ("Not sent: ..."); neither is an order kept back because the market connection is
@@ -50,8 +51,6 @@ export interface OrderFormState {
   hint: string | null;
   /** The side the keyboard armed (B / S); the view focuses the size field. */
   focus: { side: Side; seq: number } | null;
-  /** Counts the requests that went out: the view moves the focus off the form after each. */
-  sent: number;
   actions: {
     set(
       change: Partial<Pick<OrderFormState, 'type' | 'price' | 'qty' | 'sizeMode' | 'pct' | 'tif' | 'reduceOnly'>>,
@@ -143,7 +142,6 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
       noticeKind: 'ok',
       hint: null,
       focus: null,
-      sent: 0,
       actions: {
         set: (change) => act(change),
         setAction: (action) => act({ action, sizeMode: 'qty', pct: 0 }),
@@ -167,14 +165,13 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
         },
         async submit(order, display = { pd: 2, qd: 3 }) {
           if (get().submitting !== null) return null;
-          act({ submitting: order.side });
+          // disarmed as it goes out: the answer leaves alone a side armed while it was on its way
+          act({ submitting: order.side, focus: null });
           try {
             const r = await api.placeOrder(order);
             const n = placementNotice(order, r, display.pd, display.qd, display.oneWay);
             set({
               submitting: null,
-              focus: null,
-              sent: get().sent + 1,
               notice: n.text,
               noticeKind: n.kind,
               qty: get().sizeMode === 'qty' ? get().qty : '',
@@ -189,8 +186,6 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
             const down = isNetworkFailure(err);
             set({
               submitting: null,
-              focus: null,
-              sent: get().sent + 1,
               error: down ? NOT_SENT_TEXT : errorText(err),
               errorCode: !down && err instanceof PerpdeskApiError ? err.code : null,
               notSent: down,
