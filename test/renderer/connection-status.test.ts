@@ -7,38 +7,50 @@ import { parseSimSpeed } from '../../src-renderer/src/features/settings/sim-spee
 
 describe('connectionView', () => {
   it('open and running is a quiet "Live"; open and paused is a prominent "Market paused"', () => {
-    expect(connectionView('open', null, false, 0)).toMatchObject({ label: 'Live', prominent: false, down: false });
-    expect(connectionView('open', null, true, 0)).toMatchObject({
+    expect(connectionView('open', null, 'live', 0)).toMatchObject({ label: 'Live', prominent: false, down: false });
+    expect(connectionView('open', null, 'paused', 0)).toMatchObject({
       label: 'Market paused',
       prominent: true,
       down: false,
     });
   });
 
+  it('a replay venue is "Connected", never "Live" (its market is history); a drop there reads as anywhere', () => {
+    expect(connectionView('open', null, 'replay', 0)).toMatchObject({
+      label: 'Connected',
+      tone: 'ok',
+      prominent: false,
+      down: false,
+    });
+    expect(connectionView('reconnecting', 0, 'replay', DISCONNECTED_GRACE_MS).label).toBe(
+      'Disconnected — reconnecting…',
+    );
+  });
+
   it('a drop is "Reconnecting" within the grace period and "Disconnected — reconnecting…" after it', () => {
     const since = 1_000_000;
-    expect(connectionView('reconnecting', since, false, since + DISCONNECTED_GRACE_MS - 1)).toMatchObject({
+    expect(connectionView('reconnecting', since, 'live', since + DISCONNECTED_GRACE_MS - 1)).toMatchObject({
       label: 'Reconnecting',
       prominent: false,
       down: true,
     });
-    expect(connectionView('reconnecting', since, false, since + DISCONNECTED_GRACE_MS)).toMatchObject({
+    expect(connectionView('reconnecting', since, 'live', since + DISCONNECTED_GRACE_MS)).toMatchObject({
       label: 'Disconnected — reconnecting…',
       tone: 'bad',
       prominent: true,
       down: true,
     });
     // paused does not hide a lost connection
-    expect(connectionView('reconnecting', since, true, since + 25_000).label).toBe('Disconnected — reconnecting…');
+    expect(connectionView('reconnecting', since, 'paused', since + 25_000).label).toBe('Disconnected — reconnecting…');
   });
 
   it('a closed client is "Disconnected" at once; the first connect is neither down nor loud', () => {
-    expect(connectionView('closed', null, false, 0)).toMatchObject({
+    expect(connectionView('closed', null, 'live', 0)).toMatchObject({
       label: 'Disconnected',
       prominent: true,
       down: true,
     });
-    expect(connectionView('connecting', null, false, 0)).toMatchObject({
+    expect(connectionView('connecting', null, 'live', 0)).toMatchObject({
       label: 'Connecting',
       prominent: false,
       down: false,

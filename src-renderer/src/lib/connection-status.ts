@@ -3,7 +3,8 @@
 // lasts becomes a prominent "Disconnected — reconnecting…", because by then every price,
 // PnL and the book on screen is stale. A paused market clock (the simulator paused from
 // Settings) is said too, else frozen trades and a frozen funding countdown look like a
-// fault. Pure: the view hands in the states and the wall clock.
+// fault. A replay venue's open connection is "Connected", never "Live": its market is
+// history (its banner says whether it plays). Pure: the view hands in the states and the wall clock.
 import type { WsState } from '../../../src-shared/sdk/ws-client.ts';
 
 export const DISCONNECTED_GRACE_MS = 3000;
@@ -18,17 +19,20 @@ export interface ConnectionView {
   down: boolean;
 }
 
+/** The venue's market as the top bar names it: the live market running or paused, or a replay. */
+type MarketKind = 'live' | 'paused' | 'replay';
+
 export function connectionView(
   ws: WsState,
   downSince: number | null,
-  paused: boolean,
+  market: MarketKind,
   now: number,
   graceMs = DISCONNECTED_GRACE_MS,
 ): ConnectionView {
   if (ws === 'open')
-    return paused
+    return market === 'paused'
       ? { label: 'Market paused', tone: 'warn', prominent: true, down: false }
-      : { label: 'Live', tone: 'ok', prominent: false, down: false };
+      : { label: market === 'replay' ? 'Connected' : 'Live', tone: 'ok', prominent: false, down: false };
   if (ws === 'reconnecting' || ws === 'closed') {
     const long = ws === 'closed' || (downSince !== null && now - downSince >= graceMs);
     if (!long) return { label: 'Reconnecting', tone: 'warn', prominent: false, down: true };

@@ -211,7 +211,7 @@ function ConnectionStatus() {
     const h = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(h);
   }, [downSince]);
-  const v = connectionView(ws, downSince, paused, now);
+  const v = connectionView(ws, downSince, replay ? 'replay' : paused ? 'paused' : 'live', now);
   const account =
     session === 'ready'
       ? user === 'live'
@@ -226,7 +226,9 @@ function ConnectionStatus() {
     ? `Market data: ${v.label}. Prices, PnL, the account and the order book on screen are stale until the connection is back; orders are disabled. ${account}`
     : paused && ws === 'open'
       ? 'The simulator is paused (Settings): market time stands still, no trades and no funding until it resumes.'
-      : `Market data: ${v.label}. ${account}`;
+      : replay
+        ? `Connected to the replay venue: its market is history, not the live market. ${account}`
+        : `Market data: ${v.label}. ${account}`;
   return (
     <div
       className={`conn${v.prominent ? ` conn-alert ${v.tone}` : ''}`}
