@@ -60,3 +60,66 @@ test('a replay is never called Live: its top bar says Connected, the live one Li
   await expect(screen.topbar.connection).toHaveText(/^Live/);
   await fetch(`${service.url}/api/v1/replays/${replay.id}`, { method: 'DELETE' });
 });
+
+test('running replays: Open and Close named by pair and start, Close asks first', async ({ page, service }) => {
+  await importKlines(service.url);
+  const early = await startReplay(service.url, '2021-05-16T00:00Z');
+  const late = await startReplay(service.url, '2021-05-17T06:30Z');
+  const running = async (): Promise<string[]> => {
+    const r = (await (await fetch(`${service.url}/api/v1/replays`)).json()) as { data: Array<{ id: string }> };
+    return r.data.map((x) => x.id).sort();
+  };
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, service.account);
+  await page.getByRole('button', { name: 'Replay', exact: true }).click();
+  const list = page.getByRole('dialog', { name: 'Replay' }).getByTestId('replay-running');
+  const open = list.getByRole('button', { name: /^Open replay/ });
+  const close = list.getByRole('button', { name: /^Close replay/ });
+  // every button says which replay it acts on, in words (no internal id)
+  await expect(open).toHaveCount(2);
+  await expect(
+    list.getByRole('button', { name: 'Open replay BTCUSDT from 2021-05-16 00:00', exact: true }),
+  ).toBeVisible();
+  await expect(
+    list.getByRole('button', { name: 'Open replay BTCUSDT from 2021-05-17 06:30', exact: true }),
+  ).toBeVisible();
+  await expect(
+    list.getByRole('button', { name: 'Close replay BTCUSDT from 2021-05-16 00:00', exact: true }),
+  ).toBeVisible();
+  await expect(
+    list.getByRole('button', { name: 'Close replay BTCUSDT from 2021-05-17 06:30', exact: true }),
+  ).toBeVisible();
+  const labels = await list
+    .getByRole('button')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? '').join(' '));
+  expect(labels).not.toContain(early.id);
+  expect(labels).not.toContain(late.id);
+  await expect(list).toContainText('from 2021-05-17 06:30');
+
+  // Close asks first: the focus on "Keep replay", which (or Esc) keeps it running
+  const closeLate = list.getByRole('button', { name: 'Close replay BTCUSDT from 2021-05-17 06:30', exact: true });
+  await closeLate.click();
+  const confirm = list.getByTestId('replay-close-confirm');
+  await expect(confirm).toContainText('Close the replay BTCUSDT from 2021-05-17 06:30?');
+  await expect(confirm).toContainText('session report are lost');
+  await page.screenshot({ path: test.info().outputPath('replay-close-confirm.png') });
+  await expect(confirm.getByRole('button', { name: 'Keep replay' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(confirm).toHaveCount(0);
+  await closeLate.click();
+  await page.keyboard.press('Escape');
+  await expect(confirm).toHaveCount(0);
+  // Esc answered the question; the dialog stays open
+  await expect(list).toBeVisible();
+  expect(await running()).toEqual([early.id, late.id].sort());
+
+  // the second choice closes that replay, and only that one
+  await closeLate.click();
+  await confirm.getByRole('button', { name: 'Close replay' }).click();
+  await expect(close).toHaveCount(1);
+  await expect(
+    list.getByRole('button', { name: 'Close replay BTCUSDT from 2021-05-16 00:00', exact: true }),
+  ).toBeVisible();
+  expect(await running()).toEqual([early.id]);
+  await fetch(`${service.url}/api/v1/replays/${early.id}`, { method: 'DELETE' });
+});

@@ -195,6 +195,7 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
   await page.getByRole('button', { name: 'Replay', exact: true }).click();
   const running = page.getByRole('dialog', { name: 'Replay' }).getByTestId('replay-running');
   await expect(running).toContainText('BTCUSDT');
-  await running.getByRole('button', { name: /Close replay/ }).click();
+  await running.getByRole('button', { name: 'Close replay BTCUSDT from 2021-05-16 00:00' }).click();
+  await running.getByTestId('replay-close-confirm').getByRole('button', { name: 'Close replay' }).click();
   await expect(running).toHaveCount(0);
 });

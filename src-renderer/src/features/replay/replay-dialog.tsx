@@ -4,7 +4,7 @@
 // anything is sent (replay-view.ts), then POST /api/v1/replays starts the replay venue and the
 // screen goes to its login link. The live market keeps running meanwhile; the replay's banner
 // has the way back.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
@@ -16,9 +16,8 @@ import {
   SPEED_PRESETS,
   utcMinute,
   type ReplayForm,
-  type ReplayStatusView,
 } from './replay-view.ts';
-import { dropServiceFailure } from '../../lib/service-failure.ts';
+import { RunningReplays } from './replay-running.tsx';
 import './replay.css';
 
 export function ReplayDialog() {
@@ -33,10 +32,7 @@ export function ReplayDialog() {
 }
 
 interface Started {
-  id: string | number;
-  url: string;
   login_url: string;
-  status: ReplayStatusView;
 }
 
 function ReplayBody() {
@@ -55,29 +51,6 @@ function ReplayBody() {
   const [errors, setErrors] = useState<Partial<Record<keyof ReplayForm, string>>>({});
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
-  const [running, setRunning] = useState<Started[]>([]);
-
-  const loadRunning = useCallback(async (): Promise<void> => {
-    try {
-      const data = await s.api.call<unknown>('GET', '/api/v1/replays');
-      setRunning(runningList(data));
-    } catch (err) {
-      // a replay venue (or one that cannot be reached) lists no replays of its own
-      dropServiceFailure(err);
-      setRunning([]);
-    }
-  }, [s]);
-  useEffect(() => void loadRunning(), [loadRunning]);
-
-  const close = async (id: Started['id']): Promise<void> => {
-    try {
-      await s.api.call('DELETE', `/api/v1/replays/${encodeURIComponent(String(id))}`);
-    } catch (e) {
-      setSendError(`Could not close replay ${id}: ${errorText(e)}`);
-    }
-    await loadRunning();
-  };
-
   useEffect(() => {
     let live = true;
     void (async () => {
@@ -146,34 +119,7 @@ function ReplayBody() {
         Plays stored market history through a venue of its own: its own accounts, orders and records, apart from the
         live market, which keeps running. Your orders fill as the history trades through their prices. Times are UTC.
       </p>
-      {running.length > 0 && (
-        <fieldset data-testid="replay-running">
-          <legend>Running replays</legend>
-          <table className="grid dense replay-symbols">
-            <tbody>
-              {running.map((r) => (
-                <tr key={String(r.id)}>
-                  <td className="sym">{r.status?.symbols?.join(' · ') ?? `#${r.id}`}</td>
-                  <td>{r.status ? `${utcMinute(r.status.time)} UTC` : ''}</td>
-                  <td className="num">
-                    <button type="button" className="btn-small" onClick={() => window.location.assign(r.login_url)}>
-                      Open
-                    </button>{' '}
-                    <button
-                      type="button"
-                      className="btn-small danger"
-                      aria-label={`Close replay ${r.id}`}
-                      onClick={() => void close(r.id)}
-                    >
-                      Close
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </fieldset>
-      )}
+      <RunningReplays />
       <fieldset>
         <legend>Symbols</legend>
         {loadError && (
@@ -348,16 +294,6 @@ function ReplayBody() {
       </div>
     </form>
   );
-}
-
-/** GET /api/v1/replays' `data`: a list, or `{ replays: [...] }`. */
-function runningList(data: unknown): Started[] {
-  const list = Array.isArray(data)
-    ? data
-    : data && typeof data === 'object' && Array.isArray((data as { replays?: unknown }).replays)
-      ? (data as { replays: unknown[] }).replays
-      : [];
-  return list.filter((r): r is Started => !!r && typeof r === 'object' && typeof (r as Started).url === 'string');
 }
 
 function FieldError({ text }: { text: string | undefined }) {
