@@ -1,11 +1,15 @@
 // A replay session as the screen shows it around the banner: the top bar never calls a replay
-// "Live". The data (real 1m BTCUSDT klines, 2021-05-16..18) are imported and the replays started
-// through the API, so each test starts on the replay screen at once. A service of this spec's
-// own: its replays count against the limit of 4 and must not meet another spec's.
+// "Live"; the running replays' buttons say which replay they act on, and Close asks first; a
+// replay whose service stopped stops its clock, and once the service is back (without it: a
+// replay lives in memory) says that it has ended, with the way back to the live market. The
+// data (real 1m BTCUSDT klines, 2021-05-16..18) are imported and the replays started through the
+// API, so each test starts on the replay screen at once. A service of this spec's own: its
+// replays count against the limit of 4 and must not meet another spec's.
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { startHeadless } from './support/service.ts';
 
 test.use({ serviceOptions: { args: ['--seed', '33'] } });
 
@@ -122,4 +126,52 @@ test('running replays: Open and Close named by pair and start, Close asks first'
   ).toBeVisible();
   expect(await running()).toEqual([early.id]);
   await fetch(`${service.url}/api/v1/replays/${early.id}`, { method: 'DELETE' });
+});
+
+test('a replay whose service stopped: its clock stands still, and once the service is back the replay is said to have ended', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  let live = await startHeadless();
+  const port = new URL(live.url).port;
+  try {
+    await importKlines(live.url);
+    const replay = await startReplay(live.url, '2021-05-16T00:00Z', 60);
+    const screen = new TradingPage(page);
+    await openReplay(page, replay);
+    const banner = page.getByTestId('replay-banner');
+    await expect(banner).toHaveAttribute('data-state', 'playing');
+    await expect(screen.topbar.fundingCountdown).toHaveText(/\d\d:\d\d/);
+
+    // the service stops: the replay's clock and the funding countdown stand still, it says why
+    await live.stop(true);
+    await expect(banner).toHaveAttribute('data-state', 'disconnected');
+    await expect(banner.getByTestId('replay-state')).toHaveText('no connection');
+    const clock = banner.getByTestId('replay-time');
+    const held = [await clock.textContent(), await screen.topbar.fundingCountdown.textContent()];
+    await page.waitForTimeout(2500);
+    expect([await clock.textContent(), await screen.topbar.fundingCountdown.textContent()]).toEqual(held);
+    await expect(screen.topbar.connection).toContainText('Disconnected — reconnecting…');
+    await expect(page.getByTestId('replay-ended')).toHaveCount(0);
+
+    // back on its address, the service has no replays: the screen says this one has ended
+    live = await startHeadless({ dataDir: live.dataDir, args: ['--port', port] });
+    const list = (await (await fetch(`${live.url}/api/v1/replays`)).json()) as { data: unknown[] };
+    expect(list.data).toEqual([]);
+    const ended = page.getByTestId('replay-ended');
+    await expect(ended).toContainText('Replay ended', { timeout: 20_000 });
+    await expect(ended).toContainText('its report are gone');
+    await expect(banner).toHaveAttribute('data-state', 'ended');
+    await expect(screen.topbar.connection).toHaveText('Replay ended');
+    await expect(page.getByTestId('order-disconnected')).toHaveText('This replay has ended: it takes no more orders.');
+    await page.screenshot({ path: test.info().outputPath('replay-ended.png') });
+
+    // the way back to the live market
+    await banner.getByRole('button', { name: 'Back to live' }).click();
+    await expect.poll(() => new URL(page.url()).origin).toBe(new URL(live.url).origin);
+    await expect(page.getByTestId('replay-banner')).toHaveCount(0);
+    await expect(screen.topbar.connection).toHaveText(/^Live/);
+  } finally {
+    await live.stop();
+  }
 });

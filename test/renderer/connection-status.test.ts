@@ -27,6 +27,15 @@ describe('connectionView', () => {
     );
   });
 
+  it('a replay found gone is a loud "Replay ended", whatever the socket says', () => {
+    expect(connectionView('closed', 0, 'replay-ended', 0)).toMatchObject({
+      label: 'Replay ended',
+      tone: 'bad',
+      prominent: true,
+      down: true,
+    });
+  });
+
   it('a drop is "Reconnecting" within the grace period and "Disconnected — reconnecting…" after it', () => {
     const since = 1_000_000;
     expect(connectionView('reconnecting', since, 'live', since + DISCONNECTED_GRACE_MS - 1)).toMatchObject({

@@ -4,7 +4,8 @@
 // PnL and the book on screen is stale. A paused market clock (the simulator paused from
 // Settings) is said too, else frozen trades and a frozen funding countdown look like a
 // fault. A replay venue's open connection is "Connected", never "Live": its market is
-// history (its banner says whether it plays). Pure: the view hands in the states and the wall clock.
+// history (its banner says whether it plays); a replay found gone (its service stopped) is
+// "Replay ended", not "reconnecting" forever. Pure: the view hands in the states and the wall clock.
 import type { WsState } from '../../../src-shared/sdk/ws-client.ts';
 
 export const DISCONNECTED_GRACE_MS = 3000;
@@ -19,8 +20,8 @@ export interface ConnectionView {
   down: boolean;
 }
 
-/** The venue's market as the top bar names it: the live market running or paused, or a replay. */
-type MarketKind = 'live' | 'paused' | 'replay';
+/** The venue's market as the top bar names it: the live market running or paused, a replay, or a replay gone. */
+type MarketKind = 'live' | 'paused' | 'replay' | 'replay-ended';
 
 export function connectionView(
   ws: WsState,
@@ -29,6 +30,7 @@ export function connectionView(
   now: number,
   graceMs = DISCONNECTED_GRACE_MS,
 ): ConnectionView {
+  if (market === 'replay-ended') return { label: 'Replay ended', tone: 'bad', prominent: true, down: true };
   if (ws === 'open')
     return market === 'paused'
       ? { label: 'Market paused', tone: 'warn', prominent: true, down: false }

@@ -14,6 +14,7 @@ import { createOpenOrdersStore } from '../features/orders/open-orders-store.ts';
 import { createPositionsStore } from '../features/positions/positions-store.ts';
 import { createSettingsStore } from '../features/settings/settings-store.ts';
 import { createReplayStore, followReplay } from '../features/replay/replay-store.ts';
+import { answers, watchReplayLink } from '../features/replay/replay-link.ts';
 import { createSymbolsStore } from '../features/symbols/symbols-store.ts';
 import { createToastsStore } from '../features/toasts/toasts-store.ts';
 import { startTickerFeed } from '../features/topbar/ticker-feed.ts';
@@ -74,6 +75,10 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   let replayProbe: Promise<void> = Promise.resolve();
   let user: ReturnType<typeof startUserFeed> | null = null;
   const stops: Array<() => void> = [];
+  const stopAll = (): void => {
+    stops.splice(0).forEach((s) => s());
+    ws.close();
+  };
 
   return {
     api,
@@ -120,6 +125,8 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       // a replay venue: follow its status, and show one of the replayed pairs
       const followed = followReplay(ws, replay);
       stops.push(followed.stop);
+      // a replay whose service stopped is gone: nothing to reconnect to (the banner says so)
+      stops.push(watchReplayLink({ connection, replay, ownUrl: api.baseUrl, probe: answers, onEnded: stopAll }));
       replayProbe = followed.known.then(() => {
         const r = replay.getState();
         if (r.mode !== 'replay' || r.status === null) return;
@@ -127,10 +134,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
           workspace.getState().actions.setSymbol(r.status.symbols[0]);
       });
     },
-    stop(): void {
-      stops.splice(0).forEach((s) => s());
-      ws.close();
-    },
+    stop: stopAll,
   };
 }
 

@@ -45,6 +45,7 @@ export function OrderEntry() {
   const summary = useLiveSummary();
   const setting = useSel(s.account, (x) => x.settings[symbol]);
   const down = useSel(s.connection, (c) => marketDown(c.state));
+  const replayEnded = useSel(s.replay, (r) => r.link === 'ended');
   const last = useSel(s.tickers, (t) => t.tickers[symbol]?.last);
   const model = useOrderModel();
   const [editLeverage, setEditLeverage] = useState(false);
@@ -283,7 +284,9 @@ export function OrderEntry() {
       )}
       {down && loggedIn && (
         <p className="oe-down small" data-testid="order-disconnected" role="status">
-          Market connection lost: orders are disabled until it is back (prices on screen are stale).
+          {replayEnded
+            ? 'This replay has ended: it takes no more orders.'
+            : 'Market connection lost: orders are disabled until it is back (prices on screen are stale).'}
         </p>
       )}
       <div className="oe-buttons">

@@ -4,9 +4,12 @@
 // controls: play / pause, speed presets, step by 1 s / 1 m / 1 h, seek to a time, the report
 // and "Back to live". Its grid row exists from the first render on a replay venue (the mode is
 // probed before the screen renders), so the screen does not move when the status arrives.
+// While the connection is lost the clock stands still ("no connection"); a replay found gone
+// with its service (replay-link.ts) is said in words, with the way back to the live market.
 import { useEffect, useRef, useState } from 'react';
 import { useServices, useSel } from '../../lib/use-services.ts';
-import { replayNow } from './replay-store.ts';
+import { heldWall, replayNow } from './replay-store.ts';
+import type { ReplayStatusView } from './replay-view.ts';
 import { parseUtc, playState, progress, SPEED_PRESETS, speedLabel, STEPS, utcSecond } from './replay-view.ts';
 import './replay.css';
 
@@ -18,11 +21,13 @@ export function ReplayBanner() {
   const status = useSel(s.replay, (r) => r.status);
   const error = useSel(s.replay, (r) => r.error);
   const busy = useSel(s.replay, (r) => r.busy);
+  const link = useSel(s.replay, (r) => r.link);
   const [seek, setSeek] = useState('');
   const [seekError, setSeekError] = useState<string | null>(null);
   const actions = s.replay.getState().actions;
   if (status === null) return <div className="replay-banner" data-testid="replay-banner" aria-busy="true" />;
-  const state = playState(status);
+  if (link === 'ended') return <EndedBanner status={status} />;
+  const state = link === 'down' ? 'disconnected' : playState(status);
   const doSeek = (): void => {
     const t = parseUtc(seek);
     if (t === null) return setSeekError('Seek to a UTC time like 2021-05-16 12:00');
@@ -70,7 +75,9 @@ export function ReplayBanner() {
             ? `❚❚ paused · ${speedLabel(status.speed)}`
             : state === 'lockstep'
               ? 'lockstep'
-              : 'finished'}
+              : state === 'disconnected'
+                ? 'no connection'
+                : 'finished'}
       </span>
       <span className="replay-controls">
         <button
@@ -148,18 +155,51 @@ export function ReplayBanner() {
         >
           Report
         </button>
-        <button
-          className="rb live"
-          disabled={!status.live_url}
-          title={
-            status.live_url
-              ? 'Back to the live market (the replay keeps its state)'
-              : 'This replay was started on its own (command line): there is no live screen to go back to'
-          }
-          onClick={() => status.live_url && window.location.assign(status.live_url)}
-        >
-          Back to live
-        </button>
+        <BackToLive status={status} />
+      </span>
+    </div>
+  );
+}
+
+function BackToLive({ status, ended = false }: { status: ReplayStatusView; ended?: boolean }) {
+  return (
+    <button
+      className="rb live"
+      disabled={!status.live_url}
+      title={
+        !status.live_url
+          ? 'This replay was started on its own (command line): there is no live screen to go back to'
+          : ended
+            ? 'Back to the live market'
+            : 'Back to the live market (the replay keeps its state)'
+      }
+      onClick={() => status.live_url && window.location.assign(status.live_url)}
+    >
+      Back to live
+    </button>
+  );
+}
+
+/** The replay is gone with its service: what it was, that its report is lost, and the way back. */
+function EndedBanner({ status }: { status: ReplayStatusView }) {
+  return (
+    <div
+      className="replay-banner ended"
+      data-testid="replay-banner"
+      role="region"
+      aria-label="Replay controls"
+      data-state="ended"
+    >
+      <span className="replay-tag">REPLAY</span>
+      <span className="replay-symbols" data-testid="replay-symbols">
+        {status.symbols.join(' · ')}
+      </span>
+      <span className="replay-ended" role="alert" data-testid="replay-ended">
+        Replay ended: the service it ran in stopped (or the replay was closed). The session, its orders and its report
+        are gone; start a new one from the live market.
+      </span>
+      <span className="replay-right">
+        <BackToLive status={status} ended />
       </span>
     </div>
   );
@@ -173,7 +213,7 @@ function ReplayClock() {
     const paint = (): void => {
       const r = s.replay.getState();
       if (!r.status || !ref.current) return;
-      const text = `${utcSecond(replayNow(r.status, r.receivedAt, Date.now()))} UTC`;
+      const text = `${utcSecond(replayNow(r.status, r.receivedAt, heldWall(r, Date.now())))} UTC`;
       if (ref.current.textContent !== text) ref.current.textContent = text;
     };
     paint();

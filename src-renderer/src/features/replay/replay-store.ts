@@ -4,7 +4,9 @@
 // 'live'; no failed HTTP request, so no error in the page's console). The controls (play, pause,
 // speed, step, seek) are POST /api/v1/replay, whose answer is the new status. The banner's clock
 // runs between pushes from the last status at its speed (`replayNow`), so the historical time
-// moves smoothly without a render per event.
+// moves smoothly without a render per event. While the connection is lost the clock is held
+// (`heldAt`: nothing says the replay still plays), and a replay found gone is `link: 'ended'`
+// (replay-link.ts).
 import { createStore } from 'zustand/vanilla';
 import type { RestClient } from '../../../../src-shared/sdk/rest-client.ts';
 import type { WsClient } from '../../../../src-shared/sdk/ws-client.ts';
@@ -33,6 +35,10 @@ export interface ReplayState {
   /** The last control's refusal, shown under the banner until the next control. */
   error: string | null;
   busy: boolean;
+  /** The replay venue's connection: up, lost (the clock held at `heldAt`), or the replay is gone. */
+  link: 'up' | 'down' | 'ended';
+  /** Wall time the connection was lost: the clock shows the replay's time at that moment. */
+  heldAt: number | null;
   report: ReplayReportView[] | null;
   reportError: string | null;
   actions: {
@@ -43,6 +49,12 @@ export interface ReplayState {
     togglePlay(): Promise<boolean>;
     loadReport(): Promise<void>;
     clearError(): void;
+    /** The connection was lost at wall time `at`: the clock stops there. */
+    linkDown(at: number): void;
+    /** It is back: the clock follows the status again. */
+    linkUp(): void;
+    /** The replay is gone (its service stopped, or it was closed): final. */
+    ended(): void;
   };
 }
 
@@ -70,6 +82,8 @@ export function createReplayStore(api: RestClient, wall: () => number = Date.now
     receivedAt: 0,
     error: null,
     busy: false,
+    link: 'up',
+    heldAt: null,
     report: null,
     reportError: null,
     actions: {
@@ -105,6 +119,15 @@ export function createReplayStore(api: RestClient, wall: () => number = Date.now
       },
       clearError() {
         set({ error: null });
+      },
+      linkDown(at) {
+        if (get().link === 'up') set({ link: 'down', heldAt: at });
+      },
+      linkUp() {
+        if (get().link === 'down') set({ link: 'up', heldAt: null });
+      },
+      ended() {
+        set({ link: 'ended', heldAt: get().heldAt ?? wall() });
       },
     },
   }));
@@ -172,10 +195,15 @@ export function replayNow(
  */
 export function screenNow(
   clock: Pick<MarketClockState, 'marketAt' | 'wallAt' | 'speed' | 'paused'>,
-  replay: Pick<ReplayState, 'mode' | 'status' | 'receivedAt'>,
+  replay: Pick<ReplayState, 'mode' | 'status' | 'receivedAt'> & Partial<Pick<ReplayState, 'heldAt'>>,
   wall: number,
 ): number {
   return replay.mode === 'replay' && replay.status !== null
-    ? replayNow(replay.status, replay.receivedAt, wall)
+    ? replayNow(replay.status, replay.receivedAt, heldWall(replay, wall))
     : marketNow(clock, wall);
+}
+
+/** The wall time a replay's clock is read at: now, or the moment its connection was lost (held). */
+export function heldWall(replay: Partial<Pick<ReplayState, 'heldAt'>>, wall: number): number {
+  return replay.heldAt != null ? Math.min(wall, replay.heldAt) : wall;
 }

@@ -199,6 +199,7 @@ function ConnectionStatus() {
   // a replay's clock is moved event by event and reads paused all along: its banner says
   // whether it plays
   const replay = useSel(s.replay, (r) => r.mode === 'replay');
+  const ended = useSel(s.replay, (r) => r.link === 'ended');
   const paused = useSel(s.clock, (c) => c.paused) && !replay;
   const session = useSel(s.session, (x) => x.status);
   const user = useSel(s.userFeed, (u) => u.status);
@@ -211,7 +212,7 @@ function ConnectionStatus() {
     const h = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(h);
   }, [downSince]);
-  const v = connectionView(ws, downSince, replay ? 'replay' : paused ? 'paused' : 'live', now);
+  const v = connectionView(ws, downSince, ended ? 'replay-ended' : replay ? 'replay' : paused ? 'paused' : 'live', now);
   const account =
     session === 'ready'
       ? user === 'live'
@@ -222,13 +223,15 @@ function ConnectionStatus() {
       : session === 'anonymous'
         ? 'Not logged in'
         : '';
-  const title = v.down
-    ? `Market data: ${v.label}. Prices, PnL, the account and the order book on screen are stale until the connection is back; orders are disabled. ${account}`
-    : paused && ws === 'open'
-      ? 'The simulator is paused (Settings): market time stands still, no trades and no funding until it resumes.'
-      : replay
-        ? `Connected to the replay venue: its market is history, not the live market. ${account}`
-        : `Market data: ${v.label}. ${account}`;
+  const title = ended
+    ? 'This replay has ended: the service it ran in stopped (or it was closed), and its account, orders and report went with it.'
+    : v.down
+      ? `Market data: ${v.label}. Prices, PnL, the account and the order book on screen are stale until the connection is back; orders are disabled. ${account}`
+      : paused && ws === 'open'
+        ? 'The simulator is paused (Settings): market time stands still, no trades and no funding until it resumes.'
+        : replay
+          ? `Connected to the replay venue: its market is history, not the live market. ${account}`
+          : `Market data: ${v.label}. ${account}`;
   return (
     <div
       className={`conn${v.prominent ? ` conn-alert ${v.tone}` : ''}`}
@@ -241,7 +244,7 @@ function ConnectionStatus() {
       <span className={`dot ${v.tone}`} />
       <span>{v.label}</span>
       {session === 'anonymous' && <span className="conn-login">· view only</span>}
-      {session === 'ready' && accountStale && (
+      {session === 'ready' && accountStale && !ended && (
         <span
           className="conn-stale"
           data-testid="account-stale"
