@@ -212,7 +212,7 @@ const reportSchema = Type.Object({
       equity_curve: Type.Array(tuple([Type.Integer(), Type.String()]), {
         description: '[market ms, equity] samples, oldest first',
       }),
-      net_equity_curve: Type.Array(Type.Tuple([Type.Integer(), Type.String()]), {
+      net_equity_curve: Type.Array(tuple([Type.Integer(), Type.String()]), {
         description: '[market ms, net equity] at the times of equity_curve: starting_equity + the net_pnl then',
       }),
     }),
