@@ -112,11 +112,12 @@ function start(dataDir = ':memory:', options: KlineServiceOptions = {}, t = T0):
   return { venue, svc, clock };
 }
 
-function stop(f: Fixture): void {
+/** Closes a fixture's service and venue, awaiting the venue (its checkpointer's last writes). */
+async function stop(f: Fixture): Promise<void> {
   const i = open.findIndex((o) => o.svc === f.svc);
   open.splice(i, 1);
   f.svc.close();
-  f.venue.close();
+  await f.venue.close();
 }
 
 function feed(f: Fixture, trades: readonly Trade[]): void {
@@ -185,7 +186,7 @@ describe('KlineService', () => {
     }
   });
 
-  it('writes closed candles in batches on advance, and a restart continues the current candles', () => {
+  it('writes closed candles in batches on advance, and a restart continues the current candles', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'perpdesk-klines-'));
     dirs.push(dir);
     const trades = makeTrades(3, T0 + 1_000, 3000);
@@ -199,7 +200,7 @@ describe('KlineService', () => {
     a.svc.advanceTo(a.clock.t);
     expect(stored(a, '1m').length).toBe(30);
     const before = a.svc.klines('BTCUSDT', '1h', { limit: 10 });
-    stop(a);
+    await stop(a);
 
     const b = start(dir, {}, a.clock.t);
     expect(b.svc.klines('BTCUSDT', '1h', { limit: 10 })).toEqual(before);
