@@ -6,6 +6,7 @@ import type { Locator } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { setPaused } from './support/sim.ts';
+import { SocketSwitch } from './support/socket-switch.ts';
 
 // (the e2e code is compiled without the DOM library: what the page code uses is typed here)
 interface Box {
@@ -93,4 +94,18 @@ test('the order buttons, the book totals and spread, and the position sub-header
   } finally {
     await setPaused(service.url, false);
   }
+});
+
+test('the top bar\'s "Disconnected — reconnecting…" alert reaches 4.5:1', async ({ page, service, trader }) => {
+  const screen = new TradingPage(page);
+  const sockets = new SocketSwitch(page);
+  await sockets.install();
+  await screen.openAs(service.url, trader, 'BTCUSDT');
+  await expect(screen.topbar.connection).toHaveAttribute('data-state', 'open');
+  await sockets.cut();
+  await expect(screen.topbar.connection).toContainText('Disconnected — reconnecting…', { timeout: 10_000 });
+  const { n, min } = await lowestContrast(screen.topbar.connection);
+  expect(n).toBeGreaterThan(0);
+  expect(min, 'the alert under 4.5:1').toBeGreaterThanOrEqual(4.5);
+  await sockets.restore();
 });
