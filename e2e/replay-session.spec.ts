@@ -163,6 +163,8 @@ test('a replay whose service stopped: its clock stands still, and once the servi
     await expect(ended).toContainText('its report are gone');
     await expect(banner).toHaveAttribute('data-state', 'ended');
     await expect(screen.topbar.connection).toHaveText('Replay ended');
+    // the order book's veil too: nothing reconnects, so not "Reconnecting…"
+    await expect(page.getByTestId('ladder-veil')).toHaveText('Replay ended');
     await expect(page.getByTestId('order-disconnected')).toHaveText('This replay has ended: it takes no more orders.');
     await page.screenshot({ path: test.info().outputPath('replay-ended.png') });
 

@@ -2,7 +2,8 @@
 // and cumulative-total bars, the last trade and mark price in the middle with the spread, and
 // a flash on the level of the last trade. Clicking a level puts its price in the order form.
 // While the book is not live (first sync, a resync after a gap, the market connection lost)
-// the levels are dimmed behind a "Reconnecting…" / "Syncing…" veil: they may be stale.
+// the levels are dimmed behind a "Reconnecting…" / "Syncing…" veil: they may be stale; on a replay
+// that ended with its service, behind "Replay ended" (the book is its last, nothing reconnects).
 import { memo, useMemo } from 'react';
 import type { GroupedLevel } from '../../../../src-shared/sdk/local-order-book.ts';
 import { decimalsOf, fmt, fmtPct } from '../../lib/format.ts';
@@ -23,9 +24,11 @@ export function Ladder() {
   const lastTrade = useSel(s.trades, (t) => t.trades[0]);
   const mark = useSel(s.tickers, (t) => t.tickers[symbol]?.mark);
   const down = useSel(s.connection, (c) => marketDown(c.state));
+  // a replay found gone with its service: nothing will reconnect (replay-store.ts, link 'ended')
+  const ended = useSel(s.replay, (r) => r.link === 'ended');
   // 'simple' is a book without update ids: as live as this feed gets
-  const stale = down || (book.sync !== 'live' && book.sync !== 'simple');
-  const veil = down || book.sync === 'resyncing' ? 'Reconnecting…' : 'Syncing…';
+  const stale = down || ended || (book.sync !== 'live' && book.sync !== 'simple');
+  const veil = ended ? 'Replay ended' : down || book.sync === 'resyncing' ? 'Reconnecting…' : 'Syncing…';
   const step = book.step;
   const stepDecimals = step ? Math.max(decimalsOf(step), 0) : pd;
   const priceDecimals = Math.min(pd, stepDecimals);
