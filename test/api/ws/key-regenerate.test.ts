@@ -2,37 +2,27 @@
 // a connection logged in with the old key gets a last `user` push `logged_out` (code 2002),
 // leaves the `user` stream and is logged out (SUBSCRIBE user is 2001 again); its market streams
 // stay, and it hears nothing of the account afterwards. Logins with other keys are untouched.
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src-main/api/app.ts';
-import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
+import type { LocalVenue } from '../../../src-main/venue.ts';
 import { Errors } from '../../../src-shared/errors.ts';
 import { hmacSha256Hex } from '../../../src-shared/sign.ts';
 import { dataOf, makeAccount, orderBody, signed, type Creds } from '../../helpers/signed.ts';
-import { TestClient } from './ws-test-client.ts';
+import { startWsService, type TestClient, type WsService } from './ws-test-client.ts';
 
+let svc: WsService;
 let venue: LocalVenue;
 let app: FastifyInstance;
-let url: string;
-const clients: TestClient[] = [];
 
 beforeAll(async () => {
-  venue = openVenue({ dataDir: ':memory:' });
-  app = await buildApp({ venue, rateLimit: false });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  url = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`;
+  svc = await startWsService();
+  ({ venue, app } = svc);
 });
 
-afterAll(async () => {
-  for (const c of clients) c.close();
-  await app.close();
-  venue.close();
-});
+afterAll(() => svc.close());
 
 async function loggedIn(who: Creds, streams: string[]): Promise<TestClient> {
-  const c = await TestClient.open(url);
-  clients.push(c);
+  const c = await svc.open();
   const timestamp = Date.now();
   const signature = hmacSha256Hex(who.apiSecret, `api_key=${who.apiKey}&timestamp=${timestamp}`);
   const login = await c.request('LOGIN', { api_key: who.apiKey, timestamp, signature });

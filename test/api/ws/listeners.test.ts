@@ -4,36 +4,23 @@
 // depth_update stream opened again after a time without any starts a fresh window at the book's
 // id of that moment (pu = that id, U = pu + 1): no hole, no stale changes.
 import { placeBotOrder } from '../../helpers/exchange-commands.ts';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src-main/api/app.ts';
 import { HOUSE_ACCOUNT, type BotOrderInput } from '../../../src-main/trading/exchange.ts';
-import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
-import { TestClient, until } from './ws-test-client.ts';
+import type { LocalVenue as Venue } from '../../../src-main/venue.ts';
+import { startWsService, until, type TestClient, type WsService } from './ws-test-client.ts';
 
+let svc: WsService;
 let venue: Venue;
-let app: FastifyInstance;
-let url: string;
-const clients: TestClient[] = [];
 
 beforeAll(async () => {
-  venue = openVenue({ dataDir: ':memory:' });
-  app = await buildApp({ venue, rateLimit: false });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const addr = app.server.address();
-  url = `ws://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/ws`;
+  svc = await startWsService();
+  venue = svc.venue;
 });
 
-afterAll(async () => {
-  for (const c of clients) c.close();
-  await app.close();
-  venue.close();
-});
+afterAll(() => svc.close());
 
-async function client(): Promise<TestClient> {
-  const c = await TestClient.open(url);
-  clients.push(c);
-  return c;
+function client(): Promise<TestClient> {
+  return svc.open();
 }
 
 const counts = () => ({ level: venue.exchange.events.count('level'), trade: venue.exchange.events.count('trade') });

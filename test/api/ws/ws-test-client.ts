@@ -1,6 +1,10 @@
 // A small `ws` client for the /ws tests: records every message, answers requests by id, waits
-// for pushes with a bounded timeout.
+// for pushes with a bounded timeout; and the service they talk to (startWsService).
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
+import { buildApp } from '../../../src-main/api/app.ts';
+import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
 
 export interface Closed {
   code: number;
@@ -90,4 +94,39 @@ export async function until(cond: () => boolean, ms = 3000, what = 'condition'):
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/** A venue in memory behind the whole app on a free loopback port, and the clients opened on it. */
+export interface WsService {
+  venue: LocalVenue;
+  app: FastifyInstance;
+  /** ws://127.0.0.1:PORT/ws */
+  url: string;
+  /** A client on `url`, closed by close(). */
+  open(): Promise<TestClient>;
+  /** Closes the clients, the app and the venue. */
+  close(): Promise<void>;
+}
+
+export async function startWsService(): Promise<WsService> {
+  const venue = openVenue({ dataDir: ':memory:' });
+  const app = await buildApp({ venue, rateLimit: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const url = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`;
+  const clients: TestClient[] = [];
+  return {
+    venue,
+    app,
+    url,
+    async open() {
+      const c = await TestClient.open(url);
+      clients.push(c);
+      return c;
+    },
+    async close() {
+      for (const c of clients) c.close();
+      await app.close();
+      await venue.close();
+    },
+  };
 }
