@@ -91,6 +91,8 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
     if (a.positionMode !== undefined && venue.exchange.summary(row.id).position_mode !== a.positionMode) {
       venue.exchange.execute({ kind: 'setPositionMode', accountId: row.id, mode: a.positionMode });
     }
+    // its starting equity in the report is what it was made with, whatever its first command
+    venue.replay?.report.baseline(row.id);
   }
   const local = ensureLocalAccount(venue, Date.now(), replay?.balance);
   // the report follows the local account from the start (an idle session shows a flat curve)

@@ -129,6 +129,8 @@ const money = (text: string): bigint => {
 export class SessionReport {
   private readonly deps: SessionReportDeps;
   private readonly tallies = new Map<number, Tally>();
+  /** Deposits of accounts that exist but are not in the report yet, as they were when made. */
+  private readonly baselines = new Map<number, bigint>();
   /** The grid of equity samples, market ms. */
   readonly sampleMs: number;
   readonly start: number;
@@ -146,6 +148,15 @@ export class SessionReport {
   /** Puts an account in the report now (its starting equity is its equity now). */
   track(accountId: number): void {
     this.tally(accountId);
+  }
+
+  /**
+   * An account was just made (an --account, one made during the session): its starting equity is
+   * what it holds now, even if its first command is a deposit or a reset. It enters the report
+   * when it does something.
+   */
+  baseline(accountId: number): void {
+    if (!this.tallies.has(accountId)) this.baselines.set(accountId, money(this.deps.summary(accountId).total_deposits));
   }
 
   /**
@@ -239,10 +250,12 @@ export class SessionReport {
     if (t === undefined) {
       const now = this.deps.now();
       // the account's equity before its first command: what it was made with (its first events
-      // may already carry a fill and its fee)
+      // may already carry a fill and its fee, or a deposit)
+      const made = this.baselines.get(accountId);
+      this.baselines.delete(accountId);
       t = new Tally({
         accountId,
-        startEquity: money(this.deps.summary(accountId).total_deposits),
+        startEquity: made ?? money(this.deps.summary(accountId).total_deposits),
         startTime: time ?? now,
         grid: this.sampleMs,
         gridTime: this.start + Math.floor((now - this.start) / this.sampleMs) * this.sampleMs,

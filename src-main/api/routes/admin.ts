@@ -181,6 +181,8 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
       }
       const apiSecret = body.api_secret ?? existing?.apiSecret ?? newSecret();
       const mode = body.position_mode;
+      // a replay's report starts an account at what it held before its first command: this one
+      if (existing !== undefined) venue.replay?.report.baseline(existing.id);
       // An existing account changes mode first: the exchange refuses while an order or a
       // position is open, and then the rest is not applied either. A new account has nothing open.
       if (existing !== undefined && mode !== undefined && venue.exchange.summary(existing.id).position_mode !== mode) {
@@ -193,6 +195,8 @@ export default async function adminRoutes(app: ApiInstance, opts: { venue: Venue
       });
       if (existing === undefined && mode !== undefined && mode !== 'hedge')
         await venue.submit({ kind: 'setPositionMode', accountId: id, mode });
+      // (or, new, at what it was made with)
+      if (existing === undefined) venue.replay?.report.baseline(id);
       auth.accounts.invalidate(apiKey);
       return ok(accountView(venue.accounts.byId(id)!, venue.exchange.summary(id).position_mode));
     },
