@@ -5,6 +5,7 @@ import {
   checkReplayForm,
   commonSpan,
   equityPoints,
+  equitySeries,
   fmtDuration,
   nextSpeed,
   parseUtc,
@@ -227,6 +228,35 @@ describe('replay report helpers', () => {
       { time: T('2021-05-16T00:00:00Z') / 1000, value: 10000 },
       { time: T('2021-05-16T00:01:00Z') / 1000, value: 10012 },
     ]);
+  });
+
+  it('the chart draws the net equity (a deposit is no jump), and the raw equity only when cash moved', () => {
+    const t0 = T('2021-05-16T00:00:00Z');
+    // 10,000, a loss of 10, a deposit of 500, a gain of 5
+    const withDeposit = equitySeries({
+      equity_curve: [
+        [t0, '10000'],
+        [t0 + 60_000, '9990'],
+        [t0 + 120_000, '10490'],
+        [t0 + 180_000, '10495'],
+      ],
+      net_equity_curve: [
+        [t0, '10000'],
+        [t0 + 60_000, '9990'],
+        [t0 + 120_000, '9990'],
+        [t0 + 180_000, '9995'],
+      ],
+    });
+    expect(withDeposit.net.map((p) => p.value)).toEqual([10000, 9990, 9990, 9995]);
+    expect(withDeposit.equity?.map((p) => p.value)).toEqual([10000, 9990, 10490, 10495]);
+    // no cash moved: one line
+    const curve: Array<[number, string]> = [
+      [t0, '10000'],
+      [t0 + 60_000, '9990'],
+    ];
+    const plain = equitySeries({ equity_curve: curve, net_equity_curve: curve });
+    expect(plain.net.map((p) => p.value)).toEqual([10000, 9990]);
+    expect(plain.equity).toBeNull();
   });
 
   it('time in market, the download addresses, and the route answer as a list', () => {

@@ -16,11 +16,12 @@ import { fmtPct, fmtSigned, fmtUsd } from '../../lib/format.ts';
 import { poll } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { CHART_COLORS } from '../chart/chart-model.ts';
-import { equityPoints, fmtDuration, reportUrl, type ReplayReportView } from './replay-view.ts';
+import { equitySeries, fmtDuration, reportUrl, type ReplayReportView } from './replay-view.ts';
 
 class EquityChart {
   private readonly chart: IChartApi;
   private readonly series: ISeriesApi<'Line'>;
+  private readonly raw: ISeriesApi<'Line'>;
   private points = 0;
 
   constructor(container: HTMLElement) {
@@ -36,15 +37,25 @@ class EquityChart {
       timeScale: { timeVisible: true, secondsVisible: false, borderColor: CHART_COLORS.border },
       rightPriceScale: { borderColor: CHART_COLORS.border },
     });
+    // the equity with its cash moves, faint and dashed under the net line (only when cash moved)
+    this.raw = this.chart.addSeries(LineSeries, {
+      color: CHART_COLORS.text,
+      lineWidth: 1,
+      lineStyle: 2,
+      priceLineVisible: false,
+      lastValueVisible: false,
+    });
     this.series = this.chart.addSeries(LineSeries, { color: '#a78bfa', lineWidth: 2, priceLineVisible: false });
   }
 
-  setData(curve: ReplayReportView['equity_curve']): number {
-    const pts = equityPoints(curve ?? []);
-    this.series.setData(pts.map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
-    if (pts.length !== this.points) this.chart.timeScale().fitContent();
-    this.points = pts.length;
-    return pts.length;
+  /** Draws the report's curves; answers the net points drawn and whether the raw equity shows. */
+  setData(report: ReplayReportView): { points: number; raw: boolean } {
+    const { net, equity } = equitySeries(report);
+    this.series.setData(net.map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
+    this.raw.setData((equity ?? []).map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
+    if (net.length !== this.points) this.chart.timeScale().fitContent();
+    this.points = net.length;
+    return { points: net.length, raw: equity !== null };
   }
 
   dispose(): void {
@@ -157,6 +168,7 @@ function EquityCurve({ report }: { report: ReplayReportView | null }) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<EquityChart | null>(null);
   const wrap = useRef<HTMLDivElement>(null);
+  const [cash, setCash] = useState(false);
   useEffect(() => {
     if (!box.current) return;
     const c = new EquityChart(box.current);
@@ -168,12 +180,18 @@ function EquityCurve({ report }: { report: ReplayReportView | null }) {
   }, []);
   useEffect(() => {
     if (!chart.current || !report) return;
-    const n = chart.current.setData(report.equity_curve);
-    wrap.current?.setAttribute('data-points', String(n));
+    const { points, raw } = chart.current.setData(report);
+    wrap.current?.setAttribute('data-points', String(points));
+    setCash(raw);
   }, [report]);
   return (
     <div className="rr-equity" ref={wrap} data-testid="replay-equity" data-points="">
-      <div className="rr-equity-title muted small">Equity (USDT)</div>
+      <div
+        className="rr-equity-title muted small"
+        title="Equity less the USDT deposited, withdrawn or set by a reset since the account entered the report: the curve max drawdown is measured on"
+      >
+        {cash ? 'Net equity (USDT), cash moves left out; dashed: equity' : 'Equity (USDT)'}
+      </div>
       <div className="rr-equity-canvas" ref={box} />
     </div>
   );

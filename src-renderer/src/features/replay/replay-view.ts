@@ -259,6 +259,21 @@ export function equityPoints(
   return out;
 }
 
+/**
+ * What the report's chart draws: the net equity (equity less the cash deposited, withdrawn or
+ * set by a reset since the account entered the report), the curve max drawdown is measured on,
+ * so a deposit is no jump; and the equity itself, faint, only when cash moved (the two differ).
+ */
+export function equitySeries(report: Pick<ReplayReportView, 'equity_curve' | 'net_equity_curve'>): {
+  net: Array<{ time: number; value: number }>;
+  equity: Array<{ time: number; value: number }> | null;
+} {
+  const net = equityPoints(report.net_equity_curve ?? report.equity_curve ?? []);
+  const equity = equityPoints(report.equity_curve ?? []);
+  const same = equity.length === net.length && equity.every((p, i) => p.value === net[i].value);
+  return { net, equity: same ? null : equity };
+}
+
 /** "3h 05m", "12m 30s", "45s", "2d 4h" for time in market. */
 export function fmtDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '—';
