@@ -66,14 +66,23 @@ export interface MetricsInput {
 /** A USDT amount at the ledger's 8 decimals (a float sum's last-bit noise removed). */
 const usdt = (x: number) => Number(x.toFixed(8));
 
+/**
+ * The bot account's net equity curve (equity less what it deposited, withdrew or set by a reset)
+ * on the job's balance: what the job's returns, Sharpe and drawdown are read from, and the curve
+ * the sweep stores and draws, so a deposit is no jump in it.
+ */
+export function netEquityCurve(a: ReplayAccountReport | undefined, balance: number): Array<[number, number]> {
+  // the job's balance is what the bot was given; the report's starting equity is what the account
+  // held before its first command, and its net equity is that plus the net PnL: so balance + net
+  // PnL is the net equity on the balance (the shift is 0 unless the two differ)
+  const shift = a === undefined ? 0 : balance - Number(a.starting_equity);
+  return (a?.net_equity_curve ?? []).map(([t, e]) => [t, Number(e) + shift] as [number, number]);
+}
+
 export function jobMetrics(inp: MetricsInput): JobMetrics {
   const a = inp.account;
-  // the job's balance is what the bot was given; the report's starting equity is the account's
-  // deposits when it entered the report (a deposit that was its first command included), and its
-  // net equity is that plus the net PnL: so balance + net PnL is the net equity on the balance
   const start = inp.balance;
-  const shift = a === undefined ? 0 : start - Number(a.starting_equity);
-  const curve = (a?.net_equity_curve ?? []).map(([t, e]) => [t, Number(e) + shift] as [number, number]);
+  const curve = netEquityCurve(a, start);
   const days = dailyReturns(curve, start, inp.span);
   const net = a === undefined ? 0 : usdt(Number(a.net_pnl));
   const wins = inp.closed.filter((x) => x > 0).length;

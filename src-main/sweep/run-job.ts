@@ -13,7 +13,7 @@ import { parseFixed } from '../../src-shared/decimal.ts';
 import type { ReplayAccountReport, ReplayState } from '../../src-shared/types/replay.ts';
 import { startService, type ServiceHandle, type ServiceOptions } from '../service.ts';
 import type { JobResult, SweepJob } from './job.ts';
-import { jobMetrics, thinCurve } from './metrics.ts';
+import { jobMetrics, netEquityCurve, thinCurve } from './metrics.ts';
 import { OutputTail } from './output-tail.ts';
 
 /** What a replay reads its datasets through (a dataset pack opened by pack.ts). */
@@ -329,7 +329,7 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
     signal,
     digest: recordsDigest(svc),
     metrics,
-    equity: thinCurve((account?.equity_curve ?? []).map(([t, e]) => [t, Number(e)] as [number, number])),
+    equity: thinCurve(netEquityCurve(account, Number(job.balance))),
     outputTail: tail.lines(),
     firstRequestMs,
     wallMs: since(),

@@ -39,6 +39,19 @@ describe('a job', () => {
     expect(c.metrics!.turnover).toBeCloseTo(a.metrics!.turnover * 2, 6);
   }, 90_000);
 
+  it("stores the bot's net equity curve: a deposit is no jump in it, as in the metrics", async () => {
+    const r = await runJob(job({ mode: 'deposit' }), { data: pack.data });
+    expect(r).toMatchObject({ status: 'ok', endedBy: 'replay' });
+    const m = r.metrics!;
+    expect(m).toMatchObject({ trades: 2, starting_equity: 10_000 });
+    // the round trip lost its fees (and what the price did): nowhere near the 500 deposited
+    expect(Math.abs(m.net_pnl)).toBeLessThan(100);
+    const values = r.equity.map(([, e]) => e);
+    expect(Math.abs(values[0] - 10_000)).toBeLessThan(100);
+    expect(values[values.length - 1]).toBeCloseTo(10_000 + m.net_pnl, 6);
+    expect(Math.max(...values)).toBeLessThan(10_100);
+  }, 90_000);
+
   it('hands the bot its venue, credentials, parameters and job in the environment', async () => {
     const r = await runJob(job({ mode: 'env' }), { data: pack.data });
     expect(r).toMatchObject({ status: 'ok', endedBy: 'bot', exitCode: 0, reason: 'the bot exited 0' });

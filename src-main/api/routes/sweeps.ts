@@ -96,7 +96,8 @@ const jobDetailSchema = Type.Object({
   ...jobSchema.properties,
   output_tail: Type.Array(Type.String()),
   equity: Type.Array(tuple([Type.Integer(), Type.Number()]), {
-    description: '[market ms, equity], at most 500 points',
+    description:
+      "[market ms, net equity], at most 500 points: the bot account's equity less what it deposited, withdrew or set by a reset, on the job's balance (the basis of return and drawdown)",
   }),
 });
 

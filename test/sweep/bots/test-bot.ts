@@ -3,7 +3,8 @@
 //          after the last step: a bot still busy a second after the replay's end is stopped);
 //   env: print the contract's variables (and NODE_COMPILE_CACHE), exit 0;  crash: throw after one step;  exit3: print a
 //   line and exit 3;  hang: hold the connection and never step (the time bound ends it);
-//   slow: trade, waiting `sleep_ms` of wall time before each step.
+//   slow: trade, waiting `sleep_ms` of wall time before each step;  deposit: trade, depositing 500 USDT
+//   after the first step's order.
 import { OrderType, PositionAction, PositionSide, Side } from '../../../src-shared/enums.ts';
 import { RestClient, WsClient, type ReplayState } from '../../../src-shared/sdk/index.ts';
 
@@ -54,6 +55,7 @@ while (!status.finished) {
       position_side: PositionSide.LONG,
       position_action: buy ? PositionAction.OPEN : PositionAction.CLOSE,
     });
+    if (buy && mode === 'deposit') await rest.deposit('500');
   }
 }
 console.log(`test-bot: ${steps} steps`);
