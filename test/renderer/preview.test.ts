@@ -41,6 +41,15 @@ describe('preview', () => {
     expect(preview({ ...base, side: 1, action: 'open', taker: false }).fee).toBeCloseTo(1, 9);
   });
 
+  it("a resting open's cost is what the venue holds: the margin plus the taker fee, not the maker fee it expects", () => {
+    // api.md: opening orders freeze initial margin (notional / leverage) plus the taker fee; the
+    // venue refused a 0.01 BTC limit at 95,300 and 100x with 9.90 available, needing 10.01
+    const p = preview({ ...base, price: 95_300, qty: 0.01, leverage: 100, side: 1, action: 'open', taker: false });
+    expect(p.fee).toBeCloseTo(95_300 * 0.01 * 0.0002, 9);
+    expect(p.cost).toBeCloseTo(9.53 + 95_300 * 0.01 * 0.0005, 9);
+    expect(p.cost).toBeGreaterThan(9.9);
+  });
+
   it('adds to an existing isolated position at the averaged entry with both margins', () => {
     const p = preview({
       ...base,

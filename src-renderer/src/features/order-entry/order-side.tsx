@@ -51,7 +51,9 @@ export function SidePreview({
       {action === 'open' ? (
         <>
           <div>
-            <dt>Cost</dt>
+            <dt title="What the order holds while open: its margin plus the taker fee. A maker fill pays the lower fee and the difference comes back.">
+              Cost
+            </dt>
             <dd>{fmt(m.cost, 2)}</dd>
           </div>
           <div>

@@ -39,7 +39,9 @@ export interface PreviewInput {
 export interface Preview {
   notional: number;
   margin: number;
+  /** The fee the order is expected to pay (maker when it would rest, else taker). */
   fee: number;
+  /** What the venue holds to accept an open: the margin plus the taker fee (a close: its fee). */
   cost: number;
   liquidation: number;
   /** Estimated realized PnL of a close (before fees); NaN for an open. */
@@ -141,7 +143,11 @@ export function preview(i: PreviewInput): Preview {
     i.marginMode === MarginMode.ISOLATED ? margin + (p ? p.margin : 0) : (i.crossBacking ?? i.available) - fee;
   const liquidation =
     qty > 0 && i.price > 0 ? liquidationPrice({ long, qty: totalQty, entry, walletBacking: backing, mmr: i.mmr }) : NaN;
-  return { notional, margin, fee, cost: margin + fee, liquidation, pnl: NaN };
+  // the venue holds the margin plus the taker fee while the order is open, whichever side of the
+  // book it ends on (api.md: opening orders freeze initial margin plus the taker fee); a maker
+  // fill then pays the lower fee and the rest comes back
+  const hold = margin + notional * i.takerFee;
+  return { notional, margin, fee, cost: hold, liquidation, pnl: NaN };
 }
 
 /** Largest quantity `available` can open at `price` and `leverage`, fees included. */
