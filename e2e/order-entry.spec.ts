@@ -102,7 +102,7 @@ test('reduce-only shows only where it means something', async ({ page, service, 
   // one-way mode: an open order may be reduce-only
   await trader.api.setPositionMode('one_way');
   await page.reload();
-  await expect(screen.form.button('Open long')).toBeEnabled();
+  await expect(screen.form.button('Buy / Long')).toBeEnabled();
   await expect(x.reduceOnly()).toBeVisible();
 });
 

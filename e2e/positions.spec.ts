@@ -29,11 +29,11 @@ test('one-way mode: a flipped long reads as a short of the right size and closes
   // the form knows the mode (reduce-only only exists in one-way)
   await expect(screen.form.root.getByRole('checkbox', { name: 'Reduce-only' })).toBeVisible();
 
-  await screen.form.market('Open long', '0.010');
+  await screen.form.market('Buy / Long', '0.010');
   await expect(screen.form.notice).toContainText('filled');
   await expect(area.row(symbol, 1)).toContainText('Long');
   // a larger sell flips it: the net position is a short of 0.020
-  await screen.form.market('Open short', '0.030');
+  await screen.form.market('Sell / Short', '0.030');
   await expect(screen.form.notice).toContainText(`Sell 0.030 ${symbol}: filled`);
   // what the API sends for a one-way short: side 2, positive quantity
   await expect

@@ -71,11 +71,12 @@ describe('Max and % sizes', () => {
 });
 
 describe('preview', () => {
-  it('a limit buy of 0.010 at 90 000 (below the ask: maker): cost = 900 / 125 + 900 x 0.0002', () => {
+  it('a limit buy of 0.010 at 90 000 (below the ask: maker): fee 900 x 0.0002, cost held 900 / 125 + 900 x 0.0005', () => {
     const m = orderModel(input({}, { type: 1, price: '90,000', qty: '0.010' }));
     expect(m.buy.margin).toBeCloseTo(7.2, 9);
     expect(m.buy.fee).toBeCloseTo(0.18, 9);
-    expect(m.buy.cost).toBeCloseTo(7.38, 9);
+    // the venue holds the taker fee while the order is open (api.md)
+    expect(m.buy.cost).toBeCloseTo(7.65, 9);
     // the same price sells at or below the bid: a taker, 900 x 0.0005
     expect(m.sell.fee).toBeCloseTo(0.45, 9);
   });
@@ -152,6 +153,16 @@ describe('the request a click sends', () => {
         margin_mode: 2,
       },
     });
+  });
+
+  it('names a one-way open by its side (it may reduce, close or flip the net position), a hedge open by its direction', () => {
+    const oneWay = { available_balance: '10000', wallet_balance: '10000', position_mode: 'one_way' as const };
+    const ow = orderModel(input({ summary: oneWay, positions: [position(1, 0.02, 96_000)] }, { qty: '0.030' }));
+    expect([ow.buy.label, ow.sell.label]).toEqual(['Buy / Long', 'Sell / Short']);
+    const hedge = orderModel(input({}, { qty: '0.030' }));
+    expect([hedge.buy.label, hedge.sell.label]).toEqual(['Open long', 'Open short']);
+    const close = orderModel(input({ summary: oneWay, positions: [position(1, 0.02, 96_000)] }, { action: 'close' }));
+    expect([close.buy.label, close.sell.label]).toEqual(['Close short', 'Close long']);
   });
 
   it('reduce-only is sent only by a one-way open (hedge mode refuses it, 3010)', () => {

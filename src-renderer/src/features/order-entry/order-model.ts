@@ -70,7 +70,7 @@ export interface OrderModelInput {
 /** One side of the form: its preview, the quantity it would send and its Max. */
 export interface SideModel extends Preview {
   side: Side;
-  /** The button's words: Open long / Close short (buy), Open short / Close long (sell). */
+  /** The button's words: Open long / Close short (buy), Open short / Close long (sell); Buy / Long, Sell / Short for a one-way open. */
   label: string;
   /** The quantity a click would send, as a decimal string ('' when none or not a number). */
   qty: string;
@@ -193,7 +193,19 @@ export function orderModel(i: OrderModelInput): OrderModel {
       crossBacking: open ? backingFor(side === Side.BUY) : undefined,
       position: open ? positionOf(side === Side.BUY) : positionOf(side === Side.SELL),
     });
-    const label = side === Side.BUY ? (open ? 'Open long' : 'Close short') : open ? 'Open short' : 'Close long';
+    // one-way: an open may reduce, close or flip the net position, so it is named by its side
+    const label =
+      open && oneWay
+        ? side === Side.BUY
+          ? 'Buy / Long'
+          : 'Sell / Short'
+        : side === Side.BUY
+          ? open
+            ? 'Open long'
+            : 'Close short'
+          : open
+            ? 'Open short'
+            : 'Close long';
     return { ...p, side, label, qty, max: maxFor(side), nothingToClose: nothingToClose(side) };
   };
   const buy = sideModel(Side.BUY);
