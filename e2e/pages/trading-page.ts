@@ -6,6 +6,9 @@ export interface Credentials {
   apiSecret: string;
 }
 
+/** The order form's send buttons (one-way opens are named by side). */
+type FormButton = 'Open long' | 'Open short' | 'Close long' | 'Close short' | 'Buy / Long' | 'Sell / Short';
+
 export class TradingPage {
   readonly page: Page;
   readonly topbar: Topbar;
@@ -188,20 +191,16 @@ export class OrderForm {
   type(name: 'Limit' | 'Market'): Locator {
     return this.root.getByRole('tablist', { name: 'Order type' }).getByRole('tab', { name });
   }
-  button(name: 'Open long' | 'Open short' | 'Close long' | 'Close short'): Locator {
+  button(name: FormButton): Locator {
     return this.root.getByRole('button', { name });
   }
-  async limit(
-    side: 'Open long' | 'Open short' | 'Close long' | 'Close short',
-    price: string,
-    qty: string,
-  ): Promise<void> {
+  async limit(side: FormButton, price: string, qty: string): Promise<void> {
     await this.type('Limit').click();
     await this.price.fill(price);
     await this.size.fill(qty);
     await this.button(side).click();
   }
-  async market(side: 'Open long' | 'Open short' | 'Close long' | 'Close short', qty: string): Promise<void> {
+  async market(side: FormButton, qty: string): Promise<void> {
     await this.type('Market').click();
     await this.size.fill(qty);
     await this.button(side).click();
