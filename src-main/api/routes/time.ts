@@ -35,7 +35,9 @@ export default async function timeRoutes(app: ApiInstance, opts: { venue: Venue 
         server_time: Date.now(),
         market_time: venue.clock.now(),
         speed: venue.clock.speed,
-        paused: venue.clock.paused,
+        // the market's own pause: a fast simulated market holds the clock off the wall while it
+        // runs it itself, so the clock's flag would say paused
+        paused: venue.market?.paused ?? venue.clock.paused,
       }),
   );
 }

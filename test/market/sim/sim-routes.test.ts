@@ -165,3 +165,25 @@ describe('/api/v1/sim', () => {
     expect(g.statusCode).toBe(200); // reading is public
   });
 });
+
+describe('GET /fapi/v1/time on a simulated market', () => {
+  it('says paused only when the market is: not while a fast market runs its clock itself', async () => {
+    const market = new SimulatedMarket(sim, tv.venue.clock);
+    const timeApp = await buildApp({ venue: { ...tv.venue, market }, rateLimit: false });
+    await timeApp.ready();
+    try {
+      const time = async () => (await timeApp.inject({ method: 'GET', url: '/fapi/v1/time' })).json().data;
+      expect(await time()).toMatchObject({ paused: false });
+      market.setFast(true);
+      expect(tv.venue.clock.paused).toBe(true); // the clock is held off the wall all through fast mode
+      expect(await time()).toMatchObject({ paused: false });
+      market.pause();
+      expect(await time()).toMatchObject({ paused: true });
+      market.resume();
+      market.setFast(false);
+      expect(await time()).toMatchObject({ paused: false });
+    } finally {
+      await timeApp.close();
+    }
+  });
+});
