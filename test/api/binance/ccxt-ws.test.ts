@@ -1,6 +1,7 @@
 // Real ccxt pro (npm, pinned) on the facade's WebSocket streams: the order book kept by
 // watchOrderBook equals the REST snapshot at equal update ids; trades, candles, tickers and the
-// user stream (orders, fills, positions incl. the close, balance) see what happens.
+// user stream (orders, fills, positions incl. the close, balance) see what happens, an order
+// partly filled before the user stream opened included.
 import { placeOrder } from '../../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -133,6 +134,37 @@ describe('ccxt pro, user stream', () => {
       const after = await closing;
       const closed = after.find((x: any) => x.symbol === BTC);
       expect(closed.contracts).toBe(0);
+    } finally {
+      await ex.close();
+    }
+  });
+
+  it('watchOrders of an order partly filled before the stream: the next fill closes it', async () => {
+    const c = account(svc.venue, 'wspre', 100_000, 'one_way');
+    const taker = account(svc.venue, 'wspretaker');
+    const ex = await client(c);
+    const take = (qty: string) =>
+      placeOrder(svc.venue.exchange, taker.id, {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        time_in_force: 2, // IOC
+        price: px(5),
+        qty,
+      });
+    try {
+      // below the ladder's asks: the takers meet this order alone
+      const placed = await ex.createOrder(BTC, 'limit', 'sell', 0.01, Number(px(5)));
+      take('0.004'); // no user stream open yet
+      const orders = ex.watchOrders(BTC);
+      await sleep(300);
+      take('0.006');
+      const o = (await orders).find((x: any) => x.id === placed.id);
+      expect([o.status, o.filled, o.remaining]).toEqual(['closed', 0.01, 0]);
+      const rest = await ex.fetchOrder(placed.id, BTC);
+      expect([rest.status, rest.filled]).toEqual(['closed', 0.01]);
     } finally {
       await ex.close();
     }

@@ -1,8 +1,10 @@
 // The facade's user data stream over a real socket: DELETE /fapi/v1/listenKey ends the stream
 // (the socket closes and nothing more is delivered), and an order placement sends only what
-// Binance sends for one (ORDER_TRADE_UPDATE NEW), no ACCOUNT_UPDATE with reason DEPOSIT.
+// Binance sends for one (ORDER_TRADE_UPDATE NEW), no ACCOUNT_UPDATE with reason DEPOSIT. A
+// TRADE's running totals are the order's own, fills made while no stream was open included.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import type { Creds } from '../../helpers/signed.ts';
 import { account, startService, type Service } from './helpers.ts';
 import { signedCall } from './raw.ts';
 
@@ -36,6 +38,40 @@ async function keyCall(method: 'POST' | 'DELETE', apiKey: string): Promise<any> 
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 150));
+
+/** A user stream of a new key of `c`. */
+async function streamOf(c: Creds): Promise<Stream> {
+  return listen((await keyCall('POST', c.apiKey)).listenKey);
+}
+
+async function closeStream(s: Stream): Promise<void> {
+  s.ws.close();
+  await s.closed;
+}
+
+/** The stream's ORDER_TRADE_UPDATE events of order `id`, once `n` of them came (or 2 s passed). */
+async function updates(s: Stream, id: number, n: number): Promise<any[]> {
+  const of = () => s.got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && m.o.i === id).map((m) => m.o);
+  for (let i = 0; i < 100 && of().length < n; i++) await new Promise((r) => setTimeout(r, 20));
+  await settle(); // and nothing more after them
+  return of();
+}
+
+/** A one-way LIMIT order of `c` (GTC unless `tif`), its answer's orderId. */
+async function order(c: Creds, side: 'BUY' | 'SELL', qty: string, price: number, tif = 'GTC'): Promise<number> {
+  const r = await signedCall(svc.base, c, 'POST', '/fapi/v1/order', {
+    symbol: 'BTCUSDT',
+    side,
+    type: 'LIMIT',
+    quantity: qty,
+    price: price.toFixed(1),
+    timeInForce: tif,
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.orderId;
+}
+
+const pick = (o: any) => ({ x: o.x, X: o.X, p: o.p, l: o.l, z: o.z, ap: o.ap });
 
 describe('user data stream', () => {
   it('DELETE listenKey closes the stream: no event after it', async () => {
@@ -77,5 +113,41 @@ describe('user data stream', () => {
     expect(s.got[0].o).toMatchObject({ x: 'NEW', X: 'NEW', i: r.body.orderId });
     s.ws.close();
     await s.closed;
+  });
+
+  it('an order partly filled before the stream opened: no NEW, and its TRADE carries the whole fill (FILLED)', async () => {
+    const a = account(svc.venue, 'uspre', 50_000, 'one_way');
+    const b = account(svc.venue, 'uspreb', 50_000, 'one_way');
+    const price = mid + 100;
+    const id = await order(a, 'SELL', '0.010', price);
+    await order(b, 'BUY', '0.004', price, 'IOC');
+    const s = await streamOf(a);
+    await order(b, 'BUY', '0.006', price, 'IOC');
+    const got = await updates(s, id, 1);
+    const p = price.toFixed(1);
+    expect(got.map(pick)).toEqual([{ x: 'TRADE', X: 'FILLED', p, l: '0.006', z: '0.010', ap: p }]);
+    await closeStream(s);
+  });
+
+  it('a fill made between two streams counts in the next TRADE of the order', async () => {
+    const a = account(svc.venue, 'usgap', 50_000, 'one_way');
+    const b = account(svc.venue, 'usgapb', 50_000, 'one_way');
+    const price = mid + 110;
+    const p = price.toFixed(1);
+    const first = await streamOf(a);
+    const id = await order(a, 'SELL', '0.010', price);
+    await order(b, 'BUY', '0.004', price, 'IOC');
+    expect((await updates(first, id, 2)).map(pick)).toEqual([
+      { x: 'NEW', X: 'NEW', p, l: '0', z: '0', ap: '0' },
+      { x: 'TRADE', X: 'PARTIALLY_FILLED', p, l: '0.004', z: '0.004', ap: p },
+    ]);
+    await closeStream(first);
+    await order(b, 'BUY', '0.003', price, 'IOC'); // no stream open
+    const second = await streamOf(a);
+    await order(b, 'BUY', '0.003', price, 'IOC');
+    expect((await updates(second, id, 1)).map(pick)).toEqual([
+      { x: 'TRADE', X: 'FILLED', p, l: '0.003', z: '0.010', ap: p },
+    ]);
+    await closeStream(second);
   });
 });

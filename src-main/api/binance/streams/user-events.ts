@@ -4,17 +4,21 @@
 // ACCOUNT_UPDATE with the changed positions (pa "0" for a closed one) and the wallet when it
 // moved; ACCOUNT_CONFIG_UPDATE for a leverage change on any surface.
 //
-// Invariants: an account's first stream starts from its wallet and positions as they are, so
-// only changes after it are sent; ACCOUNT_UPDATE only for a fill, a funding payment or a wallet
-// moved from outside trading (deposit, reset), never for an order placement or a setting change
-// (leverage, margin type, take-profit / stop-loss); with a replay's response latency every event
-// is held for it, in order.
+// Invariants: an account's first stream starts from its wallet, positions and open orders as they
+// are, so only changes after it are sent (no NEW for an order already open then); a TRADE's
+// running totals (z, ap, X) are the order record's own less the batch's fills still to come, so
+// fills made while the account had no stream count; what is kept of an order lives only while it
+// is open and its account has a stream; ACCOUNT_UPDATE only for a fill, a funding payment or a
+// wallet moved from outside trading (deposit, reset), never for an order placement or a setting
+// change (leverage, margin type, take-profit / stop-loss); with a replay's response latency every
+// event is held for it, in order.
 import { Decimal } from 'decimal.js';
 import { MarginMode, OrderStatus, OrderType, PositionSide, Side, TradeRole } from '../../../../src-shared/enums.ts';
 import type { AccountSummary, OrderRecord, PositionRecord, TradeRecord } from '../../../../src-shared/types.ts';
 import type { AccountEvent } from '../../../trading/events.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
+import { moneyText } from '../../../trading/pair-figures.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
 import { positionSideName, STATUS, TIF, type Mode } from '../translate/orders.ts';
 
@@ -47,8 +51,8 @@ export class UserEvents {
   private readonly sink: UserSink;
   private readonly pending = new Map<number, AccountEvent[]>();
   private flushing = false;
-  private readonly running = new Map<number, { lots: Decimal; quote: Decimal }>();
-  private readonly seenOrders = new Set<number>();
+  /** Per account with a stream: its orders the stream knows (announced, or open when it started). */
+  private readonly known = new Map<number, Set<number>>();
   private readonly sentPositions = new Map<number, Map<string, string>>();
   private readonly sentWallet = new Map<number, string>();
   /** A replay's response latency (ms of market time, 0: none) and the sends it holds (ws/latency-gate.ts). */
@@ -60,10 +64,11 @@ export class UserEvents {
     this.gate = new LatencyGate(responseLatency, () => ctx.venue.clock.now());
   }
 
-  /** The wallet and positions as they are when an account's first stream opens. */
+  /** The wallet, positions and open orders as they are when an account's first stream opens. */
   seed(accountId: number): void {
     const { exchange } = this.ctx.venue;
     const sum = exchange.summary(accountId);
+    this.known.set(accountId, new Set(exchange.openOrders(accountId).map((o) => Number(o.id))));
     this.sentWallet.set(accountId, sum.wallet_balance);
     const seen = new Map<string, string>();
     for (const p of exchange.positions(accountId)) {
@@ -77,6 +82,7 @@ export class UserEvents {
   forget(accountId: number): void {
     this.sentPositions.delete(accountId);
     this.sentWallet.delete(accountId);
+    this.known.delete(accountId);
   }
 
   clear(): void {
@@ -157,6 +163,8 @@ export class UserEvents {
   }): void {
     const { exchange } = this.ctx.venue;
     const { mode, now, orders, fills, send } = o;
+    let known = this.known.get(o.accountId);
+    if (known === undefined) this.known.set(o.accountId, (known = new Set()));
     const base = (id: number) => {
       // the live order while it is open (no store read, which would flush the turn's writes)
       const r = exchange.liveOrder(o.accountId, id)!;
@@ -190,6 +198,9 @@ export class UserEvents {
         },
         inMatch: r.expiredInMatch === true,
         math: m,
+        // the order's totals after this batch: its record's, else (no record came) the live order's
+        filled: new Decimal(orders.get(id)?.filled_qty ?? m.formatQty(r.filledLots)),
+        quote: new Decimal(orders.get(id)?.filled_quote ?? moneyText(r.filledQuote)),
       };
     };
     type Base = ReturnType<typeof base>;
@@ -199,44 +210,57 @@ export class UserEvents {
       T: now,
       o: { ...b.fields, x, X, ...extra },
     });
-    // NEW for every order seen for the first time, before its fills
+    const totals = (b: Base, lots: Decimal, quote: Decimal) => ({
+      ap: lots.isZero() ? '0' : quote.div(lots).toFixed(b.math.price.precision),
+      z: b.math.formatQty(b.math.qty.mustToUnits(lots.toFixed(), { allowZero: true })),
+    });
+    // Each order's totals before this batch's fills: what its record says now, less those fills
+    // (so fills made while the account had no stream, or between two of its streams, count).
     const ids = new Set<number>([...orders.keys(), ...fills.map((f) => Number(f.order_id))]);
+    ids.delete(0); // bankruptcy / ADL closes have no order
     const bases = new Map<number, Base>();
-    const fresh = new Set<number>();
+    const before = new Map<number, { lots: Decimal; quote: Decimal }>();
     for (const id of ids) {
-      if (id === 0) continue; // bankruptcy / ADL closes have no order
       const b = base(id);
       bases.set(id, b);
-      if (!this.seenOrders.has(id)) {
-        this.seenOrders.add(id);
-        fresh.add(id);
-        send(event(b, 'NEW', 'NEW', { ap: '0', z: '0', ...NO_FILL }));
-      }
+      before.set(id, { lots: b.filled, quote: b.quote });
+    }
+    for (const f of fills) {
+      const r = before.get(Number(f.order_id));
+      if (r === undefined) continue;
+      r.lots = r.lots.minus(f.qty);
+      r.quote = r.quote.minus(f.quote_qty);
     }
     const open = (rec: OrderRecord) => rec.status === OrderStatus.NEW || rec.status === OrderStatus.PARTIALLY_FILLED;
-    // an order already announced that changed while open without a fill: its price or quantity
-    // was modified (PUT order, or a reduce-only order trimmed to its position): AMENDMENT
     const filledNow = new Set(fills.map((f) => Number(f.order_id)));
-    for (const [id, rec] of orders) {
-      if (fresh.has(id) || filledNow.has(id) || !open(rec)) continue;
-      send(
-        event(bases.get(id)!, 'AMENDMENT', STATUS[rec.status], { ap: rec.avg_price, z: rec.filled_qty, ...NO_FILL }),
-      );
+    for (const id of ids) {
+      const b = bases.get(id)!;
+      // NEW for an order the stream has not seen (placed since it opened), before its fills
+      if (!known.has(id)) {
+        known.add(id);
+        send(event(b, 'NEW', 'NEW', { ap: '0', z: '0', ...NO_FILL }));
+        continue;
+      }
+      // an order already announced that changed while open without a fill: its price or quantity
+      // was modified (PUT order, or a reduce-only order trimmed to its position): AMENDMENT
+      const rec = orders.get(id);
+      if (rec === undefined || !open(rec) || filledNow.has(id)) continue;
+      const r = before.get(id)!;
+      const X = r.lots.isZero() ? 'NEW' : 'PARTIALLY_FILLED';
+      send(event(b, 'AMENDMENT', X, { ...totals(b, r.lots, r.quote), ...NO_FILL }));
     }
     for (const f of fills) {
       const id = Number(f.order_id);
       const b = bases.get(id);
-      if (b === undefined) continue;
-      const r = this.running.get(id) ?? { lots: new Decimal(0), quote: new Decimal(0) };
+      const r = before.get(id);
+      if (b === undefined || r === undefined) continue;
       r.lots = r.lots.plus(f.qty);
       r.quote = r.quote.plus(f.quote_qty);
-      this.running.set(id, r);
       const full = r.lots.equals(b.fields.q);
       send(
         event(b, 'TRADE', full ? 'FILLED' : 'PARTIALLY_FILLED', {
-          ap: r.quote.div(r.lots).toFixed(b.math.price.precision),
+          ...totals(b, r.lots, r.quote),
           l: f.qty,
-          z: b.math.formatQty(b.math.qty.mustToUnits(r.lots.toFixed())),
           L: f.price,
           N: 'USDT',
           n: f.fee,
@@ -245,17 +269,18 @@ export class UserEvents {
           rp: f.realized_pnl,
         }),
       );
-      if (full) this.done(id);
+      if (full) known.delete(id);
     }
     for (const [id, rec] of orders) {
-      if (open(rec) || rec.status === OrderStatus.FILLED) continue;
+      if (open(rec)) continue;
+      known.delete(id); // final: nothing more will come for it
+      if (rec.status === OrderStatus.FILLED) continue;
       const b = bases.get(id)!;
       // a taker expired by self-trade prevention: X EXPIRED_IN_MATCH, execution type EXPIRED
       const X = rec.status === OrderStatus.EXPIRED && b.inMatch ? 'EXPIRED_IN_MATCH' : STATUS[rec.status];
       send(
         event(b, X === 'CANCELED' ? 'CANCELED' : 'EXPIRED', X, { ap: rec.avg_price, z: rec.filled_qty, ...NO_FILL }),
       );
-      this.done(id);
     }
   }
 
@@ -286,10 +311,5 @@ export class UserEvents {
     }
     this.sentPositions.set(accountId, after);
     return P;
-  }
-
-  private done(orderId: number): void {
-    this.running.delete(orderId);
-    this.seenOrders.delete(orderId);
   }
 }
