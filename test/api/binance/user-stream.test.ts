@@ -1,7 +1,8 @@
 // The facade's user data stream over a real socket: DELETE /fapi/v1/listenKey ends the stream
 // (the socket closes and nothing more is delivered), and an order placement sends only what
 // Binance sends for one (ORDER_TRADE_UPDATE NEW), no ACCOUNT_UPDATE with reason DEPOSIT. A
-// TRADE's running totals are the order's own, fills made while no stream was open included.
+// TRADE's running totals are the order's own, fills made while no stream was open included; a
+// modification that trades at once is an AMENDMENT before its TRADE.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Creds } from '../../helpers/signed.ts';
@@ -149,5 +150,49 @@ describe('user data stream', () => {
       { x: 'TRADE', X: 'FILLED', p, l: '0.003', z: '0.010', ap: p },
     ]);
     await closeStream(second);
+  });
+
+  it('a modification that trades at once: AMENDMENT at the new price, then its TRADE', async () => {
+    const a = account(svc.venue, 'usamend', 50_000, 'one_way');
+    const b = account(svc.venue, 'usamendb', 50_000, 'one_way');
+    const s = await streamOf(a);
+    const low = (mid - 100).toFixed(1);
+    const put = (id: number, qty: string, price: number) =>
+      signedCall(svc.base, a, 'PUT', '/fapi/v1/order', {
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        orderId: id,
+        quantity: qty,
+        price: price.toFixed(1),
+      });
+    // the whole order at once
+    await order(b, 'SELL', '0.010', mid + 50);
+    const whole = await order(a, 'BUY', '0.010', mid - 100);
+    expect((await put(whole, '0.010', mid + 50)).status).toBe(200);
+    const at = (mid + 50).toFixed(1);
+    expect((await updates(s, whole, 3)).map(pick)).toEqual([
+      { x: 'NEW', X: 'NEW', p: low, l: '0', z: '0', ap: '0' },
+      { x: 'AMENDMENT', X: 'NEW', p: at, l: '0', z: '0.000', ap: '0' },
+      { x: 'TRADE', X: 'FILLED', p: at, l: '0.010', z: '0.010', ap: at },
+    ]);
+    // part of it at once, the rest resting at the new price
+    await order(b, 'SELL', '0.004', mid + 60);
+    const part = await order(a, 'BUY', '0.010', mid - 100);
+    expect((await put(part, '0.010', mid + 60)).status).toBe(200);
+    const at2 = (mid + 60).toFixed(1);
+    expect((await updates(s, part, 3)).map(pick)).toEqual([
+      { x: 'NEW', X: 'NEW', p: low, l: '0', z: '0', ap: '0' },
+      { x: 'AMENDMENT', X: 'NEW', p: at2, l: '0', z: '0.000', ap: '0' },
+      { x: 'TRADE', X: 'PARTIALLY_FILLED', p: at2, l: '0.004', z: '0.004', ap: at2 },
+    ]);
+    // a partly filled order modified: the AMENDMENT carries what it had filled
+    expect((await put(part, '0.008', mid - 100)).status).toBe(200);
+    expect((await updates(s, part, 4))[3]).toMatchObject({
+      x: 'AMENDMENT',
+      X: 'PARTIALLY_FILLED',
+      q: '0.008',
+      z: '0.004',
+    });
+    await closeStream(s);
   });
 });

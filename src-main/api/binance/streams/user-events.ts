@@ -1,8 +1,9 @@
 // The user data stream's events (reference a.4): the native pushes of one command (order record,
-// fills, positions, balance) turned into Binance's sequence: ORDER_TRADE_UPDATE NEW, one TRADE
-// per fill with running totals, AMENDMENT for a modified order, CANCELED / EXPIRED, then
-// ACCOUNT_UPDATE with the changed positions (pa "0" for a closed one) and the wallet when it
-// moved; ACCOUNT_CONFIG_UPDATE for a leverage change on any surface.
+// fills, positions, balance) turned into Binance's sequence: ORDER_TRADE_UPDATE NEW, AMENDMENT
+// for a modified order (before the TRADEs of a modification that trades at once), one TRADE per
+// fill with running totals, CANCELED / EXPIRED, then ACCOUNT_UPDATE with the changed positions (pa
+// "0" for a closed one) and the wallet when it moved; ACCOUNT_CONFIG_UPDATE for a leverage change
+// on any surface.
 //
 // Invariants: an account's first stream starts from its wallet, positions and open orders as they
 // are, so only changes after it are sent (no NEW for an order already open then); a TRADE's
@@ -40,6 +41,9 @@ function positionEntry(pair: PairView, p: PositionRecord, mode: Mode) {
 
 const NO_FILL = { l: '0', L: '0', N: 'USDT', n: '0', t: 0, m: false, rp: '0' };
 
+/** What an order shows of its terms (price, quantity): a change of them is an AMENDMENT. */
+const shown = (price: string, qty: string) => `${price}|${qty}`;
+
 /** Where the events go: the account's user streams (the hub's). */
 export interface UserSink {
   deliver(accountId: number, msg: unknown): void;
@@ -51,8 +55,11 @@ export class UserEvents {
   private readonly sink: UserSink;
   private readonly pending = new Map<number, AccountEvent[]>();
   private flushing = false;
-  /** Per account with a stream: its orders the stream knows (announced, or open when it started). */
-  private readonly known = new Map<number, Set<number>>();
+  /**
+   * Per account with a stream: its orders the stream knows (announced, or open when it started),
+   * each with the price and quantity last shown (a change of them is an AMENDMENT).
+   */
+  private readonly known = new Map<number, Map<number, string>>();
   private readonly sentPositions = new Map<number, Map<string, string>>();
   private readonly sentWallet = new Map<number, string>();
   /** A replay's response latency (ms of market time, 0: none) and the sends it holds (ws/latency-gate.ts). */
@@ -68,7 +75,12 @@ export class UserEvents {
   seed(accountId: number): void {
     const { exchange } = this.ctx.venue;
     const sum = exchange.summary(accountId);
-    this.known.set(accountId, new Set(exchange.openOrders(accountId).map((o) => Number(o.id))));
+    const orders = new Map<number, string>();
+    for (const o of exchange.openOrders(accountId)) {
+      const market = o.type === OrderType.MARKET;
+      orders.set(Number(o.id), shown(market ? '0' : o.price, o.qty));
+    }
+    this.known.set(accountId, orders);
     this.sentWallet.set(accountId, sum.wallet_balance);
     const seen = new Map<string, string>();
     for (const p of exchange.positions(accountId)) {
@@ -164,7 +176,7 @@ export class UserEvents {
     const { exchange } = this.ctx.venue;
     const { mode, now, orders, fills, send } = o;
     let known = this.known.get(o.accountId);
-    if (known === undefined) this.known.set(o.accountId, (known = new Set()));
+    if (known === undefined) this.known.set(o.accountId, (known = new Map()));
     const base = (id: number) => {
       // the live order while it is open (no store read, which would flush the turn's writes)
       const r = exchange.liveOrder(o.accountId, id)!;
@@ -235,16 +247,20 @@ export class UserEvents {
     const filledNow = new Set(fills.map((f) => Number(f.order_id)));
     for (const id of ids) {
       const b = bases.get(id)!;
+      const shows = shown(b.fields.p, b.fields.q);
+      const last = known.get(id);
+      known.set(id, shows);
       // NEW for an order the stream has not seen (placed since it opened), before its fills
-      if (!known.has(id)) {
-        known.add(id);
+      if (last === undefined) {
         send(event(b, 'NEW', 'NEW', { ap: '0', z: '0', ...NO_FILL }));
         continue;
       }
-      // an order already announced that changed while open without a fill: its price or quantity
-      // was modified (PUT order, or a reduce-only order trimmed to its position): AMENDMENT
+      // AMENDMENT for one whose price or quantity changed (PUT order, a reduce-only order trimmed
+      // to its position), before the fills the new price made at once; and, as before, for an
+      // order record pushed while open without a fill (nothing but a modification does that)
       const rec = orders.get(id);
-      if (rec === undefined || !open(rec) || filledNow.has(id)) continue;
+      const changed = last !== shows || (rec !== undefined && open(rec) && !filledNow.has(id));
+      if (!changed) continue;
       const r = before.get(id)!;
       const X = r.lots.isZero() ? 'NEW' : 'PARTIALLY_FILLED';
       send(event(b, 'AMENDMENT', X, { ...totals(b, r.lots, r.quote), ...NO_FILL }));
