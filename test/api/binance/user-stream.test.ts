@@ -2,7 +2,8 @@
 // (the socket closes and nothing more is delivered), and an order placement sends only what
 // Binance sends for one (ORDER_TRADE_UPDATE NEW), no ACCOUNT_UPDATE with reason DEPOSIT. A
 // TRADE's running totals are the order's own, fills made while no stream was open included; a
-// modification that trades at once is an AMENDMENT before its TRADE.
+// modification that trades at once is an AMENDMENT before its TRADE; a closed isolated position
+// is reported isolated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Creds } from '../../helpers/signed.ts';
@@ -193,6 +194,29 @@ describe('user data stream', () => {
       q: '0.008',
       z: '0.004',
     });
+    await closeStream(s);
+  });
+
+  it('a closed isolated position: ACCOUNT_UPDATE pa "0" with mt "isolated"', async () => {
+    const a = account(svc.venue, 'usiso', 50_000, 'one_way');
+    const b = account(svc.venue, 'usisob', 50_000, 'one_way');
+    const mt = await signedCall(svc.base, a, 'POST', '/fapi/v1/marginType', {
+      symbol: 'BTCUSDT',
+      marginType: 'ISOLATED',
+    });
+    expect(mt.status, JSON.stringify(mt.body)).toBe(200);
+    const s = await streamOf(a);
+    const positions = () => s.got.filter((m) => m.e === 'ACCOUNT_UPDATE').flatMap((m) => m.a.P);
+    await order(b, 'SELL', '0.010', mid + 20);
+    await order(a, 'BUY', '0.010', mid + 20, 'IOC');
+    await settle();
+    expect(positions()).toEqual([expect.objectContaining({ s: 'BTCUSDT', pa: '0.010', mt: 'isolated', ps: 'BOTH' })]);
+    await order(b, 'BUY', '0.010', mid - 20);
+    await order(a, 'SELL', '0.010', mid - 20, 'IOC');
+    await settle();
+    expect(positions()[1]).toEqual(
+      expect.objectContaining({ s: 'BTCUSDT', pa: '0', mt: 'isolated', iw: '0', ps: 'BOTH' }),
+    );
     await closeStream(s);
   });
 });

@@ -2,8 +2,8 @@
 // fills, positions, balance) turned into Binance's sequence: ORDER_TRADE_UPDATE NEW, AMENDMENT
 // for a modified order (before the TRADEs of a modification that trades at once), one TRADE per
 // fill with running totals, CANCELED / EXPIRED, then ACCOUNT_UPDATE with the changed positions (pa
-// "0" for a closed one) and the wallet when it moved; ACCOUNT_CONFIG_UPDATE for a leverage change
-// on any surface.
+// "0" and its margin type for a closed one) and the wallet when it moved; ACCOUNT_CONFIG_UPDATE
+// for a leverage change on any surface.
 //
 // Invariants: an account's first stream starts from its wallet, positions and open orders as they
 // are, so only changes after it are sent (no NEW for an order already open then); a TRADE's
@@ -320,10 +320,11 @@ export class UserEvents {
       after.set(key, sig);
       if (before.get(key) !== sig) P.push(entry);
     }
-    for (const key of before.keys()) {
+    for (const [key, sig] of before) {
       if (after.has(key)) continue;
-      const [s, ps] = key.split('|');
-      P.push({ s, pa: '0', ep: '0', bep: '0', cr: '0', up: '0', mt: 'cross', iw: '0', ps });
+      // closed: amount 0, in the margin type it had (an isolated position closes as isolated)
+      const { s, ps, mt } = JSON.parse(sig) as { s: string; ps: string; mt: string };
+      P.push({ s, pa: '0', ep: '0', bep: '0', cr: '0', up: '0', mt, iw: '0', ps });
     }
     this.sentPositions.set(accountId, after);
     return P;
