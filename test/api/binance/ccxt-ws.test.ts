@@ -170,7 +170,7 @@ describe('ccxt pro, user stream', () => {
     }
   });
 
-  it('raw protocol: SUBSCRIBE ack with the id, LIST_SUBSCRIPTIONS, combined wrapping, bad stream error', async () => {
+  it('raw protocol: SUBSCRIBE ack with the id, LIST_SUBSCRIPTIONS, combined wrapping, bad stream and params errors', async () => {
     const ws = new WebSocket(`${svc.base.replace('http', 'ws')}/binance/stream?streams=btcusdt@trade`);
     const msgs: any[] = [];
     await new Promise((r) => ws.once('open', r));
@@ -178,6 +178,8 @@ describe('ccxt pro, user stream', () => {
     ws.send(JSON.stringify({ method: 'SUBSCRIBE', params: ['btcusdt@bookTicker'], id: 42 }));
     ws.send(JSON.stringify({ method: 'LIST_SUBSCRIPTIONS', id: 43 }));
     ws.send(JSON.stringify({ method: 'SUBSCRIBE', params: ['btcusdt@nothing'], id: 44 }));
+    ws.send(JSON.stringify({ method: 'SUBSCRIBE', params: 'btcusdt@aggTrade', id: 45 }));
+    ws.send(JSON.stringify({ method: 'LIST_SUBSCRIPTIONS', id: 46 }));
     await sleep(200);
     const taker = account(svc.venue, 'wsraw');
     placeOrder(svc.venue.exchange, taker.id, {
@@ -193,6 +195,12 @@ describe('ccxt pro, user stream', () => {
     expect(msgs).toContainEqual({ result: null, id: 42 });
     expect(msgs).toContainEqual({ result: ['btcusdt@trade', 'btcusdt@bookTicker'], id: 43 });
     expect(msgs.find((m) => m.id === 44).error.code).toBe(2);
+    // params that is no list is an invalid request, not an ack that subscribed nothing
+    expect(msgs.find((m) => m.id === 45)).toEqual({
+      error: { code: 2, msg: expect.stringMatching(/^Invalid request: /) },
+      id: 45,
+    });
+    expect(msgs).toContainEqual({ result: ['btcusdt@trade', 'btcusdt@bookTicker'], id: 46 });
     const trade = msgs.find((m) => m.stream === 'btcusdt@trade');
     expect(trade.data).toMatchObject({ e: 'trade', s: 'BTCUSDT', X: 'MARKET', m: true });
     expect(msgs.some((m) => m.stream === 'btcusdt@bookTicker' && m.data.e === 'bookTicker')).toBe(true);

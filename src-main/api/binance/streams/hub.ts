@@ -179,6 +179,8 @@ class BinanceStreams {
     const id = typeof msg?.id === 'number' || typeof msg?.id === 'string' ? msg.id : null;
     const params = Array.isArray(msg?.params) ? msg.params : [];
     const invalid = (why: string) => this.send(conn, { error: { code: 2, msg: `Invalid request: ${why}` }, id });
+    // params, when sent, is a list (a lone stream name was acked and subscribed nothing)
+    if (msg?.params != null && !Array.isArray(msg.params)) return invalid('params must be an array');
     switch (msg?.method) {
       case 'SUBSCRIBE':
       case 'UNSUBSCRIBE': {
