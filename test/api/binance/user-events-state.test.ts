@@ -108,3 +108,40 @@ describe('user stream translator state', () => {
     close(a.id);
   });
 });
+
+describe('a failing stream', () => {
+  it("one account's stream that throws stops neither the others' events nor the service", async () => {
+    const a = account(venue, 'uesf', 100_000, 'one_way');
+    const b = account(venue, 'uesg', 100_000, 'one_way');
+    const got: number[] = [];
+    const logged: unknown[] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args[0]);
+    const failing = new UserEvents(
+      { venue } as unknown as BinanceContext,
+      {
+        deliver: (accountId) => {
+          if (accountId === a.id) throw new Error('socket gone');
+          got.push(accountId);
+        },
+        hasStream: (id) => id === a.id || id === b.id,
+      },
+      0,
+    );
+    const offFailing = venue.exchange.events.on('account', (e) => failing.onAccount(e));
+    try {
+      failing.seed(a.id);
+      failing.seed(b.id);
+      // one command, both accounts' events in one batch: a's translated first
+      limit(a, Side.SELL, '0.010', '96400.0');
+      limit(b, Side.BUY, '0.010', '96400.0', TimeInForce.IOC);
+      await settle();
+      expect(got.length).toBeGreaterThan(0);
+      expect(new Set(got)).toEqual(new Set([b.id]));
+      expect(String(logged[0])).toContain(`account ${a.id}`);
+    } finally {
+      offFailing();
+      console.error = error;
+    }
+  });
+});

@@ -117,7 +117,15 @@ export class UserEvents {
       this.flushing = false;
       const batches = [...this.pending];
       this.pending.clear();
-      for (const [id, events] of batches) this.flush(id, events);
+      for (const [id, events] of batches) {
+        // one account's stream failing (a bug, a socket that throws) must neither stop the other
+        // accounts' events nor, uncaught in a microtask, the service
+        try {
+          this.flush(id, events);
+        } catch (err) {
+          console.error(`perpdesk: the Binance user stream of account ${id} could not send an event`, err);
+        }
+      }
     });
   }
 
