@@ -1,10 +1,11 @@
 // A pair's risk and funding figures as the API surfaces show them: leverage brackets, the largest
 // notional a leverage allows, a position's maintenance margin, the funding rate cap and schedule,
-// the price filter's ceiling, money units and mark prices as text. The transport asks here instead of doing
+// the liquidation clearance fee rate, the price filter's ceiling, money units and mark prices as text. The transport asks here instead of doing
 // risk or engine arithmetic itself, so every surface answers the same figures.
 import { MAX_PRICE_TICKS } from '../engine/types.ts';
 import { FUNDING_INTEREST_RATE, FUNDING_INTERVAL_MS, fundingRateCap, nextFundingTime } from '../risk/funding.ts';
 import { formatNumber } from '../../src-shared/decimal.ts';
+import { LIQUIDATION_FEE_RATE } from '../risk/liquidation-fee.ts';
 import { formatMoney } from '../risk/money.ts';
 import { bracketFor, maxNotionalFor } from '../risk/tiers.ts';
 import type { PairView } from './pair-state.ts';
@@ -53,6 +54,14 @@ export function fundingSchedule(pair: PairView, now: number): { interestRate: nu
     interestRate: FUNDING_INTEREST_RATE,
     nextFundingTime: pair.nextFundingTime > 0 ? pair.nextFundingTime : nextFundingTime(now),
   };
+}
+
+/**
+ * The liquidation clearance fee rate a liquidation charges on the pair's closed notional, as a
+ * decimal string ("0.0125"): one rate for every pair, the one trading/liquidation.ts charges.
+ */
+export function liquidationFeeRate(): string {
+  return LIQUIDATION_FEE_RATE;
 }
 
 /** The highest price the book takes, as the pair's price text. */

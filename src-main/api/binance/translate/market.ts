@@ -6,7 +6,7 @@ import { Decimal } from 'decimal.js';
 import { Side, SymbolStatus } from '../../../../src-shared/enums.ts';
 import type { Ticker24h } from '../../../market/ticker-24h.ts';
 import type { PriceCandle } from '../../../market/price-klines.ts';
-import { markText, moneyText } from '../../../trading/pair-figures.ts';
+import { liquidationFeeRate, markText, moneyText } from '../../../trading/pair-figures.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import type { TradeEvent } from '../../../trading/events.ts';
 import { toPriceLevels } from '../../ws/depth-feed.ts';
@@ -43,7 +43,8 @@ export function exchangeInfoSymbol(
     underlyingType: 'COIN',
     underlyingSubType: [],
     triggerProtect: '0.0500',
-    liquidationFee: '0.012500',
+    // the rate the venue's liquidations charge (Binance's six decimals)
+    liquidationFee: new Decimal(liquidationFeeRate()).toFixed(6),
     marketTakeBound: r.marketPriceProtectRatio,
     maxMoveOrderLimit: 10000,
     filters: [
