@@ -342,4 +342,21 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE dataset_files ADD COLUMN read_rows INTEGER;
   `,
+  // 11: liquidation clearance fees (trading/liquidation.ts), one row per liquidated position that
+  // paid one: fee in 1e-8 USDT (positive = paid, to the insurance fund), at market time, stored in
+  // the transaction that moves the wallet and the fund. The accounting identity counts them beside
+  // the fills' fees; served as Binance's INSURANCE_CLEAR income. Liquidations before this
+  // migration charged none.
+  `
+  CREATE TABLE liquidation_fees (
+    id INTEGER PRIMARY KEY,
+    account_id INTEGER NOT NULL,
+    symbol TEXT NOT NULL,
+    position_side INTEGER NOT NULL,
+    position_id INTEGER NOT NULL,
+    time INTEGER NOT NULL,
+    fee INTEGER NOT NULL
+  );
+  CREATE INDEX liquidation_fees_account ON liquidation_fees(account_id, time);
+  `,
 ];

@@ -21,6 +21,9 @@ import type {
   TransferRow,
   FundingRateQuery,
   FundingRecordRow,
+  LiquidationFeeQuery,
+  LiquidationFeeRow,
+  LiquidationFeeState,
 } from '../trading/ports.ts';
 import { groupCommitOf, type GroupCommit } from './group-commit.ts';
 import { closedFromRaw, n, orderFromRaw, positionFromRaw, tradeFromRaw, Where, type Raw } from './trading-rows.ts';
@@ -82,6 +85,8 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
         prep(`INSERT INTO account_pair_settings (account_id, symbol, leverage, margin_mode) VALUES (?,?,?,?)
         ON CONFLICT(account_id, symbol) DO UPDATE SET leverage = excluded.leverage, margin_mode = excluded.margin_mode`),
       insertTransfer: prep('INSERT INTO transfers (account_id, kind, time, amount) VALUES (?,?,?,?)'),
+      insertLiquidationFee: prep(`INSERT INTO liquidation_fees (account_id, symbol, position_side, position_id, time,
+        fee) VALUES (?,?,?,?,?,?)`),
       insertFundingRate: prep('INSERT INTO funding_rates (symbol, time, rate, mark) VALUES (?,?,?,?)'),
       insertFundingPayment:
         prep(`INSERT INTO funding_payments (account_id, symbol, position_side, time, rate, mark, amount)
@@ -234,6 +239,34 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
 
   insertTransfer(t: TransferState): void {
     this.s.insertTransfer.run(t.accountId, t.kind, t.time, t.amount);
+  }
+
+  insertLiquidationFees(fees: readonly LiquidationFeeState[]): void {
+    for (const f of fees)
+      this.s.insertLiquidationFee.run(f.accountId, f.symbol, f.positionSide, f.positionId, f.time, f.fee);
+  }
+
+  /** Liquidation clearance fees of an account, ordered by time then id. */
+  liquidationFees(q: LiquidationFeeQuery): LiquidationFeeRow[] {
+    this.group.sync(); // the turn's deferred writes first: reads see every change so far
+    const where = new Where('account_id = ?', [q.accountId]);
+    where.add('symbol = ?', q.symbol);
+    where.add('time >= ?', q.startTime);
+    where.add('time <= ?', q.endTime);
+    const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+    const st = this.db.prepare(
+      `SELECT * FROM liquidation_fees WHERE ${where.sql} ORDER BY time ${dir}, id ${dir} LIMIT ?`,
+    );
+    st.setReadBigInts(true);
+    return (st.all(...where.args, q.limit) as Raw[]).map((r) => ({
+      id: n(r.id),
+      accountId: n(r.account_id),
+      symbol: r.symbol as string,
+      positionSide: n(r.position_side),
+      positionId: n(r.position_id),
+      time: n(r.time),
+      fee: r.fee as bigint,
+    }));
   }
 
   /** Transfers of an account, ordered by time then id. */
@@ -394,14 +427,19 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
     }));
   }
 
-  /** Sums for the accounting identity (tests, audits). */
-  accountTotals(accountId: number): { fees: bigint; realized: bigint } {
+  /**
+   * Sums for the accounting identity (tests, audits): the fills' fees and realized PnL, and the
+   * liquidation clearance fees paid.
+   */
+  accountTotals(accountId: number): { fees: bigint; realized: bigint; liquidationFees: bigint } {
     this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const st = this.db.prepare(
-      'SELECT COALESCE(SUM(fee), 0) AS f, COALESCE(SUM(realized_pnl), 0) AS r FROM trades WHERE account_id = ?',
+      `SELECT COALESCE(SUM(fee), 0) AS f, COALESCE(SUM(realized_pnl), 0) AS r,
+        (SELECT COALESCE(SUM(fee), 0) FROM liquidation_fees WHERE account_id = ?1) AS l
+      FROM trades WHERE account_id = ?1`,
     );
     st.setReadBigInts(true);
     const r = st.get(accountId) as Raw;
-    return { fees: r.f as bigint, realized: r.r as bigint };
+    return { fees: r.f as bigint, realized: r.r as bigint, liquidationFees: r.l as bigint };
   }
 }

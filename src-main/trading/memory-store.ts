@@ -19,6 +19,7 @@ import type {
   CommitHooks,
   FundingRateState,
   FundingRecordState,
+  LiquidationFeeState,
   TransferState,
   OrderState,
   PairSettingState,
@@ -138,6 +139,7 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
   readonly fundingRates: FundingRateState[] = [];
   readonly fundingPayments: FundingRecordState[] = [];
   readonly transfers: TransferState[] = [];
+  readonly liquidationFees: LiquidationFeeState[] = [];
   private staged: Array<() => void> | null = null;
 
   // ---------------------------------------------------------------- accounts port
@@ -297,6 +299,11 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
     this.write(() => this.transfers.push(row));
   }
 
+  insertLiquidationFees(fees: readonly LiquidationFeeState[]): void {
+    const rows = fees.map((f) => ({ ...f }));
+    this.write(() => this.liquidationFees.push(...rows));
+  }
+
   loadOpenOrders(): OrderState[] {
     this.group.sync();
     return [...this.orders.values()]
@@ -347,17 +354,22 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
     return { order, trade, position };
   }
 
-  /** Fees paid and realized PnL of an account over all its fills (the accounting identity's terms). */
-  accountTotals(accountId: number): { fees: bigint; realized: bigint } {
+  /**
+   * Fees paid and realized PnL of an account over all its fills, and the liquidation clearance
+   * fees it paid (the accounting identity's terms).
+   */
+  accountTotals(accountId: number): { fees: bigint; realized: bigint; liquidationFees: bigint } {
     this.group.sync();
     let fees = 0n;
     let realized = 0n;
+    let liquidationFees = 0n;
     for (const t of this.trades) {
       if (t.accountId !== accountId) continue;
       fees += t.fee;
       realized += t.realizedPnl;
     }
-    return { fees, realized };
+    for (const f of this.liquidationFees) if (f.accountId === accountId) liquidationFees += f.fee;
+    return { fees, realized, liquidationFees };
   }
 
   /** Funding paid by an account: open positions' plus closed positions' (positive = paid). */

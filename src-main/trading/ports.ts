@@ -88,6 +88,19 @@ export interface TransferState {
   amount: bigint;
 }
 
+/**
+ * A liquidation's clearance fee, charged to one liquidated position and paid to the insurance fund
+ * (trading/liquidation.ts; Binance's INSURANCE_CLEAR income, negative). `fee` > 0 is paid.
+ */
+export interface LiquidationFeeState {
+  accountId: number;
+  symbol: string;
+  positionSide: number;
+  positionId: number;
+  time: number;
+  fee: bigint;
+}
+
 /** A pair's funding rate at one settlement (recorded whether or not a position paid). */
 export interface FundingRateState {
   symbol: string;
@@ -161,6 +174,8 @@ export interface TradingStorePort {
   insertFunding(rate: FundingRateState, records: readonly FundingRecordState[]): void;
   /** Stores a transfer (in the unit that moves the wallet and the deposits total). */
   insertTransfer(t: TransferState): void;
+  /** Stores liquidation clearance fees (in the unit that moves the wallets and the insurance fund). */
+  insertLiquidationFees(fees: readonly LiquidationFeeState[]): void;
   loadOpenOrders(): OrderState[];
   loadPositions(): PositionState[];
   loadPairSettings(): PairSettingState[];
@@ -287,6 +302,22 @@ export interface TransferRow extends TransferState {
   id: number;
 }
 
+/** An account's liquidation clearance fees, by time (both ends inclusive). */
+export interface LiquidationFeeQuery {
+  accountId: number;
+  symbol?: string;
+  startTime?: number;
+  endTime?: number;
+  limit: number;
+  /** 'asc': the first `limit` from startTime; 'desc': the newest `limit` (default). */
+  order?: 'asc' | 'desc';
+}
+
+/** A liquidation clearance fee as stored, with its row id (Binance's tranId). */
+export interface LiquidationFeeRow extends LiquidationFeeState {
+  id: number;
+}
+
 /** A pair's settlement rates, by time (both ends inclusive). */
 export interface FundingRateQuery {
   /** Every pair's when undefined. */
@@ -313,6 +344,7 @@ export interface TradeHistoryPort {
   fundingPayments(q: FundingQuery): FundingRecordRow[];
   fundingRates(q: FundingRateQuery): FundingRateState[];
   transfers(q: TransferQuery): TransferRow[];
+  liquidationFees(q: LiquidationFeeQuery): LiquidationFeeRow[];
 }
 
 /** Commit timing: whether accepted writes are still on their way to disk, and when they land. */
