@@ -160,7 +160,7 @@ const fdsSinceLastSample = () => {
   return n;
 };
 
-/** deposits = wallet + fees - realized PnL + funding paid, per user and local account. */
+/** deposits = wallet + fees + liquidation fees - realized PnL + funding paid, per user and local account. */
 function identity() {
   const db = service.venue.db;
   service.venue.trading.group.sync();
@@ -176,10 +176,11 @@ function identity() {
       'SELECT COALESCE(SUM(fee), 0) AS f, COALESCE(SUM(realized_pnl), 0) AS r FROM trades WHERE account_id = ?',
       a.id,
     );
+    const [l] = q('SELECT COALESCE(SUM(fee), 0) AS f FROM liquidation_fees WHERE account_id = ?', a.id);
     const [f1] = q('SELECT COALESCE(SUM(funding_fee), 0) AS f FROM positions WHERE account_id = ?', a.id);
     const [f2] = q('SELECT COALESCE(SUM(total_funding_fee), 0) AS f FROM closed_positions WHERE account_id = ?', a.id);
-    if (a.d !== a.w + t.f - t.r + f1.f + f2.f)
-      broken.push(`account ${a.id}: ${a.d} != ${a.w + t.f - t.r + f1.f + f2.f}`);
+    const rhs = a.w + t.f + l.f - t.r + f1.f + f2.f;
+    if (a.d !== rhs) broken.push(`account ${a.id}: ${a.d} != ${rhs}`);
   }
   return { accounts: rows.length, broken };
 }

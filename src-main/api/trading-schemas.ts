@@ -279,7 +279,9 @@ const closedProps = <P extends TSchema>(positionId: P) => ({
   open_amount: num('Total opening amount, USDT'),
   close_amount: num('Total closing amount, USDT'),
   open_fee: num('Total opening fee'),
-  close_fee: num('Total closing fee'),
+  close_fee: num(
+    "Total closing fee: the closing fills' fees and, for a liquidated position, the liquidation clearance fee it paid the insurance fund",
+  ),
   total_funding_fee: num('Total funding fee; positive=paid'),
   realized_pnl: num('Realized price PnL (fees and funding apart)'),
   close_type: closeTypeField,

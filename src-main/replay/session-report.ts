@@ -289,10 +289,14 @@ export class SessionReport {
         this.addSample(t, d.time);
         break;
       }
-      case 'liquidation':
+      case 'liquidation': {
+        // its clearance fee is a fee the account paid, beside its fills' (no fill carries it)
+        const d = e.data as { liquidation_fee?: string };
         t.liquidations++;
+        t.fees += money(d.liquidation_fee ?? '0');
         this.addSample(t, this.deps.now());
         break;
+      }
       case 'position': {
         // a position opens or closes by a fill, whose time came just before in the same command
         const now = t.lastEventTime ?? this.deps.now();

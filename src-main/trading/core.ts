@@ -71,6 +71,7 @@ export interface TurnLog {
   trade(t: TradeState): void;
   position(p: PositionState): void;
   closedPosition(p: PositionState, closeType: number): void;
+  amendClosed(p: PositionState): void;
   wallet(a: AccountLive): void;
   orderEvent(o: LiveOrder): void;
   flush(): void;

@@ -39,7 +39,8 @@ export const ACCOUNT_EVENT_KINDS = {
   fill: 'the trade record of a fill (the fields of GET /fapi/v1/myTrades)',
   position: "the account's whole position list (GET /fapi/v1/position/list; [] when flat)",
   balance: 'the account summary (GET /fapi/v1/account)',
-  liquidation: '{symbol, position_side, quantity, mark_price, bankruptcy_price, time}: a position is being liquidated',
+  liquidation:
+    '{symbol, position_side, quantity, mark_price, bankruptcy_price, liquidation_fee, time}: a position was liquidated (liquidation_fee: the clearance fee it paid the insurance fund)',
   funding: '{symbol, position_side, funding_rate, mark_price, amount, time}: a funding payment (amount > 0 received)',
 } as const;
 

@@ -8,20 +8,28 @@
 //   that may trade only down to the bankruptcy price (close type 4), closes any rest at the
 //   bankruptcy price against the insurance fund (6), and, when the fund cannot cover,
 //   deleverages profitable opposite positions in ADL order (5).
+// - Each liquidated position then pays the fund a clearance fee (risk/liquidation-fee.ts): the
+//   rate x the notional its closes (4 and 6) traded, at most what they left of its margin
+//   (isolated: its margin + realized PnL - fees of the close; cross: what is left of the cross
+//   wallet, position after position), never taking the wallet below zero. It is its own ledger
+//   item (a liquidation_fees row, the account identity's `liquidation fees`), joins the closed
+//   position's close fee and the liquidation event, and is stored in the wallets' commit. ADL
+//   counterparties and every other close pay none.
 // - A wallet left below zero is covered by the fund and booked as a deposit from it, so the
-//   account identity (deposits = wallet + fees - PnL + funding) still holds; the fund's
-//   balance is stored with the same commit.
+//   account identity (deposits = wallet + fees + liquidation fees - PnL + funding) still holds;
+//   the fund's balance is stored with the same commit.
 // - checkRisk does not re-enter itself (a liquidation's trades move no mark) and does nothing
 //   once a store write has failed.
 import { CloseType, MarginMode, PositionSide, TimeInForce } from '../../src-shared/enums.ts';
 import { MAX_PRICE_TICKS, OrderFlag } from '../engine/types.ts';
 import { rankForAdl, type AdlCandidate } from '../risk/adl.ts';
+import { liquidationFee } from '../risk/liquidation-fee.ts';
 import { bankruptcyPrice } from '../risk/liquidation-price.ts';
 import { maintenanceMarginUnits } from '../risk/margin.ts';
-import { unitsToNumber } from '../risk/money.ts';
+import { formatMoney, unitsToNumber } from '../risk/money.ts';
 import { entryPrice, type PositionState } from '../risk/position.ts';
 import { posKey, type AccountLive, type TradingCore } from './core.ts';
-import { TransferKind } from './ports.ts';
+import { TransferKind, type LiquidationFeeState } from './ports.ts';
 import { closeLots, drain, recordSyntheticTrade, venueCloseOrder, type VenueClose } from './fills.ts';
 import { crossTotals, markValue, upnlUnits } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
@@ -77,6 +85,7 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
   }
   const time = core.now();
   const w = core.writer;
+  const closed: Liquidated[] = [];
   for (const p of positions) {
     if (p.qty === 0) continue;
     const pair = core.pairs.get(p.symbol)!;
@@ -89,16 +98,19 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
       entry,
       p.marginMode === MarginMode.ISOLATED ? unitsToNumber(p.isolatedMargin) : Math.max(0, wallet / positions.length),
     );
-    w.announce({
-      accountId: a.id,
-      kind: 'liquidation',
-      data: {
+    closed.push({
+      p,
+      margin: p.isolatedMargin,
+      closeAmount: p.closeAmount,
+      realized: p.realizedPnl,
+      closeFee: p.closeFee,
+      fee: 0n,
+      note: {
         symbol: p.symbol,
         position_side: p.side,
         quantity: pair.math.qtyOf(p.qty),
         mark_price: pair.markPrice,
         bankruptcy_price: bp,
-        time,
       },
     });
     // 1. IOC close in the market
@@ -130,8 +142,18 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
     if (live && live.qty > 0) closeAtBankruptcy(core, a, live, Math.max(bp, pair.math.tickValue), time);
     if (qtyBefore > 0) core.trimQueue.add(p);
   }
+  const fees = chargeClearanceFees(core, a, closed, crossAll, time);
+  // announced before the command's own events (fills, positions, balance), as the liquidation
+  // comes first; once the commit stores it, like them
+  for (const l of closed)
+    w.announce({
+      accountId: a.id,
+      kind: 'liquidation',
+      data: { ...l.note, liquidation_fee: formatMoney(l.fee), time },
+    });
   // A wallet below zero is covered by the fund. The cover is booked as a deposit from the
-  // fund, so the account's identity (deposits = wallet + fees - PnL + funding) still holds.
+  // fund, so the account's identity (deposits = wallet + fees + liquidation fees - PnL +
+  // funding) still holds.
   let cover = 0n;
   if (a.wallet < 0n) {
     cover = -a.wallet;
@@ -143,12 +165,62 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
   const { repo, settings } = core.deps;
   settings.set('insurance_fund', String(core.insurance));
   w.flush();
-  if (cover > 0n) {
+  if (cover > 0n || fees.length > 0) {
     repo.tx(() => {
-      repo.addDeposit(a.id, 0n, time, cover);
-      repo.insertTransfer({ accountId: a.id, kind: TransferKind.INSURANCE_COVER, time, amount: cover });
+      if (fees.length > 0) repo.insertLiquidationFees(fees);
+      if (cover > 0n) {
+        repo.addDeposit(a.id, 0n, time, cover);
+        repo.insertTransfer({ accountId: a.id, kind: TransferKind.INSURANCE_COVER, time, amount: cover });
+      }
     });
   }
+}
+
+/** A position a liquidation closes: its figures before the close (the clearance fee is worked from what the close changed). */
+interface Liquidated {
+  p: PositionState;
+  /** Isolated margin before the close (0 in cross). */
+  margin: bigint;
+  closeAmount: bigint;
+  realized: bigint;
+  closeFee: bigint;
+  /** The clearance fee charged (set by chargeClearanceFees). */
+  fee: bigint;
+  /** The liquidation event's figures, taken before the close. */
+  note: { symbol: string; position_side: number; quantity: number; mark_price: number; bankruptcy_price: number };
+}
+
+/**
+ * Charges each closed position its clearance fee into the insurance fund: min(rate x the notional
+ * its closes traded, the margin they left). Isolated: its margin + realized PnL - fees of the
+ * close; cross: the cross wallet (wallet - isolated margin) the closes left, position after
+ * position; neither ever takes the wallet below zero. Returns the rows to store.
+ */
+function chargeClearanceFees(
+  core: TradingCore,
+  a: AccountLive,
+  closed: Liquidated[],
+  cross: boolean,
+  time: number,
+): LiquidationFeeState[] {
+  const rows: LiquidationFeeState[] = [];
+  let room = cross ? a.wallet - crossTotals(core, a, undefined, false).isolated : a.wallet;
+  for (const l of closed) {
+    const { p } = l;
+    const left = l.margin + (p.realizedPnl - l.realized) - (p.closeFee - l.closeFee);
+    l.fee = liquidationFee(p.closeAmount - l.closeAmount, cross || room < left ? room : left);
+    if (l.fee === 0n) continue;
+    room -= l.fee;
+    a.wallet -= l.fee;
+    core.insurance += l.fee;
+    // the fee is part of what closing the position cost: its close fee and history record say so
+    p.closeFee += l.fee;
+    if (p.qty > 0) core.writer.position(p);
+    else core.writer.amendClosed(p);
+    rows.push({ accountId: a.id, symbol: p.symbol, positionSide: p.side, positionId: p.id, time, fee: l.fee });
+  }
+  if (rows.length > 0) core.writer.wallet(a);
+  return rows;
 }
 
 /** Closes the rest of a liquidated position at its bankruptcy price (close type 6). */

@@ -132,6 +132,20 @@ export class TurnWriter {
     this.marked = true;
   }
 
+  /**
+   * A position this command closed changed after it went flat (a liquidation's clearance fee
+   * joined its close fee): its history copy, not yet handed to the turn, takes its state again.
+   */
+  amendClosed(p: PositionState): void {
+    for (let i = this.closed.size - 1; i >= 0; i--) {
+      const c = this.closed.at(i);
+      if (c.p.id === p.id) {
+        Object.assign(c.p, p);
+        return;
+      }
+    }
+  }
+
   wallet(a: AccountLive): void {
     this.wallets.addOnce(a);
     this.marked = true;

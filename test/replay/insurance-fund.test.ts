@@ -3,7 +3,9 @@
 // large for the book around the print that liquidates them: the liquidation's IOC takes the
 // book down to the bankruptcy price, the rest is closed at the bankruptcy price against the
 // fund (close type 6), and the fund moves by exactly (mark - bankruptcy price) x that rest, the
-// mark being the price of the path print that set the liquidation off, read from the CSV.
+// mark being the price of the path print that set the liquidation off, read from the CSV, plus
+// the liquidation clearance fees the fund receives (what the IOC left of each margin, at most
+// 1.25 % of the notional closed).
 // The dataset's tiers are edited in the catalogue to one tier (20x up to any notional) so such a
 // position can be opened.
 import { placeOrder, setLeverage, setMarginMode, upsertAccount } from '../helpers/exchange-commands.ts';
@@ -91,7 +93,7 @@ describe('isolated and cross liquidations with the insurance fund', () => {
   }, 120_000);
   afterAll(() => v?.close());
 
-  it('each is liquidated, the rest closed at the bankruptcy price, and the fund moves by (mark - BP) x the rest', () => {
+  it('each is liquidated, the rest closed at the bankruptcy price, and the fund moves by (mark - BP) x the rest + the clearance fees', () => {
     const prints = printTicks();
     let expected = 0n;
     for (const key of ['iso', 'cross']) {
@@ -113,6 +115,14 @@ describe('isolated and cross liquidations with the insurance fund', () => {
       expect(market.reduce((s, t) => s + t.qtyLots, 0) + b.qtyLots, key).toBe(size[key]);
       expect(b.qtyLots, key).toBeGreaterThan(0);
       expected += BigInt(mark! - b.priceTicks) * BigInt(b.qtyLots);
+      // the clearance fee: rate x the notional closed, capped by what the closes left of the
+      // margin (the IOC's fills above the bankruptcy price, less their taker fees)
+      const fees = v.trading.liquidationFees({ accountId: a, limit: 10 });
+      expect(fees, key).toHaveLength(1);
+      const notional = fills.reduce((s, t) => s + t.quote, 0n);
+      expect(fees[0].fee, key).toBeLessThanOrEqual((notional * 125n + 5_000n) / 10_000n);
+      expect(fees[0].fee, key).toBeGreaterThan(0n);
+      expected += fees[0].fee;
     }
     expect(v.exchange.insuranceFund() - fundBefore).toBe(expected);
     expect(expected).not.toBe(0n);

@@ -5,6 +5,7 @@ import {
   placeBotOrder,
   placeOrder,
   resetAccount,
+  setMarginMode,
   setPrices,
   settleFunding,
 } from '../helpers/exchange-commands.ts';
@@ -157,6 +158,60 @@ describe('session report', () => {
       [T0 + 600_000, '10000.00000000'],
     ]);
     void v;
+  });
+
+  it("a liquidation's clearance fee counts in fees, so realized - fees + funding is still the net PnL", () => {
+    const v = openVenue({ dataDir: ':memory:', simulate: false, wall: () => T0 });
+    venues.push(v);
+    const u = v.accounts.upsert(
+      { apiKey: 'report0002', apiSecret: 'report0002-secret', kind: 'user', balance: 10_000n * USDT },
+      T0,
+    ).id;
+    const report = new SessionReport({
+      events: v.exchange.events,
+      summary: (id) => v.exchange.summary(id),
+      now: () => v.clock.now(),
+    });
+    report.track(u);
+    const commit = () => v.trading.group.commitNow();
+    const house = (side: 1 | 2, price: string) =>
+      placeBotOrder(v.exchange, {
+        symbol: 'BTCUSDT',
+        side,
+        position_side: side,
+        position_action: 1,
+        type: 1,
+        price,
+        qty: '1.000',
+        time_in_force: 1,
+      });
+    // an isolated 20x long 0.1 at 96,000 (taker fee 4.8), liquidated by an IOC that sells at
+    // 93,000: realized -300, taker fee 4.65, clearance fee min(9,300 x 0.0125, 175.35) = 116.25
+    setMarginMode(v.exchange, u, 'BTCUSDT', 1);
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96_000 });
+    house(2, '96000.0');
+    placeOrder(v.exchange, u, {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: '0.100',
+    });
+    commit();
+    house(1, '93000.0');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 91_560 });
+    commit();
+    const [a] = report.report().accounts;
+    expect(a).toMatchObject({
+      fills: 2,
+      realized_pnl: '-300.00000000',
+      fees: '125.70000000', // 4.8 + 4.65 + 116.25
+      funding: '0.00000000',
+      net_pnl: '-425.70000000',
+      liquidations: 1,
+      wallet_balance: '9574.30000000',
+    });
   });
 });
 

@@ -40,7 +40,7 @@ function expectApiError(fn: () => unknown, def: { code: number }): ApiError {
   throw new Error(`expected error ${def.code}`);
 }
 
-/** deposits = wallet + fees paid - realized PnL + funding paid, exactly, per account. */
+/** deposits = wallet + fees paid + liquidation fees - realized PnL + funding paid, exactly, per account. */
 function checkIdentity(v: Venue, accountId: number): void {
   const acct = v.accounts.byId(accountId)!;
   const totals = v.trading.accountTotals(accountId);
@@ -52,7 +52,7 @@ function checkIdentity(v: Venue, accountId: number): void {
   closedFunding.setReadBigInts(true);
   const paid = (funding.get(accountId) as { f: bigint }).f + (closedFunding.get(accountId) as { f: bigint }).f;
   expect(v.exchange.walletOf(accountId)).toBe(acct.walletBalance);
-  expect(acct.totalDeposits).toBe(acct.walletBalance + totals.fees - totals.realized + paid);
+  expect(acct.totalDeposits).toBe(acct.walletBalance + totals.fees + totals.liquidationFees - totals.realized + paid);
 }
 
 describe('placing and filling', () => {

@@ -35,11 +35,14 @@ function memoryVenue(store = new MemoryTradingStore(), settings = new MemorySett
   return { ex, store, settings };
 }
 
-/** deposits = wallet + fees paid - realized PnL + funding paid, in the store, exactly. */
+/** deposits = wallet + fees paid + liquidation fees - realized PnL + funding paid, in the store, exactly. */
 function identity(store: MemoryTradingStore, id: number): { deposits: bigint; rhs: bigint } {
   const a = store.byId(id)!;
   const t = store.accountTotals(id);
-  return { deposits: a.totalDeposits, rhs: a.walletBalance + t.fees - t.realized + store.fundingPaid(id) };
+  return {
+    deposits: a.totalDeposits,
+    rhs: a.walletBalance + t.fees + t.liquidationFees - t.realized + store.fundingPaid(id),
+  };
 }
 
 describe('the exchange on in-memory ports', () => {
@@ -125,6 +128,45 @@ describe('the exchange on in-memory ports', () => {
     });
     // the stored cancelled order is final, with what it filled
     expect(store.order(Number(placed.order_id))).toMatchObject({ status: 4, filledLots: 4, frozen: 0n });
+  });
+
+  it("a liquidation's clearance fee is stored with the wallet and the fund, and the identity holds with it", () => {
+    const { ex, store, settings } = memoryVenue();
+    const { id } = ex.execute({
+      kind: 'upsertAccount',
+      spec: { apiKey: 'mem-dave', apiSecret: 'mem-secret', kind: 'user', balance: 10_000n * USDT },
+      now: T0,
+    });
+    ex.execute({ kind: 'setMarginMode', accountId: id, symbol: 'BTCUSDT', marginMode: 1 });
+    ex.execute({ kind: 'prices', symbol: 'BTCUSDT', mark: 96_000 });
+    const house = (side: 1 | 2, price: string) =>
+      placeBotOrder(ex, {
+        symbol: 'BTCUSDT',
+        side,
+        position_side: side,
+        position_action: 1,
+        type: 1,
+        price,
+        qty: '1.000',
+      });
+    house(2, '96000.0');
+    ex.execute({
+      kind: 'place',
+      accountId: id,
+      input: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' },
+    });
+    house(1, '93000.0');
+    // isolated 20x long 0.1 at 96,000 liquidated into the bid at 93,000: realized -300, taker fee
+    // 4.65, clearance fee min(9,300 x 0.0125, 480 - 304.65) = 116.25
+    ex.execute({ kind: 'prices', symbol: 'BTCUSDT', mark: 91_560 });
+    store.group.commitNow();
+    expect(store.liquidationFees).toMatchObject([
+      { accountId: id, symbol: 'BTCUSDT', positionSide: 1, fee: 11_625_000_000n },
+    ]);
+    expect(store.byId(id)!.walletBalance).toBe(957_430_000_000n);
+    expect(settings.get('insurance_fund')).toBe(String(ex.insuranceFund()));
+    const { deposits, rhs } = identity(store, id);
+    expect(rhs).toBe(deposits);
   });
 
   it('a rejected order changes nothing, in memory or in the store', () => {

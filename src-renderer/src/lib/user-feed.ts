@@ -148,20 +148,23 @@ export function startUserFeed(deps: {
         break;
       }
       case 'liquidation': {
-        // {symbol, position_side, quantity, mark_price, bankruptcy_price, time}
+        // {symbol, position_side, quantity, mark_price, bankruptcy_price, liquidation_fee, time}
         const x = e.data as {
           symbol?: string;
           position_side?: number;
           quantity?: number;
           mark_price?: number;
           bankruptcy_price?: number;
+          liquidation_fee?: string;
         };
         const d = decimals(x.symbol ?? '');
         const direction = x.position_side === PositionSide.SHORT ? 'short' : 'long';
+        const fee = Number(x.liquidation_fee);
+        const feeText = fee > 0 ? ` Liquidation fee ${fmt(fee, 4)} USDT to the insurance fund.` : '';
         toasts.getState().actions.push({
           kind: 'liquidation',
           title: `Liquidation: ${x.symbol ?? ''} ${direction} ${x.quantity !== undefined ? fmt(x.quantity, d.q) : ''}`,
-          body: `Mark ${fmt(x.mark_price, d.p)} reached the liquidation price; closing at up to the bankruptcy price ${fmt(x.bankruptcy_price, d.p)}.`,
+          body: `Mark ${fmt(x.mark_price, d.p)} reached the liquidation price; closed at up to the bankruptcy price ${fmt(x.bankruptcy_price, d.p)}.${feeText}`,
         });
         void refreshAll().catch(dropServiceFailure);
         break;

@@ -75,11 +75,14 @@ describe('liquidation in the simulated market', () => {
         venue.trading.closedPositions({ accountId: u, closeType: 6, limit: 5 }).length,
     ).toBe(1);
 
-    // deposits (incl. any insurance-fund cover) = wallet + fees - realized PnL + funding paid
+    // deposits (incl. any insurance-fund cover) = wallet + fees + liquidation fees - realized PnL
+    // + funding paid
     const acct = venue.accounts.byId(u)!;
     const totals = venue.trading.accountTotals(u);
     expect(acct.walletBalance).toBe(ex.walletOf(u));
-    expect(acct.totalDeposits).toBe(acct.walletBalance + totals.fees - totals.realized + history[0].totalFundingFee);
+    expect(acct.totalDeposits).toBe(
+      acct.walletBalance + totals.fees + totals.liquidationFees - totals.realized + history[0].totalFundingFee,
+    );
     expect(acct.walletBalance >= 0n).toBe(true);
     // the isolated margin (0.2 x ~96k / 50 = ~384 USDT) is what the position could lose
     const lost = 2_000n * 100_000_000n - acct.walletBalance;
