@@ -4,7 +4,8 @@
 //
 // Income: REALIZED_PNL and COMMISSION per fill (tranId = trade id x 10 + 1 / 2), FUNDING_FEE per
 // stored funding payment (payment id x 10 + 3), TRANSFER and INSURANCE_CLEAR per stored transfer
-// (transfer id x 10 + 4; no symbol, as Binance's transfers, so a symbol filter leaves them out).
+// (transfer id x 10 + 4; no symbol, as Binance's transfers, so a symbol filter leaves them out),
+// and INSURANCE_CLEAR per liquidation clearance fee (negative, with its symbol; fee id x 10 + 5).
 import type { FastifyInstance } from 'fastify';
 import { TransferKind, type OrderState, type TradeState } from '../../../trading/ports.ts';
 import { moneyText } from '../../../trading/pair-figures.ts';
@@ -149,6 +150,17 @@ export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void
         tradeId: '',
       }),
     );
+    const clearance = wants('INSURANCE_CLEAR') ? oldestFirst(venue.trading.liquidationFees({ ...window, symbol })) : [];
+    const clearanceEntries = clearance.map((f) =>
+      entry({
+        symbol: f.symbol,
+        incomeType: 'INSURANCE_CLEAR',
+        income: moneyText(-f.fee),
+        time: f.time,
+        tranId: f.id * 10 + 5,
+        tradeId: '',
+      }),
+    );
     const tradeEntries: IncomeEntry[] = [];
     if (wants('REALIZED_PNL') || wants('COMMISSION')) {
       const fetch = (beforeId: number | undefined) =>
@@ -169,8 +181,11 @@ export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void
           );
       }
     }
-    // every list is oldest first: merged by time (stable: at the same ms a trade, a settlement, a transfer)
-    const out = [...tradeEntries, ...fundingEntries, ...transferEntries].sort((x, y) => x.time - y.time);
+    // every list is oldest first: merged by time (stable: at the same ms a trade, a settlement, a
+    // clearance fee, a transfer)
+    const out = [...tradeEntries, ...fundingEntries, ...clearanceEntries, ...transferEntries].sort(
+      (x, y) => x.time - y.time,
+    );
     // Binance: without startTime the most recent `limit`, with it the first `limit` from it
     return startTime === undefined ? out.slice(Math.max(0, out.length - limit)) : out.slice(0, limit);
   });
