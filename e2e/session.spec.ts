@@ -1,5 +1,6 @@
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { RestClient } from '../src-shared/sdk/rest-client.ts';
 
 test('without credentials the screen shows market data and says how to log in', async ({ page, service, market }) => {
   await market.ensureBook('BTCUSDT');
@@ -63,4 +64,47 @@ test('keyboard: ? shows the shortcuts, B and S pick a side, Esc closes', async (
   await page.keyboard.press('Escape');
   await page.locator('body').press('s');
   await expect(screen.form.button('Open short')).toHaveClass(/focused/);
+});
+
+test('a regenerated key: this window carries on with the new one, another tab takes it, a key regenerated elsewhere logs out and says why', async ({
+  page,
+  service,
+  trader,
+}) => {
+  test.setTimeout(120_000);
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, 'BTCUSDT');
+  await expect(page.getByTestId('account-compact')).toBeVisible();
+  const other = await page.context().newPage();
+  const otherScreen = new TradingPage(other);
+  await other.goto(`${service.url}/`);
+  await expect(other.getByTestId('account-compact')).toBeVisible();
+
+  // 1. regenerated from this window's Settings: both tabs go on with the new key
+  await page.bringToFront();
+  const settings = await screen.openSettings();
+  await settings.getByRole('button', { name: 'Regenerate key and secret…' }).click();
+  await settings.getByRole('button', { name: 'Regenerate', exact: true }).click();
+  await expect(settings.getByTestId('api-key')).not.toHaveText(trader.apiKey);
+  const fresh = (await page.evaluate(() => JSON.parse(localStorage.getItem('perpdesk.credentials') ?? 'null'))) as {
+    apiKey: string;
+    apiSecret: string;
+  };
+  expect(fresh.apiKey).not.toBe(trader.apiKey);
+  await expect(settings.getByTestId('api-key')).toHaveText(fresh.apiKey);
+  // past the grace and a refresh round: neither tab logged out
+  await page.waitForTimeout(6500);
+  for (const p of [page, other]) {
+    await expect(p.getByTestId('login-hint')).toHaveCount(0);
+    await expect(p.getByTestId('account-compact')).toBeVisible();
+  }
+  await other.bringToFront();
+  const otherSettings = await otherScreen.openSettings();
+  await expect(otherSettings.getByTestId('api-key')).toHaveText(fresh.apiKey);
+
+  // 2. regenerated elsewhere (a bot with the key): both tabs log out, saying so
+  await new RestClient({ baseUrl: service.url, apiKey: fresh.apiKey, apiSecret: fresh.apiSecret }).regenerateApiKey();
+  for (const p of [page, other])
+    await expect(p.getByTestId('login-hint').first()).toContainText('regenerated elsewhere', { timeout: 10_000 });
+  await other.close();
 });

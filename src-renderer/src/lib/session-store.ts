@@ -26,6 +26,11 @@ export interface SessionState {
     logout(): void;
     /** The service no longer knows the key (e.g. a new data folder): forget it and say why. */
     expire(message: string): void;
+    /**
+     * Takes the credentials another window of this browser stored for this service, when they
+     * differ from the ones in use (that window regenerated the key); true when it did.
+     */
+    adoptStored(): boolean;
   };
 }
 
@@ -116,6 +121,14 @@ export function createSessionStore(api: RestClient) {
         expire(message) {
           get().actions.logout();
           set({ error: message });
+        },
+        adoptStored() {
+          const cur = get();
+          if (cur.source === 'desktop') return false;
+          const stored = readStored(api.baseUrl);
+          if (stored === null || stored.apiKey === cur.apiKey) return false;
+          accept(stored.apiKey, stored.apiSecret, cur.source ?? 'session');
+          return true;
         },
       },
     };

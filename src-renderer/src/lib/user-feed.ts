@@ -26,9 +26,16 @@ import { PositionSide, Side, TradeRole } from '../../../src-shared/enums.ts';
 import { dropServiceFailure, reportBugs } from './service-failure.ts';
 
 interface UserEvent {
-  kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding';
+  kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding' | 'logged_out';
   data: unknown;
 }
+
+/**
+ * How long a `logged_out` push (the key was regenerated) waits before the screen logs out: a
+ * regenerate from this window's Settings answers with the new key about when the push comes,
+ * and then the screen simply carries on with it.
+ */
+const LOGGED_OUT_GRACE_MS = 3000;
 
 export interface UserFeedState {
   status: 'off' | 'connecting' | 'live' | 'error';
@@ -69,6 +76,7 @@ export function startUserFeed(deps: {
   let ws: WsClient | null = null;
   let stopPoll: (() => void) | null = null;
   let key: string | null = null;
+  let loggedOutTimer: ReturnType<typeof setTimeout> | null = null;
 
   const decimals = (symbol: string): { p: number; q: number } => {
     const e = symbols.getState().bySymbol[symbol];
@@ -90,6 +98,8 @@ export function startUserFeed(deps: {
       await Promise.all([positions.getState().actions.refresh(), orders.getState().actions.refresh()]);
     } catch (err) {
       // 2002: the key is unknown here (the service was reset); keeping it would only fail again.
+      // While a logged_out push is being settled, that decides (the key may be replaced any moment).
+      if (err instanceof PerpdeskApiError && err.code === 2002 && loggedOutTimer !== null) return;
       if (err instanceof PerpdeskApiError && err.code === 2002 && session.getState().source !== 'desktop') {
         session
           .getState()
@@ -126,6 +136,26 @@ export function startUserFeed(deps: {
         ...(t.is_close ? [`PnL ${fmtSigned(sum.pnl, 2)}`] : []),
       ].join(' · '),
     });
+  };
+
+  // The key this feed logged in with was regenerated (docs/api.md, `logged_out`): by this window's
+  // Settings (the new key arrives with the answer), by another window of this browser (it stored
+  // the new key: take it), or elsewhere (a bot, another browser: log out and say why).
+  const onLoggedOut = (client: WsClient): void => {
+    if (ws !== client) return;
+    const lost = key;
+    state.setState({ status: 'error', error: 'This API key was regenerated: its login ended.' });
+    if (loggedOutTimer !== null) clearTimeout(loggedOutTimer);
+    loggedOutTimer = setTimeout(() => {
+      loggedOutTimer = null;
+      const now = session.getState();
+      if (key !== lost || now.apiKey !== lost) return; // replaced meanwhile: already reconnected
+      if (now.actions.adoptStored()) return;
+      if (now.source === 'desktop') return; // the desktop's key comes from its main process
+      now.actions.expire(
+        'This API key was regenerated elsewhere (by a bot or in another browser): it no longer works. Log in again with the new key.',
+      );
+    }, LOGGED_OUT_GRACE_MS);
   };
 
   const onEvent = (e: UserEvent): void => {
@@ -198,7 +228,11 @@ export function startUserFeed(deps: {
     const client = new WsClient({ url: deps.wsUrl, pingIntervalMs: 15_000, pingTimeoutMs: 45_000 });
     ws = client;
     client.onError(reportBugs);
-    client.on('user', (data) => onEvent(data as UserEvent));
+    client.on('user', (data) => {
+      const e = data as UserEvent;
+      if (e.kind === 'logged_out') onLoggedOut(client);
+      else onEvent(e);
+    });
     const login = async (): Promise<void> => {
       try {
         // a function: the client signs afresh for its own re-login after a reconnect
@@ -220,6 +254,8 @@ export function startUserFeed(deps: {
   };
 
   const disconnect = (): void => {
+    if (loggedOutTimer !== null) clearTimeout(loggedOutTimer);
+    loggedOutTimer = null;
     stopPoll?.();
     stopPoll = null;
     ws?.close();
