@@ -6,7 +6,8 @@
 // orders on the user stream, moves the bid to 0.3% under (editOrder), takes 0.002 BTC at
 // market, prints the open interest, the position and the balance,
 // then cancels what is left and closes the position, in one-way mode (Binance's default; the bot
-// switches a hedge-mode account first).
+// switches a hedge-mode account first). It ends itself: ccxt's close() leaves the user stream's
+// listen-key keep-alive timer running (see the end), so the script exits once it is done.
 //
 //   npm run serve -- --port 8787 --account k1234567:s1234567:10000
 //   npm run example:ccxt -- --key k1234567 --secret s1234567 [--url http://127.0.0.1:8787]
@@ -43,6 +44,9 @@ console.log(`${SYMBOL} bid ${book.bids[0][0]} ask ${book.asks[0][0]} (book id ${
 console.log('leverage', (await ex.setLeverage(5, SYMBOL)).leverage);
 
 const watching = ex.watchOrders(SYMBOL);
+// The user stream opens asynchronously (a listenKey, then its socket): an order placed before the
+// socket is open is never streamed (on Binance too), and `await watching` would wait forever.
+await ex.sleep(1000);
 const bid = await ex.createOrder(SYMBOL, 'limit', 'buy', 0.002, Number(ex.priceToPrecision(SYMBOL, mid * 0.995)), {
   postOnly: true,
 });
@@ -74,3 +78,7 @@ await ex.createOrder(SYMBOL, 'market', 'sell', 0.002, undefined, { reduceOnly: t
 const fills = await ex.fetchMyTrades(SYMBOL, undefined, 5);
 console.log('last fills', fills.map((t) => `${t.side} ${t.amount}@${t.price} fee ${t.fee?.cost}`).join(', '));
 await ex.close();
+// ccxt's close() closes the sockets but not the listen-key keep-alive that watchOrders started
+// (binance.js authenticate(): a setTimeout of options.listenKeyRefreshRate, 20 minutes, that
+// nothing clears), which would keep Node running for those 20 minutes: the bot is done, exit.
+process.exit(0);
