@@ -28,12 +28,13 @@ import {
 import { DEFAULT_CATALOGUE } from '../market/catalogue.ts';
 import { toNewSymbol } from '../market/seed-catalogue.ts';
 import { generateBrackets } from '../risk/tiers.ts';
-import { resolveKey, type KeyOptions } from './archive-path.ts';
+import { parseArchivePath, resolveKey, type KeyOptions } from './archive-path.ts';
 import { aggregateDatasetCandles, archiveRow, type ArchiveKline } from './dataset-candles.ts';
 import { DatasetError } from './dataset-error.ts';
 import { crossGaps, stageFile, type ImportProgress } from './dataset-staging.ts';
 import type { ContractSpecs, DatasetRecord, DatasetStore, Gap } from './ports.ts';
 import { FileRefused, verifiedHash } from './file-source.ts';
+import { recorderKindOf } from './recorder-rows.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 import { RowError } from './rows.ts';
 import { decodeBlock, newColumns, type TradeColumns } from './trade-codec.ts';
@@ -170,12 +171,22 @@ export class DatasetService {
       errorRow: null,
     };
     let key: DatasetKey;
+    // A file whose name and folders do not say its kind may be a recording's (its header says).
+    let keyOpts: KeyOptions = opts;
+    if (
+      opts.kind === undefined &&
+      opts.interval === undefined &&
+      parseArchivePath(opts.name ?? path).kind === undefined
+    ) {
+      const kind = await recorderKindOf(path);
+      if (kind !== undefined) keyOpts = { ...opts, kind };
+    }
     try {
-      key = resolveKey(opts.name ?? path, opts);
+      key = resolveKey(opts.name ?? path, keyOpts);
     } catch (err) {
       // An uploaded file's folders are unknown: its name alone, then the real path.
       try {
-        key = resolveKey(path, opts);
+        key = resolveKey(path, keyOpts);
       } catch {
         return { ...base, ok: false, status: 'refused', error: (err as Error).message };
       }

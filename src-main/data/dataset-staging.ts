@@ -7,6 +7,7 @@ import type { DatasetStore, FileSummary, Gap, StoredCandle } from './ports.ts';
 import { readLines } from './file-source.ts';
 import { storageOf, type DatasetKey } from './kinds.ts';
 import { makeDepthParser, depthData } from './depth-rows.ts';
+import { makeTradesParser } from './recorder-rows.ts';
 import { makeRowParser, RowError, type CandleRow, type TradeRow } from './rows.ts';
 import { BlockBuilder } from './trade-codec.ts';
 
@@ -95,7 +96,7 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
   const parser =
     key.kind === 'depth'
       ? null
-      : makeRowParser(key, {
+      : (key.kind === 'trades' ? makeTradesParser : makeRowParser)(key, {
           candle(row: CandleRow) {
             if (prevOpen !== null) {
               const expected = nextOpenTime(interval, prevOpen);
@@ -191,7 +192,7 @@ export async function stageFile(store: DatasetStore, f: StagedFile): Promise<Sta
   }
   depth?.end();
   if (reader.rows === 0) {
-    const others = depth === null ? [] : [...depth.otherSymbols];
+    const others = [...(reader.otherSymbols ?? [])];
     throw new RowError(
       Math.max(1, lineNo),
       others.length > 0

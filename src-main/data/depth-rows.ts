@@ -4,7 +4,7 @@
 //   JSONL (cryptofeed-style recorders): snapshot lines {"symbol","lastUpdateId","E","T","bids","asks",...}
 //     and stream lines {"stream":"xyz@depth@100ms","data":{"e":"depthUpdate","E","T","s","U","u","pu","b","a"}}
 //     (other streams in the same file are skipped);
-//   CSV, one row per price level (Binance-Data-Processor-style recorders):
+//   CSV, one row per price level (Binance-Data-Processor-style recorders, recorder-rows.ts):
 //     snapshot: TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity
 //     stream:   TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,FirstUpdateId,FinalUpdateId,
 //               FinalUpdateIdInLastStream,IsAsk,Price,Quantity  (consecutive rows of one event share its ids)
@@ -13,6 +13,7 @@
 // the previous u; in spot, U not the previous u + 1) is a gap, reported to the sink, not an error.
 
 import { DecimalReader, readInt } from './decimal-field.ts';
+import { SNAPSHOT_CSV, STREAM_CSV, wrongRecorderKind } from './recorder-rows.ts';
 import { RowError } from './rows.ts';
 
 export interface DepthEvent {
@@ -43,11 +44,6 @@ export interface DepthParser {
   /** Symbols seen in rows that were skipped (another symbol's). */
   readonly otherSymbols: ReadonlySet<string>;
 }
-
-const SNAPSHOT_CSV =
-  'TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity';
-const STREAM_CSV =
-  'TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,FirstUpdateId,FinalUpdateId,FinalUpdateIdInLastStream,IsAsk,Price,Quantity';
 
 export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
   const dec = new DecimalReader();
@@ -219,7 +215,8 @@ export function makeDepthParser(symbol: string, sink: DepthSink): DepthParser {
         else {
           throw new RowError(
             lineNo,
-            `not a depth file: expected JSON lines or the header ${JSON.stringify(SNAPSHOT_CSV)} or ${JSON.stringify(STREAM_CSV)}`,
+            wrongRecorderKind(text, 'depth') ??
+              `not a depth file: expected JSON lines or the header ${JSON.stringify(SNAPSHOT_CSV)} or ${JSON.stringify(STREAM_CSV)}`,
           );
         }
       }

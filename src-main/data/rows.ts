@@ -67,6 +67,8 @@ export interface RowParser {
   line(text: string, lineNo: number): void;
   /** Rows taken (the header not counted). */
   readonly rows: number;
+  /** Symbols of the rows skipped as another symbol's (layouts naming the symbol in every row). */
+  readonly otherSymbols?: ReadonlySet<string>;
 }
 
 const HEADERS: Record<string, readonly string[][]> = {

@@ -1,0 +1,162 @@
+// The CSV layouts of Binance-Data-Processor-style recorders (DanielLasota/Binance-Data-Processor:
+// test/fixtures/binance/SOURCES.md), one file per stream of a recording, each told by its header:
+//   depth snapshot (depth-rows.ts): TimestampOfRequest,TimestampOfReceive,MessageOutputTime,
+//                                   TransactionTime,LastUpdateId,IsAsk,Price,Quantity
+//   diff-depth stream (depth-rows.ts): TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,
+//                                   Symbol,FirstUpdateId,FinalUpdateId,FinalUpdateIdInLastStream,IsAsk,Price,Quantity
+//   trade stream (here, as trades): TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,
+//                                   Symbol,TradeId,Price,Quantity,IsBuyerMarketMaker,XUnknownParameter
+// The trade stream's columns are the `<symbol>@trade` event's fields (futures: {e, E, T, s, t, p,
+// q, X, m}): EventType e, EventTime E (when the event was sent), TransactionTime T (the trade's
+// own time, what a trade is stored with), TradeId t, Price p, Quantity q, IsBuyerMarketMaker m
+// (1 / 0), XUnknownParameter X (the order type, MARKET; not stored). The quote quantity the
+// archive's trades carry is not in the stream: it is price x quantity, exact.
+// A file of such a recording whose name and folders say nothing is told by its header, so a
+// recording's folder imports without --kind.
+
+import { DecimalReader, readBool, readInt, timeMicros } from './decimal-field.ts';
+import { readLines } from './file-source.ts';
+import type { DatasetKey, Kind } from './kinds.ts';
+import { makeRowParser, RowError, type RowParser, type RowSink, type TradeRow } from './rows.ts';
+
+export const SNAPSHOT_CSV =
+  'TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity';
+export const STREAM_CSV =
+  'TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,FirstUpdateId,FinalUpdateId,FinalUpdateIdInLastStream,IsAsk,Price,Quantity';
+const TRADE_STREAM_CSV =
+  'TimestampOfReceive,Stream,EventType,EventTime,TransactionTime,Symbol,TradeId,Price,Quantity,IsBuyerMarketMaker,XUnknownParameter';
+
+/** The kind a recorder file holds, from its first line; undefined for any other file. */
+function recorderKind(firstLine: string): Kind | undefined {
+  const h = firstLine.trim();
+  if (h === SNAPSHOT_CSV || h === STREAM_CSV) return 'depth';
+  if (h === TRADE_STREAM_CSV) return 'trades';
+  return undefined;
+}
+
+/** recorderKind of a file's first line; undefined when it cannot be read (the import says why). */
+export async function recorderKindOf(path: string): Promise<Kind | undefined> {
+  try {
+    for await (const lines of readLines(path)) {
+      const first = lines.find((l) => l.trim().length > 0);
+      if (first !== undefined) return recorderKind(first);
+    }
+  } catch {
+    return undefined; // unreadable: the import itself reports it
+  }
+  return undefined;
+}
+
+/** A note for a file refused as `kind` whose header says it is the recorder's `other`. */
+export function wrongRecorderKind(line: string, kind: Kind): string | null {
+  const other = recorderKind(line);
+  if (other === undefined || other === kind) return null;
+  return `the header is a recorder's ${other === 'trades' ? 'trade stream' : 'depth stream or snapshot'}, a ${other} file: import it with --kind ${other}, or without --kind (the header tells)`;
+}
+
+/**
+ * The trades parser: the archive's layout (rows.ts), or a recorder's trade stream when the first
+ * line is its header (rows of another symbol skipped; a COIN-M stream is refused: its quantity is
+ * contracts, and the archive's base_qty needs the contract size).
+ */
+export function makeTradesParser(key: DatasetKey, sink: RowSink): RowParser {
+  const others = new Set<string>();
+  let inner: RowParser | null = null;
+  let body: ((f: string[], lineNo: number) => boolean) | null = null;
+  let rows = 0;
+  return {
+    get rows() {
+      return inner?.rows ?? rows;
+    },
+    otherSymbols: others,
+    line(text, lineNo) {
+      if (inner !== null) return inner.line(text, lineNo);
+      if (body === null) {
+        if (text.trim().length === 0) return;
+        if (text.trim() !== TRADE_STREAM_CSV) {
+          const note = wrongRecorderKind(text, key.kind);
+          if (note !== null) throw new RowError(lineNo, note);
+          inner = makeRowParser(key, sink);
+          return inner.line(text, lineNo);
+        }
+        if (key.market === 'cm') {
+          throw new RowError(
+            lineNo,
+            "a COIN-M trade stream's quantities are contracts: the trades' base_qty needs the contract size; only spot and um recordings are read",
+          );
+        }
+        body = tradeStreamBody(key.symbol, sink, others);
+        return;
+      }
+      if (text.length === 0) return;
+      const f = text.split(',');
+      if (f.length !== 11) throw new RowError(lineNo, `${f.length} columns; a trade-stream row has 11`);
+      if (body(f, lineNo)) rows++;
+    },
+  };
+}
+
+function need(ok: boolean, lineNo: number, what: string, value: string): void {
+  if (!ok) throw new RowError(lineNo, `${what} ${JSON.stringify(value.slice(0, 60))}`);
+}
+
+const MAX = Number.MAX_SAFE_INTEGER;
+
+/** One trade-stream row into a trade (false: another symbol's row, skipped). */
+function tradeStreamBody(symbol: string, sink: RowSink, others: Set<string>): (f: string[], lineNo: number) => boolean {
+  const dec = new DecimalReader();
+  let prevId = -1;
+  let prevTime = Number.NEGATIVE_INFINITY;
+  const row: TradeRow = {
+    id: 0,
+    price: 0,
+    priceDp: 0,
+    qty: 0,
+    qtyDp: 0,
+    aux: 0,
+    auxDp: 0,
+    last: 0,
+    timeUs: 0,
+    flags: 0,
+  };
+  return (f, lineNo) => {
+    need(f[2] === 'trade', lineNo, 'EventType is not trade:', f[2]);
+    const sym = f[5].toUpperCase();
+    if (sym !== symbol) {
+      others.add(sym);
+      return false;
+    }
+    const id = readInt(f[6]);
+    need(!Number.isNaN(id), lineNo, 'TradeId is not an integer:', f[6]);
+    need(id > prevId, lineNo, "TradeId is not above the previous row's:", f[6]);
+    row.price = dec.read(f[7]);
+    need(row.price > 0, lineNo, 'Price is not a positive decimal:', f[7]);
+    row.priceDp = dec.dp;
+    row.qty = dec.read(f[8]);
+    need(row.qty > 0, lineNo, 'Quantity is not a positive decimal:', f[8]);
+    row.qtyDp = dec.dp;
+    // quote quantity = price x quantity, exact (the product of two mantissas below 2^53 is exact
+    // when it is itself below 2^53), trailing zeros dropped
+    let quote = row.price * row.qty;
+    let quoteDp = row.priceDp + row.qtyDp;
+    need(quote <= MAX, lineNo, 'Price x Quantity has more than 15 digits:', `${f[7]} x ${f[8]}`);
+    while (quoteDp > 0 && quote % 10 === 0) {
+      quote /= 10;
+      quoteDp--;
+    }
+    const t = timeMicros(f[4]);
+    need(Number.isSafeInteger(t) && t > 0, lineNo, 'TransactionTime is not a timestamp:', f[4]);
+    need(t >= prevTime, lineNo, "TransactionTime is before the previous row's:", f[4]);
+    const maker = f[9] === '1' ? 1 : f[9] === '0' ? 0 : readBool(f[9]);
+    need(maker >= 0, lineNo, 'IsBuyerMarketMaker is not 1 or 0:', f[9]);
+    row.id = id;
+    row.aux = quote;
+    row.auxDp = quoteDp;
+    row.timeUs = t;
+    row.flags = maker;
+    prevId = id;
+    prevTime = t;
+    sink.trade!(row, lineNo);
+    return true;
+  };
+}
