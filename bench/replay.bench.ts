@@ -72,7 +72,7 @@ import {
   memoryReplayVenue,
   replayVenue,
   trxBooks,
-  trxTradesCsv,
+  TRX_TRADES,
   type MemoryReplayVenue,
 } from '../test/replay/harness.ts';
 import { startService } from '../src-main/service.ts';
@@ -812,7 +812,7 @@ async function depthBot(): Promise<void> {
     opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'depth' as const },
   };
   const trades = {
-    paths: [trxTradesCsv()],
+    paths: [TRX_TRADES],
     opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'trades' as const },
   };
   console.log(

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planSources } from '../../src-main/replay/plan.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, KLINES, LASOTA, replayDataOf, trxTradesCsv } from '../replay/harness.ts';
+import { importInto, KLINES, LASOTA, replayDataOf, TRX_TRADES } from '../replay/harness.ts';
 
 const START = Date.UTC(2021, 4, 16);
 
@@ -42,7 +42,7 @@ describe('spec inference: one rule for the catalogue and the replay', () => {
           paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
           opts: { market: 'spot', symbol: 'TRXUSDT', kind: 'depth' },
         },
-        { paths: [trxTradesCsv()], opts: { market: 'spot', symbol: 'TRXUSDT', kind: 'trades' } },
+        { paths: [TRX_TRADES], opts: { market: 'spot', symbol: 'TRXUSDT', kind: 'trades' } },
       ]);
       const byKind = new Map(ds.list().map((d) => [d.kind, d]));
       // the recording's prices have 5 decimals ('0.25461'), its sizes none ('131.0')

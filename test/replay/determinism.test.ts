@@ -7,7 +7,7 @@ import { runReplayBot } from '../../examples/replay-bot.ts';
 import type { ReplayData } from '../../src-main/replay/ports.ts';
 import { startService } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, LASOTA, replayDataOf, trxTradesCsv } from './harness.ts';
+import { importInto, LASOTA, replayDataOf, TRX_TRADES } from './harness.ts';
 import type { DatabaseSync } from 'node:sqlite';
 
 const FIRST_TRADE = 1744588804438;
@@ -24,7 +24,7 @@ beforeAll(async () => {
       paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
       opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
     },
-    { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
+    { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
   ]);
   data = replayDataOf(datasets);
 });

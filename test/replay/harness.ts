@@ -2,12 +2,13 @@
 // in-memory database, the replayed pairs listed with replaySymbolRow, an Exchange, a klines
 // service without timer, and the ReplayMarket over them (clock on a frozen wall: time moves only
 // by step()/seek()).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { wireRecords } from '../../src-main/api/records.ts';
 import { VirtualClock } from '../../src-main/core/clock.ts';
 import { DatasetService, type ImportOptions } from '../../src-main/data/dataset-service.ts';
+import { expandPaths } from '../../src-main/data/expand-paths.ts';
 import { KlineService } from '../../src-main/market/kline-service.ts';
 import { DatasetReplayData } from '../../src-main/replay/dataset-replay-data.ts';
 import { planSources } from '../../src-main/replay/plan.ts';
@@ -22,10 +23,12 @@ import { SettingsRepo } from '../../src-main/store/settings-repo.ts';
 import { SymbolsRepo } from '../../src-main/store/symbols-repo.ts';
 import { TradingRepo } from '../../src-main/store/trading-repo.ts';
 import { Exchange } from '../../src-main/trading/exchange.ts';
-import { FIXTURES, tempDir } from '../data/archive-fixtures.ts';
+import { FIXTURES } from '../data/archive-fixtures.ts';
 
 export const LASOTA = path.join(FIXTURES, 'depth/binance_usdm_TRXUSDT_2025-04-14_lasota');
 export const KLINES = path.join(FIXTURES, 'klines');
+/** The recording's trade stream: the importer reads it as trades (docs/data.md, recorder-rows.ts). */
+export const TRX_TRADES = path.join(LASOTA, 'trade_stream.csv');
 
 export interface ReplayVenue {
   db: DatabaseSync;
@@ -57,16 +60,12 @@ export async function importInto(
 
 /**
  * Imports the TRXUSDT recording (depth: snapshot and diffs; trades) into a service's datasets as
- * USD-M, as a user's Data dialog would; throws on a refused file.
+ * USD-M, its folder as docs/data.md says (`npm run data -- import <folder> --symbol TRXUSDT
+ * --market um`: each file's kind from its header); throws on a refused file.
  */
 export async function importTrxRecording(datasets: DatasetService): Promise<void> {
-  for (const [paths, kind] of [
-    [[path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')], 'depth'],
-    [[trxTradesCsv()], 'trades'],
-  ] as const) {
-    const r = await datasets.importFiles([...paths], { market: 'um', symbol: 'TRXUSDT', kind });
-    for (const x of r) if (!x.ok) throw new Error(`import of ${x.file} failed: ${x.error}`);
-  }
+  const r = await datasets.importFiles(expandPaths([LASOTA]), { market: 'um', symbol: 'TRXUSDT' });
+  for (const x of r) if (!x.ok) throw new Error(`import of ${x.file} failed: ${x.error}`);
 }
 
 export async function replayVenue(
@@ -229,22 +228,6 @@ export function walkTrades(start: number, n: number): HistTrade[] {
     });
   }
   return rows;
-}
-
-/** The TRX trade stream recording as the archive's trades CSV (id,price,qty,quote_qty,time,is_buyer_maker): the importer reads that layout. */
-export function trxTradesCsv(): string {
-  const lines = readFileSync(path.join(LASOTA, 'trade_stream.csv'), 'utf8').trim().split('\n').slice(1);
-  const out = ['id,price,qty,quote_qty,time,is_buyer_maker'];
-  for (const l of lines) {
-    const f = l.split(',');
-    // TradeId, Price, Quantity, (quote), TransactionTime, IsBuyerMarketMaker
-    out.push(
-      [f[6], f[7], f[8], (Number(f[7]) * Number(f[8])).toFixed(5), f[4], f[9] === '1' ? 'true' : 'false'].join(','),
-    );
-  }
-  const file = path.join(tempDir(), 'TRXUSDT-trades-2025-04-14.csv');
-  writeFileSync(file, out.join('\n') + '\n');
-  return file;
 }
 
 export interface HistBook {

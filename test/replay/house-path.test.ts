@@ -26,7 +26,7 @@ import {
   replayVenue,
   tradesReplayData,
   trxBooks,
-  trxTradesCsv,
+  TRX_TRADES,
   type ReplayVenue,
 } from './harness.ts';
 
@@ -174,7 +174,7 @@ const depthFiles = {
 async function depthRun(model: QueueModel): Promise<void> {
   const books = trxBooks();
   v = await replayVenue(
-    [depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
+    [depthFiles, { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
     { symbols: ['TRXUSDT'], start: books[0].time, queueModel: model },
   );
   const venue = v;

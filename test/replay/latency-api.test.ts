@@ -13,7 +13,7 @@ import { hmacSha256Hex } from '../../src-shared/sign.ts';
 import type { ReplayData } from '../../src-main/replay/ports.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, LASOTA, replayDataOf, trxTradesCsv } from './harness.ts';
+import { importInto, LASOTA, replayDataOf, TRX_TRADES } from './harness.ts';
 import { WsTestClient } from './ws-client.ts';
 
 const FIRST_TRADE = 1744588804438;
@@ -30,7 +30,7 @@ beforeAll(async () => {
       paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
       opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
     },
-    { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
+    { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
   ]);
   data = replayDataOf(ds);
 });
@@ -146,11 +146,11 @@ describe("market-data latency on the Binance facade's streams", () => {
       for (const g of got) expect(g.at).toBeGreaterThanOrEqual(g.T + LMD);
       // and what is due did arrive: the recorded trades up to now - L_md, every one
       const now = svc.venue.replay!.status().time;
-      const due = readFileSync(trxTradesCsv(), 'utf8')
+      const due = readFileSync(TRX_TRADES, 'utf8')
         .trim()
         .split('\n')
         .slice(1)
-        .map((l) => Number(l.split(',')[4]))
+        .map((l) => Number(l.split(',')[4])) // TransactionTime, the time the trade is imported with
         .filter((t) => t >= FIRST_TRADE && t <= now - LMD);
       expect(due.length).toBeGreaterThan(0);
       expect(got.map((g) => g.T)).toEqual(due);

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CloseType, MarginMode, PositionSide, Side } from '../../src-shared/enums.ts';
-import { KLINES, LASOTA, replayVenue, trxTradesCsv, type ReplayVenue } from './harness.ts';
+import { KLINES, LASOTA, replayVenue, TRX_TRADES, type ReplayVenue } from './harness.ts';
 
 const UNIT = 100_000_000n;
 const KLINE_START = Date.UTC(2021, 4, 16);
@@ -146,7 +146,7 @@ describe('no look-ahead', () => {
     const name = kind === 'depth' ? 'L2 + trades' : 'trades only';
     it(`${name}: a take-profit (last price) fires on the first print reaching it, a stop-loss (mark) within a second`, async () => {
       const files = [
-        { paths: [trxTradesCsv()], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'trades' as const } },
+        { paths: [TRX_TRADES], opts: { market: 'um' as const, symbol: 'TRXUSDT', kind: 'trades' as const } },
       ];
       if (kind === 'depth')
         files.push({

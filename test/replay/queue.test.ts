@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QueueModelName as QueueModel } from '../../src-main/replay/models/queue-model.ts';
-import { LASOTA, replayVenue, trxBooks, trxTradesCsv, type ReplayVenue } from './harness.ts';
+import { LASOTA, replayVenue, trxBooks, TRX_TRADES, type ReplayVenue } from './harness.ts';
 
 const UNIT = 100_000_000n;
 const depthFiles = {
@@ -51,7 +51,7 @@ async function run(
 }> {
   const books = trxBooks();
   v = await replayVenue(
-    [depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
+    [depthFiles, { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
     {
       symbols: ['TRXUSDT'],
       start: books[0].time,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errors } from '../../src-shared/errors.ts';
 import { REPLAY_BOOK_ACCOUNT, REPLAY_TAKER_ACCOUNT } from '../../src-main/replay/symbol-replay.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
-import { LASOTA, replayVenue, trxBooks, trxTradesCsv, type ReplayVenue } from './harness.ts';
+import { LASOTA, replayVenue, trxBooks, TRX_TRADES, type ReplayVenue } from './harness.ts';
 
 const UNIT = 100_000_000n;
 const depthFiles = {
@@ -22,7 +22,7 @@ describe('others and the historical book', () => {
   beforeAll(async () => {
     const books = trxBooks();
     v = await replayVenue(
-      [depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
+      [depthFiles, { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
       { symbols: ['TRXUSDT'], start: books[0].time },
     );
     v.market.seek(books[0].time + 5_000);

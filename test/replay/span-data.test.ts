@@ -11,7 +11,7 @@ import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 import type { ReplayOptions } from '../../src-main/replay/replay-market.ts';
 import { fixtureRows } from '../data/archive-fixtures.ts';
-import { importInto, importTrxRecording, KLINES, LASOTA, replayDataOf, trxTradesCsv } from './harness.ts';
+import { importInto, importTrxRecording, KLINES, LASOTA, replayDataOf, TRX_TRADES } from './harness.ts';
 
 const SNAPSHOT_TIME = 1744588800061;
 const t = (iso: string): number => Date.parse(iso);
@@ -84,7 +84,7 @@ describe('the price a replay starts with', () => {
   it('is the last trade at or before the start, not the next one', async () => {
     db = openDatabase({ dataDir: ':memory:' });
     const ds = await importInto(db, [
-      { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
+      { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
     ]);
     const rows = readFileSync(path.join(LASOTA, 'trade_stream.csv'), 'utf8').trim().split('\n').slice(1);
     const trades = rows.map((l) => l.split(',')).map((f) => ({ time: Number(f[4]), price: f[7] }));

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LASOTA, replayVenue, trxTradesCsv, type ReplayVenue } from './harness.ts';
+import { LASOTA, replayVenue, TRX_TRADES, type ReplayVenue } from './harness.ts';
 
 interface Send {
   time: number;
@@ -49,7 +49,7 @@ describe('the derived mark of a trades-only replay', () => {
     const sends = schedule(prints);
     // the recording has prints left pending (else this test would prove nothing)
     expect(sends.filter((s) => !prints.some((p) => p.time === s.time)).length).toBeGreaterThan(5);
-    v = await replayVenue([{ paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }], {
+    v = await replayVenue([{ paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }], {
       symbols: ['TRXUSDT'],
       start: prints[0].time,
       until: sends.at(-1)!.time + 10,

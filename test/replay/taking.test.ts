@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PairState } from '../../src-main/trading/pair-state.ts';
-import { LASOTA, replayVenue, trxBooks, trxTradesCsv, type HistBook, type ReplayVenue } from './harness.ts';
+import { LASOTA, replayVenue, trxBooks, TRX_TRADES, type HistBook, type ReplayVenue } from './harness.ts';
 
 const UNIT = 100_000_000n;
 const depthFiles = {
@@ -34,7 +34,7 @@ describe('a marketable buy against the TRXUSDT recording', () => {
   beforeAll(async () => {
     books = trxBooks();
     v = await replayVenue(
-      [depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
+      [depthFiles, { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
       { symbols: ['TRXUSDT'], start: books[0].time },
     );
     v.market.seek(books[0].time + 5_000);

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../data/archive-fixtures.ts';
-import { LASOTA, replayVenue, trxTradesCsv } from './harness.ts';
+import { LASOTA, replayVenue, TRX_TRADES } from './harness.ts';
 
 interface RawTrade {
   id: number;
@@ -104,7 +104,7 @@ async function servedCandles(file: string, kind: 'trades' | 'aggTrades'): Promis
 
 describe('candles of a replay of trades', () => {
   it('as trades: every column of every 1s and 1m candle is the recording as Binance builds it', async () => {
-    const got = await servedCandles(trxTradesCsv(), 'trades');
+    const got = await servedCandles(TRX_TRADES, 'trades');
     expect(got['1s']).toEqual(expected(1000));
     expect(got['1m']).toEqual(expected(60_000));
   }, 60_000);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 import { placeOrder, upsertAccount } from '../helpers/exchange-commands.ts';
-import { importInto, LASOTA, replayDataOf, replayVenue, trxBooks, trxTradesCsv, type HistBook } from './harness.ts';
+import { importInto, LASOTA, replayDataOf, replayVenue, trxBooks, TRX_TRADES, type HistBook } from './harness.ts';
 import { WsTestClient } from './ws-client.ts';
 
 const UNIT = 100_000_000n;
@@ -75,7 +75,7 @@ describe('update ids of an L2 + trades replay', () => {
     const books = trxBooks();
     const idx = new Map(books.map((b, i) => [b.u, i]));
     const v = await replayVenue(
-      [depthFiles, { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
+      [depthFiles, { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } }],
       { symbols: ['TRXUSDT'], start: books[0].time },
     );
     try {
