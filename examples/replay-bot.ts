@@ -9,7 +9,10 @@
 // it does depends on the wall clock, so the same replay and the same options give the same fills.
 //
 // Run against a replay (`npm run serve -- --replay TRXUSDT@2025-04-14T00:00Z --lockstep
-// --account replaybot01:replaysecret01:10000`, or a replay started from the live venue):
+// --account replaybot01:replaysecret01:10000`, or a replay started from the live venue) of the
+// TRXUSDT L2 and trade recording, imported first into the service's data folder (docs/data.md,
+// "A recording's folder"):
+//   npm run data -- import test/fixtures/binance/depth/binance_usdm_TRXUSDT_2025-04-14_lasota --symbol TRXUSDT --market um
 //   npm run example:replay -- --key replaybot01 --secret replaysecret01 [--url http://127.0.0.1:8787]
 //                             [--symbol TRXUSDT] [--step-ms 100] [--steps 0 (to the end)] [--trade-every 20]
 import { fileURLToPath } from 'node:url';
