@@ -27,7 +27,9 @@ Commands:
   import PATH...        import Binance archive files (.zip or .csv, with or without header;
                         folders are searched for them). Symbol, market, kind and interval come
                         from the archive's names and folders (spot/, futures/um/, futures/cm/,
-                        then daily|monthly/KIND/SYMBOL[/INTERVAL]/SYMBOL-...-DATE.zip) or from:
+                        then daily|monthly/KIND/SYMBOL[/INTERVAL]/SYMBOL-...-DATE.zip), a
+                        recorder's CSV from its header line (L2 snapshot and diff stream: depth;
+                        trade stream: trades; docs/data.md), or from:
     --symbol SYMBOL       e.g. BTCUSDT
     --market MARKET       spot, um or cm
     --kind KIND           klines, markPriceKlines, indexPriceKlines, premiumIndexKlines,
