@@ -4,6 +4,10 @@
 // Layout: i32[4a + A_*] holds the slot's head and tail (order slots, -1 = none) and its buy and
 // sell counts, so one typed array reaches every field (as in order-pool.ts and level-pool.ts).
 //
+// Beside the records, per slot, what the current match took from the account's resting orders
+// (reduce-only ones and others), for the book's reduce-only guard: valid only while `match[slot]`
+// equals the book's current match number, so nothing is cleared between matches.
+//
 // Invariants: an account's list holds exactly its live orders; the counts match the list. Slots
 // are kept for the book's lifetime (the set of accounts on a venue is bounded). Account ids below
 // DIRECT_LIMIT (database-style ids) are found through a direct array, larger ones through the
@@ -29,12 +33,18 @@ export class AccountTable {
   id: Float64Array;
   /** Records, 4 int32 per slot (see the layout above); re-read after slotOf(), which may grow it. */
   i32: Int32Array;
+  /** The match whose takings `taken` holds for the slot (0: none yet). */
+  match: Int32Array;
+  /** Lots the match `match[slot]` took from the slot's reduce-only orders (2 slot) and its other orders (2 slot + 1). */
+  taken: Float64Array;
   private used = 0;
 
   constructor() {
     const cap = 64;
     this.id = new Float64Array(cap);
     this.i32 = new Int32Array(cap * 4);
+    this.match = new Int32Array(cap);
+    this.taken = new Float64Array(cap * 2);
   }
 
   /** Number of account slots in use (slots 0 .. size-1). */
@@ -77,5 +87,7 @@ export class AccountTable {
     const cap = this.id.length * 2;
     this.id = grownF64(this.id, cap);
     this.i32 = grownI32(this.i32, cap * 4);
+    this.match = grownI32(this.match, cap);
+    this.taken = grownF64(this.taken, cap * 2);
   }
 }

@@ -17,7 +17,17 @@ import { OrderPool } from './order-pool.ts';
 import * as ladderModule from './price-ladder.ts';
 import { PriceLadder } from './price-ladder.ts';
 import * as typesModule from './types.ts';
-import type { BookCommands, BookConfig, DepthView, EngineSink, Level, OrderView, Side, TimeInForce } from './types.ts';
+import type {
+  BookCommands,
+  BookConfig,
+  DepthView,
+  EngineSink,
+  Level,
+  OrderView,
+  ReduceOnlyGuard,
+  Side,
+  TimeInForce,
+} from './types.ts';
 
 // Module-level copies of imported constants: V8 folds these into the code, while it reads an
 // imported binding through a cell, with a hole check, at every use (measured on the unbundled
@@ -67,6 +77,8 @@ const EXPIRE_TAKER = StpMode.ExpireTaker;
 const EXPIRE_MAKER = StpMode.ExpireMaker;
 const EXPIRE_BOTH = StpMode.ExpireBoth;
 const PPM = 1_000_000;
+/** The ReduceOnly flag as it sits in an order's meta (packMeta: flags << 8). */
+const RO_META = OrderFlag.ReduceOnly << 8;
 
 function isId(x: number): boolean {
   if (typeof x !== 'number') return false;
@@ -175,6 +187,11 @@ export class OrderBook implements BookCommands {
   private busy = 0;
   /** Set by sweep() when STP expired the taker. */
   private takerGone = false;
+  private readonly guard: ReduceOnlyGuard | null;
+  /** Resting reduce-only orders per side ([side]): a match asks the guard only when the side it takes from has some. */
+  private readonly roResting = new Int32Array(3);
+  /** Number of the current guarded match (sweep or FOK check), for the account table's takings. */
+  private matchNo = 0;
 
   constructor(config: BookConfig, sink: EngineSink) {
     const band = config.bandPpm;
@@ -189,6 +206,7 @@ export class OrderBook implements BookCommands {
     this.bandPpm = band;
     this.defaultStp = stp;
     this.sink = sink;
+    this.guard = config.reduceOnlyGuard ?? null;
     const orderCap = config.initialOrderCapacity ?? 1024;
     const levelCap = config.initialLevelCapacity ?? 256;
     this.orders = new OrderPool(orderCap);
@@ -726,6 +744,10 @@ export class OrderBook implements BookCommands {
     const LF = lv.f64;
     const LI = lv.i32;
     this.takerGone = false;
+    // Resting reduce-only orders on the side taken from: each is asked about before it trades
+    // (guardMaker), with what this match took from its account so far (took).
+    const guarded = this.guard !== null && this.roResting[takerSide === BUY ? 2 : 1] > 0;
+    if (guarded) this.newMatch();
     while (opp.n > 0) {
       const top = opp.n - 1;
       if (opp.keys[top] < limitKey) break;
@@ -738,7 +760,7 @@ export class OrderBook implements BookCommands {
       while (m !== -1) {
         const mb = m << 3;
         const mAcct = F[mb + F_ACCOUNT];
-        const mRem = F[mb + F_REM];
+        let mRem = F[mb + F_REM];
         if (mAcct === takerAcct) {
           if (stp === EXPIRE_TAKER) {
             stopped = true;
@@ -757,6 +779,14 @@ export class OrderBook implements BookCommands {
             break;
           }
           continue;
+        }
+        if (guarded) {
+          mRem = this.guardMaker(m, L, rem);
+          if (mRem === 0) {
+            // cancelled: the level's next order is the maker at hand
+            m = LI[(L << 4) + LI_HEAD];
+            continue;
+          }
         }
         const q = rem < mRem ? rem : mRem;
         const mLeft = mRem - q;
@@ -805,6 +835,10 @@ export class OrderBook implements BookCommands {
     const selfOpposite =
       a !== -1 &&
       (side === BUY ? this.accounts.i32[(a << 2) + A_COUNT_SELL] : this.accounts.i32[(a << 2) + A_COUNT_BUY]) > 0;
+    // resting reduce-only orders may fill less than they show (the guard's caps, as sweep() asks):
+    // then every order is counted one by one
+    const guarded = this.guard !== null && this.roResting[side === BUY ? 2 : 1] > 0;
+    if (guarded) this.newMatch();
     const lv = this.levels;
     const LF = lv.f64;
     const LI = lv.i32;
@@ -813,7 +847,7 @@ export class OrderBook implements BookCommands {
     for (let i = opp.n - 1; i >= 0; i--) {
       if (opp.keys[i] < limitKey) return false;
       const L = opp.slots[i];
-      if (!selfOpposite) {
+      if (!selfOpposite && !guarded) {
         need -= LF[(L << 3) + LF_TOTAL];
         if (need <= 0) return true;
         continue;
@@ -823,11 +857,104 @@ export class OrderBook implements BookCommands {
           if (stp === EXPIRE_MAKER) continue;
           return false;
         }
-        need -= F[(m << 3) + F_REM];
+        let take = F[(m << 3) + F_REM];
+        if (guarded) {
+          const ro = (I[(m << 4) + I_META] & RO_META) !== 0;
+          if (ro) {
+            const cap = this.capOf(F[(m << 3) + F_ID], F[(m << 3) + F_ACCOUNT], I[(m << 4) + I_ACCOUNT_SLOT]);
+            if (cap >= 0 && cap < take) take = cap;
+          }
+          this.took(I[(m << 4) + I_ACCOUNT_SLOT], ro, take);
+        }
+        need -= take;
         if (need <= 0) return true;
       }
     }
     return false;
+  }
+
+  /**
+   * The maker at hand in a guarded sweep (m, the level L's head, met by a taker with `takerRem`
+   * lots left): a reduce-only one is first capped by the guard, trimmed to its cap (onAmended,
+   * priority kept) or, at 0, cancelled (onCancelled, ReduceOnly), as trimOrder() would. Records
+   * what the taker will take from it for its account (took) and returns its remaining lots; 0 when
+   * it was cancelled and is gone, the level's next order then its head.
+   */
+  private guardMaker(m: number, L: number, takerRem: number): number {
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    const mb = m << 3;
+    const ib = m << 4;
+    const slot = I[ib + I_ACCOUNT_SLOT];
+    let rem = F[mb + F_REM];
+    if ((I[ib + I_META] & RO_META) === 0) {
+      this.took(slot, false, takerRem < rem ? takerRem : rem);
+      return rem;
+    }
+    const cap = this.capOf(F[mb + F_ID], F[mb + F_ACCOUNT], slot);
+    // -1 (no cap), or a cap at or above what it has left: untouched
+    if (cap >= 0 && cap < rem) rem = this.capRestingAt(m, L, cap);
+    if (rem > 0) this.took(slot, true, takerRem < rem ? takerRem : rem);
+    return rem;
+  }
+
+  /** Caps the resting reduce-only order m (the level L's head) at `cap` lots below its remaining; returns cap (0: cancelled and gone). */
+  private capRestingAt(m: number, L: number, cap: number): number {
+    const F = this.orders.f64;
+    const I = this.orders.i32;
+    const mb = m << 3;
+    const ib = m << 4;
+    const rem = F[mb + F_REM];
+    const LF = this.levels.f64;
+    const LI = this.levels.i32;
+    if (cap === 0) {
+      const next = I[ib + I_NEXT];
+      LF[(L << 3) + LF_TOTAL] -= rem;
+      LI[(L << 4) + LI_COUNT]--;
+      LI[(L << 4) + LI_HEAD] = next;
+      if (next === -1) LI[(L << 4) + LI_TAIL] = -1;
+      this.sink.onCancelled(F[mb + F_ID], F[mb + F_ACCOUNT], rem, CancelReason.ReduceOnly);
+      this.dropOrder(m);
+      return 0;
+    }
+    LF[(L << 3) + LF_TOTAL] -= rem - cap;
+    F[mb + F_QTY] -= rem - cap;
+    F[mb + F_REM] = cap;
+    this.sink.onAmended(F[mb + F_ID], F[mb + F_ACCOUNT], I[ib + I_PRICE], F[mb + F_QTY], cap, true);
+    return cap;
+  }
+
+  /** The guard's cap for a resting reduce-only order, told what this match took from its account (slot) so far. */
+  private capOf(orderId: number, acct: number, slot: number): number {
+    const ac = this.accounts;
+    const seen = ac.match[slot] === this.matchNo;
+    return (this.guard as ReduceOnlyGuard).makerCap(
+      orderId,
+      acct,
+      seen ? ac.taken[slot << 1] : 0,
+      seen ? ac.taken[(slot << 1) + 1] : 0,
+    );
+  }
+
+  /** This match took `lots` from a resting order of the account in `slot` (a reduce-only one or not). */
+  private took(slot: number, reduceOnly: boolean, lots: number): void {
+    const ac = this.accounts;
+    const t = ac.taken;
+    if (ac.match[slot] !== this.matchNo) {
+      ac.match[slot] = this.matchNo;
+      t[slot << 1] = 0;
+      t[(slot << 1) + 1] = 0;
+    }
+    t[(slot << 1) + (reduceOnly ? 0 : 1)] += lots;
+  }
+
+  /** A new guarded match: the takings recorded for earlier ones no longer count. */
+  private newMatch(): void {
+    if (this.matchNo === 0x7fffffff) {
+      this.accounts.match.fill(0);
+      this.matchNo = 0;
+    }
+    this.matchNo++;
   }
 
   // ---------------------------------------------------------------- book upkeep
@@ -869,6 +996,7 @@ export class OrderBook implements BookCommands {
     AI[(a << 2) + A_TAIL] = n;
     if (side === BUY) AI[(a << 2) + A_COUNT_BUY]++;
     else AI[(a << 2) + A_COUNT_SELL]++;
+    if ((meta & RO_META) !== 0) this.roResting[side]++;
     return n;
   }
 
@@ -1027,8 +1155,10 @@ export class OrderBook implements BookCommands {
     this.ids.deleteLive(o.f64[(n << 3) + F_ID]);
     const a = I[(n << 4) + I_ACCOUNT_SLOT];
     this.accountUnlink(n, a);
-    if (metaSide(I[(n << 4) + I_META]) === BUY) this.accounts.i32[(a << 2) + A_COUNT_BUY]--;
+    const meta = I[(n << 4) + I_META];
+    if (metaSide(meta) === BUY) this.accounts.i32[(a << 2) + A_COUNT_BUY]--;
     else this.accounts.i32[(a << 2) + A_COUNT_SELL]--;
+    if ((meta & RO_META) !== 0) this.roResting[metaSide(meta)]--;
     o.free(n);
   }
 
@@ -1430,6 +1560,7 @@ export class OrderBook implements BookCommands {
     for (const side of [1, 2] as const) {
       const ladder = side === BUY ? this.bids : this.asks;
       let empties = 0;
+      let reduceOnly = 0;
       for (let i = 0; i < ladder.n; i++) {
         const L = ladder.slots[i];
         const key = ladder.keys[i];
@@ -1460,6 +1591,7 @@ export class OrderBook implements BookCommands {
             problems.push(`order ${id}: wrong level`);
           if (!(rem > 0) || rem > F[(m << 3) + F_QTY]) problems.push(`order ${id}: bad remaining ${rem}`);
           if (this.ids.get(id) !== m) problems.push(`order ${id}: id table mismatch`);
+          if ((I[(m << 4) + I_META] & RO_META) !== 0) reduceOnly++;
           sum += rem;
           count++;
           prev = m;
@@ -1472,6 +1604,8 @@ export class OrderBook implements BookCommands {
         orders += count;
       }
       if (empties !== ladder.empties) problems.push(`side ${side}: empties ${ladder.empties} != ${empties}`);
+      if (reduceOnly !== this.roResting[side])
+        problems.push(`side ${side}: reduce-only count ${this.roResting[side]} != ${reduceOnly}`);
     }
     if (orders !== this.ids.size) problems.push(`orders in levels ${orders} != id table ${this.ids.size}`);
     // Every account's list: linked both ways, its orders' own, matching its counts; together

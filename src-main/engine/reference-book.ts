@@ -20,7 +20,7 @@ import {
   StpMode,
   TimeInForce,
 } from './types.ts';
-import type { BookConfig, DepthView, EngineSink, Level, OrderView, Side } from './types.ts';
+import type { BookConfig, DepthView, EngineSink, Level, OrderView, ReduceOnlyGuard, Side } from './types.ts';
 
 interface RefOrder {
   id: number;
@@ -50,11 +50,13 @@ export class ReferenceBook {
   private readonly band: number;
   private readonly defaultStp: number;
   private readonly sink: EngineSink;
+  private readonly guard: ReduceOnlyGuard | undefined;
 
   constructor(config: BookConfig, sink: EngineSink) {
     this.band = config.bandPpm;
     this.defaultStp = config.defaultStp ?? StpMode.ExpireTaker;
     this.sink = sink;
+    this.guard = config.reduceOnlyGuard;
   }
 
   // -------------------------------------------------------------- commands
@@ -272,22 +274,46 @@ export class ReferenceBook {
     );
   }
 
+  /**
+   * What a resting order may fill in a match where `taken` holds, per account, the lots its
+   * reduce-only orders and its other orders already took: its remaining lots, or, when it is
+   * reduce-only and the guard caps it lower, the guard's cap.
+   */
+  private fillable(m: RefOrder, taken: Map<number, { reduced: number; other: number }>): number {
+    if (!this.guard || (m.flags & OrderFlag.ReduceOnly) === 0) return m.rem;
+    const t = taken.get(m.account) ?? { reduced: 0, other: 0 };
+    const cap = this.guard.makerCap(m.id, m.account, t.reduced, t.other);
+    return cap >= 0 && cap < m.rem ? cap : m.rem;
+  }
+
+  private record(m: RefOrder, lots: number, taken: Map<number, { reduced: number; other: number }>): void {
+    const t = taken.get(m.account) ?? { reduced: 0, other: 0 };
+    if ((m.flags & OrderFlag.ReduceOnly) !== 0) t.reduced += lots;
+    else t.other += lots;
+    taken.set(m.account, t);
+  }
+
   private enter(t: RefOrder, market: boolean): void {
     const makers = this.against(t);
     if (t.tif === TimeInForce.GTX && makers.length > 0)
       return this.sink.onExpired(t.id, t.account, t.rem, ExpireReason.PostOnly);
     if (t.tif === TimeInForce.FOK) {
-      // What would fill before STP stops the taker (ExpireMaker skips own orders instead).
+      // What would fill before STP stops the taker (ExpireMaker skips own orders instead), each
+      // reduce-only maker as far as the guard lets it.
       let fillable = 0;
+      const taken = new Map<number, { reduced: number; other: number }>();
       for (const m of makers) {
         if (m.account === t.account) {
           if (t.stp === StpMode.ExpireMaker) continue;
           break;
         }
-        fillable += m.rem;
+        const q = this.fillable(m, taken);
+        this.record(m, q, taken);
+        fillable += q;
       }
       if (fillable < t.rem) return this.sink.onExpired(t.id, t.account, t.rem, ExpireReason.FillOrKill);
     }
+    const taken = new Map<number, { reduced: number; other: number }>();
     for (const m of makers) {
       if (t.rem === 0) break;
       if (m.account === t.account) {
@@ -297,7 +323,20 @@ export class ReferenceBook {
         if (t.stp === StpMode.ExpireBoth) return this.sink.onExpired(t.id, t.account, t.rem, ExpireReason.SelfTrade);
         continue;
       }
+      // a reduce-only maker capped lower by the guard is trimmed (or, at 0, cancelled) first
+      const may = this.fillable(m, taken);
+      if (may === 0) {
+        this.remove(m);
+        this.sink.onCancelled(m.id, m.account, m.rem, CancelReason.ReduceOnly);
+        continue;
+      }
+      if (may < m.rem) {
+        m.qty -= m.rem - may;
+        m.rem = may;
+        this.sink.onAmended(m.id, m.account, m.price, m.qty, m.rem, true);
+      }
       const q = Math.min(t.rem, m.rem);
+      this.record(m, q, taken);
       t.rem -= q;
       m.rem -= q;
       this.sink.onTrade(m.id, m.account, t.id, t.account, m.price, q, t.side);

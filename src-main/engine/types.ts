@@ -165,7 +165,12 @@ export interface EngineSink {
  *   is rejected (NothingToReduce). While it rests, trimOrder(id, cap) lowers its remaining
  *   quantity (priority kept) or cancels it when cap is 0; a cap >= remaining is a silent no-op.
  *   The cap is per order: the risk layer keeps the sum over an account's reduce-only orders
- *   within the position.
+ *   within the position between commands (trimOrder). Within one match, where one taker may
+ *   meet several reduce-only orders of an account, the book asks the config's
+ *   reduceOnlyGuard (see ReduceOnlyGuard) before each resting reduce-only order trades, and
+ *   trims it first (onAmended, priority kept) or cancels it (onCancelled, ReduceOnly) as
+ *   trimOrder would, the taker going on to the next order; a FOK counts what those orders may
+ *   fill. Without a guard, a resting order's cap is only what trimOrder set.
  * - Self-trade prevention by the taker's mode (default ExpireTaker, like Binance): ExpireTaker
  *   stops the taker at the first own resting order and expires its remainder; ExpireMaker
  *   expires each own resting order met and keeps matching; ExpireBoth expires both. A FOK order
@@ -213,9 +218,27 @@ export interface BookCommands {
   trimOrder(orderId: number, capLots: number): void;
 }
 
+/**
+ * The risk layer's answer to "how much may this resting reduce-only order fill now?", asked by
+ * the book during a match (a taker's sweep, or a FOK's fill check) just before a resting order
+ * with the ReduceOnly flag would trade. The book knows no positions; the guard does, as they
+ * stood before the command, and the book tells it what the match has already taken from the
+ * same account's resting orders (all on the same side of the book): `reducedLots` through its
+ * reduce-only orders, `otherLots` through its other orders (in one-way mode those reduce the
+ * position too; in hedge mode they open the other side). Answer an integer: the lots the order
+ * may fill at most (0: none, the book cancels it), or -1 for no cap. Called with primitives,
+ * nothing allocated by the book; it must not call back into the book, must not throw, and its
+ * answer must depend only on its arguments and state the book's commands do not change.
+ */
+export interface ReduceOnlyGuard {
+  makerCap(orderId: number, account: number, reducedLots: number, otherLots: number): number;
+}
+
 export interface BookConfig {
   /** Informational; the engine keeps one book per symbol and never reads it. */
   readonly symbol?: string;
+  /** Caps resting reduce-only orders while they are matched (see ReduceOnlyGuard); none by default. */
+  readonly reduceOnlyGuard?: ReduceOnlyGuard;
   /** Market-order protection band around the command's reference price, parts per million. */
   readonly bandPpm: number;
   /** STP mode for commands that pass 0 (default ExpireTaker, as Binance). */

@@ -10,6 +10,8 @@ import type { Command } from '../../src-main/engine/commands.ts';
 import { OrderBook } from '../../src-main/engine/order-book.ts';
 import { RecordingSink } from '../../src-main/engine/recording-sink.ts';
 import { ReferenceBook } from '../../src-main/engine/reference-book.ts';
+import type { EngineEvent } from '../../src-main/engine/recording-sink.ts';
+import type { ReduceOnlyGuard } from '../../src-main/engine/types.ts';
 import { Ledger, expectSameState } from './harness.ts';
 
 const ACCOUNTS = [1, 2, 3];
@@ -149,6 +151,47 @@ function resolve(step: Step, book: OrderBook, accounts: number[]): Command {
   return { ...c, orderId: live[step.pick % live.length] };
 }
 
+/**
+ * A reduce-only guard over fixed positions (the risk layer's answers, without the risk layer):
+ * account 1 holds 4 lots in one-way mode (its other orders reduce them too), account 2 holds 3
+ * in hedge mode (its other orders do not), account 3 has no cap. Below the orders' sizes (up to
+ * 10), so matches trim and cancel reduce-only orders often.
+ */
+const POSITIONS: Record<number, { lots: number; oneWay: boolean }> = {
+  1: { lots: 4, oneWay: true },
+  2: { lots: 3, oneWay: false },
+};
+const GUARD: ReduceOnlyGuard = {
+  makerCap(_orderId, account, reducedLots, otherLots) {
+    const p = POSITIONS[account];
+    if (!p) return -1;
+    return Math.max(0, p.lots - reducedLots - (p.oneWay ? otherLots : 0));
+  },
+};
+
+/**
+ * What the guard promises, read from one command's events alone: no resting reduce-only order
+ * trades beyond its account's position, counting what the account's orders traded before it in
+ * the same command. `flags` follows the orders' flags from their 'accepted' events.
+ */
+function checkGuarded(events: EngineEvent[], flags: Map<number, number>): void {
+  const taken = new Map<number, { reduced: number; other: number }>();
+  for (const e of events) {
+    if (e.type === 'accepted') flags.set(e.orderId, e.flags);
+    if (e.type !== 'trade') continue;
+    const t = taken.get(e.makerAccount) ?? { reduced: 0, other: 0 };
+    taken.set(e.makerAccount, t);
+    const ro = ((flags.get(e.makerId) ?? 0) & 1) !== 0;
+    if (ro) t.reduced += e.qtyLots;
+    else t.other += e.qtyLots;
+    const p = POSITIONS[e.makerAccount];
+    if (ro && p)
+      expect(t.reduced + (p.oneWay ? t.other : 0), `order ${e.makerId} beyond its position`).toBeLessThanOrEqual(
+        p.lots,
+      );
+  }
+}
+
 /** endOnFailure: report the first failing run as it is (no shrinking: a corrupted book can loop while shrinking). */
 function runAgainstReference(
   config: fc.Arbitrary<ConstructorParameters<typeof OrderBook>[0]>,
@@ -167,6 +210,7 @@ function runAgainstReference(
         const book = new OrderBook(cfg, s1);
         const ref = new ReferenceBook(cfg, s2);
         const ledger = new Ledger();
+        const flags = new Map<number, number>();
         const accounts = d.accounts ?? ACCOUNTS;
         const setup: Step[] = (d.setup ?? []).map((command) => ({ command, pick: null }));
         for (const step of [...setup, ...steps]) {
@@ -176,6 +220,7 @@ function runAgainstReference(
           const events = s1.take();
           expect(events).toEqual(s2.take());
           ledger.apply(events);
+          if (cfg.reduceOnlyGuard) checkGuarded(events, flags);
           expectSameState(book, ref, accounts);
           ledger.checkAgainst(book);
         }
@@ -188,6 +233,15 @@ function runAgainstReference(
 describe('engine vs reference book (fast-check)', () => {
   it('agrees on a narrow price range with heavy interaction', () => {
     runAgainstReference(configArb, { ids: 30, minPrice: 95, maxPrice: 105, maxQty: 10 }, 60, 150);
+  });
+
+  it('agrees with a reduce-only guard: resting reduce-only orders never trade beyond their position in a command', () => {
+    runAgainstReference(
+      configArb.map((c) => ({ ...c, reduceOnlyGuard: GUARD })),
+      { ids: 30, minPrice: 95, maxPrice: 105, maxQty: 10 },
+      60,
+      150,
+    );
   });
 
   it('agrees on a wide price range (lazy level removal and compaction)', () => {

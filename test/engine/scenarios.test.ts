@@ -12,7 +12,7 @@ import { ReferenceBook } from '../../src-main/engine/reference-book.ts';
 import { RecordingSink } from '../../src-main/engine/recording-sink.ts';
 import type { EngineEvent } from '../../src-main/engine/recording-sink.ts';
 import { CancelReason, CommandKind, ExpireReason, RejectReason, StpMode } from '../../src-main/engine/types.ts';
-import type { BookConfig, Level } from '../../src-main/engine/types.ts';
+import type { BookConfig, Level, ReduceOnlyGuard } from '../../src-main/engine/types.ts';
 
 const BUY = 1;
 const SELL = 2;
@@ -179,6 +179,20 @@ const BASE_ASKS: Level[] = [
   [101, 8],
   [102, 4],
 ];
+
+/**
+ * A reduce-only guard over fixed positions, answering as the risk layer's does: account 40 holds 6
+ * lots in one-way mode (its other orders on the side taken from reduce them too), account 41
+ * holds 4 in hedge mode (its other orders open the other side), other accounts have no cap.
+ */
+const GUARD: ReduceOnlyGuard = {
+  makerCap(_orderId, account, reducedLots, otherLots) {
+    if (account === 40) return Math.max(0, 6 - reducedLots - otherLots);
+    if (account === 41) return Math.max(0, 4 - reducedLots);
+    return -1;
+  },
+};
+const RO = { flags: 1 };
 
 interface Scenario {
   name: string;
@@ -686,6 +700,152 @@ const scenarios: Scenario[] = [
       [101, 5],
       [102, 4],
     ],
+  },
+  {
+    name: 'guard: a taker meets reduce-only orders of one account beyond its position: the one left with part is trimmed to it first',
+    config: { reduceOnlyGuard: GUARD },
+    setup: [limit(50, 40, SELL, 100, 4, GTC, RO), limit(51, 40, SELL, 100, 3, GTC, RO)],
+    act: [limit(60, 30, BUY, 101, 8, IOC)],
+    events: [
+      accepted(60, 30, BUY, 101, 8, IOC),
+      trade(50, 40, 60, 30, 100, 4, BUY),
+      filled(50, 40, 4),
+      partial(60, 30, 4, 4),
+      amended(51, 40, 100, 2, 2, true),
+      trade(51, 40, 60, 30, 100, 2, BUY),
+      filled(51, 40, 2),
+      partial(60, 30, 6, 2),
+      trade(1, 10, 60, 30, 101, 2, BUY),
+      partial(1, 10, 2, 3),
+      filled(60, 30, 8),
+      level(SELL, 100, 0),
+      level(SELL, 101, 6),
+    ],
+    bids: BASE_BIDS,
+    asks: [
+      [101, 6],
+      [102, 4],
+    ],
+  },
+  {
+    name: 'guard: a reduce-only order whose position the sweep already closed is cancelled, and the taker goes on',
+    config: { reduceOnlyGuard: GUARD },
+    setup: [limit(50, 40, SELL, 100, 6, GTC, RO), limit(51, 40, SELL, 100, 2, GTC, RO), limit(52, 12, SELL, 100, 1)],
+    act: [market(60, 30, BUY, 8, 100)],
+    events: [
+      acceptedMarket(60, 30, BUY, 8),
+      trade(50, 40, 60, 30, 100, 6, BUY),
+      filled(50, 40, 6),
+      partial(60, 30, 6, 2),
+      cancelled(51, 40, 2, CancelReason.ReduceOnly),
+      trade(52, 12, 60, 30, 100, 1, BUY),
+      filled(52, 12, 1),
+      partial(60, 30, 7, 1),
+      trade(1, 10, 60, 30, 101, 1, BUY),
+      partial(1, 10, 1, 4),
+      filled(60, 30, 8),
+      level(SELL, 100, 0),
+      level(SELL, 101, 7),
+    ],
+    bids: BASE_BIDS,
+    asks: [
+      [101, 7],
+      [102, 4],
+    ],
+  },
+  {
+    name: "guard: an account's other orders count as the guard says (one-way: they reduce too; hedge: they do not)",
+    config: { reduceOnlyGuard: GUARD },
+    setup: [
+      limit(50, 40, SELL, 100, 4),
+      limit(51, 40, SELL, 100, 4, GTC, RO),
+      limit(52, 41, SELL, 100, 3),
+      limit(53, 41, SELL, 100, 4, GTC, RO),
+    ],
+    act: [limit(60, 30, BUY, 100, 20, IOC)],
+    events: [
+      accepted(60, 30, BUY, 100, 20, IOC),
+      trade(50, 40, 60, 30, 100, 4, BUY),
+      filled(50, 40, 4),
+      partial(60, 30, 4, 16),
+      amended(51, 40, 100, 2, 2, true),
+      trade(51, 40, 60, 30, 100, 2, BUY),
+      filled(51, 40, 2),
+      partial(60, 30, 6, 14),
+      trade(52, 41, 60, 30, 100, 3, BUY),
+      filled(52, 41, 3),
+      partial(60, 30, 9, 11),
+      trade(53, 41, 60, 30, 100, 4, BUY),
+      filled(53, 41, 4),
+      partial(60, 30, 13, 7),
+      expired(60, 30, 7, ExpireReason.ImmediateOrCancel),
+      level(SELL, 100, 0),
+    ],
+    bids: BASE_BIDS,
+    asks: BASE_ASKS,
+  },
+  {
+    name: 'guard: a FOK counts what the reduce-only orders may fill, then fills through them',
+    config: { reduceOnlyGuard: GUARD },
+    setup: [limit(50, 40, SELL, 100, 6, GTC, RO), limit(51, 40, SELL, 100, 6, GTC, RO)],
+    act: [limit(60, 30, BUY, 100, 8, FOK), limit(61, 30, BUY, 101, 8, FOK)],
+    events: [
+      accepted(60, 30, BUY, 100, 8, FOK),
+      expired(60, 30, 8, ExpireReason.FillOrKill),
+      accepted(61, 30, BUY, 101, 8, FOK),
+      trade(50, 40, 61, 30, 100, 6, BUY),
+      filled(50, 40, 6),
+      partial(61, 30, 6, 2),
+      cancelled(51, 40, 6, CancelReason.ReduceOnly),
+      trade(1, 10, 61, 30, 101, 2, BUY),
+      partial(1, 10, 2, 3),
+      filled(61, 30, 8),
+      level(SELL, 100, 0),
+      level(SELL, 101, 6),
+    ],
+    bids: BASE_BIDS,
+    asks: [
+      [101, 6],
+      [102, 4],
+    ],
+  },
+  {
+    name: 'guard: the taker is capped by its maxFillLots only (the guard is asked about resting orders); one within its cap is untouched',
+    config: { reduceOnlyGuard: GUARD },
+    setup: [limit(50, 40, BUY, 99, 3, GTC, RO)],
+    act: [limit(60, 41, SELL, 98, 9, IOC, { flags: 1, maxFillLots: 7 })],
+    events: [
+      accepted(60, 41, SELL, 98, 7, IOC, 1, 1),
+      trade(4, 20, 60, 41, 99, 5, SELL),
+      filled(4, 20, 5),
+      partial(60, 41, 5, 2),
+      trade(50, 40, 60, 41, 99, 2, SELL),
+      partial(50, 40, 2, 1),
+      filled(60, 41, 7),
+      level(BUY, 99, 1),
+    ],
+    bids: [
+      [99, 1],
+      [98, 2],
+    ],
+    asks: BASE_ASKS,
+  },
+  {
+    name: 'no guard: resting reduce-only orders fill whole (their cap is what trimOrder sets)',
+    setup: [limit(50, 40, SELL, 100, 6, GTC, RO), limit(51, 40, SELL, 100, 2, GTC, RO)],
+    act: [limit(60, 30, BUY, 100, 8, IOC)],
+    events: [
+      accepted(60, 30, BUY, 100, 8, IOC),
+      trade(50, 40, 60, 30, 100, 6, BUY),
+      filled(50, 40, 6),
+      partial(60, 30, 6, 2),
+      trade(51, 40, 60, 30, 100, 2, BUY),
+      filled(51, 40, 2),
+      filled(60, 30, 8),
+      level(SELL, 100, 0),
+    ],
+    bids: BASE_BIDS,
+    asks: BASE_ASKS,
   },
   {
     name: 'trim of an unknown order or with a bad cap is rejected',
