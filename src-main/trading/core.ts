@@ -10,8 +10,8 @@
 // - Ids never repeat, across crashes too: they are handed out from blocks whose end is stored
 //   (settings 'id_hwm') before the first id of the block is used.
 import { ApiError, Errors, type RefusalReason } from '../../src-shared/errors.ts';
-import { CloseType, MarginMode, PositionMode, TimeInForce } from '../../src-shared/enums.ts';
-import { OrderFlag } from '../engine/types.ts';
+import { CloseType, MarginMode, PositionMode, PositionSide, Side, TimeInForce } from '../../src-shared/enums.ts';
+import { OrderFlag, type ReduceOnlyGuard } from '../engine/types.ts';
 import { IdMap, StringIdMap } from '../core/id-map.ts';
 import type { PositionState } from '../risk/position.ts';
 import { EventBus, type AccountEvent } from './events.ts';
@@ -57,6 +57,14 @@ export interface AccountLive {
 }
 
 export const posKey = (symbol: string, side: number): string => `${symbol}:${side}`;
+
+/** Lots a reduce-only / close order may fill now: the position it reduces. */
+export function reducibleLots(a: AccountLive, symbol: string, positionSide: number, side: number): number {
+  if (a.mode === PositionMode.HEDGE) return a.positions.get(posKey(symbol, positionSide))?.qty ?? 0;
+  // one-way: the net position must be on the other side of this order
+  const p = a.positions.get(posKey(symbol, side === Side.BUY ? PositionSide.SHORT : PositionSide.LONG));
+  return p?.qty ?? 0;
+}
 
 export function reject(def: (typeof Errors)[keyof typeof Errors], message?: string, reason?: RefusalReason): never {
   throw new ApiError(def, message, reason);
@@ -114,8 +122,9 @@ export class TradingCore {
     deps.repo.group.onFailure((err) => {
       this.fatal = err;
     });
+    const guard = closeGuard(this);
     for (const row of deps.symbols.all()) {
-      const pair = createPairState(row);
+      const pair = createPairState(row, guard);
       // nobody tracks the reserved accounts' orders: their engines record only trades and levels
       pair.sink.quiet = this.reservedAccounts;
       this.pairs.set(row.symbol, pair);
@@ -240,6 +249,30 @@ export class TradingCore {
       }
     );
   }
+}
+
+/**
+ * The books' reduce-only guard (engine ReduceOnlyGuard): while one taker sweeps several close
+ * orders of an account, each may fill only what is left of its position after the fills before
+ * it in the same sweep, so none trades beyond the position (between commands fills.ts
+ * trimCloseOrders keeps them within it). The positions read are as the last drain left them:
+ * every command that trades is drained before the next one runs. Bot orders hold no position:
+ * no cap.
+ */
+function closeGuard(core: TradingCore): ReduceOnlyGuard {
+  return {
+    makerCap(orderId: number, _account: number, reducedLots: number, otherLots: number): number {
+      const o = core.orders.get(orderId);
+      if (o === undefined || o.isBot) return -1;
+      const a = core.accounts.get(o.accountId);
+      if (a === undefined) return -1;
+      // in one-way mode the account's other sells (buys) reduce the long (short) first too; in
+      // hedge mode they open the other side
+      const taken = a.mode === PositionMode.HEDGE ? reducedLots : reducedLots + otherLots;
+      const left = reducibleLots(a, o.symbol, o.positionSide, o.side) - taken;
+      return left > 0 ? left : 0;
+    },
+  };
 }
 
 function liveFromRow(row: AccountState): AccountLive {

@@ -8,7 +8,10 @@
 // - In one-way mode a fill first reduces the opposite net position, then opens with the rest;
 //   in hedge mode a reduce-only order only ever closes the position of its side.
 // - No resting reduce-only order exceeds the position it reduces (trimCloseOrders after every
-//   shrink); at zero the book cancels it.
+//   shrink); at zero the book cancels it. Within one command, where one taker may meet several
+//   of an account's close orders, the book asks the reduce-only guard (core.ts closeGuard)
+//   before each trades and trims or cancels it the same way: no fill closes more than the
+//   position, so every trade moves a position on both of its sides.
 // - Bot orders never touch the ledger: only their counterparties' fills are booked.
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import {

@@ -26,7 +26,15 @@ import type { OrderInput } from './commands.ts';
 import { formatMoney, unitsToNumber } from '../risk/money.ts';
 import { ceilDiv } from '../risk/money.ts';
 import { maxNotionalFor } from '../risk/tiers.ts';
-import { openOrdersOf, posKey, positionsOf, reject, type AccountLive, type TradingCore } from './core.ts';
+import {
+  openOrdersOf,
+  posKey,
+  positionsOf,
+  reducibleLots,
+  reject,
+  type AccountLive,
+  type TradingCore,
+} from './core.ts';
 import { available, leverageMargin } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
 import type { OrderState } from './ports.ts';
@@ -427,14 +435,6 @@ export function blockers(positions: number, orders: number): string {
   const p = positions === 0 ? '' : positions === 1 ? 'a position' : `${positions} positions`;
   const o = orders === 0 ? '' : orders === 1 ? '1 open order' : `${orders} open orders`;
   return p && o ? `${p} and ${o}` : p || o;
-}
-
-/** Lots a reduce-only / close order may fill now: the position it reduces. */
-function reducibleLots(a: AccountLive, symbol: string, positionSide: number, side: number): number {
-  if (a.mode === PositionMode.HEDGE) return a.positions.get(posKey(symbol, positionSide))?.qty ?? 0;
-  // one-way: the net position must be on the other side of this order
-  const p = a.positions.get(posKey(symbol, side === Side.BUY ? PositionSide.SHORT : PositionSide.LONG));
-  return p?.qty ?? 0;
 }
 
 /**

@@ -6,7 +6,7 @@
 // command, lastPriceTicks through trades); readers never write it. Prices are floats (display
 // and risk thresholds); money derived from them is rounded to 1e-8 USDT where it is booked.
 import { createBook, RecordingSink, type OrderBook } from '../engine/index.ts';
-import type { DepthView } from '../engine/types.ts';
+import type { DepthView, ReduceOnlyGuard } from '../engine/types.ts';
 import { SymbolMath } from '../risk/money.ts';
 import type { SymbolRow } from '../core/symbol.ts';
 
@@ -51,11 +51,13 @@ export function bandRatioOf(row: SymbolRow): number {
   return Number(row.marketPriceProtectRatio);
 }
 
-export function createPairState(row: SymbolRow): PairState {
+/** A pair's state; `guard` caps its book's resting reduce-only orders while they are matched (none by default). */
+export function createPairState(row: SymbolRow, guard?: ReduceOnlyGuard): PairState {
   const math = new SymbolMath(row);
   const sink = new RecordingSink();
   const bandRatio = bandRatioOf(row);
-  const book = createBook({ symbol: row.symbol, bandPpm: Math.round(bandRatio * 1_000_000) }, sink);
+  const bandPpm = Math.round(bandRatio * 1_000_000);
+  const book = createBook({ symbol: row.symbol, bandPpm, ...(guard ? { reduceOnlyGuard: guard } : {}) }, sink);
   const initial = Number(row.initialPrice);
   return {
     row,

@@ -316,6 +316,197 @@ describe('reduce-only and position modes', () => {
   });
 });
 
+describe('close orders swept together by one taker', () => {
+  // D holds a long of 0.008 (bought from E's short at 96,000) and rests close orders that are
+  // each within the position but together above it; E's one buy sweeps them. A close order whose
+  // position earlier fills of the same sweep already closed is cancelled, or trimmed to what is
+  // left, before it trades: the taker goes on to F's ask behind them, and every trade moves a
+  // position on both sides (users' longs = users' shorts).
+  type Mode = 'one_way' | 'hedge';
+
+  function longD(mode: Mode, tag: string) {
+    const v = venue();
+    const d = user(v, `swd${tag}${mode.length}`);
+    const e = user(v, `swe${tag}${mode.length}`);
+    const f = user(v, `swf${tag}${mode.length}`);
+    if (mode === 'one_way') setPositionMode(v.exchange, d, 'one_way');
+    placeOrder(v.exchange, e, btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.008' }));
+    placeOrder(v.exchange, d, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.008' }));
+    expect(v.exchange.positions(d)).toMatchObject([{ position_side: 1, quantity: 0.008 }]);
+    /** A resting sell of D that reduces its long: reduce_only in one-way mode, close long in hedge mode. */
+    const close = (price: string, qty: string) =>
+      placeOrder(
+        v.exchange,
+        d,
+        mode === 'hedge'
+          ? btc({ side: 2, position_side: 1, position_action: 2, price, qty })
+          : btc({ side: 2, position_side: 1, position_action: 1, reduce_only: true, price, qty }),
+      );
+    /** F's ask behind D's orders, opening a short. */
+    const askF = () =>
+      placeOrder(v.exchange, f, btc({ side: 2, position_side: 2, position_action: 1, price: '96700.0', qty: '0.005' }));
+    /** E's buy (opening a long), IOC unless told. */
+    const buyE = (price: string, qty: string, tif = 2) =>
+      placeOrder(
+        v.exchange,
+        e,
+        btc({ side: 1, position_side: 1, position_action: 1, price, qty, time_in_force: tif as 1 | 2 | 3 | 4 }),
+      );
+    const order = (r: { order_id: string }) => v.trading.order(Number(r.order_id))!;
+    /** Users' longs equal users' shorts (the house took no part), and each account's books balance. */
+    const balanced = () => {
+      const oi = v.exchange.openInterest('BTCUSDT');
+      expect(oi.longLots).toBe(oi.shortLots);
+      for (const id of [d, e, f]) checkIdentity(v, id);
+    };
+    return { v, d, e, f, close, askF, buyE, order, balanced };
+  }
+
+  it.each(['one_way', 'hedge'] as const)(
+    '%s: the second close order is cancelled, not traded, and the taker fills from the next ask',
+    (mode) => {
+      const { v, d, e, f, close, askF, buyE, order, balanced } = longD(mode, 'ca');
+      const c1 = close('96500.0', '0.008');
+      const c2 = close('96600.0', '0.002');
+      const ask = askF();
+      const t = buyE('96700.0', '0.010');
+      // 0.008 x 96,500 + 0.002 x 96,700
+      expect(t).toMatchObject({ status: 3, filled_qty: '0.010', filled_quote: '965.40000000' });
+      expect(order(c1)).toMatchObject({ status: 3, qtyLots: 8, filledLots: 8 });
+      expect(order(c2)).toMatchObject({ status: 4, qtyLots: 2, filledLots: 0 });
+      expect(order(ask)).toMatchObject({ status: 2, filledLots: 2 });
+      expect(v.exchange.positions(d)).toEqual([]);
+      const dTrades = v.trading.trades({ accountId: d, limit: 10 });
+      expect(dTrades.map((x) => [x.orderId, x.side, x.qtyLots, x.priceTicks, x.isClose, x.realizedPnl])).toEqual([
+        [Number(c1.order_id), 2, 8, 965_000, true, 4n * USDT], // 0.008 x 500
+        [expect.any(Number), 1, 8, 960_000, false, 0n], // the opening buy
+      ]);
+      expect(v.exchange.positions(f)).toMatchObject([{ position_side: 2, quantity: 0.002, entry_price: 96700 }]);
+      expect(v.exchange.positions(e).map((p) => [p.position_side, p.quantity])).toEqual(
+        expect.arrayContaining([
+          [1, 0.01],
+          [2, 0.008],
+        ]),
+      );
+      expect(v.exchange.openInterest('BTCUSDT')).toEqual({ longLots: 10, shortLots: 10, lots: 10 });
+      expect(v.exchange.openOrders(d)).toEqual([]);
+      expect(v.exchange.pair('BTCUSDT')!.book.snapshot().asks[0]).toEqual([967_000, 3]);
+      balanced();
+    },
+  );
+
+  it.each(['one_way', 'hedge'] as const)(
+    '%s: a close order left with part of the position is trimmed to it, then fills that part',
+    (mode) => {
+      const { v, d, close, askF, buyE, order, balanced } = longD(mode, 'tr');
+      const c1 = close('96500.0', '0.005');
+      const c2 = close('96600.0', '0.005');
+      const ask = askF();
+      const t = buyE('96700.0', '0.010');
+      // 0.005 x 96,500 + 0.003 x 96,600 + 0.002 x 96,700
+      expect(t).toMatchObject({ status: 3, filled_qty: '0.010', filled_quote: '965.70000000' });
+      expect(order(c1)).toMatchObject({ status: 3, qtyLots: 5, filledLots: 5 });
+      // trimmed from 0.005 to the 0.003 left, then filled
+      expect(order(c2)).toMatchObject({ status: 3, qtyLots: 3, filledLots: 3 });
+      expect(order(ask)).toMatchObject({ status: 2, filledLots: 2 });
+      expect(v.exchange.positions(d)).toEqual([]);
+      const closes = v.trading.trades({ accountId: d, limit: 10 }).filter((x) => x.side === 2);
+      expect(closes.map((x) => [x.qtyLots, x.isClose, x.realizedPnl])).toEqual([
+        [3, true, (18n * 100_000_000n) / 10n], // 0.003 x 600 = 1.8
+        [5, true, (25n * 100_000_000n) / 10n], // 0.005 x 500 = 2.5
+      ]);
+      balanced();
+    },
+  );
+
+  it('one-way: a plain sell ahead of the reduce-only order reduces the long first, so the reduce-only order is trimmed', () => {
+    const { v, d, e, close, askF, buyE, order, balanced } = longD('one_way', 'pl');
+    const plain = placeOrder(
+      v.exchange,
+      d,
+      btc({ side: 2, position_side: 1, position_action: 1, price: '96400.0', qty: '0.005' }),
+    );
+    const ro = close('96500.0', '0.008');
+    const ask = askF();
+    buyE('96700.0', '0.010');
+    expect(order(plain)).toMatchObject({ status: 3, filledLots: 5 });
+    expect(order(ro)).toMatchObject({ status: 3, qtyLots: 3, filledLots: 3 });
+    expect(order(ask)).toMatchObject({ status: 2, filledLots: 2 });
+    expect(v.exchange.positions(d)).toEqual([]);
+    expect(v.exchange.positions(e)).toHaveLength(2);
+    balanced();
+  });
+
+  it('hedge: an open-short sell ahead of the close order leaves the long to close, so nothing is trimmed', () => {
+    const { v, d, close, askF, buyE, order, balanced } = longD('hedge', 'op');
+    const openShort = placeOrder(
+      v.exchange,
+      d,
+      btc({ side: 2, position_side: 2, position_action: 1, price: '96400.0', qty: '0.005' }),
+    );
+    const c = close('96500.0', '0.008');
+    const ask = askF();
+    buyE('96700.0', '0.010');
+    expect(order(openShort)).toMatchObject({ status: 3, filledLots: 5 });
+    expect(order(c)).toMatchObject({ status: 2, qtyLots: 8, filledLots: 5 });
+    expect(order(ask)).toMatchObject({ status: 1, filledLots: 0 });
+    expect(v.exchange.positions(d).map((p) => [p.position_side, p.quantity])).toEqual(
+      expect.arrayContaining([
+        [1, 0.003],
+        [2, 0.005],
+      ]),
+    );
+    balanced();
+  });
+
+  it.each(['one_way', 'hedge'] as const)(
+    '%s: a fill-or-kill buy counts only what the close orders may fill',
+    (mode) => {
+      const { v, d, close, askF, buyE, order, balanced } = longD(mode, 'fk');
+      const c1 = close('96500.0', '0.008');
+      const c2 = close('96600.0', '0.002');
+      // 0.010 up to 96,600 would need both close orders whole: 0.002 more than the position
+      expectApiError(() => buyE('96600.0', '0.010', 3), Errors.FOK_NOT_FILLABLE);
+      expect([order(c1).status, order(c2).status]).toEqual([1, 1]);
+      askF();
+      expect(buyE('96700.0', '0.010', 3)).toMatchObject({ status: 3, filled_qty: '0.010' });
+      expect(order(c2)).toMatchObject({ status: 4, filledLots: 0 });
+      expect(v.exchange.positions(d)).toEqual([]);
+      balanced();
+    },
+  );
+
+  it.each(['one_way', 'hedge'] as const)(
+    '%s: a reduce-only taker sweeping several bids fills no more than the position',
+    (mode) => {
+      const { v, d, e, f, order, balanced } = longD(mode, 'tk');
+      placeOrder(v.exchange, e, btc({ side: 1, position_side: 1, position_action: 1, price: '95900.0', qty: '0.005' }));
+      placeOrder(v.exchange, f, btc({ side: 1, position_side: 1, position_action: 1, price: '95800.0', qty: '0.005' }));
+      const t = placeOrder(
+        v.exchange,
+        d,
+        mode === 'hedge'
+          ? btc({ side: 2, position_side: 1, position_action: 2, price: '95800.0', qty: '0.010', time_in_force: 2 })
+          : btc({
+              side: 2,
+              position_side: 1,
+              position_action: 1,
+              reduce_only: true,
+              price: '95800.0',
+              qty: '0.010',
+              time_in_force: 2,
+            }),
+      );
+      // trimmed to the position on entry
+      expect(t).toMatchObject({ status: 3, filled_qty: '0.008' });
+      expect(order(t)).toMatchObject({ qtyLots: 8, filledLots: 8 });
+      expect(v.exchange.positions(d)).toEqual([]);
+      expect(v.exchange.positions(f)).toMatchObject([{ position_side: 1, quantity: 0.003 }]);
+      balanced();
+    },
+  );
+});
+
 describe('funding, liquidation, take-profit / stop-loss', () => {
   it('funding: longs pay shorts when the rate is positive, on wallet and position', () => {
     const v = venue();

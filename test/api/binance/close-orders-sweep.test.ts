@@ -1,0 +1,149 @@
+// Reduce-only (one-way) and close (hedge) orders of one account that a single taker order meets
+// together never trade beyond the position (docs/binance.md): the one the earlier fills left
+// nothing is cancelled, the one they left part of is trimmed to it, before it trades; the taker
+// takes the next order in the book instead. Seen as a Binance client sees it: the taker's answer,
+// GET order, userTrades, positionRisk and the user stream.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { Creds } from '../../helpers/signed.ts';
+import { midOf } from './book.ts';
+import { account, startService, type Service } from './helpers.ts';
+import { signedCall } from './raw.ts';
+
+let svc: Service;
+let mid: number;
+
+// a service of its own for each test: what one leaves in the book would meet the next one's taker
+beforeEach(async () => {
+  svc = await startService();
+  svc.venue.clock.pause();
+  mid = midOf(svc.venue);
+});
+afterEach(async () => svc?.close());
+
+type Mode = 'one_way' | 'hedge';
+const px = (offset: number) => (mid + offset).toFixed(1);
+
+async function call(c: Creds, method: 'GET' | 'POST', path: string, params: Record<string, string>) {
+  const r = await signedCall(svc.base, c, method, path, { symbol: 'BTCUSDT', ...params });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body;
+}
+
+/** The account's user stream, collecting what it pushes. */
+async function listen(c: Creds): Promise<{ got: any[]; close(): void }> {
+  const r = await fetch(`${svc.base}/binance/fapi/v1/listenKey`, {
+    method: 'POST',
+    headers: { 'x-mbx-apikey': c.apiKey },
+  });
+  const { listenKey } = (await r.json()) as { listenKey: string };
+  const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${listenKey}`);
+  const got: any[] = [];
+  ws.on('message', (d) => got.push(JSON.parse(String(d))));
+  await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
+  return { got, close: () => ws.close() };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 150));
+
+/**
+ * D long 0.008 (bought at market from E's ask at mid), D's two close orders at mid+50 and mid+60,
+ * F's ask of 0.005 at mid+70 behind them; then E buys 0.010 IOC up to mid+70.
+ */
+async function sweep(mode: Mode, tag: string, closes: [string, string]) {
+  const hedge = mode === 'hedge';
+  const d = account(svc.venue, `cs${tag}d${mode}`, 100_000, hedge ? undefined : 'one_way');
+  const e = account(svc.venue, `cs${tag}e${mode}`, 100_000);
+  const f = account(svc.venue, `cs${tag}f${mode}`, 100_000);
+  const order = (p: Record<string, string>) => call(d, 'POST', '/fapi/v1/order', { newOrderRespType: 'RESULT', ...p });
+  await call(e, 'POST', '/fapi/v1/order', {
+    side: 'SELL',
+    positionSide: 'SHORT',
+    type: 'LIMIT',
+    timeInForce: 'GTC',
+    quantity: '0.008',
+    price: px(0),
+  });
+  await order({ side: 'BUY', type: 'MARKET', quantity: '0.008', ...(hedge ? { positionSide: 'LONG' } : {}) });
+  const stream = await listen(d);
+  const close: Record<string, string> = hedge ? { positionSide: 'LONG' } : { reduceOnly: 'true' };
+  const limit = { side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', ...close };
+  const c1 = await order({ ...limit, quantity: closes[0], price: px(50) });
+  const c2 = await order({ ...limit, quantity: closes[1], price: px(60) });
+  expect([c1.status, c1.origQty, c2.status, c2.origQty]).toEqual(['NEW', closes[0], 'NEW', closes[1]]);
+  await call(f, 'POST', '/fapi/v1/order', {
+    side: 'SELL',
+    positionSide: 'SHORT',
+    type: 'LIMIT',
+    timeInForce: 'GTC',
+    quantity: '0.005',
+    price: px(70),
+  });
+  const taker = await call(e, 'POST', '/fapi/v1/order', {
+    side: 'BUY',
+    positionSide: 'LONG',
+    type: 'LIMIT',
+    timeInForce: 'IOC',
+    quantity: '0.010',
+    price: px(70),
+    newOrderRespType: 'RESULT',
+  });
+  await settle();
+  stream.close();
+  const get = (id: number) => call(d, 'GET', '/fapi/v1/order', { orderId: String(id) });
+  const positions = async (c: Creds) =>
+    ((await call(c, 'GET', '/fapi/v3/positionRisk', {})) as any[]).map((p) => [p.positionSide, p.positionAmt]);
+  return {
+    taker,
+    c1: await get(c1.orderId),
+    c2: await get(c2.orderId),
+    c2Id: c2.orderId as number,
+    // D's sells (its first trade is the opening buy)
+    sells: ((await call(d, 'GET', '/fapi/v1/userTrades', {})) as any[]).filter((t) => t.side === 'SELL'),
+    d: await positions(d),
+    f: await positions(f),
+    pushes: stream.got.filter((m) => m.e === 'ORDER_TRADE_UPDATE').map((m) => m.o),
+  };
+}
+
+describe('close orders one taker meets together', () => {
+  it.each(['one_way', 'hedge'] as const)(
+    '%s: the second is cancelled before it trades; the taker fills from the next ask',
+    async (mode) => {
+      const r = await sweep(mode, 'ca', ['0.008', '0.002']);
+      expect(r.taker).toMatchObject({ status: 'FILLED', executedQty: '0.010' });
+      expect(r.c1).toMatchObject({ status: 'FILLED', executedQty: '0.008' });
+      expect(r.c2).toMatchObject({ status: 'CANCELED', origQty: '0.002', executedQty: '0.000' });
+      expect(r.sells.map((t) => [t.qty, t.price, t.realizedPnl])).toEqual([['0.008', px(50), '0.40000000']]);
+      expect(r.d.every(([, amt]) => Number(amt) === 0)).toBe(true);
+      expect(r.f).toEqual([['SHORT', '-0.002']]);
+      const longs = svc.venue.exchange.openInterest('BTCUSDT');
+      expect(longs.longLots).toBe(longs.shortLots);
+      // the cancelled order: NEW when placed, then CANCELED, no TRADE
+      expect(r.pushes.filter((o) => o.i === r.c2Id).map((o) => [o.x, o.X, o.z])).toEqual([
+        ['NEW', 'NEW', '0'],
+        ['CANCELED', 'CANCELED', '0.000'],
+      ]);
+    },
+  );
+
+  it.each(['one_way', 'hedge'] as const)(
+    '%s: the second is trimmed to what the first left, then fills it',
+    async (mode) => {
+      const r = await sweep(mode, 'tr', ['0.005', '0.005']);
+      expect(r.taker).toMatchObject({ status: 'FILLED', executedQty: '0.010' });
+      expect(r.c2).toMatchObject({ status: 'FILLED', origQty: '0.003', executedQty: '0.003' });
+      expect(r.sells.map((t) => [t.qty, t.price])).toEqual([
+        ['0.005', px(50)],
+        ['0.003', px(60)],
+      ]);
+      expect(r.d.every(([, amt]) => Number(amt) === 0)).toBe(true);
+      expect(r.f).toEqual([['SHORT', '-0.002']]);
+      // placed for 0.005, filled for the 0.003 it was trimmed to (the fill's q)
+      expect(r.pushes.filter((o) => o.i === r.c2Id).map((o) => [o.x, o.X, o.q, o.l])).toEqual([
+        ['NEW', 'NEW', '0.005', '0'],
+        ['TRADE', 'FILLED', '0.003', '0.003'],
+      ]);
+    },
+  );
+});
