@@ -139,9 +139,10 @@ describe('close orders one taker meets together', () => {
       ]);
       expect(r.d.every(([, amt]) => Number(amt) === 0)).toBe(true);
       expect(r.f).toEqual([['SHORT', '-0.002']]);
-      // placed for 0.005, filled for the 0.003 it was trimmed to (the fill's q)
+      // placed for 0.005, trimmed to 0.003 (an AMENDMENT, as for any change of its quantity), filled
       expect(r.pushes.filter((o) => o.i === r.c2Id).map((o) => [o.x, o.X, o.q, o.l])).toEqual([
         ['NEW', 'NEW', '0.005', '0'],
+        ['AMENDMENT', 'NEW', '0.003', '0'],
         ['TRADE', 'FILLED', '0.003', '0.003'],
       ]);
     },
