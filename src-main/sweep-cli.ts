@@ -133,31 +133,40 @@ async function makeRunner(v: Values): Promise<Runner> {
   return new LocalPool(workers);
 }
 
-/** Runs n single-job worker processes of this CLI, replacing any that dies, until SIGINT / SIGTERM. */
-async function superviseWorkers(n: number, args: string[]): Promise<void> {
+/**
+ * Runs n single-job worker processes of this CLI, replacing any that dies, until SIGINT / SIGTERM;
+ * answers the exit code: 2 when a worker met a usage error (it repeats in every replacement, so
+ * the others are stopped too), else 0.
+ */
+async function superviseWorkers(n: number, args: string[]): Promise<number> {
   const kids = new Set<ChildProcess>();
   let stopping = false;
+  let code = 0;
+  let done: () => void = () => undefined;
+  const stop = () => {
+    stopping = true;
+    for (const k of kids) k.kill('SIGTERM');
+    done();
+  };
   const spawnOne = () => {
     const k = fork(process.argv[1], args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     kids.add(k);
-    k.on('exit', (code) => {
+    k.on('exit', (c) => {
       kids.delete(k);
-      // a usage error (2) repeats in every replacement: stop there
-      if (code === 2) stopping = true;
-      if (!stopping) setTimeout(spawnOne, 1000);
+      if (c === 2 && !stopping) {
+        code = 2;
+        stop();
+      } else if (!stopping) setTimeout(spawnOne, 1000);
     });
   };
   for (let i = 0; i < n; i++) spawnOne();
   await new Promise<void>((resolve) => {
-    const stop = () => {
-      stopping = true;
-      for (const k of kids) k.kill('SIGTERM');
-      resolve();
-    };
+    done = resolve;
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
   await Promise.all([...kids].map((k) => new Promise((r) => (k.exitCode !== null ? r(null) : k.once('exit', r)))));
+  return code;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -172,6 +181,10 @@ async function main(argv: string[]): Promise<number> {
     const concurrency =
       v.concurrency === undefined ? availableParallelism() : int('concurrency', v.concurrency, 1, 256);
     const stallMs = int('stall-ms', v['stall-ms'], 500, 3_600_000);
+    // Redis reached here, once, as the coordinator does (makeRunner): an unreachable one is one
+    // line and exit 2, before any worker process starts
+    const { reachRedis } = await import('./sweep/redis-url.ts');
+    await reachRedis(v.queue);
     // this process, its worker processes and their bots share Node's compile cache (compile-cache.ts)
     const cache = compileCacheEnv(v['cache-dir'] ?? defaultCacheDir());
     Object.assign(process.env, cache);
@@ -183,8 +196,7 @@ async function main(argv: string[]): Promise<number> {
         String(stallMs),
         ...(v['cache-dir'] === undefined ? [] : ['--cache-dir', v['cache-dir']]),
       ];
-      await superviseWorkers(concurrency, ['worker', '--queue', v.queue, '--concurrency', '1', ...pass]);
-      return 0;
+      return superviseWorkers(concurrency, ['worker', '--queue', v.queue, '--concurrency', '1', ...pass]);
     }
     const { runQueueWorker } = await import('./sweep/queue.ts');
     await runQueueWorker({

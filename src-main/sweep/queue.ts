@@ -10,12 +10,12 @@ import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { Queue, QueueEvents, WaitingError, Worker, type ConnectionOptions, type Job } from 'bullmq';
-import IORedis, { type RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import { defaultCacheDir } from './compile-cache.ts';
 import type { JobResult, SweepJob } from './job.ts';
-import { QueueError } from './queue-error.ts';
 import type { OpenPack, PackRef } from './pack.ts';
 import { PackCache } from './pack-cache.ts';
+import { reachRedis } from './redis-url.ts';
 import { errorResult, type RunnerEvents } from './pool.ts';
 import { RunGate } from './run-gate.ts';
 import { openJobVenue, runJob, type JobVenue } from './run-job.ts';
@@ -31,53 +31,6 @@ const RECONCILE_EVERY = 10;
 interface QueueData {
   job: SweepJob;
   pack: PackRef;
-}
-
-/** `redis://[USER:PASSWORD@]HOST:PORT[/DB]` (or rediss:// for TLS) as ioredis options. */
-function redisOptions(url: string): RedisOptions {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new QueueError(`--queue wants redis://HOST:PORT, got '${url}'`);
-  }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
-    throw new QueueError(`--queue wants redis://HOST:PORT, got '${url}'`);
-  const db = u.pathname.replace(/^\//, '');
-  if (db !== '' && !/^\d{1,2}$/.test(db))
-    throw new QueueError(`--queue: the database after the port must be a number, got '${db}'`);
-  return {
-    host: u.hostname.replace(/^\[|\]$/g, ''),
-    port: u.port === '' ? 6379 : Number(u.port),
-    ...(db === '' ? {} : { db: Number(db) }),
-    ...(u.username === '' ? {} : { username: decodeURIComponent(u.username) }),
-    ...(u.password === '' ? {} : { password: decodeURIComponent(u.password) }),
-    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
-  };
-}
-
-/** Connects once and pings, failing fast: an unreachable Redis is a clear error before anything starts. */
-async function probe(url: string, opts: RedisOptions): Promise<void> {
-  const r = new IORedis({
-    ...opts,
-    lazyConnect: true,
-    connectTimeout: 3000,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-  });
-  // the socket's own error (ECONNREFUSED, ENOTFOUND...) says more than connect()'s rejection
-  let cause: Error | null = null;
-  r.on('error', (err: Error) => (cause ??= err));
-  try {
-    await r.connect();
-    await r.ping();
-  } catch (err) {
-    const e = cause ?? (err instanceof Error ? err : new Error(String(err)));
-    throw new QueueError(`cannot reach Redis at ${url}: ${e.message || e.name}`);
-  } finally {
-    r.disconnect();
-  }
 }
 
 /** Long-lived connections retry for ever (a Redis restart is waited out), as BullMQ requires. */
@@ -109,9 +62,7 @@ export class QueueRunner {
   }
 
   static async connect(url: string, o: QueueRunnerOptions = {}): Promise<QueueRunner> {
-    const opts = redisOptions(url);
-    await probe(url, opts);
-    return new QueueRunner(url, opts, o);
+    return new QueueRunner(url, await reachRedis(url), o);
   }
 
   private async servePack(pack: PackRef): Promise<PackRef> {
@@ -278,8 +229,7 @@ export interface QueueWorkerOptions {
  * a worker gives its next job back to the queue rather than keep it from a free worker (fairToKeep).
  */
 export async function runQueueWorker(o: QueueWorkerOptions): Promise<void> {
-  const opts = redisOptions(o.url);
-  await probe(o.url, opts);
+  const opts = await reachRedis(o.url);
   const packs = new PackCache(o.cacheDir ?? defaultCacheDir());
   // a worker's two jobs ask for the same pack at once: one fetch, one open
   const loading = new Map<string, Promise<OpenPack>>();

@@ -1,13 +1,14 @@
 // `npm run sweep` with the local pool (docs/sweeps.md): clear usage errors before any job
 // starts; a sweep over pieces x parameter sets on two worker processes where a failing bot fails
 // its jobs only; the same sweep twice giving the same digests; a coordinator killed mid-sweep
-// finished by --resume with every job stored once.
+// finished by --resume with every job stored once. A queue worker's unreachable Redis: one line, exit 2.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SqliteSweepStore } from '../../src-main/sweep/sqlite-store.ts';
 import { runCli, startCli } from './cli-helpers.ts';
 import { klinesDataDir } from './fixture.ts';
+import { freePort } from './redis-helpers.ts';
 
 let dir: string;
 let grid: string;
@@ -60,6 +61,24 @@ describe('npm run sweep, before any job starts', () => {
     expect(s.list()).toEqual([]);
     s.close();
   }, 60_000);
+});
+
+describe('npm run sweep:worker, before any job starts', () => {
+  it('an unreachable Redis is one line and exit 2 however many worker processes were asked for', async () => {
+    const dead = await freePort();
+    const url = `redis://127.0.0.1:${dead}`;
+    const [one, several] = await Promise.all([
+      runCli(['worker', '--queue', url, '--concurrency', '1']),
+      runCli(['worker', '--queue', url, '--concurrency', '3']),
+    ]);
+    for (const r of [one, several]) {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(`^perpdesk sweep: cannot reach Redis at ${url}: [^\\n]*ECONNREFUSED[^\\n]*\\n$`),
+      );
+      expect(r.stdout).toBe('');
+    }
+  }, 30_000);
 });
 
 describe('a local sweep', () => {

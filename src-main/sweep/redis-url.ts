@@ -1,0 +1,62 @@
+// The --queue URL of `npm run sweep` and `npm run sweep:worker`: read as ioredis options, and
+// Redis reached once before anything starts. Kept apart from queue.ts so that the worker CLI's
+// supervisor checks Redis without loading BullMQ.
+import IORedis, { type RedisOptions } from 'ioredis';
+import { QueueError } from './queue-error.ts';
+
+/** `redis://[USER:PASSWORD@]HOST:PORT[/DB]` (or rediss:// for TLS) as ioredis options. */
+function redisOptions(url: string): RedisOptions {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new QueueError(`--queue wants redis://HOST:PORT, got '${url}'`);
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new QueueError(`--queue wants redis://HOST:PORT, got '${url}'`);
+  const db = u.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d{1,2}$/.test(db))
+    throw new QueueError(`--queue: the database after the port must be a number, got '${db}'`);
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port === '' ? 6379 : Number(u.port),
+    ...(db === '' ? {} : { db: Number(db) }),
+    ...(u.username === '' ? {} : { username: decodeURIComponent(u.username) }),
+    ...(u.password === '' ? {} : { password: decodeURIComponent(u.password) }),
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+}
+
+/** Connects once and pings, failing fast: an unreachable Redis is a clear error before anything starts. */
+async function probe(url: string, opts: RedisOptions): Promise<void> {
+  const r = new IORedis({
+    ...opts,
+    lazyConnect: true,
+    connectTimeout: 3000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // the socket's own error (ECONNREFUSED, ENOTFOUND...) says more than connect()'s rejection
+  let cause: Error | null = null;
+  r.on('error', (err: Error) => (cause ??= err));
+  try {
+    await r.connect();
+    await r.ping();
+  } catch (err) {
+    const e = cause ?? (err instanceof Error ? err : new Error(String(err)));
+    throw new QueueError(`cannot reach Redis at ${url}: ${e.message || e.name}`);
+  } finally {
+    r.disconnect();
+  }
+}
+
+/**
+ * The queue's Redis, reached once: its options, or a QueueError (a usage error of the CLI, one
+ * line, exit 2) for a malformed URL or a Redis that does not answer.
+ */
+export async function reachRedis(url: string): Promise<RedisOptions> {
+  const opts = redisOptions(url);
+  await probe(url, opts);
+  return opts;
+}
