@@ -203,8 +203,9 @@ export async function runSweep(
   let ok = 0;
   let failed = 0;
   let duplicates = 0;
-  await runner.run(jobs, spec.pack, {
-    onStart: () => progress.started(),
+  const run = runner.run(jobs, spec.pack, {
+    onStart: (job) => progress.started(job.id),
+    onStop: (job) => progress.stopped(job.id),
     onResult: (job: SweepJob, result: JobResult) => {
       if (!store.storeResult(id, job.index, result, now())) {
         duplicates++;
@@ -218,10 +219,14 @@ export async function runSweep(
           `job ${job.index} ${result.status}: ${result.reason}${result.outputTail.length ? ` | ${result.outputTail.at(-1)}` : ''}`,
         );
       }
-      progress.finished(result.status === 'ok');
+      progress.finished(job.id, result.status === 'ok');
     },
   });
-  progress.end();
+  try {
+    await run;
+  } finally {
+    progress.end();
+  }
   const after = store.summary(id)!;
   store.setState(id, after.done === after.jobs ? 'done' : 'stopped', now());
   return { ran: ok + failed, ok, failed, duplicates };

@@ -21,7 +21,10 @@ const ATTEMPTS = 2;
 const DEPTH = 2;
 
 export interface RunnerEvents {
+  /** The job's bot started (not when a worker was given the job: its venue may start first). */
   onStart?: (job: SweepJob) => void;
+  /** The job's bot is gone without a result (its worker died): it runs again, or gets an error result. */
+  onStop?: (job: SweepJob) => void;
   onResult: (job: SweepJob, result: JobResult) => void;
 }
 
@@ -57,6 +60,7 @@ interface Slot {
 /** What the running sweep does with its workers' messages and exits (run()). */
 interface RunHandlers {
   ready(slot: Slot): void;
+  started(job: SweepJob): void;
   result(slot: Slot, result: JobResult): void;
   exit(slot: Slot, how: string): void;
 }
@@ -99,7 +103,8 @@ export class LocalPool {
       if (m.type === 'ready') {
         slot.ready = true;
         this.handlers?.ready(slot);
-      } else if (m.type === 'result' && slot.jobs.length > 0) this.handlers?.result(slot, m.result);
+      } else if (m.type === 'started' && slot.jobs[0]?.id === m.jobId) this.handlers?.started(slot.jobs[0]);
+      else if (m.type === 'result' && slot.jobs.length > 0) this.handlers?.result(slot, m.result);
       else if (m.type === 'error' && slot.jobs.length > 0)
         this.handlers?.result(slot, errorResult(slot.jobs[0], m.message));
     });
@@ -131,27 +136,25 @@ export class LocalPool {
         void Promise.all([...gone, ...leaving]).then(() => resolve());
       };
       if (left === 0) return finish();
-      // a job is tried (and started) when it is the first its worker holds
-      const started = (job: SweepJob) => {
-        tries.set(job.id, (tries.get(job.id) ?? 0) + 1);
-        ev.onStart?.(job);
-      };
+      // a job is tried when it is the first its worker holds; it starts with its bot (the worker says)
+      const tried = (job: SweepJob) => tries.set(job.id, (tries.get(job.id) ?? 0) + 1);
       const feed = (slot: Slot) => {
         while (!this.stopping && slot.ready && slot.jobs.length < DEPTH && queue.length > 0) {
           // a next job only while there is one for every worker
           if (slot.jobs.length > 0 && queue.length < this.slots.size) return;
           const job = queue.shift()!;
           slot.jobs.push(job);
-          if (slot.jobs.length === 1) started(job);
+          if (slot.jobs.length === 1) tried(job);
           slot.proc.send({ type: 'job', job, pack } satisfies ToWorker);
         }
       };
       this.handlers = {
         ready: feed,
+        started: (job) => ev.onStart?.(job),
         result: (slot, result) => {
           const job = slot.jobs.shift()!;
           ev.onResult(job, result);
-          if (slot.jobs.length > 0) started(slot.jobs[0]);
+          if (slot.jobs.length > 0) tried(slot.jobs[0]);
           if (--left === 0) finish();
           else feed(slot);
         },
@@ -159,6 +162,7 @@ export class LocalPool {
           const [job, ...next] = slot.jobs;
           queue.unshift(...next);
           if (job !== undefined) {
+            ev.onStop?.(job);
             if ((tries.get(job.id) ?? 0) < ATTEMPTS) queue.unshift(job);
             else {
               ev.onResult(job, errorResult(job, `its worker process died twice (last: ${how})`));

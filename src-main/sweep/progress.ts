@@ -1,6 +1,14 @@
 // The sweep's progress on the terminal: a bar with done / failed / running and the time left,
-// redrawn in place on a terminal and printed as a plain line at most every few seconds (and at
-// the end) when the output is a file or a pipe.
+// redrawn in place on a terminal at every change, and printed as a plain line every few seconds
+// (when something changed, and at the end) when the output is a file or a pipe.
+//
+// A job counts as running from its bot's start (the runner says when) until its result, or until
+// its bot is lost with its worker (it will run again). The count is kept by job, so a job that
+// ends without its bot having started (its venue did not start) leaves the others' count alone.
+// A plain line is taken at its own time, not at a job's start or end: a job's end and the next
+// job's start come as a pair a few ms apart (the local pool's worker starts its next bot as soon
+// as it has told the result; a queue worker starts it before the queue has the result), and a
+// line printed at one of the two would show the moment between them, one running short or over.
 const WIDTH = 28;
 
 export interface ProgressOptions {
@@ -27,28 +35,41 @@ export class Progress {
   private readonly t0: number;
   private done: number;
   private failed = 0;
-  private running = 0;
+  /** The jobs whose bot runs, by id. */
+  private readonly running = new Set<string>();
   private doneHere = 0;
-  private lastLine = -Infinity;
+  /** Something changed since the last plain line. */
+  private changed = false;
+  private readonly timer: ReturnType<typeof setInterval> | null;
 
   constructor(o: ProgressOptions) {
     this.o = o;
     this.now = o.now ?? Date.now;
     this.t0 = this.now();
     this.done = o.done;
+    this.timer = o.tty ? null : setInterval(() => this.tick(), o.everyMs ?? 5000);
+    this.timer?.unref();
   }
 
-  started(): void {
-    this.running++;
-    this.draw(false);
+  /** The job's bot started. */
+  started(jobId: string): void {
+    if (this.running.has(jobId)) return;
+    this.running.add(jobId);
+    this.draw();
   }
 
-  finished(ok: boolean): void {
-    this.running = Math.max(0, this.running - 1);
+  /** The job's bot is gone without a result (its worker died): it runs again, or fails. */
+  stopped(jobId: string): void {
+    if (this.running.delete(jobId)) this.draw();
+  }
+
+  /** The job's result is in. */
+  finished(jobId: string, ok: boolean): void {
+    this.running.delete(jobId);
     this.done++;
     this.doneHere++;
     if (!ok) this.failed++;
-    this.draw(this.done === this.o.total);
+    this.draw();
   }
 
   line(): string {
@@ -58,24 +79,26 @@ export class Progress {
     const eta = this.doneHere === 0 ? '?' : duration(((total - this.done) * elapsed) / this.doneHere);
     return (
       `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${this.done}/${total} done, ${this.failed} failed, ` +
-      `${this.running} running, ETA ${this.done === total ? '0s' : eta}`
+      `${this.running.size} running, ETA ${this.done === total ? '0s' : eta}`
     );
   }
 
-  /** The last line, ended (a terminal's bar gets its newline). */
+  /** The last line, ended (a terminal's bar gets its newline); no plain line after it. */
   end(): void {
+    if (this.timer !== null) clearInterval(this.timer);
     if (this.o.tty) this.o.write('\n');
     else this.o.write(`${this.line()}\n`);
   }
 
-  private draw(last: boolean): void {
-    if (this.o.tty) {
-      this.o.write(`\r${this.line()}`);
-      return;
-    }
-    const t = this.now();
-    if (last || t - this.lastLine < (this.o.everyMs ?? 5000)) return;
-    this.lastLine = t;
+  private draw(): void {
+    if (this.o.tty) this.o.write(`\r${this.line()}`);
+    else this.changed = true;
+  }
+
+  private tick(): void {
+    // the end's line says the last of it
+    if (!this.changed || this.done === this.o.total) return;
+    this.changed = false;
     this.o.write(`${this.line()}\n`);
   }
 }

@@ -101,16 +101,18 @@ export class QueueRunner {
       // idem
     });
     const pending = new Map(jobs.map((j) => [queueJobId(j), j]));
-    const started = new Set<string>();
     const poke = () => this.wake?.();
-    // a job runs from its bot's start (the worker sets its progress then), not from when a worker
-    // takes it: a worker holds its next job, its venue started ahead, while another runs
+    // a job runs from its bot's start (the worker sets its progress then, again when it runs
+    // again), not from when a worker takes it: a worker holds its next job, its venue started
+    // ahead, while another runs
     events.on('progress', ({ jobId }) => {
       const j = pending.get(jobId);
-      if (j !== undefined && !started.has(jobId)) {
-        started.add(jobId);
-        ev.onStart?.(j);
-      }
+      if (j !== undefined) ev.onStart?.(j);
+    });
+    // its worker died: its bot with it, the job back on the queue
+    events.on('stalled', ({ jobId }) => {
+      const j = pending.get(jobId);
+      if (j !== undefined) ev.onStop?.(j);
     });
     events.on('completed', poke);
     events.on('failed', poke);

@@ -1,7 +1,7 @@
 // A local pool's worker process (pool.ts forks it): warms up (warm-up.ts: a throwaway job, so its
 // first job's venue starts as fast as a later one's), says it is ready, then runs the jobs it is
-// given over IPC one at a time, in order (run-job.ts), against the sweep's dataset pack, and
-// answers each result. The pool
+// given over IPC one at a time, in order (run-job.ts), against the sweep's dataset pack, says when
+// each job's bot starts (the job runs from then on) and answers each result. The pool
 // may give it its next job while one runs: that job's venue is then started while the running
 // job's bot starts (the worker waits for the bot's first request then), so the next job begins
 // with its venue ready. It exits when its parent disconnects, so a coordinator that dies leaves no
@@ -16,6 +16,7 @@ import { warmUp } from './warm-up.ts';
 export type ToWorker = { type: 'job'; job: SweepJob; pack: PackRef };
 export type FromWorker =
   | { type: 'ready' }
+  | { type: 'started'; jobId: string }
   | { type: 'first'; jobId: string; ms: number }
   | { type: 'result'; result: JobResult }
   | { type: 'error'; jobId: string; message: string };
@@ -59,6 +60,7 @@ async function runNext(): Promise<void> {
       venue,
       onFirstRequest: (ms) => send({ type: 'first', jobId: m.job.id, ms }),
       onBotSpawned: () => {
+        send({ type: 'started', jobId: m.job.id });
         botSpawned = true;
         prepareNext();
       },

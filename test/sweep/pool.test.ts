@@ -1,7 +1,8 @@
 // The local pool's workers start a job's venue ahead, while their previous job runs
 // (src-main/sweep/pool.ts, worker-process.ts): the jobs after a worker's first begin with their
 // venue ready, and a venue started ahead (or after the worker's warm-up) gives the same records as
-// one started for its job.
+// one started for its job. A job starts (onStart, the progress line's running count) with its bot.
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobResult, SweepJob } from '../../src-main/sweep/job.ts';
 import { buildPack, openPack, type OpenPack, type PackRef } from '../../src-main/sweep/pack.ts';
@@ -30,13 +31,26 @@ function job(index: number, params: SweepJob['params']): SweepJob {
   });
 }
 
+/** Whether a process of this job's bot is alive (its environment names the job). */
+function botRuns(jobId: string): boolean {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .some((p) => {
+      try {
+        return readFileSync(`/proc/${p}/environ`, 'latin1').includes(`PERPDESK_JOB_ID=${jobId}\0`);
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    });
+}
+
 describe('the local pool', () => {
   it("starts a worker's next venue ahead, with the same records as a venue started for its job", async () => {
     const jobs = [job(0, { mode: 'trade' }), job(1, { mode: 'trade' }), job(2, { mode: 'trade', qty: '0.02' })];
     const got = new Map<string, JobResult>();
     const order: string[] = [];
     await new LocalPool(1).run(jobs, ref, {
-      onStart: (j) => order.push(`start ${j.index}`),
+      onStart: (j) => order.push(`start ${j.index}${botRuns(j.id) ? '' : ' before its bot'}`),
       onResult: (j, r) => {
         order.push(`result ${j.index}`);
         got.set(j.id, r);
