@@ -1,6 +1,7 @@
 // `npm start`: build if needed and open the desktop app; where it cannot open (no Electron
 // binary, no graphical display on Linux, a binary that fails to spawn) say so in one line and
-// run the headless service with the web UI instead, in this process, with the same options.
+// run the headless service with the web UI instead, in this process, with the same options and
+// the desktop app's port rule (docs/desktop.md).
 //
 // Signals: Electron quits gracefully on the first SIGINT/SIGTERM and then resets the handler,
 // so a second signal kills it mid-shutdown. A Ctrl+C in the terminal goes to the whole
@@ -105,7 +106,9 @@ async function main() {
   console.log(
     `[perpdesk] No desktop window: ${reason}. Running the headless service; open the URL below in a browser.`,
   );
-  // headless.js reads process.argv.slice(2): the options given to `npm start --` apply unchanged
+  // headless.js reads process.argv.slice(2): the options given to `npm start --` apply unchanged,
+  // with the desktop app's port rule (a taken default port falls back to a free one, said so)
+  process.env.PERPDESK_AS_DESKTOP = '1';
   await import('../out/main/headless.js');
 }
 

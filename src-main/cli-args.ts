@@ -22,6 +22,8 @@ export interface AccountSpec {
 export interface CliOptions {
   host: string;
   port: number;
+  /** --port was given (the default port is not): npm start's fallback then takes it as given. */
+  portGiven: boolean;
   dataDir?: string;
   seed?: number;
   speed?: number;
@@ -163,7 +165,14 @@ function parseReplaySpec(text: string): { symbols: string[]; start: number } {
 }
 
 export function parseCli(argv: readonly string[]): CliOptions {
-  const out: CliOptions = { host: '127.0.0.1', port: 8787, accounts: [], simulate: true, help: false };
+  const out: CliOptions = {
+    host: '127.0.0.1',
+    port: 8787,
+    portGiven: false,
+    accounts: [],
+    simulate: true,
+    help: false,
+  };
   // replay companions, checked once every option is read
   let until: number | undefined;
   let queueModel: ReplayCliSpec['queueModel'];
@@ -192,6 +201,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
         const n = Number(v);
         if (!/^\d+$/.test(v) || n > 65535) throw new CliError(`--port must be an integer from 0 to 65535, got '${v}'`);
         out.port = n;
+        out.portGiven = true;
         break;
       }
       case '--data-dir':

@@ -1,9 +1,54 @@
 // Headless entry: the full service without a window, serving the web UI at '/'.
-import { dirname } from 'node:path';
+//
+// The port: `npm run serve` listens where --port says (8787 by default), and a taken one is an
+// error. `npm start` runs this entry when no window can open (scripts/start.mjs sets
+// PERPDESK_AS_DESKTOP): the desktop app's rule then (docs/desktop.md, desktop/port-choice.ts):
+// without --port, the port of the last launch (last-port.json in the data folder), else 8787,
+// else a free one, said in a notice and remembered; an explicit --port as given. A taken port is
+// seen before the venue opens (a first start builds its history for a minute or two), and a
+// start that fails says why and the data folder, in one line, exit code 1.
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, parseCli, USAGE } from './cli-args.ts';
+import { readJsonFile, writeJsonFile } from './desktop/json-file.ts';
+import {
+  addressInUseError,
+  choosePort,
+  fallbackNotice,
+  isAddressInUse,
+  LAST_PORT_FILE,
+  parseSavedPort,
+  rememberPort,
+  type PortChoice,
+  type PortRequest,
+} from './desktop/port-choice.ts';
+import { isPortFree, isPortTaken } from './desktop/port-probe.ts';
 import { builtUiDir, defaultDataDir } from './paths.ts';
 import { openFolderReplayData, startService } from './service.ts';
+
+const asDesktop = process.env.PERPDESK_AS_DESKTOP === '1';
+/** The data folder, once known: a failed start names it. */
+let dataFolder: string | null = null;
+
+/** A start that failed: why and the data folder, one line, exit code 1. */
+function failed(why: string): never {
+  console.error(`perpdesk: failed to start${dataFolder === null ? '' : ` (data folder ${dataFolder})`}: ${why}`);
+  process.exit(1);
+}
+
+/** Where to listen: the port asked for (checked free), or the desktop's choice (npm start). */
+async function choosePortOf(
+  o: { host: string; port: number; portGiven: boolean },
+  dataDir: string,
+): Promise<{ request: PortRequest; choice: PortChoice }> {
+  if (asDesktop && !o.portGiven) {
+    const saved = dataDir === ':memory:' ? null : parseSavedPort(readJsonFile(join(dataDir, LAST_PORT_FILE)));
+    const request: PortRequest = { kind: 'preferred', saved };
+    return { request, choice: await choosePort(request, (p) => isPortFree(o.host, p)) };
+  }
+  if (o.port !== 0 && (await isPortTaken(o.host, o.port))) failed(addressInUseError(o.host, o.port, asDesktop).message);
+  return { request: { kind: 'explicit', port: o.port }, choice: { port: o.port, fellBack: false, busy: [] } };
+}
 
 async function main(): Promise<void> {
   let opts;
@@ -26,14 +71,16 @@ async function main(): Promise<void> {
   }
   const here = dirname(fileURLToPath(import.meta.url));
   const dataDir = opts.dataDir ?? defaultDataDir();
+  dataFolder = dataDir;
+  const { request, choice: chosen } = await choosePortOf(opts, dataDir);
+  let choice = chosen;
   // --replay: the folder's datasets are the market; the replay's own records stay in memory
   const r = opts.replay;
   const folder = r === undefined ? null : openFolderReplayData(dataDir);
-  let service;
-  try {
-    service = await startService({
+  const start = (port: number) =>
+    startService({
       host: opts.host,
-      port: opts.port,
+      port,
       dataDir,
       ...(r === undefined || folder === null
         ? {}
@@ -66,6 +113,17 @@ async function main(): Promise<void> {
       uiDir: process.env.PERPDESK_UI_DIR ?? builtUiDir(here),
       logger: true,
     });
+  let service;
+  try {
+    try {
+      service = await start(choice.port);
+    } catch (err) {
+      // taken between the check and the listen: the desktop's preferred port falls back
+      if (!isAddressInUse(err)) throw err;
+      if (request.kind === 'explicit') failed(addressInUseError(opts.host, choice.port, asDesktop).message);
+      choice = { port: 0, fellBack: true, busy: [...choice.busy, choice.port] };
+      service = await start(0);
+    }
   } catch (err) {
     folder?.close();
     if (err instanceof RangeError && r !== undefined) {
@@ -85,6 +143,14 @@ async function main(): Promise<void> {
       `perpdesk: replaying ${s.symbols.join(', ')} from ${new Date(s.start).toISOString()} to ${new Date(s.until).toISOString()}` +
         (r.lockstep ? ' in lockstep' : ''),
     );
+  }
+  if (choice.fellBack) console.log(`perpdesk: ${fallbackNotice(choice, service.url, 'the service')}`);
+  if (dataDir !== ':memory:' && rememberPort(request, service.port)) {
+    try {
+      writeJsonFile(join(dataDir, LAST_PORT_FILE), { port: service.port });
+    } catch (err) {
+      console.error(`perpdesk: could not remember the port: ${err instanceof Error ? err.message : err}`);
+    }
   }
   console.log(`perpdesk is listening on ${service.url} (API docs: ${service.url}/docs)`);
   console.log(`Open the trading screen (one-time login link): ${service.loginUrl}`);
@@ -109,7 +175,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((err: unknown) => {
-  console.error('perpdesk: failed to start:', err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+main().catch((err: unknown) => failed(err instanceof Error ? err.message || err.name : String(err)));

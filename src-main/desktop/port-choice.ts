@@ -55,11 +55,11 @@ export function rememberPort(req: PortRequest, actualPort: number): boolean {
   return req.kind === 'preferred' && validPort(actualPort);
 }
 
-/** The notice shown when the preferred ports were busy. */
-export function fallbackNotice(choice: PortChoice, baseUrl: string): string {
+/** The notice shown when the preferred ports were busy; `who` listens (npm start's headless fallback: 'the service'). */
+export function fallbackNotice(choice: PortChoice, baseUrl: string, who = "this window's venue"): string {
   return (
     `Port ${choice.busy.join(' and ')} ${choice.busy.length > 1 ? 'are' : 'is'} in use (by another program or another perpdesk), ` +
-    `so this window's venue listens on ${baseUrl} instead. Point bots there; the next launch tries this port first. ` +
+    `so ${who} listens on ${baseUrl} instead. Point bots there; the next launch tries this port first. ` +
     `To choose the port yourself, start with --port N.`
   );
 }
@@ -69,10 +69,15 @@ export function isAddressInUse(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'EADDRINUSE';
 }
 
-/** The error shown when an explicit --port is taken. */
-export function addressInUseError(host: string, port: number): Error {
+/**
+ * The error shown when an explicit --port is taken; `picksOne`: without --port a free one would be
+ * picked (the desktop app, npm start), else (npm run serve) the port is always as given.
+ */
+export function addressInUseError(host: string, port: number, picksOne = true): Error {
   return new Error(
     `Port ${port} on ${host} is in use (by another program or another perpdesk). ` +
-      `Choose another --port, or leave --port out and perpdesk picks one.`,
+      (picksOne
+        ? `Choose another --port, or leave --port out and perpdesk picks one.`
+        : `Choose another with --port N (--port 0 picks a free one).`),
   );
 }

@@ -13,3 +13,18 @@ export function isPortFree(host: string, port: number): Promise<boolean> {
     });
   });
 }
+
+/**
+ * Whether a listen on the port fails because it is taken (EADDRINUSE) right now; any other failure
+ * (an address not on this machine, a port the user may not take) is left to the real listen to say.
+ */
+export function isPortTaken(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'EADDRINUSE'));
+    srv.listen({ host, port, exclusive: true }, () => {
+      srv.close(() => resolve(false));
+    });
+  });
+}

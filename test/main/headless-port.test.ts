@@ -1,0 +1,137 @@
+// The headless entry's port and a failed start (docs/headless.md, docs/desktop.md), as real
+// processes: `npm run serve` refuses a taken port at once, before a first start's history, in one
+// line naming the port, --port and the data folder; `npm start`'s headless fallback (scripts/start.mjs
+// sets PERPDESK_AS_DESKTOP) takes the desktop app's rule: a taken 8787 without --port falls back to
+// a free port, says so and remembers it; an explicit taken --port is an error. Any failed start
+// names the data folder.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dirs: string[] = [];
+const servers: Server[] = [];
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'perpdesk-headless-port-'));
+  dirs.push(d);
+  return d;
+}
+
+/** Holds 127.0.0.1:port (0: a free one); a port already held by another program is as good. */
+function hold(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(port) : reject(err)));
+    s.listen({ host: '127.0.0.1', port, exclusive: true }, () => {
+      servers.push(s);
+      resolve((s.address() as { port: number }).port);
+    });
+  });
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs src-main/headless.ts until it exits, or until its output matches `until` (then SIGTERM),
+ * or `ms` (then SIGKILL: a test that fails, not one that hangs).
+ */
+function headless(args: string[], o: { env?: NodeJS.ProcessEnv; until?: RegExp; ms?: number } = {}): Promise<Run> {
+  const child = spawn(process.execPath, [join(root, 'src-main/headless.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, PERPDESK_AS_DESKTOP: '', ...o.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const kill = setTimeout(() => child.kill('SIGKILL'), o.ms ?? 30_000);
+  const seen = () => {
+    if (o.until?.test(stdout)) child.kill('SIGTERM');
+  };
+  child.stdout.on('data', (b: Buffer) => {
+    stdout += b.toString();
+    seen();
+  });
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(kill);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+const firstLines = (text: string) => text.split('\n').filter((l) => l !== '' && !l.startsWith('{"level"'));
+
+describe('npm run serve', () => {
+  it('refuses a taken --port at once, before a first start builds its history: one line, exit 1', async () => {
+    const port = await hold(0);
+    const dir = join(tempDir(), 'data');
+    const t0 = Date.now();
+    // the simulated market on a new folder: its history would take a minute or two first
+    const r = await headless(['--port', String(port), '--data-dir', dir], { ms: 25_000 });
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(Date.now() - t0).toBeLessThan(25_000);
+    expect(firstLines(r.stderr)).toEqual([
+      `perpdesk: failed to start (data folder ${dir}): Port ${port} on 127.0.0.1 is in use (by another program or ` +
+        `another perpdesk). Choose another with --port N (--port 0 picks a free one).`,
+    ]);
+    expect(r.stdout).toBe('');
+    // nothing was opened
+    expect(existsSync(dir)).toBe(false);
+  }, 40_000);
+
+  it('names the data folder when the start fails for another reason', async () => {
+    const file = join(tempDir(), 'not-a-folder');
+    writeFileSync(file, '');
+    const r = await headless(['--port', '0', '--no-sim', '--data-dir', file]);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(firstLines(r.stderr)).toEqual([
+      expect.stringMatching(`^perpdesk: failed to start \\(data folder ${file}\\): `),
+    ]);
+  }, 40_000);
+});
+
+describe("npm start's headless fallback (no Electron binary, no display)", () => {
+  const env = { PERPDESK_AS_DESKTOP: '1' };
+
+  it('without --port and 8787 taken: a free port, said, and remembered for the next launch', async () => {
+    await hold(8787);
+    const dir = tempDir();
+    const r = await headless(['--no-sim', '--data-dir', dir], { env, until: /listening on/ });
+    const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(r.stdout)?.[1]);
+    expect(port, r.stderr + r.stdout).toBeGreaterThan(0);
+    expect(port).not.toBe(8787);
+    expect(firstLines(r.stdout)[0]).toBe(
+      `perpdesk: Port 8787 is in use (by another program or another perpdesk), so the service listens on ` +
+        `http://127.0.0.1:${port} instead. Point bots there; the next launch tries this port first. ` +
+        `To choose the port yourself, start with --port N.`,
+    );
+    expect(JSON.parse(readFileSync(join(dir, 'last-port.json'), 'utf8'))).toEqual({ port });
+  }, 40_000);
+
+  it('an explicit taken --port is an error naming it, and it is not remembered', async () => {
+    const port = await hold(0);
+    const dir = tempDir();
+    const r = await headless(['--port', String(port), '--no-sim', '--data-dir', dir], { env });
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(firstLines(r.stderr)).toEqual([
+      `perpdesk: failed to start (data folder ${dir}): Port ${port} on 127.0.0.1 is in use (by another program or ` +
+        `another perpdesk). Choose another --port, or leave --port out and perpdesk picks one.`,
+    ]);
+    expect(readdirSync(dir)).toEqual([]);
+  }, 40_000);
+});
