@@ -17,26 +17,79 @@
 // max(16 MiB, 4% of RSS), and that of the descriptors within max(4, 10%); the event-loop delay
 // p99 over the same window stays under --max-p99 ms (250 by default: the simulated market at 100x
 // keeps p50 near 10 ms and p99 near 40 ms on a quiet 2-core machine). Default length 3 minutes;
-// the lead runs the long one (`--minutes 30`).
-import { fork } from 'node:child_process';
+// the lead runs the long one (`--minutes 30`). `--help` lists the options; an unknown one or a bad
+// value is one line and exit code 2; a run stopped by SIGINT / SIGTERM (or killed) removes its
+// temporary data folder.
+import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
-import { startService } from '../src-main/service.ts';
+import { parseArgs } from 'node:util';
 
-const args = process.argv.slice(2);
-const flag = (name) => args.includes(`--${name}`);
-function opt(name, def) {
-  const i = args.indexOf(`--${name}`);
-  if (i < 0) return def;
-  const v = Number(args[i + 1]);
-  if (!Number.isFinite(v) || v <= 0) {
-    console.error(`soak: --${name} wants a positive number`);
-    process.exit(2);
-  }
+const USAGE = `Usage: npm run soak -- [options]   (docs/reliability.md, "Soak")
+
+  --minutes N           length of the run (default 3)
+  --speed X             the simulated market's speed, 0.1 to 10000 (default 100)
+  --bots N              signed bots on the native REST API (default 4), plus one on /binance
+  --clients N           WebSocket clients on the market streams (default 20)
+  --sample S            seconds between two samples (default 10 for runs up to 5 minutes, else 60)
+  --warmup M            minutes left out of the trends (default a third of the run, at least 1)
+  --max-p99 MS          the bound of the event-loop delay p99 after the warm-up (default 250)
+  --no-replay           no hosted replay in the load
+  --data-dir DIR        the service's data folder (default: a new temporary one, removed at the end)
+  --heap-snapshots M,M  write heap snapshots at these minutes (then it measures nothing else)
+  --alloc-profile M     print what reached the old generation in minute M, by allocating site
+  -h, --help            this text
+
+Exit code 0 when every assertion held, 1 when one failed, 2 on bad usage, 130 or 143 when
+stopped by SIGINT or SIGTERM (a temporary data folder is removed then too).`;
+
+/** Bad usage: one line, exit 2. */
+function usageError(message) {
+  console.error(`soak: ${message} (npm run soak -- --help lists the options)`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    args: process.argv.slice(2),
+    strict: true,
+    allowPositionals: false,
+    options: {
+      minutes: { type: 'string' },
+      speed: { type: 'string' },
+      bots: { type: 'string' },
+      clients: { type: 'string' },
+      sample: { type: 'string' },
+      warmup: { type: 'string' },
+      'max-p99': { type: 'string' },
+      'no-replay': { type: 'boolean' },
+      'data-dir': { type: 'string' },
+      'heap-snapshots': { type: 'string' },
+      'alloc-profile': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+} catch (err) {
+  usageError(String(err.message).split('\n')[0]);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+/** A positive number option (an integer when `integer`), within `max`. */
+function opt(name, def, { integer = false, min = 0, max = Infinity } = {}) {
+  const text = values[name];
+  if (text === undefined) return def;
+  const v = Number(text);
+  if (text.trim() === '' || !Number.isFinite(v) || v <= 0 || v < min || v > max || (integer && !Number.isInteger(v)))
+    usageError(
+      `--${name} wants a positive ${integer ? 'integer' : 'number'}${max < Infinity ? ` from ${min} to ${max}` : ''}, got '${text}'`,
+    );
   return v;
 }
 const minutes = opt('minutes', 3);
@@ -45,30 +98,83 @@ const warmupMin = opt('warmup', Math.max(1, minutes / 3));
 /** The warm-up as printed: at most two decimals (a 4-minute run's is 1.33 min). */
 const warmupText = String(Number(warmupMin.toFixed(2)));
 const maxP99 = opt('max-p99', 250);
-const withReplay = !flag('no-replay');
-const speed = opt('speed', 100);
-const bots = opt('bots', 4);
-const clients = opt('clients', 20);
+const withReplay = !values['no-replay'];
+const speed = opt('speed', 100, { min: 0.1, max: 10_000 });
+const bots = opt('bots', 4, { integer: true });
+const clients = opt('clients', 20, { integer: true });
 // --heap-snapshots 5.5,10.5: write a heap snapshot at these minutes (each forces full collections
 // and blocks for seconds: a run with them measures what the heap holds, not RSS or delay)
 const snapshotAt = (() => {
-  const i = args.indexOf('--heap-snapshots');
-  if (i < 0) return [];
-  const list = String(args[i + 1])
-    .split(',')
-    .map(Number);
-  if (list.some((m) => !Number.isFinite(m) || m < 0)) {
-    console.error('soak: --heap-snapshots wants minutes separated by commas');
-    process.exit(2);
-  }
+  const text = values['heap-snapshots'];
+  if (text === undefined) return [];
+  const list = text.split(',').map((m) => (m.trim() === '' ? NaN : Number(m)));
+  if (list.some((m) => !Number.isFinite(m) || m < 0))
+    usageError(`--heap-snapshots wants minutes separated by commas, got '${text}'`);
   return list;
 })();
 // --alloc-profile M: sample allocations from minute M for one minute (V8's sampling heap profiler,
 // the objects a young collection freed left out: what reaches the old generation, live or garbage
 // a full collection frees) and print the sites that allocated most of it
-const allocAt = args.indexOf('--alloc-profile') >= 0 ? opt('alloc-profile', 0) : null;
-const given = args.indexOf('--data-dir') >= 0 ? args[args.indexOf('--data-dir') + 1] : undefined;
+const allocAt = values['alloc-profile'] === undefined ? null : opt('alloc-profile', 0);
+const given = values['data-dir'];
 const dataDir = given ?? mkdtempSync(join(tmpdir(), 'perpdesk-soak-'));
+
+// A temporary data folder goes with the run however it ends. The service's first start (its
+// history) holds the main thread for a minute or two, where no signal handler runs: until it is up,
+// a signal ends the process at once, and a small watcher process (in a process group of its own,
+// so a Ctrl-C in the terminal does not reach it) removes the folder when this process is gone,
+// whatever ended it (kill -9 too). Once the service is up, SIGINT and SIGTERM stop the load and
+// close the service before the folder goes (exit code 130 or 143); a second signal does not wait.
+if (given === undefined) {
+  const watcher = spawn(
+    process.execPath,
+    [
+      '-e',
+      "process.on('disconnect', () => { require('node:fs').rmSync(process.argv[1], { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); process.exit(0); });",
+      dataDir,
+    ],
+    { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], detached: true },
+  );
+  watcher.unref();
+  watcher.channel?.unref();
+}
+let service = null;
+let load = null;
+let stoppedBy = null;
+const removeTemp = () => {
+  if (given === undefined) rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+};
+const onSignal = (signal) => {
+  const code = signal === 'SIGINT' ? 130 : 143;
+  load?.kill('SIGTERM');
+  if (stoppedBy !== null) {
+    removeTemp();
+    process.exit(code);
+  }
+  stoppedBy = signal;
+  console.log(`soak: ${signal}, stopping${given === undefined ? `; removing ${dataDir}` : ''}`);
+  void (async () => {
+    try {
+      await service.replays?.closeAll();
+      await service.close();
+    } catch (err) {
+      console.error(`soak: closing the service: ${err instanceof Error ? err.message : err}`);
+    }
+    removeTemp();
+    process.exit(code);
+  })();
+};
+/** Awaits a step of the run; once stopped, the run goes no further (the handler exits). */
+async function step(promise) {
+  let value;
+  try {
+    value = await promise;
+  } catch (err) {
+    if (stoppedBy === null) throw err;
+  }
+  if (stoppedBy !== null) await new Promise(() => {});
+  return value;
+}
 
 const accounts = Array.from({ length: bots }, (_, k) => ({
   apiKey: `soakbot${String(k).padStart(4, '0')}`,
@@ -79,7 +185,11 @@ console.log(
   `soak: ${minutes} min (warm-up ${warmupText} min, a sample every ${sampleS} s), speed ${speed}x, ${bots} bots + 1 on /binance, ` +
     `${clients} WebSocket clients, ${withReplay ? 'a hosted replay' : 'no replay'}, data ${dataDir}`,
 );
-const service = await startService({ dataDir, port: 0, speed, accounts, rateLimit: false, onProgress: () => {} });
+// the service's code loads once the options are read: --help and a usage error answer at once
+const { startService } = await import('../src-main/service.ts');
+service = await startService({ dataDir, port: 0, speed, accounts, rateLimit: false, onProgress: () => {} });
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 console.log(`soak: service at ${service.url}`);
 // the recording the hosted replay plays: TRXUSDT's depth, 2025-04-14 00:00:00-00:00:23 UTC
 const REPLAY = { symbol: 'TRXUSDT', start: 1744588800100 };
@@ -87,13 +197,12 @@ if (withReplay) {
   const dir = fileURLToPath(
     new URL('../test/fixtures/binance/depth/binance_usdm_TRXUSDT_2025-04-14_lasota/', import.meta.url),
   );
-  const r = await service.venue.datasets.importFiles(
-    [join(dir, 'rest_depth_snapshot.csv'), join(dir, 'diff_depth_stream.csv')],
-    {
+  const r = await step(
+    service.venue.datasets.importFiles([join(dir, 'rest_depth_snapshot.csv'), join(dir, 'diff_depth_stream.csv')], {
       market: 'um',
       symbol: REPLAY.symbol,
       kind: 'depth',
-    },
+    }),
   );
   for (const x of r) if (!x.ok) throw new Error(`soak: importing the replay's recording failed: ${x.error}`);
 }
@@ -185,7 +294,7 @@ function identity() {
   return { accounts: rows.length, broken };
 }
 
-const load = fork(
+load = fork(
   fileURLToPath(new URL('./soak-load.mjs', import.meta.url)),
   [
     service.url,
@@ -338,7 +447,7 @@ if (allocAt !== null)
 report();
 const samples = Math.round((minutes * 60) / sampleS);
 for (let k = 1; k <= samples; k++) {
-  await new Promise((r) => setTimeout(r, sampleS * 1000));
+  await step(new Promise((r) => setTimeout(r, sampleS * 1000)));
   report();
   if (rows[rows.length - 1].minute >= warmupMin) window.enable(); // (a no-op once started)
 }
