@@ -6,7 +6,7 @@
 //
 // The command opens the data folder itself (the folder lock, store/data-lock.ts, keeps a
 // running venue and the command apart); exit code 0 when every file went in (or was already
-// there), 1 when any was refused, 2 on bad usage.
+// there), 1 when any was refused, 2 on bad usage (no command among it; --help alone is exit 0).
 
 import { join, resolve } from 'node:path';
 import { DataFolderInUseError, lockDataFolder } from './store/data-lock.ts';
@@ -131,7 +131,8 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
         else out.paths.push(a);
     }
   }
-  if (command === undefined) return out;
+  // no command is bad usage (the help goes to stderr, exit 2); only --help is an answer (exit 0)
+  if (command === undefined) throw new DataCliError('a command is needed: import, download, list or delete');
   if (command !== 'import' && command !== 'download' && command !== 'list' && command !== 'delete')
     throw new DataCliError(`unknown command ${command}`);
   out.command = command;

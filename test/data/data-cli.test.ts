@@ -85,7 +85,15 @@ describe('on a data folder of its own', () => {
     expect((await run('import', path.join(dataDir, 'nothing-here.zip'), '--data-dir', dataDir)).err[0]).toMatch(
       /no such file or folder/,
     );
-    expect((await run('--help')).out[0]).toMatch(/^Usage: npm run data -- COMMAND/);
+    const help = await run('--help');
+    expect(help).toMatchObject({ code: 0, err: [] });
+    expect(help.out[0]).toMatch(/^Usage: npm run data -- COMMAND/);
+    // no command is bad usage: said, with the help, on stderr
+    for (const argv of [[], ['--data-dir', dataDir]]) {
+      const none = await run(...argv);
+      expect(none).toMatchObject({ code: 2, out: [] });
+      expect(none.err[0]).toMatch(/^perpdesk data: a command is needed: import, download, list or delete\n\nUsage: /);
+    }
   });
 
   it('a bad option value is bad usage: said once, before any file is read, exit 2', async () => {
