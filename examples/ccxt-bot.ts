@@ -14,14 +14,39 @@
 import { parseArgs } from 'node:util';
 import ccxt from 'ccxt';
 
-const { values: a } = parseArgs({
-  options: {
-    key: { type: 'string' },
-    secret: { type: 'string' },
-    url: { type: 'string', default: 'http://127.0.0.1:8787' },
-  },
-});
-if (!a.key || !a.secret) throw new Error('usage: --key KEY --secret SECRET [--url http://127.0.0.1:8787]');
+const USAGE = `Usage: npm run example:ccxt -- --key KEY --secret SECRET [--url URL]
+
+A Binance USD-M bot written with ccxt, run against perpdesk's /binance dialect (docs/binance.md).
+
+  --key KEY         the account's API key (required)
+  --secret SECRET   its secret (required)
+  --url URL         the service (default http://127.0.0.1:8787)
+  -h, --help        this text`;
+
+function usageError(message: string): never {
+  console.error(`ccxt-bot: ${message} (--help for the options)`);
+  process.exit(2);
+}
+
+const a = (() => {
+  try {
+    return parseArgs({
+      options: {
+        key: { type: 'string' },
+        secret: { type: 'string' },
+        url: { type: 'string', default: 'http://127.0.0.1:8787' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (err) {
+    return usageError((err as Error).message.split('\n')[0]);
+  }
+})();
+if (a.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!a.key || !a.secret) usageError(`--${a.key ? 'secret' : 'key'} is required`);
 const SYMBOL = 'BTC/USDT:USDT';
 
 const ex = new ccxt.pro.binanceusdm({ apiKey: a.key, secret: a.secret, options: { fetchCurrencies: false } });

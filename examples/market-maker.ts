@@ -15,6 +15,7 @@
 // listens on 127.0.0.1:8787; pass --url for another address):
 //   npm run example:mm -- --key mmbotkey01 --secret mmbotsecret01 [--url http://127.0.0.1:8787]
 //                         [--symbol BTCUSDT] [--spread-ticks 20] [--every 3] [--duration 60]
+import { parseArgs } from 'node:util';
 import {
   LocalOrderBook,
   PerpdeskApiError,
@@ -28,13 +29,55 @@ import {
   type TradeRecord,
 } from '../src-shared/sdk/index.ts';
 
-function arg(name: string, fallback?: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? process.argv[i + 1] : process.env[`PERPDESK_${name.toUpperCase().replace(/-/g, '_')}`];
+const USAGE = `Usage: npm run example:mm -- --key KEY --secret SECRET [options]
+
+Quotes a post-only bid and ask around the mid of its local book (docs/sdk.md).
+
+  --key KEY           the account's API key (required)
+  --secret SECRET     its secret (required)
+  --url URL           the service (default http://127.0.0.1:8787)
+  --symbol SYMBOL     the pair to quote (default BTCUSDT)
+  --spread-ticks N    ticks between the mid and each quote (default 20)
+  --every S           seconds between two rounds of quotes (default 3)
+  --duration S        seconds to run, 0 until Ctrl-C (default 0)
+  -h, --help          this text
+
+Each option may come from the environment instead: PERPDESK_KEY, PERPDESK_SPREAD_TICKS, ...`;
+
+function usageError(message: string): never {
+  console.error(`market-maker: ${message} (--help for the options)`);
+  process.exit(2);
+}
+
+const given = (() => {
+  try {
+    const text = { type: 'string' } as const;
+    return parseArgs({
+      options: {
+        key: text,
+        secret: text,
+        url: text,
+        symbol: text,
+        'spread-ticks': text,
+        every: text,
+        duration: text,
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (err) {
+    return usageError((err as Error).message.split('\n')[0]);
+  }
+})();
+if (given.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+function arg(name: Exclude<keyof typeof given, 'help'>, fallback?: string): string {
+  const v = given[name] ?? process.env[`PERPDESK_${name.toUpperCase().replace(/-/g, '_')}`];
   if (v === undefined || v === '') {
     if (fallback !== undefined) return fallback;
-    console.error(`market-maker: --${name} is required`);
-    process.exit(2);
+    return usageError(`--${name} is required`);
   }
   return v;
 }

@@ -16,6 +16,7 @@
 //   npm run example:replay -- --key replaybot01 --secret replaysecret01 [--url http://127.0.0.1:8787]
 //                             [--symbol TRXUSDT] [--step-ms 100] [--steps 0 (to the end)] [--trade-every 20]
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { RestClient, WsClient, type ReplayState } from '../src-shared/sdk/index.ts';
 
 export interface ReplayBotOptions {
@@ -119,18 +120,60 @@ export async function runReplayBot(o: ReplayBotOptions): Promise<ReplayBotResult
   }
 }
 
-function arg(name: string, fallback?: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? process.argv[i + 1] : process.env[`PERPDESK_${name.toUpperCase().replace(/-/g, '_')}`];
-  if (v === undefined || v === '') {
-    if (fallback !== undefined) return fallback;
-    console.error(`replay-bot: --${name} is required`);
-    process.exit(2);
+const USAGE = `Usage: npm run example:replay -- --key KEY --secret SECRET [options]
+
+Trades a replay in lockstep: steps its clock and works one maker order (docs/replay.md).
+
+  --key KEY           the account's API key (required)
+  --secret SECRET     its secret (required)
+  --url URL           the replay venue (default http://127.0.0.1:8787)
+  --symbol SYMBOL     the pair (default TRXUSDT)
+  --step-ms MS        market ms a step (default 100)
+  --steps N           steps to run, 0 to the replay's end (default 0)
+  --trade-every N     steps between two trading rounds, 0 never (default 20)
+  -h, --help          this text
+
+Each option may come from the environment instead: PERPDESK_KEY, PERPDESK_STEP_MS, ...`;
+
+function usageError(message: string): never {
+  console.error(`replay-bot: ${message} (--help for the options)`);
+  process.exit(2);
+}
+
+/** The command line's options (run as a script), each else from PERPDESK_NAME, else its default. */
+function commandLine(): (name: string, fallback?: string) => string {
+  const text = { type: 'string' } as const;
+  let given: Record<string, string | boolean | undefined>;
+  try {
+    given = parseArgs({
+      options: {
+        key: text,
+        secret: text,
+        url: text,
+        symbol: text,
+        'step-ms': text,
+        steps: text,
+        'trade-every': text,
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (err) {
+    return usageError((err as Error).message.split('\n')[0]);
   }
-  return v;
+  if (given.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  return (name, fallback) => {
+    const v = given[name] ?? process.env[`PERPDESK_${name.toUpperCase().replace(/-/g, '_')}`];
+    if (typeof v === 'string' && v !== '') return v;
+    if (fallback !== undefined) return fallback;
+    return usageError(`--${name} is required`);
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const arg = commandLine();
   const opts: ReplayBotOptions = {
     url: arg('url', 'http://127.0.0.1:8787').replace(/\/+$/, ''),
     key: arg('key'),

@@ -11,6 +11,17 @@
 import { OrderType, PositionAction, PositionSide, Side } from '../src-shared/enums.ts';
 import { RestClient, WsClient, type ReplayState } from '../src-shared/sdk/index.ts';
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(`A bot for sweeps (docs/sweeps.md): a sweep runs it once per job, with its venue and parameters in
+PERPDESK_URL, PERPDESK_API_KEY, PERPDESK_API_SECRET, PERPDESK_SYMBOLS and PERPDESK_PARAMS:
+
+  npm run sweep -- --bot "node examples/sweep-bot.ts" --replay BTCUSDT@2025-01-06..2025-01-12 \\
+    --split day --grid examples/sweep-grid.json
+
+Parameters (PERPDESK_PARAMS, JSON): fast (default 4), slow (16), qty ("0.01"), step_minutes (15).`);
+  process.exit(0);
+}
+
 function env(name: string): string {
   const v = process.env[name];
   if (v === undefined || v === '') {

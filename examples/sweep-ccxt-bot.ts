@@ -11,6 +11,18 @@
 import ccxt from 'ccxt';
 import WebSocket from 'ws';
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(`A ccxt bot for sweeps (docs/sweeps.md): a sweep runs it once per job, with its venue and parameters
+in PERPDESK_BINANCE_URL, PERPDESK_WS_URL, PERPDESK_API_KEY, PERPDESK_API_SECRET, PERPDESK_SYMBOLS
+and PERPDESK_PARAMS:
+
+  npm run sweep -- --bot "node examples/sweep-ccxt-bot.ts" --replay BTCUSDT@2025-01-06..2025-01-08 \\
+    --split day --grid examples/sweep-grid.json --position-mode one_way
+
+Parameters (PERPDESK_PARAMS, JSON): lookback (default 8), qty (0.01), step_minutes (15).`);
+  process.exit(0);
+}
+
 const env = (k: string): string => {
   const v = process.env[k];
   if (v === undefined || v === '') throw new Error(`${k} is not set (run it through npm run sweep)`);

@@ -1,0 +1,68 @@
+// The example bots' command lines (examples/*.ts; docs/sdk.md, binance.md, replay.md, sweeps.md):
+// --help prints what the bot takes and exits 0, without reaching any service; a missing --key or
+// an unknown option is one line pointing at --help, exit 2.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function run(example: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  // no PERPDESK_* from the test's environment: the bots read their options from there too
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PERPDESK_')));
+  const child = spawn(process.execPath, [join(root, 'examples', example), ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+describe('the example bots on the command line', () => {
+  it('--help prints their usage and exits 0', async () => {
+    const want: Array<[string, RegExp]> = [
+      ['market-maker.ts', /^Usage: npm run example:mm -- --key KEY --secret SECRET \[options\]\n[^]*--spread-ticks N/],
+      ['replay-bot.ts', /^Usage: npm run example:replay -- --key KEY --secret SECRET \[options\]\n[^]*--trade-every N/],
+      ['ccxt-bot.ts', /^Usage: npm run example:ccxt -- --key KEY --secret SECRET \[--url URL\]\n/],
+      ['sweep-bot.ts', /npm run sweep -- --bot "node examples\/sweep-bot.ts"[^]*Parameters \(PERPDESK_PARAMS/],
+      [
+        'sweep-ccxt-bot.ts',
+        /npm run sweep -- --bot "node examples\/sweep-ccxt-bot.ts"[^]*Parameters \(PERPDESK_PARAMS/,
+      ],
+    ];
+    const runs = await Promise.all(want.map(([file]) => run(file, ['--help'])));
+    runs.forEach((r, i) => {
+      expect(r.code, `${want[i][0]}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toMatch(want[i][1]);
+      expect(r.stderr).toBe('');
+    });
+  }, 40_000);
+
+  it('a missing --key or an unknown option: one line, exit 2', async () => {
+    const cases: Array<[string, string[], string]> = [
+      ['market-maker.ts', [], 'market-maker: --key is required'],
+      ['market-maker.ts', ['--key', 'k', '--secret', 's', '--spread', '5'], "market-maker: Unknown option '--spread'"],
+      ['replay-bot.ts', ['--secret', 's'], 'replay-bot: --key is required'],
+      ['replay-bot.ts', ['--bogus'], "replay-bot: Unknown option '--bogus'"],
+      ['ccxt-bot.ts', ['--key', 'k'], 'ccxt-bot: --secret is required'],
+      ['ccxt-bot.ts', ['--bogus'], "ccxt-bot: Unknown option '--bogus'"],
+    ];
+    const runs = await Promise.all(cases.map(([file, args]) => run(file, args)));
+    runs.forEach((r, i) => {
+      expect(r.code, `${cases[i][0]} ${cases[i][1].join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toBe(`${cases[i][2]} (--help for the options)\n`);
+      expect(r.stdout).toBe('');
+    });
+  }, 40_000);
+});
