@@ -9,7 +9,7 @@ import { RestClient } from '../../src-shared/sdk/index.ts';
 import type { ReplayData } from '../../src-main/replay/ports.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
-import { importInto, LASOTA, replayDataOf, trxTradesCsv } from './harness.ts';
+import { importInto, LASOTA, replayDataOf, TRX_TRADES } from './harness.ts';
 
 const FIRST_TRADE = 1744588804438;
 const UNIT = 100_000_000n;
@@ -24,7 +24,7 @@ beforeAll(async () => {
       paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
       opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
     },
-    { paths: [trxTradesCsv()], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
+    { paths: [TRX_TRADES], opts: { market: 'um', symbol: 'TRXUSDT', kind: 'trades' } },
   ]);
   data = replayDataOf(ds);
   svc = await startService({
