@@ -247,3 +247,46 @@ export function decaySlope(lags: readonly number[], acf: readonly number[]): num
   }
   return sxy / sxx;
 }
+
+/**
+ * How consecutive 1m candles join: over each pair of adjacent minutes that both traded, the gap
+ * |open - previous close| over the previous close in basis points (its median), and the share of
+ * opens equal to the previous close. A candle's open is the first trade after the previous
+ * close, so on a real venue it is that price or a tick away (spot BTCUSDT, May 2021: median
+ * 0.002 bp, 37 % equal).
+ */
+export function candleJoins(cs: ReadonlyArray<{ t: number; o: number; c: number; n: number }>): {
+  medianBp: number;
+  exact: number;
+} {
+  const gaps: number[] = [];
+  let exact = 0;
+  for (let i = 1; i < cs.length; i++) {
+    const a = cs[i - 1];
+    const b = cs[i];
+    if (b.t - a.t !== 60_000 || a.n === 0 || b.n === 0) continue;
+    gaps.push((Math.abs(b.o - a.c) / a.c) * 1e4);
+    if (b.o === a.c) exact++;
+  }
+  return { medianBp: median(gaps), exact: gaps.length === 0 ? NaN : exact / gaps.length };
+}
+
+/**
+ * The widest run of empty ticks among a side's levels within `within` (a fraction of the best
+ * price) of its best: `prices` best first, in price units; a run that the window cuts counts up
+ * to the window's edge. NaN when the levels end inside the window (the rest is unknown).
+ */
+export function widestGap(prices: readonly number[], tick: number, within: number): number {
+  if (prices.length === 0) return NaN;
+  const best = prices[0];
+  const edge = Math.floor((within * best) / tick + 1e-9);
+  let prev = 0;
+  let gap = 0;
+  for (let i = 1; i < prices.length; i++) {
+    const d = Math.round(Math.abs(prices[i] - best) / tick);
+    if (d > edge) return Math.max(gap, edge - prev);
+    gap = Math.max(gap, d - prev - 1);
+    prev = d;
+  }
+  return NaN;
+}
