@@ -85,6 +85,8 @@ export class SlotRecorder implements TradeRecorder {
   recordTrade(_symbol: string, t: Readonly<HistoryTrade>): void {
     const o = this.slot;
     const k = this.n++;
+    // a typed array drops writes past its end without a word: the records would be lost
+    if (k >= o.time.length) throw new RangeError(`more records than the slot's ${o.time.length}`);
     o.time[k] = t.time;
     o.price[k] = t.priceTicks;
     o.qty[k] = t.qtyLots;
@@ -109,9 +111,9 @@ import(workerData.file).catch((err) => {
 });
 `;
 
-/** The most records a job can give: two a step. */
+/** The most records a job can give: two a step, and one more for each minute's opening trade (a minute is 4 steps). */
 function recordCapacity(job: SymbolJob): number {
-  return 2 * job.steps;
+  return 2 * job.steps + Math.ceil(job.steps / 4);
 }
 
 /**

@@ -1,6 +1,7 @@
 // History fast-forward: on a venue's first start every trading pair gets `days` (default 30) of
 // past trades, the live model coarse-grained to 15 s steps (the same processes and settings, the
-// book left out), fed to the candle service as two records a step.
+// book left out), fed to the candle service as two records a step, and one more that opens each
+// minute at the price the last one left (so 1m candles join as live ones do).
 // Keeps true: deterministic for a seed, end time and settings (async or sync); trades ascend, lie
 // in [start, end), and the path ends exactly at the pair's price, where the live market goes on
 // with the variance state it ended in. The model: docs/simulated-market.md, "The history".
@@ -231,8 +232,13 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
   };
   let trades = 0;
   let startTicks = Math.exp(path[0] + shift) / limits.tick;
+  // a minute's first trade meets the touch the last print left (openMinute: the minute has not
+  // printed yet; lastSide: the taker side of the last print)
+  let openMinute = false;
+  let lastSide: Side = Side.BUY;
   for (let k = 0; k < steps; k++) {
     const s0 = from + k * HISTORY_STEP_MS;
+    if (s0 % 60_000 === 0) openMinute = true;
     const a = path[k];
     const b = path[k + 1];
     const r = b - a;
@@ -253,6 +259,7 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
     const bias = flow.herdBias * Math.tanh(herds[k]);
     let nBuy = signs.buys(n, bias);
     // the arbitrage takes the step's net move through the quotes, on the move's side
+    const fromTicks = startTicks;
     const endTicks = Math.exp(b + shift) / limits.tick;
     const moved = Math.abs(endTicks - startTicks);
     startTicks = endTicks;
@@ -261,9 +268,26 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
     if (r > 0) nBuy += arbs;
     n += arbs;
     if (n === 0) continue;
-    const buyNotional = sumOf(sizes, nBuy - (r > 0 ? arbs : 0), meanSize, flow.sizeAlpha) + (r > 0 ? arbNotional : 0);
-    const sellNotional =
+    trades += n;
+    let buyNotional = sumOf(sizes, nBuy - (r > 0 ? arbs : 0), meanSize, flow.sizeAlpha) + (r > 0 ? arbNotional : 0);
+    let sellNotional =
       sumOf(sizes, n - nBuy - (r > 0 ? 0 : arbs), meanSize, flow.sizeAlpha) + (r > 0 ? 0 : arbNotional);
+    if (openMinute && n >= 2) {
+      // the minute opens with one order at the price the last print left (the live candles' open
+      // is the first trade after the previous close): at that price on the same side, a tick
+      // away across the one-tick spread on the other; its notional the side's mean
+      const buy = rng.next() * n < nBuy;
+      const side = buy ? Side.BUY : Side.SELL;
+      const bounce = side === lastSide ? 0 : buy ? 1 : -1;
+      const share = buy ? buyNotional / nBuy : sellNotional / (n - nBuy);
+      emit(s0 + rng.int(1_000), Math.max(1, Math.round(fromTicks) + bounce), side, 1, share);
+      n -= 1;
+      if (buy) {
+        nBuy -= 1;
+        buyNotional -= share;
+      } else sellNotional -= share;
+    }
+    openMinute = false;
     // the side that traded more prints at the step's extreme, the other at its close (a side
     // alone prints at the close)
     const buyMajor = buyNotional >= sellNotional;
@@ -275,11 +299,12 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
     const t2 = s0 + 9_000 + rng.int(5_999);
     if (nMinor === 0) {
       emit(t2, Math.max(1, Math.round(endTicks)), majorSide, nMajor, buyMajor ? buyNotional : sellNotional);
+      lastSide = majorSide;
     } else {
       emit(t1, tickOf(a + ext), majorSide, nMajor, buyMajor ? buyNotional : sellNotional);
       emit(t2, Math.max(1, Math.round(endTicks)), minorSide, nMinor, buyMajor ? sellNotional : buyNotional);
+      lastSide = minorSide;
     }
-    trades += n;
   }
   return { state: { price: Math.exp(path[steps] + shift), h: process.h }, trades };
 }
