@@ -42,6 +42,15 @@ export const DEFAULT_DEEP: DeepSettings = {
   orderNotional: 3_000,
 };
 
+/**
+ * Orders a side per unit of relative distance (a fraction of the price) at the deep book's inner
+ * edge, on average: orders x the Lomax density at 0, mu / scale, over the share of the law inside
+ * maxDistance (draws past it are drawn again). Per tick at a price of P ticks: this / P.
+ */
+export function deepDensity(c: Pick<DeepSettings, 'orders' | 'scale' | 'mu' | 'maxDistance'>): number {
+  return (c.orders * c.mu) / c.scale / (1 - Math.pow(1 + c.maxDistance / c.scale, -c.mu));
+}
+
 /** A Lomax distance (same unit as d0): d0 ((1 - u)^(-1/mu) - 1), resampled past max. */
 export function lomaxDistance(rng: Rng, d0: number, mu: number, max: number): number {
   for (let i = 0; i < 64; i++) {

@@ -18,7 +18,7 @@ import { paramsFor, type SymbolSimParams } from './params.ts';
 import { PriceFeed } from './price-feed.ts';
 import { PriceProcess, type ProcessState } from './price-process.ts';
 import { Rng } from './rng.ts';
-import { DEFAULT_DEEP, DeepBook } from './deep-book.ts';
+import { DEFAULT_DEEP, DeepBook, deepDensity } from './deep-book.ts';
 import { DEFAULT_FLOW, OrderFlow } from './order-flow.ts';
 import { DEFAULT_TOUCH, TouchBook } from './touch-book.ts';
 import { symbolView, type SimSymbolView } from './sim-view.ts';
@@ -168,15 +168,13 @@ export class Simulator {
         medianNotional: params.takerMedianNotional,
         queueNotional: params.touchQueueNotional,
       });
+      const deepSettings = { ...DEFAULT_DEEP, orders: params.deepOrders, orderNotional: params.deepOrderNotional };
       const touch = new TouchBook(party('touch', liquidityAccount), {
         ...DEFAULT_TOUCH,
         queueNotional: params.touchQueueNotional,
+        deepDensity: deepDensity(deepSettings),
       });
-      const deep = new DeepBook(party('deep', liquidityAccount), {
-        ...DEFAULT_DEEP,
-        orders: params.deepOrders,
-        orderNotional: params.deepOrderNotional,
-      });
+      const deep = new DeepBook(party('deep', liquidityAccount), deepSettings);
       const feed = new PriceFeed(pair, this._time);
       const s: SymbolSim = {
         symbol: row.symbol,

@@ -1,8 +1,10 @@
 // The book at the touch: a crowd of liquidity providers quoting one tick apart around the fair
 // price (the index), with queue-reactive limits and cancels at the best (Huang, Lehalle and
-// Rosenbaum 2015), a filled ladder and a half-occupied band behind it.
-// Keeps true: the quotes follow the index (none stays through it), the spread is one tick unless
-// a best queue was just emptied, and every order is the crowd's own GTC (house-orders.ts).
+// Rosenbaum 2015), a filled ladder and, behind it, a band whose occupied share falls with the
+// distance until the deep book's density takes over.
+// Keeps true: the quotes follow the index (none stays through it or behind the band), the spread
+// is one tick unless a best queue was just emptied, and every order is the crowd's own GTC
+// (house-orders.ts). Cost per step: O(the index's move + the band's turnover), not O(its ticks).
 // The model in full: docs/simulated-market.md, "The touch".
 import { Side } from '../../../src-shared/enums.ts';
 import { HouseOrders, type HouseOrder, type Party } from './house-orders.ts';
@@ -24,26 +26,44 @@ export interface TouchSettings {
   /** A deeper ladder level's size in typical queues, and its growth per tick of distance (defaults 0.8, 0.25). */
   levelShare?: number;
   levelSlope?: number;
-  /** Ticks of the half-occupied band behind the ladder (default 0), its occupied share, its turnover per second, and its orders' size in typical queues. */
+  /**
+   * The band behind the ladder: its i-th tick is occupied with probability
+   * bandFill / (1 + i / bandScale), and it reaches out until that share falls to the deep book's
+   * density per tick (deepDensity / price in ticks), at least `band` ticks and at most `bandReach`
+   * of the price, the share tapered to nothing over its last half. Turnover bandRate per second
+   * at its first tick, falling with the share (far orders live longer); orders of bandShare
+   * typical queues at its first tick, smaller by 1 + i / bandSizeScale further out.
+   */
   band?: number;
   bandFill?: number;
+  bandScale?: number;
+  bandReach?: number;
   bandRate?: number;
   bandShare?: number;
+  bandSizeScale?: number;
+  /** The deep book's orders a side per unit of relative distance at its inner edge (deepDensity() of its settings); 0: none. */
+  deepDensity?: number;
 }
 
 export const DEFAULT_TOUCH: TouchSettings = {
   levels: 20,
-  levelShare: 0.15,
+  levelShare: 0.1,
   levelSlope: 0.05,
   band: 80,
-  bandFill: 0.55,
+  bandFill: 0.8,
+  bandScale: 200,
+  bandReach: 0.01,
   bandRate: 0.5,
-  bandShare: 0.08,
+  bandShare: 0.03,
+  bandSizeScale: 100,
   queueNotional: 20_000,
   limitRate: 4,
   cancelRate: 2,
   refillRate: 12,
 };
+
+/** The band's reach is set again when the fair price has moved by this ratio (either way) since it was set. */
+const REACH_DRIFT = 1.2;
 
 export class TouchBook {
   readonly house: HouseOrders;
@@ -55,6 +75,9 @@ export class TouchBook {
   /** Ladder targets of the last step (ticks). */
   bidTarget = 0;
   askTarget = 0;
+  /** Ticks of the band behind the ladder, and the fair price (ticks) they were set for. */
+  private bandTicks = 0;
+  private bandRef = 0;
   /** The band's farthest price of the last step, per side (every price is new to the band at first). */
   private bandEdgeBid = Number.POSITIVE_INFINITY;
   private bandEdgeAsk = Number.NEGATIVE_INFINITY;
@@ -75,9 +98,32 @@ export class TouchBook {
     return [bid, bid + 1];
   }
 
-  /** Ticks from the best price that the crowd quotes (the ladder and the band behind it): the deep book goes behind them. */
+  /** Ticks from the best price that the crowd fills on its own (the ladder and the band's first `band`): the deep book goes behind them. */
   get depthTicks(): number {
     return this.cfg.levels + (this.cfg.band ?? 0);
+  }
+
+  /** Ticks from the best price that the crowd quotes at all (the ladder and the whole band). */
+  get reachTicks(): number {
+    return this.cfg.levels + this.bandTicks;
+  }
+
+  /** The band's share at its u-th tick (TouchSettings.band), tapered to nothing over the band's last half. */
+  bandShareAt(u: number): number {
+    const taper = this.bandTicks > 0 ? Math.min(1, 2 * (1 - u / this.bandTicks)) : 1;
+    return ((this.cfg.bandFill ?? 0.5) * taper) / (1 + u / (this.cfg.bandScale ?? Number.POSITIVE_INFINITY));
+  }
+
+  /** The band's ticks at a fair price: where its share meets the deep book's density per tick, within [band, bandReach]. */
+  private bandFor(fairTicks: number): number {
+    const c = this.cfg;
+    const least = c.band ?? 0;
+    const scale = c.bandScale ?? Number.POSITIVE_INFINITY;
+    if (least <= 0 || scale === Number.POSITIVE_INFINITY) return least;
+    const floor = (c.deepDensity ?? 0) / fairTicks;
+    const meet = floor > 0 ? scale * ((c.bandFill ?? 0.5) / floor - 1) : Number.POSITIVE_INFINITY;
+    const most = (c.bandReach ?? 0) * fairTicks - c.levels;
+    return Math.max(least, Math.round(Math.min(meet, most)));
   }
 
   /** Lots of a typical best queue at priceTicks. */
@@ -87,32 +133,68 @@ export class TouchBook {
 
   /** One step of dtMs at market time `time` around fairTicks; [lo, hi] the prices traded at since the last step. */
   step(time: number, dtMs: number, fairTicks: number, lo: number, hi: number): void {
-    const h = this.house;
-    h.sync(lo, hi);
+    this.house.sync(lo, hi);
     const [bidT, askT] = TouchBook.targets(fairTicks);
-    const moved = bidT !== this.bidTarget;
+    const prevBid = this.bidTarget;
+    const prevAsk = this.askTarget;
+    const prevReach = this.reachTicks;
+    if (this.bandRef === 0 || fairTicks > this.bandRef * REACH_DRIFT || fairTicks * REACH_DRIFT < this.bandRef) {
+      this.bandTicks = this.bandFor(fairTicks);
+      this.bandRef = fairTicks;
+    }
+    const moved = bidT !== prevBid;
     this.bidTarget = bidT;
     this.askTarget = askT;
-    const L = this.depthTicks;
-    // stale quotes: through the fair price, or left behind the ladder and its band by a move
-    // (every order is placed inside the range, so none is stale while the targets stay; the
-    // queues left are read from the house's own lists by price: nothing is built per step)
-    if (moved)
-      for (const o of h.orders.values()) {
-        if (o.side === Side.BUY) {
-          if (o.price > bidT || o.price <= bidT - L) h.cancel(o);
-        } else if (o.price < askT || o.price >= askT + L) h.cancel(o);
-      }
+    if (moved || this.reachTicks !== prevReach) this.dropStale(prevBid, prevAsk, prevReach);
     const at = { dt: dtMs / 1000, time, moved };
-    this.side(Side.BUY, bidT, at);
-    this.side(Side.SELL, askT, at);
+    this.side(Side.BUY, bidT, prevBid, at);
+    this.side(Side.SELL, askT, prevAsk, at);
   }
 
   /**
-   * One side's best queue and ladder; at: the step's length (s), market time, and whether the fair
-   * price moved. After step()'s cancels every house order at a price on this side is this side's.
+   * Cancels the quotes the fair price moved through or left behind the band. Every order lies
+   * within the last step's reach of its targets, so only the prices between the old and the new
+   * range are looked at (the house's own lists by price: nothing is built per step); a first step,
+   * a move past the whole range or a new reach looks at every order.
    */
-  private side(side: Side, best: number, at: { dt: number; time: number; moved: boolean }): void {
+  private dropStale(prevBid: number, prevAsk: number, prevReach: number): void {
+    const h = this.house;
+    const bidT = this.bidTarget;
+    const askT = this.askTarget;
+    const E = this.reachTicks;
+    if (prevBid === 0 || E !== prevReach || Math.abs(bidT - prevBid) >= E) {
+      for (const o of h.orders.values()) {
+        if (o.side === Side.BUY) {
+          if (o.price > bidT || o.price <= bidT - E) h.cancel(o);
+        } else if (o.price < askT || o.price >= askT + E) h.cancel(o);
+      }
+      return;
+    }
+    if (bidT < prevBid) this.cancelRange(bidT + 1, prevBid);
+    else this.cancelRange(prevBid - E + 1, bidT - E);
+    if (askT > prevAsk) this.cancelRange(prevAsk, askT - 1);
+    else this.cancelRange(askT + E, prevAsk + E - 1);
+  }
+
+  private cancelRange(lo: number, hi: number): void {
+    for (let p = Math.max(1, lo); p <= hi; p++) this.cancelAt(p);
+  }
+
+  /** Cancels every order of the crowd at price p. */
+  private cancelAt(p: number): void {
+    const h = this.house;
+    for (let o = h.oldestAt(p), next: HouseOrder | null; o !== null; o = next) {
+      next = h.newerThan(o);
+      h.cancel(o);
+    }
+  }
+
+  /**
+   * One side's best queue, ladder and band; prev: the side's target of the last step (0 on the
+   * first); at: the step's length (s), market time, and whether the fair price moved. After
+   * step()'s cancels every house order at a price on this side is this side's.
+   */
+  private side(side: Side, best: number, prev: number, at: { dt: number; time: number; moved: boolean }): void {
     const { dt, time, moved } = at;
     const h = this.house;
     const dir = side === 1 ? -1 : 1;
@@ -145,34 +227,49 @@ export class TouchBook {
       if (p < 1) break;
       if (h.oldestAt(p) === null) this.add(side, p, typical * share * (1 + slope * i) * this.sizes.notional(), time);
     }
-    const band = c.band ?? 0;
-    if (band > 0) this.band(side, best, at);
+    if (this.bandTicks > 0) this.band(side, best, prev === 0 ? 0 : (prev - best) * dir, at);
   }
 
-  /** The half-occupied band behind the ladder (TouchSettings.band). */
-  private band(side: Side, best: number, at: { dt: number; time: number }): void {
+  /**
+   * The band behind the ladder (TouchSettings.band); `away`: ticks the best moved away from this
+   * side's band since the last step (its ladder's last levels are band ticks now).
+   */
+  private band(side: Side, best: number, away: number, at: { dt: number; time: number }): void {
     const c = this.cfg;
-    const h = this.house;
     const L = c.levels;
-    const S = c.band ?? 0;
-    const fill = c.bandFill ?? 0.5;
-    const k = 1 - Math.exp(-(c.bandRate ?? 0.5) * at.dt);
+    const S = this.bandTicks;
+    const scale = c.bandScale ?? Number.POSITIVE_INFINITY;
     const dir = side === Side.BUY ? -1 : 1;
-    const edge = side === Side.BUY ? this.bandEdgeBid : this.bandEdgeAsk;
     const size = this.queueLots(best) * (c.bandShare ?? 0.1);
-    for (let i = L; i < L + S; i++) {
-      const p = best + dir * i;
-      if (p < 1) break;
-      const newest = h.newestAt(p);
-      if (newest !== null) {
-        if (this.rng.next() < (1 - fill) * k) h.cancel(newest);
-      } else {
-        const fresh = side === Side.BUY ? p < edge : p > edge;
-        if (this.rng.next() < (fresh ? fill : fill * k)) this.add(side, p, size * this.sizes.notional(), at.time);
-      }
+    // ticks new to the band take its share at once: those the ladder (or the other side) left
+    // behind a move (a ladder level keeps its order with that share), and those a move brought
+    // inside its far edge (all of them at first)
+    for (let u = 0; u < Math.min(away, S); u++) this.refresh(side, best + dir * (L + u), u, size, at.time);
+    const edge = side === Side.BUY ? this.bandEdgeBid : this.bandEdgeAsk;
+    const far = best + dir * (L + S - 1);
+    const fresh = Math.min(S, Math.max(0, Math.floor((far - edge) * dir)));
+    for (let u = S - fresh; u < S; u++) this.refresh(side, best + dir * (L + u), u, size, at.time);
+    if (side === Side.BUY) this.bandEdgeBid = far;
+    else this.bandEdgeAsk = far;
+    // turnover: each tick is drawn again at bandRate x its share / bandFill a second (far orders
+    // live longer), the draws placed by that weight: the inverse of its integral, log(1 + u / scale)
+    const finite = scale !== Number.POSITIVE_INFINITY;
+    const span = finite ? Math.log1p(S / scale) : S;
+    let n = poisson(this.rng, (c.bandRate ?? 0.5) * (finite ? scale * span : S) * at.dt);
+    while (n-- > 0) {
+      const v = this.rng.next();
+      const u = Math.min(S - 1, Math.floor(finite ? scale * Math.expm1(v * span) : v * S));
+      this.refresh(side, best + dir * (L + u), u, size, at.time);
     }
-    if (side === Side.BUY) this.bandEdgeBid = best - (L + S - 1);
-    else this.bandEdgeAsk = best + (L + S - 1);
+  }
+
+  /** The band's u-th tick p drawn again: quoted with the band's share there, empty otherwise. */
+  private refresh(side: 1 | 2, p: number, u: number, size: number, time: number): void {
+    if (p < 1) return;
+    if (this.rng.next() < this.bandShareAt(u)) {
+      const smaller = 1 + u / (this.cfg.bandSizeScale ?? Number.POSITIVE_INFINITY);
+      if (this.house.oldestAt(p) === null) this.add(side, p, (size / smaller) * this.sizes.notional(), time);
+    } else this.cancelAt(p);
   }
 
   private add(side: 1 | 2, price: number, lots: number, time: number): void {
@@ -181,7 +278,7 @@ export class TouchBook {
   }
 }
 
-/** Poisson draw by inversion (small means only: the rates here are a few per step). */
+/** Poisson draw by inversion (means up to a few hundred: e^-mean underflows past 700; the band's turnover is up to about 40 a step). */
 export function poisson(rng: Rng, mean: number): number {
   if (!(mean > 0)) return 0;
   let k = 0;
