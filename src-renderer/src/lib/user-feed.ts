@@ -94,9 +94,13 @@ export function startUserFeed(deps: {
   };
 
   const refreshLists = async (): Promise<void> => {
+    // the key these requests are signed with: one replaced while they were on their way (this
+    // window's regenerate) makes their 2002 stale, not a reason to log out
+    const used = session.getState().apiKey;
     try {
       await Promise.all([positions.getState().actions.refresh(), orders.getState().actions.refresh()]);
     } catch (err) {
+      if (err instanceof PerpdeskApiError && err.code === 2002 && session.getState().apiKey !== used) return;
       // 2002: the key is unknown here (the service was reset); keeping it would only fail again.
       // While a logged_out push is being settled, that decides (the key may be replaced any moment).
       if (err instanceof PerpdeskApiError && err.code === 2002 && loggedOutTimer !== null) return;
