@@ -55,7 +55,7 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
         total_fee, created_at, updated_at, expired_in_match) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
         ON CONFLICT(id) DO UPDATE SET qty_lots = excluded.qty_lots, price_ticks = excluded.price_ticks,
         filled_lots = excluded.filled_lots, filled_quote = excluded.filled_quote, status = excluded.status,
-        frozen = excluded.frozen, total_fee = excluded.total_fee, updated_at = excluded.updated_at,
+        leverage = excluded.leverage, frozen = excluded.frozen, total_fee = excluded.total_fee, updated_at = excluded.updated_at,
         expired_in_match = excluded.expired_in_match`),
       insertTrade:
         prep(`INSERT INTO trades (id, order_id, account_id, symbol, side, position_side, price_ticks, qty_lots,

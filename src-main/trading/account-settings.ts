@@ -9,9 +9,13 @@
 //   orders on the pair) and each isolated position's margin covers: else nothing changes.
 // - Positions take a new leverage at once (isolated margin stays as allocated); since a cross
 //   position's margin follows its leverage, positions and balance are announced again.
+// - So do the pair's open orders: an opening order freezes the margin of the new leverage for
+//   what is left of it, and its fills open a position at that leverage (as Binance's
+//   changeLeverage does); the order rows change in the same store unit.
 import { Errors } from '../../src-shared/errors.ts';
 import type { PositionMode } from '../../src-shared/enums.ts';
-import { positionsOf, reject, type AccountLive, type TradingCore } from './core.ts';
+import { openOrdersOf, positionsOf, reject, type AccountLive, type TradingCore } from './core.ts';
+import { freezesMargin, orderMargin } from './ledger.ts';
 import { blockers, checkLeverage, checkMarginModeChange, checkMarginModeValue } from './order-checks.ts';
 
 export function applyPairSetting(
@@ -21,7 +25,8 @@ export function applyPairSetting(
   leverage: number,
   marginMode: number,
 ): void {
-  const before = core.pairSetting(a, core.requirePair(symbol)).leverage;
+  const pair = core.requirePair(symbol);
+  const before = core.pairSetting(a, pair).leverage;
   a.pairs.set(symbol, { leverage, marginMode });
   let repriced = false;
   const { repo } = core.deps;
@@ -33,6 +38,18 @@ export function applyPairSetting(
       p.leverage = leverage;
       repo.savePosition(p);
       repriced = true;
+    }
+    // so do open orders: what is left of an opening one freezes the margin of the new leverage
+    for (const o of openOrdersOf(a, symbol)) {
+      if (o.leverage === leverage) continue;
+      o.leverage = leverage;
+      if (freezesMargin(o)) {
+        const frozen = orderMargin(pair, pair.math.notional(o.priceTicks, o.qtyLots - o.filledLots), leverage);
+        a.frozen += frozen - o.frozen;
+        o.frozen = frozen;
+        repriced = true;
+      }
+      repo.saveOrder(o);
     }
   });
   // a cross position's margin, and so the account's available balance, follow the leverage

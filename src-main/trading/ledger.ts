@@ -91,11 +91,24 @@ interface LeverageMargin {
 }
 
 /**
+ * What an opening order of `notional` (exact units) freezes at `leverage`: its initial margin and
+ * the fee at the taker rate. Placement, amendment and a leverage change all freeze by this.
+ */
+export function orderMargin(pair: PairState, notional: bigint, leverage: number): bigint {
+  return ceilDiv(notional, BigInt(leverage)) + pair.math.fee(notional, false);
+}
+
+/** Whether resting order `o` freezes margin: an opening limit order (a close or reduce-only one does not). */
+export function freezesMargin(o: { reduceOnly: boolean; priceTicks: number }): boolean {
+  return !o.reduceOnly && o.priceTicks !== 0;
+}
+
+/**
  * The margin a leverage of `leverage` on `pair` would ask of account `a`: its cross positions on
  * the pair take their initial margin at that leverage, and its opening (not reduce-only) orders
- * there the margin they would freeze at it (never less than they hold now: they fill into a
- * position at the pair's leverage); isolated positions keep their margin, which must cover
- * their initial margin at the new leverage. Exact units; reads only.
+ * there the margin they will freeze at it (a leverage change re-margins them, see
+ * account-settings.ts); isolated positions keep their margin, which must cover their initial
+ * margin at the new leverage. Exact units; reads only.
  */
 export function leverageMargin(core: TradingCore, a: AccountLive, pair: PairState, leverage: number): LeverageMargin {
   const symbol = pair.row.symbol;
@@ -114,11 +127,9 @@ export function leverageMargin(core: TradingCore, a: AccountLive, pair: PairStat
     need += im;
   }
   for (const o of a.orders.values()) {
-    if (o.symbol !== symbol || o.reduceOnly || o.priceTicks === 0) continue;
-    const rest = pair.math.notional(o.priceTicks, o.qtyLots - o.filledLots);
-    const atNew = ceilDiv(rest, lev) + pair.math.fee(rest, false);
+    if (o.symbol !== symbol || !freezesMargin(o)) continue;
     held += o.frozen;
-    need += atNew > o.frozen ? atNew : o.frozen;
+    need += orderMargin(pair, pair.math.notional(o.priceTicks, o.qtyLots - o.filledLots), leverage);
   }
   return { held, need, canHold: available(core, a) + held, isolatedShort };
 }

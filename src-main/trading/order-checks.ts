@@ -24,7 +24,6 @@ import {
 import { MAX_PRICE_TICKS } from '../engine/types.ts';
 import type { OrderInput } from './commands.ts';
 import { formatMoney, unitsToNumber } from '../risk/money.ts';
-import { ceilDiv } from '../risk/money.ts';
 import { maxNotionalFor } from '../risk/tiers.ts';
 import {
   openOrdersOf,
@@ -35,7 +34,7 @@ import {
   type AccountLive,
   type TradingCore,
 } from './core.ts';
-import { available, leverageMargin } from './ledger.ts';
+import { available, leverageMargin, orderMargin } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
 import type { OrderState } from './ports.ts';
 
@@ -249,7 +248,7 @@ export function checkAccountSide(
         `At ${leverage}x the position may hold at most ${maxNotional} USDT notional on ${row.symbol}; this order would make it ${wanted.toFixed(2)}`,
       );
     }
-    frozen = ceilDiv(notional, BigInt(leverage)) + math.fee(notional, false);
+    frozen = orderMargin(pair, notional, leverage);
     const avail = availableAt ?? available(core, a);
     if (frozen > avail) {
       reject(
@@ -295,7 +294,7 @@ export function checkAmendAccountSide(
     );
   }
   const rest = math.notional(priceTicks, remaining);
-  const frozen = ceilDiv(rest, BigInt(o.leverage)) + math.fee(rest, false);
+  const frozen = orderMargin(pair, rest, o.leverage);
   const avail = available(core, a) + o.frozen;
   if (frozen > avail) {
     reject(
