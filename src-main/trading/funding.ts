@@ -12,8 +12,10 @@
 //   position that paid or received (the account's funding income), so the history survives a
 //   restart and always agrees with the positions' funding totals.
 import { MarginMode, PositionSide } from '../../src-shared/enums.ts';
+import { formatNumber } from '../../src-shared/decimal.ts';
 import { formatMoney } from '../risk/money.ts';
 import type { TradingCore } from './core.ts';
+import { markText } from './pair-figures.ts';
 import { checkRisk } from './liquidation.ts';
 import type { FundingRecordState } from './ports.ts';
 
@@ -46,7 +48,14 @@ export function settleFunding(core: TradingCore, symbol: string, rate: number, m
       records.push({ accountId: a.id, symbol, positionSide: p.side, time, rate, mark, amount: -pays });
       notes.push({
         accountId: a.id,
-        data: { symbol, position_side: p.side, funding_rate: rate, mark_price: mark, amount: formatMoney(-pays), time },
+        data: {
+          symbol,
+          position_side: p.side,
+          funding_rate: formatNumber(rate, 8),
+          mark_price: markText(mark),
+          amount: formatMoney(-pays),
+          time,
+        },
       });
     }
   }

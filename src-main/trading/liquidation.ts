@@ -32,6 +32,7 @@ import { posKey, type AccountLive, type TradingCore } from './core.ts';
 import { TransferKind, type LiquidationFeeState } from './ports.ts';
 import { closeLots, drain, recordSyntheticTrade, venueCloseOrder, type VenueClose } from './fills.ts';
 import { crossTotals, markValue, upnlUnits } from './ledger.ts';
+import { markText } from './pair-figures.ts';
 import type { PairState } from './pair-state.ts';
 import { checkTriggers } from './tpsl.ts';
 
@@ -109,8 +110,8 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
         symbol: p.symbol,
         position_side: p.side,
         quantity: pair.math.qtyOf(p.qty),
-        mark_price: pair.markPrice,
-        bankruptcy_price: bp,
+        mark_price: markText(pair.markPrice),
+        bankruptcy_price: markText(bp),
       },
     });
     // 1. IOC close in the market
@@ -187,7 +188,7 @@ interface Liquidated {
   /** The clearance fee charged (set by chargeClearanceFees). */
   fee: bigint;
   /** The liquidation event's figures, taken before the close. */
-  note: { symbol: string; position_side: number; quantity: number; mark_price: number; bankruptcy_price: number };
+  note: { symbol: string; position_side: number; quantity: number; mark_price: string; bankruptcy_price: string };
 }
 
 /**

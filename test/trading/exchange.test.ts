@@ -516,7 +516,24 @@ describe('funding, liquidation, take-profit / stop-loss', () => {
     placeOrder(v.exchange, l, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' }));
     const wl = v.exchange.walletOf(l);
     const ws = v.exchange.walletOf(s);
+    const notes: unknown[] = [];
+    const off = v.exchange.events.on('account', (e) => {
+      if (e.accountId === l && e.kind === 'funding') notes.push(e.data);
+    });
     expect(settleFunding(v.exchange, 'BTCUSDT', 0.0001, 96000, T0)).toBe(2);
+    v.trading.group.commitNow();
+    off();
+    // the user push: rate and mark as decimal strings, like the price record and the amount
+    expect(notes).toEqual([
+      {
+        symbol: 'BTCUSDT',
+        position_side: 1,
+        funding_rate: '0.00010000',
+        mark_price: '96000.00000000',
+        amount: '-0.96000000',
+        time: T0,
+      },
+    ]);
     // 96000 x 0.1 x 0.0001 = 0.96
     expect(v.exchange.walletOf(l)).toBe(wl - 96_000_000n);
     expect(v.exchange.walletOf(s)).toBe(ws + 96_000_000n);

@@ -126,6 +126,8 @@ describe('liquidation clearance fee', () => {
     expect(events).toEqual([
       expect.objectContaining({ symbol: 'BTCUSDT', position_side: 1, quantity: 0.1, liquidation_fee: '116.25000000' }),
     ]);
+    // prices as the price record writes them, decimal strings: 96,000 - 480 / 0.1 = 91,200
+    expect(events[0]).toMatchObject({ mark_price: '91560.00000000', bankruptcy_price: '91200.00000000' });
     // a fee, not a withdrawal: the deposits total and the transfers do not move
     expect(v.accounts.byId(u)!.totalDeposits).toBe(10_000n * USDT);
     expect(v.trading.transfers({ accountId: u, limit: 10 }).map((t) => t.kind)).toEqual([TransferKind.ACCOUNT_SET]);

@@ -187,8 +187,8 @@ export function startUserFeed(deps: {
           symbol?: string;
           position_side?: number;
           quantity?: number;
-          mark_price?: number;
-          bankruptcy_price?: number;
+          mark_price?: string;
+          bankruptcy_price?: string;
           liquidation_fee?: string;
         };
         const d = decimals(x.symbol ?? '');
@@ -208,7 +208,7 @@ export function startUserFeed(deps: {
         const x = e.data as {
           symbol?: string;
           position_side?: number;
-          funding_rate?: number | string;
+          funding_rate?: string;
           amount?: string | number;
         };
         const amount = Number(x.amount);
