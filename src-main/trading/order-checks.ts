@@ -349,12 +349,17 @@ export function checkBotOrder(pair: PairState, leverage: number | undefined, s: 
   if (!s.reduceOnly) checkMinNotional(pair, s.isMarket ? s.refTicks : s.priceTicks, s.qtyLots);
 }
 
+/** A notional as it is (99.9 x 1.001 = "99.9999", never rounded up to the minimum it misses), at least 2 decimals. */
+function exactNotional(units: bigint): string {
+  return formatMoney(units).replace(/(\.\d\d\d*?)0+$/, '$1');
+}
+
 /** 3007 when priceTicks x qtyLots is below the pair's minimum notional. */
 function checkMinNotional(pair: PairState, priceTicks: number, qtyLots: number): void {
   if (priceTicks * qtyLots < pair.minNotionalTickLots) {
     reject(
       Errors.NOTIONAL_BELOW_MIN,
-      `Order notional ${formatMoney(pair.math.notional(priceTicks, qtyLots), 2)} is below the minimum ${pair.row.minNotional} USDT`,
+      `Order notional ${exactNotional(pair.math.notional(priceTicks, qtyLots))} is below the minimum ${pair.row.minNotional} USDT`,
     );
   }
 }

@@ -123,6 +123,10 @@ describe('the bot route applies the minimum notional and the leverage range of e
     const r = await bot(btc({ qty: '0.001' }));
     expectError(r, Errors.NOTIONAL_BELOW_MIN);
     expect(r.body.message).toBe('Order notional 90.00 is below the minimum 100 USDT');
+    // a notional just under the minimum is shown as it is, not rounded up to the minimum it misses
+    const near = await bot(btc({ price: '99999.9', qty: '0.001' }));
+    expectError(near, Errors.NOTIONAL_BELOW_MIN);
+    expect(near.body.message).toBe('Order notional 99.9999 is below the minimum 100 USDT');
     expectError(await bot(btc({ qty: '0.001', need_cache: true })), Errors.NOTIONAL_BELOW_MIN);
     expect(dataOf(await bot(btc({}))).status).toBe(1);
     // exactly the minimum passes: a sell of 0.001 at 100000.0; 0.1 below it does not
