@@ -88,21 +88,22 @@ export class AccountCache {
   }
 
   /**
-   * The key was replaced (regenerated) and no longer exists: forgets it and tells the revoke
-   * listeners (the WebSocket hub ends the logins made with it).
+   * Account `accountId`'s key was replaced (regenerated) and no longer exists: forgets it and
+   * tells the revoke listeners (the WebSocket hub ends the logins made with it, the Binance
+   * facade the account's listenKey).
    */
-  revoke(apiKey: string): void {
+  revoke(apiKey: string, accountId: number): void {
     this.invalidate(apiKey);
-    for (const l of [...this.revokeListeners]) l(apiKey);
+    for (const l of [...this.revokeListeners]) l(apiKey, accountId);
   }
 
-  /** Calls `listener` with every key revoked from now on; returns its remover. */
-  onRevoked(listener: (apiKey: string) => void): () => void {
+  /** Calls `listener` with every key revoked from now on (and its account); returns its remover. */
+  onRevoked(listener: (apiKey: string, accountId: number) => void): () => void {
     this.revokeListeners.add(listener);
     return () => this.revokeListeners.delete(listener);
   }
 
-  private readonly revokeListeners = new Set<(apiKey: string) => void>();
+  private readonly revokeListeners = new Set<(apiKey: string, accountId: number) => void>();
 }
 
 const signedParams = {

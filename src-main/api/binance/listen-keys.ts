@@ -1,6 +1,6 @@
 // listenKeys of the user data stream (reference d.2 item 4): one per account, valid 60 minutes
 // from its last POST or PUT; a second POST answers the same key; a DELETE ends the key and its
-// streams (the hub closes them, onClosed). In memory: a restart ends
+// streams (the hub closes them, onClosed); a regenerated API key ends it as an expiry does. In memory: a restart ends
 // every key, as Binance's keys end with a session (clients create one at start).
 import { randomBytes } from 'node:crypto';
 
@@ -46,6 +46,19 @@ export class ListenKeys {
     this.byKey.delete(k.key);
     for (const fn of this.closedListeners) fn(k.key);
     return true;
+  }
+
+  /**
+   * Ends the account's key at once, as if it had expired (its API key was regenerated: what it
+   * streams is private to the key's holder); answers the key, undefined when it had none. No
+   * closed listener runs: the streams say listenKeyExpired before they close.
+   */
+  revoke(accountId: number): string | undefined {
+    const k = this.byAccount.get(accountId);
+    if (k === undefined) return undefined;
+    this.byAccount.delete(accountId);
+    this.byKey.delete(k.key);
+    return k.key;
   }
 
   /** `fn` runs with each key a DELETE closed (its streams end with it). */

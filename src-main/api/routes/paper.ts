@@ -76,7 +76,7 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
         apiSecret: newApiSecret(),
         now: Date.now(),
       });
-      auth.accounts.revoke(old.apiKey);
+      auth.accounts.revoke(old.apiKey, old.id);
       return ok({ api_key: fresh.apiKey, api_secret: fresh.apiSecret });
     },
   );

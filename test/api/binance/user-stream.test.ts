@@ -6,7 +6,7 @@
 // is reported isolated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { Creds } from '../../helpers/signed.ts';
+import { dataOf, signed, type Creds } from '../../helpers/signed.ts';
 import { account, startService, type Service } from './helpers.ts';
 import { signedCall } from './raw.ts';
 
@@ -95,6 +95,25 @@ describe('user data stream', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     await settle();
     expect(s.got.length).toBe(before);
+  });
+
+  it('regenerating the API key ends the listenKey made with the old one: listenKeyExpired, then the socket closes', async () => {
+    const c = account(svc.venue, 'usregen', 50_000, 'one_way');
+    const { listenKey } = await keyCall('POST', c.apiKey);
+    const s = await listen(listenKey);
+    const fresh = dataOf(await signed(svc.app, c, 'POST', '/fapi/v1/account/apiKey/regenerate'));
+    const code = await Promise.race([s.closed, new Promise<number>((r) => setTimeout(() => r(-1), 2000))]);
+    expect(code, 'the socket closes').toBe(1000);
+    expect(s.got.filter((m) => m.e === 'listenKeyExpired').map((m) => m.listenKey)).toEqual([listenKey]);
+    // the old key can neither keep it alive nor make another; the new key gets a new one
+    expect((await keyCall('POST', c.apiKey)).code).toBe(-2015);
+    const next = (await keyCall('POST', fresh.api_key)).listenKey;
+    expect(next).toMatch(/^[A-Za-z0-9_-]{64}$/);
+    expect(next).not.toBe(listenKey);
+    // and the old listenKey no longer opens a stream
+    const old = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${listenKey}`);
+    const refused = await new Promise<string>((r) => old.once('close', (code, why) => r(`${code} ${String(why)}`)));
+    expect(refused).toBe('1008 This listenKey does not exist.');
   });
 
   it('a limit order placement sends ORDER_TRADE_UPDATE NEW and no ACCOUNT_UPDATE', async () => {

@@ -50,6 +50,7 @@ class BinanceStreams {
   private offMarket: (() => void) | null = null;
   /** The exchange builds account records only while someone listens: only while a user stream is open. */
   private offAccount: (() => void) | null = null;
+  private readonly offRevoked: () => void;
   private readonly fast: NodeJS.Timeout;
   private readonly slow: NodeJS.Timeout;
   /** A replay's market-data latency (ms of market time, 0: none) and the events it holds (ws/latency-gate.ts). */
@@ -83,6 +84,12 @@ class BinanceStreams {
         c.socket.close(1000, 'listenKey deleted');
       }
     });
+    // a regenerated API key ends the account's listenKey as an expiry does: what it streams is
+    // private to the key's holder
+    this.offRevoked = ctx.auth.accounts.onRevoked((_apiKey, accountId) => {
+      const key = ctx.listenKeys.revoke(accountId);
+      if (key !== undefined) this.endStreams([key], ctx.venue.clock.now());
+    });
   }
 
   close(): void {
@@ -91,6 +98,7 @@ class BinanceStreams {
     this.detachMarket();
     this.offAccount?.();
     this.offAccount = null;
+    this.offRevoked();
     for (const c of this.conns) c.socket.close(1001);
     this.conns.clear();
     this.dataGate.clear();
@@ -252,14 +260,19 @@ class BinanceStreams {
 
   private tick1000(): void {
     const now = this.ctx.venue.clock.now();
-    for (const key of this.ctx.listenKeys.expire()) {
+    this.endStreams(this.ctx.listenKeys.expire(), now);
+    if (this.conns.size > 0) this.market.tick1000(now);
+  }
+
+  /** The streams of ended listenKeys `keys` say listenKeyExpired and close. */
+  private endStreams(keys: readonly string[], now: number): void {
+    for (const key of keys) {
       for (const c of this.conns) {
         if (c.listenKey !== key) continue;
         this.send(c, { e: 'listenKeyExpired', E: now, listenKey: key });
         c.socket.close(1000);
       }
     }
-    if (this.conns.size > 0) this.market.tick1000(now);
   }
 }
 
