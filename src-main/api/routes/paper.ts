@@ -58,7 +58,8 @@ export default async function paperRoutes(app: ApiInstance, opts: { venue: Venue
         description:
           'The old key stops working at once, on REST and on the WebSocket: a /ws connection logged in with it gets a ' +
           'last `user` push `{kind: "logged_out", data: {code: 2002, message}}`, leaves the `user` stream and is no ' +
-          'longer logged in (LOGIN again with the new key); its market streams go on.',
+          "longer logged in (LOGIN again with the new key); its market streams go on. The account's listenKey on the " +
+          '/binance facade ends too (listenKeyExpired).',
         querystring: signedQuerystring(),
         response: {
           200: envelopeSchema(Type.Object({ api_key: Type.String(), api_secret: Type.String() })),
