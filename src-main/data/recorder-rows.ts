@@ -17,7 +17,7 @@
 import { DecimalReader, readBool, readInt, timeMicros } from './decimal-field.ts';
 import { readLines } from './file-source.ts';
 import type { DatasetKey, Kind } from './kinds.ts';
-import { makeRowParser, RowError, type RowParser, type RowSink, type TradeRow } from './rows.ts';
+import { emptyTradeRow, makeRowParser, RowError, type RowParser, type RowSink } from './rows.ts';
 
 export const SNAPSHOT_CSV =
   'TimestampOfRequest,TimestampOfReceive,MessageOutputTime,TransactionTime,LastUpdateId,IsAsk,Price,Quantity';
@@ -107,18 +107,7 @@ function tradeStreamBody(symbol: string, sink: RowSink, others: Set<string>): (f
   const dec = new DecimalReader();
   let prevId = -1;
   let prevTime = Number.NEGATIVE_INFINITY;
-  const row: TradeRow = {
-    id: 0,
-    price: 0,
-    priceDp: 0,
-    qty: 0,
-    qtyDp: 0,
-    aux: 0,
-    auxDp: 0,
-    last: 0,
-    timeUs: 0,
-    flags: 0,
-  };
+  const row = emptyTradeRow();
   return (f, lineNo) => {
     need(f[2] === 'trade', lineNo, 'EventType is not trade:', f[2]);
     const sym = f[5].toUpperCase();

@@ -55,6 +55,11 @@ export interface TradeRow {
   flags: number;
 }
 
+/** A zeroed trade row, which a parser fills in place for each line it reads (one object per file). */
+export function emptyTradeRow(): TradeRow {
+  return { id: 0, price: 0, priceDp: 0, qty: 0, qtyDp: 0, aux: 0, auxDp: 0, last: 0, timeUs: 0, flags: 0 };
+}
+
 export interface RowSink {
   candle?(row: CandleRow, line: number): void;
   trade?(row: TradeRow, line: number): void;
@@ -275,18 +280,7 @@ function tradeFlags(f: string[], at: number, lineNo: number): number {
 function aggTradeBody(sink: RowSink, dec: DecimalReader): Body {
   let prevId = -1;
   let prevTime = Number.NEGATIVE_INFINITY;
-  const row: TradeRow = {
-    id: 0,
-    price: 0,
-    priceDp: 0,
-    qty: 0,
-    qtyDp: 0,
-    aux: 0,
-    auxDp: 0,
-    last: 0,
-    timeUs: 0,
-    flags: 0,
-  };
+  const row = emptyTradeRow();
   return (f, lineNo) => {
     const id = readInt(f[0]);
     need(!Number.isNaN(id), lineNo, 'agg_trade_id is not an integer:', f[0]);
@@ -322,18 +316,7 @@ function aggTradeBody(sink: RowSink, dec: DecimalReader): Body {
 function tradeBody(sink: RowSink, dec: DecimalReader): Body {
   let prevId = -1;
   let prevTime = Number.NEGATIVE_INFINITY;
-  const row: TradeRow = {
-    id: 0,
-    price: 0,
-    priceDp: 0,
-    qty: 0,
-    qtyDp: 0,
-    aux: 0,
-    auxDp: 0,
-    last: 0,
-    timeUs: 0,
-    flags: 0,
-  };
+  const row = emptyTradeRow();
   return (f, lineNo) => {
     const id = readInt(f[0]);
     need(!Number.isNaN(id), lineNo, 'id is not an integer:', f[0]);
