@@ -50,7 +50,7 @@ Commands:
 
 Options:
   --data-dir DIR        the data folder (default: the OS user-data folder, as for serve)
-  -h, --help            this text`;
+  -h, --help, help      this text`;
 
 export interface DataCliOptions {
   command: 'import' | 'download' | 'list' | 'delete' | 'help';
@@ -133,6 +133,7 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
   }
   // no command is bad usage (the help goes to stderr, exit 2); only --help is an answer (exit 0)
   if (command === undefined) throw new DataCliError('a command is needed: import, download, list or delete');
+  if (command === 'help') return { ...out, command: 'help' }; // `npm run data -- help`, as --help
   if (command !== 'import' && command !== 'download' && command !== 'list' && command !== 'delete')
     throw new DataCliError(`unknown command ${command}`);
   out.command = command;

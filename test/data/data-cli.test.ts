@@ -88,6 +88,8 @@ describe('on a data folder of its own', () => {
     const help = await run('--help');
     expect(help).toMatchObject({ code: 0, err: [] });
     expect(help.out[0]).toMatch(/^Usage: npm run data -- COMMAND/);
+    // `help` as a command is the same answer
+    expect(await run('help')).toEqual(help);
     // no command is bad usage: said, with the help, on stderr
     for (const argv of [[], ['--data-dir', dataDir]]) {
       const none = await run(...argv);
