@@ -23,7 +23,7 @@ import {
 import type { EventBus } from '../trading/events.ts';
 import { CandleBuilder, klineFormatter, type Candle, type KlineTuple } from './candles.ts';
 import type { CandleCoverage } from './candle-coverage.ts';
-import { periodsBetween, SymbolCandles } from './candle-rings.ts';
+import { periodsBetween, SymbolCandles, type Ring } from './candle-rings.ts';
 import { currentCandles } from './kline-restore.ts';
 import { closedBytes, KLINES_MAX_LIMIT, selectRange, type KlineRange, type Selection } from './kline-selection.ts';
 import type { CandleStore, SymbolCatalogue } from './ports.ts';
@@ -280,6 +280,27 @@ export class KlineService {
     return out;
   }
 
+  /**
+   * The closed candles with open time >= fromOpen, oldest first, in wire form: what a follower of the
+   * candles (a kline stream) has not had yet, from its cursor. From the ring, or, when more than the
+   * ring holds closed since fromOpen, from the store; costs the candles returned.
+   */
+  closedKlines(symbol: string, interval: Interval, fromOpen: number): KlineTuple[] {
+    if (!isInterval(interval)) throw new ApiError(Errors.KLINES_INVALID_INTERVAL, `Invalid interval '${interval}'`);
+    const st = this.states.get(symbol) ?? this.stateFor(symbol);
+    const ring = this.ringOf(st, interval, this.currentOf(st, interval)); // no advance: a candle listener may call it
+    const out: KlineTuple[] = [];
+    if (ring.complete || (ring.size > 0 && ring.at(0).openTime <= fromOpen)) {
+      for (let i = ring.lowerBound(fromOpen); i < ring.size; i++) out.push(st.format(ring.at(i), true));
+      return out;
+    }
+    this.flush();
+    const open = st.builder.current(interval)?.openTime; // the store's checkpoint of it is not closed
+    const to = open === undefined ? Number.MAX_SAFE_INTEGER : open - 1;
+    for (const c of this.repo.range(symbol, interval, fromOpen, to)) out.push(st.format(c, true));
+    return out;
+  }
+
   /** klines() as the JSON text of the response body. */
   klinesJson(symbol: string, interval: Interval, query: KlineQuery = {}): string {
     return this.klinesBody(symbol, interval, query).toString('utf8');
@@ -316,15 +337,8 @@ export class KlineService {
     const st = this.states.get(symbol) ?? this.stateFor(symbol);
     if (this.autoAdvance && this.symbols.get(symbol)?.status !== SymbolStatus.DELISTED)
       this.advanceState(st, this.clock.now());
-    const idx = INTERVAL_INDEX[interval];
     const current = this.currentOf(st, interval);
-    const ring = st.rings[idx];
-    if (!ring.loaded) {
-      this.flush();
-      ring.load(
-        this.repo.latest(symbol, interval, current ? current.openTime : Number.MAX_SAFE_INTEGER, this.ringSize),
-      );
-    }
+    const ring = this.ringOf(st, interval, current);
 
     if ('startTime' in query) {
       const oldest = (): number | undefined => this.oldestOpen(symbol, interval);
@@ -336,6 +350,17 @@ export class KlineService {
     }
     const closedWanted = current ? limit - 1 : limit;
     return { st, ring, current, from: Math.max(0, ring.size - closedWanted), to: ring.size, rows: null };
+  }
+
+  /** The ring of (symbol, interval), loaded from the store (the candles before `current`) on first use. */
+  private ringOf(st: SymbolCandles, interval: Interval, current: Candle | undefined): Ring {
+    const ring = st.rings[INTERVAL_INDEX[interval]];
+    if (!ring.loaded) {
+      this.flush();
+      const before = current ? current.openTime : Number.MAX_SAFE_INTEGER;
+      ring.load(this.repo.latest(st.symbol, interval, before, this.ringSize));
+    }
+    return ring;
   }
 
   /** Open time of the pair's oldest `interval` candle (stored or current); undefined when it has none. */

@@ -247,6 +247,27 @@ describe('KlineService', () => {
     expect(last1500.length).toBe(1500);
   });
 
+  it('closedKlines: the closed candles from an open time on, oldest first, from the ring and SQLite alike', () => {
+    const trades = makeTrades(5, T0 + 2_000, 1500);
+    const now = trades[trades.length - 1].time + 1_000;
+    const big = start(':memory:');
+    const small = start(':memory:', { ringSize: 20 }); // a cursor further back than 20 candles: SQLite
+    for (const f of [big, small]) {
+      feed(f, trades);
+      f.clock.t = now;
+      f.svc.advanceTo(now);
+      f.svc.checkpoint(); // SQLite holds the current candle too; it is not closed
+    }
+    const closed = reference('1m', trades, now).filter((k) => k[11]);
+    expect(closed.length).toBeGreaterThan(30);
+    const last = closed[closed.length - 1][0];
+    for (const from of [0, closed[5][0], closed[5][0] + 1, closed[closed.length - 3][0], last, last + 1]) {
+      const want = closed.filter((k) => k[0] >= from);
+      expect(big.svc.closedKlines('BTCUSDT', '1m', from), `from ${from}`).toEqual(want);
+      expect(small.svc.closedKlines('BTCUSDT', '1m', from), `from ${from}, sqlite`).toEqual(want);
+    }
+  });
+
   it('after a long gap emits at most 1500 zero candles per interval, carrying the last close', () => {
     const f = start(':memory:', { retention: { '1s': 0 } }); // keep 1s candles for this test
     f.svc.recordTrade('BTCUSDT', { time: T0 + 500, priceTicks: 960_005, qtyLots: 7, takerSide: 1 });
