@@ -56,6 +56,8 @@ export class Stream {
   dirty = true;
   closedPending = false;
   lastSentAt = -Infinity;
+  /** kline: the open time from which closed candles are still to be pushed (each closed candle goes out once). */
+  closedFrom = 0;
 
   constructor(name: string, channel: Channel) {
     this.name = name;

@@ -300,12 +300,16 @@ export class Hub {
     });
   }
 
-  /** Sends the changes-driven market streams now (depth_update@, trade@), outside the tick. */
+  /**
+   * Sends the changes-driven market streams now (depth_update@, trade@, and the candles kline@
+   * streams have not pushed closed yet; their current candle waits for the tick), outside the tick.
+   */
   private flushChanges(): void {
     const feeds = this.subs.feeds;
     if (feeds.size === 0 && this.out.heldCount === 0) return;
     const E = this.eventTime();
     const out = this.out;
+    const candles = this.subs.klineSource;
     out.beginTick();
     let due: Due[];
     try {
@@ -314,6 +318,7 @@ export class Hub {
         try {
           if (f.depthUpdate !== null) this.sendDepthUpdate(f, f.depthUpdate, E);
           if (f.trade !== null && f.trades.length > 0) this.sendTrades(f, f.trade, E);
+          if (candles !== null) for (const s of f.klines) if (s.closedPending) this.sendClosed(s, candles, E);
         } catch (err) {
           console.error(`perpdesk: ws streams of ${f.pair.row.symbol} failed`, err);
         }
@@ -447,9 +452,10 @@ export class Hub {
   }
 
   /**
-   * The current candle when it changed (at most every KLINE_THROTTLE_MS). When a candle of this
-   * interval closed since the last push, its final form (isClosed true) goes first, so a client
-   * never keeps a closed candle as it was up to 250 ms before its end.
+   * The current candle when it changed (at most every KLINE_THROTTLE_MS). Every candle of this
+   * interval that closed since the last push goes first, oldest first, each once in its final form
+   * (isClosed true), so a client never keeps a closed candle as it was up to 250 ms before its end,
+   * nor misses one when several close between two pushes (a fast clock, a replay step).
    */
   private sendKline(s: Stream, E: number, wall: number): void {
     const src = this.subs.klineSource;
@@ -459,11 +465,7 @@ export class Hub {
     if (s.dirty && wall - s.lastSentAt >= KLINE_THROTTLE_MS) {
       s.dirty = false;
       s.lastSentAt = wall;
-      if (s.closedPending) {
-        s.closedPending = false;
-        const last = src.klines(symbol, interval, { limit: 2 }).find((c) => c[11] === true);
-        if (last !== undefined) out.broadcast(s, out.serialise(s.name, klinePayload(symbol, interval, last, E)));
-      }
+      if (s.closedPending) this.sendClosed(s, src, E);
       const k = src.currentKline(symbol, interval);
       if (k === undefined) return;
       s.cached = out.serialise(s.name, klinePayload(symbol, interval, k, E));
@@ -471,5 +473,21 @@ export class Hub {
     } else if (s.fresh.size > 0 && s.cached !== null) {
       out.sendFresh(s, s.cached);
     }
+  }
+
+  /**
+   * The candles of a kline stream that closed since it last pushed one, oldest first, read from
+   * the candle service by open time from the stream's cursor: nothing is queued per stream or
+   * subscriber, and a push carries what closed since the previous one, however many.
+   */
+  private sendClosed(s: Stream, src: KlineSource, E: number): void {
+    if (s.channel.kind !== 'kline') return;
+    const { symbol, interval } = s.channel;
+    s.closedPending = false; // before the read: a close the read itself causes sets it again
+    const closed = src.closedKlines(symbol, interval, s.closedFrom);
+    if (closed.length === 0) return;
+    const out = this.out;
+    for (const k of closed) out.broadcast(s, out.serialise(s.name, klinePayload(symbol, interval, k, E)));
+    s.closedFrom = closed[closed.length - 1][0] + 1;
   }
 }

@@ -31,13 +31,16 @@ export interface SubscriptionDeps {
 
 /**
  * What the kline channel needs from the candle service (market/kline-service.ts's KlineService
- * fits): the current candle in wire form, the latest candles, and a change notification.
+ * fits): the current candle in wire form, the latest candles, the closed ones from an open time
+ * on, and a change notification.
  */
 export interface KlineSource {
   /** The current (unclosed) candle of (symbol, interval) in wire form; undefined before any trade. */
   currentKline(symbol: string, interval: Interval): Candle | undefined;
   /** The latest `limit` candles in wire form, newest first, the current one included. */
   klines(symbol: string, interval: Interval, query: { limit: number }): Candle[];
+  /** The closed candles with open time >= fromOpen in wire form, oldest first. */
+  closedKlines(symbol: string, interval: Interval, fromOpen: number): Candle[];
   /** Calls the listener after a symbol's candles changed, with the candles that closed; returns the remover. */
   onCandle(listener: (symbol: string, closed: readonly { readonly interval: string }[]) => void): () => void;
 }
@@ -273,6 +276,7 @@ export class Subscriptions {
         case 'kline':
           f.klines.add(s);
           this.klineStreamAdded();
+          s.closedFrom = this.klineCursor(channel.symbol, channel.interval);
           break;
       }
     }
@@ -372,6 +376,17 @@ export class Subscriptions {
     if (src === undefined) return;
     this.source = src;
     this.offKlines = src.onCandle((symbol, closed) => this.onKlineChange(symbol, closed));
+  }
+
+  /**
+   * Where a new kline stream starts pushing closed candles: the open time of the newest candle
+   * (the current one; past the newest closed one when there is none), so what closes from now on
+   * goes out and nothing closed before the stream existed does.
+   */
+  private klineCursor(symbol: string, interval: Interval): number {
+    const newest = this.source?.klines(symbol, interval, { limit: 1 })[0];
+    if (newest === undefined) return 0;
+    return newest[11] === true ? newest[0] + 1 : newest[0];
   }
 
   private klineStreamRemoved(): void {

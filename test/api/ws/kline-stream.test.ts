@@ -1,6 +1,7 @@
 // The native kline@ streams over real sockets, on a market clock the test moves: a closed candle
 // is pushed in its final form (isClosed true) once, when its own interval closes, not each time
-// the 1 s candle closes.
+// the 1 s candle closes; and every candle that closed between two pushes goes out, in order,
+// before the current one, however fast the clock runs.
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +64,35 @@ describe('native kline streams: the closed candle once', () => {
       await current('kline@BTCUSDT,1h', minute, from);
     }
     expect(finals('kline@BTCUSDT,1m')).toEqual([Date.parse('2025-03-05T09:59:00Z')]);
+    expect(finals('kline@BTCUSDT,1h')).toEqual([Date.parse('2025-03-05T09:00:00Z')]);
+    expect(finals('kline@BTCUSDT,1d')).toEqual([]);
+  });
+
+  it('candles closing faster than the 250 ms cadence are each pushed once, in order, final, then the current one', async () => {
+    const stream = 'kline@BTCUSDT,1m';
+    const from = c.messages.length;
+    const first = Math.floor(W / 60_000) * 60_000; // the current minute, already pushed open
+    // ten minutes with a trade each and five without, all inside one of the hub's ticks
+    for (let i = 1; i <= 10; i++) {
+      trade();
+      moveTo(first + i * 60_000 + 100);
+    }
+    moveTo(W + 5 * 60_000); // one advance closes five flat candles
+    trade();
+    const open = first + 15 * 60_000;
+    await current(stream, open, from);
+
+    const pushed = c.messages.slice(from).filter((m) => m.stream === stream);
+    const closed = pushed.filter((m) => m.data.k[11] === true).map((m) => m.data.k);
+    const served = venue.klines.klines('BTCUSDT', '1m', { limit: 16 }).reverse();
+    expect(served[15][0]).toBe(open);
+    expect(closed.map((k) => k[0])).toEqual(Array.from({ length: 15 }, (_, i) => first + i * 60_000));
+    expect(closed).toEqual(served.slice(0, 15));
+    expect(closed.slice(0, 10).every((k) => k[8] > 0)).toBe(true);
+    expect(closed.slice(10).map((k) => k[8])).toEqual([0, 0, 0, 0, 0]);
+    const openAt = pushed.findIndex((m) => m.data.k[11] === false && m.data.k[0] === open);
+    expect(openAt).toBeGreaterThan(pushed.findLastIndex((m) => m.data.k[11] === true));
+    // the hour and the day did not close
     expect(finals('kline@BTCUSDT,1h')).toEqual([Date.parse('2025-03-05T09:00:00Z')]);
     expect(finals('kline@BTCUSDT,1d')).toEqual([]);
   });
