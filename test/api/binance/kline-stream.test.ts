@@ -85,4 +85,14 @@ describe('kline streams: the closed candle once', () => {
     await settle(raw);
     expect(finals(raw)).toEqual([Date.parse('2025-03-05T09:55:00Z')]);
   });
+
+  it('candles closed together (a jump of the clock) each send their final form, in order', async () => {
+    const c = await open('/ws/btcusdt@kline_1m');
+    trade();
+    const first = Math.floor(W / 60_000) * 60_000;
+    moveTo(first + 5 * 60_000 + 100); // one advance closes five 1m candles
+    await c.waitFor((m) => m.e === 'kline' && m.k.x === false && m.k.t === first + 5 * 60_000);
+    await settle(c);
+    expect(finals(c)).toEqual([0, 1, 2, 3, 4].map((i) => first + i * 60_000));
+  });
 });

@@ -64,20 +64,24 @@ export class MarketFeed {
   }
 
   /**
-   * A change of the symbol's candles; `closed` lists the candles this change closed. Only an
-   * interval with a candle among them sends its final form (x true), once: the 1 s candle closes
-   * every second, and the other intervals' last closed candles must not go out again with it.
+   * A change of the symbol's candles; `closed` lists the candles this change closed (ascending per
+   * interval). Only an interval with candles among them sends their final forms (x true), each once,
+   * oldest first: the 1 s candle closes every second, and the other intervals' last closed candles
+   * must not go out again with it; a jump of the clock closes several of one interval at once.
    */
-  onCandle(symbol: string, closed: readonly { readonly interval: string }[]): void {
+  onCandle(symbol: string, closed: readonly { readonly interval: string; readonly openTime: number }[]): void {
     this.dirtyKlines.add(symbol);
     if (closed.length === 0) return;
     const s = symbol.toLowerCase();
     for (const iv of INTERVALS) {
       const name = `${s}@kline_${iv}`;
-      if (!this.sink.subscribed(name) || !closed.some((c) => c.interval === iv)) continue;
-      // the candle that just closed, final, then the new current one on the next tick
-      const last = this.ctx.venue.klines.klines(symbol, iv, { limit: 2 }).find((k) => k[11] === true);
-      if (last) this.sink.push(name, klineEvent(symbol, iv, last, this.ctx.venue.clock.now()));
+      if (!this.sink.subscribed(name)) continue;
+      const first = closed.find((c) => c.interval === iv);
+      if (first === undefined) continue;
+      // the candles that just closed, final, then the new current one on the next tick
+      const now = this.ctx.venue.clock.now();
+      for (const k of this.ctx.venue.klines.closedKlines(symbol, iv, first.openTime))
+        this.sink.push(name, klineEvent(symbol, iv, k, now));
     }
   }
 
