@@ -1,7 +1,7 @@
 // An in-memory replay venue for the replay tests: datasets imported from the fixtures into an
-// in-memory database, the replayed pairs listed with replaySymbolRow, an Exchange, a klines
-// service without timer, and the ReplayMarket over them (clock on a frozen wall: time moves only
-// by step()/seek()).
+// in-memory database, the replayed pairs listed as the venue lists them (catalogue.ts
+// replayCatalogue: at the price each starts with), an Exchange, a klines service without timer,
+// and the ReplayMarket over them (clock on a frozen wall: time moves only by step()/seek()).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
@@ -11,7 +11,8 @@ import { DatasetService, type ImportOptions } from '../../src-main/data/dataset-
 import { expandPaths } from '../../src-main/data/expand-paths.ts';
 import { KlineService } from '../../src-main/market/kline-service.ts';
 import { DatasetReplayData } from '../../src-main/replay/dataset-replay-data.ts';
-import { planSources } from '../../src-main/replay/plan.ts';
+import { replayCatalogue } from '../../src-main/replay/catalogue.ts';
+import { replayStart } from '../../src-main/replay/plan.ts';
 import type { HistTrade, ReplayData, ReplayDataset } from '../../src-main/replay/ports.ts';
 import { openReplayMarket, type ReplayMarket, type ReplayOptions } from '../../src-main/replay/replay-market.ts';
 import { replaySymbolRow } from '../../src-main/replay/specs.ts';
@@ -79,12 +80,10 @@ export async function replayVenue(
   const datasets = await importInto(db, files);
   prepare?.(datasets);
   const data = replayDataOf(datasets);
-  const plan = planSources(data, replay.symbols, replay.start, replay.until);
   const symbols = new SymbolsRepo(db);
-  symbols.insertMissing(
-    plan.map((p, i) => replaySymbolRow(p.symbol, p.specs, '1', i)),
-    0,
-  );
+  // listed as the venue lists them (venue.ts): at the price each pair starts with
+  const start = replayStart(data, replay.symbols, replay.start, replay.until);
+  symbols.insertMissing(replayCatalogue(data, { ...replay, start }), 0);
   const clock = new VirtualClock({ start: replay.start, wall });
   const trading = new TradingRepo(db);
   const exchange = new Exchange({

@@ -70,10 +70,13 @@ describe('a late start in a depth dataset', () => {
     const start = books[K + 20].time + 3;
     v = await replayVenue([depthFiles([secondSnapshot()])], { symbols: ['TRXUSDT'], start });
     // the engine's read of the book (the last one; before it, the tick and step are inferred from
-    // the dataset's first 50 events, specs_source 'inferred', and the span's first event is
-    // looked for from the start) starts at the second snapshot
+    // the dataset's first 50 events, specs_source 'inferred', the span's first event is looked
+    // for from the start, and the catalogue's price, the snapshot's best bid, read from the
+    // second snapshot too) starts at the second snapshot
     expect(reads.mock.calls.at(-1)![1]).toBe(SNAP_TIME);
-    expect(reads.mock.calls.slice(0, -1).every((c) => c[1] === books[0].time || c[1] === start)).toBe(true);
+    expect(
+      reads.mock.calls.slice(0, -1).every((c) => c[1] === books[0].time || c[1] === start || c[1] === SNAP_TIME),
+    ).toBe(true);
     expect(replayDataOf(v.datasets).depthAnchor!(replayDataOf(v.datasets).datasets('TRXUSDT')[0].id, start)).toBe(
       SNAP_TIME,
     );
