@@ -2,11 +2,12 @@
 // specs (specs.ts replaySymbolRow) and, as its listed initial price (the mark, index and last
 // price before the first event), the last historical price at or before the start: the last
 // trade, else the last candle opened by then (its close once it has closed, else its open), else
-// the best bid of the depth snapshot the replay starts from. Never a later one: a replay shows
-// nothing from after its clock (docs/replay.md, No look-ahead).
+// the best bid of the depth snapshot the replay starts from (whose mid then becomes the mark and
+// index as the book is built: symbol-replay.ts). Never a later one: a replay shows nothing from
+// after its clock (docs/replay.md, No look-ahead).
 import type { NewSymbol } from '../core/symbol.ts';
 import { planSources, type SymbolSource } from './plan.ts';
-import type { HistCandle, ReplayData } from './ports.ts';
+import type { HistCandle, HistTrade, ReplayData } from './ports.ts';
 import type { ReplayOptions } from './replay-market.ts';
 import { replaySymbolRow } from './specs.ts';
 
@@ -25,11 +26,18 @@ function lastCandle(data: ReplayData, id: number, at: number): HistCandle | null
   return pick;
 }
 
+/**
+ * The last trade of the pair's trades at or before the start (an index look-up), null when there
+ * is none: the price the pair starts with, also for its mark and index (symbol-replay.ts: then the
+ * L2 snapshot the book starts from does not replace them with its mid).
+ */
+export function startTrade(data: ReplayData, src: SymbolSource, start: number): HistTrade | null {
+  return src.trades ? (data.lastTrade?.(src.trades.id, start) ?? null) : null;
+}
+
 function initialPrice(data: ReplayData, src: SymbolSource, start: number): string {
-  if (src.trades) {
-    const t = data.lastTrade?.(src.trades.id, start) ?? null;
-    if (t !== null) return t.price;
-  }
+  const t = startTrade(data, src, start);
+  if (t !== null) return t.price;
   if (src.klines) {
     const k = lastCandle(data, src.klines.id, start);
     if (k !== null) return start > k.closeTime ? k.close : k.open;

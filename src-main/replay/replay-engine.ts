@@ -14,6 +14,7 @@
 import type { VirtualClock } from '../core/clock.ts';
 import type { MarketSymbolView } from '../market/market-source.ts';
 import type { Exchange } from '../trading/exchange.ts';
+import { startTrade } from './catalogue.ts';
 import { addFundingStreams } from './funding-stream.ts';
 import { klinePath, type PathPrint } from './kline-path.ts';
 import { RANK_DEPTH, RANK_GRID, RANK_PRICES, RANK_TRADE, StreamMerge, type Stream } from './merge.ts';
@@ -141,6 +142,7 @@ export class ReplayEngine {
     for (const s of this.symbols.values()) {
       const src = s.src;
       if (src.depth) {
+        s.startsAtTrade = startTrade(data, src, start) !== null;
         const from = data.depthAnchor?.(src.depth.id, start) ?? src.depth.firstTime ?? start;
         const st = iteratorStream(
           RANK_DEPTH,

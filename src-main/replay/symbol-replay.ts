@@ -79,6 +79,12 @@ export class SymbolReplay implements PrintSink {
   /** Market times of the first gaps met (MAX_GAP_TIMES of them). */
   readonly gapTimes: number[] = [];
   lastPriceTicks = 0;
+  /**
+   * The pair starts at a trade at or before the start (catalogue.ts startTrade): its mark and
+   * index are that trade's price until the first print, and the snapshot the book starts from
+   * does not replace them with its mid (that is for a pair with no trade before the start).
+   */
+  startsAtTrade = false;
   derivedPrices: boolean;
   private lastPriceSent = Number.NEGATIVE_INFINITY;
   /** The last price the venue's risk check saw (after the print that set it). */
@@ -169,8 +175,9 @@ export class SymbolReplay implements PrintSink {
       if (this.lastUpdateId !== -1) return;
       const bids = this.levels(ev.bids);
       const asks = this.levels(ev.asks);
-      // the first mark comes from the book (the price band of the book's orders is around it)
-      if (this.lastPriceTicks === 0 && bids.size > 0 && asks.size > 0) {
+      // without a trade before it, the first mark comes from the book (the price band of the
+      // book's orders is around it); with one, the mark stays the last trade's (docs/replay.md)
+      if (this.lastPriceTicks === 0 && !this.startsAtTrade && bids.size > 0 && asks.size > 0) {
         this.lastPriceTicks = Math.round((Math.max(...bids.keys()) + Math.min(...asks.keys())) / 2);
         this.sendDerivedPrices(this.lastPriceTicks, ev.time);
       }

@@ -100,6 +100,50 @@ describe('the price a replay starts with', () => {
   });
 });
 
+describe('the price an L2 replay starts with (depth + trades)', () => {
+  const trades = readFileSync(TRX_TRADES, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','))
+    .map((f) => ({ time: Number(f[4]), price: Number(f[7]) }));
+  const start = t('2025-04-14T00:00:10Z');
+  const before = trades.filter((x) => x.time <= start).at(-1)!;
+  const next = trades.find((x) => x.time > start)!;
+
+  async function l2Replay(at: number): Promise<ServiceHandle> {
+    db = openDatabase({ dataDir: ':memory:' });
+    const ds = await importInto(db, []);
+    await importTrxRecording(ds);
+    return replay(ds, { symbols: ['TRXUSDT'], start: at });
+  }
+
+  const step = async (s: ServiceHandle, ms: number): Promise<void> => {
+    const r = await s.app.inject({ method: 'POST', url: '/api/v1/replay', payload: { action: 'step', ms } });
+    expect(r.json().code).toBe(0);
+  };
+
+  it("after the snapshot, is the last trade before the start for mark, index and last price, not the snapshot's mid", async () => {
+    // the case: the snapshot (00:00:00.061) is 10 s older than the start, its mid is another price
+    expect([before.time, before.price, next.time]).toEqual([1744588809873, 0.2545, 1744588810483]);
+    svc = await l2Replay(start);
+    expect(await shown(svc, 'TRXUSDT')).toEqual(Array(5).fill(before.price));
+    // and so it stays until the first print after the start, whose price the mark then follows
+    await step(svc, next.time - start - 1);
+    expect((await shown(svc, 'TRXUSDT')).slice(0, 3)).toEqual(Array(3).fill(before.price));
+    await step(svc, 1);
+    expect((await shown(svc, 'TRXUSDT')).slice(0, 3)).toEqual(Array(3).fill(next.price));
+  });
+
+  it("with no trade before the start, the mark and index are the snapshot's mid, the last price its best bid", async () => {
+    svc = await l2Replay(SNAPSHOT_TIME + 1000);
+    expect(trades[0].time).toBeGreaterThan(SNAPSHOT_TIME + 1000);
+    // the recording's snapshot: best bid 0.25461, best ask 0.25462; the mid rounded to the tick (halves up)
+    const [mark, index, last] = await shown(svc, 'TRXUSDT');
+    expect([mark, index, last]).toEqual([0.25462, 0.25462, 0.25461]);
+  });
+});
+
 describe('a start just before the data', () => {
   it('earlier on the UTC day of the first event, starts at that event (TRXUSDT@2025-04-14)', async () => {
     db = openDatabase({ dataDir: ':memory:' });
