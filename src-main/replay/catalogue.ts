@@ -7,7 +7,7 @@
 // after its clock (docs/replay.md, No look-ahead).
 import type { NewSymbol } from '../core/symbol.ts';
 import { planSources, type SymbolSource } from './plan.ts';
-import type { HistCandle, HistTrade, ReplayData } from './ports.ts';
+import type { HistCandle, HistTrade, ReplayData, ReplayDataset } from './ports.ts';
 import type { ReplayOptions } from './replay-market.ts';
 import { replaySymbolRow } from './specs.ts';
 
@@ -42,20 +42,51 @@ function initialPrice(data: ReplayData, src: SymbolSource, start: number): strin
     const k = lastCandle(data, src.klines.id, start);
     if (k !== null) return start > k.closeTime ? k.close : k.open;
   }
-  if (src.depth) {
-    // the book the replay starts from: the last snapshot at or before the start
-    for (const ev of data.depth(
-      src.depth.id,
-      data.depthAnchor?.(src.depth.id, start) ?? src.depth.firstTime ?? start,
-    )) {
-      if (ev.time > start) break;
-      if (ev.bids.length > 0 && ev.asks.length > 0) {
-        const bid = ev.bids.reduce((a, b) => (Number(b[0]) > Number(a[0]) ? b : a))[0];
-        const ask = ev.asks.reduce((a, b) => (Number(b[0]) < Number(a[0]) ? b : a))[0];
-        // the bid: a listed price on the tick grid (a mid may fall between ticks)
-        return Number(bid) > 0 ? bid : ask;
-      }
+  const bid = src.depth ? snapshotBid(data, src.depth, start) : null;
+  if (bid !== null) return bid;
+  const before = priceBeforeGap(data, src.symbol, start);
+  if (before !== null) return before;
+  throw new RangeError(`${src.symbol} has no price at or before the replay start`);
+}
+
+/** The best bid of the book a depth dataset starts from at `start`: its last snapshot at or before it. */
+function snapshotBid(data: ReplayData, d: ReplayDataset, start: number): string | null {
+  for (const ev of data.depth(d.id, data.depthAnchor?.(d.id, start) ?? d.firstTime ?? start)) {
+    if (ev.time > start) break;
+    if (ev.bids.length > 0 && ev.asks.length > 0) {
+      const bid = ev.bids.reduce((a, b) => (Number(b[0]) > Number(a[0]) ? b : a))[0];
+      const ask = ev.asks.reduce((a, b) => (Number(b[0]) < Number(a[0]) ? b : a))[0];
+      // the bid: a listed price on the tick grid (a mid may fall between ticks)
+      return Number(bid) > 0 ? bid : ask;
     }
   }
-  throw new RangeError(`${src.symbol} has no price at or before the replay start`);
+  return null;
+}
+
+/**
+ * A start in a gap between two of the pair's datasets (plan.ts: the data it reads resumes after
+ * the start): the last price before the gap in its other datasets, by the same rule (the latest
+ * trade, else the latest candle, else a snapshot's best bid), as a start in a gap of one dataset.
+ */
+function priceBeforeGap(data: ReplayData, symbol: string, start: number): string | null {
+  const all = data.datasets(symbol).filter((d) => d.firstTime !== null && d.firstTime <= start);
+  const best = { time: Number.NEGATIVE_INFINITY, price: null as string | null };
+  const take = (time: number, price: string): void => {
+    if (time > best.time) Object.assign(best, { time, price });
+  };
+  for (const d of all) {
+    const t = d.kind === 'trades' || d.kind === 'aggTrades' ? (data.lastTrade?.(d.id, start) ?? null) : null;
+    if (t !== null) take(t.time, t.price);
+  }
+  if (best.price !== null) return best.price;
+  for (const d of all) {
+    const k = d.kind === 'klines' ? lastCandle(data, d.id, start) : null;
+    if (k !== null) take(k.openTime, start > k.closeTime ? k.close : k.open);
+  }
+  if (best.price !== null) return best.price;
+  for (const d of all) {
+    const bid = d.kind === 'depth' ? snapshotBid(data, d, start) : null;
+    if (bid !== null) return bid;
+  }
+  return null;
 }

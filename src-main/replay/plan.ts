@@ -2,8 +2,10 @@
 // of"): the richest data there is decides the pair's source (an L2 depth dataset, else trades /
 // aggTrades, else klines), beside the mark, index, premium and funding datasets when there are
 // any. Of several datasets of a kind, the one covering the span asked for is read (else one with
-// data within it), USD-M preferred, then the finest interval. The plan is checked against the start and until asked for
-// (RangeError naming the symbol and what is wrong), and the pairs' data must overlap in time.
+// data within it: from the start, else the first to begin), USD-M preferred, then the finest
+// interval. The plan is checked against the start and until asked for (RangeError naming the
+// symbol and what is wrong: a start before or after all the symbol's data of the kind, or a span
+// in a gap between its datasets, naming them), and the pairs' data must overlap in time.
 // A start earlier on the UTC day of the main data's first event starts at that event
 // (replayStart); a span with no row of the main data in it is refused (checkSpanRows), which
 // reads the data, where the plan itself reads only the datasets' extents (and rows for specs).
@@ -53,21 +55,36 @@ export interface SymbolSource {
   end: number;
 }
 
-/** The span a replay asks for: [start, until], until = start when open-ended. */
+/** The span a replay asks for: [start, until], until = Infinity when open-ended (to the data's end). */
 interface Span {
   start: number;
   until: number;
 }
+
+const spanOf = (start: number, until?: number): Span => ({
+  start,
+  until: until === undefined ? Number.POSITIVE_INFINITY : Math.max(start, until),
+});
 
 /** ms after a dataset's last row (a candle's period, else 1 ms). */
 function endOf(d: ReplayDataset): number {
   return d.lastTime! + (INTERVAL_MS[d.interval] ?? 1);
 }
 
-/** 0: the dataset covers the whole span; 1: it has data within it; 2: neither. */
+/**
+ * 0: the dataset covers the whole span; 1: it covers the start (and ends within the span); 2: it
+ * begins within the span, after the start (a start in a gap between datasets); 3: none of these.
+ */
 function coverage(d: ReplayDataset, span: Span): number {
-  if (d.firstTime! <= span.start && endOf(d) > span.until) return 0;
-  return d.firstTime! <= span.until && endOf(d) > span.start ? 1 : 2;
+  const first = d.firstTime!;
+  if (first <= span.start && endOf(d) > span.start) return endOf(d) > span.until ? 0 : 1;
+  return first > span.start && first <= span.until ? 2 : 3;
+}
+
+/** Datasets by how they meet the span (coverage), of those beginning within it the first to begin first. */
+function bySpan(a: ReplayDataset, b: ReplayDataset, span: Span): number {
+  const ca = coverage(a, span);
+  return ca - coverage(b, span) || (ca === 2 ? a.firstTime! - b.firstTime! : 0);
 }
 
 /**
@@ -78,7 +95,7 @@ function smallest(list: ReplayDataset[], kind: string, span: Span): ReplayDatase
   const c = list.filter((d) => d.kind === kind && d.lastTime !== null && INTERVAL_MS[d.interval] !== undefined);
   c.sort(
     (a, b) =>
-      coverage(a, span) - coverage(b, span) ||
+      bySpan(a, b, span) ||
       (a.market === 'um' ? 0 : 1) - (b.market === 'um' ? 0 : 1) ||
       INTERVAL_RANK.indexOf(a.interval) - INTERVAL_RANK.indexOf(b.interval),
   );
@@ -90,7 +107,7 @@ function preferUm(list: ReplayDataset[], kinds: string[], span: Span): ReplayDat
   const c = list.filter((d) => kinds.includes(d.kind) && d.lastTime !== null);
   c.sort(
     (a, b) =>
-      coverage(a, span) - coverage(b, span) ||
+      bySpan(a, b, span) ||
       (a.market === 'um' ? 0 : 1) - (b.market === 'um' ? 0 : 1) ||
       kinds.indexOf(a.kind) - kinds.indexOf(b.kind),
   );
@@ -135,58 +152,95 @@ function mainEnd(d: ReplayDataset): number {
 
 /**
  * Where a replay asked to start at `start` starts: at the latest first event of the symbols'
- * main data when it falls later on the same UTC day as `start` (`--replay TRXUSDT@2025-04-14` on
+ * main data (all their datasets of the kind) when it falls later on the same UTC day as `start` (`--replay TRXUSDT@2025-04-14` on
  * a recording whose first event is at 00:00:00.061: there is no market before it, and no price
  * but a later one), else at `start` (a start further before the data is refused by the plan).
  */
 export function replayStart(data: ReplayData, symbols: readonly string[], start: number, until?: number): number {
   let out = start;
   for (const symbol of symbols) {
-    const c = chooseMain(symbol, data.datasets(symbol), { start, until: Math.max(start, until ?? start) });
-    const first = c?.main.firstTime ?? null;
+    const all = data.datasets(symbol);
+    const c = chooseMain(symbol, all, spanOf(start, until));
+    // the first event of all the symbol's data of that kind: a start in a gap between two of its
+    // datasets is no start before the data (it shows the last price before the gap, Session)
+    const first = c === null ? null : extentOf(all, c.kind).first;
     if (first !== null && first > out && sameUtcDay(first, start)) out = first;
   }
   return out;
 }
 
-/** The extent of a symbol's data of a source kind, all its datasets together: [first, end). */
-function extentOf(all: ReplayDataset[], kind: SourceKind): { first: number; end: number } {
-  // (the datasets a replay can read: klines of a fixed-length interval, as smallest() picks them)
-  const same = all.filter(
+/** A symbol's datasets of a source kind a replay can read (klines of a fixed-length interval, as smallest() picks them). */
+function datasetsOf(all: ReplayDataset[], kind: SourceKind): ReplayDataset[] {
+  return all.filter(
     (d) =>
       SOURCE_KINDS[kind].includes(d.kind) &&
       d.lastTime !== null &&
       (d.kind !== 'klines' || INTERVAL_MS[d.interval] !== undefined),
   );
+}
+
+/** The extent of a symbol's data of a source kind, all its datasets together: [first, end). */
+function extentOf(all: ReplayDataset[], kind: SourceKind): { first: number; end: number } {
+  const same = datasetsOf(all, kind);
   return { first: Math.min(...same.map((d) => d.firstTime!)), end: Math.max(...same.map(mainEnd)) };
 }
 
-/** A symbol's main data for a span, checked against its start: RangeError naming what is wrong. */
+/** The datasets named in a refusal: `spot 1m klines from ... to ...`, in time order. */
+function namedSpans(list: ReplayDataset[]): string {
+  return [...list]
+    .sort((a, b) => a.firstTime! - b.firstTime!)
+    .map(
+      (d) =>
+        `${d.market} ${d.interval === '' ? '' : `${d.interval} `}${d.kind} from ${iso(d.firstTime!)} to ${iso(mainEnd(d))}`,
+    )
+    .join(', ');
+}
+
+/**
+ * A symbol's main data for a span, checked against its start: RangeError naming what is wrong.
+ * What is refused is said of all the symbol's data of the kind (every dataset): a start before
+ * the first of them, after the last, or a span lying in a gap between them. A start in such a gap
+ * with data within the span is replayed from the dataset where the data resumes (docs/replay.md,
+ * Session: started in a gap, the pair shows the last price before it until the data resumes).
+ */
 function chooseChecked(symbol: string, all: ReplayDataset[], span: Span): Chosen {
   const c = chooseMain(symbol, all, span);
   if (c === null) throw new RangeError(`${symbol} has no depth, trades or klines dataset to replay`);
   const { main, kind } = c;
-  // the extent of the symbol's data of that kind (all its datasets), named when the start misses it
+  const cover = coverage(main, span);
+  if (cover <= 1) return c;
+  const list = datasetsOf(all, kind);
   const x = extentOf(all, kind);
-  const extent = `${iso(x.first)} to ${iso(x.end)}`;
-  if (mainEnd(main) <= span.start) {
+  const several = list.length > 1 ? ` (${list.length} datasets: ${namedSpans(list)})` : '';
+  // (of several datasets, the source's kind: trades and aggTrades together)
+  const what = list.length > 1 ? kind : main.kind;
+  if (x.first > span.start) {
     throw new RangeError(
-      `the ${main.kind} data of ${symbol} ends before the replay start (${iso(span.start)}): it runs from ${extent}`,
+      `the ${what} data of ${symbol} starts at ${iso(x.first)}, after the replay start ` +
+        `(${iso(span.start)}; a start earlier on that UTC day starts at its first event)${several}`,
     );
   }
-  if (main.firstTime! > span.start) {
+  if (x.end <= span.start) {
     throw new RangeError(
-      `the ${main.kind} data of ${symbol} starts at ${iso(main.firstTime!)}, after the replay start ` +
-        `(${iso(span.start)}; a start earlier on that UTC day starts at its first event)`,
+      `the ${what} data of ${symbol} ends before the replay start (${iso(span.start)}): it runs from ` +
+        `${iso(x.first)} to ${iso(x.end)}${several}`,
     );
   }
-  return c;
+  // the start lies in a gap between datasets (none covers it: each ends before it or begins after it)
+  if (cover === 2) return c;
+  const stops = Math.max(...list.filter((d) => d.firstTime! <= span.start).map(mainEnd));
+  const resumes = Math.min(...list.filter((d) => d.firstTime! > span.start).map((d) => d.firstTime!));
+  throw new RangeError(
+    `${symbol} has no ${kind} data from ${iso(span.start)} to ${iso(span.until)}: the span lies in a gap of its ` +
+      `data, which stops at ${iso(stops)} and resumes at ${iso(resumes)}; none of its ${list.length} ${kind} ` +
+      `datasets has data in it: ${namedSpans(list)}`,
+  );
 }
 
 /** One symbol's plan; RangeError when it has nothing to replay or its data misses the start. */
 function planSymbol(data: ReplayData, symbol: string, start: number, until?: number): SymbolSource {
   const all = data.datasets(symbol);
-  const span: Span = { start, until: Math.max(start, until ?? start) };
+  const span = spanOf(start, until);
   const { depth, trades, klines, kind, main } = chooseChecked(symbol, all, span);
   const specs = main.specsSource === 'inferred' ? dataSpecs(data, main, trades) : main.specs;
   return {
@@ -218,7 +272,7 @@ export function planSources(
   if (new Set(symbols).size !== symbols.length) throw new RangeError('a replay lists each symbol once');
   // replayed together, the pairs' data (all their datasets of the kind they are replayed from)
   // must share some time: checked first, as no start can mend it
-  const span: Span = { start, until: Math.max(start, until ?? start) };
+  const span = spanOf(start, until);
   const chosen = symbols.map((symbol) => {
     const all = data.datasets(symbol);
     const c = chooseMain(symbol, all, span);
@@ -304,6 +358,6 @@ export function checkSpanRows(
 export function checkSpan(data: ReplayData, symbols: readonly string[], start: number, until: number): void {
   const at = replayStart(data, symbols, start, until);
   if (!(until > at)) throw new RangeError(`the data begins at ${iso(at)}, at or after the span's end (${iso(until)})`);
-  const chosen = symbols.map((symbol) => chooseChecked(symbol, data.datasets(symbol), { start: at, until }));
+  const chosen = symbols.map((symbol) => chooseChecked(symbol, data.datasets(symbol), spanOf(at, until)));
   checkSpanRows(data, chosen, at, until);
 }

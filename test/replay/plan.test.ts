@@ -77,6 +77,18 @@ describe('replay plan: several datasets of a kind', () => {
     expect(p.mark?.id).toBe(mark1h.id);
   });
 
+  it('with the start in a gap between datasets, the one where the data resumes first, not the finest', () => {
+    const later1m = dataset(9, 'klines', '1m', '2026-01-01T00:00:00Z', '2026-01-31T23:59:00Z');
+    const data = dataOf([OLD_1M, later1m, NEW_15M]);
+    const start = Date.parse('2022-01-01T00:00:00Z');
+    expect(planSources(data, ['BTCUSDT'], start)[0].klines?.id).toBe(NEW_15M.id);
+    expect(planSources(data, ['BTCUSDT'], start, Date.parse('2026-01-10T00:00:00Z'))[0].klines?.id).toBe(NEW_15M.id);
+    // the span's start covered by one dataset, a finer one beginning within the span: the one from the start
+    const hour = dataset(10, 'klines', '1h', '2024-12-01T00:00:00Z', '2025-01-09T23:00:00Z');
+    const at = Date.parse('2024-12-20T00:00:00Z');
+    expect(planSources(dataOf([hour, NEW_15M]), ['BTCUSDT'], at, at + 30 * DAY)[0].klines?.id).toBe(hour.id);
+  });
+
   it('with no dataset covering the start, the refusal names the extent of the data of that kind', () => {
     const data = dataOf([OLD_1M, NEW_15M]);
     // not the 1m dataset's end (2021-08-01) it would read for lack of a better one
