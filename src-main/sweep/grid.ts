@@ -42,10 +42,22 @@ function generator(seed: number): () => number {
   };
 }
 
-function decimalsOf(x: number): number {
-  const s = String(x);
-  const dot = s.indexOf('.');
-  return dot < 0 ? 0 : s.length - dot - 1;
+/** A finite number as an exact decimal: `int / 10^scale`, read off its shortest text (1e-7 too). */
+function decimal(x: number): { int: bigint; scale: number } {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/.exec(String(x));
+  if (m === null) throw new GridError(`cannot read ${x} as a decimal`);
+  const frac = m[3] ?? '';
+  const scale = frac.length - Number(m[4] ?? 0);
+  const digits = BigInt(`${m[1]}${m[2]}${frac}`);
+  return scale >= 0 ? { int: digits, scale } : { int: digits * 10n ** BigInt(-scale), scale: 0 };
+}
+
+/** `int / 10^scale` as the nearest number (through its decimal text, so 0.3 is 0.3). */
+function toNumber(int: bigint, scale: number): number {
+  const neg = int < 0n;
+  const s = (neg ? -int : int).toString().padStart(scale + 1, '0');
+  const text = scale === 0 ? s : `${s.slice(0, -scale)}.${s.slice(-scale)}`;
+  return Number(`${neg ? '-' : ''}${text}`);
 }
 
 type Draw = (next: () => number) => ParamValue;
@@ -60,9 +72,19 @@ function rangeDraw(spec: Record<string, unknown>, where: string): Draw {
     throw new GridError(`${where}.step must be a positive number, got ${JSON.stringify(step)}`);
   const st = step ?? (Number.isInteger(min) && Number.isInteger(max) ? 1 : undefined);
   if (st === undefined) return (next) => Number((min + next() * (max - min)).toPrecision(6));
-  const n = Math.floor((max - min) / st + 1e-9);
-  const dp = Math.max(decimalsOf(min), decimalsOf(st));
-  return (next) => Number((min + Math.floor(next() * (n + 1)) * st).toFixed(dp));
+  // min + k x step in exact decimals: no float drift, and steps below 1e-6 (written 1e-7) kept
+  const [lo, hi, by] = [decimal(min), decimal(max), decimal(st)];
+  const dp = Math.max(lo.scale, hi.scale, by.scale);
+  const at = (d: { int: bigint; scale: number }) => d.int * 10n ** BigInt(dp - d.scale);
+  const base = at(lo);
+  const unit = at(by);
+  const n = (at(hi) - base) / unit;
+  const count = Number(n + 1n);
+  return (next) => {
+    let k = BigInt(Math.floor(next() * count));
+    if (k > n) k = n;
+    return toNumber(base + k * unit, dp);
+  };
 }
 
 function expandRandom(r: unknown): ParamSet[] {

@@ -58,6 +58,45 @@ describe('parseGrid', () => {
     expect(new Set(a.map((s) => s.fast)).size).toBeGreaterThanOrEqual(6);
   });
 
+  it('draws min + k x step exactly for steps and bounds below 1e-6 (written 1e-7), with no float drift', () => {
+    const sets = parseGrid(
+      JSON.stringify({
+        random: {
+          count: 40,
+          seed: 3,
+          params: {
+            thr: { min: 1e-7, max: 9e-7, step: 1e-7 },
+            w: { min: 0.000001, max: 0.0000025, step: 1e-7 },
+            neg: { min: -0.3, max: 0.3, step: 0.1 },
+          },
+        },
+      }),
+    );
+    const thr = Array.from({ length: 9 }, (_, k) => Number(`${k + 1}e-7`));
+    const w = Array.from({ length: 16 }, (_, k) => Number(`${10 + k}e-7`));
+    const neg = ['-0.3', '-0.2', '-0.1', '0', '0.1', '0.2', '0.3'].map(Number);
+    expect(sets.length).toBeGreaterThan(30); // a few random repeats dropped, not values collapsed to 0
+    for (const s of sets) {
+      expect(thr).toContain(s.thr);
+      expect(w).toContain(s.w);
+      expect(neg).toContain(s.neg);
+    }
+    expect(new Set(sets.map((s) => s.thr)).size).toBeGreaterThanOrEqual(7);
+    expect(new Set(sets.map((s) => s.w)).size).toBeGreaterThanOrEqual(10);
+    // the tester's file: five distinct sets, none of them 0
+    const tiny = parseGrid(
+      JSON.stringify({
+        random: {
+          count: 5,
+          seed: 3,
+          params: { thr: { min: 1e-7, max: 9e-7, step: 1e-7 }, w: { min: 0.000001, max: 0.00001, step: 0.000001 } },
+        },
+      }),
+    );
+    expect(tiny).toHaveLength(5);
+    for (const s of tiny) expect(thr).toContain(s.thr);
+  });
+
   it.each([
     ['{', /not JSON/],
     ['[]', /must be a JSON object/],
