@@ -19,23 +19,28 @@ interface JobView {
   metrics: JobMetrics | null;
 }
 
+/**
+ * One parameter set over the span's pieces. Its figures are of its ok jobs only: a job that failed,
+ * timed out or could not run has no figure of the set's (its day is not a 0 % day), and a set
+ * with no ok job has none at all (null, ranked last). `failed` says how many of its jobs it lacks.
+ */
 interface SetView {
   params: ParamSet;
   jobs: number;
   ok: number;
   failed: number;
-  net_pnl: number;
-  /** The pieces' returns compounded. */
-  return: number;
-  max_drawdown_ratio: number;
+  net_pnl: number | null;
+  /** The ok pieces' returns compounded. */
+  return: number | null;
+  max_drawdown_ratio: number | null;
   sharpe: number | null;
   sortino: number | null;
-  fees: number;
-  funding: number;
-  trades: number;
+  fees: number | null;
+  funding: number | null;
+  trades: number | null;
   win_rate: number | null;
-  time_in_market: number;
-  turnover: number;
+  time_in_market: number | null;
+  turnover: number | null;
 }
 
 export interface SweepView extends SweepSummary {
@@ -63,6 +68,21 @@ function jobView(j: StoredJob): JobView {
   };
 }
 
+/** A set without an ok job: no figure (not zeros, which would rank it above a losing set). */
+const NO_FIGURES = {
+  net_pnl: null,
+  return: null,
+  max_drawdown_ratio: null,
+  sharpe: null,
+  sortino: null,
+  fees: null,
+  funding: null,
+  trades: null,
+  win_rate: null,
+  time_in_market: null,
+  turnover: null,
+} as const;
+
 function setViews(jobs: readonly StoredJob[]): SetView[] {
   const groups = new Map<string, StoredJob[]>();
   for (const j of jobs) {
@@ -72,21 +92,22 @@ function setViews(jobs: readonly StoredJob[]): SetView[] {
     else g.push(j);
   }
   return [...groups.values()].map((g) => {
-    const ms = g
+    const done = g.filter((j) => j.status !== 'pending').length;
+    const ok = g.filter((j) => j.status === 'ok');
+    const counts = { params: g[0].params, jobs: g.length, ok: ok.length, failed: done - ok.length };
+    // in time order, the ok jobs only: a failed job's figures (zeros, or up to its crash) are not the set's
+    const ms = ok
       .filter((j) => j.result?.metrics != null)
       .sort((a, b) => a.start - b.start)
       .map((j) => j.result!.metrics!);
+    if (ms.length === 0) return { ...counts, ...NO_FIGURES };
     const days = ms.flatMap((m) => m.daily_returns);
     const closed = ms.reduce((a, m) => a + m.closed_positions, 0);
     const wins = ms.reduce((a, m) => a + (m.win_rate ?? 0) * m.closed_positions, 0);
-    const sum = (f: (m: JobMetrics) => number) => Number(ms.reduce((a, m) => a + f(m), 0).toFixed(8));
-    const done = g.filter((j) => j.status !== 'pending').length;
-    const ok = g.filter((j) => j.status === 'ok').length;
+    const total = (f: (m: JobMetrics) => number) => ms.reduce((a, m) => a + f(m), 0);
+    const sum = (f: (m: JobMetrics) => number) => Number(total(f).toFixed(8));
     return {
-      params: g[0].params,
-      jobs: g.length,
-      ok,
-      failed: done - ok,
+      ...counts,
       net_pnl: sum((m) => m.net_pnl),
       return: ms.reduce((a, m) => a * (1 + m.return), 1) - 1,
       max_drawdown_ratio: Math.max(0, ...ms.map((m) => m.max_drawdown_ratio)),
@@ -96,7 +117,8 @@ function setViews(jobs: readonly StoredJob[]): SetView[] {
       funding: sum((m) => m.funding),
       trades: sum((m) => m.trades),
       win_rate: closed === 0 ? null : wins / closed,
-      time_in_market: ms.length === 0 ? 0 : sum((m) => m.time_in_market) / ms.length,
+      // rounded once, after the mean (a rounded sum divided gave uneven precision)
+      time_in_market: Number((total((m) => m.time_in_market) / ms.length).toFixed(8)),
       turnover: sum((m) => m.turnover),
     };
   });

@@ -136,7 +136,10 @@ describe('the sweeps routes', () => {
     expect(fast3).toMatchObject({ jobs: 2, ok: 2, failed: 0, trades: 8, net_pnl: -100, fees: 3 });
     expect(fast3.sharpe).toBeCloseTo((-0.005 / Math.sqrt(0.00045)) * Math.sqrt(365), 8);
     const fast5 = v.sets.find((s: { params: { fast: number } }) => s.params.fast === 5);
-    expect(fast5).toMatchObject({ jobs: 2, ok: 0, failed: 1, trades: 0, sharpe: null });
+    // no ok job: no figure (null, not a 0 % return that ranks it above a losing set)
+    expect(fast5).toMatchObject({ jobs: 2, ok: 0, failed: 1, trades: null, sharpe: null });
+    for (const k of ['net_pnl', 'return', 'max_drawdown_ratio', 'fees', 'funding', 'time_in_market', 'turnover'])
+      expect(fast5[k], k).toBeNull();
   });
 
   it('export a sweep as CSV, quoting what needs it', async () => {

@@ -28,6 +28,28 @@ describe('the Sweeps page', () => {
     expect(sortSets(sets, 'param:slow', false).map((s) => s.params.slow)).toEqual([12, 12, 12, 24]);
   });
 
+  it('ranks a set with no ok job (null figures) last, and its heat-map cell reads failed, not 0', () => {
+    const broken = {
+      ...set({ fast: 20, slow: 24, qty: '0.01' }, 0, null),
+      return: null,
+      net_pnl: null,
+      trades: null,
+      jobs: 2,
+      ok: 0,
+      failed: 2,
+    } as SetView;
+    const losing = { ...set({ fast: 3, slow: 24, qty: '0.01' }, -0.0007, null), ok: 2, failed: 0 } as SetView;
+    const pending = { ...broken, params: { fast: 8, slow: 24, qty: '0.01' }, failed: 0 } as SetView;
+    expect(sortSets([broken, losing, pending], 'return', true)).toEqual([losing, broken, pending]);
+    expect(sortSets([broken, losing], 'return', false)).toEqual([losing, broken]);
+    expect(sortSets([broken, losing], 'net_pnl', true)).toEqual([losing, broken]);
+    const m = heatMap([losing, broken, pending], 'fast', 'slow', 'return');
+    expect(m.xs).toEqual([3, 8, 20]);
+    expect(m.cells).toEqual([[-0.0007, null, null]]);
+    // a cell of failed sets says so; one still running is empty
+    expect(m.failed).toEqual([[false, false, true]]);
+  });
+
   it('maps a metric over two parameters, a cell the mean of its sets', () => {
     const m = heatMap(sets, 'fast', 'slow', 'return');
     expect(m.xs).toEqual([3, 5]);

@@ -64,23 +64,27 @@ const jobSchema = Type.Object({
   metrics: Type.Union([metricsSchema, Type.Null()]),
 });
 
-const setSchema = Type.Object({
-  params: paramsSchema,
-  jobs: Type.Integer(),
-  ok: Type.Integer(),
-  failed: Type.Integer(),
-  net_pnl: num(),
-  return: num('The pieces returns compounded'),
-  max_drawdown_ratio: num(),
-  sharpe: numOrNull('Of all the set daily returns'),
-  sortino: numOrNull('Of all the set daily returns'),
-  fees: num(),
-  funding: num(),
-  trades: Type.Integer(),
-  win_rate: numOrNull('Over all the set closed positions'),
-  time_in_market: num(),
-  turnover: num(),
-});
+const NO_OK = 'null when the set has no ok job';
+const setSchema = Type.Object(
+  {
+    params: paramsSchema,
+    jobs: Type.Integer(),
+    ok: Type.Integer(),
+    failed: Type.Integer({ description: 'Done but not ok: their days are left out of the figures' }),
+    net_pnl: numOrNull(`Over the ok jobs; ${NO_OK}`),
+    return: numOrNull(`The ok pieces returns compounded; ${NO_OK}`),
+    max_drawdown_ratio: numOrNull(NO_OK),
+    sharpe: numOrNull('Of all the ok pieces daily returns'),
+    sortino: numOrNull('Of all the ok pieces daily returns'),
+    fees: numOrNull(NO_OK),
+    funding: numOrNull(NO_OK),
+    trades: Type.Union([Type.Integer(), Type.Null()], { description: NO_OK }),
+    win_rate: numOrNull('Over all the ok pieces closed positions'),
+    time_in_market: numOrNull(`Mean over the ok jobs; ${NO_OK}`),
+    turnover: numOrNull(NO_OK),
+  },
+  { description: 'A parameter set over the span pieces: its figures are of its ok jobs only' },
+);
 
 const sweepSchema = Type.Object({
   ...summarySchema.properties,

@@ -202,14 +202,16 @@ function SweepsBody() {
                       {detail.params.map((p) => (
                         <td key={p}>{String(st.params[p] ?? '')}</td>
                       ))}
-                      <td style={i >= 0 ? { color: COLORS[i] } : undefined}>{fmt(st.return, true)}</td>
+                      <td style={i >= 0 ? { color: COLORS[i] } : undefined}>
+                        {st.ok === 0 && st.failed > 0 ? 'failed' : fmt(st.return, true)}
+                      </td>
                       <td>{fmt(st.net_pnl)}</td>
                       <td>{fmt(st.sharpe)}</td>
                       <td>{fmt(st.sortino)}</td>
                       <td>{fmt(st.max_drawdown_ratio, true)}</td>
-                      <td>{st.trades}</td>
+                      <td>{st.trades ?? '–'}</td>
                       <td>{fmt(st.win_rate, true)}</td>
-                      <td>
+                      <td className={st.failed > 0 ? 'warn' : undefined}>
                         {st.ok}/{st.jobs}
                         {st.failed > 0 ? ` (${st.failed} failed)` : ''}
                       </td>
@@ -218,6 +220,12 @@ function SweepsBody() {
                 })}
               </tbody>
             </table>
+            {sets.some((st) => st.failed > 0) && (
+              <p className="warn" data-testid="sweep-sets-failed">
+                A set&apos;s figures are over its ok jobs only: a failed job&apos;s days are left out, and a set with no
+                ok job has none (ranked last). See the jobs column.
+              </p>
+            )}
           </section>
           {map !== null && (
             <section>
@@ -258,12 +266,14 @@ function SweepsBody() {
                             style={{ background: heatColor(v, map.min, map.max) }}
                             title={`${axes.x} ${String(xv)}, ${axes.y} ${String(yv)}`}
                           >
-                            {fmt(
-                              v,
-                              axes.metric === 'return' ||
-                                axes.metric === 'max_drawdown_ratio' ||
-                                axes.metric === 'win_rate',
-                            )}
+                            {map.failed[yi][xi]
+                              ? 'failed'
+                              : fmt(
+                                  v,
+                                  axes.metric === 'return' ||
+                                    axes.metric === 'max_drawdown_ratio' ||
+                                    axes.metric === 'win_rate',
+                                )}
                           </td>
                         );
                       })}

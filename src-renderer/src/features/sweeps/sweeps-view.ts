@@ -15,21 +15,22 @@ export interface SweepSummaryView {
   failed: number;
 }
 
+/** A parameter set: its figures over its ok jobs only; all null when it has none (docs/sweeps.md). */
 export interface SetView {
   params: Record<string, ParamValue>;
   jobs: number;
   ok: number;
   failed: number;
-  net_pnl: number;
-  return: number;
-  max_drawdown_ratio: number;
+  net_pnl: number | null;
+  return: number | null;
+  max_drawdown_ratio: number | null;
   sharpe: number | null;
   sortino: number | null;
-  fees: number;
-  trades: number;
+  fees: number | null;
+  trades: number | null;
   win_rate: number | null;
-  time_in_market: number;
-  turnover: number;
+  time_in_market: number | null;
+  turnover: number | null;
 }
 
 export interface SweepDetailView extends SweepSummaryView {
@@ -77,9 +78,12 @@ export function sortSets(sets: readonly SetView[], key: SortKey, desc: boolean):
 
 export interface HeatMap {
   xs: ParamValue[];
+  /** One row, [''], when the map is a strip over one parameter. */
   ys: ParamValue[];
   /** cells[y][x]: the metric's mean over the sets with those two values; null where none. */
   cells: Array<Array<number | null>>;
+  /** failed[y][x]: the cell's sets have failed jobs and no ok one (shown as failed, not as a value). */
+  failed: boolean[][];
   min: number;
   max: number;
 }
@@ -89,21 +93,29 @@ function distinct(values: ParamValue[]): ParamValue[] {
   return out.sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : 1));
 }
 
+/** A metric over parameters x and y; with y '' (or y = x) a one-row strip over x. */
 export function heatMap(sets: readonly SetView[], x: string, y: string, metric: SetMetric): HeatMap {
+  const strip = y === '' || y === x;
+  const yOf = (s: SetView): ParamValue | undefined => (strip ? '' : s.params[y]);
   const xs = distinct(sets.map((s) => s.params[x]).filter((v) => v !== undefined));
-  const ys = distinct(sets.map((s) => s.params[y]).filter((v) => v !== undefined));
-  const sum = ys.map(() => xs.map(() => ({ n: 0, t: 0 })));
+  const ys = distinct(sets.map(yOf).filter((v) => v !== undefined));
+  const sum = ys.map(() => xs.map(() => ({ n: 0, t: 0, ok: 0, failed: 0 })));
   for (const s of sets) {
-    const v = s[metric];
     const xi = xs.indexOf(s.params[x]);
-    const yi = ys.indexOf(s.params[y]);
-    if (v === null || xi < 0 || yi < 0) continue;
-    sum[yi][xi].n++;
-    sum[yi][xi].t += v;
+    const yi = ys.indexOf(yOf(s) as ParamValue);
+    if (xi < 0 || yi < 0) continue;
+    const c = sum[yi][xi];
+    c.ok += s.ok;
+    c.failed += s.failed;
+    const v = s[metric];
+    if (v === null) continue;
+    c.n++;
+    c.t += v;
   }
   const cells = sum.map((row) => row.map((c) => (c.n === 0 ? null : c.t / c.n)));
+  const failed = sum.map((row) => row.map((c) => c.n === 0 && c.ok === 0 && c.failed > 0));
   const all = cells.flat().filter((v): v is number => v !== null);
-  return { xs, ys, cells, min: all.length ? Math.min(...all) : 0, max: all.length ? Math.max(...all) : 0 };
+  return { xs, ys, cells, failed, min: all.length ? Math.min(...all) : 0, max: all.length ? Math.max(...all) : 0 };
 }
 
 /** A cell's colour: red for the lowest, green for the highest (grey without a value). */

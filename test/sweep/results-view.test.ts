@@ -1,0 +1,129 @@
+// The per-set view of a sweep (src-main/sweep/results-view.ts, docs/sweeps.md "Metrics"): a set's
+// figures are of its ok jobs only. A failed job's metrics (all zero: its account never seen) are
+// not a 0 % day of the set's, and a set with no ok job has no figure at all (null), so that it
+// does not rank above a losing set.
+import { describe, expect, it } from 'vitest';
+import type { JobMetrics, JobResult, SweepJob } from '../../src-main/sweep/job.ts';
+import type { SweepSpec } from '../../src-main/sweep/ports.ts';
+import { sweepView } from '../../src-main/sweep/results-view.ts';
+import { SqliteSweepStore } from '../../src-main/sweep/sqlite-store.ts';
+import { DAY, JAN6 } from './fixture.ts';
+
+const metrics = (ret: number, days: number[], over: Partial<JobMetrics> = {}): JobMetrics => ({
+  starting_equity: 10_000,
+  net_pnl: ret * 10_000,
+  return: ret,
+  max_drawdown: 10,
+  max_drawdown_ratio: 0.001,
+  sharpe: null,
+  sortino: null,
+  daily_returns: days,
+  fees: 1.5,
+  funding: -0.1,
+  trades: 4,
+  win_rate: 0.5,
+  closed_positions: 2,
+  time_in_market: 0.25,
+  turnover: 1,
+  liquidations: 0,
+  ...over,
+});
+
+/** What a job whose bot crashed at once gets: zeros (its account never appeared in the report). */
+const zeros = metrics(0, [0], {
+  net_pnl: 0,
+  max_drawdown: 0,
+  max_drawdown_ratio: 0,
+  fees: 0,
+  funding: 0,
+  trades: 0,
+  win_rate: null,
+  closed_positions: 0,
+  time_in_market: 0,
+  turnover: 0,
+});
+
+const result = (index: number, status: JobResult['status'], m: JobMetrics): JobResult =>
+  ({
+    jobId: `swV:${index}`,
+    status,
+    reason: status,
+    exitCode: status === 'ok' ? 0 : 1,
+    digest: '',
+    metrics: m,
+    outputTail: [],
+  }) as unknown as JobResult;
+
+function view(results: Array<[fast: number, day: number, status: JobResult['status'], m: JobMetrics]>) {
+  const s = new SqliteSweepStore(':memory:');
+  const jobs = results.map(
+    ([fast, day], index) =>
+      ({
+        id: `swV:${index}`,
+        sweepId: 'swV',
+        index,
+        start: JAN6 + day * DAY,
+        until: JAN6 + (day + 1) * DAY,
+        params: { fast },
+      }) as unknown as SweepJob,
+  );
+  const sets = [...new Set(results.map(([fast]) => fast))].map((fast) => ({ fast }));
+  s.createSweep('swV', { bot: 'b', replay: 'r', split: 'day', sets } as unknown as SweepSpec, jobs, 1);
+  results.forEach(([, , status, m], i) => s.storeResult('swV', i, result(i, status, m), 2));
+  const v = sweepView(s, 'swV')!;
+  s.close();
+  return (fast: number) => v.sets.find((x) => x.params.fast === fast)!;
+}
+
+describe('the per-set view', () => {
+  it('gives a set whose jobs all failed no figure, not a 0 % return', () => {
+    const set = view([
+      [3, 0, 'ok', metrics(-0.001, [-0.001])],
+      [20, 0, 'failed', zeros],
+      [3, 1, 'ok', metrics(-0.002, [-0.002])],
+      [20, 1, 'timeout', zeros],
+    ]);
+    expect(set(20)).toEqual({
+      params: { fast: 20 },
+      jobs: 2,
+      ok: 0,
+      failed: 2,
+      net_pnl: null,
+      return: null,
+      max_drawdown_ratio: null,
+      sharpe: null,
+      sortino: null,
+      fees: null,
+      funding: null,
+      trades: null,
+      win_rate: null,
+      time_in_market: null,
+      turnover: null,
+    });
+    expect(set(3).return).toBeCloseTo(0.999 * 0.998 - 1, 12);
+  });
+
+  it("takes a partly failed set's figures over its ok jobs only: a failed day is not a 0 % day", () => {
+    const set = view([
+      [5, 0, 'ok', metrics(0.01, [0.01])],
+      [5, 1, 'failed', zeros],
+      [5, 2, 'ok', metrics(-0.02, [-0.02])],
+    ]);
+    const s = set(5);
+    expect(s).toMatchObject({ jobs: 3, ok: 2, failed: 1, trades: 8, net_pnl: -100, fees: 3, turnover: 2 });
+    expect(s.return).toBeCloseTo(1.01 * 0.98 - 1, 12);
+    // Sharpe of the two ok days, not of three with a 0 between them
+    expect(s.sharpe).toBeCloseTo((-0.005 / Math.sqrt(0.00045)) * Math.sqrt(365), 8);
+    expect(s.time_in_market).toBe(0.25);
+    expect(s.win_rate).toBe(0.5);
+  });
+
+  it('rounds the mean time in market once, after dividing', () => {
+    const set = view([
+      [7, 0, 'ok', metrics(0, [0], { time_in_market: 0.1 })],
+      [7, 1, 'ok', metrics(0, [0], { time_in_market: 0.2 })],
+      [7, 2, 'ok', metrics(0, [0], { time_in_market: 0.4 })],
+    ]);
+    expect(set(7).time_in_market).toBe(0.23333333);
+  });
+});
