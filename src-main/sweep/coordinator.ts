@@ -4,7 +4,7 @@
 // runner (the local pool, or the BullMQ queue) and stores each result once, with a progress bar.
 // A sweep stopped for any reason is finished by `--resume`: only the jobs without a result run.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import { GridError, parseGrid } from './grid.ts';
@@ -123,23 +123,7 @@ export async function prepareSweep(req: SweepRequest, onChecked?: () => void): P
   };
   const jobs = planJobs(id, splitSpan(span, split), sets, template);
   onChecked?.();
-  const pack = await buildPack(req.dataDir, span.symbols, join(req.dataDir, 'sweeps', id, 'data.db'));
-  // the replay's own checks: every job's span against the data's rows (a span lying in a gap of
-  // the data replays nothing), then a venue of the first and the last job: a span its data cannot
-  // replay fails here
-  const open = openPack(pack.path);
-  // the venue's code loads only here, after the cheap checks (a usage error answers at once)
-  const { checkVenue } = await import('./run-job.ts');
-  try {
-    checkJobSpans(jobs, open.data);
-    for (const j of [jobs[0], jobs[jobs.length - 1]]) {
-      const why = await checkVenue(j, open.data);
-      if (why !== null)
-        throw new PlanError(`cannot replay ${span.symbols.join(',')} from ${new Date(j.start).toISOString()}: ${why}`);
-    }
-  } finally {
-    open.close();
-  }
+  const pack = await packChecked(req.dataDir, id, jobs);
   const spec: SweepSpec = {
     bot: req.bot,
     replay: req.replay,
@@ -153,6 +137,38 @@ export async function prepareSweep(req: SweepRequest, onChecked?: () => void): P
     template,
   };
   return { id, spec, jobs };
+}
+
+/**
+ * Packs the sweep's data (sweeps/ID/data.db) and runs the replay's own checks on it: every job's
+ * span against the data's rows (a span lying in a gap of the data replays nothing), then a venue of
+ * the first and the last job (a span its data cannot replay fails here). A refused sweep records
+ * nothing: its pack folder is removed, and the sweeps folder too if this made it.
+ */
+async function packChecked(dataDir: string, id: string, jobs: readonly SweepJob[]): Promise<PackRef> {
+  const sweeps = join(dataDir, 'sweeps');
+  const hadFolder = existsSync(sweeps);
+  try {
+    const pack = await buildPack(dataDir, jobs[0].symbols, join(sweeps, id, 'data.db'));
+    const open = openPack(pack.path);
+    try {
+      checkJobSpans(jobs, open.data);
+      // the venue's code loads only here, after the cheap checks (a usage error answers at once)
+      const { checkVenue } = await import('./run-job.ts');
+      for (const j of [jobs[0], jobs[jobs.length - 1]]) {
+        const why = await checkVenue(j, open.data);
+        if (why !== null)
+          throw new PlanError(`cannot replay ${j.symbols.join(',')} from ${new Date(j.start).toISOString()}: ${why}`);
+      }
+    } finally {
+      open.close();
+    }
+    return pack;
+  } catch (err) {
+    rmSync(join(sweeps, id), { recursive: true, force: true });
+    if (!hadFolder && existsSync(sweeps) && readdirSync(sweeps).length === 0) rmdirSync(sweeps);
+    throw err;
+  }
 }
 
 const isoMinute = (t: number): string => new Date(t).toISOString().replace(':00.000Z', 'Z');

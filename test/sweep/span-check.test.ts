@@ -1,7 +1,7 @@
 // The sweep's checks of its jobs' spans against the data, before any job starts (docs/sweeps.md):
 // a job span lying in a gap of the data refuses the sweep (exit 2, nothing recorded), whichever
 // job it is; a day span of a recording that begins just after midnight runs.
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DatasetService } from '../../src-main/data/dataset-service.ts';
@@ -77,11 +77,16 @@ describe('job spans in a gap of the data', () => {
     const s = new SqliteSweepStore(gapped);
     expect(s.list()).toEqual([]);
     s.close();
+    // and no dataset pack left behind (each refusal had packed the data to check the spans)
+    expect(existsSync(path.join(gapped, 'sweeps'))).toBe(false);
   }, 60_000);
 });
 
 describe('pieces shorter than the candles (6h of 1d candles)', () => {
   it('refuse the sweep saying a klines replay plays a candle from its open (no gap named)', async () => {
+    // another sweep's pack, which a refusal leaves alone
+    mkdirSync(path.join(daily, 'sweeps', 'swKEEP'), { recursive: true });
+    writeFileSync(path.join(daily, 'sweeps', 'swKEEP', 'data.db'), 'kept');
     const r = await runCli([
       '--data-dir',
       daily,
@@ -102,6 +107,8 @@ describe('pieces shorter than the candles (6h of 1d candles)', () => {
         "so a span inside one candle has nothing to play (start at a candle's open, or make the span or the " +
         'split at least 1d)',
     );
+    expect(readdirSync(path.join(daily, 'sweeps'))).toEqual(['swKEEP']);
+    expect(readdirSync(path.join(daily, 'sweeps', 'swKEEP'))).toEqual(['data.db']);
   }, 60_000);
 });
 
