@@ -11,6 +11,7 @@ import { GridError, parseGrid } from './grid.ts';
 import type { JobResult, ParamSet, SweepJob } from './job.ts';
 import { checkSpan } from '../replay/plan.ts';
 import { buildPack, listDatasets, openPack, type PackRef } from './pack.ts';
+import { failureLine } from './output-tail.ts';
 import type { JobData } from './run-job.ts';
 import {
   checkBot,
@@ -231,9 +232,8 @@ export async function runSweep(
       else {
         failed++;
         io.progress(io.tty ? '\n' : '');
-        io.out(
-          `job ${job.index} ${result.status}: ${result.reason}${result.outputTail.length ? ` | ${result.outputTail.at(-1)}` : ''}`,
-        );
+        const line = failureLine(result.outputTail);
+        io.out(`job ${job.index} ${result.status}: ${result.reason}${line === undefined ? '' : ` | ${line}`}`);
       }
       progress.finished(job.id, result.status === 'ok');
     },

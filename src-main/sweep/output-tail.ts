@@ -30,3 +30,18 @@ export class OutputTail {
     if (this.kept.length > MAX_LINES) this.kept.shift();
   }
 }
+
+/** Node's version trailer after an uncaught exception ("Node.js v24.21.0"): says nothing of the failure. */
+const NODE_TRAILER = /^Node\.js v\d+(\.\d+)*$/;
+/** An error's own line as runtimes print it: "Error: ...", "TypeError: ...", "ValueError: ...". */
+const ERROR_LINE = /^[\w$.]*(Error|Exception)\b/;
+
+/**
+ * The one line of a failed bot's output worth showing beside its failure: its error's line (the
+ * last one that begins with an error's name), else its last line that is neither blank nor Node's
+ * version trailer; undefined when it printed nothing of the kind.
+ */
+export function failureLine(tail: readonly string[]): string | undefined {
+  const lines = tail.map((l) => l.trim()).filter((l) => l !== '' && !NODE_TRAILER.test(l));
+  return lines.findLast((l) => ERROR_LINE.test(l)) ?? lines.at(-1);
+}
