@@ -169,6 +169,35 @@ async function superviseWorkers(n: number, args: string[]): Promise<number> {
   return code;
 }
 
+/** A word as a POSIX shell reads it back (quoted when it holds anything but safe characters). */
+const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
+
+/** The command that finishes a sweep: its data folder when one was given, and the queue its results wait on. */
+function resumeCommand(id: string, dataDir: string | undefined, queue: string | undefined): string {
+  const args = ['--resume', id, ...(dataDir === undefined ? [] : ['--data-dir', dataDir])];
+  return `npm run sweep -- ${[...args, ...(queue === undefined ? [] : ['--queue', queue])].map(shellWord).join(' ')}`;
+}
+
+/**
+ * The sweep --resume names (else the newest unfinished one). A sweep that ran on a queue is not
+ * resumed on the local pool unless --workers says so: the results its workers finished while no
+ * coordinator ran wait in Redis, and only a resume with --queue collects them.
+ */
+function resumeId(argv: string[], v: Values, store: SqliteSweepStore, dataDir: string): string {
+  const given = argv.find((a, i) => i > 0 && argv[i - 1] === '--resume' && !a.startsWith('--'));
+  const id = given ?? store.lastUnfinished() ?? '';
+  const spec = id === '' ? undefined : store.spec(id);
+  if (spec === undefined)
+    throw new PlanError(given === undefined ? `no unfinished sweep in ${dataDir}` : `no sweep ${given} in ${dataDir}`);
+  if (spec.runner !== 'local' && v.queue === undefined && v.workers === undefined)
+    throw new PlanError(
+      `sweep ${id} ran on the queue ${spec.runner}: the results its workers finished wait there; resume it ` +
+        `with --queue ${spec.runner} to collect them (or with --workers N to run its pending jobs here, ` +
+        `leaving those results in Redis)`,
+    );
+  return id;
+}
+
 async function main(argv: string[]): Promise<number> {
   const worker = argv[0] === 'worker';
   const { values: v } = parse(worker ? argv.slice(1) : argv);
@@ -225,43 +254,57 @@ async function main(argv: string[]): Promise<number> {
       else throw new PlanError(`--format must be csv or json, got '${v.format}'`);
       return 0;
     }
-    // the runner first: an unreachable Redis is refused before anything is planned or stored
+    // the sweep to resume, then the runner: an unreachable Redis is refused before anything is
+    // planned or stored
+    const resumed = v.resume ? resumeId(argv, v, store, dataDir) : undefined;
     const runner = await makeRunner(v);
     let id: string;
-    if (v.resume) {
-      const given = argv.find((a, i) => i > 0 && argv[i - 1] === '--resume' && !a.startsWith('--'));
-      id = given ?? store.lastUnfinished() ?? '';
-      if (id === '' || store.summary(id) === undefined)
-        throw new PlanError(
-          given === undefined ? `no unfinished sweep in ${dataDir}` : `no sweep ${given} in ${dataDir}`,
-        );
-    } else {
+    if (resumed !== undefined) id = resumed;
+    else {
       // the local pool's workers warm up while the data is packed and the venues tried
       const prepared = await prepareSweep(request(v, dataDir), () => runner.warm?.());
       id = prepared.id;
       store.createSweep(id, prepared.spec, prepared.jobs, Date.now());
       console.log(`perpdesk sweep ${id}: ${prepared.jobs.length} jobs (${prepared.spec.sets.length} parameter sets)`);
     }
-    let interrupted = false;
-    const stop = () => {
-      interrupted = true;
-      void runner.stop();
+    const doneBefore = store.summary(id)!.done;
+    // where the results of this run's unfinished jobs wait: the resume hint names that queue
+    const queue = v.queue ?? (store.spec(id)!.runner === 'local' ? undefined : store.spec(id)!.runner);
+    const finish = (ran: number) => {
+      const s = store.summary(id)!;
+      const resume = resumeCommand(id, v['data-dir'], queue);
+      console.log(
+        `perpdesk sweep ${id}: ${s.done}/${s.jobs} jobs done (${s.ok} ok, ${s.failed} failed)` +
+          (s.done < s.jobs ? `; finish with: ${resume}` : '') +
+          ` (this run: ${ran}); results: npm run sweep -- --export ${id} --format csv, or GET /api/v1/sweeps/${id}`,
+      );
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    let interrupts = 0;
+    const stop = () => {
+      interrupts++;
+      // the first Ctrl-C stops the run (the queue's connections closed within a few seconds)
+      if (interrupts === 1) {
+        void runner.stop();
+        return;
+      }
+      // a second one waits for nothing more: the sweep marked stopped, the summary, exit 130
+      const s = store.summary(id)!;
+      store.setState(id, s.done === s.jobs ? 'done' : 'stopped', Date.now());
+      if (process.stderr.isTTY) process.stderr.write('\n');
+      finish(s.done - doneBefore);
+      store.close();
+      process.exit(130);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
     const r = await runSweep(store, id, runner, {
       out: (l) => console.log(l),
       progress: (t) => process.stderr.write(t),
       tty: process.stderr.isTTY === true,
     });
     await runner.stop();
-    const s = store.summary(id)!;
-    console.log(
-      `perpdesk sweep ${id}: ${s.done}/${s.jobs} jobs done (${s.ok} ok, ${s.failed} failed)` +
-        (s.done < s.jobs ? `; finish with: npm run sweep -- --resume ${id}` : '') +
-        ` (this run: ${r.ran}); results: npm run sweep -- --export ${id} --format csv, or GET /api/v1/sweeps/${id}`,
-    );
-    return interrupted ? 130 : 0;
+    finish(r.ran);
+    return interrupts > 0 ? 130 : 0;
   } finally {
     store.close();
   }

@@ -27,6 +27,23 @@ const ATTEMPTS = 3;
 const POLL_MS = 300;
 /** Every this many polls the coordinator checks that Redis still holds every pending job. */
 const RECONCILE_EVERY = 10;
+/** A poll unanswered this long: Redis is away (ioredis holds the commands until it is back). */
+const UNANSWERED_MS = 3000;
+/** stop() waits this long for the connections to close, then drops them (a Redis that is away). */
+const STOP_WAIT_MS = 3000;
+
+/** Resolves after ms, or at once with `cancel()`; keeps nothing alive after. */
+function timer(ms: number): { done: Promise<void>; cancel: () => void } {
+  let cancel: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    cancel = () => {
+      clearTimeout(t);
+      resolve();
+    };
+  });
+  return { done, cancel };
+}
 
 interface QueueData {
   job: SweepJob;
@@ -51,14 +68,26 @@ export class QueueRunner {
   private readonly opts: RedisOptions;
   private readonly o: QueueRunnerOptions;
   private stopped = false;
+  /** Resolves at stop(): every wait on Redis races it, so a Redis that is away holds nothing up. */
+  private readonly stopping: Promise<void>;
+  private signalStop: () => void = () => undefined;
+  private stopDone: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private server: Server | null = null;
   private closers: Array<() => Promise<void>> = [];
+  /** Drop the connections without waiting for Redis (their queued commands fail). */
+  private droppers: Array<() => void> = [];
 
   private constructor(url: string, opts: RedisOptions, o: QueueRunnerOptions) {
     this.url = url;
     this.opts = opts;
     this.o = o;
+    this.stopping = new Promise((resolve) => (this.signalStop = resolve));
+  }
+
+  /** What p gives, or 'stopped' once stop() is called (p may wait on a Redis that went away). */
+  private orStop<T>(p: Promise<T>): Promise<{ value: T } | 'stopped'> {
+    return Promise.race([p.then((value) => ({ value })), this.stopping.then(() => 'stopped' as const)]);
   }
 
   static async connect(url: string, o: QueueRunnerOptions = {}): Promise<QueueRunner> {
@@ -85,7 +114,7 @@ export class QueueRunner {
   }
 
   async run(jobs: readonly SweepJob[], packRef: PackRef, ev: RunnerEvents): Promise<void> {
-    if (jobs.length === 0) return;
+    if (jobs.length === 0 || this.stopped) return;
     const sweepId = jobs[0].sweepId;
     const pack = await this.servePack(packRef);
     const queue = new Queue(QUEUE, { connection: connection(this.opts) });
@@ -94,12 +123,18 @@ export class QueueRunner {
       () => queue.close(),
       () => events.close(),
     );
-    queue.on('error', () => {
-      // the poll below reports a Redis that went away
-    });
-    events.on('error', () => {
-      // idem
-    });
+    const drop = (c: Queue | QueueEvents) => () => {
+      c.disconnect().catch(() => undefined);
+    };
+    this.droppers.push(drop(queue), drop(events));
+    let down = false;
+    const away = (why: string) => {
+      if (!down && !this.stopped) this.o.log?.(`redis at ${this.url}: ${why}; retrying`);
+      down = true;
+    };
+    // the connections' own errors (ECONNREFUSED while they reconnect) tell of a Redis gone at once
+    queue.on('error', (err) => away(err.message));
+    events.on('error', (err) => away(err.message));
     const pending = new Map(jobs.map((j) => [queueJobId(j), j]));
     const poke = () => this.wake?.();
     // a job runs from its bot's start (the worker sets its progress then, again when it runs
@@ -107,12 +142,12 @@ export class QueueRunner {
     // ahead, while another runs
     events.on('progress', ({ jobId }) => {
       const j = pending.get(jobId);
-      if (j !== undefined) ev.onStart?.(j);
+      if (j !== undefined && !this.stopped) ev.onStart?.(j);
     });
     // its worker died: its bot with it, the job back on the queue
     events.on('stalled', ({ jobId }) => {
       const j = pending.get(jobId);
-      if (j !== undefined) ev.onStop?.(j);
+      if (j !== undefined && !this.stopped) ev.onStop?.(j);
     });
     events.on('completed', poke);
     events.on('failed', poke);
@@ -131,25 +166,36 @@ export class QueueRunner {
         })),
       );
     // listening before the first job can start (a start told earlier would not be heard)
-    await events.waitUntilReady();
-    await add(jobs);
+    if ((await this.orStop(events.waitUntilReady().then(() => add(jobs)))) === 'stopped') return;
     let polls = 0;
-    let down = false;
     while (pending.size > 0 && !this.stopped) {
-      try {
+      const poll = (async () => {
         await this.collect(queue, sweepId, pending, ev);
         if (++polls % RECONCILE_EVERY === 0) await this.reconcile(queue, pending, add);
+      })().then(
+        () => null,
+        (err: unknown) => (err instanceof Error ? err.message : String(err)),
+      );
+      // a Redis that is away leaves the poll waiting (its commands held until Redis is back):
+      // said after a while, and Ctrl-C does not wait for it
+      let got: { value: string | null } | 'stopped' | 'slow';
+      for (;;) {
+        const slow = timer(UNANSWERED_MS);
+        got = await Promise.race([this.orStop(poll), slow.done.then(() => 'slow' as const)]);
+        slow.cancel();
+        if (got !== 'slow') break;
+        away(`no answer for ${UNANSWERED_MS / 1000} s`);
+      }
+      if (got === 'stopped') break;
+      if (got.value !== null) away(got.value);
+      else {
         if (down) this.o.log?.(`redis at ${this.url} is back`);
         down = false;
-      } catch (err) {
-        if (!down) this.o.log?.(`redis at ${this.url}: ${err instanceof Error ? err.message : err}; retrying`);
-        down = true;
       }
       if (pending.size === 0) break;
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        setTimeout(resolve, POLL_MS);
-      });
+      const pause = timer(POLL_MS);
+      this.wake = pause.cancel;
+      await pause.done;
       this.wake = null;
     }
   }
@@ -168,6 +214,8 @@ export class QueueRunner {
         j.returnvalue != null && j.finishedOn !== undefined && j.failedReason === undefined
           ? 'completed'
           : await j.getState();
+      // stopped meanwhile (a poll that waited on Redis): what is left waits in Redis for --resume
+      if (this.stopped) return;
       const mine = pending.get(j.id);
       if (mine !== undefined) {
         if (state === 'completed') ev.onResult(mine, j.returnvalue);
@@ -200,12 +248,30 @@ export class QueueRunner {
     }
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops the run (it returns at once, whatever Redis does) and closes the connections: at most
+   * STOP_WAIT_MS, then they are dropped (a Redis that is away answers no QUIT). Once: a second
+   * call waits for the first.
+   */
+  stop(): Promise<void> {
+    this.stopDone ??= this.close();
+    return this.stopDone;
+  }
+
+  private async close(): Promise<void> {
     this.stopped = true;
+    this.signalStop();
     this.wake?.();
-    const closers = this.closers;
+    const closed = Promise.allSettled(this.closers.map((c) => c()));
+    const bound = timer(STOP_WAIT_MS);
+    const inTime = await Promise.race([closed.then(() => true), bound.done.then(() => false)]);
+    bound.cancel();
+    if (!inTime) {
+      this.o.log?.(`redis at ${this.url}: no answer in ${STOP_WAIT_MS / 1000} s; its connections dropped`);
+      for (const d of this.droppers) d();
+    }
     this.closers = [];
-    await Promise.allSettled(closers.map((c) => c()));
+    this.droppers = [];
     await new Promise<void>((resolve) => (this.server === null ? resolve() : this.server.close(() => resolve())));
     this.server = null;
   }
