@@ -35,7 +35,7 @@ test('a sweep run beside the open page: progress, sets, sorting, heat map and eq
   page,
   service,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(480_000);
   const imported = await fetch(`${service.url}/api/v1/datasets/import`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -123,4 +123,56 @@ test('a sweep run beside the open page: progress, sets, sorting, heat map and eq
   await page.screenshot({ path: test.info().outputPath('sweeps-page.png') });
   await page.keyboard.press('Enter');
   await expect(panel.getByTestId('sweep-curves').locator('polyline')).toHaveCount(1);
+
+  // the set fast 3 / slow 12 picked, then another sweep with a set of the same parameters
+  const setRow = (fast: number, slow: number) =>
+    body
+      .filter({ has: page.locator('td:nth-child(1)', { hasText: new RegExp(`^${fast}$`) }) })
+      .filter({ has: page.locator('td:nth-child(2)', { hasText: new RegExp(`^${slow}$`) }) });
+  if ((await setRow(3, 12).getAttribute('aria-selected')) !== 'true') await setRow(3, 12).click();
+  await expect(setRow(3, 12)).toHaveAttribute('aria-selected', 'true');
+  // the second sweep: two pieces, and a set whose jobs all fail (the bot wants fast < slow)
+  const grid2 = path.join(service.dataDir, 'grid2.json');
+  writeFileSync(grid2, JSON.stringify({ grid: { fast: [3, 20], slow: [12] } }));
+  const second = await sweep([
+    '--data-dir',
+    service.dataDir,
+    '--bot',
+    'node examples/sweep-bot.ts',
+    '--replay',
+    'BTCUSDT@2025-01-07T00:00Z..2025-01-07T12:00Z',
+    '--split',
+    '6h',
+    '--grid',
+    grid2,
+    '--workers',
+    '2',
+  ]);
+  expect(second.code, second.out).toBe(0);
+  await expect(row).toHaveCount(2, { timeout: 10_000 });
+  // newest first
+  await expect(row.nth(0)).toContainText('4/4 done, 2 failed (done)', { timeout: 10_000 });
+  await row.nth(0).click();
+  await expect(body).toHaveCount(2);
+  // nothing of the first sweep's picks: no row picked, no curve
+  await expect(body.and(page.locator('[aria-selected="true"]'))).toHaveCount(0);
+  await expect(panel.getByTestId('sweep-curves')).toHaveCount(0);
+  // the failed set: no figure, last whichever way the return is sorted, 'failed' in the heat map
+  for (let i = 0; i < 2; i++) {
+    await expect(body.nth(0)).toContainText('2/2');
+    await expect(body.nth(1).locator('td').nth(2)).toHaveText('failed');
+    await expect(body.nth(1)).toContainText('0/2 (2 failed)');
+    await sets.getByRole('button', { name: /^return/ }).click();
+  }
+  await expect(panel.getByTestId('sweep-sets-failed')).toBeVisible();
+  await expect(heat.getByTitle('fast 20, slow 12')).toHaveText('failed');
+  // picking its set fast 3 / slow 12 draws this sweep's curves (two pieces), not the first's
+  await setRow(3, 12).click();
+  await expect(setRow(3, 12)).toHaveAttribute('aria-selected', 'true');
+  await expect(panel.getByTestId('sweep-curves').locator('polyline')).toHaveCount(2);
+  // and back to the first sweep: its own sets, none picked
+  await row.nth(1).click();
+  await expect(body).toHaveCount(4);
+  await expect(body.and(page.locator('[aria-selected="true"]'))).toHaveCount(0);
+  await expect(panel.getByTestId('sweep-curves')).toHaveCount(0);
 });

@@ -2,11 +2,12 @@
 // (refreshed while one runs), one sweep's parameter sets in a sortable table, a heat map of a
 // metric over two chosen parameters, and the equity curves of the sets picked in the table,
 // overlaid (each job's curve as its return from its start). Read from GET /api/v1/sweeps...
-import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
 import {
+  curveKey,
   curvePaths,
   heatColor,
   heatMap,
@@ -58,16 +59,26 @@ function SweepsBody() {
   const [error, setError] = useState<string | null>(null);
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'return', desc: true });
   const [axes, setAxes] = useState<{ x: string; y: string; metric: SetMetric }>({ x: '', y: '', metric: 'return' });
+  // the picked sets and their curves, keyed by sweep and parameter set (curveKey): another
+  // sweep's sets of the same parameters are other sets
   const [picked, setPicked] = useState<string[]>([]);
   const [curves, setCurves] = useState<Record<string, Array<Array<[number, number]>>>>({});
+  // the sweep shown now, for answers that come after another was chosen
+  const shown = useRef<string | null>(null);
 
   const load = useCallback(async () => {
     try {
       const l = await getData<SweepSummaryView[]>(`${base}/api/v1/sweeps`);
       setList(l);
       const sel = id ?? l[0]?.id ?? null;
-      if (sel !== id) setId(sel);
-      if (sel !== null) setDetail(await getData<SweepDetailView>(`${base}/api/v1/sweeps/${sel}`));
+      if (sel !== id) {
+        shown.current = sel;
+        setId(sel);
+      }
+      if (sel !== null) {
+        const d = await getData<SweepDetailView>(`${base}/api/v1/sweeps/${sel}`);
+        if (shown.current === sel) setDetail(d);
+      }
       setError(null);
     } catch (e) {
       setError(`Could not read the sweeps: ${errorText(e)}`);
@@ -90,14 +101,24 @@ function SweepsBody() {
     );
   }, [detail]);
 
+  /** Another sweep: its own sets, none picked. */
+  const choose = (next: string) => {
+    if (next === id) return;
+    shown.current = next;
+    setId(next);
+    setDetail(null);
+    setPicked([]);
+  };
+
   const pick = async (set: SetView) => {
-    const key = JSON.stringify(set.params);
+    if (detail === null) return;
+    const key = curveKey(detail.id, set.params);
     if (picked.includes(key)) {
       setPicked(picked.filter((k) => k !== key));
       return;
     }
     setPicked([...picked, key].slice(-COLORS.length));
-    if (detail === null || curves[key] !== undefined) return;
+    if (curves[key] !== undefined) return;
     try {
       const jobs = await Promise.all(
         jobsOfSet(detail, set.params).map((i) =>
@@ -152,8 +173,8 @@ function SweepsBody() {
                 className={w.id === id ? 'selected' : ''}
                 aria-selected={w.id === id}
                 tabIndex={0}
-                onClick={() => setId(w.id)}
-                onKeyDown={(e) => activate(e, () => setId(w.id))}
+                onClick={() => choose(w.id)}
+                onKeyDown={(e) => activate(e, () => choose(w.id))}
               >
                 <td>{w.id}</td>
                 <td>{w.replay}</td>
@@ -187,7 +208,7 @@ function SweepsBody() {
               </thead>
               <tbody>
                 {sets.map((st) => {
-                  const key = JSON.stringify(st.params);
+                  const key = curveKey(detail.id, st.params);
                   const i = picked.indexOf(key);
                   return (
                     <tr

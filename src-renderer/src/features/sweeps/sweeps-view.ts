@@ -139,6 +139,11 @@ export function curvePaths(curves: ReadonlyArray<Array<[number, number]>>, w: nu
   return rel.map((c) => c.map(([t, r]) => `${sx(t).toFixed(1)},${sy(r).toFixed(1)}`).join(' '));
 }
 
+/** A parameter set of one sweep, as the page keys its picks and curves (another sweep's same parameters differ). */
+export function curveKey(sweepId: string, params: Record<string, ParamValue>): string {
+  return `${sweepId} ${JSON.stringify(params)}`;
+}
+
 /** The jobs of one parameter set. */
 export function jobsOfSet(d: SweepDetailView, params: Record<string, ParamValue>): number[] {
   const key = JSON.stringify(params);
