@@ -1,7 +1,8 @@
 // The Sweeps page: a real sweep (`npm run sweep`, the example moving-average bot over four
 // parameter sets on two worker processes) run on the service's data folder while the page is
 // open; the page follows its progress, lists the sets with the service's figures, sorts them,
-// draws the heat map over the two parameters and overlays the picked sets' equity curves.
+// draws the heat map over the two parameters and overlays the picked sets' equity curves. A second
+// sweep, with a set whose jobs all fail: its sets and curves only, the failed set without a figure.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -119,6 +120,7 @@ test('a sweep run beside the open page: progress, sets, sorting, heat map and eq
   await body.nth(1).focus();
   await page.keyboard.press('Enter');
   await expect(panel.getByTestId('sweep-curves').locator('polyline')).toHaveCount(2);
+  await expect(panel.getByTestId('sweep-curves-axis')).toContainText('2025-01-06 00:00 UTC');
   await expect(body.nth(0)).toHaveAttribute('aria-selected', 'true');
   await page.screenshot({ path: test.info().outputPath('sweeps-page.png') });
   await page.keyboard.press('Enter');
@@ -166,10 +168,12 @@ test('a sweep run beside the open page: progress, sets, sorting, heat map and eq
   }
   await expect(panel.getByTestId('sweep-sets-failed')).toBeVisible();
   await expect(heat.getByTitle('fast 20, slow 12')).toHaveText('failed');
-  // picking its set fast 3 / slow 12 draws this sweep's curves (two pieces), not the first's
+  // picking its set fast 3 / slow 12 draws this sweep's curve (its two pieces joined), not the first's
   await setRow(3, 12).click();
   await expect(setRow(3, 12)).toHaveAttribute('aria-selected', 'true');
-  await expect(panel.getByTestId('sweep-curves').locator('polyline')).toHaveCount(2);
+  await expect(panel.getByTestId('sweep-curves').locator('polyline')).toHaveCount(1);
+  await expect(panel.getByTestId('sweep-curves-axis')).toContainText('2025-01-07 00:00 UTC');
+  await expect(panel.getByTestId('sweep-curves-axis')).toContainText('fast 3, slow 12');
   // and back to the first sweep: its own sets, none picked
   await row.nth(1).click();
   await expect(body).toHaveCount(4);

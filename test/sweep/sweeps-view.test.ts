@@ -1,12 +1,14 @@
 // The Sweeps page's logic (src-renderer/src/features/sweeps/sweeps-view.ts): the per-set table's
-// sort (nulls last, either way), the heat map's cells (means over the sets sharing two values)
-// and colours, and the overlaid equity curves' scaling.
+// sort (nulls last, either way), the heat map's cells (means over the sets sharing two values, or
+// a strip over one parameter) and colours, a set's equity curve over its pieces and the curves' scaling.
 import { describe, expect, it } from 'vitest';
 import {
   curvePaths,
   heatColor,
   heatMap,
+  setCurve,
   sortSets,
+  type JobCurve,
   type SetView,
 } from '../../src-renderer/src/features/sweeps/sweeps-view.ts';
 
@@ -63,23 +65,64 @@ describe('the Sweeps page', () => {
     expect(heatColor(null, m.min, m.max)).toBe('#333a46');
   });
 
-  it('scales curves of different days into one box as returns from their starts', () => {
-    const [a, b] = curvePaths(
+  it('scales return curves into one box, 0 % inside it', () => {
+    const c = curvePaths(
       [
         [
-          [0, 100],
-          [10, 110],
+          [0, 0],
+          [10, 0.1],
         ],
         [
-          [10, 200],
-          [20, 180],
+          [10, 0],
+          [20, -0.1],
         ],
       ],
       100,
       50,
     );
-    // returns 0 -> +10 % and 0 -> -10 %: time 0..20 across, -10 %..+10 % down the box
-    expect(a).toBe('0.0,25.0 50.0,0.0');
-    expect(b).toBe('50.0,25.0 100.0,50.0');
+    // time 0..20 across, -10 %..+10 % down the box
+    expect(c.paths).toEqual(['0.0,25.0 50.0,0.0', '50.0,25.0 100.0,50.0']);
+    expect(c).toMatchObject({ zero: 25, lo: -0.1, hi: 0.1, t0: 0, t1: 20 });
+    // all above 0: the 0 % line at the bottom
+    expect(curvePaths([[[0, 0.01]]], 100, 50)).toMatchObject({ zero: 50, lo: 0, hi: 0.01 });
+  });
+
+  it("draws a set's equity on each job's starting balance, compounded over its ok pieces: it ends at the set's return", () => {
+    // the first sample comes after the first fill's fee, below the balance
+    const job = (start: number, ok: boolean, equity: Array<[number, number]>): JobCurve => ({
+      start,
+      ok,
+      base: 10_000,
+      equity,
+    });
+    const day1 = job(0, true, [
+      [5, 9_999.5],
+      [10, 10_100],
+    ]);
+    const failed = job(10, false, [[15, 10_000]]);
+    const day2 = job(20, true, [
+      [20, 10_000],
+      [30, 9_900],
+    ]);
+    const c = setCurve([day2, failed, day1]);
+    expect(c.map(([t]) => t)).toEqual([0, 5, 10, 20, 30]);
+    // from 0 % at its start, not from its first sample
+    expect(c[0][1]).toBe(0);
+    expect(c[1][1]).toBeCloseTo(-0.00005, 12);
+    expect(c[2][1]).toBeCloseTo(0.01, 12);
+    expect(c[3][1]).toBeCloseTo(0.01, 12);
+    // 1.01 x 0.99 - 1: the table's compounded return of the two ok pieces (the failed one left out)
+    expect(c[4][1]).toBeCloseTo(1.01 * 0.99 - 1, 12);
+    expect(setCurve([failed])).toEqual([]);
+  });
+
+  it('maps one parameter as a one-row strip, not over itself on both axes', () => {
+    const one = [3, 5, 8].map((fast, i) => set({ fast }, i / 100, null));
+    for (const y of ['', 'fast']) {
+      const m = heatMap(one, 'fast', y, 'return');
+      expect(m.xs).toEqual([3, 5, 8]);
+      expect(m.ys).toEqual(['']);
+      expect(m.cells).toEqual([[0, 0.01, 0.02]]);
+    }
   });
 });

@@ -1,7 +1,8 @@
 // The Sweeps page (docs/sweeps.md): the sweeps run on this data folder with their progress
 // (refreshed while one runs), one sweep's parameter sets in a sortable table, a heat map of a
-// metric over two chosen parameters, and the equity curves of the sets picked in the table,
-// overlaid (each job's curve as its return from its start). Read from GET /api/v1/sweeps...
+// metric over two chosen parameters (or a strip over one), and the equity curves of the sets
+// picked in the table, overlaid (each set's ok jobs joined and compounded: a line ends at the
+// set's return). Read from GET /api/v1/sweeps...
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -12,6 +13,7 @@ import {
   heatColor,
   heatMap,
   jobsOfSet,
+  setCurve,
   SET_METRICS,
   sortSets,
   type SetMetric,
@@ -49,6 +51,21 @@ function activate(e: KeyboardEvent<HTMLElement>, act: () => void): void {
   act();
 }
 
+/** A job as GET /api/v1/sweeps/{id}/jobs/{index} answers it (what the curves need). */
+interface JobWire {
+  start: number;
+  status: string;
+  metrics: { starting_equity: number } | null;
+  equity: Array<[number, number]>;
+}
+
+const utc = (t: number) => `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** A curve's set, from its key (curveKey): "fast 3, slow 12". */
+const legend = (key: string) =>
+  Object.entries(JSON.parse(key.slice(key.indexOf(' ') + 1)) as Record<string, unknown>)
+    .map(([k, v]) => `${k} ${String(v)}`)
+    .join(', ');
+
 const fmt = (v: number | null, pct = false) => (v === null ? '–' : pct ? `${(v * 100).toFixed(2)}%` : v.toFixed(2));
 
 function SweepsBody() {
@@ -62,7 +79,7 @@ function SweepsBody() {
   // the picked sets and their curves, keyed by sweep and parameter set (curveKey): another
   // sweep's sets of the same parameters are other sets
   const [picked, setPicked] = useState<string[]>([]);
-  const [curves, setCurves] = useState<Record<string, Array<Array<[number, number]>>>>({});
+  const [curves, setCurves] = useState<Record<string, Array<[number, number]>>>({});
   // the sweep shown now, for answers that come after another was chosen
   const shown = useRef<string | null>(null);
 
@@ -95,9 +112,10 @@ function SweepsBody() {
   useEffect(() => {
     if (detail === null) return;
     setAxes((a) =>
-      detail.params.includes(a.x) && detail.params.includes(a.y)
+      detail.params.includes(a.x) && (a.y === '' || detail.params.includes(a.y))
         ? a
-        : { ...a, x: detail.params[0] ?? '', y: detail.params[1] ?? detail.params[0] ?? '' },
+        : // one parameter: a strip over it (y '')
+          { ...a, x: detail.params[0] ?? '', y: detail.params[1] ?? '' },
     );
   }, [detail]);
 
@@ -121,11 +139,17 @@ function SweepsBody() {
     if (curves[key] !== undefined) return;
     try {
       const jobs = await Promise.all(
-        jobsOfSet(detail, set.params).map((i) =>
-          getData<{ equity: Array<[number, number]> }>(`${base}/api/v1/sweeps/${detail.id}/jobs/${i}`),
-        ),
+        jobsOfSet(detail, set.params).map((i) => getData<JobWire>(`${base}/api/v1/sweeps/${detail.id}/jobs/${i}`)),
       );
-      setCurves((c) => ({ ...c, [key]: jobs.map((j) => j.equity) }));
+      const curve = setCurve(
+        jobs.map((j) => ({
+          start: j.start,
+          ok: j.status === 'ok',
+          base: j.metrics?.starting_equity ?? 0,
+          equity: j.equity,
+        })),
+      );
+      setCurves((c) => ({ ...c, [key]: curve }));
     } catch (e) {
       setError(`Could not read the equity curves: ${errorText(e)}`);
     }
@@ -144,12 +168,15 @@ function SweepsBody() {
       </button>
     </th>
   );
-  const overlay = picked.flatMap((k, i) => (curves[k] ?? []).map((c) => ({ c, color: COLORS[i % COLORS.length] })));
-  const paths = curvePaths(
+  const overlay = picked.flatMap((k, i) =>
+    curves[k] === undefined ? [] : [{ c: curves[k], color: COLORS[i % COLORS.length], params: k }],
+  );
+  const chart = curvePaths(
     overlay.map((o) => o.c),
     600,
     180,
   );
+  const strip = map !== null && (axes.y === '' || axes.y === axes.x);
 
   return (
     <div className="sweeps-panel">
@@ -256,6 +283,7 @@ function SweepsBody() {
                   <label key={k}>
                     {k}{' '}
                     <select value={axes[k]} onChange={(e) => setAxes({ ...axes, [k]: e.target.value })}>
+                      {k === 'y' && <option value="">(none: one row)</option>}
                       {detail.params.map((p) => (
                         <option key={p}>{p}</option>
                       ))}
@@ -285,7 +313,9 @@ function SweepsBody() {
                           <td
                             key={String(xv)}
                             style={{ background: heatColor(v, map.min, map.max) }}
-                            title={`${axes.x} ${String(xv)}, ${axes.y} ${String(yv)}`}
+                            title={
+                              strip ? `${axes.x} ${String(xv)}` : `${axes.x} ${String(xv)}, ${axes.y} ${String(yv)}`
+                            }
                           >
                             {map.failed[yi][xi]
                               ? 'failed'
@@ -301,7 +331,7 @@ function SweepsBody() {
                     </tr>
                   ))}
                   <tr>
-                    <th>{`${axes.y} / ${axes.x}`}</th>
+                    <th>{strip ? axes.x : `${axes.y} / ${axes.x}`}</th>
                     {map.xs.map((xv) => (
                       <th key={String(xv)}>{String(xv)}</th>
                     ))}
@@ -314,15 +344,38 @@ function SweepsBody() {
             <h3>Equity curves</h3>
             {overlay.length === 0 ? (
               <p>
-                Pick parameter sets in the table to overlay their jobs&apos; equity (as a return from each job&apos;s
-                start).
+                Pick parameter sets in the table to overlay their equity: each set&apos;s ok jobs in time order, as a
+                return on the starting balance, compounded (a line ends at the set&apos;s return).
               </p>
             ) : (
-              <svg className="sweep-curves" viewBox="0 0 600 180" data-testid="sweep-curves">
-                {paths.map((d, i) => (
-                  <polyline key={i} points={d} fill="none" stroke={overlay[i].color} strokeWidth="1.2" />
-                ))}
-              </svg>
+              <>
+                <svg className="sweep-curves" viewBox="0 0 600 180" data-testid="sweep-curves">
+                  <line x1="0" x2="600" y1={chart.zero} y2={chart.zero} className="zero" />
+                  {chart.paths.map((d, i) => (
+                    <polyline key={i} points={d} fill="none" stroke={overlay[i].color} strokeWidth="1.2" />
+                  ))}
+                  <text x="4" y="12">
+                    {fmt(chart.hi, true)}
+                  </text>
+                  <text x="4" y="175">
+                    {fmt(chart.lo, true)}
+                  </text>
+                  <text x="596" y={Math.min(175, Math.max(12, chart.zero - 3))} textAnchor="end">
+                    0%
+                  </text>
+                </svg>
+                <div className="sweep-curves-axis" data-testid="sweep-curves-axis">
+                  <span>{utc(chart.t0)}</span>
+                  <span className="legend">
+                    {overlay.map((o) => (
+                      <span key={o.params} style={{ color: o.color }}>
+                        {legend(o.params)}
+                      </span>
+                    ))}
+                  </span>
+                  <span>{utc(chart.t1)}</span>
+                </div>
+              </>
             )}
           </section>
         </>

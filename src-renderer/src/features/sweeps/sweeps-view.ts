@@ -1,6 +1,7 @@
 // The Sweeps page's pure parts: the wire shapes it reads (GET /api/v1/sweeps...), sorting the
-// per-set table, the heat map of a metric over two parameters, and the scaling of equity curves
-// into one SVG box. No React here, so the page's logic is tested alone.
+// per-set table, the heat map of a metric over two parameters (or one: a strip), a set's equity
+// curve over its pieces, and the scaling of those curves into one SVG box. No React here, so the
+// page's logic is tested alone.
 export type ParamValue = string | number | boolean;
 
 export interface SweepSummaryView {
@@ -125,18 +126,56 @@ export function heatColor(v: number | null, min: number, max: number): string {
   return `hsl(${Math.round(t * 120)}, 55%, 38%)`;
 }
 
-/** Curves as SVG polyline points in a w x h box, each as its return from its first point. */
-export function curvePaths(curves: ReadonlyArray<Array<[number, number]>>, w: number, h: number): string[] {
-  const rel = curves.map((c) => (c.length === 0 ? [] : c.map(([t, e]) => [t, e / c[0][1] - 1] as [number, number])));
-  const pts = rel.flat();
-  if (pts.length === 0) return curves.map(() => '');
+/** One job's equity curve as the page draws it (GET /api/v1/sweeps/{id}/jobs/{index}). */
+export interface JobCurve {
+  start: number;
+  ok: boolean;
+  /** The job's starting equity (its balance): the curve's 0 %. */
+  base: number;
+  equity: Array<[number, number]>;
+}
+
+/**
+ * A set's equity over its pieces as a return, [ms, return]: its ok jobs' curves in time order,
+ * each from its job's start on its starting equity, compounded, so the line ends at the set's
+ * return in the table (the failed jobs, left out of the set's figures, are left out here too).
+ */
+export function setCurve(jobs: readonly JobCurve[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let growth = 1;
+  for (const j of [...jobs].sort((a, b) => a.start - b.start)) {
+    if (!j.ok || !(j.base > 0) || j.equity.length === 0) continue;
+    if (j.equity[0][0] > j.start) out.push([j.start, growth - 1]);
+    for (const [t, e] of j.equity) out.push([t, growth * (e / j.base) - 1]);
+    growth *= j.equity[j.equity.length - 1][1] / j.base;
+  }
+  return out;
+}
+
+export interface CurveChart {
+  /** SVG polyline points, one a curve. */
+  paths: string[];
+  /** The height of the 0 % line in the box. */
+  zero: number;
+  /** The returns at the box's bottom and top, and the times at its left and right. */
+  lo: number;
+  hi: number;
+  t0: number;
+  t1: number;
+}
+
+/** Return curves ([ms, return]) scaled into one w x h box, 0 % always inside it. */
+export function curvePaths(curves: ReadonlyArray<Array<[number, number]>>, w: number, h: number): CurveChart {
+  const pts = curves.flat();
+  if (pts.length === 0) return { paths: curves.map(() => ''), zero: h / 2, lo: 0, hi: 0, t0: 0, t1: 0 };
   const t0 = Math.min(...pts.map((p) => p[0]));
   const t1 = Math.max(...pts.map((p) => p[0]));
   const lo = Math.min(0, ...pts.map((p) => p[1]));
   const hi = Math.max(0, ...pts.map((p) => p[1]));
   const sx = (t: number) => (t1 === t0 ? 0 : ((t - t0) / (t1 - t0)) * w);
   const sy = (r: number) => (hi === lo ? h / 2 : h - ((r - lo) / (hi - lo)) * h);
-  return rel.map((c) => c.map(([t, r]) => `${sx(t).toFixed(1)},${sy(r).toFixed(1)}`).join(' '));
+  const paths = curves.map((c) => c.map(([t, r]) => `${sx(t).toFixed(1)},${sy(r).toFixed(1)}`).join(' '));
+  return { paths, zero: sy(0), lo, hi, t0, t1 };
 }
 
 /** A parameter set of one sweep, as the page keys its picks and curves (another sweep's same parameters differ). */
