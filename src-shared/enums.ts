@@ -80,6 +80,10 @@ export type PositionMode = EnumValue<typeof PositionMode>;
 export const WorkingType = Object.freeze({ MARK_PRICE: 1, LAST_PRICE: 2 } as const);
 export type WorkingType = EnumValue<typeof WorkingType>;
 
+/** `type` of an isolated margin change (Binance's positionMargin `type`): 1 adds margin, 2 removes it. */
+export const MarginChangeType = Object.freeze({ ADD: 1, REDUCE: 2 } as const);
+export type MarginChangeType = EnumValue<typeof MarginChangeType>;
+
 /** `tag` filter of the symbol lists. */
 export const SymbolTag = Object.freeze({ NEW: 'new', MEME: 'meme', INNOVATION: 'innovation' } as const);
 export type SymbolTag = EnumValue<typeof SymbolTag>;

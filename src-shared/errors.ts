@@ -102,6 +102,13 @@ export const Errors = {
   TOO_MANY_OPEN_ORDERS: def(3021, 400, 'order_rejected', 'Too many open orders'),
   POST_ONLY_WOULD_TAKE: def(3022, 400, 'order_rejected', 'Post-only (GTX) order would take liquidity'),
   FOK_NOT_FILLABLE: def(3023, 400, 'order_rejected', 'Fill-or-kill (FOK) order cannot fill completely'),
+  MARGIN_NOT_ISOLATED: def(3024, 400, 'order_rejected', 'Margin can be added or removed only on an isolated position'),
+  MARGIN_REMOVE_TOO_LARGE: def(
+    3025,
+    400,
+    'order_rejected',
+    'The amount exceeds the margin the isolated position can release',
+  ),
 
   // 4290: rate limits (HTTP 429)
   RATE_LIMITED: def(4290, 429, 'rate_limit', 'Too many requests'),

@@ -359,4 +359,23 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX liquidation_fees_account ON liquidation_fees(account_id, time);
   `,
+  // 12: margin moved by hand between the available balance and an isolated position
+  // (trading/isolated-margin.ts; Binance's positionMargin history): type 1 added, 2 removed; amount
+  // (> 0) and the position's isolated margin after the change in 1e-8 USDT, at market time, stored
+  // in the commit that stores the position's new margin. The wallet does not move (it already holds
+  // the isolated margins), so the accounting identity has no term for these rows.
+  `
+  CREATE TABLE isolated_margin_changes (
+    id INTEGER PRIMARY KEY,
+    account_id INTEGER NOT NULL,
+    symbol TEXT NOT NULL,
+    position_side INTEGER NOT NULL,
+    position_id INTEGER NOT NULL,
+    type INTEGER NOT NULL,
+    amount INTEGER NOT NULL,
+    margin INTEGER NOT NULL,
+    time INTEGER NOT NULL
+  );
+  CREATE INDEX isolated_margin_changes_account ON isolated_margin_changes(account_id, id);
+  `,
 ];

@@ -24,6 +24,9 @@ import type {
   LiquidationFeeQuery,
   LiquidationFeeRow,
   LiquidationFeeState,
+  MarginChangeQuery,
+  MarginChangeRow,
+  MarginChangeState,
 } from '../trading/ports.ts';
 import { groupCommitOf, type GroupCommit } from './group-commit.ts';
 import { closedFromRaw, n, orderFromRaw, positionFromRaw, tradeFromRaw, Where, type Raw } from './trading-rows.ts';
@@ -87,6 +90,8 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
       insertTransfer: prep('INSERT INTO transfers (account_id, kind, time, amount) VALUES (?,?,?,?)'),
       insertLiquidationFee: prep(`INSERT INTO liquidation_fees (account_id, symbol, position_side, position_id, time,
         fee) VALUES (?,?,?,?,?,?)`),
+      insertMarginChange: prep(`INSERT INTO isolated_margin_changes (account_id, symbol, position_side, position_id,
+        type, amount, margin, time) VALUES (?,?,?,?,?,?,?,?)`),
       insertFundingRate: prep('INSERT INTO funding_rates (symbol, time, rate, mark) VALUES (?,?,?,?)'),
       insertFundingPayment:
         prep(`INSERT INTO funding_payments (account_id, symbol, position_side, time, rate, mark, amount)
@@ -244,6 +249,44 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
   insertLiquidationFees(fees: readonly LiquidationFeeState[]): void {
     for (const f of fees)
       this.s.insertLiquidationFee.run(f.accountId, f.symbol, f.positionSide, f.positionId, f.time, f.fee);
+  }
+
+  insertMarginChange(c: MarginChangeState): void {
+    this.s.insertMarginChange.run(
+      c.accountId,
+      c.symbol,
+      c.positionSide,
+      c.positionId,
+      c.type,
+      c.amount,
+      c.margin,
+      c.time,
+    );
+  }
+
+  /** Isolated margin changes of an account, newest first. */
+  marginChanges(q: MarginChangeQuery): MarginChangeRow[] {
+    this.group.sync(); // the turn's deferred writes first: reads see every change so far
+    const where = new Where('account_id = ?', [q.accountId]);
+    where.add('symbol = ?', q.symbol);
+    where.add('position_side = ?', q.positionSide);
+    where.add('type = ?', q.type);
+    where.add('time >= ?', q.startTime);
+    where.add('time <= ?', q.endTime);
+    where.add('id < ?', q.beforeId);
+    const st = this.db.prepare(`SELECT * FROM isolated_margin_changes WHERE ${where.sql} ORDER BY id DESC LIMIT ?`);
+    st.setReadBigInts(true);
+    return (st.all(...where.args, q.limit) as Raw[]).map((r) => ({
+      id: n(r.id),
+      accountId: n(r.account_id),
+      symbol: r.symbol as string,
+      positionSide: n(r.position_side),
+      positionId: n(r.position_id),
+      type: n(r.type),
+      amount: r.amount as bigint,
+      margin: r.margin as bigint,
+      time: n(r.time),
+    }));
   }
 
   /** Liquidation clearance fees of an account, ordered by time then id. */

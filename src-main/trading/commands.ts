@@ -16,6 +16,7 @@ import type {
   PlacementResult,
   PositionRecord,
 } from '../../src-shared/types.ts';
+import type { MarginChange, MarginChangeResult } from './isolated-margin.ts';
 import type { AccountSpec, AccountState } from './ports.ts';
 import type { TriggerSpec } from './tpsl.ts';
 
@@ -107,6 +108,8 @@ export type Command =
   | { kind: 'setMarginMode'; accountId: number; symbol: string; marginMode: number }
   | { kind: 'setPositionMode'; accountId: number; mode: PositionMode }
   | { kind: 'setTpSl'; accountId: number; symbol: string; positionSide: number; tp: TriggerSpec; sl: TriggerSpec }
+  /** Adds margin to (type 1) or removes it from (type 2) an isolated position, `amount` units (isolated-margin.ts). */
+  | ({ kind: 'adjustMargin'; accountId: number } & MarginChange)
   | { kind: 'deposit'; accountId: number; amount: bigint }
   | { kind: 'reset'; accountId: number; balance: bigint }
   | { kind: 'upsertAccount'; spec: AccountSpec; now: number }
@@ -138,6 +141,7 @@ interface CommandResults {
   setMarginMode: { symbol: string; margin_mode: number };
   setPositionMode: { position_mode: PositionMode };
   setTpSl: PositionRecord;
+  adjustMargin: MarginChangeResult;
   deposit: AccountSummary;
   reset: AccountSummary;
   upsertAccount: AccountState;

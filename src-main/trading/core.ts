@@ -58,6 +58,18 @@ export interface AccountLive {
 
 export const posKey = (symbol: string, side: number): string => `${symbol}:${side}`;
 
+/**
+ * The open position a request on a position names (TP/SL, isolated margin): the side's in hedge
+ * mode, the net position whichever side it is on in one-way mode.
+ */
+export function positionNamed(a: AccountLive, symbol: string, positionSide: number): PositionState | undefined {
+  const p =
+    a.mode === PositionMode.HEDGE
+      ? a.positions.get(posKey(symbol, positionSide))
+      : (a.positions.get(posKey(symbol, PositionSide.LONG)) ?? a.positions.get(posKey(symbol, PositionSide.SHORT)));
+  return p !== undefined && p.qty > 0 ? p : undefined;
+}
+
 /** Lots a reduce-only / close order may fill now: the position it reduces. */
 export function reducibleLots(a: AccountLive, symbol: string, positionSide: number, side: number): number {
   if (a.mode === PositionMode.HEDGE) return a.positions.get(posKey(symbol, positionSide))?.qty ?? 0;

@@ -42,6 +42,8 @@ export const ACCOUNT_EVENT_KINDS = {
   liquidation:
     '{symbol, position_side, quantity, mark_price, bankruptcy_price, liquidation_fee, time}: a position was liquidated (liquidation_fee: the clearance fee it paid the insurance fund)',
   funding: '{symbol, position_side, funding_rate, mark_price, amount, time}: a funding payment (amount > 0 received)',
+  margin:
+    '{symbol, position_side, type, amount, margin, time}: margin added to (type 1) or removed from (type 2) an isolated position by hand; amount and the margin after it as decimal strings',
 } as const;
 
 export interface AccountEvent {

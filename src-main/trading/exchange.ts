@@ -1,10 +1,10 @@
 // The exchange: the one sequencer of every state-changing command of the venue, a facade over
-// small modules (order checks, ledger, fills and positions, funding, liquidation, TP/SL, turn
-// writer; see core.ts for the state they share).
+// small modules (order checks, ledger, fills and positions, funding, liquidation, TP/SL, isolated
+// margin, turn writer; see core.ts for the state they share).
 //
 // Each command (commands.ts: orders, cancels, amendments, leverage / margin / position mode, TP/SL,
-// deposits, resets, accounts, prices, funding) enters through execute() and runs to its end
-// synchronously: validate -> engine -> apply the engine's events to orders, positions and
+// isolated margin, deposits, resets, accounts, prices, funding) enters through execute() and runs
+// to its end synchronously: validate -> engine -> apply the engine's events to orders, positions and
 // wallets -> hand every change to the store as one group-commit unit -> announce events after
 // the commit. Nothing else runs in between (one JS thread, no await inside a command), so
 // commands are totally ordered and a run is reproducible from its command sequence. An
@@ -29,6 +29,7 @@ import { settleFunding } from './funding.ts';
 import { TurnWriter } from './turn-writer.ts';
 import { bookWalletTo, deposit } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
+import { adjustIsolatedMargin, isolatedMarginView, type IsolatedMarginView } from './isolated-margin.ts';
 import { growHouseOrder, housePrint, placeHouseOrder, trimHouseOrder } from './house-orders.ts';
 import { HouseDesk } from './house-desk.ts';
 import {
@@ -136,6 +137,8 @@ export class Exchange {
         return setPositionMode(core, core.requireAccount(c.accountId), c.mode);
       case 'setTpSl':
         return setTpSl(core, core.requireAccount(c.accountId), c);
+      case 'adjustMargin':
+        return adjustIsolatedMargin(core, core.requireAccount(c.accountId), c);
       case 'deposit': {
         const a = core.requireAccount(c.accountId);
         deposit(core, a, c.amount);
@@ -305,6 +308,15 @@ export class Exchange {
     positionSide: number,
   ): { take_profit_price: string | null; stop_loss_price: string | null } {
     return tpslOf(this.core, this.core.requireAccount(accountId), symbol, positionSide);
+  }
+
+  /**
+   * How far the margin of an account's isolated position may move now (exact decimal strings):
+   * its margin, its initial margin at the mark, and the most that may be added or removed. Throws
+   * as the margin command does when there is no such position (1103) or it is cross (3024).
+   */
+  isolatedMargin(accountId: number, symbol: string, positionSide: number): IsolatedMarginView {
+    return isolatedMarginView(this.core, this.core.requireAccount(accountId), symbol, positionSide);
   }
 
   /** Take-profit / stop-loss of every open position of an account. */

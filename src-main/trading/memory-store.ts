@@ -20,6 +20,7 @@ import type {
   FundingRateState,
   FundingRecordState,
   LiquidationFeeState,
+  MarginChangeState,
   TransferState,
   OrderState,
   PairSettingState,
@@ -140,6 +141,7 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
   readonly fundingPayments: FundingRecordState[] = [];
   readonly transfers: TransferState[] = [];
   readonly liquidationFees: LiquidationFeeState[] = [];
+  readonly marginChanges: MarginChangeState[] = [];
   private staged: Array<() => void> | null = null;
 
   // ---------------------------------------------------------------- accounts port
@@ -302,6 +304,11 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
   insertLiquidationFees(fees: readonly LiquidationFeeState[]): void {
     const rows = fees.map((f) => ({ ...f }));
     this.write(() => this.liquidationFees.push(...rows));
+  }
+
+  insertMarginChange(c: MarginChangeState): void {
+    const row = { ...c };
+    this.write(() => this.marginChanges.push(row));
   }
 
   loadOpenOrders(): OrderState[] {

@@ -101,6 +101,22 @@ export interface LiquidationFeeState {
   fee: bigint;
 }
 
+/**
+ * Margin moved by hand between the available balance and an isolated position (the
+ * isolated_margin_changes table, migration 12; Binance's positionMargin history): `type` 1 added,
+ * 2 removed; `amount` > 0 units moved, `margin` the position's isolated margin after it.
+ */
+export interface MarginChangeState {
+  accountId: number;
+  symbol: string;
+  positionSide: number;
+  positionId: number;
+  type: number;
+  amount: bigint;
+  margin: bigint;
+  time: number;
+}
+
 /** A pair's funding rate at one settlement (recorded whether or not a position paid). */
 export interface FundingRateState {
   symbol: string;
@@ -176,6 +192,8 @@ export interface TradingStorePort {
   insertTransfer(t: TransferState): void;
   /** Stores liquidation clearance fees (in the unit that moves the wallets and the insurance fund). */
   insertLiquidationFees(fees: readonly LiquidationFeeState[]): void;
+  /** Stores a hand-made isolated margin change (in the unit that moves the position's margin). */
+  insertMarginChange(c: MarginChangeState): void;
   loadOpenOrders(): OrderState[];
   loadPositions(): PositionState[];
   loadPairSettings(): PairSettingState[];
@@ -318,6 +336,24 @@ export interface LiquidationFeeRow extends LiquidationFeeState {
   id: number;
 }
 
+/** An account's isolated margin changes, newest first by id (both time ends inclusive). */
+export interface MarginChangeQuery {
+  accountId: number;
+  symbol?: string;
+  positionSide?: number;
+  type?: number;
+  startTime?: number;
+  endTime?: number;
+  /** Only rows with id below this (cursor pagination). */
+  beforeId?: number;
+  limit: number;
+}
+
+/** An isolated margin change as stored, with its row id. */
+export interface MarginChangeRow extends MarginChangeState {
+  id: number;
+}
+
 /** A pair's settlement rates, by time (both ends inclusive). */
 export interface FundingRateQuery {
   /** Every pair's when undefined. */
@@ -345,6 +381,7 @@ export interface TradeHistoryPort {
   fundingRates(q: FundingRateQuery): FundingRateState[];
   transfers(q: TransferQuery): TransferRow[];
   liquidationFees(q: LiquidationFeeQuery): LiquidationFeeRow[];
+  marginChanges(q: MarginChangeQuery): MarginChangeRow[];
 }
 
 /** Commit timing: whether accepted writes are still on their way to disk, and when they land. */

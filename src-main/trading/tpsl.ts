@@ -7,24 +7,17 @@
 //   take profit, 3 stop loss) and both triggers are spent, whether or not the market fills
 //   all of it.
 import { Errors } from '../../src-shared/errors.ts';
-import { CloseType, PositionMode, PositionSide, WorkingType } from '../../src-shared/enums.ts';
+import { CloseType, PositionSide, WorkingType } from '../../src-shared/enums.ts';
 import type { PositionRecord } from '../../src-shared/types.ts';
 import { OrderFlag } from '../engine/types.ts';
 import type { PositionState } from '../risk/position.ts';
-import { posKey, reject, type AccountLive, type TradingCore } from './core.ts';
+import { positionNamed, reject, type AccountLive, type TradingCore } from './core.ts';
 import { drain, venueCloseOrder } from './fills.ts';
 import type { PairState } from './pair-state.ts';
 import { positionRecord } from './views.ts';
 
 /** A trigger: its price, and what it watches (the wire's working_type). */
 export type TriggerSpec = { price: string | null; trigger: WorkingType } | undefined;
-
-/** The position a TP/SL names: by side in hedge mode, the net position in one-way mode. */
-function positionNamed(a: AccountLive, symbol: string, positionSide: number): PositionState | undefined {
-  return a.mode === PositionMode.HEDGE
-    ? a.positions.get(posKey(symbol, positionSide))
-    : (a.positions.get(posKey(symbol, PositionSide.LONG)) ?? a.positions.get(posKey(symbol, PositionSide.SHORT)));
-}
 
 /** A take-profit / stop-loss change of one position: undefined leaves a trigger as it is, price null removes it. */
 export interface TpSlChange {
