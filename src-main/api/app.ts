@@ -44,6 +44,7 @@ import datasetRoutes from './routes/datasets.ts';
 import logoRoutes from './routes/logos.ts';
 import orderRoutes from './routes/orders.ts';
 import positionRoutes from './routes/positions.ts';
+import positionMarginRoutes from './routes/position-margin.ts';
 import symbolRoutes from './routes/symbols.ts';
 import timeRoutes from './routes/time.ts';
 import sessionRoutes, { type LoginToken } from './routes/session.ts';
@@ -340,6 +341,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(tradingSchemas);
   await app.register(orderRoutes, { venue });
   await app.register(positionRoutes, { venue });
+  await app.register(positionMarginRoutes, { venue });
   await app.register(accountRoutes, { venue });
   await app.register(botOrderRoutes, { venue });
   await app.register(datasetRoutes, { venue });

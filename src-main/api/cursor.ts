@@ -1,4 +1,4 @@
-// Opaque page cursors of the history routes (myTrades, allOrders, position/history).
+// Opaque page cursors of the history routes (myTrades, allOrders, position/history, position/margin/history).
 //
 // Pages run newest first by row id, so a cursor only needs the last id a page showed: the
 // next page is "ids below it, same filters". The cursor is base64url of `<kind>:<id>`; the
@@ -7,7 +7,7 @@
 // an empty one means the first page.
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 
-export type CursorKind = 'trades' | 'orders' | 'positions';
+export type CursorKind = 'trades' | 'orders' | 'positions' | 'margins';
 
 function encodeCursor(kind: CursorKind, lastId: number): string {
   return Buffer.from(`${kind}:${lastId}`, 'utf8').toString('base64url');
