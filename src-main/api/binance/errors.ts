@@ -104,6 +104,8 @@ export interface ErrorContext {
   positionMode?: 'hedge' | 'one_way';
   /** The leverage asked for (the leverage route), for -4028 and -2028. */
   leverage?: string;
+  /** The isolated margin route (positionMargin): 3009 is -4050, no position -4054. */
+  margin?: boolean;
 }
 
 /** Native parameter and field names -> Binance's, for native messages passed on. */
@@ -191,10 +193,20 @@ export function fromNative(err: ApiError, ctx: ErrorContext = {}): BinanceError 
         ? new BinanceError(-4024, `Limit price can't be lower than ${bandLimit(d)}.`)
         : new BinanceError(-4016, `Limit price can't be higher than ${bandLimit(d)}.`);
     case Errors.INSUFFICIENT_MARGIN.code:
-      // on the leverage route: a lower leverage the account's margin cannot hold
+      // on the leverage route: a lower leverage the account's margin cannot hold; on the margin
+      // route: more added than the available (cross) balance
+      if (ctx.margin === true) return new BinanceError(-4050, `Cross balance insufficient. ${d}`);
       return ctx.leverage === undefined
         ? new BinanceError(-2019, MSG.MARGIN)
         : new BinanceError(-2028, `${MSG.LEVERAGE_MARGIN} ${d}`);
+    case Errors.MARGIN_REMOVE_TOO_LARGE.code:
+      return new BinanceError(-4051, `Isolated balance insufficient. ${d}`);
+    case Errors.MARGIN_NOT_ISOLATED.code:
+      return new BinanceError(-4049, `Add margin only support for isolated position. ${d}`);
+    case Errors.POSITION_NOT_FOUND.code:
+      return ctx.margin === true
+        ? new BinanceError(-4054, `Cannot add position margin: position is 0. ${d}`)
+        : new BinanceError(-1130, `${d} (native code ${err.def.code})`);
     case Errors.REDUCE_ONLY_REJECTED.code:
     case Errors.NO_POSITION_TO_CLOSE.code:
       return new BinanceError(-2022, MSG.REDUCE_ONLY);

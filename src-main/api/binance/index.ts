@@ -1,9 +1,9 @@
 // The Binance USD-M compatible API under /binance: a translation layer over the exchange's
 // commands and the native read services, so Binance bots (ccxt, freqtrade, python-binance) run
 // against the venue with only a base-URL change. Route modules per resource (routes/: market
-// data, orders, history, account, user stream; streams/: the WebSocket hub) with handlers that
-// only translate, through translate/ (Binance parameters, enums and records <-> native commands
-// and records, pure). Reference: docs/binance.md.
+// data, orders, history, account, position margin, user stream; streams/: the WebSocket hub)
+// with handlers that only translate, through translate/ (Binance parameters, enums and records
+// <-> native commands and records, pure). Reference: docs/binance.md.
 //
 // Invariants: this plugin is encapsulated, so its error handler, not-found handler, form-body
 // parser and rate limits apply only under its prefix, and the native envelope never wraps a
@@ -19,6 +19,7 @@ import { ListenKeys } from './listen-keys.ts';
 import { addFormParams } from './params.ts';
 import { registerAccount } from './routes/account.ts';
 import { registerHistory } from './routes/history.ts';
+import { registerPositionMargin } from './routes/position-margin.ts';
 import { registerMarketData } from './routes/market-data.ts';
 import { registerOrders } from './routes/orders.ts';
 import { registerUserStream } from './routes/user-stream.ts';
@@ -111,5 +112,6 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   registerOrders(app, ctx);
   registerHistory(app, ctx);
   registerAccount(app, ctx);
+  registerPositionMargin(app, ctx);
   registerUserStream(app, ctx);
 }

@@ -204,6 +204,19 @@ const SIGNED_ROUTES: Record<string, RouteParams> = {
     'dualSidePosition',
   ]),
   'GET /fapi/v1/commissionRate': p({ symbol }, ['symbol']),
+  'POST /fapi/v1/positionMargin': p(
+    {
+      symbol,
+      positionSide: POSITION_SIDE,
+      amount: text(DECIMAL, 'USDT to add or remove, above 0, at most 8 decimals'),
+      type: int(1, 2, '1: add margin to the isolated position, 2: remove margin from it'),
+    },
+    ['symbol', 'amount', 'type'],
+  ),
+  'GET /fapi/v1/positionMargin/history': p(
+    { symbol, type: int(1, 2, '1: additions, 2: removals'), ...window, limit: limit(1000, 500) },
+    ['symbol'],
+  ),
 };
 
 /** The querystring schema of a facade route ("METHOD path"), or undefined for a route without parameters. */

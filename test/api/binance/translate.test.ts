@@ -1,6 +1,7 @@
 // The facade's translation layer on its own (no venue, no HTTP): Binance's new-order parameters
 // to the native place input in both position modes, its refusals with Binance's codes and names,
-// native order records to Binance's, and Binance's candle windows over a reader.
+// native order records to Binance's, Binance's candle windows over a reader, and the isolated
+// margin route's parameters, answer and history entries.
 import { describe, expect, it } from 'vitest';
 import { OrderStatus, OrderType, PositionAction, PositionSide, Side, TimeInForce } from '../../../src-shared/enums.ts';
 import { BinanceError } from '../../../src-main/api/binance/errors.ts';
@@ -14,6 +15,13 @@ import {
   statusName,
 } from '../../../src-main/api/binance/translate/orders.ts';
 import { orderFigures } from '../../../src-main/api/binance/translate/account.ts';
+import {
+  marginAmount,
+  marginAnswer,
+  marginHistoryEntry,
+  marginPositionSide,
+  marginRequest,
+} from '../../../src-main/api/binance/translate/margin.ts';
 import { SymbolMath } from '../../../src-main/risk/money.ts';
 import type { OrderState } from '../../../src-main/trading/ports.ts';
 
@@ -291,5 +299,71 @@ describe("Binance's candle windows", () => {
   it("Binance's column order: closeTime at 6, a '0' last", () => {
     const k = selectKlines(read, { interval: '1m', start: undefined, end: undefined, limit: 1 })[0];
     expect(k).toEqual([9 * MIN, 'o', 'h', 'l', 'c', 'v', 10 * MIN - 1, 'q', 1, 'V', 'Q', '0']);
+  });
+});
+
+describe('isolated position margin', () => {
+  const refused = (fn: () => unknown): [number, string] => {
+    try {
+      fn();
+    } catch (e) {
+      if (e instanceof BinanceError) return [e.code, e.message];
+      throw e;
+    }
+    throw new Error('not refused');
+  };
+
+  it('amounts are exact units: above 0 (-4055), at most 8 decimals (-1111)', () => {
+    expect(marginAmount('100.5')).toBe(10_050_000_000n);
+    expect(marginAmount('0.00000001')).toBe(1n);
+    expect(refused(() => marginAmount('0'))).toEqual([-4055, 'Amount must be positive.']);
+    expect(refused(() => marginAmount('0.000000000'))[0]).toBe(-4055);
+    expect(refused(() => marginAmount('1.000000001'))[0]).toBe(-1111);
+    expect(refused(() => marginAmount('1e3'))[0]).toBe(-1100);
+  });
+
+  it('positionSide: BOTH (or none) one-way, LONG / SHORT hedge, else -4061 naming the mode', () => {
+    expect(marginPositionSide('one_way', undefined)).toBe(PositionSide.LONG);
+    expect(marginPositionSide('one_way', 'BOTH')).toBe(PositionSide.LONG);
+    expect(marginPositionSide('hedge', 'SHORT')).toBe(PositionSide.SHORT);
+    expect(marginPositionSide('hedge', 'LONG')).toBe(PositionSide.LONG);
+    expect(refused(() => marginPositionSide('hedge', undefined))).toEqual([-4061, expect.stringContaining('hedge')]);
+    expect(refused(() => marginPositionSide('one_way', 'SHORT'))).toEqual([-4061, expect.stringContaining('one-way')]);
+    expect(refused(() => marginPositionSide('hedge', 'UP'))[0]).toBe(-4006);
+  });
+
+  it("the request, Binance's answer and a history entry", () => {
+    expect(marginRequest(params({ amount: '12.5', type: '2', positionSide: 'SHORT' }), 'hedge')).toEqual({
+      positionSide: PositionSide.SHORT,
+      type: 2,
+      amount: 1_250_000_000n,
+    });
+    expect(marginAnswer('100.00000000', 1)).toStrictEqual({
+      amount: 100,
+      code: 200,
+      msg: 'Successfully modify position margin.',
+      type: 1,
+    });
+    const row = {
+      id: 7,
+      accountId: 1,
+      symbol: 'BTCUSDT',
+      positionSide: PositionSide.SHORT,
+      positionId: 3,
+      type: 2,
+      amount: 2_336_332_311n,
+      margin: 10_000_000_000n,
+      time: 1_578_047_897_183,
+    };
+    expect(marginHistoryEntry(row, 'hedge')).toStrictEqual({
+      symbol: 'BTCUSDT',
+      type: 2,
+      deltaType: 'USER_ADJUST',
+      amount: '23.36332311',
+      asset: 'USDT',
+      time: 1_578_047_897_183,
+      positionSide: 'SHORT',
+    });
+    expect(marginHistoryEntry(row, 'one_way').positionSide).toBe('BOTH');
   });
 });

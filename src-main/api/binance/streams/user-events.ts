@@ -9,10 +9,11 @@
 // are, so only changes after it are sent (no NEW for an order already open then); a TRADE's
 // running totals (z, ap, X) are the order record's own less the batch's fills still to come, so
 // fills made while the account had no stream count; what is kept of an order lives only while it
-// is open and its account has a stream; ACCOUNT_UPDATE only for a fill, a funding payment or a
-// wallet moved from outside trading (deposit, reset), never for an order placement or a setting
-// change (leverage, margin type, take-profit / stop-loss); with a replay's response latency every
-// event is held for it, in order.
+// is open and its account has a stream; ACCOUNT_UPDATE only for a fill, a funding payment, a
+// wallet moved from outside trading (deposit, reset) or isolated margin moved by hand
+// (MARGIN_TRANSFER: the position's new iw), never for an order placement or a setting change
+// (leverage, margin type, take-profit / stop-loss); with a replay's response latency every event
+// is held for it, in order.
 import { Decimal } from 'decimal.js';
 import { MarginMode, OrderStatus, OrderType, PositionSide, Side, TradeRole } from '../../../../src-shared/enums.ts';
 import type { AccountSummary, OrderRecord, PositionRecord, TradeRecord } from '../../../../src-shared/types.ts';
@@ -156,18 +157,21 @@ export class UserEvents {
     }
     this.orderEvents({ accountId, mode, now, orders, fills, send });
     const B = balance === undefined ? [] : this.walletChange(accountId, balance);
-    // Binance's reasons: a fill, a funding payment, or a wallet moved from outside trading
-    // (deposit, reset). Positions and balance pushed for anything else (a leverage change
-    // repricing a cross margin, a take-profit set) are no account update: nothing is sent, and
-    // what was sent stays the reference, so the next update carries every change since.
+    // Binance's reasons: a fill, a funding payment, isolated margin moved by hand, or a wallet
+    // moved from outside trading (deposit, reset). Positions and balance pushed for anything else
+    // (a leverage change repricing a cross margin, a take-profit set) are no account update:
+    // nothing is sent, and what was sent stays the reference, so the next update carries every
+    // change since.
     const m =
       fills.length > 0
         ? 'ORDER'
         : events.some((e) => e.kind === 'funding')
           ? 'FUNDING_FEE'
-          : B.length > 0
-            ? 'DEPOSIT'
-            : undefined;
+          : events.some((e) => e.kind === 'margin')
+            ? 'MARGIN_TRANSFER'
+            : B.length > 0
+              ? 'DEPOSIT'
+              : undefined;
     if (m === undefined) return;
     const P = positions === undefined ? [] : this.positionChanges(accountId, positions, mode);
     if (B.length > 0 || P.length > 0) send({ e: 'ACCOUNT_UPDATE', E: now, T: now, a: { m, B, P } });
