@@ -39,8 +39,13 @@ import { CLIENT_ERROR, NO_CREDENTIALS, PerpdeskApiError } from './rest-request.t
 import type { Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
 import type {
   AllOrdersQuery,
+  IsolatedMarginLimits,
   KlinesOptions,
   LeverageSetting,
+  MarginChangeRequest,
+  MarginChangeResult,
+  MarginHistoryPage,
+  MarginHistoryQuery,
   OrderRef,
   OrdersPage,
   PositionHistoryFilter,
@@ -313,6 +318,21 @@ export class RestClient {
   /** Sets, changes or removes a position's take-profit / stop-loss (`POST /fapi/v1/position/tpsl`). */
   setTpSl(body: TpSlRequest): Promise<TpSlResult> {
     return this.signed('POST', '/fapi/v1/position/tpsl', undefined, body);
+  }
+
+  /** Adds margin to (type 1) or removes it from (type 2) an isolated position (`POST /fapi/v1/position/margin`). */
+  adjustMargin(body: MarginChangeRequest): Promise<MarginChangeResult> {
+    return this.signed('POST', '/fapi/v1/position/margin', undefined, body);
+  }
+
+  /** How far an isolated position's margin may move now (`GET /fapi/v1/position/margin`). */
+  marginLimits(symbol: string, positionSide: PositionSide): Promise<IsolatedMarginLimits> {
+    return this.signed('GET', '/fapi/v1/position/margin', { symbol, position_side: positionSide });
+  }
+
+  /** Isolated margin added and removed, newest first, by cursor (`GET /fapi/v1/position/margin/history`). */
+  marginHistory(query: MarginHistoryQuery = {}): Promise<MarginHistoryPage> {
+    return this.signed('GET', '/fapi/v1/position/margin/history', { ...query });
   }
 
   /** Closed positions, newest first, by cursor (`GET /fapi/v1/position/history`; camelCase filters). */

@@ -1,7 +1,7 @@
 // The records and queries of the REST routes that src-shared/types.ts does not define: order
-// pages and filters, TP/SL, leverage, the simulator and replay controls. Types only; the
+// pages and filters, TP/SL, isolated margin, leverage, the simulator and replay controls. Types only; the
 // client that sends them is rest-client.ts, which re-exports all of them.
-import type { MarginMode, OrderStatus, PositionSide, WorkingType } from '../enums.ts';
+import type { MarginChangeType, MarginMode, OrderStatus, PositionSide, WorkingType } from '../enums.ts';
 import type { ReplayAccountReport, ReplayState } from '../types/replay.ts';
 import type { AccountSummary, OrderRecord, PositionHistoryQuery, PositionRecord } from '../types.ts';
 
@@ -37,6 +37,66 @@ export type TpSlResult = PositionRecord & {
   stop_loss_price: string | null;
   working_type: WorkingType;
 };
+
+/** Body of `POST /fapi/v1/position/margin`: move `amount` USDT into (type 1) or out of (type 2) an isolated position. */
+export interface MarginChangeRequest {
+  symbol: string;
+  /** The position's side (in one-way mode either value names the net position). */
+  position_side: PositionSide;
+  /** USDT, a decimal string above 0 with at most 8 decimals. */
+  amount: string;
+  type: MarginChangeType;
+}
+
+/** Answer of `POST /fapi/v1/position/margin`. */
+export interface MarginChangeResult {
+  symbol: string;
+  position_side: PositionSide;
+  type: MarginChangeType;
+  /** USDT moved, 8 decimals. */
+  amount: string;
+  /** The position's isolated margin after it, 8 decimals. */
+  margin: string;
+  position: PositionRecord;
+}
+
+/** `GET /fapi/v1/position/margin`: how far an isolated position's margin may move now (USDT, 8 decimals). */
+export interface IsolatedMarginLimits {
+  symbol: string;
+  position_side: PositionSide;
+  margin: string;
+  /** Initial margin at the mark and the leverage. */
+  initial_margin: string;
+  max_add: string;
+  max_remove: string;
+}
+
+/** Filters of `GET /fapi/v1/position/margin/history`. */
+export interface MarginHistoryQuery {
+  symbol?: string;
+  position_side?: PositionSide;
+  type?: MarginChangeType;
+  start_time?: number;
+  end_time?: number;
+  cursor?: string;
+  limit?: number;
+}
+
+/** A cursor page of `GET /fapi/v1/position/margin/history`. */
+export interface MarginHistoryPage {
+  has_more: boolean;
+  next_cursor: string;
+  items: Array<{
+    id: string;
+    symbol: string;
+    position_side: PositionSide;
+    position_id: string;
+    type: MarginChangeType;
+    amount: string;
+    margin: string;
+    created_at: number;
+  }>;
+}
 
 export interface LeverageSetting {
   symbol: string;
