@@ -47,7 +47,7 @@ export interface MarginChangeResult {
 }
 
 /** How far an isolated position's margin may move now, units. */
-export interface MarginLimits {
+interface MarginLimits {
   /** The position's isolated margin. */
   margin: bigint;
   /** Its initial margin at the mark and its leverage. */
@@ -81,7 +81,7 @@ export function parseMarginAmount(text: string, name = 'amount'): bigint {
 const sideName = (p: PositionState): string => (p.side === PositionSide.LONG ? 'long' : 'short');
 
 /** The limits of an isolated position's margin at the pair's current mark (exact units; reads only). */
-export function marginLimits(core: TradingCore, a: AccountLive, p: PositionState, pair: PairState): MarginLimits {
+function marginLimits(core: TradingCore, a: AccountLive, p: PositionState, pair: PairState): MarginLimits {
   const avail = available(core, a);
   const maxAdd = avail > 0n ? avail : 0n;
   const value = markValue(p, pair);
@@ -97,7 +97,7 @@ export function marginLimits(core: TradingCore, a: AccountLive, p: PositionState
 }
 
 /** The open isolated position a margin request names; 1103 when there is none, 3024 when it is cross. */
-export function isolatedPosition(a: AccountLive, symbol: string, positionSide: number): PositionState {
+function isolatedPosition(a: AccountLive, symbol: string, positionSide: number): PositionState {
   const p = positionNamed(a, symbol, positionSide);
   if (p === undefined) {
     const which = a.mode === PositionMode.ONE_WAY ? '' : positionSide === PositionSide.LONG ? 'long ' : 'short ';

@@ -16,7 +16,7 @@ import type { Params } from '../params.ts';
 import { POSITION_SIDES, positionSideName, type Mode } from './orders.ts';
 
 /** POST positionMargin's answer text (Binance's, which ccxt reads as success with code 200). */
-export const MARGIN_CHANGED = 'Successfully modify position margin.';
+const MARGIN_CHANGED = 'Successfully modify position margin.';
 
 /** What POST positionMargin asks of the native command. */
 export interface MarginRequest {
