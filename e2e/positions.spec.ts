@@ -1,7 +1,11 @@
 // Positions and open orders: one-way shorts read as shorts and close from their row; the
 // TP/SL dialog owns the keyboard (shortcuts inert, focus trapped, Esc closes, Enter saves only
-// from a field) and takes thousands separators; Close all / Cancel all ask first.
+// from a field) and takes thousands separators; an isolated position's margin is added and
+// removed from its row (the dialog's keys as TP/SL's, the API's refusal shown); Close all /
+// Cancel all ask first.
+import type { Page } from 'playwright/test';
 import { test, expect, type Trader } from './support/fixtures.ts';
+import type { BotMarket } from './support/bot-market.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { PositionsArea } from './pages/positions-area.ts';
 import { onTick } from './support/prices.ts';
@@ -164,6 +168,107 @@ test('TP/SL prices take thousands separators; a non-number is refused in the dia
   await expect(area.dialog).toBeHidden();
   await expect.poll(async () => (await trader.api.tpslList()).map((t) => t.take_profit_price)).toEqual([tp]);
   await expect(row).toContainText(fmtPx(tp, s.price_precision));
+});
+
+/** An isolated long of 0.010 BTCUSDT at market, the screen open on it: its row and its ± button. */
+async function isolatedLong(page: Page, service: { url: string }, trader: Trader, market: BotMarket) {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  await trader.api.setMarginMode(symbol, 1);
+  await marketOrder(trader, symbol, 1, '0.010');
+  const [before] = await trader.api.positions();
+  const screen = new TradingPage(page);
+  const area = new PositionsArea(page);
+  await screen.openAs(service.url, trader, symbol);
+  const row = area.row(symbol, 1);
+  await expect(row).toContainText('Isolated');
+  return {
+    symbol,
+    before,
+    screen,
+    area,
+    row,
+    adjust: row.getByRole('button', { name: `Adjust margin ${symbol} long` }),
+  };
+}
+
+test("an isolated position's margin dialog: keys inert behind it, Esc closes to ±, Enter in the amount adds", async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  test.setTimeout(120_000); // two openings of the dialog, each a few seconds on a loaded machine
+  const { before, screen, area, row, adjust } = await isolatedLong(page, service, trader, market);
+  await expect(screen.chart.box).toHaveAttribute('data-interval', '1m');
+
+  // it opens with the focus in the amount; keys do nothing behind it; Esc closes, focus back on ±
+  await adjust.click();
+  await expect(area.marginAmount).toBeFocused();
+  await expect(area.marginDialog.getByTestId('margin-max')).toContainText(/Available [\d,]+\.\d\d USDT/);
+  await area.marginDialog.getByRole('button', { name: 'Remove' }).focus();
+  await page.keyboard.press('3');
+  await expect(screen.chart.box).toHaveAttribute('data-interval', '1m');
+  await page.keyboard.press('Escape');
+  await expect(area.marginDialog).toBeHidden();
+  await expect(adjust).toBeFocused();
+
+  // Add 25.5 with Enter in the field: the margin and the estimate follow as it is typed
+  await adjust.click();
+  await area.marginAmount.fill('25.5');
+  await expect(area.marginDialog.getByTestId('margin-after')).toHaveText((before.margin + 25.5).toFixed(2));
+  await expect(area.marginDialog.getByTestId('margin-liq-after')).toHaveText(/^≈ [\d,]+\.\d$/);
+  await area.marginAmount.press('Enter');
+  await expect(area.marginDialog).toBeHidden();
+  await expect.poll(async () => (await trader.api.positions())[0].margin).toBeCloseTo(before.margin + 25.5, 6);
+  const [added] = await trader.api.positions();
+  expect(added.liquidation_price).toBeLessThan(before.liquidation_price);
+  await expect(row).toContainText((before.margin + 25.5).toFixed(2));
+});
+
+test("an isolated position's margin dialog: Remove within the most, Max, and the API's refusal when it went stale", async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  test.setTimeout(180_000); // two openings of the dialog and three changes, each a few seconds on a loaded machine
+  const { symbol, before, area, adjust } = await isolatedLong(page, service, trader, market);
+  await trader.api.adjustMargin({ symbol, position_side: 1, type: 1, amount: '25.5' });
+
+  // above the most is said at once; Max fills the most; 5 goes back
+  await adjust.click();
+  await area.marginDialog.getByRole('button', { name: 'Remove' }).click();
+  await expect(area.marginDialog.getByTestId('margin-max')).toContainText(/Removable [\d,]+\.\d\d USDT/);
+  await area.marginAmount.fill('1000');
+  await expect(area.marginDialog.getByRole('alert')).toContainText('can move now');
+  await area.marginDialog.getByRole('button', { name: 'Max' }).click();
+  await expect.poll(async () => Number(await area.marginAmount.inputValue())).toBeGreaterThan(5);
+  await area.marginAmount.fill('5');
+  await area.marginDialog.getByRole('button', { name: 'Remove margin' }).click();
+  await expect(area.marginDialog).toBeHidden();
+  await expect.poll(async () => (await trader.api.positions())[0].margin).toBeCloseTo(before.margin + 20.5, 6);
+
+  // the most it showed went stale (a bot removed nearly all of it): the API's refusal shows, nothing moves
+  await adjust.click();
+  await area.marginDialog.getByRole('button', { name: 'Remove' }).click();
+  await expect(area.marginDialog.getByTestId('margin-max')).toContainText(/Removable [\d,]+\.\d\d USDT/);
+  const limits = await trader.api.marginLimits(symbol, 1);
+  await trader.api.adjustMargin({
+    symbol,
+    position_side: 1,
+    type: 2,
+    amount: (Number(limits.max_remove) - 1).toFixed(8),
+  });
+  const [left] = await trader.api.positions();
+  await area.marginAmount.fill('5');
+  await area.marginDialog.getByRole('button', { name: 'Remove margin' }).click();
+  await expect(area.marginDialog.getByRole('alert')).toContainText('can be removed from the isolated long position');
+  await expect(area.marginDialog).toBeVisible();
+  expect((await trader.api.positions())[0].margin).toBe(left.margin);
+  await area.marginDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(area.marginDialog).toBeHidden();
+  expect((await trader.api.marginHistory({ symbol })).items.map((i) => i.type)).toEqual([2, 2, 1]);
 });
 
 test('Close all and Cancel all ask first, by mouse and by keyboard', async ({ page, service, trader, market }) => {

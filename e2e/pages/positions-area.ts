@@ -1,4 +1,4 @@
-// Page model of the positions tab, its TP/SL dialog and the bulk-action confirmations.
+// Page model of the positions tab, its TP/SL and margin dialogs and the bulk-action confirmations.
 import type { Locator, Page } from 'playwright/test';
 
 export class PositionsArea {
@@ -11,6 +11,8 @@ export class PositionsArea {
   readonly dialog: Locator;
   readonly takeProfit: Locator;
   readonly stopLoss: Locator;
+  readonly marginDialog: Locator;
+  readonly marginAmount: Locator;
   constructor(page: Page) {
     this.page = page;
     this.table = page.getByTestId('positions-table');
@@ -21,6 +23,8 @@ export class PositionsArea {
     this.dialog = page.getByRole('dialog', { name: 'Take profit / stop loss' });
     this.takeProfit = this.dialog.getByRole('textbox', { name: 'Take profit price' });
     this.stopLoss = this.dialog.getByRole('textbox', { name: 'Stop loss price' });
+    this.marginDialog = page.getByRole('dialog', { name: 'Adjust margin' });
+    this.marginAmount = this.marginDialog.getByRole('textbox', { name: 'Margin amount' });
   }
   row(symbol: string, side: 1 | 2): Locator {
     return this.page.getByTestId(`position-row-${symbol}-${side}`);

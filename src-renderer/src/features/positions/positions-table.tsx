@@ -1,5 +1,6 @@
 // Open positions with live PnL and ROE (at the latest mark price), margin ratio, liquidation
-// price, TP/SL (editable), and close / close-all at market. Long or short comes from
+// price, an isolated position's margin (adjustable: margin-dialog.tsx), TP/SL (editable), and
+// close / close-all at market. Long or short comes from
 // positionDirection() (a one-way short is side 2, never read from the mode alone). Close all
 // asks first, naming how many positions it closes.
 import { useRef, useState } from 'react';
@@ -14,6 +15,7 @@ import { ConfirmBar } from '../orders/confirm-bar.tsx';
 import { closePosition } from './close-position.ts';
 import { positionDirection } from './position-direction.ts';
 import { livePnl, positionKey, roe, type PositionsState } from './positions-store.ts';
+import { MarginDialog } from './margin-dialog.tsx';
 import { TpSlDialog } from './tpsl-dialog.tsx';
 import { MarginMode } from '../../../../src-shared/enums.ts';
 import { dropServiceFailure } from '../../lib/service-failure.ts';
@@ -40,6 +42,7 @@ export function PositionsTable() {
   const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   const decimals = useDecimals();
   const [editing, setEditing] = useState<PositionRecord | null>(null);
+  const [adjusting, setAdjusting] = useState<PositionRecord | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmAll, setConfirmAll] = useState(false);
   const closeAllButton = useRef<HTMLButtonElement>(null);
@@ -48,6 +51,10 @@ export function PositionsTable() {
     setEditing(p);
     // the dialog is an overlay: the global shortcuts stay inert while it is open
     s.workspace.getState().actions.open('tpsl');
+  };
+  const adjustMargin = (p: PositionRecord): void => {
+    setAdjusting(p);
+    s.workspace.getState().actions.open('margin');
   };
   const overlay = useSel(s.workspace, (w) => w.overlay);
 
@@ -81,6 +88,7 @@ export function PositionsTable() {
   };
 
   const n = positions.length;
+  const anyIsolated = positions.some((p) => p.margin_mode === MarginMode.ISOLATED);
   const rows: PositionRow[] = positions.map((p) => {
     const mark = tickers[p.symbol]?.mark;
     const pnl = livePnl(p, mark);
@@ -135,9 +143,31 @@ export function PositionsTable() {
     },
     {
       head: <Pair top="Margin" sub="Margin ratio" />,
-      headClass: 'num',
+      // with an isolated position listed the figures stand left of its adjust button, cross ones too
+      headClass: anyIsolated ? 'num margin-head' : 'num',
       cls: 'num',
-      cell: ({ p }) => <Pair top={fmt(p.margin, 2)} sub={fmtPct(p.margin_ratio, 2)} />,
+      cell: ({ p, name }) =>
+        anyIsolated ? (
+          <span className="pos-tpsl">
+            <Pair top={fmt(p.margin, 2)} sub={fmtPct(p.margin_ratio, 2)} />
+            {p.margin_mode === MarginMode.ISOLATED ? (
+              <button
+                className="btn-small ghost"
+                onClick={() => adjustMargin(p)}
+                aria-label={`Adjust margin ${p.symbol} ${name}`}
+                title="Add or remove margin"
+              >
+                ±
+              </button>
+            ) : (
+              <span className="btn-small ghost pos-gap" aria-hidden="true">
+                ±
+              </span>
+            )}
+          </span>
+        ) : (
+          <Pair top={fmt(p.margin, 2)} sub={fmtPct(p.margin_ratio, 2)} />
+        ),
     },
     {
       head: <Pair top="PnL" sub="(ROE)" />,
@@ -221,6 +251,15 @@ export function PositionsTable() {
         })}
         empty={<p className="empty">No open positions.</p>}
       />
+      {adjusting && overlay === 'margin' && (
+        <MarginDialog
+          position={adjusting}
+          onClose={() => {
+            setAdjusting(null);
+            s.workspace.getState().actions.close();
+          }}
+        />
+      )}
       {editing && overlay === 'tpsl' && (
         <TpSlDialog
           position={editing}

@@ -1,0 +1,188 @@
+// Add margin to or remove it from one isolated position: Add / Remove, the amount (thousands
+// separators accepted, Max fills in the most that may move now), the margin and liquidation
+// price it would give, the API's message when it refuses. The most comes from
+// GET /fapi/v1/position/margin when the dialog opens and again at Max (the removable part moves
+// with the mark); the service checks the amount again, exactly.
+// Like the TP/SL dialog it owns the keyboard while open: the caller registers it as the
+// workspace's 'margin' overlay, keys pressed in it never reach the global handler, Enter sends
+// from the amount field (buttons keep their own Enter), and as a modal (use-modal.ts) the focus
+// starts in the amount, Tab / Shift+Tab cycle inside, Esc closes it from anywhere in it and the
+// focus goes back to the button that opened it.
+import { useEffect, useRef, useState } from 'react';
+import { MarginChangeType } from '../../../../src-shared/enums.ts';
+import type { IsolatedMarginLimits } from '../../../../src-shared/sdk/rest-client.ts';
+import type { PositionRecord } from '../../../../src-shared/types.ts';
+import { fmt } from '../../lib/format.ts';
+import { errorText } from '../../lib/frame.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { useDecimals } from '../../lib/use-symbol.ts';
+import { useModal } from '../../layout/use-modal.ts';
+import { liquidationAtMargin, marginAmountInput, trimZeros } from './margin-input.ts';
+import { positionDirection } from './position-direction.ts';
+import { positionKey } from './positions-store.ts';
+
+export function MarginDialog({ position, onClose }: { position: PositionRecord; onClose: () => void }) {
+  const s = useServices();
+  const key = positionKey(position.symbol, position.position_side);
+  // the live record (its margin and liquidation price move with fills and funding)
+  const p =
+    useSel(s.positions, (x) => x.positions.find((r) => positionKey(r.symbol, r.position_side) === key)) ?? position;
+  const { pd } = useDecimals()(p.symbol);
+  const [type, setType] = useState<MarginChangeType>(MarginChangeType.ADD);
+  const [amount, setAmount] = useState('');
+  const [limits, setLimits] = useState<IsolatedMarginLimits | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const modalKeys = useModal(box, onClose, field);
+
+  const d = positionDirection(p);
+  const adding = type === MarginChangeType.ADD;
+  const max = limits === null ? null : adding ? limits.max_add : limits.max_remove;
+  const input = marginAmountInput(amount, max);
+  const after = input.ok ? p.margin + (adding ? input.n : -input.n) : NaN;
+  const liqAfter = input.ok ? liquidationAtMargin(p, after) : NaN;
+
+  const loadLimits = async (): Promise<IsolatedMarginLimits | null> => {
+    try {
+      const l = await s.api.marginLimits(p.symbol, p.position_side);
+      setLimits(l);
+      return l;
+    } catch (e) {
+      setError(errorText(e));
+      return null;
+    }
+  };
+  useEffect(() => {
+    void loadLimits();
+    // once per opening
+  }, []);
+
+  const fillMax = async (): Promise<void> => {
+    setError(null);
+    const l = await loadLimits();
+    if (l) setAmount(trimZeros(adding ? l.max_add : l.max_remove));
+    field.current?.focus();
+  };
+
+  const send = async (): Promise<void> => {
+    if (busy) return;
+    if (!input.ok) {
+      setError(input.error ?? 'Type an amount in USDT.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await s.api.adjustMargin({
+        symbol: p.symbol,
+        position_side: p.position_side,
+        amount: input.value,
+        type,
+      });
+      s.positions.getState().actions.apply(r.position);
+      s.toasts.getState().actions.push({
+        kind: 'success',
+        title: `${adding ? 'Added' : 'Removed'} ${fmt(r.amount, 2)} USDT ${adding ? 'to' : 'from'} ${p.symbol} ${d.name}`,
+        body: `Margin ${fmt(r.margin, 2)} USDT`,
+      });
+      onClose();
+    } catch (e) {
+      setError(errorText(e));
+      void loadLimits();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const pick = (t: MarginChangeType): void => {
+    setType(t);
+    setError(null);
+  };
+
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div
+        ref={box}
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Adjust margin"
+        tabIndex={-1}
+        onKeyDown={(e) => {
+          // no key pressed here reaches the global shortcuts
+          e.stopPropagation();
+          if (e.key === 'Enter' && e.target instanceof HTMLInputElement) {
+            e.preventDefault();
+            void send();
+          } else modalKeys(e);
+        }}
+      >
+        <h3>
+          Adjust margin · {p.symbol}{' '}
+          <span className={d.long ? 'up' : 'down'} data-testid="margin-direction">
+            {d.long ? 'Long' : 'Short'}
+          </span>{' '}
+          <span className="muted small">Isolated {p.leverage}x</span>
+        </h3>
+        <div className="seg" role="group" aria-label="Add or remove margin">
+          {([MarginChangeType.ADD, MarginChangeType.REDUCE] as const).map((t) => (
+            <button
+              key={t}
+              type="button"
+              className={type === t ? 'active' : ''}
+              aria-pressed={type === t}
+              onClick={() => pick(t)}
+            >
+              {t === MarginChangeType.ADD ? 'Add' : 'Remove'}
+            </button>
+          ))}
+        </div>
+        <label className="field">
+          <span className="field-label">Amount</span>
+          <input
+            ref={field}
+            aria-label="Margin amount"
+            inputMode="decimal"
+            value={amount}
+            placeholder={adding ? 'from the available balance' : 'back to the available balance'}
+            onChange={(e) => (setAmount(e.target.value), setError(null))}
+          />
+          <span className="unit">
+            USDT{' '}
+            <button type="button" className="link" onClick={() => void fillMax()}>
+              Max
+            </button>
+          </span>
+        </label>
+        <p className="est" data-testid="margin-max">
+          {adding ? 'Available' : 'Removable'} <b>{max === null ? '…' : fmt(max, 2)}</b> USDT
+        </p>
+        <p className="est">
+          Margin <b data-testid="margin-now">{fmt(p.margin, 2)}</b> →{' '}
+          <b data-testid="margin-after">{input.ok ? fmt(after, 2) : '—'}</b> USDT
+        </p>
+        <p className="est">
+          Liq. price <b>{p.liquidation_price > 0 ? fmt(p.liquidation_price, pd) : '—'}</b> →{' '}
+          <b className="warn" data-testid="margin-liq-after">
+            {input.ok && Number.isFinite(liqAfter) ? `≈ ${fmt(liqAfter, pd)}` : '—'}
+          </b>
+        </p>
+        {(error ?? (input.ok ? null : input.error)) && (
+          <p className="oe-error" role="alert">
+            {error ?? (input.ok ? null : input.error)}
+          </p>
+        )}
+        <div className="modal-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="primary" disabled={busy} onClick={() => void send()}>
+            {adding ? 'Add margin' : 'Remove margin'}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

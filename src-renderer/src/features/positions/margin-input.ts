@@ -1,0 +1,58 @@
+// The isolated margin dialog's figures: the amount as the API takes it (thousands separators
+// accepted, as the order form; at most 8 decimals, above 0, within the most the service says may
+// move), and the liquidation price the new margin would give. Pure: the dialog and the tests
+// share it; the service's figures rule (it checks the amount again, exactly).
+//
+// The estimate: the liquidation price is linear in the margin WB within one maintenance tier
+// (exchange.md: LP = (WB + cum - s x Q x EP) / (Q x MMR - s x Q)), so from the record's own
+// liquidation price and margin it moves by (new margin - margin) / (Q x (MMR - s)), with the
+// tier's cum included exactly; a position without one is estimated from the first tier.
+import type { PositionRecord } from '../../../../src-shared/types.ts';
+import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { liquidationPrice } from '../order-entry/preview.ts';
+import { positionDirection } from './position-direction.ts';
+
+export type MarginAmountInput = { ok: true; value: string; n: number } | { ok: false; error: string | null };
+
+/** USDT has 8 decimals: the API refuses more. */
+const USDT_DECIMALS = 8;
+
+/**
+ * The typed amount as the API's decimal string; `max` the most that may move now, as the service
+ * answers it (null while it is not known). An empty field is no error yet (error null).
+ */
+export function marginAmountInput(text: string, max: string | null): MarginAmountInput {
+  const r = parseDecimalInput(text);
+  if (r.kind === 'empty') return { ok: false, error: null };
+  if (r.kind === 'negative') return { ok: false, error: 'The amount must be above 0.' };
+  if (r.kind === 'invalid')
+    return { ok: false, error: `"${r.text}" is not an amount: use digits and a decimal point, e.g. 250.5.` };
+  const decimals = r.value.split('.')[1]?.length ?? 0;
+  if (decimals > USDT_DECIMALS) return { ok: false, error: `At most ${USDT_DECIMALS} decimals (USDT).` };
+  if (!(r.n > 0)) return { ok: false, error: 'The amount must be above 0.' };
+  if (max !== null && r.n > Number(max)) return { ok: false, error: `At most ${trimZeros(max)} USDT can move now.` };
+  return { ok: true, value: r.value, n: r.n };
+}
+
+/** A decimal string without the zeros that end its fraction ("596.50000000" -> "596.5"). */
+export function trimZeros(text: string): string {
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
+/** The fields of a position record the estimate reads. */
+export type MarginPosition = Pick<
+  PositionRecord,
+  'position_side' | 'quantity' | 'entry_price' | 'margin' | 'liquidation_price' | 'maintenance_margin_rate'
+>;
+
+/** The liquidation price at a margin of `margin` USDT; NaN when there would be none. */
+export function liquidationAtMargin(p: MarginPosition, margin: number): number {
+  const d = positionDirection(p);
+  const mmr = p.maintenance_margin_rate;
+  if (!(d.size > 0) || !Number.isFinite(margin)) return NaN;
+  if (p.liquidation_price > 0) {
+    const lp = p.liquidation_price + (margin - p.margin) / (d.size * (mmr - d.sign));
+    return lp > 0 && Number.isFinite(lp) ? lp : NaN;
+  }
+  return liquidationPrice({ long: d.long, qty: d.size, entry: p.entry_price, walletBacking: margin, mmr });
+}
