@@ -9,7 +9,7 @@
 // - realizedPnl is price PnL only; fees (openFee, closeFee) and funding (fundingFee, positive =
 //   paid) are kept apart, as the spec's records show them apart.
 // - Pure: no clock (times are passed in), no I/O.
-import { MarginMode, PositionSide } from '../../src-shared/enums.ts';
+import { MarginMode, PositionSide, WorkingType } from '../../src-shared/enums.ts';
 import { ceilDiv } from './money.ts';
 
 export type HedgeSide = 1 | 2;
@@ -79,6 +79,14 @@ export function newPosition({ id, accountId, symbol, side, marginMode, leverage,
     createdAt: now,
     updatedAt: now,
   };
+}
+
+/** The position has a take-profit or a stop-loss set on the last trade price (working type 2). */
+export function watchesLastPrice(p: PositionState): boolean {
+  return (
+    (p.tpTicks !== 0 && p.tpTrigger === WorkingType.LAST_PRICE) ||
+    (p.slTicks !== 0 && p.slTrigger === WorkingType.LAST_PRICE)
+  );
 }
 
 export function sign(side: HedgeSide): 1n | -1n {

@@ -13,7 +13,7 @@ import { ApiError, Errors, type RefusalReason } from '../../src-shared/errors.ts
 import { CloseType, MarginMode, PositionMode, PositionSide, Side, TimeInForce } from '../../src-shared/enums.ts';
 import { OrderFlag, type ReduceOnlyGuard } from '../engine/types.ts';
 import { IdMap, StringIdMap } from '../core/id-map.ts';
-import type { PositionState } from '../risk/position.ts';
+import { watchesLastPrice, type PositionState } from '../risk/position.ts';
 import { EventBus, type AccountEvent } from './events.ts';
 import { createPairState, type PairState } from './pair-state.ts';
 import type { AccountState, ExchangeDeps, OrderState, TradeState } from './ports.ts';
@@ -119,6 +119,16 @@ export class TradingCore {
   insurance = 0n;
   fatal: unknown = null;
   checkingRisk = false;
+  /**
+   * Pairs traded on since their last-price triggers were last checked, while some were armed
+   * (noteTrade): the first `tradedCount` slots, checked in this order when the command ends
+   * (tpsl.ts fireTradeTriggers). Slots are overwritten, never dropped: a command that arms the
+   * list allocates nothing (pairs live as long as the exchange).
+   */
+  readonly tradedPairs: PairState[] = [];
+  tradedCount = 0;
+  /** fireTradeTriggers is running (the closes it sends trade too: their range waits for its next round). */
+  firingTriggers = false;
   private nextOrderId = 1;
   /** The pair requirePair() found last. */
   private lastPair: PairState | null = null;
@@ -166,7 +176,10 @@ export class TradingCore {
     }
     for (const p of repo.loadPositions()) {
       const a = this.account(p.accountId);
-      if (a) a.positions.set(posKey(p.symbol, p.side), p);
+      if (!a) continue;
+      a.positions.set(posKey(p.symbol, p.side), p);
+      // (a pair's bounds start open: its first trade looks at them)
+      if (watchesLastPrice(p)) this.pairs.get(p.symbol)?.lastWatch.add(p);
     }
     // Resting user orders go back into their books in their original time order; they were
     // resting together before, so they cannot cross each other now.
@@ -211,6 +224,20 @@ export class TradingCore {
     const id = this.nextTradeId++;
     if (this.nextTradeId >= this.idHwm) this.reserveIds();
     return id;
+  }
+
+  /**
+   * A trade at `priceTicks` on a pair with last-price triggers armed (the callers look at
+   * pair.lastWatch first, so a pair without any pays for nothing more): it widens the pair's
+   * traded range, which is checked when the command ends.
+   */
+  noteTrade(pair: PairState, priceTicks: number): void {
+    if (pair.tradeHigh === 0) {
+      pair.tradeHigh = priceTicks;
+      pair.tradeLow = priceTicks;
+      this.tradedPairs[this.tradedCount++] = pair;
+    } else if (priceTicks > pair.tradeHigh) pair.tradeHigh = priceTicks;
+    else if (priceTicks < pair.tradeLow) pair.tradeLow = priceTicks;
   }
 
   takePositionId(): number {

@@ -43,7 +43,7 @@ import {
 } from './orders.ts';
 import type { PairState } from './pair-state.ts';
 import { TransferKind, type AccountSpec, type AccountState, type ExchangeDeps, type OrderState } from './ports.ts';
-import { setTpSl, tpslList, tpslOf, type TpSlEntry } from './tpsl.ts';
+import { fireTradeTriggers, setTpSl, tpslList, tpslOf, type TpSlEntry } from './tpsl.ts';
 import { openInterestLots, orderRecord, positionRecords, summaryRecord } from './views.ts';
 
 export { HOUSE_ACCOUNT, INITIAL_INSURANCE_FUND } from './core.ts';
@@ -85,13 +85,33 @@ export class Exchange {
     return new HouseDesk(this.core, pair, accounts);
   }
 
-  /** Runs one command to its end (synchronously) and returns its answer; throws ApiError having changed nothing. */
+  /**
+   * Runs one command to its end (synchronously) and returns its answer; throws ApiError having
+   * changed nothing. Then fires the last-price take-profits / stop-losses its trades reached
+   * (after the answer is made, as separate closes: tpsl.ts).
+   */
   execute<C extends Command>(c: C): ResultOf<C> {
-    const answer = this.run(c) as ResultOf<C>;
+    let answer: ResultOf<C>;
+    try {
+      answer = this.run(c) as ResultOf<C>;
+    } finally {
+      // a command that throws has traded nothing, unless it threw after its trades (they stand)
+      if (this.core.tradedCount !== 0) fireTradeTriggers(this.core);
+    }
     // read after the command: at or after every stamp it took (the clock never goes back)
     const time = this.core.now();
     if (time > this._lastCommandTime) this._lastCommandTime = time;
     return answer;
+  }
+
+  /**
+   * Fires the last-price take-profits / stop-losses that trades since the last command reached.
+   * Every command does it when it ends; a house desk's calls (houseDesk) do not, since its caller's
+   * print may still be under way: the caller calls this once the print is over. Nothing to do is
+   * one comparison.
+   */
+  fireTradeTriggers(): void {
+    if (this.core.tradedCount !== 0) fireTradeTriggers(this.core);
   }
 
   /**

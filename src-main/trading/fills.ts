@@ -13,6 +13,8 @@
 //   before each trades and trims or cancels it the same way: no fill closes more than the
 //   position, so every trade moves a position on both of its sides.
 // - Bot orders never touch the ledger: only their counterparties' fills are booked.
+// - A trade only notes its price for the last-price triggers (TradingCore.noteTrade, when the pair
+//   has any armed); they fire after the command (tpsl.ts), never while its events are applied.
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import {
   OrderStatus,
@@ -71,6 +73,7 @@ export function recordUntrackedTrade(
   const time = core.now();
   const tradeId = core.takeTradeId();
   pair.lastPriceTicks = priceTicks;
+  if (pair.lastWatch.size !== 0) core.noteTrade(pair, priceTicks);
   core.events.emit('trade', { symbol: pair.row.symbol, tradeId, priceTicks, qtyLots, takerSide, time });
 }
 
@@ -109,6 +112,8 @@ function apply(core: TradingCore, pair: PairState, e: EngineEvent, untracked: Li
       const time = core.now();
       const tradeId = core.takeTradeId();
       pair.lastPriceTicks = e.priceTicks;
+      // last-price triggers are checked once the command is over, never inside its drain
+      if (pair.lastWatch.size !== 0) core.noteTrade(pair, e.priceTicks);
       // the print both fills read and the 'trade' event announces: one object per trade
       const print: TradeEvent = {
         symbol: pair.row.symbol,

@@ -12,6 +12,10 @@
 //   for) goes through drain() as for every command.
 // - The trades it books itself (`booked` counts them) reach every 'trade' listener but `unheard`,
 //   the caller's own, which counts them from `booked` instead.
+// - A call does not fire the last-price take-profits / stop-losses its trades reach: its caller's
+//   print may still be under way (a close sent in between would take the orders it is working
+//   with). The trades are noted as any others; the caller fires them once its print is over
+//   (Exchange.fireTradeTriggers), and the next command does if it does not.
 import { Side, TimeInForce } from '../../src-shared/enums.ts';
 import { StpMode } from '../engine/types.ts';
 import type { TradingCore } from './core.ts';
@@ -166,6 +170,7 @@ export class HouseDesk {
     const time = core.now();
     const tradeId = core.takeTradeId();
     pair.lastPriceTicks = priceTicks;
+    if (pair.lastWatch.size !== 0) core.noteTrade(pair, priceTicks);
     this.booked++;
     core.events.emit('trade', { symbol: pair.row.symbol, tradeId, priceTicks, qtyLots, takerSide, time }, this.unheard);
   }

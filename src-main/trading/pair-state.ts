@@ -3,11 +3,15 @@
 // code can read pairs without importing the exchange.
 //
 // Invariants: only the exchange's commands change a PairState (prices through the 'prices'
-// command, lastPriceTicks through trades); readers never write it. Prices are floats (display
-// and risk thresholds); money derived from them is rounded to 1e-8 USDT where it is booked.
+// command, lastPriceTicks through trades); readers never write it. While `lastWatch` holds a
+// position, every trade also widens [tradeLow, tradeHigh], which the last-price triggers are
+// checked against after the command (tpsl.ts fireTradeTriggers) and then cleared. Prices are
+// floats (display and risk thresholds); money derived from them is rounded to 1e-8 USDT where it
+// is booked.
 import { createBook, RecordingSink, type OrderBook } from '../engine/index.ts';
 import type { DepthView, ReduceOnlyGuard } from '../engine/types.ts';
 import { SymbolMath } from '../risk/money.ts';
+import type { PositionState } from '../risk/position.ts';
 import type { SymbolRow } from '../core/symbol.ts';
 
 export interface PairState {
@@ -19,6 +23,23 @@ export interface PairState {
   markPrice: number;
   indexPrice: number;
   lastPriceTicks: number;
+  /**
+   * Positions on this pair that may have a take-profit or stop-loss on the last price armed (set
+   * by setTpSl and the restore; a position closed or disarmed since leaves at the next check):
+   * the only ones a trade is checked against. Empty: a trade notes nothing.
+   */
+  lastWatch: Set<PositionState>;
+  /** Highest and lowest price (ticks) traded since the last-price triggers were last checked; 0: no trade. */
+  tradeHigh: number;
+  tradeLow: number;
+  /**
+   * Where the watched triggers lie as the last look at them found them: a trade at or above
+   * `fireAtOrAbove` (the lowest long take-profit or short stop-loss) or at or below `fireAtOrBelow`
+   * (the highest long stop-loss or short take-profit) may fire one; a range between them is not
+   * looked at. setTpSl and the restore open them (0 and MAX_SAFE_INTEGER) until the next look.
+   */
+  fireAtOrAbove: number;
+  fireAtOrBelow: number;
   fundingRate: number;
   nextFundingTime: number;
   /** Market time of the last mark/index update, ms (0 before the first). */
@@ -42,7 +63,11 @@ interface BookView {
 }
 
 /** A pair as the transport and the market readers see it: its prices and a read-only book. */
-export type PairView = Readonly<Omit<PairState, 'book' | 'sink'>> & { readonly book: BookView };
+export type PairView = Readonly<
+  Omit<PairState, 'book' | 'sink' | 'lastWatch' | 'tradeHigh' | 'tradeLow' | 'fireAtOrAbove' | 'fireAtOrBelow'>
+> & {
+  readonly book: BookView;
+};
 
 export type { Level } from '../engine/types.ts';
 
@@ -68,6 +93,11 @@ export function createPairState(row: SymbolRow, guard?: ReduceOnlyGuard): PairSt
     markPrice: initial,
     indexPrice: initial,
     lastPriceTicks: math.ticksRound(initial),
+    lastWatch: new Set(),
+    tradeHigh: 0,
+    tradeLow: 0,
+    fireAtOrAbove: 0,
+    fireAtOrBelow: Number.MAX_SAFE_INTEGER,
     fundingRate: 0.0001,
     nextFundingTime: 0,
     priceTime: 0,

@@ -3,15 +3,26 @@
 // Invariants
 // - A trigger watches the mark (1, default) or the last trade price (2); a take-profit sits
 //   beyond the mark in the position's favour and a stop-loss against it, checked when set.
+// - Every trigger is checked when a mark arrives (after the liquidations it causes), against the
+//   mark or the last price. A last-price trigger is also checked after every command that traded
+//   on its pair, whoever traded (users, bots, the house, a replay's prints), against the highest
+//   and lowest price the command traded at, so a sweep through the trigger fires it even when the
+//   last price ends back on the near side. Never inside the command: the engine's events are all
+//   applied (and the command's own order has its answer) before a close is sent.
+// - Cost: a trade notes its price only on a pair with last-price triggers armed (pair.lastWatch,
+//   the positions that may hold one); a command's range is looked at only when it reaches the
+//   nearest of them (pair.fireAtOrAbove / fireAtOrBelow, as the last look left them).
 // - When one fires the whole position closes with a reduce-only market order (close type 2
 //   take profit, 3 stop loss) and both triggers are spent, whether or not the market fills
-//   all of it.
+//   all of it. A price range reaching both a take-profit and a stop-loss fires the take-profit.
+// - The closes trade too: their range is checked in turn, so one close can set off the next,
+//   each trigger at most once.
 import { Errors } from '../../src-shared/errors.ts';
 import { CloseType, PositionSide, WorkingType } from '../../src-shared/enums.ts';
 import type { PositionRecord } from '../../src-shared/types.ts';
 import { OrderFlag } from '../engine/types.ts';
-import type { PositionState } from '../risk/position.ts';
-import { positionNamed, reject, type AccountLive, type TradingCore } from './core.ts';
+import { watchesLastPrice, type PositionState } from '../risk/position.ts';
+import { positionNamed, posKey, reject, type AccountLive, type TradingCore } from './core.ts';
 import { drain, venueCloseOrder } from './fills.ts';
 import type { PairState } from './pair-state.ts';
 import { positionRecord } from './views.ts';
@@ -69,6 +80,12 @@ export function setTpSl(core: TradingCore, a: AccountLive, change: TpSlChange): 
   p.slTicks = slTicks;
   if (tp) p.tpTrigger = tp.trigger;
   if (sl) p.slTrigger = sl.trigger;
+  if (watchesLastPrice(p)) {
+    pair.lastWatch.add(p);
+    // the next trade looks at every watched position again (and bounds them anew)
+    pair.fireAtOrAbove = 0;
+    pair.fireAtOrBelow = Number.MAX_SAFE_INTEGER;
+  }
   p.updatedAt = core.now();
   core.writer.position(p);
   core.writer.flush();
@@ -133,6 +150,71 @@ export function checkTriggers(core: TradingCore, pair: PairState): void {
       if (closeType) closeByMarket(core, a, pair, p, closeType);
     }
   }
+}
+
+/**
+ * Fires the last-price triggers that the trades since the last look reached: for each pair traded
+ * on while some were armed (TradingCore.noteTrade), those of its watched positions that the
+ * highest or lowest price traded reaches. Runs when a command has ended (Exchange.execute), or
+ * when a replay's print is over; the closes it sends note their own trades, which it looks at in
+ * the same call. Does nothing once a store write has failed.
+ */
+export function fireTradeTriggers(core: TradingCore): void {
+  const queue = core.tradedPairs;
+  if (core.tradedCount === 0 || core.firingTriggers || core.checkingRisk) return;
+  core.firingTriggers = true;
+  try {
+    // the closes may append pairs (their own trades): read the count anew
+    for (let i = 0; i < core.tradedCount; i++) {
+      const pair = queue[i];
+      const high = pair.tradeHigh;
+      const low = pair.tradeLow;
+      pair.tradeHigh = 0;
+      pair.tradeLow = 0;
+      if (!core.fatal && (high >= pair.fireAtOrAbove || low <= pair.fireAtOrBelow)) fireInRange(core, pair, high, low);
+    }
+  } finally {
+    // (after a throw, the ranges not looked at yet are dropped with their pairs)
+    for (let i = 0; i < core.tradedCount; i++) queue[i].tradeHigh = queue[i].tradeLow = 0;
+    core.tradedCount = 0;
+    core.firingTriggers = false;
+  }
+}
+
+/**
+ * Closes the pair's watched positions whose last-price trigger the range [low, high] reaches;
+ * forgets the disarmed ones and bounds the rest (fireAtOrAbove, fireAtOrBelow).
+ */
+function fireInRange(core: TradingCore, pair: PairState, high: number, low: number): void {
+  let above = Number.MAX_SAFE_INTEGER;
+  let below = 0;
+  // (a Set may lose its current entry while iterated; the closes below add none)
+  for (const p of pair.lastWatch) {
+    const a = core.accounts.get(p.accountId);
+    // closed (a later position on the same side is a new object), or the triggers spent or moved to the mark
+    if (a === undefined || p.qty === 0 || a.positions.get(posKey(p.symbol, p.side)) !== p || !watchesLastPrice(p)) {
+      pair.lastWatch.delete(p);
+      continue;
+    }
+    const long = p.side === PositionSide.LONG;
+    // the trigger fired by a price at or above it, and the one fired at or below it (0 for none)
+    const tpLast = p.tpTrigger === WorkingType.LAST_PRICE ? p.tpTicks : 0;
+    const slLast = p.slTrigger === WorkingType.LAST_PRICE ? p.slTicks : 0;
+    const up = long ? tpLast : slLast;
+    const down = long ? slLast : tpLast;
+    const upHit = up !== 0 && high >= up;
+    const downHit = down !== 0 && low <= down;
+    if (upHit || downHit) {
+      pair.lastWatch.delete(p);
+      const tp = long ? upHit : downHit;
+      closeByMarket(core, a, pair, p, tp ? CloseType.TAKE_PROFIT : CloseType.STOP_LOSS);
+      continue;
+    }
+    if (up !== 0 && up < above) above = up;
+    if (down > below) below = down;
+  }
+  pair.fireAtOrAbove = above;
+  pair.fireAtOrBelow = below;
 }
 
 /** Closes a whole position with a reduce-only market order carrying `closeType`. */

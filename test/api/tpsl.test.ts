@@ -1,5 +1,6 @@
 import { placeBotOrder } from '../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CloseType, OrderStatus, WorkingType } from '../../src-shared/enums.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { makeApp, type TestApp } from '../helpers/app.ts';
 import { dataOf, makeAccount, signed } from '../helpers/signed.ts';
@@ -85,5 +86,93 @@ describe('take-profit / stop-loss routes', () => {
       });
     }
     expect(dataOf(await signed(t.app, u, 'GET', '/fapi/v1/position/tpsl'))).toEqual([]); // nothing stored
+  });
+});
+
+describe('a take-profit on the last price over HTTP', () => {
+  let h: TestApp;
+  beforeAll(async () => {
+    h = await makeApp(); // no simulated market: only the orders below trade
+  });
+  afterAll(() => h.close());
+
+  const units = (x: string | number) => BigInt(Math.round(Number(x) * 1e8));
+
+  it('fires on a trade at its price between two other accounts: closed whole (close type 2), the books add up', async () => {
+    const a = makeAccount(h.venue, 'tplast-a');
+    const b = makeAccount(h.venue, 'tplast-b');
+    const c = makeAccount(h.venue, 'tplast-c');
+    const order = (body: Record<string, unknown>) => ({ symbol: 'BTCUSDT', ...body });
+    placeBotOrder(
+      h.venue.exchange,
+      { symbol: 'BTCUSDT', side: 2, position_side: 2, position_action: 1, type: 1, price: '96000.0', qty: '0.680' },
+      HOUSE_ACCOUNT,
+    );
+    dataOf(
+      await signed(h.app, a, 'POST', '/fapi/v1/orders', {
+        json: order({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.680' }),
+      }),
+    );
+    dataOf(
+      await signed(h.app, a, 'POST', '/fapi/v1/position/tpsl', {
+        json: {
+          symbol: 'BTCUSDT',
+          position_side: 1,
+          take_profit_price: '96500.0',
+          working_type: WorkingType.LAST_PRICE,
+        },
+      }),
+    );
+    placeBotOrder(
+      h.venue.exchange,
+      { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 1, price: '96400.0', qty: '1.000' },
+      HOUSE_ACCOUNT,
+    );
+    // b and c trade 0.002 at 96500.0: the last price reaches the take-profit, no mark comes
+    dataOf(
+      await signed(h.app, b, 'POST', '/fapi/v1/orders', {
+        json: order({ side: 2, position_side: 2, position_action: 1, type: 1, price: '96500.0', qty: '0.002' }),
+      }),
+    );
+    const taken = dataOf(
+      await signed(h.app, c, 'POST', '/fapi/v1/orders', {
+        json: order({
+          side: 1,
+          position_side: 1,
+          position_action: 1,
+          type: 1,
+          price: '96500.0',
+          qty: '0.002',
+          time_in_force: 2,
+        }),
+      }),
+    );
+    expect(taken.filled_qty).toBe('0.002');
+    expect(dataOf(await signed(h.app, a, 'GET', '/fapi/v1/position/list'))).toEqual([]);
+    expect(dataOf(await signed(h.app, a, 'GET', '/fapi/v1/position/tpsl'))).toEqual([]);
+    const [closed] = dataOf(await signed(h.app, a, 'GET', '/fapi/v1/position/history')).list;
+    expect(closed).toMatchObject({
+      close_type: CloseType.TAKE_PROFIT,
+      open_quantity: 0.68,
+      close_quantity: 0.68,
+      entry_price: 96000,
+      exit_price: 96400, // the whole position sold at market into the bid
+      realized_pnl: 272, // 0.68 x 400
+      open_fee: 32.64, // 65,280 x 0.0005 (taker)
+      close_fee: 32.776, // 65,552 x 0.0005
+    });
+    const acct = dataOf(await signed(h.app, a, 'GET', '/fapi/v1/account'));
+    expect(acct.wallet_balance).toBe('100206.58400000');
+    // deposits = wallet + fees - realized PnL (no funding)
+    expect(units(acct.total_deposits)).toBe(
+      units(acct.wallet_balance) + units(closed.open_fee) + units(closed.close_fee) - units(closed.realized_pnl),
+    );
+    // the close is the venue's market order, newest in the account's order history
+    const { items } = dataOf(await signed(h.app, a, 'GET', '/fapi/v1/allOrders', { query: { symbol: 'BTCUSDT' } }));
+    expect(items[0]).toMatchObject({
+      client_order_id: expect.stringMatching(/^tp-/),
+      status: OrderStatus.FILLED,
+      filled_qty: '0.680',
+    });
   });
 });
