@@ -48,7 +48,9 @@ export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue 
         tags: ['positions'],
         summary: 'Set, change or remove the take-profit / stop-loss of a position (signed)',
         description:
-          'When the watched price (working_type 1 = mark price, the default; 2 = last price) reaches the trigger, ' +
+          'When the watched price (working_type 1 = mark price, the default, checked at each mark; 2 = last price, ' +
+          'checked on every trade: a trade at or through the trigger fires it, whoever trades, once the order that ' +
+          'traded is done) reaches the trigger, ' +
           'the whole position closes with a reduce-only market order; the closed position is recorded with ' +
           'close_type 2 (take profit) or 3 (stop loss). A take-profit must lie beyond the mark in the ' +
           "position's favour, a stop-loss against it; a trigger is spent once it fires.",
