@@ -87,8 +87,6 @@ export class SymbolReplay implements PrintSink {
   startsAtTrade = false;
   derivedPrices: boolean;
   private lastPriceSent = Number.NEGATIVE_INFINITY;
-  /** The last price the venue's risk check saw (after the print that set it). */
-  private riskPrice = 0;
   private lastPriceText = '';
   private lastPriceValue = 0;
   private readonly stepSize: number;
@@ -121,7 +119,6 @@ export class SymbolReplay implements PrintSink {
         markDue.time = Number.POSITIVE_INFINITY;
         this.marksDue++;
         this.sendDerivedPrices(this.pendingPrice, this.lastPriceSent + 1000);
-        this.riskPrice = this.pendingPrice;
       },
     };
     this.markDue = markDue;
@@ -168,6 +165,12 @@ export class SymbolReplay implements PrintSink {
   }
 
   depth(ev: HistDepth): void {
+    this.applyDepth(ev);
+    // a level placed may have met a user's order: the last-price triggers that reached (as after a print)
+    this.ex.fireTradeTriggers();
+  }
+
+  private applyDepth(ev: HistDepth): void {
     this.mirror.restoreIfTouched();
     if (ev.snapshot) {
       // a snapshot anchors the book when there is none yet or after a gap; while the stream is
@@ -255,29 +258,25 @@ export class SymbolReplay implements PrintSink {
   }
 
   /**
-   * After a print: the derived mark when it is due; else, once users have traded the pair and
-   * the last price moved, the venue's risk check again (the current mark sent anew), so a
-   * trigger on the last price fires on the first print that reaches it.
+   * After a print: the derived mark when it is due (the venue's liquidation and trigger checks),
+   * then the last-price triggers the print's trades reached (the house desk leaves them to the
+   * end of the print), so such a trigger fires on the first print that reaches it.
    */
   private afterPrint(price: number, time: number): void {
     if (this.derivedPrices) {
       if (time - this.lastPriceSent >= 1000) {
         this.markDue.time = Number.POSITIVE_INFINITY;
         this.sendDerivedPrices(price, time);
-        this.riskPrice = price;
-        return;
-      }
-      // within the second of the last mark: this print's price is sent once the second is up
-      this.pendingPrice = price;
-      if (this.markDue.time === Number.POSITIVE_INFINITY) {
-        this.markDue.time = this.lastPriceSent + 1000;
-        this.merge.wake();
+      } else {
+        // within the second of the last mark: this print's price is sent once the second is up
+        this.pendingPrice = price;
+        if (this.markDue.time === Number.POSITIVE_INFINITY) {
+          this.markDue.time = this.lastPriceSent + 1000;
+          this.merge.wake();
+        }
       }
     }
-    if (this.mirror.usersTraded && price !== this.riskPrice) {
-      this.riskPrice = price;
-      this.ex.execute({ kind: 'prices', symbol: this.src.symbol, mark: this.pair.markPrice });
-    }
+    this.ex.fireTradeTriggers();
   }
 
   /** A print's trade-count correction (adjustCurrent reads it during the call): no object a print. */
