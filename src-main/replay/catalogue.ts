@@ -6,8 +6,8 @@
 // index as the book is built: symbol-replay.ts). Never a later one: a replay shows nothing from
 // after its clock (docs/replay.md, No look-ahead).
 import type { NewSymbol } from '../core/symbol.ts';
-import { planSources, type SymbolSource } from './plan.ts';
-import type { HistCandle, HistTrade, ReplayData, ReplayDataset } from './ports.ts';
+import { planSources, startTrade, type SymbolSource } from './plan.ts';
+import type { HistCandle, ReplayData, ReplayDataset } from './ports.ts';
 import type { ReplayOptions } from './replay-market.ts';
 import { replaySymbolRow } from './specs.ts';
 
@@ -24,15 +24,6 @@ function lastCandle(data: ReplayData, id: number, at: number): HistCandle | null
   let pick: HistCandle | null = null;
   for (const k of data.candles(id, at - WEEK, at)) pick = k;
   return pick;
-}
-
-/**
- * The last trade of the pair's trades at or before the start (an index look-up), null when there
- * is none: the price the pair starts with, also for its mark and index (symbol-replay.ts: then the
- * L2 snapshot the book starts from does not replace them with its mid).
- */
-export function startTrade(data: ReplayData, src: SymbolSource, start: number): HistTrade | null {
-  return src.trades ? (data.lastTrade?.(src.trades.id, start) ?? null) : null;
 }
 
 function initialPrice(data: ReplayData, src: SymbolSource, start: number): string {

@@ -9,7 +9,7 @@
 // A start earlier on the UTC day of the main data's first event starts at that event
 // (replayStart); a span with no row of the main data in it is refused (checkSpanRows), which
 // reads the data, where the plan itself reads only the datasets' extents (and rows for specs).
-import type { ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
+import type { HistTrade, ReplayData, ReplayDataset, ReplaySpecs } from './ports.ts';
 import { dataSpecs } from './specs.ts';
 import { INTERVALS } from '../../src-shared/intervals.ts';
 
@@ -360,4 +360,13 @@ export function checkSpan(data: ReplayData, symbols: readonly string[], start: n
   if (!(until > at)) throw new RangeError(`the data begins at ${iso(at)}, at or after the span's end (${iso(until)})`);
   const chosen = symbols.map((symbol) => chooseChecked(symbol, data.datasets(symbol), spanOf(at, until)));
   checkSpanRows(data, chosen, at, until);
+}
+
+/**
+ * The last trade of the pair's trades at or before the start (an index look-up), null when there
+ * is none: the price the pair starts with, also for its mark and index (symbol-replay.ts: then the
+ * L2 snapshot the book starts from does not replace them with its mid).
+ */
+export function startTrade(data: ReplayData, src: SymbolSource, start: number): HistTrade | null {
+  return src.trades ? (data.lastTrade?.(src.trades.id, start) ?? null) : null;
 }

@@ -14,12 +14,11 @@
 import type { VirtualClock } from '../core/clock.ts';
 import type { MarketSymbolView } from '../market/market-source.ts';
 import type { Exchange } from '../trading/exchange.ts';
-import { startTrade } from './catalogue.ts';
 import { addFundingStreams } from './funding-stream.ts';
 import { klinePath, type PathPrint } from './kline-path.ts';
 import { RANK_DEPTH, RANK_GRID, RANK_PRICES, RANK_TRADE, StreamMerge, type Stream } from './merge.ts';
 import type { QueueModel } from './models/queue-model.ts';
-import { INTERVAL_MS, type SourceKind, type SymbolSource } from './plan.ts';
+import { INTERVAL_MS, startTrade, type SourceKind, type SymbolSource } from './plan.ts';
 import type { HistCandle, HistDepth, HistTrade, ReplayData, ReplayDataset } from './ports.ts';
 import { iter, iteratorStream, TradeBlockStream } from './streams.ts';
 import { SymbolReplay, type CandleColumns } from './symbol-replay.ts';

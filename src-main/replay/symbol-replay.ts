@@ -80,7 +80,7 @@ export class SymbolReplay implements PrintSink {
   readonly gapTimes: number[] = [];
   lastPriceTicks = 0;
   /**
-   * The pair starts at a trade at or before the start (catalogue.ts startTrade): its mark and
+   * The pair starts at a trade at or before the start (plan.ts startTrade): its mark and
    * index are that trade's price until the first print, and the snapshot the book starts from
    * does not replace them with its mid (that is for a pair with no trade before the start).
    */

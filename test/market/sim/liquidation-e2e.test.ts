@@ -60,11 +60,14 @@ describe('liquidation in the simulated market', () => {
     expect(liquidations).toHaveLength(0);
     venue.trading.group.commitNow();
     expect(liquidations).toHaveLength(1);
-    const at = (liquidations[0].data as { mark_price: number }).mark_price;
+    // the event's mark is the price record's decimal string of the mark it was liquidated at
+    const text = (liquidations[0].data as { mark_price: string }).mark_price;
+    expect(text).toMatch(/^\d+\.\d{8}$/);
+    const at = Number(text);
     // liquidated at the first mark at or below the liquidation price, not before, not later
     const first = marks.findIndex((m) => m <= lp);
     expect(first).toBeGreaterThanOrEqual(0);
-    expect(at).toBe(marks[first]);
+    expect(at).toBeCloseTo(marks[first], 8);
     expect(marks.slice(0, first).every((m) => m > lp)).toBe(true);
 
     const history = venue.trading.closedPositions({ accountId: u, limit: 5 });
