@@ -2,7 +2,8 @@
 //
 // Invariants
 // - A trigger watches the mark (1, default) or the last trade price (2); a take-profit sits
-//   beyond the mark in the position's favour and a stop-loss against it, checked when set.
+//   beyond the price it watches in the position's favour and a stop-loss against it, checked when
+//   set (a last-price trigger against the last trade, or the mark while the pair has not traded).
 // - Every trigger is checked when a mark arrives (after the liquidations it causes), against the
 //   mark or the last price. A last-price trigger is also checked after every command that traded
 //   on its pair, whoever traded (users, bots, the house, a replay's prints), against the highest
@@ -57,24 +58,33 @@ export function setTpSl(core: TradingCore, a: AccountLive, change: TpSlChange): 
     }
     return r.value;
   };
-  const mark = pair.markPrice;
   const long = p.side === PositionSide.LONG;
   let tpTicks = p.tpTicks;
   let slTicks = p.slTicks;
   if (tp) tpTicks = tp.price === null ? 0 : parse('take_profit_price', tp.price);
   if (sl) slTicks = sl.price === null ? 0 : parse('stop_loss_price', sl.price);
   const px = (t: number) => t * pair.math.tickValue;
-  if (tpTicks && (long ? px(tpTicks) <= mark : px(tpTicks) >= mark)) {
-    reject(
-      Errors.INVALID_PARAMETER,
-      `A ${long ? 'long' : 'short'}'s take-profit must be ${long ? 'above' : 'below'} the mark price ${pair.math.roundPrice(mark)}`,
-    );
+  // each trigger is checked against the price it watches (a last-price one against the last trade,
+  // the mark until the pair has traded): one already reached would fire at once, so it is refused
+  const watched = (trigger: WorkingType): { price: number; name: string } =>
+    trigger === WorkingType.LAST_PRICE && pair.lastPriceTicks > 0
+      ? { price: px(pair.lastPriceTicks), name: `last price ${pair.math.formatPrice(pair.lastPriceTicks)}` }
+      : { price: pair.markPrice, name: `mark price ${pair.math.formatPrice(pair.math.ticksRound(pair.markPrice))}` };
+  if (tpTicks) {
+    const w = watched(tp ? tp.trigger : p.tpTrigger);
+    if (long ? px(tpTicks) <= w.price : px(tpTicks) >= w.price)
+      reject(
+        Errors.INVALID_PARAMETER,
+        `A ${long ? 'long' : 'short'}'s take-profit must be ${long ? 'above' : 'below'} the ${w.name}`,
+      );
   }
-  if (slTicks && (long ? px(slTicks) >= mark : px(slTicks) <= mark)) {
-    reject(
-      Errors.INVALID_PARAMETER,
-      `A ${long ? 'long' : 'short'}'s stop-loss must be ${long ? 'below' : 'above'} the mark price ${pair.math.roundPrice(mark)}`,
-    );
+  if (slTicks) {
+    const w = watched(sl ? sl.trigger : p.slTrigger);
+    if (long ? px(slTicks) >= w.price : px(slTicks) <= w.price)
+      reject(
+        Errors.INVALID_PARAMETER,
+        `A ${long ? 'long' : 'short'}'s stop-loss must be ${long ? 'below' : 'above'} the ${w.name}`,
+      );
   }
   p.tpTicks = tpTicks;
   p.slTicks = slTicks;

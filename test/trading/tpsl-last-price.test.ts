@@ -6,6 +6,8 @@ import { placeBotOrder, placeOrder, setPrices, setTpSl } from '../helpers/exchan
 
 import { describe, expect, it } from 'vitest';
 import { CloseType, OrderStatus, PositionSide, WorkingType } from '../../src-shared/enums.ts';
+import { Errors } from '../../src-shared/errors.ts';
+import type { TriggerSpec } from '../../src-main/trading/tpsl.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';
@@ -56,6 +58,36 @@ const fills = (v: Venue, u: number) =>
     .map((t) => [t.priceTicks, t.qtyLots]);
 
 describe('last-price take-profit / stop-loss', () => {
+  it('a trigger is checked when set against the price it watches: the last trade for type 2, the mark for type 1', () => {
+    const v = venue();
+    const u = user(v, 'tpcheck01');
+    open(v, u, 1, '96000.0', '0.010');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96000 });
+    print(v, '96600.0'); // the last price is now above the mark
+    const set = (tp: TriggerSpec, sl: TriggerSpec) => () =>
+      setTpSl(v.exchange, u, 'BTCUSDT', PositionSide.LONG, tp, sl);
+    // a last-price take-profit the last trade has already passed would fire at once: refused, naming the last price
+    expect(set({ price: '96500.0', trigger: LAST }, undefined)).toThrow(
+      expect.objectContaining({
+        code: Errors.INVALID_PARAMETER.code,
+        message: "A long's take-profit must be above the last price 96600.0",
+      }),
+    );
+    // the same price on the mark is beyond the mark: taken
+    set({ price: '96500.0', trigger: MARK }, undefined)();
+    expect(v.exchange.tpsl(u, 'BTCUSDT', PositionSide.LONG).take_profit_price).toBe('96500.0');
+    // a last-price stop-loss between the mark and the last trade is below the price it watches: taken
+    set(undefined, { price: '96550.0', trigger: LAST })();
+    expect(v.exchange.tpsl(u, 'BTCUSDT', PositionSide.LONG).stop_loss_price).toBe('96550.0');
+    // on the mark it is above the mark: refused, naming the mark, and nothing changed
+    expect(set(undefined, { price: '96550.0', trigger: MARK })).toThrow(
+      expect.objectContaining({ message: "A long's stop-loss must be below the mark price 96000.0" }),
+    );
+    expect(v.exchange.tpslList(u)).toEqual([
+      expect.objectContaining({ take_profit_price: '96500.0', stop_loss_price: '96550.0' }),
+    ]);
+  });
+
   it('a trade at the trigger between two other accounts fires a take-profit; one on the mark waits for the mark', () => {
     const v = venue();
     const u = user(v, 'tplast001');
@@ -229,7 +261,7 @@ describe('last-price take-profit / stop-loss', () => {
     setTpSl(v.exchange, w, 'BTCUSDT', PositionSide.LONG, { price: '96600.0', trigger: LAST }, undefined);
     setTpSl(v.exchange, w, 'BTCUSDT', PositionSide.LONG, { price: '96600.0', trigger: MARK }, undefined);
     bot(v, 1, '96400.0', '1.000');
-    print(v, '96500.0'); // looked at: nothing up to 96500 fires
+    print(v, '96450.0'); // looked at: nothing up to 96450 fires
     expect(v.exchange.positions(u)).toHaveLength(1);
     setTpSl(v.exchange, u, 'BTCUSDT', PositionSide.LONG, { price: '96500.0', trigger: LAST }, undefined);
     print(v, '96500.0');
