@@ -21,6 +21,20 @@ describe('triggerPrices', () => {
     const s = triggerPrices('', '1,5');
     expect(!s.ok && s.error).toMatch(/^Stop loss "1,5" is not a price/);
   });
+
+  it('refuses a negative or zero price instead of reading it as "remove" (only an empty field removes)', () => {
+    expect(triggerPrices('-99000', '93000')).toEqual({
+      ok: false,
+      error: 'Take profit "-99000" is not a price: a price is above 0 (clear the field to remove the trigger).',
+    });
+    const neg = triggerPrices('99000', '-1');
+    expect(!neg.ok && neg.error).toMatch(/^Stop loss "-1" is not a price: a price is above 0/);
+    expect(triggerPrices('−93,000', '').ok).toBe(false);
+    expect(triggerPrices('0', '').ok).toBe(false);
+    expect(triggerPrices('', '0.0').ok).toBe(false);
+    // empty still removes, both at once too
+    expect(triggerPrices('', '  ')).toEqual({ ok: true, take_profit_price: null, stop_loss_price: null });
+  });
 });
 
 describe('triggerPnl', () => {
