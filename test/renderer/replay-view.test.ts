@@ -15,6 +15,7 @@ import {
   reportUrl,
   speedLabel,
   utcSecond,
+  utcTime,
   type ReplayForm,
   type ReplayStatusView,
 } from '../../src-renderer/src/features/replay/replay-view.ts';
@@ -106,7 +107,54 @@ describe('replay dialog helpers', () => {
     expect(commonSpan(cov, [])).toBeNull();
   });
 
+  it('a start earlier on the day of the first event is taken, as the service takes it; the message is truthful', () => {
+    // the TRXUSDT L2 recording of 2025-04-14: events from 00:00:00.061 to 00:00:23.935
+    const trx = replayableSymbols([
+      ds({
+        id: 9,
+        symbol: 'TRXUSDT',
+        kind: 'depth',
+        interval: '',
+        first_time: T('2025-04-14T00:00:00.061Z'),
+        last_time: T('2025-04-14T00:00:23.935Z'),
+        rows: 500,
+      }),
+    ]);
+    const trxForm = (over: Partial<ReplayForm>) => form({ symbols: ['TRXUSDT'], ...over });
+    // the minute the dialog fills in (and the tester typed) starts the replay at the first event
+    const c = checkReplayForm(trxForm({ start: '2025-04-14 00:00' }), trx);
+    expect(c.ok && [c.request.start, c.request.until]).toEqual([
+      T('2025-04-14T00:00:00Z'),
+      T('2025-04-14T00:00:23.936Z'),
+    ]);
+    expect(checkReplayForm(trxForm({ start: '2025-04-14 00:00:05' }), trx).ok).toBe(true);
+    expect(checkReplayForm(trxForm({ start: '2025-04-14 00:00:00.061' }), trx).ok).toBe(true);
+    const errs = (f: Partial<ReplayForm>) => {
+      const r = checkReplayForm(trxForm(f), trx);
+      return r.ok ? {} : r.errors;
+    };
+    // no "from 00:00 to before 00:00": the ends to the precision they need
+    const outside =
+      'Start is outside the data: it must be from 2025-04-14 00:00 to before 2025-04-14 00:00:23.936 UTC ' +
+      '(a start before its first event, 2025-04-14 00:00:00.061, starts there).';
+    expect(errs({ start: '2025-04-13 23:59' }).start).toBe(outside);
+    expect(errs({ start: '2025-04-14 00:00:24' }).start).toBe(outside);
+    // an end before the first event ends before the replay starts
+    expect(errs({ start: '2025-04-14 00:00', end: '2025-04-14 00:00:00.050' }).end).toBe(
+      "End must be after the start (the replay starts at the data's first event, 2025-04-14 00:00:00.061 UTC).",
+    );
+    expect(errs({ end: '2025-04-14 00:01' }).end).toBe(
+      'End is past the data: the data end at 2025-04-14 00:00:23.936 UTC.',
+    );
+    expect([utcTime(T('2021-05-16T00:00:00Z')), utcTime(T('2021-05-16T00:00:23Z'))]).toEqual([
+      '2021-05-16 00:00',
+      '2021-05-16 00:00:23',
+    ]);
+  });
+
   it('UTC times typed in the fields', () => {
+    expect(parseUtc('2025-04-14 00:00:00.061')).toBe(T('2025-04-14T00:00:00.061Z'));
+    expect(parseUtc('2025-04-14T00:00:00.5Z')).toBe(T('2025-04-14T00:00:00.500Z'));
     expect(parseUtc('2021-05-16 12:30')).toBe(T('2021-05-16T12:30:00Z'));
     expect(parseUtc('2021-05-16T12:30:15Z')).toBe(T('2021-05-16T12:30:15Z'));
     expect(parseUtc('2021-05-16')).toBe(T('2021-05-16T00:00:00Z'));
@@ -148,7 +196,7 @@ describe('replay dialog helpers', () => {
       return c.ok ? {} : c.errors;
     };
     expect(errs({ start: '2021-05-15 23:59' }).start).toBe(
-      'Start is outside the data: it must be from 2021-05-16 00:00 to before 2021-05-19 12:00 UTC.',
+      'Start is outside the data: it must be from 2021-05-16 00:00 to before 2021-05-19 12:00:00.001 UTC.',
     );
     expect(errs({ start: 'yesterday' }).start).toMatch(/UTC time like/);
     expect(errs({ start: '2021-05-17 00:00', end: '2021-05-16 12:00' }).end).toBe('End must be after the start.');

@@ -15,6 +15,7 @@ import {
   replayableSymbols,
   SPEED_PRESETS,
   utcMinute,
+  utcTime,
   type ReplayForm,
 } from './replay-view.ts';
 import { RunningReplays } from './replay-running.tsx';
@@ -159,8 +160,7 @@ function ReplayBody() {
                   </td>
                   <td className="sym">{c.symbol}</td>
                   <td>
-                    <span className="when">{utcMinute(c.first)}</span> →{' '}
-                    <span className="when">{utcMinute(c.end)}</span>
+                    <span className="when">{utcTime(c.first)}</span> → <span className="when">{utcTime(c.end)}</span>
                   </td>
                   <td className="muted">{c.sources.join(', ')}</td>
                 </tr>
@@ -186,7 +186,7 @@ function ReplayBody() {
           <span>End (UTC)</span>
           <input
             aria-label="End"
-            placeholder={span ? `end of data (${utcMinute(span.end)})` : 'end of data'}
+            placeholder={span ? `end of data (${utcTime(span.end)})` : 'end of data'}
             value={form.end}
             onChange={field('end')}
             aria-invalid={!!errors.end}
@@ -271,7 +271,7 @@ function ReplayBody() {
       </div>
       {span && (
         <p className="muted small" data-testid="replay-span">
-          Common data: {utcMinute(span.first)} → {utcMinute(span.end)} UTC
+          Common data: {utcTime(span.first)} → {utcTime(span.end)} UTC
         </p>
       )}
       {sendError && (

@@ -67,6 +67,22 @@ export function utcMinute(ms: number): string {
   return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 }
 
+/**
+ * A UTC time as precisely as it needs: "2021-05-16 00:00" on a whole minute, "2025-04-14
+ * 00:00:23" on a whole second, else to the ms ("2025-04-14 00:00:00.061"): a span's ends shown to
+ * the minute would make a recording of 24 s read "00:00 to 00:00".
+ */
+export function utcTime(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  if (ms % 60_000 === 0) return utcMinute(ms);
+  return (ms % 1000 === 0 ? iso.slice(0, 19) : iso.slice(0, 23)).replace('T', ' ');
+}
+
+/** 00:00 UTC of the day of `ms`. */
+function utcDayStart(ms: number): number {
+  return Math.floor(ms / 86_400_000) * 86_400_000;
+}
+
 /** "2021-05-16 00:00:00" (UTC, seconds): the banner's historical time. */
 export function utcSecond(ms: number): string {
   if (!Number.isFinite(ms)) return '—';
@@ -74,14 +90,17 @@ export function utcSecond(ms: number): string {
 }
 
 /**
- * A UTC time typed as "YYYY-MM-DD HH:MM[:SS]" (or with a "T", or a bare date = 00:00, an
- * optional trailing "Z"/"UTC"); null when it is not one.
+ * A UTC time typed as "YYYY-MM-DD HH:MM[:SS[.mmm]]" (or with a "T", or a bare date = 00:00, an
+ * optional trailing "Z"/"UTC"); null when it is not one. To the ms, as the service takes it.
  */
 export function parseUtc(text: string): number | null {
-  const m = /^\s*(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?\s*(?:Z|UTC)?\s*$/i.exec(text);
+  const m = /^\s*(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?\s*(?:Z|UTC)?\s*$/i.exec(
+    text,
+  );
   if (!m) return null;
-  const [y, mo, d, h = '0', mi = '0', s = '0'] = m.slice(1);
-  const t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+  const [y, mo, d, h = '0', mi = '0', s = '0', frac = ''] = m.slice(1);
+  const ms = Number(frac.padEnd(3, '0'));
+  const t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
   const back = new Date(t);
   // Date.UTC rolls 2021-02-30 over to March: a day or time that does not exist is refused
   if (
@@ -167,14 +186,25 @@ export function checkReplayForm(
     errors.symbols = `The data of ${form.symbols.join(' and ')} do not overlap in time: pick symbols with a common span.`;
   const start = parseUtc(form.start);
   const end = form.end.trim() === '' ? null : parseUtc(form.end);
+  // the service's rule (replay.md, "A start just before the data"): a start earlier on the UTC
+  // day of the data's first event starts at that event; earlier days are refused
+  const earliest = span ? utcDayStart(span.first) : -Infinity;
   if (start === null) errors.start = 'Start must be a UTC time like 2021-05-16 00:00.';
-  else if (span && (start < span.first || start >= span.end))
-    errors.start = `Start is outside the data: it must be from ${utcMinute(span.first)} to before ${utcMinute(span.end)} UTC.`;
+  else if (span && (start < earliest || start >= span.end)) {
+    const snap = earliest < span.first ? ` (a start before its first event, ${utcTime(span.first)}, starts there)` : '';
+    errors.start = `Start is outside the data: it must be from ${utcMinute(earliest)} to before ${utcTime(span.end)} UTC${snap}.`;
+  }
+  // where the replay starts: the first event when the start is before it
+  const from = start === null ? null : span ? Math.max(start, span.first) : start;
   if (form.end.trim() !== '' && end === null)
     errors.end = 'End must be a UTC time like 2021-05-17 00:00, or empty for the end of the data.';
-  else if (end !== null && start !== null && end <= start) errors.end = 'End must be after the start.';
+  else if (end !== null && from !== null && end <= from)
+    errors.end =
+      start !== null && from > start
+        ? `End must be after the start (the replay starts at the data's first event, ${utcTime(from)} UTC).`
+        : 'End must be after the start.';
   else if (end !== null && span && end > span.end)
-    errors.end = `End is past the data: the data end at ${utcMinute(span.end)} UTC.`;
+    errors.end = `End is past the data: the data end at ${utcTime(span.end)} UTC.`;
   const speed = Number(form.speed);
   if (form.speed.trim() === '' || !Number.isFinite(speed) || speed < MIN_REPLAY_SPEED || speed > MAX_REPLAY_SPEED)
     errors.speed = `Speed must be a number from ${MIN_REPLAY_SPEED} to ${MAX_REPLAY_SPEED.toLocaleString('en-US')}.`;
