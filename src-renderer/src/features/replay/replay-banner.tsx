@@ -52,7 +52,7 @@ export function ReplayBanner() {
       <span className="replay-tag" title="This is a replay of historical market data, not the live market">
         REPLAY
       </span>
-      <span className="replay-symbols" data-testid="replay-symbols">
+      <span className="replay-symbols" data-testid="replay-symbols" title={status.symbols.join(' · ')}>
         {status.symbols.join(' · ')}
       </span>
       <ReplayClock />

@@ -1,0 +1,95 @@
+// A replay at the smallest window the desktop allows (1024 x 640): the banner keeps every control
+// whole on its row and each one works (it cut "Go" in half and put Report and Back to live past
+// the window's edge). The data (real 1m BTCUSDT klines, 2021-05-16..18) are imported and the
+// replay started through the API. A service of this spec's own: its replays count against the
+// limit of 4 and must not meet another spec's.
+import { fileURLToPath } from 'node:url';
+import { test, expect } from './support/fixtures.ts';
+
+test.use({ serviceOptions: { args: ['--seed', '34'] } });
+
+const KLINES = fileURLToPath(
+  new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv', import.meta.url),
+);
+
+interface Started {
+  id: string;
+  login_url: string;
+}
+
+async function api<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const out = (await r.json()) as { code: number; message: string; data: T };
+  expect(out.code, out.message).toBe(0);
+  return out.data;
+}
+
+/** A BTCUSDT replay from 2021-05-16 00:00 at 1x on the live venue at `base`. */
+async function startReplay(base: string): Promise<Started> {
+  await api(base, 'POST', '/api/v1/datasets/import', {
+    paths: [KLINES],
+    market: 'um',
+    symbol: 'BTCUSDT',
+    interval: '1m',
+  });
+  return api<Started>(base, 'POST', '/api/v1/replays', {
+    symbols: ['BTCUSDT'],
+    start: Date.parse('2021-05-16T00:00Z'),
+    speed: 1,
+  });
+}
+
+test('at 1024 x 640 the replay banner shows every control whole, and each works', async ({ page, service }) => {
+  test.setTimeout(120_000);
+  const replay = await startReplay(service.url);
+  try {
+    await page.setViewportSize({ width: 1024, height: 640 });
+    await page.goto(replay.login_url);
+    const banner = page.getByTestId('replay-banner');
+    await expect(banner).toContainText('REPLAY');
+    // paused at 1,000x: the widest state the banner shows (the speed picked in the banner)
+    if ((await banner.getAttribute('data-state')) === 'playing')
+      await banner.getByRole('button', { name: 'Pause' }).click();
+    await expect(banner).toHaveAttribute('data-state', 'paused');
+    await banner.getByRole('combobox', { name: 'Replay speed' }).selectOption('1000');
+    await expect(banner.getByTestId('replay-state')).toHaveText('❚❚ paused · 1,000x');
+
+    // nothing of the banner is cut: not its row, not the pair's name
+    const [scroll, client] = await banner.evaluate((b) => [b.scrollWidth, b.clientWidth]);
+    expect(scroll).toBeLessThanOrEqual(client);
+    const symbols = banner.getByTestId('replay-symbols');
+    expect(await symbols.evaluate((s) => s.scrollWidth <= s.clientWidth)).toBe(true);
+    const controls = [
+      banner.getByTestId('replay-time'),
+      banner.getByRole('button', { name: 'Play' }),
+      banner.getByRole('combobox', { name: 'Replay speed' }),
+      banner.getByRole('button', { name: 'Step 1s' }),
+      banner.getByRole('button', { name: 'Step 1m' }),
+      banner.getByRole('button', { name: 'Step 1h' }),
+      banner.getByRole('textbox', { name: 'Seek to (UTC)' }),
+      banner.getByRole('button', { name: 'Go' }),
+      banner.getByRole('button', { name: 'Report' }),
+      banner.getByRole('button', { name: 'Back to live' }),
+    ];
+    for (const c of controls) await expect(c).toBeInViewport({ ratio: 1 });
+    await page.screenshot({ path: test.info().outputPath('replay-banner-1024x640.png') });
+
+    // and they work: seek with Go, step, the report, back to live
+    const clock = banner.getByTestId('replay-time');
+    await banner.getByRole('textbox', { name: 'Seek to (UTC)' }).fill('2021-05-16 03:00');
+    await banner.getByRole('button', { name: 'Go' }).click();
+    await expect(clock).toContainText('2021-05-16 03:00:00');
+    await banner.getByRole('button', { name: 'Step 1h' }).click();
+    await expect(clock).toContainText('2021-05-16 04:00:00');
+    await banner.getByRole('button', { name: 'Report' }).click();
+    await expect(page.getByRole('tab', { name: 'Replay report' })).toHaveAttribute('aria-selected', 'true');
+    await banner.getByRole('button', { name: 'Back to live' }).click();
+    await expect.poll(() => new URL(page.url()).origin).toBe(new URL(service.url).origin);
+  } finally {
+    await fetch(`${service.url}/api/v1/replays/${replay.id}`, { method: 'DELETE' });
+  }
+});
