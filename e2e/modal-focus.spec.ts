@@ -111,3 +111,32 @@ test('help, the drawers and the pair picker keep the focus; Enter behind help cl
   await expect(row).toBeVisible();
   expect((await trader.api.positions()).length).toBe(1);
 });
+
+test('at 1024x640 help fits the window: title and Close in view, the list scrolls between them', async ({
+  page,
+  service,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 640 });
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await page.locator('body').press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help).toBeVisible();
+  await expect(help).toBeInViewport({ ratio: 1 });
+  await expect(help.getByRole('heading', { name: 'Keyboard shortcuts' })).toBeInViewport({ ratio: 1 });
+  await expect(help.getByRole('button', { name: 'Close' })).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: test.info().outputPath('help-1024x640.png') });
+  // the list is the first Tab stop; End scrolls it to its last shortcut, the title stays
+  const list = help.getByRole('region', { name: 'Shortcuts list' });
+  const last = list.locator('tr').last();
+  await expect(last).not.toBeInViewport({ ratio: 1 });
+  await page.keyboard.press('Tab');
+  await expect(list).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(last).toBeInViewport({ ratio: 1 });
+  await expect(help.getByRole('heading', { name: 'Keyboard shortcuts' })).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press('Tab');
+  await expect(help.getByRole('button', { name: 'Close' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(help).toBeHidden();
+});

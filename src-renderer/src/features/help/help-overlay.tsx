@@ -27,23 +27,27 @@ function Help({ s }: { s: Services }) {
         onKeyDown={keys}
       >
         <h3>Keyboard shortcuts</h3>
-        <table className="grid dense">
-          <tbody>
-            {SHORTCUTS.map(([k, what]) => (
-              <tr key={k}>
-                <td>
-                  {k.split(' / ').map((part, i) => (
-                    <span key={part}>
-                      {i > 0 && ' / '}
-                      <kbd>{part}</kbd>
-                    </span>
-                  ))}
-                </td>
-                <td>{what}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        {/* the list scrolls between the title and Close when the window is short; it is the
+            first Tab stop, where the arrow keys, Page Down and End scroll it */}
+        <div className="modal-body" tabIndex={0} role="region" aria-label="Shortcuts list">
+          <table className="grid dense">
+            <tbody>
+              {SHORTCUTS.map(([k, what]) => (
+                <tr key={k}>
+                  <td>
+                    {k.split(' / ').map((part, i) => (
+                      <span key={part}>
+                        {i > 0 && ' / '}
+                        <kbd>{part}</kbd>
+                      </span>
+                    ))}
+                  </td>
+                  <td>{what}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         <div className="modal-actions">
           <button className="primary" onClick={close}>
             Close
