@@ -1,6 +1,7 @@
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { RestClient } from '../src-shared/sdk/rest-client.ts';
+import { startHeadless } from './support/service.ts';
 
 test('without credentials the screen shows market data and says how to log in', async ({ page, service, market }) => {
   await market.ensureBook('BTCUSDT');
@@ -36,6 +37,29 @@ test('the one-time login link logs the browser in, and settings show the API key
   await other.goto(service.loginUrl);
   await expect(other.getByTestId('login-hint').first()).toContainText('did not work');
   await fresh.close();
+});
+
+test('the login link pasted into an open view-only tab logs it in, without a reload', async ({ page }) => {
+  test.setTimeout(150_000);
+  // a service of its own: the worker's one-time link is another test's
+  const own = await startHeadless();
+  try {
+    await page.goto(`${own.url}/`);
+    await expect(page.getByTestId('login-hint').first()).toContainText('#token=');
+    // the address bar takes the link: only the hash changes, the page stays (a marker survives)
+    await page.evaluate(() => ((globalThis as unknown as { stayed: boolean }).stayed = true));
+    await page.evaluate(
+      (url) => ((globalThis as unknown as { location: { href: string } }).location.href = url),
+      own.loginUrl,
+    );
+    await expect(page.getByTestId('account-compact')).toBeVisible();
+    await expect(page.getByTestId('login-hint')).toHaveCount(0);
+    expect(await page.evaluate(() => (globalThis as unknown as { stayed?: boolean }).stayed)).toBe(true);
+    await expect.poll(() => new URL(page.url()).hash).toBe('');
+    await expect(page.getByTestId('wallet-balance')).toHaveText(/^\d[\d,]*\.\d\d$/);
+  } finally {
+    await own.stop();
+  }
 });
 
 test('settings show the API key of the paper account', async ({ page, service }) => {

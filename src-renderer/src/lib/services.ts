@@ -122,6 +122,8 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       user = startUserFeed({ api, wsUrl: opts.wsUrl ?? wsUrl(), session, symbols, account, positions, orders, toasts });
       stops.push(() => user?.stop());
       void session.getState().actions.bootstrap();
+      // a login link pasted into this open tab (only the hash changes: no reload)
+      stops.push(session.getState().actions.followLoginLinks());
       // a replay venue: follow its status, and show one of the replayed pairs
       const followed = followReplay(ws, replay);
       stops.push(followed.stop);

@@ -4,6 +4,8 @@
 // carry it), the credentials a login link stored earlier in this browser (localStorage, per
 // service address: other tabs, a closed and reopened tab and a browser restart stay logged in,
 // as with a cookie). Without any, the screen still shows market data and says how to log in.
+// A login link pasted into a tab that is already open changes only the URL's hash (no reload):
+// followLoginLinks() trades its token then, as a load would.
 import { createStore } from 'zustand/vanilla';
 import type { RestClient } from '../../../src-shared/sdk/rest-client.ts';
 import { desktopBootstrap } from './connection.ts';
@@ -31,6 +33,8 @@ export interface SessionState {
      * differ from the ones in use (that window regenerated the key); true when it did.
      */
     adoptStored(): boolean;
+    /** Trades the token of every login link the URL's hash takes from now on; returns the stop. */
+    followLoginLinks(): () => void;
   };
 }
 
@@ -75,6 +79,21 @@ export function createSessionStore(api: RestClient) {
       api.setCredentials(apiKey, apiSecret);
       set({ status: 'ready', apiKey, apiSecret, source, error: null });
     };
+    /** Trades a `#token=...` of the URL (stripped from it first); true when it logged in. */
+    const loginFromHash = async (): Promise<boolean> => {
+      const token = tokenFromHash(window.location.hash);
+      if (token === null) return false;
+      history.replaceState(null, '', window.location.pathname + window.location.search);
+      try {
+        const r = await api.session(token);
+        writeStored({ apiKey: r.api_key, apiSecret: r.api_secret, baseUrl: api.baseUrl });
+        accept(r.api_key, r.api_secret, 'token');
+        return true;
+      } catch (err) {
+        set({ error: `The login link did not work: ${err instanceof Error ? err.message : String(err)}` });
+        return false;
+      }
+    };
     return {
       status: 'checking',
       apiKey: null,
@@ -88,18 +107,7 @@ export function createSessionStore(api: RestClient) {
             accept(desk.apiKey, desk.apiSecret, 'desktop');
             return;
           }
-          const token = tokenFromHash(window.location.hash);
-          if (token !== null) {
-            history.replaceState(null, '', window.location.pathname + window.location.search);
-            try {
-              const r = await api.session(token);
-              writeStored({ apiKey: r.api_key, apiSecret: r.api_secret, baseUrl: api.baseUrl });
-              accept(r.api_key, r.api_secret, 'token');
-              return;
-            } catch (err) {
-              set({ error: `The login link did not work: ${err instanceof Error ? err.message : String(err)}` });
-            }
-          }
+          if (await loginFromHash()) return;
           const stored = readStored(api.baseUrl);
           if (stored) {
             accept(stored.apiKey, stored.apiSecret, 'session');
@@ -129,6 +137,14 @@ export function createSessionStore(api: RestClient) {
           if (stored === null || stored.apiKey === cur.apiKey) return false;
           accept(stored.apiKey, stored.apiSecret, cur.source ?? 'session');
           return true;
+        },
+        followLoginLinks() {
+          const onHash = (): void => {
+            // the desktop's account comes from its main process, never from a link
+            if (get().source !== 'desktop') void loginFromHash();
+          };
+          window.addEventListener('hashchange', onHash);
+          return () => window.removeEventListener('hashchange', onHash);
         },
       },
     };
