@@ -170,6 +170,68 @@ test('TP/SL prices take thousands separators; a non-number is refused in the dia
   await expect(row).toContainText(fmtPx(tp, s.price_precision));
 });
 
+test('the TP/SL dialog reads the triggers a bot just set, and will not overwrite triggers changed while it was open', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  test.setTimeout(120_000);
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  await marketOrder(trader, symbol, 1, '0.010');
+  const s = await market.symbol(symbol);
+  const screen = new TradingPage(page);
+  const area = new PositionsArea(page);
+  await screen.openAs(service.url, trader, symbol);
+  const row = area.row(symbol, 1);
+  const edit = row.getByRole('button', { name: `TP/SL ${symbol} long` });
+  await expect(edit).toBeVisible();
+  const [pos] = await trader.api.positions();
+  const bot = { symbol, position_side: 1 as const, working_type: 1 as const };
+  const tp = onTick(pos.mark_price * 1.2, s.price_step);
+  const sl = onTick(pos.mark_price * 0.8, s.price_step);
+
+  // 1. a bot sets the triggers just before the dialog opens, while the screen's own refresh (a
+  // 5 s poll) is on its way: its reads of the triggers are held until the dialog is open
+  let held = 0;
+  let release = (): void => {};
+  const gate = new Promise<void>((r) => (release = r));
+  await page.route('**/fapi/v1/position/tpsl?**', async (route) => {
+    if (route.request().method() === 'GET') {
+      held++;
+      await gate;
+    }
+    await route.continue();
+  });
+  await expect.poll(() => held, { timeout: 15_000 }).toBeGreaterThan(0);
+  await trader.api.setTpSl({ ...bot, take_profit_price: tp, stop_loss_price: sl });
+  await edit.click();
+  await expect(area.dialog).toBeVisible();
+  release();
+  await expect(area.takeProfit).toHaveValue(tp);
+  await expect(area.stopLoss).toHaveValue(sl);
+  await page.unrouteAll();
+  await area.dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(area.dialog).toBeHidden();
+
+  // 2. the bot changes them while the dialog is open: Save refuses, names them, keeps the bot's
+  await edit.click();
+  await expect(area.takeProfit).toHaveValue(tp);
+  const tp2 = onTick(pos.mark_price * 1.3, s.price_step);
+  await trader.api.setTpSl({ ...bot, take_profit_price: tp2, stop_loss_price: null });
+  const mine = onTick(pos.mark_price * 0.7, s.price_step);
+  await area.stopLoss.fill(mine);
+  await area.dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(area.dialog.getByRole('alert')).toContainText('changed since this dialog opened');
+  await expect(area.dialog.getByRole('alert')).toContainText(`now TP ${fmtPx(tp2, s.price_precision)}, SL —`);
+  expect((await trader.api.tpslList()).map((t) => [t.take_profit_price, t.stop_loss_price])).toEqual([[tp2, null]]);
+  // a second Save replaces them with the fields, as the message says
+  await area.dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(area.dialog).toBeHidden();
+  expect((await trader.api.tpslList()).map((t) => [t.take_profit_price, t.stop_loss_price])).toEqual([[tp, mine]]);
+});
+
 /** An isolated long of 0.010 BTCUSDT at market, the screen open on it: its row and its ± button. */
 async function isolatedLong(page: Page, service: { url: string }, trader: Trader, market: BotMarket) {
   const symbol = 'BTCUSDT';

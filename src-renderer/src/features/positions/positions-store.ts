@@ -27,6 +27,8 @@ export interface PositionsState {
     replace(list: readonly PositionRecord[]): void;
     apply(record: PositionRecord): void;
     setTpSl(body: TpSlRequest): Promise<void>;
+    /** Reads every position's triggers now (GET /fapi/v1/position/tpsl); those of one position, null for none. */
+    loadTpSl(symbol: string, side: number): Promise<TpSl | null>;
     clear(): void;
   };
 }
@@ -75,6 +77,15 @@ export function createPositionsStore(api: RestClient) {
       for (const k of Object.keys(tpsl)) if (!live.has(k)) delete tpsl[k];
       set({ positions: sortPositions(list.filter((p) => p.quantity !== 0)), tpsl, loaded: true });
     };
+    const setTriggers = (triggers: Awaited<ReturnType<RestClient['tpslList']>>): void => {
+      const tpsl = { ...get().tpsl };
+      for (const t of triggers) {
+        const k = positionKey(t.symbol, t.position_side);
+        if (t.take_profit_price === null && t.stop_loss_price === null) delete tpsl[k];
+        else tpsl[k] = { takeProfit: t.take_profit_price, stopLoss: t.stop_loss_price, workingType: t.working_type };
+      }
+      set({ tpsl });
+    };
     const touched = (during: DuringRefresh) => (p: PositionRecord) =>
       during.keys.has(positionKey(p.symbol, p.position_side));
     return {
@@ -98,14 +109,11 @@ export function createPositionsStore(api: RestClient) {
             const isTouched = touched(during);
             replaceList([...list.filter((p) => !isTouched(p)), ...get().positions.filter(isTouched)]);
           }
-          const tpsl = { ...get().tpsl };
-          for (const t of triggers) {
-            const k = positionKey(t.symbol, t.position_side);
-            if (t.take_profit_price === null && t.stop_loss_price === null) delete tpsl[k];
-            else
-              tpsl[k] = { takeProfit: t.take_profit_price, stopLoss: t.stop_loss_price, workingType: t.working_type };
-          }
-          set({ tpsl });
+          setTriggers(triggers);
+        },
+        async loadTpSl(symbol, side) {
+          setTriggers(await api.tpslList());
+          return get().tpsl[positionKey(symbol, side)] ?? null;
         },
         replace(list) {
           for (const during of inFlight) during.whole = true;

@@ -7,7 +7,10 @@
 // it never reach the global handler, and Enter saves only from the price fields (buttons keep
 // their own Enter). A modal dialog (use-modal.ts): the focus starts in the take-profit field,
 // Tab / Shift+Tab cycle inside, Esc closes it from anywhere in it, the focus then goes back to ✎.
-import { useRef, useState } from 'react';
+// The store's triggers may be seconds old (a bot may have just set them through the API): the
+// dialog reads them afresh when it opens (the fields take them unless already edited), and again
+// before it saves; when they changed since it opened it saves nothing, says so and shows them.
+import { useEffect, useRef, useState } from 'react';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtSigned } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
@@ -15,8 +18,8 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { useModal } from '../../layout/use-modal.ts';
 import { positionDirection } from './position-direction.ts';
-import { positionKey } from './positions-store.ts';
-import { triggerPnl, triggerPrices } from './tpsl-input.ts';
+import { positionKey, type TpSl } from './positions-store.ts';
+import { sameTriggers, triggerPnl, triggerPrices } from './tpsl-input.ts';
 
 export function TpSlDialog({ position, onClose }: { position: PositionRecord; onClose: () => void }) {
   const s = useServices();
@@ -34,6 +37,36 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
   const [busy, setBusy] = useState(false);
   const first = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLDivElement>(null);
+  // the triggers the fields started from (what Save may replace), and whether they were edited
+  const base = useRef<TpSl | null>(current ?? null);
+  const edited = useRef(false);
+  const show = (t: TpSl | null): void => {
+    setTp(t?.takeProfit ?? '');
+    setSl(t?.stopLoss ?? '');
+    setWorking((t?.workingType as 1 | 2) ?? 1);
+  };
+  const edit = (): void => {
+    edited.current = true;
+    setError(null);
+  };
+  useEffect(() => {
+    let live = true;
+    s.positions
+      .getState()
+      .actions.loadTpSl(p.symbol, p.position_side)
+      .then((fresh) => {
+        // fields already typed in keep what was typed; Save then finds the change
+        if (!live || edited.current) return;
+        base.current = fresh;
+        show(fresh);
+      })
+      .catch(() => {
+        // the service cannot be reached: Save says so
+      });
+    return () => {
+      live = false;
+    };
+  }, []);
 
   const modalKeys = useModal(box, onClose, first);
 
@@ -52,6 +85,14 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
     setBusy(true);
     setError(null);
     try {
+      const now = await s.positions.getState().actions.loadTpSl(p.symbol, p.position_side);
+      if (!sameTriggers(now, base.current)) {
+        base.current = now;
+        setError(
+          `The TP/SL of this position changed since this dialog opened (a bot or another window): now TP ${fmt(now?.takeProfit, pd)}, SL ${fmt(now?.stopLoss, pd)}. Nothing was saved; Save again to replace them with the fields.`,
+        );
+        return;
+      }
       await s.positions.getState().actions.setTpSl({
         symbol: p.symbol,
         position_side: p.position_side,
@@ -104,10 +145,10 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
             inputMode="decimal"
             value={tp}
             placeholder={d.long ? 'above mark' : 'below mark'}
-            onChange={(e) => (setTp(e.target.value), setError(null))}
+            onChange={(e) => (setTp(e.target.value), edit())}
           />
           <span className="unit">
-            <button type="button" className="link" onClick={() => (setTp(''), setError(null))}>
+            <button type="button" className="link" onClick={() => (setTp(''), edit())}>
               clear
             </button>
           </span>
@@ -126,10 +167,10 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
             inputMode="decimal"
             value={sl}
             placeholder={d.long ? 'below mark' : 'above mark'}
-            onChange={(e) => (setSl(e.target.value), setError(null))}
+            onChange={(e) => (setSl(e.target.value), edit())}
           />
           <span className="unit">
-            <button type="button" className="link" onClick={() => (setSl(''), setError(null))}>
+            <button type="button" className="link" onClick={() => (setSl(''), edit())}>
               clear
             </button>
           </span>
@@ -149,7 +190,7 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
               type="button"
               className={working === w ? 'active' : ''}
               aria-pressed={working === w}
-              onClick={() => (setWorking(w), setError(null))}
+              onClick={() => (setWorking(w), edit())}
             >
               {w === 1 ? 'Mark price' : 'Last price'}
             </button>

@@ -6,6 +6,7 @@
 // a typo never deletes a stop. Pure: the dialog and the tests share it.
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 import type { PositionDirection } from './position-direction.ts';
+import type { TpSl } from './positions-store.ts';
 
 const TRIGGER_NOT_A_NUMBER = 'use digits and a decimal point, e.g. 99000.5 (thousands separators are fine)';
 
@@ -36,4 +37,10 @@ export function triggerPrices(tp: string, sl: string): TriggerPrices {
 export function triggerPnl(text: string, entry: number, d: Pick<PositionDirection, 'size' | 'sign'>): number {
   const r = parseDecimalInput(text);
   return r.kind === 'ok' && r.n > 0 ? (r.n - entry) * d.size * d.sign : NaN;
+}
+
+/** Whether two readings of a position's triggers have the same prices (null: none set). */
+export function sameTriggers(a: TpSl | null, b: TpSl | null): boolean {
+  const n = (x: string | null | undefined): number => (x ? Number(x) : 0);
+  return n(a?.takeProfit) === n(b?.takeProfit) && n(a?.stopLoss) === n(b?.stopLoss);
 }
