@@ -1,5 +1,6 @@
 // The account panel's summary at live marks: worked by hand against the server's formula
-// (exchange.ts summary(): available = wallet + cross uPnL - position margin - order margin).
+// (ledger.ts accountMoney(): position margin = cross |Q| x mark / leverage + isolated margin,
+// available = wallet + cross uPnL - position margin - order margin); the position row's margin.
 import { describe, expect, it } from 'vitest';
 import type { AccountSummary } from '../../src-shared/sdk/rest-client.ts';
 import type { PositionRecord } from '../../src-shared/types.ts';
@@ -11,7 +12,7 @@ const summary: AccountSummary = {
   wallet_balance: '10000.00000000',
   available_balance: '8000.00000000',
   frozen_margin: '500.00000000',
-  position_margin: '1500.00000000',
+  position_margin: '1800.00000000',
   unrealized_pnl: '0.00000000',
   margin_balance: '10000.00000000',
   total_deposits: '10000.00000000',
@@ -49,18 +50,44 @@ describe('liveSummary', () => {
   it('recomputes unrealized PnL, margin balance and available at the live marks', () => {
     const positions = [
       position({ symbol: 'BTCUSDT', position_side: 1, margin_mode: 2, quantity: 0.5, entry_price: 60_000 }), // cross long
-      position({ symbol: 'ETHUSDT', position_side: 2, margin_mode: 1, quantity: 2, entry_price: 3_000 }), // isolated short
+      position({ symbol: 'ETHUSDT', position_side: 2, margin_mode: 1, quantity: 2, entry_price: 3_000, margin: 300 }), // isolated short
     ];
     const marks: Record<string, number> = { BTCUSDT: 60_400, ETHUSDT: 3_100 };
     const s = liveSummary(summary, positions, (sym) => marks[sym]);
     // cross long: (60,400 - 60,000) x 0.5 = +200; isolated short: (3,000 - 3,100) x 2 = -200
     expect(Number(s.unrealized_pnl)).toBeCloseTo(0, 8);
     expect(Number(s.margin_balance)).toBeCloseTo(10_000, 8);
-    // only the cross PnL counts towards available: 10,000 + 200 - 1,500 - 500
-    expect(Number(s.available_balance)).toBeCloseTo(8_200, 8);
+    // position margin at the mark: 0.5 x 60,400 / 20 = 1,510 (cross) + 300 (isolated, as allocated)
+    expect(Number(s.position_margin)).toBeCloseTo(1_810, 8);
+    // only the cross PnL counts towards available: 10,000 + 200 - 1,810 - 500
+    expect(Number(s.available_balance)).toBeCloseTo(7_890, 8);
     // what does not depend on the mark stays the server's
     expect(s.wallet_balance).toBe(summary.wallet_balance);
-    expect(s.position_margin).toBe(summary.position_margin);
+    expect(s.frozen_margin).toBe(summary.frozen_margin);
+  });
+
+  it("after a replay's seek: position margin and available at the new mark, not the record's (the tester's figures)", async () => {
+    const { liveMargin } = await import('../../src-renderer/src/features/positions/positions-store.ts');
+    // hedge, cross 20x: long 0.5 and short 0.2 BTCUSDT, records computed at the old mark 48,033
+    const long = position({ quantity: 0.5, entry_price: 47_489.1, mark_price: 48_033, margin: 1_200.825 });
+    const short = position({
+      position_side: 2,
+      quantity: 0.2,
+      entry_price: 48_000,
+      mark_price: 48_033,
+      margin: 480.33,
+    });
+    const mark = 48_144.3;
+    // the row's margin: 0.5 x 48,144.3 / 20 = 1,203.6075 (the API's), not the record's 1,200.825
+    expect(liveMargin(long, mark)).toBeCloseTo(1_203.6075, 8);
+    expect(liveMargin(short, mark)).toBeCloseTo(481.443, 8);
+    const s = liveSummary({ ...summary, frozen_margin: '0', position_margin: '1681.155' }, [long, short], () => mark);
+    // 1,203.6075 + 481.443 (the API's 1,685.05), and available from it
+    expect(Number(s.position_margin)).toBeCloseTo(1_685.0505, 8);
+    const pnl = (mark - 47_489.1) * 0.5 + (48_000 - mark) * 0.2;
+    expect(Number(s.available_balance)).toBeCloseTo(10_000 + pnl - 1_685.0505, 8);
+    // an isolated position's margin is what was allocated to it, whatever the mark
+    expect(liveMargin(position({ margin_mode: 1, quantity: 1, margin: 3_000 }), 99_000)).toBe(3_000);
   });
 
   it("falls back to a position's own mark when no live mark is known", () => {

@@ -11,6 +11,7 @@ import { createHistoryStores } from '../features/history/history-stores.ts';
 import { createNotionalCapsStore } from '../features/order-entry/notional-caps-store.ts';
 import { createOrderFormStore } from '../features/order-entry/order-form-store.ts';
 import { createOpenOrdersStore } from '../features/orders/open-orders-store.ts';
+import { watchMarkJumps } from '../features/positions/mark-refresh.ts';
 import { createPositionsStore } from '../features/positions/positions-store.ts';
 import { createSettingsStore } from '../features/settings/settings-store.ts';
 import { createReplayStore, followReplay } from '../features/replay/replay-store.ts';
@@ -121,6 +122,15 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       stops.push(() => bookFeed?.stop());
       user = startUserFeed({ api, wsUrl: opts.wsUrl ?? wsUrl(), session, symbols, account, positions, orders, toasts });
       stops.push(() => user?.stop());
+      // liquidation price, margin ratio and the balance again at once when the mark jumps (a
+      // replay's step or seek), not up to 5 s later
+      stops.push(
+        watchMarkJumps({
+          tickers,
+          positions,
+          refresh: () => Promise.all([positions.getState().actions.refresh(), account.getState().actions.refresh()]),
+        }),
+      );
       void session.getState().actions.bootstrap();
       // a login link pasted into this open tab (only the hash changes: no reload)
       stops.push(session.getState().actions.followLoginLinks());

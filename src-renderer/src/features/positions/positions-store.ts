@@ -9,6 +9,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { PositionRecord } from '../../../../src-shared/types.ts';
 import type { RestClient, TpSlRequest } from '../../../../src-shared/sdk/rest-client.ts';
+import { MarginMode } from '../../../../src-shared/enums.ts';
 import { positionDirection } from './position-direction.ts';
 
 export interface TpSl {
@@ -154,6 +155,17 @@ export function livePnl(p: PositionRecord, mark?: number): number {
   const m = mark !== undefined && mark > 0 ? mark : p.mark_price;
   const d = positionDirection(p);
   return (m - p.entry_price) * d.size * d.sign;
+}
+
+/**
+ * A position's margin at `mark` (the record's own mark when none is given), as the service
+ * computes it (ledger.ts): cross, the initial margin at the mark, |Q| x mark / leverage, so it
+ * moves with every mark; isolated, what is allocated to it, which the mark does not move.
+ */
+export function liveMargin(p: PositionRecord, mark?: number): number {
+  if (p.margin_mode === MarginMode.ISOLATED) return p.margin;
+  const m = mark !== undefined && mark > 0 ? mark : p.mark_price;
+  return (Math.abs(p.quantity) * m) / Math.max(1, p.leverage);
 }
 
 /** Return on the initial margin (entry notional / leverage). */

@@ -14,7 +14,7 @@ import { RecordTable, type Column } from '../../layout/record-table.tsx';
 import { ConfirmBar } from '../orders/confirm-bar.tsx';
 import { closePosition } from './close-position.ts';
 import { positionDirection } from './position-direction.ts';
-import { livePnl, positionKey, roe, type PositionsState } from './positions-store.ts';
+import { liveMargin, livePnl, positionKey, roe, type PositionsState } from './positions-store.ts';
 import { MarginDialog } from './margin-dialog.tsx';
 import { TpSlDialog } from './tpsl-dialog.tsx';
 import { MarginMode } from '../../../../src-shared/enums.ts';
@@ -146,10 +146,10 @@ export function PositionsTable() {
       // with an isolated position listed the figures stand left of its adjust button, cross ones too
       headClass: anyIsolated ? 'num margin-head' : 'num',
       cls: 'num',
-      cell: ({ p, name }) =>
+      cell: ({ p, name, mark }) =>
         anyIsolated ? (
           <span className="pos-tpsl">
-            <Pair top={fmt(p.margin, 2)} sub={fmtPct(p.margin_ratio, 2)} />
+            <Pair top={fmt(liveMargin(p, mark), 2)} sub={fmtPct(p.margin_ratio, 2)} />
             {p.margin_mode === MarginMode.ISOLATED ? (
               <button
                 className="btn-small ghost"
@@ -166,7 +166,7 @@ export function PositionsTable() {
             )}
           </span>
         ) : (
-          <Pair top={fmt(p.margin, 2)} sub={fmtPct(p.margin_ratio, 2)} />
+          <Pair top={fmt(liveMargin(p, mark), 2)} sub={fmtPct(p.margin_ratio, 2)} />
         ),
     },
     {
