@@ -4,8 +4,13 @@
 // (styles.css); each column says its own cell classes, so numbers align right and colours
 // follow the record. Rows carry whatever attributes the caller gives them (test ids, data-*):
 // the e2e page models find tables and rows by those.
-import type { ReactNode, TdHTMLAttributes } from 'react';
+// A row's control that had the focus and went away (Cancel or Close: its row removed, or the
+// control disabled while its action ran) hands the focus on rather than drop it to the page: to
+// the same control of that row once usable again, else of the row now in its place (the next one,
+// or the last), else to a usable control of the header, else to the tab the table is shown in.
+import { useEffect, useRef, type ReactNode, type TdHTMLAttributes } from 'react';
 import { fmtDateTime } from '../lib/format.ts';
+import { CONTROLS, firstControl, keepFocus } from './keep-focus.ts';
 
 /** Attributes of a row or cell: data-* and test ids. */
 type DataAttributes = { [name: `data-${string}`]: string | number | undefined };
@@ -45,9 +50,11 @@ export function RecordTable<T>({
   rowAttrs,
   empty,
 }: RecordTableProps<T>) {
+  const table = useRef<HTMLTableElement>(null);
+  useEffect(() => keepFocus(table.current!, focusPlace, (at, waited) => nextFocus(table.current!, at, waited)), []);
   return (
     <>
-      <table className={className} data-testid={testId}>
+      <table ref={table} className={className} data-testid={testId}>
         <thead>
           <tr>
             {columns.map((c, i) => (
@@ -59,7 +66,7 @@ export function RecordTable<T>({
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={rowKey(r)} {...rowAttrs?.(r)}>
+            <tr key={rowKey(r)} data-row-key={rowKey(r)} {...rowAttrs?.(r)}>
               {columns.map((c, i) => (
                 <td key={i} className={typeof c.cls === 'function' ? c.cls(r) : c.cls} {...c.attrs?.(r)}>
                   {c.cell(r)}
@@ -71,6 +78,44 @@ export function RecordTable<T>({
       </table>
       {rows.length === 0 && empty}
     </>
+  );
+}
+
+/** How long the focus waits for a row's controls to be usable again before it goes to the header or the tab, ms. */
+const ROW_WAIT_MS = 2500;
+
+/** Where a focused control of a record table is: its row (by key and place) and its column. */
+interface FocusPlace {
+  key: string | null;
+  row: number;
+  cell: number;
+}
+
+function focusPlace(el: HTMLElement): FocusPlace {
+  const tr = el.closest('tr');
+  const td = el.closest('td, th') as HTMLTableCellElement | null;
+  const body = tr?.parentElement?.tagName === 'TBODY';
+  return {
+    key: body ? (tr!.dataset.rowKey ?? null) : null,
+    row: body ? tr!.sectionRowIndex : -1,
+    cell: td?.cellIndex ?? 0,
+  };
+}
+
+function nextFocus(table: HTMLTableElement, at: FocusPlace, waited: number): HTMLElement | null {
+  const rows = [...(table.tBodies[0]?.rows ?? [])];
+  const same = at.key === null ? undefined : rows.find((r) => r.dataset.rowKey === at.key);
+  const row = same ?? rows[Math.min(Math.max(at.row, 0), rows.length - 1)];
+  // the same column's control; a row with none in that column, its first
+  const cell = row?.cells[at.cell];
+  const control = cell?.querySelector(CONTROLS) ? firstControl(cell) : firstControl(row);
+  if (control !== null) return control;
+  // the rows' controls are off while an action is on its way: wait for them a little
+  if (row && waited < ROW_WAIT_MS) return null;
+  return (
+    firstControl(table.tHead) ??
+    table.closest('.bottom-tabs')?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]') ??
+    null
   );
 }
 

@@ -1,0 +1,72 @@
+// The keyboard focus never falls to the page after an action done from the keyboard (the next
+// Tab then started again at the top bar): Cancel on an order row and Close on a position hand it
+// to the next row's button (the table's tab once the last is gone), Confirm in the leverage editor
+// to its button, a pair picked with Enter to the pair button. The order book's prices and the
+// price field's "Last" are reachable from the keyboard: the book is one Tab stop whose arrow keys
+// move along the levels and whose Enter picks one.
+import { test, expect, type Trader } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+import { onTick } from './support/prices.ts';
+
+const SYMBOL = 'BTCUSDT';
+
+async function marketOrder(trader: Trader, side: 1 | 2, qty: string): Promise<void> {
+  await trader.api.placeOrder({ symbol: SYMBOL, side, position_side: side, position_action: 1, type: 2, qty });
+}
+
+test('Cancel on an order row and Close on a position hand the focus to the next row, then to the tab', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  test.setTimeout(120_000);
+  await market.ensureBook(SYMBOL, 15);
+  const s = await market.symbol(SYMBOL);
+  const mid = await market.mid(SYMBOL);
+  for (const f of [0.9, 0.91]) {
+    await trader.api.placeOrder({
+      symbol: SYMBOL,
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: onTick(mid * f, s.price_step),
+      qty: '0.010',
+      time_in_force: 1,
+    });
+  }
+  await marketOrder(trader, 1, '0.010');
+  await marketOrder(trader, 2, '0.010');
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, SYMBOL);
+
+  // open orders: Enter on the first row's Cancel, the focus goes to the next row's
+  await screen.tabs.show('Open orders');
+  const orders = screen.tabs.openOrders.locator('tbody tr');
+  await expect(orders).toHaveCount(2);
+  const cancel = (row: number) => orders.nth(row).getByRole('button', { name: /^Cancel order/ });
+  const second = await orders.nth(1).getAttribute('data-testid');
+  await cancel(0).focus();
+  await page.keyboard.press('Enter');
+  await expect(orders).toHaveCount(1);
+  await expect(orders.first()).toHaveAttribute('data-testid', second!);
+  await expect(cancel(0)).toBeFocused();
+  // the last one: the focus goes to the table's tab
+  await page.keyboard.press('Enter');
+  await expect(orders).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: /^Open orders/ })).toBeFocused();
+
+  // positions: Enter on the long's Close, then on the short's
+  await screen.tabs.show('Positions');
+  const long = screen.tabs.position(SYMBOL, 1);
+  const short = screen.tabs.position(SYMBOL, 2);
+  await long.getByRole('button', { name: `Close ${SYMBOL} long` }).focus();
+  await page.keyboard.press('Enter');
+  await expect(long).toHaveCount(0);
+  await expect(short.getByRole('button', { name: `Close ${SYMBOL} short` })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(short).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: /^Positions/ })).toBeFocused();
+  expect(await trader.api.positions()).toEqual([]);
+});
