@@ -70,3 +70,33 @@ test('Cancel on an order row and Close on a position hand the focus to the next 
   await expect(page.getByRole('tab', { name: /^Positions/ })).toBeFocused();
   expect(await trader.api.positions()).toEqual([]);
 });
+
+test('Confirm in the leverage editor and a pair picked with Enter leave the focus on their buttons', async ({
+  page,
+  service,
+  trader,
+}) => {
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, SYMBOL);
+  const opener = screen.form.root.getByTestId('leverage-button');
+  await expect(opener).toHaveText('20x');
+  await opener.focus();
+  await page.keyboard.press('Enter');
+  const editor = screen.form.root.getByRole('group', { name: 'Leverage' });
+  await editor.getByRole('textbox', { name: 'Leverage value' }).fill('25');
+  await editor.getByRole('button', { name: 'Confirm 25x' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(editor).toBeHidden();
+  await expect(opener).toHaveText('25x');
+  await expect(opener).toBeFocused();
+
+  // "/" opens the pair picker with nothing focused; Enter picks, the focus on the pair button
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('/');
+  await expect(screen.picker.search).toBeFocused();
+  await page.keyboard.type('ETHUSDT');
+  await page.keyboard.press('Enter');
+  await expect(screen.picker.dialog).toBeHidden();
+  await expect(screen.topbar.symbolButton).toContainText('ETHUSDT');
+  await expect(screen.topbar.symbolButton).toBeFocused();
+});

@@ -2,7 +2,8 @@
 // dialog: when it opens the focus moves into it (to `initial`, or to the dialog itself), the rest
 // of the page is inert (focus-trap.ts: Tab cannot reach a control behind the veil, a click there
 // does nothing), Tab and Shift+Tab cycle inside it, Esc closes it, and when it closes the focus
-// goes back to what had it before (the button or the field it was opened from).
+// goes back to what had it before (the button or the field it was opened from), or, when nothing
+// had it (opened by a key), to `opener`, so that it does not fall to the page.
 import { useCallback, useLayoutEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 import { inertOutside, trapTab } from './focus-trap.ts';
 
@@ -11,6 +12,7 @@ export function useModal(
   box: RefObject<HTMLElement | null>,
   onClose: () => void,
   initial?: RefObject<HTMLElement | null>,
+  opener?: RefObject<HTMLElement | null>,
 ): (e: KeyboardEvent) => void {
   const close = useRef(onClose);
   close.current = onClose;
@@ -24,6 +26,7 @@ export function useModal(
     return () => {
       free();
       if (before instanceof HTMLElement && before !== document.body && before.isConnected) before.focus();
+      else opener?.current?.focus();
     };
     // once per opening (a mount): the refs are set before layout effects run
   }, []);

@@ -5,6 +5,8 @@
 // which Max and % sizes respect); the account store then re-reads the setting.
 // It closes without applying on Esc (anywhere in it, or on its opener, the "20x" button) and on a
 // click outside it; the focus then goes back to the opener, unless the click put it elsewhere.
+// Confirmed, it closes with the focus on the opener too; refused, it stays open with the focus
+// in its field (the Confirm button is off while the change is on its way, so the focus leaves it).
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { errorText } from '../../lib/frame.ts';
 import { useServices } from '../../lib/use-services.ts';
@@ -51,6 +53,7 @@ export function LeverageEditor(props: {
       document.removeEventListener('mousedown', onDown);
     };
   }, [props.opener]);
+  const field = useRef<HTMLInputElement>(null);
   const [text, setText] = useState(String(props.current));
   const [busy, setBusy] = useState(false);
   const parsed = parseLeverage(text, props.max);
@@ -65,8 +68,10 @@ export function LeverageEditor(props: {
       await s.notionalCaps.getState().actions.setLeverage(props.symbol, value);
       await s.account.getState().actions.loadSetting(props.symbol);
       props.onDone(null);
+      props.opener.current?.focus();
     } catch (e) {
       props.onDone(errorText(e));
+      field.current?.focus();
     } finally {
       setBusy(false);
     }
@@ -89,6 +94,7 @@ export function LeverageEditor(props: {
           −
         </button>
         <input
+          ref={field}
           aria-label="Leverage value"
           inputMode="numeric"
           value={text}

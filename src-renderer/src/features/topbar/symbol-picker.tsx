@@ -2,8 +2,9 @@
 // price, 24 h change and volume, funding and maximum leverage; a click on a column header sorts
 // by it (again: the other way). The cursor starts on the current pair; arrow keys move, Enter
 // picks, Esc closes. A modal dialog (use-modal.ts): the rest of the screen is inert while it is
-// open, and a click outside it closes it.
-import { useEffect, useMemo, useRef, useState } from 'react';
+// open, and a click outside it closes it. Closed (a pair picked, Esc), it leaves the focus on
+// `opener`, the pair button, when nothing had it before (opened with `/`).
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { fmt, fmtCompact, fmtPct } from '../../lib/format.ts';
 import { useModal } from '../../layout/use-modal.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -26,7 +27,7 @@ const STATUS_NAME: Record<number, string> = {
   [SymbolStatus.DELISTED]: 'Delisted',
 };
 
-export function SymbolPicker() {
+export function SymbolPicker({ opener }: { opener?: RefObject<HTMLElement | null> }) {
   const s = useServices();
   const { status, error, entries } = useSel(s.symbols, (x) => x);
   const tickers = useSel(s.tickers, (x) => x.tickers);
@@ -37,7 +38,7 @@ export function SymbolPicker() {
   const input = useRef<HTMLInputElement>(null);
   const panel = useRef<HTMLDivElement>(null);
 
-  const modalKeys = useModal(panel, () => s.workspace.getState().actions.close(), input);
+  const modalKeys = useModal(panel, () => s.workspace.getState().actions.close(), input, opener);
   useEffect(() => {
     // the rest of the screen is inert: a click on it (the pair button included) lands on an
     // ancestor of the picker, outside it

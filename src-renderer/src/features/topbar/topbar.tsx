@@ -22,6 +22,7 @@ export function Topbar() {
   const t = useSel(s.tickers, (x) => x.tickers[symbol]);
   const overlay = useSel(s.workspace, (w) => w.overlay);
   const replayMode = useSel(s.replay, (r) => r.mode);
+  const symbolButton = useRef<HTMLButtonElement>(null);
   const dir = useDirection(t?.last);
   const down = useSel(s.connection, (c) => marketDown(c.state));
   const ch = change24(t);
@@ -42,6 +43,7 @@ export function Topbar() {
       </span>
       <div className="picker-anchor">
         <button
+          ref={symbolButton}
           className="symbol-button"
           data-testid="symbol-button"
           aria-haspopup="dialog"
@@ -65,7 +67,7 @@ export function Topbar() {
           )}
           <span className="caret">▾</span>
         </button>
-        {overlay === 'symbols' && <SymbolPicker />}
+        {overlay === 'symbols' && <SymbolPicker opener={symbolButton} />}
       </div>
       <div className={`last-price ${dir}`} data-testid="last-price" aria-label="Last price">
         {fmt(t?.last, pd)}
