@@ -100,3 +100,61 @@ test('Confirm in the leverage editor and a pair picked with Enter leave the focu
   await expect(screen.topbar.symbolButton).toContainText('ETHUSDT');
   await expect(screen.topbar.symbolButton).toBeFocused();
 });
+
+test('the order book is one Tab stop: arrows move along the levels, Enter picks the price; Last by keyboard', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  await market.ensureBook(SYMBOL, 15);
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, SYMBOL);
+  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  // only one level of the book is in the Tab order
+  await expect(screen.ladder.root.locator('[tabindex="0"]')).toHaveCount(1);
+  // Tab from the grouping select lands on the best bid
+  await screen.ladder.grouping.focus();
+  await page.keyboard.press('Tab');
+  const focused = screen.ladder.root.locator('.ladder-row:focus');
+  await expect(focused).toHaveAttribute('data-testid', 'ladder-bid-row');
+  // up: the best ask (drawn just above the middle), down twice: below the best bid
+  await page.keyboard.press('ArrowUp');
+  await expect(focused).toHaveAttribute('data-testid', 'ladder-ask-row');
+  await page.keyboard.press('ArrowDown');
+  await expect(focused).toHaveAttribute('data-testid', 'ladder-bid-row');
+  await page.keyboard.press('ArrowDown');
+  await expect(focused).toHaveAttribute('data-testid', 'ladder-bid-row');
+  // (the market moves: the level's price as it is when Enter reaches it)
+  await page.evaluate(() => {
+    const g = globalThis as unknown as {
+      picked: string;
+      document: {
+        addEventListener(t: string, f: (e: { target: { dataset: { price: string } } }) => void, c: boolean): void;
+      };
+    };
+    g.document.addEventListener(
+      'keydown',
+      (e) =>
+        (g.picked = e.target.dataset.price ?? (e.target as unknown as { outerHTML: string }).outerHTML.slice(0, 120)),
+      true,
+    );
+  });
+  await page.keyboard.press('Enter');
+  const picked = await page.evaluate(() => (globalThis as unknown as { picked: string }).picked);
+  expect(picked).toMatch(/^\d/);
+  await expect(screen.form.price).toHaveValue(picked);
+  // the book keeps the focus, and Tab leaves it in one step
+  await expect(focused).toHaveCount(1);
+  await page.keyboard.press('Shift+Tab');
+  await expect(screen.ladder.grouping).toBeFocused();
+
+  // "Last": the Tab stop after the price field; Enter puts the last price in it
+  await screen.form.price.fill('');
+  await screen.form.price.focus();
+  await page.keyboard.press('Tab');
+  const last = screen.form.root.getByRole('button', { name: 'Use the last price' });
+  await expect(last).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(screen.form.price).toHaveValue(/^\d+\.\d$/);
+});

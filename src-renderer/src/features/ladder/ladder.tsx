@@ -4,13 +4,18 @@
 // While the book is not live (first sync, a resync after a gap, the market connection lost)
 // the levels are dimmed behind a "Reconnecting…" / "Syncing…" veil: they may be stale; on a replay
 // that ended with its service, behind "Replay ended" (the book is its last, nothing reconnects).
-import { memo, useMemo } from 'react';
+// From the keyboard the levels are one Tab stop (a roving tab index): Tab lands on the level last
+// used (at first the best bid), the arrow keys move along the levels, Home / End go to the top and
+// the bottom, Enter or Space puts the level's price in the order form. A level that leaves the book
+// under the focus hands it to the level now in its place.
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { GroupedLevel } from '../../../../src-shared/sdk/local-order-book.ts';
 import { decimalsOf, fmt, fmtPct } from '../../lib/format.ts';
 import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { Side } from '../../../../src-shared/enums.ts';
+import { keepFocus } from '../../layout/keep-focus.ts';
 import { BookTabs } from './book-tabs.tsx';
 import './ladder.css';
 
@@ -49,13 +54,48 @@ export function Ladder() {
   }, [lastTrade, step]);
 
   const pick = (price: string): void => s.orderForm.getState().actions.pickPrice(price);
+  // the level that is the ladder's Tab stop: the one last focused while it is in the book, else the best bid
+  const [cursor, setCursor] = useState<string | null>(null);
+  const stop =
+    cursor !== null && (asks.some((l) => l.price === cursor) || bids.some((l) => l.price === cursor))
+      ? cursor
+      : (bids[0]?.price ?? asks[asks.length - 1]?.price ?? null);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => keepFocus(root.current!, levelPlace, (at) => levelAt(root.current!, at)), []);
+  const onKey = (e: KeyboardEvent<HTMLDivElement>): void => {
+    const row = (e.target as HTMLElement).closest<HTMLElement>('.ladder-row');
+    if (!row) return;
+    const rows = levelRows(root.current!);
+    const i = rows.indexOf(row);
+    const to =
+      e.key === 'ArrowUp'
+        ? rows[i - 1]
+        : e.key === 'ArrowDown'
+          ? rows[i + 1]
+          : e.key === 'Home'
+            ? rows[0]
+            : e.key === 'End'
+              ? rows[rows.length - 1]
+              : undefined;
+    if (e.key === 'Enter' || e.key === ' ') pick(row.dataset.price!);
+    else if (to) to.focus({ preventScroll: true });
+    else if (!['ArrowUp', 'ArrowDown', 'Home', 'End'].includes(e.key)) return;
+    // (not the page's scroll, nor a shortcut: Space plays a replay)
+    e.preventDefault();
+  };
   const bidQty = bids.reduce((a, l) => a + Number(l.qty), 0);
   const askQty = asks.reduce((a, l) => a + Number(l.qty), 0);
   const bidShare = bidQty + askQty > 0 ? bidQty / (bidQty + askQty) : 0.5;
 
   return (
     <div
+      ref={root}
       className={`ladder panel-fill${stale ? ' stale' : ''}`}
+      onKeyDown={onKey}
+      onFocus={(e) => {
+        const price = (e.target as HTMLElement).dataset.price;
+        if (price !== undefined) setCursor(price);
+      }}
       data-testid="ladder"
       data-sync={book.sync}
       data-stale={stale}
@@ -99,6 +139,7 @@ export function Ladder() {
             qd={qd}
             maxTotal={maxTotal}
             flash={flash !== null && flash.side === Side.BUY && near(Number(l.price), flash.up)}
+            stop={l.price === stop}
             onPick={pick}
           />
         ))}
@@ -139,6 +180,7 @@ export function Ladder() {
             qd={qd}
             maxTotal={maxTotal}
             flash={flash !== null && flash.side === Side.SELL && near(Number(l.price), flash.down)}
+            stop={l.price === stop}
             onPick={pick}
           />
         ))}
@@ -154,6 +196,37 @@ export function Ladder() {
   );
 }
 
+/**
+ * The levels shown, top to bottom: the asks (drawn bottom-up from the best) then the bids; those
+ * the column cuts off are left out (the focus never scrolls the book).
+ */
+function levelRows(root: HTMLElement): HTMLElement[] {
+  const side = (name: string): HTMLElement[] => {
+    const box = root.querySelector<HTMLElement>(`.ladder-side.${name}`);
+    if (!box) return [];
+    const { top, bottom } = box.getBoundingClientRect();
+    return [...box.querySelectorAll<HTMLElement>('.ladder-row')].filter((r) => {
+      const b = r.getBoundingClientRect();
+      return b.top >= top - 1 && b.bottom <= bottom + 1;
+    });
+  };
+  return [...side('asks').reverse(), ...side('bids')];
+}
+
+/** Where a focused level is: its price, and its place among the levels shown. */
+function levelPlace(el: HTMLElement): { price: string | undefined; index: number } {
+  const root = el.closest<HTMLElement>('.ladder');
+  return { price: el.dataset.price, index: root ? levelRows(root).indexOf(el) : -1 };
+}
+
+/** The level to focus for one that went away: the same price (drawn anew), else the one in its place. */
+function levelAt(root: HTMLElement, at: { price: string | undefined; index: number }): HTMLElement | null {
+  const rows = levelRows(root);
+  return (
+    rows.find((r) => r.dataset.price === at.price) ?? rows[Math.min(Math.max(at.index, 0), rows.length - 1)] ?? null
+  );
+}
+
 function near(a: number, b: number): boolean {
   return Math.abs(a - b) <= Math.abs(b) * 1e-12 + 1e-12;
 }
@@ -165,9 +238,11 @@ const Row = memo(function Row(props: {
   qd: number;
   maxTotal: number;
   flash: boolean;
+  /** The ladder's one Tab stop. */
+  stop: boolean;
   onPick: (price: string) => void;
 }) {
-  const { level, side, pd, qd, maxTotal, flash, onPick } = props;
+  const { level, side, pd, qd, maxTotal, flash, stop, onPick } = props;
   const totalW = maxTotal > 0 ? (Number(level.total) / maxTotal) * 100 : 0;
   const sizeW = maxTotal > 0 ? (Number(level.qty) / maxTotal) * 100 : 0;
   return (
@@ -178,7 +253,10 @@ const Row = memo(function Row(props: {
       data-qty={level.qty}
       style={{ '--total': `${totalW}%`, '--size': `${sizeW}%` } as React.CSSProperties}
       onClick={() => onPick(level.price)}
-      title={`Click to use ${level.price} in the order form`}
+      title={`Click (or Enter) to use ${level.price} in the order form`}
+      role="button"
+      tabIndex={stop ? 0 : -1}
+      aria-label={`${side === 'ask' ? 'Ask' : 'Bid'} ${fmt(level.price, pd)}, ${fmt(level.qty, qd)}: use the price`}
     >
       <span className="price">{fmt(level.price, pd)}</span>
       <span className="num">{fmt(level.qty, qd)}</span>

@@ -223,7 +223,8 @@ export function OrderEntry() {
             <button
               className="link"
               type="button"
-              tabIndex={-1}
+              aria-label="Use the last price"
+              title="Use the last price"
               onClick={() => last && a.set({ price: last.toFixed(pd) })}
             >
               Last
