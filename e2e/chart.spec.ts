@@ -134,3 +134,42 @@ test('several orders at one price make one chart line that counts them', async (
   await trader.api.cancelAllOrders(symbol);
   await expect.poll(() => screen.chart.lines()).not.toContain(`orders:1:${price}`);
 });
+
+test('price lines off the visible range show no axis label, also two at one price (an order at the take-profit)', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  const s = await market.symbol(symbol);
+  await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' });
+  const [pos] = await trader.api.positions();
+  // far above the chart's range: the take-profit, and a resting sell at the same price
+  const far = onTick(pos.mark_price * 1.2, s.price_step);
+  await trader.api.setTpSl({ symbol, position_side: 1, take_profit_price: far, working_type: 1 });
+  const { order_id: id } = await trader.api.placeOrder({
+    symbol,
+    side: 2,
+    position_side: 2,
+    position_action: 1,
+    type: 1,
+    price: far,
+    qty: '0.002',
+    time_in_force: 1,
+  });
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  const chart = screen.chart;
+  await expect(chart.box).toHaveAttribute('data-status', 'ready');
+  await expect.poll(() => chart.lines()).toEqual(expect.arrayContaining([`tp:${symbol}:1`, `order:${id}`]));
+  // the entry (at the market) keeps its label; the take-profit, the order and the liquidation
+  // price (far below) show none, where the library pinned the pair at the axis' top edge
+  const labels = async (): Promise<string[]> => ((await chart.box.getAttribute('data-axis-labels')) ?? '').split(' ');
+  await expect.poll(labels).toContain(`entry:${symbol}:1`);
+  expect(await labels()).not.toContain(`tp:${symbol}:1`);
+  expect(await labels()).not.toContain(`order:${id}`);
+  expect(await labels()).not.toContain(`liq:${symbol}:1`);
+  await page.screenshot({ path: test.info().outputPath('chart-lines-off-range.png') });
+});

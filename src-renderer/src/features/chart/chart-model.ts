@@ -4,6 +4,15 @@
 // older history prepended, and a set of horizontal price lines diffed by id; `dispose()`
 // removes everything. React only hands it a container and reads its legend callbacks.
 //
+// Price lines off the visible price range show no axis label: lightweight-charts draws none for
+// one such line, but it lays overlapping labels out as a group and shifts the group into view, so
+// two lines at one off-screen price (an order at the take-profit) had their labels pinned to the
+// axis' edge, as if at a price on the chart (the library has no option for this; its
+// `alignLabels: false` would also let labels on screen overlap). The model checks the lines'
+// coordinates four times a second (the range moves with data, zoom and drags of the axis, not
+// all of which have an event) and turns each label on only while its price is in view; the
+// container's data-axis-labels lists the lines whose label the chart is told to draw.
+//
 // Times: candles carry ms open times; the chart gets seconds (UTC). Candles given to it must
 // be ascending by open time; an update older than the last bar is ignored (lightweight-charts
 // would throw on it).
@@ -84,6 +93,9 @@ const STYLE: Record<NonNullable<PriceLineSpec['style']>, LineStyle> = {
   dotted: LineStyle.Dotted,
 };
 
+/** How often the price lines' labels are checked against the visible price range, ms. */
+const LABEL_CHECK_MS = 250;
+
 const toSec = (ms: number): UTCTimestamp => Math.floor(ms / 1000) as UTCTimestamp;
 
 function bar(c: Candle): CandlestickData<Time> {
@@ -103,7 +115,9 @@ export class ChartModel {
   private readonly candles: ISeriesApi<'Candlestick'>;
   private readonly volume: ISeriesApi<'Histogram'>;
   private readonly opts: ChartModelOptions;
-  private readonly lines = new Map<string, { spec: PriceLineSpec; line: IPriceLine }>();
+  private readonly lines = new Map<string, { spec: PriceLineSpec; line: IPriceLine; label: boolean }>();
+  private readonly container: HTMLElement;
+  private readonly labelTimer: ReturnType<typeof setInterval>;
   /** Ascending by open time; the model's own copy, so legends and prepends need no feed. */
   private data: Candle[] = [];
   private disposed = false;
@@ -112,6 +126,7 @@ export class ChartModel {
 
   constructor(container: HTMLElement, opts: ChartModelOptions = {}) {
     this.opts = opts;
+    this.container = container;
     this.chart = createChart(container, {
       autoSize: true,
       layout: {
@@ -150,6 +165,7 @@ export class ChartModel {
     this.chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
     this.chart.subscribeCrosshairMove(this.onCrosshair);
     this.chart.timeScale().subscribeVisibleLogicalRangeChange(this.onRange);
+    this.labelTimer = setInterval(() => this.syncLabels(), LABEL_CHECK_MS);
   }
 
   /** Price precision and tick of the symbol; `seconds` shows seconds on the time axis (1s bars). */
@@ -246,15 +262,16 @@ export class ChartModel {
       if (!(spec.price > 0)) continue;
       keep.add(spec.id);
       const cur = this.lines.get(spec.id);
+      const label = this.inView(spec.price);
       const options = {
         price: spec.price,
         color: spec.color,
         title: spec.title,
         lineWidth: 1 as const,
         lineStyle: STYLE[spec.style ?? 'solid'],
-        axisLabelVisible: true,
+        axisLabelVisible: label,
       };
-      if (cur === undefined) this.lines.set(spec.id, { spec, line: this.candles.createPriceLine(options) });
+      if (cur === undefined) this.lines.set(spec.id, { spec, line: this.candles.createPriceLine(options), label });
       else if (
         cur.spec.price !== spec.price ||
         cur.spec.title !== spec.title ||
@@ -263,6 +280,7 @@ export class ChartModel {
       ) {
         cur.line.applyOptions(options);
         cur.spec = spec;
+        cur.label = label;
       }
     }
     for (const [id, l] of this.lines) {
@@ -270,6 +288,30 @@ export class ChartModel {
       this.candles.removePriceLine(l.line);
       this.lines.delete(id);
     }
+    this.syncLabels();
+  }
+
+  /** Whether `price` is within the candles' visible price range (false before there is one). */
+  private inView(price: number): boolean {
+    const y = this.candles.priceToCoordinate(price);
+    return y !== null && y >= 0 && y <= this.chart.paneSize(0).height;
+  }
+
+  /** Each line's axis label on while its price is in view, off while not (see the header). */
+  private syncLabels(): void {
+    if (this.disposed) return;
+    const shown: string[] = [];
+    for (const [id, l] of this.lines) {
+      const label = this.inView(l.spec.price);
+      if (label !== l.label) {
+        l.line.applyOptions({ axisLabelVisible: label });
+        l.label = label;
+      }
+      // what the chart was told, read back from it
+      if (l.line.options().axisLabelVisible) shown.push(id);
+    }
+    const text = shown.sort().join(' ');
+    if (this.container.dataset.axisLabels !== text) this.container.dataset.axisLabels = text;
   }
 
   /** Ids of the price lines shown (tests, debugging). */
@@ -280,6 +322,7 @@ export class ChartModel {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    clearInterval(this.labelTimer);
     this.chart.unsubscribeCrosshairMove(this.onCrosshair);
     this.chart.timeScale().unsubscribeVisibleLogicalRangeChange(this.onRange);
     this.lines.clear();
