@@ -11,9 +11,9 @@ import type { PositionRecord } from '../../../../src-shared/types.ts';
 import { reportBugs } from '../../lib/service-failure.ts';
 
 /** Share of the mark a move must exceed to read the positions again (5 bp). */
-export const MARK_JUMP = 0.0005;
+const MARK_JUMP = 0.0005;
 /** Least time between two such reads, ms. */
-export const MIN_GAP_MS = 1000;
+const MIN_GAP_MS = 1000;
 
 /** Whether any position's live mark is more than MARK_JUMP away from its record's. */
 export function markJumped(
