@@ -200,6 +200,8 @@ describe('replay dialog helpers', () => {
     );
     expect(errs({ start: 'yesterday' }).start).toMatch(/UTC time like/);
     expect(errs({ start: '2021-05-17 00:00', end: '2021-05-16 12:00' }).end).toBe('End must be after the start.');
+    // a start outside the data is not moved to the first event: its own end is before it
+    expect(errs({ start: '2021-05-15 12:00', end: '2021-05-15 06:00' }).end).toBe('End must be after the start.');
     expect(errs({ end: '2021-05-20 00:00' }).end).toMatch(/past the data/);
     expect(errs({ symbols: [] }).symbols).toBe('Pick at least one symbol.');
     expect(errs({ symbols: ['BTCUSDT', 'XRPUSDT'] }).symbols).toMatch(/do not overlap/);

@@ -194,8 +194,8 @@ export function checkReplayForm(
     const snap = earliest < span.first ? ` (a start before its first event, ${utcTime(span.first)}, starts there)` : '';
     errors.start = `Start is outside the data: it must be from ${utcMinute(earliest)} to before ${utcTime(span.end)} UTC${snap}.`;
   }
-  // where the replay starts: the first event when the start is before it
-  const from = start === null ? null : span ? Math.max(start, span.first) : start;
+  // where the replay starts: the first event when the start is before it on its day
+  const from = start !== null && span && start >= earliest && start < span.first ? span.first : start;
   if (form.end.trim() !== '' && end === null)
     errors.end = 'End must be a UTC time like 2021-05-17 00:00, or empty for the end of the data.';
   else if (end !== null && from !== null && end <= from)
