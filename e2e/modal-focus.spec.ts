@@ -133,7 +133,9 @@ test('at 1024x640 help fits the window: title and Close in view, the list scroll
   await page.keyboard.press('Tab');
   await expect(list).toBeFocused();
   await page.keyboard.press('End');
-  await expect(last).toBeInViewport({ ratio: 1 });
+  // (scrolled to its end; the row's edge may sit a fraction of a pixel under the list's)
+  await expect.poll(() => list.evaluate((l) => l.scrollTop + l.clientHeight >= l.scrollHeight - 1)).toBe(true);
+  await expect(last).toBeInViewport({ ratio: 0.95 });
   await expect(help.getByRole('heading', { name: 'Keyboard shortcuts' })).toBeInViewport({ ratio: 1 });
   await page.keyboard.press('Tab');
   await expect(help.getByRole('button', { name: 'Close' })).toBeFocused();
