@@ -104,7 +104,7 @@ async function main() {
     reason = `Electron could not be started (${r.error.message})`;
   }
   console.log(
-    `[perpdesk] No desktop window: ${reason}. Running the headless service; open the URL below in a browser.`,
+    `[perpdesk] No desktop window: ${reason}. Running the headless service instead: its trading screen opens in a browser.`,
   );
   // headless.js reads process.argv.slice(2): the options given to `npm start --` apply unchanged,
   // with the desktop app's port rule (a taken default port falls back to a free one, said so)

@@ -24,6 +24,8 @@ import {
 } from './desktop/port-choice.ts';
 import { isPortFree, isPortTaken } from './desktop/port-probe.ts';
 import { builtUiDir, defaultDataDir } from './paths.ts';
+import { readServiceFile } from './service-file.ts';
+import { DataFolderInUseError } from './store/data-lock.ts';
 import { openFolderReplayData, startService } from './service.ts';
 
 const asDesktop = process.env.PERPDESK_AS_DESKTOP === '1';
@@ -175,4 +177,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((err: unknown) => failed(err instanceof Error ? err.message || err.name : String(err)));
+main().catch((err: unknown) => {
+  // the folder's venue is running: say where, as a second desktop launch brings the first forward
+  const running = err instanceof DataFolderInUseError && dataFolder !== null ? readServiceFile(dataFolder) : null;
+  if (running !== null && running.pid === (err as DataFolderInUseError).pid)
+    failed(
+      `perpdesk is already running on this data folder (process ${running.pid}), at ${running.url}: ` +
+        `open ${running.url} in a browser, or close it first to start another here (or use --data-dir)`,
+    );
+  failed(err instanceof Error ? err.message || err.name : String(err));
+});

@@ -135,3 +135,24 @@ describe("npm start's headless fallback (no Electron binary, no display)", () =>
     expect(readdirSync(dir)).toEqual([]);
   }, 40_000);
 });
+
+describe('a second start on a data folder in use', () => {
+  it("names the running venue's address from its service.json, or the lock's owner when it has none", async () => {
+    // this test's own process stands for the running perpdesk: alive, and not the child
+    const dir = tempDir();
+    writeFileSync(join(dir, 'perpdesk.lock'), String(process.pid));
+    writeFileSync(join(dir, 'service.json'), JSON.stringify({ url: 'http://127.0.0.1:18799', pid: process.pid }));
+    const r = await headless(['--port', '0', '--no-sim', '--data-dir', dir], { env: { PERPDESK_AS_DESKTOP: '1' } });
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(firstLines(r.stderr)).toEqual([
+      `perpdesk: failed to start (data folder ${dir}): perpdesk is already running on this data folder ` +
+        `(process ${process.pid}), at http://127.0.0.1:18799: open http://127.0.0.1:18799 in a browser, ` +
+        `or close it first to start another here (or use --data-dir)`,
+    ]);
+    // no service.json: the lock's message, naming the process and the lock file
+    rmSync(join(dir, 'service.json'));
+    const r2 = await headless(['--port', '0', '--no-sim', '--data-dir', dir]);
+    expect(r2.code, r2.stderr + r2.stdout).toBe(1);
+    expect(firstLines(r2.stderr)[0]).toContain(`is in use by another perpdesk (process ${process.pid})`);
+  }, 40_000);
+});
