@@ -35,7 +35,11 @@ test('the one-time login link logs the browser in, and settings show the API key
   const fresh = await page.context().browser()!.newContext();
   const other = await fresh.newPage();
   await other.goto(service.loginUrl);
-  await expect(other.getByTestId('login-hint').first()).toContainText('did not work');
+  const hint = other.getByTestId('login-hint').first();
+  await expect(hint).toContainText('did not work');
+  // where a new link comes from, and the address this service really has
+  await expect(hint).toContainText('restarting the service (Ctrl-C, then start it again) prints a new one');
+  await expect(hint).toContainText(`${service.url}/#token=`);
   await fresh.close();
 });
 

@@ -46,7 +46,17 @@ interface AjvError {
   message?: string;
 }
 
-function describeValidation(err: FastifyError): { kind: 'unknown' | 'missing' | 'invalid'; message: string } {
+/** The fields a route's schema of `where` (body, query, path) declares, in its order. */
+function fieldsOf(req: FastifyRequest, where: string): string[] {
+  const schemas = req.routeOptions.schema as Record<string, { properties?: object } | undefined> | undefined;
+  const key = where === 'path' ? 'params' : where === 'query' ? 'querystring' : 'body';
+  return Object.keys(schemas?.[key]?.properties ?? {});
+}
+
+function describeValidation(
+  err: FastifyError,
+  req: FastifyRequest,
+): { kind: 'unknown' | 'missing' | 'invalid'; message: string } {
   const v = (err.validation ?? []) as AjvError[];
   const first = v[0];
   const where = err.validationContext === 'body' ? 'body' : err.validationContext === 'params' ? 'path' : 'query';
@@ -66,7 +76,15 @@ function describeValidation(err: FastifyError): { kind: 'unknown' | 'missing' | 
     const allowed = (first.params.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ');
     return { kind: 'invalid', message: `Invalid ${where} parameter '${field}': must be one of ${allowed}` };
   }
-  // A rule on the whole object (minProperties: "at least one field") names no parameter.
+  // A rule on the whole object names no parameter: "at least one field" names the fields it takes
+  if (field === '' && first.keyword === 'minProperties') {
+    const fields = fieldsOf(req, where);
+    if (fields.length > 0)
+      return {
+        kind: 'invalid',
+        message: `Empty ${where}: give at least one of ${fields.map((f) => `'${f}'`).join(', ')}`,
+      };
+  }
   if (field === '') return { kind: 'invalid', message: `Invalid ${where}: ${first.message ?? 'invalid value'}` };
   return { kind: 'invalid', message: `Invalid ${where} parameter '${field}': ${first.message ?? 'invalid value'}` };
 }
@@ -99,7 +117,7 @@ export function installErrorHandling(app: FastifyInstance): AnswerFinish {
     if (err instanceof ApiError) return sendError(reply, err.def, err.detail);
 
     if (err.validation) {
-      const d = describeValidation(err);
+      const d = describeValidation(err, req);
       if (style === 'klines') {
         const def = d.kind === 'missing' ? Errors.KLINES_MISSING_PARAMETER : Errors.KLINES_INVALID_PARAMETER;
         return sendError(reply, def, d.message);

@@ -7,8 +7,21 @@ import { CLIENT_ERROR, NO_ANSWER, PerpdeskApiError, type RawExchange } from './r
 /** The envelope code of success; any other code is the API's error. */
 const OK_CODE = 0;
 
+/** The scheme, host and port a request went to (never its signed query). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
 function networkFailure(x: RawExchange): PerpdeskApiError {
-  return new PerpdeskApiError(CLIENT_ERROR, `Cannot reach the service: ${x.networkError ?? 'no answer'}`, NO_ANSWER);
+  return new PerpdeskApiError(
+    CLIENT_ERROR,
+    `Cannot reach the service at ${originOf(x.url)}: ${x.networkError ?? 'no answer'}; is the service running, and is this its address?`,
+    NO_ANSWER,
+  );
 }
 
 /** HTTP statuses of a service that is not there to answer (bad gateway, unavailable, timeout). */

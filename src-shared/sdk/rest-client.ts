@@ -430,7 +430,7 @@ export class RestClient {
   }
 
   /** Changes the simulator's speed or pauses it (`POST /api/v1/sim`). */
-  setSim(change: { speed?: number; paused?: boolean }): Promise<SimState> {
+  setSim(change: { speed?: number; paused?: boolean; fast?: boolean }): Promise<SimState> {
     return this.call('POST', '/api/v1/sim', { body: change });
   }
 

@@ -114,6 +114,7 @@ export interface SimState {
   seed: number;
   speed: number;
   paused: boolean;
+  fast: boolean;
   market_time: number;
   [extra: string]: unknown;
 }

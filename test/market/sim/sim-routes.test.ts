@@ -7,6 +7,7 @@ import type { MarketSource } from '../../../src-main/market/market-source.ts';
 import { SimulatedMarket } from '../../../src-main/market/sim/simulated-market.ts';
 import { Simulator } from '../../../src-main/market/sim/simulator.ts';
 import { T0, testVenue, tradingSymbols, type TestVenue } from './helpers.ts';
+import { RestClient } from '../../../src-shared/sdk/rest-client.ts';
 
 let tv: TestVenue;
 let app: FastifyInstance;
@@ -152,6 +153,8 @@ describe('/api/v1/sim', () => {
     });
     expect(raw.statusCode).toBe(400);
     expect(raw.json().data).toBeNull();
+    // an empty body names the fields the route takes
+    expect((await post({})).json().message).toBe("Empty body: give at least one of 'speed', 'paused', 'fast'");
     expect(tv.venue.clock.speed).toBe(1);
     expect(tv.venue.clock.paused).toBe(false);
   });
@@ -185,5 +188,24 @@ describe('GET /fapi/v1/time on a simulated market', () => {
     } finally {
       await timeApp.close();
     }
+  });
+
+  it("the SDK's setSim takes every field the route takes, fast included, and sim() reads fast back", async () => {
+    const fetchViaInject = (async (input: string | URL | Request, init?: RequestInit) => {
+      const u = new URL(String(input));
+      const r = await app.inject({
+        method: (init?.method ?? 'GET') as 'GET',
+        url: u.pathname + u.search,
+        headers: (init?.headers ?? {}) as Record<string, string>,
+        payload: init?.body === undefined || init?.body === null ? undefined : String(init.body),
+      });
+      return new Response(r.body, { status: r.statusCode, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    const api = new RestClient({ baseUrl: 'http://127.0.0.1:1', fetch: fetchViaInject });
+    expect((await api.sim()).fast).toBe(false);
+    const on = await api.setSim({ fast: true });
+    expect(on.fast).toBe(true);
+    expect((await api.setSim({ fast: false, speed: 3 })).fast).toBe(false);
+    expect(tv.venue.clock.speed).toBe(3);
   });
 });

@@ -148,7 +148,10 @@ describe('RestClient', () => {
     const y = await down.request('GET', '/fapi/v1/time');
     expect(y.status).toBe(0);
     expect(y.networkError).toContain('ECONNREFUSED');
-    await expect(down.time()).rejects.toThrow(/Cannot reach the service/);
+    // the address it tried, so a wrong --url or port shows at once
+    await expect(down.time()).rejects.toThrow(
+      'Cannot reach the service at http://127.0.0.1:1: ECONNREFUSED; is the service running, and is this its address?',
+    );
   });
 
   it("says plainly what an answer that is not the API's was", async () => {

@@ -15,6 +15,7 @@ import { wsUrl } from '../../lib/connection.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { parseSimSpeed } from './sim-speed.ts';
 import { Drawer } from '../../layout/drawer.tsx';
+import { NEW_LINK } from '../order-entry/login-hint.tsx';
 import './settings.css';
 
 const SPEEDS = [1, 10, 60, 600, 3600];
@@ -165,7 +166,7 @@ function SettingsBody() {
             </p>
           </>
         ) : (
-          <p className="muted">Not logged in. Open the login link the service printed when it started.</p>
+          <p className="muted">Not logged in. Open the login link the service printed when it started. {NEW_LINK}</p>
         )}
       </section>
 
