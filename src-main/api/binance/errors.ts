@@ -334,6 +334,8 @@ export function fromSchema(
   const name = f.instancePath.replace(/^\//, '').split('/')[0];
   const value = values[name];
   const range = legalRange(name, rules[name]);
+  // an empty value (`quantity=`) is one not sent, as Binance's -1102 text says ("was empty/null")
+  if (value === '') return mandatory(name, range);
   switch (f.keyword) {
     case 'enum': {
       const own = ENUM_CODES[name];

@@ -16,7 +16,7 @@ import { FixedWindowLimiter, resolveRateLimits, type RateLimitOptions } from '..
 import type { BinanceContext } from './context.ts';
 import { binanceErrorOf, BinanceError, fromSchema, MSG, type ParamRule } from './errors.ts';
 import { ListenKeys } from './listen-keys.ts';
-import { addFormParams } from './params.ts';
+import { addFormParams, duplicated } from './params.ts';
 import { registerAccount } from './routes/account.ts';
 import { registerHistory } from './routes/history.ts';
 import { registerPositionMargin } from './routes/position-margin.ts';
@@ -66,12 +66,24 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   });
 
   // Binance clients sign the form body as sent: it stays text (the signature check reads it), and
-  // its parameters join the query's (the body's win) as it is parsed, before the route's schema
-  // validates them: Binance's totalParams.
+  // its parameters join the query's as it is parsed, before the route's schema validates them:
+  // Binance's totalParams. A name in both keeps the query's value, as Binance documents; a name
+  // sent twice in the body is refused (-1101, params.ts).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
     const text = body as string;
-    if (text !== '') addFormParams(text, req.query as Record<string, unknown>);
+    try {
+      if (text !== '') addFormParams(text, req.query as Record<string, unknown>);
+    } catch (err) {
+      done(err as Error, undefined);
+      return;
+    }
     done(null, text);
+  });
+  // A name sent twice in the query (the query parser makes a list of it): -1101, as in the body.
+  app.addHook('preValidation', (req, _reply, done) => {
+    const q = req.query as Record<string, unknown>;
+    for (const k in q) if (Array.isArray(q[k])) return done(duplicated(k));
+    done();
   });
 
   app.setErrorHandler((err, req, reply) => {

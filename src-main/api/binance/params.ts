@@ -10,13 +10,33 @@ const INT = /^-?\d{1,16}$/;
 /** Keys never copied into a parameters object. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** -1101, Binance's refusal of a parameter sent more than once (in the query, or in the form body). */
+export function duplicated(name: string): BinanceError {
+  return new BinanceError(
+    -1101,
+    `Duplicate values for a parameter detected. Parameter '${name}' was sent more than once; send it once.`,
+  );
+}
+
 /**
- * Adds the parameters of a URL-encoded text to `into` (a name sent twice: the last one), as
- * URLSearchParams reads them; a text with nothing to decode is split directly.
+ * Adds the parameters of a form body's URL-encoded text to `into`, the query's parameters, as
+ * URLSearchParams reads them (a text with nothing to decode is split directly): a name also in
+ * the query keeps the query's value, as Binance reads totalParams ("If a parameter sent in both
+ * the query string and request body, the query string parameter will be used"); a name sent
+ * twice in the body is refused (-1101), as a name sent twice in the query is.
  */
 export function addFormParams(text: string, into: Record<string, unknown>): void {
+  // the query's names (none, the usual case: ccxt signs POST / PUT entirely in the body)
+  let fromQuery: Set<string> | undefined;
+  for (const k in into) (fromQuery ??= new Set()).add(k);
+  const add = (k: string, v: string) => {
+    if (UNSAFE_KEYS.has(k)) return;
+    if (fromQuery?.has(k) === true) return;
+    if (Object.hasOwn(into, k)) throw duplicated(k);
+    into[k] = v;
+  };
   if (text.includes('%') || text.includes('+')) {
-    for (const [k, v] of new URLSearchParams(text)) if (!UNSAFE_KEYS.has(k)) into[k] = v;
+    for (const [k, v] of new URLSearchParams(text)) add(k, v);
     return;
   }
   const n = text.length;
@@ -25,8 +45,8 @@ export function addFormParams(text: string, into: Record<string, unknown>): void
     if (j < 0) j = n;
     if (j > i) {
       const e = text.indexOf('=', i);
-      const k = e < 0 || e > j ? text.slice(i, j) : text.slice(i, e);
-      if (!UNSAFE_KEYS.has(k)) into[k] = e < 0 || e > j ? '' : text.slice(e + 1, j);
+      if (e < 0 || e > j) add(text.slice(i, j), '');
+      else add(text.slice(i, e), text.slice(e + 1, j));
     }
     i = j + 1;
   }

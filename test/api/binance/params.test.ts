@@ -1,10 +1,11 @@
 // The facade's parameter reading (params.ts): the form body's parameters as URLSearchParams reads
-// them (the direct split of a text with nothing to decode must agree with it), and the signed text
-// without its signature parameter wherever that parameter stands.
+// them (the direct split of a text with nothing to decode must agree with it; a name twice is
+// refused, a name the query has keeps the query's value), and the signed text without its
+// signature parameter wherever that parameter stands.
 import { describe, expect, it } from 'vitest';
 import { addFormParams, Params, withoutSignature } from '../../../src-main/api/binance/params.ts';
 
-/** What URLSearchParams reads (a name sent twice: the last), the prototype keys left out. */
+/** What URLSearchParams reads (each name once here), the prototype keys left out. */
 function reference(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of new URLSearchParams(text))
@@ -18,10 +19,8 @@ describe('addFormParams', () => {
     'a=1&&b=2&',
     '&a=1',
     'flag&a=&b==x&c=1=2',
-    'a=1&a=2&a=3',
     'newClientOrderId=my.bot:1/a&x=-_.',
     'a=b+c&d=%41%zz&e=%E2%82%AC',
-    '%61=1&a=2',
     '__proto__=1&constructor=2&prototype=3&ok=4',
     '=x&y',
   ];
@@ -33,11 +32,23 @@ describe('addFormParams', () => {
     expect(Object.getPrototypeOf(got)).toBe(Object.prototype);
   });
 
-  it("joins the query's parameters, the body's winning", () => {
+  it("joins the query's parameters, the query's winning (Binance's rule for a name in both)", () => {
     const q: Record<string, unknown> = { symbol: 'ETHUSDT', limit: '5' };
     addFormParams('symbol=BTCUSDT&side=SELL', q);
-    expect(q).toEqual({ symbol: 'BTCUSDT', limit: '5', side: 'SELL' });
+    expect(q).toEqual({ symbol: 'ETHUSDT', limit: '5', side: 'SELL' });
   });
+
+  it.each(['a=1&a=2&a=3', '%61=1&a=2', 'a=1&b=2&a=1', 'a&a'])(
+    '%s: a name twice in the body is refused, -1101',
+    (text) => {
+      expect(() => addFormParams(text, {})).toThrow(
+        expect.objectContaining({
+          code: -1101,
+          message: expect.stringContaining("Parameter 'a' was sent more than once"),
+        }),
+      );
+    },
+  );
 });
 
 describe('withoutSignature', () => {
