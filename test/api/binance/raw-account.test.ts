@@ -71,9 +71,9 @@ describe('GET fapi/v2/account', () => {
     const listed = t.venue.symbols.all().filter((s) => s.status !== 3);
     expect(a.positions.map((p: any) => p.symbol)).toEqual(listed.map((s) => s.symbol));
     const btc = a.positions.find((p: any) => p.symbol === 'BTCUSDT');
-    expect(btc).toMatchObject({ positionSide: 'BOTH', positionAmt: '0.050', marginType: 'cross' });
+    expect(btc).toMatchObject({ positionSide: 'BOTH', positionAmt: '0.050', isolated: false });
     expect(btc.leverage).toBe(String(t.venue.exchange.pairSetting(t.c.id, 'BTCUSDT').leverage));
-    expect(Number(btc.maxNotionalValue)).toBeGreaterThan(0);
+    expect(Number(btc.maxNotional)).toBeGreaterThan(0);
     const maint = a.positions.reduce((s: number, p: any) => s + Number(p.maintMargin), 0);
     expect(Number(a.totalMaintMargin)).toBeCloseTo(maint, 8);
     expect(Number(btc.maintMargin)).toBeGreaterThan(0);

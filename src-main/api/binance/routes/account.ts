@@ -12,7 +12,15 @@ import type { PairView } from '../../../trading/pair-state.ts';
 import { listedPairs, enter, pairOf, signedRequest, type BinanceContext, type Signed } from '../context.ts';
 import { routeSchema } from '../schemas.ts';
 import { BinanceError, MSG, invalidValue, mandatory } from '../errors.ts';
-import { accountAnswer, balanceAnswer, binancePosition, bracketsAnswer, orderFigures } from '../translate/account.ts';
+import {
+  accountAnswer,
+  accountPosition,
+  balanceAnswer,
+  binancePosition,
+  bracketsAnswer,
+  crossFigures,
+  orderFigures,
+} from '../translate/account.ts';
 
 export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void {
   const { venue } = ctx;
@@ -62,8 +70,13 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
     return positionsOf(s, true, s.q.str('symbol'));
   });
 
-  const account = (s: Signed, v2: boolean) =>
-    accountAnswer(ex.summary(s.account.id), positionsOf(s, v2, undefined), { now: venue.clock.now(), v2 });
+  const cross = (s: Signed, wallet: string) => crossFigures(wallet, ex.positions(s.account.id));
+  /** positions[]: v2 every pair's entry, v3 those with a position or open orders, each in the account layout. */
+  const account = (s: Signed, v2: boolean) => {
+    const sum = ex.summary(s.account.id);
+    const positions = positionsOf(s, v2, undefined).map((p) => accountPosition(p, v2));
+    return accountAnswer(sum, positions, { now: venue.clock.now(), v2, cross: cross(s, sum.wallet_balance) });
+  };
   app.get('/fapi/v3/account', routeSchema('GET', '/fapi/v3/account'), async (req) =>
     account(signedRequest(ctx, req), false),
   );
@@ -71,7 +84,10 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
     account(signedRequest(ctx, req), true),
   );
 
-  const balance = (s: Signed) => balanceAnswer(s.account.id, ex.summary(s.account.id), venue.clock.now());
+  const balance = (s: Signed) => {
+    const sum = ex.summary(s.account.id);
+    return balanceAnswer(s.account.id, sum, cross(s, sum.wallet_balance), venue.clock.now());
+  };
   app.get('/fapi/v3/balance', routeSchema('GET', '/fapi/v3/balance'), async (req) => balance(signedRequest(ctx, req)));
   app.get('/fapi/v2/balance', routeSchema('GET', '/fapi/v2/balance'), async (req) => balance(signedRequest(ctx, req)));
 

@@ -22,6 +22,7 @@ import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
 import { moneyText } from '../../../trading/pair-figures.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
+import { crossFigures } from '../translate/account.ts';
 import { positionSideName, STATUS, TIF, type Mode } from '../translate/orders.ts';
 
 /** An ACCOUNT_UPDATE position entry (a one-way short and a hedge SHORT have a negative pa). */
@@ -156,7 +157,7 @@ export class UserEvents {
       else if (e.kind === 'balance') balance = e.data as AccountSummary;
     }
     this.orderEvents({ accountId, mode, now, orders, fills, send });
-    const B = balance === undefined ? [] : this.walletChange(accountId, balance);
+    const B = balance === undefined ? [] : this.walletChange(accountId, balance, positions);
     // Binance's reasons: a fill, a funding payment, isolated margin moved by hand, or a wallet
     // moved from outside trading (deposit, reset). Positions and balance pushed for anything else
     // (a leverage change repricing a cross margin, a take-profit set) are no account update:
@@ -312,11 +313,16 @@ export class UserEvents {
     }
   }
 
-  /** The wallet entry of ACCOUNT_UPDATE when it moved since the last one sent. */
-  private walletChange(accountId: number, balance: AccountSummary): unknown[] {
+  /**
+   * The wallet entry of ACCOUNT_UPDATE when it moved since the last one sent; `cw` the cross wallet
+   * (the wallet less the isolated positions' wallets), from the positions pushed with it.
+   */
+  private walletChange(accountId: number, balance: AccountSummary, positions?: PositionRecord[]): unknown[] {
     if (this.sentWallet.get(accountId) === balance.wallet_balance) return [];
     this.sentWallet.set(accountId, balance.wallet_balance);
-    return [{ a: 'USDT', wb: balance.wallet_balance, cw: balance.wallet_balance, bc: '0' }];
+    const all = positions ?? this.ctx.venue.exchange.positions(accountId);
+    const cw = crossFigures(balance.wallet_balance, all).crossWalletBalance;
+    return [{ a: 'USDT', wb: balance.wallet_balance, cw, bc: '0' }];
   }
 
   /** The positions that changed since the last ACCOUNT_UPDATE sent, a closed one as pa "0". */

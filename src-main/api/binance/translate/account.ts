@@ -90,8 +90,80 @@ export function binancePosition(e: PositionEntry): Record<string, unknown> {
   return out;
 }
 
+/**
+ * An entry of the account answer's positions[] from the entry positionRisk answers for it (v2's
+ * for the v2 account): Binance's account layout, which is not positionRisk's (unrealizedProfit,
+ * v2's isolated flag and maxNotional), v3 the short one. v2 also carries notional and
+ * isolatedWallet, as Binance's v2 answers do (ccxt's parseAccountPosition reads them).
+ */
+export function accountPosition(risk: Record<string, unknown>, v2: boolean): Record<string, unknown> {
+  if (!v2)
+    return {
+      symbol: risk.symbol,
+      positionSide: risk.positionSide,
+      positionAmt: risk.positionAmt,
+      unrealizedProfit: risk.unRealizedProfit,
+      isolatedMargin: risk.isolatedMargin,
+      notional: risk.notional,
+      isolatedWallet: risk.isolatedWallet,
+      initialMargin: risk.initialMargin,
+      maintMargin: risk.maintMargin,
+      updateTime: risk.updateTime,
+    };
+  return {
+    symbol: risk.symbol,
+    initialMargin: risk.initialMargin,
+    maintMargin: risk.maintMargin,
+    unrealizedProfit: risk.unRealizedProfit,
+    positionInitialMargin: risk.positionInitialMargin,
+    openOrderInitialMargin: risk.openOrderInitialMargin,
+    leverage: risk.leverage,
+    isolated: risk.marginType === 'isolated',
+    entryPrice: risk.entryPrice,
+    breakEvenPrice: risk.breakEvenPrice,
+    maxNotional: risk.maxNotionalValue,
+    bidNotional: risk.bidNotional,
+    askNotional: risk.askNotional,
+    positionSide: risk.positionSide,
+    positionAmt: risk.positionAmt,
+    notional: risk.notional,
+    isolatedWallet: risk.isolatedWallet,
+    updateTime: risk.updateTime,
+  };
+}
+
+/** Binance's cross-margin figures of an account: its wallet less the isolated positions' wallets, and the cross positions' unrealized PnL. */
+export interface CrossFigures {
+  crossWalletBalance: string;
+  crossUnPnl: string;
+}
+
+/**
+ * The cross figures from the wallet and the account's positions (all of them): an isolated
+ * position's margin is its own wallet, taken out of the cross wallet, and its unrealized PnL is
+ * not the cross positions' (Binance's crossWalletBalance / crossUnPnl, ACCOUNT_UPDATE `cw`).
+ */
+export function crossFigures(walletBalance: string, positions: readonly PositionRecord[]): CrossFigures {
+  let isolatedWallets = new Decimal(0);
+  let crossUpnl = new Decimal(0);
+  for (const p of positions) {
+    if (p.quantity <= 0) continue;
+    if (p.margin_mode === MarginMode.ISOLATED) isolatedWallets = isolatedWallets.plus(p.margin);
+    else crossUpnl = crossUpnl.plus(p.unrealized_pnl);
+  }
+  return {
+    crossWalletBalance: new Decimal(walletBalance).minus(isolatedWallets).toFixed(8),
+    crossUnPnl: crossUpnl.toFixed(8),
+  };
+}
+
 /** The USDT asset of account / balance answers. */
-function usdtAsset(s: AccountSummary, maintMargin: string, updateTime: number): Record<string, unknown> {
+function usdtAsset(
+  s: AccountSummary,
+  cross: CrossFigures,
+  maintMargin: string,
+  updateTime: number,
+): Record<string, unknown> {
   const initial = new Decimal(s.position_margin).plus(s.frozen_margin);
   return {
     asset: 'USDT',
@@ -102,8 +174,8 @@ function usdtAsset(s: AccountSummary, maintMargin: string, updateTime: number): 
     initialMargin: initial.toFixed(8),
     positionInitialMargin: s.position_margin,
     openOrderInitialMargin: s.frozen_margin,
-    crossWalletBalance: s.wallet_balance,
-    crossUnPnl: s.unrealized_pnl,
+    crossWalletBalance: cross.crossWalletBalance,
+    crossUnPnl: cross.crossUnPnl,
     availableBalance: s.available_balance,
     maxWithdrawAmount: s.available_balance,
     marginAvailable: true,
@@ -111,14 +183,14 @@ function usdtAsset(s: AccountSummary, maintMargin: string, updateTime: number): 
   };
 }
 
-/** GET fapi/v2|v3/account from the summary and the positionRisk entries. */
+/** GET fapi/v2|v3/account from the summary, the cross figures and the positions[] entries (accountPosition). */
 export function accountAnswer(
   sum: AccountSummary,
   positions: Record<string, unknown>[],
-  opts: { now: number; v2: boolean },
+  opts: { now: number; v2: boolean; cross: CrossFigures },
 ): Record<string, unknown> {
   const maint = positions.reduce((acc, p) => acc.plus(p.maintMargin as string), new Decimal(0)).toFixed(8);
-  const asset = usdtAsset(sum, maint, opts.now);
+  const asset = usdtAsset(sum, opts.cross, maint, opts.now);
   const v2 = opts.v2
     ? {
         feeTier: 0,
@@ -139,8 +211,8 @@ export function accountAnswer(
     totalMarginBalance: sum.margin_balance,
     totalPositionInitialMargin: sum.position_margin,
     totalOpenOrderInitialMargin: sum.frozen_margin,
-    totalCrossWalletBalance: sum.wallet_balance,
-    totalCrossUnPnl: sum.unrealized_pnl,
+    totalCrossWalletBalance: opts.cross.crossWalletBalance,
+    totalCrossUnPnl: opts.cross.crossUnPnl,
     availableBalance: sum.available_balance,
     maxWithdrawAmount: sum.available_balance,
     assets: [asset],
@@ -149,14 +221,19 @@ export function accountAnswer(
 }
 
 /** GET fapi/v2|v3/balance: the one USDT entry. */
-export function balanceAnswer(accountId: number, sum: AccountSummary, now: number): Record<string, unknown>[] {
+export function balanceAnswer(
+  accountId: number,
+  sum: AccountSummary,
+  cross: CrossFigures,
+  now: number,
+): Record<string, unknown>[] {
   return [
     {
       accountAlias: `pd${accountId}`,
       asset: 'USDT',
       balance: sum.wallet_balance,
-      crossWalletBalance: sum.wallet_balance,
-      crossUnPnl: sum.unrealized_pnl,
+      crossWalletBalance: cross.crossWalletBalance,
+      crossUnPnl: cross.crossUnPnl,
       availableBalance: sum.available_balance,
       maxWithdrawAmount: sum.available_balance,
       marginAvailable: true,
