@@ -46,11 +46,11 @@ beforeAll(async () => {
   setPrices(ex, 'ETHUSDT', { mark: 3400 });
   c = account(svc.venue, 'acctpos', 100_000, 'one_way');
   setMarginMode(ex, c.id, 'ETHUSDT', MarginMode.ISOLATED);
-  const key = (
-    await (
-      await fetch(`${svc.base}/binance/fapi/v1/listenKey`, { method: 'POST', headers: { 'x-mbx-apikey': c.apiKey } })
-    ).json()
-  ).listenKey;
+  const r = await fetch(`${svc.base}/binance/fapi/v1/listenKey`, {
+    method: 'POST',
+    headers: { 'x-mbx-apikey': c.apiKey },
+  });
+  const key = ((await r.json()) as { listenKey: string }).listenKey;
   ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${key}`);
   ws.on('message', (d) => {
     const m = JSON.parse(String(d));
