@@ -41,7 +41,7 @@ beforeAll(async () => {
   placeOrder(ex, long.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' });
   settleFunding(ex, 'BTCUSDT', 0.0001, 96_000, times[1]);
   settleFunding(ex, 'BTCUSDT', -0.00005, 97_000, times[2]);
-  settleFunding(ex, 'ETHUSDT', 0.0003, 3_500, times[2]);
+  settleFunding(ex, 'ETHUSDT', 0.0003, 3_500.1234, times[2]);
   await new Promise<void>((resolve, reject) => v.durability.whenDurable((err) => (err ? reject(err) : resolve())));
 });
 afterAll(async () => svc?.close());
@@ -60,7 +60,7 @@ describe('funding history', () => {
       symbol: 'BTCUSDT',
       fundingRate: '0.00010000',
       fundingTime: times[1],
-      markPrice: '96000.0',
+      markPrice: '96000.00000000',
     });
     // since counts forward, limit alone keeps the newest, until closes the window
     expect((await ex.fetchFundingRateHistory(BTC, times[1], 1)).map((r: any) => r.timestamp)).toEqual([times[1]]);
@@ -74,6 +74,8 @@ describe('funding history', () => {
     // no symbol: every pair's
     const raw = await ex.fapiPublicGetFundingRate({});
     expect(raw.map((r: any) => r.symbol).sort()).toEqual(['BTCUSDT', 'BTCUSDT', 'BTCUSDT', 'ETHUSDT']);
+    // the settlement's mark as the payments used it, not rounded to the tick (0.01 on ETHUSDT)
+    expect(raw.find((r: any) => r.symbol === 'ETHUSDT').markPrice).toBe('3500.12340000');
   });
 
   it('fundingRate refuses what Binance refuses', async () => {

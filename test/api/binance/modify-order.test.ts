@@ -55,7 +55,12 @@ describe('PUT /fapi/v1/order', () => {
       quantity: '0.020',
       price: px(10),
     });
-    expect(x.body).toMatchObject({ orderId: id, status: 'FILLED', executedQty: '0.020', avgPrice: px(5) });
+    expect(x.body).toMatchObject({
+      orderId: id,
+      status: 'FILLED',
+      executedQty: '0.020',
+      avgPrice: (mid + 5).toFixed(8),
+    });
     expect(ex.positions(c.id)[0].quantity).toBe(0.02);
   });
 

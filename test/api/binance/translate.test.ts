@@ -200,7 +200,7 @@ describe('native records -> Binance records', () => {
       orderId: 42,
       status: 'PARTIALLY_FILLED',
       price: '90000.5',
-      avgPrice: '90000.5',
+      avgPrice: '90000.50000000',
       origQty: '0.020',
       executedQty: '0.010',
       cumQuote: '900.00500000',
@@ -229,7 +229,7 @@ describe('native records -> Binance records', () => {
     expect(placedOrder(math, limit({ newOrderRespType: 'RESULT' }), placed, 'one_way')).toMatchObject({
       status: 'FILLED',
       executedQty: '0.010',
-      avgPrice: '90000.0',
+      avgPrice: '90000.00000000',
     });
   });
 

@@ -74,6 +74,8 @@ async function order(c: Creds, side: 'BUY' | 'SELL', qty: string, price: number,
 }
 
 const pick = (o: any) => ({ x: o.x, X: o.X, p: o.p, l: o.l, z: o.z, ap: o.ap });
+/** The average price `ap` of fills all at `price`: that price to 8 decimals (not rounded to the tick). */
+const avg = (price: string) => Number(price).toFixed(8);
 
 describe('user data stream', () => {
   it('DELETE listenKey closes the stream: no event after it', async () => {
@@ -146,7 +148,7 @@ describe('user data stream', () => {
     await order(b, 'BUY', '0.006', price, 'IOC');
     const got = await updates(s, id, 1);
     const p = price.toFixed(1);
-    expect(got.map(pick)).toEqual([{ x: 'TRADE', X: 'FILLED', p, l: '0.006', z: '0.010', ap: p }]);
+    expect(got.map(pick)).toEqual([{ x: 'TRADE', X: 'FILLED', p, l: '0.006', z: '0.010', ap: avg(p) }]);
     await closeStream(s);
   });
 
@@ -160,14 +162,14 @@ describe('user data stream', () => {
     await order(b, 'BUY', '0.004', price, 'IOC');
     expect((await updates(first, id, 2)).map(pick)).toEqual([
       { x: 'NEW', X: 'NEW', p, l: '0', z: '0', ap: '0' },
-      { x: 'TRADE', X: 'PARTIALLY_FILLED', p, l: '0.004', z: '0.004', ap: p },
+      { x: 'TRADE', X: 'PARTIALLY_FILLED', p, l: '0.004', z: '0.004', ap: avg(p) },
     ]);
     await closeStream(first);
     await order(b, 'BUY', '0.003', price, 'IOC'); // no stream open
     const second = await streamOf(a);
     await order(b, 'BUY', '0.003', price, 'IOC');
     expect((await updates(second, id, 1)).map(pick)).toEqual([
-      { x: 'TRADE', X: 'FILLED', p, l: '0.003', z: '0.010', ap: p },
+      { x: 'TRADE', X: 'FILLED', p, l: '0.003', z: '0.010', ap: avg(p) },
     ]);
     await closeStream(second);
   });
@@ -193,7 +195,7 @@ describe('user data stream', () => {
     expect((await updates(s, whole, 3)).map(pick)).toEqual([
       { x: 'NEW', X: 'NEW', p: low, l: '0', z: '0', ap: '0' },
       { x: 'AMENDMENT', X: 'NEW', p: at, l: '0', z: '0.000', ap: '0' },
-      { x: 'TRADE', X: 'FILLED', p: at, l: '0.010', z: '0.010', ap: at },
+      { x: 'TRADE', X: 'FILLED', p: at, l: '0.010', z: '0.010', ap: avg(at) },
     ]);
     // part of it at once, the rest resting at the new price
     await order(b, 'SELL', '0.004', mid + 60);
@@ -203,7 +205,7 @@ describe('user data stream', () => {
     expect((await updates(s, part, 3)).map(pick)).toEqual([
       { x: 'NEW', X: 'NEW', p: low, l: '0', z: '0', ap: '0' },
       { x: 'AMENDMENT', X: 'NEW', p: at2, l: '0', z: '0.000', ap: '0' },
-      { x: 'TRADE', X: 'PARTIALLY_FILLED', p: at2, l: '0.004', z: '0.004', ap: at2 },
+      { x: 'TRADE', X: 'PARTIALLY_FILLED', p: at2, l: '0.004', z: '0.004', ap: avg(at2) },
     ]);
     // a partly filled order modified: the AMENDMENT carries what it had filled
     expect((await put(part, '0.008', mid - 100)).status).toBe(200);

@@ -13,7 +13,7 @@ import { OPEN_INTEREST_PERIODS } from '../../../market/open-interest-history.ts'
 import { PRICE_KLINE_INTERVALS, type PriceSeries } from '../../../market/price-klines.ts';
 import { RECENT_TRADES_KEPT } from '../../../market/recent-trades.ts';
 import { MAX_OPEN_ORDERS_PER_PAIR } from '../../../trading/order-checks.ts';
-import { fundingLimits, fundingSchedule, maxPriceText } from '../../../trading/pair-figures.ts';
+import { fundingLimits, fundingSchedule, markText, maxPriceText } from '../../../trading/pair-figures.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import { listedPairs, pairOf, paramsOf, type BinanceContext } from '../context.ts';
 import { routeSchema } from '../schemas.ts';
@@ -190,15 +190,14 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
     const order = start === undefined ? 'desc' : 'asc';
     const rows = venue.trading.fundingRates({ symbol: pair?.row.symbol, startTime: start, endTime: end, limit, order });
     if (start === undefined) rows.reverse();
-    return rows.map((r) => {
-      const p = venue.exchange.pair(r.symbol);
-      return {
-        symbol: r.symbol,
-        fundingTime: r.time,
-        fundingRate: r.rate.toFixed(8),
-        markPrice: p === undefined ? String(r.mark) : r.mark.toFixed(p.row.pricePrecision),
-      };
-    });
+    // markPrice: the mark the payments were computed from, 8 decimals as every mark here (not
+    // rounded to the tick)
+    return rows.map((r) => ({
+      symbol: r.symbol,
+      fundingTime: r.time,
+      fundingRate: r.rate.toFixed(8),
+      markPrice: markText(r.mark),
+    }));
   });
 
   app.get('/fapi/v1/fundingInfo', routeSchema('GET', '/fapi/v1/fundingInfo'), async () =>

@@ -23,7 +23,7 @@ import type { BinanceContext } from '../context.ts';
 import { moneyText } from '../../../trading/pair-figures.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
 import { crossFigures } from '../translate/account.ts';
-import { positionSideName, STATUS, TIF, type Mode } from '../translate/orders.ts';
+import { averagePrice, positionSideName, STATUS, STP_MODE, TIF, type Mode } from '../translate/orders.ts';
 
 /** An ACCOUNT_UPDATE position entry (a one-way short and a hedge SHORT have a negative pa). */
 function positionEntry(pair: PairView, p: PositionRecord, mode: Mode) {
@@ -217,7 +217,7 @@ export class UserEvents {
           pP: false,
           si: 0,
           ss: 0,
-          V: 'NONE',
+          V: STP_MODE,
           pm: 'NONE',
           gtd: 0,
         },
@@ -236,7 +236,7 @@ export class UserEvents {
       o: { ...b.fields, x, X, ...extra },
     });
     const totals = (b: Base, lots: Decimal, quote: Decimal) => ({
-      ap: lots.isZero() ? '0' : quote.div(lots).toFixed(b.math.price.precision),
+      ap: averagePrice(b.math, quote, lots),
       z: b.math.formatQty(b.math.qty.mustToUnits(lots.toFixed(), { allowZero: true })),
     });
     // Each order's totals before this batch's fills: what its record says now, less those fills
@@ -308,7 +308,11 @@ export class UserEvents {
       // a taker expired by self-trade prevention: X EXPIRED_IN_MATCH, execution type EXPIRED
       const X = rec.status === OrderStatus.EXPIRED && b.inMatch ? 'EXPIRED_IN_MATCH' : STATUS[rec.status];
       send(
-        event(b, X === 'CANCELED' ? 'CANCELED' : 'EXPIRED', X, { ap: rec.avg_price, z: rec.filled_qty, ...NO_FILL }),
+        event(b, X === 'CANCELED' ? 'CANCELED' : 'EXPIRED', X, {
+          ap: averagePrice(b.math, rec.filled_quote, rec.filled_qty),
+          z: rec.filled_qty,
+          ...NO_FILL,
+        }),
       );
     }
   }

@@ -199,8 +199,7 @@ export function placedOrder(m: SymbolMath, o: NewOrder, placed: Placed, mode: Mo
     status: ack ? 'NEW' : statusName({ status: placed.status, expiredInMatch: placed.expiredInMatch }),
     clientOrderId: placed.clientOrderId,
     price: market ? '0' : m.formatPrice(m.price.mustToUnits(o.price!)),
-    // a display value, as the native record's avg_price
-    avgPrice: Number(filled) > 0 ? (Number(quote) / Number(filled)).toFixed(m.price.precision) : '0',
+    avgPrice: averagePrice(m, quote, filled),
     origQty: m.formatQty(placed.qtyLots ?? m.qty.mustToUnits(o.quantity)),
     executedQty: filled,
     cumQty: filled,
@@ -216,7 +215,7 @@ export function placedOrder(m: SymbolMath, o: NewOrder, placed: Placed, mode: Mo
     priceProtect: false,
     origType: o.type,
     priceMatch: 'NONE',
-    selfTradePreventionMode: 'NONE',
+    selfTradePreventionMode: STP_MODE,
     goodTillDate: 0,
     updateTime: placed.time,
   };
@@ -232,7 +231,7 @@ export function binanceOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode)
     status: statusName(o),
     clientOrderId: o.clientOrderId,
     price: market ? '0' : m.formatPrice(o.priceTicks),
-    avgPrice: averagePrice(m, o.filledQuote, o.filledLots),
+    avgPrice: averagePrice(m, moneyText(o.filledQuote), m.formatQty(o.filledLots)),
     origQty: m.formatQty(o.qtyLots),
     executedQty: m.formatQty(o.filledLots),
     cumQty: m.formatQty(o.filledLots),
@@ -249,18 +248,32 @@ export function binanceOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode)
     priceProtect: false,
     origType: type,
     priceMatch: 'NONE',
-    selfTradePreventionMode: 'NONE',
+    selfTradePreventionMode: STP_MODE,
     goodTillDate: 0,
     time: o.createdAt,
     updateTime: o.updatedAt,
   };
 }
 
-/** filled quote / filled quantity at the price's precision, '0' before any fill. */
-function averagePrice(m: SymbolMath, quoteUnits: bigint, lots: number): string {
-  if (lots <= 0) return '0';
-  return new Decimal(moneyText(quoteUnits)).div(new Decimal(m.formatQty(lots))).toFixed(m.price.precision);
+/**
+ * An order's average fill price, as Binance gives it: filled quote / filled quantity itself, not
+ * rounded to the tick (8 decimals, or the price's own precision if it has more: exact when the
+ * division ends there, so that cumQuote / executedQty gives it back); '0' before any fill. For
+ * avgPrice (REST) and the user stream's `ap`.
+ */
+export function averagePrice(m: SymbolMath, quote: Decimal.Value, qty: Decimal.Value): string {
+  const q = new Decimal(qty);
+  if (q.lte(0)) return '0';
+  return new Decimal(quote).div(q).toFixed(Math.max(AVERAGE_DECIMALS, m.price.precision));
 }
+const AVERAGE_DECIMALS = 8;
+
+/**
+ * The self-trade prevention the venue applies to every order, whatever `selfTradePreventionMode`
+ * was sent (the parameter is accepted, as Binance's whole parameter set is): the order records
+ * report it (selfTradePreventionMode, the stream's `V`).
+ */
+export const STP_MODE = 'EXPIRE_TAKER';
 
 export function binanceTrade(m: SymbolMath, t: TradeState, mode: Mode): Record<string, unknown> {
   return {
