@@ -192,6 +192,7 @@ const SIGNED_ROUTES: Record<string, RouteParams> = {
   'GET /fapi/v2/positionRisk': optionalSymbol,
   'GET /fapi/v3/positionRisk': optionalSymbol,
   'GET /fapi/v1/leverageBracket': optionalSymbol,
+  'GET /fapi/v1/symbolConfig': optionalSymbol,
   'POST /fapi/v1/leverage': p({ symbol, leverage: int(1, 125, 'Leverage, 1 to the pair maximum') }, [
     'symbol',
     'leverage',

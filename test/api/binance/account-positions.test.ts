@@ -213,3 +213,37 @@ describe('ccxt', () => {
     }
   });
 });
+
+describe('GET fapi/v1/symbolConfig', () => {
+  it("each pair's margin type and leverage in Binance's layout; one symbol is an array of one", async () => {
+    const ex = svc.venue.exchange;
+    const one = (await signedCall(svc.base, c, 'GET', '/fapi/v1/symbolConfig', { symbol: 'ETHUSDT' })).body;
+    const risk = (await signedCall(svc.base, c, 'GET', '/fapi/v2/positionRisk', { symbol: 'ETHUSDT' })).body[0];
+    expect(one).toEqual([
+      {
+        symbol: 'ETHUSDT',
+        marginType: 'ISOLATED',
+        isAutoAddMargin: 'false',
+        leverage: ex.pairSetting(c.id, 'ETHUSDT').leverage,
+        maxNotionalValue: risk.maxNotionalValue,
+      },
+    ]);
+    const all = (await signedCall(svc.base, c, 'GET', '/fapi/v1/symbolConfig')).body;
+    const listed = svc.venue.symbols.all().filter((s) => s.status !== 3);
+    expect(all.map((x: any) => x.symbol)).toEqual(listed.map((s) => s.symbol));
+    expect(all.find((x: any) => x.symbol === 'BTCUSDT').marginType).toBe('CROSSED');
+  });
+
+  it('ccxt fetchLeverage and fetchMarginMode read it', async () => {
+    const ccxt = binanceusdm(svc.base, c);
+    const lev = svc.venue.exchange.pairSetting(c.id, 'ETHUSDT').leverage;
+    expect(await ccxt.fetchLeverage('ETH/USDT:USDT')).toMatchObject({
+      symbol: 'ETH/USDT:USDT',
+      marginMode: 'isolated',
+      longLeverage: lev,
+      shortLeverage: lev,
+    });
+    expect((await ccxt.fetchMarginMode('BTC/USDT:USDT')).marginMode).toBe('cross');
+    expect((await ccxt.fetchMarginMode('ETH/USDT:USDT')).marginMode).toBe('isolated');
+  });
+});

@@ -1,6 +1,7 @@
 // Account routes of the facade (signed): positionRisk, account, balance, leverage brackets,
-// leverage, margin type, position mode, multi-assets mode, commission rates. Reads come from the
-// exchange's views and the pair-figures service; changes run one exchange command each.
+// symbol configuration, leverage, margin type, position mode, multi-assets mode, commission
+// rates. Reads come from the exchange's views and the pair-figures service; changes run one
+// exchange command each.
 //
 // Where the native core answers differently from Binance, the translation is named: a margin
 // type or position mode change to the current setting is -4046 / -4059 (native answers success),
@@ -96,6 +97,24 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
     const symbol = s.q.str('symbol');
     if (symbol !== undefined) return bracketsAnswer(pairOf(ctx, symbol).row);
     return listedPairs(ctx).map((p: PairView) => bracketsAnswer(p.row));
+  });
+
+  // Each pair's leverage and margin type for the account (ccxt fetchLeverage(s), fetchMarginMode(s)):
+  // Binance's layout, an array also for one symbol.
+  app.get('/fapi/v1/symbolConfig', routeSchema('GET', '/fapi/v1/symbolConfig'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const symbol = s.q.str('symbol');
+    const pairs = symbol === undefined ? listedPairs(ctx) : [pairOf(ctx, symbol)];
+    return pairs.map((pair) => {
+      const setting = ex.pairSetting(s.account.id, pair.row.symbol);
+      return {
+        symbol: pair.row.symbol,
+        marginType: setting.marginMode === MarginMode.ISOLATED ? 'ISOLATED' : 'CROSSED',
+        isAutoAddMargin: 'false',
+        leverage: setting.leverage,
+        maxNotionalValue: String(maxNotional(pair, setting.leverage)),
+      };
+    });
   });
 
   app.post('/fapi/v1/leverage', routeSchema('POST', '/fapi/v1/leverage'), async (req) => {
