@@ -3,7 +3,8 @@
 // Binance sends for one (ORDER_TRADE_UPDATE NEW), no ACCOUNT_UPDATE with reason DEPOSIT. A
 // TRADE's running totals are the order's own, fills made while no stream was open included; a
 // modification that trades at once is an AMENDMENT before its TRADE; a closed isolated position
-// is reported isolated.
+// is reported isolated. `events=` picks the user events a stream sends; /private/ws without a
+// listenKey is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { dataOf, signed, type Creds } from '../../helpers/signed.ts';
@@ -25,8 +26,8 @@ interface Stream {
   closed: Promise<number>;
 }
 
-async function listen(key: string): Promise<Stream> {
-  const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${key}`);
+async function listen(key: string, extra = ''): Promise<Stream> {
+  const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${key}${extra}`);
   const got: any[] = [];
   ws.on('message', (d) => got.push(JSON.parse(String(d))));
   const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
@@ -239,5 +240,36 @@ describe('user data stream', () => {
       expect.objectContaining({ s: 'BTCUSDT', pa: '0', mt: 'isolated', iw: '0', ps: 'BOTH' }),
     );
     await closeStream(s);
+  });
+
+  it('events=A/B sends only the named user events; without events= all of them', async () => {
+    const a = account(svc.venue, 'usevents', 50_000, 'one_way');
+    const b = account(svc.venue, 'useventsb', 50_000, 'one_way');
+    const { listenKey } = await keyCall('POST', a.apiKey);
+    const orders = await listen(listenKey, '&events=ORDER_TRADE_UPDATE');
+    const account_ = await listen(listenKey, '&events=ACCOUNT_UPDATE');
+    const both = await listen(listenKey, '&events=ORDER_TRADE_UPDATE/ACCOUNT_UPDATE');
+    const all = await listen(listenKey);
+    await order(b, 'SELL', '0.010', mid + 30);
+    const id = await order(a, 'BUY', '0.010', mid + 30, 'IOC');
+    await updates(all, id, 2);
+    const kinds = (s: Stream) => s.got.map((m) => m.e);
+    expect(kinds(all)).toEqual(['ORDER_TRADE_UPDATE', 'ORDER_TRADE_UPDATE', 'ACCOUNT_UPDATE']);
+    expect(kinds(both)).toEqual(kinds(all));
+    expect(kinds(orders)).toEqual(['ORDER_TRADE_UPDATE', 'ORDER_TRADE_UPDATE']);
+    expect(kinds(account_)).toEqual(['ACCOUNT_UPDATE']);
+    for (const s of [orders, account_, both, all]) await closeStream(s);
+  });
+
+  it('/private/ws without a listenKey is refused: close 1008 with a reason', async () => {
+    for (const q of ['', '?foo=1', '?events=ACCOUNT_UPDATE']) {
+      const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws${q}`);
+      const closed = await Promise.race([
+        new Promise<string>((r) => ws.once('close', (code, why) => r(`${code} ${String(why)}`))),
+        new Promise<string>((r) => setTimeout(() => r('still open'), 2000)),
+      ]);
+      ws.terminate();
+      expect(closed, q).toBe('1008 A listenKey is required: /private/ws?listenKey=<listenKey>.');
+    }
   });
 });

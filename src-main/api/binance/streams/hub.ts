@@ -39,6 +39,8 @@ interface Conn {
   subs: Set<string>;
   accountId: number | null;
   listenKey: string | null;
+  /** The user events this stream sends (`events=A/B`), null for all of them. */
+  events: Set<string> | null;
 }
 
 class BinanceStreams {
@@ -65,8 +67,10 @@ class BinanceStreams {
       ctx,
       {
         deliver: (id, msg) => {
-          for (const c of this.conns)
-            if (c.accountId === id) this.send(c, c.combined ? { stream: c.listenKey, data: msg } : msg);
+          for (const c of this.conns) {
+            if (c.accountId !== id || (c.events !== null && !c.events.has(msg.e))) continue;
+            this.send(c, c.combined ? { stream: c.listenKey, data: msg } : msg);
+          }
         },
         hasStream: (id) => this.hasUserStream(id),
       },
@@ -131,7 +135,14 @@ class BinanceStreams {
   attach(socket: WebSocket, req: FastifyRequest): void {
     const url = new URL(req.url, 'http://x');
     const path = url.pathname.replace(/^\/binance/, '');
-    const conn: Conn = { socket, combined: /\/stream/.test(path), subs: new Set(), accountId: null, listenKey: null };
+    const conn: Conn = {
+      socket,
+      combined: /\/stream/.test(path),
+      subs: new Set(),
+      accountId: null,
+      listenKey: null,
+      events: null,
+    };
     const base = PATHS.find((p) => path === p || path.startsWith(p + '/')) ?? '/ws';
     const tail = path.slice(base.length + 1);
     const names = [...(tail ? tail.split('/') : []), ...(url.searchParams.get('streams')?.split('/') ?? [])].filter(
@@ -149,6 +160,17 @@ class BinanceStreams {
       }
       conn.accountId = id;
       conn.listenKey = key;
+      // events=A/B: only those user events (ccxt sends none and gets them all)
+      const only =
+        url.searchParams
+          .get('events')
+          ?.split('/')
+          .filter((e) => e !== '') ?? [];
+      if (only.length > 0) conn.events = new Set(only);
+    } else if (base.startsWith('/private/')) {
+      // a private stream is a listenKey's: without one it could never send anything
+      socket.close(1008, 'A listenKey is required: /private/ws?listenKey=<listenKey>.');
+      return;
     }
     // listeners first: a depth window started below must see every level change after its start
     this.attachMarket();

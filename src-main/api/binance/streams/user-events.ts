@@ -46,9 +46,13 @@ const NO_FILL = { l: '0', L: '0', N: 'USDT', n: '0', t: 0, m: false, rp: '0' };
 /** What an order shows of its terms (price, quantity): a change of them is an AMENDMENT. */
 const shown = (price: string, qty: string) => `${price}|${qty}`;
 
+/** A user stream event, `e` its name. */
+type UserEvent = { readonly e: string } & Record<string, unknown>;
+
 /** Where the events go: the account's user streams (the hub's). */
 export interface UserSink {
-  deliver(accountId: number, msg: unknown): void;
+  /** `msg.e` names the event (a stream opened with `events=` takes only those it names). */
+  deliver(accountId: number, msg: UserEvent): void;
   hasStream(accountId: number): boolean;
 }
 
@@ -144,8 +148,8 @@ export class UserEvents {
     const now = clock.now();
     const stamp = events[0]?.time ?? now;
     const send = !this.gate.active
-      ? (msg: unknown) => this.sink.deliver(accountId, msg)
-      : (msg: unknown) => this.gate.hold(() => this.sink.deliver(accountId, msg), stamp);
+      ? (msg: UserEvent) => this.sink.deliver(accountId, msg)
+      : (msg: UserEvent) => this.gate.hold(() => this.sink.deliver(accountId, msg), stamp);
     const orders = new Map<number, OrderRecord>();
     const fills: TradeRecord[] = [];
     let positions: PositionRecord[] | undefined;
@@ -184,7 +188,7 @@ export class UserEvents {
     now: number;
     orders: Map<number, OrderRecord>;
     fills: TradeRecord[];
-    send: (msg: unknown) => void;
+    send: (msg: UserEvent) => void;
   }): void {
     const { exchange } = this.ctx.venue;
     const { mode, now, orders, fills, send } = o;
