@@ -15,6 +15,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SymbolStatus } from '../../../../src-shared/enums.ts';
+import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
 import { MarketFeed } from './market-feed.ts';
 import { parseStream } from './events.ts';
@@ -216,6 +217,10 @@ class BinanceStreams {
       case 'UNSUBSCRIBE': {
         const bad = params.find((p) => typeof p !== 'string' || parseStream(p) === null);
         if (bad !== undefined) return invalid(`unknown stream ${JSON.stringify(bad)}`);
+        // a stream of a symbol not listed would never send: refused (nothing of the request is
+        // subscribed), so the acknowledgement and LIST_SUBSCRIPTIONS agree
+        const unlisted = msg.method === 'SUBSCRIBE' ? params.find((p) => this.pairOf(p) === null) : undefined;
+        if (unlisted !== undefined) return invalid(`unknown symbol in stream ${JSON.stringify(unlisted)}`);
         for (const p of params as string[]) {
           if (msg.method === 'SUBSCRIBE') this.subscribe(conn, p);
           else conn.subs.delete(p);
@@ -236,16 +241,21 @@ class BinanceStreams {
     }
   }
 
-  private subscribe(conn: Conn, name: string): void {
+  /** The listed pair a stream `name` (parsed) is of; undefined for an all-symbols stream, null for an unlisted symbol. */
+  private pairOf(name: string): PairView | undefined | null {
     const p = parseStream(name)!;
-    if (!('symbol' in p)) {
-      conn.subs.add(name);
-      return;
-    }
+    if (!('symbol' in p)) return undefined;
     const pair = this.ctx.venue.exchange.pair(p.symbol);
-    if (pair === undefined || pair.row.status === SymbolStatus.DELISTED) return;
+    return pair === undefined || pair.row.status === SymbolStatus.DELISTED ? null : pair;
+  }
+
+  private subscribe(conn: Conn, name: string): void {
+    const pair = this.pairOf(name);
+    if (pair === null) return;
     conn.subs.add(name);
-    if (p.kind === 'depth' || p.kind === 'partial' || p.kind === 'bookTicker') this.market.follow(pair);
+    const p = parseStream(name)!;
+    if (pair !== undefined && (p.kind === 'depth' || p.kind === 'partial' || p.kind === 'bookTicker'))
+      this.market.follow(pair);
   }
 
   private send(conn: Conn, msg: unknown): void {
