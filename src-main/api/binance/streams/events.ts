@@ -15,7 +15,7 @@ export type Parsed =
   | { kind: 'allMarkPrice' | 'allMiniTicker' | 'allTicker' };
 
 const STREAM =
-  /^([a-z0-9]+)@(depth(?:5|10|20)?(?:@(?:100ms|250ms|500ms))?|trade|aggTrade|bookTicker|markPrice(?:@1s)?|miniTicker|ticker|kline_[0-9a-zA-Z]+)$/;
+  /^([a-z0-9]+)@(depth(?:5|10|20)?(?:@(?:100ms|500ms))?|trade|aggTrade|bookTicker|markPrice(?:@1s)?|miniTicker|ticker|kline_[0-9a-zA-Z]+)$/;
 
 /** A stream name Binance serves, parsed; null for any other. */
 export function parseStream(name: string): Parsed | null {

@@ -17,7 +17,7 @@ import type { WebSocket } from 'ws';
 import { SymbolStatus } from '../../../../src-shared/enums.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
-import { MarketFeed } from './market-feed.ts';
+import { depthSpeed, MarketFeed } from './market-feed.ts';
 import { parseStream } from './events.ts';
 import { UserEvents } from './user-events.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
@@ -54,8 +54,8 @@ class BinanceStreams {
   /** The exchange builds account records only while someone listens: only while a user stream is open. */
   private offAccount: (() => void) | null = null;
   private readonly offRevoked: () => void;
-  private readonly fast: NodeJS.Timeout;
-  private readonly slow: NodeJS.Timeout;
+  /** The timed work: every 100 ms, the 250 ms and 500 ms depth streams, every second. */
+  private readonly timers: NodeJS.Timeout[];
   /** A replay's market-data latency (ms of market time, 0: none) and the events it holds (ws/latency-gate.ts). */
   private readonly dataGate: LatencyGate<{ name: string; data: unknown }>;
 
@@ -77,10 +77,13 @@ class BinanceStreams {
       },
       st?.response_latency ?? 0,
     );
-    this.fast = setInterval(() => this.tick100(), 100);
-    this.slow = setInterval(() => this.tick1000(), 1000);
-    this.fast.unref();
-    this.slow.unref();
+    this.timers = [
+      setInterval(() => this.tick100(), 100),
+      setInterval(() => this.market.tickDepth(250, ctx.venue.clock.now()), 250),
+      setInterval(() => this.market.tickDepth(500, ctx.venue.clock.now()), 500),
+      setInterval(() => this.tick1000(), 1000),
+    ];
+    for (const t of this.timers) t.unref();
     // a DELETE of the key ends its streams, as on Binance (CLOSING takes no more sends)
     ctx.listenKeys.onClosed((key) => {
       for (const c of this.conns) {
@@ -98,8 +101,7 @@ class BinanceStreams {
   }
 
   close(): void {
-    clearInterval(this.fast);
-    clearInterval(this.slow);
+    for (const t of this.timers) clearInterval(t);
     this.detachMarket();
     this.offAccount?.();
     this.offAccount = null;
@@ -113,9 +115,7 @@ class BinanceStreams {
   private attachMarket(): void {
     if (this.offMarket !== null) return;
     const ev = this.ctx.venue.exchange.events;
-    const offLevel = ev.on('level', (e) =>
-      this.market.windows.get(e.symbol)?.add(e.updateId, e.side, e.priceTicks, e.totalLots),
-    );
+    const offLevel = ev.on('level', (e) => this.market.onLevel(e));
     const offTrade = ev.on('trade', (e) => this.market.onTrade(e));
     const offCandle = this.ctx.venue.klines.onCandle((symbol, closed) => this.market.onCandle(symbol, closed));
     this.offMarket = () => (offLevel(), offTrade(), offCandle());
@@ -254,8 +254,8 @@ class BinanceStreams {
     if (pair === null) return;
     conn.subs.add(name);
     const p = parseStream(name)!;
-    if (pair !== undefined && (p.kind === 'depth' || p.kind === 'partial' || p.kind === 'bookTicker'))
-      this.market.follow(pair);
+    if (pair !== undefined && (p.kind === 'depth' || p.kind === 'partial')) this.market.follow(pair, depthSpeed(name));
+    if (pair !== undefined && p.kind === 'bookTicker') this.market.follow(pair, 100);
   }
 
   private send(conn: Conn, msg: unknown): void {

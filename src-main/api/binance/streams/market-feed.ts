@@ -1,7 +1,10 @@
-// The market streams' timed work: every 100 ms the depth diffs (from the native DepthWindow per
-// symbol, so U / u / pu are the native update ids and pu is the u of the previous event on the
-// stream), partial books, book tickers and current candles; every second the mark prices and
-// 24 h tickers. Only streams someone is subscribed to are built.
+// The market streams' timed work, each stream at its update speed (reference d.1, Binance's):
+// the diff and partial depth streams every 100 ms (`@100ms`), 250 ms (no suffix) or 500 ms
+// (`@500ms`), each speed from its own native DepthWindow per symbol, so an event merges every
+// change of its interval and U / u / pu are the native update ids with pu the u of the previous
+// event on that stream; book tickers and current candles every 100 ms; every second the 24 h
+// tickers and the `@1s` mark prices, every third second the plain `@markPrice` and
+// `!markPrice@arr`. Only streams someone is subscribed to are built.
 import { INTERVALS } from '../../../../src-shared/intervals.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import { fundingSchedule } from '../../../trading/pair-figures.ts';
@@ -10,8 +13,14 @@ import { listedPairs, type BinanceContext } from '../context.ts';
 import { bookTicker, premiumIndex, ticker24 } from '../translate/market.ts';
 import { bookTickerEvent, depthEvent, klineEvent, markPriceEvent, tickerEvents, tradeEvents } from './events.ts';
 
-const DIFF_SUFFIXES = ['@depth', '@depth@100ms', '@depth@250ms', '@depth@500ms'];
-const PARTIAL_SUFFIXES = ['', '@100ms', '@250ms', '@500ms'];
+/** A depth stream's update speed in ms, and the suffix that names it (none: 250 ms). */
+type DepthSpeed = 100 | 250 | 500;
+const SUFFIX: Record<DepthSpeed, string> = { 100: '@100ms', 250: '', 500: '@500ms' };
+
+/** The update speed of a depth stream `name` (diff or partial). */
+export function depthSpeed(name: string): DepthSpeed {
+  return name.endsWith('@100ms') ? 100 : name.endsWith('@500ms') ? 500 : 250;
+}
 
 /** The hub's side: who is subscribed, and how an event goes out (now, or held for a latency). */
 export interface MarketSink {
@@ -22,9 +31,12 @@ export interface MarketSink {
 export class MarketFeed {
   private readonly ctx: BinanceContext;
   private readonly sink: MarketSink;
-  readonly windows = new Map<string, DepthWindow>();
+  /** Per symbol, a depth window per update speed followed. */
+  private readonly windows = new Map<string, Map<DepthSpeed, DepthWindow>>();
   private readonly dirtyKlines = new Set<string>();
   private readonly lastTop = new Map<string, string>();
+  /** Seconds ticked: the 3 s streams go out on every third. */
+  private seconds = 0;
 
   constructor(ctx: BinanceContext, sink: MarketSink) {
     this.ctx = ctx;
@@ -38,12 +50,21 @@ export class MarketFeed {
     this.dirtyKlines.clear();
   }
 
-  /** A depth window for `symbol` from the book's id now, when it has none. */
-  follow(pair: PairView): void {
-    if (this.windows.has(pair.row.symbol)) return;
+  /** A depth window of `speed` for the pair from the book's id now, when it has none. */
+  follow(pair: PairView, speed: DepthSpeed): void {
+    let bySpeed = this.windows.get(pair.row.symbol);
+    if (bySpeed === undefined) this.windows.set(pair.row.symbol, (bySpeed = new Map()));
+    if (bySpeed.has(speed)) return;
     const w = new DepthWindow();
     w.start(pair.book.depth(0).updateId);
-    this.windows.set(pair.row.symbol, w);
+    bySpeed.set(speed, w);
+  }
+
+  /** One level change of the book: into each window of its symbol. */
+  onLevel(e: { symbol: string; updateId: number; side: number; priceTicks: number; totalLots: number }): void {
+    const bySpeed = this.windows.get(e.symbol);
+    if (bySpeed === undefined) return;
+    for (const w of bySpeed.values()) w.add(e.updateId, e.side, e.priceTicks, e.totalLots);
   }
 
   onTrade(t: {
@@ -85,23 +106,24 @@ export class MarketFeed {
     }
   }
 
-  tick100(now: number): void {
-    for (const [symbol, w] of this.windows) {
+  /** The depth streams of `speed` (and, at 100 ms, the book tickers): each window's changes since its last take. */
+  tickDepth(speed: DepthSpeed, now: number): void {
+    const suffix = SUFFIX[speed];
+    for (const [symbol, bySpeed] of this.windows) {
+      const w = bySpeed.get(speed);
+      if (w === undefined) continue;
       const pair = this.ctx.venue.exchange.pair(symbol)!;
       const take = w.take(pair.book.updateId);
       if (take === null) continue;
       const s = symbol.toLowerCase();
       const ids = { U: take.first, u: take.u, pu: take.pu }; // U: its first change's id, as Binance's
-      const diff = depthEvent(pair, ids, take, now);
-      for (const suffix of DIFF_SUFFIXES) this.sink.push(s + suffix, diff);
+      this.sink.push(`${s}@depth${suffix}`, depthEvent(pair, ids, take, now));
       for (const n of [5, 10, 20]) {
-        for (const suffix of PARTIAL_SUFFIXES) {
-          const name = `${s}@depth${n}${suffix}`;
-          if (this.sink.subscribed(name)) this.sink.push(name, depthEvent(pair, ids, pair.book.depth(n), now));
-        }
+        const name = `${s}@depth${n}${suffix}`;
+        if (this.sink.subscribed(name)) this.sink.push(name, depthEvent(pair, ids, pair.book.depth(n), now));
       }
       const bt = `${s}@bookTicker`;
-      if (this.sink.subscribed(bt)) {
+      if (speed === 100 && this.sink.subscribed(bt)) {
         const t = bookTicker(pair, now);
         const top = `${t.bidPrice}|${t.bidQty}|${t.askPrice}|${t.askQty}`;
         if (this.lastTop.get(symbol) !== top) {
@@ -110,6 +132,10 @@ export class MarketFeed {
         }
       }
     }
+  }
+
+  tick100(now: number): void {
+    this.tickDepth(100, now);
     for (const symbol of this.dirtyKlines) {
       const s = symbol.toLowerCase();
       for (const iv of INTERVALS) {
@@ -124,18 +150,19 @@ export class MarketFeed {
 
   tick1000(now: number): void {
     const sub = (n: string) => this.sink.subscribed(n);
+    const slow = this.seconds++ % 3 === 0; // the 3 s streams' turn
     const markArr: unknown[] = [];
     const miniArr: unknown[] = [];
     const tickArr: unknown[] = [];
-    const wantMarkArr = sub('!markPrice@arr') || sub('!markPrice@arr@1s');
+    const wantMarkArr = sub('!markPrice@arr@1s') || (slow && sub('!markPrice@arr'));
     const wantMini = sub('!miniTicker@arr');
     const wantTick = sub('!ticker@arr');
     for (const pair of listedPairs(this.ctx)) {
       const s = pair.row.symbol.toLowerCase();
       const mp = `${s}@markPrice`;
-      if (wantMarkArr || sub(mp) || sub(mp + '@1s')) {
+      if (wantMarkArr || sub(mp + '@1s') || (slow && sub(mp))) {
         const ev = markPriceEvent(premiumIndex(pair, fundingSchedule(pair, now), now), now);
-        this.sink.push(mp, ev);
+        if (slow) this.sink.push(mp, ev);
         this.sink.push(mp + '@1s', ev);
         markArr.push(ev);
       }
@@ -150,7 +177,7 @@ export class MarketFeed {
       }
     }
     if (wantMarkArr) {
-      this.sink.push('!markPrice@arr', markArr);
+      if (slow) this.sink.push('!markPrice@arr', markArr);
       this.sink.push('!markPrice@arr@1s', markArr);
     }
     if (wantMini) this.sink.push('!miniTicker@arr', miniArr);
