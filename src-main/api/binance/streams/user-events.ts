@@ -22,7 +22,7 @@ import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
 import { moneyText } from '../../../trading/pair-figures.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
-import { crossFigures } from '../translate/account.ts';
+import { crossFigures, orderFigures } from '../translate/account.ts';
 import { averagePrice, positionSideName, STATUS, STP_MODE, TIF, type Mode } from '../translate/orders.ts';
 
 /** An ACCOUNT_UPDATE position entry (a one-way short and a hedge SHORT have a negative pa). */
@@ -33,7 +33,7 @@ function positionEntry(pair: PairView, p: PositionRecord, mode: Mode) {
     pa: new Decimal(p.quantity).times(p.position_side === PositionSide.SHORT ? -1 : 1).toFixed(pair.row.qtyPrecision),
     ep: String(p.entry_price),
     bep: String(p.break_even_price),
-    cr: String(p.realized_pnl),
+    cr: new Decimal(p.realized_pnl).toFixed(),
     up: String(p.unrealized_pnl),
     mt: isolated ? 'isolated' : 'cross',
     iw: isolated ? String(p.margin) : '0',
@@ -178,7 +178,7 @@ export class UserEvents {
               ? 'DEPOSIT'
               : undefined;
     if (m === undefined) return;
-    const P = positions === undefined ? [] : this.positionChanges(accountId, positions, mode);
+    const P = positions === undefined ? [] : this.positionChanges(accountId, positions, mode, fills);
     if (B.length > 0 || P.length > 0) send({ e: 'ACCOUNT_UPDATE', E: now, T: now, a: { m, B, P } });
   }
 
@@ -194,11 +194,25 @@ export class UserEvents {
     const { mode, now, orders, fills, send } = o;
     let known = this.known.get(o.accountId);
     if (known === undefined) this.known.set(o.accountId, (known = new Map()));
+    // b / a: the open bid and ask notional of the order's positionRisk entry (the symbol's
+    // orders, one-way; those of its position side, hedge), as the batch left them
+    const notionals = new Map<string, { b: string; a: string }>();
+    const notionalOf = (symbol: string, positionSide: number) => {
+      const key = `${symbol}|${positionSide}`;
+      let n = notionals.get(key);
+      if (n === undefined) {
+        const f = orderFigures(exchange.openOrders(o.accountId, symbol), mode === 'one_way' ? null : positionSide);
+        n = { b: new Decimal(f.bidNotional).toFixed(8), a: new Decimal(f.askNotional).toFixed(8) };
+        notionals.set(key, n);
+      }
+      return n;
+    };
     const base = (id: number) => {
       // the live order while it is open (no store read, which would flush the turn's writes)
       const r = exchange.liveOrder(o.accountId, id)!;
       const m = exchange.pair(r.symbol)!.math;
       const market = r.type === OrderType.MARKET;
+      const { b, a } = notionalOf(r.symbol, r.positionSide);
       return {
         fields: {
           s: r.symbol,
@@ -211,8 +225,8 @@ export class UserEvents {
           sp: '0',
           i: r.id,
           T: now,
-          b: '0',
-          a: '0',
+          b,
+          a,
           R: mode === 'one_way' ? r.reduceOnly : false,
           wt: 'CONTRACT_PRICE',
           ot: market ? 'MARKET' : 'LIMIT',
@@ -333,8 +347,16 @@ export class UserEvents {
     return [{ a: 'USDT', wb: balance.wallet_balance, cw, bc: '0' }];
   }
 
-  /** The positions that changed since the last ACCOUNT_UPDATE sent, a closed one as pa "0". */
-  private positionChanges(accountId: number, positions: PositionRecord[], mode: Mode): unknown[] {
+  /**
+   * The positions that changed since the last ACCOUNT_UPDATE sent, a closed one as pa "0" with the
+   * realized PnL it accumulated (cr: what the last update sent of it plus the batch's fills of it).
+   */
+  private positionChanges(
+    accountId: number,
+    positions: PositionRecord[],
+    mode: Mode,
+    fills: readonly TradeRecord[],
+  ): unknown[] {
     const { exchange } = this.ctx.venue;
     const before = this.sentPositions.get(accountId) ?? new Map<string, string>();
     const after = new Map<string, string>();
@@ -349,8 +371,11 @@ export class UserEvents {
     for (const [key, sig] of before) {
       if (after.has(key)) continue;
       // closed: amount 0, in the margin type it had (an isolated position closes as isolated)
-      const { s, ps, mt } = JSON.parse(sig) as { s: string; ps: string; mt: string };
-      P.push({ s, pa: '0', ep: '0', bep: '0', cr: '0', up: '0', mt, iw: '0', ps });
+      const { s, ps, mt, cr } = JSON.parse(sig) as { s: string; ps: string; mt: string; cr: string };
+      let realized = new Decimal(cr);
+      for (const f of fills)
+        if (f.symbol === s && positionSideName(mode, f.position_side) === ps) realized = realized.plus(f.realized_pnl);
+      P.push({ s, pa: '0', ep: '0', bep: '0', cr: realized.toFixed(), up: '0', mt, iw: '0', ps });
     }
     this.sentPositions.set(accountId, after);
     return P;

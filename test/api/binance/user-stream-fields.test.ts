@@ -1,0 +1,90 @@
+// Figures of the user stream that come from the account's state, over a real socket:
+// ORDER_TRADE_UPDATE `b` / `a` are the open bid / ask notional of the order's positionRisk entry
+// (as positionRisk's bidNotional / askNotional), and ACCOUNT_UPDATE `cr` is the realized PnL the
+// position accumulated, the closed position's entry (pa "0") included.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { Creds } from '../../helpers/signed.ts';
+import { account, startService, type Service } from './helpers.ts';
+import { signedCall } from './raw.ts';
+
+let svc: Service;
+let mid: number;
+
+beforeAll(async () => {
+  svc = await startService();
+  mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
+});
+afterAll(async () => svc?.close());
+
+async function stream(c: Creds): Promise<{ ws: WebSocket; got: any[] }> {
+  const r = await fetch(`${svc.base}/binance/fapi/v1/listenKey`, {
+    method: 'POST',
+    headers: { 'x-mbx-apikey': c.apiKey },
+  });
+  const { listenKey } = await r.json();
+  const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${listenKey}`);
+  const got: any[] = [];
+  ws.on('message', (d) => got.push(JSON.parse(String(d))));
+  await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
+  return { ws, got };
+}
+
+async function order(c: Creds, side: 'BUY' | 'SELL', qty: string, price: number, tif = 'GTC'): Promise<number> {
+  const r = await signedCall(svc.base, c, 'POST', '/fapi/v1/order', {
+    symbol: 'BTCUSDT',
+    side,
+    type: 'LIMIT',
+    quantity: qty,
+    price: price.toFixed(1),
+    timeInForce: tif,
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.orderId;
+}
+
+/** The events of kind `e` once `n` of them came (or 2 s passed). */
+async function events(s: { got: any[] }, e: string, n: number): Promise<any[]> {
+  const of = () => s.got.filter((m) => m.e === e);
+  for (let i = 0; i < 100 && of().length < n; i++) await new Promise((r) => setTimeout(r, 20));
+  return of();
+}
+
+const money = (x: number) => x.toFixed(8);
+
+describe('user stream figures', () => {
+  it('ORDER_TRADE_UPDATE b / a: the open bid and ask notional, as positionRisk reports them', async () => {
+    const a = account(svc.venue, 'ufnot', 50_000, 'one_way');
+    const s = await stream(a);
+    const buy = await order(a, 'BUY', '0.010', mid - 300);
+    const sell = await order(a, 'SELL', '0.005', mid + 300);
+    const got = (await events(s, 'ORDER_TRADE_UPDATE', 2)).map((m) => m.o);
+    const bid = money(0.01 * (mid - 300));
+    expect(got.map((o) => ({ i: o.i, x: o.x, b: o.b, a: o.a }))).toEqual([
+      { i: buy, x: 'NEW', b: bid, a: money(0) },
+      { i: sell, x: 'NEW', b: bid, a: money(0.005 * (mid + 300)) },
+    ]);
+    const risk = await signedCall(svc.base, a, 'GET', '/fapi/v3/positionRisk', { symbol: 'BTCUSDT' });
+    expect(risk.body).toEqual([expect.objectContaining({ bidNotional: got[1].b, askNotional: got[1].a })]);
+    s.ws.close();
+  });
+
+  it('ACCOUNT_UPDATE cr: the realized PnL the position accumulated, its close included', async () => {
+    const a = account(svc.venue, 'ufcr', 50_000, 'one_way');
+    const b = account(svc.venue, 'ufcrb', 50_000, 'one_way');
+    const s = await stream(a);
+    await order(b, 'SELL', '0.010', mid + 20);
+    await order(a, 'BUY', '0.010', mid + 20, 'IOC');
+    await order(b, 'BUY', '0.004', mid + 40);
+    await order(a, 'SELL', '0.004', mid + 40, 'IOC'); // realizes 0.004 x 20
+    await order(b, 'BUY', '0.006', mid + 50);
+    await order(a, 'SELL', '0.006', mid + 50, 'IOC'); // 0.006 x 30 more, and closes it
+    const P = (await events(s, 'ACCOUNT_UPDATE', 3)).flatMap((m) => m.a.P);
+    expect(P.map((p: any) => ({ pa: p.pa, cr: p.cr }))).toEqual([
+      { pa: '0.010', cr: '0' },
+      { pa: '0.006', cr: '0.08' },
+      { pa: '0', cr: '0.26' },
+    ]);
+    s.ws.close();
+  });
+});
