@@ -22,7 +22,7 @@ async function stream(c: Creds): Promise<{ ws: WebSocket; got: any[] }> {
     method: 'POST',
     headers: { 'x-mbx-apikey': c.apiKey },
   });
-  const { listenKey } = await r.json();
+  const { listenKey } = (await r.json()) as { listenKey: string };
   const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${listenKey}`);
   const got: any[] = [];
   ws.on('message', (d) => got.push(JSON.parse(String(d))));
