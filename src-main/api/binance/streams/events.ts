@@ -134,8 +134,17 @@ export function tickerEvents(
   return { mini, full };
 }
 
-/** A native candle tuple [open, close, o, h, l, c, v, q, n, V, Q, closed] as a kline event. */
-export function klineEvent(symbol: string, interval: string, k: readonly unknown[], now: number): unknown {
+/**
+ * A native candle tuple [open, close, o, h, l, c, v, q, n, V, Q, closed] as a kline event, `ids`
+ * its first and last trade ids (-1: none or not known).
+ */
+export function klineEvent(
+  symbol: string,
+  interval: string,
+  k: readonly unknown[],
+  now: number,
+  ids: { f: number; L: number },
+): unknown {
   return {
     e: 'kline',
     E: now,
@@ -145,8 +154,8 @@ export function klineEvent(symbol: string, interval: string, k: readonly unknown
       T: k[1],
       s: symbol,
       i: interval,
-      f: -1,
-      L: -1,
+      f: ids.f,
+      L: ids.L,
       o: k[2],
       c: k[5],
       h: k[3],

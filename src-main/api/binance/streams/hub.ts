@@ -256,6 +256,7 @@ class BinanceStreams {
     const p = parseStream(name)!;
     if (pair !== undefined && (p.kind === 'depth' || p.kind === 'partial')) this.market.follow(pair, depthSpeed(name));
     if (pair !== undefined && p.kind === 'bookTicker') this.market.follow(pair, 100);
+    if (pair !== undefined && p.kind === 'kline') this.market.followKlines(pair);
   }
 
   private send(conn: Conn, msg: unknown): void {

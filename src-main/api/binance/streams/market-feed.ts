@@ -5,12 +5,15 @@
 // event on that stream; book tickers and current candles every 100 ms; every second the 24 h
 // tickers and the `@1s` mark prices, every third second the plain `@markPrice` and
 // `!markPrice@arr`. Only streams someone is subscribed to are built.
-import { INTERVALS } from '../../../../src-shared/intervals.ts';
+import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
+import type { KlineTuple } from '../../../market/candles.ts';
+import { RECENT_TRADES_KEPT } from '../../../market/recent-trades.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
 import { fundingSchedule } from '../../../trading/pair-figures.ts';
 import { DepthWindow } from '../../ws/depth-feed.ts';
 import { listedPairs, type BinanceContext } from '../context.ts';
 import { bookTicker, premiumIndex, ticker24 } from '../translate/market.ts';
+import { KlineTradeIds } from './kline-trade-ids.ts';
 import { bookTickerEvent, depthEvent, klineEvent, markPriceEvent, tickerEvents, tradeEvents } from './events.ts';
 
 /** A depth stream's update speed in ms, and the suffix that names it (none: 250 ms). */
@@ -37,6 +40,8 @@ export class MarketFeed {
   private readonly lastTop = new Map<string, string>();
   /** Seconds ticked: the 3 s streams go out on every third. */
   private seconds = 0;
+  /** The first / last trade ids of the candles of symbols with a kline stream. */
+  private readonly tradeIds = new KlineTradeIds();
 
   constructor(ctx: BinanceContext, sink: MarketSink) {
     this.ctx = ctx;
@@ -48,6 +53,24 @@ export class MarketFeed {
     this.windows.clear();
     this.lastTop.clear();
     this.dirtyKlines.clear();
+    this.tradeIds.clear();
+  }
+
+  /** The trade ids of the pair's candles followed (a kline stream of it opens), when they are not. */
+  followKlines(pair: PairView): void {
+    const symbol = pair.row.symbol;
+    if (this.tradeIds.followed(symbol)) return;
+    const { klines, recentTrades } = this.ctx.venue;
+    this.tradeIds.follow(
+      symbol,
+      (iv) => klines.currentKline(symbol, iv),
+      recentTrades.newest(symbol, RECENT_TRADES_KEPT),
+    );
+  }
+
+  /** A kline event of `symbol`'s candle `k`, with its first and last trade ids. */
+  private kline(symbol: string, iv: Interval, k: KlineTuple, now: number): unknown {
+    return klineEvent(symbol, iv, k, now, this.tradeIds.ids(symbol, iv, k[0] as number, k[8] as number));
   }
 
   /** A depth window of `speed` for the pair from the book's id now, when it has none. */
@@ -75,6 +98,7 @@ export class MarketFeed {
     takerSide: number;
     time: number;
   }) {
+    this.tradeIds.trade(t.symbol, t);
     const s = t.symbol.toLowerCase();
     const trade = `${s}@trade`;
     const agg = `${s}@aggTrade`;
@@ -102,7 +126,7 @@ export class MarketFeed {
       // the candles that just closed, final, then the new current one on the next tick
       const now = this.ctx.venue.clock.now();
       for (const k of this.ctx.venue.klines.closedKlines(symbol, iv, first.openTime))
-        this.sink.push(name, klineEvent(symbol, iv, k, now));
+        this.sink.push(name, this.kline(symbol, iv, k, now));
     }
   }
 
@@ -142,7 +166,7 @@ export class MarketFeed {
         const name = `${s}@kline_${iv}`;
         if (!this.sink.subscribed(name)) continue;
         const k = this.ctx.venue.klines.currentKline(symbol, iv);
-        if (k) this.sink.push(name, klineEvent(symbol, iv, k, now));
+        if (k) this.sink.push(name, this.kline(symbol, iv, k, now));
       }
     }
     this.dirtyKlines.clear();
