@@ -11,7 +11,9 @@
 // The hub listens to the exchange's level and trade events and the candles only while at least
 // one connection is open (every order pays for each listener otherwise); with the last one gone
 // it drops its depth windows too, so the next subscription starts a new window (U = pu + 1).
-// A DELETE of a listenKey closes its streams: nothing is delivered after it.
+// A DELETE of a listenKey closes its streams: nothing is delivered after it. A user stream opened
+// with `events=A/B` gets only those events; a private path without a listenKey is closed (1008).
+// SUBSCRIBE refuses a stream of a symbol that is not listed, so LIST_SUBSCRIPTIONS is what was acked.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SymbolStatus } from '../../../../src-shared/enums.ts';
