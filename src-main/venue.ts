@@ -36,10 +36,14 @@ import { lockDataFolder, type DataLock } from './store/data-lock.ts';
 import { closeDatabase, databaseFile, openDatabase } from './store/database.ts';
 import { SettingsRepo } from './store/settings-repo.ts';
 import { SymbolsRepo } from './store/symbols-repo.ts';
+import { TapeRepo } from './store/tape-repo.ts';
 import { TradingRepo } from './store/trading-repo.ts';
 import { Exchange, type Command, type ResultOf } from './trading/exchange.ts';
 import { wireRecords } from './api/records.ts';
 import type { Venue } from './services/venue.ts';
+
+/** Wall ms between market checkpoints (market time, public tape, book update ids): what a crash can lose of them. */
+export const MARKET_CHECKPOINT_MS = 1_000;
 
 export interface VenueOptions {
   /** Folder of the SQLite database, or ':memory:'. */
@@ -148,7 +152,8 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
 
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock, records: wireRecords });
-  const recentTrades = new RecentTrades(exchange.events);
+  // the public tape survives a restart (a replay's ends with it)
+  const recentTrades = new RecentTrades(exchange.events, replay === undefined ? new TapeRepo(db) : null);
   const priceKlines = new PriceKlines(exchange.events, new PriceKlinesRepo(db));
   const openInterestHistory = new OpenInterestHistory(
     exchange.events,
@@ -216,16 +221,20 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       liveUrl: replay.liveUrl ?? null,
     });
   }
-  // Market time is saved every few seconds, so a crash restarts the clock close to where it was.
-  // Not while another connection holds the database's write lock (the next round saves it), and
-  // a failure is logged: a timer that throws would end the process.
+  // The market checkpoint, once a second: the market time, the public trades since the last one
+  // and the books' update ids, all in this turn's one commit, so a crash restarts the clock, the
+  // tape and the ids from the same second. Not while another connection holds the database's
+  // write lock (the next round saves them), and a failure is logged: a timer that throws would
+  // end the process.
   const saveTimer = setInterval(() => {
     try {
-      settings.trySet('market_time', String(clock.now()));
+      if (!settings.trySet('market_time', String(clock.now()))) return;
+      recentTrades.checkpoint();
+      exchange.checkpointBookIds();
     } catch (err) {
-      console.error('perpdesk: saving the market time failed', err);
+      console.error('perpdesk: the market checkpoint failed', err);
     }
-  }, 5_000);
+  }, MARKET_CHECKPOINT_MS);
   saveTimer.unref();
 
   let closed = false;
@@ -262,10 +271,12 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       clearInterval(saveTimer);
       session?.close();
       market?.dispose();
-      recentTrades.close();
       priceKlines.close();
       openInterestHistory.close();
       klines.close();
+      recentTrades.checkpoint(true);
+      recentTrades.close();
+      exchange.releaseIds();
       settings.set('market_time', String(clock.now()));
       trading.group.commitNow();
       closeDatabase(db);

@@ -104,6 +104,29 @@ export interface OpenInterestStore {
   readonly inUnit: boolean;
 }
 
+/** One kept trade of the public tape, in the ring slot it is kept in (market/recent-trades.ts). */
+export interface TapeRow {
+  symbol: string;
+  slot: number;
+  tradeId: number;
+  priceTicks: number;
+  qtyLots: number;
+  takerSide: number;
+  time: number;
+}
+
+/** Storage of the public tape: each pair's ring of last trades, upserted by (symbol, slot). */
+export interface TapeStore {
+  /** Every stored trade, ascending by trade id. */
+  loadAll(): TapeRow[];
+  /**
+   * Upserts the rows as one unit; false as PriceCandleStore.saveMany (written nothing, not
+   * waited), unless `wait` (a clean stop): then it waits for the lock as a command does.
+   */
+  saveMany(rows: readonly TapeRow[], wait?: boolean): boolean;
+  readonly inUnit: boolean;
+}
+
 /** The pair catalogue, read side: what the klines service formats and skips (status 3) by. */
 export interface SymbolCatalogue {
   all(): readonly SymbolRow[];

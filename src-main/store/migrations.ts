@@ -378,4 +378,21 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX isolated_margin_changes_account ON isolated_margin_changes(account_id, id);
   `,
+  // 13: the public tape (market/recent-trades.ts): each pair's last trades, whoever traded
+  // (users, bots, the simulated market), so GET /fapi/v1/trades survives a restart. A pair's
+  // trades live in the slots of its ring (0 .. kept - 1), a write overwrites the slot's older
+  // trade, so the table never holds more than the ring: written at the market checkpoint (once a
+  // second) and at a clean stop. Ticks, lots and market ms, as the ring keeps them.
+  `
+  CREATE TABLE public_trades (
+    symbol TEXT NOT NULL,
+    slot INTEGER NOT NULL,
+    id INTEGER NOT NULL,
+    price_ticks INTEGER NOT NULL,
+    qty_lots INTEGER NOT NULL,
+    taker_side INTEGER NOT NULL,
+    time INTEGER NOT NULL,
+    PRIMARY KEY (symbol, slot)
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -8,7 +8,12 @@
 //   wallet, deposits, orders and positions in memory are the truth; the store follows through
 //   the turn writer.
 // - Ids never repeat, across crashes too: they are handed out from blocks whose end is stored
-//   (settings 'id_hwm') before the first id of the block is used.
+//   (settings 'id_hwm' for orders, 'trade_id_hwm' for trades) before the first id of the block is
+//   used. A clean stop stores the last ids handed out instead (releaseIds), so a restart after it
+//   continues with the next id; a crash leaves a gap up to the block's end, never a repeat.
+// - A book's update id never goes back across restarts: the books start from the id stored
+//   (settings 'book_update_ids'), which checkpointBookIds keeps BOOK_ID_HEADROOM ahead of the
+//   live ids and a clean stop sets to the last one.
 import { ApiError, Errors, type RefusalReason } from '../../src-shared/errors.ts';
 import { CloseType, MarginMode, PositionMode, PositionSide, Side, TimeInForce } from '../../src-shared/enums.ts';
 import { OrderFlag, type ReduceOnlyGuard } from '../engine/types.ts';
@@ -31,6 +36,13 @@ const DEFAULT_MARGIN_MODE: MarginMode = MarginMode.CROSS;
 /** The insurance fund a new venue starts with: 1,000,000 USDT. */
 export const INITIAL_INSURANCE_FUND = 1_000_000n * 100_000_000n;
 const ID_BLOCK = 100_000;
+/**
+ * Trade ids a block: the most a restart after a crash skips. Trades come at hundreds a second (the
+ * simulated market), so a block is stored every minute or so.
+ */
+const TRADE_ID_BLOCK = 10_000;
+/** How far ahead of a book's update id the stored id is kept (a pair's level changes in far more than a checkpoint's second). */
+const BOOK_ID_HEADROOM = 10_000_000;
 
 /** An order the exchange tracks: user orders, cached bot orders, and the order of the command running. */
 export interface LiveOrder extends OrderState {
@@ -135,6 +147,9 @@ export class TradingCore {
   private nextTradeId = 1;
   private nextPositionId = 1;
   private idHwm = 0;
+  private tradeIdHwm = 0;
+  /** Each pair's update id as last stored (the books' ids stay below it until it is raised). */
+  private readonly bookIdsStored = new Map<string, number>();
 
   constructor(deps: ExchangeDeps, writer: (core: TradingCore) => TurnLog) {
     this.deps = deps;
@@ -162,11 +177,20 @@ export class TradingCore {
     const { repo, settings } = this.deps;
     const max = repo.maxIds();
     const hwm = settings.getNumber('id_hwm') ?? 0;
+    // a folder from before trade ids had their own blocks: its trades are below id_hwm
+    const tradeHwm = settings.getNumber('trade_id_hwm') ?? hwm;
     this.nextOrderId = Math.max(max.order, hwm) + 1;
-    this.nextTradeId = Math.max(max.trade, hwm) + 1;
+    this.nextTradeId = Math.max(max.trade, tradeHwm) + 1;
     this.nextPositionId = max.position + 1;
-    this.idHwm = Math.max(this.nextOrderId, this.nextTradeId);
     this.reserveIds();
+    // the books go on from their stored update ids, before the resting orders go back in
+    const bookIds = JSON.parse(settings.get('book_update_ids') ?? '{}') as Record<string, number>;
+    for (const [symbol, id] of Object.entries(bookIds)) {
+      const pair = this.pairs.get(symbol);
+      if (pair === undefined || !Number.isSafeInteger(id)) continue;
+      pair.book.raiseUpdateId(id);
+    }
+    this.storeBookIds(BOOK_ID_HEADROOM);
     const fund = settings.get('insurance_fund');
     this.insurance = fund === undefined ? INITIAL_INSURANCE_FUND : BigInt(fund);
     if (fund === undefined) settings.set('insurance_fund', String(this.insurance));
@@ -207,10 +231,13 @@ export class TradingCore {
 
   /** Ids are handed out from blocks whose end is stored first, so ids never repeat after a crash. */
   private reserveIds(): void {
-    const need = Math.max(this.nextOrderId, this.nextTradeId);
-    if (need >= this.idHwm) {
-      this.idHwm = need + ID_BLOCK;
+    if (this.nextOrderId >= this.idHwm) {
+      this.idHwm = this.nextOrderId + ID_BLOCK;
       this.deps.settings.set('id_hwm', String(this.idHwm));
+    }
+    if (this.nextTradeId >= this.tradeIdHwm) {
+      this.tradeIdHwm = this.nextTradeId + TRADE_ID_BLOCK;
+      this.deps.settings.set('trade_id_hwm', String(this.tradeIdHwm));
     }
   }
 
@@ -222,8 +249,50 @@ export class TradingCore {
 
   takeTradeId(): number {
     const id = this.nextTradeId++;
-    if (this.nextTradeId >= this.idHwm) this.reserveIds();
+    if (this.nextTradeId >= this.tradeIdHwm) this.reserveIds();
     return id;
+  }
+
+  /**
+   * A clean stop: stores the last order and trade ids handed out as the blocks' ends, so the next
+   * start continues with the next ids (no gap), and every book's update id as it is. Nothing may
+   * run on the exchange afterwards without taking a new block (the next take does).
+   */
+  releaseIds(): void {
+    // memory ahead of the disk (a failed commit): the blocks stay as stored
+    if (this.fatal !== null) return;
+    const { settings } = this.deps;
+    this.idHwm = this.nextOrderId - 1;
+    this.tradeIdHwm = this.nextTradeId - 1;
+    settings.set('id_hwm', String(this.idHwm));
+    settings.set('trade_id_hwm', String(this.tradeIdHwm));
+    this.storeBookIds(0);
+  }
+
+  /**
+   * Keeps every book's stored update id at least BOOK_ID_HEADROOM / 2 ahead of its live id
+   * (storing it BOOK_ID_HEADROOM ahead when it is not), so a restart after a crash starts each
+   * book above every id it announced: a client keeping its last id sees a gap, never a lower id.
+   * Called once a second (the venue's market checkpoint); a write only when a pair came near.
+   */
+  checkpointBookIds(): void {
+    for (const [symbol, pair] of this.pairs) {
+      const stored = this.bookIdsStored.get(symbol) ?? 0;
+      if (stored - pair.book.updateId < BOOK_ID_HEADROOM / 2) {
+        this.storeBookIds(BOOK_ID_HEADROOM);
+        return;
+      }
+    }
+  }
+
+  private storeBookIds(headroom: number): void {
+    const ids: Record<string, number> = {};
+    for (const [symbol, pair] of this.pairs) {
+      const id = pair.book.updateId + headroom;
+      ids[symbol] = id;
+      this.bookIdsStored.set(symbol, id);
+    }
+    this.deps.settings.set('book_update_ids', JSON.stringify(ids));
   }
 
   /**

@@ -74,6 +74,16 @@ export class Exchange {
     }
   }
 
+  /** Keeps the stored book update ids ahead of the live ones (the venue's market checkpoint): TradingCore.checkpointBookIds. */
+  checkpointBookIds(): void {
+    this.core.checkpointBookIds();
+  }
+
+  /** A clean stop: the next start continues the order, trade and book update ids (TradingCore.releaseIds). */
+  releaseIds(): void {
+    this.core.releaseIds();
+  }
+
   /**
    * The house commands of a replay on one pair as numbers (house-desk.ts: 'houseOrder',
    * 'housePrint', 'houseTrim' and 'houseGrow' without the command and answer objects), for the
