@@ -20,6 +20,7 @@ import { SessionReport } from './replay/session-report.ts';
 import { PriceKlines } from './market/price-klines.ts';
 import { OpenInterestHistory } from './market/open-interest-history.ts';
 import { RecentTrades } from './market/recent-trades.ts';
+import { storedCandlesEnd } from './market/kline-restore.ts';
 import type { HistoryProgress } from './market/sim/history.ts';
 import { seedCatalogue } from './market/seed-catalogue.ts';
 import { HistoryWorkers, historyWorkerCount } from './market/sim/history-pool.ts';
@@ -140,15 +141,32 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   if (opts.start !== undefined && replay === undefined && settings.getNumber('market_time') !== undefined)
     throw new RangeError('--start applies to a new data folder: this one has a market clock already');
   let held: number | null = replay === undefined ? null : wall();
+  // a replay's candles end with it as its other records do: kept in memory, not in its SQLite
+  // (sorted arrays: a candle write is an append, where SQLite's upsert costs ~1 µs)
+  const candles = replay !== undefined ? new MemoryCandleStore() : new CandlesRepo(db);
+  const savedTime = settings.getNumber('market_time');
   const clock = new VirtualClock({
-    start: replay?.options.start ?? settings.getNumber('market_time') ?? opts.start ?? wall(),
+    // after a kill -9 the candles can be ahead of the saved market time: the clock goes on from them
+    start:
+      replay?.options.start ??
+      (savedTime === undefined
+        ? undefined
+        : Math.max(
+            savedTime,
+            storedCandlesEnd(
+              candles,
+              symbols.all().map((r) => r.symbol),
+            ),
+          )) ??
+      opts.start ??
+      wall(),
     speed: opts.speed ?? 1,
     wall: replay === undefined ? wall : () => held ?? wall(),
   });
   if (replay !== undefined) {
     clock.pause();
     held = null;
-  }
+  } else if (opts.simulate) clock.pause(); // until the simulated market starts (SimulatedMarket.start)
 
   const trading = new TradingRepo(db);
   const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock, records: wireRecords });
@@ -164,10 +182,10 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     },
     new OpenInterestRepo(db),
   );
-  // a replay's candles end with it as its other records do: kept in memory, not in its SQLite
-  // (sorted arrays: a candle write is an append, where SQLite's upsert costs ~1 µs)
-  const candles = replay !== undefined ? new MemoryCandleStore() : new CandlesRepo(db);
-  const openKlines = () => new KlineService({ candles, symbols, clock, exchange });
+  // the current candles are checkpointed with the market checkpoint's rhythm, so a restart after
+  // a kill -9 finds every interval's current candle about as recent as the 1s candles
+  const openKlines = () =>
+    new KlineService({ candles, symbols, clock, exchange }, { checkpointMs: MARKET_CHECKPOINT_MS });
   // the venue's market source: a replay of history, the simulator, or none
   let replayMarket: ReplayMarket | null = null;
   let market: MarketSource | null = null;
@@ -202,6 +220,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
         : { bulkCandles: () => new BackgroundCandleWriter(databaseFile(opts.dataDir)) }),
       historyBuilders: () => new HistoryWorkers(historyWorkerCount()),
       openKlines,
+      clockHeld: true,
     }));
     market = simulated;
   } else klines = openKlines();

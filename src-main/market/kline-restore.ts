@@ -51,3 +51,19 @@ export function currentCandles(
   }
   return { candles, lastTime };
 }
+
+/**
+ * The market time a restarted venue's clock must not start before: the end of the newest stored
+ * 1s candle of any pair (-Infinity when none). Closed candles are written at every advance and the
+ * market time only at the market checkpoint, so after a kill -9 the candles can reach past the
+ * stored market time; a clock started there would stamp new trades into seconds that already
+ * hold the old run's last trades.
+ */
+export function storedCandlesEnd(repo: CandleStore, symbols: Iterable<string>): number {
+  let end = Number.NEGATIVE_INFINITY;
+  for (const symbol of symbols) {
+    const c = repo.newest(symbol, '1s');
+    if (c !== undefined && c.openTime + 1000 > end) end = c.openTime + 1000;
+  }
+  return end;
+}

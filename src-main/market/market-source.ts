@@ -61,4 +61,10 @@ export interface SimulatorSourceOptions {
   historyBuilders?: () => SymbolBuilders;
   /** Creates the venue's klines service; called once the source's past is in the candle store. */
   openKlines: () => KlineService;
+  /**
+   * The clock was paused when the venue opened and stands still until the market starts
+   * (SimulatedMarket.start runs it): the seconds of a start-up (restoring the books, building the
+   * API) are no market time the simulation has to skip.
+   */
+  clockHeld?: boolean;
 }

@@ -108,13 +108,20 @@ export function pairsWithoutHistory(repo: CandleStore, pairs: Iterable<PairState
 }
 
 /**
- * Where a restarted market goes on from: the close of each pair's newest stored 1m candle (for
- * Simulator's startStates; pairs without candles are left out and start at their mark).
+ * Where a restarted market goes on from: each pair's last stored price, the close of its newest
+ * 1s candle (closed ones are written at every advance, so after a kill -9 it is the last trade of
+ * the last second written), or of its newest 1m candle when that is newer (a history has no 1s
+ * candles; the current 1m candle is written at checkpoints only). For Simulator's startStates;
+ * pairs without candles are left out and start at their mark. Before, the 1m close alone: after a
+ * kill -9 it was up to a checkpoint (10 s) old, and the market went on from there, a jump of a
+ * hundred ticks and more from the last second written.
  */
 export function lastStoredPrices(repo: CandleStore, pairs: Iterable<PairState>): Map<string, ProcessState> {
   const out = new Map<string, ProcessState>();
   for (const p of pairs) {
-    const c = repo.newest(p.row.symbol, '1m');
+    const minute = repo.newest(p.row.symbol, '1m');
+    const second = repo.newest(p.row.symbol, '1s');
+    const c = second !== undefined && (minute === undefined || second.openTime >= minute.openTime) ? second : minute;
     if (c !== undefined) out.set(p.row.symbol, { price: c.close * p.math.tickValue });
   }
   return out;

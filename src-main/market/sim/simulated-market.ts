@@ -22,11 +22,24 @@ export class SimulatedMarket implements MarketSource {
   /** A pause asked for while fast (the clock itself stays paused all through fast mode). */
   private heldPause = false;
 
-  /** onAdvance(time) runs after every driver tick with the market time the simulation reached. */
-  constructor(sim: Simulator, clock: VirtualClock, onAdvance?: (simTime: number) => void) {
+  /**
+   * The clock is paused only until start() (the venue held it while it opened): start() runs it,
+   * unless a pause or fast mode was asked for meanwhile. Before, the clock ran from the venue's
+   * open, and the first tick found the seconds of the start-up (several after a kill -9) behind it
+   * and sampled them (the driver's overload skip): seconds without a trade, then the price moved
+   * by the whole gap at once.
+   */
+  private heldForStart: boolean;
+
+  /**
+   * onAdvance(time) runs after every driver tick with the market time the simulation reached;
+   * `clockHeld`: the clock was paused for the start (heldForStart).
+   */
+  constructor(sim: Simulator, clock: VirtualClock, onAdvance?: (simTime: number) => void, clockHeld = false) {
     this.sim = sim;
     this.clock = clock;
     this.onAdvance = onAdvance;
+    this.heldForStart = clockHeld && clock.paused;
   }
 
   get seed(): number {
@@ -50,7 +63,7 @@ export class SimulatedMarket implements MarketSource {
   }
 
   get paused(): boolean {
-    return this._fast ? this.heldPause : this.clock.paused;
+    return this._fast ? this.heldPause : this.clock.paused && !this.heldForStart;
   }
 
   /** True while the market runs as fast as the CPU allows (setFast). */
@@ -64,6 +77,7 @@ export class SimulatedMarket implements MarketSource {
   }
 
   pause(): void {
+    this.heldForStart = false; // it stays paused after start()
     if (this._fast) {
       this.heldPause = true;
       this.driver?.setFast(false);
@@ -71,6 +85,7 @@ export class SimulatedMarket implements MarketSource {
   }
 
   resume(): void {
+    this.heldForStart = false;
     if (this._fast) {
       this.heldPause = false;
       this.driver?.setFast(true);
@@ -85,7 +100,8 @@ export class SimulatedMarket implements MarketSource {
   setFast(on: boolean): void {
     if (on === this._fast) return;
     if (on) {
-      this.heldPause = this.clock.paused;
+      this.heldPause = this.clock.paused && !this.heldForStart;
+      this.heldForStart = false; // fast mode keeps the clock paused itself
       this.clock.pause();
       this._fast = true;
       this.driver?.setFast(!this.heldPause);
@@ -107,6 +123,10 @@ export class SimulatedMarket implements MarketSource {
 
   start(): void {
     if (this.stopped) throw new Error('the market source was stopped');
+    if (this.heldForStart) {
+      this.heldForStart = false;
+      this.clock.resume();
+    }
     this.driver ??= new SimDriver(this.sim, this.clock, { onTick: this.onAdvance });
     this.driver.setFast(this._fast && !this.heldPause);
     this.driver.start();
@@ -128,6 +148,7 @@ export function openSimulatedMarket(opts: SimulatorSourceOptions): { market: Sim
   const startStates = lastStoredPrices(candles, exchange.pairs.values());
   const fresh = pairsWithoutHistory(candles, exchange.pairs.values());
   if (fresh.length > 0) {
+    const running = !clock.paused;
     clock.pause(); // the market does not move while its past is being built
     const writer = new HistoryCandleWriter(candles, opts.bulkCandles?.());
     const builders = opts.historyBuilders?.();
@@ -149,7 +170,7 @@ export function openSimulatedMarket(opts: SimulatorSourceOptions): { market: Sim
       builders?.close();
     }
     for (const [sym, st] of h.states) startStates.set(sym, st);
-    clock.resume();
+    if (running) clock.resume();
   }
   const klines = opts.openKlines();
   let params: Record<string, Partial<SymbolSimParams>> | undefined;
@@ -166,5 +187,8 @@ export function openSimulatedMarket(opts: SimulatorSourceOptions): { market: Sim
   const sim = new Simulator({ exchange, clock, seed, startStates, params });
   // candles follow the simulation's time (the driver's ticks), not the clock's
   klines.autoAdvance = false;
-  return { market: new SimulatedMarket(sim, clock, (t) => klines.advanceTo(t)), klines };
+  return {
+    market: new SimulatedMarket(sim, clock, (t) => klines.advanceTo(t), opts.clockHeld === true),
+    klines,
+  };
 }

@@ -2,7 +2,7 @@
 // kill -9 of a real service process on one data folder: a clean stop keeps the whole tape and the
 // ids go on from the last one; a kill keeps the tape up to the last market checkpoint (once a
 // second), and no trade id or update id seen before the kill is handed out again or gone below.
-// The market restarts where its last kept trade left it: same price, no hole of empty seconds.
+// The market restarts where its last written second left it: no hole of seconds without trades.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,6 +97,12 @@ describe('the public tape across a stop and a kill -9', () => {
     expect(largestStep(after)).toBeLessThan(20_000);
     expect(fresh.at(-1)!.time).toBeGreaterThanOrEqual(survived[0].time);
     expect(await bookId(s)).toBeGreaterThan(idBeforeKill);
+    // the market went on from the last second written: every second around the restart traded
+    // (the clock stood still while the service started, so no span was skipped)
+    const seconds = (await plain(s.url, 'GET', '/fapi/v1/klines?symbol=BTCUSDT&interval=1s&limit=12')) as unknown[][];
+    const closed = seconds.slice(1).filter((k) => (k[0] as number) >= survived[0].time - 2_000);
+    expect(closed.length).toBeGreaterThan(2);
+    for (const k of closed) expect(k[8], `1s candle at ${k[0]}`).toBeGreaterThan(0);
     await stop(s);
   });
 });
