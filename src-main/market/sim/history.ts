@@ -16,7 +16,8 @@ import { activity } from './activity-profile.ts';
 import { ActivityFactor } from './hawkes.ts';
 import { DEFAULT_FLOW } from './order-flow.ts';
 import { PairLimits } from './order-sizing.ts';
-import { paramsFor, type SymbolSimParams } from './params.ts';
+import { LIVE_STEP_MS, paramsFor, type SymbolSimParams } from './params.ts';
+import { BASIS_TAU_S, basisStepVariance } from './index-venues.ts';
 import { PriceProcess, type ProcessState } from './price-process.ts';
 import { Rng } from './rng.ts';
 import { logMedian, TradeSizes } from './trade-size.ts';
@@ -33,6 +34,10 @@ const MEAN_QUEUE_FACTOR = 0.8;
 const MEAN_OVER_MEDIAN = meanOverMedian(DEFAULT_FLOW.sizeSigma, DEFAULT_FLOW.sizeAlpha);
 /** Mean of the arbitrage's size multiplier (median 1, log-normal body x Pareto tail). */
 const ARB_MEAN = meanOverMedian(DEFAULT_FLOW.sizeSigma, DEFAULT_FLOW.arbAlpha);
+/** Live steps in a history step: the live arbitrage looks at the touch once a live step. */
+const LIVE_STEPS = HISTORY_STEP_MS / LIVE_STEP_MS;
+/** Mean overshoot of a Gaussian random walk over a level, in step sds (Siegmund's 0.5826). */
+const OVERSHOOT = 0.5826;
 
 /** One record of the history: `count` trades (>= 1) at one price and time, `qtyLots` in all, all taken on `takerSide`. */
 export interface HistoryTrade {
@@ -199,20 +204,31 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
   const sizes = new TradeSizes(rng, params.takerMedianNotional, flow.sizeAlpha, flow.sizeSigma, 0);
   const meanSize = params.takerMedianNotional * MEAN_OVER_MEDIAN;
   const dt = HISTORY_STEP_MS / 1000;
-  // the path first (it is shifted to end at the anchor), with each step's pace and variance
+  // the path first (it is shifted to end at the anchor), with each step's pace and variance: the
+  // index's, the latent price plus the venues' weighted basis (index-venues.ts: an OU of time
+  // constant 20 s, stepped exactly), which the live book follows
+  const basisDecay = Math.exp(-HISTORY_STEP_MS / 1000 / BASIS_TAU_S);
+  const basisShock = Math.sqrt(basisStepVariance(params.venueBasis, HISTORY_STEP_MS));
+  let basis = (basisShock / Math.sqrt(1 - basisDecay * basisDecay)) * rng.normal();
+  /** The basis's share of a step's variance (its stationary increment). */
+  const basisStep = (2 * basisShock * basisShock) / (1 + basisDecay);
   const path = new Float64Array(steps + 1);
   const paces = new Float32Array(steps);
   const hs = new Float64Array(steps);
   const herds = new Float32Array(steps);
-  path[0] = process.logPrice;
+  path[0] = process.logPrice + basis;
   for (let k = 0; k < steps; k++) {
     hs[k] = process.h;
     herds[k] = herd.log;
     herd.step(HISTORY_STEP_MS);
     paces[k] = activity(from + (k + 1) * HISTORY_STEP_MS) * act.advance(HISTORY_STEP_MS);
     process.advance(HISTORY_STEP_MS, paces[k]);
-    path[k + 1] = process.logPrice;
+    basis = basis * basisDecay + basisShock * rng.normal();
+    path[k + 1] = process.logPrice + basis;
   }
+  // the basis ends at 0, where the live index starts around the latent price: the OU's bridge to
+  // 0 (b_k - decay^(steps - k) b_steps, exact for a Gaussian process)
+  for (let k = steps, w = 1; k >= 0 && w > 1e-12; k--, w *= basisDecay) path[k] -= w * basis;
   const shift = Math.log(anchor) - path[steps];
   const meanV = process.meanVariance;
   const fano = 1 / (1 - flow.branching) ** 2;
@@ -220,6 +236,8 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
   // the arbitrage of stale quotes: arbQueues typical best queues per net tick, in trades of arbMove
   const arbPerTick = flow.arbQueues * params.touchQueueNotional * ARB_MEAN;
   const arbTicks = Math.max(1, flow.arbMove * (anchor / limits.tick));
+  const liveStepS = LIVE_STEP_MS / 1000;
+  const basisVar = basisStepVariance(params.venueBasis, LIVE_STEP_MS);
   const rec: HistoryTrade = { time: 0, priceTicks: 0, qtyLots: 0, takerSide: Side.BUY, count: 1 };
   const emit = (time: number, priceTicks: number, side: Side, count: number, notional: number) => {
     if (count === 0) return;
@@ -243,7 +261,7 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
     const b = path[k + 1];
     const r = b - a;
     const ev = Math.exp(hs[k]);
-    const v = ev * dt * paces[k];
+    const v = ev * dt * paces[k] + basisStep;
     // the Brownian bridge's maximum (or minimum) over the step: the candle's wick
     const up = rng.next() < 0.5;
     const w = Math.sqrt(r * r - 2 * v * Math.log(1 - rng.next()));
@@ -257,21 +275,29 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
     if (empty > 1e-4) n += binomial(rng, dt, empty);
     // each order's sign from the metaorders, tilted by the herding driver
     const bias = flow.herdBias * Math.tanh(herds[k]);
-    let nBuy = signs.buys(n, bias);
-    // the arbitrage takes the step's net move through the quotes, on the move's side
+    // the arbitrage, as the live one trades: the touch walks with the index each live step (sd
+    // fine ticks) and the arbitrage trades each time its net walk since its last trade leaves
+    // +-arbTicks, by about arbTicks + OVERSHOOT fine: LIVE_STEPS / E[exit time] orders, their net
+    // the step's move (before, it traded the 15 s net move alone, a fraction of the live orders)
     const fromTicks = startTicks;
     const endTicks = Math.exp(b + shift) / limits.tick;
-    const moved = Math.abs(endTicks - startTicks);
+    const signed = endTicks - startTicks;
     startTicks = endTicks;
-    const arbs = Math.floor(moved / arbTicks);
-    const arbNotional = arbs > 0 ? moved * arbPerTick : 0;
-    if (r > 0) nBuy += arbs;
+    const fine = fromTicks * Math.sqrt(ev * liveStepS * paces[k] + basisVar);
+    const per = arbTicks + OVERSHOOT * fine;
+    const exits = fine > 0 ? LIVE_STEPS / Math.max(1, (per / fine) ** 2) : 0;
+    const net = Math.round(signed / per);
+    const arbs = Math.max(Math.abs(net), Math.round(exits + Math.sqrt(exits) * rng.normal()));
+    const arbUp = Math.round((arbs + net) / 2);
+    const arbNotional = per * arbPerTick;
+    const takers = n;
+    const takerBuys = signs.buys(n, bias);
+    let nBuy = takerBuys + arbUp;
     n += arbs;
     if (n === 0) continue;
     trades += n;
-    let buyNotional = sumOf(sizes, nBuy - (r > 0 ? arbs : 0), meanSize, flow.sizeAlpha) + (r > 0 ? arbNotional : 0);
-    let sellNotional =
-      sumOf(sizes, n - nBuy - (r > 0 ? 0 : arbs), meanSize, flow.sizeAlpha) + (r > 0 ? 0 : arbNotional);
+    let buyNotional = sumOf(sizes, takerBuys, meanSize, flow.sizeAlpha) + arbUp * arbNotional;
+    let sellNotional = sumOf(sizes, takers - takerBuys, meanSize, flow.sizeAlpha) + (arbs - arbUp) * arbNotional;
     if (openMinute && n >= 2) {
       // the minute opens with one order at the price the last print left (the live candles' open
       // is the first trade after the previous close): at that price on the same side, a tick

@@ -1,8 +1,10 @@
 // The index price of one symbol: a weighted average of synthetic spot venues.
 //
 // Each venue sees the latent price a few steps late (its lag), times its own basis, a slow
-// mean-reverting log offset (OU, time constant 20 s, stationary sd = the symbol's venueBasis)
-// plus a small per-observation noise. Venues drop out (Poisson, a few times a day each) and
+// mean-reverting log offset (OU, time constant 20 s, stationary sd = the symbol's venueBasis).
+// No white noise on top: the book follows the index, so a per-step noise (it was a quarter of the
+// basis sd a venue and step, 20 ticks on BTCUSDT, 1-1.5 bp on the memes) moved the touch back and
+// forth every step, printed its jitter on the tape and fed the arbitrage several orders a second. Venues drop out (Poisson, a few times a day each) and
 // come back after an exponential while (mean 2 min, at most 15 min); the index averages the
 // venues that are up, weights renormalised. A venue never drops while it is the last one up,
 // so there is always an index. Everything is stepped at fixed dt; the lag ring holds the latent
@@ -29,8 +31,8 @@ export interface VenueView {
   price: number;
 }
 
-const BASIS_TAU_S = 20;
-const NOISE_FRACTION = 0.25; // per-observation noise sd as a share of the basis sd
+/** Time constant of a venue's basis, seconds. */
+export const BASIS_TAU_S = 20;
 const OUTAGES_PER_DAY = 3;
 const OUTAGE_MEAN_MS = 120_000;
 const OUTAGE_MAX_MS = 15 * 60_000;
@@ -43,6 +45,21 @@ interface Venue {
   downUntil: number;
   outageBudget: number;
   price: number;
+}
+
+/**
+ * The variance the venues' bases add to the index's log move over a step of dtMs (all venues up):
+ * each basis is an OU of stationary sd basisSd, whose step shock has variance basisSd^2 (1 - decay^2).
+ */
+export function basisStepVariance(basisSd: number, dtMs: number, specs: readonly VenueSpec[] = DEFAULT_VENUES): number {
+  let sw = 0;
+  let sw2 = 0;
+  for (const v of specs) {
+    sw += v.weight;
+    sw2 += v.weight * v.weight;
+  }
+  const decay = Math.exp(-dtMs / 1000 / BASIS_TAU_S);
+  return (sw2 / (sw * sw)) * basisSd * basisSd * (1 - decay * decay);
 }
 
 export class IndexVenues {
@@ -113,7 +130,7 @@ export class IndexVenues {
         }
       }
       const lagged = this.ring[(this.head - v.spec.lagSteps + this.ring.length) % this.ring.length];
-      v.price = Math.exp(lagged + v.basis + NOISE_FRACTION * this.basisSd * this.rng.normal());
+      v.price = Math.exp(lagged + v.basis);
     }
     this.index = this.average();
     return this.index;

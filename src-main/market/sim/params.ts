@@ -149,3 +149,6 @@ export function paramsFor(row: SymbolRow, override: Partial<SymbolSimParams> = {
 }
 
 export const MS_PER_YEAR = 365 * 24 * 3600 * 1000;
+
+/** The live simulator's step, ms of market time: the book can change ten times a second (Binance's depth stream is 100 ms). */
+export const LIVE_STEP_MS = 100;
