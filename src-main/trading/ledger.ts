@@ -12,11 +12,11 @@
 // - Floats appear only for display and risk thresholds of a position record (positionRisk).
 import { Errors } from '../../src-shared/errors.ts';
 import { MarginMode, PositionSide } from '../../src-shared/enums.ts';
-import { liquidationPrice } from '../risk/liquidation-price.ts';
+import { liquidationPrice, symbolLiquidationPrice, type LiquidationLeg } from '../risk/liquidation-price.ts';
 import { maintenanceMargin, maintenanceMarginUnits } from '../risk/margin.ts';
 import { ceilDiv, unitsToNumber } from '../risk/money.ts';
-import type { PositionState } from '../risk/position.ts';
-import { reject, type AccountLive, type TradingCore } from './core.ts';
+import { entryPrice, type PositionState } from '../risk/position.ts';
+import { posKey, reject, type AccountLive, type TradingCore } from './core.ts';
 import type { PairState } from './pair-state.ts';
 import { TransferKind, type AccountMoney, type PositionRisk } from './ports.ts';
 
@@ -43,13 +43,13 @@ export interface CrossTotals {
 }
 
 /**
- * Totals of an account's cross positions (all but `except`) and its isolated margin; the
- * maintenance margin only when `withMaintenance` (the available balance does not need it).
+ * Totals of an account's cross positions (all but those in `except`) and its isolated margin;
+ * the maintenance margin only when `withMaintenance` (the available balance does not need it).
  */
 export function crossTotals(
   core: TradingCore,
   a: AccountLive,
-  except?: PositionState,
+  except?: readonly PositionState[],
   withMaintenance = true,
 ): CrossTotals {
   let upnl = 0n;
@@ -62,7 +62,7 @@ export function crossTotals(
       isolated += p.isolatedMargin;
       continue;
     }
-    if (p === except) continue;
+    if (except?.includes(p)) continue;
     const pair = core.pairs.get(p.symbol)!;
     const value = markValue(p, pair);
     upnl += p.side === PositionSide.LONG ? value - p.cost : p.cost - value;
@@ -155,7 +155,11 @@ export function accountMoney(core: TradingCore, a: AccountLive): AccountMoney {
   };
 }
 
-/** Margin, liquidation price, margin ratio and unrealized PnL of a position, for its record. */
+/**
+ * Margin, liquidation price, margin ratio and unrealized PnL of a position, for its record. A
+ * cross position's liquidation price solves it together with the opposite side of the symbol
+ * when the account holds both (hedge mode), so both sides show the same price.
+ */
 export function positionRisk(
   core: TradingCore,
   a: AccountLive,
@@ -178,23 +182,37 @@ export function positionRisk(
       unrealizedPnl: upnl,
     };
   }
-  const others = crossTotals(core, a, p);
+  const opposite = a.positions.get(
+    posKey(p.symbol, p.side === PositionSide.LONG ? PositionSide.SHORT : PositionSide.LONG),
+  );
+  const hedged = opposite !== undefined && opposite.qty > 0 && opposite.marginMode === MarginMode.CROSS;
+  const legs: LiquidationLeg[] = [{ side: s, qty, entry }];
+  if (hedged) {
+    legs.push({
+      side: opposite.side === PositionSide.LONG ? 1 : -1,
+      qty: pair.math.qtyOf(opposite.qty),
+      entry: entryPrice(opposite, pair.math.lotValue),
+    });
+  }
+  const others = crossTotals(core, a, hedged ? [p, opposite] : [p]);
   const crossWallet = unitsToNumber(a.wallet - others.isolated);
   const otherMm = unitsToNumber(others.mm);
   const otherUpnl = unitsToNumber(others.upnl);
-  const equity = crossWallet + otherUpnl + upnl;
+  // the opposite side's maintenance and PnL, for the account's margin ratio
+  const oppositeMm = hedged ? unitsToNumber(maintenanceMarginUnits(pair.row.brackets, markValue(opposite, pair))) : 0;
+  const oppositeUpnl = hedged ? unitsToNumber(upnlUnits(opposite, pair)) : 0;
+  const equity = crossWallet + otherUpnl + oppositeUpnl + upnl;
   return {
     margin: notional / p.leverage,
-    liquidationPrice: liquidationPrice({
-      side: s,
-      qty,
-      entry,
+    liquidationPrice: symbolLiquidationPrice({
+      legs,
       wallet: crossWallet,
       otherMaintenance: otherMm,
       otherUpnl,
       brackets: pair.row.brackets,
+      mark: pair.markPrice,
     }),
-    marginRatio: equity > 0 ? (otherMm + maint) / equity : 1,
+    marginRatio: equity > 0 ? (otherMm + oppositeMm + maint) / equity : 1,
     unrealizedPnl: upnl,
   };
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { bankruptcyPrice, liquidationPrice, liquidationPriceInTier } from '../../src-main/risk/liquidation-price.ts';
+import {
+  bankruptcyPrice,
+  liquidationPrice,
+  liquidationPriceInTier,
+  symbolLiquidationPrice,
+  type LiquidationLeg,
+} from '../../src-main/risk/liquidation-price.ts';
 import { maintenanceMargin, marginRatio, unrealizedPnl } from '../../src-main/risk/margin.ts';
 import type { Side } from '../../src-main/risk/margin.ts';
 import { BTCUSDT_BRACKETS, bracketFor, generateBrackets } from '../../src-main/risk/tiers.ts';
@@ -105,6 +111,135 @@ describe('no liquidation price', () => {
 
   it('an empty position returns 0', () => {
     expect(liquidationPrice(isolated(1, 0, 60_000, 0))).toBe(0);
+  });
+});
+
+describe('hedge mode, cross: the long and short of a symbol solved together', () => {
+  const legs = (long: number, short: number, entry = 96_000): LiquidationLeg[] => [
+    { side: 1, qty: long, entry },
+    { side: -1, qty: short, entry },
+  ];
+  /** Account margin ratio with the symbol's mark at p (no other positions). */
+  const ratio = (l: LiquidationLeg[], wallet: number, p: number): number =>
+    marginRatio(
+      l.reduce((m, x) => m + maintenanceMargin(BTCUSDT_BRACKETS, x.qty * p), 0),
+      wallet,
+      l.reduce((u, x) => u + unrealizedPnl(x.side, x.qty, x.entry, p), 0),
+    );
+
+  it("Binance's hedge formula: long 1, short 0.3 liquidate together at 82,462.38", () => {
+    // (WB + cumL + cumS - QL x EPL + QS x EPS) / (QL x MMRL + QS x MMRS - QL + QS), long in tier 2,
+    // short in tier 1: (9,937.6 + 50 + 0 - 96,000 + 28,800) / (0.005 + 0.0012 - 1 + 0.3) = 82,462.381...
+    const l = legs(1, 0.3);
+    const lp = symbolLiquidationPrice({ legs: l, wallet: 9_937.6, brackets: BTCUSDT_BRACKETS, mark: 96_000 });
+    expect(lp).toBeCloseTo(82_462.38109, 4);
+    expect(ratio(l, 9_937.6, lp)).toBeCloseTo(1, 12);
+    // the short held at the mark instead (the one-way formula) is a price where the ratio is ~15 %
+    expect(
+      liquidationPrice({
+        side: 1,
+        qty: 1,
+        entry: 96_000,
+        wallet: 9_937.6,
+        otherMaintenance: 115.2,
+        brackets: BTCUSDT_BRACKETS,
+      }),
+    ).toBeCloseTo(86_560.4, 1);
+    expect(ratio(l, 9_937.6, 86_560.4)).toBeCloseTo(0.146, 3);
+  });
+
+  it('the mirror: long 0.3, short 1 at 109,299.92', () => {
+    // short in tier 2: (9,937.6 + 0 + 50 - 28,800 + 96,000) / (0.0012 + 0.005 - 0.3 + 1) = 77,187.6 / 0.7062
+    const l = legs(0.3, 1);
+    const lp = symbolLiquidationPrice({ legs: l, wallet: 9_937.6, brackets: BTCUSDT_BRACKETS });
+    expect(lp).toBeCloseTo(77_187.6 / 0.7062, 6);
+    expect(ratio(l, 9_937.6, lp)).toBeCloseTo(1, 12);
+  });
+
+  it('long 1, short 0.9: none in the low tiers; the only root is in tier 8, 321,813,431.11', () => {
+    // tiers 1-2: (9,908.8 + 100 - 9,600) / (0.0095 - 0.1) < 0; tier 8 (10 %, cum 14,481,450 both):
+    // (9,908.8 + 28,962,900 - 9,600) / (0.19 - 0.1) = 321,813,431.11
+    const l = legs(1, 0.9);
+    const lp = symbolLiquidationPrice({ legs: l, wallet: 9_908.8, brackets: BTCUSDT_BRACKETS, mark: 96_000 });
+    expect(lp).toBeCloseTo(321_813_431.1111, 3);
+    expect(ratio(l, 9_908.8, lp)).toBeCloseTo(1, 12);
+    expect(ratio(l, 9_908.8, 86_857.5)).toBeCloseTo(0.0806, 4);
+  });
+
+  it('two roots: the one nearest the mark, the lowest without one', () => {
+    // wallet 9,000: low root (9,000 - 96,000 + 86,400) / (1.9 x 0.004 - 0.1) = 6,493.51 (tier 1);
+    // high root (9,000 + 28,962,900 - 9,600) / 0.09 = 321,803,333.33 (tier 8)
+    const l = legs(1, 0.9);
+    const at = (mark?: number) => symbolLiquidationPrice({ legs: l, wallet: 9_000, brackets: BTCUSDT_BRACKETS, mark });
+    expect(at(96_000)).toBeCloseTo(6_493.50649, 4);
+    expect(at()).toBeCloseTo(6_493.50649, 4);
+    expect(at(300_000_000)).toBeCloseTo(321_803_333.3333, 3);
+    for (const p of [at(), at(300_000_000)]) expect(ratio(l, 9_000, p)).toBeCloseTo(1, 12);
+  });
+
+  it('equal sides liquidate on a rise, where maintenance outgrows the fixed equity', () => {
+    // equity stays 9,904; maintenance 2 x (p x MMR - cum) = 9,904 at p = 908,000 (tier 3, 0.65 %, cum 950):
+    // (9,904 + 1,900) / 0.013
+    const l = legs(1, 1);
+    const lp = symbolLiquidationPrice({ legs: l, wallet: 9_904, brackets: BTCUSDT_BRACKETS, mark: 96_000 });
+    expect(lp).toBeCloseTo(908_000, 6);
+    expect(ratio(l, 9_904, lp)).toBeCloseTo(1, 12);
+  });
+
+  it('a leg of 0 leaves the one-way formula', () => {
+    const one = { side: 1 as const, qty: 1, entry: 60_000 };
+    expect(
+      symbolLiquidationPrice({
+        legs: [one, { side: -1, qty: 0, entry: 0 }],
+        wallet: 3_000,
+        brackets: BTCUSDT_BRACKETS,
+      }),
+    ).toBe(liquidationPrice({ ...one, wallet: 3_000, brackets: BTCUSDT_BRACKETS }));
+  });
+});
+
+describe('property: a hedged pair is at 100% at its LP, or on one side of it everywhere', () => {
+  it('holds for random longs and shorts of one symbol, across tiers', () => {
+    const tables = [BTCUSDT_BRACKETS, generateBrackets(50, 20_000)];
+    fc.assert(
+      fc.property(
+        fc.record({
+          long: fc.double({ min: 0.001, max: 500, noNaN: true }),
+          short: fc.double({ min: 0.001, max: 500, noNaN: true }),
+          entryL: fc.double({ min: 100, max: 100_000, noNaN: true }),
+          entryS: fc.double({ min: 100, max: 100_000, noNaN: true }),
+          walletShare: fc.double({ min: 0.005, max: 1, noNaN: true }),
+          table: fc.integer({ min: 0, max: tables.length - 1 }),
+        }),
+        (r) => {
+          const brackets = tables[r.table];
+          const l: LiquidationLeg[] = [
+            { side: 1, qty: r.long, entry: r.entryL },
+            { side: -1, qty: r.short, entry: r.entryS },
+          ];
+          const wallet = r.walletShare * (r.long * r.entryL + r.short * r.entryS);
+          const ratioAtP = (p: number): number =>
+            marginRatio(
+              maintenanceMargin(brackets, r.long * p) + maintenanceMargin(brackets, r.short * p),
+              wallet,
+              unrealizedPnl(1, r.long, r.entryL, p) + unrealizedPnl(-1, r.short, r.entryS, p),
+            );
+          const lp = symbolLiquidationPrice({ legs: l, wallet, brackets, mark: r.entryL });
+          if (lp === 0) {
+            // no sign change: every price is liquidatable or none is
+            const sides = [1e-3, 1, 100, 1e4, 1e6, 1e8, 1e10].map((p) => ratioAtP(p) >= 1);
+            expect(new Set(sides).size).toBe(1);
+            return;
+          }
+          const scale = wallet + r.long * (r.entryL + lp) + r.short * (r.entryS + lp);
+          const mm = maintenanceMargin(brackets, r.long * lp) + maintenanceMargin(brackets, r.short * lp);
+          const noise = (64 * Number.EPSILON * scale) / mm;
+          const ratio = ratioAtP(lp);
+          if (Number.isFinite(ratio)) expect(Math.abs(ratio - 1)).toBeLessThanOrEqual(Math.max(noise, 1e-9));
+        },
+      ),
+      { numRuns: Number(process.env.LP_RUNS ?? 1_000) },
+    );
   });
 });
 
