@@ -1,6 +1,7 @@
 // Estimated liquidation price of a cross position (reference exchange.md, "Liquidation
 // price": LP = (WB - TMM1 + UPNL1 + cum - s x Q x EP) / (Q x MMR - s x Q)), worked by hand,
-// and the rule that a price more than 100% away from the entry is none, for both sides alike.
+// and the rule that a price more than 100% away from the entry is none, for both sides alike;
+// in hedge mode the symbol's other side is solved with the position (Binance's hedge-mode formula).
 import { describe, expect, it } from 'vitest';
 import {
   crossBacking,
@@ -56,6 +57,25 @@ describe('cross liquidation price', () => {
       2,
     );
     expect(liquidationPrice({ long: false, qty: 1, entry: 60_000, walletBacking: 61_000, mmr: 0.005 })).toBeNaN();
+  });
+});
+
+describe('hedge mode, cross: the other side of the symbol solved with this one', () => {
+  // Binance's hedge-mode formula in the first tier (MMR 0.4 %, cum 0), as the venue solves it:
+  // LP = (WB - s x Q x EP + s x Qo x EPo) / (Q x MMR + Qo x MMR - s x Q + s x Qo)
+  it('long 1 and short 0.3 at 96,000 on 9,937.6: 82,415.66 for either side', () => {
+    // (9,937.6 - 96,000 + 28,800) / (0.004 + 0.0012 - 1 + 0.3) = -57,262.4 / -0.6948
+    const long = { long: true, qty: 1, entry: 96_000, walletBacking: 9_937.6, mmr: 0.004 };
+    expect(liquidationPrice({ ...long, opposite: { qty: 0.3, entry: 96_000 } })).toBeCloseTo(82_415.659, 2);
+    const short = { long: false, qty: 0.3, entry: 96_000, walletBacking: 9_937.6, mmr: 0.004 };
+    expect(liquidationPrice({ ...short, opposite: { qty: 1, entry: 96_000 } })).toBeCloseTo(82_415.659, 2);
+  });
+
+  it("the risk tester's long 1, short 0.9 on 9,908.8: none (308.8 / -0.0924 < 0)", () => {
+    const long = { long: true, qty: 1, entry: 96_000, walletBacking: 9_908.8, mmr: 0.004 };
+    expect(liquidationPrice({ ...long, opposite: { qty: 0.9, entry: 96_000 } })).toBeNaN();
+    const short = { long: false, qty: 0.9, entry: 96_000, walletBacking: 9_908.8, mmr: 0.004 };
+    expect(liquidationPrice({ ...short, opposite: { qty: 1, entry: 96_000 } })).toBeNaN();
   });
 });
 

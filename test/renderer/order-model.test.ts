@@ -104,6 +104,14 @@ describe('preview', () => {
     expect(m.sell.pnl).toBeCloseTo(2495, 6);
     expect(m.sell.max).toBe(1);
   });
+
+  it('hedge mode, cross: a long opened beside a short is solved with it, the short not held at the mark', () => {
+    // short 0.3 @ 96,000; market buy 1 at the ask 95,000 (taker fee 47.5): WB = 10,000 - 47.5, and
+    // LP = (9,952.5 - 95,000 + 0.3 x 96,000) / (0.004 + 0.3 x 0.004 - 1 + 0.3) = 80,954.95
+    // (the short held at the mark 95,000, +300 PnL and 114 maintenance, gave 85,202.31)
+    const m = orderModel(input({ positions: [position(2, 0.3, 96_000)] }, { qty: '1.000' }));
+    expect(m.buy.liquidation).toBeCloseTo(80_954.951, 2);
+  });
 });
 
 describe('Close', () => {

@@ -156,14 +156,23 @@ export function orderModel(i: OrderModelInput): OrderModel {
     return pctQty({ pct: f.pct, base: wholeFor(side), qtyStep: fut.qty_step, maxQty });
   };
 
-  // The cross wallet that backs a new cross position of this pair and side (the reference
-  // formula's WB - TMM1 + UPNL1), from the server's wallet and the live marks.
-  const backingFor = (long: boolean): number => {
+  // The cross wallet that backs a new cross position of this pair (the reference formula's
+  // WB - TMM1 + UPNL1), from the server's wallet and the live marks. The pair's own positions are
+  // left out: the one the order adds to counts through its quantity, and in hedge mode the other
+  // side is solved with it (preview's `opposite`).
+  const backing = (): number => {
     const wallet = num(summary?.wallet_balance);
     if (!Number.isFinite(wallet)) return available;
-    const isThis = (p: BackingPosition): boolean =>
-      p.symbol === symbol && (oneWay ? true : p.position_side === (long ? PositionSide.LONG : PositionSide.SHORT));
+    const isThis = (p: BackingPosition): boolean => p.symbol === symbol;
     return crossBacking(wallet, positions, isThis, i.markOf);
+  };
+  /** Hedge mode, cross: the symbol's position on the side opposite to a `long` open, if any. */
+  const oppositeOf = (long: boolean) => {
+    if (oneWay || marginMode !== MarginMode.CROSS) return null;
+    const p = positions.find(
+      (x) => x.symbol === symbol && x.margin_mode === MarginMode.CROSS && positionDirection(x).long !== long,
+    );
+    return p ? { qty: positionDirection(p).size, entry: p.entry_price } : null;
   };
 
   // Close: a side with no position has nothing to close (the venue would refuse it)
@@ -190,7 +199,8 @@ export function orderModel(i: OrderModelInput): OrderModel {
       takerFee,
       mmr,
       available,
-      crossBacking: open ? backingFor(side === Side.BUY) : undefined,
+      crossBacking: open ? backing() : undefined,
+      opposite: open ? oppositeOf(side === Side.BUY) : null,
       position: open ? positionOf(side === Side.BUY) : positionOf(side === Side.SELL),
     });
     // one-way: an open may reduce, close or flip the net position, so it is named by its side

@@ -5,7 +5,9 @@
 // maintenance amount). Cross margin follows the reference formula (exchange.md, "Liquidation
 // price"): WB - TMM1 + UPNL1 = the wallet less isolated margins, less the other cross
 // positions' maintenance (their own rate, no amount), plus their unrealized PnL at the live
-// mark, less this order's fee (crossBacking()).
+// mark, less this order's fee (crossBacking()). Hedge mode, cross: the symbol's position on the
+// other side is solved together with this one, as the venue does (Binance's hedge-mode formula,
+// risk/liquidation-price.ts), so crossBacking() leaves it out too.
 // A liquidation price more than 100% away from the entry is shown as none (NaN): a long can
 // never lose more than 100% of its entry, so a short is held to the same range; otherwise a
 // small short backed by a large cross wallet shows a liquidation price of millions while
@@ -34,6 +36,14 @@ export interface PreviewInput {
   crossBacking?: number;
   /** The position this order adds to or closes, if any. */
   position?: { qty: number; entry: number; margin: number } | null;
+  /** Hedge mode, cross: the symbol's position on the other side, solved with this one (an open only). */
+  opposite?: OppositeLeg | null;
+}
+
+/** The other side of a hedged symbol: its quantity (base asset, > 0) and entry. */
+interface OppositeLeg {
+  qty: number;
+  entry: number;
 }
 
 export interface Preview {
@@ -64,19 +74,33 @@ export interface LiquidationInput {
   mmr: number;
   /** The tier's maintenance amount (0 in the first tier). */
   cum?: number;
+  /** Hedge mode, cross: the opposite side of the symbol (same MMR); WB then leaves it out. */
+  opposite?: OppositeLeg | null;
 }
 
 /**
  * Liquidation price of one position (DESIGN section 5): s = +1 long / -1 short,
- * LP = (WB + cum - s x Q x EP) / (Q x MMR - s x Q); NaN when there is none within
- * LIQUIDATION_RANGE of the entry (a long at or below 0, a short at or above twice the entry)
- * or the input is nonsense.
+ * LP = (WB + cum - s x Q x EP) / (Q x MMR - s x Q); with an opposite side (Qo, EPo) of the
+ * same symbol, both solved together: LP = (WB + cum - s x Q x EP + s x Qo x EPo) /
+ * (Q x MMR + Qo x MMR - s x Q + s x Qo). NaN when there is none within LIQUIDATION_RANGE of the
+ * entry (a long at or below 0, a short at or above twice the entry) or the input is nonsense.
  */
-export function liquidationPrice({ long, qty, entry, walletBacking, mmr, cum = 0 }: LiquidationInput): number {
+export function liquidationPrice({
+  long,
+  qty,
+  entry,
+  walletBacking,
+  mmr,
+  cum = 0,
+  opposite,
+}: LiquidationInput): number {
   const s = long ? 1 : -1;
-  const denom = qty * mmr - s * qty;
+  // Qo x EPo of the other side, 0 without one
+  const qo = opposite && opposite.qty > 0 ? opposite.qty : 0;
+  const qoEntry = opposite && opposite.qty > 0 ? opposite.qty * opposite.entry : 0;
+  const denom = qty * mmr + qo * mmr - s * qty + s * qo;
   if (!(qty > 0) || !(entry > 0) || denom === 0) return NaN;
-  const lp = (walletBacking + cum - s * qty * entry) / denom;
+  const lp = (walletBacking + cum - s * qty * entry + s * qoEntry) / denom;
   if (!(lp > 0) || !Number.isFinite(lp)) return NaN;
   return Math.abs(lp - entry) >= LIQUIDATION_RANGE * entry ? NaN : lp;
 }
@@ -98,7 +122,8 @@ export type BackingPosition = Pick<
  * WB - TMM1 + UPNL1 for a cross position: the wallet less every isolated position's margin,
  * less the maintenance of the other cross positions, plus their unrealized PnL at `markOf`
  * (the record's mark when the live one is unknown). `isThis` picks the position the order
- * adds to, which the formula counts through its own quantity instead.
+ * adds to (and, hedge mode, cross, the other side of the symbol), which the formula counts
+ * through its own quantity instead.
  */
 export function crossBacking(
   wallet: number,
@@ -142,7 +167,16 @@ export function preview(i: PreviewInput): Preview {
   const backing =
     i.marginMode === MarginMode.ISOLATED ? margin + (p ? p.margin : 0) : (i.crossBacking ?? i.available) - fee;
   const liquidation =
-    qty > 0 && i.price > 0 ? liquidationPrice({ long, qty: totalQty, entry, walletBacking: backing, mmr: i.mmr }) : NaN;
+    qty > 0 && i.price > 0
+      ? liquidationPrice({
+          long,
+          qty: totalQty,
+          entry,
+          walletBacking: backing,
+          mmr: i.mmr,
+          opposite: i.marginMode === MarginMode.CROSS ? i.opposite : null,
+        })
+      : NaN;
   // the venue holds the margin plus the taker fee while the order is open, whichever side of the
   // book it ends on (api.md: opening orders freeze initial margin plus the taker fee); a maker
   // fill then pays the lower fee and the rest comes back
