@@ -52,6 +52,8 @@ export interface LiveOrder extends OrderState {
   closeType: number;
   /** A bot order kept in the order cache (need_cache): listed, cancellable, announced. */
   cached?: boolean;
+  /** Cancelled by a liquidation of its account: it ends EXPIRED, not CANCELED (liquidation.ts). */
+  liquidated?: boolean;
 }
 
 export interface AccountLive {

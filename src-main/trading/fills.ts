@@ -156,9 +156,10 @@ function apply(core: TradingCore, pair: PairState, e: EngineEvent, untracked: Li
       return;
     }
     case 'cancelled': {
-      // any cancel reason (user, reduce-only trim to zero, liquidation) is CANCELED on the wire
+      // a user's cancel or a reduce-only trim to zero is CANCELED; a liquidation's is EXPIRED
+      // (reference lifecycle: EXPIRED for IOC/FOK/GTX, self-trade prevention, liquidation)
       const o = lookup(core, e.orderId, untracked);
-      if (o) finish(core, o, OrderStatus.CANCELED);
+      if (o) finish(core, o, o.liquidated === true ? OrderStatus.EXPIRED : OrderStatus.CANCELED);
       return;
     }
     case 'expired': {

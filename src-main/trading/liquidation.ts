@@ -4,7 +4,8 @@
 // - An isolated position is liquidated when its maintenance margin reaches its equity
 //   (margin + PnL); the cross account when the cross maintenance reaches the cross equity
 //   (wallet - isolated margin + cross PnL). Both sides are bigint units (ledger.ts).
-// - A liquidation cancels the orders that could add to the positions, closes each with an IOC
+// - A liquidation cancels the orders that could add to the positions (they end EXPIRED, status 6,
+//   as the reference lifecycle has it, so they read apart from a user's cancels), closes each with an IOC
 //   that may trade only down to the bankruptcy price (close type 4), closes any rest at the
 //   bankruptcy price against the insurance fund (6), and, when the fund cannot cover,
 //   deleverages profitable opposite positions in ADL order (5).
@@ -80,6 +81,7 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
   for (const o of [...a.orders.values()]) {
     if (crossAll || symbols.has(o.symbol)) {
       const pair = core.pairs.get(o.symbol)!;
+      o.liquidated = true; // ends EXPIRED (fills.ts)
       pair.book.cancel(o.id);
       drain(core, pair, null);
     }

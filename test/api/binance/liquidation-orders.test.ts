@@ -1,0 +1,107 @@
+// Orders a liquidation removes end EXPIRED (status 6), as the reference lifecycle has it
+// (exchange.md, Orders: "CANCELED (user) or EXPIRED (IOC/FOK/GTX, self-trade prevention,
+// liquidation)"), so they read apart from a user's cancel, which stays CANCELED (4): in the native
+// order history, the Binance facade's order query and its user stream's ORDER_TRADE_UPDATE.
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { placeBotOrder, placeOrder, setMarginMode, setPrices, cancelOrder } from '../../helpers/exchange-commands.ts';
+import { dataOf, signed, type Creds } from '../../helpers/signed.ts';
+import { MarginMode, OrderStatus } from '../../../src-shared/enums.ts';
+import { buildApp } from '../../../src-main/api/app.ts';
+import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
+import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
+import { account } from './helpers.ts';
+import { signedCall } from './raw.ts';
+
+let venue: LocalVenue;
+let app: Awaited<ReturnType<typeof buildApp>>;
+let base: string;
+let c: Creds;
+const got: any[] = [];
+let ws: WebSocket;
+const ids = { close: 0, open: 0, userCancel: 0 };
+
+beforeAll(async () => {
+  venue = openVenue({ dataDir: ':memory:', simulate: false });
+  app = await buildApp({ venue, rateLimit: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  c = account(venue, 'liqorders', 10_000);
+  const ex = venue.exchange;
+  const house = (side: 1 | 2, price: string) =>
+    placeBotOrder(
+      ex,
+      { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty: '1.000' },
+      HOUSE_ACCOUNT,
+    );
+  const limit = (side: 1 | 2, positionSide: 1 | 2, action: 1 | 2, price: string, qty: string) =>
+    Number(
+      placeOrder(ex, c.id, {
+        symbol: 'BTCUSDT',
+        side,
+        position_side: positionSide,
+        position_action: action,
+        type: 1,
+        price,
+        qty,
+      }).order_id,
+    );
+  // an isolated 20x long 0.1 at 96,000 (margin 480, liquidation price 91,566.3)
+  setMarginMode(ex, c.id, 'BTCUSDT', MarginMode.ISOLATED);
+  setPrices(ex, 'BTCUSDT', { mark: 96_000 });
+  house(2, '96000.0');
+  placeOrder(ex, c.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' });
+  // resting: a close of the long, an opening short, and one the user cancels
+  ids.close = limit(2, 1, 2, '99000.0', '0.100');
+  ids.open = limit(2, 2, 1, '99500.0', '0.010');
+  ids.userCancel = limit(2, 2, 1, '99600.0', '0.010');
+  cancelOrder(ex, c.id, { symbol: 'BTCUSDT', orderId: ids.userCancel });
+  // the facade's user stream
+  const key = await (
+    await fetch(`${base}/binance/fapi/v1/listenKey`, { method: 'POST', headers: { 'x-mbx-apikey': c.apiKey } })
+  ).json();
+  ws = new WebSocket(`${base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${key.listenKey}`);
+  ws.on('message', (d) => got.push(JSON.parse(String(d))));
+  await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
+  // liquidated at a mark of 91,560 by an IOC against the house's bid
+  house(1, '93000.0');
+  setPrices(ex, 'BTCUSDT', { mark: 91_560 });
+  expect(ex.positions(c.id)).toEqual([]);
+});
+afterAll(async () => {
+  ws?.close();
+  await app?.close();
+  await venue?.close();
+});
+
+describe('orders removed by a liquidation', () => {
+  it('are EXPIRED (6) in the native order history; the user cancel stays CANCELED (4)', async () => {
+    const list = dataOf(await signed(app, c, 'GET', '/fapi/v1/allOrders', { query: { symbol: 'BTCUSDT' } })).items;
+    const status = (id: number) => (list as any[]).find((o) => Number(o.id) === id)?.status;
+    expect([status(ids.close), status(ids.open), status(ids.userCancel)]).toEqual([
+      OrderStatus.EXPIRED,
+      OrderStatus.EXPIRED,
+      OrderStatus.CANCELED,
+    ]);
+    expect(venue.exchange.openOrders(c.id)).toEqual([]);
+  });
+
+  it('are EXPIRED in the Binance facade, by query and on the user stream', async () => {
+    const query = async (orderId: number) =>
+      (await signedCall(base, c, 'GET', '/fapi/v1/order', { symbol: 'BTCUSDT', orderId })).body.status;
+    expect([await query(ids.close), await query(ids.open), await query(ids.userCancel)]).toEqual([
+      'EXPIRED',
+      'EXPIRED',
+      'CANCELED',
+    ]);
+    const final = (id: number) => {
+      const u = got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && m.o.i === id).map((m) => [m.o.x, m.o.X]);
+      return u[u.length - 1];
+    };
+    for (let i = 0; i < 100 && (final(ids.close) === undefined || final(ids.open) === undefined); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(final(ids.close)).toEqual(['EXPIRED', 'EXPIRED']);
+    expect(final(ids.open)).toEqual(['EXPIRED', 'EXPIRED']);
+  });
+});
