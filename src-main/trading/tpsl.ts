@@ -15,7 +15,9 @@
 //   nearest of them (pair.fireAtOrAbove / fireAtOrBelow, as the last look left them).
 // - When one fires the whole position closes with a reduce-only market order (close type 2
 //   take profit, 3 stop loss) and both triggers are spent, whether or not the market fills
-//   all of it. A price range reaching both a take-profit and a stop-loss fires the take-profit.
+//   all of it: a part the book cannot fill stays open with no trigger (docs/api.md says so), as
+//   a Binance triggered close is one market order too. A price range reaching both a take-profit
+//   and a stop-loss fires the take-profit.
 // - The closes trade too: their range is checked in turn, so one close can set off the next,
 //   each trigger at most once.
 import { Errors } from '../../src-shared/errors.ts';
