@@ -58,9 +58,9 @@ beforeAll(async () => {
   ids.userCancel = limit(2, 2, 1, '99600.0', '0.010');
   cancelOrder(ex, c.id, { symbol: 'BTCUSDT', orderId: ids.userCancel });
   // the facade's user stream
-  const key = await (
+  const key = (await (
     await fetch(`${base}/binance/fapi/v1/listenKey`, { method: 'POST', headers: { 'x-mbx-apikey': c.apiKey } })
-  ).json();
+  ).json()) as { listenKey: string };
   ws = new WebSocket(`${base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${key.listenKey}`);
   ws.on('message', (d) => got.push(JSON.parse(String(d))));
   await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
