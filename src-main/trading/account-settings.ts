@@ -10,12 +10,13 @@
 // - Positions take a new leverage at once (isolated margin stays as allocated); since a cross
 //   position's margin follows its leverage, positions and balance are announced again.
 // - So do the pair's open orders: an opening order freezes the margin of the new leverage for
-//   what is left of it, and its fills open a position at that leverage (as Binance's
-//   changeLeverage does); the order rows change in the same store unit.
+//   the part of it that would open (what is left of it; in one-way mode less the net position it
+//   reduces, ledger.ts eachOpeningOrder), and its fills open a position at that leverage (as
+//   Binance's changeLeverage does); the order rows change in the same store unit.
 import { Errors } from '../../src-shared/errors.ts';
 import type { PositionMode } from '../../src-shared/enums.ts';
-import { openOrdersOf, positionsOf, reject, type AccountLive, type TradingCore } from './core.ts';
-import { freezesMargin, orderMargin } from './ledger.ts';
+import { openOrdersOf, positionsOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
+import { remarginOrders } from './ledger.ts';
 import { blockers, checkLeverage, checkMarginModeChange, checkMarginModeValue } from './order-checks.ts';
 
 export function applyPairSetting(
@@ -39,18 +40,16 @@ export function applyPairSetting(
       repo.savePosition(p);
       repriced = true;
     }
-    // so do open orders: what is left of an opening one freezes the margin of the new leverage
+    // so do open orders: the part of an opening one that would open freezes the margin of the
+    // new leverage (ledger.ts remarginOrders)
+    const changed = new Set<LiveOrder>();
     for (const o of openOrdersOf(a, symbol)) {
       if (o.leverage === leverage) continue;
       o.leverage = leverage;
-      if (freezesMargin(o)) {
-        const frozen = orderMargin(pair, pair.math.notional(o.priceTicks, o.qtyLots - o.filledLots), leverage);
-        a.frozen += frozen - o.frozen;
-        o.frozen = frozen;
-        repriced = true;
-      }
-      repo.saveOrder(o);
+      changed.add(o);
     }
+    if (changed.size > 0 && remarginOrders(a, pair, (o) => changed.add(o))) repriced = true;
+    for (const o of changed) repo.saveOrder(o);
   });
   // a cross position's margin, and so the account's available balance, follow the leverage
   if (repriced && core.events.has('account')) {

@@ -123,6 +123,11 @@ export class TradingCore {
   /** Positions that shrank in this drain: their reduce-only orders are trimmed (fills.ts). */
   readonly trimQueue = new Set<PositionState>();
   /**
+   * One-way accounts whose position or opening orders on the drained pair changed in this drain:
+   * their orders there are re-margined when it ends (fills.ts remargin).
+   */
+  readonly remarginQueue = new Set<AccountLive>();
+  /**
    * House engine accounts whose orders are not the bot API's (a replay's historical book and
    * prints): cancelBot and trimBot refuse them as unknown, so only their owner changes them.
    */

@@ -4,7 +4,9 @@
 // - Every event the book reported for a command is applied before the command ends (drain
 //   loops until the sink is empty: trimming close orders can make the book report more).
 // - A fill books its price PnL and fee into the wallet and the position at once; order margin
-//   frozen for the filled part is released in proportion, all of it on the last fill.
+//   frozen for the filled part is released in proportion, all of it on the last fill. In one-way
+//   mode, where what an order freezes depends on the net position it reduces (ledger.ts
+//   eachOpeningOrder), the account's orders on the pair are re-margined when the drain ends.
 // - In one-way mode a fill first reduces the opposite net position, then opens with the rest;
 //   in hedge mode a reduce-only order only ever closes the position of its side.
 // - No resting reduce-only order exceeds the position it reduces (trimCloseOrders after every
@@ -31,6 +33,7 @@ import { ExpireReason, RejectReason } from '../engine/types.ts';
 import { applyClose, applyOpen, newPosition, type HedgeSide, type PositionState } from '../risk/position.ts';
 import { posKey, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
 import type { TradeEvent } from './events.ts';
+import { freezesMargin, remarginOrders } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
 import type { TradeState } from './ports.ts';
 
@@ -55,7 +58,24 @@ export function drain(core: TradingCore, pair: PairState, untracked: LiveOrder |
       for (const p of queue) trimCloseOrders(core, pair, p);
     }
   }
+  // one-way accounts whose net position or opening orders here changed: what their orders freeze follows
+  if (core.remarginQueue.size > 0) {
+    for (const a of core.remarginQueue) remargin(core, a, pair);
+    core.remarginQueue.clear();
+  }
   return taken;
+}
+
+/**
+ * Re-margins account `a`'s opening orders on `pair` (ledger.ts remarginOrders), marking the
+ * changed ones and the wallet for the store: in one-way mode after the net position or the
+ * orders against it changed. An order the position now covers less of freezes more, one it
+ * covers more of less. A rise is not checked against the available balance (the order is
+ * accepted already), which may then be below zero until an order ends or the position moves.
+ */
+export function remargin(core: TradingCore, a: AccountLive, pair: PairState): void {
+  const w = core.writer;
+  if (remarginOrders(a, pair, (o) => w.order(o))) w.wallet(a);
 }
 
 /**
@@ -192,6 +212,8 @@ function finish(core: TradingCore, o: LiveOrder, status: number): void {
       o.frozen = 0n;
       a.orders.delete(o.id);
       if (a.clientIds.get(o.clientOrderId) === o.id) a.clientIds.delete(o.clientOrderId);
+      // one-way: the position it would have reduced now covers the next order against it
+      if (a.mode === PositionMode.ONE_WAY && freezesMargin(o) && a.orders.size > 0) core.remarginQueue.add(a);
       core.writer.wallet(a); // available balance changed
     }
     core.writer.order(o);
@@ -214,6 +236,9 @@ function fill(core: TradingCore, pair: PairState, o: LiveOrder, print: TradeEven
   const w = core.writer;
   const fee = pair.math.fee(notional, isMaker);
   o.totalFee += fee;
+  // one-way: the net position moves, so the margin of the orders against it is worked again
+  // once the drain ends; the release below is then corrected to the part that still opens
+  if (a.mode === PositionMode.ONE_WAY) core.remarginQueue.add(a);
   if (o.frozen > 0n) {
     const rel = lots >= remainingBefore ? o.frozen : (o.frozen * BigInt(lots)) / BigInt(remainingBefore);
     o.frozen -= rel;

@@ -21,7 +21,7 @@
 //   the fund's balance is stored with the same commit.
 // - checkRisk does not re-enter itself (a liquidation's trades move no mark) and does nothing
 //   once a store write has failed.
-import { CloseType, MarginMode, PositionSide, TimeInForce } from '../../src-shared/enums.ts';
+import { CloseType, MarginMode, PositionMode, PositionSide, TimeInForce } from '../../src-shared/enums.ts';
 import { MAX_PRICE_TICKS, OrderFlag } from '../engine/types.ts';
 import { rankForAdl, type AdlCandidate } from '../risk/adl.ts';
 import { liquidationFee } from '../risk/liquidation-fee.ts';
@@ -31,7 +31,7 @@ import { formatMoney, unitsToNumber } from '../risk/money.ts';
 import { entryPrice, type PositionState } from '../risk/position.ts';
 import { posKey, type AccountLive, type TradingCore } from './core.ts';
 import { TransferKind, type LiquidationFeeState } from './ports.ts';
-import { closeLots, drain, recordSyntheticTrade, venueCloseOrder, type VenueClose } from './fills.ts';
+import { closeLots, drain, recordSyntheticTrade, remargin, venueCloseOrder, type VenueClose } from './fills.ts';
 import { crossTotals, markValue, upnlUnits } from './ledger.ts';
 import { markText } from './pair-figures.ts';
 import type { PairState } from './pair-state.ts';
@@ -284,6 +284,8 @@ function autoDeleverage(core: TradingCore, a: AccountLive, p: PositionState, bpT
     const lots = Math.min(rest, c.pos.qty);
     const notional = pair.math.notional(bpTicks, lots);
     bookClose(core, c.acct, c.pos, { priceTicks: bpTicks, lots, notional, time, closeType: CloseType.ADL });
+    // a one-way counterparty's orders against the position it lost are margined for more of them
+    if (c.acct.mode === PositionMode.ONE_WAY) remargin(core, c.acct, pair);
     bookClose(core, a, p, { priceTicks: bpTicks, lots, notional, time, closeType: CloseType.BANKRUPTCY });
     rest -= lots;
   }

@@ -10,6 +10,9 @@
 //   side (settings, client id, open-order limit, reduce-only cap, notional, leverage cap,
 //   margin), last the book: a post-only order that would take and a FOK order that cannot fill
 //   whole are refused (3022 / 3023) rather than kept as EXPIRED, as Binance refuses them.
+// - The leverage cap and the margin count what an order would open: in one-way mode an order
+//   against the net position opens only the part beyond what it reduces (ledger.ts
+//   eachOpeningOrder), so a plain order that only closes needs neither.
 import { Errors } from '../../src-shared/errors.ts';
 import {
   MarginMode,
@@ -34,7 +37,7 @@ import {
   type AccountLive,
   type TradingCore,
 } from './core.ts';
-import { available, leverageMargin, orderMargin } from './ledger.ts';
+import { available, capNotional, eachOpeningOrder, leverageMargin, orderMargin, reducedByNewOrder } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
 import type { OrderState } from './ports.ts';
 
@@ -238,8 +241,12 @@ export function checkAccountSide(
   } else {
     const ticks = s.isMarket ? s.refTicks : s.priceTicks;
     checkMinNotional(pair, ticks, s.qtyLots);
-    const notional = math.notional(ticks, s.qtyLots);
-    const existing = sideNotional(a, pair, s.positionSide);
+    // in one-way mode an order against the net position first reduces it: only the rest opens
+    // (ledger.ts eachOpeningOrder), and only that counts against the cap and freezes margin
+    const oneWay = a.mode === PositionMode.ONE_WAY;
+    const opens = oneWay ? s.qtyLots - Math.min(s.qtyLots, reducedByNewOrder(a, row.symbol, input.side)) : s.qtyLots;
+    const notional = opens === s.qtyLots ? math.notional(ticks, s.qtyLots) : math.notional(ticks, opens);
+    const existing = capNotional(a, pair, s.positionSide, input.side);
     const maxNotional = maxNotionalFor(row.brackets, leverage);
     const wanted = existing + unitsToNumber(notional);
     if (wanted > maxNotional) {
@@ -248,7 +255,7 @@ export function checkAccountSide(
         `At ${leverage}x the position may hold at most ${maxNotional} USDT notional on ${row.symbol}; this order would make it ${wanted.toFixed(2)}`,
       );
     }
-    frozen = orderMargin(pair, notional, leverage);
+    frozen = opens > 0 ? orderMargin(pair, notional, leverage) : 0n;
     const avail = availableAt ?? available(core, a);
     if (frozen > avail) {
       reject(
@@ -265,7 +272,8 @@ export function checkAccountSide(
  * `s` (`priceTicks`, `qtyLots`), as checkAccountSide for a placement at the order's own settings: a reduce-only
  * order's cap (the position it reduces), else the minimum notional, the leverage cap with the
  * order's remaining part replaced by the new one, and the margin of the new remaining part
- * (what the order freezes once amended) against the available balance plus what it frees.
+ * (what the order freezes once amended; in one-way mode of the part of it that would open)
+ * against the available balance plus what it frees.
  */
 export function checkAmendAccountSide(
   core: TradingCore,
@@ -283,19 +291,33 @@ export function checkAmendAccountSide(
   }
   checkMinNotional(pair, priceTicks, qtyLots);
   const remaining = qtyLots - o.filledLots;
-  const before = (o.qtyLots - o.filledLots) * math.lotValue * o.priceTicks * math.tickValue;
-  const existing = sideNotional(a, pair, o.positionSide) - before;
   const maxNotional = maxNotionalFor(row.brackets, o.leverage);
-  const wanted = existing + remaining * math.lotValue * priceTicks * math.tickValue;
+  const amended = { o, priceTicks, lots: remaining };
+  const wanted = capNotional(a, pair, o.positionSide, o.side, amended);
+  // what it frees (its own margin), less, in one-way mode, what the newer orders against the
+  // position need more when it keeps more of it (it keeps its place among them: ledger.ts
+  // eachOpeningOrder) and the part of itself that opens
+  let avail = available(core, a) + o.frozen;
+  let frozen = 0n;
+  if (a.mode === PositionMode.HEDGE) frozen = orderMargin(pair, math.notional(priceTicks, remaining), o.leverage);
+  else {
+    eachOpeningOrder(
+      a,
+      pair,
+      (x, lots, ticks) => {
+        const f = lots > 0 ? orderMargin(pair, math.notional(ticks, lots), x.leverage) : 0n;
+        if (x === o) frozen = f;
+        else avail -= f - x.frozen;
+      },
+      amended,
+    );
+  }
   if (wanted > maxNotional * (1 + 1e-12)) {
     reject(
       Errors.LEVERAGE_INVALID,
       `At ${o.leverage}x the position may hold at most ${maxNotional} USDT notional on ${row.symbol}; this order would make it ${wanted.toFixed(2)}`,
     );
   }
-  const rest = math.notional(priceTicks, remaining);
-  const frozen = orderMargin(pair, rest, o.leverage);
-  const avail = available(core, a) + o.frozen;
   if (frozen > avail) {
     reject(
       Errors.INSUFFICIENT_MARGIN,
@@ -466,23 +488,4 @@ function rejectNothingToReduce(
   }
   const which = positionSide === PositionSide.LONG ? 'long' : 'short';
   reject(Errors.NO_POSITION_TO_CLOSE, `No ${which} position on ${symbol} for ${what} to reduce`);
-}
-
-/** Notional (USDT, at the mark or the order price) a side already holds or has ordered: the leverage cap's measure. */
-function sideNotional(a: AccountLive, pair: PairState, positionSide: number): number {
-  let total = 0;
-  for (const p of a.positions.values()) {
-    if (p.symbol === pair.row.symbol && (a.mode === PositionMode.ONE_WAY || p.side === positionSide)) {
-      total += p.qty * pair.math.lotValue * pair.markPrice;
-    }
-  }
-  for (const o of a.orders.values()) {
-    if (o.symbol === pair.row.symbol && !o.reduceOnly && o.positionSide === positionSide) {
-      total +=
-        (o.qtyLots - o.filledLots) *
-        pair.math.lotValue *
-        (o.priceTicks ? o.priceTicks * pair.math.tickValue : pair.markPrice);
-    }
-  }
-  return total;
 }

@@ -16,7 +16,7 @@ import type { AmendTarget, BotOrderInput, CancelTarget, OrderInput } from './com
 import { formatMoney } from '../risk/money.ts';
 import { applyPairSetting } from './account-settings.ts';
 import { HOUSE_ACCOUNT, openOrdersOf, reject, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
-import { drain } from './fills.ts';
+import { drain, remargin } from './fills.ts';
 import {
   checkAccountSide,
   checkAmendAccountSide,
@@ -220,7 +220,8 @@ function openOrderOf(core: TradingCore, a: AccountLive, by: CancelTarget): LiveO
  * order goes to the back of its level (Binance reorders every modified order) and, at a new
  * price, re-enters as a taker: it may trade at once. As Binance, two amendments cancel the order
  * instead: a total quantity not above what has filled, and a post-only order whose new price
- * would take. The frozen margin follows the new remaining quantity and price.
+ * would take. The frozen margin follows the new remaining quantity and price (in one-way mode
+ * for the part that would open, and the newer orders against the position follow too).
  */
 export function amendOrder(core: TradingCore, a: AccountLive, t: AmendTarget): OrderRecord {
   core.checkHealthy();
@@ -265,6 +266,8 @@ export function amendOrder(core: TradingCore, a: AccountLive, t: AmendTarget): O
   core.writer.wallet(a);
   pair.book.amend(o.id, s.priceTicks, s.qtyLots, o.engineAccount, c.maxFill, true);
   drain(core, pair, null);
+  // one-way: the newer orders against the position take what the amended one now leaves them
+  if (a.mode === PositionMode.ONE_WAY && !o.reduceOnly) remargin(core, a, pair);
   core.writer.flush();
   return orderRecord(core, o);
 }

@@ -50,7 +50,9 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
           'General order placement: validated, margined (initial margin + taker fee frozen) and stored before the ' +
           'answer. The body has the fields of POST /fapi/v1/bot/orders except need_cache. Hedge mode (default): ' +
           'open long = buy/long/open, close long = sell/long/close, open short = sell/short/open, close short = ' +
-          'buy/short/close; a close is reduce-only. One-way mode: position_side 1; position_action 2 is reduce-only. ' +
+          'buy/short/close; a close is reduce-only. One-way mode: position_side 1; position_action 2 is reduce-only; ' +
+          'a plain order against the net position is margined and held to the leverage cap only for the part ' +
+          'beyond the position (orders resting against it take it first, oldest first), so a plain close needs no margin. ' +
           'Rejections: 3001-3021 (see the error registry). leverage / margin_mode, when given, change the pair ' +
           'setting first (as POST /fapi/v1/leverage and /fapi/v1/marginType would). Values must have their JSON ' +
           'types: "side": "1" is refused (1001).',
