@@ -26,6 +26,7 @@ import {
   type RequestCheck,
 } from './error-handler.ts';
 import { API_DESCRIPTION } from './openapi-description.ts';
+import { completeOperations } from './openapi-operations.ts';
 import {
   STRICT_BODY,
   bodyTypeChecker,
@@ -59,6 +60,7 @@ import { futuresSymbolSchema, generalSymbolSchema } from './schemas.ts';
 import { tradingSchemas } from './trading-schemas.ts';
 import { installWebSocket } from './ws/ws-route.ts';
 import binanceApi from './binance/index.ts';
+import { BINANCE_KEY_SCHEME } from './binance/schemas.ts';
 
 export interface AppOptions {
   venue: Venue;
@@ -308,9 +310,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
               'and signature as its LAST parameter = lowercase hex HMAC-SHA256(secret, the query string before ' +
               "'&signature=' + the raw body). See Signed requests in the description above.",
           },
+          [BINANCE_KEY_SCHEME]: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-MBX-APIKEY',
+            description:
+              'The API key of a Binance-compatible route (under /binance), as Binance: the X-MBX-APIKEY header. A ' +
+              'signed one also carries timestamp, optionally recvWindow, and signature = hex HMAC-SHA256(secret, the ' +
+              'query string and form body without signature) in its parameters; the user-stream routes take the ' +
+              'key alone. docs/binance.md',
+          },
         },
       },
     },
+    // every operation gets an operationId and says what credentials it needs (openapi-operations.ts)
+    transformObject: (d) => ('openapiObject' in d ? completeOperations(d.openapiObject) : d.swaggerObject),
     refResolver: {
       buildLocalReference(json, _baseUri, _fragment, i) {
         return typeof json.$id === 'string' ? json.$id : `def-${i}`;

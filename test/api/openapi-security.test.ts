@@ -1,7 +1,10 @@
 // The OpenAPI document tells clients how to authenticate: every signed operation carries the
-// apiKey (X-API-KEY) security requirement and no other does; every 403 a route gives is listed.
-// "Signed" is found by asking each documented operation, unsigned and from a remote IP: a
-// signed route answers 2001, loopback and bot routes 2102 / 2101 (no route acts on the probe).
+// apiKey (X-API-KEY) security requirement and every other says it needs none (`security: []`);
+// every 403 a route gives is listed. "Signed" is found by asking each documented operation,
+// unsigned and from a remote IP: a signed route answers 2001, loopback and bot routes 2102 /
+// 2101 (no route acts on the probe). The Binance facade's keyed routes carry its X-MBX-APIKEY
+// scheme: asked with a well-formed key no account has, they answer -2015 and no other does.
+// Every operation has an operationId, and no two share one.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
@@ -17,6 +20,28 @@ let app: FastifyInstance;
 let doc: any;
 /** "METHOD /path" -> error code of the unsigned remote probe (0 when it succeeded). */
 const probe = new Map<string, number>();
+/** "METHOD /binance/path" -> Binance error code of the unknown-key probe (0 when it succeeded). */
+const binanceProbe = new Map<string, number>();
+const UNKNOWN_BINANCE_KEY = 'A'.repeat(64);
+/** Every route's mandatory parameters, so that none is refused for a missing one before its key is read. */
+const PROBE_PARAMS = new URLSearchParams({
+  symbol: 'BTCUSDT',
+  side: 'BUY',
+  type: 'LIMIT',
+  timeInForce: 'GTC',
+  quantity: '0.001',
+  price: '1000',
+  leverage: '5',
+  marginType: 'CROSSED',
+  amount: '1',
+  dualSidePosition: 'true',
+  interval: '1m',
+  pair: 'BTCUSDT',
+  period: '5m',
+  batchOrders: JSON.stringify([
+    { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '1000', timeInForce: 'GTC' },
+  ]),
+}).toString();
 
 const SAMPLE: Record<string, string> = { symbol: 'BTCUSDT', file: 'BTC.svg' };
 
@@ -34,7 +59,17 @@ beforeAll(async () => {
     const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => SAMPLE[name] ?? 'x');
     for (const method of Object.keys(ops)) {
       if (path === '/ws') continue; // the WebSocket endpoint (a plain GET is error 1000)
-      if (path.startsWith('/binance/')) continue; // the Binance facade: Binance's auth and errors (test/binance)
+      if (path.startsWith('/binance/')) {
+        // the facade's auth and errors are Binance's: a signed-looking request with an unknown key
+        // positionMargin's type is 1 or 2 (add / remove), an order's LIMIT
+        const params = path.includes('positionMargin') ? PROBE_PARAMS.replace('type=LIMIT', 'type=1') : PROBE_PARAMS;
+        const q = `${params}&timestamp=${Date.now()}&signature=${'0'.repeat(64)}`;
+        const headers = { 'x-mbx-apikey': UNKNOWN_BINANCE_KEY };
+        const b = await app.inject({ method: method.toUpperCase() as 'GET', url: `${url}?${q}`, headers });
+        const json = String(b.headers['content-type']).startsWith('application/json') ? JSON.parse(b.body) : null;
+        binanceProbe.set(`${method.toUpperCase()} ${path}`, typeof json?.code === 'number' ? json.code : 0);
+        continue;
+      }
       const a = await app.inject({ method: method.toUpperCase() as 'GET', url, remoteAddress: '192.0.2.7' });
       // non-JSON answers (the logo SVG) are public successes
       const json = String(a.headers['content-type']).startsWith('application/json');
@@ -68,7 +103,7 @@ describe('/openapi.json security', () => {
       expect(op(m, p)?.security, `${m} ${p}`).toEqual([{ apiKey: [] }]);
     }
     expect(op('GET', '/fapi/v1/depth')).toBeDefined();
-    expect(op('GET', '/fapi/v1/depth').security).toBeUndefined();
+    expect(op('GET', '/fapi/v1/depth').security).toEqual([]);
   });
 
   it('every operation that demands a key carries security, and no other does', () => {
@@ -77,7 +112,7 @@ describe('/openapi.json security', () => {
     for (const [key, code] of probe) {
       const [m, p] = key.split(' ');
       if (code === Errors.API_KEY_MISSING.code) expect(op(m, p).security, key).toEqual([{ apiKey: [] }]);
-      else expect(op(m, p).security, key).toBeUndefined();
+      else expect(op(m, p).security, key).toEqual([]);
     }
   });
 
@@ -95,5 +130,28 @@ describe('/openapi.json security', () => {
   it('GET /api/v1/sim is public: it answers a remote caller, so it documents no 403', () => {
     expect(probe.get('GET /api/v1/sim')).toBe(0);
     expect(Object.keys(op('GET', '/api/v1/sim').responses)).not.toContain('403');
+  });
+
+  it("the Binance facade's keyed operations carry the X-MBX-APIKEY scheme, and its public ones none", () => {
+    const s = doc.components.securitySchemes.binanceApiKey;
+    expect(s).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-MBX-APIKEY' });
+    const keyed = [...binanceProbe].filter(([, code]) => code === -2015).map(([k]) => k);
+    expect(keyed).toEqual(expect.arrayContaining(['POST /binance/fapi/v1/order', 'POST /binance/fapi/v1/listenKey']));
+    expect(binanceProbe.get('GET /binance/fapi/v1/depth')).toBe(0);
+    for (const [key, code] of binanceProbe) {
+      const [m, p] = key.split(' ');
+      expect(op(m, p).security, `${key} answered ${code}`).toEqual(code === -2015 ? [{ binanceApiKey: [] }] : []);
+    }
+  });
+
+  it('every operation has an operationId, and no two share one', () => {
+    const ids: string[] = [];
+    for (const ops of Object.values<Record<string, { operationId?: unknown }>>(doc.paths))
+      for (const o of Object.values(ops)) ids.push(String(o.operationId));
+    expect(ids.length).toBeGreaterThan(100);
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z0-9]+$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(op('GET', '/fapi/v1/openOrders').operationId).toBe('getFapiV1OpenOrders');
+    expect(op('GET', '/api/v1/symbols/{symbol}').operationId).toBe('getApiV1SymbolsBySymbol');
   });
 });

@@ -297,6 +297,9 @@ export const ORDER_ANSWER = Type.Object(
   { description: 'The order as accepted (ACK) or as it left matching (RESULT)' },
 );
 
+/** Name of the OpenAPI security scheme of the facade's keyed routes (components.securitySchemes, app.ts). */
+export const BINANCE_KEY_SCHEME = 'binanceApiKey';
+
 /** Routes whose 200 answer has a declared schema (its serializer is compiled from it). */
 const ANSWERS: Record<string, TSchema> = { 'POST /fapi/v1/order': ORDER_ANSWER };
 
@@ -318,6 +321,8 @@ export function routeSchema(method: string, path: string): { schema: Record<stri
       tags: ['binance'],
       summary: `${method} ${path} (Binance USD-M)`,
       description: KIND_TEXT[kind],
+      // the document's security: the X-MBX-APIKEY scheme, or none for public market data
+      security: kind === 'public' ? [] : [{ [BINANCE_KEY_SCHEME]: [] }],
       ...(querystring === undefined ? {} : { querystring }),
       response: {
         200: ANSWERS[key] ?? { description: "Binance's answer for this route (docs/binance.md)" },
