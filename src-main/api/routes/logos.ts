@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
 import type { Venue } from '../../services/venue.ts';
+import { errorEnvelopeSchema } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
 
 function hue(name: string): number {
@@ -33,6 +34,14 @@ export default async function logoRoutes(app: ApiInstance, opts: { venue: Venue 
           file: Type.String({ pattern: '^[A-Za-z0-9]{1,20}\\.svg$', description: 'Base asset and .svg, e.g. BTC.svg' }),
         }),
         querystring: noQuery,
+        response: {
+          200: {
+            description: 'The logo, an SVG image',
+            content: { 'image/svg+xml': { schema: Type.String() } },
+          },
+          400: errorEnvelopeSchema,
+          404: { ...errorEnvelopeSchema, description: 'No pair has that base asset (1101)' },
+        },
       },
     },
     async (req, reply) => {

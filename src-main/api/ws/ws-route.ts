@@ -12,6 +12,7 @@ import { Errors } from '../../../src-shared/errors.ts';
 import { ACCOUNT_EVENT_KINDS } from '../../trading/events.ts';
 import type { Venue } from '../../services/venue.ts';
 import type { AuthServices } from '../auth.ts';
+import { errorEnvelopeSchema } from '../envelope.ts';
 import { sendError } from '../error-handler.ts';
 import { STREAM_PATTERNS } from './channels.ts';
 import { DEFAULT_HUB_LIMITS, Hub, METHODS, type HubLimits } from './hub.ts';
@@ -109,7 +110,12 @@ export async function installWebSocket(app: FastifyInstance, opts: WebSocketOpti
   app.route({
     method: 'GET',
     url: '/ws',
-    schema: { tags: ['streams'], summary: 'WebSocket streams and requests', description: DESCRIPTION },
+    schema: {
+      tags: ['streams'],
+      summary: 'WebSocket streams and requests',
+      description: DESCRIPTION,
+      response: { 400: { ...errorEnvelopeSchema, description: 'A plain GET, not a WebSocket upgrade (1000)' } },
+    },
     handler: async (_req, reply) =>
       sendError(
         reply,
