@@ -252,6 +252,17 @@ function bookClose(core: TradingCore, a: AccountLive, p: PositionState, close: V
   recordSyntheticTrade(core, a, p, close, pnl);
 }
 
+/**
+ * What stands behind a cross position until it is bankrupt, units: the cross wallet (the wallet less
+ * the isolated margins) plus the unrealized PnL of the account's other cross positions, the WB + UPNL1
+ * of the liquidation price formula with no maintenance. Its leverage setting plays no part: a 50x
+ * position on a large wallet is far from bankruptcy, and ADL ranks it so.
+ */
+function crossBacking(core: TradingCore, a: AccountLive, p: PositionState): bigint {
+  const others = crossTotals(core, a, [p], false);
+  return a.wallet - others.isolated + others.upnl;
+}
+
 /** The fund cannot cover: reduce profitable opposite positions at the bankruptcy price (ADL). */
 function autoDeleverage(core: TradingCore, a: AccountLive, p: PositionState, bpTicks: number, time: number): void {
   const pair = core.pairs.get(p.symbol)!;
@@ -262,10 +273,9 @@ function autoDeleverage(core: TradingCore, a: AccountLive, p: PositionState, bpT
       if (q.symbol !== p.symbol || q.side === p.side || q.qty === 0) continue;
       const qEntry = entryPrice(q, pair.math.lotValue);
       const qs = q.side === PositionSide.LONG ? 1 : -1;
-      const margin =
-        q.marginMode === MarginMode.ISOLATED
-          ? unitsToNumber(q.isolatedMargin)
-          : (q.qty * pair.math.lotValue * qEntry) / q.leverage;
+      const margin = unitsToNumber(
+        q.marginMode === MarginMode.ISOLATED ? q.isolatedMargin : crossBacking(core, other, q),
+      );
       opposite.push({
         id: String(q.id).padStart(16, '0'),
         side: qs,

@@ -726,7 +726,9 @@ describe('auto-deleveraging', () => {
       small,
       btc({ side: 2, position_side: 2, position_action: 1, price: '96000.0', qty: '0.040' }),
     );
-    setLeverage(v.exchange, big, 'BTCUSDT', 50); // more levered: ranks first
+    // same wallets: the larger short is nearer its (cross) bankruptcy price, so it ranks first;
+    // its leverage setting plays no part in the ranking
+    setLeverage(v.exchange, big, 'BTCUSDT', 50);
     placeOrder(v.exchange, loser, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' }));
     expect(v.exchange.positions(loser)[0].quantity).toBeCloseTo(0.05, 10);
 
