@@ -55,6 +55,7 @@ import simRoutes from './routes/sim.ts';
 import replayRoutes, { type ReplayHost } from './routes/replay.ts';
 import sweepRoutes, { type SweepResults } from './routes/sweeps.ts';
 import priceRoutes from './routes/prices.ts';
+import insuranceRoutes from './routes/insurance.ts';
 import tradeRoutes from './routes/trades.ts';
 import { futuresSymbolSchema, generalSymbolSchema } from './schemas.ts';
 import { tradingSchemas } from './trading-schemas.ts';
@@ -343,6 +344,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(logoRoutes, { venue });
   await app.register(depthRoutes, { venue });
   await app.register(priceRoutes, { venue });
+  await app.register(insuranceRoutes, { venue });
   await app.register(tradeRoutes, { venue });
   await app.register(sessionRoutes, { venue, token: opts.loginToken, now: opts.now });
   await app.register(tpslRoutes, { venue });

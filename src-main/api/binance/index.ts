@@ -19,6 +19,7 @@ import { ListenKeys } from './listen-keys.ts';
 import { addFormParams, duplicated } from './params.ts';
 import { registerAccount } from './routes/account.ts';
 import { registerHistory } from './routes/history.ts';
+import { registerInsuranceBalance } from './routes/insurance-balance.ts';
 import { registerPositionMargin } from './routes/position-margin.ts';
 import { registerMarketData } from './routes/market-data.ts';
 import { registerOrders } from './routes/orders.ts';
@@ -126,4 +127,5 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   registerAccount(app, ctx);
   registerPositionMargin(app, ctx);
   registerUserStream(app, ctx);
+  registerInsuranceBalance(app, ctx);
 }
