@@ -102,7 +102,8 @@ export function reject(def: (typeof Errors)[keyof typeof Errors], message?: stri
  */
 export interface TurnLog {
   order(o: LiveOrder): void;
-  trade(t: TradeState): void;
+  /** A fill; `closeType` for a close the venue made without an order (events.ts, AccountEvent). */
+  trade(t: TradeState, closeType?: number): void;
   position(p: PositionState): void;
   closedPosition(p: PositionState, closeType: number): void;
   amendClosed(p: PositionState): void;

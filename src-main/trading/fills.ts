@@ -400,7 +400,7 @@ export function recordSyntheticTrade(
     realizedPnl: pnl,
     createdAt: time,
   };
-  core.writer.trade(trade);
+  core.writer.trade(trade, close.closeType);
 }
 
 /** The order id, client order id, close type and time of a close order the venue sends. */

@@ -18,7 +18,8 @@ import type { TradeState } from './ports.ts';
 import { orderRecord, positionRecords, summaryRecord, tradeRecord } from './views.ts';
 
 type PendingEvent =
-  { accountId: number; kind: 'order'; data: LiveOrder } | { accountId: number; kind: 'fill'; data: TradeState };
+  | { accountId: number; kind: 'order'; data: LiveOrder }
+  | { accountId: number; kind: 'fill'; data: TradeState; closeType?: number };
 
 /**
  * Marks of one kind (a command's, or the turn's): a list emptied in place.
@@ -115,9 +116,15 @@ export class TurnWriter {
     this.marked = true;
   }
 
-  trade(t: TradeState): void {
+  /** A fill; `closeType` for a close the venue made without an order (events.ts, AccountEvent). */
+  trade(t: TradeState, closeType?: number): void {
     this.trades.add(t);
-    if (this.core.events.has('account')) this.events.add({ accountId: t.accountId, kind: 'fill', data: t });
+    if (this.core.events.has('account'))
+      this.events.add(
+        closeType === undefined
+          ? { accountId: t.accountId, kind: 'fill', data: t }
+          : { accountId: t.accountId, kind: 'fill', data: t, closeType },
+      );
     this.marked = true;
   }
 
@@ -209,7 +216,9 @@ export class TurnWriter {
         seen.add(ev.data);
         out.push({ accountId: ev.accountId, kind: 'order', data: orderRecord(core, ev.data) });
       } else {
-        out.push({ accountId: ev.accountId, kind: 'fill', data: tradeRecord(core, ev.data) });
+        const fill: AccountEvent = { accountId: ev.accountId, kind: 'fill', data: tradeRecord(core, ev.data) };
+        if (ev.closeType !== undefined) fill.closeType = ev.closeType;
+        out.push(fill);
       }
     }
     const touched = new Set<number>();

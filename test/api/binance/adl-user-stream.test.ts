@@ -1,0 +1,169 @@
+// What the Binance user stream shows of an auto-deleveraging (trading/liquidation.ts,
+// streams/venue-closes.ts): the bankrupt account's closes at the bankruptcy price and each
+// deleveraged counterparty's close are liquidation executions, ORDER_TRADE_UPDATE with execution
+// type CALCULATED, status FILLED, order type LIQUIDATION and Binance's special client order ids
+// ("autoclose-..." for the liquidated account, "adl_autoclose" for the deleveraged one), each with
+// its fill (l, L, rp, fee 0), followed by ACCOUNT_UPDATE (reason ORDER) with the new wallet and the
+// closed (pa "0") or reduced position. Scenario and figures as test/trading/adl-end-to-end.test.ts.
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { placeOrder, setLeverage, setMarginMode, setPrices } from '../../helpers/exchange-commands.ts';
+import type { Creds } from '../../helpers/signed.ts';
+import { MarginMode } from '../../../src-shared/enums.ts';
+import { buildApp } from '../../../src-main/api/app.ts';
+import type { OrderInput } from '../../../src-main/trading/exchange.ts';
+import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
+import { account } from './helpers.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'perpdesk-adl-stream-'));
+let venue: LocalVenue;
+let app: Awaited<ReturnType<typeof buildApp>>;
+let base: string;
+const sockets: WebSocket[] = [];
+const got = new Map<number, any[]>();
+const who = {} as Record<'rich' | 'thin' | 'loser', Creds>;
+
+const open = (side: 1 | 2, qty: string, price?: string): OrderInput => ({
+  symbol: 'BTCUSDT',
+  side,
+  position_side: side,
+  position_action: 1,
+  type: price ? 1 : 2,
+  qty,
+  price,
+});
+
+async function stream(c: Creds): Promise<void> {
+  const key = (await (
+    await fetch(`${base}/binance/fapi/v1/listenKey`, { method: 'POST', headers: { 'x-mbx-apikey': c.apiKey } })
+  ).json()) as { listenKey: string };
+  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/binance/ws/${key.listenKey}`);
+  sockets.push(ws);
+  got.set(c.id, []);
+  ws.on('message', (d) => got.get(c.id)!.push(JSON.parse(String(d))));
+  await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
+}
+
+/** The account's ORDER_TRADE_UPDATE / ACCOUNT_UPDATE events once `n` of them arrived. */
+async function events(c: Creds, n: number): Promise<any[]> {
+  const mine = () => got.get(c.id)!.filter((m) => m.e === 'ORDER_TRADE_UPDATE' || m.e === 'ACCOUNT_UPDATE');
+  for (let i = 0; i < 250 && mine().length < n; i++) await new Promise((r) => setTimeout(r, 20));
+  return mine();
+}
+
+beforeAll(async () => {
+  const v0 = openVenue({ dataDir: dir, simulate: false });
+  v0.settings.set('insurance_fund', String(50n * 100_000_000n)); // 50 USDT: too small for the close
+  await v0.close();
+  venue = openVenue({ dataDir: dir, simulate: false });
+  venue.clock.pause();
+  app = await buildApp({ venue, rateLimit: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const ex = venue.exchange;
+  setPrices(ex, 'BTCUSDT', { mark: 96_000 });
+  who.rich = account(venue, 'adlsrich', 10_000);
+  who.thin = account(venue, 'adlsthin', 300);
+  who.loser = account(venue, 'adlslose', 10_000);
+  const other = account(venue, 'adlsothr', 10_000);
+  setLeverage(ex, who.rich.id, 'BTCUSDT', 50);
+  placeOrder(ex, who.rich.id, open(2, '0.030', '96000.0'));
+  placeOrder(ex, who.thin.id, open(2, '0.030', '96000.0'));
+  setMarginMode(ex, who.loser.id, 'BTCUSDT', MarginMode.ISOLATED);
+  placeOrder(ex, who.loser.id, open(1, '0.050'));
+  placeOrder(ex, other.id, open(1, '0.010'));
+  for (const c of Object.values(who)) await stream(c);
+  // no bid; the mark gaps below the loser's bankruptcy price 91,200: the fund (50) cannot lose 160
+  setPrices(ex, 'BTCUSDT', { mark: 88_000 });
+  expect(ex.positions(who.loser.id)).toEqual([]);
+});
+afterAll(async () => {
+  for (const ws of sockets) ws.close();
+  await app?.close();
+  await venue?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const calculated = (c: string, S: string, q: string, rp: string, ps: string) => ({
+  e: 'ORDER_TRADE_UPDATE',
+  o: expect.objectContaining({
+    s: 'BTCUSDT',
+    c,
+    S,
+    o: 'LIQUIDATION',
+    ot: 'LIQUIDATION',
+    f: 'IOC',
+    x: 'CALCULATED',
+    X: 'FILLED',
+    i: 0,
+    q,
+    l: q,
+    z: q,
+    p: '91200.0',
+    L: '91200.0',
+    ap: '91200.00000000',
+    n: '0.00000000',
+    rp,
+    ps,
+    m: false,
+  }),
+});
+
+describe('the Binance user stream of an ADL', () => {
+  it('a deleveraged short: adl_autoclose CALCULATED FILLED at the bankruptcy price, then ACCOUNT_UPDATE with the position closed', async () => {
+    const got = await events(who.thin, 2);
+    expect(got).toEqual([
+      expect.objectContaining(calculated('adl_autoclose', 'BUY', '0.030', '144.00000000', 'SHORT')),
+      expect.objectContaining({
+        e: 'ACCOUNT_UPDATE',
+        a: {
+          m: 'ORDER',
+          B: [{ a: 'USDT', wb: '443.42400000', cw: '443.42400000', bc: '0' }],
+          P: [expect.objectContaining({ s: 'BTCUSDT', pa: '0', mt: 'cross', ps: 'SHORT', cr: '144' })],
+        },
+      }),
+    ]);
+  });
+
+  it('a partly deleveraged short keeps the rest: pa -0.010', async () => {
+    const got = await events(who.rich, 2);
+    expect(got).toEqual([
+      expect.objectContaining(calculated('adl_autoclose', 'BUY', '0.020', '96.00000000', 'SHORT')),
+      expect.objectContaining({
+        e: 'ACCOUNT_UPDATE',
+        a: expect.objectContaining({
+          m: 'ORDER',
+          B: [{ a: 'USDT', wb: '10095.42400000', cw: '10095.42400000', bc: '0' }],
+          P: [expect.objectContaining({ pa: '-0.010', ps: 'SHORT', ep: '96000' })],
+        }),
+      }),
+    ]);
+  });
+
+  it('the liquidated long: its IOC (NEW, EXPIRED), two autoclose- closes at the bankruptcy price, then ACCOUNT_UPDATE', async () => {
+    const got = await events(who.loser, 5);
+    const [newIoc, expired, first, second, update] = got;
+    expect([newIoc.o.x, newIoc.o.X, expired.o.x, expired.o.X]).toEqual(['NEW', 'NEW', 'EXPIRED', 'EXPIRED']);
+    expect(first).toEqual(
+      expect.objectContaining(calculated(`autoclose-${first.o.t}`, 'SELL', '0.030', '-144.00000000', 'LONG')),
+    );
+    expect(second).toEqual(
+      expect.objectContaining(calculated(`autoclose-${second.o.t}`, 'SELL', '0.020', '-96.00000000', 'LONG')),
+    );
+    expect(second.o.t).toBeGreaterThan(first.o.t);
+    expect(update).toEqual(
+      expect.objectContaining({
+        e: 'ACCOUNT_UPDATE',
+        a: {
+          m: 'ORDER',
+          B: [{ a: 'USDT', wb: '9757.60000000', cw: '9757.60000000', bc: '0' }],
+          P: [expect.objectContaining({ pa: '0', mt: 'isolated', ps: 'LONG', cr: '-240' })],
+        },
+      }),
+    );
+  });
+});
