@@ -252,4 +252,41 @@ describe('ADL when the fund cannot cover a bankrupt close', () => {
     const liq = events.get(loser)!.find((e) => e.kind === 'liquidation')!.data;
     expect(liq).toMatchObject({ position_side: 2, quantity: 0.08, bankruptcy_price: '102202.00000000' });
   });
+  it('hedge: the IOC fills part above the bankruptcy price, the rest goes to ADL, the clearance fee takes what the closes left', async () => {
+    const v = await venueWithFund(50n * USDT);
+    const short = user(v, 'adlpshort', 10_000n * USDT);
+    const loser = user(v, 'adlploser', 10_000n * USDT);
+    const bidder = user(v, 'adlpbid01', 10_000n * USDT);
+    placeOrder(v.exchange, short, open(2, '0.050', '96000.0'));
+    setMarginMode(v.exchange, loser, 'BTCUSDT', MarginMode.ISOLATED);
+    placeOrder(v.exchange, loser, open(1, '0.050')); // isolated 20x: margin 240, BP 91,200
+    placeOrder(v.exchange, bidder, open(1, '0.020', '92000.0')); // a bid above the BP, for 0.02 only
+    const events = recordEvents(v);
+
+    setPrices(v.exchange, 'BTCUSDT', { mark: 88_000 });
+    v.trading.group.commitNow();
+    expect(v.exchange.positions(loser)).toEqual([]);
+    // the IOC sells 0.02 to the bid at 92,000 (realized -80, taker fee 1,840 x 0.05 % = 0.92); the
+    // rest 0.03 would cost the fund (91,200 - 88,000) x 0.03 = 96 > 50: ADL of the short at 91,200
+    expect(closes(v, loser, 2)).toEqual([
+      [920_000, 20, -80n * USDT, 92_000_000n, Number(v.trading.orders({ accountId: loser, limit: 1 })[0].id)],
+      [912_000, 30, -144n * USDT, 0n, 0],
+    ]);
+    expect(closes(v, short, 1)).toEqual([[912_000, 30, 144n * USDT, 0n, 0]]);
+    expect(v.exchange.positions(short)).toMatchObject([{ position_side: 2, quantity: 0.02 }]);
+    expect(v.exchange.positions(bidder)).toMatchObject([{ position_side: 1, quantity: 0.02, entry_price: 92_000 }]);
+    // clearance fee: 1.25 % x (1,840 + 2,736) = 57.2, more than the 240 - 80 - 144 - 0.92 = 15.08
+    // the closes left of the margin: 15.08, to the fund, which the ADL spared
+    const [lc] = v.trading.closedPositions({ accountId: loser, limit: 5 });
+    expect(lc).toMatchObject({ closeType: CloseType.BANKRUPTCY, realizedPnl: -224n * USDT });
+    expect(lc.closeFee).toBe(92_000_000n + 15_08_000_000n);
+    expect(v.exchange.walletOf(loser)).toBe(9_757_60_000_000n);
+    expect(v.exchange.insuranceFund()).toBe(50n * USDT + 15_08_000_000n);
+    const liq = events
+      .get(loser)!
+      .filter((e) => e.kind === 'liquidation')
+      .map((e) => e.data);
+    expect(liq).toMatchObject([{ quantity: 0.05, bankruptcy_price: '91200.00000000', liquidation_fee: '15.08000000' }]);
+    for (const id of [short, loser, bidder]) expect(identityHolds(v, id)).toBe(true);
+  });
 });
