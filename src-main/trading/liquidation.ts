@@ -35,6 +35,7 @@ import { closeLots, drain, recordSyntheticTrade, remargin, venueCloseOrder, type
 import { crossTotals, markValue, upnlUnits } from './ledger.ts';
 import { markText } from './pair-figures.ts';
 import type { PairState } from './pair-state.ts';
+import { liquidationClientId } from './liquidation-client-id.ts';
 import { checkTriggers } from './tpsl.ts';
 
 /** Liquidations, then take-profit / stop-loss triggers, for the pair's current prices. */
@@ -120,7 +121,7 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
     const id = core.takeOrderId();
     const order = venueCloseOrder(core, a, p, {
       id,
-      clientOrderId: `liq-${id}`,
+      clientOrderId: liquidationClientId(id),
       closeType: CloseType.LIQUIDATION,
       time,
     });

@@ -40,6 +40,7 @@ import {
 import { available, capNotional, eachOpeningOrder, leverageMargin, orderMargin, reducedByNewOrder } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
 import type { OrderState } from './ports.ts';
+import { isLiquidationClientId } from './liquidation-client-id.ts';
 
 /** What the order-independent checks established about an order. */
 export interface CheckedShape {
@@ -71,13 +72,14 @@ const GENERATED_CLIENT_ID = /^(api|bot)\.\d+$/;
 
 /**
  * A client-chosen id may use Binance's characters (the route schema checks them) but not the
- * generated form, so a generated id never collides with a chosen one.
+ * generated forms, so a generated id never collides with a chosen one.
  */
 export function checkClientOrderId(cid: string | undefined): void {
-  if (cid !== undefined && cid.indexOf('.') > 0 && GENERATED_CLIENT_ID.test(cid)) {
+  if (cid === undefined) return;
+  if ((cid.indexOf('.') > 0 && GENERATED_CLIENT_ID.test(cid)) || isLiquidationClientId(cid)) {
     reject(
       Errors.INVALID_PARAMETER,
-      `client_order_id '${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>)`,
+      `client_order_id '${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>, autoclose-<n>)`,
     );
   }
 }

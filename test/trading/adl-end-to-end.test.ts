@@ -136,7 +136,7 @@ describe('ADL when the fund cannot cover a bankrupt close', () => {
     ]);
     const [liq] = v.trading.orders({ accountId: loser, limit: 1 });
     expect(liq).toMatchObject({ status: OrderStatus.EXPIRED, filledLots: 0, reduceOnly: true, side: 2 });
-    expect(liq.clientOrderId).toBe(`liq-${liq.id}`);
+    expect(liq.clientOrderId).toBe(`autoclose-${liq.id}`);
     // close types: the loser's position bankrupt (6), thin's deleveraged (5)
     const [lc] = v.trading.closedPositions({ accountId: loser, limit: 5 });
     expect(lc).toMatchObject({ closeType: CloseType.BANKRUPTCY, realizedPnl: -240n * USDT, closeQuantity: 50 });
@@ -288,5 +288,16 @@ describe('ADL when the fund cannot cover a bankrupt close', () => {
       .map((e) => e.data);
     expect(liq).toMatchObject([{ quantity: 0.05, bankruptcy_price: '91200.00000000', liquidation_fee: '15.08000000' }]);
     for (const id of [short, loser, bidder]) expect(identityHolds(v, id)).toBe(true);
+  });
+  it("a client may not choose a liquidation close order's client id (autoclose-<n>): 1001, nothing placed", async () => {
+    const v = await venueWithFund(50n * USDT);
+    const u = user(v, 'adlcid001', 10_000n * USDT);
+    expect(() => placeOrder(v.exchange, u, { ...open(1, '0.010', '95000.0'), client_order_id: 'autoclose-7' })).toThrow(
+      expect.objectContaining({ code: 1001 }),
+    );
+    expect(v.exchange.openOrders(u)).toEqual([]);
+    // a name that only starts so is the client's to choose
+    placeOrder(v.exchange, u, { ...open(1, '0.010', '95000.0'), client_order_id: 'autoclose-me' });
+    expect(v.exchange.openOrders(u).map((o) => o.client_order_id)).toEqual(['autoclose-me']);
   });
 });

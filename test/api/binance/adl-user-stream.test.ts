@@ -148,6 +148,9 @@ describe('the Binance user stream of an ADL', () => {
     const got = await events(who.loser, 5);
     const [newIoc, expired, first, second, update] = got;
     expect([newIoc.o.x, newIoc.o.X, expired.o.x, expired.o.X]).toEqual(['NEW', 'NEW', 'EXPIRED', 'EXPIRED']);
+    // the IOC is Binance's liquidation order: autoclose-<order id>, type LIQUIDATION
+    expect(newIoc.o).toMatchObject({ c: `autoclose-${newIoc.o.i}`, o: 'LIQUIDATION', ot: 'LIQUIDATION', S: 'SELL' });
+    expect(expired.o).toMatchObject({ i: newIoc.o.i, c: `autoclose-${newIoc.o.i}`, o: 'LIQUIDATION', z: '0.000' });
     expect(first).toEqual(
       expect.objectContaining(calculated(`autoclose-${first.o.t}`, 'SELL', '0.030', '-144.00000000', 'LONG')),
     );

@@ -104,4 +104,21 @@ describe('orders removed by a liquidation', () => {
     expect(final(ids.close)).toEqual(['EXPIRED', 'EXPIRED']);
     expect(final(ids.open)).toEqual(['EXPIRED', 'EXPIRED']);
   });
+  it("the liquidation's own close is Binance's LIQUIDATION order: autoclose-<id>, its fill a CALCULATED execution", async () => {
+    const mine = () =>
+      got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && String(m.o.c).startsWith('autoclose-')).map((m) => m.o);
+    for (let i = 0; i < 100 && !mine().some((o) => o.X === 'FILLED'); i++) await new Promise((r) => setTimeout(r, 20));
+    const [first, fill] = mine();
+    expect(first).toMatchObject({ x: 'NEW', X: 'NEW', o: 'LIQUIDATION', ot: 'LIQUIDATION', S: 'SELL', q: '0.100' });
+    expect(first.c).toBe(`autoclose-${first.i}`);
+    // sold 0.1 to the house bid at 93,000: realized (93,000 - 96,000) x 0.1
+    expect(fill).toMatchObject({
+      i: first.i,
+      x: 'CALCULATED',
+      X: 'FILLED',
+      l: '0.100',
+      L: '93000.0',
+      rp: '-300.00000000',
+    });
+  });
 });

@@ -24,6 +24,7 @@ import { moneyText } from '../../../trading/pair-figures.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
 import { crossFigures, orderFigures } from '../translate/account.ts';
 import { isVenueClose, venueCloseEvent, type VenueCloseFill } from './venue-closes.ts';
+import { isLiquidationClientId } from '../../../trading/liquidation-client-id.ts';
 import { averagePrice, positionSideName, STATUS, STP_MODE, TIF, type Mode } from '../translate/orders.ts';
 
 /** An ACCOUNT_UPDATE position entry (a one-way short and a hedge SHORT have a negative pa). */
@@ -218,13 +219,16 @@ export class UserEvents {
       const r = exchange.liveOrder(o.accountId, id)!;
       const m = exchange.pair(r.symbol)!.math;
       const market = r.type === OrderType.MARKET;
+      // a liquidation's close order is Binance's LIQUIDATION order, its fills CALCULATED executions
+      const liquidation = isLiquidationClientId(r.clientOrderId);
+      const type = liquidation ? 'LIQUIDATION' : market ? 'MARKET' : 'LIMIT';
       const { b, a } = notionalOf(r.symbol, r.positionSide);
       return {
         fields: {
           s: r.symbol,
           c: r.clientOrderId,
           S: r.side === Side.BUY ? 'BUY' : 'SELL',
-          o: market ? 'MARKET' : 'LIMIT',
+          o: type,
           f: market ? 'GTC' : TIF[r.tif],
           q: m.formatQty(r.qtyLots),
           p: market ? '0' : m.formatPrice(r.priceTicks),
@@ -235,7 +239,7 @@ export class UserEvents {
           a,
           R: mode === 'one_way' ? r.reduceOnly : false,
           wt: 'CONTRACT_PRICE',
-          ot: market ? 'MARKET' : 'LIMIT',
+          ot: type,
           ps: positionSideName(mode, r.positionSide),
           cp: false,
           pP: false,
@@ -246,6 +250,7 @@ export class UserEvents {
           gtd: 0,
         },
         inMatch: r.expiredInMatch === true,
+        liquidation,
         math: m,
         // the order's totals after this batch: its record's, else (no record came) the live order's
         filled: new Decimal(orders.get(id)?.filled_qty ?? m.formatQty(r.filledLots)),
@@ -311,7 +316,7 @@ export class UserEvents {
       r.quote = r.quote.plus(f.quote_qty);
       const full = r.lots.equals(b.fields.q);
       send(
-        event(b, 'TRADE', full ? 'FILLED' : 'PARTIALLY_FILLED', {
+        event(b, b.liquidation ? 'CALCULATED' : 'TRADE', full ? 'FILLED' : 'PARTIALLY_FILLED', {
           ...totals(b, r.lots, r.quote),
           l: f.qty,
           L: f.price,
