@@ -11,6 +11,11 @@ export const DEFAULT_PAPER_BALANCE = 10_000n * 10n ** BigInt(USDT_DECIMALS);
 export const CREDENTIAL_RULE = '8 to 128 letters, digits, _ or -';
 const KEY_RE = /^[A-Za-z0-9_-]{8,128}$/;
 
+/** Whether `text` follows the rule of API keys and secrets (CREDENTIAL_RULE): a well-formed key may still be unknown. */
+export function isWellFormedCredential(text: string): boolean {
+  return KEY_RE.test(text);
+}
+
 export type AccountField = 'KEY' | 'SECRET' | 'BALANCE';
 
 /** A credential or balance that breaks its rule; `detail` reads after the field's name. */
@@ -29,8 +34,8 @@ export class AccountFieldError extends Error {
 
 /** Checks key, secret and an optional balance (USDT decimal text, default 10,000). */
 export function checkAccountFields(apiKey: string, apiSecret: string, balanceText?: string): { balance: bigint } {
-  if (!KEY_RE.test(apiKey)) throw new AccountFieldError('KEY', `must be ${CREDENTIAL_RULE}`);
-  if (!KEY_RE.test(apiSecret)) throw new AccountFieldError('SECRET', `must be ${CREDENTIAL_RULE}`);
+  if (!isWellFormedCredential(apiKey)) throw new AccountFieldError('KEY', `must be ${CREDENTIAL_RULE}`);
+  if (!isWellFormedCredential(apiSecret)) throw new AccountFieldError('SECRET', `must be ${CREDENTIAL_RULE}`);
   if (balanceText === undefined) return { balance: DEFAULT_PAPER_BALANCE };
   const r = parseFixed(balanceText, USDT_DECIMALS);
   if (!r.ok)

@@ -93,6 +93,22 @@ export const illegal = (name: string, range = LEGAL[name]) =>
   new BinanceError(-1100, `Illegal characters found in parameter '${name}'${rangeText(range)}.`);
 export const invalidValue = (name: string, detail?: string) =>
   new BinanceError(-1130, `Data sent for parameter '${name}' is not valid.${detail ? ` ${detail}` : ''}`);
+/**
+ * -1131 for a recvWindow that is a whole number but not from 1 to 60000, in Binance's text
+ * ("recvWindow must be less than 60000", its USD-M error list and what ccxt records) followed by
+ * what was sent and what is taken, so that 0 or a negative value is not told it is too large.
+ */
+export function recvWindowError(sent: unknown): BinanceError {
+  const text = String(sent);
+  const tooLarge = /^\d+$/.test(text) && /[1-9]/.test(text);
+  return new BinanceError(
+    -1131,
+    tooLarge
+      ? `${MSG.RECV_WINDOW}. Sent ${text}; it is at most 60000 (ms after timestamp the request stays valid).`
+      : `${MSG.RECV_WINDOW} and above 0. Sent ${text}; send 1 to 60000 (ms after timestamp the request stays valid), or leave it out for 5000.`,
+  );
+}
+
 export const notRequired = (name: string) => new BinanceError(-1106, `Parameter '${name}' sent when not required.`);
 
 /** What the request was doing when the native error came (some codes depend on it). */
@@ -349,7 +365,7 @@ export function fromSchema(
     }
     case 'minimum':
     case 'maximum':
-      if (name === 'recvWindow') return new BinanceError(-1131, MSG.RECV_WINDOW);
+      if (name === 'recvWindow') return recvWindowError(value);
       if (name === 'leverage') return new BinanceError(-4028, `Leverage ${String(value)} is not valid`);
       return invalidValue(
         name,
@@ -364,6 +380,8 @@ export function fromSchema(
         `Its length must be ${f.keyword === 'minLength' ? 'at least' : 'at most'} ${String(f.params.limit)}.`,
       );
     default:
+      // a whole number too large for an integer is out of range, not malformed
+      if (name === 'recvWindow' && /^-?\d+$/.test(String(value))) return recvWindowError(value);
       // type, pattern: characters the parameter does not take
       return illegal(name, range);
   }

@@ -7,18 +7,26 @@
 // each failure with Binance's code. The accounts are the native ones (the same AccountCache as
 // the native auth), so a key works on both surfaces.
 import type { FastifyRequest } from 'fastify';
+import { CREDENTIAL_RULE, isWellFormedCredential } from '../../accounts/credentials.ts';
 import type { Account } from '../../core/account.ts';
 import type { AuthServices } from '../auth.ts';
 import { verifySignature } from '../signature.ts';
-import { BinanceError, MSG, illegal, mandatory } from './errors.ts';
+import { BinanceError, MSG, illegal, mandatory, recvWindowError } from './errors.ts';
 import { withoutSignature } from './params.ts';
 
 const DIGITS = /^\d{1,15}$/;
 
-/** The account named by X-MBX-APIKEY (API-key-only routes such as listenKey). */
+/**
+ * The account named by X-MBX-APIKEY (API-key-only routes such as listenKey). As Binance: a key
+ * that is missing or cannot be a key (here: not CREDENTIAL_RULE, the rule every account's key
+ * follows) is -2014 "API-key format invalid.", a well-formed key no account has -2015.
+ */
 export function accountByKey(auth: AuthServices, req: FastifyRequest): Account {
   const key = req.headers['x-mbx-apikey'];
-  if (typeof key !== 'string' || key === '') throw new BinanceError(-2014, MSG.KEY_FORMAT, 401);
+  if (typeof key !== 'string' || key === '')
+    throw new BinanceError(-2014, `${MSG.KEY_FORMAT} Send your API key in the X-MBX-APIKEY header.`, 401);
+  if (!isWellFormedCredential(key))
+    throw new BinanceError(-2014, `${MSG.KEY_FORMAT} An API key is ${CREDENTIAL_RULE}.`, 401);
   const account = auth.accounts.byKey(key);
   if (account === undefined) throw new BinanceError(-2015, MSG.KEY_INVALID, 401);
   return account;
@@ -39,7 +47,7 @@ export function verifySigned(auth: AuthServices, req: FastifyRequest, sent: Sign
   if (ts === undefined) throw mandatory('timestamp');
   if (!DIGITS.test(ts)) throw illegal('timestamp');
   const rw = sent.recvWindow;
-  if (rw !== undefined && !DIGITS.test(rw)) throw illegal('recvWindow');
+  if (rw !== undefined && !DIGITS.test(rw)) throw /^-?\d+$/.test(rw) ? recvWindowError(rw) : illegal('recvWindow');
   const q = withoutSignature(sent.query);
   const b = withoutSignature(sent.body);
   const signature = q.signature ?? b.signature;
@@ -56,7 +64,7 @@ export function verifySigned(auth: AuthServices, req: FastifyRequest, sent: Sign
   if (failure === null) return account;
   switch (failure.check) {
     case 'recv-window':
-      throw new BinanceError(-1131, MSG.RECV_WINDOW);
+      throw recvWindowError(rw);
     case 'time':
       throw new BinanceError(-1021, MSG.TIMESTAMP);
     default:

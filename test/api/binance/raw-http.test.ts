@@ -277,7 +277,7 @@ describe('signing', () => {
       headers: { 'x-mbx-apikey': c.apiKey },
     });
     expect(JSON.parse(r.body).code).toBe(-1102);
-    const u = await call('GET', '/fapi/v3/balance', {}, { who: { ...c, apiKey: 'nobody' } });
+    const u = await call('GET', '/fapi/v3/balance', {}, { who: { ...c, apiKey: 'nobody_0000' } });
     expect(u.status).toBe(401);
     expect(u.body).toEqual({ code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' });
   });

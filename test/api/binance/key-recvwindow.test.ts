@@ -1,0 +1,73 @@
+// The API key and recvWindow refusals, as Binance words them: a missing or malformed X-MBX-APIKEY
+// (one no account could have: not 8 to 128 letters, digits, _ or -) is -2014 "API-key format
+// invalid.", a well-formed key no account has -2015; a recvWindow that is a whole number out of
+// 1..60000 is -1131 with what was sent (0 is not "too large"), one that is no whole number -1100.
+import { describe, expect, it } from 'vitest';
+import { signedInject } from './raw.ts';
+import { injectedWithAccount } from './helpers.ts';
+
+const t = injectedWithAccount('keyrw');
+
+const balance = (apiKey: string, params: Record<string, string> = {}) =>
+  signedInject(t.app, { ...t.c, apiKey }, 'GET', '/fapi/v3/balance', params);
+
+describe('API key format', () => {
+  it.each([
+    ['abc', 'too short'],
+    ['a'.repeat(129), 'too long'],
+    ['bkey keyrw 0000', 'a space'],
+    ['bkey.keyrw.0000', 'a dot'],
+    ['bkéy_keyrw_0000', 'a letter outside ASCII'],
+  ])('%s (%s) is -2014, HTTP 401', async (key) => {
+    const r = await balance(key);
+    expect(r.status).toBe(401);
+    expect(r.body.code).toBe(-2014);
+    expect(r.body.msg).toBe('API-key format invalid. An API key is 8 to 128 letters, digits, _ or -.');
+  });
+
+  it('no key at all is -2014; a well-formed unknown key -2015; listenKey alike', async () => {
+    const none = await t.app.inject({
+      method: 'GET',
+      url: `/binance/fapi/v3/balance?timestamp=${Date.now()}&signature=${'0'.repeat(64)}`,
+    });
+    expect([none.statusCode, JSON.parse(none.body).code]).toEqual([401, -2014]);
+    expect(JSON.parse(none.body).msg).toBe('API-key format invalid. Send your API key in the X-MBX-APIKEY header.');
+    const unknown = await balance('nobody_0000');
+    expect([unknown.status, unknown.body]).toEqual([
+      401,
+      { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' },
+    ]);
+    const lk = (key: string) =>
+      t.app.inject({ method: 'POST', url: '/binance/fapi/v1/listenKey', headers: { 'x-mbx-apikey': key } });
+    expect(JSON.parse((await lk('x')).body).code).toBe(-2014);
+    expect(JSON.parse((await lk('nobody_0000')).body).code).toBe(-2015);
+    expect((await lk(t.c.apiKey)).statusCode).toBe(200);
+  });
+});
+
+describe('recvWindow', () => {
+  it.each([
+    ['0', 'recvWindow must be less than 60000 and above 0. Sent 0;'],
+    ['-1', 'recvWindow must be less than 60000 and above 0. Sent -1;'],
+    ['-99999999999999999999', 'recvWindow must be less than 60000 and above 0. Sent -99999999999999999999;'],
+    ['60001', 'recvWindow must be less than 60000. Sent 60001; it is at most 60000'],
+    ['99999999999999999999', 'recvWindow must be less than 60000. Sent 99999999999999999999; it is at most 60000'],
+  ])('%s is -1131 naming what was sent', async (rw, text) => {
+    const r = await balance(t.c.apiKey, { recvWindow: rw });
+    expect([r.status, r.body.code]).toEqual([400, -1131]);
+    expect(r.body.msg).toContain(text);
+  });
+
+  it.each(['abc', '1.5', '1e3', '0x10'])('%s is no whole number: -1100 with the legal range', async (rw) => {
+    const r = await balance(t.c.apiKey, { recvWindow: rw });
+    expect(r.body).toEqual({
+      code: -1100,
+      msg: "Illegal characters found in parameter 'recvWindow'; legal range is '1 to 60000'.",
+    });
+  });
+
+  it('1 and 60000 are taken (1 ms is a window a request signed now may miss: -1021, not -1131)', async () => {
+    expect((await balance(t.c.apiKey, { recvWindow: '60000' })).status).toBe(200);
+    expect([-1021, undefined]).toContain((await balance(t.c.apiKey, { recvWindow: '1' })).body.code);
+  });
+});
