@@ -5,7 +5,7 @@
 // and `@markPrice` every third. Counts have wide bounds (a loaded host delays timers, never
 // hurries them); the upper ones are what a stream at the fastest speed would exceed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLimit } from '../../helpers/exchange-commands.ts';
+import { openLimit, tradeAtMark } from '../../helpers/exchange-commands.ts';
 import { TestClient } from '../ws/ws-test-client.ts';
 import { account, startService, type Service } from './helpers.ts';
 
@@ -60,6 +60,40 @@ describe('stream update speeds', () => {
     }
     const span = (s: string) => of(s).reduce((n, e) => n + (e.u - e.pu), 0) / of(s).length;
     expect(span('btcusdt@depth@500ms')).toBeGreaterThan(2 * span('btcusdt@depth@100ms'));
+  });
+
+  it("tickers at Binance USD-M's speeds: a pair's @ticker / @miniTicker every 2 s, the arrays every second with only the pairs that changed", async () => {
+    const names = ['btcusdt@ticker', 'btcusdt@miniTicker', '!ticker@arr', '!miniTicker@arr'];
+    const c = await TestClient.open(`${url()}/stream?streams=${names.join('/')}`);
+    const trading = setInterval(() => tradeAtMark(svc.venue.exchange), 200);
+    const from = c.messages.length;
+    await new Promise((r) => setTimeout(r, 4_200));
+    clearInterval(trading);
+    const got = c.messages.slice(from);
+    c.ws.close();
+    const of = (name: string) => got.filter((m) => m.stream === name).map((m) => m.data);
+    const count = Object.fromEntries(names.map((s) => [s, of(s).length]));
+    // 2, 2, 4, 4 on an idle host; at 1 s the pair's streams would send 4 or 5
+    for (const s of ['btcusdt@ticker', 'btcusdt@miniTicker']) {
+      expect(count[s], JSON.stringify(count)).toBeGreaterThanOrEqual(1);
+      expect(count[s], JSON.stringify(count)).toBeLessThanOrEqual(3);
+    }
+    for (const s of ['!ticker@arr', '!miniTicker@arr']) {
+      expect(count[s], JSON.stringify(count)).toBeGreaterThanOrEqual(2);
+      expect(count[s], JSON.stringify(count)).toBeLessThanOrEqual(5);
+      // BTCUSDT trades all along, so it is in every event; a pair is in an event only when some
+      // figure of its ticker differs from the one the stream sent last
+      const events = of(s) as Record<string, unknown>[][];
+      const last = new Map<string, string>();
+      for (const ev of events) {
+        expect(ev.map((t) => t.s)).toContain('BTCUSDT');
+        for (const t of ev) {
+          const key = JSON.stringify([t.c, t.o, t.h, t.l, t.v, t.q, t.n]);
+          expect(last.get(t.s as string), `${s} ${String(t.s)} sent unchanged`).not.toBe(key);
+          last.set(t.s as string, key);
+        }
+      }
+    }
   });
 
   it('@depth@250ms is no Binance stream: refused', async () => {

@@ -2,9 +2,11 @@
 // the diff and partial depth streams every 100 ms (`@100ms`), 250 ms (no suffix) or 500 ms
 // (`@500ms`), each speed from its own native DepthWindow per symbol, so an event merges every
 // change of its interval and U / u / pu are the native update ids with pu the u of the previous
-// event on that stream; book tickers and current candles every 100 ms; every second the 24 h
-// tickers and the `@1s` mark prices, every third second the plain `@markPrice` and
-// `!markPrice@arr`. Only streams someone is subscribed to are built.
+// event on that stream; book tickers and current candles every 100 ms; every second the `@1s`
+// mark prices and the all-market tickers `!ticker@arr` / `!miniTicker@arr` (only the pairs whose
+// ticker changed since that stream's last event, none when none did), every second second a pair's
+// `@ticker` / `@miniTicker` (Binance USD-M: 2000 ms and 2 s; the arrays 1000 ms), every third
+// second the plain `@markPrice` and `!markPrice@arr`. Only streams someone is subscribed to are built.
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
 import type { KlineTuple } from '../../../market/candles.ts';
 import { RECENT_TRADES_KEPT } from '../../../market/recent-trades.ts';
@@ -38,8 +40,11 @@ export class MarketFeed {
   private readonly windows = new Map<string, Map<DepthSpeed, DepthWindow>>();
   private readonly dirtyKlines = new Set<string>();
   private readonly lastTop = new Map<string, string>();
-  /** Seconds ticked: the 3 s streams go out on every third. */
+  /** Seconds ticked: the 2 s streams go out on every second one, the 3 s streams on every third. */
   private seconds = 0;
+  /** Per pair, what the last `!miniTicker@arr` / `!ticker@arr` event held of it (changedOnly). */
+  private readonly lastMiniArr = new Map<string, string>();
+  private readonly lastTickArr = new Map<string, string>();
   /** The first / last trade ids of the candles of symbols with a kline stream. */
   private readonly tradeIds = new KlineTradeIds();
 
@@ -54,6 +59,8 @@ export class MarketFeed {
     this.lastTop.clear();
     this.dirtyKlines.clear();
     this.tradeIds.clear();
+    this.lastMiniArr.clear();
+    this.lastTickArr.clear();
   }
 
   /** The trade ids of the pair's candles followed (a kline stream of it opens), when they are not. */
@@ -174,7 +181,9 @@ export class MarketFeed {
 
   tick1000(now: number): void {
     const sub = (n: string) => this.sink.subscribed(n);
-    const slow = this.seconds++ % 3 === 0; // the 3 s streams' turn
+    const second = this.seconds++;
+    const slow = second % 3 === 0; // the 3 s streams' turn
+    const even = second % 2 === 0; // the 2 s streams' turn
     const markArr: unknown[] = [];
     const miniArr: unknown[] = [];
     const tickArr: unknown[] = [];
@@ -192,19 +201,38 @@ export class MarketFeed {
       }
       const mini = `${s}@miniTicker`;
       const full = `${s}@ticker`;
-      if (wantMini || wantTick || sub(mini) || sub(full)) {
+      if (wantMini || wantTick || (even && (sub(mini) || sub(full)))) {
         const t = tickerEvents(ticker24(this.ctx.tickers.ticker(pair, now)), now);
-        this.sink.push(mini, t.mini);
-        this.sink.push(full, t.full);
-        miniArr.push(t.mini);
-        tickArr.push(t.full);
+        if (even) {
+          this.sink.push(mini, t.mini);
+          this.sink.push(full, t.full);
+        }
+        if (wantMini && changed(this.lastMiniArr, pair.row.symbol, t.mini, MINI_FIELDS)) miniArr.push(t.mini);
+        if (wantTick && changed(this.lastTickArr, pair.row.symbol, t.full, FULL_FIELDS)) tickArr.push(t.full);
       }
     }
     if (wantMarkArr) {
       if (slow) this.sink.push('!markPrice@arr', markArr);
       this.sink.push('!markPrice@arr@1s', markArr);
     }
-    if (wantMini) this.sink.push('!miniTicker@arr', miniArr);
-    if (wantTick) this.sink.push('!ticker@arr', tickArr);
+    if (miniArr.length > 0) this.sink.push('!miniTicker@arr', miniArr);
+    if (tickArr.length > 0) this.sink.push('!ticker@arr', tickArr);
   }
+}
+
+/** The ticker fields whose change puts a pair in the all-market arrays (not E, nor the window's O / C, which move every second). */
+const MINI_FIELDS = ['c', 'o', 'h', 'l', 'v', 'q'] as const;
+const FULL_FIELDS = [...MINI_FIELDS, 'Q', 'L', 'n'] as const;
+
+/** Whether the pair's ticker `ev` differs in `fields` from what `last` holds of it; `last` then holds `ev`. */
+function changed(
+  last: Map<string, string>,
+  symbol: string,
+  ev: Record<string, unknown>,
+  fields: readonly string[],
+): boolean {
+  const key = fields.map((f) => String(ev[f])).join('|');
+  if (last.get(symbol) === key) return false;
+  last.set(symbol, key);
+  return true;
 }
