@@ -18,6 +18,7 @@ import { binanceErrorOf, BinanceError, fromSchema, MSG, type ParamRule } from '.
 import { ListenKeys } from './listen-keys.ts';
 import { addFormParams, duplicated } from './params.ts';
 import { registerAccount } from './routes/account.ts';
+import { registerCountdown } from './routes/countdown.ts';
 import { registerHistory } from './routes/history.ts';
 import { registerInsuranceBalance } from './routes/insurance-balance.ts';
 import { registerPositionMargin } from './routes/position-margin.ts';
@@ -123,6 +124,7 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   registerMarketData(app, ctx);
   registerStreams(app, ctx);
   registerOrders(app, ctx);
+  registerCountdown(app, ctx);
   registerHistory(app, ctx);
   registerAccount(app, ctx);
   registerPositionMargin(app, ctx);

@@ -170,6 +170,18 @@ const SIGNED_ROUTES: Record<string, RouteParams> = {
     ['symbol'],
   ),
   'DELETE /fapi/v1/allOpenOrders': p({ symbol }, ['symbol']),
+  'POST /fapi/v1/countdownCancelAll': p(
+    {
+      symbol,
+      countdownTime: int(
+        0,
+        Number.MAX_SAFE_INTEGER,
+        "ms until the pair's open orders are cancelled, counted from this request on the wall clock; " +
+          'a new call replaces the countdown, 0 ends it',
+      ),
+    },
+    ['symbol', 'countdownTime'],
+  ),
   'GET /fapi/v1/openOrders': optionalSymbol,
   'GET /fapi/v1/allOrders': p({ symbol, orderId, ...window, limit: limit(1000, 500) }, ['symbol']),
   'GET /fapi/v1/userTrades': p(
