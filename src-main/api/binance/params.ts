@@ -100,6 +100,19 @@ export class Params {
     return n;
   }
 
+  /**
+   * startTime / endTime (ms from 0), each optional; Binance's -1023 when both are sent and the
+   * window is reversed (its USD-M error list, START_TIME_GREATER_THAN_END_TIME), on every route
+   * that takes them.
+   */
+  timeWindow(): { start: number | undefined; end: number | undefined } {
+    const start = this.int('startTime', 0);
+    const end = this.int('endTime', 0);
+    if (start !== undefined && end !== undefined && start > end)
+      throw new BinanceError(-1023, 'Start time is greater than end time.');
+    return { start, end };
+  }
+
   bool(name: string): boolean | undefined {
     const v = this.str(name);
     if (v === undefined) return undefined;

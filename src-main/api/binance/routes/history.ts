@@ -41,8 +41,7 @@ function scan<T extends { id: number }>(fetch: Fetch<T>, keep: (r: T) => boolean
 /** Binance's history window: from fromId / startTime oldest first, else the newest `limit`; answered oldest first. */
 function history<T extends { id: number; createdAt: number }>(q: Params, idName: string, fetch: Fetch<T>): T[] {
   const fromId = q.int(idName, 0);
-  const start = q.int('startTime', 0);
-  const end = q.int('endTime', 0);
+  const { start, end } = q.timeWindow();
   const limit = q.int('limit', 1, 1000) ?? 500;
   if (start !== undefined && end !== undefined && end - start > WEEK)
     throw new BinanceError(-1127, 'More than 7 days between startTime and endTime.');
@@ -107,8 +106,7 @@ export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void
     const symbolText = q.str('symbol');
     const symbol = symbolText === undefined ? undefined : pairOf(ctx, symbolText).row.symbol;
     const type = q.oneOf('incomeType', INCOME_TYPES);
-    const startTime = q.int('startTime', 0);
-    const endTime = q.int('endTime', 0);
+    const { start: startTime, end: endTime } = q.timeWindow();
     const limit = q.int('limit', 1, 1000) ?? 100;
     q.int('page', 1);
     const wants = (t: string) => type === undefined || type === t;

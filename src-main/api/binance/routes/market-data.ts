@@ -47,15 +47,6 @@ const EMPTY_INFO = (serverTime: number) => ({
   symbols: [],
 });
 
-/** startTime / endTime of a request, -1023 when the window is reversed. */
-function window(q: Params): { start: number | undefined; end: number | undefined } {
-  const start = q.int('startTime', 0);
-  const end = q.int('endTime', 0);
-  if (start !== undefined && end !== undefined && start > end)
-    throw new BinanceError(-1023, 'Start time is greater than end time.');
-  return { start, end };
-}
-
 export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): void {
   const { venue } = ctx;
   const wall = ctx.auth.now;
@@ -109,7 +100,7 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
     const pair = pairOf(ctx, q.required('symbol'));
     const limit = q.int('limit', 1, TRADES_MAX) ?? 500;
     const fromId = q.int('fromId', 0);
-    const { start, end } = window(q);
+    const { start, end } = q.timeWindow();
     if (start !== undefined && end !== undefined && end - start > HOUR)
       throw new BinanceError(-1127, 'More than 1 hours between startTime and endTime.');
     let rows = recent(pair.row.symbol, RECENT_TRADES_KEPT).filter(
@@ -129,7 +120,7 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
     if (!(INTERVALS as readonly string[]).includes(interval) || interval === '1s')
       throw new BinanceError(-1120, 'Invalid interval.');
     const limit = q.int('limit', 1, KLINES_MAX_LIMIT) ?? 500;
-    const { start, end } = window(q);
+    const { start, end } = q.timeWindow();
     const svc = venue.klines;
     return selectKlines((query) => svc.klines(pair.row.symbol, interval as Interval, query), {
       interval: interval as Interval,
@@ -149,7 +140,7 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
       if (!(PRICE_KLINE_INTERVALS as readonly string[]).includes(interval))
         throw new BinanceError(-1120, 'Invalid interval.');
       const limit = q.int('limit', 1, KLINES_MAX_LIMIT) ?? 500;
-      const { start, end } = window(q);
+      const { start, end } = q.timeWindow();
       const dp = series === 'premium' ? 8 : pair.row.pricePrecision;
       return venue.priceKlines
         .candles(pair.row.symbol, series, interval as Interval, { startTime: start, endTime: end, limit })
@@ -186,7 +177,7 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
     const symbolText = q.str('symbol');
     const pair = symbolText === undefined ? undefined : pairOf(ctx, symbolText);
     const limit = q.int('limit', 1, FUNDING_RATE_MAX) ?? 100;
-    const { start, end } = window(q);
+    const { start, end } = q.timeWindow();
     const order = start === undefined ? 'desc' : 'asc';
     const rows = venue.trading.fundingRates({ symbol: pair?.row.symbol, startTime: start, endTime: end, limit, order });
     if (start === undefined) rows.reverse();
@@ -227,7 +218,7 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
     if (period === undefined)
       throw invalidValue('period', `It must be one of ${Object.keys(OPEN_INTEREST_PERIODS).join(', ')}.`);
     const limit = q.int('limit', 1, 500) ?? 30;
-    const { start, end } = window(q);
+    const { start, end } = q.timeWindow();
     const rows = venue.openInterestHistory.samples(pair.row.symbol, period, { startTime: start, endTime: end, limit });
     return rows.map((r) => ({
       symbol: r.symbol,

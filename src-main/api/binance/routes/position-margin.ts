@@ -7,7 +7,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { MarginChangeRow } from '../../../trading/ports.ts';
 import { enter, pairOf, signedRequest, type BinanceContext } from '../context.ts';
-import { BinanceError } from '../errors.ts';
 import { routeSchema } from '../schemas.ts';
 import { marginAnswer, marginHistoryEntry, marginRequest } from '../translate/margin.ts';
 
@@ -29,11 +28,8 @@ export function registerPositionMargin(app: FastifyInstance, ctx: BinanceContext
     const s = signedRequest(ctx, req);
     const symbol = pairOf(ctx, s.q.required('symbol')).row.symbol;
     const type = s.q.int('type', 1, 2);
-    const start = s.q.int('startTime', 0);
-    const end = s.q.int('endTime', 0);
+    const { start, end } = s.q.timeWindow();
     const limit = s.q.int('limit', 1, 1000) ?? 500;
-    if (start !== undefined && end !== undefined && start > end)
-      throw new BinanceError(-1023, 'Start time is greater than end time.');
     // newest first from the store: from startTime the first `limit` changes, else the newest
     // `limit` up to endTime; answered oldest first, as the facade's other histories
     const rows: MarginChangeRow[] = [];
