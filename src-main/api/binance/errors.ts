@@ -22,6 +22,7 @@ export const MSG = {
   TOO_MANY_REQUESTS:
     'Too many requests; current limit is exceeded. Please use the websocket for live updates to avoid polling the API.',
   TIMESTAMP: 'Timestamp for this request is outside of the recvWindow.',
+  TIMESTAMP_AHEAD: "Timestamp for this request was 1000ms ahead of the server's time.",
   SIGNATURE: 'Signature for this request is not valid.',
   KEY_FORMAT: 'API-key format invalid.',
   KEY_INVALID: 'Invalid API-key, IP, or permissions for action.',

@@ -7,6 +7,7 @@
 // each failure with Binance's code. The accounts are the native ones (the same AccountCache as
 // the native auth), so a key works on both surfaces.
 import type { FastifyRequest } from 'fastify';
+import { Errors } from '../../../src-shared/errors.ts';
 import { CREDENTIAL_RULE, isWellFormedCredential } from '../../accounts/credentials.ts';
 import type { Account } from '../../core/account.ts';
 import type { AuthServices } from '../auth.ts';
@@ -66,7 +67,8 @@ export function verifySigned(auth: AuthServices, req: FastifyRequest, sent: Sign
     case 'recv-window':
       throw recvWindowError(rw);
     case 'time':
-      throw new BinanceError(-1021, MSG.TIMESTAMP);
+      // Binance's two -1021 texts: ahead of the server clock by 1000 ms or more, or older than recvWindow
+      throw new BinanceError(-1021, failure.def === Errors.TIMESTAMP_IN_FUTURE ? MSG.TIMESTAMP_AHEAD : MSG.TIMESTAMP);
     default:
       // the time is checked before the HMAC: a request without a signature gets here once fresh
       if (signature === undefined || signature === '') throw mandatory('signature');

@@ -66,6 +66,19 @@ describe('recvWindow', () => {
     });
   });
 
+  it("a timestamp 1000 ms or more ahead of the server's clock has Binance's own -1021 text; an old one the recvWindow text", async () => {
+    const at = (timestamp: number) =>
+      signedInject(t.app, t.c, 'GET', '/fapi/v3/balance', { timestamp: String(timestamp) });
+    expect((await at(Date.now() + 30_000)).body).toEqual({
+      code: -1021,
+      msg: "Timestamp for this request was 1000ms ahead of the server's time.",
+    });
+    expect((await at(Date.now() - 30_000)).body).toEqual({
+      code: -1021,
+      msg: 'Timestamp for this request is outside of the recvWindow.',
+    });
+  });
+
   it('1 and 60000 are taken (1 ms is a window a request signed now may miss: -1021, not -1131)', async () => {
     expect((await balance(t.c.apiKey, { recvWindow: '60000' })).status).toBe(200);
     expect([-1021, undefined]).toContain((await balance(t.c.apiKey, { recvWindow: '1' })).body.code);
