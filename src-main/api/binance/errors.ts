@@ -366,10 +366,9 @@ export function fromSchema(
     }
     case 'minimum':
     case 'maximum':
-      if (name === 'recvWindow') return recvWindowError(value);
-      if (name === 'leverage') return new BinanceError(-4028, `Leverage ${String(value)} is not valid`);
-      return invalidValue(
+      return outOfRange(
         name,
+        value,
         range === undefined
           ? `It must be ${String(f.params.comparison)} ${String(f.params.limit)}.`
           : `Legal range is '${range}'.`,
@@ -381,11 +380,22 @@ export function fromSchema(
         `Its length must be ${f.keyword === 'minLength' ? 'at least' : 'at most'} ${String(f.params.limit)}.`,
       );
     default:
-      // a whole number too large for an integer is out of range, not malformed
-      if (name === 'recvWindow' && /^-?\d+$/.test(String(value))) return recvWindowError(value);
+      // a whole number too large for the validator's integers (20 digits) is out of range, not malformed
+      if (rules[name]?.type === 'integer' && range !== undefined && /^-?\d+$/.test(String(value)))
+        return outOfRange(name, value, `Legal range is '${range}'.`);
       // type, pattern: characters the parameter does not take
       return illegal(name, range);
   }
+}
+
+/**
+ * A whole number outside its parameter's range: Binance's own code where it has one (-1131
+ * recvWindow, -4028 leverage), else -1130 followed by `detail`, the legal range.
+ */
+function outOfRange(name: string, value: unknown, detail: string): BinanceError {
+  if (name === 'recvWindow') return recvWindowError(value);
+  if (name === 'leverage') return new BinanceError(-4028, `Leverage ${String(value)} is not valid`);
+  return invalidValue(name, detail);
 }
 
 /** Any thrown value in Binance's terms. */

@@ -84,3 +84,45 @@ describe('recvWindow', () => {
     expect([-1021, undefined]).toContain((await balance(t.c.apiKey, { recvWindow: '1' })).body.code);
   });
 });
+
+describe('a whole number too large for any integer', () => {
+  it.each([
+    [
+      '/fapi/v1/depth',
+      { symbol: 'BTCUSDT', limit: '99999999999999999999' },
+      -1130,
+      "Data sent for parameter 'limit' is not valid. Legal range is '5, 10, 20, 50, 100, 500, 1000'.",
+    ],
+    [
+      '/fapi/v1/trades',
+      { symbol: 'BTCUSDT', limit: '-99999999999999999999' },
+      -1130,
+      "Data sent for parameter 'limit' is not valid. Legal range is '1 to 1000'.",
+    ],
+    [
+      '/fapi/v1/klines',
+      { symbol: 'BTCUSDT', interval: '1m', startTime: '99999999999999999999' },
+      -1130,
+      "Data sent for parameter 'startTime' is not valid. Legal range is '0 to 9007199254740991'.",
+    ],
+  ])('%s %j: %i, out of range rather than malformed', async (path, p, code, msg) => {
+    const r = await t.app.inject({ url: `/binance${path}?${new URLSearchParams(p)}` });
+    expect([r.statusCode, JSON.parse(r.body)]).toEqual([400, { code, msg }]);
+  });
+
+  it('signed: orderId -1130, leverage -4028', async () => {
+    const q = await signedInject(t.app, t.c, 'GET', '/fapi/v1/order', {
+      symbol: 'BTCUSDT',
+      orderId: '99999999999999999999',
+    });
+    expect(q.body).toEqual({
+      code: -1130,
+      msg: "Data sent for parameter 'orderId' is not valid. Legal range is '1 to 9007199254740991'.",
+    });
+    const l = await signedInject(t.app, t.c, 'POST', '/fapi/v1/leverage', {
+      symbol: 'BTCUSDT',
+      leverage: '99999999999999999999',
+    });
+    expect(l.body).toEqual({ code: -4028, msg: 'Leverage 99999999999999999999 is not valid' });
+  });
+});
