@@ -404,11 +404,6 @@ export function binanceErrorOf(err: unknown, ctx: ErrorContext = {}): BinanceErr
   if (err instanceof ApiError) return fromNative(err, ctx);
   const e = err as { statusCode?: number; code?: string; message?: string };
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new BinanceError(-1000, 'Request body is too large.');
-  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-    return new BinanceError(
-      -1000,
-      'Unsupported Content-Type: send application/x-www-form-urlencoded or a query string.',
-    );
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)
     return new BinanceError(-1000, e.message ?? MSG.UNKNOWN);
   return new BinanceError(-1000, MSG.UNKNOWN, 500);

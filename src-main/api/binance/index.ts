@@ -71,6 +71,11 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
   // its parameters join the query's as it is parsed, before the route's schema validates them:
   // Binance's totalParams. A name in both keeps the query's value, as Binance documents; a name
   // sent twice in the body is refused (-1101, params.ts).
+  // Binance reads no other body: one of any other type (JSON, text) is not read, as there, and an
+  // empty one is no body (HTTP clients that send `Content-Type: application/json` on every request
+  // were refused with -1000 for their empty POST body); parameters come from the query string.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, _body, done) => done(null, undefined));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
     const text = body as string;
     try {

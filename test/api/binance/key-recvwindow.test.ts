@@ -2,6 +2,7 @@
 // (one no account could have: not 8 to 128 letters, digits, _ or -) is -2014 "API-key format
 // invalid.", a well-formed key no account has -2015; a recvWindow that is a whole number out of
 // 1..60000 is -1131 with what was sent (0 is not "too large"), one that is no whole number -1100.
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signedInject } from './raw.ts';
 import { injectedWithAccount } from './helpers.ts';
@@ -124,5 +125,32 @@ describe('a whole number too large for any integer', () => {
       leverage: '99999999999999999999',
     });
     expect(l.body).toEqual({ code: -4028, msg: 'Leverage 99999999999999999999 is not valid' });
+  });
+});
+
+describe('a body Binance does not read', () => {
+  it('an empty JSON or text body is no body, a non-empty one is not read: the query holds the parameters', async () => {
+    const lk = await t.app.inject({
+      method: 'POST',
+      url: '/binance/fapi/v1/listenKey',
+      headers: { 'x-mbx-apikey': t.c.apiKey, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(lk.statusCode, lk.body).toBe(200);
+    const text = `symbol=BTCUSDT&leverage=7&timestamp=${Date.now()}`;
+    const sig = createHmac('sha256', t.c.apiSecret).update(text).digest('hex');
+    for (const [type, payload] of [
+      ['application/json', '{"leverage":"9"}'],
+      ['application/json', '{not json'],
+      ['text/plain', 'leverage=9'],
+    ]) {
+      const r = await t.app.inject({
+        method: 'POST',
+        url: `/binance/fapi/v1/leverage?${text}&signature=${sig}`,
+        headers: { 'x-mbx-apikey': t.c.apiKey, 'content-type': type },
+        payload,
+      });
+      expect([r.statusCode, JSON.parse(r.body).leverage], `${type} ${payload}: ${r.body}`).toEqual([200, 7]);
+    }
   });
 });
