@@ -57,11 +57,11 @@ describe('countdownCancelAll', () => {
       await restingBuy(svc.base, c, 'BTCUSDT', '50001', '0.010'),
     ];
     const eth = await restingBuy(svc.base, c, 'ETHUSDT', '1000', '0.100');
-    const key = (
-      await (
-        await fetch(`${svc.base}/binance/fapi/v1/listenKey`, { method: 'POST', headers: { 'x-mbx-apikey': c.apiKey } })
-      ).json()
-    ).listenKey;
+    const lk = await fetch(`${svc.base}/binance/fapi/v1/listenKey`, {
+      method: 'POST',
+      headers: { 'x-mbx-apikey': c.apiKey },
+    });
+    const key = ((await lk.json()) as { listenKey: string }).listenKey;
     const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${key}`);
     const got: any[] = [];
     ws.on('message', (d) => got.push(JSON.parse(String(d))));
