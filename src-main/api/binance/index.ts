@@ -28,6 +28,9 @@ import { registerUserStream } from './routes/user-stream.ts';
 import { registerStreams } from './streams/hub.ts';
 import { Ticker24hService } from '../../market/ticker-24h.ts';
 
+/** The methods the facade's REST routes use (a wrong-method answer names the path's). */
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
+
 /** The facade's tag in the OpenAPI document. */
 const BINANCE_TAG = 'binance';
 
@@ -101,16 +104,17 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
     if (e.http >= 500) reply.log.error({ err }, 'binance facade error');
     return sendBinanceError(reply, e);
   });
-  app.setNotFoundHandler((req, reply) =>
-    sendBinanceError(
+  // An unknown path, or a served path asked with another method: the latter names the methods it
+  // is served with, so a wrong method is not mistaken for a missing route.
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const methods = HTTP_METHODS.filter((method) => app.hasRoute({ method, url: path }));
+    const served = methods.length === 0 ? '' : ` It is served as ${methods.join(', ')}.`;
+    return sendBinanceError(
       reply,
-      new BinanceError(
-        -5000,
-        `Path ${req.method} ${req.url.split('?')[0]} is not served by this Binance-compatible API.`,
-        404,
-      ),
-    ),
-  );
+      new BinanceError(-5000, `Path ${req.method} ${path} is not served by this Binance-compatible API.${served}`, 404),
+    );
+  });
 
   // The native per-IP and per-key limits (same numbers), answered the Binance way: 429, -1003, Retry-After.
   const limits = resolveRateLimits(opts.rateLimit);

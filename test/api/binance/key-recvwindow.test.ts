@@ -154,3 +154,25 @@ describe('a body Binance does not read', () => {
     }
   });
 });
+
+describe('unknown paths and wrong methods', () => {
+  it('a served path asked with another method names the methods it is served with; an unknown path is -5000 alone', async () => {
+    const wrong = await t.app.inject({ method: 'GET', url: '/binance/fapi/v1/leverage?symbol=BTCUSDT' });
+    expect([wrong.statusCode, JSON.parse(wrong.body)]).toEqual([
+      404,
+      {
+        code: -5000,
+        msg: 'Path GET /binance/fapi/v1/leverage is not served by this Binance-compatible API. It is served as POST.',
+      },
+    ]);
+    const order = await t.app.inject({ method: 'PATCH', url: '/binance/fapi/v1/order' });
+    expect(JSON.parse(order.body).msg).toBe(
+      'Path PATCH /binance/fapi/v1/order is not served by this Binance-compatible API. It is served as GET, POST, PUT, DELETE.',
+    );
+    const none = await t.app.inject({ method: 'GET', url: '/binance/fapi/v1/nothing' });
+    expect([none.statusCode, JSON.parse(none.body)]).toEqual([
+      404,
+      { code: -5000, msg: 'Path GET /binance/fapi/v1/nothing is not served by this Binance-compatible API.' },
+    ]);
+  });
+});
