@@ -1,7 +1,10 @@
-// The API key and recvWindow refusals, as Binance words them: a missing or malformed X-MBX-APIKEY
-// (one no account could have: not 8 to 128 letters, digits, _ or -) is -2014 "API-key format
-// invalid.", a well-formed key no account has -2015; a recvWindow that is a whole number out of
-// 1..60000 is -1131 with what was sent (0 is not "too large"), one that is no whole number -1100.
+// How the facade refuses a request before any route logic, as Binance words it: a missing or
+// malformed X-MBX-APIKEY (one no account could have: not 8 to 128 letters, digits, _ or -) is -2014
+// "API-key format invalid.", a well-formed key no account has -2015; a recvWindow that is a whole
+// number out of 1..60000 is -1131 with what was sent (0 is not "too large"), one that is no whole
+// number -1100; a timestamp ahead of the server has Binance's own -1021 text; a whole number too
+// long for an integer parameter is out of range, not malformed; a body that is not a form is not
+// read; a wrong method on a served path names the methods that serve it.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signedInject } from './raw.ts';
