@@ -38,6 +38,7 @@ const PROBE_PARAMS = new URLSearchParams({
   interval: '1m',
   pair: 'BTCUSDT',
   period: '5m',
+  countdownTime: '0',
   batchOrders: JSON.stringify([
     { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '1000', timeInForce: 'GTC' },
   ]),
