@@ -17,6 +17,7 @@ import type { BinanceContext } from './context.ts';
 import { binanceErrorOf, BinanceError, fromSchema, MSG, type ParamRule } from './errors.ts';
 import { ListenKeys } from './listen-keys.ts';
 import { addFormParams, duplicated } from './params.ts';
+import { accountByKey } from './signing.ts';
 import { registerAccount } from './routes/account.ts';
 import { registerCountdown } from './routes/countdown.ts';
 import { registerHistory } from './routes/history.ts';
@@ -89,8 +90,20 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
     }
     done(null, text);
   });
+  // A keyed route (signed or user-stream: its schema names the X-MBX-APIKEY scheme) reads the key
+  // before its parameters, as Binance's gateway does: a request without a well-formed key is
+  // -2014 and one with an unknown key -2015, whatever its parameters (it was -1102 "timestamp"
+  // for a bare GET /fapi/v2/account). The signature is checked later, by the handler.
   // A name sent twice in the query (the query parser makes a list of it): -1101, as in the body.
   app.addHook('preValidation', (req, _reply, done) => {
+    const security = (req.routeOptions.schema as { security?: unknown[] } | undefined)?.security;
+    if (security !== undefined && security.length > 0) {
+      try {
+        accountByKey(ctx.auth, req);
+      } catch (err) {
+        return done(err as Error);
+      }
+    }
     const q = req.query as Record<string, unknown>;
     for (const k in q) if (Array.isArray(q[k])) return done(duplicated(k));
     done();

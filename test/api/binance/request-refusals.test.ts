@@ -4,7 +4,8 @@
 // number out of 1..60000 is -1131 with what was sent (0 is not "too large"), one that is no whole
 // number -1100; a timestamp ahead of the server has Binance's own -1021 text; a whole number too
 // long for an integer parameter is out of range, not malformed; a body that is not a form is not
-// read; a wrong method on a served path names the methods that serve it.
+// read; a wrong method on a served path names the methods that serve it. The key is read before
+// the parameters, as Binance's gateway reads it.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signedInject } from './raw.ts';
@@ -46,6 +47,30 @@ describe('API key format', () => {
     expect(JSON.parse((await lk('x')).body).code).toBe(-2014);
     expect(JSON.parse((await lk('nobody_0000')).body).code).toBe(-2015);
     expect((await lk(t.c.apiKey)).statusCode).toBe(200);
+  });
+});
+
+describe('the key before the parameters', () => {
+  it('a keyed route without a key, or with an unknown one, says so whatever parameters it lacks or breaks', async () => {
+    // a bare GET from a browser or curl: no key, no timestamp
+    const bare = await t.app.inject({ method: 'GET', url: '/binance/fapi/v2/account' });
+    expect([bare.statusCode, JSON.parse(bare.body).code]).toEqual([401, -2014]);
+    // an order with none of its mandatory parameters, and a bad enum, under an unknown key
+    const headers = { 'x-mbx-apikey': 'nobody_0000' };
+    for (const url of ['/binance/fapi/v1/order', '/binance/fapi/v1/order?symbol=BTCUSDT&side=UP&type=LIMIT']) {
+      const r = await t.app.inject({ method: 'POST', url, headers });
+      expect([r.statusCode, JSON.parse(r.body).code], url).toEqual([401, -2015]);
+    }
+    // with the account's key, the parameters are read: the first one missing is named
+    const known = await t.app.inject({
+      method: 'POST',
+      url: '/binance/fapi/v1/order',
+      headers: { 'x-mbx-apikey': t.c.apiKey },
+    });
+    expect(JSON.parse(known.body).code).toBe(-1102);
+    // a public route takes no key at all
+    const depth = await t.app.inject({ method: 'GET', url: '/binance/fapi/v1/depth?symbol=BTCUSDT' });
+    expect(depth.statusCode).toBe(200);
   });
 });
 
