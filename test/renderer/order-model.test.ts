@@ -173,6 +173,44 @@ describe('the request a click sends', () => {
     expect([close.buy.label, close.sell.label]).toEqual(['Close short', 'Close long']);
   });
 
+  it('one-way, isolated 125x, long 0.02 at 96,000: a market sell of 0.03 closes it and is margined for the 0.01 it opens', () => {
+    const oneWay = { available_balance: '10000', wallet_balance: '10000', position_mode: 'one_way' as const };
+    const isolated = { leverage: 125, marginMode: 1 as const, maxLeverage: 125 };
+    const long = [position(1, 0.02, 96_000)];
+    const m = orderModel(input({ summary: oneWay, setting: isolated, positions: long }, { qty: '0.030' }));
+    // at the bid, 94,990: margin 949.9 / 125, held with the taker fee of 949.9 (was 2,849.7 / 125 + fee)
+    expect(m.sell.margin).toBeCloseTo(7.5992, 9);
+    expect(m.sell.cost).toBeCloseTo(7.5992 + 0.47495, 9);
+    // the fee is the whole order's
+    expect(m.sell.fee).toBeCloseTo(1.42485, 9);
+    // the long's PnL: (94,990 - 96,000) x 0.02
+    expect(m.sell.pnl).toBeCloseTo(-20.2, 9);
+    // the short of 0.01 it flips to, backed by its margin: (7.5992 + 949.9) / (0.01 x 0.004 + 0.01)
+    expect(m.sell.liquidation).toBeCloseTo(95_368.446, 2);
+    // 0.005: costs nothing, leaves a long of 0.015 with 3/4 of its 500 margin:
+    // (375 - 0.015 x 96,000) / (0.015 x 0.004 - 0.015)
+    const part = orderModel(input({ summary: oneWay, setting: isolated, positions: long }, { qty: '0.005' }));
+    expect(part.sell.cost).toBe(0);
+    expect(part.sell.pnl).toBeCloseTo(-5.05, 9);
+    expect(part.sell.liquidation).toBeCloseTo(71_285.141, 2);
+    // the whole long: nothing left to liquidate
+    const all = orderModel(input({ summary: oneWay, setting: isolated, positions: long }, { qty: '0.020' }));
+    expect([all.sell.cost, all.sell.liquidation]).toEqual([0, NaN]);
+    // a buy adds to the long as before: the position's own margin and the order's
+    expect(m.buy.cost).toBeCloseTo((0.03 * 95_000) / 125 + 0.03 * 95_000 * 0.0005, 9);
+    expect(m.buy.pnl).toBeNaN();
+  });
+
+  it('one-way reduce-only: Max is the position against the side, and nothing is margined', () => {
+    const oneWay = { available_balance: '10000', wallet_balance: '10000', position_mode: 'one_way' as const };
+    const m = orderModel(
+      input({ summary: oneWay, positions: [position(1, 0.02, 96_000)] }, { qty: '0.010', reduceOnly: true }),
+    );
+    expect([m.sell.max, m.sell.cost]).toEqual([0.02, 0]);
+    // a buy would not reduce the long (the venue refuses it)
+    expect([m.buy.max, m.buy.cost]).toEqual([0, 0]);
+  });
+
   it('reduce-only is sent only by a one-way open (hedge mode refuses it, 3010)', () => {
     const oneWay = { available_balance: '10000', wallet_balance: '10000', position_mode: 'one_way' as const };
     const ow = orderModel(input({ summary: oneWay }, { qty: '0.010', reduceOnly: true })).order(1);

@@ -1,44 +1,115 @@
-// The leverage's notional limit as the order form sees it. The venue refuses an open (3013)
-// when the side's notional after it would pass the tier cap of the chosen leverage
-// (maxNotionalFor in src-main/risk/tiers.ts): the side's notional is its position at the mark
-// plus its open non-reduce-only orders at their price (the mark for a market order), and the
-// new order counts at its limit price (the reference price for a market order). Max and %
-// sizes are capped by the room left under that limit, so they never offer what is refused.
-// Pure: the view hands in records and prices. Close orders (PositionAction.CLOSE) are reduce-only
-// and never count; the order record does not carry reduce_only, so a reduce-only open of
-// one-way mode counts here (the estimate errs on the safe side).
+// The leverage's notional limit and the margin of an order as the order form sees them. The
+// venue refuses an open (3013) when the side's notional after it would pass the tier cap of the
+// chosen leverage (maxNotionalFor in src-main/risk/tiers.ts), and freezes the initial margin and
+// taker fee of the part of it that opens (3009 when the available balance cannot). Max and %
+// sizes are capped by both, so they never offer what is refused.
+// - Hedge mode (sideNotional): the side's notional is its position at the mark plus its open
+//   opening orders at their price (the mark for a market order); every order opens all of it.
+// - One-way mode (oneWaySide), as the venue's src-main/trading/ledger.ts (eachOpeningOrder,
+//   reducedByNewOrder, capNotional): an order against the net position first reduces it, and
+//   only the part beyond it opens, is margined and counts against the cap. The position is set
+//   against the resting limit orders on its reducing side oldest first (by id), so a new one
+//   takes what they leave of it. The cap measures the net position when it is on the order's
+//   side (buys long, sells short), at the mark, plus the opening part of each resting limit
+//   order on that side at its price. A plain close is margined for nothing and counts nothing.
+// Pure: the view hands in records and prices. Close orders (PositionAction.CLOSE) are
+// reduce-only and never count; the order record does not carry reduce_only, so a reduce-only
+// open (position_action 1) another client placed counts as opening here (the estimate errs on
+// the safe side); the form sends its own one-way reduce-only orders as closes (order-model.ts).
 import type { OrderRecord } from '../../../../src-shared/types.ts';
 import type { BackingPosition } from './preview.ts';
-import { PositionAction, PositionSide } from '../../../../src-shared/enums.ts';
+import { PositionAction, PositionSide, Side } from '../../../../src-shared/enums.ts';
+import { positionDirection } from '../positions/position-direction.ts';
+
+type CapPosition = Pick<BackingPosition, 'symbol' | 'position_side' | 'quantity' | 'mark_price'>;
+type CapOrder = Pick<OrderRecord, 'symbol' | 'position_side' | 'position_action' | 'price' | 'qty' | 'filled_qty'>;
 
 export interface SideNotionalInput {
   symbol: string;
-  /** Hedge: the position's side. One-way: every position of the pair counts, orders of side LONG. */
+  /** The position's side (hedge mode). */
   positionSide: PositionSide;
-  oneWay: boolean;
-  positions: readonly Pick<BackingPosition, 'symbol' | 'position_side' | 'quantity' | 'mark_price'>[];
-  orders: readonly Pick<OrderRecord, 'symbol' | 'position_side' | 'position_action' | 'price' | 'qty' | 'filled_qty'>[];
+  positions: readonly CapPosition[];
+  orders: readonly CapOrder[];
   /** The live mark of the pair; the position record's mark when not a positive number. */
   mark: number | undefined;
 }
 
-/** The side's notional as the venue counts it against the leverage's cap, USDT. */
+const markFor = (mark: number | undefined, p: CapPosition): number =>
+  mark !== undefined && mark > 0 ? mark : p.mark_price;
+
+/** Hedge mode: the side's notional as the venue counts it against the leverage's cap, USDT. */
 export function sideNotional(i: SideNotionalInput): number {
-  const side = i.oneWay ? PositionSide.LONG : i.positionSide;
   let total = 0;
   for (const p of i.positions) {
-    if (p.symbol !== i.symbol || p.quantity === 0) continue;
-    if (!i.oneWay && p.position_side !== side) continue;
-    const mark = i.mark !== undefined && i.mark > 0 ? i.mark : p.mark_price;
-    total += Math.abs(p.quantity) * mark;
+    if (p.symbol !== i.symbol || p.quantity === 0 || p.position_side !== i.positionSide) continue;
+    total += Math.abs(p.quantity) * markFor(i.mark, p);
   }
   for (const o of i.orders) {
-    if (o.symbol !== i.symbol || o.position_action === PositionAction.CLOSE || o.position_side !== side) continue;
+    if (o.symbol !== i.symbol || o.position_action === PositionAction.CLOSE || o.position_side !== i.positionSide)
+      continue;
     const left = Number(o.qty) - Number(o.filled_qty);
     const price = Number(o.price) > 0 ? Number(o.price) : (i.mark ?? NaN);
     if (left > 0 && price > 0) total += left * price;
   }
   return total;
+}
+
+export interface OneWaySideInput extends Omit<SideNotionalInput, 'positionSide' | 'orders'> {
+  orders: readonly (CapOrder & Pick<OrderRecord, 'id' | 'side'>)[];
+}
+
+/** What a new one-way order on a side meets (oneWaySide). */
+export interface OneWaySide {
+  /**
+   * The quantity of it the net position takes first (the position against the order, less what
+   * is left of the resting opening orders against it): margined for none and not counted for the
+   * cap; 0 when the position is on the order's side or there is none.
+   */
+  cover: number;
+  /** The notional the cap measures for the side before the order, USDT (the venue's capNotional). */
+  existing: number;
+}
+
+/** A quantity that is float noise of `scale` (0.3 - 0.1 - 0.2) is none. */
+const clean = (q: number, scale: number): number => (q > scale * 1e-9 ? q : 0);
+
+/** One-way mode: what a new order on `side` meets, by the venue's rule (see the header). */
+export function oneWaySide(i: OneWaySideInput, side: Side): OneWaySide {
+  // the net position: a short is side SHORT (or a negative quantity on LONG), positionDirection reads both
+  let net = 0;
+  let mark = NaN;
+  for (const p of i.positions) {
+    if (p.symbol !== i.symbol || p.quantity === 0) continue;
+    const d = positionDirection(p);
+    net += d.size * d.sign;
+    mark = markFor(i.mark, p);
+  }
+  const size = Math.abs(net);
+  // the side whose orders reduce the position: sells a long, buys a short
+  const reducing = net > 0 ? Side.SELL : net < 0 ? Side.BUY : 0;
+  let existing = reducing !== 0 && reducing !== side ? size * mark : 0;
+  // resting opening orders: limit (a price), not a close; against the position oldest first
+  const resting = i.orders
+    .filter((o) => o.symbol === i.symbol && o.position_action !== PositionAction.CLOSE && Number(o.price) > 0)
+    .map((o) => ({
+      id: Number(o.id),
+      side: o.side,
+      price: Number(o.price),
+      left: Number(o.qty) - Number(o.filled_qty),
+    }))
+    .filter((o) => o.left > 0)
+    .sort((x, y) => x.id - y.id);
+  let cover = size;
+  for (const o of resting) {
+    let opens = o.left;
+    if (o.side === reducing) {
+      const covered = Math.min(o.left, cover);
+      cover = clean(cover - covered, size);
+      opens = clean(o.left - covered, o.left);
+    }
+    if (o.side === side) existing += opens * o.price;
+  }
+  return { cover: side === reducing ? cover : 0, existing };
 }
 
 /**

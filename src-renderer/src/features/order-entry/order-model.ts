@@ -19,7 +19,7 @@ import type { FuturesSymbol, OrderRecord, OrderRequest, PositionRecord } from '.
 import { num, toStep } from '../../lib/format.ts';
 import { positionDirection } from '../positions/position-direction.ts';
 import { parseDecimalInput, type DecimalInput } from './decimal-input.ts';
-import { notionalRoomQty, sideNotional } from './notional-cap.ts';
+import { notionalRoomQty, oneWaySide, sideNotional, type OneWaySide } from './notional-cap.ts';
 import type { FormAction, FormType, SizeMode } from './order-form-store.ts';
 import { crossBacking, maxOpenQty, preview, type BackingPosition, type Preview } from './preview.ts';
 import { capOf, pctQty } from './size.ts';
@@ -124,20 +124,34 @@ export function orderModel(i: OrderModelInput): OrderModel {
   };
 
   /**
-   * The largest open of `side`: what the available margin buys at the leverage, within the
-   * room the leverage's notional cap leaves beside the side's position and open orders.
+   * What a new open of `side` meets: in one-way mode the part of it the net position takes first
+   * (a reduce-only open: all of the position against it, and it never opens) and the notional the
+   * cap measures (notional-cap.ts oneWaySide); in hedge mode nothing covered, the side's notional.
+   */
+  const meets = (side: Side): OneWaySide => {
+    const mark = i.markOf(symbol);
+    if (!oneWay) {
+      const positionSide = side === Side.BUY ? PositionSide.LONG : PositionSide.SHORT;
+      return { cover: 0, existing: sideNotional({ symbol, positionSide, positions, orders: i.openOrders, mark }) };
+    }
+    if (f.reduceOnly) return { cover: positionOf(side === Side.SELL)?.qty ?? 0, existing: 0 };
+    return oneWaySide({ symbol, positions, orders: i.openOrders, mark }, side);
+  };
+
+  /**
+   * The largest open of `side`: what the net position covers (one-way mode), plus what the
+   * available margin buys at the leverage within the room the leverage's notional cap leaves
+   * beside the side's position and open orders (nothing more for a one-way reduce-only order).
    */
   const openableQty = (side: Side): number => {
     const price = refPrice(side);
-    const existing = sideNotional({
-      symbol,
-      positionSide: side === Side.BUY ? PositionSide.LONG : PositionSide.SHORT,
-      oneWay,
-      positions,
-      orders: i.openOrders,
-      mark: i.markOf(symbol),
-    });
-    return Math.min(maxOpenQty(available, price, leverage, takerFee), notionalRoomQty(i.maxNotional, existing, price));
+    const m = meets(side);
+    if (oneWay && f.reduceOnly) return m.cover;
+    const opens = Math.min(
+      maxOpenQty(available, price, leverage, takerFee),
+      notionalRoomQty(i.maxNotional, m.existing, price),
+    );
+    return m.cover + opens;
   };
 
   /** What an order of `side` is a share of: the largest open, or the position it closes. */
@@ -202,6 +216,10 @@ export function orderModel(i: OrderModelInput): OrderModel {
       crossBacking: open ? backing() : undefined,
       opposite: open ? oppositeOf(side === Side.BUY) : null,
       position: open ? positionOf(side === Side.BUY) : positionOf(side === Side.SELL),
+      // one-way: an open against the net position reduces it first, and is margined for the rest
+      against: open && oneWay ? positionOf(side === Side.SELL) : null,
+      // (a reduce-only one never opens)
+      covered: open && oneWay ? (f.reduceOnly ? Infinity : meets(side).cover) : 0,
     });
     // one-way: an open may reduce, close or flip the net position, so it is named by its side
     const label =

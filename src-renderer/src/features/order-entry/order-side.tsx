@@ -32,7 +32,10 @@ export function SideButton({ m, focused, disabled, sending, pct, onClick }: Side
   );
 }
 
-/** A side's preview: cost, margin, fee, liquidation price and Max to open; position, fee and PnL to close. */
+/**
+ * A side's preview: cost, margin, fee, liquidation price, Max (and, for a one-way open against the
+ * position, the PnL of what it closes) to open; position, fee and PnL to close.
+ */
 export function SidePreview({
   m,
   action,
@@ -76,6 +79,14 @@ export function SidePreview({
               {m.qty ? fmt(m.liquidation, pd) : '—'}
             </dd>
           </div>
+          {Number.isFinite(m.pnl) && (
+            <div>
+              <dt title="One-way mode: the order first reduces the position against it; its estimated realized PnL, before fees">
+                Est. PnL
+              </dt>
+              <dd className={m.pnl > 0 ? 'up' : m.pnl < 0 ? 'down' : ''}>{fmtSigned(m.pnl, 2)}</dd>
+            </div>
+          )}
           <div>
             <dt>Max</dt>
             <dd>

@@ -8,6 +8,10 @@
 // mark, less this order's fee (crossBacking()). Hedge mode, cross: the symbol's position on the
 // other side is solved together with this one, as the venue does (Binance's hedge-mode formula,
 // risk/liquidation-price.ts), so crossBacking() leaves it out too.
+// One-way mode: an open against the net position first reduces it, and the venue margins only
+// the part beyond what the position covers (notional-cap.ts oneWaySide): the cost and margin are
+// of that part, a plain close costs nothing; the preview shows the closed part's PnL and the
+// liquidation price of what is left, or of the flipped part.
 // A liquidation price more than 100% away from the entry is shown as none (NaN): a long can
 // never lose more than 100% of its entry, so a short is held to the same range; otherwise a
 // small short backed by a large cross wallet shows a liquidation price of millions while
@@ -38,6 +42,17 @@ export interface PreviewInput {
   position?: { qty: number; entry: number; margin: number } | null;
   /** Hedge mode, cross: the symbol's position on the other side, solved with this one (an open only). */
   opposite?: OppositeLeg | null;
+  /**
+   * One-way mode, an open against the net position: the position it reduces first (its size
+   * > 0, entry, margin). The order closes that much of it and opens (flips to) the rest.
+   */
+  against?: { qty: number; entry: number; margin: number } | null;
+  /**
+   * One-way mode: how much of the order the net position takes before it opens (the position
+   * less the resting orders against it, notional-cap.ts oneWaySide; all of a reduce-only
+   * order): margined for nothing. Default 0.
+   */
+  covered?: number;
 }
 
 /** The other side of a hedged symbol: its quantity (base asset, > 0) and entry. */
@@ -54,7 +69,7 @@ export interface Preview {
   /** What the venue holds to accept an open: the margin plus the taker fee (a close: its fee). */
   cost: number;
   liquidation: number;
-  /** Estimated realized PnL of a close (before fees); NaN for an open. */
+  /** Estimated realized PnL of a close, or of the part of a one-way open that reduces the position (before fees); else NaN. */
   pnl: number;
 }
 
@@ -159,7 +174,16 @@ export function preview(i: PreviewInput): Preview {
     const pnl = p && closing > 0 && i.price > 0 ? (i.price - p.entry) * closing * (long ? 1 : -1) : NaN;
     return { notional, margin: 0, fee, cost: fee, liquidation: NaN, pnl };
   }
-  const margin = notional / Math.max(1, i.leverage);
+  // what the venue margins: the part of the order beyond what the one-way net position takes
+  const covered = Math.min(qty, i.covered !== undefined && i.covered > 0 ? i.covered : 0);
+  const opening = qty - covered > qty * 1e-9 ? (qty - covered) * (i.price > 0 ? i.price : 0) : 0;
+  const margin = opening / Math.max(1, i.leverage);
+  // the venue holds the margin plus the taker fee while the order is open, whichever side of the
+  // book it ends on (api.md: opening orders freeze initial margin plus the taker fee); a maker
+  // fill then pays the lower fee and the rest comes back
+  const hold = margin + opening * i.takerFee;
+  const a = i.against && i.against.qty > 0 ? i.against : null;
+  if (a) return { notional, margin, fee, cost: hold, ...againstPosition(i, a, qty, long, fee) };
   const p = i.position;
   const totalQty = qty + (p ? Math.abs(p.qty) : 0);
   const entry = totalQty > 0 ? (notional + (p ? Math.abs(p.qty) * p.entry : 0)) / totalQty : 0;
@@ -177,11 +201,44 @@ export function preview(i: PreviewInput): Preview {
           opposite: i.marginMode === MarginMode.CROSS ? i.opposite : null,
         })
       : NaN;
-  // the venue holds the margin plus the taker fee while the order is open, whichever side of the
-  // book it ends on (api.md: opening orders freeze initial margin plus the taker fee); a maker
-  // fill then pays the lower fee and the rest comes back
-  const hold = margin + notional * i.takerFee;
   return { notional, margin, fee, cost: hold, liquidation, pnl: NaN };
+}
+
+/**
+ * One-way mode, an order of `qty` against net position `a` (the other way from `long`): the
+ * realized PnL of the part it closes and the liquidation price of what is left (the rest of the
+ * position at its entry, or the flipped part at the order's price; none when it closes it all).
+ * The closed part's PnL and the fee move the cross wallet; an isolated position keeps its margin
+ * in proportion, a flipped one gets its initial margin.
+ */
+function againstPosition(
+  i: PreviewInput,
+  a: { qty: number; entry: number; margin: number },
+  qty: number,
+  long: boolean,
+  fee: number,
+): { liquidation: number; pnl: number } {
+  if (!(qty > 0) || !(i.price > 0)) return { liquidation: NaN, pnl: NaN };
+  const closing = Math.min(qty, a.qty);
+  const pnl = (i.price - a.entry) * closing * (long ? -1 : 1);
+  const left = a.qty - closing;
+  const flip = qty - closing;
+  if (left <= a.qty * 1e-9 && flip <= qty * 1e-9) return { liquidation: NaN, pnl };
+  const rest = left > a.qty * 1e-9;
+  const cross = i.marginMode === MarginMode.CROSS;
+  const backing = cross
+    ? (i.crossBacking ?? i.available) - fee + pnl
+    : rest
+      ? (a.margin * left) / a.qty
+      : (flip * i.price) / Math.max(1, i.leverage);
+  const liquidation = liquidationPrice({
+    long: rest ? !long : long,
+    qty: rest ? left : flip,
+    entry: rest ? a.entry : i.price,
+    walletBacking: backing,
+    mmr: i.mmr,
+  });
+  return { liquidation, pnl };
 }
 
 /** Largest quantity `available` can open at `price` and `leverage`, fees included. */
