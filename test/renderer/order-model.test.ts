@@ -215,6 +215,8 @@ describe('the request a click sends', () => {
     const oneWay = { available_balance: '10000', wallet_balance: '10000', position_mode: 'one_way' as const };
     const ow = orderModel(input({ summary: oneWay }, { qty: '0.010', reduceOnly: true })).order(1);
     expect(ow.ok && ow.order.reduce_only).toBe(true);
+    // sent as a close: the order record, which has no reduce_only, then shows it never opens
+    expect(ow.ok && ow.order.position_action).toBe(2);
     const hedge = orderModel(input({}, { qty: '0.010', reduceOnly: true })).order(1);
     expect(hedge.ok && hedge.order.reduce_only).toBeUndefined();
   });

@@ -93,6 +93,11 @@ describe('order labels in one-way mode', () => {
     expect(placementNotice({ ...flip, qty: '4', reduce_only: true }, r('4', '400'), 1, 0).text).toBe(
       'Sell 4 BTCUSDT (reduce-only): filled 4 at 100.0',
     );
+    // the form sends a one-way reduce-only order as a close too: still named reduce-only
+    const sent = { ...flip, qty: '4', position_action: 2 as const, reduce_only: true };
+    expect(placementNotice(sent, r('4', '400'), 1, 0, true).text).toBe(
+      'Sell 4 BTCUSDT (reduce-only): filled 4 at 100.0',
+    );
     // a buy looks like a hedge "Open long" unless the caller says the mode
     const buy = { ...flip, side: 1 as const };
     expect(placementNotice(buy, r('20', '2000'), 1, 0).text).toMatch(/^Open long 20/);

@@ -278,7 +278,12 @@ export function orderModel(i: OrderModelInput): OrderModel {
       req.leverage = leverage;
       req.margin_mode = marginMode;
       // hedge mode refuses a reduce-only open (3010) and makes every close reduce-only
-      if (oneWay && f.reduceOnly) req.reduce_only = true;
+      // a one-way reduce-only order goes as a close too (the same rule at the venue): its record,
+      // which carries no reduce_only, then says it never opens (notional-cap.ts)
+      if (oneWay && f.reduceOnly) {
+        req.reduce_only = true;
+        req.position_action = PositionAction.CLOSE;
+      }
     }
     return { ok: true, order: req };
   };

@@ -55,8 +55,8 @@ export function placementNotice(
 
 /** What a one-way order does beyond its side: " (close)", " (reduce-only)" or nothing. */
 function oneWayTag(order: OrderRequest): string {
-  if (order.position_action === PositionAction.CLOSE) return ' (close)';
-  return order.reduce_only === true ? ' (reduce-only)' : '';
+  if (order.reduce_only === true) return ' (reduce-only)';
+  return order.position_action === PositionAction.CLOSE ? ' (close)' : '';
 }
 
 function expiredReason(tif: 'market' | TimeInForce, partly: boolean): string {
