@@ -166,6 +166,8 @@ export function startUserFeed(deps: {
     switch (e.kind) {
       case 'order':
         orders.getState().actions.apply(e.data as OrderRecord);
+        // a take-profit / stop-loss close spends its position's triggers now, not at the next poll
+        positions.getState().actions.applyOrder(e.data as OrderRecord);
         state.setState({ orders: state.getState().orders + 1 });
         break;
       case 'position':

@@ -6,10 +6,16 @@
 // Keeps true: a position event that arrives while a refresh is in flight wins over that
 // refresh's answer (which may have been read before the event's change): a whole-list event
 // makes the answer's positions stale altogether, a single record its own position.
+// Triggers are spent at once, from the user channel, not at the next poll: a take-profit or
+// stop-loss that fires sends one market close whose order record (client_order_id tp-<id> or
+// sl-<id>) spends both triggers of its position, even when the book leaves part of it open
+// (docs/api.md); a position that closes (missing from a list, or quantity 0) loses its own, as
+// the venue's next position on that side starts without any. A refresh whose answer was read
+// before such an event does not bring those triggers back.
 import { createStore } from 'zustand/vanilla';
-import type { PositionRecord } from '../../../../src-shared/types.ts';
+import type { OrderRecord, PositionRecord } from '../../../../src-shared/types.ts';
 import type { RestClient, TpSlRequest } from '../../../../src-shared/sdk/rest-client.ts';
-import { MarginMode } from '../../../../src-shared/enums.ts';
+import { MarginMode, OrderType, PositionAction, PositionSide, Side } from '../../../../src-shared/enums.ts';
 import { positionDirection } from './position-direction.ts';
 
 export interface TpSl {
@@ -27,6 +33,8 @@ export interface PositionsState {
     /** The whole list (REST, or a user-channel snapshot); records missing from it are closed. */
     replace(list: readonly PositionRecord[]): void;
     apply(record: PositionRecord): void;
+    /** An order event: a take-profit / stop-loss close spends its position's triggers. */
+    applyOrder(order: OrderRecord): void;
     setTpSl(body: TpSlRequest): Promise<void>;
     /** Reads every position's triggers now (GET /fapi/v1/position/tpsl); those of one position, null for none. */
     loadTpSl(symbol: string, side: number): Promise<TpSl | null>;
@@ -55,33 +63,61 @@ function triggersOf(r: PositionRecord): TpSl | null {
   };
 }
 
+/**
+ * The position a venue take-profit / stop-loss close (tpsl.ts: a reduce-only market close,
+ * client_order_id tp-<id> or sl-<id>) fired on, as a position key: a close sells a long and
+ * buys a short, in both modes; null for any other order.
+ */
+function firedPositionKey(o: OrderRecord): string | null {
+  if (o.type !== OrderType.MARKET || o.position_action !== PositionAction.CLOSE) return null;
+  if (!/^(tp|sl)-\d+$/.test(o.client_order_id)) return null;
+  // (one-way mode: the close carries position_side LONG either way, and the short's record SHORT)
+  return positionKey(o.symbol, o.side === Side.SELL ? PositionSide.LONG : PositionSide.SHORT);
+}
+
 /** What position events brought while one refresh was in flight. */
 interface DuringRefresh {
   /** A whole list arrived: the refresh's own list is older than what is shown. */
   whole: boolean;
   /** Single records that arrived, by position key. */
   keys: Set<string>;
+  /** Positions whose triggers an event spent or ended: the answer's triggers for them are older. */
+  spent: Set<string>;
 }
 
 export function createPositionsStore(api: RestClient) {
   const inFlight = new Set<DuringRefresh>();
   return createStore<PositionsState>()((set, get) => {
-    const replaceList = (list: readonly PositionRecord[]): void => {
+    /** An event ended the triggers of position `k`: a refresh in flight must not bring them back. */
+    const spend = (k: string): void => {
+      for (const during of inFlight) during.spent.add(k);
+    };
+    const replaceList = (list: readonly PositionRecord[], fromEvent: boolean): void => {
       const tpsl = { ...get().tpsl };
       const live = new Set<string>();
       for (const p of list) {
+        if (p.quantity === 0) continue;
         const k = positionKey(p.symbol, p.position_side);
         live.add(k);
         const t = triggersOf(p);
         if (t) tpsl[k] = t;
       }
-      for (const k of Object.keys(tpsl)) if (!live.has(k)) delete tpsl[k];
+      // a position that closed: the venue's next one on that side starts without triggers
+      for (const k of [...Object.keys(tpsl), ...get().positions.map((p) => positionKey(p.symbol, p.position_side))]) {
+        if (live.has(k)) continue;
+        delete tpsl[k];
+        if (fromEvent) spend(k);
+      }
       set({ positions: sortPositions(list.filter((p) => p.quantity !== 0)), tpsl, loaded: true });
     };
-    const setTriggers = (triggers: Awaited<ReturnType<RestClient['tpslList']>>): void => {
+    const setTriggers = (
+      triggers: Awaited<ReturnType<RestClient['tpslList']>>,
+      stale: ReadonlySet<string> = new Set(),
+    ): void => {
       const tpsl = { ...get().tpsl };
       for (const t of triggers) {
         const k = positionKey(t.symbol, t.position_side);
+        if (stale.has(k)) continue;
         if (t.take_profit_price === null && t.stop_loss_price === null) delete tpsl[k];
         else tpsl[k] = { takeProfit: t.take_profit_price, stopLoss: t.stop_loss_price, workingType: t.working_type };
       }
@@ -95,7 +131,7 @@ export function createPositionsStore(api: RestClient) {
       loaded: false,
       actions: {
         async refresh() {
-          const during: DuringRefresh = { whole: false, keys: new Set() };
+          const during: DuringRefresh = { whole: false, keys: new Set(), spent: new Set() };
           inFlight.add(during);
           let list: PositionRecord[];
           let triggers: Awaited<ReturnType<RestClient['tpslList']>>;
@@ -108,9 +144,9 @@ export function createPositionsStore(api: RestClient) {
           if (during.whole) set({ loaded: true });
           else {
             const isTouched = touched(during);
-            replaceList([...list.filter((p) => !isTouched(p)), ...get().positions.filter(isTouched)]);
+            replaceList([...list.filter((p) => !isTouched(p)), ...get().positions.filter(isTouched)], false);
           }
-          setTriggers(triggers);
+          setTriggers(triggers, during.spent);
         },
         async loadTpSl(symbol, side) {
           setTriggers(await api.tpslList());
@@ -118,19 +154,29 @@ export function createPositionsStore(api: RestClient) {
         },
         replace(list) {
           for (const during of inFlight) during.whole = true;
-          replaceList(list);
+          replaceList(list, true);
         },
         apply(record) {
           const k = positionKey(record.symbol, record.position_side);
           for (const during of inFlight) during.keys.add(k);
           const rest = get().positions.filter((p) => positionKey(p.symbol, p.position_side) !== k);
           const tpsl = { ...get().tpsl };
-          if (record.quantity === 0) delete tpsl[k];
-          else {
+          if (record.quantity === 0) {
+            delete tpsl[k];
+            spend(k);
+          } else {
             const t = triggersOf(record);
             if (t) tpsl[k] = t;
           }
           set({ positions: record.quantity === 0 ? rest : sortPositions([...rest, record]), tpsl });
+        },
+        applyOrder(order) {
+          const k = firedPositionKey(order);
+          if (k === null) return;
+          spend(k);
+          if (get().tpsl[k] === undefined) return;
+          const { [k]: _spent, ...tpsl } = get().tpsl;
+          set({ tpsl });
         },
         async setTpSl(body) {
           const r = await api.setTpSl(body);
