@@ -207,13 +207,20 @@ describe('the request a click sends', () => {
       input({ summary: oneWay, positions: [position(1, 0.02, 96_000)] }, { qty: '0.010', reduceOnly: true }),
     );
     expect([m.sell.max, m.sell.cost]).toEqual([0.02, 0]);
-    // a buy would not reduce the long (the venue refuses it)
+    // a buy would not reduce the long (the venue refuses it): the side says so and sends nothing
     expect([m.buy.max, m.buy.cost]).toEqual([0, 0]);
+    expect(m.buy.nothingToClose).toBe('No short to reduce');
+    expect(m.order(1)).toEqual({ ok: false, error: 'No short to reduce.' });
+    expect(m.sell.nothingToClose).toBeNull();
+    // without reduce-only the buy adds to the long
+    const plain = orderModel(input({ summary: oneWay, positions: [position(1, 0.02, 96_000)] }, { qty: '0.010' }));
+    expect(plain.buy.nothingToClose).toBeNull();
   });
 
   it('reduce-only is sent only by a one-way open (hedge mode refuses it, 3010)', () => {
     const oneWay = { available_balance: '10000', wallet_balance: '10000', position_mode: 'one_way' as const };
-    const ow = orderModel(input({ summary: oneWay }, { qty: '0.010', reduceOnly: true })).order(1);
+    const short = [position(2, 0.02, 96_000)];
+    const ow = orderModel(input({ summary: oneWay, positions: short }, { qty: '0.010', reduceOnly: true })).order(1);
     expect(ow.ok && ow.order.reduce_only).toBe(true);
     // sent as a close: the order record, which has no reduce_only, then shows it never opens
     expect(ow.ok && ow.order.position_action).toBe(2);

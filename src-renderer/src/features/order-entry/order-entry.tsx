@@ -307,7 +307,7 @@ export function OrderEntry() {
       {(buy.nothingToClose !== null || sell.nothingToClose !== null) && (
         <p className="muted small oe-noclose" data-testid="nothing-to-close">
           {buy.nothingToClose !== null && sell.nothingToClose !== null
-            ? 'No position to close on this pair.'
+            ? `No position to ${f.action === 'open' ? 'reduce' : 'close'} on this pair.`
             : (buy.nothingToClose ?? sell.nothingToClose)}
         </p>
       )}

@@ -76,7 +76,7 @@ export interface SideModel extends Preview {
   qty: string;
   /** Largest quantity of one order (open: what margin and the notional cap allow; close: the position), on the step. */
   max: number;
-  /** Why the side is disabled in Close (no position to close), or null. */
+  /** Why the side is disabled in Close or a one-way reduce-only open (no position it could reduce), or null. */
   nothingToClose: string | null;
 }
 
@@ -189,10 +189,12 @@ export function orderModel(i: OrderModelInput): OrderModel {
     return p ? { qty: positionDirection(p).size, entry: p.entry_price } : null;
   };
 
-  // Close: a side with no position has nothing to close (the venue would refuse it)
+  // Close, and a one-way reduce-only open: a side with no position against it has nothing to
+  // close or reduce (the venue would refuse it, 3018 / 3010)
+  const reduces = !open || (oneWay && f.reduceOnly);
   const nothingToClose = (side: Side): string | null =>
-    !open && i.loggedIn && i.positionsLoaded && positionOf(side === Side.SELL) === null
-      ? `No ${side === Side.BUY ? 'short' : 'long'} to close`
+    reduces && i.loggedIn && i.positionsLoaded && positionOf(side === Side.SELL) === null
+      ? `No ${side === Side.BUY ? 'short' : 'long'} to ${open ? 'reduce' : 'close'}`
       : null;
 
   const sideModel = (side: Side): SideModel => {
