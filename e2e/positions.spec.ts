@@ -1,4 +1,5 @@
-// Positions and open orders: one-way shorts read as shorts and close from their row; the
+// Positions and open orders: one-way shorts read as shorts and close from their row (a one-way
+// sell of the long's size previews no cost); the
 // TP/SL dialog owns the keyboard (shortcuts inert, focus trapped, Esc closes, Enter saves only
 // from a field) and takes thousands separators; an isolated position's margin is added and
 // removed from its row (the dialog's keys as TP/SL's, the API's refusal shown); Close all /
@@ -36,6 +37,16 @@ test('one-way mode: a flipped long reads as a short of the right size and closes
   await screen.form.market('Buy / Long', '0.010');
   await expect(screen.form.notice).toContainText('filled');
   await expect(area.row(symbol, 1)).toContainText('Long');
+  // a sell of the long's size only closes it: the venue holds nothing for it, nor does the preview
+  // (it showed the margin of an open); the buy adds to the long and is margined
+  await screen.form.size.fill('0.010');
+  const [buyPreview, sellPreview] = [
+    screen.form.preview.locator('dl').first(),
+    screen.form.preview.locator('dl').nth(1),
+  ];
+  await expect(sellPreview.locator('div', { hasText: 'Cost' }).locator('dd')).toHaveText('0.00');
+  await expect(sellPreview).toContainText('Est. PnL');
+  await expect(buyPreview.locator('div', { hasText: 'Cost' }).locator('dd')).not.toHaveText('0.00');
   // a larger sell flips it: the net position is a short of 0.020
   await screen.form.market('Sell / Short', '0.030');
   await expect(screen.form.notice).toContainText(`Sell 0.030 ${symbol}: filled`);
