@@ -3,12 +3,14 @@
 // a bot that does not exist, an unreachable Redis) exit 2 with one line naming the cause, before
 // any job starts; a sweep that ran exits 0 whatever its jobs did.
 import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from './paths.ts';
 import { compileCacheEnv, defaultCacheDir } from './sweep/compile-cache.ts';
-import { prepareSweep, runSweep, type Runner, type SweepRequest } from './sweep/coordinator.ts';
+import { coordinatorHere, prepareSweep, runSweep, type Runner, type SweepRequest } from './sweep/coordinator.ts';
 import { sweepCsv, sweepView } from './sweep/results-view.ts';
 import { PlanError } from './sweep/plan.ts';
 import { LocalPool } from './sweep/pool.ts';
@@ -19,6 +21,7 @@ const USAGE = `Usage:
   npm run sweep -- --bot CMD --replay SYM[,SYM2]@FROM..TO [options]    run a sweep
   npm run sweep -- --resume [ID] [--workers N | --queue redis://HOST:PORT]   finish a stopped sweep
   npm run sweep -- --list | --export ID [--format csv|json]             stored sweeps
+  npm run sweep -- --remove ID                                          delete a sweep not running
   npm run sweep:worker -- --queue redis://HOST:PORT [--concurrency N]      take jobs from the queue
 
   --bot CMD             the bot's command line ("node examples/sweep-bot.ts"), run once per job
@@ -64,6 +67,7 @@ const OPTIONS = {
   resume: { type: 'boolean' },
   list: { type: 'boolean' },
   export: { type: 'string' },
+  remove: { type: 'string' },
   format: { type: 'string', default: 'json' },
   concurrency: { type: 'string' },
   'cache-dir': { type: 'string' },
@@ -189,6 +193,8 @@ function resumeId(argv: string[], v: Values, store: SqliteSweepStore, dataDir: s
   const spec = id === '' ? undefined : store.spec(id);
   if (spec === undefined)
     throw new PlanError(given === undefined ? `no unfinished sweep in ${dataDir}` : `no sweep ${given} in ${dataDir}`);
+  const live = runningHint(store, id);
+  if (live !== undefined) throw new PlanError(`${live}: stop it (Ctrl-C) before resuming it`);
   if (spec.runner !== 'local' && v.queue === undefined && v.workers === undefined)
     throw new PlanError(
       `sweep ${id} ran on the queue ${spec.runner}: the results its workers finished wait there; resume it ` +
@@ -196,6 +202,28 @@ function resumeId(argv: string[], v: Values, store: SqliteSweepStore, dataDir: s
         `leaving those results in Redis)`,
     );
   return id;
+}
+
+/** What says a sweep runs now under a live coordinator; undefined when it does not. */
+function runningHint(store: SqliteSweepStore, id: string): string | undefined {
+  const s = store.summary(id);
+  if (s?.state !== 'running') return undefined;
+  const ago = s.heartbeat_at === null ? '' : `, heard from ${Math.round((Date.now() - s.heartbeat_at) / 1000)} s ago`;
+  return `sweep ${id} is running (its coordinator is alive${ago})`;
+}
+
+/** --remove ID: the sweep, its jobs and results, and its dataset pack; refused while it runs. */
+function removeSweep(store: SqliteSweepStore, id: string, dataDir: string): void {
+  const s = store.summary(id);
+  if (s === undefined) throw new PlanError(`no sweep ${id} in ${dataDir}`);
+  const live = runningHint(store, id);
+  if (live !== undefined) throw new PlanError(`${live}: stop it (Ctrl-C) before removing it`);
+  store.remove(id);
+  const pack = join(dataDir, 'sweeps', id);
+  if (existsSync(pack)) rmSync(pack, { recursive: true, force: true });
+  console.log(
+    `perpdesk sweep ${id}: removed (${s.state}, ${s.done}/${s.jobs} jobs done) with its results and data pack`,
+  );
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -243,8 +271,13 @@ async function main(argv: string[]): Promise<number> {
     if (v.list) {
       for (const s of store.list())
         console.log(
-          `${s.id}  ${s.state.padEnd(7)}  ${s.done}/${s.jobs} done, ${s.failed} failed  ${s.replay}  ${s.bot}`,
+          `${s.id}  ${s.state.padEnd(11)}  ${s.done}/${s.jobs} done, ${s.failed} failed  ${s.replay}  ${s.bot}` +
+            (s.state === 'interrupted' ? `  (its coordinator is gone: --resume ${s.id} or --remove ${s.id})` : ''),
         );
+      return 0;
+    }
+    if (v.remove !== undefined) {
+      removeSweep(store, v.remove, dataDir);
       return 0;
     }
     if (v.export !== undefined) {
@@ -264,7 +297,7 @@ async function main(argv: string[]): Promise<number> {
       // the local pool's workers warm up while the data is packed and the venues tried
       const prepared = await prepareSweep(request(v, dataDir), () => runner.warm?.());
       id = prepared.id;
-      store.createSweep(id, prepared.spec, prepared.jobs, Date.now());
+      store.createSweep(id, prepared.spec, prepared.jobs, coordinatorHere(), Date.now());
       console.log(`perpdesk sweep ${id}: ${prepared.jobs.length} jobs (${prepared.spec.sets.length} parameter sets)`);
     }
     const doneBefore = store.summary(id)!.done;

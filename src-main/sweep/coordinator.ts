@@ -5,6 +5,7 @@
 // A sweep stopped for any reason is finished by `--resume`: only the jobs without a result run.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import { GridError, parseGrid } from './grid.ts';
@@ -24,7 +25,7 @@ import {
   type JobTemplate,
 } from './plan.ts';
 import type { RunnerEvents } from './pool.ts';
-import type { SweepSpec, SweepStore } from './ports.ts';
+import { HEARTBEAT_MS, type SweepOwner, type SweepSpec, type SweepStore } from './ports.ts';
 import { Progress } from './progress.ts';
 
 /** What a sweep is asked for on the command line (sweep-cli.ts). */
@@ -203,7 +204,16 @@ function checkJobSpans(jobs: readonly SweepJob[], data: JobData): void {
   );
 }
 
-/** Runs the jobs of a sweep still without a result; answers the counts of this run. */
+/** This process as a sweep's coordinator (the store's lease names it). */
+export function coordinatorHere(): SweepOwner {
+  return { host: hostname(), pid: process.pid };
+}
+
+/**
+ * Runs the jobs of a sweep still without a result; answers the counts of this run. The sweep is
+ * taken for this process first (PlanError while another live coordinator runs it), and its lease
+ * renewed every HEARTBEAT_MS until the run ends.
+ */
 export async function runSweep(
   store: SweepStore,
   id: string,
@@ -212,11 +222,19 @@ export async function runSweep(
 ): Promise<{ ran: number; ok: number; failed: number; duplicates: number }> {
   const spec = store.spec(id);
   if (spec === undefined) throw new PlanError(`no sweep ${id} in this data folder`);
+  const now = io.now ?? Date.now;
+  const me = coordinatorHere();
+  const claim = store.claim(id, me, now());
+  if (!claim.ok)
+    throw new PlanError(
+      `sweep ${id} is running: its coordinator (pid ${claim.owner.pid} on ${claim.owner.host}) was heard from ` +
+        `${Math.max(0, Math.round((now() - claim.heartbeat_at) / 1000))} s ago; stop it (Ctrl-C) before resuming it`,
+    );
+  const beat = setInterval(() => store.heartbeat(id, me, now()), HEARTBEAT_MS);
+  beat.unref();
   const summary = store.summary(id)!;
   const jobs = store.pending(id);
-  const now = io.now ?? Date.now;
   const progress = new Progress({ total: summary.jobs, done: summary.done, write: io.progress, tty: io.tty, now });
-  store.setState(id, 'running', now());
   let ok = 0;
   let failed = 0;
   let duplicates = 0;
@@ -241,6 +259,7 @@ export async function runSweep(
   try {
     await run;
   } finally {
+    clearInterval(beat);
     progress.end();
   }
   const after = store.summary(id)!;

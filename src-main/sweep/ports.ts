@@ -20,7 +20,24 @@ export interface SweepSpec {
   template: Omit<SweepJob, 'id' | 'sweepId' | 'index' | 'start' | 'until' | 'params'>;
 }
 
-export type SweepState = 'running' | 'done' | 'stopped';
+/** As stored: a coordinator runs it, every job has a result, or it was stopped with some pending. */
+export type StoredSweepState = 'running' | 'done' | 'stopped';
+/**
+ * As shown: `interrupted` is a sweep stored `running` whose coordinator is gone without marking it
+ * (killed with SIGKILL, its machine stopped): its process is dead, or its lease ran out.
+ */
+export type SweepState = StoredSweepState | 'interrupted';
+
+/** The coordinator running a sweep: it renews its lease every HEARTBEAT_MS while it runs. */
+export interface SweepOwner {
+  host: string;
+  pid: number;
+}
+
+/** How often a running coordinator writes its heartbeat. */
+export const HEARTBEAT_MS = 5_000;
+/** A running sweep whose heartbeat is older than this is taken as interrupted, whatever its pid. */
+export const LEASE_MS = 30_000;
 
 export interface SweepSummary {
   id: string;
@@ -35,6 +52,8 @@ export interface SweepSummary {
   failed: number;
   /** ms UTC of the last stored result. */
   updated_at: number;
+  /** ms UTC of the running coordinator's last heartbeat (null: no coordinator has run it since it was stored). */
+  heartbeat_at: number | null;
 }
 
 export interface StoredJob {
@@ -47,7 +66,8 @@ export interface StoredJob {
 }
 
 export interface SweepStore {
-  createSweep(id: string, spec: SweepSpec, jobs: readonly SweepJob[], now: number): void;
+  /** Stores a sweep, running under its coordinator `owner`. */
+  createSweep(id: string, spec: SweepSpec, jobs: readonly SweepJob[], owner: SweepOwner, now: number): void;
   spec(id: string): SweepSpec | undefined;
   list(): SweepSummary[];
   summary(id: string): SweepSummary | undefined;
@@ -57,8 +77,21 @@ export interface SweepStore {
   storeResult(id: string, index: number, result: JobResult, now: number): boolean;
   jobs(id: string): StoredJob[];
   job(id: string, index: number): StoredJob | undefined;
-  setState(id: string, state: SweepState, now: number): void;
-  /** The newest sweep not done, to resume. */
+  setState(id: string, state: StoredSweepState, now: number): void;
+  /**
+   * Takes the sweep for this coordinator (state running, its lease from now): refused, with the
+   * live coordinator's summary, while another coordinator runs it.
+   */
+  claim(
+    id: string,
+    owner: SweepOwner,
+    now: number,
+  ): { ok: true } | { ok: false; owner: SweepOwner; heartbeat_at: number };
+  /** Renews this coordinator's lease (nothing when another one has taken the sweep). */
+  heartbeat(id: string, owner: SweepOwner, now: number): void;
+  /** Deletes a sweep, its jobs and their results; false when there is no such sweep. */
+  remove(id: string): boolean;
+  /** The newest sweep not done and not run by a live coordinator, to resume. */
   lastUnfinished(): string | undefined;
   close(): void;
 }

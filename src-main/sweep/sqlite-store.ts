@@ -1,12 +1,24 @@
 // The sweep store (ports.ts) on SQLite: `sweeps.db` in the coordinator's data folder, a file of its
 // own beside the venue's database so that a sweep can write while the live service runs on that
 // folder (WAL: the service's routes read it at the same time). A job's result is written with a
-// guard on its pending state: stored exactly once, whatever reports it again.
+// guard on its pending state: stored exactly once, whatever reports it again. A running sweep
+// names its coordinator (host and pid) and the time of its last heartbeat: one whose coordinator is
+// dead (same host) or silent past the lease reads `interrupted`.
 import { chmodSync, mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { JobResult, ParamSet, SweepJob } from './job.ts';
-import type { StoredJob, SweepSpec, SweepState, SweepStore, SweepSummary } from './ports.ts';
+import {
+  LEASE_MS,
+  type StoredJob,
+  type StoredSweepState,
+  type SweepOwner,
+  type SweepSpec,
+  type SweepState,
+  type SweepStore,
+  type SweepSummary,
+} from './ports.ts';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS sweeps (
@@ -29,8 +41,25 @@ const SCHEMA = `
     PRIMARY KEY (sweep_id, idx)
   ) WITHOUT ROWID;
 `;
+/** Added after the first release: a sweeps.db written before has them added when opened. */
+const OWNER_COLUMNS = ['owner TEXT', 'heartbeat_at INTEGER'];
 
 export const SWEEPS_FILE = 'sweeps.db';
+
+/**
+ * Whether a sweep's coordinator may still run: false only when it ran on this host and its
+ * process is gone. Another host's cannot be seen from here (its lease says).
+ */
+function mayLive(owner: SweepOwner): boolean {
+  if (owner.host !== hostname()) return true;
+  if (owner.pid === process.pid) return true;
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
 
 interface JobRow {
   idx: number;
@@ -43,9 +72,11 @@ interface JobRow {
 
 export class SqliteSweepStore implements SweepStore {
   private readonly db: DatabaseSync;
+  private readonly now: () => number;
 
-  /** The store of a data folder (created when missing), or ':memory:'. */
-  constructor(dataDir: string) {
+  /** The store of a data folder (created when missing), or ':memory:'; `now` reads the leases. */
+  constructor(dataDir: string, opts: { now?: () => number } = {}) {
+    this.now = opts.now ?? Date.now;
     let file = ':memory:';
     if (dataDir !== ':memory:') {
       mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -57,17 +88,32 @@ export class SqliteSweepStore implements SweepStore {
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL');
     this.db.exec(SCHEMA);
+    const have = new Set(
+      (this.db.prepare('PRAGMA table_info(sweeps)').all() as Array<{ name: string }>).map((c) => c.name),
+    );
+    for (const col of OWNER_COLUMNS)
+      if (!have.has(col.split(' ')[0])) this.db.exec(`ALTER TABLE sweeps ADD COLUMN ${col}`);
   }
 
-  createSweep(id: string, spec: SweepSpec, jobs: readonly SweepJob[], now: number): void {
+  /** The state a sweep is shown in: a running one whose coordinator is gone is interrupted. */
+  private shown(state: StoredSweepState, owner: string | null, heartbeat: number | null): SweepState {
+    if (state !== 'running') return state;
+    if (owner === null || heartbeat === null) return 'interrupted';
+    if (this.now() - heartbeat > LEASE_MS) return 'interrupted';
+    return mayLive(JSON.parse(owner) as SweepOwner) ? 'running' : 'interrupted';
+  }
+
+  createSweep(id: string, spec: SweepSpec, jobs: readonly SweepJob[], owner: SweepOwner, now: number): void {
     const add = this.db.prepare(
       "INSERT INTO sweep_jobs (sweep_id, idx, start, until, params, job, status) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
     );
     this.db.exec('BEGIN');
     try {
       this.db
-        .prepare("INSERT INTO sweeps (id, created_at, updated_at, state, spec) VALUES (?, ?, ?, 'running', ?)")
-        .run(id, now, now, JSON.stringify(spec));
+        .prepare(
+          "INSERT INTO sweeps (id, created_at, updated_at, state, spec, owner, heartbeat_at) VALUES (?, ?, ?, 'running', ?, ?, ?)",
+        )
+        .run(id, now, now, JSON.stringify(spec), JSON.stringify(owner), now);
       for (const j of jobs) add.run(id, j.index, j.start, j.until, JSON.stringify(j.params), JSON.stringify(j));
       this.db.exec('COMMIT');
     } catch (err) {
@@ -84,7 +130,7 @@ export class SqliteSweepStore implements SweepStore {
   private summaries(where: string, ...args: string[]): SweepSummary[] {
     const rows = this.db
       .prepare(
-        `SELECT s.id, s.created_at, s.updated_at, s.state, s.spec,
+        `SELECT s.id, s.created_at, s.updated_at, s.state, s.spec, s.owner, s.heartbeat_at,
             COUNT(j.idx) AS jobs,
             SUM(j.status != 'pending') AS done,
             SUM(j.status = 'ok') AS ok
@@ -95,8 +141,10 @@ export class SqliteSweepStore implements SweepStore {
       id: string;
       created_at: number;
       updated_at: number;
-      state: SweepState;
+      state: StoredSweepState;
       spec: string;
+      owner: string | null;
+      heartbeat_at: number | null;
       jobs: number;
       done: number | null;
       ok: number | null;
@@ -107,7 +155,7 @@ export class SqliteSweepStore implements SweepStore {
         id: r.id,
         created_at: r.created_at,
         updated_at: r.updated_at,
-        state: r.state,
+        state: this.shown(r.state, r.owner, r.heartbeat_at),
         bot: spec.bot,
         replay: spec.replay,
         split: spec.split,
@@ -115,6 +163,7 @@ export class SqliteSweepStore implements SweepStore {
         done: r.done ?? 0,
         ok: r.ok ?? 0,
         failed: (r.done ?? 0) - (r.ok ?? 0),
+        heartbeat_at: r.heartbeat_at,
       };
     });
   }
@@ -172,15 +221,59 @@ export class SqliteSweepStore implements SweepStore {
     return r === undefined ? undefined : this.row(r);
   }
 
-  setState(id: string, state: SweepState, now: number): void {
+  setState(id: string, state: StoredSweepState, now: number): void {
     this.db.prepare('UPDATE sweeps SET state = ?, updated_at = ? WHERE id = ?').run(state, now, id);
   }
 
+  claim(
+    id: string,
+    owner: SweepOwner,
+    now: number,
+  ): { ok: true } | { ok: false; owner: SweepOwner; heartbeat_at: number } {
+    // read and take in one write transaction: of two coordinators resuming at once, one runs it
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const r = this.db.prepare('SELECT state, owner, heartbeat_at FROM sweeps WHERE id = ?').get(id) as
+        { state: StoredSweepState; owner: string | null; heartbeat_at: number | null } | undefined;
+      if (r !== undefined && this.shown(r.state, r.owner, r.heartbeat_at) === 'running') {
+        const held = JSON.parse(r.owner!) as SweepOwner;
+        if (held.host !== owner.host || held.pid !== owner.pid) {
+          this.db.exec('ROLLBACK');
+          return { ok: false, owner: held, heartbeat_at: r.heartbeat_at! };
+        }
+      }
+      this.db
+        .prepare("UPDATE sweeps SET state = 'running', owner = ?, heartbeat_at = ?, updated_at = ? WHERE id = ?")
+        .run(JSON.stringify(owner), now, now, id);
+      this.db.exec('COMMIT');
+      return { ok: true };
+    } catch (err) {
+      this.db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  heartbeat(id: string, owner: SweepOwner, now: number): void {
+    this.db
+      .prepare("UPDATE sweeps SET heartbeat_at = ? WHERE id = ? AND state = 'running' AND owner = ?")
+      .run(now, id, JSON.stringify(owner));
+  }
+
+  remove(id: string): boolean {
+    this.db.exec('BEGIN');
+    try {
+      this.db.prepare('DELETE FROM sweep_jobs WHERE sweep_id = ?').run(id);
+      const r = this.db.prepare('DELETE FROM sweeps WHERE id = ?').run(id);
+      this.db.exec('COMMIT');
+      return r.changes > 0;
+    } catch (err) {
+      this.db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
   lastUnfinished(): string | undefined {
-    const r = this.db
-      .prepare("SELECT id FROM sweeps WHERE state != 'done' ORDER BY created_at DESC, id DESC LIMIT 1")
-      .get() as { id: string } | undefined;
-    return r?.id;
+    return this.list().find((s) => s.state !== 'done' && s.state !== 'running')?.id;
   }
 
   close(): void {

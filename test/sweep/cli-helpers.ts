@@ -11,14 +11,17 @@ export interface CliRun {
   stderr: string;
 }
 
-export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<CliRun> } {
+export function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): { child: ChildProcess; done: Promise<CliRun>; stdout: () => string } {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (b: Buffer) => (stdout += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
   const done = new Promise<CliRun>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  return { child, done };
+  return { child, done, stdout: () => stdout };
 }
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {

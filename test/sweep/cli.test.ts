@@ -2,9 +2,10 @@
 // starts; a sweep over pieces x parameter sets on two worker processes where a failing bot fails
 // its jobs only; the same sweep twice giving the same digests; a coordinator killed mid-sweep
 // finished by --resume with every job stored once. A queue worker's unreachable Redis: one line, exit 2.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sweepResults } from '../../src-main/sweep/reader.ts';
 import { SqliteSweepStore } from '../../src-main/sweep/sqlite-store.ts';
 import { runCli, startCli } from './cli-helpers.ts';
 import { klinesDataDir } from './fixture.ts';
@@ -163,7 +164,8 @@ describe('a local sweep', () => {
     expect(botsOf(id)).toEqual([]);
     const cut = stored(id);
     expect(cut.summary.done).toBeLessThan(4);
-    expect(cut.summary.state).toBe('running');
+    // its coordinator is gone: not shown running
+    expect(cut.summary.state).toBe('interrupted');
 
     const r = await runCli(['--data-dir', dir, '--resume', '--workers', '2']);
     expect(r.code, r.stderr).toBe(0);
@@ -203,4 +205,52 @@ describe('a local sweep', () => {
     expect(rows[2]).toMatch(/^2,2025-01-06T06:00:00.000Z,2025-01-06T12:00:00.000Z,ok,trade,0.02,-?\d/);
     expect(rows[2]).toContain(first.digests[2]);
   }, 30_000);
+
+  it('shows a sweep whose coordinator was killed as interrupted (CLI and API), and removes it; not while it runs', async () => {
+    const hang = path.join(dir, 'hang.json');
+    writeFileSync(hang, JSON.stringify({ sets: [{ mode: 'hang' }] }));
+    const run = startCli([
+      ...['--data-dir', dir, '--bot', BOT, '--replay', 'BTCUSDT@2025-01-06T00:00Z..2025-01-06T06:00Z'],
+      ...['--split', 'none', '--grid', hang, '--workers', '1'],
+    ]);
+    let id = '';
+    for (let i = 0; i < 600 && id === ''; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      id = /perpdesk sweep (sw\w+): 1 jobs/.exec(run.stdout())?.[1] ?? '';
+    }
+    expect(id).not.toBe('');
+    const api = sweepResults(dir);
+    expect(api.list().find((x) => x.id === id)?.state).toBe('running');
+    // a live coordinator's sweep is neither resumed by another nor removed
+    const resume = await runCli(['--data-dir', dir, '--resume', id, '--workers', '1']);
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toMatch(
+      new RegExp(
+        `perpdesk sweep: sweep ${id} is running \\(its coordinator is alive, heard from \\d+ s ago\\): stop it \\(Ctrl-C\\) before resuming it`,
+      ),
+    );
+    const busy = await runCli(['--data-dir', dir, '--remove', id]);
+    expect(busy.code).toBe(2);
+    expect(busy.stderr).toMatch(/before removing it/);
+
+    run.child.kill('SIGKILL');
+    await run.done;
+    expect(api.list().find((x) => x.id === id)).toMatchObject({ state: 'interrupted', done: 0, jobs: 1 });
+    const list = await runCli(['--data-dir', dir, '--list']);
+    expect(list.stdout).toContain(
+      `${id}  interrupted  0/1 done, 0 failed  BTCUSDT@2025-01-06T00:00Z..2025-01-06T06:00Z  ${BOT}  (its coordinator is gone: --resume ${id} or --remove ${id})`,
+    );
+    expect(existsSync(path.join(dir, 'sweeps', id))).toBe(true);
+    const rm = await runCli(['--data-dir', dir, '--remove', id]);
+    expect(rm.code, rm.stderr).toBe(0);
+    expect(rm.stdout).toBe(
+      `perpdesk sweep ${id}: removed (interrupted, 0/1 jobs done) with its results and data pack\n`,
+    );
+    expect(api.get(id)).toBeUndefined();
+    expect(existsSync(path.join(dir, 'sweeps', id))).toBe(false);
+    api.close();
+    const again = await runCli(['--data-dir', dir, '--remove', id]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(new RegExp(`no sweep ${id} in `));
+  }, 120_000);
 });

@@ -2,7 +2,7 @@
 // with code 1 | Error: cannot place order`): the bot's error, not Node's version trailer that ends
 // the output of every Node bot dying of an uncaught exception, nor a blank line.
 import { describe, expect, it } from 'vitest';
-import { runSweep, type Runner } from '../../src-main/sweep/coordinator.ts';
+import { coordinatorHere, runSweep, type Runner } from '../../src-main/sweep/coordinator.ts';
 import type { JobResult, SweepJob } from '../../src-main/sweep/job.ts';
 import { failureLine } from '../../src-main/sweep/output-tail.ts';
 import type { SweepSpec } from '../../src-main/sweep/ports.ts';
@@ -52,7 +52,13 @@ describe('failureLine', () => {
   it("is the line the coordinator prints for a failed job, not Node's version", async () => {
     const store = new SqliteSweepStore(':memory:');
     const job = { id: 'swF:0', sweepId: 'swF', index: 0, start: 0, until: 1, params: {} } as unknown as SweepJob;
-    store.createSweep('swF', { bot: 'b', replay: 'r', split: 'day', sets: [{}] } as unknown as SweepSpec, [job], 1);
+    store.createSweep(
+      'swF',
+      { bot: 'b', replay: 'r', split: 'day', sets: [{}] } as unknown as SweepSpec,
+      [job],
+      coordinatorHere(),
+      1,
+    );
     const runner: Runner = {
       run: async (jobs, _pack, ev) => {
         for (const j of jobs)

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobMetrics, JobResult, SweepJob } from '../../src-main/sweep/job.ts';
 import type { SweepSpec } from '../../src-main/sweep/ports.ts';
+import { coordinatorHere } from '../../src-main/sweep/coordinator.ts';
 import { sweepView } from '../../src-main/sweep/results-view.ts';
 import { SqliteSweepStore } from '../../src-main/sweep/sqlite-store.ts';
 import { DAY, JAN6 } from './fixture.ts';
@@ -68,7 +69,13 @@ function view(results: Array<[fast: number, day: number, status: JobResult['stat
       }) as unknown as SweepJob,
   );
   const sets = [...new Set(results.map(([fast]) => fast))].map((fast) => ({ fast }));
-  s.createSweep('swV', { bot: 'b', replay: 'r', split: 'day', sets } as unknown as SweepSpec, jobs, 1);
+  s.createSweep(
+    'swV',
+    { bot: 'b', replay: 'r', split: 'day', sets } as unknown as SweepSpec,
+    jobs,
+    coordinatorHere(),
+    1,
+  );
   results.forEach(([, , status, m], i) => s.storeResult('swV', i, result(i, status, m), 2));
   const v = sweepView(s, 'swV')!;
   s.close();

@@ -1,12 +1,14 @@
 // GET /api/v1/sweeps, /api/v1/sweeps/{id} (JSON and CSV) and /api/v1/sweeps/{id}/jobs/{index}
 // on a live service whose data folder holds a sweep written by the sweep store, as the CLI
 // writes it (while the service runs: the store file appears after the service started).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import type { JobMetrics, JobResult, SweepJob } from '../../src-main/sweep/job.ts';
+import { coordinatorHere } from '../../src-main/sweep/coordinator.ts';
 import type { SweepSpec } from '../../src-main/sweep/ports.ts';
 import { SqliteSweepStore } from '../../src-main/sweep/sqlite-store.ts';
 import { DAY, JAN6 } from './fixture.ts';
@@ -80,7 +82,16 @@ beforeAll(async () => {
     until: JAN6 + 2 * DAY,
     sets: [{ fast: 3 }, { fast: 5 }],
   } as unknown as SweepSpec;
-  store.createSweep('swR', spec, [job(0, 0, 3), job(1, 0, 5), job(2, 1, 3), job(3, 1, 5)], 1000);
+  // swK: a sweep whose coordinator was killed (a process that has exited), older than swR
+  const dead = { host: hostname(), pid: spawnSync(process.execPath, ['-e', '0']).pid! };
+  store.createSweep('swK', spec, [job(0, 0, 3)], dead, Date.now() - 1000);
+  store.createSweep(
+    'swR',
+    spec,
+    [job(0, 0, 3), job(1, 0, 5), job(2, 1, 3), job(3, 1, 5)],
+    coordinatorHere(),
+    Date.now(),
+  );
   store.storeResult('swR', 0, result(0, 'ok', metrics(0.01, [0.01])), 2000);
   store.storeResult('swR', 1, result(1, 'failed', null), 2001);
   store.storeResult('swR', 2, result(2, 'ok', metrics(-0.02, [-0.02])), 2002);
@@ -101,7 +112,7 @@ async function get(url: string) {
 }
 
 describe('the sweeps routes', () => {
-  it('list the sweeps with their progress', async () => {
+  it('list the sweeps with their progress; one whose coordinator is gone is interrupted, not running', async () => {
     const r = await get('/api/v1/sweeps');
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual([
@@ -114,8 +125,12 @@ describe('the sweeps routes', () => {
         failed: 1,
         bot: 'node bot.ts',
         split: 'day',
+        heartbeat_at: expect.any(Number),
       }),
+      expect.objectContaining({ id: 'swK', state: 'interrupted', jobs: 1, done: 0 }),
     ]);
+    const k = await get('/api/v1/sweeps/swK');
+    expect(k.body.data).toMatchObject({ state: 'interrupted' });
   });
 
   it('answer a sweep: each job with its metrics, and each parameter set over its days', async () => {

@@ -8,6 +8,7 @@ import {
   heatMap,
   setCurve,
   sortSets,
+  stateText,
   type JobCurve,
   type SetView,
 } from '../../src-renderer/src/features/sweeps/sweeps-view.ts';
@@ -23,6 +24,15 @@ const sets = [
 ];
 
 describe('the Sweeps page', () => {
+  it('says what to do with a sweep that is interrupted or stopped, and nothing more of one running or done', () => {
+    expect(stateText({ id: 'swA', state: 'interrupted' })).toBe(
+      'interrupted: its coordinator is gone; resume: npm run sweep -- --resume swA, or remove: --remove swA',
+    );
+    expect(stateText({ id: 'swA', state: 'stopped' })).toBe('stopped; resume: npm run sweep -- --resume swA');
+    expect(stateText({ id: 'swA', state: 'running' })).toBe('running');
+    expect(stateText({ id: 'swA', state: 'done' })).toBe('done');
+  });
+
   it('sorts the sets by a metric or a parameter, nulls last both ways', () => {
     expect(sortSets(sets, 'return', true).map((s) => s.return)).toEqual([0.05, 0.03, 0.01, -0.02]);
     expect(sortSets(sets, 'sharpe', false).map((s) => s.sharpe)).toEqual([-1, 1.5, 2.5, null]);

@@ -20,8 +20,10 @@ const summarySchema = Type.Object({
   created_at: Type.Integer(),
   updated_at: Type.Integer(),
   state: strEnum(
-    ['running', 'done', 'stopped'] as const,
-    'stopped: some jobs have no result (npm run sweep -- --resume)',
+    ['running', 'done', 'stopped', 'interrupted'] as const,
+    'running: its coordinator is alive; stopped: some jobs have no result (npm run sweep -- --resume ID); ' +
+      'interrupted: its coordinator is gone without stopping it (killed, or its machine stopped): ' +
+      'npm run sweep -- --resume ID, or --remove ID',
   ),
   bot: Type.String(),
   replay: Type.String(),
@@ -30,6 +32,10 @@ const summarySchema = Type.Object({
   done: Type.Integer(),
   ok: Type.Integer(),
   failed: Type.Integer({ description: 'Done but not ok: failed, timeout or error' }),
+  heartbeat_at: Type.Union([Type.Integer(), Type.Null()], {
+    description:
+      'ms UTC of the last heartbeat of the coordinator that ran it (every 5 s while it runs; a running sweep silent for 30 s reads interrupted)',
+  }),
 });
 
 const metricsSchema = Type.Object({

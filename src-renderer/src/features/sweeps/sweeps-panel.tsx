@@ -16,6 +16,7 @@ import {
   setCurve,
   SET_METRICS,
   sortSets,
+  stateText,
   type SetMetric,
   type SetView,
   type SortKey,
@@ -208,7 +209,7 @@ function SweepsBody() {
                 <td>{w.bot}</td>
                 <td>
                   <progress value={w.done} max={Math.max(1, w.jobs)} /> {w.done}/{w.jobs} done, {w.failed} failed (
-                  {w.state})
+                  {stateText(w)})
                 </td>
               </tr>
             ))}

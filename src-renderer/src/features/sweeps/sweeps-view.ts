@@ -7,7 +7,8 @@ export type ParamValue = string | number | boolean;
 export interface SweepSummaryView {
   id: string;
   created_at: number;
-  state: 'running' | 'done' | 'stopped';
+  /** interrupted: its coordinator is gone (killed, its machine stopped) without stopping it. */
+  state: 'running' | 'done' | 'stopped' | 'interrupted';
   bot: string;
   replay: string;
   jobs: number;
@@ -38,6 +39,14 @@ export interface SweepDetailView extends SweepSummaryView {
   params: string[];
   jobs_detail: Array<{ index: number; start: number; params: Record<string, ParamValue>; status: string }>;
   sets: SetView[];
+}
+
+/** A sweep's state as the list shows it: what to do with one that has pending jobs and no coordinator. */
+export function stateText(w: Pick<SweepSummaryView, 'id' | 'state'>): string {
+  if (w.state === 'interrupted')
+    return `interrupted: its coordinator is gone; resume: npm run sweep -- --resume ${w.id}, or remove: --remove ${w.id}`;
+  if (w.state === 'stopped') return `stopped; resume: npm run sweep -- --resume ${w.id}`;
+  return w.state;
 }
 
 export const SET_METRICS = [
