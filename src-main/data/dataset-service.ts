@@ -321,7 +321,10 @@ export class DatasetService {
     let from: number;
     let to: number;
     if (q.startTime !== undefined) {
+      // candles opening in [startTime, endTime], as /fapi/v1/klines: one that opened before an
+      // unaligned startTime is not in it (the dataset's first candle, at its first time, is)
       from = openTimeOf(interval, Math.max(q.startTime, d.firstTime));
+      if (from < q.startTime) from = nextOpenTime(interval, from);
       to = nextOpenTime(interval, openTimeOf(interval, Math.min(q.endTime ?? d.lastTime, d.lastTime))) - 1;
       if (q.startTime > d.lastTime) return [];
     } else {

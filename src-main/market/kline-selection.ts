@@ -3,14 +3,17 @@
 // read; and those closed candles as response bytes, newest first. A ring keeps the bytes of its
 // recent reads until its next close.
 import { ApiError, Errors } from '../../src-shared/errors.ts';
-import { openTimeOf, type Interval } from '../../src-shared/intervals.ts';
+import { nextOpenTime, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
 import type { Candle } from './candles.ts';
 import { periodsBetween, type Ring, type SymbolCandles } from './candle-rings.ts';
 import type { CandleStore } from './ports.ts';
 
 export const KLINES_MAX_LIMIT = 1500;
 
-/** Every candle overlapping [startTime, endTime], ms. */
+/**
+ * Every candle opening in [startTime, endTime], ms, both included (as Binance selects): a
+ * candle is in one window only when windows do not share a millisecond ([a, b], [b + 1, c]).
+ */
 export interface KlineRange {
   startTime: number;
   endTime: number;
@@ -73,7 +76,10 @@ export function selectRange(
   let lo: number;
   let hi: number;
   try {
+    // the first candle opening at or after startTime (one that opened before it is the window
+    // before's), the last opening at or before endTime
     lo = openTimeOf(interval, startTime);
+    if (lo < startTime) lo = nextOpenTime(interval, lo);
     hi = openTimeOf(interval, endTime);
   } catch {
     throw new ApiError(Errors.KLINES_INVALID_PARAMETER, 'start_time or end_time is out of range');

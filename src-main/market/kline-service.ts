@@ -54,7 +54,7 @@ export interface KlineServiceOptions {
   flushAt?: number;
 }
 
-/** Latest `limit` candles (default 500), or every candle overlapping [startTime, endTime]. */
+/** Latest `limit` candles (default 500), or every candle opening in [startTime, endTime]. */
 export type KlineQuery = { limit?: number } | KlineRange;
 
 /** One trade as the klines take it: market ms, ticks, lots, the taker's side (1 buy, 2 sell). */

@@ -202,17 +202,37 @@ describe('GET /fapi/v1/klines', () => {
     expect(month[0].slice(0, 2)).toEqual([Date.parse('2025-03-01T00:00:00Z'), Date.parse('2025-04-01T00:00:00Z') - 1]);
   });
 
-  it('time-range mode: every candle overlapping [start_time, end_time], newest first', async () => {
+  it('time-range mode: every candle opening in [start_time, end_time], both included, newest first', async () => {
     const all = reference('1m', W);
-    const start = T0 + 2 * 60_000 + 30_000; // inside a candle: that candle is included
-    const end = T0 + 7 * 60_000;
+    const start = T0 + 2 * 60_000 + 30_000; // inside a candle: that one opened before the range
+    const end = T0 + 7 * 60_000; // a candle's open: that one is in it
     const r = await get(`/fapi/v1/klines?symbol=BTCUSDT&interval=1m&start_time=${start}&end_time=${end}`);
-    expect(r.body).toEqual(all.filter((k) => (k[0] as number) <= end && (k[1] as number) >= start));
-    expect(r.body.length).toBe(6);
+    expect(r.body).toEqual(all.filter((k) => (k[0] as number) >= start && (k[0] as number) <= end));
+    expect(r.body.map((k: number[]) => (k[0] - T0) / 60_000)).toEqual([7, 6, 5, 4, 3]);
     const toNow = await get(`/fapi/v1/klines?symbol=BTCUSDT&interval=1m&start_time=${T0}&end_time=${W + 3_600_000}`);
     expect(toNow.body).toEqual(all);
     const before = await get(`/fapi/v1/klines?symbol=BTCUSDT&interval=1m&start_time=0&end_time=${T0 - 1}`);
     expect(before.body).toEqual([]);
+    // inside one candle, after its open: none opens in it
+    const inside = await get(`/fapi/v1/klines?symbol=BTCUSDT&interval=1m&start_time=${start}&end_time=${start + 1000}`);
+    expect(inside.body).toEqual([]);
+  });
+
+  it('time-range mode: windows that follow each other ([a, b], [b + 1, c]) answer each candle once', async () => {
+    const all = reference('1m', W);
+    // 90 s windows: every other boundary falls inside a candle; the whole span is T0 .. T0 + 9 min
+    const seen: number[] = [];
+    for (let a = T0; a < T0 + 9 * 60_000; a += 90_000) {
+      const r = await get(`/fapi/v1/klines?symbol=BTCUSDT&interval=1m&start_time=${a}&end_time=${a + 90_000 - 1}`);
+      seen.push(...r.body.map((k: number[]) => k[0]).reverse());
+    }
+    expect(seen).toEqual(
+      all
+        .map((k) => k[0] as number)
+        .filter((o) => o >= T0 && o < T0 + 9 * 60_000)
+        .reverse(),
+    );
+    expect(seen.length).toBe(9);
   });
 
   it('every error is HTTP 200 with {code, message}', async () => {

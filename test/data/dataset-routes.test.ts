@@ -82,6 +82,24 @@ describe('import by path, then read', () => {
       Date.parse('2021-05-17T00:00:00Z'),
       Date.parse('2021-05-16T00:00:00Z'),
     ]);
+    // candles opening in [start_time, end_time], at the dataset's interval and aggregated: windows
+    // that follow each other ([a, b], [b + 1, c]) share no candle
+    for (const [interval, period] of [
+      ['1m', 60_000],
+      ['1h', 3_600_000],
+    ] as const) {
+      const step = 1.5 * period; // every other boundary inside a candle
+      const seen: number[] = [];
+      const a0 = Date.parse('2021-05-16T01:00:00Z');
+      for (let a = a0; a < a0 + 6 * step; a += step) {
+        const w = await getJson(
+          t.app,
+          `/api/v1/datasets/${id}/klines?interval=${interval}&start_time=${a}&end_time=${a + step - 1}`,
+        );
+        seen.push(...w.body.map((k: number[]) => k[0]).reverse());
+      }
+      expect(seen, interval).toEqual(Array.from({ length: 9 }, (_, i) => a0 + i * period));
+    }
   });
 
   it('klines errors follow the klines codes (HTTP 200)', async () => {

@@ -225,13 +225,14 @@ describe('KlineService', () => {
     }
     const all = reference('1m', trades, now).reverse();
     const ranges: Array<[number, number]> = [
-      [T0 + 10 * 60_000 + 30_000, T0 + 25 * 60_000 + 1], // starts mid-candle, ends just inside one
+      [T0 + 10 * 60_000 + 30_000, T0 + 25 * 60_000 + 1], // starts mid-candle (not that one), ends just inside one
       [0, T0 + 3 * 60_000], // before the first candle
       [T0 + 40 * 60_000, now + 86_400_000], // through the current candle into the future
       [now + 60_000, now + 120_000], // only the future
     ];
     for (const [s, e] of ranges) {
-      const want = all.filter((k) => k[0] <= e && k[1] >= s);
+      // the candles opening in [s, e]
+      const want = all.filter((k) => k[0] <= e && k[0] >= s);
       expect(big.svc.klines('BTCUSDT', '1m', { startTime: s, endTime: e }), `${s}..${e}`).toEqual(want);
       expect(small.svc.klines('BTCUSDT', '1m', { startTime: s, endTime: e }), `${s}..${e} sqlite`).toEqual(want);
     }

@@ -159,7 +159,8 @@ export default async function klinesRoutes(
         summary: 'Candlesticks of one pair',
         description:
           'Two modes: symbol + interval [+ limit] returns the latest `limit` candles (default 500, max 1500); symbol + ' +
-          'interval + start_time + end_time returns every candle overlapping [start_time, end_time]. The time-range mode ' +
+          'interval + start_time + end_time returns every candle opening in [start_time, end_time], both included (windows ' +
+          '[a, b] and [b + 1, c] never share a candle). The time-range mode ' +
           'answers at most 1500 candles: a range whose span of existing candles is wider is refused with 6000 (never ' +
           'truncated). Newest first, the current unclosed candle included. Errors are HTTP 200 with {code, message}. ' +
           '1s candles are kept for 24 hours of market time; other intervals are kept.',
@@ -174,14 +175,16 @@ export default async function klinesRoutes(
               Type.Integer({
                 minimum: 0,
                 maximum: MAX_TIME,
-                description: 'ms; together with end_time, never with limit (6003)',
+                description:
+                  'ms, inclusive: candles opening at or after it; together with end_time, never with limit (6003)',
               }),
             ),
             end_time: Type.Optional(
               Type.Integer({
                 minimum: 0,
                 maximum: MAX_TIME,
-                description: 'ms, inclusive; together with start_time, never with limit (6003)',
+                description:
+                  'ms, inclusive: candles opening at or before it; together with start_time, never with limit (6003)',
               }),
             ),
             limit: limitParam,
