@@ -1,7 +1,10 @@
 // The grid file (docs/sweeps.md, The grid file): full grids, listed and random sets, repeats
 // dropped, and a clear error for each way a file can be wrong.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GridError, parseGrid } from '../../src-main/sweep/grid.ts';
+import { ROOT } from './fixture.ts';
 
 describe('parseGrid', () => {
   it('expands a full grid, the first name varying slowest', () => {
@@ -122,5 +125,24 @@ describe('parseGrid', () => {
   ])('refuses %s', (text, msg) => {
     expect(() => parseGrid(text)).toThrow(GridError);
     expect(() => parseGrid(text)).toThrow(msg);
+  });
+});
+
+describe('the example grids', () => {
+  // a set whose parameters its bot does not read runs the bot's defaults: a duplicate in the
+  // results under another name (examples/sweep-grid.json once held the ccxt bot's lookback)
+  it.each([
+    ['examples/sweep-grid.json', 'examples/sweep-bot.ts', 11],
+    ['examples/sweep-ccxt-grid.json', 'examples/sweep-ccxt-bot.ts', 6],
+  ])('%s names only parameters %s reads, and its sets are distinct bots', (grid, bot, count) => {
+    const reads = new Set(
+      [...readFileSync(path.join(ROOT, bot), 'utf8').matchAll(/\bparams\.(\w+)/g)].map((m) => m[1]),
+    );
+    const sets = parseGrid(readFileSync(path.join(ROOT, grid), 'utf8'));
+    expect(sets).toHaveLength(count);
+    for (const set of sets) for (const name of Object.keys(set)) expect(reads, `${grid}: ${name}`).toContain(name);
+    // and the sweep-bot's own rule (1 <= fast < slow) holds for each, so no set fails by design
+    if (bot.endsWith('sweep-bot.ts'))
+      for (const set of sets) expect(Number(set.fast ?? 4)).toBeLessThan(Number(set.slow ?? 16));
   });
 });
