@@ -269,11 +269,15 @@ async function main(argv: string[]): Promise<number> {
   const store = new SqliteSweepStore(dataDir);
   try {
     if (v.list) {
-      for (const s of store.list())
+      for (const s of store.list()) {
+        // the command that finishes it: on its queue when it ran on one (its results wait there)
+        const runner = store.spec(s.id)!.runner;
+        const resume = resumeCommand(s.id, v['data-dir'], runner === 'local' ? undefined : runner);
         console.log(
           `${s.id}  ${s.state.padEnd(11)}  ${s.done}/${s.jobs} done, ${s.failed} failed  ${s.replay}  ${s.bot}` +
-            (s.state === 'interrupted' ? `  (its coordinator is gone: --resume ${s.id} or --remove ${s.id})` : ''),
+            (s.state === 'interrupted' ? `  (its coordinator is gone: ${resume}, or --remove ${s.id})` : ''),
         );
+      }
       return 0;
     }
     if (v.remove !== undefined) {

@@ -2,7 +2,9 @@
 // starts; a sweep over pieces x parameter sets on two worker processes where a failing bot fails
 // its jobs only; the same sweep twice giving the same digests; a coordinator killed mid-sweep
 // finished by --resume with every job stored once. A queue worker's unreachable Redis: one line, exit 2.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sweepResults } from '../../src-main/sweep/reader.ts';
@@ -238,8 +240,18 @@ describe('a local sweep', () => {
     expect(api.list().find((x) => x.id === id)).toMatchObject({ state: 'interrupted', done: 0, jobs: 1 });
     const list = await runCli(['--data-dir', dir, '--list']);
     expect(list.stdout).toContain(
-      `${id}  interrupted  0/1 done, 0 failed  BTCUSDT@2025-01-06T00:00Z..2025-01-06T06:00Z  ${BOT}  (its coordinator is gone: --resume ${id} or --remove ${id})`,
+      `${id}  interrupted  0/1 done, 0 failed  BTCUSDT@2025-01-06T00:00Z..2025-01-06T06:00Z  ${BOT}  (its coordinator is gone: npm run sweep -- --resume ${id} --data-dir ${dir}, or --remove ${id})`,
     );
+    // one that ran on a queue is finished on it: its workers' results wait there
+    const store = new SqliteSweepStore(dir);
+    const dead = { host: hostname(), pid: spawnSync(process.execPath, ['-e', '0']).pid! };
+    store.createSweep('swQueued', { ...store.spec(id)!, runner: 'redis://127.0.0.1:6390' }, [], dead, Date.now());
+    store.close();
+    const queued = await runCli(['--data-dir', dir, '--list']);
+    expect(queued.stdout).toContain(
+      `(its coordinator is gone: npm run sweep -- --resume swQueued --data-dir ${dir} --queue redis://127.0.0.1:6390, or --remove swQueued)`,
+    );
+    expect((await runCli(['--data-dir', dir, '--remove', 'swQueued'])).code).toBe(0);
     expect(existsSync(path.join(dir, 'sweeps', id))).toBe(true);
     const rm = await runCli(['--data-dir', dir, '--remove', id]);
     expect(rm.code, rm.stderr).toBe(0);
