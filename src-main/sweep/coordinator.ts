@@ -145,11 +145,10 @@ export async function prepareSweep(req: SweepRequest, onChecked?: () => void): P
  * Packs the sweep's data (sweeps/ID/data.db) and runs the replay's own checks on it: every job's
  * span against the data's rows (a span lying in a gap of the data replays nothing), then a venue of
  * the first and the last job (a span its data cannot replay fails here). A refused sweep records
- * nothing: its pack folder is removed, and the sweeps folder too if this made it.
+ * nothing: its pack folder is removed, and the sweeps folder too when it is left empty.
  */
 async function packChecked(dataDir: string, id: string, jobs: readonly SweepJob[]): Promise<PackRef> {
   const sweeps = join(dataDir, 'sweeps');
-  const hadFolder = existsSync(sweeps);
   try {
     const pack = await buildPack(dataDir, jobs[0].symbols, join(sweeps, id, 'data.db'));
     const open = openPack(pack.path);
@@ -168,7 +167,15 @@ async function packChecked(dataDir: string, id: string, jobs: readonly SweepJob[
     return pack;
   } catch (err) {
     rmSync(join(sweeps, id), { recursive: true, force: true });
-    if (!hadFolder && existsSync(sweeps) && readdirSync(sweeps).length === 0) rmdirSync(sweeps);
+    // the sweeps folder too when nothing else is in it: whichever of two sweeps refused at once
+    // made it (each saw it made by the other), the last one out removes it
+    if (existsSync(sweeps) && readdirSync(sweeps).length === 0) {
+      try {
+        rmdirSync(sweeps);
+      } catch {
+        // another sweep's pack came in meanwhile, or its refusal removed the folder first
+      }
+    }
     throw err;
   }
 }
