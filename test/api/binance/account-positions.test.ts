@@ -7,18 +7,18 @@
 // marks set by the test).
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { MarginMode, OrderType, PositionAction, PositionSide, Side } from '../../../src-shared/enums.ts';
 import { placeBotOrder, placeOrder, setMarginMode, setPrices } from '../../helpers/exchange-commands.ts';
 import type { Creds } from '../../helpers/signed.ts';
-import { account, binanceusdm, startService, type Service } from './helpers.ts';
+import { account, binanceusdm, startService, until, userStream, type Collected, type Service } from './helpers.ts';
 import { signedCall } from './raw.ts';
 
 let svc: Service;
 let c: Creds;
 /** The ACCOUNT_UPDATE events of c's user stream, opened before its positions. */
-const updates: any[] = [];
-let ws: WebSocket;
+let stream: Collected;
+/** The user stream's ACCOUNT_UPDATE events. */
+const updates = () => stream.got.filter((m) => m.e === 'ACCOUNT_UPDATE');
 
 /** A position of `qty` on `symbol` at `price` for c: its resting order, taken by a bot order. */
 function open(side: Side, symbol: string, price: string, qty: string): void {
@@ -46,26 +46,16 @@ beforeAll(async () => {
   setPrices(ex, 'ETHUSDT', { mark: 3400 });
   c = account(svc.venue, 'acctpos', 100_000, 'one_way');
   setMarginMode(ex, c.id, 'ETHUSDT', MarginMode.ISOLATED);
-  const r = await fetch(`${svc.base}/binance/fapi/v1/listenKey`, {
-    method: 'POST',
-    headers: { 'x-mbx-apikey': c.apiKey },
-  });
-  const key = ((await r.json()) as { listenKey: string }).listenKey;
-  ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${key}`);
-  ws.on('message', (d) => {
-    const m = JSON.parse(String(d));
-    if (m.e === 'ACCOUNT_UPDATE') updates.push(m);
-  });
-  await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
+  stream = await userStream(svc.base, c);
   open(Side.BUY, 'BTCUSDT', '96000.0', '0.500');
   open(Side.SELL, 'ETHUSDT', '3400.00', '2.000');
   // the BTC long loses, the ETH short gains
   setPrices(ex, 'BTCUSDT', { mark: 95990 });
   setPrices(ex, 'ETHUSDT', { mark: 3397 });
-  for (let i = 0; i < 100 && updates.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+  await until(() => updates().length >= 2);
 });
 afterAll(async () => {
-  ws?.close();
+  await stream?.close();
   await svc?.close();
 });
 
@@ -181,8 +171,8 @@ describe('GET fapi/v3/account and fapi/v2/account', () => {
 
 describe('the user stream', () => {
   it("ACCOUNT_UPDATE cw is the cross wallet: wb less the isolated position's iw", () => {
-    const last = updates.at(-1);
-    expect(last, JSON.stringify(updates)).toBeDefined();
+    const last = updates().at(-1);
+    expect(last, JSON.stringify(updates())).toBeDefined();
     const [B] = last.a.B;
     const iw = last.a.P.find((p: any) => p.s === 'ETHUSDT').iw;
     expect(Number(iw)).toBeGreaterThan(0);

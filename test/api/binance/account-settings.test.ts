@@ -4,11 +4,10 @@
 // (no ACCOUNT_UPDATE, which Binance sends for a fill, funding or a deposit only). Prices stand
 // still (clock paused, mark set by the test).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { OrderType, PositionAction, PositionSide, Side } from '../../../src-shared/enums.ts';
 import { deposit, placeBotOrder, placeOrder, setPrices, setTpSl } from '../../helpers/exchange-commands.ts';
 import type { Creds } from '../../helpers/signed.ts';
-import { account, startService, type Service } from './helpers.ts';
+import { account, quiet, startService, until, userStream, type Service } from './helpers.ts';
 import { signedCall } from './raw.ts';
 
 let svc: Service;
@@ -73,27 +72,10 @@ describe('POST /fapi/v1/leverage', () => {
   });
 });
 
-/** A user stream of `c` (its listenKey) collecting every event. */
-async function userStream(c: Creds): Promise<{ got: any[]; close: () => Promise<void> }> {
-  const r = await fetch(`${svc.base}/binance/fapi/v1/listenKey`, {
-    method: 'POST',
-    headers: { 'x-mbx-apikey': c.apiKey },
-  });
-  const { listenKey } = (await r.json()) as { listenKey: string };
-  const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${listenKey}`);
-  const got: any[] = [];
-  ws.on('message', (d) => got.push(JSON.parse(String(d))));
-  await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
-  return {
-    got,
-    close: () => new Promise<void>((res) => (ws.once('close', () => res()), ws.close())),
-  };
-}
-
 /** Waits until `got` holds `n` events (2 s at most), then a little longer for any stray one. */
 async function settle(got: unknown[], n: number): Promise<void> {
-  for (let i = 0; i < 100 && got.length < n; i++) await new Promise((r) => setTimeout(r, 20));
-  await new Promise((r) => setTimeout(r, 150));
+  await until(() => got.length >= n);
+  await quiet();
 }
 
 describe('the user stream on a setting change', () => {
@@ -101,7 +83,7 @@ describe('the user stream on a setting change', () => {
     setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 96000 });
     const c = account(svc.venue, 'bcfg', 100_000, 'one_way');
     openLong(c, '0.100');
-    const s = await userStream(c);
+    const s = await userStream(svc.base, c);
     try {
       // the mark moved since the stream opened: the position's unrealized PnL is not what it was
       setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 96500 });
@@ -138,7 +120,7 @@ describe('the user stream on a setting change', () => {
     setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 96000 });
     const c = account(svc.venue, 'bcfg-order', 100_000, 'one_way');
     openLong(c, '0.100');
-    const s = await userStream(c);
+    const s = await userStream(svc.base, c);
     try {
       setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 96500 });
       placeOrder(svc.venue.exchange, c.id, {

@@ -4,17 +4,15 @@
 // `V`, whatever mode was sent. Prices stand still (clock paused, mark set by the test).
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { OrderType, PositionAction, PositionSide, Side } from '../../../src-shared/enums.ts';
 import { placeBotOrder, setPrices } from '../../helpers/exchange-commands.ts';
 import type { Creds } from '../../helpers/signed.ts';
-import { account, startService, type Service } from './helpers.ts';
+import { account, startService, until, userStream, type Collected, type Service } from './helpers.ts';
 import { signedCall } from './raw.ts';
 
 let svc: Service;
 let c: Creds;
-let ws: WebSocket;
-const got: any[] = [];
+let stream: Collected;
 
 /** A house ask of `qty` BTCUSDT at `price`. */
 function ask(price: string, qty: string): void {
@@ -34,24 +32,17 @@ beforeAll(async () => {
   svc.venue.clock.pause();
   setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 96000 });
   c = account(svc.venue, 'avgstp', 100_000, 'one_way');
-  const r = await fetch(`${svc.base}/binance/fapi/v1/listenKey`, {
-    method: 'POST',
-    headers: { 'x-mbx-apikey': c.apiKey },
-  });
-  const key = ((await r.json()) as { listenKey: string }).listenKey;
-  ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${key}`);
-  ws.on('message', (d) => got.push(JSON.parse(String(d))));
-  await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
+  stream = await userStream(svc.base, c);
 });
 afterAll(async () => {
-  ws?.close();
+  await stream?.close();
   await svc?.close();
 });
 
 /** The stream's ORDER_TRADE_UPDATE events of order `id`, once `n` came (or 2 s passed). */
 async function streamed(id: number, n: number): Promise<any[]> {
-  const of = () => got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && m.o.i === id).map((m) => m.o);
-  for (let i = 0; i < 100 && of().length < n; i++) await new Promise((r) => setTimeout(r, 20));
+  const of = () => stream.got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && m.o.i === id).map((m) => m.o);
+  await until(() => of().length >= n);
   return of();
 }
 

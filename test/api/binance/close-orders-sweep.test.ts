@@ -4,10 +4,9 @@
 // takes the next order in the book instead. Seen as a Binance client sees it: the taker's answer,
 // GET order, userTrades, positionRisk and the user stream.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { Creds } from '../../helpers/signed.ts';
 import { midOf } from './book.ts';
-import { account, startService, type Service } from './helpers.ts';
+import { account, quiet, startService, userStream, type Service } from './helpers.ts';
 import { signedCall } from './raw.ts';
 
 let svc: Service;
@@ -30,22 +29,6 @@ async function call(c: Creds, method: 'GET' | 'POST', path: string, params: Reco
   return r.body;
 }
 
-/** The account's user stream, collecting what it pushes. */
-async function listen(c: Creds): Promise<{ got: any[]; close(): void }> {
-  const r = await fetch(`${svc.base}/binance/fapi/v1/listenKey`, {
-    method: 'POST',
-    headers: { 'x-mbx-apikey': c.apiKey },
-  });
-  const { listenKey } = (await r.json()) as { listenKey: string };
-  const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${listenKey}`);
-  const got: any[] = [];
-  ws.on('message', (d) => got.push(JSON.parse(String(d))));
-  await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
-  return { got, close: () => ws.close() };
-}
-
-const settle = () => new Promise((r) => setTimeout(r, 150));
-
 /**
  * D long 0.008 (bought at market from E's ask at mid), D's two close orders at mid+50 and mid+60,
  * F's ask of 0.005 at mid+70 behind them; then E buys 0.010 IOC up to mid+70.
@@ -65,7 +48,7 @@ async function sweep(mode: Mode, tag: string, closes: [string, string]) {
     price: px(0),
   });
   await order({ side: 'BUY', type: 'MARKET', quantity: '0.008', ...(hedge ? { positionSide: 'LONG' } : {}) });
-  const stream = await listen(d);
+  const stream = await userStream(svc.base, d);
   const close: Record<string, string> = hedge ? { positionSide: 'LONG' } : { reduceOnly: 'true' };
   const limit = { side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', ...close };
   const c1 = await order({ ...limit, quantity: closes[0], price: px(50) });
@@ -88,8 +71,8 @@ async function sweep(mode: Mode, tag: string, closes: [string, string]) {
     price: px(70),
     newOrderRespType: 'RESULT',
   });
-  await settle();
-  stream.close();
+  await quiet();
+  await stream.close();
   const get = (id: number) => call(d, 'GET', '/fapi/v1/order', { orderId: String(id) });
   const positions = async (c: Creds) =>
     ((await call(c, 'GET', '/fapi/v3/positionRisk', {})) as any[]).map((p) => [p.positionSide, p.positionAmt]);

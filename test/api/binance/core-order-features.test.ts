@@ -5,10 +5,9 @@
 import { placeOrder } from '../../helpers/exchange-commands.ts';
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { MAX_OPEN_ORDERS_PER_PAIR } from '../../../src-main/trading/order-checks.ts';
 import { ladder, midOf } from './book.ts';
-import { account, binanceusdm, startService, type Service } from './helpers.ts';
+import { account, binanceusdm, collect, startService, until, type Service } from './helpers.ts';
 
 const BTC = 'BTC/USDT:USDT';
 let svc: Service;
@@ -181,10 +180,8 @@ describe('user stream', () => {
     const c = account(svc.venue, 'cstw');
     const ex = binanceusdm(svc.base, c);
     const { listenKey } = await ex.fapiPrivatePostListenKey();
-    const ws = new WebSocket(`${svc.base.replace('http', 'ws')}/binance/ws/${listenKey}`);
-    const got: any[] = [];
-    ws.on('message', (d) => got.push(JSON.parse(String(d))));
-    await new Promise((r) => ws.once('open', r));
+    const s = await collect(`${svc.base.replace('http', 'ws')}/binance/ws/${listenKey}`);
+    const got = s.got;
     try {
       const x = svc.venue.exchange;
       placeOrder(x, c.id, {
@@ -207,14 +204,14 @@ describe('user stream', () => {
       });
       expect(taker.status).toBe(6);
       const mine = () => got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && m.o.i === Number(taker.order_id));
-      for (let i = 0; i < 50 && mine().length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      await until(() => mine().length >= 2);
       expect(mine().map((m) => [m.o.x, m.o.X])).toEqual([
         ['NEW', 'NEW'],
         ['EXPIRED', 'EXPIRED_IN_MATCH'],
       ]);
       await ex.cancelAllOrders(BTC);
     } finally {
-      ws.close();
+      await s.close();
     }
   });
 
@@ -222,21 +219,19 @@ describe('user stream', () => {
     const c = account(svc.venue, 'ccfg');
     const ex = binanceusdm(svc.base, c);
     const { listenKey } = await ex.fapiPrivatePostListenKey();
-    const ws = new WebSocket(`${svc.base.replace('http', 'ws')}/binance/ws/${listenKey}`);
-    const got: any[] = [];
-    ws.on('message', (d) => got.push(JSON.parse(String(d))));
-    await new Promise((r) => ws.once('open', r));
+    const s = await collect(`${svc.base.replace('http', 'ws')}/binance/ws/${listenKey}`);
+    const got = s.got;
     try {
       svc.venue.exchange.execute({ kind: 'setLeverage', accountId: c.id, symbol: 'BTCUSDT', leverage: 9 });
-      for (let i = 0; i < 50 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await until(() => got.length > 0);
       expect(got.filter((m) => m.e === 'ACCOUNT_CONFIG_UPDATE').map((m) => m.ac)).toEqual([{ s: 'BTCUSDT', l: 9 }]);
       // the same leverage again changes nothing and says nothing; through the facade it is announced too
       svc.venue.exchange.execute({ kind: 'setLeverage', accountId: c.id, symbol: 'BTCUSDT', leverage: 9 });
       await ex.setLeverage(11, BTC);
-      for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      await until(() => got.length >= 2);
       expect(got.filter((m) => m.e === 'ACCOUNT_CONFIG_UPDATE').map((m) => m.ac.l)).toEqual([9, 11]);
     } finally {
-      ws.close();
+      await s.close();
     }
   });
 });

@@ -1,16 +1,18 @@
 // A listening service for the facade's tests (real ccxt talks HTTP to it on 127.0.0.1:0), the
-// same without a socket for inject tests, accounts with known keys, and ccxt pointed at /binance
-// exactly as docs/binance.md says.
+// same without a socket for inject tests, accounts with known keys, ccxt pointed at /binance
+// exactly as docs/binance.md says, and user data streams (listenKey + socket) that collect what
+// they are sent.
 import { setPositionMode, upsertAccount } from '../../helpers/exchange-commands.ts';
 import type { AddressInfo } from 'node:net';
 import ccxt from 'ccxt';
-import { afterAll, beforeAll } from 'vitest';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src-main/api/app.ts';
 import { openVenue, type LocalVenue as Venue } from '../../../src-main/venue.ts';
 import type { Creds } from '../../helpers/signed.ts';
 import { makeApp, type TestApp } from '../../helpers/app.ts';
-import { signedInject } from './raw.ts';
+import { signedCall, signedInject } from './raw.ts';
 
 export interface Service {
   app: FastifyInstance;
@@ -112,4 +114,77 @@ export function binanceusdm(base: string, creds?: Creds): any {
   ex.urls.api.ws.future = `${base.replace(/^http/, 'ws')}/binance/ws`;
   ex.exceptions.exact = { ...ex.exceptions.exact, ...ex.exceptions.linear.exact };
   return ex;
+}
+
+/** POST (a new listenKey of `apiKey`) or DELETE (end it) /fapi/v1/listenKey on the service at `base`: the answer's body. */
+export async function listenKeyCall(base: string, method: 'POST' | 'DELETE', apiKey: string): Promise<any> {
+  const r = await fetch(`${base}/binance/fapi/v1/listenKey`, { method, headers: { 'x-mbx-apikey': apiKey } });
+  return r.json();
+}
+
+/** An open socket and every message it was sent, parsed, in order. */
+export interface Collected {
+  readonly ws: WebSocket;
+  readonly got: any[];
+  /** The close code, once the socket closes. */
+  readonly closed: Promise<number>;
+  /** Closes the socket and waits until it is closed. */
+  close(): Promise<void>;
+}
+
+/** Opens a socket to `url` collecting every message; resolves once open, rejects if it fails first. */
+export async function collect(url: string): Promise<Collected> {
+  const ws = new WebSocket(url);
+  const got: any[] = [];
+  ws.on('message', (d) => got.push(JSON.parse(String(d))));
+  const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+  await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
+  return {
+    ws,
+    got,
+    closed,
+    async close() {
+      ws.close();
+      await closed;
+    },
+  };
+}
+
+/** The user stream of `listenKey` on /binance/private/ws, `extra` appended to its query (`&events=…`). */
+export function listenTo(base: string, listenKey: string, extra = ''): Promise<Collected> {
+  return collect(`${base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${listenKey}${extra}`);
+}
+
+/** A user stream of a new listenKey of `c`. */
+export async function userStream(base: string, c: Creds): Promise<Collected> {
+  return listenTo(base, (await listenKeyCall(base, 'POST', c.apiKey)).listenKey);
+}
+
+/** Waits until `done()` holds, 2 s at most (checked every 20 ms); the caller's expectations then say what came. */
+export async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
+}
+
+/** 150 ms more, for any event that should not come. */
+export const quiet = () => new Promise((r) => setTimeout(r, 150));
+
+/** A LIMIT order of `c` on BTCUSDT (GTC unless `tif`) over HTTP, expected accepted: its orderId. */
+export async function limitOrder(
+  base: string,
+  c: Creds,
+  side: 'BUY' | 'SELL',
+  qty: string,
+  price: number,
+  tif = 'GTC',
+): Promise<number> {
+  const r = await signedCall(base, c, 'POST', '/fapi/v1/order', {
+    symbol: 'BTCUSDT',
+    side,
+    type: 'LIMIT',
+    quantity: qty,
+    price: price.toFixed(1),
+    timeInForce: tif,
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.orderId;
 }

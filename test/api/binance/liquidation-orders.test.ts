@@ -4,22 +4,20 @@
 // order history, the Binance facade's order query and its user stream's ORDER_TRADE_UPDATE.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { placeBotOrder, placeOrder, setMarginMode, setPrices, cancelOrder } from '../../helpers/exchange-commands.ts';
 import { dataOf, signed, type Creds } from '../../helpers/signed.ts';
 import { MarginMode, OrderStatus } from '../../../src-shared/enums.ts';
 import { buildApp } from '../../../src-main/api/app.ts';
 import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
 import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
-import { account } from './helpers.ts';
+import { account, until, userStream, type Collected } from './helpers.ts';
 import { signedCall } from './raw.ts';
 
 let venue: LocalVenue;
 let app: Awaited<ReturnType<typeof buildApp>>;
 let base: string;
 let c: Creds;
-const got: any[] = [];
-let ws: WebSocket;
+let stream: Collected;
 const ids = { close: 0, open: 0, userCancel: 0 };
 
 beforeAll(async () => {
@@ -58,19 +56,14 @@ beforeAll(async () => {
   ids.userCancel = limit(2, 2, 1, '99600.0', '0.010');
   cancelOrder(ex, c.id, { symbol: 'BTCUSDT', orderId: ids.userCancel });
   // the facade's user stream
-  const key = (await (
-    await fetch(`${base}/binance/fapi/v1/listenKey`, { method: 'POST', headers: { 'x-mbx-apikey': c.apiKey } })
-  ).json()) as { listenKey: string };
-  ws = new WebSocket(`${base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${key.listenKey}`);
-  ws.on('message', (d) => got.push(JSON.parse(String(d))));
-  await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
+  stream = await userStream(base, c);
   // liquidated at a mark of 91,560 by an IOC against the house's bid
   house(1, '93000.0');
   setPrices(ex, 'BTCUSDT', { mark: 91_560 });
   expect(ex.positions(c.id)).toEqual([]);
 });
 afterAll(async () => {
-  ws?.close();
+  await stream?.close();
   await app?.close();
   await venue?.close();
 });
@@ -96,11 +89,10 @@ describe('orders removed by a liquidation', () => {
       'CANCELED',
     ]);
     const final = (id: number) => {
-      const u = got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && m.o.i === id).map((m) => [m.o.x, m.o.X]);
+      const u = stream.got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && m.o.i === id).map((m) => [m.o.x, m.o.X]);
       return u[u.length - 1];
     };
-    for (let i = 0; i < 100 && (final(ids.close) === undefined || final(ids.open) === undefined); i++)
-      await new Promise((r) => setTimeout(r, 20));
+    await until(() => final(ids.close) !== undefined && final(ids.open) !== undefined);
     expect(final(ids.close)).toEqual(['EXPIRED', 'EXPIRED']);
     expect(final(ids.open)).toEqual(['EXPIRED', 'EXPIRED']);
   });

@@ -4,12 +4,11 @@
 // reports the modification as ORDER_TRADE_UPDATE x AMENDMENT.
 import { cancelOrder } from '../../helpers/exchange-commands.ts';
 import ccxt from 'ccxt';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Side } from '../../../src-shared/enums.ts';
 import type { Creds } from '../../helpers/signed.ts';
 import { limit, pausedWithAsk } from './book.ts';
-import { account, binanceusdm, type Service } from './helpers.ts';
+import { account, binanceusdm, collect, until, type Service } from './helpers.ts';
 import { signedCall } from './raw.ts';
 
 const BTC = 'BTC/USDT:USDT';
@@ -101,14 +100,11 @@ describe('PUT /fapi/v1/order', () => {
     await cx.loadMarkets();
     // the raw user stream, to see Binance's execution types
     const { listenKey } = await cx.fapiPrivatePostListenKey();
-    const ws = new WebSocket(`${svc.base.replace('http', 'ws')}/binance/ws/${listenKey}`);
-    const events: any[] = [];
-    ws.on('message', (d) => events.push(JSON.parse(String(d))));
-    await new Promise((r) => ws.once('open', r));
+    const s = await collect(`${svc.base.replace('http', 'ws')}/binance/ws/${listenKey}`);
+    const of = () => s.got.filter((x) => x.e === 'ORDER_TRADE_UPDATE');
     const updates = async (n: number) => {
-      for (let i = 0; i < 100 && events.filter((x) => x.e === 'ORDER_TRADE_UPDATE').length < n; i++)
-        await new Promise((r) => setTimeout(r, 20));
-      return events.filter((x) => x.e === 'ORDER_TRADE_UPDATE');
+      await until(() => of().length >= n);
+      return of();
     };
     try {
       const o = await cx.createOrder(BTC, 'limit', 'buy', 0.01, Number(px(-80)));
@@ -130,7 +126,7 @@ describe('PUT /fapi/v1/order', () => {
       expect(upd).toHaveLength(2);
       expect(upd[1].o).toMatchObject({ i: Number(o.id), x: 'AMENDMENT', X: 'NEW', p: px(-90), q: '0.030', z: '0.000' });
     } finally {
-      ws.close();
+      await s.close();
     }
   });
 });

@@ -6,11 +6,10 @@
 // Prices stand still (clock paused, mark set by the test).
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { MarginMode, OrderType, PositionAction, PositionSide, Side } from '../../../src-shared/enums.ts';
 import { placeBotOrder, placeOrder, setMarginMode, setPrices } from '../../helpers/exchange-commands.ts';
 import type { Creds } from '../../helpers/signed.ts';
-import { account, binanceusdm, startService, type Service } from './helpers.ts';
+import { account, binanceusdm, quiet, startService, until, userStream, type Service } from './helpers.ts';
 import { signedCall } from './raw.ts';
 
 const BTC = 'BTC/USDT:USDT';
@@ -158,26 +157,19 @@ describe('GET /fapi/v1/positionMargin/history', () => {
 describe('the user stream', () => {
   it('a margin change is ACCOUNT_UPDATE MARGIN_TRANSFER with the position and its new isolated wallet', async () => {
     const c = withPosition('bpm-stream');
-    const r = await fetch(`${svc.base}/binance/fapi/v1/listenKey`, {
-      method: 'POST',
-      headers: { 'x-mbx-apikey': c.apiKey },
-    });
-    const { listenKey } = (await r.json()) as { listenKey: string };
-    const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${listenKey}`);
-    const got: any[] = [];
-    ws.on('message', (d) => got.push(JSON.parse(String(d))));
-    await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
+    const s = await userStream(svc.base, c);
+    const got = s.got;
     try {
       expect((await margin(c, { amount: '30', type: '1' })).body.code).toBe(200);
-      for (let i = 0; i < 100 && got.length < 1; i++) await new Promise((res) => setTimeout(res, 20));
-      await new Promise((res) => setTimeout(res, 150));
+      await until(() => got.length >= 1);
+      await quiet();
       expect(got).toHaveLength(1);
       expect(got[0]).toMatchObject({
         e: 'ACCOUNT_UPDATE',
         a: { m: 'MARGIN_TRANSFER', B: [], P: [{ s: 'BTCUSDT', pa: '0.100', mt: 'isolated', iw: '510', ps: 'BOTH' }] },
       });
     } finally {
-      await new Promise<void>((res) => (ws.once('close', () => res()), ws.close()));
+      await s.close();
     }
   });
 });

@@ -3,9 +3,8 @@
 // (as positionRisk's bidNotional / askNotional), and ACCOUNT_UPDATE `cr` is the realized PnL the
 // position accumulated, the closed position's entry (pa "0") included.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { Creds } from '../../helpers/signed.ts';
-import { account, startService, type Service } from './helpers.ts';
+import { account, limitOrder, startService, until, userStream, type Service } from './helpers.ts';
 import { signedCall } from './raw.ts';
 
 let svc: Service;
@@ -17,36 +16,14 @@ beforeAll(async () => {
 });
 afterAll(async () => svc?.close());
 
-async function stream(c: Creds): Promise<{ ws: WebSocket; got: any[] }> {
-  const r = await fetch(`${svc.base}/binance/fapi/v1/listenKey`, {
-    method: 'POST',
-    headers: { 'x-mbx-apikey': c.apiKey },
-  });
-  const { listenKey } = (await r.json()) as { listenKey: string };
-  const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${listenKey}`);
-  const got: any[] = [];
-  ws.on('message', (d) => got.push(JSON.parse(String(d))));
-  await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
-  return { ws, got };
-}
-
-async function order(c: Creds, side: 'BUY' | 'SELL', qty: string, price: number, tif = 'GTC'): Promise<number> {
-  const r = await signedCall(svc.base, c, 'POST', '/fapi/v1/order', {
-    symbol: 'BTCUSDT',
-    side,
-    type: 'LIMIT',
-    quantity: qty,
-    price: price.toFixed(1),
-    timeInForce: tif,
-  });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.orderId;
-}
+const stream = (c: Creds) => userStream(svc.base, c);
+const order = (c: Creds, side: 'BUY' | 'SELL', qty: string, price: number, tif = 'GTC') =>
+  limitOrder(svc.base, c, side, qty, price, tif);
 
 /** The events of kind `e` once `n` of them came (or 2 s passed). */
 async function events(s: { got: any[] }, e: string, n: number): Promise<any[]> {
   const of = () => s.got.filter((m) => m.e === e);
-  for (let i = 0; i < 100 && of().length < n; i++) await new Promise((r) => setTimeout(r, 20));
+  await until(() => of().length >= n);
   return of();
 }
 

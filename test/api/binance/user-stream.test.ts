@@ -8,7 +8,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { dataOf, signed, type Creds } from '../../helpers/signed.ts';
-import { account, startService, type Service } from './helpers.ts';
+import {
+  account,
+  limitOrder,
+  listenKeyCall,
+  listenTo,
+  quiet,
+  startService,
+  until,
+  userStream,
+  type Collected,
+  type Service,
+} from './helpers.ts';
 import { signedCall } from './raw.ts';
 
 let svc: Service;
@@ -20,59 +31,26 @@ beforeAll(async () => {
 });
 afterAll(async () => svc?.close());
 
-interface Stream {
-  ws: WebSocket;
-  got: any[];
-  closed: Promise<number>;
-}
+type Stream = Collected;
 
-async function listen(key: string, extra = ''): Promise<Stream> {
-  const ws = new WebSocket(`${svc.base.replace(/^http/, 'ws')}/binance/private/ws?listenKey=${key}${extra}`);
-  const got: any[] = [];
-  ws.on('message', (d) => got.push(JSON.parse(String(d))));
-  const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
-  await new Promise<void>((res, rej) => (ws.once('open', () => res()), ws.once('error', rej)));
-  return { ws, got, closed };
-}
-
-async function keyCall(method: 'POST' | 'DELETE', apiKey: string): Promise<any> {
-  const r = await fetch(`${svc.base}/binance/fapi/v1/listenKey`, { method, headers: { 'x-mbx-apikey': apiKey } });
-  return r.json();
-}
-
-const settle = () => new Promise((r) => setTimeout(r, 150));
-
+const listen = (key: string, extra = '') => listenTo(svc.base, key, extra);
+const keyCall = (method: 'POST' | 'DELETE', apiKey: string) => listenKeyCall(svc.base, method, apiKey);
+const settle = quiet;
 /** A user stream of a new key of `c`. */
-async function streamOf(c: Creds): Promise<Stream> {
-  return listen((await keyCall('POST', c.apiKey)).listenKey);
-}
-
-async function closeStream(s: Stream): Promise<void> {
-  s.ws.close();
-  await s.closed;
-}
+const streamOf = (c: Creds) => userStream(svc.base, c);
+const closeStream = (s: Stream) => s.close();
 
 /** The stream's ORDER_TRADE_UPDATE events of order `id`, once `n` of them came (or 2 s passed). */
 async function updates(s: Stream, id: number, n: number): Promise<any[]> {
   const of = () => s.got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && m.o.i === id).map((m) => m.o);
-  for (let i = 0; i < 100 && of().length < n; i++) await new Promise((r) => setTimeout(r, 20));
+  await until(() => of().length >= n);
   await settle(); // and nothing more after them
   return of();
 }
 
 /** A one-way LIMIT order of `c` (GTC unless `tif`), its answer's orderId. */
-async function order(c: Creds, side: 'BUY' | 'SELL', qty: string, price: number, tif = 'GTC'): Promise<number> {
-  const r = await signedCall(svc.base, c, 'POST', '/fapi/v1/order', {
-    symbol: 'BTCUSDT',
-    side,
-    type: 'LIMIT',
-    quantity: qty,
-    price: price.toFixed(1),
-    timeInForce: tif,
-  });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.orderId;
-}
+const order = (c: Creds, side: 'BUY' | 'SELL', qty: string, price: number, tif = 'GTC') =>
+  limitOrder(svc.base, c, side, qty, price, tif);
 
 const pick = (o: any) => ({ x: o.x, X: o.X, p: o.p, l: o.l, z: o.z, ap: o.ap });
 /** The average price `ap` of fills all at `price`: that price to 8 decimals (not rounded to the tick). */
@@ -87,15 +65,7 @@ describe('user data stream', () => {
     const code = await Promise.race([s.closed, new Promise<number>((r) => setTimeout(() => r(-1), 2000))]);
     expect(code, 'the socket closes').not.toBe(-1);
     const before = s.got.length;
-    const r = await signedCall(svc.base, c, 'POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'LIMIT',
-      quantity: '0.010',
-      price: (mid - 200).toFixed(1),
-      timeInForce: 'GTC',
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await order(c, 'BUY', '0.010', mid - 200);
     await settle();
     expect(s.got.length).toBe(before);
   });
@@ -123,18 +93,10 @@ describe('user data stream', () => {
     const c = account(svc.venue, 'usnew', 50_000, 'one_way');
     const { listenKey } = await keyCall('POST', c.apiKey);
     const s = await listen(listenKey);
-    const r = await signedCall(svc.base, c, 'POST', '/fapi/v1/order', {
-      symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'LIMIT',
-      quantity: '0.010',
-      price: (mid - 200).toFixed(1),
-      timeInForce: 'GTC',
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const id = await order(c, 'BUY', '0.010', mid - 200);
     await settle();
     expect(s.got.map((m) => m.e)).toEqual(['ORDER_TRADE_UPDATE']);
-    expect(s.got[0].o).toMatchObject({ x: 'NEW', X: 'NEW', i: r.body.orderId });
+    expect(s.got[0].o).toMatchObject({ x: 'NEW', X: 'NEW', i: id });
     s.ws.close();
     await s.closed;
   });
