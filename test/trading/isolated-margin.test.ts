@@ -3,10 +3,7 @@
 // 3,000, tier MMR 0.5 %, cum 50, liquidates at 57,236.18): what an addition and a removal move to
 // the unit, the liquidation price they give by the formula, Binance's removal rule, the refusals
 // (which change nothing), the history rows and pushes, the accounting identity, and a restart.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   placeBotOrder,
   placeOrder,
@@ -20,29 +17,15 @@ import { ApiError } from '../../src-shared/errors.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
 import { HOUSE_ACCOUNT, type Exchange } from '../../src-main/trading/exchange.ts';
 import type { MarginChangeResult } from '../../src-main/trading/isolated-margin.ts';
-import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
+import type { LocalVenue as Venue } from '../../src-main/venue.ts';
+import { venueKit } from './venues.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
-const venues: Venue[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const v of venues.splice(0)) await v.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function venue(dataDir = ':memory:'): Venue {
-  const v = openVenue({ dataDir, simulate: false, wall: () => T0 });
-  v.clock.pause();
-  venues.push(v);
-  return v;
-}
-
-function folder(): string {
-  const d = mkdtempSync(join(tmpdir(), 'perpdesk-isomargin-'));
-  dirs.push(d);
-  return d;
-}
+/** Paper venues (no simulated market, the clock paused) and their folders, closed and removed after each test. */
+const kit = venueKit({ wall: T0, balance: 10_000n * USDT, pause: true, simulate: false });
+const venue = kit.venue;
+const folder = () => kit.dataDir('perpdesk-isomargin-');
 
 function user(v: Venue, key: string, balance = 10_000n * USDT): number {
   return upsertAccount(v.exchange, { apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, T0).id;
@@ -340,8 +323,7 @@ describe('isolated margin: durability', () => {
     v.trading.group.commitNow();
     const positions = v.exchange.positions(u);
     expect(positions[0].margin).toBe(4200);
-    await v.close();
-    venues.splice(venues.indexOf(v), 1);
+    await v.close(); // stays listed: closing again after the test does nothing
 
     v = venue(dir);
     setPrices(v.exchange, 'BTCUSDT', { mark: 60_000 });

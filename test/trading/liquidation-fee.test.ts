@@ -4,10 +4,7 @@
 // of the cross wallet (never the margin of an isolated position). It is its own ledger item (a
 // liquidation_fees row, in the account identity beside the fills' fees), joins the closed
 // position's close fee and the liquidation event, and survives a restart.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   placeBotOrder,
   placeOrder,
@@ -20,24 +17,14 @@ import { CloseType, MarginMode } from '../../src-shared/enums.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
 import { HOUSE_ACCOUNT, INITIAL_INSURANCE_FUND } from '../../src-main/trading/exchange.ts';
 import { TransferKind } from '../../src-main/trading/ports.ts';
-import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
+import type { LocalVenue as Venue } from '../../src-main/venue.ts';
+import { venueKit } from './venues.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
-const venues: Venue[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const v of venues.splice(0)) await v.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-/** A paper venue (no simulated market: the books hold only the test's orders) on `dataDir`. */
-function venue(dataDir = ':memory:'): Venue {
-  const v = openVenue({ dataDir, simulate: false, wall: () => T0 });
-  v.clock.pause();
-  venues.push(v);
-  return v;
-}
+/** Paper venues (no simulated market: the books hold only the test's orders; the clock paused) and their folders. */
+const kit = venueKit({ wall: T0, balance: 10_000n * USDT, pause: true, simulate: false });
+const venue = kit.venue;
 
 function user(v: Venue, key: string, balance: bigint): number {
   return upsertAccount(v.exchange, { apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, T0).id;
@@ -82,8 +69,7 @@ function liquidationEvents(v: Venue, accountId: number): Array<Record<string, un
 
 describe('liquidation clearance fee', () => {
   it('isolated: 1.25 % of the notional closed when the close leaves more margin than that, to the fund', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-liqfee-'));
-    dirs.push(dir);
+    const dir = kit.dataDir('perpdesk-liqfee-');
     const v = venue(dir);
     const u = user(v, 'liqfee001', 10_000n * USDT);
     setMarginMode(v.exchange, u, 'BTCUSDT', MarginMode.ISOLATED);

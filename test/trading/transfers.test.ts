@@ -10,24 +10,16 @@ import {
   setPrices,
   upsertAccount,
 } from '../helpers/exchange-commands.ts';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { TransferKind } from '../../src-main/trading/ports.ts';
-import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
+import type { LocalVenue as Venue } from '../../src-main/venue.ts';
+import { venueKit } from './venues.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
-const venues: Venue[] = [];
-afterEach(async () => {
-  for (const v of venues.splice(0)) await v.close();
-});
-
-function venue(): Venue {
-  const v = openVenue({ dataDir: ':memory:', wall: () => T0 });
-  v.clock.pause();
-  venues.push(v);
-  return v;
-}
+/** In-memory venues (the clock paused), closed after each test. */
+const { venue } = venueKit({ wall: T0, balance: 0n, pause: true });
 
 const transfersOf = (v: Venue, accountId: number) =>
   v.trading.transfers({ accountId, limit: 100, order: 'asc' }).map((t) => [t.kind, t.amount]);

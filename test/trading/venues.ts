@@ -1,6 +1,7 @@
 // Venues for the exchange's tests, closed (and their folders removed) after each test: paper
-// venues (in memory, no simulated market) and a user's venue kit (the simulated market, a funded
-// user, a data folder on disk for restart tests), with the usual BTCUSDT order input.
+// venues (in memory, no simulated market) and a user's venue kit (the simulated market unless
+// turned off, a funded user, a data folder on disk for restart tests), with the usual BTCUSDT
+// order input.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,10 +26,11 @@ export function paperVenues(wall?: () => number): () => LocalVenue {
 }
 
 /**
- * A venue as a user's (simulated market on, wall clock fixed at `wall`, paused when asked), funded
- * users, data folders: everything opened is closed and removed after each test of the calling file.
+ * A venue as a user's (simulated market on unless `simulate` is false, wall clock fixed at `wall`,
+ * paused when asked), funded users, data folders: everything opened is closed and removed after
+ * each test of the calling file.
  */
-export function venueKit(o: { wall: number; balance: bigint; pause?: boolean }) {
+export function venueKit(o: { wall: number; balance: bigint; pause?: boolean; simulate?: boolean }) {
   const venues: LocalVenue[] = [];
   const dirs: string[] = [];
   afterEach(async () => {
@@ -38,7 +40,7 @@ export function venueKit(o: { wall: number; balance: bigint; pause?: boolean }) 
   });
   return {
     venue(dataDir = ':memory:'): LocalVenue {
-      const v = openVenue({ dataDir, wall: () => o.wall });
+      const v = openVenue({ dataDir, wall: () => o.wall, ...(o.simulate === false ? { simulate: false } : {}) });
       if (o.pause) v.clock.pause();
       venues.push(v);
       return v;
