@@ -3,21 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errors } from '../../src-shared/errors.ts';
 import { makeApp, type TestApp } from '../helpers/app.ts';
-import { dataOf, makeAccount, orderBody, plain, signed, type Creds } from '../helpers/signed.ts';
+import { dataOf, expectError, makeAccount, orderBody, plain, signed, type Creds } from '../helpers/signed.ts';
 
 let t: TestApp;
 let a: Creds;
 
 const get = (path: string, query?: Record<string, string>) => signed(t.app, a, 'GET', path, { query });
 const post = (path: string, json: unknown) => signed(t.app, a, 'POST', path, { json });
-
-function expectError(r: { status: number; body: any }, def: { code: number; http: number }): void {
-  expect({ status: r.status, code: r.body?.code, data: r.body?.data }).toEqual({
-    status: def.http,
-    code: def.code,
-    data: null,
-  });
-}
 
 beforeAll(async () => {
   t = await makeApp();

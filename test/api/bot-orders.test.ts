@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errors } from '../../src-shared/errors.ts';
 import { ORDER_RECORD_FIELDS, PLACEMENT_RESULT_FIELDS } from '../../src-shared/types.ts';
 import { makeApp, type TestApp } from '../helpers/app.ts';
-import { countRows, dataOf, makeAccount, orderBody, plain, signed, type Creds } from '../helpers/signed.ts';
+import {
+  countRows,
+  dataOf,
+  expectError,
+  makeAccount,
+  orderBody,
+  plain,
+  signed,
+  type Creds,
+} from '../helpers/signed.ts';
 
 let t: TestApp;
 let u: Creds;
@@ -16,14 +25,6 @@ const botPlace = (over: Record<string, unknown> = {}, remoteAddress?: string) =>
   plain(t.app, 'POST', '/fapi/v1/bot/orders', { json: botBody(over), remoteAddress });
 const cached = async (symbol?: string) =>
   dataOf(await plain(t.app, 'GET', `/fapi/v1/bot/openOrders${symbol ? `?symbol=${symbol}` : ''}`));
-
-function expectError(r: { status: number; body: any }, def: { code: number; http: number }): void {
-  expect({ status: r.status, code: r.body?.code, data: r.body?.data }).toEqual({
-    status: def.http,
-    code: def.code,
-    data: null,
-  });
-}
 
 beforeAll(async () => {
   t = await makeApp();

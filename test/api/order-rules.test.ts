@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Errors } from '../../src-shared/errors.ts';
 import { makeApp, type TestApp } from '../helpers/app.ts';
-import { dataOf, makeAccount, plain, signed, type Creds } from '../helpers/signed.ts';
+import { dataOf, expectError, makeAccount, plain, signed, type Creds } from '../helpers/signed.ts';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -16,14 +16,6 @@ afterEach(() => t.close());
 const place = (who: Creds, body: Record<string, unknown>) =>
   signed(t.app, who, 'POST', '/fapi/v1/orders', { json: body });
 const bot = (body: Record<string, unknown>) => plain(t.app, 'POST', '/fapi/v1/bot/orders', { json: body });
-
-function expectError(r: { status: number; body: any }, def: { code: number; http: number }): void {
-  expect({ status: r.status, code: r.body?.code, data: r.body?.data }).toEqual({
-    status: def.http,
-    code: def.code,
-    data: null,
-  });
-}
 
 /** A house order resting on ETHUSDT (mark 3400.00): a sell at 3400.00 or a buy at 3399.00. */
 async function ethLiquidity(side: 1 | 2, qty = '1.000'): Promise<void> {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errors } from '../../src-shared/errors.ts';
 import { CLOSED_POSITION_RECORD_FIELDS, POSITION_RECORD_FIELDS } from '../../src-shared/types.ts';
 import { makeApp, type TestApp } from '../helpers/app.ts';
-import { dataOf, makeAccount, orderBody, plain, signed, type Creds } from '../helpers/signed.ts';
+import { dataOf, expectError, makeAccount, orderBody, plain, signed, type Creds } from '../helpers/signed.ts';
 
 let t: TestApp;
 let a: Creds;
@@ -34,14 +34,6 @@ async function close(who: Creds, symbol: string, posSide: 1 | 2, price: string, 
     await place(who, { symbol, side, position_side: posSide, position_action: 2, type: 2, price: undefined, qty }),
   );
   expect(r.status).toBe(3);
-}
-
-function expectError(r: { status: number; body: any }, def: { code: number; http: number }): void {
-  expect({ status: r.status, code: r.body?.code, data: r.body?.data }).toEqual({
-    status: def.http,
-    code: def.code,
-    data: null,
-  });
 }
 
 beforeAll(async () => {

@@ -1,6 +1,8 @@
-// Signed `inject` requests for route tests: paper accounts with known credentials, and
-// requests signed with src-shared/sign.ts exactly as a bot would sign them.
+// Signed `inject` requests for route tests: paper accounts with known credentials, requests
+// signed with src-shared/sign.ts exactly as a bot would sign them, and the check of a refusal's
+// envelope.
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { expect } from 'vitest';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
 import { buildSignedQuery, hmacSha256Hex, serializeQuery, type QueryParams } from '../../src-shared/sign.ts';
 
@@ -101,6 +103,15 @@ export async function plain(
 export function dataOf(r: Reply): any {
   if (r.status !== 200 || r.body?.code !== 0) throw new Error(`expected success, got ${r.status} ${r.raw}`);
   return r.body.data;
+}
+
+/** A refusal: the HTTP status and code of `def`, and `data` null. */
+export function expectError(r: { status: number; body: any }, def: { code: number; http: number }): void {
+  expect({ status: r.status, code: r.body?.code, data: r.body?.data }).toEqual({
+    status: def.http,
+    code: def.code,
+    data: null,
+  });
 }
 
 /** A BTCUSDT order body: open long, limit 0.010 @ 95000.0, with `over` applied (undefined drops a field). */
