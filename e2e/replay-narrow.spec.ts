@@ -3,54 +3,18 @@
 // the window's edge). The data (real 1m BTCUSDT klines, 2021-05-16..18) are imported and the
 // replay started through the API. A service of this spec's own: its replays count against the
 // limit of 4 and must not meet another spec's.
-import { fileURLToPath } from 'node:url';
 import { test, expect } from './support/fixtures.ts';
+import { importKlines, openReplay, startReplay } from './support/replay.ts';
 
 test.use({ serviceOptions: { args: ['--seed', '34'] } });
 
-const KLINES = fileURLToPath(
-  new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv', import.meta.url),
-);
-
-interface Started {
-  id: string;
-  login_url: string;
-}
-
-async function api<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(`${base}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const out = (await r.json()) as { code: number; message: string; data: T };
-  expect(out.code, out.message).toBe(0);
-  return out.data;
-}
-
-/** A BTCUSDT replay from 2021-05-16 00:00 at 1x on the live venue at `base`. */
-async function startReplay(base: string): Promise<Started> {
-  await api(base, 'POST', '/api/v1/datasets/import', {
-    paths: [KLINES],
-    market: 'um',
-    symbol: 'BTCUSDT',
-    interval: '1m',
-  });
-  return api<Started>(base, 'POST', '/api/v1/replays', {
-    symbols: ['BTCUSDT'],
-    start: Date.parse('2021-05-16T00:00Z'),
-    speed: 1,
-  });
-}
-
 test('at 1024 x 640 the replay banner shows every control whole, and each works', async ({ page, service }) => {
   test.setTimeout(120_000);
-  const replay = await startReplay(service.url);
+  await importKlines(service.url);
+  const replay = await startReplay(service.url, '2021-05-16T00:00Z', 1);
   try {
     await page.setViewportSize({ width: 1024, height: 640 });
-    await page.goto(replay.login_url);
-    const banner = page.getByTestId('replay-banner');
-    await expect(banner).toContainText('REPLAY');
+    const banner = await openReplay(page, replay);
     // paused at 1,000x: the widest state the banner shows (the speed picked in the banner)
     if ((await banner.getAttribute('data-state')) === 'playing')
       await banner.getByRole('button', { name: 'Pause' }).click();

@@ -4,27 +4,12 @@
 // data (real 1m BTCUSDT klines, 2021-05-16..18) are imported and the replay started and traded
 // through the API; the seek is the banner's. A service of this spec's own: its replays count
 // against the limit of 4 and must not meet another spec's.
-import { fileURLToPath } from 'node:url';
 import { RestClient } from '../src-shared/sdk/rest-client.ts';
 import { test, expect } from './support/fixtures.ts';
 import { PositionsArea } from './pages/positions-area.ts';
+import { importKlines, openReplay, startReplay } from './support/replay.ts';
 
 test.use({ serviceOptions: { args: ['--seed', '35'] } });
-
-const KLINES = fileURLToPath(
-  new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv', import.meta.url),
-);
-
-async function api<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(`${base}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const out = (await r.json()) as { code: number; message: string; data: T };
-  expect(out.code, out.message).toBe(0);
-  return out.data;
-}
 
 const grouped = (x: number, decimals: number): string =>
   x.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
@@ -34,21 +19,10 @@ test("after a seek the positions' liquidation price, margin, margin ratio and Av
   service,
 }) => {
   test.setTimeout(150_000);
-  await api(service.url, 'POST', '/api/v1/datasets/import', {
-    paths: [KLINES],
-    market: 'um',
-    symbol: 'BTCUSDT',
-    interval: '1m',
-  });
-  const replay = await api<{ id: string; url: string; login_url: string }>(service.url, 'POST', '/api/v1/replays', {
-    symbols: ['BTCUSDT'],
-    start: Date.parse('2021-05-16T00:00Z'),
-    speed: 1,
-  });
+  await importKlines(service.url);
+  const replay = await startReplay(service.url, '2021-05-16T00:00Z', 1);
   try {
-    await page.goto(replay.login_url);
-    const banner = page.getByTestId('replay-banner');
-    await expect(banner).toContainText('REPLAY');
+    const banner = await openReplay(page, replay);
     const venue = new RestClient({ baseUrl: replay.url });
     await venue.replayControl({ action: 'pause' });
     await expect(banner).toHaveAttribute('data-state', 'paused');

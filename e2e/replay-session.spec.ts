@@ -5,54 +5,16 @@
 // data (real 1m BTCUSDT klines, 2021-05-16..18) are imported and the replays started through the
 // API, so each test starts on the replay screen at once. A service of this spec's own: its
 // replays count against the limit of 4 and must not meet another spec's.
-import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { importKlines, openReplay, startReplay } from './support/replay.ts';
 import { startHeadless } from './support/service.ts';
 
 test.use({ serviceOptions: { args: ['--seed', '33'] } });
 
-const KLINES = fileURLToPath(
-  new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv', import.meta.url),
-);
-
-interface Started {
-  id: string;
-  login_url: string;
-}
-
-/** Imports the klines into the service at `base` (the live venue) as USD-M BTCUSDT. */
-async function importKlines(base: string): Promise<void> {
-  const r = await fetch(`${base}/api/v1/datasets/import`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ paths: [KLINES], market: 'um', symbol: 'BTCUSDT', interval: '1m' }),
-  });
-  expect(((await r.json()) as { code: number }).code).toBe(0);
-}
-
-/** Starts a BTCUSDT replay from `start` (UTC, "2021-05-16T00:00Z") on the live venue at `base`. */
-async function startReplay(base: string, start: string, speed = 60): Promise<Started> {
-  const r = await fetch(`${base}/api/v1/replays`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ symbols: ['BTCUSDT'], start: Date.parse(start), speed }),
-  });
-  const body = (await r.json()) as { code: number; message: string; data: Started };
-  expect(body.code, body.message).toBe(0);
-  return body.data;
-}
-
-/** Opens the replay's screen (its one-time login link) and waits for its banner. */
-async function openReplay(page: Page, replay: Started): Promise<void> {
-  await page.goto(replay.login_url);
-  await expect(page.getByTestId('replay-banner')).toContainText('REPLAY');
-}
-
 test('a replay is never called Live: its top bar says Connected, the live one Live', async ({ page, service }) => {
   await importKlines(service.url);
-  const replay = await startReplay(service.url, '2021-05-16T00:00Z');
+  const replay = await startReplay(service.url, '2021-05-16T00:00Z', 60);
   const screen = new TradingPage(page);
   await openReplay(page, replay);
   await expect(screen.topbar.connection).toHaveAttribute('data-state', 'open');
@@ -67,8 +29,8 @@ test('a replay is never called Live: its top bar says Connected, the live one Li
 
 test('running replays: Open and Close named by pair and start, Close asks first', async ({ page, service }) => {
   await importKlines(service.url);
-  const early = await startReplay(service.url, '2021-05-16T00:00Z');
-  const late = await startReplay(service.url, '2021-05-17T06:30Z');
+  const early = await startReplay(service.url, '2021-05-16T00:00Z', 60);
+  const late = await startReplay(service.url, '2021-05-17T06:30Z', 60);
   const running = async (): Promise<string[]> => {
     const r = (await (await fetch(`${service.url}/api/v1/replays`)).json()) as { data: Array<{ id: string }> };
     return r.data.map((x) => x.id).sort();

@@ -1,0 +1,55 @@
+// Replays for the specs, set up through the native API: the real 1m BTCUSDT klines of
+// 2021-05-16..18 imported into the live venue, a replay of them started, and its screen opened
+// through the replay's one-time login link.
+import { fileURLToPath } from 'node:url';
+import { expect, type Locator, type Page } from 'playwright/test';
+
+const KLINES = fileURLToPath(
+  new URL('../../test/fixtures/binance/klines/binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv', import.meta.url),
+);
+
+/** A started replay: its id, its venue's URL and the one-time login link of its screen. */
+interface StartedReplay {
+  id: string;
+  url: string;
+  login_url: string;
+}
+
+/** A native API call to the service at `base` (a JSON body if given), expected code 0: its data. */
+async function api<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const out = (await r.json()) as { code: number; message: string; data: T };
+  expect(out.code, out.message).toBe(0);
+  return out.data;
+}
+
+/** Imports the klines into the service at `base` (the live venue) as USD-M BTCUSDT 1m. */
+export async function importKlines(base: string): Promise<void> {
+  await api(base, 'POST', '/api/v1/datasets/import', {
+    paths: [KLINES],
+    market: 'um',
+    symbol: 'BTCUSDT',
+    interval: '1m',
+  });
+}
+
+/** Starts a BTCUSDT replay from `start` (UTC, "2021-05-16T00:00Z") at `speed` on the live venue at `base`. */
+export function startReplay(base: string, start: string, speed: number): Promise<StartedReplay> {
+  return api<StartedReplay>(base, 'POST', '/api/v1/replays', {
+    symbols: ['BTCUSDT'],
+    start: Date.parse(start),
+    speed,
+  });
+}
+
+/** Opens the replay's screen (its one-time login link) and waits for its banner: the banner. */
+export async function openReplay(page: Page, replay: StartedReplay): Promise<Locator> {
+  await page.goto(replay.login_url);
+  const banner = page.getByTestId('replay-banner');
+  await expect(banner).toContainText('REPLAY');
+  return banner;
+}
