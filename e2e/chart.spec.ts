@@ -142,10 +142,7 @@ test('price lines off the visible range show no axis label, also two at one pric
   market,
 }) => {
   const symbol = 'BTCUSDT';
-  await market.ensureBook(symbol, 15);
-  const s = await market.symbol(symbol);
-  await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.010' });
-  const [pos] = await trader.api.positions();
+  const { s, pos } = await market.position(trader.api, symbol, 1, '0.010');
   // far above the chart's range: the take-profit, and a resting sell at the same price
   const far = onTick(pos.mark_price * 1.2, s.price_step);
   await trader.api.setTpSl({ symbol, position_side: 1, take_profit_price: far, working_type: 1 });

@@ -101,10 +101,7 @@ for (const [width, height] of [
     market,
   }) => {
     const symbol = 'BTCUSDT';
-    await market.ensureBook(symbol, 15);
-    const s = await market.symbol(symbol);
-    await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.050' });
-    const [pos] = await trader.api.positions();
+    const { s, pos } = await market.position(trader.api, symbol, 1, '0.050');
     const tp = onTick(pos.mark_price * 1.2, s.price_step);
     const sl = onTick(pos.mark_price * 0.8, s.price_step);
     await trader.api.setTpSl({ symbol, position_side: 1, take_profit_price: tp, stop_loss_price: sl });
@@ -292,8 +289,7 @@ test('at 1024x640 the chart legend keeps to two lines, clear of the labels of th
   market,
 }) => {
   const symbol = 'BTCUSDT';
-  await market.ensureBook(symbol, 15);
-  await trader.api.placeOrder({ symbol, side: 2, position_side: 2, position_action: 1, type: 2, qty: '0.020' });
+  await market.position(trader.api, symbol, 2, '0.020');
   const screen = await openAt(page, service.url, trader, symbol, { width: 1024, height: 640 });
   await expect.poll(() => screen.chart.lines()).toContain(`entry:${symbol}:2`);
   await expect(screen.chart.legend).toContainText(/V [\d,.]+/);

@@ -18,6 +18,21 @@ async function marketOrder(trader: Trader, symbol: string, side: 1 | 2, qty: str
   await trader.api.placeOrder({ symbol, side, position_side: side, position_action: 1, type: 2, qty });
 }
 
+/**
+ * A long of 0.010 BTCUSDT at market (`isolated`: in isolated margin), the screen open on it as
+ * `trader`: the pair, the position as the API had it before the screen opened, the screen, its
+ * positions area and the long's row.
+ */
+async function openOnLong(page: Page, service: { url: string }, trader: Trader, market: BotMarket, isolated = false) {
+  const symbol = 'BTCUSDT';
+  if (isolated) await trader.api.setMarginMode(symbol, 1);
+  const { s, pos } = await market.position(trader.api, symbol, 1, '0.010');
+  const screen = new TradingPage(page);
+  const area = new PositionsArea(page);
+  await screen.openAs(service.url, trader, symbol);
+  return { symbol, s, pos, screen, area, row: area.row(symbol, 1) };
+}
+
 test('one-way mode: a flipped long reads as a short of the right size and closes from its row', async ({
   page,
   service,
@@ -81,14 +96,7 @@ test('the TP/SL dialog owns the keyboard: shortcuts inert, focus trapped, Esc cl
   trader,
   market,
 }) => {
-  const symbol = 'BTCUSDT';
-  await market.ensureBook(symbol, 15);
-  await marketOrder(trader, symbol, 1, '0.010');
-  const s = await market.symbol(symbol);
-  const screen = new TradingPage(page);
-  const area = new PositionsArea(page);
-  await screen.openAs(service.url, trader, symbol);
-  const row = area.row(symbol, 1);
+  const { symbol, s, screen, area, row } = await openOnLong(page, service, trader, market);
   await expect(row).toBeVisible();
   await expect(screen.chart.box).toHaveAttribute('data-interval', '1m');
   const edit = row.getByRole('button', { name: `TP/SL ${symbol} long` });
@@ -153,16 +161,8 @@ test('TP/SL prices take thousands separators; a non-number is refused in the dia
   trader,
   market,
 }) => {
-  const symbol = 'BTCUSDT';
-  await market.ensureBook(symbol, 15);
-  await marketOrder(trader, symbol, 1, '0.010');
-  const s = await market.symbol(symbol);
-  const [pos] = await trader.api.positions();
+  const { symbol, s, pos, area, row } = await openOnLong(page, service, trader, market);
   const tp = onTick(pos.mark_price * 1.2, s.price_step);
-  const screen = new TradingPage(page);
-  const area = new PositionsArea(page);
-  await screen.openAs(service.url, trader, symbol);
-  const row = area.row(symbol, 1);
   await row.getByRole('button', { name: `TP/SL ${symbol} long` }).click();
 
   await area.takeProfit.fill(fmtPx(tp, s.price_precision));
@@ -188,14 +188,7 @@ test('the TP/SL dialog reads the triggers a bot just set, and will not overwrite
   market,
 }) => {
   test.setTimeout(120_000);
-  const symbol = 'BTCUSDT';
-  await market.ensureBook(symbol, 15);
-  await marketOrder(trader, symbol, 1, '0.010');
-  const s = await market.symbol(symbol);
-  const screen = new TradingPage(page);
-  const area = new PositionsArea(page);
-  await screen.openAs(service.url, trader, symbol);
-  const row = area.row(symbol, 1);
+  const { symbol, s, area, row } = await openOnLong(page, service, trader, market);
   const edit = row.getByRole('button', { name: `TP/SL ${symbol} long` });
   await expect(edit).toBeVisible();
   const [pos] = await trader.api.positions();
@@ -245,15 +238,7 @@ test('the TP/SL dialog reads the triggers a bot just set, and will not overwrite
 
 /** An isolated long of 0.010 BTCUSDT at market, the screen open on it: its row and its ± button. */
 async function isolatedLong(page: Page, service: { url: string }, trader: Trader, market: BotMarket) {
-  const symbol = 'BTCUSDT';
-  await market.ensureBook(symbol, 15);
-  await trader.api.setMarginMode(symbol, 1);
-  await marketOrder(trader, symbol, 1, '0.010');
-  const [before] = await trader.api.positions();
-  const screen = new TradingPage(page);
-  const area = new PositionsArea(page);
-  await screen.openAs(service.url, trader, symbol);
-  const row = area.row(symbol, 1);
+  const { symbol, pos: before, screen, area, row } = await openOnLong(page, service, trader, market, true);
   await expect(row).toContainText('Isolated');
   return {
     symbol,
@@ -346,9 +331,7 @@ test("an isolated position's margin dialog: Remove within the most, Max, and the
 
 test('Close all and Cancel all ask first, by mouse and by keyboard', async ({ page, service, trader, market }) => {
   const symbol = 'BTCUSDT';
-  await market.ensureBook(symbol, 15);
-  const s = await market.symbol(symbol);
-  await marketOrder(trader, symbol, 1, '0.010');
+  const { s } = await market.position(trader.api, symbol, 1, '0.010');
   await marketOrder(trader, symbol, 2, '0.020');
   const mid = await market.mid(symbol);
   for (const f of [0.9, 0.91]) {

@@ -4,7 +4,7 @@
 // party, because bot orders all belong to the house account and would only self-trade, so a
 // taker paper account (created with the loopback admin route) takes from that liquidity.
 import { PerpdeskApiError, RestClient } from '../../src-shared/sdk/rest-client.ts';
-import type { FuturesSymbol } from '../../src-shared/types.ts';
+import type { FuturesSymbol, PositionRecord } from '../../src-shared/types.ts';
 
 export interface LadderOptions {
   /** Levels per side. */
@@ -102,6 +102,23 @@ export class BotMarket {
     const d = await this.api.depth(symbol, 20);
     if (d.bids.length >= levels && d.asks.length >= levels) return;
     await this.ladder(symbol, await this.mid(symbol), { levels });
+  }
+
+  /**
+   * A market order of `qty` on `symbol` (side 1 a long, 2 a short) of the account `trader` calls
+   * with, taken from a book of at least 15 levels a side: the pair, and the account's position
+   * (its first) as the API has it after the fill.
+   */
+  async position(
+    trader: RestClient,
+    symbol: string,
+    side: 1 | 2,
+    qty: string,
+  ): Promise<{ s: FuturesSymbol; pos: PositionRecord }> {
+    await this.ensureBook(symbol, 15);
+    await trader.placeOrder({ symbol, side, position_side: side, position_action: 1, type: 2, qty });
+    const [pos] = await trader.positions();
+    return { s: await this.symbol(symbol), pos };
   }
 
   /** Rests `levels` bid and ask levels around `mid`; returns the order ids. */
