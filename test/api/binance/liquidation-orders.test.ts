@@ -98,8 +98,8 @@ describe('orders removed by a liquidation', () => {
   });
   it("the liquidation's own close is Binance's LIQUIDATION order: autoclose-<id>, its fill a CALCULATED execution", async () => {
     const mine = () =>
-      got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && String(m.o.c).startsWith('autoclose-')).map((m) => m.o);
-    for (let i = 0; i < 100 && !mine().some((o) => o.X === 'FILLED'); i++) await new Promise((r) => setTimeout(r, 20));
+      stream.got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && String(m.o.c).startsWith('autoclose-')).map((m) => m.o);
+    await until(() => mine().some((o) => o.X === 'FILLED'));
     const [first, fill] = mine();
     expect(first).toMatchObject({ x: 'NEW', X: 'NEW', o: 'LIQUIDATION', ot: 'LIQUIDATION', S: 'SELL', q: '0.100' });
     expect(first.c).toBe(`autoclose-${first.i}`);
