@@ -18,6 +18,7 @@ import { DEFAULT_FLOW } from './order-flow.ts';
 import { PairLimits } from './order-sizing.ts';
 import { LIVE_STEP_MS, paramsFor, type SymbolSimParams } from './params.ts';
 import { BASIS_TAU_S, basisStepVariance } from './index-venues.ts';
+import { DEFAULT_IMPACT, impactScale, MEAN_QUEUE_FACTOR, meanSqrtNotional } from './impact.ts';
 import { PriceProcess, type ProcessState } from './price-process.ts';
 import { Rng } from './rng.ts';
 import { logMedian, TradeSizes } from './trade-size.ts';
@@ -25,11 +26,6 @@ import { binomial, Metaorders } from './metaorders.ts';
 
 const HISTORY_STEP_MS = 15_000;
 const DAY_MS = 86_400_000;
-/**
- * The live book's mean queue-reactive factor (order-flow.ts queueFactor of the best queues,
- * averaged over BTCUSDT's steps of a live run): the live taker rate is takerRate x pace x this.
- */
-const MEAN_QUEUE_FACTOR = 0.8;
 /** Mean over median of the taker size law (log-normal body x Pareto tail), from its definition. */
 const MEAN_OVER_MEDIAN = meanOverMedian(DEFAULT_FLOW.sizeSigma, DEFAULT_FLOW.sizeAlpha);
 /** Mean of the arbitrage's size multiplier (median 1, log-normal body x Pareto tail). */
@@ -215,23 +211,53 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
   const path = new Float64Array(steps + 1);
   const paces = new Float32Array(steps);
   const hs = new Float64Array(steps);
-  const herds = new Float32Array(steps);
+  const counts = new Int32Array(steps);
+  const buys = new Int32Array(steps);
+  const meanV = process.meanVariance;
+  const fano = 1 / (1 - flow.branching) ** 2;
+  // the takers' price impact (impact.ts), each order its expected sqrt(notional): the permanent
+  // share moves the latent price, the transient one the book (and so the prints) over the index
+  const impact = impactScale(params) * meanSqrtNotional(params);
+  const permanent = DEFAULT_IMPACT.permanent;
+  const transientDecay = Math.exp(-HISTORY_STEP_MS / 1000 / DEFAULT_IMPACT.tauS);
+  let transient = 0;
+  let held = 0;
+  /** The impact's part of the path (permanent so far plus transient): the arbitrage does not trade it. */
+  const impacts = new Float64Array(steps + 1);
   path[0] = process.logPrice + basis;
   for (let k = 0; k < steps; k++) {
     hs[k] = process.h;
-    herds[k] = herd.log;
+    // taker orders: the Hawkes count over the step (mean rate x pace x volatility factor x the
+    // book's mean queue factor, over-dispersion 1/(1-n)^2), then a trade in each empty second;
+    // each order's sign from the metaorders, tilted by the herding driver
+    const bias = flow.herdBias * Math.tanh(herd.log);
     herd.step(HISTORY_STEP_MS);
     paces[k] = activity(from + (k + 1) * HISTORY_STEP_MS) * act.advance(HISTORY_STEP_MS);
+    const f = Math.min(3, Math.max(0.5, Math.sqrt(Math.exp(hs[k]) / meanV)));
+    const m = params.takerRate * paces[k] * f * MEAN_QUEUE_FACTOR * dt;
+    let n = Math.max(0, Math.round(m + Math.sqrt(m * fano) * rng.normal()));
+    const empty = Math.exp(-(m * (1 - flow.branching)) / dt);
+    if (empty > 1e-4) n += binomial(rng, dt, empty);
+    counts[k] = n;
+    buys[k] = signs.buys(n, bias);
+    const move = impact * (2 * buys[k] - n);
     process.advance(HISTORY_STEP_MS, paces[k]);
+    process.shift(permanent * move);
+    transient = transient * transientDecay + (1 - permanent) * move;
     basis = basis * basisDecay + basisShock * rng.normal();
-    path[k + 1] = process.logPrice + basis;
+    path[k + 1] = process.logPrice + basis + transient;
+    held += permanent * move;
+    impacts[k + 1] = held + transient;
   }
-  // the basis ends at 0, where the live index starts around the latent price: the OU's bridge to
-  // 0 (b_k - decay^(steps - k) b_steps, exact for a Gaussian process)
+  // the basis and the transient impact end at 0, where the live index starts around the latent
+  // price and the live book around the index: the OU's bridge to 0 (b_k - decay^(steps - k)
+  // b_steps, exact for a Gaussian process)
   for (let k = steps, w = 1; k >= 0 && w > 1e-12; k--, w *= basisDecay) path[k] -= w * basis;
+  for (let k = steps, w = 1; k >= 0 && w > 1e-12; k--, w *= transientDecay) {
+    path[k] -= w * transient;
+    impacts[k] -= w * transient;
+  }
   const shift = Math.log(anchor) - path[steps];
-  const meanV = process.meanVariance;
-  const fano = 1 / (1 - flow.branching) ** 2;
   const tickOf = (logp: number) => Math.max(1, Math.round(Math.exp(logp + shift) / limits.tick));
   // the arbitrage of stale quotes: arbQueues typical best queues per net tick, in trades of arbMove
   const arbPerTick = flow.arbQueues * params.touchQueueNotional * ARB_MEAN;
@@ -266,15 +292,8 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
     const up = rng.next() < 0.5;
     const w = Math.sqrt(r * r - 2 * v * Math.log(1 - rng.next()));
     const ext = up ? (r + w) / 2 : (r - w) / 2;
-    // taker orders: the Hawkes count over the step (mean rate x pace x volatility factor x the
-    // book's mean queue factor, over-dispersion 1/(1-n)^2), then a trade in each empty second
-    const f = Math.min(3, Math.max(0.5, Math.sqrt(ev / meanV)));
-    const m = params.takerRate * paces[k] * f * MEAN_QUEUE_FACTOR * dt;
-    let n = Math.max(0, Math.round(m + Math.sqrt(m * fano) * rng.normal()));
-    const empty = Math.exp(-(m * (1 - flow.branching)) / dt);
-    if (empty > 1e-4) n += binomial(rng, dt, empty);
-    // each order's sign from the metaorders, tilted by the herding driver
-    const bias = flow.herdBias * Math.tanh(herds[k]);
+    // the taker orders and their signs, drawn with the path (their impact is in it)
+    let n = counts[k];
     // the arbitrage, as the live one trades: the touch walks with the index each live step (sd
     // fine ticks) and the arbitrage trades each time its net walk since its last trade leaves
     // +-arbTicks, by about arbTicks + OVERSHOOT fine: LIVE_STEPS / E[exit time] orders, their net
@@ -286,12 +305,12 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
     const fine = fromTicks * Math.sqrt(ev * liveStepS * paces[k] + basisVar);
     const per = arbTicks + OVERSHOOT * fine;
     const exits = fine > 0 ? LIVE_STEPS / Math.max(1, (per / fine) ** 2) : 0;
-    const net = Math.round(signed / per);
+    const net = Math.round((signed - endTicks * (impacts[k + 1] - impacts[k])) / per);
     const arbs = Math.max(Math.abs(net), Math.round(exits + Math.sqrt(exits) * rng.normal()));
     const arbUp = Math.round((arbs + net) / 2);
     const arbNotional = per * arbPerTick;
     const takers = n;
-    const takerBuys = signs.buys(n, bias);
+    const takerBuys = buys[k];
     let nBuy = takerBuys + arbUp;
     n += arbs;
     if (n === 0) continue;

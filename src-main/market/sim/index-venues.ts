@@ -136,6 +136,11 @@ export class IndexVenues {
     return this.index;
   }
 
+  /** Moves the latent log price every venue has seen by `move` (the permanent share of price impact: the venues follow it at once). */
+  shift(move: number): void {
+    for (let i = 0; i < this.ring.length; i++) this.ring[i] += move;
+  }
+
   /** Jumps every lag back to `logPrice` (after the simulator skipped a long stretch). */
   resync(logPrice: number): void {
     this.ring.fill(logPrice);

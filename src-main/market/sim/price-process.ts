@@ -163,6 +163,11 @@ export class PriceProcess {
     return applied;
   }
 
+  /** Moves the log price by `move` (the permanent share of price impact, impact.ts), within the bounds. */
+  shift(move: number): void {
+    this.logPrice = Math.min(this.logMax, Math.max(this.logMin, this.logPrice + move));
+  }
+
   private clampH(h: number): number {
     const lo = this.hMean - 4 * H_SD;
     const hi = this.hMean + 4 * H_SD;

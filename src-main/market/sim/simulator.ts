@@ -10,6 +10,7 @@ import { isFundingInstant, fundingTimesBetween } from '../../risk/funding.ts';
 import { HOUSE_ACCOUNT, type Exchange } from '../../trading/exchange.ts';
 import type { PairState } from '../../trading/pair-state.ts';
 import type { TradeEvent } from '../../trading/events.ts';
+import { Impact, impactScale } from './impact.ts';
 import { DEFAULT_VENUES, IndexVenues, type VenueSpec } from './index-venues.ts';
 import { MarketMaker } from './market-maker.ts';
 import { runAt } from './market-time.ts';
@@ -25,9 +26,8 @@ import { symbolView, type SimSymbolView } from './sim-view.ts';
 
 export type { SimSymbolView } from './sim-view.ts';
 
-// House engine accounts (>= HOUSE_ACCOUNT: bot orders, no margin). Each party has its own, because
-// self-trade prevention stops orders of one account meeting each other: the takers must reach the
-// maker, and bots on the bot route (engine account HOUSE_ACCOUNT) must reach both.
+// House engine accounts (>= HOUSE_ACCOUNT: bot orders, no margin), one per party: self-trade prevention
+// stops one account's orders meeting; the takers must reach the maker, bot-route bots (HOUSE_ACCOUNT) both.
 export const TAKER_ACCOUNT = HOUSE_ACCOUNT + 1;
 export const MAKER_ACCOUNT = HOUSE_ACCOUNT + 2;
 /** The crowd of liquidity providers: the touch and the deep book. */
@@ -73,6 +73,8 @@ export interface SymbolSim {
   readonly deep: DeepBook;
   readonly feed: PriceFeed;
   readonly limits: PairLimits;
+  /** Price impact of the taker flow (impact.ts): the permanent share moves the latent price, the transient the book's fair price. */
+  readonly impact: Impact;
   /** Maker grid step in ticks. */
   spacing: number;
   /** Maker half-spread, fraction of price. */
@@ -188,6 +190,7 @@ export class Simulator {
         deep,
         feed,
         limits,
+        impact: new Impact(impactScale(params)),
         spacing: 0,
         halfSpread: params.makerBaseHalfSpread,
         lastTradeTime: Number.NEGATIVE_INFINITY,
@@ -202,12 +205,11 @@ export class Simulator {
       };
       this.symbols.push(s);
       this.bySymbol.set(row.symbol, s);
-      const p = process.price;
       this.ex.execute({
         kind: 'prices',
         symbol: row.symbol,
-        mark: p,
-        index: p,
+        mark: process.price,
+        index: process.price,
         fundingRate: feed.rate,
         nextFundingTime: feed.nextFunding,
       });
@@ -247,6 +249,7 @@ export class Simulator {
       s.trades++;
       if (e.priceTicks < s.tradeLo) s.tradeLo = e.priceTicks;
       if (e.priceTicks > s.tradeHi) s.tradeHi = e.priceTicks;
+      s.impact.fill(e.takerSide, e.time, e.priceTicks * s.limits.tick * e.qtyLots * s.limits.lot);
     }
     this.stats0.trades++;
   }
@@ -258,10 +261,7 @@ export class Simulator {
    * price, index, the crowd following it) at the step's middle among them, then every symbol's
    * maker and prices at t. So trade times never go back, and a symbol's market does not depend on
    * the others (each draws from its own streams). The orders before the move meet the book the
-   * last move left, so the tape is continuous across the step's boundary: a candle opens where
-   * the last one closed unless the book moved between its last trade and the next one (before,
-   * every step moved at its first millisecond, so a minute's first trade was always a whole step's
-   * move away from its last: a median 13 ticks on BTCUSDT).
+   * last move left, so the tape is continuous across the step's boundary (docs/simulated-market.md).
    */
   step(): void {
     if (this.disposed) throw new Error('simulator is disposed');
@@ -292,6 +292,7 @@ export class Simulator {
       }
       const cap = 0.5 * s.params.makerDepthNotional;
       this.guard(s, () => this.at(time, () => s.takers.send(cap)));
+      s.impact.endOrder();
     }
     for (const s of this.symbols) if (s.stepIndex !== 0) this.guard(s, () => this.at(t, () => this.closeStep(s, t)));
     this._time = t;
@@ -332,15 +333,17 @@ export class Simulator {
       for (const s of this.symbols) {
         this.guard(s, () => {
           if (!this.checkActive(s)) return;
+          s.impact.step(s.process, s.venues, gap);
           s.process.advance(gap);
           s.venues.resync(s.process.logPrice);
           const index = s.venues.update(to, gap, s.process.logPrice);
+          const fair = s.impact.fair(index);
           // prices first (the maker's new quotes are checked against the band around mark), then
           // the quotes, then the feed again with the new book
           s.feed.update(to, index, this.lastPrice(s));
           this.publish(s);
-          this.refreshCrowd(s, index, 0);
-          this.refreshMaker(s, index);
+          this.refreshCrowd(s, fair, 0);
+          this.refreshMaker(s, fair);
           s.feed.update(to, index, this.lastPrice(s));
           this.publish(s);
           // the prices at the instants inside the gap are unknown: settle them at the gap's end prices
@@ -387,14 +390,15 @@ export class Simulator {
     s.maker.quote(index, s.halfSpread, s.spacing);
   }
 
-  /** Arbitrage of stale quotes, then the deep book and the touch around `index` (dtMs 0: the opening book). */
-  private refreshCrowd(s: SymbolSim, index: number, dtMs: number): void {
-    const fair = index / s.limits.tick;
+  /** Arbitrage of stale quotes, then the deep book and the touch around the fair price `price` (dtMs 0: the opening book). */
+  private refreshCrowd(s: SymbolSim, price: number, dtMs: number): void {
+    const fair = price / s.limits.tick;
     const [bidT, askT] = TouchBook.targets(fair);
     const time = this._time + dtMs;
-    if (dtMs > 0) s.takers.arbitrage(bidT, askT, DEFAULT_FLOW.arbQueues * s.touch.queueLots(bidT));
-    const lo = s.tradeLo;
-    const hi = s.tradeHi;
+    const [bidA, askA] = TouchBook.targets(s.impact.arbitrageFair(fair));
+    if (dtMs > 0)
+      s.impact.without(() => s.takers.arbitrage(bidA, askA, DEFAULT_FLOW.arbQueues * s.touch.queueLots(bidA)));
+    const [lo, hi] = [s.tradeLo, s.tradeHi];
     s.tradeLo = Number.POSITIVE_INFINITY;
     s.tradeHi = Number.NEGATIVE_INFINITY;
     s.deep.step({ time, dtMs, bidTop: bidT, askTop: askT, inner: s.touch.depthTicks, lo, hi });
@@ -415,9 +419,10 @@ export class Simulator {
    */
   private moveStep(s: SymbolSim, t: number): void {
     const dt = this.stepMs;
+    s.impact.step(s.process, s.venues, dt);
     s.process.advance(dt, s.pace);
     const index = s.venues.update(t, dt, s.process.logPrice);
-    this.refreshCrowd(s, index, dt);
+    this.refreshCrowd(s, s.impact.fair(index), dt);
     s.volFactor = Math.min(3, Math.max(0.5, Math.sqrt(s.process.variance / s.process.meanVariance)));
     s.stepIndex = index;
   }
@@ -430,7 +435,7 @@ export class Simulator {
     if ((t + dt) % 1000 === 0 && Math.floor(s.lastTradeTime / 1000) < Math.floor(t / 1000)) {
       if (!s.takers.send(cap)) s.takers.send(cap, s.pair.book.bestAsk() > 0 ? 1 : 2);
     }
-    this.refreshMaker(s, s.stepIndex);
+    this.refreshMaker(s, s.impact.fair(s.stepIndex));
     s.feed.update(t, s.stepIndex, this.lastPrice(s));
     this.publish(s);
     if (isFundingInstant(t)) this.settle(s, t);
