@@ -22,6 +22,11 @@ export interface KeyOptions {
   market?: string;
   kind?: string;
   interval?: string;
+  /**
+   * Who gives the options, so that a refusal names them as that caller writes them: the data CLI
+   * (`--market`, the default) or the import route (its `market` field or query parameter).
+   */
+  via?: 'cli' | 'api';
 }
 
 const NAME = /^([A-Z0-9_]+)-([A-Za-z0-9]+)-(\d{4}-\d{2}(?:-\d{2})?)\.(?:zip|csv)$/;
@@ -80,12 +85,15 @@ export function resolveKey(path: string, opts: KeyOptions = {}): DatasetKey {
     interval: opts.interval ?? (kind !== undefined && CANDLE_KINDS.has(kind as Kind) ? info.interval : undefined) ?? '',
   };
   const missing: string[] = [];
-  if (k.market === undefined) missing.push('--market (spot, um or cm)');
-  if (k.symbol === undefined) missing.push('--symbol');
-  if (k.kind === undefined) missing.push('--kind');
+  if (k.market === undefined) missing.push('market');
+  if (k.symbol === undefined) missing.push('symbol');
+  if (k.kind === undefined) missing.push('kind');
   if (missing.length > 0) {
+    const api = opts.via === 'api';
+    const give = missing.map((m) => (api ? `'${m}'` : `--${m}`) + (m === 'market' ? ' (spot, um or cm)' : ''));
     throw new Error(
-      `${path}: the file name and folders do not say its ${missing.map((s) => s.split(' ')[0].slice(2)).join(', ')}; give ${missing.join(', ')}`,
+      `${path}: the file name and folders do not say its ${missing.join(', ')}; give ${give.join(', ')}` +
+        (api ? ' with the request' : ''),
     );
   }
   const problem = keyProblem(k);

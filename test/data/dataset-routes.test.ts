@@ -1,6 +1,6 @@
 // The dataset routes on the real application (inject): catalogue, candles in /fapi/v1/klines
 // form, trades, import by path and by upload (loopback only), specs, delete, OpenAPI.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, makeApp, type TestApp } from '../helpers/app.ts';
 import { byDay, fixtureRows, KLINES_HEADER, sha256, tempDir, writeArchiveZip } from './archive-fixtures.ts';
@@ -149,6 +149,19 @@ describe('import by path, then read', () => {
     });
     expect(r.statusCode).toBe(200);
     expect(r.json().data.specs).toMatchObject({ tick_size: '0.01', step_size: '0.00001', source: 'edited' });
+  });
+
+  it('a file whose name does not say its dataset is refused naming the request fields, not the CLI options', async () => {
+    const dir = tempDir();
+    const file = `${dir}/my-candles.csv`;
+    writeFileSync(file, `${KLINES_HEADER}\n`);
+    const r = await post('/api/v1/datasets/import', { paths: [file] });
+    const [res] = r.json().data.results;
+    expect(res.status).toBe('refused');
+    expect(res.error).toBe(
+      `${file}: the file name and folders do not say its market, symbol, kind; give 'market' (spot, um or cm), 'symbol', 'kind' with the request`,
+    );
+    expect(res.error).not.toMatch(/--/);
   });
 
   it('a bad path is a 400 with the reason', async () => {

@@ -333,6 +333,7 @@ export default async function datasetRoutes(
             market: q.market,
             kind: q.kind,
             interval: q.interval,
+            via: 'api',
           });
           return ok({ results: results.map(resultView) });
         } finally {
@@ -356,6 +357,7 @@ export default async function datasetRoutes(
         market: b.market,
         kind: b.kind,
         interval: b.interval,
+        via: 'api',
       });
       return ok({ results: results.map(resultView) });
     },
