@@ -302,7 +302,10 @@ async function main(argv: string[]): Promise<number> {
       const prepared = await prepareSweep(request(v, dataDir), () => runner.warm?.());
       id = prepared.id;
       store.createSweep(id, prepared.spec, prepared.jobs, coordinatorHere(), Date.now());
-      console.log(`perpdesk sweep ${id}: ${prepared.jobs.length} jobs (${prepared.spec.sets.length} parameter sets)`);
+      const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+      console.log(
+        `perpdesk sweep ${id}: ${count(prepared.jobs.length, 'job')} (${count(prepared.spec.sets.length, 'parameter set')})`,
+      );
     }
     const doneBefore = store.summary(id)!.done;
     // where the results of this run's unfinished jobs wait: the resume hint names that queue

@@ -218,7 +218,7 @@ describe('a local sweep', () => {
     let id = '';
     for (let i = 0; i < 600 && id === ''; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      id = /perpdesk sweep (sw\w+): 1 jobs/.exec(run.stdout())?.[1] ?? '';
+      id = /perpdesk sweep (sw\w+): 1 job \(1 parameter set\)/.exec(run.stdout())?.[1] ?? '';
     }
     expect(id).not.toBe('');
     const api = sweepResults(dir);
