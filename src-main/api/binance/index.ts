@@ -9,7 +9,7 @@
 // parser and rate limits apply only under its prefix, and the native envelope never wraps a
 // /binance answer; every error is Binance's {code, msg}. No validation, matching, margin or
 // record of its own: orders go through Exchange.execute, reads through the native views.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Venue } from '../../services/venue.ts';
 import type { AuthServices } from '../auth.ts';
 import { FixedWindowLimiter, resolveRateLimits, type RateLimitOptions } from '../rate-limit.ts';
@@ -43,6 +43,18 @@ export interface BinanceApiOptions {
   venue: Venue;
   auth: AuthServices;
   rateLimit?: RateLimitOptions | false;
+}
+
+const UNREAD_BODY =
+  'The request body was not read: as on Binance, parameters go in the query string or an ' +
+  'application/x-www-form-urlencoded body, not JSON.';
+
+/** Whether the request had a body of another type than a form: the facade does not read it. */
+function unreadBody(req: FastifyRequest): boolean {
+  const type = req.headers['content-type'];
+  if (type === undefined || type.startsWith('application/x-www-form-urlencoded')) return false;
+  const length = req.headers['content-length'];
+  return length === undefined ? req.headers['transfer-encoding'] !== undefined : Number(length) > 0;
 }
 
 function sendBinanceError(reply: FastifyReply, e: BinanceError, retryAfterMs?: number): FastifyReply {
@@ -113,7 +125,10 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
     const v = (err as { validation?: Parameters<typeof fromSchema>[0][] }).validation;
     const rules = (req.routeOptions.schema?.querystring as { properties?: Record<string, ParamRule> } | undefined)
       ?.properties;
-    const e = Array.isArray(v) ? fromSchema(v[0], req.query as Record<string, unknown>, rules) : binanceErrorOf(err);
+    let e = Array.isArray(v) ? fromSchema(v[0], req.query as Record<string, unknown>, rules) : binanceErrorOf(err);
+    // a parameter missing from a request whose body was not read (JSON, text): say where they go
+    if (Array.isArray(v) && v[0]?.keyword === 'required' && unreadBody(req))
+      e = new BinanceError(e.code, `${e.message} ${UNREAD_BODY}`, e.http);
     if (e.http >= 500) reply.log.error({ err }, 'binance facade error');
     return sendBinanceError(reply, e);
   });

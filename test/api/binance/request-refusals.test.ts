@@ -181,6 +181,28 @@ describe('a body Binance does not read', () => {
       expect([r.statusCode, JSON.parse(r.body).leverage], `${type} ${payload}: ${r.body}`).toEqual([200, 7]);
     }
   });
+
+  it('parameters sent as JSON are missing, and the refusal says where they go; a form body or the query gets no such hint', async () => {
+    const headers = { 'x-mbx-apikey': t.c.apiKey, 'content-type': 'application/json' };
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/binance/fapi/v1/leverage',
+      headers,
+      payload: JSON.stringify({ symbol: 'BTCUSDT', leverage: 7, timestamp: Date.now() }),
+    });
+    expect([json.statusCode, JSON.parse(json.body).code]).toEqual([400, -1102]);
+    expect(JSON.parse(json.body).msg).toMatch(
+      /^Mandatory parameter '\w+' was not sent.* The request body was not read: as on Binance, parameters go in the query string or an application\/x-www-form-urlencoded body, not JSON\.$/,
+    );
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/binance/fapi/v1/leverage',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'symbol=BTCUSDT',
+    });
+    expect(JSON.parse(form.body).code).toBe(-1102);
+    expect(JSON.parse(form.body).msg).not.toMatch(/body was not read/);
+  });
 });
 
 describe('unknown paths and wrong methods', () => {
