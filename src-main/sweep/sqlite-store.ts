@@ -88,11 +88,21 @@ export class SqliteSweepStore implements SweepStore {
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL');
     this.db.exec(SCHEMA);
-    const have = new Set(
-      (this.db.prepare('PRAGMA table_info(sweeps)').all() as Array<{ name: string }>).map((c) => c.name),
-    );
-    for (const col of OWNER_COLUMNS)
-      if (!have.has(col.split(' ')[0])) this.db.exec(`ALTER TABLE sweeps ADD COLUMN ${col}`);
+    // Read and add under the write lock: two processes opening an older sweeps.db at once (two
+    // sweeps started together) would both find the columns missing, and the second ALTER fail
+    // ("duplicate column name"); the second now waits (busy_timeout) and finds them there.
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const have = new Set(
+        (this.db.prepare('PRAGMA table_info(sweeps)').all() as Array<{ name: string }>).map((c) => c.name),
+      );
+      for (const col of OWNER_COLUMNS)
+        if (!have.has(col.split(' ')[0])) this.db.exec(`ALTER TABLE sweeps ADD COLUMN ${col}`);
+      this.db.exec('COMMIT');
+    } catch (err) {
+      this.db.exec('ROLLBACK');
+      throw err;
+    }
   }
 
   /** The state a sweep is shown in: a running one whose coordinator is gone is interrupted. */

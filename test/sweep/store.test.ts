@@ -103,3 +103,54 @@ describe('SqliteSweepStore', () => {
     s.close();
   });
 });
+
+describe('an older sweeps.db, opened by two processes at once', () => {
+  it('gets its owner columns once: the second opener waits for the first and finds them', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { spawn } = await import('node:child_process');
+    const { DatabaseSync } = await import('node:sqlite');
+    const dir = mkdtempSync(join(tmpdir(), 'perpdesk-sweeps-old-'));
+    try {
+      // a sweeps.db of the first release (no owner columns), WAL as the store keeps it
+      const raw = new DatabaseSync(join(dir, 'sweeps.db'));
+      raw.exec('PRAGMA journal_mode = WAL');
+      raw.exec(
+        'CREATE TABLE sweeps (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, state TEXT NOT NULL, spec TEXT NOT NULL)',
+      );
+      raw.exec(
+        'CREATE TABLE sweep_jobs (sweep_id TEXT NOT NULL, idx INTEGER NOT NULL, start INTEGER NOT NULL, until INTEGER NOT NULL, params TEXT NOT NULL, job TEXT NOT NULL, status TEXT NOT NULL, result TEXT, stored_at INTEGER, PRIMARY KEY (sweep_id, idx)) WITHOUT ROWID',
+      );
+      // the first opener, caught mid-way: it has added the columns and not committed yet
+      raw.exec('BEGIN IMMEDIATE');
+      raw.exec('ALTER TABLE sweeps ADD COLUMN owner TEXT');
+      raw.exec('ALTER TABLE sweeps ADD COLUMN heartbeat_at INTEGER');
+      // the second opener, another process (it blocks on the lock, up to the store's busy timeout)
+      const store = new URL('../../src-main/sweep/sqlite-store.ts', import.meta.url).pathname;
+      const code =
+        `import { SqliteSweepStore } from ${JSON.stringify(store)};` +
+        `process.stdin.once('data', () => { new SqliteSweepStore(${JSON.stringify(dir)}); console.log('opened'); process.exit(0); });` +
+        `console.log('ready');`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => (out += String(b)));
+      child.stderr.on('data', (b: Buffer) => (out += String(b)));
+      const exited = new Promise<number | null>((r) => child.on('exit', r));
+      for (let i = 0; i < 300 && !out.includes('ready'); i++) await new Promise((r) => setTimeout(r, 50));
+      child.stdin.write('go\n');
+      // the child is now in the store's constructor, held by the lock (its busy timeout is 5 s)
+      await new Promise((r) => setTimeout(r, 800));
+      raw.exec('COMMIT');
+      raw.close();
+      expect([await exited, out.trim()]).toEqual([0, 'ready\nopened']);
+      const cols = new DatabaseSync(join(dir, 'sweeps.db'))
+        .prepare('PRAGMA table_info(sweeps)')
+        .all()
+        .map((c) => (c as { name: string }).name);
+      expect(cols).toEqual(['id', 'created_at', 'updated_at', 'state', 'spec', 'owner', 'heartbeat_at']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
+});
