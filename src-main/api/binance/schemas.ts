@@ -250,6 +250,7 @@ const SIGNED_ONLY = new Set([
   'GET /fapi/v2/balance',
   'GET /fapi/v3/balance',
   'GET /fapi/v1/multiAssetsMargin',
+  'GET /fapi/v1/accountConfig',
   'GET /fapi/v1/positionSide/dual',
 ]);
 

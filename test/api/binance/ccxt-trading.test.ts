@@ -73,6 +73,35 @@ describe('settings', () => {
     await ex.setPositionMode(true);
     expect(svc.venue.exchange.summary(c.id).position_mode).toBe('hedge');
   });
+
+  it("fetchTradingFees reads accountConfig's fee tier: every pair at its commission rates", async () => {
+    const c = account(svc.venue, 'fees', 1_000, 'one_way');
+    const ex = binanceusdm(svc.base, c);
+    await ex.loadMarkets();
+    const config = await ex.fapiPrivateGetAccountConfig();
+    expect(config).toEqual({
+      feeTier: 0,
+      canTrade: true,
+      canDeposit: true,
+      canWithdraw: true,
+      dualSidePosition: false,
+      updateTime: 0,
+      multiAssetsMargin: false,
+      tradeGroupId: -1,
+    });
+    const fees = await ex.fetchTradingFees();
+    const listed = svc.venue.symbols.all().filter((s) => s.status !== 3);
+    expect(Object.keys(fees).length).toBe(listed.length);
+    for (const row of listed) {
+      const f = fees[ex.safeSymbol(row.symbol, undefined, undefined, 'swap')];
+      expect(f?.info, row.symbol).toEqual({ feeTier: 0 });
+      // ccxt takes both rates of tier 0 from its own table (maker 0.02 %, taker 0.04 %, older
+      // than Binance's 0.05 %); the exact rates are fetchTradingFee's (commissionRate)
+      expect(f.maker, row.symbol).toBe(Number(row.makerFeeRate));
+      const one = await ex.fetchTradingFee(f.symbol);
+      expect([one.maker, one.taker], row.symbol).toEqual([Number(row.makerFeeRate), Number(row.takerFeeRate)]);
+    }
+  });
 });
 
 describe('orders, one-way account', () => {

@@ -1,7 +1,7 @@
 // Account routes of the facade (signed): positionRisk, account, balance, leverage brackets,
-// symbol configuration, leverage, margin type, position mode, multi-assets mode, commission
-// rates. Reads come from the exchange's views and the pair-figures service; changes run one
-// exchange command each.
+// symbol configuration, leverage, margin type, position mode, multi-assets mode, account
+// configuration, commission rates. Reads come from the exchange's views and the pair-figures
+// service; changes run one exchange command each.
 //
 // Where the native core answers differently from Binance, the translation is named: a margin
 // type or position mode change to the current setting is -4046 / -4059 (native answers success),
@@ -15,6 +15,7 @@ import { routeSchema } from '../schemas.ts';
 import { BinanceError, MSG, invalidValue, mandatory } from '../errors.ts';
 import {
   accountAnswer,
+  accountConfig,
   accountPosition,
   balanceAnswer,
   binancePosition,
@@ -158,6 +159,10 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
     signedRequest(ctx, req);
     return { multiAssetsMargin: false };
   });
+
+  app.get('/fapi/v1/accountConfig', routeSchema('GET', '/fapi/v1/accountConfig'), async (req) =>
+    accountConfig(signedRequest(ctx, req).mode === 'hedge'),
+  );
 
   app.get('/fapi/v1/commissionRate', routeSchema('GET', '/fapi/v1/commissionRate'), async (req) => {
     const s = signedRequest(ctx, req);

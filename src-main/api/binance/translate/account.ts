@@ -183,6 +183,24 @@ function usdtAsset(
   };
 }
 
+/**
+ * GET fapi/v1/accountConfig (Binance's field order), also the head of fapi/v2/account. Fee tier
+ * 0 is Binance's regular tier, 0.02 % maker and 0.05 % taker, the rates every listed pair here
+ * charges (per pair: commissionRate); no multi-assets mode, no trade group.
+ */
+export function accountConfig(dualSidePosition: boolean): Record<string, unknown> {
+  return {
+    feeTier: 0,
+    canTrade: true,
+    canDeposit: true,
+    canWithdraw: true,
+    dualSidePosition,
+    updateTime: 0,
+    multiAssetsMargin: false,
+    tradeGroupId: -1,
+  };
+}
+
 /** GET fapi/v2|v3/account from the summary, the cross figures and the positions[] entries (accountPosition). */
 export function accountAnswer(
   sum: AccountSummary,
@@ -191,17 +209,8 @@ export function accountAnswer(
 ): Record<string, unknown> {
   const maint = positions.reduce((acc, p) => acc.plus(p.maintMargin as string), new Decimal(0)).toFixed(8);
   const asset = usdtAsset(sum, opts.cross, maint, opts.now);
-  const v2 = opts.v2
-    ? {
-        feeTier: 0,
-        canTrade: true,
-        canDeposit: true,
-        canWithdraw: true,
-        updateTime: 0,
-        multiAssetsMargin: false,
-        tradeGroupId: -1,
-      }
-    : {};
+  const { dualSidePosition: _, ...config } = accountConfig(false);
+  const v2 = opts.v2 ? config : {};
   return {
     ...v2,
     totalInitialMargin: asset.initialMargin,
