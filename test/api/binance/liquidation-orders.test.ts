@@ -113,4 +113,29 @@ describe('orders removed by a liquidation', () => {
       rp: '-300.00000000',
     });
   });
+
+  it('the REST order query and allOrders show the liquidation order as the stream does: type and origType LIQUIDATION', async () => {
+    const mine = () =>
+      stream.got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && String(m.o.c).startsWith('autoclose-')).map((m) => m.o);
+    await until(() => mine().some((o) => o.X === 'FILLED'));
+    const [first] = mine();
+    // the stream: a LIQUIDATION order recorded as a market close (time in force GTC, price 0, as
+    // the facade shows market orders)
+    expect(first).toMatchObject({ o: 'LIQUIDATION', ot: 'LIQUIDATION', f: 'GTC', p: '0' });
+    const q = (await signedCall(base, c, 'GET', '/fapi/v1/order', { symbol: 'BTCUSDT', orderId: first.i })).body;
+    expect(q).toMatchObject({
+      orderId: first.i,
+      clientOrderId: first.c,
+      type: 'LIQUIDATION',
+      origType: 'LIQUIDATION',
+      timeInForce: first.f,
+      price: first.p,
+      status: 'FILLED',
+    });
+    const all = (await signedCall(base, c, 'GET', '/fapi/v1/allOrders', { symbol: 'BTCUSDT' })).body as any[];
+    const types = all.map((o) => [o.orderId === first.i, o.type]);
+    // the opening market order, the three limits, and the liquidation order alone LIQUIDATION
+    expect(types.filter(([liq]) => liq)).toEqual([[true, 'LIQUIDATION']]);
+    expect(types.filter(([liq]) => !liq).map(([, t]) => t)).toEqual(['MARKET', 'LIMIT', 'LIMIT', 'LIMIT']);
+  });
 });
