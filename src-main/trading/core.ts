@@ -135,8 +135,14 @@ export class TradingCore {
   readonly reservedAccounts = new Set<number>();
   readonly deps: ExchangeDeps;
   readonly writer: TurnLog;
-  /** Insurance fund, 1e-8 USDT; absorbs what liquidations cannot pay. */
+  /** Insurance fund, 1e-8 USDT; absorbs what liquidations cannot pay. Never below zero. */
   insurance = 0n;
+  /**
+   * The house backstop, 1e-8 USDT: what the venue's operator (the house, the counterparty of every
+   * bot trade) has paid for losses the fund could not cover and nobody was left to deleverage
+   * (liquidation.ts). Only grows; stored as the 'house_backstop' setting.
+   */
+  houseBackstop = 0n;
   fatal: unknown = null;
   checkingRisk = false;
   /**
@@ -202,6 +208,7 @@ export class TradingCore {
     const fund = settings.get('insurance_fund');
     this.insurance = fund === undefined ? INITIAL_INSURANCE_FUND : BigInt(fund);
     if (fund === undefined) settings.set('insurance_fund', String(this.insurance));
+    this.houseBackstop = BigInt(settings.get('house_backstop') ?? '0');
 
     for (const s of repo.loadPairSettings()) {
       this.account(s.accountId)?.pairs.set(s.symbol, { leverage: s.leverage, marginMode: s.marginMode });

@@ -368,4 +368,9 @@ export class Exchange {
   insuranceFund(): bigint {
     return this.core.insurance;
   }
+
+  /** What the house backstop has paid for losses beyond the fund, units (liquidation.ts). */
+  houseBackstop(): bigint {
+    return this.core.houseBackstop;
+  }
 }

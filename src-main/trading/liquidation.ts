@@ -16,9 +16,13 @@
 //   item (a liquidation_fees row, the account identity's `liquidation fees`), joins the closed
 //   position's close fee and the liquidation event, and is stored in the wallets' commit. ADL
 //   counterparties and every other close pay none.
-// - A wallet left below zero is covered by the fund and booked as a deposit from it, so the
-//   account identity (deposits = wallet + fees + liquidation fees - PnL + funding) still holds;
-//   the fund's balance is stored with the same commit.
+// - A wallet left below zero is covered and booked as a deposit (an INSURANCE_COVER transfer), so
+//   the account identity (deposits = wallet + fees + liquidation fees - PnL + funding) still holds.
+// - The fund never goes below zero. A loss it cannot take whole sends the bankrupt close to ADL;
+//   what nothing can take (a wallet deficit once the position is gone, or a bankrupt rest with no
+//   opposite position left, the house market maker holding none) the fund pays down to zero and
+//   the house backstop (core.houseBackstop, the operator's money) the rest: fund - backstop moves
+//   by exactly the loss. Both are stored with the same commit.
 // - checkRisk does not re-enter itself (a liquidation's trades move no mark) and does nothing
 //   once a store write has failed.
 import { CloseType, MarginMode, PositionMode, PositionSide, TimeInForce } from '../../src-shared/enums.ts';
@@ -90,6 +94,7 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
   const time = core.now();
   const w = core.writer;
   const closed: Liquidated[] = [];
+  const backstopBefore = core.houseBackstop;
   for (const p of positions) {
     if (p.qty === 0) continue;
     const pair = core.pairs.get(p.symbol)!;
@@ -155,19 +160,20 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
       kind: 'liquidation',
       data: { ...l.note, liquidation_fee: formatMoney(l.fee), time },
     });
-  // A wallet below zero is covered by the fund. The cover is booked as a deposit from the
-  // fund, so the account's identity (deposits = wallet + fees + liquidation fees - PnL +
-  // funding) still holds.
+  // A wallet below zero is covered: by the fund down to zero, the rest by the house backstop (the
+  // position is gone, nothing is left to deleverage). The cover is booked as a deposit, so the
+  // account's identity (deposits = wallet + fees + liquidation fees - PnL + funding) still holds.
   let cover = 0n;
   if (a.wallet < 0n) {
     cover = -a.wallet;
-    core.insurance -= cover;
+    absorbLoss(core, cover);
     a.wallet = 0n;
     a.deposits += cover;
     w.wallet(a);
   }
   const { repo, settings } = core.deps;
   settings.set('insurance_fund', String(core.insurance));
+  if (core.houseBackstop !== backstopBefore) settings.set('house_backstop', String(core.houseBackstop));
   w.flush();
   if (cover > 0n || fees.length > 0) {
     repo.tx(() => {
@@ -301,10 +307,20 @@ function autoDeleverage(core: TradingCore, a: AccountLive, p: PositionState, bpT
     rest -= lots;
   }
   if (rest > 0) {
-    // nobody left to deleverage: the fund takes the remainder whatever it costs
+    // nobody left to deleverage: the fund takes the remainder over as far as it can, the house
+    // backstop pays what the fund cannot
     const notional = pair.math.notional(bpTicks, rest);
     const markTicks = Math.max(1, pair.math.ticksRound(pair.markPrice));
-    core.insurance += BigInt(p.side === PositionSide.LONG ? 1 : -1) * (pair.math.notional(markTicks, rest) - notional);
+    const fundPnl = BigInt(p.side === PositionSide.LONG ? 1 : -1) * (pair.math.notional(markTicks, rest) - notional);
+    if (fundPnl >= 0n) core.insurance += fundPnl;
+    else absorbLoss(core, -fundPnl);
     bookClose(core, a, p, { priceTicks: bpTicks, lots: rest, notional, time, closeType: CloseType.BANKRUPTCY });
   }
+}
+
+/** A loss of `units` (> 0) nothing else can take: the fund pays down to zero, the house backstop the rest. */
+function absorbLoss(core: TradingCore, units: bigint): void {
+  const fromFund = core.insurance <= 0n ? 0n : units < core.insurance ? units : core.insurance;
+  core.insurance -= fromFund;
+  core.houseBackstop += units - fromFund;
 }

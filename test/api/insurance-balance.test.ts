@@ -28,7 +28,7 @@ describe('insurance fund balance', () => {
     expect(r.body).toEqual({
       code: 0,
       message: 'success',
-      data: { asset: 'USDT', balance: '1000000.00000000', symbols: listed, time: T0 },
+      data: { asset: 'USDT', balance: '1000000.00000000', house_backstop: '0.00000000', symbols: listed, time: T0 },
     });
     expect(listed).toContain('BTCUSDT');
     const bad = await getJson(t.app, '/fapi/v1/insuranceBalance?symbol=BTCUSDT');

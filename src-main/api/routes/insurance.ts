@@ -1,7 +1,8 @@
 // The insurance fund's balance (an extension: GET /fapi/v1/insuranceBalance): the one fund every
 // pair of the venue shares, which liquidations pay their clearance fees into and which takes over
 // bankrupt closes (trading/liquidation.ts). The figure is the exchange's own, read as the request
-// comes, so it is the same the Binance dialect's GET /binance/fapi/v1/insuranceBalance answers.
+// comes, so it is the same the Binance dialect's GET /binance/fapi/v1/insuranceBalance answers;
+// beside it, what the house backstop has paid for losses beyond the fund.
 import { SymbolStatus } from '../../../src-shared/enums.ts';
 import { Type } from 'typebox';
 import { moneyText } from '../../trading/pair-figures.ts';
@@ -12,7 +13,11 @@ import { noQuery, type ApiInstance } from '../schemas.ts';
 const insuranceSchema = Type.Object({
   asset: Type.String({ description: 'The asset the fund holds: USDT' }),
   balance: Type.String({
-    description: 'The fund, USDT, 8 decimals (it may be below zero after a bankrupt close it could not refuse)',
+    description: 'The fund, USDT, 8 decimals (never below zero)',
+  }),
+  house_backstop: Type.String({
+    description:
+      'What the house backstop has paid, USDT, 8 decimals: losses the fund could not cover and nobody was left to deleverage',
   }),
   symbols: Type.Array(Type.String(), { description: 'The pairs the fund backs: every listed pair' }),
   time: Type.Integer({ description: 'Market time of the reading, ms' }),
@@ -29,7 +34,8 @@ export default async function insuranceRoutes(app: ApiInstance, opts: { venue: V
         description:
           'The insurance fund every pair shares: it starts at 1,000,000 USDT, receives the liquidation clearance ' +
           'fees and what bankrupt closes leave at the mark, pays for those that lose and for wallets a liquidation ' +
-          'left below zero; when it cannot take a bankrupt close, opposite positions are auto-deleveraged. Public.',
+          'left below zero; when it cannot take a bankrupt close, opposite positions are auto-deleveraged. It never ' +
+          'goes below zero: what it cannot pay and no position can take, the house backstop pays. Public.',
         querystring: noQuery,
         response: { 200: envelopeSchema(insuranceSchema), 400: errorEnvelopeSchema, 500: errorEnvelopeSchema },
       },
@@ -38,6 +44,7 @@ export default async function insuranceRoutes(app: ApiInstance, opts: { venue: V
       ok({
         asset: 'USDT',
         balance: moneyText(venue.exchange.insuranceFund()),
+        house_backstop: moneyText(venue.exchange.houseBackstop()),
         symbols: [...venue.exchange.pairs.values()]
           .filter((p) => p.row.status !== SymbolStatus.DELISTED)
           .map((p) => p.row.symbol),

@@ -1,0 +1,141 @@
+// The insurance fund never goes below zero (trading/liquidation.ts): a loss it cannot take whole
+// sends a bankrupt close to ADL; what nothing can take, because no opposite position exists (the
+// house market maker, the other side of every bot trade, holds none) or because the position is
+// already gone (a wallet a liquidation's close fee left below zero), the fund pays down to zero
+// and the house backstop (Exchange.houseBackstop, stored as the 'house_backstop' setting) the rest.
+// So fund - backstop moves by exactly the loss, and each account's identity still holds. Real
+// in-process venues with a data folder, every figure worked by hand (BTCUSDT, tier 1: MMR 0.4 %,
+// taker fee 0.05 %, isolated leverage 20x).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { placeBotOrder, placeOrder, setMarginMode, setPrices, upsertAccount } from '../helpers/exchange-commands.ts';
+import { CloseType, MarginMode } from '../../src-shared/enums.ts';
+import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
+import { TransferKind } from '../../src-main/trading/ports.ts';
+import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
+
+const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
+const USDT = 100_000_000n;
+const venues: Venue[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const v of venues.splice(0)) await v.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function open(dir: string): Venue {
+  const v = openVenue({ dataDir: dir, simulate: false, wall: () => T0 });
+  v.clock.pause();
+  venues.push(v);
+  return v;
+}
+
+/** A paper venue (the book holds only the test's orders) in a fresh folder whose fund holds `fund` units. */
+async function venueWithFund(fund: bigint): Promise<{ v: Venue; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'perpdesk-backstop-'));
+  dirs.push(dir);
+  const v0 = openVenue({ dataDir: dir, simulate: false, wall: () => T0 });
+  v0.settings.set('insurance_fund', String(fund)); // read as the exchange starts
+  await v0.close();
+  const v = open(dir);
+  expect(v.exchange.insuranceFund()).toBe(fund);
+  expect(v.exchange.houseBackstop()).toBe(0n);
+  setPrices(v.exchange, 'BTCUSDT', { mark: 96_000 });
+  return { v, dir };
+}
+
+function user(v: Venue, key: string, balance: bigint): number {
+  return upsertAccount(v.exchange, { apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, T0).id;
+}
+
+/** A house limit order (GTC) on BTCUSDT. */
+function house(v: Venue, side: 1 | 2, price: string, qty: string): void {
+  placeBotOrder(
+    v.exchange,
+    { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty, time_in_force: 1 },
+    HOUSE_ACCOUNT,
+  );
+}
+
+/** A market buy opening a long of `qty`. */
+function buy(v: Venue, u: number, qty: string): void {
+  placeOrder(v.exchange, u, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty });
+}
+
+/** deposits = wallet + fees + liquidation fees - realized PnL + funding paid, exactly, in the store. */
+function identityHolds(v: Venue, accountId: number): boolean {
+  const a = v.accounts.byId(accountId)!;
+  const t = v.trading.accountTotals(accountId);
+  const funding = v.db.prepare(
+    `SELECT (SELECT COALESCE(SUM(funding_fee), 0) FROM positions WHERE account_id = ?1)
+      + (SELECT COALESCE(SUM(total_funding_fee), 0) FROM closed_positions WHERE account_id = ?1) AS f`,
+  );
+  funding.setReadBigInts(true);
+  const paid = (funding.get(accountId) as { f: bigint }).f;
+  expect(v.exchange.walletOf(accountId)).toBe(a.walletBalance);
+  return a.totalDeposits === a.walletBalance + t.fees + t.liquidationFees - t.realized + paid;
+}
+
+describe('the insurance fund never goes below zero', () => {
+  it('a bankrupt close with nobody to deleverage: the fund pays down to zero, the house backstop the rest', async () => {
+    const { v, dir } = await venueWithFund(50n * USDT);
+    const u = user(v, 'bkstop001', 10_000n * USDT);
+    setMarginMode(v.exchange, u, 'BTCUSDT', MarginMode.ISOLATED);
+    house(v, 2, '96000.0', '1.000');
+    buy(v, u, '0.100');
+    // taker fee 9,600 x 0.05 % = 4.8; isolated margin 9,600 / 20 = 480, bankruptcy price
+    // 96,000 - 480 / 0.1 = 91,200
+    expect(v.exchange.walletOf(u)).toBe(9_995_20_000_000n);
+    expect(v.exchange.positions(u)).toMatchObject([{ quantity: 0.1, margin: 480 }]);
+
+    // the mark gaps to 88,000 with no bid: the IOC finds nothing; the fund would take the long
+    // over at 91,200 and lose (91,200 - 88,000) x 0.1 = 320, more than its 50; ADL finds no
+    // opposite position (the house holds none)
+    setPrices(v.exchange, 'BTCUSDT', { mark: 88_000 });
+    expect(v.exchange.positions(u)).toEqual([]);
+    const [closed] = v.trading.closedPositions({ accountId: u, limit: 5 });
+    expect(closed).toMatchObject({ closeType: CloseType.BANKRUPTCY, realizedPnl: -480n * USDT });
+    // the fund pays its 50 and stops at zero; the backstop pays 320 - 50 = 270
+    expect(v.exchange.insuranceFund()).toBe(0n);
+    expect(v.exchange.houseBackstop()).toBe(270n * USDT);
+    // the account lost its margin, nothing more: 9,995.2 - 480 = 9,515.2
+    expect(v.exchange.walletOf(u)).toBe(9_515_20_000_000n);
+    expect(identityHolds(v, u)).toBe(true);
+
+    // both survive a restart
+    await venues.pop()!.close();
+    const again = open(dir);
+    expect(again.exchange.insuranceFund()).toBe(0n);
+    expect(again.exchange.houseBackstop()).toBe(270n * USDT);
+  });
+
+  it('a cross wallet the close fee left below zero: the fund covers what it holds, the house backstop the rest', async () => {
+    const { v } = await venueWithFund(1n * USDT);
+    const u = user(v, 'bkstop002', 500n * USDT);
+    house(v, 2, '96000.0', '1.000');
+    buy(v, u, '0.100');
+    // cross: wallet 500 - taker fee 4.8 = 495.2; bankruptcy price 96,000 - 495.2 / 0.1 = 91,048
+    expect(v.exchange.walletOf(u)).toBe(495_20_000_000n);
+    // the only bid 10 above it; at a mark of 91,058: equity 495.2 + 0.1 x (91,058 - 96,000) = 1.0,
+    // maintenance 9,105.8 x 0.4 % = 36.4232: liquidated
+    house(v, 1, '91058.0', '1.000');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 91_058 });
+    expect(v.exchange.positions(u)).toEqual([]);
+    // sold 0.1 at 91,058: realized -494.2, taker fee 9,105.8 x 0.05 % = 4.5529, so the wallet
+    // ends at 1.0 - 4.5529 = -3.5529; no clearance fee (nothing left); the cover is 3.5529
+    const [closed] = v.trading.closedPositions({ accountId: u, limit: 5 });
+    expect(closed).toMatchObject({ closeType: CloseType.LIQUIDATION, realizedPnl: -494_20_000_000n });
+    expect(v.exchange.walletOf(u)).toBe(0n);
+    const rows = v.trading.transfers({ accountId: u, limit: 10, order: 'asc' });
+    expect(rows.map((t) => [t.kind, t.amount])).toEqual([
+      [TransferKind.ACCOUNT_SET, 500n * USDT],
+      [TransferKind.INSURANCE_COVER, 3_55_290_000n],
+    ]);
+    // the fund pays its 1 and stops at zero; the backstop pays 3.5529 - 1 = 2.5529
+    expect(v.exchange.insuranceFund()).toBe(0n);
+    expect(v.exchange.houseBackstop()).toBe(2_55_290_000n);
+    expect(identityHolds(v, u)).toBe(true);
+  });
+});
