@@ -9,6 +9,9 @@
 //   that may trade only down to the bankruptcy price (close type 4), closes any rest at the
 //   bankruptcy price against the insurance fund (6), and, when the fund cannot cover,
 //   deleverages profitable opposite positions in ADL order (5).
+// - Bankruptcy price: isolated, where the position's margin is gone; cross, where its share of the
+//   cross wallet is gone, the cross equity shared among the positions by maintenance margin
+//   (crossShares), so closing them all at their bankruptcy prices leaves the wallet at zero.
 // - Each liquidated position then pays the fund a clearance fee (risk/liquidation-fee.ts): the
 //   rate x the notional its closes (4 and 6) traded, at most what they left of its margin
 //   (isolated: its margin + realized PnL - fees of the close; cross: what is left of the cross
@@ -80,7 +83,6 @@ function liquidateIfNeeded(core: TradingCore, a: AccountLive, pair: PairState): 
 
 /** Liquidates `positions` of an account whose margin (isolated margin or cross wallet) is `wallet` units. */
 function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[], walletUnits: bigint): void {
-  const wallet = unitsToNumber(walletUnits);
   const symbols = new Set(positions.map((p) => p.symbol));
   const crossAll = positions.some((p) => p.marginMode === MarginMode.CROSS);
   for (const o of [...a.orders.values()]) {
@@ -95,6 +97,7 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
   const w = core.writer;
   const closed: Liquidated[] = [];
   const backstopBefore = core.houseBackstop;
+  const shares = crossAll ? crossShares(core, positions, walletUnits) : null;
   for (const p of positions) {
     if (p.qty === 0) continue;
     const pair = core.pairs.get(p.symbol)!;
@@ -105,7 +108,7 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
       s,
       p.qty * pair.math.lotValue,
       entry,
-      p.marginMode === MarginMode.ISOLATED ? unitsToNumber(p.isolatedMargin) : Math.max(0, wallet / positions.length),
+      p.marginMode === MarginMode.ISOLATED ? unitsToNumber(p.isolatedMargin) : unitsToNumber(shares!.get(p)!),
     );
     closed.push({
       p,
@@ -184,6 +187,31 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
       }
     });
   }
+}
+
+/**
+ * The part of the cross wallet each liquidated cross position stands on, units: the cross equity
+ * (wallet + the positions' unrealized PnL at mark) is shared by maintenance margin, e_i = equity x
+ * MM_i / sum MM, and a position's share is e_i - its unrealized PnL. So at its bankruptcy price,
+ * BP_i = entry - s x share / Q = mark - s x e_i / Q, each position loses beyond the mark its part of
+ * the equity (the shares add up to the wallet: closing every position there leaves it at zero), a
+ * position in profit is not given the others' loss, and one position gets the whole wallet
+ * (BP = entry - s x wallet / Q, as isolated).
+ */
+function crossShares(core: TradingCore, positions: PositionState[], walletUnits: bigint): Map<PositionState, bigint> {
+  const figures = positions.map((p) => {
+    const pair = core.pairs.get(p.symbol)!;
+    return { p, upnl: upnlUnits(p, pair), mm: maintenanceMarginUnits(pair.row.brackets, markValue(p, pair)) };
+  });
+  const equity = figures.reduce((sum, f) => sum + f.upnl, walletUnits);
+  const mmSum = figures.reduce((sum, f) => sum + f.mm, 0n);
+  const shares = new Map<PositionState, bigint>();
+  for (const f of figures) {
+    // a maintenance of zero everywhere (no tier charges it): an equal part
+    const part = mmSum > 0n ? (equity * f.mm) / mmSum : equity / BigInt(figures.length);
+    shares.set(f.p, part - f.upnl);
+  }
+  return shares;
 }
 
 /** A position a liquidation closes: its figures before the close (the clearance fee is worked from what the close changed). */
