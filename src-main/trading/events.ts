@@ -40,7 +40,7 @@ export const ACCOUNT_EVENT_KINDS = {
   position: "the account's whole position list (GET /fapi/v1/position/list; [] when flat)",
   balance: 'the account summary (GET /fapi/v1/account)',
   liquidation:
-    '{symbol, position_side, quantity, mark_price, bankruptcy_price, liquidation_fee, time}: a position was liquidated (liquidation_fee: the clearance fee it paid the insurance fund)',
+    '{symbol, position_side, quantity, mark_price, bankruptcy_price, order_id, liquidation_fee, time}: a position was liquidated (order_id: its liquidation close order, autoclose-<order_id>; liquidation_fee: the clearance fee it paid the insurance fund)',
   funding: '{symbol, position_side, funding_rate, mark_price, amount, time}: a funding payment (amount > 0 received)',
   margin:
     '{symbol, position_side, type, amount, margin, time}: margin added to (type 1) or removed from (type 2) an isolated position by hand; amount and the margin after it as decimal strings',
@@ -62,6 +62,11 @@ export interface AccountEvent {
    * the Binance user stream names such closes by it (adl_autoclose / autoclose-).
    */
   closeType?: number;
+  /**
+   * A bankruptcy close's fill (close type 6): the id of the liquidation close order whose rest it
+   * closed. The Binance user stream names the fill after that order (autoclose-<order id>).
+   */
+  liquidationOrderId?: number;
 }
 
 /** An account's leverage on a pair changed (the leverage command, or an order that set one), once committed. */

@@ -372,6 +372,8 @@ export interface VenueClose {
   notional: bigint;
   closeType: number;
   time: number;
+  /** A bankruptcy close's (6): the id of the liquidation close order whose rest it closes. */
+  liquidationOrderId?: number;
 }
 
 /** A fill that did not come from the book (a VenueClose of `p` that realized `pnl`): recorded like any fill. */
@@ -400,7 +402,7 @@ export function recordSyntheticTrade(
     realizedPnl: pnl,
     createdAt: time,
   };
-  core.writer.trade(trade, close.closeType);
+  core.writer.trade(trade, close.closeType, close.liquidationOrderId);
 }
 
 /** The order id, client order id, close type and time of a close order the venue sends. */

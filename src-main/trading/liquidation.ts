@@ -110,6 +110,8 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
       entry,
       p.marginMode === MarginMode.ISOLATED ? unitsToNumber(p.isolatedMargin) : unitsToNumber(shares!.get(p)!),
     );
+    // the liquidation's close order: its id names the liquidation's records (event, bankruptcy fills)
+    const id = core.takeOrderId();
     closed.push({
       p,
       margin: p.isolatedMargin,
@@ -123,10 +125,10 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
         quantity: pair.math.qtyOf(p.qty),
         mark_price: markText(pair.markPrice),
         bankruptcy_price: markText(bp),
+        order_id: String(id),
       },
     });
     // 1. IOC close in the market
-    const id = core.takeOrderId();
     const order = venueCloseOrder(core, a, p, {
       id,
       clientOrderId: liquidationClientId(id),
@@ -151,7 +153,7 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
     w.order(order);
     // 2. the rest at the bankruptcy price against the fund, or by ADL
     const live = a.positions.get(posKey(p.symbol, p.side));
-    if (live && live.qty > 0) closeAtBankruptcy(core, a, live, Math.max(bp, pair.math.tickValue), time);
+    if (live && live.qty > 0) closeAtBankruptcy(core, a, live, Math.max(bp, pair.math.tickValue), time, id);
     if (qtyBefore > 0) core.trimQueue.add(p);
   }
   const fees = chargeClearanceFees(core, a, closed, crossAll, time);
@@ -225,7 +227,15 @@ interface Liquidated {
   /** The clearance fee charged (set by chargeClearanceFees). */
   fee: bigint;
   /** The liquidation event's figures, taken before the close. */
-  note: { symbol: string; position_side: number; quantity: number; mark_price: string; bankruptcy_price: string };
+  note: {
+    symbol: string;
+    position_side: number;
+    quantity: number;
+    mark_price: string;
+    bankruptcy_price: string;
+    /** The liquidation's close order (client order id autoclose-<id>). */
+    order_id: string;
+  };
 }
 
 /**
@@ -262,7 +272,14 @@ function chargeClearanceFees(
 }
 
 /** Closes the rest of a liquidated position at its bankruptcy price (close type 6). */
-function closeAtBankruptcy(core: TradingCore, a: AccountLive, p: PositionState, bp: number, time: number): void {
+function closeAtBankruptcy(
+  core: TradingCore,
+  a: AccountLive,
+  p: PositionState,
+  bp: number,
+  time: number,
+  liquidationOrderId: number,
+): void {
   const pair = core.pairs.get(p.symbol)!;
   const s = p.side === PositionSide.LONG ? 1 : -1;
   const lots = p.qty;
@@ -272,11 +289,18 @@ function closeAtBankruptcy(core: TradingCore, a: AccountLive, p: PositionState, 
   const markTicks = Math.max(1, pair.math.ticksRound(pair.markPrice));
   const fundPnl = BigInt(s) * (pair.math.notional(markTicks, lots) - notional);
   if (core.insurance + fundPnl < 0n) {
-    autoDeleverage(core, a, p, bpTicks, time);
+    autoDeleverage(core, a, p, bpTicks, time, liquidationOrderId);
     return;
   }
   core.insurance += fundPnl;
-  bookClose(core, a, p, { priceTicks: bpTicks, lots, notional, time, closeType: CloseType.BANKRUPTCY });
+  bookClose(core, a, p, {
+    priceTicks: bpTicks,
+    lots,
+    notional,
+    time,
+    closeType: CloseType.BANKRUPTCY,
+    liquidationOrderId,
+  });
 }
 
 /** Books a venue close of a position (no fee) into its wallet and records it as a synthetic trade. */
@@ -299,7 +323,14 @@ function crossBacking(core: TradingCore, a: AccountLive, p: PositionState): bigi
 }
 
 /** The fund cannot cover: reduce profitable opposite positions at the bankruptcy price (ADL). */
-function autoDeleverage(core: TradingCore, a: AccountLive, p: PositionState, bpTicks: number, time: number): void {
+function autoDeleverage(
+  core: TradingCore,
+  a: AccountLive,
+  p: PositionState,
+  bpTicks: number,
+  time: number,
+  liquidationOrderId: number,
+): void {
   const pair = core.pairs.get(p.symbol)!;
   const opposite: Array<AdlCandidate & { acct: AccountLive; pos: PositionState }> = [];
   for (const other of core.accounts.values()) {
@@ -331,7 +362,14 @@ function autoDeleverage(core: TradingCore, a: AccountLive, p: PositionState, bpT
     bookClose(core, c.acct, c.pos, { priceTicks: bpTicks, lots, notional, time, closeType: CloseType.ADL });
     // a one-way counterparty's orders against the position it lost are margined for more of them
     if (c.acct.mode === PositionMode.ONE_WAY) remargin(core, c.acct, pair);
-    bookClose(core, a, p, { priceTicks: bpTicks, lots, notional, time, closeType: CloseType.BANKRUPTCY });
+    bookClose(core, a, p, {
+      priceTicks: bpTicks,
+      lots,
+      notional,
+      time,
+      closeType: CloseType.BANKRUPTCY,
+      liquidationOrderId,
+    });
     rest -= lots;
   }
   if (rest > 0) {
@@ -342,7 +380,14 @@ function autoDeleverage(core: TradingCore, a: AccountLive, p: PositionState, bpT
     const fundPnl = BigInt(p.side === PositionSide.LONG ? 1 : -1) * (pair.math.notional(markTicks, rest) - notional);
     if (fundPnl >= 0n) core.insurance += fundPnl;
     else absorbLoss(core, -fundPnl);
-    bookClose(core, a, p, { priceTicks: bpTicks, lots: rest, notional, time, closeType: CloseType.BANKRUPTCY });
+    bookClose(core, a, p, {
+      priceTicks: bpTicks,
+      lots: rest,
+      notional,
+      time,
+      closeType: CloseType.BANKRUPTCY,
+      liquidationOrderId,
+    });
   }
 }
 

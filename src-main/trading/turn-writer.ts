@@ -19,7 +19,7 @@ import { orderRecord, positionRecords, summaryRecord, tradeRecord } from './view
 
 type PendingEvent =
   | { accountId: number; kind: 'order'; data: LiveOrder }
-  | { accountId: number; kind: 'fill'; data: TradeState; closeType?: number };
+  | { accountId: number; kind: 'fill'; data: TradeState; closeType?: number; liquidationOrderId?: number };
 
 /**
  * Marks of one kind (a command's, or the turn's): a list emptied in place.
@@ -117,13 +117,15 @@ export class TurnWriter {
   }
 
   /** A fill; `closeType` for a close the venue made without an order (events.ts, AccountEvent). */
-  trade(t: TradeState, closeType?: number): void {
+  trade(t: TradeState, closeType?: number, liquidationOrderId?: number): void {
     this.trades.add(t);
     if (this.core.events.has('account'))
       this.events.add(
         closeType === undefined
           ? { accountId: t.accountId, kind: 'fill', data: t }
-          : { accountId: t.accountId, kind: 'fill', data: t, closeType },
+          : liquidationOrderId === undefined
+            ? { accountId: t.accountId, kind: 'fill', data: t, closeType }
+            : { accountId: t.accountId, kind: 'fill', data: t, closeType, liquidationOrderId },
       );
     this.marked = true;
   }
@@ -218,6 +220,7 @@ export class TurnWriter {
       } else {
         const fill: AccountEvent = { accountId: ev.accountId, kind: 'fill', data: tradeRecord(core, ev.data) };
         if (ev.closeType !== undefined) fill.closeType = ev.closeType;
+        if (ev.liquidationOrderId !== undefined) fill.liquidationOrderId = ev.liquidationOrderId;
         out.push(fill);
       }
     }

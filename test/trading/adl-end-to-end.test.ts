@@ -137,6 +137,15 @@ describe('ADL when the fund cannot cover a bankrupt close', () => {
     const [liq] = v.trading.orders({ accountId: loser, limit: 1 });
     expect(liq).toMatchObject({ status: OrderStatus.EXPIRED, filledLots: 0, reduceOnly: true, side: 2 });
     expect(liq.clientOrderId).toBe(`autoclose-${liq.id}`);
+    // the liquidation event names that order; the bankruptcy closes' fill events carry its id
+    const loserEvents = events.get(loser) ?? [];
+    expect(
+      loserEvents.filter((e) => e.kind === 'liquidation').map((e) => (e.data as { order_id: string }).order_id),
+    ).toEqual([String(liq.id)]);
+    expect(loserEvents.filter((e) => e.kind === 'fill').map((e) => [e.closeType, e.liquidationOrderId])).toEqual([
+      [CloseType.BANKRUPTCY, liq.id],
+      [CloseType.BANKRUPTCY, liq.id],
+    ]);
     // close types: the loser's position bankrupt (6), thin's deleveraged (5)
     const [lc] = v.trading.closedPositions({ accountId: loser, limit: 5 });
     expect(lc).toMatchObject({ closeType: CloseType.BANKRUPTCY, realizedPnl: -240n * USDT, closeQuantity: 50 });
@@ -170,6 +179,7 @@ describe('ADL when the fund cannot cover a bankrupt close', () => {
         quantity: 0.05,
         mark_price: '88000.00000000',
         bankruptcy_price: '91200.00000000',
+        order_id: String(liq.id),
         liquidation_fee: '0.00000000',
         time: T0,
       },

@@ -161,7 +161,12 @@ export class UserEvents {
       if (e.kind === 'order') orders.set(Number((e.data as OrderRecord).id), e.data as OrderRecord);
       else if (e.kind === 'fill') {
         fills.push(e.data as TradeRecord);
-        if (isVenueClose(e.closeType)) venueCloses.push({ fill: e.data as TradeRecord, closeType: e.closeType });
+        if (isVenueClose(e.closeType))
+          venueCloses.push({
+            fill: e.data as TradeRecord,
+            closeType: e.closeType,
+            liquidationOrderId: e.liquidationOrderId,
+          });
       } else if (e.kind === 'position') positions = e.data as PositionRecord[];
       else if (e.kind === 'balance') balance = e.data as AccountSummary;
     }

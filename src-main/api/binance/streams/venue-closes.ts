@@ -1,8 +1,8 @@
 // The user stream's ORDER_TRADE_UPDATE for a close the venue makes with no order of its own: a
 // liquidated position's rest closed at its bankruptcy price (close type 6) and a counterparty's
 // position auto-deleveraged (5). Binance shows both as liquidation executions: execution type
-// CALCULATED, status FILLED, order type LIQUIDATION, client order id "autoclose-..." for the
-// liquidated account and "adl_autoclose" for the deleveraged one (its documentation: "special
+// CALCULATED, status FILLED, order type LIQUIDATION, client order id "autoclose-<id>" of the
+// liquidation order whose rest it closed for the liquidated account and "adl_autoclose" for the deleveraged one (its documentation: "special
 // client order id"). Such a close has no order (i 0); t is its trade id, l / L / rp its fill.
 import { CloseType, Side } from '../../../../src-shared/enums.ts';
 import type { TradeRecord } from '../../../../src-shared/types.ts';
@@ -16,6 +16,8 @@ import { Decimal } from 'decimal.js';
 export interface VenueCloseFill {
   fill: TradeRecord;
   closeType: number;
+  /** A bankruptcy close's: the liquidation close order it belongs to (AccountEvent.liquidationOrderId). */
+  liquidationOrderId?: number;
 }
 
 /** Whether a fill's close type is one the stream shows as a liquidation execution. */
@@ -39,7 +41,7 @@ export function venueCloseEvent(
     T: now,
     o: {
       s: f.symbol,
-      c: c.closeType === CloseType.ADL ? 'adl_autoclose' : `autoclose-${f.id}`,
+      c: c.closeType === CloseType.ADL ? 'adl_autoclose' : `autoclose-${c.liquidationOrderId}`,
       S: f.side === Side.BUY ? 'BUY' : 'SELL',
       o: 'LIQUIDATION',
       f: 'IOC',
