@@ -153,7 +153,8 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
     w.order(order);
     // 2. the rest at the bankruptcy price against the fund, or by ADL
     const live = a.positions.get(posKey(p.symbol, p.side));
-    if (live && live.qty > 0) closeAtBankruptcy(core, a, live, Math.max(bp, pair.math.tickValue), time, id);
+    if (live && live.qty > 0)
+      closeAtBankruptcy(core, a, live, Math.max(bp, pair.math.tickValue), { time, orderId: id });
     if (qtyBefore > 0) core.trimQueue.add(p);
   }
   const fees = chargeClearanceFees(core, a, closed, crossAll, time);
@@ -216,6 +217,12 @@ function crossShares(core: TradingCore, positions: PositionState[], walletUnits:
   return shares;
 }
 
+/** A liquidation's time and its close order's id (which its bankruptcy closes name). */
+interface Liquidation {
+  time: number;
+  orderId: number;
+}
+
 /** A position a liquidation closes: its figures before the close (the clearance fee is worked from what the close changed). */
 interface Liquidated {
   p: PositionState;
@@ -272,14 +279,7 @@ function chargeClearanceFees(
 }
 
 /** Closes the rest of a liquidated position at its bankruptcy price (close type 6). */
-function closeAtBankruptcy(
-  core: TradingCore,
-  a: AccountLive,
-  p: PositionState,
-  bp: number,
-  time: number,
-  liquidationOrderId: number,
-): void {
+function closeAtBankruptcy(core: TradingCore, a: AccountLive, p: PositionState, bp: number, liq: Liquidation): void {
   const pair = core.pairs.get(p.symbol)!;
   const s = p.side === PositionSide.LONG ? 1 : -1;
   const lots = p.qty;
@@ -289,7 +289,7 @@ function closeAtBankruptcy(
   const markTicks = Math.max(1, pair.math.ticksRound(pair.markPrice));
   const fundPnl = BigInt(s) * (pair.math.notional(markTicks, lots) - notional);
   if (core.insurance + fundPnl < 0n) {
-    autoDeleverage(core, a, p, bpTicks, time, liquidationOrderId);
+    autoDeleverage(core, a, p, bpTicks, liq);
     return;
   }
   core.insurance += fundPnl;
@@ -297,9 +297,9 @@ function closeAtBankruptcy(
     priceTicks: bpTicks,
     lots,
     notional,
-    time,
+    time: liq.time,
     closeType: CloseType.BANKRUPTCY,
-    liquidationOrderId,
+    liquidationOrderId: liq.orderId,
   });
 }
 
@@ -323,14 +323,7 @@ function crossBacking(core: TradingCore, a: AccountLive, p: PositionState): bigi
 }
 
 /** The fund cannot cover: reduce profitable opposite positions at the bankruptcy price (ADL). */
-function autoDeleverage(
-  core: TradingCore,
-  a: AccountLive,
-  p: PositionState,
-  bpTicks: number,
-  time: number,
-  liquidationOrderId: number,
-): void {
+function autoDeleverage(core: TradingCore, a: AccountLive, p: PositionState, bpTicks: number, liq: Liquidation): void {
   const pair = core.pairs.get(p.symbol)!;
   const opposite: Array<AdlCandidate & { acct: AccountLive; pos: PositionState }> = [];
   for (const other of core.accounts.values()) {
@@ -359,16 +352,16 @@ function autoDeleverage(
     if (rest === 0) break;
     const lots = Math.min(rest, c.pos.qty);
     const notional = pair.math.notional(bpTicks, lots);
-    bookClose(core, c.acct, c.pos, { priceTicks: bpTicks, lots, notional, time, closeType: CloseType.ADL });
+    bookClose(core, c.acct, c.pos, { priceTicks: bpTicks, lots, notional, time: liq.time, closeType: CloseType.ADL });
     // a one-way counterparty's orders against the position it lost are margined for more of them
     if (c.acct.mode === PositionMode.ONE_WAY) remargin(core, c.acct, pair);
     bookClose(core, a, p, {
       priceTicks: bpTicks,
       lots,
       notional,
-      time,
+      time: liq.time,
       closeType: CloseType.BANKRUPTCY,
-      liquidationOrderId,
+      liquidationOrderId: liq.orderId,
     });
     rest -= lots;
   }
@@ -384,9 +377,9 @@ function autoDeleverage(
       priceTicks: bpTicks,
       lots: rest,
       notional,
-      time,
+      time: liq.time,
       closeType: CloseType.BANKRUPTCY,
-      liquidationOrderId,
+      liquidationOrderId: liq.orderId,
     });
   }
 }
