@@ -46,6 +46,9 @@ import type { Venue } from './services/venue.ts';
 /** Wall ms between market checkpoints (market time, public tape, book update ids): what a crash can lose of them. */
 export const MARKET_CHECKPOINT_MS = 1_000;
 
+/** Settings key of the simulated pairs' transient impact offsets, saved with the market checkpoint. */
+const SIM_IMPACT_KEY = 'sim_impact';
+
 export interface VenueOptions {
   /** Folder of the SQLite database, or ':memory:'. */
   dataDir: string;
@@ -219,6 +222,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
         ? {}
         : { bulkCandles: () => new BackgroundCandleWriter(databaseFile(opts.dataDir)) }),
       historyBuilders: () => new HistoryWorkers(historyWorkerCount()),
+      impactCheckpoint: settings.get(SIM_IMPACT_KEY),
       openKlines,
       clockHeld: true,
     }));
@@ -240,14 +244,15 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       liveUrl: replay.liveUrl ?? null,
     });
   }
-  // The market checkpoint, once a second: the market time, the public trades since the last one
-  // and the books' update ids, all in this turn's one commit, so a crash restarts the clock, the
+  // The market checkpoint, once a second: the market time, the simulated pairs' transient impact
+  // offsets, the public trades since the last one and the books' update ids, all in this turn's one commit, so a crash restarts the clock, the
   // tape and the ids from the same second. Not while another connection holds the database's
   // write lock (the next round saves them), and a failure is logged: a timer that throws would
   // end the process.
   const saveTimer = setInterval(() => {
     try {
       if (!settings.trySet('market_time', String(clock.now()))) return;
+      if (simulated !== null) settings.set(SIM_IMPACT_KEY, simulated.impactCheckpoint());
       recentTrades.checkpoint();
       exchange.checkpointBookIds();
     } catch (err) {
@@ -288,6 +293,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
       if (closed) return closing;
       closed = true;
       clearInterval(saveTimer);
+      if (simulated !== null) settings.set(SIM_IMPACT_KEY, simulated.impactCheckpoint());
       session?.close();
       market?.dispose();
       priceKlines.close();

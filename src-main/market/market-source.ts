@@ -59,6 +59,8 @@ export interface SimulatorSourceOptions {
   bulkCandles?: () => BulkCandleSink;
   /** Where a new history's pairs are simulated, if not on this thread (a venue's: worker threads). */
   historyBuilders?: () => SymbolBuilders;
+  /** The last market checkpoint's transient impact offsets (SimulatedMarket.impactCheckpoint), if any. */
+  impactCheckpoint?: string;
   /** Creates the venue's klines service; called once the source's past is in the candle store. */
   openKlines: () => KlineService;
   /**

@@ -74,11 +74,14 @@ export class Impact {
   private time = Number.NaN;
   private notional = 0;
 
-  constructor(scale: number, cfg: ImpactSettings = DEFAULT_IMPACT) {
+  /** `transient`: the offset to start from (a restarted market's, where it stopped). */
+  constructor(scale: number, cfg: ImpactSettings = DEFAULT_IMPACT, transient = 0) {
     if (!(scale >= 0) || !(cfg.y >= 0) || !(cfg.permanent >= 0 && cfg.permanent <= 1) || !(cfg.tauS > 0))
       throw new RangeError('bad impact settings');
+    if (!Number.isFinite(transient)) throw new RangeError('the transient impact offset must be finite');
     this.scale = scale;
     this.cfg = cfg;
+    this.transient = transient;
   }
 
   /** A fill of `notional` USDT taken on `side` (1 buy, 2 sell) at market time `time` (nothing inside without()). */

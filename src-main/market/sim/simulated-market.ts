@@ -121,6 +121,15 @@ export class SimulatedMarket implements MarketSource {
     return this.sim.view();
   }
 
+  /**
+   * Each pair's transient impact offset (log, over the index), as JSON for the market checkpoint:
+   * a restart gives it back to openSimulatedMarket (`impactOffsets`), so the book stays where the
+   * flow held it over the index and the offset goes on decaying (docs/simulated-market.md, "A restart").
+   */
+  impactCheckpoint(): string {
+    return JSON.stringify(Object.fromEntries(this.sim.symbols.map((s) => [s.symbol, s.impact.transient])));
+  }
+
   start(): void {
     if (this.stopped) throw new Error('the market source was stopped');
     if (this.heldForStart) {
@@ -184,11 +193,34 @@ export function openSimulatedMarket(opts: SimulatorSourceOptions): { market: Sim
       };
     }
   }
-  const sim = new Simulator({ exchange, clock, seed, startStates, params });
+  // a restart's offsets go with the stored prices: a pair whose history was just built starts at 0
+  const impactOffsets = new Map(
+    [...parseImpactCheckpoint(opts.impactCheckpoint)].filter(([sym]) => !fresh.some((p) => p.row.symbol === sym)),
+  );
+  const sim = new Simulator({ exchange, clock, seed, startStates, params, impactOffsets });
   // candles follow the simulation's time (the driver's ticks), not the clock's
   klines.autoAdvance = false;
   return {
     market: new SimulatedMarket(sim, clock, (t) => klines.advanceTo(t), opts.clockHeld === true),
     klines,
   };
+}
+
+/**
+ * The pairs' offsets in a market checkpoint (SimulatedMarket.impactCheckpoint): finite numbers
+ * under a pair's name. Anything else (no checkpoint yet, one from a build before it was kept, a
+ * damaged one) starts those pairs at 0, as a first start does.
+ */
+function parseImpactCheckpoint(text: string | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  if (text === undefined) return out;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return out;
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return out;
+  for (const [sym, v] of Object.entries(data)) if (typeof v === 'number' && Number.isFinite(v)) out.set(sym, v);
+  return out;
 }

@@ -52,6 +52,8 @@ export interface SimulatorOptions {
   params?: Readonly<Record<string, Partial<SymbolSimParams>>>;
   /** Where each symbol's price (and variance) starts, e.g. the end of the history fast-forward. */
   startStates?: ReadonlyMap<string, ProcessState>;
+  /** A restart's transient impact offsets (log, Impact.transient): the latent price starts at the start price over e^offset. */
+  impactOffsets?: ReadonlyMap<string, number>;
   makerAccount?: number;
   takerAccount?: number;
   liquidityAccount?: number;
@@ -150,8 +152,9 @@ export class Simulator {
       const params = paramsFor(row, opts.params?.[row.symbol]);
       const stream = (name: string) => Rng.stream(opts.seed, this.startTime, row.symbol, name);
       const limits = new PairLimits(pair);
+      const transient = opts.impactOffsets?.get(row.symbol) ?? 0;
       const st = opts.startStates?.get(row.symbol) ?? { price: pair.markPrice };
-      const process = new PriceProcess(params, st, stream('price'), {
+      const process = new PriceProcess(params, { ...st, price: st.price * Math.exp(-transient) }, stream('price'), {
         min: limits.tick * 1000,
         max: limits.tick * 1.5e9,
       });
@@ -190,7 +193,7 @@ export class Simulator {
         deep,
         feed,
         limits,
-        impact: new Impact(impactScale(params)),
+        impact: new Impact(impactScale(params), undefined, transient),
         spacing: 0,
         halfSpread: params.makerBaseHalfSpread,
         lastTradeTime: Number.NEGATIVE_INFINITY,
@@ -220,8 +223,8 @@ export class Simulator {
     runAt(this.clock, this._time, () => {
       for (const s of this.symbols) {
         this.guard(s, () => {
-          this.refreshCrowd(s, s.process.price, 0);
-          this.refreshMaker(s, s.process.price);
+          this.refreshCrowd(s, s.impact.fair(s.process.price), 0);
+          this.refreshMaker(s, s.impact.fair(s.process.price));
         });
       }
     });
@@ -368,11 +371,7 @@ export class Simulator {
   /** A pair paused or delisted while running: pull the maker's quotes and leave it alone. */
   private checkActive(s: SymbolSim): boolean {
     const trading = s.pair.row.status === SymbolStatus.TRADING;
-    if (!trading && s.active) {
-      s.maker.cancelAll();
-      s.touch.house.cancelAll();
-      s.deep.house.cancelAll();
-    }
+    if (!trading && s.active) this.pullQuotes(s);
     s.active = trading;
     return trading;
   }
@@ -487,14 +486,13 @@ export class Simulator {
     if (this.disposed) return;
     this.disposed = true;
     this.unsubscribe();
-    if (cancelQuotes) {
-      for (const s of this.symbols) {
-        this.guard(s, () => {
-          s.maker.cancelAll();
-          s.touch.house.cancelAll();
-          s.deep.house.cancelAll();
-        });
-      }
-    }
+    if (cancelQuotes) for (const s of this.symbols) this.guard(s, () => this.pullQuotes(s));
+  }
+
+  /** Cancels the maker's, the touch crowd's and the deep book's orders. */
+  private pullQuotes(s: SymbolSim): void {
+    s.maker.cancelAll();
+    s.touch.house.cancelAll();
+    s.deep.house.cancelAll();
   }
 }
