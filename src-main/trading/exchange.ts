@@ -17,7 +17,7 @@
 // users touch the ledger (on the user's side). Money is bigint 1e-8 USDT (risk/money.ts).
 // The exchange depends only on its ports (ports.ts): SQLite or memory-store.ts behind them.
 import { Errors } from '../../src-shared/errors.ts';
-import { CloseType } from '../../src-shared/enums.ts';
+import { CloseType, PositionSide } from '../../src-shared/enums.ts';
 import type { AccountSummary, OrderRecord, PositionRecord } from '../../src-shared/types.ts';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import { setLeverage, setMarginMode, setPositionMode } from './account-settings.ts';
@@ -29,6 +29,7 @@ import { settleFunding } from './funding.ts';
 import { TurnWriter } from './turn-writer.ts';
 import { bookWalletTo, deposit } from './ledger.ts';
 import { checkRisk } from './liquidation.ts';
+import { adlQuantile, adlQueue } from './adl-queue.ts';
 import { adjustIsolatedMargin, isolatedMarginView, type IsolatedMarginView } from './isolated-margin.ts';
 import { growHouseOrder, housePrint, placeHouseOrder, trimHouseOrder } from './house-orders.ts';
 import { HouseDesk } from './house-desk.ts';
@@ -296,6 +297,22 @@ export class Exchange {
 
   positions(accountId: number): PositionRecord[] {
     return positionRecords(this.core, this.core.requireAccount(accountId));
+  }
+
+  /**
+   * An account's ADL quantiles on a pair, Binance's 0 to 4 (trading/adl-queue.ts): of its long and
+   * of its short position (a one-way position is on one of them), 0 for a side it holds nothing on.
+   */
+  adlQuantiles(accountId: number, symbol: string): { long: number; short: number } {
+    const a = this.core.requireAccount(accountId);
+    this.core.requirePair(symbol);
+    const of = (side: PositionSide): number => {
+      for (const p of a.positions.values())
+        if (p.symbol === symbol && p.side === side && p.qty !== 0)
+          return adlQuantile(adlQueue(this.core, symbol, side), p);
+      return 0;
+    };
+    return { long: of(PositionSide.LONG), short: of(PositionSide.SHORT) };
   }
 
   openOrders(accountId: number, symbol?: string): OrderRecord[] {

@@ -30,7 +30,6 @@
 //   once a store write has failed.
 import { CloseType, MarginMode, PositionMode, PositionSide, TimeInForce } from '../../src-shared/enums.ts';
 import { MAX_PRICE_TICKS, OrderFlag } from '../engine/types.ts';
-import { rankForAdl, type AdlCandidate } from '../risk/adl.ts';
 import { liquidationFee } from '../risk/liquidation-fee.ts';
 import { bankruptcyPrice } from '../risk/liquidation-price.ts';
 import { maintenanceMarginUnits } from '../risk/margin.ts';
@@ -43,6 +42,7 @@ import { crossTotals, markValue, upnlUnits } from './ledger.ts';
 import { markText } from './pair-figures.ts';
 import type { PairState } from './pair-state.ts';
 import { liquidationClientId } from './liquidation-client-id.ts';
+import { adlQueue } from './adl-queue.ts';
 import { checkTriggers } from './tpsl.ts';
 
 /** Liquidations, then take-profit / stop-loss triggers, for the pair's current prices. */
@@ -311,44 +311,12 @@ function bookClose(core: TradingCore, a: AccountLive, p: PositionState, close: V
   recordSyntheticTrade(core, a, p, close, pnl);
 }
 
-/**
- * What stands behind a cross position until it is bankrupt, units: the cross wallet (the wallet less
- * the isolated margins) plus the unrealized PnL of the account's other cross positions, the WB + UPNL1
- * of the liquidation price formula with no maintenance. Its leverage setting plays no part: a 50x
- * position on a large wallet is far from bankruptcy, and ADL ranks it so.
- */
-function crossBacking(core: TradingCore, a: AccountLive, p: PositionState): bigint {
-  const others = crossTotals(core, a, [p], false);
-  return a.wallet - others.isolated + others.upnl;
-}
-
 /** The fund cannot cover: reduce profitable opposite positions at the bankruptcy price (ADL). */
 function autoDeleverage(core: TradingCore, a: AccountLive, p: PositionState, bpTicks: number, liq: Liquidation): void {
   const pair = core.pairs.get(p.symbol)!;
-  const opposite: Array<AdlCandidate & { acct: AccountLive; pos: PositionState }> = [];
-  for (const other of core.accounts.values()) {
-    if (other === a) continue;
-    for (const q of other.positions.values()) {
-      if (q.symbol !== p.symbol || q.side === p.side || q.qty === 0) continue;
-      const qEntry = entryPrice(q, pair.math.lotValue);
-      const qs = q.side === PositionSide.LONG ? 1 : -1;
-      const margin = unitsToNumber(
-        q.marginMode === MarginMode.ISOLATED ? q.isolatedMargin : crossBacking(core, other, q),
-      );
-      opposite.push({
-        id: String(q.id).padStart(16, '0'),
-        side: qs,
-        qty: q.qty * pair.math.lotValue,
-        entry: qEntry,
-        mark: pair.markPrice,
-        bankruptcy: bankruptcyPrice(qs, q.qty * pair.math.lotValue, qEntry, margin),
-        acct: other,
-        pos: q,
-      });
-    }
-  }
+  const opposite = p.side === PositionSide.LONG ? PositionSide.SHORT : PositionSide.LONG;
   let rest = p.qty;
-  for (const c of rankForAdl(opposite)) {
+  for (const c of adlQueue(core, p.symbol, opposite, a)) {
     if (rest === 0) break;
     const lots = Math.min(rest, c.pos.qty);
     const notional = pair.math.notional(bpTicks, lots);

@@ -205,6 +205,7 @@ const SIGNED_ROUTES: Record<string, RouteParams> = {
   'GET /fapi/v3/positionRisk': optionalSymbol,
   'GET /fapi/v1/leverageBracket': optionalSymbol,
   'GET /fapi/v1/symbolConfig': optionalSymbol,
+  'GET /fapi/v1/adlQuantile': optionalSymbol,
   'POST /fapi/v1/leverage': p({ symbol, leverage: int(1, 125, 'Leverage, 1 to the pair maximum') }, [
     'symbol',
     'leverage',

@@ -1,6 +1,6 @@
 // Account routes of the facade (signed): positionRisk, account, balance, leverage brackets,
 // symbol configuration, leverage, margin type, position mode, multi-assets mode, account
-// configuration, commission rates. Reads come from the exchange's views and the pair-figures
+// configuration, ADL quantiles, commission rates. Reads come from the exchange's views and the pair-figures
 // service; changes run one exchange command each.
 //
 // Where the native core answers differently from Binance, the translation is named: a margin
@@ -24,6 +24,10 @@ import {
   orderFigures,
 } from '../translate/account.ts';
 
+/** The quantile of a native position side. */
+const adlOf = (q: { long: number; short: number }, side: number): number =>
+  side === PositionSide.SHORT ? q.short : q.long;
+
 export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void {
   const { venue } = ctx;
   const ex = venue.exchange;
@@ -37,11 +41,14 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
       const setting = ex.pairSetting(s.account.id, pair.row.symbol);
       const mine = records.filter((p) => p.symbol === pair.row.symbol);
       const orders = ex.openOrders(s.account.id, pair.row.symbol);
-      const entry = (side: number, figures: ReturnType<typeof orderFigures>) =>
-        binancePosition({
+      const adl = mine.length > 0 ? ex.adlQuantiles(s.account.id, pair.row.symbol) : undefined;
+      const entry = (side: number, figures: ReturnType<typeof orderFigures>) => {
+        const position = s.mode === 'one_way' ? mine[0] : mine.find((x) => x.position_side === side);
+        return binancePosition({
           row: pair.row,
           mark: pair.markPrice,
-          position: s.mode === 'one_way' ? mine[0] : mine.find((x) => x.position_side === side),
+          position,
+          adl: position === undefined || adl === undefined ? 0 : adlOf(adl, position.position_side),
           mode: s.mode,
           side,
           setting,
@@ -50,6 +57,7 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
           v2,
           orders: figures,
         });
+      };
       if (s.mode === 'one_way') {
         if (mine.length > 0 || v2 || orders.length > 0) out.push(entry(PositionSide.LONG, orderFigures(orders, null)));
         continue;
@@ -163,6 +171,28 @@ export function registerAccount(app: FastifyInstance, ctx: BinanceContext): void
   app.get('/fapi/v1/accountConfig', routeSchema('GET', '/fapi/v1/accountConfig'), async (req) =>
     accountConfig(signedRequest(ctx, req).mode === 'hedge'),
   );
+
+  // The ADL quantiles of the pairs the account holds a position on, Binance's keys: one-way LONG,
+  // SHORT and BOTH (the position's); hedge LONG and SHORT, with BOTH 0 beside isolated positions
+  // and HEDGE 0 beside cross ones (Binance's sign; each side is ranked on its own here)
+  app.get('/fapi/v1/adlQuantile', routeSchema('GET', '/fapi/v1/adlQuantile'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const symbol = s.q.str('symbol');
+    const only = symbol === undefined ? undefined : pairOf(ctx, symbol).row.symbol;
+    const records = ex.positions(s.account.id).filter((p) => only === undefined || p.symbol === only);
+    const out: Array<{ symbol: string; adlQuantile: Record<string, number> }> = [];
+    for (const pair of listedPairs(ctx)) {
+      const mine = records.filter((p) => p.symbol === pair.row.symbol);
+      if (mine.length === 0) continue;
+      const q = ex.adlQuantiles(s.account.id, pair.row.symbol);
+      const quantile: Record<string, number> = { LONG: q.long, SHORT: q.short };
+      if (s.mode === 'one_way') quantile.BOTH = adlOf(q, mine[0].position_side);
+      else if (mine.some((p) => p.margin_mode === MarginMode.CROSS)) quantile.HEDGE = 0;
+      else quantile.BOTH = 0;
+      out.push({ symbol: pair.row.symbol, adlQuantile: quantile });
+    }
+    return out;
+  });
 
   app.get('/fapi/v1/commissionRate', routeSchema('GET', '/fapi/v1/commissionRate'), async (req) => {
     const s = signedRequest(ctx, req);

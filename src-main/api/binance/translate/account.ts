@@ -37,6 +37,8 @@ export interface PositionEntry {
   mark: number;
   /** The native position, undefined for an empty entry. */
   position: PositionRecord | undefined;
+  /** Its ADL quantile, 0 to 4 (0 for an empty entry). */
+  adl: number;
   mode: Mode;
   /** Native position side of the entry (LONG for one-way). */
   side: number;
@@ -76,7 +78,7 @@ export function binancePosition(e: PositionEntry): Record<string, unknown> {
     maintMargin: dec(e.maintenance(notional), 8),
     positionInitialMargin: dec(initial, 8),
     openOrderInitialMargin: dec(e.orders.initialMargin, 8),
-    adl: 0,
+    adl: e.adl,
     bidNotional: dec(e.orders.bidNotional, 8),
     askNotional: dec(e.orders.askNotional, 8),
     updateTime: p?.updated_at ?? 0,
