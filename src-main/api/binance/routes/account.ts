@@ -1,7 +1,7 @@
 // Account routes of the facade (signed): positionRisk, account, balance, leverage brackets,
 // symbol configuration, leverage, margin type, position mode, multi-assets mode, account
-// configuration, ADL quantiles, commission rates. Reads come from the exchange's views and the pair-figures
-// service; changes run one exchange command each.
+// configuration, ADL quantiles, commission rates. Reads come from the exchange's views and the
+// pair-figures service; changes run one exchange command each.
 //
 // Where the native core answers differently from Binance, the translation is named: a margin
 // type or position mode change to the current setting is -4046 / -4059 (native answers success),
