@@ -291,17 +291,9 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
 
   /** Liquidation clearance fees of an account, ordered by time then id. */
   liquidationFees(q: LiquidationFeeQuery): LiquidationFeeRow[] {
-    this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const where = new Where('account_id = ?', [q.accountId]);
     where.add('symbol = ?', q.symbol);
-    where.add('time >= ?', q.startTime);
-    where.add('time <= ?', q.endTime);
-    const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-    const st = this.db.prepare(
-      `SELECT * FROM liquidation_fees WHERE ${where.sql} ORDER BY time ${dir}, id ${dir} LIMIT ?`,
-    );
-    st.setReadBigInts(true);
-    return (st.all(...where.args, q.limit) as Raw[]).map((r) => ({
+    return this.byTime('liquidation_fees', where, q).map((r) => ({
       id: n(r.id),
       accountId: n(r.account_id),
       symbol: r.symbol as string,
@@ -314,15 +306,9 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
 
   /** Transfers of an account, ordered by time then id. */
   transfers(q: TransferQuery): TransferRow[] {
-    this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const where = new Where('account_id = ?', [q.accountId]);
     if (q.kinds !== undefined) where.addRaw(`kind IN (${q.kinds.map((k) => Number(k)).join(', ')})`);
-    where.add('time >= ?', q.startTime);
-    where.add('time <= ?', q.endTime);
-    const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-    const st = this.db.prepare(`SELECT * FROM transfers WHERE ${where.sql} ORDER BY time ${dir}, id ${dir} LIMIT ?`);
-    st.setReadBigInts(true);
-    return (st.all(...where.args, q.limit) as Raw[]).map((r) => ({
+    return this.byTime('transfers', where, q).map((r) => ({
       id: n(r.id),
       accountId: n(r.account_id),
       kind: n(r.kind) as TransferKind,
@@ -429,17 +415,9 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
 
   /** Funding payments of an account, ordered by time then id. */
   fundingPayments(q: FundingQuery): FundingRecordRow[] {
-    this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const where = new Where('account_id = ?', [q.accountId]);
     where.add('symbol = ?', q.symbol);
-    where.add('time >= ?', q.startTime);
-    where.add('time <= ?', q.endTime);
-    const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-    const st = this.db.prepare(
-      `SELECT * FROM funding_payments WHERE ${where.sql} ORDER BY time ${dir}, id ${dir} LIMIT ?`,
-    );
-    st.setReadBigInts(true);
-    return (st.all(...where.args, q.limit) as Raw[]).map((r) => ({
+    return this.byTime('funding_payments', where, q).map((r) => ({
       id: n(r.id),
       accountId: n(r.account_id),
       symbol: r.symbol as string,
@@ -453,21 +431,33 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
 
   /** A pair's settlement rates, ordered by time. */
   fundingRates(q: FundingRateQuery): FundingRateState[] {
-    this.group.sync();
     const where = new Where('1 = 1', []);
     where.add('symbol = ?', q.symbol);
-    where.add('time >= ?', q.startTime);
-    where.add('time <= ?', q.endTime);
-    const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-    const st = this.db.prepare(
-      `SELECT * FROM funding_rates WHERE ${where.sql} ORDER BY time ${dir}, id ${dir} LIMIT ?`,
-    );
-    return (st.all(...where.args, q.limit) as Array<Record<string, number | string>>).map((r) => ({
+    return this.byTime('funding_rates', where, q).map((r) => ({
       symbol: r.symbol as string,
       time: Number(r.time),
       rate: Number(r.rate),
       mark: Number(r.mark),
     }));
+  }
+
+  /**
+   * Rows of `table` matching `where` with `time` in [startTime, endTime] (each bound when given),
+   * ordered by time then id, oldest first for order 'asc', else newest first, at most `limit`.
+   * The turn's deferred writes go first, so a read sees every change so far.
+   */
+  private byTime(
+    table: string,
+    where: Where,
+    q: { startTime?: number; endTime?: number; order?: 'asc' | 'desc'; limit: number },
+  ): Raw[] {
+    this.group.sync();
+    where.add('time >= ?', q.startTime);
+    where.add('time <= ?', q.endTime);
+    const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+    const st = this.db.prepare(`SELECT * FROM ${table} WHERE ${where.sql} ORDER BY time ${dir}, id ${dir} LIMIT ?`);
+    st.setReadBigInts(true);
+    return st.all(...where.args, q.limit) as Raw[];
   }
 
   /**
