@@ -1,7 +1,7 @@
 // Public market data of the facade (reference section 2 d.1, REST public): ping, time,
 // exchangeInfo, depth, trades, aggTrades, klines, mark / index / premium klines, 24 h tickers,
 // book tickers, last prices, premiumIndex, fundingRate, fundingInfo, openInterest,
-// openInterestHist, and the spot / COIN-M / sapi stubs that let default ccxt and freqtrade
+// openInterestHist, sapi system/status, and the spot / COIN-M / sapi stubs that let default ccxt and freqtrade
 // configurations load. Every figure comes from a service (the book, the recent-trades ring, the
 // kline and price-kline services, the 24 h ticker, the pair figures, the stored funding rates and
 // open-interest samples); times are the market clock, except serverTime, the wall clock
@@ -235,4 +235,10 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
   app.get('/sapi/v1/capital/config/getall', routeSchema('GET', '/sapi/v1/capital/config/getall'), async () => []);
   app.get('/sapi/v1/margin/allPairs', routeSchema('GET', '/sapi/v1/margin/allPairs'), async () => []);
   app.get('/sapi/v1/margin/isolated/allPairs', routeSchema('GET', '/sapi/v1/margin/isolated/allPairs'), async () => []);
+  // ccxt's fetchStatus (binanceusdm too) asks the sapi base, unsigned. The venue has no maintenance
+  // state: a service that answers is up, Binance's status 0 "normal" (1 "system_maintenance" is never sent).
+  app.get('/sapi/v1/system/status', routeSchema('GET', '/sapi/v1/system/status'), async () => ({
+    status: 0,
+    msg: 'normal',
+  }));
 }
