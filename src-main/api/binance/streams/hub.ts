@@ -14,6 +14,9 @@
 // A DELETE of a listenKey closes its streams: nothing is delivered after it. A user stream opened
 // with `events=A/B` gets only those events; a private path without a listenKey is closed (1008).
 // SUBSCRIBE refuses a stream of a symbol that is not listed, so LIST_SUBSCRIPTIONS is what was acked.
+// Client messages are read by requests.ts (Binance's error codes); Binance's limit of 10 messages a
+// second holds (the 11th closes the connection, 1008). Its 1024 streams a connection cannot be
+// reached: only the listed pairs' streams are taken, a few hundred in all.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SymbolStatus } from '../../../../src-shared/enums.ts';
@@ -21,6 +24,7 @@ import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
 import { depthSpeed, MarketFeed } from './market-feed.ts';
 import { parseStream } from './events.ts';
+import { MAX_MESSAGES_PER_SECOND, readControl } from './requests.ts';
 import { UserEvents } from './user-events.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
 
@@ -44,6 +48,9 @@ interface Conn {
   listenKey: string | null;
   /** The user events this stream sends (`events=A/B`), null for all of them. */
   events: Set<string> | null;
+  /** Start (wall ms) and count of the messages of the current one-second window. */
+  windowStart: number;
+  windowCount: number;
 }
 
 class BinanceStreams {
@@ -145,6 +152,8 @@ class BinanceStreams {
       accountId: null,
       listenKey: null,
       events: null,
+      windowStart: 0,
+      windowCount: 0,
     };
     const base = PATHS.find((p) => path === p || path.startsWith(p + '/')) ?? '/ws';
     const tail = path.slice(base.length + 1);
@@ -187,7 +196,7 @@ class BinanceStreams {
       const offSetting = events.on('setting', (e) => this.user.configUpdate(e.accountId, e.symbol, e.leverage));
       this.offAccount = () => (offAccount(), offSetting());
     }
-    socket.on('message', (data, isBinary) => this.onMessage(conn, isBinary ? '' : String(data)));
+    socket.on('message', (data, isBinary) => this.onMessage(conn, isBinary ? null : String(data)));
     socket.on('close', () => this.onClose(conn));
     socket.on('error', () => socket.terminate());
   }
@@ -202,44 +211,40 @@ class BinanceStreams {
     }
   }
 
-  private onMessage(conn: Conn, text: string): void {
-    let msg: { method?: unknown; params?: unknown; id?: unknown };
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      return this.send(conn, { error: { code: 3, msg: 'Invalid JSON: the message is not JSON' }, id: null });
+  private onMessage(conn: Conn, text: string | null): void {
+    // Binance's limit: more than 10 messages in a second ends the connection
+    const now = Date.now();
+    if (now - conn.windowStart >= 1000) {
+      conn.windowStart = now;
+      conn.windowCount = 0;
     }
-    const id = typeof msg?.id === 'number' || typeof msg?.id === 'string' ? msg.id : null;
-    const params = Array.isArray(msg?.params) ? msg.params : [];
+    if (++conn.windowCount > MAX_MESSAGES_PER_SECOND) {
+      conn.socket.close(1008, `Too many messages: at most ${MAX_MESSAGES_PER_SECOND} per second`);
+      return;
+    }
+    const req = readControl(text);
+    if ('error' in req) return this.send(conn, req.error);
+    const { id } = req;
     const invalid = (why: string) => this.send(conn, { error: { code: 2, msg: `Invalid request: ${why}` }, id });
-    // params, when sent, is a list (a lone stream name was acked and subscribed nothing)
-    if (msg?.params != null && !Array.isArray(msg.params)) return invalid('params must be an array');
-    switch (msg?.method) {
-      case 'SUBSCRIBE':
-      case 'UNSUBSCRIBE': {
-        const bad = params.find((p) => typeof p !== 'string' || parseStream(p) === null);
-        if (bad !== undefined) return invalid(`unknown stream ${JSON.stringify(bad)}`);
+    switch (req.method) {
+      case 'SUBSCRIBE': {
         // a stream of a symbol not listed would never send: refused (nothing of the request is
         // subscribed), so the acknowledgement and LIST_SUBSCRIPTIONS agree
-        const unlisted = msg.method === 'SUBSCRIBE' ? params.find((p) => this.pairOf(p) === null) : undefined;
+        const unlisted = req.streams.find((p) => this.pairOf(p) === null);
         if (unlisted !== undefined) return invalid(`unknown symbol in stream ${JSON.stringify(unlisted)}`);
-        for (const p of params as string[]) {
-          if (msg.method === 'SUBSCRIBE') this.subscribe(conn, p);
-          else conn.subs.delete(p);
-        }
+        for (const p of req.streams) this.subscribe(conn, p);
         return this.send(conn, { result: null, id });
       }
+      case 'UNSUBSCRIBE':
+        for (const p of req.streams) conn.subs.delete(p);
+        return this.send(conn, { result: null, id });
       case 'LIST_SUBSCRIPTIONS':
         return this.send(conn, { result: [...conn.subs], id });
       case 'SET_PROPERTY':
-        if (params[0] !== 'combined' || typeof params[1] !== 'boolean')
-          return invalid('only the property combined can be set');
-        conn.combined = params[1];
+        conn.combined = req.combined;
         return this.send(conn, { result: null, id });
       case 'GET_PROPERTY':
         return this.send(conn, { result: conn.combined, id });
-      default:
-        return invalid(`unknown method ${JSON.stringify(msg?.method)}`);
     }
   }
 
