@@ -120,3 +120,42 @@ describe('/openapi.json is valid OpenAPI 3.1', () => {
     expect(bad).toEqual([]);
   });
 });
+
+/**
+ * Operations that answer no 4xx, and why: the spec's candlestick routes answer every error with
+ * HTTP 200 and {code, message} (routes/klines.ts), so their error is a branch of the 200 answer.
+ */
+const ERRORS_IN_200: Record<string, string> = {
+  'get /fapi/v1/klines': 'spec: errors are HTTP 200 {code, message}',
+  'get /fapi/v1/klines/batch': 'spec: errors are HTTP 200 {code, message}',
+  'get /api/v1/datasets/{id}/klines': 'answers as /fapi/v1/klines',
+};
+
+describe('/openapi.json documents the errors of every operation', () => {
+  it('each operation documents a 4xx answer, or an error object in its 200 answer when it is listed as such', () => {
+    const missing: string[] = [];
+    for (const [label, op] of operations()) {
+      const statuses = Object.keys(op.responses ?? {});
+      if (label in ERRORS_IN_200) {
+        const branches = op.responses['200']?.content?.['application/json']?.schema?.anyOf ?? [];
+        const error = branches.find((b: any) => b.type === 'object' && b.required?.includes('code'));
+        if (error === undefined || !error.required.includes('message') || !/HTTP 200/.test(error.description ?? ''))
+          missing.push(`${label}: its 200 answer documents no error object`);
+        if (statuses.some((s) => s.startsWith('4'))) missing.push(`${label}: listed as 200-only but documents a 4xx`);
+        // the service-wide refusals answer in this style too (HTTP 200): the Host guard, the rate limit
+        for (const code of ['2103', '4290', '6000', '7000'])
+          if (error !== undefined && !error.description.includes(code))
+            missing.push(`${label}: error ${code} not listed`);
+        continue;
+      }
+      if (!statuses.some((s) => s.startsWith('4'))) missing.push(`${label}: no 4xx answer`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('a Binance WebSocket endpoint documents its upgrade (101) and the refusals it answers, not a 200 it never sends', () => {
+    const ws = operations().filter(([label]) => /^get \/binance\/(ws|stream|public|market|private)/.test(label));
+    expect(ws.length).toBe(16);
+    for (const [label, op] of ws) expect(Object.keys(op.responses).sort(), label).toEqual(['101', '400', '403', '429']);
+  });
+});

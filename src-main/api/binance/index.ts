@@ -26,7 +26,7 @@ import { registerPositionMargin } from './routes/position-margin.ts';
 import { registerMarketData } from './routes/market-data.ts';
 import { registerOrders } from './routes/orders.ts';
 import { registerUserStream } from './routes/user-stream.ts';
-import { registerStreams } from './streams/hub.ts';
+import { registerStreams } from './streams/endpoints.ts';
 import { Ticker24hService } from '../../market/ticker-24h.ts';
 
 /** The methods the facade's REST routes use (a wrong-method answer names the path's). */

@@ -267,7 +267,7 @@ const KIND_TEXT = {
   apiKey: 'Binance-compatible user-stream key: the X-MBX-APIKEY header only, no signature.' + SEE,
 } as const;
 
-const ERROR = Type.Object(
+export const ERROR = Type.Object(
   { code: Type.Integer({ description: "Binance's negative error code" }), msg: Type.String() },
   { description: "Binance's error: {code, msg}" },
 );

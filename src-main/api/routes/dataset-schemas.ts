@@ -10,6 +10,7 @@ import type { SpecsSource } from '../../data/ports.ts';
 import { KINDS, MARKETS } from '../../data/kinds.ts';
 import type { DatasetWire, ImportResultWire } from '../../../src-shared/types/datasets.ts';
 import { agree, strEnum } from '../schemas.ts';
+import { klinesErrorSchema } from './klines.ts';
 
 export const DATASET_KLINES_DEFAULT_LIMIT = 500;
 export const DATASET_KLINES_MAX_LIMIT = 1500;
@@ -167,14 +168,7 @@ type KlineWire = [number, number, string, string, string, string, string, string
 
 export const klinesAnswer = Type.Unsafe<KlineWire[] | KlinesError>({
   description: 'Candlesticks (12 elements each, as /fapi/v1/klines), or an error object',
-  anyOf: [
-    { type: 'array', items: { type: 'array', minItems: 12, maxItems: 12 } },
-    {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'integer' }, message: { type: 'string' } },
-    },
-  ],
+  anyOf: [{ type: 'array', items: { type: 'array', minItems: 12, maxItems: 12 } }, klinesErrorSchema],
 });
 
 export const tradesQuery = Type.Object(

@@ -3,7 +3,9 @@
 // every error is HTTP 200 with {code, message}: 6000 invalid parameter, 6001 invalid interval,
 // 6002 unknown symbol, 6003 start_time/end_time not together or with limit, 6004 limit outside
 // 1..1500, 6005 more than 20 symbols, 6006 missing parameter, 6007 URL over 8192 characters
-// (error-handler.ts's URL check, in these codes here), 7000 internal.
+// (error-handler.ts's URL check, in these codes here), 7000 internal; the Host guard (2103) and the
+// per-IP rate limit (4290) answer in this style too. The OpenAPI document shows the error object
+// as a branch of the 200 answer: these routes document no 4xx because they send none.
 // Bodies come from KlineService.klinesBody as ready UTF-8 JSON bytes (closed candles are
 // serialised once and cached), so the response schemas below document the shape but never
 // serialise a success; they serialise only the error object.
@@ -53,16 +55,25 @@ const candlesSchema = {
   items: candleSchema,
 } as const;
 
-const klinesErrorSchema = {
+/**
+ * The error object these routes (and /api/v1/datasets/{id}/klines) answer with HTTP 200, as the
+ * spec has it; the service-wide guards answer in the same style here (2103, 4290).
+ */
+export const klinesErrorSchema = {
   type: 'object',
   description:
-    'Error (HTTP 200 too): 6000 invalid parameter, 6001 invalid interval, 6002 unknown symbol, 6003 start_time/end_time ' +
-    'not together or combined with limit, 6004 limit outside 1..1500, 6005 more than 20 symbols, 6006 missing parameter, ' +
-    '6007 URL longer than 8192 characters, 7000 internal error.',
+    'Error, with HTTP 200 as the spec has it (never a 4xx): 6000 invalid parameter, 6001 invalid interval, 6002 ' +
+    'unknown symbol (or dataset), 6003 start_time/end_time not together or combined with limit, 6004 limit outside ' +
+    '1..1500, 6005 more than 20 symbols, 6006 missing parameter, 6007 URL longer than 8192 characters, 7000 internal ' +
+    'error; and the service-wide refusals in the same style: 2103 a Host header naming another site (DNS rebinding ' +
+    'guard), 4290 over the per-IP request-rate limit (with Retry-After).',
   required: ['code', 'message'],
   additionalProperties: false,
   properties: {
-    code: { type: 'integer', description: '6000-6999 client errors, 7000-7999 server errors' },
+    code: {
+      type: 'integer',
+      description: '6000-6007 and 2103, 4290: the request is refused; 7000: a server error (try again)',
+    },
     message: { type: 'string' },
   },
 } as const;

@@ -8,6 +8,7 @@
 // connection here sends 10, then the next one takes over), 1024 streams, and 64 KiB frames.
 import { placeOrder } from '../../helpers/exchange-commands.ts';
 import { mulberry32 } from '../../helpers/seeded-random.ts';
+import { request } from 'node:http';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, startService, type Service } from './helpers.ts';
@@ -321,5 +322,51 @@ describe("Binance's connection limits", () => {
       id: 2,
     });
     other.ws.close();
+  });
+});
+
+/** A raw GET of `path` with `headers`: the HTTP answer (status, content type, body), or 101 when upgraded. */
+function rawGet(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; type?: string; body: string }> {
+  const { port } = new URL(svc.base);
+  return new Promise((resolve, reject) => {
+    const rq = request({ host: '127.0.0.1', port, path, headers });
+    rq.on('response', (r) => {
+      let body = '';
+      r.on('data', (d) => (body += d));
+      r.on('end', () => resolve({ status: r.statusCode ?? 0, type: r.headers['content-type'], body }));
+    });
+    rq.on('upgrade', (r, socket) => (socket.destroy(), resolve({ status: r.statusCode ?? 0, body: '' })));
+    rq.on('error', reject);
+    rq.end();
+  });
+}
+
+describe('what refuses an upgrade, as the OpenAPI document lists it (101, 400, 403)', () => {
+  const upgrade = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13' };
+  const key = 'dGhlIHNhbXBsZSBub25jZQ==';
+
+  it('an upgrade is 101; a plain GET is 400 / -1000; a malformed handshake is 400 text/html', async () => {
+    expect(
+      (await rawGet('/binance/market/stream?streams=btcusdt@trade', { ...upgrade, 'sec-websocket-key': key })).status,
+    ).toBe(101);
+    const plain = await rawGet('/binance/public/ws/1', {});
+    expect(plain.status).toBe(400);
+    expect(JSON.parse(plain.body)).toEqual({
+      code: -1000,
+      msg: '/public/ws is a WebSocket endpoint: connect with Upgrade: websocket.',
+    });
+    const bad = await rawGet('/binance/ws', { ...upgrade, 'sec-websocket-key': 'short' });
+    expect(bad).toMatchObject({ status: 400, type: 'text/html', body: 'Missing or invalid Sec-WebSocket-Key header' });
+  });
+
+  it('a Host of another site is 403 / -1002, upgrade or not', async () => {
+    for (const headers of [{ host: 'evil.example' }, { ...upgrade, 'sec-websocket-key': key, host: 'evil.example' }]) {
+      const r = await rawGet('/binance/stream/btcusdt@trade', headers);
+      expect(r.status).toBe(403);
+      expect(JSON.parse(r.body).code).toBe(-1002);
+    }
   });
 });

@@ -2,7 +2,8 @@
 // market/ws, private/ws?listenKey=) and the legacy ones (ws/<stream>, stream?streams=a/b,
 // ws/<listenKey>), SUBSCRIBE / UNSUBSCRIBE / LIST_SUBSCRIPTIONS acked with the client's id, raw
 // streams (bare events) and combined ones ({stream, data}). The market events are built by
-// market-feed.ts, the user events by user-events.ts; this hub keeps the connections.
+// market-feed.ts, the user events by user-events.ts; this hub keeps the connections (the HTTP
+// endpoints and their OpenAPI description: endpoints.ts).
 //
 // On a replay with a market-data latency (docs/replay.md "Latency") every market stream event is
 // held until market time reaches the time it was built at + the latency, then sent in build
@@ -17,7 +18,7 @@
 // Client messages are read by requests.ts (Binance's error codes); Binance's limit of 10 messages a
 // second holds (the 11th closes the connection, 1008). Its 1024 streams a connection cannot be
 // reached: only the listed pairs' streams are taken, a few hundred in all.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SymbolStatus } from '../../../../src-shared/enums.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
@@ -29,7 +30,8 @@ import { UserEvents } from './user-events.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
 
 const OPEN = 1;
-const PATHS = [
+/** The stream paths under /binance (each also with a `/<streams>` tail: endpoints.ts). */
+export const PATHS = [
   '/ws',
   '/stream',
   '/public/ws',
@@ -53,7 +55,7 @@ interface Conn {
   windowCount: number;
 }
 
-class BinanceStreams {
+export class BinanceStreams {
   private readonly ctx: BinanceContext;
   private readonly conns = new Set<Conn>();
   private readonly market: MarketFeed;
@@ -314,43 +316,4 @@ class BinanceStreams {
       }
     }
   }
-}
-
-/** The WebSocket endpoints; a plain GET on one answers -1000. */
-export function registerStreams(app: FastifyInstance, ctx: BinanceContext): void {
-  const streams = new BinanceStreams(ctx);
-  app.addHook('onClose', (_i, done) => {
-    streams.close();
-    done();
-  });
-  for (const p of PATHS) {
-    for (const url of [p, `${p}/*`]) {
-      app.route({
-        method: 'GET',
-        url,
-        config: { swaggerTransform: url === p ? undefined : namedTail },
-        handler: async (_req, reply) =>
-          reply.code(400).send({ code: -1000, msg: `${p} is a WebSocket endpoint: connect with Upgrade: websocket.` }),
-        wsHandler: (socket, req) => streams.attach(socket, req),
-      });
-    }
-  }
-}
-
-/**
- * How the OpenAPI document shows a `/*` endpoint: the wildcard as a named path parameter, `{streams}`
- * (a template parameter's name must be a word, so `{*}` is no valid OpenAPI path).
- */
-function namedTail({ schema, url }: { schema?: object; url: string }): { schema: object; url: string } {
-  const params = {
-    type: 'object',
-    properties: {
-      streams: {
-        type: 'string',
-        description: "Stream names joined by '/' (btcusdt@depth/btcusdt@aggTrade), or a listen key",
-      },
-    },
-    required: ['streams'],
-  };
-  return { schema: { ...schema, params }, url: url.replace(/\*$/, ':streams') };
 }

@@ -1,0 +1,84 @@
+// The facade's WebSocket endpoints as HTTP routes (hub.ts keeps the connections): each stream
+// path of PATHS, bare and with a `/<streams>` tail, upgraded by upgrade.ts, and what the OpenAPI
+// document says they answer. An upgrade is 101; what refuses it is an HTTP answer: a plain GET
+// (no `Upgrade: websocket`) 400 / -1000, a malformed handshake (a missing or invalid
+// Sec-WebSocket-Key or version: `ws`'s refusal) 400 with a text/html reason, a Host of another
+// site 403 / -1002 (browser-guards.ts), the facade's request-rate limit 429 / -1003. After the
+// upgrade a refused connection is closed with a code: 1008 for a private path without a
+// listenKey or a listenKey that does not exist, and for more than 10 messages a second; 1009 for a
+// frame over 64 KiB; a malformed request is an error message, the connection staying open.
+import type { FastifyInstance } from 'fastify';
+import type { BinanceContext } from '../context.ts';
+import { ERROR } from '../schemas.ts';
+import { BinanceStreams, PATHS } from './hub.ts';
+
+const DESCRIPTION =
+  'Binance-layout WebSocket stream endpoint (reference a.4; docs/binance.md): connect with `Upgrade: websocket`. ' +
+  'Raw paths (`ws`) send bare events, combined ones (`stream`) `{"stream","data"}`; stream names come in the path ' +
+  '(`/<a>/<b>`) or `?streams=a/b`, a user stream is `?listenKey=` (`&events=A/B` to choose its events). Requests ' +
+  '(JSON text): SUBSCRIBE, UNSUBSCRIBE, LIST_SUBSCRIPTIONS, SET_PROPERTY, GET_PROPERTY, answered `{"result","id"}` ' +
+  'or, for a malformed one, `{"error":{"code","msg"},"id"}` with Binance codes 0-3 (the connection stays open). ' +
+  'Closed after the upgrade with 1008 when the path is private and has no listenKey, when the listenKey does not ' +
+  'exist, or after more than 10 client messages in a second; with 1009 for a frame over 64 KiB.';
+
+const RESPONSES = {
+  101: { description: 'Switching Protocols: the WebSocket connection is open' },
+  400: {
+    description:
+      'Not a WebSocket upgrade: a plain GET answers -1000 (application/json); a malformed handshake (missing or ' +
+      'invalid Sec-WebSocket-Key or Sec-WebSocket-Version) is refused by the WebSocket server with a text/html reason',
+    content: {
+      'application/json': { schema: ERROR },
+      'text/html': { schema: { type: 'string', description: "The WebSocket server's reason" } },
+    },
+  },
+  403: { ...ERROR, description: 'The Host header names another site (DNS rebinding guard): -1002' },
+  429: { ...ERROR, description: "Over the facade's request-rate limit: -1003, with Retry-After" },
+};
+
+/** The WebSocket endpoints; a plain GET on one answers -1000. */
+export function registerStreams(app: FastifyInstance, ctx: BinanceContext): void {
+  const streams = new BinanceStreams(ctx);
+  app.addHook('onClose', (_i, done) => {
+    streams.close();
+    done();
+  });
+  for (const p of PATHS) {
+    for (const url of [p, `${p}/*`]) {
+      app.route({
+        method: 'GET',
+        url,
+        schema: {
+          tags: ['binance'],
+          summary: `GET ${p}${url === p ? '' : '/{streams}'} (Binance USD-M WebSocket streams)`,
+          description: DESCRIPTION,
+          // no X-MBX-APIKEY: a market stream is public, a user stream's listenKey (query or path) is its credential
+          security: [],
+          response: RESPONSES,
+        },
+        config: { swaggerTransform: url === p ? undefined : namedTail },
+        handler: async (_req, reply) =>
+          reply.code(400).send({ code: -1000, msg: `${p} is a WebSocket endpoint: connect with Upgrade: websocket.` }),
+        wsHandler: (socket, req) => streams.attach(socket, req),
+      });
+    }
+  }
+}
+
+/**
+ * How the OpenAPI document shows a `/*` endpoint: the wildcard as a named path parameter, `{streams}`
+ * (a template parameter's name must be a word, so `{*}` is no valid OpenAPI path).
+ */
+function namedTail({ schema, url }: { schema?: object; url: string }): { schema: object; url: string } {
+  const params = {
+    type: 'object',
+    properties: {
+      streams: {
+        type: 'string',
+        description: "Stream names joined by '/' (btcusdt@depth/btcusdt@aggTrade), or a listen key",
+      },
+    },
+    required: ['streams'],
+  };
+  return { schema: { ...schema, params }, url: url.replace(/\*$/, ':streams') };
+}
