@@ -73,6 +73,10 @@ describe('preview', () => {
     });
     expect(p.margin).toBe(0);
     expect(p.pnl).toBeCloseTo((50_000 - 45_000) * 0.2, 9);
+    // the venue trims the close of 0.3 to the position, 0.2, as it enters: its notional and fee are of 0.2
+    expect(p.trimmedTo).toBe(0.2);
+    expect(p.notional).toBeCloseTo(10_000, 9);
+    expect(p.fee).toBeCloseTo(10_000 * 0.0005, 9);
   });
 
   it('max open quantity leaves room for the taker fee', () => {

@@ -220,8 +220,9 @@ export function orderModel(i: OrderModelInput): OrderModel {
       position: open ? positionOf(side === Side.BUY) : positionOf(side === Side.SELL),
       // one-way: an open against the net position reduces it first, and is margined for the rest
       against: open && oneWay ? positionOf(side === Side.SELL) : null,
-      // (a reduce-only one never opens)
-      covered: open && oneWay ? (f.reduceOnly ? Infinity : meets(side).cover) : 0,
+      covered: open && oneWay && !f.reduceOnly ? meets(side).cover : 0,
+      // a reduce-only one never opens, and the venue trims it to the position: it never flips
+      reduceOnly: open && oneWay && f.reduceOnly,
     });
     // one-way: an open may reduce, close or flip the net position, so it is named by its side
     const label =

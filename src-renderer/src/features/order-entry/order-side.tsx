@@ -34,7 +34,8 @@ export function SideButton({ m, focused, disabled, sending, pct, onClick }: Side
 
 /**
  * A side's preview: cost, margin, fee, liquidation price, Max (and, for a one-way open against the
- * position, the PnL of what it closes) to open; position, fee and PnL to close.
+ * position, the PnL of what it closes) to open; position, fee and PnL to close; first, for a close
+ * or reduce-only order larger than the position, the position it is trimmed to.
  */
 export function SidePreview({
   m,
@@ -51,6 +52,16 @@ export function SidePreview({
 }) {
   return (
     <dl>
+      {Number.isFinite(m.trimmedTo) && (
+        <div data-testid="trimmed">
+          <dt title="A close or reduce-only order never opens or flips the position: the venue trims it to the position as it enters, and the figures below are of that quantity">
+            Trimmed to
+          </dt>
+          <dd>
+            {fmt(m.trimmedTo, qd)} {base}
+          </dd>
+        </div>
+      )}
       {action === 'open' ? (
         <>
           <div>

@@ -53,6 +53,11 @@ export interface PreviewInput {
    * order): margined for nothing. Default 0.
    */
   covered?: number;
+  /**
+   * One-way mode, a reduce-only open: it never opens, and the venue trims it to the position
+   * against it (`against`) as it enters, as it does every close: so it never flips.
+   */
+  reduceOnly?: boolean;
 }
 
 /** The other side of a hedged symbol: its quantity (base asset, > 0) and entry. */
@@ -71,6 +76,11 @@ export interface Preview {
   liquidation: number;
   /** Estimated realized PnL of a close, or of the part of a one-way open that reduces the position (before fees); else NaN. */
   pnl: number;
+  /**
+   * A close or reduce-only order larger than the position it reduces: the position, which the
+   * venue trims it to as it enters (the figures above are of that quantity); else NaN.
+   */
+  trimmedTo: number;
 }
 
 /** Largest adverse move, as a share of the entry, for which a liquidation price is shown. */
@@ -163,19 +173,30 @@ export function crossBacking(
   return backing;
 }
 
+/** The position a close or a one-way reduce-only open reduces (its size > 0), which caps it; else null. */
+function reducedPosition(i: PreviewInput): { qty: number; entry: number } | null {
+  const p = i.action === 'close' ? i.position : i.reduceOnly ? i.against : null;
+  return p && Math.abs(p.qty) > 0 ? { qty: Math.abs(p.qty), entry: p.entry } : null;
+}
+
 export function preview(i: PreviewInput): Preview {
-  const qty = i.qty > 0 ? i.qty : 0;
+  const asked = i.qty > 0 ? i.qty : 0;
+  // a close or reduce-only order enters trimmed to the position it reduces (api.md, Order rules):
+  // it trades, pays and realizes no more than that, and never flips the position
+  const reduced = reducedPosition(i);
+  const qty = reduced ? Math.min(asked, reduced.qty) : asked;
+  const trimmedTo = reduced && asked > reduced.qty * (1 + 1e-9) ? reduced.qty : NaN;
   const notional = i.price > 0 ? qty * i.price : 0;
   const fee = notional * (i.taker ? i.takerFee : i.makerFee);
   const long = i.action === 'open' ? i.side === Side.BUY : i.side === Side.SELL;
   if (i.action === 'close') {
-    const p = i.position;
-    const closing = p ? Math.min(qty, Math.abs(p.qty)) : 0;
-    const pnl = p && closing > 0 && i.price > 0 ? (i.price - p.entry) * closing * (long ? 1 : -1) : NaN;
-    return { notional, margin: 0, fee, cost: fee, liquidation: NaN, pnl };
+    const pnl = reduced && qty > 0 && i.price > 0 ? (i.price - reduced.entry) * qty * (long ? 1 : -1) : NaN;
+    return { notional, margin: 0, fee, cost: fee, liquidation: NaN, pnl, trimmedTo };
   }
-  // what the venue margins: the part of the order beyond what the one-way net position takes
-  const covered = Math.min(qty, i.covered !== undefined && i.covered > 0 ? i.covered : 0);
+  // what the venue margins: the part of the order beyond what the one-way net position takes (a
+  // reduce-only order: none of it)
+  const coveredIn = i.reduceOnly ? qty : i.covered !== undefined && i.covered > 0 ? i.covered : 0;
+  const covered = Math.min(qty, coveredIn);
   const opening = qty - covered > qty * 1e-9 ? (qty - covered) * (i.price > 0 ? i.price : 0) : 0;
   const margin = opening / Math.max(1, i.leverage);
   // the venue holds the margin plus the taker fee while the order is open, whichever side of the
@@ -183,7 +204,7 @@ export function preview(i: PreviewInput): Preview {
   // fill then pays the lower fee and the rest comes back
   const hold = margin + opening * i.takerFee;
   const a = i.against && i.against.qty > 0 ? i.against : null;
-  if (a) return { notional, margin, fee, cost: hold, ...againstPosition(i, a, qty, long, fee) };
+  if (a) return { notional, margin, fee, cost: hold, trimmedTo, ...againstPosition(i, a, qty, long, fee) };
   const p = i.position;
   const totalQty = qty + (p ? Math.abs(p.qty) : 0);
   const entry = totalQty > 0 ? (notional + (p ? Math.abs(p.qty) * p.entry : 0)) / totalQty : 0;
@@ -201,7 +222,7 @@ export function preview(i: PreviewInput): Preview {
           opposite: i.marginMode === MarginMode.CROSS ? i.opposite : null,
         })
       : NaN;
-  return { notional, margin, fee, cost: hold, liquidation, pnl: NaN };
+  return { notional, margin, fee, cost: hold, liquidation, pnl: NaN, trimmedTo };
 }
 
 /**
