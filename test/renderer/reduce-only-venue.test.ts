@@ -2,14 +2,23 @@
 // a reduce-only order larger than the position to the position as it enters (api.md, Order
 // rules): it freezes nothing, trades at most the position and never flips it. The form's
 // preview, cost, Max and size percentages say the same, and the request a click sends is the
-// one checked. Orders another client placed reduce-only (reduce_only with position_action 1:
+// one checked. The size % of an open is of each side's Max, which in one-way mode holds the
+// position a sell against a long closes without margin (the label said '% of available margin').
+// Orders another client placed reduce-only (reduce_only with position_action 1:
 // the order record carries no reduce_only) are counted as opening ones, so the form's cost of a
 // new order is at least what the venue freezes and its Max is accepted.
 import { describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT, type OrderInput } from '../../src-main/trading/exchange.ts';
 import type { LocalVenue } from '../../src-main/venue.ts';
 import { orderModel, type OrderModel } from '../../src-renderer/src/features/order-entry/order-model.ts';
-import { placeBotOrder, placeOrder, setLeverage, setPositionMode, setPrices } from '../helpers/exchange-commands.ts';
+import {
+  cancelOrder,
+  placeBotOrder,
+  placeOrder,
+  setLeverage,
+  setPositionMode,
+  setPrices,
+} from '../helpers/exchange-commands.ts';
 import { venueKit } from '../trading/venues.ts';
 
 const USDT = 100_000_000n;
@@ -97,6 +106,8 @@ function click(d: Desk, m: OrderModel, side: 1 | 2) {
   return { result: r, record: d.v.exchange.openOrders(d.u, SYMBOL).find((o) => o.id === r.order_id) };
 }
 
+const cancel = (d: Desk, id: string) => cancelOrder(d.v.exchange, d.u, { symbol: SYMBOL, orderId: Number(id) });
+
 const frozen = (d: Desk, id: string): number => Number(d.v.exchange.liveOrder(d.u, Number(id))!.frozen) / 1e8;
 
 describe('one-way reduce-only: the form previews the order the venue keeps (trimmed to the position, never a flip)', () => {
@@ -133,5 +144,29 @@ describe('one-way reduce-only: the form previews the order the venue keeps (trim
     expect(Number(all.sell.qty)).toBe(500);
     const { record } = click(d, all, 2);
     expect(Number(record!.qty)).toBe(500);
+  });
+
+  it("the size % of an open is of each side's Max (the long a sell closes needs no margin), of a reduce-only order the position's", () => {
+    const d = deskLong('rdui0003');
+    const max = form(d, { price: '186', reduceOnly: false }).sell.max;
+    expect(max).toBe(537.64);
+    // the label said '% of available margin', yet 50% of the sell side is 268.82, all of it closing the long (no margin)
+    const half = form(d, { price: '186', pct: 50, reduceOnly: false });
+    expect(half.pctOf.label).toBe('% of Max');
+    expect(half.pctOf.detail).toContain('closes first (no margin needed)');
+    expect(Number(half.sell.qty)).toBe(268.82);
+    expect(half.sell.cost).toBe(0);
+    const placed = click(d, half, 2);
+    expect(frozen(d, placed.result.order_id)).toBe(0);
+    cancel(d, placed.result.order_id);
+    // 100% is Max: accepted, and frozen as the form said
+    const all = form(d, { price: '186', pct: 100, reduceOnly: false });
+    expect(Number(all.sell.qty)).toBe(max);
+    const whole = click(d, all, 2);
+    expect(whole.result.status).toBe(1);
+    expect(frozen(d, whole.result.order_id)).toBeCloseTo(all.sell.cost, 6);
+    cancel(d, whole.result.order_id);
+    // reduce-only: a share of the position
+    expect(form(d, { price: '186', pct: 50, reduceOnly: true }).pctOf.label).toBe('% of position');
   });
 });

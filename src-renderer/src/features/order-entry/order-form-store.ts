@@ -32,7 +32,7 @@ export interface OrderFormState {
   price: string;
   qty: string;
   sizeMode: SizeMode;
-  /** Size as a share of available margin (open) or of the position (close), 0..100. */
+  /** Size as a share of each side's Max (open) or of the position (close, reduce-only), 0..100: order-model.ts sizePctBasis. */
   pct: number;
   tif: TimeInForce;
   reduceOnly: boolean;

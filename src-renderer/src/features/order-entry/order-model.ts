@@ -91,8 +91,34 @@ export interface OrderModel {
   qtyIn: DecimalInput;
   buy: SideModel;
   sell: SideModel;
+  /** What the size percentage is a share of (sizePctBasis). */
+  pctOf: PctBasis;
   /** The request a click on `side` sends, or the form's own reason to send nothing. */
   order(side: Side): OrderOutcome;
+}
+
+/** What the size percentage is a share of: a short label ('% of Max') and its explanation. */
+interface PctBasis {
+  label: string;
+  detail: string;
+}
+
+/**
+ * The size percentage's basis, as wholeFor() takes it: an open is a share of each side's Max,
+ * the largest order the venue takes on that side (in one-way mode the position an order against
+ * it closes first, which needs no margin, plus what the available margin opens beyond it within
+ * the leverage's notional cap), so 100% is Max; a close or a one-way reduce-only order is a share
+ * of the position it reduces.
+ */
+function sizePctBasis(open: boolean, oneWay: boolean, reduceOnly: boolean): PctBasis {
+  if (!open || (oneWay && reduceOnly))
+    return { label: '% of position', detail: 'a share of the position the order reduces' };
+  return {
+    label: '% of Max',
+    detail: oneWay
+      ? "a share of each side's Max: the position an order against it closes first (no margin needed) plus what the available margin opens beyond it, within the leverage's notional cap"
+      : "a share of each side's Max: what the available margin opens at the leverage, within its notional cap",
+  };
 }
 
 export function orderModel(i: OrderModelInput): OrderModel {
@@ -291,7 +317,8 @@ export function orderModel(i: OrderModelInput): OrderModel {
     return { ok: true, order: req };
   };
 
-  return { leverage, maxLeverage, marginMode, oneWay, priceIn, qtyIn, buy, sell, order };
+  const pctOf = sizePctBasis(open, oneWay, f.reduceOnly);
+  return { leverage, maxLeverage, marginMode, oneWay, priceIn, qtyIn, buy, sell, pctOf, order };
 }
 
 /** max_qty written on the step, as pctQty() writes a capped quantity. */

@@ -1,6 +1,6 @@
-// The order form's size: a quantity or a percentage (of available margin to open, of the
-// position to close), the percentage slider and marks, and in % mode the quantity each side
-// would send, with a note when the pair's max_qty caps it.
+// The order form's size: a quantity or a percentage (of each side's Max to open, of the
+// position to close or reduce: order-model.ts sizePctBasis), the percentage slider and marks,
+// and in % mode the quantity each side would send, with a note when the pair's max_qty caps it.
 import type { Ref } from 'react';
 import type { FuturesSymbol } from '../../../../src-shared/types.ts';
 import type { OrderFormState } from './order-form-store.ts';
@@ -20,7 +20,7 @@ export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldP
   const a = f.actions;
   const { qtyIn, buy, sell } = model;
   const pctMode = f.sizeMode === 'pct';
-  const pctOf = f.action === 'open' ? '% of available margin' : '% of position';
+  const pctOf = model.pctOf.label;
   const maxQty = fut?.max_qty ?? '';
   return (
     <>
@@ -40,7 +40,7 @@ export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldP
           <input
             ref={inputRef}
             aria-label="Size"
-            aria-description={pctOf}
+            aria-description={`${pctOf}: ${model.pctOf.detail}`}
             inputMode="numeric"
             value={f.pct === 0 ? '' : String(f.pct)}
             placeholder={pctOf}
@@ -101,7 +101,7 @@ export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldP
       </div>
       {pctMode && (
         <div className="pct-qty" data-testid="pct-qty">
-          <span className="pct-badge">
+          <span className="pct-badge" title={model.pctOf.detail}>
             {f.pct}% {pctOf.slice(2)}
           </span>{' '}
           ≈ <b>{buy.qty || '0'}</b> {base} {buy.label.toLowerCase()} · <b>{sell.qty || '0'}</b> {base}{' '}
