@@ -169,4 +169,36 @@ describe('one-way reduce-only: the form previews the order the venue keeps (trim
     // reduce-only: a share of the position
     expect(form(d, { price: '186', pct: 50, reduceOnly: true }).pctOf.label).toBe('% of position');
   });
+
+  it("another client's reduce-only open (its record says position_action 1, no reduce_only) counts as opening: the form's cost is at least the venue's, its Max is accepted", () => {
+    const d = deskLong('rdui0004');
+    // a bot's reduce-only sell of 300 at 190, sent as an open with reduce_only (Binance's reduceOnly=true)
+    const bot: OrderInput = {
+      symbol: SYMBOL,
+      side: 2,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: '190',
+      qty: '300',
+      reduce_only: true,
+    };
+    const r = placeOrder(d.v.exchange, d.u, bot);
+    const record = d.v.exchange.openOrders(d.u, SYMBOL).find((o) => o.id === r.order_id)!;
+    expect(record.position_action).toBe(1);
+    expect('reduce_only' in record).toBe(false);
+    expect(frozen(d, r.order_id)).toBe(0);
+    // the venue gives a new plain sell of 500 the whole long (reduce-only orders never open): it freezes nothing;
+    // the form sets the bot's 300 against the long first, so it margins 300 of the 500: more, never less
+    const m = form(d, { price: '187', qty: '500', reduceOnly: false });
+    expect(m.sell.cost).toBeCloseTo((300 * 187) / 10 + 300 * 187 * Number(d.v.symbols.get(SYMBOL)!.takerFeeRate), 6);
+    const sent = click(d, m, 2);
+    expect(sent.result.status).toBe(1);
+    expect(frozen(d, sent.result.order_id)).toBeLessThanOrEqual(m.sell.cost);
+    cancel(d, sent.result.order_id);
+    // the form's Max (its 200 of cover plus what the margin opens) is within what the venue takes
+    const max = form(d, { price: '187', reduceOnly: false }).sell.max;
+    const maxed = click(d, form(d, { price: '187', pct: 100, reduceOnly: false }), 2);
+    expect(Number(d.v.exchange.openOrders(d.u, SYMBOL).find((o) => o.id === maxed.result.order_id)!.qty)).toBe(max);
+  });
 });
