@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PositionRecord } from '../../src-shared/types.ts';
 import { orderModel, type OrderModelInput } from '../../src-renderer/src/features/order-entry/order-model.ts';
+import { fmt } from '../../src-renderer/src/lib/format.ts';
 
 const futures = {
   taker_fee_rate: '0.0005',
@@ -84,8 +85,11 @@ describe('preview', () => {
   it('a limit order with no price estimates nothing (it would not be sent at the market price), and Max still reads the market', () => {
     const m = orderModel(input({}, { type: 1, price: '', qty: '0.010' }));
     expect(m.priceIn.kind).toBe('empty');
-    expect(m.buy.cost).toBe(0);
-    expect(m.buy.margin).toBe(0);
+    // shown as '—': a cost of 0.00 for an order of 0.010 BTC was a wrong figure
+    expect(m.buy.cost).toBeNaN();
+    expect(m.buy.margin).toBeNaN();
+    expect(m.buy.fee).toBeNaN();
+    expect(fmt(m.sell.cost, 2)).toBe('—');
     expect(Number.isNaN(m.buy.liquidation)).toBe(true);
     expect(m.buy.max).toBeGreaterThan(0);
     expect(m.buy.max).toBe(orderModel(input({}, { type: 2, qty: '0.010' })).buy.max);
@@ -94,7 +98,7 @@ describe('preview', () => {
   it('a limit price that is not a number estimates nothing (never the market price in its place)', () => {
     const m = orderModel(input({}, { type: 1, price: '9o000', qty: '0.010' }));
     expect(m.priceIn.kind).toBe('invalid');
-    expect(m.buy.cost).toBe(0);
+    expect(m.buy.cost).toBeNaN();
     expect(Number.isNaN(m.buy.liquidation)).toBe(true);
   });
 

@@ -186,6 +186,10 @@ export function preview(i: PreviewInput): Preview {
   const reduced = reducedPosition(i);
   const qty = reduced ? Math.min(asked, reduced.qty) : asked;
   const trimmedTo = reduced && asked > reduced.qty * (1 + 1e-9) ? reduced.qty : NaN;
+  // a size with no price to value it at (a limit order with no price, or one that is not a
+  // number): nothing is estimated, and the form shows '—', not a cost of 0 for an order that has one
+  if (qty > 0 && !(i.price > 0))
+    return { notional: NaN, margin: NaN, fee: NaN, cost: NaN, liquidation: NaN, pnl: NaN, trimmedTo };
   const notional = i.price > 0 ? qty * i.price : 0;
   const fee = notional * (i.taker ? i.takerFee : i.makerFee);
   const long = i.action === 'open' ? i.side === Side.BUY : i.side === Side.SELL;
