@@ -34,7 +34,7 @@ export function SideButton({ m, focused, disabled, sending, pct, onClick }: Side
 
 /**
  * A side's preview: cost, margin, fee, liquidation price, Max (and, for a one-way open against the
- * position, the PnL of what it closes) to open; position, fee and PnL to close; first, for a close
+ * position, the PnL of what it closes) to open; position, fee and PnL to close; last, for a close
  * or reduce-only order larger than the position, the position it is trimmed to.
  */
 export function SidePreview({
@@ -52,16 +52,6 @@ export function SidePreview({
 }) {
   return (
     <dl>
-      {Number.isFinite(m.trimmedTo) && (
-        <div data-testid="trimmed">
-          <dt title="A close or reduce-only order never opens or flips the position: the venue trims it to the position as it enters, and the figures below are of that quantity">
-            Trimmed to
-          </dt>
-          <dd>
-            {fmt(m.trimmedTo, qd)} {base}
-          </dd>
-        </div>
-      )}
       {action === 'open' ? (
         <>
           <div>
@@ -122,6 +112,16 @@ export function SidePreview({
             <dd className={m.pnl > 0 ? 'up' : m.pnl < 0 ? 'down' : ''}>{fmtSigned(m.pnl, 2)}</dd>
           </div>
         </>
+      )}
+      {Number.isFinite(m.trimmedTo) && (
+        <div data-testid="trimmed">
+          <dt title="A close or reduce-only order never opens or flips the position: the venue trims it to the position as it enters, and the figures above are of that quantity">
+            Trimmed to
+          </dt>
+          <dd>
+            {fmt(m.trimmedTo, qd)} {base}
+          </dd>
+        </div>
       )}
     </dl>
   );

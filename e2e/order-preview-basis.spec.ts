@@ -1,0 +1,51 @@
+// The order form's figures as a one-way trader reads them: a reduce-only sell larger than the
+// long is previewed trimmed to the long (no flip, no liquidation price), the size % names what
+// it is a share of (each side's Max, or the position for reduce-only), and a limit order with a
+// size but no price shows no cost rather than 0.00.
+import { test, expect } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+
+test('one-way: reduce-only previews the trimmed order, the % says its basis, no price shows no cost', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  test.slow();
+  const symbol = 'BTCUSDT';
+  await market.ensureBook(symbol, 15);
+  await trader.api.setPositionMode('one_way');
+  const screen = new TradingPage(page);
+  await screen.openAs(service.url, trader, symbol);
+  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  await screen.form.market('Buy / Long', '0.010');
+  await expect(screen.form.notice).toContainText('filled');
+
+  const [buyPreview, sellPreview] = [
+    screen.form.preview.locator('dl').first(),
+    screen.form.preview.locator('dl').nth(1),
+  ];
+  const figure = (dl: typeof buyPreview, name: string) => dl.locator('div', { hasText: name }).locator('dd');
+
+  // a limit with a size and no price: nothing to value it at (it read Cost 0.00)
+  await screen.form.type('Limit').click();
+  await screen.form.price.fill('');
+  await screen.form.size.fill('0.030');
+  await expect(figure(buyPreview, 'Cost')).toHaveText('—');
+  await expect(figure(sellPreview, 'Margin')).toHaveText('—');
+
+  // reduce-only sell of 0.030 against the long of 0.010: the venue keeps 0.010, no flip
+  await screen.form.root.getByRole('button', { name: 'Use the last price' }).click();
+  await screen.form.root.getByRole('checkbox', { name: 'Reduce-only' }).check();
+  await expect(sellPreview.getByTestId('trimmed')).toContainText('0.010 BTC');
+  await expect(figure(sellPreview, 'Est. liq. price')).toHaveText('—');
+  await expect(figure(sellPreview, 'Cost')).toHaveText('0.00');
+
+  // the % sizes: of the position for reduce-only, of each side's Max otherwise
+  await screen.form.root.getByRole('button', { name: '50%' }).click();
+  await expect(page.getByTestId('pct-qty')).toContainText('50% of position');
+  await expect(page.getByTestId('pct-qty')).toContainText('0.005 BTC sell / short');
+  await screen.form.root.getByRole('checkbox', { name: 'Reduce-only' }).uncheck();
+  await expect(page.getByTestId('pct-qty')).toContainText('50% of Max');
+  await expect(page.getByTestId('pct-qty')).not.toContainText('available margin');
+});
