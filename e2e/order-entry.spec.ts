@@ -156,7 +156,7 @@ test('Enter sends the armed side once, says how when nothing is armed, and hands
   // nothing armed: a hint, nothing sent
   await screen.form.size.fill('0.050');
   await screen.form.size.press('Enter');
-  await expect(x.hint).toContainText('Press B to open long or S to open short');
+  await expect(x.hint).toContainText('Press B for the buy side or S for the sell side');
   expect(await trader.api.openOrders(symbol)).toEqual([]);
 
   // B arms, Enter sends once, the focus leaves the form

@@ -1,8 +1,8 @@
 // The keyboard shortcuts of the trading screen, one table for the in-app help overlay and the
 // desktop app's Help menu (the main process shows it too, so it lives in src-shared).
 export const SHORTCUTS: ReadonlyArray<readonly [keys: string, action: string]> = [
-  ['B', 'Buy side: focus the size field for open long (close short in Close)'],
-  ['S', 'Sell side: focus the size field for open short (close long in Close)'],
+  ['B', 'Buy side: focus its size field (hedge mode: open long, or close short in Close)'],
+  ['S', 'Sell side: focus its size field (hedge mode: open short, or close long in Close)'],
   ['Enter', 'In the order form after B / S: send that side once (then B / S again for another order)'],
   ['Esc', 'Clear the order form / close the open panel'],
   ['L / M', 'Limit / market order'],

@@ -24,7 +24,7 @@ export type SizeMode = 'qty' | 'pct';
 
 /** What Enter in the form says when no side is armed. */
 export const ENTER_HINT =
-  'Press B to open long or S to open short (in Close: B closes short, S closes long), then Enter; or click a button.';
+  'Press B for the buy side or S for the sell side (hedge mode: open long / open short, in Close: close short / close long), then Enter; or click a button.';
 
 export interface OrderFormState {
   action: FormAction;
