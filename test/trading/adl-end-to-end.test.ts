@@ -5,10 +5,7 @@
 // leverage, effective leverage = |mark value| / (mark value - bankruptcy value). A counterparty's
 // bankruptcy price is where its margin is gone: an isolated position's own margin, a cross
 // position's the cross wallet (and the account's other cross PnL), not its leverage setting.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   placeOrder,
   setLeverage,
@@ -20,27 +17,21 @@ import {
 import { CloseType, MarginMode, OrderStatus } from '../../src-shared/enums.ts';
 import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
-import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
+import type { LocalVenue as Venue } from '../../src-main/venue.ts';
+import { venueKit } from './venues.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
-const venues: Venue[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const v of venues.splice(0)) await v.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+/** Paper venues (no simulated market: the book holds only the test's orders; the clock paused) and their folders. */
+const kit = venueKit({ wall: T0, balance: 10_000n * USDT, pause: true, simulate: false });
 
-/** A paper venue (no simulated market: the book holds only the test's orders) whose fund holds `fund` units. */
+/** A paper venue whose fund holds `fund` units. */
 async function venueWithFund(fund: bigint): Promise<Venue> {
-  const dir = mkdtempSync(join(tmpdir(), 'perpdesk-adl-e2e-'));
-  dirs.push(dir);
-  const v0 = openVenue({ dataDir: dir, simulate: false, wall: () => T0 });
+  const dir = kit.dataDir('perpdesk-adl-e2e-');
+  const v0 = kit.venue(dir);
   v0.settings.set('insurance_fund', String(fund)); // read as the exchange starts
-  await v0.close();
-  const v = openVenue({ dataDir: dir, simulate: false, wall: () => T0 });
-  v.clock.pause();
-  venues.push(v);
+  await v0.close(); // stays listed: closing again after the test does nothing
+  const v = kit.venue(dir);
   expect(v.exchange.insuranceFund()).toBe(fund);
   setPrices(v.exchange, 'BTCUSDT', { mark: 96_000 });
   return v;
