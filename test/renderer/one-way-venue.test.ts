@@ -4,22 +4,15 @@
 // said; the form's Max is accepted and one quantity step more is refused (3009 margin, or 3013
 // the leverage's notional cap), with and without resting orders against the net position.
 import { describe, expect, it } from 'vitest';
-import { Errors, ApiError } from '../../src-shared/errors.ts';
-import { HOUSE_ACCOUNT, type OrderInput } from '../../src-main/trading/exchange.ts';
+import { Errors } from '../../src-shared/errors.ts';
+import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import type { LocalVenue } from '../../src-main/venue.ts';
 import { orderModel, type SideModel } from '../../src-renderer/src/features/order-entry/order-model.ts';
-import {
-  cancelOrder,
-  placeBotOrder,
-  placeOrder,
-  setLeverage,
-  setPositionMode,
-  setPrices,
-} from '../helpers/exchange-commands.ts';
-import { venueKit } from '../trading/venues.ts';
+import { cancelOrder, placeOrder } from '../helpers/exchange-commands.ts';
+import { refusal, venueKit } from '../trading/venues.ts';
 
 const USDT = 100_000_000n;
-const { venue, user } = venueKit({ wall: Date.UTC(2026, 0, 5, 12, 0, 0), balance: 10_000n * USDT });
+const { venue, oneWayLong } = venueKit({ wall: Date.UTC(2026, 0, 5, 12, 0, 0), balance: 10_000n * USDT });
 
 interface Desk {
   v: LocalVenue;
@@ -33,23 +26,8 @@ interface Desk {
 /** A one-way account at `leverage` on `symbol` holding a long of `qty` bought at `price` (the mark). */
 function deskLong(name: string, symbol: string, leverage: number, qty: string, price: string, balance: bigint): Desk {
   const v = venue();
-  const u = user(v, name, balance);
-  setPositionMode(v.exchange, u, 'one_way');
-  setPrices(v.exchange, symbol, { mark: Number(price) });
-  const lev = setLeverage(v.exchange, u, symbol, leverage);
-  const house = {
-    symbol,
-    side: 2,
-    position_side: 2,
-    position_action: 1,
-    type: 1,
-    price,
-    qty,
-    time_in_force: 1,
-  } as const;
-  placeBotOrder(v.exchange, house, HOUSE_ACCOUNT);
-  expect(place({ v, u, symbol, mark: 0, maxNotional: 0 }, 1, qty, price).status).toBe(3);
-  return { v, u, symbol, mark: Number(price), maxNotional: Number(lev.max_notional) };
+  const { u, maxNotional } = oneWayLong(v, name, { symbol, leverage, qty, price }, balance);
+  return { v, u, symbol, mark: Number(price), maxNotional };
 }
 
 function place(d: Desk, side: 1 | 2, qty: string, price: string) {
@@ -89,16 +67,6 @@ function form(d: Desk, side: 1 | 2, price: string, qty = ''): SideModel {
 
 /** What the venue froze for order `id`, USDT. */
 const frozen = (d: Desk, id: string): number => Number(d.v.exchange.liveOrder(d.u, Number(id))!.frozen) / 1e8;
-
-function refusal(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('expected the venue to refuse the order');
-}
 
 /**
  * Places the form's Max of `side` at `price`: the venue accepts it and freezes the form's cost;

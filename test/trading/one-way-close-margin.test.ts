@@ -4,7 +4,7 @@
 // the available balance (risk report, defects 1 and 2). Several orders against the position share
 // it oldest first; fills, cancels, amendments and leverage changes re-margin them. Figures worked
 // by hand; the accounting identity holds after each case.
-import { venueKit } from './venues.ts';
+import { refusal, venueKit } from './venues.ts';
 import {
   cancelOrder,
   placeBotOrder,
@@ -16,13 +16,13 @@ import {
 
 import { describe, expect, it } from 'vitest';
 import { CloseType } from '../../src-shared/enums.ts';
-import { ApiError, Errors } from '../../src-shared/errors.ts';
+import { Errors } from '../../src-shared/errors.ts';
 import { HOUSE_ACCOUNT, type OrderInput } from '../../src-main/trading/exchange.ts';
 import { type LocalVenue as Venue } from '../../src-main/venue.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
-const { venue, user, dataDir } = venueKit({ wall: T0, balance: 10_000n * USDT });
+const { venue, user, dataDir, oneWayLong } = venueKit({ wall: T0, balance: 10_000n * USDT });
 
 /** A resting (or crossing) house limit order. */
 function bot(v: Venue, symbol: string, side: 1 | 2, price: string, qty: string) {
@@ -45,16 +45,6 @@ function plain(symbol: string, side: 1 | 2, qty: string, price?: string): OrderI
   };
 }
 
-function refusal(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('expected an ApiError');
-}
-
 /**
  * deposits = wallet + fees - realized PnL (no funding, no liquidation here), and the account's
  * frozen margin is the sum of its open orders', each stored as it is in memory.
@@ -75,20 +65,12 @@ async function balanced(v: Venue, u: number): Promise<void> {
 }
 
 /** A one-way account on `symbol` at `leverage` holding a long of `qty` bought at `price` (the mark) as a taker. */
-function longAt(
+const longAt = (
   v: Venue,
   name: string,
   o: { symbol: string; leverage: number; qty: string; price: string },
   balance?: bigint,
-) {
-  const u = user(v, name, balance);
-  setPositionMode(v.exchange, u, 'one_way');
-  setPrices(v.exchange, o.symbol, { mark: Number(o.price) });
-  setLeverage(v.exchange, u, o.symbol, o.leverage);
-  bot(v, o.symbol, 2, o.price, o.qty);
-  expect(placeOrder(v.exchange, u, plain(o.symbol, 1, o.qty, o.price))).toMatchObject({ status: 3 });
-  return u;
-}
+) => oneWayLong(v, name, o, balance).u;
 
 /** A one-way account of 100,000 USDT long `qty` BTCUSDT bought at 96,000 (the mark) at `leverage`. */
 const btcLong = (v: Venue, name: string, qty: string, leverage: number) =>

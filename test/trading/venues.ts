@@ -1,13 +1,15 @@
 // Venues for the exchange's tests, closed (and their folders removed) after each test: paper
 // venues (in memory, no simulated market) and a user's venue kit (the simulated market unless
-// turned off, a funded user, a data folder on disk for restart tests), with the usual BTCUSDT
-// order input.
+// turned off, a funded user, a one-way long, a data folder on disk for restart tests), with the
+// usual BTCUSDT order input and the venue's refusal of a command.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
-import type { OrderInput } from '../../src-main/trading/exchange.ts';
+import { afterEach, expect } from 'vitest';
+import { ApiError } from '../../src-shared/errors.ts';
+import { HOUSE_ACCOUNT, type OrderInput } from '../../src-main/trading/exchange.ts';
 import { openVenue, type LocalVenue } from '../../src-main/venue.ts';
+import { placeBotOrder, placeOrder, setLeverage, setPositionMode, setPrices } from '../helpers/exchange-commands.ts';
 
 /**
  * Registers the closing of every venue it opens after each test of the calling file; returns the
@@ -38,6 +40,8 @@ export function venueKit(o: { wall: number; balance: bigint; pause?: boolean; si
     for (const v of venues.splice(0)) await v.close();
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
+  const user = (v: LocalVenue, key: string, balance = o.balance): number =>
+    v.accounts.upsert({ apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, o.wall).id;
   return {
     venue(dataDir = ':memory:'): LocalVenue {
       const v = openVenue({ dataDir, wall: () => o.wall, ...(o.simulate === false ? { simulate: false } : {}) });
@@ -45,8 +49,37 @@ export function venueKit(o: { wall: number; balance: bigint; pause?: boolean; si
       venues.push(v);
       return v;
     },
-    user(v: LocalVenue, key: string, balance = o.balance): number {
-      return v.accounts.upsert({ apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, o.wall).id;
+    user,
+    /**
+     * A one-way user `key` at `leverage` on `symbol` holding a long of `qty` bought at `price` (the
+     * mark, set here) as a taker against a resting house order: its id and the leverage's notional
+     * cap as the leverage route answers it.
+     */
+    oneWayLong(
+      v: LocalVenue,
+      key: string,
+      p: { symbol: string; leverage: number; qty: string; price: string },
+      balance = o.balance,
+    ): { u: number; maxNotional: number } {
+      const u = user(v, key, balance);
+      setPositionMode(v.exchange, u, 'one_way');
+      setPrices(v.exchange, p.symbol, { mark: Number(p.price) });
+      const lev = setLeverage(v.exchange, u, p.symbol, p.leverage);
+      const { symbol, price, qty } = p;
+      const house = {
+        symbol,
+        side: 2,
+        position_side: 2,
+        position_action: 1,
+        type: 1,
+        price,
+        qty,
+        time_in_force: 1,
+      } as const;
+      placeBotOrder(v.exchange, house, HOUSE_ACCOUNT);
+      const buy = { symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty } as const;
+      expect(placeOrder(v.exchange, u, buy)).toMatchObject({ status: 3 });
+      return { u, maxNotional: Number(lev.max_notional) };
     },
     /** A fresh data folder, removed after the test. */
     dataDir(prefix: string): string {
@@ -66,3 +99,14 @@ export const btc = (
   qty: '0.010',
   ...o,
 });
+
+/** The ApiError `fn` throws (the venue's refusal); fails the test if it throws none or another error. */
+export function refusal(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    return err as ApiError;
+  }
+  throw new Error('expected the venue to refuse with an ApiError');
+}
