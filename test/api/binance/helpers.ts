@@ -3,7 +3,10 @@
 // exactly as docs/binance.md says, and user data streams (listenKey + socket) that collect what
 // they are sent.
 import { setPositionMode, upsertAccount } from '../../helpers/exchange-commands.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import ccxt from 'ccxt';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -34,6 +37,44 @@ export async function startService(dataDir = ':memory:'): Promise<Service> {
     async close() {
       await app.close();
       await venue.close();
+    },
+  };
+}
+
+/**
+ * For a restart test file: services on one data folder of its own (named `prefix`...), each with
+ * its market clock paused. `start` opens one; `restart` stops the one running and opens another on
+ * the same data; `current` is the one running. After the file's tests the one running is closed
+ * and the folder removed.
+ */
+export function servicesOnFolder(prefix: string): {
+  start(): Promise<Service>;
+  restart(): Promise<Service>;
+  current(): Service;
+} {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  let running: Service | undefined;
+  afterAll(async () => {
+    await running?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const start = async () => {
+    if (running !== undefined) throw new Error('a service already runs on this folder: restart it');
+    running = await startService(dir);
+    running.venue.clock.pause();
+    return running;
+  };
+  return {
+    start,
+    async restart() {
+      const old = running;
+      running = undefined;
+      await old?.close();
+      return start();
+    },
+    current() {
+      if (running === undefined) throw new Error('no service runs on this folder');
+      return running;
     },
   };
 }

@@ -3,21 +3,14 @@
 // market time, stored, answered per Binance period (the samples on its boundaries), the same
 // after a restart, kept 30 days.
 import { placeBotOrder, placeOrder, setPrices } from '../../helpers/exchange-commands.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
-import { account, binanceusdm, startService, type Service } from './helpers.ts';
+import { account, binanceusdm, servicesOnFolder, type Service } from './helpers.ts';
 
 const BTC = 'BTC/USDT:USDT';
 const M5 = 5 * 60_000;
-const dir = mkdtempSync(join(tmpdir(), 'perpdesk-oih-'));
-const services: Service[] = [];
-afterAll(async () => {
-  for (const s of services.splice(0)) await s.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+/** Services on a data folder of this file's, their clocks paused. */
+const folder = servicesOnFolder('perpdesk-oih-');
 
 const raw = async (svc: Service, query: string) => {
   const r = await fetch(`${svc.base}/binance/futures/data/openInterestHist?${query}`);
@@ -26,10 +19,8 @@ const raw = async (svc: Service, query: string) => {
 
 describe('openInterestHist', () => {
   it('samples each 5-minute boundary, answers Binance periods, survives a restart, keeps 30 days', async () => {
-    let svc = await startService(dir);
-    services.push(svc);
+    let svc = await folder.start();
     let v = svc.venue;
-    v.clock.pause();
     const ex = v.exchange;
     const mark = ex.pair('BTCUSDT')!.markPrice;
     const mid = Math.round(mark);
@@ -93,12 +84,8 @@ describe('openInterestHist', () => {
     ]);
 
     // a restart: the same answer (written at close), and sampling goes on from there
-    await svc.close();
-    services.pop();
-    svc = await startService(dir);
-    services.push(svc);
+    svc = await folder.restart();
     v = svc.venue;
-    v.clock.pause();
     expect(await raw(svc, 'symbol=BTCUSDT&period=5m')).toEqual(all);
     v.clock.advance(h + 3 * M5 + 30_000 - v.clock.now());
     setPrices(v.exchange, 'BTCUSDT', { mark, index: mark }); // a boundary already sampled: nothing new

@@ -3,21 +3,14 @@
 // so the larger of the users' long and short totals. Checked raw (Binance's field list) and
 // through real ccxt, as positions open, grow and close, and across a restart on the same data.
 import { placeBotOrder, placeOrder } from '../../helpers/exchange-commands.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import ccxt from 'ccxt';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
-import { account, binanceusdm, startService, type Service } from './helpers.ts';
+import { account, binanceusdm, servicesOnFolder, type Service } from './helpers.ts';
 
 const BTC = 'BTC/USDT:USDT';
-const dir = mkdtempSync(join(tmpdir(), 'perpdesk-oi-'));
-const services: Service[] = [];
-afterAll(async () => {
-  for (const s of services.splice(0)) await s.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+/** Services on a data folder of this file's, their clocks paused. */
+const folder = servicesOnFolder('perpdesk-oi-');
 
 const raw = async (svc: Service, symbol: string) => {
   const r = await fetch(`${svc.base}/binance/fapi/v1/openInterest?symbol=${symbol}`);
@@ -26,9 +19,7 @@ const raw = async (svc: Service, symbol: string) => {
 
 describe('openInterest', () => {
   it('follows the users positions: the larger side, the house as one net position; it survives a restart', async () => {
-    let svc = await startService(dir);
-    services.push(svc);
-    svc.venue.clock.pause();
+    let svc = await folder.start();
     const ex = svc.venue.exchange;
     const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
     const maker = account(svc.venue, 'oimm');
@@ -165,16 +156,13 @@ describe('openInterest', () => {
     await new Promise<void>((resolve, reject) =>
       svc.venue.durability.whenDurable((err) => (err ? reject(err) : resolve())),
     );
-    await svc.close();
-    services.pop();
-    svc = await startService(dir);
-    services.push(svc);
+    svc = await folder.restart();
     expect(svc.venue.exchange.openInterest('BTCUSDT')).toEqual({ longLots: 400, shortLots: 0, lots: 400 });
     expect((await binanceusdm(svc.base).fetchOpenInterest(BTC)).openInterestAmount).toBe(0.4);
   });
 
   it('refuses what Binance refuses', async () => {
-    const svc = services[services.length - 1];
+    const svc = folder.current();
     expect((await raw(svc, 'NOPEUSDT')).body.code).toBe(-1121);
     const r = await fetch(`${svc.base}/binance/fapi/v1/openInterest`);
     expect(((await r.json()) as any).code).toBe(-1102);

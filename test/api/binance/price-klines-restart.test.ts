@@ -2,27 +2,18 @@
 // candles): ccxt's fetchMarkOHLCV / fetchIndexOHLCV / fetchPremiumIndexOHLCV answer the same
 // candles from a new service on the same data, and the open candle goes on from where it was.
 import { setPrices } from '../../helpers/exchange-commands.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { binanceusdm, startService, type Service } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { binanceusdm, servicesOnFolder } from './helpers.ts';
 
 const BTC = 'BTC/USDT:USDT';
 const MIN = 60_000;
-const dir = mkdtempSync(join(tmpdir(), 'perpdesk-pk-'));
-const services: Service[] = [];
-afterAll(async () => {
-  for (const s of services.splice(0)) await s.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+/** Services on a data folder of this file's, their clocks paused. */
+const folder = servicesOnFolder('perpdesk-pk-');
 
 describe('price klines across a restart', () => {
   it('answers the same candles after a restart, and the open one continues', async () => {
-    let svc = await startService(dir);
-    services.push(svc);
+    let svc = await folder.start();
     let v = svc.venue;
-    v.clock.pause();
     let start = Math.floor(v.clock.now() / MIN) * MIN + MIN;
     if ((start / MIN) % 60 >= 58) start += 3 * MIN; // both minutes and the one after in one hour
     v.clock.advance(start - v.clock.now());
@@ -41,13 +32,9 @@ describe('price klines across a restart', () => {
       [start, 96_000, 96_600, 96_000, 96_600],
       [start + MIN, 95_900, 95_900, 95_900, 95_900],
     ]);
-    await svc.close();
-    services.pop();
 
-    svc = await startService(dir);
-    services.push(svc);
+    svc = await folder.restart();
     v = svc.venue;
-    v.clock.pause();
     const again = binanceusdm(svc.base);
     expect(await again.fetchMarkOHLCV(BTC, '1m', start)).toEqual(before.mark);
     expect(await again.fetchIndexOHLCV(BTC, '1m', start)).toEqual(before.index);

@@ -4,28 +4,19 @@
 // GET /fapi/v1/income as Binance's TRANSFER entries (no symbol), beside REALIZED_PNL, COMMISSION
 // and FUNDING_FEE, across a restart. The transfers add up to the account's total deposits.
 import { placeBotOrder } from '../../helpers/exchange-commands.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dataOf, signed, type Creds } from '../../helpers/signed.ts';
-import { binanceusdm, startService, type Service } from './helpers.ts';
+import { binanceusdm, servicesOnFolder, type Service } from './helpers.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'perpdesk-transfer-'));
-const services: Service[] = [];
-afterAll(async () => {
-  for (const s of services.splice(0)) await s.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+/** Services on a data folder of this file's, their clocks paused. */
+const folder = servicesOnFolder('perpdesk-transfer-');
 const durable = (svc: Service) =>
   new Promise<void>((resolve, reject) => svc.venue.durability.whenDurable((err) => (err ? reject(err) : resolve())));
 
 describe('TRANSFER income', () => {
   it('admin route, paper deposit and paper reset each leave one TRANSFER; a restart keeps them', async () => {
-    let svc = await startService(dir);
-    services.push(svc);
+    let svc = await folder.start();
     const clock = svc.venue.clock;
-    clock.pause();
     const c: Creds = { id: 0, apiKey: 'XFERKEY123', apiSecret: 'XFERSECRET123' };
     // the admin route creates the account with 5000 USDT, then sets it to 6000
     const admin = (balance: string) =>
@@ -93,10 +84,7 @@ describe('TRANSFER income', () => {
 
     // a restart finds the same entries
     await durable(svc);
-    await svc.close();
-    services.pop();
-    svc = await startService(dir);
-    services.push(svc);
+    svc = await folder.restart();
     const again = await binanceusdm(svc.base, c).fapiPrivateGetIncome({ incomeType: 'TRANSFER' });
     expect(again).toEqual(all);
   });
