@@ -17,7 +17,7 @@ import { MarginMode } from '../../../src-shared/enums.ts';
 import { buildApp } from '../../../src-main/api/app.ts';
 import type { OrderInput } from '../../../src-main/trading/exchange.ts';
 import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
-import { account } from './helpers.ts';
+import { account, ORDER_UPDATE_ALIKE, ORDER_UPDATE_FIELDS } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'perpdesk-adl-stream-'));
 let venue: LocalVenue;
@@ -161,6 +161,11 @@ describe('the Binance user stream of an ADL', () => {
       expect.objectContaining(calculated(`autoclose-${newIoc.o.i}`, 'SELL', '0.020', '-96.00000000', 'LONG')),
     );
     expect(second.o.t).toBeGreaterThan(first.o.t);
+    // its IOC's events and the venue's closes: Binance's fields in Binance's order, the shared ones alike
+    for (const m of [newIoc, expired, first, second]) {
+      expect(Object.keys(m.o)).toEqual(ORDER_UPDATE_FIELDS);
+      expect(m.o).toMatchObject({ ...ORDER_UPDATE_ALIKE, T: m.E, ps: 'LONG' });
+    }
     expect(update).toEqual(
       expect.objectContaining({
         e: 'ACCOUNT_UPDATE',

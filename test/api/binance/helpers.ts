@@ -79,6 +79,26 @@ export function servicesOnFolder(prefix: string): {
   };
 }
 
+/** ORDER_TRADE_UPDATE's `o` fields, in Binance's order (reference a.4). */
+export const ORDER_UPDATE_FIELDS =
+  's c S o f q p ap sp x X i l z L N n T t b a m R wt ot ps cp rp pP si ss V pm gtd'.split(' ');
+
+/**
+ * What every ORDER_TRADE_UPDATE of the venue shows alike: no stop price, the contract price, no
+ * close-all, price protection, iceberg, price match or GTD; the venue's STP mode.
+ */
+export const ORDER_UPDATE_ALIKE = {
+  sp: '0',
+  wt: 'CONTRACT_PRICE',
+  cp: false,
+  pP: false,
+  si: 0,
+  ss: 0,
+  V: 'EXPIRE_TAKER',
+  pm: 'NONE',
+  gtd: 0,
+};
+
 /** The application without a socket (tests call it with inject), rate limits off, a venue in memory. */
 export type Injected = TestApp;
 

@@ -4,7 +4,16 @@
 // position accumulated, the closed position's entry (pa "0") included.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Creds } from '../../helpers/signed.ts';
-import { account, limitOrder, startService, until, userStream, type Service } from './helpers.ts';
+import {
+  account,
+  limitOrder,
+  ORDER_UPDATE_ALIKE,
+  ORDER_UPDATE_FIELDS,
+  startService,
+  until,
+  userStream,
+  type Service,
+} from './helpers.ts';
 import { signedCall } from './raw.ts';
 
 let svc: Service;
@@ -43,6 +52,23 @@ describe('user stream figures', () => {
     ]);
     const risk = await signedCall(svc.base, a, 'GET', '/fapi/v3/positionRisk', { symbol: 'BTCUSDT' });
     expect(risk.body).toEqual([expect.objectContaining({ bidNotional: got[1].b, askNotional: got[1].a })]);
+    s.ws.close();
+  });
+
+  it("ORDER_TRADE_UPDATE o: Binance's fields in Binance's order, for a NEW, a TRADE and a CANCELED alike", async () => {
+    const a = account(svc.venue, 'ufkeys', 50_000, 'one_way');
+    const b = account(svc.venue, 'ufkeysb', 50_000, 'one_way');
+    const s = await stream(a);
+    await order(b, 'SELL', '0.010', mid + 20);
+    await order(a, 'BUY', '0.010', mid + 20, 'IOC'); // NEW, TRADE
+    const resting = await order(a, 'BUY', '0.010', mid - 300); // NEW
+    await signedCall(svc.base, a, 'DELETE', '/fapi/v1/order', { symbol: 'BTCUSDT', orderId: String(resting) });
+    const got = await events(s, 'ORDER_TRADE_UPDATE', 4);
+    expect(got.map((m) => m.o.x)).toEqual(['NEW', 'TRADE', 'NEW', 'CANCELED']);
+    for (const m of got) {
+      expect(Object.keys(m.o)).toEqual(ORDER_UPDATE_FIELDS);
+      expect(m.o).toMatchObject({ ...ORDER_UPDATE_ALIKE, T: m.E, ps: 'BOTH' });
+    }
     s.ws.close();
   });
 

@@ -22,10 +22,11 @@ import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
 import { moneyText } from '../../../trading/pair-figures.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
-import { crossFigures, orderFigures } from '../translate/account.ts';
+import { crossFigures } from '../translate/account.ts';
 import { isVenueClose, venueCloseEvent, type VenueCloseFill } from './venue-closes.ts';
 import { isLiquidationClientId } from '../../../trading/liquidation-client-id.ts';
-import { averagePrice, positionSideName, STATUS, STP_MODE, TIF, type Mode } from '../translate/orders.ts';
+import { averagePrice, positionSideName, STATUS, TIF, type Mode } from '../translate/orders.ts';
+import { openNotionals, orderTradeUpdate, type OrderUpdate } from './order-update.ts';
 
 /** An ACCOUNT_UPDATE position entry (a one-way short and a hedge SHORT have a negative pa). */
 function positionEntry(pair: PairView, p: PositionRecord, mode: Mode) {
@@ -213,8 +214,7 @@ export class UserEvents {
       const key = `${symbol}|${positionSide}`;
       let n = notionals.get(key);
       if (n === undefined) {
-        const f = orderFigures(exchange.openOrders(o.accountId, symbol), mode === 'one_way' ? null : positionSide);
-        n = { b: new Decimal(f.bidNotional).toFixed(8), a: new Decimal(f.askNotional).toFixed(8) };
+        n = openNotionals(exchange.openOrders(o.accountId, symbol), mode, positionSide);
         notionals.set(key, n);
       }
       return n;
@@ -237,22 +237,12 @@ export class UserEvents {
           f: market ? 'GTC' : TIF[r.tif],
           q: m.formatQty(r.qtyLots),
           p: market ? '0' : m.formatPrice(r.priceTicks),
-          sp: '0',
           i: r.id,
-          T: now,
           b,
           a,
           R: mode === 'one_way' ? r.reduceOnly : false,
-          wt: 'CONTRACT_PRICE',
           ot: type,
-          ps: positionSideName(mode, r.positionSide),
-          cp: false,
-          pP: false,
-          si: 0,
-          ss: 0,
-          V: STP_MODE,
-          pm: 'NONE',
-          gtd: 0,
+          positionSide: r.positionSide,
         },
         inMatch: r.expiredInMatch === true,
         liquidation,
@@ -263,12 +253,9 @@ export class UserEvents {
       };
     };
     type Base = ReturnType<typeof base>;
-    const event = (b: Base, x: string, X: string, extra: Record<string, unknown>) => ({
-      e: 'ORDER_TRADE_UPDATE',
-      E: now,
-      T: now,
-      o: { ...b.fields, x, X, ...extra },
-    });
+    type Fill = Pick<OrderUpdate, 'ap' | 'z' | 'l' | 'L' | 'N' | 'n' | 't' | 'm' | 'rp'>;
+    const event = (b: Base, x: string, X: string, fill: Fill) =>
+      orderTradeUpdate(now, mode, { ...b.fields, x, X, ...fill });
     const totals = (b: Base, lots: Decimal, quote: Decimal) => ({
       ap: averagePrice(b.math, quote, lots),
       z: b.math.formatQty(b.math.qty.mustToUnits(lots.toFixed(), { allowZero: true })),

@@ -2,15 +2,14 @@
 // liquidated position's rest closed at its bankruptcy price (close type 6) and a counterparty's
 // position auto-deleveraged (5). Binance shows both as liquidation executions: execution type
 // CALCULATED, status FILLED, order type LIQUIDATION, client order id "autoclose-<id>" of the
-// liquidation order whose rest it closed for the liquidated account and "adl_autoclose" for the deleveraged one (its documentation: "special
-// client order id"). Such a close has no order (i 0); t is its trade id, l / L / rp its fill.
+// liquidation order whose rest it closed for the liquidated account and "adl_autoclose" for the
+// deleveraged one (its documentation: "special client order id"). Such a close has no order (i 0);
+// t is its trade id, l / L / rp its fill.
 import { CloseType, Side } from '../../../../src-shared/enums.ts';
-import type { TradeRecord } from '../../../../src-shared/types.ts';
+import type { OrderRecord, TradeRecord } from '../../../../src-shared/types.ts';
 import type { PairView } from '../../../trading/pair-state.ts';
-import type { OrderRecord } from '../../../../src-shared/types.ts';
-import { orderFigures } from '../translate/account.ts';
-import { averagePrice, positionSideName, STP_MODE, type Mode } from '../translate/orders.ts';
-import { Decimal } from 'decimal.js';
+import { averagePrice, type Mode } from '../translate/orders.ts';
+import { openNotionals, orderTradeUpdate } from './order-update.ts';
 
 /** A fill the event names: one of a venue close (close type 5 or 6). */
 export interface VenueCloseFill {
@@ -34,46 +33,29 @@ export function venueCloseEvent(
   now: number,
 ): { e: string } & Record<string, unknown> {
   const f = c.fill;
-  const figures = orderFigures(open, mode === 'one_way' ? null : f.position_side);
-  return {
-    e: 'ORDER_TRADE_UPDATE',
-    E: now,
-    T: now,
-    o: {
-      s: f.symbol,
-      c: c.closeType === CloseType.ADL ? 'adl_autoclose' : `autoclose-${c.liquidationOrderId}`,
-      S: f.side === Side.BUY ? 'BUY' : 'SELL',
-      o: 'LIQUIDATION',
-      f: 'IOC',
-      q: f.qty,
-      p: f.price,
-      ap: averagePrice(pair.math, f.quote_qty, f.qty),
-      sp: '0',
-      x: 'CALCULATED',
-      X: 'FILLED',
-      i: 0,
-      l: f.qty,
-      z: f.qty,
-      L: f.price,
-      N: 'USDT',
-      n: f.fee,
-      T: now,
-      t: Number(f.id),
-      b: new Decimal(figures.bidNotional).toFixed(8),
-      a: new Decimal(figures.askNotional).toFixed(8),
-      m: false,
-      R: mode === 'one_way',
-      wt: 'CONTRACT_PRICE',
-      ot: 'LIQUIDATION',
-      ps: positionSideName(mode, f.position_side),
-      cp: false,
-      rp: f.realized_pnl,
-      pP: false,
-      si: 0,
-      ss: 0,
-      V: STP_MODE,
-      pm: 'NONE',
-      gtd: 0,
-    },
-  };
+  return orderTradeUpdate(now, mode, {
+    s: f.symbol,
+    c: c.closeType === CloseType.ADL ? 'adl_autoclose' : `autoclose-${c.liquidationOrderId}`,
+    S: f.side === Side.BUY ? 'BUY' : 'SELL',
+    o: 'LIQUIDATION',
+    f: 'IOC',
+    q: f.qty,
+    p: f.price,
+    ap: averagePrice(pair.math, f.quote_qty, f.qty),
+    x: 'CALCULATED',
+    X: 'FILLED',
+    i: 0,
+    l: f.qty,
+    z: f.qty,
+    L: f.price,
+    N: 'USDT',
+    n: f.fee,
+    t: Number(f.id),
+    ...openNotionals(open, mode, f.position_side),
+    m: false,
+    R: mode === 'one_way',
+    ot: 'LIQUIDATION',
+    positionSide: f.position_side,
+    rp: f.realized_pnl,
+  });
 }

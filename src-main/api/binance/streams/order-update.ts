@@ -1,0 +1,92 @@
+// The user stream's ORDER_TRADE_UPDATE, built in one place for both kinds of order the stream
+// shows: the venue's orders (user-events.ts) and the closes the venue makes with no order of its
+// own (venue-closes.ts). Its `o` lists Binance's fields in Binance's order (reference a.4); what
+// every order of the venue shows alike is set here: no stop price (sp "0"), T the event's time,
+// the contract price as working type, no close-all, no price protection, no iceberg (si, ss 0),
+// the venue's self-trade prevention mode, no price match, no good-till date.
+import { Decimal } from 'decimal.js';
+import type { OrderRecord } from '../../../../src-shared/types.ts';
+import { orderFigures } from '../translate/account.ts';
+import { positionSideName, STP_MODE, type Mode } from '../translate/orders.ts';
+
+/** What one ORDER_TRADE_UPDATE says of its order: Binance's `o` fields but the shared ones, and the native position side (ps). */
+export interface OrderUpdate {
+  s: string;
+  c: string;
+  S: string;
+  o: string;
+  f: string;
+  q: string;
+  p: string;
+  ap: string;
+  x: string;
+  X: string;
+  i: number;
+  l: string;
+  z: string;
+  L: string;
+  N: string;
+  n: string;
+  t: number;
+  b: string;
+  a: string;
+  m: boolean;
+  R: boolean;
+  ot: string;
+  positionSide: number;
+  rp: string;
+}
+
+/**
+ * An order event's b / a: the open bid and ask notional of its positionRisk entry, from `open`
+ * (the account's open orders on the pair): the symbol's orders one-way, its position side's hedge.
+ */
+export function openNotionals(open: OrderRecord[], mode: Mode, positionSide: number): { b: string; a: string } {
+  const f = orderFigures(open, mode === 'one_way' ? null : positionSide);
+  return { b: new Decimal(f.bidNotional).toFixed(8), a: new Decimal(f.askNotional).toFixed(8) };
+}
+
+/** The ORDER_TRADE_UPDATE at `now` of `u` on an account in position mode `mode`. */
+export function orderTradeUpdate(now: number, mode: Mode, u: OrderUpdate): { e: string } & Record<string, unknown> {
+  return {
+    e: 'ORDER_TRADE_UPDATE',
+    E: now,
+    T: now,
+    o: {
+      s: u.s,
+      c: u.c,
+      S: u.S,
+      o: u.o,
+      f: u.f,
+      q: u.q,
+      p: u.p,
+      ap: u.ap,
+      sp: '0',
+      x: u.x,
+      X: u.X,
+      i: u.i,
+      l: u.l,
+      z: u.z,
+      L: u.L,
+      N: u.N,
+      n: u.n,
+      T: now,
+      t: u.t,
+      b: u.b,
+      a: u.a,
+      m: u.m,
+      R: u.R,
+      wt: 'CONTRACT_PRICE',
+      ot: u.ot,
+      ps: positionSideName(mode, u.positionSide),
+      cp: false,
+      rp: u.rp,
+      pP: false,
+      si: 0,
+      ss: 0,
+      V: STP_MODE,
+      pm: 'NONE',
+      gtd: 0,
+    },
+  };
+}
