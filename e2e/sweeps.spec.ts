@@ -3,18 +3,13 @@
 // open; the page follows its progress, lists the sets with the service's figures, sorts them,
 // draws the heat map over the two parameters and overlays the picked sets' equity curves. A second
 // sweep, with a set whose jobs all fail: its sets and curves only, the failed set without a figure.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test, expect } from './support/fixtures.ts';
-import { TradingPage } from './pages/trading-page.ts';
+import { openSweepsOnKlines, startSweep } from './support/sweeps.ts';
 
 // a service of its own: the specs before it import BTCUSDT data of other days into the shared one
 test.use({ serviceOptions: { args: ['--seed', '28'] } });
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const KLINES = path.join(ROOT, 'test/fixtures/binance/klines/binance_spot_BTCUSDT_15m_2025-01-06_to_2025-01-12.csv');
 
 interface SetRow {
   params: Record<string, number>;
@@ -23,31 +18,15 @@ interface SetRow {
   jobs: number;
 }
 
-/** `npm run sweep` as a child process; answers its exit code and output. */
-function sweep(args: string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'src-main/sweep-cli.ts'), ...args], { cwd: ROOT });
-  let out = '';
-  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-  child.stderr.on('data', (b: Buffer) => (out += b.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out })));
-}
+/** `npm run sweep` to its end: its exit code and output. */
+const sweep = (args: string[]) => startSweep(args).ended;
 
 test('a sweep run beside the open page: progress, sets, sorting, heat map and equity curves', async ({
   page,
   service,
 }) => {
   test.setTimeout(480_000);
-  const imported = await fetch(`${service.url}/api/v1/datasets/import`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ paths: [KLINES], market: 'spot', symbol: 'BTCUSDT', interval: '15m' }),
-  });
-  expect(((await imported.json()) as { code: number }).code).toBe(0);
-
-  const screen = new TradingPage(page);
-  await screen.open(service.url);
-  await page.getByRole('button', { name: 'Sweeps' }).click();
-  const panel = page.getByTestId('sweeps-panel');
+  const panel = await openSweepsOnKlines(page, service.url);
   await expect(panel).toContainText('No sweep on this data folder yet');
 
   const grid = path.join(service.dataDir, 'grid.json');
