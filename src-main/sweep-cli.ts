@@ -21,7 +21,7 @@ const USAGE = `Usage:
   npm run sweep -- --bot CMD --replay SYM[,SYM2]@FROM..TO [options]    run a sweep
   npm run sweep -- --resume [ID] [--workers N | --queue redis://HOST:PORT]   finish a stopped sweep
   npm run sweep -- --list | --export ID [--format csv|json]             stored sweeps
-  npm run sweep -- --remove ID                                          delete a sweep not running
+  npm run sweep -- --remove ID [--forget-queue]                        delete a sweep not running
   npm run sweep:worker -- --queue redis://HOST:PORT [--concurrency N]      take jobs from the queue
 
   --bot CMD             the bot's command line ("node examples/sweep-bot.ts"), run once per job
@@ -41,6 +41,8 @@ const USAGE = `Usage:
   --seed N              handed to the bot as PERPDESK_SEED (default 1)
   --pack-url URL        (with --queue) where workers without the data fetch it: the coordinator
                         serves it there (http://HOST:PORT, this machine's reachable address)
+  --forget-queue        (--remove) remove a queue sweep even though its Redis cannot be reached
+                        (its jobs there are left); without it they are removed from Redis too
   --concurrency N       (worker) jobs at once (default: one per core)
   --cache-dir DIR       (worker) where fetched dataset packs are kept
   --stall-ms MS         (worker) a worker silent this long is taken for dead and its job run
@@ -68,6 +70,7 @@ const OPTIONS = {
   list: { type: 'boolean' },
   export: { type: 'string' },
   remove: { type: 'string' },
+  'forget-queue': { type: 'boolean' },
   format: { type: 'string', default: 'json' },
   concurrency: { type: 'string' },
   'cache-dir': { type: 'string' },
@@ -212,17 +215,35 @@ function runningHint(store: SqliteSweepStore, id: string): string | undefined {
   return `sweep ${id} is running (its coordinator is alive${ago})`;
 }
 
-/** --remove ID: the sweep, its jobs and results, and its dataset pack; refused while it runs. */
-function removeSweep(store: SqliteSweepStore, id: string, dataDir: string): void {
+/**
+ * --remove ID: the sweep, its jobs and results, its dataset pack, and, when it ran on a queue, its
+ * jobs in that Redis (removeQueueJobs); refused while it runs. Redis first: a Redis that cannot be
+ * reached refuses the removal (nothing removed, unless --forget-queue), and a removal cut short
+ * leaves the sweep here to be removed again.
+ */
+async function removeSweep(store: SqliteSweepStore, id: string, dataDir: string, forgetQueue: boolean): Promise<void> {
   const s = store.summary(id);
   if (s === undefined) throw new PlanError(`no sweep ${id} in ${dataDir}`);
   const live = runningHint(store, id);
   if (live !== undefined) throw new PlanError(`${live}: stop it (Ctrl-C) before removing it`);
+  const queue = store.spec(id)!.runner;
+  let onQueue = '';
+  if (queue !== 'local' && !forgetQueue) {
+    const { removeQueueJobs } = await import('./sweep/queue-remove.ts');
+    const n = await removeQueueJobs(queue, id, s.jobs, (l) => console.log(l)).catch((err: unknown) => {
+      const why = err instanceof Error ? err.message : String(err);
+      throw new QueueError(
+        `sweep ${id} ran on the queue ${queue}, whose jobs of it could not be removed (${why}); nothing removed ` +
+          `(with --forget-queue it is removed here, its jobs left in that Redis)`,
+      );
+    });
+    onQueue = `, and its ${n} job${n === 1 ? '' : 's'} from the queue ${queue}`;
+  }
   store.remove(id);
   const pack = join(dataDir, 'sweeps', id);
   if (existsSync(pack)) rmSync(pack, { recursive: true, force: true });
   console.log(
-    `perpdesk sweep ${id}: removed (${s.state}, ${s.done}/${s.jobs} jobs done) with its results and data pack`,
+    `perpdesk sweep ${id}: removed (${s.state}, ${s.done}/${s.jobs} jobs done) with its results and data pack${onQueue}`,
   );
 }
 
@@ -281,7 +302,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (v.remove !== undefined) {
-      removeSweep(store, v.remove, dataDir);
+      await removeSweep(store, v.remove, dataDir, v['forget-queue'] === true);
       return 0;
     }
     if (v.export !== undefined) {

@@ -21,7 +21,8 @@ import { RunGate } from './run-gate.ts';
 import { openJobVenue, runJob, type JobVenue } from './run-job.ts';
 import { warmUp } from './warm-up.ts';
 
-const QUEUE = 'perpdesk-sweep';
+/** One queue for every sweep: a sweep's jobs are told apart by their ids (queueJobId). */
+export const QUEUE = 'perpdesk-sweep';
 /** Tries of a job that could not run (its data unreachable...); a bot's failure is not retried. */
 const ATTEMPTS = 3;
 const POLL_MS = 300;
@@ -55,7 +56,7 @@ function connection(opts: RedisOptions): ConnectionOptions {
   return { ...opts, maxRetriesPerRequest: null, enableReadyCheck: true } as ConnectionOptions;
 }
 
-const queueJobId = (j: SweepJob) => `${j.sweepId}-${j.index}`;
+export const queueJobId = (j: Pick<SweepJob, 'sweepId' | 'index'>) => `${j.sweepId}-${j.index}`;
 
 export interface QueueRunnerOptions {
   /** Serve the pack at this base URL (http://HOST:PORT) for workers that lack it. */

@@ -251,7 +251,13 @@ describe('a local sweep', () => {
     expect(queued.stdout).toContain(
       `(its coordinator is gone: npm run sweep -- --resume swQueued --data-dir ${dir} --queue redis://127.0.0.1:6390, or --remove swQueued)`,
     );
-    expect((await runCli(['--data-dir', dir, '--remove', 'swQueued'])).code).toBe(0);
+    // its jobs are removed from that Redis too: one that cannot be reached refuses, unless told to forget them
+    const unreachable = await runCli(['--data-dir', dir, '--remove', 'swQueued']);
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toMatch(
+      /^perpdesk sweep: sweep swQueued ran on the queue redis:\/\/127.0.0.1:6390, whose jobs/,
+    );
+    expect((await runCli(['--data-dir', dir, '--remove', 'swQueued', '--forget-queue'])).code).toBe(0);
     expect(existsSync(path.join(dir, 'sweeps', id))).toBe(true);
     const rm = await runCli(['--data-dir', dir, '--remove', id]);
     expect(rm.code, rm.stderr).toBe(0);
