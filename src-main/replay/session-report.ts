@@ -3,6 +3,7 @@
 // report" defines every figure and the sampling. Keeps true: the report is a function of the
 // events and of market time only (never wall time), so the same commands on the same data give
 // the same report to the byte however the clock moved; money in 1e-8 USDT units (bigint).
+import Decimal from 'decimal.js';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import type { AccountSummary, PositionRecord, ReplayAccountReport, TradeRecord } from '../../src-shared/types.ts';
 import { formatMoney } from '../risk/money.ts';
@@ -315,9 +316,15 @@ export class SessionReport {
   }
 }
 
+/** decimal.js at the ratio's 10 significant digits: its division rounds the exact quotient once. */
+const Ratio = Decimal.clone({ precision: 10, rounding: Decimal.ROUND_HALF_UP });
+
+/**
+ * a / b of two money amounts (1e-8 USDT units) at 10 significant digits, rounded half up (a
+ * drawdown of 1e-9 of its peak is not 0, as cutting at 8 decimals made it).
+ */
 function ratio(a: bigint, b: bigint): number {
-  // 1e-8 precision is plenty for a ratio shown to a person; integer division keeps it exact to that
-  return Number((a * 100_000_000n) / b) / 100_000_000;
+  return new Ratio(a.toString()).div(b.toString()).toNumber();
 }
 
 // ---------------------------------------------------------------- CSV

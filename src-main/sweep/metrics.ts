@@ -5,11 +5,54 @@
 // midnight inside the span (the last sample at or before it) and at the span's end; Sharpe and
 // Sortino are of those daily returns, annualised with sqrt(365) (crypto trades every day),
 // risk-free rate 0. The daily returns compound to `return`.
+//
+// Figures (docs/sweeps.md, Figures): money (net_pnl, max_drawdown, fees, funding) is USDT exact
+// to 8 decimals, read from the report's decimal strings and summed with decimal.js; ratios
+// (return, daily returns, turnover, win rate, Sharpe...) are computed with decimal.js where their
+// inputs are money, and every ratio is rounded half up to RATIO_DIGITS significant digits, so a
+// figure reads the same in the JSON and the CSV (no float sum's last-bit noise).
+import Decimal from 'decimal.js';
 import type { ReplayAccountReport } from '../../src-shared/types/replay.ts';
 import type { JobMetrics } from './job.ts';
 
 const DAY = 86_400_000;
 const ANNUAL = Math.sqrt(365);
+
+/** decimal.js wide enough that only the final rounding to RATIO_DIGITS counts. */
+const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+/** Significant digits of every ratio of a job or a set. */
+const RATIO_DIGITS = 10;
+
+/** A ratio at RATIO_DIGITS significant digits, rounded half up (0 stays 0). */
+function ratio(x: Decimal.Value): number {
+  const d = new D(x);
+  return d.isZero() ? 0 : d.toSignificantDigits(RATIO_DIGITS, Decimal.ROUND_HALF_UP).toNumber();
+}
+
+/** a / b as a ratio (b not 0). */
+export const ratioOf = (a: Decimal.Value, b: Decimal.Value): number => ratio(new D(a).div(b));
+
+/** (x1 + x2 + ...) / n as a ratio: a sum of ratios (n 1), or their mean. */
+export const ratioSum = (xs: readonly number[], n = 1): number =>
+  ratioOf(
+    xs.reduce((a: Decimal, x) => a.plus(x), new D(0)),
+    n,
+  );
+
+/** A USDT amount exact to the ledger's 8 decimals. */
+function usdt(x: Decimal.Value): number {
+  return new D(x).toDecimalPlaces(8, Decimal.ROUND_HALF_UP).toNumber();
+}
+
+/** The USDT sum of amounts, exact to 8 decimals. */
+export function usdtSum(xs: readonly number[]): number {
+  return usdt(xs.reduce((a: Decimal, x) => a.plus(x), new D(0)));
+}
+
+/** (1 + r1) x (1 + r2) x ... - 1, as a ratio. */
+export function compound(rs: readonly number[]): number {
+  return ratio(rs.reduce((a: Decimal, r) => a.times(new D(r).plus(1)), new D(1)).minus(1));
+}
 
 /** Equity at each day end of [start, until], as returns against the previous day end. */
 export function dailyReturns(
@@ -28,7 +71,7 @@ export function dailyReturns(
   for (const end of ends) {
     // a sample at the boundary itself belongs to the day it closes
     while (i < curve.length && curve[i][0] <= end) last = curve[i++][1];
-    out.push(prev === 0 ? 0 : last / prev - 1);
+    out.push(prev === 0 ? 0 : ratioOf(new D(last).minus(prev), prev));
     prev = last;
   }
   return out;
@@ -43,14 +86,14 @@ export function sharpe(returns: readonly number[]): number | null {
   if (returns.length < 2) return null;
   const m = mean(returns);
   const sd = Math.sqrt(returns.reduce((a, r) => a + (r - m) ** 2, 0) / (returns.length - 1));
-  return sd === 0 ? null : (m / sd) * ANNUAL;
+  return sd === 0 ? null : ratio((m / sd) * ANNUAL);
 }
 
 /** Annualised Sortino ratio (downside deviation against 0); null under 2 returns or with no losing day. */
 export function sortino(returns: readonly number[]): number | null {
   if (returns.length < 2) return null;
   const down = Math.sqrt(returns.reduce((a, r) => a + Math.min(r, 0) ** 2, 0) / returns.length);
-  return down === 0 ? null : (mean(returns) / down) * ANNUAL;
+  return down === 0 ? null : ratio((mean(returns) / down) * ANNUAL);
 }
 
 export interface MetricsInput {
@@ -63,9 +106,6 @@ export interface MetricsInput {
   span: [number, number];
 }
 
-/** A USDT amount at the ledger's 8 decimals (a float sum's last-bit noise removed). */
-const usdt = (x: number) => Number(x.toFixed(8));
-
 /**
  * The bot account's net equity curve (equity less what it deposited, withdrew or set by a reset)
  * on the job's balance: what the job's returns, Sharpe and drawdown are read from, and the curve
@@ -75,8 +115,8 @@ export function netEquityCurve(a: ReplayAccountReport | undefined, balance: numb
   // the job's balance is what the bot was given; the report's starting equity is what the account
   // held before its first command, and its net equity is that plus the net PnL: so balance + net
   // PnL is the net equity on the balance (the shift is 0 unless the two differ)
-  const shift = a === undefined ? 0 : balance - Number(a.starting_equity);
-  return (a?.net_equity_curve ?? []).map(([t, e]) => [t, Number(e) + shift] as [number, number]);
+  const shift = a === undefined ? new D(0) : new D(balance).minus(a.starting_equity);
+  return (a?.net_equity_curve ?? []).map(([t, e]) => [t, usdt(shift.plus(e))] as [number, number]);
 }
 
 export function jobMetrics(inp: MetricsInput): JobMetrics {
@@ -84,24 +124,25 @@ export function jobMetrics(inp: MetricsInput): JobMetrics {
   const start = inp.balance;
   const curve = netEquityCurve(a, start);
   const days = dailyReturns(curve, start, inp.span);
-  const net = a === undefined ? 0 : usdt(Number(a.net_pnl));
+  const net = a === undefined ? 0 : usdt(a.net_pnl);
   const wins = inp.closed.filter((x) => x > 0).length;
+  const per = (x: Decimal.Value) => (start === 0 ? 0 : ratioOf(x, start));
   return {
     starting_equity: start,
     net_pnl: net,
-    return: start === 0 ? 0 : net / start,
-    max_drawdown: a === undefined ? 0 : Number(a.max_drawdown),
-    max_drawdown_ratio: a?.max_drawdown_ratio ?? 0,
+    return: per(net),
+    max_drawdown: a === undefined ? 0 : usdt(a.max_drawdown),
+    max_drawdown_ratio: ratio(a?.max_drawdown_ratio ?? 0),
     sharpe: sharpe(days),
     sortino: sortino(days),
     daily_returns: days,
-    fees: a === undefined ? 0 : Number(a.fees),
-    funding: a === undefined ? 0 : Number(a.funding),
+    fees: a === undefined ? 0 : usdt(a.fees),
+    funding: a === undefined ? 0 : usdt(a.funding),
     trades: a?.fills ?? 0,
-    win_rate: inp.closed.length === 0 ? null : wins / inp.closed.length,
+    win_rate: inp.closed.length === 0 ? null : ratioOf(wins, inp.closed.length),
     closed_positions: inp.closed.length,
-    time_in_market: a?.time_in_market_ratio ?? 0,
-    turnover: a === undefined || start === 0 ? 0 : Number(a.volume) / start,
+    time_in_market: ratio(a?.time_in_market_ratio ?? 0),
+    turnover: a === undefined ? 0 : per(a.volume),
     liquidations: a?.liquidations ?? 0,
   };
 }

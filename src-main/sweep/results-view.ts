@@ -2,8 +2,9 @@
 // export (one row per job), and the per-parameter-set view across the span's pieces (a set run
 // over seven days is one line: its days' returns compounded, its Sharpe and Sortino over all
 // of its daily returns).
+import Decimal from 'decimal.js';
 import type { JobMetrics, JobResult, ParamSet } from './job.ts';
-import { sharpe, sortino } from './metrics.ts';
+import { compound, ratioOf, ratioSum, sharpe, sortino, usdtSum } from './metrics.ts';
 import type { StoredJob, SweepStore, SweepSummary } from './ports.ts';
 
 interface JobView {
@@ -103,23 +104,25 @@ function setViews(jobs: readonly StoredJob[]): SetView[] {
     if (ms.length === 0) return { ...counts, ...NO_FIGURES };
     const days = ms.flatMap((m) => m.daily_returns);
     const closed = ms.reduce((a, m) => a + m.closed_positions, 0);
-    const wins = ms.reduce((a, m) => a + (m.win_rate ?? 0) * m.closed_positions, 0);
-    const total = (f: (m: JobMetrics) => number) => ms.reduce((a, m) => a + f(m), 0);
-    const sum = (f: (m: JobMetrics) => number) => Number(total(f).toFixed(8));
+    // a job's win rate is wins / closed at 10 significant digits: its count of wins is exact
+    const wins = ms.reduce((a, m) => a + Math.round((m.win_rate ?? 0) * m.closed_positions), 0);
     return {
       ...counts,
-      net_pnl: sum((m) => m.net_pnl),
-      return: ms.reduce((a, m) => a * (1 + m.return), 1) - 1,
+      net_pnl: usdtSum(ms.map((m) => m.net_pnl)),
+      return: compound(ms.map((m) => m.return)),
       max_drawdown_ratio: Math.max(0, ...ms.map((m) => m.max_drawdown_ratio)),
       sharpe: sharpe(days),
       sortino: sortino(days),
-      fees: sum((m) => m.fees),
-      funding: sum((m) => m.funding),
-      trades: sum((m) => m.trades),
-      win_rate: closed === 0 ? null : wins / closed,
-      // rounded once, after the mean (a rounded sum divided gave uneven precision)
-      time_in_market: Number((total((m) => m.time_in_market) / ms.length).toFixed(8)),
-      turnover: sum((m) => m.turnover),
+      fees: usdtSum(ms.map((m) => m.fees)),
+      funding: usdtSum(ms.map((m) => m.funding)),
+      trades: ms.reduce((a, m) => a + m.trades, 0),
+      win_rate: closed === 0 ? null : ratioOf(wins, closed),
+      time_in_market: ratioSum(
+        ms.map((m) => m.time_in_market),
+        ms.length,
+      ),
+      // each job's turnover is its volume over the same balance: they add up
+      turnover: ratioSum(ms.map((m) => m.turnover)),
     };
   });
 }
@@ -157,9 +160,10 @@ const METRIC_COLUMNS: ReadonlyArray<keyof JobMetrics> = [
   'liquidations',
 ];
 
+/** A CSV cell: numbers in plain decimals (the JSON's value, without its exponent: 1e-8 is 0.00000001). */
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '';
-  const s = String(v);
+  const s = typeof v === 'number' && Number.isFinite(v) ? new Decimal(v).toFixed() : String(v);
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

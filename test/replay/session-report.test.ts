@@ -303,3 +303,21 @@ describe('max drawdown is net of cash flows (deposits, withdrawals, resets), as 
     }
   });
 });
+
+describe('max_drawdown_ratio: 10 significant digits, rounded half up', () => {
+  it('a fall of 0.1900014 from 10,000 is 0.00001900014 (it was cut to 0.000019 at 8 decimals)', () => {
+    const { v, u, report, house, user, at } = setup();
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95_000.7 });
+    report.track(u);
+    // long 0.010 at 95,000.7 as maker: fee 950.007 x 0.0002 = 0.1900014, the mark where it was bought
+    at(1_000);
+    user(1, '95000.7', 1);
+    house(2, '95000.7');
+    at(60_000);
+    report.sample(T0 + 60_000);
+    const a = report.report().accounts[0];
+    report.close();
+    expect(a.max_drawdown).toBe('0.19000140');
+    expect(a.max_drawdown_ratio).toBe(0.00001900014);
+  });
+});

@@ -23,9 +23,10 @@ describe('daily returns', () => {
   it('Sharpe: mean over sample deviation x sqrt(365); Sortino over the downside deviation', () => {
     const r = [0.01, -0.01, 0.02, 0];
     // mean 0.005, sample sd sqrt((0.000025+0.000225+0.000225+0.000025)/3) = sqrt(0.0005/3)
-    expect(sharpe(r)).toBeCloseTo((0.005 / Math.sqrt(0.0005 / 3)) * Math.sqrt(365), 10);
-    // downside: sqrt(0.0001 / 4) = 0.005
-    expect(sortino(r)).toBeCloseTo((0.005 / 0.005) * Math.sqrt(365), 10);
+    // = 0.005 / 0.0129099444873580... x 19.1049731745428... = 7.39932429347..., at 10 significant digits
+    expect(sharpe(r)).toBe(7.399324293);
+    // downside: sqrt(0.0001 / 4) = 0.005, so sqrt(365) = 19.104973174542...
+    expect(sortino(r)).toBe(19.10497317);
     expect(sharpe([0.01])).toBeNull();
     expect(sharpe([0.01, 0.01])).toBeNull();
     expect(sortino([0.01, 0.02])).toBeNull();
@@ -76,10 +77,46 @@ describe('jobMetrics', () => {
       time_in_market: 0.25,
       turnover: 2.5,
     });
-    expect(m.win_rate).toBeCloseTo(2 / 3, 12);
-    expect(m.daily_returns[0]).toBeCloseTo(0.01, 12);
-    expect(m.daily_returns[1]).toBeCloseTo(10050 / 10100 - 1, 12);
+    // 2 / 3 = 0.66666666666..., rounded half up at the 10th significant digit
+    expect(m.win_rate).toBe(0.6666666667);
+    // 10,100 / 10,000 - 1; then -50 / 10,100 = -0.004950495049504950... (a float gives ...4955)
+    expect(m.daily_returns).toEqual([0.01, -0.00495049505]);
     expect(m.sharpe).not.toBeNull();
+  });
+
+  it('gives exact money and ratios at 10 significant digits, without float noise', () => {
+    const noisy: ReplayAccountReport = {
+      ...account,
+      starting_equity: '3000',
+      volume: '7000',
+      net_pnl: '900.12345678',
+      fees: '0.30000001',
+      funding: '-0.00000003',
+      max_drawdown: '0.1900014',
+      max_drawdown_ratio: 0.00001900014,
+      time_in_market_ratio: 1 / 3,
+      net_equity_curve: [
+        [JAN6 + 1000, '3000'],
+        [JAN6 + DAY, '3900'],
+        [JAN6 + 2 * DAY - 1, '3900.12345678'],
+      ],
+    };
+    const m = jobMetrics({ account: noisy, balance: 3000, closed: [1], span: [JAN6, JAN6 + 2 * DAY] });
+    expect(m).toMatchObject({
+      net_pnl: 900.12345678,
+      fees: 0.30000001,
+      funding: -0.00000003,
+      max_drawdown: 0.1900014,
+      max_drawdown_ratio: 0.00001900014,
+      // 900.12345678 / 3,000 = 0.30004115226
+      return: 0.3000411523,
+      // 7,000 / 3,000 = 2.3333...
+      turnover: 2.333333333,
+      time_in_market: 0.3333333333,
+      win_rate: 1,
+    });
+    // 3,900 / 3,000 - 1 = 0.3 (a float gives 0.30000000000000004); 0.12345678 / 3,900 = 0.0000316555846...
+    expect(m.daily_returns).toEqual([0.3, 0.00003165558462]);
   });
 
   it("is net of the bot's deposits, withdrawals and resets, as the report is", () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobMetrics, JobResult, SweepJob } from '../../src-main/sweep/job.ts';
 import type { SweepSpec } from '../../src-main/sweep/ports.ts';
 import { coordinatorHere } from '../../src-main/sweep/coordinator.ts';
-import { sweepView } from '../../src-main/sweep/results-view.ts';
+import { sweepCsv, sweepView } from '../../src-main/sweep/results-view.ts';
 import { SqliteSweepStore } from '../../src-main/sweep/sqlite-store.ts';
 import { DAY, JAN6 } from './fixture.ts';
 
@@ -78,8 +78,9 @@ function view(results: Array<[fast: number, day: number, status: JobResult['stat
   );
   results.forEach(([, , status, m], i) => s.storeResult('swV', i, result(i, status, m), 2));
   const v = sweepView(s, 'swV')!;
+  const csv = sweepCsv(s, 'swV').trim().split('\n');
   s.close();
-  return (fast: number) => v.sets.find((x) => x.params.fast === fast)!;
+  return Object.assign((fast: number) => v.sets.find((x) => x.params.fast === fast)!, { view: v, csv });
 }
 
 describe('the per-set view', () => {
@@ -125,12 +126,64 @@ describe('the per-set view', () => {
     expect(s.win_rate).toBe(0.5);
   });
 
-  it('rounds the mean time in market once, after dividing', () => {
+  it('rounds the mean time in market once, after dividing, to 10 significant digits', () => {
     const set = view([
       [7, 0, 'ok', metrics(0, [0], { time_in_market: 0.1 })],
       [7, 1, 'ok', metrics(0, [0], { time_in_market: 0.2 })],
       [7, 2, 'ok', metrics(0, [0], { time_in_market: 0.4 })],
     ]);
-    expect(set(7).time_in_market).toBe(0.23333333);
+    // 0.7 / 3 = 0.23333333333...
+    expect(set(7).time_in_market).toBe(0.2333333333);
+  });
+
+  it('sums money exactly and rounds ratios to 10 significant digits: no float noise, the CSV as the JSON', () => {
+    const set = view([
+      [
+        9,
+        0,
+        'ok',
+        metrics(0.1, [0.1], {
+          net_pnl: 0.1,
+          fees: 0.1,
+          funding: 0.00000001,
+          turnover: 0.1,
+          win_rate: 0.3333333333,
+          closed_positions: 3,
+          max_drawdown_ratio: 0.00001900014,
+        }),
+      ],
+      [
+        9,
+        1,
+        'ok',
+        metrics(0.2, [0.2], {
+          net_pnl: 0.2,
+          fees: 0.2,
+          funding: 0.00000002,
+          turnover: 0.2,
+          win_rate: 0.6666666667,
+          closed_positions: 3,
+        }),
+      ],
+    ]);
+    // by hand: 0.1 + 0.2 = 0.3 (a float sum gives 0.30000000000000004); 1.1 x 1.2 - 1 = 0.32;
+    // wins 1 + 2 of 6 closed = 0.5
+    expect(set(9)).toMatchObject({
+      net_pnl: 0.3,
+      fees: 0.3,
+      funding: 0.00000003,
+      turnover: 0.3,
+      return: 0.32,
+      win_rate: 0.5,
+    });
+    // the CSV writes the JSON's numbers in plain decimals (no exponent): columns by name
+    const head = set.csv[0].split(',');
+    const cells = set.csv.slice(1).map((r) => r.split(','));
+    const col = (name: string) => cells.map((c) => c[head.indexOf(name)]);
+    expect(col('turnover')).toEqual(['0.1', '0.2']);
+    expect(col('funding')).toEqual(['0.00000001', '0.00000002']);
+    expect(set.view.jobs_detail[0].metrics!.max_drawdown_ratio).toBe(1.900014e-5);
+    expect(col('max_drawdown_ratio')).toEqual(['0.00001900014', '0.001']);
+    expect(col('win_rate')).toEqual(['0.3333333333', '0.6666666667']);
   });
 });
