@@ -247,6 +247,23 @@ async function removeSweep(store: SqliteSweepStore, id: string, dataDir: string,
   );
 }
 
+/**
+ * A worker whose parent process goes (`npm run sweep:worker` stopped with kill: npm passes the
+ * signal to its shell, which does not pass it on) stops as at SIGTERM, instead of running on
+ * unseen. Started by PID 0 (a container's first process) it has no parent to lose.
+ */
+function stopWhenOrphaned(): void {
+  const parent = process.ppid;
+  if (parent <= 1) return;
+  const t = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(t);
+    console.log(`perpdesk sweep worker ${process.pid}: its parent process ${parent} is gone; stopping`);
+    process.kill(process.pid, 'SIGTERM');
+  }, 1000);
+  t.unref();
+}
+
 async function main(argv: string[]): Promise<number> {
   const worker = argv[0] === 'worker';
   const { values: v } = parse(worker ? argv.slice(1) : argv);
@@ -256,6 +273,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (worker) {
     if (v.queue === undefined) throw new PlanError('--queue redis://HOST:PORT is required');
+    stopWhenOrphaned();
     const concurrency =
       v.concurrency === undefined ? availableParallelism() : int('concurrency', v.concurrency, 1, 256);
     const stallMs = int('stall-ms', v['stall-ms'], 500, 3_600_000);
