@@ -248,13 +248,15 @@ async function removeSweep(store: SqliteSweepStore, id: string, dataDir: string,
 }
 
 /**
- * A worker whose parent process goes (`npm run sweep:worker` stopped with kill: npm passes the
- * signal to its shell, which does not pass it on) stops as at SIGTERM, instead of running on
- * unseen. Started by PID 0 (a container's first process) it has no parent to lose.
+ * A worker started by `npm run sweep:worker` whose parent process goes (npm stopped with kill:
+ * npm passes the signal to its shell, which does not pass it on) stops as at SIGTERM, instead of
+ * running on unseen. Only under npm (its npm_lifecycle_event): a worker started with node itself
+ * is the user's to place (`nohup node ... &`, a service manager) and runs on when its shell goes;
+ * started by PID 0 (a container's first process) it has no parent to lose.
  */
 function stopWhenOrphaned(): void {
   const parent = process.ppid;
-  if (parent <= 1) return;
+  if (parent <= 1 || process.env.npm_lifecycle_event === undefined) return;
   const t = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(t);
