@@ -181,7 +181,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     (symbol) => {
       const pair = exchange.pair(symbol)!;
       const lots = exchange.openInterest(symbol).lots;
-      return { lots, value: lots * pair.math.lotValue * pair.markPrice };
+      return { lots, value: lots * pair.math.lotValue * pair.markPrice, positions: exchange.positionCounts(symbol) };
     },
     new OpenInterestRepo(db),
   );

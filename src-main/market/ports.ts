@@ -78,7 +78,26 @@ export interface PriceCandleStore {
   readonly inUnit: boolean;
 }
 
-/** One open-interest sample of a pair (market/open-interest-history.ts). */
+/**
+ * Who held a pair's positions at a sample and the taker volume since the previous sample (Binance's
+ * long/short and taker statistics; market/open-interest-history.ts).
+ */
+export interface FuturesStats {
+  /** Accounts net long / net short on the pair. */
+  longAccounts: number;
+  shortAccounts: number;
+  /** The same among the top traders (the fifth of the holders with the largest margin balance). */
+  topLongAccounts: number;
+  topShortAccounts: number;
+  /** The top traders' long / short position lots. */
+  topLongLots: number;
+  topShortLots: number;
+  /** Lots the takers bought / sold on the pair's tape since the previous sample, up to this one's boundary. */
+  takerBuyLots: number;
+  takerSellLots: number;
+}
+
+/** One sample of a pair's futures statistics (market/open-interest-history.ts). */
 export interface OpenInterestSample {
   symbol: string;
   /** The 5-minute boundary it stands for, ms (market time). */
@@ -86,12 +105,29 @@ export interface OpenInterestSample {
   lots: number;
   /** lots at the mark of the sample, USDT. */
   value: number;
+  /** null for a sample stored before these statistics were (migration 14). */
+  stats: FuturesStats | null;
 }
 
-/** Storage of the open-interest samples. */
+/** A pair's taker volume not yet in a sample (kept across a restart). */
+export interface OpenTakerVolume {
+  symbol: string;
+  /** Lots of the 5-minute windows already ended. */
+  buyLots: number;
+  sellLots: number;
+  /** The end of the newest trade's window (null: none), and the lots of that window. */
+  windowEnd: number | null;
+  windowBuyLots: number;
+  windowSellLots: number;
+}
+
+/** Storage of the futures-statistics samples. */
 export interface OpenInterestStore {
-  /** Upserts the rows as one unit; false as PriceCandleStore.saveMany (written nothing, not waited). */
-  saveMany(rows: readonly OpenInterestSample[]): boolean;
+  /**
+   * Upserts the rows and the pairs' open taker volumes as one unit; false as
+   * PriceCandleStore.saveMany (written nothing, not waited).
+   */
+  saveMany(rows: readonly OpenInterestSample[], open?: readonly OpenTakerVolume[]): boolean;
   /** The newest sample's time of a pair, or undefined. */
   newestTime(symbol: string): number | undefined;
   /** Samples of a pair with from <= time <= to whose time is a multiple of `step`: the first `limit` ('asc') or the newest (`desc`), ascending. */
@@ -99,6 +135,10 @@ export interface OpenInterestStore {
     symbol: string,
     q: { from: number; to: number; step: number; limit: number; order: 'asc' | 'desc' },
   ): OpenInterestSample[];
+  /** Taker lots bought and sold in the stored samples of a pair with after < time <= upTo. */
+  takerSum(symbol: string, after: number, upTo: number): { buyLots: number; sellLots: number };
+  /** Every pair's open taker volume as last saved. */
+  openTaker(): OpenTakerVolume[];
   /** Deletes every pair's samples before `before`. */
   prune(before: number): void;
   readonly inUnit: boolean;

@@ -395,4 +395,29 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (symbol, slot)
   ) WITHOUT ROWID;
   `,
+  // 14: the long/short and taker statistics (Binance's globalLongShortAccountRatio,
+  // topLongShortAccountRatio, topLongShortPositionRatio, takerlongshortRatio) beside each
+  // open-interest sample (market/open-interest-history.ts): accounts net long / short, the top
+  // traders' accounts and lots, the takers' lots bought / sold since the previous sample; NULL in
+  // the samples taken before. open_taker_volume holds each pair's taker lots not yet in a sample
+  // (one row a pair: those of ended windows, and of the newest trade's window ending at
+  // window_end), so a restart loses none.
+  `
+  ALTER TABLE open_interest ADD COLUMN long_accounts INTEGER;
+  ALTER TABLE open_interest ADD COLUMN short_accounts INTEGER;
+  ALTER TABLE open_interest ADD COLUMN top_long_accounts INTEGER;
+  ALTER TABLE open_interest ADD COLUMN top_short_accounts INTEGER;
+  ALTER TABLE open_interest ADD COLUMN top_long_lots INTEGER;
+  ALTER TABLE open_interest ADD COLUMN top_short_lots INTEGER;
+  ALTER TABLE open_interest ADD COLUMN taker_buy_lots INTEGER;
+  ALTER TABLE open_interest ADD COLUMN taker_sell_lots INTEGER;
+  CREATE TABLE open_taker_volume (
+    symbol TEXT PRIMARY KEY,
+    buy_lots INTEGER NOT NULL,
+    sell_lots INTEGER NOT NULL,
+    window_end INTEGER,
+    window_buy_lots INTEGER NOT NULL,
+    window_sell_lots INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];

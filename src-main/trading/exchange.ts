@@ -45,7 +45,14 @@ import {
 import type { PairState } from './pair-state.ts';
 import { TransferKind, type AccountSpec, type AccountState, type ExchangeDeps, type OrderState } from './ports.ts';
 import { fireTradeTriggers, setTpSl, tpslList, tpslOf, type TpSlEntry } from './tpsl.ts';
-import { openInterestLots, orderRecord, positionRecords, summaryRecord } from './views.ts';
+import {
+  openInterestLots,
+  orderRecord,
+  positionCounts,
+  positionRecords,
+  summaryRecord,
+  type PositionCounts,
+} from './views.ts';
 
 export { HOUSE_ACCOUNT, INITIAL_INSURANCE_FUND } from './core.ts';
 export type { ExchangeDeps } from './ports.ts';
@@ -374,6 +381,11 @@ export class Exchange {
   /** Open interest of a pair in lots (views.ts openInterestLots: users' long and short totals, and the larger of them). */
   openInterest(symbol: string): { longLots: number; shortLots: number; lots: number } {
     return openInterestLots(this.core, this.core.requirePair(symbol).row.symbol);
+  }
+
+  /** Who holds a pair's positions, long and short, and the top traders among them (views.ts positionCounts). */
+  positionCounts(symbol: string): PositionCounts {
+    return positionCounts(this.core, this.core.requirePair(symbol).row.symbol);
   }
 
   /** The live wallet of an account, units (the store follows it at the turn's commit). */

@@ -58,3 +58,55 @@ export function openInterestLots(
   }
   return { longLots, shortLots, lots: Math.max(longLots, shortLots) };
 }
+
+/** Who holds a pair's positions (Binance's long/short statistics; market/open-interest-history.ts). */
+export interface PositionCounts {
+  /** Accounts whose net position on the pair is long / short (an account hedged to zero is neither). */
+  longAccounts: number;
+  shortAccounts: number;
+  /** The same among the top traders: the fifth (rounded up) of the accounts holding a position on the pair with the largest margin balance. */
+  topLongAccounts: number;
+  topShortAccounts: number;
+  /** The top traders' long and short position lots (both sides of a hedge-mode account count). */
+  topLongLots: number;
+  topShortLots: number;
+}
+
+/**
+ * Every account holding a position on the pair, counted by net direction, and the top fifth of
+ * them by margin balance (ties: the lower account id first). Bot orders hold no positions, so the
+ * simulated market's makers and takers are not among them (see openInterestLots).
+ */
+export function positionCounts(core: TradingCore, symbol: string): PositionCounts {
+  const held: Array<{ id: number; balance: bigint; long: number; short: number }> = [];
+  for (const a of core.accounts.values()) {
+    let long = 0;
+    let short = 0;
+    for (const p of a.positions.values()) {
+      if (p.symbol !== symbol || p.qty <= 0) continue;
+      if (p.side === PositionSide.LONG) long += p.qty;
+      else short += p.qty;
+    }
+    if (long > 0 || short > 0) held.push({ id: a.id, balance: accountMoney(core, a).marginBalance, long, short });
+  }
+  const c: PositionCounts = {
+    longAccounts: 0,
+    shortAccounts: 0,
+    topLongAccounts: 0,
+    topShortAccounts: 0,
+    topLongLots: 0,
+    topShortLots: 0,
+  };
+  for (const h of held) {
+    if (h.long > h.short) c.longAccounts++;
+    else if (h.short > h.long) c.shortAccounts++;
+  }
+  held.sort((x, y) => (x.balance === y.balance ? x.id - y.id : x.balance > y.balance ? -1 : 1));
+  for (const h of held.slice(0, Math.ceil(held.length / 5))) {
+    if (h.long > h.short) c.topLongAccounts++;
+    else if (h.short > h.long) c.topShortAccounts++;
+    c.topLongLots += h.long;
+    c.topShortLots += h.short;
+  }
+  return c;
+}

@@ -23,6 +23,7 @@ import { registerCountdown } from './routes/countdown.ts';
 import { registerHistory } from './routes/history.ts';
 import { registerInsuranceBalance } from './routes/insurance-balance.ts';
 import { registerPositionMargin } from './routes/position-margin.ts';
+import { registerFuturesData } from './routes/futures-data.ts';
 import { registerMarketData } from './routes/market-data.ts';
 import { registerOrders } from './routes/orders.ts';
 import { registerUserStream } from './routes/user-stream.ts';
@@ -159,6 +160,7 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
     });
 
   registerMarketData(app, ctx);
+  registerFuturesData(app, ctx);
   registerStreams(app, ctx);
   registerOrders(app, ctx);
   registerCountdown(app, ctx);

@@ -103,6 +103,11 @@ const candles = (who: 'symbol' | 'pair', intervals: readonly string[]) =>
     'interval',
   ]);
 const optionalSymbol = p({ symbol });
+/** The /futures/data statistics' parameters (routes/futures-data.ts). */
+const FUTURES_DATA = p(
+  { symbol, period: oneOf(Object.keys(OPEN_INTEREST_PERIODS), 'Sample period'), ...window, limit: limit(500, 30) },
+  ['symbol', 'period'],
+);
 
 /** Public routes' parameters, by "METHOD path" under /binance. */
 const PUBLIC: Record<string, RouteParams> = {
@@ -133,10 +138,11 @@ const PUBLIC: Record<string, RouteParams> = {
   'GET /fapi/v1/premiumIndex': optionalSymbol,
   'GET /fapi/v1/fundingRate': p({ symbol, ...window, limit: limit(1000, 100) }),
   'GET /fapi/v1/openInterest': p({ symbol }, ['symbol']),
-  'GET /futures/data/openInterestHist': p(
-    { symbol, period: oneOf(Object.keys(OPEN_INTEREST_PERIODS), 'Sample period'), ...window, limit: limit(500, 30) },
-    ['symbol', 'period'],
-  ),
+  'GET /futures/data/openInterestHist': FUTURES_DATA,
+  'GET /futures/data/globalLongShortAccountRatio': FUTURES_DATA,
+  'GET /futures/data/topLongShortAccountRatio': FUTURES_DATA,
+  'GET /futures/data/topLongShortPositionRatio': FUTURES_DATA,
+  'GET /futures/data/takerlongshortRatio': FUTURES_DATA,
 };
 
 /** Signed routes' own parameters (timestamp, recvWindow and signature are added). */
@@ -314,8 +320,49 @@ export const ORDER_ANSWER = Type.Object(
 /** Name of the OpenAPI security scheme of the facade's keyed routes (components.securitySchemes, app.ts). */
 export const BINANCE_KEY_SCHEME = 'binanceApiKey';
 
+const stamp = Type.Integer({ description: 'The sample: a boundary of the period, ms of market time' });
+/** The long/short routes' rows (routes/futures-data.ts), what `long` and `short` count. */
+const LONG_SHORT = (what: string) =>
+  Type.Array(
+    Type.Object({
+      symbol: str('Pair'),
+      longShortRatio: str('longAccount / shortAccount, 4 decimals'),
+      longAccount: str(`Long share of ${what}, 4 decimals`),
+      shortAccount: str(`Short share of ${what}, 4 decimals`),
+      timestamp: stamp,
+    }),
+    { description: 'Ascending; a sample whose short side is empty (nobody short, nobody at all) has no row' },
+  );
+
 /** Routes whose 200 answer has a declared schema (its serializer is compiled from it). */
-const ANSWERS: Record<string, TSchema> = { 'POST /fapi/v1/order': ORDER_ANSWER };
+const ANSWERS: Record<string, TSchema> = {
+  'POST /fapi/v1/order': ORDER_ANSWER,
+  'GET /futures/data/openInterestHist': Type.Array(
+    Type.Object({
+      symbol: str('Pair'),
+      sumOpenInterest: str('Open interest, base asset'),
+      sumOpenInterestValue: str('Open interest at the mark of the sample, USDT'),
+      timestamp: stamp,
+    }),
+    { description: 'Ascending' },
+  ),
+  'GET /futures/data/globalLongShortAccountRatio': LONG_SHORT(
+    'the accounts holding a position on the pair, by net direction (an account hedged to zero is neither)',
+  ),
+  'GET /futures/data/topLongShortAccountRatio': LONG_SHORT(
+    'the top traders (the fifth, rounded up, of the position holders with the largest margin balance), by net direction',
+  ),
+  'GET /futures/data/topLongShortPositionRatio': LONG_SHORT("the top traders' position lots"),
+  'GET /futures/data/takerlongshortRatio': Type.Array(
+    Type.Object({
+      buySellRatio: str('buyVol / sellVol, 4 decimals'),
+      buyVol: str('Lots bought by takers in the period, base asset'),
+      sellVol: str('Lots sold by takers in the period, base asset'),
+      timestamp: stamp,
+    }),
+    { description: 'Ascending; a period with no taker sell has no row' },
+  ),
+};
 
 /**
  * A facade route's schema: its parameters (validated), its answers and errors (documented), the

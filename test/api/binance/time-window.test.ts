@@ -13,6 +13,10 @@ const PUBLIC: [string, Record<string, string>][] = [
   ['/fapi/v1/aggTrades', { symbol: 'BTCUSDT' }],
   ['/fapi/v1/fundingRate', { symbol: 'BTCUSDT' }],
   ['/futures/data/openInterestHist', { symbol: 'BTCUSDT', period: '5m' }],
+  ['/futures/data/globalLongShortAccountRatio', { symbol: 'BTCUSDT', period: '5m' }],
+  ['/futures/data/topLongShortAccountRatio', { symbol: 'BTCUSDT', period: '5m' }],
+  ['/futures/data/topLongShortPositionRatio', { symbol: 'BTCUSDT', period: '5m' }],
+  ['/futures/data/takerlongshortRatio', { symbol: 'BTCUSDT', period: '1h' }],
 ];
 const SIGNED: [string, Record<string, string>][] = [
   ['/fapi/v1/userTrades', { symbol: 'BTCUSDT' }],

@@ -1,15 +1,14 @@
 // Public market data of the facade (reference section 2 d.1, REST public): ping, time,
 // exchangeInfo, depth, trades, aggTrades, klines, mark / index / premium klines, 24 h tickers,
-// book tickers, last prices, premiumIndex, fundingRate, fundingInfo, openInterest,
-// openInterestHist, sapi system/status, and the spot / COIN-M / sapi stubs that let default ccxt and freqtrade
-// configurations load. Every figure comes from a service (the book, the recent-trades ring, the
-// kline and price-kline services, the 24 h ticker, the pair figures, the stored funding rates and
-// open-interest samples); times are the market clock, except serverTime, the wall clock
-// signatures are checked against.
+// book tickers, last prices, premiumIndex, fundingRate, fundingInfo, openInterest, sapi
+// system/status (the /futures/data statistics are in futures-data.ts), and the spot / COIN-M /
+// sapi stubs that let default ccxt and freqtrade configurations load. Every figure comes from a
+// service (the book, the recent-trades ring, the kline and price-kline services, the 24 h ticker,
+// the pair figures, the stored funding rates); times are the market clock, except serverTime, the
+// wall clock signatures are checked against.
 import type { FastifyInstance } from 'fastify';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
 import { KLINES_MAX_LIMIT } from '../../../market/kline-service.ts';
-import { OPEN_INTEREST_PERIODS } from '../../../market/open-interest-history.ts';
 import { PRICE_KLINE_INTERVALS, type PriceSeries } from '../../../market/price-klines.ts';
 import { RECENT_TRADES_KEPT } from '../../../market/recent-trades.ts';
 import { MAX_OPEN_ORDERS_PER_PAIR } from '../../../trading/order-checks.ts';
@@ -208,24 +207,6 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
     const pair = pairOf(ctx, paramsOf(req).required('symbol'));
     const oi = venue.exchange.openInterest(pair.row.symbol);
     return { openInterest: pair.math.formatQty(oi.lots), symbol: pair.row.symbol, time: venue.clock.now() };
-  });
-
-  app.get('/futures/data/openInterestHist', routeSchema('GET', '/futures/data/openInterestHist'), async (req) => {
-    const q = paramsOf(req);
-    const pair = pairOf(ctx, q.required('symbol'));
-    const periodName = q.required('period');
-    const period = OPEN_INTEREST_PERIODS[periodName];
-    if (period === undefined)
-      throw invalidValue('period', `It must be one of ${Object.keys(OPEN_INTEREST_PERIODS).join(', ')}.`);
-    const limit = q.int('limit', 1, 500) ?? 30;
-    const { start, end } = q.timeWindow();
-    const rows = venue.openInterestHistory.samples(pair.row.symbol, period, { startTime: start, endTime: end, limit });
-    return rows.map((r) => ({
-      symbol: r.symbol,
-      sumOpenInterest: pair.math.formatQty(r.lots),
-      sumOpenInterestValue: r.value.toFixed(8),
-      timestamp: r.time,
-    }));
   });
 
   // Stubs: a futures-only venue has no spot or COIN-M markets and no sapi currencies; ccxt.binance
