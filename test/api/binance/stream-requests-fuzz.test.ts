@@ -299,6 +299,43 @@ describe('the facade streams answer malformed requests with Binance errors (seed
   }, 60_000);
 });
 
+describe('a request that fails to be read', () => {
+  it('a value nested 30 000 levels deep (under 64 KiB) is refused as code 2; the connection, other clients and the service go on', async () => {
+    // it parses, but showing it in the error text overflowed JSON.stringify's stack: the throw left
+    // the message handler and ended the process (every client, the venue)
+    const other = await Client.open(`${wsBase}/stream?streams=btcusdt@aggTrade`);
+    const c = await Client.open(`${wsBase}/ws`);
+    expect(await c.ask(JSON.stringify({ method: 'SUBSCRIBE', params: ['ethusdt@trade'], id: 1 }))).toEqual({
+      result: null,
+      id: 1,
+    });
+    const deep = (at: string) => '['.repeat(30_000) + ']'.repeat(30_000) + at;
+    expect(await c.ask(`{"method":${deep(',"id":2}')}`)).toEqual({
+      error: {
+        code: INVALID,
+        msg: 'Invalid request: unknown variant a value nested too deeply to show, expected one of SUBSCRIBE, UNSUBSCRIBE, LIST_SUBSCRIPTIONS, SET_PROPERTY, GET_PROPERTY',
+      },
+      id: 2,
+    });
+    expect(await c.ask(`{"method":"SUBSCRIBE","id":3,"params":["btcusdt@trade",${deep(']}')}`)).toEqual({
+      error: { code: INVALID, msg: 'Invalid request: unknown stream a value nested too deeply to show' },
+      id: 3,
+    });
+    // nothing of the refused SUBSCRIBE was taken; the connection still answers
+    expect(await c.ask(JSON.stringify({ method: 'LIST_SUBSCRIPTIONS', id: 4 }))).toEqual({
+      result: ['ethusdt@trade'],
+      id: 4,
+    });
+    // the other client, on the same service, is served as before
+    expect(await other.ask(JSON.stringify({ method: 'LIST_SUBSCRIPTIONS', id: 5 }))).toEqual({
+      result: ['btcusdt@aggTrade'],
+      id: 5,
+    });
+    other.ws.close();
+    c.ws.close();
+  });
+});
+
 describe("Binance's connection limits", () => {
   it('an 11th message within a second closes the connection (1008) after answering the 10 before it', async () => {
     const c = await Client.open(`${wsBase}/ws`);

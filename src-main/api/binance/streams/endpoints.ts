@@ -6,7 +6,9 @@
 // site 403 / -1002 (browser-guards.ts), the facade's request-rate limit 429 / -1003. After the
 // upgrade a refused connection is closed with a code: 1008 for a private path without a
 // listenKey or a listenKey that does not exist, and for more than 10 messages a second; 1009 for a
-// frame over 64 KiB; a malformed request is an error message, the connection staying open.
+// frame over 64 KiB; 1011 when the hub fails to serve a request (the connection gets back the
+// streams it had; no other connection is touched); a malformed request is an error message, the
+// connection staying open.
 import type { FastifyInstance } from 'fastify';
 import type { BinanceContext } from '../context.ts';
 import { ERROR } from '../schemas.ts';
@@ -19,7 +21,8 @@ const DESCRIPTION =
   '(JSON text): SUBSCRIBE, UNSUBSCRIBE, LIST_SUBSCRIPTIONS, SET_PROPERTY, GET_PROPERTY, answered `{"result","id"}` ' +
   'or, for a malformed one, `{"error":{"code","msg"},"id"}` with Binance codes 0-3 (the connection stays open). ' +
   'Closed after the upgrade with 1008 when the path is private and has no listenKey, when the listenKey does not ' +
-  'exist, or after more than 10 client messages in a second; with 1009 for a frame over 64 KiB.';
+  'exist, or after more than 10 client messages in a second; with 1009 for a frame over 64 KiB; with 1011 when ' +
+  'the service fails to serve a request (that connection only).';
 
 const RESPONSES = {
   101: { description: 'Switching Protocols: the WebSocket connection is open' },

@@ -16,7 +16,8 @@
 // with `events=A/B` gets only those events; a private path without a listenKey is closed (1008).
 // SUBSCRIBE refuses a stream of a symbol that is not listed, so LIST_SUBSCRIPTIONS is what was acked.
 // Client messages are read by requests.ts (Binance's error codes); Binance's limit of 10 messages a
-// second holds (the 11th closes the connection, 1008). Its 1024 streams a connection cannot be
+// second holds (the 11th closes the connection, 1008). A request the hub fails to serve closes its
+// connection alone (1011) instead of escaping into ws's event and ending the process. Its 1024 streams a connection cannot be
 // reached: only the listed pairs' streams are taken, a few hundred in all.
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -30,6 +31,8 @@ import { UserEvents } from './user-events.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
 
 const OPEN = 1;
+/** The close code of a connection the hub failed to serve (RFC 6455 "Internal Error"). */
+const INTERNAL_ERROR = 1011;
 /** The stream paths under /binance (each also with a `/<streams>` tail: endpoints.ts). */
 export const PATHS = [
   '/ws',
@@ -188,7 +191,14 @@ export class BinanceStreams {
     }
     // listeners first: a depth window started below must see every level change after its start
     this.attachMarket();
-    for (const n of names) if (n !== key && parseStream(n) !== null) this.subscribe(conn, n);
+    try {
+      for (const n of names) if (n !== key && parseStream(n) !== null) this.subscribe(conn, n);
+    } catch {
+      // as a request's failure (onMessage): this connection is closed, nothing else is touched
+      if (this.conns.size === 0) this.detachMarket();
+      socket.close(INTERNAL_ERROR, 'Internal error: the streams could not be opened');
+      return;
+    }
     if (conn.accountId !== null && !this.hasUserStream(conn.accountId)) this.user.seed(conn.accountId);
     this.conns.add(conn);
     if (conn.accountId !== null && this.offAccount === null) {
@@ -224,6 +234,22 @@ export class BinanceStreams {
       conn.socket.close(1008, `Too many messages: at most ${MAX_MESSAGES_PER_SECOND} per second`);
       return;
     }
+    // A failure serving one request must not escape: thrown in ws's message event it would end
+    // the process (every client, the venue). The connection gets back what it had subscribed and
+    // is closed with 1011 (internal error); other connections are not touched.
+    const subs = new Set(conn.subs);
+    const combined = conn.combined;
+    try {
+      this.serve(conn, text);
+    } catch {
+      conn.subs = subs;
+      conn.combined = combined;
+      conn.socket.close(INTERNAL_ERROR, 'Internal error: the request could not be served');
+    }
+  }
+
+  /** A client's control message read (requests.ts) and applied, answered with its id. */
+  private serve(conn: Conn, text: string | null): void {
     const req = readControl(text);
     if ('error' in req) return this.send(conn, req.error);
     const { id } = req;

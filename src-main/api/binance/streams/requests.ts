@@ -36,9 +36,17 @@ function fail(code: number, msg: string, id: number | null): { error: ErrorAnswe
 
 const invalid = (why: string, id: number | null) => fail(INVALID_REQUEST, `Invalid request: ${why}`, id);
 
-/** A value shown in an error text, cut short (a frame may be 64 KiB). */
+/**
+ * A value shown in an error text, cut short (a frame may be 64 KiB). A value nested thousands of
+ * levels deep (`[[[…]]]`, under 64 KiB) parses but overflows JSON.stringify's stack: it is named.
+ */
 function shown(v: unknown): string {
-  const s = JSON.stringify(v) ?? String(v);
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    return 'a value nested too deeply to show';
+  }
   return s.length > 64 ? `${s.slice(0, 64)}…` : s;
 }
 
