@@ -2,7 +2,8 @@
 // and the real clock (countdowns of a few hundred ms, waits bounded to seconds): when the account's
 // countdown for a pair runs out, its open orders on that pair, and only those, are cancelled and the
 // user stream reports each as an ordinary cancel; a new call replaces the countdown, 0 ends it;
-// Binance's answer layout and refusals; ccxt's implicit method; a restart ends every countdown.
+// Binance's answer layout and refusals; ccxt's implicit method; a countdown outlives a stop of the
+// service (stored with its data) and fires after the next start, at once when its deadline passed.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,18 +154,61 @@ describe('countdownCancelAll', () => {
     });
   });
 
-  it('a restart ends every countdown: the orders stay open after it', async () => {
+  it('a countdown armed before a stop fires after the start on the same data; a disarmed one and a later one do not', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bn-countdown-'));
     try {
       let s = await startService(dir);
       const c = account(s.venue, 'cdrestart', 100_000, 'one_way');
-      const id = await restingBuy(s.base, c, 'BTCUSDT', '50000', '0.010');
-      expect((await countdown(s.base, c, 'BTCUSDT', 500)).status).toBe(200);
+      const d = account(s.venue, 'cddisarmed', 100_000, 'one_way');
+      const btc = await restingBuy(s.base, c, 'BTCUSDT', '50000', '0.010');
+      const eth = await restingBuy(s.base, c, 'ETHUSDT', '1000', '0.100');
+      const kept = await restingBuy(s.base, d, 'BTCUSDT', '50000', '0.010');
+      expect((await countdown(s.base, c, 'BTCUSDT', 2_500)).status).toBe(200);
+      const deadline = Date.now() + 2_500;
+      // a countdown far ahead: armed again after the start, it has not run out
+      expect((await countdown(s.base, c, 'ETHUSDT', 600_000)).status).toBe(200);
+      // armed, then ended with 0 before the stop: nothing to fire after the start
+      expect((await countdown(s.base, d, 'BTCUSDT', 500)).status).toBe(200);
+      expect((await countdown(s.base, d, 'BTCUSDT', 0)).status).toBe(200);
       await s.close();
       s = await startService(dir);
       try {
-        await sleep(1_000);
-        expect(await openIds(s.base, c, 'BTCUSDT')).toEqual([id]);
+        expect(await within(10_000, async () => (await openIds(s.base, c, 'BTCUSDT')).length === 0)).toBe(true);
+        // cancelled by the countdown, not by the start: not before its deadline
+        expect(Date.now()).toBeGreaterThanOrEqual(deadline);
+        const q = await signedCall(s.base, c, 'GET', '/fapi/v1/order', { symbol: 'BTCUSDT', orderId: btc });
+        expect(q.body.status).toBe('CANCELED');
+        await sleep(300);
+        expect(await openIds(s.base, c, 'ETHUSDT')).toEqual([eth]);
+        expect(await openIds(s.base, d, 'BTCUSDT')).toEqual([kept]);
+        // the one far ahead is armed: ended with 0 it stays ended across the next restart too
+        expect((await countdown(s.base, c, 'ETHUSDT', 0)).status).toBe(200);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a deadline that passed while the service was stopped fires as soon as it starts again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bn-countdown-'));
+    try {
+      let s = await startService(dir);
+      const c = account(s.venue, 'cddown', 100_000, 'one_way');
+      await restingBuy(s.base, c, 'BTCUSDT', '50000', '0.010');
+      const eth = await restingBuy(s.base, c, 'ETHUSDT', '1000', '0.100');
+      expect((await countdown(s.base, c, 'BTCUSDT', 300)).status).toBe(200);
+      await s.close();
+      await sleep(600);
+      s = await startService(dir);
+      try {
+        expect(await within(3_000, async () => (await openIds(s.base, c, 'BTCUSDT')).length === 0)).toBe(true);
+        expect(await openIds(s.base, c, 'ETHUSDT')).toEqual([eth]);
+        // fired once and gone: an order placed now stays open
+        const later = await restingBuy(s.base, c, 'BTCUSDT', '50002', '0.010');
+        await sleep(500);
+        expect(await openIds(s.base, c, 'BTCUSDT')).toEqual([later]);
       } finally {
         await s.close();
       }

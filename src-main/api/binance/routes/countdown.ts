@@ -3,6 +3,7 @@
 // runs out, the pair's open orders of the account are cancelled through the exchange's cancelAll
 // command, the one DELETE /fapi/v1/allOpenOrders runs, so the user stream reports each as an
 // ordinary cancel (ORDER_TRADE_UPDATE CANCELED) and the native API and screen see them cancelled.
+// The deadlines are stored with the venue's data, so a restart keeps them (countdowns.ts).
 import type { FastifyInstance } from 'fastify';
 import { binanceErrorOf } from '../errors.ts';
 import { CancelCountdowns } from '../countdowns.ts';
@@ -23,7 +24,8 @@ export function registerCountdown(app: FastifyInstance, ctx: BinanceContext): vo
       failed(err);
     }
   };
-  const countdowns = new CancelCountdowns(ctx.auth.now, cancelAll);
+  // the countdowns a previous run of the venue left armed start again (a passed deadline fires now)
+  const countdowns = new CancelCountdowns(ctx.auth.now, cancelAll, ctx.venue.settings);
   app.addHook('onClose', (_i, done) => {
     countdowns.close();
     done();
