@@ -161,7 +161,7 @@ export default async function binanceApi(app: FastifyInstance, opts: BinanceApiO
 
   registerMarketData(app, ctx);
   registerFuturesData(app, ctx);
-  registerStreams(app, ctx);
+  registerStreams(app, ctx, limits.perIp !== null);
   registerOrders(app, ctx);
   registerCountdown(app, ctx);
   registerHistory(app, ctx);

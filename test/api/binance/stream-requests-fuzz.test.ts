@@ -5,7 +5,8 @@
 // the id when it could be read) for a bad one; the connection stays usable (LIST_SUBSCRIPTIONS
 // and GET_PROPERTY still tell what the valid requests did, and nothing of a refused one); and
 // another client's stream keeps delivering. Binance's limits: 10 messages a second (each
-// connection here sends 10, then the next one takes over), 1024 streams, and 64 KiB frames.
+// connection here sends 10, then the next one takes over) and 64 KiB frames (its 1024 streams and
+// 300 connections: stream-limits.test.ts).
 import { placeOrder } from '../../helpers/exchange-commands.ts';
 import { mulberry32 } from '../../helpers/seeded-random.ts';
 import { request } from 'node:http';

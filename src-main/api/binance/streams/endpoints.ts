@@ -3,25 +3,32 @@
 // document says they answer. An upgrade is 101; what refuses it is an HTTP answer: a plain GET
 // (no `Upgrade: websocket`) 400 / -1000, a malformed handshake (a missing or invalid
 // Sec-WebSocket-Key or version: `ws`'s refusal) 400 with a text/html reason, a Host of another
-// site 403 / -1002 (browser-guards.ts), the facade's request-rate limit 429 / -1003. After the
+// site 403 / -1002 (browser-guards.ts), the facade's request-rate limit and Binance's 300
+// connections every 5 minutes from an IP (while the rate limits are on) 429 / -1003. After the
 // upgrade a refused connection is closed with a code: 1008 for a private path without a
 // listenKey or a listenKey that does not exist, and for more than 10 messages a second; 1009 for a
 // frame over 64 KiB; 1011 when the hub fails to serve a request (the connection gets back the
 // streams it had; no other connection is touched); a malformed request is an error message, the
 // connection staying open.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import { FixedWindowLimiter, type WindowLimit } from '../../rate-limit.ts';
 import type { BinanceContext } from '../context.ts';
 import { ERROR } from '../schemas.ts';
 import { BinanceStreams, PATHS } from './hub.ts';
+
+/** Binance's limit of WebSocket connections an IP opens: 300 every 5 minutes (USD-M streams, "general info"). */
+const CONNECTIONS: WindowLimit = { max: 300, windowMs: 5 * 60_000 };
 
 const DESCRIPTION =
   'Binance-layout WebSocket stream endpoint (reference a.4; docs/binance.md): connect with `Upgrade: websocket`. ' +
   'Raw paths (`ws`) send bare events, combined ones (`stream`) `{"stream","data"}`; stream names come in the path ' +
   '(`/<a>/<b>`) or `?streams=a/b`, a user stream is `?listenKey=` (`&events=A/B` to choose its events). Requests ' +
   '(JSON text): SUBSCRIBE, UNSUBSCRIBE, LIST_SUBSCRIPTIONS, SET_PROPERTY, GET_PROPERTY, answered `{"result","id"}` ' +
-  'or, for a malformed one, `{"error":{"code","msg"},"id"}` with Binance codes 0-3 (the connection stays open). ' +
+  'or, for a malformed one, `{"error":{"code","msg"},"id"}` with Binance codes 0-3 (the connection stays open); a ' +
+  "SUBSCRIBE that would take the connection past 1024 streams is code 2 and takes none. An IP's upgrades past 300 " +
+  'every 5 minutes are 429 (while the rate limits are on). ' +
   'Closed after the upgrade with 1008 when the path is private and has no listenKey, when the listenKey does not ' +
-  'exist, or after more than 10 client messages in a second; with 1009 for a frame over 64 KiB; with 1011 when ' +
+  'exist, when the URL names more than 1024 streams, or after more than 10 client messages in a second; with 1009 for a frame over 64 KiB; with 1011 when ' +
   'the service fails to serve a request (that connection only).';
 
 const RESPONSES = {
@@ -36,12 +43,21 @@ const RESPONSES = {
     },
   },
   403: { ...ERROR, description: 'The Host header names another site (DNS rebinding guard): -1002' },
-  429: { ...ERROR, description: "Over the facade's request-rate limit: -1003, with Retry-After" },
+  429: {
+    ...ERROR,
+    description:
+      "Over the facade's request-rate limit, or over Binance's 300 connection attempts every 5 minutes from one IP: " +
+      '-1003, with Retry-After',
+  },
 };
 
-/** The WebSocket endpoints; a plain GET on one answers -1000. */
-export function registerStreams(app: FastifyInstance, ctx: BinanceContext): void {
+/**
+ * The WebSocket endpoints; a plain GET on one answers -1000. With `limitConnections` (the facade's
+ * rate limits are on) an IP's upgrades past Binance's 300 every 5 minutes answer 429 / -1003.
+ */
+export function registerStreams(app: FastifyInstance, ctx: BinanceContext, limitConnections: boolean): void {
   const streams = new BinanceStreams(ctx);
+  const onRequest = limitConnections ? connectionLimit(ctx.auth.now) : undefined;
   app.addHook('onClose', (_i, done) => {
     streams.close();
     done();
@@ -60,6 +76,7 @@ export function registerStreams(app: FastifyInstance, ctx: BinanceContext): void
           response: RESPONSES,
         },
         config: { swaggerTransform: url === p ? undefined : namedTail },
+        ...(onRequest === undefined ? {} : { onRequest }),
         handler: async (_req, reply) =>
           reply.code(400).send({ code: -1000, msg: `${p} is a WebSocket endpoint: connect with Upgrade: websocket.` }),
         wsHandler: (socket, req) => streams.attach(socket, req),
@@ -84,4 +101,22 @@ function namedTail({ schema, url }: { schema?: object; url: string }): { schema:
     required: ['streams'],
   };
   return { schema: { ...schema, params }, url: url.replace(/\*$/, ':streams') };
+}
+
+/** Counts each upgrade (an attempt, whatever comes of it) by IP; the 301st in 5 minutes is 429 / -1003. */
+function connectionLimit(now: () => number): onRequestHookHandler {
+  const attempts = new FixedWindowLimiter(CONNECTIONS, now);
+  return (req, reply, done) => {
+    if (req.headers.upgrade?.toLowerCase() !== 'websocket') return done();
+    const wait = attempts.hit(req.ip);
+    if (wait === 0) return done();
+    reply
+      .header('retry-after', String(Math.ceil(wait / 1000)))
+      .code(429)
+      .type('application/json; charset=utf-8')
+      .send({
+        code: -1003,
+        msg: `Too many connection attempts: at most ${CONNECTIONS.max} WebSocket connections every 5 minutes per IP.`,
+      });
+  };
 }

@@ -16,9 +16,10 @@
 // with `events=A/B` gets only those events; a private path without a listenKey is closed (1008).
 // SUBSCRIBE refuses a stream of a symbol that is not listed, so LIST_SUBSCRIPTIONS is what was acked.
 // Client messages are read by requests.ts (Binance's error codes); Binance's limit of 10 messages a
-// second holds (the 11th closes the connection, 1008). A request the hub fails to serve closes its
-// connection alone (1011) instead of escaping into ws's event and ending the process. Its 1024 streams a connection cannot be
-// reached: only the listed pairs' streams are taken, a few hundred in all.
+// second holds (the 11th closes the connection, 1008), and its 1024 streams a connection (a
+// SUBSCRIBE past it is refused, code 2; a URL naming more is closed, 1008). A request the hub
+// fails to serve closes its connection alone (1011) instead of escaping into ws's event and
+// ending the process.
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SymbolStatus } from '../../../../src-shared/enums.ts';
@@ -26,7 +27,7 @@ import type { PairView } from '../../../trading/pair-state.ts';
 import type { BinanceContext } from '../context.ts';
 import { depthSpeed, MarketFeed } from './market-feed.ts';
 import { parseStream } from './events.ts';
-import { MAX_MESSAGES_PER_SECOND, readControl } from './requests.ts';
+import { MAX_MESSAGES_PER_SECOND, MAX_STREAMS, readControl } from './requests.ts';
 import { UserEvents } from './user-events.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
 
@@ -190,6 +191,11 @@ export class BinanceStreams {
       return;
     }
     // listeners first: a depth window started below must see every level change after its start
+    const wanted = new Set(names.filter((n) => n !== key && parseStream(n) !== null && this.pairOf(n) !== null));
+    if (wanted.size > MAX_STREAMS) {
+      socket.close(1008, `Too many streams: at most ${MAX_STREAMS} a connection, ${wanted.size} named`);
+      return;
+    }
     this.attachMarket();
     try {
       for (const n of names) if (n !== key && parseStream(n) !== null) this.subscribe(conn, n);
@@ -260,6 +266,12 @@ export class BinanceStreams {
         // subscribed), so the acknowledgement and LIST_SUBSCRIPTIONS agree
         const unlisted = req.streams.find((p) => this.pairOf(p) === null);
         if (unlisted !== undefined) return invalid(`unknown symbol in stream ${JSON.stringify(unlisted)}`);
+        // Binance's 1024 streams a connection: a request that would pass it takes none of its streams
+        const added = new Set(req.streams.filter((p) => !conn.subs.has(p))).size;
+        if (conn.subs.size + added > MAX_STREAMS)
+          return invalid(
+            `too many streams: a connection listens to at most ${MAX_STREAMS}; it has ${conn.subs.size} and the request adds ${added}`,
+          );
         for (const p of req.streams) this.subscribe(conn, p);
         return this.send(conn, { result: null, id });
       }

@@ -14,6 +14,9 @@ import { parseStream } from './events.ts';
 /** Binance's limit of client messages a second on a connection (USD-M market streams, "general info"). */
 export const MAX_MESSAGES_PER_SECOND = 10;
 
+/** Binance's limit of streams a connection listens to (USD-M market streams, "general info"). */
+export const MAX_STREAMS = 1024;
+
 const METHODS = ['SUBSCRIBE', 'UNSUBSCRIBE', 'LIST_SUBSCRIPTIONS', 'SET_PROPERTY', 'GET_PROPERTY'] as const;
 const UNKNOWN_PROPERTY = 0;
 const BAD_VALUE_TYPE = 1;
