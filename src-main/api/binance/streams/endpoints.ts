@@ -56,7 +56,9 @@ const RESPONSES = {
  * rate limits are on) an IP's upgrades past Binance's 300 every 5 minutes answer 429 / -1003.
  */
 export function registerStreams(app: FastifyInstance, ctx: BinanceContext, limitConnections: boolean): void {
-  const streams = new BinanceStreams(ctx);
+  const streams = new BinanceStreams(ctx, (err, what) =>
+    app.log.error({ err }, `Binance stream hub: ${what} failed; that connection is closed (1011)`),
+  );
   const onRequest = limitConnections ? connectionLimit(ctx.auth.now) : undefined;
   app.addHook('onClose', (_i, done) => {
     streams.close();

@@ -61,6 +61,8 @@ interface Conn {
 
 export class BinanceStreams {
   private readonly ctx: BinanceContext;
+  /** Where a failure serving a connection is reported (the service's log). */
+  private readonly failed: (err: unknown, what: string) => void;
   private readonly conns = new Set<Conn>();
   private readonly market: MarketFeed;
   private readonly user: UserEvents;
@@ -74,8 +76,9 @@ export class BinanceStreams {
   /** A replay's market-data latency (ms of market time, 0: none) and the events it holds (ws/latency-gate.ts). */
   private readonly dataGate: LatencyGate<{ name: string; data: unknown }>;
 
-  constructor(ctx: BinanceContext) {
+  constructor(ctx: BinanceContext, failed: (err: unknown, what: string) => void) {
     this.ctx = ctx;
+    this.failed = failed;
     const st = ctx.venue.replay?.status();
     this.dataGate = new LatencyGate(st?.data_latency ?? 0, () => ctx.venue.clock.now());
     this.market = new MarketFeed(ctx, { subscribed: (n) => this.subscribed(n), push: (n, d) => this.push(n, d) });
@@ -199,8 +202,9 @@ export class BinanceStreams {
     this.attachMarket();
     try {
       for (const n of names) if (n !== key && parseStream(n) !== null) this.subscribe(conn, n);
-    } catch {
+    } catch (err) {
       // as a request's failure (onMessage): this connection is closed, nothing else is touched
+      this.failed(err, `opening the streams of ${path}`);
       if (this.conns.size === 0) this.detachMarket();
       socket.close(INTERNAL_ERROR, 'Internal error: the streams could not be opened');
       return;
@@ -247,7 +251,8 @@ export class BinanceStreams {
     const combined = conn.combined;
     try {
       this.serve(conn, text);
-    } catch {
+    } catch (err) {
+      this.failed(err, 'serving a request');
       conn.subs = subs;
       conn.combined = combined;
       conn.socket.close(INTERNAL_ERROR, 'Internal error: the request could not be served');
