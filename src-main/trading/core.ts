@@ -102,11 +102,8 @@ export function reject(def: (typeof Errors)[keyof typeof Errors], message?: stri
  */
 export interface TurnLog {
   order(o: LiveOrder): void;
-  /**
-   * A fill; `closeType` for a close the venue made without an order, `liquidationOrderId` for a
-   * bankruptcy close's (events.ts, AccountEvent).
-   */
-  trade(t: TradeState, closeType?: number, liquidationOrderId?: number): void;
+  /** A fill (a venue close's too: bankruptcy and ADL closes fill orders of their own, fills.ts VenueClose). */
+  trade(t: TradeState): void;
   position(p: PositionState): void;
   closedPosition(p: PositionState, closeType: number): void;
   amendClosed(p: PositionState): void;

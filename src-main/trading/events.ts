@@ -56,17 +56,6 @@ export interface AccountEvent {
    * replay's response latency counts from here.
    */
   time?: number;
-  /**
-   * A fill of a close the venue made with no order of its own (order id 0): its close type, 5 ADL
-   * or 6 bankruptcy (1 for an account reset's close at the mark). Not part of the pushed record:
-   * the Binance user stream names such closes by it (adl_autoclose / autoclose-).
-   */
-  closeType?: number;
-  /**
-   * A bankruptcy close's fill (close type 6): the id of the liquidation close order whose rest it
-   * closed. The Binance user stream names the fill after that order (autoclose-<order id>).
-   */
-  liquidationOrderId?: number;
 }
 
 /** An account's leverage on a pair changed (the leverage command, or an order that set one), once committed. */

@@ -364,7 +364,7 @@ function trimCloseOrders(core: TradingCore, pair: PairState, p: PositionState): 
   }
 }
 
-/** A close the venue books itself at one price, with no order and no fee (bankruptcy, ADL, paper reset). */
+/** A close the venue books itself at one price, with no fee (bankruptcy, ADL, paper reset). */
 export interface VenueClose {
   priceTicks: number;
   lots: number;
@@ -372,8 +372,11 @@ export interface VenueClose {
   notional: bigint;
   closeType: number;
   time: number;
-  /** A bankruptcy close's (6): the id of the liquidation close order whose rest it closes. */
-  liquidationOrderId?: number;
+  /**
+   * The order the close fills (a bankruptcy close, 6: the liquidation's order; an ADL close, 5: the
+   * counterparty's adl_autoclose order); none for a paper reset's close at the mark.
+   */
+  orderId?: number;
 }
 
 /** A fill that did not come from the book (a VenueClose of `p` that realized `pnl`): recorded like any fill. */
@@ -387,7 +390,7 @@ export function recordSyntheticTrade(
   const { priceTicks, lots, notional, time } = close;
   const trade: TradeState = {
     id: core.takeTradeId(),
-    orderId: 0,
+    orderId: close.orderId ?? 0,
     accountId: a.id,
     symbol: p.symbol,
     side: p.side === PositionSide.LONG ? Side.SELL : Side.BUY,
@@ -402,7 +405,7 @@ export function recordSyntheticTrade(
     realizedPnl: pnl,
     createdAt: time,
   };
-  core.writer.trade(trade, close.closeType, close.liquidationOrderId);
+  core.writer.trade(trade);
 }
 
 /** The order id, client order id, close type and time of a close order the venue sends. */
@@ -411,28 +414,22 @@ export interface VenueCloseOrder {
   clientOrderId: string;
   closeType: number;
   time: number;
+  /** A limit order's price (the liquidation's IOC down to the bankruptcy price); absent: a market order. */
+  priceTicks?: number;
 }
 
-/**
- * Places a reduce-only order the venue itself sends for an account (liquidation IOC, TP/SL
- * market close): tracked like a user order so its fills are booked and stored.
- */
-export function venueCloseOrder(
-  core: TradingCore,
-  a: AccountLive,
-  p: PositionState,
-  close: VenueCloseOrder,
-): LiveOrder {
-  const { id, clientOrderId, closeType, time } = close;
-  const order: LiveOrder = {
+/** The order record of a close the venue sends for position `p` of account `a` (not yet tracked). */
+function venueOrder(a: AccountLive, p: PositionState, close: VenueCloseOrder): LiveOrder {
+  const { id, clientOrderId, closeType, time, priceTicks } = close;
+  return {
     id,
     clientOrderId,
     accountId: a.id,
     symbol: p.symbol,
     side: p.side === PositionSide.LONG ? Side.SELL : Side.BUY,
-    type: OrderType.MARKET,
+    type: priceTicks === undefined ? OrderType.MARKET : OrderType.LIMIT,
     tif: TimeInForce.IOC,
-    priceTicks: 0,
+    priceTicks: priceTicks ?? 0,
     qtyLots: p.qty,
     filledLots: 0,
     filledQuote: 0n,
@@ -450,8 +447,41 @@ export function venueCloseOrder(
     engineAccount: a.id,
     closeType,
   };
-  core.orders.set(id, order);
-  a.orders.set(id, order);
-  a.clientIds.set(clientOrderId, id);
+}
+
+/**
+ * Places a reduce-only order the venue itself sends for an account (liquidation IOC, TP/SL
+ * market close): tracked like a user order so its fills are booked and stored.
+ */
+export function venueCloseOrder(
+  core: TradingCore,
+  a: AccountLive,
+  p: PositionState,
+  close: VenueCloseOrder,
+): LiveOrder {
+  const order = venueOrder(a, p, close);
+  core.orders.set(order.id, order);
+  a.orders.set(order.id, order);
+  a.clientIds.set(order.clientOrderId, order.id);
+  return order;
+}
+
+/**
+ * The order of a close the venue books itself (an ADL close: VenueClose with this order's id),
+ * filled whole at once at `priceTicks`: stored and announced, never tracked (it is over).
+ */
+export function filledVenueOrder(
+  core: TradingCore,
+  a: AccountLive,
+  p: PositionState,
+  close: VenueCloseOrder & { priceTicks: number; lots: number; notional: bigint },
+): LiveOrder {
+  const order = venueOrder(a, p, close);
+  order.qtyLots = close.lots;
+  order.filledLots = close.lots;
+  order.filledQuote = close.notional;
+  order.status = OrderStatus.FILLED;
+  core.writer.order(order);
+  core.writer.orderEvent(order);
   return order;
 }

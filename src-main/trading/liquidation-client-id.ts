@@ -1,6 +1,8 @@
-// A liquidation's close order is named as Binance names it, "autoclose-" and the order id: every
-// surface, the Binance user stream included, tells it apart by that name, and no client may
-// choose one (order-checks.ts, checkClientOrderId).
+// A liquidation's close order is named as Binance names it, "autoclose-" and the order id, and an
+// auto-deleveraged counterparty's close order "adl_autoclose" (Binance's special client id): every
+// surface, the Binance user stream and forceOrders included, tells them apart by that name (across
+// a restart too: it is stored with the order), and no client may choose one (order-checks.ts,
+// checkClientOrderId).
 const LIQUIDATION_CLIENT_ID = /^autoclose-\d+$/;
 
 /** The client id of the liquidation close order `orderId`. */
@@ -11,4 +13,12 @@ export function liquidationClientId(orderId: number): string {
 /** Whether a client id is a liquidation close order's. */
 export function isLiquidationClientId(cid: string): boolean {
   return cid.startsWith('autoclose-') && LIQUIDATION_CLIENT_ID.test(cid);
+}
+
+/** The client id of every ADL close order (Binance's own, with no suffix). */
+export const ADL_CLIENT_ID = 'adl_autoclose';
+
+/** Whether a client id is a close order the venue forced: a liquidation's or an ADL's. */
+export function isForcedCloseClientId(cid: string): boolean {
+  return cid === ADL_CLIENT_ID || isLiquidationClientId(cid);
 }

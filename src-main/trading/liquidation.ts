@@ -28,20 +28,28 @@
 //   by exactly the loss. Both are stored with the same commit.
 // - checkRisk does not re-enter itself (a liquidation's trades move no mark) and does nothing
 //   once a store write has failed.
-import { CloseType, MarginMode, PositionMode, PositionSide, TimeInForce } from '../../src-shared/enums.ts';
+import { CloseType, MarginMode, OrderStatus, PositionMode, PositionSide, TimeInForce } from '../../src-shared/enums.ts';
 import { MAX_PRICE_TICKS, OrderFlag } from '../engine/types.ts';
 import { liquidationFee } from '../risk/liquidation-fee.ts';
 import { bankruptcyPrice } from '../risk/liquidation-price.ts';
 import { maintenanceMarginUnits } from '../risk/margin.ts';
 import { formatMoney, unitsToNumber } from '../risk/money.ts';
 import { entryPrice, type PositionState } from '../risk/position.ts';
-import { posKey, type AccountLive, type TradingCore } from './core.ts';
+import { posKey, type AccountLive, type LiveOrder, type TradingCore } from './core.ts';
 import { TransferKind, type LiquidationFeeState } from './ports.ts';
-import { closeLots, drain, recordSyntheticTrade, remargin, venueCloseOrder, type VenueClose } from './fills.ts';
+import {
+  closeLots,
+  drain,
+  filledVenueOrder,
+  recordSyntheticTrade,
+  remargin,
+  venueCloseOrder,
+  type VenueClose,
+} from './fills.ts';
 import { crossTotals, markValue, upnlUnits } from './ledger.ts';
 import { markText } from './pair-figures.ts';
 import type { PairState } from './pair-state.ts';
-import { liquidationClientId } from './liquidation-client-id.ts';
+import { ADL_CLIENT_ID, liquidationClientId } from './liquidation-client-id.ts';
 import { adlQueue } from './adl-queue.ts';
 import { checkTriggers } from './tpsl.ts';
 
@@ -128,17 +136,17 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
         order_id: String(id),
       },
     });
-    // 1. IOC close in the market
+    // 1. IOC close in the market, which may trade only down to the bankruptcy price
+    const bpTicks = Math.max(1, s === 1 ? pair.math.ticksCeil(bp) : pair.math.ticksFloor(bp));
+    const limit = bp > 0 && bpTicks < MAX_PRICE_TICKS;
     const order = venueCloseOrder(core, a, p, {
       id,
       clientOrderId: liquidationClientId(id),
       closeType: CloseType.LIQUIDATION,
       time,
+      ...(limit ? { priceTicks: bpTicks } : {}),
     });
-    // the IOC may trade only down to the bankruptcy price
-    const bpTicks = Math.max(1, s === 1 ? pair.math.ticksCeil(bp) : pair.math.ticksFloor(bp));
-    if (bp > 0 && bpTicks < MAX_PRICE_TICKS)
-      pair.book.placeLimit(id, a.id, order.side, bpTicks, p.qty, TimeInForce.IOC, OrderFlag.ReduceOnly, p.qty);
+    if (limit) pair.book.placeLimit(id, a.id, order.side, bpTicks, p.qty, TimeInForce.IOC, OrderFlag.ReduceOnly, p.qty);
     else
       pair.book.placeMarket(
         id,
@@ -151,10 +159,9 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
       );
     drain(core, pair, null);
     w.order(order);
-    // 2. the rest at the bankruptcy price against the fund, or by ADL
+    // 2. the rest at the bankruptcy price against the fund, or by ADL: fills of the same order
     const live = a.positions.get(posKey(p.symbol, p.side));
-    if (live && live.qty > 0)
-      closeAtBankruptcy(core, a, live, Math.max(bp, pair.math.tickValue), { time, orderId: id });
+    if (live && live.qty > 0) closeAtBankruptcy(core, a, live, Math.max(bp, pair.math.tickValue), { time, order });
     if (qtyBefore > 0) core.trimQueue.add(p);
   }
   const fees = chargeClearanceFees(core, a, closed, crossAll, time);
@@ -217,10 +224,10 @@ function crossShares(core: TradingCore, positions: PositionState[], walletUnits:
   return shares;
 }
 
-/** A liquidation's time and its close order's id (which its bankruptcy closes name). */
+/** A liquidation's time and its close order (whose rest its bankruptcy closes fill). */
 interface Liquidation {
   time: number;
-  orderId: number;
+  order: LiveOrder;
 }
 
 /** A position a liquidation closes: its figures before the close (the clearance fee is worked from what the close changed). */
@@ -293,14 +300,37 @@ function closeAtBankruptcy(core: TradingCore, a: AccountLive, p: PositionState, 
     return;
   }
   core.insurance += fundPnl;
+  bankruptcyClose(core, a, p, liq, { priceTicks: bpTicks, lots });
+}
+
+/**
+ * Closes `lots` of the liquidated position `p` at the bankruptcy price (close type 6): a fill of
+ * the liquidation's order, so the order's filled quantity and its trades are what closed.
+ */
+function bankruptcyClose(
+  core: TradingCore,
+  a: AccountLive,
+  p: PositionState,
+  liq: Liquidation,
+  at: { priceTicks: number; lots: number },
+): void {
+  const { priceTicks: bpTicks, lots } = at;
+  const notional = core.pairs.get(p.symbol)!.math.notional(bpTicks, lots);
+  const o = liq.order;
   bookClose(core, a, p, {
     priceTicks: bpTicks,
     lots,
     notional,
     time: liq.time,
     closeType: CloseType.BANKRUPTCY,
-    liquidationOrderId: liq.orderId,
+    orderId: o.id,
   });
+  o.filledLots += lots;
+  o.filledQuote += notional;
+  o.status = o.filledLots >= o.qtyLots ? OrderStatus.FILLED : OrderStatus.PARTIALLY_FILLED;
+  o.updatedAt = liq.time;
+  core.writer.order(o);
+  core.writer.orderEvent(o);
 }
 
 /** Books a venue close of a position (no fee) into its wallet and records it as a synthetic trade. */
@@ -320,17 +350,27 @@ function autoDeleverage(core: TradingCore, a: AccountLive, p: PositionState, bpT
     if (rest === 0) break;
     const lots = Math.min(rest, c.pos.qty);
     const notional = pair.math.notional(bpTicks, lots);
-    bookClose(core, c.acct, c.pos, { priceTicks: bpTicks, lots, notional, time: liq.time, closeType: CloseType.ADL });
-    // a one-way counterparty's orders against the position it lost are margined for more of them
-    if (c.acct.mode === PositionMode.ONE_WAY) remargin(core, c.acct, pair);
-    bookClose(core, a, p, {
+    // the counterparty's close is an order of its own, as Binance's adl_autoclose orders
+    const adl = filledVenueOrder(core, c.acct, c.pos, {
+      id: core.takeOrderId(),
+      clientOrderId: ADL_CLIENT_ID,
+      closeType: CloseType.ADL,
+      time: liq.time,
+      priceTicks: bpTicks,
+      lots,
+      notional,
+    });
+    bookClose(core, c.acct, c.pos, {
       priceTicks: bpTicks,
       lots,
       notional,
       time: liq.time,
-      closeType: CloseType.BANKRUPTCY,
-      liquidationOrderId: liq.orderId,
+      closeType: CloseType.ADL,
+      orderId: adl.id,
     });
+    // a one-way counterparty's orders against the position it lost are margined for more of them
+    if (c.acct.mode === PositionMode.ONE_WAY) remargin(core, c.acct, pair);
+    bankruptcyClose(core, a, p, liq, { priceTicks: bpTicks, lots });
     rest -= lots;
   }
   if (rest > 0) {
@@ -341,14 +381,7 @@ function autoDeleverage(core: TradingCore, a: AccountLive, p: PositionState, bpT
     const fundPnl = BigInt(p.side === PositionSide.LONG ? 1 : -1) * (pair.math.notional(markTicks, rest) - notional);
     if (fundPnl >= 0n) core.insurance += fundPnl;
     else absorbLoss(core, -fundPnl);
-    bookClose(core, a, p, {
-      priceTicks: bpTicks,
-      lots: rest,
-      notional,
-      time: liq.time,
-      closeType: CloseType.BANKRUPTCY,
-      liquidationOrderId: liq.orderId,
-    });
+    bankruptcyClose(core, a, p, liq, { priceTicks: bpTicks, lots: rest });
   }
 }
 

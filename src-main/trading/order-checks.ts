@@ -40,7 +40,7 @@ import {
 import { available, capNotional, eachOpeningOrder, leverageMargin, orderMargin, reducedByNewOrder } from './ledger.ts';
 import type { PairState } from './pair-state.ts';
 import type { OrderState } from './ports.ts';
-import { isLiquidationClientId } from './liquidation-client-id.ts';
+import { isForcedCloseClientId } from './liquidation-client-id.ts';
 
 /** What the order-independent checks established about an order. */
 export interface CheckedShape {
@@ -76,10 +76,10 @@ const GENERATED_CLIENT_ID = /^(api|bot)\.\d+$/;
  */
 export function checkClientOrderId(cid: string | undefined): void {
   if (cid === undefined) return;
-  if ((cid.indexOf('.') > 0 && GENERATED_CLIENT_ID.test(cid)) || isLiquidationClientId(cid)) {
+  if ((cid.indexOf('.') > 0 && GENERATED_CLIENT_ID.test(cid)) || isForcedCloseClientId(cid)) {
     reject(
       Errors.INVALID_PARAMETER,
-      `client_order_id '${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>, autoclose-<n>)`,
+      `client_order_id '${cid}' has the form of the venue's generated ids (api.<n>, bot.<n>, autoclose-<n>, adl_autoclose)`,
     );
   }
 }

@@ -18,8 +18,7 @@ import type { TradeState } from './ports.ts';
 import { orderRecord, positionRecords, summaryRecord, tradeRecord } from './views.ts';
 
 type PendingEvent =
-  | { accountId: number; kind: 'order'; data: LiveOrder }
-  | { accountId: number; kind: 'fill'; data: TradeState; closeType?: number; liquidationOrderId?: number };
+  { accountId: number; kind: 'order'; data: LiveOrder } | { accountId: number; kind: 'fill'; data: TradeState };
 
 /**
  * Marks of one kind (a command's, or the turn's): a list emptied in place.
@@ -116,17 +115,10 @@ export class TurnWriter {
     this.marked = true;
   }
 
-  /** A fill; `closeType` for a close the venue made without an order (events.ts, AccountEvent). */
-  trade(t: TradeState, closeType?: number, liquidationOrderId?: number): void {
+  /** A fill. */
+  trade(t: TradeState): void {
     this.trades.add(t);
-    if (this.core.events.has('account'))
-      this.events.add(
-        closeType === undefined
-          ? { accountId: t.accountId, kind: 'fill', data: t }
-          : liquidationOrderId === undefined
-            ? { accountId: t.accountId, kind: 'fill', data: t, closeType }
-            : { accountId: t.accountId, kind: 'fill', data: t, closeType, liquidationOrderId },
-      );
+    if (this.core.events.has('account')) this.events.add({ accountId: t.accountId, kind: 'fill', data: t });
     this.marked = true;
   }
 
@@ -218,10 +210,7 @@ export class TurnWriter {
         seen.add(ev.data);
         out.push({ accountId: ev.accountId, kind: 'order', data: orderRecord(core, ev.data) });
       } else {
-        const fill: AccountEvent = { accountId: ev.accountId, kind: 'fill', data: tradeRecord(core, ev.data) };
-        if (ev.closeType !== undefined) fill.closeType = ev.closeType;
-        if (ev.liquidationOrderId !== undefined) fill.liquidationOrderId = ev.liquidationOrderId;
-        out.push(fill);
+        out.push({ accountId: ev.accountId, kind: 'fill', data: tradeRecord(core, ev.data) });
       }
     }
     const touched = new Set<number>();

@@ -14,7 +14,7 @@ import {
   setPrices,
   upsertAccount,
 } from '../helpers/exchange-commands.ts';
-import { CloseType, MarginMode, OrderStatus } from '../../src-shared/enums.ts';
+import { CloseType, MarginMode, OrderStatus, OrderType, TimeInForce } from '../../src-shared/enums.ts';
 import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
@@ -76,6 +76,30 @@ function identityHolds(v: Venue, accountId: number): boolean {
 }
 
 /** The account's trades of the liquidation (newest first in the store): [price, qty, realized PnL, fee, order id]. */
+/** The account's newest order (a liquidation's close order, or an ADL's). */
+function lastOrder(v: Venue, accountId: number) {
+  return v.trading.orders({ accountId, limit: 1 })[0];
+}
+
+/**
+ * What an ADL close order of `lots` at `ticks` is: adl_autoclose, reduce-only, a LIMIT IOC at the
+ * bankruptcy price, filled whole at once (its one trade the close).
+ */
+function adlOrder(lots: number, ticks: number, side: number) {
+  return {
+    clientOrderId: 'adl_autoclose',
+    status: OrderStatus.FILLED,
+    type: OrderType.LIMIT,
+    tif: TimeInForce.IOC,
+    side,
+    priceTicks: ticks,
+    qtyLots: lots,
+    filledLots: lots,
+    reduceOnly: true,
+    totalFee: 0n,
+  };
+}
+
 function closes(v: Venue, accountId: number, n: number): Array<[number, number, bigint, bigint, number]> {
   return v.trading
     .trades({ accountId, limit: n })
@@ -115,27 +139,43 @@ describe('ADL when the fund cannot cover a bankrupt close', () => {
     // thin: BP = 96,000 + 299.424 / 0.03 = 105,980.8, effective leverage 88,000 / 17,980.8 = 4.89
     // rich: BP = 96,000 + 9,999.424 / 0.03 = 429,314.13, effective leverage 0.26
     // so thin's whole 0.03 goes first at 91,200 (realized 4,800 x 0.03 = 144), then 0.02 of rich's (96)
-    expect(closes(v, thin, 1)).toEqual([[912_000, 30, 144n * USDT, 0n, 0]]);
-    expect(closes(v, rich, 1)).toEqual([[912_000, 20, 96n * USDT, 0n, 0]]);
+    // each counterparty's close fills an ADL order of its own (Binance's adl_autoclose)
+    const thinAdl = lastOrder(v, thin);
+    const richAdl = lastOrder(v, rich);
+    expect(thinAdl).toMatchObject(adlOrder(30, 912_000, 1));
+    expect(richAdl).toMatchObject(adlOrder(20, 912_000, 1));
+    expect(closes(v, thin, 1)).toEqual([[912_000, 30, 144n * USDT, 0n, thinAdl.id]]);
+    expect(closes(v, rich, 1)).toEqual([[912_000, 20, 96n * USDT, 0n, richAdl.id]]);
     expect(v.exchange.positions(thin)).toEqual([]);
     expect(v.exchange.positions(rich)).toMatchObject([{ position_side: 2, quantity: 0.01, entry_price: 96_000 }]);
     expect(v.exchange.positions(other)).toMatchObject([{ position_side: 1, quantity: 0.01 }]);
-    // the loser's two bankruptcy closes mirror them; its liquidation IOC found nothing and expired
+    // the loser's two bankruptcy closes mirror them: its liquidation IOC found nothing, the closes
+    // fill that order, which so reads what closed (0.05 at 91,200), FILLED
+    const liq = lastOrder(v, loser);
     expect(closes(v, loser, 2)).toEqual([
-      [912_000, 30, -144n * USDT, 0n, 0],
-      [912_000, 20, -96n * USDT, 0n, 0],
+      [912_000, 30, -144n * USDT, 0n, liq.id],
+      [912_000, 20, -96n * USDT, 0n, liq.id],
     ]);
-    const [liq] = v.trading.orders({ accountId: loser, limit: 1 });
-    expect(liq).toMatchObject({ status: OrderStatus.EXPIRED, filledLots: 0, reduceOnly: true, side: 2 });
+    expect(liq).toMatchObject({
+      status: OrderStatus.FILLED,
+      type: OrderType.LIMIT,
+      tif: TimeInForce.IOC,
+      priceTicks: 912_000,
+      qtyLots: 50,
+      filledLots: 50,
+      filledQuote: 4_560n * USDT,
+      reduceOnly: true,
+      side: 2,
+    });
     expect(liq.clientOrderId).toBe(`autoclose-${liq.id}`);
-    // the liquidation event names that order; the bankruptcy closes' fill events carry its id
+    // the liquidation event names that order; the bankruptcy closes' fill events are its fills
     const loserEvents = events.get(loser) ?? [];
     expect(
       loserEvents.filter((e) => e.kind === 'liquidation').map((e) => (e.data as { order_id: string }).order_id),
     ).toEqual([String(liq.id)]);
-    expect(loserEvents.filter((e) => e.kind === 'fill').map((e) => [e.closeType, e.liquidationOrderId])).toEqual([
-      [CloseType.BANKRUPTCY, liq.id],
-      [CloseType.BANKRUPTCY, liq.id],
+    expect(loserEvents.filter((e) => e.kind === 'fill').map((e) => (e.data as { order_id: string }).order_id)).toEqual([
+      String(liq.id),
+      String(liq.id),
     ]);
     // close types: the loser's position bankrupt (6), thin's deleveraged (5)
     const [lc] = v.trading.closedPositions({ accountId: loser, limit: 5 });
@@ -151,12 +191,12 @@ describe('ADL when the fund cannot cover a bankrupt close', () => {
     expect(v.exchange.insuranceFund()).toBe(50n * USDT);
     for (const id of [rich, thin, loser, other]) expect(identityHolds(v, id)).toBe(true);
 
-    // the user channel: the loser hears of its liquidation, its expired IOC, both closes, an empty
-    // position list and its balance; each counterparty its close, its positions and balance
+    // the user channel: the loser hears of its liquidation, its order, both closes, an empty
+    // position list and its balance; each counterparty its ADL order, its close, its positions and balance
     const kinds = (id: number) => [...new Set((events.get(id) ?? []).map((e) => e.kind))].sort();
     expect(kinds(loser)).toEqual(['balance', 'fill', 'liquidation', 'order', 'position']);
-    expect(kinds(thin)).toEqual(['balance', 'fill', 'position']);
-    expect(kinds(rich)).toEqual(['balance', 'fill', 'position']);
+    expect(kinds(thin)).toEqual(['balance', 'fill', 'order', 'position']);
+    expect(kinds(rich)).toEqual(['balance', 'fill', 'order', 'position']);
     expect(events.get(other)).toBeUndefined();
     const data = (id: number, kind: string) =>
       events
@@ -176,10 +216,13 @@ describe('ADL when the fund cannot cover a bankrupt close', () => {
       },
     ]);
     expect(data(loser, 'order')).toMatchObject([
-      { id: String(liq.id), status: OrderStatus.EXPIRED, filled_qty: '0.000' },
+      { id: String(liq.id), status: OrderStatus.FILLED, filled_qty: '0.050', price: '91200.0' },
     ]);
-    const fill = (price: string, qty: string, pnl: string, side: number) => ({
-      order_id: '0',
+    expect(data(thin, 'order')).toMatchObject([
+      { id: String(thinAdl.id), client_order_id: 'adl_autoclose', status: OrderStatus.FILLED, filled_qty: '0.030' },
+    ]);
+    const fill = (price: string, qty: string, pnl: string, side: number, orderId: number) => ({
+      order_id: String(orderId),
       price,
       qty,
       side,
@@ -188,11 +231,11 @@ describe('ADL when the fund cannot cover a bankrupt close', () => {
       realized_pnl: pnl,
     });
     expect(data(loser, 'fill')).toMatchObject([
-      fill('91200.0', '0.030', '-144.00000000', 2),
-      fill('91200.0', '0.020', '-96.00000000', 2),
+      fill('91200.0', '0.030', '-144.00000000', 2, liq.id),
+      fill('91200.0', '0.020', '-96.00000000', 2, liq.id),
     ]);
-    expect(data(thin, 'fill')).toMatchObject([fill('91200.0', '0.030', '144.00000000', 1)]);
-    expect(data(rich, 'fill')).toMatchObject([fill('91200.0', '0.020', '96.00000000', 1)]);
+    expect(data(thin, 'fill')).toMatchObject([fill('91200.0', '0.030', '144.00000000', 1, thinAdl.id)]);
+    expect(data(rich, 'fill')).toMatchObject([fill('91200.0', '0.020', '96.00000000', 1, richAdl.id)]);
     expect(data(thin, 'position').at(-1)).toEqual([]);
     expect(data(rich, 'position').at(-1)).toMatchObject([{ quantity: 0.01 }]);
     expect(data(loser, 'balance').at(-1)).toMatchObject({ wallet_balance: '9757.60000000' });
@@ -224,14 +267,19 @@ describe('ADL when the fund cannot cover a bankrupt close', () => {
     // iso: BP = 96,000 - 576 / 0.06 = 86,400, effective leverage 104,000 / 17,600 = 5.9
     // crossL: BP = 96,000 - 9,999.232 / 0.04 < 0, effective leverage 104,000 / 257,980.8 = 0.4
     // so iso's whole 0.06 at 102,202 (realized 6,202 x 0.06 = 372.12), then 0.02 of crossL's (124.04)
-    expect(closes(v, iso, 1)).toEqual([[1_022_020, 60, 372_12_000_000n, 0n, 0]]);
-    expect(closes(v, crossL, 1)).toEqual([[1_022_020, 20, 124_04_000_000n, 0n, 0]]);
+    expect(lastOrder(v, iso)).toMatchObject(adlOrder(60, 1_022_020, 2));
+    expect(lastOrder(v, crossL)).toMatchObject(adlOrder(20, 1_022_020, 2));
+    expect(closes(v, iso, 1)).toEqual([[1_022_020, 60, 372_12_000_000n, 0n, lastOrder(v, iso).id]]);
+    expect(closes(v, crossL, 1)).toEqual([[1_022_020, 20, 124_04_000_000n, 0n, lastOrder(v, crossL).id]]);
     expect(v.exchange.positions(iso)).toEqual([]);
     expect(v.exchange.positions(crossL)).toMatchObject([{ position_side: 1, quantity: 0.02 }]);
+    const liqOrder = lastOrder(v, loser);
     expect(closes(v, loser, 2)).toEqual([
-      [1_022_020, 60, -372_12_000_000n, 0n, 0],
-      [1_022_020, 20, -124_04_000_000n, 0n, 0],
+      [1_022_020, 60, -372_12_000_000n, 0n, liqOrder.id],
+      [1_022_020, 20, -124_04_000_000n, 0n, liqOrder.id],
     ]);
+    // one-way: the order's position side is the net one (1), its quantity the 0.08 that closed
+    expect(liqOrder).toMatchObject({ status: OrderStatus.FILLED, qtyLots: 80, filledLots: 80, positionSide: 1 });
     expect(v.trading.closedPositions({ accountId: loser, limit: 5 })[0]).toMatchObject({
       closeType: CloseType.BANKRUPTCY,
       positionSide: 2,
@@ -269,11 +317,21 @@ describe('ADL when the fund cannot cover a bankrupt close', () => {
     expect(v.exchange.positions(loser)).toEqual([]);
     // the IOC sells 0.02 to the bid at 92,000 (realized -80, taker fee 1,840 x 0.05 % = 0.92); the
     // rest 0.03 would cost the fund (91,200 - 88,000) x 0.03 = 96 > 50: ADL of the short at 91,200
+    // both are fills of the liquidation order: 0.05 filled, 1,840 + 2,736 quote, no longer EXPIRED
+    const liqOrder = lastOrder(v, loser);
     expect(closes(v, loser, 2)).toEqual([
-      [920_000, 20, -80n * USDT, 92_000_000n, Number(v.trading.orders({ accountId: loser, limit: 1 })[0].id)],
-      [912_000, 30, -144n * USDT, 0n, 0],
+      [920_000, 20, -80n * USDT, 92_000_000n, liqOrder.id],
+      [912_000, 30, -144n * USDT, 0n, liqOrder.id],
     ]);
-    expect(closes(v, short, 1)).toEqual([[912_000, 30, 144n * USDT, 0n, 0]]);
+    expect(liqOrder).toMatchObject({
+      status: OrderStatus.FILLED,
+      qtyLots: 50,
+      filledLots: 50,
+      filledQuote: 4_576n * USDT,
+      totalFee: 92_000_000n,
+    });
+    expect(closes(v, short, 1)).toEqual([[912_000, 30, 144n * USDT, 0n, lastOrder(v, short).id]]);
+    expect(lastOrder(v, short)).toMatchObject(adlOrder(30, 912_000, 1));
     expect(v.exchange.positions(short)).toMatchObject([{ position_side: 2, quantity: 0.02 }]);
     expect(v.exchange.positions(bidder)).toMatchObject([{ position_side: 1, quantity: 0.02, entry_price: 92_000 }]);
     // clearance fee: 1.25 % x (1,840 + 2,736) = 57.2, more than the 240 - 80 - 144 - 0.92 = 15.08
@@ -290,12 +348,15 @@ describe('ADL when the fund cannot cover a bankrupt close', () => {
     expect(liq).toMatchObject([{ quantity: 0.05, bankruptcy_price: '91200.00000000', liquidation_fee: '15.08000000' }]);
     for (const id of [short, loser, bidder]) expect(identityHolds(v, id)).toBe(true);
   });
-  it("a client may not choose a liquidation close order's client id (autoclose-<n>): 1001, nothing placed", async () => {
+  it("a client may not choose a liquidation's or an ADL's close order client id (autoclose-<n>, adl_autoclose): 1001, nothing placed", async () => {
     const v = await venueWithFund(50n * USDT);
     const u = user(v, 'adlcid001', 10_000n * USDT);
     expect(() => placeOrder(v.exchange, u, { ...open(1, '0.010', '95000.0'), client_order_id: 'autoclose-7' })).toThrow(
       expect.objectContaining({ code: 1001 }),
     );
+    expect(() =>
+      placeOrder(v.exchange, u, { ...open(1, '0.010', '95000.0'), client_order_id: 'adl_autoclose' }),
+    ).toThrow(expect.objectContaining({ code: 1001 }));
     expect(v.exchange.openOrders(u)).toEqual([]);
     // a name that only starts so is the client's to choose
     placeOrder(v.exchange, u, { ...open(1, '0.010', '95000.0'), client_order_id: 'autoclose-me' });

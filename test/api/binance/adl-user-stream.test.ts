@@ -1,10 +1,11 @@
 // What the Binance user stream shows of an auto-deleveraging (trading/liquidation.ts,
-// streams/venue-closes.ts): the bankrupt account's closes at the bankruptcy price and each
-// deleveraged counterparty's close are liquidation executions, ORDER_TRADE_UPDATE with execution
-// type CALCULATED, status FILLED, order type LIQUIDATION and Binance's special client order ids
-// ("autoclose-..." for the liquidated account, "adl_autoclose" for the deleveraged one), each with
-// its fill (l, L, rp, fee 0), followed by ACCOUNT_UPDATE (reason ORDER) with the new wallet and the
-// closed (pa "0") or reduced position. Scenario and figures as test/trading/adl-end-to-end.test.ts.
+// streams/user-events.ts): the bankrupt account's closes at the bankruptcy price fill its
+// liquidation order, each deleveraged counterparty's close fills an ADL order of its own; both are
+// Binance's LIQUIDATION orders with its special client order ids ("autoclose-<order id>" for the
+// liquidated account, "adl_autoclose" for the deleveraged one), shown NEW, then each fill a
+// CALCULATED execution (l, L, rp, fee 0) up to FILLED, followed by ACCOUNT_UPDATE (reason ORDER)
+// with the new wallet and the closed (pa "0") or reduced position. Scenario and figures as
+// test/trading/adl-end-to-end.test.ts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -88,7 +89,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const calculated = (c: string, S: string, q: string, rp: string, ps: string) => ({
+/** A CALCULATED execution of order `i` (quantity q) filling l, z in all; FILLED once z is q. */
+const calculated = (
+  c: string,
+  S: string,
+  fill: { i: number; q: string; l: string; z: string },
+  rp: string,
+  ps: string,
+) => ({
   e: 'ORDER_TRADE_UPDATE',
   o: expect.objectContaining({
     s: 'BTCUSDT',
@@ -98,11 +106,8 @@ const calculated = (c: string, S: string, q: string, rp: string, ps: string) => 
     ot: 'LIQUIDATION',
     f: 'IOC',
     x: 'CALCULATED',
-    X: 'FILLED',
-    i: 0,
-    q,
-    l: q,
-    z: q,
+    X: fill.z === fill.q ? 'FILLED' : 'PARTIALLY_FILLED',
+    ...fill,
     p: '91200.0',
     L: '91200.0',
     ap: '91200.00000000',
@@ -114,10 +119,15 @@ const calculated = (c: string, S: string, q: string, rp: string, ps: string) => 
 });
 
 describe('the Binance user stream of an ADL', () => {
-  it('a deleveraged short: adl_autoclose CALCULATED FILLED at the bankruptcy price, then ACCOUNT_UPDATE with the position closed', async () => {
-    const got = await events(who.thin, 2);
-    expect(got).toEqual([
-      expect.objectContaining(calculated('adl_autoclose', 'BUY', '0.030', '144.00000000', 'SHORT')),
+  it('a deleveraged short: its adl_autoclose order NEW, CALCULATED FILLED at the bankruptcy price, then ACCOUNT_UPDATE with the position closed', async () => {
+    const got = await events(who.thin, 3);
+    const i = got[0].o.i;
+    expect(i).toBeGreaterThan(0);
+    expect(got[0].o).toMatchObject({ c: 'adl_autoclose', x: 'NEW', X: 'NEW', o: 'LIQUIDATION', p: '91200.0', i });
+    expect(got.slice(1)).toEqual([
+      expect.objectContaining(
+        calculated('adl_autoclose', 'BUY', { i, q: '0.030', l: '0.030', z: '0.030' }, '144.00000000', 'SHORT'),
+      ),
       expect.objectContaining({
         e: 'ACCOUNT_UPDATE',
         a: {
@@ -130,9 +140,13 @@ describe('the Binance user stream of an ADL', () => {
   });
 
   it('a partly deleveraged short keeps the rest: pa -0.010', async () => {
-    const got = await events(who.rich, 2);
-    expect(got).toEqual([
-      expect.objectContaining(calculated('adl_autoclose', 'BUY', '0.020', '96.00000000', 'SHORT')),
+    const got = await events(who.rich, 3);
+    const i = got[0].o.i;
+    expect(got[0].o).toMatchObject({ c: 'adl_autoclose', x: 'NEW', q: '0.020' });
+    expect(got.slice(1)).toEqual([
+      expect.objectContaining(
+        calculated('adl_autoclose', 'BUY', { i, q: '0.020', l: '0.020', z: '0.020' }, '96.00000000', 'SHORT'),
+      ),
       expect.objectContaining({
         e: 'ACCOUNT_UPDATE',
         a: expect.objectContaining({
@@ -144,25 +158,33 @@ describe('the Binance user stream of an ADL', () => {
     ]);
   });
 
-  it('the liquidated long: its IOC (NEW, EXPIRED), two autoclose- closes at the bankruptcy price, then ACCOUNT_UPDATE', async () => {
-    const got = await events(who.loser, 5);
-    const [newIoc, expired, first, second, update] = got;
-    expect([newIoc.o.x, newIoc.o.X, expired.o.x, expired.o.X]).toEqual(['NEW', 'NEW', 'EXPIRED', 'EXPIRED']);
-    // the IOC is Binance's liquidation order: autoclose-<order id>, type LIQUIDATION
-    expect(newIoc.o).toMatchObject({ c: `autoclose-${newIoc.o.i}`, o: 'LIQUIDATION', ot: 'LIQUIDATION', S: 'SELL' });
-    expect(expired.o).toMatchObject({ i: newIoc.o.i, c: `autoclose-${newIoc.o.i}`, o: 'LIQUIDATION', z: '0.000' });
-    // each bankruptcy close is named after the liquidation order whose rest it closed,
-    // autoclose-<that order's id>, as Binance names a liquidation's fills (no order of its own: i 0);
-    // here the first close's trade id happens to equal the order id (5), the second's (6) does not
+  it('the liquidated long: its liquidation order NEW, then the two bankruptcy closes as its CALCULATED fills up to FILLED, then ACCOUNT_UPDATE', async () => {
+    const got = await events(who.loser, 4);
+    const [newIoc, first, second, update] = got;
+    expect([newIoc.o.x, newIoc.o.X]).toEqual(['NEW', 'NEW']);
+    // the IOC is Binance's liquidation order: autoclose-<order id>, type LIQUIDATION, limited to the
+    // bankruptcy price; it found no bid, and the closes at that price fill it (no EXPIRED between)
+    const i = newIoc.o.i;
+    expect(newIoc.o).toMatchObject({
+      c: `autoclose-${i}`,
+      o: 'LIQUIDATION',
+      ot: 'LIQUIDATION',
+      S: 'SELL',
+      p: '91200.0',
+    });
     expect(first).toEqual(
-      expect.objectContaining(calculated(`autoclose-${newIoc.o.i}`, 'SELL', '0.030', '-144.00000000', 'LONG')),
+      expect.objectContaining(
+        calculated(`autoclose-${i}`, 'SELL', { i, q: '0.050', l: '0.030', z: '0.030' }, '-144.00000000', 'LONG'),
+      ),
     );
     expect(second).toEqual(
-      expect.objectContaining(calculated(`autoclose-${newIoc.o.i}`, 'SELL', '0.020', '-96.00000000', 'LONG')),
+      expect.objectContaining(
+        calculated(`autoclose-${i}`, 'SELL', { i, q: '0.050', l: '0.020', z: '0.050' }, '-96.00000000', 'LONG'),
+      ),
     );
     expect(second.o.t).toBeGreaterThan(first.o.t);
-    // its IOC's events and the venue's closes: Binance's fields in Binance's order, the shared ones alike
-    for (const m of [newIoc, expired, first, second]) {
+    // the order's events: Binance's fields in Binance's order, the shared ones alike
+    for (const m of [newIoc, first, second]) {
       expect(Object.keys(m.o)).toEqual(ORDER_UPDATE_FIELDS);
       expect(m.o).toMatchObject({ ...ORDER_UPDATE_ALIKE, T: m.E, ps: 'LONG' });
     }

@@ -119,9 +119,9 @@ describe('orders removed by a liquidation', () => {
       stream.got.filter((m) => m.e === 'ORDER_TRADE_UPDATE' && String(m.o.c).startsWith('autoclose-')).map((m) => m.o);
     await until(() => mine().some((o) => o.X === 'FILLED'));
     const [first] = mine();
-    // the stream: a LIQUIDATION order recorded as a market close (time in force GTC, price 0, as
-    // the facade shows market orders)
-    expect(first).toMatchObject({ o: 'LIQUIDATION', ot: 'LIQUIDATION', f: 'GTC', p: '0' });
+    // the stream: a LIQUIDATION order, an IOC limited to the bankruptcy price (96,000 - 480 / 0.1),
+    // as Binance sends it
+    expect(first).toMatchObject({ o: 'LIQUIDATION', ot: 'LIQUIDATION', f: 'IOC', p: '91200.0' });
     const q = (await signedCall(base, c, 'GET', '/fapi/v1/order', { symbol: 'BTCUSDT', orderId: first.i })).body;
     expect(q).toMatchObject({
       orderId: first.i,

@@ -1,6 +1,5 @@
-// The user stream's ORDER_TRADE_UPDATE, built in one place for both kinds of order the stream
-// shows: the venue's orders (user-events.ts) and the closes the venue makes with no order of its
-// own (venue-closes.ts). Its `o` lists Binance's fields in Binance's order (reference a.4); what
+// The user stream's ORDER_TRADE_UPDATE of the venue's orders (user-events.ts; a liquidation's or an
+// ADL's close order and the bankruptcy / ADL closes that fill them included). Its `o` lists Binance's fields in Binance's order (reference a.4); what
 // every order of the venue shows alike is set here: no stop price (sp "0"), T the event's time,
 // the contract price as working type, no close-all, no price protection, no iceberg (si, ss 0),
 // the venue's self-trade prevention mode, no price match, no good-till date.

@@ -23,8 +23,7 @@ import type { BinanceContext } from '../context.ts';
 import { moneyText } from '../../../trading/pair-figures.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
 import { crossFigures } from '../translate/account.ts';
-import { isVenueClose, venueCloseEvent, type VenueCloseFill } from './venue-closes.ts';
-import { isLiquidationClientId } from '../../../trading/liquidation-client-id.ts';
+import { isForcedCloseClientId } from '../../../trading/liquidation-client-id.ts';
 import { averagePrice, positionSideName, STATUS, TIF, type Mode } from '../translate/orders.ts';
 import { openNotionals, orderTradeUpdate, type OrderUpdate } from './order-update.ts';
 
@@ -155,25 +154,16 @@ export class UserEvents {
       : (msg: UserEvent) => this.gate.hold(() => this.sink.deliver(accountId, msg), stamp);
     const orders = new Map<number, OrderRecord>();
     const fills: TradeRecord[] = [];
-    const venueCloses: VenueCloseFill[] = [];
     let positions: PositionRecord[] | undefined;
     let balance: AccountSummary | undefined;
     for (const e of events) {
       if (e.kind === 'order') orders.set(Number((e.data as OrderRecord).id), e.data as OrderRecord);
       else if (e.kind === 'fill') {
         fills.push(e.data as TradeRecord);
-        if (isVenueClose(e.closeType))
-          venueCloses.push({
-            fill: e.data as TradeRecord,
-            closeType: e.closeType,
-            liquidationOrderId: e.liquidationOrderId,
-          });
       } else if (e.kind === 'position') positions = e.data as PositionRecord[];
       else if (e.kind === 'balance') balance = e.data as AccountSummary;
     }
     this.orderEvents({ accountId, mode, now, orders, fills, send });
-    for (const c of venueCloses)
-      send(venueCloseEvent(exchange.pair(c.fill.symbol)!, c, mode, exchange.openOrders(accountId, c.fill.symbol), now));
     const B = balance === undefined ? [] : this.walletChange(accountId, balance, positions);
     // Binance's reasons: a fill, a funding payment, isolated margin moved by hand, or a wallet
     // moved from outside trading (deposit, reset). Positions and balance pushed for anything else
@@ -224,8 +214,9 @@ export class UserEvents {
       const r = exchange.liveOrder(o.accountId, id)!;
       const m = exchange.pair(r.symbol)!.math;
       const market = r.type === OrderType.MARKET;
-      // a liquidation's close order is Binance's LIQUIDATION order, its fills CALCULATED executions
-      const liquidation = isLiquidationClientId(r.clientOrderId);
+      // a liquidation's or an ADL's close order is Binance's LIQUIDATION order, its fills CALCULATED
+      // executions (the bankruptcy and ADL closes included: they fill those orders)
+      const liquidation = isForcedCloseClientId(r.clientOrderId);
       const type = liquidation ? 'LIQUIDATION' : market ? 'MARKET' : 'LIMIT';
       const { b, a } = notionalOf(r.symbol, r.positionSide);
       return {
@@ -263,7 +254,7 @@ export class UserEvents {
     // Each order's totals before this batch's fills: what its record says now, less those fills
     // (so fills made while the account had no stream, or between two of its streams, count).
     const ids = new Set<number>([...orders.keys(), ...fills.map((f) => Number(f.order_id))]);
-    ids.delete(0); // bankruptcy / ADL closes have no order (venue-closes.ts sends theirs)
+    ids.delete(0); // a paper reset's close at the mark has no order
     const bases = new Map<number, Base>();
     const before = new Map<number, { lots: Decimal; quote: Decimal }>();
     for (const id of ids) {

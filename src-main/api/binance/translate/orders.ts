@@ -17,7 +17,7 @@ import {
   TradeRole,
 } from '../../../../src-shared/enums.ts';
 import type { OrderInput } from '../../../trading/exchange.ts';
-import { isLiquidationClientId } from '../../../trading/liquidation-client-id.ts';
+import { isForcedCloseClientId } from '../../../trading/liquidation-client-id.ts';
 import { moneyText, type SymbolMath } from '../../../trading/pair-figures.ts';
 import type { OrderState, TradeState } from '../../../trading/ports.ts';
 import { BinanceError, MSG, illegal, invalidValue, mandatory, notRequired, positionSideMessage } from '../errors.ts';
@@ -225,8 +225,8 @@ export function placedOrder(m: SymbolMath, o: NewOrder, placed: Placed, mode: Mo
 /** An order as Binance answers it (cancel / query / lists). */
 export function binanceOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode): Record<string, unknown> {
   const market = o.type === OrderType.MARKET;
-  // a liquidation's close order is Binance's LIQUIDATION order, as the user stream shows it
-  const type = isLiquidationClientId(o.clientOrderId) ? 'LIQUIDATION' : market ? 'MARKET' : 'LIMIT';
+  // a liquidation's or an ADL's close order is Binance's LIQUIDATION order, as the user stream shows it
+  const type = isForcedCloseClientId(o.clientOrderId) ? 'LIQUIDATION' : market ? 'MARKET' : 'LIMIT';
   return {
     orderId: o.id,
     symbol: o.symbol,
