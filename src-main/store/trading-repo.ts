@@ -15,6 +15,7 @@ import type {
   TransferState,
   TradeHistoryPort,
   TradeQuery,
+  ForcedOrderQuery,
   ClosedQuery,
   FundingQuery,
   TransferQuery,
@@ -387,6 +388,25 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
     where.add('status = ?', q.status);
     where.add('id < ?', q.beforeId);
     const st = this.db.prepare(`SELECT * FROM orders WHERE ${where.sql} ORDER BY id DESC LIMIT ?`);
+    st.setReadBigInts(true);
+    return (st.all(...where.args, q.limit) as Raw[]).map(orderFromRaw);
+  }
+
+  /**
+   * An account's forced close orders, told apart by the client ids no client may choose
+   * (trading/liquidation-client-id.ts); walks the account's orders (orders_account): no index to pay for.
+   */
+  forcedOrders(q: ForcedOrderQuery): OrderRow[] {
+    this.group.sync(); // the turn's deferred writes first: reads see every change so far
+    const liquidation = "(client_order_id GLOB 'autoclose-[0-9]*' AND client_order_id NOT GLOB 'autoclose-*[^0-9]*')";
+    const adl = "client_order_id = 'adl_autoclose'";
+    const where = new Where('account_id = ?', [q.accountId]);
+    where.addRaw(q.kind === 'liquidation' ? liquidation : q.kind === 'adl' ? adl : `(${liquidation} OR ${adl})`);
+    where.add('symbol = ?', q.symbol);
+    where.add('created_at >= ?', q.startTime);
+    where.add('created_at <= ?', q.endTime);
+    const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+    const st = this.db.prepare(`SELECT * FROM orders WHERE ${where.sql} ORDER BY id ${dir} LIMIT ?`);
     st.setReadBigInts(true);
     return (st.all(...where.args, q.limit) as Raw[]).map(orderFromRaw);
   }

@@ -11,7 +11,7 @@ export function liquidationClientId(orderId: number): string {
 }
 
 /** Whether a client id is a liquidation close order's. */
-export function isLiquidationClientId(cid: string): boolean {
+function isLiquidationClientId(cid: string): boolean {
   return cid.startsWith('autoclose-') && LIQUIDATION_CLIENT_ID.test(cid);
 }
 

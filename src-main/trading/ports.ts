@@ -370,8 +370,24 @@ export interface FundingRecordRow extends FundingRecordState {
 }
 
 /** Stored trade history of accounts, read side (the exchange writes it; routes and reports read it). */
+/**
+ * A page of an account's forced close orders (forceOrders): liquidation orders (autoclose-<id>),
+ * ADL orders (adl_autoclose) or both, created in [startTime, endTime], the first `limit` by id in
+ * `order` ('asc' oldest first).
+ */
+export interface ForcedOrderQuery {
+  accountId: number;
+  kind?: 'liquidation' | 'adl';
+  symbol?: string;
+  startTime: number;
+  endTime: number;
+  order: 'asc' | 'desc';
+  limit: number;
+}
+
 export interface TradeHistoryPort {
   order(id: number): OrderState | undefined;
+  forcedOrders(q: ForcedOrderQuery): OrderState[];
   orderByClientId(accountId: number, clientOrderId: string, symbol?: string): OrderState | undefined;
   orders(q: { accountId: number; symbol?: string; status?: number; beforeId?: number; limit: number }): OrderState[];
   trades(q: TradeQuery): TradeState[];

@@ -200,6 +200,13 @@ const SIGNED_ROUTES: Record<string, RouteParams> = {
     },
     ['symbol'],
   ),
+  'GET /fapi/v1/forceOrders': p({
+    symbol,
+    autoCloseType: oneOf(['LIQUIDATION', 'ADL'], 'LIQUIDATION or ADL; both when absent'),
+    startTime: time('From (inclusive); default endTime - 7 days'),
+    endTime: time('Up to (inclusive); default startTime + 7 days, or now'),
+    limit: limit(100, 50),
+  }),
   'GET /fapi/v1/income': p({
     symbol,
     incomeType: oneOf(INCOME_TYPES, 'Income type'),
@@ -317,6 +324,37 @@ export const ORDER_ANSWER = Type.Object(
   { description: 'The order as accepted (ACK) or as it left matching (RESULT)' },
 );
 
+/**
+ * One entry of GET /fapi/v1/forceOrders (translate/orders.ts forcedOrder), in Binance's field order:
+ * a liquidation's close order (clientOrderId autoclose-<orderId>) or an auto-deleveraged position's
+ * (adl_autoclose), each filled by what it closed.
+ */
+export const FORCE_ORDER = Type.Object(
+  {
+    orderId: Type.Integer({ description: 'Order id' }),
+    symbol: str('Pair'),
+    status: str('FILLED (a forced close always closes what it was sent for)'),
+    clientOrderId: str('autoclose-<orderId> (liquidation) or adl_autoclose (auto-deleveraging)'),
+    price: str("The bankruptcy price the close was limited to, at the pair's precision"),
+    avgPrice: str('Average fill price (cumQuote / executedQty, 8 decimals)'),
+    origQty: str('Quantity the close was sent for'),
+    executedQty: str('Quantity closed: its fills in the book and its closes at the bankruptcy price'),
+    cumQuote: str('Quote closed (USDT)'),
+    timeInForce: str('Always IOC'),
+    type: str('Always LIMIT'),
+    reduceOnly: Type.Boolean({ description: 'Always true' }),
+    closePosition: Type.Boolean({ description: 'Always false' }),
+    side: str('BUY or SELL'),
+    positionSide: str('BOTH (one-way account), LONG or SHORT'),
+    stopPrice: str("Always '0'"),
+    workingType: str('Always CONTRACT_PRICE'),
+    origType: str('Always LIMIT'),
+    time: Type.Integer({ description: 'Market time of the liquidation, ms' }),
+    updateTime: Type.Integer({ description: 'Market time of its last fill, ms' }),
+  },
+  { description: "A forced close order, as Binance's forceOrders" },
+);
+
 /** Name of the OpenAPI security scheme of the facade's keyed routes (components.securitySchemes, app.ts). */
 export const BINANCE_KEY_SCHEME = 'binanceApiKey';
 
@@ -362,6 +400,9 @@ const ANSWERS: Record<string, TSchema> = {
     }),
     { description: 'Ascending; a period with no taker sell has no row' },
   ),
+  'GET /fapi/v1/forceOrders': Type.Array(FORCE_ORDER, {
+    description: "The account's forced close orders in the window, oldest first",
+  }),
 };
 
 /**

@@ -1,4 +1,4 @@
-// Order and trade history of the facade (signed): allOrders, userTrades, and income, read from
+// Order and trade history of the facade (signed): allOrders, userTrades, forceOrders and income, read from
 // the trading repository's newest-first pages and answered in Binance's windows (from fromId /
 // startTime oldest first, else the newest `limit`; oldest first either way).
 //
@@ -13,7 +13,7 @@ import { pairOf, signedRequest, type BinanceContext } from '../context.ts';
 import { INCOME_TYPES, routeSchema } from '../schemas.ts';
 import { BinanceError } from '../errors.ts';
 import type { Params } from '../params.ts';
-import { binanceOrder, binanceTrade } from '../translate/orders.ts';
+import { binanceOrder, binanceTrade, forcedOrder } from '../translate/orders.ts';
 
 const HISTORY_PAGE = 500;
 const WEEK = 7 * 86_400_000;
@@ -98,6 +98,36 @@ export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void
     );
     if (orderId !== undefined) rows = rows.filter((t) => t.orderId === orderId);
     return rows.map((t) => binanceTrade(pair.math, t, s.mode));
+  });
+
+  // forceOrders: the account's liquidation and ADL close orders (told apart by their client ids,
+  // so across a restart too), in Binance's window: at most 7 days, the last 7 when neither bound is
+  // sent; from startTime oldest first, else the newest `limit`; answered oldest first
+  app.get('/fapi/v1/forceOrders', routeSchema('GET', '/fapi/v1/forceOrders'), async (req) => {
+    const s = signedRequest(ctx, req);
+    const q = s.q;
+    const symbolText = q.str('symbol');
+    const symbol = symbolText === undefined ? undefined : pairOf(ctx, symbolText).row.symbol;
+    const type = q.oneOf('autoCloseType', ['LIQUIDATION', 'ADL'] as const);
+    const { start, end } = q.timeWindow();
+    const limit = q.int('limit', 1, 100) ?? 50;
+    if (start !== undefined && end !== undefined && end - start > WEEK)
+      throw new BinanceError(-1127, 'More than 7 days between startTime and endTime.');
+    const endTime = end ?? (start === undefined ? venue.clock.now() : start + WEEK);
+    const startTime = start ?? endTime - WEEK;
+    const kind = type === undefined ? undefined : type === 'ADL' ? 'adl' : 'liquidation';
+    const order = start === undefined ? 'desc' : 'asc';
+    const rows = venue.trading.forcedOrders({
+      accountId: s.account.id,
+      kind,
+      symbol,
+      startTime,
+      endTime,
+      order,
+      limit,
+    });
+    if (order === 'desc') rows.reverse();
+    return rows.map((o) => forcedOrder(venue.exchange.pair(o.symbol)!.math, o, s.mode));
   });
 
   app.get('/fapi/v1/income', routeSchema('GET', '/fapi/v1/income'), async (req) => {

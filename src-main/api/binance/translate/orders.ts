@@ -22,7 +22,7 @@ import { moneyText, type SymbolMath } from '../../../trading/pair-figures.ts';
 import type { OrderState, TradeState } from '../../../trading/ports.ts';
 import { BinanceError, MSG, illegal, invalidValue, mandatory, notRequired, positionSideMessage } from '../errors.ts';
 import type { Params } from '../params.ts';
-import type { ORDER_ANSWER } from '../schemas.ts';
+import type { FORCE_ORDER, ORDER_ANSWER } from '../schemas.ts';
 
 export type Mode = 'hedge' | 'one_way';
 
@@ -252,6 +252,35 @@ export function binanceOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode)
     priceMatch: 'NONE',
     selfTradePreventionMode: STP_MODE,
     goodTillDate: 0,
+    time: o.createdAt,
+    updateTime: o.updatedAt,
+  };
+}
+
+/**
+ * A liquidation's or an ADL's close order as Binance's forceOrders lists it (schemas.ts
+ * FORCE_ORDER): a reduce-only LIMIT IOC at the bankruptcy price, its fills what closed.
+ */
+export function forcedOrder(m: SymbolMath, o: Readonly<OrderState>, mode: Mode): Static<typeof FORCE_ORDER> {
+  return {
+    orderId: o.id,
+    symbol: o.symbol,
+    status: statusName(o),
+    clientOrderId: o.clientOrderId,
+    price: o.type === OrderType.MARKET ? '0' : m.formatPrice(o.priceTicks),
+    avgPrice: averagePrice(m, moneyText(o.filledQuote), m.formatQty(o.filledLots)),
+    origQty: m.formatQty(o.qtyLots),
+    executedQty: m.formatQty(o.filledLots),
+    cumQuote: moneyText(o.filledQuote),
+    timeInForce: 'IOC',
+    type: 'LIMIT',
+    reduceOnly: true,
+    closePosition: false,
+    side: sideName(o.side),
+    positionSide: positionSideName(mode, o.positionSide),
+    stopPrice: '0',
+    workingType: 'CONTRACT_PRICE',
+    origType: 'LIMIT',
     time: o.createdAt,
     updateTime: o.updatedAt,
   };
