@@ -9,6 +9,7 @@ import { Params } from '../../../src-main/api/binance/params.ts';
 import { selectKlines } from '../../../src-main/api/binance/translate/klines.ts';
 import {
   binanceOrder,
+  forcedOrder,
   parseNewOrder,
   placedOrder,
   placeInput,
@@ -211,6 +212,47 @@ describe('native records -> Binance records', () => {
       updateTime: 2000,
     });
     expect(binanceOrder(math, order, 'one_way').positionSide).toBe('BOTH');
+  });
+
+  it("a forced close order as forceOrders lists it: LIMIT IOC reduce-only, one-way BOTH; a market-sent one's price '0'", () => {
+    const adl: OrderState = {
+      ...order,
+      clientOrderId: 'adl_autoclose',
+      side: Side.BUY,
+      tif: TimeInForce.IOC,
+      qtyLots: 10,
+      status: OrderStatus.FILLED,
+      reduceOnly: true,
+      positionAction: PositionAction.CLOSE,
+    };
+    const one = forcedOrder(math, adl, 'one_way');
+    expect(one).toEqual({
+      orderId: 42,
+      symbol: 'BTCUSDT',
+      status: 'FILLED',
+      clientOrderId: 'adl_autoclose',
+      price: '90000.5',
+      avgPrice: '90000.50000000',
+      origQty: '0.010',
+      executedQty: '0.010',
+      cumQuote: '900.00500000',
+      timeInForce: 'IOC',
+      type: 'LIMIT',
+      reduceOnly: true,
+      closePosition: false,
+      side: 'BUY',
+      positionSide: 'BOTH',
+      stopPrice: '0',
+      workingType: 'CONTRACT_PRICE',
+      origType: 'LIMIT',
+      time: 1000,
+      updateTime: 2000,
+    });
+    expect(forcedOrder(math, { ...adl, type: OrderType.MARKET, priceTicks: 0 }, 'hedge')).toMatchObject({
+      price: '0',
+      type: 'LIMIT',
+      positionSide: 'SHORT',
+    });
   });
 
   it('a self-trade-expired order is EXPIRED_IN_MATCH; an ACK answer is NEW with nothing filled', () => {
