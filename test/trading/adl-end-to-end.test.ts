@@ -6,24 +6,18 @@
 // bankruptcy price is where its margin is gone: an isolated position's own margin, a cross
 // position's the cross wallet (and the account's other cross PnL), not its leverage setting.
 import { describe, expect, it } from 'vitest';
-import {
-  placeOrder,
-  setLeverage,
-  setMarginMode,
-  setPositionMode,
-  setPrices,
-  upsertAccount,
-} from '../helpers/exchange-commands.ts';
+import { placeOrder, setLeverage, setMarginMode, setPositionMode, setPrices } from '../helpers/exchange-commands.ts';
 import { CloseType, MarginMode, OrderStatus, OrderType, TimeInForce } from '../../src-shared/enums.ts';
 import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
-import { venueKit } from './venues.ts';
+import { identityHolds, venueKit } from './venues.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
 /** Paper venues (no simulated market: the book holds only the test's orders; the clock paused) and their folders. */
 const kit = venueKit({ wall: T0, balance: 10_000n * USDT, pause: true, simulate: false });
+const user = kit.user;
 
 /** A paper venue whose fund holds `fund` units. */
 async function venueWithFund(fund: bigint): Promise<Venue> {
@@ -35,10 +29,6 @@ async function venueWithFund(fund: bigint): Promise<Venue> {
   expect(v.exchange.insuranceFund()).toBe(fund);
   setPrices(v.exchange, 'BTCUSDT', { mark: 96_000 });
   return v;
-}
-
-function user(v: Venue, key: string, balance: bigint): number {
-  return upsertAccount(v.exchange, { apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, T0).id;
 }
 
 /** An opening order in hedge mode (a limit at `price`, else a market order). */
@@ -61,21 +51,6 @@ function recordEvents(v: Venue): Map<number, AccountEvent[]> {
   return by;
 }
 
-/** deposits = wallet + fees + liquidation fees - realized PnL + funding paid, exactly, in the store. */
-function identityHolds(v: Venue, accountId: number): boolean {
-  const a = v.accounts.byId(accountId)!;
-  const t = v.trading.accountTotals(accountId);
-  const funding = v.db.prepare(
-    `SELECT (SELECT COALESCE(SUM(funding_fee), 0) FROM positions WHERE account_id = ?1)
-      + (SELECT COALESCE(SUM(total_funding_fee), 0) FROM closed_positions WHERE account_id = ?1) AS f`,
-  );
-  funding.setReadBigInts(true);
-  const paid = (funding.get(accountId) as { f: bigint }).f;
-  expect(v.exchange.walletOf(accountId)).toBe(a.walletBalance);
-  return a.totalDeposits === a.walletBalance + t.fees + t.liquidationFees - t.realized + paid;
-}
-
-/** The account's trades of the liquidation (newest first in the store): [price, qty, realized PnL, fee, order id]. */
 /** The account's newest order (a liquidation's close order, or an ADL's). */
 function lastOrder(v: Venue, accountId: number) {
   return v.trading.orders({ accountId, limit: 1 })[0];
@@ -100,6 +75,7 @@ function adlOrder(lots: number, ticks: number, side: number) {
   };
 }
 
+/** The account's trades of the liquidation (newest first in the store): [price, qty, realized PnL, fee, order id]. */
 function closes(v: Venue, accountId: number, n: number): Array<[number, number, bigint, bigint, number]> {
   return v.trading
     .trades({ accountId, limit: n })

@@ -6,48 +6,31 @@
 // So fund - backstop moves by exactly the loss, and each account's identity still holds. Real
 // in-process venues with a data folder, every figure worked by hand (BTCUSDT, tier 1: MMR 0.4 %,
 // taker fee 0.05 %, isolated leverage 20x).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { placeBotOrder, placeOrder, setMarginMode, setPrices, upsertAccount } from '../helpers/exchange-commands.ts';
+import { describe, expect, it } from 'vitest';
+import { placeBotOrder, placeOrder, setMarginMode, setPrices } from '../helpers/exchange-commands.ts';
 import { CloseType, MarginMode } from '../../src-shared/enums.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { TransferKind } from '../../src-main/trading/ports.ts';
-import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
+import type { LocalVenue as Venue } from '../../src-main/venue.ts';
+import { identityHolds, venueKit } from './venues.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
-const venues: Venue[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const v of venues.splice(0)) await v.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function open(dir: string): Venue {
-  const v = openVenue({ dataDir: dir, simulate: false, wall: () => T0 });
-  v.clock.pause();
-  venues.push(v);
-  return v;
-}
+/** Paper venues (no simulated market: the book holds only the test's orders; the clock paused) and their folders. */
+const kit = venueKit({ wall: T0, balance: 10_000n * USDT, pause: true, simulate: false });
+const user = kit.user;
 
 /** A paper venue (the book holds only the test's orders) in a fresh folder whose fund holds `fund` units. */
 async function venueWithFund(fund: bigint): Promise<{ v: Venue; dir: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'perpdesk-backstop-'));
-  dirs.push(dir);
-  const v0 = openVenue({ dataDir: dir, simulate: false, wall: () => T0 });
+  const dir = kit.dataDir('perpdesk-backstop-');
+  const v0 = kit.venue(dir);
   v0.settings.set('insurance_fund', String(fund)); // read as the exchange starts
-  await v0.close();
-  const v = open(dir);
+  await v0.close(); // stays listed: closing again after the test does nothing
+  const v = kit.venue(dir);
   expect(v.exchange.insuranceFund()).toBe(fund);
   expect(v.exchange.houseBackstop()).toBe(0n);
   setPrices(v.exchange, 'BTCUSDT', { mark: 96_000 });
   return { v, dir };
-}
-
-function user(v: Venue, key: string, balance: bigint): number {
-  return upsertAccount(v.exchange, { apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, T0).id;
 }
 
 /** A house limit order (GTC) on BTCUSDT. */
@@ -62,20 +45,6 @@ function house(v: Venue, side: 1 | 2, price: string, qty: string): void {
 /** A market buy opening a long of `qty`. */
 function buy(v: Venue, u: number, qty: string): void {
   placeOrder(v.exchange, u, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty });
-}
-
-/** deposits = wallet + fees + liquidation fees - realized PnL + funding paid, exactly, in the store. */
-function identityHolds(v: Venue, accountId: number): boolean {
-  const a = v.accounts.byId(accountId)!;
-  const t = v.trading.accountTotals(accountId);
-  const funding = v.db.prepare(
-    `SELECT (SELECT COALESCE(SUM(funding_fee), 0) FROM positions WHERE account_id = ?1)
-      + (SELECT COALESCE(SUM(total_funding_fee), 0) FROM closed_positions WHERE account_id = ?1) AS f`,
-  );
-  funding.setReadBigInts(true);
-  const paid = (funding.get(accountId) as { f: bigint }).f;
-  expect(v.exchange.walletOf(accountId)).toBe(a.walletBalance);
-  return a.totalDeposits === a.walletBalance + t.fees + t.liquidationFees - t.realized + paid;
 }
 
 describe('the insurance fund never goes below zero', () => {
@@ -105,8 +74,8 @@ describe('the insurance fund never goes below zero', () => {
     expect(identityHolds(v, u)).toBe(true);
 
     // both survive a restart
-    await venues.pop()!.close();
-    const again = open(dir);
+    await v.close();
+    const again = kit.venue(dir);
     expect(again.exchange.insuranceFund()).toBe(0n);
     expect(again.exchange.houseBackstop()).toBe(270n * USDT);
   });

@@ -4,32 +4,22 @@
 // the unit, the liquidation price they give by the formula, Binance's removal rule, the refusals
 // (which change nothing), the history rows and pushes, the accounting identity, and a restart.
 import { describe, expect, it } from 'vitest';
-import {
-  placeBotOrder,
-  placeOrder,
-  setMarginMode,
-  setPositionMode,
-  setPrices,
-  upsertAccount,
-} from '../helpers/exchange-commands.ts';
+import { placeBotOrder, placeOrder, setMarginMode, setPositionMode, setPrices } from '../helpers/exchange-commands.ts';
 import { MarginChangeType, MarginMode } from '../../src-shared/enums.ts';
 import { ApiError } from '../../src-shared/errors.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
 import { HOUSE_ACCOUNT, type Exchange } from '../../src-main/trading/exchange.ts';
 import type { MarginChangeResult } from '../../src-main/trading/isolated-margin.ts';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
-import { venueKit } from './venues.ts';
+import { identityHolds, venueKit } from './venues.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
 /** Paper venues (no simulated market, the clock paused) and their folders, closed and removed after each test. */
 const kit = venueKit({ wall: T0, balance: 10_000n * USDT, pause: true, simulate: false });
+const user = kit.user;
 const venue = kit.venue;
 const folder = () => kit.dataDir('perpdesk-isomargin-');
-
-function user(v: Venue, key: string, balance = 10_000n * USDT): number {
-  return upsertAccount(v.exchange, { apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, T0).id;
-}
 
 /** Opens a position of `qty` BTCUSDT at `price` on `side` (1 long, 2 short) against a house order. */
 function open(v: Venue, u: number, side: 1 | 2, price: string, qty: string, positionSide: 1 | 2 = side): void {
@@ -61,20 +51,6 @@ function referenceLong(v: Venue, key = 'iso0001'): number {
   setPrices(v.exchange, 'BTCUSDT', { mark: 60_000 });
   open(v, u, 1, '60000.0', '1.000');
   return u;
-}
-
-/** deposits = wallet + fees paid + liquidation fees - realized PnL + funding paid, exactly, in the store. */
-function identityHolds(v: Venue, accountId: number): boolean {
-  const a = v.accounts.byId(accountId)!;
-  const t = v.trading.accountTotals(accountId);
-  const funding = v.db.prepare(
-    `SELECT (SELECT COALESCE(SUM(funding_fee), 0) FROM positions WHERE account_id = ?1)
-      + (SELECT COALESCE(SUM(total_funding_fee), 0) FROM closed_positions WHERE account_id = ?1) AS f`,
-  );
-  funding.setReadBigInts(true);
-  const paid = (funding.get(accountId) as { f: bigint }).f;
-  expect(v.exchange.walletOf(accountId)).toBe(a.walletBalance);
-  return a.totalDeposits === a.walletBalance + t.fees + t.liquidationFees - t.realized + paid;
 }
 
 /** The stored isolated margin of an account's BTCUSDT position on `side`, units. */

@@ -5,30 +5,20 @@
 // liquidation_fees row, in the account identity beside the fills' fees), joins the closed
 // position's close fee and the liquidation event, and survives a restart.
 import { describe, expect, it } from 'vitest';
-import {
-  placeBotOrder,
-  placeOrder,
-  setLeverage,
-  setMarginMode,
-  setPrices,
-  upsertAccount,
-} from '../helpers/exchange-commands.ts';
+import { placeBotOrder, placeOrder, setLeverage, setMarginMode, setPrices } from '../helpers/exchange-commands.ts';
 import { CloseType, MarginMode } from '../../src-shared/enums.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
 import { HOUSE_ACCOUNT, INITIAL_INSURANCE_FUND } from '../../src-main/trading/exchange.ts';
 import { TransferKind } from '../../src-main/trading/ports.ts';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
-import { venueKit } from './venues.ts';
+import { identityHolds, venueKit } from './venues.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
 /** Paper venues (no simulated market: the books hold only the test's orders; the clock paused) and their folders. */
 const kit = venueKit({ wall: T0, balance: 10_000n * USDT, pause: true, simulate: false });
+const user = kit.user;
 const venue = kit.venue;
-
-function user(v: Venue, key: string, balance: bigint): number {
-  return upsertAccount(v.exchange, { apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, T0).id;
-}
 
 /** A house limit order (GTC) resting on `symbol`, or crossing. */
 function house(v: Venue, symbol: string, side: 1 | 2, price: string, qty: string): void {
@@ -43,20 +33,6 @@ function house(v: Venue, symbol: string, side: 1 | 2, price: string, qty: string
 function openLong(v: Venue, u: number, symbol: string, price: string, qty: string): void {
   house(v, symbol, 2, price, qty);
   placeOrder(v.exchange, u, { symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty });
-}
-
-/** deposits = wallet + fees paid + liquidation fees - realized PnL + funding paid, exactly, in the store. */
-function identityHolds(v: Venue, accountId: number): boolean {
-  const a = v.accounts.byId(accountId)!;
-  const t = v.trading.accountTotals(accountId);
-  const funding = v.db.prepare(
-    `SELECT (SELECT COALESCE(SUM(funding_fee), 0) FROM positions WHERE account_id = ?1)
-      + (SELECT COALESCE(SUM(total_funding_fee), 0) FROM closed_positions WHERE account_id = ?1) AS f`,
-  );
-  funding.setReadBigInts(true);
-  const paid = (funding.get(accountId) as { f: bigint }).f;
-  expect(v.exchange.walletOf(accountId)).toBe(a.walletBalance);
-  return a.totalDeposits === a.walletBalance + t.fees + t.liquidationFees - t.realized + paid;
 }
 
 function liquidationEvents(v: Venue, accountId: number): Array<Record<string, unknown>> {

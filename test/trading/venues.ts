@@ -1,7 +1,7 @@
 // Venues for the exchange's tests, closed (and their folders removed) after each test: paper
 // venues (in memory, no simulated market) and a user's venue kit (the simulated market unless
 // turned off, a funded user, a one-way long, a data folder on disk for restart tests), with the
-// usual BTCUSDT order input and the venue's refusal of a command.
+// usual BTCUSDT order input, the venue's refusal of a command and the accounting identity.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,14 @@ import { afterEach, expect } from 'vitest';
 import { ApiError } from '../../src-shared/errors.ts';
 import { HOUSE_ACCOUNT, type OrderInput } from '../../src-main/trading/exchange.ts';
 import { openVenue, type LocalVenue } from '../../src-main/venue.ts';
-import { placeBotOrder, placeOrder, setLeverage, setPositionMode, setPrices } from '../helpers/exchange-commands.ts';
+import {
+  placeBotOrder,
+  placeOrder,
+  setLeverage,
+  setPositionMode,
+  setPrices,
+  upsertAccount,
+} from '../helpers/exchange-commands.ts';
 
 /**
  * Registers the closing of every venue it opens after each test of the calling file; returns the
@@ -40,8 +47,9 @@ export function venueKit(o: { wall: number; balance: bigint; pause?: boolean; si
     for (const v of venues.splice(0)) await v.close();
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
+  /** A user `key` holding `balance`, created as the service creates one: through the exchange's sequencer. */
   const user = (v: LocalVenue, key: string, balance = o.balance): number =>
-    v.accounts.upsert({ apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, o.wall).id;
+    upsertAccount(v.exchange, { apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, o.wall).id;
   return {
     venue(dataDir = ':memory:'): LocalVenue {
       const v = openVenue({ dataDir, wall: () => o.wall, ...(o.simulate === false ? { simulate: false } : {}) });
@@ -109,4 +117,22 @@ export function refusal(fn: () => unknown): ApiError {
     return err as ApiError;
   }
   throw new Error('expected the venue to refuse with an ApiError');
+}
+
+/**
+ * The accounting identity, exactly, in the store: deposits = wallet + fees paid + liquidation fees
+ * - realized PnL + funding paid (open and closed positions). Also checks the live wallet is the
+ * stored one.
+ */
+export function identityHolds(v: LocalVenue, accountId: number): boolean {
+  const a = v.accounts.byId(accountId)!;
+  const t = v.trading.accountTotals(accountId);
+  const funding = v.db.prepare(
+    `SELECT (SELECT COALESCE(SUM(funding_fee), 0) FROM positions WHERE account_id = ?1)
+      + (SELECT COALESCE(SUM(total_funding_fee), 0) FROM closed_positions WHERE account_id = ?1) AS f`,
+  );
+  funding.setReadBigInts(true);
+  const paid = (funding.get(accountId) as { f: bigint }).f;
+  expect(v.exchange.walletOf(accountId)).toBe(a.walletBalance);
+  return a.totalDeposits === a.walletBalance + t.fees + t.liquidationFees - t.realized + paid;
 }
