@@ -8,31 +8,20 @@ import { openVenue } from '../../src-main/venue.ts';
 import { Errors } from '../../src-shared/errors.ts';
 import { ORDER_RECORD_FIELDS, PLACEMENT_RESULT_FIELDS, TRADE_RECORD_FIELDS } from '../../src-shared/types.ts';
 import { makeApp, type TestApp } from '../helpers/app.ts';
+import { openingLimit } from '../helpers/exchange-commands.ts';
 import { dataOf, makeAccount, orderBody, plain, signed, type Creds } from '../helpers/signed.ts';
 
 const place = (t: TestApp, who: Creds, over: Record<string, unknown> = {}) =>
   signed(t.app, who, 'POST', '/fapi/v1/orders', { json: orderBody(over) });
 const bot = (t: TestApp, body: Record<string, unknown>) => plain(t.app, 'POST', '/fapi/v1/bot/orders', { json: body });
 const botSell = (price: string, qty: string, symbol = 'BTCUSDT', needCache = false) => ({
-  symbol,
-  side: 2,
-  position_side: 2,
-  position_action: 1,
-  type: 1,
-  price,
-  qty,
+  ...openingLimit(2, price, qty, symbol),
   need_cache: needCache,
 });
 /** A bot's sell of `qty` that closes (a long): below the min notional, which binds opening orders only. */
 const botSmallSell = (price: string, qty: string) => ({ ...botSell(price, qty), position_side: 1, position_action: 2 });
 const botBuy = (price: string, qty: string, symbol = 'BTCUSDT', needCache = false) => ({
-  symbol,
-  side: 1,
-  position_side: 1,
-  position_action: 1,
-  type: 1,
-  price,
-  qty,
+  ...openingLimit(1, price, qty, symbol),
   need_cache: needCache,
 });
 

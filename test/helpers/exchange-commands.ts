@@ -12,26 +12,30 @@ export function placeOrder(ex: Exchange, accountId: number, input: OrderInput): 
   return ex.execute({ kind: 'place', accountId, input });
 }
 
+/**
+ * A limit order of `qty` at `price` on `symbol` that opens a position on its side (position side =
+ * side, action open): hedge mode's usual test order, and the house's resting order.
+ */
+export function openingLimit(side: 1 | 2, price: string, qty: string, symbol = 'BTCUSDT') {
+  return { symbol, side, position_side: side, position_action: 1, type: 1, price, qty };
+}
+
 /** A good-till-cancel limit order on BTCUSDT that opens a position on its side (hedge mode's usual test order). */
 export function openLimit(
   ex: Exchange,
   accountId: number,
   o: { side: 1 | 2; price: string; qty: string },
 ): PlacementResult {
-  const input = {
-    symbol: 'BTCUSDT',
-    side: o.side,
-    position_side: o.side,
-    position_action: 1,
-    type: 1,
-    price: o.price,
-    qty: o.qty,
-  };
-  return placeOrder(ex, accountId, input);
+  return placeOrder(ex, accountId, openingLimit(o.side, o.price, o.qty));
 }
 
 export function placeBotOrder(ex: Exchange, input: BotOrderInput, engineAccount = HOUSE_ACCOUNT): PlacementResult {
   return ex.execute({ kind: 'placeBot', input, engineAccount });
+}
+
+/** A house (market maker) limit order that opens on its side, good till cancelled: it rests, or crosses the book. */
+export function houseLimit(ex: Exchange, side: 1 | 2, price: string, qty: string, symbol = 'BTCUSDT'): PlacementResult {
+  return placeBotOrder(ex, { ...openingLimit(side, price, qty, symbol), time_in_force: 1 }, HOUSE_ACCOUNT);
 }
 
 export function cancelOrder(ex: Exchange, accountId: number, by: CancelTarget): OrderRecord {

@@ -7,9 +7,8 @@
 // in-process venues with a data folder, every figure worked by hand (BTCUSDT, tier 1: MMR 0.4 %,
 // taker fee 0.05 %, isolated leverage 20x).
 import { describe, expect, it } from 'vitest';
-import { placeBotOrder, placeOrder, setMarginMode, setPrices } from '../helpers/exchange-commands.ts';
+import { houseLimit, placeOrder, setMarginMode, setPrices } from '../helpers/exchange-commands.ts';
 import { CloseType, MarginMode } from '../../src-shared/enums.ts';
-import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { TransferKind } from '../../src-main/trading/ports.ts';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
 import { identityHolds, venueKit } from './venues.ts';
@@ -33,15 +32,6 @@ async function venueWithFund(fund: bigint): Promise<{ v: Venue; dir: string }> {
   return { v, dir };
 }
 
-/** A house limit order (GTC) on BTCUSDT. */
-function house(v: Venue, side: 1 | 2, price: string, qty: string): void {
-  placeBotOrder(
-    v.exchange,
-    { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty, time_in_force: 1 },
-    HOUSE_ACCOUNT,
-  );
-}
-
 /** A market buy opening a long of `qty`. */
 function buy(v: Venue, u: number, qty: string): void {
   placeOrder(v.exchange, u, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty });
@@ -52,7 +42,7 @@ describe('the insurance fund never goes below zero', () => {
     const { v, dir } = await venueWithFund(50n * USDT);
     const u = user(v, 'bkstop001', 10_000n * USDT);
     setMarginMode(v.exchange, u, 'BTCUSDT', MarginMode.ISOLATED);
-    house(v, 2, '96000.0', '1.000');
+    houseLimit(v.exchange, 2, '96000.0', '1.000');
     buy(v, u, '0.100');
     // taker fee 9,600 x 0.05 % = 4.8; isolated margin 9,600 / 20 = 480, bankruptcy price
     // 96,000 - 480 / 0.1 = 91,200
@@ -83,13 +73,13 @@ describe('the insurance fund never goes below zero', () => {
   it('a cross wallet the close fee left below zero: the fund covers what it holds, the house backstop the rest', async () => {
     const { v } = await venueWithFund(1n * USDT);
     const u = user(v, 'bkstop002', 500n * USDT);
-    house(v, 2, '96000.0', '1.000');
+    houseLimit(v.exchange, 2, '96000.0', '1.000');
     buy(v, u, '0.100');
     // cross: wallet 500 - taker fee 4.8 = 495.2; bankruptcy price 96,000 - 495.2 / 0.1 = 91,048
     expect(v.exchange.walletOf(u)).toBe(495_20_000_000n);
     // the only bid 10 above it; at a mark of 91,058: equity 495.2 + 0.1 x (91,058 - 96,000) = 1.0,
     // maintenance 9,105.8 x 0.4 % = 36.4232: liquidated
-    house(v, 1, '91058.0', '1.000');
+    houseLimit(v.exchange, 1, '91058.0', '1.000');
     setPrices(v.exchange, 'BTCUSDT', { mark: 91_058 });
     expect(v.exchange.positions(u)).toEqual([]);
     // sold 0.1 at 91,058: realized -494.2, taker fee 9,105.8 x 0.05 % = 4.5529, so the wallet

@@ -5,10 +5,10 @@
 // liquidation_fees row, in the account identity beside the fills' fees), joins the closed
 // position's close fee and the liquidation event, and survives a restart.
 import { describe, expect, it } from 'vitest';
-import { placeBotOrder, placeOrder, setLeverage, setMarginMode, setPrices } from '../helpers/exchange-commands.ts';
+import { houseLimit, placeOrder, setLeverage, setMarginMode, setPrices } from '../helpers/exchange-commands.ts';
 import { CloseType, MarginMode } from '../../src-shared/enums.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
-import { HOUSE_ACCOUNT, INITIAL_INSURANCE_FUND } from '../../src-main/trading/exchange.ts';
+import { INITIAL_INSURANCE_FUND } from '../../src-main/trading/exchange.ts';
 import { TransferKind } from '../../src-main/trading/ports.ts';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
 import { identityHolds, venueKit } from './venues.ts';
@@ -20,18 +20,9 @@ const kit = venueKit({ wall: T0, balance: 10_000n * USDT, pause: true, simulate:
 const user = kit.user;
 const venue = kit.venue;
 
-/** A house limit order (GTC) resting on `symbol`, or crossing. */
-function house(v: Venue, symbol: string, side: 1 | 2, price: string, qty: string): void {
-  placeBotOrder(
-    v.exchange,
-    { symbol, side, position_side: side, position_action: 1, type: 1, price, qty, time_in_force: 1 },
-    HOUSE_ACCOUNT,
-  );
-}
-
 /** Opens a long of `qty` on `symbol` with a limit buy at `price` that takes the house's ask there. */
 function openLong(v: Venue, u: number, symbol: string, price: string, qty: string): void {
-  house(v, symbol, 2, price, qty);
+  houseLimit(v.exchange, 2, price, qty, symbol);
   placeOrder(v.exchange, u, { symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty });
 }
 
@@ -55,7 +46,7 @@ describe('liquidation clearance fee', () => {
     expect(v.exchange.walletOf(u)).toBe(9_995_20_000_000n);
     expect(v.exchange.positions(u)[0].liquidation_price).toBe(91_566.3);
     // a bid well above the liquidation price (the book, not the mark, sets the close price)
-    house(v, 'BTCUSDT', 1, '93000.0', '1.000');
+    houseLimit(v.exchange, 1, '93000.0', '1.000');
     const events = liquidationEvents(v, u);
     const fund = v.exchange.insuranceFund();
     expect(fund).toBe(INITIAL_INSURANCE_FUND);
@@ -121,8 +112,8 @@ describe('liquidation clearance fee', () => {
     expect(v.exchange.walletOf(u)).toBe(wallet);
     // LP = (133.33323067 - 9,999.9923) / (30,931 x 0.006667 - 30,931) = 0.32113 (tier 1: MMR 0.6667 %)
     expect(pos.liquidation_price).toBe(0.32113);
-    house(v, 'DOGEUSDT', 1, '0.32106', '15000');
-    house(v, 'DOGEUSDT', 1, '0.32104', '20000');
+    houseLimit(v.exchange, 1, '0.32106', '15000', 'DOGEUSDT');
+    houseLimit(v.exchange, 1, '0.32104', '20000', 'DOGEUSDT');
     const fund = v.exchange.insuranceFund();
 
     setPrices(v.exchange, 'DOGEUSDT', { mark: 0.3211 });
@@ -162,7 +153,7 @@ describe('liquidation clearance fee', () => {
     expect(btc.margin_mode).toBe(MarginMode.CROSS);
     // LP = (500 - 9,600) / (0.1 x 0.004 - 0.1) = 91,365.46
     expect(btc.liquidation_price).toBeCloseTo(91_365.46, 1);
-    house(v, 'BTCUSDT', 1, '91300.0', '1.000');
+    houseLimit(v.exchange, 1, '91300.0', '1.000');
     const fund = v.exchange.insuranceFund();
 
     setPrices(v.exchange, 'BTCUSDT', { mark: 91_360 });

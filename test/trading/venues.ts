@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { ApiError } from '../../src-shared/errors.ts';
-import { HOUSE_ACCOUNT, type OrderInput } from '../../src-main/trading/exchange.ts';
+import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import { openVenue, type LocalVenue } from '../../src-main/venue.ts';
 import {
-  placeBotOrder,
+  houseLimit,
   placeOrder,
   setLeverage,
   setPositionMode,
@@ -74,17 +74,7 @@ export function venueKit(o: { wall: number; balance: bigint; pause?: boolean; si
       setPrices(v.exchange, p.symbol, { mark: Number(p.price) });
       const lev = setLeverage(v.exchange, u, p.symbol, p.leverage);
       const { symbol, price, qty } = p;
-      const house = {
-        symbol,
-        side: 2,
-        position_side: 2,
-        position_action: 1,
-        type: 1,
-        price,
-        qty,
-        time_in_force: 1,
-      } as const;
-      placeBotOrder(v.exchange, house, HOUSE_ACCOUNT);
+      houseLimit(v.exchange, 2, price, qty, symbol);
       const buy = { symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty } as const;
       expect(placeOrder(v.exchange, u, buy)).toMatchObject({ status: 3 });
       return { u, maxNotional: Number(lev.max_notional) };
