@@ -20,6 +20,26 @@ export function openingLimit(side: 1 | 2, price: string, qty: string, symbol = '
   return { symbol, side, position_side: side, position_action: 1, type: 1, price, qty };
 }
 
+/** A market order of `qty` on `symbol` that opens a position on its side. */
+export function openingMarket(side: 1 | 2, qty: string, symbol = 'BTCUSDT') {
+  return { symbol, side, position_side: side, position_action: 1, type: 2, qty };
+}
+
+/**
+ * A trade on the tape between two accounts: `maker` rests a sell of `qty` BTCUSDT at `price` (by
+ * default the mark, on the tick) and `taker` buys it at market. Returns the taker's answer.
+ */
+export function tapeTrade(
+  ex: Exchange,
+  maker: number,
+  taker: number,
+  qty: string,
+  price = (Math.round(ex.pair('BTCUSDT')!.markPrice / 0.1) * 0.1).toFixed(1),
+): PlacementResult {
+  placeOrder(ex, maker, openingLimit(2, price, qty));
+  return placeOrder(ex, taker, openingMarket(1, qty));
+}
+
 /** A good-till-cancel limit order on BTCUSDT that opens a position on its side (hedge mode's usual test order). */
 export function openLimit(
   ex: Exchange,

@@ -1,6 +1,6 @@
 // Real ccxt (npm, pinned) against the facade's public routes: markets, book, candles,
 // tickers, funding; each figure checked against the native service that backs it.
-import { placeOrder } from '../../helpers/exchange-commands.ts';
+import { openingLimit, openingMarket, placeOrder } from '../../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, binanceusdm, startService, type Service } from './helpers.ts';
 
@@ -16,27 +16,11 @@ beforeAll(async () => {
   const px = (k: number) => (Math.round(mark / tick) * tick + k).toFixed(1);
   // a book of 3 bids and 3 asks, then a cross: one trade
   for (let i = 1; i <= 3; i++) {
-    placeOrder(ex, maker.id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price: px(-i * 10),
-      qty: '0.010',
-    });
-    placeOrder(ex, maker.id, {
-      symbol: 'BTCUSDT',
-      side: 2,
-      position_side: 2,
-      position_action: 1,
-      type: 1,
-      price: px(i * 10),
-      qty: '0.020',
-    });
+    placeOrder(ex, maker.id, openingLimit(1, px(-i * 10), '0.010'));
+    placeOrder(ex, maker.id, openingLimit(2, px(i * 10), '0.020'));
   }
   const taker = account(svc.venue, 'taker');
-  placeOrder(ex, taker.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.005' });
+  placeOrder(ex, taker.id, openingMarket(1, '0.005'));
 });
 afterAll(async () => svc?.close());
 

@@ -1,7 +1,7 @@
 // Real ccxt (npm, pinned) trading through the facade: settings, orders of every time in force
 // in hedge and one-way accounts, lists, cancels, fills, positions, balance, income, and the
 // ccxt exception class each bad input maps to. Expected values come from the native views.
-import { placeOrder } from '../../helpers/exchange-commands.ts';
+import { openingLimit, placeOrder } from '../../helpers/exchange-commands.ts';
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, binanceusdm, startService, type Service } from './helpers.ts';
@@ -17,24 +17,8 @@ beforeAll(async () => {
   const ex = svc.venue.exchange;
   mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
   for (let i = 1; i <= 3; i++) {
-    placeOrder(ex, maker.id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price: px(-i * 10).toFixed(1),
-      qty: '0.100',
-    });
-    placeOrder(ex, maker.id, {
-      symbol: 'BTCUSDT',
-      side: 2,
-      position_side: 2,
-      position_action: 1,
-      type: 1,
-      price: px(i * 10).toFixed(1),
-      qty: '0.100',
-    });
+    placeOrder(ex, maker.id, openingLimit(1, px(-i * 10).toFixed(1), '0.100'));
+    placeOrder(ex, maker.id, openingLimit(2, px(i * 10).toFixed(1), '0.100'));
   }
 });
 afterAll(async () => svc?.close());

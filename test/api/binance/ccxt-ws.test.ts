@@ -2,7 +2,7 @@
 // watchOrderBook equals the REST snapshot at equal update ids; trades, candles, tickers and the
 // user stream (orders, fills, positions incl. the close, balance) see what happens, an order
 // partly filled before the user stream opened included.
-import { placeOrder } from '../../helpers/exchange-commands.ts';
+import { openingLimit, openingMarket, placeOrder } from '../../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ladder, midOf } from './book.ts';
@@ -36,15 +36,7 @@ describe('ccxt pro, market streams', () => {
       let book = await ex.watchOrderBook(BTC);
       const ids = [] as number[];
       for (let i = 0; i < 3; i++) {
-        placeOrder(svc.venue.exchange, mm.id, {
-          symbol: 'BTCUSDT',
-          side: 1,
-          position_side: 1,
-          position_action: 1,
-          type: 1,
-          price: px(-5 - i),
-          qty: '0.050',
-        });
+        placeOrder(svc.venue.exchange, mm.id, openingLimit(1, px(-5 - i), '0.050'));
         book = await ex.watchOrderBook(BTC);
         ids.push(book.nonce);
       }
@@ -73,14 +65,7 @@ describe('ccxt pro, market streams', () => {
       const ohlcv = ex.watchOHLCV(BTC, '1m');
       const ticker = ex.watchTicker(BTC);
       await sleep(300);
-      placeOrder(svc.venue.exchange, taker.id, {
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 2,
-        qty: '0.010',
-      });
+      placeOrder(svc.venue.exchange, taker.id, openingMarket(1, '0.010'));
       const t = await trades;
       expect(t[t.length - 1].price).toBe(Number(px(10)));
       expect(t[t.length - 1].side).toBe('buy');
@@ -182,14 +167,7 @@ describe('ccxt pro, user stream', () => {
     ws.send(JSON.stringify({ method: 'LIST_SUBSCRIPTIONS', id: 46 }));
     await sleep(200);
     const taker = account(svc.venue, 'wsraw');
-    placeOrder(svc.venue.exchange, taker.id, {
-      symbol: 'BTCUSDT',
-      side: 2,
-      position_side: 2,
-      position_action: 1,
-      type: 2,
-      qty: '0.010',
-    });
+    placeOrder(svc.venue.exchange, taker.id, openingMarket(2, '0.010'));
     await sleep(300);
     ws.close();
     expect(msgs).toContainEqual({ result: null, id: 42 });

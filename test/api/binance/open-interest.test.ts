@@ -2,10 +2,9 @@
 // the users' open positions of a pair with the house market maker counted as one net position,
 // so the larger of the users' long and short totals. Checked raw (Binance's field list) and
 // through real ccxt, as positions open, grow and close, and across a restart on the same data.
-import { placeBotOrder, placeOrder } from '../../helpers/exchange-commands.ts';
+import { houseLimit, openingLimit, openingMarket, placeOrder, tapeTrade } from '../../helpers/exchange-commands.ts';
 import ccxt from 'ccxt';
 import { describe, expect, it } from 'vitest';
-import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
 import { account, binanceusdm, servicesOnFolder, type Service } from './helpers.ts';
 
 const BTC = 'BTC/USDT:USDT';
@@ -32,48 +31,12 @@ describe('openInterest', () => {
     expect(empty.body).toEqual({ openInterest: '0.000', symbol: 'BTCUSDT', time: svc.venue.clock.now() });
 
     // user against user: 0.3 long and 0.3 short
-    placeOrder(ex, maker.id, {
-      symbol: 'BTCUSDT',
-      side: 2,
-      position_side: 2,
-      position_action: 1,
-      type: 1,
-      price: (mid + 10).toFixed(1),
-      qty: '0.300',
-    });
-    placeOrder(ex, taker.id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 2,
-      qty: '0.300',
-    });
+    tapeTrade(ex, maker.id, taker.id, '0.300', (mid + 10).toFixed(1));
     expect((await raw(svc, 'BTCUSDT')).body.openInterest).toBe('0.300');
 
     // a user buys 0.2 from the house: longs 0.5, shorts 0.3 (the house short 0.2 is not a stored position)
-    placeBotOrder(
-      ex,
-      {
-        symbol: 'BTCUSDT',
-        side: 2,
-        position_side: 2,
-        position_action: 1,
-        type: 1,
-        price: (mid + 20).toFixed(1),
-        qty: '0.200',
-        time_in_force: 1,
-      },
-      HOUSE_ACCOUNT,
-    );
-    placeOrder(ex, taker.id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 2,
-      qty: '0.200',
-    });
+    houseLimit(ex, 2, (mid + 20).toFixed(1), '0.200');
+    placeOrder(ex, taker.id, openingMarket(1, '0.200'));
     expect(ex.openInterest('BTCUSDT')).toEqual({ longLots: 500, shortLots: 300, lots: 500 });
     const c = binanceusdm(svc.base);
     const oi = await c.fetchOpenInterest(BTC);
@@ -84,15 +47,7 @@ describe('openInterest', () => {
     expect((await raw(svc, 'ETHUSDT')).body.openInterest).toMatch(/^0(\.0+)?$/);
 
     // the taker closes 0.4 into the maker's bid, which opens a 0.4 long: longs 0.1 + 0.4, shorts 0.3
-    placeOrder(ex, maker.id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price: (mid - 10).toFixed(1),
-      qty: '0.400',
-    });
+    placeOrder(ex, maker.id, openingLimit(1, (mid - 10).toFixed(1), '0.400'));
     placeOrder(ex, taker.id, {
       symbol: 'BTCUSDT',
       side: 2,
@@ -104,34 +59,8 @@ describe('openInterest', () => {
     expect(ex.openInterest('BTCUSDT')).toEqual({ longLots: 500, shortLots: 300, lots: 500 });
     // the maker buys its short back from the house: longs 0.5, shorts 0 -> still 0.5; then the
     // taker sells its 0.1 to the house -> 0.4
-    placeBotOrder(
-      ex,
-      {
-        symbol: 'BTCUSDT',
-        side: 2,
-        position_side: 2,
-        position_action: 1,
-        type: 1,
-        price: (mid + 20).toFixed(1),
-        qty: '1.000',
-        time_in_force: 1,
-      },
-      HOUSE_ACCOUNT,
-    );
-    placeBotOrder(
-      ex,
-      {
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 1,
-        price: (mid - 20).toFixed(1),
-        qty: '1.000',
-        time_in_force: 1,
-      },
-      HOUSE_ACCOUNT,
-    );
+    houseLimit(ex, 2, (mid + 20).toFixed(1), '1.000');
+    houseLimit(ex, 1, (mid - 20).toFixed(1), '1.000');
     placeOrder(ex, maker.id, {
       symbol: 'BTCUSDT',
       side: 1,

@@ -1,6 +1,6 @@
 // The facade route by route over raw HTTP (inject), against the field lists of the reference
 // (binance-usdm.md a.3 / a.2): Binance's signing rules, {code, msg} errors, defaults and limits.
-import { placeOrder } from '../../helpers/exchange-commands.ts';
+import { openingMarket, placeOrder } from '../../helpers/exchange-commands.ts';
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,14 +157,7 @@ describe('public routes', () => {
   });
 
   it('klines: Binance columns, oldest first; unknown interval -1120; extra parameters ignored', async () => {
-    placeOrder(venue.exchange, c.id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 2,
-      qty: '0.010',
-    });
+    placeOrder(venue.exchange, c.id, openingMarket(1, '0.010'));
     const k = (await pub('/fapi/v1/klines?symbol=BTCUSDT&interval=1m&limit=2&whatever=1')).body;
     const last = k[k.length - 1];
     const native = venue.klines.currentKline('BTCUSDT', '1m')!;

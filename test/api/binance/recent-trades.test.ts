@@ -1,6 +1,6 @@
 // trades and aggTrades serve up to 1000 rows, as Binance does: the venue keeps enough recent
 // trades per pair for a full page.
-import { placeOrder } from '../../helpers/exchange-commands.ts';
+import { openingLimit, openingMarket, placeOrder } from '../../helpers/exchange-commands.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, startService, type Service } from './helpers.ts';
 
@@ -12,24 +12,8 @@ beforeAll(async () => {
   const taker = account(svc.venue, 'rttaker', 10_000_000);
   const px = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice).toFixed(1);
   // one resting order, 1100 market orders against it: 1100 trades
-  placeOrder(svc.venue.exchange, maker.id, {
-    symbol: 'BTCUSDT',
-    side: 2,
-    position_side: 2,
-    position_action: 1,
-    type: 1,
-    price: px,
-    qty: '3.000',
-  });
-  for (let i = 0; i < 1100; i++)
-    placeOrder(svc.venue.exchange, taker.id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 2,
-      qty: '0.002',
-    });
+  placeOrder(svc.venue.exchange, maker.id, openingLimit(2, px, '3.000'));
+  for (let i = 0; i < 1100; i++) placeOrder(svc.venue.exchange, taker.id, openingMarket(1, '0.002'));
 });
 afterAll(async () => svc?.close());
 

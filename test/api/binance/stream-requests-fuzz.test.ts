@@ -7,7 +7,7 @@
 // another client's stream keeps delivering. Binance's limits: 10 messages a second (each
 // connection here sends 10, then the next one takes over) and 64 KiB frames (its 1024 streams and
 // 300 connections: stream-limits.test.ts).
-import { placeOrder } from '../../helpers/exchange-commands.ts';
+import { tapeTrade } from '../../helpers/exchange-commands.ts';
 import { mulberry32 } from '../../helpers/seeded-random.ts';
 import { request } from 'node:http';
 import WebSocket from 'ws';
@@ -270,24 +270,7 @@ describe('the facade streams answer malformed requests with Binance errors (seed
     const ex = svc.venue.exchange;
     const maker = account(svc.venue, 'fuzz-maker');
     const taker = account(svc.venue, 'fuzz-taker');
-    const px = (Math.round(ex.pair('BTCUSDT')!.markPrice / 0.1) * 0.1).toFixed(1);
-    placeOrder(ex, maker.id, {
-      symbol: 'BTCUSDT',
-      side: 2,
-      position_side: 2,
-      position_action: 1,
-      type: 1,
-      price: px,
-      qty: '0.010',
-    });
-    placeOrder(ex, taker.id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 2,
-      qty: '0.010',
-    });
+    tapeTrade(ex, maker.id, taker.id, '0.010');
     for (let i = 0; i < 100 && !observer.pushes.some((m) => m.stream === 'btcusdt@aggTrade'); i++)
       await new Promise((res) => setTimeout(res, 20));
     expect(observer.pushes.find((m) => m.stream === 'btcusdt@aggTrade')?.data).toMatchObject({

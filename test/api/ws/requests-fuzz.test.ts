@@ -6,7 +6,7 @@
 // stays open and LIST_SUBSCRIPTIONS tells what the valid requests did and nothing of a refused one;
 // another client's stream keeps delivering. 40 frames a connection stays under the 100 a second.
 import { Errors, type ErrorDef } from '../../../src-shared/errors.ts';
-import { placeOrder, upsertAccount } from '../../helpers/exchange-commands.ts';
+import { tapeTrade, upsertAccount } from '../../helpers/exchange-commands.ts';
 import { mulberry32 } from '../../helpers/seeded-random.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWsService, TestClient, type WsService } from './ws-test-client.ts';
@@ -165,24 +165,7 @@ describe('/ws answers malformed requests with its documented errors (seeded fuzz
       { apiKey: 'fuzztaker01', apiSecret: 'fuzztakersecret01', kind: 'user', balance: 10n ** 14n },
       at,
     );
-    const px = (Math.round(ex.pair('BTCUSDT')!.markPrice / 0.1) * 0.1).toFixed(1);
-    placeOrder(ex, maker.id, {
-      symbol: 'BTCUSDT',
-      side: 2,
-      position_side: 2,
-      position_action: 1,
-      type: 1,
-      price: px,
-      qty: '0.010',
-    });
-    placeOrder(ex, taker.id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 2,
-      qty: '0.010',
-    });
+    tapeTrade(ex, maker.id, taker.id, '0.010');
     const push = await observer.waitFor((m) => m.stream === 'trade@BTCUSDT');
     expect(push.data[0]).toMatchObject({ e: 'trade', s: 'BTCUSDT', q: '0.010' });
   }, 60_000);
