@@ -6,29 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { Errors } from '../../src-shared/errors.ts';
 import type { OrderInput } from '../../src-main/trading/exchange.ts';
-import type { LocalVenue } from '../../src-main/venue.ts';
 import { orderModel, type SideModel } from '../../src-renderer/src/features/order-entry/order-model.ts';
 import { cancelOrder, placeOrder } from '../helpers/exchange-commands.ts';
 import { refusal, venueKit } from '../trading/venues.ts';
+import { deskInput, deskLong, frozen, type Desk } from './venue-desk.ts';
 
 const USDT = 100_000_000n;
-const { venue, oneWayLong } = venueKit({ wall: Date.UTC(2026, 0, 5, 12, 0, 0), balance: 10_000n * USDT });
-
-interface Desk {
-  v: LocalVenue;
-  u: number;
-  symbol: string;
-  mark: number;
-  /** The leverage's notional cap, as the leverage route answers it. */
-  maxNotional: number;
-}
-
-/** A one-way account at `leverage` on `symbol` holding a long of `qty` bought at `price` (the mark). */
-function deskLong(name: string, symbol: string, leverage: number, qty: string, price: string, balance: bigint): Desk {
-  const v = venue();
-  const { u, maxNotional } = oneWayLong(v, name, { symbol, leverage, qty, price }, balance);
-  return { v, u, symbol, mark: Number(price), maxNotional };
-}
+const kit = venueKit({ wall: Date.UTC(2026, 0, 5, 12, 0, 0), balance: 10_000n * USDT });
 
 function place(d: Desk, side: 1 | 2, qty: string, price: string) {
   const input: OrderInput = { symbol: d.symbol, side, position_side: 1, position_action: 1, type: 1, price, qty };
@@ -37,36 +21,11 @@ function place(d: Desk, side: 1 | 2, qty: string, price: string) {
 
 /** The form's side `side` for a limit open of `qty` at `price`, from the venue's records. */
 function form(d: Desk, side: 1 | 2, price: string, qty = ''): SideModel {
-  const row = d.v.symbols.get(d.symbol)!;
-  const setting = d.v.exchange.pairSetting(d.u, d.symbol);
-  const m = orderModel({
-    symbol: d.symbol,
-    form: { action: 'open', type: 1, price, qty, sizeMode: 'qty', pct: 0, tif: 1, reduceOnly: false },
-    futures: {
-      taker_fee_rate: String(row.takerFeeRate),
-      maker_fee_rate: String(row.makerFeeRate),
-      maintenance_margin_rate: String(row.maintenanceMarginRate),
-      max_qty: row.maxQty,
-      qty_step: row.stepSize,
-      max_leverage: row.maxLeverage,
-    },
-    summary: d.v.exchange.summary(d.u),
-    setting: { leverage: setting.leverage, marginMode: setting.marginMode as 1 | 2, maxLeverage: row.maxLeverage },
-    positions: d.v.exchange.positions(d.u),
-    openOrders: d.v.exchange.openOrders(d.u, d.symbol),
-    markOf: () => d.mark,
-    bestBid: 0,
-    bestAsk: 0,
-    last: d.mark,
-    maxNotional: d.maxNotional,
-    loggedIn: true,
-    positionsLoaded: true,
-  });
+  const m = orderModel(
+    deskInput(d, { action: 'open', type: 1, price, qty, sizeMode: 'qty', pct: 0, tif: 1, reduceOnly: false }),
+  );
   return side === 1 ? m.buy : m.sell;
 }
-
-/** What the venue froze for order `id`, USDT. */
-const frozen = (d: Desk, id: string): number => Number(d.v.exchange.liveOrder(d.u, Number(id))!.frozen) / 1e8;
 
 /**
  * Places the form's Max of `side` at `price`: the venue accepts it and freezes the form's cost;
@@ -89,7 +48,13 @@ function maxIsExact(d: Desk, side: 1 | 2, price: string, code: number): number {
 
 describe('one-way: the form margins and caps an order against the net position as the venue does', () => {
   it('SOLUSDT 10x, long 500 at 185, 703.75 available: a plain close costs nothing; Max sells the long and what the margin opens beyond it', () => {
-    const d = deskLong('owui0001', 'SOLUSDT', 10, '500', '185', 10_000n * USDT);
+    const d = deskLong(kit, 'owui0001', {
+      symbol: 'SOLUSDT',
+      leverage: 10,
+      qty: '500',
+      price: '185',
+      balance: 10_000n * USDT,
+    });
     expect(d.v.exchange.summary(d.u).available_balance).toBe('703.75000000');
     // the close of the whole long at 186: the venue freezes nothing (the form showed 93,046.5 / 10 + fee)
     const close = form(d, 2, '186', '500');
@@ -114,7 +79,13 @@ describe('one-way: the form margins and caps an order against the net position a
   });
 
   it('BTCUSDT 125x (cap 50,000), long 0.5 at 96,000: a sell may close the long and open 50,000 beyond it, resting sells take the long oldest first', () => {
-    const d = deskLong('owui0002', 'BTCUSDT', 125, '0.500', '96000.0', 100_000n * USDT);
+    const d = deskLong(kit, 'owui0002', {
+      symbol: 'BTCUSDT',
+      leverage: 125,
+      qty: '0.500',
+      price: '96000.0',
+      balance: 100_000n * USDT,
+    });
     expect(d.maxNotional).toBe(50_000);
     // sell at 97,000: 0.5 + 50,000 / 97,000 = 1.0154 -> 1.015 (the form counted the long as the sell's side: 0.020)
     expect(maxIsExact(d, 2, '97000.0', Errors.LEVERAGE_INVALID.code)).toBe(1.015);

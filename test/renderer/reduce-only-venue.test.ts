@@ -8,65 +8,24 @@
 // the order record carries no reduce_only) are counted as opening ones, so the form's cost of a
 // new order is at least what the venue freezes and its Max is accepted.
 import { describe, expect, it } from 'vitest';
-import { HOUSE_ACCOUNT, type OrderInput } from '../../src-main/trading/exchange.ts';
-import type { LocalVenue } from '../../src-main/venue.ts';
+import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import { orderModel, type OrderModel } from '../../src-renderer/src/features/order-entry/order-model.ts';
-import {
-  cancelOrder,
-  placeBotOrder,
-  placeOrder,
-  setLeverage,
-  setPositionMode,
-  setPrices,
-} from '../helpers/exchange-commands.ts';
+import { cancelOrder, houseLimit, placeOrder } from '../helpers/exchange-commands.ts';
 import { venueKit } from '../trading/venues.ts';
+import { deskInput, deskLong, frozen, type Desk } from './venue-desk.ts';
 
 const USDT = 100_000_000n;
 const SYMBOL = 'SOLUSDT';
-const { venue, user } = venueKit({ wall: Date.UTC(2026, 0, 5, 12, 0, 0), balance: 10_000n * USDT });
-
-interface Desk {
-  v: LocalVenue;
-  u: number;
-  maxNotional: number;
-}
-
-/** A house (market maker) limit order on SOLUSDT, good till cancelled. */
-const house = (d: Pick<Desk, 'v'>, side: 1 | 2, qty: string, price: string) =>
-  placeBotOrder(
-    d.v.exchange,
-    { symbol: SYMBOL, side, position_side: side, position_action: 1, type: 1, price, qty, time_in_force: 1 },
-    HOUSE_ACCOUNT,
-  );
+const kit = venueKit({ wall: Date.UTC(2026, 0, 5, 12, 0, 0), balance: 10_000n * USDT });
 
 /** A one-way account at 10x on SOLUSDT holding a long of 500 bought at 185 (the mark). */
-function deskLong(name: string): Desk {
-  const v = venue();
-  const u = user(v, name, 10_000n * USDT);
-  setPositionMode(v.exchange, u, 'one_way');
-  setPrices(v.exchange, SYMBOL, { mark: 185 });
-  const lev = setLeverage(v.exchange, u, SYMBOL, 10);
-  house({ v }, 2, '500', '185');
-  const buy: OrderInput = {
-    symbol: SYMBOL,
-    side: 1,
-    position_side: 1,
-    position_action: 1,
-    type: 1,
-    price: '185',
-    qty: '500',
-  };
-  expect(placeOrder(v.exchange, u, buy).status).toBe(3);
-  return { v, u, maxNotional: Number(lev.max_notional) };
-}
+const desk = (name: string): Desk =>
+  deskLong(kit, name, { symbol: SYMBOL, leverage: 10, qty: '500', price: '185', balance: 10_000n * USDT });
 
 /** The form on the desk: a limit open at `price`, by quantity or by percentage. */
 function form(d: Desk, f: { price: string; qty?: string; pct?: number; reduceOnly: boolean }): OrderModel {
-  const row = d.v.symbols.get(SYMBOL)!;
-  const setting = d.v.exchange.pairSetting(d.u, SYMBOL);
-  return orderModel({
-    symbol: SYMBOL,
-    form: {
+  return orderModel(
+    deskInput(d, {
       action: 'open',
       type: 1,
       price: f.price,
@@ -75,27 +34,8 @@ function form(d: Desk, f: { price: string; qty?: string; pct?: number; reduceOnl
       pct: f.pct ?? 0,
       tif: 1,
       reduceOnly: f.reduceOnly,
-    },
-    futures: {
-      taker_fee_rate: String(row.takerFeeRate),
-      maker_fee_rate: String(row.makerFeeRate),
-      maintenance_margin_rate: String(row.maintenanceMarginRate),
-      max_qty: row.maxQty,
-      qty_step: row.stepSize,
-      max_leverage: row.maxLeverage,
-    },
-    summary: d.v.exchange.summary(d.u),
-    setting: { leverage: setting.leverage, marginMode: setting.marginMode as 1 | 2, maxLeverage: row.maxLeverage },
-    positions: d.v.exchange.positions(d.u),
-    openOrders: d.v.exchange.openOrders(d.u, SYMBOL),
-    markOf: () => 185,
-    bestBid: 0,
-    bestAsk: 0,
-    last: 185,
-    maxNotional: d.maxNotional,
-    loggedIn: true,
-    positionsLoaded: true,
-  });
+    }),
+  );
 }
 
 /** Sends what a click on `side` of `m` sends; returns the venue's record of the order. */
@@ -108,11 +48,9 @@ function click(d: Desk, m: OrderModel, side: 1 | 2) {
 
 const cancel = (d: Desk, id: string) => cancelOrder(d.v.exchange, d.u, { symbol: SYMBOL, orderId: Number(id) });
 
-const frozen = (d: Desk, id: string): number => Number(d.v.exchange.liveOrder(d.u, Number(id))!.frozen) / 1e8;
-
 describe('one-way reduce-only: the form previews the order the venue keeps (trimmed to the position, never a flip)', () => {
   it('long 500: a reduce-only sell of 800 at 186 is trimmed to 500 by the venue; the form shows 500 closed, no flip', () => {
-    const d = deskLong('rdui0001');
+    const d = desk('rdui0001');
     const m = form(d, { price: '186', qty: '800', reduceOnly: true });
     const sell = m.sell;
     // the form said: notional 800 x 186, the fee of 800, and a short of 300 flipped at 186 with its liquidation price
@@ -129,12 +67,12 @@ describe('one-way reduce-only: the form previews the order the venue keeps (trim
     expect(Number(record!.qty)).toBe(500);
     expect(frozen(d, result.order_id)).toBe(sell.cost);
     // a buyer of 800 at 186 trades 500 of it: the long is closed, no short
-    house(d, 1, '800', '186');
+    houseLimit(d.v.exchange, 1, '186', '800', SYMBOL);
     expect(d.v.exchange.positions(d.u).filter((p) => p.symbol === SYMBOL && p.quantity !== 0)).toEqual([]);
   });
 
   it('a reduce-only sell smaller than the long is not trimmed; 100% of a reduce-only side is the position', () => {
-    const d = deskLong('rdui0002');
+    const d = desk('rdui0002');
     const part = form(d, { price: '186', qty: '300', reduceOnly: true }).sell;
     expect(part.trimmedTo).toBeNaN();
     expect(part.notional).toBeCloseTo(300 * 186, 9);
@@ -147,7 +85,7 @@ describe('one-way reduce-only: the form previews the order the venue keeps (trim
   });
 
   it("the size % of an open is of each side's Max (the long a sell closes needs no margin), of a reduce-only order the position's", () => {
-    const d = deskLong('rdui0003');
+    const d = desk('rdui0003');
     const max = form(d, { price: '186', reduceOnly: false }).sell.max;
     expect(max).toBe(537.64);
     // the label said '% of available margin', yet 50% of the sell side is 268.82, all of it closing the long (no margin)
@@ -171,7 +109,7 @@ describe('one-way reduce-only: the form previews the order the venue keeps (trim
   });
 
   it("another client's reduce-only open (its record says position_action 1, no reduce_only) counts as opening: the form's cost is at least the venue's, its Max is accepted", () => {
-    const d = deskLong('rdui0004');
+    const d = desk('rdui0004');
     // a bot's reduce-only sell of 300 at 190, sent as an open with reduce_only (Binance's reduceOnly=true)
     const bot: OrderInput = {
       symbol: SYMBOL,

@@ -1,0 +1,62 @@
+// A one-way desk on a real in-process venue for the order form's tests: an account holding a
+// long, and the order model's input taken from the venue's own records (the pair's filters, the
+// account, the leverage setting, positions and open orders), so that what the form says can be
+// checked against what the venue then does.
+import type { LocalVenue } from '../../src-main/venue.ts';
+import type { OrderModelInput } from '../../src-renderer/src/features/order-entry/order-model.ts';
+import type { venueKit } from '../trading/venues.ts';
+
+export interface Desk {
+  v: LocalVenue;
+  u: number;
+  symbol: string;
+  mark: number;
+  /** The leverage's notional cap, as the leverage route answers it. */
+  maxNotional: number;
+}
+
+/**
+ * A fresh venue of `kit` with a one-way account `name` at `leverage` on `symbol`, holding a long
+ * of `qty` bought at `price` (the mark) from the house.
+ */
+export function deskLong(
+  kit: Pick<ReturnType<typeof venueKit>, 'venue' | 'oneWayLong'>,
+  name: string,
+  p: { symbol: string; leverage: number; qty: string; price: string; balance: bigint },
+): Desk {
+  const v = kit.venue();
+  const { u, maxNotional } = kit.oneWayLong(v, name, p, p.balance);
+  return { v, u, symbol: p.symbol, mark: Number(p.price), maxNotional };
+}
+
+/** The order model's input for `form` on the desk: the venue's records, the mark as the last price, no book. */
+export function deskInput(d: Desk, form: OrderModelInput['form']): OrderModelInput {
+  const row = d.v.symbols.get(d.symbol)!;
+  const setting = d.v.exchange.pairSetting(d.u, d.symbol);
+  return {
+    symbol: d.symbol,
+    form,
+    futures: {
+      taker_fee_rate: String(row.takerFeeRate),
+      maker_fee_rate: String(row.makerFeeRate),
+      maintenance_margin_rate: String(row.maintenanceMarginRate),
+      max_qty: row.maxQty,
+      qty_step: row.stepSize,
+      max_leverage: row.maxLeverage,
+    },
+    summary: d.v.exchange.summary(d.u),
+    setting: { leverage: setting.leverage, marginMode: setting.marginMode as 1 | 2, maxLeverage: row.maxLeverage },
+    positions: d.v.exchange.positions(d.u),
+    openOrders: d.v.exchange.openOrders(d.u, d.symbol),
+    markOf: () => d.mark,
+    bestBid: 0,
+    bestAsk: 0,
+    last: d.mark,
+    maxNotional: d.maxNotional,
+    loggedIn: true,
+    positionsLoaded: true,
+  };
+}
+
+/** What the venue froze for order `id`, USDT. */
+export const frozen = (d: Desk, id: string): number => Number(d.v.exchange.liveOrder(d.u, Number(id))!.frozen) / 1e8;
