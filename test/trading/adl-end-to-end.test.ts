@@ -21,12 +21,7 @@ const user = kit.user;
 
 /** A paper venue whose fund holds `fund` units. */
 async function venueWithFund(fund: bigint): Promise<Venue> {
-  const dir = kit.dataDir('perpdesk-adl-e2e-');
-  const v0 = kit.venue(dir);
-  v0.settings.set('insurance_fund', String(fund)); // read as the exchange starts
-  await v0.close(); // stays listed: closing again after the test does nothing
-  const v = kit.venue(dir);
-  expect(v.exchange.insuranceFund()).toBe(fund);
+  const { v } = await kit.fundedVenue('perpdesk-adl-e2e-', fund);
   setPrices(v.exchange, 'BTCUSDT', { mark: 96_000 });
   return v;
 }

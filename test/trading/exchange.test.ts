@@ -18,7 +18,7 @@ import { type LocalVenue as Venue } from '../../src-main/venue.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
-const { venue, user, dataDir } = venueKit({ wall: T0, balance: 10_000n * USDT });
+const { venue, user, dataDir, fundedVenue } = venueKit({ wall: T0, balance: 10_000n * USDT });
 
 /** A bot (house) limit order resting or crossing at `price`. */
 function bot(v: Venue, side: 1 | 2, price: string, qty: string, account = HOUSE_ACCOUNT) {
@@ -707,14 +707,8 @@ describe('durability', () => {
 });
 
 describe('auto-deleveraging', () => {
-  it('when the insurance fund cannot cover, the most profitable opposite position is reduced at the bankruptcy price (close type 5)', () => {
-    const dir = dataDir('perpdesk-adl-');
-    const v0 = venue(dir);
-    v0.settings.set('insurance_fund', '0'); // an empty fund
-    v0.close(); // stays listed: afterEach awaits its worker before the folder goes
-
-    const v = venue(dir);
-    expect(v.exchange.insuranceFund()).toBe(0n);
+  it('when the insurance fund cannot cover, the most profitable opposite position is reduced at the bankruptcy price (close type 5)', async () => {
+    const { v } = await fundedVenue('perpdesk-adl-', 0n); // an empty fund
     const loser = user(v, 'adlloser1');
     const big = user(v, 'adlbig001');
     const small = user(v, 'adlsmall1');

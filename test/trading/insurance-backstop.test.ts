@@ -21,12 +21,7 @@ const user = kit.user;
 
 /** A paper venue (the book holds only the test's orders) in a fresh folder whose fund holds `fund` units. */
 async function venueWithFund(fund: bigint): Promise<{ v: Venue; dir: string }> {
-  const dir = kit.dataDir('perpdesk-backstop-');
-  const v0 = kit.venue(dir);
-  v0.settings.set('insurance_fund', String(fund)); // read as the exchange starts
-  await v0.close(); // stays listed: closing again after the test does nothing
-  const v = kit.venue(dir);
-  expect(v.exchange.insuranceFund()).toBe(fund);
+  const { v, dir } = await kit.fundedVenue('perpdesk-backstop-', fund);
   expect(v.exchange.houseBackstop()).toBe(0n);
   setPrices(v.exchange, 'BTCUSDT', { mark: 96_000 });
   return { v, dir };

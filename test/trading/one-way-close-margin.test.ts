@@ -22,7 +22,7 @@ import { type LocalVenue as Venue } from '../../src-main/venue.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
-const { venue, user, dataDir, oneWayLong } = venueKit({ wall: T0, balance: 10_000n * USDT });
+const { venue, user, dataDir, fundedVenue, oneWayLong } = venueKit({ wall: T0, balance: 10_000n * USDT });
 
 /** A resting (or crossing) house limit order. */
 function bot(v: Venue, symbol: string, side: 1 | 2, price: string, qty: string) {
@@ -229,12 +229,7 @@ describe('one-way: a plain order against the position is margined only for what 
 describe('one-way: an auto-deleveraging close re-margins the orders against the position it closes', () => {
   it('a plain buy resting against a short opens all of it once ADL closes the short', async () => {
     // an empty insurance fund, read as the exchange starts: a bankruptcy close goes to ADL
-    const dir = dataDir('perpdesk-owadl-');
-    const v0 = venue(dir);
-    v0.settings.set('insurance_fund', '0');
-    await v0.close();
-    const v = venue(dir);
-    expect(v.exchange.insuranceFund()).toBe(0n);
+    const { v } = await fundedVenue('perpdesk-owadl-', 0n);
     setPrices(v.exchange, 'BTCUSDT', { mark: 96000 });
     const w = user(v, 'owadlwin', 100_000n * USDT);
     const l = user(v, 'owadllos', 100_000n * USDT);

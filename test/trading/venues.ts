@@ -50,14 +50,35 @@ export function venueKit(o: { wall: number; balance: bigint; pause?: boolean; si
   /** A user `key` holding `balance`, created as the service creates one: through the exchange's sequencer. */
   const user = (v: LocalVenue, key: string, balance = o.balance): number =>
     upsertAccount(v.exchange, { apiKey: key, apiSecret: `${key}-secret`, kind: 'user', balance }, o.wall).id;
+  const venue = (dataDir = ':memory:'): LocalVenue => {
+    const v = openVenue({ dataDir, wall: () => o.wall, ...(o.simulate === false ? { simulate: false } : {}) });
+    if (o.pause) v.clock.pause();
+    venues.push(v);
+    return v;
+  };
+  /** A fresh data folder, removed after the test. */
+  const dataDir = (prefix: string): string => {
+    const d = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(d);
+    return d;
+  };
   return {
-    venue(dataDir = ':memory:'): LocalVenue {
-      const v = openVenue({ dataDir, wall: () => o.wall, ...(o.simulate === false ? { simulate: false } : {}) });
-      if (o.pause) v.clock.pause();
-      venues.push(v);
-      return v;
-    },
+    venue,
     user,
+    dataDir,
+    /**
+     * A venue on a fresh data folder (`prefix`) whose insurance fund holds `fund` units: set in the
+     * folder first, as the exchange reads it when it starts. Returns the venue and its folder.
+     */
+    async fundedVenue(prefix: string, fund: bigint): Promise<{ v: LocalVenue; dir: string }> {
+      const dir = dataDir(prefix);
+      const v0 = venue(dir);
+      v0.settings.set('insurance_fund', String(fund));
+      await v0.close(); // stays listed: closing again after the test does nothing
+      const v = venue(dir);
+      expect(v.exchange.insuranceFund()).toBe(fund);
+      return { v, dir };
+    },
     /**
      * A one-way user `key` at `leverage` on `symbol` holding a long of `qty` bought at `price` (the
      * mark, set here) as a taker against a resting house order: its id and the leverage's notional
@@ -78,12 +99,6 @@ export function venueKit(o: { wall: number; balance: bigint; pause?: boolean; si
       const buy = { symbol, side: 1, position_side: 1, position_action: 1, type: 1, price, qty } as const;
       expect(placeOrder(v.exchange, u, buy)).toMatchObject({ status: 3 });
       return { u, maxNotional: Number(lev.max_notional) };
-    },
-    /** A fresh data folder, removed after the test. */
-    dataDir(prefix: string): string {
-      const d = mkdtempSync(join(tmpdir(), prefix));
-      dirs.push(d);
-      return d;
     },
   };
 }
