@@ -43,6 +43,9 @@ import {
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FIX = join(HERE, '../test/fixtures/binance');
 const SYMBOL = 'BTCUSDT';
+/** The small-tick pair whose 1m joins are scored in ticks, and their band's top (real spot BTCUSDT: a median of 1). */
+const SMALL_TICK = '1000PEPEUSDT';
+const SEAM_TICKS = 2;
 const SEEDS = (process.env.REALISM_SEEDS ?? '1,2').split(',').map(Number);
 const SLOW_S = Number(process.env.REALISM_SECONDS ?? 60);
 const HOURS = Number(process.env.REALISM_HOURS ?? 20);
@@ -283,6 +286,8 @@ function tradeStats(ts: TradeRec[]): { signAcf1: number; tail: number; p99p50: n
 
 interface Real {
   c1m: CandleStats;
+  /** The 1m joins in ticks of the spot 0.01 tick. */
+  joinTicks: ReturnType<typeof S.candleJoinTicks>;
   profile: number[];
   /**
    * Binance's activity by hour of the week (index day x 24 + UTC hour, mean 1), fitted on other
@@ -303,7 +308,9 @@ interface Real {
 }
 
 function realSide(): Real {
-  const c1m = candleStats(readCsvCandles('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv'));
+  const real1m = readCsvCandles('binance_spot_BTCUSDT_1m_2021-05-16_to_2021-05-18.csv');
+  const c1m = candleStats(real1m);
+  const joinTicks = S.candleJoinTicks(real1m, 0.01);
   const y2025 = ofYears(readHourCounts(), [2025]);
   const rateTable = weekTable(fitActivity(y2025));
   const wh = Math.max(1, Math.round(HOURS));
@@ -369,7 +376,7 @@ function realSide(): Real {
     .map((f) => ({ p: Number(f[6]), q: Number(f[7]) }))
     .sort((a, b) => a.p - b.p);
   addBook(book, { bids: sb, asks: sa }, tickOf(snap.map((f) => f[6])), trx.median, 1000);
-  return { c1m, profile, rateTable, hourWindows, book, trx, depthEventsPerS, levelsPerEvent };
+  return { c1m, joinTicks, profile, rateTable, hourWindows, book, trx, depthEventsPerS, levelsPerEvent };
 }
 
 function tickOf(prices: string[]): number {
@@ -394,6 +401,9 @@ interface Live {
     dayRate: number;
     hours: string;
     candles: CandleStats;
+    /** The 1m joins in ticks, BTCUSDT's and the small-tick pair's (SMALL_TICK). */
+    joinTicks: ReturnType<typeof S.candleJoinTicks>;
+    smallJoins: ReturnType<typeof S.candleJoinTicks>;
     trades: ReturnType<typeof tradeStats>;
     /** Sign autocorrelation at LAGS of the aggTrades and of the taker orders, from the trade stream. */
     aggAcf: number[];
@@ -433,13 +443,13 @@ async function getJson<T>(url: string): Promise<T> {
   return body.data;
 }
 
-async function klines(base: string, from: number, to: number): Promise<Candle[]> {
+async function klines(base: string, from: number, to: number, symbol = SYMBOL): Promise<Candle[]> {
   const out: Candle[] = [];
   for (let t = from; t < to; t += 1000 * MIN) {
     const end = Math.min(to, t + 1000 * MIN) - 1;
     // klines answer a bare array (errors are {code, message})
     const rows = (await (
-      await fetchRetry(`${base}/fapi/v1/klines?symbol=${SYMBOL}&interval=1m&start_time=${t}&end_time=${end}`)
+      await fetchRetry(`${base}/fapi/v1/klines?symbol=${symbol}&interval=1m&start_time=${t}&end_time=${end}`)
     ).json()) as unknown[][];
     if (!Array.isArray(rows)) throw new Error(`klines: ${JSON.stringify(rows)}`);
     for (const k of rows) if (k[11] === true) out.push(apiCandle(k));
@@ -569,6 +579,11 @@ async function liveSide(seed: number, real: Real): Promise<Live> {
     const steps = sim.stats.steps - steps0;
     const spanSteps = Math.round((sim.time - s0) / sim.stepMs);
     const live = await klines(svc.url, f0, f1);
+    const small = svc.venue.exchange.pairs.get(SMALL_TICK);
+    const smallJoins =
+      small === undefined
+        ? { median: NaN, withinOne: NaN, n: 0 }
+        : S.candleJoinTicks(await klines(svc.url, f0, f1, SMALL_TICK), small.math.tickValue);
     // The live trade rate as a mean day's: each minute's rate over Binance's activity at its hour
     // of the week (mean 1 over a week), so a run at 05h UTC on a Sunday and one at 15h on a
     // Tuesday measure the same thing; Binance's 33-47 a second are daily figures too. Each hour's
@@ -585,6 +600,8 @@ async function liveSide(seed: number, real: Real): Promise<Live> {
       dayRate,
       hours: live.length > 0 ? `${at(live[0].t)}-${at(live[live.length - 1].t)}` : '-',
       candles: candleStats(live),
+      joinTicks: S.candleJoinTicks(live, tick),
+      smallJoins,
       trades: tradeStats(w2.trades),
       aggAcf: S.signAcf(S.aggTrades(tape), LAGS),
       orderAcf: S.signAcf(S.takerOrders(tape), LAGS),
@@ -958,6 +975,28 @@ async function main(): Promise<void> {
       band: null,
       values: lives.map((l) => l.fast.candles.join.medianBp),
       digits: 4,
+    },
+    // In ticks, on BTCUSDT and on 1000PEPEUSDT, whose tick (0.07 bp) the index crosses some 10-15
+    // times a 100 ms step while it trades a few times a second (docs/realism.md, "Candle seams").
+    {
+      name: 'live 1m open vs previous close, median ticks',
+      real: `${fmt(real.joinTicks.median, 0)} (spot 2021, 0.01 tick)`,
+      band: null,
+      values: lives.map((l) => l.fast.joinTicks.median),
+      digits: 0,
+    },
+    {
+      name: `live 1m open vs previous close, median ticks, ${SMALL_TICK}`,
+      real: `${fmt(real.joinTicks.median, 0)} (spot BTCUSDT 2021)`,
+      band: [0, SEAM_TICKS],
+      values: lives.map((l) => l.fast.smallJoins.median),
+      digits: 0,
+    },
+    {
+      name: `  the share within one tick, ${SMALL_TICK}`,
+      real: fmt(real.joinTicks.withinOne),
+      band: null,
+      values: lives.map((l) => l.fast.smallJoins.withinOne),
     },
     {
       name: 'intraday volume profile, corr with real',

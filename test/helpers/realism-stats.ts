@@ -272,6 +272,26 @@ export function candleJoins(cs: ReadonlyArray<{ t: number; o: number; c: number;
 }
 
 /**
+ * The same joins in ticks of `tick`: the median |open - previous close| over each pair of adjacent
+ * minutes that both traded, and the share within one tick (spot BTCUSDT, May 2021, a 0.01 tick:
+ * median 1, 62 % within one).
+ */
+export function candleJoinTicks(
+  cs: ReadonlyArray<{ t: number; o: number; c: number; n: number }>,
+  tick: number,
+): { median: number; withinOne: number; n: number } {
+  const gaps: number[] = [];
+  for (let i = 1; i < cs.length; i++) {
+    const a = cs[i - 1];
+    const b = cs[i];
+    if (b.t - a.t !== 60_000 || a.n === 0 || b.n === 0) continue;
+    gaps.push(Math.round(Math.abs(b.o - a.c) / tick));
+  }
+  const within = gaps.filter((g) => g <= 1).length;
+  return { median: median(gaps), withinOne: gaps.length === 0 ? NaN : within / gaps.length, n: gaps.length };
+}
+
+/**
  * The widest run of empty ticks among a side's levels within `within` (a fraction of the best
  * price) of its best: `prices` best first, in price units; a run that the window cuts counts up
  * to the window's edge. NaN when the levels end inside the window (the rest is unknown).
