@@ -16,7 +16,7 @@ import { activity } from './activity-profile.ts';
 import { ActivityFactor } from './hawkes.ts';
 import { DEFAULT_FLOW } from './order-flow.ts';
 import { PairLimits } from './order-sizing.ts';
-import { LIVE_STEP_MS, paramsFor, type SymbolSimParams } from './params.ts';
+import { LIVE_STEP_MS, paramsFor, requoteChance, type SymbolSimParams } from './params.ts';
 import { BASIS_TAU_S, basisStepVariance } from './index-venues.ts';
 import { DEFAULT_IMPACT, impactScale, MEAN_QUEUE_FACTOR, meanSqrtNotional } from './impact.ts';
 import { PriceProcess, type ProcessState } from './price-process.ts';
@@ -302,9 +302,11 @@ function buildSymbol(symbol: string, limits: PairLimits, job: SymbolJob, recorde
     const endTicks = Math.exp(b + shift) / limits.tick;
     const signed = endTicks - startTicks;
     startTicks = endTicks;
-    const fine = fromTicks * Math.sqrt(ev * liveStepS * paces[k] + basisVar);
+    // (the walk seen at the crowd's requotes, every live step or every `every` on average: params.requoteRate)
+    const every = 1 / requoteChance(params, fromTicks, LIVE_STEP_MS);
+    const fine = fromTicks * Math.sqrt((ev * liveStepS * paces[k] + basisVar) * every);
     const per = arbTicks + OVERSHOOT * fine;
-    const exits = fine > 0 ? LIVE_STEPS / Math.max(1, (per / fine) ** 2) : 0;
+    const exits = fine > 0 ? LIVE_STEPS / every / Math.max(1, (per / fine) ** 2) : 0;
     const net = Math.round((signed - endTicks * (impacts[k + 1] - impacts[k])) / per);
     const arbs = Math.max(Math.abs(net), Math.round(exits + Math.sqrt(exits) * rng.normal()));
     const arbUp = Math.round((arbs + net) / 2);

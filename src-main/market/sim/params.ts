@@ -5,6 +5,7 @@
 // per symbol (SimulatorOptions.params). Volatility is the annualized volatility of the latent
 // price's diffusion (jumps come on top); intensities are per second of market time.
 import type { SymbolRow } from '../../core/symbol.ts';
+import type { Rng } from './rng.ts';
 
 export interface SymbolSimParams {
   /** Annualized volatility of the diffusion, e.g. 0.45 = 45 %/year (its long-run average). */
@@ -30,6 +31,13 @@ export interface SymbolSimParams {
   makerBaseHalfSpread: number;
   /** Standard deviation of a venue's basis to the latent price, as a fraction (0.0002 = 2 bp). */
   venueBasis: number;
+  /**
+   * Times a second, on average, the crowd (the touch and the deep book) moves its quotes to the fair
+   * price, at most once a step (10, the live step rate: every step); between those moves its quotes hold where
+   * they are. Below the step rate where the index crosses many ticks a step and the pair trades less
+   * than once a step (1000PEPEUSDT): otherwise every print lies a move away from the last.
+   */
+  requoteRate: number;
 }
 
 type SymbolClass = 'btc' | 'eth' | 'major' | 'alt' | 'meme';
@@ -60,6 +68,7 @@ const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
     makerDepthNotional: 900_000,
     makerBaseHalfSpread: 0.0008,
     venueBasis: 0.00015,
+    requoteRate: 10,
   },
   eth: {
     volatility: 0.6,
@@ -74,6 +83,7 @@ const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
     makerDepthNotional: 500_000,
     makerBaseHalfSpread: 0.001,
     venueBasis: 0.0002,
+    requoteRate: 10,
   },
   major: {
     volatility: 0.75,
@@ -88,6 +98,7 @@ const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
     makerDepthNotional: 150_000,
     makerBaseHalfSpread: 0.0015,
     venueBasis: 0.0003,
+    requoteRate: 10,
   },
   alt: {
     volatility: 1.0,
@@ -102,6 +113,7 @@ const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
     makerDepthNotional: 80_000,
     makerBaseHalfSpread: 0.002,
     venueBasis: 0.0004,
+    requoteRate: 10,
   },
   meme: {
     volatility: 1.3,
@@ -116,6 +128,7 @@ const BY_CLASS: Record<SymbolClass, SymbolSimParams> = {
     makerDepthNotional: 60_000,
     makerBaseHalfSpread: 0.0025,
     venueBasis: 0.0006,
+    requoteRate: 1,
   },
 };
 
@@ -132,6 +145,7 @@ const LIMITS: Record<keyof SymbolSimParams, [number, number]> = {
   makerDepthNotional: [100, 1e10],
   makerBaseHalfSpread: [0, 0.01],
   venueBasis: [0, 0.01],
+  requoteRate: [0.01, 10],
 };
 
 /** Defaults of the row's class with `override` applied; throws RangeError on a value out of range. */
@@ -149,6 +163,27 @@ export function paramsFor(row: SymbolRow, override: Partial<SymbolSimParams> = {
 }
 
 export const MS_PER_YEAR = 365 * 24 * 3600 * 1000;
+
+/** The crowd holds its quotes between requotes only where the index's typical step move spans more ticks than this. */
+const HOLD_TICKS = 5;
+
+/**
+ * The chance that the crowd moves its quotes to the fair price (fairTicks, in ticks) in a step of
+ * dtMs: 1 (every step) at requoteRate x dtMs >= 1 s, or where the step's typical move at the
+ * pair's volatility is HOLD_TICKS ticks or less (holding would change a coarse touch by a tick at
+ * most); otherwise 1 - e^(-requoteRate x dtMs / 1000).
+ */
+export function requoteChance(p: SymbolSimParams, fairTicks: number, dtMs: number): number {
+  const rate = (p.requoteRate * dtMs) / 1000;
+  if (rate >= 1 || p.volatility * Math.sqrt(dtMs / MS_PER_YEAR) * fairTicks <= HOLD_TICKS) return 1;
+  return 1 - Math.exp(-rate);
+}
+
+/** Whether the crowd requotes in a step (requoteChance), drawn from rng when the chance is below 1. */
+export function requotes(p: SymbolSimParams, fairTicks: number, dtMs: number, rng: Rng): boolean {
+  const chance = requoteChance(p, fairTicks, dtMs);
+  return chance >= 1 || rng.next() < chance;
+}
 
 /** The live simulator's step, ms of market time: the book can change ten times a second (Binance's depth stream is 100 ms). */
 export const LIVE_STEP_MS = 100;

@@ -15,7 +15,7 @@ import { DEFAULT_VENUES, IndexVenues, type VenueSpec } from './index-venues.ts';
 import { MarketMaker } from './market-maker.ts';
 import { runAt } from './market-time.ts';
 import { niceNear, PairLimits } from './order-sizing.ts';
-import { LIVE_STEP_MS, paramsFor, type SymbolSimParams } from './params.ts';
+import { LIVE_STEP_MS, paramsFor, requotes, type SymbolSimParams } from './params.ts';
 import { PriceFeed } from './price-feed.ts';
 import { PriceProcess, type ProcessState } from './price-process.ts';
 import { Rng } from './rng.ts';
@@ -93,6 +93,8 @@ export interface SymbolSim {
   volFactor: number;
   /** The current step's pace (the takers' business time), set at its start. */
   pace: number;
+  centre: number;
+  readonly requotes: Rng;
 }
 
 export interface SimStats {
@@ -205,6 +207,8 @@ export class Simulator {
         stepIndex: 0,
         volFactor: 1,
         pace: 1,
+        centre: 0,
+        requotes: stream('requote'),
       };
       this.symbols.push(s);
       this.bySymbol.set(row.symbol, s);
@@ -322,11 +326,8 @@ export class Simulator {
     return n;
   }
 
-  /**
-   * Jumps to target (rounded down to a step) in one move: the latent prices move by the whole gap,
-   * venues resynchronise, makers requote, funding is settled at each instant passed. No taker flow
-   * happens inside the gap. For overload only: a run that skips is no longer reproducible.
-   */
+  /** Jumps to target (rounded down to a step) in one move: the latent prices move by the whole gap, venues resynchronise, makers
+   * requote, funding is settled at each instant passed. No taker flow inside the gap. For overload only (not reproducible). */
   skipTo(target: number): void {
     const to = Math.floor(target / this.stepMs) * this.stepMs;
     if (to <= this._time) return;
@@ -389,13 +390,15 @@ export class Simulator {
     s.maker.quote(index, s.halfSpread, s.spacing);
   }
 
-  /** Arbitrage of stale quotes, then the deep book and the touch around the fair price `price` (dtMs 0: the opening book). */
+  /** The crowd at the fair price `price` (dtMs 0: the opening book): at a requote (params.requoteRate; always at dtMs 0)
+   * the arbitrage of stale quotes, then the deep book and the touch around it; between requotes around s.centre, held. */
   private refreshCrowd(s: SymbolSim, price: number, dtMs: number): void {
-    const fair = price / s.limits.tick;
+    const requoted = dtMs === 0 || requotes(s.params, price / s.limits.tick, dtMs, s.requotes);
+    const fair = (requoted ? (s.centre = price) : s.centre) / s.limits.tick;
     const [bidT, askT] = TouchBook.targets(fair);
     const time = this._time + dtMs;
     const [bidA, askA] = TouchBook.targets(s.impact.arbitrageFair(fair));
-    if (dtMs > 0)
+    if (dtMs > 0 && requoted)
       s.impact.without(() => s.takers.arbitrage(bidA, askA, DEFAULT_FLOW.arbQueues * s.touch.queueLots(bidA)));
     const [lo, hi] = [s.tradeLo, s.tradeHi];
     s.tradeLo = Number.POSITIVE_INFINITY;
@@ -431,9 +434,8 @@ export class Simulator {
     const dt = this.stepMs;
     const cap = 0.5 * s.params.makerDepthNotional;
     // the last step of each second: make sure the second saw a trade
-    if ((t + dt) % 1000 === 0 && Math.floor(s.lastTradeTime / 1000) < Math.floor(t / 1000)) {
-      if (!s.takers.send(cap)) s.takers.send(cap, s.pair.book.bestAsk() > 0 ? 1 : 2);
-    }
+    if ((t + dt) % 1000 === 0 && Math.floor(s.lastTradeTime / 1000) < Math.floor(t / 1000) && !s.takers.send(cap))
+      s.takers.send(cap, s.pair.book.bestAsk() > 0 ? 1 : 2);
     this.refreshMaker(s, s.impact.fair(s.stepIndex));
     s.feed.update(t, s.stepIndex, this.lastPrice(s));
     this.publish(s);
@@ -465,9 +467,7 @@ export class Simulator {
   }
 
   get stats(): SimStats {
-    let takerOrders = 0;
-    let makerOrders = 0;
-    let rejected = 0;
+    let [takerOrders, makerOrders, rejected] = [0, 0, 0];
     for (const s of this.symbols) {
       takerOrders += s.takers.stats.orders;
       makerOrders += s.maker.stats.placed + s.touch.house.stats.placed + s.deep.house.stats.placed;
