@@ -115,6 +115,70 @@ test('the ladder follows the book and matches the REST depth', async ({ page, se
   await expect(screen.form.price).toHaveValue(askPrice);
 });
 
+test('ArrowDown on a level the book moved out of sight goes down from it, never to the asks', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = 'ETHUSDT';
+  await market.ensureBook(symbol, 15);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await screen.selectSymbol(symbol);
+  const ladder = screen.ladder;
+  await expect(ladder.root).toHaveAttribute('data-sync', 'live');
+  // the market quiet: only the orders below move the book
+  await setPaused(service.url, true);
+  const s = await market.symbol(symbol);
+  const tick = Number(s.price_step);
+  const ticks = (p: string): number => Math.round(Number(p) / tick);
+  // a sell takes the two best bids, opening the spread
+  const d0 = await depth(service.url, symbol);
+  const qty = d0.bids.slice(0, 2).reduce((a, [, q]) => a + Number(q), 0);
+  await trader.api.placeOrder({
+    symbol,
+    side: 2,
+    position_side: 2,
+    position_action: 1,
+    type: 2,
+    qty: qty.toFixed(s.qty_precision),
+  });
+  const d1 = await depth(service.url, symbol);
+  expect(ticks(d1.asks[0][0]) - ticks(d1.bids[0][0]), 'the spread the sell opened').toBeGreaterThan(1);
+  await expect.poll(async () => ticks((await ladder.levels('bid'))[0]?.[0] ?? 'NaN')).toBe(ticks(d1.bids[0][0]));
+  // the focus on the lowest bid the column shows
+  await ladder.grouping.focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('End');
+  const focused = ladder.root.locator('.ladder-row:focus');
+  await expect(focused).toHaveAttribute('data-testid', 'ladder-bid-row');
+  const low = (await focused.getAttribute('data-price'))!;
+  // a new best bid in that spread: every bid drawn moves down a row, the focused one out of the column
+  const price = ((ticks(d1.bids[0][0]) + 1) * tick).toFixed(s.price_precision);
+  await market.api.placeBotOrder({
+    symbol,
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price,
+    qty: '0.777',
+    need_cache: true,
+  });
+  await expect.poll(async () => ticks((await ladder.levels('bid'))[0]?.[0] ?? 'NaN')).toBe(ticks(price));
+  await expect(focused).toHaveAttribute('data-price', low);
+  const below = await focused.evaluate(
+    (el) => el.getBoundingClientRect().bottom - el.closest('.ladder-side')!.getBoundingClientRect().bottom,
+  );
+  expect(below, 'the focused level is below the column').toBeGreaterThan(1);
+  // one row down from there is out of sight too: the lowest bid shown, the one drawn just above it
+  await page.keyboard.press('ArrowDown');
+  await expect(focused).toHaveAttribute('data-testid', 'ladder-bid-row');
+  const bids = (await ladder.levels('bid')).map(([p]) => p);
+  expect(await focused.getAttribute('data-price')).toBe(bids[bids.indexOf(low) - 1]);
+});
+
 test.afterEach(async ({ service }) => {
   await setPaused(service.url, false);
 });

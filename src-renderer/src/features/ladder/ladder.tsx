@@ -5,9 +5,10 @@
 // the levels are dimmed behind a "Reconnecting…" / "Syncing…" veil: they may be stale; on a replay
 // that ended with its service, behind "Replay ended" (the book is its last, nothing reconnects).
 // From the keyboard the levels are one Tab stop (a roving tab index): Tab lands on the level last
-// used (at first the best bid), the arrow keys move along the levels, Home / End go to the top and
-// the bottom, Enter or Space puts the level's price in the order form. A level that leaves the book
-// under the focus hands it to the level now in its place.
+// used (at first the best bid), the arrow keys move one level up or down from the focused one as
+// the book is drawn now (one the book pushed out of the column moves to the nearest level shown),
+// Home / End go to the top and the bottom, Enter or Space puts the level's price in the order form.
+// A level that leaves the book under the focus hands it to the level now in its place.
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { GroupedLevel } from '../../../../src-shared/sdk/local-order-book.ts';
 import { decimalsOf, fmt, fmtPct } from '../../lib/format.ts';
@@ -65,18 +66,7 @@ export function Ladder() {
   const onKey = (e: KeyboardEvent<HTMLDivElement>): void => {
     const row = (e.target as HTMLElement).closest<HTMLElement>('.ladder-row');
     if (!row) return;
-    const rows = levelRows(root.current!);
-    const i = rows.indexOf(row);
-    const to =
-      e.key === 'ArrowUp'
-        ? rows[i - 1]
-        : e.key === 'ArrowDown'
-          ? rows[i + 1]
-          : e.key === 'Home'
-            ? rows[0]
-            : e.key === 'End'
-              ? rows[rows.length - 1]
-              : undefined;
+    const to = ['ArrowUp', 'ArrowDown', 'Home', 'End'].includes(e.key) ? moveFrom(root.current!, row, e.key) : null;
     if (e.key === 'Enter' || e.key === ' ') pick(row.dataset.price!);
     else if (to) to.focus({ preventScroll: true });
     else if (!['ArrowUp', 'ArrowDown', 'Home', 'End'].includes(e.key)) return;
@@ -211,6 +201,29 @@ function levelRows(root: HTMLElement): HTMLElement[] {
     });
   };
   return [...side('asks').reverse(), ...side('bids')];
+}
+
+/**
+ * The level a key moves the focus to from `row`: one up or down from it among all the levels as
+ * drawn (asks top-down, then bids), kept to those shown, so a level the book has moved out of
+ * sight under the focus (better bids push it below the column's end) moves from where it is, to
+ * the nearest level shown that way, and never jumps to the other end of the book; Home / End: the
+ * top / the bottom level shown.
+ */
+function moveFrom(root: HTMLElement, row: HTMLElement, key: string): HTMLElement | undefined {
+  const shown = levelRows(root);
+  if (key === 'Home') return shown[0];
+  if (key === 'End') return shown[shown.length - 1];
+  const all = [
+    ...[...root.querySelectorAll<HTMLElement>('.ladder-side.asks .ladder-row')].reverse(),
+    ...root.querySelectorAll<HTMLElement>('.ladder-side.bids .ladder-row'),
+  ];
+  const i = all.indexOf(row);
+  if (i < 0 || shown.length === 0) return undefined;
+  const first = all.indexOf(shown[0]);
+  const last = all.indexOf(shown[shown.length - 1]);
+  const j = Math.min(Math.max(key === 'ArrowUp' ? i - 1 : i + 1, first), last);
+  return j === i ? undefined : all[j];
 }
 
 /** Where a focused level is: its price, and its place among the levels shown. */
