@@ -8,8 +8,8 @@ import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:f
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseFixed } from '../../src-shared/decimal.ts';
-import { GridError, parseGrid } from './grid.ts';
-import type { JobResult, ParamSet, SweepJob } from './job.ts';
+import { GridError, parseGrid, type Grid } from './grid.ts';
+import type { JobResult, SweepJob } from './job.ts';
 import { checkSpan } from '../replay/plan.ts';
 import { buildPack, listDatasets, openPack, type PackRef } from './pack.ts';
 import { failureLine } from './output-tail.ts';
@@ -73,8 +73,8 @@ export interface PreparedSweep {
   jobs: SweepJob[];
 }
 
-function readGrid(file: string | undefined, cwd: string): ParamSet[] {
-  if (file === undefined) return [{}];
+function readGrid(file: string | undefined, cwd: string): Grid {
+  if (file === undefined) return { sets: [{}], defaults: {} };
   let text: string;
   try {
     text = readFileSync(resolve(cwd, file), 'utf8');
@@ -96,7 +96,7 @@ function readGrid(file: string | undefined, cwd: string): ParamSet[] {
 export async function prepareSweep(req: SweepRequest, onChecked?: () => void): Promise<PreparedSweep> {
   const span = parseSpan(req.replay);
   const split = parseSplit(req.split);
-  const sets = readGrid(req.grid, req.cwd);
+  const { sets, defaults } = readGrid(req.grid, req.cwd);
   const bot = checkBot(req.bot, req.cwd);
   if (!parseFixed(req.balance, 8).ok)
     throw new PlanError(`--balance must be a positive USDT amount, got '${req.balance}'`);
@@ -134,6 +134,7 @@ export async function prepareSweep(req: SweepRequest, onChecked?: () => void): P
     start: span.start,
     until: span.until,
     sets,
+    defaults,
     runner: req.runner,
     pack,
     template,

@@ -5,6 +5,8 @@
 //   "random": {"count": 20, "seed": 7, "params": {"fast": {"min": 2, "max": 9}, "qty": ["0.01", "0.02"]}}
 //             sets drawn from ranges (a step, or integers when min and max are) or value lists,
 //             from a seeded generator: the same file gives the same sets.
+//   "defaults": {"qty": "0.01"}                      the bot's values for what a set leaves out: every
+//             set is completed with them (so the bot runs with them and the Sweeps page shows them)
 // Names are identifiers, values JSON strings, numbers or booleans. Anything else is a GridError
 // naming the place in the file.
 import type { ParamSet, ParamValue } from './job.ts';
@@ -143,8 +145,25 @@ function listedSets(l: unknown): ParamSet[] {
   });
 }
 
+/** A grid file read: its sets, each completed with the defaults, and the defaults. */
+export interface Grid {
+  sets: ParamSet[];
+  /** The bot's values for what a set leaves out ("defaults"; {} when the file names none). */
+  defaults: ParamSet;
+}
+
+function defaultsOf(d: unknown): ParamSet {
+  if (!isObject(d)) throw new GridError('"defaults" must be an object of parameter values');
+  const out: ParamSet = {};
+  for (const [name, v] of Object.entries(d)) {
+    checkName(name, '"defaults"');
+    out[name] = checkValue(v, `"defaults".${name}`);
+  }
+  return out;
+}
+
 /** The parameter sets of a grid file's text; GridError for anything it cannot use. */
-export function parseGrid(text: string): ParamSet[] {
+export function parseGrid(text: string): Grid {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -153,15 +172,18 @@ export function parseGrid(text: string): ParamSet[] {
   }
   if (!isObject(doc)) throw new GridError('must be a JSON object with "grid", "sets" and/or "random"');
   for (const k of Object.keys(doc))
-    if (k !== 'grid' && k !== 'sets' && k !== 'random' && k !== 'comment')
-      throw new GridError(`unknown field '${k}' (a grid file has "grid", "sets", "random" and "comment")`);
-  if (doc.grid === undefined && doc.sets === undefined && doc.random === undefined)
-    throw new GridError('has none of "grid", "sets" and "random"');
-  const all = [
+    if (k !== 'grid' && k !== 'sets' && k !== 'random' && k !== 'defaults' && k !== 'comment')
+      throw new GridError(`unknown field '${k}' (a grid file has "grid", "sets", "random", "defaults" and "comment")`);
+  if (doc.grid === undefined && doc.sets === undefined && doc.random === undefined && doc.defaults === undefined)
+    throw new GridError('has none of "grid", "sets", "random" and "defaults"');
+  const defaults = doc.defaults === undefined ? {} : defaultsOf(doc.defaults);
+  const named = [
     ...(doc.grid === undefined ? [] : expandGrid(doc.grid)),
     ...(doc.sets === undefined ? [] : listedSets(doc.sets)),
     ...(doc.random === undefined ? [] : expandRandom(doc.random)),
   ];
+  // a set runs with the defaults for what it leaves out (only defaults: one set of them)
+  const all = (named.length === 0 ? [{}] : named).map((s) => ({ ...defaults, ...s }));
   const seen = new Set<string>();
   const out: ParamSet[] = [];
   for (const s of all) {
@@ -171,5 +193,5 @@ export function parseGrid(text: string): ParamSet[] {
     out.push(s);
   }
   if (out.length > MAX_SETS) throw new GridError(`expands to ${out.length} sets, more than ${MAX_SETS}`);
-  return out;
+  return { sets: out, defaults };
 }

@@ -13,6 +13,8 @@ export interface SweepSpec {
   start: number;
   until: number;
   sets: ParamSet[];
+  /** The grid file's "defaults" (every set already carries them); absent in a sweep recorded before them. */
+  defaults?: ParamSet;
   /** `local` (a pool of processes) or the Redis URL of the queue. */
   runner: string;
   pack: { path: string; sha256: string };

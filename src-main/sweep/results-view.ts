@@ -49,6 +49,8 @@ export interface SweepView extends SweepSummary {
   start: number;
   until: number;
   params: string[];
+  /** The grid file's "defaults": the value a set runs with for what it did not name. */
+  defaults: ParamSet;
   jobs_detail: JobView[];
   sets: SetView[];
 }
@@ -139,6 +141,7 @@ export function sweepView(store: SweepStore, id: string): SweepView | undefined 
     start: spec.start,
     until: spec.until,
     params,
+    defaults: spec.defaults ?? {},
     jobs_detail: jobs.map(jobView),
     sets: setViews(jobs),
   };

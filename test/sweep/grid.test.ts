@@ -6,9 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { GridError, parseGrid } from '../../src-main/sweep/grid.ts';
 import { ROOT } from './fixture.ts';
 
+/** The sets of a grid file's text. */
+const setsOf = (text: string) => parseGrid(text).sets;
+
 describe('parseGrid', () => {
   it('expands a full grid, the first name varying slowest', () => {
-    expect(parseGrid(JSON.stringify({ grid: { fast: [3, 5], slow: [10, 20, 30] } }))).toEqual([
+    expect(setsOf(JSON.stringify({ grid: { fast: [3, 5], slow: [10, 20, 30] } }))).toEqual([
       { fast: 3, slow: 10 },
       { fast: 3, slow: 20 },
       { fast: 3, slow: 30 },
@@ -19,7 +22,7 @@ describe('parseGrid', () => {
   });
 
   it('adds listed sets after the grid and drops repeats whatever their key order', () => {
-    const sets = parseGrid(
+    const sets = setsOf(
       JSON.stringify({
         grid: { fast: [3], slow: [10] },
         sets: [
@@ -34,6 +37,32 @@ describe('parseGrid', () => {
     ]);
   });
 
+  it("completes every set with the defaults, a set's own value first, and drops the sets that become one", () => {
+    const g = parseGrid(
+      JSON.stringify({
+        grid: { fast: [3, 5] },
+        sets: [
+          { fast: 3, qty: '0.01' },
+          { fast: 4, qty: '0.02' },
+        ],
+        defaults: { qty: '0.01', step_minutes: 15 },
+      }),
+    );
+    expect(g.defaults).toEqual({ qty: '0.01', step_minutes: 15 });
+    // { fast: 3, qty: '0.01' } is { fast: 3 } at its default qty: one set
+    expect(g.sets).toEqual([
+      { qty: '0.01', step_minutes: 15, fast: 3 },
+      { qty: '0.01', step_minutes: 15, fast: 5 },
+      { qty: '0.02', step_minutes: 15, fast: 4 },
+    ]);
+    // only defaults: one set of them; none: {}
+    expect(parseGrid(JSON.stringify({ defaults: { fast: 4 } }))).toEqual({
+      sets: [{ fast: 4 }],
+      defaults: { fast: 4 },
+    });
+    expect(parseGrid(JSON.stringify({ sets: [{ fast: 4 }] })).defaults).toEqual({});
+  });
+
   it('draws random sets from ranges and lists, the same for the same seed and others for another', () => {
     const file = (seed: number) =>
       JSON.stringify({
@@ -43,9 +72,9 @@ describe('parseGrid', () => {
           params: { fast: { min: 2, max: 9 }, width: { min: 0.1, max: 0.5, step: 0.05 }, qty: ['0.01', '0.02'] },
         },
       });
-    const a = parseGrid(file(7));
-    expect(parseGrid(file(7))).toEqual(a);
-    expect(parseGrid(file(8))).not.toEqual(a);
+    const a = setsOf(file(7));
+    expect(setsOf(file(7))).toEqual(a);
+    expect(setsOf(file(8))).not.toEqual(a);
     expect(a.length).toBeGreaterThan(20); // repeats dropped, most of 30 kept
     for (const s of a) {
       expect(Number.isInteger(s.fast)).toBe(true);
@@ -62,7 +91,7 @@ describe('parseGrid', () => {
   });
 
   it('draws min + k x step exactly for steps and bounds below 1e-6 (written 1e-7), with no float drift', () => {
-    const sets = parseGrid(
+    const sets = setsOf(
       JSON.stringify({
         random: {
           count: 40,
@@ -87,7 +116,7 @@ describe('parseGrid', () => {
     expect(new Set(sets.map((s) => s.thr)).size).toBeGreaterThanOrEqual(7);
     expect(new Set(sets.map((s) => s.w)).size).toBeGreaterThanOrEqual(10);
     // the tester's file: five distinct sets, none of them 0
-    const tiny = parseGrid(
+    const tiny = setsOf(
       JSON.stringify({
         random: {
           count: 5,
@@ -103,7 +132,10 @@ describe('parseGrid', () => {
   it.each([
     ['{', /not JSON/],
     ['[]', /must be a JSON object/],
-    ['{}', /has none of "grid", "sets" and "random"/],
+    ['{}', /has none of "grid", "sets", "random" and "defaults"/],
+    ['{"sets": [{"a": 1}], "defaults": [1]}', /"defaults" must be an object of parameter values/],
+    ['{"sets": [{"a": 1}], "defaults": {"a": null}}', /"defaults".a must be a string, a number or a boolean/],
+    ['{"sets": [{"a": 1}], "defaults": {"a-b": 1}}', /'a-b' is not a parameter name/],
     ['{"grid": {"fast": []}}', /"grid.fast" must be a non-empty list/],
     ['{"grid": {"fast": [1, null]}}', /"grid.fast"\[1\] must be a string, a number or a boolean/],
     ['{"grid": {"fast": [{"a": 1}]}}', /must be a string, a number or a boolean/],
@@ -138,7 +170,7 @@ describe('the example grids', () => {
     const reads = new Set(
       [...readFileSync(path.join(ROOT, bot), 'utf8').matchAll(/\bparams\.(\w+)/g)].map((m) => m[1]),
     );
-    const sets = parseGrid(readFileSync(path.join(ROOT, grid), 'utf8'));
+    const sets = setsOf(readFileSync(path.join(ROOT, grid), 'utf8'));
     expect(sets).toHaveLength(count);
     for (const set of sets) for (const name of Object.keys(set)) expect(reads, `${grid}: ${name}`).toContain(name);
     // and the sweep-bot's own rule (1 <= fast < slow) holds for each, so no set fails by design

@@ -55,7 +55,10 @@ const result = (index: number, status: JobResult['status'], m: JobMetrics): JobR
     outputTail: [],
   }) as unknown as JobResult;
 
-function view(results: Array<[fast: number, day: number, status: JobResult['status'], m: JobMetrics]>) {
+function view(
+  results: Array<[fast: number, day: number, status: JobResult['status'], m: JobMetrics]>,
+  defaults?: SweepSpec['defaults'],
+) {
   const s = new SqliteSweepStore(':memory:');
   const jobs = results.map(
     ([fast, day], index) =>
@@ -71,7 +74,7 @@ function view(results: Array<[fast: number, day: number, status: JobResult['stat
   const sets = [...new Set(results.map(([fast]) => fast))].map((fast) => ({ fast }));
   s.createSweep(
     'swV',
-    { bot: 'b', replay: 'r', split: 'day', sets } as unknown as SweepSpec,
+    { bot: 'b', replay: 'r', split: 'day', sets, defaults } as unknown as SweepSpec,
     jobs,
     coordinatorHere(),
     1,
@@ -84,6 +87,14 @@ function view(results: Array<[fast: number, day: number, status: JobResult['stat
 }
 
 describe('the per-set view', () => {
+  it("carries the grid file's defaults, for the page to show and mark ({} for a sweep recorded without)", () => {
+    expect(view([[3, 0, 'ok', zeros]], { qty: '0.01', step_minutes: 15 }).view.defaults).toEqual({
+      qty: '0.01',
+      step_minutes: 15,
+    });
+    expect(view([[3, 0, 'ok', zeros]]).view.defaults).toEqual({});
+  });
+
   it('gives a set whose jobs all failed no figure, not a 0 % return', () => {
     const set = view([
       [3, 0, 'ok', metrics(-0.001, [-0.001])],

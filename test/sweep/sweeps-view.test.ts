@@ -1,11 +1,12 @@
 // The Sweeps page's logic (src-renderer/src/features/sweeps/sweeps-view.ts): the per-set table's
 // sort (nulls last, either way), the heat map's cells (means over the sets sharing two values, or
-// a strip over one parameter) and colours, a set's equity curve over its pieces and the curves' scaling.
+// a strip over one parameter) and colours, a parameter left at its default, a set's equity curve over its pieces and the curves' scaling.
 import { describe, expect, it } from 'vitest';
 import {
   curvePaths,
   heatColor,
   heatMap,
+  paramCell,
   setCurve,
   sortSets,
   stateText,
@@ -31,6 +32,19 @@ describe('the Sweeps page', () => {
     expect(stateText({ id: 'swA', state: 'stopped' })).toBe('stopped; resume: npm run sweep -- --resume swA');
     expect(stateText({ id: 'swA', state: 'running' })).toBe('running');
     expect(stateText({ id: 'swA', state: 'done' })).toBe('done');
+  });
+
+  it('shows a parameter left at its default with the value, marked as the default, never a blank cell', () => {
+    const defaults = { qty: '0.01', step_minutes: 15 };
+    // the set's own value, other than the default: no mark
+    expect(paramCell({ fast: 3, qty: '0.02' }, 'qty', defaults)).toMatchObject({ text: '0.02', mark: null });
+    // the same as the default (the set was completed with it, or named it): marked
+    expect(paramCell({ fast: 3, qty: '0.01' }, 'qty', defaults)).toMatchObject({ text: '0.01', mark: 'default' });
+    // not in the set (a sweep recorded before sets were completed): the grid's default, marked
+    expect(paramCell({ fast: 3 }, 'step_minutes', defaults)).toMatchObject({ text: '15', mark: 'default' });
+    // no default known: the bot's own, said so
+    expect(paramCell({ fast: 3 }, 'slow', defaults)).toMatchObject({ text: '', mark: 'bot default' });
+    expect(paramCell({ flag: false }, 'flag', {})).toMatchObject({ text: 'false', mark: null });
   });
 
   it('sorts the sets by a metric or a parameter, nulls last both ways', () => {

@@ -11,7 +11,7 @@ import { noQuery, strEnum, tuple, type ApiInstance } from '../schemas.ts';
 const num = (description?: string) => Type.Number(description === undefined ? {} : { description });
 const numOrNull = (description: string) => Type.Unsafe<number | null>({ type: ['number', 'null'], description });
 const paramsSchema = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
-  description: 'The parameter set, as the grid file gave it',
+  description: 'The parameter set, as the grid file gave it, completed with its defaults',
 });
 const statusSchema = strEnum(['pending', 'ok', 'failed', 'timeout', 'error'] as const, 'The job status');
 
@@ -98,6 +98,9 @@ const sweepSchema = Type.Object({
   start: Type.Integer(),
   until: Type.Integer(),
   params: Type.Array(Type.String(), { description: 'Every parameter name of the sets' }),
+  defaults: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+    description: "The grid file's defaults: the value a set runs with for a parameter it does not name ({} for none)",
+  }),
   jobs_detail: Type.Array(jobSchema),
   sets: Type.Array(setSchema),
 });

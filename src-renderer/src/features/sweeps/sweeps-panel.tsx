@@ -13,6 +13,7 @@ import {
   heatColor,
   heatMap,
   jobsOfSet,
+  paramCell,
   setCurve,
   SET_METRICS,
   sortSets,
@@ -248,9 +249,20 @@ function SweepsBody() {
                       onKeyDown={(e) => activate(e, () => void pick(st))}
                       title="Show its equity curves (Enter)"
                     >
-                      {detail.params.map((p) => (
-                        <td key={p}>{String(st.params[p] ?? '')}</td>
-                      ))}
+                      {detail.params.map((p) => {
+                        const c = paramCell(st.params, p, detail.defaults);
+                        return (
+                          <td key={p} title={c.title}>
+                            {c.text}
+                            {c.mark !== null && (
+                              <span className="default-mark">
+                                {c.text === '' ? '' : ' '}
+                                {c.mark}
+                              </span>
+                            )}
+                          </td>
+                        );
+                      })}
                       <td style={i >= 0 ? { color: COLORS[i] } : undefined}>
                         {st.ok === 0 && st.failed > 0 ? 'failed' : fmt(st.return, true)}
                       </td>

@@ -37,6 +37,8 @@ export interface SetView {
 
 export interface SweepDetailView extends SweepSummaryView {
   params: string[];
+  /** The grid file's "defaults": what a set runs with for a parameter it does not name. */
+  defaults: Record<string, ParamValue>;
   jobs_detail: Array<{ index: number; start: number; params: Record<string, ParamValue>; status: string }>;
   sets: SetView[];
 }
@@ -70,6 +72,34 @@ function keyOf(s: SetView, key: SortKey): number | string | null {
     return v === undefined ? null : typeof v === 'boolean' ? String(v) : v;
   }
   return s[key as SetMetric];
+}
+
+/** A set's parameter as the table shows it: its value ('' when unknown) and its mark, if a default. */
+export interface ParamCell {
+  text: string;
+  mark: 'default' | 'bot default' | null;
+  title: string;
+}
+
+/**
+ * A set's value of one parameter: its own, marked as the default when it is the grid file's
+ * default; a parameter the set does not name runs with the grid's default (a sweep recorded
+ * before sets were completed with them), or, with none there, with the bot's own, whose value
+ * the sweep does not know.
+ */
+export function paramCell(
+  params: Record<string, ParamValue>,
+  name: string,
+  defaults: Record<string, ParamValue>,
+): ParamCell {
+  const v = params[name];
+  const d = defaults[name];
+  if (v === undefined && d === undefined)
+    return { text: '', mark: 'bot default', title: `${name}: not set by the sweep, so the bot's own default` };
+  const text = String(v ?? d);
+  return v === undefined || v === d
+    ? { text, mark: 'default', title: `${name} = ${text}: the grid file's default` }
+    : { text, mark: null, title: `${name} = ${text}` };
 }
 
 /** Sets sorted by a key (nulls always last), stable. */
