@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli-helpers.ts';
 import { ROOT } from './fixture.ts';
+import { FIRST_SWEEP } from '../../src-renderer/src/features/sweeps/sweeps-view.ts';
 
 /** The doc's `npm run CMD -- ...` command line (continuation lines joined, [optional] parts dropped). */
 function documented(doc: string, start: string): string[] {
@@ -43,4 +44,23 @@ describe("docs/sweeps.md's example, step by step", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/perpdesk sweep sw\w+: 1\/1 jobs done \(1 ok, 0 failed\)/);
   }, 180_000);
+});
+
+describe("the Sweeps page's first sweep", () => {
+  // the page said only 'npm run sweep -- ...': on a folder without the data (or on another folder
+  // than the service's, the default one) it stopped at 'no perpdesk database ... (import data first)'
+  it("gives the import and the sweep the docs give (run above), on the service's data folder", () => {
+    const doc = readFileSync(path.join(ROOT, 'docs/sweeps.md'), 'utf8');
+    const words = (cmd: string, start: string): string[] => cmd.slice(start.length).trim().split(/\s+/);
+    expect(words(FIRST_SWEEP.importData, 'npm run data --')).toEqual([
+      ...documented(doc, 'npm run data --'),
+      '--data-dir',
+      'DIR',
+    ]);
+    expect(words(FIRST_SWEEP.sweep, 'npm run sweep --')).toEqual([
+      ...documented(doc, 'npm run sweep --'),
+      '--data-dir',
+      'DIR',
+    ]);
+  });
 });

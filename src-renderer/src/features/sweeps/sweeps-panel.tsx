@@ -9,6 +9,7 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
 import {
   curveKey,
+  FIRST_SWEEP,
   curvePaths,
   heatColor,
   heatMap,
@@ -184,14 +185,17 @@ function SweepsBody() {
     <div className="sweeps-panel">
       {error !== null && <p className="error">{error}</p>}
       {list !== null && list.length === 0 && (
-        <p>
-          No sweep on this data folder yet. Run one:{' '}
-          <code>
-            npm run sweep -- --bot &quot;node examples/sweep-bot.ts&quot; --replay BTCUSDT@2025-01-06..2025-01-12 --grid
-            examples/sweep-grid.json
-          </code>{' '}
-          (docs/sweeps.md).
-        </p>
+        <div data-testid="sweeps-empty">
+          <p>
+            No sweep on this data folder yet. Import the data of the example, then run it, both on this service&apos;s
+            data folder (DIR: the <code>--data-dir</code> it was started with; docs/sweeps.md):
+          </p>
+          <pre className="sweeps-hint">
+            {FIRST_SWEEP.importData}
+            {'\n'}
+            {FIRST_SWEEP.sweep}
+          </pre>
+        </div>
       )}
       <section>
         <table className="data-table" data-testid="sweeps-list" aria-label="Sweeps">

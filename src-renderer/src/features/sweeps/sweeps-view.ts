@@ -43,6 +43,18 @@ export interface SweepDetailView extends SweepSummaryView {
   sets: SetView[];
 }
 
+/**
+ * The first sweep the empty page suggests (docs/sweeps.md's example): the import of the data it
+ * replays (the repository's candles of that week), then the sweep, both on the folder of the
+ * service the page is on (DIR: its --data-dir), or the sweep finds no data and the page no sweep.
+ */
+export const FIRST_SWEEP = {
+  importData:
+    'npm run data -- import test/fixtures/binance/klines/binance_spot_BTCUSDT_15m_2025-01-06_to_2025-01-12.csv --market spot --symbol BTCUSDT --interval 15m --data-dir DIR',
+  sweep:
+    'npm run sweep -- --bot "node examples/sweep-bot.ts" --replay BTCUSDT@2025-01-06..2025-01-12 --split day --grid examples/sweep-grid.json --data-dir DIR',
+} as const;
+
 /** A sweep's state as the list shows it: what to do with one that has pending jobs and no coordinator. */
 export function stateText(w: Pick<SweepSummaryView, 'id' | 'state'>): string {
   if (w.state === 'interrupted')
