@@ -152,6 +152,11 @@ export interface Grid {
   defaults: ParamSet;
 }
 
+/** `from` without the names `set` has. */
+function omit(from: ParamSet, set: ParamSet): ParamSet {
+  return Object.fromEntries(Object.entries(from).filter(([k]) => !(k in set)));
+}
+
 function defaultsOf(d: unknown): ParamSet {
   if (!isObject(d)) throw new GridError('"defaults" must be an object of parameter values');
   const out: ParamSet = {};
@@ -182,8 +187,9 @@ export function parseGrid(text: string): Grid {
     ...(doc.sets === undefined ? [] : listedSets(doc.sets)),
     ...(doc.random === undefined ? [] : expandRandom(doc.random)),
   ];
-  // a set runs with the defaults for what it leaves out (only defaults: one set of them)
-  const all = (named.length === 0 ? [{}] : named).map((s) => ({ ...defaults, ...s }));
+  // a set runs with the defaults for what it leaves out (only defaults: one set of them); its own
+  // names first, so the page's columns and heat map start with what the sets vary
+  const all = (named.length === 0 ? [{}] : named).map((s) => ({ ...s, ...omit(defaults, s) }));
   const seen = new Set<string>();
   const out: ParamSet[] = [];
   for (const s of all) {

@@ -51,9 +51,15 @@ describe('parseGrid', () => {
     expect(g.defaults).toEqual({ qty: '0.01', step_minutes: 15 });
     // { fast: 3, qty: '0.01' } is { fast: 3 } at its default qty: one set
     expect(g.sets).toEqual([
-      { qty: '0.01', step_minutes: 15, fast: 3 },
-      { qty: '0.01', step_minutes: 15, fast: 5 },
-      { qty: '0.02', step_minutes: 15, fast: 4 },
+      { fast: 3, qty: '0.01', step_minutes: 15 },
+      { fast: 5, qty: '0.01', step_minutes: 15 },
+      { fast: 4, qty: '0.02', step_minutes: 15 },
+    ]);
+    // a set's own names first (the page's first columns, its heat map's axes), then the defaults
+    expect(g.sets.map((x) => Object.keys(x))).toEqual([
+      ['fast', 'qty', 'step_minutes'],
+      ['fast', 'qty', 'step_minutes'],
+      ['fast', 'qty', 'step_minutes'],
     ]);
     // only defaults: one set of them; none: {}
     expect(parseGrid(JSON.stringify({ defaults: { fast: 4 } }))).toEqual({
