@@ -12,13 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { placeOrder, setLeverage, setMarginMode, setPrices } from '../../helpers/exchange-commands.ts';
 import type { Creds } from '../../helpers/signed.ts';
-import { MarginMode } from '../../../src-shared/enums.ts';
 import { buildApp } from '../../../src-main/api/app.ts';
-import type { OrderInput } from '../../../src-main/trading/exchange.ts';
 import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
-import { account, ORDER_UPDATE_ALIKE, ORDER_UPDATE_FIELDS } from './helpers.ts';
+import { adlCast, gapBelowBankruptcy, type AdlCast } from './adl-cast.ts';
+import { ORDER_UPDATE_ALIKE, ORDER_UPDATE_FIELDS } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'perpdesk-adl-stream-'));
 let venue: LocalVenue;
@@ -26,17 +24,7 @@ let app: Awaited<ReturnType<typeof buildApp>>;
 let base: string;
 const sockets: WebSocket[] = [];
 const got = new Map<number, any[]>();
-const who = {} as Record<'rich' | 'thin' | 'loser', Creds>;
-
-const open = (side: 1 | 2, qty: string, price?: string): OrderInput => ({
-  symbol: 'BTCUSDT',
-  side,
-  position_side: side,
-  position_action: 1,
-  type: price ? 1 : 2,
-  qty,
-  price,
-});
+let who: AdlCast;
 
 async function stream(c: Creds): Promise<void> {
   const key = (await (
@@ -66,20 +54,10 @@ beforeAll(async () => {
   await app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const ex = venue.exchange;
-  setPrices(ex, 'BTCUSDT', { mark: 96_000 });
-  who.rich = account(venue, 'adlsrich', 10_000);
-  who.thin = account(venue, 'adlsthin', 300);
-  who.loser = account(venue, 'adlslose', 10_000);
-  const other = account(venue, 'adlsothr', 10_000);
-  setLeverage(ex, who.rich.id, 'BTCUSDT', 50);
-  placeOrder(ex, who.rich.id, open(2, '0.030', '96000.0'));
-  placeOrder(ex, who.thin.id, open(2, '0.030', '96000.0'));
-  setMarginMode(ex, who.loser.id, 'BTCUSDT', MarginMode.ISOLATED);
-  placeOrder(ex, who.loser.id, open(1, '0.050'));
-  placeOrder(ex, other.id, open(1, '0.010'));
-  for (const c of Object.values(who)) await stream(c);
+  who = adlCast(venue, 'adls');
+  for (const c of [who.rich, who.thin, who.loser]) await stream(c);
   // no bid; the mark gaps below the loser's bankruptcy price 91,200: the fund (50) cannot lose 160
-  setPrices(ex, 'BTCUSDT', { mark: 88_000 });
+  gapBelowBankruptcy(venue);
   expect(ex.positions(who.loser.id)).toEqual([]);
 });
 afterAll(async () => {

@@ -11,13 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { placeOrder, setLeverage, setMarginMode, setPrices } from '../../helpers/exchange-commands.ts';
-import type { Creds } from '../../helpers/signed.ts';
-import { MarginMode } from '../../../src-shared/enums.ts';
 import { buildApp } from '../../../src-main/api/app.ts';
-import type { OrderInput } from '../../../src-main/trading/exchange.ts';
 import { openVenue, type LocalVenue } from '../../../src-main/venue.ts';
-import { account, binanceusdm } from './helpers.ts';
+import { adlCast, gapBelowBankruptcy, type AdlCast } from './adl-cast.ts';
+import { binanceusdm } from './helpers.ts';
 import { signedCall } from './raw.ts';
 
 const BTC = 'BTC/USDT:USDT';
@@ -50,19 +47,9 @@ const dir = mkdtempSync(join(tmpdir(), 'perpdesk-ccxt-liq-'));
 let venue: LocalVenue;
 let app: Awaited<ReturnType<typeof buildApp>>;
 let base: string;
-const who = {} as Record<'rich' | 'thin' | 'loser', Creds>;
+let who: AdlCast;
 /** Market time of the liquidation. */
 let liquidatedAt: number;
-
-const open = (side: 1 | 2, qty: string, price?: string): OrderInput => ({
-  symbol: 'BTCUSDT',
-  side,
-  position_side: side,
-  position_action: 1,
-  type: price ? 1 : 2,
-  qty,
-  price,
-});
 
 /** The facade on the folder's data, no simulated market, the clock paused. */
 async function start(): Promise<void> {
@@ -84,19 +71,9 @@ beforeAll(async () => {
   await v0.close();
   await start();
   const ex = venue.exchange;
-  setPrices(ex, 'BTCUSDT', { mark: 96_000 });
-  who.rich = account(venue, 'liqrich', 10_000);
-  who.thin = account(venue, 'liqthin', 300);
-  who.loser = account(venue, 'liqloser', 10_000);
-  const other = account(venue, 'liqother', 10_000);
-  setLeverage(ex, who.rich.id, 'BTCUSDT', 50);
-  placeOrder(ex, who.rich.id, open(2, '0.030', '96000.0'));
-  placeOrder(ex, who.thin.id, open(2, '0.030', '96000.0'));
-  setMarginMode(ex, who.loser.id, 'BTCUSDT', MarginMode.ISOLATED);
-  placeOrder(ex, who.loser.id, open(1, '0.050'));
-  placeOrder(ex, other.id, open(1, '0.010'));
+  who = adlCast(venue, 'liq');
   liquidatedAt = venue.clock.now();
-  setPrices(ex, 'BTCUSDT', { mark: 88_000 });
+  gapBelowBankruptcy(venue);
   expect(ex.positions(who.loser.id)).toEqual([]);
   await new Promise<void>((res, rej) => venue.durability.whenDurable((err) => (err ? rej(err) : res())));
 });
