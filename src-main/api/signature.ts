@@ -22,8 +22,11 @@ export const MAX_RECV_WINDOW = 60_000;
 /** How far ahead of the server clock a timestamp may be (exclusive), ms. */
 const MAX_CLOCK_AHEAD = 1000;
 
-/** Below this a timestamp is taken for seconds: 1e11 ms is March 1973, 1e11 s is year 5138. */
-const SECONDS_BELOW = 1e11;
+/**
+ * A stale timestamp is taken for seconds when, read as seconds, it lies within a day of the server
+ * clock (a bot's clock may be hours off; a counter or a typo such as 1 is no clock reading at all).
+ */
+const SECONDS_NEAR = 86_400_000;
 
 /** A timestamp or recv_window as text: 1 to 15 digits (16 digits would be microseconds). */
 const DIGITS = /^\d{1,15}$/;
@@ -44,7 +47,7 @@ function timestampError(timestamp: number, now: number, recvWindow: number): { d
   }
   if (now - timestamp > recvWindow) {
     const unit =
-      timestamp < SECONDS_BELOW && now >= SECONDS_BELOW
+      Math.abs(timestamp * 1000 - now) <= SECONDS_NEAR
         ? '. timestamp is in milliseconds; this one looks like seconds'
         : '';
     return {

@@ -260,6 +260,12 @@ describe('signed requests: each failure has its own code', () => {
     expect(r.body.message).toMatch(/timestamp is in milliseconds; this one looks like seconds/);
     // a merely stale timestamp in ms gets no such hint
     expect((await call(signedUrl({ timestamp: T0 - 5001 }))).body.message).not.toMatch(/seconds/);
+    // nor does one that is no clock reading in any unit (a counter, a typo), nor seconds a week off
+    for (const timestamp of [1, 123456, Math.floor(T0 / 1000) - 7 * 86_400]) {
+      const other = await call(signedUrl({ timestamp }));
+      expectError(other, Errors.TIMESTAMP_STALE, /ms behind server time/);
+      expect(other.body.message).not.toMatch(/seconds/);
+    }
   });
 
   it('follows the injected clock', async () => {
