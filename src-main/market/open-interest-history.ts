@@ -19,7 +19,8 @@
 //   at their own boundaries, their taker volume the sum of the samples in (boundary - period, boundary].
 import { Side } from '../../src-shared/enums.ts';
 import type { EventBus, PriceEvent, TradeEvent } from '../trading/events.ts';
-import type { FuturesStats, OpenInterestSample, OpenInterestStore } from './ports.ts';
+import type { PositionCounts } from '../trading/views.ts';
+import type { OpenInterestSample, OpenInterestStore } from './ports.ts';
 
 const OPEN_INTEREST_STEP_MS = 5 * 60_000;
 const OPEN_INTEREST_KEPT_MS = 30 * 86_400_000;
@@ -39,12 +40,12 @@ export const OPEN_INTEREST_PERIODS: Readonly<Record<string, number>> = {
 
 /**
  * What the sampler reads: a pair's open interest now, in lots and in USDT at the mark, and who
- * holds its positions (the FuturesStats fields but the taker volume).
+ * holds its positions (trading/views.ts).
  */
 export type OpenInterestNow = (symbol: string) => {
   lots: number;
   value: number;
-  positions: Omit<FuturesStats, 'takerBuyLots' | 'takerSellLots'>;
+  positions: PositionCounts;
 };
 
 /** A pair's taker lots not yet in a sample: those of windows already ended, and of the newest trade's window. */

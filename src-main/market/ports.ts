@@ -4,6 +4,7 @@
 import type { Interval } from '../../src-shared/intervals.ts';
 import type { Candle } from '../core/candle.ts';
 import type { NewSymbol, SymbolRow } from '../core/symbol.ts';
+import type { PositionCounts } from '../trading/views.ts';
 
 /**
  * Candles keyed by (symbol, interval, open time): a write is an upsert, reads are ascending and
@@ -82,16 +83,7 @@ export interface PriceCandleStore {
  * Who held a pair's positions at a sample and the taker volume since the previous sample (Binance's
  * long/short and taker statistics; market/open-interest-history.ts).
  */
-export interface FuturesStats {
-  /** Accounts net long / net short on the pair. */
-  longAccounts: number;
-  shortAccounts: number;
-  /** The same among the top traders (the fifth of the holders with the largest margin balance). */
-  topLongAccounts: number;
-  topShortAccounts: number;
-  /** The top traders' long / short position lots. */
-  topLongLots: number;
-  topShortLots: number;
+export interface FuturesStats extends PositionCounts {
   /** Lots the takers bought / sold on the pair's tape since the previous sample, up to this one's boundary. */
   takerBuyLots: number;
   takerSellLots: number;
