@@ -26,7 +26,6 @@ import {
 } from 'electron';
 import { SHORTCUTS } from '../src-shared/shortcuts.ts';
 import { bootstrapFor, type DesktopBootstrap } from './desktop/bootstrap.ts';
-import { appendLog, formatLogEntry } from './desktop/crash-log.ts';
 import { debounce } from './desktop/debounce.ts';
 import { planStartup, portRequestOf, type StartupPlan } from './desktop/desktop-args.ts';
 import { readJsonFile, writeJsonFile } from './desktop/json-file.ts';
@@ -50,6 +49,7 @@ import { startupErrorBox } from './desktop/startup-error.ts';
 import { navigationAction, redirectAction, windowOpenAction } from './desktop/url-policy.ts';
 import { clampWindowState, matchingBounds, parseWindowState } from './desktop/window-state.ts';
 import { windowBaseUrl } from './desktop/window-url.ts';
+import { ProcessErrors } from './process-errors.ts';
 import { startService, type ServiceHandle } from './service.ts';
 
 type RunPlan = Extract<StartupPlan, { kind: 'run' }>;
@@ -62,27 +62,19 @@ let windowShown = false;
 let baseUrl: string | null = null;
 let dataDir: string | null = null;
 let startFailed = false;
-let exiting: Promise<void> | null = null;
+const processErrors = new ProcessErrors({
+  slot,
+  logDir: () => app.getPath('logs'),
+  exit: (code) => app.exit(code),
+});
 
 function logError(what: string, err: unknown): string | null {
-  console.error(`perpdesk: ${what}:`, err);
-  let dir: string;
-  try {
-    dir = app.getPath('logs');
-  } catch {
-    return null;
-  }
-  return appendLog(dir, formatLogEntry(new Date(), what, err));
+  return processErrors.log(what, err);
 }
 
 /** Closes the service (bounded by its timeout) and exits; every quit path ends here, once. */
 function closeAndExit(urgent: boolean): void {
-  const result = urgent ? slot.shutdownNow() : slot.shutdown();
-  exiting ??= result.then((r) => {
-    if (r === 'timeout')
-      logError('closing the service took too long', new Error('exited without waiting for the service'));
-    app.exit(exitCodeAfter(r, startFailed));
-  });
+  processErrors.closeAndExit(urgent, (r) => exitCodeAfter(r, startFailed));
 }
 
 function failStartup(what: string, err: unknown): void {
@@ -382,8 +374,7 @@ function run(plan: RunPlan): void {
     .catch((err: unknown) => failStartup('failed to start', err));
 }
 
-process.on('uncaughtException', (err) => onProcessError('uncaught exception', err));
-process.on('unhandledRejection', (reason) => onProcessError('unhandled promise rejection', reason));
+processErrors.install(onProcessError);
 
 const startup = planStartup({
   argv: process.argv,

@@ -7,6 +7,12 @@
 // else a free one, said in a notice and remembered; an explicit --port as given. A taken port is
 // seen before the venue opens (a first start builds its history for a minute or two), and a
 // start that fails says why and the data folder, in one line, exit code 1.
+//
+// An error nobody caught (thrown from a timer or an event callback, a promise rejection nobody
+// handles) is the desktop app's case too (process-errors.ts): it is said on stderr and in
+// main.log under the data folder's logs/, and the service is closed (its store committed and
+// checkpointed, within 5 s) before the process exits: 1 while starting, UNCAUGHT_EXIT_CODE (70)
+// once it listened. Node's default would end the process at once, store left open.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, parseCli, USAGE } from './cli-args.ts';
@@ -24,13 +30,58 @@ import {
 } from './desktop/port-choice.ts';
 import { isPortFree, isPortTaken } from './desktop/port-probe.ts';
 import { builtUiDir, defaultDataDir } from './paths.ts';
+import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
+import { ProcessErrors, UNCAUGHT_EXIT_CODE } from './process-errors.ts';
 import { readServiceFile } from './service-file.ts';
 import { DataFolderInUseError } from './store/data-lock.ts';
-import { openFolderReplayData, startService } from './service.ts';
+import { openFolderReplayData, startService, type ServiceHandle } from './service.ts';
 
 const asDesktop = process.env.PERPDESK_AS_DESKTOP === '1';
 /** The data folder, once known: a failed start names it. */
 let dataFolder: string | null = null;
+/** The datasets a replay reads (--replay), closed after the service. */
+let replayFolder: { close(): void } | null = null;
+/** The service listens (an uncaught error is no longer a failed start). */
+let listening = false;
+
+const slot = new ServiceSlot<ServiceHandle>({
+  onCloseError: (err) => processErrors.log('closing the service failed', err),
+});
+const processErrors = new ProcessErrors({
+  slot,
+  logDir: () => (dataFolder === null || dataFolder === ':memory:' ? null : join(dataFolder, 'logs')),
+  exit: (code) => {
+    try {
+      replayFolder?.close();
+    } catch (err) {
+      processErrors.log('closing the replay datasets failed', err);
+    }
+    process.exit(code);
+  },
+});
+
+/**
+ * An error nobody caught: said on stderr (one line, then the stack) and in main.log, then the
+ * service is closed and the process exits, 1 while starting, UNCAUGHT_EXIT_CODE once listening.
+ */
+function onProcessError(what: string, err: unknown): void {
+  if (processErrors.closing) {
+    processErrors.log(`${what} (while closing)`, err);
+    return;
+  }
+  const reason = err instanceof Error ? err.message || err.name : String(err);
+  const where = dataFolder === null ? '' : ` (data folder ${dataFolder})`;
+  const code = listening ? UNCAUGHT_EXIT_CODE : 1;
+  console.error(
+    listening
+      ? `perpdesk: ${what}${where}: ${reason}; closing the service, exit code ${code}`
+      : `perpdesk: failed to start${where}: ${what}: ${reason}`,
+  );
+  const file = processErrors.log(what, err);
+  if (file !== null) console.error(`perpdesk: the error is also in ${file}`);
+  processErrors.closeAndExit(false, () => code);
+}
+processErrors.install(onProcessError);
 
 /** A start that failed: why and the data folder, one line, exit code 1. */
 function failed(why: string): never {
@@ -79,43 +130,46 @@ async function main(): Promise<void> {
   // --replay: the folder's datasets are the market; the replay's own records stay in memory
   const r = opts.replay;
   const folder = r === undefined ? null : openFolderReplayData(dataDir);
+  replayFolder = folder;
   const start = (port: number) =>
-    startService({
-      host: opts.host,
-      port,
-      dataDir,
-      ...(r === undefined || folder === null
-        ? {}
-        : {
-            replay: {
-              options: {
-                symbols: r.symbols,
-                start: r.start,
-                ...(r.until === undefined ? {} : { until: r.until }),
-                ...(r.queueModel === undefined ? {} : { queueModel: r.queueModel }),
-                ...(r.orderLatency === undefined ? {} : { orderLatency: r.orderLatency }),
-                ...(r.dataLatency === undefined ? {} : { dataLatency: r.dataLatency }),
-                ...(r.responseLatency === undefined ? {} : { responseLatency: r.responseLatency }),
+    slot.start(() =>
+      startService({
+        host: opts.host,
+        port,
+        dataDir,
+        ...(r === undefined || folder === null
+          ? {}
+          : {
+              replay: {
+                options: {
+                  symbols: r.symbols,
+                  start: r.start,
+                  ...(r.until === undefined ? {} : { until: r.until }),
+                  ...(r.queueModel === undefined ? {} : { queueModel: r.queueModel }),
+                  ...(r.orderLatency === undefined ? {} : { orderLatency: r.orderLatency }),
+                  ...(r.dataLatency === undefined ? {} : { dataLatency: r.dataLatency }),
+                  ...(r.responseLatency === undefined ? {} : { responseLatency: r.responseLatency }),
+                },
+                data: folder.data,
+                lockstep: r.lockstep,
+                liveUrl: null,
+                ...(r.balance === undefined ? {} : { balance: r.balance }),
               },
-              data: folder.data,
-              lockstep: r.lockstep,
-              liveUrl: null,
-              ...(r.balance === undefined ? {} : { balance: r.balance }),
-            },
-          }),
-      seed: opts.seed,
-      speed: opts.speed,
-      accounts: opts.accounts,
-      simulate: opts.simulate,
-      simVolatility: opts.simVolatility,
-      simIntensity: opts.simIntensity,
-      simFast: opts.simFast,
-      simStart: opts.simStart,
-      onProgress: (line) => console.log(line),
-      uiDir: process.env.PERPDESK_UI_DIR ?? builtUiDir(here),
-      logger: true,
-    });
-  let service;
+            }),
+        seed: opts.seed,
+        speed: opts.speed,
+        accounts: opts.accounts,
+        simulate: opts.simulate,
+        simVolatility: opts.simVolatility,
+        simIntensity: opts.simIntensity,
+        simFast: opts.simFast,
+        simStart: opts.simStart,
+        onProgress: (line) => console.log(line),
+        uiDir: process.env.PERPDESK_UI_DIR ?? builtUiDir(here),
+        logger: true,
+      }),
+    );
+  let service: ServiceHandle;
   try {
     try {
       service = await start(choice.port);
@@ -127,6 +181,9 @@ async function main(): Promise<void> {
       service = await start(0);
     }
   } catch (err) {
+    // an uncaught error while starting: onProcessError closes what started and exits
+    if (err instanceof QuitDuringStart) return;
+    replayFolder = null;
     folder?.close();
     if (err instanceof RangeError && r !== undefined) {
       // what the data cannot replay (no dataset, start outside the data, ...): a usage error
@@ -156,28 +213,20 @@ async function main(): Promise<void> {
   }
   console.log(`perpdesk is listening on ${service.url} (API docs: ${service.url}/docs)`);
   console.log(`Open the trading screen (one-time login link): ${service.loginUrl}`);
+  listening = true;
 
-  let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+    if (processErrors.closing) return;
     console.log(`perpdesk: ${signal}, closing`);
-    service.close().then(
-      () => {
-        folder?.close();
-        process.exit(0);
-      },
-      (err: unknown) => {
-        console.error('perpdesk: error while closing', err);
-        process.exit(1);
-      },
-    );
+    // 0 once closed; 1 when the close failed (logged) or took longer than 5 s
+    processErrors.closeAndExit(false, (result) => exitCodeAfter(result, false));
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof QuitDuringStart) return; // an uncaught error while starting: onProcessError exits
   // the folder's venue is running: say where, as a second desktop launch brings the first forward
   const running = err instanceof DataFolderInUseError && dataFolder !== null ? readServiceFile(dataFolder) : null;
   if (running !== null && running.pid === (err as DataFolderInUseError).pid)

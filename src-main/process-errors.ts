@@ -1,0 +1,83 @@
+// Errors that reach the process (an exception thrown from a timer or an event callback, a
+// promise rejection nobody handles) and the way out of it, for both entries: the desktop app
+// (electron-main.ts) and the headless service (headless.ts). Node's default prints a stack and
+// ends the process at once: the group commit's open batch, the market checkpoint and the
+// store's close never run (the next start finds a WAL left behind), and the service's own log
+// (main.log) says nothing. Here:
+// - an error is written to stderr and to main.log in the logs folder (desktop/crash-log.ts);
+// - what follows is the entry's rule (`install`'s handler): close the service and exit, or (the
+//   desktop with its window on screen) go on;
+// - closeAndExit is every exit path's: the service is closed (ServiceSlot: bounded by its
+//   timeout, so the process always ends), then the process exits with the code the entry gives
+//   for how the close went; it runs once, later calls join it.
+import { appendLog, formatLogEntry } from './desktop/crash-log.ts';
+import type { ClosableService, ServiceSlot, ShutdownResult } from './desktop/service-slot.ts';
+
+/**
+ * The exit code of a headless service that ended because of an error it did not catch, after
+ * closing its store (docs/headless.md): EX_SOFTWARE of sysexits.h, told apart from a failed start
+ * (1) and a bad command line (2).
+ */
+export const UNCAUGHT_EXIT_CODE = 70;
+
+export interface ProcessErrorsOptions<S extends ClosableService> {
+  slot: ServiceSlot<S>;
+  /** The folder of main.log, read at each entry; null: stderr only. */
+  logDir: () => string | null;
+  /** Ends the process (process.exit, Electron's app.exit). */
+  exit: (code: number) => void;
+}
+
+export class ProcessErrors<S extends ClosableService> {
+  private readonly slot: ServiceSlot<S>;
+  private readonly logDir: () => string | null;
+  private readonly exit: (code: number) => void;
+  private exiting: Promise<void> | null = null;
+
+  constructor(opts: ProcessErrorsOptions<S>) {
+    this.slot = opts.slot;
+    this.logDir = opts.logDir;
+    this.exit = opts.exit;
+  }
+
+  /** The process is on its way out (closeAndExit ran). */
+  get closing(): boolean {
+    return this.exiting !== null;
+  }
+
+  /** Writes `what` and the error's stack to stderr and main.log; answers main.log's path, or null. Never throws. */
+  log(what: string, err: unknown): string | null {
+    try {
+      console.error(`perpdesk: ${what}:`, err);
+    } catch {
+      // stderr gone: main.log is what is left
+    }
+    let dir: string | null;
+    try {
+      dir = this.logDir();
+    } catch {
+      return null;
+    }
+    return dir === null ? null : appendLog(dir, formatLogEntry(new Date(), what, err));
+  }
+
+  /**
+   * Closes the service (also one still starting; `urgent`: the database synchronously first, the
+   * OS is ending the session) and exits with `code(how the close went)`. Once: later calls join it
+   * (an urgent one still commits the database at once).
+   */
+  closeAndExit(urgent: boolean, code: (result: ShutdownResult) => number): void {
+    const result = urgent ? this.slot.shutdownNow() : this.slot.shutdown();
+    this.exiting ??= result.then((r) => {
+      if (r === 'timeout')
+        this.log('closing the service took too long', new Error('exited without waiting for the service'));
+      this.exit(code(r));
+    });
+  }
+
+  /** Hands every uncaught exception and unhandled rejection of the process to `onError`. */
+  install(onError: (what: string, err: unknown) => void): void {
+    process.on('uncaughtException', (err) => onError('uncaught exception', err));
+    process.on('unhandledRejection', (reason) => onError('unhandled promise rejection', reason));
+  }
+}
