@@ -3,6 +3,8 @@
 //   per-subscriber allocation or copy); inside a tick the fan-outs are queued in build order and
 //   each connection gets them in one corked write; subscriptions cannot change between build and write;
 // - a connection over `maxBufferedBytes` when a push is due is closed (1008 "slow consumer");
+// - a write to one connection that throws closes that connection alone (1011, logged) and the
+//   fan-out goes on with the others (isolate.ts);
 // - a replay's market-data and response latencies hold pushes in the latency gate
 //   (latency-gate.ts, shared with the Binance hub) until market time reaches their stamp + the
 //   delay, released in build order; of a snapshot stream only the newest frame of a stamp is kept
@@ -10,6 +12,7 @@
 import type { Duplex } from 'node:stream';
 import { CloseCode, WS_OPEN, type Conn, type Stream } from './conn.ts';
 import { textFrame, type TextFrame } from './frame.ts';
+import { INTERNAL_ERROR } from './isolate.ts';
 import { LatencyGate } from './latency-gate.ts';
 
 export interface HubStats {
@@ -219,9 +222,16 @@ export class FanOut {
       return;
     }
     if (this.skip !== null && this.skip(conn, stream)) return;
+    try {
+      if (raw !== null) raw.write(frame.bytes);
+      else socket.send(frame.payload, { binary: false });
+    } catch (err) {
+      // this connection alone: the rest of the fan-out (and of the tick) still goes out
+      console.error(`perpdesk: ws push of ${stream} failed; that connection is closed (${INTERNAL_ERROR})`, err);
+      this.drop(conn, INTERNAL_ERROR, 'Internal error: a push could not be sent');
+      return;
+    }
     this.stats.pushes++;
     this.stats.pushBytes += frame.payload.length;
-    if (raw !== null) raw.write(frame.bytes);
-    else socket.send(frame.payload, { binary: false });
   }
 }

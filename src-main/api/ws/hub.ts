@@ -12,6 +12,7 @@ import type { Account } from '../../core/account.ts';
 import type { Venue } from '../../services/venue.ts';
 import { CloseCode, Conn, WS_OPEN, type Stream, type SymbolFeed } from './conn.ts';
 import { FanOut, type Due, type HubStats } from './fan-out.ts';
+import { INTERNAL_ERROR } from './isolate.ts';
 import { checkLogin, loggedOutEvent } from './login.ts';
 import { depthSnapshotPayload, depthUpdatePayload, klinePayload, pricePayload, tradesPayload } from './payloads.ts';
 import { ApiError } from '../../../src-shared/errors.ts';
@@ -421,7 +422,12 @@ export class Hub {
         this.stats.idleClosed++;
         this.drop(conn, CloseCode.GoingAway, `idle timeout: no message or pong for ${this.limits.idleTimeoutMs} ms`);
       } else if (ping && conn.socket.readyState === WS_OPEN) {
-        conn.socket.ping();
+        try {
+          conn.socket.ping();
+        } catch (err) {
+          console.error(`perpdesk: ws ping failed; that connection is closed (${INTERNAL_ERROR})`, err);
+          this.drop(conn, INTERNAL_ERROR, 'Internal error: a ping could not be sent');
+        }
       }
     }
   }

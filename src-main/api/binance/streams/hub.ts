@@ -19,7 +19,8 @@
 // second holds (the 11th closes the connection, 1008), and its 1024 streams a connection (a
 // SUBSCRIBE past it is refused, code 2; a URL naming more is closed, 1008). A request the hub
 // fails to serve closes its connection alone (1011) instead of escaping into ws's event and
-// ending the process.
+// ending the process; so does a send to one connection that throws (the others still get the
+// event), and a timer's round that throws is logged and runs again at its next (ws/isolate.ts).
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SymbolStatus } from '../../../../src-shared/enums.ts';
@@ -29,11 +30,10 @@ import { depthSpeed, MarketFeed } from './market-feed.ts';
 import { parseStream } from './events.ts';
 import { MAX_MESSAGES_PER_SECOND, MAX_STREAMS, readControl } from './requests.ts';
 import { UserEvents } from './user-events.ts';
+import { closeInternal, guarded, INTERNAL_ERROR } from '../../ws/isolate.ts';
 import { LatencyGate } from '../../ws/latency-gate.ts';
 
 const OPEN = 1;
-/** The close code of a connection the hub failed to serve (RFC 6455 "Internal Error"). */
-const INTERNAL_ERROR = 1011;
 /** The stream paths under /binance (each also with a `/<streams>` tail: endpoints.ts). */
 export const PATHS = [
   '/ws',
@@ -61,7 +61,7 @@ interface Conn {
 
 export class BinanceStreams {
   private readonly ctx: BinanceContext;
-  /** Where a failure serving a connection is reported (the service's log). */
+  /** Where a failure is reported (the service's log), `what` saying what failed and what came of it. */
   private readonly failed: (err: unknown, what: string) => void;
   private readonly conns = new Set<Conn>();
   private readonly market: MarketFeed;
@@ -95,11 +95,17 @@ export class BinanceStreams {
       },
       st?.response_latency ?? 0,
     );
+    // a round that throws is logged and the timer goes on: uncaught, it would end the process
+    const every = (ms: number, fn: () => void) =>
+      setInterval(
+        guarded(fn, (err) => this.failed(err, `the streams' ${ms} ms round failed; it runs again at the next`)),
+        ms,
+      );
     this.timers = [
-      setInterval(() => this.tick100(), 100),
-      setInterval(() => this.market.tickDepth(250, ctx.venue.clock.now()), 250),
-      setInterval(() => this.market.tickDepth(500, ctx.venue.clock.now()), 500),
-      setInterval(() => this.tick1000(), 1000),
+      every(100, () => this.tick100()),
+      every(250, () => this.market.tickDepth(250, ctx.venue.clock.now())),
+      every(500, () => this.market.tickDepth(500, ctx.venue.clock.now())),
+      every(1000, () => this.tick1000()),
     ];
     for (const t of this.timers) t.unref();
     // a DELETE of the key ends its streams, as on Binance (CLOSING takes no more sends)
@@ -204,9 +210,9 @@ export class BinanceStreams {
       for (const n of names) if (n !== key && parseStream(n) !== null) this.subscribe(conn, n);
     } catch (err) {
       // as a request's failure (onMessage): this connection is closed, nothing else is touched
-      this.failed(err, `opening the streams of ${path}`);
+      this.failed(err, `opening the streams of ${path} failed; that connection is closed (${INTERNAL_ERROR})`);
       if (this.conns.size === 0) this.detachMarket();
-      socket.close(INTERNAL_ERROR, 'Internal error: the streams could not be opened');
+      closeInternal(socket, 'Internal error: the streams could not be opened');
       return;
     }
     if (conn.accountId !== null && !this.hasUserStream(conn.accountId)) this.user.seed(conn.accountId);
@@ -252,10 +258,10 @@ export class BinanceStreams {
     try {
       this.serve(conn, text);
     } catch (err) {
-      this.failed(err, 'serving a request');
+      this.failed(err, `serving a request failed; that connection is closed (${INTERNAL_ERROR})`);
       conn.subs = subs;
       conn.combined = combined;
-      conn.socket.close(INTERNAL_ERROR, 'Internal error: the request could not be served');
+      closeInternal(conn.socket, 'Internal error: the request could not be served');
     }
   }
 
@@ -312,7 +318,18 @@ export class BinanceStreams {
   }
 
   private send(conn: Conn, msg: unknown): void {
-    if (conn.socket.readyState === OPEN) conn.socket.send(JSON.stringify(msg));
+    if (conn.socket.readyState !== OPEN) return;
+    try {
+      conn.socket.send(JSON.stringify(msg));
+    } catch (err) {
+      this.sendFailed(conn, err, 'a message');
+    }
+  }
+
+  /** A send to one connection threw: that connection alone is closed (1011) and the failure logged. */
+  private sendFailed(conn: Conn, err: unknown, what: string): void {
+    this.failed(err, `sending ${what} failed; that connection is closed (${INTERNAL_ERROR})`);
+    closeInternal(conn.socket, 'Internal error: a message could not be sent');
   }
 
   /** A market stream event: sent now, or held for the replay's market-data latency. */
@@ -326,8 +343,12 @@ export class BinanceStreams {
     let wrapped: string | undefined;
     for (const c of this.conns) {
       if (!c.subs.has(name) || c.socket.readyState !== OPEN) continue;
-      if (c.combined) c.socket.send((wrapped ??= JSON.stringify({ stream: name, data })));
-      else c.socket.send((raw ??= JSON.stringify(data)));
+      try {
+        if (c.combined) c.socket.send((wrapped ??= JSON.stringify({ stream: name, data })));
+        else c.socket.send((raw ??= JSON.stringify(data)));
+      } catch (err) {
+        this.sendFailed(c, err, name);
+      }
     }
   }
 
