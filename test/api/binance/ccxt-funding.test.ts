@@ -166,11 +166,46 @@ describe('mark / index / premium klines', () => {
       limit: 1,
     });
     expect(raw).toEqual([
-      [start, '96000.0', '96600.0', '95900.0', '95900.0', '0', start + MIN - 1, '0', 3, '0', '0', '0'],
+      [
+        start,
+        '96000.00000000',
+        '96600.00000000',
+        '95900.00000000',
+        '95900.00000000',
+        '0',
+        start + MIN - 1,
+        '0',
+        3,
+        '0',
+        '0',
+        '0',
+      ],
     ]);
     // the same updates make one hourly candle
     const hour = await ex.fetchMarkOHLCV(BTC, '1h', undefined, 1);
     expect(hour[0].slice(2, 5)).toEqual([97_000, 95_900, 97_000]);
+  });
+
+  it("a mark and an index off the tick: the candles carry them to 8 decimals, as premiumIndex and Binance's klines do", async () => {
+    const v = svc.venue;
+    const start = Math.floor(v.clock.now() / MIN) * MIN + MIN;
+    v.clock.advance(start - v.clock.now());
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96_000.12345678, index: 95_999.87654321 });
+    const ex = binanceusdm(svc.base);
+    await ex.loadMarkets();
+    const now = await ex.fetchMarkPrice(BTC);
+    expect([now.markPrice, now.indexPrice]).toEqual([96_000.12345678, 95_999.87654321]);
+    const [mark] = await ex.fetchMarkOHLCV(BTC, '1m', start, 1);
+    expect(mark.slice(0, 5)).toEqual([start, ...Array(4).fill(now.markPrice)]);
+    const [index] = await ex.fetchIndexOHLCV(BTC, '1m', start, 1);
+    expect(index.slice(0, 5)).toEqual([start, ...Array(4).fill(now.indexPrice)]);
+    const raw = await ex.fapiPublicGetMarkPriceKlines({
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      startTime: start,
+      limit: 1,
+    });
+    expect(raw[0].slice(1, 5)).toEqual(Array(4).fill('96000.12345678'));
   });
 
   it('refuses a bad interval, an unknown pair, a missing pair', async () => {

@@ -140,10 +140,9 @@ export function registerMarketData(app: FastifyInstance, ctx: BinanceContext): v
         throw new BinanceError(-1120, 'Invalid interval.');
       const limit = q.int('limit', 1, KLINES_MAX_LIMIT) ?? 500;
       const { start, end } = q.timeWindow();
-      const dp = series === 'premium' ? 8 : pair.row.pricePrecision;
       return venue.priceKlines
         .candles(pair.row.symbol, series, interval as Interval, { startTime: start, endTime: end, limit })
-        .map((c) => priceKline(c, dp));
+        .map(priceKline);
     });
   };
   priceRoute('/fapi/v1/markPriceKlines', 'mark', 'symbol');

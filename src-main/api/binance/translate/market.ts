@@ -71,9 +71,13 @@ export function binanceKline(k: readonly unknown[]): unknown[] {
   return [k[0], k[2], k[3], k[4], k[5], k[6], k[1], k[7], k[8], k[9], k[10], '0'];
 }
 
-/** A mark / index / premium candle: [openTime, o, h, l, c, "0", closeTime, "0", updates, "0", "0", "0"]. */
-export function priceKline(c: PriceCandle, decimals: number): unknown[] {
-  const f = (x: number) => x.toFixed(decimals);
+/**
+ * A mark / index / premium candle: [openTime, o, h, l, c, "0", closeTime, "0", updates, "0", "0", "0"],
+ * each figure to 8 decimals as Binance sends them: the marks and indexes as they were published
+ * (premiumIndex, positionRisk and fundingRate give the same figures), not rounded to the tick.
+ */
+export function priceKline(c: PriceCandle): unknown[] {
+  const f = markText;
   return [c.openTime, f(c.open), f(c.high), f(c.low), f(c.close), '0', c.closeTime, '0', c.count, '0', '0', '0'];
 }
 
