@@ -172,6 +172,24 @@ describe('orders, one-way account', () => {
     const sum = income.reduce((a: number, x: any) => a + Number(x.income), 0);
     expect(sum).toBeCloseTo(-Number(totals.fees) / 1e8, 8);
   });
+
+  it("fetchMyTrades with orderId: that order's fills, whatever came after them and whatever the limit", async () => {
+    const first = await ex.createOrder(BTC, 'market', 'buy', 0.01);
+    await ex.createOrder(BTC, 'market', 'buy', 0.01);
+    await ex.createOrder(BTC, 'market', 'sell', 0.02, undefined, { reduceOnly: true });
+    const native = svc.venue.trading
+      .trades({ accountId: c.id, symbol: 'BTCUSDT', limit: 500 })
+      .filter((t) => t.orderId === Number(first.id))
+      .sort((x, y) => x.id - y.id);
+    expect(native.length).toBeGreaterThan(0);
+    for (const limit of [1, undefined]) {
+      const mine = await ex.fetchMyTrades(BTC, undefined, limit, { orderId: first.id });
+      expect(mine.map((t: any) => t.id)).toEqual(native.map((t) => String(t.id)).slice(0, limit));
+      expect(mine.every((t: any) => t.order === first.id)).toBe(true);
+    }
+    expect(await ex.fetchMyTrades(BTC, undefined, undefined, { orderId: '99999999' })).toEqual([]);
+    expect(await ex.fetchMyTrades('ETH/USDT:USDT', undefined, undefined, { orderId: first.id })).toEqual([]);
+  });
 });
 
 describe('orders, hedge account', () => {

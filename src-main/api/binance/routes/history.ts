@@ -38,8 +38,25 @@ function scan<T extends { id: number }>(fetch: Fetch<T>, keep: (r: T) => boolean
   }
 }
 
-/** Binance's history window: from fromId / startTime oldest first, else the newest `limit`; answered oldest first. */
-function history<T extends { id: number; createdAt: number }>(q: Params, idName: string, fetch: Fetch<T>): T[] {
+/**
+ * Rows of one order only (userTrades' orderId): `keep` picks them, and none is older than `since`
+ * (the order's creation), where the scan stops.
+ */
+interface OnlyOf<T> {
+  keep: (r: T) => boolean;
+  since: number;
+}
+
+/**
+ * Binance's history window: from fromId / startTime oldest first, else the newest `limit`;
+ * answered oldest first. `only` narrows the rows before `limit` counts them, as Binance does.
+ */
+function history<T extends { id: number; createdAt: number }>(
+  q: Params,
+  idName: string,
+  fetch: Fetch<T>,
+  only?: OnlyOf<T>,
+): T[] {
   const fromId = q.int(idName, 0);
   const { start, end } = q.timeWindow();
   const limit = q.int('limit', 1, 1000) ?? 500;
@@ -48,19 +65,26 @@ function history<T extends { id: number; createdAt: number }>(q: Params, idName:
   const keep = (r: T) =>
     (fromId === undefined || r.id >= fromId) &&
     (start === undefined || r.createdAt >= start) &&
-    (end === undefined || r.createdAt <= end);
+    (end === undefined || r.createdAt <= end) &&
+    (only === undefined || only.keep(r));
+  const stop = (r: T) =>
+    (fromId !== undefined && r.id < fromId) ||
+    (start !== undefined && r.createdAt < start) ||
+    (only !== undefined && r.createdAt < only.since);
   if (fromId === undefined && start === undefined) {
     // the newest `limit` matching rows
     const out: T[] = [];
     let before: number | undefined;
     for (;;) {
       const rows = fetch(before);
-      for (const r of rows) if (keep(r) && out.push(r) >= limit) return out.reverse();
+      for (const r of rows) {
+        if (stop(r)) return out.reverse();
+        if (keep(r) && out.push(r) >= limit) return out.reverse();
+      }
       if (rows.length < HISTORY_PAGE) return out.reverse();
       before = rows[rows.length - 1].id;
     }
   }
-  const stop = (r: T) => (fromId !== undefined && r.id < fromId) || (start !== undefined && r.createdAt < start);
   return scan(fetch, keep, stop).reverse().slice(0, limit);
 }
 
@@ -92,11 +116,19 @@ export function registerHistory(app: FastifyInstance, ctx: BinanceContext): void
     const s = signedRequest(ctx, req);
     const pair = pairOf(ctx, s.q.required('symbol'));
     const symbol = pair.row.symbol;
+    // orderId: that order's fills, counted by `limit` among themselves (not the newest `limit` of
+    // all fills narrowed to the order's, which left out the fills of an older order)
     const orderId = s.q.int('orderId', 1);
-    let rows = history<TradeState>(s.q, 'fromId', (beforeId) =>
-      venue.trading.trades({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE }),
+    const order = orderId === undefined ? undefined : venue.trading.order(orderId);
+    if (orderId !== undefined && (order === undefined || order.accountId !== s.account.id || order.symbol !== symbol))
+      return [];
+    const only = order && { keep: (t: TradeState) => t.orderId === order.id, since: order.createdAt };
+    const rows = history<TradeState>(
+      s.q,
+      'fromId',
+      (beforeId) => venue.trading.trades({ accountId: s.account.id, symbol, beforeId, limit: HISTORY_PAGE }),
+      only,
     );
-    if (orderId !== undefined) rows = rows.filter((t) => t.orderId === orderId);
     return rows.map((t) => binanceTrade(pair.math, t, s.mode));
   });
 
