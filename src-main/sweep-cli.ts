@@ -87,10 +87,36 @@ function int(name: string, v: string, min: number, max: number): number {
 type Values = ReturnType<typeof parse>['values'];
 
 function parse(argv: string[]) {
+  let parsed;
   try {
-    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
   } catch (err) {
     throw new PlanError(err instanceof Error ? err.message : String(err));
+  }
+  // the one word an option does not take is the ID after --resume; any other is refused, not
+  // dropped: `--bot node examples/sweep-bot.ts` unquoted would otherwise run `node` alone
+  const stray = parsed.tokens.find((t) => t.kind === 'positional' && argv[t.index - 1] !== '--resume');
+  if (stray?.kind === 'positional')
+    throw new PlanError(
+      `unexpected argument '${stray.value}': a bot command with arguments is one quoted --bot value ` +
+        `(--bot "node examples/sweep-bot.ts"); see --help`,
+    );
+  return parsed;
+}
+
+/**
+ * The sweeps store in the data folder, which this user must be able to create and write
+ * (sweeps.db and the sweeps' dataset packs go there): a folder that cannot be is one line naming
+ * it (exit 2), not a stack trace.
+ */
+function openStore(dataDir: string): SqliteSweepStore {
+  try {
+    return new SqliteSweepStore(dataDir);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new PlanError(
+      `cannot use the data folder ${dataDir} (--data-dir): ${why}; it must be a folder you can write`,
+    );
   }
 }
 
@@ -307,7 +333,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const dataDir = v['data-dir'] ?? defaultDataDir();
-  const store = new SqliteSweepStore(dataDir);
+  const store = openStore(dataDir);
   try {
     if (v.list) {
       for (const s of store.list()) {

@@ -64,6 +64,40 @@ describe('npm run sweep, before any job starts', () => {
     expect(s.list()).toEqual([]);
     s.close();
   }, 60_000);
+
+  it('refuses a bot command left unquoted and a data folder that cannot be written, in one line', async () => {
+    // a regular file: a folder cannot be made under it, whoever runs the test (root included)
+    const file = path.join(dir, 'grid.json');
+    const [unquoted, underFile, isFile] = await Promise.all([
+      runCli(['--data-dir', dir, '--bot', 'node', 'test/sweep/bots/test-bot.ts', '--replay', SPAN]),
+      runCli(['--data-dir', path.join(file, 'data'), '--bot', BOT, '--replay', SPAN]),
+      runCli(['--data-dir', file, '--list']),
+    ]);
+    expect(unquoted.code, unquoted.stderr).toBe(2);
+    expect(unquoted.stderr).toBe(
+      "perpdesk sweep: unexpected argument 'test/sweep/bots/test-bot.ts': a bot command with arguments is one " +
+        'quoted --bot value (--bot "node examples/sweep-bot.ts"); see --help\n',
+    );
+    for (const [r, folder] of [
+      [underFile, path.join(file, 'data')],
+      [isFile, file],
+    ] as const) {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^perpdesk sweep: cannot use the data folder ${folder} \\(--data-dir\\): [^\\n]+; it must be a folder you can write\\n$`,
+        ),
+      );
+      expect(r.stdout).toBe('');
+    }
+    // --resume's ID is the one word an option does not take
+    const resume = await runCli(['--data-dir', dir, '--resume', 'sw00000000nosuch']);
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toBe(`perpdesk sweep: no sweep sw00000000nosuch in ${dir}\n`);
+    const s = new SqliteSweepStore(dir);
+    expect(s.list()).toEqual([]);
+    s.close();
+  }, 60_000);
 });
 
 describe('npm run sweep:worker, before any job starts', () => {
