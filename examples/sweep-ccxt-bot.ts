@@ -6,7 +6,7 @@
 // (sell back to flat), `qty` BTC, one-way mode as Binance accounts are.
 //
 //   npm run sweep -- --bot "node examples/sweep-ccxt-bot.ts" --replay BTCUSDT@2025-01-06..2025-01-08 \
-//     --split day --grid examples/sweep-grid.json --position-mode one_way
+//     --split day --grid examples/sweep-ccxt-grid.json --position-mode one_way
 // Parameters (PERPDESK_PARAMS, JSON): lookback (default 8), qty (0.01), step_minutes (15).
 import ccxt from 'ccxt';
 import WebSocket from 'ws';
@@ -17,7 +17,7 @@ in PERPDESK_BINANCE_URL, PERPDESK_WS_URL, PERPDESK_API_KEY, PERPDESK_API_SECRET,
 and PERPDESK_PARAMS:
 
   npm run sweep -- --bot "node examples/sweep-ccxt-bot.ts" --replay BTCUSDT@2025-01-06..2025-01-08 \\
-    --split day --grid examples/sweep-grid.json --position-mode one_way
+    --split day --grid examples/sweep-ccxt-grid.json --position-mode one_way
 
 Parameters (PERPDESK_PARAMS, JSON): lookback (default 8), qty (0.01), step_minutes (15).`);
   process.exit(0);
