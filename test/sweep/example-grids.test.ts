@@ -37,6 +37,6 @@ describe("the example bots' sweep commands", () => {
       ]);
       expect(params.length).toBeGreaterThan(0);
       for (const name of named) expect(params, `${grid} sets '${name}', which ${bot} does not read`).toContain(name);
-    });
+    }, 120_000); // the ccxt bot loads ccxt before it reads --help: seconds on a busy machine
   }
 });
