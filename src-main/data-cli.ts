@@ -71,11 +71,32 @@ export interface DataCliOptions {
 
 export class DataCliError extends Error {}
 
+/** The options each command reads (--data-dir: every one); another is refused, not ignored. */
+const COMMAND_OPTIONS: Record<Exclude<DataCliOptions['command'], 'help'>, readonly string[]> = {
+  import: ['--data-dir', '--symbol', '--market', '--kind', '--interval'],
+  download: [
+    '--data-dir',
+    '--symbol',
+    '--market',
+    '--kinds',
+    '--from',
+    '--to',
+    '--base-url',
+    '--out',
+    '--concurrency',
+    '--no-import',
+  ],
+  list: ['--data-dir'],
+  delete: ['--data-dir'],
+};
+
 export function parseDataCli(argv: readonly string[]): DataCliOptions {
   const out: DataCliOptions = { command: 'help', paths: [] };
   let command: string | undefined;
+  const given: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    if (a.startsWith('--')) given.push(a);
     const value = (): string => {
       const v = argv[++i];
       if (v === undefined || v.startsWith('--')) throw new DataCliError(`${a} needs a value`);
@@ -137,6 +158,10 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
   if (command !== 'import' && command !== 'download' && command !== 'list' && command !== 'delete')
     throw new DataCliError(`unknown command ${command}`);
   out.command = command;
+  const foreign = given.find((o) => !COMMAND_OPTIONS[command].includes(o));
+  if (foreign !== undefined) throw new DataCliError(`${command} takes no ${foreign}`);
+  if ((command === 'list' || command === 'download') && out.paths.length > 0)
+    throw new DataCliError(`${command} takes no paths${command === 'download' ? ' (use --out for the folder)' : ''}`);
   if (command === 'import' && out.paths.length === 0)
     throw new DataCliError('import needs at least one file or folder');
   if (command === 'import') {
@@ -149,7 +174,6 @@ export function parseDataCli(argv: readonly string[]): DataCliOptions {
       (k) => out[k as keyof DataCliOptions] === undefined,
     );
     if (missing.length > 0) throw new DataCliError(`download needs ${missing.map((m) => '--' + m).join(', ')}`);
-    if (out.paths.length > 0) throw new DataCliError('download takes no paths (use --out for the folder)');
   }
   if (command === 'delete' && (out.paths.length !== 1 || !/^\d+$/.test(out.paths[0])))
     throw new DataCliError('delete needs one dataset id');
@@ -255,7 +279,13 @@ export async function runDataCli(
   try {
     lock = lockDataFolder(dataDir);
   } catch (e) {
-    if (!(e instanceof DataFolderInUseError)) throw e;
+    if (!(e instanceof DataFolderInUseError)) {
+      // a folder this user cannot create or write (a file, a read-only place): said in one line, as the sweep CLI does
+      err(
+        `perpdesk data: cannot use the data folder ${dataDir} (--data-dir): ${(e as Error).message}; it must be a folder you can write`,
+      );
+      return 2;
+    }
     // A venue holds the folder: the work goes through its API (the same service code).
     const running = readServiceFile(dataDir);
     if (running === null) {

@@ -1,6 +1,6 @@
 // `npm run data`: import, list, delete on a data folder; through a running service when one
 // holds the folder.
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDataCli } from '../../src-main/data-cli.ts';
@@ -96,6 +96,39 @@ describe('on a data folder of its own', () => {
       expect(none).toMatchObject({ code: 2, out: [] });
       expect(none.err[0]).toMatch(/^perpdesk data: a command is needed: import, download, list or delete\n\nUsage: /);
     }
+  });
+
+  it('an option or a word the command does not read is refused, not ignored: exit 2, nothing opened', async () => {
+    const fresh = tempDir();
+    for (const [args, why] of [
+      [['list', 'extra'], /^perpdesk data: list takes no paths/],
+      [['list', '--kind', 'klines'], /^perpdesk data: list takes no --kind/],
+      [['delete', '1', '--symbol', 'BTCUSDT'], /^perpdesk data: delete takes no --symbol/],
+      [['import', 'x.zip', '--kinds', 'klines:1m'], /^perpdesk data: import takes no --kinds/],
+      [['download', '--symbol', 'BTCUSDT', '--kind', 'klines'], /^perpdesk data: download takes no --kind/],
+      [['download', 'x.zip', '--symbol', 'BTCUSDT'], /^perpdesk data: download takes no paths \(use --out/],
+    ] as const) {
+      const r = await run(...args, '--data-dir', fresh);
+      expect(r.code).toBe(2);
+      expect(r.out).toEqual([]);
+      expect(r.err[0].split('\n')[0]).toMatch(why);
+    }
+    expect(readdirSync(fresh)).toEqual([]);
+    // a data folder that cannot be made (under a regular file) is one line naming it, exit 2
+    const file = path.join(fresh, 'a-file');
+    writeFileSync(file, 'x');
+    for (const dir of [file, path.join(file, 'sub')]) {
+      const r = await run('list', '--data-dir', dir);
+      expect(r).toMatchObject({ code: 2, out: [] });
+      expect(r.err).toEqual([
+        expect.stringMatching(
+          /^perpdesk data: cannot use the data folder .*a-file.* \(--data-dir\): .*; it must be a folder you can write$/,
+        ),
+      ]);
+    }
+    rmSync(file);
+    // what each command reads still goes through
+    expect((await run('list', '--data-dir', fresh)).code).toBe(0);
   });
 
   it('a bad option value is bad usage: said once, before any file is read, exit 2', async () => {
