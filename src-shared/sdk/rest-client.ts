@@ -60,7 +60,7 @@ import type {
 
 // The request types, the error, the answer decoding and the route records live beside this
 // file; they stay exported from here (and so from the SDK) as before the split.
-export { PerpdeskApiError, toQueryString } from './rest-request.ts';
+export { CLIENT_ERROR, NO_ANSWER, NO_CREDENTIALS, PerpdeskApiError, toQueryString } from './rest-request.ts';
 export type { AuthKind, Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
 export { unwrap } from './rest-answer.ts';
 export type * from './rest-routes.ts';
