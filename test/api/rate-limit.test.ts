@@ -208,3 +208,30 @@ describe('per-key limit', () => {
     }
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the 429 answer on every envelope route the per-IP limit covers', async () => {
+    const app = await makeApp(undefined);
+    const doc = JSON.parse((await app.inject({ url: '/openapi.json' })).body) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const missing: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      if (!path.startsWith('/api/') && !path.startsWith('/fapi/')) continue;
+      for (const [method, op] of Object.entries(ops)) {
+        const codes = Object.keys(op.responses);
+        // the candlestick routes answer every error, 4290 included, inside their 200 (docs/api.md)
+        const envelopeErrors = codes.some((c) => c.startsWith('4'));
+        if (envelopeErrors && !codes.includes('429')) missing.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('answers complete_price over the limit with 429 / 4290, not its 7000', async () => {
+    const app = await makeApp({ perIp: { max: 1, windowMs: 10_000 }, perKey: false });
+    expect((await get(app, '/fapi/v1/insuranceBalance')).status).toBe(200);
+    const r = await get(app, '/fapi/v1/complete_price?symbol=BTCUSDT');
+    expect([r.status, r.body.code, r.retryAfter]).toEqual([429, Errors.RATE_LIMITED.code, '10']);
+  });
+});

@@ -37,7 +37,12 @@ export default async function insuranceRoutes(app: ApiInstance, opts: { venue: V
           'left below zero; when it cannot take a bankrupt close, opposite positions are auto-deleveraged. It never ' +
           'goes below zero: what it cannot pay and no position can take, the house backstop pays. Public.',
         querystring: noQuery,
-        response: { 200: envelopeSchema(insuranceSchema), 400: errorEnvelopeSchema, 500: errorEnvelopeSchema },
+        response: {
+          200: envelopeSchema(insuranceSchema),
+          400: errorEnvelopeSchema,
+          429: errorEnvelopeSchema,
+          500: errorEnvelopeSchema,
+        },
       },
     },
     async () =>

@@ -96,6 +96,7 @@ export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue
         response: {
           200: envelopeSchema(Type.Array(priceRecordSchema)),
           400: errorEnvelopeSchema,
+          429: errorEnvelopeSchema,
           500: errorEnvelopeSchema,
         },
       },
@@ -115,7 +116,7 @@ export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue
         summary: 'Price record of one pair',
         description:
           'Errors: 7000 invalid parameter (HTTP 400; a URL over 8192 characters is 7000 with HTTP 414), 7001 trading ' +
-          'pair not found (404), 7002 internal error (500).',
+          'pair not found (404), 7002 internal error (500); over the rate limit, 4290 (HTTP 429), as every route.',
         querystring: Type.Object(
           { symbol: Type.String({ pattern: '^[A-Za-z0-9]{2,30}$', description: 'Trading pair' }) },
           { additionalProperties: false },
@@ -125,6 +126,7 @@ export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue
           400: errorEnvelopeSchema,
           404: errorEnvelopeSchema,
           414: errorEnvelopeSchema,
+          429: errorEnvelopeSchema,
           500: errorEnvelopeSchema,
         },
       },
