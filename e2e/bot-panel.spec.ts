@@ -2,6 +2,7 @@ import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { onTick } from './support/prices.ts';
 import { setPaused } from './support/sim.ts';
+import { watchLadder } from './support/desk.ts';
 
 test('a bot order from the panel appears in the ladder and can be cancelled from the panel', async ({
   page,
@@ -16,10 +17,7 @@ test('a bot order from the panel appears in the ladder and can be cancelled from
   const d = await market.api.depth(symbol, 5);
   const price = onTick(Number(d.asks[0][0]) + 2 * Number(s.price_step), s.price_step);
 
-  const screen = new TradingPage(page);
-  await screen.open(service.url);
-  await screen.selectSymbol(symbol);
-  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  const screen = await watchLadder(page, service.url, symbol);
   const existing = screen.ladder.row('ask', price);
   const before = (await existing.count()) > 0 ? Number(await existing.getAttribute('data-qty')) : 0;
 

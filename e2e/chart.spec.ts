@@ -1,5 +1,6 @@
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { openTrading, restingBuy } from './support/desk.ts';
 import { onTick } from './support/prices.ts';
 import { BotMarket } from './support/bot-market.ts';
 import { startHeadless, type RunningService } from './support/service.ts';
@@ -111,23 +112,10 @@ test('older candles load when the chart is scrolled to the left', async ({ page 
 
 test('several orders at one price make one chart line that counts them', async ({ page, service, trader, market }) => {
   const symbol = 'ETHUSDT';
-  await market.ensureBook(symbol);
-  const s = await market.symbol(symbol);
-  const price = onTick((await market.mid(symbol)) * 0.97, s.price_step);
-  const body = {
-    symbol,
-    side: 1 as const,
-    position_side: 1 as const,
-    position_action: 1 as const,
-    type: 1 as const,
-    price,
-    qty: '0.050',
-    time_in_force: 1 as const,
-  };
+  const { price } = await market.priceOffMid(symbol, 0.97);
   const ids: string[] = [];
-  for (let i = 0; i < 3; i++) ids.push((await trader.api.placeOrder(body)).order_id);
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
+  for (let i = 0; i < 3; i++) ids.push((await restingBuy(trader.api, symbol, price, '0.050')).order_id);
+  const screen = await openTrading(page, service.url, trader, symbol);
   await expect.poll(() => screen.chart.lines()).toContain(`orders:1:${price}`);
   const lines = await screen.chart.lines();
   for (const id of ids) expect(lines).not.toContain(`order:${id}`);
@@ -156,8 +144,7 @@ test('price lines off the visible range show no axis label, also two at one pric
     qty: '0.002',
     time_in_force: 1,
   });
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
+  const screen = await openTrading(page, service.url, trader, symbol);
   const chart = screen.chart;
   await expect(chart.box).toHaveAttribute('data-status', 'ready');
   await expect.poll(() => chart.lines()).toEqual(expect.arrayContaining([`tp:${symbol}:1`, `order:${id}`]));

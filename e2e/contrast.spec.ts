@@ -4,7 +4,7 @@
 // colours, so the worst of them decides).
 import type { Locator } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
-import { TradingPage } from './pages/trading-page.ts';
+import { marketOrder, openTrading } from './support/desk.ts';
 import { setPaused } from './support/sim.ts';
 import { SocketSwitch } from './support/socket-switch.ts';
 
@@ -67,10 +67,8 @@ test('the order buttons, the book totals and spread, and the position sub-header
 }) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
-  await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.002' });
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
-  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  await marketOrder(trader.api, symbol, 1, '0.002');
+  const screen = await openTrading(page, service.url, trader, symbol, { live: true });
   await expect(screen.tabs.position(symbol, 1)).toBeVisible();
   await expect(screen.form.button('Open long')).toBeEnabled();
 
@@ -97,10 +95,9 @@ test('the order buttons, the book totals and spread, and the position sub-header
 });
 
 test('the top bar\'s "Disconnected — reconnecting…" alert reaches 4.5:1', async ({ page, service, trader }) => {
-  const screen = new TradingPage(page);
   const sockets = new SocketSwitch(page);
   await sockets.install();
-  await screen.openAs(service.url, trader, 'BTCUSDT');
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
   await expect(screen.topbar.connection).toHaveAttribute('data-state', 'open');
   await sockets.cut();
   await expect(screen.topbar.connection).toContainText('Disconnected — reconnecting…', { timeout: 10_000 });

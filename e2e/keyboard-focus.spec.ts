@@ -4,15 +4,11 @@
 // to its button, a pair picked with Enter to the pair button. The order book's prices and the
 // price field's "Last" are reachable from the keyboard: the book is one Tab stop whose arrow keys
 // move along the levels and whose Enter picks one.
-import { test, expect, type Trader } from './support/fixtures.ts';
-import { TradingPage } from './pages/trading-page.ts';
+import { test, expect } from './support/fixtures.ts';
+import { marketOrder, openTrading, restingBuy } from './support/desk.ts';
 import { onTick } from './support/prices.ts';
 
 const SYMBOL = 'BTCUSDT';
-
-async function marketOrder(trader: Trader, side: 1 | 2, qty: string): Promise<void> {
-  await trader.api.placeOrder({ symbol: SYMBOL, side, position_side: side, position_action: 1, type: 2, qty });
-}
 
 test('Cancel on an order row and Close on a position hand the focus to the next row, then to the tab', async ({
   page,
@@ -25,21 +21,11 @@ test('Cancel on an order row and Close on a position hand the focus to the next 
   const s = await market.symbol(SYMBOL);
   const mid = await market.mid(SYMBOL);
   for (const f of [0.9, 0.91]) {
-    await trader.api.placeOrder({
-      symbol: SYMBOL,
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price: onTick(mid * f, s.price_step),
-      qty: '0.010',
-      time_in_force: 1,
-    });
+    await restingBuy(trader.api, SYMBOL, onTick(mid * f, s.price_step), '0.010');
   }
-  await marketOrder(trader, 1, '0.010');
-  await marketOrder(trader, 2, '0.010');
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, SYMBOL);
+  await marketOrder(trader.api, SYMBOL, 1, '0.010');
+  await marketOrder(trader.api, SYMBOL, 2, '0.010');
+  const screen = await openTrading(page, service.url, trader, SYMBOL);
 
   // open orders: Enter on the first row's Cancel, the focus goes to the next row's
   await screen.tabs.show('Open orders');
@@ -76,8 +62,7 @@ test('Confirm in the leverage editor and a pair picked with Enter leave the focu
   service,
   trader,
 }) => {
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, SYMBOL);
+  const screen = await openTrading(page, service.url, trader, SYMBOL);
   const opener = screen.form.root.getByTestId('leverage-button');
   await expect(opener).toHaveText('20x');
   await opener.focus();
@@ -108,9 +93,7 @@ test('the order book is one Tab stop: arrows move along the levels, Enter picks 
   market,
 }) => {
   await market.ensureBook(SYMBOL, 15);
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, SYMBOL);
-  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  const screen = await openTrading(page, service.url, trader, SYMBOL, { live: true });
   // only one level of the book is in the Tab order
   await expect(screen.ladder.root.locator('[tabindex="0"]')).toHaveCount(1);
   // Tab from the grouping select lands on the best bid

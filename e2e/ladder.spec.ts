@@ -1,7 +1,7 @@
 import { test, expect } from './support/fixtures.ts';
-import { TradingPage } from './pages/trading-page.ts';
 import type { DepthSnapshot } from '../src-shared/types.ts';
 import { setPaused } from './support/sim.ts';
+import { marketOrder, watchLadder } from './support/desk.ts';
 
 async function depth(url: string, symbol: string): Promise<DepthSnapshot> {
   const r = (await (await fetch(`${url}/fapi/v1/depth?symbol=${symbol}&with_id=true&limit=50`)).json()) as {
@@ -13,11 +13,8 @@ async function depth(url: string, symbol: string): Promise<DepthSnapshot> {
 test('the ladder follows the book and matches the REST depth', async ({ page, service, market }) => {
   const symbol = 'ETHUSDT';
   await market.ensureBook(symbol, 15);
-  const screen = new TradingPage(page);
-  await screen.open(service.url);
-  await screen.selectSymbol(symbol);
+  const screen = await watchLadder(page, service.url, symbol);
   const ladder = screen.ladder;
-  await expect(ladder.root).toHaveAttribute('data-sync', 'live');
   await expect(ladder.bids.first()).toBeVisible();
 
   // A resting order shows in the ladder at once: with the market quiet (the simulator paused
@@ -31,16 +28,7 @@ test('the ladder follows the book and matches the REST depth', async ({ page, se
   await expect
     .poll(async () => ticks((await ladder.row('bid', price).getAttribute('data-qty')) ?? 'NaN'))
     .toBe(ticks(before));
-  await market.api.placeBotOrder({
-    symbol,
-    side: 1,
-    position_side: 1,
-    position_action: 1,
-    type: 1,
-    price,
-    qty: '0.777',
-    need_cache: true,
-  });
+  await market.restBid(symbol, price, '0.777');
   await expect
     .poll(async () => ticks((await ladder.row('bid', price).getAttribute('data-qty')) ?? '0'))
     .toBe(ticks(before) + ticks('0.777'));
@@ -123,11 +111,7 @@ test('ArrowDown on a level the book moved out of sight goes down from it, never 
 }) => {
   const symbol = 'ETHUSDT';
   await market.ensureBook(symbol, 15);
-  const screen = new TradingPage(page);
-  await screen.open(service.url);
-  await screen.selectSymbol(symbol);
-  const ladder = screen.ladder;
-  await expect(ladder.root).toHaveAttribute('data-sync', 'live');
+  const ladder = (await watchLadder(page, service.url, symbol)).ladder;
   // the market quiet: only the orders below move the book
   await setPaused(service.url, true);
   const s = await market.symbol(symbol);
@@ -136,14 +120,7 @@ test('ArrowDown on a level the book moved out of sight goes down from it, never 
   // a sell takes the two best bids, opening the spread
   const d0 = await depth(service.url, symbol);
   const qty = d0.bids.slice(0, 2).reduce((a, [, q]) => a + Number(q), 0);
-  await trader.api.placeOrder({
-    symbol,
-    side: 2,
-    position_side: 2,
-    position_action: 1,
-    type: 2,
-    qty: qty.toFixed(s.qty_precision),
-  });
+  await marketOrder(trader.api, symbol, 2, qty.toFixed(s.qty_precision));
   const d1 = await depth(service.url, symbol);
   expect(ticks(d1.asks[0][0]) - ticks(d1.bids[0][0]), 'the spread the sell opened').toBeGreaterThan(1);
   await expect.poll(async () => ticks((await ladder.levels('bid'))[0]?.[0] ?? 'NaN')).toBe(ticks(d1.bids[0][0]));
@@ -156,16 +133,7 @@ test('ArrowDown on a level the book moved out of sight goes down from it, never 
   const low = (await focused.getAttribute('data-price'))!;
   // a new best bid in that spread: every bid drawn moves down a row, the focused one out of the column
   const price = ((ticks(d1.bids[0][0]) + 1) * tick).toFixed(s.price_precision);
-  await market.api.placeBotOrder({
-    symbol,
-    side: 1,
-    position_side: 1,
-    position_action: 1,
-    type: 1,
-    price,
-    qty: '0.777',
-    need_cache: true,
-  });
+  await market.restBid(symbol, price, '0.777');
   await expect.poll(async () => ticks((await ladder.levels('bid'))[0]?.[0] ?? 'NaN')).toBe(ticks(price));
   await expect(focused).toHaveAttribute('data-price', low);
   const below = await focused.evaluate(

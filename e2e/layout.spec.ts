@@ -4,9 +4,10 @@
 // tables with a long pair and a long client id; a long base asset
 // (1000PEPEUSDT) keeps the headers, the spread, the top bar and the order form in shape; toasts
 // cover none of what the trader checks; a narrow chart's legend keeps clear of the price lines.
-import type { Locator, Page } from 'playwright/test';
-import { test, expect, type Trader } from './support/fixtures.ts';
+import type { Locator } from 'playwright/test';
+import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { openTrading } from './support/desk.ts';
 import { onTick } from './support/prices.ts';
 
 /** Whether the element drawn at the centre of `l` is `l` or inside it (nothing covers it there). */
@@ -21,20 +22,6 @@ function uncovered(l: Locator): Promise<boolean> {
   });
 }
 
-/** The screen at a window of `size`, logged in as `trader` on `symbol`. */
-async function openAt(
-  page: Page,
-  base: string,
-  trader: Trader,
-  symbol: string,
-  size: { width: number; height: number },
-): Promise<TradingPage> {
-  await page.setViewportSize(size);
-  const screen = new TradingPage(page);
-  await screen.openAs(base, trader, symbol);
-  return screen;
-}
-
 test('at 1024x640 the screen fits the window: the form whole, the top bar, every chart interval; book and trades as tabs', async ({
   page,
   service,
@@ -43,8 +30,10 @@ test('at 1024x640 the screen fits the window: the form whole, the top bar, every
 }) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
-  const screen = await openAt(page, service.url, trader, symbol, { width: 1024, height: 640 });
-  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  const screen = await openTrading(page, service.url, trader, symbol, {
+    size: { width: 1024, height: 640 },
+    live: true,
+  });
 
   // (the e2e code is compiled without the DOM library: the page's globals are typed here)
   const [scrollWidth, innerWidth] = await page.evaluate(() => {
@@ -105,7 +94,7 @@ for (const [width, height] of [
     const tp = onTick(pos.mark_price * 1.2, s.price_step);
     const sl = onTick(pos.mark_price * 0.8, s.price_step);
     await trader.api.setTpSl({ symbol, position_side: 1, take_profit_price: tp, stop_loss_price: sl });
-    const screen = await openAt(page, service.url, trader, symbol, { width, height });
+    const screen = await openTrading(page, service.url, trader, symbol, { size: { width, height } });
     const row = screen.tabs.position(symbol, 1);
     const fmtPx = (x: string): string =>
       Number(x).toLocaleString('en-US', { minimumFractionDigits: s.price_precision });
@@ -139,9 +128,7 @@ test('at 1024x640 the order tables fit their panel (a long pair, a long client i
   market,
 }) => {
   const symbol = '1000PEPEUSDT';
-  await market.ensureBook(symbol, 15);
-  const s = await market.symbol(symbol);
-  const price = onTick((await market.mid(symbol)) * 0.9, s.price_step);
+  const { s, price } = await market.priceOffMid(symbol, 0.9, 15);
   const qty = String(Math.ceil((2 * Number(s.min_notional)) / Number(price)));
   const clientId = 'layout-check-0123456789abcdefghijkl';
   const { order_id } = await trader.api.placeOrder({
@@ -155,7 +142,7 @@ test('at 1024x640 the order tables fit their panel (a long pair, a long client i
     qty,
     client_order_id: clientId,
   });
-  const screen = await openAt(page, service.url, trader, symbol, { width: 1024, height: 640 });
+  const screen = await openTrading(page, service.url, trader, symbol, { size: { width: 1024, height: 640 } });
   const fmtPx = (x: string): string => Number(x).toLocaleString('en-US', { minimumFractionDigits: s.price_precision });
 
   for (const [tab, table, row, status] of [
@@ -200,8 +187,10 @@ test('a long base asset (1000PEPEUSDT at 1280x800): book and trades headers keep
 }) => {
   const symbol = '1000PEPEUSDT';
   await market.ensureBook(symbol, 15);
-  const screen = await openAt(page, service.url, trader, symbol, { width: 1280, height: 800 });
-  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  const screen = await openTrading(page, service.url, trader, symbol, {
+    size: { width: 1280, height: 800 },
+    live: true,
+  });
   await expect(page.getByTestId('trade-row').first()).toBeVisible();
 
   // "Size (1000PEPE)" may take a second line, inside its header, never over the rows below
@@ -290,7 +279,7 @@ test('at 1024x640 the chart legend keeps to two lines, clear of the labels of th
 }) => {
   const symbol = 'BTCUSDT';
   await market.position(trader.api, symbol, 2, '0.020');
-  const screen = await openAt(page, service.url, trader, symbol, { width: 1024, height: 640 });
+  const screen = await openTrading(page, service.url, trader, symbol, { size: { width: 1024, height: 640 } });
   await expect.poll(() => screen.chart.lines()).toContain(`entry:${symbol}:2`);
   await expect(screen.chart.legend).toContainText(/V [\d,.]+/);
   const legend = (await screen.chart.legend.boundingBox())!;

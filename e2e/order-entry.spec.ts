@@ -4,7 +4,7 @@
 // how when nothing is armed), shortcuts stay quiet behind the help overlay, outcomes read
 // naturally (warnings for expired orders), and the paper reset asks first.
 import { test, expect } from './support/fixtures.ts';
-import { TradingPage } from './pages/trading-page.ts';
+import { openLimitForm, openTrading, restingBuy } from './support/desk.ts';
 import { FormExtras } from './pages/form-extras.ts';
 import { onTick } from './support/prices.ts';
 
@@ -14,9 +14,8 @@ test('the leverage field takes typing as typed: cleared stays empty, 50 means 50
   trader,
 }) => {
   const symbol = 'BTCUSDT';
-  const screen = new TradingPage(page);
+  const screen = await openTrading(page, service.url, trader, symbol);
   const x = new FormExtras(page, screen);
-  await screen.openAs(service.url, trader, symbol);
   await expect(x.leverageButton).toHaveText(/^\d+x$/);
   await x.leverageButton.click();
   const field = x.leverage.getByRole('textbox', { name: 'Leverage value' });
@@ -48,9 +47,8 @@ test('a % size goes back to the base quantity on Esc, the Open/Close switch and 
 }) => {
   const symbol = 'BTCUSDT';
   const s = await market.symbol(symbol);
-  const screen = new TradingPage(page);
+  const screen = await openTrading(page, service.url, trader, symbol);
   const x = new FormExtras(page, screen);
-  await screen.openAs(service.url, trader, symbol);
   await expect(screen.form.button('Open long')).toBeEnabled();
 
   await x.pct(25).click();
@@ -89,10 +87,9 @@ test('a % size goes back to the base quantity on Esc, the Open/Close switch and 
 });
 
 test('reduce-only shows only where it means something', async ({ page, service, trader }) => {
-  const screen = new TradingPage(page);
-  const x = new FormExtras(page, screen);
   // hedge mode: an open is never reduce-only (3010), a close always is
-  await screen.openAs(service.url, trader, 'BTCUSDT');
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
+  const x = new FormExtras(page, screen);
   await expect(screen.form.button('Open long')).toBeEnabled();
   await expect(x.reduceOnly()).toHaveCount(0);
   await screen.form.tab('Close').click();
@@ -113,13 +110,10 @@ test('a price with thousands separators is sent without them; one that is not a 
   market,
 }) => {
   const symbol = 'ETHUSDT';
-  await market.ensureBook(symbol);
-  const s = await market.symbol(symbol);
-  const price = onTick((await market.mid(symbol)) * 0.98, s.price_step);
+  const { s, price } = await market.priceOffMid(symbol, 0.98);
   const shown = Number(price).toLocaleString('en-US', { minimumFractionDigits: s.price_precision });
   expect(shown).toContain(',');
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
+  const screen = await openTrading(page, service.url, trader, symbol);
 
   await screen.form.type('Limit').click();
   await screen.form.price.fill(shown.replace(/^(\d+),/, '$1x,'));
@@ -143,15 +137,9 @@ test('Enter sends the armed side once, says how when nothing is armed, and hands
   market,
 }) => {
   const symbol = 'ETHUSDT';
-  await market.ensureBook(symbol);
-  const s = await market.symbol(symbol);
-  const price = onTick((await market.mid(symbol)) * 0.98, s.price_step);
-  const screen = new TradingPage(page);
+  const { price } = await market.priceOffMid(symbol, 0.98);
+  const screen = await openLimitForm(page, service.url, trader, symbol, price);
   const x = new FormExtras(page, screen);
-  await screen.openAs(service.url, trader, symbol);
-  await expect(screen.form.button('Open long')).toBeEnabled();
-  await screen.form.type('Limit').click();
-  await screen.form.price.fill(price);
 
   // nothing armed: a hint, nothing sent
   await screen.form.size.fill('0.050');
@@ -180,8 +168,7 @@ test('Enter sends the armed side once, says how when nothing is armed, and hands
 });
 
 test('behind the help overlay only ? and Esc act', async ({ page, service, trader }) => {
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, 'BTCUSDT');
+  const screen = await openTrading(page, service.url, trader, 'BTCUSDT');
   await expect(screen.form.button('Open long')).toBeEnabled();
   await page.keyboard.press('1');
   await expect(screen.chart.interval('1m')).toHaveAttribute('aria-selected', 'true');
@@ -214,9 +201,7 @@ test('a market fill reads naturally; a post-only order that would take is refuse
   const symbol = 'ETHUSDT';
   await market.ensureBook(symbol, 10);
   const s = await market.symbol(symbol);
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
-  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  const screen = await openTrading(page, service.url, trader, symbol, { live: true });
 
   await screen.form.market('Open long', '0.050');
   await expect(screen.form.notice).toHaveText(/^Open long 0\.050 ETHUSDT: filled 0\.050 at [\d,]+\.\d+$/);
@@ -243,21 +228,9 @@ test('resetting the paper account asks first, names the amount, and reports it f
   market,
 }) => {
   const symbol = 'ETHUSDT';
-  await market.ensureBook(symbol);
-  const s = await market.symbol(symbol);
-  const price = onTick((await market.mid(symbol)) * 0.97, s.price_step);
-  await trader.api.placeOrder({
-    symbol,
-    side: 1,
-    position_side: 1,
-    position_action: 1,
-    type: 1,
-    price,
-    qty: '0.050',
-    time_in_force: 1,
-  });
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
+  const { price } = await market.priceOffMid(symbol, 0.97);
+  await restingBuy(trader.api, symbol, price, '0.050');
+  const screen = await openTrading(page, service.url, trader, symbol);
   await expect(screen.form.button('Open long')).toBeEnabled();
   const settings = await screen.openSettings();
   await expect(settings).toContainText('Logged in on this browser');

@@ -8,10 +8,9 @@
 // an init script wraps WebSocket so that the test can close the live sockets and send new
 // ones to a refused port, then let them through again (the shared service keeps running).
 import { test, expect } from './support/fixtures.ts';
-import { TradingPage } from './pages/trading-page.ts';
+import { openLimitForm, openTrading } from './support/desk.ts';
 import { FormExtras } from './pages/form-extras.ts';
 import { SocketSwitch } from './support/socket-switch.ts';
-import { onTick } from './support/prices.ts';
 
 test('B then typing replaces the last size: after sending 2, B + "1" + Enter sends 1', async ({
   page,
@@ -20,14 +19,8 @@ test('B then typing replaces the last size: after sending 2, B + "1" + Enter sen
   market,
 }) => {
   const symbol = 'ETHUSDT';
-  await market.ensureBook(symbol);
-  const s = await market.symbol(symbol);
-  const price = onTick((await market.mid(symbol)) * 0.9, s.price_step);
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
-  await expect(screen.form.button('Open long')).toBeEnabled();
-  await screen.form.type('Limit').click();
-  await screen.form.price.fill(price);
+  const { price } = await market.priceOffMid(symbol, 0.9);
+  const screen = await openLimitForm(page, service.url, trader, symbol, price);
   const qtys = async (): Promise<number[]> =>
     (await trader.api.openOrders(symbol)).map((o) => Number(o.qty)).sort((a, b) => a - b);
 
@@ -55,10 +48,9 @@ test('a lost connection: "Not sent" (not refused), a loud top bar, disabled butt
 }) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol);
-  const screen = new TradingPage(page);
   const sockets = new SocketSwitch(page);
   await sockets.install();
-  await screen.openAs(service.url, trader, symbol);
+  const screen = await openTrading(page, service.url, trader, symbol);
   const buy = screen.form.button('Open long');
   const sell = screen.form.button('Open short');
   await expect(buy).toBeEnabled();
@@ -109,14 +101,8 @@ test('keys typed while an order awaits its answer go to the next order: Enter di
   market,
 }) => {
   const symbol = 'ETHUSDT';
-  await market.ensureBook(symbol);
-  const s = await market.symbol(symbol);
-  const price = onTick((await market.mid(symbol)) * 0.9, s.price_step);
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
-  await expect(screen.form.button('Open long')).toBeEnabled();
-  await screen.form.type('Limit').click();
-  await screen.form.price.fill(price);
+  const { price } = await market.priceOffMid(symbol, 0.9);
+  const screen = await openLimitForm(page, service.url, trader, symbol, price);
   await expect(screen.chart.interval('1m')).toHaveAttribute('aria-selected', 'true');
   // the answers are held back until released (a slow service): the order reaches the service
   // at once (its signature would expire if held), its answer reaches the page when released

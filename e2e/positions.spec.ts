@@ -7,16 +7,12 @@
 import type { Page } from 'playwright/test';
 import { test, expect, type Trader } from './support/fixtures.ts';
 import type { BotMarket } from './support/bot-market.ts';
-import { TradingPage } from './pages/trading-page.ts';
+import { marketOrder, openTrading, restingBuy } from './support/desk.ts';
 import { PositionsArea } from './pages/positions-area.ts';
 import { onTick } from './support/prices.ts';
 
 const fmtPx = (x: string, decimals: number): string =>
   Number(x).toLocaleString('en-US', { minimumFractionDigits: decimals });
-
-async function marketOrder(trader: Trader, symbol: string, side: 1 | 2, qty: string): Promise<void> {
-  await trader.api.placeOrder({ symbol, side, position_side: side, position_action: 1, type: 2, qty });
-}
 
 /**
  * A long of 0.010 BTCUSDT at market (`isolated`: in isolated margin), the screen open on it as
@@ -27,9 +23,8 @@ async function openOnLong(page: Page, service: { url: string }, trader: Trader, 
   const symbol = 'BTCUSDT';
   if (isolated) await trader.api.setMarginMode(symbol, 1);
   const { s, pos } = await market.position(trader.api, symbol, 1, '0.010');
-  const screen = new TradingPage(page);
+  const screen = await openTrading(page, service.url, trader, symbol);
   const area = new PositionsArea(page);
-  await screen.openAs(service.url, trader, symbol);
   return { symbol, s, pos, screen, area, row: area.row(symbol, 1) };
 }
 
@@ -42,10 +37,8 @@ test('one-way mode: a flipped long reads as a short of the right size and closes
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
   await trader.api.setPositionMode('one_way');
-  const screen = new TradingPage(page);
+  const screen = await openTrading(page, service.url, trader, symbol, { live: true });
   const area = new PositionsArea(page);
-  await screen.openAs(service.url, trader, symbol);
-  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
   // the form knows the mode (reduce-only only exists in one-way)
   await expect(screen.form.root.getByRole('checkbox', { name: 'Reduce-only' })).toBeVisible();
 
@@ -332,23 +325,13 @@ test("an isolated position's margin dialog: Remove within the most, Max, and the
 test('Close all and Cancel all ask first, by mouse and by keyboard', async ({ page, service, trader, market }) => {
   const symbol = 'BTCUSDT';
   const { s } = await market.position(trader.api, symbol, 1, '0.010');
-  await marketOrder(trader, symbol, 2, '0.020');
+  await marketOrder(trader.api, symbol, 2, '0.020');
   const mid = await market.mid(symbol);
   for (const f of [0.9, 0.91]) {
-    await trader.api.placeOrder({
-      symbol,
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price: onTick(mid * f, s.price_step),
-      qty: '0.010',
-      time_in_force: 1,
-    });
+    await restingBuy(trader.api, symbol, onTick(mid * f, s.price_step), '0.010');
   }
-  const screen = new TradingPage(page);
+  const screen = await openTrading(page, service.url, trader, symbol);
   const area = new PositionsArea(page);
-  await screen.openAs(service.url, trader, symbol);
   await expect(area.row(symbol, 1)).toBeVisible();
   await expect(area.row(symbol, 2)).toBeVisible();
 

@@ -1,6 +1,7 @@
 import { test, expect } from './support/fixtures.ts';
 import { Errors } from '../src-shared/errors.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { openTrading, restingBuy } from './support/desk.ts';
 import { onTick } from './support/prices.ts';
 import { PerpdeskApiError } from '../src-shared/sdk/rest-client.ts';
 
@@ -11,11 +12,8 @@ test('a limit order appears in open orders, on the chart, and can be cancelled',
   market,
 }) => {
   const symbol = 'ETHUSDT';
-  await market.ensureBook(symbol);
-  const s = await market.symbol(symbol);
-  const price = onTick((await market.mid(symbol)) * 0.98, s.price_step);
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
+  const { s, price } = await market.priceOffMid(symbol, 0.98);
+  const screen = await openTrading(page, service.url, trader, symbol);
   await expect(screen.topbar.symbolButton).toContainText(symbol);
 
   await screen.form.limit('Open long', price, '0.050');
@@ -38,16 +36,7 @@ test('a limit order appears in open orders, on the chart, and can be cancelled',
 
   // With the tab open, an order placed elsewhere (a bot on the same account) and its cancel
   // show up without switching tabs.
-  const other = await trader.api.placeOrder({
-    symbol,
-    side: 1,
-    position_side: 1,
-    position_action: 1,
-    type: 1,
-    price,
-    qty: '0.050',
-    time_in_force: 1,
-  });
+  const other = await restingBuy(trader.api, symbol, price, '0.050');
   const otherRow = page.getByTestId(`order-history-row-${other.order_id}`);
   await expect(otherRow).toBeVisible();
   await expect(otherRow).not.toContainText('Canceled');
@@ -80,9 +69,7 @@ test('a market order opens a position whose PnL moves with the mark price', asyn
 }) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
-  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  const screen = await openTrading(page, service.url, trader, symbol, { live: true });
   const row = await openLong(screen, symbol);
   await expect(screen.toast('fill').first()).toContainText(`Bought 0.010 ${symbol}`);
   await page.screenshot({ path: test.info().outputPath('main-screen-position.png') });
@@ -125,9 +112,7 @@ test('a market order opens a position whose PnL moves with the mark price', asyn
 test('at 1280x720 the Close buttons of a position stay in view', async ({ page, service, trader, market }) => {
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
-  await page.setViewportSize({ width: 1280, height: 720 });
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
+  const screen = await openTrading(page, service.url, trader, symbol, { size: { width: 1280, height: 720 } });
   const row = await openLong(screen, symbol);
   await expect(row.getByRole('button', { name: `Close ${symbol} long` })).toBeInViewport({ ratio: 1 });
   await expect(page.getByRole('button', { name: 'Close all' })).toBeInViewport({ ratio: 1 });
@@ -143,9 +128,7 @@ test('TP/SL can be set on a position, and closing it records a user close', asyn
   const symbol = 'BTCUSDT';
   await market.ensureBook(symbol, 15);
   const s = await market.symbol(symbol);
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
-  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  const screen = await openTrading(page, service.url, trader, symbol, { live: true });
   const row = await openLong(screen, symbol);
 
   // TP/SL: set both, see them in the row and as chart lines.
@@ -188,29 +171,16 @@ test('TP/SL can be set on a position, and closing it records a user close', asyn
 
 test('a rejected order shows the API message', async ({ page, service, trader, market }) => {
   const symbol = 'BTCUSDT';
-  await market.ensureBook(symbol);
-  const s = await market.symbol(symbol);
-  const price = onTick((await market.mid(symbol)) * 0.99, s.price_step);
+  const { s, price } = await market.priceOffMid(symbol, 0.99);
   // The same order, straight to the API, says what the screen must show.
-  const body = {
-    symbol,
-    side: 1 as const,
-    position_side: 1 as const,
-    position_action: 1 as const,
-    type: 1 as const,
-    price,
-    qty: s.min_qty,
-    time_in_force: 1 as const,
-  };
-  const expected = await trader.api.placeOrder(body).then(
+  const expected = await restingBuy(trader.api, symbol, price, s.min_qty).then(
     () => null,
     (e: unknown) => (e instanceof PerpdeskApiError ? e : null),
   );
   expect(expected, 'the API refuses a minimum-quantity BTC order below the minimum notional').not.toBeNull();
   expect(expected!.code).toBe(Errors.NOTIONAL_BELOW_MIN.code);
 
-  const screen = new TradingPage(page);
-  await screen.openAs(service.url, trader, symbol);
+  const screen = await openTrading(page, service.url, trader, symbol);
   await screen.form.limit('Open long', price, s.min_qty);
   await expect(screen.form.error).toContainText(expected!.message);
   await expect(screen.form.error).toContainText(`(${expected!.code})`);

@@ -4,7 +4,8 @@
 // party, because bot orders all belong to the house account and would only self-trade, so a
 // taker paper account (created with the loopback admin route) takes from that liquidity.
 import { PerpdeskApiError, RestClient } from '../../src-shared/sdk/rest-client.ts';
-import type { FuturesSymbol, PositionRecord } from '../../src-shared/types.ts';
+import type { FuturesSymbol, PlacementResult, PositionRecord } from '../../src-shared/types.ts';
+import { marketOrder } from './desk.ts';
 
 export interface LadderOptions {
   /** Levels per side. */
@@ -105,6 +106,31 @@ export class BotMarket {
   }
 
   /**
+   * With a book of at least `levels` levels a side (ensureBook): the pair, and `factor` times the
+   * mid on its tick (below 1 a buy's price that rests).
+   */
+  async priceOffMid(symbol: string, factor: number, levels = 10): Promise<{ s: FuturesSymbol; price: string }> {
+    await this.ensureBook(symbol, levels);
+    const s = await this.symbol(symbol);
+    const price = onStep(Math.round(((await this.mid(symbol)) * factor) / Number(s.price_step)), s.price_step);
+    return { s, price };
+  }
+
+  /** A cached bot bid (a house order in the book, opening a long) of `qty` at `price`. */
+  restBid(symbol: string, price: string, qty: string): Promise<PlacementResult> {
+    return this.api.placeBotOrder({
+      symbol,
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price,
+      qty,
+      need_cache: true,
+    });
+  }
+
+  /**
    * A market order of `qty` on `symbol` (side 1 a long, 2 a short) of the account `trader` calls
    * with, taken from a book of at least 15 levels a side: the pair, and the account's position
    * (its first) as the API has it after the fill.
@@ -116,7 +142,7 @@ export class BotMarket {
     qty: string,
   ): Promise<{ s: FuturesSymbol; pos: PositionRecord }> {
     await this.ensureBook(symbol, 15);
-    await trader.placeOrder({ symbol, side, position_side: side, position_action: 1, type: 2, qty });
+    await marketOrder(trader, symbol, side, qty);
     const [pos] = await trader.positions();
     return { s: await this.symbol(symbol), pos };
   }

@@ -1,0 +1,72 @@
+// The trading screen as a spec sets it up: opened logged in as a paper trader on a pair (at a
+// window size if the spec needs one) or view only on a pair with its order book live, and the
+// trader's orders placed through the API before the screen shows them.
+import { expect, type Page } from 'playwright/test';
+import type { RestClient } from '../../src-shared/sdk/rest-client.ts';
+import type { PlacementResult } from '../../src-shared/types.ts';
+import { TradingPage, type Credentials } from '../pages/trading-page.ts';
+
+export interface OpenOptions {
+  /** The window's size (the default: the config's viewport). */
+  size?: { width: number; height: number };
+  /** Wait until the ladder is live (in sync with the book). */
+  live?: boolean;
+}
+
+/** The screen at `base`, logged in as `trader` on `symbol`. */
+export async function openTrading(
+  page: Page,
+  base: string,
+  trader: Credentials,
+  symbol: string,
+  opts: OpenOptions = {},
+): Promise<TradingPage> {
+  if (opts.size !== undefined) await page.setViewportSize(opts.size);
+  const screen = new TradingPage(page);
+  await screen.openAs(base, trader, symbol);
+  if (opts.live) await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  return screen;
+}
+
+/** The screen as `openTrading` opens it, once its order buttons are on: a limit order at `price` in the form. */
+export async function openLimitForm(
+  page: Page,
+  base: string,
+  trader: Credentials,
+  symbol: string,
+  price: string,
+): Promise<TradingPage> {
+  const screen = await openTrading(page, base, trader, symbol);
+  await expect(screen.form.button('Open long')).toBeEnabled();
+  await screen.form.type('Limit').click();
+  await screen.form.price.fill(price);
+  return screen;
+}
+
+/** The screen at `base` without credentials, `symbol` picked and its ladder live (in sync with the book). */
+export async function watchLadder(page: Page, base: string, symbol: string): Promise<TradingPage> {
+  const screen = new TradingPage(page);
+  await screen.open(base);
+  await screen.selectSymbol(symbol);
+  await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
+  return screen;
+}
+
+/** A limit buy opening a long (good till cancel) of `qty` at `price`, placed by the account `api` calls with. */
+export function restingBuy(api: RestClient, symbol: string, price: string, qty: string): Promise<PlacementResult> {
+  return api.placeOrder({
+    symbol,
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price,
+    qty,
+    time_in_force: 1,
+  });
+}
+
+/** A market order of `qty` opening a position on `side` (1 long, 2 short; hedge mode) by the account `api` calls with. */
+export function marketOrder(api: RestClient, symbol: string, side: 1 | 2, qty: string): Promise<PlacementResult> {
+  return api.placeOrder({ symbol, side, position_side: side, position_action: 1, type: 2, qty });
+}
