@@ -87,16 +87,7 @@ describe('leverage', () => {
     const u = makeAccount(t.venue, 'lev-pos');
     dataOf(
       await plain(t.app, 'POST', '/fapi/v1/bot/orders', {
-        json: {
-          symbol: 'BTCUSDT',
-          side: 2,
-          position_side: 2,
-          position_action: 1,
-          type: 1,
-          price: '96000.0',
-          qty: '0.600',
-          need_cache: true,
-        },
+        json: orderBody({ side: 2, position_side: 2, price: '96000.0', qty: '0.600', need_cache: true }),
       }),
     );
     dataOf(

@@ -1,5 +1,5 @@
 // Admin routes (accounts, whitelist), the whitelist status route and the paper deposit.
-import { placeOrder } from '../helpers/exchange-commands.ts';
+import { openingLimit, placeOrder } from '../helpers/exchange-commands.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src-main/api/app.ts';
@@ -158,15 +158,7 @@ describe('POST /admin/v1/accounts', () => {
     );
     // an open order: the switch is refused and the balance in the same body is not applied
     const bid = Math.round(venue.exchange.pair('BTCUSDT')!.markPrice * 0.98).toFixed(1);
-    placeOrder(venue.exchange, id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price: bid,
-      qty: '0.010',
-    });
+    placeOrder(venue.exchange, id, openingLimit(1, bid, '0.010'));
     const refused = await createAccount({ api_key: 'admin_mode_01', position_mode: 'one_way', balance: '5' });
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe(Errors.POSITION_MODE_CHANGE_REFUSED.code);

@@ -12,16 +12,7 @@ let a: Creds;
 
 const bot = (side: number, price: string, qty: string, needCache = false) =>
   plain(t.app, 'POST', '/fapi/v1/bot/orders', {
-    json: {
-      symbol: 'BTCUSDT',
-      side,
-      position_side: side,
-      position_action: 1,
-      type: 1,
-      price,
-      qty,
-      need_cache: needCache,
-    },
+    json: orderBody({ side, position_side: side, price, qty, need_cache: needCache }),
   });
 
 beforeAll(async () => {

@@ -5,7 +5,14 @@
 // not bring them back. The events are those a real venue announces to the user channel, handed to
 // the store as the user feed (lib/user-feed.ts) does.
 import { describe, expect, it } from 'vitest';
-import { placeBotOrder, placeOrder, setPositionMode, setPrices, setTpSl } from '../helpers/exchange-commands.ts';
+import {
+  openingLimit,
+  placeBotOrder,
+  placeOrder,
+  setPositionMode,
+  setPrices,
+  setTpSl,
+} from '../helpers/exchange-commands.ts';
 import { WorkingType } from '../../src-shared/enums.ts';
 import type { RestClient } from '../../src-shared/sdk/rest-client.ts';
 import type { OrderRecord, PositionRecord } from '../../src-shared/types.ts';
@@ -26,11 +33,7 @@ function desk(name: string, o: { oneWay?: boolean; short?: boolean } = {}) {
   const u = v.accounts.upsert({ apiKey: name, apiSecret: 's', kind: 'user', balance: 100_000n * 100_000_000n }, T0).id;
   if (o.oneWay) setPositionMode(ex, u, 'one_way');
   const house = (side: 1 | 2, price: string, qty: string) =>
-    placeBotOrder(
-      ex,
-      { symbol: 'BTCUSDT', side, position_side: side, position_action: 1, type: 1, price, qty },
-      HOUSE_ACCOUNT,
-    );
+    placeBotOrder(ex, openingLimit(side, price, qty), HOUSE_ACCOUNT);
   const side = o.short ? 2 : 1;
   house(side === 1 ? 2 : 1, '96000.0', '1.000');
   const positionSide = o.oneWay ? 1 : side;
