@@ -48,23 +48,23 @@ const position = (side: 1 | 2, quantity: number, entry: number): PositionRecord 
   }) as PositionRecord;
 
 describe('Max and % sizes', () => {
-  it('a market open at 125x is capped by the notional cap (50 000 / 95 000 = 0.526 BTC), not by the margin (12.38 BTC)', () => {
+  it('a market open at 125x is capped by the notional cap (50 000 / (95 000 x 1.002) = 0.525 BTC), not by the margin (12.38 BTC)', () => {
+    // a market order is valued at the mark, with MARKET_MAX_HEADROOM for it to rise on the way
     const m = orderModel(input());
-    expect(m.buy.max).toBe(0.526);
-    // sell at the bid: 50000 / 94990 = 0.52637
-    expect(m.sell.max).toBe(0.526);
+    expect(m.buy.max).toBe(0.525);
+    expect(m.sell.max).toBe(0.525);
   });
 
-  it('without a known cap the margin decides: 10 000 x 10 / (95 000 x 1.005) = 1.0473 BTC, floored to the step', () => {
+  it('without a known cap the margin decides: 10 000 x 10 / (95 000 x 1.002 x 1.005) = 1.0453 BTC, floored to the step', () => {
     const m = orderModel(input({ maxNotional: undefined, setting: { leverage: 10, marginMode: 2, maxLeverage: 125 } }));
-    expect(m.buy.max).toBe(1.047);
+    expect(m.buy.max).toBe(1.045);
   });
 
   it('50% sends half of what each side could open, on the step; max_qty caps it', () => {
     const m = orderModel(input({}, { sizeMode: 'pct', pct: 50 }));
-    expect(m.buy.qty).toBe('0.263');
+    expect(m.buy.qty).toBe('0.262');
     const capped = orderModel(input({}, { sizeMode: 'pct', pct: 100 }));
-    expect(capped.buy.qty).toBe('0.526');
+    expect(capped.buy.qty).toBe('0.525');
     const small = orderModel(input({ futures: { ...futures, max_qty: '0.1' } }, { sizeMode: 'pct', pct: 100 }));
     expect(small.buy.qty).toBe('0.100');
     expect(small.buy.max).toBe(0.1);
@@ -92,7 +92,8 @@ describe('preview', () => {
     expect(fmt(m.sell.cost, 2)).toBe('—');
     expect(Number.isNaN(m.buy.liquidation)).toBe(true);
     expect(m.buy.max).toBeGreaterThan(0);
-    expect(m.buy.max).toBe(orderModel(input({}, { type: 2, qty: '0.010' })).buy.max);
+    // at the ask, as a limit buy there would be
+    expect(m.buy.max).toBe(orderModel(input({}, { type: 1, price: '95000', qty: '0.010' })).buy.max);
   });
 
   it('a limit price that is not a number estimates nothing (never the market price in its place)', () => {
@@ -182,9 +183,10 @@ describe('the request a click sends', () => {
     const isolated = { leverage: 125, marginMode: 1 as const, maxLeverage: 125 };
     const long = [position(1, 0.02, 96_000)];
     const m = orderModel(input({ summary: oneWay, setting: isolated, positions: long }, { qty: '0.030' }));
-    // at the bid, 94,990: margin 949.9 / 125, held with the taker fee of 949.9 (was 2,849.7 / 125 + fee)
-    expect(m.sell.margin).toBeCloseTo(7.5992, 9);
-    expect(m.sell.cost).toBeCloseTo(7.5992 + 0.47495, 9);
+    // at the mark, 95,000, where the venue margins a market order (it fills at the bid, 94,990):
+    // margin 950 / 125, held with the taker fee of 950 (was 2,850 / 125 + fee)
+    expect(m.sell.margin).toBeCloseTo(7.6, 9);
+    expect(m.sell.cost).toBeCloseTo(7.6 + 0.475, 9);
     // the fee is the whole order's
     expect(m.sell.fee).toBeCloseTo(1.42485, 9);
     // the long's PnL: (94,990 - 96,000) x 0.02

@@ -30,6 +30,13 @@ export const NOT_A_NUMBER = 'use digits and a decimal point, e.g. 90000.5 (thous
 export const DEFAULT_LEVERAGE = 20;
 /** Highest leverage offered before the setting or the catalogue says. */
 const DEFAULT_MAX_LEVERAGE = 125;
+/**
+ * The share of the mark a market order's Max leaves for the mark to rise before the venue values
+ * the order (the screen's mark is up to a second old, pushed every 1 s; the venue's moves every
+ * 100 ms, in the simulated market by up to about 0.07% in a second and a half): without it 100%
+ * of Max is refused (3009) whenever the mark ticks up on the way.
+ */
+export const MARKET_MAX_HEADROOM = 0.002;
 
 export interface OrderModelInput {
   symbol: string;
@@ -143,6 +150,14 @@ export function orderModel(i: OrderModelInput): OrderModel {
     const book = side === Side.BUY ? bestAsk : bestBid;
     return book > 0 ? book : (last ?? NaN);
   };
+  // The price the venue values an open at when it freezes its margin and counts it against the
+  // notional cap: a limit order's own, a market order's the mark (api.md, Order rules), wherever
+  // in the book it then fills; so a market sell's Max is not measured at a bid below the mark,
+  // which the venue would refuse (3009)
+  const marginPriceOf = (side: Side): number => {
+    const mark = f.type === OrderType.MARKET ? i.markOf(symbol) : undefined;
+    return mark !== undefined && mark > 0 ? mark : refPrice(side);
+  };
   // long or short from the record (positionDirection reads the side and the quantity's sign)
   const positionOf = (long: boolean) => {
     const p = positions.find((x) => x.symbol === symbol && positionDirection(x).long === long);
@@ -170,7 +185,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
    * beside the side's position and open orders (nothing more for a one-way reduce-only order).
    */
   const openableQty = (side: Side): number => {
-    const price = refPrice(side);
+    const price = marginPriceOf(side) * (f.type === OrderType.MARKET ? 1 + MARKET_MAX_HEADROOM : 1);
     const m = meets(side);
     if (oneWay && f.reduceOnly) return m.cover;
     const opens = Math.min(
@@ -233,6 +248,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
       side,
       action: f.action,
       price,
+      marginPrice: marginPriceOf(side),
       qty: num(qty),
       taker,
       leverage,

@@ -24,6 +24,11 @@ export interface PreviewInput {
   action: 'open' | 'close';
   /** Limit price, or the price a market order is expected to fill at. */
   price: number;
+  /**
+   * The price the venue values the opening part at when it freezes the margin and the taker fee
+   * (a market order: the mark, api.md Order rules); `price` when not given.
+   */
+  marginPrice?: number;
   qty: number;
   /** Whether the order takes liquidity (market, or a limit that crosses the book). */
   taker: boolean;
@@ -201,7 +206,8 @@ export function preview(i: PreviewInput): Preview {
   // reduce-only order: none of it)
   const coveredIn = i.reduceOnly ? qty : i.covered !== undefined && i.covered > 0 ? i.covered : 0;
   const covered = Math.min(qty, coveredIn);
-  const opening = qty - covered > qty * 1e-9 ? (qty - covered) * (i.price > 0 ? i.price : 0) : 0;
+  const marginAt = i.marginPrice !== undefined && i.marginPrice > 0 ? i.marginPrice : i.price;
+  const opening = qty - covered > qty * 1e-9 ? (qty - covered) * (marginAt > 0 ? marginAt : 0) : 0;
   const margin = opening / Math.max(1, i.leverage);
   // the venue holds the margin plus the taker fee while the order is open, whichever side of the
   // book it ends on (api.md: opening orders freeze initial margin plus the taker fee); a maker
