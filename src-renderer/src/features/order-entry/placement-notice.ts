@@ -25,10 +25,12 @@ export function placementNotice(
   qd: number,
   oneWay?: boolean,
 ): PlacementNotice {
+  // the quantity as every figure on screen: the pair's decimals, thousands grouped ("14,708,927")
+  const qty = fmt(order.qty, qd);
   const what =
     (oneWay ?? oneWayOnly(order))
-      ? `${order.side === Side.BUY ? 'Buy' : 'Sell'} ${order.qty} ${order.symbol}${oneWayTag(order)}`
-      : `${directionName(order)} ${order.qty} ${order.symbol}`;
+      ? `${order.side === Side.BUY ? 'Buy' : 'Sell'} ${qty} ${order.symbol}${oneWayTag(order)}`
+      : `${directionName(order)} ${qty} ${order.symbol}`;
   const filled = Number(r.filled_qty);
   const fills = filled > 0 ? `filled ${fmt(filled, qd)} at ${fmt(Number(r.filled_quote) / filled, pd)}` : '';
   const tif = order.type === OrderType.MARKET ? 'market' : (order.time_in_force ?? TimeInForce.GTC);
