@@ -2,12 +2,12 @@
 // machine's whitelist status, the raw request and answer of the last call, and the cached bot
 // orders with cancel.
 import { useEffect } from 'react';
-import { fmt, fmtDateTime } from '../../lib/format.ts';
+import { fmt } from '../../lib/format.ts';
 import { poll } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { Drawer } from '../../layout/drawer.tsx';
-import { RecordTable, type Column } from '../../layout/record-table.tsx';
+import { RecordTable, When, type Column } from '../../layout/record-table.tsx';
 import { directionName, sideClass, STATUS_NAMES } from '../orders/order-labels.ts';
 import type { RawExchange } from '../../../../src-shared/sdk/rest-client.ts';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
@@ -238,6 +238,7 @@ function BotPanelBody() {
       {st.cachedError && <p className="error small">{st.cachedError}</p>}
       <RecordTable
         testId="bot-orders-table"
+        className="grid dense bot-orders"
         columns={botOrderColumns((o) => void st.actions.cancel(o))}
         rows={st.cached.map((o) => ({ o, ...decimals(o.symbol) }))}
         rowKey={(r) => r.o.id}
@@ -253,7 +254,7 @@ type BotOrderRow = { o: OrderRecord; pd: number; qd: number };
 /** Columns of the cached bot orders, with a cancel button per order. */
 function botOrderColumns(cancel: (o: OrderRecord) => void): Column<BotOrderRow>[] {
   return [
-    { head: 'Time', cls: 'dim', cell: ({ o }) => fmtDateTime(o.created_at) },
+    { head: 'Time', cls: 'dim', cell: ({ o }) => <When ms={o.created_at} /> },
     { head: 'ID', cls: 'dim', cell: ({ o }) => o.id },
     { head: 'Symbol', cls: 'sym', cell: ({ o }) => o.symbol },
     { head: 'Direction', cls: ({ o }) => sideClass(o.side), cell: ({ o }) => directionName(o) },
@@ -267,7 +268,8 @@ function botOrderColumns(cancel: (o: OrderRecord) => void): Column<BotOrderRow>[
     { head: 'Filled', headClass: 'num', cls: 'num', cell: ({ o, qd }) => fmt(o.filled_qty, qd) },
     { head: 'Status', cell: ({ o }) => STATUS_NAMES[o.status] },
     {
-      cls: 'num',
+      headClass: 'actions',
+      cls: 'num actions',
       cell: ({ o }) => (
         <button className="btn-small" onClick={() => cancel(o)} aria-label={`Cancel bot order ${o.id}`}>
           Cancel
