@@ -58,7 +58,7 @@ export async function startHeadless(opts: StartOptions = {}): Promise<RunningSer
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   // Ready when both lines are out: "listening on URL" and the one-time login link after it.
-  const [url, loginUrl] = await new Promise<[string, string]>((resolve, reject) => {
+  const ready = new Promise<[string, string]>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`service did not print its address and login link in 90 s:\n${out}`)),
       90_000,
@@ -79,6 +79,20 @@ export async function startHeadless(opts: StartOptions = {}): Promise<RunningSer
       reject(new Error(`service exited with ${code}:\n${out}`));
     });
   });
+  let url: string;
+  let loginUrl: string;
+  try {
+    [url, loginUrl] = await ready;
+  } catch (err) {
+    // a start that failed or hung leaves no process and, when the folder was ours, no folder behind
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    }
+    if (opts.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     url,
     loginUrl,
