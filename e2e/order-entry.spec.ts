@@ -82,7 +82,13 @@ test('a % size goes back to the base quantity on Esc, the Open/Close switch and 
   await screen.form.price.fill('1');
   await x.pct(25).click();
   const decimals = s.qty_step.includes('.') ? s.qty_step.split('.')[1].length : 0;
-  await expect(x.pctQty).toContainText(`${Number(s.max_qty).toFixed(decimals)} BTC open long`);
+  // written as every figure on screen: the pair's decimals, thousands grouped ("1,000.000")
+  const grouped = Number(s.max_qty).toLocaleString('en-US', {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  });
+  await expect(x.pctQty).toContainText(`${grouped} BTC open long`);
+  await expect(x.pctQty).toContainText(`maximum of ${grouped} BTC per order`);
   await expect(x.pctQty).toContainText('capped');
 });
 

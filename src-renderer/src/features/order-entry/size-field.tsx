@@ -6,6 +6,7 @@ import type { FuturesSymbol } from '../../../../src-shared/types.ts';
 import type { OrderFormState } from './order-form-store.ts';
 import { maxOnStep, NOT_A_NUMBER, type OrderModel } from './order-model.ts';
 import { capOf } from './size.ts';
+import { decimalsOf, fmt } from '../../lib/format.ts';
 
 export interface SizeFieldProps {
   f: OrderFormState;
@@ -22,6 +23,8 @@ export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldP
   const pctMode = f.sizeMode === 'pct';
   const pctOf = model.pctOf.label;
   const maxQty = fut?.max_qty ?? '';
+  // a quantity as every figure on screen: the pair's decimals, thousands grouped ("7,372,302")
+  const shown = (qty: string) => (qty === '' ? '0' : fut ? fmt(qty, decimalsOf(fut.qty_step)) : qty);
   return (
     <>
       <label className={`field${pctMode ? ' pct-active' : ''}`}>
@@ -104,14 +107,14 @@ export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldP
           <span className="pct-badge" title={model.pctOf.detail}>
             {f.pct}% {pctOf.slice(2)}
           </span>{' '}
-          ≈ <b>{buy.qty || '0'}</b> {base} {buy.label.toLowerCase()} · <b>{sell.qty || '0'}</b> {base}{' '}
+          ≈ <b>{shown(buy.qty)}</b> {base} {buy.label.toLowerCase()} · <b>{shown(sell.qty)}</b> {base}{' '}
           {sell.label.toLowerCase()}
           {fut &&
             capOf(maxQty) < Infinity &&
             (buy.qty === maxOnStep(maxQty, fut.qty_step) || sell.qty === maxOnStep(maxQty, fut.qty_step)) && (
               <span className="warn-text">
                 {' '}
-                (capped at the pair's maximum of {maxQty} {base} per order)
+                (capped at the pair's maximum of {shown(maxQty)} {base} per order)
               </span>
             )}
         </div>
