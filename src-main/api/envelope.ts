@@ -40,9 +40,14 @@ export const errorEnvelopeSchema = Type.Object(
   { description: 'Error envelope; `code` is from the error registry (see docs/api.md, Errors)' },
 );
 
-/** The error responses every envelope route may give, for OpenAPI. */
+/**
+ * The error responses every envelope route may give, for OpenAPI: 400, 404, 429, 500 and 414
+ * (1007, a URL over 8192 characters: checked before any route), and the route's own. The Host
+ * guard's 403 (2103) is said once in the document's description, not per route: a route's 403
+ * says it refuses remote callers.
+ */
 export function standardErrors(...statuses: number[]): Record<number, typeof errorEnvelopeSchema> {
   const out: Record<number, typeof errorEnvelopeSchema> = {};
-  for (const s of [400, 404, 429, 500, ...statuses]) out[s] = errorEnvelopeSchema;
+  for (const s of [400, 404, 414, 429, 500, ...statuses]) out[s] = errorEnvelopeSchema;
   return out;
 }

@@ -40,6 +40,7 @@ export default async function insuranceRoutes(app: ApiInstance, opts: { venue: V
         response: {
           200: envelopeSchema(insuranceSchema),
           400: errorEnvelopeSchema,
+          414: errorEnvelopeSchema,
           429: errorEnvelopeSchema,
           500: errorEnvelopeSchema,
         },

@@ -96,6 +96,7 @@ export default async function priceRoutes(app: ApiInstance, opts: { venue: Venue
         response: {
           200: envelopeSchema(Type.Array(priceRecordSchema)),
           400: errorEnvelopeSchema,
+          414: errorEnvelopeSchema,
           429: errorEnvelopeSchema,
           500: errorEnvelopeSchema,
         },
