@@ -4,72 +4,34 @@
 // promise rejection unhandled). The process says what happened on stderr and in the data folder's
 // logs/main.log, closes its store (no WAL left behind, the folder's lock and service.json gone)
 // and exits with 70; the next start on the folder has what was acknowledged before.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { signed, type Creds } from '../store/durability/service-process.ts';
+import { kill9, root, signed, startService, type Creds, type Service } from '../store/durability/service-process.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const provoke = join(root, 'test/main/fixtures/provoke-error.mjs');
 const creds: Creds = { key: 'uncaughtkey1', secret: 'uncaughtsecret1' };
 const dirs: string[] = [];
-const children: ChildProcess[] = [];
+const services: Service[] = [];
 
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+afterAll(async () => {
+  for (const s of services) await kill9(s);
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-interface Running {
-  url: string;
-  child: ChildProcess;
-  /** Settles with the exit code once the process ended. */
-  exited: Promise<number | null>;
-  stderr(): string;
-}
-
 /** The headless service on `dataDir` with the preload, once it listens. */
-async function start(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Running> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      provoke,
-      join(root, 'src-main/headless.ts'),
-      '--port',
-      '0',
-      '--no-sim',
-      '--data-dir',
-      dataDir,
-      '--account',
-      `${creds.key}:${creds.secret}:100000`,
-    ],
-    { cwd: root, env: { ...process.env, PERPDESK_AS_DESKTOP: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+async function start(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<Service> {
+  const s = await startService(
+    ['--no-sim', '--data-dir', dataDir, '--account', `${creds.key}:${creds.secret}:100000`],
+    {
+      timeoutMs: 90_000,
+      nodeArgs: ['--import', provoke],
+      env: { PERPDESK_AS_DESKTOP: '', ...env },
+    },
   );
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line in 90 s:\n${out}${err}`)), 90_000);
-    child.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code}:\n${out}${err}`));
-    });
-  });
-  return { url, child, exited, stderr: () => err };
+  services.push(s);
+  return s;
 }
 
 /** Stderr without the service's JSON log lines. */

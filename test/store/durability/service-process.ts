@@ -11,19 +11,43 @@ export const root = fileURLToPath(new URL('../../..', import.meta.url));
 export interface Service {
   url: string;
   child: ChildProcess;
-  /** Everything the process printed so far. */
+  /** Everything the process printed so far (stdout and stderr). */
   output(): string;
+  /** What the process printed on stderr so far. */
+  stderr(): string;
+  /** Settles with the exit code (null after a signal) once the process ended and its output closed. */
+  exited: Promise<number | null>;
 }
 
-export async function startService(args: string[], timeoutMs = 60_000): Promise<Service> {
-  const child = spawn(process.execPath, [join(root, 'src-main/headless.ts'), '--port', '0', ...args], {
+export interface StartOptions {
+  /** How long to wait for the ready line; the process is killed when it does not come. */
+  timeoutMs?: number;
+  /** Node's own arguments, before the script (e.g. `['--import', preload]`). */
+  nodeArgs?: string[];
+  /** Added to this process's environment. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The headless service (src-main/headless.ts) on port 0 with `args`, once it printed its ready line. */
+export async function startService(args: string[], opts: StartOptions = {}): Promise<Service> {
+  const { timeoutMs = 60_000, nodeArgs = [], env = {} } = opts;
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'src-main/headless.ts'), '--port', '0', ...args], {
     cwd: root,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  let err = '';
+  child.stderr!.on('data', (b: Buffer) => {
+    out += b.toString();
+    err += b.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no ready line in ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
     child.stdout!.on('data', (b: Buffer) => {
       out += b.toString();
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
@@ -32,12 +56,12 @@ export async function startService(args: string[], timeoutMs = 60_000): Promise<
         resolve(m[1]);
       }
     });
-    child.on('exit', (code, signal) => {
+    void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`exited ${code ?? signal}:\n${out}`));
+      reject(new Error(`exited ${code ?? child.signalCode}:\n${out}`));
     });
   });
-  return { url, child, output: () => out };
+  return { url, child, output: () => out, stderr: () => err, exited };
 }
 
 /** SIGKILL and wait for the exit. */

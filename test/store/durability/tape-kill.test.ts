@@ -24,7 +24,7 @@ interface Trade {
 }
 
 async function start(): Promise<Service> {
-  const s = await startService(['--data-dir', dataDir, '--seed', '5'], 180_000);
+  const s = await startService(['--data-dir', dataDir, '--seed', '5'], { timeoutMs: 180_000 });
   services.push(s);
   return s;
 }
