@@ -14,35 +14,37 @@ const filled = (qty: string, quote: string): PlacementResult => ({
   filled_quote: quote,
 });
 
-describe('the placement line writes the quantity as the screen does', () => {
-  it('a market short of 14,708,927 1000PEPE: grouped, like the fill', () => {
-    const order: OrderRequest = {
-      symbol: '1000PEPEUSDT',
-      side: 2,
-      position_side: 2,
-      position_action: 1,
-      type: 2,
-      qty: '14708927',
-    };
-    const n = placementNotice(order, filled('14708927', '197396.74'), 7, 0);
-    expect(n.text).toBe('Open short 14,708,927 1000PEPEUSDT: filled 14,708,927 at 0.0134202');
-  });
+interface Case {
+  name: string;
+  order: OrderRequest;
+  result: PlacementResult;
+  /** The pair's price and quantity decimals. */
+  pd: number;
+  qd: number;
+  oneWay?: boolean;
+  text: string;
+}
 
-  it('a typed 0.05 BTC reads 0.050, with the pair decimals, as the fill does', () => {
-    const order: OrderRequest = {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 2,
-      qty: '0.05',
-    };
-    const n = placementNotice(order, filled('0.050', '4800.37'), 1, 3);
-    expect(n.text).toBe('Open long 0.050 BTCUSDT: filled 0.050 at 96,007.4');
-  });
-
-  it('a one-way sell of 2500 SOL names its side and groups the thousands', () => {
-    const order: OrderRequest = {
+const cases: Case[] = [
+  {
+    name: 'a market short of 14,708,927 1000PEPE: grouped, like the fill',
+    order: { symbol: '1000PEPEUSDT', side: 2, position_side: 2, position_action: 1, type: 2, qty: '14708927' },
+    result: filled('14708927', '197396.74'),
+    pd: 7,
+    qd: 0,
+    text: 'Open short 14,708,927 1000PEPEUSDT: filled 14,708,927 at 0.0134202',
+  },
+  {
+    name: 'a typed 0.05 BTC reads 0.050, with the pair decimals, as the fill does',
+    order: { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.05' },
+    result: filled('0.050', '4800.37'),
+    pd: 1,
+    qd: 3,
+    text: 'Open long 0.050 BTCUSDT: filled 0.050 at 96,007.4',
+  },
+  {
+    name: 'a one-way sell of 2500 SOL names its side and groups the thousands',
+    order: {
       symbol: 'SOLUSDT',
       side: 2,
       position_side: 1,
@@ -51,9 +53,18 @@ describe('the placement line writes the quantity as the screen does', () => {
       qty: '2500',
       price: '185',
       time_in_force: 1,
-    };
-    expect(placementNotice(order, { ...filled('0', '0'), status: 1 }, 2, 0, true).text).toBe(
-      'Sell 2,500 SOLUSDT: placed',
-    );
+    },
+    result: { ...filled('0', '0'), status: 1 },
+    pd: 2,
+    qd: 0,
+    oneWay: true,
+    text: 'Sell 2,500 SOLUSDT: placed',
+  },
+];
+
+describe('the placement line writes the quantity as the screen does', () => {
+  // as [name, case] rows: '%s' prints the whole name ('$name' cuts it at 40 characters)
+  it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, { order, result, pd, qd, oneWay, text }) => {
+    expect(placementNotice(order, result, pd, qd, oneWay).text).toBe(text);
   });
 });
