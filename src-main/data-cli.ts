@@ -13,7 +13,7 @@ import { DataFolderInUseError, lockDataFolder } from './store/data-lock.ts';
 import { closeDatabase, openDatabase } from './store/database.ts';
 import { groupCommitOf } from './store/group-commit.ts';
 import { DatasetsRepo } from './store/datasets-repo.ts';
-import { defaultDataDir } from './paths.ts';
+import { defaultDataDir, makeDataDir } from './paths.ts';
 import { DatasetService, type ImportResult } from './data/dataset-service.ts';
 import type { DatasetRecord } from './data/ports.ts';
 import { DEFAULT_BASE_URL, download, parseKinds, planDownload } from './data/download.ts';
@@ -228,6 +228,13 @@ export async function runDataCli(
     }
   }
   const dataDir = resolve(cwd, opts.dataDir ?? defaultDataDir());
+  // a folder this user cannot create (under a file, a read-only place, /proc): one line, before any work
+  try {
+    makeDataDir(dataDir);
+  } catch (e) {
+    err(cannotUse(dataDir, e));
+    return 2;
+  }
   let downloadFailed = 0;
   if (opts.command === 'download') {
     let plan;
@@ -280,10 +287,8 @@ export async function runDataCli(
     lock = lockDataFolder(dataDir);
   } catch (e) {
     if (!(e instanceof DataFolderInUseError)) {
-      // a folder this user cannot create or write (a file, a read-only place): said in one line, as the sweep CLI does
-      err(
-        `perpdesk data: cannot use the data folder ${dataDir} (--data-dir): ${(e as Error).message}; it must be a folder you can write`,
-      );
+      // a folder this user cannot write (a file): said in one line, as the sweep CLI does
+      err(cannotUse(dataDir, e));
       return 2;
     }
     // A venue holds the folder: the work goes through its API (the same service code).
@@ -460,4 +465,9 @@ if (isMain) {
       process.exit(1);
     },
   );
+}
+
+/** The one line for a data folder this user cannot create or write. */
+function cannotUse(dataDir: string, e: unknown): string {
+  return `perpdesk data: cannot use the data folder ${dataDir} (--data-dir): ${(e as Error).message}; it must be a folder you can write`;
 }

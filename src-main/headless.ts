@@ -29,7 +29,7 @@ import {
   type PortRequest,
 } from './desktop/port-choice.ts';
 import { isPortFree, isPortTaken } from './desktop/port-probe.ts';
-import { builtUiDir, defaultDataDir } from './paths.ts';
+import { builtUiDir, defaultDataDir, makeDataDir } from './paths.ts';
 import { exitCodeAfter, QuitDuringStart, ServiceSlot } from './desktop/service-slot.ts';
 import { ProcessErrors, UNCAUGHT_EXIT_CODE } from './process-errors.ts';
 import { readServiceFile } from './service-file.ts';
@@ -124,6 +124,18 @@ async function main(): Promise<void> {
   }
   const here = dirname(fileURLToPath(import.meta.url));
   const dataDir = opts.dataDir ?? defaultDataDir();
+  // a folder this user cannot create (under a file, a read-only place, /proc): one line, exit 2
+  if (dataDir !== ':memory:') {
+    try {
+      makeDataDir(dataDir);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      console.error(
+        `perpdesk: cannot use the data folder ${dataDir} (--data-dir): ${why}; it must be a folder you can write`,
+      );
+      process.exit(2);
+    }
+  }
   dataFolder = dataDir;
   const { request, choice: chosen } = await choosePortOf(opts, dataDir);
   let choice = chosen;

@@ -5,9 +5,9 @@
 // the app's name or productName cannot then move the data, and Chromium's own files (the
 // screen's localStorage), the window state and the single-instance lock live with the database
 // they belong to, one set per data folder.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const APP_NAME = 'perpdesk';
 
@@ -18,6 +18,36 @@ export function defaultDataDir(
   if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), APP_NAME);
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', APP_NAME);
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), APP_NAME);
+}
+
+/**
+ * Makes the data folder and the folders above it that are missing, one at a time, each the
+ * user's only (0700, as the store makes it), and throws, in words a user can act on, when one
+ * cannot be made. Not Node's recursive mkdirSync: on Linux, for a path under /proc
+ * (`/proc/x/perpdesk`) it never returns (mkdir /proc/x is refused as ENOENT, so it makes the
+ * parent, /proc, is told EEXIST and starts over), and the command that called it hung for good.
+ * A folder that exists is left as it is (what the store then says of a file there stands).
+ */
+export function makeDataDir(dir: string): void {
+  const missing: string[] = [];
+  for (let p = resolve(dir); !existsSync(p); p = dirname(p)) {
+    missing.push(p);
+    if (dirname(p) === p) break; // a root that does not exist (a Windows drive)
+  }
+  for (const m of missing.reverse()) {
+    try {
+      mkdirSync(m, { mode: 0o700 });
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      if (e.code === 'EEXIST') continue; // made by another process meanwhile
+      // ENOENT with the parent there: a file system that makes no folders (/proc, the kernel's)
+      if (e.code === 'ENOENT' && existsSync(dirname(m)))
+        throw new Error(
+          `${dirname(m)} takes no new folders (mkdir '${m}' says ENOENT: a kernel file system such as /proc)`,
+        );
+      throw err;
+    }
+  }
 }
 
 export interface DesktopDataDirs {

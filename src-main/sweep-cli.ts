@@ -8,7 +8,7 @@ import { enableCompileCache } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from './paths.ts';
+import { defaultDataDir, makeDataDir } from './paths.ts';
 import { compileCacheEnv, defaultCacheDir } from './sweep/compile-cache.ts';
 import { coordinatorHere, prepareSweep, runSweep, type Runner, type SweepRequest } from './sweep/coordinator.ts';
 import { sweepCsv, sweepView } from './sweep/results-view.ts';
@@ -111,6 +111,7 @@ function parse(argv: string[]) {
  */
 function openStore(dataDir: string): SqliteSweepStore {
   try {
+    makeDataDir(dataDir); // not the store's recursive mkdir first: under /proc that never returns
     return new SqliteSweepStore(dataDir);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);

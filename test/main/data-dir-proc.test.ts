@@ -1,0 +1,91 @@
+// A data folder that cannot be made, as each command that takes --data-dir meets it (docs/headless.md,
+// docs/data.md, docs/sweeps.md). Under /proc (`--data-dir /proc/x/perpdesk`) Node's recursive
+// mkdirSync never returns, and `npm run serve`, `npm run data` and `npm run sweep` hung there for
+// good; each now refuses it in one line naming the folder, exit 2. Real processes, each killed
+// after 60 s: a command that hangs fails the test instead of holding it.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeDataDir } from '../../src-main/paths.ts';
+import { root } from '../store/durability/service-process.ts';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** How long a command may take to refuse the folder (a loaded 2-core host takes 20 s to load the service). */
+const HANG_MS = 60_000;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  hung: boolean;
+}
+
+function run(script: string, args: string[]): Promise<Run> {
+  const child = spawn(process.execPath, [join(root, script), ...args], {
+    cwd: root,
+    env: { ...process.env, PERPDESK_AS_DESKTOP: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let hung = false;
+  const kill = setTimeout(() => {
+    hung = true;
+    child.kill('SIGKILL');
+  }, HANG_MS);
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(kill);
+      resolve({ code, stdout, stderr, hung });
+    }),
+  );
+}
+
+const UNDER_PROC = '/proc/x/perpdesk';
+
+describe.skipIf(process.platform !== 'linux')('a --data-dir under /proc', () => {
+  // rows, so '%s' prints the command as it is
+  it.concurrent.each([
+    ['npm run serve', { script: 'src-main/headless.ts', args: ['--port', '0', '--no-sim'], prefix: 'perpdesk' }],
+    ['npm run data', { script: 'src-main/data-cli.ts', args: ['list'], prefix: 'perpdesk data' }],
+    ['npm run sweep', { script: 'src-main/sweep-cli.ts', args: ['--list'], prefix: 'perpdesk sweep' }],
+  ] as const)(
+    '%s refuses it at once: one line naming the folder, exit 2',
+    async (_command, { script, args, prefix }) => {
+      const r = await run(script, [...args, '--data-dir', UNDER_PROC]);
+      expect(r.hung, `still running after ${HANG_MS / 1000} s:\n${r.stdout}${r.stderr}`).toBe(false);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toBe(
+        `${prefix}: cannot use the data folder ${UNDER_PROC} (--data-dir): /proc takes no new folders ` +
+          "(mkdir '/proc/x' says ENOENT: a kernel file system such as /proc); it must be a folder you can write\n",
+      );
+      expect(r.stdout).toBe('');
+    },
+    HANG_MS + 30_000,
+  );
+});
+
+describe('makeDataDir', () => {
+  it('makes the missing folders one at a time, the user-only mode, and leaves an existing one be', () => {
+    const base = mkdtempSync(join(tmpdir(), 'perpdesk-datadir-'));
+    dirs.push(base);
+    const dir = join(base, 'a', 'b', 'c');
+    makeDataDir(dir);
+    for (const d of [join(base, 'a'), join(base, 'a', 'b'), dir]) {
+      expect(statSync(d).isDirectory()).toBe(true);
+      if (process.platform !== 'win32') expect(statSync(d).mode & 0o777).toBe(0o700);
+    }
+    makeDataDir(dir); // there already: nothing to do, no error
+    const file = join(base, 'a-file');
+    writeFileSync(file, 'x');
+    expect(() => makeDataDir(join(file, 'sub'))).toThrow(/ENOTDIR/);
+  });
+});
