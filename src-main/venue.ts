@@ -90,6 +90,8 @@ export interface LocalVenue extends Venue {
   readonly settings: SettingsRepo;
   readonly symbols: SymbolsRepo;
   readonly trading: TradingRepo;
+  /** The market checkpoint the venue's timer runs once a second (its writes join the turn's commit); benches time it. */
+  checkpointMarket(): void;
 }
 
 export function openVenue(opts: VenueOptions): LocalVenue {
@@ -249,7 +251,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   // tape and the ids from the same second. Not while another connection holds the database's
   // write lock (the next round saves them), and a failure is logged: a timer that throws would
   // end the process.
-  const saveTimer = setInterval(() => {
+  const checkpointMarket = (): void => {
     try {
       if (!settings.trySet('market_time', String(clock.now()))) return;
       if (simulated !== null) settings.set(SIM_IMPACT_KEY, simulated.impactCheckpoint());
@@ -258,7 +260,8 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     } catch (err) {
       console.error('perpdesk: the market checkpoint failed', err);
     }
-  }, MARKET_CHECKPOINT_MS);
+  };
+  const saveTimer = setInterval(checkpointMarket, MARKET_CHECKPOINT_MS);
   saveTimer.unref();
 
   let closed = false;
@@ -289,6 +292,7 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
           ? submitAfter(simulated, exchange)
           : <C extends Command>(c: C) => exchange.execute(c),
     seed,
+    checkpointMarket,
     close() {
       if (closed) return closing;
       closed = true;

@@ -2,12 +2,18 @@
 // commands the routes send, through venue.submit (checks, matching, fills, candles, the turn
 // writer), with no HTTP, hooks, validation or serialisation. For the signed route also what no
 // framework can remove: the SQLite group commit (a commit every `perCommit` orders, as the HTTP
-// run just before grouped them) and the HMAC-SHA256 signature check of query + body.
+// run just before grouped them) and the HMAC-SHA256 signature check of query + body. For both
+// routes also the venue's once-a-second market checkpoint (market time, the public tape's rows
+// since the last one, at most a ring's worth a pair, the books' update ids) with the kline
+// timer's current candles and their commit: a second's cost, so its share of an order is its
+// cost over the HTTP run's answers a second (`perSecond`), run every `perSecond` orders (once at
+// the end when the loop is shorter: past 1,000 trades a pair it writes the same rows).
 //
 // What it is for: a route costs at least the floor (the framework's bare POST) plus this work,
 // so floor / (floor + work) is the highest ratio to the floor that route could reach on this
 // machine, in this run. Each figure is CPU µs per order (process.cpuUsage over N orders in one
-// synchronous loop: no event-loop turn between them, so it is a lower bound).
+// synchronous loop: no event-loop turn between them, so it is a lower bound: the same work
+// between HTTP requests costs more, docs/benchmarks-log.md "thirteenth pass").
 import type { ServiceHandle } from '../../src-main/service.ts';
 import { verifySignature } from '../../src-main/api/signature.ts';
 import { buildSignedQuery } from '../../src-shared/sign.ts';
@@ -20,13 +26,57 @@ function cpuUs(): number {
   return c.user + c.system;
 }
 
+/** CPU µs of one market checkpoint as the service's timers run it, with its commit. */
+function checkpointCpu(svc: ServiceHandle): number {
+  const t0 = cpuUs();
+  svc.venue.checkpointMarket();
+  svc.venue.klines.checkpoint(false);
+  svc.venue.trading.group.commitNow();
+  return cpuUs() - t0;
+}
+
+/**
+ * Runs `n` orders (`place(i)`), the market checkpoint every `perSecond` of them (at least once):
+ * CPU µs per order without the checkpoint, and the checkpoint's share of an order at
+ * `perSecond` orders a second.
+ */
+function withCheckpoints(
+  svc: ServiceHandle,
+  o: { n: number; perSecond: number },
+  place: (i: number) => void,
+): { order: number; checkpoint: number } {
+  checkpointCpu(svc); // what the HTTP run left unsaved is not this loop's
+  const every = Math.max(1, Math.min(o.n, Math.round(o.perSecond)));
+  let spent = 0;
+  let runs = 0;
+  const group = svc.venue.trading.group;
+  const t0 = cpuUs();
+  for (let i = 0; i < o.n; i++) {
+    place(i);
+    if ((i + 1) % every === 0) {
+      group.commitNow(); // the orders' pending rows, in their time: the checkpoint's commit holds only its own
+      spent += checkpointCpu(svc);
+      runs++;
+    }
+  }
+  group.commitNow();
+  const total = cpuUs() - t0;
+  return { order: (total - spent) / o.n, checkpoint: spent / runs / Math.max(1, o.perSecond) };
+}
+
+export interface BotWork {
+  /** submit() of the order, µs per order. */
+  order: number;
+  /** The market checkpoint's share, µs per order at the HTTP run's rate. */
+  checkpoint: number;
+}
+
 /** Bot orders taking the seed at askTicks / bidTicks (as the HTTP bot run): CPU µs per order. */
 export function botWork(
   svc: ServiceHandle,
-  o: { symbol: string; askTicks: number; bidTicks: number; n: number },
-): number {
-  const t0 = cpuUs();
-  for (let i = 0; i < o.n; i++) {
+  o: { symbol: string; askTicks: number; bidTicks: number; perSecond: number; n: number },
+): BotWork {
+  return withCheckpoints(svc, o, (i) => {
     const k = i >> 1;
     const buy = (i & 1) === 0;
     const off = k & 3;
@@ -42,8 +92,7 @@ export function botWork(
         qty: QTYS[k % 3],
       },
     });
-  }
-  return (cpuUs() - t0) / o.n;
+  });
 }
 
 export interface SignedWork {
@@ -51,6 +100,8 @@ export interface SignedWork {
   order: number;
   /** The signature check (HMAC-SHA256 of query + body, constant-time compare), µs per order. */
   hmac: number;
+  /** The market checkpoint's share, µs per order at the HTTP run's rate. */
+  checkpoint: number;
 }
 
 /** Signed orders as the HTTP signed run places them (two accounts crossing around priceTicks). */
@@ -61,14 +112,14 @@ export function signedWork(
     priceTicks: number;
     accounts: ReadonlyArray<{ id: number; apiSecret: string }>;
     perCommit: number;
+    perSecond: number;
     n: number;
   },
 ): SignedWork {
   const group = svc.venue.trading.group;
   const per = Math.max(1, Math.round(o.perCommit));
   const bodies: string[] = [];
-  const t0 = cpuUs();
-  for (let i = 0; i < o.n; i++) {
+  const { order, checkpoint } = withCheckpoints(svc, o, (i) => {
     const k = i >> 1;
     const buy = (i & 1) === 0;
     const off = k & 3;
@@ -86,9 +137,7 @@ export function signedWork(
     svc.venue.submit({ kind: 'place', accountId: o.accounts[buy ? 0 : 1].id, input });
     if ((i + 1) % per === 0) group.commitNow();
     if (i < 2000) bodies.push(JSON.stringify(input));
-  }
-  group.commitNow();
-  const order = (cpuUs() - t0) / o.n;
+  });
   // the signature check of the same bodies (signed as the client signs them)
   const m = bodies.length;
   const now = Date.now();
@@ -110,12 +159,12 @@ export function signedWork(
     });
     if (bad !== null) throw new Error(`api-work: the bench's own signature was refused (${bad.check})`);
   }
-  return { order, hmac: (cpuUs() - t1) / m };
+  return { order, hmac: (cpuUs() - t1) / m, checkpoint };
 }
 
 /** The routes' own work measured beside the HTTP runs, one figure per round. */
 export interface Work {
-  bot: number[];
+  bot: BotWork[];
   signed: SignedWork[];
 }
 
@@ -137,24 +186,33 @@ export function reportWork(o: {
   connections: number;
 }): void {
   const { work, floors, targets } = o;
-  const bot = median(work.bot);
+  const bot = median(work.bot.map((w) => w.order));
+  const botCheckpoint = median(work.bot.map((w) => w.checkpoint));
   const signed = median(work.signed.map((w) => w.order));
   const hmac = median(work.signed.map((w) => w.hmac));
+  const signedCheckpoint = median(work.signed.map((w) => w.checkpoint));
+  const checkpointNote = "market checkpoint's share at the HTTP run's req/s";
   console.log('');
   console.log(
     "the routes' own work in this process, no HTTP (bench/lib/api-work.ts), CPU µs per order, median over the rounds:",
   );
-  if (work.bot.length > 0) console.log(`  bot order: ${f(bot, 1)} (submit: checks, matching, fills, candles)`);
+  if (work.bot.length > 0)
+    console.log(
+      `  bot order: ${f(bot, 1)} (submit: checks, matching, fills, candles) + ${f(botCheckpoint, 2)} ${checkpointNote}`,
+    );
   if (work.signed.length > 0)
     console.log(
-      `  signed order: ${f(signed, 1)} (submit and its share of the SQLite group commit) + ${f(hmac, 1)} signature check`,
+      `  signed order: ${f(signed, 1)} (submit and its share of the SQLite group commit) + ${f(hmac, 1)} signature check` +
+        ` + ${f(signedCheckpoint, 2)} ${checkpointNote}`,
     );
   if (floors.length === 0) return;
   const floorCpu = median(floors.map((r) => r.cpuPerReq));
   const best = (w: number): string => `x${f(floorCpu / (floorCpu + w), 3)}`;
   console.log(
-    `  highest CPU ratio a route could reach (floor / (floor + work), floor ${f(floorCpu, 1)} µs/req): ` +
-      `bot ${best(bot)} (target ${targets.bot}), signed ${best(signed + hmac)} (target ${targets.signed})`,
+    `  highest CPU ratio a route could reach (floor / (floor + work + checkpoint), floor ${f(floorCpu, 1)} µs/req): ` +
+      `bot ${best(bot + botCheckpoint)} (target ${targets.bot}), ` +
+      `signed ${best(signed + hmac + signedCheckpoint)} (target ${targets.signed}); an upper bound still: ` +
+      'the work measured in a loop, which between HTTP requests costs more (docs/benchmarks.md)',
   );
   const p99 = floors.map((r) => r.lat.p99);
   // closed loop: every connection sends its next request when the answer arrives, so the mean
