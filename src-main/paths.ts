@@ -44,6 +44,7 @@ export function makeDataDir(dir: string): void {
       if (e.code === 'ENOENT' && existsSync(dirname(m)))
         throw new Error(
           `${dirname(m)} takes no new folders (mkdir '${m}' says ENOENT: a kernel file system such as /proc)`,
+          { cause: err },
         );
       throw err;
     }
