@@ -5,20 +5,15 @@ import { KlineService } from '../../src-main/market/kline-service.ts';
 import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
-import { nextOpenTime, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
+import { openTimeOf, type Interval } from '../../src-shared/intervals.ts';
 import { getJson, makeApp, type TestApp } from '../helpers/app.ts';
+import { fmtPrice, fmtQty, referenceKlines, type Trade } from '../helpers/kline-reference.ts';
 
 const T0 = Date.parse('2025-03-05T10:00:00Z'); // a Wednesday
 let W = T0;
 let t: TestApp;
 let attached: KlineService | null = null;
 
-interface Trade {
-  time: number;
-  price: number; // ticks of 0.1
-  qty: number; // lots of 0.001
-  side: 1 | 2;
-}
 const trades: Trade[] = [];
 
 /** The venue's kline service, or one attached here while the venue does not create its own. */
@@ -32,13 +27,6 @@ function klinesOf(venue: Venue): KlineService {
   Object.assign(venue, { klines: attached });
   return attached;
 }
-
-const fmtPrice = (ticks: number): string => `${Math.floor(ticks / 10)}.${ticks % 10}`;
-const fmtQty = (lots: number): string => `${Math.floor(lots / 1000)}.${String(lots % 1000).padStart(3, '0')}`;
-const fmtQuote = (units: bigint): string => {
-  const s = units.toString().padStart(5, '0');
-  return `${s.slice(0, -4)}.${s.slice(-4)}0000`;
-};
 
 /**
  * A maker order of one engine account resting at `price`, taken in full by another engine
@@ -71,41 +59,7 @@ function cross(makers: Array<[price: number, lots: number]>, takerSide: 1 | 2): 
 }
 
 /** Expected wire candles, newest first, from the first trade's candle to the one containing `now`. */
-function reference(interval: Interval, now: number): unknown[][] {
-  const out: unknown[][] = [];
-  let k = 0;
-  let prevClose = 0;
-  const last = openTimeOf(interval, now);
-  for (let open = openTimeOf(interval, trades[0].time); open <= last; open = nextOpenTime(interval, open)) {
-    const next = nextOpenTime(interval, open);
-    const inside: Trade[] = [];
-    while (k < trades.length && trades[k].time < next) inside.push(trades[k++]);
-    const closed = open !== last;
-    if (inside.length === 0) {
-      const c = fmtPrice(prevClose);
-      out.push([open, next - 1, c, c, c, c, '0.000', fmtQuote(0n), 0, '0.000', fmtQuote(0n), closed]);
-      continue;
-    }
-    const buys = inside.filter((x) => x.side === 1);
-    const q = (xs: Trade[]) => xs.reduce((s, x) => s + BigInt(x.price) * BigInt(x.qty), 0n);
-    out.push([
-      open,
-      next - 1,
-      fmtPrice(inside[0].price),
-      fmtPrice(Math.max(...inside.map((x) => x.price))),
-      fmtPrice(Math.min(...inside.map((x) => x.price))),
-      fmtPrice(inside[inside.length - 1].price),
-      fmtQty(inside.reduce((s, x) => s + x.qty, 0)),
-      fmtQuote(q(inside)),
-      inside.length,
-      fmtQty(buys.reduce((s, x) => s + x.qty, 0)),
-      fmtQuote(q(buys)),
-      closed,
-    ]);
-    prevClose = inside[inside.length - 1].price;
-  }
-  return out.reverse();
-}
+const reference = (interval: Interval, now: number): unknown[][] => referenceKlines(interval, trades, now).reverse();
 
 const get = (url: string) => getJson(t.app, url);
 

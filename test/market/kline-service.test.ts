@@ -4,22 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { aggregateRun } from '../../src-main/market/candle-aggregate.ts';
-import type { Candle, KlineTuple } from '../../src-main/market/candles.ts';
+import type { Candle } from '../../src-main/market/candles.ts';
 import { KlineService, type KlineServiceOptions } from '../../src-main/market/kline-service.ts';
 import { CandlesRepo } from '../../src-main/store/candles-repo.ts';
 import { openVenue, type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { ApiError } from '../../src-shared/errors.ts';
-import { nextOpenTime, openTimeOf, type Interval } from '../../src-shared/intervals.ts';
+import { openTimeOf, type Interval } from '../../src-shared/intervals.ts';
 import { mulberry32 } from '../helpers/seeded-random.ts';
+import { referenceKlines, type Trade } from '../helpers/kline-reference.ts';
 
 const T0 = Date.parse('2025-03-03T00:00:00Z'); // a Monday
-
-interface Trade {
-  time: number;
-  price: number; // ticks of 0.1
-  qty: number; // lots of 0.001
-  side: 1 | 2;
-}
 
 /** Trades from `from`, 0-4 s apart (several in one ms now and then), prices random-walking around 96,000. */
 function makeTrades(seed: number, from: number, n: number): Trade[] {
@@ -31,53 +25,6 @@ function makeTrades(seed: number, from: number, n: number): Trade[] {
     if (rnd() > 0.15) t += Math.floor(rnd() * 4000);
     p += Math.floor(rnd() * 41) - 20;
     out.push({ time: t, price: p, qty: 1 + Math.floor(rnd() * 2500), side: rnd() < 0.5 ? 1 : 2 });
-  }
-  return out;
-}
-
-// ---- independent reference: bucket the trades, format with BTCUSDT's precisions by hand ----------
-
-const price = (ticks: number): string => `${Math.floor(ticks / 10)}.${ticks % 10}`;
-const qty = (lots: number): string => `${Math.floor(lots / 1000)}.${String(lots % 1000).padStart(3, '0')}`;
-/** tick x lot units are 1e-4 USDT; the wire has 8 decimals. */
-const quote = (units: bigint): string => {
-  const s = units.toString().padStart(5, '0');
-  return `${s.slice(0, -4)}.${s.slice(-4)}0000`;
-};
-
-/** Expected wire candles, oldest first, from the first trade's candle to the one containing `now`. */
-function reference(interval: Interval, trades: readonly Trade[], now: number): KlineTuple[] {
-  const out: KlineTuple[] = [];
-  let k = 0;
-  let prevClose = 0;
-  const last = openTimeOf(interval, now);
-  for (let open = openTimeOf(interval, trades[0].time); open <= last; open = nextOpenTime(interval, open)) {
-    const next = nextOpenTime(interval, open);
-    const inside: Trade[] = [];
-    while (k < trades.length && trades[k].time < next) inside.push(trades[k++]);
-    const closed = open !== last;
-    if (inside.length === 0) {
-      const c = price(prevClose);
-      out.push([open, next - 1, c, c, c, c, '0.000', quote(0n), 0, '0.000', quote(0n), closed]);
-      continue;
-    }
-    const buys = inside.filter((t) => t.side === 1);
-    const q = (ts: Trade[]) => ts.reduce((s, t) => s + BigInt(t.price) * BigInt(t.qty), 0n);
-    out.push([
-      open,
-      next - 1,
-      price(inside[0].price),
-      price(Math.max(...inside.map((t) => t.price))),
-      price(Math.min(...inside.map((t) => t.price))),
-      price(inside[inside.length - 1].price),
-      qty(inside.reduce((s, t) => s + t.qty, 0)),
-      quote(q(inside)),
-      inside.length,
-      qty(buys.reduce((s, t) => s + t.qty, 0)),
-      quote(q(buys)),
-      closed,
-    ]);
-    prevClose = inside[inside.length - 1].price;
   }
   return out;
 }
@@ -140,26 +87,28 @@ describe('KlineService', () => {
     const now = trades[trades.length - 1].time + 90_000;
     f.clock.t = now;
     for (const interval of ['1s', '1m', '5m', '15m', '1h', '1d', '1w', '1M'] as const) {
-      const want = reference(interval, trades, now).reverse().slice(0, 1500);
+      const want = referenceKlines(interval, trades, now).reverse().slice(0, 1500);
       const got = f.svc.klines('BTCUSDT', interval, { limit: 1500 });
       expect(got.length, interval).toBe(want.length);
       expect(got, interval).toEqual(want);
       // JSON text and tuples are the same candles
       expect(JSON.parse(f.svc.klinesJson('BTCUSDT', interval, { limit: 1500 }))).toEqual(want);
     }
-    expect(f.svc.klines('BTCUSDT', '1m', { limit: 3 })).toEqual(reference('1m', trades, now).reverse().slice(0, 3));
-    expect(f.svc.klines('BTCUSDT', '1m').length).toBe(Math.min(500, reference('1m', trades, now).length));
+    expect(f.svc.klines('BTCUSDT', '1m', { limit: 3 })).toEqual(
+      referenceKlines('1m', trades, now).reverse().slice(0, 3),
+    );
+    expect(f.svc.klines('BTCUSDT', '1m').length).toBe(Math.min(500, referenceKlines('1m', trades, now).length));
     expect(f.svc.klines('ETHUSDT', '1m')).toEqual([]);
     // the cached bytes of the closed part follow new closes
     const more = [...trades, { time: now + 125_000, price: 961_234, qty: 3, side: 2 as const }];
     feed(f, more.slice(-1));
     f.clock.t = now + 190_000;
     expect(JSON.parse(f.svc.klinesJson('BTCUSDT', '1m', { limit: 1500 }))).toEqual(
-      reference('1m', more, f.clock.t).reverse(),
+      referenceKlines('1m', more, f.clock.t).reverse(),
     );
     expect(JSON.parse(f.svc.klinesBatchBody(['ETHUSDT', 'BTCUSDT'], '1m', 2).toString())).toEqual({
       ETHUSDT: [],
-      BTCUSDT: reference('1m', more, f.clock.t).reverse().slice(0, 2),
+      BTCUSDT: referenceKlines('1m', more, f.clock.t).reverse().slice(0, 2),
     });
   });
 
@@ -208,7 +157,7 @@ describe('KlineService', () => {
     b.clock.t = end + 5_000;
     for (const interval of ['1s', '1m', '1h', '1d'] as const) {
       expect(b.svc.klines('BTCUSDT', interval, { limit: 1500 }), interval).toEqual(
-        reference(interval, trades, b.clock.t).reverse().slice(0, 1500),
+        referenceKlines(interval, trades, b.clock.t).reverse().slice(0, 1500),
       );
     }
   });
@@ -223,7 +172,7 @@ describe('KlineService', () => {
       f.clock.t = now;
       f.svc.advanceTo(now);
     }
-    const all = reference('1m', trades, now).reverse();
+    const all = referenceKlines('1m', trades, now).reverse();
     const ranges: Array<[number, number]> = [
       [T0 + 10 * 60_000 + 30_000, T0 + 25 * 60_000 + 1], // starts mid-candle (not that one), ends just inside one
       [0, T0 + 3 * 60_000], // before the first candle
@@ -259,7 +208,7 @@ describe('KlineService', () => {
       f.svc.advanceTo(now);
       f.svc.checkpoint(); // SQLite holds the current candle too; it is not closed
     }
-    const closed = reference('1m', trades, now).filter((k) => k[11]);
+    const closed = referenceKlines('1m', trades, now).filter((k) => k[11]);
     expect(closed.length).toBeGreaterThan(30);
     const last = closed[closed.length - 1][0];
     for (const from of [0, closed[5][0], closed[5][0] + 1, closed[closed.length - 3][0], last, last + 1]) {
