@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SweepJob } from '../../src-main/sweep/job.ts';
+import type { JobMetrics, SweepJob } from '../../src-main/sweep/job.ts';
 import { DatasetService } from '../../src-main/data/dataset-service.ts';
 import { openDatabase } from '../../src-main/store/database.ts';
 import { groupCommitOf } from '../../src-main/store/group-commit.ts';
@@ -18,6 +18,27 @@ const KLINES = path.join(ROOT, 'test/fixtures/binance/klines/binance_spot_BTCUSD
 
 export const DAY = 86_400_000;
 export const JAN6 = Date.UTC(2025, 0, 6);
+
+/** A job's metrics on a 10,000 USDT start: `ret` its return, `days` its daily returns, the rest fixed unless `over` says. */
+export const testMetrics = (ret: number, days: number[], over: Partial<JobMetrics> = {}): JobMetrics => ({
+  starting_equity: 10_000,
+  net_pnl: ret * 10_000,
+  return: ret,
+  max_drawdown: 10,
+  max_drawdown_ratio: 0.001,
+  sharpe: null,
+  sortino: null,
+  daily_returns: days,
+  fees: 1.5,
+  funding: -0.1,
+  trades: 4,
+  win_rate: 0.5,
+  closed_positions: 2,
+  time_in_market: 0.25,
+  turnover: 1,
+  liquidations: 0,
+  ...over,
+});
 
 /** A fresh data folder with the 15m klines imported; answers its path. */
 export async function klinesDataDir(): Promise<string> {

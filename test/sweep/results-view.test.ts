@@ -8,30 +8,10 @@ import type { SweepSpec } from '../../src-main/sweep/ports.ts';
 import { coordinatorHere } from '../../src-main/sweep/coordinator.ts';
 import { sweepCsv, sweepView } from '../../src-main/sweep/results-view.ts';
 import { SqliteSweepStore } from '../../src-main/sweep/sqlite-store.ts';
-import { DAY, JAN6 } from './fixture.ts';
-
-const metrics = (ret: number, days: number[], over: Partial<JobMetrics> = {}): JobMetrics => ({
-  starting_equity: 10_000,
-  net_pnl: ret * 10_000,
-  return: ret,
-  max_drawdown: 10,
-  max_drawdown_ratio: 0.001,
-  sharpe: null,
-  sortino: null,
-  daily_returns: days,
-  fees: 1.5,
-  funding: -0.1,
-  trades: 4,
-  win_rate: 0.5,
-  closed_positions: 2,
-  time_in_market: 0.25,
-  turnover: 1,
-  liquidations: 0,
-  ...over,
-});
+import { DAY, JAN6, testMetrics } from './fixture.ts';
 
 /** What a job whose bot crashed at once gets: zeros (its account never appeared in the report). */
-const zeros = metrics(0, [0], {
+const zeros = testMetrics(0, [0], {
   net_pnl: 0,
   max_drawdown: 0,
   max_drawdown_ratio: 0,
@@ -97,9 +77,9 @@ describe('the per-set view', () => {
 
   it('gives a set whose jobs all failed no figure, not a 0 % return', () => {
     const set = view([
-      [3, 0, 'ok', metrics(-0.001, [-0.001])],
+      [3, 0, 'ok', testMetrics(-0.001, [-0.001])],
       [20, 0, 'failed', zeros],
-      [3, 1, 'ok', metrics(-0.002, [-0.002])],
+      [3, 1, 'ok', testMetrics(-0.002, [-0.002])],
       [20, 1, 'timeout', zeros],
     ]);
     expect(set(20)).toEqual({
@@ -124,9 +104,9 @@ describe('the per-set view', () => {
 
   it("takes a partly failed set's figures over its ok jobs only: a failed day is not a 0 % day", () => {
     const set = view([
-      [5, 0, 'ok', metrics(0.01, [0.01])],
+      [5, 0, 'ok', testMetrics(0.01, [0.01])],
       [5, 1, 'failed', zeros],
-      [5, 2, 'ok', metrics(-0.02, [-0.02])],
+      [5, 2, 'ok', testMetrics(-0.02, [-0.02])],
     ]);
     const s = set(5);
     expect(s).toMatchObject({ jobs: 3, ok: 2, failed: 1, trades: 8, net_pnl: -100, fees: 3, turnover: 2 });
@@ -139,9 +119,9 @@ describe('the per-set view', () => {
 
   it('rounds the mean time in market once, after dividing, to 10 significant digits', () => {
     const set = view([
-      [7, 0, 'ok', metrics(0, [0], { time_in_market: 0.1 })],
-      [7, 1, 'ok', metrics(0, [0], { time_in_market: 0.2 })],
-      [7, 2, 'ok', metrics(0, [0], { time_in_market: 0.4 })],
+      [7, 0, 'ok', testMetrics(0, [0], { time_in_market: 0.1 })],
+      [7, 1, 'ok', testMetrics(0, [0], { time_in_market: 0.2 })],
+      [7, 2, 'ok', testMetrics(0, [0], { time_in_market: 0.4 })],
     ]);
     // 0.7 / 3 = 0.23333333333...
     expect(set(7).time_in_market).toBe(0.2333333333);
@@ -153,7 +133,7 @@ describe('the per-set view', () => {
         9,
         0,
         'ok',
-        metrics(0.1, [0.1], {
+        testMetrics(0.1, [0.1], {
           net_pnl: 0.1,
           fees: 0.1,
           funding: 0.00000001,
@@ -167,7 +147,7 @@ describe('the per-set view', () => {
         9,
         1,
         'ok',
-        metrics(0.2, [0.2], {
+        testMetrics(0.2, [0.2], {
           net_pnl: 0.2,
           fees: 0.2,
           funding: 0.00000002,

@@ -11,29 +11,10 @@ import type { JobMetrics, JobResult, SweepJob } from '../../src-main/sweep/job.t
 import { coordinatorHere } from '../../src-main/sweep/coordinator.ts';
 import type { SweepSpec } from '../../src-main/sweep/ports.ts';
 import { SqliteSweepStore } from '../../src-main/sweep/sqlite-store.ts';
-import { DAY, JAN6 } from './fixture.ts';
+import { DAY, JAN6, testMetrics } from './fixture.ts';
 
 let svc: ServiceHandle;
 let dir: string;
-
-const metrics = (ret: number, days: number[]): JobMetrics => ({
-  starting_equity: 10_000,
-  net_pnl: ret * 10_000,
-  return: ret,
-  max_drawdown: 10,
-  max_drawdown_ratio: 0.001,
-  sharpe: null,
-  sortino: null,
-  daily_returns: days,
-  fees: 1.5,
-  funding: -0.1,
-  trades: 4,
-  win_rate: 0.5,
-  closed_positions: 2,
-  time_in_market: 0.25,
-  turnover: 1,
-  liquidations: 0,
-});
 
 function result(index: number, status: JobResult['status'], m: JobMetrics | null): JobResult {
   return {
@@ -92,9 +73,9 @@ beforeAll(async () => {
     coordinatorHere(),
     Date.now(),
   );
-  store.storeResult('swR', 0, result(0, 'ok', metrics(0.01, [0.01])), 2000);
+  store.storeResult('swR', 0, result(0, 'ok', testMetrics(0.01, [0.01])), 2000);
   store.storeResult('swR', 1, result(1, 'failed', null), 2001);
-  store.storeResult('swR', 2, result(2, 'ok', metrics(-0.02, [-0.02])), 2002);
+  store.storeResult('swR', 2, result(2, 'ok', testMetrics(-0.02, [-0.02])), 2002);
   store.close();
 });
 
