@@ -1,98 +1,30 @@
 // kill -9 during a stream of orders: after a restart on the same data folder every acknowledged
 // order and fill is there, balances and positions agree with the fills, and the accounting
 // identity holds to the last decimal. A real service process, real HTTP.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseFixed } from '../../../src-shared/decimal.ts';
-import { buildSignedQuery } from '../../../src-shared/sign.ts';
+import { all, kill9, plain, signed, startService, units, type Creds, type Service } from './service-process.ts';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const KEY = 'crashtestkey1';
-const SECRET = 'crashtestsecret1';
+const creds: Creds = { key: 'crashtestkey1', secret: 'crashtestsecret1' };
 const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-crash-'));
-const children: ChildProcess[] = [];
+const services: Service[] = [];
 
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+afterAll(async () => {
+  for (const s of services) await kill9(s);
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function start(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      join(root, 'src-main/headless.ts'),
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--account',
-      `${KEY}:${SECRET}:100000`,
-      '--speed',
-      '0.1',
-    ],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+async function start(): Promise<Service> {
+  // a first start builds 12 pairs of history first: over a minute on a loaded host
+  const s = await startService(
+    ['--data-dir', dataDir, '--account', `${creds.key}:${creds.secret}:100000`, '--speed', '0.1'],
+    { timeoutMs: 150_000 },
   );
-  children.push(child);
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line in 60 s:\n${out}`)), 60_000);
-    child.stdout!.on('data', (b: Buffer) => {
-      out += b.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-    child.on('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-  });
-  return { url, child };
+  services.push(s);
+  return s;
 }
-
-async function signed(
-  url: string,
-  method: string,
-  path: string,
-  params: Record<string, string | number> = {},
-  body?: object,
-): Promise<any> {
-  const raw = body === undefined ? undefined : JSON.stringify(body);
-  const qs = buildSignedQuery({ ...params, timestamp: Date.now(), recv_window: 60_000 }, SECRET, raw);
-  const res = await fetch(`${url}${path}?${qs}`, {
-    method,
-    headers: { 'X-API-KEY': KEY, ...(raw ? { 'content-type': 'application/json' } : {}) },
-    body: raw,
-  });
-  return res.json();
-}
-
-async function all(url: string, path: string, params: Record<string, string | number> = {}): Promise<any[]> {
-  const items: any[] = [];
-  let cursor = '';
-  for (let i = 0; i < 1000; i++) {
-    const r = await signed(url, 'GET', path, { ...params, limit: 500, ...(cursor ? { cursor } : {}) });
-    expect(r.code, JSON.stringify(r)).toBe(0);
-    items.push(...r.data.items);
-    if (!r.data.has_more) return items;
-    cursor = r.data.next_cursor;
-  }
-  throw new Error('too many pages');
-}
-
-const units = (s: string): bigint => {
-  const r = parseFixed(s.replace(/^-/, ''), 8, { allowZero: true });
-  if (!r.ok) throw new Error(`bad amount ${s}`);
-  return s.startsWith('-') ? -r.value : r.value;
-};
 
 describe('crash safety', () => {
   it('kill -9 mid-stream loses no acknowledged order, fill, balance or position', async () => {
@@ -104,22 +36,16 @@ describe('crash safety', () => {
       [1, '95950.0'],
       [1, '95900.0'],
     ] as const) {
-      const r = (await (
-        await fetch(`${a.url}/fapi/v1/bot/orders`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            symbol: 'BTCUSDT',
-            side,
-            position_side: side,
-            position_action: 1,
-            type: 1,
-            price,
-            qty: '50.000',
-            need_cache: true,
-          }),
-        })
-      ).json()) as any;
+      const r = await plain(a.url, 'POST', '/fapi/v1/bot/orders', {
+        symbol: 'BTCUSDT',
+        side,
+        position_side: side,
+        position_action: 1,
+        type: 1,
+        price,
+        qty: '50.000',
+        need_cache: true,
+      });
       expect(r.code).toBe(0);
     }
 
@@ -136,7 +62,7 @@ describe('crash safety', () => {
       while (!stop) {
         const body = bodies[sent++ % bodies.length];
         try {
-          const r = await signed(a.url, 'POST', '/fapi/v1/orders', {}, body);
+          const r = await signed(a.url, creds, 'POST', '/fapi/v1/orders', {}, body);
           if (r.code === 0) acked.set(r.data.order_id, { status: r.data.status, filled: r.data.filled_qty });
         } catch {
           return; // the process died under us
@@ -153,8 +79,8 @@ describe('crash safety', () => {
 
     const b = await start();
     try {
-      const orders = await all(b.url, '/fapi/v1/allOrders');
-      const trades = await all(b.url, '/fapi/v1/myTrades');
+      const orders = await all(b.url, creds, '/fapi/v1/allOrders');
+      const trades = await all(b.url, creds, '/fapi/v1/myTrades');
       const byId = new Map(orders.map((o) => [o.id, o]));
       for (const [id, ack] of acked) {
         const o = byId.get(id);
@@ -173,7 +99,7 @@ describe('crash safety', () => {
         const sign = t.is_close ? -1n : 1n;
         net.set(t.position_side, (net.get(t.position_side) ?? 0n) + sign * units(t.qty));
       }
-      const positions = (await signed(b.url, 'GET', '/fapi/v1/position/list')).data as any[];
+      const positions = (await signed(b.url, creds, 'GET', '/fapi/v1/position/list')).data as any[];
       for (const side of [1, 2]) {
         const p = positions.find((x) => x.position_side === side);
         const expected = net.get(side) ?? 0n;
@@ -181,7 +107,7 @@ describe('crash safety', () => {
       }
 
       // accounting: deposits = wallet + fees - realized PnL (+ funding paid; none in this run)
-      const acct = (await signed(b.url, 'GET', '/fapi/v1/account')).data;
+      const acct = (await signed(b.url, creds, 'GET', '/fapi/v1/account')).data;
       const fees = trades.reduce((s, t) => s + units(t.fee), 0n);
       const realized = trades.reduce((s, t) => s + units(t.realized_pnl), 0n);
       const funding = positions.reduce((s, p) => s + BigInt(Math.round(p.total_funding_fee * 1e8)), 0n);
@@ -189,5 +115,5 @@ describe('crash safety', () => {
     } finally {
       b.child.kill('SIGTERM');
     }
-  }, 120_000);
+  }, 300_000);
 });
