@@ -7,7 +7,7 @@
 // open 95900.0 (the 10:16 trade), change 600.0.
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import type { LocalVenue } from '../../src-main/venue.ts';
-import { placeBotOrder } from './exchange-commands.ts';
+import { openingLimit, placeBotOrder } from './exchange-commands.ts';
 
 const MIN = 60_000;
 const YESTERDAY = Date.parse('2025-03-04T10:00:00Z');
@@ -24,16 +24,7 @@ export interface TickerDay {
 
 /** One trade of 0.010 at `price` (text, 0.1 tick) at the clock's time: a resting sell taken by a buy. */
 function trade(venue: LocalVenue, price: string): void {
-  const order = (side: 1 | 2, tif: number) => ({
-    symbol: 'BTCUSDT',
-    side,
-    position_side: side,
-    position_action: 1,
-    type: 1,
-    price,
-    qty: '0.010',
-    time_in_force: tif,
-  });
+  const order = (side: 1 | 2, tif: number) => ({ ...openingLimit(side, price, '0.010'), time_in_force: tif });
   placeBotOrder(venue.exchange, order(2, 1), HOUSE_ACCOUNT);
   const taken = placeBotOrder(venue.exchange, order(1, 2), HOUSE_ACCOUNT + 1);
   if (taken.filled_qty !== '0.010') throw new Error(`the trade at ${price} did not fill: ${JSON.stringify(taken)}`);

@@ -3,7 +3,7 @@
 // holds to the unit, the store follows at the commit, pushes wait for it, and a second exchange
 // on the same store restores the state.
 import { describe, expect, it } from 'vitest';
-import { openLimit, placeBotOrder } from '../helpers/exchange-commands.ts';
+import { openingLimit, openLimit, placeBotOrder } from '../helpers/exchange-commands.ts';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { wireRecords } from '../../src-main/api/records.ts';
 import { DEFAULT_CATALOGUE } from '../../src-main/market/catalogue.ts';
@@ -139,16 +139,7 @@ describe('the exchange on in-memory ports', () => {
     });
     ex.execute({ kind: 'setMarginMode', accountId: id, symbol: 'BTCUSDT', marginMode: 1 });
     ex.execute({ kind: 'prices', symbol: 'BTCUSDT', mark: 96_000 });
-    const house = (side: 1 | 2, price: string) =>
-      placeBotOrder(ex, {
-        symbol: 'BTCUSDT',
-        side,
-        position_side: side,
-        position_action: 1,
-        type: 1,
-        price,
-        qty: '1.000',
-      });
+    const house = (side: 1 | 2, price: string) => placeBotOrder(ex, openingLimit(side, price, '1.000'));
     house(2, '96000.0');
     ex.execute({
       kind: 'place',

@@ -3,11 +3,10 @@
 // (no record, no frozen margin, the book untouched); time in force and reduce-only stay on the
 // order record across a restart.
 import { btc, venueKit } from './venues.ts';
-import { placeBotOrder, placeOrder, setPositionMode } from '../helpers/exchange-commands.ts';
+import { openingLimit, placeBotOrder, placeOrder, setPositionMode } from '../helpers/exchange-commands.ts';
 
 import { describe, expect, it } from 'vitest';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
-import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { MAX_OPEN_ORDERS_PER_PAIR } from '../../src-main/trading/order-checks.ts';
 import { type LocalVenue as Venue } from '../../src-main/venue.ts';
 
@@ -15,22 +14,9 @@ const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
 const { venue, user, dataDir } = venueKit({ wall: T0, balance: 1_000_000n * USDT });
 
+/** A house limit order, good till cancelled and cached (listed, cancellable). */
 function bot(v: Venue, side: 1 | 2, price: string, qty: string) {
-  return placeBotOrder(
-    v.exchange,
-    {
-      symbol: 'BTCUSDT',
-      side,
-      position_side: side,
-      position_action: 1,
-      type: 1,
-      price,
-      qty,
-      time_in_force: 1,
-      need_cache: true,
-    },
-    HOUSE_ACCOUNT,
-  );
+  return placeBotOrder(v.exchange, { ...openingLimit(side, price, qty), time_in_force: 1, need_cache: true });
 }
 
 function code(fn: () => unknown): number {
