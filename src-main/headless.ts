@@ -124,7 +124,10 @@ async function main(): Promise<void> {
   }
   const here = dirname(fileURLToPath(import.meta.url));
   const dataDir = opts.dataDir ?? defaultDataDir();
-  // a folder this user cannot create (under a file, a read-only place, /proc): one line, exit 2
+  dataFolder = dataDir;
+  const { request, choice: chosen } = await choosePortOf(opts, dataDir);
+  // a folder this user cannot create (under a file, a read-only place, /proc): one line, exit 2;
+  // after the port's check, which makes nothing
   if (dataDir !== ':memory:') {
     try {
       makeDataDir(dataDir);
@@ -136,8 +139,6 @@ async function main(): Promise<void> {
       process.exit(2);
     }
   }
-  dataFolder = dataDir;
-  const { request, choice: chosen } = await choosePortOf(opts, dataDir);
   let choice = chosen;
   // --replay: the folder's datasets are the market; the replay's own records stay in memory
   const r = opts.replay;
