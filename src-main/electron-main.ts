@@ -9,7 +9,6 @@
 //   data folder and exit(1): never a windowless process holding the single-instance lock;
 // - every quit path closes the service (also one still starting) and exits within 5 s;
 // - every webContents gets the navigation guards, whoever creates it.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   app,
@@ -49,6 +48,7 @@ import { startupErrorBox } from './desktop/startup-error.ts';
 import { navigationAction, redirectAction, windowOpenAction } from './desktop/url-policy.ts';
 import { clampWindowState, matchingBounds, parseWindowState } from './desktop/window-state.ts';
 import { windowBaseUrl } from './desktop/window-url.ts';
+import { makeDataDir } from './paths.ts';
 import { ProcessErrors } from './process-errors.ts';
 import { startService, type ServiceHandle } from './service.ts';
 
@@ -340,7 +340,9 @@ function run(plan: RunPlan): void {
   if (plan.ignored.length > 0) console.log(`perpdesk: left to Electron: ${plan.ignored.join(' ')}`);
   try {
     // before 'ready': Chromium's profile, the logs and the single-instance lock follow it
-    mkdirSync(plan.dirs.userData, { recursive: true });
+    // one level at a time (paths.ts): Node's recursive mkdir never returns under /proc
+    makeDataDir(plan.dirs.userData);
+    if (plan.dirs.dataDir !== ':memory:') makeDataDir(plan.dirs.dataDir);
     app.setPath('userData', plan.dirs.userData);
     app.setPath('sessionData', plan.dirs.userData); // the screen's localStorage, explicitly with it
   } catch (err) {
