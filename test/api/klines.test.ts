@@ -220,6 +220,37 @@ describe('GET /fapi/v1/klines', () => {
   });
 });
 
+describe('a refused limit or time is quoted as the client sent it', () => {
+  // The validator coerces the query in place: the message used to quote the coerced number
+  // ('100000000000000000000', '1.2345678901234568e+29', '9007199254740992', '16', '0').
+  const range = 'limit must be an integer from 1 to 1500';
+  const cases: Array<[sent: string, quoted: string]> = [
+    ['99999999999999999999', "'99999999999999999999'"],
+    ['123456789012345678901234567890', "'123456789012345678901234567890'"],
+    ['9007199254740993', "'9007199254740993'"],
+    ['1e30', "'1e30'"],
+    ['0x10', "'0x10'"],
+    ['%20', "' '"],
+    ['-0', "'-0'"],
+    ['1501', "'1501'"],
+    ['9'.repeat(70), `'${'9'.repeat(64)}...' (70 characters)`],
+  ];
+  it.each(cases)('limit=%s on /fapi/v1/klines and /fapi/v1/klines/batch is 6004 quoting it', async (sent, q) => {
+    for (const url of [
+      `/fapi/v1/klines?symbol=BTCUSDT&interval=1m&limit=${sent}`,
+      `/fapi/v1/klines/batch?symbols=BTCUSDT&interval=1m&limit=${sent}`,
+    ]) {
+      const r = await get(url);
+      expect(r.body, url).toEqual({ code: 6004, message: `${range} (got ${q})` });
+    }
+  });
+
+  it('start_time beyond the largest time is 6000 quoting it', async () => {
+    const r = await get('/fapi/v1/klines?symbol=BTCUSDT&interval=1m&start_time=99999999999999999999&end_time=1');
+    expect(r.body.code).toBe(6000);
+    expect(r.body.message).toMatch(/^Invalid parameter 'start_time': .* \(got '99999999999999999999'\)$/);
+  });
+});
 describe('GET /fapi/v1/klines/batch', () => {
   it('an object keyed by pair, each value as the single-pair route', async () => {
     const single = (await get('/fapi/v1/klines?symbol=BTCUSDT&interval=1m&limit=4')).body;

@@ -24,7 +24,7 @@ import type { ImportResultWire } from '../../../src-shared/types/datasets.ts';
 import type { Venue } from '../../services/venue.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { noQuery, type ApiInstance } from '../schemas.ts';
-import { klinesValidationError } from './klines.ts';
+import { klinesValidationError, sentQuery } from './klines.ts';
 import {
   DATASET_KLINES_DEFAULT_LIMIT,
   DATASET_KLINES_MAX_LIMIT,
@@ -216,11 +216,7 @@ export default async function datasetRoutes(
     },
     async (req) => {
       if (req.validationError)
-        throw klinesValidationError(
-          req.validationError as FastifyError,
-          req.query as unknown as Record<string, unknown>,
-          DATASET_KLINES_MAX_LIMIT,
-        );
+        throw klinesValidationError(req.validationError as FastifyError, sentQuery(req.url), DATASET_KLINES_MAX_LIMIT);
       const q = req.query;
       const hasStart = q.start_time !== undefined;
       if (hasStart !== (q.end_time !== undefined))

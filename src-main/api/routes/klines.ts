@@ -106,9 +106,36 @@ function shown(v: unknown): string {
   return s.length > 40 ? `${s.slice(0, 40)}...` : s;
 }
 
+/** Longest value a limit error quotes whole; a longer one is cut there, its length stated. */
+const QUOTED_MAX = 64;
+
+/** A value as the client sent it, for a message: whole up to QUOTED_MAX characters. */
+function quoted(v: unknown): string {
+  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
+  return s.length > QUOTED_MAX ? `'${s.slice(0, QUOTED_MAX)}...' (${s.length} characters)` : `'${s}'`;
+}
+
+/**
+ * The query parameters as the client sent them (decoded text; a repeated name gives an array),
+ * read from the request URL: the validator coerces `req.query` in place, so by the time a
+ * validation error is worded '99999999999999999999' reads 100000000000000000000 there, '0x10'
+ * 16 and ' ' 0, and an error quoting it would name a value the client never sent.
+ */
+export function sentQuery(url: string): Record<string, string | string[]> {
+  const at = url.indexOf('?');
+  const out: Record<string, string | string[]> = {};
+  if (at < 0) return out;
+  for (const [k, v] of new URLSearchParams(url.slice(at + 1))) {
+    const had = out[k];
+    out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+  }
+  return out;
+}
+
 /**
  * Schema failures in the klines codes: the spec's 6001 and 6004 are about one parameter each.
  * Also the answer of every route that serves candles the klines way (datasets' klines).
+ * `query` is what the client sent (sentQuery), so the messages quote its values verbatim.
  */
 export function klinesValidationError(
   err: FastifyError,
@@ -139,12 +166,13 @@ export function klinesValidationError(
   if (field === 'limit') {
     return new ApiError(
       Errors.KLINES_LIMIT_OUT_OF_RANGE,
-      `limit must be an integer from 1 to ${maxLimit} (got '${shown(query.limit)}')`,
+      `limit must be an integer from 1 to ${maxLimit} (got ${quoted(query.limit)})`,
     );
   }
+  const got = query[field] === undefined ? '' : ` (got ${quoted(query[field])})`;
   return new ApiError(
     Errors.KLINES_INVALID_PARAMETER,
-    `Invalid parameter '${field}': ${first.message ?? 'invalid value'}`,
+    `Invalid parameter '${field}': ${first.message ?? 'invalid value'}${got}`,
   );
 }
 
@@ -211,11 +239,7 @@ export default async function klinesRoutes(
       },
     },
     async (req, reply) => {
-      if (req.validationError)
-        throw klinesValidationError(
-          req.validationError as FastifyError,
-          req.query as unknown as Record<string, unknown>,
-        );
+      if (req.validationError) throw klinesValidationError(req.validationError as FastifyError, sentQuery(req.url));
       const q = req.query;
       const hasStart = q.start_time !== undefined;
       if (hasStart !== (q.end_time !== undefined)) {
@@ -276,11 +300,7 @@ export default async function klinesRoutes(
       },
     },
     async (req, reply) => {
-      if (req.validationError)
-        throw klinesValidationError(
-          req.validationError as FastifyError,
-          req.query as unknown as Record<string, unknown>,
-        );
+      if (req.validationError) throw klinesValidationError(req.validationError as FastifyError, sentQuery(req.url));
       const q = req.query;
       const parts = q.symbols.split(',');
       const names: string[] = [];
