@@ -19,6 +19,7 @@ import { ApiError } from '../../../src-shared/errors.ts';
 import { isLoopbackIp } from '../../accounts/whitelist.ts';
 import { readAction } from '../routes/replay.ts';
 import { errorReply, parseRequest, unknownMethod, type Reply, type Request } from './protocol.ts';
+import { readReplayParams } from './replay-params.ts';
 import { Subscriptions, type KlineSource } from './subscriptions.ts';
 
 const TICK_MS = 100;
@@ -184,9 +185,18 @@ export class Hub {
 
   // ------------------------------------------------------------------ requests
 
+  /**
+   * Sends an answer. One that cannot be written (a fault of the service's: the client would wait
+   * for it in vain) closes that connection with 1011; nothing escapes to the socket's event.
+   */
   private reply(conn: Conn, r: Reply): void {
     if (conn.closed || conn.socket.readyState !== WS_OPEN) return;
-    conn.socket.send(JSON.stringify(r));
+    try {
+      conn.socket.send(JSON.stringify(r));
+    } catch (err) {
+      console.error(`perpdesk: ws answer failed; that connection is closed (${INTERNAL_ERROR})`, err);
+      this.drop(conn, INTERNAL_ERROR, 'Internal error: an answer could not be sent');
+    }
   }
 
   private onMessage(conn: Conn, data: RawData, isBinary: boolean): void {
@@ -207,15 +217,31 @@ export class Hub {
         `too many messages: at most ${this.limits.maxMessagesPerSecond} per second`,
       );
     }
+    if ('error' in req) return this.reply(conn, req.error);
+    const before = this.subs.stateOf(conn);
+    let answer: Reply | null;
     try {
-      if ('error' in req) return this.reply(conn, req.error);
-      if (req.method === 'REPLAY') return this.replay(conn, req);
-      this.reply(conn, this.handle(conn, req));
+      // REPLAY answers by itself (after the step's commit)
+      answer = req.method === 'REPLAY' ? (this.replay(conn, req), null) : this.handle(conn, req);
     } catch (err) {
-      // A bug must cost one answer, never the process (a throw here would be uncaught).
+      // A fault of the service's must cost one answer, never the process (a throw here would be
+      // uncaught), and never leave the connection other than its client believes: the request
+      // is answered 5000 with its id only once the connection is back as it was before it.
       console.error('perpdesk: ws request failed', err);
-      this.reply(conn, errorReply(null, Errors.INTERNAL));
+      if (!this.subs.restore(conn, before)) {
+        console.error(
+          `perpdesk: the failed ws request could not be undone; that connection is closed (${INTERNAL_ERROR})`,
+        );
+        return this.drop(conn, INTERNAL_ERROR, 'Internal error: the request could not be served');
+      }
+      answer = errorReply(
+        req.id,
+        Errors.INTERNAL,
+        `Internal error: ${typeof req.method === 'string' ? req.method.slice(0, 32) : 'the request'} was not served; ` +
+          'nothing of it was applied (the subscriptions and login are as before it)',
+      );
     }
+    if (answer !== null) this.reply(conn, answer);
   }
 
   /**
@@ -239,50 +265,16 @@ export class Hub {
           `${Errors.LOOPBACK_ONLY.message}: REPLAY controls a replay from this machine only`,
         ),
       );
-    const p = Array.isArray(req.params) && req.params.length === 1 ? req.params[0] : req.params;
-    if (typeof p !== 'object' || p === null || Array.isArray(p)) {
-      return this.reply(
-        conn,
-        errorReply(id, Errors.BAD_REQUEST, 'REPLAY takes "params": {"action": ..., "speed"|"ms"|"time": ...}'),
-      );
-    }
-    const body = p as Record<string, unknown>;
-    for (const k of Object.keys(body)) {
-      if (k !== 'action' && k !== 'speed' && k !== 'ms' && k !== 'time')
-        return this.reply(
-          conn,
-          errorReply(id, Errors.UNKNOWN_PARAMETER, `Unknown REPLAY parameter '${k.slice(0, 32)}'`),
-        );
-    }
-    const { action, speed, ms, time } = body;
-    if (typeof action !== 'string')
-      return this.reply(
-        conn,
-        errorReply(id, Errors.MISSING_PARAMETER, 'REPLAY needs "action": play, pause, speed, step, seek or release'),
-      );
-    for (const [k, v] of [
-      ['speed', speed],
-      ['ms', ms],
-      ['time', time],
-    ] as const) {
-      if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v)))
-        return this.reply(conn, errorReply(id, Errors.INVALID_PARAMETER, `REPLAY '${k}' must be a number`));
-    }
+    const read = readReplayParams(id, req.params);
+    if ('error' in read) return this.reply(conn, read.error);
+    const { action, speed, ms, time } = read;
     let result: unknown;
     try {
       if (action === 'release') {
         session.release(conn);
         result = session.status();
       } else {
-        result = session.act(
-          readAction({
-            action,
-            speed: speed as number | undefined,
-            ms: ms as number | undefined,
-            time: time as number | undefined,
-          }),
-          conn,
-        );
+        result = session.act(readAction({ action, speed, ms, time }), conn);
       }
     } catch (err) {
       if (err instanceof ApiError) return this.reply(conn, errorReply(id, err.def, err.detail));
@@ -290,7 +282,12 @@ export class Hub {
       throw err;
     }
     const answer = () => {
-      this.flushChanges();
+      // (from the commit's callback too: what the flush throws must not escape it, nor cost the answer)
+      try {
+        this.flushChanges();
+      } catch (err) {
+        console.error('perpdesk: ws flush before a REPLAY answer failed', err);
+      }
       this.reply(conn, { id, result });
     };
     const group = this.venue.durability;

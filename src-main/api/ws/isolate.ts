@@ -6,6 +6,10 @@
 //   "Internal Error"; it has missed a message, so it must not go on as if it had not), the
 //   failure is logged, and the loop goes on with the others.
 // - A round of timed work (a tick) that throws: logged; the next round runs as usual.
+// - A client's request that throws: on /ws (hub.ts) it is answered 5000 with its id once the
+//   connection's streams and login are back as before it (the client's view holds), else, and
+//   when the answer cannot be written, the connection is closed with 1011; the Binance hub
+//   closes it with 1011 at once (Binance's protocol has no internal-error answer).
 // Neither ws 8 nor a Node socket throws on a send to a closed or destroyed socket (they report it
 // as an event), so what these catch is a fault of the hub's own: a message that cannot be
 // serialised, a builder that throws.

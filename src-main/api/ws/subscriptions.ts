@@ -45,6 +45,13 @@ export interface KlineSource {
   onCandle(listener: (symbol: string, closed: readonly { readonly interval: string }[]) => void): () => void;
 }
 
+/** A connection's streams and login at one moment (Subscriptions.stateOf). */
+export interface ConnState {
+  readonly names: ReadonlySet<string>;
+  readonly accountId: number | null;
+  readonly loginKey: string | null;
+}
+
 export class Subscriptions {
   private readonly venue: Venue;
   private readonly limits: SubscriptionDeps['limits'];
@@ -214,6 +221,28 @@ export class Subscriptions {
     if (conn.names.has('user')) this.remove(conn, 'user');
     conn.accountId = null;
     conn.loginKey = null;
+  }
+
+  /** What a request may change on a connection: its streams and its login (for restore()). */
+  stateOf(conn: Conn): ConnState {
+    return { names: new Set(conn.names), accountId: conn.accountId, loginKey: conn.loginKey };
+  }
+
+  /**
+   * Puts a connection back as it was before a request that threw (`before`, stateOf's): the
+   * streams that request added are removed. False when that is not possible (it removed a stream
+   * or changed the login) or the removal itself fails: the connection's state is then unknown.
+   */
+  restore(conn: Conn, before: ConnState): boolean {
+    if (conn.accountId !== before.accountId || conn.loginKey !== before.loginKey) return false;
+    for (const name of before.names) if (!conn.names.has(name)) return false;
+    try {
+      for (const name of [...conn.names]) if (!before.names.has(name)) this.remove(conn, name);
+    } catch (err) {
+      console.error('perpdesk: undoing a failed ws request failed', err);
+      return false;
+    }
+    return conn.names.size === before.names.size;
   }
 
   /** Drops every subscription of a connection that went away. */

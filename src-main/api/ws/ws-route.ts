@@ -73,7 +73,10 @@ an object, bad id, bad params, binary frame); 1003 unknown LOGIN parameter; 1105
 1101 unknown symbol; 1001 bad depth level / interval / name; 1108 \`replay\` on the live venue; 2101 \`bot\` from an IP
 off the whitelist;
 4290 more than ${DEFAULT_HUB_LIMITS.maxSubscriptions} streams on a connection; 2001-2008 LOGIN failures (2001 also:
-'user' before LOGIN); 5001 kline streams unavailable.
+'user' before LOGIN); 5001 kline streams unavailable; 5000 internal error: a request the service failed to serve,
+answered with its id once the connection is as it was before it (nothing of the request applied; it may be sent again).
+A connection that cannot be put back so, or whose answer cannot be written, is closed with 1011 instead (reconnect and
+resubscribe).
 Connections: server ping every ${DEFAULT_HUB_LIMITS.pingIntervalMs / 1000} s; closed with 1001 after
 ${DEFAULT_HUB_LIMITS.idleTimeoutMs / 1000} s without any client message or pong; closed with 1008 when more than
 ${DEFAULT_HUB_LIMITS.maxBufferedBytes / 1024 / 1024} MiB of pushes are unsent (slow consumer) or after more than
