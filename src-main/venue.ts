@@ -293,6 +293,12 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
           : <C extends Command>(c: C) => exchange.execute(c),
     seed,
     checkpointMarket,
+    commitNow() {
+      if (closed) return;
+      recentTrades.checkpoint(true);
+      settings.set('market_time', String(clock.now()));
+      trading.group.commitNow();
+    },
     close() {
       if (closed) return closing;
       closed = true;

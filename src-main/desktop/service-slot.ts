@@ -5,13 +5,16 @@
 //   start then fails with QuitDuringStart, which is not an error to report);
 // - shutdown settles within `timeoutMs` whatever the service does ('timeout'), so the app always
 //   exits; it is idempotent, and shutdownNow() (the OS is ending the session) additionally commits
-//   and closes the database synchronously, before returning, since the process may be killed
-//   at any moment after (venue.close commits before it waits for its checkpointer).
+//   the database synchronously, before returning, since the process may be killed at any moment
+//   after. It does not close it: the store closes only at the end of the service's own close,
+//   once the app has stopped taking requests and streams (its WebSocket grace included), so a
+//   request already under way when the session ends (an order whose body was still arriving) is
+//   served and committed, never answered an internal error from a closed store.
 import { realTimers, type Timers } from './debounce.ts';
 
 export interface ClosableService {
   close(): Promise<void>;
-  readonly venue: { close(): Promise<void> };
+  readonly venue: { commitNow(): void };
 }
 
 export type ShutdownResult = 'closed' | 'nothing' | 'timeout' | 'failed';
@@ -78,13 +81,16 @@ export class ServiceSlot<S extends ClosableService> {
     return this.stopping;
   }
 
-  /** shutdown(), with the database committed and closed before this returns. */
+  /**
+   * shutdown(), with what the database has pending committed before this returns; the service's
+   * close then closes it after the last request and stream (see the top of this file).
+   */
   shutdownNow(): Promise<ShutdownResult> {
     const s = this.service;
     const result = this.shutdown();
     if (s !== null) {
       try {
-        void s.venue.close().catch(this.onCloseError);
+        s.venue.commitNow();
       } catch (err) {
         this.onCloseError(err);
       }

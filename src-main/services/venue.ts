@@ -69,6 +69,12 @@ export interface Venue {
    */
   submit<C extends Command>(c: C): ResultOf<C> | Promise<ResultOf<C>>;
   readonly seed: number;
+  /**
+   * Commits now what is waiting to be written (orders and fills of the group commit, the recent
+   * trades, the market time); the venue goes on serving, its store open. For an exit the OS may
+   * cut short (ServiceSlot.shutdownNow): what is committed survives a kill.
+   */
+  commitNow(): void;
   /** Closes the venue at once; the promise settles when the checkpoint worker is gone too. */
   close(): Promise<void>;
 }

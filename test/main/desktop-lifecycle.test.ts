@@ -24,9 +24,8 @@ function fakeService(log: string[], name = 's') {
       return closed;
     },
     venue: {
-      close() {
-        log.push(`${name}.venue.close`);
-        return Promise.resolve();
+      commitNow() {
+        log.push(`${name}.venue.commitNow`);
       },
     },
     finish: () => finish(),
@@ -110,19 +109,19 @@ describe('ServiceSlot', () => {
     const slot = new ServiceSlot({ timers: new ManualScheduler(), onCloseError: (e) => errors.push(e) });
     await slot.start(async () => ({
       close: () => Promise.reject(new Error('boom')),
-      venue: { close: () => Promise.resolve() },
+      venue: { commitNow: () => {} },
     }));
     expect(await slot.shutdown()).toBe('failed');
     expect(errors).toHaveLength(1);
   });
 
-  it('shutdownNow commits the database before returning, after stopping the service', async () => {
+  it('shutdownNow commits the database before returning, after starting the service close', async () => {
     const log: string[] = [];
     const slot = new ServiceSlot({ timers: new ManualScheduler() });
     const s = fakeService(log);
     await slot.start(async () => s);
     const done = slot.shutdownNow();
-    expect(log).toEqual(['s.close', 's.venue.close']); // synchronously, in this order
+    expect(log).toEqual(['s.close', 's.venue.commitNow']); // synchronously, in this order
     s.finish();
     expect(await done).toBe('closed');
   });
@@ -134,7 +133,7 @@ describe('ServiceSlot', () => {
     await slot.start(async () => s);
     const first = slot.shutdown();
     expect(slot.shutdownNow()).toBe(first);
-    expect(log).toEqual(['s.close', 's.venue.close']);
+    expect(log).toEqual(['s.close', 's.venue.commitNow']);
   });
 
   it('maps results to exit codes', () => {

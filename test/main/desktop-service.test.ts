@@ -1,14 +1,17 @@
 // The desktop's decisions against a real service on a real data folder: the credentials the
-// window gets follow a key regeneration, and an urgent shutdown leaves the database closed
-// (committed) before it returns.
+// window gets follow a key regeneration, and an urgent shutdown leaves the database committed
+// before it returns and closes it only after the service's last request.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bootstrapFor } from '../../src-main/desktop/bootstrap.ts';
 import { ServiceSlot } from '../../src-main/desktop/service-slot.ts';
 import { windowBaseUrl } from '../../src-main/desktop/window-url.ts';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
+import { hmacSha256Hex } from '../../src-shared/sign.ts';
 import { signed } from '../helpers/signed.ts';
 
 describe('desktop against a real service', () => {
@@ -19,7 +22,7 @@ describe('desktop against a real service', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('hands out the current key after a regeneration, and closes the database synchronously on session end', async () => {
+  it('hands out the current key after a regeneration, commits the database synchronously on session end and closes it last', async () => {
     const service = await slot.start(() => startService({ dataDir: dir, port: 0, simulate: false, rateLimit: false }));
     const base = windowBaseUrl(service.host, service.port);
     const ask = () =>
@@ -46,8 +49,101 @@ describe('desktop against a real service', () => {
     expect((await signed(service.app, who, 'GET', '/fapi/v1/account')).status).toBe(401);
 
     const done = slot.shutdownNow();
-    expect(service.venue.db.isOpen).toBe(false);
     expect(ask()).toBeNull(); // a page loading during shutdown gets no session
     expect(await done).toBe('closed');
+    expect(service.venue.db.isOpen).toBe(false);
   });
+});
+
+describe('an urgent shutdown (the OS ends the session) with a request under way', () => {
+  // shutdownNow used to close the database at once, while the app still served what it had taken
+  // in (its close waits for requests under way and gives WebSockets a 1 s grace): an order whose
+  // headers had arrived before the session ended and its body after was answered 500 / 5000, its
+  // store closed under it. Now shutdownNow commits at once and the store closes last.
+  const dir = mkdtempSync(join(tmpdir(), 'perpdesk-desktop-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('serves and commits that order; what was acknowledged before is committed when shutdownNow returns', async () => {
+    const slot = new ServiceSlot<ServiceHandle>();
+    const service = await slot.start(() => startService({ dataDir: dir, port: 0, simulate: false, rateLimit: false }));
+    const a = service.venue.accounts.firstOfKind('local')!;
+    const order = (id: string) =>
+      JSON.stringify({
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 1,
+        price: '50000.0',
+        qty: '0.010',
+        client_order_id: id,
+      });
+    const post = (body: string, beforeEnd?: () => void) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const q = `timestamp=${Date.now()}`;
+        const req = request(
+          `http://127.0.0.1:${service.port}/fapi/v1/orders?${q}&signature=${hmacSha256Hex(a.apiSecret, q + body)}`,
+          {
+            method: 'POST',
+            agent: false, // one connection per request, closed after its answer (no keep-alive)
+            headers: {
+              'X-API-KEY': a.apiKey,
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(body),
+            },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (d) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+          },
+        );
+        req.on('error', reject);
+        if (beforeEnd === undefined) return req.end(body);
+        // the headers and a first part now (the request is taken in), the rest after beforeEnd
+        req.write(body.slice(0, 10));
+        setTimeout(() => {
+          beforeEnd();
+          req.end(body.slice(10));
+        }, 200);
+      });
+    const first = await post(order('before-shutdown'));
+    expect(first.status).toBe(200);
+    let done!: Promise<string>;
+    const committed: string[] = [];
+    const slow = await post(order('body-after-shutdown'), () => {
+      done = slot.shutdownNow();
+      // what was acknowledged is in the file now, read by another connection
+      const other = new DatabaseSync(join(dir, 'perpdesk.db'), { readOnly: true });
+      try {
+        for (const r of other.prepare('SELECT client_order_id FROM orders').all())
+          committed.push(String(r.client_order_id));
+      } finally {
+        other.close();
+      }
+    });
+    expect(committed).toContain('before-shutdown');
+    expect(slow.status, JSON.stringify(slow.body)).toBe(200);
+    expect(slow.body.data.client_order_id).toBe('body-after-shutdown');
+    expect(await done).toBe('closed');
+    expect(service.venue.db.isOpen).toBe(false);
+    // both acknowledged orders are there after a restart
+    const again = new ServiceSlot<ServiceHandle>();
+    const next = await again.start(() => startService({ dataDir: dir, port: 0, simulate: false, rateLimit: false }));
+    try {
+      const b = next.venue.accounts.firstOfKind('local')!;
+      const open = await signed(
+        next.app,
+        { id: 0, apiKey: b.apiKey, apiSecret: b.apiSecret },
+        'GET',
+        '/fapi/v1/openOrders',
+      );
+      expect(open.body.data.map((o: { client_order_id: string }) => o.client_order_id).sort()).toEqual([
+        'before-shutdown',
+        'body-after-shutdown',
+      ]);
+    } finally {
+      await again.shutdown();
+    }
+  }, 60_000);
 });
