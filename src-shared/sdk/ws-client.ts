@@ -1,19 +1,19 @@
 // WebSocket client for the venue's `/ws` protocol (DESIGN section 4, docs/api.md): requests
 // matched to answers by id (ws-requests.ts), pushes routed by stream, automatic reconnect.
-// Invariants: after every reconnect the last accepted LOGIN goes first, then the subscriptions,
-// then the queued requests and `onReconnect`; public streams come back whatever the login does,
-// private ones (`user`) only after a successful (re-)login, and a stream the server refuses costs
-// only itself (a refused SUBSCRIBE is split until it is found); a request in flight when a
-// connection drops is re-sent on the next one; every request ends within its timeout; reconnect
-// delays grow exponentially with jitter; a client never connected yet does not wait for a service
-// that is not there (its requests and `whenReady()` fail with the reason); after `close()` nothing
-// reconnects and nothing stays pending. Limits: JSON text only; pushes' `data` is unvalidated.
+// Invariants: after every reconnect the last accepted LOGIN goes first, then the subscriptions, then
+// the queued requests and `onReconnect`; public streams come back whatever the login does, private
+// ones (`user`) only after a successful (re-)login; a stream the server refuses costs only itself (a
+// refused SUBSCRIBE is split until it is found), a 5000 refuses nothing (the connection is dropped,
+// the restore runs on the next); a request in flight when a connection drops is re-sent on the next
+// one; every request ends within its timeout; reconnect delays grow exponentially with jitter; a
+// client never connected yet does not wait for a service that is not there (its requests and
+// `whenReady()` fail with the reason); after `close()` nothing reconnects or stays pending. JSON only; pushes unvalidated.
 
 import { systemScheduler, type Scheduler } from './scheduler.ts';
 import { WsEvents } from './ws-events.ts';
 import { PendingRequests, unsentError, type Pending } from './ws-requests.ts';
 import { loggedOut, messageText, WsStreams } from './ws-session.ts';
-import { WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
+import { isServiceFault, WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
 import type {
   LoginParamsSource,
   WebSocketConstructor,
@@ -23,19 +23,10 @@ import type {
   WsState,
 } from './ws-types.ts';
 
-// The client's option, state and error types live in ws-types.ts; they stay exported from here
-// (and so from the SDK) as before the split.
+// The option, state and error types live in ws-types.ts, exported from here (and the SDK) too.
 export { WsConnectionError, WsLoginLostError, WsRequestError } from './ws-types.ts';
-export type {
-  LoginParamsSource,
-  WebSocketConstructor,
-  WebSocketLike,
-  WsClientOptions,
-  WsCloseInfo,
-  WsLoginState,
-  WsRequestErrorKind,
-  WsState,
-} from './ws-types.ts';
+export type { LoginParamsSource, WebSocketConstructor, WebSocketLike, WsClientOptions } from './ws-types.ts';
+export type { WsCloseInfo, WsLoginState, WsRequestErrorKind, WsState } from './ws-types.ts';
 
 /**
  * Client of the venue's WebSocket endpoint with request/answer matching, stream routing,
@@ -287,7 +278,7 @@ export class WsClient extends WsEvents {
       await this.#request('LOGIN', params, false);
       return true;
     } catch (e) {
-      if (this.#ws !== ws) return false;
+      if (this.#ws !== ws || this.#faulted(ws, e)) return false;
       const refused = e instanceof WsRequestError && e.kind === 'server';
       // refused params come from this source again: only a new login() can help
       if (refused) this.#login = undefined;
@@ -306,7 +297,7 @@ export class WsClient extends WsEvents {
       await this.#request('SUBSCRIBE', [...streams], false);
       return this.#ws === ws;
     } catch (e) {
-      if (this.#ws !== ws) return false;
+      if (this.#ws !== ws || this.#faulted(ws, e)) return false;
       if (!(e instanceof WsRequestError) || e.kind !== 'server') {
         this.emitError(e);
         return true;
@@ -320,6 +311,15 @@ export class WsClient extends WsEvents {
       this.emitError(new WsRequestError('server', 'SUBSCRIBE', text, e.code));
       return true;
     }
+  }
+
+  /** A restore step the service failed (5000, not a refusal): reported; a new connection later. */
+  #faulted(ws: WebSocketLike, e: unknown): boolean {
+    if (!isServiceFault(e)) return false;
+    this.emitError(e);
+    this.#lost(1011, e.message); // detaches ws: its close below reports nothing more
+    ws.close(1000, 'the service failed to restore the connection');
+    return true;
   }
 
   /** The login is gone without login() asking: private streams wait for the next login(). */

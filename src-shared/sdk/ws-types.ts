@@ -62,6 +62,14 @@ export interface WsClientOptions {
  */
 export type WsRequestErrorKind = 'server' | 'timeout' | 'disconnected' | 'closed';
 
+/**
+ * The service failed to serve the request (its error 5000, docs/api.md): nothing of it was
+ * applied and it may be sent again; a refusal is any other server code.
+ */
+export function isServiceFault(e: unknown): e is WsRequestError {
+  return e instanceof WsRequestError && e.kind === 'server' && e.code === 5000;
+}
+
 /** Rejection of a {@link WsClient} request. */
 export class WsRequestError extends Error {
   /** What went wrong; see {@link WsRequestErrorKind}. */

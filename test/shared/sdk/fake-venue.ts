@@ -1,8 +1,9 @@
 // A venue behind fake WebSockets for WsClient tests, with the server's rules that matter for
 // reconnects: LOGIN is accepted only with the current key (a rotated key is refused, 2002), a
 // SUBSCRIBE naming `user` before a LOGIN on that socket is refused whole (2001), one naming a
-// stream in `refused` is refused whole (1101). Answers come in a microtask; the test opens and
-// drops each socket itself.
+// stream in `refused` is refused whole (1101); the next request of a method in `faults` fails
+// inside the service (5000, nothing applied), once per entry. Answers come in a microtask; the
+// test opens and drops each socket itself.
 import type { WebSocketConstructor, WebSocketLike } from '../../../src-shared/sdk/ws-client.ts';
 
 interface Sent {
@@ -14,6 +15,8 @@ interface Sent {
 export class FakeVenue {
   key = 'key-1';
   readonly refused = new Set<string>();
+  /** Methods whose next request fails with 5000 (each entry is used up by one request). */
+  readonly faults: string[] = [];
   readonly sockets: FakeSocket[] = [];
   readonly WebSocket: WebSocketConstructor;
 
@@ -60,6 +63,11 @@ export class FakeSocket implements WebSocketLike {
 
   #answer(m: Sent): void {
     const error = (code: number, message: string): void => this.#reply({ id: m.id, error: { code, message } });
+    const fault = this.#venue.faults.indexOf(m.method);
+    if (fault >= 0) {
+      this.#venue.faults.splice(fault, 1);
+      return error(5000, `Internal error: ${m.method} was not served; nothing of it was applied`);
+    }
     if (m.method === 'LOGIN') {
       if ((m.params as { key?: string }).key !== this.#venue.key) return error(2002, 'Unknown API key');
       this.loggedIn = true;

@@ -122,6 +122,37 @@ describe('WsClient: what a reconnect restores', () => {
     expect(t.book.state).toBe('live');
   });
 
+  it('a 5000 (the service failed, nothing refused) at the re-login or re-subscription costs nothing: a new connection restores all', async () => {
+    // before, a 5000 was taken as a refusal: the re-login's source was forgotten (user off until
+    // the bot called login() again), or the stream it named was dropped from subscriptions for good
+    for (const method of ['LOGIN', 'SUBSCRIBE']) {
+      const t = await running();
+      t.venue.faults.push(method);
+      await reconnect(t, 1);
+      const faults = t.errors.filter((e) => e instanceof WsRequestError) as WsRequestError[];
+      expect(
+        faults.map((e) => [e.code, e.method]),
+        method,
+      ).toEqual([[5000, method]]);
+      expect(t.ws.state, method).toBe('reconnecting'); // that connection is dropped
+      expect(t.venue.sockets, method).toHaveLength(2);
+      t.sched.advance(200); // the backoff (second attempt in a row: 2 x 100 ms)
+      t.venue.socket(2).open();
+      await flush();
+      expect(
+        t.venue.socket(2).sent.map((m) => m.method),
+        method,
+      ).toEqual(['LOGIN', 'SUBSCRIBE']);
+      expect([...t.venue.socket(2).subs], method).toEqual([...PUBLIC, 'user']);
+      expect(t.ws.subscriptions, method).toEqual([...PUBLIC, 'user']);
+      expect(t.ws.loginState, method).toBe('logged_in');
+      expect(
+        t.errors.filter((e) => e instanceof WsLoginLostError),
+        method,
+      ).toEqual([]);
+    }
+  });
+
   it('a LocalOrderBook whose delta stream was refused stays out of live until it is subscribed again', async () => {
     const t = await running();
     t.venue.refused.add(DELTAS);
