@@ -46,14 +46,16 @@ const NEW_ORDER: TProperties = {
   symbol,
   side: SIDE,
   type: oneOf(['LIMIT', 'MARKET'], 'LIMIT or MARKET (conditional orders are not served yet)'),
-  quantity: text(DECIMAL, 'Quantity, on the pair step'),
+  quantity: text(DECIMAL, 'Quantity, on the pair step (LIMIT and MARKET: mandatory)'),
   price: text(DECIMAL, 'Limit price, on the pair tick (LIMIT only)'),
   timeInForce: oneOf(['GTC', 'IOC', 'FOK', 'GTX'], 'LIMIT only: GTC, IOC, FOK or GTX (post-only)'),
   positionSide: POSITION_SIDE,
   reduceOnly: bool('One-way accounts only: the order may only reduce the position'),
   newClientOrderId: clientId,
   newOrderRespType: oneOf(['ACK', 'RESULT'], 'ACK (default): the order as accepted; RESULT: as it left matching'),
-  closePosition: bool('Not served yet: only false'),
+  closePosition: bool(
+    'Close-All, for STOP_MARKET / TAKE_PROFIT_MARKET (not served yet): true on LIMIT or MARKET is -4136',
+  ),
   workingType: oneOf(['MARK_PRICE', 'CONTRACT_PRICE'], 'Accepted, not used (no conditional orders)'),
   priceProtect: bool('Accepted, not used'),
   priceMatch: oneOf(['NONE'], 'Only NONE (price matching is not served yet)'),
@@ -147,7 +149,9 @@ const PUBLIC: Record<string, RouteParams> = {
 
 /** Signed routes' own parameters (timestamp, recvWindow and signature are added). */
 const SIGNED_ROUTES: Record<string, RouteParams> = {
-  'POST /fapi/v1/order': p(NEW_ORDER, ['symbol', 'side', 'type', 'quantity']),
+  // quantity is mandatory for LIMIT and MARKET (translate/orders.ts parseNewOrder), as Binance's
+  // "additional mandatory parameters based on type": a Close-All order is refused for its type first
+  'POST /fapi/v1/order': p(NEW_ORDER, ['symbol', 'side', 'type']),
   'PUT /fapi/v1/order': p(
     {
       ...ORDER_REF,

@@ -221,6 +221,31 @@ describe('orders, hedge account', () => {
       }),
     ).rejects.toThrow(/-1106/);
   });
+
+  it("Close-All (closePosition=true) on a MARKET order without quantity: Binance's -4136 for the type, not a missing quantity", async () => {
+    const c = account(svc.venue, 'closeall');
+    const ex = binanceusdm(svc.base, c);
+    await ex.loadMarkets();
+    await ex.createOrder(BTC, 'market', 'buy', 0.01, undefined, { positionSide: 'LONG' });
+    const closeAll = { symbol: 'BTCUSDT', side: 'SELL', positionSide: 'LONG', closePosition: 'true' };
+    const err = await ex.fapiPrivatePostOrder({ ...closeAll, type: 'MARKET' }).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(ccxt.InvalidOrder);
+    expect(String(err.message)).toContain(
+      '{"code":-4136,"msg":"Target strategy invalid for orderType MARKET,closePosition true"}',
+    );
+    // the Close-All types are refused as not served here, closePosition or not
+    const stop = await ex
+      .fapiPrivatePostOrder({ ...closeAll, type: 'STOP_MARKET', stopPrice: String(px(-500)) })
+      .catch((e: Error) => e);
+    expect(stop).toBeInstanceOf(ccxt.BadRequest);
+    expect(String(stop.message)).toMatch(/-1116.*STOP_MARKET is not supported by this venue yet/);
+    // a MARKET order without quantity and without closePosition still lacks its quantity
+    const { closePosition: _, ...plain } = closeAll;
+    await expect(ex.fapiPrivatePostOrder({ ...plain, type: 'MARKET' })).rejects.toThrow(/-1102.*'quantity'/);
+    // nothing was placed: the long is as it was, no order is open
+    expect(svc.venue.exchange.positions(c.id).map((p) => [p.position_side, p.quantity])).toEqual([[1, 0.01]]);
+    expect(await ex.fetchOpenOrders(BTC)).toEqual([]);
+  });
 });
 
 describe('bad input -> the exception a bot author expects', () => {

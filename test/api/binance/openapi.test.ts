@@ -79,7 +79,8 @@ describe('OpenAPI: the binance tag', () => {
         ]),
       );
     const order = params('post', '/binance/fapi/v1/order');
-    expect(order.quantity.required).toBe(true);
+    // mandatory by type, as Binance documents it (a Close-All order is refused for its type first)
+    expect(order.quantity.required ?? false).toBe(false);
     expect(order.price.required ?? false).toBe(false);
     expect(order.side.schema.enum).toEqual(['BUY', 'SELL']);
     expect(order.timestamp.required).toBe(true);

@@ -141,7 +141,7 @@ describe('new order parameters -> native place input', () => {
         expect(checked).toEqual(parseNewOrder(params(p)));
         expect(checked.reduceOnly).toBe(value);
       }
-      expect(refusal(() => parseNewOrder(params({ ...base, closePosition: t }), true)).code).toBe(-1130);
+      expect(refusal(() => parseNewOrder(params({ ...base, closePosition: t }), true)).code).toBe(-4136);
       expect(parseNewOrder(params({ ...base, closePosition: f }), true).tif).toBe(TimeInForce.IOC);
     }
     expect(parseNewOrder(params(base), true)).toMatchObject({
@@ -151,6 +151,23 @@ describe('new order parameters -> native place input', () => {
     });
     expect(refusal(() => parseNewOrder(params({ ...base, price: '' }), true)).code).toBe(-1102);
     expect(refusal(() => parseNewOrder(params({ ...base, type: 'MARKET' }), true)).code).toBe(-1106);
+  });
+
+  it('Close-All (closePosition=true) on a LIMIT or MARKET order is -4136 before the quantity it lacks is asked for', () => {
+    // Binance: closePosition goes with STOP_MARKET / TAKE_PROFIT_MARKET only, and a bot sending it
+    // sends no quantity; the type's refusal comes first, for a single order and a batch entry alike
+    const market = { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', positionSide: 'LONG', closePosition: 'true' };
+    const limitOne = { ...market, type: 'LIMIT', price: '90000', timeInForce: 'GTC' };
+    for (const p of [market, limitOne])
+      for (const validated of [true, false]) {
+        const e = refusal(() => parseNewOrder(params(p), validated));
+        expect([e.code, e.msg]).toEqual([-4136, `Target strategy invalid for orderType ${p.type},closePosition true`]);
+      }
+    // a conditional type is refused as such (not served yet), closePosition or not
+    expect(refusal(() => parseNewOrder(params({ ...market, type: 'STOP_MARKET' }))).code).toBe(-1116);
+    // without closePosition the quantity is still mandatory
+    const { closePosition: _, ...plain } = market;
+    expect(refusal(() => parseNewOrder(params(plain), true)).msg).toMatch(/^Mandatory parameter 'quantity'/);
   });
 
   it('missing mandatory parameters name themselves (-1102)', () => {

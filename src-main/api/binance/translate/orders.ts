@@ -82,9 +82,12 @@ export function parseNewOrder(q: Params, validated = false): NewOrder {
     const reason = UNSUPPORTED_TYPES.includes(type) ? ` ${type} orders are not supported by this venue yet.` : '';
     throw new BinanceError(-1116, MSG.INVALID_ORDER_TYPE + reason);
   }
+  // Close-All goes with STOP_MARKET / TAKE_PROFIT_MARKET only (not served yet, refused above); on a
+  // LIMIT or MARKET order Binance refuses it with -4136 before it asks for the quantity such an
+  // order needs, as a bot sending closePosition=true sends none
   const closePosition = q.str('closePosition');
   if (closePosition !== undefined && (validated ? closePosition.toLowerCase() === 'true' : q.bool('closePosition')))
-    throw invalidValue('closePosition', 'closePosition orders are not supported by this venue yet.');
+    throw new BinanceError(-4136, `Target strategy invalid for orderType ${type},closePosition true`);
   const quantity = q.required('quantity');
   const price = q.str('price');
   let tif: number = TimeInForce.GTC;
