@@ -420,4 +420,14 @@ export const MIGRATIONS: readonly string[] = [
     window_sell_lots INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 15: liquidation close orders stored by builds that named them liq-<order id> take the name
+  // every surface tells them apart by (trading/liquidation-client-id.ts: autoclose-<order id>),
+  // so forceOrders lists them and the order answers show them as LIQUIDATION. Only the shape
+  // those builds gave them is renamed: its own id in the name, MARKET (2), IOC (2), no price,
+  // reduce-only, a close (position_action 2).
+  `
+  UPDATE orders SET client_order_id = 'autoclose-' || id
+  WHERE client_order_id = 'liq-' || id AND type = 2 AND tif = 2 AND price_ticks = 0
+    AND reduce_only = 1 AND position_action = 2;
+  `,
 ];
