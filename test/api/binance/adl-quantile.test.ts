@@ -103,4 +103,27 @@ describe('positionRisk adl', () => {
     const q = async (who: Creds) => (await get(who, '/fapi/v1/adlQuantile')).body[0].adlQuantile.SHORT;
     expect([await q(shorts[50]), await q(shorts[20]), await q(shorts[10]), await q(c)]).toEqual([4, 3, 2, 1]);
   });
+
+  it('a cross hedge account holding both sides: HEDGE as the sign beside LONG and SHORT, each side its own place', async () => {
+    // long 0.1 and short 0.1 at 96,000 on a 100,000 wallet, mark 90,000. Each side is backed by the
+    // cross wallet and the other side's uPnL, so its bankruptcy price is about 1,000,000 away and
+    // its effective leverage about 0.09: the short (6.25 % in profit, score about 0.0056) comes
+    // after the four isolated shorts, 4 - floor(5 x 4 / 5) = 0; the long (in loss, -0.0625 / 0.0900)
+    // after the one-way long (-0.0625 / 0.0905), 4 - floor(5 x 1 / 2) = 2. Binance shows the sign
+    // HEDGE instead of BOTH for a cross hedge pair; the venue ranks each side in the queue ADL takes
+    // it from (docs/binance.md, ADL quantile)
+    const c = account(svc.venue, 'adlqhedge');
+    setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 96000, index: 96000 });
+    openAt96k(c, 'long', false);
+    openAt96k(c, 'short', false);
+    setPrices(svc.venue.exchange, 'BTCUSDT', { mark: 90000, index: 90000 });
+    const r = await get(c, '/fapi/v1/adlQuantile', { symbol: 'BTCUSDT' });
+    expect(r.body).toEqual([{ symbol: 'BTCUSDT', adlQuantile: { LONG: 2, SHORT: 0, HEDGE: 0 } }]);
+    expect(Object.keys(r.body[0].adlQuantile)).toEqual(['LONG', 'SHORT', 'HEDGE']);
+    const risk = await get(c, '/fapi/v3/positionRisk', { symbol: 'BTCUSDT' });
+    expect(risk.body.map((p: any) => [p.positionSide, p.adl])).toEqual([
+      ['LONG', 2],
+      ['SHORT', 0],
+    ]);
+  });
 });
