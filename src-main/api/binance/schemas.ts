@@ -50,7 +50,9 @@ const NEW_ORDER: TProperties = {
   price: text(DECIMAL, 'Limit price, on the pair tick (LIMIT only)'),
   timeInForce: oneOf(['GTC', 'IOC', 'FOK', 'GTX'], 'LIMIT only: GTC, IOC, FOK or GTX (post-only)'),
   positionSide: POSITION_SIDE,
-  reduceOnly: bool('One-way accounts only: the order may only reduce the position'),
+  reduceOnly: bool(
+    'One-way accounts only: the order may only reduce the position (sent on a hedge account, any value: -1106)',
+  ),
   newClientOrderId: clientId,
   newOrderRespType: oneOf(['ACK', 'RESULT'], 'ACK (default): the order as accepted; RESULT: as it left matching'),
   closePosition: bool(

@@ -220,6 +220,14 @@ describe('orders, hedge account', () => {
         reduceOnly: 'true',
       }),
     ).rejects.toThrow(/-1106/);
+    // sent at all, false too, as Binance refuses it: ccxt passes reduceOnly: false through with
+    // hedged: true, so a bot that works here would not on Binance
+    const sent = await ex
+      .createOrder(BTC, 'market', 'sell', 0.01, undefined, { hedged: true, reduceOnly: false })
+      .catch((e: Error) => e);
+    expect(sent).toBeInstanceOf(ccxt.BadRequest);
+    expect(String(sent.message)).toContain(`{"code":-1106,"msg":"Parameter 'reduceOnly' sent when not required."}`);
+    expect(svc.venue.exchange.positions(c.id).map((p) => [p.position_side, p.quantity])).toEqual([[2, 0.01]]);
   });
 
   it("Close-All (closePosition=true) on a MARKET order without quantity: Binance's -4136 for the type, not a missing quantity", async () => {

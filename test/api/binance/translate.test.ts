@@ -76,16 +76,17 @@ describe('new order parameters -> native place input', () => {
     expect(close).toMatchObject({ side: Side.SELL, position_action: PositionAction.CLOSE, reduce_only: true });
   });
 
-  it('hedge: LONG / SHORT with the side pick open or close; BOTH and reduceOnly are refused', () => {
+  it('hedge: LONG / SHORT with the side pick open or close; BOTH and reduceOnly (true or false) are refused', () => {
     const closeShort = placeInput(limit({ positionSide: 'SHORT' }), 'BTCUSDT', 'hedge');
     expect(closeShort).toMatchObject({ position_side: PositionSide.SHORT, position_action: PositionAction.CLOSE });
     const openShort = placeInput(limit({ side: 'SELL', positionSide: 'SHORT' }), 'BTCUSDT', 'hedge');
     expect(openShort).toMatchObject({ position_side: PositionSide.SHORT, position_action: PositionAction.OPEN });
     expect(refusal(() => placeInput(limit(), 'BTCUSDT', 'hedge')).code).toBe(-4061);
-    expect(refusal(() => placeInput(limit({ positionSide: 'LONG', reduceOnly: 'true' }), 'BTCUSDT', 'hedge'))).toEqual({
-      code: -1106,
-      msg: "Parameter 'reduceOnly' sent when not required.",
-    });
+    for (const reduceOnly of ['true', 'false'])
+      expect(refusal(() => placeInput(limit({ positionSide: 'LONG', reduceOnly }), 'BTCUSDT', 'hedge'))).toEqual({
+        code: -1106,
+        msg: "Parameter 'reduceOnly' sent when not required.",
+      });
   });
 
   it('market orders carry no price and answer GTC; a price with one is -1106', () => {

@@ -148,7 +148,9 @@ export function placeInput(o: NewOrder, symbol: string, mode: Mode): OrderInput 
   let action: number;
   if (mode === 'hedge') {
     if (o.positionSide === 'BOTH') throw new BinanceError(-4061, positionSideMessage('hedge'));
-    if (o.reduceOnly === true) throw notRequired('reduceOnly');
+    // Binance: reduceOnly "cannot be sent in Hedge Mode", whatever its value (false too); the side
+    // and positionSide say whether the order closes
+    if (o.reduceOnly !== undefined) throw notRequired('reduceOnly');
     positionSide = o.positionSide === 'LONG' ? PositionSide.LONG : PositionSide.SHORT;
     action = (o.positionSide === 'LONG') === (side === Side.BUY) ? PositionAction.OPEN : PositionAction.CLOSE;
   } else {
