@@ -142,9 +142,17 @@ export function PositionsTable() {
       ),
     },
     {
-      head: <Pair top="Margin" sub="Margin ratio" />,
-      // with an isolated position listed the figures stand left of its adjust button, cross ones too
-      headClass: anyIsolated ? 'num margin-head' : 'num',
+      // with an isolated position listed the figures stand left of its adjust button, cross ones
+      // and the heading too (over the figures, not the button)
+      head: anyIsolated ? (
+        <span className="pos-tpsl">
+          <Pair top="Margin" sub="Margin ratio" />
+          <ButtonRoom glyph="±" />
+        </span>
+      ) : (
+        <Pair top="Margin" sub="Margin ratio" />
+      ),
+      headClass: 'num',
       cls: 'num',
       cell: ({ p, name, mark }) =>
         anyIsolated ? (
@@ -160,9 +168,7 @@ export function PositionsTable() {
                 ±
               </button>
             ) : (
-              <span className="btn-small ghost pos-gap" aria-hidden="true">
-                ±
-              </span>
+              <ButtonRoom glyph="±" />
             )}
           </span>
         ) : (
@@ -177,8 +183,14 @@ export function PositionsTable() {
       cell: ({ pnl, roe }) => <Pair top={fmtSigned(pnl, 2)} sub={`(${fmtPct(roe, 2, true)})`} subClass="" />,
     },
     {
-      head: <Pair top="TP" sub="SL" />,
-      headClass: 'num tpsl-head',
+      // the heading stands over the prices, left of the edit button
+      head: (
+        <span className="pos-tpsl">
+          <Pair top="TP" sub="SL" />
+          <ButtonRoom glyph="✎" />
+        </span>
+      ),
+      headClass: 'num',
       cls: 'num',
       cell: ({ p, pd, name, tpsl: t }) => (
         <span className="pos-tpsl">
@@ -278,6 +290,15 @@ function Pair({ top, sub, subClass = 'muted' }: { top: string; sub: string; subC
   return (
     <span className="pos-stack">
       <span>{top}</span> <span className={`pos-sub ${subClass}`}>{sub}</span>
+    </span>
+  );
+}
+
+/** The room of a row's small button (± or ✎) where there is none: the figures beside it line up. */
+function ButtonRoom({ glyph }: { glyph: string }) {
+  return (
+    <span className="btn-small ghost pos-gap" aria-hidden="true">
+      {glyph}
     </span>
   );
 }
