@@ -129,6 +129,22 @@ describe('Close', () => {
     expect([none.buy.nothingToClose, none.sell.nothingToClose]).toEqual(['No short to close', 'No long to close']);
   });
 
+  it('a side with nothing to close estimates nothing: no quantity, fee, PnL or cost (it showed a fee of 0.5 x 95 000 x 0.0005)', () => {
+    const m = orderModel(input({ positions: [position(1, 1, 90_000)] }, { action: 'close', qty: '0.5' }));
+    expect(m.buy.qty).toBe('');
+    expect([m.buy.notional, m.buy.fee, m.buy.cost, m.buy.pnl, m.buy.trimmedTo]).toEqual([NaN, NaN, NaN, NaN, NaN]);
+    expect(m.buy.max).toBe(0);
+    // the side with a position to close keeps its figures
+    expect(m.sell.qty).toBe('0.5');
+    expect(m.sell.fee).toBeCloseTo(0.5 * 94_990 * 0.0005, 9);
+    // in % mode too
+    const pct = orderModel(
+      input({ positions: [position(1, 1, 90_000)] }, { action: 'close', sizeMode: 'pct', pct: 50 }),
+    );
+    expect([pct.buy.qty, pct.buy.fee]).toEqual(['', NaN]);
+    expect(pct.sell.qty).toBe('0.500');
+  });
+
   it('before the positions are loaded nothing is called missing', () => {
     const m = orderModel(input({ positionsLoaded: false }, { action: 'close', qty: '0.5' }));
     expect(m.buy.nothingToClose).toBeNull();
@@ -213,8 +229,8 @@ describe('the request a click sends', () => {
       input({ summary: oneWay, positions: [position(1, 0.02, 96_000)] }, { qty: '0.010', reduceOnly: true }),
     );
     expect([m.sell.max, m.sell.cost]).toEqual([0.02, 0]);
-    // a buy would not reduce the long (the venue refuses it): the side says so and sends nothing
-    expect([m.buy.max, m.buy.cost]).toEqual([0, 0]);
+    // a buy would not reduce the long (the venue refuses it): the side says so, sends and estimates nothing
+    expect([m.buy.max, m.buy.cost, m.buy.fee]).toEqual([0, NaN, NaN]);
     expect(m.buy.nothingToClose).toBe('No short to reduce');
     expect(m.order(1)).toEqual({ ok: false, error: 'No short to reduce.' });
     expect(m.sell.nothingToClose).toBeNull();

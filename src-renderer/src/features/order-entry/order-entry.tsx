@@ -304,18 +304,19 @@ export function OrderEntry() {
         ))}
       </div>
 
-      {(buy.nothingToClose !== null || sell.nothingToClose !== null) && (
+      {/* nothing to close on either side: one line, no figures; on one side: that side's
+          column says so in place of its figures */}
+      {buy.nothingToClose !== null && sell.nothingToClose !== null ? (
         <p className="muted small oe-noclose" data-testid="nothing-to-close">
-          {buy.nothingToClose !== null && sell.nothingToClose !== null
-            ? `No position to ${f.action === 'open' ? 'reduce' : 'close'} on this pair.`
-            : (buy.nothingToClose ?? sell.nothingToClose)}
+          No position to {f.action === 'open' ? 'reduce' : 'close'} on this pair.
         </p>
+      ) : (
+        <div className="oe-preview" data-testid="order-preview">
+          {sides.map((m) => (
+            <SidePreview key={m.side} m={m} action={f.action} pd={pd} qd={qd} base={base} />
+          ))}
+        </div>
       )}
-      <div className="oe-preview" data-testid="order-preview">
-        {sides.map((m) => (
-          <SidePreview key={m.side} m={m} action={f.action} pd={pd} qd={qd} base={base} />
-        ))}
-      </div>
 
       {f.error && (
         <div className="oe-error" role="alert" data-testid="order-error">

@@ -239,6 +239,11 @@ export function orderModel(i: OrderModelInput): OrderModel {
       : null;
 
   const sideModel = (side: Side): SideModel => {
+    const label = sideLabel(side, open, oneWay);
+    // nothing it could close or reduce: no quantity, no figures (a fee or size of an order the
+    // venue would refuse, 3018 / 3010, is no estimate)
+    const none = nothingToClose(side);
+    if (none !== null) return { ...NO_PREVIEW, side, label, qty: '', max: 0, nothingToClose: none };
     // no limit price, no estimate: the order would not be sent at the market's price (Max and
     // the % sizes still read it, to size the order before the price is typed)
     const price = f.type === OrderType.LIMIT && priceIn.kind === 'empty' ? NaN : refPrice(side);
@@ -266,20 +271,7 @@ export function orderModel(i: OrderModelInput): OrderModel {
       // a reduce-only one never opens, and the venue trims it to the position: it never flips
       reduceOnly: open && oneWay && f.reduceOnly,
     });
-    // one-way: an open may reduce, close or flip the net position, so it is named by its side
-    const label =
-      open && oneWay
-        ? side === Side.BUY
-          ? 'Buy / Long'
-          : 'Sell / Short'
-        : side === Side.BUY
-          ? open
-            ? 'Open long'
-            : 'Close short'
-          : open
-            ? 'Open short'
-            : 'Close long';
-    return { ...p, side, label, qty, max: maxFor(side), nothingToClose: nothingToClose(side) };
+    return { ...p, side, label, qty, max: maxFor(side), nothingToClose: null };
   };
   const buy = sideModel(Side.BUY);
   const sell = sideModel(Side.SELL);
@@ -335,6 +327,24 @@ export function orderModel(i: OrderModelInput): OrderModel {
 
   const pctOf = sizePctBasis(open, oneWay, f.reduceOnly);
   return { leverage, maxLeverage, marginMode, oneWay, priceIn, qtyIn, buy, sell, pctOf, order };
+}
+
+/** A side with nothing to close or reduce estimates nothing. */
+const NO_PREVIEW: Preview = {
+  notional: NaN,
+  margin: NaN,
+  fee: NaN,
+  cost: NaN,
+  liquidation: NaN,
+  pnl: NaN,
+  trimmedTo: NaN,
+};
+
+/** The button's words; one-way: an open may reduce, close or flip the net position, so it is named by its side. */
+function sideLabel(side: Side, open: boolean, oneWay: boolean): string {
+  if (open && oneWay) return side === Side.BUY ? 'Buy / Long' : 'Sell / Short';
+  if (side === Side.BUY) return open ? 'Open long' : 'Close short';
+  return open ? 'Open short' : 'Close long';
 }
 
 /** max_qty written on the step, as pctQty() writes a capped quantity. */

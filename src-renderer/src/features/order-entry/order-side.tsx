@@ -35,7 +35,8 @@ export function SideButton({ m, focused, disabled, sending, pct, onClick }: Side
 /**
  * A side's preview: cost, margin, fee, liquidation price, Max (and, for a one-way open against the
  * position, the PnL of what it closes) to open; position, fee and PnL to close; last, for a close
- * or reduce-only order larger than the position, the position it is trimmed to.
+ * or reduce-only order larger than the position, the position it is trimmed to. A side with
+ * nothing to close or reduce says so instead, and shows no figures.
  */
 export function SidePreview({
   m,
@@ -50,6 +51,13 @@ export function SidePreview({
   qd: number;
   base: string;
 }) {
+  // nothing this side could close or reduce: it says so, with no size or fee of an order the venue would refuse
+  if (m.nothingToClose !== null)
+    return (
+      <p className="muted small oe-noclose" data-testid="nothing-to-close">
+        {m.nothingToClose}.
+      </p>
+    );
   return (
     <dl>
       {action === 'open' ? (
