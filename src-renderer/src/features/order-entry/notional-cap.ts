@@ -73,9 +73,20 @@ export interface OneWaySide {
 /** A quantity that is float noise of `scale` (0.3 - 0.1 - 0.2) is none. */
 const clean = (q: number, scale: number): number => (q > scale * 1e-9 ? q : 0);
 
-/** One-way mode: what a new order on `side` meets, by the venue's rule (see the header). */
-export function oneWaySide(i: OneWaySideInput, side: Side): OneWaySide {
-  // the net position: a short is side SHORT (or a negative quantity on LONG), positionDirection reads both
+/** A resting opening order's part that would open (openingParts). */
+interface OpeningPart {
+  id: string;
+  side: Side;
+  price: number;
+  /** What is left of the order, base asset. */
+  left: number;
+  /** The part of `left` that would open a position: what the venue freezes margin for. */
+  opens: number;
+}
+
+/** One-way mode: the net position on the pair (its size and mark) and the side whose orders reduce it (0: none). */
+function netPosition(i: Omit<OneWaySideInput, 'orders'>): { size: number; mark: number; reducing: Side | 0 } {
+  // a short is side SHORT (or a negative quantity on LONG), positionDirection reads both
   let net = 0;
   let mark = NaN;
   for (const p of i.positions) {
@@ -84,31 +95,40 @@ export function oneWaySide(i: OneWaySideInput, side: Side): OneWaySide {
     net += d.size * d.sign;
     mark = markFor(i.mark, p);
   }
-  const size = Math.abs(net);
-  // the side whose orders reduce the position: sells a long, buys a short
-  const reducing = net > 0 ? Side.SELL : net < 0 ? Side.BUY : 0;
-  let existing = reducing !== 0 && reducing !== side ? size * mark : 0;
-  // resting opening orders: limit (a price), not a close; against the position oldest first
+  // sells reduce a long, buys a short
+  return { size: Math.abs(net), mark, reducing: net > 0 ? Side.SELL : net < 0 ? Side.BUY : 0 };
+}
+
+/**
+ * The account's resting opening orders on the pair (limit, not a close, something left) and the
+ * part of each that would open, by the venue's rule (src-main/trading/ledger.ts eachOpeningOrder):
+ * in hedge mode all that is left; in one-way mode (`oneWay`) the net position is set against the
+ * orders on its reducing side oldest first (by id), and each opens what is left of it beyond what
+ * the position still covers. `cover`: what of the position the orders leave (one-way).
+ */
+export function openingParts(i: OneWaySideInput, oneWay: boolean): { parts: OpeningPart[]; cover: number } {
+  const { size, reducing } = oneWay ? netPosition(i) : { size: 0, reducing: 0 };
   const resting = i.orders
     .filter((o) => o.symbol === i.symbol && o.position_action !== PositionAction.CLOSE && Number(o.price) > 0)
-    .map((o) => ({
-      id: Number(o.id),
-      side: o.side,
-      price: Number(o.price),
-      left: Number(o.qty) - Number(o.filled_qty),
-    }))
+    .map((o) => ({ id: o.id, side: o.side, price: Number(o.price), left: Number(o.qty) - Number(o.filled_qty) }))
     .filter((o) => o.left > 0)
-    .sort((x, y) => x.id - y.id);
+    .sort((x, y) => Number(x.id) - Number(y.id));
   let cover = size;
-  for (const o of resting) {
-    let opens = o.left;
-    if (o.side === reducing) {
-      const covered = Math.min(o.left, cover);
-      cover = clean(cover - covered, size);
-      opens = clean(o.left - covered, o.left);
-    }
-    if (o.side === side) existing += opens * o.price;
-  }
+  const parts = resting.map((o): OpeningPart => {
+    if (o.side !== reducing) return { ...o, opens: o.left };
+    const covered = Math.min(o.left, cover);
+    cover = clean(cover - covered, size);
+    return { ...o, opens: clean(o.left - covered, o.left) };
+  });
+  return { parts, cover };
+}
+
+/** One-way mode: what a new order on `side` meets, by the venue's rule (see the header). */
+export function oneWaySide(i: OneWaySideInput, side: Side): OneWaySide {
+  const { size, mark, reducing } = netPosition(i);
+  let existing = reducing !== 0 && reducing !== side ? size * mark : 0;
+  const { parts, cover } = openingParts(i, true);
+  for (const o of parts) if (o.side === side) existing += o.opens * o.price;
   return { cover: side === reducing ? cover : 0, existing };
 }
 

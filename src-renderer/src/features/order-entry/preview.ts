@@ -208,11 +208,7 @@ export function preview(i: PreviewInput): Preview {
   const covered = Math.min(qty, coveredIn);
   const marginAt = i.marginPrice !== undefined && i.marginPrice > 0 ? i.marginPrice : i.price;
   const opening = qty - covered > qty * 1e-9 ? (qty - covered) * (marginAt > 0 ? marginAt : 0) : 0;
-  const margin = opening / Math.max(1, i.leverage);
-  // the venue holds the margin plus the taker fee while the order is open, whichever side of the
-  // book it ends on (api.md: opening orders freeze initial margin plus the taker fee); a maker
-  // fill then pays the lower fee and the rest comes back
-  const hold = margin + opening * i.takerFee;
+  const { margin, hold } = openingHold(opening, i.leverage, i.takerFee);
   const a = i.against && i.against.qty > 0 ? i.against : null;
   if (a) return { notional, margin, fee, cost: hold, trimmedTo, ...againstPosition(i, a, qty, long, fee) };
   const p = i.position;
@@ -270,6 +266,18 @@ function againstPosition(
     mmr: i.mmr,
   });
   return { liquidation, pnl };
+}
+
+/**
+ * What the venue holds for the opening part of an order, worth `notional` at its price: its
+ * initial margin at `leverage` and, with the taker fee, what it freezes while the order is open,
+ * whichever side of the book it ends on (api.md: opening orders freeze initial margin plus the
+ * taker fee; src-main/trading/ledger.ts orderMargin); a maker fill then pays the lower fee and the
+ * rest comes back. The order form's preview and the open orders' Margin column both use it.
+ */
+export function openingHold(notional: number, leverage: number, takerFee: number): { margin: number; hold: number } {
+  const margin = notional / Math.max(1, leverage);
+  return { margin, hold: margin + notional * takerFee };
 }
 
 /** Largest quantity `available` can open at `price` and `leverage`, fees included. */

@@ -1,15 +1,17 @@
 // Open orders with cancel and cancel-all (which asks first, naming how many orders it
-// cancels); optionally only the current pair.
+// cancels); optionally only the current pair. Margin is what each order holds (order-margin.ts),
+// its margin mode and leverage in the cell's title.
 import { useRef, useState } from 'react';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
-import { fmt } from '../../lib/format.ts';
+import { fmt, num } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { RecordTable, ClientId, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
 import { ConfirmBar } from './confirm-bar.tsx';
 import { directionName, sideClass, TYPE_NAMES } from './order-labels.ts';
-import { MarginMode, OrderType } from '../../../../src-shared/enums.ts';
+import { MarginMode, OrderType, PositionAction } from '../../../../src-shared/enums.ts';
+import { orderMargins, type OrderMargin } from './order-margin.ts';
 
 export function OpenOrdersTable() {
   const s = useServices();
@@ -17,12 +19,16 @@ export function OpenOrdersTable() {
   const symbol = useSel(s.workspace, (w) => w.symbol);
   const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   const decimals = useDecimals();
+  const positions = useSel(s.positions, (x) => x.positions);
+  const bySymbol = useSel(s.symbols, (x) => x.bySymbol);
   const [onlyCurrent, setOnlyCurrent] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmAll, setConfirmAll] = useState(false);
   const cancelAllButton = useRef<HTMLButtonElement>(null);
   const orders = onlyCurrent ? all.filter((o) => o.symbol === symbol) : all;
   const n = orders.length;
+  // worked out over all the account's orders: in one-way mode an order's opening part depends on the older ones
+  const margins = orderMargins(all, positions, oneWay, (sym) => num(bySymbol[sym]?.futures.taker_fee_rate));
 
   const cancel = async (o: OrderRecord): Promise<void> => {
     setBusy(o.id);
@@ -72,10 +78,19 @@ export function OpenOrdersTable() {
     },
     { head: 'Filled', headClass: 'num wide-only', cls: 'num wide-only', cell: ({ o, qd }) => fmt(o.filled_qty, qd) },
     {
-      head: 'Margin',
+      head: (
+        <span title="Initial margin of the part of the order that would open, at its price and leverage">Margin</span>
+      ),
       headClass: 'num',
-      cls: 'num dim',
-      cell: ({ o }) => `${o.margin_mode === MarginMode.ISOLATED ? 'Iso' : 'Cross'} ${o.leverage}x`,
+      cls: 'num',
+      attrs: ({ o }) => ({
+        title: marginTitle(o, margins.get(o.id), decimals(o.symbol).qd),
+        'data-testid': 'order-margin',
+      }),
+      cell: ({ o }) => {
+        const m = margins.get(o.id);
+        return m === undefined ? '—' : fmt(m.margin, 2);
+      },
     },
     { head: 'Client ID', cls: 'dim', cell: ({ o }) => <ClientId id={o.client_order_id} /> },
     {
@@ -137,4 +152,15 @@ export function OpenOrdersTable() {
       />
     </>
   );
+}
+
+/** The Margin cell's title: the mode and leverage, and what the figure is (or why there is none). */
+function marginTitle(o: OrderRecord, m: OrderMargin | undefined, qd: number): string {
+  const mode = `${o.margin_mode === MarginMode.ISOLATED ? 'Isolated' : 'Cross'} ${o.leverage}x`;
+  if (m === undefined)
+    return o.position_action === PositionAction.CLOSE
+      ? `${mode}: a close only reduces the position and holds no margin`
+      : `${mode}: a market order does not rest and holds no margin`;
+  const held = Number.isFinite(m.hold) ? `; held with the taker fee: ${fmt(m.hold, 2)} USDT` : '';
+  return `${mode}: initial margin of the ${fmt(m.opens, qd)} that would open, at the order's price${held}`;
 }
