@@ -383,7 +383,15 @@ export class ReplayMarket implements MarketSource {
     if (now || wall - this.lastNotify >= STATUS_EVERY_MS) {
       this.lastNotify = wall;
       const s = this.status();
-      for (const l of [...this.listeners]) l(s);
+      // each listener on its own: one that throws is logged, the others (and the step or tick
+      // that moved the clock) go on
+      for (const l of [...this.listeners]) {
+        try {
+          l(s);
+        } catch (err) {
+          console.error('perpdesk: a replay status listener failed; the others still receive', err);
+        }
+      }
     } else if (this.notifyTimer === null) {
       this.notifyTimer = setTimeout(() => {
         this.notifyTimer = null;

@@ -73,8 +73,7 @@ export class ReplaySession {
       this.market.pause();
     }
     this.offChange = this.market.onChange((s) => {
-      const full = this.decorate(s);
-      for (const l of this.listeners) l(full);
+      this.emit(this.decorate(s));
     });
   }
 
@@ -147,7 +146,7 @@ export class ReplaySession {
       }
     }
     const st = this.status();
-    for (const l of this.listeners) l(st);
+    this.emit(st);
     return st;
   }
 
@@ -158,8 +157,7 @@ export class ReplaySession {
     // back to the mode the replay was opened in, paused: nothing jumps when the bot leaves
     if (!this.lockstepMode) this.market.setLockstep(false);
     this.market.pause();
-    const st = this.status();
-    for (const l of this.listeners) l(st);
+    this.emit(this.status());
   }
 
   close(): void {
@@ -169,6 +167,23 @@ export class ReplaySession {
     this.offChange();
     this.listeners.clear();
     this.report.close();
+  }
+
+  /**
+   * Tells every listener, each on its own: one that throws (a subscriber's serialiser, a hub's
+   * fault) is logged and the others still hear it, as the stream hubs isolate a failing
+   * connection (api/ws/isolate.ts). Uncaught, the throw would stop the delivery to the listeners
+   * after it, escape into the market's change loop (its other listeners, the driver's tick) and
+   * answer a control that was applied with an error.
+   */
+  private emit(st: SessionStatus): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(st);
+      } catch (err) {
+        console.error('perpdesk: a replay status listener failed; the others still receive', err);
+      }
+    }
   }
 
   private take(by: object): void {
