@@ -83,3 +83,50 @@ test('import an archive zip from the Data dialog, see it listed with its gap, an
   await row.getByRole('button', { name: 'Delete 23 rows' }).click();
   await expect(panel.getByRole('row', { name: /ETHUSDT · Spot · klines 1h/ })).toHaveCount(0);
 });
+
+const LASOTA = fileURLToPath(
+  new URL('../test/fixtures/binance/depth/binance_usdm_TRXUSDT_2025-04-14_lasota/', import.meta.url),
+);
+
+test("a recording's CSVs, whose names say no symbol, import from the dialog once the symbol is filled in", async ({
+  page,
+  service,
+}) => {
+  const files = ['diff_depth_stream.csv', 'rest_depth_snapshot.csv', 'trade_stream.csv'].map((f) =>
+    path.join(LASOTA, f),
+  );
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await page.getByRole('button', { name: 'Data' }).click();
+  const panel = page.getByRole('dialog', { name: 'Market data' });
+  const results = panel.getByTestId('data-import-results');
+
+  // without a symbol: refused, naming the picked file (not the service's temporary copy) and the field to fill
+  await panel.getByTestId('data-file-picker').setInputFiles(files[2]);
+  await expect(results).toContainText(
+    'trade_stream.csv: refused — the file name and folders do not say its symbol; fill in Symbol above and pick the file again',
+  );
+  await expect(results).not.toContainText('perpdesk-upload');
+
+  await panel.getByRole('textbox', { name: 'Symbol of the files' }).fill('trxusdt');
+  await panel.getByTestId('data-file-picker').setInputFiles(files);
+  await expect(results).toContainText('diff_depth_stream.csv: 155 rows (155 new), no gaps');
+  await expect(results).toContainText('rest_depth_snapshot.csv: 1 rows (1 new), no gaps');
+  await expect(results).toContainText('trade_stream.csv: 199 rows (199 new), no gaps');
+  const list = panel.getByTestId('data-datasets');
+  // a span of seconds reads to the ms, not "00:00 → 00:00"
+  await expect(list.getByRole('row', { name: /TRXUSDT · USD-M · depth/ })).toContainText(
+    '2025-04-14 00:00:00.061 →',
+  );
+  await expect(list.getByRole('row', { name: /TRXUSDT · USD-M · trades/ })).toContainText('199');
+
+  // a renamed klines CSV: the symbol and the interval from the dialog (an interval alone means klines)
+  await panel.getByRole('textbox', { name: 'Symbol of the files' }).fill('ETHUSDT');
+  await panel.getByRole('combobox', { name: 'Interval of the files' }).selectOption('1h');
+  await panel.getByTestId('data-file-picker').setInputFiles(KLINES);
+  await expect(results).toContainText('binance_spot_BTCUSDT_1h_2023-03-24_outage_gap.csv: 23 rows (23 new), 1 gap');
+  await expect(list.getByRole('row', { name: /ETHUSDT · USD-M · klines 1h/ })).toContainText('23');
+  // a kind without candles takes no interval
+  await panel.getByRole('combobox', { name: 'Kind of the files' }).selectOption('trades');
+  await expect(panel.getByRole('combobox', { name: 'Interval of the files' })).toBeDisabled();
+});

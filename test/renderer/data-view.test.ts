@@ -6,6 +6,7 @@ import {
   MAX_HOLE_SLOTS,
   readableIntervals,
   resultLine,
+  takesInterval,
   uploadType,
   uploadUrl,
   type KlineRow,
@@ -13,11 +14,63 @@ import {
 
 describe('Data dialog helpers', () => {
   it('the upload address names the file and the chosen market', () => {
-    expect(uploadUrl('http://127.0.0.1:8787/', 'BTCUSDT-1m-2025-01-06.zip', 'um')).toBe(
+    expect(uploadUrl('http://127.0.0.1:8787/', 'BTCUSDT-1m-2025-01-06.zip', { market: 'um' })).toBe(
       'http://127.0.0.1:8787/api/v1/datasets/import?name=BTCUSDT-1m-2025-01-06.zip&market=um',
     );
-    expect(uploadUrl('http://h:1', 'a b&c.csv', 'nonsense')).toBe('http://h:1/api/v1/datasets/import?name=a+b%26c.csv');
+    expect(uploadUrl('http://h:1', 'a b&c.csv', { market: 'nonsense' })).toBe(
+      'http://h:1/api/v1/datasets/import?name=a+b%26c.csv',
+    );
+    // empty fields are left to the file name
+    expect(uploadUrl('http://h:1', 'x.zip', { market: 'um', symbol: ' ', kind: '', interval: '' })).toBe(
+      'http://h:1/api/v1/datasets/import?name=x.zip&market=um',
+    );
     expect([uploadType('x.CSV'), uploadType('x.zip')]).toEqual(['text/csv', 'application/zip']);
+  });
+
+  it("a file whose name does not say its symbol, kind or interval gets the dialog's", () => {
+    // a recording's trade stream (its header says its kind) and a renamed klines CSV
+    expect(uploadUrl('http://h:1', 'trade_stream.csv', { market: 'um', symbol: 'trxusdt ' })).toBe(
+      'http://h:1/api/v1/datasets/import?name=trade_stream.csv&market=um&symbol=TRXUSDT',
+    );
+    expect(
+      uploadUrl('http://h:1', 'my.csv', { market: 'spot', symbol: 'BTCUSDT', kind: 'klines', interval: '1m' }),
+    ).toBe('http://h:1/api/v1/datasets/import?name=my.csv&market=spot&symbol=BTCUSDT&kind=klines&interval=1m');
+    // an interval only goes with a candle kind (the service refuses it on the others)
+    expect(uploadUrl('http://h:1', 'f.csv', { market: 'um', symbol: 'X1', kind: 'aggTrades', interval: '1m' })).toBe(
+      'http://h:1/api/v1/datasets/import?name=f.csv&market=um&symbol=X1&kind=aggTrades',
+    );
+    expect([takesInterval(''), takesInterval('markPriceKlines'), takesInterval('depth')]).toEqual([true, true, false]);
+  });
+
+  it("a refusal names the picked file, not the service's temporary copy, and asks for the dialog's fields", () => {
+    const refused = {
+      file: 'binance_spot_BTCUSDT_1m.csv',
+      ok: false,
+      status: 'refused' as const,
+      dataset_id: null,
+      rows: 0,
+      added: 0,
+      gaps: 0,
+      checksum: 'none' as const,
+      error_row: null,
+    };
+    // the service's words for an upload it could not place (src-main/data/archive-path.ts)
+    expect(
+      resultLine({
+        ...refused,
+        error:
+          "/tmp/perpdesk-upload-tEZWSq/binance_spot_BTCUSDT_1m.csv: the file name and folders do not say its symbol, kind; give 'symbol', 'kind' with the request",
+      }),
+    ).toBe(
+      'binance_spot_BTCUSDT_1m.csv: refused — the file name and folders do not say its symbol, kind; fill in Symbol and Kind above and pick the file again',
+    );
+    expect(resultLine({ ...refused, error: 'C:\\Temp\\up\\binance_spot_BTCUSDT_1m.csv: row 3: bad' })).toBe(
+      'binance_spot_BTCUSDT_1m.csv: refused — row 3: bad',
+    );
+    // another file's name in the message stays
+    expect(resultLine({ ...refused, error: 'see other/binance_spot_BTCUSDT_1m.csv.bak: x' })).toBe(
+      'binance_spot_BTCUSDT_1m.csv: refused — see other/binance_spot_BTCUSDT_1m.csv.bak: x',
+    );
   });
 
   it('datasets and results in words', () => {
@@ -31,6 +84,10 @@ describe('Data dialog helpers', () => {
       datasetSpan({ first_time: Date.parse('2021-05-16T00:00:00Z'), last_time: Date.parse('2021-05-18T23:59:00Z') }),
     ).toBe('2021-05-16 00:00 → 2021-05-18 23:59 UTC');
     expect(datasetSpan({ first_time: null, last_time: null })).toBe('empty');
+    // a recording of 30 s (the TRXUSDT depth fixture) reads to the ms, not "00:00 → 00:00"
+    expect(
+      datasetSpan({ first_time: Date.parse('2025-04-14T00:00:00.061Z'), last_time: Date.parse('2025-04-14T00:00:30Z') }),
+    ).toBe('2025-04-14 00:00:00.061 → 2025-04-14 00:00:30 UTC');
     const base = {
       file: 'f.zip',
       dataset_id: 1,

@@ -4,6 +4,7 @@
 // file), and deleting a dataset after a confirmation. The same work as `npm run data` and
 // /api/v1/datasets (docs/data.md).
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { INTERVALS } from '../../../../src-shared/intervals.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { Drawer } from '../../layout/drawer.tsx';
@@ -12,7 +13,9 @@ import { SpecsCell } from './specs-cell.tsx';
 import {
   datasetSpan,
   datasetTitle,
+  IMPORT_KINDS,
   resultLine,
+  takesInterval,
   uploadType,
   uploadUrl,
   type DatasetView,
@@ -43,6 +46,10 @@ function DataBody() {
   const [list, setList] = useState<DatasetView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [market, setMarket] = useState('um');
+  // for files whose names do not say them; empty: the file name says it
+  const [symbol, setSymbol] = useState('');
+  const [kind, setKind] = useState('');
+  const [candleInterval, setCandleInterval] = useState('');
   const [upload, setUpload] = useState<Upload | null>(null);
   const [results, setResults] = useState<ImportResultView[]>([]);
   const [confirm, setConfirm] = useState<number | null>(null);
@@ -66,7 +73,7 @@ function DataBody() {
   const send = (file: File): Promise<ImportResultView> =>
     new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open('POST', uploadUrl(base, file.name, market));
+      xhr.open('POST', uploadUrl(base, file.name, { market, symbol, kind, interval: candleInterval }));
       xhr.setRequestHeader('content-type', uploadType(file.name));
       xhr.upload.onprogress = (e) => setUpload({ file: file.name, sent: e.loaded, total: e.total || file.size });
       xhr.onerror = () => reject(new Error('the upload failed (connection lost?)'));
@@ -137,9 +144,10 @@ function DataBody() {
         <h3>Import files</h3>
         <p className="muted small">
           Files as Binance publishes them at data.binance.vision (zipped or not): klines, mark / index / premium-index
-          klines, funding rates, aggTrades, trades, bookTicker, bookDepth. The file name says the symbol and kind; pick
-          the market here. A zip's checksum, the rows and the time order are checked; a file with a bad row imports
-          nothing.
+          klines, funding rates, aggTrades, trades, bookTicker, bookDepth; and a recorder's L2 depth and trade stream
+          CSVs. The file name says the symbol and kind; pick the market here, and fill in the symbol, kind or interval
+          for files named otherwise (a recording's <code>trade_stream.csv</code>, a renamed CSV). A zip's checksum, the
+          rows and the time order are checked; a file with a bad row imports nothing.
         </p>
         <div className="row">
           <label className="field">
@@ -148,6 +156,43 @@ function DataBody() {
               <option value="um">USD-M futures</option>
               <option value="cm">COIN-M futures</option>
               <option value="spot">Spot</option>
+            </select>
+          </label>
+          <label className="field data-symbol">
+            <span className="field-label">Symbol</span>
+            <input
+              aria-label="Symbol of the files"
+              placeholder="from the name"
+              value={symbol}
+              spellCheck={false}
+              onChange={(e) => setSymbol(e.target.value.toUpperCase())}
+            />
+          </label>
+          <label className="field">
+            <span className="field-label">Kind</span>
+            <select aria-label="Kind of the files" value={kind} onChange={(e) => setKind(e.target.value)}>
+              <option value="">from the name</option>
+              {IMPORT_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {k}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">Interval</span>
+            <select
+              aria-label="Interval of the files"
+              value={takesInterval(kind) ? candleInterval : ''}
+              disabled={!takesInterval(kind)}
+              onChange={(e) => setCandleInterval(e.target.value)}
+            >
+              <option value="">{takesInterval(kind) ? 'from the name' : 'none'}</option>
+              {INTERVALS.map((i) => (
+                <option key={i} value={i}>
+                  {i}
+                </option>
+              ))}
             </select>
           </label>
           <input

@@ -17,13 +17,46 @@ export type ImportResultView = ImportResultWire;
 
 const MARKETS = new Set(['spot', 'um', 'cm']);
 
+/** The kinds a file can be imported as (docs/data.md; src-main/data/kinds.ts), candle kinds first. */
+export const IMPORT_KINDS = [
+  'klines',
+  'markPriceKlines',
+  'indexPriceKlines',
+  'premiumIndexKlines',
+  'fundingRate',
+  'aggTrades',
+  'trades',
+  'bookTicker',
+  'bookDepth',
+  'depth',
+] as const;
+const CANDLE_KINDS = new Set<string>(IMPORT_KINDS.slice(0, 4));
+
+/** An interval applies to the candle kinds only; an empty kind leaves it to the file name. */
+export function takesInterval(kind: string): boolean {
+  return kind === '' || CANDLE_KINDS.has(kind);
+}
+
 /**
- * POST address that imports one uploaded file: its archive name says symbol, kind and
- * interval; the market (which only the archive's folders say) comes from the dialog.
+ * What the dialog says of the files: the market (which only the archive's folders say), and
+ * the symbol, kind and interval for files whose names do not say them (a recorder's
+ * `trade_stream.csv`, a renamed CSV); empty ones are left to the file name.
  */
-export function uploadUrl(baseUrl: string, fileName: string, market: string): string {
+export interface UploadKey {
+  market: string;
+  symbol?: string;
+  kind?: string;
+  interval?: string;
+}
+
+/** POST address that imports one uploaded file with what the dialog says of it. */
+export function uploadUrl(baseUrl: string, fileName: string, key: UploadKey): string {
   const q = new URLSearchParams({ name: fileName });
-  if (MARKETS.has(market)) q.set('market', market);
+  if (MARKETS.has(key.market)) q.set('market', key.market);
+  const symbol = key.symbol?.trim().toUpperCase() ?? '';
+  if (symbol !== '') q.set('symbol', symbol);
+  if (key.kind) q.set('kind', key.kind);
+  if (key.interval && takesInterval(key.kind ?? '')) q.set('interval', key.interval);
   return `${baseUrl.replace(/\/+$/, '')}/api/v1/datasets/import?${q.toString()}`;
 }
 
@@ -37,8 +70,15 @@ export function datasetTitle(d: Pick<DatasetView, 'market' | 'symbol' | 'kind' |
   return `${d.symbol} · ${market} · ${d.kind}${d.interval ? ` ${d.interval}` : ''}`;
 }
 
+/**
+ * A span's end as precisely as it needs (the Replay dialog's rule, replay-view.ts utcTime): to
+ * the minute on a whole minute, else to the second or the ms, so a recording of 30 s does not
+ * read "00:00 → 00:00".
+ */
 function day(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+  const iso = new Date(ms).toISOString();
+  const digits = ms % 60_000 === 0 ? 16 : ms % 1000 === 0 ? 19 : 23;
+  return iso.slice(0, digits).replace('T', ' ');
 }
 
 export function datasetSpan(d: Pick<DatasetView, 'first_time' | 'last_time'>): string {
@@ -46,12 +86,26 @@ export function datasetSpan(d: Pick<DatasetView, 'first_time' | 'last_time'>): s
   return `${day(d.first_time)} → ${day(d.last_time)} UTC`;
 }
 
+/** The dialog's field for each of the import's parameters the service may ask for. */
+const FIELD_OF: Record<string, string> = { symbol: 'Symbol', kind: 'Kind', interval: 'Interval', market: 'Market' };
+
+/**
+ * A refusal in the dialog's words: without the service's temporary copy of the upload (the
+ * message names the file by the path the service stored it at), and what the file name does
+ * not say asked of the dialog's fields rather than of "the request".
+ */
+function refusal(file: string, error: string): string {
+  const at = error.indexOf(`${file}: `);
+  let why = at === 0 || (at > 0 && /[\\/]$/.test(error.slice(0, at))) ? error.slice(at + file.length + 2) : error;
+  why = why.replace(/; give (.+) with the request$/, (_, asked: string) => {
+    const fields = [...asked.matchAll(/'(\w+)'/g)].map((m) => FIELD_OF[m[1]] ?? m[1]);
+    return `; fill in ${fields.join(' and ')} above and pick the file again`;
+  });
+  return why;
+}
+
 export function resultLine(r: ImportResultView): string {
-  if (!r.ok) {
-    const why = r.error ?? 'unknown reason';
-    // the service's message names the file too
-    return `${r.file}: refused — ${why.startsWith(`${r.file}: `) ? why.slice(r.file.length + 2) : why}`;
-  }
+  if (!r.ok) return `${r.file}: refused — ${refusal(r.file, r.error ?? 'unknown reason')}`;
   if (r.status === 'unchanged') return `${r.file}: already imported, nothing changed`;
   const gaps = r.gaps === 0 ? 'no gaps' : `${r.gaps} gap${r.gaps === 1 ? '' : 's'}`;
   const checksum = r.checksum === 'verified' ? 'verified' : 'not given';
