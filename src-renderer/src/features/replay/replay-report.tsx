@@ -18,6 +18,9 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { CHART_COLORS } from '../chart/chart-model.ts';
 import { equitySeries, fmtDuration, reportUrl, type ReplayReportView } from './replay-view.ts';
 
+/** Least px between two curve points: 10,000 (the report's thinning bound) fit in 100 px. */
+const MIN_POINT_SPACING = 0.01;
+
 class EquityChart {
   private readonly chart: IChartApi;
   private readonly series: ISeriesApi<'Line'>;
@@ -34,7 +37,15 @@ class EquityChart {
         attributionLogo: false,
       },
       grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
-      timeScale: { timeVisible: true, secondsVisible: false, borderColor: CHART_COLORS.border },
+      // the whole session fits: the default least spacing (0.5 px a point) fits ~1,500 points in
+      // the tab, so a 3-day replay (4,320 grid points) showed its last day only, flat after the
+      // trades, and the drawdown out of view (a curve is thinned past 10,000 points)
+      timeScale: {
+        timeVisible: true,
+        secondsVisible: false,
+        borderColor: CHART_COLORS.border,
+        minBarSpacing: MIN_POINT_SPACING,
+      },
       rightPriceScale: { borderColor: CHART_COLORS.border },
     });
     // the equity with its cash moves, faint and dashed under the net line (only when cash moved)
@@ -56,6 +67,13 @@ class EquityChart {
     if (net.length !== this.points) this.chart.timeScale().fitContent();
     this.points = net.length;
     return { points: net.length, raw: equity !== null };
+  }
+
+  /** How many of the points the time scale shows (all of them once fitted). */
+  shown(): number {
+    const r = this.chart.timeScale().getVisibleLogicalRange();
+    if (r === null) return 0;
+    return Math.max(0, Math.min(this.points - 1, Math.floor(r.to)) - Math.max(0, Math.ceil(r.from)) + 1);
   }
 
   dispose(): void {
@@ -183,9 +201,13 @@ function EquityCurve({ report }: { report: ReplayReportView | null }) {
     const { points, raw } = chart.current.setData(report);
     wrap.current?.setAttribute('data-points', String(points));
     setCash(raw);
+    // read once the chart has laid the fitted range out
+    const c = chart.current;
+    const frame = requestAnimationFrame(() => wrap.current?.setAttribute('data-shown', String(c.shown())));
+    return () => cancelAnimationFrame(frame);
   }, [report]);
   return (
-    <div className="rr-equity" ref={wrap} data-testid="replay-equity" data-points="">
+    <div className="rr-equity" ref={wrap} data-testid="replay-equity" data-points="" data-shown="">
       <div
         className="rr-equity-title muted small"
         title="Equity less the USDT deposited, withdrawn or set by a reset since the account entered the report: the curve max drawdown is measured on"
