@@ -115,9 +115,7 @@ test("a recording's CSVs, whose names say no symbol, import from the dialog once
   await expect(results).toContainText('trade_stream.csv: 199 rows (199 new), no gaps');
   const list = panel.getByTestId('data-datasets');
   // a span of seconds reads to the ms, not "00:00 → 00:00"
-  await expect(list.getByRole('row', { name: /TRXUSDT · USD-M · depth/ })).toContainText(
-    '2025-04-14 00:00:00.061 →',
-  );
+  await expect(list.getByRole('row', { name: /TRXUSDT · USD-M · depth/ })).toContainText('2025-04-14 00:00:00.061 →');
   await expect(list.getByRole('row', { name: /TRXUSDT · USD-M · trades/ })).toContainText('199');
 
   // a renamed klines CSV: the symbol and the interval from the dialog (an interval alone means klines)

@@ -26,7 +26,9 @@ test('the equity curve of a 3-day replay shows every point, from the start', asy
       .poll(async () => [await curve.getAttribute('data-shown'), await curve.getAttribute('data-points')])
       .toEqual([expect.any(String), expect.any(String)]);
     await expect
-      .poll(async () => Number(await curve.getAttribute('data-shown')) - Number(await curve.getAttribute('data-points')))
+      .poll(
+        async () => Number(await curve.getAttribute('data-shown')) - Number(await curve.getAttribute('data-points')),
+      )
       .toBe(0);
     await page.screenshot({ path: test.info().outputPath('replay-report-curve.png') });
   } finally {

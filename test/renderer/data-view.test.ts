@@ -86,7 +86,10 @@ describe('Data dialog helpers', () => {
     expect(datasetSpan({ first_time: null, last_time: null })).toBe('empty');
     // a recording of 30 s (the TRXUSDT depth fixture) reads to the ms, not "00:00 → 00:00"
     expect(
-      datasetSpan({ first_time: Date.parse('2025-04-14T00:00:00.061Z'), last_time: Date.parse('2025-04-14T00:00:30Z') }),
+      datasetSpan({
+        first_time: Date.parse('2025-04-14T00:00:00.061Z'),
+        last_time: Date.parse('2025-04-14T00:00:30Z'),
+      }),
     ).toBe('2025-04-14 00:00:00.061 → 2025-04-14 00:00:30 UTC');
     const base = {
       file: 'f.zip',
