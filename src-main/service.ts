@@ -181,9 +181,15 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
         } catch (err) {
           console.error('perpdesk: closing a replay failed', err);
         }
+        // A keep-alive connection whose request was under way when the close began is not idle
+        // then, so Node's close leaves it open until its keep-alive timeout (72 s) after the
+        // answer, and the close would wait for it (a desktop quit would hit its 5 s bound). Its
+        // answer goes out first; the connection is closed as soon as it is idle.
+        const idleSweep = setInterval(() => app.server.closeIdleConnections(), 25);
         try {
           await app.close();
         } finally {
+          clearInterval(idleSweep);
           sweeps?.close();
           await venue.close();
         }

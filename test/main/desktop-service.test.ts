@@ -2,7 +2,7 @@
 // window gets follow a key regeneration, and an urgent shutdown leaves the database committed
 // before it returns and closes it only after the service's last request.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -55,6 +55,63 @@ describe('desktop against a real service', () => {
   });
 });
 
+interface Signer {
+  apiKey: string;
+  apiSecret: string;
+}
+
+const order = (id: string) =>
+  JSON.stringify({
+    symbol: 'BTCUSDT',
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price: '50000.0',
+    qty: '0.010',
+    client_order_id: id,
+  });
+
+/**
+ * A signed order over real HTTP. With beforeEnd: the headers and a first part of the body now
+ * (the request is taken in), beforeEnd, then the rest 200 ms later.
+ */
+function postOrder(
+  port: number,
+  a: Signer,
+  body: string,
+  opts: { agent: Agent | false; beforeEnd?: () => void },
+): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const q = `timestamp=${Date.now()}`;
+    const req = request(
+      `http://127.0.0.1:${port}/fapi/v1/orders?${q}&signature=${hmacSha256Hex(a.apiSecret, q + body)}`,
+      {
+        method: 'POST',
+        agent: opts.agent,
+        headers: {
+          'X-API-KEY': a.apiKey,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    const { beforeEnd } = opts;
+    if (beforeEnd === undefined) return req.end(body);
+    req.write(body.slice(0, 10));
+    setTimeout(() => {
+      beforeEnd();
+      req.end(body.slice(10));
+    }, 200);
+  });
+}
+
 describe('an urgent shutdown (the OS ends the session) with a request under way', () => {
   // shutdownNow used to close the database at once, while the app still served what it had taken
   // in (its close waits for requests under way and gives WebSockets a 1 s grace): an order whose
@@ -67,46 +124,9 @@ describe('an urgent shutdown (the OS ends the session) with a request under way'
     const slot = new ServiceSlot<ServiceHandle>();
     const service = await slot.start(() => startService({ dataDir: dir, port: 0, simulate: false, rateLimit: false }));
     const a = service.venue.accounts.firstOfKind('local')!;
-    const order = (id: string) =>
-      JSON.stringify({
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 1,
-        price: '50000.0',
-        qty: '0.010',
-        client_order_id: id,
-      });
+    // agent false: one connection per request, closed after its answer (no keep-alive)
     const post = (body: string, beforeEnd?: () => void) =>
-      new Promise<{ status: number; body: any }>((resolve, reject) => {
-        const q = `timestamp=${Date.now()}`;
-        const req = request(
-          `http://127.0.0.1:${service.port}/fapi/v1/orders?${q}&signature=${hmacSha256Hex(a.apiSecret, q + body)}`,
-          {
-            method: 'POST',
-            agent: false, // one connection per request, closed after its answer (no keep-alive)
-            headers: {
-              'X-API-KEY': a.apiKey,
-              'content-type': 'application/json',
-              'content-length': Buffer.byteLength(body),
-            },
-          },
-          (res) => {
-            let text = '';
-            res.on('data', (d) => (text += d));
-            res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-          },
-        );
-        req.on('error', reject);
-        if (beforeEnd === undefined) return req.end(body);
-        // the headers and a first part now (the request is taken in), the rest after beforeEnd
-        req.write(body.slice(0, 10));
-        setTimeout(() => {
-          beforeEnd();
-          req.end(body.slice(10));
-        }, 200);
-      });
+      postOrder(service.port, a, body, { agent: false, beforeEnd });
     const first = await post(order('before-shutdown'));
     expect(first.status).toBe(200);
     let done!: Promise<string>;
@@ -144,6 +164,36 @@ describe('an urgent shutdown (the OS ends the session) with a request under way'
       ]);
     } finally {
       await again.shutdown();
+    }
+  }, 60_000);
+});
+
+describe('a shutdown with a keep-alive request under way', () => {
+  // Node's close leaves a keep-alive connection that was busy when the close began open until its
+  // keep-alive timeout (72 s) after the answer, and the app's close waited for it: a quit with a
+  // bot's request under way ran into the shutdown's 5 s bound ('timeout', exit 1). The connection
+  // is now closed once its answer is out.
+  const dir = mkdtempSync(join(tmpdir(), 'perpdesk-desktop-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers the request and closes within the bound', async () => {
+    const slot = new ServiceSlot<ServiceHandle>();
+    const service = await slot.start(() => startService({ dataDir: dir, port: 0, simulate: false, rateLimit: false }));
+    const a = service.venue.accounts.firstOfKind('local')!;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // the connection is open and reused: a first order over it
+      expect((await postOrder(service.port, a, order('keep-alive-1'), { agent })).status).toBe(200);
+      let done!: Promise<string>;
+      const slow = await postOrder(service.port, a, order('keep-alive-2'), {
+        agent,
+        beforeEnd: () => (done = slot.shutdown()),
+      });
+      expect(slow.status, JSON.stringify(slow.body)).toBe(200);
+      expect(await done).toBe('closed');
+      expect(service.venue.db.isOpen).toBe(false);
+    } finally {
+      agent.destroy();
     }
   }, 60_000);
 });
