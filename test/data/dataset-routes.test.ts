@@ -172,6 +172,16 @@ describe('import by path, then read', () => {
 });
 
 describe('upload', () => {
+  it('a refused upload names the file as the client named it, not the temporary copy the service made', async () => {
+    const r = await post('/api/v1/datasets/import?name=prices.csv', 'open_time,open\n', { 'content-type': 'text/csv' });
+    expect(r.statusCode).toBe(200);
+    const res = r.json().data.results[0];
+    expect(res).toMatchObject({ ok: false, status: 'refused', file: 'prices.csv' });
+    expect(res.error).toBe(
+      "prices.csv: the file name and folders do not say its market, symbol, kind; give 'market' (spot, um or cm), 'symbol', 'kind' with the request",
+    );
+  });
+
   it('an uploaded zip with its name and checksum is imported; a wrong checksum refuses it; trades read back', async () => {
     const csv =
       'agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker\n' +

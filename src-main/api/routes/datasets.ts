@@ -9,7 +9,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyError } from 'fastify';
@@ -78,6 +78,16 @@ function resultView(r: ImportResult): ImportResultWire {
     error: r.error,
     error_row: r.errorRow,
   };
+}
+
+/** Text about an uploaded file without the temporary folder the service copied it into. */
+function withoutFolder(text: string, dir: string): string {
+  return text.split(`${dir}${sep}`).join('').split(dir).join('');
+}
+
+/** An uploaded file's result, named as the client named it. */
+function uploadedView(r: ImportResultWire, dir: string): ImportResultWire {
+  return { ...r, file: withoutFolder(r.file, dir), error: r.error === null ? null : withoutFolder(r.error, dir) };
 }
 
 /** Service errors in the envelope registry. */
@@ -331,7 +341,11 @@ export default async function datasetRoutes(
             interval: q.interval,
             via: 'api',
           });
-          return ok({ results: results.map(resultView) });
+          // the client named the file, not the service's temporary copy of it
+          return ok({ results: results.map((r) => uploadedView(resultView(r), dir)) });
+        } catch (err) {
+          if (err instanceof Error) err.message = withoutFolder(err.message, dir);
+          throw err;
         } finally {
           await rm(dir, { recursive: true, force: true });
         }

@@ -90,9 +90,9 @@ export function datasetSpan(d: Pick<DatasetView, 'first_time' | 'last_time'>): s
 const FIELD_OF: Record<string, string> = { symbol: 'Symbol', kind: 'Kind', interval: 'Interval', market: 'Market' };
 
 /**
- * A refusal in the dialog's words: without the service's temporary copy of the upload (the
- * message names the file by the path the service stored it at), and what the file name does
- * not say asked of the dialog's fields rather than of "the request".
+ * A refusal in the dialog's words: without the file's name or path it starts with (the line
+ * names the file already), and what the file name does not say asked of the dialog's fields
+ * rather than of "the request".
  */
 function refusal(file: string, error: string): string {
   const at = error.indexOf(`${file}: `);
