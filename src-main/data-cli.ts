@@ -251,6 +251,12 @@ export async function runDataCli(
       return 2;
     }
     const dir = resolve(cwd, opts.out ?? join(dataDir, 'downloads'));
+    try {
+      makeDataDir(dir); // before any fetch, and not by a recursive mkdir (under /proc it never returns)
+    } catch (e) {
+      err(cannotUse(dir, e, 'the download folder', opts.out === undefined ? null : '--out'));
+      return 2;
+    }
     out(`Fetching ${plan.length} file(s) from ${opts.baseUrl ?? DEFAULT_BASE_URL} into ${dir}`);
     let results;
     try {
@@ -468,6 +474,7 @@ if (isMain) {
 }
 
 /** The one line for a data folder this user cannot create or write. */
-function cannotUse(dataDir: string, e: unknown): string {
-  return `perpdesk data: cannot use the data folder ${dataDir} (--data-dir): ${(e as Error).message}; it must be a folder you can write`;
+function cannotUse(dir: string, e: unknown, what = 'the data folder', option: string | null = '--data-dir'): string {
+  const named = `${what} ${dir}${option === null ? '' : ` (${option})`}`;
+  return `perpdesk data: cannot use ${named}: ${(e as Error).message}; it must be a folder you can write`;
 }

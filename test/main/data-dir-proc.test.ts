@@ -73,6 +73,45 @@ describe.skipIf(process.platform !== 'linux')('a --data-dir under /proc', () => 
   );
 });
 
+describe.skipIf(process.platform !== 'linux')('a download folder under /proc', () => {
+  it(
+    'npm run data download --out refuses it before fetching anything: one line naming it, exit 2',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'perpdesk-datadir-'));
+      dirs.push(dataDir);
+      const out = '/proc/x/downloads';
+      // no server at this address: a command that got past the folder would fail on the fetch instead
+      const r = await run('src-main/data-cli.ts', [
+        'download',
+        '--symbol',
+        'BTCUSDT',
+        '--market',
+        'um',
+        '--kinds',
+        'klines:1m',
+        '--from',
+        '2025-01-06',
+        '--to',
+        '2025-01-06',
+        '--base-url',
+        'http://127.0.0.1:9/data',
+        '--data-dir',
+        dataDir,
+        '--out',
+        out,
+      ]);
+      expect(r.hung, `still running after ${HANG_MS / 1000} s:\n${r.stdout}${r.stderr}`).toBe(false);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toBe(
+        `perpdesk data: cannot use the download folder ${out} (--out): /proc takes no new folders ` +
+          "(mkdir '/proc/x' says ENOENT: a kernel file system such as /proc); it must be a folder you can write\n",
+      );
+      expect(r.stdout).toBe('');
+    },
+    HANG_MS + 30_000,
+  );
+});
+
 describe('makeDataDir', () => {
   it('makes the missing folders one at a time, the user-only mode, and leaves an existing one be', () => {
     const base = mkdtempSync(join(tmpdir(), 'perpdesk-datadir-'));
