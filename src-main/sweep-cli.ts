@@ -110,15 +110,26 @@ function parse(argv: string[]) {
  * it (exit 2), not a stack trace.
  */
 function openStore(dataDir: string): SqliteSweepStore {
+  makeFolder(dataDir, 'the data folder', '--data-dir'); // not the store's recursive mkdir: under /proc that never returns
   try {
-    makeDataDir(dataDir); // not the store's recursive mkdir first: under /proc that never returns
     return new SqliteSweepStore(dataDir);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    throw new PlanError(
-      `cannot use the data folder ${dataDir} (--data-dir): ${why}; it must be a folder you can write`,
-    );
+    throw cannotUse(dataDir, 'the data folder', '--data-dir', err);
   }
+}
+
+/** Makes a folder the command writes, one level at a time (paths.ts); one it cannot is a PlanError naming it. */
+function makeFolder(dir: string, what: string, option: string): void {
+  try {
+    makeDataDir(dir);
+  } catch (err) {
+    throw cannotUse(dir, what, option, err);
+  }
+}
+
+function cannotUse(dir: string, what: string, option: string, err: unknown): PlanError {
+  const why = err instanceof Error ? err.message : String(err);
+  return new PlanError(`cannot use ${what} ${dir} (${option}): ${why}; it must be a folder you can write`);
 }
 
 function request(v: Values, dataDir: string): SweepRequest {
@@ -306,12 +317,14 @@ async function main(argv: string[]): Promise<number> {
     const concurrency =
       v.concurrency === undefined ? availableParallelism() : int('concurrency', v.concurrency, 1, 256);
     const stallMs = int('stall-ms', v['stall-ms'], 500, 3_600_000);
+    const cacheDir = v['cache-dir'] ?? defaultCacheDir();
+    makeFolder(cacheDir, 'the cache folder', '--cache-dir');
     // Redis reached here, once, as the coordinator does (makeRunner): an unreachable one is one
     // line and exit 2, before any worker process starts
     const { reachRedis } = await import('./sweep/redis-url.ts');
     await reachRedis(v.queue);
     // this process, its worker processes and their bots share Node's compile cache (compile-cache.ts)
-    const cache = compileCacheEnv(v['cache-dir'] ?? defaultCacheDir());
+    const cache = compileCacheEnv(cacheDir);
     Object.assign(process.env, cache);
     if (cache.NODE_COMPILE_CACHE !== undefined) enableCompileCache(cache.NODE_COMPILE_CACHE);
     if (concurrency > 1) {

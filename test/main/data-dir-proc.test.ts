@@ -112,6 +112,24 @@ describe.skipIf(process.platform !== 'linux')('a download folder under /proc', (
   );
 });
 
+describe.skipIf(process.platform !== 'linux')('a sweep worker cache folder under /proc', () => {
+  it(
+    'npm run sweep:worker --cache-dir refuses it before reaching Redis: one line naming it, exit 2',
+    async () => {
+      const cache = '/proc/x/cache';
+      // nothing listens at this address: a worker that got past the folder would say Redis is unreachable
+      const r = await run('src-main/sweep-cli.ts', ['worker', '--queue', 'redis://127.0.0.1:9', '--cache-dir', cache]);
+      expect(r.hung, `still running after ${HANG_MS / 1000} s:\n${r.stdout}${r.stderr}`).toBe(false);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toBe(
+        `perpdesk sweep: cannot use the cache folder ${cache} (--cache-dir): /proc takes no new folders ` +
+          "(mkdir '/proc/x' says ENOENT: a kernel file system such as /proc); it must be a folder you can write\n",
+      );
+    },
+    HANG_MS + 30_000,
+  );
+});
+
 describe('makeDataDir', () => {
   it('makes the missing folders one at a time, the user-only mode, and leaves an existing one be', () => {
     const base = mkdtempSync(join(tmpdir(), 'perpdesk-datadir-'));
