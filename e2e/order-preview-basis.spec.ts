@@ -21,9 +21,11 @@ test('one-way: reduce-only previews the trimmed order, the % says its basis, no 
   await screen.form.market('Buy / Long', '0.010');
   await expect(screen.form.notice).toContainText('filled');
 
+  // each side's column, a list of figures or the line saying it has nothing to reduce (the buy
+  // side of a reduce-only order against a long), so by place, not by kind
   const [buyPreview, sellPreview] = [
-    screen.form.preview.locator('dl').first(),
-    screen.form.preview.locator('dl').nth(1),
+    screen.form.preview.locator(':scope > *').first(),
+    screen.form.preview.locator(':scope > *').nth(1),
   ];
   const figure = (dl: typeof buyPreview, name: string) => dl.locator('div', { hasText: name }).locator('dd');
 
