@@ -24,7 +24,7 @@ const price = (ticks: number): string => `${Math.floor(ticks / 10)}.${ticks % 10
 /**
  * This thread's CPU µs. Not process.cpuUsage(): that counts every thread, and right after an HTTP
  * run V8's helper threads (the concurrent marking of the run's heap) and the WAL checkpointer's
- * worker are still finishing the run's work: on 12-02 at 16:20 a bot loop's first 4,000 orders
+ * worker are still finishing the run's work: on 12-02 at 16:22 a bot loop's first 4,000 orders
  * read 7.87 µs an order by the process's CPU and 3.05 by this thread's, the later ones 2-3 by
  * either. Leaving the loop's own share of those threads out can only raise the ceiling, which is
  * an upper bound.
