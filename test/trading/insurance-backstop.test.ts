@@ -8,7 +8,7 @@
 // taker fee 0.05 %, isolated leverage 20x).
 import { describe, expect, it } from 'vitest';
 import { houseLimit, placeOrder, setMarginMode, setPrices } from '../helpers/exchange-commands.ts';
-import { CloseType, MarginMode } from '../../src-shared/enums.ts';
+import { CloseType, MarginMode, OrderStatus } from '../../src-shared/enums.ts';
 import { TransferKind } from '../../src-main/trading/ports.ts';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
 import { identityHolds, venueKit } from './venues.ts';
@@ -30,6 +30,51 @@ async function venueWithFund(fund: bigint): Promise<{ v: Venue; dir: string }> {
 /** A market buy opening a long of `qty`. */
 function buy(v: Venue, u: number, qty: string): void {
   placeOrder(v.exchange, u, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty });
+}
+
+/** The account's newest `n` trades, oldest first: [price ticks, lots, realized PnL, fee]. */
+function closes(v: Venue, accountId: number, n: number): Array<[number, number, bigint, bigint]> {
+  return v.trading
+    .trades({ accountId, limit: n })
+    .reverse()
+    .map((t) => [t.priceTicks, t.qtyLots, t.realizedPnl, t.fee]);
+}
+
+/**
+ * The partial cover's start: an isolated 20x long of 0.1 bought at 96,000 (margin 480, taker fee
+ * 4.8, bankruptcy price 96,000 - 480 / 0.1 = 91,200), one bid of 0.04 at 91,500 (above the
+ * bankruptcy price) from a bot, and the mark gapping to 88,000: the liquidation's IOC sells 0.04 to
+ * that bid, the other 0.06 closes at 91,200 (`rest`: its fills, lots) against the backstop.
+ */
+function partialLiquidation(v: Venue, key: string, rest = [60]): number {
+  const u = user(v, key, 10_000n * USDT);
+  setMarginMode(v.exchange, u, 'BTCUSDT', MarginMode.ISOLATED);
+  houseLimit(v.exchange, 2, '96000.0', '1.000');
+  buy(v, u, '0.100');
+  expect(v.exchange.walletOf(u)).toBe(9_995_20_000_000n);
+  expect(v.exchange.positions(u)).toMatchObject([{ quantity: 0.1, margin: 480 }]);
+  houseLimit(v.exchange, 1, '91500.0', '0.040');
+  setPrices(v.exchange, 'BTCUSDT', { mark: 88_000 });
+  v.trading.group.commitNow();
+  expect(v.exchange.positions(u)).toEqual([]);
+  // the IOC: 0.04 at 91,500, realized 0.04 x (91,500 - 96,000) = -180, taker fee 3,660 x 0.05 % =
+  // 1.83; the rest: 0.06 at 91,200, realized 0.06 x (91,200 - 96,000) = -288, no fee; all of them
+  // fills of the liquidation's order, which is filled whole
+  const liqOrder = v.trading.orders({ accountId: u, limit: 1 })[0];
+  expect(liqOrder).toMatchObject({ status: OrderStatus.FILLED, filledLots: 100, totalFee: 1_83_000_000n });
+  expect(closes(v, u, 1 + rest.length)).toEqual([
+    [915_000, 40, -180n * USDT, 1_83_000_000n],
+    ...rest.map((lots) => [912_000, lots, BigInt(-lots) * 4_80_000_000n, 0n]),
+  ]);
+  expect(v.trading.trades({ accountId: u, limit: 1 + rest.length }).every((t) => t.orderId === liqOrder.id)).toBe(true);
+  // clearance fee: 1.25 % x (3,660 + 5,472) = 114.15, more than the 480 - 180 - 288 - 1.83 = 10.17
+  // the closes left of the margin: 10.17. The account loses its margin, nothing more: 9,995.2 - 480
+  const [closed] = v.trading.closedPositions({ accountId: u, limit: 5 });
+  expect(closed).toMatchObject({ closeType: CloseType.BANKRUPTCY, realizedPnl: -468n * USDT });
+  expect(closed.closeFee).toBe(1_83_000_000n + 10_17_000_000n);
+  expect(v.exchange.walletOf(u)).toBe(9_515_20_000_000n);
+  expect(identityHolds(v, u)).toBe(true);
+  return u;
 }
 
 describe('the insurance fund never goes below zero', () => {
@@ -91,5 +136,59 @@ describe('the insurance fund never goes below zero', () => {
     expect(v.exchange.insuranceFund()).toBe(0n);
     expect(v.exchange.houseBackstop()).toBe(2_55_290_000n);
     expect(identityHolds(v, u)).toBe(true);
+  });
+
+  it('a partial cover: the book takes part of the liquidation, the fund the rest at the bankruptcy price', async () => {
+    const { v } = await venueWithFund(1_000n * USDT);
+    partialLiquidation(v, 'bkstop003');
+    // the fund takes 0.06 over at 91,200 and closes it at the mark: (88,000 - 91,200) x 0.06 = -192,
+    // then receives the clearance fee: 1,000 - 192 + 10.17; the backstop is untouched
+    expect(v.exchange.insuranceFund()).toBe(818_17_000_000n);
+    expect(v.exchange.houseBackstop()).toBe(0n);
+  });
+
+  it('a partial cover the fund cannot take and nobody can deleverage: the fund pays down to zero, the house backstop the rest', async () => {
+    const { v, dir } = await venueWithFund(50n * USDT);
+    partialLiquidation(v, 'bkstop004');
+    // the rest's loss of 192 is more than the fund's 50 and the house holds no short: the fund pays
+    // its 50, the backstop 142; then the clearance fee 10.17 goes to the fund. So fund - backstop
+    // moved by exactly -192 + 10.17 (from 50 to 10.17 - 142)
+    expect(v.exchange.insuranceFund()).toBe(10_17_000_000n);
+    expect(v.exchange.houseBackstop()).toBe(142n * USDT);
+    await v.close();
+    const again = kit.venue(dir);
+    expect(again.exchange.insuranceFund()).toBe(10_17_000_000n);
+    expect(again.exchange.houseBackstop()).toBe(142n * USDT);
+  });
+
+  it('a partial cover whose ADL queue is too short: the book, a short deleveraged at the bankruptcy price, then the backstop', async () => {
+    const { v } = await venueWithFund(50n * USDT);
+    // a short of 0.02 sold at 96,000 to a bot's bid: the only opposite position
+    const short = user(v, 'bkstop005', 10_000n * USDT);
+    houseLimit(v.exchange, 1, '96000.0', '0.020');
+    placeOrder(v.exchange, short, {
+      symbol: 'BTCUSDT',
+      side: 2,
+      position_side: 2,
+      position_action: 1,
+      type: 2,
+      qty: '0.020',
+    });
+    expect(v.exchange.walletOf(short)).toBe(9_999_04_000_000n); // taker fee 1,920 x 0.05 % = 0.96
+    partialLiquidation(v, 'bkstop006', [20, 40]);
+    // of the rest 0.06, the short takes 0.02 at 91,200 (realized 0.02 x (96,000 - 91,200) = 96, no
+    // fee); the last 0.04 would cost (91,200 - 88,000) x 0.04 = 128: the fund's 50, the backstop 78;
+    // the clearance fee 10.17 then to the fund
+    expect(closes(v, short, 2)).toEqual([
+      [960_000, 20, 0n, 96_000_000n],
+      [912_000, 20, 96n * USDT, 0n],
+    ]);
+    const [adl] = v.trading.closedPositions({ accountId: short, limit: 1 });
+    expect(adl).toMatchObject({ closeType: CloseType.ADL, realizedPnl: 96n * USDT });
+    expect(v.exchange.positions(short)).toEqual([]);
+    expect(v.exchange.walletOf(short)).toBe(10_095_04_000_000n);
+    expect(identityHolds(v, short)).toBe(true);
+    expect(v.exchange.insuranceFund()).toBe(10_17_000_000n);
+    expect(v.exchange.houseBackstop()).toBe(78n * USDT);
   });
 });
