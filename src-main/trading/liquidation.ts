@@ -136,7 +136,9 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
         order_id: String(id),
       },
     });
-    // 1. IOC close in the market, which may trade only down to the bankruptcy price
+    // 1. IOC close in the market, which may trade only down to the bankruptcy price. A price off
+    // the tick is taken on the trader's side (a long's up, a short's down), by the IOC and the
+    // bankruptcy close alike: at the tick beyond it the position would lose more than its margin
     const bpTicks = Math.max(1, s === 1 ? pair.math.ticksCeil(bp) : pair.math.ticksFloor(bp));
     const limit = bp > 0 && bpTicks < MAX_PRICE_TICKS;
     const order = venueCloseOrder(core, a, p, {
@@ -161,7 +163,7 @@ function liquidate(core: TradingCore, a: AccountLive, positions: PositionState[]
     w.order(order);
     // 2. the rest at the bankruptcy price against the fund, or by ADL: fills of the same order
     const live = a.positions.get(posKey(p.symbol, p.side));
-    if (live && live.qty > 0) closeAtBankruptcy(core, a, live, Math.max(bp, pair.math.tickValue), { time, order });
+    if (live && live.qty > 0) closeAtBankruptcy(core, a, live, bpTicks, { time, order });
     if (qtyBefore > 0) core.trimQueue.add(p);
   }
   const fees = chargeClearanceFees(core, a, closed, crossAll, time);
@@ -285,12 +287,17 @@ function chargeClearanceFees(
   return rows;
 }
 
-/** Closes the rest of a liquidated position at its bankruptcy price (close type 6). */
-function closeAtBankruptcy(core: TradingCore, a: AccountLive, p: PositionState, bp: number, liq: Liquidation): void {
+/** Closes the rest of a liquidated position at its bankruptcy price, on the tick (close type 6). */
+function closeAtBankruptcy(
+  core: TradingCore,
+  a: AccountLive,
+  p: PositionState,
+  bpTicks: number,
+  liq: Liquidation,
+): void {
   const pair = core.pairs.get(p.symbol)!;
   const s = p.side === PositionSide.LONG ? 1 : -1;
   const lots = p.qty;
-  const bpTicks = Math.max(1, pair.math.ticksRound(bp));
   const notional = pair.math.notional(bpTicks, lots);
   // The fund takes the position over at BP and closes it at mark: it wins or loses the gap.
   const markTicks = Math.max(1, pair.math.ticksRound(pair.markPrice));

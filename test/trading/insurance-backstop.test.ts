@@ -191,4 +191,53 @@ describe('the insurance fund never goes below zero', () => {
     expect(v.exchange.insuranceFund()).toBe(10_17_000_000n);
     expect(v.exchange.houseBackstop()).toBe(78n * USDT);
   });
+
+  it("a bankruptcy price off the tick closes on the tick on the trader's side of it: the position loses its margin, never more", async () => {
+    const { v } = await venueWithFund(1_000n * USDT);
+    const trader = (key: string, side: 1 | 2) => {
+      houseLimit(v.exchange, side === 1 ? 2 : 1, '96001.1', '0.003');
+      const u = user(v, key, 10_000n * USDT);
+      setMarginMode(v.exchange, u, 'BTCUSDT', MarginMode.ISOLATED);
+      placeOrder(v.exchange, u, {
+        symbol: 'BTCUSDT',
+        side,
+        position_side: side,
+        position_action: 1,
+        type: 2,
+        qty: '0.003',
+      });
+      // notional 288.0033: taker fee 0.14400165, isolated margin (20x) 14.400165
+      expect(v.exchange.walletOf(u)).toBe(9_999_85_599_835n);
+      expect(v.exchange.positions(u)).toMatchObject([{ quantity: 0.003, margin: 14.400165 }]);
+      return u;
+    };
+    const long = trader('bkstop007', 1);
+    const short = trader('bkstop008', 2);
+    // the long's bankruptcy price: 96,001.1 - 14.400165 / 0.003 = 91,201.045, off the 0.1 tick; the
+    // short's: 96,001.1 + 4,800.055 = 100,801.155. With no bid (no ask) the whole position closes
+    // against the fund there, on the tick that keeps the loss within the margin: 91,201.1 (the
+    // nearest, 91,201.0, would lose 0.003 x 4,800.1 = 14.4003, more than the margin) and 100,801.1
+    // (not the nearest, 100,801.2). The loss is 0.003 x 4,800 = 14.4 either way; the clearance fee
+    // takes the 0.000165 left of the margin: the account loses its margin, nothing of its other money
+    setPrices(v.exchange, 'BTCUSDT', { mark: 88_000 });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 105_000 });
+    v.trading.group.commitNow();
+    for (const [u, ticks] of [
+      [long, 912_011],
+      [short, 1_008_011],
+    ]) {
+      expect(v.exchange.positions(u)).toEqual([]);
+      expect(closes(v, u, 1)).toEqual([[ticks, 3, -14_40_000_000n, 0n]]);
+      const [closed] = v.trading.closedPositions({ accountId: u, limit: 1 });
+      expect(closed).toMatchObject({ closeType: CloseType.BANKRUPTCY, realizedPnl: -14_40_000_000n });
+      expect(closed.closeFee).toBe(16_500n); // no trading fee: the clearance fee only
+      expect(v.exchange.walletOf(u)).toBe(9_999_85_599_835n - 14_40_016_500n);
+      expect(identityHolds(v, u)).toBe(true);
+    }
+    // the fund took the long over at 91,201.1 and the short at 100,801.1 and closed them at the
+    // marks: (88,000 - 91,201.1) x 0.003 = -9.6033, (100,801.1 - 105,000) x 0.003 = -12.5967; and
+    // the two clearance fees
+    expect(v.exchange.insuranceFund()).toBe(1_000n * USDT - 9_60_330_000n - 12_59_670_000n + 2n * 16_500n);
+    expect(v.exchange.houseBackstop()).toBe(0n);
+  });
 });
