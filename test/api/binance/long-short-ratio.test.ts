@@ -3,7 +3,7 @@
 // fetchLongShortRatioHistory), sampled with the open interest (market/open-interest-history.ts).
 // Four accounts with known balances and positions, and known taker trades, give figures worked
 // out by hand below; the same answers after a restart, with the taker volume not yet sampled kept.
-import { placeBotOrder, placeOrder, setPrices } from '../../helpers/exchange-commands.ts';
+import { houseLimit, placeBotOrder, placeOrder, setPrices } from '../../helpers/exchange-commands.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -158,6 +158,69 @@ describe('long/short and taker ratios', () => {
       longShortRatio: '3.0000',
       timestamp: h + 4 * M5,
     });
+  });
+
+  it('edge cases: nobody holding, only longs, a tie of accounts and of balances', async () => {
+    const svc = await startService();
+    try {
+      const v = svc.venue;
+      v.clock.pause();
+      // every trade at the mark P, a taker against a house order: each holder pays the same fee and
+      // has no unrealized PnL, so every margin balance is 100,000 - 0.1 x P x 0.05 %, the same
+      const p = Math.round(v.exchange.pair('BTCUSDT')!.markPrice);
+      const price = () => setPrices(v.exchange, 'BTCUSDT', { mark: p, index: p });
+      const at = (id: number, side: 1 | 2) => {
+        houseLimit(v.exchange, side === 1 ? 2 : 1, p.toFixed(1), '0.100');
+        take(v, id, side, '0.100');
+      };
+      const h = Math.floor(v.clock.now() / 3_600_000) * 3_600_000 + 3_600_000;
+      v.clock.advance(h + 1_000 - v.clock.now());
+      price(); // h: nobody holds a position
+      // the accounts' order is their age: S1 is the oldest
+      const s1 = account(v, 'lsre_s1');
+      const l1 = account(v, 'lsre_l1');
+      const l2 = account(v, 'lsre_l2');
+      const s2 = account(v, 'lsre_s2');
+      at(l1.id, 1);
+      v.clock.advance(M5);
+      price(); // h+5m: only longs (L1)
+      at(s1.id, 2);
+      v.clock.advance(M5);
+      price(); // h+10m: one long (L1), one short (S1), equal balances
+      at(l2.id, 1);
+      at(s2.id, 2);
+      v.clock.advance(M5);
+      price(); // h+15m: two and two, all four balances equal
+      const q = `symbol=BTCUSDT&period=5m&startTime=${h}`;
+      const even = { symbol: 'BTCUSDT', longShortRatio: '1.0000', longAccount: '0.5000', shortAccount: '0.5000' };
+      // h and h+5m have no short side: no row (a ratio with no shorts is undefined), never a NaN,
+      // an Infinity or a division by zero; the open interest is there for both
+      expect(await raw(svc, 'globalLongShortAccountRatio', q)).toEqual([
+        { ...even, timestamp: h + 2 * M5 },
+        { ...even, timestamp: h + 3 * M5 },
+      ]);
+      expect((await raw(svc, 'openInterestHist', q)).map((r: any) => r.sumOpenInterest)).toEqual([
+        '0.000',
+        '0.100',
+        '0.100',
+        '0.200',
+      ]);
+      // the top fifth, rounded up, of two or four holders is one: with every balance equal, the
+      // oldest account, S1, short: 0 / 1 accounts, 0 / 0.1 lots
+      const topShort = { symbol: 'BTCUSDT', longShortRatio: '0.0000', longAccount: '0.0000', shortAccount: '1.0000' };
+      for (const route of ['topLongShortAccountRatio', 'topLongShortPositionRatio'])
+        expect(await raw(svc, route, q), route).toEqual([
+          { ...topShort, timestamp: h + 2 * M5 },
+          { ...topShort, timestamp: h + 3 * M5 },
+        ]);
+      // the takers: h+5m bought 0.1, sold none (no row); h+10m sold 0.1 only; h+15m 0.1 and 0.1
+      expect(await raw(svc, 'takerlongshortRatio', q)).toEqual([
+        { buySellRatio: '0.0000', buyVol: '0.000', sellVol: '0.100', timestamp: h + 2 * M5 },
+        { buySellRatio: '1.0000', buyVol: '0.100', sellVol: '0.100', timestamp: h + 3 * M5 },
+      ]);
+    } finally {
+      await svc.close();
+    }
   });
 
   it('keeps the open interest of a folder sampled before the statistics, with no ratio row for it', async () => {
