@@ -5,7 +5,7 @@
 // (which change nothing), the history rows and pushes, the accounting identity, and a restart.
 import { describe, expect, it } from 'vitest';
 import { placeBotOrder, placeOrder, setMarginMode, setPositionMode, setPrices } from '../helpers/exchange-commands.ts';
-import { MarginChangeType, MarginMode } from '../../src-shared/enums.ts';
+import { CloseType, MarginChangeType, MarginMode } from '../../src-shared/enums.ts';
 import { ApiError } from '../../src-shared/errors.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
 import { HOUSE_ACCOUNT, type Exchange } from '../../src-main/trading/exchange.ts';
@@ -154,6 +154,47 @@ describe('isolated margin: add', () => {
     v.trading.group.commitNow();
     expect(identityHolds(v, added)).toBe(true);
     expect(identityHolds(v, plain)).toBe(true);
+  });
+
+  it("the reference's prices exactly: the long liquidates below 57,236.18 and not above, the short above 62,736.32; both at their bankruptcy prices 57,000 and 63,000", () => {
+    const v = venue();
+    const long = referenceLong(v, 'iso-ref-l');
+    const short = user(v, 'iso-ref-s');
+    setMarginMode(v.exchange, short, 'BTCUSDT', MarginMode.ISOLATED);
+    open(v, short, 2, '60000.0', '1.000');
+    const notes: Array<Record<string, unknown>> = [];
+    v.exchange.events.on('account', (e: AccountEvent) => {
+      if (e.kind === 'liquidation') notes.push({ accountId: e.accountId, ...(e.data as object) });
+    });
+    // shown on the 0.1 tick (the nearest)
+    expect(v.exchange.positions(long)).toMatchObject([{ margin: 3000, liquidation_price: 57_236.2 }]);
+    expect(v.exchange.positions(short)).toMatchObject([{ margin: 3000, liquidation_price: 62_736.3 }]);
+    const fund = v.exchange.insuranceFund();
+    // tier 2 (MMR 0.5 %, cum 50) at both: at 57,236.2 the long's equity 3,000 - 2,763.8 = 236.2 is
+    // above its maintenance 57,236.2 x 0.5 % - 50 = 236.181; at 57,236.1 (236.1 < 236.1805) it goes
+    setPrices(v.exchange, 'BTCUSDT', { mark: 57_236.2 });
+    expect(v.exchange.positions(long)).toHaveLength(1);
+    setPrices(v.exchange, 'BTCUSDT', { mark: 57_236.1 });
+    expect(v.exchange.positions(long)).toEqual([]);
+    // the short: at 62,736.3 equity 263.7 > 263.6815; at 62,736.4 equity 263.6 <= 263.682
+    setPrices(v.exchange, 'BTCUSDT', { mark: 62_736.3 });
+    expect(v.exchange.positions(short)).toHaveLength(1);
+    setPrices(v.exchange, 'BTCUSDT', { mark: 62_736.4 });
+    expect(v.exchange.positions(short)).toEqual([]);
+    v.trading.group.commitNow();
+    // no book: each closes whole at its bankruptcy price EP - s x WB / Q = 60,000 -/+ 3,000, losing
+    // its margin exactly, against the fund, which marks them: + (57,236.1 - 57,000) + (63,000 - 62,736.4)
+    expect(notes).toMatchObject([
+      { accountId: long, quantity: 1, bankruptcy_price: '57000.00000000', liquidation_fee: '0.00000000' },
+      { accountId: short, quantity: 1, bankruptcy_price: '63000.00000000', liquidation_fee: '0.00000000' },
+    ]);
+    for (const u of [long, short]) {
+      expect(v.trading.closedPositions({ accountId: u, limit: 1 })).toMatchObject([
+        { closeType: CloseType.BANKRUPTCY, realizedPnl: -3_000n * USDT },
+      ]);
+      expect(identityHolds(v, u)).toBe(true);
+    }
+    expect(v.exchange.insuranceFund()).toBe(fund + 236_10_000_000n + 263_60_000_000n);
   });
 
   it('at most the available balance: one unit more is 3009 and changes nothing', () => {
