@@ -79,7 +79,9 @@ describe('current position and its closed record', () => {
     });
     expect(typeof p.id).toBe('string');
     for (const k of POSITION_RECORD_FIELDS) if (k !== 'id' && k !== 'symbol') expect(typeof p[k], k).toBe('number');
-    expect(p.break_even_price).toBeGreaterThan(95000);
+    // break-even (reference/exchange.md): entry + s x (fees paid + the estimated closing taker fee) / |Q|
+    // = 95,000 + (0.076 + 380 x 0.05 %) / 0.004 = 95,000 + 0.266 / 0.004 = 95,066.5
+    expect(p.break_even_price).toBe(95_066.5);
   });
 
   it('a second open fill, a partial and a full close write one history record (close_type 1)', async () => {
