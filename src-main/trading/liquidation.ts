@@ -11,7 +11,10 @@
 //   deleverages profitable opposite positions in ADL order (5).
 // - Bankruptcy price: isolated, where the position's margin is gone; cross, where its share of the
 //   cross wallet is gone, the cross equity shared among the positions by maintenance margin
-//   (crossShares), so closing them all at their bankruptcy prices leaves the wallet at zero.
+//   (crossShares), so closing them all at their bankruptcy prices leaves the wallet at zero. Off the
+//   tick it is taken on the trader's side (a long's up, a short's down) by the IOC's limit and the
+//   bankruptcy and ADL closes alike, so no close there loses more than the margin (the wallet is
+//   left at zero or a part of a tick above it, which the clearance fee takes).
 // - Each liquidated position then pays the fund a clearance fee (risk/liquidation-fee.ts): the
 //   rate x the notional its closes (4 and 6) traded, at most what they left of its margin
 //   (isolated: its margin + realized PnL - fees of the close; cross: what is left of the cross

@@ -240,4 +240,27 @@ describe('the insurance fund never goes below zero', () => {
     expect(v.exchange.insuranceFund()).toBe(1_000n * USDT - 9_60_330_000n - 12_59_670_000n + 2n * 16_500n);
     expect(v.exchange.houseBackstop()).toBe(0n);
   });
+
+  it('cross, off the tick: the bankrupt close leaves the wallet at zero, not below (no cover needed)', async () => {
+    const { v } = await venueWithFund(1_000n * USDT);
+    const u = user(v, 'bkstop009', 15n * USDT);
+    houseLimit(v.exchange, 2, '96001.1', '0.003');
+    buy(v, u, '0.003');
+    // cross: wallet 15 - taker fee 0.14400165 = 14.85599835; bankruptcy price 96,001.1 -
+    // 14.85599835 / 0.003 = 91,049.10055, off the tick. At the nearest tick, 91,049.1, the close
+    // would lose 0.003 x 4,952 = 14.856, more than the wallet (a cover from the fund); at 91,049.2
+    // it loses 14.8557 and the 0.00029835 left goes to the clearance fee
+    expect(v.exchange.walletOf(u)).toBe(14_85_599_835n);
+    setPrices(v.exchange, 'BTCUSDT', { mark: 88_000 });
+    v.trading.group.commitNow();
+    expect(v.exchange.positions(u)).toEqual([]);
+    expect(closes(v, u, 1)).toEqual([[910_492, 3, -14_85_570_000n, 0n]]);
+    const [closed] = v.trading.closedPositions({ accountId: u, limit: 1 });
+    expect(closed).toMatchObject({ closeType: CloseType.BANKRUPTCY, closeFee: 29_835n });
+    expect(v.exchange.walletOf(u)).toBe(0n);
+    expect(v.trading.transfers({ accountId: u, limit: 10, order: 'asc' }).map((t) => t.kind)).toEqual([
+      TransferKind.ACCOUNT_SET,
+    ]);
+    expect(identityHolds(v, u)).toBe(true);
+  });
 });
