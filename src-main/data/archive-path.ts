@@ -5,7 +5,8 @@
 // Options always win over the path, so a misnamed file can be imported as what it really is.
 
 import { isInterval } from '../../src-shared/intervals.ts';
-import { CANDLE_KINDS, isKind, isMarket, keyProblem, type DatasetKey, type Kind, type Market } from './kinds.ts';
+import { CANDLE_KINDS, isKind, isMarket, type Kind, type Market } from '../../src-shared/dataset-kinds.ts';
+import { keyProblem, type DatasetKey } from './kinds.ts';
 
 export interface PathInfo {
   market?: Market;

@@ -17,7 +17,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isInterval } from '../../src-shared/intervals.ts';
 import { parseChecksum, sha256File } from './file-source.ts';
-import { CANDLE_KINDS, isKind, isMarket, keyProblem, type Kind, type Market } from './kinds.ts';
+import { CANDLE_KINDS, isKind, isMarket, type Kind, type Market } from '../../src-shared/dataset-kinds.ts';
+import { keyProblem } from './kinds.ts';
 
 /** The HTTP statuses a download tells apart (the whole file, the rest of a .part, none upstream). */
 const HTTP_OK = 200;

@@ -3,50 +3,26 @@
 // compact blocks (trade-codec.ts), everything else as time-keyed events.
 //
 // A dataset is one (market, symbol, kind, interval) series; interval is '' for every kind but
-// the four candle kinds.
+// the four candle kinds. The markets and kinds themselves are src-shared/dataset-kinds.ts (the
+// screen's Data dialog offers the same).
 
+import {
+  CANDLE_KINDS,
+  isKind,
+  isMarket,
+  KINDS,
+  MARKETS,
+  type Kind,
+  type Market,
+} from '../../src-shared/dataset-kinds.ts';
 import { INTERVALS, isInterval, type Interval } from '../../src-shared/intervals.ts';
 
-export const MARKETS = ['spot', 'um', 'cm'] as const;
-export type Market = (typeof MARKETS)[number];
-
-export const KINDS = [
-  'klines',
-  'markPriceKlines',
-  'indexPriceKlines',
-  'premiumIndexKlines',
-  'fundingRate',
-  'aggTrades',
-  'trades',
-  'bookTicker',
-  'bookDepth',
-  // L2 order book: REST snapshots + the diff-depth stream, as recorded by third-party tools (the
-  // archive publishes none); depth-rows.ts reads their layouts
-  'depth',
-] as const;
-export type Kind = (typeof KINDS)[number];
-
 export type Storage = 'candles' | 'trades' | 'events';
-
-export const CANDLE_KINDS: ReadonlySet<Kind> = new Set([
-  'klines',
-  'markPriceKlines',
-  'indexPriceKlines',
-  'premiumIndexKlines',
-]);
 
 export function storageOf(kind: Kind): Storage {
   if (CANDLE_KINDS.has(kind)) return 'candles';
   if (kind === 'aggTrades' || kind === 'trades') return 'trades';
   return 'events';
-}
-
-export function isMarket(s: unknown): s is Market {
-  return typeof s === 'string' && (MARKETS as readonly string[]).includes(s);
-}
-
-export function isKind(s: unknown): s is Kind {
-  return typeof s === 'string' && (KINDS as readonly string[]).includes(s);
 }
 
 /** Which kinds exist in which market of the archive. */

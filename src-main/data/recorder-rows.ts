@@ -16,7 +16,8 @@
 
 import { DecimalReader, readBool, readInt, timeMicros } from './decimal-field.ts';
 import { readLines } from './file-source.ts';
-import type { DatasetKey, Kind } from './kinds.ts';
+import type { Kind } from '../../src-shared/dataset-kinds.ts';
+import type { DatasetKey } from './kinds.ts';
 import { emptyTradeRow, makeRowParser, RowError, type RowParser, type RowSink } from './rows.ts';
 
 export const SNAPSHOT_CSV =

@@ -2,7 +2,9 @@
 // Declared once here; the route (api/routes/datasets.ts) checks its TypeBox schemas against them
 // at compile time, and the screen's Data and Replay dialogs read them.
 
-export type DatasetMarket = 'spot' | 'um' | 'cm';
+import type { Market } from '../dataset-kinds.ts';
+
+export type DatasetMarket = Market;
 
 export interface DatasetGap {
   /** First missing ms (for candles, the first missing open time). */

@@ -7,7 +7,7 @@ import { INTERVALS } from '../../../src-shared/intervals.ts';
 import type { KlinesError } from '../../../src-shared/types.ts';
 import type { ImportResult, TradeView } from '../../data/dataset-service.ts';
 import type { SpecsSource } from '../../data/ports.ts';
-import { KINDS, MARKETS } from '../../data/kinds.ts';
+import { KINDS, MARKETS } from '../../../src-shared/dataset-kinds.ts';
 import type { DatasetWire, ImportResultWire } from '../../../src-shared/types/datasets.ts';
 import { agree, strEnum } from '../schemas.ts';
 import { klinesErrorSchema } from './klines.ts';

@@ -4,6 +4,7 @@
 // file), and deleting a dataset after a confirmation. The same work as `npm run data` and
 // /api/v1/datasets (docs/data.md).
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { KINDS } from '../../../../src-shared/dataset-kinds.ts';
 import { INTERVALS } from '../../../../src-shared/intervals.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
@@ -13,7 +14,6 @@ import { SpecsCell } from './specs-cell.tsx';
 import {
   datasetSpan,
   datasetTitle,
-  IMPORT_KINDS,
   resultLine,
   takesInterval,
   uploadType,
@@ -168,33 +168,15 @@ function DataBody() {
               onChange={(e) => setSymbol(e.target.value.toUpperCase())}
             />
           </label>
-          <label className="field">
-            <span className="field-label">Kind</span>
-            <select aria-label="Kind of the files" value={kind} onChange={(e) => setKind(e.target.value)}>
-              <option value="">from the name</option>
-              {IMPORT_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {k}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span className="field-label">Interval</span>
-            <select
-              aria-label="Interval of the files"
-              value={takesInterval(kind) ? candleInterval : ''}
-              disabled={!takesInterval(kind)}
-              onChange={(e) => setCandleInterval(e.target.value)}
-            >
-              <option value="">{takesInterval(kind) ? 'from the name' : 'none'}</option>
-              {INTERVALS.map((i) => (
-                <option key={i} value={i}>
-                  {i}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ChoiceField label="Kind" value={kind} choices={KINDS} empty="from the name" onChange={setKind} />
+          <ChoiceField
+            label="Interval"
+            value={takesInterval(kind) ? candleInterval : ''}
+            choices={INTERVALS}
+            empty={takesInterval(kind) ? 'from the name' : 'none'}
+            disabled={!takesInterval(kind)}
+            onChange={setCandleInterval}
+          />
           <input
             ref={picker}
             type="file"
@@ -299,5 +281,37 @@ function DataBody() {
         )}
       </section>
     </div>
+  );
+}
+
+/**
+ * One of the import's "of the files" fields: a labelled choice of `choices`, each shown as it is
+ * sent, and an empty one first worded `empty` (what leaving it empty means).
+ */
+function ChoiceField(p: {
+  label: string;
+  value: string;
+  choices: readonly string[];
+  empty: string;
+  disabled?: boolean;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="field">
+      <span className="field-label">{p.label}</span>
+      <select
+        aria-label={`${p.label} of the files`}
+        value={p.value}
+        disabled={p.disabled}
+        onChange={(e) => p.onChange(e.target.value)}
+      >
+        <option value="">{p.empty}</option>
+        {p.choices.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

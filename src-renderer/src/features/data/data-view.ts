@@ -9,32 +9,16 @@ import {
   nextOpenTime,
   type Interval,
 } from '../../../../src-shared/intervals.ts';
+import { CANDLE_KINDS, isKind, isMarket } from '../../../../src-shared/dataset-kinds.ts';
 
 /** A dataset and an import result as the API answers them (declared once in src-shared). */
 import type { DatasetWire, ImportResultWire } from '../../../../src-shared/types/datasets.ts';
 export type DatasetView = DatasetWire;
 export type ImportResultView = ImportResultWire;
 
-const MARKETS = new Set(['spot', 'um', 'cm']);
-
-/** The kinds a file can be imported as (docs/data.md; src-main/data/kinds.ts), candle kinds first. */
-export const IMPORT_KINDS = [
-  'klines',
-  'markPriceKlines',
-  'indexPriceKlines',
-  'premiumIndexKlines',
-  'fundingRate',
-  'aggTrades',
-  'trades',
-  'bookTicker',
-  'bookDepth',
-  'depth',
-] as const;
-const CANDLE_KINDS = new Set<string>(IMPORT_KINDS.slice(0, 4));
-
 /** An interval applies to the candle kinds only; an empty kind leaves it to the file name. */
 export function takesInterval(kind: string): boolean {
-  return kind === '' || CANDLE_KINDS.has(kind);
+  return kind === '' || (isKind(kind) && CANDLE_KINDS.has(kind));
 }
 
 /**
@@ -52,7 +36,7 @@ export interface UploadKey {
 /** POST address that imports one uploaded file with what the dialog says of it. */
 export function uploadUrl(baseUrl: string, fileName: string, key: UploadKey): string {
   const q = new URLSearchParams({ name: fileName });
-  if (MARKETS.has(key.market)) q.set('market', key.market);
+  if (isMarket(key.market)) q.set('market', key.market);
   const symbol = key.symbol?.trim().toUpperCase() ?? '';
   if (symbol !== '') q.set('symbol', symbol);
   if (key.kind) q.set('kind', key.kind);
