@@ -267,17 +267,11 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
 
   /** Isolated margin changes of an account, newest first. */
   marginChanges(q: MarginChangeQuery): MarginChangeRow[] {
-    this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const where = new Where('account_id = ?', [q.accountId]);
     where.add('symbol = ?', q.symbol);
     where.add('position_side = ?', q.positionSide);
     where.add('type = ?', q.type);
-    where.add('time >= ?', q.startTime);
-    where.add('time <= ?', q.endTime);
-    where.add('id < ?', q.beforeId);
-    const st = this.db.prepare(`SELECT * FROM isolated_margin_changes WHERE ${where.sql} ORDER BY id DESC LIMIT ?`);
-    st.setReadBigInts(true);
-    return (st.all(...where.args, q.limit) as Raw[]).map((r) => ({
+    return this.newestFirst('isolated_margin_changes', where, q, 'time').map((r) => ({
       id: n(r.id),
       accountId: n(r.account_id),
       symbol: r.symbol as string,
@@ -368,28 +362,18 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
 
   /** Trades of an account, newest first. */
   trades(q: TradeQuery): TradeRow[] {
-    this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const where = new Where('account_id = ?', [q.accountId]);
     where.add('symbol = ?', q.symbol);
     where.add('side = ?', q.side);
-    where.add('created_at >= ?', q.startTime);
-    where.add('created_at <= ?', q.endTime);
-    where.add('id < ?', q.beforeId);
-    const st = this.db.prepare(`SELECT * FROM trades WHERE ${where.sql} ORDER BY id DESC LIMIT ?`);
-    st.setReadBigInts(true);
-    return (st.all(...where.args, q.limit) as Raw[]).map(tradeFromRaw);
+    return this.newestFirst('trades', where, q, 'created_at').map(tradeFromRaw);
   }
 
   /** Orders of an account (all statuses), newest first. */
   orders(q: { accountId: number; symbol?: string; status?: number; beforeId?: number; limit: number }): OrderRow[] {
-    this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const where = new Where('account_id = ?', [q.accountId]);
     where.add('symbol = ?', q.symbol);
     where.add('status = ?', q.status);
-    where.add('id < ?', q.beforeId);
-    const st = this.db.prepare(`SELECT * FROM orders WHERE ${where.sql} ORDER BY id DESC LIMIT ?`);
-    st.setReadBigInts(true);
-    return (st.all(...where.args, q.limit) as Raw[]).map(orderFromRaw);
+    return this.newestFirst('orders', where, q).map(orderFromRaw);
   }
 
   /**
@@ -413,18 +397,12 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
 
   /** Closed positions of an account, newest close first. */
   closedPositions(q: ClosedQuery): ClosedPositionRow[] {
-    this.group.sync(); // the turn's deferred writes first: reads see every change so far
     const where = new Where('account_id = ?', [q.accountId]);
     where.add('symbol = ?', q.symbol);
     where.add('position_side = ?', q.positionSide);
     where.add('margin_mode = ?', q.marginMode);
     where.add('close_type = ?', q.closeType);
-    where.add('closed_at >= ?', q.startTime);
-    where.add('closed_at <= ?', q.endTime);
-    where.add('id < ?', q.beforeId);
-    const st = this.db.prepare(`SELECT * FROM closed_positions WHERE ${where.sql} ORDER BY id DESC LIMIT ?`);
-    st.setReadBigInts(true);
-    return (st.all(...where.args, q.limit) as Raw[]).map(closedFromRaw);
+    return this.newestFirst('closed_positions', where, q, 'closed_at').map(closedFromRaw);
   }
 
   closedPosition(accountId: number, positionId: number): ClosedPositionRow | undefined {
@@ -459,6 +437,27 @@ export class TradingRepo implements TradingStorePort, TradeHistoryPort {
       rate: Number(r.rate),
       mark: Number(r.mark),
     }));
+  }
+
+  /**
+   * Rows of `table` matching `where`, with `timeColumn` (if named) in [startTime, endTime] and id
+   * below beforeId (each bound when given), newest id first, at most `limit`; deferred writes first.
+   */
+  private newestFirst(
+    table: string,
+    where: Where,
+    q: { startTime?: number; endTime?: number; beforeId?: number; limit: number },
+    timeColumn?: string,
+  ): Raw[] {
+    this.group.sync();
+    if (timeColumn !== undefined) {
+      where.add(`${timeColumn} >= ?`, q.startTime);
+      where.add(`${timeColumn} <= ?`, q.endTime);
+    }
+    where.add('id < ?', q.beforeId);
+    const st = this.db.prepare(`SELECT * FROM ${table} WHERE ${where.sql} ORDER BY id DESC LIMIT ?`);
+    st.setReadBigInts(true);
+    return st.all(...where.args, q.limit) as Raw[];
   }
 
   /**
