@@ -5,19 +5,12 @@
 // the leverage's notional cap), with and without resting orders against the net position.
 import { describe, expect, it } from 'vitest';
 import { Errors } from '../../src-shared/errors.ts';
-import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import { orderModel, type SideModel } from '../../src-renderer/src/features/order-entry/order-model.ts';
-import { cancelOrder, placeOrder } from '../helpers/exchange-commands.ts';
-import { refusal, venueKit } from '../trading/venues.ts';
-import { deskInput, deskLong, frozen, type Desk } from './venue-desk.ts';
+import { cancelOrder } from '../helpers/exchange-commands.ts';
+import { refusal } from '../trading/venues.ts';
+import { deskInput, deskKit, deskLong, frozen, placeLimit, USDT, type Desk } from './venue-desk.ts';
 
-const USDT = 100_000_000n;
-const kit = venueKit({ wall: Date.UTC(2026, 0, 5, 12, 0, 0), balance: 10_000n * USDT });
-
-function place(d: Desk, side: 1 | 2, qty: string, price: string) {
-  const input: OrderInput = { symbol: d.symbol, side, position_side: 1, position_action: 1, type: 1, price, qty };
-  return placeOrder(d.v.exchange, d.u, input);
-}
+const kit = deskKit();
 
 /** The form's side `side` for a limit open of `qty` at `price`, from the venue's records. */
 function form(d: Desk, side: 1 | 2, price: string, qty = ''): SideModel {
@@ -37,12 +30,12 @@ function maxIsExact(d: Desk, side: 1 | 2, price: string, code: number): number {
   const decimals = d.v.symbols.get(d.symbol)!.stepSize.split('.')[1]?.length ?? 0;
   const qty = max.toFixed(decimals);
   const cost = form(d, side, price, qty).cost;
-  const r = place(d, side, qty, price);
+  const r = placeLimit(d, side, qty, price);
   expect(r.status).toBe(1);
   expect(frozen(d, r.order_id)).toBeCloseTo(cost, 6);
   cancelOrder(d.v.exchange, d.u, { symbol: d.symbol, orderId: Number(r.order_id) });
   const more = (max + step).toFixed(decimals);
-  expect(refusal(() => place(d, side, more, price)).code).toBe(code);
+  expect(refusal(() => placeLimit(d, side, more, price)).code).toBe(code);
   return max;
 }
 
@@ -64,12 +57,12 @@ describe('one-way: the form margins and caps an order against the net position a
     expect(maxIsExact(d, 2, '186', Errors.INSUFFICIENT_MARGIN.code)).toBe(537.64);
     // a sell of 510 opens 10: 1,860 / 10 + 0.93
     expect(form(d, 2, '186', '510').cost).toBeCloseTo(186.93, 9);
-    const r = place(d, 2, '500', '186');
+    const r = placeLimit(d, 2, '500', '186');
     expect(frozen(d, r.order_id)).toBe(close.cost);
     // with that close resting, the long is taken: a second sell of 500 at 187 opens all of it
     const second = form(d, 2, '187', '500');
     expect(second.cost).toBeCloseTo(9396.75, 9);
-    const e = refusal(() => place(d, 2, '500', '187'));
+    const e = refusal(() => placeLimit(d, 2, '500', '187'));
     expect(e.code).toBe(Errors.INSUFFICIENT_MARGIN.code);
     expect(e.message).toContain(`needs ${second.cost.toFixed(2)} USDT`);
     // and Max is what the margin opens alone: 7,037.5 / (187 x 1.005) = 37.44
@@ -92,8 +85,8 @@ describe('one-way: the form margins and caps an order against the net position a
     // buy at 95,000: the long (48,000 at the mark) leaves 2,000: 0.021
     expect(maxIsExact(d, 1, '95000.0', Errors.LEVERAGE_INVALID.code)).toBe(0.021);
     // two resting sells: 0.3 (the older, covered whole) and 0.4 (0.2 covered, 0.2 opens)
-    const older = place(d, 2, '0.300', '98000.0');
-    const newer = place(d, 2, '0.400', '99000.0');
+    const older = placeLimit(d, 2, '0.300', '98000.0');
+    const newer = placeLimit(d, 2, '0.400', '99000.0');
     expect(frozen(d, older.order_id)).toBe(0);
     // the newer opens 0.2 x 99,000 = 19,800: margin 158.4 + fee 9.9
     expect(frozen(d, newer.order_id)).toBeCloseTo(168.3, 8);

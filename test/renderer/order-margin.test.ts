@@ -3,20 +3,11 @@
 // same orders (one-way mode: resting sells take the long oldest first), and by hand in hedge mode;
 // a close and a market order hold none.
 import { describe, expect, it } from 'vitest';
-import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import type { OrderRecord, PositionRecord } from '../../src-shared/types.ts';
 import { orderMargins } from '../../src-renderer/src/features/orders/order-margin.ts';
-import { placeOrder } from '../helpers/exchange-commands.ts';
-import { venueKit } from '../trading/venues.ts';
-import { deskLong, frozen, type Desk } from './venue-desk.ts';
+import { deskKit, deskLong, frozen, placeLimit, USDT } from './venue-desk.ts';
 
-const USDT = 100_000_000n;
-const kit = venueKit({ wall: Date.UTC(2026, 0, 5, 12, 0, 0), balance: 10_000n * USDT });
-
-function place(d: Desk, side: 1 | 2, qty: string, price: string) {
-  const input: OrderInput = { symbol: d.symbol, side, position_side: 1, position_action: 1, type: 1, price, qty };
-  return placeOrder(d.v.exchange, d.u, input);
-}
+const kit = deskKit();
 
 describe('the Margin of an open order', () => {
   it('one-way, BTCUSDT 125x, long 0.5 at 96,000: what the venue freezes for each resting order is its margin plus the taker fee', () => {
@@ -28,9 +19,9 @@ describe('the Margin of an open order', () => {
       balance: 100_000n * USDT,
     });
     // two sells against the long: the older (0.3) is covered whole, the newer (0.4) opens 0.2; a buy opens all of it
-    const older = place(d, 2, '0.300', '98000.0');
-    const newer = place(d, 2, '0.400', '99000.0');
-    const buy = place(d, 1, '0.010', '95000.0');
+    const older = placeLimit(d, 2, '0.300', '98000.0');
+    const newer = placeLimit(d, 2, '0.400', '99000.0');
+    const buy = placeLimit(d, 1, '0.010', '95000.0');
     const taker = Number(d.v.symbols.get(d.symbol)!.takerFeeRate);
     const m = orderMargins(d.v.exchange.openOrders(d.u, d.symbol), d.v.exchange.positions(d.u), true, () => taker);
     expect(m.get(older.order_id)).toEqual({ opens: 0, margin: 0, hold: 0 });

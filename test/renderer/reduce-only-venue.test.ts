@@ -11,12 +11,10 @@ import { describe, expect, it } from 'vitest';
 import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import { orderModel, type OrderModel } from '../../src-renderer/src/features/order-entry/order-model.ts';
 import { cancelOrder, houseLimit, placeOrder } from '../helpers/exchange-commands.ts';
-import { venueKit } from '../trading/venues.ts';
-import { deskInput, deskLong, frozen, type Desk } from './venue-desk.ts';
+import { deskInput, deskKit, deskLong, frozen, USDT, type Desk } from './venue-desk.ts';
 
-const USDT = 100_000_000n;
 const SYMBOL = 'SOLUSDT';
-const kit = venueKit({ wall: Date.UTC(2026, 0, 5, 12, 0, 0), balance: 10_000n * USDT });
+const kit = deskKit();
 
 /** A one-way account at 10x on SOLUSDT holding a long of 500 bought at 185 (the mark). */
 const desk = (name: string): Desk =>

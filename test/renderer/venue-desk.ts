@@ -2,9 +2,16 @@
 // long, and the order model's input taken from the venue's own records (the pair's filters, the
 // account, the leverage setting, positions and open orders), so that what the form says can be
 // checked against what the venue then does.
+import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import type { LocalVenue } from '../../src-main/venue.ts';
 import type { OrderModelInput } from '../../src-renderer/src/features/order-entry/order-model.ts';
-import type { venueKit } from '../trading/venues.ts';
+import { placeOrder } from '../helpers/exchange-commands.ts';
+import { venueKit } from '../trading/venues.ts';
+
+export const USDT = 100_000_000n;
+
+/** The desks' venues: the wall clock at 2026-01-05 12:00 UTC, 10,000 USDT to each new account. */
+export const deskKit = () => venueKit({ wall: Date.UTC(2026, 0, 5, 12, 0, 0), balance: 10_000n * USDT });
 
 export interface Desk {
   v: LocalVenue;
@@ -60,3 +67,9 @@ export function deskInput(d: Desk, form: OrderModelInput['form']): OrderModelInp
 
 /** What the venue froze for order `id`, USDT. */
 export const frozen = (d: Desk, id: string): number => Number(d.v.exchange.liveOrder(d.u, Number(id))!.frozen) / 1e8;
+
+/** A limit order (good till cancel) by the desk's account opening `qty` on `side` at `price`: the venue's answer. */
+export function placeLimit(d: Desk, side: 1 | 2, qty: string, price: string) {
+  const input: OrderInput = { symbol: d.symbol, side, position_side: 1, position_action: 1, type: 1, price, qty };
+  return placeOrder(d.v.exchange, d.u, input);
+}
