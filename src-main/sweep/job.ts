@@ -103,3 +103,28 @@ export interface JobResult {
   replayTime: number;
   finished: boolean;
 }
+
+/**
+ * The result of a job that could not be run at all: its venue did not start (after `wallMs`),
+ * its worker died, its pack was missing. No bot ran, so its time is all the venue's start.
+ */
+export function errorResult(job: SweepJob, reason: string, wallMs = 0): JobResult {
+  return {
+    jobId: job.id,
+    status: 'error',
+    reason,
+    endedBy: 'venue',
+    exitCode: null,
+    signal: null,
+    digest: '',
+    metrics: null,
+    equity: [],
+    outputTail: [],
+    firstRequestMs: null,
+    wallMs,
+    startMs: wallMs,
+    botMs: 0,
+    replayTime: job.start,
+    finished: false,
+  };
+}

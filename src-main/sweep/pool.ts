@@ -10,7 +10,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { compileCacheEnv, defaultCacheDir } from './compile-cache.ts';
-import type { JobResult, SweepJob } from './job.ts';
+import { errorResult, type JobResult, type SweepJob } from './job.ts';
 import type { PackRef } from './pack.ts';
 import type { FromWorker, ToWorker } from './worker-process.ts';
 
@@ -26,28 +26,6 @@ export interface RunnerEvents {
   /** The job's bot is gone without a result (its worker died): it runs again, or gets an error result. */
   onStop?: (job: SweepJob) => void;
   onResult: (job: SweepJob, result: JobResult) => void;
-}
-
-/** A result for a job that could not be run at all (its worker died, its pack was missing). */
-export function errorResult(job: SweepJob, reason: string): JobResult {
-  return {
-    jobId: job.id,
-    status: 'error',
-    reason,
-    endedBy: 'venue',
-    exitCode: null,
-    signal: null,
-    digest: '',
-    metrics: null,
-    equity: [],
-    outputTail: [],
-    firstRequestMs: null,
-    wallMs: 0,
-    startMs: 0,
-    botMs: 0,
-    replayTime: job.start,
-    finished: false,
-  };
 }
 
 interface Slot {

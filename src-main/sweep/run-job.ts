@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import type { ReplayAccountReport, ReplayState } from '../../src-shared/types/replay.ts';
 import { startService, type ServiceHandle, type ServiceOptions } from '../service.ts';
-import type { JobResult, SweepJob } from './job.ts';
+import { errorResult, type JobResult, type SweepJob } from './job.ts';
 import { jobMetrics, netEquityCurve, thinCurve } from './metrics.ts';
 import { OutputTail } from './output-tail.ts';
 
@@ -78,27 +78,6 @@ function recordsDigest(svc: ServiceHandle): string {
     (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
   );
   return createHash('sha256').update(text).digest('hex');
-}
-
-function failedResult(job: SweepJob, reason: string, wallMs: number): JobResult {
-  return {
-    jobId: job.id,
-    status: 'error',
-    reason,
-    endedBy: 'venue',
-    exitCode: null,
-    signal: null,
-    digest: '',
-    metrics: null,
-    equity: [],
-    outputTail: [],
-    firstRequestMs: null,
-    wallMs,
-    startMs: wallMs,
-    botMs: 0,
-    replayTime: job.start,
-    finished: false,
-  };
 }
 
 function jobEnv(job: SweepJob, svc: { url: string }, cred: { key: string; secret: string; dir: string }) {
@@ -183,7 +162,7 @@ export async function runJob(job: SweepJob, opts: RunJobOptions): Promise<JobRes
   const t0 = performance.now();
   const since = () => Math.round(performance.now() - t0);
   const venue = await (opts.venue ?? openJobVenue(job, opts.data));
-  if ('error' in venue) return failedResult(job, venue.error, since());
+  if ('error' in venue) return errorResult(job, venue.error, since());
   const { svc, key, secret } = venue;
   const dir = mkdtempSync(join(tmpdir(), 'perpdesk-job-'));
   let result: JobResult;
