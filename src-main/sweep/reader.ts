@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SweepJobWire, SweepResults } from '../api/routes/sweeps.ts';
-import { sweepCsv, sweepView } from './results-view.ts';
+import { jobView, sweepCsv, sweepView } from './results-view.ts';
 import { SqliteSweepStore, SWEEPS_FILE } from './sqlite-store.ts';
 
 export function sweepResults(dataDir: string): SweepResults & { close(): void } {
@@ -27,21 +27,8 @@ export function sweepResults(dataDir: string): SweepResults & { close(): void } 
     job: (id, index): SweepJobWire | undefined => {
       const j = open()?.job(id, index);
       if (j === undefined) return undefined;
-      const r = j.result;
-      return {
-        index: j.index,
-        start: j.start,
-        until: j.until,
-        params: j.params,
-        status: j.status,
-        reason: r?.reason ?? null,
-        exit_code: r?.exitCode ?? null,
-        digest: r === null || r.digest === '' ? null : r.digest,
-        wall_ms: r?.wallMs ?? null,
-        metrics: r?.metrics ?? null,
-        output_tail: r?.outputTail ?? [],
-        equity: r?.equity ?? [],
-      };
+      // the row the sweep's view lists, and the job's own detail: its output's end and equity curve
+      return { ...jobView(j), output_tail: j.result?.outputTail ?? [], equity: j.result?.equity ?? [] };
     },
     close: () => store?.close(),
   };

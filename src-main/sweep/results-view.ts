@@ -55,7 +55,8 @@ export interface SweepView extends SweepSummary {
   sets: SetView[];
 }
 
-function jobView(j: StoredJob): JobView {
+/** A job's row: its span, parameters and status, and what its result says (null before it has one). */
+export function jobView(j: StoredJob): JobView {
   const r: JobResult | null = j.result;
   return {
     index: j.index,
