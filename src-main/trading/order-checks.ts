@@ -201,7 +201,10 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
     }
   }
   const refTicks = Math.max(1, math.ticksRound(pair.markPrice));
-  return { isMarket, tif, positionSide, action, reduceOnly, qtyLots, priceTicks, refTicks };
+  // one-way mode: position_action 2 is reduce-only, so an order sent reduce_only with 1 is
+  // recorded as 2: its record, which has no reduce_only field, then tells that it never opens
+  const recorded = reduceOnly ? PositionAction.CLOSE : action;
+  return { isMarket, tif, positionSide, action: recorded, reduceOnly, qtyLots, priceTicks, refTicks };
 }
 
 /**

@@ -34,6 +34,37 @@ describe('the Margin of an open order', () => {
       expect(m.get(id)!.hold, `order ${id}`).toBeCloseTo(frozen(d, id), 6);
   });
 
+  it('one-way: a reduce-only order another client sent as an open (reduce_only, position_action 1) holds nothing, at the venue and in the column', () => {
+    const d = deskLong(kit, 'omgn0002', {
+      symbol: 'BTCUSDT',
+      leverage: 125,
+      qty: '0.500',
+      price: '96000.0',
+      balance: 100_000n * USDT,
+    });
+    const input: OrderInput = {
+      symbol: d.symbol,
+      side: 2,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: '99000.0',
+      qty: '0.400',
+      reduce_only: true,
+    };
+    const ro = placeOrder(d.v.exchange, d.u, input);
+    // a plain sell placed after it still has the whole long to cover: the reduce-only order takes no part
+    const plain = place(d, 2, '0.300', '98000.0');
+    expect(frozen(d, ro.order_id)).toBe(0);
+    expect(frozen(d, plain.order_id)).toBe(0);
+    const orders = d.v.exchange.openOrders(d.u, d.symbol);
+    const taker = Number(d.v.symbols.get(d.symbol)!.takerFeeRate);
+    const m = orderMargins(orders, d.v.exchange.positions(d.u), true, () => taker);
+    // no entry: the cell shows '—', as for a close
+    expect(m.has(ro.order_id)).toBe(false);
+    expect(m.get(plain.order_id)).toEqual({ opens: 0, margin: 0, hold: 0 });
+  });
+
   it('hedge mode: what is left of an opening limit order at its price over its leverage; a close and a market order hold none', () => {
     const order = (id: string, o: Partial<OrderRecord>): OrderRecord =>
       ({

@@ -4,9 +4,9 @@
 // preview, cost, Max and size percentages say the same, and the request a click sends is the
 // one checked. The size % of an open is of each side's Max, which in one-way mode holds the
 // position a sell against a long closes without margin (the label said '% of available margin').
-// Orders another client placed reduce-only (reduce_only with position_action 1:
-// the order record carries no reduce_only) are counted as opening ones, so the form's cost of a
-// new order is at least what the venue freezes and its Max is accepted.
+// Orders another client placed reduce-only (reduce_only with position_action 1) the venue records
+// as closes (in one-way mode position_action 2 is reduce-only; the record has no reduce_only), so
+// the form leaves them out as the venue does: its cost of a new order is what the venue freezes.
 import { describe, expect, it } from 'vitest';
 import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import { orderModel, type OrderModel } from '../../src-renderer/src/features/order-entry/order-model.ts';
@@ -106,7 +106,7 @@ describe('one-way reduce-only: the form previews the order the venue keeps (trim
     expect(form(d, { price: '186', pct: 50, reduceOnly: true }).pctOf.label).toBe('% of position');
   });
 
-  it("another client's reduce-only open (its record says position_action 1, no reduce_only) counts as opening: the form's cost is at least the venue's, its Max is accepted", () => {
+  it("another client's reduce-only open (reduce_only with position_action 1) is recorded as a close: the form counts it as the venue does, its cost and Max match", () => {
     const d = desk('rdui0004');
     // a bot's reduce-only sell of 300 at 190, sent as an open with reduce_only (Binance's reduceOnly=true)
     const bot: OrderInput = {
@@ -121,13 +121,13 @@ describe('one-way reduce-only: the form previews the order the venue keeps (trim
     };
     const r = placeOrder(d.v.exchange, d.u, bot);
     const record = d.v.exchange.openOrders(d.u, SYMBOL).find((o) => o.id === r.order_id)!;
-    expect(record.position_action).toBe(1);
-    expect('reduce_only' in record).toBe(false);
+    // one-way mode: position_action 2 is reduce-only, and the record (no reduce_only field) says so
+    expect(record.position_action).toBe(2);
     expect(frozen(d, r.order_id)).toBe(0);
-    // the venue gives a new plain sell of 500 the whole long (reduce-only orders never open): it freezes nothing;
-    // the form sets the bot's 300 against the long first, so it margins 300 of the 500: more, never less
+    // the venue gives a new plain sell of 500 the whole long (reduce-only orders never open): it freezes
+    // nothing, and the form, which leaves the bot's close out too, says so
     const m = form(d, { price: '187', qty: '500', reduceOnly: false });
-    expect(m.sell.cost).toBeCloseTo((300 * 187) / 10 + 300 * 187 * Number(d.v.symbols.get(SYMBOL)!.takerFeeRate), 6);
+    expect(m.sell.cost).toBe(0);
     const sent = click(d, m, 2);
     expect(sent.result.status).toBe(1);
     expect(frozen(d, sent.result.order_id)).toBeLessThanOrEqual(m.sell.cost);

@@ -4,9 +4,9 @@
 // the record, the positions and the pair's taker fee with the order form's own functions:
 // openingParts() (the part of each order that would open) and openingHold() (its initial margin
 // at the order's leverage, and that plus the taker fee, what the venue freezes).
-// A close holds nothing; nor does a market order, which never rests. A reduce-only order another
-// client placed as an open cannot be told from a plain one (the record has no reduce_only), so
-// it is shown the margin of an open (notional-cap.ts).
+// A close holds nothing; nor does a market order, which never rests. A reduce-only order is a
+// close in its record: one another client sent as an open with reduce_only (one-way mode) the
+// venue records with position_action 2, which in one-way mode means reduce-only.
 import type { OrderRecord, PositionRecord } from '../../../../src-shared/types.ts';
 import { openingParts } from '../order-entry/notional-cap.ts';
 import { openingHold } from '../order-entry/preview.ts';
