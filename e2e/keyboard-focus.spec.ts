@@ -141,3 +141,29 @@ test('the order book is one Tab stop: arrows move along the levels, Enter picks 
   await page.keyboard.press('Enter');
   await expect(screen.form.price).toHaveValue(/^\d+\.\d$/);
 });
+
+test('a checkbox is no text field: shortcuts work on it, Space toggles it; Cancel names the order', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  await market.ensureBook(SYMBOL, 15);
+  const s = await market.symbol(SYMBOL);
+  const mid = await market.mid(SYMBOL);
+  const order = await restingBuy(trader.api, SYMBOL, onTick(mid * 0.9, s.price_step), '0.010');
+  const screen = await openTrading(page, service.url, trader, SYMBOL);
+  await screen.tabs.show('Open orders');
+  // the Cancel button says which order: id, pair, direction, size and price
+  const row = screen.tabs.openOrders.locator('tbody tr').first();
+  await expect(row.getByRole('button', { name: /^Cancel order/ })).toHaveAccessibleName(
+    new RegExp(`^Cancel order ${order.order_id}: ${SYMBOL} Open long 0\\.010 at [\\d,]+\\.\\d$`),
+  );
+  // Space on the "only this pair" checkbox toggles it; P then shows the positions
+  const only = page.getByRole('checkbox', { name: `${SYMBOL} only` });
+  await only.focus();
+  await page.keyboard.press('Space');
+  await expect(only).toBeChecked();
+  await page.keyboard.press('p');
+  await expect(page.getByRole('tab', { name: /^Positions/ })).toHaveAttribute('aria-selected', 'true');
+});

@@ -1,5 +1,6 @@
 // Global keyboard shortcuts (see shortcuts.ts). Keys typed into a field are left alone, except
-// Esc, which leaves the field and clears the form; modifier chords (Ctrl, Alt, Meta) are never
+// Esc, which leaves the field and clears the form (a checkbox is no field: letters and
+// digits on it are shortcuts, Space stays its own); modifier chords (Ctrl, Alt, Meta) are never
 // taken, so the browser's and the OS's own shortcuts keep working. While an overlay is open
 // (help included) only Esc and "?" act (overlay-keys.ts).
 import type { Services } from '../../lib/services.ts';
@@ -8,11 +9,24 @@ import { replayKey } from '../replay/replay-keys.ts';
 import { overlayAllows } from './overlay-keys.ts';
 import { OrderType } from '../../../../src-shared/enums.ts';
 
+/** Inputs that take no keys but Space: a letter or digit on one of them is a shortcut. */
+const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset']);
+
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el || !el.tagName) return false;
   const tag = el.tagName;
-  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
+  if (tag === 'INPUT') return !NOT_TEXT.has((el as HTMLInputElement).type);
+  return tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
+}
+
+/** Space on a focused control is the control's own (a checkbox toggles, a button clicks). */
+function ownSpace(e: KeyboardEvent): boolean {
+  const el = e.target as HTMLElement | null;
+  if (e.key !== ' ' || !el || !el.tagName) return false;
+  return (
+    el.tagName === 'INPUT' || el.tagName === 'BUTTON' || el.tagName === 'A' || el.getAttribute('role') === 'button'
+  );
 }
 
 export function installHotkeys(s: Services): () => void {
@@ -25,7 +39,7 @@ export function installHotkeys(s: Services): () => void {
       else s.orderForm.getState().actions.reset();
       return;
     }
-    if (typing(e.target)) return;
+    if (typing(e.target) || ownSpace(e)) return;
     // Overlays own the keyboard, except for closing (above) and toggling help.
     if (!overlayAllows(ws.overlay, e.key)) return;
     if (replayKey(s, e)) {

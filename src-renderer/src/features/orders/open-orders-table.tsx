@@ -107,12 +107,14 @@ export function OpenOrdersTable() {
       ),
       headClass: 'num actions',
       cls: 'num actions',
-      cell: ({ o }) => (
+      cell: ({ o, pd, qd }) => (
         <button
           className="btn-small"
           disabled={busy !== null}
           onClick={() => void cancel(o)}
-          aria-label={`Cancel order ${o.id}`}
+          aria-label={`Cancel order ${o.id}: ${o.symbol} ${directionName(o, oneWay)} ${fmt(o.qty, qd)}${
+            o.type === OrderType.LIMIT ? ` at ${fmt(o.price, pd)}` : ''
+          }`}
         >
           {busy === o.id ? '…' : 'Cancel'}
         </button>
