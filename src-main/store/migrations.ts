@@ -430,4 +430,11 @@ export const MIGRATIONS: readonly string[] = [
   WHERE client_order_id = 'liq-' || id AND type = 2 AND tif = 2 AND price_ticks = 0
     AND reduce_only = 1 AND position_action = 2;
   `,
+  // 16: a one-way order sent reduce_only with position_action 1 is recorded as position_action 2
+  // (trading/order-checks.ts: in one-way mode 2 is reduce-only), so its record tells that it never
+  // opens; orders older builds stored with 1 say so too. Hedge mode refuses that pair (3010), so
+  // every such row is a one-way order.
+  `
+  UPDATE orders SET position_action = 2 WHERE reduce_only = 1 AND position_action = 1;
+  `,
 ];
