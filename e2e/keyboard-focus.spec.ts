@@ -167,3 +167,30 @@ test('a checkbox is no text field: shortcuts work on it, Space toggles it; Cance
   await page.keyboard.press('p');
   await expect(page.getByRole('tab', { name: /^Positions/ })).toHaveAttribute('aria-selected', 'true');
 });
+
+test('a row of tabs is one Tab stop: the arrows move along it and select', async ({ page, service, trader }) => {
+  const screen = await openTrading(page, service.url, trader, SYMBOL);
+  const interval = (iv: string) => page.getByTestId(`interval-${iv}`);
+  // the selected interval is the row's Tab stop: Tab leaves the row for the book's grouping
+  await interval('1m').focus();
+  await page.keyboard.press('Tab');
+  await expect(screen.ladder.grouping).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(interval('1m')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(interval('3m')).toBeFocused();
+  await expect(interval('3m')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('End');
+  await expect(interval('1M')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Home');
+  await expect(interval('1s')).toBeFocused();
+  // the account views: from Positions, Right shows the open orders; Tab goes into them
+  const tab = (name: RegExp) => page.getByRole('tab', { name });
+  await screen.tabs.show('Positions');
+  await tab(/^Positions/).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(tab(/^Open orders/)).toBeFocused();
+  await expect(tab(/^Open orders/)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('checkbox', { name: `${SYMBOL} only` })).toBeFocused();
+});

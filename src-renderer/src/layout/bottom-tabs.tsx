@@ -9,6 +9,7 @@ import { PositionsTable } from '../features/positions/positions-table.tsx';
 import { ReplayReport } from '../features/replay/replay-report.tsx';
 import { useServices, useSel } from '../lib/use-services.ts';
 import type { BottomTab } from '../lib/workspace-store.ts';
+import { tabStop, tablistKeys } from './tablist-keys.ts';
 import './bottom-tabs.css';
 
 const TABS: ReadonlyArray<readonly [BottomTab, string]> = [
@@ -33,12 +34,13 @@ export function BottomTabs() {
     t === 'positions' ? ` (${nPositions})` : t === 'open-orders' ? ` (${nOrders})` : '';
   return (
     <div className="bottom-tabs">
-      <div className="tab-bar" role="tablist" aria-label="Account views">
+      <div className="tab-bar" role="tablist" aria-label="Account views" onKeyDown={tablistKeys}>
         {tabs.map(([t, name]) => (
           <button
             key={t}
             role="tab"
             aria-selected={tab === t}
+            tabIndex={tabStop(tab === t)}
             className={tab === t ? 'active' : ''}
             onClick={() => s.workspace.getState().actions.setTab(t)}
           >

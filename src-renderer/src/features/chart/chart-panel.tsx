@@ -11,6 +11,7 @@ import { positionKey } from '../positions/positions-store.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
 import { OrderType, PositionSide, Side, SymbolStatus } from '../../../../src-shared/enums.ts';
+import { tabStop, tablistKeys } from '../../layout/tablist-keys.ts';
 import './chart.css';
 
 /** Shortcut keys 1-9 pick these intervals. */
@@ -54,7 +55,7 @@ export function ChartPanel() {
 
   return (
     <div className="chart-panel">
-      <div className="chart-toolbar" role="tablist" aria-label="Chart interval">
+      <div className="chart-toolbar" role="tablist" aria-label="Chart interval" onKeyDown={tablistKeys}>
         {INTERVALS.map((iv) => {
           const key = HOTKEY_INTERVALS.indexOf(iv);
           return (
@@ -62,6 +63,7 @@ export function ChartPanel() {
               key={iv}
               role="tab"
               aria-selected={iv === interval}
+              tabIndex={tabStop(iv === interval)}
               className={iv === interval ? 'iv active' : 'iv'}
               data-testid={`interval-${iv}`}
               title={key >= 0 ? `${iv} (key ${key + 1})` : iv}
