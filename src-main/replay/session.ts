@@ -109,45 +109,78 @@ export class ReplaySession {
         `${Errors.REPLAY_HELD.message}; it may play, step or seek again once that client lets go or disconnects`,
       );
     }
+    // All or nothing: every check first, then the history a step or seek applies (the one part
+    // that can fail: the data read, a commit), and only then who holds the clock and play or
+    // pause. A refused or failed action leaves the controls as they were.
+    this.check(a);
     switch (a.action) {
       case 'play':
-        this.playing = true;
-        if (this.lockstepMode) this.scheduleFreeRun();
-        else this.market.resume();
+        if (this.lockstepMode) {
+          this.playing = true;
+          this.scheduleFreeRun();
+        } else {
+          this.market.resume();
+          this.playing = true;
+        }
         break;
       case 'pause':
         this.stopPlaying();
         break;
       case 'speed':
-        if (!(a.speed >= MIN_SPEED && a.speed <= MAX_SPEED))
-          throw new ApiError(Errors.INVALID_PARAMETER, `speed must be from ${MIN_SPEED} to ${MAX_SPEED}`);
         this.market.setSpeed(a.speed);
         break;
-      case 'step': {
-        if (!(Number.isInteger(a.ms) && a.ms >= 1 && a.ms <= MAX_STEP_MS))
-          throw new ApiError(Errors.INVALID_PARAMETER, `ms must be an integer from 1 to ${MAX_STEP_MS}`);
+      case 'step':
+        this.move('step', () => this.market.step(a.ms));
         if (by !== undefined && this.holder === null) this.take(by);
-        // a step while playing is a frame step: the replay stops first, like a video player's
+        // a step while playing is a frame step: the replay stops (in the same turn: nothing
+        // moves between the step and the pause)
         else if (this.holder === null) this.stopPlaying();
-        this.market.step(a.ms);
         break;
-      }
-      case 'seek': {
-        const s = this.market.status();
-        if (!Number.isInteger(a.time) || a.time < s.time || a.time > s.until) {
-          throw new ApiError(
-            Errors.INVALID_PARAMETER,
-            `time must be an integer ms from the replay's time ${s.time} (seek goes forward only) to its end ${s.until}`,
-          );
-        }
+      case 'seek':
+        this.move('seek', () => this.market.seek(a.time));
         if (this.holder === null) this.stopPlaying();
-        this.market.seek(a.time);
         break;
-      }
     }
     const st = this.status();
     this.emit(st);
     return st;
+  }
+
+  /** The action's values, ApiError 1001 naming the one out of range (before anything changes). */
+  private check(a: ReplayAction): void {
+    if (a.action === 'speed' && !(a.speed >= MIN_SPEED && a.speed <= MAX_SPEED))
+      throw new ApiError(Errors.INVALID_PARAMETER, `speed must be from ${MIN_SPEED} to ${MAX_SPEED}`);
+    if (a.action === 'step' && !(Number.isInteger(a.ms) && a.ms >= 1 && a.ms <= MAX_STEP_MS))
+      throw new ApiError(Errors.INVALID_PARAMETER, `ms must be an integer from 1 to ${MAX_STEP_MS}`);
+    if (a.action === 'seek') {
+      const s = this.market.status();
+      if (!Number.isInteger(a.time) || a.time < s.time || a.time > s.until) {
+        throw new ApiError(
+          Errors.INVALID_PARAMETER,
+          `time must be an integer ms from the replay's time ${s.time} (seek goes forward only) to its end ${s.until}`,
+        );
+      }
+    }
+  }
+
+  /**
+   * Applies history (a step or seek). A failure there (the datasets could not be read, a commit
+   * failed) is no bad input: it is logged and answered 5000 naming it, the controls untouched;
+   * the history applied before the fault stays applied (history is never taken back).
+   */
+  private move(what: 'step' | 'seek', run: () => void): void {
+    try {
+      run();
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      console.error(`perpdesk: the replay's ${what} failed`, err);
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new ApiError(
+        Errors.INTERNAL,
+        `The replay's ${what} failed applying its history (${reason.slice(0, 200)}); who holds the clock, ` +
+          `play or pause and the speed are as before; the clock stands at ${this.market.status().time}`,
+      );
+    }
   }
 
   /** The connection lets go of the clock (it said so, or it closed). */
@@ -209,7 +242,16 @@ export class ReplaySession {
         this.playing = false;
         return;
       }
-      this.market.step(Math.min(FREE_RUN_SLICE_MS, s.until - s.time));
+      try {
+        this.market.step(Math.min(FREE_RUN_SLICE_MS, s.until - s.time));
+      } catch (err) {
+        // outside any request: logged, and the replay pauses where the fault left it (thrown
+        // from setImmediate it would end the process, the live venue and its other replays)
+        console.error('perpdesk: the replay stopped playing: applying its history failed', err);
+        this.stopPlaying();
+        this.emit(this.status());
+        return;
+      }
       this.scheduleFreeRun();
     });
   }

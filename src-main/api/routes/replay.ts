@@ -265,7 +265,8 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
           `(${MIN_SPEED} to ${MAX_SPEED}), 'step' takes ms (1 to ${MAX_STEP_MS}: applies every historical event up to time + ms at ` +
           "once, pausing first), 'seek' takes time (ms UTC, from the current time to until: forward only). Only the field of the " +
           'action may be sent (1001); a missing one is 1002. While a WebSocket client holds the clock in lockstep, play, step and ' +
-          'seek answer 403 / 2104. Answers the new status. On the live venue: 404 / 1108.',
+          'seek answer 403 / 2104. A refused action changes nothing; a step or seek whose history cannot be applied (a ' +
+          'fault) is 500 / 5000 naming why, with play or pause as before. Answers the new status. On the live venue: 404 / 1108.',
         querystring: noQuery,
         body: actionBody,
         response: { 200: envelopeSchema(statusSchema), ...standardErrors(403) },
