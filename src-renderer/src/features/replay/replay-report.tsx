@@ -45,6 +45,11 @@ class EquityChart {
         secondsVisible: false,
         borderColor: CHART_COLORS.border,
         minBarSpacing: MIN_POINT_SPACING,
+        // the session's edges are the chart's: no scrolling past them, and with them fixed the
+        // chart moves the first and last time labels inside (centred on the first point, the
+        // start day's label lost its left half)
+        fixLeftEdge: true,
+        fixRightEdge: true,
       },
       rightPriceScale: { borderColor: CHART_COLORS.border },
     });
