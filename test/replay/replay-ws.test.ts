@@ -46,6 +46,7 @@ describe('replay over the WebSocket', () => {
       [{ action: 'step', ms: '5' }, 1001, /'ms' must be a number/],
       [{ action: 'step', ms: 0 }, 1001, /ms must be an integer from 1/],
       [{ action: 'pause', time: 5 }, 1001, /'time' goes with action 'seek'/],
+      [{ action: 'release', ms: 5 }, 1001, /'ms' goes with action 'step', not 'release'/],
       [{ action: 'rewind' }, 1001, /action must be/],
       [{ action: 'step', ms: 5, extra: 1 }, 1003, /extra/],
       [{ action: 'seek', time: SNAPSHOT_TIME }, 1001, /forward only/],

@@ -39,5 +39,17 @@ export function readReplayParams(id: RequestId, params: unknown): ReplayParams |
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v)))
       return { error: errorReply(id, Errors.INVALID_PARAMETER, `REPLAY '${k}' must be a number`) };
   }
+  // release takes nothing (the other actions' fields are checked with them, routes/replay.ts readAction)
+  if (action === 'release') {
+    const extra = (['speed', 'ms', 'time'] as const).find((k) => body[k] !== undefined);
+    if (extra !== undefined)
+      return {
+        error: errorReply(
+          id,
+          Errors.INVALID_PARAMETER,
+          `'${extra}' goes with action '${extra === 'ms' ? 'step' : extra === 'time' ? 'seek' : 'speed'}', not 'release'`,
+        ),
+      };
+  }
   return { action, speed: speed as number | undefined, ms: ms as number | undefined, time: time as number | undefined };
 }
