@@ -43,9 +43,13 @@ export function replayKey(s: Services, e: Pick<KeyboardEvent, 'key' | 'target'>)
       void actions.control({ action: 'step', ms: 3_600_000 });
       return true;
     case 'g':
-    case 'G':
-      document.getElementById(SEEK_INPUT_ID)?.focus();
+    case 'G': {
+      const field = document.getElementById(SEEK_INPUT_ID) as HTMLInputElement | null;
+      field?.focus();
+      // a time left in the field (a refused seek's) is selected: the time typed next replaces it
+      field?.select();
       return true;
+    }
     default:
       return false;
   }

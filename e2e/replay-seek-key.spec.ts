@@ -1,0 +1,37 @@
+// The banner's seek field, reached by G: a time typed after a refused seek replaces the refused
+// one. The field kept the refused text with the caret at its end, so the next time typed was
+// appended to it ("2021-05-16 00:002021-05-16 03:00") and refused again as no time at all. The
+// data (real 1m BTCUSDT klines, 2021-05-16..18) are imported and the replay started through the
+// API. A service of this spec's own: its replays count against the limit of 4.
+import { RestClient } from '../src-shared/sdk/rest-client.ts';
+import { test, expect } from './support/fixtures.ts';
+import { importKlines, openReplay, startReplay } from './support/replay.ts';
+
+test('G selects what the seek field holds, so a new time replaces a refused one', async ({ page, service }) => {
+  test.setTimeout(150_000);
+  await importKlines(service.url);
+  const replay = await startReplay(service.url, '2021-05-16T00:00Z', 1);
+  try {
+    const banner = await openReplay(page, replay);
+    const venue = new RestClient({ baseUrl: replay.url });
+    await venue.replayControl({ action: 'pause' });
+    await expect(banner).toHaveAttribute('data-state', 'paused');
+    await venue.replayControl({ action: 'seek', time: Date.parse('2021-05-16T01:00Z') });
+    await expect(banner.getByTestId('replay-time')).toContainText('2021-05-16 01:00:00');
+    // a time behind the replay: refused, and left in the field
+    await page.locator('body').press('g');
+    await page.keyboard.type('2021-05-16 00:30');
+    await page.keyboard.press('Enter');
+    await expect(banner.getByRole('alert')).toContainText('only seeks forward');
+    // back to the screen, then G and a new time: it replaces the refused one
+    await page.keyboard.press('Escape');
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.locator('body').press('g');
+    await page.keyboard.type('2021-05-16 03:00');
+    await page.keyboard.press('Enter');
+    await expect(banner.getByTestId('replay-time')).toContainText('2021-05-16 03:00:00');
+    expect((await venue.replay()).time).toBe(Date.parse('2021-05-16T03:00Z'));
+  } finally {
+    await fetch(`${service.url}/api/v1/replays/${replay.id}`, { method: 'DELETE' });
+  }
+});
