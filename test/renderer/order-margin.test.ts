@@ -3,8 +3,10 @@
 // same orders (one-way mode: resting sells take the long oldest first), and by hand in hedge mode;
 // a close and a market order hold none.
 import { describe, expect, it } from 'vitest';
+import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import type { OrderRecord, PositionRecord } from '../../src-shared/types.ts';
 import { orderMargins } from '../../src-renderer/src/features/orders/order-margin.ts';
+import { placeOrder } from '../helpers/exchange-commands.ts';
 import { deskKit, deskLong, frozen, placeLimit, USDT } from './venue-desk.ts';
 
 const kit = deskKit();
@@ -54,7 +56,7 @@ describe('the Margin of an open order', () => {
     };
     const ro = placeOrder(d.v.exchange, d.u, input);
     // a plain sell placed after it still has the whole long to cover: the reduce-only order takes no part
-    const plain = place(d, 2, '0.300', '98000.0');
+    const plain = placeLimit(d, 2, '0.300', '98000.0');
     expect(frozen(d, ro.order_id)).toBe(0);
     expect(frozen(d, plain.order_id)).toBe(0);
     const orders = d.v.exchange.openOrders(d.u, d.symbol);
