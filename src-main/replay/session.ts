@@ -6,7 +6,7 @@
 // - Market time only goes forward (the market refuses a seek backwards; so does act()).
 // - Lockstep: while a client holds the replay (a WebSocket connection that stepped it), the
 //   clock moves only by that client's steps; another client's step or play is refused (2104)
-//   until it lets go or disconnects. A replay opened in lockstep mode with nobody holding it
+//   until it lets go, disconnects or plays (its play hands the clock back and runs it). A replay opened in lockstep mode with nobody holding it
 //   runs as fast as the machine allows while playing (slices of FREE_RUN_SLICE_MS on
 //   setImmediate, so requests are still answered), and stands still while paused.
 // - The same market data, start and sequence of commands give the same events: every clock move
@@ -115,6 +115,9 @@ export class ReplaySession {
     this.check(a);
     switch (a.action) {
       case 'play':
+        // play by the client holding the clock hands it back: the clock then runs by itself, as
+        // the replay was opened (a hold would keep it still: only the holder's steps move it)
+        if (by !== undefined && this.holder === by) this.letGo();
         if (this.lockstepMode) {
           this.playing = true;
           this.scheduleFreeRun();
@@ -186,11 +189,16 @@ export class ReplaySession {
   /** The connection lets go of the clock (it said so, or it closed). */
   release(by: object): void {
     if (this.holder !== by) return;
-    this.holder = null;
-    // back to the mode the replay was opened in, paused: nothing jumps when the bot leaves
-    if (!this.lockstepMode) this.market.setLockstep(false);
+    this.letGo();
+    // paused: nothing jumps when the bot leaves
     this.market.pause();
     this.emit(this.status());
+  }
+
+  /** Nobody holds the clock: the market back to the mode the replay was opened in. */
+  private letGo(): void {
+    this.holder = null;
+    if (!this.lockstepMode) this.market.setLockstep(false);
   }
 
   close(): void {

@@ -11,12 +11,13 @@ import { WsTestClient } from './ws-client.ts';
 
 const SNAPSHOT_TIME = 1744588800061;
 let db: DatabaseSync;
+let ds: Awaited<ReturnType<typeof importInto>>;
 let replay: ServiceHandle;
 let live: ServiceHandle;
 
 beforeAll(async () => {
   db = openDatabase({ dataDir: ':memory:' });
-  const ds = await importInto(db, [
+  ds = await importInto(db, [
     {
       paths: [path.join(LASOTA, 'rest_depth_snapshot.csv'), path.join(LASOTA, 'diff_depth_stream.csv')],
       opts: { market: 'um', symbol: 'TRXUSDT', kind: 'depth' },
@@ -90,6 +91,40 @@ describe('replay over the WebSocket', () => {
     expect((await a.send('REPLAY', { action: 'step', ms: 10 })).result.time).toBe(t0 + 220);
     await a.send('REPLAY', { action: 'release' });
     await a.close();
+  });
+
+  it('play by the client holding the clock hands it back and runs the history (it said playing and stood still)', async () => {
+    const own = await startService({
+      dataDir: ':memory:',
+      rateLimit: false,
+      replay: {
+        options: { symbols: ['TRXUSDT'], start: SNAPSHOT_TIME + 1000 },
+        data: replayDataOf(ds),
+        lockstep: true,
+      },
+    });
+    const a = new WsTestClient(own.url);
+    const b = new WsTestClient(own.url);
+    try {
+      await Promise.all([a.open(), b.open()]);
+      const t0 = own.venue.replay!.status().time;
+      expect((await a.send('REPLAY', { action: 'step', ms: 100 })).result).toMatchObject({
+        time: t0 + 100,
+        held: true,
+      });
+      expect((await a.send('REPLAY', { action: 'play' })).result).toMatchObject({ held: false, paused: false });
+      const w0 = Date.now();
+      while (!own.venue.replay!.status().finished && Date.now() - w0 < 10_000)
+        await new Promise((r) => setTimeout(r, 20));
+      const after = own.venue.replay!.status();
+      expect(after).toMatchObject({ finished: true, time: after.until, held: false });
+      // nobody holds it now: another client may move it
+      expect((await b.send('REPLAY', { action: 'pause' })).result).toMatchObject({ paused: true, held: false });
+    } finally {
+      await a.close();
+      await b.close();
+      await own.close();
+    }
   });
 
   it('in lockstep with nobody holding it, play runs the history as fast as it can, to the end', async () => {
