@@ -201,11 +201,14 @@ describe('checkpointer: a WAL written to without pause', () => {
     dir = mkdtempSync(join(tmpdir(), 'perpdesk-ckpt-'));
     const unbounded = await writeWithoutPause(1024 ** 4, false);
     const bounded = await writeWithoutPause(256 * 1024, true);
-    // without restarts the WAL file grew by a frame or more a commit: the writer did not start
-    // it over (or, on a loaded host whose writer stalled for a whole round, seldom: the file keeps
-    // its largest size, so it still holds 10,000 frames)
+    // without restarts the WAL file grew by a frame or more a commit, far past the bounded run's
+    // 256 KiB: the writer did not start it over, except where it stalled long enough for a passive
+    // round to copy every frame (SQLite's writer then starts the log over by itself; the file
+    // keeps its largest size). On a host busy with other tests that happens more often: a CI run
+    // with two vitest workers stopped at 6,600 frames of the 10,000 written, so the bound is
+    // 1,000 frames, sixteen times the restart point
     expect(unbounded.restarts).toBe(0);
-    expect(unbounded.walBytes).toBeGreaterThanOrEqual(10_000 * 4096);
+    expect(unbounded.walBytes).toBeGreaterThanOrEqual(1_000 * 4096);
     // with them the writer started it over while it wrote
     expect(bounded.restarts).toBeGreaterThan(0);
     expect(bounded.startedOver).toBeGreaterThan(0);
