@@ -40,19 +40,42 @@ function closes(v: Venue, accountId: number, n: number): Array<[number, number, 
     .map((t) => [t.priceTicks, t.qtyLots, t.realizedPnl, t.fee]);
 }
 
+/** The fund holds `fund` units and the house backstop `backstop`. */
+function expectCovers(v: Venue, fund: bigint, backstop: bigint): void {
+  expect(v.exchange.insuranceFund()).toBe(fund);
+  expect(v.exchange.houseBackstop()).toBe(backstop);
+}
+
+/** The fund and the house backstop hold `fund` and `backstop`, and both survive a restart of the venue in `dir`. */
+async function expectCoversKept(v: Venue, dir: string, fund: bigint, backstop: bigint): Promise<void> {
+  expectCovers(v, fund, backstop);
+  await v.close();
+  expectCovers(kit.venue(dir), fund, backstop);
+}
+
 /**
- * The partial cover's start: an isolated 20x long of 0.1 bought at 96,000 (margin 480, taker fee
- * 4.8, bankruptcy price 96,000 - 480 / 0.1 = 91,200), one bid of 0.04 at 91,500 (above the
- * bankruptcy price) from a bot, and the mark gapping to 88,000: the liquidation's IOC sells 0.04 to
- * that bid, the other 0.06 closes at 91,200 (`rest`: its fills, lots) against the backstop.
+ * Account `key` (10,000 USDT) buys an isolated 20x long of 0.1 at 96,000 from the house: taker
+ * fee 9,600 x 0.05 % = 4.8, isolated margin 9,600 / 20 = 480, bankruptcy price 96,000 - 480 / 0.1
+ * = 91,200.
  */
-function partialLiquidation(v: Venue, key: string, rest = [60]): number {
+function isolatedLong(v: Venue, key: string): number {
   const u = user(v, key, 10_000n * USDT);
   setMarginMode(v.exchange, u, 'BTCUSDT', MarginMode.ISOLATED);
   houseLimit(v.exchange, 2, '96000.0', '1.000');
   buy(v, u, '0.100');
   expect(v.exchange.walletOf(u)).toBe(9_995_20_000_000n);
   expect(v.exchange.positions(u)).toMatchObject([{ quantity: 0.1, margin: 480 }]);
+  return u;
+}
+
+/**
+ * The partial cover's start: the isolated long of 0.1 at 96,000 (`isolatedLong`), one bid of 0.04
+ * at 91,500 (above the bankruptcy price) from a bot, and the mark gapping to 88,000: the
+ * liquidation's IOC sells 0.04 to that bid, the other 0.06 closes at 91,200 (`rest`: its fills,
+ * lots) against the backstop.
+ */
+function partialLiquidation(v: Venue, key: string, rest = [60]): number {
+  const u = isolatedLong(v, key);
   houseLimit(v.exchange, 1, '91500.0', '0.040');
   setPrices(v.exchange, 'BTCUSDT', { mark: 88_000 });
   v.trading.group.commitNow();
@@ -80,14 +103,7 @@ function partialLiquidation(v: Venue, key: string, rest = [60]): number {
 describe('the insurance fund never goes below zero', () => {
   it('a bankrupt close with nobody to deleverage: the fund pays down to zero, the house backstop the rest', async () => {
     const { v, dir } = await venueWithFund(50n * USDT);
-    const u = user(v, 'bkstop001', 10_000n * USDT);
-    setMarginMode(v.exchange, u, 'BTCUSDT', MarginMode.ISOLATED);
-    houseLimit(v.exchange, 2, '96000.0', '1.000');
-    buy(v, u, '0.100');
-    // taker fee 9,600 x 0.05 % = 4.8; isolated margin 9,600 / 20 = 480, bankruptcy price
-    // 96,000 - 480 / 0.1 = 91,200
-    expect(v.exchange.walletOf(u)).toBe(9_995_20_000_000n);
-    expect(v.exchange.positions(u)).toMatchObject([{ quantity: 0.1, margin: 480 }]);
+    const u = isolatedLong(v, 'bkstop001');
 
     // the mark gaps to 88,000 with no bid: the IOC finds nothing; the fund would take the long
     // over at 91,200 and lose (91,200 - 88,000) x 0.1 = 320, more than its 50; ADL finds no
@@ -96,18 +112,11 @@ describe('the insurance fund never goes below zero', () => {
     expect(v.exchange.positions(u)).toEqual([]);
     const [closed] = v.trading.closedPositions({ accountId: u, limit: 5 });
     expect(closed).toMatchObject({ closeType: CloseType.BANKRUPTCY, realizedPnl: -480n * USDT });
-    // the fund pays its 50 and stops at zero; the backstop pays 320 - 50 = 270
-    expect(v.exchange.insuranceFund()).toBe(0n);
-    expect(v.exchange.houseBackstop()).toBe(270n * USDT);
     // the account lost its margin, nothing more: 9,995.2 - 480 = 9,515.2
     expect(v.exchange.walletOf(u)).toBe(9_515_20_000_000n);
     expect(identityHolds(v, u)).toBe(true);
-
-    // both survive a restart
-    await v.close();
-    const again = kit.venue(dir);
-    expect(again.exchange.insuranceFund()).toBe(0n);
-    expect(again.exchange.houseBackstop()).toBe(270n * USDT);
+    // the fund pays its 50 and stops at zero; the backstop pays 320 - 50 = 270; both survive a restart
+    await expectCoversKept(v, dir, 0n, 270n * USDT);
   });
 
   it('a cross wallet the close fee left below zero: the fund covers what it holds, the house backstop the rest', async () => {
@@ -133,8 +142,7 @@ describe('the insurance fund never goes below zero', () => {
       [TransferKind.INSURANCE_COVER, 3_55_290_000n],
     ]);
     // the fund pays its 1 and stops at zero; the backstop pays 3.5529 - 1 = 2.5529
-    expect(v.exchange.insuranceFund()).toBe(0n);
-    expect(v.exchange.houseBackstop()).toBe(2_55_290_000n);
+    expectCovers(v, 0n, 2_55_290_000n);
     expect(identityHolds(v, u)).toBe(true);
   });
 
@@ -143,8 +151,7 @@ describe('the insurance fund never goes below zero', () => {
     partialLiquidation(v, 'bkstop003');
     // the fund takes 0.06 over at 91,200 and closes it at the mark: (88,000 - 91,200) x 0.06 = -192,
     // then receives the clearance fee: 1,000 - 192 + 10.17; the backstop is untouched
-    expect(v.exchange.insuranceFund()).toBe(818_17_000_000n);
-    expect(v.exchange.houseBackstop()).toBe(0n);
+    expectCovers(v, 818_17_000_000n, 0n);
   });
 
   it('a partial cover the fund cannot take and nobody can deleverage: the fund pays down to zero, the house backstop the rest', async () => {
@@ -152,13 +159,8 @@ describe('the insurance fund never goes below zero', () => {
     partialLiquidation(v, 'bkstop004');
     // the rest's loss of 192 is more than the fund's 50 and the house holds no short: the fund pays
     // its 50, the backstop 142; then the clearance fee 10.17 goes to the fund. So fund - backstop
-    // moved by exactly -192 + 10.17 (from 50 to 10.17 - 142)
-    expect(v.exchange.insuranceFund()).toBe(10_17_000_000n);
-    expect(v.exchange.houseBackstop()).toBe(142n * USDT);
-    await v.close();
-    const again = kit.venue(dir);
-    expect(again.exchange.insuranceFund()).toBe(10_17_000_000n);
-    expect(again.exchange.houseBackstop()).toBe(142n * USDT);
+    // moved by exactly -192 + 10.17 (from 50 to 10.17 - 142); both survive a restart
+    await expectCoversKept(v, dir, 10_17_000_000n, 142n * USDT);
   });
 
   it('a partial cover whose ADL queue is too short: the book, a short deleveraged at the bankruptcy price, then the backstop', async () => {
@@ -188,8 +190,7 @@ describe('the insurance fund never goes below zero', () => {
     expect(v.exchange.positions(short)).toEqual([]);
     expect(v.exchange.walletOf(short)).toBe(10_095_04_000_000n);
     expect(identityHolds(v, short)).toBe(true);
-    expect(v.exchange.insuranceFund()).toBe(10_17_000_000n);
-    expect(v.exchange.houseBackstop()).toBe(78n * USDT);
+    expectCovers(v, 10_17_000_000n, 78n * USDT);
   });
 
   it("a bankruptcy price off the tick closes on the tick on the trader's side of it: the position loses its margin, never more", async () => {
@@ -237,8 +238,7 @@ describe('the insurance fund never goes below zero', () => {
     // the fund took the long over at 91,201.1 and the short at 100,801.1 and closed them at the
     // marks: (88,000 - 91,201.1) x 0.003 = -9.6033, (100,801.1 - 105,000) x 0.003 = -12.5967; and
     // the two clearance fees
-    expect(v.exchange.insuranceFund()).toBe(1_000n * USDT - 9_60_330_000n - 12_59_670_000n + 2n * 16_500n);
-    expect(v.exchange.houseBackstop()).toBe(0n);
+    expectCovers(v, 1_000n * USDT - 9_60_330_000n - 12_59_670_000n + 2n * 16_500n, 0n);
   });
 
   it('cross, off the tick: the bankrupt close leaves the wallet at zero, not below (no cover needed)', async () => {
