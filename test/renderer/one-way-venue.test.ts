@@ -8,7 +8,17 @@ import { Errors } from '../../src-shared/errors.ts';
 import { orderModel, type SideModel } from '../../src-renderer/src/features/order-entry/order-model.ts';
 import { cancelOrder } from '../helpers/exchange-commands.ts';
 import { refusal } from '../trading/venues.ts';
-import { deskInput, deskKit, deskLong, frozen, placeLimit, USDT, type Desk } from './venue-desk.ts';
+import {
+  BTC_LONG_125X,
+  deskInput,
+  deskKit,
+  deskLong,
+  frozen,
+  placeLimit,
+  restingSells,
+  SOL_LONG_10X,
+  type Desk,
+} from './venue-desk.ts';
 
 const kit = deskKit();
 
@@ -41,13 +51,7 @@ function maxIsExact(d: Desk, side: 1 | 2, price: string, code: number): number {
 
 describe('one-way: the form margins and caps an order against the net position as the venue does', () => {
   it('SOLUSDT 10x, long 500 at 185, 703.75 available: a plain close costs nothing; Max sells the long and what the margin opens beyond it', () => {
-    const d = deskLong(kit, 'owui0001', {
-      symbol: 'SOLUSDT',
-      leverage: 10,
-      qty: '500',
-      price: '185',
-      balance: 10_000n * USDT,
-    });
+    const d = deskLong(kit, 'owui0001', SOL_LONG_10X);
     expect(d.v.exchange.summary(d.u).available_balance).toBe('703.75000000');
     // the close of the whole long at 186: the venue freezes nothing (the form showed 93,046.5 / 10 + fee)
     const close = form(d, 2, '186', '500');
@@ -72,21 +76,14 @@ describe('one-way: the form margins and caps an order against the net position a
   });
 
   it('BTCUSDT 125x (cap 50,000), long 0.5 at 96,000: a sell may close the long and open 50,000 beyond it, resting sells take the long oldest first', () => {
-    const d = deskLong(kit, 'owui0002', {
-      symbol: 'BTCUSDT',
-      leverage: 125,
-      qty: '0.500',
-      price: '96000.0',
-      balance: 100_000n * USDT,
-    });
+    const d = deskLong(kit, 'owui0002', BTC_LONG_125X);
     expect(d.maxNotional).toBe(50_000);
     // sell at 97,000: 0.5 + 50,000 / 97,000 = 1.0154 -> 1.015 (the form counted the long as the sell's side: 0.020)
     expect(maxIsExact(d, 2, '97000.0', Errors.LEVERAGE_INVALID.code)).toBe(1.015);
     // buy at 95,000: the long (48,000 at the mark) leaves 2,000: 0.021
     expect(maxIsExact(d, 1, '95000.0', Errors.LEVERAGE_INVALID.code)).toBe(0.021);
     // two resting sells: 0.3 (the older, covered whole) and 0.4 (0.2 covered, 0.2 opens)
-    const older = placeLimit(d, 2, '0.300', '98000.0');
-    const newer = placeLimit(d, 2, '0.400', '99000.0');
+    const { older, newer } = restingSells(d);
     expect(frozen(d, older.order_id)).toBe(0);
     // the newer opens 0.2 x 99,000 = 19,800: margin 158.4 + fee 9.9
     expect(frozen(d, newer.order_id)).toBeCloseTo(168.3, 8);

@@ -7,25 +7,23 @@ import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import type { OrderRecord, PositionRecord } from '../../src-shared/types.ts';
 import { orderMargins } from '../../src-renderer/src/features/orders/order-margin.ts';
 import { placeOrder } from '../helpers/exchange-commands.ts';
-import { deskKit, deskLong, frozen, placeLimit, USDT } from './venue-desk.ts';
+import { BTC_LONG_125X, deskKit, deskLong, frozen, placeLimit, restingSells, type Desk } from './venue-desk.ts';
 
 const kit = deskKit();
 
+/** The Margin column of the desk's open orders (one-way), at the pair's taker fee. */
+const marginColumn = (d: Desk) =>
+  orderMargins(d.v.exchange.openOrders(d.u, d.symbol), d.v.exchange.positions(d.u), true, () =>
+    Number(d.v.symbols.get(d.symbol)!.takerFeeRate),
+  );
+
 describe('the Margin of an open order', () => {
   it('one-way, BTCUSDT 125x, long 0.5 at 96,000: what the venue freezes for each resting order is its margin plus the taker fee', () => {
-    const d = deskLong(kit, 'omgn0001', {
-      symbol: 'BTCUSDT',
-      leverage: 125,
-      qty: '0.500',
-      price: '96000.0',
-      balance: 100_000n * USDT,
-    });
+    const d = deskLong(kit, 'omgn0001', BTC_LONG_125X);
     // two sells against the long: the older (0.3) is covered whole, the newer (0.4) opens 0.2; a buy opens all of it
-    const older = placeLimit(d, 2, '0.300', '98000.0');
-    const newer = placeLimit(d, 2, '0.400', '99000.0');
+    const { older, newer } = restingSells(d);
     const buy = placeLimit(d, 1, '0.010', '95000.0');
-    const taker = Number(d.v.symbols.get(d.symbol)!.takerFeeRate);
-    const m = orderMargins(d.v.exchange.openOrders(d.u, d.symbol), d.v.exchange.positions(d.u), true, () => taker);
+    const m = marginColumn(d);
     expect(m.get(older.order_id)).toEqual({ opens: 0, margin: 0, hold: 0 });
     // 0.2 x 99,000 / 125 = 158.4
     expect(m.get(newer.order_id)!.opens).toBeCloseTo(0.2, 12);
@@ -37,13 +35,7 @@ describe('the Margin of an open order', () => {
   });
 
   it('one-way: a reduce-only order another client sent as an open (reduce_only, position_action 1) holds nothing, at the venue and in the column', () => {
-    const d = deskLong(kit, 'omgn0002', {
-      symbol: 'BTCUSDT',
-      leverage: 125,
-      qty: '0.500',
-      price: '96000.0',
-      balance: 100_000n * USDT,
-    });
+    const d = deskLong(kit, 'omgn0002', BTC_LONG_125X);
     const input: OrderInput = {
       symbol: d.symbol,
       side: 2,
@@ -59,9 +51,7 @@ describe('the Margin of an open order', () => {
     const plain = placeLimit(d, 2, '0.300', '98000.0');
     expect(frozen(d, ro.order_id)).toBe(0);
     expect(frozen(d, plain.order_id)).toBe(0);
-    const orders = d.v.exchange.openOrders(d.u, d.symbol);
-    const taker = Number(d.v.symbols.get(d.symbol)!.takerFeeRate);
-    const m = orderMargins(orders, d.v.exchange.positions(d.u), true, () => taker);
+    const m = marginColumn(d);
     // no entry: the cell shows '—', as for a close
     expect(m.has(ro.order_id)).toBe(false);
     expect(m.get(plain.order_id)).toEqual({ opens: 0, margin: 0, hold: 0 });

@@ -11,14 +11,13 @@ import { describe, expect, it } from 'vitest';
 import type { OrderInput } from '../../src-main/trading/exchange.ts';
 import { orderModel, type OrderModel } from '../../src-renderer/src/features/order-entry/order-model.ts';
 import { cancelOrder, houseLimit, placeOrder } from '../helpers/exchange-commands.ts';
-import { deskInput, deskKit, deskLong, frozen, USDT, type Desk } from './venue-desk.ts';
+import { deskInput, deskKit, deskLong, frozen, SOL_LONG_10X, type Desk } from './venue-desk.ts';
 
-const SYMBOL = 'SOLUSDT';
+const SYMBOL = SOL_LONG_10X.symbol;
 const kit = deskKit();
 
 /** A one-way account at 10x on SOLUSDT holding a long of 500 bought at 185 (the mark). */
-const desk = (name: string): Desk =>
-  deskLong(kit, name, { symbol: SYMBOL, leverage: 10, qty: '500', price: '185', balance: 10_000n * USDT });
+const desk = (name: string): Desk => deskLong(kit, name, SOL_LONG_10X);
 
 /** The form on the desk: a limit open at `price`, by quantity or by percentage. */
 function form(d: Desk, f: { price: string; qty?: string; pct?: number; reduceOnly: boolean }): OrderModel {

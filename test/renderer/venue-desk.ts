@@ -22,6 +22,18 @@ export interface Desk {
   maxNotional: number;
 }
 
+/** The SOLUSDT desk: 10x, a long of 500 bought at 185, 10,000 USDT. */
+export const SOL_LONG_10X = { symbol: 'SOLUSDT', leverage: 10, qty: '500', price: '185', balance: 10_000n * USDT };
+
+/** The BTCUSDT desk: 125x (notional cap 50,000), a long of 0.5 bought at 96,000, 100,000 USDT. */
+export const BTC_LONG_125X = {
+  symbol: 'BTCUSDT',
+  leverage: 125,
+  qty: '0.500',
+  price: '96000.0',
+  balance: 100_000n * USDT,
+};
+
 /**
  * A fresh venue of `kit` with a one-way account `name` at `leverage` on `symbol`, holding a long
  * of `qty` bought at `price` (the mark) from the house.
@@ -72,4 +84,14 @@ export const frozen = (d: Desk, id: string): number => Number(d.v.exchange.liveO
 export function placeLimit(d: Desk, side: 1 | 2, qty: string, price: string) {
   const input: OrderInput = { symbol: d.symbol, side, position_side: 1, position_action: 1, type: 1, price, qty };
   return placeOrder(d.v.exchange, d.u, input);
+}
+
+/**
+ * Two resting sells against the BTCUSDT desk's long of 0.5, in this order: 0.3 at 98,000 (the
+ * older, covered whole by the long) and 0.4 at 99,000 (0.2 covered, 0.2 opens).
+ */
+export function restingSells(d: Desk) {
+  const older = placeLimit(d, 2, '0.300', '98000.0');
+  const newer = placeLimit(d, 2, '0.400', '99000.0');
+  return { older, newer };
 }
