@@ -9,6 +9,7 @@ import {
   maxNotionalFor,
 } from '../../src-main/risk/tiers.ts';
 import type { Bracket } from '../../src-main/risk/tiers.ts';
+import { referenceColumn } from '../helpers/btcusdt-reference-tiers.ts';
 
 function expectContinuous(brackets: readonly Bracket[]): void {
   for (let i = 1; i < brackets.length; i++) {
@@ -23,20 +24,14 @@ function expectContinuous(brackets: readonly Bracket[]): void {
 
 describe('BTCUSDT brackets', () => {
   it('reproduces the reference cum column exactly', () => {
-    expect(BTCUSDT_BRACKETS.map((b) => b.cum)).toEqual([
-      0, 50, 950, 11_450, 131_450, 481_450, 2_981_450, 14_481_450, 26_481_450, 41_481_450, 121_481_450, 421_481_450,
-    ]);
+    expect(BTCUSDT_BRACKETS.map((b) => b.cum)).toEqual(referenceColumn('cum'));
   });
 
   it('has the reference floors, MMRs and leverages', () => {
-    expect(BTCUSDT_BRACKETS.map((b) => b.floor)).toEqual([
-      0, 50e3, 600e3, 3e6, 12e6, 70e6, 100e6, 230e6, 480e6, 600e6, 800e6, 1.2e9,
-    ]);
-    expect(BTCUSDT_BRACKETS.map((b) => b.mmr)).toEqual([
-      0.004, 0.005, 0.0065, 0.01, 0.02, 0.025, 0.05, 0.1, 0.125, 0.15, 0.25, 0.5,
-    ]);
-    expect(BTCUSDT_BRACKETS.map((b) => b.maxLeverage)).toEqual([125, 100, 75, 50, 25, 20, 10, 5, 4, 3, 2, 1]);
-    expect(BTCUSDT_BRACKETS.map((b) => b.tier)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(BTCUSDT_BRACKETS.map((b) => b.floor)).toEqual(referenceColumn('floor'));
+    expect(BTCUSDT_BRACKETS.map((b) => b.mmr)).toEqual(referenceColumn('mmr'));
+    expect(BTCUSDT_BRACKETS.map((b) => b.maxLeverage)).toEqual(referenceColumn('maxLeverage'));
+    expect(BTCUSDT_BRACKETS.map((b) => b.tier)).toEqual(referenceColumn('tier'));
   });
 
   it('keeps maintenance margin continuous at every boundary', () => {
