@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { MAX_OPEN_ORDERS_PER_PAIR } from '../../src-main/trading/order-checks.ts';
 import { type LocalVenue as Venue } from '../../src-main/venue.ts';
+import type { OrderInput } from '../../src-main/trading/exchange.ts';
+import type { PlacementResult } from '../../src-shared/types.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
@@ -29,6 +31,11 @@ function code(fn: () => unknown): number {
   throw new Error('expected an ApiError');
 }
 
+/** Account `u`'s BTCUSDT buy opening (adding to) a long: a limit of 0.010 unless `o` says otherwise. */
+function openLong(v: Venue, u: number, o: Partial<OrderInput>): PlacementResult {
+  return placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, ...o }));
+}
+
 function orderCount(v: Venue, accountId: number): number {
   return Number(
     (v.db.prepare('SELECT COUNT(*) AS n FROM orders WHERE account_id = ?').get(accountId) as { n: number }).n,
@@ -41,24 +48,12 @@ describe('post-only and fill-or-kill refusals', () => {
     const u = user(v, 'gtx00001');
     bot(v, 2, '95000.0', '0.004');
     const depthBefore = v.exchange.pair('BTCUSDT')!.book.depth();
-    expect(
-      code(() =>
-        placeOrder(
-          v.exchange,
-          u,
-          btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', time_in_force: 4 }),
-        ),
-      ),
-    ).toBe(Errors.POST_ONLY_WOULD_TAKE.code);
+    expect(code(() => openLong(v, u, { price: '95000.0', time_in_force: 4 }))).toBe(Errors.POST_ONLY_WOULD_TAKE.code);
     expect(orderCount(v, u)).toBe(0);
     expect(v.exchange.openOrders(u)).toHaveLength(0);
     expect(v.exchange.summary(u).frozen_margin).toBe('0.00000000');
     expect(v.exchange.pair('BTCUSDT')!.book.depth()).toEqual(depthBefore);
-    const r = placeOrder(
-      v.exchange,
-      u,
-      btc({ side: 1, position_side: 1, position_action: 1, price: '94999.9', time_in_force: 4 }),
-    );
+    const r = openLong(v, u, { price: '94999.9', time_in_force: 4 });
     expect(r.status).toBe(1);
     expect(v.trading.order(Number(r.order_id))?.tif).toBe(4);
   });
@@ -68,32 +63,16 @@ describe('post-only and fill-or-kill refusals', () => {
     const u = user(v, 'fok00001');
     bot(v, 2, '95000.0', '0.004');
     bot(v, 2, '95001.0', '0.004');
-    expect(
-      code(() =>
-        placeOrder(
-          v.exchange,
-          u,
-          btc({ side: 1, position_side: 1, position_action: 1, price: '95000.0', qty: '0.005', time_in_force: 3 }),
-        ),
-      ),
-    ).toBe(Errors.FOK_NOT_FILLABLE.code);
+    expect(code(() => openLong(v, u, { price: '95000.0', qty: '0.005', time_in_force: 3 }))).toBe(
+      Errors.FOK_NOT_FILLABLE.code,
+    );
     // nothing crosses at all: also 3023 (the engine would expire it whole)
-    expect(
-      code(() =>
-        placeOrder(
-          v.exchange,
-          u,
-          btc({ side: 1, position_side: 1, position_action: 1, price: '94000.0', qty: '0.002', time_in_force: 3 }),
-        ),
-      ),
-    ).toBe(Errors.FOK_NOT_FILLABLE.code);
+    expect(code(() => openLong(v, u, { price: '94000.0', qty: '0.002', time_in_force: 3 }))).toBe(
+      Errors.FOK_NOT_FILLABLE.code,
+    );
     expect(orderCount(v, u)).toBe(0);
     expect(v.exchange.summary(u).frozen_margin).toBe('0.00000000');
-    const r = placeOrder(
-      v.exchange,
-      u,
-      btc({ side: 1, position_side: 1, position_action: 1, price: '95001.0', qty: '0.008', time_in_force: 3 }),
-    );
+    const r = openLong(v, u, { price: '95001.0', qty: '0.008', time_in_force: 3 });
     expect(r.status).toBe(3);
     expect(r.filled_qty).toBe('0.008');
   });
@@ -103,24 +82,12 @@ describe('post-only and fill-or-kill refusals', () => {
     const u = user(v, 'fok00002');
     placeOrder(v.exchange, u, btc({ side: 2, position_side: 2, position_action: 1, price: '95000.0', qty: '0.010' }));
     bot(v, 2, '95001.0', '0.004');
-    expect(
-      code(() =>
-        placeOrder(
-          v.exchange,
-          u,
-          btc({ side: 1, position_side: 1, position_action: 1, price: '95001.0', qty: '0.004', time_in_force: 3 }),
-        ),
-      ),
-    ).toBe(Errors.FOK_NOT_FILLABLE.code);
+    expect(code(() => openLong(v, u, { price: '95001.0', qty: '0.004', time_in_force: 3 }))).toBe(
+      Errors.FOK_NOT_FILLABLE.code,
+    );
     // another account fills at once from the same book
     const w = user(v, 'fok00003');
-    expect(
-      placeOrder(
-        v.exchange,
-        w,
-        btc({ side: 1, position_side: 1, position_action: 1, price: '95001.0', qty: '0.014', time_in_force: 3 }),
-      ).status,
-    ).toBe(3);
+    expect(openLong(v, w, { price: '95001.0', qty: '0.014', time_in_force: 3 }).status).toBe(3);
   });
 });
 
@@ -130,21 +97,9 @@ describe('open-order limit', () => {
     const u = user(v, 'lim00001');
     let last = '';
     for (let i = 0; i < MAX_OPEN_ORDERS_PER_PAIR; i++) {
-      last = placeOrder(
-        v.exchange,
-        u,
-        btc({ side: 1, position_side: 1, position_action: 1, price: (90000 - i).toFixed(1), qty: '0.002' }),
-      ).order_id;
+      last = openLong(v, u, { price: (90000 - i).toFixed(1), qty: '0.002' }).order_id;
     }
-    expect(
-      code(() =>
-        placeOrder(
-          v.exchange,
-          u,
-          btc({ side: 1, position_side: 1, position_action: 1, price: '80000.0', qty: '0.002' }),
-        ),
-      ),
-    ).toBe(Errors.TOO_MANY_OPEN_ORDERS.code);
+    expect(code(() => openLong(v, u, { price: '80000.0', qty: '0.002' }))).toBe(Errors.TOO_MANY_OPEN_ORDERS.code);
     const eth = v.exchange.pair('ETHUSDT')!;
     const ethPrice = eth.math.formatPrice(Math.round((eth.markPrice * 0.95) / eth.math.tickValue));
     expect(
@@ -159,10 +114,7 @@ describe('open-order limit', () => {
       }).status,
     ).toBe(1);
     v.exchange.execute({ kind: 'cancel', accountId: u, symbol: 'BTCUSDT', orderId: Number(last) });
-    expect(
-      placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, price: '80000.0', qty: '0.002' }))
-        .status,
-    ).toBe(1);
+    expect(openLong(v, u, { price: '80000.0', qty: '0.002' }).status).toBe(1);
   });
 });
 
@@ -173,12 +125,8 @@ describe('time in force and reduce-only on the record', () => {
     const u = user(v1, 'tif00001');
     setPositionMode(v1.exchange, u, 'one_way');
     bot(v1, 2, '95000.0', '0.050');
-    placeOrder(v1.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.020' }));
-    const gtx = placeOrder(
-      v1.exchange,
-      u,
-      btc({ side: 1, position_side: 1, position_action: 1, price: '94000.0', time_in_force: 4 }),
-    );
+    openLong(v1, u, { type: 2, qty: '0.020' });
+    const gtx = openLong(v1, u, { price: '94000.0', time_in_force: 4 });
     const ro = placeOrder(
       v1.exchange,
       u,
