@@ -4,20 +4,31 @@
 // that met others first keeps what is left, a refusal is counted and places nothing.
 import { describe, expect, it } from 'vitest';
 import { HouseOrders, placeHouseLimit, type HouseOrder } from '../../../src-main/market/sim/house-orders.ts';
-import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
+import { HOUSE_ACCOUNT, type Exchange } from '../../../src-main/trading/exchange.ts';
+import type { PairState } from '../../../src-main/trading/pair-state.ts';
 import { testVenue } from './helpers.ts';
 
 const CROWD = HOUSE_ACCOUNT + 3;
 const TAKER = HOUSE_ACCOUNT + 1;
 
+/**
+ * Runs `fn` on a fresh venue's BTCUSDT with the crowd's HouseOrders on it and a price P 100 ticks
+ * below the mark; closes the venue after.
+ */
+function onHouse(fn: (ex: Exchange, pair: PairState, h: HouseOrders, P: number) => void): void {
+  const tv = testVenue();
+  try {
+    const ex = tv.venue.exchange;
+    const pair = ex.pair('BTCUSDT')!;
+    fn(ex, pair, new HouseOrders(ex, pair, CROWD), pair.math.ticksRound(pair.markPrice) - 100);
+  } finally {
+    tv.close();
+  }
+}
+
 describe('HouseOrders', () => {
-  it('keeps exactly the open orders through cancels anywhere in a price and fills, and sync counts the lots filled', () => {
-    const tv = testVenue();
-    try {
-      const ex = tv.venue.exchange;
-      const pair = ex.pair('BTCUSDT')!;
-      const h = new HouseOrders(ex, pair, CROWD);
-      const P = pair.math.ticksRound(pair.markPrice) - 100;
+  it('keeps exactly the open orders through cancels anywhere in a price and fills, and sync counts the lots filled', () =>
+    onHouse((ex, pair, h, P) => {
       // five bids at each of three prices, 10 lots each, oldest first
       const at = new Map<number, HouseOrder[]>();
       for (let k = 0; k < 15; k++) {
@@ -57,18 +68,10 @@ describe('HouseOrders', () => {
       expect(h.orders.size).toBe(0);
       expect(open()).toEqual([]);
       expect(h.sync(P - 2, P)).toBe(0);
-    } finally {
-      tv.close();
-    }
-  });
+    }));
 
-  it('keeps what is left of an order that met others first; counts a refusal and places nothing', () => {
-    const tv = testVenue();
-    try {
-      const ex = tv.venue.exchange;
-      const pair = ex.pair('BTCUSDT')!;
-      const h = new HouseOrders(ex, pair, CROWD);
-      const P = pair.math.ticksRound(pair.markPrice) - 100;
+  it('keeps what is left of an order that met others first; counts a refusal and places nothing', () =>
+    onHouse((ex, pair, h, P) => {
       // another house account offers 4 lots at P; the crowd bids 10 there: 4 fill, 6 rest
       const offer = placeHouseLimit({ ex, pair, account: TAKER }, 2, P, 4);
       expect(offer.filledLots).toBe(0);
@@ -87,18 +90,10 @@ describe('HouseOrders', () => {
       expect(h.stats.rejected).toBe(1);
       expect(pair.book.openOrderIds(CROWD)).toHaveLength(before);
       expect([...h.orders.keys()]).toEqual([o.id]);
-    } finally {
-      tv.close();
-    }
-  });
+    }));
 
-  it('walks a price oldest to newest and back, through cancels at the head, middle and tail and a price quoted anew', () => {
-    const tv = testVenue();
-    try {
-      const ex = tv.venue.exchange;
-      const pair = ex.pair('BTCUSDT')!;
-      const h = new HouseOrders(ex, pair, CROWD);
-      const P = pair.math.ticksRound(pair.markPrice) - 100;
+  it('walks a price oldest to newest and back, through cancels at the head, middle and tail and a price quoted anew', () =>
+    onHouse((ex, pair, h, P) => {
       const forward = (price: number): number[] => {
         const ids: number[] = [];
         for (let o = h.oldestAt(price); o !== null; o = h.newerThan(o)) ids.push(o.id);
@@ -139,8 +134,5 @@ describe('HouseOrders', () => {
       const again = h.place(1, P, 2, 9)!;
       expect(forward(P)).toEqual([again.id]);
       expect(backward(P)).toEqual([again.id]);
-    } finally {
-      tv.close();
-    }
-  });
+    }));
 });
