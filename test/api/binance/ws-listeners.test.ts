@@ -10,6 +10,17 @@ let svc: Service;
 let mm: ReturnType<typeof account>;
 let mid: number;
 const px = (k: number) => (mid + k).toFixed(1);
+/** The market maker's BTCUSDT limit bid of 0.010 at `k` from the mid: a level change. */
+const mmBid = (k: number) =>
+  placeOrder(svc.venue.exchange, mm.id, {
+    symbol: 'BTCUSDT',
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 1,
+    price: px(k),
+    qty: '0.010',
+  });
 
 beforeAll(async () => {
   svc = await startService();
@@ -64,41 +75,16 @@ describe('facade stream hub, listeners on demand', () => {
 
   it('a depth stream opened after a time without connections has no hole (U = pu + 1)', async () => {
     const first = await open('/ws/btcusdt@depth');
-    placeOrder(svc.venue.exchange, mm.id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price: px(-50),
-      qty: '0.010',
-    });
+    mmBid(-50);
     const d1 = await first.next();
     expect(d1.U).toBe(d1.pu + 1);
     await closeWs(first.ws);
     // level changes nobody listens to
-    for (let i = 1; i <= 3; i++)
-      placeOrder(svc.venue.exchange, mm.id, {
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 1,
-        price: px(-50 - i),
-        qty: '0.010',
-      });
+    for (let i = 1; i <= 3; i++) mmBid(-50 - i);
     const idBefore = svc.venue.exchange.pair('BTCUSDT')!.book.depth(0).updateId;
     expect(idBefore).toBeGreaterThan(d1.u);
     const second = await open('/ws/btcusdt@depth');
-    placeOrder(svc.venue.exchange, mm.id, {
-      symbol: 'BTCUSDT',
-      side: 1,
-      position_side: 1,
-      position_action: 1,
-      type: 1,
-      price: px(-60),
-      qty: '0.010',
-    });
+    mmBid(-60);
     const d2 = await second.next();
     expect(d2.pu).toBeGreaterThanOrEqual(idBefore);
     expect(d2.U).toBe(d2.pu + 1);
