@@ -1,43 +1,26 @@
 // The SDK entry point exposes the whole public surface, so a bot imports from one module:
 // the clients, their error classes and the enums at run time (this test), and their option
 // and record types at compile time (`npm run typecheck` covers test/ and fails on the type
-// list below if one is not exported).
+// list below, each read through the entry point's namespace, if one is not exported).
 import { describe, expect, it } from 'vitest';
 import * as sdk from '../../../src-shared/sdk/index.ts';
-import type {
-  AccountSummary,
-  BookState,
-  ConnectionEvents,
-  DepthSnapshot,
-  DepthUpdate,
-  LocalOrderBookOptions,
-  OrderRecord,
-  OrderRef,
-  OrderRequest,
-  PlacementResult,
-  PositionRecord,
-  RawExchange,
-  RestClientOptions,
-  WsClientOptions,
-  WsState,
-} from '../../../src-shared/sdk/index.ts';
 
 export type PublicTypes = [
-  AccountSummary,
-  BookState,
-  ConnectionEvents,
-  DepthSnapshot,
-  DepthUpdate,
-  LocalOrderBookOptions,
-  OrderRecord,
-  OrderRef,
-  OrderRequest,
-  PlacementResult,
-  PositionRecord,
-  RawExchange,
-  RestClientOptions,
-  WsClientOptions,
-  WsState,
+  sdk.AccountSummary,
+  sdk.BookState,
+  sdk.ConnectionEvents,
+  sdk.DepthSnapshot,
+  sdk.DepthUpdate,
+  sdk.LocalOrderBookOptions,
+  sdk.OrderRecord,
+  sdk.OrderRef,
+  sdk.OrderRequest,
+  sdk.PlacementResult,
+  sdk.PositionRecord,
+  sdk.RawExchange,
+  sdk.RestClientOptions,
+  sdk.WsClientOptions,
+  sdk.WsState,
 ];
 
 describe('sdk/index.ts', () => {
