@@ -4,11 +4,11 @@
 // cancel (a total not above the filled part, a post-only price that would take); a refused one
 // changes nothing; the amended order is what a restart finds.
 import { btc, venueKit } from './venues.ts';
-import { cancelOrder, placeBotOrder, placeOrder } from '../helpers/exchange-commands.ts';
+import { cancelOrder, houseLimit, placeOrder } from '../helpers/exchange-commands.ts';
 
 import { describe, expect, it } from 'vitest';
 import { ApiError, Errors } from '../../src-shared/errors.ts';
-import { HOUSE_ACCOUNT, type OrderInput } from '../../src-main/trading/exchange.ts';
+import { type OrderInput } from '../../src-main/trading/exchange.ts';
 import { type LocalVenue as Venue } from '../../src-main/venue.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
@@ -76,20 +76,7 @@ describe('amend', () => {
     const ex = v.exchange;
     const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
     const ask = (mid + 10).toFixed(1);
-    placeBotOrder(
-      ex,
-      {
-        symbol: 'BTCUSDT',
-        side: 2,
-        position_side: 2,
-        position_action: 1,
-        type: 1,
-        price: ask,
-        qty: '0.020',
-        time_in_force: 1,
-      },
-      HOUSE_ACCOUNT,
-    );
+    houseLimit(ex, 2, ask, '0.020');
     const a = user(v, 'cross');
     const id = Number(placeOrder(ex, a, bid((mid - 50).toFixed(1), '0.050')).order_id);
     const r = ex.execute({ kind: 'amend', accountId: a, orderId: id, price: (mid + 20).toFixed(1), qty: '0.050' });
@@ -116,20 +103,7 @@ describe('amend', () => {
     expect(ex.openOrders(a)).toHaveLength(0);
     expect(ex.summary(a).frozen_margin).toMatch(/^0(\.0+)?$/);
 
-    placeBotOrder(
-      ex,
-      {
-        symbol: 'BTCUSDT',
-        side: 2,
-        position_side: 2,
-        position_action: 1,
-        type: 1,
-        price: (mid + 10).toFixed(1),
-        qty: '0.100',
-        time_in_force: 1,
-      },
-      HOUSE_ACCOUNT,
-    );
+    houseLimit(ex, 2, (mid + 10).toFixed(1), '0.100');
     const gtx = Number(placeOrder(ex, a, bid((mid - 30).toFixed(1), '0.010', { time_in_force: 4 })).order_id);
     const g = ex.execute({ kind: 'amend', accountId: a, orderId: gtx, price: (mid + 10).toFixed(1), qty: '0.010' });
     expect(g.status).toBe(4);
@@ -181,20 +155,7 @@ describe('amend', () => {
     const v = venue();
     const ex = v.exchange;
     const mid = Math.round(ex.pair('BTCUSDT')!.markPrice);
-    placeBotOrder(
-      ex,
-      {
-        symbol: 'BTCUSDT',
-        side: 2,
-        position_side: 2,
-        position_action: 1,
-        type: 1,
-        price: (mid + 10).toFixed(1),
-        qty: '1.000',
-        time_in_force: 1,
-      },
-      HOUSE_ACCOUNT,
-    );
+    houseLimit(ex, 2, (mid + 10).toFixed(1), '1.000');
     const a = user(v, 'ro');
     placeOrder(ex, a, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.030' }));
     const close = Number(

@@ -4,14 +4,13 @@
 // transfers always add up to its total deposits.
 import {
   deposit,
-  placeBotOrder,
+  houseLimit,
   placeOrder,
   resetAccount,
   setPrices,
   upsertAccount,
 } from '../helpers/exchange-commands.ts';
 import { describe, expect, it } from 'vitest';
-import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { TransferKind } from '../../src-main/trading/ports.ts';
 import type { LocalVenue as Venue } from '../../src-main/venue.ts';
 import { venueKit } from './venues.ts';
@@ -60,40 +59,14 @@ describe('transfers', () => {
       { apiKey: 'xfer_b_0000', apiSecret: 'xfer_s_0000', kind: 'user', balance: 500n * USDT },
       T0,
     );
-    placeBotOrder(
-      ex,
-      {
-        symbol: 'BTCUSDT',
-        side: 2,
-        position_side: 2,
-        position_action: 1,
-        type: 1,
-        price: '96000.0',
-        qty: '1.000',
-        time_in_force: 1,
-      },
-      HOUSE_ACCOUNT,
-    );
+    houseLimit(ex, 2, '96000.0', '1.000');
     placeOrder(ex, id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.100' });
     // the bankruptcy price, where the wallet after the opening fee is gone: the liquidation may
     // sell down to it; the only bid is 10 above it, so the sale leaves 1 USDT, less than its
     // taker fee, and the wallet ends below zero, which the fund covers
     const bp = 96_000 - Number(ex.walletOf(id)) / 1e8 / 0.1;
     const bid = (Math.ceil(bp) + 10).toFixed(1);
-    placeBotOrder(
-      ex,
-      {
-        symbol: 'BTCUSDT',
-        side: 1,
-        position_side: 1,
-        position_action: 1,
-        type: 1,
-        price: bid,
-        qty: '1.000',
-        time_in_force: 1,
-      },
-      HOUSE_ACCOUNT,
-    );
+    houseLimit(ex, 1, bid, '1.000');
     const fund = ex.insuranceFund();
     setPrices(ex, 'BTCUSDT', { mark: Number(bid) });
     expect(v.trading.trades({ accountId: id, limit: 1 })[0]).toMatchObject({

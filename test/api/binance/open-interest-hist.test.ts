@@ -2,9 +2,8 @@
 // the exchange's open interest sampled at the first price update of each 5-minute boundary of
 // market time, stored, answered per Binance period (the samples on its boundaries), the same
 // after a restart, kept 30 days.
-import { placeBotOrder, placeOrder, setPrices } from '../../helpers/exchange-commands.ts';
+import { houseLimit, placeOrder, setPrices } from '../../helpers/exchange-commands.ts';
 import { describe, expect, it } from 'vitest';
-import { HOUSE_ACCOUNT } from '../../../src-main/trading/exchange.ts';
 import { account, binanceusdm, servicesOnFolder, type Service } from './helpers.ts';
 
 const BTC = 'BTC/USDT:USDT';
@@ -30,20 +29,7 @@ describe('openInterestHist', () => {
     const price = () => setPrices(ex, 'BTCUSDT', { mark, index: mark });
     price(); // sample at h: nothing open
     const u = account(v, 'oih');
-    placeBotOrder(
-      ex,
-      {
-        symbol: 'BTCUSDT',
-        side: 2,
-        position_side: 2,
-        position_action: 1,
-        type: 1,
-        price: (mid + 10).toFixed(1),
-        qty: '5.000',
-        time_in_force: 1,
-      },
-      HOUSE_ACCOUNT,
-    );
+    houseLimit(ex, 2, (mid + 10).toFixed(1), '5.000');
     placeOrder(ex, u.id, { symbol: 'BTCUSDT', side: 1, position_side: 1, position_action: 1, type: 2, qty: '0.300' });
     v.clock.advance(M5);
     price(); // h + 5m: 0.3

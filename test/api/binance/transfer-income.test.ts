@@ -3,7 +3,7 @@
 // with its market time, in the same unit as the wallet change, and answered by
 // GET /fapi/v1/income as Binance's TRANSFER entries (no symbol), beside REALIZED_PNL, COMMISSION
 // and FUNDING_FEE, across a restart. The transfers add up to the account's total deposits.
-import { placeBotOrder } from '../../helpers/exchange-commands.ts';
+import { houseLimit } from '../../helpers/exchange-commands.ts';
 import { describe, expect, it } from 'vitest';
 import { dataOf, signed, type Creds } from '../../helpers/signed.ts';
 import { binanceusdm, servicesOnFolder, type Service } from './helpers.ts';
@@ -43,16 +43,7 @@ describe('TRANSFER income', () => {
     // trade a little so the reset has a position to close and a fee is paid
     await ex.loadMarkets();
     const mid = Math.round(svc.venue.exchange.pair('BTCUSDT')!.markPrice);
-    placeBotOrder(svc.venue.exchange, {
-      symbol: 'BTCUSDT',
-      side: 2,
-      position_side: 2,
-      position_action: 1,
-      type: 1,
-      price: (mid + 10).toFixed(1),
-      qty: '1.000',
-      time_in_force: 1,
-    });
+    houseLimit(svc.venue.exchange, 2, (mid + 10).toFixed(1), '1.000');
     await ex.createOrder('BTC/USDT:USDT', 'market', 'buy', 0.01);
     const walletBefore = Number(svc.venue.exchange.summary(c.id).wallet_balance);
     dataOf(await signed(svc.app, c, 'POST', '/fapi/v1/account/reset', { json: { balance: '10000' } }));
