@@ -3,29 +3,20 @@
 // queue, its frozen margin following the new remainder; the two amendments Binance turns into a
 // cancel (a total not above the filled part, a post-only price that would take); a refused one
 // changes nothing; the amended order is what a restart finds.
-import { btc, venueKit } from './venues.ts';
+import { btc, refusal, venueKit } from './venues.ts';
 import { cancelOrder, houseLimit, placeOrder } from '../helpers/exchange-commands.ts';
 
 import { describe, expect, it } from 'vitest';
-import { ApiError, Errors } from '../../src-shared/errors.ts';
+import { Errors } from '../../src-shared/errors.ts';
 import { type OrderInput } from '../../src-main/trading/exchange.ts';
 import { type LocalVenue as Venue } from '../../src-main/venue.ts';
+import type { AmendTarget } from '../../src-main/trading/commands.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
 const { venue, user, dataDir } = venueKit({ wall: T0, balance: 1_000_000n * USDT, pause: true });
 const bid = (price: string, qty = '0.010', more: Partial<OrderInput> = {}) =>
   btc({ side: 1, position_side: 1, position_action: 1, price, qty, ...more });
-
-function code(fn: () => unknown): number {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return (err as ApiError).code;
-  }
-  throw new Error('expected an ApiError');
-}
 
 const frozenOf = (v: Venue, id: number) => BigInt(Math.round(Number(v.exchange.summary(id).frozen_margin) * 1e8));
 const marginOf = (v: Venue, priceTicks: number, lots: number, leverage: number) => {
@@ -118,37 +109,25 @@ describe('amend', () => {
     const px = (mid - 100).toFixed(1);
     const id = Number(placeOrder(ex, a, bid(px, '0.010')).order_id);
     const before = { order: ex.openOrders(a)[0], summary: ex.summary(a), book: ex.pair('BTCUSDT')!.book.getOrder(id) };
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.010' }))).toBe(
-      Errors.INVALID_PARAMETER.code,
-    ); // nothing to modify
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: `${px}5`, qty: '0.010' }))).toBe(
-      Errors.PRICE_OFF_TICK.code,
-    );
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.0105' }))).toBe(
-      Errors.QTY_OFF_STEP.code,
-    );
-    expect(
-      code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: (mid * 2).toFixed(1), qty: '0.010' })),
-    ).toBe(Errors.PRICE_OUTSIDE_BAND.code);
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '5.000' }))).toBe(
-      Errors.INSUFFICIENT_MARGIN.code,
-    );
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.001' }))).toBe(
-      Errors.NOTIONAL_BELOW_MIN.code,
-    );
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: 999_999, price: px, qty: '0.010' }))).toBe(
-      Errors.ORDER_NOT_FOUND.code,
-    );
-    expect(
-      code(() => ex.execute({ kind: 'amend', accountId: a, symbol: 'ETHUSDT', orderId: id, price: px, qty: '0.010' })),
-    ).toBe(Errors.ORDER_NOT_FOUND.code);
+    /** The code the venue refuses an amendment of the order to 0.010 at px with, `o` changed. */
+    const refused = (o: Partial<AmendTarget>) =>
+      refusal(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.010', ...o })).code;
+    const cases: Array<[string, Partial<AmendTarget>, { code: number }]> = [
+      ['nothing to modify', {}, Errors.INVALID_PARAMETER],
+      ['price off the tick', { price: `${px}5` }, Errors.PRICE_OFF_TICK],
+      ['quantity off the step', { qty: '0.0105' }, Errors.QTY_OFF_STEP],
+      ['price outside the band', { price: (mid * 2).toFixed(1) }, Errors.PRICE_OUTSIDE_BAND],
+      ['more than the margin', { qty: '5.000' }, Errors.INSUFFICIENT_MARGIN],
+      ['below the minimum notional', { qty: '0.001' }, Errors.NOTIONAL_BELOW_MIN],
+      ['no such order', { orderId: 999_999 }, Errors.ORDER_NOT_FOUND],
+      ['the order on another pair', { symbol: 'ETHUSDT' }, Errors.ORDER_NOT_FOUND],
+    ];
+    for (const [what, o, error] of cases) expect(refused(o), what).toBe(error.code);
     expect({ order: ex.openOrders(a)[0], summary: ex.summary(a), book: ex.pair('BTCUSDT')!.book.getOrder(id) }).toEqual(
       before,
     );
     cancelOrder(ex, a, { orderId: id });
-    expect(code(() => ex.execute({ kind: 'amend', accountId: a, orderId: id, price: px, qty: '0.020' }))).toBe(
-      Errors.ORDER_NOT_CANCELLABLE.code,
-    );
+    expect(refused({ qty: '0.020' })).toBe(Errors.ORDER_NOT_CANCELLABLE.code);
   });
 
   it('a reduce-only order stays within the position it reduces', () => {

@@ -2,11 +2,11 @@
 // cannot fill whole (3023), the per-pair open-order limit (3021). Each leaves no order behind
 // (no record, no frozen margin, the book untouched); time in force and reduce-only stay on the
 // order record across a restart.
-import { btc, venueKit } from './venues.ts';
+import { btc, refusal, venueKit } from './venues.ts';
 import { openingLimit, placeBotOrder, placeOrder, setPositionMode } from '../helpers/exchange-commands.ts';
 
 import { describe, expect, it } from 'vitest';
-import { ApiError, Errors } from '../../src-shared/errors.ts';
+import { Errors } from '../../src-shared/errors.ts';
 import { MAX_OPEN_ORDERS_PER_PAIR } from '../../src-main/trading/order-checks.ts';
 import { type LocalVenue as Venue } from '../../src-main/venue.ts';
 import type { OrderInput } from '../../src-main/trading/exchange.ts';
@@ -19,16 +19,6 @@ const { venue, user, dataDir } = venueKit({ wall: T0, balance: 1_000_000n * USDT
 /** A house limit order, good till cancelled and cached (listed, cancellable). */
 function bot(v: Venue, side: 1 | 2, price: string, qty: string) {
   return placeBotOrder(v.exchange, { ...openingLimit(side, price, qty), time_in_force: 1, need_cache: true });
-}
-
-function code(fn: () => unknown): number {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return (err as ApiError).code;
-  }
-  throw new Error('expected an ApiError');
 }
 
 /** Account `u`'s BTCUSDT buy opening (adding to) a long: a limit of 0.010 unless `o` says otherwise. */
@@ -48,7 +38,9 @@ describe('post-only and fill-or-kill refusals', () => {
     const u = user(v, 'gtx00001');
     bot(v, 2, '95000.0', '0.004');
     const depthBefore = v.exchange.pair('BTCUSDT')!.book.depth();
-    expect(code(() => openLong(v, u, { price: '95000.0', time_in_force: 4 }))).toBe(Errors.POST_ONLY_WOULD_TAKE.code);
+    expect(refusal(() => openLong(v, u, { price: '95000.0', time_in_force: 4 })).code).toBe(
+      Errors.POST_ONLY_WOULD_TAKE.code,
+    );
     expect(orderCount(v, u)).toBe(0);
     expect(v.exchange.openOrders(u)).toHaveLength(0);
     expect(v.exchange.summary(u).frozen_margin).toBe('0.00000000');
@@ -63,11 +55,11 @@ describe('post-only and fill-or-kill refusals', () => {
     const u = user(v, 'fok00001');
     bot(v, 2, '95000.0', '0.004');
     bot(v, 2, '95001.0', '0.004');
-    expect(code(() => openLong(v, u, { price: '95000.0', qty: '0.005', time_in_force: 3 }))).toBe(
+    expect(refusal(() => openLong(v, u, { price: '95000.0', qty: '0.005', time_in_force: 3 })).code).toBe(
       Errors.FOK_NOT_FILLABLE.code,
     );
     // nothing crosses at all: also 3023 (the engine would expire it whole)
-    expect(code(() => openLong(v, u, { price: '94000.0', qty: '0.002', time_in_force: 3 }))).toBe(
+    expect(refusal(() => openLong(v, u, { price: '94000.0', qty: '0.002', time_in_force: 3 })).code).toBe(
       Errors.FOK_NOT_FILLABLE.code,
     );
     expect(orderCount(v, u)).toBe(0);
@@ -82,7 +74,7 @@ describe('post-only and fill-or-kill refusals', () => {
     const u = user(v, 'fok00002');
     placeOrder(v.exchange, u, btc({ side: 2, position_side: 2, position_action: 1, price: '95000.0', qty: '0.010' }));
     bot(v, 2, '95001.0', '0.004');
-    expect(code(() => openLong(v, u, { price: '95001.0', qty: '0.004', time_in_force: 3 }))).toBe(
+    expect(refusal(() => openLong(v, u, { price: '95001.0', qty: '0.004', time_in_force: 3 })).code).toBe(
       Errors.FOK_NOT_FILLABLE.code,
     );
     // another account fills at once from the same book
@@ -99,7 +91,9 @@ describe('open-order limit', () => {
     for (let i = 0; i < MAX_OPEN_ORDERS_PER_PAIR; i++) {
       last = openLong(v, u, { price: (90000 - i).toFixed(1), qty: '0.002' }).order_id;
     }
-    expect(code(() => openLong(v, u, { price: '80000.0', qty: '0.002' }))).toBe(Errors.TOO_MANY_OPEN_ORDERS.code);
+    expect(refusal(() => openLong(v, u, { price: '80000.0', qty: '0.002' })).code).toBe(
+      Errors.TOO_MANY_OPEN_ORDERS.code,
+    );
     const eth = v.exchange.pair('ETHUSDT')!;
     const ethPrice = eth.math.formatPrice(Math.round((eth.markPrice * 0.95) / eth.math.tickValue));
     expect(
