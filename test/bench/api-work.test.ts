@@ -53,6 +53,9 @@ describe('botWork', () => {
     // three checkpoints, each writing its 300 trades to the tape (no event-loop turn let the timer run)
     expect(tapeRows() - before).toBe(900);
     expect(w.order).toBeGreaterThan(0);
-    expect(w.checkpoint).toBeGreaterThan(0);
+    // reported apart, as a CPU figure; not > 0: a thread's CPU clock moves at the scheduler's
+    // ticks (4 ms), and three checkpoints of 300 trades can fit between two of them
+    expect(w.checkpoint).toBeGreaterThanOrEqual(0);
+    expect(Number.isFinite(w.checkpoint)).toBe(true);
   });
 });

@@ -13,7 +13,8 @@ import { klinesDataDir, testJob } from './fixture.ts';
 
 let ref: PackRef;
 let cacheDir: string;
-const saved = { ...process.env };
+const KEYS = ['PERPDESK_SWEEP_CACHE', 'NODE_COMPILE_CACHE', 'NODE_DISABLE_COMPILE_CACHE'] as const;
+const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
 
 beforeAll(async () => {
   const dir = await klinesDataDir();
@@ -23,8 +24,12 @@ beforeAll(async () => {
   delete process.env.NODE_COMPILE_CACHE;
   delete process.env.NODE_DISABLE_COMPILE_CACHE;
 });
+// (the worker's other files run in this process after this one: vitest.config.ts, isolate)
 afterAll(() => {
-  process.env = saved;
+  for (const k of KEYS) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
 });
 
 const envJob: SweepJob = testJob({ id: 'swC:0', sweepId: 'swC', params: { mode: 'env' } });
