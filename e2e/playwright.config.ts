@@ -23,6 +23,8 @@ export const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  // the template data folder every fresh service of the run starts on a copy of (support/service.ts)
+  globalSetup: './support/global-setup.ts',
   outputDir: '../test-results/e2e-artifacts',
   timeout: 60_000,
   expect: { timeout: 15_000 },

@@ -4,7 +4,7 @@
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
 
-test.use({ serviceOptions: { args: ['--seed', '25'] } });
+test.use({ serviceOptions: { own: 'replay-empty' } });
 
 test('replay dialog with no data: Start disabled, the way to the Data dialog offered', async ({ page, service }) => {
   const screen = new TradingPage(page);

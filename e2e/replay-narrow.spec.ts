@@ -6,7 +6,7 @@
 import { test, expect } from './support/fixtures.ts';
 import { importKlines, openReplay, startReplay } from './support/replay.ts';
 
-test.use({ serviceOptions: { args: ['--seed', '34'] } });
+test.use({ serviceOptions: { own: 'replay-narrow' } });
 
 test('at 1024 x 640 the replay banner shows every control whole, and each works', async ({ page, service }) => {
   test.setTimeout(120_000);

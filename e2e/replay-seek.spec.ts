@@ -9,7 +9,7 @@ import { test, expect } from './support/fixtures.ts';
 import { PositionsArea } from './pages/positions-area.ts';
 import { importKlines, openReplay, startReplay } from './support/replay.ts';
 
-test.use({ serviceOptions: { args: ['--seed', '35'] } });
+test.use({ serviceOptions: { own: 'replay-seek' } });
 
 const grouped = (x: number, decimals: number): string =>
   x.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });

@@ -10,7 +10,7 @@ import { TradingPage } from './pages/trading-page.ts';
 import { importKlines, openReplay, startReplay } from './support/replay.ts';
 import { startHeadless } from './support/service.ts';
 
-test.use({ serviceOptions: { args: ['--seed', '33'] } });
+test.use({ serviceOptions: { own: 'replay-session' } });
 
 test('a replay is never called Live: its top bar says Connected, the live one Live', async ({ page, service }) => {
   await importKlines(service.url);

@@ -9,7 +9,7 @@ import { test, expect } from './support/fixtures.ts';
 import { openSweepsOnKlines, startSweep } from './support/sweeps.ts';
 
 // a service of its own: the specs before it import BTCUSDT data of other days into the shared one
-test.use({ serviceOptions: { args: ['--seed', '28'] } });
+test.use({ serviceOptions: { own: 'sweeps' } });
 
 interface SetRow {
   params: Record<string, number>;

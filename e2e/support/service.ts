@@ -1,9 +1,13 @@
 // Starts the built headless service (out/main/headless.js) as a real process on 127.0.0.1,
 // port 0, with a fresh data folder and a paper account (--account KEY:SECRET:BALANCE), and
 // reads its URL and one-time login link from its output.
+// A fresh data folder is a copy of the run's template (global-setup.ts) when there is one: a
+// venue that has started once before, its simulated history built (a first start builds 30 days
+// of it for 12 pairs, 15 to 40 s of a 2-core machine), so the service starts as a desktop app
+// does on its second day. `fresh: true` starts on an empty folder instead.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,10 +40,31 @@ export interface StartOptions {
   balance?: string;
   /** Reuse this data folder (a restart) instead of a fresh one. */
   dataDir?: string;
+  /** An empty data folder, not a copy of the run's template: the venue's very first start. */
+  fresh?: boolean;
+  /**
+   * A service of its own for a spec file (`test.use({ serviceOptions: { own: 'name' } })`): the
+   * name is not passed on, it only makes the worker's options differ from the other files', so
+   * the file's tests get a service (and a data folder) no other spec has used.
+   */
+  own?: string;
+  /** Without the --account paper account (the template is built so). */
+  noAccount?: boolean;
+}
+
+/** The environment variable naming the run's template data folder (set by global-setup.ts). */
+export const TEMPLATE_ENV = 'PERPDESK_E2E_TEMPLATE';
+
+/** A new data folder: a copy of the run's template, or empty when there is none or `fresh`. */
+function newDataDir(fresh: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), 'perpdesk-e2e-'));
+  const template = process.env[TEMPLATE_ENV];
+  if (!fresh && template) cpSync(template, dir, { recursive: true });
+  return dir;
 }
 
 export async function startHeadless(opts: StartOptions = {}): Promise<RunningService> {
-  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'perpdesk-e2e-'));
+  const dataDir = opts.dataDir ?? newDataDir(opts.fresh ?? false);
   const account: PaperAccount = {
     apiKey: `e2e_${randomBytes(8).toString('hex')}`,
     apiSecret: randomBytes(24).toString('hex'),
@@ -51,8 +76,7 @@ export async function startHeadless(opts: StartOptions = {}): Promise<RunningSer
     '0',
     '--data-dir',
     dataDir,
-    '--account',
-    `${account.apiKey}:${account.apiSecret}:${account.balance}`,
+    ...(opts.noAccount ? [] : ['--account', `${account.apiKey}:${account.apiSecret}:${account.balance}`]),
     ...(opts.args ?? []),
   ];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
