@@ -13,7 +13,7 @@ import { openSimulatedMarket, type SimulatedMarket } from './market/sim/simulate
 import { replayCatalogue } from './replay/catalogue.ts';
 import { replayStart } from './replay/plan.ts';
 import type { ReplayData } from './replay/ports.ts';
-import { openReplayMarket, type ReplayMarket, type ReplayOptions } from './replay/replay-market.ts';
+import { faultError, openReplayMarket, type ReplayMarket, type ReplayOptions } from './replay/replay-market.ts';
 import { ReplaySession } from './replay/session.ts';
 import { SessionReport } from './replay/session-report.ts';
 
@@ -232,10 +232,12 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   } else klines = openKlines();
   let session: ReplaySession | null = null;
   if (replay !== undefined && replayMarket !== null) {
+    const m = replayMarket;
     const report = new SessionReport({
       events: exchange.events,
       summary: (id) => exchange.summary(id),
       now: () => clock.now(),
+      fault: () => m.fault,
     });
     // the report's equity grid: sampled by the replay at fixed market times, however the clock moves
     replayMarket.every(report.sampleMs, (t) => report.sample(t));
@@ -287,10 +289,12 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
     replay: session,
     submit:
       replayMarket !== null && session !== null && (replayMarket.orderLatency > 0 || replayMarket.responseLatency > 0)
-        ? <C extends Command>(c: C) => replayMarket.submit(() => exchange.execute(c))
+        ? unlessFaulted(replayMarket, <C extends Command>(c: C) => replayMarket.submit(() => exchange.execute(c)))
         : simulated !== null
           ? submitAfter(simulated, exchange)
-          : <C extends Command>(c: C) => exchange.execute(c),
+          : replayMarket !== null
+            ? unlessFaulted(replayMarket, <C extends Command>(c: C) => exchange.execute(c))
+            : <C extends Command>(c: C) => exchange.execute(c),
     seed,
     checkpointMarket,
     commitNow() {
@@ -334,5 +338,21 @@ function submitAfter(market: SimulatedMarket, exchange: Exchange) {
   return <C extends Command>(c: C): ResultOf<C> => {
     market.catchUp();
     return exchange.execute(c);
+  };
+}
+
+/** What a faulted replay refuses: whatever would trade or put an order on its book (cancels go through). */
+const FAULT_REFUSES: ReadonlySet<Command['kind']> = new Set(['place', 'placeBot', 'amend', 'setTpSl']);
+
+/**
+ * A replay's commands: once it is faulted (docs/replay.md "When history cannot be read") no
+ * order is taken (5001 naming the fault), as a venue whose market feed broke halts trading; a
+ * cancel, a leverage or margin change still applies, at the time history stopped.
+ */
+function unlessFaulted(market: ReplayMarket, submit: Venue['submit']): Venue['submit'] {
+  return (c) => {
+    const f = market.fault;
+    if (f !== null && FAULT_REFUSES.has(c.kind)) throw faultError(f);
+    return submit(c);
   };
 }

@@ -18,7 +18,7 @@
 //     after every historical event up to that time; orders in flight keep their sending order.
 //     Its answer is delivered at that time + responseLatency (answers in the order applied).
 import { ApiError, Errors } from '../../src-shared/errors.ts';
-import type { ReplayStatus } from '../../src-shared/types.ts';
+import type { ReplayFault, ReplayStatus } from '../../src-shared/types.ts';
 import { MAX_SPEED, MIN_SPEED, VirtualClock } from '../core/clock.ts';
 import { CandleCoverage } from '../market/candle-coverage.ts';
 import type { KlineService } from '../market/kline-service.ts';
@@ -114,6 +114,7 @@ export class ReplayMarket implements MarketSource {
   private readonly listeners: Array<(s: ReplayStatus) => void> = [];
   private lastNotify = 0;
   private notifyTimer: ReturnType<typeof setTimeout> | null = null;
+  private faultOf: ReplayFault | null = null;
 
   constructor(o: {
     engine: ReplayEngine;
@@ -148,7 +149,12 @@ export class ReplayMarket implements MarketSource {
   }
 
   get paused(): boolean {
-    return this.userPaused || this.lockstep || this.finished;
+    return this.userPaused || this.lockstep || this.finished || this.faultOf !== null;
+  }
+
+  /** Where and why applying history failed, or null (docs/replay.md "When history cannot be read"). */
+  get fault(): ReplayFault | null {
+    return this.faultOf;
   }
 
   get finished(): boolean {
@@ -195,6 +201,7 @@ export class ReplayMarket implements MarketSource {
       order_latency: this.opts.orderLatency,
       data_latency: this.opts.dataLatency,
       response_latency: this.opts.responseLatency,
+      fault: this.faultOf === null ? null : { ...this.faultOf },
     };
   }
 
@@ -226,6 +233,8 @@ export class ReplayMarket implements MarketSource {
    */
   submit<T>(run: () => T): Promise<T> {
     if (this.stopped) return Promise.reject(new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay is closing'));
+    // faulted, the clock cannot move: what the venue still lets through (a cancel) applies now
+    if (this.faultOf !== null) return new Promise<T>((resolve) => resolve(run()));
     const { until } = this.opts;
     const now = this.engine.time;
     const entry = this.latency.entry(now);
@@ -359,7 +368,24 @@ export class ReplayMarket implements MarketSource {
     this.aim = this.engine.time;
   }
 
+  // Once a read or commit fails in here the readers stand at an unknown place (a merge half
+  // advanced, a cursor past rows never applied): the replay is faulted for good, every later move
+  // is refused (faultError) so no event is skipped or misordered, and what is in flight fails.
   private runTo(target: number): number {
+    if (this.faultOf !== null) throw faultError(this.faultOf);
+    try {
+      return this.apply(target);
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      this.faultOf = { time: this.engine.time, message: reason.slice(0, 200) };
+      const refused = faultError(this.faultOf);
+      for (const o of this.inFlight.splice(0)) o.fail(refused);
+      this.changed(true);
+      throw err;
+    }
+  }
+
+  private apply(target: number): number {
     const before = this.engine.events;
     const finishedBefore = this.finished;
     // orders (and answers) in flight that arrive by then, each after the history up to its time
@@ -400,6 +426,15 @@ export class ReplayMarket implements MarketSource {
       this.notifyTimer.unref?.();
     }
   }
+}
+
+/** The answer to a move (or an order) on a faulted replay: 5001 naming the fault and what to do. */
+export function faultError(f: ReplayFault): ApiError {
+  return new ApiError(
+    Errors.SERVICE_UNAVAILABLE,
+    `The replay is faulted: applying its history failed at market time ${f.time} (${f.message}); it cannot go on ` +
+      `from there: close it and open it again, or open a new replay from ${f.time}`,
+  );
 }
 
 /**

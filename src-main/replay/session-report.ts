@@ -5,7 +5,13 @@
 // the same report to the byte however the clock moved; money in 1e-8 USDT units (bigint).
 import Decimal from 'decimal.js';
 import { parseFixed } from '../../src-shared/decimal.ts';
-import type { AccountSummary, PositionRecord, ReplayAccountReport, TradeRecord } from '../../src-shared/types.ts';
+import type {
+  AccountSummary,
+  PositionRecord,
+  ReplayAccountReport,
+  ReplayFault,
+  TradeRecord,
+} from '../../src-shared/types.ts';
 import { formatMoney } from '../risk/money.ts';
 import { HOUSE_ACCOUNT } from '../trading/core.ts';
 import type { AccountEvent, EventBus } from '../trading/events.ts';
@@ -21,6 +27,8 @@ export interface SessionReportDeps {
   summary(accountId: number): AccountSummary;
   /** Market time, ms. */
   now(): number;
+  /** The replay's fault (ReplayMarket.fault): the report then says it is cut short. */
+  fault?: () => ReplayFault | null;
   sampleMs?: number;
 }
 
@@ -31,6 +39,12 @@ export interface SessionReportData {
   /** Market time of the session's start and of this report, ms. */
   start: number;
   time: number;
+  /**
+   * False when applying history failed (docs/replay.md "When history cannot be read"): the
+   * figures stop at stopped_at, the market time history reached, not at the replay's end.
+   */
+  complete: boolean;
+  stopped_at: number | null;
   accounts: AccountReport[];
 }
 
@@ -228,7 +242,8 @@ export class SessionReport {
         net_equity_curve: netCurve,
       });
     }
-    return { start: this.start, time, accounts };
+    const fault = this.deps.fault?.() ?? null;
+    return { start: this.start, time, complete: fault === null, stopped_at: fault?.time ?? null, accounts };
   }
 
   /** The fills of the session, per account, oldest first. */

@@ -17,7 +17,7 @@ import { ApiError, Errors } from '../../src-shared/errors.ts';
 import { MAX_SPEED, MIN_SPEED } from '../core/clock.ts';
 import type { SessionReport } from './session-report.ts';
 import type { ReplayState, ReplayStatus } from '../../src-shared/types.ts';
-import type { ReplayMarket } from './replay-market.ts';
+import { faultError, type ReplayMarket } from './replay-market.ts';
 
 /** What the session needs of the replay market. */
 export type ReplayControl = Pick<
@@ -113,6 +113,9 @@ export class ReplaySession {
     // that can fail: the data read, a commit), and only then who holds the clock and play or
     // pause. A refused or failed action leaves the controls as they were.
     this.check(a);
+    // a faulted replay never moves again (docs/replay.md "When history cannot be read")
+    const fault = this.market.status().fault;
+    if (moves && fault) throw faultError(fault);
     switch (a.action) {
       case 'play':
         // play by the client holding the clock hands it back: the clock then runs by itself, as
@@ -168,8 +171,9 @@ export class ReplaySession {
 
   /**
    * Applies history (a step or seek). A failure there (the datasets could not be read, a commit
-   * failed) is no bad input: it is logged and answered 5000 naming it, the controls untouched;
-   * the history applied before the fault stays applied (history is never taken back).
+   * failed) is no bad input: it is logged and answered 5000 naming it, who holds the clock and the
+   * speed untouched; the history applied before the fault stays applied (history is never taken
+   * back), and the market is faulted from then on: every later move is refused 5001.
    */
   private move(what: 'step' | 'seek', run: () => void): void {
     try {
@@ -178,10 +182,11 @@ export class ReplaySession {
       if (err instanceof ApiError) throw err;
       console.error(`perpdesk: the replay's ${what} failed`, err);
       const reason = err instanceof Error ? err.message : String(err);
+      const at = this.market.status().time;
       throw new ApiError(
         Errors.INTERNAL,
-        `The replay's ${what} failed applying its history (${reason.slice(0, 200)}); who holds the clock, ` +
-          `play or pause and the speed are as before; the clock stands at ${this.market.status().time}`,
+        `The replay's ${what} failed applying its history (${reason.slice(0, 200)}); the replay is faulted at ` +
+          `market time ${at} and cannot go on: close it and open it again, or open a new replay from ${at}`,
       );
     }
   }
@@ -253,8 +258,8 @@ export class ReplaySession {
       try {
         this.market.step(Math.min(FREE_RUN_SLICE_MS, s.until - s.time));
       } catch (err) {
-        // outside any request: logged, and the replay pauses where the fault left it (thrown
-        // from setImmediate it would end the process, the live venue and its other replays)
+        // outside any request: logged, and the replay pauses, faulted, where the fault left it
+        // (thrown from setImmediate it would end the process, the live venue and its other replays)
         console.error('perpdesk: the replay stopped playing: applying its history failed', err);
         this.stopPlaying();
         this.emit(this.status());

@@ -36,6 +36,17 @@ export interface ReplayStatus {
   data_latency: number;
   /** Order response latency, ms of history: an order's answer, and its owner's account events, arrive this long after the engine applied them. */
   response_latency: number;
+  /**
+   * Applying the history failed (the datasets could not be read, a commit failed): the replay is
+   * faulted for good (docs/replay.md "When history cannot be read"); null while it is sound.
+   */
+  fault: ReplayFault | null;
+}
+
+/** Why and where a replay stopped: the market time history had reached, and the failure. */
+export interface ReplayFault {
+  time: number;
+  message: string;
 }
 
 /** `GET /api/v1/replay` and the `replay` WebSocket channel: the status plus who holds the clock. */

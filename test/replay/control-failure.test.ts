@@ -1,7 +1,7 @@
 // A replay control is all or nothing (docs/replay.md "Session"): a step or seek whose history
 // cannot be applied (here the datasets' database closed under the replay, as a store failing
-// mid-session would) is answered 5000 naming the failure, and who holds the clock, play and pause
-// are as before it. Before, the session took the hold and paused first, then failed: the
+// mid-session would) is answered 5000 naming the failure, and who holds the clock is as before it
+// (the replay is then faulted for good, and stands paused: fault.test.ts). Before, the session took the hold and paused first, then failed: the
 // REPLAY answer was an error while the asking connection held the clock (others got 2104), and a
 // failed REST step or seek left a playing replay paused. A lockstep replay's free run that fails
 // (on setImmediate, outside any request) threw out of the timer and ended the process; it now
@@ -71,7 +71,7 @@ it('a REPLAY step that fails applying history leaves the clock unheld and answer
   const after = session.status();
   expect(after).toMatchObject({ held: false, paused: true, lockstep: true, speed: before.speed });
   expect(failed.error.code).toBe(5000);
-  expect(failed.error.message).toMatch(/^The replay's step failed applying its history \(.+\); who holds the clock/);
+  expect(failed.error.message).toMatch(/^The replay's step failed applying its history \(.+\); the replay is faulted/);
   // another client may still take the clock (it got 2104 while the failed request held it)
   const other = await b.send('REPLAY', { action: 'pause' });
   expect(other.result).toMatchObject({ held: false });
@@ -82,7 +82,7 @@ it('a REPLAY step that fails applying history leaves the clock unheld and answer
 });
 
 it.each(['step', 'seek'] as const)(
-  'a REST %s that fails applying history leaves a playing replay playing',
+  'a REST %s that fails applying history answers 5000 and stops a playing replay, faulted',
   async (what) => {
     const { db, svc } = await service(false);
     vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -91,7 +91,9 @@ it.each(['step', 'seek'] as const)(
     expect(s).toMatchObject({ paused: false, lockstep: false, held: false });
     db.close();
     const r = await post(svc.url, what === 'step' ? { action: 'step', ms: 20_000 } : { action: 'seek', time: s.until });
-    expect(session.status()).toMatchObject({ paused: false, lockstep: false, held: false, speed: s.speed });
+    // faulted (fault.test.ts): it stops where history could not be read, the rest as before
+    expect(session.status()).toMatchObject({ paused: true, lockstep: false, held: false, speed: s.speed });
+    expect(session.status().fault).toMatchObject({ time: session.status().time });
     expect(r.http).toBe(500);
     expect(r.body).toMatchObject({ code: 5000 });
     expect(r.body.message).toMatch(new RegExp(`^The replay's ${what} failed applying its history`));

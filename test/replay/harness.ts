@@ -140,6 +140,7 @@ export function memoryReplayVenue(
   symbol: string,
   start: number,
   initialPrice: string,
+  wall: () => number = () => 0,
 ): MemoryReplayVenue {
   const db = openDatabase({ dataDir: ':memory:' });
   const symbols = new SymbolsRepo(db);
@@ -160,6 +161,7 @@ export function memoryReplayVenue(
     clock,
     data,
     replay: { symbols: [symbol], start },
+    wall,
     openKlines: () => new KlineService({ candles, symbols, clock, exchange }, { tickMs: 0 }),
   });
   return {

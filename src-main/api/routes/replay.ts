@@ -72,6 +72,20 @@ const statusSchema = Type.Object({
   live_url: Type.Union([Type.String(), Type.Null()], {
     description: 'The live venue to go back to; null for a replay started with --replay',
   }),
+  fault: Type.Union(
+    [
+      Type.Object({
+        time: Type.Integer({ description: 'Market ms history had reached when applying it failed' }),
+        message: Type.String({ description: 'The failure' }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'Applying history failed (datasets unreadable, a commit failed): the replay is stopped for good, every play, ' +
+        'step, seek and new order is refused 5001; close it and open it again. null while the replay is sound',
+    },
+  ),
 });
 
 const actionBody = Type.Object(
@@ -185,6 +199,12 @@ const reportQuery = Type.Object(
 const reportSchema = Type.Object({
   start: Type.Integer({ description: 'Market ms of the session start' }),
   time: Type.Integer({ description: 'Market ms of this report' }),
+  complete: Type.Boolean({
+    description: 'False when applying history failed: the session was cut short at stopped_at (status fault)',
+  }),
+  stopped_at: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Market ms history stopped at when it failed; null for a sound replay',
+  }),
   accounts: Type.Array(
     Type.Object({
       user_id: Type.Integer(),

@@ -28,6 +28,8 @@ export function ReplayBanner() {
   if (status === null) return <div className="replay-banner" data-testid="replay-banner" aria-busy="true" />;
   if (link === 'ended') return <EndedBanner status={status} />;
   const state = link === 'down' ? 'disconnected' : playState(status);
+  // finished, or faulted (applying history failed): nothing moves it any more
+  const stopped = status.finished || Boolean(status.fault);
   const doSeek = (): void => {
     const t = parseUtc(seek);
     if (t === null) return setSeekError('Seek to a UTC time like 2021-05-16 12:00');
@@ -68,22 +70,33 @@ export function ReplayBanner() {
           latency {status.order_latency} / {status.response_latency} / {status.data_latency} ms
         </span>
       )}
-      <span className={`replay-state ${state}`} data-testid="replay-state">
-        {state === 'playing'
-          ? `▶ ${speedLabel(status.speed)}`
-          : state === 'paused'
-            ? `❚❚ paused · ${speedLabel(status.speed)}`
-            : state === 'lockstep'
-              ? 'lockstep'
-              : state === 'disconnected'
-                ? 'no connection'
-                : 'finished'}
+      <span
+        className={`replay-state ${state}`}
+        data-testid="replay-state"
+        title={
+          status.fault
+            ? `History could not be read at ${utcSecond(status.fault.time)} UTC (${status.fault.message}): the replay ` +
+              'stopped there for good and its report is incomplete; close it and open it again'
+            : undefined
+        }
+      >
+        {state === 'faulted'
+          ? 'history failed · stopped'
+          : state === 'playing'
+            ? `▶ ${speedLabel(status.speed)}`
+            : state === 'paused'
+              ? `❚❚ paused · ${speedLabel(status.speed)}`
+              : state === 'lockstep'
+                ? 'lockstep'
+                : state === 'disconnected'
+                  ? 'no connection'
+                  : 'finished'}
       </span>
       <span className="replay-controls">
         <button
           className="rb"
           data-testid="replay-play"
-          disabled={busy || status.finished || status.lockstep}
+          disabled={busy || stopped || status.lockstep}
           title={status.paused ? 'Play (Space)' : 'Pause (Space)'}
           aria-label={status.paused ? 'Play' : 'Pause'}
           onClick={() => void actions.togglePlay()}
@@ -110,7 +123,7 @@ export function ReplayBanner() {
           <button
             key={label}
             className="rb"
-            disabled={busy || status.finished}
+            disabled={busy || stopped}
             title={`Step ${label} of history at once (${label === '1s' ? 'N' : label === '1m' ? '.' : 'Shift+.'})`}
             aria-label={`Step ${label}`}
             onClick={() => void actions.control({ action: 'step', ms })}
@@ -137,7 +150,7 @@ export function ReplayBanner() {
           />
           {/* not disabled while another control is in flight: a disabled default button would
               swallow the field's Enter (HTML's implicit submission), and the seek queues fine */}
-          <button className="rb" type="submit" disabled={status.finished || seek.trim() === ''}>
+          <button className="rb" type="submit" disabled={stopped || seek.trim() === ''}>
             Go
           </button>
         </form>

@@ -262,10 +262,11 @@ export function progress(s: Pick<ReplayStatusView, 'start' | 'until' | 'time'>):
   return Math.min(1, Math.max(0, (s.time - s.start) / (s.until - s.start)));
 }
 
-/** The banner's state word. */
+/** The banner's state word: faulted (applying history failed, docs/replay.md) before all else. */
 export function playState(
-  s: Pick<ReplayStatusView, 'paused' | 'lockstep' | 'finished'>,
-): 'finished' | 'lockstep' | 'paused' | 'playing' {
+  s: Pick<ReplayStatusView, 'paused' | 'lockstep' | 'finished'> & Partial<Pick<ReplayStatusView, 'fault'>>,
+): 'faulted' | 'finished' | 'lockstep' | 'paused' | 'playing' {
+  if (s.fault) return 'faulted';
   if (s.finished) return 'finished';
   if (s.lockstep) return 'lockstep';
   return s.paused ? 'paused' : 'playing';
