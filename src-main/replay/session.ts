@@ -173,7 +173,7 @@ export class ReplaySession {
    * Applies history (a step or seek). A failure there (the datasets could not be read, a commit
    * failed) is no bad input: it is logged and answered 5000 naming it, who holds the clock and the
    * speed untouched; the history applied before the fault stays applied (history is never taken
-   * back), and the market is faulted from then on: every later move is refused 5001.
+   * back), and the market is faulted from then on: it stops playing, every later move is refused 5001.
    */
   private move(what: 'step' | 'seek', run: () => void): void {
     try {
@@ -181,6 +181,9 @@ export class ReplaySession {
     } catch (err) {
       if (err instanceof ApiError) throw err;
       console.error(`perpdesk: the replay's ${what} failed`, err);
+      // faulted for good: a free run stops here too (its next slice would only be refused)
+      this.stopPlaying();
+      this.emit(this.status());
       const reason = err instanceof Error ? err.message : String(err);
       const at = this.market.status().time;
       throw new ApiError(
