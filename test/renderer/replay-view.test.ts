@@ -238,6 +238,10 @@ describe('replay controls and banner', () => {
     expect(playState({ paused: true, lockstep: false, finished: false })).toBe('paused');
     expect(playState({ paused: true, lockstep: true, finished: false })).toBe('lockstep');
     expect(playState({ paused: false, lockstep: false, finished: true })).toBe('finished');
+    // a faulted replay (history could not be read) says so, whatever else it is
+    const fault = { time: 5, message: 'disk I/O error' };
+    expect(playState({ paused: true, lockstep: true, finished: false, fault })).toBe('faulted');
+    expect(playState({ paused: true, lockstep: false, finished: false, fault: null })).toBe('paused');
     expect(progress({ start: 0, until: 100, time: 25 })).toBe(0.25);
     expect(progress({ start: 0, until: 100, time: 250 })).toBe(1);
     expect(progress({ start: 5, until: 5, time: 5 })).toBe(0);
