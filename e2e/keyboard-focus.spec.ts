@@ -4,6 +4,7 @@
 // to its button, a pair picked with Enter to the pair button. The order book's prices and the
 // price field's "Last" are reachable from the keyboard: the book is one Tab stop whose arrow keys
 // move along the levels and whose Enter picks one.
+import type { Locator } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { marketOrder, openTrading, restingBuy } from './support/desk.ts';
 import { onTick } from './support/prices.ts';
@@ -140,6 +141,77 @@ test('the order book is one Tab stop: arrows move along the levels, Enter picks 
   await expect(last).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(screen.form.price).toHaveValue(/^\d+\.\d$/);
+});
+
+test('the form, book and picker tab rows are one Tab stop each; arrows move, select and take effect', async ({
+  page,
+  service,
+  trader,
+}) => {
+  // a narrow window: the order book and the trades share a column under their tabs
+  await page.setViewportSize({ width: 1200, height: 800 });
+  const screen = await openTrading(page, service.url, trader, SYMBOL);
+  const focusedIn = (row: Locator): Locator => row.locator(':focus');
+  // Tab (from the stop after the row: Shift+Tab) enters a row once, on its selected tab, and
+  // leaves it with the next press
+  const tabsOnce = async (row: Locator, selected: string, from: Locator, back = false): Promise<void> => {
+    const [on, off] = back ? ['Shift+Tab', 'Tab'] : ['Tab', 'Shift+Tab'];
+    await expect(row.locator('[role="tab"][tabindex="0"]')).toHaveCount(1);
+    await from.focus();
+    await page.keyboard.press(on);
+    await expect(focusedIn(row)).toHaveText(selected);
+    await page.keyboard.press(on);
+    await expect(focusedIn(row)).toHaveCount(0);
+    await page.keyboard.press(off);
+    await expect(focusedIn(row)).toHaveText(selected);
+  };
+
+  // Open / Close: → selects Close, the send buttons close; Home back to Open
+  const action = screen.form.root.getByRole('tablist', { name: 'Open or close' });
+  await tabsOnce(action, 'Open', screen.form.root.getByRole('button', { name: 'Cross' }), true);
+  await page.keyboard.press('ArrowRight');
+  await expect(screen.form.tab('Close')).toBeFocused();
+  await expect(screen.form.tab('Close')).toHaveAttribute('aria-selected', 'true');
+  await expect(screen.form.button('Close long')).toBeVisible();
+  await page.keyboard.press('Home');
+  await expect(screen.form.tab('Open')).toHaveAttribute('aria-selected', 'true');
+  await expect(screen.form.button('Open long')).toBeVisible();
+
+  // order type: → selects Market, the price field gives way to "Market price"; ← back to Limit
+  const types = screen.form.root.getByRole('tablist', { name: 'Order type' });
+  await tabsOnce(types, 'Limit', screen.form.root.getByTestId('leverage-button'));
+  await page.keyboard.press('ArrowRight');
+  await expect(screen.form.type('Market')).toBeFocused();
+  await expect(screen.form.type('Market')).toHaveAttribute('aria-selected', 'true');
+  await expect(screen.form.price).toHaveValue('Market price');
+  await page.keyboard.press('ArrowLeft');
+  await expect(screen.form.type('Limit')).toHaveAttribute('aria-selected', 'true');
+  await expect(screen.form.price).toBeEditable();
+
+  // Order book | Trades: → shows the trades (the focus follows to their tabs), End / Home
+  const book = page.getByRole('tablist', { name: 'Order book or trades' });
+  await tabsOnce(book, 'Order book', screen.ladder.grouping, true);
+  await page.keyboard.press('ArrowRight');
+  await expect(screen.ladder.root).toBeHidden();
+  await expect(page.getByTestId('trades')).toBeVisible();
+  await expect(focusedIn(book)).toHaveText('Trades');
+  await page.keyboard.press('Home');
+  await expect(screen.ladder.root).toBeVisible();
+  await expect(focusedIn(book)).toHaveText('Order book');
+
+  // the pair picker's tag filter: → selects New, the list shows only the new pairs
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('/');
+  await expect(screen.picker.search).toBeFocused();
+  const all = await screen.picker.rows().count();
+  const tags = screen.picker.dialog.getByRole('tablist', { name: 'Tag filter' });
+  await tabsOnce(tags, 'All', screen.picker.search);
+  await page.keyboard.press('ArrowRight');
+  await expect(tags.getByRole('tab', { name: 'New' })).toBeFocused();
+  await expect(tags.getByRole('tab', { name: 'New' })).toHaveAttribute('aria-selected', 'true');
+  await expect.poll(() => screen.picker.rows().count()).toBeLessThan(all);
+  await page.keyboard.press('End');
+  await expect(tags.getByRole('tab', { name: 'Innovation' })).toHaveAttribute('aria-selected', 'true');
 });
 
 test('a checkbox is no text field: shortcuts work on it, Space toggles it; Cancel names the order', async ({

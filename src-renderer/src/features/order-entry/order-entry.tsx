@@ -21,6 +21,7 @@ import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { useLiveSummary } from '../account/use-live-summary.ts';
+import { tabStop, tablistKeys } from '../../layout/tablist-keys.ts';
 import { LeverageEditor } from './leverage-editor.tsx';
 import { LoginHint } from './login-hint.tsx';
 import { NOT_A_NUMBER } from './order-model.ts';
@@ -125,12 +126,13 @@ export function OrderEntry() {
 
   return (
     <div className="order-entry" data-testid="order-entry" data-size-mode={f.sizeMode} onKeyDown={onKeyDown} ref={root}>
-      <div className="oe-tabs" role="tablist" aria-label="Open or close">
+      <div className="oe-tabs" role="tablist" aria-label="Open or close" onKeyDown={tablistKeys}>
         {(['open', 'close'] as const).map((act) => (
           <button
             key={act}
             role="tab"
             aria-selected={f.action === act}
+            tabIndex={tabStop(f.action === act)}
             className={f.action === act ? 'active' : ''}
             onClick={() => a.setAction(act)}
           >
@@ -186,12 +188,13 @@ export function OrderEntry() {
         </p>
       )}
 
-      <div className="oe-types" role="tablist" aria-label="Order type">
+      <div className="oe-types" role="tablist" aria-label="Order type" onKeyDown={tablistKeys}>
         {[OrderType.LIMIT, OrderType.MARKET].map((t) => (
           <button
             key={t}
             role="tab"
             aria-selected={f.type === t}
+            tabIndex={tabStop(f.type === t)}
             className={f.type === t ? 'active' : ''}
             onClick={() => a.set({ type: t })}
             disabled={t === OrderType.MARKET && entry?.general.allow_market === false}

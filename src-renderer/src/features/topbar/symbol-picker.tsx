@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { fmt, fmtCompact, fmtPct } from '../../lib/format.ts';
 import { useModal } from '../../layout/use-modal.ts';
+import { tabStop, tablistKeys } from '../../layout/tablist-keys.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { nextSort, sortEntries, type SortKey, type SortSpec } from './symbol-sort.ts';
 import { change24, change24Text, quoteVolume24 } from './ticker-store.ts';
@@ -104,12 +105,13 @@ export function SymbolPicker({ opener }: { opener?: RefObject<HTMLElement | null
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
-        <div className="tabs" role="tablist" aria-label="Tag filter">
+        <div className="tabs" role="tablist" aria-label="Tag filter" onKeyDown={tablistKeys}>
           {(['all', 'new', 'meme', 'innovation'] as const).map((t) => (
             <button
               key={t}
               role="tab"
               aria-selected={tag === t}
+              tabIndex={tabStop(tag === t)}
               className={tag === t ? 'tab active' : 'tab'}
               onClick={() => setTag(t)}
             >
