@@ -95,8 +95,8 @@ test('the order book is one Tab stop: arrows move along the levels, Enter picks 
 }) => {
   await market.ensureBook(SYMBOL, 15);
   const screen = await openTrading(page, service.url, trader, SYMBOL, { live: true });
-  // only one level of the book is in the Tab order
-  await expect(screen.ladder.root.locator('[tabindex="0"]')).toHaveCount(1);
+  // only one level of the book is in the Tab order (its Order book | Trades tabs, a narrow window's, are a stop of their own)
+  await expect(screen.ladder.root.locator('.ladder-row[tabindex="0"]')).toHaveCount(1);
   // Tab from the grouping select lands on the best bid
   await screen.ladder.grouping.focus();
   await page.keyboard.press('Tab');
