@@ -36,10 +36,25 @@ import {
   type LogicalRange,
   type MouseEventParams,
   type Time,
+  type TickMarkFormatter,
   type UTCTimestamp,
 } from 'lightweight-charts';
 import type { Candle } from '../../../../src-shared/types.ts';
 import { DEFAULT_BAR_SPACING, DEFAULT_RIGHT_OFFSET, initialBarSpacing, rightOffsetFor } from './bar-spacing.ts';
+import { cutAtEdge } from './time-axis-edges.ts';
+
+const FONT_SIZE = 11;
+const FONT = "'JetBrains Mono', 'SFMono-Regular', Menlo, Consolas, monospace";
+let measured = 0;
+/** The width of a digit in the chart's (monospaced) font, measured once it is drawn. */
+function charWidth(): number {
+  if (measured > 0) return measured;
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (ctx === null) return FONT_SIZE * 0.62;
+  ctx.font = `${FONT_SIZE}px ${FONT}`;
+  measured = ctx.measureText('0').width;
+  return measured;
+}
 
 export const CHART_COLORS = {
   background: '#0e1216',
@@ -123,6 +138,11 @@ export class ChartModel {
   private disposed = false;
   private readonly onCrosshair = (p: MouseEventParams<Time>): void => this.crosshair(p);
   private readonly onRange = (r: LogicalRange | null): void => this.rangeChanged(r);
+  /** Hides a time-axis label that would stick out of the axis (time-axis-edges.ts); null: the usual text. */
+  private readonly edgeLabels: TickMarkFormatter = (time, type) => {
+    const ts = this.chart.timeScale();
+    return cutAtEdge(ts.timeToCoordinate(time), type, charWidth(), ts.width()) ? '' : null;
+  };
 
   constructor(container: HTMLElement, opts: ChartModelOptions = {}) {
     this.opts = opts;
@@ -132,8 +152,8 @@ export class ChartModel {
       layout: {
         background: { type: ColorType.Solid, color: CHART_COLORS.background },
         textColor: CHART_COLORS.text,
-        fontSize: 11,
-        fontFamily: "'JetBrains Mono', 'SFMono-Regular', Menlo, Consolas, monospace",
+        fontSize: FONT_SIZE,
+        fontFamily: FONT,
         attributionLogo: false,
       },
       grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
@@ -145,6 +165,7 @@ export class ChartModel {
         secondsVisible: false,
         rightOffset: DEFAULT_RIGHT_OFFSET,
         barSpacing: DEFAULT_BAR_SPACING,
+        tickMarkFormatter: this.edgeLabels,
       },
       localization: { locale: 'en-US' },
     });
@@ -371,6 +392,8 @@ export class ChartModel {
   }
 
   private rangeChanged(r: LogicalRange | null): void {
+    // the labels are cached by time, not by place: drop them so the ones at the edges are judged again
+    this.chart.applyOptions({ timeScale: { tickMarkFormatter: this.edgeLabels } });
     if (r === null || this.data.length === 0) return;
     if (r.from < (this.opts.olderThreshold ?? 15)) this.opts.onNeedOlder?.();
   }
