@@ -18,7 +18,9 @@ function run(example: string, args: string[]): Promise<{ code: number | null; st
   });
   let stdout = '';
   let stderr = '';
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  // a bound for a hung bot only: six node processes loading ccxt at once took over 20 s on a
+  // 2-core host also running the e2e specs (12-03)
+  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
   child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
   return new Promise((resolve) =>
@@ -47,7 +49,7 @@ describe('the example bots on the command line', () => {
       expect(r.stdout).toMatch(want[i][1]);
       expect(r.stderr).toBe('');
     });
-  }, 40_000);
+  }, 120_000);
 
   it('a missing --key or an unknown option: one line, exit 2', async () => {
     const cases: Array<[string, string[], string]> = [
@@ -64,5 +66,5 @@ describe('the example bots on the command line', () => {
       expect(r.stderr).toBe(`${cases[i][2]} (--help for the options)\n`);
       expect(r.stdout).toBe('');
     });
-  }, 40_000);
+  }, 120_000);
 });
