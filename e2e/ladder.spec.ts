@@ -1,7 +1,7 @@
 import { test, expect } from './support/fixtures.ts';
 import type { DepthSnapshot } from '../src-shared/types.ts';
 import { setPaused } from './support/sim.ts';
-import { marketOrder, watchLadder } from './support/desk.ts';
+import { watchLadder } from './support/desk.ts';
 
 async function depth(url: string, symbol: string): Promise<DepthSnapshot> {
   const r = (await (await fetch(`${url}/fapi/v1/depth?symbol=${symbol}&with_id=true&limit=50`)).json()) as {
@@ -106,7 +106,6 @@ test('the ladder follows the book and matches the REST depth', async ({ page, se
 test('ArrowDown on a level the book moved out of sight goes down from it, never to the asks', async ({
   page,
   service,
-  trader,
   market,
 }) => {
   const symbol = 'ETHUSDT';
@@ -117,10 +116,11 @@ test('ArrowDown on a level the book moved out of sight goes down from it, never 
   const s = await market.symbol(symbol);
   const tick = Number(s.price_step);
   const ticks = (p: string): number => Math.round(Number(p) / tick);
-  // a sell takes the two best bids, opening the spread
+  // a sell takes the two best bids, opening the spread; by the taker account, whose balance
+  // covers them however deep the simulated market made them (the trader's 10,000 USDT did not)
   const d0 = await depth(service.url, symbol);
   const qty = d0.bids.slice(0, 2).reduce((a, [, q]) => a + Number(q), 0);
-  await marketOrder(trader.api, symbol, 2, qty.toFixed(s.qty_precision));
+  await market.take(symbol, 2, Math.round(qty / Number(s.qty_step)));
   const d1 = await depth(service.url, symbol);
   expect(ticks(d1.asks[0][0]) - ticks(d1.bids[0][0]), 'the spread the sell opened').toBeGreaterThan(1);
   await expect.poll(async () => ticks((await ladder.levels('bid'))[0]?.[0] ?? 'NaN')).toBe(ticks(d1.bids[0][0]));
