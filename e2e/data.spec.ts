@@ -1,31 +1,23 @@
 // The Data dialog: import a Binance archive zip picked from disk, see what the import did and
 // the stored dataset, refuse a damaged one with its row, edit its specs, delete the dataset.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { strToU8, zipSync } from 'fflate';
 import { test, expect } from './support/fixtures.ts';
+import { zipPayload } from './support/zip-payload.ts';
 import { TradingPage } from './pages/trading-page.ts';
 
 const KLINES = fileURLToPath(
   new URL('../test/fixtures/binance/klines/binance_spot_BTCUSDT_1h_2023-03-24_outage_gap.csv', import.meta.url),
 );
 
-function zipOf(name: string, csv: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'perpdesk-e2e-data-'));
-  const file = path.join(dir, name);
-  writeFileSync(file, zipSync({ [name.replace(/\.zip$/, '.csv')]: strToU8(csv) }));
-  return file;
-}
-
 test('import an archive zip from the Data dialog, see it listed with its gap, and delete it', async ({
   page,
   service,
 }) => {
   const csv = readFileSync(KLINES, 'utf8');
-  const good = zipOf('ETHUSDT-1h-2023-03-24.zip', csv);
-  const bad = zipOf('ETHUSDT-1h-2023-03-25.zip', csv.replace('28295.42000000', '28295.4200000x'));
+  const good = zipPayload('ETHUSDT-1h-2023-03-24.zip', csv);
+  const bad = zipPayload('ETHUSDT-1h-2023-03-25.zip', csv.replace('28295.42000000', '28295.4200000x'));
 
   const screen = new TradingPage(page);
   await screen.open(service.url);

@@ -3,13 +3,11 @@
 // with its banner, pause, place a limit buy below the market that the history reaches within
 // the next hour, play at speed and see it fill, the position, the report with its equity
 // curve, and go back to the live market.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { strToU8, zipSync } from 'fflate';
 import { errors } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
+import { zipPayload } from './support/zip-payload.ts';
 import { TradingPage } from './pages/trading-page.ts';
 
 const KLINES = fileURLToPath(
@@ -31,13 +29,6 @@ function readKlines(): Row[] {
     .map((c) => ({ open: Number(c[0]), low: Number(c[3]), close: Number(c[4]) }));
 }
 
-function zipOf(name: string, csv: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'perpdesk-e2e-replay-'));
-  const file = path.join(dir, name);
-  writeFileSync(file, zipSync({ [name.replace(/\.zip$/, '.csv')]: strToU8(csv) }));
-  return file;
-}
-
 test('replay: open from the dialog, play at speed, a limit order fills when the history reaches it, position and report', async ({
   page,
   service,
@@ -53,7 +44,7 @@ test('replay: open from the dialog, play at speed, a limit order fills when the 
   await data.getByRole('combobox', { name: 'Market of the files' }).selectOption('um');
   await data
     .getByTestId('data-file-picker')
-    .setInputFiles([zipOf('BTCUSDT-1m-2021-05-16.zip', readFileSync(KLINES, 'utf8'))]);
+    .setInputFiles([zipPayload('BTCUSDT-1m-2021-05-16.zip', readFileSync(KLINES, 'utf8'))]);
   await expect(data.getByTestId('data-import-results')).toContainText('4,320 rows');
   await page.keyboard.press('Escape');
   await expect(data).toHaveCount(0);
