@@ -31,10 +31,16 @@ import { createWorkspaceStore } from './workspace-store.ts';
 import { createStore } from 'zustand/vanilla';
 import type { WsState } from '../../../src-shared/sdk/ws-client.ts';
 import { reportBugs } from './service-failure.ts';
+import { pacedSocket } from './paced-socket.ts';
 
 export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) {
   const api = new RestClient({ baseUrl: opts.baseUrl ?? baseUrl(), recvWindow: 10_000 });
-  const ws = new WsClient({ url: opts.wsUrl ?? wsUrl(), pingIntervalMs: 15_000, pingTimeoutMs: 45_000 });
+  const ws = new WsClient({
+    url: opts.wsUrl ?? wsUrl(),
+    pingIntervalMs: 15_000,
+    pingTimeoutMs: 45_000,
+    WebSocket: pacedSocket(WebSocket),
+  });
   ws.onError(reportBugs);
   // downSince: wall time the market connection was lost (null while open or before the
   // first connect), so the top bar can escalate a drop that lasts (connection-status.ts)

@@ -24,6 +24,7 @@ import { errorText, poll } from './frame.ts';
 import type { SessionState } from './session-store.ts';
 import { PositionSide, Side, TradeRole } from '../../../src-shared/enums.ts';
 import { dropServiceFailure, reportBugs } from './service-failure.ts';
+import { pacedSocket } from './paced-socket.ts';
 
 interface UserEvent {
   kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding' | 'logged_out';
@@ -231,7 +232,12 @@ export function startUserFeed(deps: {
     disconnect();
     key = apiKey;
     state.setState({ status: 'connecting', error: null });
-    const client = new WsClient({ url: deps.wsUrl, pingIntervalMs: 15_000, pingTimeoutMs: 45_000 });
+    const client = new WsClient({
+      url: deps.wsUrl,
+      pingIntervalMs: 15_000,
+      pingTimeoutMs: 45_000,
+      WebSocket: pacedSocket(WebSocket),
+    });
     ws = client;
     client.onError(reportBugs);
     client.on('user', (data) => {
