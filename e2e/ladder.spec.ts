@@ -150,3 +150,73 @@ test('ArrowDown on a level the book moved out of sight goes down from it, never 
 test.afterEach(async ({ service }) => {
   await setPaused(service.url, false);
 });
+
+/** What WATCH_ROWS records: [price, lit, ms] of each flash overlay's change; the price of each row written to. */
+interface Watched {
+  lit: Array<[string, boolean, number]>;
+  drawn: string[];
+}
+
+/** Records, from now on, every change of a level's flash overlay and every row made or rewritten (in the page). */
+const WATCH_ROWS = `(() => {
+  const rows = (window.rows = { lit: [], drawn: [] });
+  new MutationObserver((list) => {
+    for (const m of list) {
+      const el = m.target instanceof Element ? m.target : m.target.parentElement;
+      const row = el && el.closest('.ladder-row');
+      if (!row) continue;
+      if (m.type === 'attributes' && el.classList.contains('ladder-flash'))
+        rows.lit.push([row.dataset.price, el.classList.contains('lit'), performance.now()]);
+      else rows.drawn.push(row.dataset.price);
+    }
+  }).observe(document.querySelector('[data-testid="ladder"]'), {
+    subtree: true, attributes: true, attributeFilter: ['class'], characterData: true, childList: true,
+  });
+})()`;
+
+test('a trade lights its level once, for a moment; the bids it did not touch are left as they were', async ({
+  page,
+  service,
+  market,
+}) => {
+  const symbol = 'ETHUSDT';
+  await market.ensureBook(symbol, 15);
+  const ladder = (await watchLadder(page, service.url, symbol)).ladder;
+  await setPaused(service.url, true);
+  const s = await market.symbol(symbol);
+  // a deep best ask of ours, so that the buy below leaves the level in the book
+  const d0 = await depth(service.url, symbol);
+  const ask = d0.asks[0][0];
+  await market.api.placeBotOrder({
+    symbol,
+    side: 2,
+    position_side: 2,
+    position_action: 1,
+    type: 1,
+    price: ask,
+    qty: (Number(s.min_qty) * 1000).toFixed(s.qty_precision),
+    need_cache: true,
+  });
+  const at = async (): Promise<number | undefined> =>
+    Number((await ladder.levels('ask')).find(([p]) => Number(p) === Number(ask))?.[1]);
+  await expect.poll(at).toBeGreaterThan(Number(d0.asks[0][1]));
+  // from here on: every change of a flash overlay's class, and every row added or rewritten
+  await page.evaluate(WATCH_ROWS);
+  await market.take(symbol, 1, 1);
+  // (a level lit before the watch may go out meanwhile: only the bought level's changes are read)
+  const litAt = async (): Promise<Watched['lit']> =>
+    ((await page.evaluate('window.rows')) as Watched).lit.filter(([p]) => Number(p) === Number(ask));
+  // lit, and out again 300 ms after the last trade on it (the buy may fill against more than one
+  // order there, in more than one push: each lights it anew)
+  await expect.poll(async () => (await litAt()).at(-1)?.[1], { timeout: 5000 }).toBe(false);
+  const lit = await litAt();
+  const { drawn } = (await page.evaluate('window.rows')) as Watched;
+  expect(lit.length, 'lit, then out').toBeGreaterThanOrEqual(2);
+  expect(lit.map(([, on]) => on)).toEqual([...lit.slice(1).map(() => true), false]);
+  expect(lit.at(-1)![2] - lit.at(-2)![2], 'lit for about 300 ms').toBeGreaterThan(250);
+  // the trade took from the best ask only (its size, and the asks' totals from it on): no bid row
+  // was made again or rewritten
+  const bids = new Set((await ladder.levels('bid')).map(([p]) => p));
+  expect(drawn.length, 'the ask rows were rewritten').toBeGreaterThan(0);
+  expect(drawn.filter((p) => bids.has(p))).toEqual([]);
+});
