@@ -125,6 +125,8 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
           },
         })
       : null;
+  // a dataset a running replay reads is not deleted under it (its rows would go from its readers)
+  if (replays !== null) venue.datasets.setReaders((d) => replays.readerOf(d.symbol));
   // the sweeps run on this data folder (npm run sweep), read-only
   const sweeps = replay === undefined ? sweepResults(opts.dataDir) : null;
   try {

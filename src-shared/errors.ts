@@ -37,6 +37,7 @@ export const Errors = {
   HEADERS_TOO_LARGE: def(1008, 431, 'validation', 'Request headers are too large'),
   REQUEST_TIMEOUT: def(1009, 408, 'validation', 'The request did not arrive in time'),
   REPLAY_LIMIT: def(1010, 400, 'validation', 'Too many replays running; close one first'),
+  DATASET_IN_USE: def(1011, 400, 'validation', 'A running replay reads this dataset; close the replay first'),
 
   // 1100-1199: the thing asked for does not exist (HTTP 404)
   ROUTE_NOT_FOUND: def(1100, 404, 'not_found', 'No such route'),

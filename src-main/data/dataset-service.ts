@@ -111,6 +111,7 @@ export class DatasetService {
   readonly store: DatasetStore;
   private readonly now: () => number;
   private queue: Promise<unknown> = Promise.resolve();
+  private readBy: (d: DatasetRecord) => string | null = () => null;
 
   constructor(store: DatasetStore, opts: { now?: () => number } = {}) {
     this.store = store;
@@ -134,8 +135,23 @@ export class DatasetService {
     return this.store.gaps(id);
   }
 
+  /**
+   * Deletes a dataset, unless `readBy` (setReaders) names a running replay that reads it: its
+   * rows go in the connection the replay's readers iterate, and the replay would go on without
+   * them, ending early as if its history had.
+   */
   delete(id: number): void {
+    const d = this.get(id);
+    const reader = this.readBy(d);
+    if (reader !== null) {
+      throw new DatasetError('in_use', `Dataset ${id} (${d.symbol}) is read by ${reader}; close the replay first`);
+    }
     if (!this.store.delete(id)) throw new DatasetError('not_found', `No dataset with id ${id}`);
+  }
+
+  /** Who reads a dataset now (a running replay), or null: asked before each delete. */
+  setReaders(readBy: (d: DatasetRecord) => string | null): void {
+    this.readBy = readBy;
   }
 
   /** Replaces a dataset's contract specs (the record then says 'edited'). */

@@ -90,6 +90,9 @@ function replayStartError(err: unknown): ApiError | null {
 export class ReplayHostService implements ReplayHost {
   private readonly opts: ReplayHostOptions;
   private readonly running = new Map<string, HostedReplay>();
+  /** The pairs of each running replay, by id; those of the ones starting, by a key of their own. */
+  private readonly pairs = new Map<string, readonly string[]>();
+  private readonly startingPairs = new Map<symbol, { symbols: readonly string[]; name: string }>();
   private starting = 0;
   private liveUrl: string | null = null;
   private closed = false;
@@ -116,6 +119,9 @@ export class ReplayHostService implements ReplayHost {
       );
     }
     this.starting++;
+    const provisional = Symbol('starting');
+    const starting = `a replay of ${req.symbols.join(', ')} that is starting`;
+    this.startingPairs.set(provisional, { symbols: req.symbols, name: starting });
     let handle: HostedReplay;
     try {
       handle = await this.opts.launch({
@@ -140,6 +146,7 @@ export class ReplayHostService implements ReplayHost {
       throw replayStartError(err) ?? err;
     } finally {
       this.starting--;
+      this.startingPairs.delete(provisional);
     }
     if (this.closed) {
       await handle.close();
@@ -147,6 +154,7 @@ export class ReplayHostService implements ReplayHost {
     }
     const id = `r${randomBytes(6).toString('hex')}`;
     this.running.set(id, handle);
+    this.pairs.set(id, req.symbols);
     // a replay that is not told to wait plays at once, like the live market
     if (!(req.lockstep ?? false)) handle.play();
     return this.info(id, handle, handle.loginUrl);
@@ -165,6 +173,7 @@ export class ReplayHostService implements ReplayHost {
     const h = this.running.get(id);
     if (h === undefined) return false;
     this.running.delete(id);
+    this.pairs.delete(id);
     await h.close();
     return true;
   }
@@ -173,7 +182,21 @@ export class ReplayHostService implements ReplayHost {
     this.closed = true;
     const all = [...this.running.values()];
     this.running.clear();
+    this.pairs.clear();
     await Promise.all(all.map((h) => h.close()));
+  }
+
+  /**
+   * The running (or starting) replay that reads `symbol`'s data, named for a message ("replay
+   * r1a2b3c4d5e6f (TRXUSDT)"), or null. Its datasets are not to be deleted under it
+   * (DatasetService.setReaders).
+   */
+  readerOf(symbol: string): string | null {
+    for (const [id, symbols] of this.pairs) {
+      if (symbols.includes(symbol)) return `replay ${id} (${symbols.join(', ')})`;
+    }
+    for (const s of this.startingPairs.values()) if (s.symbols.includes(symbol)) return s.name;
+    return null;
   }
 
   private info(id: string, h: HostedReplay, loginUrl: string): ReplayInfo {

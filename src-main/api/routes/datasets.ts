@@ -93,7 +93,8 @@ function uploadedView(r: ImportResultWire, dir: string): ImportResultWire {
 /** Service errors in the envelope registry. */
 function envelopeError(err: unknown): unknown {
   if (!(err instanceof DatasetError)) return err;
-  return new ApiError(err.kind === 'not_found' ? Errors.DATASET_NOT_FOUND : Errors.INVALID_PARAMETER, err.message);
+  const def = { not_found: Errors.DATASET_NOT_FOUND, in_use: Errors.DATASET_IN_USE, invalid: Errors.INVALID_PARAMETER };
+  return new ApiError(def[err.kind], err.message);
 }
 
 export default async function datasetRoutes(
@@ -152,7 +153,7 @@ export default async function datasetRoutes(
         tags: ['datasets'],
         summary: 'Delete a dataset (loopback only)',
         description:
-          'Removes the dataset with every candle, trade, event, file record and gap of it. 403 / 2102 to callers not on this machine.',
+          'Removes the dataset with every candle, trade, event, file record and gap of it. 400 / 1011 while a running replay reads its pair (close the replay first); 403 / 2102 to callers not on this machine.',
         params: idParams,
         querystring: noQuery,
         response: {
