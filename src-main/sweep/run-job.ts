@@ -6,13 +6,12 @@
 // bot's process group is always gone and the venue closed when this resolves.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import type { ReplayAccountReport, ReplayState } from '../../src-shared/types/replay.ts';
 import { startService, type ServiceHandle, type ServiceOptions } from '../service.ts';
 import { errorResult, type JobResult, type SweepJob } from './job.ts';
+import { makeJobDir, removeOrphanJobDirs } from './job-dir.ts';
 import { jobMetrics, netEquityCurve, thinCurve } from './metrics.ts';
 import { OutputTail } from './output-tail.ts';
 
@@ -164,7 +163,8 @@ export async function runJob(job: SweepJob, opts: RunJobOptions): Promise<JobRes
   const venue = await (opts.venue ?? openJobVenue(job, opts.data));
   if ('error' in venue) return errorResult(job, venue.error, since());
   const { svc, key, secret } = venue;
-  const dir = mkdtempSync(join(tmpdir(), 'perpdesk-job-'));
+  removeOrphanJobDirs();
+  const dir = makeJobDir();
   let result: JobResult;
   try {
     result = await drive(job, svc, {
