@@ -8,18 +8,9 @@ import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { ReplayHostService, type HostedReplay } from '../../src-main/replay/host.ts';
 import type { ReplayData } from '../../src-main/replay/ports.ts';
 import { tempDir } from '../data/archive-fixtures.ts';
-import { importTrxRecording } from './harness.ts';
+import { call, importTrxRecording } from './harness.ts';
 
 const FIRST_TRADE = 1744588804438;
-
-async function call(base: string, method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const r = await fetch(base + url, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: r.status, body: await r.json() };
-}
 
 describe('deleting a dataset a replay reads', () => {
   let live: ServiceHandle;
@@ -67,7 +58,7 @@ describe('deleting a dataset a replay reads', () => {
 
     expect((await call(live.url, 'DELETE', `/api/v1/replays/${id}`)).status).toBe(200);
     const gone = await call(live.url, 'DELETE', `/api/v1/datasets/${before[0].id}`);
-    expect(gone).toEqual({ status: 200, body: { code: 0, message: 'success', data: { id: before[0].id } } });
+    expect([gone.status, gone.body]).toEqual([200, { code: 0, message: 'success', data: { id: before[0].id } }]);
     expect((await call(live.url, 'DELETE', `/api/v1/datasets/${before[0].id}`)).body.code).toBe(1106);
   }, 60_000);
 });

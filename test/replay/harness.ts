@@ -288,3 +288,25 @@ export function trxBooks(): HistBook[] {
   }
   return out;
 }
+
+/** One HTTP call of a venue's API: the status, the parsed JSON body (undefined if not JSON), the text and its type. */
+export async function call(
+  base: string,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; body: any; text: string; type: string }> {
+  const r = await fetch(base + url, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: r.status, body: parsed, text, type: r.headers.get('content-type') ?? '' };
+}

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ServiceHandle } from '../../src-main/service.ts';
 import { tempDir } from '../data/archive-fixtures.ts';
-import { importTrxRecording } from './harness.ts';
+import { call, importTrxRecording } from './harness.ts';
 
 const SNAPSHOT_TIME = 1744588800061;
 const FIRST_TRADE = 1744588804438;
@@ -14,27 +14,6 @@ const LAST_DIFF = 1744588823871;
 
 let live: ServiceHandle;
 let dir: string;
-
-async function call(
-  base: string,
-  method: string,
-  url: string,
-  body?: unknown,
-): Promise<{ status: number; body: any; text: string; type: string }> {
-  const r = await fetch(base + url, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: r.status, body: parsed, text, type: r.headers.get('content-type') ?? '' };
-}
 
 beforeAll(async () => {
   dir = tempDir('perpdesk-replay-api-');
