@@ -42,7 +42,8 @@ export interface SweepJob {
 /**
  * ok: the bot exited 0, or the replay reached its end (then the bot was stopped);
  * failed: the bot crashed, exited non-zero or could not start; timeout: killed at the time bound;
- * error: the job could not be run (its venue would not start): not the bot's fault.
+ * error: the job could not be run (its venue would not start), or its replay faulted (history that
+ * could not be read stopped it short of its end): not the bot's fault, no metrics.
  */
 export type JobStatus = 'ok' | 'failed' | 'timeout' | 'error';
 

@@ -1,9 +1,10 @@
 // Runs one sweep job: a replay venue of its own (startService with the job's replay options, on a
 // free loopback port, its records in memory), the bot as a child process with its connection in
 // the environment (the bot contract, docs/sweeps.md), until the bot exits, the replay reaches its
-// end (the bot is then stopped) or the job's time bound (the bot is killed: 'timeout'). What is
-// read back goes through the venue's public routes (status, session report) and its records; the
-// bot's process group is always gone and the venue closed when this resolves.
+// end (the bot is then stopped), the replay's fault (its history could not be read: the bot is
+// stopped, the job is an 'error' with no metrics) or the job's time bound (the bot is killed:
+// 'timeout'). What is read back goes through the venue's public routes (status, session report)
+// and its records; the bot's process group is always gone and the venue closed when this resolves.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -242,8 +243,9 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
       break;
     }
     state = await getJson<ReplayState>(svc, '/api/v1/replay');
-    if (state.finished) {
-      endedBy = 'replay';
+    // the end of the replay, or a fault (its history could not be read: it never moves again)
+    if (state.finished || state.fault !== null) {
+      endedBy = state.finished ? 'replay' : 'venue';
       await Promise.race([exited, sleep(GRACE_MS)]);
       if (!done) {
         stopped = true;
@@ -263,6 +265,8 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
   tail.end();
   state = await getJson<ReplayState>(svc, '/api/v1/replay');
   if (endedBy === 'bot' && state.finished) endedBy = 'replay';
+  // a fault ends the job whatever the bot did about it (a step refused 5001 may have made it exit)
+  if (state.fault !== null) endedBy = 'venue';
 
   const exitCode = child.exitCode;
   const signal = child.signalCode;
@@ -271,6 +275,12 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
   if (spawnError !== null) {
     status = 'failed';
     reason = `the bot did not start: ${(spawnError as Error).message}`;
+  } else if (state.fault !== null) {
+    // not the bot's doing, and its figures would be of part of the span: no metrics
+    status = 'error';
+    reason =
+      `the replay's history could not be read at ${new Date(state.fault.time).toISOString()} ` +
+      `(${state.fault.message}): the replay stopped there, short of the job's end`;
   } else if (endedBy === 'timeout') {
     status = 'timeout';
     reason = `killed at the time bound (${job.timeoutMs} ms)`;
@@ -298,7 +308,10 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
     .prepare('SELECT realized_pnl FROM closed_positions WHERE account_id = ? ORDER BY id')
     .all(botId)
     .map((r) => Number((r as { realized_pnl: number }).realized_pnl) / 1e8);
-  const metrics = jobMetrics({ account, balance: Number(job.balance), closed, span: [job.start, job.until] });
+  const metrics =
+    status === 'error'
+      ? null
+      : jobMetrics({ account, balance: Number(job.balance), closed, span: [job.start, job.until] });
   return {
     jobId: job.id,
     status,
@@ -308,7 +321,7 @@ async function drive(job: SweepJob, svc: ServiceHandle, cx: DriveContext): Promi
     signal,
     digest: recordsDigest(svc),
     metrics,
-    equity: thinCurve(netEquityCurve(account, Number(job.balance))),
+    equity: metrics === null ? [] : thinCurve(netEquityCurve(account, Number(job.balance))),
     outputTail: tail.lines(),
     firstRequestMs,
     wallMs: since(),

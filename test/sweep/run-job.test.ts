@@ -94,6 +94,39 @@ describe('a job', () => {
     expect(Date.now() - t0).toBeLessThan(15_000);
   }, 60_000);
 
+  // Before, a job whose history failed mid-span (a damaged pack) went on as the bot took it: this
+  // bot's step was refused 5001 and it exited 1, 'failed' with the blame on it; a bot that caught
+  // the refusal and exited 0 was 'ok', its metrics those of a cut-short day; one that waited for
+  // the replay's end ran to the time bound.
+  it("ends the job as an error, not the bot's, when the replay's history cannot be read mid-span", async () => {
+    const failAt = JAN6 + 2 * 3_600_000;
+    // the replay's read of the job's span fails there (the venue's start reads the whole dataset
+    // once, for its price steps, before anything plays: that read is sound)
+    const candles: typeof pack.data.candles = function* (id, from, to) {
+      for (const c of pack.data.candles(id, from, to)) {
+        if (to === JAN6 + DAY / 4 && c.openTime >= failAt) throw new Error('database disk image is malformed');
+        yield c;
+      }
+    };
+    // the pack's reader with its candles read through the one above
+    const data: typeof pack.data = Object.assign(Object.create(pack.data) as typeof pack.data, { candles });
+    // a lockstep bot whose step is refused (it exits 1); a bot that waits on a replay that plays by itself
+    const runs: Array<[string, Partial<SweepJob>]> = [
+      ['trade', {}],
+      ['hang', { lockstep: false, speed: 10_000 }],
+    ];
+    for (const [mode, over] of runs) {
+      const r = await runJob(job({ mode }, { timeoutMs: 20_000, ...over }), { data });
+      expect(r).toMatchObject({ status: 'error', endedBy: 'venue', metrics: null, equity: [], finished: false });
+      // the 01:45 candle's path played to its last print (01:56:15), then reading the 02:00 candle failed
+      expect(r.reason).toBe(
+        "the replay's history could not be read at 2025-01-06T01:56:15.000Z (database disk image is malformed): " +
+          "the replay stopped there, short of the job's end",
+      );
+      expect(r.replayTime).toBeLessThan(failAt);
+    }
+  }, 90_000);
+
   it('fails a bot that cannot start, and answers an error for a venue that cannot open', async () => {
     const r = await runJob(job({}, { bot: ['./no-such-bot-here'] }), { data: pack.data });
     expect(r.status).toBe('failed');
