@@ -389,15 +389,21 @@ const FILL_COLUMNS = [
   'created_at',
 ] as const satisfies readonly (keyof TradeRecord)[];
 
-/** One table of the report as CSV (RFC 4180, LF line ends, a header row). */
+/**
+ * One table of the report as CSV (RFC 4180, LF line ends, a header row). The summary's rows end
+ * with the session's `complete` and `stopped_at` (empty while complete).
+ */
 export function reportCsv(
   report: SessionReportData,
   fills: Array<{ user_id: number; fill: TradeRecord }>,
   table: ReportTable,
 ): string {
   if (table === 'summary') {
-    let out = csvRow([...SUMMARY_COLUMNS]);
-    for (const a of report.accounts) out += csvRow(SUMMARY_COLUMNS.map((c) => a[c] as string | number));
+    // the session's own two figures close each row: a table of a cut-short session says so
+    let out = csvRow([...SUMMARY_COLUMNS, 'complete', 'stopped_at']);
+    const session = [report.complete, report.stopped_at ?? ''];
+    for (const a of report.accounts)
+      out += csvRow([...SUMMARY_COLUMNS.map((c) => a[c] as string | number), ...session]);
     return out;
   }
   if (table === 'equity') {

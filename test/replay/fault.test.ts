@@ -94,6 +94,12 @@ async function expectStuck(svc: ServiceHandle, faultTime: number) {
   expect(st.paused).toBe(true);
   const rep = (await call(svc, 'GET', '/api/v1/replay/report')).body.data;
   expect(rep).toMatchObject({ complete: false, stopped_at: faultTime });
+  // the summary table says so too, on each account's row
+  const csv = await fetch(`${svc.url}/api/v1/replay/report?format=csv`).then((r) => r.text());
+  const [head, ...rows] = csv.trim().split('\n');
+  expect(head.split(',').slice(-2)).toEqual(['complete', 'stopped_at']);
+  expect(rows.length).toBeGreaterThan(0);
+  for (const row of rows) expect(row.split(',').slice(-2)).toEqual(['false', String(faultTime)]);
   // no new order on a faulted replay (cancels may still go through)
   let refused: ApiError | null = null;
   try {

@@ -129,7 +129,7 @@ describe('session report', () => {
     expect(summary[0].split(',')).toContain('max_drawdown');
     expect(summary[1]).toBe(
       `${u},10000.00000000,10009.52400000,10009.52400000,2,1910.00000000,10.00000000,0.00000000,` +
-        '0.38200000,-0.09400000,9.52400000,10.28400000,0.0010284,0,120000,0.5',
+        '0.38200000,-0.09400000,9.52400000,10.28400000,0.0010284,0,120000,0.5,true,',
     );
     const fills = reportCsv(r, report.fills(), 'fills').trim().split('\n');
     expect(fills).toHaveLength(3);

@@ -308,7 +308,7 @@ export default async function replayRoutes(app: ApiInstance, opts: ReplayRouteOp
           'The session report: per account fills, PnL, fees, funding, drawdown, time in market, equity curve (loopback only)',
         description:
           'format=json (default): the envelope. format=csv: one table as text/csv with a header row (table=summary, one row per ' +
-          "account; equity, [user_id, time, equity] samples; fills, the session's fills), sent as a download. On the live venue: 404 / 1108.",
+          "account, ending with the session's complete and stopped_at; equity, [user_id, time, equity] samples; fills, the session's fills), sent as a download. On the live venue: 404 / 1108.",
         querystring: reportQuery,
         response: { 200: envelopeSchema(reportSchema), ...standardErrors(403) },
       },
