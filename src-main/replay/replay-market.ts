@@ -25,12 +25,12 @@ import type { KlineService } from '../market/kline-service.ts';
 import type { MarketSource, MarketSymbolView } from '../market/market-source.ts';
 import type { Exchange } from '../trading/exchange.ts';
 import { checkLatency, ConstantLatency } from './models/constant-latency.ts';
-import type { LatencyModel } from './models/latency-model.ts';
 import { PessimisticQueue } from './models/pessimistic-queue.ts';
 import { ProbabilisticQueue } from './models/probabilistic-queue.ts';
 import type { QueueModel, QueueModelName } from './models/queue-model.ts';
 import { checkSpanRows, planSources, replayStart, type SymbolSource } from './plan.ts';
 import type { ReplayData } from './ports.ts';
+import { OrderFlight } from './order-flight.ts';
 import { ReplayEngine, type ReplayCommit } from './replay-engine.ts';
 
 export interface ReplayOptions {
@@ -51,14 +51,6 @@ export interface ReplayOptions {
    * (submit()) and the account events pushed to its owner (the WebSocket hubs) arrive this late.
    */
   responseLatency?: number;
-}
-
-/** An order on its way to the matching engine, or its answer on its way back (submit()). */
-interface InFlight {
-  /** Market time it reaches the engine / the client. */
-  at: number;
-  act(): void;
-  fail(err: unknown): void;
 }
 
 export type { ReplayStatus };
@@ -99,9 +91,8 @@ export class ReplayMarket implements MarketSource {
   private readonly clock: VirtualClock;
   private readonly klines: KlineService | null;
   private readonly opts: ResolvedOptions;
-  private readonly latency: LatencyModel;
-  /** Orders and answers in flight, by arrival time (FIFO at equal times: each latency is one constant). */
-  private readonly inFlight: InFlight[] = [];
+  /** Orders and answers in flight (order-flight.ts). */
+  private readonly flight: OrderFlight;
   private readonly intervalMs: number;
   private readonly wall: () => number;
   /** Wall time the replay has followed up to, and the market time it aims at (fractional ms kept). */
@@ -128,7 +119,7 @@ export class ReplayMarket implements MarketSource {
     this.clock = o.clock;
     this.klines = o.klines;
     this.opts = o.opts;
-    this.latency = new ConstantLatency(o.opts.orderLatency, o.opts.responseLatency);
+    this.flight = new OrderFlight(new ConstantLatency(o.opts.orderLatency, o.opts.responseLatency));
     this.intervalMs = o.intervalMs ?? 50;
     this.wall = o.wall ?? Date.now;
     // The clock stays paused: it is moved only by the history applied (to each event's time), so
@@ -235,38 +226,16 @@ export class ReplayMarket implements MarketSource {
     if (this.stopped) return Promise.reject(new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay is closing'));
     // faulted, the clock cannot move: what the venue still lets through (a cancel) applies now
     if (this.faultOf !== null) return new Promise<T>((resolve) => resolve(run()));
-    const { until } = this.opts;
     const now = this.engine.time;
-    const entry = this.latency.entry(now);
-    if (entry === 0 && this.latency.response(now) === 0) {
+    if (this.flight.immediate(now)) {
       try {
         return Promise.resolve(run());
       } catch (err) {
         return Promise.reject(err);
       }
     }
-    const at = Math.min(until, now + entry);
-    const responseLatency = this.latency.response(at);
-    const back = Math.min(until, at + responseLatency);
     return new Promise<T>((resolve, reject) => {
-      const answer = (settle: () => void): void => {
-        if (responseLatency === 0) settle();
-        else this.schedule({ at: back, act: settle, fail: reject });
-      };
-      this.schedule({
-        at,
-        act() {
-          let value: T;
-          try {
-            value = run();
-          } catch (err) {
-            answer(() => reject(err));
-            return;
-          }
-          answer(() => resolve(value));
-        },
-        fail: reject,
-      });
+      const back = this.flight.send(run, now, this.opts.until, resolve, reject);
       if (!this.following) this.runTo(back);
     });
   }
@@ -278,14 +247,7 @@ export class ReplayMarket implements MarketSource {
 
   /** Orders sent and not yet at the engine, and answers not yet delivered. */
   get ordersInFlight(): number {
-    return this.inFlight.length;
-  }
-
-  /** Queues an arrival by time; at equal times after those already queued (FIFO). */
-  private schedule(o: InFlight): void {
-    let i = this.inFlight.length;
-    while (i > 0 && this.inFlight[i - 1].at > o.at) i--;
-    this.inFlight.splice(i, 0, o);
+    return this.flight.size;
   }
 
   /** The replay moves by itself, following the wall clock (started, not paused, not in lockstep, not finished). */
@@ -335,8 +297,9 @@ export class ReplayMarket implements MarketSource {
   stop(): void {
     this.stopped = true;
     // orders still in flight never reach the engine: their senders are told so
-    for (const o of this.inFlight.splice(0))
-      o.fail(new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay closed while the order or its answer was in flight'));
+    this.flight.failAll(
+      new ApiError(Errors.SERVICE_UNAVAILABLE, 'The replay closed while the order or its answer was in flight'),
+    );
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
@@ -378,8 +341,7 @@ export class ReplayMarket implements MarketSource {
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       this.faultOf = { time: this.engine.time, message: reason.slice(0, 200) };
-      const refused = faultError(this.faultOf);
-      for (const o of this.inFlight.splice(0)) o.fail(refused);
+      this.flight.failAll(faultError(this.faultOf));
       this.changed(true);
       throw err;
     }
@@ -389,8 +351,7 @@ export class ReplayMarket implements MarketSource {
     const before = this.engine.events;
     const finishedBefore = this.finished;
     // orders (and answers) in flight that arrive by then, each after the history up to its time
-    while (this.inFlight.length > 0 && this.inFlight[0].at <= target) {
-      const o = this.inFlight.shift()!;
+    for (let o = this.flight.takeDue(target); o !== null; o = this.flight.takeDue(target)) {
       this.engine.runTo(o.at, this.clock);
       this.klines?.advanceTo(this.engine.time);
       o.act();
