@@ -1,6 +1,6 @@
 // A latency model (docs/replay.md "Latency"), as hftbacktest's models/latency.rs: how long, in ms
 // of history, an order takes to reach the matching engine (entry) and its answer to come back
-// (response). The replay market applies both (replay-market.ts submit()).
+// (response). The replay market applies both (replay-market.ts submit(), order-flight.ts).
 // Invariants: both are non-negative integers, functions of their argument only (a replay is
 // reproducible), and allocate nothing.
 export interface LatencyModel {
