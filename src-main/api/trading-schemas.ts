@@ -134,6 +134,18 @@ const orderBodyProperties = {
 
 export const orderBodySchema = Type.Object(orderBodyProperties, { additionalProperties: false });
 
+/** PUT /fapi/v1/order: a resting limit order's new price and total quantity. */
+export const amendBodySchema = Type.Object(
+  {
+    symbol: symbolField,
+    order_id: Type.Optional(idField('Order ID (give this or client_order_id)')),
+    client_order_id: Type.Optional(clientOrderIdField),
+    price: decimalField('New limit price, on the tick'),
+    qty: decimalField("New total quantity, filled part included, on the step, within the pair's min_qty..max_qty"),
+  },
+  { additionalProperties: false },
+);
+
 export const botOrderBodySchema = Type.Object(
   {
     ...orderBodyProperties,

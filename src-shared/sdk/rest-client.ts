@@ -275,6 +275,17 @@ export class RestClient {
     return this.signed('DELETE', '/fapi/v1/order', query);
   }
 
+  /**
+   * Modifies a resting limit order (`PUT /fapi/v1/order`): its new price and total quantity (the
+   * filled part included). Named as for cancelOrder; answers the order as the change left it.
+   */
+  amendOrder(symbol: string, order: string | number | OrderRef, price: string, qty: string): Promise<OrderRecord> {
+    const ref: OrderRef = typeof order === 'object' ? order : { orderId: order };
+    const id =
+      ref.clientOrderId !== undefined ? { client_order_id: ref.clientOrderId } : { order_id: Number(ref.orderId) };
+    return this.signed('PUT', '/fapi/v1/order', undefined, { symbol, ...id, price, qty });
+  }
+
   /** Cancels every open order on a symbol (`DELETE /fapi/v1/allOpenOrders`). */
   cancelAllOrders(symbol: string): Promise<{ symbol: string; cancelled: number }> {
     return this.signed('DELETE', '/fapi/v1/allOpenOrders', { symbol });

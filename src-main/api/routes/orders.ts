@@ -1,5 +1,5 @@
 // Signed order routes (DESIGN section 4 extensions plus the spec's openOrders and myTrades):
-// place, cancel one, cancel all, open orders, order history, trade history.
+// place, modify, cancel one, cancel all, open orders, order history, trade history.
 //
 // Handlers stay thin: the schema validates shapes, the exchange applies business rules and
 // state changes (throwing ApiError), TradingRepo answers history. The user is always the
@@ -14,6 +14,7 @@ import { answer, envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import type { ApiInstance } from '../schemas.ts';
 import {
   accountIdOf,
+  amendBodySchema,
   checkTimeRange,
   clientOrderIdField,
   cursorField,
@@ -68,6 +69,36 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
     },
   );
 
+  app.put(
+    '/fapi/v1/order',
+    {
+      config: { auth: 'signed' },
+      preValidation: strictJsonBody(amendBodySchema),
+      schema: {
+        tags: ['trading'],
+        summary: 'Modify a resting limit order: new price and total quantity (signed; extension)',
+        description:
+          "Binance's modify: give exactly one of order_id and client_order_id, the new price and the new total " +
+          'quantity (what has filled included). The order keeps its id, side, time in force and client id, goes to ' +
+          'the back of the queue at its price, and its margin follows the new price and quantity (3009 when the ' +
+          'account cannot hold it; nothing changes then). A price that crosses the book trades at once, as a new ' +
+          'order would; a quantity not above what has filled cancels the order, and so does a new price that would ' +
+          'take for a post-only (GTX) order. Answers the order record as the modification left it (status 1 or 2 ' +
+          'resting, 3 filled, 4 cancelled). The same price and quantity is 1001 (nothing to modify), so is a market ' +
+          'order; an order of yours that is no longer open is 3019; an unknown order, or one of another user, is 1102.',
+        querystring: signedQuerystring(),
+        body: amendBodySchema,
+        response: { 200: envelopeSchema(orderRecordRef), ...signedErrors() },
+      },
+    },
+    async (req) => {
+      const { order_id: orderId, client_order_id: clientOrderId, price, qty } = req.body;
+      const ref = oneOrderRef(orderId, clientOrderId, 'body field');
+      const symbol = listedSymbol(venue, req.body.symbol);
+      return ok(await venue.submit({ kind: 'amend', accountId: accountIdOf(req), symbol, ...ref, price, qty }));
+    },
+  );
+
   app.delete(
     '/fapi/v1/order',
     {
@@ -86,21 +117,9 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
       },
     },
     async (req) => {
-      const { order_id: orderId, client_order_id: clientOrderId } = req.query;
-      if (orderId === undefined && clientOrderId === undefined) {
-        throw new ApiError(
-          Errors.MISSING_PARAMETER,
-          "Missing required query parameter: one of 'order_id' or 'client_order_id'",
-        );
-      }
-      if (orderId !== undefined && clientOrderId !== undefined) {
-        throw new ApiError(
-          Errors.INVALID_PARAMETER,
-          "Invalid query parameters: give 'order_id' or 'client_order_id', not both",
-        );
-      }
+      const ref = oneOrderRef(req.query.order_id, req.query.client_order_id, 'query parameter');
       const symbol = listedSymbol(venue, req.query.symbol);
-      return ok(await venue.submit({ kind: 'cancel', accountId: accountIdOf(req), symbol, orderId, clientOrderId }));
+      return ok(await venue.submit({ kind: 'cancel', accountId: accountIdOf(req), symbol, ...ref }));
     },
   );
 
@@ -218,4 +237,18 @@ export default async function orderRoutes(app: ApiInstance, opts: { venue: Venue
       });
     },
   );
+}
+
+/** An order named by exactly one of its ids: 1002 for neither, 1001 for both. */
+function oneOrderRef(
+  orderId: number | undefined,
+  clientOrderId: string | undefined,
+  where: 'query parameter' | 'body field',
+): { orderId: number } | { clientOrderId: string } {
+  if (orderId !== undefined && clientOrderId === undefined) return { orderId };
+  if (clientOrderId !== undefined && orderId === undefined) return { clientOrderId };
+  if (orderId === undefined)
+    throw new ApiError(Errors.MISSING_PARAMETER, `Missing required ${where}: one of 'order_id' or 'client_order_id'`);
+  const plural = where === 'query parameter' ? 'query parameters' : 'body fields';
+  throw new ApiError(Errors.INVALID_PARAMETER, `Invalid ${plural}: give 'order_id' or 'client_order_id', not both`);
 }

@@ -127,6 +127,29 @@ describe('RestClient', () => {
     expect((err as PerpdeskApiError).code).toBe(1102);
   });
 
+  it('modifies an order (amendOrder) by id or client_order_id, signed over the JSON body', async () => {
+    const api = client();
+    const a = await api.placeOrder({
+      symbol: 'ETHUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: '1000.00',
+      qty: '0.100',
+      client_order_id: 'mm-amend-1',
+    });
+    sent.length = 0;
+    const moved = await api.amendOrder('ETHUSDT', a.order_id, '990.00', '0.200');
+    expect(moved).toMatchObject({ id: a.order_id, price: '990.00', qty: '0.200', status: 1 });
+    expect(sent[0].method).toBe('PUT');
+    const again = await api.amendOrder('ETHUSDT', { clientOrderId: 'mm-amend-1' }, '995.00', '0.200');
+    expect(again).toMatchObject({ id: a.order_id, price: '995.00' });
+    const err = await api.amendOrder('ETHUSDT', { clientOrderId: 'mm-amend-1' }, '995.00', '0.200').catch((e) => e);
+    expect((err as PerpdeskApiError).code).toBe(1001);
+    await api.cancelOrder('ETHUSDT', a.order_id);
+  });
+
   it('reads klines as a bare array and their HTTP 200 errors as PerpdeskApiError', async () => {
     const api = client({});
     const err = await api.klines('BTCUSDT', '7m').catch((e: unknown) => e);
