@@ -31,6 +31,16 @@ export class TradingPage {
   /** Opens the screen without credentials (view only). */
   async open(baseUrl: string): Promise<void> {
     await this.page.goto(`${baseUrl}/`);
+    await this.mounted();
+  }
+
+  /**
+   * Waits for the app's first render: its keyboard shortcuts are installed in that commit
+   * (app.tsx, a layout effect), and the page's load event may come before it (a key pressed
+   * then did nothing: on 12-03's host "?" at once after the load never opened the help).
+   */
+  private async mounted(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Keyboard shortcuts' }).waitFor();
   }
 
   /** Opens the screen logged in as `creds`: the credentials go where the login link would put them (localStorage). */
@@ -43,6 +53,7 @@ export class TradingPage {
       [creds.apiKey, creds.apiSecret, baseUrl, symbol ?? ''] as const,
     );
     await this.page.goto(`${baseUrl}/`);
+    await this.mounted();
   }
 
   async selectSymbol(symbol: string): Promise<void> {
