@@ -8,7 +8,8 @@ export type BottomTab =
   'positions' | 'open-orders' | 'order-history' | 'trade-history' | 'position-history' | 'account' | 'replay-report';
 /** What the shared book / trades column shows on a narrow window (styles.css); a wide one shows both. */
 export type BookTab = 'book' | 'trades';
-type Overlay = null | 'symbols' | 'help' | 'settings' | 'bots' | 'tpsl' | 'margin' | 'data' | 'replay' | 'sweeps';
+type Overlay =
+  null | 'symbols' | 'help' | 'settings' | 'bots' | 'tpsl' | 'margin' | 'amend' | 'data' | 'replay' | 'sweeps';
 
 export interface WorkspaceState {
   symbol: string;

@@ -16,6 +16,8 @@ export interface OpenOrdersState {
     refresh(): Promise<void>;
     apply(order: OrderRecord): void;
     cancel(order: OrderRecord): Promise<void>;
+    /** Modifies a resting limit order (PUT /fapi/v1/order); answers the order as the change left it. */
+    amend(order: OrderRecord, price: string, qty: string): Promise<OrderRecord>;
     cancelAll(symbol?: string): Promise<number>;
     clear(): void;
   };
@@ -52,6 +54,11 @@ export function createOpenOrdersStore(api: RestClient) {
       },
       async cancel(order) {
         get().actions.apply(await api.cancelOrder(order.symbol, order.id));
+      },
+      async amend(order, price, qty) {
+        const r = await api.amendOrder(order.symbol, order.id, price, qty);
+        get().actions.apply(r);
+        return r;
       },
       async cancelAll(symbol) {
         const symbols = symbol ? [symbol] : [...new Set(get().orders.map((o) => o.symbol))];

@@ -1,6 +1,7 @@
-// Open orders with cancel and cancel-all (which asks first, naming how many orders it
-// cancels); optionally only the current pair. Margin is what each order holds (order-margin.ts),
-// its margin mode and leverage in the cell's title.
+// Open orders with modify (✎ beside a limit order's price: amend-dialog.tsx), cancel and
+// cancel-all (which asks first, naming how many orders it cancels); optionally only the current
+// pair. Margin is what each order holds (order-margin.ts), its margin mode and leverage in the
+// cell's title.
 import { useRef, useState } from 'react';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
 import { fmt, num } from '../../lib/format.ts';
@@ -8,7 +9,9 @@ import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { RecordTable, ClientId, NarrowPair, When, type Column } from '../../layout/record-table.tsx';
+import { AmendDialog } from './amend-dialog.tsx';
 import { ConfirmBar } from './confirm-bar.tsx';
+import './open-orders.css';
 import { directionName, sideClass, TYPE_NAMES } from './order-labels.ts';
 import { MarginMode, OrderType, PositionAction } from '../../../../src-shared/enums.ts';
 import { orderMargins, type OrderMargin } from './order-margin.ts';
@@ -24,6 +27,18 @@ export function OpenOrdersTable() {
   const [onlyCurrent, setOnlyCurrent] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmAll, setConfirmAll] = useState(false);
+  const [amending, setAmending] = useState<OrderRecord | null>(null);
+  const overlay = useSel(s.workspace, (w) => w.overlay);
+  const tools = useRef<HTMLDivElement>(null);
+  // where the focus goes when the modified order's row is gone (it filled or was cancelled): the
+  // view's tab, as when a Cancel removes the last row (record-table.tsx)
+  const tab = useRef({
+    get current(): HTMLElement | null {
+      return (
+        tools.current?.closest('.bottom-tabs')?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]') ?? null
+      );
+    },
+  }).current;
   const cancelAllButton = useRef<HTMLButtonElement>(null);
   const orders = onlyCurrent ? all.filter((o) => o.symbol === symbol) : all;
   const n = orders.length;
@@ -41,6 +56,11 @@ export function OpenOrdersTable() {
     } finally {
       setBusy(null);
     }
+  };
+  const amend = (o: OrderRecord): void => {
+    setAmending(o);
+    // the dialog is an overlay: the global shortcuts stay inert while it is open
+    s.workspace.getState().actions.open('amend');
   };
   const cancelAll = async (): Promise<void> => {
     setConfirmAll(false);
@@ -68,7 +88,23 @@ export function OpenOrdersTable() {
       head: 'Price',
       headClass: 'num',
       cls: 'num',
-      cell: ({ o, pd }) => (o.type === OrderType.LIMIT ? fmt(o.price, pd) : 'Market'),
+      cell: ({ o, pd, qd }) =>
+        o.type === OrderType.LIMIT ? (
+          <span className="oo-price">
+            <span>{fmt(o.price, pd)}</span>
+            <button
+              className="btn-small ghost"
+              disabled={busy !== null}
+              onClick={() => amend(o)}
+              aria-label={`Modify order ${o.id}: ${o.symbol} ${directionName(o, oneWay)} ${fmt(o.qty, qd)} at ${fmt(o.price, pd)}`}
+              title="Modify price or amount"
+            >
+              ✎
+            </button>
+          </span>
+        ) : (
+          'Market'
+        ),
     },
     {
       head: <NarrowPair top="Amount" sub="Filled" />,
@@ -124,7 +160,7 @@ export function OpenOrdersTable() {
 
   return (
     <>
-      <div className="table-tools">
+      <div className="table-tools" ref={tools}>
         <label className="inline check">
           <input type="checkbox" checked={onlyCurrent} onChange={(e) => setOnlyCurrent(e.target.checked)} />
           <span>{symbol} only</span>
@@ -152,6 +188,16 @@ export function OpenOrdersTable() {
         rowAttrs={(r) => ({ 'data-testid': `order-row-${r.o.id}`, 'data-symbol': r.o.symbol })}
         empty={<p className="empty">No open orders.</p>}
       />
+      {amending && overlay === 'amend' && (
+        <AmendDialog
+          order={amending}
+          opener={tab}
+          onClose={() => {
+            setAmending(null);
+            s.workspace.getState().actions.close();
+          }}
+        />
+      )}
     </>
   );
 }

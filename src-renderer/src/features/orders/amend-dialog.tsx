@@ -1,0 +1,150 @@
+// Modify a resting limit order (Binance's modify, PUT /fapi/v1/order): its new price and its new
+// total amount, the filled part included. The order keeps its id and client id and goes to the
+// back of the queue at its price; a price that crosses trades at once, and a total not above the
+// filled part cancels the order (the dialog says so before it is sent). The service checks the
+// tick, the step and the margin: its message is shown as it comes, and the order is then as it
+// was. The fields start from the order's price and total.
+// The dialog owns the keyboard while open: the caller registers it as the workspace's 'amend'
+// overlay (the global shortcuts are inert), keys pressed in it never reach the global handler,
+// and Enter saves from the fields. A modal dialog (use-modal.ts): the focus starts in the price,
+// Tab / Shift+Tab cycle inside, Esc closes it, the focus then goes back to the ✎ that opened it
+// (to `opener` when that is gone: the order filled or was cancelled by the change).
+// The order may fill or be cancelled meanwhile (the live record is read from the store): the
+// dialog then says it is no longer open and sends nothing.
+import { useRef, useState, type RefObject } from 'react';
+import type { OrderRecord } from '../../../../src-shared/types.ts';
+import { OrderStatus } from '../../../../src-shared/enums.ts';
+import { fmt } from '../../lib/format.ts';
+import { errorText } from '../../lib/frame.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { useDecimals } from '../../lib/use-symbol.ts';
+import { useModal } from '../../layout/use-modal.ts';
+import { amendFields, cancelsOrder } from './amend-input.ts';
+import { directionName, sideClass } from './order-labels.ts';
+
+export function AmendDialog({
+  order,
+  onClose,
+  opener,
+}: {
+  order: OrderRecord;
+  onClose: () => void;
+  opener?: RefObject<HTMLElement | null>;
+}) {
+  const s = useServices();
+  const live = useSel(s.orders, (x) => x.orders.find((o) => o.id === order.id));
+  const o = live ?? order;
+  const gone = live === undefined;
+  const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
+  const base = useSel(s.symbols, (x) => x.bySymbol[o.symbol]?.general.base_asset) ?? '';
+  const { pd, qd } = useDecimals()(o.symbol);
+  const [price, setPrice] = useState(fmt(order.price, pd));
+  const [qty, setQty] = useState(fmt(order.qty, qd));
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const first = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const modalKeys = useModal(box, onClose, first, opener);
+  const filled = Number(o.filled_qty) > 0;
+  const cancels = cancelsOrder(qty, o.filled_qty);
+
+  const save = async (): Promise<void> => {
+    if (busy || gone) return;
+    const f = amendFields(price, qty, o);
+    if (!f.ok) {
+      setError(f.error);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await s.orders.getState().actions.amend(o, f.price, f.qty);
+      const title =
+        r.status === OrderStatus.FILLED
+          ? `Order #${r.id} filled at once at ${fmt(r.avg_price, pd)}`
+          : r.status === OrderStatus.CANCELED
+            ? `Order #${r.id} cancelled: its total was not above the ${fmt(r.filled_qty, qd)} filled`
+            : `Order #${r.id} modified: ${fmt(r.qty, qd)} ${base} at ${fmt(r.price, pd)}`;
+      s.toasts.getState().actions.push({ kind: 'success', title });
+      onClose();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div
+        ref={box}
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Modify order"
+        tabIndex={-1}
+        data-testid="amend-dialog"
+        onKeyDown={(e) => {
+          // no key pressed here reaches the global shortcuts
+          e.stopPropagation();
+          if (e.key === 'Enter' && e.target instanceof HTMLInputElement) {
+            e.preventDefault();
+            void save();
+          } else modalKeys(e);
+        }}
+      >
+        <h3>
+          Modify order · {o.symbol} <span className={sideClass(o.side)}>{directionName(o, oneWay)}</span>
+        </h3>
+        <p className="muted small">
+          #{o.id} · {filled ? `${fmt(o.filled_qty, qd)} of ${fmt(o.qty, qd)} ${base} filled · ` : ''}the order goes to
+          the back of the queue at its price.
+        </p>
+        <label className="field">
+          <span className="field-label">Price</span>
+          <input
+            ref={first}
+            aria-label="New price"
+            inputMode="decimal"
+            value={price}
+            onChange={(e) => (setPrice(e.target.value), setError(null))}
+          />
+          <span className="unit">USDT</span>
+        </label>
+        <label className="field">
+          <span className="field-label">Amount</span>
+          <input
+            aria-label="New amount"
+            inputMode="decimal"
+            value={qty}
+            onChange={(e) => (setQty(e.target.value), setError(null))}
+          />
+          <span className="unit">{base}</span>
+        </label>
+        {cancels && !gone && (
+          <p className="muted small" data-testid="amend-cancels">
+            A total of {fmt(o.filled_qty, qd)} {base} or less cancels the order: that much has filled.
+          </p>
+        )}
+        {gone && (
+          <p className="oe-error" role="alert">
+            This order is no longer open (filled or cancelled meanwhile): there is nothing to modify.
+          </p>
+        )}
+        {error && (
+          <p className="oe-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="modal-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="primary" disabled={busy || gone} onClick={() => void save()}>
+            Modify
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
