@@ -200,6 +200,11 @@ test('a trade lights its level once, for a moment; the bids it did not touch are
   const at = async (): Promise<number | undefined> =>
     Number((await ladder.levels('ask')).find(([p]) => Number(p) === Number(ask))?.[1]);
   await expect.poll(at).toBeGreaterThan(Number(d0.asks[0][1]));
+  // the market ran until just now: a trade there then may still have the level lit, and the buy's
+  // light would change no class (the watch saw only its going out); so it is out first
+  const litNow = `[...document.querySelectorAll('[data-testid="ladder"] .ladder-row')].some((r) =>
+    Number(r.dataset.price) === ${Number(ask)} && r.querySelector('.ladder-flash.lit') !== null)`;
+  await expect.poll(() => page.evaluate(litNow), { timeout: 5000 }).toBe(false);
   // from here on: every change of a flash overlay's class, and every row added or rewritten
   await page.evaluate(WATCH_ROWS);
   await market.take(symbol, 1, 1);
