@@ -18,7 +18,7 @@ import { fmt } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { useModal } from '../../layout/use-modal.ts';
+import { FormDialog } from '../../layout/form-dialog.tsx';
 import { amendFields, cancelsOrder } from './amend-input.ts';
 import { directionName, sideClass } from './order-labels.ts';
 
@@ -43,8 +43,6 @@ export function AmendDialog({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const first = useRef<HTMLInputElement>(null);
-  const box = useRef<HTMLDivElement>(null);
-  const modalKeys = useModal(box, onClose, first, opener);
   const filled = Number(o.filled_qty) > 0;
   const cancels = cancelsOrder(qty, o.filled_qty);
 
@@ -75,76 +73,65 @@ export function AmendDialog({
   };
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        ref={box}
-        className="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Modify order"
-        tabIndex={-1}
-        data-testid="amend-dialog"
-        onKeyDown={(e) => {
-          // no key pressed here reaches the global shortcuts
-          e.stopPropagation();
-          if (e.key === 'Enter' && e.target instanceof HTMLInputElement) {
-            e.preventDefault();
-            void save();
-          } else modalKeys(e);
-        }}
-      >
-        <h3>
-          Modify order · {o.symbol} <span className={sideClass(o.side)}>{directionName(o, oneWay)}</span>
-        </h3>
-        <p className="muted small">
-          #{o.id} · {filled ? `${fmt(o.filled_qty, qd)} of ${fmt(o.qty, qd)} ${base} filled · ` : ''}the order goes to
-          the back of the queue at its price.
+    <FormDialog
+      label="Modify order"
+      onClose={onClose}
+      onSubmit={() => void save()}
+      initial={first}
+      opener={opener}
+      testId="amend-dialog"
+    >
+      <h3>
+        Modify order · {o.symbol} <span className={sideClass(o.side)}>{directionName(o, oneWay)}</span>
+      </h3>
+      <p className="muted small">
+        #{o.id} · {filled ? `${fmt(o.filled_qty, qd)} of ${fmt(o.qty, qd)} ${base} filled · ` : ''}the order goes to the
+        back of the queue at its price.
+      </p>
+      <label className="field">
+        <span className="field-label">Price</span>
+        <input
+          ref={first}
+          aria-label="New price"
+          inputMode="decimal"
+          value={price}
+          onChange={(e) => (setPrice(e.target.value), setError(null))}
+        />
+        <span className="unit">USDT</span>
+      </label>
+      <label className="field">
+        <span className="field-label">Amount</span>
+        <input
+          aria-label="New amount"
+          inputMode="decimal"
+          value={qty}
+          onChange={(e) => (setQty(e.target.value), setError(null))}
+        />
+        <span className="unit">{base}</span>
+      </label>
+      {cancels && !gone && (
+        <p className="muted small" data-testid="amend-cancels">
+          A total of {fmt(o.filled_qty, qd)} {base} or less cancels the order: that much has filled.
         </p>
-        <label className="field">
-          <span className="field-label">Price</span>
-          <input
-            ref={first}
-            aria-label="New price"
-            inputMode="decimal"
-            value={price}
-            onChange={(e) => (setPrice(e.target.value), setError(null))}
-          />
-          <span className="unit">USDT</span>
-        </label>
-        <label className="field">
-          <span className="field-label">Amount</span>
-          <input
-            aria-label="New amount"
-            inputMode="decimal"
-            value={qty}
-            onChange={(e) => (setQty(e.target.value), setError(null))}
-          />
-          <span className="unit">{base}</span>
-        </label>
-        {cancels && !gone && (
-          <p className="muted small" data-testid="amend-cancels">
-            A total of {fmt(o.filled_qty, qd)} {base} or less cancels the order: that much has filled.
-          </p>
-        )}
-        {gone && (
-          <p className="oe-error" role="alert">
-            This order is no longer open (filled or cancelled meanwhile): there is nothing to modify.
-          </p>
-        )}
-        {error && (
-          <p className="oe-error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="modal-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" className="primary" disabled={busy || gone} onClick={() => void save()}>
-            Modify
-          </button>
-        </div>
+      )}
+      {gone && (
+        <p className="oe-error" role="alert">
+          This order is no longer open (filled or cancelled meanwhile): there is nothing to modify.
+        </p>
+      )}
+      {error && (
+        <p className="oe-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="modal-actions">
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="primary" disabled={busy || gone} onClick={() => void save()}>
+          Modify
+        </button>
       </div>
-    </div>
+    </FormDialog>
   );
 }

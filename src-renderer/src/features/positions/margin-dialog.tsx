@@ -16,7 +16,7 @@ import { fmt } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { useModal } from '../../layout/use-modal.ts';
+import { FormDialog } from '../../layout/form-dialog.tsx';
 import { liquidationAtMargin, marginAmountInput, trimZeros } from './margin-input.ts';
 import { positionDirection } from './position-direction.ts';
 import { positionKey } from './positions-store.ts';
@@ -34,8 +34,6 @@ export function MarginDialog({ position, onClose }: { position: PositionRecord; 
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const field = useRef<HTMLInputElement>(null);
-  const box = useRef<HTMLDivElement>(null);
-  const modalKeys = useModal(box, onClose, field);
 
   const d = positionDirection(p);
   const adding = type === MarginChangeType.ADD;
@@ -102,87 +100,70 @@ export function MarginDialog({ position, onClose }: { position: PositionRecord; 
   };
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        ref={box}
-        className="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Adjust margin"
-        tabIndex={-1}
-        onKeyDown={(e) => {
-          // no key pressed here reaches the global shortcuts
-          e.stopPropagation();
-          if (e.key === 'Enter' && e.target instanceof HTMLInputElement) {
-            e.preventDefault();
-            void send();
-          } else modalKeys(e);
-        }}
-      >
-        <h3>
-          Adjust margin · {p.symbol}{' '}
-          <span className={d.long ? 'up' : 'down'} data-testid="margin-direction">
-            {d.long ? 'Long' : 'Short'}
-          </span>{' '}
-          <span className="muted small">Isolated {p.leverage}x</span>
-        </h3>
-        <div className="seg" role="group" aria-label="Add or remove margin">
-          {([MarginChangeType.ADD, MarginChangeType.REDUCE] as const).map((t) => (
-            <button
-              key={t}
-              type="button"
-              className={type === t ? 'active' : ''}
-              aria-pressed={type === t}
-              onClick={() => pick(t)}
-            >
-              {t === MarginChangeType.ADD ? 'Add' : 'Remove'}
-            </button>
-          ))}
-        </div>
-        <label className="field">
-          <span className="field-label">Amount</span>
-          <input
-            ref={field}
-            aria-label="Margin amount"
-            inputMode="decimal"
-            value={amount}
-            placeholder={adding ? 'from the available balance' : 'back to the available balance'}
-            onChange={(e) => (setAmount(e.target.value), setError(null))}
-          />
-          <span className="unit">
-            USDT{' '}
-            <button type="button" className="link" onClick={() => void fillMax()}>
-              Max
-            </button>
-          </span>
-        </label>
-        <p className="est" data-testid="margin-max">
-          {adding ? 'Available' : 'Removable'} <b>{max === null ? '…' : fmt(max, 2)}</b> USDT
-        </p>
-        <p className="est">
-          Margin <b data-testid="margin-now">{fmt(p.margin, 2)}</b> →{' '}
-          <b data-testid="margin-after">{input.ok ? fmt(after, 2) : '—'}</b> USDT
-        </p>
-        <p className="est">
-          Liq. price <b>{p.liquidation_price > 0 ? fmt(p.liquidation_price, pd) : '—'}</b> →{' '}
-          <b className="warn" data-testid="margin-liq-after">
-            {input.ok && Number.isFinite(liqAfter) ? `≈ ${fmt(liqAfter, pd)}` : '—'}
-          </b>
-        </p>
-        {(error ?? (input.ok ? null : input.error)) && (
-          <p className="oe-error" role="alert">
-            {error ?? (input.ok ? null : input.error)}
-          </p>
-        )}
-        <div className="modal-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
+    <FormDialog label="Adjust margin" onClose={onClose} onSubmit={() => void send()} initial={field}>
+      <h3>
+        Adjust margin · {p.symbol}{' '}
+        <span className={d.long ? 'up' : 'down'} data-testid="margin-direction">
+          {d.long ? 'Long' : 'Short'}
+        </span>{' '}
+        <span className="muted small">Isolated {p.leverage}x</span>
+      </h3>
+      <div className="seg" role="group" aria-label="Add or remove margin">
+        {([MarginChangeType.ADD, MarginChangeType.REDUCE] as const).map((t) => (
+          <button
+            key={t}
+            type="button"
+            className={type === t ? 'active' : ''}
+            aria-pressed={type === t}
+            onClick={() => pick(t)}
+          >
+            {t === MarginChangeType.ADD ? 'Add' : 'Remove'}
           </button>
-          <button type="button" className="primary" disabled={busy} onClick={() => void send()}>
-            {adding ? 'Add margin' : 'Remove margin'}
-          </button>
-        </div>
+        ))}
       </div>
-    </div>
+      <label className="field">
+        <span className="field-label">Amount</span>
+        <input
+          ref={field}
+          aria-label="Margin amount"
+          inputMode="decimal"
+          value={amount}
+          placeholder={adding ? 'from the available balance' : 'back to the available balance'}
+          onChange={(e) => (setAmount(e.target.value), setError(null))}
+        />
+        <span className="unit">
+          USDT{' '}
+          <button type="button" className="link" onClick={() => void fillMax()}>
+            Max
+          </button>
+        </span>
+      </label>
+      <p className="est" data-testid="margin-max">
+        {adding ? 'Available' : 'Removable'} <b>{max === null ? '…' : fmt(max, 2)}</b> USDT
+      </p>
+      <p className="est">
+        Margin <b data-testid="margin-now">{fmt(p.margin, 2)}</b> →{' '}
+        <b data-testid="margin-after">{input.ok ? fmt(after, 2) : '—'}</b> USDT
+      </p>
+      <p className="est">
+        Liq. price <b>{p.liquidation_price > 0 ? fmt(p.liquidation_price, pd) : '—'}</b> →{' '}
+        <b className="warn" data-testid="margin-liq-after">
+          {input.ok && Number.isFinite(liqAfter) ? `≈ ${fmt(liqAfter, pd)}` : '—'}
+        </b>
+      </p>
+      {(error ?? (input.ok ? null : input.error)) && (
+        <p className="oe-error" role="alert">
+          {error ?? (input.ok ? null : input.error)}
+        </p>
+      )}
+      <div className="modal-actions">
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="primary" disabled={busy} onClick={() => void send()}>
+          {adding ? 'Add margin' : 'Remove margin'}
+        </button>
+      </div>
+    </FormDialog>
   );
 }

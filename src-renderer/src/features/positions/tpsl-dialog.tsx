@@ -16,7 +16,7 @@ import { fmt, fmtSigned } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { useModal } from '../../layout/use-modal.ts';
+import { FormDialog } from '../../layout/form-dialog.tsx';
 import { positionDirection } from './position-direction.ts';
 import { positionKey, type TpSl } from './positions-store.ts';
 import { sameTriggers, triggerPnl, triggerPrices } from './tpsl-input.ts';
@@ -36,7 +36,6 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const first = useRef<HTMLInputElement>(null);
-  const box = useRef<HTMLDivElement>(null);
   // the triggers the fields started from (what Save may replace), and whether they were edited
   const base = useRef<TpSl | null>(current ?? null);
   const edited = useRef(false);
@@ -67,8 +66,6 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
       live = false;
     };
   }, []);
-
-  const modalKeys = useModal(box, onClose, first);
 
   const d = positionDirection(p);
   const pnlAt = (price: string): number => triggerPnl(price, p.entry_price, d);
@@ -110,106 +107,89 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
   };
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        ref={box}
-        className="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Take profit / stop loss"
-        tabIndex={-1}
-        onKeyDown={(e) => {
-          // no key pressed here reaches the global shortcuts
-          e.stopPropagation();
-          if (e.key === 'Enter' && e.target instanceof HTMLInputElement) {
-            e.preventDefault();
-            void save();
-          } else modalKeys(e);
-        }}
-      >
-        <h3>
-          TP / SL · {p.symbol}{' '}
-          <span className={d.long ? 'up' : 'down'} data-testid="tpsl-direction">
-            {d.long ? 'Long' : 'Short'}
-          </span>
-        </h3>
-        <p className="muted small">
-          Entry {fmt(p.entry_price, pd)} · Mark {fmt(mark, pd)} · the whole position closes at market when the trigger
-          is reached.
-        </p>
-        <label className="field">
-          <span className="field-label">Take profit</span>
-          <input
-            ref={first}
-            aria-label="Take profit price"
-            inputMode="decimal"
-            value={tp}
-            placeholder={d.long ? 'above mark' : 'below mark'}
-            onChange={(e) => (setTp(e.target.value), edit())}
-          />
-          <span className="unit">
-            <button type="button" className="link" onClick={() => (setTp(''), edit())}>
-              clear
-            </button>
-          </span>
-        </label>
-        <p className="est">
-          Est. PnL{' '}
-          <b className={tpPnl >= 0 ? 'up' : 'down'} data-testid="tp-pnl">
-            {fmtSigned(tpPnl, 2)}
-          </b>{' '}
-          USDT
-        </p>
-        <label className="field">
-          <span className="field-label">Stop loss</span>
-          <input
-            aria-label="Stop loss price"
-            inputMode="decimal"
-            value={sl}
-            placeholder={d.long ? 'below mark' : 'above mark'}
-            onChange={(e) => (setSl(e.target.value), edit())}
-          />
-          <span className="unit">
-            <button type="button" className="link" onClick={() => (setSl(''), edit())}>
-              clear
-            </button>
-          </span>
-        </label>
-        <p className="est">
-          Est. PnL{' '}
-          <b className={slPnl >= 0 ? 'up' : 'down'} data-testid="sl-pnl">
-            {fmtSigned(slPnl, 2)}
-          </b>{' '}
-          USDT
-        </p>
-        <div className="seg" role="group" aria-label="Trigger price">
-          <span className="muted small">Trigger on</span>
-          {([1, 2] as const).map((w) => (
-            <button
-              key={w}
-              type="button"
-              className={working === w ? 'active' : ''}
-              aria-pressed={working === w}
-              onClick={() => (setWorking(w), edit())}
-            >
-              {w === 1 ? 'Mark price' : 'Last price'}
-            </button>
-          ))}
-        </div>
-        {error && (
-          <p className="oe-error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="modal-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
+    <FormDialog label="Take profit / stop loss" onClose={onClose} onSubmit={() => void save()} initial={first}>
+      <h3>
+        TP / SL · {p.symbol}{' '}
+        <span className={d.long ? 'up' : 'down'} data-testid="tpsl-direction">
+          {d.long ? 'Long' : 'Short'}
+        </span>
+      </h3>
+      <p className="muted small">
+        Entry {fmt(p.entry_price, pd)} · Mark {fmt(mark, pd)} · the whole position closes at market when the trigger is
+        reached.
+      </p>
+      <label className="field">
+        <span className="field-label">Take profit</span>
+        <input
+          ref={first}
+          aria-label="Take profit price"
+          inputMode="decimal"
+          value={tp}
+          placeholder={d.long ? 'above mark' : 'below mark'}
+          onChange={(e) => (setTp(e.target.value), edit())}
+        />
+        <span className="unit">
+          <button type="button" className="link" onClick={() => (setTp(''), edit())}>
+            clear
           </button>
-          <button type="button" className="primary" disabled={busy} onClick={() => void save()}>
-            Save
+        </span>
+      </label>
+      <p className="est">
+        Est. PnL{' '}
+        <b className={tpPnl >= 0 ? 'up' : 'down'} data-testid="tp-pnl">
+          {fmtSigned(tpPnl, 2)}
+        </b>{' '}
+        USDT
+      </p>
+      <label className="field">
+        <span className="field-label">Stop loss</span>
+        <input
+          aria-label="Stop loss price"
+          inputMode="decimal"
+          value={sl}
+          placeholder={d.long ? 'below mark' : 'above mark'}
+          onChange={(e) => (setSl(e.target.value), edit())}
+        />
+        <span className="unit">
+          <button type="button" className="link" onClick={() => (setSl(''), edit())}>
+            clear
           </button>
-        </div>
+        </span>
+      </label>
+      <p className="est">
+        Est. PnL{' '}
+        <b className={slPnl >= 0 ? 'up' : 'down'} data-testid="sl-pnl">
+          {fmtSigned(slPnl, 2)}
+        </b>{' '}
+        USDT
+      </p>
+      <div className="seg" role="group" aria-label="Trigger price">
+        <span className="muted small">Trigger on</span>
+        {([1, 2] as const).map((w) => (
+          <button
+            key={w}
+            type="button"
+            className={working === w ? 'active' : ''}
+            aria-pressed={working === w}
+            onClick={() => (setWorking(w), edit())}
+          >
+            {w === 1 ? 'Mark price' : 'Last price'}
+          </button>
+        ))}
       </div>
-    </div>
+      {error && (
+        <p className="oe-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="modal-actions">
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="primary" disabled={busy} onClick={() => void save()}>
+          Save
+        </button>
+      </div>
+    </FormDialog>
   );
 }
