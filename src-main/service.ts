@@ -1,6 +1,7 @@
 // startService: the one way the venue starts, used by the Electron main and the headless entry.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './api/app.ts';
+import { serverCloser } from './api/server-close.ts';
 import type { RateLimitOptions } from './api/rate-limit.ts';
 import type { AccountSpec } from './cli-args.ts';
 import { newLoginToken, type LoginToken } from './api/routes/session.ts';
@@ -99,6 +100,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
   venue.replay?.report.track(local.id);
   const loginToken: LoginToken = newLoginToken(local.id);
   let app: FastifyInstance;
+  let closeServer: ReturnType<typeof serverCloser>;
   // a live service hosts replays of its datasets, each a service of its own on loopback
   const replays =
     replay === undefined
@@ -142,6 +144,7 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
       ...(replays === null ? {} : { replays }),
       ...(sweeps === null ? {} : { sweeps }),
     });
+    closeServer = serverCloser(app.server);
     await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   } catch (err) {
     await venue.close();
@@ -183,15 +186,11 @@ export async function startService(opts: ServiceOptions): Promise<ServiceHandle>
         } catch (err) {
           console.error('perpdesk: closing a replay failed', err);
         }
-        // A keep-alive connection whose request was under way when the close began is not idle
-        // then, so Node's close leaves it open until its keep-alive timeout (72 s) after the
-        // answer, and the close would wait for it (a desktop quit would hit its 5 s bound). Its
-        // answer goes out first; the connection is closed as soon as it is idle.
-        const idleSweep = setInterval(() => app.server.closeIdleConnections(), 25);
+        // without waiting on the connections that would hold it (server-close.ts: a desktop quit
+        // would hit its 5 s bound, a replay's close took a minute)
         try {
-          await app.close();
+          await closeServer(() => app.close());
         } finally {
-          clearInterval(idleSweep);
           sweeps?.close();
           await venue.close();
         }
