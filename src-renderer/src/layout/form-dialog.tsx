@@ -3,7 +3,8 @@
 // `initial`, Tab and Shift+Tab cycle inside, Esc closes it, and the focus goes back to what had
 // it, or to `opener` when that is gone). Its keys: none pressed in it reaches the global
 // shortcuts (the caller also registers it as the workspace's overlay, so they are inert with the
-// focus anywhere), and Enter in a text field submits; buttons keep their own Enter.
+// focus anywhere), and Enter in a text field submits; buttons keep their own Enter. Below the
+// caller's fields: the error, when there is one, and Cancel beside the submit button.
 import { useRef, type ReactNode, type RefObject } from 'react';
 import { useModal } from './use-modal.ts';
 
@@ -14,9 +15,13 @@ export function FormDialog(props: {
   initial?: RefObject<HTMLElement | null>;
   opener?: RefObject<HTMLElement | null>;
   testId?: string;
+  /** Shown as an alert above the buttons while not null or empty. */
+  error: string | null;
+  submitLabel: string;
+  submitDisabled: boolean;
   children: ReactNode;
 }) {
-  const { label, onClose, onSubmit, initial, opener, testId, children } = props;
+  const { label, onClose, onSubmit, initial, opener, testId, error, submitLabel, submitDisabled, children } = props;
   const box = useRef<HTMLDivElement>(null);
   const modalKeys = useModal(box, onClose, initial, opener);
   return (
@@ -38,6 +43,19 @@ export function FormDialog(props: {
         }}
       >
         {children}
+        {error ? (
+          <p className="oe-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="modal-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="primary" disabled={submitDisabled} onClick={onSubmit}>
+            {submitLabel}
+          </button>
+        </div>
       </div>
     </div>
   );

@@ -22,6 +22,8 @@ import { FormDialog } from '../../layout/form-dialog.tsx';
 import { amendFields, cancelsOrder } from './amend-input.ts';
 import { directionName, sideClass } from './order-labels.ts';
 
+const GONE = 'This order is no longer open (filled or cancelled meanwhile): there is nothing to modify.';
+
 export function AmendDialog({
   order,
   onClose,
@@ -80,6 +82,9 @@ export function AmendDialog({
       initial={first}
       opener={opener}
       testId="amend-dialog"
+      error={gone ? GONE : error}
+      submitLabel="Modify"
+      submitDisabled={busy || gone}
     >
       <h3>
         Modify order · {o.symbol} <span className={sideClass(o.side)}>{directionName(o, oneWay)}</span>
@@ -114,24 +119,6 @@ export function AmendDialog({
           A total of {fmt(o.filled_qty, qd)} {base} or less cancels the order: that much has filled.
         </p>
       )}
-      {gone && (
-        <p className="oe-error" role="alert">
-          This order is no longer open (filled or cancelled meanwhile): there is nothing to modify.
-        </p>
-      )}
-      {error && (
-        <p className="oe-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="modal-actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="primary" disabled={busy || gone} onClick={() => void save()}>
-          Modify
-        </button>
-      </div>
     </FormDialog>
   );
 }

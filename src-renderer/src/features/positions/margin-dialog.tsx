@@ -100,7 +100,15 @@ export function MarginDialog({ position, onClose }: { position: PositionRecord; 
   };
 
   return (
-    <FormDialog label="Adjust margin" onClose={onClose} onSubmit={() => void send()} initial={field}>
+    <FormDialog
+      label="Adjust margin"
+      onClose={onClose}
+      onSubmit={() => void send()}
+      initial={field}
+      error={error ?? (input.ok ? null : input.error)}
+      submitLabel={adding ? 'Add margin' : 'Remove margin'}
+      submitDisabled={busy}
+    >
       <h3>
         Adjust margin · {p.symbol}{' '}
         <span className={d.long ? 'up' : 'down'} data-testid="margin-direction">
@@ -151,19 +159,6 @@ export function MarginDialog({ position, onClose }: { position: PositionRecord; 
           {input.ok && Number.isFinite(liqAfter) ? `≈ ${fmt(liqAfter, pd)}` : '—'}
         </b>
       </p>
-      {(error ?? (input.ok ? null : input.error)) && (
-        <p className="oe-error" role="alert">
-          {error ?? (input.ok ? null : input.error)}
-        </p>
-      )}
-      <div className="modal-actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="primary" disabled={busy} onClick={() => void send()}>
-          {adding ? 'Add margin' : 'Remove margin'}
-        </button>
-      </div>
     </FormDialog>
   );
 }

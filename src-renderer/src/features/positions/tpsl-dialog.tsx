@@ -107,7 +107,15 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
   };
 
   return (
-    <FormDialog label="Take profit / stop loss" onClose={onClose} onSubmit={() => void save()} initial={first}>
+    <FormDialog
+      label="Take profit / stop loss"
+      onClose={onClose}
+      onSubmit={() => void save()}
+      initial={first}
+      error={error}
+      submitLabel="Save"
+      submitDisabled={busy}
+    >
       <h3>
         TP / SL · {p.symbol}{' '}
         <span className={d.long ? 'up' : 'down'} data-testid="tpsl-direction">
@@ -176,19 +184,6 @@ export function TpSlDialog({ position, onClose }: { position: PositionRecord; on
             {w === 1 ? 'Mark price' : 'Last price'}
           </button>
         ))}
-      </div>
-      {error && (
-        <p className="oe-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="modal-actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="primary" disabled={busy} onClick={() => void save()}>
-          Save
-        </button>
       </div>
     </FormDialog>
   );
