@@ -152,6 +152,24 @@ export class ChartArea {
   async lines(): Promise<string[]> {
     return ((await this.box.getAttribute('data-lines')) ?? '').split(' ').filter(Boolean);
   }
+  /** Lines whose label the price axis shows: those whose price is in view. */
+  async labelled(): Promise<string[]> {
+    return ((await this.box.getAttribute('data-axis-labels')) ?? '').split(' ').filter(Boolean);
+  }
+  /**
+   * Where the pointer takes a movable line, found as a user finds it: moving down the pane at
+   * page x `x` until the cursor says a line is under it (the box's `line-grab`); null if none.
+   */
+  async grabY(x: number): Promise<number | null> {
+    const b = (await this.box.boundingBox())!;
+    const page = this.box.page();
+    // a line takes the pointer 5 px either side (line-geometry.ts GRAB_PX): steps of 8 miss none
+    for (let y = b.y + 4; y < b.y + b.height - 30; y += 8) {
+      await page.mouse.move(x, y);
+      if (((await this.box.getAttribute('class')) ?? '').includes('line-grab')) return y;
+    }
+    return null;
+  }
 }
 
 export class LadderArea {

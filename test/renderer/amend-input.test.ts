@@ -1,7 +1,9 @@
 // The Modify dialog's fields (src-renderer/src/features/orders/amend-input.ts): what is sent,
 // and what is refused before anything is sent.
 import { describe, expect, it } from 'vitest';
-import { amendFields, cancelsOrder } from '../../src-renderer/src/features/orders/amend-input.ts';
+import { amendFields, amendedTitle, cancelsOrder } from '../../src-renderer/src/features/orders/amend-input.ts';
+import type { OrderRecord } from '../../src-shared/types.ts';
+import { OrderStatus } from '../../src-shared/enums.ts';
 
 const order = { price: '95000.0', qty: '0.010' };
 
@@ -37,5 +39,34 @@ describe('cancelsOrder', () => {
     expect(cancelsOrder('0.001', '0.000')).toBe(false);
     expect(cancelsOrder('abc', '0.004')).toBe(false);
     expect(cancelsOrder('', '0.004')).toBe(false);
+  });
+});
+
+describe('amendedTitle', () => {
+  const rec = (over: Partial<OrderRecord>): OrderRecord =>
+    ({
+      id: '7',
+      price: '94000.5',
+      qty: '0.020',
+      filled_qty: '0',
+      avg_price: '0',
+      status: OrderStatus.NEW,
+      ...over,
+    }) as OrderRecord;
+
+  it('says the new terms of an order still resting, in the pair decimals', () => {
+    expect(amendedTitle(rec({}), 1, 3, 'BTC')).toBe('Order #7 modified: 0.020 BTC at 94,000.5');
+    expect(amendedTitle(rec({ status: OrderStatus.PARTIALLY_FILLED, qty: '1' }), 2, 1, 'ETH')).toBe(
+      'Order #7 modified: 1.0 ETH at 94,000.50',
+    );
+  });
+
+  it('says when the new price crossed and the order filled, or the total cancelled it', () => {
+    expect(amendedTitle(rec({ status: OrderStatus.FILLED, avg_price: '93990' }), 1, 3, 'BTC')).toBe(
+      'Order #7 filled at once at 93,990.0',
+    );
+    expect(amendedTitle(rec({ status: OrderStatus.CANCELED, filled_qty: '0.005' }), 1, 3, 'BTC')).toBe(
+      'Order #7 cancelled: its total was not above the 0.005 filled',
+    );
   });
 });

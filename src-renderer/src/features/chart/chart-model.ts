@@ -13,6 +13,9 @@
 // all of which have an event) and turns each label on only while its price is in view; the
 // container's data-axis-labels lists the lines whose label the chart is told to draw.
 //
+// A line given as `movable` (an open order's) can be dragged to a new price (line-drag.ts), which
+// goes to `onLineMoved`; the model shows it where it is held until told otherwise.
+//
 // Times: candles carry ms open times; the chart gets seconds (UTC). Candles given to it must
 // be ascending by open time; an update older than the last bar is ignored (lightweight-charts
 // would throw on it).
@@ -42,6 +45,8 @@ import {
 import type { Candle } from '../../../../src-shared/types.ts';
 import { DEFAULT_BAR_SPACING, DEFAULT_RIGHT_OFFSET, initialBarSpacing, rightOffsetFor } from './bar-spacing.ts';
 import { cutAtEdge } from './time-axis-edges.ts';
+import { LineDrag, type LineDragHost } from './line-drag.ts';
+import { snapPrice, type MovableLine } from './line-geometry.ts';
 
 const FONT_SIZE = 11;
 const FONT = "'JetBrains Mono', 'SFMono-Regular', Menlo, Consolas, monospace";
@@ -74,6 +79,8 @@ export interface PriceLineSpec {
   color: string;
   title: string;
   style?: 'solid' | 'dashed' | 'dotted';
+  /** Whether the line can be dragged to a new price (ChartModelOptions.onLineMoved). */
+  movable?: boolean;
 }
 
 /** What the legend shows: the bar under the crosshair, or the latest one. */
@@ -100,6 +107,8 @@ export interface ChartModelOptions {
   olderThreshold?: number;
   /** The oldest bars were dropped to bound memory and drawing cost. */
   onTrimmed?: () => void;
+  /** A movable line was dropped at `price` (tick-snapped, the pair's decimals); settles when done. */
+  onLineMoved?: (id: string, price: string) => Promise<unknown>;
 }
 
 const STYLE: Record<NonNullable<PriceLineSpec['style']>, LineStyle> = {
@@ -130,7 +139,11 @@ export class ChartModel {
   private readonly candles: ISeriesApi<'Candlestick'>;
   private readonly volume: ISeriesApi<'Histogram'>;
   private readonly opts: ChartModelOptions;
-  private readonly lines = new Map<string, { spec: PriceLineSpec; line: IPriceLine; label: boolean }>();
+  /** `held`: the price a drag shows the line at, until the model is told a new spec or it is let go. */
+  private readonly lines = new Map<string, { spec: PriceLineSpec; line: IPriceLine; label: boolean; held?: number }>();
+  private readonly drag: LineDrag | null;
+  private priceDecimals = 2;
+  private tick = 0.01;
   private readonly container: HTMLElement;
   private readonly labelTimer: ReturnType<typeof setInterval>;
   /** Ascending by open time; the model's own copy, so legends and prepends need no feed. */
@@ -187,10 +200,13 @@ export class ChartModel {
     this.chart.subscribeCrosshairMove(this.onCrosshair);
     this.chart.timeScale().subscribeVisibleLogicalRangeChange(this.onRange);
     this.labelTimer = setInterval(() => this.syncLabels(), LABEL_CHECK_MS);
+    this.drag = opts.onLineMoved ? new LineDrag(container, this.dragHost(), opts.onLineMoved) : null;
   }
 
   /** Price precision and tick of the symbol; `seconds` shows seconds on the time axis (1s bars). */
   configure(priceDecimals: number, tick: number, seconds: boolean): void {
+    this.priceDecimals = priceDecimals;
+    this.tick = tick > 0 ? tick : 10 ** -priceDecimals;
     this.candles.applyOptions({
       priceFormat: { type: 'price', precision: priceDecimals, minMove: tick > 0 ? tick : 10 ** -priceDecimals },
     });
@@ -302,6 +318,7 @@ export class ChartModel {
         cur.line.applyOptions(options);
         cur.spec = spec;
         cur.label = label;
+        cur.held = undefined;
       }
     }
     for (const [id, l] of this.lines) {
@@ -323,7 +340,7 @@ export class ChartModel {
     if (this.disposed) return;
     const shown: string[] = [];
     for (const [id, l] of this.lines) {
-      const label = this.inView(l.spec.price);
+      const label = this.inView(l.held ?? l.spec.price);
       if (label !== l.label) {
         l.line.applyOptions({ axisLabelVisible: label });
         l.label = label;
@@ -344,6 +361,7 @@ export class ChartModel {
     if (this.disposed) return;
     this.disposed = true;
     clearInterval(this.labelTimer);
+    this.drag?.dispose();
     this.chart.unsubscribeCrosshairMove(this.onCrosshair);
     this.chart.timeScale().unsubscribeVisibleLogicalRangeChange(this.onRange);
     this.lines.clear();
@@ -351,6 +369,29 @@ export class ChartModel {
   }
 
   // ---- internals
+
+  /** The chart as line-drag.ts sees it. */
+  private dragHost(): LineDragHost {
+    return {
+      movable: () => {
+        const out: MovableLine[] = [];
+        for (const [id, l] of this.lines)
+          if (l.spec.movable)
+            out.push({ id, price: l.spec.price, y: this.candles.priceToCoordinate(l.held ?? l.spec.price) });
+        return out;
+      },
+      pane: () => this.chart.paneSize(0),
+      priceAt: (y) => snapPrice(this.candles.coordinateToPrice(y), this.tick, this.priceDecimals),
+      preview: (id, price) => {
+        const l = this.lines.get(id);
+        if (l === undefined || this.disposed) return;
+        l.held = price === null ? undefined : Number(price);
+        const p = l.held ?? l.spec.price;
+        l.label = this.inView(p);
+        l.line.applyOptions({ price: p, lineWidth: price === null ? 1 : 2, axisLabelVisible: l.label });
+      },
+    };
+  }
 
   private hovering = false;
 

@@ -1,13 +1,15 @@
 // The chart panel: the interval bar (every interval of the spec), the OHLC / volume legend of
 // the bar under the crosshair, and the chart itself, which ChartModel owns outside React.
 // Price lines: the current pair's position entry, liquidation, take-profit and stop-loss,
-// and its open orders.
+// and its open orders; an order's line (one order alone at its price) can be dragged to a new
+// price, which modifies the order (line-drag.ts, move-order.ts).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
 import { fmt, fmtCompact, fmtDateTime, fmtPct } from '../../lib/format.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { positionKey } from '../positions/positions-store.ts';
+import { moveOrder } from '../orders/move-order.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
 import { OrderType, PositionSide, Side, SymbolStatus } from '../../../../src-shared/enums.ts';
@@ -16,6 +18,9 @@ import './chart.css';
 
 /** Shortcut keys 1-9 pick these intervals. */
 export const HOTKEY_INTERVALS: readonly Interval[] = ['1m', '5m', '15m', '1h', '4h', '1d', '1w', '1M', '1s'];
+
+/** The id prefix of a line that is one order's (`order:<id>`); only those can be dragged. */
+const ORDER_LINE = 'order:';
 
 export function ChartPanel() {
   const s = useServices();
@@ -31,6 +36,7 @@ export function ChartPanel() {
       onLegend: setLegend,
       onNeedOlder: () => void feed?.loadOlder(),
       onTrimmed: () => feed?.trimmed(),
+      onLineMoved: (id, price) => moveOrder(s, id.slice(ORDER_LINE.length), price),
     });
     feed = new ChartFeed(s.api, s.ws, model);
     setParts({ model, feed });
@@ -172,11 +178,12 @@ function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] 
     }
     for (const g of groups.values()) {
       out.push({
-        id: g.ids.length === 1 ? `order:${g.ids[0]}` : `orders:${g.side}:${g.text}`,
+        id: g.ids.length === 1 ? `${ORDER_LINE}${g.ids[0]}` : `orders:${g.side}:${g.text}`,
         price: Number(g.text),
         color: g.side === Side.BUY ? '#2ebd85' : '#f6465d',
         title: `${g.side === Side.BUY ? 'Buy' : 'Sell'} ${fmt(g.left, qd)}${g.ids.length > 1 ? ` (${g.ids.length} orders)` : ''}`,
         style: 'dotted',
+        movable: g.ids.length === 1,
       });
     }
     void pd;

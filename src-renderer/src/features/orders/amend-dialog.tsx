@@ -13,13 +13,12 @@
 // dialog then says it is no longer open and sends nothing.
 import { useRef, useState, type RefObject } from 'react';
 import type { OrderRecord } from '../../../../src-shared/types.ts';
-import { OrderStatus } from '../../../../src-shared/enums.ts';
 import { fmt } from '../../lib/format.ts';
 import { errorText } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
 import { FormDialog } from '../../layout/form-dialog.tsx';
-import { amendFields, cancelsOrder } from './amend-input.ts';
+import { amendFields, amendedTitle, cancelsOrder } from './amend-input.ts';
 import { directionName, sideClass } from './order-labels.ts';
 
 const GONE = 'This order is no longer open (filled or cancelled meanwhile): there is nothing to modify.';
@@ -59,13 +58,7 @@ export function AmendDialog({
     setError(null);
     try {
       const r = await s.orders.getState().actions.amend(o, f.price, f.qty);
-      const title =
-        r.status === OrderStatus.FILLED
-          ? `Order #${r.id} filled at once at ${fmt(r.avg_price, pd)}`
-          : r.status === OrderStatus.CANCELED
-            ? `Order #${r.id} cancelled: its total was not above the ${fmt(r.filled_qty, qd)} filled`
-            : `Order #${r.id} modified: ${fmt(r.qty, qd)} ${base} at ${fmt(r.price, pd)}`;
-      s.toasts.getState().actions.push({ kind: 'success', title });
+      s.toasts.getState().actions.push({ kind: 'success', title: amendedTitle(r, pd, qd, base) });
       onClose();
     } catch (e) {
       setError(errorText(e));

@@ -3,9 +3,12 @@
 // screen shows ("94,000.0": thousands separators, as the order form does, through
 // parseDecimalInput); what is not a number above 0 is refused here with a message, never sent,
 // and so is a change of nothing (the API would answer 1001). The tick, the step and the margin
-// are the service's to check: its message is shown as it comes. Pure: the dialog and the tests
-// share it.
+// are the service's to check: its message is shown as it comes. `amendedTitle` says what the
+// venue made of a change (the dialog's and a line dragged on the chart's toast). Pure: the
+// dialog, the chart and the tests share it.
 import type { OrderRecord } from '../../../../src-shared/types.ts';
+import { OrderStatus } from '../../../../src-shared/enums.ts';
+import { fmt } from '../../lib/format.ts';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 
 export type AmendFields = { ok: true; price: string; qty: string } | { ok: false; error: string };
@@ -35,4 +38,12 @@ export function amendFields(priceText: string, qtyText: string, o: Pick<OrderRec
 export function cancelsOrder(qtyText: string, filledQty: string): boolean {
   const r = parseDecimalInput(qtyText);
   return r.kind === 'ok' && r.n > 0 && r.n <= Number(filledQty);
+}
+
+/** What an amended order's record says happened: filled at once, cancelled, or its new terms. */
+export function amendedTitle(r: OrderRecord, pd: number, qd: number, base: string): string {
+  if (r.status === OrderStatus.FILLED) return `Order #${r.id} filled at once at ${fmt(r.avg_price, pd)}`;
+  if (r.status === OrderStatus.CANCELED)
+    return `Order #${r.id} cancelled: its total was not above the ${fmt(r.filled_qty, qd)} filled`;
+  return `Order #${r.id} modified: ${fmt(r.qty, qd)} ${base} at ${fmt(r.price, pd)}`;
 }

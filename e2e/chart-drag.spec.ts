@@ -1,0 +1,75 @@
+// Dragging an open order's line on the chart moves the order (line-drag.ts, move-order.ts): the
+// cursor says where a line can be taken, the line follows the mouse,
+// and the drop sends Binance's modify (PUT /fapi/v1/order) with the new price on the pair's
+// tick and the order's own amount: the same order id, at the new price, in the API and in Open
+// orders. Escape while held, or a press that does not move, sends nothing.
+import { test, expect } from './support/fixtures.ts';
+import { openTrading, restingBuy } from './support/desk.ts';
+
+const SYMBOL = 'BTCUSDT';
+
+test('an order line dragged down moves the order; Escape and a plain click leave it', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  // just under the market: in the chart's price range, below where a bid would fill
+  const { s, price } = await market.priceOffMid(SYMBOL, 0.999);
+  const order = await restingBuy(trader.api, SYMBOL, price, '0.010');
+  const line = `order:${order.order_id}`;
+  const screen = await openTrading(page, service.url, trader, SYMBOL);
+  const chart = screen.chart;
+  await expect(chart.box).toHaveAttribute('data-status', 'ready');
+  await expect.poll(() => chart.labelled()).toContain(line);
+  const puts: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'PUT' && r.url().includes('/fapi/v1/order')) puts.push(r.postData() ?? '');
+  });
+  const b = (await chart.box.boundingBox())!;
+  const x = b.x + b.width * 0.4;
+  const resting = async (): Promise<Array<[string, number, string]>> =>
+    (await trader.api.openOrders(SYMBOL)).map((o) => [o.id, Number(o.price), o.qty]);
+
+  // Escape while the line is held: it goes back, nothing is sent
+  let y = await chart.grabY(x);
+  expect(y, 'the cursor finds the order line').not.toBeNull();
+  await page.mouse.down();
+  await expect(chart.box).toHaveClass(/line-dragging/);
+  await page.mouse.move(x, y! + 30, { steps: 6 });
+  await page.keyboard.press('Escape');
+  await expect(chart.box).not.toHaveClass(/line-dragging/);
+  await page.mouse.up();
+  // a press that does not move is a click: nothing is sent either
+  expect(await chart.grabY(x)).not.toBeNull();
+  await page.mouse.down();
+  await page.mouse.up();
+  expect(puts).toEqual([]);
+  expect(await resting()).toEqual([[order.order_id, Number(price), '0.010']]);
+
+  // dragged 40 px down and dropped: the order moves there, under its id, with its amount
+  y = await chart.grabY(x);
+  expect(y).not.toBeNull();
+  await page.mouse.down();
+  await page.mouse.move(x, y! + 40, { steps: 8 });
+  await page.screenshot({ path: test.info().outputPath('chart-line-held.png') });
+  await page.mouse.up();
+  await expect(page.getByText(`Order #${order.order_id} modified: 0.010 BTC at`)).toBeVisible();
+  expect(puts).toHaveLength(1);
+  const sent = JSON.parse(puts[0]) as { order_id: string | number; price: string; qty: string };
+  expect(String(sent.order_id)).toBe(order.order_id);
+  expect(sent.qty).toBe('0.010');
+  const moved = Number(sent.price);
+  expect(moved).toBeLessThan(Number(price));
+  // on the tick, printed in the pair's decimals
+  const steps = moved / Number(s.price_step);
+  expect(Math.abs(steps - Math.round(steps))).toBeLessThan(1e-6);
+  expect(sent.price.split('.')[1]?.length ?? 0).toBe((s.price_step.split('.')[1] ?? '').length);
+  await expect.poll(resting).toEqual([[order.order_id, moved, '0.010']]);
+  await expect.poll(() => chart.lines()).toContain(line);
+  await screen.tabs.show('Open orders');
+  await expect(screen.tabs.openOrders.getByTestId(`order-row-${order.order_id}`)).toContainText(
+    moved.toLocaleString('en-US', { minimumFractionDigits: sent.price.split('.')[1]?.length ?? 0 }),
+  );
+  await trader.api.cancelOrder(SYMBOL, order.order_id);
+});
