@@ -2,9 +2,11 @@
 // cursor says where a line can be taken, the line follows the mouse,
 // and the drop sends Binance's modify (PUT /fapi/v1/order) with the new price on the pair's
 // tick and the order's own amount: the same order id, at the new price, in the API and in Open
-// orders. Escape while held, or a press that does not move, sends nothing.
+// orders. Escape while held, or a press that does not move, sends nothing. A take-profit's line
+// dragged moves that trigger alone; one the venue refuses (beyond the mark) goes back.
 import { test, expect } from './support/fixtures.ts';
 import { openTrading, restingBuy } from './support/desk.ts';
+import { onTick } from './support/prices.ts';
 
 const SYMBOL = 'BTCUSDT';
 
@@ -72,4 +74,57 @@ test('an order line dragged down moves the order; Escape and a plain click leave
     moved.toLocaleString('en-US', { minimumFractionDigits: sent.price.split('.')[1]?.length ?? 0 }),
   );
   await trader.api.cancelOrder(SYMBOL, order.order_id);
+});
+
+test('a take-profit line dragged up moves the take-profit alone; dragged past the mark it is refused and goes back', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const { s, pos } = await market.position(trader.api, SYMBOL, 1, '0.010');
+  const tp = onTick(pos.mark_price * 1.004, s.price_step);
+  const sl = onTick(pos.mark_price * 0.996, s.price_step);
+  await trader.api.setTpSl({
+    symbol: SYMBOL,
+    position_side: 1,
+    take_profit_price: tp,
+    stop_loss_price: sl,
+    working_type: 1,
+  });
+  const line = `tp:${SYMBOL}:1`;
+  const screen = await openTrading(page, service.url, trader, SYMBOL);
+  const chart = screen.chart;
+  await expect(chart.box).toHaveAttribute('data-status', 'ready');
+  await expect.poll(() => chart.labelled()).toEqual(expect.arrayContaining([line, `sl:${SYMBOL}:1`]));
+  const triggers = async (): Promise<Array<[number | null, number | null]>> =>
+    (await trader.api.tpslList())
+      .filter((t) => t.symbol === SYMBOL)
+      .map((t) => [t.take_profit_price === null ? null : Number(t.take_profit_price), Number(t.stop_loss_price)]);
+  const b = (await chart.box.boundingBox())!;
+  const x = b.x + b.width * 0.4;
+
+  // the take-profit is the higher line: the first the cursor meets going down
+  let y = await chart.grabY(x);
+  expect(y).not.toBeNull();
+  await page.mouse.down();
+  await page.mouse.move(x, y! - 30, { steps: 6 });
+  await page.mouse.up();
+  await expect(page.getByText(`Take-profit of ${SYMBOL} long moved to`)).toBeVisible();
+  await expect.poll(async () => (await triggers())[0]?.[0]).toBeGreaterThan(Number(tp));
+  const [[moved, keptSl]] = await triggers();
+  expect(keptSl).toBe(Number(sl));
+
+  // dropped near the bottom of the pane, far under the mark: refused, and nothing changes
+  y = await chart.grabY(x);
+  expect(y).not.toBeNull();
+  await page.mouse.down();
+  await page.mouse.move(x, b.y + b.height - 60, { steps: 10 });
+  await page.mouse.up();
+  await expect(page.getByText(`Take-profit move of ${SYMBOL} long refused`)).toBeVisible();
+  expect(await triggers()).toEqual([[moved, Number(sl)]]);
+  // the line is back where the venue has it: the cursor meets it there again
+  await expect.poll(() => chart.labelled()).toContain(line);
+  const back = await chart.grabY(x);
+  expect(Math.abs(back! - y!)).toBeLessThan(40);
 });

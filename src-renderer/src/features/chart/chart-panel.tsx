@@ -1,8 +1,9 @@
 // The chart panel: the interval bar (every interval of the spec), the OHLC / volume legend of
 // the bar under the crosshair, and the chart itself, which ChartModel owns outside React.
 // Price lines: the current pair's position entry, liquidation, take-profit and stop-loss,
-// and its open orders; an order's line (one order alone at its price) can be dragged to a new
-// price, which modifies the order (line-drag.ts, move-order.ts).
+// and its open orders. An order's line (one order alone at its price) can be dragged to a new
+// price, which modifies the order (line-drag.ts, move-order.ts); so can the take-profit's and the
+// stop-loss' lines, which move that trigger (move-trigger.ts).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
 import { fmt, fmtCompact, fmtDateTime, fmtPct } from '../../lib/format.ts';
@@ -10,6 +11,8 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { positionKey } from '../positions/positions-store.ts';
 import { moveOrder } from '../orders/move-order.ts';
+import { moveTrigger } from '../positions/move-trigger.ts';
+import type { Services } from '../../lib/services.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
 import { OrderType, PositionSide, Side, SymbolStatus } from '../../../../src-shared/enums.ts';
@@ -21,6 +24,15 @@ export const HOTKEY_INTERVALS: readonly Interval[] = ['1m', '5m', '15m', '1h', '
 
 /** The id prefix of a line that is one order's (`order:<id>`); only those can be dragged. */
 const ORDER_LINE = 'order:';
+
+/** A movable line dropped at `price`: its order modified, or its position's trigger moved. */
+function moveLine(s: Services, id: string, price: string): Promise<void> {
+  if (id.startsWith(ORDER_LINE)) return moveOrder(s, id.slice(ORDER_LINE.length), price);
+  // tp:<symbol>:<side> or sl:<symbol>:<side>, as usePriceLines names them
+  const [kind, symbol, side] = id.split(':');
+  if (kind !== 'tp' && kind !== 'sl') return Promise.reject(new Error(`not a movable line: ${id}`));
+  return moveTrigger(s, kind, { symbol, side: Number(side) as PositionSide }, price);
+}
 
 export function ChartPanel() {
   const s = useServices();
@@ -36,7 +48,7 @@ export function ChartPanel() {
       onLegend: setLegend,
       onNeedOlder: () => void feed?.loadOlder(),
       onTrimmed: () => feed?.trimmed(),
-      onLineMoved: (id, price) => moveOrder(s, id.slice(ORDER_LINE.length), price),
+      onLineMoved: (id, price) => moveLine(s, id, price),
     });
     feed = new ChartFeed(s.api, s.ws, model);
     setParts({ model, feed });
@@ -161,9 +173,23 @@ function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] 
       out.push({ id: `liq:${k}`, price: p.liquidation_price, color: '#ff8c3a', title: 'Liq.', style: 'dashed' });
       const t = tpsl[positionKey(p.symbol, p.position_side)];
       if (t?.takeProfit)
-        out.push({ id: `tp:${k}`, price: Number(t.takeProfit), color: '#2ebd85', title: 'TP', style: 'dashed' });
+        out.push({
+          id: `tp:${k}`,
+          price: Number(t.takeProfit),
+          color: '#2ebd85',
+          title: 'TP',
+          style: 'dashed',
+          movable: true,
+        });
       if (t?.stopLoss)
-        out.push({ id: `sl:${k}`, price: Number(t.stopLoss), color: '#f6465d', title: 'SL', style: 'dashed' });
+        out.push({
+          id: `sl:${k}`,
+          price: Number(t.stopLoss),
+          color: '#f6465d',
+          title: 'SL',
+          style: 'dashed',
+          movable: true,
+        });
     }
     // One line per side and price: several orders there (a grid bot's) would stack identical
     // labels on the axis; the line sums them and says how many.
