@@ -194,11 +194,27 @@ export function bodyTypeChecker(props: FlatBodySchema['properties']): BodyTypeCh
       }
       return new ApiError(
         Errors.INVALID_PARAMETER,
-        `Invalid body parameter '${key}': must be a JSON ${types.join(' or ')}`,
+        `Invalid body parameter '${key}': must be a JSON ${types.join(' or ')}${quoteHint(v, types)}`,
       );
     }
     return undefined;
   };
+}
+
+/** A plain decimal as JSON writes a number (at most 40 characters: the hint quotes it). */
+const PLAIN_NUMBER = /^-?(0|[1-9]\d{0,19})(\.\d{1,19})?$/;
+
+/**
+ * What to send instead, when the value is the right one in the wrong JSON type: a number quoted
+ * where a number belongs (an order record's id is a string, the amend body's order_id a JSON
+ * integer), or a number unquoted where a decimal string belongs. Empty otherwise.
+ */
+function quoteHint(v: unknown, types: readonly string[]): string {
+  const numeric = types.includes('integer') || types.includes('number');
+  if (typeof v === 'string' && numeric && PLAIN_NUMBER.test(v)) return `: send ${v}, not "${v}"`;
+  if (typeof v === 'number' && Number.isFinite(v) && types.includes('string') && !numeric)
+    return `: send "${String(v)}", not ${String(v)}`;
+  return '';
 }
 
 /** Whether a value has one of `types` (jsonTypeOk), as one function: a single type's own test. */

@@ -49,7 +49,7 @@ describe('JSON types of body values', () => {
     expect(r.status).toBe(400);
     expect(r.body).toEqual({
       code: Errors.INVALID_PARAMETER.code,
-      message: "Invalid body parameter 'amount': must be a JSON string",
+      message: 'Invalid body parameter \'amount\': must be a JSON string: send "10", not 10',
       data: null,
     });
     expect(wallet()).toBe(before);
@@ -65,7 +65,7 @@ describe('JSON types of body values', () => {
     );
     expect(order.body).toEqual({
       code: 1001,
-      message: "Invalid body parameter 'qty': must be a JSON string",
+      message: 'Invalid body parameter \'qty\': must be a JSON string: send "0.002", not 0.002',
       data: null,
     });
   });
@@ -84,8 +84,31 @@ describe('JSON types of body values', () => {
       url: '/admin/v1/accounts',
       payload: { api_key: 'numeric_bal_1', balance: 25000 },
     });
-    expect(r.json()).toMatchObject({ code: 1001, message: "Invalid body parameter 'balance': must be a JSON string" });
+    expect(r.json()).toMatchObject({
+      code: 1001,
+      message: 'Invalid body parameter \'balance\': must be a JSON string: send "25000", not 25000',
+    });
     expect(venue.accounts.byKey('numeric_bal_1')).toBeUndefined();
+  });
+});
+
+describe('a number in quotes', () => {
+  it('an integer field sent as a numeric string is refused with what to send instead', async () => {
+    const r = await signedPost(
+      '/fapi/v1/orders',
+      '{"symbol":"BTCUSDT","side":"1","position_side":1,"position_action":1,"type":2,"qty":"0.002"}',
+    );
+    expect(r.body).toEqual({
+      code: 1001,
+      message: 'Invalid body parameter \'side\': must be a JSON integer: send 1, not "1"',
+      data: null,
+    });
+    // a string that is no number gets no such advice
+    const word = await signedPost(
+      '/fapi/v1/orders',
+      '{"symbol":"BTCUSDT","side":"buy","position_side":1,"position_action":1,"type":2,"qty":"0.002"}',
+    );
+    expect(word.body.message).toBe("Invalid body parameter 'side': must be a JSON integer");
   });
 });
 

@@ -82,7 +82,9 @@ describe('take-profit / stop-loss routes', () => {
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({
         code: 1001,
-        message: "Invalid body parameter 'take_profit_price': must be a JSON string or null",
+        message:
+          "Invalid body parameter 'take_profit_price': must be a JSON string or null" +
+          (value === true ? '' : ': send "200000", not 200000'),
       });
     }
     expect(dataOf(await signed(t.app, u, 'GET', '/fapi/v1/position/tpsl'))).toEqual([]); // nothing stored
