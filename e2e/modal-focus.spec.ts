@@ -136,6 +136,9 @@ test('at 1024x640 help fits the window: title and Close in view, the list scroll
   // (scrolled to its end; the row's edge may sit a fraction of a pixel under the list's)
   await expect.poll(() => list.evaluate((l) => l.scrollTop + l.clientHeight >= l.scrollHeight - 1)).toBe(true);
   await expect(last).toBeInViewport({ ratio: 0.95 });
+  // after the keys, what the mouse does: the chart's line drag among it
+  await expect(list.getByRole('columnheader', { name: 'Mouse' })).toBeVisible();
+  await expect(list.getByRole('row', { name: /^Drag a line on the chart/ })).toContainText('moves the order');
   await expect(help.getByRole('heading', { name: 'Keyboard shortcuts' })).toBeInViewport({ ratio: 1 });
   await page.keyboard.press('Tab');
   await expect(help.getByRole('button', { name: 'Close' })).toBeFocused();

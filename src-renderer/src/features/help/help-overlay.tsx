@@ -1,9 +1,20 @@
-// The `?` overlay: every keyboard shortcut. A modal dialog (use-modal.ts).
+// The `?` overlay: every keyboard shortcut, then what the mouse does beyond a click (a drag on
+// the chart). A modal dialog (use-modal.ts).
 import { useRef } from 'react';
 import { useModal } from '../../layout/use-modal.ts';
 import type { Services } from '../../lib/services.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { SHORTCUTS } from '../../../../src-shared/shortcuts.ts';
+
+/** What the mouse does that a click does not say: [gesture, what it does]. */
+const MOUSE: readonly (readonly [string, string])[] = [
+  [
+    'Drag a line on the chart',
+    'An open order’s line moves the order to the price it is dropped at; the take-profit’s or stop-loss’ line moves that trigger (Esc while held: back). ✎ in Open orders does the same from the keyboard.',
+  ],
+  ['Drag / wheel on the chart', 'Scroll back in time / zoom; older candles load as you go'],
+  ['Click a price in the order book', 'Put that price in the order form'],
+];
 
 export function HelpOverlay() {
   const s = useServices();
@@ -42,6 +53,17 @@ function Help({ s }: { s: Services }) {
                       </span>
                     ))}
                   </td>
+                  <td>{what}</td>
+                </tr>
+              ))}
+              <tr>
+                <th colSpan={2} className="help-sub" scope="colgroup">
+                  Mouse
+                </th>
+              </tr>
+              {MOUSE.map(([gesture, what]) => (
+                <tr key={gesture}>
+                  <td>{gesture}</td>
                   <td>{what}</td>
                 </tr>
               ))}
