@@ -3,9 +3,11 @@
 // and the drop sends Binance's modify (PUT /fapi/v1/order) with the new price on the pair's
 // tick and the order's own amount: the same order id, at the new price, in the API and in Open
 // orders. Escape while held, or a press that does not move, sends nothing. A take-profit's line
-// dragged moves that trigger alone; one the venue refuses (beyond the mark) goes back.
+// dragged moves that trigger alone; one the venue refuses (beyond the mark) goes back. The "+" at
+// the crosshair puts its price in the order form.
 import { test, expect } from './support/fixtures.ts';
 import { openTrading, restingBuy } from './support/desk.ts';
+import { TradingPage } from './pages/trading-page.ts';
 import { onTick } from './support/prices.ts';
 
 const SYMBOL = 'BTCUSDT';
@@ -96,6 +98,9 @@ test('a take-profit line dragged up moves the take-profit alone; dragged past th
   const screen = await openTrading(page, service.url, trader, SYMBOL);
   const chart = screen.chart;
   await expect(chart.box).toHaveAttribute('data-status', 'ready');
+  await expect.poll(() => chart.candles()).toBeGreaterThan(0);
+  // 0.4 % either side of the mark may be off a quiet hour's range: widen it
+  await chart.widenPrices();
   await expect.poll(() => chart.labelled()).toEqual(expect.arrayContaining([line, `sl:${SYMBOL}:1`]));
   const triggers = async (): Promise<Array<[number | null, number | null]>> =>
     (await trader.api.tpslList())
@@ -127,4 +132,41 @@ test('a take-profit line dragged up moves the take-profit alone; dragged past th
   await expect.poll(() => chart.labelled()).toContain(line);
   const back = await chart.grabY(x);
   expect(Math.abs(back! - y!)).toBeLessThan(40);
+});
+
+test('the "+" at the crosshair puts its price in the order form as a limit price', async ({
+  page,
+  service,
+  market,
+}) => {
+  const s = await market.symbol(SYMBOL);
+  await market.ensureBook(SYMBOL);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  const chart = screen.chart;
+  await expect(chart.box).toHaveAttribute('data-status', 'ready');
+  await expect.poll(() => chart.candles()).toBeGreaterThan(0);
+  const plus = chart.box.getByTestId('chart-price-pick');
+  const b = (await chart.box.boundingBox())!;
+  const y = b.y + b.height * 0.3;
+  // on the pane the "+" rides at the crosshair's height, at the pane's right edge
+  await page.mouse.move(b.x + b.width * 0.3, y);
+  await expect(plus).toHaveClass(/shown/);
+  const at = (await plus.boundingBox())!;
+  expect(Math.abs(at.y + at.height / 2 - y)).toBeLessThan(2);
+  expect(at.x).toBeGreaterThan(b.x + b.width * 0.6);
+  // over it, it says what it does; pressed, the form takes that price as a limit order
+  await page.mouse.move(at.x + at.width - 9, y, { steps: 4 });
+  await expect(plus).toHaveClass(/hot/);
+  const label = (await plus.textContent()) ?? '';
+  const m = /^Limit price ([\d,]+(\.\d+)?)\+$/.exec(label);
+  expect(m, label).not.toBeNull();
+  const price = m![1].replace(/,/g, '');
+  await page.mouse.down();
+  await page.mouse.up();
+  await expect.poll(async () => (await screen.form.price.inputValue()).replace(/,/g, '')).toBe(price);
+  expect(Number.isInteger(Math.round((Number(price) / Number(s.price_step)) * 1e6) / 1e6)).toBe(true);
+  // off the chart it goes
+  await page.mouse.move(b.x + b.width / 2, b.y - 60);
+  await expect(plus).not.toHaveClass(/shown/);
 });

@@ -157,6 +157,20 @@ export class ChartArea {
     return ((await this.box.getAttribute('data-axis-labels')) ?? '').split(' ').filter(Boolean);
   }
   /**
+   * Widens the visible price range as a user does, by dragging the price axis down (the chart
+   * leaves autoscale then): lines near the market come into view whatever the recent candles'
+   * range.
+   */
+  async widenPrices(): Promise<void> {
+    const b = (await this.box.boundingBox())!;
+    const page = this.box.page();
+    const x = b.x + b.width - 25;
+    await page.mouse.move(x, b.y + b.height * 0.3);
+    await page.mouse.down();
+    await page.mouse.move(x, b.y + b.height * 0.7, { steps: 10 });
+    await page.mouse.up();
+  }
+  /**
    * Where the pointer takes a movable line, found as a user finds it: moving down the pane at
    * page x `x` until the cursor says a line is under it (the box's `line-grab`); null if none.
    */

@@ -46,6 +46,7 @@ import type { Candle } from '../../../../src-shared/types.ts';
 import { DEFAULT_BAR_SPACING, DEFAULT_RIGHT_OFFSET, initialBarSpacing, rightOffsetFor } from './bar-spacing.ts';
 import { cutAtEdge } from './time-axis-edges.ts';
 import { LineDrag, type LineDragHost } from './line-drag.ts';
+import { PricePick } from './price-pick.ts';
 import { snapPrice, type MovableLine } from './line-geometry.ts';
 
 const FONT_SIZE = 11;
@@ -109,6 +110,8 @@ export interface ChartModelOptions {
   onTrimmed?: () => void;
   /** A movable line was dropped at `price` (tick-snapped, the pair's decimals); settles when done. */
   onLineMoved?: (id: string, price: string) => Promise<unknown>;
+  /** The chart's "+" was pressed at `price` (tick-snapped, the pair's decimals): price-pick.ts. */
+  onPricePick?: (price: string) => void;
 }
 
 const STYLE: Record<NonNullable<PriceLineSpec['style']>, LineStyle> = {
@@ -142,6 +145,7 @@ export class ChartModel {
   /** `held`: the price a drag shows the line at, until the model is told a new spec or it is let go. */
   private readonly lines = new Map<string, { spec: PriceLineSpec; line: IPriceLine; label: boolean; held?: number }>();
   private readonly drag: LineDrag | null;
+  private readonly pick: PricePick | null;
   private priceDecimals = 2;
   private tick = 0.01;
   private readonly container: HTMLElement;
@@ -200,7 +204,9 @@ export class ChartModel {
     this.chart.subscribeCrosshairMove(this.onCrosshair);
     this.chart.timeScale().subscribeVisibleLogicalRangeChange(this.onRange);
     this.labelTimer = setInterval(() => this.syncLabels(), LABEL_CHECK_MS);
-    this.drag = opts.onLineMoved ? new LineDrag(container, this.dragHost(), opts.onLineMoved) : null;
+    const host = this.dragHost();
+    this.pick = opts.onPricePick ? new PricePick(container, host, opts.onPricePick) : null;
+    this.drag = opts.onLineMoved ? new LineDrag(container, host, opts.onLineMoved) : null;
   }
 
   /** Price precision and tick of the symbol; `seconds` shows seconds on the time axis (1s bars). */
@@ -362,6 +368,7 @@ export class ChartModel {
     this.disposed = true;
     clearInterval(this.labelTimer);
     this.drag?.dispose();
+    this.pick?.dispose();
     this.chart.unsubscribeCrosshairMove(this.onCrosshair);
     this.chart.timeScale().unsubscribeVisibleLogicalRangeChange(this.onRange);
     this.lines.clear();
@@ -396,6 +403,7 @@ export class ChartModel {
   private hovering = false;
 
   private crosshair(p: MouseEventParams<Time>): void {
+    this.pick?.move(p.point === undefined ? null : p.point.y);
     const d = p.time === undefined ? undefined : (p.seriesData.get(this.candles) as CandlestickData<Time> | undefined);
     if (d === undefined || d.open === undefined) {
       this.hovering = false;

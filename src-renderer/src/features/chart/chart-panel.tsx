@@ -3,7 +3,8 @@
 // Price lines: the current pair's position entry, liquidation, take-profit and stop-loss,
 // and its open orders. An order's line (one order alone at its price) can be dragged to a new
 // price, which modifies the order (line-drag.ts, move-order.ts); so can the take-profit's and the
-// stop-loss' lines, which move that trigger (move-trigger.ts).
+// stop-loss' lines, which move that trigger (move-trigger.ts). The "+" at the crosshair puts its
+// price in the order form (price-pick.ts).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
 import { fmt, fmtCompact, fmtDateTime, fmtPct } from '../../lib/format.ts';
@@ -49,6 +50,7 @@ export function ChartPanel() {
       onNeedOlder: () => void feed?.loadOlder(),
       onTrimmed: () => feed?.trimmed(),
       onLineMoved: (id, price) => moveLine(s, id, price),
+      onPricePick: (price) => s.orderForm.getState().actions.pickPrice(price),
     });
     feed = new ChartFeed(s.api, s.ws, model);
     setParts({ model, feed });

@@ -14,6 +14,7 @@ const MOUSE: readonly (readonly [string, string])[] = [
   ],
   ['Drag / wheel on the chart', 'Scroll back in time / zoom; older candles load as you go'],
   ['Click a price in the order book', 'Put that price in the order form'],
+  ['Click the + at the chart’s crosshair', 'Put the crosshair’s price in the order form'],
 ];
 
 export function HelpOverlay() {
