@@ -75,7 +75,17 @@ test('an order line dragged down moves the order; Escape and a plain click leave
   await expect(screen.tabs.openOrders.getByTestId(`order-row-${order.order_id}`)).toContainText(
     moved.toLocaleString('en-US', { minimumFractionDigits: sent.price.split('.')[1]?.length ?? 0 }),
   );
+
+  // cancelled (by a bot, say) while its line is held: the line goes, and the drop sends nothing
+  y = await chart.grabY(x);
+  expect(y).not.toBeNull();
+  await page.mouse.down();
+  await page.mouse.move(x, y! + 30, { steps: 4 });
   await trader.api.cancelOrder(SYMBOL, order.order_id);
+  await expect.poll(() => chart.lines()).not.toContain(line);
+  await expect(chart.box).not.toHaveClass(/line-dragging/);
+  await page.mouse.up();
+  expect(puts).toHaveLength(1);
 });
 
 test('a take-profit line dragged up moves the take-profit alone; dragged past the mark it is refused and goes back', async ({

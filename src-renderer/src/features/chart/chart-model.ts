@@ -331,6 +331,7 @@ export class ChartModel {
       if (keep.has(id)) continue;
       this.candles.removePriceLine(l.line);
       this.lines.delete(id);
+      this.drag?.removed(id);
     }
     this.syncLabels();
   }

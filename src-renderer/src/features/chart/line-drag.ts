@@ -2,7 +2,8 @@
 // over a movable line the cursor turns to ns-resize; pressing there takes the line, which follows
 // the mouse snapped to the pair's tick, with its price on the axis; releasing it hands the new
 // price to `onMove` (the panel amends the order, PUT /fapi/v1/order); Escape, or releasing it
-// where it started, puts it back. The chart does not pan while a line is held: the press is
+// where it started, puts it back, and so does the window losing the focus. A line that leaves the
+// chart while held (its order filled or cancelled) is let go with nothing sent. The chart does not pan while a line is held: the press is
 // stopped before lightweight-charts sees it (a capture listener on the container).
 //
 // While the move is in flight the line stays where it was dropped. If the venue refuses it, the
@@ -90,6 +91,7 @@ export class LineDrag {
     window.addEventListener('mousemove', this.drag, true);
     window.addEventListener('mouseup', this.drop, true);
     window.addEventListener('keydown', this.key, true);
+    window.addEventListener('blur', this.lost);
   };
 
   private readonly drag = (e: MouseEvent): void => {
@@ -119,6 +121,14 @@ export class LineDrag {
     this.release(false);
   };
 
+  /** The window lost the focus mid-drag (another window took it): the button's release may never come. */
+  private readonly lost = (): void => this.release(false);
+
+  /** The line `id` is gone from the chart (its order filled, the pair changed): a hold of it ends, nothing sent. */
+  removed(id: string): void {
+    if (this.held?.id === id) this.release(false);
+  }
+
   /** Lets go of the held line: `commit` hands a moved line's price to onMove, else puts it back. */
   private release(commit: boolean): void {
     const h = this.held;
@@ -128,6 +138,7 @@ export class LineDrag {
     window.removeEventListener('mousemove', this.drag, true);
     window.removeEventListener('mouseup', this.drop, true);
     window.removeEventListener('keydown', this.key, true);
+    window.removeEventListener('blur', this.lost);
     if (!commit || !h.moved || h.price === null || Number(h.price) === h.from) {
       this.host.preview(h.id, null);
       return;
