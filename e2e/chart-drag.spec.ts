@@ -38,6 +38,7 @@ test('an order line dragged down moves the order; Escape and a plain click leave
   // Escape while the line is held: it goes back, nothing is sent
   let y = await chart.grabY(x);
   expect(y, 'the cursor finds the order line').not.toBeNull();
+  await expect(chart.box).toHaveAttribute('title', /^Drag to a new price/);
   await page.mouse.down();
   await expect(chart.box).toHaveClass(/line-dragging/);
   await page.mouse.move(x, y! + 30, { steps: 6 });

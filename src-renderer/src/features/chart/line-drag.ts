@@ -16,6 +16,8 @@ import { lineAt, type MovableLine } from './line-geometry.ts';
 
 /** Movement, in px, below which a press is a click, not a drag. */
 const DRAG_START_PX = 3;
+/** The tooltip over a movable line. */
+const GRAB_TITLE = 'Drag to a new price (Esc while held: back)';
 /** How long an accepted move's line waits for the model to be told the new price, ms. */
 const SETTLE_MS = 1000;
 
@@ -72,12 +74,20 @@ export class LineDrag {
 
   private readonly hover = (e: MouseEvent): void => {
     if (this.held !== null) return;
-    this.box.classList.toggle('line-grab', this.target(e) !== null);
+    this.grab(this.target(e) !== null);
   };
 
   private readonly leave = (): void => {
-    if (this.held === null) this.box.classList.remove('line-grab');
+    if (this.held === null) this.grab(false);
   };
+
+  /** The pointer over a movable line or not: the cursor (chart.css) and the tooltip that says what a drag does. */
+  private grab(on: boolean): void {
+    if (on === this.box.classList.contains('line-grab')) return;
+    this.box.classList.toggle('line-grab', on);
+    if (on) this.box.title = GRAB_TITLE;
+    else this.box.removeAttribute('title');
+  }
 
   private readonly press = (e: MouseEvent): void => {
     if (e.button !== 0 || this.held !== null) return;
