@@ -2,7 +2,8 @@
 // cursor says where a line can be taken, the line follows the mouse,
 // and the drop sends Binance's modify (PUT /fapi/v1/order) with the new price on the pair's
 // tick and the order's own amount: the same order id, at the new price, in the API and in Open
-// orders. Escape while held, or a press that does not move, sends nothing. A take-profit's line
+// orders; a double-click on it opens its Modify dialog. Escape while held, or a press that does
+// not move, sends nothing. A take-profit's line
 // dragged moves that trigger alone; one the venue refuses (beyond the mark) goes back. The "+" at
 // the crosshair puts its price in the order form.
 import { test, expect } from './support/fixtures.ts';
@@ -72,7 +73,18 @@ test('an order line dragged down moves the order; Escape and a plain click leave
   expect(sent.price.split('.')[1]?.length ?? 0).toBe((s.price_step.split('.')[1] ?? '').length);
   await expect.poll(resting).toEqual([[order.order_id, moved, '0.010']]);
   await expect.poll(() => chart.lines()).toContain(line);
-  await screen.tabs.show('Open orders');
+  // a double-click on the line opens the order's Modify dialog, over the Open orders tab
+  y = await chart.grabY(x);
+  expect(y).not.toBeNull();
+  await page.mouse.dblclick(x, y!);
+  const dialog = page.getByRole('dialog', { name: 'Modify order' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(`#${order.order_id}`);
+  expect(Number((await dialog.getByRole('textbox', { name: 'New price' }).inputValue()).replace(/,/g, ''))).toBe(moved);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  expect(puts).toHaveLength(1);
+  await expect(page.getByRole('tab', { name: /^Open orders/ })).toHaveAttribute('aria-selected', 'true');
   await expect(screen.tabs.openOrders.getByTestId(`order-row-${order.order_id}`)).toContainText(
     moved.toLocaleString('en-US', { minimumFractionDigits: sent.price.split('.')[1]?.length ?? 0 }),
   );

@@ -1,8 +1,10 @@
 // What the trader is looking at: the symbol, the chart interval, the bottom tab, which of the
 // order book and the recent trades a narrow window shows (they share a column there) and which
-// overlay is open. Symbol, interval and that choice survive a reload (localStorage).
+// overlay is open, with the order the Modify dialog is on (opened from its row's ✎ or from its
+// line on the chart). Symbol, interval and that choice survive a reload (localStorage).
 import { createStore } from 'zustand/vanilla';
 import { isInterval, type Interval } from '../../../src-shared/intervals.ts';
+import type { OrderRecord } from '../../../src-shared/types.ts';
 
 export type BottomTab =
   'positions' | 'open-orders' | 'order-history' | 'trade-history' | 'position-history' | 'account' | 'replay-report';
@@ -17,12 +19,16 @@ export interface WorkspaceState {
   tab: BottomTab;
   bookTab: BookTab;
   overlay: Overlay;
+  /** The order the Modify dialog opened on, as it was then (it may fill or go while open); null while it is closed. */
+  amending: OrderRecord | null;
   actions: {
     setSymbol(symbol: string): void;
     setInterval(interval: Interval): void;
     setTab(tab: BottomTab): void;
     setBookTab(tab: BookTab): void;
     open(overlay: Exclude<Overlay, null>): void;
+    /** The Modify dialog on `order`, over the Open orders tab (where it is hosted). */
+    openAmend(order: OrderRecord): void;
     close(): void;
   };
 }
@@ -53,13 +59,15 @@ export function createWorkspaceStore(initial: { symbol?: string; interval?: Inte
     tab: 'positions',
     bookTab: saved.bookTab ?? 'book',
     overlay: null,
+    amending: null,
     actions: {
       setSymbol: (symbol) => set({ symbol, overlay: null }),
       setInterval: (interval) => set({ interval }),
       setTab: (tab) => set({ tab }),
       setBookTab: (bookTab) => set({ bookTab }),
       open: (overlay) => set({ overlay }),
-      close: () => set({ overlay: null }),
+      openAmend: (order) => set({ overlay: 'amend', amending: order, tab: 'open-orders' }),
+      close: () => set({ overlay: null, amending: null }),
     },
   }));
   store.subscribe((s, prev) => {

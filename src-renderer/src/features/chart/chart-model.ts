@@ -110,6 +110,8 @@ export interface ChartModelOptions {
   onTrimmed?: () => void;
   /** A movable line was dropped at `price` (tick-snapped, the pair's decimals); settles when done. */
   onLineMoved?: (id: string, price: string) => Promise<unknown>;
+  /** A movable line was double-clicked (line-drag.ts). */
+  onLineOpened?: (id: string) => void;
   /** The chart's "+" was pressed at `price` (tick-snapped, the pair's decimals): price-pick.ts. */
   onPricePick?: (price: string) => void;
 }
@@ -206,7 +208,7 @@ export class ChartModel {
     this.labelTimer = setInterval(() => this.syncLabels(), LABEL_CHECK_MS);
     const host = this.dragHost();
     this.pick = opts.onPricePick ? new PricePick(container, host, opts.onPricePick) : null;
-    this.drag = opts.onLineMoved ? new LineDrag(container, host, opts.onLineMoved) : null;
+    this.drag = opts.onLineMoved ? new LineDrag(container, host, opts.onLineMoved, opts.onLineOpened) : null;
   }
 
   /** Price precision and tick of the symbol; `seconds` shows seconds on the time axis (1s bars). */

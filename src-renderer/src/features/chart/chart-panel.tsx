@@ -3,7 +3,8 @@
 // Price lines: the current pair's position entry, liquidation, take-profit and stop-loss,
 // and its open orders. An order's line (one order alone at its price) can be dragged to a new
 // price, which modifies the order (line-drag.ts, move-order.ts); so can the take-profit's and the
-// stop-loss' lines, which move that trigger (move-trigger.ts). The "+" at the crosshair puts its
+// stop-loss' lines, which move that trigger (move-trigger.ts); a double-click on an order's line
+// opens its Modify dialog. The "+" at the crosshair puts its
 // price in the order form (price-pick.ts).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
@@ -35,6 +36,13 @@ function moveLine(s: Services, id: string, price: string): Promise<void> {
   return moveTrigger(s, kind, { symbol, side: Number(side) as PositionSide }, price);
 }
 
+/** A movable line double-clicked: an order's opens its Modify dialog (a trigger's TP/SL dialog is its position row's). */
+function openLine(s: Services, id: string): void {
+  if (!id.startsWith(ORDER_LINE)) return;
+  const order = s.orders.getState().orders.find((o) => o.id === id.slice(ORDER_LINE.length));
+  if (order !== undefined) s.workspace.getState().actions.openAmend(order);
+}
+
 export function ChartPanel() {
   const s = useServices();
   const { symbol, entry, pd, qd } = useSymbolView();
@@ -50,6 +58,7 @@ export function ChartPanel() {
       onNeedOlder: () => void feed?.loadOlder(),
       onTrimmed: () => feed?.trimmed(),
       onLineMoved: (id, price) => moveLine(s, id, price),
+      onLineOpened: (id) => openLine(s, id),
       onPricePick: (price) => s.orderForm.getState().actions.pickPrice(price),
     });
     feed = new ChartFeed(s.api, s.ws, model);

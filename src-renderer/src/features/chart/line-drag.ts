@@ -2,7 +2,8 @@
 // over a movable line the cursor turns to ns-resize; pressing there takes the line, which follows
 // the mouse snapped to the pair's tick, with its price on the axis; releasing it hands the new
 // price to `onMove` (the panel amends the order, PUT /fapi/v1/order); Escape, or releasing it
-// where it started, puts it back, and so does the window losing the focus. A line that leaves the
+// where it started, puts it back, and so does the window losing the focus. A double-click on a
+// line goes to `onOpen` (an order's line opens its Modify dialog). A line that leaves the
 // chart while held (its order filled or cancelled) is let go with nothing sent. The chart does not pan while a line is held: the press is
 // stopped before lightweight-charts sees it (a capture listener on the container).
 //
@@ -39,11 +40,19 @@ export class LineDrag {
   private readonly box: HTMLElement;
   private readonly host: LineDragHost;
   private readonly onMove: (id: string, price: string) => Promise<unknown>;
+  private readonly onOpen: ((id: string) => void) | undefined;
 
-  constructor(box: HTMLElement, host: LineDragHost, onMove: (id: string, price: string) => Promise<unknown>) {
+  constructor(
+    box: HTMLElement,
+    host: LineDragHost,
+    onMove: (id: string, price: string) => Promise<unknown>,
+    onOpen?: (id: string) => void,
+  ) {
     this.box = box;
     this.host = host;
     this.onMove = onMove;
+    this.onOpen = onOpen;
+    box.addEventListener('dblclick', this.open, { capture: true });
     box.addEventListener('mousemove', this.hover);
     box.addEventListener('mouseleave', this.leave);
     box.addEventListener('mousedown', this.press, { capture: true });
@@ -56,6 +65,7 @@ export class LineDrag {
     this.box.removeEventListener('mousemove', this.hover);
     this.box.removeEventListener('mouseleave', this.leave);
     this.box.removeEventListener('mousedown', this.press, { capture: true });
+    this.box.removeEventListener('dblclick', this.open, { capture: true });
   }
 
   /** The pointer in pane coordinates, or null when it is over the axes. */
@@ -88,6 +98,14 @@ export class LineDrag {
     if (on) this.box.title = GRAB_TITLE;
     else this.box.removeAttribute('title');
   }
+
+  /** A double-click on a movable line: `onOpen` (the panel opens its Modify dialog), not the chart's. */
+  private readonly open = (e: MouseEvent): void => {
+    const line = this.onOpen === undefined ? null : this.target(e);
+    if (line === null) return;
+    e.stopPropagation();
+    this.onOpen?.(line.id);
+  };
 
   private readonly press = (e: MouseEvent): void => {
     if (e.button !== 0 || this.held !== null) return;

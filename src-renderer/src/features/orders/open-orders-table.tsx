@@ -1,4 +1,5 @@
-// Open orders with modify (✎ beside a limit order's price: amend-dialog.tsx), cancel and
+// Open orders with modify (✎ beside a limit order's price, or a double-click on the order's line
+// on the chart: amend-dialog.tsx, hosted here, the workspace naming its order), cancel and
 // cancel-all (which asks first, naming how many orders it cancels); optionally only the current
 // pair. Margin is what each order holds (order-margin.ts), its margin mode and leverage in the
 // cell's title.
@@ -27,8 +28,7 @@ export function OpenOrdersTable() {
   const [onlyCurrent, setOnlyCurrent] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmAll, setConfirmAll] = useState(false);
-  const [amending, setAmending] = useState<OrderRecord | null>(null);
-  const overlay = useSel(s.workspace, (w) => w.overlay);
+  const amending = useSel(s.workspace, (w) => (w.overlay === 'amend' ? w.amending : null));
   const tools = useRef<HTMLDivElement>(null);
   // where the focus goes when the modified order's row is gone (it filled or was cancelled): the
   // view's tab, as when a Cancel removes the last row (record-table.tsx)
@@ -57,11 +57,8 @@ export function OpenOrdersTable() {
       setBusy(null);
     }
   };
-  const amend = (o: OrderRecord): void => {
-    setAmending(o);
-    // the dialog is an overlay: the global shortcuts stay inert while it is open
-    s.workspace.getState().actions.open('amend');
-  };
+  // the dialog is an overlay: the global shortcuts stay inert while it is open
+  const amend = (o: OrderRecord): void => s.workspace.getState().actions.openAmend(o);
   const cancelAll = async (): Promise<void> => {
     setConfirmAll(false);
     setBusy('all');
@@ -188,16 +185,7 @@ export function OpenOrdersTable() {
         rowAttrs={(r) => ({ 'data-testid': `order-row-${r.o.id}`, 'data-symbol': r.o.symbol })}
         empty={<p className="empty">No open orders.</p>}
       />
-      {amending && overlay === 'amend' && (
-        <AmendDialog
-          order={amending}
-          opener={tab}
-          onClose={() => {
-            setAmending(null);
-            s.workspace.getState().actions.close();
-          }}
-        />
-      )}
+      {amending && <AmendDialog order={amending} opener={tab} onClose={() => s.workspace.getState().actions.close()} />}
     </>
   );
 }
