@@ -4,7 +4,8 @@
 // tick and the order's own amount: the same order id, at the new price, in the API and in Open
 // orders; a double-click on it opens its Modify dialog. Escape while held, or a press that does
 // not move, sends nothing. A take-profit's line
-// dragged moves that trigger alone; one the venue refuses (beyond the mark) goes back. The "+" at
+// dragged moves that trigger alone; one the venue refuses (beyond the mark) goes back; a
+// double-click on it opens the TP/SL dialog. The "+" at
 // the crosshair puts its price in the order form.
 import { test, expect } from './support/fixtures.ts';
 import { openTrading, restingBuy } from './support/desk.ts';
@@ -155,6 +156,19 @@ test('a take-profit line dragged up moves the take-profit alone; dragged past th
   await expect.poll(() => chart.labelled()).toContain(line);
   const back = await chart.grabY(x);
   expect(Math.abs(back! - y!)).toBeLessThan(40);
+
+  // a double-click on it opens the position's TP/SL dialog, over the Positions tab, with the moved price
+  await page.mouse.dblclick(x, back!);
+  const dialog = page.getByRole('dialog', { name: 'Take profit / stop loss' });
+  await expect(dialog).toBeVisible();
+  await expect
+    .poll(async () =>
+      Number((await dialog.getByRole('textbox', { name: 'Take profit price' }).inputValue()).replace(/,/g, '')),
+    )
+    .toBe(moved);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  expect(await triggers()).toEqual([[moved, Number(sl)]]);
 });
 
 test('the "+" at the crosshair puts its price in the order form as a limit price', async ({

@@ -1,10 +1,10 @@
 // What the trader is looking at: the symbol, the chart interval, the bottom tab, which of the
 // order book and the recent trades a narrow window shows (they share a column there) and which
-// overlay is open, with the order the Modify dialog is on (opened from its row's ✎ or from its
-// line on the chart). Symbol, interval and that choice survive a reload (localStorage).
+// overlay is open, with the order the Modify dialog is on and the position the TP/SL dialog is
+// on (opened from their rows or from their lines on the chart). Symbol, interval and that choice survive a reload (localStorage).
 import { createStore } from 'zustand/vanilla';
 import { isInterval, type Interval } from '../../../src-shared/intervals.ts';
-import type { OrderRecord } from '../../../src-shared/types.ts';
+import type { OrderRecord, PositionRecord } from '../../../src-shared/types.ts';
 
 export type BottomTab =
   'positions' | 'open-orders' | 'order-history' | 'trade-history' | 'position-history' | 'account' | 'replay-report';
@@ -21,6 +21,8 @@ export interface WorkspaceState {
   overlay: Overlay;
   /** The order the Modify dialog opened on, as it was then (it may fill or go while open); null while it is closed. */
   amending: OrderRecord | null;
+  /** The position the TP/SL dialog opened on; null while it is closed. */
+  tpslOf: PositionRecord | null;
   actions: {
     setSymbol(symbol: string): void;
     setInterval(interval: Interval): void;
@@ -29,6 +31,8 @@ export interface WorkspaceState {
     open(overlay: Exclude<Overlay, null>): void;
     /** The Modify dialog on `order`, over the Open orders tab (where it is hosted). */
     openAmend(order: OrderRecord): void;
+    /** The TP/SL dialog of `position`, over the Positions tab (where it is hosted). */
+    openTpSl(position: PositionRecord): void;
     close(): void;
   };
 }
@@ -60,6 +64,7 @@ export function createWorkspaceStore(initial: { symbol?: string; interval?: Inte
     bookTab: saved.bookTab ?? 'book',
     overlay: null,
     amending: null,
+    tpslOf: null,
     actions: {
       setSymbol: (symbol) => set({ symbol, overlay: null }),
       setInterval: (interval) => set({ interval }),
@@ -67,7 +72,8 @@ export function createWorkspaceStore(initial: { symbol?: string; interval?: Inte
       setBookTab: (bookTab) => set({ bookTab }),
       open: (overlay) => set({ overlay }),
       openAmend: (order) => set({ overlay: 'amend', amending: order, tab: 'open-orders' }),
-      close: () => set({ overlay: null, amending: null }),
+      openTpSl: (position) => set({ overlay: 'tpsl', tpslOf: position, tab: 'positions' }),
+      close: () => set({ overlay: null, amending: null, tpslOf: null }),
     },
   }));
   store.subscribe((s, prev) => {

@@ -4,7 +4,7 @@
 // and its open orders. An order's line (one order alone at its price) can be dragged to a new
 // price, which modifies the order (line-drag.ts, move-order.ts); so can the take-profit's and the
 // stop-loss' lines, which move that trigger (move-trigger.ts); a double-click on an order's line
-// opens its Modify dialog. The "+" at the crosshair puts its
+// opens its Modify dialog, on a trigger's its position's TP/SL dialog. The "+" at the crosshair puts its
 // price in the order form (price-pick.ts).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
@@ -36,11 +36,17 @@ function moveLine(s: Services, id: string, price: string): Promise<void> {
   return moveTrigger(s, kind, { symbol, side: Number(side) as PositionSide }, price);
 }
 
-/** A movable line double-clicked: an order's opens its Modify dialog (a trigger's TP/SL dialog is its position row's). */
+/** A movable line double-clicked: an order's opens its Modify dialog, a trigger's its position's TP/SL dialog. */
 function openLine(s: Services, id: string): void {
-  if (!id.startsWith(ORDER_LINE)) return;
-  const order = s.orders.getState().orders.find((o) => o.id === id.slice(ORDER_LINE.length));
-  if (order !== undefined) s.workspace.getState().actions.openAmend(order);
+  const ws = s.workspace.getState().actions;
+  if (id.startsWith(ORDER_LINE)) {
+    const order = s.orders.getState().orders.find((o) => o.id === id.slice(ORDER_LINE.length));
+    if (order !== undefined) ws.openAmend(order);
+    return;
+  }
+  const [, symbol, side] = id.split(':');
+  const p = s.positions.getState().positions.find((x) => x.symbol === symbol && x.position_side === Number(side));
+  if (p !== undefined) ws.openTpSl(p);
 }
 
 export function ChartPanel() {

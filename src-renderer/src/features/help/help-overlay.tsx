@@ -12,7 +12,10 @@ const MOUSE: readonly (readonly [string, string])[] = [
     'Drag a line on the chart',
     'An open order’s line moves the order to the price it is dropped at; the take-profit’s or stop-loss’ line moves that trigger (Esc while held: back). ✎ in Open orders does the same from the keyboard.',
   ],
-  ['Double-click an order’s line', 'Open its Modify dialog (new price and amount)'],
+  [
+    'Double-click a line on the chart',
+    'An order’s: its Modify dialog; the take-profit’s or stop-loss’: the TP/SL dialog',
+  ],
   ['Drag / wheel on the chart', 'Scroll back in time / zoom; older candles load as you go'],
   ['Click a price in the order book', 'Put that price in the order form'],
   ['Click the + at the chart’s crosshair', 'Put the crosshair’s price in the order form'],

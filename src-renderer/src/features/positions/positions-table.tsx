@@ -41,17 +41,14 @@ export function PositionsTable() {
   const tickers = useSel(s.tickers, (x) => x.tickers);
   const oneWay = useSel(s.account, (x) => x.summary?.position_mode === 'one_way');
   const decimals = useDecimals();
-  const [editing, setEditing] = useState<PositionRecord | null>(null);
+  const editing = useSel(s.workspace, (w) => (w.overlay === 'tpsl' ? w.tpslOf : null));
   const [adjusting, setAdjusting] = useState<PositionRecord | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmAll, setConfirmAll] = useState(false);
   const closeAllButton = useRef<HTMLButtonElement>(null);
 
-  const editTpSl = (p: PositionRecord): void => {
-    setEditing(p);
-    // the dialog is an overlay: the global shortcuts stay inert while it is open
-    s.workspace.getState().actions.open('tpsl');
-  };
+  // the dialog is an overlay: the global shortcuts stay inert while it is open
+  const editTpSl = (p: PositionRecord): void => s.workspace.getState().actions.openTpSl(p);
   const adjustMargin = (p: PositionRecord): void => {
     setAdjusting(p);
     s.workspace.getState().actions.open('margin');
@@ -272,15 +269,7 @@ export function PositionsTable() {
           }}
         />
       )}
-      {editing && overlay === 'tpsl' && (
-        <TpSlDialog
-          position={editing}
-          onClose={() => {
-            setEditing(null);
-            s.workspace.getState().actions.close();
-          }}
-        />
-      )}
+      {editing && <TpSlDialog position={editing} onClose={() => s.workspace.getState().actions.close()} />}
     </>
   );
 }
