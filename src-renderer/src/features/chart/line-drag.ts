@@ -3,7 +3,7 @@
 // the mouse snapped to the pair's tick, with its price on the axis; releasing it hands the new
 // price to `onMove` (the panel amends the order, PUT /fapi/v1/order); Escape, or releasing it
 // where it started, puts it back, and so does the window losing the focus. A double-click on a
-// line goes to `onOpen` (an order's line opens its Modify dialog). A line that leaves the
+// line goes to `onOpen` (an order's line opens its Modify dialog, a trigger's the TP/SL dialog). A line that leaves the
 // chart while held (its order filled or cancelled) is let go with nothing sent. The chart does not pan while a line is held: the press is
 // stopped before lightweight-charts sees it (a capture listener on the container).
 //
@@ -99,7 +99,7 @@ export class LineDrag {
     else this.box.removeAttribute('title');
   }
 
-  /** A double-click on a movable line: `onOpen` (the panel opens its Modify dialog), not the chart's. */
+  /** A double-click on a movable line: `onOpen` (the panel opens the line's dialog), not the chart's. */
   private readonly open = (e: MouseEvent): void => {
     const line = this.onOpen === undefined ? null : this.target(e);
     if (line === null) return;
