@@ -27,13 +27,17 @@ test('an order line dragged down moves the order; Escape and a plain click leave
   const screen = await openTrading(page, service.url, trader, SYMBOL);
   const chart = screen.chart;
   await expect(chart.box).toHaveAttribute('data-status', 'ready');
+  await expect.poll(() => chart.candles()).toBeGreaterThan(0);
+  // room below the order's line for the drags, whatever the recent candles' range
+  await chart.widenPrices();
   await expect.poll(() => chart.labelled()).toContain(line);
   const puts: string[] = [];
   page.on('request', (r) => {
     if (r.method() === 'PUT' && r.url().includes('/fapi/v1/order')) puts.push(r.postData() ?? '');
   });
   const b = (await chart.box.boundingBox())!;
-  const x = b.x + b.width * 0.4;
+  // right of the middle: toasts sit over the chart's bottom-left corner
+  const x = b.x + b.width * 0.6;
   const resting = async (): Promise<Array<[string, number, string]>> =>
     (await trader.api.openOrders(SYMBOL)).map((o) => [o.id, Number(o.price), o.qty]);
 
@@ -131,7 +135,8 @@ test('a take-profit line dragged up moves the take-profit alone; dragged past th
       .filter((t) => t.symbol === SYMBOL)
       .map((t) => [t.take_profit_price === null ? null : Number(t.take_profit_price), Number(t.stop_loss_price)]);
   const b = (await chart.box.boundingBox())!;
-  const x = b.x + b.width * 0.4;
+  // right of the middle: toasts sit over the chart's bottom-left corner
+  const x = b.x + b.width * 0.6;
 
   // the take-profit is the higher line: the first the cursor meets going down
   let y = await chart.grabY(x);
