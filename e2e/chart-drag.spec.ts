@@ -127,9 +127,20 @@ test('a take-profit line dragged up moves the take-profit alone; dragged past th
   const chart = screen.chart;
   await expect(chart.box).toHaveAttribute('data-status', 'ready');
   await expect.poll(() => chart.candles()).toBeGreaterThan(0);
-  // 0.4 % either side of the mark may be off a quiet hour's range: widen it
-  await chart.widenPrices();
-  await expect.poll(() => chart.labelled()).toEqual(expect.arrayContaining([line, `sl:${SYMBOL}:1`]));
+  // 0.4 % either side of the mark may be off a quiet hour's range: widen it until both are in view
+  const inView = async (): Promise<boolean> => {
+    const shown = await chart.labelled();
+    return shown.includes(line) && shown.includes(`sl:${SYMBOL}:1`);
+  };
+  for (let i = 0; i < 5 && !(await inView()); i++) {
+    await chart.widenPrices();
+    // (the labels are judged four times a second)
+    await expect
+      .poll(inView, { timeout: 1000 })
+      .toBe(true)
+      .catch(() => undefined);
+  }
+  await expect.poll(inView).toBe(true);
   const triggers = async (): Promise<Array<[number | null, number | null]>> =>
     (await trader.api.tpslList())
       .filter((t) => t.symbol === SYMBOL)
