@@ -64,3 +64,44 @@ describe('positionCounts', () => {
     expect(v.exchange.positionCounts('ETHUSDT').longAccounts).toBe(0);
   });
 });
+
+describe('positionCounts ties', () => {
+  // Two holders with the same margin balance, one long and one short: each fills 0.010 at 96,000
+  // against a house order there (the same notional, so the same fee) and the mark is 96,000 (no
+  // PnL). The top fifth of two is one holder: the lower account id.
+  const tie = (first: 1 | 2) => {
+    const v = open();
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96_000, index: 96_000 });
+    const ids: number[] = [];
+    for (const side of [first, first === 1 ? 2 : 1] as const) {
+      const house = side === 1 ? 2 : 1;
+      placeBotOrder(
+        v.exchange,
+        btc({ side: house, position_side: house, position_action: 1, price: '96000.0', qty: '0.010' }),
+        HOUSE_ACCOUNT,
+      );
+      const id = v.accounts.upsert(
+        { apiKey: `tie-key-${side}-000`, apiSecret: `tie-secret-${side}`, kind: 'user', balance: 1000n * USDT },
+        0,
+      ).id;
+      placeOrder(v.exchange, id, btc({ side, position_side: side, position_action: 1, type: 2, qty: '0.010' }));
+      ids.push(id);
+    }
+    return { v, ids };
+  };
+
+  it('the lower account id goes first among equal margin balances', () => {
+    for (const first of [1, 2] as const) {
+      const { v, ids } = tie(first);
+      // a tie indeed: the same margin balance, each with its position
+      const [x, y] = ids.map((id) => v.exchange.summary(id));
+      expect(x.margin_balance).toBe(y.margin_balance);
+      expect(ids[0]).toBeLessThan(ids[1]);
+      const c = v.exchange.positionCounts('BTCUSDT');
+      expect([c.longAccounts, c.shortAccounts]).toEqual([1, 1]);
+      // the first holder made (the lower id) is the top trader, whichever side it holds
+      expect([c.topLongAccounts, c.topShortAccounts]).toEqual(first === 1 ? [1, 0] : [0, 1]);
+      expect([c.topLongLots, c.topShortLots]).toEqual(first === 1 ? [10, 0] : [0, 10]);
+    }
+  });
+});
