@@ -13,8 +13,9 @@
 // all of which have an event) and turns each label on only while its price is in view; the
 // container's data-axis-labels lists the lines whose label the chart is told to draw.
 //
-// A line given as `movable` (an open order's) can be dragged to a new price (line-drag.ts), which
-// goes to `onLineMoved`; the model shows it where it is held until told otherwise.
+// A line given as `movable` (an open order's, a take-profit's, a stop-loss') can be dragged to a
+// new price (line-drag.ts), which goes to `onLineMoved`; the model shows it where it is held until
+// told otherwise. The "+" at the crosshair is price-pick.ts.
 //
 // Times: candles carry ms open times; the chart gets seconds (UTC). Candles given to it must
 // be ascending by open time; an update older than the last bar is ignored (lightweight-charts
@@ -215,9 +216,7 @@ export class ChartModel {
   configure(priceDecimals: number, tick: number, seconds: boolean): void {
     this.priceDecimals = priceDecimals;
     this.tick = tick > 0 ? tick : 10 ** -priceDecimals;
-    this.candles.applyOptions({
-      priceFormat: { type: 'price', precision: priceDecimals, minMove: tick > 0 ? tick : 10 ** -priceDecimals },
-    });
+    this.candles.applyOptions({ priceFormat: { type: 'price', precision: priceDecimals, minMove: this.tick } });
     // the axis and crosshair labels group thousands like every other price on the screen
     const grouped = new Intl.NumberFormat('en-US', {
       minimumFractionDigits: priceDecimals,

@@ -3,9 +3,9 @@
 // Price lines: the current pair's position entry, liquidation, take-profit and stop-loss,
 // and its open orders. An order's line (one order alone at its price) can be dragged to a new
 // price, which modifies the order (line-drag.ts, move-order.ts); so can the take-profit's and the
-// stop-loss' lines, which move that trigger (move-trigger.ts); a double-click on an order's line
-// opens its Modify dialog, on a trigger's its position's TP/SL dialog. The "+" at the crosshair puts its
-// price in the order form (price-pick.ts).
+// stop-loss' lines, which move that trigger (move-trigger.ts). A double-click on an order's line
+// opens its Modify dialog, on a trigger's the position's TP/SL dialog. The "+" at the crosshair
+// puts its price in the order form (price-pick.ts).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
 import { fmt, fmtCompact, fmtDateTime, fmtPct } from '../../lib/format.ts';
@@ -13,7 +13,7 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
 import { positionKey } from '../positions/positions-store.ts';
 import { moveOrder } from '../orders/move-order.ts';
-import { moveTrigger } from '../positions/move-trigger.ts';
+import { moveTrigger, type TriggerKind } from '../positions/move-trigger.ts';
 import type { Services } from '../../lib/services.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
@@ -24,16 +24,21 @@ import './chart.css';
 /** Shortcut keys 1-9 pick these intervals. */
 export const HOTKEY_INTERVALS: readonly Interval[] = ['1m', '5m', '15m', '1h', '4h', '1d', '1w', '1M', '1s'];
 
-/** The id prefix of a line that is one order's (`order:<id>`); only those can be dragged. */
+/** The id prefix of a line that is one order's (`order:<id>`); a line of several is not movable. */
 const ORDER_LINE = 'order:';
+
+/** A trigger's line id, `tp:<symbol>:<side>` or `sl:<symbol>:<side>` as usePriceLines names them, read back. */
+function triggerLine(id: string): { kind: TriggerKind; symbol: string; side: PositionSide } | null {
+  const [kind, symbol, side] = id.split(':');
+  return kind === 'tp' || kind === 'sl' ? { kind, symbol, side: Number(side) as PositionSide } : null;
+}
 
 /** A movable line dropped at `price`: its order modified, or its position's trigger moved. */
 function moveLine(s: Services, id: string, price: string): Promise<void> {
   if (id.startsWith(ORDER_LINE)) return moveOrder(s, id.slice(ORDER_LINE.length), price);
-  // tp:<symbol>:<side> or sl:<symbol>:<side>, as usePriceLines names them
-  const [kind, symbol, side] = id.split(':');
-  if (kind !== 'tp' && kind !== 'sl') return Promise.reject(new Error(`not a movable line: ${id}`));
-  return moveTrigger(s, kind, { symbol, side: Number(side) as PositionSide }, price);
+  const t = triggerLine(id);
+  if (t === null) return Promise.reject(new Error(`not a movable line: ${id}`));
+  return moveTrigger(s, t.kind, t, price);
 }
 
 /** A movable line double-clicked: an order's opens its Modify dialog, a trigger's its position's TP/SL dialog. */
@@ -44,9 +49,9 @@ function openLine(s: Services, id: string): void {
     if (order !== undefined) ws.openAmend(order);
     return;
   }
-  const [, symbol, side] = id.split(':');
-  const p = s.positions.getState().positions.find((x) => x.symbol === symbol && x.position_side === Number(side));
-  if (p !== undefined) ws.openTpSl(p);
+  const t = triggerLine(id);
+  const p = t && s.positions.getState().positions.find((x) => x.symbol === t.symbol && x.position_side === t.side);
+  if (p) ws.openTpSl(p);
 }
 
 export function ChartPanel() {
