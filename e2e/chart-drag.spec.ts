@@ -210,7 +210,7 @@ test('the "+" at the crosshair puts its price in the order form as a limit price
   expect(at.x).toBeGreaterThan(b.x + b.width * 0.6);
   // over it, it says what it does; pressed, the form takes that price as a limit order
   await page.mouse.move(at.x + at.width - 9, y, { steps: 4 });
-  await expect(plus).toHaveClass(/hot/);
+  await expect(plus.locator('b', { hasText: '+' })).toHaveClass(/hot/);
   const label = (await plus.textContent()) ?? '';
   const m = /^Limit price ([\d,]+(\.\d+)?)\+$/.exec(label);
   expect(m, label).not.toBeNull();

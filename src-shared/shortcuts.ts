@@ -13,6 +13,7 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string, action: string]> =
   ['↑ / ↓ / Enter', 'Order book (one Tab stop): move along the prices / put the price in the order form'],
   ['P', 'Positions tab'],
   ['Shift+O', 'Open orders tab'],
+  ['A', 'Alerts tab: type a price to be told when the last price reaches it (Enter sets it)'],
   ['Shift+B', 'Bot orders panel'],
   [',', 'Settings'],
   ['Shift+R', 'Replay: the Replay dialog (live market) / the session report (in a replay)'],

@@ -81,7 +81,7 @@ export class TradingPage {
     return this.botPanel();
   }
 
-  toast(kind: 'fill' | 'error' | 'success' | 'liquidation' | 'funding'): Locator {
+  toast(kind: 'fill' | 'error' | 'success' | 'liquidation' | 'funding' | 'alert'): Locator {
     return this.page.getByTestId(`toast-${kind}`);
   }
 }
@@ -257,6 +257,7 @@ export class BottomTabs {
   readonly positionHistory: Locator;
   readonly orderHistory: Locator;
   readonly tradeHistory: Locator;
+  readonly alerts: Locator;
   constructor(page: Page) {
     this.page = page;
     this.positions = page.getByTestId('positions-table');
@@ -264,9 +265,10 @@ export class BottomTabs {
     this.positionHistory = page.getByTestId('position-history-table');
     this.orderHistory = page.getByTestId('order-history-table');
     this.tradeHistory = page.getByTestId('trade-history-table');
+    this.alerts = page.getByTestId('alerts-table');
   }
   async show(
-    name: 'Positions' | 'Open orders' | 'Order history' | 'Trade history' | 'Position history' | 'Account',
+    name: 'Positions' | 'Open orders' | 'Order history' | 'Trade history' | 'Position history' | 'Account' | 'Alerts',
   ): Promise<void> {
     await this.page
       .getByRole('tablist', { name: 'Account views' })

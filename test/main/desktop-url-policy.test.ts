@@ -99,16 +99,18 @@ describe('URL scheme policy', () => {
 });
 
 describe('permissions', () => {
-  it('grants only a clipboard write, only to the service in the main frame', () => {
+  it('grants only a clipboard write and notifications, only to the service in the main frame', () => {
+    for (const permission of ['clipboard-sanitized-write', 'notifications']) {
+      const q = { permission, requester: `${OWN}/`, isMainFrame: true };
+      expect(permissionAllowed(q, OWN), permission).toBe(true);
+      expect(permissionAllowed({ ...q, isMainFrame: false }, OWN), permission).toBe(false);
+      expect(permissionAllowed({ ...q, requester: 'http://127.0.0.1:51234/' }, OWN), permission).toBe(false);
+      expect(permissionAllowed(q, null), permission).toBe(false);
+    }
     const q = { permission: 'clipboard-sanitized-write', requester: `${OWN}/`, isMainFrame: true };
-    expect(permissionAllowed(q, OWN)).toBe(true);
-    expect(permissionAllowed({ ...q, isMainFrame: false }, OWN)).toBe(false);
-    expect(permissionAllowed({ ...q, requester: 'http://127.0.0.1:51234/' }, OWN)).toBe(false);
-    expect(permissionAllowed(q, null)).toBe(false);
     for (const p of [
       'media',
       'geolocation',
-      'notifications',
       'clipboard-read',
       'openExternal',
       'usb',

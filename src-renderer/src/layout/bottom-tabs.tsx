@@ -1,5 +1,8 @@
-// The bottom tabs: positions, open orders, order / trade / position history, account.
+// The bottom tabs: positions, open orders, order / trade / position history, account, price alerts
+// (the screen's own, so shown without an account too). A row too wide for the window scrolls,
+// the selected tab kept in view.
 import { AccountPanel } from '../features/account/account-panel.tsx';
+import { AlertsTab } from '../features/alerts/alerts-tab.tsx';
 import { OrderHistory } from '../features/history/order-history.tsx';
 import { PositionHistory } from '../features/history/position-history.tsx';
 import { TradeHistory } from '../features/history/trade-history.tsx';
@@ -9,6 +12,7 @@ import { PositionsTable } from '../features/positions/positions-table.tsx';
 import { ReplayReport } from '../features/replay/replay-report.tsx';
 import { useServices, useSel } from '../lib/use-services.ts';
 import type { BottomTab } from '../lib/workspace-store.ts';
+import { useEffect, useRef } from 'react';
 import { tabStop, tablistKeys } from './tablist-keys.ts';
 import './bottom-tabs.css';
 
@@ -19,6 +23,7 @@ const TABS: ReadonlyArray<readonly [BottomTab, string]> = [
   ['trade-history', 'Trade history'],
   ['position-history', 'Position history'],
   ['account', 'Account'],
+  ['alerts', 'Alerts'],
 ];
 
 export function BottomTabs() {
@@ -26,15 +31,20 @@ export function BottomTabs() {
   const tab = useSel(s.workspace, (w) => w.tab);
   const nPositions = useSel(s.positions, (x) => x.positions.length);
   const nOrders = useSel(s.orders, (x) => x.orders.length);
+  const nAlerts = useSel(s.alerts, (x) => x.alerts.filter((a) => a.fired === undefined).length);
   const session = useSel(s.session, (x) => x.status);
   // a replay venue adds its session report
   const replay = useSel(s.replay, (r) => r.mode === 'replay');
   const tabs = replay ? [...TABS, ['replay-report', 'Replay report'] as const] : TABS;
+  const bar = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    bar.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [tab, replay]);
   const count = (t: BottomTab): string =>
-    t === 'positions' ? ` (${nPositions})` : t === 'open-orders' ? ` (${nOrders})` : '';
+    session !== 'ready' ? '' : t === 'positions' ? ` (${nPositions})` : t === 'open-orders' ? ` (${nOrders})` : '';
   return (
     <div className="bottom-tabs">
-      <div className="tab-bar" role="tablist" aria-label="Account views" onKeyDown={tablistKeys}>
+      <div className="tab-bar" ref={bar} role="tablist" aria-label="Account views" onKeyDown={tablistKeys}>
         {tabs.map(([t, name]) => (
           <button
             key={t}
@@ -45,12 +55,14 @@ export function BottomTabs() {
             onClick={() => s.workspace.getState().actions.setTab(t)}
           >
             {name}
-            {session === 'ready' && count(t)}
+            {t === 'alerts' ? nAlerts > 0 && ` (${nAlerts})` : count(t)}
           </button>
         ))}
       </div>
       <div className="tab-body" role="tabpanel">
-        {session !== 'ready' ? (
+        {tab === 'alerts' ? (
+          <AlertsTab />
+        ) : session !== 'ready' ? (
           session === 'checking' ? null : (
             <LoginHint />
           )

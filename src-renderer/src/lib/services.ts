@@ -4,6 +4,8 @@
 import { RestClient } from '../../../src-shared/sdk/rest-client.ts';
 import { WsClient } from '../../../src-shared/sdk/ws-client.ts';
 import { createAccountStore } from '../features/account/account-store.ts';
+import { createAlertsStore } from '../features/alerts/alerts-store.ts';
+import { watchAlerts } from '../features/alerts/alerts-feed.ts';
 import { createBotStore } from '../features/bot-panel/bot-store.ts';
 import { startBookFeed, type BookFeed } from '../features/ladder/book-feed.ts';
 import { createBookStore } from '../features/ladder/book-store.ts';
@@ -67,6 +69,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   const positions = createPositionsStore(api);
   const orders = createOpenOrdersStore(api);
   const toasts = createToastsStore();
+  const alerts = createAlertsStore();
   const orderForm = createOrderFormStore(api);
   const notionalCaps = createNotionalCapsStore(api);
   const history = createHistoryStores(api);
@@ -102,6 +105,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
     positions,
     orders,
     toasts,
+    alerts,
     orderForm,
     notionalCaps,
     history,
@@ -124,6 +128,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       stops.push(poll(() => clock.getState().actions.sync(), 5000));
       stops.push(startTickerFeed({ api, ws, workspace, tickers }));
       stops.push(startTradesFeed({ api, ws, workspace, store: trades, tickers }));
+      stops.push(watchAlerts({ alerts, tickers, symbols, toasts }));
       bookFeed = startBookFeed({ api, ws, workspace, symbols, store: book });
       stops.push(() => bookFeed?.stop());
       user = startUserFeed({ api, wsUrl: opts.wsUrl ?? wsUrl(), session, symbols, account, positions, orders, toasts });

@@ -7,7 +7,14 @@ import { isInterval, type Interval } from '../../../src-shared/intervals.ts';
 import type { OrderRecord, PositionRecord } from '../../../src-shared/types.ts';
 
 export type BottomTab =
-  'positions' | 'open-orders' | 'order-history' | 'trade-history' | 'position-history' | 'account' | 'replay-report';
+  | 'positions'
+  | 'open-orders'
+  | 'order-history'
+  | 'trade-history'
+  | 'position-history'
+  | 'account'
+  | 'alerts'
+  | 'replay-report';
 /** What the shared book / trades column shows on a narrow window (styles.css); a wide one shows both. */
 export type BookTab = 'book' | 'trades';
 type Overlay =

@@ -15,7 +15,7 @@
 //
 // A line given as `movable` (an open order's, a take-profit's, a stop-loss') can be dragged to a
 // new price (line-drag.ts), which goes to `onLineMoved`; the model shows it where it is held until
-// told otherwise. The "+" at the crosshair is price-pick.ts.
+// told otherwise. The "+" and the bell at the crosshair are price-pick.ts.
 //
 // Times: candles carry ms open times; the chart gets seconds (UTC). Candles given to it must
 // be ascending by open time; an update older than the last bar is ignored (lightweight-charts
@@ -47,7 +47,7 @@ import type { Candle } from '../../../../src-shared/types.ts';
 import { DEFAULT_BAR_SPACING, DEFAULT_RIGHT_OFFSET, initialBarSpacing, rightOffsetFor } from './bar-spacing.ts';
 import { cutAtEdge } from './time-axis-edges.ts';
 import { LineDrag, type LineDragHost } from './line-drag.ts';
-import { PricePick } from './price-pick.ts';
+import { PricePick, type PickTarget } from './price-pick.ts';
 import { snapPrice, type MovableLine } from './line-geometry.ts';
 
 const FONT_SIZE = 11;
@@ -80,7 +80,7 @@ export interface PriceLineSpec {
   price: number;
   color: string;
   title: string;
-  style?: 'solid' | 'dashed' | 'dotted';
+  style?: 'solid' | 'dashed' | 'dotted' | 'sparse';
   /** Whether the line can be dragged to a new price (ChartModelOptions.onLineMoved). */
   movable?: boolean;
 }
@@ -113,14 +113,15 @@ export interface ChartModelOptions {
   onLineMoved?: (id: string, price: string) => Promise<unknown>;
   /** A movable line was double-clicked (line-drag.ts). */
   onLineOpened?: (id: string) => void;
-  /** The chart's "+" was pressed at `price` (tick-snapped, the pair's decimals): price-pick.ts. */
-  onPricePick?: (price: string) => void;
+  /** The chart's "+" (`limit`) or bell (`alert`) was pressed at `price` (tick-snapped, the pair's decimals): price-pick.ts. */
+  onPricePick?: (price: string, target: PickTarget) => void;
 }
 
 const STYLE: Record<NonNullable<PriceLineSpec['style']>, LineStyle> = {
   solid: LineStyle.Solid,
   dashed: LineStyle.Dashed,
   dotted: LineStyle.Dotted,
+  sparse: LineStyle.SparseDotted,
 };
 
 /** How often the price lines' labels are checked against the visible price range, ms. */

@@ -4,8 +4,10 @@
 // and its open orders. An order's line (one order alone at its price) can be dragged to a new
 // price, which modifies the order (line-drag.ts, move-order.ts); so can the take-profit's and the
 // stop-loss' lines, which move that trigger (move-trigger.ts). A double-click on an order's line
-// opens its Modify dialog, on a trigger's the position's TP/SL dialog. The "+" at the crosshair
-// puts its price in the order form (price-pick.ts).
+// opens its Modify dialog, on a trigger's the position's TP/SL dialog. The pair's waiting price
+// alerts have lines too, dragged to move the alert, double-clicked to show the Alerts tab. The "+"
+// at the crosshair puts its price in the order form, the bell beside it sets an alert there
+// (price-pick.ts).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
 import { fmt, fmtCompact, fmtDateTime, fmtPct } from '../../lib/format.ts';
@@ -14,6 +16,8 @@ import { useSymbolView } from '../../lib/use-symbol.ts';
 import { positionKey } from '../positions/positions-store.ts';
 import { moveOrder } from '../orders/move-order.ts';
 import { moveTrigger, type TriggerKind } from '../positions/move-trigger.ts';
+import { alertAt, moveAlertTo } from '../alerts/alert-actions.ts';
+import { condition } from '../alerts/alert-rules.ts';
 import type { Services } from '../../lib/services.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
@@ -26,6 +30,8 @@ export const HOTKEY_INTERVALS: readonly Interval[] = ['1m', '5m', '15m', '1h', '
 
 /** The id prefix of a line that is one order's (`order:<id>`); a line of several is not movable. */
 const ORDER_LINE = 'order:';
+/** The id prefix of a price alert's line (`alert:<id>`). */
+const ALERT_LINE = 'alert:';
 
 /** A trigger's line id, `tp:<symbol>:<side>` or `sl:<symbol>:<side>` as usePriceLines names them, read back. */
 function triggerLine(id: string): { kind: TriggerKind; symbol: string; side: PositionSide } | null {
@@ -33,17 +39,22 @@ function triggerLine(id: string): { kind: TriggerKind; symbol: string; side: Pos
   return kind === 'tp' || kind === 'sl' ? { kind, symbol, side: Number(side) as PositionSide } : null;
 }
 
-/** A movable line dropped at `price`: its order modified, or its position's trigger moved. */
+/** A movable line dropped at `price`: its order modified, its position's trigger or its alert moved. */
 function moveLine(s: Services, id: string, price: string): Promise<void> {
   if (id.startsWith(ORDER_LINE)) return moveOrder(s, id.slice(ORDER_LINE.length), price);
+  if (id.startsWith(ALERT_LINE)) return moveAlertTo(s, id.slice(ALERT_LINE.length), price);
   const t = triggerLine(id);
   if (t === null) return Promise.reject(new Error(`not a movable line: ${id}`));
   return moveTrigger(s, t.kind, t, price);
 }
 
-/** A movable line double-clicked: an order's opens its Modify dialog, a trigger's its position's TP/SL dialog. */
+/** A movable line double-clicked: an order's opens its Modify dialog, a trigger's its position's TP/SL dialog, an alert's the Alerts tab. */
 function openLine(s: Services, id: string): void {
   const ws = s.workspace.getState().actions;
+  if (id.startsWith(ALERT_LINE)) {
+    ws.setTab('alerts');
+    return;
+  }
   if (id.startsWith(ORDER_LINE)) {
     const order = s.orders.getState().orders.find((o) => o.id === id.slice(ORDER_LINE.length));
     if (order !== undefined) ws.openAmend(order);
@@ -70,7 +81,10 @@ export function ChartPanel() {
       onTrimmed: () => feed?.trimmed(),
       onLineMoved: (id, price) => moveLine(s, id, price),
       onLineOpened: (id) => openLine(s, id),
-      onPricePick: (price) => s.orderForm.getState().actions.pickPrice(price),
+      onPricePick: (price, target) =>
+        target === 'alert'
+          ? alertAt(s, s.workspace.getState().symbol, price)
+          : s.orderForm.getState().actions.pickPrice(price),
     });
     feed = new ChartFeed(s.api, s.ws, model);
     setParts({ model, feed });
@@ -179,8 +193,20 @@ function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] 
   const positions = useSel(s.positions, (x) => x.positions);
   const tpsl = useSel(s.positions, (x) => x.tpsl);
   const orders = useSel(s.orders, (x) => x.orders);
+  const alerts = useSel(s.alerts, (x) => x.alerts);
   return useMemo(() => {
     const out: PriceLineSpec[] = [];
+    for (const a of alerts) {
+      if (a.symbol !== symbol || a.fired !== undefined) continue;
+      out.push({
+        id: `${ALERT_LINE}${a.id}`,
+        price: Number(a.price),
+        color: '#4c8dff',
+        title: `Alert ${condition(a)}`,
+        style: 'sparse',
+        movable: true,
+      });
+    }
     for (const p of positions) {
       if (p.symbol !== symbol) continue;
       const side = p.position_side === PositionSide.SHORT ? 'Short' : 'Long';
@@ -236,5 +262,5 @@ function usePriceLines(symbol: string, pd: number, qd: number): PriceLineSpec[] 
     }
     void pd;
     return out;
-  }, [positions, tpsl, orders, symbol, pd, qd]);
+  }, [positions, tpsl, orders, alerts, symbol, pd, qd]);
 }

@@ -10,15 +10,16 @@ import { SHORTCUTS } from '../../../../src-shared/shortcuts.ts';
 const MOUSE: readonly (readonly [string, string])[] = [
   [
     'Drag a line on the chart',
-    'An open order’s line moves the order to the price it is dropped at; the take-profit’s or stop-loss’ line moves that trigger (Esc while held: back). ✎ in Open orders does the same from the keyboard.',
+    'An open order’s line moves the order to the price it is dropped at; the take-profit’s or stop-loss’ line moves that trigger, an alert’s line the alert (Esc while held: back). ✎ in Open orders does the same from the keyboard.',
   ],
   [
     'Double-click a line on the chart',
-    'An order’s: its Modify dialog; the take-profit’s or stop-loss’: the TP/SL dialog',
+    'An order’s: its Modify dialog; the take-profit’s or stop-loss’: the TP/SL dialog; an alert’s: the Alerts tab',
   ],
   ['Drag / wheel on the chart', 'Scroll back in time / zoom; older candles load as you go'],
   ['Click a price in the order book', 'Put that price in the order form'],
   ['Click the + at the chart’s crosshair', 'Put the crosshair’s price in the order form'],
+  ['Click the bell beside it', 'Set a price alert at the crosshair’s price (listed in the Alerts tab)'],
 ];
 
 export function HelpOverlay() {

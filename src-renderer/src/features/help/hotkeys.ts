@@ -83,6 +83,11 @@ export function installHotkeys(s: Services): () => void {
       case 'O':
         ws.actions.setTab('open-orders');
         break;
+      case 'a':
+      case 'A':
+        ws.actions.setTab('alerts');
+        s.alerts.getState().actions.focusPrice();
+        break;
       case 'p':
       case 'P':
         ws.actions.setTab('positions');

@@ -1,0 +1,178 @@
+// Price alerts (features/alerts): set from the Alerts tab (key A) or the bell at the chart's
+// crosshair, a line on the chart that drags to move the alert, fired once when the last price
+// reaches the level from the side it was set on (a toast, the row marked), kept across a reload,
+// removed with ✕ or "Clear fired". Without an account: alerts are the screen's.
+import type { Page } from 'playwright/test';
+import { test, expect } from './support/fixtures.ts';
+import { TradingPage } from './pages/trading-page.ts';
+import { onTick } from './support/prices.ts';
+
+const SYMBOL = 'BTCUSDT';
+
+interface Stored {
+  id: string;
+  symbol: string;
+  price: string;
+  above: boolean;
+  fired?: { at: number; last: number };
+}
+
+/** The alerts as the screen keeps them (localStorage), read as a user's next visit would. */
+async function stored(page: Page): Promise<Stored[]> {
+  return page.evaluate(() => JSON.parse(localStorage.getItem('perpdesk.alerts') ?? '[]') as Stored[]);
+}
+
+test('an alert set in the Alerts tab fires once when the last price reaches it, and stays listed across a reload', async ({
+  page,
+  service,
+  market,
+}) => {
+  const s = await market.symbol(SYMBOL);
+  await market.ensureBook(SYMBOL);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  const price = page.getByTestId('alert-price');
+  const hint = page.getByTestId('alert-hint');
+
+  // A: the Alerts tab, the focus on the level's field
+  await page.keyboard.press('a');
+  await expect(page.getByRole('tab', { name: /^Alerts/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(price).toBeFocused();
+  await expect(screen.tabs.alerts).toBeVisible();
+
+  // not a price: said beside the field, nothing set
+  await price.fill('9x');
+  await page.keyboard.press('Enter');
+  await expect(hint).toHaveText('"9x" is not a price above 0.');
+  await expect(price).toHaveAttribute('aria-invalid', 'true');
+  const decimals = (s.price_step.split('.')[1] ?? '').length;
+  await price.fill(`1.${'0'.repeat(decimals + 1)}1`);
+  await page.keyboard.press('Enter');
+  await expect(hint).toHaveText(`At most ${decimals} decimals on this pair.`);
+  expect(await stored(page)).toEqual([]);
+
+  // one tick either side of the last price the screen shows: any trade at another price fires one
+  await expect(price).toHaveAttribute('placeholder', /\d/);
+  await expect(async () => {
+    const last = Number(((await price.getAttribute('placeholder')) ?? '').replace(/,/g, ''));
+    const step = Number(s.price_step);
+    await price.fill(onTick(last + step, s.price_step));
+    await page.keyboard.press('Enter');
+    await price.fill(onTick(last - step, s.price_step));
+    await page.keyboard.press('Enter');
+    // the price may move between the read and the Enters: then both levels are on one side of
+    // it (or one is at it and refused), and the pair is tried again
+    const [a, b] = (await stored(page)).slice(-2);
+    expect(a?.above).toBe(true);
+    expect(b?.above).toBe(false);
+    expect(Number(a.price) - Number(b.price)).toBeCloseTo(2 * step, 8);
+  }).toPass();
+  await expect(price).toHaveValue('');
+  // trades at the best ask and the best bid: one of them is at a price other than the last
+  await market.take(SYMBOL, 1, 1);
+  await market.take(SYMBOL, 2, 1);
+
+  const toast = screen.toast('alert').first();
+  await expect(toast).toContainText(new RegExp(`^Price alert: ${SYMBOL} [≥≤] [\\d,.]+Last price [\\d,.]+`));
+  await expect(toast).toHaveAttribute('role', 'alert');
+  const fired = (await stored(page)).filter((a) => a.fired !== undefined);
+  expect(fired.length).toBeGreaterThanOrEqual(1);
+  for (const a of fired) {
+    // fired from the side it was set on: at or past its level
+    if (a.above) expect(a.fired!.last).toBeGreaterThanOrEqual(Number(a.price));
+    else expect(a.fired!.last).toBeLessThanOrEqual(Number(a.price));
+    await expect(page.getByTestId(`alert-row-${a.id}`)).toHaveAttribute('data-state', 'fired');
+    await expect(page.getByTestId(`alert-row-${a.id}`).getByTestId('alert-status')).toContainText('Fired at');
+    // a fired alert has no line on the chart
+    await expect.poll(() => screen.chart.lines()).not.toContain(`alert:${a.id}`);
+  }
+  const all = await stored(page);
+  for (const a of all.filter((x) => x.fired === undefined))
+    await expect.poll(() => screen.chart.lines()).toContain(`alert:${a.id}`);
+
+  // the next visit lists the same alerts; a fired one does not fire again
+  await page.reload();
+  await page.getByRole('tab', { name: /^Alerts/ }).click();
+  await expect(screen.tabs.alerts.locator('tbody tr')).toHaveCount(all.length);
+  const after = new Map((await stored(page)).map((a) => [a.id, a]));
+  for (const a of all.filter((x) => x.fired !== undefined)) expect(after.get(a.id)?.fired).toEqual(a.fired);
+
+  // "Clear fired" takes the fired ones, ✕ the rest
+  await page.getByRole('button', { name: 'Clear fired' }).click();
+  expect((await stored(page)).every((a) => a.fired === undefined)).toBe(true);
+  for (const a of await stored(page))
+    await page
+      .getByTestId(`alert-row-${a.id}`)
+      .getByRole('button', { name: /^Remove alert/ })
+      .click();
+  await expect(page.getByText('No alerts.', { exact: false })).toBeVisible();
+  expect(await stored(page)).toEqual([]);
+});
+
+test('the bell at the crosshair sets an alert there; its line drags to move it and a double-click shows the Alerts tab', async ({
+  page,
+  service,
+  market,
+}) => {
+  await market.ensureBook(SYMBOL);
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  const chart = screen.chart;
+  await expect(chart.box).toHaveAttribute('data-status', 'ready');
+  await expect.poll(() => chart.candles()).toBeGreaterThan(0);
+  // the prices widened, and the bell near the top of the pane: the alert far above the market,
+  // where it does not fire while the test moves it
+  await chart.widenPrices();
+  const pick = chart.box.getByTestId('chart-price-pick');
+  const b = (await chart.box.boundingBox())!;
+  const y = b.y + b.height * 0.1;
+  await page.mouse.move(b.x + b.width * 0.3, y);
+  await expect(pick).toHaveClass(/shown/);
+  const bell = pick.locator('.price-pick-bell');
+  const at = (await bell.boundingBox())!;
+  expect(Math.abs(at.y + at.height / 2 - y)).toBeLessThan(2);
+  // over the bell it says what it does
+  await page.mouse.move(at.x + at.width / 2, y, { steps: 4 });
+  await expect(bell).toHaveClass(/hot/);
+  const m = /^Alert at ([\d,]+(\.\d+)?)/.exec((await pick.textContent()) ?? '');
+  expect(m).not.toBeNull();
+  const level = m![1].replace(/,/g, '');
+  await page.mouse.down();
+  await page.mouse.up();
+  await expect(screen.toast('success')).toContainText(`Alert set: ${SYMBOL} ≥ ${level}`);
+  const [alert] = await stored(page);
+  expect(alert).toMatchObject({ symbol: SYMBOL, price: level, above: true });
+  const line = `alert:${alert.id}`;
+  await expect.poll(() => chart.labelled()).toContain(line);
+  await expect(page.getByRole('tab', { name: 'Alerts (1)' })).toBeVisible();
+  // at the smallest window every tab, the count included, fits the row
+  await page.setViewportSize({ width: 1024, height: 640 });
+  const row = page.getByRole('tablist', { name: 'Account views' });
+  await expect
+    .poll(() => row.evaluate((el) => el.scrollWidth - el.clientWidth), { message: 'the tab row overflows' })
+    .toBe(0);
+  // back to the configured size, where the chart was measured
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // dragged 30 px down: the alert moves lower, under its id, still above the market
+  const x = b.x + b.width * 0.6;
+  const grab = await chart.grabY(x);
+  expect(grab, 'the cursor finds the alert line').not.toBeNull();
+  await page.mouse.down();
+  await page.mouse.move(x, grab! + 30, { steps: 6 });
+  await page.mouse.up();
+  await expect(screen.toast('success')).toContainText(`Alert moved: ${SYMBOL}`);
+  await expect.poll(async () => Number((await stored(page))[0]?.price)).toBeLessThan(Number(level));
+  const [moved] = await stored(page);
+  expect(moved).toMatchObject({ id: alert.id, above: true });
+  expect(moved.fired).toBeUndefined();
+
+  // a double-click on it shows the Alerts tab with that alert
+  const again = await chart.grabY(x);
+  expect(again).not.toBeNull();
+  await page.mouse.dblclick(x, again!);
+  await expect(page.getByRole('tab', { name: /^Alerts/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId(`alert-row-${alert.id}`)).toContainText(
+    Number(moved.price).toLocaleString('en-US', { minimumFractionDigits: moved.price.split('.')[1]?.length ?? 0 }),
+  );
+});

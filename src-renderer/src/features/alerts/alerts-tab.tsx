@@ -1,0 +1,187 @@
+// The Alerts tab: set a price alert on the current pair (a level and Enter, or Add alert), and the
+// list of alerts, waiting and fired, with how far each waiting one is from its pair's last price
+// now; a pair's name shows its chart, ✕ removes an alert, "Clear fired" the fired ones. `A` comes
+// here with the focus on the level (the store's focusWanted).
+import { useEffect, useRef, useState } from 'react';
+import { fmt, fmtPct, fmtSigned } from '../../lib/format.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import { useDecimals, useSymbolView } from '../../lib/use-symbol.ts';
+import { RecordTable, When, type Column } from '../../layout/record-table.tsx';
+import { parseDecimalInput } from '../order-entry/decimal-input.ts';
+import { condition, type PriceAlert } from './alert-rules.ts';
+import { askNotifications } from './alert-notice.ts';
+import './alerts.css';
+
+/** The level typed, as the decimal text an alert keeps, or why it is not one. */
+function levelOf(text: string, pd: number): { price: string } | { error: string } {
+  const r = parseDecimalInput(text);
+  if (r.kind === 'empty') return { error: 'Type the price to be told of.' };
+  if (r.kind !== 'ok' || !(r.n > 0)) return { error: `"${text.trim()}" is not a price above 0.` };
+  const [whole, frac = ''] = r.value.split('.');
+  if (frac.length > pd) return { error: `At most ${pd} decimals on this pair.` };
+  return { price: pd > 0 ? `${whole}.${frac.padEnd(pd, '0')}` : whole };
+}
+
+/** How far a level is from the last price: "+12.5, +0.013%" (three decimals under 0.1 %). */
+function distance(diff: number, last: number, pd: number): string {
+  const ratio = diff / last;
+  return `${fmtSigned(diff, pd)}, ${fmtPct(ratio, Math.abs(ratio) < 0.001 ? 3 : 2, true)}`;
+}
+
+export function AlertsTab() {
+  const s = useServices();
+  const { symbol, pd } = useSymbolView();
+  const alerts = useSel(s.alerts, (x) => x.alerts);
+  const focusWanted = useSel(s.alerts, (x) => x.focusWanted);
+  const lasts = useSel(s.tickers, (x) => x.tickers);
+  const decimals = useDecimals();
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const last = lasts[symbol]?.last ?? NaN;
+
+  useEffect(() => {
+    if (!focusWanted) return;
+    input.current?.focus();
+    s.alerts.getState().actions.focused();
+  }, [focusWanted, s]);
+
+  const add = (): void => {
+    const level = levelOf(text, pd);
+    if ('error' in level) {
+      setError(level.error);
+      return;
+    }
+    const r = s.alerts.getState().actions.add(symbol, level.price, s.tickers.getState().tickers[symbol]?.last ?? NaN);
+    if (!r.ok) {
+      setError(r.error);
+      return;
+    }
+    askNotifications();
+    setError(null);
+    setText('');
+  };
+
+  const typed = parseDecimalInput(text);
+  const hint =
+    error ??
+    (typed.kind === 'ok' && typed.n > 0 && last > 0 && typed.n !== last
+      ? `Last price ${fmt(last, pd)}: ${distance(typed.n - last, last, pd)} to go`
+      : last > 0
+        ? `Last price ${fmt(last, pd)}`
+        : '');
+  const nFired = alerts.filter((a) => a.fired !== undefined).length;
+
+  const columns: Column<{ a: PriceAlert; pd: number }>[] = [
+    { head: 'Set', cls: 'dim', cell: ({ a }) => <When ms={a.created} /> },
+    {
+      head: 'Symbol',
+      cls: 'sym',
+      cell: ({ a }) => (
+        <button
+          className="link-button"
+          title={`Show ${a.symbol}`}
+          onClick={() => s.workspace.getState().actions.setSymbol(a.symbol)}
+        >
+          {a.symbol}
+        </button>
+      ),
+    },
+    {
+      head: 'Alert when last price',
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ a, pd }) => `${condition(a)} ${fmt(a.price, pd)}`,
+    },
+    {
+      head: 'Last price',
+      headClass: 'num',
+      cls: 'num',
+      attrs: () => ({ 'data-testid': 'alert-status' }),
+      cell: ({ a, pd }) => {
+        if (a.fired !== undefined)
+          return (
+            <span className="alert-fired">
+              Fired at {fmt(a.fired.last, pd)}, <When ms={a.fired.at} />
+            </span>
+          );
+        const now = lasts[a.symbol]?.last ?? NaN;
+        return now > 0 ? `${fmt(now, pd)} (${distance(Number(a.price) - now, now, pd)} to go)` : '—';
+      },
+    },
+    {
+      head: (
+        <button className="btn-small" disabled={nFired === 0} onClick={() => s.alerts.getState().actions.clearFired()}>
+          Clear fired
+        </button>
+      ),
+      headClass: 'num actions',
+      cls: 'num actions',
+      cell: ({ a, pd }) => (
+        <button
+          className="btn-small"
+          aria-label={`Remove alert: ${a.symbol} ${condition(a)} ${fmt(a.price, pd)}`}
+          title="Remove this alert"
+          onClick={() => s.alerts.getState().actions.remove(a.id)}
+        >
+          ✕
+        </button>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <form
+        className="table-tools alert-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          add();
+        }}
+      >
+        <label className="inline">
+          <span>Alert when {symbol} last price reaches</span>
+          <input
+            ref={input}
+            className="alert-price"
+            data-testid="alert-price"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder={last > 0 ? fmt(last, pd) : 'price'}
+            value={text}
+            aria-invalid={error !== null}
+            aria-describedby="alert-hint"
+            onChange={(e) => {
+              setText(e.target.value);
+              setError(null);
+            }}
+          />
+          <span className="dim">USDT</span>
+        </label>
+        <button type="submit" className="btn-small" data-testid="alert-add">
+          Add alert
+        </button>
+        <span id="alert-hint" className={error === null ? 'dim' : 'down'} data-testid="alert-hint" role="status">
+          {hint}
+        </span>
+      </form>
+      <RecordTable
+        testId="alerts-table"
+        columns={columns}
+        rows={alerts.map((a) => ({ a, pd: decimals(a.symbol).pd }))}
+        rowKey={(r) => r.a.id}
+        rowAttrs={(r) => ({
+          'data-testid': `alert-row-${r.a.id}`,
+          'data-symbol': r.a.symbol,
+          'data-state': r.a.fired === undefined ? 'waiting' : 'fired',
+        })}
+        empty={
+          <p className="empty">
+            No alerts. Type a price above, or press the bell at the crosshair on the chart, to be told when the last
+            price reaches it.
+          </p>
+        }
+      />
+    </>
+  );
+}
