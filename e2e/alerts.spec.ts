@@ -22,6 +22,28 @@ async function stored(page: Page): Promise<Stored[]> {
   return page.evaluate(() => JSON.parse(localStorage.getItem('perpdesk.alerts') ?? '[]') as Stored[]);
 }
 
+/**
+ * Two alerts one tick either side of the last price the screen shows (the Alerts tab open): any
+ * trade at another price fires one of them.
+ */
+async function bracket(page: Page, step: string): Promise<void> {
+  const price = page.getByTestId('alert-price');
+  await expect(price).toHaveAttribute('placeholder', /\d/);
+  await expect(async () => {
+    const last = Number(((await price.getAttribute('placeholder')) ?? '').replace(/,/g, ''));
+    await price.fill(onTick(last + Number(step), step));
+    await page.keyboard.press('Enter');
+    await price.fill(onTick(last - Number(step), step));
+    await page.keyboard.press('Enter');
+    // the price may move between the read and the Enters: then both levels are on one side of
+    // it (or one is at it and refused), and the pair is tried again
+    const [a, b] = (await stored(page)).slice(-2);
+    expect(a?.above).toBe(true);
+    expect(b?.above).toBe(false);
+    expect(Number(a.price) - Number(b.price)).toBeCloseTo(2 * Number(step), 8);
+  }).toPass();
+}
+
 test('an alert set in the Alerts tab fires once when the last price reaches it, and stays listed across a reload', async ({
   page,
   service,
@@ -51,22 +73,7 @@ test('an alert set in the Alerts tab fires once when the last price reaches it, 
   await expect(hint).toHaveText(`At most ${decimals} decimals on this pair.`);
   expect(await stored(page)).toEqual([]);
 
-  // one tick either side of the last price the screen shows: any trade at another price fires one
-  await expect(price).toHaveAttribute('placeholder', /\d/);
-  await expect(async () => {
-    const last = Number(((await price.getAttribute('placeholder')) ?? '').replace(/,/g, ''));
-    const step = Number(s.price_step);
-    await price.fill(onTick(last + step, s.price_step));
-    await page.keyboard.press('Enter');
-    await price.fill(onTick(last - step, s.price_step));
-    await page.keyboard.press('Enter');
-    // the price may move between the read and the Enters: then both levels are on one side of
-    // it (or one is at it and refused), and the pair is tried again
-    const [a, b] = (await stored(page)).slice(-2);
-    expect(a?.above).toBe(true);
-    expect(b?.above).toBe(false);
-    expect(Number(a.price) - Number(b.price)).toBeCloseTo(2 * step, 8);
-  }).toPass();
+  await bracket(page, s.price_step);
   await expect(price).toHaveValue('');
   // trades at the best ask and the best bid: one of them is at a price other than the last
   await market.take(SYMBOL, 1, 1);
@@ -175,4 +182,51 @@ test('the bell at the crosshair sets an alert there; its line drags to move it a
   await expect(page.getByTestId(`alert-row-${alert.id}`)).toContainText(
     Number(moved.price).toLocaleString('en-US', { minimumFractionDigits: moved.price.split('.')[1]?.length ?? 0 }),
   );
+});
+
+test('an alert that fires while the window is in the background is also a desktop notification', async ({
+  page,
+  service,
+  market,
+}) => {
+  const s = await market.symbol(SYMBOL);
+  await market.ensureBook(SYMBOL);
+  // headless Chromium never leaves the window's focus, and its headless shell answers "denied"
+  // whatever was granted: the page is told it is in the background with the permission given,
+  // and the notifications it makes are recorded as it makes them
+  await page.addInitScript({
+    content: `
+      const Real = window.Notification;
+      window.notes = [];
+      window.Notification = class extends Real {
+        static get permission() {
+          return 'granted';
+        }
+        constructor(title, options) {
+          super(title, options);
+          window.notes.push([title, options && options.body]);
+        }
+      };
+      document.hasFocus = () => false;
+    `,
+  });
+  const screen = new TradingPage(page);
+  await screen.open(service.url);
+  await page.keyboard.press('a');
+  await bracket(page, s.price_step);
+  await market.take(SYMBOL, 1, 1);
+  await market.take(SYMBOL, 2, 1);
+  await expect(screen.toast('alert').first()).toBeVisible();
+  // read at one instant: an alert's notification is made in the task that marks it fired
+  const { notes, kept } = await page.evaluate(() => ({
+    notes: (globalThis as unknown as { notes: Array<[string, string]> }).notes,
+    kept: JSON.parse(localStorage.getItem('perpdesk.alerts') ?? '[]') as Stored[],
+  }));
+  expect(notes.length).toBeGreaterThanOrEqual(1);
+  expect(notes[0][0]).toMatch(new RegExp(`^Price alert: ${SYMBOL} [≥≤] [\\d,.]+$`));
+  expect(notes[0][1]).toMatch(/^Last price [\d,.]+$/);
+  // one notification an alert fired, the toast's words
+  expect(notes).toHaveLength(kept.filter((a) => a.fired !== undefined).length);
+  // (earlier tries of the bracket may have left alerts that fire too: the newest is toasted still)
+  await expect(screen.toast('alert').filter({ hasText: notes[notes.length - 1][0] })).toHaveCount(1);
 });
