@@ -230,3 +230,30 @@ test('an alert that fires while the window is in the background is also a deskto
   // (earlier tries of the bracket may have left alerts that fire too: the newest is toasted still)
   await expect(screen.toast('alert').filter({ hasText: notes[notes.length - 1][0] })).toHaveCount(1);
 });
+
+test('two tabs of the venue keep one list of alerts', async ({ page, service, market }) => {
+  const s = await market.symbol(SYMBOL);
+  const first = new TradingPage(page);
+  await first.open(service.url);
+  const other = await page.context().newPage();
+  const second = new TradingPage(other);
+  await second.open(service.url);
+  for (const p of [page, other]) await p.getByRole('tab', { name: /^Alerts/ }).click();
+  // far from the market, so that neither fires meanwhile
+  const mid = await market.mid(SYMBOL);
+  const high = onTick(mid * 1.5, s.price_step);
+  const low = onTick(mid * 0.5, s.price_step);
+  await page.getByTestId('alert-price').fill(high);
+  await page.keyboard.press('Enter');
+  await expect(other.getByTestId('alerts-table').locator('tbody tr')).toHaveCount(1);
+  // the second tab adds one: the first keeps its own and shows both
+  await other.getByTestId('alert-price').fill(low);
+  await other.keyboard.press('Enter');
+  await expect(page.getByTestId('alerts-table').locator('tbody tr')).toHaveCount(2);
+  expect((await stored(page)).map((a) => a.price)).toEqual([high, low]);
+  // removed in the first: gone from the second
+  await page.getByRole('button', { name: /^Remove alert: .* [≥] / }).click();
+  await expect(other.getByTestId('alerts-table').locator('tbody tr')).toHaveCount(1);
+  expect((await stored(other)).map((a) => a.price)).toEqual([low]);
+  await other.close();
+});

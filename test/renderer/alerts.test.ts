@@ -11,7 +11,7 @@ import {
   setAlert,
   type PriceAlert,
 } from '../../src-renderer/src/features/alerts/alert-rules.ts';
-import { createAlertsStore } from '../../src-renderer/src/features/alerts/alerts-store.ts';
+import { ALERTS_KEY, createAlertsStore } from '../../src-renderer/src/features/alerts/alerts-store.ts';
 
 const at = (price: string, last: number): PriceAlert => {
   const r = setAlert({ id: 'x', symbol: 'BTCUSDT', price, last, now: 1 });
@@ -136,7 +136,7 @@ describe('alerts store', () => {
     expect(again.getState().alerts).toEqual(store.getState().alerts);
     again.getState().actions.clearFired();
     expect(again.getState().alerts.map((a) => a.price)).toEqual(['94000.0', '3000.00']);
-    expect(readAlerts(storage.items.get('perpdesk.alerts') ?? null)).toHaveLength(2);
+    expect(readAlerts(storage.items.get(ALERTS_KEY) ?? null)).toHaveLength(2);
   });
 
   it('moves and removes a waiting alert, and refuses to move a fired or gone one', () => {
@@ -152,6 +152,23 @@ describe('alerts store', () => {
     act.remove(r.alert.id);
     expect(store.getState().alerts).toEqual([]);
     expect(act.move(r.alert.id, '95500.0', 95000)).toEqual({ ok: false, error: 'That alert is gone.' });
+  });
+
+  it('takes the list another tab wrote, so that neither tab loses the alerts of the other', () => {
+    const storage = memory();
+    const a = createAlertsStore(storage);
+    const b = createAlertsStore(storage);
+    a.getState().actions.add('BTCUSDT', '96000.0', 95000);
+    // the storage event of tab b: the list as tab a wrote it
+    b.getState().actions.stored(storage.getItem(ALERTS_KEY));
+    b.getState().actions.add('ETHUSDT', '3000.00', 3100);
+    a.getState().actions.stored(storage.getItem(ALERTS_KEY));
+    const both = ['96000.0', '3000.00'];
+    expect(readAlerts(storage.getItem(ALERTS_KEY)).map((x) => x.price)).toEqual(both);
+    expect(a.getState().alerts.map((x) => x.price)).toEqual(both);
+    // a cleared storage (key null in the event): no alerts
+    b.getState().actions.stored(null);
+    expect(b.getState().alerts).toEqual([]);
   });
 
   it('keeps working on a storage that refuses to write', () => {

@@ -3,13 +3,15 @@
 // one that fires (alert-notice.ts). An alert on another pair can so fire up to 2 s late, and a
 // spike between two of those reads that came back is not seen: the last price is sampled, as on a
 // venue's own alert service. An alert already reached when the screen opens fires at once.
+// Another tab of the same venue changing the list (its storage event) is taken here, so the tabs
+// keep one list.
 import type { StoreApi } from 'zustand/vanilla';
 import { fmt } from '../../lib/format.ts';
 import type { SymbolsState } from '../symbols/symbols-store.ts';
 import type { TickerState } from '../topbar/ticker-store.ts';
 import type { ToastsState } from '../toasts/toasts-store.ts';
 import { condition } from './alert-rules.ts';
-import type { AlertsState } from './alerts-store.ts';
+import { ALERTS_KEY, type AlertsState } from './alerts-store.ts';
 import { tellAlert } from './alert-notice.ts';
 
 /** The decimals of a decimal text ("96000.10" -> 2). */
@@ -38,7 +40,18 @@ export function watchAlerts(deps: {
     }
   };
   check();
-  return tickers.subscribe((t, prev) => {
+  const onStorage = (e: StorageEvent): void => {
+    if (e.key !== ALERTS_KEY && e.key !== null) return;
+    // (a null key: the other tab cleared the whole storage)
+    alerts.getState().actions.stored(e.key === null ? null : e.newValue);
+    check();
+  };
+  window.addEventListener('storage', onStorage);
+  const off = tickers.subscribe((t, prev) => {
     if (t.tickers !== prev.tickers) check();
   });
+  return () => {
+    off();
+    window.removeEventListener('storage', onStorage);
+  };
 }

@@ -3,11 +3,14 @@
 // against every last price the screen receives. They are the screen's, not the venue's: kept in
 // this browser's storage for the venue's address (the desktop app's window keeps them across
 // restarts, a replay venue on its own address has its own), and a fired alert stays in the list,
-// marked, until removed.
+// marked, until removed. Another tab on the same address writes the same entry: its list is taken
+// as it is written (`stored`, from the page's storage event), so neither tab's write loses the
+// other's alerts.
 import { createStore } from 'zustand/vanilla';
 import { capped, moveAlert, reached, readAlerts, setAlert, type AlertSetting, type PriceAlert } from './alert-rules.ts';
 
-const KEY = 'perpdesk.alerts';
+/** The storage entry of the list (a JSON array of alerts). */
+export const ALERTS_KEY = 'perpdesk.alerts';
 
 /** Where the list is kept (localStorage in the screen; a map in the tests). */
 type AlertStorage = Pick<Storage, 'getItem' | 'setItem'>;
@@ -28,6 +31,8 @@ export interface AlertsState {
     check(symbol: string, last: number, now: number): PriceAlert[];
     focusPrice(): void;
     focused(): void;
+    /** Another tab wrote the list (the storage event's new value): this tab takes it. */
+    stored(text: string | null): void;
   };
 }
 
@@ -43,12 +48,17 @@ function browserStorage(): AlertStorage | null {
 export function createAlertsStore(storage: AlertStorage | null = browserStorage()) {
   let loaded: PriceAlert[] = [];
   try {
-    loaded = readAlerts(storage?.getItem(KEY) ?? null);
+    loaded = readAlerts(storage?.getItem(ALERTS_KEY) ?? null);
   } catch {
     // storage that throws on read: no alerts remembered
   }
-  let seq = 0;
-  const nextId = (now: number): string => `${now.toString(36)}-${(seq++).toString(36)}`;
+  /** The text last written or taken from another tab: what need not be written again. */
+  let written: string | null = null;
+  // random, not counted: two tabs setting an alert in the same ms must not make one id
+  const nextId = (now: number): string => {
+    const bytes = globalThis.crypto.getRandomValues(new Uint8Array(6));
+    return `${now.toString(36)}-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  };
   const store = createStore<AlertsState>()((set, get) => {
     const put = (alerts: PriceAlert[]): void => set({ alerts: capped(alerts) });
     return {
@@ -84,13 +94,20 @@ export function createAlertsStore(storage: AlertStorage | null = browserStorage(
         },
         focusPrice: () => set({ focusWanted: true }),
         focused: () => set({ focusWanted: false }),
+        stored(text) {
+          written = text;
+          set({ alerts: readAlerts(text) });
+        },
       },
     };
   });
   store.subscribe((s, prev) => {
     if (s.alerts === prev.alerts || storage === null) return;
+    const text = JSON.stringify(s.alerts);
+    if (text === written) return;
+    written = text;
     try {
-      storage.setItem(KEY, JSON.stringify(s.alerts));
+      storage.setItem(ALERTS_KEY, text);
     } catch {
       // storage full or disabled: the alerts hold for this visit only
     }
