@@ -6,6 +6,7 @@ import type { Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
 import { onTick } from './support/prices.ts';
+import { recordNotifications, type Note } from './support/notifications.ts';
 
 const SYMBOL = 'BTCUSDT';
 
@@ -191,25 +192,7 @@ test('an alert that fires while the window is in the background is also a deskto
 }) => {
   const s = await market.symbol(SYMBOL);
   await market.ensureBook(SYMBOL);
-  // headless Chromium never leaves the window's focus, and its headless shell answers "denied"
-  // whatever was granted: the page is told it is in the background with the permission given,
-  // and the notifications it makes are recorded as it makes them
-  await page.addInitScript({
-    content: `
-      const Real = window.Notification;
-      window.notes = [];
-      window.Notification = class extends Real {
-        static get permission() {
-          return 'granted';
-        }
-        constructor(title, options) {
-          super(title, options);
-          window.notes.push([title, options && options.body]);
-        }
-      };
-      document.hasFocus = () => false;
-    `,
-  });
+  await recordNotifications(page);
   const screen = new TradingPage(page);
   await screen.open(service.url);
   await page.keyboard.press('a');
@@ -219,7 +202,7 @@ test('an alert that fires while the window is in the background is also a deskto
   await expect(screen.toast('alert').first()).toBeVisible();
   // read at one instant: an alert's notification is made in the task that marks it fired
   const { notes, kept } = await page.evaluate(() => ({
-    notes: (globalThis as unknown as { notes: Array<[string, string]> }).notes,
+    notes: (globalThis as unknown as { notes: Note[] }).notes,
     kept: JSON.parse(localStorage.getItem('perpdesk.alerts') ?? '[]') as Stored[],
   }));
   expect(notes.length).toBeGreaterThanOrEqual(1);

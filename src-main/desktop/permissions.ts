@@ -1,7 +1,7 @@
 // Web permissions of the app's session: deny by default. The trading screen needs two, and
 // those only for the service's own pages in the main frame: writing to the clipboard (settings'
-// "copy" buttons: navigator.clipboard.writeText) and notifications (a price alert that fires
-// while the window is in the background: features/alerts/alert-notice.ts). Camera, microphone,
+// "copy" buttons: navigator.clipboard.writeText) and notifications (a price alert, a fill or a
+// liquidation while the window is in the background: features/toasts/toast-notices.ts). Camera, microphone,
 // geolocation, USB/HID/serial, openExternal and the rest are refused, so a compromised or
 // injected page gets nothing beyond what a plain web page in a locked-down browser would.
 import { isOwnOrigin } from './origin.ts';

@@ -20,6 +20,8 @@ import { createReplayStore, followReplay } from '../features/replay/replay-store
 import { answers, watchReplayLink } from '../features/replay/replay-link.ts';
 import { createSymbolsStore } from '../features/symbols/symbols-store.ts';
 import { createToastsStore } from '../features/toasts/toasts-store.ts';
+import { createNoticesStore } from '../features/toasts/notice-prefs.ts';
+import { watchToastNotices } from '../features/toasts/toast-notices.ts';
 import { startTickerFeed } from '../features/topbar/ticker-feed.ts';
 import { createTickerStore } from '../features/topbar/ticker-store.ts';
 import { startTradesFeed } from '../features/trades/trades-feed.ts';
@@ -70,6 +72,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   const orders = createOpenOrdersStore(api);
   const toasts = createToastsStore();
   const alerts = createAlertsStore();
+  const notices = createNoticesStore();
   const orderForm = createOrderFormStore(api);
   const notionalCaps = createNotionalCapsStore(api);
   const history = createHistoryStores(api);
@@ -106,6 +109,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
     orders,
     toasts,
     alerts,
+    notices,
     orderForm,
     notionalCaps,
     history,
@@ -129,6 +133,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       stops.push(startTickerFeed({ api, ws, workspace, tickers }));
       stops.push(startTradesFeed({ api, ws, workspace, store: trades, tickers }));
       stops.push(watchAlerts({ alerts, tickers, symbols, toasts }));
+      stops.push(watchToastNotices(toasts, notices));
       bookFeed = startBookFeed({ api, ws, workspace, symbols, store: book });
       stops.push(() => bookFeed?.stop());
       user = startUserFeed({ api, wsUrl: opts.wsUrl ?? wsUrl(), session, symbols, account, positions, orders, toasts });

@@ -3,7 +3,7 @@
 // rejects, so the line goes back (chart/line-drag.ts).
 import type { Services } from '../../lib/services.ts';
 import { condition } from './alert-rules.ts';
-import { askNotifications } from './alert-notice.ts';
+import { askNotifications } from '../toasts/toast-notices.ts';
 
 const lastOf = (s: Services, symbol: string): number => s.tickers.getState().tickers[symbol]?.last ?? NaN;
 
@@ -15,7 +15,7 @@ export function alertAt(s: Services, symbol: string, price: string): void {
     toasts.push({ kind: 'error', title: 'Alert not set', body: r.error });
     return;
   }
-  askNotifications();
+  void askNotifications();
   toasts.push({
     kind: 'success',
     key: 'alert-set',

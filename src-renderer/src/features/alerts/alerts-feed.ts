@@ -1,6 +1,7 @@
 // Checks the waiting price alerts against every last price the screen receives (the ticker store:
 // the current pair's trades as they come, every pair's price record every 2 s) and tells of each
-// one that fires (alert-notice.ts). An alert on another pair can so fire up to 2 s late, and a
+// one that fires: a toast that stays a minute, which is also a desktop notification while the
+// window is away (toasts/toast-notices.ts). An alert on another pair can so fire up to 2 s late, and a
 // spike between two of those reads that came back is not seen: the last price is sampled, as on a
 // venue's own alert service. An alert already reached when the screen opens fires at once.
 // Another tab of the same venue changing the list (its storage event) is taken here, so the tabs
@@ -12,7 +13,6 @@ import type { TickerState } from '../topbar/ticker-store.ts';
 import type { ToastsState } from '../toasts/toasts-store.ts';
 import { condition } from './alert-rules.ts';
 import { ALERTS_KEY, type AlertsState } from './alerts-store.ts';
-import { tellAlert } from './alert-notice.ts';
 
 /** The decimals of a decimal text ("96000.10" -> 2). */
 const decimalsOf = (text: string): number => text.split('.')[1]?.length ?? 0;
@@ -32,8 +32,9 @@ export function watchAlerts(deps: {
       const fired = alerts.getState().actions.check(symbol, last, Date.now());
       const pd = symbols.getState().bySymbol[symbol]?.priceDecimals;
       for (const a of fired)
-        tellAlert(toasts, {
-          id: a.id,
+        toasts.getState().actions.push({
+          kind: 'alert',
+          key: `alert:${a.id}`,
           title: `Price alert: ${symbol} ${condition(a)} ${fmt(a.price, decimalsOf(a.price))}`,
           body: `Last price ${fmt(last, pd ?? decimalsOf(a.price))}`,
         });

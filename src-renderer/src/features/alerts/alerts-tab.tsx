@@ -9,7 +9,7 @@ import { useDecimals, useSymbolView } from '../../lib/use-symbol.ts';
 import { RecordTable, When, type Column } from '../../layout/record-table.tsx';
 import { parseDecimalInput } from '../order-entry/decimal-input.ts';
 import { condition, type PriceAlert } from './alert-rules.ts';
-import { askNotifications } from './alert-notice.ts';
+import { askNotifications } from '../toasts/toast-notices.ts';
 import './alerts.css';
 
 /** The level typed, as the decimal text an alert keeps, or why it is not one. */
@@ -57,7 +57,7 @@ export function AlertsTab() {
       setError(r.error);
       return;
     }
-    askNotifications();
+    void askNotifications();
     setError(null);
     setText('');
   };

@@ -1,5 +1,6 @@
 // Settings: the API key and secret (show, copy, regenerate), the local API address for
-// external bots, the bot whitelist, the simulator (speed, pause, seed) and the paper balance.
+// external bots, the bot whitelist, desktop notifications (notices-section.tsx), the simulator
+// (speed, pause, seed) and the paper balance.
 // The two destructive actions (regenerating the key, resetting the paper account) each ask
 // for a confirmation that says what will happen; the reset amount is pre-filled with the
 // account's total deposits (the summary's total_deposits) and always sent explicitly, so the
@@ -16,6 +17,7 @@ import { useServices, useSel } from '../../lib/use-services.ts';
 import { parseSimSpeed } from './sim-speed.ts';
 import { Drawer } from '../../layout/drawer.tsx';
 import { NEW_LINK } from '../order-entry/login-hint.tsx';
+import { NoticesSection } from './notices-section.tsx';
 import './settings.css';
 
 const SPEEDS = [1, 10, 60, 600, 3600];
@@ -224,6 +226,8 @@ function SettingsBody() {
           </>
         )}
       </section>
+
+      <NoticesSection />
 
       <section>
         <h3>Simulator</h3>

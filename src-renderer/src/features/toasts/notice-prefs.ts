@@ -1,0 +1,74 @@
+// Which toasts are also desktop notifications (toast-notices.ts shows them): a price alert, a fill
+// of the account's orders, a liquidation, each as the trader chose in Settings (all three at
+// first, kept in this browser's storage), in the toast's own words and tagged by its key, so a
+// toast that replaces another (the fills of one order) replaces its notification. Pure: no DOM,
+// so the tests take it as it is.
+import { createStore } from 'zustand/vanilla';
+import type { Toast } from './toasts-store.ts';
+
+/** The toasts that may also be desktop notifications. */
+export const NOTICE_KINDS = ['alert', 'fill', 'liquidation'] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+type NoticePrefs = Record<NoticeKind, boolean>;
+
+/** The storage entry of the choices (JSON: a boolean per kind). */
+const KEY = 'perpdesk.notices';
+const ALL_ON: NoticePrefs = { alert: true, fill: true, liquidation: true };
+
+type PrefsStorage = Pick<Storage, 'getItem' | 'setItem'>;
+
+export interface NoticesState {
+  prefs: NoticePrefs;
+  actions: { set(kind: NoticeKind, on: boolean): void };
+}
+
+/** The choices of a stored text: a kind not stored as a boolean keeps its default (on). */
+export function readPrefs(text: string | null): NoticePrefs {
+  let v: unknown = null;
+  try {
+    v = text === null ? null : JSON.parse(text);
+  } catch {
+    // not JSON: the defaults
+  }
+  const o = typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
+  const out = { ...ALL_ON };
+  for (const k of NOTICE_KINDS) if (typeof o[k] === 'boolean') out[k] = o[k];
+  return out;
+}
+
+function browserStorage(): PrefsStorage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function createNoticesStore(storage: PrefsStorage | null = browserStorage()) {
+  let prefs = ALL_ON;
+  try {
+    prefs = readPrefs(storage?.getItem(KEY) ?? null);
+  } catch {
+    // storage that throws on read: the defaults
+  }
+  return createStore<NoticesState>()((set, get) => ({
+    prefs,
+    actions: {
+      set(kind, on) {
+        const next = { ...get().prefs, [kind]: on };
+        set({ prefs: next });
+        try {
+          storage?.setItem(KEY, JSON.stringify(next));
+        } catch {
+          // storage full or disabled: the choice holds for this visit
+        }
+      },
+    },
+  }));
+}
+
+/** The notification a toast makes under these choices, or null (a kind not chosen, or never one). */
+export function noticeOf(t: Toast, prefs: NoticePrefs): { title: string; body?: string; tag: string } | null {
+  if (!(NOTICE_KINDS as readonly string[]).includes(t.kind) || !prefs[t.kind as NoticeKind]) return null;
+  return { title: t.title, body: t.body, tag: `perpdesk-${t.key ?? `toast-${t.id}`}` };
+}
