@@ -145,6 +145,7 @@ export function AlertsTab() {
             ref={input}
             className="alert-price"
             data-testid="alert-price"
+            aria-label={`Alert price for ${symbol}, USDT`}
             inputMode="decimal"
             autoComplete="off"
             placeholder={last > 0 ? fmt(last, pd) : 'price'}

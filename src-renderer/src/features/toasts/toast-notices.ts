@@ -43,7 +43,12 @@ export function watchToastNotices(toasts: StoreApi<ToastsState>, notices: StoreA
       const n = noticeOf(t, notices.getState().prefs);
       if (n === null || !away() || noticePermission() !== 'granted') continue;
       try {
-        new Notification(n.title, { body: n.body, tag: n.tag });
+        const note = new Notification(n.title, { body: n.body, tag: n.tag });
+        // a click on it brings the screen back, where the toast still is
+        note.onclick = () => {
+          window.focus();
+          note.close();
+        };
       } catch {
         // the system would not show it: the toast says it
       }
