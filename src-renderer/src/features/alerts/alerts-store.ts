@@ -6,14 +6,12 @@
 // marked, until removed. Another tab on the same address writes the same entry: its list is taken
 // as it is written (`stored`, from the page's storage event), so neither tab's write loses the
 // other's alerts.
+import { browserStorage, type KeyValueStorage } from '../../lib/browser-storage.ts';
 import { createStore } from 'zustand/vanilla';
 import { capped, moveAlert, reached, readAlerts, setAlert, type AlertSetting, type PriceAlert } from './alert-rules.ts';
 
 /** The storage entry of the list (a JSON array of alerts). */
 export const ALERTS_KEY = 'perpdesk.alerts';
-
-/** Where the list is kept (localStorage in the screen; a map in the tests). */
-type AlertStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
 export interface AlertsState {
   alerts: readonly PriceAlert[];
@@ -36,16 +34,7 @@ export interface AlertsState {
   };
 }
 
-function browserStorage(): AlertStorage | null {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    // storage disabled (a sandboxed frame throws on the getter)
-    return null;
-  }
-}
-
-export function createAlertsStore(storage: AlertStorage | null = browserStorage()) {
+export function createAlertsStore(storage: KeyValueStorage | null = browserStorage()) {
   let loaded: PriceAlert[] = [];
   try {
     loaded = readAlerts(storage?.getItem(ALERTS_KEY) ?? null);

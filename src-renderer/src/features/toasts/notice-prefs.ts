@@ -3,6 +3,7 @@
 // first, kept in this browser's storage), in the toast's own words and tagged by its key, so a
 // toast that replaces another (the fills of one order) replaces its notification. Pure: no DOM,
 // so the tests take it as it is.
+import { browserStorage, type KeyValueStorage } from '../../lib/browser-storage.ts';
 import { createStore } from 'zustand/vanilla';
 import type { Toast } from './toasts-store.ts';
 
@@ -14,8 +15,6 @@ type NoticePrefs = Record<NoticeKind, boolean>;
 /** The storage entry of the choices (JSON: a boolean per kind). */
 const KEY = 'perpdesk.notices';
 const ALL_ON: NoticePrefs = { alert: true, fill: true, liquidation: true };
-
-type PrefsStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
 export interface NoticesState {
   prefs: NoticePrefs;
@@ -36,15 +35,7 @@ export function readPrefs(text: string | null): NoticePrefs {
   return out;
 }
 
-function browserStorage(): PrefsStorage | null {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
-}
-
-export function createNoticesStore(storage: PrefsStorage | null = browserStorage()) {
+export function createNoticesStore(storage: KeyValueStorage | null = browserStorage()) {
   let prefs = ALL_ON;
   try {
     prefs = readPrefs(storage?.getItem(KEY) ?? null);
