@@ -171,6 +171,22 @@ describe('alerts store', () => {
     expect(b.getState().alerts).toEqual([]);
   });
 
+  it('refuses an alert beyond the most that wait at once, rather than drop it unsaid', () => {
+    const store = createAlertsStore(memory());
+    const act = store.getState().actions;
+    for (let i = 0; i < MAX_ALERTS; i++) expect(act.add('BTCUSDT', `${96000 + i}.0`, 95000).ok).toBe(true);
+    expect(act.add('BTCUSDT', '99999.0', 95000)).toEqual({
+      ok: false,
+      error: `At most ${MAX_ALERTS} alerts wait at once: remove one first.`,
+    });
+    expect(store.getState().alerts).toHaveLength(MAX_ALERTS);
+    // a fired one makes room
+    expect(act.check('BTCUSDT', 96000, 1)).toHaveLength(1);
+    expect(act.add('BTCUSDT', '99999.0', 95000).ok).toBe(true);
+    expect(store.getState().alerts).toHaveLength(MAX_ALERTS);
+    expect(store.getState().alerts.some((a) => a.fired !== undefined)).toBe(false);
+  });
+
   it('keeps working on a storage that refuses to write', () => {
     const store = createAlertsStore({
       getItem: () => '[',

@@ -8,7 +8,16 @@
 // other's alerts.
 import { browserStorage, type KeyValueStorage } from '../../lib/browser-storage.ts';
 import { createStore } from 'zustand/vanilla';
-import { capped, moveAlert, reached, readAlerts, setAlert, type AlertSetting, type PriceAlert } from './alert-rules.ts';
+import {
+  MAX_ALERTS,
+  capped,
+  moveAlert,
+  reached,
+  readAlerts,
+  setAlert,
+  type AlertSetting,
+  type PriceAlert,
+} from './alert-rules.ts';
 
 /** The storage entry of the list (a JSON array of alerts). */
 export const ALERTS_KEY = 'perpdesk.alerts';
@@ -55,6 +64,8 @@ export function createAlertsStore(storage: KeyValueStorage | null = browserStora
       focusWanted: false,
       actions: {
         add(symbol, price, last) {
+          if (get().alerts.filter((a) => a.fired === undefined).length >= MAX_ALERTS)
+            return { ok: false, error: `At most ${MAX_ALERTS} alerts wait at once: remove one first.` };
           const now = Date.now();
           const r = setAlert({ id: nextId(now), symbol, price, last, now });
           if (r.ok) put([...get().alerts, r.alert]);
