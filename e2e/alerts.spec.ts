@@ -147,7 +147,7 @@ test('the bell at the crosshair sets an alert there; its line drags to move it a
   const level = m![1].replace(/,/g, '');
   await page.mouse.down();
   await page.mouse.up();
-  await expect(screen.toast('success')).toContainText(`Alert set: ${SYMBOL} ≥ ${level}`);
+  await expect(screen.toast('success')).toContainText(`Alert set: ${SYMBOL} ≥ ${m![1]}`);
   const [alert] = await stored(page);
   expect(alert).toMatchObject({ symbol: SYMBOL, price: level, above: true });
   const line = `alert:${alert.id}`;

@@ -2,10 +2,13 @@
 // store's answer as a toast, since the chart has no field to show it beside. A refused move
 // rejects, so the line goes back (chart/line-drag.ts).
 import type { Services } from '../../lib/services.ts';
+import { fmt } from '../../lib/format.ts';
 import { condition } from './alert-rules.ts';
 import { askNotifications } from '../toasts/toast-notices.ts';
 
 const lastOf = (s: Services, symbol: string): number => s.tickers.getState().tickers[symbol]?.last ?? NaN;
+/** A level as the screen writes prices: grouped, in the decimals it has ("96064.9" -> "96,064.9"). */
+const shown = (price: string): string => fmt(price, price.split('.')[1]?.length ?? 0);
 
 /** A new alert on `symbol` at `price` (the chart's tick-snapped price). */
 export function alertAt(s: Services, symbol: string, price: string): void {
@@ -19,7 +22,7 @@ export function alertAt(s: Services, symbol: string, price: string): void {
   toasts.push({
     kind: 'success',
     key: 'alert-set',
-    title: `Alert set: ${symbol} ${condition(r.alert)} ${price}`,
+    title: `Alert set: ${symbol} ${condition(r.alert)} ${shown(price)}`,
     body: 'In the Alerts tab; drag its line to move it.',
   });
 }
@@ -35,6 +38,6 @@ export async function moveAlertTo(s: Services, id: string, price: string): Promi
   s.toasts.getState().actions.push({
     kind: 'success',
     key: 'alert-set',
-    title: `Alert moved: ${r.alert.symbol} ${condition(r.alert)} ${price}`,
+    title: `Alert moved: ${r.alert.symbol} ${condition(r.alert)} ${shown(price)}`,
   });
 }
