@@ -1,10 +1,13 @@
 // Desktop notifications (toasts/toast-notices.ts): while the window is in the background a fill of
 // the account's order is also a notification, in its toast's words, a later fill of the same order
 // replacing it (one tag); Settings turns fills off, and then a fill is a toast alone. The price
-// alert's notification is e2e/alerts.spec.ts.
+// alert's notification is e2e/alerts.spec.ts. A margin call at 80 % is a toast and a notification
+// too, once, and again after the ratio came back under 70 %.
 import { test, expect } from './support/fixtures.ts';
 import { openTrading } from './support/desk.ts';
 import { NOTES, recordNotifications } from './support/notifications.ts';
+import { setPaused } from './support/sim.ts';
+import { RestClient } from '../src-shared/sdk/rest-client.ts';
 
 const SYMBOL = 'BTCUSDT';
 
@@ -46,4 +49,68 @@ test('a fill while the window is away is a desktop notification, until Settings 
   await expect(
     page.getByTestId('notices-settings').getByRole('checkbox', { name: 'Fills of my orders' }),
   ).not.toBeChecked();
+});
+
+test('a margin ratio of 80% is a margin call: a toast and, while away, a notification; again only after it came back under 70%', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  await market.ensureBook(SYMBOL, 15);
+  // the market still: the mark, and so the ratio, move only with the wallet set below
+  await setPaused(service.url, true);
+  await recordNotifications(page);
+  await trader.api.placeOrder({
+    symbol: SYMBOL,
+    side: 1,
+    position_side: 1,
+    position_action: 1,
+    type: 2,
+    qty: '0.100',
+    leverage: 20,
+  });
+  const screen = await openTrading(page, service.url, trader, SYMBOL);
+  await expect(screen.tabs.position(SYMBOL, 1)).toBeVisible();
+  const admin = new RestClient({ baseUrl: service.url });
+  // the wallet (a paper withdrawal) at which the cross margin ratio is `ratio`: maintenance / (wallet + PnL)
+  const walletFor = async (ratio: number): Promise<string> => {
+    const [p] = (await trader.api.positions()).filter((x) => x.symbol === SYMBOL);
+    const wallet = Number((await trader.api.account()).wallet_balance);
+    const maintenance = p.margin_ratio * (wallet + p.unrealized_pnl);
+    return (maintenance / ratio - p.unrealized_pnl).toFixed(2);
+  };
+  const setWallet = (balance: string) =>
+    admin.call('POST', '/admin/v1/accounts', { body: { api_key: trader.apiKey, balance } });
+
+  await setWallet(await walletFor(0.85));
+  expect((await trader.api.positions()).filter((x) => x.symbol === SYMBOL)[0].margin_ratio).toBeCloseTo(0.85, 2);
+  const call = screen.toast('margin');
+  await expect(call).toHaveCount(1);
+  await expect(call).toContainText(/^Margin call: cross margin ratio 8[45]\.\d\d%/);
+  await expect(call).toContainText(`Liquidation at 100%: ${SYMBOL} long near`);
+  await expect(call).toHaveAttribute('role', 'alert');
+  await page.screenshot({ path: test.info().outputPath('margin-call.png') });
+  await expect
+    .poll(async () => (await page.evaluate(NOTES)).map(([t]) => t.startsWith('Margin call:')))
+    .toEqual([true]);
+  await call.getByRole('button', { name: 'Dismiss' }).click();
+
+  // up to 90 %: no second call; back to 60 %, then 85 % again: a second one
+  await setWallet(await walletFor(0.9));
+  await setWallet(await walletFor(0.6));
+  await expect
+    .poll(async () => (await trader.api.positions()).filter((x) => x.symbol === SYMBOL)[0].margin_ratio)
+    .toBeLessThan(0.7);
+  await expect(screen.tabs.position(SYMBOL, 1)).toContainText(/6\d\.\d\d%/);
+  await expect(screen.toast('margin')).toHaveCount(0);
+  await setWallet(await walletFor(0.85));
+  await expect(screen.toast('margin')).toHaveCount(1);
+  await expect
+    .poll(async () => (await page.evaluate(NOTES)).filter(([t]) => t.startsWith('Margin call:')).length)
+    .toBe(2);
+});
+
+test.afterEach(async ({ service }) => {
+  await setPaused(service.url, false);
 });

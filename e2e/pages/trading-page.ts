@@ -81,7 +81,7 @@ export class TradingPage {
     return this.botPanel();
   }
 
-  toast(kind: 'fill' | 'error' | 'success' | 'liquidation' | 'funding' | 'alert'): Locator {
+  toast(kind: 'fill' | 'error' | 'success' | 'liquidation' | 'funding' | 'alert' | 'margin'): Locator {
     return this.page.getByTestId(`toast-${kind}`);
   }
 }

@@ -13,7 +13,7 @@ const toast = (t: Partial<Toast>): Toast => ({
   ttl: 5000,
   ...t,
 });
-const ALL = { alert: true, fill: true, liquidation: true };
+const ALL = { alert: true, fill: true, margin: true, liquidation: true };
 
 describe('noticeOf', () => {
   it('makes alerts, fills and liquidations notifications in the toast’s words, tagged by its key', () => {
@@ -26,6 +26,7 @@ describe('noticeOf', () => {
       'perpdesk-toast-7',
     );
     expect(noticeOf(toast({ kind: 'alert', key: 'alert:x' }), ALL)?.tag).toBe('perpdesk-alert:x');
+    expect(noticeOf(toast({ kind: 'margin', key: 'margin:cross' }), ALL)?.tag).toBe('perpdesk-margin:cross');
   });
 
   it('makes none of a kind not chosen, nor of errors, funding or confirmations', () => {

@@ -14,6 +14,7 @@ import { createNotionalCapsStore } from '../features/order-entry/notional-caps-s
 import { createOrderFormStore } from '../features/order-entry/order-form-store.ts';
 import { createOpenOrdersStore } from '../features/orders/open-orders-store.ts';
 import { watchMarkJumps } from '../features/positions/mark-refresh.ts';
+import { watchMarginCalls } from '../features/positions/margin-calls.ts';
 import { createPositionsStore } from '../features/positions/positions-store.ts';
 import { createSettingsStore } from '../features/settings/settings-store.ts';
 import { createReplayStore, followReplay } from '../features/replay/replay-store.ts';
@@ -134,6 +135,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
       stops.push(startTradesFeed({ api, ws, workspace, store: trades, tickers }));
       stops.push(watchAlerts({ alerts, tickers, symbols, toasts }));
       stops.push(watchToastNotices(toasts, notices));
+      stops.push(watchMarginCalls({ positions, symbols, toasts }));
       bookFeed = startBookFeed({ api, ws, workspace, symbols, store: book });
       stops.push(() => bookFeed?.stop());
       user = startUserFeed({ api, wsUrl: opts.wsUrl ?? wsUrl(), session, symbols, account, positions, orders, toasts });

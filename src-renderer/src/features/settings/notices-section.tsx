@@ -9,6 +9,7 @@ import { askNotifications, noticePermission } from '../toasts/toast-notices.ts';
 const NAMES: Record<NoticeKind, string> = {
   alert: 'Price alerts',
   fill: 'Fills of my orders',
+  margin: 'Margin calls (a margin ratio of 80%)',
   liquidation: 'Liquidations',
 };
 

@@ -1,5 +1,5 @@
 // Which toasts are also desktop notifications (toast-notices.ts shows them): a price alert, a fill
-// of the account's orders, a liquidation, each as the trader chose in Settings (all three at
+// of the account's orders, a margin call, a liquidation, each as the trader chose in Settings (all three at
 // first, kept in this browser's storage), in the toast's own words and tagged by its key, so a
 // toast that replaces another (the fills of one order) replaces its notification. Pure: no DOM,
 // so the tests take it as it is.
@@ -8,13 +8,13 @@ import { createStore } from 'zustand/vanilla';
 import type { Toast } from './toasts-store.ts';
 
 /** The toasts that may also be desktop notifications. */
-export const NOTICE_KINDS = ['alert', 'fill', 'liquidation'] as const;
+export const NOTICE_KINDS = ['alert', 'fill', 'margin', 'liquidation'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 type NoticePrefs = Record<NoticeKind, boolean>;
 
 /** The storage entry of the choices (JSON: a boolean per kind). */
 const KEY = 'perpdesk.notices';
-const ALL_ON: NoticePrefs = { alert: true, fill: true, liquidation: true };
+const ALL_ON: NoticePrefs = { alert: true, fill: true, margin: true, liquidation: true };
 
 export interface NoticesState {
   prefs: NoticePrefs;

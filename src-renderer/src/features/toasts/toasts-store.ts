@@ -1,8 +1,8 @@
-// Short-lived notices: fills, liquidations, funding payments, price alerts, rejected requests. At most
+// Short-lived notices: fills, liquidations, margin calls, funding payments, price alerts, rejected requests. At most
 // MAX_TOASTS are shown; each leaves after its own time unless hovered (the view pauses it).
 import { createStore } from 'zustand/vanilla';
 
-type ToastKind = 'fill' | 'liquidation' | 'funding' | 'alert' | 'error' | 'success' | 'info';
+type ToastKind = 'fill' | 'liquidation' | 'margin' | 'funding' | 'alert' | 'error' | 'success' | 'info';
 
 export interface Toast {
   id: number;
@@ -30,6 +30,7 @@ export interface ToastsState {
 const TTL: Record<ToastKind, number> = {
   fill: 5000,
   liquidation: 12000,
+  margin: 20000,
   funding: 7000,
   // an alert is what the trader asked to be told: long enough to be seen on coming back
   alert: 60000,

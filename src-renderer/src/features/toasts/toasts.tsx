@@ -33,7 +33,9 @@ function ToastView({ t, onDone }: { t: Toast; onDone: () => void }) {
   return (
     <div
       className={`toast ${t.kind}`}
-      role={t.kind === 'error' || t.kind === 'liquidation' || t.kind === 'alert' ? 'alert' : 'status'}
+      role={
+        t.kind === 'error' || t.kind === 'liquidation' || t.kind === 'margin' || t.kind === 'alert' ? 'alert' : 'status'
+      }
       data-testid={`toast-${t.kind}`}
       onMouseEnter={() => clearTimeout(timer.current)}
       onMouseLeave={arm}
