@@ -68,6 +68,8 @@ export interface AccountLive {
   /** Client order ids of the open orders. */
   clientIds: StringIdMap;
   pairs: Map<string, { leverage: number; marginMode: number }>;
+  /** Margin calls made and not re-armed yet (margin-call.ts): `cross`, or an isolated position's key. */
+  marginCalls?: Set<string>;
 }
 
 export const posKey = (symbol: string, side: number): string => `${symbol}:${side}`;

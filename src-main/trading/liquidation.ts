@@ -1,4 +1,5 @@
-// Liquidation, insurance fund and auto-deleveraging, checked on every mark price change.
+// Liquidation, insurance fund and auto-deleveraging, checked on every mark price change, with the
+// margin calls short of it (margin-call.ts).
 //
 // Invariants
 // - An isolated position is liquidated when its maintenance margin reaches its equity
@@ -55,6 +56,7 @@ import type { PairState } from './pair-state.ts';
 import { ADL_CLIENT_ID, liquidationClientId } from './liquidation-client-id.ts';
 import { adlQueue } from './adl-queue.ts';
 import { checkTriggers } from './tpsl.ts';
+import { dropGoneCalls, marginCall } from './margin-call.ts';
 
 /** Liquidations, then take-profit / stop-loss triggers, for the pair's current prices. */
 export function checkRisk(core: TradingCore, pair: PairState): void {
@@ -72,12 +74,14 @@ export function checkRisk(core: TradingCore, pair: PairState): void {
 }
 
 function liquidateIfNeeded(core: TradingCore, a: AccountLive, pair: PairState): void {
+  dropGoneCalls(a);
   // isolated positions on this pair
   for (const p of [...a.positions.values()]) {
     if (p.symbol !== pair.row.symbol || p.qty === 0 || p.marginMode !== MarginMode.ISOLATED) continue;
     const equity = p.isolatedMargin + upnlUnits(p, pair);
-    if (maintenanceMarginUnits(pair.row.brackets, markValue(p, pair)) >= equity)
-      liquidate(core, a, [p], p.isolatedMargin);
+    const mm = maintenanceMarginUnits(pair.row.brackets, markValue(p, pair));
+    if (mm >= equity) liquidate(core, a, [p], p.isolatedMargin);
+    else marginCall(core, a, { isolated: p, wallet: p.isolatedMargin, mm, equity });
   }
   // cross: the whole cross account
   let hasCrossHere = false;
@@ -89,7 +93,7 @@ function liquidateIfNeeded(core: TradingCore, a: AccountLive, pair: PairState): 
   if (t.mm > 0n && t.mm >= equity) {
     const cross = [...a.positions.values()].filter((p) => p.qty > 0 && p.marginMode === MarginMode.CROSS);
     liquidate(core, a, cross, a.wallet - t.isolated);
-  }
+  } else marginCall(core, a, { isolated: null, wallet: a.wallet - t.isolated, mm: t.mm, equity });
 }
 
 /** Liquidates `positions` of an account whose margin (isolated margin or cross wallet) is `wallet` units. */

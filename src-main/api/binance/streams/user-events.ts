@@ -12,8 +12,8 @@
 // is open and its account has a stream; ACCOUNT_UPDATE only for a fill, a funding payment, a
 // wallet moved from outside trading (deposit, reset) or isolated margin moved by hand
 // (MARGIN_TRANSFER: the position's new iw), never for an order placement or a setting change
-// (leverage, margin type, take-profit / stop-loss); with a replay's response latency every event
-// is held for it, in order.
+// (leverage, margin type, take-profit / stop-loss); MARGIN_CALL for the venue's margin call
+// (trading/margin-call.ts); with a replay's response latency every event is held for it, in order.
 import { Decimal } from 'decimal.js';
 import { MarginMode, OrderStatus, OrderType, PositionSide, Side, TradeRole } from '../../../../src-shared/enums.ts';
 import type { AccountSummary, OrderRecord, PositionRecord, TradeRecord } from '../../../../src-shared/types.ts';
@@ -40,6 +40,42 @@ function positionEntry(pair: PairView, p: PositionRecord, mode: Mode) {
     mt: isolated ? 'isolated' : 'cross',
     iw: isolated ? String(p.margin) : '0',
     ps: positionSideName(mode, p.position_side),
+  };
+}
+
+/** The native `margin_call` event's data (trading/margin-call.ts). */
+interface MarginCallData {
+  margin_mode: number;
+  wallet: string;
+  positions: Array<{
+    symbol: string;
+    position_side: number;
+    quantity: number;
+    mark_price: string;
+    unrealized_pnl: string;
+    maintenance_margin: string;
+  }>;
+}
+
+/** Binance's MARGIN_CALL: `cw` (the cross wallet) only for the cross positions' call, `iw` an isolated one's margin. */
+function marginCallEvent(d: MarginCallData, mode: Mode, now: number, pairOf: (symbol: string) => PairView | undefined) {
+  const isolated = d.margin_mode === MarginMode.ISOLATED;
+  return {
+    e: 'MARGIN_CALL',
+    E: now,
+    ...(isolated ? {} : { cw: d.wallet }),
+    p: d.positions.map((p) => ({
+      s: p.symbol,
+      ps: positionSideName(mode, p.position_side),
+      pa: new Decimal(p.quantity)
+        .times(p.position_side === PositionSide.SHORT ? -1 : 1)
+        .toFixed(pairOf(p.symbol)?.row.qtyPrecision ?? 8),
+      mt: isolated ? 'ISOLATED' : 'CROSSED',
+      iw: isolated ? d.wallet : '0',
+      mp: p.mark_price,
+      up: p.unrealized_pnl,
+      mm: p.maintenance_margin,
+    })),
   };
 }
 
@@ -157,7 +193,9 @@ export class UserEvents {
     let positions: PositionRecord[] | undefined;
     let balance: AccountSummary | undefined;
     for (const e of events) {
-      if (e.kind === 'order') orders.set(Number((e.data as OrderRecord).id), e.data as OrderRecord);
+      if (e.kind === 'margin_call')
+        send(marginCallEvent(e.data as MarginCallData, mode, now, exchange.pair.bind(exchange)));
+      else if (e.kind === 'order') orders.set(Number((e.data as OrderRecord).id), e.data as OrderRecord);
       else if (e.kind === 'fill') {
         fills.push(e.data as TradeRecord);
       } else if (e.kind === 'position') positions = e.data as PositionRecord[];
