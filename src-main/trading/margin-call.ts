@@ -49,8 +49,10 @@ export function marginCall(
   a: AccountLive,
   c: { isolated: PositionState | null; wallet: bigint; mm: bigint; equity: bigint },
 ): void {
-  const key = c.isolated === null ? CROSS : `${c.isolated.symbol}:${c.isolated.side}`;
   const called = a.marginCalls;
+  // the common case, nothing called and no call: nothing built (this runs at every mark)
+  if ((called === undefined || called.size === 0) && !atCall(c.mm, c.equity)) return;
+  const key = c.isolated === null ? CROSS : `${c.isolated.symbol}:${c.isolated.side}`;
   if (called?.has(key)) {
     if (underRearm(c.mm, c.equity)) called.delete(key);
     return;
