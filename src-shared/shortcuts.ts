@@ -9,6 +9,7 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string, action: string]> =
   ['O / C', 'Open / close tab of the order form'],
   ['/', 'Search pairs'],
   ['1 … 9', 'Chart interval: 1m 5m 15m 1h 4h 1d 1w 1M 1s'],
+  ['I', 'Chart indicators: MA, EMA, BOLL, VWAP, RSI, MACD (on / off, periods)'],
   ['[ / ]', 'Order book grouping: finer / coarser'],
   ['↑ / ↓ / Enter', 'Order book (one Tab stop): move along the prices / put the price in the order form'],
   ['P', 'Positions tab'],

@@ -9,6 +9,7 @@ import { ChartPanel } from './features/chart/chart-panel.tsx';
 import { DataPanel } from './features/data/data-panel.tsx';
 import { SweepsPanel } from './features/sweeps/sweeps-panel.tsx';
 import { HelpOverlay } from './features/help/help-overlay.tsx';
+import { IndicatorsDialog } from './features/chart/indicators-dialog.tsx';
 import { installHotkeys } from './features/help/hotkeys.ts';
 import { Ladder } from './features/ladder/ladder.tsx';
 import { OrderEntry } from './features/order-entry/order-entry.tsx';
@@ -51,6 +52,7 @@ export function App() {
         <BottomTabs />
       </section>
       <HelpOverlay />
+      <IndicatorsDialog />
       <SettingsPanel />
       <BotPanel />
       <DataPanel />

@@ -5,6 +5,7 @@ import { RestClient } from '../../../src-shared/sdk/rest-client.ts';
 import { WsClient } from '../../../src-shared/sdk/ws-client.ts';
 import { createAccountStore } from '../features/account/account-store.ts';
 import { createAlertsStore } from '../features/alerts/alerts-store.ts';
+import { createIndicatorsStore } from '../features/chart/indicators-store.ts';
 import { watchAlerts } from '../features/alerts/alerts-feed.ts';
 import { createBotStore } from '../features/bot-panel/bot-store.ts';
 import { startBookFeed, type BookFeed } from '../features/ladder/book-feed.ts';
@@ -73,6 +74,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   const orders = createOpenOrdersStore(api);
   const toasts = createToastsStore();
   const alerts = createAlertsStore();
+  const indicators = createIndicatorsStore();
   const notices = createNoticesStore();
   const orderForm = createOrderFormStore(api);
   const notionalCaps = createNotionalCapsStore(api);
@@ -110,6 +112,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
     orders,
     toasts,
     alerts,
+    indicators,
     notices,
     orderForm,
     notionalCaps,

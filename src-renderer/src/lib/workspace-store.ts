@@ -18,7 +18,18 @@ export type BottomTab =
 /** What the shared book / trades column shows on a narrow window (styles.css); a wide one shows both. */
 export type BookTab = 'book' | 'trades';
 type Overlay =
-  null | 'symbols' | 'help' | 'settings' | 'bots' | 'tpsl' | 'margin' | 'amend' | 'data' | 'replay' | 'sweeps';
+  | null
+  | 'symbols'
+  | 'help'
+  | 'settings'
+  | 'bots'
+  | 'tpsl'
+  | 'margin'
+  | 'amend'
+  | 'data'
+  | 'replay'
+  | 'sweeps'
+  | 'indicators';
 
 export interface WorkspaceState {
   symbol: string;

@@ -49,6 +49,8 @@ import { cutAtEdge } from './time-axis-edges.ts';
 import { LineDrag, type LineDragHost } from './line-drag.ts';
 import { PricePick, type PickTarget } from './price-pick.ts';
 import { snapPrice, type MovableLine } from './line-geometry.ts';
+import { IndicatorLayer, type IndicatorReading } from './indicator-layer.ts';
+import type { IndicatorSlot } from './indicator-settings.ts';
 
 const FONT_SIZE = 11;
 const FONT = "'JetBrains Mono', 'SFMono-Regular', Menlo, Consolas, monospace";
@@ -95,6 +97,8 @@ export interface LegendBar {
   volume: number;
   /** Whether this is the latest bar (no crosshair over the chart). */
   latest: boolean;
+  /** The indicators drawn, their values at this bar (indicator-layer.ts). */
+  indicators: IndicatorReading[];
 }
 
 /** Bars kept while the view follows the newest bar; older ones are dropped (and reloadable). */
@@ -150,6 +154,7 @@ export class ChartModel {
   private readonly lines = new Map<string, { spec: PriceLineSpec; line: IPriceLine; label: boolean; held?: number }>();
   private readonly drag: LineDrag | null;
   private readonly pick: PricePick | null;
+  private readonly studies: IndicatorLayer;
   private priceDecimals = 2;
   private tick = 0.01;
   private readonly container: HTMLElement;
@@ -176,6 +181,8 @@ export class ChartModel {
         fontSize: FONT_SIZE,
         fontFamily: FONT,
         attributionLogo: false,
+        // the indicators' panes under the candles (indicator-layer.ts)
+        panes: { separatorColor: CHART_COLORS.border, separatorHoverColor: 'rgba(132, 142, 156, 0.25)' },
       },
       grid: { vertLines: { color: CHART_COLORS.grid }, horzLines: { color: CHART_COLORS.grid } },
       crosshair: { mode: CrosshairMode.Normal },
@@ -205,6 +212,7 @@ export class ChartModel {
       priceLineVisible: false,
     });
     this.chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+    this.studies = new IndicatorLayer(this.chart);
     this.chart.subscribeCrosshairMove(this.onCrosshair);
     this.chart.timeScale().subscribeVisibleLogicalRangeChange(this.onRange);
     this.labelTimer = setInterval(() => this.syncLabels(), LABEL_CHECK_MS);
@@ -217,16 +225,16 @@ export class ChartModel {
   configure(priceDecimals: number, tick: number, seconds: boolean): void {
     this.priceDecimals = priceDecimals;
     this.tick = tick > 0 ? tick : 10 ** -priceDecimals;
-    this.candles.applyOptions({ priceFormat: { type: 'price', precision: priceDecimals, minMove: this.tick } });
-    // the axis and crosshair labels group thousands like every other price on the screen
+    // the axis and crosshair labels group thousands like every other price on the screen; the
+    // series' own format, not the chart's, so an RSI pane keeps its two decimals
     const grouped = new Intl.NumberFormat('en-US', {
       minimumFractionDigits: priceDecimals,
       maximumFractionDigits: priceDecimals,
     });
-    this.chart.applyOptions({
-      timeScale: { secondsVisible: seconds },
-      localization: { locale: 'en-US', priceFormatter: (p: number) => grouped.format(p) },
-    });
+    const priceFormat = { type: 'custom' as const, minMove: this.tick, formatter: (p: number) => grouped.format(p) };
+    this.candles.applyOptions({ priceFormat });
+    this.studies.setPriceFormat(priceFormat);
+    this.chart.applyOptions({ timeScale: { secondsVisible: seconds } });
   }
 
   /**
@@ -235,8 +243,7 @@ export class ChartModel {
    */
   setCandles(candles: readonly Candle[]): void {
     this.data = candles.slice();
-    this.candles.setData(this.data.map(bar));
-    this.volume.setData(this.data.map(volumeBar));
+    this.setAll();
     const ts = this.chart.timeScale();
     // a short history is spread out rather than left as a sliver at the right edge
     const spacing = initialBarSpacing(this.data.length, ts.width());
@@ -253,8 +260,7 @@ export class ChartModel {
     if (fresh.length === 0) return 0;
     const range = this.chart.timeScale().getVisibleLogicalRange();
     this.data = fresh.concat(this.data);
-    this.candles.setData(this.data.map(bar));
-    this.volume.setData(this.data.map(volumeBar));
+    this.setAll();
     // Logical indexes count from the first bar: shift the view by what was added.
     if (range !== null)
       this.chart.timeScale().setVisibleLogicalRange({ from: range.from + fresh.length, to: range.to + fresh.length });
@@ -269,6 +275,7 @@ export class ChartModel {
     else this.data.push(c);
     this.candles.update(bar(c));
     this.volume.update(volumeBar(c));
+    this.studies.update(c);
     if (this.data.length > MAX_BARS + TRIM_SLACK) this.trim();
     if (!this.hovering) this.emitLatest();
   }
@@ -279,11 +286,24 @@ export class ChartModel {
     if (range === null || range.to < this.data.length - 2) return;
     const drop = this.data.length - MAX_BARS;
     this.data = this.data.slice(drop);
-    this.candles.setData(this.data.map(bar));
-    this.volume.setData(this.data.map(volumeBar));
+    this.setAll();
     // The view was on the newest bar: keep following it (a fixed logical range would not).
     this.chart.timeScale().scrollToRealTime();
     this.opts.onTrimmed?.();
+  }
+
+  /** Draws the indicator slots that are on (indicator-settings.ts), computed over the bars loaded. */
+  setIndicators(slots: readonly IndicatorSlot[]): void {
+    this.studies.setSlots(slots);
+    this.container.dataset.indicators = this.studies.ids().join(' ');
+    if (!this.hovering) this.emitLatest();
+  }
+
+  /** Every bar's candle, volume and indicators drawn anew from `data`. */
+  private setAll(): void {
+    this.candles.setData(this.data.map(bar));
+    this.volume.setData(this.data.map(volumeBar));
+    this.studies.setBars(this.data);
   }
 
   /** Open time (ms) of the newest bar, or undefined when empty. */
@@ -375,6 +395,7 @@ export class ChartModel {
     this.chart.unsubscribeCrosshairMove(this.onCrosshair);
     this.chart.timeScale().unsubscribeVisibleLogicalRangeChange(this.onRange);
     this.lines.clear();
+    this.studies.dispose();
     this.chart.remove();
   }
 
@@ -406,7 +427,8 @@ export class ChartModel {
   private hovering = false;
 
   private crosshair(p: MouseEventParams<Time>): void {
-    this.pick?.move(p.point === undefined ? null : p.point.y);
+    // the "+" and the bell ride the candles' pane only, not an indicator's under it
+    this.pick?.move(p.point === undefined || (p.paneIndex ?? 0) !== 0 ? null : p.point.y);
     const d = p.time === undefined ? undefined : (p.seriesData.get(this.candles) as CandlestickData<Time> | undefined);
     if (d === undefined || d.open === undefined) {
       this.hovering = false;
@@ -423,6 +445,7 @@ export class ChartModel {
       close: d.close,
       volume: v?.value ?? 0,
       latest: false,
+      indicators: this.studies.readings(this.indexOf(d.time as number, p.logical)),
     });
   }
 
@@ -440,7 +463,22 @@ export class ChartModel {
       close: Number(c[5]),
       volume: Number(c[6]),
       latest: true,
+      indicators: this.studies.readings(this.data.length - 1),
     });
+  }
+
+  /** The index in `data` of the bar opened at `sec` (the crosshair's logical index, checked, else a search). */
+  private indexOf(sec: number, logical: number | undefined): number {
+    const at = logical === undefined ? -1 : Math.round(logical);
+    if (this.data[at]?.[0] === sec * 1000) return at;
+    let lo = 0;
+    let hi = this.data.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.data[mid][0] < sec * 1000) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   private rangeChanged(r: LogicalRange | null): void {

@@ -102,6 +102,9 @@ export function ChartPanel() {
 
   const lines = usePriceLines(symbol, pd, qd);
   useEffect(() => parts?.model.setPriceLines(lines), [parts, lines]);
+  const slots = useSel(s.indicators, (x) => x.slots);
+  useEffect(() => parts?.model.setIndicators(slots), [parts, slots]);
+  const studies = slots.filter((x) => x.on).length;
 
   const feedState = useSel(parts?.feed.state ?? idleFeedState, (x) => x);
   const change = legend && legend.open > 0 ? (legend.close - legend.open) / legend.open : NaN;
@@ -109,29 +112,43 @@ export function ChartPanel() {
 
   return (
     <div className="chart-panel">
-      <div className="chart-toolbar" role="tablist" aria-label="Chart interval" onKeyDown={tablistKeys}>
-        {INTERVALS.map((iv) => {
-          const key = HOTKEY_INTERVALS.indexOf(iv);
-          return (
-            <button
-              key={iv}
-              role="tab"
-              aria-selected={iv === interval}
-              tabIndex={tabStop(iv === interval)}
-              className={iv === interval ? 'iv active' : 'iv'}
-              data-testid={`interval-${iv}`}
-              title={key >= 0 ? `${iv} (key ${key + 1})` : iv}
-              onClick={() => s.workspace.getState().actions.setInterval(iv)}
-            >
-              {iv}
-            </button>
-          );
-        })}
+      <div className="chart-toolbar">
+        <div className="chart-intervals" role="tablist" aria-label="Chart interval" onKeyDown={tablistKeys}>
+          {INTERVALS.map((iv) => {
+            const key = HOTKEY_INTERVALS.indexOf(iv);
+            return (
+              <button
+                key={iv}
+                role="tab"
+                aria-selected={iv === interval}
+                tabIndex={tabStop(iv === interval)}
+                className={iv === interval ? 'iv active' : 'iv'}
+                data-testid={`interval-${iv}`}
+                title={key >= 0 ? `${iv} (key ${key + 1})` : iv}
+                onClick={() => s.workspace.getState().actions.setInterval(iv)}
+              >
+                {iv}
+              </button>
+            );
+          })}
+        </div>
         <span className="chart-status">
           {feedState.loadingOlder && 'loading history…'}
           {feedState.status === 'loading' && 'loading…'}
           {feedState.status === 'error' && <span className="down">{feedState.error}</span>}
         </span>
+        <button
+          type="button"
+          className="chart-studies"
+          data-testid="indicators-button"
+          title="Indicators (key I)"
+          aria-haspopup="dialog"
+          aria-label={studies > 0 ? `Indicators, ${studies} on` : 'Indicators'}
+          onClick={() => s.workspace.getState().actions.open('indicators')}
+        >
+          <i aria-hidden="true">ƒx</i> <span className="studies-label">Indicators</span>
+          {studies > 0 && <b>{studies}</b>}
+        </button>
       </div>
       <div className="chart-legend" data-testid="chart-legend">
         <span className="legend-sym">
@@ -158,6 +175,20 @@ export function ChartPanel() {
             <span>
               V <b>{fmtCompact(legend.volume, Math.min(qd, 3))}</b>
             </span>
+            {legend.indicators.length > 0 && (
+              <span className="legend-studies" data-testid="chart-legend-indicators">
+                {legend.indicators.map((r) => (
+                  <span key={r.id} data-indicator={r.id}>
+                    {r.label}{' '}
+                    {r.values.map((v, i) => (
+                      <b key={i} style={{ color: r.colors[i] }}>
+                        {Number.isFinite(v) ? fmt(v, r.priced ? pd : 2) : '—'}{' '}
+                      </b>
+                    ))}
+                  </span>
+                ))}
+              </span>
+            )}
           </>
         )}
       </div>

@@ -88,6 +88,10 @@ export function installHotkeys(s: Services): () => void {
         ws.actions.setTab('alerts');
         s.alerts.getState().actions.focusPrice();
         break;
+      case 'i':
+      case 'I':
+        ws.actions.open('indicators');
+        break;
       case 'p':
       case 'P':
         ws.actions.setTab('positions');

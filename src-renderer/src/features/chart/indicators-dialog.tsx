@@ -1,0 +1,126 @@
+// The chart's Indicators dialog (the toolbar's "Indicators" button, or `I`): a row per slot
+// (indicator-settings.ts), a checkbox that draws it or takes it off and a field per parameter.
+// A field's text is taken as soon as it reads as a parameter (the chart follows as it is typed);
+// text that does not is marked and said under the row, and the slot keeps its last good value
+// until the field holds one again. Reset puts every slot back to its default, all off. A modal
+// dialog (use-modal.ts): Esc or Done closes it, the focus back on what opened it.
+import { useRef, useState, type RefObject } from 'react';
+import { useModal } from '../../layout/use-modal.ts';
+import { useServices, useSel } from '../../lib/use-services.ts';
+import type { Services } from '../../lib/services.ts';
+import { INDICATOR_KINDS } from './indicators.ts';
+import { paramsConflict, parseParam, slotName, type IndicatorSlot } from './indicator-settings.ts';
+
+export function IndicatorsDialog() {
+  const s = useServices();
+  const open = useSel(s.workspace, (w) => w.overlay === 'indicators');
+  return open ? <Dialog s={s} /> : null;
+}
+
+function Dialog({ s }: { s: Services }) {
+  const box = useRef<HTMLDivElement>(null);
+  const first = useRef<HTMLInputElement>(null);
+  const close = (): void => s.workspace.getState().actions.close();
+  const keys = useModal(box, close, first);
+  const slots = useSel(s.indicators, (x) => x.slots);
+  // reset: the fields show the defaults again (a new key remounts every row)
+  const [generation, setGeneration] = useState(0);
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
+      <div
+        ref={box}
+        className="modal indicators"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Indicators"
+        tabIndex={-1}
+        data-testid="indicators-dialog"
+        onKeyDown={(e) => {
+          e.stopPropagation();
+          keys(e);
+        }}
+      >
+        <h3>Indicators</h3>
+        <div className="modal-body">
+          {slots.map((slot, i) => (
+            <SlotRow key={`${slot.id}:${generation}`} s={s} slot={slot} focus={i === 0 ? first : undefined} />
+          ))}
+        </div>
+        <div className="modal-actions">
+          <button
+            type="button"
+            onClick={() => {
+              s.indicators.getState().actions.reset();
+              setGeneration((g) => g + 1);
+            }}
+          >
+            Reset
+          </button>
+          <button type="button" className="primary" onClick={close}>
+            Done
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function SlotRow(props: { s: Services; slot: IndicatorSlot; focus?: RefObject<HTMLInputElement | null> }) {
+  const { s, slot } = props;
+  const info = INDICATOR_KINDS[slot.kind];
+  const [texts, setTexts] = useState(() => slot.params.map(String));
+  const checks = texts.map((t, i) => parseParam(slot.kind, i, t));
+  const values = checks.map((c) => (c.ok ? c.value : NaN));
+  const fieldError = checks.find((c) => !c.ok);
+  const error =
+    fieldError && !fieldError.ok ? fieldError.error : checks.length > 0 ? paramsConflict(slot.kind, values) : null;
+  const edit = (i: number, text: string): void => {
+    const next = texts.map((t, j) => (j === i ? text : t));
+    setTexts(next);
+    const read = next.map((t, j) => parseParam(slot.kind, j, t));
+    if (read.every((c) => c.ok))
+      s.indicators.getState().actions.setParams(
+        slot.id,
+        read.map((c) => (c.ok ? c.value : 0)),
+      );
+  };
+  const errorId = `ind-err-${slot.id}`;
+  return (
+    <div className="ind-row" data-testid={`indicator-${slot.id}`}>
+      <label className="ind-on">
+        <input
+          ref={props.focus}
+          type="checkbox"
+          checked={slot.on}
+          onChange={(e) => s.indicators.getState().actions.toggle(slot.id, e.target.checked)}
+        />
+        <span className="ind-swatches" aria-hidden="true">
+          {slot.colors.map((c, i) => (
+            <i key={i} style={{ background: c }} />
+          ))}
+        </span>
+        <span className="ind-name">{slotName(slot)}</span>
+      </label>
+      <span className="ind-params">
+        {info.params.map((name, i) => (
+          <label key={name} className="ind-param">
+            <span>{name}</span>
+            <input
+              inputMode="decimal"
+              value={texts[i]}
+              aria-label={`${slotName(slot)} ${name.toLowerCase()}`}
+              aria-invalid={!checks[i].ok || (error !== null && fieldError === undefined)}
+              aria-describedby={error ? errorId : undefined}
+              onChange={(e) => edit(i, e.target.value)}
+            />
+          </label>
+        ))}
+      </span>
+      {error && (
+        <p className="ind-error oe-error" id={errorId} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+// The chart's indicator slots (indicator-settings.ts) as the screen holds them: turned on and off
+// and given new parameters from the chart's Indicators panel, kept in this browser's storage (the
+// same for every pair and interval, as a chart layout keeps its studies) and read back at the next
+// visit. A write that the storage refuses (full, disabled) keeps the choice for this visit.
+import { createStore } from 'zustand/vanilla';
+import { browserStorage, type KeyValueStorage } from '../../lib/browser-storage.ts';
+import { DEFAULT_SLOTS, paramsConflict, readSlots, writeSlots, type IndicatorSlot } from './indicator-settings.ts';
+
+/** The storage entry of the slots. */
+export const INDICATORS_KEY = 'perpdesk.indicators';
+
+export interface IndicatorsState {
+  slots: readonly IndicatorSlot[];
+  actions: {
+    toggle(id: string, on: boolean): void;
+    /** New parameters for a slot (each already read by parseParam); a conflict's message, or null when taken. */
+    setParams(id: string, params: readonly number[]): string | null;
+    /** Every slot back to its default (all off). */
+    reset(): void;
+  };
+}
+
+export function createIndicatorsStore(storage: KeyValueStorage | null = browserStorage()) {
+  let loaded: IndicatorSlot[] = DEFAULT_SLOTS.slice();
+  try {
+    loaded = readSlots(storage?.getItem(INDICATORS_KEY) ?? null);
+  } catch {
+    // storage that throws on read: the defaults
+  }
+  const store = createStore<IndicatorsState>()((set, get) => {
+    const change = (id: string, f: (s: IndicatorSlot) => IndicatorSlot): void =>
+      set({ slots: get().slots.map((s) => (s.id === id ? f(s) : s)) });
+    return {
+      slots: loaded,
+      actions: {
+        toggle: (id, on) => change(id, (s) => ({ ...s, on })),
+        setParams(id, params) {
+          const slot = get().slots.find((s) => s.id === id);
+          if (slot === undefined) return 'No such indicator.';
+          const conflict = paramsConflict(slot.kind, params);
+          if (conflict !== null) return conflict;
+          change(id, (s) => ({ ...s, params: params.slice() }));
+          return null;
+        },
+        reset: () => set({ slots: DEFAULT_SLOTS.slice() }),
+      },
+    };
+  });
+  store.subscribe((s, prev) => {
+    if (s.slots === prev.slots || storage === null) return;
+    try {
+      storage.setItem(INDICATORS_KEY, writeSlots(s.slots));
+    } catch {
+      // storage full or disabled: the choice holds for this visit only
+    }
+  });
+  return store;
+}
