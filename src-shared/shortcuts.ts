@@ -10,6 +10,7 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string, action: string]> =
   ['/', 'Search pairs'],
   ['1 … 9', 'Chart interval: 1m 5m 15m 1h 4h 1d 1w 1M 1s'],
   ['I', 'Chart indicators: MA, EMA, BOLL, VWAP, RSI, MACD (on / off, periods)'],
+  ['Delete', 'Remove the drawing selected on the chart'],
   ['[ / ]', 'Order book grouping: finer / coarser'],
   ['↑ / ↓ / Enter', 'Order book (one Tab stop): move along the prices / put the price in the order form'],
   ['P', 'Positions tab'],

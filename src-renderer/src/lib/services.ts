@@ -6,6 +6,7 @@ import { WsClient } from '../../../src-shared/sdk/ws-client.ts';
 import { createAccountStore } from '../features/account/account-store.ts';
 import { createAlertsStore } from '../features/alerts/alerts-store.ts';
 import { createIndicatorsStore } from '../features/chart/indicators-store.ts';
+import { createDrawingsStore } from '../features/chart/drawings-store.ts';
 import { watchAlerts } from '../features/alerts/alerts-feed.ts';
 import { createBotStore } from '../features/bot-panel/bot-store.ts';
 import { startBookFeed, type BookFeed } from '../features/ladder/book-feed.ts';
@@ -75,6 +76,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
   const toasts = createToastsStore();
   const alerts = createAlertsStore();
   const indicators = createIndicatorsStore();
+  const drawings = createDrawingsStore();
   const notices = createNoticesStore();
   const orderForm = createOrderFormStore(api);
   const notionalCaps = createNotionalCapsStore(api);
@@ -113,6 +115,7 @@ export function createServices(opts: { baseUrl?: string; wsUrl?: string } = {}) 
     toasts,
     alerts,
     indicators,
+    drawings,
     notices,
     orderForm,
     notionalCaps,

@@ -30,7 +30,6 @@ import {
   ColorType,
   CrosshairMode,
   HistogramSeries,
-  LineStyle,
   createChart,
   type CandlestickData,
   type HistogramData,
@@ -41,7 +40,6 @@ import {
   type MouseEventParams,
   type Time,
   type TickMarkFormatter,
-  type UTCTimestamp,
 } from 'lightweight-charts';
 import type { Candle } from '../../../../src-shared/types.ts';
 import { DEFAULT_BAR_SPACING, DEFAULT_RIGHT_OFFSET, initialBarSpacing, rightOffsetFor } from './bar-spacing.ts';
@@ -51,30 +49,9 @@ import { PricePick, type PickTarget } from './price-pick.ts';
 import { snapPrice, type MovableLine } from './line-geometry.ts';
 import { IndicatorLayer, type IndicatorReading } from './indicator-layer.ts';
 import type { IndicatorSlot } from './indicator-settings.ts';
-
-const FONT_SIZE = 11;
-const FONT = "'JetBrains Mono', 'SFMono-Regular', Menlo, Consolas, monospace";
-let measured = 0;
-/** The width of a digit in the chart's (monospaced) font, measured once it is drawn. */
-function charWidth(): number {
-  if (measured > 0) return measured;
-  const ctx = document.createElement('canvas').getContext('2d');
-  if (ctx === null) return FONT_SIZE * 0.62;
-  ctx.font = `${FONT_SIZE}px ${FONT}`;
-  measured = ctx.measureText('0').width;
-  return measured;
-}
-
-export const CHART_COLORS = {
-  background: '#0e1216',
-  text: '#848e9c',
-  grid: '#181d23',
-  border: '#232a31',
-  up: '#2ebd85',
-  down: '#f6465d',
-  upVolume: 'rgba(46, 189, 133, 0.45)',
-  downVolume: 'rgba(246, 70, 93, 0.45)',
-} as const;
+import { DrawingLayer, type DrawingEvents, type DrawingHost } from './drawing-layer.ts';
+import type { Drawing, DrawingKind } from './drawings.ts';
+import { CHART_COLORS, FONT, FONT_SIZE, LINE_STYLE, bar, charWidth, volumeBar } from './chart-style.ts';
 
 export interface PriceLineSpec {
   /** Stable identity (e.g. `order:123`, `entry:BTCUSDT:1`), so unchanged lines are kept. */
@@ -119,31 +96,12 @@ export interface ChartModelOptions {
   onLineOpened?: (id: string) => void;
   /** The chart's "+" (`limit`) or bell (`alert`) was pressed at `price` (tick-snapped, the pair's decimals): price-pick.ts. */
   onPricePick?: (price: string, target: PickTarget) => void;
+  /** The trader's drawings made, moved, removed with the mouse (drawing-layer.ts). */
+  drawings?: DrawingEvents;
 }
-
-const STYLE: Record<NonNullable<PriceLineSpec['style']>, LineStyle> = {
-  solid: LineStyle.Solid,
-  dashed: LineStyle.Dashed,
-  dotted: LineStyle.Dotted,
-  sparse: LineStyle.SparseDotted,
-};
 
 /** How often the price lines' labels are checked against the visible price range, ms. */
 const LABEL_CHECK_MS = 250;
-
-const toSec = (ms: number): UTCTimestamp => Math.floor(ms / 1000) as UTCTimestamp;
-
-function bar(c: Candle): CandlestickData<Time> {
-  return { time: toSec(c[0]), open: Number(c[2]), high: Number(c[3]), low: Number(c[4]), close: Number(c[5]) };
-}
-
-function volumeBar(c: Candle): HistogramData<Time> {
-  return {
-    time: toSec(c[0]),
-    value: Number(c[6]),
-    color: Number(c[5]) >= Number(c[2]) ? CHART_COLORS.upVolume : CHART_COLORS.downVolume,
-  };
-}
 
 export class ChartModel {
   readonly chart: IChartApi;
@@ -155,6 +113,9 @@ export class ChartModel {
   private readonly drag: LineDrag | null;
   private readonly pick: PricePick | null;
   private readonly studies: IndicatorLayer;
+  private readonly sketch: DrawingLayer | null;
+  /** The bars' open times (ms), as the drawings place their points. */
+  private times: number[] = [];
   private priceDecimals = 2;
   private tick = 0.01;
   private readonly container: HTMLElement;
@@ -217,6 +178,8 @@ export class ChartModel {
     this.chart.timeScale().subscribeVisibleLogicalRangeChange(this.onRange);
     this.labelTimer = setInterval(() => this.syncLabels(), LABEL_CHECK_MS);
     const host = this.dragHost();
+    // before the "+" and the line drag: an armed tool's press is the drawing's
+    this.sketch = opts.drawings ? new DrawingLayer(container, this.sketchHost(), opts.drawings) : null;
     this.pick = opts.onPricePick ? new PricePick(container, host, opts.onPricePick) : null;
     this.drag = opts.onLineMoved ? new LineDrag(container, host, opts.onLineMoved, opts.onLineOpened) : null;
   }
@@ -276,6 +239,7 @@ export class ChartModel {
     this.candles.update(bar(c));
     this.volume.update(volumeBar(c));
     this.studies.update(c);
+    this.times[this.data.length - 1] = c[0];
     if (this.data.length > MAX_BARS + TRIM_SLACK) this.trim();
     if (!this.hovering) this.emitLatest();
   }
@@ -299,8 +263,18 @@ export class ChartModel {
     if (!this.hovering) this.emitLatest();
   }
 
+  /** The pair's drawings (drawings.ts); the armed drawing tool (null: none). */
+  setDrawings(list: readonly Drawing[]): void {
+    this.sketch?.setDrawings(list);
+  }
+
+  setDrawMode(mode: DrawingKind | null): void {
+    this.sketch?.setMode(mode);
+  }
+
   /** Every bar's candle, volume and indicators drawn anew from `data`. */
   private setAll(): void {
+    this.times = this.data.map((c) => c[0]);
     this.candles.setData(this.data.map(bar));
     this.volume.setData(this.data.map(volumeBar));
     this.studies.setBars(this.data);
@@ -333,7 +307,7 @@ export class ChartModel {
         color: spec.color,
         title: spec.title,
         lineWidth: 1 as const,
-        lineStyle: STYLE[spec.style ?? 'solid'],
+        lineStyle: LINE_STYLE[spec.style ?? 'solid'],
         axisLabelVisible: label,
       };
       if (cur === undefined) this.lines.set(spec.id, { spec, line: this.candles.createPriceLine(options), label });
@@ -392,6 +366,7 @@ export class ChartModel {
     clearInterval(this.labelTimer);
     this.drag?.dispose();
     this.pick?.dispose();
+    this.sketch?.dispose();
     this.chart.unsubscribeCrosshairMove(this.onCrosshair);
     this.chart.timeScale().unsubscribeVisibleLogicalRangeChange(this.onRange);
     this.lines.clear();
@@ -400,6 +375,21 @@ export class ChartModel {
   }
 
   // ---- internals
+
+  /** The chart as drawing-layer.ts sees it. */
+  private sketchHost(): DrawingHost {
+    return {
+      chart: this.chart,
+      series: this.candles,
+      times: () => this.times,
+      pane: () => this.chart.paneSize(0),
+      snap: (p) => {
+        const s = snapPrice(p, this.tick, this.priceDecimals);
+        return s === null ? null : Number(s);
+      },
+      format: (p) => this.candles.priceFormatter().format(p),
+    };
+  }
 
   /** The chart as line-drag.ts sees it. */
   private dragHost(): LineDragHost {

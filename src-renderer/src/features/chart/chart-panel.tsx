@@ -21,6 +21,8 @@ import { condition } from '../alerts/alert-rules.ts';
 import type { Services } from '../../lib/services.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
+import { DrawingTools } from './drawing-tools.tsx';
+import type { DrawingKind } from './drawings.ts';
 import { OrderType, PositionSide, Side, SymbolStatus } from '../../../../src-shared/enums.ts';
 import { tabStop, tablistKeys } from '../../layout/tablist-keys.ts';
 import './chart.css';
@@ -72,6 +74,8 @@ export function ChartPanel() {
   const box = useRef<HTMLDivElement>(null);
   const [parts, setParts] = useState<{ model: ChartModel; feed: ChartFeed } | null>(null);
   const [legend, setLegend] = useState<LegendBar | null>(null);
+  const [tool, setTool] = useState<DrawingKind | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
 
   useEffect(() => {
     let feed: ChartFeed | null = null;
@@ -85,6 +89,13 @@ export function ChartPanel() {
         target === 'alert'
           ? alertAt(s, s.workspace.getState().symbol, price)
           : s.orderForm.getState().actions.pickPrice(price),
+      drawings: {
+        add: (d) => void s.drawings.getState().actions.add({ ...d, symbol: s.workspace.getState().symbol }),
+        change: (d) => s.drawings.getState().actions.update(d),
+        remove: (id) => s.drawings.getState().actions.remove(id),
+        mode: setTool,
+        select: setSelected,
+      },
     });
     feed = new ChartFeed(s.api, s.ws, model);
     setParts({ model, feed });
@@ -105,6 +116,12 @@ export function ChartPanel() {
   const slots = useSel(s.indicators, (x) => x.slots);
   useEffect(() => parts?.model.setIndicators(slots), [parts, slots]);
   const studies = slots.filter((x) => x.on).length;
+  const allDrawings = useSel(s.drawings, (x) => x.drawings);
+  const drawings = useMemo(() => allDrawings.filter((d) => d.symbol === symbol), [allDrawings, symbol]);
+  useEffect(() => parts?.model.setDrawings(drawings), [parts, drawings]);
+  useEffect(() => parts?.model.setDrawMode(tool), [parts, tool]);
+  // another pair: no tool armed
+  useEffect(() => setTool(null), [symbol]);
 
   const feedState = useSel(parts?.feed.state ?? idleFeedState, (x) => x);
   const change = legend && legend.open > 0 ? (legend.close - legend.open) / legend.open : NaN;
@@ -204,17 +221,28 @@ export function ChartPanel() {
           )}
         </div>
       )}
-      <div
-        className="chart-box"
-        ref={box}
-        data-testid="chart"
-        data-symbol={feedState.symbol ?? ''}
-        data-interval={feedState.interval ?? ''}
-        data-status={feedState.status ?? 'idle'}
-        data-candles={feedState.candles ?? 0}
-        data-oldest={feedState.oldest}
-        data-lines={lines.map((l) => l.id).join(' ')}
-      />
+      <div className="chart-body">
+        <DrawingTools
+          symbol={symbol}
+          tool={tool}
+          setTool={setTool}
+          count={drawings.length}
+          selected={selected}
+          onRemove={(id) => s.drawings.getState().actions.remove(id)}
+          onClear={() => s.drawings.getState().actions.clear(symbol)}
+        />
+        <div
+          className="chart-box"
+          ref={box}
+          data-testid="chart"
+          data-symbol={feedState.symbol ?? ''}
+          data-interval={feedState.interval ?? ''}
+          data-status={feedState.status ?? 'idle'}
+          data-candles={feedState.candles ?? 0}
+          data-oldest={feedState.oldest}
+          data-lines={lines.map((l) => l.id).join(' ')}
+        />
+      </div>
     </div>
   );
 }

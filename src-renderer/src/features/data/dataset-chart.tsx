@@ -12,7 +12,7 @@ import {
 } from 'lightweight-charts';
 import type { Interval } from '../../../../src-shared/intervals.ts';
 import { errorText } from '../../lib/frame.ts';
-import { CHART_COLORS } from '../chart/chart-model.ts';
+import { CHART_COLORS } from '../chart/chart-style.ts';
 import {
   chartItems,
   readableIntervals,

@@ -20,6 +20,14 @@ const MOUSE: readonly (readonly [string, string])[] = [
   ['Click a price in the order book', 'Put that price in the order form'],
   ['Click the + at the chart’s crosshair', 'Put the crosshair’s price in the order form'],
   ['Click the bell beside it', 'Set a price alert at the crosshair’s price (listed in the Alerts tab)'],
+  [
+    'Draw on the chart',
+    'The tools at its left edge: Trend line (press at its start, then at its end) or Horizontal line (press at its price); Esc cancels',
+  ],
+  [
+    'Press / drag a drawing',
+    'Selects it (its ends get handles) / moves it, or from a handle that end alone (Esc while held: back); Delete removes it',
+  ],
 ];
 
 export function HelpOverlay() {

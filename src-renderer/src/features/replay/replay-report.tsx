@@ -15,7 +15,7 @@ import {
 import { fmtPct, fmtSigned, fmtUsd } from '../../lib/format.ts';
 import { poll } from '../../lib/frame.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
-import { CHART_COLORS } from '../chart/chart-model.ts';
+import { CHART_COLORS } from '../chart/chart-style.ts';
 import { equitySeries, fmtDuration, reportUrl, type ReplayReportView } from './replay-view.ts';
 
 /** Least px between two curve points: 10,000 (the report's thinning bound) fit in 100 px. */

@@ -1,0 +1,49 @@
+// The chart's look, shared by the trading chart (chart-model.ts) and the smaller charts (the data
+// drawer's, the replay report's): font, colours, line styles, and the candles as the chart takes them.
+import { LineStyle, type CandlestickData, type HistogramData, type Time, type UTCTimestamp } from 'lightweight-charts';
+import type { Candle } from '../../../../src-shared/types.ts';
+
+export const FONT_SIZE = 11;
+export const FONT = "'JetBrains Mono', 'SFMono-Regular', Menlo, Consolas, monospace";
+let measured = 0;
+/** The width of a digit in the chart's (monospaced) font, measured once it is drawn. */
+export function charWidth(): number {
+  if (measured > 0) return measured;
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (ctx === null) return FONT_SIZE * 0.62;
+  ctx.font = `${FONT_SIZE}px ${FONT}`;
+  measured = ctx.measureText('0').width;
+  return measured;
+}
+
+export const CHART_COLORS = {
+  background: '#0e1216',
+  text: '#848e9c',
+  grid: '#181d23',
+  border: '#232a31',
+  up: '#2ebd85',
+  down: '#f6465d',
+  upVolume: 'rgba(46, 189, 133, 0.45)',
+  downVolume: 'rgba(246, 70, 93, 0.45)',
+} as const;
+
+export const LINE_STYLE: Record<'solid' | 'dashed' | 'dotted' | 'sparse', LineStyle> = {
+  solid: LineStyle.Solid,
+  dashed: LineStyle.Dashed,
+  dotted: LineStyle.Dotted,
+  sparse: LineStyle.SparseDotted,
+};
+
+const toSec = (ms: number): UTCTimestamp => Math.floor(ms / 1000) as UTCTimestamp;
+
+export function bar(c: Candle): CandlestickData<Time> {
+  return { time: toSec(c[0]), open: Number(c[2]), high: Number(c[3]), low: Number(c[4]), close: Number(c[5]) };
+}
+
+export function volumeBar(c: Candle): HistogramData<Time> {
+  return {
+    time: toSec(c[0]),
+    value: Number(c[6]),
+    color: Number(c[5]) >= Number(c[2]) ? CHART_COLORS.upVolume : CHART_COLORS.downVolume,
+  };
+}
