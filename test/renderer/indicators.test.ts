@@ -231,6 +231,18 @@ describe('the indicators store', () => {
     expect(createIndicatorsStore(storage).getState().slots).toEqual(DEFAULT_SLOTS);
   });
 
+  it("keeps whether the account's fills are marked, on at first", () => {
+    const storage = memory();
+    const a = createIndicatorsStore(storage);
+    expect(a.getState().fills).toBe(true);
+    a.getState().actions.showFills(false);
+    expect(createIndicatorsStore(storage).getState().fills).toBe(false);
+    a.getState().actions.showFills(true);
+    expect(createIndicatorsStore(storage).getState().fills).toBe(true);
+    // the slots' entry untouched by it
+    expect(storage.get(INDICATORS_KEY)).toBeUndefined();
+  });
+
   it('refuses parameters that conflict, keeping the last good ones', () => {
     const s = createIndicatorsStore(memory());
     expect(s.getState().actions.setParams('macd', [30, 26, 9])).toBe('Fast: shorter than Slow.');

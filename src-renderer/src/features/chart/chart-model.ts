@@ -51,6 +51,8 @@ import { IndicatorLayer, type IndicatorReading } from './indicator-layer.ts';
 import type { IndicatorSlot } from './indicator-settings.ts';
 import { DrawingLayer, type DrawingEvents, type DrawingHost } from './drawing-layer.ts';
 import type { Drawing, DrawingKind } from './drawings.ts';
+import { FillLayer } from './fill-layer.ts';
+import type { FillMark } from './fill-marks.ts';
 import { CHART_COLORS, FONT, FONT_SIZE, LINE_STYLE, bar, charWidth, volumeBar } from './chart-style.ts';
 
 export interface PriceLineSpec {
@@ -113,6 +115,7 @@ export class ChartModel {
   private readonly drag: LineDrag | null;
   private readonly pick: PricePick | null;
   private readonly studies: IndicatorLayer;
+  private readonly fills: FillLayer;
   private readonly sketch: DrawingLayer | null;
   /** The bars' open times (ms), as the drawings place their points. */
   private times: number[] = [];
@@ -174,6 +177,7 @@ export class ChartModel {
     });
     this.chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
     this.studies = new IndicatorLayer(this.chart);
+    this.fills = new FillLayer(this.candles);
     this.chart.subscribeCrosshairMove(this.onCrosshair);
     this.chart.timeScale().subscribeVisibleLogicalRangeChange(this.onRange);
     this.labelTimer = setInterval(() => this.syncLabels(), LABEL_CHECK_MS);
@@ -240,6 +244,7 @@ export class ChartModel {
     this.volume.update(volumeBar(c));
     this.studies.update(c);
     this.times[this.data.length - 1] = c[0];
+    if (this.data.length > n) this.fillsChanged(c[0]);
     if (this.data.length > MAX_BARS + TRIM_SLACK) this.trim();
     if (!this.hovering) this.emitLatest();
   }
@@ -272,12 +277,25 @@ export class ChartModel {
     this.sketch?.setMode(mode);
   }
 
+  /** The account's fills on this pair, marked on their bars (fill-layer.ts); `qtyText` writes a quantity. */
+  setFills(fills: readonly FillMark[], qtyText: (q: number) => string): void {
+    this.fills.setFills(fills, qtyText, this.times);
+    this.container.dataset.fills = this.fills.drawn;
+  }
+
+  /** The bars changed (all of them, or one appended at `newBar`): the fills' marks follow. */
+  private fillsChanged(newBar?: number): void {
+    this.fills.barsChanged(this.times, newBar);
+    this.container.dataset.fills = this.fills.drawn;
+  }
+
   /** Every bar's candle, volume and indicators drawn anew from `data`. */
   private setAll(): void {
     this.times = this.data.map((c) => c[0]);
     this.candles.setData(this.data.map(bar));
     this.volume.setData(this.data.map(volumeBar));
     this.studies.setBars(this.data);
+    this.fillsChanged();
   }
 
   /** Open time (ms) of the newest bar, or undefined when empty. */
@@ -371,6 +389,7 @@ export class ChartModel {
     this.chart.timeScale().unsubscribeVisibleLogicalRangeChange(this.onRange);
     this.lines.clear();
     this.studies.dispose();
+    this.fills.dispose();
     this.chart.remove();
   }
 

@@ -22,6 +22,7 @@ import type { Services } from '../../lib/services.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
 import { DrawingTools } from './drawing-tools.tsx';
+import { useChartFills } from './chart-fills.ts';
 import type { DrawingKind } from './drawings.ts';
 import { OrderType, PositionSide, Side, SymbolStatus } from '../../../../src-shared/enums.ts';
 import { tabStop, tablistKeys } from '../../layout/tablist-keys.ts';
@@ -124,6 +125,9 @@ export function ChartPanel() {
   useEffect(() => setTool(null), [symbol]);
 
   const feedState = useSel(parts?.feed.state ?? idleFeedState, (x) => x);
+  const showFills = useSel(s.indicators, (x) => x.fills);
+  const fills = useChartFills(symbol, feedState.symbol === symbol ? feedState.oldest : 0, showFills);
+  useEffect(() => parts?.model.setFills(fills, (q) => fmt(q, qd)), [parts, fills, qd]);
   const change = legend && legend.open > 0 ? (legend.close - legend.open) / legend.open : NaN;
   const cls = legend ? (legend.close >= legend.open ? 'up' : 'down') : '';
 

@@ -1,5 +1,6 @@
 // The chart's Indicators dialog (the toolbar's "Indicators" button, or `I`): a row per slot
-// (indicator-settings.ts), a checkbox that draws it or takes it off and a field per parameter.
+// (indicator-settings.ts), a checkbox that draws it or takes it off and a field per parameter;
+// below them, whether the account's fills are marked on the candles (fill-layer.ts).
 // A field's text is taken as soon as it reads as a parameter (the chart follows as it is typed);
 // text that does not is marked and said under the row, and the slot keeps its last good value
 // until the field holds one again. Reset puts every slot back to its default, all off. A modal
@@ -23,6 +24,7 @@ function Dialog({ s }: { s: Services }) {
   const close = (): void => s.workspace.getState().actions.close();
   const keys = useModal(box, close, first);
   const slots = useSel(s.indicators, (x) => x.slots);
+  const fills = useSel(s.indicators, (x) => x.fills);
   // reset: the fields show the defaults again (a new key remounts every row)
   const [generation, setGeneration] = useState(0);
   return (
@@ -45,6 +47,14 @@ function Dialog({ s }: { s: Services }) {
           {slots.map((slot, i) => (
             <SlotRow key={`${slot.id}:${generation}`} s={s} slot={slot} focus={i === 0 ? first : undefined} />
           ))}
+          <label className="ind-row ind-fills">
+            <input
+              type="checkbox"
+              checked={fills}
+              onChange={(e) => s.indicators.getState().actions.showFills(e.target.checked)}
+            />
+            <span>My fills: B / S marks on their candles</span>
+          </label>
         </div>
         <div className="modal-actions">
           <button

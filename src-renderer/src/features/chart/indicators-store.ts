@@ -1,17 +1,22 @@
 // The chart's indicator slots (indicator-settings.ts) as the screen holds them: turned on and off
 // and given new parameters from the chart's Indicators panel, kept in this browser's storage (the
 // same for every pair and interval, as a chart layout keeps its studies) and read back at the next
-// visit. A write that the storage refuses (full, disabled) keeps the choice for this visit.
+// visit, with whether the account's fills are marked on the candles. A write that the storage refuses (full, disabled) keeps the choice for this visit.
 import { createStore } from 'zustand/vanilla';
 import { browserStorage, type KeyValueStorage } from '../../lib/browser-storage.ts';
 import { DEFAULT_SLOTS, paramsConflict, readSlots, writeSlots, type IndicatorSlot } from './indicator-settings.ts';
 
 /** The storage entry of the slots. */
 export const INDICATORS_KEY = 'perpdesk.indicators';
+/** The storage entry of whether the account's fills are marked on the candles ('0': not). */
+const FILLS_KEY = 'perpdesk.chart-fills';
 
 export interface IndicatorsState {
   slots: readonly IndicatorSlot[];
+  /** The account's fills marked on their candles (fill-layer.ts); on at first. */
+  fills: boolean;
   actions: {
+    showFills(on: boolean): void;
     toggle(id: string, on: boolean): void;
     /** New parameters for a slot (each already read by parseParam); a conflict's message, or null when taken. */
     setParams(id: string, params: readonly number[]): string | null;
@@ -22,8 +27,10 @@ export interface IndicatorsState {
 
 export function createIndicatorsStore(storage: KeyValueStorage | null = browserStorage()) {
   let loaded: IndicatorSlot[] = DEFAULT_SLOTS.slice();
+  let fills = true;
   try {
     loaded = readSlots(storage?.getItem(INDICATORS_KEY) ?? null);
+    fills = storage?.getItem(FILLS_KEY) !== '0';
   } catch {
     // storage that throws on read: the defaults
   }
@@ -32,7 +39,9 @@ export function createIndicatorsStore(storage: KeyValueStorage | null = browserS
       set({ slots: get().slots.map((s) => (s.id === id ? f(s) : s)) });
     return {
       slots: loaded,
+      fills,
       actions: {
+        showFills: (on) => set({ fills: on }),
         toggle: (id, on) => change(id, (s) => ({ ...s, on })),
         setParams(id, params) {
           const slot = get().slots.find((s) => s.id === id);
@@ -47,9 +56,10 @@ export function createIndicatorsStore(storage: KeyValueStorage | null = browserS
     };
   });
   store.subscribe((s, prev) => {
-    if (s.slots === prev.slots || storage === null) return;
+    if (storage === null) return;
     try {
-      storage.setItem(INDICATORS_KEY, writeSlots(s.slots));
+      if (s.slots !== prev.slots) storage.setItem(INDICATORS_KEY, writeSlots(s.slots));
+      if (s.fills !== prev.fills) storage.setItem(FILLS_KEY, s.fills ? '1' : '0');
     } catch {
       // storage full or disabled: the choice holds for this visit only
     }

@@ -1,0 +1,56 @@
+// The account's fills as marks on the chart's bars (src-renderer/src/features/chart/fill-marks.ts):
+// grouped by bar and side, their quantities summed and their prices averaged by quantity. Drawing
+// them is e2e/chart-fills.spec.ts.
+import { describe, expect, it } from 'vitest';
+import { barMarks, takesFills, type FillMark } from '../../src-renderer/src/features/chart/fill-marks.ts';
+import { Side } from '../../src-shared/enums.ts';
+
+const MIN = 60_000;
+const T0 = Date.UTC(2026, 11, 4, 10, 0);
+const TIMES = [T0, T0 + MIN, T0 + 2 * MIN, T0 + 4 * MIN];
+const fill = (id: string, time: number, side: Side, qty: number, price: number): FillMark => ({
+  id,
+  time,
+  side,
+  qty,
+  price,
+});
+
+describe('fill marks', () => {
+  it('groups the fills of a bar by side, summing quantities and averaging prices by quantity', () => {
+    const marks = barMarks(TIMES, [
+      fill('1', T0 + 10_000, Side.BUY, 0.001, 100),
+      fill('2', T0 + 50_000, Side.BUY, 0.003, 104),
+      fill('3', T0 + 20_000, Side.SELL, 0.002, 103),
+      fill('4', T0 + 2 * MIN, Side.SELL, 0.5, 99), // at the bar's open: that bar
+    ]);
+    expect(marks).toHaveLength(3);
+    expect(marks[0]).toMatchObject({ time: T0, side: Side.BUY, count: 2 });
+    expect(marks[0].qty).toBeCloseTo(0.004, 12);
+    expect(marks[0].avg).toBeCloseTo((0.001 * 100 + 0.003 * 104) / 0.004, 9); // 103
+    expect(marks[1]).toMatchObject({ time: T0, side: Side.SELL, qty: 0.002, avg: 103, count: 1 });
+    expect(marks[2]).toMatchObject({ time: T0 + 2 * MIN, side: Side.SELL, qty: 0.5, avg: 99, count: 1 });
+  });
+
+  it('puts a fill in a minute with no bar on the bar before it, and one past the newest on the newest', () => {
+    const marks = barMarks(TIMES, [
+      fill('a', T0 + 3 * MIN + 5_000, Side.BUY, 1, 10),
+      fill('b', T0 + 9 * MIN, Side.BUY, 2, 10),
+    ]);
+    expect(marks.map((m) => [m.time, m.qty])).toEqual([
+      [T0 + 2 * MIN, 1],
+      [T0 + 4 * MIN, 2],
+    ]);
+  });
+
+  it('leaves out fills older than the first bar, of no quantity, and everything without bars', () => {
+    expect(barMarks(TIMES, [fill('x', T0 - 1, Side.BUY, 1, 10), fill('y', T0, Side.SELL, 0, 10)])).toEqual([]);
+    expect(barMarks([], [fill('z', T0, Side.BUY, 1, 10)])).toEqual([]);
+  });
+
+  it('says when a new bar takes fills from the one before', () => {
+    const fills = [fill('1', T0 + 4 * MIN + 1, Side.BUY, 1, 10)];
+    expect(takesFills(T0 + 4 * MIN, fills)).toBe(true);
+    expect(takesFills(T0 + 5 * MIN, fills)).toBe(false);
+  });
+});
