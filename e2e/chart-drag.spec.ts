@@ -141,6 +141,10 @@ test('a take-profit line dragged up moves the take-profit alone; dragged past th
       .catch(() => undefined);
   }
   await expect.poll(inView).toBe(true);
+  // once more: the take-profit, dragged 30 px up below, must not start at the pane's top edge
+  // (dropped there it would be put back just out of view)
+  await chart.widenPrices();
+  await expect.poll(inView).toBe(true);
   const triggers = async (): Promise<Array<[number | null, number | null]>> =>
     (await trader.api.tpslList())
       .filter((t) => t.symbol === SYMBOL)
