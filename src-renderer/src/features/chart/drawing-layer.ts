@@ -135,11 +135,6 @@ export class DrawingLayer {
     this.redraw();
   }
 
-  /** The selected drawing's id (tests, the bin's tooltip), or null. */
-  get selection(): string | null {
-    return this.selected;
-  }
-
   dispose(): void {
     this.endDrag();
     this.box.removeEventListener('mousedown', this.press, { capture: true });
@@ -423,6 +418,8 @@ export class DrawingLayer {
   }
 
   private readonly key = (e: KeyboardEvent): void => {
+    // a dialog's keys are its own (its Esc closes it)
+    if ((e.target as Element | null)?.closest?.('[role="dialog"]') != null) return;
     if (e.key === 'Escape' && (this.armed !== null || this.drag !== null)) {
       // the tool's or the drag's Esc, not the screen's (which would clear the order form)
       e.stopPropagation();
@@ -431,8 +428,7 @@ export class DrawingLayer {
       else this.finish();
       return;
     }
-    const inDialog = (e.target as Element | null)?.closest?.('[role="dialog"]') != null;
-    if ((e.key === 'Delete' || e.key === 'Backspace') && this.selected !== null && !typing(e.target) && !inDialog) {
+    if ((e.key === 'Delete' || e.key === 'Backspace') && this.selected !== null && !typing(e.target)) {
       e.preventDefault();
       const id = this.selected;
       this.selected = null;
