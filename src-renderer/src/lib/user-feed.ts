@@ -1,7 +1,7 @@
 // The account's live data: a WebSocket of its own, logged in with the API key (LOGIN params
 // {api_key, timestamp, recv_window, signature}, signature = HMAC-SHA256(secret,
 // "api_key=..&timestamp=..&recv_window=..")), subscribed to `user`, dispatching order, fill,
-// position, balance, liquidation and funding events into the stores and toasts. It is a
+// position, balance, liquidation, margin call and funding events into the stores and toasts. It is a
 // separate connection from the market data on purpose: a LOGIN replayed after a reconnect may
 // be refused as stale, and a refused `user` subscription must not take the market streams
 // down with it. After each reconnect it logs in afresh and reloads everything over REST,
@@ -27,7 +27,7 @@ import { dropServiceFailure, reportBugs } from './service-failure.ts';
 import { pacedSocket } from './paced-socket.ts';
 
 interface UserEvent {
-  kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding' | 'logged_out';
+  kind: 'order' | 'fill' | 'position' | 'balance' | 'liquidation' | 'funding' | 'margin_call' | 'logged_out';
   data: unknown;
 }
 
@@ -206,6 +206,11 @@ export function startUserFeed(deps: {
         void refreshAll().catch(dropServiceFailure);
         break;
       }
+      case 'margin_call':
+        // the venue called at this mark: the positions' ratios read now, so the screen's own call
+        // (positions/margin-calls.ts, the same 80 % rule) comes with it rather than at the next poll
+        void positions.getState().actions.refresh().catch(dropServiceFailure);
+        break;
       case 'funding': {
         // {symbol, position_side, funding_rate, mark_price, amount, time}; amount > 0 = received
         const x = e.data as {

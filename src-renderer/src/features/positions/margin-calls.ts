@@ -1,8 +1,9 @@
 // The screen's margin calls (margin-call-rules.ts): when the service's margin ratio of the cross
 // positions, or of an isolated one, reaches 80 %, a toast says so, with what is at stake and what
 // to do; it is also a desktop notification while the window is away (toasts/toast-notices.ts).
-// The ratio is read with every change of a position, every 5 s and on a jump of the mark
-// (user-feed.ts, mark-refresh.ts), so a call comes at most that late.
+// The ratio is read with every change of a position, every 5 s, on a jump of the mark and when
+// the venue sends its own `margin_call` (user-feed.ts, mark-refresh.ts), so a call comes at most
+// that late.
 import type { StoreApi } from 'zustand/vanilla';
 import { fmt, fmtPct } from '../../lib/format.ts';
 import type { SymbolsState } from '../symbols/symbols-store.ts';
