@@ -19,7 +19,10 @@
 // Maintenance is convex in the notional (MMR never falls), so f is concave: at most two roots.
 // One leg has one (slope Q(1 - MMR) > 0 for a long, -Q(1 + MMR) < 0 for a short); a hedged
 // pair may have a second one where the tiers' rising MMRs turn the slope (huge notionals):
-// the one nearest the mark is reported (the lowest without a mark).
+// the one nearest the mark is reported (the lowest without a mark). A hedged pair's root where a
+// leg's notional passes the last tier's cap is not one: no tier allows a position that large, so the price is no
+// level a trader can act on (a hedged pair long 0.05, short 0.02 at 96,000 had one at 168 billion,
+// its long worth 8.4 billion against BTCUSDT's 1.8 billion cap); without another, the pair has none.
 // Result 0 means no positive liquidation price: an account that cannot be liquidated by this
 // symbol's price, or one already liquidatable at every price. In the one-leg case the trigger
 // "long: mark <= LP; short: mark >= LP" stays correct, so 0 is safe to compare against (the
@@ -113,10 +116,15 @@ export function symbolLiquidationPrice(input: SymbolLiquidationInput): number {
     }
     liqAtLo = liqAtHi;
   }
-  if (roots.length === 0) return 0;
+  // (the last cap: the largest notional any tier allows; a hedged pair's only: one leg's one root
+  // is its liquidation price whatever the tier, as the one-way formula gives it)
+  const cap = legs.length > 1 ? brackets[brackets.length - 1].cap : Infinity;
+  const largest = Math.max(...legs.map((l) => Math.abs(l.qty)));
+  const reachable = roots.filter((r) => largest * r <= cap);
+  if (reachable.length === 0) return 0;
   const mark = input.mark;
-  if (mark === undefined || !(mark > 0)) return roots[0];
-  return roots.reduce((best, r) => (Math.abs(r - mark) < Math.abs(best - mark) ? r : best));
+  if (mark === undefined || !(mark > 0)) return reachable[0];
+  return reachable.reduce((best, r) => (Math.abs(r - mark) < Math.abs(best - mark) ? r : best));
 }
 
 /**

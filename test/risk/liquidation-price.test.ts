@@ -177,6 +177,24 @@ describe('hedge mode, cross: the long and short of a symbol solved together', ()
     for (const p of [at(), at(300_000_000)]) expect(ratio(l, 9_000, p)).toBeCloseTo(1, 12);
   });
 
+  it("none at a price no tier allows: a root past the last tier's cap is not reported", () => {
+    // long 0.05, short 0.02 at 96,000, wallet 9,996.64: net long, so no root below; above, only in
+    // the last tier (50 %, cum 421,481,450 both), where maintenance 0.035 p outgrows equity 0.03 p:
+    // (9,996.64 + 842,962,900 - 4,800 + 1,920) / (0.035 - 0.03) = 168,594,003,283.3 (the long worth
+    // 8.4 billion, past BTCUSDT's last cap of 1.8 billion)
+    const l = legs(0.05, 0.02);
+    const lp = symbolLiquidationPrice({ legs: l, wallet: 9_996.64, brackets: BTCUSDT_BRACKETS, mark: 96_000 });
+    expect(lp).toBe(0);
+    expect(ratio(l, 9_996.64, 168_594_003_283.3 * 1.001)).toBeGreaterThan(1); // liquidatable there, all the same
+    expect(ratio(l, 9_996.64, 1.8e9 / 0.05)).toBeLessThan(1); // not up to the cap
+    // the same pair 50 times larger reaches the root within the table: reported
+    const big = legs(2.5, 1);
+    const lpBig = symbolLiquidationPrice({ legs: big, wallet: 9_996.64, brackets: BTCUSDT_BRACKETS, mark: 96_000 });
+    expect(lpBig).toBeGreaterThan(0);
+    expect(2.5 * lpBig).toBeLessThanOrEqual(1.8e9);
+    expect(ratio(big, 9_996.64, lpBig)).toBeCloseTo(1, 9);
+  });
+
   it('equal sides liquidate on a rise, where maintenance outgrows the fixed equity', () => {
     // equity stays 9,904; maintenance 2 x (p x MMR - cum) = 9,904 at p = 908,000 (tier 3, 0.65 %, cum 950):
     // (9,904 + 1,900) / 0.013
@@ -226,8 +244,13 @@ describe('property: a hedged pair is at 100% at its LP, or on one side of it eve
             );
           const lp = symbolLiquidationPrice({ legs: l, wallet, brackets, mark: r.entryL });
           if (lp === 0) {
-            // no sign change: every price is liquidatable or none is
-            const sides = [1e-3, 1, 100, 1e4, 1e6, 1e8, 1e10].map((p) => ratioAtP(p) >= 1);
+            // no sign change up to the price where the larger leg reaches the last cap: every
+            // price there is liquidatable or none is (a root past it is not reported)
+            const top = brackets[brackets.length - 1].cap / Math.max(r.long, r.short);
+            const sides = [1e-3, 1, 100, 1e4, 1e6, 1e8, 1e10]
+              .filter((p) => p <= top)
+              .concat([top])
+              .map((p) => ratioAtP(p) >= 1);
             expect(new Set(sides).size).toBe(1);
             return;
           }
