@@ -7,7 +7,9 @@
 // opens its Modify dialog, on a trigger's the position's TP/SL dialog. The pair's waiting price
 // alerts have lines too, dragged to move the alert, double-clicked to show the Alerts tab. The "+"
 // at the crosshair puts its price in the order form, the bell beside it sets an alert there
-// (price-pick.ts).
+// (price-pick.ts). Over the candles, the trader's indicators (the Indicators dialog, key I), the
+// account's fills (fill-layer.ts, chart-fills.ts) and the pair's drawings (the tools at the left
+// edge, drawing-layer.ts).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
 import { fmt, fmtCompact, fmtDateTime, fmtPct } from '../../lib/format.ts';
