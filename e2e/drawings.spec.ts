@@ -1,7 +1,7 @@
 // Drawings on the chart (features/chart/drawing*.ts): the tools at its left edge draw a horizontal
 // line with one press and a trend line with two; a drawing is selected by a press on it, moved by
-// a drag, removed with Delete or the bin (which asks for all of them); they are the pair's, and
-// kept across a reload.
+// a drag, removed with Delete or the bin (which asks for all of them); a selected horizontal line
+// takes a price alert from the bell beside them; they are the pair's, and kept across a reload.
 import type { Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
@@ -42,6 +42,7 @@ test('a horizontal and a trend line are drawn, selected, moved and removed, per 
   await expect(chart.box).toHaveAttribute('data-status', 'ready');
   // the market still: the price scale stays where it is between the presses
   await setPaused(service.url, true);
+  const pd = s.price_step.includes('.') ? s.price_step.split('.')[1].length : 0;
   const box = (await chart.box.boundingBox())!;
   const at = (x: number, y: number): [number, number] => [box.x + x, box.y + y];
 
@@ -86,6 +87,15 @@ test('a horizontal and a trend line are drawn, selected, moved and removed, per 
   await page.mouse.up();
   await expect(chart.box).toHaveAttribute('data-drawing-selected', h.id);
   await expect.poll(async () => (await stored(page)).find((d) => d.id === h.id)?.price).toBeLessThan(h.price!);
+
+  // with the horizontal line selected, the bell sets a price alert at its price
+  const level = (await stored(page)).find((d) => d.id === h.id)!.price!;
+  await page.getByTestId('draw-alert').click();
+  await expect
+    .poll(() =>
+      page.evaluate(() => JSON.parse(localStorage.getItem('perpdesk.alerts') ?? '[]') as Array<{ price: string }>),
+    )
+    .toEqual([expect.objectContaining({ symbol: SYMBOL, price: level.toFixed(pd) })]);
 
   // the trend line's middle selects it, Delete removes it
   await page.mouse.click(...at(140, 130));

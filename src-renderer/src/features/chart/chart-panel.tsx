@@ -25,7 +25,7 @@ import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
 import { DrawingTools } from './drawing-tools.tsx';
 import { useChartFills } from './chart-fills.ts';
-import type { DrawingKind } from './drawings.ts';
+import type { Drawing, DrawingKind } from './drawings.ts';
 import { OrderType, PositionSide, Side, SymbolStatus } from '../../../../src-shared/enums.ts';
 import { tabStop, tablistKeys } from '../../layout/tablist-keys.ts';
 import './chart.css';
@@ -37,6 +37,12 @@ export const HOTKEY_INTERVALS: readonly Interval[] = ['1m', '5m', '15m', '1h', '
 const ORDER_LINE = 'order:';
 /** The id prefix of a price alert's line (`alert:<id>`). */
 const ALERT_LINE = 'alert:';
+
+/** The price of the selected drawing when it is a horizontal line, on the pair's decimals; else null. */
+function hlineAt(drawings: readonly Drawing[], id: string | null, pd: number): string | null {
+  const d = drawings.find((x) => x.id === id);
+  return d?.kind === 'hline' ? d.price.toFixed(pd) : null;
+}
 
 /** A trigger's line id, `tp:<symbol>:<side>` or `sl:<symbol>:<side>` as usePriceLines names them, read back. */
 function triggerLine(id: string): { kind: TriggerKind; symbol: string; side: PositionSide } | null {
@@ -234,6 +240,8 @@ export function ChartPanel() {
           setTool={setTool}
           count={drawings.length}
           selected={selected}
+          alertPrice={hlineAt(drawings, selected, pd)}
+          onAlert={(price) => alertAt(s, symbol, price)}
           onRemove={(id) => s.drawings.getState().actions.remove(id)}
           onClear={() => s.drawings.getState().actions.clear(symbol)}
         />

@@ -1,6 +1,7 @@
 // The drawing tools down the chart's left edge (drawing-layer.ts does the drawing): Trend line and
 // Horizontal line arm a tool (pressed again, or Esc: disarmed), and the bin removes the pair's
-// drawings after asking (or, with one selected, that one, as Delete does). The column is one Tab
+// drawings after asking (or, with one selected, that one, as Delete does). With a horizontal line
+// selected, a bell sets a price alert at its price (the Alerts tab lists it). The column is one Tab
 // stop (a toolbar): ↑ / ↓ (Home / End) move along it.
 import { useState, type KeyboardEvent } from 'react';
 import { ConfirmBar } from '../orders/confirm-bar.tsx';
@@ -21,6 +22,7 @@ const TOOLS: ReadonlyArray<{ kind: DrawingKind; label: string; title: string; pa
   },
 ];
 const BIN = 'M3 4 H13 M6 4 V2.5 H10 V4 M4.5 4 L5.3 14 H10.7 L11.5 4';
+const BELL = 'M8 2 a4 4 0 0 1 4 4 v3.5 l1.3 2 H2.7 l1.3 -2 V6 a4 4 0 0 1 4 -4 M6.5 13.5 a1.5 1.5 0 0 0 3 0';
 
 /** ↑ / ↓ / Home / End along the toolbar's buttons that take the focus (a disabled bin does not). */
 function toolbarKeys(e: KeyboardEvent<HTMLDivElement>): void {
@@ -48,6 +50,9 @@ export function DrawingTools(props: {
   count: number;
   /** The selected drawing, which the bin removes alone. */
   selected: string | null;
+  /** The selected horizontal line's price (the pair's decimals), or null: the bell sets an alert there. */
+  alertPrice: string | null;
+  onAlert: (price: string) => void;
   onRemove: (id: string) => void;
   onClear: () => void;
 }) {
@@ -92,6 +97,18 @@ export function DrawingTools(props: {
           <Icon d={BIN} />
           {props.count > 0 && <b>{props.count}</b>}
         </button>
+        {props.alertPrice !== null && (
+          <button
+            type="button"
+            aria-label={`Alert at ${props.alertPrice}`}
+            title={`Set a price alert at this line, ${props.alertPrice}`}
+            data-testid="draw-alert"
+            tabIndex={-1}
+            onClick={() => props.alertPrice !== null && props.onAlert(props.alertPrice)}
+          >
+            <Icon d={BELL} />
+          </button>
+        )}
       </div>
       {asking && props.count > 0 && (
         <div className="draw-confirm">

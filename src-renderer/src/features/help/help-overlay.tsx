@@ -26,7 +26,7 @@ const MOUSE: readonly (readonly [string, string])[] = [
   ],
   [
     'Press / drag a drawing',
-    'Selects it (its ends get handles) / moves it, or from a handle that end alone (Esc while held: back); Delete removes it',
+    'Selects it (its ends get handles) / moves it, or from a handle that end alone (Esc while held: back); Delete removes it; a selected horizontal line takes an alert from the bell under the tools',
   ],
 ];
 
