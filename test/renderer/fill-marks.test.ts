@@ -3,6 +3,7 @@
 // them is e2e/chart-fills.spec.ts.
 import { describe, expect, it } from 'vitest';
 import { barMarks, takesFills, type FillMark } from '../../src-renderer/src/features/chart/fill-marks.ts';
+import { barAtOrBefore } from '../../src-renderer/src/features/chart/bar-times.ts';
 import { Side } from '../../src-shared/enums.ts';
 
 const MIN = 60_000;
@@ -14,6 +15,19 @@ const fill = (id: string, time: number, side: Side, qty: number, price: number):
   side,
   qty,
   price,
+});
+
+describe('the bar of a moment', () => {
+  it('is the last bar opened at or before it: on a bar, in a gap, past the newest; none before the first', () => {
+    expect(barAtOrBefore(TIMES, T0)).toBe(0);
+    expect(barAtOrBefore(TIMES, T0 + MIN - 1)).toBe(0);
+    expect(barAtOrBefore(TIMES, T0 + 2 * MIN)).toBe(2);
+    expect(barAtOrBefore(TIMES, T0 + 3 * MIN)).toBe(2); // no bar at 10:03
+    expect(barAtOrBefore(TIMES, T0 + 60 * MIN)).toBe(3);
+    expect(barAtOrBefore(TIMES, T0 - 1)).toBe(-1);
+    expect(barAtOrBefore([], T0)).toBe(-1);
+    expect(barAtOrBefore(TIMES, NaN)).toBe(-1);
+  });
 });
 
 describe('fill marks', () => {

@@ -53,6 +53,7 @@ import { DrawingLayer, type DrawingEvents, type DrawingHost } from './drawing-la
 import type { Drawing, DrawingKind } from './drawings.ts';
 import { FillLayer } from './fill-layer.ts';
 import type { FillMark } from './fill-marks.ts';
+import { barAtOrBefore } from './bar-times.ts';
 import { CHART_COLORS, FONT, FONT_SIZE, LINE_STYLE, bar, charWidth, volumeBar } from './chart-style.ts';
 
 export interface PriceLineSpec {
@@ -479,15 +480,7 @@ export class ChartModel {
   /** The index in `data` of the bar opened at `sec` (the crosshair's logical index, checked, else a search). */
   private indexOf(sec: number, logical: number | undefined): number {
     const at = logical === undefined ? -1 : Math.round(logical);
-    if (this.data[at]?.[0] === sec * 1000) return at;
-    let lo = 0;
-    let hi = this.data.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.data[mid][0] < sec * 1000) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return this.times[at] === sec * 1000 ? at : barAtOrBefore(this.times, sec * 1000);
   }
 
   private rangeChanged(r: LogicalRange | null): void {

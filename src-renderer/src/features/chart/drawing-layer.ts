@@ -11,6 +11,7 @@
 // order's or a trigger's line, that line's drag (line-drag.ts) comes first.
 //
 // The mouse only: what a drawing marks (a level) can be set from the keyboard as a price alert.
+import { typing } from '../../lib/typing-target.ts';
 import type { IChartApi, ISeriesApi, ISeriesPrimitive, Logical, Time } from 'lightweight-charts';
 import {
   drawingAt,
@@ -61,17 +62,6 @@ interface Drag {
   y: number;
   moved: boolean;
   now: Drawing;
-}
-
-function typing(t: EventTarget | null): boolean {
-  const el = t as HTMLElement | null;
-  if (!el?.tagName) return false;
-  return (
-    (el.tagName === 'INPUT' && !['checkbox', 'radio', 'button'].includes((el as HTMLInputElement).type)) ||
-    el.tagName === 'TEXTAREA' ||
-    el.tagName === 'SELECT' ||
-    el.isContentEditable
-  );
 }
 
 export class DrawingLayer {

@@ -4,6 +4,7 @@
 // drawn on 1m stands at the same moments on 1h. Kept in the browser (drawings-store.ts). This
 // module is the pure part: the records, reading them back, where a point of time falls between the
 // bars loaded, and which drawing is under the pointer. No DOM here (unit tests).
+import { barAtOrBefore } from './bar-times.ts';
 
 /** A point of a drawing: a moment (ms, may lie between bars or past the newest) and a price. */
 export interface Anchor {
@@ -102,14 +103,9 @@ export function logicalAt(times: readonly number[], t: number): number {
   const step = n > 1 ? times[n - 1] - times[n - 2] : 60_000;
   if (t >= times[n - 1]) return n - 1 + (t - times[n - 1]) / step;
   if (t <= times[0]) return (t - times[0]) / (n > 1 ? times[1] - times[0] : step);
-  let lo = 0;
-  let hi = n - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (times[mid] <= t) lo = mid;
-    else hi = mid;
-  }
-  return lo + (t - times[lo]) / (times[hi] - times[lo]);
+  // inside: between the bar at or before t and the next one
+  const lo = barAtOrBefore(times, t);
+  return lo + (t - times[lo]) / (times[lo + 1] - times[lo]);
 }
 
 /** The moment (ms) at fractional bar index `logical`: logicalAt's inverse. NaN with no bars. */

@@ -4,6 +4,7 @@
 // belongs to the bar whose open time is the last at or before it; one older than the first bar
 // loaded has no bar to stand on and is left out. Pure: no DOM (unit tests).
 import { Side } from '../../../../src-shared/enums.ts';
+import { barAtOrBefore } from './bar-times.ts';
 
 /** A fill as the chart reads it: when (ms, market clock), which way, how much, at what price. */
 export interface FillMark {
@@ -25,24 +26,11 @@ export interface BarMark {
   count: number;
 }
 
-/** The index of the last of the ascending `times` at or before `t`, or -1. */
-function barOf(times: readonly number[], t: number): number {
-  let lo = 0;
-  let hi = times.length - 1;
-  if (hi < 0 || t < times[0]) return -1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (times[mid] <= t) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
 /** The fills grouped by bar and side, ascending by time (buys before sells within a bar). */
 export function barMarks(times: readonly number[], fills: readonly FillMark[]): BarMark[] {
   const groups = new Map<string, { bar: number; side: Side; qty: number; quote: number; count: number }>();
   for (const f of fills) {
-    const bar = barOf(times, f.time);
+    const bar = barAtOrBefore(times, f.time);
     if (bar < 0 || !(f.qty > 0)) continue;
     const key = `${bar}:${f.side}`;
     const g = groups.get(key) ?? { bar, side: f.side, qty: 0, quote: 0, count: 0 };

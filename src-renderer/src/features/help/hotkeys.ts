@@ -7,18 +7,8 @@ import type { Services } from '../../lib/services.ts';
 import { HOTKEY_INTERVALS } from '../chart/chart-panel.tsx';
 import { replayKey } from '../replay/replay-keys.ts';
 import { overlayAllows } from './overlay-keys.ts';
+import { typing } from '../../lib/typing-target.ts';
 import { OrderType } from '../../../../src-shared/enums.ts';
-
-/** Inputs that take no keys but Space: a letter or digit on one of them is a shortcut. */
-const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset']);
-
-function typing(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el || !el.tagName) return false;
-  const tag = el.tagName;
-  if (tag === 'INPUT') return !NOT_TEXT.has((el as HTMLInputElement).type);
-  return tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
-}
 
 /** Space on a focused control is the control's own (a checkbox toggles, a button clicks). */
 function ownSpace(e: KeyboardEvent): boolean {
