@@ -5,6 +5,7 @@
 import type { Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { TradingPage } from './pages/trading-page.ts';
+import { openChart } from './support/desk.ts';
 import { onTick } from './support/prices.ts';
 import { recordNotifications, type Note } from './support/notifications.ts';
 import { setPaused } from './support/sim.ts';
@@ -55,10 +56,7 @@ test('an alert set in the Alerts tab fires once when the last price reaches it, 
   service,
   market,
 }) => {
-  const s = await market.symbol(SYMBOL);
-  await market.ensureBook(SYMBOL);
-  const screen = new TradingPage(page);
-  await screen.open(service.url);
+  const { s, screen } = await openChart(page, service.url, market, SYMBOL);
   const price = page.getByTestId('alert-price');
   const hint = page.getByTestId('alert-hint');
 

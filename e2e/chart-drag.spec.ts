@@ -8,8 +8,7 @@
 // double-click on it opens the TP/SL dialog. The "+" at
 // the crosshair puts its price in the order form.
 import { test, expect } from './support/fixtures.ts';
-import { openTrading, restingBuy } from './support/desk.ts';
-import { TradingPage } from './pages/trading-page.ts';
+import { openChart, openTrading, restingBuy } from './support/desk.ts';
 import { onTick } from './support/prices.ts';
 
 const SYMBOL = 'BTCUSDT';
@@ -196,12 +195,8 @@ test('the "+" at the crosshair puts its price in the order form as a limit price
   service,
   market,
 }) => {
-  const s = await market.symbol(SYMBOL);
-  await market.ensureBook(SYMBOL);
-  const screen = new TradingPage(page);
-  await screen.open(service.url);
+  const { s, screen } = await openChart(page, service.url, market, SYMBOL);
   const chart = screen.chart;
-  await expect(chart.box).toHaveAttribute('data-status', 'ready');
   await expect.poll(() => chart.candles()).toBeGreaterThan(0);
   const plus = chart.box.getByTestId('chart-price-pick');
   const b = (await chart.box.boundingBox())!;

@@ -4,7 +4,7 @@
 // takes a price alert from the bell beside them; they are the pair's, and kept across a reload.
 import type { Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
-import { TradingPage } from './pages/trading-page.ts';
+import { openChart } from './support/desk.ts';
 import { setPaused } from './support/sim.ts';
 
 const SYMBOL = 'BTCUSDT';
@@ -34,12 +34,8 @@ test('a horizontal and a trend line are drawn, selected, moved and removed, per 
   service,
   market,
 }) => {
-  const s = await market.symbol(SYMBOL);
-  await market.ensureBook(SYMBOL);
-  const screen = new TradingPage(page);
-  await screen.open(service.url);
+  const { s, screen } = await openChart(page, service.url, market, SYMBOL);
   const chart = screen.chart;
-  await expect(chart.box).toHaveAttribute('data-status', 'ready');
   // the market still: the price scale stays where it is between the presses
   await setPaused(service.url, true);
   const pd = s.price_step.includes('.') ? s.price_step.split('.')[1].length : 0;

@@ -4,7 +4,7 @@
 // candles the venue serves, and is kept across a reload; Reset takes everything off.
 import type { Locator } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
-import { TradingPage } from './pages/trading-page.ts';
+import { openChart } from './support/desk.ts';
 import { setPaused } from './support/sim.ts';
 
 const SYMBOL = 'BTCUSDT';
@@ -24,12 +24,8 @@ test('indicators turned on in the dialog are drawn with their values in the lege
   service,
   market,
 }) => {
-  const s = await market.symbol(SYMBOL);
-  await market.ensureBook(SYMBOL);
-  const screen = new TradingPage(page);
-  await screen.open(service.url);
+  const { s, screen } = await openChart(page, service.url, market, SYMBOL);
   const chart = screen.chart;
-  await expect(chart.box).toHaveAttribute('data-status', 'ready');
   await expect(chart.box).toHaveAttribute('data-indicators', '');
 
   // I opens the dialog with the focus on the first slot's checkbox

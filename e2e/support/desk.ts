@@ -1,9 +1,11 @@
 // The trading screen as a spec sets it up: opened logged in as a paper trader on a pair (at a
-// window size if the spec needs one) or view only on a pair with its order book live, and the
+// window size if the spec needs one) or view only on a pair with its order book live or its chart
+// loaded, and the
 // trader's orders placed through the API before the screen shows them.
 import { expect, type Page } from 'playwright/test';
 import type { RestClient } from '../../src-shared/sdk/rest-client.ts';
-import type { PlacementResult } from '../../src-shared/types.ts';
+import type { FuturesSymbol, PlacementResult } from '../../src-shared/types.ts';
+import type { BotMarket } from './bot-market.ts';
 import { TradingPage, type Credentials } from '../pages/trading-page.ts';
 
 export interface OpenOptions {
@@ -50,6 +52,24 @@ export async function watchLadder(page: Page, base: string, symbol: string): Pro
   await screen.selectSymbol(symbol);
   await expect(screen.ladder.root).toHaveAttribute('data-sync', 'live');
   return screen;
+}
+
+/**
+ * The screen view only (no account) on the default pair `symbol`, its book filled by the bots
+ * and its chart loaded: the pair's configuration and the screen.
+ */
+export async function openChart(
+  page: Page,
+  base: string,
+  market: BotMarket,
+  symbol: string,
+): Promise<{ s: FuturesSymbol; screen: TradingPage }> {
+  const s = await market.symbol(symbol);
+  await market.ensureBook(symbol);
+  const screen = new TradingPage(page);
+  await screen.open(base);
+  await expect(screen.chart.box).toHaveAttribute('data-status', 'ready');
+  return { s, screen };
 }
 
 /** A limit buy opening a long (good till cancel) of `qty` at `price`, placed by the account `api` calls with. */
