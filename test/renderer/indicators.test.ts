@@ -18,7 +18,11 @@ import {
   slotName,
   writeSlots,
 } from '../../src-renderer/src/features/chart/indicator-settings.ts';
-import { INDICATORS_KEY, createIndicatorsStore } from '../../src-renderer/src/features/chart/indicators-store.ts';
+import {
+  INDICATORS_KEY,
+  SCALE_KEY,
+  createIndicatorsStore,
+} from '../../src-renderer/src/features/chart/indicators-store.ts';
 
 const MIN = 60_000;
 const DAY = 86_400_000;
@@ -240,6 +244,23 @@ describe('the indicators store', () => {
     a.getState().actions.showFills(true);
     expect(createIndicatorsStore(storage).getState().fills).toBe(true);
     // the slots' entry untouched by it
+    expect(storage.get(INDICATORS_KEY)).toBeUndefined();
+  });
+
+  it("keeps the price scale's mode, linear at first and when the stored one is damaged", () => {
+    const storage = memory();
+    const a = createIndicatorsStore(storage);
+    expect(a.getState().scale).toBe('linear');
+    a.getState().actions.setScale('log');
+    expect(storage.get(SCALE_KEY)).toBe('log');
+    expect(createIndicatorsStore(storage).getState().scale).toBe('log');
+    a.getState().actions.setScale('percent');
+    expect(createIndicatorsStore(storage).getState().scale).toBe('percent');
+    a.getState().actions.setScale('linear');
+    expect(createIndicatorsStore(storage).getState().scale).toBe('linear');
+    storage.set(SCALE_KEY, 'logarithmic');
+    expect(createIndicatorsStore(storage).getState().scale).toBe('linear');
+    // the other entries untouched by it
     expect(storage.get(INDICATORS_KEY)).toBeUndefined();
   });
 

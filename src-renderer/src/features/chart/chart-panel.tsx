@@ -9,7 +9,8 @@
 // at the crosshair puts its price in the order form, the bell beside it sets an alert there
 // (price-pick.ts). Over the candles, the trader's indicators (the Indicators dialog, key I), the
 // account's fills (fill-layer.ts, chart-fills.ts) and the pair's drawings (the tools at the left
-// edge, drawing-layer.ts).
+// edge, drawing-layer.ts). The price scale's mode (linear, log, percent) is switched in the chart's
+// bottom-right corner (scale-switch.tsx).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
 import { fmt, fmtCompact, fmtDateTime, fmtPct } from '../../lib/format.ts';
@@ -24,6 +25,7 @@ import type { Services } from '../../lib/services.ts';
 import { ChartFeed, idleFeedState } from './chart-feed.ts';
 import { ChartModel, type LegendBar, type PriceLineSpec } from './chart-model.ts';
 import { DrawingTools } from './drawing-tools.tsx';
+import { ScaleSwitch } from './scale-switch.tsx';
 import { useChartFills } from './chart-fills.ts';
 import type { Drawing, DrawingKind } from './drawings.ts';
 import { OrderType, PositionSide, Side, SymbolStatus } from '../../../../src-shared/enums.ts';
@@ -124,6 +126,8 @@ export function ChartPanel() {
   useEffect(() => parts?.model.setPriceLines(lines), [parts, lines]);
   const slots = useSel(s.indicators, (x) => x.slots);
   useEffect(() => parts?.model.setIndicators(slots), [parts, slots]);
+  const scale = useSel(s.indicators, (x) => x.scale);
+  useEffect(() => parts?.model.setScale(scale), [parts, scale]);
   const studies = slots.filter((x) => x.on).length;
   const allDrawings = useSel(s.drawings, (x) => x.drawings);
   const drawings = useMemo(() => allDrawings.filter((d) => d.symbol === symbol), [allDrawings, symbol]);
@@ -256,6 +260,7 @@ export function ChartPanel() {
           data-oldest={feedState.oldest}
           data-lines={lines.map((l) => l.id).join(' ')}
         />
+        <ScaleSwitch mode={scale} onChange={(m) => s.indicators.getState().actions.setScale(m)} />
       </div>
     </div>
   );
