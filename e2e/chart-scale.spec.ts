@@ -1,8 +1,8 @@
-// The candles' price scale (features/chart/chart-scale.ts, scale-switch.tsx): the "%" and "log"
-// switches in the chart's corner put the scale in percent or logarithmic mode and back to linear,
-// the choice kept across a reload. What each mode does to prices is read through the horizontal
-// line tool: three lines drawn at equally spaced heights take the prices the scale puts there,
-// equally spaced in price on a linear (and a percent) scale, in ratio on a log scale.
+// The candles' price scale (features/chart/chart-scale.ts, scale-switch.tsx): the "log" switch in
+// the chart's corner puts the scale in logarithmic mode and back to linear, the choice kept across
+// a reload. What each mode does to prices is read through the horizontal line tool: three lines
+// drawn at equally spaced heights take the prices the scale puts there, equally spaced in price on
+// a linear scale, in ratio on a log scale.
 import type { Page } from 'playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { openChart } from './support/desk.ts';
@@ -23,17 +23,15 @@ async function hlinePrices(page: Page): Promise<number[]> {
   );
 }
 
-test('the % and log switches set the price scale, which puts prices where each mode says, kept across a reload', async ({
+test('the log switch sets the price scale, which puts prices where each mode says, kept across a reload', async ({
   page,
   service,
   market,
 }) => {
   const { s, screen } = await openChart(page, service.url, market, SYMBOL);
   const chart = screen.chart;
-  const percent = page.getByRole('button', { name: '%', exact: true });
   const log = page.getByRole('button', { name: 'log', exact: true });
   await expect(chart.box).toHaveAttribute('data-scale', 'linear');
-  await expect(percent).toHaveAttribute('aria-pressed', 'false');
   await expect(log).toHaveAttribute('aria-pressed', 'false');
 
   // daily bars over the month of history: a range of prices wide enough that a log scale's
@@ -81,20 +79,13 @@ test('the % and log switches set the price scale, which puts prices where each m
   await expect(log).toHaveAttribute('aria-pressed', 'true');
   expect(await page.evaluate(() => localStorage.getItem('perpdesk.chart-scale'))).toBe('log');
 
-  // %: one mode at a time; a percent scale is linear in price
-  await percent.click();
-  await expect(chart.box).toHaveAttribute('data-scale', 'percent');
-  await expect(percent).toHaveAttribute('aria-pressed', 'true');
-  await expect(log).toHaveAttribute('aria-pressed', 'false');
-  await expect(chart.box).toHaveAttribute('data-interval', '1d');
-  const box2 = (await chart.box.boundingBox())!;
-  expect(box2).toEqual(box);
-  const [p1, p2, p3] = await drawThree();
-  expect(Math.abs(p2 - (p1 + p3) / 2)).toBeLessThanOrEqual(1.5 * tick);
-
-  // pressed again: back to linear, and kept
-  await percent.click();
+  // pressed again: back to linear, and kept; prices equally spaced again
+  await log.click();
   await expect(chart.box).toHaveAttribute('data-scale', 'linear');
-  await expect(percent).toHaveAttribute('aria-pressed', 'false');
+  await expect(log).toHaveAttribute('aria-pressed', 'false');
   expect(await page.evaluate(() => localStorage.getItem('perpdesk.chart-scale'))).toBe('linear');
+  await expect(chart.box).toHaveAttribute('data-interval', '1d');
+  expect((await chart.box.boundingBox())!).toEqual(box);
+  const [m1, m2, m3] = await drawThree();
+  expect(Math.abs(m2 - (m1 + m3) / 2)).toBeLessThanOrEqual(1.5 * tick);
 });

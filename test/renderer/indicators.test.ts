@@ -254,8 +254,6 @@ describe('the indicators store', () => {
     a.getState().actions.setScale('log');
     expect(storage.get(SCALE_KEY)).toBe('log');
     expect(createIndicatorsStore(storage).getState().scale).toBe('log');
-    a.getState().actions.setScale('percent');
-    expect(createIndicatorsStore(storage).getState().scale).toBe('percent');
     a.getState().actions.setScale('linear');
     expect(createIndicatorsStore(storage).getState().scale).toBe('linear');
     storage.set(SCALE_KEY, 'logarithmic');

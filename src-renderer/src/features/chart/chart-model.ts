@@ -55,7 +55,7 @@ import { FillLayer } from './fill-layer.ts';
 import type { FillMark } from './fill-marks.ts';
 import { barAtOrBefore } from './bar-times.ts';
 import { CHART_COLORS, FONT, FONT_SIZE, LINE_STYLE, bar, charWidth, volumeBar } from './chart-style.ts';
-import { PriceScaleState, percentLabel, type ScaleMode } from './chart-scale.ts';
+import { applyScale, type ScaleMode } from './chart-scale.ts';
 
 export interface PriceLineSpec {
   /** Stable identity (e.g. `order:123`, `entry:BTCUSDT:1`), so unchanged lines are kept. */
@@ -119,7 +119,6 @@ export class ChartModel {
   private readonly studies: IndicatorLayer;
   private readonly fills: FillLayer;
   private readonly sketch: DrawingLayer | null;
-  private readonly scale: PriceScaleState;
   /** The bars' open times (ms), as the drawings place their points. */
   private times: number[] = [];
   private priceDecimals = 2;
@@ -162,7 +161,7 @@ export class ChartModel {
         barSpacing: DEFAULT_BAR_SPACING,
         tickMarkFormatter: this.edgeLabels,
       },
-      localization: { locale: 'en-US', percentageFormatter: percentLabel },
+      localization: { locale: 'en-US' },
     });
     this.candles = this.chart.addSeries(CandlestickSeries, {
       upColor: CHART_COLORS.up,
@@ -181,7 +180,6 @@ export class ChartModel {
     this.chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
     this.studies = new IndicatorLayer(this.chart);
     this.fills = new FillLayer(this.candles);
-    this.scale = new PriceScaleState(this.chart, this.candles, () => this.data, container);
     this.chart.subscribeCrosshairMove(this.onCrosshair);
     this.chart.timeScale().subscribeVisibleLogicalRangeChange(this.onRange);
     this.labelTimer = setInterval(() => this.syncLabels(), LABEL_CHECK_MS);
@@ -272,9 +270,9 @@ export class ChartModel {
     if (!this.hovering) this.emitLatest();
   }
 
-  /** The candles' price scale: linear, logarithmic or in percent (chart-scale.ts). */
+  /** The candles' price scale, linear or logarithmic (chart-scale.ts); data-scale says what the chart took. */
   setScale(mode: ScaleMode): void {
-    this.scale.set(mode);
+    this.container.dataset.scale = applyScale(this.chart, mode);
   }
 
   /** The pair's drawings (drawings.ts); the armed drawing tool (null: none). */
@@ -415,7 +413,7 @@ export class ChartModel {
         const s = snapPrice(p, this.tick, this.priceDecimals);
         return s === null ? null : Number(s);
       },
-      format: (p) => this.scale.label(p),
+      format: (p) => this.candles.priceFormatter().format(p),
     };
   }
 

@@ -9,8 +9,8 @@
 // at the crosshair puts its price in the order form, the bell beside it sets an alert there
 // (price-pick.ts). Over the candles, the trader's indicators (the Indicators dialog, key I), the
 // account's fills (fill-layer.ts, chart-fills.ts) and the pair's drawings (the tools at the left
-// edge, drawing-layer.ts). The price scale's mode (linear, log, percent) is switched in the chart's
-// bottom-right corner (scale-switch.tsx).
+// edge, drawing-layer.ts). The price scale (linear or log) is switched in the chart's bottom-right
+// corner (scale-switch.tsx).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { INTERVALS, type Interval } from '../../../../src-shared/intervals.ts';
 import { fmt, fmtCompact, fmtDateTime, fmtPct } from '../../lib/format.ts';

@@ -12,7 +12,7 @@ import { DEFAULT_SLOTS, paramsConflict, readSlots, writeSlots, type IndicatorSlo
 export const INDICATORS_KEY = 'perpdesk.indicators';
 /** The storage entry of whether the account's fills are marked on the candles ('0': not). */
 const FILLS_KEY = 'perpdesk.chart-fills';
-/** The storage entry of the candles' price scale: 'log', 'percent' or (none) linear. */
+/** The storage entry of the candles' price scale: 'log' or 'linear'. */
 export const SCALE_KEY = 'perpdesk.chart-scale';
 
 export interface IndicatorsState {
