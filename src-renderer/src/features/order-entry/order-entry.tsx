@@ -96,7 +96,7 @@ export function OrderEntry() {
     // "1"-"9" are shortcuts) and a stray Enter sends nothing. The store disarms the side as it sends.
     const el = document.activeElement;
     if (el instanceof HTMLElement && root.current?.contains(el)) el.blur();
-    await a.submit(r.order, { pd, qd, oneWay });
+    await a.submit(r.order, { pd, qd, oneWay, trimmedTo: (side === Side.BUY ? model.buy : model.sell).trimmedTo });
   };
 
   // Enter in the price or size field sends the side armed with B / S, once; with nothing

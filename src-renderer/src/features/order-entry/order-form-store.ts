@@ -73,10 +73,14 @@ export interface OrderFormState {
     settingFailed(message: string): void;
     /** The connection is back: a "Not sent" error no longer says anything true. */
     connectionRestored(): void;
-    /** Sends; `pd` / `qd` are the pair's display decimals for the notice. */
+    /**
+     * Sends; `pd` / `qd` are the pair's display decimals for the notice; `trimmedTo`, the quantity
+     * the venue trims a close or reduce-only order to as it enters (the preview's), is what the
+     * notice names (what was placed, not what was typed).
+     */
     submit(
       order: OrderRequest,
-      display?: { pd: number; qd: number; oneWay?: boolean },
+      display?: { pd: number; qd: number; oneWay?: boolean; trimmedTo?: number },
     ): Promise<PlacementResult | null>;
   };
 }
@@ -169,7 +173,9 @@ export function createOrderFormStore(api: RestClient, opts: OrderFormOptions = {
           act({ submitting: order.side, focus: null });
           try {
             const r = await api.placeOrder(order);
-            const n = placementNotice(order, r, display.pd, display.qd, display.oneWay);
+            const t = display.trimmedTo;
+            const placed = t !== undefined && Number.isFinite(t) ? { ...order, qty: String(t) } : order;
+            const n = placementNotice(placed, r, display.pd, display.qd, display.oneWay);
             set({
               submitting: null,
               notice: n.text,
