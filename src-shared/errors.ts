@@ -99,7 +99,9 @@ export const Errors = {
   PRICE_NOT_ALLOWED: def(3017, 400, 'order_rejected', 'price must not be sent with market orders'),
   NO_POSITION_TO_CLOSE: def(3018, 400, 'order_rejected', 'No position to close'),
   ORDER_NOT_CANCELLABLE: def(3019, 400, 'order_rejected', 'Order is no longer open'),
-  NO_LIQUIDITY: def(3020, 400, 'order_rejected', 'No liquidity within the price-protection band'),
+  // reserved, never sent: a market order that meets no liquidity within its band is not refused,
+  // it expires (status 6); the registry in the OpenAPI document says so
+  NO_LIQUIDITY: def(3020, 400, 'order_rejected', 'Reserved, never sent: a market order with no liquidity expires'),
   TOO_MANY_OPEN_ORDERS: def(3021, 400, 'order_rejected', 'Too many open orders'),
   POST_ONLY_WOULD_TAKE: def(3022, 400, 'order_rejected', 'Post-only (GTX) order would take liquidity'),
   FOK_NOT_FILLABLE: def(3023, 400, 'order_rejected', 'Fill-or-kill (FOK) order cannot fill completely'),

@@ -45,6 +45,16 @@ describe('take-profit / stop-loss routes', () => {
       stop_loss_price: '93000.0',
       working_type: 2,
     });
+    // the answer is the position as position/list has it (its fields, in its order; numbers as
+    // numbers), then its triggers (OpenAPI: PositionRecord and the three)
+    const [listed] = dataOf(await signed(t.app, u, 'GET', '/fapi/v1/position/list')) as Array<Record<string, unknown>>;
+    expect(Object.keys(set as object)).toEqual([
+      ...Object.keys(listed),
+      'take_profit_price',
+      'stop_loss_price',
+      'working_type',
+    ]);
+    expect(typeof (set as Record<string, unknown>).entry_price).toBe('number');
     dataOf(
       await signed(t.app, u, 'POST', '/fapi/v1/position/tpsl', {
         json: { symbol: 'BTCUSDT', position_side: 1, take_profit_price: null },

@@ -6,7 +6,7 @@ import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring } from '../auth.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
 import { intEnum, type ApiInstance } from '../schemas.ts';
-import { defaulted, symbolField } from '../trading-schemas.ts';
+import { defaulted, positionRecordRef, symbolField } from '../trading-schemas.ts';
 import { strictJsonBody } from '../strict-input.ts';
 
 // One schema with a type list, not anyOf [string, null]: the coercing validator would take ""
@@ -56,7 +56,30 @@ export default async function tpslRoutes(app: ApiInstance, opts: { venue: Venue 
           "position's favour, a stop-loss against it; a trigger is spent once it fires.",
         querystring: signedQuerystring(),
         body: tpslBody,
-        response: { 200: envelopeSchema(Type.Object({}, { additionalProperties: true })), ...standardErrors(401) },
+        response: {
+          // the position as position/list has it, with its triggers as GET /fapi/v1/position/tpsl writes them
+          200: envelopeSchema(
+            Type.Intersect([
+              positionRecordRef,
+              Type.Object({
+                take_profit_price: Type.Unsafe<string | null>({
+                  type: ['string', 'null'],
+                  description: 'Take-profit trigger price (decimal string), null when none',
+                }),
+                stop_loss_price: Type.Unsafe<string | null>({
+                  type: ['string', 'null'],
+                  description: 'Stop-loss trigger price (decimal string), null when none',
+                }),
+                working_type: Type.Unsafe<number>({
+                  type: 'integer',
+                  enum: [1, 2],
+                  description: '1 mark price, 2 last price',
+                }),
+              }),
+            ]),
+          ),
+          ...standardErrors(401),
+        },
       },
     },
     async (

@@ -40,6 +40,36 @@ describe("refusals in Binance's words", () => {
     expect(r.body.msg).not.toMatch(NATIVE_NAMES);
   });
 
+  it("checks exchangeInfo's PERCENT_PRICE per side: a buy above the band or a sell below it, not a far sell or buy", async () => {
+    const info = await t.app.inject({ method: 'GET', url: '/binance/fapi/v1/exchangeInfo' });
+    const btc = (
+      info.json() as { symbols: Array<{ symbol: string; filters: Array<Record<string, string>> }> }
+    ).symbols.find((x) => x.symbol === 'BTCUSDT')!;
+    const band = btc.filters.find((f) => f.filterType === 'PERCENT_PRICE')!;
+    const premium = await t.app.inject({ method: 'GET', url: '/binance/fapi/v1/premiumIndex?symbol=BTCUSDT' });
+    const mark = Number((premium.json() as { markPrice: string }).markPrice);
+    const up = mark * Number(band.multiplierUp);
+    const down = mark * Number(band.multiplierDown);
+    const buyAbove = await order({ price: (Math.ceil(up) + 10).toFixed(1) });
+    expect([buyAbove.body.code, buyAbove.body.msg]).toEqual([
+      -4016,
+      expect.stringMatching(/^Limit price can't be higher than /),
+    ]);
+    const sellBelow = await order({ side: 'SELL', price: (Math.floor(down) - 10).toFixed(1) });
+    expect([sellBelow.body.code, sellBelow.body.msg]).toEqual([
+      -4024,
+      expect.stringMatching(/^Limit price can't be lower than /),
+    ]);
+    // a sell far above the mark and a buy far below it rest (they cannot trade worse than their price)
+    const farSell = await order({
+      side: 'SELL',
+      price: Math.round(mark * 3).toFixed(1),
+      newClientOrderId: 'band-far-sell',
+    });
+    const farBuy = await order({ price: Math.round(mark / 3).toFixed(1), newClientOrderId: 'band-far-buy' });
+    expect([farSell.status, farSell.body.status, farBuy.status, farBuy.body.status]).toEqual([200, 'NEW', 200, 'NEW']);
+  });
+
   it('the Host guard answers {code, msg} under /binance, the envelope elsewhere', async () => {
     const r = await t.app.inject({ url: '/binance/fapi/v1/ping', headers: { host: 'evil.example' } });
     expect(r.statusCode).toBe(403);
