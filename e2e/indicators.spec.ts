@@ -49,6 +49,13 @@ test('indicators turned on in the dialog are drawn with their values in the lege
   // MACD's fast period over its slow one: refused, MACD left as it was
   await dialog.getByRole('textbox', { name: 'MACD fast', exact: true }).fill('30');
   await expect(dialog.getByRole('alert')).toHaveText('Fast: shorter than Slow.');
+  // the two periods in conflict are marked, the signal period is not
+  await expect(dialog.getByRole('textbox', { name: 'MACD fast', exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByRole('textbox', { name: 'MACD slow', exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByRole('textbox', { name: 'MACD signal', exact: true })).toHaveAttribute(
+    'aria-invalid',
+    'false',
+  );
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   // the pointer off the chart (it was over it, on the dialog): the legend shows the newest bar

@@ -37,6 +37,11 @@ test('a limit order is modified from its row; a refusal shows and changes nothin
   await expect(priceField).toBeFocused();
   expect(figure(await priceField.inputValue())).toBe(Number(price));
   await expect(amountField).toHaveValue('0.010');
+  // the price selected: what is typed replaces it
+  expect(await priceField.evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd])).toEqual([
+    0,
+    (await priceField.inputValue()).length,
+  ]);
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(edit).toBeFocused();

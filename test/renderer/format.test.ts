@@ -1,6 +1,14 @@
 // Display formatting: fixed decimals with grouping, signs, steps.
 import { describe, expect, it } from 'vitest';
-import { decimalsOf, fmt, fmtCountdown, fmtPct, fmtSigned, toStep } from '../../src-renderer/src/lib/format.ts';
+import {
+  decimalsOf,
+  fmt,
+  fmtCountdown,
+  fmtPct,
+  fmtSigned,
+  fmtSmallPct,
+  toStep,
+} from '../../src-renderer/src/lib/format.ts';
 
 describe('format', () => {
   it('writes exactly the decimals asked, grouped, and never -0', () => {
@@ -16,6 +24,16 @@ describe('format', () => {
     expect(fmtSigned(-1.5, 2)).toBe('-1.50');
     expect(fmtSigned(0.001, 2)).toBe('0.00');
     expect(fmtPct(0.0001, 4)).toBe('0.0100%');
+    // a small share keeps its first significant digit: a one-tick BTC spread, 0.1 on 96,000
+    expect(fmtSmallPct(0.1 / 96_000)).toBe('0.0001%');
+    expect(fmtSmallPct(0.0000001 / 0.0123)).toBe('0.0008%');
+    expect(fmtSmallPct(0.00002)).toBe('0.002%');
+    expect(fmtSmallPct(0.0001)).toBe('0.01%');
+    expect(fmtSmallPct(0.005)).toBe('0.50%');
+    expect(fmtSmallPct(0.12)).toBe('12.00%');
+    expect(fmtSmallPct(1e-12)).toBe('0.000000%');
+    expect(fmtSmallPct(0)).toBe('0.00%');
+    expect(fmtSmallPct(NaN)).toBe('—');
     expect(fmtPct(0.0123, 2, true)).toBe('+1.23%');
   });
 

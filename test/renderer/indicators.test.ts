@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   IndicatorSeries,
+  vwapBreakAfter,
   type IndicatorBar,
   type IndicatorKind,
 } from '../../src-renderer/src/features/chart/indicators.ts';
@@ -98,6 +99,28 @@ describe('indicators, by hand', () => {
       { time: 2 * DAY, high: 31, low: 29, close: 30, volume: 0 }, // no volume yet: its typical price
     ];
     expect(line(run('vwap', [], bars))).toEqual([9, r9(29 / 3), 19, 19.25, 30]);
+  });
+});
+
+describe("VWAP's line broken between days", () => {
+  const H = 3_600_000;
+  const D = 24 * H;
+  const at = (...ts: number[]) => ts.map((time) => ({ time }));
+  it('breaks after the last intraday bar of a UTC day, nowhere else', () => {
+    // 1h bars over midnight: after 23:00, not after 22:00 or 00:00
+    const hours = at(D - 2 * H, D - H, D, D + H);
+    expect([0, 1, 2, 3].map((i) => vwapBreakAfter(hours, i))).toEqual([false, true, false, false]);
+    // 12h bars: after each 12:00 bar
+    const halves = at(0, 12 * H, D, D + 12 * H, 2 * D);
+    expect([0, 1, 2, 3, 4].map((i) => vwapBreakAfter(halves, i))).toEqual([false, true, false, true, false]);
+    // a missing night (a 1h bar at 20:00, the next at 03:00 the day after): broken too
+    expect(vwapBreakAfter(at(D - 4 * H, D + 3 * H), 0)).toBe(true);
+    // daily and weekly bars are each their own day: the line runs on
+    expect([0, 1].map((i) => vwapBreakAfter(at(0, D, 2 * D), i))).toEqual([false, false]);
+    expect(vwapBreakAfter(at(0, 7 * D), 0)).toBe(false);
+    // the newest bar: nothing after it yet
+    expect(vwapBreakAfter(hours, 3)).toBe(false);
+    expect(vwapBreakAfter([], 0)).toBe(false);
   });
 });
 

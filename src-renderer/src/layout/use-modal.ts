@@ -1,5 +1,5 @@
 // One modal overlay at a time (help, the drawers, the pair picker, TP/SL) behaves as a modal
-// dialog: when it opens the focus moves into it (to `initial`, or to the dialog itself), the rest
+// dialog: when it opens the focus moves into it (to `initial`, its text selected, or to the dialog itself), the rest
 // of the page is inert (focus-trap.ts: Tab cannot reach a control behind the veil, a click there
 // does nothing), Tab and Shift+Tab cycle inside it, Esc closes it, and when it closes the focus
 // goes back to what had it before (the button or the field it was opened from), or, when nothing
@@ -22,7 +22,10 @@ export function useModal(
     if (!el) return;
     const before = document.activeElement;
     const free = inertOutside(el);
-    (initial?.current ?? el).focus();
+    const first = initial?.current ?? el;
+    first.focus();
+    // a field opened with a value (a Modify dialog's price) has it selected: what is typed replaces it
+    if (first instanceof HTMLInputElement) first.select();
     return () => {
       free();
       if (before instanceof HTMLElement && before !== document.body && before.isConnected) before.focus();

@@ -44,6 +44,17 @@ export function fmtPct(ratio: number | string | null | undefined, decimals = 2, 
   return `${signed ? fmtSigned(n * 100, decimals) : fmt(n * 100, decimals)}%`;
 }
 
+/**
+ * A small share as a percent that still says something: at least `min` decimals, and as many more
+ * (up to 6) as its first significant digit needs: a one-tick spread of BTC, 0.1 on 96,000, is
+ * "0.0001%", not "0.000%"; 0.5 % stays "0.50%".
+ */
+export function fmtSmallPct(ratio: number, min = 2): string {
+  const p = Math.abs(ratio * 100);
+  const needed = p > 0 && Number.isFinite(p) ? Math.ceil(-Math.log10(p) - 1e-9) : 0;
+  return fmtPct(ratio, Math.min(6, Math.max(min, needed)));
+}
+
 /** Large amounts shortened: 1.23K, 4.56M, 7.89B. */
 export function fmtCompact(v: number | string | null | undefined, decimals = 2): string {
   const n = num(v);

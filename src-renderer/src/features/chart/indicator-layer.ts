@@ -20,7 +20,7 @@ import {
   type WhitespaceData,
 } from 'lightweight-charts';
 import type { Candle } from '../../../../src-shared/types.ts';
-import { INDICATOR_KINDS, IndicatorSeries, type IndicatorBar } from './indicators.ts';
+import { INDICATOR_KINDS, IndicatorSeries, vwapBreakAfter, type IndicatorBar } from './indicators.ts';
 import { slotLabel, type IndicatorSlot } from './indicator-settings.ts';
 
 /** An indicator's values at one bar, for the legend. */
@@ -137,6 +137,12 @@ export class IndicatorLayer {
     const time = toSec(b.time);
     for (const x of this.shown.values()) {
       x.calc.update(this.bars);
+      // a new day's first bar: the VWAP's segment into it from the day before is hidden (point())
+      if (x.slot.kind === 'vwap' && i > n - 1 && vwapBreakAfter(this.bars, i - 1))
+        (x.series[0] as ISeriesApi<'Line'>).update(
+          this.point(x, 0, i - 1, toSec(this.bars[i - 1].time)) as LineData<Time>,
+          true,
+        );
       x.series.forEach((series, line) =>
         (series as ISeriesApi<'Line'>).update(this.point(x, line, i, time) as LineData<Time>),
       );
@@ -216,6 +222,8 @@ export class IndicatorLayer {
     const value = x.calc.lines[line][i];
     if (!Number.isFinite(value)) return { time };
     if (x.slot.kind === 'macd' && line === 2) return { time, value, color: value >= 0 ? HIST_UP : HIST_DOWN };
+    // a line's segment takes its first point's colour: the last bar of a VWAP's day hides the jump to the next
+    if (x.slot.kind === 'vwap' && vwapBreakAfter(this.bars, i)) return { time, value, color: 'transparent' };
     return { time, value };
   }
 }

@@ -68,6 +68,11 @@ export function parseParam(kind: IndicatorKind, index: number, text: string): Pa
 }
 
 /** Why these parameters cannot go together, or null (MACD's fast period under its slow one). */
+/** The parameters (their indexes) a conflict of `kind` is between: the fields marked with it. */
+export function conflictingParams(kind: IndicatorKind): readonly number[] {
+  return kind === 'macd' ? [0, 1] : [];
+}
+
 export function paramsConflict(kind: IndicatorKind, params: readonly number[]): string | null {
   if (kind === 'macd' && !(params[0] < params[1])) return 'Fast: shorter than Slow.';
   return null;

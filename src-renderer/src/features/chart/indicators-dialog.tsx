@@ -10,7 +10,7 @@ import { useModal } from '../../layout/use-modal.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import type { Services } from '../../lib/services.ts';
 import { INDICATOR_KINDS } from './indicators.ts';
-import { paramsConflict, parseParam, slotName, type IndicatorSlot } from './indicator-settings.ts';
+import { conflictingParams, paramsConflict, parseParam, slotName, type IndicatorSlot } from './indicator-settings.ts';
 
 export function IndicatorsDialog() {
   const s = useServices();
@@ -119,7 +119,10 @@ function SlotRow(props: { s: Services; slot: IndicatorSlot; focus?: RefObject<HT
               inputMode="decimal"
               value={texts[i]}
               aria-label={`${slotName(slot)} ${name.toLowerCase()}`}
-              aria-invalid={!checks[i].ok || (error !== null && fieldError === undefined)}
+              aria-invalid={
+                !checks[i].ok ||
+                (error !== null && fieldError === undefined && conflictingParams(slot.kind).includes(i))
+              }
               aria-describedby={error ? errorId : undefined}
               onChange={(e) => edit(i, e.target.value)}
             />

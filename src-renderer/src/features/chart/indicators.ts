@@ -70,6 +70,19 @@ export const INDICATOR_KINDS: Readonly<Record<IndicatorKind, IndicatorKindInfo>>
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Whether VWAP starts anew after bar i within intraday bars: bar i + 1 opens another UTC day than
+ * bar i, and bar i is not a day's (or longer) bar. The line is drawn broken there, not as a jump
+ * from one day's average to the next day's first price (bars of a day or longer are each their own
+ * day, and their line runs on).
+ */
+export function vwapBreakAfter(bars: readonly { time: number }[], i: number): boolean {
+  const a = bars[i];
+  const b = bars[i + 1];
+  if (a === undefined || b === undefined) return false;
+  return Math.floor(a.time / DAY_MS) !== Math.floor(b.time / DAY_MS) && a.time % DAY_MS !== 0;
+}
+
 /** The values of one indicator, a line per array, an element per bar (NaN: none there). */
 export type IndicatorLines = number[][];
 

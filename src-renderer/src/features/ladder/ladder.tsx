@@ -11,7 +11,7 @@
 // A level that leaves the book under the focus hands it to the level now in its place.
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { GroupedLevel } from '../../../../src-shared/sdk/local-order-book.ts';
-import { decimalsOf, fmt, fmtPct } from '../../lib/format.ts';
+import { decimalsOf, fmt, fmtSmallPct } from '../../lib/format.ts';
 import { marketDown } from '../../lib/connection-status.ts';
 import { useServices, useSel } from '../../lib/use-services.ts';
 import { useSymbolView } from '../../lib/use-symbol.ts';
@@ -147,7 +147,7 @@ export function Ladder() {
             // the amount over the share, so that a long price (0.0000001) still fits the row
             <>
               <span>{fmt(spread, pd)}</span>
-              <span>{fmtPct(spread / mid, 3)}</span>
+              <span>{fmtSmallPct(spread / mid)}</span>
             </>
           ) : book.sync === 'idle' || book.sync === 'syncing' ? (
             'syncing…'
