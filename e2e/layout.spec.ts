@@ -179,6 +179,56 @@ test('at 1024x640 the order tables fit their panel (a long pair, a long client i
   await expect(wideRow.getByText(`${clientId.slice(0, 8)}…`, { exact: true })).toBeHidden();
 });
 
+test('at 1024x640 the trade and position histories fit their panel, folding pairs of columns; at 1280 each column of its own', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = '1000PEPEUSDT';
+  const s = await market.symbol(symbol);
+  await market.ensureBook(symbol);
+  const qty = String(Math.ceil((2 * Number(s.min_notional)) / (await market.mid(symbol))));
+  const open = await trader.api.placeOrder({ symbol, side: 1, position_side: 1, position_action: 1, type: 2, qty });
+  const close = await trader.api.placeOrder({ symbol, side: 2, position_side: 1, position_action: 2, type: 2, qty });
+  expect([open.status, close.status]).toEqual([3, 3]);
+  const screen = await openTrading(page, service.url, trader, symbol, { size: { width: 1024, height: 640 } });
+
+  await screen.tabs.show('Trade history');
+  const trade = screen.tabs.tradeHistory.locator('tbody tr').first();
+  await expect(trade).toBeVisible();
+  await screen.tabs.show('Position history');
+  const position = screen.tabs.positionHistory.locator('tbody tr').first();
+  await expect(position).toBeVisible();
+  for (const [tab, table, row, ends] of [
+    ['Trade history', screen.tabs.tradeHistory, trade, [close.order_id, 'Taker']],
+    ['Position history', screen.tabs.positionHistory, position, ['User close', /^(Cross|Isolated) \d+x$/]],
+  ] as const) {
+    await screen.tabs.show(tab);
+    const [tableWidth, panelWidth] = await table.evaluate((t) => [
+      t.scrollWidth,
+      t.closest('[role="tabpanel"]')!.clientWidth,
+    ]);
+    expect(tableWidth, tab).toBeLessThanOrEqual(panelWidth);
+    // the last columns' figures, and a folded one, whole in view
+    for (const text of ends) {
+      const l = (typeof text === 'string' ? row.getByText(text, { exact: true }) : row.getByText(text)).first();
+      await expect(l, `${tab}: ${text}`).toBeInViewport({ ratio: 1 });
+      expect(await uncovered(l), `${tab}: ${text}`).toBe(true);
+    }
+  }
+
+  // a wide window: the folded figures have columns of their own
+  await page.setViewportSize({ width: 1280, height: 800 });
+  for (const head of ['Exit', 'Funding']) {
+    await expect(screen.tabs.positionHistory.getByRole('columnheader', { name: head, exact: true })).toBeVisible();
+  }
+  await screen.tabs.show('Trade history');
+  for (const head of ['Amount', 'Role']) {
+    await expect(screen.tabs.tradeHistory.getByRole('columnheader', { name: head, exact: true })).toBeVisible();
+  }
+});
+
 test('a long base asset (1000PEPEUSDT at 1280x800): book and trades headers keep to their row, the spread to its figures, the top bar its 24h change', async ({
   page,
   service,

@@ -38,10 +38,12 @@ test('a limit order is modified from its row; a refusal shows and changes nothin
   expect(figure(await priceField.inputValue())).toBe(Number(price));
   await expect(amountField).toHaveValue('0.010');
   // the price selected: what is typed replaces it
-  expect(await priceField.evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd])).toEqual([
-    0,
-    (await priceField.inputValue()).length,
-  ]);
+  expect(
+    await priceField.evaluate((el) => {
+      const input = el as unknown as { selectionStart: number | null; selectionEnd: number | null };
+      return [input.selectionStart, input.selectionEnd];
+    }),
+  ).toEqual([0, (await priceField.inputValue()).length]);
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(edit).toBeFocused();

@@ -5,7 +5,7 @@ import type { ClosedPositionRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { RecordTable, When, type Column } from '../../layout/record-table.tsx';
+import { NarrowPair, RecordTable, When, type Column } from '../../layout/record-table.tsx';
 import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
 const CLOSE_TYPE_NAMES: Record<number, string> = {
@@ -40,7 +40,8 @@ export function PositionHistory() {
     { head: 'Closed', cls: 'dim', cell: ({ p }) => <When ms={p.closed_at} /> },
     {
       head: 'Symbol',
-      cls: 'sym',
+      // a narrow window puts the margin tag under the pair (styles.css, .fold-tag)
+      cls: 'sym fold-tag',
       cell: ({ p }) => (
         <>
           {p.symbol}{' '}
@@ -56,16 +57,36 @@ export function PositionHistory() {
       cell: ({ p }) => (p.position_side === PositionSide.LONG ? 'Long' : 'Short'),
     },
     { head: 'Size', headClass: 'num', cls: 'num', cell: ({ p, qd }) => fmt(p.close_quantity, qd) },
-    { head: 'Entry', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.entry_price, pd) },
-    { head: 'Exit', headClass: 'num', cls: 'num', cell: ({ p, pd }) => fmt(p.exit_price, pd) },
     {
-      head: 'Realized PnL',
+      head: <NarrowPair top="Entry" sub="Exit" />,
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ p, pd }) => <NarrowPair top={fmt(p.entry_price, pd)} sub={fmt(p.exit_price, pd)} />,
+    },
+    { head: 'Exit', headClass: 'num wide-only', cls: 'num wide-only', cell: ({ p, pd }) => fmt(p.exit_price, pd) },
+    {
+      // "PnL" on a narrow window (styles.css, .wide-word): the header is wider than its figures
+      head: (
+        <>
+          <span className="wide-word">Realized </span>PnL
+        </>
+      ),
       headClass: 'num',
       cls: ({ p }) => `num ${p.realized_pnl > 0 ? 'up' : p.realized_pnl < 0 ? 'down' : ''}`,
       cell: ({ p }) => fmtSigned(p.realized_pnl, 2),
     },
-    { head: 'Fees', headClass: 'num', cls: 'num', cell: ({ p }) => fmt(p.open_fee + p.close_fee, 4) },
-    { head: 'Funding', headClass: 'num', cls: 'num', cell: ({ p }) => fmtSigned(-p.total_funding_fee, 4) },
+    {
+      head: <NarrowPair top="Fees" sub="Funding" />,
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ p }) => <NarrowPair top={fmt(p.open_fee + p.close_fee, 4)} sub={fmtSigned(-p.total_funding_fee, 4)} />,
+    },
+    {
+      head: 'Funding',
+      headClass: 'num wide-only',
+      cls: 'num wide-only',
+      cell: ({ p }) => fmtSigned(-p.total_funding_fee, 4),
+    },
     {
       head: 'Close type',
       attrs: () => ({ 'data-testid': 'close-type' }),

@@ -4,7 +4,7 @@ import type { TradeRecord } from '../../../../src-shared/types.ts';
 import { fmt, fmtSigned } from '../../lib/format.ts';
 import { useServices } from '../../lib/use-services.ts';
 import { useDecimals } from '../../lib/use-symbol.ts';
-import { RecordTable, When, type Column } from '../../layout/record-table.tsx';
+import { NarrowPair, RecordTable, When, type Column } from '../../layout/record-table.tsx';
 import { sideClass } from '../orders/order-labels.ts';
 import { DayFilter, EmptyHistory, HistoryTools, Select, usePagedHistory } from './history-controls.tsx';
 
@@ -13,6 +13,8 @@ const SIDES: ReadonlyArray<readonly [Side | 0, string]> = [
   [Side.BUY, 'Buy'],
   [Side.SELL, 'Sell'],
 ];
+
+const roleName = (role: TradeRole): string => (role === TradeRole.MAKER ? 'Maker' : 'Taker');
 
 export function TradeHistory() {
   const s = useServices();
@@ -28,21 +30,36 @@ export function TradeHistory() {
         `${t.side === Side.BUY ? 'Buy' : 'Sell'} · ${t.is_close ? 'close' : 'open'} ${t.position_side === PositionSide.LONG ? 'long' : 'short'}`,
     },
     { head: 'Price', headClass: 'num', cls: 'num', cell: ({ t, pd }) => fmt(t.price, pd) },
-    { head: 'Quantity', headClass: 'num', cls: 'num', cell: ({ t, qd }) => fmt(t.qty, qd) },
-    { head: 'Amount', headClass: 'num', cls: 'num', cell: ({ t }) => fmt(t.quote_qty, 2) },
     {
-      head: 'Fee',
+      head: <NarrowPair top="Quantity" sub="Amount" />,
+      headClass: 'num',
+      cls: 'num',
+      cell: ({ t, qd }) => <NarrowPair top={fmt(t.qty, qd)} sub={fmt(t.quote_qty, 2)} />,
+    },
+    { head: 'Amount', headClass: 'num wide-only', cls: 'num wide-only', cell: ({ t }) => fmt(t.quote_qty, 2) },
+    {
+      head: <NarrowPair top="Fee" sub="Role" />,
       headClass: 'num',
       cls: 'num',
       cell: ({ t }) => (
-        <>
-          {fmt(t.fee, 4)} <span className="dim">{t.fee_asset}</span>
-        </>
+        <NarrowPair
+          top={
+            <>
+              {fmt(t.fee, 4)} <span className="dim">{t.fee_asset}</span>
+            </>
+          }
+          sub={roleName(t.role)}
+        />
       ),
     },
-    { head: 'Role', cell: ({ t }) => (t.role === TradeRole.MAKER ? 'Maker' : 'Taker') },
+    { head: 'Role', headClass: 'wide-only', cls: 'wide-only', cell: ({ t }) => roleName(t.role) },
     {
-      head: 'Realized PnL',
+      // "PnL" on a narrow window (styles.css, .wide-word): the header is wider than its figures
+      head: (
+        <>
+          <span className="wide-word">Realized </span>PnL
+        </>
+      ),
       headClass: 'num',
       cls: ({ pnl }) => `num ${pnl > 0 ? 'up' : pnl < 0 ? 'down' : ''}`,
       cell: ({ t, pnl }) => (t.is_close ? fmtSigned(pnl, 2) : '—'),
