@@ -337,4 +337,19 @@ test('at 1024x640 the chart legend keeps to two lines, clear of the labels of th
   expect(legend.height).toBeLessThanOrEqual(40);
   // the price scale and the entry line's label beside it ("Short 0.020") take the right 150 px
   expect(legend.x + legend.width).toBeLessThanOrEqual(chart.x + chart.width - 150);
+
+  // six indicators on: their values on one more line, as many as fit, still clear at the right
+  await page.evaluate(() => {
+    const on = ['ma1', 'ma2', 'ema3', 'boll', 'rsi', 'macd'].map((id) => ({ id, on: true }));
+    (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem(
+      'perpdesk.indicators',
+      JSON.stringify(on),
+    );
+  });
+  await page.reload();
+  await expect(screen.chart.box).toHaveAttribute('data-indicators', 'ma1 ma2 ema3 boll rsi macd');
+  await expect(screen.chart.legend.locator('[data-indicator="ma1"]')).toBeVisible();
+  const studied = (await screen.chart.legend.boundingBox())!;
+  expect(studied.height).toBeLessThanOrEqual(60);
+  expect(studied.x + studied.width).toBeLessThanOrEqual(chart.x + chart.width - 150);
 });
