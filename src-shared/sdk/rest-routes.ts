@@ -98,15 +98,15 @@ export interface MarginHistoryPage {
   }>;
 }
 
+/** A pair's leverage setting, as `GET` and `POST /fapi/v1/leverage` answer it. */
 export interface LeverageSetting {
   symbol: string;
   leverage: number;
-  /** Answered by the GET route. */
-  margin_mode?: MarginMode;
-  /** The pair's maximum leverage (GET route). */
-  max_leverage?: number;
-  /** Largest position notional allowed at this leverage, USDT (both routes). */
-  max_notional?: string;
+  margin_mode: MarginMode;
+  /** The pair's maximum leverage. */
+  max_leverage: number;
+  /** Largest position notional allowed at this leverage, USDT. */
+  max_notional: string;
 }
 
 /** `GET /api/v1/sim`: the simulator of a local venue. */

@@ -62,10 +62,12 @@ describe('leverage', () => {
     expectError(await get('/fapi/v1/leverage', { symbol: 'NOPEUSDT' }), Errors.SYMBOL_NOT_FOUND);
   });
 
-  it('set to 50x: the tier cap comes back, new orders use it', async () => {
-    expect(dataOf(await post('/fapi/v1/leverage', { symbol: 'BTCUSDT', leverage: 50 }))).toStrictEqual({
+  it('set to 50x: the setting in force comes back as GET answers it, with the tier cap; new orders use it', async () => {
+    expect(dataOf(await post('/fapi/v1/leverage', { symbol: 'btcusdt', leverage: 50 }))).toStrictEqual({
       symbol: 'BTCUSDT',
       leverage: 50,
+      margin_mode: 2,
+      max_leverage: 125,
       max_notional: '12000000',
     });
     expect(dataOf(await get('/fapi/v1/leverage', { symbol: 'BTCUSDT' })).leverage).toBe(50);

@@ -134,8 +134,17 @@ describe('learning the cap of a leverage', () => {
   it('reads max_notional of the GET answer, with no POST', async () => {
     let posts = 0;
     const caps = createNotionalCapsStore({
-      leverage: async () => ({ symbol: 'BTCUSDT', leverage: 125, max_notional: '50000' }),
-      setLeverage: async () => (posts++, { symbol: 'BTCUSDT', leverage: 125, max_notional: '1' }),
+      leverage: async () => ({
+        symbol: 'BTCUSDT',
+        leverage: 125,
+        margin_mode: 2 as const,
+        max_leverage: 125,
+        max_notional: '50000',
+      }),
+      setLeverage: async () => (
+        posts++,
+        { symbol: 'BTCUSDT', leverage: 125, margin_mode: 2 as const, max_leverage: 125, max_notional: '1' }
+      ),
     });
     await caps.getState().actions.probe('BTCUSDT');
     expect(caps.getState().caps[capKey('BTCUSDT', 125)]).toBe(50_000);
@@ -148,11 +157,19 @@ describe('learning the cap of a leverage', () => {
       leverage: async () => ({
         symbol: 'BTCUSDT',
         leverage: inForce,
+        margin_mode: 2 as const,
+        max_leverage: 125,
         max_notional: inForce === 125 ? '50000' : '600000',
       }),
       setLeverage: async (_s: string, lev: number) => {
         inForce = lev;
-        return { symbol: 'BTCUSDT', leverage: lev, max_notional: lev === 125 ? '50000' : '600000' };
+        return {
+          symbol: 'BTCUSDT',
+          leverage: lev,
+          margin_mode: 2 as const,
+          max_leverage: 125,
+          max_notional: lev === 125 ? '50000' : '600000',
+        };
       },
     });
     const probe = caps.getState().actions.probe('BTCUSDT');

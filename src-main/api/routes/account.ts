@@ -50,6 +50,28 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
     async (req) => ok(ex.summary(accountIdOf(req))),
   );
 
+  /** A pair's leverage setting as both leverage routes answer it. */
+  const leverageSetting = (accountId: number, symbol: string) => {
+    const s = ex.pairSetting(accountId, symbol);
+    const pair = ex.pair(symbol)!;
+    return {
+      symbol,
+      leverage: s.leverage,
+      margin_mode: s.marginMode,
+      max_leverage: pair.row.maxLeverage,
+      max_notional: String(maxNotional(pair, s.leverage)),
+    };
+  };
+  const leverageSettingSchema = Type.Object({
+    symbol: Type.String({ description: 'Trading pair' }),
+    leverage: Type.Integer({ description: 'Leverage of new orders and positions' }),
+    margin_mode: marginModeOut,
+    max_leverage: Type.Integer({ description: "The pair's maximum leverage" }),
+    max_notional: Type.String({
+      description: 'Largest position notional allowed at this leverage (its tier), USDT',
+    }),
+  });
+
   app.get(
     '/fapi/v1/leverage',
     {
@@ -59,35 +81,10 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
         summary: 'Leverage and margin mode of a pair (signed; extension)',
         description: 'Defaults until changed: leverage min(20, max_leverage), margin mode 2 (cross).',
         querystring: signedQuerystring({ symbol: symbolField }, ['symbol']),
-        response: {
-          200: envelopeSchema(
-            Type.Object({
-              symbol: Type.String({ description: 'Trading pair' }),
-              leverage: Type.Integer({ description: 'Leverage of new orders and positions' }),
-              margin_mode: marginModeOut,
-              max_leverage: Type.Integer({ description: "The pair's maximum leverage" }),
-              max_notional: Type.String({
-                description: 'Largest position notional allowed at this leverage (its tier), USDT',
-              }),
-            }),
-          ),
-          ...errors,
-        },
+        response: { 200: envelopeSchema(leverageSettingSchema), ...errors },
       },
     },
-    async (req) => {
-      const symbol = listedSymbol(venue, req.query.symbol);
-      const s = ex.pairSetting(accountIdOf(req), symbol);
-      const pair = ex.pair(symbol)!;
-      const row = pair.row;
-      return ok({
-        symbol,
-        leverage: s.leverage,
-        margin_mode: s.marginMode,
-        max_leverage: row.maxLeverage,
-        max_notional: String(maxNotional(pair, s.leverage)),
-      });
-    },
+    async (req) => ok(leverageSetting(accountIdOf(req), listedSymbol(venue, req.query.symbol))),
   );
 
   app.post(
@@ -105,27 +102,15 @@ export default async function accountRoutes(app: ApiInstance, opts: { venue: Ven
           "more than an isolated position's margin; nothing changes then.",
         querystring: signedQuerystring(),
         body: leverageBody,
-        response: {
-          200: envelopeSchema(
-            Type.Object({
-              symbol: Type.String({ description: 'Trading pair' }),
-              leverage: Type.Integer({ description: 'Leverage now in force' }),
-              max_notional: Type.String({ description: 'Largest position notional allowed at this leverage, USDT' }),
-            }),
-          ),
-          ...errors,
-        },
+        // the setting now in force, as GET answers it
+        response: { 200: envelopeSchema(leverageSettingSchema), ...errors },
       },
     },
-    async (req) =>
-      ok(
-        await venue.submit({
-          kind: 'setLeverage',
-          accountId: accountIdOf(req),
-          symbol: listedSymbol(venue, req.body.symbol),
-          leverage: req.body.leverage,
-        }),
-      ),
+    async (req) => {
+      const symbol = listedSymbol(venue, req.body.symbol);
+      await venue.submit({ kind: 'setLeverage', accountId: accountIdOf(req), symbol, leverage: req.body.leverage });
+      return ok(leverageSetting(accountIdOf(req), symbol));
+    },
   );
 
   app.post(
