@@ -22,6 +22,15 @@ function uncovered(l: Locator): Promise<boolean> {
   });
 }
 
+/** Expects `table` no wider than its tab's panel: nothing to scroll sideways. */
+async function expectFitsPanel(table: Locator, what: string): Promise<void> {
+  const [tableWidth, panelWidth] = await table.evaluate((t) => [
+    t.scrollWidth,
+    t.closest('[role="tabpanel"]')!.clientWidth,
+  ]);
+  expect(tableWidth, what).toBeLessThanOrEqual(panelWidth);
+}
+
 test('at 1024x640 the screen fits the window: the form whole, the top bar, every chart interval; book and trades as tabs', async ({
   page,
   service,
@@ -101,11 +110,7 @@ for (const [width, height] of [
     await expect(row).toContainText(`${fmtPx(tp)} / ${fmtPx(sl)}`);
 
     // nothing to scroll sideways, so nothing pinned over another column
-    const [tableWidth, panelWidth] = await screen.tabs.positions.evaluate((t) => [
-      t.scrollWidth,
-      t.closest('[role="tabpanel"]')!.clientWidth,
-    ]);
-    expect(tableWidth).toBeLessThanOrEqual(panelWidth);
+    await expectFitsPanel(screen.tabs.positions, 'Positions');
     const edit = row.getByRole('button', { name: `TP/SL ${symbol} long` });
     const close = row.getByRole('button', { name: `Close ${symbol} long` });
     const stopLoss = row.getByText(fmtPx(sl), { exact: true });
@@ -151,11 +156,7 @@ test('at 1024x640 the order tables fit their panel (a long pair, a long client i
   ] as const) {
     await screen.tabs.show(tab);
     await expect(row).toBeVisible();
-    const [tableWidth, panelWidth] = await table.evaluate((t) => [
-      t.scrollWidth,
-      t.closest('[role="tabpanel"]')!.clientWidth,
-    ]);
-    expect(tableWidth, tab).toBeLessThanOrEqual(panelWidth);
+    await expectFitsPanel(table, tab);
     // the client id shows its start, whole on hover
     const id = row.getByText(`${clientId.slice(0, 8)}…`, { exact: true });
     await expect(id).toBeVisible();
@@ -205,11 +206,7 @@ test('at 1024x640 the trade and position histories fit their panel, folding pair
     ['Position history', screen.tabs.positionHistory, position, ['User close', /^(Cross|Isolated) \d+x$/]],
   ] as const) {
     await screen.tabs.show(tab);
-    const [tableWidth, panelWidth] = await table.evaluate((t) => [
-      t.scrollWidth,
-      t.closest('[role="tabpanel"]')!.clientWidth,
-    ]);
-    expect(tableWidth, tab).toBeLessThanOrEqual(panelWidth);
+    await expectFitsPanel(table, tab);
     // the last columns' figures, and a folded one, whole in view
     for (const text of ends) {
       const l = (typeof text === 'string' ? row.getByText(text, { exact: true }) : row.getByText(text)).first();
