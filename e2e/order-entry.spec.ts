@@ -136,6 +136,34 @@ test('a price with thousands separators is sent without them; one that is not a 
   expect(Number(order.price)).toBe(Number(price));
 });
 
+test('a price off the tick and a size off the step are said under their fields as they are typed, and still go to the venue', async ({
+  page,
+  service,
+  trader,
+  market,
+}) => {
+  const symbol = 'ETHUSDT';
+  const { s, price } = await market.priceOffMid(symbol, 0.98);
+  const screen = await openTrading(page, service.url, trader, symbol);
+  await screen.form.type('Limit').click();
+  const priceCheck = page.getByTestId('price-check');
+  const sizeCheck = page.getByTestId('size-check');
+  // a digit past the tick, a size past the step: both said at once
+  await screen.form.price.fill(`${price}${'5'.padStart(6 - s.price_step.split('.')[1].length, '0')}`);
+  await screen.form.size.fill(`${s.qty_step}5`);
+  await expect(priceCheck).toHaveText(`Not on the tick: the venue takes multiples of ${s.price_step}.`);
+  await expect(sizeCheck).toHaveText(`Not on the step: the venue takes multiples of ${s.qty_step}.`);
+  // said, not enforced: sent, the venue refuses (the size first) and nothing is placed
+  await screen.form.button('Open long').click();
+  await expect(screen.form.error).toContainText('3004');
+  expect(await trader.api.openOrders(symbol)).toEqual([]);
+  // typed right, both go
+  await screen.form.price.fill(price);
+  await screen.form.size.fill(s.min_qty);
+  await expect(priceCheck).toHaveCount(0);
+  await expect(sizeCheck).toHaveCount(0);
+});
+
 test('Enter sends the armed side once, says how when nothing is armed, and hands the keyboard back', async ({
   page,
   service,

@@ -24,6 +24,7 @@ import { useLiveSummary } from '../account/use-live-summary.ts';
 import { tabStop, tablistKeys } from '../../layout/tablist-keys.ts';
 import { LeverageEditor } from './leverage-editor.tsx';
 import { LoginHint } from './login-hint.tsx';
+import { priceCheck } from './input-checks.ts';
 import { NOT_A_NUMBER } from './order-model.ts';
 import { SidePreview, SideButton } from './order-side.tsx';
 import { SizeField } from './size-field.tsx';
@@ -81,6 +82,7 @@ export function OrderEntry() {
   }, [symbol, a]);
 
   const fut = entry?.futures;
+  const offTick = fut && f.type === OrderType.LIMIT ? priceCheck(priceIn, fut.price_step) : null;
   // the cap of the leverage in force (once per pair and leverage)
   useEffect(() => {
     if (loggedIn && setting !== undefined) void s.notionalCaps.getState().actions.probe(symbol);
@@ -245,6 +247,11 @@ export function OrderEntry() {
       {priceIn.kind === 'negative' && f.type === OrderType.LIMIT && (
         <p className="warn-text" data-testid="price-invalid">
           A price is above 0.
+        </p>
+      )}
+      {offTick !== null && (
+        <p className="warn-text" data-testid="price-check">
+          {offTick}
         </p>
       )}
 

@@ -6,6 +6,7 @@ import type { FuturesSymbol } from '../../../../src-shared/types.ts';
 import type { OrderFormState } from './order-form-store.ts';
 import { maxOnStep, NOT_A_NUMBER, type OrderModel } from './order-model.ts';
 import { capOf } from './size.ts';
+import { sizeCheck } from './input-checks.ts';
 import { decimalsOf, fmt } from '../../lib/format.ts';
 
 export interface SizeFieldProps {
@@ -20,6 +21,7 @@ export interface SizeFieldProps {
 export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldProps) {
   const a = f.actions;
   const { qtyIn, buy, sell } = model;
+  const offSize = fut && f.sizeMode === 'qty' ? sizeCheck(qtyIn, fut) : null;
   const pctMode = f.sizeMode === 'pct';
   const pctOf = model.pctOf.label;
   const maxQty = fut?.max_qty ?? '';
@@ -76,6 +78,11 @@ export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldP
       {qtyIn.kind === 'negative' && f.sizeMode === 'qty' && (
         <p className="warn-text" data-testid="size-invalid">
           A size is above 0: the buttons say buy or sell.
+        </p>
+      )}
+      {offSize !== null && (
+        <p className="warn-text" data-testid="size-check">
+          {offSize}
         </p>
       )}
 

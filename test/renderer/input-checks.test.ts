@@ -1,0 +1,39 @@
+// The order form's checks of a typed price and size (input-checks.ts): what the venue's own step
+// arithmetic calls off the tick or step, and a size under the pair's minimum; nothing for what is
+// fine, empty, not a number or not above 0 (those have their own messages).
+import { describe, expect, it } from 'vitest';
+import { priceCheck, sizeCheck } from '../../src-renderer/src/features/order-entry/input-checks.ts';
+import { parseDecimalInput } from '../../src-renderer/src/features/order-entry/decimal-input.ts';
+
+const typed = parseDecimalInput;
+const BTC = { qty_step: '0.001', min_qty: '0.001' };
+const SOL = { qty_step: '0.01', min_qty: '0.01' };
+
+describe('the order form’s input checks', () => {
+  it('says a price off the tick, as the venue reckons it', () => {
+    expect(priceCheck(typed('96000.1'), '0.1')).toBeNull();
+    expect(priceCheck(typed('96,000.10'), '0.1')).toBeNull();
+    expect(priceCheck(typed('180.123'), '0.01')).toBe('Not on the tick: the venue takes multiples of 0.01.');
+    expect(priceCheck(typed('96000.15'), '0.1')).toBe('Not on the tick: the venue takes multiples of 0.1.');
+    // a tick that is not a power of ten
+    expect(priceCheck(typed('1.5'), '0.5')).toBeNull();
+    expect(priceCheck(typed('1.25'), '0.5')).toBe('Not on the tick: the venue takes multiples of 0.5.');
+    // a long price on a 1e-7 tick
+    expect(priceCheck(typed('0.0123456'), '0.0000001')).toBeNull();
+    expect(priceCheck(typed('0.01234561'), '0.0000001')).not.toBeNull();
+    // nothing to say: empty, not a number, negative, zero
+    for (const t of ['', 'abc', '-5', '0']) expect(priceCheck(typed(t), '0.1')).toBeNull();
+  });
+
+  it('says a size off the step, then one under the minimum', () => {
+    expect(sizeCheck(typed('0.050'), BTC)).toBeNull();
+    expect(sizeCheck(typed('0.0505'), BTC)).toBe('Not on the step: the venue takes multiples of 0.001.');
+    expect(sizeCheck(typed('0.005'), SOL)).toBe('Not on the step: the venue takes multiples of 0.01.');
+    expect(sizeCheck(typed('0.02'), { qty_step: '0.01', min_qty: '0.05' })).toBe(
+      'Under the minimum of 0.05: the venue refuses it.',
+    );
+    expect(sizeCheck(typed('0.05'), { qty_step: '0.01', min_qty: '0.05' })).toBeNull();
+    expect(sizeCheck(typed('1,000'), { qty_step: '1', min_qty: '1' })).toBeNull();
+    for (const t of ['', 'x', '-1', '0', '0.000']) expect(sizeCheck(typed(t), BTC)).toBeNull();
+  });
+});
