@@ -153,6 +153,8 @@ test('a price off the tick and a size off the step are said under their fields a
   await screen.form.size.fill(`${s.qty_step}5`);
   await expect(priceCheck).toHaveText(`Not on the tick: the venue takes multiples of ${s.price_step}.`);
   await expect(sizeCheck).toHaveText(`Not on the step: the venue takes multiples of ${s.qty_step}.`);
+  await expect(screen.form.price).toHaveAttribute('aria-invalid', 'true');
+  await expect(screen.form.size).toHaveAttribute('aria-invalid', 'true');
   // said, not enforced: sent, the venue refuses (the size first) and nothing is placed
   await screen.form.button('Open long').click();
   await expect(screen.form.error).toContainText('3004');
@@ -162,6 +164,8 @@ test('a price off the tick and a size off the step are said under their fields a
   await screen.form.size.fill(s.min_qty);
   await expect(priceCheck).toHaveCount(0);
   await expect(sizeCheck).toHaveCount(0);
+  await expect(screen.form.price).toHaveAttribute('aria-invalid', 'false');
+  await expect(screen.form.size).toHaveAttribute('aria-invalid', 'false');
 });
 
 test('Enter sends the armed side once, says how when nothing is armed, and hands the keyboard back', async ({

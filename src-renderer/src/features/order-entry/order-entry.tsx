@@ -216,7 +216,7 @@ export function OrderEntry() {
             aria-label="Price"
             inputMode="decimal"
             value={f.price}
-            aria-invalid={priceIn.kind === 'invalid' || priceIn.kind === 'negative'}
+            aria-invalid={priceIn.kind === 'invalid' || priceIn.kind === 'negative' || offTick !== null}
             placeholder={fmt(last, pd)}
             onChange={(e) => a.set({ price: e.target.value })}
           />

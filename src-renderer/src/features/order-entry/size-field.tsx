@@ -37,7 +37,7 @@ export function SizeField({ f, model, futures: fut, base, inputRef }: SizeFieldP
             aria-label="Size"
             inputMode="decimal"
             value={f.qty}
-            aria-invalid={qtyIn.kind === 'invalid' || qtyIn.kind === 'negative'}
+            aria-invalid={qtyIn.kind === 'invalid' || qtyIn.kind === 'negative' || offSize !== null}
             placeholder={`min ${fut?.min_qty ?? ''}`}
             onChange={(e) => a.set({ qty: e.target.value })}
           />
