@@ -144,13 +144,13 @@ test('a price off the tick and a size off the step are said under their fields a
 }) => {
   const symbol = 'ETHUSDT';
   const { s, price } = await market.priceOffMid(symbol, 0.98);
-  const screen = await openTrading(page, service.url, trader, symbol);
-  await screen.form.type('Limit').click();
+  // half a tick past the price, half a step past the smallest size: both said at once
+  const halfPast = (x: string, step: string): string =>
+    (Number(x) + Number(step) / 2).toFixed((step.split('.')[1] ?? '').length + 1);
+  const screen = await openLimitForm(page, service.url, trader, symbol, halfPast(price, s.price_step));
   const priceCheck = page.getByTestId('price-check');
   const sizeCheck = page.getByTestId('size-check');
-  // a digit past the tick, a size past the step: both said at once
-  await screen.form.price.fill(`${price}${'5'.padStart(6 - s.price_step.split('.')[1].length, '0')}`);
-  await screen.form.size.fill(`${s.qty_step}5`);
+  await screen.form.size.fill(halfPast(s.qty_step, s.qty_step));
   await expect(priceCheck).toHaveText(`Not on the tick: the venue takes multiples of ${s.price_step}.`);
   await expect(sizeCheck).toHaveText(`Not on the step: the venue takes multiples of ${s.qty_step}.`);
   await expect(screen.form.price).toHaveAttribute('aria-invalid', 'true');
@@ -159,7 +159,7 @@ test('a price off the tick and a size off the step are said under their fields a
   await screen.form.button('Open long').click();
   await expect(screen.form.error).toContainText('3004');
   expect(await trader.api.openOrders(symbol)).toEqual([]);
-  // typed right, both go
+  // typed right: nothing said
   await screen.form.price.fill(price);
   await screen.form.size.fill(s.min_qty);
   await expect(priceCheck).toHaveCount(0);
