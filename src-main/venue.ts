@@ -26,6 +26,7 @@ import { seedCatalogue } from './market/seed-catalogue.ts';
 import { HistoryWorkers, historyWorkerCount } from './market/sim/history-pool.ts';
 import { AccountsRepo } from './store/accounts-repo.ts';
 import { CandlesRepo } from './store/candles-repo.ts';
+import { ConditionalRepo } from './store/conditional-repo.ts';
 import { BackgroundCandleWriter } from './store/candle-bulk-writer.ts';
 import { MemoryCandleStore } from './store/memory-candle-store.ts';
 import { PriceKlinesRepo } from './store/price-klines-repo.ts';
@@ -174,7 +175,15 @@ function buildVenue(opts: VenueOptions, lock: DataLock | null): LocalVenue {
   } else if (opts.simulate) clock.pause(); // until the simulated market starts (SimulatedMarket.start)
 
   const trading = new TradingRepo(db);
-  const exchange = new Exchange({ symbols, accounts, settings, repo: trading, clock, records: wireRecords });
+  const exchange = new Exchange({
+    symbols,
+    accounts,
+    settings,
+    repo: trading,
+    conditionals: new ConditionalRepo(db),
+    clock,
+    records: wireRecords,
+  });
   // the public tape survives a restart (a replay's ends with it)
   const recentTrades = new RecentTrades(exchange.events, replay === undefined ? new TapeRepo(db) : null);
   const priceKlines = new PriceKlines(exchange.events, new PriceKlinesRepo(db));

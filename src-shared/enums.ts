@@ -80,6 +80,18 @@ export type PositionMode = EnumValue<typeof PositionMode>;
 export const WorkingType = Object.freeze({ MARK_PRICE: 1, LAST_PRICE: 2 } as const);
 export type WorkingType = EnumValue<typeof WorkingType>;
 
+/**
+ * `status` of a conditional order (POST /fapi/v1/conditional/order): 1 waiting for its trigger, 2
+ * triggered (its order was placed: `order_id`), 3 cancelled before it fired, 4 fired but its order
+ * was refused (`reject_code`, `reject_reason`: margin, nothing left to reduce, ...).
+ */
+export const ConditionalStatus = Object.freeze({ NEW: 1, TRIGGERED: 2, CANCELED: 3, REJECTED: 4 } as const);
+export type ConditionalStatus = EnumValue<typeof ConditionalStatus>;
+
+/** `trigger_direction` of a conditional order: 1 fires when the watched price rises to the trigger or above, 2 when it falls to it or below. */
+export const TriggerDirection = Object.freeze({ RISES_TO: 1, FALLS_TO: 2 } as const);
+export type TriggerDirection = EnumValue<typeof TriggerDirection>;
+
 /** `type` of an isolated margin change (Binance's positionMargin `type`): 1 adds margin, 2 removes it. */
 export const MarginChangeType = Object.freeze({ ADD: 1, REDUCE: 2 } as const);
 export type MarginChangeType = EnumValue<typeof MarginChangeType>;

@@ -112,6 +112,13 @@ export const Errors = {
     'order_rejected',
     'The amount exceeds the margin the isolated position can release',
   ),
+  TRIGGER_ALREADY_REACHED: def(
+    3026,
+    400,
+    'order_rejected',
+    'The watched price is already at or past the trigger price: the conditional order would fire at once',
+  ),
+  TOO_MANY_CONDITIONAL_ORDERS: def(3027, 400, 'order_rejected', 'Too many waiting conditional orders'),
 
   // 4290: rate limits (HTTP 429)
   RATE_LIMITED: def(4290, 429, 'rate_limit', 'Too many requests'),

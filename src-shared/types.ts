@@ -34,6 +34,7 @@ import type {
 export type { Envelope } from './errors.ts';
 export * from './types/market.ts';
 export * from './types/trading.ts';
+export * from './types/conditional.ts';
 export * from './types/ws.ts';
 export * from './types/replay.ts';
 

@@ -44,6 +44,7 @@ import botOrderRoutes from './routes/bot-orders.ts';
 import datasetRoutes from './routes/datasets.ts';
 import logoRoutes from './routes/logos.ts';
 import orderRoutes from './routes/orders.ts';
+import conditionalOrderRoutes from './routes/conditional-orders.ts';
 import positionRoutes from './routes/positions.ts';
 import positionMarginRoutes from './routes/position-margin.ts';
 import symbolRoutes from './routes/symbols.ts';
@@ -356,6 +357,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (opts.sweeps !== undefined) await app.register(sweepRoutes, { sweeps: opts.sweeps });
   await app.register(tradingSchemas);
   await app.register(orderRoutes, { venue });
+  await app.register(conditionalOrderRoutes, { venue });
   await app.register(positionRoutes, { venue });
   await app.register(positionMarginRoutes, { venue });
   await app.register(accountRoutes, { venue });

@@ -7,7 +7,7 @@
 // an empty one means the first page.
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 
-export type CursorKind = 'trades' | 'orders' | 'positions' | 'margins';
+export type CursorKind = 'trades' | 'orders' | 'positions' | 'margins' | 'conditionals';
 
 function encodeCursor(kind: CursorKind, lastId: number): string {
   return Buffer.from(`${kind}:${lastId}`, 'utf8').toString('base64url');

@@ -60,7 +60,7 @@ export const symbolField = Type.String({
 });
 
 /** A positive wire decimal: no sign, no exponent, no leading zeros (src-shared/decimal.ts grammar). */
-const decimalField = (description: string) =>
+export const decimalField = (description: string) =>
   Type.String({ minLength: 1, maxLength: 40, pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', description });
 
 export const clientOrderIdField = Type.String({
@@ -112,7 +112,7 @@ export const pageLimit = (def: number, max: number) =>
 
 // ---------------------------------------------------------------- bodies
 
-const orderBodyProperties = {
+export const orderBodyProperties = {
   symbol: symbolField,
   side: sideField,
   position_side: intEnum([1, 2] as const satisfies readonly PositionSide[], '1=long, 2=short (1 in one-way mode)'),

@@ -437,4 +437,38 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE orders SET position_action = 2 WHERE reduce_only = 1 AND position_action = 1;
   `,
+  // 17: conditional orders (trading/conditional.ts): an order held until a watched price reaches its
+  // trigger, then placed (order_id). Ticks and lots as the orders table; qty_lots 0 closes the
+  // whole position, leverage and margin_mode 0 take the account's setting when it fires. Ids come
+  // from the orders' sequence. The waiting ones (status 1) are loaded at start.
+  `
+  CREATE TABLE conditional_orders (
+    id INTEGER PRIMARY KEY,
+    client_order_id TEXT NOT NULL,
+    account_id INTEGER NOT NULL,
+    symbol TEXT NOT NULL,
+    side INTEGER NOT NULL,
+    position_side INTEGER NOT NULL,
+    position_action INTEGER NOT NULL,
+    type INTEGER NOT NULL,
+    price_ticks INTEGER NOT NULL,
+    qty_lots INTEGER NOT NULL,
+    tif INTEGER NOT NULL,
+    reduce_only INTEGER NOT NULL,
+    leverage INTEGER NOT NULL,
+    margin_mode INTEGER NOT NULL,
+    trigger_ticks INTEGER NOT NULL,
+    direction INTEGER NOT NULL,
+    working_type INTEGER NOT NULL,
+    status INTEGER NOT NULL,
+    order_id INTEGER NOT NULL,
+    reject_code INTEGER NOT NULL,
+    reject_reason TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    triggered_at INTEGER NOT NULL
+  );
+  CREATE INDEX conditional_orders_account ON conditional_orders (account_id, id);
+  CREATE INDEX conditional_orders_waiting ON conditional_orders (status) WHERE status = 1;
+  `,
 ];

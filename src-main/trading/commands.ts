@@ -15,6 +15,8 @@ import type {
   OrderRequest,
   PlacementResult,
   PositionRecord,
+  ConditionalOrderRecord,
+  ConditionalOrderRequest,
 } from '../../src-shared/types.ts';
 import type { MarginChange, MarginChangeResult } from './isolated-margin.ts';
 import type { AccountSpec, AccountState } from './ports.ts';
@@ -40,6 +42,8 @@ type Unchecked<T> = { [K in keyof T]: T[K] extends number | undefined ? number |
 export type OrderInput = Unchecked<OrderRequest>;
 /** The wire's bot order request before its enum fields are checked. */
 export type BotOrderInput = Unchecked<BotOrderRequest>;
+/** The wire's conditional order request before its enum fields are checked. */
+export type ConditionalInput = Unchecked<ConditionalOrderRequest>;
 
 export type Command =
   | { kind: 'place'; accountId: number; input: OrderInput }
@@ -48,6 +52,11 @@ export type Command =
   /** Modifies a resting limit order (new price and total quantity), as Binance's modify (orders.ts amendOrder). */
   | ({ kind: 'amend'; accountId: number } & AmendTarget)
   | { kind: 'cancelAll'; accountId: number; symbol: string }
+  /** A conditional order: held until its trigger is reached, then placed (conditional.ts). */
+  | { kind: 'placeConditional'; accountId: number; input: ConditionalInput }
+  | ({ kind: 'cancelConditional'; accountId: number } & CancelTarget)
+  /** Cancels every waiting conditional order of the account (on `symbol` when given). */
+  | { kind: 'cancelAllConditionals'; accountId: number; symbol?: string }
   /**
    * A house order in ticks and lots (the replay's historical book and prints): refused as a bot
    * order would be (pair not trading, size outside min/max, price outside the band), no margin,
@@ -134,6 +143,10 @@ interface CommandResults {
   amend: OrderRecord;
   /** How many orders were cancelled. */
   cancelAll: number;
+  placeConditional: ConditionalOrderRecord;
+  cancelConditional: ConditionalOrderRecord;
+  /** How many were cancelled. */
+  cancelAllConditionals: number;
   cancelBot: { order_id: string; status: number };
   /** The lots the order has left. */
   trimBot: { order_id: string; remaining_lots: number };

@@ -21,7 +21,7 @@ import { IdMap, StringIdMap } from '../core/id-map.ts';
 import { watchesLastPrice, type PositionState } from '../risk/position.ts';
 import { EventBus, type AccountEvent } from './events.ts';
 import { createPairState, type PairState } from './pair-state.ts';
-import type { AccountState, ExchangeDeps, OrderState, TradeState } from './ports.ts';
+import type { AccountState, ConditionalState, ExchangeDeps, OrderState, TradeState } from './ports.ts';
 
 /**
  * Engine account of bot orders sent through the bot route (the house market maker); house engine
@@ -123,6 +123,8 @@ export class TradingCore {
   readonly accounts = new Map<number, AccountLive>();
   /** Orders the exchange tracks: user orders and cached bot orders. */
   readonly orders = new IdMap<LiveOrder>(64);
+  /** Conditional orders waiting for their trigger, by id (conditional.ts). */
+  readonly conditionals = new Map<number, ConditionalState>();
   /** Positions that shrank in this drain: their reduce-only orders are trimmed (fills.ts). */
   readonly trimQueue = new Set<PositionState>();
   /**
@@ -195,7 +197,8 @@ export class TradingCore {
     const hwm = settings.getNumber('id_hwm') ?? 0;
     // a folder from before trade ids had their own blocks: its trades are below id_hwm
     const tradeHwm = settings.getNumber('trade_id_hwm') ?? hwm;
-    this.nextOrderId = Math.max(max.order, hwm) + 1;
+    // conditional orders take their ids from the same sequence
+    this.nextOrderId = Math.max(max.order, this.deps.conditionals.maxId(), hwm) + 1;
     this.nextTradeId = Math.max(max.trade, tradeHwm) + 1;
     this.nextPositionId = max.position + 1;
     this.reserveIds();

@@ -44,6 +44,8 @@ export const ACCOUNT_EVENT_KINDS = {
   funding: '{symbol, position_side, funding_rate, mark_price, amount, time}: a funding payment (amount > 0 received)',
   margin_call:
     '{margin_mode, margin_ratio, wallet, positions: [{symbol, position_side, quantity, mark_price, unrealized_pnl, maintenance_margin}], time}: the margin ratio of the cross positions (margin_mode 1, wallet: the cross wallet less isolated margins) or of one isolated position (2, wallet: its margin) reached 0.8 (liquidation at 1); once, and again after it came back under 0.7; money as decimal strings',
+  conditional:
+    'the conditional order record (the fields of GET /fapi/v1/conditional/openOrders), when it is placed, cancelled, fires (status 2, order_id: the order it placed) or is refused as it fires (status 4, reject_code and reject_reason)',
   margin:
     '{symbol, position_side, type, amount, margin, time}: margin added to (type 1) or removed from (type 2) an isolated position by hand; amount and the margin after it as decimal strings',
 } as const;

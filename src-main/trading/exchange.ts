@@ -18,10 +18,18 @@
 // The exchange depends only on its ports (ports.ts): SQLite or memory-store.ts behind them.
 import { Errors } from '../../src-shared/errors.ts';
 import { CloseType, PositionSide } from '../../src-shared/enums.ts';
-import type { AccountSummary, OrderRecord, PositionRecord } from '../../src-shared/types.ts';
+import type { AccountSummary, ConditionalOrderRecord, OrderRecord, PositionRecord } from '../../src-shared/types.ts';
 import { parseFixed } from '../../src-shared/decimal.ts';
 import { setLeverage, setMarginMode, setPositionMode } from './account-settings.ts';
 import type { Command, ResultOf } from './commands.ts';
+import {
+  cancelAllConditionals,
+  cancelConditional,
+  conditionalRecord,
+  placeConditional,
+  restoreConditionals,
+  waitingOf,
+} from './conditional.ts';
 import { HOUSE_ACCOUNT, openOrdersOf, reject, TradingCore, type AccountLive } from './core.ts';
 import type { EventBus } from './events.ts';
 import { closeLots, drain, recordSyntheticTrade } from './fills.ts';
@@ -66,6 +74,7 @@ export class Exchange {
 
   constructor(deps: ExchangeDeps) {
     this.core = new TradingCore(deps, (core) => new TurnWriter(core));
+    restoreConditionals(this.core);
     this.events = this.core.events;
     this.pairs = this.core.pairs;
   }
@@ -163,6 +172,12 @@ export class Exchange {
         return amendOrder(core, core.requireAccount(c.accountId), c);
       case 'cancelAll':
         return cancelAll(core, core.requireAccount(c.accountId), c.symbol);
+      case 'placeConditional':
+        return placeConditional(core, core.requireAccount(c.accountId), c.input);
+      case 'cancelConditional':
+        return cancelConditional(core, core.requireAccount(c.accountId), c);
+      case 'cancelAllConditionals':
+        return cancelAllConditionals(core, core.requireAccount(c.accountId), c.symbol);
       case 'cancelBot':
         return cancelBotOrder(core, c.symbol, c.orderId);
       case 'trimBot':
@@ -259,6 +274,7 @@ export class Exchange {
   private reset(a: AccountLive, balance: bigint): AccountSummary {
     const core = this.core;
     if (balance < 0n) reject(Errors.INVALID_PARAMETER, 'balance must not be negative');
+    cancelAllConditionals(core, a);
     for (const o of [...a.orders.values()]) {
       const pair = core.pairs.get(o.symbol)!;
       pair.book.cancel(o.id);
@@ -345,6 +361,52 @@ export class Exchange {
     const live = id === undefined ? undefined : a.orders.get(id);
     if (live && (symbol === undefined || live.symbol === symbol)) return live;
     return this.core.deps.repo.orderByClientId(accountId, clientOrderId, symbol);
+  }
+
+  /** An account's waiting conditional orders (on `symbol` when given), by id. */
+  openConditionals(accountId: number, symbol?: string): ConditionalOrderRecord[] {
+    const core = this.core;
+    return waitingOf(core, core.requireAccount(accountId), symbol).map((c) => conditionalRecord(core, c));
+  }
+
+  /**
+   * An account's conditional order by id or client id (a client id names a waiting one, else the
+   * newest stored with it): undefined when it has none such.
+   */
+  conditional(
+    accountId: number,
+    by: { id?: number; clientOrderId?: string; symbol?: string },
+  ): ConditionalOrderRecord | undefined {
+    const core = this.core;
+    const a = core.requireAccount(accountId);
+    const fits = (c: { accountId: number; symbol: string } | undefined) =>
+      c !== undefined && c.accountId === a.id && (by.symbol === undefined || c.symbol === by.symbol);
+    if (by.id !== undefined) {
+      const c = core.conditionals.get(by.id) ?? core.deps.conditionals.byId(by.id);
+      return c !== undefined && fits(c) ? conditionalRecord(core, c) : undefined;
+    }
+    const live = waitingOf(core, a, by.symbol).find((c) => c.clientOrderId === by.clientOrderId);
+    if (live) return conditionalRecord(core, live);
+    const [stored] = core.deps.conditionals.list({
+      accountId: a.id,
+      symbol: by.symbol,
+      clientOrderId: by.clientOrderId,
+      limit: 1,
+    });
+    return stored === undefined ? undefined : conditionalRecord(core, stored);
+  }
+
+  /** An account's conditional orders of every status, newest first (below `beforeId` when given). */
+  conditionalHistory(q: {
+    accountId: number;
+    symbol?: string;
+    status?: number;
+    beforeId?: number;
+    limit: number;
+  }): ConditionalOrderRecord[] {
+    const core = this.core;
+    core.requireAccount(q.accountId);
+    return core.deps.conditionals.list(q).map((c) => conditionalRecord(core, c));
   }
 
   /** Cached bot orders that are still open. */

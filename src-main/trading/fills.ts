@@ -93,7 +93,7 @@ export function recordUntrackedTrade(
   const time = core.now();
   const tradeId = core.takeTradeId();
   pair.lastPriceTicks = priceTicks;
-  if (pair.lastWatch.size !== 0) core.noteTrade(pair, priceTicks);
+  if (pair.lastWatch.size !== 0 || pair.lastConditionals !== 0) core.noteTrade(pair, priceTicks);
   core.events.emit('trade', { symbol: pair.row.symbol, tradeId, priceTicks, qtyLots, takerSide, time });
 }
 
@@ -133,7 +133,7 @@ function apply(core: TradingCore, pair: PairState, e: EngineEvent, untracked: Li
       const tradeId = core.takeTradeId();
       pair.lastPriceTicks = e.priceTicks;
       // last-price triggers are checked once the command is over, never inside its drain
-      if (pair.lastWatch.size !== 0) core.noteTrade(pair, e.priceTicks);
+      if (pair.lastWatch.size !== 0 || pair.lastConditionals !== 0) core.noteTrade(pair, e.priceTicks);
       // the print both fills read and the 'trade' event announces: one object per trade
       const print: TradeEvent = {
         symbol: pair.row.symbol,

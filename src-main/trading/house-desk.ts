@@ -170,7 +170,7 @@ export class HouseDesk {
     const time = core.now();
     const tradeId = core.takeTradeId();
     pair.lastPriceTicks = priceTicks;
-    if (pair.lastWatch.size !== 0) core.noteTrade(pair, priceTicks);
+    if (pair.lastWatch.size !== 0 || pair.lastConditionals !== 0) core.noteTrade(pair, priceTicks);
     this.booked++;
     core.events.emit('trade', { symbol: pair.row.symbol, tradeId, priceTicks, qtyLots, takerSide, time }, this.unheard);
   }

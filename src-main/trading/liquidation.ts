@@ -56,6 +56,7 @@ import type { PairState } from './pair-state.ts';
 import { ADL_CLIENT_ID, liquidationClientId } from './liquidation-client-id.ts';
 import { adlQueue } from './adl-queue.ts';
 import { checkTriggers } from './tpsl.ts';
+import { checkConditionals } from './conditional.ts';
 import { dropGoneCalls, marginCall } from './margin-call.ts';
 
 /** Liquidations, then take-profit / stop-loss triggers, for the pair's current prices. */
@@ -68,6 +69,7 @@ export function checkRisk(core: TradingCore, pair: PairState): void {
       liquidateIfNeeded(core, a, pair);
     }
     checkTriggers(core, pair);
+    checkConditionals(core, pair);
   } finally {
     core.checkingRisk = false;
   }

@@ -9,7 +9,7 @@
 //   otherwise, like the SQLite group commit). afterCommit runs at once when nothing is pending.
 // - Reads run the queued writers first, so they see every change made so far.
 // - Rows are copies: the store never shares an object with the exchange's live state.
-import { OrderStatus } from '../../src-shared/enums.ts';
+import { ConditionalStatus, OrderStatus } from '../../src-shared/enums.ts';
 import type { PositionState } from '../risk/position.ts';
 import type { SymbolRow } from '../core/symbol.ts';
 import type {
@@ -17,6 +17,9 @@ import type {
   AccountSpec,
   AccountState,
   CommitHooks,
+  ConditionalQuery,
+  ConditionalState,
+  ConditionalStorePort,
   FundingRateState,
   FundingRecordState,
   LiquidationFeeState,
@@ -386,5 +389,52 @@ export class MemoryTradingStore implements TradingStorePort, AccountsPort {
     for (const p of this.positions.values()) if (p.accountId === accountId) paid += p.fundingFee;
     for (const c of this.closed) if (c.position.accountId === accountId) paid += c.position.fundingFee;
     return paid;
+  }
+}
+
+/** Conditional orders in memory (the SQLite one: store/conditional-repo.ts). */
+export class MemoryConditionalStore implements ConditionalStorePort {
+  readonly rows = new Map<number, ConditionalState>();
+  private readonly group: { sync(): void };
+
+  /** `group`: the trading store's commit, whose queued writes a read runs first. */
+  constructor(group: { sync(): void }) {
+    this.group = group;
+  }
+
+  save(c: ConditionalState): void {
+    this.rows.set(c.id, { ...c });
+  }
+
+  loadWaiting(): ConditionalState[] {
+    return [...this.rows.values()].filter((c) => c.status === ConditionalStatus.NEW).sort((x, y) => x.id - y.id);
+  }
+
+  byId(id: number): ConditionalState | undefined {
+    this.group.sync();
+    const c = this.rows.get(id);
+    return c ? { ...c } : undefined;
+  }
+
+  list(q: ConditionalQuery): ConditionalState[] {
+    this.group.sync();
+    return [...this.rows.values()]
+      .filter(
+        (c) =>
+          c.accountId === q.accountId &&
+          (q.symbol === undefined || c.symbol === q.symbol) &&
+          (q.status === undefined || c.status === q.status) &&
+          (q.clientOrderId === undefined || c.clientOrderId === q.clientOrderId) &&
+          (q.beforeId === undefined || c.id < q.beforeId),
+      )
+      .sort((x, y) => y.id - x.id)
+      .slice(0, q.limit)
+      .map((c) => ({ ...c }));
+  }
+
+  maxId(): number {
+    let m = 0;
+    for (const id of this.rows.keys()) if (id > m) m = id;
+    return m;
   }
 }

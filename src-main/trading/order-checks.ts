@@ -87,8 +87,8 @@ export function checkClientOrderId(cid: string | undefined): void {
 /** Open orders an account may have on one pair (Binance's default MAX_NUM_ORDERS). */
 export const MAX_OPEN_ORDERS_PER_PAIR = 200;
 
-/** Type, side, time in force, position side and action, quantity, price and band. */
-export function checkShape(pair: PairState, input: OrderInput, mode: PositionMode): CheckedShape {
+/** Type, side, time in force, position side and action, quantity, price and band (unless `band` is false). */
+export function checkShape(pair: PairState, input: OrderInput, mode: PositionMode, band = true): CheckedShape {
   const { row, math } = pair;
   if (row.status !== SymbolStatus.TRADING)
     reject(Errors.SYMBOL_NOT_TRADING, `${row.symbol} is not trading (status ${row.status})`);
@@ -187,13 +187,13 @@ export function checkShape(pair: PairState, input: OrderInput, mode: PositionMod
     const hi = mark * (1 + pair.bandRatio);
     const lo = mark * (1 - pair.bandRatio);
     const px = priceTicks * math.tickValue;
-    if (input.side === Side.BUY && px > hi * (1 + 1e-12)) {
+    if (band && input.side === Side.BUY && px > hi * (1 + 1e-12)) {
       reject(
         Errors.PRICE_OUTSIDE_BAND,
         `A buy above ${math.roundPrice(hi)} (mark ${math.roundPrice(mark)} + ${pair.bandRatio * 100}%) is outside the price band`,
       );
     }
-    if (input.side === Side.SELL && px < lo * (1 - 1e-12)) {
+    if (band && input.side === Side.SELL && px < lo * (1 - 1e-12)) {
       reject(
         Errors.PRICE_OUTSIDE_BAND,
         `A sell below ${math.roundPrice(lo)} (mark ${math.roundPrice(mark)} - ${pair.bandRatio * 100}%) is outside the price band`,

@@ -40,6 +40,12 @@ export interface PairState {
    */
   fireAtOrAbove: number;
   fireAtOrBelow: number;
+  /**
+   * Conditional orders waiting on this pair (trading/conditional.ts), and those of them that watch
+   * the last price: while that is 0 a trade notes nothing for them.
+   */
+  conditionals: number;
+  lastConditionals: number;
   fundingRate: number;
   nextFundingTime: number;
   /** Market time of the last mark/index update, ms (0 before the first). */
@@ -64,7 +70,18 @@ interface BookView {
 
 /** A pair as the transport and the market readers see it: its prices and a read-only book. */
 export type PairView = Readonly<
-  Omit<PairState, 'book' | 'sink' | 'lastWatch' | 'tradeHigh' | 'tradeLow' | 'fireAtOrAbove' | 'fireAtOrBelow'>
+  Omit<
+    PairState,
+    | 'book'
+    | 'sink'
+    | 'lastWatch'
+    | 'tradeHigh'
+    | 'tradeLow'
+    | 'fireAtOrAbove'
+    | 'fireAtOrBelow'
+    | 'conditionals'
+    | 'lastConditionals'
+  >
 > & {
   readonly book: BookView;
 };
@@ -98,6 +115,8 @@ export function createPairState(row: SymbolRow, guard?: ReduceOnlyGuard): PairSt
     tradeLow: 0,
     fireAtOrAbove: 0,
     fireAtOrBelow: Number.MAX_SAFE_INTEGER,
+    conditionals: 0,
+    lastConditionals: 0,
     fundingRate: 0.0001,
     nextFundingTime: 0,
     priceTime: 0,

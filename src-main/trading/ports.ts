@@ -43,6 +43,66 @@ export interface OrderState {
   updatedAt: number;
 }
 
+/**
+ * A conditional order as the exchange keeps and stores it (trading/conditional.ts): the order to
+ * place (ticks, lots; 0 lots: the whole position when it fires) and its trigger.
+ */
+export interface ConditionalState {
+  id: number;
+  clientOrderId: string;
+  accountId: number;
+  symbol: string;
+  side: number;
+  positionSide: number;
+  positionAction: number;
+  /** Of the order it places: 1 limit, 2 market. */
+  type: number;
+  /** The limit price, 0 for a market order. */
+  priceTicks: number;
+  /** 0: close the whole position (close_position). */
+  qtyLots: number;
+  tif: number;
+  reduceOnly: boolean;
+  /** 0: the account's setting when it fires. */
+  leverage: number;
+  marginMode: number;
+  triggerTicks: number;
+  /** 1 fires at or above the trigger, 2 at or below. */
+  direction: number;
+  workingType: number;
+  status: number;
+  /** The order it placed (0 until it fired, and when that order was refused). */
+  orderId: number;
+  rejectCode: number;
+  rejectReason: string;
+  createdAt: number;
+  updatedAt: number;
+  triggeredAt: number;
+}
+
+/** A look-up of an account's conditional orders (every filter optional but the account). */
+export interface ConditionalQuery {
+  accountId: number;
+  symbol?: string;
+  status?: number;
+  clientOrderId?: string;
+  beforeId?: number;
+  limit: number;
+}
+
+/** Where conditional orders are kept (SQLite store/conditional-repo.ts, or memory-store.ts). */
+export interface ConditionalStorePort {
+  /** Inserts or updates one (called inside the turn's group commit). */
+  save(c: ConditionalState): void;
+  /** Those still waiting (status 1), by id. */
+  loadWaiting(): ConditionalState[];
+  byId(id: number): ConditionalState | undefined;
+  /** An account's, newest first (below `beforeId` when given). */
+  list(q: ConditionalQuery): ConditionalState[];
+  /** The highest id stored (0 when none): ids come from the order id sequence. */
+  maxId(): number;
+}
+
 /** One fill of one account (the user's side of a trade, or a bankruptcy / ADL close). */
 export interface TradeState {
   id: number;
@@ -241,6 +301,7 @@ export interface ExchangeDeps {
   accounts: AccountsPort;
   settings: SettingsPort;
   repo: TradingStorePort;
+  conditionals: ConditionalStorePort;
   clock: Clock;
   records: RecordFormat;
 }

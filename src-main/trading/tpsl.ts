@@ -27,6 +27,7 @@ import { OrderFlag } from '../engine/types.ts';
 import { watchesLastPrice, type PositionState } from '../risk/position.ts';
 import { positionNamed, posKey, reject, type AccountLive, type TradingCore } from './core.ts';
 import { drain, venueCloseOrder } from './fills.ts';
+import { fireConditionalsInRange } from './conditional.ts';
 import type { PairState } from './pair-state.ts';
 import { positionRecord } from './views.ts';
 
@@ -183,7 +184,11 @@ export function fireTradeTriggers(core: TradingCore): void {
       const low = pair.tradeLow;
       pair.tradeHigh = 0;
       pair.tradeLow = 0;
-      if (!core.fatal && (high >= pair.fireAtOrAbove || low <= pair.fireAtOrBelow)) fireInRange(core, pair, high, low);
+      if (!core.fatal && (high >= pair.fireAtOrAbove || low <= pair.fireAtOrBelow)) {
+        fireInRange(core, pair, high, low);
+        // the pair's last-price conditional orders, which fold their bounds into the positions'
+        if (pair.lastConditionals !== 0) fireConditionalsInRange(core, pair, high, low);
+      }
     }
   } finally {
     // (after a throw, the ranges not looked at yet are dropped with their pairs)

@@ -23,6 +23,7 @@ import { DatasetsRepo } from '../../src-main/store/datasets-repo.ts';
 import { SettingsRepo } from '../../src-main/store/settings-repo.ts';
 import { SymbolsRepo } from '../../src-main/store/symbols-repo.ts';
 import { TradingRepo } from '../../src-main/store/trading-repo.ts';
+import { ConditionalRepo } from '../../src-main/store/conditional-repo.ts';
 import { Exchange } from '../../src-main/trading/exchange.ts';
 import { FIXTURES } from '../data/archive-fixtures.ts';
 
@@ -91,6 +92,7 @@ export async function replayVenue(
     accounts: new AccountsRepo(db),
     settings: new SettingsRepo(db),
     repo: trading,
+    conditionals: new ConditionalRepo(db),
     clock,
     records: wireRecords,
   });
@@ -152,6 +154,7 @@ export function memoryReplayVenue(
     accounts: new AccountsRepo(db),
     settings: new SettingsRepo(db),
     repo: trading,
+    conditionals: new ConditionalRepo(db),
     clock,
     records: wireRecords,
   });

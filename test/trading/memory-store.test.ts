@@ -11,7 +11,12 @@ import { toNewSymbol } from '../../src-main/market/seed-catalogue.ts';
 import type { SymbolRow } from '../../src-main/core/symbol.ts';
 import type { AccountEvent } from '../../src-main/trading/events.ts';
 import { Exchange } from '../../src-main/trading/exchange.ts';
-import { MemorySettings, MemorySymbols, MemoryTradingStore } from '../../src-main/trading/memory-store.ts';
+import {
+  MemoryConditionalStore,
+  MemorySettings,
+  MemorySymbols,
+  MemoryTradingStore,
+} from '../../src-main/trading/memory-store.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const USDT = 100_000_000n;
@@ -29,6 +34,7 @@ function memoryVenue(store = new MemoryTradingStore(), settings = new MemorySett
     accounts: store,
     settings,
     repo: store,
+    conditionals: new MemoryConditionalStore(store.group),
     clock,
     records: wireRecords,
   });

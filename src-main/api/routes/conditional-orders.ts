@@ -1,0 +1,258 @@
+// Conditional orders (signed; perpdesk's extension, not in the spec): an order held until the mark
+// or the last price reaches a trigger, then placed as POST /fapi/v1/orders places one. Place,
+// cancel one, cancel all, read one, the waiting ones, the history. trading/conditional.ts has the rules.
+import { Type } from 'typebox';
+import { ApiError, Errors } from '../../../src-shared/errors.ts';
+import type { ConditionalOrderRecord } from '../../../src-shared/types.ts';
+import type { Venue } from '../../services/venue.ts';
+import { signedQuerystring } from '../auth.ts';
+import { page } from '../cursor.ts';
+import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
+import { intEnum, type ApiInstance } from '../schemas.ts';
+import {
+  accountIdOf,
+  clientOrderIdField,
+  cursorField,
+  decimalField,
+  idField,
+  listedSymbol,
+  orderBodyProperties,
+  pageLimit,
+  symbolField,
+} from '../trading-schemas.ts';
+import { strictJsonBody } from '../strict-input.ts';
+
+const { qty: _qty, ...orderFields } = orderBodyProperties;
+
+const conditionalBody = Type.Object(
+  {
+    ...orderFields,
+    qty: Type.Optional(
+      decimalField('Contract quantity, on the step, within min_qty..max_qty; absent with close_position'),
+    ),
+    close_position: Type.Optional(
+      Type.Boolean({
+        description:
+          'Close the whole position when it fires (whatever it holds then), by a reduce-only market order: type 2, no qty',
+      }),
+    ),
+    trigger_price: decimalField('Trigger price, on the tick'),
+    trigger_direction: intEnum(
+      [1, 2] as const,
+      '1 fires when the watched price rises to trigger_price or above, 2 when it falls to it or below',
+    ),
+    working_type: Type.Optional(intEnum([1, 2] as const, 'The price watched: 1 mark price (default), 2 last price')),
+  },
+  { additionalProperties: false },
+);
+
+const nullable = (type: 'string' | 'integer', description: string) =>
+  Type.Unsafe<string | number | null>({ type: [type, 'null'], description });
+
+const conditionalRecordSchema = Type.Object({
+  id: Type.String({ description: 'Conditional order id (from the order id sequence)' }),
+  client_order_id: Type.String(),
+  symbol: Type.String(),
+  side: Type.Integer({ description: '1 buy, 2 sell' }),
+  position_side: Type.Integer({ description: '1 long, 2 short' }),
+  position_action: Type.Integer({ description: '1 open, 2 close (reduce-only)' }),
+  type: Type.Integer({ description: 'Of the order it places: 1 limit, 2 market' }),
+  price: Type.String({ description: 'Limit price ("0" for a market order)' }),
+  qty: nullable('string', 'Quantity; null with close_position'),
+  close_position: Type.Boolean(),
+  reduce_only: Type.Boolean(),
+  time_in_force: Type.Integer({ description: '1 GTC, 2 IOC, 3 FOK, 4 GTX' }),
+  leverage: nullable('integer', "null: the account's leverage on the pair when it fires"),
+  margin_mode: nullable('integer', "null: the account's margin mode on the pair when it fires"),
+  trigger_price: Type.String(),
+  trigger_direction: Type.Integer({ description: '1 rises to, 2 falls to' }),
+  working_type: Type.Integer({ description: '1 mark price, 2 last price' }),
+  status: Type.Integer({
+    description: '1 waiting, 2 triggered (order_id placed), 3 cancelled, 4 refused when it fired',
+  }),
+  order_id: nullable('string', 'The order it placed; null before and when refused'),
+  reject_code: nullable('integer', 'Status 4: the code the order route would have answered'),
+  reject_reason: nullable('string', 'Status 4: the message the order route would have answered'),
+  created_at: Type.Integer(),
+  updated_at: Type.Integer(),
+  triggered_at: nullable('integer', 'When it fired (null while waiting or cancelled)'),
+  user_id: Type.String(),
+});
+
+const signedErrors = () => standardErrors(401);
+
+/** One conditional order named by exactly one of its ids: 1002 for neither, 1001 for both. */
+function oneRef(id: number | undefined, clientOrderId: string | undefined): { id: number } | { clientOrderId: string } {
+  if (id !== undefined && clientOrderId === undefined) return { id };
+  if (clientOrderId !== undefined && id === undefined) return { clientOrderId };
+  if (id === undefined)
+    throw new ApiError(Errors.MISSING_PARAMETER, "Missing required query parameter: one of 'id' or 'client_order_id'");
+  throw new ApiError(Errors.INVALID_PARAMETER, "Invalid query parameters: give 'id' or 'client_order_id', not both");
+}
+
+export default async function conditionalOrderRoutes(app: ApiInstance, opts: { venue: Venue }): Promise<void> {
+  const { venue } = opts;
+  const ex = venue.exchange;
+  const refQuery = { id: idField('Conditional order id'), client_order_id: clientOrderIdField };
+
+  app.post(
+    '/fapi/v1/conditional/order',
+    {
+      config: { auth: 'signed' },
+      preValidation: strictJsonBody(conditionalBody),
+      schema: {
+        tags: ['trading'],
+        summary: 'Place a conditional order: stop, take-profit, stop that closes the position (signed; extension)',
+        description:
+          'The body is an order of POST /fapi/v1/orders plus its trigger. The venue holds it, freezing nothing, ' +
+          'until the watched price (working_type 1 mark, the default, checked at every mark; 2 last price, checked ' +
+          'at every mark and after every command that traded, against the highest and lowest price traded) reaches ' +
+          'trigger_price in trigger_direction (1 rises to it or above, 2 falls to it or below); then it places the ' +
+          'order as POST /fapi/v1/orders would, with every check of that route (the price band, margin, the position ' +
+          'a reduce-only order reduces): accepted, the record is status 2 with order_id; refused, status 4 with the ' +
+          "route's reject_code and reject_reason. close_position (type 2, no qty) closes the whole position it holds " +
+          'then. Checked now as its order would be but for the price band, margin and position (3001-3017), and: ' +
+          '3026 when the watched price is already at or past the trigger (it would fire at once), 3027 beyond 10 ' +
+          'waiting on the pair, 3011 for a client_order_id a waiting one of yours uses. Answers the record (status 1).',
+        querystring: signedQuerystring(),
+        body: conditionalBody,
+        response: { 200: envelopeSchema(conditionalRecordSchema), ...signedErrors() },
+      },
+    },
+    async (req) => {
+      const input = { ...req.body, symbol: req.body.symbol.toUpperCase() };
+      return ok(await venue.submit({ kind: 'placeConditional', accountId: accountIdOf(req), input }));
+    },
+  );
+
+  app.delete(
+    '/fapi/v1/conditional/order',
+    {
+      config: { auth: 'signed' },
+      schema: {
+        tags: ['trading'],
+        summary: 'Cancel a waiting conditional order (signed; extension)',
+        description:
+          'Give exactly one of id and client_order_id. Answers the record (status 3). One of yours that is no ' +
+          'longer waiting (named by id) is 3019; an unknown one, or one of another user, 1102.',
+        querystring: signedQuerystring({ symbol: symbolField, ...refQuery }),
+        response: { 200: envelopeSchema(conditionalRecordSchema), ...signedErrors() },
+      },
+    },
+    async (req) => {
+      const r = oneRef(req.query.id, req.query.client_order_id);
+      const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
+      const target = 'id' in r ? { orderId: r.id } : { clientOrderId: r.clientOrderId };
+      return ok(await venue.submit({ kind: 'cancelConditional', accountId: accountIdOf(req), symbol, ...target }));
+    },
+  );
+
+  app.get(
+    '/fapi/v1/conditional/order',
+    {
+      config: { auth: 'signed' },
+      schema: {
+        tags: ['trading'],
+        summary: 'One conditional order, any status (signed; extension)',
+        description:
+          'Give exactly one of id and client_order_id (a client id names your waiting one, else the newest with it). ' +
+          '1102 when you have none such.',
+        querystring: signedQuerystring({ symbol: symbolField, ...refQuery }),
+        response: { 200: envelopeSchema(conditionalRecordSchema), ...signedErrors() },
+      },
+    },
+    async (req) => {
+      const r = oneRef(req.query.id, req.query.client_order_id);
+      const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
+      const rec = ex.conditional(accountIdOf(req), { ...r, symbol });
+      if (rec === undefined) throw new ApiError(Errors.ORDER_NOT_FOUND, 'No conditional order of yours has that id');
+      return ok(rec);
+    },
+  );
+
+  app.delete(
+    '/fapi/v1/conditional/allOpenOrders',
+    {
+      config: { auth: 'signed' },
+      schema: {
+        tags: ['trading'],
+        summary: 'Cancel every waiting conditional order (signed; extension)',
+        description: 'On `symbol` when given, else on every pair. Answers how many were cancelled.',
+        querystring: signedQuerystring({ symbol: symbolField }),
+        response: {
+          200: envelopeSchema(
+            Type.Object({
+              symbol: Type.Union([Type.String(), Type.Null()], { description: 'The pair, null for every pair' }),
+              cancelled: Type.Integer({ description: 'How many conditional orders were cancelled' }),
+            }),
+          ),
+          ...signedErrors(),
+        },
+      },
+    },
+    async (req) => {
+      const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
+      const cancelled = await venue.submit({ kind: 'cancelAllConditionals', accountId: accountIdOf(req), symbol });
+      return ok({ symbol: symbol ?? null, cancelled });
+    },
+  );
+
+  app.get(
+    '/fapi/v1/conditional/openOrders',
+    {
+      config: { auth: 'signed' },
+      schema: {
+        tags: ['trading'],
+        summary: 'Waiting conditional orders (signed; extension)',
+        description: 'Your conditional orders waiting for their trigger (status 1), oldest first; `symbol` filters.',
+        querystring: signedQuerystring({ symbol: symbolField }),
+        response: { 200: envelopeSchema(Type.Array(conditionalRecordSchema)), ...signedErrors() },
+      },
+    },
+    async (req) => {
+      const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
+      return ok(ex.openConditionals(accountIdOf(req), symbol));
+    },
+  );
+
+  app.get(
+    '/fapi/v1/conditional/allOrders',
+    {
+      config: { auth: 'signed' },
+      schema: {
+        tags: ['trading'],
+        summary: 'Conditional order history (signed; extension)',
+        description:
+          'All your conditional orders, every status, newest first, paged like allOrders: pass next_cursor back ' +
+          '(with the same filters) until has_more is false.',
+        querystring: signedQuerystring({
+          symbol: symbolField,
+          status: Type.Optional(intEnum([1, 2, 3, 4] as const, '1 waiting, 2 triggered, 3 cancelled, 4 refused')),
+          cursor: cursorField,
+          limit: pageLimit(100, 500),
+        }),
+        response: {
+          200: envelopeSchema(
+            Type.Object({
+              has_more: Type.Boolean(),
+              next_cursor: Type.String(),
+              items: Type.Array(conditionalRecordSchema),
+            }),
+          ),
+          ...signedErrors(),
+        },
+      },
+    },
+    async (req) => {
+      const { status, cursor, limit } = req.query;
+      const symbol = req.query.symbol === undefined ? undefined : listedSymbol(venue, req.query.symbol);
+      const accountId = accountIdOf(req);
+      const p = page('conditionals', cursor, limit, (beforeId, n) =>
+        ex
+          .conditionalHistory({ accountId, symbol, status, beforeId, limit: n })
+          .map((rec: ConditionalOrderRecord) => ({ id: Number(rec.id), rec })),
+      );
+      return ok({ has_more: p.hasMore, next_cursor: p.nextCursor, items: p.rows.map((r) => r.rec) });
+    },
+  );
+}

@@ -1,0 +1,351 @@
+// Conditional orders: an order request the venue holds until a watched price reaches a trigger,
+// then places as the order route would (stop-market, stop-limit, take-profit, a stop that closes
+// the whole position; Binance's STOP / TAKE_PROFIT family, api/binance translates them).
+//
+// Invariants
+// - A conditional order is checked when it is placed as its order would be (type, side, position
+//   side and action, time in force, tick, step, minimum and maximum quantity, client id), except
+//   what depends on the moment it fires: the price band, the margin, the position a reduce-only
+//   order reduces. Those are the order route's checks when it fires; a refusal then ends the
+//   conditional order REJECTED with the code and message the route would have answered.
+// - It never fires on placement: a trigger the watched price already reached is refused (3026).
+// - A mark-price trigger is checked at every mark (after liquidations and the positions'
+//   take-profits / stop-losses, liquidation.ts checkRisk); a last-price one at every mark too, and
+//   after every command that traded on its pair against the highest and lowest price traded
+//   (tpsl.ts fireTradeTriggers), as the positions' last-price triggers are. A range reaching
+//   several fires them in the order they were placed.
+// - It fires once: it leaves the waiting set before its order is placed, so the order's own trades
+//   cannot fire it again; its order gets the venue's generated client id (api.<order id>).
+// - Nothing is frozen while it waits (Binance freezes nothing for a conditional order either).
+// - Its writes join the command's group commit (repo.group.defer), so an acknowledged one is on
+//   disk before its answer; the `conditional` account event goes out after that commit.
+import { ApiError, Errors } from '../../src-shared/errors.ts';
+import {
+  ConditionalStatus,
+  MarginMode,
+  OrderType,
+  PositionAction,
+  PositionMode,
+  PositionSide,
+  TriggerDirection,
+  WorkingType,
+} from '../../src-shared/enums.ts';
+import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
+import type { ConditionalInput, CancelTarget, OrderInput } from './commands.ts';
+import { reducibleLots, reject, type AccountLive, type TradingCore } from './core.ts';
+import { checkClientOrderId, checkShape } from './order-checks.ts';
+import { placeUserOrder } from './orders.ts';
+import type { PairState } from './pair-state.ts';
+import type { ConditionalState } from './ports.ts';
+
+/** Waiting conditional orders an account may have on one pair (Binance's MAX_NUM_ALGO_ORDERS). */
+export const MAX_CONDITIONALS_PER_PAIR = 10;
+
+/** Places a conditional order of `a` (not fired now: a trigger already reached is refused). */
+export function placeConditional(core: TradingCore, a: AccountLive, input: ConditionalInput): ConditionalOrderRecord {
+  core.checkHealthy();
+  const pair = core.requirePair(input.symbol);
+  const { row, math } = pair;
+  const close = input.close_position === true;
+  if (close) {
+    if (input.qty !== undefined) reject(Errors.INVALID_PARAMETER, 'qty must not be sent with close_position');
+    if (input.type !== OrderType.MARKET)
+      reject(Errors.INVALID_PARAMETER, 'close_position closes by a market order: type must be 2 (market)');
+  } else if (input.qty === undefined) reject(Errors.MISSING_PARAMETER, 'qty is required unless close_position is true');
+  // the order as it will go (a close: reduce-only, its size the position's when it fires), checked
+  // as a placement is but for the price band, which moves with the mark until it fires
+  const probe: OrderInput = {
+    symbol: row.symbol,
+    side: input.side,
+    position_side: input.position_side,
+    position_action: close ? PositionAction.CLOSE : input.position_action,
+    type: input.type,
+    price: input.price,
+    qty: close ? row.minQty : (input.qty as string),
+    time_in_force: input.time_in_force,
+    reduce_only: close ? true : input.reduce_only,
+  };
+  const s = checkShape(pair, probe, a.mode, false);
+  if (input.leverage !== undefined && (input.leverage < 1 || input.leverage > row.maxLeverage))
+    reject(Errors.LEVERAGE_INVALID, `leverage must be from 1 to ${row.maxLeverage} on ${row.symbol}`);
+  const mm: number | undefined = input.margin_mode;
+  if (mm !== undefined && mm !== MarginMode.ISOLATED && mm !== MarginMode.CROSS)
+    reject(Errors.INVALID_PARAMETER, 'margin_mode must be 1 (isolated) or 2 (cross)');
+  const direction: number = input.trigger_direction;
+  if (direction !== TriggerDirection.RISES_TO && direction !== TriggerDirection.FALLS_TO)
+    reject(Errors.INVALID_PARAMETER, 'trigger_direction must be 1 (rises to) or 2 (falls to)');
+  const workingType: number = input.working_type ?? WorkingType.MARK_PRICE;
+  if (workingType !== WorkingType.MARK_PRICE && workingType !== WorkingType.LAST_PRICE)
+    reject(Errors.INVALID_PARAMETER, 'working_type must be 1 (mark price) or 2 (last price)');
+  const t = math.price.toUnits(input.trigger_price);
+  if (!t.ok) {
+    if (t.reason === 'off_step')
+      reject(
+        Errors.PRICE_OFF_TICK,
+        `trigger_price ${input.trigger_price} is not a multiple of the tick ${row.tickSize}`,
+      );
+    reject(Errors.INVALID_PARAMETER, `trigger_price must be a positive decimal string (got '${input.trigger_price}')`);
+  }
+  const triggerTicks = t.value;
+  checkClientOrderId(input.client_order_id);
+  const waiting = waitingOf(core, a, row.symbol);
+  const cid = input.client_order_id;
+  if (cid !== undefined) {
+    const same = waiting.find((c) => c.clientOrderId === cid);
+    if (same !== undefined)
+      reject(
+        Errors.DUPLICATE_CLIENT_ORDER_ID,
+        `client_order_id '${cid}' is used by waiting conditional order ${same.id}`,
+      );
+  }
+  if (waiting.length >= MAX_CONDITIONALS_PER_PAIR)
+    reject(
+      Errors.TOO_MANY_CONDITIONAL_ORDERS,
+      `At most ${MAX_CONDITIONALS_PER_PAIR} waiting conditional orders per account on ${row.symbol}`,
+    );
+  const watched = watchedPrice(pair, workingType);
+  if (reached(direction, watched, triggerTicks * math.tickValue)) {
+    const name = workingType === WorkingType.LAST_PRICE ? 'last price' : 'mark price';
+    reject(
+      Errors.TRIGGER_ALREADY_REACHED,
+      `The ${name} ${math.formatPrice(math.ticksRound(watched))} is already ${direction === TriggerDirection.RISES_TO ? 'at or above' : 'at or below'} the trigger ${math.formatPrice(triggerTicks)}`,
+    );
+  }
+  const id = core.takeOrderId();
+  const time = core.now();
+  const c: ConditionalState = {
+    id,
+    clientOrderId: cid ?? `api.${id}`,
+    accountId: a.id,
+    symbol: row.symbol,
+    side: input.side,
+    positionSide: s.positionSide,
+    positionAction: s.action,
+    type: input.type,
+    priceTicks: s.priceTicks,
+    qtyLots: close ? 0 : s.qtyLots,
+    tif: s.tif,
+    reduceOnly: s.reduceOnly,
+    leverage: input.leverage ?? 0,
+    marginMode: mm ?? 0,
+    triggerTicks,
+    direction,
+    workingType,
+    status: ConditionalStatus.NEW,
+    orderId: 0,
+    rejectCode: 0,
+    rejectReason: '',
+    createdAt: time,
+    updatedAt: time,
+    triggeredAt: 0,
+  };
+  core.conditionals.set(id, c);
+  pair.conditionals++;
+  if (workingType === WorkingType.LAST_PRICE) {
+    pair.lastConditionals++;
+    // the next trade looks at every last-price trigger again (and bounds them anew)
+    pair.fireAtOrAbove = 0;
+    pair.fireAtOrBelow = Number.MAX_SAFE_INTEGER;
+  }
+  return store(core, c);
+}
+
+/** Cancels a waiting conditional order of `a` by id or client id. */
+export function cancelConditional(core: TradingCore, a: AccountLive, by: CancelTarget): ConditionalOrderRecord {
+  core.checkHealthy();
+  let c: ConditionalState | undefined;
+  if (by.orderId !== undefined) {
+    c = core.conditionals.get(by.orderId);
+    if (c?.accountId !== a.id || (by.symbol !== undefined && c.symbol !== by.symbol)) c = undefined;
+  } else if (by.clientOrderId !== undefined) {
+    c = waitingOf(core, a, by.symbol).find((x) => x.clientOrderId === by.clientOrderId);
+  } else reject(Errors.MISSING_PARAMETER, 'id or client_order_id is required');
+  if (c === undefined) {
+    const stored = by.orderId !== undefined ? core.deps.conditionals.byId(by.orderId) : undefined;
+    if (stored !== undefined && stored.accountId === a.id && (by.symbol === undefined || stored.symbol === by.symbol))
+      reject(
+        Errors.ORDER_NOT_CANCELLABLE,
+        `Conditional order ${stored.id} is no longer waiting (status ${stored.status})`,
+      );
+    reject(Errors.ORDER_NOT_FOUND, 'No waiting conditional order of this account has that id');
+  }
+  unwait(core, c);
+  c.status = ConditionalStatus.CANCELED;
+  c.updatedAt = core.now();
+  return store(core, c);
+}
+
+/** Cancels every waiting conditional order of `a` (on `symbol` when given); answers how many. */
+export function cancelAllConditionals(core: TradingCore, a: AccountLive, symbol?: string): number {
+  core.checkHealthy();
+  if (symbol !== undefined) core.requirePair(symbol);
+  const list = waitingOf(core, a, symbol);
+  const time = core.now();
+  for (const c of list) {
+    unwait(core, c);
+    c.status = ConditionalStatus.CANCELED;
+    c.updatedAt = time;
+    store(core, c);
+  }
+  return list.length;
+}
+
+/** The waiting conditional orders of `a` (on `symbol` when given), by id. */
+export function waitingOf(core: TradingCore, a: AccountLive, symbol?: string): ConditionalState[] {
+  const out: ConditionalState[] = [];
+  for (const c of core.conditionals.values())
+    if (c.accountId === a.id && (symbol === undefined || c.symbol === symbol)) out.push(c);
+  return out.sort((x, y) => x.id - y.id);
+}
+
+/** Fires the pair's waiting conditional orders its mark and last price reach (checkRisk, at each mark). */
+export function checkConditionals(core: TradingCore, pair: PairState): void {
+  if (pair.conditionals === 0) return;
+  for (const c of [...core.conditionals.values()]) {
+    if (c.symbol !== pair.row.symbol || c.status !== ConditionalStatus.NEW) continue;
+    if (reached(c.direction, watchedPrice(pair, c.workingType), c.triggerTicks * pair.math.tickValue))
+      fire(core, pair, c);
+  }
+}
+
+/**
+ * Fires the pair's last-price conditional orders the traded range [low, high] (ticks) reaches, and
+ * narrows the pair's bounds (fireAtOrAbove, fireAtOrBelow) to those left (tpsl.ts fireTradeTriggers).
+ */
+export function fireConditionalsInRange(core: TradingCore, pair: PairState, high: number, low: number): void {
+  let above = Number.MAX_SAFE_INTEGER;
+  let below = 0;
+  for (const c of [...core.conditionals.values()]) {
+    if (c.symbol !== pair.row.symbol || c.workingType !== WorkingType.LAST_PRICE || c.status !== ConditionalStatus.NEW)
+      continue;
+    const rises = c.direction === TriggerDirection.RISES_TO;
+    if (rises ? high >= c.triggerTicks : low <= c.triggerTicks) {
+      fire(core, pair, c);
+      continue;
+    }
+    if (rises && c.triggerTicks < above) above = c.triggerTicks;
+    if (!rises && c.triggerTicks > below) below = c.triggerTicks;
+  }
+  if (above < pair.fireAtOrAbove) pair.fireAtOrAbove = above;
+  if (below > pair.fireAtOrBelow) pair.fireAtOrBelow = below;
+}
+
+/** Puts the waiting conditional orders stored back (TradingCore.restore). */
+export function restoreConditionals(core: TradingCore): void {
+  for (const c of core.deps.conditionals.loadWaiting()) {
+    const pair = core.pairs.get(c.symbol);
+    if (pair === undefined || core.account(c.accountId) === undefined) continue;
+    core.conditionals.set(c.id, c);
+    pair.conditionals++;
+    if (c.workingType === WorkingType.LAST_PRICE) pair.lastConditionals++;
+  }
+}
+
+/** The conditional order as the routes show it. */
+export function conditionalRecord(core: TradingCore, c: ConditionalState): ConditionalOrderRecord {
+  const m = core.pairs.get(c.symbol)!.math;
+  return {
+    id: String(c.id),
+    client_order_id: c.clientOrderId,
+    symbol: c.symbol,
+    side: c.side as ConditionalOrderRecord['side'],
+    position_side: c.positionSide as ConditionalOrderRecord['position_side'],
+    position_action: c.positionAction as ConditionalOrderRecord['position_action'],
+    type: c.type as ConditionalOrderRecord['type'],
+    price: m.formatPrice(c.priceTicks),
+    qty: c.qtyLots === 0 ? null : m.formatQty(c.qtyLots),
+    close_position: c.qtyLots === 0,
+    reduce_only: c.reduceOnly,
+    time_in_force: c.tif as ConditionalOrderRecord['time_in_force'],
+    leverage: c.leverage === 0 ? null : c.leverage,
+    margin_mode: !c.marginMode ? null : (c.marginMode as ConditionalOrderRecord['margin_mode']),
+    trigger_price: m.formatPrice(c.triggerTicks),
+    trigger_direction: c.direction as ConditionalOrderRecord['trigger_direction'],
+    working_type: c.workingType as ConditionalOrderRecord['working_type'],
+    status: c.status as ConditionalOrderRecord['status'],
+    order_id: c.orderId === 0 ? null : String(c.orderId),
+    reject_code: c.rejectCode === 0 ? null : c.rejectCode,
+    reject_reason: c.rejectReason === '' ? null : c.rejectReason,
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+    triggered_at: c.triggeredAt === 0 ? null : c.triggeredAt,
+    user_id: String(c.accountId),
+  };
+}
+
+/** The price a trigger watches, as a price: the mark, or the last trade. */
+function watchedPrice(pair: PairState, workingType: number): number {
+  return workingType === WorkingType.LAST_PRICE ? pair.lastPriceTicks * pair.math.tickValue : pair.markPrice;
+}
+
+/** Whether `price` has reached a trigger at `trigger` in `direction` (a relative 1e-12 for the float of the trigger's ticks). */
+function reached(direction: number, price: number, trigger: number): boolean {
+  return direction === TriggerDirection.RISES_TO ? price >= trigger * (1 - 1e-12) : price <= trigger * (1 + 1e-12);
+}
+
+/** Takes a conditional order out of the waiting set. */
+function unwait(core: TradingCore, c: ConditionalState): void {
+  core.conditionals.delete(c.id);
+  const pair = core.pairs.get(c.symbol)!;
+  pair.conditionals--;
+  if (c.workingType === WorkingType.LAST_PRICE) pair.lastConditionals--;
+}
+
+/**
+ * Fires a conditional order: out of the waiting set, then its order placed as the order route
+ * places one (placeUserOrder, all of its checks); a refusal ends it REJECTED with the route's code
+ * and message (the refusal changed nothing).
+ */
+function fire(core: TradingCore, pair: PairState, c: ConditionalState): void {
+  const a = core.account(c.accountId)!;
+  unwait(core, c);
+  const time = core.now();
+  c.triggeredAt = time;
+  c.updatedAt = time;
+  try {
+    const placed = placeUserOrder(core, a, orderOf(pair, a, c));
+    c.status = ConditionalStatus.TRIGGERED;
+    c.orderId = Number(placed.order_id);
+  } catch (err) {
+    if (!(err instanceof ApiError) || core.fatal !== null) throw err;
+    c.status = ConditionalStatus.REJECTED;
+    c.rejectCode = err.def.code;
+    c.rejectReason = err.message;
+  }
+  store(core, c);
+}
+
+/** The order a conditional order places now (a close: the whole position it closes, as it is now). */
+function orderOf(pair: PairState, a: AccountLive, c: ConditionalState): OrderInput {
+  const m = pair.math;
+  let lots = c.qtyLots;
+  if (lots === 0) {
+    lots = reducibleLots(a, c.symbol, c.positionSide, c.side);
+    if (lots === 0) {
+      const where = a.mode === PositionMode.HEDGE ? (c.positionSide === PositionSide.LONG ? 'long ' : 'short ') : '';
+      reject(Errors.NO_POSITION_TO_CLOSE, `No ${where}position on ${c.symbol} to close`);
+    }
+  }
+  return {
+    symbol: c.symbol,
+    side: c.side,
+    position_side: c.positionSide,
+    position_action: c.positionAction,
+    type: c.type,
+    price: c.type === OrderType.LIMIT ? m.formatPrice(c.priceTicks) : undefined,
+    qty: m.formatQty(lots),
+    leverage: c.leverage === 0 ? undefined : c.leverage,
+    margin_mode: !c.marginMode ? undefined : c.marginMode,
+    time_in_force: c.tif,
+    reduce_only: c.reduceOnly,
+  };
+}
+
+/** Stores the conditional order with the command's writes and announces it after their commit. */
+function store(core: TradingCore, c: ConditionalState): ConditionalOrderRecord {
+  const snapshot = { ...c };
+  core.deps.repo.group.defer(() => core.deps.conditionals.save(snapshot));
+  const rec = conditionalRecord(core, c);
+  core.writer.announce({ accountId: c.accountId, kind: 'conditional', data: rec });
+  return rec;
+}

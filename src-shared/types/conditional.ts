@@ -1,0 +1,73 @@
+// Conditional orders (perpdesk's own routes, beyond the spec): an order request held by the venue
+// until a watched price reaches a trigger, then placed as any order is (re-exported by ../types.ts).
+import type {
+  ConditionalStatus,
+  MarginMode,
+  OrderType,
+  PositionAction,
+  PositionSide,
+  Side,
+  TimeInForce,
+  TriggerDirection,
+  WorkingType,
+} from '../enums.ts';
+
+/**
+ * Body of `POST /fapi/v1/conditional/order`: the order to place when the trigger is reached (the
+ * fields of `POST /fapi/v1/orders`), and the trigger. `qty` is absent with `close_position` (the
+ * whole position then, by a reduce-only market order).
+ */
+export interface ConditionalOrderRequest {
+  symbol: string;
+  side: Side;
+  position_side: PositionSide;
+  position_action: PositionAction;
+  type: OrderType;
+  price?: string;
+  qty?: string;
+  close_position?: boolean;
+  leverage?: number;
+  margin_mode?: MarginMode;
+  time_in_force?: TimeInForce;
+  reduce_only?: boolean;
+  client_order_id?: string;
+  trigger_price: string;
+  trigger_direction: TriggerDirection;
+  /** Default 1 (mark price). */
+  working_type?: WorkingType;
+}
+
+/** A conditional order as the routes and the `user` stream's `conditional` event show it. */
+export interface ConditionalOrderRecord {
+  id: string;
+  client_order_id: string;
+  symbol: string;
+  side: Side;
+  position_side: PositionSide;
+  position_action: PositionAction;
+  type: OrderType;
+  /** The limit price ("0" for a market order). */
+  price: string;
+  /** null with close_position. */
+  qty: string | null;
+  close_position: boolean;
+  reduce_only: boolean;
+  time_in_force: TimeInForce;
+  /** null: the account's setting on the pair when it fires. */
+  leverage: number | null;
+  margin_mode: MarginMode | null;
+  trigger_price: string;
+  trigger_direction: TriggerDirection;
+  working_type: WorkingType;
+  status: ConditionalStatus;
+  /** The order it placed when it fired (null before, and when that order was refused). */
+  order_id: string | null;
+  /** Why its order was refused (status 4): the error code and message the order route would have answered. */
+  reject_code: number | null;
+  reject_reason: string | null;
+  created_at: number;
+  updated_at: number;
+  /** When it fired (null while waiting or cancelled). */
+  triggered_at: number | null;
+  user_id: string;
+}

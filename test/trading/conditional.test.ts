@@ -1,0 +1,283 @@
+// Conditional orders (trading/conditional.ts): held until the mark or the last price reaches the
+// trigger, then placed as the order route places one; refused on placement when the trigger is
+// already reached; a refusal when it fires ends it REJECTED with the route's code; kept across a
+// restart; cancelled one by one, all at once and by a paper reset.
+import { describe, expect, it } from 'vitest';
+import { ConditionalStatus, OrderStatus, PositionSide, TriggerDirection, WorkingType } from '../../src-shared/enums.ts';
+import { Errors } from '../../src-shared/errors.ts';
+import type { ConditionalOrderRecord } from '../../src-shared/types.ts';
+import type { ConditionalInput } from '../../src-main/trading/commands.ts';
+import { HOUSE_ACCOUNT, type Exchange } from '../../src-main/trading/exchange.ts';
+import type { LocalVenue as Venue } from '../../src-main/venue.ts';
+import { houseLimit, placeBotOrder, placeOrder, resetAccount, setPrices } from '../helpers/exchange-commands.ts';
+import { btc, refusal, venueKit } from './venues.ts';
+
+const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
+const USDT = 100_000_000n;
+const { venue, user, dataDir } = venueKit({ wall: T0, balance: 100_000n * USDT, simulate: false });
+
+const RISES = TriggerDirection.RISES_TO;
+const FALLS = TriggerDirection.FALLS_TO;
+
+function place(ex: Exchange, accountId: number, o: Partial<ConditionalInput>): ConditionalOrderRecord {
+  const input: ConditionalInput = {
+    symbol: 'BTCUSDT',
+    side: 2,
+    position_side: 1,
+    position_action: 2,
+    type: 2,
+    qty: '0.010',
+    trigger_price: '95000.0',
+    trigger_direction: FALLS,
+    ...o,
+  };
+  return ex.execute({ kind: 'placeConditional', accountId, input });
+}
+
+/** A long of `qty` BTCUSDT opened at market against a house sell at `price`; the mark there. */
+function openLong(v: Venue, u: number, price = '96000.0', qty = '0.010'): void {
+  setPrices(v.exchange, 'BTCUSDT', { mark: Number(price) });
+  houseLimit(v.exchange, 2, price, qty);
+  expect(placeOrder(v.exchange, u, btc({ side: 1, position_side: 1, position_action: 1, type: 2, qty }))).toMatchObject(
+    { status: OrderStatus.FILLED },
+  );
+}
+
+/** One print at `price` between two house accounts (a sell rests, an IOC buy takes it). */
+function print(v: Venue, price: string, qty = '0.002'): void {
+  const o = { symbol: 'BTCUSDT', position_action: 1, type: 1, price, qty };
+  placeBotOrder(v.exchange, { ...o, side: 2, position_side: 2, time_in_force: 1 }, HOUSE_ACCOUNT + 2);
+  placeBotOrder(v.exchange, { ...o, side: 1, position_side: 1, time_in_force: 2 }, HOUSE_ACCOUNT + 3);
+}
+
+const longQty = (v: Venue, u: number): number =>
+  Number(v.exchange.positions(u).find((p) => p.position_side === PositionSide.LONG)?.quantity ?? 0);
+
+describe('conditional orders', () => {
+  it('a stop-market on the mark waits, fires when the mark falls to it, and its order closes the long', () => {
+    const v = venue();
+    const u = user(v, 'cond-stop1');
+    openLong(v, u);
+    const events: unknown[] = [];
+    v.exchange.events.on('account', (e) => {
+      if (e.kind === 'conditional') events.push(e.data);
+    });
+    const c = place(v.exchange, u, { client_order_id: 'my-stop' });
+    expect(c).toMatchObject({
+      status: ConditionalStatus.NEW,
+      client_order_id: 'my-stop',
+      qty: '0.010',
+      close_position: false,
+      reduce_only: true,
+      trigger_price: '95000.0',
+      trigger_direction: FALLS,
+      working_type: WorkingType.MARK_PRICE,
+      order_id: null,
+      triggered_at: null,
+    });
+    expect(v.exchange.openConditionals(u)).toEqual([c]);
+    houseLimit(v.exchange, 1, '94990.0', '0.010'); // a bid for the stop to sell into
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95000.1 });
+    expect(v.exchange.openConditionals(u)).toHaveLength(1); // a tick above: still waiting
+    expect(longQty(v, u)).toBe(0.01);
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95000 });
+    expect(v.exchange.openConditionals(u)).toEqual([]);
+    const fired = v.exchange.conditional(u, { id: Number(c.id) })!;
+    expect(fired.status).toBe(ConditionalStatus.TRIGGERED);
+    expect(fired.triggered_at).toBe(T0);
+    const order = v.exchange.liveOrder(u, Number(fired.order_id))!;
+    expect(order).toMatchObject({ side: 2, type: 2, status: OrderStatus.FILLED, qtyLots: 10, reduceOnly: true });
+    expect(order.clientOrderId).toBe(`api.${order.id}`);
+    expect(longQty(v, u)).toBe(0);
+    // announced when placed and when it fired (after the commit)
+    return new Promise<void>((done) =>
+      setImmediate(() => {
+        expect(events.map((e) => (e as ConditionalOrderRecord).status)).toEqual([1, 2]);
+        done();
+      }),
+    );
+  });
+
+  it('close_position closes what the position holds when it fires, and a take-profit rises to its trigger', () => {
+    const v = venue();
+    const u = user(v, 'cond-close');
+    openLong(v, u, '96000.0', '0.010');
+    const tp = place(v.exchange, u, {
+      qty: undefined,
+      close_position: true,
+      trigger_price: '97000.0',
+      trigger_direction: RISES,
+    });
+    expect(tp).toMatchObject({ qty: null, close_position: true, reduce_only: true });
+    openLong(v, u, '96000.0', '0.005'); // the long grows to 0.015 after the order was placed
+    houseLimit(v.exchange, 1, '96990.0', '0.020');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 97000 });
+    const fired = v.exchange.conditional(u, { id: Number(tp.id) })!;
+    expect(fired.status).toBe(ConditionalStatus.TRIGGERED);
+    expect(v.exchange.liveOrder(u, Number(fired.order_id))!.qtyLots).toBe(15);
+    expect(longQty(v, u)).toBe(0);
+  });
+
+  it('a stop-limit places its limit order when it fires: a price outside the band now is taken, and it rests', () => {
+    const v = venue();
+    const u = user(v, 'cond-limit');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96000 });
+    // a buy stop to open a long at 99,000 (the band today ends near 96000 x 1.05 only when it is a plain order)
+    const c = place(v.exchange, u, {
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 1,
+      price: '99000.0',
+      qty: '0.010',
+      trigger_price: '98900.0',
+      trigger_direction: RISES,
+    });
+    expect(c).toMatchObject({ type: 1, price: '99000.0', time_in_force: 1, reduce_only: false });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 98950 });
+    const fired = v.exchange.conditional(u, { id: Number(c.id) })!;
+    expect(fired.status).toBe(ConditionalStatus.TRIGGERED);
+    expect(v.exchange.openOrders(u)).toMatchObject([{ id: fired.order_id, price: '99000.0', status: OrderStatus.NEW }]);
+  });
+
+  it('is refused on placement as its order would be, and when its trigger is already reached (3026)', () => {
+    const v = venue();
+    const u = user(v, 'cond-refuse');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96000 });
+    const code = (o: Partial<ConditionalInput>) => refusal(() => place(v.exchange, u, o)).def.code;
+    const reached = refusal(() => place(v.exchange, u, { trigger_price: '96000.0' }));
+    expect(reached.def).toBe(Errors.TRIGGER_ALREADY_REACHED);
+    expect(reached.message).toBe('The mark price 96000.0 is already at or below the trigger 96000.0');
+    // rising to a price under the mark is reached too, and named so
+    expect(refusal(() => place(v.exchange, u, { trigger_price: '95000.0', trigger_direction: RISES })).message).toBe(
+      'The mark price 96000.0 is already at or above the trigger 95000.0',
+    );
+    expect(code({ trigger_price: '95000.05' })).toBe(Errors.PRICE_OFF_TICK.code);
+    expect(code({ qty: '0.0105' })).toBe(Errors.QTY_OFF_STEP.code);
+    expect(code({ close_position: true })).toBe(Errors.INVALID_PARAMETER.code); // qty with close_position
+    expect(code({ qty: undefined })).toBe(Errors.MISSING_PARAMETER.code);
+    expect(code({ qty: undefined, close_position: true, type: 1, price: '95000.0' })).toBe(
+      Errors.INVALID_PARAMETER.code,
+    );
+    expect(code({ side: 1 })).toBe(Errors.POSITION_SIDE_MISMATCH.code); // closing a long is a sell
+    expect(code({ type: 2, price: '95000.0' })).toBe(Errors.PRICE_NOT_ALLOWED.code);
+    expect(code({ trigger_direction: 3 })).toBe(Errors.INVALID_PARAMETER.code);
+    expect(code({ working_type: 3 })).toBe(Errors.INVALID_PARAMETER.code);
+    expect(code({ leverage: 1000 })).toBe(Errors.LEVERAGE_INVALID.code);
+    expect(code({ client_order_id: 'api.12' })).toBe(Errors.INVALID_PARAMETER.code);
+    expect(v.exchange.openConditionals(u)).toEqual([]);
+    // a client id is unique among the waiting ones; ten wait on a pair at most
+    place(v.exchange, u, { client_order_id: 'dup' });
+    expect(code({ client_order_id: 'dup' })).toBe(Errors.DUPLICATE_CLIENT_ORDER_ID.code);
+    for (let i = 0; i < 9; i++) place(v.exchange, u, { trigger_price: String(90000 + i) });
+    expect(code({ trigger_price: '89000.0' })).toBe(Errors.TOO_MANY_CONDITIONAL_ORDERS.code);
+    expect(v.exchange.openConditionals(u)).toHaveLength(10);
+    // another pair has room of its own
+    place(v.exchange, u, {
+      symbol: 'ETHUSDT',
+      qty: '0.10',
+      trigger_price: '100.00',
+    });
+  });
+
+  it('a refusal when it fires ends it REJECTED with the code and message the order route would answer', () => {
+    const v = venue();
+    const u = user(v, 'cond-rej01', 100n * USDT);
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96000 });
+    // nothing to close when it fires
+    const close = place(v.exchange, u, { qty: undefined, close_position: true });
+    // an opening buy stop worth far more than the wallet: margin
+    const big = place(v.exchange, u, {
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      qty: '1.000',
+      trigger_price: '97000.0',
+      trigger_direction: RISES,
+    });
+    setPrices(v.exchange, 'BTCUSDT', { mark: 94000 });
+    expect(v.exchange.conditional(u, { id: Number(close.id) })).toMatchObject({
+      status: ConditionalStatus.REJECTED,
+      order_id: null,
+      reject_code: Errors.NO_POSITION_TO_CLOSE.code,
+      reject_reason: 'No long position on BTCUSDT to close',
+    });
+    houseLimit(v.exchange, 2, '97000.0', '1.000');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 97000 });
+    const rejected = v.exchange.conditional(u, { id: Number(big.id) })!;
+    expect(rejected).toMatchObject({
+      status: ConditionalStatus.REJECTED,
+      reject_code: Errors.INSUFFICIENT_MARGIN.code,
+    });
+    expect(rejected.reject_reason).toMatch(/^Order needs .* USDT of margin and fees; available is 100\.00 USDT$/);
+    expect(v.exchange.openOrders(u)).toEqual([]);
+    expect(v.exchange.positions(u)).toEqual([]);
+  });
+
+  it('on the last price it fires on a trade that reaches it, whoever trades, once, in the order placed', () => {
+    const v = venue();
+    const u = user(v, 'cond-last1');
+    openLong(v, u, '96000.0', '0.030');
+    const last = (trigger: string) =>
+      place(v.exchange, u, { working_type: WorkingType.LAST_PRICE, trigger_price: trigger });
+    const first = last('95500.0');
+    const second = last('95400.0');
+    const third = last('95350.0');
+    const status = (c: ConditionalOrderRecord) => v.exchange.conditional(u, { id: Number(c.id) })!;
+    setPrices(v.exchange, 'BTCUSDT', { mark: 95000 }); // the mark is not what they watch
+    expect(v.exchange.openConditionals(u)).toHaveLength(3);
+    houseLimit(v.exchange, 1, '95440.0', '0.010');
+    print(v, '95450.0'); // the house trades through the first only; its sale at 95,440 reaches no other
+    expect(status(first).status).toBe(ConditionalStatus.TRIGGERED);
+    expect([status(second).status, status(third).status]).toEqual([ConditionalStatus.NEW, ConditionalStatus.NEW]);
+    expect(longQty(v, u)).toBe(0.02);
+    houseLimit(v.exchange, 1, '95300.0', '0.020');
+    print(v, '95400.0'); // reaches the second; its own sale at 95,300 goes through the third, which fires in turn
+    const [a, b] = [status(second), status(third)];
+    expect([a.status, b.status]).toEqual([ConditionalStatus.TRIGGERED, ConditionalStatus.TRIGGERED]);
+    expect(Number(b.order_id)).toBeGreaterThan(Number(a.order_id));
+    expect(longQty(v, u)).toBe(0);
+    // spent: nothing waits, and the first fired once
+    expect(v.exchange.openConditionals(u)).toEqual([]);
+    expect(v.exchange.openOrders(u)).toEqual([]);
+  });
+
+  it('is cancelled by id or client id, all at once, and by a paper reset; a cancel of a spent one is 3019', () => {
+    const v = venue();
+    const u = user(v, 'cond-cancl');
+    const other = user(v, 'cond-other');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96000 });
+    const a = place(v.exchange, u, { client_order_id: 'a' });
+    place(v.exchange, u, { client_order_id: 'b', trigger_price: '94000.0' });
+    const ex = v.exchange;
+    const cancel = (accountId: number, by: object) => ex.execute({ kind: 'cancelConditional', accountId, ...by });
+    expect(refusal(() => cancel(other, { orderId: Number(a.id) })).def).toBe(Errors.ORDER_NOT_FOUND);
+    expect(cancel(u, { orderId: Number(a.id) })).toMatchObject({ id: a.id, status: ConditionalStatus.CANCELED });
+    expect(refusal(() => cancel(u, { orderId: Number(a.id) })).def).toBe(Errors.ORDER_NOT_CANCELLABLE);
+    expect(cancel(u, { clientOrderId: 'b' })).toMatchObject({ client_order_id: 'b', status: 3 });
+    place(v.exchange, u, {});
+    place(v.exchange, u, { symbol: 'ETHUSDT', qty: '0.10', trigger_price: '100.00' });
+    expect(ex.execute({ kind: 'cancelAllConditionals', accountId: u, symbol: 'BTCUSDT' })).toBe(1);
+    expect(ex.openConditionals(u).map((c) => c.symbol)).toEqual(['ETHUSDT']);
+    resetAccount(ex, u, 1000n * USDT);
+    expect(ex.openConditionals(u)).toEqual([]);
+    expect(ex.conditionalHistory({ accountId: u, limit: 10 }).map((c) => c.status)).toEqual([3, 3, 3, 3]);
+  });
+
+  it('waits across a restart, fires after it, and the ids go on past it', async () => {
+    const dir = dataDir('perpdesk-cond-');
+    const v1 = venue(dir);
+    const u = user(v1, 'cond-keep1');
+    openLong(v1, u);
+    const c = place(v1.exchange, u, { client_order_id: 'keep' });
+    await v1.close();
+    const v2 = venue(dir);
+    expect(v2.exchange.openConditionals(u)).toEqual([c]);
+    houseLimit(v2.exchange, 1, '94990.0', '0.010');
+    setPrices(v2.exchange, 'BTCUSDT', { mark: 94999 });
+    const fired = v2.exchange.conditional(u, { clientOrderId: 'keep' })!;
+    expect(fired.status).toBe(ConditionalStatus.TRIGGERED);
+    expect(Number(fired.order_id)).toBeGreaterThan(Number(c.id));
+    expect(longQty(v2, u)).toBe(0);
+  });
+});
