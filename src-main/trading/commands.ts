@@ -7,7 +7,7 @@
 // quantities are decimal strings as on the wire, except the market-side commands: 'prices' and
 // 'funding' carry the simulator's floats, 'houseOrder', 'houseTrim', 'houseGrow' and 'housePrint' (the replay's historical
 // book, millions a run) the engine's ticks and lots.
-import type { PositionMode } from '../../src-shared/enums.ts';
+import type { PositionMode, WorkingType } from '../../src-shared/enums.ts';
 import type {
   AccountSummary,
   BotOrderRequest,
@@ -20,7 +20,9 @@ import type {
 } from '../../src-shared/types.ts';
 import type { MarginChange, MarginChangeResult } from './isolated-margin.ts';
 import type { AccountSpec, AccountState } from './ports.ts';
-import type { TriggerSpec } from './tpsl.ts';
+
+/** A take-profit / stop-loss trigger: its price (null removes it), and what it watches (the wire's working_type). */
+export type TriggerSpec = { price: string | null; trigger: WorkingType } | undefined;
 
 /** One open order of a user, by id or client id (the pair narrows a client id look-up). */
 export interface CancelTarget {

@@ -26,13 +26,11 @@ import type { PositionRecord } from '../../src-shared/types.ts';
 import { OrderFlag } from '../engine/types.ts';
 import { watchesLastPrice, type PositionState } from '../risk/position.ts';
 import { positionNamed, posKey, reject, type AccountLive, type TradingCore } from './core.ts';
+import type { TriggerSpec } from './commands.ts';
 import { drain, venueCloseOrder } from './fills.ts';
 import { fireConditionalsInRange } from './conditional.ts';
 import type { PairState } from './pair-state.ts';
 import { positionRecord } from './views.ts';
-
-/** A trigger: its price, and what it watches (the wire's working_type). */
-export type TriggerSpec = { price: string | null; trigger: WorkingType } | undefined;
 
 /** A take-profit / stop-loss change of one position: undefined leaves a trigger as it is, price null removes it. */
 export interface TpSlChange {

@@ -13,6 +13,8 @@ export type {
   BotOrderRequest,
   Candle,
   ClosedPositionRecord,
+  ConditionalOrderRecord,
+  ConditionalOrderRequest,
   DepthSnapshotEvent,
   DepthUpdateEvent,
   Envelope,
@@ -34,6 +36,7 @@ export type {
 export { CandleIndex } from '../types.ts';
 export {
   CloseType,
+  ConditionalStatus,
   MarginMode,
   OrderStatus,
   OrderType,
@@ -43,6 +46,7 @@ export {
   Side,
   TimeInForce,
   TradeRole,
+  TriggerDirection,
   WorkingType,
 } from '../enums.ts';
 export { buildSignedQuery, hmacSha256Hex } from '../sign.ts';

@@ -35,6 +35,7 @@ import type {
 import type { MarginMode, OrderStatus, PositionSide, Side } from '../enums.ts';
 import { buildSignedQuery, serializeQuery } from '../sign.ts';
 import { unwrap, unwrapBare } from './rest-answer.ts';
+import { ConditionalOrders } from './rest-conditionals.ts';
 import { CLIENT_ERROR, NO_CREDENTIALS, PerpdeskApiError } from './rest-request.ts';
 import type { Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
 import type {
@@ -64,6 +65,7 @@ export { CLIENT_ERROR, NO_ANSWER, NO_CREDENTIALS, PerpdeskApiError, toQueryStrin
 export type { AuthKind, Query, RawExchange, RequestOptions, RestClientOptions } from './rest-request.ts';
 export { unwrap } from './rest-answer.ts';
 export type * from './rest-routes.ts';
+export type { ConditionalHistoryQuery, ConditionalPage, ConditionalRef } from './rest-conditionals.ts';
 
 /** The HTTP status of a CSV answer (an error comes back as an envelope). */
 const HTTP_OK = 200;
@@ -77,6 +79,8 @@ export class RestClient {
   private apiSecret: string | undefined;
   /** Added to the local clock for signature timestamps (server minus local), ms. */
   timeOffsetMs = 0;
+  /** The conditional order routes (stop, take-profit, stop-limit, close-position triggers). */
+  readonly conditionals = new ConditionalOrders((method, path, query, body) => this.signed(method, path, query, body));
 
   constructor(opts: RestClientOptions) {
     this.opts = opts;

@@ -105,6 +105,7 @@ const KNOWN: Record<string, unknown> = {
   interval: '1m',
   qty: '0.010',
   price: '95000.0',
+  trigger_price: '97000.0',
   amount: '1',
   tick_size: '0.01',
   step_size: '0.001',

@@ -40,3 +40,35 @@ export async function getJson(
   }
   return { status: r.statusCode, body, raw: r.body, type: String(r.headers['content-type'] ?? '') };
 }
+
+/** A request as injectFetch hands it to the application. */
+export interface SentRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/**
+ * A fetch that hands each request to the application by Fastify's inject (no socket): the SDK's
+ * clients against the real routes. `onSend` sees each request as sent.
+ */
+export function injectFetch(app: FastifyInstance, onSend?: (s: SentRequest) => void): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = String(input);
+    const headers = (init?.headers ?? {}) as Record<string, string>;
+    const body = init?.body === undefined || init?.body === null ? undefined : String(init.body);
+    onSend?.({ url, method: init?.method ?? 'GET', headers, body });
+    const u = new URL(url);
+    const r = await app.inject({
+      method: (init?.method ?? 'GET') as 'GET',
+      url: u.pathname + u.search,
+      headers,
+      payload: body,
+    });
+    return new Response(r.body, {
+      status: r.statusCode,
+      headers: { 'content-type': String(r.headers['content-type'] ?? '') },
+    });
+  }) as typeof fetch;
+}

@@ -6,7 +6,7 @@ import type { AccountSummary, OrderRecord, PlacementResult, PositionRecord } fro
 import { HOUSE_ACCOUNT, type BotOrderInput, type Exchange, type OrderInput } from '../../src-main/trading/exchange.ts';
 import type { CancelTarget } from '../../src-main/trading/commands.ts';
 import type { AccountSpec, AccountState } from '../../src-main/trading/ports.ts';
-import type { TriggerSpec } from '../../src-main/trading/tpsl.ts';
+import type { TriggerSpec } from '../../src-main/trading/commands.ts';
 
 export function placeOrder(ex: Exchange, accountId: number, input: OrderInput): PlacementResult {
   return ex.execute({ kind: 'place', accountId, input });

@@ -7,7 +7,7 @@ import { placeBotOrder, placeOrder, setPrices, setTpSl } from '../helpers/exchan
 import { describe, expect, it } from 'vitest';
 import { CloseType, OrderStatus, PositionSide, WorkingType } from '../../src-shared/enums.ts';
 import { Errors } from '../../src-shared/errors.ts';
-import type { TriggerSpec } from '../../src-main/trading/tpsl.ts';
+import type { TriggerSpec } from '../../src-main/trading/commands.ts';
 import { HOUSE_ACCOUNT } from '../../src-main/trading/exchange.ts';
 import { type LocalVenue as Venue } from '../../src-main/venue.ts';
 import { Simulator } from '../../src-main/market/sim/simulator.ts';

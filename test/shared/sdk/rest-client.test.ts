@@ -5,30 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { PerpdeskApiError, RestClient } from '../../../src-shared/sdk/rest-client.ts';
-import { makeApp, type TestApp } from '../../helpers/app.ts';
+import { injectFetch, makeApp, type TestApp } from '../../helpers/app.ts';
 
 let t: TestApp;
 const sent: Array<{ url: string; method: string; headers: Record<string, string>; body: string | undefined }> = [];
-
-function injectFetch(app: TestApp['app']): typeof fetch {
-  return (async (input: string | URL | Request, init?: RequestInit) => {
-    const url = String(input);
-    const headers = (init?.headers ?? {}) as Record<string, string>;
-    const body = init?.body === undefined || init?.body === null ? undefined : String(init.body);
-    sent.push({ url, method: init?.method ?? 'GET', headers, body });
-    const u = new URL(url);
-    const r = await app.inject({
-      method: (init?.method ?? 'GET') as 'GET',
-      url: u.pathname + u.search,
-      headers,
-      payload: body,
-    });
-    return new Response(r.body, {
-      status: r.statusCode,
-      headers: { 'content-type': String(r.headers['content-type'] ?? '') },
-    });
-  }) as typeof fetch;
-}
 
 const KEY = 'sdk_test_key_1';
 const SECRET = 'sdk_test_secret_1';
@@ -45,7 +25,7 @@ afterAll(async () => {
 });
 
 function client(opts: { apiKey?: string; apiSecret?: string } = { apiKey: KEY, apiSecret: SECRET }): RestClient {
-  return new RestClient({ baseUrl: 'http://127.0.0.1:1', fetch: injectFetch(t.app), ...opts });
+  return new RestClient({ baseUrl: 'http://127.0.0.1:1', fetch: injectFetch(t.app, (s) => sent.push(s)), ...opts });
 }
 
 describe('RestClient', () => {

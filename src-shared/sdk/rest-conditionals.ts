@@ -1,0 +1,65 @@
+// The conditional order routes (`/fapi/v1/conditional/...`, signed) as the REST client's
+// `conditionals` member: place, cancel one or all, read one, the waiting ones, the history.
+import type { ConditionalStatus } from '../enums.ts';
+import type { ConditionalOrderRecord, ConditionalOrderRequest } from '../types.ts';
+import type { Query } from './rest-request.ts';
+
+/** A conditional order named by its id, or by the client id it was placed with. */
+export type ConditionalRef = { id: string | number } | { clientOrderId: string };
+
+/** A cursor page of `GET /fapi/v1/conditional/allOrders`. */
+export interface ConditionalPage {
+  has_more: boolean;
+  next_cursor: string;
+  items: ConditionalOrderRecord[];
+}
+
+export interface ConditionalHistoryQuery {
+  symbol?: string;
+  status?: ConditionalStatus;
+  cursor?: string;
+  limit?: number;
+}
+
+type Signed = <T>(method: string, path: string, query?: Query, body?: unknown) => Promise<T>;
+
+const refQuery = (ref: ConditionalRef): Query =>
+  'id' in ref ? { id: String(ref.id) } : { client_order_id: ref.clientOrderId };
+
+export class ConditionalOrders {
+  private readonly signed: Signed;
+
+  constructor(signed: Signed) {
+    this.signed = signed;
+  }
+
+  /** Places one (`POST /fapi/v1/conditional/order`): held, freezing nothing, until its trigger is reached. */
+  place(body: ConditionalOrderRequest): Promise<ConditionalOrderRecord> {
+    return this.signed('POST', '/fapi/v1/conditional/order', undefined, body);
+  }
+
+  /** Cancels a waiting one (`DELETE /fapi/v1/conditional/order`); answers it with status 3. */
+  cancel(ref: ConditionalRef, symbol?: string): Promise<ConditionalOrderRecord> {
+    return this.signed('DELETE', '/fapi/v1/conditional/order', { ...refQuery(ref), symbol });
+  }
+
+  /** Cancels every waiting one, on `symbol` or on every pair (`DELETE /fapi/v1/conditional/allOpenOrders`). */
+  cancelAll(symbol?: string): Promise<{ symbol: string | null; cancelled: number }> {
+    return this.signed('DELETE', '/fapi/v1/conditional/allOpenOrders', { symbol });
+  }
+
+  /** One, any status (`GET /fapi/v1/conditional/order`). */
+  get(ref: ConditionalRef, symbol?: string): Promise<ConditionalOrderRecord> {
+    return this.signed('GET', '/fapi/v1/conditional/order', { ...refQuery(ref), symbol });
+  }
+
+  /** The waiting ones, oldest first (`GET /fapi/v1/conditional/openOrders`). */
+  open(symbol?: string): Promise<ConditionalOrderRecord[]> {
+    return this.signed('GET', '/fapi/v1/conditional/openOrders', { symbol });
+  }
+
+  /** Every one, newest first, by cursor (`GET /fapi/v1/conditional/allOrders`). */
+  history(query: ConditionalHistoryQuery = {}): Promise<ConditionalPage> {
+    return this.signed('GET', '/fapi/v1/conditional/allOrders', { ...query });
+  }
+}

@@ -1,0 +1,112 @@
+// The conditional order routes (/fapi/v1/conditional/...) through the SDK's client on the real
+// application: place, read, list, page, cancel one and all, a trigger that fires and the order it
+// placed; and bad input answered with the registry's codes, nothing placed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConditionalStatus, OrderStatus, TriggerDirection } from '../../src-shared/enums.ts';
+import { Errors } from '../../src-shared/errors.ts';
+import { PerpdeskApiError, RestClient } from '../../src-shared/sdk/rest-client.ts';
+import type { ConditionalOrderRequest } from '../../src-shared/types.ts';
+import { houseLimit, setPrices } from '../helpers/exchange-commands.ts';
+import { injectFetch, makeApp, type TestApp } from '../helpers/app.ts';
+import { expectError, makeAccount, signed } from '../helpers/signed.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await makeApp({ simulate: false });
+  setPrices(t.venue.exchange, 'BTCUSDT', { mark: 96000 });
+});
+afterAll(() => t.close());
+
+function client(name: string): RestClient {
+  const c = makeAccount(t.venue, name);
+  return new RestClient({ baseUrl: 'http://127.0.0.1:1', fetch: injectFetch(t.app), ...c });
+}
+
+const stop = (o: Partial<ConditionalOrderRequest> = {}): ConditionalOrderRequest => ({
+  symbol: 'BTCUSDT',
+  side: 1,
+  position_side: 1,
+  position_action: 1,
+  type: 2,
+  qty: '0.010',
+  trigger_price: '97000.0',
+  trigger_direction: TriggerDirection.RISES_TO,
+  ...o,
+});
+
+/** The API error a call answers (fails the test when it succeeds). */
+async function apiError(p: Promise<unknown>): Promise<PerpdeskApiError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(PerpdeskApiError);
+  return err as PerpdeskApiError;
+}
+
+describe('conditional order routes', () => {
+  it('place, read by id and client id, list, page the history, cancel one and all', async () => {
+    const api = client('cond-api-1');
+    const other = client('cond-api-2');
+    const a = await api.conditionals.place(stop({ client_order_id: 'breakout' }));
+    expect(a).toMatchObject({ status: ConditionalStatus.NEW, client_order_id: 'breakout', trigger_price: '97000.0' });
+    const b = await api.conditionals.place(stop({ symbol: 'ethusdt', qty: '0.10', trigger_price: '4000.00' }));
+    expect(b.symbol).toBe('ETHUSDT');
+    expect(await api.conditionals.get({ clientOrderId: 'breakout' })).toEqual(a);
+    expect(await api.conditionals.open()).toEqual([a, b]);
+    expect(await api.conditionals.open('BTCUSDT')).toEqual([a]);
+    expect(await other.conditionals.open()).toEqual([]);
+    expect((await apiError(other.conditionals.get({ id: a.id }))).code).toBe(Errors.ORDER_NOT_FOUND.code);
+    expect(await api.conditionals.cancel({ id: a.id })).toMatchObject({ id: a.id, status: ConditionalStatus.CANCELED });
+    expect((await apiError(api.conditionals.cancel({ id: a.id }))).code).toBe(Errors.ORDER_NOT_CANCELLABLE.code);
+    // newest first, a page at a time
+    const first = await api.conditionals.history({ limit: 1 });
+    expect(first).toMatchObject({ has_more: true, items: [{ id: b.id }] });
+    const second = await api.conditionals.history({ limit: 1, cursor: first.next_cursor });
+    expect(second).toEqual({
+      has_more: false,
+      next_cursor: '',
+      items: [{ ...a, status: 3, updated_at: second.items[0].updated_at }],
+    });
+    expect((await api.conditionals.history({ status: ConditionalStatus.CANCELED })).items.map((c) => c.id)).toEqual([
+      a.id,
+    ]);
+    expect(await api.conditionals.cancelAll()).toEqual({ symbol: null, cancelled: 1 });
+    expect(await api.conditionals.open()).toEqual([]);
+  });
+
+  it('fires when the mark reaches it: the record names the order it placed, which allOrders lists', async () => {
+    const api = client('cond-api-3');
+    const c = await api.conditionals.place(stop({ trigger_price: '96500.0' }));
+    houseLimit(t.venue.exchange, 2, '96510.0', '0.010');
+    setPrices(t.venue.exchange, 'BTCUSDT', { mark: 96500 });
+    const fired = await api.conditionals.get({ id: c.id });
+    expect(fired).toMatchObject({ status: ConditionalStatus.TRIGGERED, reject_code: null });
+    const orders = await api.allOrders({ symbol: 'BTCUSDT' });
+    expect(orders.items).toMatchObject([{ id: fired.order_id, status: OrderStatus.FILLED, qty: '0.010', side: 1 }]);
+    expect((await api.positions())[0]).toMatchObject({ symbol: 'BTCUSDT', quantity: 0.01 });
+    setPrices(t.venue.exchange, 'BTCUSDT', { mark: 96000 });
+  });
+
+  it('bad input: typed fields, unknown fields, a missing trigger, a reached trigger; nothing is placed', async () => {
+    const u = makeAccount(t.venue, 'cond-api-4');
+    const body = { ...stop() } as Record<string, unknown>;
+    const post = (json: Record<string, unknown>) => signed(t.app, u, 'POST', '/fapi/v1/conditional/order', { json });
+    expectError(await post({ ...body, trigger_direction: '1' }), Errors.INVALID_PARAMETER);
+    expectError(await post({ ...body, trigger_direction: 3 }), Errors.INVALID_PARAMETER);
+    expectError(await post({ ...body, stop_price: '97000.0' }), Errors.UNKNOWN_PARAMETER);
+    const { trigger_price: _t, ...noTrigger } = body;
+    expectError(await post(noTrigger), Errors.MISSING_PARAMETER);
+    expectError(await post({ ...body, trigger_price: '-1' }), Errors.INVALID_PARAMETER);
+    const reached = await post({ ...body, trigger_price: '95000.0' });
+    expectError(reached, Errors.TRIGGER_ALREADY_REACHED);
+    expect(reached.body.message).toBe('The mark price 96000.0 is already at or above the trigger 95000.0');
+    const del = await signed(t.app, u, 'DELETE', '/fapi/v1/conditional/order', {
+      query: { id: '1', client_order_id: 'x' },
+    });
+    expectError(del, Errors.INVALID_PARAMETER);
+    expectError(await signed(t.app, u, 'DELETE', '/fapi/v1/conditional/order'), Errors.MISSING_PARAMETER);
+    const open = await signed(t.app, u, 'GET', '/fapi/v1/conditional/openOrders');
+    expect(open.body.data).toEqual([]);
+  });
+});
