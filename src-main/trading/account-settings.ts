@@ -99,7 +99,9 @@ export function setPositionMode(
   if (a.mode !== mode) {
     let positions = 0;
     for (const p of a.positions.values()) if (p.qty > 0) positions++;
-    const orders = a.orders.size;
+    // a waiting conditional order is an open order here: it was checked against the mode it would fire in
+    let orders = a.orders.size;
+    for (const c of core.conditionals.values()) if (c.accountId === a.id) orders++;
     if (positions > 0 || orders > 0) {
       reject(
         Errors.POSITION_MODE_CHANGE_REFUSED,

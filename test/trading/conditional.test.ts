@@ -264,6 +264,19 @@ describe('conditional orders', () => {
     expect(ex.conditionalHistory({ accountId: u, limit: 10 }).map((c) => c.status)).toEqual([3, 3, 3, 3]);
   });
 
+  it('counts as an open order against a position mode change, which it was checked for', () => {
+    const v = venue();
+    const u = user(v, 'cond-mode1');
+    setPrices(v.exchange, 'BTCUSDT', { mark: 96000 });
+    const c = place(v.exchange, u, { side: 1, position_side: 2, trigger_price: '97000.0', trigger_direction: RISES });
+    const change = () => v.exchange.execute({ kind: 'setPositionMode', accountId: u, mode: 'one_way' });
+    const err = refusal(change);
+    expect(err.def).toBe(Errors.POSITION_MODE_CHANGE_REFUSED);
+    expect(err.message).toBe('Position mode cannot change while the account has 1 open order');
+    v.exchange.execute({ kind: 'cancelConditional', accountId: u, orderId: Number(c.id) });
+    expect(change()).toEqual({ position_mode: 'one_way' });
+  });
+
   it('waits across a restart, fires after it, and the ids go on past it', async () => {
     const dir = dataDir('perpdesk-cond-');
     const v1 = venue(dir);
