@@ -16,7 +16,8 @@
 //   position, so every trade moves a position on both of its sides.
 // - Bot orders never touch the ledger: only their counterparties' fills are booked.
 // - A trade only notes its price for the last-price triggers (TradingCore.noteTrade, when the pair
-//   has any armed); they fire after the command (tpsl.ts), never while its events are applied.
+//   has any armed, a position's or a conditional order's); they fire after the command (tpsl.ts,
+//   conditional.ts), never while its events are applied.
 import { ApiError, Errors } from '../../src-shared/errors.ts';
 import {
   OrderStatus,

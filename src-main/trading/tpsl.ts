@@ -11,7 +11,8 @@
 //   last price ends back on the near side. Never inside the command: the engine's events are all
 //   applied (and the command's own order has its answer) before a close is sent.
 // - Cost: a trade notes its price only on a pair with last-price triggers armed (pair.lastWatch,
-//   the positions that may hold one); a command's range is looked at only when it reaches the
+//   the positions that may hold one, and pair.lastConditionals, the waiting conditional orders on
+//   the last price, conditional.ts); a command's range is looked at only when it reaches the
 //   nearest of them (pair.fireAtOrAbove / fireAtOrBelow, as the last look left them).
 // - When one fires the whole position closes with a reduce-only market order (close type 2
 //   take profit, 3 stop loss) and both triggers are spent, whether or not the market fills
