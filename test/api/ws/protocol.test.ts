@@ -471,6 +471,34 @@ describe('LOGIN and the user channel', () => {
     await ca.request('PING');
     expect(ca.messages.slice(mark).filter((m) => m.stream === 'user')).toEqual([]);
   });
+
+  it("pushes the account's conditional orders as they are placed and cancelled", async () => {
+    const ca = await client();
+    await ca.request('LOGIN', loginParams(A));
+    await ca.request('SUBSCRIBE', ['user']);
+    const far = (venue.exchange.pair('BTCUSDT')!.markPrice * 3).toFixed(1);
+    const placed = venue.exchange.execute({
+      kind: 'placeConditional',
+      accountId: idA,
+      input: {
+        symbol: 'BTCUSDT',
+        side: 1,
+        position_side: 1,
+        position_action: 1,
+        type: 2,
+        qty: '0.010',
+        trigger_price: far,
+        trigger_direction: 1,
+      },
+    });
+    const got = await ca.waitFor((m) => m.stream === 'user' && m.data.kind === 'conditional');
+    expect(got.data.data).toEqual(placed);
+    venue.exchange.execute({ kind: 'cancelConditional', accountId: idA, orderId: Number(placed.id) });
+    const cancelled = await ca.waitFor(
+      (m) => m.stream === 'user' && m.data.kind === 'conditional' && m.data.data.status === 3,
+    );
+    expect(cancelled.data.data).toMatchObject({ id: placed.id, user_id: String(idA) });
+  });
 });
 
 describe('connection management', () => {
