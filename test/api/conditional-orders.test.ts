@@ -2,7 +2,15 @@
 // application: place, read, list, page, cancel one and all, a trigger that fires and the order it
 // placed; and bad input answered with the registry's codes, nothing placed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConditionalStatus, OrderStatus, TriggerDirection } from '../../src-shared/enums.ts';
+import {
+  ConditionalStatus,
+  OrderStatus,
+  OrderType,
+  PositionAction,
+  PositionSide,
+  Side,
+  TriggerDirection,
+} from '../../src-shared/enums.ts';
 import { Errors } from '../../src-shared/errors.ts';
 import { PerpdeskApiError, RestClient } from '../../src-shared/sdk/rest-client.ts';
 import type { ConditionalOrderRequest } from '../../src-shared/types.ts';
@@ -85,6 +93,21 @@ describe('conditional order routes', () => {
     const orders = await api.allOrders({ symbol: 'BTCUSDT' });
     expect(orders.items).toMatchObject([{ id: fired.order_id, status: OrderStatus.FILLED, qty: '0.010', side: 1 }]);
     expect((await api.positions())[0]).toMatchObject({ symbol: 'BTCUSDT', quantity: 0.01 });
+    // docs/sdk.md's example: a stop that closes the long when the mark falls to 95,000
+    const close = await api.conditionals.place({
+      symbol: 'BTCUSDT',
+      side: Side.SELL,
+      position_side: PositionSide.LONG,
+      position_action: PositionAction.CLOSE,
+      type: OrderType.MARKET,
+      close_position: true,
+      trigger_price: '95000.0',
+      trigger_direction: TriggerDirection.FALLS_TO,
+    });
+    houseLimit(t.venue.exchange, 1, '94990.0', '0.010');
+    setPrices(t.venue.exchange, 'BTCUSDT', { mark: 95000 });
+    expect((await api.conditionals.get({ id: close.id })).status).toBe(ConditionalStatus.TRIGGERED);
+    expect(await api.positions()).toEqual([]);
     setPrices(t.venue.exchange, 'BTCUSDT', { mark: 96000 });
   });
 
