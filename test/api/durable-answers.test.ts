@@ -47,6 +47,33 @@ describe('durable answers', () => {
     reader.close();
   });
 
+  it('an acknowledged conditional order, and its cancel, are committed when their answers arrive', async () => {
+    const { t, reader } = await fileApp();
+    const a = makeAccount(t.venue, 'durable-c');
+    const mark = t.venue.exchange.pair('BTCUSDT')!.markPrice;
+    const body = {
+      symbol: 'BTCUSDT',
+      side: 1,
+      position_side: 1,
+      position_action: 1,
+      type: 2,
+      qty: '0.010',
+      trigger_price: (Math.round(mark * 2 * 10) / 10).toFixed(1),
+      trigger_direction: 1,
+    };
+    const placed = dataOf(await signed(t.app, a, 'POST', '/fapi/v1/conditional/order', { json: body }));
+    const status = () =>
+      (
+        reader.prepare('SELECT status FROM conditional_orders WHERE id = ?').get(Number(placed.id)) as {
+          status: number;
+        }
+      )?.status;
+    expect(status()).toBe(1);
+    dataOf(await signed(t.app, a, 'DELETE', '/fapi/v1/conditional/order', { query: { id: placed.id } }));
+    expect(status()).toBe(3);
+    reader.close();
+  });
+
   it('a failed commit answers 5000, stores nothing, pushes nothing, and stops the exchange', async () => {
     const { t, reader } = await fileApp();
     const a = makeAccount(t.venue, 'failing');
