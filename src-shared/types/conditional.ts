@@ -46,7 +46,7 @@ export interface ConditionalOrderRecord {
   position_side: PositionSide;
   position_action: PositionAction;
   type: OrderType;
-  /** The limit price ("0" for a market order). */
+  /** The limit price (zero at the pair's precision, e.g. "0.0", for a market order, as order records write it). */
   price: string;
   /** null with close_position. */
   qty: string | null;

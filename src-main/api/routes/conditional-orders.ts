@@ -57,7 +57,7 @@ const conditionalRecordSchema = Type.Object({
   position_side: Type.Integer({ description: '1 long, 2 short' }),
   position_action: Type.Integer({ description: '1 open, 2 close (reduce-only)' }),
   type: Type.Integer({ description: 'Of the order it places: 1 limit, 2 market' }),
-  price: Type.String({ description: 'Limit price ("0" for a market order)' }),
+  price: Type.String({ description: 'Limit price (zero at the pair precision, e.g. "0.0", for a market order)' }),
   qty: nullable('string', 'Quantity; null with close_position'),
   close_position: Type.Boolean(),
   reduce_only: Type.Boolean(),
