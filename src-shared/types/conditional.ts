@@ -1,5 +1,6 @@
 // Conditional orders (perpdesk's own routes, beyond the spec): an order request held by the venue
 // until a watched price reaches a trigger, then placed as any order is (re-exported by ../types.ts).
+import type { OrderRequest } from './trading.ts';
 import type {
   ConditionalStatus,
   MarginMode,
@@ -17,20 +18,9 @@ import type {
  * fields of `POST /fapi/v1/orders`), and the trigger. `qty` is absent with `close_position` (the
  * whole position then, by a reduce-only market order).
  */
-export interface ConditionalOrderRequest {
-  symbol: string;
-  side: Side;
-  position_side: PositionSide;
-  position_action: PositionAction;
-  type: OrderType;
-  price?: string;
+export interface ConditionalOrderRequest extends Omit<OrderRequest, 'qty'> {
   qty?: string;
   close_position?: boolean;
-  leverage?: number;
-  margin_mode?: MarginMode;
-  time_in_force?: TimeInForce;
-  reduce_only?: boolean;
-  client_order_id?: string;
   trigger_price: string;
   trigger_direction: TriggerDirection;
   /** Default 1 (mark price). */

@@ -3,12 +3,12 @@
 // cancel one, cancel all, read one, the waiting ones, the history. trading/conditional.ts has the rules.
 import { Type } from 'typebox';
 import { ApiError, Errors } from '../../../src-shared/errors.ts';
-import type { ConditionalOrderRecord } from '../../../src-shared/types.ts';
+import type { ConditionalOrderRecord, ConditionalOrderRequest } from '../../../src-shared/types.ts';
 import type { Venue } from '../../services/venue.ts';
 import { signedQuerystring } from '../auth.ts';
 import { page } from '../cursor.ts';
 import { envelopeSchema, ok, standardErrors } from '../envelope.ts';
-import { intEnum, type ApiInstance } from '../schemas.ts';
+import { agree, intEnum, type ApiInstance } from '../schemas.ts';
 import {
   accountIdOf,
   clientOrderIdField,
@@ -45,6 +45,8 @@ const conditionalBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+agree<typeof conditionalBody, ConditionalOrderRequest>(true);
 
 const nullable = (type: 'string' | 'integer', description: string) =>
   Type.Unsafe<string | number | null>({ type: [type, 'null'], description });
